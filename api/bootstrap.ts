@@ -1,0 +1,49 @@
+import type Koa from 'koa';
+import { MikroORM } from '@mikro-orm/postgresql';
+import { Connection } from '@temporalio/client';
+import type { AppConfig } from '../domain/config';
+import { createLogger, type Logger } from '../domain/logger';
+import { ormConfig } from '../domain/orm/config';
+import { createMeiliClient, meiliHealthy } from '../search/meili';
+import { createApp, type AppDeps } from './app';
+import type { RouteDef } from './http/registry';
+import { allRoutes } from './routes';
+
+export interface ApiRuntime {
+  app: Koa;
+  deps: AppDeps;
+  routes: RouteDef[];
+  close(): Promise<void>;
+}
+
+/** Wires the API's dependencies from config; used by bin/api.ts and by the HTTP tests. */
+export async function buildApi(config: AppConfig, log: Logger = createLogger(config.logLevel, 'api')): Promise<ApiRuntime> {
+  const orm = await MikroORM.init(ormConfig(config.databaseUrl));
+  // Probe-only connection: no retry interceptor, so a down server fails the probe fast and cleanly.
+  const temporal = Connection.lazy({ address: config.temporalAddress, connectTimeout: 2000, interceptors: [] });
+  const meili = createMeiliClient(config.meiliUrl, config.meiliMasterKey);
+  const deps: AppDeps = {
+    orm,
+    config,
+    log,
+    readiness: {
+      postgres: async () => {
+        await orm.em.fork().getConnection().execute('select 1');
+      },
+      temporal: async () => {
+        await temporal.withDeadline(Date.now() + 2000, () => temporal.workflowService.getSystemInfo({}));
+      },
+      meilisearch: () => meiliHealthy(meili),
+    },
+  };
+  const routes = allRoutes(deps);
+  const app = createApp(deps, routes);
+  return {
+    app,
+    deps,
+    routes,
+    async close() {
+      await Promise.allSettled([orm.close(true), temporal.close()]);
+    },
+  };
+}

@@ -1,0 +1,47 @@
+import type { Context } from 'koa';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Access } from './registry';
+import { DomainError } from '../../domain/errors';
+import { authenticateKey, type Authenticated } from '../../domain/workspaces/authenticate';
+import { consumeRateLimit } from '../../domain/workspaces/rate-limit.service';
+
+export function extractKey(ctx: Context): string | undefined {
+  const header = ctx.get('authorization');
+  if (header) {
+    const match = /^Bearer\s+(\S+)$/i.exec(header.trim());
+    if (!match) throw new DomainError('unauthenticated', 'malformed Authorization header; expected "Bearer <API key>"');
+    return match[1];
+  }
+  const fromQuery = ctx.query.api_key;
+  return typeof fromQuery === 'string' && fromQuery ? fromQuery : undefined;
+}
+
+/** Authenticates, counts the request against the key's limits, then checks scope and role. */
+export async function authorize(
+  ctx: Context,
+  em: EntityManager,
+  access: Exclude<Access, { public: string }>,
+  limits: { perMinute: number; perDay: number },
+): Promise<Authenticated> {
+  const actor = await authenticateKey(em, extractKey(ctx));
+  ctx.state.workspaceId = actor.workspaceId;
+  ctx.state.keyPrefix = actor.keyPrefix;
+  const rate = await consumeRateLimit(em, actor.keyId, limits);
+  ctx.set({
+    'X-RateLimit-Limit-Minute': String(rate.limitMinute),
+    'X-RateLimit-Remaining-Minute': String(rate.remainingMinute),
+    'X-RateLimit-Limit-Day': String(rate.limitDay),
+    'X-RateLimit-Remaining-Day': String(rate.remainingDay),
+  });
+  if (rate.retryAfter !== undefined) {
+    throw new DomainError('rate_limited', `rate limit exceeded; retry after ${rate.retryAfter} s and back off exponentially`, undefined, {
+      'Retry-After': String(rate.retryAfter),
+    });
+  }
+  const missing = access.scopes.filter((scope) => !actor.scopes.includes(scope));
+  if (missing.length) throw new DomainError('forbidden', `API key lacks the required scope: ${missing.join(', ')}`);
+  if (access.roles && !access.roles.includes(actor.role)) {
+    throw new DomainError('forbidden', `this endpoint requires the ${access.roles.join(' or ')} role; the key's role is ${actor.role}`);
+  }
+  return actor;
+}

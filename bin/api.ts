@@ -1,0 +1,22 @@
+import { buildApi } from '../api/bootstrap';
+import { loadConfig } from '../domain/config';
+import { createLogger } from '../domain/logger';
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const log = createLogger(config.logLevel, 'api');
+  const runtime = await buildApi(config, log);
+  const server = runtime.app.listen(config.port, () => log.info({ port: config.port }, `API listening on http://127.0.0.1:${config.port}`));
+  const stop = (signal: string): void => {
+    log.info({ signal }, 'shutting down API');
+    server.close(() => void runtime.close().then(() => process.exit(0)));
+    setTimeout(() => process.exit(0), 5000).unref();
+  };
+  process.once('SIGINT', () => stop('SIGINT'));
+  process.once('SIGTERM', () => stop('SIGTERM'));
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`[api] failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});

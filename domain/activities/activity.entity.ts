@@ -1,0 +1,34 @@
+import { defineEntity, type InferEntity } from '@mikro-orm/core';
+import { p, tenantProps } from '../orm/base';
+
+// One timeline row. `system` rows (record created, field changes) appear in activity feeds;
+// `/activities` lists only non-system rows.
+export const Activity = defineEntity({
+  name: 'Activity',
+  tableName: 'activity',
+  indexes: [
+    { properties: ['workspaceId', 'companyId', 'date'] },
+    { properties: ['workspaceId', 'personId', 'date'] },
+    { properties: ['workspaceId', 'dealId', 'date'] },
+    { properties: ['workspaceId', 'leadId', 'date'] },
+    { properties: ['workspaceId', 'entityType', 'entityId', 'date'] },
+  ],
+  properties: {
+    ...tenantProps,
+    type: p.string().length(60),
+    system: p.boolean().default(false),
+    summary: p.string().length(1000).nullable(),
+    description: p.text().nullable(),
+    companyId: p.string().length(24).nullable(),
+    personId: p.string().length(24).nullable(),
+    dealId: p.string().length(24).nullable(),
+    leadId: p.string().length(24).nullable(),
+    entityType: p.string().length(40).nullable(),
+    entityId: p.string().length(64).nullable(),
+    noteRef: p.string().length(24).nullable(),
+    date: p.datetime(),
+    metadata: p.json<Record<string, unknown>>().defaultRaw(`'{}'`),
+    userId: p.string().length(24).nullable(),
+  },
+});
+export type Activity = InferEntity<typeof Activity>;

@@ -1,0 +1,40 @@
+import { defineEntity, type InferEntity } from '@mikro-orm/core';
+import type { NameValue } from '../shared/custom-fields';
+import { p, tenantProps } from '../orm/base';
+
+export interface PersonEmail { email: string; label?: string | null }
+export interface PersonPhone { phone: string; label?: string | null }
+
+export const Person = defineEntity({
+  name: 'Person',
+  tableName: 'person',
+  indexes: [{ properties: ['workspaceId', 'updatedAt'] }, { properties: ['workspaceId', 'companyId'] }],
+  properties: {
+    ...tenantProps,
+    firstName: p.string().length(200),
+    lastName: p.string().length(200).nullable(),
+    title: p.string().length(200).nullable(),
+    emails: p.json<PersonEmail[]>().default([]),
+    phones: p.json<PersonPhone[]>().default([]),
+    companyId: p.string().length(24).nullable(),
+    customFields: p.json<NameValue[]>().default([]),
+    tags: p.array().default([]),
+    avatar: p.string().length(2048).nullable(),
+    ownerId: p.string().length(24).nullable(),
+  },
+});
+export type Person = InferEntity<typeof Person>;
+
+/** Many-to-many link between people and companies; `Person.companyId` is the primary one. */
+export const CompanyPerson = defineEntity({
+  name: 'CompanyPerson',
+  tableName: 'company_person',
+  uniques: [{ properties: ['workspaceId', 'companyId', 'personId'] }],
+  indexes: [{ properties: ['workspaceId', 'personId'] }],
+  properties: {
+    ...tenantProps,
+    companyId: p.string().length(24),
+    personId: p.string().length(24),
+  },
+});
+export type CompanyPerson = InferEntity<typeof CompanyPerson>;
