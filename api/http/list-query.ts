@@ -35,7 +35,7 @@ export function pageParams(maxLimit = 100) {
   };
 }
 
-function fieldsParam(allowed: readonly string[]) {
+export function fieldsQuery(allowed: readonly string[]) {
   return z
     .string()
     .transform((s) => s.split(',').map((f) => f.trim()).filter(Boolean))
@@ -63,7 +63,7 @@ export function listQuery<S extends z.ZodRawShape>(opts: ListQueryOptions<S> = {
   const shape = {
     ...pageParams(opts.maxLimit ?? 100),
     view: z.enum(['summary', 'full']).default('full'),
-    ...(opts.fields ? { fields: fieldsParam(opts.fields).optional() } : {}),
+    ...(opts.fields ? { fields: fieldsQuery(opts.fields).optional() } : {}),
     ...(opts.dates === false ? {} : dateParams),
     ...(opts.extra ?? ({} as S)),
   };

@@ -1,0 +1,104 @@
+import type { RouteFactory } from '../app';
+import * as companies from '../../domain/companies/companies.service';
+import { COMPANY_SUMMARY_FIELDS, serializeCompany } from '../../domain/companies/companies.service';
+import { listTimeline } from '../../domain/activities/timeline.service';
+import { linkPerson, listCompanyPeople, listDealsFor, unlinkPerson } from '../../domain/people/people.service';
+import { imageResolver } from '../http/images';
+import { project } from '../http/list-query';
+import { created, ok, paged, route } from '../http/registry';
+import { idParams, pageQuery } from '../http/schemas';
+import { createCompanyBody, getCompanyQuery, listCompaniesQuery, personLinkBody, updateCompanyBody } from './companies.schemas';
+
+const read = { scopes: ['read'] } as const;
+const write = { scopes: ['write'] } as const;
+const section = 'Companies';
+const resources = { id: 'company' };
+
+export const companiesRoutes: RouteFactory = (deps) => {
+  const images = imageResolver(deps.config);
+  return [
+    route({
+      method: 'GET', path: '/api/v1/companies', section, access: read, query: listCompaniesQuery,
+      summary: 'List companies (newest first; oldest change first with updatedSince).',
+      handler: async ({ ctx, query }) => {
+        const { items, total } = await companies.listCompanies(ctx, query);
+        return paged(items.map((c) => project(c, { ...query, summary: COMPANY_SUMMARY_FIELDS })), { page: query.page, limit: query.limit, total });
+      },
+    }),
+    route({
+      method: 'POST', path: '/api/v1/companies', section, access: write, body: createCompanyBody, previewable: true, successStatus: 201,
+      summary: 'Create a company.',
+      handler: async ({ ctx, body, preview }) => {
+        const result = await companies.createCompany(ctx, body, { preview, images });
+        return preview ? ok(result) : created(result);
+      },
+    }),
+    route({
+      method: 'GET', path: '/api/v1/companies/:id', section, access: read, params: idParams, query: getCompanyQuery, resources,
+      summary: 'Get one company.',
+      handler: async ({ ctx, params, query }) => ok(project(serializeCompany(await companies.getCompany(ctx, params.id)), query)),
+    }),
+    route({
+      method: 'PUT', path: '/api/v1/companies/:id', section, access: write, params: idParams, body: updateCompanyBody, previewable: true, resources,
+      summary: 'Update a company (partial: only given keys change; customFields merges by name, null removes a key).',
+      handler: async ({ ctx, params, body, preview }) => ok(await companies.updateCompany(ctx, params.id, body, { preview, images })),
+    }),
+    route({
+      method: 'DELETE', path: '/api/v1/companies/:id', section, access: write, params: idParams, resources,
+      summary: 'Delete a company; its people and deals stay, unlinked.',
+      handler: async ({ ctx, params }) => {
+        await companies.deleteCompany(ctx, params.id);
+        return { status: 200, body: { ok: true } };
+      },
+    }),
+    route({
+      method: 'GET', path: '/api/v1/companies/:id/people', section, access: read, params: idParams, query: pageQuery(), resources,
+      summary: 'People linked to the company.',
+      handler: async ({ ctx, params, query }) => {
+        await companies.getCompany(ctx, params.id);
+        const { items, total } = await listCompanyPeople(ctx, params.id, query);
+        return paged(items, { ...query, total });
+      },
+    }),
+    route({
+      method: 'POST', path: '/api/v1/companies/:id/people', section, access: write, params: idParams, body: personLinkBody, resources,
+      summary: 'Link a person to the company (body { personId }); the first linked company becomes the person\'s primary company.',
+      handler: async ({ ctx, params, body }) => ok(await linkPerson(ctx, params.id, body.personId)),
+    }),
+    route({
+      method: 'DELETE', path: '/api/v1/companies/:id/people', section, access: write, params: idParams, query: personLinkBody.partial(), resources,
+      summary: 'Unlink a person from the company ({ personId } in the body or ?personId=).',
+      handler: async ({ ctx, params, query, koa }) => {
+        const parsed = personLinkBody.parse({ personId: query.personId ?? (koa.request.body as { personId?: unknown } | undefined)?.personId });
+        return ok(await unlinkPerson(ctx, params.id, parsed.personId));
+      },
+    }),
+    route({
+      method: 'GET', path: '/api/v1/companies/:id/deals', section, access: read, params: idParams, query: pageQuery(), resources,
+      summary: 'Deals of the company.',
+      handler: async ({ ctx, params, query }) => {
+        await companies.getCompany(ctx, params.id);
+        const { items, total } = await listDealsFor(ctx, { company: params.id }, query);
+        return paged(items, { ...query, total });
+      },
+    }),
+    route({
+      method: 'GET', path: '/api/v1/companies/:id/activities', section, access: read, params: idParams, query: pageQuery(), resources,
+      summary: 'Activities (calls, meetings, notes, …) linked to the company, newest first.',
+      handler: async ({ ctx, params, query }) => {
+        await companies.getCompany(ctx, params.id);
+        const { items, total } = await listTimeline(ctx, { companyId: params.id }, query, { feed: false });
+        return paged(items, { ...query, total });
+      },
+    }),
+    route({
+      method: 'GET', path: '/api/v1/companies/:id/activity-feed', section, access: read, params: idParams, query: pageQuery(), resources,
+      summary: 'Full timeline of the company: activities plus record events (created, field changes with old and new values, links), newest first.',
+      handler: async ({ ctx, params, query }) => {
+        await companies.getCompany(ctx, params.id);
+        const { items, total } = await listTimeline(ctx, { companyId: params.id }, query, { feed: true });
+        return paged(items, { ...query, total });
+      },
+    }),
+  ];
+};

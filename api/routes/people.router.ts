@@ -1,0 +1,90 @@
+import type { RouteFactory } from '../app';
+import * as people from '../../domain/people/people.service';
+import { PERSON_SUMMARY_FIELDS, serializePerson } from '../../domain/people/people.service';
+import { listTimeline } from '../../domain/activities/timeline.service';
+import { imageResolver } from '../http/images';
+import { project } from '../http/list-query';
+import { created, ok, paged, route } from '../http/registry';
+import { idParams, pageQuery } from '../http/schemas';
+import { createPersonBody, getPersonQuery, listPeopleQuery, updatePersonBody } from './people.schemas';
+
+const read = { scopes: ['read'] } as const;
+const write = { scopes: ['write'] } as const;
+const section = 'People';
+const resources = { id: 'person' };
+
+export const peopleRoutes: RouteFactory = (deps) => {
+  const images = imageResolver(deps.config);
+  return [
+    route({
+      method: 'GET', path: '/api/v1/people', section, access: read, query: listPeopleQuery,
+      summary: 'List people (newest first; oldest change first with updatedSince).',
+      handler: async ({ ctx, query }) => {
+        const { items, total } = await people.listPeople(ctx, query);
+        return paged(items.map((p) => project(p, { ...query, summary: PERSON_SUMMARY_FIELDS })), { page: query.page, limit: query.limit, total });
+      },
+    }),
+    route({
+      method: 'POST', path: '/api/v1/people', section, access: write, body: createPersonBody, previewable: true, successStatus: 201,
+      summary: 'Create a person.',
+      handler: async ({ ctx, body, preview }) => {
+        const result = await people.createPerson(ctx, body, { preview, images });
+        return preview ? ok(result) : created(result);
+      },
+    }),
+    route({
+      method: 'GET', path: '/api/v1/people/:id', section, access: read, params: idParams, query: getPersonQuery, resources,
+      summary: 'Get one person.',
+      handler: async ({ ctx, params, query }) => ok(project(serializePerson(await people.getPerson(ctx, params.id)), query)),
+    }),
+    route({
+      method: 'PUT', path: '/api/v1/people/:id', section, access: write, params: idParams, body: updatePersonBody, previewable: true, resources,
+      summary: 'Update a person (partial: only given keys change; customFields merges by name, null removes a key).',
+      handler: async ({ ctx, params, body, preview }) => ok(await people.updatePerson(ctx, params.id, body, { preview, images })),
+    }),
+    route({
+      method: 'DELETE', path: '/api/v1/people/:id', section, access: write, params: idParams, resources,
+      summary: 'Delete a person; company links are removed and deals keep no person reference.',
+      handler: async ({ ctx, params }) => {
+        await people.deletePerson(ctx, params.id);
+        return { status: 200, body: { ok: true } };
+      },
+    }),
+    route({
+      method: 'GET', path: '/api/v1/people/:id/companies', section, access: read, params: idParams, query: pageQuery(), resources,
+      summary: 'Companies the person is linked to.',
+      handler: async ({ ctx, params, query }) => {
+        await people.getPerson(ctx, params.id);
+        const { items, total } = await people.listPersonCompanies(ctx, params.id, query);
+        return paged(items, { ...query, total });
+      },
+    }),
+    route({
+      method: 'GET', path: '/api/v1/people/:id/deals', section, access: read, params: idParams, query: pageQuery(), resources,
+      summary: 'Deals where the person is the contact.',
+      handler: async ({ ctx, params, query }) => {
+        await people.getPerson(ctx, params.id);
+        const { items, total } = await people.listDealsFor(ctx, { personRef: params.id }, query);
+        return paged(items, { ...query, total });
+      },
+    }),
+    route({
+      method: 'GET', path: '/api/v1/people/:id/activities', section, access: read, params: idParams, query: pageQuery(), resources,
+      summary: 'Activities linked to the person, newest first.',
+      handler: async ({ ctx, params, query }) => {
+        await people.getPerson(ctx, params.id);
+        const { items, total } = await listTimeline(ctx, { personId: params.id }, query, { feed: false });
+        return paged(items, { ...query, total });
+      },
+    }),
+    route({
+      method: 'GET', path: '/api/v1/people/:id/activity-feed', section, access: read, params: idParams, query: pageQuery(), resources,
+      summary: 'Full timeline of the person: activities plus record events, newest first.',
+      handler: async ({ ctx, params, query }) => {
+        await people.getPerson(ctx, params.id);
+        const { items, total } = await listTimeline(ctx, { personId: params.id }, query, { feed: true });
+        return paged(items, { ...query, total });
+      },
+    }),
+  ];
+};

@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { PERSON_FIELDS } from '../../domain/people/people.service';
+import { fieldsQuery, listQuery } from '../http/list-query';
+import { clearableText, imageField, nameValueCustomFields, objectId, requiredText, tagsField } from '../http/schemas';
+
+const label = z.string().trim().max(50, 'label must be at most 50 characters').nullable().optional();
+
+const personFields = {
+  lastName: clearableText(200),
+  title: clearableText(200),
+  emails: z
+    .array(z.object({ email: z.email({ message: 'must be a valid e-mail address' }).max(320).transform((e) => e.toLowerCase()), label }))
+    .max(20, 'at most 20 e-mail addresses'),
+  phones: z.array(z.object({ phone: z.string().trim().min(3, 'phone is too short').max(50, 'phone must be at most 50 characters'), label })).max(20, 'at most 20 phone numbers'),
+  companyId: objectId.nullable().describe('primary company; also linked in /companies/:id/people'),
+  customFields: nameValueCustomFields.describe('array of { name, value } (an object map is accepted and converted)'),
+  tags: tagsField,
+  avatar: imageField,
+};
+
+export const createPersonBody = z.object({ firstName: requiredText(200) }).extend(z.object(personFields).partial().shape);
+/** PUT is a partial update: only the given keys change; customFields merges by name (null removes a key). */
+export const updatePersonBody = createPersonBody.partial();
+
+export const listPeopleQuery = listQuery({
+  maxLimit: 500,
+  fields: PERSON_FIELDS,
+  extra: {
+    q: z.string().trim().max(200).optional().describe('case-insensitive match on names, title, e-mails, phones'),
+    companyId: objectId.optional(),
+  },
+});
+
+export const getPersonQuery = z.object({ fields: fieldsQuery(PERSON_FIELDS).optional() });

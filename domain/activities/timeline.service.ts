@@ -1,0 +1,57 @@
+import type { Ctx } from '../context';
+import { createRecord } from '../shared/records';
+import { Activity } from './activity.entity';
+import { findPage, toPlain, type PageRequest } from '../shared/listing';
+
+export type TimelineLink = Partial<Pick<Activity, 'companyId' | 'personId' | 'dealId' | 'leadId'>> & { entityType: string; entityId: string };
+
+/** Records a system row (created, field changes) on the record's activity feed, in the caller's flush. */
+export function recordSystemActivity(
+  ctx: Ctx,
+  link: TimelineLink,
+  type: 'record_created' | 'record_updated' | 'record_deleted' | 'person_linked' | 'person_unlinked',
+  summary: string,
+  metadata: Record<string, unknown> = {},
+): void {
+  ctx.em.persist(
+    createRecord(ctx, Activity, {
+      type,
+      system: true,
+      summary,
+      description: null,
+      companyId: link.companyId ?? null,
+      personId: link.personId ?? null,
+      dealId: link.dealId ?? null,
+      leadId: link.leadId ?? null,
+      entityType: link.entityType,
+      entityId: link.entityId,
+      noteRef: null,
+      date: new Date(),
+      metadata,
+      userId: ctx.actor.userId,
+    }),
+  );
+}
+
+const ACTIVITY_KEYS = [
+  '_id', 'type', 'system', 'summary', 'description', 'companyId', 'personId', 'dealId', 'leadId',
+  'entityType', 'entityId', 'noteRef', 'date', 'metadata', 'userId', 'createdAt', 'updatedAt',
+] as const;
+
+export const serializeActivity = (a: Activity): Record<string, unknown> => toPlain(a, ACTIVITY_KEYS);
+
+/**
+ * Timeline of one record, newest first. `feed` includes system rows (creation, field changes);
+ * without it only user activities (calls, meetings, notes, …) are listed.
+ */
+export async function listTimeline(
+  ctx: Ctx,
+  link: Partial<Pick<Activity, 'companyId' | 'personId' | 'dealId' | 'leadId'>>,
+  page: PageRequest,
+  opts: { feed: boolean },
+): Promise<{ items: Record<string, unknown>[]; total: number }> {
+  const where: Record<string, unknown> = { ...link };
+  if (!opts.feed) where.system = false;
+  const { items, total } = await findPage(ctx.em, Activity, where, page, { date: 'desc' });
+  return { items: items.map(serializeActivity), total };
+}

@@ -1,0 +1,144 @@
+import type { Ctx } from '../context';
+import { createRecord } from '../shared/records';
+import { notFound } from '../errors';
+import { emit } from '../outbox/emit';
+import { recordSystemActivity } from '../activities/timeline.service';
+import { Deal } from '../deals/deal.entity';
+import { CompanyPerson, Person } from '../people/person.entity';
+import { applyPatch, emitTagChanges, normalizeTags } from '../shared/changes';
+import { mergeNameValues, toNameValueArray, type CustomFieldsInput } from '../shared/custom-fields';
+import { dateWhere, findPage, likePattern, toPlain, type DateFilterInput, type PageRequest } from '../shared/listing';
+import { previewOf, type PreviewResult } from '../shared/preview';
+import { inTransaction } from '../shared/tx';
+import { Company } from './company.entity';
+
+export const COMPANY_FIELDS = [
+  '_id', 'name', 'cvr', 'email', 'phone', 'address', 'city', 'zip', 'country', 'website', 'industry', 'employees',
+  'customFields', 'tags', 'avatar', 'logoUrl', 'ownerId', 'createdAt', 'updatedAt',
+] as const;
+export const COMPANY_SUMMARY_FIELDS = ['name', 'cvr', 'email', 'phone', 'city', 'website', 'tags', 'updatedAt'] as const;
+
+export interface CompanyInput {
+  name?: string;
+  cvr?: string | null;
+  email?: string | null;
+  phone?: string | null;
+  address?: string | null;
+  city?: string | null;
+  zip?: string | null;
+  country?: string | null;
+  website?: string | null;
+  industry?: string | null;
+  employees?: number | null;
+  customFields?: CustomFieldsInput;
+  tags?: string[];
+  avatar?: string;
+  logoUrl?: string;
+}
+
+/** Turns an image field value (URL, data URL or "") into the stored URL; provided by the API layer. */
+export type ImageResolver = (ctx: Ctx, value: string) => Promise<string | null>;
+
+export const serializeCompany = (c: Company): Record<string, unknown> => toPlain(c, COMPANY_FIELDS);
+
+export async function getCompany(ctx: Ctx, id: string): Promise<Company> {
+  const company = await ctx.em.findOne(Company, { _id: id });
+  if (!company) throw notFound('company');
+  return company;
+}
+
+function scalarFields(input: CompanyInput): Partial<Company> {
+  const { customFields: _c, tags: _t, avatar: _a, logoUrl: _l, ...scalars } = input;
+  return scalars as Partial<Company>;
+}
+
+async function resolveImages(ctx: Ctx, input: CompanyInput, images: ImageResolver, preview: boolean): Promise<Partial<Company>> {
+  const out: Partial<Company> = {};
+  // Preview must not fetch or store anything: it shows the value as sent.
+  if (input.avatar !== undefined) out.avatar = preview ? input.avatar || null : await images(ctx, input.avatar);
+  if (input.logoUrl !== undefined) out.logoUrl = preview ? input.logoUrl || null : await images(ctx, input.logoUrl);
+  return out;
+}
+
+export async function createCompany(
+  ctx: Ctx,
+  input: CompanyInput & { name: string },
+  opts: { preview: boolean; images: ImageResolver },
+): Promise<Record<string, unknown> | PreviewResult> {
+  const company = createRecord(ctx, Company, {
+    ...scalarFields(input),
+    customFields: toNameValueArray(input.customFields),
+    tags: normalizeTags(input.tags) ?? [],
+    ownerId: ctx.actor.userId,
+    ...(await resolveImages(ctx, input, opts.images, opts.preview)),
+  } as Company);
+  if (opts.preview) {
+    ctx.em.clear();
+    return previewOf(null, serializeCompany(company));
+  }
+  const view = serializeCompany(company);
+  emit(ctx, { type: 'company_created', entityType: 'company', entityId: company._id, payload: { company: view } });
+  emitTagChanges(ctx, 'company', company._id, [], company.tags);
+  recordSystemActivity(ctx, { companyId: company._id, entityType: 'company', entityId: company._id }, 'record_created', `Company ${company.name} created`);
+  await ctx.em.flush();
+  return serializeCompany(company);
+}
+
+export async function updateCompany(
+  ctx: Ctx,
+  id: string,
+  input: CompanyInput,
+  opts: { preview: boolean; images: ImageResolver },
+): Promise<Record<string, unknown> | PreviewResult> {
+  const company = await getCompany(ctx, id);
+  const current = serializeCompany(company);
+  const patch: Partial<Company> = {
+    ...scalarFields(input),
+    ...(input.customFields !== undefined ? { customFields: mergeNameValues(company.customFields, input.customFields) } : {}),
+    ...(input.tags !== undefined ? { tags: normalizeTags(input.tags) } : {}),
+    ...(await resolveImages(ctx, input, opts.images, opts.preview)),
+  };
+  const beforeTags = [...company.tags];
+  const changes = applyPatch(company, patch);
+  if (opts.preview) {
+    const proposed = serializeCompany(company);
+    ctx.em.clear();
+    return previewOf(current, proposed);
+  }
+  if (Object.keys(changes).length) {
+    company.updatedAt = new Date();
+    const view = serializeCompany(company);
+    emit(ctx, { type: 'company_updated', entityType: 'company', entityId: company._id, payload: { company: view, changes } });
+    emitTagChanges(ctx, 'company', company._id, beforeTags, company.tags);
+    recordSystemActivity(ctx, { companyId: company._id, entityType: 'company', entityId: company._id }, 'record_updated', `Company ${company.name} updated`, { changes });
+    await ctx.em.flush();
+  }
+  return serializeCompany(company);
+}
+
+/** Deleting a company unlinks its people and deals; their own records stay. */
+export async function deleteCompany(ctx: Ctx, id: string): Promise<void> {
+  const company = await getCompany(ctx, id);
+  const ws = ctx.actor.workspaceId;
+  await inTransaction(ctx, async () => {
+    await ctx.em.nativeDelete(CompanyPerson, { workspaceId: ws, companyId: id });
+    await ctx.em.nativeUpdate(Person, { workspaceId: ws, companyId: id }, { companyId: null });
+    await ctx.em.nativeUpdate(Deal, { workspaceId: ws, company: id }, { company: null });
+    ctx.em.remove(company);
+    emit(ctx, { type: 'company_deleted', entityType: 'company', entityId: id, payload: { company: serializeCompany(company) } });
+  });
+}
+
+export interface CompanyListQuery extends PageRequest, DateFilterInput { q?: string }
+
+export async function listCompanies(ctx: Ctx, query: CompanyListQuery) {
+  const where: Record<string, unknown> = { ...dateWhere(query) };
+  if (query.q) {
+    const like = likePattern(query.q);
+    where.$or = [{ name: { $ilike: like } }, { email: { $ilike: like } }, { cvr: { $ilike: like } }, { city: { $ilike: like } }, { website: { $ilike: like } }];
+  }
+  // Incremental sync reads oldest change first so a client can resume from the last updatedAt.
+  const order: Record<string, 'asc' | 'desc'> = query.updatedSince ? { updatedAt: 'asc' } : { createdAt: 'desc' };
+  const { items, total } = await findPage(ctx.em, Company, where, query, order);
+  return { items: items.map(serializeCompany), total };
+}

@@ -1,0 +1,204 @@
+import type { Ctx } from '../context';
+import { createRecord } from '../shared/records';
+import { notFound, validation } from '../errors';
+import { emit } from '../outbox/emit';
+import { recordSystemActivity } from '../activities/timeline.service';
+import { Company } from '../companies/company.entity';
+import { serializeCompany, type ImageResolver } from '../companies/companies.service';
+import { Deal } from '../deals/deal.entity';
+import { applyPatch, emitTagChanges, normalizeTags } from '../shared/changes';
+import { mergeNameValues, toNameValueArray, type CustomFieldsInput } from '../shared/custom-fields';
+import { dateWhere, findPage, likePattern, toPlain, type DateFilterInput, type PageRequest } from '../shared/listing';
+import { previewOf, type PreviewResult } from '../shared/preview';
+import { inTransaction } from '../shared/tx';
+import { CompanyPerson, Person, type PersonEmail, type PersonPhone } from './person.entity';
+
+export const PERSON_FIELDS = [
+  '_id', 'firstName', 'lastName', 'title', 'emails', 'phones', 'companyId', 'customFields', 'tags', 'avatar', 'ownerId', 'createdAt', 'updatedAt',
+] as const;
+export const PERSON_SUMMARY_FIELDS = ['firstName', 'lastName', 'title', 'emails', 'phones', 'companyId', 'updatedAt'] as const;
+
+export interface PersonInput {
+  firstName?: string;
+  lastName?: string | null;
+  title?: string | null;
+  emails?: PersonEmail[];
+  phones?: PersonPhone[];
+  companyId?: string | null;
+  customFields?: CustomFieldsInput;
+  tags?: string[];
+  avatar?: string;
+}
+
+export const serializePerson = (p: Person): Record<string, unknown> => toPlain(p, PERSON_FIELDS);
+
+export async function getPerson(ctx: Ctx, id: string): Promise<Person> {
+  const person = await ctx.em.findOne(Person, { _id: id });
+  if (!person) throw notFound('person');
+  return person;
+}
+
+async function assertCompany(ctx: Ctx, companyId: string | null | undefined): Promise<void> {
+  if (!companyId) return;
+  if (!(await ctx.em.count(Company, { _id: companyId }))) throw validation(`companyId: no company with id ${companyId}`);
+}
+
+function link(ctx: Ctx, companyId: string, personId: string): void {
+  ctx.em.persist(createRecord(ctx, CompanyPerson, { companyId, personId }));
+}
+
+const personName = (p: Person): string => [p.firstName, p.lastName].filter(Boolean).join(' ');
+
+export async function createPerson(
+  ctx: Ctx,
+  input: PersonInput & { firstName: string },
+  opts: { preview: boolean; images: ImageResolver },
+): Promise<Record<string, unknown> | PreviewResult> {
+  await assertCompany(ctx, input.companyId);
+  const { customFields, tags, avatar, ...scalars } = input;
+  const person = createRecord(ctx, Person, {
+    ...scalars,
+    emails: input.emails ?? [],
+    phones: input.phones ?? [],
+    customFields: toNameValueArray(customFields),
+    tags: normalizeTags(tags) ?? [],
+    ownerId: ctx.actor.userId,
+    avatar: avatar === undefined ? null : opts.preview ? avatar || null : await opts.images(ctx, avatar),
+  } as Person);
+  if (opts.preview) {
+    ctx.em.clear();
+    return previewOf(null, serializePerson(person));
+  }
+  if (person.companyId) link(ctx, person.companyId, person._id);
+  emit(ctx, { type: 'person_created', entityType: 'person', entityId: person._id, payload: { person: serializePerson(person) } });
+  emitTagChanges(ctx, 'person', person._id, [], person.tags);
+  recordSystemActivity(ctx, { personId: person._id, companyId: person.companyId, entityType: 'person', entityId: person._id }, 'record_created', `Person ${personName(person)} created`);
+  await ctx.em.flush();
+  return serializePerson(person);
+}
+
+export async function updatePerson(
+  ctx: Ctx,
+  id: string,
+  input: PersonInput,
+  opts: { preview: boolean; images: ImageResolver },
+): Promise<Record<string, unknown> | PreviewResult> {
+  const person = await getPerson(ctx, id);
+  if (input.companyId !== undefined && input.companyId !== person.companyId) await assertCompany(ctx, input.companyId);
+  const current = serializePerson(person);
+  const { customFields, tags, avatar, ...scalars } = input;
+  const patch: Partial<Person> = {
+    ...(scalars as Partial<Person>),
+    ...(customFields !== undefined ? { customFields: mergeNameValues(person.customFields, customFields) } : {}),
+    ...(tags !== undefined ? { tags: normalizeTags(tags) } : {}),
+    ...(avatar !== undefined ? { avatar: opts.preview ? avatar || null : await opts.images(ctx, avatar) } : {}),
+  };
+  const beforeTags = [...person.tags];
+  const changes = applyPatch(person, patch);
+  if (opts.preview) {
+    const proposed = serializePerson(person);
+    ctx.em.clear();
+    return previewOf(current, proposed);
+  }
+  if (Object.keys(changes).length) {
+    person.updatedAt = new Date();
+    if (changes.companyId && person.companyId) {
+      const exists = await ctx.em.count(CompanyPerson, { companyId: person.companyId, personId: person._id });
+      if (!exists) link(ctx, person.companyId, person._id);
+    }
+    emit(ctx, { type: 'person_updated', entityType: 'person', entityId: person._id, payload: { person: serializePerson(person), changes } });
+    emitTagChanges(ctx, 'person', person._id, beforeTags, person.tags);
+    recordSystemActivity(ctx, { personId: person._id, entityType: 'person', entityId: person._id }, 'record_updated', `Person ${personName(person)} updated`, { changes });
+    await ctx.em.flush();
+  }
+  return serializePerson(person);
+}
+
+export async function deletePerson(ctx: Ctx, id: string): Promise<void> {
+  const person = await getPerson(ctx, id);
+  const ws = ctx.actor.workspaceId;
+  await inTransaction(ctx, async () => {
+    await ctx.em.nativeDelete(CompanyPerson, { workspaceId: ws, personId: id });
+    await ctx.em.nativeUpdate(Deal, { workspaceId: ws, personRef: id }, { personRef: null });
+    ctx.em.remove(person);
+    emit(ctx, { type: 'person_deleted', entityType: 'person', entityId: id, payload: { person: serializePerson(person) } });
+  });
+}
+
+export interface PersonListQuery extends PageRequest, DateFilterInput { q?: string; companyId?: string }
+
+export async function listPeople(ctx: Ctx, query: PersonListQuery) {
+  const where: Record<string, unknown> = { ...dateWhere(query) };
+  if (query.companyId) where.companyId = query.companyId;
+  if (query.q) {
+    const like = likePattern(query.q);
+    // emails/phones are jsonb arrays: match their text form.
+    where.$or = [
+      { firstName: { $ilike: like } },
+      { lastName: { $ilike: like } },
+      { title: { $ilike: like } },
+      { [`emails::text`]: { $ilike: like } },
+      { [`phones::text`]: { $ilike: like } },
+    ];
+  }
+  const order: Record<string, 'asc' | 'desc'> = query.updatedSince ? { updatedAt: 'asc' } : { createdAt: 'desc' };
+  const { items, total } = await findPage(ctx.em, Person, where, query, order);
+  return { items: items.map(serializePerson), total };
+}
+
+/** People linked to a company (through the link table, which includes their primary company). */
+export async function listCompanyPeople(ctx: Ctx, companyId: string, page: PageRequest) {
+  const links = await ctx.em.find(CompanyPerson, { companyId }, { fields: ['personId'] });
+  const { items, total } = await findPage(ctx.em, Person, { _id: { $in: links.map((l) => l.personId) } }, page, { createdAt: 'desc' });
+  return { items: items.map(serializePerson), total };
+}
+
+export async function listPersonCompanies(ctx: Ctx, personId: string, page: PageRequest) {
+  const links = await ctx.em.find(CompanyPerson, { personId }, { fields: ['companyId'] });
+  const { items, total } = await findPage(ctx.em, Company, { _id: { $in: links.map((l) => l.companyId) } }, page, { name: 'asc' });
+  return { items: items.map(serializeCompany), total };
+}
+
+/** Links a person to a company; the first company linked becomes the person's primary one. */
+export async function linkPerson(ctx: Ctx, companyId: string, personId: string): Promise<{ linked: boolean }> {
+  const company = await ctx.em.findOne(Company, { _id: companyId });
+  if (!company) throw notFound('company');
+  const person = await ctx.em.findOne(Person, { _id: personId });
+  if (!person) throw validation(`personId: no person with id ${personId}`);
+  if (await ctx.em.count(CompanyPerson, { companyId, personId })) return { linked: false };
+  link(ctx, companyId, personId);
+  if (!person.companyId) {
+    person.companyId = companyId;
+    emit(ctx, { type: 'person_updated', entityType: 'person', entityId: personId, payload: { person: serializePerson(person), changes: { companyId: { from: null, to: companyId } } } });
+  }
+  recordSystemActivity(ctx, { companyId, personId, entityType: 'company', entityId: companyId }, 'person_linked', `${personName(person)} linked to ${company.name}`);
+  await ctx.em.flush();
+  return { linked: true };
+}
+
+/** Unlinks; if it was the primary company, another linked company (or none) takes its place. */
+export async function unlinkPerson(ctx: Ctx, companyId: string, personId: string): Promise<{ unlinked: boolean }> {
+  const company = await ctx.em.findOne(Company, { _id: companyId });
+  if (!company) throw notFound('company');
+  const person = await ctx.em.findOne(Person, { _id: personId });
+  if (!person) throw validation(`personId: no person with id ${personId}`);
+  const row = await ctx.em.findOne(CompanyPerson, { companyId, personId });
+  if (!row) return { unlinked: false };
+  ctx.em.remove(row);
+  if (person.companyId === companyId) {
+    const other = await ctx.em.findOne(CompanyPerson, { personId, companyId: { $ne: companyId } }, { orderBy: { createdAt: 'asc' } });
+    person.companyId = other?.companyId ?? null;
+    emit(ctx, { type: 'person_updated', entityType: 'person', entityId: personId, payload: { person: serializePerson(person), changes: { companyId: { from: companyId, to: person.companyId } } } });
+  }
+  recordSystemActivity(ctx, { companyId, personId, entityType: 'company', entityId: companyId }, 'person_unlinked', `${personName(person)} unlinked from ${company.name}`);
+  await ctx.em.flush();
+  return { unlinked: true };
+}
+
+export async function listDealsFor(ctx: Ctx, where: { company?: string; personRef?: string }, page: PageRequest) {
+  const { items, total } = await findPage(ctx.em, Deal, where, page, { createdAt: 'desc' });
+  return {
+    items: items.map((d) => toPlain(d, ['_id', 'title', 'value', 'status', 'flowId', 'stageId', 'priority', 'probability', 'company', 'personRef', 'leadRef', 'tags', 'customFields', 'wonDate', 'lostDate', 'ownerId', 'createdAt', 'updatedAt'])),
+    total,
+  };
+}

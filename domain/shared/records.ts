@@ -1,0 +1,13 @@
+import type { EntityName, RequiredEntityData } from '@mikro-orm/core';
+import type { Ctx } from '../context';
+import { newId } from '../ids';
+
+/**
+ * Creates (and persists on next flush) a tenant record in the caller's workspace. Id and
+ * timestamps are set now, not at flush, so events and feed rows written in the same flush can
+ * reference the record.
+ */
+export function createRecord<T extends object>(ctx: Ctx, entity: EntityName<T>, data: Omit<RequiredEntityData<T>, '_id' | 'workspaceId' | 'createdAt' | 'updatedAt'> & Record<string, unknown>): T {
+  const now = new Date();
+  return ctx.em.create(entity, { ...data, _id: newId(now), workspaceId: ctx.actor.workspaceId, createdAt: now, updatedAt: now } as unknown as RequiredEntityData<T>);
+}
