@@ -69,6 +69,7 @@ export const companiesRoutes: RouteFactory = (deps) => {
       method: 'DELETE', path: '/api/v1/companies/:id/people', section, access: write, params: idParams, query: personLinkBody.partial(), resources,
       summary: 'Unlink a person from the company ({ personId } in the body or ?personId=).',
       handler: async ({ ctx, params, query, koa }) => {
+        await companies.getCompany(ctx, params.id);
         const parsed = personLinkBody.parse({ personId: query.personId ?? (koa.request.body as { personId?: unknown } | undefined)?.personId });
         return ok(await unlinkPerson(ctx, params.id, parsed.personId));
       },

@@ -1,3 +1,4 @@
+import { raw } from '@mikro-orm/core';
 import type { Ctx } from '../context';
 import { createRecord } from '../shared/records';
 import { notFound, validation } from '../errors';
@@ -137,8 +138,8 @@ export async function listPeople(ctx: Ctx, query: PersonListQuery) {
       { firstName: { $ilike: like } },
       { lastName: { $ilike: like } },
       { title: { $ilike: like } },
-      { [`emails::text`]: { $ilike: like } },
-      { [`phones::text`]: { $ilike: like } },
+      { [raw((alias) => `${alias}.emails::text`)]: { $ilike: like } },
+      { [raw((alias) => `${alias}.phones::text`)]: { $ilike: like } },
     ];
   }
   const order: Record<string, 'asc' | 'desc'> = query.updatedSince ? { updatedAt: 'asc' } : { createdAt: 'desc' };

@@ -1,0 +1,71 @@
+import { isPublic } from '../../api/http/registry';
+import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import { factories } from '../support/factories';
+
+/**
+ * Walks the route registry: every route with an :id-like parameter is called with workspace B's
+ * key against a record of workspace A. Always 404, and A's record is unchanged afterwards.
+ */
+let app: TestApp;
+let a: Tenant;
+let b: Tenant;
+beforeAll(async () => {
+  app = await startTestApp();
+  a = await app.tenant('Isolation A');
+  b = await app.tenant('Isolation B');
+});
+afterAll(() => app.close());
+
+const SAMPLE_BODY = { name: 'Hijacked', firstName: 'Hijacked', title: 'Hijacked', personId: '0123456789abcdef01234567', preview: false };
+
+it('every route with path parameters declares the resource kind of each, and a factory exists for it', () => {
+  const problems: string[] = [];
+  // Public routes (image tokens, automation webhooks) are capability-addressed, not tenant-bound.
+  for (const r of app.runtime.routes.filter((x) => !isPublic(x.access))) {
+    const params = [...r.path.matchAll(/:(\w+)/g)].map((m) => m[1]!);
+    for (const param of params) {
+      const kind = r.resources?.[param];
+      if (!kind) problems.push(`${r.method} ${r.path}: no resource declared for :${param}`);
+      else if (!factories[kind]) problems.push(`${r.method} ${r.path}: no factory for resource kind "${kind}"`);
+    }
+  }
+  expect(problems).toEqual([]);
+});
+
+it('another workspace gets 404 on every :id route and changes nothing', async () => {
+  const routes = app.runtime.routes.filter((r) => !isPublic(r.access) && r.path.includes('/:') && r.resources && Object.values(r.resources).every((k) => factories[k]));
+  expect(routes.length).toBeGreaterThan(10);
+  const failures: string[] = [];
+  for (const r of routes) {
+    const ids: Record<string, string> = {};
+    for (const [param, kind] of Object.entries(r.resources!)) ids[param] = await factories[kind]!(a.http);
+    const path = r.path.replace(/:(\w+)/g, (_, p: string) => ids[p]!);
+    const getPaths = Object.entries(r.resources!).map(([param, kind]) => `/api/v1/${kind === 'person' ? 'people' : kind === 'company' ? 'companies' : kind + 's'}/${ids[param]}`);
+    const before = await Promise.all(getPaths.map((p) => a.http.get(p)));
+    const res = await b.http.request(r.method, path, r.method === 'GET' || r.method === 'DELETE' ? undefined : SAMPLE_BODY);
+    if (res.status !== 404) failures.push(`${r.method} ${r.path} answered ${res.status} ${JSON.stringify(res.body)}`);
+    else if (typeof res.body?.error !== 'string') failures.push(`${r.method} ${r.path}: 404 without { error }`);
+    const after = await Promise.all(getPaths.map((p) => a.http.get(p)));
+    after.forEach((x, i) => {
+      if (x.status !== 200 || JSON.stringify(x.body) !== JSON.stringify(before[i]!.body)) failures.push(`${r.method} ${r.path} changed workspace A's record`);
+    });
+  }
+  expect(failures).toEqual([]);
+});
+
+it('lists never show another workspace\'s records', async () => {
+  const id = await factories.company!(a.http);
+  const res = await b.http.get('/api/v1/companies?limit=500');
+  expect(res.body.data.map((c: any) => c._id)).not.toContain(id);
+  const personId = await factories.person!(a.http);
+  expect((await b.http.get('/api/v1/people?limit=500')).body.data.map((p: any) => p._id)).not.toContain(personId);
+});
+
+it('a write in B cannot reference A\'s records', async () => {
+  const companyOfA = await factories.company!(a.http);
+  const res = await b.http.post('/api/v1/people', { firstName: 'X', companyId: companyOfA });
+  expect(res.status).toBe(400);
+  const personOfA = await factories.person!(a.http);
+  const companyOfB = await factories.company!(b.http);
+  expect((await b.http.post(`/api/v1/companies/${companyOfB}/people`, { personId: personOfA })).status).toBe(400);
+});
