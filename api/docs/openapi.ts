@@ -1,0 +1,173 @@
+import type { RouteDef } from '../http/registry';
+import { API_TITLE, API_VERSION, ERROR_TABLE, RATE_LIMIT_HEADERS, referenceHeader, type DocsLimits } from './conventions';
+import { endpointDoc, groupSections, type EndpointDoc } from './reference';
+import { openApiPath, type JsonSchema } from './schema';
+
+const ERROR_REF = { $ref: '#/components/schemas/Error' };
+
+const errorResponseName = (status: number): string => `Error${status}`;
+
+function errorResponses(): Record<string, JsonSchema> {
+  const out: Record<string, JsonSchema> = {};
+  for (const row of ERROR_TABLE) {
+    out[errorResponseName(row.status)] = {
+      description: `${row.meaning} (code: ${row.codes.join(', ')})`,
+      content: { 'application/json': { schema: ERROR_REF } },
+      ...(row.status === 429 ? { headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } } : {}),
+    };
+  }
+  return out;
+}
+
+function components(): JsonSchema {
+  const headers: Record<string, JsonSchema> = {
+    'Retry-After': { description: 'seconds to wait before retrying', schema: { type: 'integer' } },
+  };
+  for (const name of RATE_LIMIT_HEADERS) headers[name] = { schema: { type: 'integer' } };
+  return {
+    securitySchemes: {
+      bearer: { type: 'http', scheme: 'bearer', description: 'Workspace API key: `Authorization: Bearer <API_KEY>` (keys start with `sb_`).' },
+      apiKey: { type: 'apiKey', in: 'query', name: 'api_key', description: 'The same API key as a query parameter, for tools that cannot set headers.' },
+    },
+    schemas: {
+      Error: {
+        type: 'object',
+        required: ['error'],
+        properties: {
+          error: { type: 'string', description: 'human-readable message' },
+          code: { type: 'string', description: 'machine-readable code', enum: [...new Set(ERROR_TABLE.flatMap((r) => r.codes))] },
+          details: { description: 'e.g. [{ path, error }] for validation failures' },
+        },
+      },
+    },
+    responses: errorResponses(),
+    headers,
+  };
+}
+
+/** Properties of an object schema; for a union of objects, every member's (required only if required in all). */
+function objectProperties(schema: JsonSchema | null): { props: Record<string, JsonSchema>; required: string[] } {
+  const members = (schema?.anyOf ?? schema?.oneOf) as JsonSchema[] | undefined;
+  if (!schema?.properties && Array.isArray(members)) {
+    const parts = members.map((m) => objectProperties(m));
+    return {
+      props: Object.assign({}, ...parts.map((p) => p.props)) as Record<string, JsonSchema>,
+      required: parts.length ? parts.map((p) => p.required).reduce((a, b) => a.filter((name) => b.includes(name))) : [],
+    };
+  }
+  return { props: (schema?.properties ?? {}) as Record<string, JsonSchema>, required: (schema?.required as string[] | undefined) ?? [] };
+}
+
+function parameters(doc: EndpointDoc): JsonSchema[] {
+  const out: JsonSchema[] = [];
+  const add = (where: 'path' | 'query', schema: JsonSchema | null): void => {
+    const { props, required } = objectProperties(schema);
+    for (const [name, prop] of Object.entries(props)) {
+      const { description, ...rest } = prop;
+      out.push({
+        name,
+        in: where,
+        required: where === 'path' || required.includes(name),
+        ...(typeof description === 'string' ? { description } : {}),
+        schema: rest,
+      });
+    }
+  };
+  add('path', doc.params);
+  add('query', doc.query);
+  if (doc.previewable && !out.some((p) => p.name === 'preview' && p.in === 'query')) {
+    out.push({ name: 'preview', in: 'query', required: false, description: 'true: return { preview, current, proposed, diff } without saving', schema: { type: 'string', enum: ['true', 'false'] } });
+  }
+  return out;
+}
+
+function requestBody(doc: EndpointDoc): JsonSchema | undefined {
+  if (!doc.bodyFormats.length) return undefined;
+  const schema = doc.body ?? {};
+  const required = Array.isArray(schema.required) && schema.required.length > 0;
+  return { required, content: Object.fromEntries(doc.bodyFormats.map((type) => [type, { schema }])) };
+}
+
+function responses(doc: EndpointDoc): JsonSchema {
+  const out: JsonSchema = {};
+  const ok = String(doc.successStatus);
+  out[ok] = doc.successStatus === 204
+    ? { description: 'Success, no content' }
+    : {
+        description: doc.previewable ? 'Success; in preview mode { data: { preview: true, current, proposed, diff } }' : 'Success',
+        content: { 'application/json': { schema: {} } },
+      };
+  const statuses = new Set<number>([400, 404, 500]);
+  if (!doc.auth.public) [401, 403, 429].forEach((s) => statuses.add(s));
+  if (doc.bodyFormats.length) [409, 413].forEach((s) => statuses.add(s));
+  if (doc.method === 'DELETE') statuses.add(409);
+  for (const status of [...statuses].sort((a, b) => a - b)) out[String(status)] = { $ref: `#/components/responses/${errorResponseName(status)}` };
+  return out;
+}
+
+function operationId(doc: EndpointDoc, taken: Set<string>): string {
+  const words = doc.path
+    .split('/')
+    .filter(Boolean)
+    .map((seg) => (seg.startsWith(':') ? `By-${seg.slice(1)}` : seg))
+    .join('-')
+    .split(/[^A-Za-z0-9]+/)
+    .filter(Boolean)
+    .map((w) => w[0]!.toUpperCase() + w.slice(1));
+  const base = doc.method.toLowerCase() + words.join('');
+  let id = base;
+  for (let n = 2; taken.has(id); n++) id = `${base}${n}`;
+  taken.add(id);
+  return id;
+}
+
+function operation(doc: EndpointDoc, section: string, taken: Set<string>): JsonSchema {
+  const body = requestBody(doc);
+  const security = doc.auth.public ? [] : [{ bearer: doc.auth.scopes }, { apiKey: doc.auth.scopes }];
+  const authNote = doc.auth.public
+    ? `No authentication (${doc.auth.reason}).`
+    : `Scopes: ${doc.auth.scopes.join(', ') || 'any valid key'}. Roles: ${doc.auth.roles.join(', ')}.`;
+  return {
+    operationId: operationId(doc, taken),
+    tags: [section],
+    summary: doc.summary,
+    description: [doc.description, authNote].filter(Boolean).join('\n\n'),
+    parameters: parameters(doc),
+    ...(body ? { requestBody: body } : {}),
+    responses: responses(doc),
+    security,
+    'x-auth': doc.auth,
+    'x-previewable': doc.previewable,
+  };
+}
+
+/** An OpenAPI 3.1 document of the given routes, from the same zod schemas that validate requests. */
+export function openApiDocument(routes: readonly RouteDef[], limits?: DocsLimits): JsonSchema {
+  const header = referenceHeader(limits);
+  const paths: Record<string, Record<string, JsonSchema>> = {};
+  const taken = new Set<string>();
+  const sections = groupSections(routes);
+  for (const section of sections) {
+    for (const def of section.routes) {
+      const doc = endpointDoc(def);
+      const item = (paths[openApiPath(def.path)] ??= {});
+      item[def.method.toLowerCase()] = operation(doc, section.name, taken);
+    }
+  }
+  return {
+    openapi: '3.1.0',
+    info: {
+      title: API_TITLE,
+      version: API_VERSION,
+      description:
+        `Workspace-scoped CRM REST API. Base path ${header.basePath}. Errors are { error, code?, details? }. ` +
+        `Rate limits per key: ${header.conventions.rateLimits.perMinute}/min and ${header.conventions.rateLimits.perDay}/day. ` +
+        'Full conventions: GET /api/v1/docs.',
+    },
+    servers: [{ url: '/' }],
+    tags: sections.map((s) => ({ name: s.name })),
+    components: components(),
+    paths,
+    'x-conventions': header.conventions,
+  };
+}

@@ -1,0 +1,129 @@
+import { ROLES } from '../../domain/context';
+import { isPublic, type Method, type RouteDef } from '../http/registry';
+import { BASE_PATH, referenceHeader, type DocsLimits } from './conventions';
+import { paramsJsonSchema, toJsonSchema, type JsonSchema } from './schema';
+
+export type AuthDoc = { public: true; reason: string } | { public: false; scopes: string[]; roles: string[] };
+
+export interface EndpointSummary { method: Method; path: string; summary: string }
+
+export interface EndpointDoc extends EndpointSummary {
+  description?: string;
+  auth: AuthDoc;
+  /** JSON Schemas (request side) of the zod schemas that validate the request; null when none. */
+  params: JsonSchema | null;
+  query: JsonSchema | null;
+  body: JsonSchema | null;
+  /** Content types the body may use. */
+  bodyFormats: string[];
+  previewable: boolean;
+  successStatus: number;
+}
+
+export interface Section { name: string; routes: RouteDef[] }
+
+const BODY_METHODS: readonly Method[] = ['POST', 'PUT', 'PATCH'];
+export const RAW_BODY_FORMATS = ['application/json', 'application/x-www-form-urlencoded', 'text/plain'];
+
+export const slug = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+
+/** Sections in order of first appearance in the route list. */
+export function groupSections(routes: readonly RouteDef[]): Section[] {
+  const byName = new Map<string, Section>();
+  for (const def of routes) {
+    let section = byName.get(def.section);
+    if (!section) byName.set(def.section, (section = { name: def.section, routes: [] }));
+    section.routes.push(def);
+  }
+  return [...byName.values()];
+}
+
+/** Case-insensitive; `custom-objects` also finds "Custom objects". */
+export function findSection(sections: readonly Section[], name: string): Section | undefined {
+  const wanted = name.trim().toLowerCase();
+  return sections.find((s) => s.name.toLowerCase() === wanted) ?? sections.find((s) => slug(s.name) === slug(wanted));
+}
+
+/** Path relative to its prefix (`/api/v1` or `/api`), params collapsed to `:` so names do not matter. */
+function comparablePath(path: string): string {
+  const rel = path.startsWith(BASE_PATH + '/') ? path.slice(BASE_PATH.length) : path.replace(/^\/api(?=\/)/, '');
+  return rel.toLowerCase().replace(/(:[a-z0-9_]+|\{[a-z0-9_]+\})/g, ':');
+}
+
+/** First static segment after the prefix: the resource a path belongs to. */
+export function resourceOf(path: string): string {
+  return comparablePath(path).split('/').filter(Boolean)[0] ?? '/';
+}
+
+export function subsectionsOf(section: Section): string[] {
+  const names = new Set<string>();
+  for (const def of section.routes) {
+    names.add(resourceOf(def.path));
+    for (const kind of Object.values(def.resources ?? {})) names.add(kind);
+  }
+  return [...names];
+}
+
+/** A subsection is a resource kind or a path fragment matched on whole segments. */
+export function matchesSubsection(def: RouteDef, fragment: string): boolean {
+  const wanted = fragment.trim().toLowerCase();
+  if (Object.values(def.resources ?? {}).some((kind) => kind.toLowerCase() === wanted)) return true;
+  const frag = comparablePath(wanted.startsWith('/') ? wanted : '/' + wanted).replace(/^\/+|\/+$/g, '');
+  if (!frag) return false;
+  return `${comparablePath(def.path)}/`.includes(`/${frag}/`);
+}
+
+export function authDoc(def: RouteDef): AuthDoc {
+  if (isPublic(def.access)) return { public: true, reason: def.access.public };
+  return { public: false, scopes: [...def.access.scopes], roles: [...(def.access.roles ?? ROLES)] };
+}
+
+export function endpointSummary(def: RouteDef): EndpointSummary {
+  return { method: def.method, path: def.path, summary: def.summary };
+}
+
+export function endpointDoc(def: RouteDef): EndpointDoc {
+  const takesBody = BODY_METHODS.includes(def.method) || Boolean(def.body);
+  return {
+    ...endpointSummary(def),
+    ...(def.description ? { description: def.description } : {}),
+    auth: authDoc(def),
+    params: paramsJsonSchema(def),
+    query: toJsonSchema(def.query),
+    body: toJsonSchema(def.body),
+    bodyFormats: !takesBody ? [] : def.rawBody ? RAW_BODY_FORMATS : ['application/json'],
+    previewable: Boolean(def.previewable),
+    successStatus: def.successStatus ?? 200,
+  };
+}
+
+/** `GET /api/v1/docs` without parameters: conventions plus the list of sections. */
+export function referenceIndex(routes: readonly RouteDef[], limits?: DocsLimits) {
+  return {
+    ...referenceHeader(limits),
+    usage: {
+      'index=true': 'every section with its endpoints (method, path, summary)',
+      'section=<name>': 'one section in full (case-insensitive); add subsection=<resource or path fragment> to narrow it',
+      'full=true': 'every section in full',
+      'type=openapi': 'an OpenAPI 3.1 document (of the whole API, or of the selected section)',
+      'type=markdown': 'Markdown (also at /api/v1/docs/markdown)',
+    },
+    sections: groupSections(routes).map((s) => ({
+      name: s.name,
+      routes: s.routes.length,
+      href: `${BASE_PATH}/docs?section=${encodeURIComponent(s.name)}`,
+    })),
+  };
+}
+
+export function sectionsIndex(sections: readonly Section[]) {
+  return { sections: sections.map((s) => ({ name: s.name, endpoints: s.routes.map(endpointSummary) })) };
+}
+
+export function sectionsFull(sections: readonly Section[]) {
+  return sections.map((s) => ({ name: s.name, endpoints: s.routes.map(endpointDoc) }));
+}
+
+export function fullReference(routes: readonly RouteDef[], limits?: DocsLimits) {
+  return { ...referenceHeader(limits), sections: sectionsFull(groupSections(routes)) };
+}

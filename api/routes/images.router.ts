@@ -1,0 +1,31 @@
+import type { RouteFactory } from '../app';
+import { route } from '../http/registry';
+import { getPublicImage } from '../../domain/images/images.service';
+
+export const imagesRoutes: RouteFactory = (deps) => [
+  route({
+    method: 'GET',
+    path: '/api/v1/images/:token',
+    section: 'Images',
+    summary: 'The bytes of a workspace image (avatar, logo) by its public token; cacheable forever.',
+    description: 'Image fields hold URLs of this endpoint. The token is 64 hex characters; an unknown one is 404.',
+    access: { public: 'image URLs are embedded in pages that cannot send credentials; the random token is the capability' },
+    handler: async ({ koa }) => {
+      // Unbound fork on purpose: the token lookup crosses workspaces (see getPublicImage).
+      const image = await getPublicImage(deps.orm.em.fork({ clear: true, useContext: false }), String(koa.params.token ?? ''));
+      return {
+        status: 200,
+        body: image.data,
+        headers: {
+          'Content-Type': image.contentType,
+          'Cache-Control': 'public, max-age=31536000, immutable',
+          'X-Content-Type-Options': 'nosniff',
+          ETag: `"${image.sha256}"`,
+          // Embeddable from any origin, but never a document that could run script.
+          'Cross-Origin-Resource-Policy': 'cross-origin',
+          'Content-Security-Policy': "default-src 'none'; sandbox",
+        },
+      };
+    },
+  }),
+];
