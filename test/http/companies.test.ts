@@ -268,3 +268,45 @@ describe('DELETE /api/v1/companies/:id and links', () => {
     expect(res.body.error).toEqual(expect.any(String));
   });
 });
+
+describe('image fields (avatar, logoUrl)', () => {
+  const png = (size: number): string => {
+    const bytes = Buffer.alloc(size);
+    Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]).copy(bytes);
+    bytes.writeUInt32BE(Date.now() % 0xffffffff, size - 4);
+    return `data:image/png;base64,${bytes.toString('base64')}`;
+  };
+
+  it('re-hosts a data URL as a workspace image served by this API, and "" clears it', async () => {
+    const c = (await makeCompany(t.http)).body.data;
+    const res = await t.http.put(`/api/v1/companies/${c._id}`, { logoUrl: png(64) });
+    expect(res.status).toBe(200);
+    const url: string = res.body.data.logoUrl;
+    expect(url).toMatch(/\/api\/v1\/images\/[\w-]+$/);
+    const img = await fetch(app.baseUrl + new URL(url).pathname);
+    expect(img.status).toBe(200);
+    expect(img.headers.get('content-type')).toBe('image/png');
+    const cleared = await t.http.put(`/api/v1/companies/${c._id}`, { logoUrl: '' });
+    expect(cleared.body.data.logoUrl).toBeNull();
+  });
+
+  it('accepts exactly 2 MB and refuses 2 MB + 1 byte with 413, leaving the record unchanged', async () => {
+    const p = (await makePerson(t.http)).body.data;
+    const ok = await t.http.put(`/api/v1/people/${p._id}`, { avatar: png(2 * 1024 * 1024) });
+    expect(ok.status).toBe(200);
+    expect(ok.body.data.avatar).toMatch(/\/api\/v1\/images\//);
+    const tooBig = await t.http.put(`/api/v1/people/${p._id}`, { avatar: png(2 * 1024 * 1024 + 1) });
+    expect(tooBig.status).toBe(413);
+    expect(tooBig.body.error).toMatch(/2 MB/);
+    expect((await t.http.get(`/api/v1/people/${p._id}`)).body.data.avatar).toBe(ok.body.data.avatar);
+  });
+
+  it('refuses non-image data, mismatched bytes and private-network URLs with 400', async () => {
+    const c = (await makeCompany(t.http)).body.data;
+    for (const logoUrl of ['data:text/plain;base64,aGVsbG8=', `data:image/png;base64,${Buffer.from('not a png at all').toString('base64')}`, 'https://127.0.0.1/logo.png', 'https://localhost/logo.png']) {
+      const res = await t.http.put(`/api/v1/companies/${c._id}`, { logoUrl });
+      expect(res.status).toBe(400);
+      expect(res.body.error).toEqual(expect.any(String));
+    }
+  });
+});
