@@ -5,6 +5,7 @@ import { Image } from '../images/image.entity';
 import { OutboxEvent } from '../outbox/outbox-event.entity';
 import { CompanyPerson, Person } from '../people/person.entity';
 import { ApiKey } from '../workspaces/api-key.entity';
+import { RateLimitWindow } from '../workspaces/rate-limit-window.entity';
 import { User } from '../workspaces/user.entity';
 import { Workspace } from '../workspaces/workspace.entity';
 
@@ -12,6 +13,6 @@ import { Workspace } from '../workspaces/workspace.entity';
 export const tenantEntities = [User, Company, Person, CompanyPerson, Activity, Deal, Image];
 
 /** Global rows: looked up before a workspace is known (auth) or served across workspaces (outbox). */
-export const globalEntities = [Workspace, ApiKey, OutboxEvent];
+export const globalEntities = [Workspace, ApiKey, OutboxEvent, RateLimitWindow];
 
 export const allEntities = [...globalEntities, ...tenantEntities];

@@ -22,6 +22,9 @@ export const OutboxEvent = defineEntity({
     deliveredTo: p.array().default([]),
     processedAt: p.datetime().nullable(),
     lastError: p.text().nullable(),
+    // Lease of the dispatcher currently delivering the event (see dispatcher.ts).
+    lockedUntil: p.datetime().nullable(),
+    lockedBy: p.string().length(100).nullable(),
   },
 });
 export type OutboxEvent = InferEntity<typeof OutboxEvent>;

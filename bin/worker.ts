@@ -1,0 +1,157 @@
+import { MikroORM } from '@mikro-orm/postgresql';
+import type { DefaultLogger, LogEntry } from '@temporalio/worker';
+import { createActivities, type ActivityDeps } from '../activities';
+import { loadConfig, type AppConfig } from '../domain/config';
+import { createLogger, type Logger } from '../domain/logger';
+import { ormConfig } from '../domain/orm/config';
+import { createOutboxDispatcher } from '../domain/outbox/dispatcher';
+import { pruneProcessedOutboxEvents } from '../domain/outbox/housekeeping';
+import { buildSubscribers } from '../domain/outbox/subscribers';
+import { pruneRateLimitWindows } from '../domain/workspaces/rate-limit.service';
+
+const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
+const OUTBOX_RETENTION_DAYS = 7;
+const SHUTDOWN_TIMEOUT_MS = 30_000;
+
+export interface TemporalWorkerHandle {
+  workflows: string[];
+  /** Settles when the worker stops; rejects when it fails fatally. */
+  running: Promise<void>;
+  shutdown(): Promise<void>;
+}
+
+/** Names exported by the workflows entry point: Worker.create refuses a bundle without any. */
+export function registeredWorkflows(workflowsPath: string): string[] {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return Object.keys(require(workflowsPath) as Record<string, unknown>).filter((name) => name !== '__esModule');
+}
+
+function temporalLogger(DefaultLoggerClass: typeof DefaultLogger, log: Logger): DefaultLogger {
+  return new DefaultLoggerClass('INFO', (entry: LogEntry) => {
+    const level = entry.level === 'TRACE' ? 'trace' : (entry.level.toLowerCase() as 'debug' | 'info' | 'warn' | 'error');
+    log[level]({ ...entry.meta }, entry.message);
+  });
+}
+
+/** Starts the Temporal worker, or returns null (and says so) while no workflow is registered. */
+export async function startTemporalWorker(opts: {
+  config: AppConfig;
+  activities: object;
+  workflowsPath: string;
+  log: Logger;
+}): Promise<TemporalWorkerHandle | null> {
+  const workflows = registeredWorkflows(opts.workflowsPath);
+  if (workflows.length === 0) {
+    opts.log.info({ workflowsPath: opts.workflowsPath }, 'no workflows registered yet (workflows/index.ts exports none): Temporal worker not started');
+    return null;
+  }
+  // Loaded only when needed: the native bridge takes seconds to load.
+  const { DefaultLogger, NativeConnection, Runtime, Worker } = await import('@temporalio/worker');
+  // This process owns SIGINT/SIGTERM: shutdown order is dispatcher, Temporal worker, then the ORM.
+  Runtime.install({ logger: temporalLogger(DefaultLogger, opts.log), shutdownSignals: [] });
+  const connection = await NativeConnection.connect({ address: opts.config.temporalAddress });
+  try {
+    const worker = await Worker.create({
+      connection,
+      namespace: opts.config.temporalNamespace,
+      taskQueue: opts.config.temporalTaskQueue,
+      workflowsPath: opts.workflowsPath,
+      activities: opts.activities,
+    });
+    const running = worker.run().finally(() => connection.close().catch(() => undefined));
+    opts.log.info({ taskQueue: opts.config.temporalTaskQueue, namespace: opts.config.temporalNamespace, workflows }, 'Temporal worker started');
+    return {
+      workflows,
+      running,
+      async shutdown() {
+        if (worker.getState() === 'RUNNING') worker.shutdown();
+        await running.catch(() => undefined);
+      },
+    };
+  } catch (err) {
+    await connection.close().catch(() => undefined);
+    throw err;
+  }
+}
+
+/** Hourly cleanup; several worker replicas may run it at once (the deletes are idempotent). */
+function startHousekeeping(orm: MikroORM, log: Logger): { stop(): Promise<void> } {
+  let current: Promise<void> | null = null;
+  const run = (): void => {
+    if (current) return;
+    current = (async () => {
+      const em = orm.em.fork();
+      const rateLimitWindows = await pruneRateLimitWindows(em);
+      const outboxEvents = await pruneProcessedOutboxEvents(em, OUTBOX_RETENTION_DAYS);
+      log.info({ rateLimitWindows, outboxEvents }, 'housekeeping done');
+    })()
+      .catch((err: unknown) => log.error({ err }, 'housekeeping failed'))
+      .finally(() => {
+        current = null;
+      });
+  };
+  run();
+  const timer = setInterval(run, HOUSEKEEPING_INTERVAL_MS);
+  return {
+    async stop() {
+      clearInterval(timer);
+      await current;
+    },
+  };
+}
+
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const log = createLogger(config.logLevel, 'worker');
+  const orm = await MikroORM.init(ormConfig(config.databaseUrl));
+  const deps: ActivityDeps = { orm, config, log };
+
+  const dispatcher = createOutboxDispatcher({
+    pgConnectionString: config.databaseUrl,
+    subscribers: buildSubscribers(deps),
+    log: log.child({ component: 'outbox' }),
+  });
+  await dispatcher.start();
+  const housekeeping = startHousekeeping(orm, log.child({ component: 'housekeeping' }));
+
+  let temporal: TemporalWorkerHandle | null = null;
+  let stopping = false;
+  const shutdown = async (reason: string, code: number): Promise<void> => {
+    if (stopping) return;
+    stopping = true;
+    log.info({ reason }, 'shutting down worker');
+    setTimeout(() => {
+      log.error('worker shutdown timed out');
+      process.exit(1);
+    }, SHUTDOWN_TIMEOUT_MS).unref();
+    await Promise.allSettled([dispatcher.stop(), temporal?.shutdown(), housekeeping.stop()]);
+    await orm.close(true).catch(() => undefined);
+    process.exit(code);
+  };
+  process.once('SIGINT', () => void shutdown('SIGINT', 0));
+  process.once('SIGTERM', () => void shutdown('SIGTERM', 0));
+
+  try {
+    temporal = await startTemporalWorker({
+      config,
+      activities: createActivities(deps),
+      workflowsPath: require.resolve('../workflows'),
+      log: log.child({ component: 'temporal' }),
+    });
+  } catch (err) {
+    log.error({ err }, 'Temporal worker failed to start');
+    return shutdown('temporal start failed', 1);
+  }
+  temporal?.running.catch((err: unknown) => {
+    log.error({ err }, 'Temporal worker failed');
+    void shutdown('temporal worker failed', 1);
+  });
+  log.info('worker running');
+}
+
+if (require.main === module) {
+  main().catch((err: unknown) => {
+    process.stderr.write(`[worker] failed to start: ${err instanceof Error ? err.stack : String(err)}\n`);
+    process.exit(1);
+  });
+}

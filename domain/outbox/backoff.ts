@@ -1,0 +1,17 @@
+export type Backoff = (attempts: number) => number;
+
+export interface ExponentialBackoffOptions {
+  initialMs?: number;
+  maxMs?: number;
+  /** Fraction of the delay added at random (0..1) so retries of many events spread out. */
+  jitter?: number;
+}
+
+/** Delay before the next attempt after `attempts` failed ones: initial · 2^(attempts-1), capped. */
+export function exponentialBackoff({ initialMs = 1000, maxMs = 5 * 60_000, jitter = 0 }: ExponentialBackoffOptions = {}): Backoff {
+  return (attempts) => {
+    const exponent = Math.min(Math.max(attempts, 1) - 1, 30);
+    const base = Math.min(maxMs, initialMs * 2 ** exponent);
+    return Math.round(Math.min(maxMs, base + base * jitter * Math.random()));
+  };
+}

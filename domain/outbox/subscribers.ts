@@ -1,0 +1,26 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { AppConfig } from '../config';
+import type { Logger } from '../logger';
+import type { Subscriber } from './subscriber';
+
+export type { OutboxEventRecord, Subscriber } from './subscriber';
+
+/**
+ * What subscribers may use. Each subscriber forks its own EM per event (never `orm.em` itself).
+ * Ports to other engines (workflow starter, search indexer, webhook sender) are added here by the
+ * features that need them, so `domain/` stays free of Temporal imports.
+ */
+export interface SubscriberDeps {
+  orm: MikroORM;
+  config: AppConfig;
+  log: Logger;
+}
+
+/**
+ * The one registry of outbox subscribers, used by the worker. Automations, sequence exit
+ * conditions, search indexing and outbound webhooks register here; names must stay stable
+ * because `outbox_event.delivered_to` records them.
+ */
+export function buildSubscribers(_deps: SubscriberDeps): Subscriber[] {
+  return [];
+}

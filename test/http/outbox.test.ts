@@ -1,0 +1,336 @@
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import { createInterface } from 'node:readline';
+import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
+import { Pool } from 'pg';
+import { Company } from '../../domain/companies/company.entity';
+import type { Ctx } from '../../domain/context';
+import { newId } from '../../domain/ids';
+import { createLogger } from '../../domain/logger';
+import { ormConfig } from '../../domain/orm/config';
+import { forkForWorkspace } from '../../domain/orm/tenant';
+import { createOutboxDispatcher, type OutboxDispatcher, type OutboxDispatcherOptions } from '../../domain/outbox/dispatcher';
+import { emit, type DomainEventInput } from '../../domain/outbox/emit';
+import type { OutboxEventRecord, Subscriber } from '../../domain/outbox/subscriber';
+
+// Other test files share this database: every test uses its own workspace ids and its
+// dispatchers only claim those (workspaceIds), so no one else's events are touched.
+const databaseUrl = process.env.DATABASE_URL as string;
+const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'outbox-test');
+let orm: MikroORM;
+let db: Pool;
+const dispatchers: OutboxDispatcher[] = [];
+const children: ChildProcess[] = [];
+
+beforeAll(async () => {
+  orm = await MikroORM.init(ormConfig(databaseUrl));
+  db = new Pool({ connectionString: databaseUrl, max: 2 });
+});
+afterEach(async () => {
+  for (const child of children.splice(0)) if (child.exitCode === null) child.kill('SIGKILL');
+  await Promise.all(dispatchers.splice(0).map((d) => d.stop()));
+});
+afterAll(async () => {
+  await db.end();
+  await orm.close(true);
+});
+
+function ctxFor(em: EntityManager, workspaceId: string): Ctx {
+  return { em, actor: { workspaceId, userId: newId(), role: 'owner', scopes: ['read', 'write'] } };
+}
+
+/** A real write: a company row and its event in one flush. */
+async function createCompany(workspaceId: string, name = 'Acme'): Promise<string> {
+  const em = forkForWorkspace(orm.em, workspaceId);
+  const company = em.create(Company, { _id: newId(), workspaceId, name });
+  emit(ctxFor(em, workspaceId), { type: 'company_created', entityType: 'company', entityId: company._id, payload: { name } });
+  await em.flush();
+  return company._id;
+}
+
+/** Events only, each in its own transaction (in the order given). */
+async function emitEvents(workspaceId: string, events: Array<Partial<DomainEventInput> & { entityId: string }>): Promise<void> {
+  for (const e of events) {
+    const em = forkForWorkspace(orm.em, workspaceId);
+    emit(ctxFor(em, workspaceId), { type: 'company_updated', entityType: 'company', payload: {}, ...e });
+    await em.flush();
+  }
+}
+
+interface Row { event_id: string; entity_id: string; payload: Record<string, unknown>; attempts: number; delivered_to: string[]; processed_at: Date | null; last_error: string | null; locked_by: string | null }
+async function rows(workspaceIds: string | string[]): Promise<Row[]> {
+  const res = await db.query<Row>(
+    `select event_id, entity_id, payload, attempts, delivered_to, processed_at, last_error, locked_by from outbox_event where workspace_id = any($1::text[]) order by id`,
+    [([] as string[]).concat(workspaceIds)],
+  );
+  return res.rows;
+}
+
+function dispatcher(workspaceIds: string[], subscribers: Subscriber[], extra: Partial<OutboxDispatcherOptions> = {}): OutboxDispatcher {
+  const d = createOutboxDispatcher({ pgConnectionString: databaseUrl, workspaceIds, subscribers, log, pollIntervalMs: 100, backoff: () => 0, ...extra });
+  dispatchers.push(d);
+  return d;
+}
+
+/** A subscriber that records every call; `fail` decides per call whether to throw. */
+function recorder(name: string, fail: (event: OutboxEventRecord, call: number) => boolean = () => false) {
+  const calls: OutboxEventRecord[] = [];
+  const delivered: OutboxEventRecord[] = [];
+  const subscriber: Subscriber = {
+    name,
+    async handle(event) {
+      calls.push(event);
+      if (fail(event, calls.length)) throw new Error(`${name} failed on ${event.eventId}`);
+      delivered.push(event);
+    },
+  };
+  return { subscriber, calls, delivered };
+}
+
+async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 10_000, what = 'condition'): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+}
+
+describe('outbox: events are written with the change, or not at all', () => {
+  it('delivers the event of a committed write and marks it processed', async () => {
+    const ws = newId();
+    const companyId = await createCompany(ws, 'Committed Ltd');
+    const sub = recorder('test');
+    const result = await dispatcher([ws], [sub.subscriber]).drainOnce();
+
+    expect(result).toEqual({ claimed: 1, processed: 1, failed: 0 });
+    expect(sub.delivered).toHaveLength(1);
+    expect(sub.delivered[0]).toMatchObject({ workspaceId: ws, type: 'company_created', entityType: 'company', entityId: companyId, payload: { name: 'Committed Ltd' }, attempts: 1 });
+    expect(sub.delivered[0].eventId).toMatch(/^[0-9a-f]{24}$/);
+    const [row] = await rows(ws);
+    expect(row).toMatchObject({ delivered_to: ['test'], last_error: null, locked_by: null });
+    expect(row.processed_at).toBeInstanceOf(Date);
+  });
+
+  it('a rolled-back write leaves no event and delivers nothing', async () => {
+    const ws = newId();
+    const em = forkForWorkspace(orm.em, ws);
+    await expect(
+      em.transactional(async (tem) => {
+        const company = tem.create(Company, { _id: newId(), workspaceId: ws, name: 'Rolled back' });
+        emit(ctxFor(tem, ws), { type: 'company_created', entityType: 'company', entityId: company._id, payload: {} });
+        await tem.flush(); // the rows reach Postgres inside the transaction, then it aborts
+        throw new Error('business rule violated');
+      }),
+    ).rejects.toThrow('business rule violated');
+
+    expect(await rows(ws)).toEqual([]);
+    expect(await forkForWorkspace(orm.em, ws).count(Company, {})).toBe(0);
+    const sub = recorder('test');
+    expect(await dispatcher([ws], [sub.subscriber]).drainOnce()).toEqual({ claimed: 0, processed: 0, failed: 0 });
+    expect(sub.calls).toEqual([]);
+  });
+
+  it('skips subscribers whose handles() rejects the event and still completes it', async () => {
+    const ws = newId();
+    await createCompany(ws);
+    const wanted = recorder('wanted');
+    const other = recorder('other');
+    other.subscriber.handles = (e) => e.type === 'deal_created';
+    await dispatcher([ws], [wanted.subscriber, other.subscriber]).drainOnce();
+    expect(other.calls).toEqual([]);
+    expect(wanted.delivered).toHaveLength(1);
+    const [row] = await rows(ws);
+    expect(row.delivered_to).toEqual(['wanted']);
+    expect(row.processed_at).not.toBeNull();
+  });
+});
+
+describe('outbox: at least once across failures and crashes', () => {
+  it('a subscriber error is retried with backoff by a later dispatcher instance', async () => {
+    const ws = newId();
+    await createCompany(ws);
+    const flaky = recorder('flaky', () => true);
+    const first = await dispatcher([ws], [flaky.subscriber], { backoff: () => 60_000 }).drainOnce();
+    expect(first).toEqual({ claimed: 1, processed: 0, failed: 1 });
+    let [row] = await rows(ws);
+    expect(row).toMatchObject({ attempts: 1, processed_at: null, locked_by: null, delivered_to: [] });
+    expect(row.last_error).toMatch(/^flaky: flaky failed on/);
+
+    // Not due yet: a fresh instance claims nothing until available_at passes.
+    const healthy = recorder('flaky');
+    expect((await dispatcher([ws], [healthy.subscriber]).drainOnce()).claimed).toBe(0);
+    await db.query(`update outbox_event set available_at = now() where workspace_id = $1`, [ws]);
+    expect(await dispatcher([ws], [healthy.subscriber]).drainOnce()).toEqual({ claimed: 1, processed: 1, failed: 0 });
+    [row] = await rows(ws);
+    expect(row).toMatchObject({ attempts: 2, delivered_to: ['flaky'] });
+    expect(row.processed_at).not.toBeNull();
+  });
+
+  it('a dispatcher process killed mid-delivery: a fresh dispatcher delivers the event after the lease expires', async () => {
+    const ws = newId();
+    await createCompany(ws, 'Crash Ltd');
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../support/outbox-child.ts')], {
+      cwd: path.join(__dirname, '../..'),
+      env: { ...process.env, OUTBOX_CHILD_WORKSPACE: ws, OUTBOX_CHILD_LEASE_MS: '1000' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
+    children.push(child);
+    const lines: string[] = [];
+    createInterface({ input: child.stdout! }).on('line', (l) => lines.push(l));
+    await waitFor(() => lines.some((l) => l.startsWith('hanging second')), 20_000, 'the child to reach the second subscriber');
+    expect(lines.filter((l) => l.startsWith('delivered first'))).toHaveLength(1);
+
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    child.kill('SIGKILL');
+    await exited;
+    let [row] = await rows(ws);
+    expect(row).toMatchObject({ processed_at: null, delivered_to: ['first'], attempts: 1 });
+    expect(row.locked_by).not.toBeNull(); // the dead process still holds the lease
+
+    const first = recorder('first');
+    const second = recorder('second');
+    const started = Date.now();
+    await dispatcher([ws], [first.subscriber, second.subscriber]).start();
+    await waitFor(() => second.delivered.length === 1, 10_000, 'redelivery after the crash');
+    const recoveredAfterMs = Date.now() - started;
+
+    expect(second.delivered[0]).toMatchObject({ workspaceId: ws, type: 'company_created', attempts: 2 });
+    expect(first.calls).toEqual([]); // its success was recorded before the crash
+    expect(recoveredAfterMs).toBeLessThan(5000);
+    await waitFor(async () => (await rows(ws))[0].processed_at !== null, 5000, 'processed_at');
+    [row] = await rows(ws);
+    expect(row).toMatchObject({ delivered_to: ['first', 'second'], locked_by: null });
+  });
+
+  it('stop() waits for the in-flight batch to finish', async () => {
+    const ws = newId();
+    await createCompany(ws);
+    let entered = false;
+    const slow: Subscriber = {
+      name: 'slow',
+      async handle() {
+        entered = true;
+        await new Promise((r) => setTimeout(r, 300));
+      },
+    };
+    const d = dispatcher([ws], [slow], { pollIntervalMs: 2000 });
+    await d.start();
+    await waitFor(() => entered, 5000, 'the slow subscriber');
+    await d.stop();
+    const [row] = await rows(ws);
+    expect(row.processed_at).not.toBeNull();
+  });
+
+  it('gives up after maxAttempts (dead-letter) so later events of the record go out', async () => {
+    const ws = newId();
+    const entityId = newId();
+    await emitEvents(ws, [{ entityId, type: 'poison' }, { entityId, type: 'after_poison' }]);
+    const sub = recorder('s', (e) => e.type === 'poison');
+    const d = dispatcher([ws], [sub.subscriber], { maxAttempts: 3 });
+    await d.drainOnce();
+    const [poison, after] = await rows(ws);
+    expect(poison.attempts).toBe(3);
+    expect(poison.processed_at).not.toBeNull();
+    expect(poison.last_error).toMatch(/^dead-lettered after 3 attempts: s: /);
+    expect(sub.calls.map((e) => e.type)).toEqual(['poison', 'poison', 'poison', 'after_poison']);
+    expect(after.delivered_to).toEqual(['s']);
+  });
+});
+
+describe('outbox: order per record', () => {
+  it('delivers e1, e2, e3 of one record in order although e1 fails first; other records are not held back', async () => {
+    const ws = newId();
+    const record = newId();
+    const other = newId();
+    await emitEvents(ws, [
+      { entityId: record, type: 'e1' },
+      { entityId: record, type: 'e2' },
+      { entityId: other, type: 'o1' },
+      { entityId: record, type: 'e3' },
+    ]);
+    const sub = recorder('ordered', (e, call) => e.type === 'e1' && call === 1);
+    const d = dispatcher([ws], [sub.subscriber], { backoff: () => 150 });
+
+    const first = await d.drainOnce();
+    // Batch 1 holds e1 (fails) and o1 (delivered); e2 and e3 wait behind e1.
+    expect(first).toEqual({ claimed: 2, processed: 1, failed: 1 });
+    expect(sub.delivered.map((e) => e.type)).toEqual(['o1']);
+    await new Promise((r) => setTimeout(r, 200));
+    await d.drainOnce();
+
+    expect(sub.calls.map((e) => e.type)).toEqual(['e1', 'o1', 'e1', 'e2', 'e3']);
+    expect(sub.delivered.filter((e) => e.entityId === record).map((e) => e.type)).toEqual(['e1', 'e2', 'e3']);
+    expect((await rows(ws)).every((r) => r.processed_at !== null)).toBe(true);
+  });
+
+  it('two dispatchers on 200 events: each delivered exactly once, in order per record', async () => {
+    const ws = newId();
+    // 8 records × 25 events, interleaved: concurrent batches would reorder a record's events
+    // if the claim did not hold back an event while an earlier one of its record is pending.
+    const records = Array.from({ length: 8 }, () => newId());
+    const em = forkForWorkspace(orm.em, ws);
+    for (let seq = 0; seq < 25; seq++) {
+      for (const entityId of records) emit(ctxFor(em, ws), { type: 'company_updated', entityType: 'company', entityId, payload: { seq } });
+    }
+    await em.flush();
+
+    const seen = new Map<string, string[]>();
+    const perRecord = new Map<string, number[]>();
+    const make = (who: string): Subscriber => ({
+      name: 'exactly-once',
+      async handle(event) {
+        seen.set(event.eventId, [...(seen.get(event.eventId) ?? []), who]);
+        perRecord.set(event.entityId, [...(perRecord.get(event.entityId) ?? []), event.payload.seq as number]);
+        await new Promise((r) => setTimeout(r, 2));
+      },
+    });
+    const a = dispatcher([ws], [make('a')], { batchSize: 5, concurrency: 4 });
+    const b = dispatcher([ws], [make('b')], { batchSize: 5, concurrency: 4 });
+    await Promise.all([a.start(), b.start()]);
+    await waitFor(async () => (await rows(ws)).every((r) => r.processed_at !== null), 20_000, 'all 200 events');
+
+    expect(seen.size).toBe(200);
+    expect([...seen.values()].filter((who) => who.length !== 1)).toEqual([]);
+    const byA = [...seen.values()].filter((who) => who[0] === 'a').length;
+    expect(byA).toBeGreaterThan(0);
+    expect(byA).toBeLessThan(200);
+    for (const entityId of records) expect(perRecord.get(entityId)).toEqual(Array.from({ length: 25 }, (_, i) => i));
+    const all = await rows(ws);
+    expect(all.every((r) => r.attempts === 1 && r.delivered_to.length === 1)).toBe(true);
+  });
+});
+
+describe('outbox: LISTEN/NOTIFY wake-up', () => {
+  it('delivers within a second with a 60 s poll interval, and again after the LISTEN connection is killed', async () => {
+    const ws = newId();
+    const delivered: Array<{ eventId: string; at: number }> = [];
+    const sub: Subscriber = {
+      name: 'wake',
+      async handle(event) {
+        delivered.push({ eventId: event.eventId, at: Date.now() });
+      },
+    };
+    const d = dispatcher([ws], [sub], { pollIntervalMs: 60_000, dispatcherId: `wake-${ws}` });
+    await d.start();
+    await new Promise((r) => setTimeout(r, 100)); // let the start-up drain settle into the 60 s wait
+
+    const t0 = Date.now();
+    await createCompany(ws);
+    await waitFor(() => delivered.length === 1, 3000, 'NOTIFY delivery');
+    expect(delivered[0].at - t0).toBeLessThan(1000);
+
+    const appName = `crm-outbox-listen:wake-${ws}`;
+    const before = await db.query<{ pid: number }>(`select pid from pg_stat_activity where application_name = $1`, [appName]);
+    expect(before.rows).toHaveLength(1);
+    await db.query(`select pg_terminate_backend($1)`, [before.rows[0].pid]);
+    await waitFor(async () => {
+      const now = await db.query<{ pid: number }>(`select pid from pg_stat_activity where application_name = $1`, [appName]);
+      return now.rows.length === 1 && now.rows[0].pid !== before.rows[0].pid;
+    }, 5000, 'the LISTEN connection to come back');
+
+    const t1 = Date.now();
+    await createCompany(ws);
+    await waitFor(() => delivered.length === 2, 3000, 'NOTIFY delivery after reconnect');
+    expect(delivered[1].at - t1).toBeLessThan(1000);
+  });
+});
