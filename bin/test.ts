@@ -1,0 +1,166 @@
+// `npm test`: type check, lint, then a fresh test stack (own ports and data folder), migrations and
+// jest against it. Extra args go to jest: `npm test -- test/http/companies`.
+// CRM_TEST_SKIP_CHECKS=1 skips tsc and eslint; CI=true adds jest's --ci.
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { ensureDockerCompose } from '../infra/docker-compose';
+import { liveLockOwner, StackLockedError } from '../infra/lock';
+import { formatSeconds, stackLog as log } from '../infra/log';
+import { runMigrations } from '../infra/node-scripts';
+import { DATA_DIR_MARKER, repoRoot } from '../infra/paths';
+import { resolveStackConfig, startStack, type RunningStack } from '../infra/stack';
+
+const jestArgs = process.argv.slice(2);
+const isCi = /^(1|true|yes)$/i.test(process.env.CI ?? '');
+const skipChecks = process.env.CRM_TEST_SKIP_CHECKS === '1';
+const startup = new AbortController();
+let interrupted: { signal: NodeJS.Signals; code: number } | undefined;
+let current: ChildProcess | undefined;
+/** Exit code to use once a signal arrived (a function: TS would narrow a plain read to never). */
+const interruptedCode = (): number | undefined => interrupted?.code;
+
+for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+  process.on(signal, () => {
+    if (interrupted) {
+      log(`${signal} again: exiting now`);
+      process.exit(code);
+    }
+    interrupted = { signal, code };
+    log(`${signal} received: stopping…`);
+    startup.abort();
+    // A terminal Ctrl-C reached the foreground child already; a SIGTERM sent to us alone did not.
+    if (signal === 'SIGTERM') current?.kill(signal);
+  });
+}
+
+/** Runs a node script in the foreground (our process group, so Ctrl-C reaches it); resolves its exit code. */
+function runNode(script: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [script, ...args], { cwd: repoRoot, env, stdio: 'inherit' });
+    current = child;
+    child.once('error', (error) => {
+      log(`could not run ${script}: ${error.message}`);
+      resolve(1);
+    });
+    child.once('exit', (code, signal) => {
+      current = undefined;
+      resolve(code ?? (signal ? 128 + (os.constants.signals[signal] ?? 0) : 1));
+    });
+  });
+}
+
+const bin = (relative: string): string => path.join(repoRoot, 'node_modules', relative);
+
+async function runChecks(): Promise<boolean> {
+  let ok = true;
+  for (const [name, script, args] of [
+    ['tsc --noEmit', bin('typescript/bin/tsc'), ['--noEmit', '-p', 'tsconfig.json']],
+    ['eslint .', bin('eslint/bin/eslint.js'), ['.']],
+  ] as const) {
+    if (interrupted) return false;
+    const started = Date.now();
+    log(`${name}…`);
+    const code = await runNode(script, [...args]);
+    log(`${name}: ${code === 0 ? 'ok' : `failed (exit ${code})`} in ${formatSeconds(Date.now() - started)}`);
+    ok &&= code === 0;
+  }
+  return ok;
+}
+
+/** Each run starts from an empty data folder, so results never depend on a previous run. */
+function resetTestDataDir(dataDir: string): void {
+  if (!fs.existsSync(dataDir)) return;
+  const owner = liveLockOwner(dataDir);
+  if (owner !== undefined) throw new StackLockedError(dataDir, owner);
+  const resolved = path.resolve(dataDir);
+  const forbidden = [path.parse(resolved).root, repoRoot, os.homedir()];
+  const isOurs = fs.existsSync(path.join(resolved, DATA_DIR_MARKER)) || fs.readdirSync(resolved).length === 0;
+  if (forbidden.includes(resolved) || !isOurs) {
+    throw new Error(`Refusing to delete ${resolved}: it is not a stack data folder (no ${DATA_DIR_MARKER} file).`);
+  }
+  fs.rmSync(resolved, { recursive: true, force: true });
+}
+
+interface JestSummary {
+  numPassedTests: number;
+  numFailedTests: number;
+  numPendingTests: number;
+  numTodoTests: number;
+  numRuntimeErrorTestSuites: number;
+}
+
+function readJestSummary(file: string): JestSummary | undefined {
+  try {
+    return JSON.parse(fs.readFileSync(file, 'utf8')) as JestSummary;
+  } catch {
+    return undefined;
+  }
+}
+
+async function runJest(stack: RunningStack): Promise<number> {
+  const wantsOwnJson = jestArgs.some((arg) => arg === '--json' || arg.startsWith('--outputFile'));
+  const summaryFile = path.join(os.tmpdir(), `crm-jest-${process.pid}.json`);
+  const args = [
+    ...(isCi ? ['--ci'] : []),
+    ...(wantsOwnJson ? [] : ['--json', `--outputFile=${summaryFile}`]),
+    ...jestArgs,
+  ];
+  const env: NodeJS.ProcessEnv = { ...process.env, ...stack.env, CRM_TEST: '1' };
+  log(`jest ${jestArgs.join(' ')}`.trim());
+  const code = await runNode(bin('jest/bin/jest.js'), args, env);
+  if (!wantsOwnJson) {
+    const summary = readJestSummary(summaryFile);
+    fs.rmSync(summaryFile, { force: true });
+    if (summary) {
+      const skipped = summary.numPendingTests + summary.numTodoTests;
+      // One plain closing line that CI logs can be read by.
+      process.stdout.write(
+        `\ntests: ${summary.numPassedTests} passed, ${summary.numFailedTests} failed, ${skipped} skipped` +
+          (summary.numRuntimeErrorTestSuites > 0 ? ` (${summary.numRuntimeErrorTestSuites} suites failed to run)` : '') +
+          '\n',
+      );
+    }
+  }
+  return code;
+}
+
+async function main(): Promise<number> {
+  const startedAt = Date.now();
+  if (skipChecks) log('CRM_TEST_SKIP_CHECKS=1: skipping tsc and eslint');
+  else if (!(await runChecks())) return interruptedCode() ?? 1;
+  let early = interruptedCode();
+  if (early !== undefined) return early;
+
+  ensureDockerCompose(log);
+  const config = resolveStackConfig({ profile: 'test' });
+  resetTestDataDir(config.dataDir);
+
+  let stack: RunningStack | undefined;
+  try {
+    stack = await startStack({ profile: 'test', handleSignals: false, signal: startup.signal });
+    const env: NodeJS.ProcessEnv = { ...process.env, ...stack.env, CRM_TEST: '1' };
+    await runMigrations(env, log, startup.signal);
+    early = interruptedCode();
+    if (early !== undefined) return early;
+    const code = await runJest(stack);
+    return interruptedCode() ?? code;
+  } catch (error) {
+    early = interruptedCode();
+    if (early !== undefined) return early;
+    throw error;
+  } finally {
+    await stack?.stop();
+    log(`npm test finished in ${formatSeconds(Date.now() - startedAt)}`);
+  }
+}
+
+main().then(
+  (code) => process.exit(code),
+  (error: unknown) => {
+    // Our own errors say what to do; a stack trace would only bury that.
+    log(`npm test failed: ${error instanceof Error ? error.message : String(error)}`);
+    process.exit(1);
+  },
+);

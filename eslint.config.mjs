@@ -1,0 +1,134 @@
+// Pragmatic rule set: correctness rules only (no style). Type-aware rules catch unhandled promises;
+// import restrictions keep workflow code inside Temporal's deterministic sandbox (house rule 4) and
+// keep domain/ free of Koa and Temporal (house rule 2).
+import { builtinModules } from 'node:module';
+import { defineConfig, globalIgnores } from 'eslint/config';
+import tseslint from 'typescript-eslint';
+
+const nodeGlobals = Object.fromEntries(
+  ['require', 'module', 'exports', '__dirname', '__filename', 'process', 'console', 'Buffer', 'setTimeout', 'clearTimeout', 'setInterval', 'clearInterval', 'URL', 'fetch'].map(
+    (name) => [name, 'readonly'],
+  ),
+);
+
+const workflowSandboxMessage =
+  'Workflow code runs in the Temporal sandbox: import only @temporalio/workflow, pure helpers and `import type` (house rule 4). Do I/O in activities.';
+
+/** Node builtins (`fs`, `fs/promises`, `crypto`, `http`, …); `node:*` is covered by a pattern. */
+const builtinPaths = builtinModules
+  .filter((name) => !name.startsWith('_') && !name.startsWith('node:'))
+  .map((name) => ({ name, message: workflowSandboxMessage, allowTypeImports: true }));
+
+export default defineConfig(
+  globalIgnores(['node_modules/', '.tools/', '.data/', 'dist/', 'coverage/']),
+
+  ...tseslint.configs.recommended,
+
+  {
+    files: ['**/*.ts'],
+    languageOptions: {
+      parserOptions: {
+        projectService: true,
+        tsconfigRootDir: import.meta.dirname,
+      },
+    },
+    rules: {
+      '@typescript-eslint/no-floating-promises': 'error',
+      '@typescript-eslint/no-misused-promises': 'error',
+      '@typescript-eslint/no-explicit-any': 'warn',
+      '@typescript-eslint/no-unused-vars': [
+        'warn',
+        { argsIgnorePattern: '^_', varsIgnorePattern: '^_', caughtErrorsIgnorePattern: '^_', ignoreRestSiblings: true },
+      ],
+      '@typescript-eslint/no-empty-object-type': 'off',
+      '@typescript-eslint/no-namespace': 'off',
+      'no-debugger': 'error',
+    },
+  },
+
+  {
+    files: ['workflows/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: builtinPaths,
+          patterns: [
+            { group: ['node:*'], message: workflowSandboxMessage, allowTypeImports: true },
+            {
+              group: [
+                '@temporalio/client',
+                '@temporalio/worker',
+                '@temporalio/activity',
+                '@temporalio/testing',
+                '@mikro-orm/*',
+                'pg',
+                'pg-*',
+                'koa',
+                'koa-*',
+                '@koa/*',
+                'meilisearch',
+                'pino',
+                'pino-*',
+              ],
+              message: workflowSandboxMessage,
+              allowTypeImports: true,
+            },
+            {
+              // Other layers do I/O; their types are fine (`import type { createActivities } …`).
+              group: [
+                '**/domain',
+                '**/domain/**',
+                '**/activities',
+                '**/activities/**',
+                '**/api',
+                '**/api/**',
+                '**/search',
+                '**/search/**',
+                '**/infra/**',
+                '!**/infra/search-attributes',
+              ],
+              message: workflowSandboxMessage,
+              allowTypeImports: true,
+            },
+          ],
+        },
+      ],
+    },
+  },
+
+  {
+    files: ['domain/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['koa', 'koa-*', '@koa/*', '@temporalio/*'],
+              message: 'domain/ never imports Koa or @temporalio/* (house rule 2): take what you need as a parameter or port.',
+            },
+          ],
+        },
+      ],
+    },
+  },
+
+  {
+    // Generated migrations are outside tsconfig's `include`: lint them without type information.
+    files: ['migrations/**/*.ts'],
+    extends: [tseslint.configs.disableTypeChecked],
+  },
+
+  {
+    // Config files and scripts are plain JS outside tsconfig: no type-aware linting there.
+    files: ['**/*.js', '**/*.mjs', '**/*.cjs'],
+    extends: [tseslint.configs.disableTypeChecked],
+    languageOptions: { globals: nodeGlobals },
+  },
+  {
+    files: ['**/*.cjs', 'jest.config.js'],
+    languageOptions: { sourceType: 'commonjs' },
+    rules: { '@typescript-eslint/no-require-imports': 'off' },
+  },
+);

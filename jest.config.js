@@ -1,0 +1,15 @@
+// Jest runs through `npm test` (bin/test.ts), which starts the test stack and passes its env.
+// ts-jest only transpiles (isolatedModules): `tsc --noEmit` in npm test does the type checking.
+/** @type {import('jest').Config} */
+module.exports = {
+  rootDir: __dirname,
+  roots: ['<rootDir>/test'],
+  testMatch: ['**/*.test.ts'],
+  testEnvironment: 'node',
+  transform: {
+    '^.+\\.ts$': ['ts-jest', { tsconfig: { isolatedModules: true } }],
+  },
+  moduleFileExtensions: ['ts', 'js', 'json'],
+  testTimeout: 30_000,
+  maxWorkers: 2,
+};
