@@ -23,7 +23,7 @@ describe('GET /api/v1/docs', () => {
     );
     expect(data.conventions.pagination.limit).toMatchObject({ default: 20, max: 100 });
     expect(data.conventions.pagination.maxLimitByResource).toEqual({ companies: 500, people: 500, leads: 500 });
-    expect(data.conventions.rateLimits).toMatchObject({ perMinute: 120, perDay: 50_000 });
+    expect(data.conventions.rateLimits).toMatchObject({ perMinute: app.config.rateLimitPerMinute, perDay: app.config.rateLimitPerDay });
     expect(data.conventions.rateLimits.headers).toEqual([
       'X-RateLimit-Limit-Minute',
       'X-RateLimit-Remaining-Minute',
