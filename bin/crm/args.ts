@@ -37,7 +37,7 @@ export function usage(): string {
     `Roles:  ${ROLES.join(', ')}`,
     'Ids are 24 lowercase hexadecimal characters.',
     '',
-    'Environment: DATABASE_URL (required), the Postgres database of the API.',
+    'Environment: DATABASE_URL, the Postgres database of the API (default: the one npm start runs, port CRM_PG_PORT or 54329).',
     'Exit codes: 0 success; 1 not found, conflict, database or other runtime error;',
     '            2 usage or validation error (unknown command/flag, missing flag, bad value).',
     '',

@@ -62,8 +62,8 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     if (argv.length === 0) io.stderr(usage() + '\n\n');
     return out.fail(err);
   }
-  const url = io.env.DATABASE_URL;
-  if (!url) return out.fail(new DomainError('not_configured', 'DATABASE_URL is not set: export the Postgres URL of the API database (e.g. postgres://user@host:5432/crm)'));
+  // Without DATABASE_URL the CLI talks to the database of a running `npm start` stack.
+  const url = io.env.DATABASE_URL || devStackDatabaseUrl(io.env);
   let orm: MikroORM | undefined;
   try {
     // Loaded lazily: the driver and the ORM cost a few hundred milliseconds to load.
@@ -75,4 +75,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   } finally {
     await orm?.close(true).catch(() => undefined);
   }
+}
+
+/** The embedded Postgres that `npm start` runs (infra/stack.ts dev profile: port CRM_PG_PORT or 54329, database crm). */
+export function devStackDatabaseUrl(env: NodeJS.ProcessEnv): string {
+  return `postgres://crm:crm@127.0.0.1:${env.CRM_PG_PORT || 54329}/crm`;
 }

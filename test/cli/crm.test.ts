@@ -9,7 +9,7 @@ import { forkForWorkspace } from '../../domain/orm/tenant';
 import { ApiKey } from '../../domain/workspaces/api-key.entity';
 import { authenticateKey } from '../../domain/workspaces/authenticate';
 import { User } from '../../domain/workspaces/user.entity';
-import { runCli } from '../../bin/crm/main';
+import { devStackDatabaseUrl, runCli } from '../../bin/crm/main';
 
 // Each spawn costs about a second of CPU (tsx + MikroORM): the main paths and each exit code are
 // checked through a real process, the long tables in-process through runCli (the same code
@@ -271,7 +271,7 @@ describe('crm CLI: bad arguments', () => {
     ['usage', 2, ['frobnicate'], {}],
     ['validation', 2, key(['--role', 'god']), {}],
     ['not_found', 1, ['key', 'revoke', '--id', UNKNOWN], {}],
-    ['not_configured', 1, ['workspace', 'suspend', '--workspace', UNKNOWN], { DATABASE_URL: undefined }],
+    ['upstream_failed', 1, ['workspace', 'suspend', '--workspace', UNKNOWN], { DATABASE_URL: undefined, CRM_PG_PORT: '9' }],
   ] as Array<[string, number, string[], Record<string, string | undefined>]>)('a %s error exits %i from the process', async (code, exit, args, env) => {
     const res = await crm([...args, '--json'], env);
     expect(res.code).toBe(exit);
@@ -286,11 +286,12 @@ describe('crm CLI: bad arguments', () => {
     expect(res.stderr).toMatch(/unknown scope\(s\): fly/);
   }, TIMEOUT);
 
-  test.concurrent('missing DATABASE_URL is a clear error', async () => {
-    const env = { ...process.env, DATABASE_URL: undefined };
+  test.concurrent('without DATABASE_URL it uses the npm start database (CRM_PG_PORT) and says so when it is down', async () => {
+    expect(devStackDatabaseUrl({})).toBe('postgres://crm:crm@127.0.0.1:54329/crm');
+    const env = { ...process.env, DATABASE_URL: undefined, CRM_PG_PORT: '9' };
     const res = await crmInProcess(['workspace', 'suspend', '--workspace', UNKNOWN, '--json'], env);
     expect(res.code).toBe(1);
-    expect(res.json).toEqual({ error: expect.stringMatching(/DATABASE_URL is not set/), code: 'not_configured' });
+    expect(res.json).toEqual({ error: expect.stringMatching(/cannot connect to the database at postgres:\/\/\S+@127\.0\.0\.1:9\//), code: 'upstream_failed' });
   }, TIMEOUT);
 
   test.concurrent('an unreachable database is a clear error that does not show the password', async () => {
