@@ -6,7 +6,8 @@ import { recordSystemActivity } from '../activities/timeline.service';
 import { Deal } from '../deals/deal.entity';
 import { CompanyPerson, Person } from '../people/person.entity';
 import { applyPatch, emitTagChanges, normalizeTags } from '../shared/changes';
-import { mergeNameValues, toNameValueArray, type CustomFieldsInput } from '../shared/custom-fields';
+import { asRecord, mergeNameValues, toNameValueArray, type CustomFieldsInput } from '../shared/custom-fields';
+import { assertCustomFieldValues } from '../custom-fields/validate-values';
 import { dateWhere, findPage, likePattern, toPlain, type DateFilterInput, type PageRequest } from '../shared/listing';
 import { previewOf, type PreviewResult } from '../shared/preview';
 import { inTransaction } from '../shared/tx';
@@ -65,6 +66,7 @@ export async function createCompany(
   input: CompanyInput & { name: string },
   opts: { preview: boolean; images: ImageResolver },
 ): Promise<Record<string, unknown> | PreviewResult> {
+  await assertCustomFieldValues(ctx, 'company', asRecord(input.customFields ?? {}), { requireAll: true });
   const company = createRecord(ctx, Company, {
     ...scalarFields(input),
     customFields: toNameValueArray(input.customFields),
@@ -91,6 +93,7 @@ export async function updateCompany(
   opts: { preview: boolean; images: ImageResolver },
 ): Promise<Record<string, unknown> | PreviewResult> {
   const company = await getCompany(ctx, id);
+  if (input.customFields !== undefined) await assertCustomFieldValues(ctx, 'company', asRecord(input.customFields));
   const current = serializeCompany(company);
   const patch: Partial<Company> = {
     ...scalarFields(input),

@@ -8,7 +8,8 @@ import { Company } from '../companies/company.entity';
 import { serializeCompany, type ImageResolver } from '../companies/companies.service';
 import { Deal } from '../deals/deal.entity';
 import { applyPatch, emitTagChanges, normalizeTags } from '../shared/changes';
-import { mergeNameValues, toNameValueArray, type CustomFieldsInput } from '../shared/custom-fields';
+import { asRecord, mergeNameValues, toNameValueArray, type CustomFieldsInput } from '../shared/custom-fields';
+import { assertCustomFieldValues } from '../custom-fields/validate-values';
 import { dateWhere, findPage, likePattern, toPlain, type DateFilterInput, type PageRequest } from '../shared/listing';
 import { previewOf, type PreviewResult } from '../shared/preview';
 import { inTransaction } from '../shared/tx';
@@ -56,6 +57,7 @@ export async function createPerson(
   opts: { preview: boolean; images: ImageResolver },
 ): Promise<Record<string, unknown> | PreviewResult> {
   await assertCompany(ctx, input.companyId);
+  await assertCustomFieldValues(ctx, 'person', asRecord(input.customFields ?? {}), { requireAll: true });
   const { customFields, tags, avatar, ...scalars } = input;
   const person = createRecord(ctx, Person, {
     ...scalars,
@@ -86,6 +88,7 @@ export async function updatePerson(
 ): Promise<Record<string, unknown> | PreviewResult> {
   const person = await getPerson(ctx, id);
   if (input.companyId !== undefined && input.companyId !== person.companyId) await assertCompany(ctx, input.companyId);
+  if (input.customFields !== undefined) await assertCustomFieldValues(ctx, 'person', asRecord(input.customFields));
   const current = serializePerson(person);
   const { customFields, tags, avatar, ...scalars } = input;
   const patch: Partial<Person> = {

@@ -37,3 +37,8 @@ export function mergeObject(current: Record<string, unknown>, patch: Record<stri
   }
   return result;
 }
+
+/** Name/value pairs or a map, as a map (for validation against definitions). */
+export function asRecord(input: CustomFieldsInput): Record<string, unknown> {
+  return Array.isArray(input) ? Object.fromEntries(input.map((pair) => [pair.name, pair.value])) : input;
+}
