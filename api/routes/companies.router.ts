@@ -1,18 +1,19 @@
 import type { RouteFactory } from '../app';
 import * as companies from '../../domain/companies/companies.service';
 import { COMPANY_SUMMARY_FIELDS, serializeCompany } from '../../domain/companies/companies.service';
-import { listTimeline } from '../../domain/activities/timeline.service';
 import { linkPerson, listCompanyPeople, listDealsFor, unlinkPerson } from '../../domain/people/people.service';
 import { imageResolver } from '../http/images';
 import { project } from '../http/list-query';
 import { created, ok, paged, route } from '../http/registry';
-import { idParams, pageQuery } from '../http/schemas';
+import { idParams } from '../http/schemas';
+import { childListRoute, timelineRoutes } from './sub-lists';
 import { createCompanyBody, getCompanyQuery, listCompaniesQuery, personLinkBody, updateCompanyBody } from './companies.schemas';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;
 const section = 'Companies';
 const resources = { id: 'company' };
+const parent = { base: '/api/v1/companies', section, kind: 'company', load: companies.getCompany };
 
 export const companiesRoutes: RouteFactory = (deps) => {
   const images = imageResolver(deps.config);
@@ -51,15 +52,7 @@ export const companiesRoutes: RouteFactory = (deps) => {
         return { status: 200, body: { ok: true } };
       },
     }),
-    route({
-      method: 'GET', path: '/api/v1/companies/:id/people', section, access: read, params: idParams, query: pageQuery(), resources,
-      summary: 'People linked to the company.',
-      handler: async ({ ctx, params, query }) => {
-        await companies.getCompany(ctx, params.id);
-        const { items, total } = await listCompanyPeople(ctx, params.id, query);
-        return paged(items, { ...query, total });
-      },
-    }),
+    childListRoute(parent, 'people', 'People linked to the company.', listCompanyPeople),
     route({
       method: 'POST', path: '/api/v1/companies/:id/people', section, access: write, params: idParams, body: personLinkBody, resources,
       summary: 'Link a person to the company (body { personId }); the first linked company becomes the person\'s primary company.',
@@ -74,32 +67,7 @@ export const companiesRoutes: RouteFactory = (deps) => {
         return ok(await unlinkPerson(ctx, params.id, parsed.personId));
       },
     }),
-    route({
-      method: 'GET', path: '/api/v1/companies/:id/deals', section, access: read, params: idParams, query: pageQuery(), resources,
-      summary: 'Deals of the company.',
-      handler: async ({ ctx, params, query }) => {
-        await companies.getCompany(ctx, params.id);
-        const { items, total } = await listDealsFor(ctx, { company: params.id }, query);
-        return paged(items, { ...query, total });
-      },
-    }),
-    route({
-      method: 'GET', path: '/api/v1/companies/:id/activities', section, access: read, params: idParams, query: pageQuery(), resources,
-      summary: 'Activities (calls, meetings, notes, …) linked to the company, newest first.',
-      handler: async ({ ctx, params, query }) => {
-        await companies.getCompany(ctx, params.id);
-        const { items, total } = await listTimeline(ctx, { companyId: params.id }, query, { feed: false });
-        return paged(items, { ...query, total });
-      },
-    }),
-    route({
-      method: 'GET', path: '/api/v1/companies/:id/activity-feed', section, access: read, params: idParams, query: pageQuery(), resources,
-      summary: 'Full timeline of the company: activities plus record events (created, field changes with old and new values, links), newest first.',
-      handler: async ({ ctx, params, query }) => {
-        await companies.getCompany(ctx, params.id);
-        const { items, total } = await listTimeline(ctx, { companyId: params.id }, query, { feed: true });
-        return paged(items, { ...query, total });
-      },
-    }),
+    childListRoute(parent, 'deals', 'Deals of the company.', (ctx, id, page) => listDealsFor(ctx, { company: id }, page)),
+    ...timelineRoutes(parent, 'companyId', 'company'),
   ];
 };

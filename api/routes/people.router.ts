@@ -1,17 +1,18 @@
 import type { RouteFactory } from '../app';
 import * as people from '../../domain/people/people.service';
 import { PERSON_SUMMARY_FIELDS, serializePerson } from '../../domain/people/people.service';
-import { listTimeline } from '../../domain/activities/timeline.service';
 import { imageResolver } from '../http/images';
 import { project } from '../http/list-query';
 import { created, ok, paged, route } from '../http/registry';
-import { idParams, pageQuery } from '../http/schemas';
+import { idParams } from '../http/schemas';
+import { childListRoute, timelineRoutes } from './sub-lists';
 import { createPersonBody, getPersonQuery, listPeopleQuery, updatePersonBody } from './people.schemas';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;
 const section = 'People';
 const resources = { id: 'person' };
+const parent = { base: '/api/v1/people', section, kind: 'person', load: people.getPerson };
 
 export const peopleRoutes: RouteFactory = (deps) => {
   const images = imageResolver(deps.config);
@@ -50,41 +51,8 @@ export const peopleRoutes: RouteFactory = (deps) => {
         return { status: 200, body: { ok: true } };
       },
     }),
-    route({
-      method: 'GET', path: '/api/v1/people/:id/companies', section, access: read, params: idParams, query: pageQuery(), resources,
-      summary: 'Companies the person is linked to.',
-      handler: async ({ ctx, params, query }) => {
-        await people.getPerson(ctx, params.id);
-        const { items, total } = await people.listPersonCompanies(ctx, params.id, query);
-        return paged(items, { ...query, total });
-      },
-    }),
-    route({
-      method: 'GET', path: '/api/v1/people/:id/deals', section, access: read, params: idParams, query: pageQuery(), resources,
-      summary: 'Deals where the person is the contact.',
-      handler: async ({ ctx, params, query }) => {
-        await people.getPerson(ctx, params.id);
-        const { items, total } = await people.listDealsFor(ctx, { personRef: params.id }, query);
-        return paged(items, { ...query, total });
-      },
-    }),
-    route({
-      method: 'GET', path: '/api/v1/people/:id/activities', section, access: read, params: idParams, query: pageQuery(), resources,
-      summary: 'Activities linked to the person, newest first.',
-      handler: async ({ ctx, params, query }) => {
-        await people.getPerson(ctx, params.id);
-        const { items, total } = await listTimeline(ctx, { personId: params.id }, query, { feed: false });
-        return paged(items, { ...query, total });
-      },
-    }),
-    route({
-      method: 'GET', path: '/api/v1/people/:id/activity-feed', section, access: read, params: idParams, query: pageQuery(), resources,
-      summary: 'Full timeline of the person: activities plus record events, newest first.',
-      handler: async ({ ctx, params, query }) => {
-        await people.getPerson(ctx, params.id);
-        const { items, total } = await listTimeline(ctx, { personId: params.id }, query, { feed: true });
-        return paged(items, { ...query, total });
-      },
-    }),
+    childListRoute(parent, 'companies', 'Companies the person is linked to.', people.listPersonCompanies),
+    childListRoute(parent, 'deals', 'Deals where the person is the contact.', (ctx, id, page) => people.listDealsFor(ctx, { personRef: id }, page)),
+    ...timelineRoutes(parent, 'personId', 'person'),
   ];
 };
