@@ -106,6 +106,8 @@ export function createApp(deps: AppDeps, routes: RouteDef[]): Koa {
   app.use(
     bodyParser({
       enableTypes: ['json', 'form', 'text'],
+      // DELETE too: some deletes name their target in the body (stage id, list items, person link).
+      parsedMethods: ['POST', 'PUT', 'PATCH', 'DELETE'],
       jsonLimit: deps.config.bodyLimitBytes,
       formLimit: deps.config.bodyLimitBytes,
       textLimit: deps.config.bodyLimitBytes,

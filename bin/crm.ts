@@ -5,6 +5,7 @@ import { EXIT_FAILURE, runCli } from './crm/main';
 runCli(process.argv.slice(2), {
   stdout: (text) => process.stdout.write(text),
   stderr: (text) => process.stderr.write(text),
+  stderrIsTTY: process.stderr.isTTY === true,
   env: process.env,
 }).then(
   (code) => {

@@ -5,6 +5,8 @@ export interface AppConfig {
   databaseUrl: string;
   meiliUrl: string;
   meiliMasterKey: string | undefined;
+  /** Prefix of every Meilisearch index uid (`<prefix><type>`): lets deployments and test runs share a server. */
+  meiliIndexPrefix: string;
   temporalAddress: string;
   temporalNamespace: string;
   temporalTaskQueue: string;
@@ -24,6 +26,13 @@ function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number 
   return value;
 }
 
+/** MEILI_INDEX_PREFIX (default crm_), validated: it becomes part of every index uid. */
+export function indexPrefixEnv(env: NodeJS.ProcessEnv): string {
+  const prefix = env.MEILI_INDEX_PREFIX ?? 'crm_';
+  if (!/^[A-Za-z0-9_-]{0,100}$/.test(prefix)) throw new Error(`MEILI_INDEX_PREFIX may only contain letters, digits, _ and -, got "${prefix}"`);
+  return prefix;
+}
+
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
   const port = intEnv(env, 'PORT', 3000);
   const databaseUrl = env.DATABASE_URL;
@@ -34,6 +43,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     databaseUrl,
     meiliUrl: env.MEILI_URL ?? 'http://127.0.0.1:7700',
     meiliMasterKey: env.MEILI_MASTER_KEY || undefined,
+    meiliIndexPrefix: indexPrefixEnv(env),
     temporalAddress: env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233',
     temporalNamespace: env.TEMPORAL_NAMESPACE ?? 'default',
     temporalTaskQueue: env.TEMPORAL_TASK_QUEUE ?? 'crm',

@@ -67,7 +67,8 @@ export async function errorMiddleware(ctx: Context, next: Next): Promise<void> {
 
 function clientMessage(status: number, err: HttpishError): string {
   if (status === 413) return 'request body too large';
-  if (status === 400 && err.type === 'entity.parse.failed') return 'malformed JSON body';
+  // co-body throws the SyntaxError of JSON.parse with status 400 attached.
+  if (status === 400 && (err.type === 'entity.parse.failed' || err instanceof SyntaxError)) return 'malformed JSON body';
   if (status === 415) return 'unsupported content type; send application/json';
   if (status === 405) return err.message || 'method not allowed';
   return err.expose && err.message ? err.message : 'bad request';

@@ -26,7 +26,7 @@ export const tagsField = z
   .max(MAX_TAGS, `at most ${MAX_TAGS} tags`);
 
 export const MAX_CUSTOM_FIELDS = 200;
-const customFieldValue = z.union([z.string().max(10_000), z.number(), z.boolean(), z.null(), z.array(z.union([z.string().max(1000), z.number()])).max(100)]);
+export const customFieldValue = z.union([z.string().max(10_000), z.number(), z.boolean(), z.null(), z.array(z.union([z.string().max(1000), z.number()])).max(100)]);
 
 /** Companies/people: array of { name, value } on create (an object map is accepted and converted). */
 export const nameValueCustomFields = z.union([
@@ -47,3 +47,8 @@ export const pageQuery = (max = 100) =>
     page: z.coerce.number({ message: 'page must be a number' }).int('page must be an integer').min(1, 'page must be at least 1').default(1),
     limit: z.coerce.number({ message: 'limit must be a number' }).int('limit must be an integer').min(1, 'limit must be at least 1').max(max, `limit must be at most ${max}`).default(20),
   });
+
+/** Leads, deals, tasks: stored as a key → value map; name/value pairs are accepted and converted (spec: Conventions). */
+export const mapCustomFields = nameValueCustomFields.transform((v): Record<string, unknown> =>
+  Array.isArray(v) ? Object.fromEntries(v.map((pair) => [pair.name, pair.value])) : v,
+);

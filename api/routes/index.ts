@@ -2,12 +2,33 @@ import type { AppDeps } from '../app';
 import type { RouteDef } from '../http/registry';
 import { companiesRoutes } from './companies.router';
 import { peopleRoutes } from './people.router';
+import { leadsRoutes } from './leads.router';
+import { leadScoringRoutes } from './lead-scoring.router';
+import { leadRoutingRoutes } from './lead-routing.router';
+import { customFieldsRoutes } from './custom-fields.router';
+import { tagsRoutes } from './tags.router';
+import { listsRoutes } from './lists.router';
+import { filterPresetsRoutes } from './filter-presets.router';
+import { dashboardLayoutsRoutes } from './dashboard-layouts.router';
+import { usersRoutes } from './users.router';
+import { dealsRoutes } from './deals.router';
+import { flowsRoutes } from './flows.router';
+import { inboundRoutes } from './inbound.router';
+import { importRoutes } from './import.router';
+import { exportRoutes } from './export.router';
+import { activitiesRoutes } from './activities.router';
+import { tasksRoutes } from './tasks.router';
+import { notesRoutes } from './notes.router';
+import { callsRoutes } from './calls.router';
+import { eventsRoutes } from './events.router';
+import { crmConnectRoutes } from './crm-connect.router';
 import { imagesRoutes } from './images.router';
+import { searchRoutes } from './search.router';
 import { systemRoutes } from './system.router';
 import { docsRoutes } from './docs.router';
 
 /** Every route of the API, in one list: mounted by the app, walked by docs and guard tests. */
 export function allRoutes(deps: AppDeps): RouteDef[] {
-  const routes: RouteDef[] = [systemRoutes, companiesRoutes, peopleRoutes, imagesRoutes, docsRoutes(() => routes)].flatMap((factory) => factory(deps));
+  const routes: RouteDef[] = [systemRoutes, companiesRoutes, peopleRoutes, leadsRoutes, leadScoringRoutes, leadRoutingRoutes, customFieldsRoutes, tagsRoutes, listsRoutes, filterPresetsRoutes, dashboardLayoutsRoutes, usersRoutes, dealsRoutes, flowsRoutes, inboundRoutes, importRoutes, exportRoutes, searchRoutes, activitiesRoutes, tasksRoutes, notesRoutes, callsRoutes, eventsRoutes, crmConnectRoutes, imagesRoutes, docsRoutes(() => routes)].flatMap((factory) => factory(deps));
   return routes;
 }

@@ -23,7 +23,7 @@ export function usage(): string {
   const lines = [
     'Usage: npm run -s crm -- <command> [flags] [--json]',
     '',
-    'Operator commands for the CRM API (workspaces, users, API keys).',
+    'Operator commands for the CRM API (workspaces, users, API keys, search indexes).',
     '',
     'Commands:',
     ...COMMANDS.flatMap((c) => [`  ${c.name.padEnd(width)}  ${flagUsage(c)}`, `  ${''.padEnd(width)}    ${c.summary}`]),
@@ -38,12 +38,14 @@ export function usage(): string {
     'Ids are 24 lowercase hexadecimal characters.',
     '',
     'Environment: DATABASE_URL, the Postgres database of the API (default: the one npm start runs, port CRM_PG_PORT or 54329).',
+    '             MEILI_URL, MEILI_MASTER_KEY, MEILI_INDEX_PREFIX for search commands (default: the Meilisearch npm start runs).',
     'Exit codes: 0 success; 1 not found, conflict, database or other runtime error;',
     '            2 usage or validation error (unknown command/flag, missing flag, bad value).',
     '',
     'Examples:',
     '  npm run -s crm -- workspace create --name "Acme" --json',
     '  npm run -s crm -- key create --workspace <id> --scopes read,write --role member --name ci --json',
+    '  npm run -s crm -- search reindex --type company',
   ];
   return lines.join('\n');
 }

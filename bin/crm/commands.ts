@@ -3,12 +3,16 @@ import { ROLES, SCOPES } from '../../domain/context';
 import { createApiKey } from '../../domain/workspaces/api-keys.service';
 import { createOperatorUser, parseId, parseKeyInput, parseUserInput, revokeOperatorKey } from '../../domain/workspaces/operator.service';
 import { createWorkspace, setWorkspaceStatus } from '../../domain/workspaces/workspaces.service';
+import { searchReindexCommand } from './search';
 
 /** What a command prints: `result` is the `--json` object, `human` the default text. */
 export interface CommandOutput { result: Record<string, unknown>; human: string }
 
+/** What a running command may use besides the database: env and stderr (messages, progress). */
+export interface RunnerIo { env: NodeJS.ProcessEnv; stderr(text: string): void; stderrIsTTY: boolean }
+
 /** Validated input bound to its action; runs only once the database is open. */
-export type Runner = (em: EntityManager) => Promise<CommandOutput>;
+export type Runner = (em: EntityManager, io: RunnerIo) => Promise<CommandOutput>;
 
 export interface Flag { name: string; value: string; required: boolean; description: string }
 
@@ -124,4 +128,5 @@ export const COMMANDS: readonly CommandSpec[] = [
       };
     },
   },
+  searchReindexCommand,
 ];

@@ -15,6 +15,8 @@ export interface CliIo {
   stdout(text: string): void;
   stderr(text: string): void;
   env: NodeJS.ProcessEnv;
+  /** stderr is a terminal: progress bars redraw in place. */
+  stderrIsTTY?: boolean;
 }
 
 function describe(err: unknown, env: NodeJS.ProcessEnv): { message: string; code: string; exit: number } {
@@ -69,7 +71,7 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     // Loaded lazily: the driver and the ORM cost a few hundred milliseconds to load.
     const { openOrm } = await import('./orm');
     orm = await openOrm(url);
-    return out.success(await run(orm.em.fork()));
+    return out.success(await run(orm.em.fork(), { env: io.env, stderr: io.stderr, stderrIsTTY: io.stderrIsTTY ?? false }));
   } catch (err) {
     return out.fail(err);
   } finally {

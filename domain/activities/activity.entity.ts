@@ -1,8 +1,9 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import { p, tenantProps } from '../orm/base';
 
-// One timeline row. `system` rows (record created, field changes) appear in activity feeds;
-// `/activities` lists only non-system rows.
+// One timeline row. `system` rows (record created, field changes, task created/completed) are
+// record history: they appear in activity feeds; `/activities` lists only non-system rows.
+// noteRef/callRef/taskRef point at the record a row mirrors, so writes to it keep the row in sync.
 export const Activity = defineEntity({
   name: 'Activity',
   tableName: 'activity',
@@ -12,6 +13,9 @@ export const Activity = defineEntity({
     { properties: ['workspaceId', 'dealId', 'date'] },
     { properties: ['workspaceId', 'leadId', 'date'] },
     { properties: ['workspaceId', 'entityType', 'entityId', 'date'] },
+    { properties: ['workspaceId', 'system', 'date'] },
+    { properties: ['workspaceId', 'noteRef'] },
+    { properties: ['workspaceId', 'callRef'] },
   ],
   properties: {
     ...tenantProps,
@@ -26,9 +30,14 @@ export const Activity = defineEntity({
     entityType: p.string().length(40).nullable(),
     entityId: p.string().length(64).nullable(),
     noteRef: p.string().length(24).nullable(),
+    callRef: p.string().length(24).nullable(),
+    taskRef: p.string().length(24).nullable(),
     date: p.datetime(),
     metadata: p.json<Record<string, unknown>>().defaultRaw(`'{}'`),
+    /** Who recorded the row (the API key's user). */
     userId: p.string().length(24).nullable(),
+    /** Whose activity it is (filter `ownerId`); defaults to the recorder. */
+    ownerId: p.string().length(24).nullable(),
   },
 });
 export type Activity = InferEntity<typeof Activity>;

@@ -5,13 +5,20 @@ import { findPage, toPlain, type PageRequest } from '../shared/listing';
 
 export type TimelineLink = Partial<Pick<Activity, 'companyId' | 'personId' | 'dealId' | 'leadId'>> & { entityType: string; entityId: string };
 
+/** History row types written by this codebase; other slices may add their own (any string). */
+export type SystemActivityType =
+  | 'record_created' | 'record_updated' | 'record_deleted' | 'person_linked' | 'person_unlinked'
+  | 'task_created' | 'task_completed'
+  | (string & {});
+
 /** Records a system row (created, field changes) on the record's activity feed, in the caller's flush. */
 export function recordSystemActivity(
   ctx: Ctx,
   link: TimelineLink,
-  type: 'record_created' | 'record_updated' | 'record_deleted' | 'person_linked' | 'person_unlinked',
+  type: SystemActivityType,
   summary: string,
   metadata: Record<string, unknown> = {},
+  refs: { taskRef?: string } = {},
 ): void {
   ctx.em.persist(
     createRecord(ctx, Activity, {
@@ -26,19 +33,26 @@ export function recordSystemActivity(
       entityType: link.entityType,
       entityId: link.entityId,
       noteRef: null,
+      callRef: null,
+      taskRef: refs.taskRef ?? null,
       date: new Date(),
       metadata,
       userId: ctx.actor.userId,
+      ownerId: ctx.actor.userId,
     }),
   );
 }
 
-const ACTIVITY_KEYS = [
+export const ACTIVITY_KEYS = [
   '_id', 'type', 'system', 'summary', 'description', 'companyId', 'personId', 'dealId', 'leadId',
-  'entityType', 'entityId', 'noteRef', 'date', 'metadata', 'userId', 'createdAt', 'updatedAt',
+  'entityType', 'entityId', 'noteRef', 'callRef', 'taskRef', 'date', 'metadata', 'userId', 'ownerId', 'createdAt', 'updatedAt',
 ] as const;
 
-export const serializeActivity = (a: Activity): Record<string, unknown> => toPlain(a, ACTIVITY_KEYS);
+/** `title` mirrors `summary`: create accepts either name (spec: "summary or title"). */
+export const serializeActivity = (a: Activity): Record<string, unknown> => {
+  const plain = toPlain(a, ACTIVITY_KEYS);
+  return { ...plain, title: plain.summary };
+};
 
 /**
  * Timeline of one record, newest first. `feed` includes system rows (creation, field changes);

@@ -11,6 +11,10 @@ export const Deal = defineEntity({
     { properties: ['workspaceId', 'company'] },
     { properties: ['workspaceId', 'personRef'] },
     { properties: ['workspaceId', 'updatedAt'] },
+    { properties: ['workspaceId', 'createdAt'] },
+    { properties: ['workspaceId', 'flowId', 'stageId'] },
+    { properties: ['workspaceId', 'stageId'] },
+    { properties: ['workspaceId', 'ownerId'] },
   ],
   properties: {
     ...tenantProps,

@@ -1,17 +1,30 @@
 import { Activity } from '../activities/activity.entity';
+import { CalendarEvent } from '../calendar/calendar-event.entity';
+import { Call } from '../calls/call.entity';
 import { Company } from '../companies/company.entity';
 import { CustomFieldDefinition } from '../custom-fields/custom-field-definition.entity';
 import { Deal } from '../deals/deal.entity';
+import { Flow, FlowStage } from '../deals/flow.entity';
 import { Image } from '../images/image.entity';
+import { ImportRun } from '../imports/import-run.entity';
+import { Lead } from '../leads/lead.entity';
+import { LeadRoutingRule } from '../leads/lead-routing-rule.entity';
+import { LeadScoringRule } from '../leads/lead-scoring-rule.entity';
+import { List, ListItem } from '../lists/list.entity';
 import { OutboxEvent } from '../outbox/outbox-event.entity';
+import { Note } from '../notes/note.entity';
 import { CompanyPerson, Person } from '../people/person.entity';
+import { DashboardLayout } from '../presets/dashboard-layout.entity';
+import { FilterPreset } from '../presets/filter-preset.entity';
+import { TaskFlow } from '../tasks/task-flow.entity';
+import { Task } from '../tasks/task.entity';
 import { ApiKey } from '../workspaces/api-key.entity';
 import { RateLimitWindow } from '../workspaces/rate-limit-window.entity';
 import { User } from '../workspaces/user.entity';
 import { Workspace } from '../workspaces/workspace.entity';
 
 /** Rows of these entities belong to one workspace; the `tenant` filter guards every read of them. */
-export const tenantEntities = [User, Company, Person, CompanyPerson, Activity, Deal, Image, CustomFieldDefinition];
+export const tenantEntities = [User, Company, Person, CompanyPerson, Activity, Deal, Image, CustomFieldDefinition, Lead, LeadScoringRule, LeadRoutingRule, Flow, FlowStage, List, ListItem, FilterPreset, DashboardLayout, Task, TaskFlow, Note, Call, CalendarEvent, ImportRun];
 
 /** Global rows: looked up before a workspace is known (auth) or served across workspaces (outbox). */
 export const globalEntities = [Workspace, ApiKey, OutboxEvent, RateLimitWindow];

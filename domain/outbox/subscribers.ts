@@ -1,6 +1,8 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { AppConfig } from '../config';
 import type { Logger } from '../logger';
+import { leadContactSyncSubscriber, leadRescoreSubscriber } from '../leads/rescore';
+import { createSearchIndexSubscriber } from '../../search/index-subscriber';
 import type { Subscriber } from './subscriber';
 
 export type { OutboxEventRecord, Subscriber } from './subscriber';
@@ -21,6 +23,6 @@ export interface SubscriberDeps {
  * conditions, search indexing and outbound webhooks register here; names must stay stable
  * because `outbox_event.delivered_to` records them.
  */
-export function buildSubscribers(_deps: SubscriberDeps): Subscriber[] {
-  return [];
+export function buildSubscribers(deps: SubscriberDeps): Subscriber[] {
+  return [leadRescoreSubscriber(deps), leadContactSyncSubscriber(deps), createSearchIndexSubscriber(deps)];
 }

@@ -11,3 +11,10 @@ export function createRecord<T extends object>(ctx: Ctx, entity: EntityName<T>, 
   const now = new Date();
   return ctx.em.create(entity, { ...data, _id: newId(now), workspaceId: ctx.actor.workspaceId, createdAt: now, updatedAt: now } as unknown as RequiredEntityData<T>);
 }
+
+/** The given (not undefined) values of `keys`: what a partial update sets. */
+export function pickDefined<T extends object>(input: Partial<Record<string, unknown>>, keys: readonly string[]): Partial<T> {
+  const out: Record<string, unknown> = {};
+  for (const key of keys) if (input[key] !== undefined) out[key] = input[key];
+  return out as Partial<T>;
+}

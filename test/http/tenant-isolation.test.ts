@@ -16,7 +16,17 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const SAMPLE_BODY = { name: 'Hijacked', firstName: 'Hijacked', title: 'Hijacked', personId: '0123456789abcdef01234567', preview: false };
+// Required body ids (personId, a stage `id`, stageId) are filled so the 404 check is reached, not a 400.
+const SAMPLE_BODY = { name: 'Hijacked', firstName: 'Hijacked', title: 'Hijacked', personId: '0123456789abcdef01234567', id: '0123456789abcdef01234567', stageId: '0123456789abcdef01234567', preview: false };
+
+/** Collection path of a resource kind whose GET path is not /api/v1/<kind>s/:id. */
+const COLLECTIONS: Record<string, string> = {
+  person: 'people',
+  company: 'companies',
+  'lead-scoring-rule': 'lead-scoring/rules',
+  'lead-routing-rule': 'lead-routing/rules',
+  activity: 'activities',
+};
 
 it('every route with path parameters declares the resource kind of each, and a factory exists for it', () => {
   const problems: string[] = [];
@@ -40,7 +50,7 @@ it('another workspace gets 404 on every :id route and changes nothing', async ()
     const ids: Record<string, string> = {};
     for (const [param, kind] of Object.entries(r.resources!)) ids[param] = await factories[kind]!(a.http);
     const path = r.path.replace(/:(\w+)/g, (_, p: string) => ids[p]!);
-    const getPaths = Object.entries(r.resources!).map(([param, kind]) => `/api/v1/${kind === 'person' ? 'people' : kind === 'company' ? 'companies' : kind + 's'}/${ids[param]}`);
+    const getPaths = Object.entries(r.resources!).map(([param, kind]) => `/api/v1/${COLLECTIONS[kind] ?? kind + 's'}/${ids[param]}`);
     const before = await Promise.all(getPaths.map((p) => a.http.get(p)));
     const res = await b.http.request(r.method, path, r.method === 'GET' || r.method === 'DELETE' ? undefined : SAMPLE_BODY);
     if (res.status !== 404) failures.push(`${r.method} ${r.path} answered ${res.status} ${JSON.stringify(res.body)}`);

@@ -14,12 +14,34 @@ async function createVia(http: HttpClient, path: string, body: Record<string, un
  * fails for a route whose resource kind has no factory here.
  */
 export const factories: Record<string, (http: HttpClient) => Promise<string>> = {
+  'custom-field': (http) => createVia(http, '/api/v1/custom-fields', { entityType: 'company', key: `f${unique()}`, label: 'Factory field', type: 'text' }),
+  list: (http) => createVia(http, '/api/v1/lists', { name: `List ${unique()}`, entityType: 'company' }),
+  'filter-preset': (http) => createVia(http, '/api/v1/filter-presets', { name: `Preset ${unique()}`, area: 'deals', visibility: 'workspace' }),
+  'dashboard-layout': (http) => createVia(http, '/api/v1/dashboard-layouts', { name: `Layout ${unique()}`, visibility: 'workspace' }),
+  // Users are created by operators, not through the API: the factory yields the caller's own user.
+  user: async (http) => (await http.get('/api/v1/whoami')).body.data.user._id as string,
   company: (http) => createVia(http, '/api/v1/companies', { name: `Acme ${unique()}`, email: `info-${unique()}@acme.test`, tags: ['vip'] }),
   person: (http) => createVia(http, '/api/v1/people', { firstName: `Ada ${unique()}`, emails: [{ email: `ada-${unique()}@example.test`, label: 'work' }] }),
+  lead: (http) => createVia(http, '/api/v1/leads', { title: `Lead ${unique()}`, email: `lead-${unique()}@example.test`, source: 'web', tags: ['warm'] }),
+  'lead-scoring-rule': (http) => createVia(http, '/api/v1/lead-scoring/rules', { name: `Rule ${unique()}`, field: 'hasEmail', condition: 'equals', value: true, points: 10 }),
+  'lead-routing-rule': async (http) => {
+    const userId = (await http.get('/api/v1/whoami')).body.data.user._id as string;
+    return createVia(http, '/api/v1/lead-routing/rules', { name: `Route ${unique()}`, conditions: [{ field: 'source', operator: 'equals', value: `route-${unique()}` }], assignment: { type: 'user', userId } });
+  },
+  deal: (http) => createVia(http, '/api/v1/deals', { title: `Deal ${unique()}`, value: 1000, tags: ['hot'] }),
+  flow: (http) => createVia(http, '/api/v1/flows', { title: `Flow ${unique()}`, stages: [{ title: 'New' }, { title: 'Won', type: 'won' }] }),
+  // Timeline records hang off a company created in the same workspace.
+  activity: async (http) => createVia(http, '/api/v1/activities', { type: 'meeting', summary: `Meeting ${unique()}`, companyId: await factories.company!(http) }),
+  task: async (http) => createVia(http, '/api/v1/tasks', { title: `Task ${unique()}`, company: await factories.company!(http), tags: ['todo'] }),
+  note: async (http) => createVia(http, '/api/v1/notes', { content: `<p>Note ${unique()}</p>`, company: await factories.company!(http) }),
+  call: (http) => createVia(http, '/api/v1/calls', { phone: '+45 12 34 56 78', subject: `Call ${unique()}`, direction: 'outbound', status: 'completed', duration: 60 }),
+  event: (http) => createVia(http, '/api/v1/events', { title: `Event ${unique()}`, start: '2030-01-01T10:00:00Z', end: '2030-01-01T11:00:00Z' }),
 };
 
 export const makeCompany = (http: HttpClient, body: Record<string, unknown> = {}) =>
   http.post('/api/v1/companies', { name: `Company ${unique()}`, ...body });
 export const makePerson = (http: HttpClient, body: Record<string, unknown> = {}) =>
   http.post('/api/v1/people', { firstName: `Person ${unique()}`, ...body });
+export const makeLead = (http: HttpClient, body: Record<string, unknown> = {}) =>
+  http.post('/api/v1/leads', { title: `Lead ${unique()}`, ...body });
 export { unique };

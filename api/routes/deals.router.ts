@@ -1,0 +1,74 @@
+import type { RouteFactory } from '../app';
+import * as deals from '../../domain/deals/deals.service';
+import { DEAL_SUMMARY_FIELDS, serializeDeal } from '../../domain/deals/deals.service';
+import { listDeals } from '../../domain/deals/deals-list';
+import { listTimeline } from '../../domain/activities/timeline.service';
+import { project } from '../http/list-query';
+import { created, ok, paged, route } from '../http/registry';
+import { idParams, pageQuery } from '../http/schemas';
+import { createDealBody, getDealQuery, listDealsQuery, moveDealBody, updateDealBody } from './deals.schemas';
+
+const read = { scopes: ['read'] } as const;
+const write = { scopes: ['write'] } as const;
+const section = 'Deals';
+const resources = { id: 'deal' };
+
+export const dealsRoutes: RouteFactory = () => [
+  route({
+    method: 'GET', path: '/api/v1/deals', section, access: read, query: listDealsQuery,
+    summary: 'List deals (newest first unless sortBy; oldest change first with updatedSince). Unknown query parameters answer 400.',
+    handler: async ({ ctx, query }) => {
+      const { items, total } = await listDeals(ctx, query);
+      return paged(items.map((d) => project(d, { ...query, summary: DEAL_SUMMARY_FIELDS })), { page: query.page, limit: query.limit, total, view: query.view });
+    },
+  }),
+  route({
+    method: 'POST', path: '/api/v1/deals', section, access: write, body: createDealBody, previewable: true, successStatus: 201,
+    summary: 'Create a deal (without flowId/stageId it enters the first open stage of the default flow).',
+    handler: async ({ ctx, body, preview }) => {
+      const result = await deals.createDeal(ctx, body, { preview });
+      return preview ? ok(result) : created(result);
+    },
+  }),
+  route({
+    method: 'GET', path: '/api/v1/deals/:id', section, access: read, params: idParams, query: getDealQuery, resources,
+    summary: 'Get one deal.',
+    handler: async ({ ctx, params, query }) => ok(project(serializeDeal(await deals.getDeal(ctx, params.id)), query)),
+  }),
+  route({
+    method: 'PUT', path: '/api/v1/deals/:id', section, access: write, params: idParams, body: updateDealBody, previewable: true, resources,
+    summary: 'Update a deal (partial; customFields merges by key). Field, status and stage changes are logged to the activity feed.',
+    handler: async ({ ctx, params, body, preview }) => ok(await deals.updateDeal(ctx, params.id, body, { preview })),
+  }),
+  route({
+    method: 'DELETE', path: '/api/v1/deals/:id', section, access: write, params: idParams, resources,
+    summary: 'Delete a deal.',
+    handler: async ({ ctx, params }) => {
+      await deals.deleteDeal(ctx, params.id);
+      return { status: 200, body: { ok: true } };
+    },
+  }),
+  route({
+    method: 'POST', path: '/api/v1/deals/:id/move', section, access: write, params: idParams, body: moveDealBody, resources,
+    summary: 'Move a deal to a stage (of its flow, or of flowId). Entering a won/lost stage closes the deal; an open stage reopens it.',
+    handler: async ({ ctx, params, body }) => ok(await deals.moveDeal(ctx, params.id, body)),
+  }),
+  route({
+    method: 'GET', path: '/api/v1/deals/:id/activities', section, access: read, params: idParams, query: pageQuery(), resources,
+    summary: 'Activities (calls, meetings, notes, …) linked to the deal, newest first.',
+    handler: async ({ ctx, params, query }) => {
+      await deals.getDeal(ctx, params.id);
+      const { items, total } = await listTimeline(ctx, { dealId: params.id }, query, { feed: false });
+      return paged(items, { ...query, total });
+    },
+  }),
+  route({
+    method: 'GET', path: '/api/v1/deals/:id/activity-feed', section, access: read, params: idParams, query: pageQuery(), resources,
+    summary: 'Full timeline of the deal: activities plus its history (created, field/status changes with old and new values, stage moves with stage titles), newest first.',
+    handler: async ({ ctx, params, query }) => {
+      await deals.getDeal(ctx, params.id);
+      const { items, total } = await listTimeline(ctx, { dealId: params.id }, query, { feed: true });
+      return paged(items, { ...query, total });
+    },
+  }),
+];

@@ -1,0 +1,68 @@
+import type { RouteFactory } from '../app';
+import * as leads from '../../domain/leads/leads.service';
+import { LEAD_SUMMARY_FIELDS, serializeLead } from '../../domain/leads/leads.service';
+import { listTimeline } from '../../domain/activities/timeline.service';
+import { project } from '../http/list-query';
+import { created, ok, paged, route } from '../http/registry';
+import { idParams, pageQuery } from '../http/schemas';
+import { createLeadBody, getLeadQuery, listLeadsQuery, updateLeadBody } from './leads.schemas';
+
+const read = { scopes: ['read'] } as const;
+const write = { scopes: ['write'] } as const;
+const section = 'Leads';
+const resources = { id: 'lead' };
+
+export const leadsRoutes: RouteFactory = () => [
+  route({
+    method: 'GET', path: '/api/v1/leads', section, access: read, query: listLeadsQuery,
+    summary: 'List leads (newest first; oldest change first with updatedSince); filters status, source, ownerId, search (alias q).',
+    handler: async ({ ctx, query }) => {
+      const { items, total } = await leads.listLeads(ctx, { ...query, search: query.search || query.q });
+      return paged(items.map((l) => project(l, { ...query, summary: LEAD_SUMMARY_FIELDS })), { page: query.page, limit: query.limit, total });
+    },
+  }),
+  route({
+    method: 'POST', path: '/api/v1/leads', section, access: write, body: createLeadBody, previewable: true, successStatus: 201,
+    summary: 'Create a lead; the score is computed from the scoring rules and, without ownerId, routing rules pick the owner.',
+    handler: async ({ ctx, body, preview }) => {
+      const result = await leads.createLead(ctx, body, { preview });
+      return preview ? ok(result) : created(result);
+    },
+  }),
+  route({
+    method: 'GET', path: '/api/v1/leads/:id', section, access: read, params: idParams, query: getLeadQuery, resources,
+    summary: 'Get one lead, including score and scoreBreakdown.',
+    handler: async ({ ctx, params, query }) => ok(project(serializeLead(await leads.getLead(ctx, params.id)), query)),
+  }),
+  route({
+    method: 'PUT', path: '/api/v1/leads/:id', section, access: write, params: idParams, body: updateLeadBody, previewable: true, resources,
+    summary: 'Update a lead (partial; customFields merges, null removes a key); the score is recalculated.',
+    handler: async ({ ctx, params, body, preview }) => ok(await leads.updateLead(ctx, params.id, body, { preview })),
+  }),
+  route({
+    method: 'DELETE', path: '/api/v1/leads/:id', section, access: write, params: idParams, resources,
+    summary: 'Delete a lead; deals that referenced it stay, unlinked.',
+    handler: async ({ ctx, params }) => {
+      await leads.deleteLead(ctx, params.id);
+      return { status: 200, body: { ok: true } };
+    },
+  }),
+  route({
+    method: 'GET', path: '/api/v1/leads/:id/activities', section, access: read, params: idParams, query: pageQuery(), resources,
+    summary: 'Activities (calls, meetings, notes, …) linked to the lead, newest first.',
+    handler: async ({ ctx, params, query }) => {
+      await leads.getLead(ctx, params.id);
+      const { items, total } = await listTimeline(ctx, { leadId: params.id }, query, { feed: false });
+      return paged(items, { ...query, total });
+    },
+  }),
+  route({
+    method: 'GET', path: '/api/v1/leads/:id/activity-feed', section, access: read, params: idParams, query: pageQuery(), resources,
+    summary: 'Full timeline of the lead: activities plus record events (created, field changes with old and new values), newest first.',
+    handler: async ({ ctx, params, query }) => {
+      await leads.getLead(ctx, params.id);
+      const { items, total } = await listTimeline(ctx, { leadId: params.id }, query, { feed: true });
+      return paged(items, { ...query, total });
+    },
+  }),
+];

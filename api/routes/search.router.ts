@@ -1,0 +1,36 @@
+import type { RouteFactory } from '../app';
+import { createMeiliClient } from '../../search/meili';
+import { SEARCH_TYPES } from '../../search/registry';
+import { createSearchService } from '../../search/search.service';
+import { ok, route } from '../http/registry';
+import { searchQuery } from './search.schemas';
+
+// Short timeout: a slow Meilisearch should turn into a degraded answer, not a hanging request.
+const SEARCH_TIMEOUT_MS = 2000;
+
+const DESCRIPTION = [
+  'Response: `{ data: { query, results: { <type>: { hits: [{ _id, type, title, subtitle, snippet }], total } }, degraded? } }`.',
+  `\`results\` has one entry per requested type (default every searchable type, in the order ${SEARCH_TYPES.join(', ')});`,
+  '`total` is the number of matches of that type, counted up to 1000. `title` and `subtitle`',
+  'are plain text; `snippet` is an HTML fragment: the best matching attribute cropped',
+  'around the match, record text escaped, matched words in `<mark>…</mark>`. Typo-tolerant (one typo from 4',
+  'letters, two from 8; not in phone numbers or registry ids) and prefix-matching on the last word.',
+  'Only the caller\'s workspace is searched. When Meilisearch is unavailable the answer comes from Postgres',
+  '(case-insensitive substring match over the same fields, newest first) with `degraded: true`.',
+].join(' ');
+
+export const searchRoutes: RouteFactory = (deps) => {
+  const service = createSearchService({
+    client: createMeiliClient(deps.config.meiliUrl, deps.config.meiliMasterKey, { timeoutMs: SEARCH_TIMEOUT_MS }),
+    prefix: deps.config.meiliIndexPrefix,
+    log: deps.log,
+  });
+  return [
+    route({
+      method: 'GET', path: '/api/v1/search', section: 'Search', access: { scopes: ['read'] }, query: searchQuery,
+      summary: 'Search companies, people, leads, deals, … of the workspace at once, grouped by type.',
+      description: DESCRIPTION,
+      handler: async ({ ctx, query }) => ok(await service.search(ctx, { q: query.q, types: query.types?.length ? query.types : SEARCH_TYPES, limit: query.limit })),
+    }),
+  ];
+};

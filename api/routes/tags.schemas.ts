@@ -1,0 +1,17 @@
+import { z } from 'zod';
+import { RECORD_TYPES } from '../../domain/shared/record-kinds';
+import { objectId, tagsField } from '../http/schemas';
+
+const entityType = z.enum(RECORD_TYPES, { message: `must be one of: ${RECORD_TYPES.join(', ')}` });
+export const MAX_BULK_IDS = 500;
+
+export const listTagsQuery = z.object({ entityType: entityType.optional() });
+
+export const bulkTagsBody = z
+  .object({
+    entityType,
+    entityIds: z.array(objectId).min(1, 'at least one id is required').max(MAX_BULK_IDS, `at most ${MAX_BULK_IDS} ids`),
+    add: tagsField.default([]),
+    remove: tagsField.default([]),
+  })
+  .refine((b) => b.add.length > 0 || b.remove.length > 0, { message: 'add or remove must name at least one tag', path: ['add'] });

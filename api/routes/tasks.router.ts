@@ -1,0 +1,53 @@
+import type { RouteFactory } from '../app';
+import * as tasks from '../../domain/tasks/tasks.service';
+import { TASK_SUMMARY_FIELDS } from '../../domain/tasks/tasks.service';
+import { listTasks } from '../../domain/tasks/tasks.query';
+import { readTaskFlow } from '../../domain/tasks/task-flow.service';
+import { project } from '../http/list-query';
+import { created, ok, paged, route } from '../http/registry';
+import { idParams } from '../http/schemas';
+import { createTaskBody, listTasksQuery, updateTaskBody } from './tasks.schemas';
+
+const read = { scopes: ['read'] } as const;
+const write = { scopes: ['write'] } as const;
+const section = 'Tasks';
+const resources = { id: 'task' };
+
+export const tasksRoutes: RouteFactory = () => [
+  route({
+    method: 'GET', path: '/api/v1/tasks', section, access: read, query: listTasksQuery,
+    summary: 'List tasks (newest first; oldest change first with updatedSince). dateFrom/dateTo bound the deadline.',
+    handler: async ({ ctx, query }) => {
+      const { items, total } = await listTasks(ctx, query);
+      return paged(items.map((t) => project(t, { view: query.view, summary: TASK_SUMMARY_FIELDS })), { page: query.page, limit: query.limit, total });
+    },
+  }),
+  route({
+    method: 'POST', path: '/api/v1/tasks', section, access: write, body: createTaskBody, successStatus: 201,
+    summary: 'Create a task with exactly one parent (project, customObjectRecord + customObjectSlug, company, personRef, leadRef or dealRef).',
+    handler: async ({ ctx, body }) => created(await tasks.createTask(ctx, body)),
+  }),
+  route({
+    method: 'GET', path: '/api/v1/tasks/:id', section, access: read, params: idParams, resources,
+    summary: 'Get one task.',
+    handler: async ({ ctx, params }) => ok(tasks.serializeTask(await tasks.getTask(ctx, params.id))),
+  }),
+  route({
+    method: 'PUT', path: '/api/v1/tasks/:id', section, access: write, params: idParams, body: updateTaskBody, resources,
+    summary: 'Update a task (partial). stage wins over status; status done moves to the completed stage and the completed stage means done; customFields merge.',
+    handler: async ({ ctx, params, body }) => ok(await tasks.updateTask(ctx, params.id, body)),
+  }),
+  route({
+    method: 'DELETE', path: '/api/v1/tasks/:id', section, access: write, params: idParams, resources,
+    summary: 'Delete a task (its timeline history rows stay).',
+    handler: async ({ ctx, params }) => {
+      await tasks.deleteTask(ctx, params.id);
+      return { status: 200, body: { ok: true } };
+    },
+  }),
+  route({
+    method: 'GET', path: '/api/v1/task-flow', section, access: read,
+    summary: 'The task flow: stages { id, title, order, status } and completedStageId (default: 1 To do, 2 In progress, 3 Blocked, 4 Done).',
+    handler: async ({ ctx }) => ok(await readTaskFlow(ctx)),
+  }),
+];

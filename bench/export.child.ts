@@ -1,0 +1,93 @@
+// Child process of bench/export.bench.ts: one side of the comparison per process, so each side's
+// memory is its own. `server` runs the real API; `raw` streams the same rows with plain pg.
+import fs from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import { buildApi } from '../api/bootstrap';
+import { loadConfig } from '../domain/config';
+import { createLogger } from '../domain/logger';
+
+export type ChildMessage =
+  | { type: 'ready'; port: number }
+  | { type: 'marked'; rss: number; exactPeak: boolean }
+  | { type: 'peak'; peak: number }
+  | { type: 'raw'; times: number[]; rows: number; rss: number; peak: number; exactPeak: boolean };
+
+const send = (message: ChildMessage): void => void process.send?.(message);
+
+/** Resets the kernel's peak-RSS mark (VmHWM), so the next read covers only what follows. Linux only. */
+function resetPeak(): boolean {
+  try {
+    fs.writeFileSync('/proc/self/clear_refs', '5');
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Peak RSS in bytes since the last reset (VmHWM), else since process start (maxRSS). */
+function peakRss(): number {
+  try {
+    const match = /VmHWM:\s+(\d+) kB/.exec(fs.readFileSync('/proc/self/status', 'utf8'));
+    if (match) return Number(match[1]) * 1024;
+  } catch {
+    /* not Linux */
+  }
+  return process.resourceUsage().maxRSS * 1024;
+}
+
+function mark(): { rss: number; exactPeak: boolean } {
+  (globalThis as { gc?: () => void }).gc?.();
+  const exactPeak = resetPeak();
+  return { rss: process.memoryUsage().rss, exactPeak };
+}
+
+async function server(): Promise<void> {
+  const config = loadConfig({ ...process.env, RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_PER_DAY: '100000000', LOG_LEVEL: 'warn' });
+  const runtime = await buildApi(config, createLogger('warn', 'bench-api'));
+  const listener = runtime.app.listen(0, '127.0.0.1', () => send({ type: 'ready', port: (listener.address() as AddressInfo).port }));
+  process.on('message', (message: { type: string }) => {
+    if (message.type === 'mark') send({ type: 'marked', ...mark() });
+    if (message.type === 'peak') send({ type: 'peak', peak: peakRss() });
+    if (message.type === 'stop') {
+      listener.close();
+      listener.closeAllConnections?.();
+      void runtime.close().then(() => process.exit(0));
+    }
+  });
+}
+
+/** Streams the rows (row events, nothing kept) and reports the wall time of each run. */
+function streamOnce(client: pg.Client, sql: string, params: unknown[]): Promise<{ ms: number; rows: number }> {
+  return new Promise((resolve, reject) => {
+    const started = process.hrtime.bigint();
+    let rows = 0;
+    const query = client.query(new pg.Query(sql, params));
+    query.on('row', () => {
+      rows++;
+    });
+    query.on('error', reject);
+    query.on('end', () => resolve({ ms: Number(process.hrtime.bigint() - started) / 1e6, rows }));
+  });
+}
+
+async function raw(databaseUrl: string, workspaceId: string, sql: string, runs: number): Promise<void> {
+  const client = new pg.Client({ connectionString: databaseUrl });
+  await client.connect();
+  await client.query('select 1');
+  // Same window as the export side: opened before the first big read.
+  const { rss, exactPeak } = mark();
+  for (let i = 0; i < 2; i++) await streamOnce(client, sql, [workspaceId]); // timing warm-up: plan cache, buffers
+  const results: { ms: number; rows: number }[] = [];
+  for (let i = 0; i < runs; i++) results.push(await streamOnce(client, sql, [workspaceId]));
+  const peak = peakRss();
+  await client.end();
+  send({ type: 'raw', times: results.map((r) => r.ms), rows: results[0]!.rows, rss, peak, exactPeak });
+}
+
+const [mode, ...args] = process.argv.slice(2);
+const run = mode === 'server' ? server() : raw(args[0]!, args[1]!, args[2]!, Number(args[3] ?? 3));
+run.catch((error: unknown) => {
+  process.stderr.write(`[bench child ${mode}] ${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});

@@ -1,0 +1,101 @@
+import type { Ctx } from '../context';
+import { notFound, validation } from '../errors';
+import { emit } from '../outbox/emit';
+import { assertRecordLinks } from '../activities/references';
+import { applyPatch } from '../shared/changes';
+import { dateWhere, findPage, toPlain, type PageRequest } from '../shared/listing';
+import { createRecord, pickDefined } from '../shared/records';
+import { CalendarEvent, type Attendee, type EventType } from './calendar-event.entity';
+
+export const EVENT_FIELDS = [
+  '_id', 'title', 'description', 'type', 'start', 'end', 'allDay', 'location', 'attendees', 'companyId', 'personId', 'leadId', 'dealId',
+  'ownerId', 'reminderMinutes', 'createdAt', 'updatedAt',
+] as const;
+
+export interface EventInput {
+  title?: string;
+  description?: string | null;
+  type?: EventType;
+  start?: Date;
+  end?: Date;
+  allDay?: boolean;
+  location?: string | null;
+  attendees?: Attendee[];
+  companyId?: string | null;
+  personId?: string | null;
+  leadId?: string | null;
+  dealId?: string | null;
+  ownerId?: string;
+  reminderMinutes?: number | null;
+}
+
+const FIELDS = ['title', 'description', 'type', 'start', 'end', 'allDay', 'location', 'attendees', 'companyId', 'personId', 'leadId', 'dealId', 'ownerId', 'reminderMinutes'] as const;
+
+export const serializeEvent = (e: CalendarEvent): Record<string, unknown> => toPlain(e, EVENT_FIELDS);
+
+export async function getEvent(ctx: Ctx, id: string): Promise<CalendarEvent> {
+  const event = await ctx.em.findOne(CalendarEvent, { _id: id });
+  if (!event) throw notFound('event');
+  return event;
+}
+
+function pick(input: EventInput): Partial<CalendarEvent> {
+  return pickDefined<CalendarEvent>(input as Record<string, unknown>, FIELDS);
+}
+
+async function check(ctx: Ctx, input: EventInput): Promise<void> {
+  await assertRecordLinks(ctx, input);
+}
+
+// Checked on the merged record so a PUT of only `end` cannot move it before the stored start.
+function assertOrder(start: Date, end: Date): void {
+  if (end.getTime() < start.getTime()) throw validation('end: must not be before start', [{ path: 'end', error: 'must not be before start' }]);
+}
+
+export async function createEvent(ctx: Ctx, input: EventInput & { title: string; start: Date; end: Date }): Promise<Record<string, unknown>> {
+  assertOrder(input.start, input.end);
+  await check(ctx, input);
+  const event = createRecord(ctx, CalendarEvent, { type: 'meeting', allDay: false, attendees: [], ownerId: ctx.actor.userId, ...pick(input) } as CalendarEvent);
+  emit(ctx, { type: 'event_created', entityType: 'event', entityId: event._id, payload: { event: serializeEvent(event) } });
+  await ctx.em.flush();
+  return serializeEvent(event);
+}
+
+export async function updateEvent(ctx: Ctx, id: string, input: EventInput): Promise<Record<string, unknown>> {
+  const event = await getEvent(ctx, id);
+  assertOrder(input.start ?? event.start, input.end ?? event.end);
+  await check(ctx, input);
+  const changes = applyPatch(event, pick(input));
+  if (!Object.keys(changes).length) return serializeEvent(event);
+  event.updatedAt = new Date();
+  emit(ctx, { type: 'event_updated', entityType: 'event', entityId: event._id, payload: { event: serializeEvent(event), changes } });
+  await ctx.em.flush();
+  return serializeEvent(event);
+}
+
+export async function deleteEvent(ctx: Ctx, id: string): Promise<void> {
+  const event = await getEvent(ctx, id);
+  ctx.em.remove(event);
+  emit(ctx, { type: 'event_deleted', entityType: 'event', entityId: id, payload: { event: serializeEvent(event) } });
+  await ctx.em.flush();
+}
+
+export interface EventListQuery extends PageRequest {
+  from?: Date;
+  to?: Date;
+  ownerId?: string;
+  companyId?: string;
+  personId?: string;
+  leadId?: string;
+  dealId?: string;
+}
+
+/** Calendar order: earliest start first; from/to bound the start (a bare date `to` means the whole day). */
+export async function listEvents(ctx: Ctx, query: EventListQuery) {
+  const where: Record<string, unknown> = {};
+  for (const key of ['ownerId', 'companyId', 'personId', 'leadId', 'dealId'] as const) if (query[key]) where[key] = query[key];
+  const range = dateWhere({ dateFrom: query.from, dateTo: query.to }).createdAt;
+  if (range) where.start = range;
+  const { items, total } = await findPage(ctx.em, CalendarEvent, where, query, { start: 'asc' });
+  return { items: items.map(serializeEvent), total };
+}

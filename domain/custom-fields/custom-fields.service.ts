@@ -1,0 +1,129 @@
+import type { Ctx } from '../context';
+import { conflict, DomainError, notFound, validation } from '../errors';
+import { emit } from '../outbox/emit';
+import { applyPatch } from '../shared/changes';
+import { findPage, toPlain, type PageRequest } from '../shared/listing';
+import { createRecord } from '../shared/records';
+import { RECORD_KINDS, tableOf, type RecordType } from '../shared/record-kinds';
+import {
+  CustomFieldDefinition,
+  type CustomFieldEntityType,
+  type CustomFieldOption,
+  type CustomFieldType,
+} from './custom-field-definition.entity';
+import { definitionProblem, isSelectType, MAX_DEFINITIONS_PER_TYPE } from './definition-rules';
+
+const FIELDS = ['_id', 'entityType', 'key', 'label', 'type', 'description', 'options', 'required', 'order', 'showInCreateDialog', 'createdAt', 'updatedAt'] as const;
+export const serializeDefinition = (d: CustomFieldDefinition): Record<string, unknown> => toPlain(d, FIELDS);
+
+export interface DefinitionInput {
+  entityType?: CustomFieldEntityType;
+  key?: string;
+  label?: string;
+  type?: CustomFieldType;
+  description?: string | null;
+  options?: CustomFieldOption[];
+  required?: boolean;
+  order?: number;
+  showInCreateDialog?: boolean;
+}
+
+const ORDER = { entityType: 'asc', order: 'asc', createdAt: 'asc' } as const;
+
+export async function listDefinitions(ctx: Ctx, query: PageRequest & { entityTypes?: CustomFieldEntityType[]; forCreateDialog?: boolean }) {
+  const where: Record<string, unknown> = {};
+  if (query.entityTypes) where.entityType = { $in: query.entityTypes };
+  if (query.forCreateDialog) where.showInCreateDialog = true;
+  const { items, total } = await findPage(ctx.em, CustomFieldDefinition, where, query, ORDER);
+  return { items: items.map(serializeDefinition), total };
+}
+
+export async function getDefinition(ctx: Ctx, id: string): Promise<CustomFieldDefinition> {
+  const def = await ctx.em.findOne(CustomFieldDefinition, { _id: id });
+  if (!def) throw notFound('custom field');
+  return def;
+}
+
+function assertConsistent(def: { type: CustomFieldType; options: CustomFieldOption[] }): void {
+  const problem = definitionProblem(def);
+  if (problem) throw validation(problem);
+}
+
+export async function createDefinition(
+  ctx: Ctx,
+  input: DefinitionInput & Required<Pick<DefinitionInput, 'entityType' | 'key' | 'label' | 'type'>>,
+): Promise<Record<string, unknown>> {
+  const options = input.options ?? [];
+  assertConsistent({ type: input.type, options });
+  if (await ctx.em.count(CustomFieldDefinition, { entityType: input.entityType, key: input.key })) {
+    throw conflict(`a ${input.entityType} custom field with key "${input.key}" already exists`);
+  }
+  if ((await ctx.em.count(CustomFieldDefinition, { entityType: input.entityType })) >= MAX_DEFINITIONS_PER_TYPE) {
+    throw new DomainError('invalid_state', `at most ${MAX_DEFINITIONS_PER_TYPE} custom fields per entity type`);
+  }
+  const def = createRecord(ctx, CustomFieldDefinition, {
+    entityType: input.entityType,
+    key: input.key,
+    label: input.label,
+    type: input.type,
+    description: input.description ?? null,
+    options,
+    required: input.required ?? false,
+    order: input.order ?? 0,
+    showInCreateDialog: input.showInCreateDialog ?? true,
+  });
+  emit(ctx, { type: 'custom_field_created', entityType: 'custom_field', entityId: def._id, payload: { customField: serializeDefinition(def) } });
+  await ctx.em.flush();
+  return serializeDefinition(def);
+}
+
+/** Whether any record of the definition's entity type holds a value under its key. */
+export async function definitionHasValues(ctx: Ctx, def: Pick<CustomFieldDefinition, 'entityType' | 'key'>): Promise<boolean> {
+  const kind = RECORD_KINDS[def.entityType as RecordType];
+  // Project and task records are not stored by this module; their type changes are not checked.
+  if (!kind) return false;
+  const { table, column } = tableOf(ctx, kind);
+  const cf = column('customFields');
+  const has = kind.customFieldStorage === 'pairs'
+    ? `exists (select 1 from jsonb_array_elements(e.${cf}) x where x ->> 'name' = ?)`
+    : `jsonb_exists(e.${cf}, ?)`;
+  const rows = await ctx.em.getConnection().execute<unknown[]>(
+    `select 1 from "${table}" e where e.${column('workspaceId')} = ? and ${has} limit 1`,
+    [ctx.actor.workspaceId, def.key],
+  );
+  return rows.length > 0;
+}
+
+/**
+ * Partial update. Key and entity type are immutable (records hold values under the key); the
+ * type may change only while no record holds a value for the field.
+ */
+export async function updateDefinition(ctx: Ctx, id: string, input: DefinitionInput): Promise<Record<string, unknown>> {
+  const def = await getDefinition(ctx, id);
+  if (input.key !== undefined && input.key !== def.key) throw validation('key: cannot be changed; create a new field instead');
+  if (input.entityType !== undefined && input.entityType !== def.entityType) throw validation('entityType: cannot be changed; create a new field instead');
+  const type = input.type ?? def.type;
+  // Switching to a non-select type drops the options; select ↔ multi_select keeps them.
+  const options = input.options ?? (isSelectType(type) ? def.options : []);
+  assertConsistent({ type, options });
+  if (type !== def.type && (await definitionHasValues(ctx, def))) {
+    throw conflict(`type: cannot change ${def.key} from ${def.type} to ${type} while ${def.entityType} records hold values for it`);
+  }
+  const changes = applyPatch(def, {
+    label: input.label, type, description: input.description, options, required: input.required, order: input.order, showInCreateDialog: input.showInCreateDialog,
+  });
+  if (Object.keys(changes).length) {
+    def.updatedAt = new Date();
+    emit(ctx, { type: 'custom_field_updated', entityType: 'custom_field', entityId: def._id, payload: { customField: serializeDefinition(def), changes } });
+    await ctx.em.flush();
+  }
+  return serializeDefinition(def);
+}
+
+/** Removes the definition only: values already stored on records stay (as free-form keys). */
+export async function deleteDefinition(ctx: Ctx, id: string): Promise<void> {
+  const def = await getDefinition(ctx, id);
+  ctx.em.remove(def);
+  emit(ctx, { type: 'custom_field_deleted', entityType: 'custom_field', entityId: id, payload: { customField: serializeDefinition(def) } });
+  await ctx.em.flush();
+}

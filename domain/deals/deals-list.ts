@@ -1,0 +1,54 @@
+import { raw, type QueryOrderKeys } from '@mikro-orm/core';
+import type { Ctx } from '../context';
+import { dateWhere, likePattern, type DateFilterInput, type PageRequest } from '../shared/listing';
+import { Deal, type DealStatus } from './deal.entity';
+import { serializeDeal } from './deals.service';
+
+export const DEAL_SORT_FIELDS = ['title', 'value', 'updatedAt', 'createdAt', 'status', 'lostDate', 'wonDate', 'stage'] as const;
+export type DealSortField = (typeof DEAL_SORT_FIELDS)[number];
+
+export interface DealListQuery extends PageRequest, DateFilterInput {
+  q?: string;
+  status?: DealStatus;
+  flowId?: string;
+  stageId?: string;
+  ownerId?: string;
+  sortBy?: DealSortField;
+  sortOrder?: 'asc' | 'desc';
+}
+
+// Text sorts read naturally ascending; numbers and dates newest/largest first.
+const DEFAULT_ORDER: Record<DealSortField, 'asc' | 'desc'> = {
+  title: 'asc', status: 'asc', stage: 'asc', value: 'desc', updatedAt: 'desc', createdAt: 'desc', lostDate: 'desc', wonDate: 'desc',
+};
+const NULLABLE = new Set<DealSortField>(['value', 'lostDate', 'wonDate', 'stage']);
+
+/** `stage` sorts by the stage's position (its `order`) in its pipeline; titles sort case-insensitively. */
+function sortKey(field: DealSortField): string {
+  if (field === 'title') return raw((alias) => `lower(${alias}."title")`) as unknown as string;
+  if (field === 'stage') return raw((alias) => `(select s."order" from "flow_stage" s where s."id" = ${alias}."stage_id")`) as unknown as string;
+  return field;
+}
+
+export async function listDeals(ctx: Ctx, query: DealListQuery) {
+  const where: Record<string, unknown> = { ...dateWhere(query) };
+  if (query.status) where.status = query.status;
+  if (query.flowId) where.flowId = query.flowId;
+  if (query.stageId) where.stageId = query.stageId;
+  if (query.ownerId) where.ownerId = query.ownerId;
+  if (query.q) where.title = { $ilike: likePattern(query.q) };
+  let orderBy: Record<string, QueryOrderKeys<false>>[];
+  if (query.sortBy) {
+    const dir = query.sortOrder ?? DEFAULT_ORDER[query.sortBy];
+    // Deals without a value or date go last in either direction.
+    orderBy = [{ [sortKey(query.sortBy)]: NULLABLE.has(query.sortBy) ? `${dir} nulls last` : dir }, { _id: dir }];
+  } else if (query.updatedSince) {
+    orderBy = [{ updatedAt: query.sortOrder ?? 'asc' }, { _id: query.sortOrder ?? 'asc' }];
+  } else {
+    orderBy = [{ createdAt: query.sortOrder ?? 'desc' }, { _id: query.sortOrder ?? 'desc' }];
+  }
+  const [items, total] = await ctx.em.findAndCount(Deal, where, {
+    limit: query.limit, offset: (query.page - 1) * query.limit, orderBy: orderBy as never,
+  });
+  return { items: items.map(serializeDeal), total };
+}

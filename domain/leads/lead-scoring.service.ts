@@ -1,0 +1,133 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { Ctx } from '../context';
+import { conflict, DomainError, notFound, validation } from '../errors';
+import { emit } from '../outbox/emit';
+import { Person } from '../people/person.entity';
+import { applyPatch } from '../shared/changes';
+import { toPlain } from '../shared/listing';
+import { createRecord } from '../shared/records';
+import { conditionError, type ConditionOperator, type ConditionValue, type ContactFacts, type LeadFacts, type Subject } from './conditions';
+import { LeadScoringRule } from './lead-scoring-rule.entity';
+import { scoreLead, type ScoreResult } from './scoring';
+
+export const SCORING_RULE_FIELDS = ['_id', 'name', 'description', 'field', 'condition', 'value', 'points', 'isActive', 'sortOrder', 'createdAt', 'updatedAt'] as const;
+export const RULES_CHANGED_EVENT = 'lead_scoring_rules_changed';
+/** Every lead write evaluates all active rules, and the list is not paginated: keep it bounded. */
+export const MAX_SCORING_RULES = 200;
+
+export interface ScoringRuleInput {
+  name?: string;
+  description?: string | null;
+  field?: string;
+  condition?: ConditionOperator;
+  value?: ConditionValue;
+  points?: number;
+  isActive?: boolean;
+  sortOrder?: number;
+}
+
+export const serializeScoringRule = (r: LeadScoringRule): Record<string, unknown> => toPlain(r, SCORING_RULE_FIELDS);
+
+const RULE_ORDER = { sortOrder: 'asc', createdAt: 'asc', _id: 'asc' } as const;
+
+export async function listScoringRules(ctx: Ctx): Promise<Record<string, unknown>[]> {
+  const rules = await ctx.em.find(LeadScoringRule, {}, { orderBy: RULE_ORDER });
+  return rules.map(serializeScoringRule);
+}
+
+/** Active rules in evaluation order, for one workspace-bound EM. */
+export function activeScoringRules(em: EntityManager): Promise<LeadScoringRule[]> {
+  return em.find(LeadScoringRule, { isActive: true }, { orderBy: RULE_ORDER });
+}
+
+export async function getScoringRule(ctx: Ctx, id: string): Promise<LeadScoringRule> {
+  const rule = await ctx.em.findOne(LeadScoringRule, { _id: id });
+  if (!rule) throw notFound('lead scoring rule');
+  return rule;
+}
+
+async function assertNameFree(ctx: Ctx, name: string, exceptId?: string): Promise<void> {
+  const other = await ctx.em.findOne(LeadScoringRule, { name, ...(exceptId ? { _id: { $ne: exceptId } } : {}) });
+  if (other) throw conflict(`a lead scoring rule named "${name}" already exists`);
+}
+
+function assertShape(rule: { field: string; condition: ConditionOperator; value?: unknown }): void {
+  const error = conditionError({ field: rule.field, operator: rule.condition, value: rule.value });
+  if (error) throw validation(error, [{ path: error.split(':')[0], error: error.slice(error.indexOf(':') + 2) }]);
+}
+
+function rulesChanged(ctx: Ctx, action: 'created' | 'updated' | 'deleted', rule: Record<string, unknown>): void {
+  // One event per workspace record: the outbox delivers them in order, so rescoring runs serially.
+  emit(ctx, { type: RULES_CHANGED_EVENT, entityType: 'workspace', entityId: ctx.actor.workspaceId, payload: { action, rule } });
+}
+
+export async function createScoringRule(
+  ctx: Ctx,
+  input: ScoringRuleInput & { name: string; field: string; condition: ConditionOperator; points: number },
+): Promise<Record<string, unknown>> {
+  assertShape(input);
+  await assertNameFree(ctx, input.name);
+  if ((await ctx.em.count(LeadScoringRule, {})) >= MAX_SCORING_RULES) {
+    throw new DomainError('invalid_state', `a workspace can have at most ${MAX_SCORING_RULES} lead scoring rules; delete or reuse one`);
+  }
+  const rule = createRecord(ctx, LeadScoringRule, {
+    name: input.name,
+    description: input.description ?? null,
+    field: input.field,
+    condition: input.condition,
+    value: input.value ?? null,
+    points: input.points,
+    isActive: input.isActive ?? true,
+    sortOrder: input.sortOrder ?? 0,
+  });
+  rulesChanged(ctx, 'created', serializeScoringRule(rule));
+  await ctx.em.flush();
+  return serializeScoringRule(rule);
+}
+
+/** Partial update; the merged rule is validated as a whole (condition and value must fit the field). */
+export async function updateScoringRule(ctx: Ctx, id: string, input: ScoringRuleInput): Promise<Record<string, unknown>> {
+  const rule = await getScoringRule(ctx, id);
+  if (input.name !== undefined && input.name !== rule.name) await assertNameFree(ctx, input.name, id);
+  const patch: Partial<LeadScoringRule> = { ...(input as Partial<LeadScoringRule>) };
+  // Switching to exists/not_exists without naming a value drops the old one rather than failing.
+  if ((input.condition === 'exists' || input.condition === 'not_exists') && input.value === undefined) patch.value = null;
+  const merged = { field: patch.field ?? rule.field, condition: patch.condition ?? rule.condition, value: patch.value !== undefined ? patch.value : rule.value };
+  assertShape(merged);
+  const changes = applyPatch(rule, patch);
+  if (Object.keys(changes).length) {
+    rule.updatedAt = new Date();
+    rulesChanged(ctx, 'updated', { ...serializeScoringRule(rule), changes });
+    await ctx.em.flush();
+  }
+  return serializeScoringRule(rule);
+}
+
+export async function deleteScoringRule(ctx: Ctx, id: string): Promise<void> {
+  const rule = await getScoringRule(ctx, id);
+  ctx.em.remove(rule);
+  rulesChanged(ctx, 'deleted', serializeScoringRule(rule));
+  await ctx.em.flush();
+}
+
+export function contactFacts(person: Person | null | undefined): ContactFacts | null {
+  if (!person) return null;
+  return {
+    firstName: person.firstName,
+    lastName: person.lastName,
+    title: person.title,
+    emails: person.emails.map((e) => e.email).filter(Boolean),
+    phones: person.phones.map((p) => p.phone).filter(Boolean),
+  };
+}
+
+/** The lead plus its linked person, loaded through the workspace-bound EM. */
+export async function subjectFor(em: EntityManager, lead: LeadFacts): Promise<Subject> {
+  const person = lead.personRef ? await em.findOne(Person, { _id: lead.personRef }) : null;
+  return { lead, contact: contactFacts(person) };
+}
+
+/** Score of one lead against the workspace's active rules (called on every create and update). */
+export async function computeScore(em: EntityManager, subject: Subject): Promise<ScoreResult> {
+  return scoreLead(await activeScoringRules(em), subject);
+}

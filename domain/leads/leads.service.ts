@@ -1,0 +1,157 @@
+import type { Ctx } from '../context';
+import { notFound } from '../errors';
+import { emit } from '../outbox/emit';
+import { recordSystemActivity } from '../activities/timeline.service';
+import { Deal } from '../deals/deal.entity';
+import { applyPatch, emitTagChanges, normalizeTags } from '../shared/changes';
+import { mergeObject } from '../shared/custom-fields';
+import { assertCustomFieldValues } from '../custom-fields/validate-values';
+import { dateWhere, findPage, likePattern, toPlain, type DateFilterInput, type PageRequest } from '../shared/listing';
+import { previewOf, type PreviewResult } from '../shared/preview';
+import { createRecord } from '../shared/records';
+import { inTransaction } from '../shared/tx';
+import { Lead } from './lead.entity';
+import { assertCompanyRef, assertPersonRef, assertUsers } from './refs';
+import { computeScore, subjectFor } from './lead-scoring.service';
+import { scoreChanged } from './scoring';
+import { routeOwner } from './lead-routing.service';
+
+export const LEAD_FIELDS = [
+  '_id', 'title', 'email', 'phone', 'status', 'source', 'notes', 'score', 'scoreBreakdown', 'value', 'companyRef', 'personRef',
+  'customFields', 'tags', 'ownerId', 'createdAt', 'updatedAt',
+] as const;
+export const LEAD_SUMMARY_FIELDS = ['title', 'status', 'source', 'score', 'value', 'email', 'phone', 'ownerId', 'updatedAt'] as const;
+
+/** Writable lead fields; score and scoreBreakdown are computed, never taken from the client. */
+export interface LeadInput {
+  title?: string;
+  email?: string | null;
+  phone?: string | null;
+  status?: string;
+  source?: string | null;
+  notes?: string | null;
+  value?: number | null;
+  companyRef?: string | null;
+  personRef?: string | null;
+  customFields?: Record<string, unknown>;
+  tags?: string[];
+  ownerId?: string | null;
+}
+
+export const serializeLead = (l: Lead): Record<string, unknown> => toPlain(l, LEAD_FIELDS);
+
+export async function getLead(ctx: Ctx, id: string): Promise<Lead> {
+  const lead = await ctx.em.findOne(Lead, { _id: id });
+  if (!lead) throw notFound('lead');
+  return lead;
+}
+
+function scalarFields(input: LeadInput): Partial<Lead> {
+  const { customFields: _c, tags: _t, ...scalars } = input;
+  return scalars as Partial<Lead>;
+}
+
+const feedLink = (lead: Lead) => ({ leadId: lead._id, entityType: 'lead', entityId: lead._id });
+
+/**
+ * Creates a lead: references checked, score computed from the active rules, and — when no ownerId
+ * is given — the owner taken from the first matching routing rule (else the caller).
+ */
+export async function createLead(ctx: Ctx, input: LeadInput & { title: string }, opts: { preview: boolean }): Promise<Record<string, unknown> | PreviewResult> {
+  await assertCompanyRef(ctx, input.companyRef);
+  await assertPersonRef(ctx, input.personRef);
+  if (input.ownerId) await assertUsers(ctx, [input.ownerId], 'ownerId');
+  await assertCustomFieldValues(ctx, 'lead', input.customFields ?? {}, { requireAll: true });
+  const data = {
+    ...scalarFields(input),
+    title: input.title,
+    status: input.status ?? 'new',
+    customFields: mergeObject({}, input.customFields ?? {}),
+    tags: normalizeTags(input.tags) ?? [],
+  };
+  const subject = await subjectFor(ctx.em, data);
+  const { score, breakdown } = await computeScore(ctx.em, subject);
+  const build = async (preview: boolean): Promise<Lead> => {
+    const routed = input.ownerId ? null : await routeOwner(ctx, { ...subject, lead: { ...data, score } }, { preview });
+    return createRecord(ctx, Lead, { ...data, score, scoreBreakdown: breakdown, ownerId: input.ownerId ?? routed ?? ctx.actor.userId });
+  };
+  if (opts.preview) {
+    const lead = await build(true);
+    ctx.em.clear();
+    return previewOf(null, serializeLead(lead));
+  }
+  // The round-robin cursor advance and the insert commit together.
+  return inTransaction(ctx, async () => {
+    const lead = await build(false);
+    emit(ctx, { type: 'lead_created', entityType: 'lead', entityId: lead._id, payload: { lead: serializeLead(lead) } });
+    emitTagChanges(ctx, 'lead', lead._id, [], lead.tags);
+    recordSystemActivity(ctx, { ...feedLink(lead), companyId: lead.companyRef, personId: lead.personRef }, 'record_created', `Lead ${lead.title} created`);
+    return serializeLead(lead);
+  });
+}
+
+export async function updateLead(ctx: Ctx, id: string, input: LeadInput, opts: { preview: boolean }): Promise<Record<string, unknown> | PreviewResult> {
+  const lead = await getLead(ctx, id);
+  if (input.companyRef !== undefined && input.companyRef !== lead.companyRef) await assertCompanyRef(ctx, input.companyRef);
+  if (input.personRef !== undefined && input.personRef !== lead.personRef) await assertPersonRef(ctx, input.personRef);
+  if (input.ownerId && input.ownerId !== lead.ownerId) await assertUsers(ctx, [input.ownerId], 'ownerId');
+  if (input.customFields !== undefined) await assertCustomFieldValues(ctx, 'lead', input.customFields);
+  const current = serializeLead(lead);
+  const patch: Partial<Lead> = {
+    ...scalarFields(input),
+    ...(input.customFields !== undefined ? { customFields: mergeObject(lead.customFields, input.customFields) } : {}),
+    ...(input.tags !== undefined ? { tags: normalizeTags(input.tags) } : {}),
+  };
+  const beforeTags = [...lead.tags];
+  const changes = applyPatch(lead, patch);
+  const result = await computeScore(ctx.em, await subjectFor(ctx.em, lead));
+  // The score is part of the change set (automations may react to it); its breakdown is derived.
+  // Assigned only when it differs, so a no-op PUT writes nothing (jsonb reorders keys on read).
+  if (scoreChanged(lead, result)) lead.scoreBreakdown = result.breakdown;
+  Object.assign(changes, applyPatch(lead, { score: result.score }));
+  if (opts.preview) {
+    const proposed = serializeLead(lead);
+    ctx.em.clear();
+    return previewOf(current, proposed);
+  }
+  if (Object.keys(changes).length) {
+    lead.updatedAt = new Date();
+    emit(ctx, { type: 'lead_updated', entityType: 'lead', entityId: lead._id, payload: { lead: serializeLead(lead), changes } });
+    emitTagChanges(ctx, 'lead', lead._id, beforeTags, lead.tags);
+    recordSystemActivity(ctx, feedLink(lead), 'record_updated', `Lead ${lead.title} updated`, { changes });
+  }
+  await ctx.em.flush();
+  return serializeLead(lead);
+}
+
+/** Deleting a lead unlinks the deals that referenced it; their own records stay. */
+export async function deleteLead(ctx: Ctx, id: string): Promise<void> {
+  const lead = await getLead(ctx, id);
+  await inTransaction(ctx, async () => {
+    await ctx.em.nativeUpdate(Deal, { workspaceId: ctx.actor.workspaceId, leadRef: id }, { leadRef: null });
+    ctx.em.remove(lead);
+    emit(ctx, { type: 'lead_deleted', entityType: 'lead', entityId: id, payload: { lead: serializeLead(lead) } });
+  });
+}
+
+export interface LeadListQuery extends PageRequest, DateFilterInput {
+  status?: string;
+  source?: string;
+  search?: string;
+  ownerId?: string;
+}
+
+export async function listLeads(ctx: Ctx, query: LeadListQuery) {
+  const where: Record<string, unknown> = { ...dateWhere(query) };
+  if (query.status) where.status = query.status;
+  if (query.source) where.source = query.source;
+  if (query.ownerId) where.ownerId = query.ownerId;
+  if (query.search) {
+    const like = likePattern(query.search);
+    where.$or = [{ title: { $ilike: like } }, { email: { $ilike: like } }, { phone: { $ilike: like } }, { source: { $ilike: like } }];
+  }
+  // Incremental sync reads oldest change first so a client can resume from the last updatedAt.
+  const order: Record<string, 'asc' | 'desc'> = query.updatedSince ? { updatedAt: 'asc' } : { createdAt: 'desc' };
+  const { items, total } = await findPage(ctx.em, Lead, where, query, order);
+  return { items: items.map(serializeLead), total };
+}

@@ -1,0 +1,70 @@
+import type { Ctx } from '../context';
+import { emit } from '../outbox/emit';
+import { applyPatch } from '../shared/changes';
+import { findPage, toPlain, type PageRequest } from '../shared/listing';
+import { createRecord } from '../shared/records';
+import { DashboardLayout } from './dashboard-layout.entity';
+import { assertSharing, loadVisible, visibleWhere, type Visibility } from './sharing';
+
+const FIELDS = ['_id', 'name', 'layout', 'visibleComponents', 'chartWidgets', 'visibility', 'userIds', 'groupIds', 'ownerId', 'createdAt', 'updatedAt'] as const;
+export const serializeDashboardLayout = (l: DashboardLayout): Record<string, unknown> => toPlain(l, FIELDS);
+
+export interface DashboardLayoutInput {
+  name?: string;
+  layout?: unknown;
+  visibleComponents?: string[];
+  chartWidgets?: unknown;
+  visibility?: Visibility;
+  userIds?: string[];
+  groupIds?: string[];
+}
+
+const find = (ctx: Ctx, id: string) => () => ctx.em.findOne(DashboardLayout, { _id: id });
+export const getDashboardLayout = (ctx: Ctx, id: string) => loadVisible(ctx, 'dashboard layout', find(ctx, id));
+
+export async function listDashboardLayouts(ctx: Ctx, query: PageRequest) {
+  const { items, total } = await findPage(ctx.em, DashboardLayout, visibleWhere(ctx.actor), query, { createdAt: 'desc' });
+  return { items: items.map(serializeDashboardLayout), total };
+}
+
+export async function createDashboardLayout(ctx: Ctx, input: DashboardLayoutInput & { name: string }) {
+  const sharing = { visibility: input.visibility ?? 'private', userIds: input.userIds ?? [], groupIds: input.groupIds ?? [] };
+  await assertSharing(ctx, sharing);
+  const layout = createRecord(ctx, DashboardLayout, {
+    name: input.name,
+    layout: input.layout ?? null,
+    visibleComponents: input.visibleComponents ?? [],
+    chartWidgets: input.chartWidgets ?? null,
+    ...sharing,
+    ownerId: ctx.actor.userId,
+  });
+  emit(ctx, { type: 'dashboard_layout_created', entityType: 'dashboard_layout', entityId: layout._id, payload: { dashboardLayout: serializeDashboardLayout(layout) } });
+  await ctx.em.flush();
+  return serializeDashboardLayout(layout);
+}
+
+export async function updateDashboardLayout(ctx: Ctx, id: string, input: DashboardLayoutInput) {
+  const layout = await loadVisible(ctx, 'dashboard layout', find(ctx, id), { change: true });
+  await assertSharing(ctx, {
+    visibility: input.visibility ?? layout.visibility,
+    userIds: input.userIds ?? layout.userIds,
+    groupIds: input.groupIds ?? layout.groupIds,
+  });
+  const changes = applyPatch(layout, {
+    name: input.name, layout: input.layout, visibleComponents: input.visibleComponents, chartWidgets: input.chartWidgets,
+    visibility: input.visibility, userIds: input.userIds, groupIds: input.groupIds,
+  });
+  if (Object.keys(changes).length) {
+    layout.updatedAt = new Date();
+    emit(ctx, { type: 'dashboard_layout_updated', entityType: 'dashboard_layout', entityId: id, payload: { dashboardLayout: serializeDashboardLayout(layout), changes } });
+    await ctx.em.flush();
+  }
+  return serializeDashboardLayout(layout);
+}
+
+export async function deleteDashboardLayout(ctx: Ctx, id: string): Promise<void> {
+  const layout = await loadVisible(ctx, 'dashboard layout', find(ctx, id), { change: true });
+  ctx.em.remove(layout);
+  emit(ctx, { type: 'dashboard_layout_deleted', entityType: 'dashboard_layout', entityId: id, payload: { dashboardLayout: serializeDashboardLayout(layout) } });
+  await ctx.em.flush();
+}

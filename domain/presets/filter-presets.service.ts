@@ -1,0 +1,77 @@
+import type { Ctx } from '../context';
+import { emit } from '../outbox/emit';
+import { applyPatch } from '../shared/changes';
+import { findPage, toPlain, type PageRequest } from '../shared/listing';
+import { createRecord } from '../shared/records';
+import { FilterPreset, type FilterMode } from './filter-preset.entity';
+import { assertSharing, loadVisible, visibleWhere, type Visibility } from './sharing';
+
+const FIELDS = ['_id', 'name', 'area', 'columnFilters', 'filterTree', 'filterMode', 'sorting', 'visibility', 'userIds', 'groupIds', 'ownerId', 'createdAt', 'updatedAt'] as const;
+export const serializeFilterPreset = (p: FilterPreset): Record<string, unknown> => toPlain(p, FIELDS);
+
+export interface FilterPresetInput {
+  name?: string;
+  area?: string | null;
+  columnFilters?: unknown;
+  filterTree?: unknown;
+  filterMode?: FilterMode;
+  sorting?: unknown;
+  visibility?: Visibility;
+  userIds?: string[];
+  groupIds?: string[];
+}
+
+const find = (ctx: Ctx, id: string) => () => ctx.em.findOne(FilterPreset, { _id: id });
+export const getFilterPreset = (ctx: Ctx, id: string) => loadVisible(ctx, 'filter preset', find(ctx, id));
+
+/** Presets the caller may see, optionally of one area, newest first. */
+export async function listFilterPresets(ctx: Ctx, query: PageRequest & { area?: string }) {
+  const where: Record<string, unknown> = { ...visibleWhere(ctx.actor) };
+  if (query.area) where.area = query.area;
+  const { items, total } = await findPage(ctx.em, FilterPreset, where, query, { createdAt: 'desc' });
+  return { items: items.map(serializeFilterPreset), total };
+}
+
+export async function createFilterPreset(ctx: Ctx, input: FilterPresetInput & { name: string }) {
+  const sharing = { visibility: input.visibility ?? 'private', userIds: input.userIds ?? [], groupIds: input.groupIds ?? [] };
+  await assertSharing(ctx, sharing);
+  const preset = createRecord(ctx, FilterPreset, {
+    name: input.name,
+    area: input.area ?? null,
+    columnFilters: input.columnFilters ?? null,
+    filterTree: input.filterTree ?? null,
+    filterMode: input.filterMode ?? 'and',
+    sorting: input.sorting ?? null,
+    ...sharing,
+    ownerId: ctx.actor.userId,
+  });
+  emit(ctx, { type: 'filter_preset_created', entityType: 'filter_preset', entityId: preset._id, payload: { filterPreset: serializeFilterPreset(preset) } });
+  await ctx.em.flush();
+  return serializeFilterPreset(preset);
+}
+
+export async function updateFilterPreset(ctx: Ctx, id: string, input: FilterPresetInput) {
+  const preset = await loadVisible(ctx, 'filter preset', find(ctx, id), { change: true });
+  await assertSharing(ctx, {
+    visibility: input.visibility ?? preset.visibility,
+    userIds: input.userIds ?? preset.userIds,
+    groupIds: input.groupIds ?? preset.groupIds,
+  });
+  const changes = applyPatch(preset, {
+    name: input.name, area: input.area, columnFilters: input.columnFilters, filterTree: input.filterTree, filterMode: input.filterMode,
+    sorting: input.sorting, visibility: input.visibility, userIds: input.userIds, groupIds: input.groupIds,
+  });
+  if (Object.keys(changes).length) {
+    preset.updatedAt = new Date();
+    emit(ctx, { type: 'filter_preset_updated', entityType: 'filter_preset', entityId: id, payload: { filterPreset: serializeFilterPreset(preset), changes } });
+    await ctx.em.flush();
+  }
+  return serializeFilterPreset(preset);
+}
+
+export async function deleteFilterPreset(ctx: Ctx, id: string): Promise<void> {
+  const preset = await loadVisible(ctx, 'filter preset', find(ctx, id), { change: true });
+  ctx.em.remove(preset);
+  emit(ctx, { type: 'filter_preset_deleted', entityType: 'filter_preset', entityId: id, payload: { filterPreset: serializeFilterPreset(preset) } });
+  await ctx.em.flush();
+}

@@ -1,0 +1,153 @@
+import type { Ctx } from '../context';
+import { notFound, validation } from '../errors';
+import { emit } from '../outbox/emit';
+import { recordSystemActivity } from '../activities/timeline.service';
+import { resolveParent, TASK_PARENT_FIELDS, type ParentValues } from '../activities/parents';
+import { assertRefs, assertUsers, linkColumns } from '../activities/references';
+import { assertCustomFieldValues } from '../custom-fields/validate-values';
+import { applyPatch, emitTagChanges, normalizeTags } from '../shared/changes';
+import { mergeObject } from '../shared/custom-fields';
+import { toPlain } from '../shared/listing';
+import { createRecord } from '../shared/records';
+import { getTaskFlow } from './task-flow.service';
+import { resolveStageStatus } from './task-rules';
+import { Task, type TaskPriority, type TaskStatus } from './task.entity';
+
+export const TASK_FIELDS = [
+  '_id', 'title', 'description', 'status', 'stage', 'priority', 'assignees', 'owner', 'deadline', 'tags', 'customFields',
+  'estimatedHours', 'taskValue', 'project', 'customObjectRecord', 'customObjectSlug', 'company', 'personRef', 'leadRef', 'dealRef',
+  'completedAt', 'createdAt', 'updatedAt',
+] as const;
+export const TASK_SUMMARY_FIELDS = ['title', 'status', 'stage', 'priority', 'assignees', 'owner', 'deadline', 'updatedAt'] as const;
+
+type ParentField = keyof typeof TASK_PARENT_FIELDS;
+const PARENT_FIELDS = Object.keys(TASK_PARENT_FIELDS) as ParentField[];
+const ENTITY_TYPE: Record<ParentField, string> = {
+  project: 'project', customObjectRecord: 'custom_object_record', company: 'company', personRef: 'person', leadRef: 'lead', dealRef: 'deal',
+};
+
+export interface TaskInput extends Partial<Record<ParentField, string | null>> {
+  title?: string;
+  description?: string | null;
+  status?: TaskStatus;
+  stage?: number;
+  priority?: TaskPriority;
+  assignees?: string[];
+  owner?: string;
+  deadline?: Date | null;
+  tags?: string[];
+  customFields?: Record<string, unknown>;
+  estimatedHours?: number | null;
+  taskValue?: number | null;
+  customObjectSlug?: string | null;
+}
+
+export const serializeTask = (t: Task): Record<string, unknown> => toPlain(t, TASK_FIELDS);
+
+export async function getTask(ctx: Ctx, id: string): Promise<Task> {
+  const task = await ctx.em.findOne(Task, { _id: id });
+  if (!task) throw notFound('task');
+  return task;
+}
+
+const parentOf = (t: Task): ParentValues<ParentField> =>
+  Object.fromEntries(PARENT_FIELDS.map((f) => [f, t[f] ?? null])) as ParentValues<ParentField>;
+
+/** Parent columns plus customObjectSlug, which exists only beside a customObjectRecord parent. */
+async function resolveTaskParent(ctx: Ctx, current: Task | null, input: TaskInput) {
+  const { values, field } = resolveParent(PARENT_FIELDS, current ? parentOf(current) : null, input);
+  let slug: string | null = null;
+  if (field === 'customObjectRecord') {
+    slug = input.customObjectSlug ?? (current?.customObjectRecord === values.customObjectRecord ? current.customObjectSlug : null) ?? null;
+    if (!slug) throw validation('customObjectSlug: is required with customObjectRecord', [{ path: 'customObjectSlug', error: 'is required' }]);
+  }
+  const changed = !current || current[field] !== values[field];
+  if (changed) await assertRefs(ctx, [{ field, kind: TASK_PARENT_FIELDS[field], id: values[field] }]);
+  return { values: { ...values, customObjectSlug: slug }, field };
+}
+
+function feedRow(ctx: Ctx, task: Task, type: 'task_created' | 'task_completed'): void {
+  const field = PARENT_FIELDS.find((f) => task[f])!;
+  const parentId = task[field] as string;
+  const summary = type === 'task_created' ? `Task ${task.title} created` : `Task ${task.title} completed`;
+  recordSystemActivity(
+    ctx,
+    { ...linkColumns(TASK_PARENT_FIELDS[field], parentId), entityType: ENTITY_TYPE[field], entityId: parentId },
+    type,
+    summary,
+    { taskId: task._id, status: task.status },
+    { taskRef: task._id },
+  );
+}
+
+function scalars(input: TaskInput): Partial<Task> {
+  const out: Partial<Task> = {};
+  for (const key of ['title', 'description', 'priority', 'deadline', 'estimatedHours', 'taskValue'] as const) {
+    if (input[key] !== undefined) (out as Record<string, unknown>)[key] = input[key];
+  }
+  return out;
+}
+
+export async function createTask(ctx: Ctx, input: TaskInput & { title: string }): Promise<Record<string, unknown>> {
+  const parent = await resolveTaskParent(ctx, null, input);
+  const assignees = input.assignees ?? [ctx.actor.userId];
+  const owner = input.owner ?? ctx.actor.userId;
+  await assertUsers(ctx, 'assignees', assignees);
+  await assertUsers(ctx, 'owner', [owner]);
+  await assertCustomFieldValues(ctx, 'task', input.customFields ?? {}, { requireAll: true });
+  const state = resolveStageStatus(await getTaskFlow(ctx), null, input);
+  const task = createRecord(ctx, Task, {
+    priority: 'medium',
+    ...scalars(input),
+    ...parent.values,
+    ...state,
+    assignees: [...new Set(assignees)],
+    owner,
+    tags: normalizeTags(input.tags) ?? [],
+    customFields: mergeObject({}, input.customFields ?? {}),
+    completedAt: state.status === 'done' ? new Date() : null,
+  } as Task);
+  emit(ctx, { type: 'task_created', entityType: 'task', entityId: task._id, payload: { task: serializeTask(task) } });
+  emitTagChanges(ctx, 'task', task._id, [], task.tags);
+  feedRow(ctx, task, 'task_created');
+  await ctx.em.flush();
+  return serializeTask(task);
+}
+
+export async function updateTask(ctx: Ctx, id: string, input: TaskInput): Promise<Record<string, unknown>> {
+  const task = await getTask(ctx, id);
+  const touchesParent = PARENT_FIELDS.some((f) => input[f] !== undefined) || input.customObjectSlug !== undefined;
+  const parent = touchesParent ? await resolveTaskParent(ctx, task, input) : null;
+  if (input.assignees !== undefined) await assertUsers(ctx, 'assignees', input.assignees);
+  if (input.owner !== undefined) await assertUsers(ctx, 'owner', [input.owner]);
+  if (input.customFields !== undefined) await assertCustomFieldValues(ctx, 'task', input.customFields);
+  const state = input.stage !== undefined || input.status !== undefined ? resolveStageStatus(await getTaskFlow(ctx), task, input) : null;
+  const wasDone = task.status === 'done';
+  const beforeTags = [...task.tags];
+  const changes = applyPatch(task, {
+    ...scalars(input),
+    ...(parent?.values ?? {}),
+    ...(state ?? {}),
+    ...(input.assignees !== undefined ? { assignees: [...new Set(input.assignees)] } : {}),
+    ...(input.owner !== undefined ? { owner: input.owner } : {}),
+    ...(input.tags !== undefined ? { tags: normalizeTags(input.tags) } : {}),
+    ...(input.customFields !== undefined ? { customFields: mergeObject(task.customFields, input.customFields) } : {}),
+  } as Partial<Task>);
+  if (!Object.keys(changes).length) return serializeTask(task);
+  if (task.status === 'done' && !wasDone) task.completedAt = new Date();
+  if (task.status !== 'done') task.completedAt = null;
+  task.updatedAt = new Date();
+  emit(ctx, { type: 'task_updated', entityType: 'task', entityId: task._id, payload: { task: serializeTask(task), changes } });
+  emitTagChanges(ctx, 'task', task._id, beforeTags, task.tags);
+  if (task.status === 'done' && !wasDone) feedRow(ctx, task, 'task_completed');
+  await ctx.em.flush();
+  return serializeTask(task);
+}
+
+/** The task goes; its feed rows stay as history. */
+export async function deleteTask(ctx: Ctx, id: string): Promise<void> {
+  const task = await getTask(ctx, id);
+  ctx.em.remove(task);
+  emit(ctx, { type: 'task_deleted', entityType: 'task', entityId: id, payload: { task: serializeTask(task) } });
+  await ctx.em.flush();
+}

@@ -1,0 +1,49 @@
+import { raw } from '@mikro-orm/core';
+import type { Ctx } from '../context';
+import { forbidden, notFound } from '../errors';
+import { emit } from '../outbox/emit';
+import { applyPatch } from '../shared/changes';
+import { findPage, likePattern, toPlain, type PageRequest } from '../shared/listing';
+import { User } from '../workspaces/user.entity';
+
+const FIELDS = ['_id', 'email', 'firstName', 'lastName', 'phone', 'defaultUserPhone', 'role', 'createdAt', 'updatedAt'] as const;
+
+export const serializeUser = (u: User): Record<string, unknown> => ({
+  ...toPlain(u, FIELDS),
+  name: [u.firstName, u.lastName].filter(Boolean).join(' '),
+});
+
+export interface UserInput { firstName?: string; lastName?: string | null; phone?: string | null; defaultUserPhone?: string | null }
+
+export async function getUser(ctx: Ctx, id: string): Promise<User> {
+  const user = await ctx.em.findOne(User, { _id: id });
+  if (!user) throw notFound('user');
+  return user;
+}
+
+/** Users of the workspace sorted by name; `search` matches first/last/full name and e-mail. */
+export async function listUsers(ctx: Ctx, query: PageRequest & { search?: string }) {
+  const where: Record<string, unknown> = {};
+  if (query.search) {
+    const like = likePattern(query.search);
+    where.$or = [
+      { email: { $ilike: like } },
+      { [raw((alias) => `concat_ws(' ', ${alias}.first_name, ${alias}.last_name)`)]: { $ilike: like } },
+    ];
+  }
+  const { items, total } = await findPage(ctx.em, User, where, query, { firstName: 'asc', lastName: 'asc' } as never);
+  return { items: items.map(serializeUser), total };
+}
+
+/** Members may update only their own user; owners and admins any user of the workspace. */
+export async function updateUser(ctx: Ctx, id: string, input: UserInput): Promise<Record<string, unknown>> {
+  const user = await getUser(ctx, id);
+  if (user._id !== ctx.actor.userId && ctx.actor.role === 'member') throw forbidden('a member may only update their own user');
+  const changes = applyPatch(user, { firstName: input.firstName, lastName: input.lastName, phone: input.phone, defaultUserPhone: input.defaultUserPhone });
+  if (Object.keys(changes).length) {
+    user.updatedAt = new Date();
+    emit(ctx, { type: 'user_updated', entityType: 'user', entityId: user._id, payload: { user: serializeUser(user), changes } });
+    await ctx.em.flush();
+  }
+  return serializeUser(user);
+}

@@ -1,0 +1,39 @@
+import { tenantEntities } from '../domain/orm/entities';
+import type { AnyDefinition } from './types/definition';
+import { companySearch } from './types/company';
+import { dealSearch } from './types/deal';
+import { leadSearch } from './types/lead';
+import { personSearch } from './types/person';
+import { taskSearch } from './types/task';
+
+/** Every type the spec names for `GET /search`; the ones without a definition are not searchable yet. */
+export const SPEC_SEARCH_TYPES = ['company', 'person', 'lead', 'deal', 'support-ticket', 'project', 'offer', 'task'] as const;
+
+// Adding a type = one file in search/types/ plus one entry here (in the order results are listed).
+const DEFINITIONS: AnyDefinition[] = [companySearch, personSearch, leadSearch, dealSearch, taskSearch];
+
+// A type joins search once its entity is registered with the ORM (built in parallel by others).
+const registered = new Set<unknown>(tenantEntities);
+
+export const SEARCH_DEFINITIONS: readonly AnyDefinition[] = DEFINITIONS.filter((d) => registered.has(d.entity)).map((d) => ({
+  ...d,
+  references: (d.references ?? []).filter((r) => DEFINITIONS.some((other) => other.type === r.type && registered.has(other.entity))),
+}));
+
+export const SEARCH_TYPES: readonly string[] = SEARCH_DEFINITIONS.map((d) => d.type);
+
+export function definitionOf(type: string): AnyDefinition {
+  const def = SEARCH_DEFINITIONS.find((d) => d.type === type);
+  if (!def) throw new Error(`search type "${type}" is not registered`);
+  return def;
+}
+
+export const isSearchType = (type: string): boolean => SEARCH_TYPES.includes(type);
+
+/** Index uid of a type: `${prefix}${type}` (prefix from MEILI_INDEX_PREFIX, default crm_). */
+export const indexUid = (prefix: string, type: string): string => `${prefix}${type}`;
+
+/** Types whose documents show a title of `type` (through a reference), with that reference. */
+export function dependentsOf(type: string): Array<{ def: AnyDefinition; reference: NonNullable<AnyDefinition['references']>[number] }> {
+  return SEARCH_DEFINITIONS.flatMap((def) => (def.references ?? []).filter((r) => r.type === type).map((reference) => ({ def, reference })));
+}

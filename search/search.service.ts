@@ -1,0 +1,43 @@
+import { MeiliSearchError, MeiliSearchRequestError, MeiliSearchRequestTimeOutError, type MeiliSearch } from 'meilisearch';
+import type { Ctx } from '../domain/context';
+import type { Logger } from '../domain/logger';
+import { searchPostgres } from './fallback';
+import { searchIndexes, type SearchResults } from './query';
+
+export interface SearchInput { q: string; types: readonly string[]; limit: number }
+
+export interface SearchService {
+  /** Meilisearch first; Postgres (`degraded: true`) when it cannot answer. */
+  search(ctx: Ctx, input: SearchInput): Promise<SearchResults>;
+}
+
+export interface SearchServiceOptions {
+  client: MeiliSearch;
+  prefix: string;
+  log: Logger;
+  /** After a connection failure, go straight to Postgres for this long (default 5 s). */
+  breakerMs?: number;
+}
+
+const unreachable = (err: unknown): boolean => err instanceof MeiliSearchRequestError || err instanceof MeiliSearchRequestTimeOutError;
+
+export function createSearchService(opts: SearchServiceOptions): SearchService {
+  const breakerMs = opts.breakerMs ?? 5000;
+  let skipUntil = 0;
+  return {
+    async search(ctx, input) {
+      const req = { workspaceId: ctx.actor.workspaceId, ...input };
+      if (Date.now() >= skipUntil) {
+        try {
+          return await searchIndexes(opts.client, opts.prefix, req);
+        } catch (err) {
+          if (!(err instanceof MeiliSearchError)) throw err;
+          // A down server would cost every request its timeout: skip it for a moment.
+          if (unreachable(err)) skipUntil = Date.now() + breakerMs;
+          opts.log.warn({ err: err.message, workspaceId: req.workspaceId }, 'search: Meilisearch unavailable, answering from Postgres');
+        }
+      }
+      return searchPostgres(ctx.em, req);
+    },
+  };
+}

@@ -1,0 +1,197 @@
+import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import { eventsFor } from '../support/outbox';
+
+let app: TestApp;
+let t: Tenant;
+type FlowView = { _id: string; stages: { id: string; title: string }[] };
+let pipeline: FlowView;
+let other: FlowView;
+const UNKNOWN = '0123456789abcdef01234567';
+const stage = (flow: FlowView, title: string): string => flow.stages.find((s) => s.title === title)!.id;
+
+beforeAll(async () => {
+  app = await startTestApp();
+  t = await app.tenant();
+  pipeline = (await t.http.get('/api/v1/flows')).body.data[0];
+  other = (await t.http.post('/api/v1/flows', { title: 'Renewals', stages: [{ title: 'Due' }, { title: 'Renewed', type: 'won' }] })).body.data;
+});
+afterAll(() => app.close());
+
+const makeDeal = async (body: Record<string, unknown> = {}) => {
+  const res = await t.http.post('/api/v1/deals', { title: 'Deal', ...body });
+  expect(res.status).toBe(201);
+  return res.body.data;
+};
+const events = (id: string) => eventsFor(app.runtime.deps.orm, id);
+const types = async (id: string): Promise<string[]> => (await events(id)).map((e) => e.type);
+const feed = async (id: string): Promise<any[]> => (await t.http.get(`/api/v1/deals/${id}/activity-feed`)).body.data;
+const move = (id: string, body: Record<string, unknown>) => t.http.post(`/api/v1/deals/${id}/move`, body);
+
+describe('PUT /api/v1/deals/:id', () => {
+  it('changes only given keys, merges customFields, logs old and new values and emits deal_updated', async () => {
+    const d = await makeDeal({ value: 100, priority: 'low', customFields: { a: 1, b: 2 }, tags: ['x'] });
+    const res = await t.http.put(`/api/v1/deals/${d._id}`, { value: 250, priority: 'high', customFields: { b: 3, c: 'new', a: null }, tags: ['y'] });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ title: 'Deal', value: 250, priority: 'high', customFields: { b: 3, c: 'new' }, tags: ['y'], stageId: d.stageId });
+    const [row] = await feed(d._id);
+    expect(row).toMatchObject({ type: 'record_updated', system: true });
+    expect(row.metadata.changes).toMatchObject({ value: { from: 100, to: 250 }, priority: { from: 'low', to: 'high' }, tags: { from: ['x'], to: ['y'] } });
+    const evs = await events(d._id);
+    expect(evs.map((e) => e.type)).toEqual(['deal_created', 'tag_added', 'deal_updated', 'tag_added', 'tag_removed']);
+    expect(evs[2]!.payload.changes.value).toEqual({ from: 100, to: 250 });
+    expect(evs[2]!.payload.deal.value).toBe(250);
+  });
+
+  it('clears optional fields with null; an unchanged PUT writes nothing', async () => {
+    const d = await makeDeal({ value: 5, probability: 20, priority: 'medium' });
+    const res = await t.http.put(`/api/v1/deals/${d._id}`, { value: null, probability: null, priority: null });
+    expect(res.body.data).toMatchObject({ value: null, probability: null, priority: null });
+    const before = (await events(d._id)).length;
+    await t.http.put(`/api/v1/deals/${d._id}`, { value: null, title: 'Deal' });
+    expect((await events(d._id)).length).toBe(before);
+    expect(await feed(d._id)).toHaveLength(2);
+  });
+
+  it('status won → wonDate + deal_won; lost → lostDate, wonDate cleared + deal_lost; open → both cleared', async () => {
+    const d = await makeDeal();
+    const won = (await t.http.put(`/api/v1/deals/${d._id}`, { status: 'won' })).body.data;
+    expect(won).toMatchObject({ status: 'won', lostDate: null, stageId: d.stageId });
+    expect(won.wonDate).toEqual(expect.any(String));
+    const lost = (await t.http.put(`/api/v1/deals/${d._id}`, { status: 'lost', lostDate: '2025-02-03' })).body.data;
+    expect(lost).toMatchObject({ status: 'lost', wonDate: null, lostDate: '2025-02-03T00:00:00.000Z' });
+    const reopened = (await t.http.put(`/api/v1/deals/${d._id}`, { status: 'open' })).body.data;
+    expect(reopened).toMatchObject({ status: 'open', wonDate: null, lostDate: null });
+    expect(await types(d._id)).toEqual(['deal_created', 'deal_updated', 'deal_won', 'deal_updated', 'deal_lost', 'deal_updated']);
+    const [latest] = await feed(d._id);
+    expect(latest.metadata.changes.status).toEqual({ from: 'lost', to: 'open' });
+    expect(latest.metadata.changes.lostDate).toEqual({ from: '2025-02-03T00:00:00.000Z', to: null });
+  });
+
+  it('a deal in a won stage cannot take another status by PUT (409); moving it to an open stage reopens it', async () => {
+    const d = await makeDeal({ stageId: stage(pipeline, 'Won') });
+    const res = await t.http.put(`/api/v1/deals/${d._id}`, { status: 'open' });
+    expect(res.status).toBe(409);
+    expect(res.body.error).toMatch(/won stage/);
+    expect((await t.http.get(`/api/v1/deals/${d._id}`)).body.data.status).toBe('won');
+  });
+
+  it('stageId/flowId by PUT follow the move rules', async () => {
+    const d = await makeDeal();
+    const same = await t.http.put(`/api/v1/deals/${d._id}`, { stageId: stage(pipeline, 'Qualified') });
+    expect(same.body.data.stageId).toBe(stage(pipeline, 'Qualified'));
+    const cross = await t.http.put(`/api/v1/deals/${d._id}`, { stageId: stage(other, 'Due') });
+    expect(cross.status).toBe(400);
+    const byFlow = await t.http.put(`/api/v1/deals/${d._id}`, { flowId: other._id });
+    expect(byFlow.body.data).toMatchObject({ flowId: other._id, stageId: stage(other, 'Due') });
+    // Sending the current flowId alone keeps the stage.
+    const keep = await t.http.put(`/api/v1/deals/${d._id}`, { flowId: other._id, title: 'Renamed' });
+    expect(keep.body.data).toMatchObject({ stageId: stage(other, 'Due'), title: 'Renamed' });
+    expect((await types(d._id)).filter((x) => x === 'deal_stage_changed')).toHaveLength(2);
+  });
+
+  it('preview shows the diff, including status consequences, and changes nothing', async () => {
+    const d = await makeDeal({ value: 1 });
+    const res = await t.http.put(`/api/v1/deals/${d._id}?preview=true`, { value: 2, stageId: stage(pipeline, 'Won') });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ preview: true, current: { value: 1, status: 'open' }, proposed: { value: 2, status: 'won' } });
+    expect(res.body.data.diff).toMatchObject({ value: { from: 1, to: 2 }, status: { from: 'open', to: 'won' }, stageId: { from: d.stageId, to: stage(pipeline, 'Won') } });
+    expect((await t.http.get(`/api/v1/deals/${d._id}`)).body.data).toEqual(d);
+    expect(await types(d._id)).toEqual(['deal_created']);
+    expect(await feed(d._id)).toHaveLength(1);
+  });
+
+  const bad: [string, Record<string, unknown>, RegExp][] = [
+    ['empty title', { title: '' }, /title/],
+    ['negative value', { value: -0.01 }, /value/],
+    ['probability 101', { probability: 101 }, /probability/],
+    ['priority urgent', { priority: 'urgent' }, /priority/],
+    ['status pending', { status: 'pending' }, /status/],
+    ['unknown person', { personRef: UNKNOWN }, /personRef: no person/],
+    ['unknown lead', { leadRef: UNKNOWN }, /leadRef: no lead/],
+    ['unknown company', { company: UNKNOWN }, /company: no company/],
+    ['null ownerId', { ownerId: null }, /ownerId/],
+    ['null stageId', { stageId: null }, /stageId/],
+    ['lostDate on an open deal', { lostDate: '2025-01-01' }, /lostDate/],
+  ];
+  it.each(bad)('400 for %s, deal unchanged', async (_label, body, message) => {
+    const d = await makeDeal();
+    const res = await t.http.put(`/api/v1/deals/${d._id}`, body);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(message);
+    expect((await t.http.get(`/api/v1/deals/${d._id}`)).body.data).toEqual(d);
+  });
+});
+
+describe('POST /api/v1/deals/:id/move', () => {
+  it('moves within the flow, logs the stage titles to the feed and emits deal_stage_changed', async () => {
+    const d = await makeDeal();
+    const res = await move(d._id, { stageId: stage(pipeline, 'Proposal') });
+    expect(res.status).toBe(200);
+    expect(res.body.data).toMatchObject({ stageId: stage(pipeline, 'Proposal'), flowId: pipeline._id, status: 'open' });
+    const [row] = await feed(d._id);
+    expect(row.summary).toMatch(/moved from Lead to Proposal/);
+    expect(row.metadata.stage).toEqual({
+      fromStageId: d.stageId, fromTitle: 'Lead', toStageId: stage(pipeline, 'Proposal'), toTitle: 'Proposal', fromFlowId: pipeline._id, toFlowId: pipeline._id,
+    });
+    expect(row.metadata.changes.stageId).toEqual({ from: d.stageId, to: stage(pipeline, 'Proposal') });
+    const evs = await events(d._id);
+    expect(evs.map((e) => e.type)).toEqual(['deal_created', 'deal_updated', 'deal_stage_changed']);
+    expect(evs[2]!.payload).toMatchObject({ fromStageId: d.stageId, toStageId: stage(pipeline, 'Proposal'), flowId: pipeline._id, deal: { _id: d._id } });
+  });
+
+  it('into a won stage wins the deal, into a lost stage loses it, back to an open stage reopens it', async () => {
+    const d = await makeDeal();
+    const won = (await move(d._id, { stageId: stage(pipeline, 'Won') })).body.data;
+    expect(won.status).toBe('won');
+    expect(won.wonDate).toEqual(expect.any(String));
+    const lost = (await move(d._id, { stageId: stage(pipeline, 'Lost') })).body.data;
+    expect(lost).toMatchObject({ status: 'lost', wonDate: null });
+    const reopened = (await move(d._id, { stageId: stage(pipeline, 'Negotiation') })).body.data;
+    expect(reopened).toMatchObject({ status: 'open', wonDate: null, lostDate: null });
+    expect(await types(d._id)).toEqual([
+      'deal_created', 'deal_updated', 'deal_stage_changed', 'deal_won', 'deal_updated', 'deal_stage_changed', 'deal_lost', 'deal_updated', 'deal_stage_changed',
+    ]);
+    const [row] = await feed(d._id);
+    expect(row.metadata.changes.status).toEqual({ from: 'lost', to: 'open' });
+  });
+
+  it('to another flow\'s stage only with that flowId', async () => {
+    const d = await makeDeal();
+    const without = await move(d._id, { stageId: stage(other, 'Due') });
+    expect(without.status).toBe(400);
+    expect(without.body.error).toMatch(/belongs to another flow; send flowId/);
+    const mismatched = await move(d._id, { stageId: stage(other, 'Due'), flowId: pipeline._id });
+    expect(mismatched.status).toBe(400);
+    expect(mismatched.body.error).toMatch(/does not belong to flow/);
+    const ok = await move(d._id, { stageId: stage(other, 'Renewed'), flowId: other._id });
+    expect(ok.body.data).toMatchObject({ flowId: other._id, stageId: stage(other, 'Renewed'), status: 'won' });
+    const evs = await events(d._id);
+    expect(evs.find((e) => e.type === 'deal_stage_changed')!.payload).toMatchObject({ flowId: other._id, fromFlowId: pipeline._id });
+  });
+
+  it('moving to the stage it is in changes nothing', async () => {
+    const d = await makeDeal();
+    expect((await move(d._id, { stageId: d.stageId })).body.data).toEqual(d);
+    expect(await types(d._id)).toEqual(['deal_created']);
+  });
+
+  const bad: [string, Record<string, unknown>, number, RegExp][] = [
+    ['no stageId', {}, 400, /stageId/],
+    ['malformed stageId', { stageId: 'proposal' }, 400, /stageId/],
+    ['unknown stageId', { stageId: UNKNOWN }, 400, /stageId: no stage/],
+    ['unknown flowId', { stageId: 'LEAD', flowId: UNKNOWN }, 400, /flowId: no flow/],
+    ['malformed flowId', { stageId: 'LEAD', flowId: 'x' }, 400, /flowId/],
+  ];
+  it.each(bad)('%s → %d', async (_label, body, status, message) => {
+    const d = await makeDeal();
+    if (body.stageId === 'LEAD') body.stageId = stage(pipeline, 'Qualified');
+    const res = await move(d._id, body);
+    expect(res.status).toBe(status);
+    expect(res.body.error).toMatch(message);
+    expect((await t.http.get(`/api/v1/deals/${d._id}`)).body.data.stageId).toBe(d.stageId);
+  });
+
+  it('404 for an unknown deal', async () => {
+    expect((await move(UNKNOWN, { stageId: stage(pipeline, 'Won') })).status).toBe(404);
+  });
+});

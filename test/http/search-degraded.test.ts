@@ -1,0 +1,114 @@
+import { Pool } from 'pg';
+import { createLogger } from '../../domain/logger';
+import { createOutboxDispatcher } from '../../domain/outbox/dispatcher';
+import { buildSubscribers } from '../../domain/outbox/subscribers';
+import { SEARCH_TYPES } from '../../search/registry';
+import { HttpClient, startTestApp, type Tenant, type TestApp } from '../support/app';
+import { deleteIndexes, searchUntil, testMeili, titles, uniqueIndexPrefix } from '../support/search';
+
+// Meilisearch "stopped" = an app and a subscriber pointed at a port where nothing listens.
+const DEAD_MEILI = 'http://127.0.0.1:9';
+const PREFIX = uniqueIndexPrefix('degraded');
+const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'search-degraded-test');
+const meili = testMeili();
+let app: TestApp;
+let dead: TestApp;
+let db: Pool;
+let t: Tenant;
+let other: Tenant;
+
+jest.setTimeout(90_000);
+
+beforeAll(async () => {
+  app = await startTestApp({ MEILI_INDEX_PREFIX: PREFIX });
+  dead = await startTestApp({ MEILI_INDEX_PREFIX: PREFIX, MEILI_URL: DEAD_MEILI });
+  db = new Pool({ connectionString: app.config.databaseUrl, max: 2 });
+  [t, other] = await Promise.all([app.tenant('Degraded'), app.tenant('Degraded other')]);
+});
+
+afterAll(async () => {
+  await db?.end();
+  await Promise.all([app?.close(), dead?.close()]);
+  await deleteIndexes(meili, PREFIX);
+});
+
+const deadHttp = (tenant: Tenant): HttpClient => new HttpClient(dead.baseUrl, tenant.apiKey);
+
+describe('GET /api/v1/search with Meilisearch down', () => {
+  beforeAll(async () => {
+    const companyId = (await t.http.post('/api/v1/companies', { name: 'Obsidian Freight', email: 'hello@obsidian-freight.example', city: 'Odense' })).body.data._id;
+    await t.http.post('/api/v1/people', { firstName: 'Maren', lastName: 'Obsidiansen', companyId, emails: [{ email: 'maren@obsidian-freight.example' }] });
+    await t.http.post('/api/v1/people', { firstName: 'Kai', lastName: 'Lund', title: 'Buyer', companyId });
+    await other.http.post('/api/v1/companies', { name: 'Obsidian Other' });
+  });
+
+  it('answers from Postgres with degraded: true, in the same shape', async () => {
+    const res = await deadHttp(t).get('/api/v1/search?q=obsidian');
+    expect(res.status).toBe(200);
+    expect(res.body.data.degraded).toBe(true);
+    expect(res.body.data.query).toBe('obsidian');
+    expect(Object.keys(res.body.data.results)).toEqual([...SEARCH_TYPES]);
+    expect(res.body.data.results.company).toEqual({
+      hits: [{ _id: expect.any(String), type: 'company', title: 'Obsidian Freight', subtitle: 'Odense · hello@obsidian-freight.example', snippet: '<mark>Obsidian</mark> Freight' }],
+      total: 1,
+    });
+    // Name, e-mail and the company name of people all match case-insensitively.
+    expect(titles(res.body, 'person').sort()).toEqual(['Kai Lund', 'Maren Obsidiansen']);
+    const kai = res.body.data.results.person.hits.find((h: { title: string }) => h.title === 'Kai Lund');
+    expect(kai).toMatchObject({ subtitle: 'Buyer · Obsidian Freight', snippet: '<mark>Obsidian</mark> Freight' });
+  });
+
+  it('applies types, limit and the full-name match in degraded mode too', async () => {
+    const res = await deadHttp(t).get('/api/v1/search?q=MAREN%20obsid&types=person&limit=1');
+    expect(res.body.data).toMatchObject({ degraded: true, results: { person: { total: 1, hits: [{ title: 'Maren Obsidiansen', snippet: '<mark>Maren Obsid</mark>iansen' }] } } });
+    expect(Object.keys(res.body.data.results)).toEqual(['person']);
+    const limited = await deadHttp(t).get('/api/v1/search?q=obsidian&types=person&limit=1');
+    expect(limited.body.data.results.person.hits).toHaveLength(1);
+    expect(limited.body.data.results.person.total).toBe(2);
+  });
+
+  it('treats % and _ in q literally', async () => {
+    const res = await deadHttp(t).get('/api/v1/search?q=%25%25&types=company');
+    expect(res.body.data.results.company).toEqual({ hits: [], total: 0 });
+  });
+
+  it('the input rules still apply', async () => {
+    expect((await deadHttp(t).get('/api/v1/search?q=o')).status).toBe(400);
+    expect((await deadHttp(t).get('/api/v1/search?q=ob&limit=51')).status).toBe(400);
+  });
+});
+
+describe('indexing while Meilisearch is down', () => {
+  it('the write succeeds, the event is retried with backoff, and the document appears once Meilisearch is back', async () => {
+    const ws = await app.tenant('Recovery');
+    const res = await ws.http.post('/api/v1/companies', { name: 'Phoenix Recovered' });
+    expect(res.status).toBe(201);
+
+    const subscribersFor = (config: typeof app.config) => buildSubscribers({ orm: app.runtime.deps.orm, config, log });
+    const down = createOutboxDispatcher({ pgConnectionString: app.config.databaseUrl, workspaceIds: [ws.workspaceId], subscribers: subscribersFor({ ...app.config, meiliUrl: DEAD_MEILI }), log, backoff: () => 300 });
+    const first = await down.drainOnce();
+    await down.stop();
+    expect(first).toEqual({ claimed: 1, processed: 0, failed: 1 });
+    const { rows } = await db.query(`select attempts, processed_at, last_error, delivered_to from outbox_event where entity_id = $1 and type = 'company_created'`, [res.body.data._id]);
+    expect(rows[0]).toMatchObject({ processed_at: null, delivered_to: expect.not.arrayContaining(['search-index']) });
+    expect(rows[0].attempts).toBeGreaterThanOrEqual(1);
+    expect(rows[0].last_error).toMatch(/search-index: /);
+
+    // The API still answers, from Postgres.
+    expect((await deadHttp(ws).get('/api/v1/search?q=phoenix')).body.data).toMatchObject({ degraded: true, results: { company: { total: 1 } } });
+
+    // Meilisearch "restarted": a dispatcher reaching it picks the event up once its backoff passed.
+    const back = createOutboxDispatcher({ pgConnectionString: app.config.databaseUrl, workspaceIds: [ws.workspaceId], subscribers: subscribersFor(app.config), log, pollIntervalMs: 100 });
+    await back.start();
+    try {
+      const found = await searchUntil(ws.http, 'q=phoenix', (body) => titles(body, 'company').includes('Phoenix Recovered'));
+      expect(found.data.degraded).toBeUndefined();
+      const after = await db.query(`select attempts, processed_at, delivered_to from outbox_event where entity_id = $1 and type = 'company_created'`, [res.body.data._id]);
+      expect(after.rows[0].attempts).toBe(2);
+      expect(after.rows[0].delivered_to).toContain('search-index');
+      expect(after.rows[0].processed_at).not.toBeNull();
+    } finally {
+      await back.stop();
+    }
+  });
+});

@@ -1,0 +1,25 @@
+import type { TestApp, Tenant } from './app';
+import { CustomFieldDefinition, type CustomFieldType } from '../../domain/custom-fields/custom-field-definition.entity';
+import { Lead } from '../../domain/leads/lead.entity';
+import { User } from '../../domain/workspaces/user.entity';
+import { newId } from '../../domain/ids';
+
+/** Rows other slices own, written straight to the database so deal tests do not depend on their routes. */
+async function insert(app: TestApp, entity: unknown, data: Record<string, unknown>): Promise<string> {
+  const em = app.runtime.deps.orm.em.fork();
+  const now = new Date();
+  const row = em.create(entity as never, { _id: newId(), createdAt: now, updatedAt: now, ...data } as never);
+  await em.flush();
+  return (row as { _id: string })._id;
+}
+
+export const insertLead = (app: TestApp, t: Tenant, title = 'Lead') => insert(app, Lead, { workspaceId: t.workspaceId, title });
+export const insertUser = (app: TestApp, t: Tenant) =>
+  insert(app, User, { workspaceId: t.workspaceId, email: `u-${newId()}@example.test`, firstName: 'Second', role: 'member' });
+export const insertDealField = (app: TestApp, t: Tenant, key: string, type: CustomFieldType, extra: Record<string, unknown> = {}) =>
+  insert(app, CustomFieldDefinition, { workspaceId: t.workspaceId, entityType: 'deal', key, label: key, type, ...extra });
+
+export async function countDeals(app: TestApp, workspaceId: string): Promise<number> {
+  const rows = await app.runtime.deps.orm.em.fork().getConnection().execute<{ n: string }[]>('select count(*) as n from deal where workspace_id = ?', [workspaceId]);
+  return Number(rows[0]!.n);
+}

@@ -1,0 +1,23 @@
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+
+// These modules also run inside Temporal workflow code: only zod and each other, no clock, no randomness.
+const dir = join(__dirname, '../../../domain/automations');
+const files = readdirSync(dir).filter((f) => f.endsWith('.ts'));
+
+describe('domain/automations purity', () => {
+  it.each(files)('%s imports only zod and its siblings', (file) => {
+    const src = readFileSync(join(dir, file), 'utf8');
+    const imports = [...src.matchAll(/(?:from|import)\s+'([^']+)'/g)].map((m) => m[1]!);
+    for (const spec of imports) expect(spec === 'zod' || /^\.\/[\w.-]+$/.test(spec)).toBe(true);
+  });
+
+  it.each(files)('%s reads no clock, randomness or environment', (file) => {
+    const src = readFileSync(join(dir, file), 'utf8');
+    expect(src).not.toMatch(/Date\.now\(|new Date\(\)|Math\.random|process\.|require\(|performance\.now/);
+  });
+
+  it.each(files)('%s stays under ~300 lines', (file) => {
+    expect(readFileSync(join(dir, file), 'utf8').split('\n').length).toBeLessThanOrEqual(320);
+  });
+});
