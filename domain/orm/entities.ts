@@ -2,6 +2,7 @@ import { Activity } from '../activities/activity.entity';
 import { CalendarEvent } from '../calendar/calendar-event.entity';
 import { Call } from '../calls/call.entity';
 import { Company } from '../companies/company.entity';
+import { Automation, AutomationExecution, AutomationStep } from '../automations/automation.entity';
 import { CustomFieldDefinition } from '../custom-fields/custom-field-definition.entity';
 import { Deal } from '../deals/deal.entity';
 import { Flow, FlowStage } from '../deals/flow.entity';
@@ -24,7 +25,11 @@ import { User } from '../workspaces/user.entity';
 import { Workspace } from '../workspaces/workspace.entity';
 
 /** Rows of these entities belong to one workspace; the `tenant` filter guards every read of them. */
-export const tenantEntities = [User, Company, Person, CompanyPerson, Activity, Deal, Image, CustomFieldDefinition, Lead, LeadScoringRule, LeadRoutingRule, Flow, FlowStage, List, ListItem, FilterPreset, DashboardLayout, Task, TaskFlow, Note, Call, CalendarEvent, ImportRun];
+export const tenantEntities = [
+  Automation,
+  AutomationExecution,
+  AutomationStep,
+  User, Company, Person, CompanyPerson, Activity, Deal, Image, CustomFieldDefinition, Lead, LeadScoringRule, LeadRoutingRule, Flow, FlowStage, List, ListItem, FilterPreset, DashboardLayout, Task, TaskFlow, Note, Call, CalendarEvent, ImportRun];
 
 /** Global rows: looked up before a workspace is known (auth) or served across workspaces (outbox). */
 export const globalEntities = [Workspace, ApiKey, OutboxEvent, RateLimitWindow];
