@@ -2,16 +2,17 @@ import type { RouteFactory } from '../app';
 import * as deals from '../../domain/deals/deals.service';
 import { DEAL_SUMMARY_FIELDS, serializeDeal } from '../../domain/deals/deals.service';
 import { listDeals } from '../../domain/deals/deals-list';
-import { listTimeline } from '../../domain/activities/timeline.service';
 import { project } from '../http/list-query';
 import { created, ok, paged, route } from '../http/registry';
-import { idParams, pageQuery } from '../http/schemas';
+import { idParams } from '../http/schemas';
+import { timelineRoutes } from './sub-lists';
 import { createDealBody, getDealQuery, listDealsQuery, moveDealBody, updateDealBody } from './deals.schemas';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;
 const section = 'Deals';
 const resources = { id: 'deal' };
+const parent = { base: '/api/v1/deals', section, kind: 'deal', load: deals.getDeal };
 
 export const dealsRoutes: RouteFactory = () => [
   route({
@@ -53,22 +54,5 @@ export const dealsRoutes: RouteFactory = () => [
     summary: 'Move a deal to a stage (of its flow, or of flowId). Entering a won/lost stage closes the deal; an open stage reopens it.',
     handler: async ({ ctx, params, body }) => ok(await deals.moveDeal(ctx, params.id, body)),
   }),
-  route({
-    method: 'GET', path: '/api/v1/deals/:id/activities', section, access: read, params: idParams, query: pageQuery(), resources,
-    summary: 'Activities (calls, meetings, notes, …) linked to the deal, newest first.',
-    handler: async ({ ctx, params, query }) => {
-      await deals.getDeal(ctx, params.id);
-      const { items, total } = await listTimeline(ctx, { dealId: params.id }, query, { feed: false });
-      return paged(items, { ...query, total });
-    },
-  }),
-  route({
-    method: 'GET', path: '/api/v1/deals/:id/activity-feed', section, access: read, params: idParams, query: pageQuery(), resources,
-    summary: 'Full timeline of the deal: activities plus its history (created, field/status changes with old and new values, stage moves with stage titles), newest first.',
-    handler: async ({ ctx, params, query }) => {
-      await deals.getDeal(ctx, params.id);
-      const { items, total } = await listTimeline(ctx, { dealId: params.id }, query, { feed: true });
-      return paged(items, { ...query, total });
-    },
-  }),
+  ...timelineRoutes(parent, 'dealId', 'deal'),
 ];

@@ -1,16 +1,17 @@
 import type { RouteFactory } from '../app';
 import * as leads from '../../domain/leads/leads.service';
 import { LEAD_SUMMARY_FIELDS, serializeLead } from '../../domain/leads/leads.service';
-import { listTimeline } from '../../domain/activities/timeline.service';
 import { project } from '../http/list-query';
 import { created, ok, paged, route } from '../http/registry';
-import { idParams, pageQuery } from '../http/schemas';
+import { idParams } from '../http/schemas';
+import { timelineRoutes } from './sub-lists';
 import { createLeadBody, getLeadQuery, listLeadsQuery, updateLeadBody } from './leads.schemas';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;
 const section = 'Leads';
 const resources = { id: 'lead' };
+const parent = { base: '/api/v1/leads', section, kind: 'lead', load: leads.getLead };
 
 export const leadsRoutes: RouteFactory = () => [
   route({
@@ -47,22 +48,5 @@ export const leadsRoutes: RouteFactory = () => [
       return { status: 200, body: { ok: true } };
     },
   }),
-  route({
-    method: 'GET', path: '/api/v1/leads/:id/activities', section, access: read, params: idParams, query: pageQuery(), resources,
-    summary: 'Activities (calls, meetings, notes, …) linked to the lead, newest first.',
-    handler: async ({ ctx, params, query }) => {
-      await leads.getLead(ctx, params.id);
-      const { items, total } = await listTimeline(ctx, { leadId: params.id }, query, { feed: false });
-      return paged(items, { ...query, total });
-    },
-  }),
-  route({
-    method: 'GET', path: '/api/v1/leads/:id/activity-feed', section, access: read, params: idParams, query: pageQuery(), resources,
-    summary: 'Full timeline of the lead: activities plus record events (created, field changes with old and new values), newest first.',
-    handler: async ({ ctx, params, query }) => {
-      await leads.getLead(ctx, params.id);
-      const { items, total } = await listTimeline(ctx, { leadId: params.id }, query, { feed: true });
-      return paged(items, { ...query, total });
-    },
-  }),
+  ...timelineRoutes(parent, 'leadId', 'lead'),
 ];
