@@ -77,8 +77,6 @@ export default defineConfig(
             {
               // Other layers do I/O; their types are fine (`import type { createActivities } …`).
               group: [
-                '**/domain',
-                '**/domain/**',
                 '**/activities',
                 '**/activities/**',
                 '**/api',
@@ -88,6 +86,14 @@ export default defineConfig(
                 '**/infra/**',
                 '!**/infra/search-attributes',
               ],
+              message: workflowSandboxMessage,
+              allowTypeImports: true,
+            },
+            {
+              // domain/ does I/O, except the pure, deterministic automation helpers the execution
+              // workflow runs on (a regex: gitignore-style groups cannot re-include files below
+              // an excluded folder).
+              regex: '(^|/)domain(/(?!automations/(topology|conditions|workflow-ids|engine/walk|engine/types)$).*)?$',
               message: workflowSandboxMessage,
               allowTypeImports: true,
             },

@@ -2,6 +2,7 @@ import Koa, { type Context, type Next } from 'koa';
 import Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import type { MikroORM } from '@mikro-orm/postgresql';
+import type { Client } from '@temporalio/client';
 import type { AppConfig } from '../domain/config';
 import { DomainError } from '../domain/errors';
 import { newId } from '../domain/ids';
@@ -15,6 +16,8 @@ export interface AppDeps {
   orm: MikroORM;
   config: AppConfig;
   log: Logger;
+  /** Temporal client (lazy connection): automation runs, cancels, schedules. */
+  temporal: Client;
   /** Named readiness probes for /readyz (postgres, temporal, meilisearch). */
   readiness: Record<string, () => Promise<void>>;
 }

@@ -1,6 +1,6 @@
 import type Koa from 'koa';
 import { MikroORM } from '@mikro-orm/postgresql';
-import { Connection } from '@temporalio/client';
+import { Client, Connection } from '@temporalio/client';
 import type { AppConfig } from '../domain/config';
 import { createLogger, type Logger } from '../domain/logger';
 import { ormConfig } from '../domain/orm/config';
@@ -22,10 +22,13 @@ export async function buildApi(config: AppConfig, log: Logger = createLogger(con
   // Probe-only connection: no retry interceptor, so a down server fails the probe fast and cleanly.
   const temporal = Connection.lazy({ address: config.temporalAddress, connectTimeout: 2000, interceptors: [] });
   const meili = createMeiliClient(config.meiliUrl, config.meiliMasterKey);
+  // Work connection (default retries), separate from the probe: connects on first use.
+  const client = new Client({ connection: Connection.lazy({ address: config.temporalAddress }), namespace: config.temporalNamespace });
   const deps: AppDeps = {
     orm,
     config,
     log,
+    temporal: client,
     readiness: {
       postgres: async () => {
         await orm.em.fork().getConnection().execute('select 1');
@@ -43,7 +46,7 @@ export async function buildApi(config: AppConfig, log: Logger = createLogger(con
     deps,
     routes,
     async close() {
-      await Promise.allSettled([orm.close(true), temporal.close()]);
+      await Promise.allSettled([orm.close(true), temporal.close(), client.connection.close()]);
     },
   };
 }

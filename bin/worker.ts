@@ -1,6 +1,8 @@
 import { MikroORM } from '@mikro-orm/postgresql';
+import { Client, Connection } from '@temporalio/client';
 import type { DefaultLogger, LogEntry } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
+import { createWorkflowPort } from '../activities/automation-client';
 import { loadConfig, type AppConfig } from '../domain/config';
 import { createLogger, type Logger } from '../domain/logger';
 import { ormConfig } from '../domain/orm/config';
@@ -104,7 +106,9 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const log = createLogger(config.logLevel, 'worker');
   const orm = await MikroORM.init(ormConfig(config.databaseUrl));
-  const deps: ActivityDeps = { orm, config, log };
+  // Starts and cancels workflows and schedules for the automation engine (connects on first use).
+  const temporalClient = new Client({ connection: Connection.lazy({ address: config.temporalAddress }), namespace: config.temporalNamespace });
+  const deps: ActivityDeps = { orm, config, log, workflows: createWorkflowPort(temporalClient, config.temporalTaskQueue) };
 
   const dispatcher = createOutboxDispatcher({
     pgConnectionString: config.databaseUrl,
@@ -125,6 +129,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }, SHUTDOWN_TIMEOUT_MS).unref();
     await Promise.allSettled([dispatcher.stop(), temporal?.shutdown(), housekeeping.stop()]);
+    await temporalClient.connection.close().catch(() => undefined);
     await orm.close(true).catch(() => undefined);
     process.exit(code);
   };

@@ -16,6 +16,39 @@ export interface AppConfig {
   logLevel: string;
   /** Hosts (or IPs) outbound HTTP may reach even when they resolve to private addresses. */
   outboundAllowHosts: string[];
+  /** Outgoing e-mail (SMTP_*, MAIL_FROM); checked when the transport is built (domain/messaging/settings.ts). */
+  mail: MailEnv;
+  /** SMS gateway (SMS_*); checked when the gateway is built. */
+  sms: SmsEnv;
+  /** OpenAI-compatible chat completions (AI_*); checked when the provider is built. */
+  ai: AiEnv;
+}
+
+/** Raw mail settings: SMTP_URL, or SMTP_HOST/SMTP_PORT/SMTP_USER/SMTP_PASSWORD/SMTP_SECURE; MAIL_FROM. */
+export interface MailEnv {
+  smtpUrl?: string;
+  smtpHost?: string;
+  smtpPort?: number;
+  smtpUser?: string;
+  smtpPassword?: string;
+  smtpSecure?: boolean;
+  from?: string;
+}
+
+/** Raw SMS settings: SMS_GATEWAY_URL, SMS_GATEWAY_TOKEN, SMS_DEFAULT_FROM, SMS_DEFAULT_COUNTRY_CODE. */
+export interface SmsEnv {
+  gatewayUrl?: string;
+  gatewayToken?: string;
+  defaultFrom?: string;
+  defaultCountryCode?: string;
+}
+
+/** Raw AI settings: AI_BASE_URL, AI_API_KEY, AI_MODEL, AI_TIMEOUT_MS (default 60 s). */
+export interface AiEnv {
+  baseUrl?: string;
+  apiKey?: string;
+  model?: string;
+  timeoutMs: number;
 }
 
 function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
@@ -31,6 +64,16 @@ export function indexPrefixEnv(env: NodeJS.ProcessEnv): string {
   const prefix = env.MEILI_INDEX_PREFIX ?? 'crm_';
   if (!/^[A-Za-z0-9_-]{0,100}$/.test(prefix)) throw new Error(`MEILI_INDEX_PREFIX may only contain letters, digits, _ and -, got "${prefix}"`);
   return prefix;
+}
+
+const optEnv = (env: NodeJS.ProcessEnv, name: string): string | undefined => env[name]?.trim() || undefined;
+
+function boolEnv(env: NodeJS.ProcessEnv, name: string): boolean | undefined {
+  const raw = optEnv(env, name)?.toLowerCase();
+  if (raw === undefined) return undefined;
+  if (['true', '1', 'yes'].includes(raw)) return true;
+  if (['false', '0', 'no'].includes(raw)) return false;
+  throw new Error(`${name} must be true or false, got "${env[name]}"`);
 }
 
 export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
@@ -52,5 +95,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     bodyLimitBytes: intEnv(env, 'BODY_LIMIT_BYTES', 4 * 1024 * 1024),
     logLevel: env.LOG_LEVEL ?? (env.CRM_TEST ? 'warn' : 'info'),
     outboundAllowHosts: (env.OUTBOUND_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
+    mail: {
+      smtpUrl: optEnv(env, 'SMTP_URL'),
+      smtpHost: optEnv(env, 'SMTP_HOST'),
+      smtpPort: env.SMTP_PORT?.trim() ? intEnv(env, 'SMTP_PORT', 0) : undefined,
+      smtpUser: optEnv(env, 'SMTP_USER'),
+      smtpPassword: env.SMTP_PASSWORD || undefined,
+      smtpSecure: boolEnv(env, 'SMTP_SECURE'),
+      from: optEnv(env, 'MAIL_FROM'),
+    },
+    sms: {
+      gatewayUrl: optEnv(env, 'SMS_GATEWAY_URL'),
+      gatewayToken: optEnv(env, 'SMS_GATEWAY_TOKEN'),
+      defaultFrom: optEnv(env, 'SMS_DEFAULT_FROM'),
+      defaultCountryCode: optEnv(env, 'SMS_DEFAULT_COUNTRY_CODE'),
+    },
+    ai: {
+      baseUrl: optEnv(env, 'AI_BASE_URL'),
+      apiKey: optEnv(env, 'AI_API_KEY'),
+      model: optEnv(env, 'AI_MODEL'),
+      timeoutMs: intEnv(env, 'AI_TIMEOUT_MS', 60_000),
+    },
   };
 }

@@ -3,6 +3,7 @@ import { CalendarEvent } from '../calendar/calendar-event.entity';
 import { Call } from '../calls/call.entity';
 import { Company } from '../companies/company.entity';
 import { Automation, AutomationExecution, AutomationStep } from '../automations/automation.entity';
+import { AutomationLookupSnapshot } from '../automations/engine/lookup-snapshot.entity';
 import { CustomFieldDefinition } from '../custom-fields/custom-field-definition.entity';
 import { Deal } from '../deals/deal.entity';
 import { Flow, FlowStage } from '../deals/flow.entity';
@@ -12,6 +13,7 @@ import { Lead } from '../leads/lead.entity';
 import { LeadRoutingRule } from '../leads/lead-routing-rule.entity';
 import { LeadScoringRule } from '../leads/lead-scoring-rule.entity';
 import { List, ListItem } from '../lists/list.entity';
+import { OutboundMessage } from '../messaging/outbound-message.entity';
 import { OutboxEvent } from '../outbox/outbox-event.entity';
 import { Note } from '../notes/note.entity';
 import { CompanyPerson, Person } from '../people/person.entity';
@@ -29,6 +31,8 @@ export const tenantEntities = [
   Automation,
   AutomationExecution,
   AutomationStep,
+  AutomationLookupSnapshot,
+  OutboundMessage,
   User, Company, Person, CompanyPerson, Activity, Deal, Image, CustomFieldDefinition, Lead, LeadScoringRule, LeadRoutingRule, Flow, FlowStage, List, ListItem, FilterPreset, DashboardLayout, Task, TaskFlow, Note, Call, CalendarEvent, ImportRun];
 
 /** Global rows: looked up before a workspace is known (auth) or served across workspaces (outbox). */

@@ -3,6 +3,8 @@ import type { AppConfig } from '../config';
 import type { Logger } from '../logger';
 import { leadContactSyncSubscriber, leadRescoreSubscriber } from '../leads/rescore';
 import { createSearchIndexSubscriber } from '../../search/index-subscriber';
+import { automationSubscribers } from '../automations/engine/subscribers';
+import type { WorkflowPort } from '../automations/engine/ports';
 import type { Subscriber } from './subscriber';
 
 export type { OutboxEventRecord, Subscriber } from './subscriber';
@@ -16,6 +18,8 @@ export interface SubscriberDeps {
   orm: MikroORM;
   config: AppConfig;
   log: Logger;
+  /** The automation engine's workflow port; without it the automation subscribers are not registered. */
+  workflows?: WorkflowPort;
 }
 
 /**
@@ -24,5 +28,6 @@ export interface SubscriberDeps {
  * because `outbox_event.delivered_to` records them.
  */
 export function buildSubscribers(deps: SubscriberDeps): Subscriber[] {
-  return [leadRescoreSubscriber(deps), leadContactSyncSubscriber(deps), createSearchIndexSubscriber(deps)];
+  const automations = deps.workflows ? automationSubscribers({ orm: deps.orm, log: deps.log.child({ component: 'automations' }), workflows: deps.workflows }) : [];
+  return [leadRescoreSubscriber(deps), leadContactSyncSubscriber(deps), createSearchIndexSubscriber(deps), ...automations];
 }

@@ -26,6 +26,7 @@ const COLLECTIONS: Record<string, string> = {
   'lead-scoring-rule': 'lead-scoring/rules',
   'lead-routing-rule': 'lead-routing/rules',
   activity: 'activities',
+  'automation-execution': 'automations/executions',
 };
 
 it('every route with path parameters declares the resource kind of each, and a factory exists for it', () => {
@@ -48,7 +49,7 @@ it('another workspace gets 404 on every :id route and changes nothing', async ()
   const failures: string[] = [];
   for (const r of routes) {
     const ids: Record<string, string> = {};
-    for (const [param, kind] of Object.entries(r.resources!)) ids[param] = await factories[kind]!(a.http);
+    for (const [param, kind] of Object.entries(r.resources!)) ids[param] = await factories[kind]!(a.http, { app });
     const path = r.path.replace(/:(\w+)/g, (_, p: string) => ids[p]!);
     const getPaths = Object.entries(r.resources!).map(([param, kind]) => `/api/v1/${COLLECTIONS[kind] ?? kind + 's'}/${ids[param]}`);
     const before = await Promise.all(getPaths.map((p) => a.http.get(p)));

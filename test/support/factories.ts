@@ -1,4 +1,5 @@
-import type { HttpClient } from './app';
+import type { HttpClient, TestApp } from './app';
+import { automationBody, insertExecution, workspaceCtx } from './automations';
 
 let seq = 0;
 const unique = (): string => `${Date.now().toString(36)}${(++seq).toString(36)}`;
@@ -9,11 +10,15 @@ async function createVia(http: HttpClient, path: string, body: Record<string, un
   return res.body.data._id as string;
 }
 
+/** What a factory may need beyond the API (e.g. the app's ORM for rows no endpoint creates). */
+export interface FactoryHelpers { app: TestApp }
+export type Factory = (http: HttpClient, helpers?: FactoryHelpers) => Promise<string>;
+
 /**
  * One factory per resource kind named in a route's `resources`; the tenant-isolation suite
  * fails for a route whose resource kind has no factory here.
  */
-export const factories: Record<string, (http: HttpClient) => Promise<string>> = {
+export const factories: Record<string, Factory> = {
   'custom-field': (http) => createVia(http, '/api/v1/custom-fields', { entityType: 'company', key: `f${unique()}`, label: 'Factory field', type: 'text' }),
   list: (http) => createVia(http, '/api/v1/lists', { name: `List ${unique()}`, entityType: 'company' }),
   'filter-preset': (http) => createVia(http, '/api/v1/filter-presets', { name: `Preset ${unique()}`, area: 'deals', visibility: 'workspace' }),
@@ -36,6 +41,13 @@ export const factories: Record<string, (http: HttpClient) => Promise<string>> = 
   note: async (http) => createVia(http, '/api/v1/notes', { content: `<p>Note ${unique()}</p>`, company: await factories.company!(http) }),
   call: (http) => createVia(http, '/api/v1/calls', { phone: '+45 12 34 56 78', subject: `Call ${unique()}`, direction: 'outbound', status: 'completed', duration: 60 }),
   event: (http) => createVia(http, '/api/v1/events', { title: `Event ${unique()}`, start: '2030-01-01T10:00:00Z', end: '2030-01-01T11:00:00Z' }),
+  automation: (http) => createVia(http, '/api/v1/automations', automationBody({ name: `Automation ${unique()}` })),
+  // Only the engine creates executions: insert a finished one into the mirror directly.
+  'automation-execution': async (http, helpers) => {
+    if (!helpers) throw new Error('the automation-execution factory needs { app } as its second argument');
+    const automationId = await factories.automation!(http);
+    return (await insertExecution(await workspaceCtx(helpers.app, http), automationId))._id;
+  },
 };
 
 export const makeCompany = (http: HttpClient, body: Record<string, unknown> = {}) =>

@@ -1,0 +1,155 @@
+/**
+ * Activities of the automation execution workflow. One activity call per action, lookup and ai
+ * node, plus `finishExecution` (in-workflow steps and the final status) — so an execution costs
+ * its action nodes + 1 activities. `recordSteps` is only used before a delay's timer.
+ */
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { AiProvider } from '../domain/ai/ai-provider';
+import { createAiProvider } from '../domain/ai/factory';
+import { systemNamespace } from '../domain/automations/engine/context';
+import type { EngineDeps } from '../domain/automations/engine/ports';
+import { startExecution } from '../domain/automations/engine/start';
+import { finishExecutionRow, writeWorkflowSteps } from '../domain/automations/engine/steps';
+import type { FinishExecutionInput, NodeActivityInput, NodeActivityResult, RecordStepsInput, ScheduledStartInput } from '../domain/automations/engine/types';
+import { automationScheduleId } from '../domain/automations/workflow-ids';
+import type { AppConfig } from '../domain/config';
+import { DomainError } from '../domain/errors';
+import type { Logger } from '../domain/logger';
+import { createMessagingDeps, type MessagingDeps } from '../domain/messaging/factory';
+import { forkForWorkspace } from '../domain/orm/tenant';
+import { handlerFor, resolveActionConfig } from './actions';
+import { aiContext, parseAi, performAi, type AiConfig } from './actions/ai';
+import { fanOut, lookupContext, parseLookup, performLookup, type LookupConfig } from './actions/lookup';
+import { runStep } from './actions/step-runner';
+
+export interface AutomationActivityDeps {
+  orm: MikroORM;
+  config: AppConfig;
+  log: Logger;
+  /** Starts fan-out children and scheduled runs. */
+  engine: EngineDeps;
+  /** Built on first use, so a worker without SMTP/SMS/AI settings still starts (those steps fail clearly). */
+  messaging: () => MessagingDeps | null;
+  ai: () => AiProvider | null;
+}
+
+export interface AutomationActivityOptions {
+  orm: MikroORM;
+  config: AppConfig;
+  log: Logger;
+  engine: EngineDeps;
+  messaging?: MessagingDeps;
+  ai?: AiProvider;
+}
+
+function lazy<T>(make: () => T): () => T | null {
+  let value: T | null | undefined;
+  return () => {
+    if (value === undefined) {
+      try {
+        value = make();
+      } catch {
+        value = null;
+      }
+    }
+    return value;
+  };
+}
+
+export function createAutomationActivities(opts: AutomationActivityOptions) {
+  const deps: AutomationActivityDeps = {
+    orm: opts.orm,
+    config: opts.config,
+    log: opts.log,
+    engine: opts.engine,
+    messaging: opts.messaging ? () => opts.messaging! : lazy(() => createMessagingDeps(opts.config)),
+    ai: opts.ai ? () => opts.ai! : lazy(() => createAiProvider(opts.config)),
+  };
+
+  return {
+    async runAction(input: NodeActivityInput): Promise<NodeActivityResult> {
+      const { type, handler } = handlerFor(input.data.actionType);
+      let unresolved: string[] = [];
+      return runStep(deps, input, {
+        nodeType: 'action',
+        actionType: type,
+        transactional: handler.kind === 'crm',
+        prepare: () => {
+          const r = resolveActionConfig(type, input.data.config, input.context, input.timezone);
+          unresolved = r.unresolved;
+          return r.config;
+        },
+        testDescription: (c) => `test: ${handler.describe(c)}${unresolved.length ? ` (unresolved: ${unresolved.join(', ')})` : ''}`,
+        perform: (env, c) => handler.run(env, c),
+        contextOf: (output) => {
+          const o = output as { status?: number; data?: unknown; mapped?: Record<string, unknown> } | null;
+          return (type === 'http_request' || type === 'send_webhook') && o ? { httpResponse: { status: o.status, data: o.data, ...(o.mapped ?? {}) } } : undefined;
+        },
+      });
+    },
+
+    async runLookup(input: NodeActivityInput): Promise<NodeActivityResult> {
+      // Parsed up front: a replayed step (fast path) still needs it to resume the fan-out.
+      let config: LookupConfig | undefined;
+      try {
+        config = parseLookup(input.data);
+      } catch {
+        config = undefined; // reported as the step's error by prepare below
+      }
+      return runStep(deps, input, {
+        nodeType: 'lookup',
+        actionType: null,
+        transactional: true,
+        prepare: () => config ?? parseLookup(input.data),
+        testDescription: () => null,
+        perform: (env, c) => performLookup(env, c),
+        contextOf: (output) => lookupContext(input.nodeId, config?.label, output as Record<string, unknown>),
+        after: async (env, output) => (config ? fanOut(env, config, output as Record<string, unknown>) : undefined),
+      });
+    },
+
+    async runAi(input: NodeActivityInput): Promise<NodeActivityResult> {
+      return runStep<AiConfig>(deps, input, {
+        nodeType: 'ai',
+        actionType: null,
+        transactional: false,
+        prepare: () => parseAi(input.data, input.context, input.timezone),
+        testDescription: (c) => `test: would ask the AI model (${c.outputMode}): ${c.prompt.slice(0, 200)}`,
+        perform: (env, c) => performAi(env, c),
+        contextOf: aiContext,
+      });
+    },
+
+    /** Trigger/condition/delay steps decided in the workflow, written before a long timer. */
+    async recordSteps(input: RecordStepsInput): Promise<void> {
+      await writeWorkflowSteps(forkForWorkspace(deps.orm.em, input.workspaceId), input.workspaceId, input.executionId, input.steps);
+    },
+
+    async finishExecution(input: FinishExecutionInput): Promise<boolean> {
+      const em = forkForWorkspace(deps.orm.em, input.workspaceId);
+      return em.transactional(async (tem) => {
+        await writeWorkflowSteps(tem, input.workspaceId, input.executionId, input.steps);
+        return finishExecutionRow(tem, input.executionId, input.status, input.error ?? null);
+      });
+    },
+
+    /** A schedule tick: starts the run through the caps (dedupe key: the tick time). */
+    async startScheduledExecution(input: ScheduledStartInput): Promise<{ status: string; executionId?: string; reason?: string }> {
+      const at = new Date(input.scheduledAt);
+      try {
+        const res = await startExecution(deps.engine, {
+          workspaceId: input.workspaceId, automationId: input.automationId, triggerType: 'scheduled', triggerKey: `tick:${input.scheduledAt}`,
+          context: { system: systemNamespace(input.workspaceId, null, null, at) }, retryable: true, now: at,
+        });
+        return res.status === 'skipped' ? { status: 'skipped', reason: res.reason } : { status: res.status, executionId: res.execution._id };
+      } catch (err) {
+        if (!(err instanceof DomainError && err.code === 'not_found')) throw err;
+        // The automation is gone: its schedule should have been removed with it.
+        await deps.engine.workflows.deleteSchedule(automationScheduleId(input.workspaceId, input.automationId));
+        return { status: 'skipped', reason: 'automation deleted' };
+      }
+    },
+  };
+}
+
+export type AutomationActivities = ReturnType<typeof createAutomationActivities>;

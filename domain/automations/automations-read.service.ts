@@ -1,0 +1,125 @@
+/**
+ * Read side of automations: the list, workspace stats, and the execution mirror (list and one
+ * run with its step log). Postgres holds what the API shows; no read touches Temporal.
+ */
+import type { Ctx } from '../context';
+import { notFound } from '../errors';
+import { findPage, type PageRequest } from '../shared/listing';
+import { Automation, AutomationExecution, AutomationStep, type ExecutionStatus } from './automation.entity';
+import { getAutomation, serializeAutomation } from './automations.service';
+
+export const EXECUTION_STATUSES = ['running', 'completed', 'failed', 'cancelled'] as const satisfies readonly ExecutionStatus[];
+
+const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
+
+export interface AutomationListQuery extends PageRequest { isActive?: boolean }
+
+export async function listAutomations(ctx: Ctx, query: AutomationListQuery) {
+  const where = query.isActive === undefined ? {} : { isActive: query.isActive };
+  const { items, total } = await findPage(ctx.em, Automation, where, query, { createdAt: 'desc' });
+  return { items: items.map(serializeAutomation), total };
+}
+
+export interface AutomationStats {
+  totalAutomations: number;
+  activeAutomations: number;
+  totalExecutions: number;
+  executionsByStatus: Record<ExecutionStatus, number>;
+  /** Mean durationMs of finished executions (completed, failed, cancelled); null when none. */
+  avgDuration: number | null;
+}
+
+/** Test runs and fan-out children count too: each is an execution the workspace ran. */
+export async function getAutomationStats(ctx: Ctx): Promise<AutomationStats> {
+  const ws = ctx.actor.workspaceId;
+  // Raw aggregates bypass the tenant filter, so each names the workspace itself.
+  const [defs] = await ctx.em.execute<{ total: number; active: number }[]>(
+    'select count(*)::int as total, (count(*) filter (where is_active))::int as active from automation where workspace_id = ?',
+    [ws],
+  );
+  const rows = await ctx.em.execute<{ status: string; n: number; duration_sum: string | null; duration_n: number }[]>(
+    `select status, count(*)::int as n, sum(duration_ms)::bigint as duration_sum, count(duration_ms)::int as duration_n
+       from automation_execution where workspace_id = ? group by status`,
+    [ws],
+  );
+  const executionsByStatus = Object.fromEntries(EXECUTION_STATUSES.map((s) => [s, 0])) as Record<ExecutionStatus, number>;
+  let totalExecutions = 0;
+  let durationSum = 0;
+  let durationCount = 0;
+  for (const row of rows) {
+    totalExecutions += row.n;
+    if ((EXECUTION_STATUSES as readonly string[]).includes(row.status)) executionsByStatus[row.status as ExecutionStatus] = row.n;
+    if (row.status !== 'running') {
+      durationSum += Number(row.duration_sum ?? 0);
+      durationCount += row.duration_n;
+    }
+  }
+  return {
+    totalAutomations: defs?.total ?? 0,
+    activeAutomations: defs?.active ?? 0,
+    totalExecutions,
+    executionsByStatus,
+    avgDuration: durationCount ? Math.round(durationSum / durationCount) : null,
+  };
+}
+
+/** An execution without its graph snapshot and context (list rows stay small). */
+export function serializeExecutionSummary(e: Omit<AutomationExecution, 'graph' | 'context'>): Record<string, unknown> {
+  return {
+    _id: e._id,
+    automationId: e.automationId,
+    automationName: e.automationName,
+    automationVersion: e.automationVersion,
+    status: e.status,
+    triggerType: e.triggerType,
+    entityType: e.entityType ?? null,
+    entityId: e.entityId ?? null,
+    isTest: e.isTest,
+    parentExecutionId: e.parentExecutionId ?? null,
+    workflowId: e.workflowId,
+    startedAt: iso(e.startedAt),
+    finishedAt: iso(e.finishedAt),
+    durationMs: e.durationMs ?? null,
+    error: e.error ?? null,
+  };
+}
+
+export function serializeStep(s: AutomationStep): Record<string, unknown> {
+  return {
+    _id: s._id,
+    nodeId: s.nodeId,
+    nodeType: s.nodeType,
+    actionType: s.actionType ?? null,
+    status: s.status,
+    attempt: s.attempt,
+    startedAt: iso(s.startedAt),
+    endedAt: iso(s.endedAt),
+    input: s.input ?? null,
+    output: s.output ?? null,
+    error: s.error ?? null,
+    handle: s.handle ?? null,
+  };
+}
+
+export interface ExecutionListQuery extends PageRequest { status?: ExecutionStatus }
+
+/** Newest run first. */
+export async function listExecutions(ctx: Ctx, automationId: string, query: ExecutionListQuery) {
+  await getAutomation(ctx, automationId);
+  const where = { automationId, ...(query.status ? { status: query.status } : {}) };
+  const [items, total] = await ctx.em.findAndCount(AutomationExecution, where, {
+    limit: query.limit,
+    offset: (query.page - 1) * query.limit,
+    orderBy: { startedAt: 'desc', _id: 'desc' },
+    exclude: ['graph', 'context'],
+  });
+  return { items: items.map(serializeExecutionSummary), total };
+}
+
+/** One run: summary, trigger context, the graph snapshot it ran with, and its step log in run order. */
+export async function getExecution(ctx: Ctx, executionId: string): Promise<Record<string, unknown>> {
+  const e = await ctx.em.findOne(AutomationExecution, { _id: executionId });
+  if (!e) throw notFound('automation execution');
+  const steps = await ctx.em.find(AutomationStep, { executionId }, { orderBy: { startedAt: 'asc', _id: 'asc' } });
+  return { ...serializeExecutionSummary(e), context: e.context, graph: e.graph, steps: steps.map(serializeStep) };
+}

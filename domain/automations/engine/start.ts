@@ -1,0 +1,268 @@
+/**
+ * Starting an execution: the Postgres row (graph snapshot, run caps, counters) first, in one
+ * transaction that locks the automation row, then the Temporal workflow. Both halves are
+ * idempotent on (automationId, triggerKey), so a retried start never runs twice.
+ */
+import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { DomainError, notFound } from '../../errors';
+import { newId } from '../../ids';
+import { forkForWorkspace } from '../../orm/tenant';
+import { emit } from '../../outbox/emit';
+import { Automation, AutomationExecution, type ExecutionStatus } from '../automation.entity';
+import { executionWorkflowId } from '../workflow-ids';
+import type { EngineDeps, StartWorkflowRequest } from './ports';
+import type { Context, ExecutionWorkflowInput, GraphSnapshot, StartPoint } from './types';
+import { automationActor, automationActorId, workspaceInfo } from './workspace';
+
+export interface StartRequest {
+  workspaceId: string;
+  automationId: string;
+  triggerType: string;
+  /** Dedupe key: outbox event id, webhook delivery id, `tick:<time>`, `api:<id>`, fan-out key. */
+  triggerKey: string;
+  entityType?: string | null;
+  entityId?: string | null;
+  context: Context;
+  isTest?: boolean;
+  /** Fan-out children: the parent's run, graph snapshot and the lookup node they continue behind. */
+  parentExecutionId?: string | null;
+  graph?: GraphSnapshot;
+  startAt?: StartPoint | null;
+  /** Automations whose runs caused this start (loop guard), without this one. */
+  chain?: string[];
+  /**
+   * Callers that retry (outbox, activities) keep the row running when Temporal refuses the start
+   * and rethrow, so the retry starts the same row; the API marks it failed and answers 503.
+   */
+  retryable?: boolean;
+  now?: Date;
+}
+
+export interface StartedExecution {
+  _id: string;
+  workflowId: string;
+  status: ExecutionStatus;
+}
+
+export type StartResult =
+  | { status: 'started' | 'existing'; execution: StartedExecution }
+  | { status: 'skipped'; reason: string };
+
+const WINDOWS = [
+  { cap: 'maxRunsPerHour', ms: 3_600_000, label: 'hour' },
+  { cap: 'maxRunsPerDay', ms: 86_400_000, label: 'day' },
+  { cap: 'maxRunsPerWeek', ms: 7 * 86_400_000, label: 'week' },
+] as const;
+
+/**
+ * Runs counted against the caps: real (not test) top-level executions, read through the
+ * (workspace, automation, status, startedAt) index; `limit cap` bounds the scan. The automation
+ * row lock held by the caller makes count-then-insert race-free.
+ */
+async function capReached(em: EntityManager, automation: Automation, now: Date): Promise<string | null> {
+  for (const w of WINDOWS) {
+    const cap = automation.rateLimits?.[w.cap] ?? 0;
+    if (!cap) continue;
+    const rows = await em.execute<{ n: number }[]>(
+      `select count(*)::int as n from (select 1 from automation_execution
+         where workspace_id = ? and automation_id = ? and started_at > ? and is_test = false and parent_execution_id is null limit ?) t`,
+      [automation.workspaceId, automation._id, new Date(now.getTime() - w.ms), cap],
+    );
+    const n = rows[0]?.n ?? 0;
+    if (n >= cap) return `${w.cap} reached (${n} runs in the last ${w.label})`;
+  }
+  return null;
+}
+
+const view = (e: AutomationExecution): StartedExecution => ({ _id: e._id, workflowId: e.workflowId, status: e.status });
+
+interface Created {
+  execution: AutomationExecution;
+  automationName: string;
+  actorUserId: string;
+  existing: boolean;
+}
+
+/** Root starts: lock the automation, dedupe, caps, counters, row; all in one transaction. */
+async function createRoot(em: EntityManager, req: StartRequest, now: Date): Promise<Created | { skipped: string }> {
+  await em.begin();
+  try {
+    const automation = await em.findOne(Automation, { _id: req.automationId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    if (!automation) throw notFound('automation');
+    const existing = await em.findOne(AutomationExecution, { automationId: automation._id, triggerKey: req.triggerKey });
+    const actorUserId = await automationActorId(em, automation.createdBy);
+    if (existing) {
+      await em.commit();
+      return { execution: existing, automationName: automation.name, actorUserId, existing: true };
+    }
+    const isTest = Boolean(req.isTest);
+    if (!isTest) {
+      const reason = automation.isActive ? await capReached(em, automation, now) : 'automation is inactive';
+      if (reason) {
+        if (automation.isActive) {
+          automation.skippedRuns += 1;
+          automation.lastSkipReason = reason.slice(0, 300);
+          automation.lastSkippedAt = now;
+        }
+        await em.flush();
+        await em.commit();
+        return { skipped: reason };
+      }
+      automation.totalRuns += 1;
+      const max = automation.rateLimits?.maxTotalRuns ?? 0;
+      if (max > 0 && automation.totalRuns >= max) {
+        automation.isActive = false;
+        automation.deactivatedReason = `maxTotalRuns reached (${automation.totalRuns} runs)`;
+        // The schedule subscriber removes a scheduled automation's Temporal Schedule on this event.
+        emit({ em, actor: automationActor(req.workspaceId, actorUserId) }, {
+          type: 'automation_changed', entityType: 'automation', entityId: automation._id,
+          payload: { automation: { _id: automation._id, isActive: false, deactivatedReason: automation.deactivatedReason }, action: 'deactivated' },
+        });
+      }
+    }
+    const graph: GraphSnapshot = { nodes: automation.nodes, edges: automation.edges, executionSettings: automation.executionSettings };
+    const execution = newRow(em, req, { automationName: automation.name, version: automation.version, graph, now });
+    await em.flush();
+    await em.commit();
+    return { execution, automationName: automation.name, actorUserId, existing: false };
+  } catch (err) {
+    await em.rollback();
+    throw err;
+  }
+}
+
+/**
+ * Fan-out children skip the automation lock (a thousand children would queue on it), the caps
+ * and the counters: they are part of their parent's run. A share lock on the parent row orders
+ * them against a cancel, which flips the parent's status first.
+ */
+async function createChild(em: EntityManager, req: StartRequest, now: Date): Promise<Created | { skipped: string }> {
+  const automation = await em.findOne(Automation, { _id: req.automationId });
+  if (!automation) throw notFound('automation');
+  const actorUserId = await automationActorId(em, automation.createdBy);
+  const found = await em.findOne(AutomationExecution, { automationId: automation._id, triggerKey: req.triggerKey });
+  if (found) return { execution: found, automationName: automation.name, actorUserId, existing: true };
+  await em.begin();
+  try {
+    const parent = await em.execute<{ status: string }[]>(`select status from automation_execution where id = ? and workspace_id = ? for share`, [req.parentExecutionId, req.workspaceId]);
+    if (parent[0]?.status !== 'running') {
+      await em.commit();
+      return { skipped: `parent execution is ${parent[0]?.status ?? 'missing'}` };
+    }
+    const graph = req.graph ?? { nodes: automation.nodes, edges: automation.edges, executionSettings: automation.executionSettings };
+    const execution = newRow(em, req, { automationName: automation.name, version: automation.version, graph, now });
+    await em.flush();
+    await em.commit();
+    return { execution, automationName: automation.name, actorUserId, existing: false };
+  } catch (err) {
+    await em.rollback();
+    if (err instanceof UniqueConstraintViolationException) {
+      const again = await forkForWorkspace(em, req.workspaceId).findOne(AutomationExecution, { automationId: automation._id, triggerKey: req.triggerKey });
+      if (again) return { execution: again, automationName: automation.name, actorUserId, existing: true };
+    }
+    throw err;
+  }
+}
+
+function newRow(em: EntityManager, req: StartRequest, meta: { automationName: string; version: number; graph: GraphSnapshot; now: Date }): AutomationExecution {
+  const _id = newId(meta.now);
+  const system = (req.context.system && typeof req.context.system === 'object' ? req.context.system : {}) as Record<string, unknown>;
+  // Loop guard and fan-out origin travel in the row so a re-start rebuilds the same input.
+  const context: Context = {
+    ...req.context,
+    system: {
+      ...system,
+      executionId: _id,
+      automationId: req.automationId,
+      ...(req.chain?.length ? { automationChain: req.chain } : {}),
+      ...(req.startAt ? { startAt: req.startAt } : {}),
+    },
+  };
+  const row = em.create(AutomationExecution, {
+    _id,
+    workspaceId: req.workspaceId,
+    createdAt: meta.now,
+    updatedAt: meta.now,
+    automationId: req.automationId,
+    automationName: meta.automationName,
+    automationVersion: meta.version,
+    graph: meta.graph,
+    status: 'running',
+    triggerType: req.triggerType.slice(0, 60),
+    triggerKey: req.triggerKey.slice(0, 100),
+    entityType: req.entityType ?? null,
+    entityId: req.entityId ?? null,
+    context,
+    isTest: Boolean(req.isTest),
+    workflowId: executionWorkflowId(req.workspaceId, _id),
+    parentExecutionId: req.parentExecutionId ?? null,
+    startedAt: meta.now,
+    finishedAt: null,
+    durationMs: null,
+    error: null,
+  });
+  em.persist(row);
+  return row;
+}
+
+const errText = (err: unknown): string => (err instanceof Error ? err.message : String(err)).slice(0, 500);
+
+/** The workflow start for a row (new or found running): same id, same input, so it is idempotent. */
+export async function startWorkflowFor(deps: EngineDeps, em: EntityManager, row: AutomationExecution, meta: { automationName: string; actorUserId: string }): Promise<void> {
+  const system = (row.context.system ?? {}) as Record<string, unknown>;
+  const { timezone } = await workspaceInfo(em, row.workspaceId);
+  const input: ExecutionWorkflowInput = {
+    workspaceId: row.workspaceId,
+    executionId: row._id,
+    automationId: row.automationId,
+    graph: row.graph,
+    context: row.context,
+    isTest: row.isTest,
+    actorUserId: meta.actorUserId,
+    timezone,
+    chain: [...(Array.isArray(system.automationChain) ? (system.automationChain as string[]) : []), row.automationId],
+    startAt: (system.startAt as StartPoint | undefined) ?? null,
+    ...(deps.retryIntervalMs ? { retryIntervalMs: deps.retryIntervalMs } : {}),
+  };
+  const searchAttributes: StartWorkflowRequest['searchAttributes'] = {
+    CrmWorkspaceId: row.workspaceId,
+    CrmAutomationId: row.automationId,
+    CrmTriggerType: row.triggerType,
+    ...(row.entityType ? { CrmEntityType: row.entityType } : {}),
+    ...(row.entityId ? { CrmEntityId: row.entityId } : {}),
+  };
+  const memo = { automationName: meta.automationName, workspaceId: row.workspaceId, executionId: row._id, isTest: row.isTest, ...(row.parentExecutionId ? { parentExecutionId: row.parentExecutionId } : {}) };
+  await deps.workflows.startExecution({ workflowId: row.workflowId, input, searchAttributes, memo });
+}
+
+/**
+ * Creates the execution (or finds the one this triggerKey already started) and starts its
+ * workflow. Skips, with the reason recorded on the automation, when the automation is inactive
+ * or a run cap is reached; test runs ignore both (they neither count nor deactivate).
+ */
+export async function startExecution(deps: EngineDeps, req: StartRequest): Promise<StartResult> {
+  const em = forkForWorkspace(deps.orm.em, req.workspaceId);
+  const now = req.now ?? new Date();
+  const created = req.parentExecutionId ? await createChild(em, req, now) : await createRoot(em, req, now);
+  if ('skipped' in created) {
+    deps.log.info({ automationId: req.automationId, triggerKey: req.triggerKey, reason: created.skipped }, 'automation start skipped');
+    return { status: 'skipped', reason: created.skipped };
+  }
+  const { execution } = created;
+  if (created.existing && execution.status !== 'running') return { status: 'existing', execution: view(execution) };
+  try {
+    await startWorkflowFor(deps, em, execution, created);
+  } catch (err) {
+    if (req.retryable) throw err;
+    await em.nativeUpdate(AutomationExecution, { _id: execution._id, status: 'running' }, { status: 'failed', error: `could not start the workflow: ${errText(err)}`, finishedAt: new Date() });
+    deps.log.error({ err, executionId: execution._id }, 'automation workflow start failed');
+    throw new DomainError('upstream_failed', 'could not start the automation run: the workflow engine is unavailable; retry later');
+  }
+  if (req.parentExecutionId && !created.existing) {
+    // A cancel that flipped this child's row after its insert may have missed its workflow.
+    const now2 = await em.fork().findOne(AutomationExecution, { _id: execution._id }, { fields: ['status'], filters: false });
+    if (now2?.status === 'cancelled') await deps.workflows.cancel(execution.workflowId);
+  }
+  return { status: created.existing ? 'existing' : 'started', execution: view(execution) };
+}

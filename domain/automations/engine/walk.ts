@@ -1,0 +1,74 @@
+/**
+ * Pure helpers of the execution workflow (no I/O, no clock): the graph walk with an optional
+ * start point for fan-out children, delay lengths, and context merging.
+ */
+import { outgoingEdges, type GraphNode, type NodeOutcome, type Topology } from '../topology';
+import type { Context, StartPoint } from './types';
+
+/**
+ * `walkGraph` semantics (topological order, a node runs once when one of its incoming edges was
+ * taken), started either at the trigger or, for a fan-out child, behind `start.nodeId`'s
+ * `start.handle` edges: nodes up to and including the start node are not run again.
+ */
+export async function walkFrom(
+  topo: Topology,
+  start: StartPoint | null | undefined,
+  runNode: (node: GraphNode) => Promise<NodeOutcome>,
+): Promise<{ ran: string[]; stopped: boolean }> {
+  const taken = new Set<string>();
+  const ran: string[] = [];
+  if (start) for (const e of outgoingEdges(topo, start.nodeId, start.handle)) taken.add(e.id);
+  for (const id of topo.order) {
+    const isEntry = !start && id === topo.triggerId;
+    if (!isEntry && !topo.incoming(id).some((e) => taken.has(e.id))) continue;
+    const outcome = await runNode(topo.node(id)!);
+    ran.push(id);
+    if ('stop' in outcome) return { ran, stopped: true };
+    for (const e of outgoingEdges(topo, id, outcome.handle)) taken.add(e.id);
+  }
+  return { ran, stopped: false };
+}
+
+const UNIT_MINUTES: Record<string, number> = { minutes: 1, hours: 60, days: 1440, weeks: 10_080 };
+const MAX_DELAY_MS = 365 * 1440 * 60_000;
+
+/**
+ * Milliseconds of a delay node: `delayMinutes`, or `amount` × `unit` (same reading as the
+ * validator's delayMinutesOf, which pulls in zod and so cannot be bundled into the workflow).
+ * Exact, not rounded to the spec's 5-minute processor ticks: a durable timer has no ticks.
+ */
+export function delayMsOf(data: Record<string, unknown> | undefined): number | null {
+  const d = data ?? {};
+  let minutes: number | null = null;
+  if (d.delayMinutes !== undefined) minutes = typeof d.delayMinutes === 'number' && Number.isFinite(d.delayMinutes) ? d.delayMinutes : null;
+  else {
+    const unit = typeof d.unit === 'string' ? UNIT_MINUTES[d.unit] : undefined;
+    minutes = typeof d.amount === 'number' && Number.isFinite(d.amount) && unit ? d.amount * unit : null;
+  }
+  if (minutes === null || minutes <= 0) return null;
+  return Math.min(Math.round(minutes * 60_000), MAX_DELAY_MS);
+}
+
+const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+
+/** Later outputs replace earlier ones per key; `lookup` merges per node/alias so lookups accumulate. */
+export function mergeContext(context: Context, patch: Context | undefined): Context {
+  if (!patch) return context;
+  const out: Context = { ...context };
+  for (const [key, value] of Object.entries(patch)) {
+    out[key] = key === 'lookup' && isObject(value) && isObject(out.lookup) ? { ...out.lookup, ...value } : value;
+  }
+  return out;
+}
+
+/** Short, stable message of an error chain (ActivityFailure → ApplicationFailure → message). */
+export function failureMessage(err: unknown): string {
+  let cur: unknown = err;
+  for (let i = 0; i < 5 && isObject(cur); i++) {
+    const cause = (cur as { cause?: unknown }).cause;
+    if (!cause) break;
+    cur = cause;
+  }
+  const msg = cur instanceof Error ? cur.message : typeof cur === 'string' ? cur : String(cur);
+  return msg.slice(0, 2000);
+}

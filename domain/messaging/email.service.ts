@@ -1,0 +1,165 @@
+import type { Ctx } from '../context';
+import { DomainError, validation } from '../errors';
+import { formatMailbox, parseMailbox } from './addresses';
+import { htmlToText, truncate } from './html-text';
+import {
+  checkIdempotencyKey, checkLinks, claimOutbound, findSent, MESSAGE_SOURCES, recordFailure, recordSent,
+  type MessageLinks, type MessageSource, type OutboundRow,
+} from './outbound.service';
+import type { EmailTransport, Mailbox } from './ports';
+import { EMAIL_NOT_CONFIGURED } from './settings';
+
+/** Subject line limit of RFC 5322 (998 characters per header line). */
+export const MAX_SUBJECT = 998;
+/** html + text together, UTF-8 bytes. */
+export const MAX_EMAIL_BODY_BYTES = 1024 * 1024;
+/** to + cc + bcc. */
+export const MAX_EMAIL_RECIPIENTS = 50;
+/** Timeline description is the readable body, cut to this length. */
+export const MAX_TIMELINE_TEXT = 20_000;
+
+export interface SendEmailInput {
+  to: string[];
+  cc?: string[];
+  bcc?: string[];
+  subject: string;
+  html?: string;
+  text?: string;
+  /** `address` or `Name <address>`; default MAIL_FROM. */
+  from?: string;
+  replyTo?: string;
+  links: MessageLinks;
+  /** Same key, same workspace: handed to the SMTP server at most once (e.g. `<executionId>:<nodeId>`). */
+  idempotencyKey?: string;
+  source?: MessageSource;
+}
+
+export interface SentEmail {
+  outboundMessageId: string;
+  activityId: string;
+  messageId: string;
+  accepted: string[];
+  rejected: string[];
+  status: 'sent';
+  /** True when an earlier call with the same idempotencyKey had sent it; nothing was sent now. */
+  replayed: boolean;
+}
+
+export interface EmailDeps {
+  transport: EmailTransport;
+  /** How long a `queued` claim counts as in progress (default 5 minutes). */
+  staleClaimMs?: number;
+}
+
+export interface ValidEmail {
+  from: Mailbox;
+  to: Mailbox[];
+  cc: Mailbox[];
+  bcc: Mailbox[];
+  replyTo?: Mailbox;
+  subject: string;
+  html?: string;
+  text?: string;
+  source: MessageSource;
+  idempotencyKey: string | null;
+}
+
+function mailboxes(field: string, list: unknown, required: boolean): Mailbox[] {
+  if (list === undefined && !required) return [];
+  if (!Array.isArray(list)) throw validation(`${field}: must be an array of e-mail addresses`);
+  if (required && !list.length) throw validation(`${field}: at least one recipient is required`);
+  const seen = new Set<string>();
+  const out: Mailbox[] = [];
+  list.forEach((raw, i) => {
+    if (typeof raw !== 'string') throw validation(`${field}.${i}: must be a string`);
+    const parsed = parseMailbox(raw);
+    if ('error' in parsed) throw validation(`${field}.${i}: "${truncate(raw, 100)}" ${parsed.error}`);
+    const key = parsed.mailbox.address.toLowerCase();
+    if (!seen.has(key)) out.push(parsed.mailbox);
+    seen.add(key);
+  });
+  return out;
+}
+
+function single(field: string, raw: string | undefined): Mailbox | undefined {
+  if (raw === undefined) return undefined;
+  const parsed = parseMailbox(raw);
+  if ('error' in parsed) throw validation(`${field}: ${parsed.error}`);
+  return parsed.mailbox;
+}
+
+/** Checks and normalises a send request (pure); `defaultFrom` is MAIL_FROM. */
+export function validateEmail(input: SendEmailInput, defaultFrom: string | undefined): ValidEmail {
+  const to = mailboxes('to', input.to, true);
+  const cc = mailboxes('cc', input.cc, false);
+  const bcc = mailboxes('bcc', input.bcc, false);
+  if (to.length + cc.length + bcc.length > MAX_EMAIL_RECIPIENTS) throw validation(`to: at most ${MAX_EMAIL_RECIPIENTS} recipients (to, cc and bcc together)`);
+  if (typeof input.subject !== 'string' || !input.subject.trim()) throw validation('subject: is required');
+  if (/[\r\n]/.test(input.subject)) throw validation('subject: must not contain line breaks');
+  const subject = input.subject.trim();
+  if (subject.length > MAX_SUBJECT) throw validation(`subject: must be at most ${MAX_SUBJECT} characters`);
+  const html = input.html?.length ? input.html : undefined;
+  const text = input.text?.length ? input.text : undefined;
+  if (!html?.trim() && !text?.trim()) throw validation('html: html or text is required');
+  const size = Buffer.byteLength(html ?? '') + Buffer.byteLength(text ?? '');
+  if (size > MAX_EMAIL_BODY_BYTES) throw validation(`html: the body (html and text together) must be at most ${MAX_EMAIL_BODY_BYTES} bytes`);
+  const source = input.source ?? 'api';
+  if (!MESSAGE_SOURCES.includes(source)) throw validation(`source: must be one of ${MESSAGE_SOURCES.join(', ')}`);
+  const from = single('from', input.from ?? defaultFrom);
+  if (!from) throw new DomainError('not_configured', `${EMAIL_NOT_CONFIGURED} (no sender: MAIL_FROM is not set and the message names none)`);
+  return {
+    from, to, cc, bcc, replyTo: single('replyTo', input.replyTo), subject, html, text, source,
+    idempotencyKey: checkIdempotencyKey(input.idempotencyKey),
+  };
+}
+
+function replayOf(row: OutboundRow): SentEmail {
+  const result = row.result ?? {};
+  return {
+    outboundMessageId: row._id, activityId: row.activityId, messageId: row.providerMessageId ?? '', status: 'sent', replayed: true,
+    accepted: (result.accepted as string[] | undefined) ?? [], rejected: (result.rejected as string[] | undefined) ?? [],
+  };
+}
+
+/** Message-ID header from the outbound id: the same on every attempt of one message. */
+const messageIdFor = (outboundId: string, from: Mailbox): string => `<${outboundId}@${from.address.slice(from.address.lastIndexOf('@') + 1)}>`;
+
+/**
+ * Sends one e-mail: validates, records it on the linked records' timeline (activity type `email`)
+ * and hands it to the transport, at most once per idempotencyKey. Must not run inside a transaction.
+ */
+export async function sendEmail(ctx: Ctx, input: SendEmailInput, deps: EmailDeps): Promise<SentEmail> {
+  deps.transport.assertConfigured?.();
+  const mail = validateEmail(input, deps.transport.defaultFrom);
+  const done = await findSent(ctx, 'email', mail.idempotencyKey);
+  if (done) return replayOf(done);
+  await checkLinks(ctx, input.links ?? {});
+  const addresses = (list: Mailbox[]) => list.map((m) => m.address);
+  const metadata = {
+    from: formatMailbox(mail.from), to: addresses(mail.to), cc: addresses(mail.cc), bcc: addresses(mail.bcc), source: mail.source, messageId: null,
+  };
+  const claim = await claimOutbound(ctx, {
+    channel: 'email',
+    idempotencyKey: mail.idempotencyKey,
+    source: mail.source,
+    recipients: [...metadata.to, ...metadata.cc, ...metadata.bcc],
+    links: input.links ?? {},
+    activity: { summary: mail.subject, description: truncate(mail.text?.trim() || htmlToText(mail.html ?? ''), MAX_TIMELINE_TEXT), metadata },
+  }, deps.staleClaimMs);
+  const { row } = claim;
+  if (claim.kind === 'sent') return replayOf(row);
+  let sent;
+  try {
+    sent = await deps.transport.send({
+      from: mail.from, to: mail.to, cc: mail.cc, bcc: mail.bcc, replyTo: mail.replyTo,
+      subject: mail.subject, html: mail.html, text: mail.text, messageId: messageIdFor(row._id, mail.from),
+    });
+  } catch (err) {
+    throw await recordFailure(ctx, row, err, 'email');
+  }
+  await recordSent(ctx, row, { providerMessageId: sent.messageId, result: { accepted: sent.accepted, rejected: sent.rejected } }, {
+    type: 'email_sent', entityType: 'email',
+    payload: { messageId: sent.messageId, to: metadata.to, subject: mail.subject, source: mail.source, links: input.links ?? {} },
+  });
+  return { outboundMessageId: row._id, activityId: row.activityId, messageId: sent.messageId, accepted: sent.accepted, rejected: sent.rejected, status: 'sent', replayed: false };
+}

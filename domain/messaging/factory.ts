@@ -1,0 +1,41 @@
+import type { AppConfig } from '../config';
+import { DomainError } from '../errors';
+import type { SafeFetch } from '../net/safe-fetch';
+import { createHttpSmsGateway } from './http-sms-gateway';
+import type { EmailTransport, SmsGateway } from './ports';
+import { smsSettings, smtpSettings } from './settings';
+import { createSmtpTransport } from './smtp-transport';
+
+export interface MessagingDeps {
+  transport: EmailTransport;
+  gateway: SmsGateway;
+  /** Closes the SMTP connection pool (worker shutdown). */
+  close(): void;
+}
+
+/** A port that fails every use with the configuration problem, so callers can always be built. */
+export function unconfiguredTransport(problem: string): EmailTransport {
+  const fail = (): never => {
+    throw new DomainError('not_configured', problem);
+  };
+  return { assertConfigured: fail, send: async () => fail() };
+}
+
+export function unconfiguredGateway(problem: string): SmsGateway {
+  const fail = (): never => {
+    throw new DomainError('not_configured', problem);
+  };
+  return { assertConfigured: fail, send: async () => fail() };
+}
+
+/** The e-mail transport and SMS gateway the environment configures, or ones that say what to configure. */
+export function createMessagingDeps(config: Pick<AppConfig, 'mail' | 'sms' | 'outboundAllowHosts'>, options: { fetch?: SafeFetch } = {}): MessagingDeps {
+  const mail = smtpSettings(config.mail);
+  const sms = smsSettings(config.sms);
+  const smtp = 'settings' in mail ? createSmtpTransport(mail.settings) : null;
+  return {
+    transport: smtp ?? unconfiguredTransport('problem' in mail ? mail.problem : ''),
+    gateway: 'settings' in sms ? createHttpSmsGateway(sms.settings, { allowHosts: config.outboundAllowHosts, fetch: options.fetch }) : unconfiguredGateway(sms.problem),
+    close: () => smtp?.close(),
+  };
+}

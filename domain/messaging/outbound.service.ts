@@ -1,0 +1,213 @@
+import type { Ctx } from '../context';
+import { Activity } from '../activities/activity.entity';
+import { assertRefs } from '../activities/references';
+import { serializeActivity } from '../activities/timeline.service';
+import { DomainError } from '../errors';
+import { newId } from '../ids';
+import { emit } from '../outbox/emit';
+import { createRecord } from '../shared/records';
+import { inTransaction } from '../shared/tx';
+import { DeliveryError } from './delivery-error';
+import { OutboundMessage, type OutboundChannel, type OutboundStatus } from './outbound-message.entity';
+
+/**
+ * Idempotent hand-over of one message to a provider (shared by e-mail and SMS):
+ * 1. claim: insert the outbound row as `queued` together with its timeline row, committed before
+ *    the provider is called (a unique key per workspace makes a second claim see the first);
+ * 2. the caller sends; 3. the row becomes `sent` (with the provider id) or `failed`/`unknown`.
+ * A key already `sent` returns the stored result; `failed` is sent again; `queued` younger than the
+ * stale window is in progress (409, retry later); `queued` older than it, or `unknown`, is never
+ * sent again automatically (at most once): the attempt may have handed it over before it died.
+ */
+
+export type MessageSource = 'automation' | 'sequence' | 'api';
+export const MESSAGE_SOURCES: readonly MessageSource[] = ['automation', 'sequence', 'api'];
+
+export interface MessageLinks {
+  personId?: string;
+  companyId?: string;
+  leadId?: string;
+  dealId?: string;
+}
+
+/** Longer than any provider attempt can take (SMTP and gateway timeouts are well under a minute). */
+export const DEFAULT_STALE_CLAIM_MS = 5 * 60_000;
+export const MAX_IDEMPOTENCY_KEY = 200;
+
+export interface OutboundDraft {
+  channel: OutboundChannel;
+  idempotencyKey: string | null;
+  source: MessageSource;
+  recipients: string[];
+  links: MessageLinks;
+  activity: { summary: string; description: string | null; metadata: Record<string, unknown> };
+}
+
+export interface OutboundRow {
+  _id: string;
+  activityId: string;
+  status: OutboundStatus;
+  attempts: number;
+  providerMessageId: string | null;
+  result: Record<string, unknown> | null;
+}
+
+export type Claim = { kind: 'claimed'; row: OutboundRow } | { kind: 'sent'; row: OutboundRow };
+
+const LABEL: Record<OutboundChannel, string> = { email: 'e-mail', sms: 'SMS' };
+
+/** 400 for a malformed key; keys are caller-chosen strings such as `<executionId>:<nodeId>`. */
+export function checkIdempotencyKey(key: string | undefined): string | null {
+  if (key === undefined) return null;
+  if (!key.length || key.length > MAX_IDEMPOTENCY_KEY || !/^[\x21-\x7e]+$/.test(key)) {
+    throw new DomainError('validation', `idempotencyKey: must be 1-${MAX_IDEMPOTENCY_KEY} printable ASCII characters without spaces`);
+  }
+  return key;
+}
+
+/** Links must name records of the caller's workspace (400 otherwise); they pick the row's main record. */
+export async function checkLinks(ctx: Ctx, links: MessageLinks): Promise<void> {
+  await assertRefs(ctx, [
+    { field: 'links.leadId', kind: 'lead', id: links.leadId },
+    { field: 'links.dealId', kind: 'deal', id: links.dealId },
+    { field: 'links.personId', kind: 'person', id: links.personId },
+    { field: 'links.companyId', kind: 'company', id: links.companyId },
+  ]);
+}
+
+function mainRecord(links: MessageLinks): { entityType: string | null; entityId: string | null } {
+  if (links.leadId) return { entityType: 'lead', entityId: links.leadId };
+  if (links.dealId) return { entityType: 'deal', entityId: links.dealId };
+  if (links.personId) return { entityType: 'person', entityId: links.personId };
+  if (links.companyId) return { entityType: 'company', entityId: links.companyId };
+  return { entityType: null, entityId: null };
+}
+
+async function insertClaim(ctx: Ctx, draft: OutboundDraft): Promise<OutboundRow | null> {
+  return inTransaction(ctx, async () => {
+    const now = new Date();
+    const id = newId(now);
+    const res = await ctx.em
+      .createQueryBuilder(OutboundMessage)
+      .insert({
+        _id: id, workspaceId: ctx.actor.workspaceId, channel: draft.channel, idempotencyKey: draft.idempotencyKey,
+        status: 'queued', source: draft.source, recipients: draft.recipients, activityId: id,
+        providerMessageId: null, result: null, error: null, attempts: 1, claimedAt: now, sentAt: null, createdAt: now, updatedAt: now,
+      })
+      .onConflict(['workspaceId', 'idempotencyKey'])
+      .ignore()
+      .execute('run');
+    if (!res.affectedRows) return null;
+    // The timeline row only exists once the claim won; its id is then written onto the claim.
+    const activity = createRecord(ctx, Activity, {
+      type: draft.channel,
+      system: false,
+      summary: draft.activity.summary,
+      description: draft.activity.description,
+      companyId: draft.links.companyId ?? null,
+      personId: draft.links.personId ?? null,
+      dealId: draft.links.dealId ?? null,
+      leadId: draft.links.leadId ?? null,
+      ...mainRecord(draft.links),
+      noteRef: null, callRef: null, taskRef: null,
+      date: now,
+      metadata: { ...draft.activity.metadata, outboundMessageId: id, status: 'queued' },
+      userId: ctx.actor.userId,
+      ownerId: ctx.actor.userId,
+    });
+    await ctx.em.nativeUpdate(OutboundMessage, { _id: id }, { activityId: activity._id });
+    emit(ctx, { type: 'activity_created', entityType: 'activity', entityId: activity._id, payload: { activity: serializeActivity(activity) } });
+    return { _id: id, activityId: activity._id, status: 'queued', attempts: 1, providerMessageId: null, result: null };
+  });
+}
+
+/** Sets the status (and more) of the outbound row and mirrors it into its timeline row, in one transaction. */
+async function setStatus(ctx: Ctx, row: OutboundRow, where: Record<string, unknown>, set: Record<string, unknown>, activityPatch: { metadata: Record<string, unknown>; summary?: string; description?: string | null }): Promise<boolean> {
+  return inTransaction(ctx, async () => {
+    const changed = await ctx.em.nativeUpdate(OutboundMessage, { _id: row._id, ...where }, { ...set, updatedAt: new Date() });
+    if (!changed) return false;
+    const activity = await ctx.em.findOne(Activity, { _id: row.activityId });
+    if (activity) {
+      activity.metadata = { ...activity.metadata, ...activityPatch.metadata };
+      if (activityPatch.summary !== undefined) activity.summary = activityPatch.summary;
+      if (activityPatch.description !== undefined) activity.description = activityPatch.description;
+    }
+    return true;
+  });
+}
+
+const rowOf = (m: OutboundMessage): OutboundRow => ({
+  _id: m._id, activityId: m.activityId, status: m.status, attempts: m.attempts, providerMessageId: m.providerMessageId ?? null, result: m.result ?? null,
+});
+
+/** The stored result of a key already sent on this channel: a retry replays it before re-checking links that may since have changed. */
+export async function findSent(ctx: Ctx, channel: OutboundChannel, idempotencyKey: string | null): Promise<OutboundRow | null> {
+  if (!idempotencyKey) return null;
+  const existing = await ctx.em.findOne(OutboundMessage, { idempotencyKey, channel, status: 'sent' }, { refresh: true });
+  return existing ? rowOf(existing) : null;
+}
+
+/** Claims the send for this key (see the module comment); throws 409 when it must not be sent now. */
+export async function claimOutbound(ctx: Ctx, draft: OutboundDraft, staleClaimMs = DEFAULT_STALE_CLAIM_MS): Promise<Claim> {
+  // The claim has to be committed before the provider sees the message; inside a caller's
+  // transaction it would not be, and a concurrent retry could send a second copy.
+  if (ctx.em.isInTransaction()) throw new Error('messaging: send outside a transaction (the claim must commit before the provider is called)');
+  const label = LABEL[draft.channel];
+  for (let round = 0; round < 3; round++) {
+    const inserted = await insertClaim(ctx, draft);
+    if (inserted) return { kind: 'claimed', row: inserted };
+    const existing = await ctx.em.findOne(OutboundMessage, { idempotencyKey: draft.idempotencyKey }, { refresh: true });
+    if (!existing) continue;
+    const row = rowOf(existing);
+    const key = draft.idempotencyKey;
+    if (existing.channel !== draft.channel) throw new DomainError('conflict', `idempotencyKey "${key}" was already used for an ${LABEL[existing.channel]}`);
+    if (existing.status === 'sent') return { kind: 'sent', row };
+    if (existing.status === 'failed') {
+      const now = new Date();
+      const reclaimed = await setStatus(ctx, row, { status: 'failed' },
+        { status: 'queued', claimedAt: now, attempts: existing.attempts + 1, error: null, recipients: draft.recipients },
+        { metadata: { ...draft.activity.metadata, status: 'queued', error: null }, summary: draft.activity.summary, description: draft.activity.description });
+      if (reclaimed) return { kind: 'claimed', row: { ...row, status: 'queued', attempts: existing.attempts + 1 } };
+      continue;
+    }
+    if (existing.status === 'queued') {
+      const cutoff = new Date(Date.now() - staleClaimMs);
+      if (existing.claimedAt > cutoff) {
+        throw new DomainError('conflict', `an ${label} with idempotencyKey "${key}" is being sent right now; retry later`, { status: 'queued', retryable: true });
+      }
+      const note = 'the attempt stopped before its outcome was recorded';
+      const marked = await setStatus(ctx, row, { status: 'queued', claimedAt: existing.claimedAt }, { status: 'unknown', error: note }, { metadata: { status: 'unknown', error: note } });
+      if (!marked) continue;
+    }
+    throw new DomainError('invalid_state',
+      `the ${label} with idempotencyKey "${key}" may already have been sent (a previous attempt stopped after handing it to the provider and before recording the outcome); it is not sent again automatically`,
+      { status: 'unknown', outboundMessageId: existing._id, retryable: false });
+  }
+  throw new DomainError('conflict', `idempotencyKey "${draft.idempotencyKey}" is contended; retry later`, { retryable: true });
+}
+
+/** The provider accepted the message. Recorded even when the row was meanwhile marked unknown: it was sent. */
+export async function recordSent(
+  ctx: Ctx,
+  row: OutboundRow,
+  sent: { providerMessageId: string | null; result: Record<string, unknown> },
+  event: { type: 'email_sent' | 'sms_sent'; entityType: OutboundChannel; payload: Record<string, unknown> },
+): Promise<void> {
+  await inTransaction(ctx, async () => {
+    await setStatus(ctx, row, {}, { status: 'sent', providerMessageId: sent.providerMessageId, result: sent.result, error: null, sentAt: new Date() },
+      { metadata: { status: 'sent', messageId: sent.providerMessageId, error: null, ...sent.result } });
+    emit(ctx, { type: event.type, entityType: event.entityType, entityId: row._id, payload: { outboundMessageId: row._id, activityId: row.activityId, ...event.payload } });
+  });
+}
+
+/** The provider failed: `failed` (may be sent again) or `unknown` (never again); returns the error to throw. */
+export async function recordFailure(ctx: Ctx, row: OutboundRow, err: unknown, channel: OutboundChannel): Promise<unknown> {
+  const unknown = err instanceof DeliveryError && err.outcome === 'unknown';
+  const message = err instanceof Error ? err.message : String(err);
+  const status: OutboundStatus = unknown ? 'unknown' : 'failed';
+  await setStatus(ctx, row, { status: 'queued' }, { status, error: message.slice(0, 2000) }, { metadata: { status, error: message.slice(0, 500) } });
+  if (!unknown) return err;
+  return new DomainError('upstream_failed',
+    `${message}; the ${LABEL[channel]} may have been delivered, so it is not sent again automatically`,
+    { outcome: 'unknown', permanent: true, outboundMessageId: row._id });
+}

@@ -1,0 +1,139 @@
+/**
+ * One automation execution. Walks the graph snapshot it was started with (edits never change a
+ * run in flight): trigger, condition and delay are decided here (deterministic: conditions use
+ * workflow time), action/lookup/ai nodes are one activity each, and `finishExecution` writes the
+ * in-workflow steps and the final status. Delays are durable timers, exact to the millisecond
+ * (not rounded to the spec's 5-minute processor ticks: there is no processor), and survive
+ * worker restarts; test runs do not wait.
+ */
+import { ApplicationFailure, CancellationScope, isCancellation, proxyActivities, sleep, type ActivityOptions } from '@temporalio/workflow';
+import type { createActivities } from '../activities';
+import type { ExecutionSettings } from '../domain/automations/automation.entity';
+import { explainConditions, type Condition } from '../domain/automations/conditions';
+import { topology, type GraphNode, type NodeOutcome } from '../domain/automations/topology';
+import { delayMsOf, failureMessage, mergeContext, walkFrom } from '../domain/automations/engine/walk';
+import { FAILURE_TYPES, type Context, type ExecutionResult, type ExecutionWorkflowInput, type NodeActivityInput, type NodeActivityResult, type WorkflowStep } from '../domain/automations/engine/types';
+
+type Activities = ReturnType<typeof createActivities>;
+
+/** Step log and status writes: idempotent, so retried until they succeed. */
+const bookkeeping = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { initialInterval: '1 second', maximumInterval: '1 minute' } });
+
+const DEFAULT_SETTINGS: ExecutionSettings = { failureBehavior: 'stop', retryMaxAttempts: 3, retryIntervalMinutes: 5 };
+
+/**
+ * retry: retryMaxAttempts attempts, retryIntervalMinutes apart (no backoff). stop/continue: the
+ * activity reports action errors as non-retryable, so they fail once; only lost attempts
+ * (timeouts after a worker crash) are retried, which idempotent steps make safe.
+ */
+function nodeOptions(settings: ExecutionSettings, retryIntervalMs: number | undefined, extra: Partial<ActivityOptions> = {}): ActivityOptions {
+  if (settings.failureBehavior === 'retry') {
+    const interval = retryIntervalMs ?? settings.retryIntervalMinutes * 60_000;
+    return {
+      startToCloseTimeout: '2 minutes',
+      ...extra,
+      retry: { maximumAttempts: settings.retryMaxAttempts, initialInterval: interval, maximumInterval: interval, backoffCoefficient: 1, nonRetryableErrorTypes: [FAILURE_TYPES.permanent] },
+    };
+  }
+  return { startToCloseTimeout: '2 minutes', ...extra, retry: { maximumAttempts: 3, initialInterval: '1 second', backoffCoefficient: 2 } };
+}
+
+export async function automationExecutionWorkflow(input: ExecutionWorkflowInput): Promise<ExecutionResult> {
+  const settings = { ...DEFAULT_SETTINGS, ...(input.graph.executionSettings ?? {}) };
+  const acts = proxyActivities<Activities>(nodeOptions(settings, input.retryIntervalMs));
+  // A lookup in mode `all` starts its children from the activity, heartbeating per batch.
+  const lookups = proxyActivities<Activities>(nodeOptions(settings, input.retryIntervalMs, { startToCloseTimeout: '30 minutes', heartbeatTimeout: '2 minutes' }));
+  const topo = topology(input.graph);
+  const steps: WorkflowStep[] = [];
+  let context: Context = input.context;
+  let failed: { nodeId: string; error: string } | null = null;
+  const iso = (): string => new Date(Date.now()).toISOString();
+
+  const nodeFailed = (node: GraphNode, error: string, startedAt: string, recordedByActivity: boolean): NodeOutcome => {
+    steps.push({
+      nodeId: node.id, nodeType: node.type, actionType: typeof node.data?.actionType === 'string' ? node.data.actionType : null,
+      status: 'failed', startedAt, endedAt: iso(), error, onlyIfMissing: recordedByActivity,
+    });
+    if (settings.failureBehavior === 'continue') return { handle: null };
+    failed = { nodeId: node.id, error };
+    return { stop: true };
+  };
+
+  const activityNode = async (node: GraphNode, run: (i: NodeActivityInput) => Promise<NodeActivityResult>): Promise<NodeOutcome> => {
+    const startedAt = iso();
+    try {
+      const r = await run({
+        workspaceId: input.workspaceId, executionId: input.executionId, automationId: input.automationId, nodeId: node.id,
+        data: node.data ?? {}, context, isTest: input.isTest, actorUserId: input.actorUserId, timezone: input.timezone,
+        chain: input.chain, failureBehavior: settings.failureBehavior,
+      });
+      context = mergeContext(context, r.contextPatch);
+      // Fan-out: the matches continue in child executions; the parent takes no edge here.
+      if (r.handle === 'fanout') return { handle: '\u0000fanout' };
+      return { handle: r.handle ?? null };
+    } catch (err) {
+      if (isCancellation(err)) throw err;
+      if (node.type === 'lookup' && topo.outgoing(node.id).some((e) => e.sourceHandle === 'error')) return { handle: 'error' };
+      return nodeFailed(node, failureMessage(err), startedAt, true);
+    }
+  };
+
+  const runNode = async (node: GraphNode): Promise<NodeOutcome> => {
+    const startedAt = iso();
+    const data = node.data ?? {};
+    switch (node.type) {
+      case 'trigger':
+        steps.push({ nodeId: node.id, nodeType: 'trigger', status: 'completed', startedAt, endedAt: startedAt, output: { triggerType: data.triggerType ?? null } });
+        return { handle: null };
+      case 'condition': {
+        try {
+          const logic = data.logic === 'or' ? 'or' : 'and';
+          const { result, checks } = explainConditions((data.conditions ?? []) as Condition[], logic, context, { now: input.now ?? Date.now(), timezone: input.timezone });
+          const handle = result ? 'true' : 'false';
+          steps.push({ nodeId: node.id, nodeType: 'condition', status: 'completed', startedAt, endedAt: iso(), input: { logic, conditions: data.conditions }, output: { result, checks }, handle });
+          return { handle };
+        } catch (err) {
+          return nodeFailed(node, failureMessage(err), startedAt, false);
+        }
+      }
+      case 'delay': {
+        const ms = delayMsOf(data);
+        if (ms === null) return nodeFailed(node, 'delay has no valid duration (delayMinutes, or amount with unit)', startedAt, false);
+        if (input.isTest) {
+          steps.push({ nodeId: node.id, nodeType: 'delay', status: 'skipped', startedAt, endedAt: startedAt, input: { ms }, output: { test: true, wouldWaitMs: ms } });
+          return { handle: null };
+        }
+        const until = new Date(Date.now() + ms).toISOString();
+        // The step log shows the run waiting (and what happened before) for the whole delay.
+        await bookkeeping.recordSteps({ workspaceId: input.workspaceId, executionId: input.executionId, steps: [...steps, { nodeId: node.id, nodeType: 'delay', status: 'running', startedAt, endedAt: null, input: { ms, until } }] });
+        await sleep(ms);
+        steps.push({ nodeId: node.id, nodeType: 'delay', status: 'completed', startedAt, endedAt: iso(), input: { ms, until }, output: { waitedMs: ms } });
+        return { handle: null };
+      }
+      case 'action':
+        return activityNode(node, acts.runAction);
+      case 'ai':
+        return activityNode(node, acts.runAi);
+      case 'lookup':
+        return activityNode(node, lookups.runLookup);
+      default:
+        return nodeFailed(node, `unknown node type ${node.type}`, startedAt, false);
+    }
+  };
+
+  try {
+    const { ran } = await walkFrom(topo, input.startAt, runNode);
+    const failure = failed as { nodeId: string; error: string } | null;
+    await bookkeeping.finishExecution({ workspaceId: input.workspaceId, executionId: input.executionId, status: failure ? 'failed' : 'completed', error: failure ? `${failure.nodeId}: ${failure.error}` : null, steps });
+    // A failed run fails its workflow too, so operators can filter failures in the Temporal UI.
+    if (failure) throw ApplicationFailure.nonRetryable(`node ${failure.nodeId} failed: ${failure.error}`, FAILURE_TYPES.nodeFailed);
+    return { status: 'completed', ran };
+  } catch (err) {
+    if (isCancellation(err)) {
+      await CancellationScope.nonCancellable(() =>
+        bookkeeping.finishExecution({ workspaceId: input.workspaceId, executionId: input.executionId, status: 'cancelled', error: 'cancelled', steps }),
+      );
+    }
+    throw err;
+  }
+}
