@@ -1,0 +1,301 @@
+// `npm run bench:automations`: 500 lead creations (record_created events through the outbox) start
+// 500 executions of one active automation (record_created, entityTypes ['lead'], ACTIONS create_note
+// actions) on an in-process Temporal worker with the real workflows and activities, and an outbox
+// dispatcher with the real subscribers. Prints executions/s, event-to-completion and
+// event-to-first-action latencies, then the same throughput for a bare workflow (bench/bare.workflow.ts)
+// on the same server with as many activities as an execution runs (ACTIONS action activities plus
+// the engine's finishExecution), each activity one small Postgres insert into a bench table, started
+// with the dispatcher's concurrency. Uses DATABASE_URL / TEMPORAL_ADDRESS / MEILI_URL when all set
+// (database assumed migrated); otherwise starts the stack (test profile, .data/bench-automations,
+// own ports: CRM_BENCH_PG_PORT 54369, CRM_BENCH_MEILI_PORT 7769, CRM_BENCH_TEMPORAL_PORT 7269,
+// CRM_BENCH_TEMPORAL_UI_PORT 8269), migrates it and stops it at the end. Last line:
+// RESULT exec_per_s=<x> bare_per_s=<x> ratio=<x> p50_first_action_ms=<n> p95_ms=<n>
+import path from 'node:path';
+import { MikroORM } from '@mikro-orm/postgresql';
+import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import pg from 'pg';
+import { createActivities } from '../activities';
+import { createWorkflowPort } from '../activities/automation-client';
+import { createAutomation, toggleAutomation } from '../domain/automations/automations.service';
+import { automationCreateBody } from '../domain/automations/definition.schemas';
+import { loadConfig } from '../domain/config';
+import { SCOPES, type Ctx } from '../domain/context';
+import { newId } from '../domain/ids';
+import { createLead } from '../domain/leads/leads.service';
+import { createLogger } from '../domain/logger';
+import { ormConfig } from '../domain/orm/config';
+import { runMigrations } from '../domain/orm/migrate';
+import { forkForWorkspace } from '../domain/orm/tenant';
+import { createOutboxDispatcher, type OutboxDispatcher } from '../domain/outbox/dispatcher';
+import { buildSubscribers } from '../domain/outbox/subscribers';
+import { createWorkspace } from '../domain/workspaces/workspaces.service';
+import { devDataDir } from '../infra/paths';
+import { startStack, type RunningStack } from '../infra/stack';
+import type { bareWorkflow } from './bare.workflow';
+
+const EVENTS = Math.max(500, Number(process.env.BENCH_EVENTS ?? 500));
+const ACTIONS = 2;
+/** Leads are created in this many transactions (all events of one commit become visible at once). */
+const BATCHES = 5;
+const WARMUP = 5;
+/** The dispatcher's parallel deliveries (each a workflow start); the bare side starts as many at once. */
+const CONCURRENCY = 8;
+const TIMEOUT_MS = 180_000;
+const TARGET_RATIO = 0.5;
+const TARGET_FIRST_ACTION_MS = 300;
+const BARE_TABLE = 'bench_bare_step';
+const log = (line: string): void => void process.stderr.write(`[bench] ${line}\n`);
+
+const percentile = (samples: number[], p: number): number => {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
+};
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+async function until(what: string, check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + TIMEOUT_MS;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(20);
+  }
+}
+
+async function startMissingServices(): Promise<RunningStack | undefined> {
+  const env = process.env;
+  if (env.DATABASE_URL?.trim() && env.TEMPORAL_ADDRESS?.trim() && env.MEILI_URL?.trim()) return undefined;
+  log('DATABASE_URL, TEMPORAL_ADDRESS or MEILI_URL not set: starting the missing services (test profile, own data folder)…');
+  return startStack({
+    profile: 'test',
+    dataDir: path.join(devDataDir(), 'bench-automations'),
+    ports: {
+      postgres: Number(env.CRM_BENCH_PG_PORT ?? 54369),
+      meilisearch: Number(env.CRM_BENCH_MEILI_PORT ?? 7769),
+      temporal: Number(env.CRM_BENCH_TEMPORAL_PORT ?? 7269),
+      temporalUi: Number(env.CRM_BENCH_TEMPORAL_UI_PORT ?? 8269),
+    },
+    log,
+  });
+}
+
+/** A record_created (lead) automation with ACTIONS create_note actions in a chain, activated. */
+async function createBenchAutomation(ctx: Ctx): Promise<string> {
+  const actions = Array.from({ length: ACTIONS }, (_, i) => ({
+    id: `n${i + 1}`, type: 'action', data: { actionType: 'create_note', config: { noteContent: `Bench note ${i + 1} for {{lead.title}}` } },
+  }));
+  const nodes = [{ id: 'trigger', type: 'trigger', data: { triggerType: 'record_created', config: { entityTypes: ['lead'] } } }, ...actions]
+    .map((n, i) => ({ ...n, position: { x: 500, y: i * 200 } }));
+  const edges = nodes.slice(1).map((n, i) => ({ id: `e${i + 1}`, source: nodes[i]!.id, target: n.id, sourceHandle: null }));
+  const saved = await createAutomation(ctx, automationCreateBody.parse({ name: 'Automation benchmark', nodes, edges }));
+  const id = saved.data._id as string;
+  const toggled = await toggleAutomation({ ...ctx, em: ctx.em.fork() }, id);
+  if (!toggled.isActive) throw new Error('the bench automation could not be activated');
+  return id;
+}
+
+/** Creates `count` leads through the leads service in `batches` transactions; lead id → commit time (ms). */
+async function createLeads(orm: MikroORM, ctx: Omit<Ctx, 'em'>, count: number, batches: number): Promise<Map<string, number>> {
+  const committed = new Map<string, number>();
+  const per = Math.ceil(count / batches);
+  for (let done = 0; done < count; done += per) {
+    const em = forkForWorkspace(orm.em, ctx.actor.workspaceId);
+    const ids: string[] = [];
+    await em.begin();
+    try {
+      for (let i = done; i < Math.min(count, done + per); i++) {
+        const lead = (await createLead({ ...ctx, em }, { title: `Bench lead ${i}` }, { preview: false })) as { _id: string };
+        ids.push(lead._id);
+      }
+      await em.commit();
+    } catch (err) {
+      await em.rollback();
+      throw err;
+    }
+    const at = Date.now();
+    for (const id of ids) committed.set(id, at);
+  }
+  return committed;
+}
+
+async function executionCounts(pool: pg.Pool, automationId: string): Promise<{ completed: number; failed: number }> {
+  const { rows } = await pool.query<{ completed: number; failed: number }>(
+    `select count(*) filter (where status = 'completed')::int as completed, count(*) filter (where status in ('failed', 'cancelled'))::int as failed
+     from automation_execution where automation_id = $1`,
+    [automationId],
+  );
+  return rows[0]!;
+}
+
+interface Figures { perS: number; p50: number; p95: number; wallMs: number }
+
+function figures(starts: number[], ends: number[]): Figures {
+  const first = Math.min(...starts);
+  const last = Math.max(...ends);
+  const latencies = ends.map((e, i) => e - starts[i]!);
+  return { perS: starts.length / ((last - first) / 1000), p50: percentile(latencies, 50), p95: percentile(latencies, 95), wallMs: last - first };
+}
+
+async function measureEngine(orm: MikroORM, pool: pg.Pool, ctx: Omit<Ctx, 'em'>, automationId: string) {
+  const expect = async (total: number): Promise<void> =>
+    until(`${total} completed executions`, async () => {
+      const c = await executionCounts(pool, automationId);
+      if (c.failed) throw new Error(`${c.failed} executions failed`);
+      return c.completed >= total;
+    });
+  log(`engine warm-up: ${WARMUP} leads…`);
+  await createLeads(orm, ctx, WARMUP, 1);
+  await expect(WARMUP);
+
+  log(`engine: ${EVENTS} leads in ${BATCHES} transactions…`);
+  const committed = await createLeads(orm, ctx, EVENTS, BATCHES);
+  await expect(WARMUP + EVENTS);
+  const { rows } = await pool.query<{ entity_id: string; finished_at: Date; first_action: Date | null }>(
+    `select e.entity_id, e.finished_at,
+            (select min(s.started_at) from automation_step s where s.execution_id = e.id and s.node_type = 'action') as first_action
+     from automation_execution e where e.automation_id = $1 and e.entity_id = any($2)`,
+    [automationId, [...committed.keys()]],
+  );
+  if (rows.length !== EVENTS) throw new Error(`expected ${EVENTS} executions, found ${rows.length}`);
+  const starts = rows.map((r) => committed.get(r.entity_id)!);
+  const result = figures(starts, rows.map((r) => r.finished_at.getTime()));
+  const firstAction = rows.map((r, i) => (r.first_action ? r.first_action.getTime() - starts[i]! : Number.NaN)).filter((n) => !Number.isNaN(n));
+  return { ...result, firstActionP50: percentile(firstAction, 50), firstActionP95: percentile(firstAction, 95) };
+}
+
+/** Starts `count` bare workflows, CONCURRENCY at a time; completion = the last activity's insert. */
+async function measureBare(client: Client, pool: pg.Pool, taskQueue: string, count: number): Promise<Figures> {
+  const steps = ACTIONS + 1;
+  const started = new Map<string, number>();
+  const handles: Promise<number>[] = [];
+  let next = 0;
+  const starter = async (): Promise<void> => {
+    while (next < count) {
+      next += 1;
+      const runId = newId();
+      started.set(runId, Date.now());
+      const handle = await client.workflow.start<typeof bareWorkflow>('bareWorkflow', { workflowId: `bench-bare-${runId}`, taskQueue, args: [{ runId, steps }] });
+      handles.push(handle.result());
+    }
+  };
+  await Promise.all(Array.from({ length: CONCURRENCY }, starter));
+  await Promise.all(handles);
+  const { rows } = await pool.query<{ run_id: string; done_at: Date }>(`select run_id, max(done_at) as done_at from ${BARE_TABLE} where run_id = any($1) group by run_id`, [[...started.keys()]]);
+  if (rows.length !== count) throw new Error(`expected ${count} bare runs, found ${rows.length}`);
+  return figures(rows.map((r) => started.get(r.run_id)!), rows.map((r) => r.done_at.getTime()));
+}
+
+/** Removes every row of the bench workspace, so a shared database is left as it was. */
+async function cleanup(pool: pg.Pool, workspaceId: string | undefined): Promise<void> {
+  await pool.query(`drop table if exists ${BARE_TABLE}`);
+  if (!workspaceId) return;
+  const tables = await pool.query<{ table_name: string }>(
+    `select table_name from information_schema.columns where column_name = 'workspace_id' and table_schema = current_schema()`,
+  );
+  for (const { table_name } of tables.rows) await pool.query(`delete from "${table_name}" where workspace_id = $1`, [workspaceId]);
+  await pool.query('delete from workspace where id = $1', [workspaceId]);
+}
+
+async function run(stack: RunningStack | undefined): Promise<string[]> {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...(stack ? Object.fromEntries(Object.entries(stack.env).filter(([, v]) => v)) : {}) };
+  const taskQueue = `bench-automations-${newId()}`;
+  const config = loadConfig({ ...env, TEMPORAL_TASK_QUEUE: taskQueue, LOG_LEVEL: 'silent' });
+  if (stack?.started.includes('postgres')) await runMigrations(config.databaseUrl);
+  const appLog = createLogger(process.env.BENCH_LOG_LEVEL ?? 'error', 'bench-automations');
+  Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
+
+  const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 8 });
+  const orm = await MikroORM.init(ormConfig(config.databaseUrl));
+  const client = new Client({ connection: await Connection.connect({ address: config.temporalAddress }), namespace: config.temporalNamespace });
+  const native = await NativeConnection.connect({ address: config.temporalAddress });
+  const workflows = createWorkflowPort(client, taskQueue);
+  const running: { worker: Worker; done: Promise<void> }[] = [];
+  let dispatcher: OutboxDispatcher | undefined;
+  let workspaceId: string | undefined;
+  const out: string[] = [];
+  try {
+    await pool.query(`create unlogged table if not exists ${BARE_TABLE} (run_id varchar(24) not null, step int not null, done_at timestamptz not null, primary key (run_id, step))`);
+    log('bundling workflows and starting the engine and bare workers…');
+    const engineWorker = await Worker.create({
+      connection: native, namespace: config.temporalNamespace, taskQueue,
+      workflowsPath: require.resolve('../workflows'), activities: createActivities({ orm, config, log: appLog, workflows }),
+    });
+    const bareQueue = `${taskQueue}-bare`;
+    const bareWorker = await Worker.create({
+      connection: native, namespace: config.temporalNamespace, taskQueue: bareQueue, workflowsPath: require.resolve('./bare.workflow'),
+      activities: {
+        async bareStep(input: { runId: string; step: number }): Promise<void> {
+          await pool.query(`insert into ${BARE_TABLE} (run_id, step, done_at) values ($1, $2, $3) on conflict do nothing`, [input.runId, input.step, new Date()]);
+        },
+      },
+    });
+    for (const worker of [engineWorker, bareWorker]) running.push({ worker, done: worker.run() });
+
+    const ws = await createWorkspace(orm.em.fork(), { name: 'Automation benchmark' });
+    workspaceId = ws.workspaceId;
+    const actor = { workspaceId, userId: ws.userId, role: 'owner' as const, scopes: [...SCOPES] };
+    const automationId = await createBenchAutomation({ em: forkForWorkspace(orm.em, workspaceId), actor });
+    dispatcher = createOutboxDispatcher({
+      pgConnectionString: config.databaseUrl, workspaceIds: [workspaceId], log: appLog, concurrency: CONCURRENCY,
+      subscribers: buildSubscribers({ orm, config, log: appLog, workflows }),
+    });
+    await dispatcher.start();
+
+    const engine = await measureEngine(orm, pool, { actor }, automationId);
+    log(`engine: ${engine.perS.toFixed(1)} executions/s, p50 ${engine.p50} ms, p95 ${engine.p95} ms, first action p50 ${engine.firstActionP50} ms`);
+    await dispatcher.stop();
+    dispatcher = undefined;
+
+    log(`bare warm-up: ${WARMUP} workflows…`);
+    await measureBare(client, pool, bareQueue, WARMUP);
+    log(`bare: ${EVENTS} workflows of ${ACTIONS + 1} activities, ${CONCURRENCY} starts at a time…`);
+    const bare = await measureBare(client, pool, bareQueue, EVENTS);
+    log(`bare: ${bare.perS.toFixed(1)} workflows/s, p50 ${bare.p50} ms, p95 ${bare.p95} ms`);
+
+    const ratio = engine.perS / bare.perS;
+    const row = (label: string, a: string, b: string): string => `${label.padEnd(36)}${a.padStart(22)}${b.padStart(22)}`;
+    out.push(
+      row('', 'automation engine', 'bare workflow'),
+      row('runs', String(EVENTS), String(EVENTS)),
+      row('activities per run', `${ACTIONS} create_note + finish`, `${ACTIONS + 1} pg inserts`),
+      row('wall time ms (first start → last done)', String(engine.wallMs), String(bare.wallMs)),
+      row('runs/s', engine.perS.toFixed(1), bare.perS.toFixed(1)),
+      row('latency p50 ms (event/start → done)', String(engine.p50), String(bare.p50)),
+      row('latency p95 ms', String(engine.p95), String(bare.p95)),
+      row('event → first action p50 / p95 ms', `${engine.firstActionP50} / ${engine.firstActionP95}`, '-'),
+      `ratio ${ratio.toFixed(2)} (target ≥ ${TARGET_RATIO}): ${ratio >= TARGET_RATIO ? 'met' : 'NOT met'}`,
+      `p50 event → first action ${engine.firstActionP50} ms (target < ${TARGET_FIRST_ACTION_MS} ms): ${engine.firstActionP50 < TARGET_FIRST_ACTION_MS ? 'met' : 'NOT met'}`,
+      `RESULT exec_per_s=${engine.perS.toFixed(1)} bare_per_s=${bare.perS.toFixed(1)} ratio=${ratio.toFixed(2)} p50_first_action_ms=${Math.round(engine.firstActionP50)} p95_ms=${Math.round(engine.p95)}`,
+    );
+  } finally {
+    log('stopping and cleaning up…');
+    await dispatcher?.stop().catch(() => undefined);
+    for (const { worker } of running) if (worker.getState() === 'RUNNING') worker.shutdown();
+    await Promise.all(running.map((r) => r.done.catch(() => undefined)));
+    await native.close().catch(() => undefined);
+    await client.connection.close().catch(() => undefined);
+    await cleanup(pool, workspaceId).catch((err: unknown) => log(`cleanup failed: ${String(err)}`));
+    await pool.end();
+    await orm.close(true);
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  const stack = await startMissingServices();
+  let out: string[];
+  try {
+    out = await run(stack);
+  } finally {
+    await stack?.stop();
+  }
+  // Printed after shutdown so that the RESULT line is the last line of the output.
+  process.stdout.write(`${out.join('\n')}\n`);
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    log(`failed: ${err instanceof Error ? err.stack : String(err)}`);
+    process.exit(1);
+  },
+);
