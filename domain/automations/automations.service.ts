@@ -49,6 +49,9 @@ export function serializeAutomation(a: Automation): Record<string, unknown> {
   };
 }
 
+/** A new or duplicated automation starts at version 1 with no run history. */
+const FRESH_RUN_STATE = { version: 1, totalRuns: 0, skippedRuns: 0, lastSkipReason: null, lastSkippedAt: null, deactivatedReason: null } as const;
+
 export async function getAutomation(ctx: Ctx, id: string, lock = false): Promise<Automation> {
   // The row lock serialises edits, toggles and deletes of one automation (version, run-cap checks).
   const a = await ctx.em.findOne(Automation, { _id: id }, lock ? { lockMode: LockMode.PESSIMISTIC_WRITE } : {});
@@ -95,12 +98,7 @@ export async function createAutomation(ctx: Ctx, input: AutomationCreateBody): P
     executionSettings: { ...DEFAULT_EXECUTION_SETTINGS, ...input.executionSettings },
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...input.rateLimits },
     triggerType: triggerTypeOf(nodes),
-    version: 1,
-    totalRuns: 0,
-    skippedRuns: 0,
-    lastSkipReason: null,
-    lastSkippedAt: null,
-    deactivatedReason: null,
+    ...FRESH_RUN_STATE,
     createdBy: ctx.actor.userId,
   });
   emitChanged(ctx, a, 'created');
@@ -174,12 +172,7 @@ export async function duplicateAutomation(ctx: Ctx, id: string): Promise<Record<
     executionSettings: settingsOf(source),
     rateLimits: limitsOf(source),
     triggerType: source.triggerType ?? null,
-    version: 1,
-    totalRuns: 0,
-    skippedRuns: 0,
-    lastSkipReason: null,
-    lastSkippedAt: null,
-    deactivatedReason: null,
+    ...FRESH_RUN_STATE,
     createdBy: ctx.actor.userId,
   });
   emitChanged(ctx, copy, 'duplicated', { sourceAutomationId: source._id });
