@@ -51,6 +51,8 @@ export const isPublic = (access: Access): access is { public: string } => 'publi
 
 export const ok = (data: unknown): Reply => ({ status: 200, body: { data } });
 export const created = (data: unknown): Reply => ({ status: 201, body: { data } });
+/** Delete and similar acknowledgements answer `{ ok: true }` (spec: Conventions). */
+export const acknowledged = (): Reply => ({ status: 200, body: { ok: true } });
 export const paged = (data: unknown[], meta: { page: number; limit: number; total: number } & Record<string, unknown>): Reply => ({
   status: 200,
   body: { data, ...meta },

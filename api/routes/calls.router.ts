@@ -2,7 +2,7 @@ import type { RouteFactory } from '../app';
 import * as calls from '../../domain/calls/calls.service';
 import { serializeCall } from '../../domain/calls/call-view';
 import { listCalls } from '../../domain/calls/calls.query';
-import { created, ok, paged, route } from '../http/registry';
+import { acknowledged, created, ok, paged, route } from '../http/registry';
 import { idParams } from '../http/schemas';
 import { createCallBody, listCallsQuery, updateCallBody } from './calls.schemas';
 
@@ -43,7 +43,7 @@ export const callsRoutes: RouteFactory = () => [
     summary: 'Delete a call and its activity.',
     handler: async ({ ctx, params }) => {
       await calls.deleteCall(ctx, params.id);
-      return { status: 200, body: { ok: true } };
+      return acknowledged();
     },
   }),
 ];

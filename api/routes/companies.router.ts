@@ -4,7 +4,7 @@ import { COMPANY_SUMMARY_FIELDS, serializeCompany } from '../../domain/companies
 import { linkPerson, listCompanyPeople, listDealsFor, unlinkPerson } from '../../domain/people/people.service';
 import { imageResolver } from '../http/images';
 import { project } from '../http/list-query';
-import { created, ok, paged, route } from '../http/registry';
+import { acknowledged, created, ok, paged, route } from '../http/registry';
 import { idParams } from '../http/schemas';
 import { childListRoute, timelineRoutes } from './sub-lists';
 import { createCompanyBody, getCompanyQuery, listCompaniesQuery, personLinkBody, updateCompanyBody } from './companies.schemas';
@@ -49,7 +49,7 @@ export const companiesRoutes: RouteFactory = (deps) => {
       summary: 'Delete a company; its people and deals stay, unlinked.',
       handler: async ({ ctx, params }) => {
         await companies.deleteCompany(ctx, params.id);
-        return { status: 200, body: { ok: true } };
+        return acknowledged();
       },
     }),
     childListRoute(parent, 'people', 'People linked to the company.', listCompanyPeople),

@@ -2,7 +2,7 @@ import type { RouteFactory } from '../app';
 import * as defs from '../../domain/custom-fields/custom-fields.service';
 import { searchByCustomFields } from '../../domain/custom-fields/custom-field-search.service';
 import { CUSTOM_FIELD_ENTITY_TYPES } from '../../domain/custom-fields/custom-field-definition.entity';
-import { created, ok, paged, route } from '../http/registry';
+import { acknowledged, created, ok, paged, route } from '../http/registry';
 import { idParams } from '../http/schemas';
 import { searchDescription } from './custom-fields.search-doc';
 import {
@@ -62,7 +62,7 @@ export const customFieldsRoutes: RouteFactory = () => [
     summary: 'Delete a definition; values stored on records stay as free-form keys. Owner/admin.',
     handler: async ({ ctx, params }) => {
       await defs.deleteDefinition(ctx, params.id);
-      return { status: 200, body: { ok: true } };
+      return acknowledged();
     },
   }),
   route({

@@ -1,6 +1,6 @@
 import type { RouteFactory } from '../app';
 import * as layouts from '../../domain/presets/dashboard-layouts.service';
-import { created, ok, paged, route } from '../http/registry';
+import { acknowledged, created, ok, paged, route } from '../http/registry';
 import { idParams, pageQuery } from '../http/schemas';
 import { createDashboardLayoutBody, updateDashboardLayoutBody } from './dashboard-layouts.schemas';
 
@@ -38,7 +38,7 @@ export const dashboardLayoutsRoutes: RouteFactory = () => [
     summary: 'Delete a layout; only its owner or an owner/admin may (403 otherwise).',
     handler: async ({ ctx, params }) => {
       await layouts.deleteDashboardLayout(ctx, params.id);
-      return { status: 200, body: { ok: true } };
+      return acknowledged();
     },
   }),
 ];

@@ -3,7 +3,7 @@ import * as deals from '../../domain/deals/deals.service';
 import { DEAL_SUMMARY_FIELDS, serializeDeal } from '../../domain/deals/deals.service';
 import { listDeals } from '../../domain/deals/deals-list';
 import { project } from '../http/list-query';
-import { created, ok, paged, route } from '../http/registry';
+import { acknowledged, created, ok, paged, route } from '../http/registry';
 import { idParams } from '../http/schemas';
 import { timelineRoutes } from './sub-lists';
 import { createDealBody, getDealQuery, listDealsQuery, moveDealBody, updateDealBody } from './deals.schemas';
@@ -46,7 +46,7 @@ export const dealsRoutes: RouteFactory = () => [
     summary: 'Delete a deal.',
     handler: async ({ ctx, params }) => {
       await deals.deleteDeal(ctx, params.id);
-      return { status: 200, body: { ok: true } };
+      return acknowledged();
     },
   }),
   route({

@@ -1,6 +1,6 @@
 import type { RouteFactory } from '../app';
 import * as events from '../../domain/calendar/calendar-events.service';
-import { created, ok, paged, route } from '../http/registry';
+import { acknowledged, created, ok, paged, route } from '../http/registry';
 import { idParams } from '../http/schemas';
 import { createEventBody, listEventsQuery, updateEventBody } from './events.schemas';
 
@@ -38,7 +38,7 @@ export const eventsRoutes: RouteFactory = () => [
     summary: 'Delete a calendar event.',
     handler: async ({ ctx, params }) => {
       await events.deleteEvent(ctx, params.id);
-      return { status: 200, body: { ok: true } };
+      return acknowledged();
     },
   }),
 ];

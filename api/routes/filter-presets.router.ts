@@ -1,6 +1,6 @@
 import type { RouteFactory } from '../app';
 import * as presets from '../../domain/presets/filter-presets.service';
-import { created, ok, paged, route } from '../http/registry';
+import { acknowledged, created, ok, paged, route } from '../http/registry';
 import { idParams } from '../http/schemas';
 import { createFilterPresetBody, listFilterPresetsQuery, updateFilterPresetBody } from './filter-presets.schemas';
 
@@ -39,7 +39,7 @@ export const filterPresetsRoutes: RouteFactory = () => [
     summary: 'Delete a preset; only its owner or an owner/admin may (403 otherwise).',
     handler: async ({ ctx, params }) => {
       await presets.deleteFilterPreset(ctx, params.id);
-      return { status: 200, body: { ok: true } };
+      return acknowledged();
     },
   }),
 ];

@@ -1,7 +1,7 @@
 import type { RouteFactory } from '../app';
 import * as flows from '../../domain/deals/flows.service';
 import { createStage, deleteStage, updateStage } from '../../domain/deals/flow-stages.service';
-import { created, ok, paged, route } from '../http/registry';
+import { acknowledged, created, ok, paged, route } from '../http/registry';
 import { idParams, pageQuery } from '../http/schemas';
 import { createFlowBody, createStageBody, stageIdInput, updateFlowBody, updateStageBody } from './flows.schemas';
 
@@ -39,7 +39,7 @@ export const flowsRoutes: RouteFactory = (deps) => [
     summary: 'Delete a flow and its stages; 409 while it has deals or when it is the last flow.',
     handler: async ({ ctx, params }) => {
       await flows.deleteFlow(ctx, params.id);
-      return { status: 200, body: { ok: true } };
+      return acknowledged();
     },
   }),
   route({
@@ -59,7 +59,7 @@ export const flowsRoutes: RouteFactory = (deps) => [
       await flows.getFlow(ctx, params.id);
       const { id } = stageIdInput.parse({ id: query.id ?? (koa.request.body as { id?: unknown } | undefined)?.id });
       await deleteStage(ctx, params.id, id);
-      return { status: 200, body: { ok: true } };
+      return acknowledged();
     },
   }),
 ];

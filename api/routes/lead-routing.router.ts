@@ -1,6 +1,6 @@
 import type { RouteFactory } from '../app';
 import * as routing from '../../domain/leads/lead-routing.service';
-import { created, ok, route } from '../http/registry';
+import { acknowledged, created, ok, route } from '../http/registry';
 import { idParams } from '../http/schemas';
 import { createRoutingRuleBody, updateRoutingRuleBody } from './lead-routing.schemas';
 
@@ -35,7 +35,7 @@ export const leadRoutingRoutes: RouteFactory = () => [
     summary: 'Delete a routing rule (owner/admin).',
     handler: async ({ ctx, params }) => {
       await routing.deleteRoutingRule(ctx, params.id);
-      return { status: 200, body: { ok: true } };
+      return acknowledged();
     },
   }),
 ];

@@ -1,6 +1,6 @@
 import type { RouteFactory } from '../app';
 import * as scoring from '../../domain/leads/lead-scoring.service';
-import { created, ok, route } from '../http/registry';
+import { acknowledged, created, ok, route } from '../http/registry';
 import { idParams } from '../http/schemas';
 import { createScoringRuleBody, updateScoringRuleBody } from './lead-scoring.schemas';
 
@@ -35,7 +35,7 @@ export const leadScoringRoutes: RouteFactory = () => [
     summary: 'Delete a scoring rule (owner/admin); all leads are rescored in the background.',
     handler: async ({ ctx, params }) => {
       await scoring.deleteScoringRule(ctx, params.id);
-      return { status: 200, body: { ok: true } };
+      return acknowledged();
     },
   }),
 ];

@@ -2,7 +2,7 @@ import type { RouteFactory } from '../app';
 import * as leads from '../../domain/leads/leads.service';
 import { LEAD_SUMMARY_FIELDS, serializeLead } from '../../domain/leads/leads.service';
 import { project } from '../http/list-query';
-import { created, ok, paged, route } from '../http/registry';
+import { acknowledged, created, ok, paged, route } from '../http/registry';
 import { idParams } from '../http/schemas';
 import { timelineRoutes } from './sub-lists';
 import { createLeadBody, getLeadQuery, listLeadsQuery, updateLeadBody } from './leads.schemas';
@@ -45,7 +45,7 @@ export const leadsRoutes: RouteFactory = () => [
     summary: 'Delete a lead; deals that referenced it stay, unlinked.',
     handler: async ({ ctx, params }) => {
       await leads.deleteLead(ctx, params.id);
-      return { status: 200, body: { ok: true } };
+      return acknowledged();
     },
   }),
   ...timelineRoutes(parent, 'leadId', 'lead'),

@@ -3,7 +3,7 @@ import type { RouteFactory } from '../app';
 import * as lists from '../../domain/lists/lists.service';
 import { DomainError } from '../../domain/errors';
 import { formatZodError } from '../http/errors';
-import { created, ok, paged, route } from '../http/registry';
+import { acknowledged, created, ok, paged, route } from '../http/registry';
 import { idParams, pageQuery } from '../http/schemas';
 import { createListBody, listItemsBody, listListsQuery, removeItemsQuery, updateListBody } from './lists.schemas';
 
@@ -51,7 +51,7 @@ export const listsRoutes: RouteFactory = () => [
     summary: 'Delete a list and its items (the records stay).',
     handler: async ({ ctx, params }) => {
       await lists.deleteList(ctx, params.id);
-      return { status: 200, body: { ok: true } };
+      return acknowledged();
     },
   }),
   route({

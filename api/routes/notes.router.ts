@@ -1,6 +1,6 @@
 import type { RouteFactory } from '../app';
 import * as notes from '../../domain/notes/notes.service';
-import { created, ok, paged, route } from '../http/registry';
+import { acknowledged, created, ok, paged, route } from '../http/registry';
 import { idParams } from '../http/schemas';
 import { createNoteBody, listNotesQuery, updateNoteBody } from './notes.schemas';
 
@@ -39,7 +39,7 @@ export const notesRoutes: RouteFactory = () => [
     summary: 'Delete a note and its activity.',
     handler: async ({ ctx, params }) => {
       await notes.deleteNote(ctx, params.id);
-      return { status: 200, body: { ok: true } };
+      return acknowledged();
     },
   }),
 ];

@@ -3,7 +3,7 @@ import * as people from '../../domain/people/people.service';
 import { PERSON_SUMMARY_FIELDS, serializePerson } from '../../domain/people/people.service';
 import { imageResolver } from '../http/images';
 import { project } from '../http/list-query';
-import { created, ok, paged, route } from '../http/registry';
+import { acknowledged, created, ok, paged, route } from '../http/registry';
 import { idParams } from '../http/schemas';
 import { childListRoute, timelineRoutes } from './sub-lists';
 import { createPersonBody, getPersonQuery, listPeopleQuery, updatePersonBody } from './people.schemas';
@@ -48,7 +48,7 @@ export const peopleRoutes: RouteFactory = (deps) => {
       summary: 'Delete a person; company links are removed and deals keep no person reference.',
       handler: async ({ ctx, params }) => {
         await people.deletePerson(ctx, params.id);
-        return { status: 200, body: { ok: true } };
+        return acknowledged();
       },
     }),
     childListRoute(parent, 'companies', 'Companies the person is linked to.', people.listPersonCompanies),

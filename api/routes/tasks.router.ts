@@ -4,7 +4,7 @@ import { TASK_SUMMARY_FIELDS } from '../../domain/tasks/tasks.service';
 import { listTasks } from '../../domain/tasks/tasks.query';
 import { readTaskFlow } from '../../domain/tasks/task-flow.service';
 import { project } from '../http/list-query';
-import { created, ok, paged, route } from '../http/registry';
+import { acknowledged, created, ok, paged, route } from '../http/registry';
 import { idParams } from '../http/schemas';
 import { createTaskBody, listTasksQuery, updateTaskBody } from './tasks.schemas';
 
@@ -42,7 +42,7 @@ export const tasksRoutes: RouteFactory = () => [
     summary: 'Delete a task (its timeline history rows stay).',
     handler: async ({ ctx, params }) => {
       await tasks.deleteTask(ctx, params.id);
-      return { status: 200, body: { ok: true } };
+      return acknowledged();
     },
   }),
   route({
