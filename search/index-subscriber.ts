@@ -2,7 +2,6 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { AppConfig } from '../domain/config';
 import type { Logger } from '../domain/logger';
 import type { OutboxEventRecord, Subscriber } from '../domain/outbox/subscriber';
-import { createBatcher, type BatcherOptions } from './batcher';
 import { createMeiliClient } from './meili';
 import { ensureIndexes } from './settings';
 import { affectsSearch, assertTasksSucceeded, syncEvents } from './sync';
@@ -10,14 +9,14 @@ import { affectsSearch, assertTasksSucceeded, syncEvents } from './sync';
 /** Recorded in outbox_event.delivered_to: never rename. */
 export const SEARCH_SUBSCRIBER_NAME = 'search-index';
 
-export interface SearchIndexerOptions extends BatcherOptions {
+export interface SearchIndexerOptions {
   /** Also wait until Meilisearch applied each batch before acknowledging it (default false). */
   waitForTasks?: boolean;
   taskTimeoutMs?: number;
 }
 
 /**
- * Keeps the indexes in sync with Postgres. Events are batched; a batch re-reads its records from
+ * Keeps the indexes in sync with Postgres. Each claimed outbox batch is one sync: it re-reads its records from
  * Postgres (never the event payload) and writes each index once. Its events count as delivered
  * once Meilisearch accepted the writes: accepted tasks are persisted in Meilisearch's queue and
  * applied in order. Any failure before that (Meilisearch down, Postgres error) fails every event
@@ -37,7 +36,7 @@ export function createSearchIndexSubscriber(deps: { orm: MikroORM; config: AppCo
       throw err;
     }));
 
-  const batcher = createBatcher<OutboxEventRecord>(async (events) => {
+  const sync = async (events: OutboxEventRecord[]): Promise<void> => {
     const started = Date.now();
     await ensureReady();
     const written = await syncEvents(syncDeps, events, { waitForTasks: opts.waitForTasks });
@@ -48,11 +47,11 @@ export function createSearchIndexSubscriber(deps: { orm: MikroORM; config: AppCo
         log.error({ err: err instanceof Error ? err.message : String(err), eventIds: events.map((e) => e.eventId) }, 'search index write was not applied; run `crm search reindex`'),
       );
     }
-  }, opts);
+  };
 
   return {
     name: SEARCH_SUBSCRIBER_NAME,
     handles: affectsSearch,
-    handle: (event) => batcher.add(event),
+    handleBatch: sync,
   };
 }

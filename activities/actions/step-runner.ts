@@ -76,8 +76,11 @@ export async function runStep<R>(deps: AutomationActivityDeps, input: NodeActivi
     return r;
   };
 
-  const existing = await findStep(em, input.executionId, input.nodeId);
-  if (isDone(existing)) return finish(stored(existing, spec.contextOf));
+  // Replays of external steps end here; crm steps learn it from the locked row below (one query less).
+  if (!spec.transactional) {
+    const existing = await findStep(em, input.executionId, input.nodeId);
+    if (isDone(existing)) return finish(stored(existing, spec.contextOf));
+  }
 
   let resolved: R | undefined;
   const recordFailure = async (err: unknown): Promise<never> => {

@@ -5,19 +5,19 @@ import type { Logger } from '../logger';
 import { exponentialBackoff, type Backoff } from './backoff';
 import { createOutboxListener, type OutboxListener } from './listener';
 import { claimSql, toClaimed, type ClaimedEvent, type OutboxRow } from './outbox.sql';
-import type { OutboxEventRecord, Subscriber } from './subscriber';
+import type { BatchFailures, OutboxEventRecord, Subscriber } from './subscriber';
 
 export type { Backoff } from './backoff';
-export type { OutboxEventRecord, Subscriber } from './subscriber';
+export type { BatchFailures, OutboxEventRecord, Subscriber } from './subscriber';
 
 export interface OutboxDispatcherOptions {
   /** The dispatcher owns a small pg pool for claims and progress plus one LISTEN connection. */
   pgConnectionString: string;
   subscribers: readonly Subscriber[];
   log: Logger;
-  /** Events claimed per statement (default 50). At most one event per record is in a batch. */
+  /** Events claimed per statement (default 100). At most one event per record is in a batch. */
   batchSize?: number;
-  /** Events of one batch delivered in parallel (default 8); they all belong to different records. */
+  /** Per-event subscribers: events of one batch handled in parallel (default 8); they all belong to different records. */
   concurrency?: number;
   /** Fallback poll when no NOTIFY arrives (default 2 s). */
   pollIntervalMs?: number;
@@ -58,7 +58,7 @@ function errorMessage(err: unknown): string {
  * (workspace, entity type, entity id). See `outbox.sql.ts` for the claim and its invariants.
  */
 export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDispatcher {
-  const batchSize = opts.batchSize ?? 50;
+  const batchSize = opts.batchSize ?? 100;
   const concurrency = Math.max(1, opts.concurrency ?? 8);
   const pollIntervalMs = opts.pollIntervalMs ?? 2000;
   const leaseMs = opts.leaseMs ?? 30_000;
@@ -72,6 +72,7 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
   for (const s of subscribers) {
     if (!s.name || names.has(s.name)) throw new Error(`outbox subscriber names must be unique and non-empty: "${s.name}"`);
     names.add(s.name);
+    if (!s.handle && !s.handleBatch) throw new Error(`outbox subscriber "${s.name}" needs handle or handleBatch`);
   }
 
   const pool = new Pool({ connectionString: opts.pgConnectionString, max: Math.min(concurrency, 4) + 1, application_name: 'crm-outbox-dispatcher', keepAlive: true });
@@ -97,101 +98,152 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
     return res.rows.map(toClaimed).sort((a, b) => (BigInt(a.event.id) < BigInt(b.event.id) ? -1 : 1));
   }
 
-  /** Records one subscriber's success; false when the lease was lost to another dispatcher. */
-  async function markDelivered(rowId: string, subscriber: string): Promise<boolean> {
-    const res = await pool.query(
-      `update outbox_event set delivered_to = case when $3 = any(delivered_to) then delivered_to else array_append(delivered_to, $3) end
-       where id = $1 and locked_by = $2 and processed_at is null`,
-      [rowId, id, subscriber],
-    );
-    return res.rowCount === 1;
+  interface Outcome {
+    /** Subscribers that succeeded in this attempt. */
+    delivered: string[];
+    errors: string[];
+    /** Set for events dead-lettered before delivery (attempts beyond maxAttempts). */
+    deadLetter?: string;
   }
 
-  async function markProcessed(event: OutboxEventRecord, lastError: string | null = null): Promise<boolean> {
-    const res = await pool.query(
-      `update outbox_event set processed_at = now(), locked_until = null, locked_by = null, last_error = coalesce($3, last_error)
-       where id = $1 and locked_by = $2 and processed_at is null`,
-      [event.id, id, lastError],
-    );
-    return res.rowCount === 1;
-  }
-
-  async function markFailed(event: OutboxEventRecord, error: string, delayMs: number): Promise<void> {
-    await pool.query(
-      `update outbox_event set last_error = $3, available_at = now() + $4::double precision * interval '1 millisecond', locked_until = null, locked_by = null
-       where id = $1 and locked_by = $2 and processed_at is null`,
-      [event.id, id, error, delayMs],
-    );
-  }
-
-  /** Delivers one event to every subscriber that has not received it yet; true when fully processed. */
-  async function deliver(event: OutboxEventRecord, alreadyDelivered: Set<string>): Promise<boolean> {
-    if (opts.maxAttempts && event.attempts > opts.maxAttempts) {
-      // Only reachable when earlier attempts crashed or lost their lease (failures dead-letter below).
-      await markProcessed(event, `dead-lettered after ${event.attempts - 1} attempts without an outcome`);
-      log.error({ eventId: event.eventId, type: event.type, attempts: event.attempts }, 'outbox event dead-lettered');
-      return false;
-    }
-    const errors: string[] = [];
-    for (const subscriber of subscribers) {
-      if (alreadyDelivered.has(subscriber.name)) continue;
+  /** Hands `claimed` to one subscriber (as one batch, or per event in parallel lanes) and records the outcome per event. */
+  async function deliverTo(subscriber: Subscriber, claimed: readonly ClaimedEvent[], outcomes: Map<string, Outcome>): Promise<void> {
+    const pending: OutboxEventRecord[] = [];
+    for (const c of claimed) {
+      const out = outcomes.get(c.event.id)!;
+      if (out.deadLetter || c.deliveredTo.includes(subscriber.name)) continue;
       try {
-        if (subscriber.handles && !subscriber.handles(event)) continue;
-        await subscriber.handle(event);
+        if (subscriber.handles && !subscriber.handles(c.event)) continue;
       } catch (err) {
-        errors.push(`${subscriber.name}: ${errorMessage(err)}`);
+        out.errors.push(`${subscriber.name}: ${errorMessage(err)}`);
         continue;
       }
-      if (!(await markDelivered(event.id, subscriber.name))) {
-        log.warn({ eventId: event.eventId, subscriber: subscriber.name }, 'outbox lease lost during delivery; another dispatcher owns the event');
-        return false;
-      }
+      pending.push(c.event);
     }
-    if (errors.length === 0) return markProcessed(event);
-
-    const error = errors.join('; ').slice(0, 4000);
-    if (opts.maxAttempts && event.attempts >= opts.maxAttempts) {
-      await markProcessed(event, `dead-lettered after ${event.attempts} attempts: ${error}`);
-      log.error({ eventId: event.eventId, type: event.type, attempts: event.attempts, error }, 'outbox event dead-lettered');
-      return false;
-    }
-    const delayMs = Math.max(0, Math.round(backoff(event.attempts)));
-    await markFailed(event, error, delayMs);
-    nextRetryAt = Math.min(nextRetryAt, Date.now() + delayMs);
-    log.warn({ eventId: event.eventId, type: event.type, attempts: event.attempts, retryInMs: delayMs, error }, 'outbox delivery failed; will retry');
-    return false;
+    if (pending.length === 0) return;
+    const fail = (event: OutboxEventRecord, err: unknown): void => void outcomes.get(event.id)!.errors.push(`${subscriber.name}: ${errorMessage(err)}`);
+    const succeeded: string[] = [];
+    const succeed = (event: OutboxEventRecord): void => {
+      outcomes.get(event.id)!.delivered.push(subscriber.name);
+      succeeded.push(event.id);
+    };
+    await handOver(subscriber, pending, fail, succeed);
+    // Recorded at once (not only with the batch's outcome), so a crash while another subscriber
+    // is still busy does not hand these events to this subscriber again.
+    if (succeeded.length) await markDelivered(succeeded, subscriber.name);
   }
 
-  /** Claims and delivers one batch; the lease is renewed while deliveries run. */
+  async function markDelivered(rowIds: string[], subscriber: string): Promise<void> {
+    await pool.query(
+      `update outbox_event set delivered_to = array_append(delivered_to, $3)
+       where id = any($1::bigint[]) and locked_by = $2 and processed_at is null and not ($3 = any(delivered_to))`,
+      [rowIds, id, subscriber],
+    );
+  }
+
+  async function handOver(subscriber: Subscriber, pending: OutboxEventRecord[], fail: (e: OutboxEventRecord, err: unknown) => void, succeed: (e: OutboxEventRecord) => void): Promise<void> {
+    if (subscriber.handleBatch) {
+      let failures: BatchFailures | void;
+      try {
+        failures = await subscriber.handleBatch(pending);
+      } catch (err) {
+        for (const event of pending) fail(event, err);
+        return;
+      }
+      for (const event of pending) {
+        if (failures?.has(event.id)) fail(event, failures.get(event.id));
+        else succeed(event);
+      }
+      return;
+    }
+    const handle = subscriber.handle!;
+    const queue = [...pending];
+    const lane = async (): Promise<void> => {
+      for (let event = queue.shift(); event; event = queue.shift()) {
+        try {
+          await handle.call(subscriber, event);
+          succeed(event);
+        } catch (err) {
+          fail(event, err);
+        }
+      }
+    };
+    await Promise.all(Array.from({ length: Math.min(concurrency, pending.length) }, lane));
+  }
+
+  /**
+   * Writes every event's outcome in one statement: delivered subscribers appended, then processed,
+   * dead-lettered, or released for a retry after its backoff. Only rows this dispatcher still
+   * leases change; the ids written are returned (a missing id lost its lease to another dispatcher).
+   */
+  async function record(claimed: readonly ClaimedEvent[], outcomes: Map<string, Outcome>): Promise<Set<string>> {
+    const rows = claimed.map(({ event }) => {
+      const out = outcomes.get(event.id)!;
+      if (out.deadLetter) return { id: event.id, subs: [], done: true, error: out.deadLetter, delay_ms: 0 };
+      if (out.errors.length === 0) return { id: event.id, subs: out.delivered, done: true, error: null, delay_ms: 0 };
+      const error = out.errors.join('; ').slice(0, 4000);
+      if (opts.maxAttempts && event.attempts >= opts.maxAttempts) {
+        return { id: event.id, subs: out.delivered, done: true, error: `dead-lettered after ${event.attempts} attempts: ${error}`.slice(0, 4000), delay_ms: 0 };
+      }
+      return { id: event.id, subs: out.delivered, done: false, error, delay_ms: Math.max(0, Math.round(backoff(event.attempts))) };
+    });
+    const res = await pool.query<{ id: string }>(
+      `update outbox_event u set
+         delivered_to = u.delivered_to || array(select s from unnest(x.subs) s where not (s = any(u.delivered_to))),
+         processed_at = case when x.done then now() else null end,
+         last_error = coalesce(x.error, u.last_error),
+         available_at = case when x.done then u.available_at else now() + x.delay_ms * interval '1 millisecond' end,
+         locked_until = null, locked_by = null
+       from jsonb_to_recordset($2::jsonb) as x(id bigint, subs text[], done boolean, error text, delay_ms double precision)
+       where u.id = x.id and u.locked_by = $1 and u.processed_at is null
+       returning u.id`,
+      [id, JSON.stringify(rows)],
+    );
+    const written = new Set(res.rows.map((r) => String(r.id)));
+    for (const row of rows) {
+      const { event } = claimed.find((c) => c.event.id === row.id)!;
+      if (!written.has(row.id)) {
+        log.warn({ eventId: event.eventId }, 'outbox lease lost during delivery; another dispatcher owns the event');
+      } else if (row.done && row.error) {
+        log.error({ eventId: event.eventId, type: event.type, attempts: event.attempts, error: row.error }, 'outbox event dead-lettered');
+      } else if (!row.done) {
+        nextRetryAt = Math.min(nextRetryAt, Date.now() + row.delay_ms);
+        log.warn({ eventId: event.eventId, type: event.type, attempts: event.attempts, retryInMs: row.delay_ms, error: row.error }, 'outbox delivery failed; will retry');
+      }
+    }
+    return written;
+  }
+
+  /** Claims one batch and hands it to every subscriber in parallel; the lease is renewed meanwhile. */
   async function runBatch(): Promise<DrainResult> {
     const claimed = await claim();
     const result: DrainResult = { claimed: claimed.length, processed: 0, failed: 0 };
     if (claimed.length === 0) return result;
-    const inFlight = new Set(claimed.map((c) => c.event.id));
+    const ids = claimed.map((c) => c.event.id);
     const renew = setInterval(() => {
       pool
-        .query(`update outbox_event set locked_until = now() + $2::double precision * interval '1 millisecond' where locked_by = $1 and id = any($3::bigint[]) and processed_at is null`, [id, leaseMs, [...inFlight]])
+        .query(`update outbox_event set locked_until = now() + $2::double precision * interval '1 millisecond' where locked_by = $1 and id = any($3::bigint[]) and processed_at is null`, [id, leaseMs, ids])
         .catch((err: Error) => log.warn({ err: err.message }, 'outbox lease renewal failed'));
     }, Math.max(50, Math.floor(leaseMs / 3)));
     renew.unref();
+    const outcomes = new Map<string, Outcome>();
+    for (const { event } of claimed) {
+      // Only reachable when earlier attempts crashed or lost their lease (failures dead-letter in record()).
+      const deadLetter = opts.maxAttempts && event.attempts > opts.maxAttempts ? `dead-lettered after ${event.attempts - 1} attempts without an outcome` : undefined;
+      outcomes.set(event.id, { delivered: [], errors: [], deadLetter });
+    }
     try {
-      const queue = [...claimed];
-      const lane = async (): Promise<void> => {
-        for (let next = queue.shift(); next; next = queue.shift()) {
-          const current = next.event;
-          try {
-            if (await deliver(current, new Set(next.deliveredTo))) result.processed += 1;
-            else result.failed += 1;
-          } catch (err) {
-            // Bookkeeping failed (database trouble): the lease expires and the event is claimed again.
-            result.failed += 1;
-            log.error({ eventId: current.eventId, err: errorMessage(err) }, 'outbox bookkeeping failed');
-          } finally {
-            inFlight.delete(current.id);
-          }
-        }
-      };
-      await Promise.all(Array.from({ length: Math.min(concurrency, claimed.length) }, lane));
+      await Promise.all(subscribers.map((s) => deliverTo(s, claimed, outcomes)));
+      const written = await record(claimed, outcomes);
+      for (const { event } of claimed) {
+        const out = outcomes.get(event.id)!;
+        if (written.has(event.id) && !out.deadLetter && out.errors.length === 0) result.processed += 1;
+        else result.failed += 1;
+      }
+    } catch (err) {
+      // Bookkeeping failed (database trouble): the leases expire and the events are claimed again.
+      result.failed = claimed.length;
+      log.error({ err: errorMessage(err), events: claimed.length }, 'outbox bookkeeping failed');
     } finally {
       clearInterval(renew);
     }

@@ -15,15 +15,26 @@ export interface OutboxEventRecord {
   attempts: number;
 }
 
+/** What a batch handler reports: the error of each event that failed (by `OutboxEventRecord.id`). */
+export type BatchFailures = ReadonlyMap<string, unknown>;
+
 /**
- * A consumer of domain events. `handle` must be idempotent on `event.eventId`: after a crash or a
- * lost lease the same event can arrive again. Throwing schedules a retry with backoff, and later
- * events of the same record wait until this one is delivered.
+ * A consumer of domain events. Handlers must be idempotent on `event.eventId`: after a crash or a
+ * lost lease the same event can arrive again. A failed event is retried with backoff, and later
+ * events of the same record wait until every subscriber received it.
+ *
+ * Implement `handle` (one event at a time; the dispatcher runs several in parallel) or
+ * `handleBatch` (every event of one claimed batch at once — at most one event per record, in id
+ * order — for subscribers that save round trips by grouping, such as search indexing and
+ * automation starts). Subscribers run in parallel with each other.
  */
 export interface Subscriber {
   /** Stable and unique: recorded in `outbox_event.delivered_to` once this subscriber succeeded. */
   name: string;
   /** Cheap synchronous filter; events it rejects are never handed to this subscriber. */
   handles?: (event: OutboxEventRecord) => boolean;
-  handle(event: OutboxEventRecord): Promise<void>;
+  /** Throwing fails this event for this subscriber. */
+  handle?(event: OutboxEventRecord): Promise<void>;
+  /** Resolves with the failed events (absent or empty: all delivered); throwing fails them all. */
+  handleBatch?(events: OutboxEventRecord[]): Promise<BatchFailures | void>;
 }

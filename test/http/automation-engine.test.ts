@@ -1,3 +1,5 @@
+import { SCOPES } from '../../domain/context';
+import { createLead } from '../../domain/leads/leads.service';
 import { Note } from '../../domain/notes/note.entity';
 import { startExecution } from '../../domain/automations/engine/start';
 import { executionWorkflowId } from '../../domain/automations/workflow-ids';
@@ -52,6 +54,35 @@ describe('starts from CRM writes (outbox → automations subscriber)', () => {
     await d.drainOnce();
     expect(await executionsOf(h, automationId)).toHaveLength(1);
     expect(await notesOf(tenant.workspaceId, lead._id)).toHaveLength(1);
+  });
+
+  it('one outbox batch of 12 lead events starts every matching automation once per event, caps applied within the batch', async () => {
+    const tenant = await h.app.tenant('Batch starts');
+    const open = await createAutomation(tenant.http, chainGraph({ triggerType: 'lead_created' }, [action('create_note', { noteContent: 'Hi {{lead.title}}' })]));
+    const capped = await createAutomation(tenant.http, { ...chainGraph({ triggerType: 'record_created', config: { entityTypes: ['lead'] } }, [action('create_note', { noteContent: 'Capped {{lead.title}}' })]), rateLimits: { maxRunsPerHour: 5 } });
+    const em = forkForWorkspace(h.app.runtime.deps.orm.em, tenant.workspaceId);
+    // One transaction: all 12 events become claimable together and land in one batch.
+    const leads = await em.transactional(async (tem) => {
+      const out: { _id: string }[] = [];
+      for (let i = 0; i < 12; i++) out.push((await createLead({ em: tem, actor: { workspaceId: tenant.workspaceId, userId: tenant.userId, role: 'owner', scopes: [...SCOPES] } }, { title: `Batch ${i}` }, { preview: false })) as { _id: string });
+      return out;
+    });
+    const d = h.dispatcher([tenant.workspaceId]);
+    const first = await d.drainOnce();
+    expect(first.claimed).toBeGreaterThanOrEqual(12);
+
+    const runsOfOpen = await executionsOf(h, open);
+    expect(runsOfOpen.map((e) => e.entityId).sort()).toEqual(leads.map((l) => l._id).sort());
+    expect(await executionsOf(h, capped)).toHaveLength(5);
+    const a = (await tenant.http.get(`/api/v1/automations/${capped}`)).body.data;
+    expect(a.stats).toMatchObject({ totalRuns: 5, skippedRuns: 7, lastSkipReason: 'maxRunsPerHour reached (5 runs in the last hour)' });
+    for (const e of runsOfOpen) expect((await waitForExecution(h, e._id)).status).toBe('completed');
+
+    // Redelivering the whole batch starts nothing new (dedupe on the event id per automation).
+    await h.app.runtime.deps.orm.em.fork().getConnection().execute(`update outbox_event set processed_at = null, delivered_to = '{}' where workspace_id = ? and type = 'lead_created'`, [tenant.workspaceId]);
+    await d.drainOnce();
+    expect(await executionsOf(h, open)).toHaveLength(12);
+    expect(await executionsOf(h, capped)).toHaveLength(5);
   });
 
   it('an automation does not trigger itself through the events its own actions write', async () => {

@@ -145,6 +145,53 @@ describe('outbox: events are written with the change, or not at all', () => {
   });
 });
 
+describe('outbox: batch subscribers and parallel delivery', () => {
+  it('handleBatch gets the whole claimed batch once; a reported failure retries only that event', async () => {
+    const ws = newId();
+    const records = Array.from({ length: 6 }, () => newId());
+    await emitEvents(ws, records.map((entityId) => ({ entityId })));
+    const batches: string[][] = [];
+    let failOnce: string | null = records[2]!;
+    const batcher: Subscriber = {
+      name: 'batcher',
+      async handleBatch(events) {
+        batches.push(events.map((e) => e.entityId));
+        const failed = events.find((e) => e.entityId === failOnce);
+        failOnce = null;
+        return failed ? new Map([[failed.id, new Error('index write refused')]]) : undefined;
+      },
+    };
+    const single = recorder('single');
+    const d = dispatcher([ws], [batcher, single.subscriber]);
+    expect(await d.drainOnce()).toEqual({ claimed: 7, processed: 6, failed: 1 });
+    expect(batches[0]).toEqual(records); // one call, id order
+    expect(batches[1]).toEqual([records[2]]); // only the failed one again
+    expect(single.calls).toHaveLength(6); // the other subscriber got each event once, the failed one included
+    const all = await rows(ws);
+    expect(all.every((r) => r.processed_at !== null)).toBe(true);
+    const retried = all.find((r) => r.entity_id === records[2])!;
+    expect(retried).toMatchObject({ attempts: 2, delivered_to: ['single', 'batcher'] });
+    expect(retried.last_error).toBe('batcher: index write refused');
+  });
+
+  it('a throwing handleBatch fails every event of the batch; subscribers run side by side, not one after another', async () => {
+    const ws = newId();
+    await emitEvents(ws, [{ entityId: newId() }, { entityId: newId() }]);
+    let release: () => void = () => undefined;
+    const gate = new Promise<void>((r) => (release = r));
+    const order: string[] = [];
+    const slow: Subscriber = { name: 'slow', async handleBatch() { order.push('slow start'); await gate; order.push('slow end'); throw new Error('meili down'); } };
+    const fast: Subscriber = { name: 'fast', async handleBatch() { order.push('fast'); release(); } };
+    expect(await dispatcher([ws], [slow, fast], { backoff: () => 60_000 }).drainOnce()).toEqual({ claimed: 2, processed: 0, failed: 2 });
+    expect(order).toEqual(['slow start', 'fast', 'slow end']);
+    for (const r of await rows(ws)) expect(r).toMatchObject({ processed_at: null, delivered_to: ['fast'], last_error: 'slow: meili down' });
+  });
+
+  it('refuses a subscriber with neither handle nor handleBatch', () => {
+    expect(() => dispatcher([newId()], [{ name: 'empty' }])).toThrow('outbox subscriber "empty" needs handle or handleBatch');
+  });
+});
+
 describe('outbox: at least once across failures and crashes', () => {
   it('a subscriber error is retried with backoff by a later dispatcher instance', async () => {
     const ws = newId();

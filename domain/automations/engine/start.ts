@@ -56,11 +56,12 @@ const WINDOWS = [
 ] as const;
 
 /**
- * Runs counted against the caps: real (not test) top-level executions, read through the
+ * Runs counted against each cap's window: real (not test) top-level executions, read through the
  * (workspace, automation, status, startedAt) index; `limit cap` bounds the scan. The automation
  * row lock held by the caller makes count-then-insert race-free.
  */
-async function capReached(em: EntityManager, automation: Automation, now: Date): Promise<string | null> {
+async function windowCounts(em: EntityManager, automation: Automation, now: Date): Promise<Map<(typeof WINDOWS)[number]['cap'], number>> {
+  const counts = new Map<(typeof WINDOWS)[number]['cap'], number>();
   for (const w of WINDOWS) {
     const cap = automation.rateLimits?.[w.cap] ?? 0;
     if (!cap) continue;
@@ -69,8 +70,17 @@ async function capReached(em: EntityManager, automation: Automation, now: Date):
          where workspace_id = ? and automation_id = ? and started_at > ? and is_test = false and parent_execution_id is null limit ?) t`,
       [automation.workspaceId, automation._id, new Date(now.getTime() - w.ms), cap],
     );
-    const n = rows[0]?.n ?? 0;
-    if (n >= cap) return `${w.cap} reached (${n} runs in the last ${w.label})`;
+    counts.set(w.cap, rows[0]?.n ?? 0);
+  }
+  return counts;
+}
+
+/** The first cap that `extra` more runs (started in this batch) would exceed, as a skip reason. */
+function capReached(automation: Automation, counts: Map<(typeof WINDOWS)[number]['cap'], number>, extra: number): string | null {
+  for (const w of WINDOWS) {
+    const cap = automation.rateLimits?.[w.cap] ?? 0;
+    const n = (counts.get(w.cap) ?? 0) + extra;
+    if (cap && n >= cap) return `${w.cap} reached (${n} runs in the last ${w.label})`;
   }
   return null;
 }
@@ -84,48 +94,63 @@ interface Created {
   existing: boolean;
 }
 
-/** Root starts: lock the automation, dedupe, caps, counters, row; all in one transaction. */
-async function createRoot(em: EntityManager, req: StartRequest, now: Date): Promise<Created | { skipped: string }> {
+/**
+ * Root starts of one automation (one request, or every start of an outbox batch): lock the
+ * automation once, dedupe on triggerKey, apply the caps and counters in request order, insert the
+ * rows; all in one transaction. Returns one outcome per request, in order.
+ */
+async function createRoots(em: EntityManager, automationId: string, reqs: readonly StartRequest[], batchNow: Date): Promise<(Created | { skipped: string })[]> {
   await em.begin();
   try {
-    const automation = await em.findOne(Automation, { _id: req.automationId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+    const automation = await em.findOne(Automation, { _id: automationId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
     if (!automation) throw notFound('automation');
-    const existing = await em.findOne(AutomationExecution, { automationId: automation._id, triggerKey: req.triggerKey });
+    const keys = [...new Set(reqs.map((r) => r.triggerKey))];
+    const found = await em.find(AutomationExecution, { automationId: automation._id, triggerKey: { $in: keys } });
+    const byKey = new Map(found.map((e) => [e.triggerKey, e]));
     const actorUserId = await automationActorId(em, automation.createdBy);
-    if (existing) {
-      await em.commit();
-      return { execution: existing, automationName: automation.name, actorUserId, existing: true };
-    }
-    const isTest = Boolean(req.isTest);
-    if (!isTest) {
-      const reason = automation.isActive ? await capReached(em, automation, now) : 'automation is inactive';
-      if (reason) {
-        if (automation.isActive) {
-          automation.skippedRuns += 1;
-          automation.lastSkipReason = reason.slice(0, 300);
-          automation.lastSkippedAt = now;
-        }
-        await em.flush();
-        await em.commit();
-        return { skipped: reason };
-      }
-      automation.totalRuns += 1;
-      const max = automation.rateLimits?.maxTotalRuns ?? 0;
-      if (max > 0 && automation.totalRuns >= max) {
-        automation.isActive = false;
-        automation.deactivatedReason = `maxTotalRuns reached (${automation.totalRuns} runs)`;
-        // The schedule subscriber removes a scheduled automation's Temporal Schedule on this event.
-        emit({ em, actor: automationActor(req.workspaceId, actorUserId) }, {
-          type: 'automation_changed', entityType: 'automation', entityId: automation._id,
-          payload: { automation: { _id: automation._id, isActive: false, deactivatedReason: automation.deactivatedReason }, action: 'deactivated' },
-        });
-      }
-    }
+    const capped = automation.isActive && WINDOWS.some((w) => automation.rateLimits?.[w.cap]);
+    const counts = capped ? await windowCounts(em, automation, batchNow) : new Map();
+    let counted = 0;
     const graph: GraphSnapshot = { nodes: automation.nodes, edges: automation.edges, executionSettings: automation.executionSettings };
-    const execution = newRow(em, req, { automationName: automation.name, version: automation.version, graph, now });
+    const out: (Created | { skipped: string })[] = [];
+    for (const req of reqs) {
+      const now = req.now ?? batchNow;
+      const existing = byKey.get(req.triggerKey);
+      if (existing) {
+        out.push({ execution: existing, automationName: automation.name, actorUserId, existing: true });
+        continue;
+      }
+      if (!req.isTest) {
+        const reason = automation.isActive ? capReached(automation, counts, counted) : 'automation is inactive';
+        if (reason) {
+          if (automation.isActive) {
+            automation.skippedRuns += 1;
+            automation.lastSkipReason = reason.slice(0, 300);
+            automation.lastSkippedAt = now;
+          }
+          out.push({ skipped: reason });
+          continue;
+        }
+        counted += 1;
+        automation.totalRuns += 1;
+        const max = automation.rateLimits?.maxTotalRuns ?? 0;
+        if (max > 0 && automation.totalRuns >= max) {
+          automation.isActive = false;
+          automation.deactivatedReason = `maxTotalRuns reached (${automation.totalRuns} runs)`;
+          // The schedule subscriber removes a scheduled automation's Temporal Schedule on this event.
+          emit({ em, actor: automationActor(automation.workspaceId, actorUserId) }, {
+            type: 'automation_changed', entityType: 'automation', entityId: automation._id,
+            payload: { automation: { _id: automation._id, isActive: false, deactivatedReason: automation.deactivatedReason }, action: 'deactivated' },
+          });
+        }
+      }
+      const execution = newRow(em, req, { automationName: automation.name, version: automation.version, graph, now });
+      byKey.set(req.triggerKey, execution);
+      out.push({ execution, automationName: automation.name, actorUserId, existing: false });
+    }
     await em.flush();
     await em.commit();
-    return { execution, automationName: automation.name, actorUserId, existing: false };
+    return out;
   } catch (err) {
     await em.rollback();
     throw err;
@@ -209,9 +234,9 @@ function newRow(em: EntityManager, req: StartRequest, meta: { automationName: st
 const errText = (err: unknown): string => (err instanceof Error ? err.message : String(err)).slice(0, 500);
 
 /** The workflow start for a row (new or found running): same id, same input, so it is idempotent. */
-export async function startWorkflowFor(deps: EngineDeps, em: EntityManager, row: AutomationExecution, meta: { automationName: string; actorUserId: string }): Promise<void> {
+export async function startWorkflowFor(deps: EngineDeps, row: AutomationExecution, meta: { automationName: string; actorUserId: string; timezone: string }): Promise<void> {
   const system = (row.context.system ?? {}) as Record<string, unknown>;
-  const { timezone } = await workspaceInfo(em, row.workspaceId);
+  const { timezone } = meta;
   const input: ExecutionWorkflowInput = {
     workspaceId: row.workspaceId,
     executionId: row._id,
@@ -236,23 +261,12 @@ export async function startWorkflowFor(deps: EngineDeps, em: EntityManager, row:
   await deps.workflows.startExecution({ workflowId: row.workflowId, input, searchAttributes, memo });
 }
 
-/**
- * Creates the execution (or finds the one this triggerKey already started) and starts its
- * workflow. Skips, with the reason recorded on the automation, when the automation is inactive
- * or a run cap is reached; test runs ignore both (they neither count nor deactivate).
- */
-export async function startExecution(deps: EngineDeps, req: StartRequest): Promise<StartResult> {
-  const em = forkForWorkspace(deps.orm.em, req.workspaceId);
-  const now = req.now ?? new Date();
-  const created = req.parentExecutionId ? await createChild(em, req, now) : await createRoot(em, req, now);
-  if ('skipped' in created) {
-    deps.log.info({ automationId: req.automationId, triggerKey: req.triggerKey, reason: created.skipped }, 'automation start skipped');
-    return { status: 'skipped', reason: created.skipped };
-  }
+/** Starts the workflow of a created (or found running) row; what happens when Temporal refuses it depends on the caller. */
+async function launch(deps: EngineDeps, em: EntityManager, req: StartRequest, created: Created, timezone: string): Promise<StartResult> {
   const { execution } = created;
   if (created.existing && execution.status !== 'running') return { status: 'existing', execution: view(execution) };
   try {
-    await startWorkflowFor(deps, em, execution, created);
+    await startWorkflowFor(deps, execution, { ...created, timezone });
   } catch (err) {
     if (req.retryable) throw err;
     await em.nativeUpdate(AutomationExecution, { _id: execution._id, status: 'running' }, { status: 'failed', error: `could not start the workflow: ${errText(err)}`, finishedAt: new Date() });
@@ -265,4 +279,71 @@ export async function startExecution(deps: EngineDeps, req: StartRequest): Promi
     if (now2?.status === 'cancelled') await deps.workflows.cancel(execution.workflowId);
   }
   return { status: created.existing ? 'existing' : 'started', execution: view(execution) };
+}
+
+function skippedResult(deps: EngineDeps, req: StartRequest, reason: string): StartResult {
+  deps.log.info({ automationId: req.automationId, triggerKey: req.triggerKey, reason }, 'automation start skipped');
+  return { status: 'skipped', reason };
+}
+
+/**
+ * Creates the execution (or finds the one this triggerKey already started) and starts its
+ * workflow. Skips, with the reason recorded on the automation, when the automation is inactive
+ * or a run cap is reached; test runs ignore both (they neither count nor deactivate).
+ */
+export async function startExecution(deps: EngineDeps, req: StartRequest): Promise<StartResult> {
+  const em = forkForWorkspace(deps.orm.em, req.workspaceId);
+  const now = req.now ?? new Date();
+  const created = req.parentExecutionId ? await createChild(em, req, now) : (await createRoots(em, req.automationId, [req], now))[0]!;
+  if ('skipped' in created) return skippedResult(deps, req, created.skipped);
+  const { timezone } = await workspaceInfo(em, req.workspaceId);
+  return launch(deps, em, req, created, timezone);
+}
+
+export type StartOutcome = StartResult | { status: 'error'; error: unknown };
+
+/** Workflow starts of one batch in flight at once (each is one gRPC call to Temporal). */
+const LAUNCH_CONCURRENCY = 32;
+
+/**
+ * Root starts of an outbox batch, all in one workspace: one transaction per automation (one lock,
+ * one dedupe query, one cap count for all its starts), then the workflow starts in parallel. The
+ * outcomes are in request order; an error fails only its own request (it is retried with its
+ * event, and the deterministic triggerKey makes the retry pick up the same row).
+ */
+export async function startExecutions(deps: EngineDeps, workspaceId: string, reqs: readonly StartRequest[]): Promise<StartOutcome[]> {
+  const outcomes: StartOutcome[] = new Array(reqs.length);
+  if (reqs.length === 0) return outcomes;
+  if (reqs.some((r) => r.workspaceId !== workspaceId || r.parentExecutionId)) throw new Error('startExecutions takes root starts of one workspace');
+  const em = forkForWorkspace(deps.orm.em, workspaceId);
+  const { timezone } = await workspaceInfo(em, workspaceId);
+  const byAutomation = new Map<string, number[]>();
+  reqs.forEach((r, i) => byAutomation.set(r.automationId, [...(byAutomation.get(r.automationId) ?? []), i]));
+  const toLaunch: { index: number; created: Created }[] = [];
+  const now = new Date();
+  for (const [automationId, indexes] of byAutomation) {
+    try {
+      const created = await createRoots(em.fork(), automationId, indexes.map((i) => reqs[i]!), now);
+      created.forEach((c, k) => {
+        const index = indexes[k]!;
+        if ('skipped' in c) outcomes[index] = skippedResult(deps, reqs[index]!, c.skipped);
+        else toLaunch.push({ index, created: c });
+      });
+    } catch (error) {
+      for (const i of indexes) outcomes[i] = { status: 'error', error };
+    }
+  }
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < toLaunch.length) {
+      const { index, created } = toLaunch[next++]!;
+      try {
+        outcomes[index] = await launch(deps, em, reqs[index]!, created, timezone);
+      } catch (error) {
+        outcomes[index] = { status: 'error', error };
+      }
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(LAUNCH_CONCURRENCY, toLaunch.length) }, lane));
+  return outcomes;
 }

@@ -3,7 +3,6 @@
  * activity that runs the node locks it in the same transaction as the node's effect, so a
  * retried or replayed step finds `completed` and returns the stored output instead of acting again.
  */
-import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../../ids';
 import { AutomationExecution, AutomationStep, type ExecutionStatus, type StepStatus } from '../automation.entity';
@@ -19,14 +18,19 @@ export interface StepKey {
 
 const json = (v: unknown): string | null => (v === undefined ? null : JSON.stringify(v));
 
-/** Creates the row if needed and locks it until the caller's transaction ends. */
+/**
+ * Creates the row if needed and locks it until the caller's transaction ends, in one statement:
+ * `on conflict do update` takes the row lock on an existing row and returns it either way.
+ */
 export async function lockStep(em: EntityManager, key: StepKey, attempt: number, now = new Date()): Promise<AutomationStep> {
-  await em.execute(
+  const rows = await em.execute<Record<string, unknown>[]>(
     `insert into automation_step (id, workspace_id, created_at, updated_at, execution_id, node_id, node_type, action_type, status, attempt, started_at)
-     values (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?) on conflict (execution_id, node_id) do nothing`,
+     values (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?)
+     on conflict (execution_id, node_id) do update set updated_at = automation_step.updated_at
+     returning *`,
     [newId(now), key.workspaceId, now, now, key.executionId, key.nodeId, key.nodeType, key.actionType ?? null, attempt, now],
   );
-  return em.findOneOrFail(AutomationStep, { executionId: key.executionId, nodeId: key.nodeId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+  return em.map(AutomationStep, rows[0]!);
 }
 
 /** The stored step, read without a lock (fast path for replays). */

@@ -12,7 +12,8 @@ import { loadTriggerContext } from './context';
 import { chainOf, MAX_CHAIN } from './origin';
 import type { EngineDeps } from './ports';
 import { syncSchedule } from './schedules';
-import { startExecution } from './start';
+import { startExecutions, type StartRequest } from './start';
+import type { Context } from './types';
 
 /** Events about automations themselves never trigger automations. */
 const isEngineEvent = (e: OutboxEventRecord): boolean => e.entityType === 'automation' || e.type.startsWith('automation_');
@@ -26,34 +27,97 @@ function subjectOf(event: OutboxEventRecord): { entityType: string; entityId: st
   return { entityType: normalizeEntity(event.entityType) ?? event.entityType, entityId: event.entityId };
 }
 
+/** Context loads of one batch in flight at once (each a few primary-key reads). */
+const CONTEXT_CONCURRENCY = 8;
+
+async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
+  const out: R[] = new Array(items.length);
+  let next = 0;
+  const lane = async (): Promise<void> => {
+    while (next < items.length) {
+      const i = next++;
+      out[i] = await fn(items[i]!);
+    }
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
+  return out;
+}
+
+interface PlannedStart { event: OutboxEventRecord; automation: Pick<Automation, '_id'>; triggerType: string }
+
+/**
+ * Starts for the events of one workspace: one query for the active automations any of them can
+ * trigger, the matching (event, automation) pairs, each event's context loaded once per set of
+ * namespaces, then every start through startExecutions (one transaction per automation).
+ */
+async function startForWorkspace(deps: EngineDeps, workspaceId: string, events: readonly OutboxEventRecord[], failures: Map<string, unknown>): Promise<void> {
+  const em = forkForWorkspace(deps.orm.em, workspaceId);
+  const types = [...new Set(events.flatMap((e) => candidateTriggerTypes(e.type, e.entityType)))];
+  if (!types.length) return;
+  const candidates = await em.find(Automation, { isActive: true, triggerType: { $in: types } }, { fields: ['_id', 'nodes', 'triggerType'] });
+  if (!candidates.length) return;
+
+  const planned: PlannedStart[] = [];
+  for (const event of events) {
+    // Loop guard: an automation never reacts to events its own run (or a run it caused) wrote.
+    const chain = chainOf(event.payload);
+    if (chain.length >= MAX_CHAIN) {
+      deps.log.warn({ eventId: event.eventId, chain }, 'automation chain too deep: event starts no automation');
+      continue;
+    }
+    const crmEvent = { type: event.type, entityType: event.entityType, entityId: event.entityId, payload: event.payload };
+    for (const a of candidates) {
+      const trigger = a.nodes.find((n) => n.type === 'trigger');
+      if (!trigger || chain.includes(a._id)) continue;
+      const triggerType = String(trigger.data.triggerType ?? a.triggerType);
+      if (matchesTrigger({ triggerType, config: trigger.data.config as Record<string, unknown> | undefined }, crmEvent)) planned.push({ event, automation: a, triggerType });
+    }
+  }
+  if (!planned.length) return;
+
+  // One context per event and namespace set (several automations on one event share it).
+  const contexts = new Map<string, Promise<Context>>();
+  const contextFor = (p: PlannedStart): Promise<Context> => {
+    const namespaces = TRIGGER_NAMESPACES[p.triggerType as TriggerType] ?? [];
+    const key = `${p.event.id}|${namespaces.join(',')}`;
+    if (!contexts.has(key)) contexts.set(key, loadTriggerContext(em.fork(), p.event, namespaces));
+    return contexts.get(key)!;
+  };
+  const reqs: (StartRequest | null)[] = await mapLimited(planned, CONTEXT_CONCURRENCY, async (p) => {
+    try {
+      const subject = subjectOf(p.event);
+      return {
+        workspaceId, automationId: p.automation._id, triggerType: p.triggerType, triggerKey: p.event.eventId,
+        entityType: subject.entityType, entityId: subject.entityId, context: await contextFor(p), chain: chainOf(p.event.payload), retryable: true,
+      };
+    } catch (err) {
+      failures.set(p.event.id, err);
+      return null;
+    }
+  });
+  const ready = planned.map((p, i) => ({ p, req: reqs[i] })).filter((x): x is { p: PlannedStart; req: StartRequest } => x.req !== null && !failures.has(x.p.event.id));
+  const outcomes = await startExecutions(deps, workspaceId, ready.map((x) => x.req));
+  outcomes.forEach((o, i) => {
+    if (o.status === 'error' && !failures.has(ready[i]!.p.event.id)) failures.set(ready[i]!.p.event.id, o.error);
+  });
+}
+
 export function automationTriggerSubscriber(deps: EngineDeps): Subscriber {
   return {
     name: 'automations',
     handles: (e) => !isEngineEvent(e),
-    async handle(event) {
-      const em = forkForWorkspace(deps.orm.em, event.workspaceId);
-      const types = candidateTriggerTypes(event.type, event.entityType);
-      const candidates = await em.find(Automation, { isActive: true, triggerType: { $in: types } }, { fields: ['_id', 'nodes', 'triggerType'] });
-      if (!candidates.length) return;
-      // Loop guard: an automation never reacts to events its own run (or a run it caused) wrote.
-      const chain = chainOf(event.payload);
-      if (chain.length >= MAX_CHAIN) {
-        deps.log.warn({ eventId: event.eventId, chain }, 'automation chain too deep: event starts no automation');
-        return;
+    async handleBatch(events) {
+      const failures = new Map<string, unknown>();
+      const byWorkspace = new Map<string, OutboxEventRecord[]>();
+      for (const e of events) byWorkspace.set(e.workspaceId, [...(byWorkspace.get(e.workspaceId) ?? []), e]);
+      for (const [workspaceId, list] of byWorkspace) {
+        try {
+          await startForWorkspace(deps, workspaceId, list, failures);
+        } catch (err) {
+          for (const e of list) if (!failures.has(e.id)) failures.set(e.id, err);
+        }
       }
-      const crmEvent = { type: event.type, entityType: event.entityType, entityId: event.entityId, payload: event.payload };
-      const subject = subjectOf(event);
-      for (const a of candidates) {
-        const trigger = a.nodes.find((n) => n.type === 'trigger');
-        if (!trigger || chain.includes(a._id)) continue;
-        const triggerType = String(trigger.data.triggerType ?? a.triggerType);
-        if (!matchesTrigger({ triggerType, config: trigger.data.config as Record<string, unknown> | undefined }, crmEvent)) continue;
-        const context = await loadTriggerContext(em, event, TRIGGER_NAMESPACES[triggerType as TriggerType] ?? []);
-        await startExecution(deps, {
-          workspaceId: event.workspaceId, automationId: a._id, triggerType, triggerKey: event.eventId,
-          entityType: subject.entityType, entityId: subject.entityId, context, chain, retryable: true,
-        });
-      }
+      return failures;
     },
   };
 }
