@@ -30,7 +30,16 @@ function typedAttributes(attrs: StartWorkflowRequest['searchAttributes']): { key
 
 const isGrpcNotFound = (err: unknown): boolean => (err as { code?: number })?.code === 5;
 
-export function createWorkflowPort(client: Client, taskQueue: string): WorkflowPort {
+export interface WorkflowPortOptions {
+  /**
+   * Ask the server to hand a new execution's first workflow task straight back to this process
+   * (eager workflow start). Only for a client on the NativeConnection of a Worker that polls
+   * `taskQueue` in this process (the worker's outbox subscribers); elsewhere it does nothing useful.
+   */
+  eagerStart?: boolean;
+}
+
+export function createWorkflowPort(client: Client, taskQueue: string, opts: WorkflowPortOptions = {}): WorkflowPort {
   return {
     async startExecution(req) {
       try {
@@ -42,6 +51,7 @@ export function createWorkflowPort(client: Client, taskQueue: string): WorkflowP
           workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
           typedSearchAttributes: typedAttributes(req.searchAttributes),
           memo: req.memo,
+          ...(opts.eagerStart ? { requestEagerStart: true } : {}),
         });
         return 'started';
       } catch (err) {

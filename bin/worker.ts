@@ -1,6 +1,6 @@
 import { MikroORM } from '@mikro-orm/postgresql';
-import { Client, Connection } from '@temporalio/client';
-import type { DefaultLogger, LogEntry } from '@temporalio/worker';
+import { Client } from '@temporalio/client';
+import type { DefaultLogger, LogEntry, NativeConnection } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
 import { createWorkflowPort } from '../activities/automation-client';
 import { loadConfig, type AppConfig } from '../domain/config';
@@ -35,45 +35,47 @@ function temporalLogger(DefaultLoggerClass: typeof DefaultLogger, log: Logger): 
   });
 }
 
-/** Starts the Temporal worker, or returns null (and says so) while no workflow is registered. */
+/**
+ * The process's one connection to Temporal (the native bridge), shared by the Worker and by the
+ * client the outbox subscribers start runs with, so that starts can be eager: the server hands a
+ * new run's first workflow task straight back to this worker instead of queueing it.
+ */
+export async function connectTemporal(config: AppConfig, log: Logger): Promise<NativeConnection> {
+  // Loaded only when needed: the native bridge takes seconds to load.
+  const { DefaultLogger, NativeConnection, Runtime } = await import('@temporalio/worker');
+  // This process owns SIGINT/SIGTERM: shutdown order is dispatcher, Temporal worker, then the ORM.
+  Runtime.install({ logger: temporalLogger(DefaultLogger, log), shutdownSignals: [] });
+  return NativeConnection.connect({ address: config.temporalAddress });
+}
+
+/** Starts the Temporal worker on the given connection (closed when the worker stops). */
 export async function startTemporalWorker(opts: {
   config: AppConfig;
+  connection: NativeConnection;
   activities: object;
   workflowsPath: string;
   log: Logger;
-}): Promise<TemporalWorkerHandle | null> {
+}): Promise<TemporalWorkerHandle> {
   const workflows = registeredWorkflows(opts.workflowsPath);
-  if (workflows.length === 0) {
-    opts.log.info({ workflowsPath: opts.workflowsPath }, 'no workflows registered yet (workflows/index.ts exports none): Temporal worker not started');
-    return null;
-  }
-  // Loaded only when needed: the native bridge takes seconds to load.
-  const { DefaultLogger, NativeConnection, Runtime, Worker } = await import('@temporalio/worker');
-  // This process owns SIGINT/SIGTERM: shutdown order is dispatcher, Temporal worker, then the ORM.
-  Runtime.install({ logger: temporalLogger(DefaultLogger, opts.log), shutdownSignals: [] });
-  const connection = await NativeConnection.connect({ address: opts.config.temporalAddress });
-  try {
-    const worker = await Worker.create({
-      connection,
-      namespace: opts.config.temporalNamespace,
-      taskQueue: opts.config.temporalTaskQueue,
-      workflowsPath: opts.workflowsPath,
-      activities: opts.activities,
-    });
-    const running = worker.run().finally(() => connection.close().catch(() => undefined));
-    opts.log.info({ taskQueue: opts.config.temporalTaskQueue, namespace: opts.config.temporalNamespace, workflows }, 'Temporal worker started');
-    return {
-      workflows,
-      running,
-      async shutdown() {
-        if (worker.getState() === 'RUNNING') worker.shutdown();
-        await running.catch(() => undefined);
-      },
-    };
-  } catch (err) {
-    await connection.close().catch(() => undefined);
-    throw err;
-  }
+  const { Worker } = await import('@temporalio/worker');
+  const { connection } = opts;
+  const worker = await Worker.create({
+    connection,
+    namespace: opts.config.temporalNamespace,
+    taskQueue: opts.config.temporalTaskQueue,
+    workflowsPath: opts.workflowsPath,
+    activities: opts.activities,
+  });
+  const running = worker.run().finally(() => connection.close().catch(() => undefined));
+  opts.log.info({ taskQueue: opts.config.temporalTaskQueue, namespace: opts.config.temporalNamespace, workflows }, 'Temporal worker started');
+  return {
+    workflows,
+    running,
+    async shutdown() {
+      if (worker.getState() === 'RUNNING') worker.shutdown();
+      await running.catch(() => undefined);
+    },
+  };
 }
 
 /** Hourly cleanup; several worker replicas may run it at once (the deletes are idempotent). */
@@ -106,9 +108,17 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const log = createLogger(config.logLevel, 'worker');
   const orm = await MikroORM.init(ormConfig(config.databaseUrl));
-  // Starts and cancels workflows and schedules for the automation engine (connects on first use).
-  const temporalClient = new Client({ connection: Connection.lazy({ address: config.temporalAddress }), namespace: config.temporalNamespace });
-  const deps: ActivityDeps = { orm, config, log, workflows: createWorkflowPort(temporalClient, config.temporalTaskQueue) };
+  let connection: NativeConnection;
+  try {
+    connection = await connectTemporal(config, log.child({ component: 'temporal' }));
+  } catch (err) {
+    log.error({ err, temporalAddress: config.temporalAddress }, 'cannot reach Temporal: check TEMPORAL_ADDRESS and that the server runs');
+    await orm.close(true).catch(() => undefined);
+    process.exit(1);
+  }
+  // Starts and cancels workflows and schedules for the automation engine; starts are eager (see connectTemporal).
+  const temporalClient = new Client({ connection, namespace: config.temporalNamespace });
+  const deps: ActivityDeps = { orm, config, log, workflows: createWorkflowPort(temporalClient, config.temporalTaskQueue, { eagerStart: true }) };
 
   const dispatcher = createOutboxDispatcher({
     pgConnectionString: config.databaseUrl,
@@ -118,7 +128,7 @@ async function main(): Promise<void> {
   await dispatcher.start();
   const housekeeping = startHousekeeping(orm, log.child({ component: 'housekeeping' }));
 
-  let temporal: TemporalWorkerHandle | null = null;
+  let temporal: TemporalWorkerHandle | undefined;
   let stopping = false;
   const shutdown = async (reason: string, code: number): Promise<void> => {
     if (stopping) return;
@@ -129,7 +139,7 @@ async function main(): Promise<void> {
       process.exit(1);
     }, SHUTDOWN_TIMEOUT_MS).unref();
     await Promise.allSettled([dispatcher.stop(), temporal?.shutdown(), housekeeping.stop()]);
-    await temporalClient.connection.close().catch(() => undefined);
+    await connection.close().catch(() => undefined);
     await orm.close(true).catch(() => undefined);
     process.exit(code);
   };
@@ -139,6 +149,7 @@ async function main(): Promise<void> {
   try {
     temporal = await startTemporalWorker({
       config,
+      connection,
       activities: createActivities(deps),
       workflowsPath: require.resolve('../workflows'),
       log: log.child({ component: 'temporal' }),

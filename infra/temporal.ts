@@ -35,6 +35,7 @@ export const DEV_SERVER_DYNAMIC_CONFIG: Readonly<Record<string, string | number 
   'matching.numTaskqueueReadPartitions': 1,
   'matching.numTaskqueueWritePartitions': 1,
   'system.enableActivityEagerExecution': true,
+  'system.enableEagerWorkflowStart': true,
 };
 
 /** Arguments of `temporal server start-dev` (exported for tests and docs). */

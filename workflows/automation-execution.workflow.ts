@@ -6,7 +6,7 @@
  * (not rounded to the spec's 5-minute processor ticks: there is no processor), and survive
  * worker restarts; test runs do not wait.
  */
-import { ApplicationFailure, CancellationScope, isCancellation, proxyActivities, sleep, type ActivityOptions } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, isCancellation, proxyActivities, proxyLocalActivities, sleep, type ActivityOptions } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
 import type { ExecutionSettings } from '../domain/automations/automation.entity';
 import { explainConditions, type Condition } from '../domain/automations/conditions';
@@ -16,8 +16,12 @@ import { FAILURE_TYPES, type Context, type ExecutionResult, type ExecutionWorkfl
 
 type Activities = ReturnType<typeof createActivities>;
 
-/** Step log and status writes: idempotent, so retried until they succeed. */
-const bookkeeping = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { initialInterval: '1 second', maximumInterval: '1 minute' } });
+/**
+ * Step log and status writes: short, idempotent writes to our own database, so they run as local
+ * activities (in the worker that runs the workflow task: no task queue round trip, one marker in
+ * the history instead of three activity events) and are retried until they succeed.
+ */
+const bookkeeping = proxyLocalActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { initialInterval: '1 second', maximumInterval: '1 minute' } });
 
 const DEFAULT_SETTINGS: ExecutionSettings = { failureBehavior: 'stop', retryMaxAttempts: 3, retryIntervalMinutes: 5 };
 
