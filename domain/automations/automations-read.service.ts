@@ -2,6 +2,7 @@
  * Read side of automations: the list, workspace stats, and the execution mirror (list and one
  * run with its step log). Postgres holds what the API shows; no read touches Temporal.
  */
+import { maskNodeSecrets } from './secrets';
 import type { Ctx } from '../context';
 import { notFound } from '../errors';
 import { findPage, type PageRequest } from '../shared/listing';
@@ -121,5 +122,5 @@ export async function getExecution(ctx: Ctx, executionId: string): Promise<Recor
   const e = await ctx.em.findOne(AutomationExecution, { _id: executionId });
   if (!e) throw notFound('automation execution');
   const steps = await ctx.em.find(AutomationStep, { executionId }, { orderBy: { startedAt: 'asc', _id: 'asc' } });
-  return { ...serializeExecutionSummary(e), context: e.context, graph: e.graph, steps: steps.map(serializeStep) };
+  return { ...serializeExecutionSummary(e), context: e.context, graph: { ...e.graph, nodes: maskNodeSecrets(e.graph.nodes) }, steps: steps.map(serializeStep) };
 }

@@ -3,6 +3,7 @@
  * with an `automation_changed` outbox event, which the engine uses to keep Temporal Schedules of
  * `scheduled` triggers in step with the definition. Reads live in automations-read.service.ts.
  */
+import { maskNodeSecrets, restoreMaskedSecrets } from './secrets';
 import { LockMode } from '@mikro-orm/core';
 import type { Ctx } from '../context';
 import { DomainError, notFound } from '../errors';
@@ -36,7 +37,7 @@ export function serializeAutomation(a: Automation): Record<string, unknown> {
     description: a.description ?? null,
     isActive: a.isActive,
     triggerType: a.triggerType ?? null,
-    nodes: a.nodes,
+    nodes: maskNodeSecrets(a.nodes),
     edges: a.edges,
     executionSettings: settingsOf(a),
     rateLimits: limitsOf(a),
@@ -116,7 +117,7 @@ export async function updateAutomation(ctx: Ctx, id: string, input: AutomationUp
   return inTransaction(ctx, async () => {
     const a = await getAutomation(ctx, id, true);
     const definition = {
-      nodes: (input.nodes ?? a.nodes) as GraphNode[],
+      nodes: input.nodes ? restoreMaskedSecrets(input.nodes as GraphNode[], a.nodes) : a.nodes,
       edges: (input.edges ?? a.edges) as GraphEdge[],
       executionSettings: { ...settingsOf(a), ...input.executionSettings },
       rateLimits: { ...limitsOf(a), ...input.rateLimits },

@@ -32,6 +32,33 @@ describe('POST /api/webhooks/automation/:automationId', () => {
     expect(notes.map((n) => n.content)).toEqual(['Order A-17 for Hooked']);
   });
 
+  it('the trigger secret is write-only: reads mask it, a PUT of the masked value keeps it, a new value replaces it', async () => {
+    const id = await createAutomation(t.http, webhookGraph({ secret: 'hook-secret-9876' }));
+    const secretOfNodes = (nodes: { type: string; data: { config?: { secret?: string } } }[]) => nodes.find((n) => n.type === 'trigger')!.data.config?.secret;
+    const read = (await t.http.get(`/api/v1/automations/${id}`)).body.data;
+    expect(secretOfNodes(read.nodes)).toBe('****9876');
+    const listed = (await t.http.get('/api/v1/automations')).body.data.find((a: { _id: string }) => a._id === id);
+    expect(secretOfNodes(listed.nodes)).toBe('****9876');
+    const fire = (secret: string) => h.app.anonymous.post(`/api/webhooks/automation/${id}`, { order: { id: 1 } }, { headers: { 'x-webhook-secret': secret } });
+
+    // Round trip: what a client read, written back unchanged (name edited), keeps the real secret.
+    const put = await t.http.put(`/api/v1/automations/${id}`, { name: 'Renamed hook', nodes: read.nodes, edges: read.edges });
+    expect(put.status).toBe(200);
+    expect(secretOfNodes(put.body.data.nodes)).toBe('****9876');
+    expect(put.body.data.version).toBe(read.version); // nothing in the definition changed
+    expect((await fire('****9876')).status).toBe(401);
+    const ok = await fire('hook-secret-9876');
+    expect(ok.status).toBe(202);
+    const detail = (await t.http.get(`/api/v1/automations/executions/${ok.body.data.executionId}`)).body.data;
+    expect(secretOfNodes(detail.graph.nodes)).toBe('****9876');
+    expect(JSON.stringify(detail)).not.toContain('hook-secret-9876');
+
+    const replaced = read.nodes.map((n: { type: string; data: Record<string, unknown> }) => (n.type === 'trigger' ? { ...n, data: { ...n.data, config: { secret: 'short' } } } : n));
+    expect((await t.http.put(`/api/v1/automations/${id}`, { nodes: replaced })).body.data.nodes.find((n: { type: string }) => n.type === 'trigger').data.config.secret).toBe('****');
+    expect((await fire('hook-secret-9876')).status).toBe(401);
+    expect((await fire('short')).status).toBe(202);
+  });
+
   it('an Idempotency-Key re-delivery starts nothing new', async () => {
     const id = await createAutomation(t.http, webhookGraph({ secret: 'k' }));
     const send = () => h.app.anonymous.post(`/api/webhooks/automation/${id}`, { order: { id: 1 } }, { headers: { 'x-webhook-secret': 'k', 'idempotency-key': 'delivery-42' } });
