@@ -15,6 +15,7 @@ import {
   type ScheduleUpdateOptions,
 } from '@temporalio/client';
 import type { ScheduleRequest, StartWorkflowRequest, WorkflowPort } from '../domain/automations/engine/ports';
+import { SCHEDULE_ID_PREFIX } from '../domain/automations/workflow-ids';
 
 export const EXECUTION_WORKFLOW_TYPE = 'automationExecutionWorkflow';
 export const SCHEDULE_TICK_WORKFLOW_TYPE = 'automationScheduleTickWorkflow';
@@ -104,6 +105,12 @@ export function createWorkflowPort(client: Client, taskQueue: string, opts: Work
         state: { paused: false, note: prev.state.note },
       }));
       return 'updated';
+    },
+
+    async listScheduleIds() {
+      const ids: string[] = [];
+      for await (const s of client.schedule.list({ pageSize: 1000 })) if (s.scheduleId.startsWith(`${SCHEDULE_ID_PREFIX}:`)) ids.push(s.scheduleId);
+      return ids;
     },
 
     async deleteSchedule(scheduleId) {

@@ -3,6 +3,7 @@ import { Client } from '@temporalio/client';
 import type { DefaultLogger, LogEntry, NativeConnection } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
 import { createWorkflowPort } from '../activities/automation-client';
+import { reconcileSchedules } from '../domain/automations/engine/schedules';
 import { loadConfig, type AppConfig } from '../domain/config';
 import { createLogger, type Logger } from '../domain/logger';
 import { ormConfig } from '../domain/orm/config';
@@ -158,6 +159,10 @@ async function main(): Promise<void> {
     log.error({ err }, 'Temporal worker failed to start');
     return shutdown('temporal start failed', 1);
   }
+  // Schedules the outbox could not keep in step (Temporal data reset, schedules deleted by hand).
+  reconcileSchedules({ orm, log, workflows: deps.workflows })
+    .then((r) => log.info(r, 'automation schedules reconciled'))
+    .catch((err: unknown) => log.warn({ err }, 'automation schedule reconcile failed; the next worker start retries'));
   temporal?.running.catch((err: unknown) => {
     log.error({ err }, 'Temporal worker failed');
     void shutdown('temporal worker failed', 1);

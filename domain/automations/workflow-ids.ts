@@ -23,6 +23,11 @@ export const automationScheduleId = (workspaceId: string, automationId: string):
 export const scheduleTickWorkflowId = (workspaceId: string, automationId: string): string =>
   `${SCHEDULE_TICK_PREFIX}:${workspaceId}:${automationId}`;
 
+export function parseAutomationScheduleId(scheduleId: string): { workspaceId: string; automationId: string } | null {
+  const m = /^automation-schedule:([0-9a-f]{24}):([0-9a-f]{24})$/.exec(scheduleId);
+  return m ? { workspaceId: m[1]!, automationId: m[2]! } : null;
+}
+
 export function parseExecutionWorkflowId(workflowId: string): { workspaceId: string; executionId: string } | null {
   const m = /^automation-execution:([0-9a-f]{24}):([0-9a-f]{24})$/.exec(workflowId);
   return m ? { workspaceId: m[1]!, executionId: m[2]! } : null;

@@ -3,6 +3,7 @@ import { Note } from '../../domain/notes/note.entity';
 import { forkForWorkspace } from '../../domain/orm/tenant';
 import { automationScheduleId } from '../../domain/automations/workflow-ids';
 import { secretMatches } from '../../domain/automations/engine/manual';
+import { reconcileSchedules } from '../../domain/automations/engine/schedules';
 import { action, chainGraph, createAutomation, executionsOf, startEngineHarness, stepsOf, waitFor, waitForExecution, type EngineHarness } from '../support/automation-engine';
 import type { Tenant } from '../support/app';
 
@@ -177,6 +178,26 @@ describe('scheduled triggers become Temporal Schedules', () => {
     expect((await tenant.http.delete(`/api/v1/automations/${id}`)).status).toBe(200);
     await d.drainOnce();
     expect(await describeSchedule(tenant.workspaceId, id)).toBeNull();
+  });
+
+  it('reconcile (worker start) recreates a lost schedule and removes one whose automation is gone', async () => {
+    const tenant = await h.app.tenant('Reconcile');
+    const d = h.dispatcher([tenant.workspaceId]);
+    const kept = await createAutomation(tenant.http, scheduled({ frequency: 'hourly', time: '00:45' }));
+    const gone = await createAutomation(tenant.http, scheduled({ frequency: 'daily', time: '06:00' }));
+    await d.drainOnce();
+    // Behind the engine's back: one schedule lost (e.g. Temporal data reset), one automation row
+    // removed without its event (e.g. a restored database).
+    await h.client.schedule.getHandle(automationScheduleId(tenant.workspaceId, kept)).delete();
+    await h.app.runtime.deps.orm.em.fork().getConnection().execute('delete from automation where id = ?', [gone]);
+    await waitFor(async () => ((await h.workflows.listScheduleIds()).includes(automationScheduleId(tenant.workspaceId, gone)) ? true : null), 15_000, 'the schedule list to show the stray schedule');
+
+    const result = await reconcileSchedules(h.engine, { workspaceIds: [tenant.workspaceId] });
+    expect(result).toEqual({ synced: 1, removed: 1, failed: 0 });
+    expect((await describeSchedule(tenant.workspaceId, kept))?.spec.calendars?.[0]).toMatchObject({ minute: [{ start: 45, end: 45, step: 1 }] });
+    expect(await describeSchedule(tenant.workspaceId, gone)).toBeNull();
+    // Idempotent: a second pass changes nothing.
+    expect((await reconcileSchedules(h.engine, { workspaceIds: [tenant.workspaceId] })).removed).toBe(0);
   });
 
   it('reaching maxTotalRuns deactivates a scheduled automation and removes its schedule', async () => {

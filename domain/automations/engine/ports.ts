@@ -31,6 +31,8 @@ export interface WorkflowPort {
   upsertSchedule(req: ScheduleRequest): Promise<'created' | 'updated'>;
   /** False when there was no schedule. */
   deleteSchedule(scheduleId: string): Promise<boolean>;
+  /** Ids of every automation schedule on the server (visibility: a just-created one may lag). */
+  listScheduleIds(): Promise<string[]>;
 }
 
 /** What every engine entry point receives (API, outbox subscribers, activities). */

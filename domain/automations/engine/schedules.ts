@@ -7,7 +7,7 @@
 import { forkForWorkspace } from '../../orm/tenant';
 import { Automation } from '../automation.entity';
 import { scheduleSpecFor } from '../schedule';
-import { automationScheduleId, scheduleTickWorkflowId } from '../workflow-ids';
+import { automationScheduleId, parseAutomationScheduleId, scheduleTickWorkflowId } from '../workflow-ids';
 import type { EngineDeps } from './ports';
 import { workspaceInfo } from './workspace';
 
@@ -37,4 +37,42 @@ export async function syncSchedule(deps: EngineDeps, workspaceId: string, automa
     memo: { automationName: automation.name, workspaceId, description: spec.description },
     searchAttributes: { CrmWorkspaceId: workspaceId, CrmAutomationId: automationId, CrmTriggerType: 'scheduled' },
   });
+}
+
+export interface ReconcileResult { synced: number; removed: number; failed: number }
+
+/**
+ * Brings Temporal's schedules in line with Postgres after anything the outbox could not see (a
+ * Temporal database restored or reset, schedules deleted by hand): every active scheduled
+ * automation gets its schedule (re)applied, and every automation schedule on the server whose
+ * automation is gone or no longer active and scheduled is removed. Idempotent; the worker runs it
+ * at start. `workspaceIds` limits it to those workspaces (tests share one server).
+ */
+export async function reconcileSchedules(deps: EngineDeps, opts: { workspaceIds?: readonly string[] } = {}): Promise<ReconcileResult> {
+  const result: ReconcileResult = { synced: 0, removed: 0, failed: 0 };
+  const inScope = (ws: string): boolean => !opts.workspaceIds || opts.workspaceIds.includes(ws);
+  // Across workspaces: the tenant filter is lifted for this one read of ids.
+  const active = await deps.orm.em.fork().find(
+    Automation,
+    { isActive: true, triggerType: 'scheduled', ...(opts.workspaceIds ? { workspaceId: { $in: [...opts.workspaceIds] } } : {}) },
+    { fields: ['_id', 'workspaceId'], filters: false },
+  );
+  const wanted = new Set(active.map((a) => automationScheduleId(a.workspaceId, a._id)));
+  const sync = async (workspaceId: string, automationId: string): Promise<ScheduleSync | null> => {
+    try {
+      return await syncSchedule(deps, workspaceId, automationId);
+    } catch (err) {
+      result.failed += 1;
+      deps.log.warn({ err, workspaceId, automationId }, 'schedule reconcile failed for an automation');
+      return null;
+    }
+  };
+  for (const a of active) if ((await sync(a.workspaceId, a._id)) !== null) result.synced += 1;
+  for (const scheduleId of await deps.workflows.listScheduleIds()) {
+    const ids = parseAutomationScheduleId(scheduleId);
+    if (!ids || wanted.has(scheduleId) || !inScope(ids.workspaceId)) continue;
+    // syncSchedule re-reads the row: an automation activated meanwhile keeps its schedule.
+    if ((await sync(ids.workspaceId, ids.automationId)) === 'deleted') result.removed += 1;
+  }
+  return result;
 }
