@@ -17,13 +17,14 @@
 // Each run is timed from its rows (commit time, step start, finished_at), not from polling.
 //
 // Uses DATABASE_URL / TEMPORAL_ADDRESS / MEILI_URL when all set (database assumed migrated);
-// otherwise starts the stack (test profile, .data/bench-automations, own ports: CRM_BENCH_PG_PORT
+// otherwise starts the stack (test profile, a fresh .data/bench-automations, own ports: CRM_BENCH_PG_PORT
 // 54369, CRM_BENCH_MEILI_PORT 7769, CRM_BENCH_TEMPORAL_PORT 7269, CRM_BENCH_TEMPORAL_UI_PORT 8269),
 // migrates it and stops it at the end. Options: BENCH_EVENTS (≥ 500), BENCH_PACED_EVENTS (≥ 20),
 // BENCH_PACED_RATE (events/s instead of 50% of the throughput), BENCH_KEEP_DATA=1 (keep the rows).
 // Last line: RESULT exec_per_s=<x> bare_per_s=<x> ratio=<x> p50_first_action_ms=<n> p95_ms=<n>
 // (throughput figures from the throughput phase; p50 first action and p95 event → done from the
 // latency phase).
+import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Client, Connection } from '@temporalio/client';
@@ -83,10 +84,13 @@ async function until(what: string, check: () => Promise<boolean>): Promise<void>
 async function startMissingServices(): Promise<RunningStack | undefined> {
   const env = process.env;
   if (env.DATABASE_URL?.trim() && env.TEMPORAL_ADDRESS?.trim() && env.MEILI_URL?.trim()) return undefined;
-  log('DATABASE_URL, TEMPORAL_ADDRESS or MEILI_URL not set: starting the missing services (test profile, own data folder)…');
+  log('DATABASE_URL, TEMPORAL_ADDRESS or MEILI_URL not set: starting the missing services (test profile, fresh data folder)…');
+  // Fresh every run: Temporal's SQLite file grows with every run and slows the next one down.
+  const dataDir = path.join(devDataDir(), 'bench-automations');
+  rmSync(dataDir, { recursive: true, force: true });
   return startStack({
     profile: 'test',
-    dataDir: path.join(devDataDir(), 'bench-automations'),
+    dataDir,
     ports: {
       postgres: Number(env.CRM_BENCH_PG_PORT ?? 54369),
       meilisearch: Number(env.CRM_BENCH_MEILI_PORT ?? 7769),
@@ -351,7 +355,7 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     const actor = { workspaceId, userId: ws.userId, role: 'owner' as const, scopes: [...SCOPES] };
     const automationId = await createBenchAutomation({ em: forkForWorkspace(orm.em, workspaceId), actor });
     dispatcher = createOutboxDispatcher({
-      pgConnectionString: config.databaseUrl, workspaceIds: [workspaceId], log: appLog, concurrency: CONCURRENCY,
+      pgConnectionString: config.databaseUrl, workspaceIds: [workspaceId], log: appLog, concurrency: CONCURRENCY, parallelBatches: Number(process.env.BENCH_PARALLEL_BATCHES ?? 1),
       subscribers: buildSubscribers({ orm, config, log: appLog, workflows }),
     });
     await dispatcher.start();

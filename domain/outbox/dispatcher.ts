@@ -19,6 +19,12 @@ export interface OutboxDispatcherOptions {
   batchSize?: number;
   /** Per-event subscribers: events of one batch handled in parallel (default 8); they all belong to different records. */
   concurrency?: number;
+  /**
+   * Batches in flight at once (default 1), each claimed and delivered by its own runner. More
+   * helps when one subscriber is slow (a batch waits for its slowest subscriber); measured with
+   * bench:automations, 2 raised throughput ~5% but doubled event-to-first-action latency.
+   */
+  parallelBatches?: number;
   /** Fallback poll when no NOTIFY arrives (default 2 s). */
   pollIntervalMs?: number;
   /** How long a claim is exclusive; renewed every third of it while delivering (default 30 s). */
@@ -60,6 +66,7 @@ function errorMessage(err: unknown): string {
 export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDispatcher {
   const batchSize = opts.batchSize ?? 100;
   const concurrency = Math.max(1, opts.concurrency ?? 8);
+  const parallelBatches = Math.max(1, opts.parallelBatches ?? 1);
   const pollIntervalMs = opts.pollIntervalMs ?? 2000;
   const leaseMs = opts.leaseMs ?? 30_000;
   const backoff = opts.backoff ?? exponentialBackoff({ jitter: 0.2 });
@@ -81,14 +88,17 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
   let listener: OutboxListener | null = null;
   let running = false;
   let loopDone: Promise<void> | null = null;
-  let wakeRequested = false;
-  let wakeUp: (() => void) | null = null;
+  /** Counts wake-ups, so a runner that was busy when one came claims again instead of sleeping. */
+  let wakeSeq = 0;
+  /** Idle runners waiting for a wake-up or their poll timer. */
+  const idle = new Set<() => void>();
   let nextRetryAt = Infinity;
   let closed = false;
 
+  /** New events: one idle runner claims (a busy one notices the new wakeSeq when it finishes). */
   const wake = (): void => {
-    wakeRequested = true;
-    wakeUp?.();
+    wakeSeq += 1;
+    idle.values().next().value?.();
   };
 
   async function claim(): Promise<ClaimedEvent[]> {
@@ -219,6 +229,8 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
     const claimed = await claim();
     const result: DrainResult = { claimed: claimed.length, processed: 0, failed: 0 };
     if (claimed.length === 0) return result;
+    // A full batch means a backlog: let another runner claim the next one meanwhile.
+    if (claimed.length >= batchSize) idle.values().next().value?.();
     const ids = claimed.map((c) => c.event.id);
     const renew = setInterval(() => {
       pool
@@ -261,14 +273,21 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
     }
   }
 
+  /**
+   * One runner: claim a batch, deliver it, repeat while there is work; otherwise sleep until a
+   * wake-up, a due retry or the poll interval. `parallelBatches` runners share the dispatcher:
+   * while one waits on a slow subscriber another claims the events that arrived meanwhile. Two
+   * runners never hold the same event (leases) and a record's next event is claimable only once
+   * its previous one is processed, so per-record order holds as with several dispatchers.
+   */
   async function loop(): Promise<void> {
     while (running) {
-      wakeRequested = false;
+      const seen = wakeSeq;
       let again = false;
       try {
         // Processing an event can make the next event of its record claimable: claim again at once.
         const r = await runBatch();
-        again = r.claimed >= batchSize || r.processed > 0 || wakeRequested;
+        again = r.claimed >= batchSize || r.processed > 0 || wakeSeq !== seen;
       } catch (err) {
         log.error({ err: errorMessage(err) }, 'outbox claim failed');
       }
@@ -276,14 +295,15 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
       if (again) continue;
       const wait = Math.max(0, Math.min(pollIntervalMs, nextRetryAt - Date.now()));
       await new Promise<void>((resolve) => {
-        const timer = setTimeout(resolve, wait);
-        wakeUp = () => {
+        const done = (): void => {
           clearTimeout(timer);
+          idle.delete(done);
           resolve();
         };
-        if (wakeRequested || !running) wakeUp();
+        const timer = setTimeout(done, wait);
+        idle.add(done);
+        if (wakeSeq !== seen || !running) done();
       });
-      wakeUp = null;
       if (Date.now() >= nextRetryAt) nextRetryAt = Infinity;
     }
   }
@@ -295,14 +315,14 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
       running = true;
       listener = createOutboxListener({ connectionString: opts.pgConnectionString, applicationName: `crm-outbox-listen:${id}`.slice(0, 63), log, onWake: wake });
       await listener.start();
-      loopDone = loop();
-      log.info({ subscribers: subscribers.map((s) => s.name), batchSize, pollIntervalMs, leaseMs }, 'outbox dispatcher started');
+      loopDone = Promise.all(Array.from({ length: parallelBatches }, loop)).then(() => undefined);
+      log.info({ subscribers: subscribers.map((s) => s.name), batchSize, parallelBatches, pollIntervalMs, leaseMs }, 'outbox dispatcher started');
     },
     async stop() {
       if (closed) return;
       closed = true;
       running = false;
-      wake();
+      for (const done of [...idle]) done();
       await listener?.stop();
       await loopDone;
       await pool.end();

@@ -310,7 +310,7 @@ describe('outbox: order per record', () => {
     expect((await rows(ws)).every((r) => r.processed_at !== null)).toBe(true);
   });
 
-  it('two dispatchers on 200 events: each delivered exactly once, in order per record', async () => {
+  it('two dispatchers (one with three batches in flight) on 200 events: each delivered exactly once, in order per record', async () => {
     const ws = newId();
     // 8 records × 25 events, interleaved: concurrent batches would reorder a record's events
     // if the claim did not hold back an event while an earlier one of its record is pending.
@@ -332,7 +332,7 @@ describe('outbox: order per record', () => {
       },
     });
     const a = dispatcher([ws], [make('a')], { batchSize: 5, concurrency: 4 });
-    const b = dispatcher([ws], [make('b')], { batchSize: 5, concurrency: 4 });
+    const b = dispatcher([ws], [make('b')], { batchSize: 5, concurrency: 4, parallelBatches: 3 });
     await Promise.all([a.start(), b.start()]);
     await waitFor(async () => (await rows(ws)).every((r) => r.processed_at !== null), 20_000, 'all 200 events');
 
