@@ -6,7 +6,7 @@
  * (not rounded to the spec's 5-minute processor ticks: there is no processor), and survive
  * worker restarts; test runs do not wait.
  */
-import { ApplicationFailure, CancellationScope, isCancellation, patched, proxyActivities, proxyLocalActivities, sleep, type ActivityOptions } from '@temporalio/workflow';
+import { ApplicationFailure, CancellationScope, isCancellation, proxyActivities, proxyLocalActivities, sleep, type ActivityOptions } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
 import type { ExecutionSettings } from '../domain/automations/automation.entity';
 import { explainConditions, type Condition } from '../domain/automations/conditions';
@@ -20,13 +20,12 @@ type Activities = ReturnType<typeof createActivities>;
  * Step log and status writes: short, idempotent writes to our own database, so they run as local
  * activities (in the worker that runs the workflow task: no task queue round trip, one marker in
  * the history instead of three activity events) and are retried until they succeed. Runs started
- * before that change recorded them as regular activities and must replay them as such: the
- * `LOCAL_BOOKKEEPING_PATCH` marker tells the two apart (see the README on changing workflow code).
+ * before that change (input without engineVersion) recorded them as regular activities and must
+ * replay them as such (see the README on changing workflow code).
  */
 const BOOKKEEPING_RETRY = { initialInterval: '1 second', maximumInterval: '1 minute' } as const;
 const localBookkeeping = proxyLocalActivities<Activities>({ startToCloseTimeout: '1 minute', retry: BOOKKEEPING_RETRY });
 const remoteBookkeeping = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: BOOKKEEPING_RETRY });
-const LOCAL_BOOKKEEPING_PATCH = 'local-bookkeeping-activities';
 
 const DEFAULT_SETTINGS: ExecutionSettings = { failureBehavior: 'stop', retryMaxAttempts: 3, retryIntervalMinutes: 5 };
 
@@ -48,7 +47,7 @@ function nodeOptions(settings: ExecutionSettings, retryIntervalMs: number | unde
 }
 
 export async function automationExecutionWorkflow(input: ExecutionWorkflowInput): Promise<ExecutionResult> {
-  const bookkeeping = patched(LOCAL_BOOKKEEPING_PATCH) ? localBookkeeping : remoteBookkeeping;
+  const bookkeeping = (input.engineVersion ?? 1) >= 2 ? localBookkeeping : remoteBookkeeping;
   const settings = { ...DEFAULT_SETTINGS, ...(input.graph.executionSettings ?? {}) };
   const acts = proxyActivities<Activities>(nodeOptions(settings, input.retryIntervalMs));
   // A lookup in mode `all` starts its children from the activity, heartbeating per batch.

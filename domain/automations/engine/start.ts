@@ -12,7 +12,7 @@ import { emit } from '../../outbox/emit';
 import { Automation, AutomationExecution, type ExecutionStatus } from '../automation.entity';
 import { executionWorkflowId } from '../workflow-ids';
 import type { EngineDeps, StartWorkflowRequest } from './ports';
-import type { Context, ExecutionWorkflowInput, GraphSnapshot, StartPoint } from './types';
+import { ENGINE_VERSION, type Context, type ExecutionWorkflowInput, type GraphSnapshot, type StartPoint } from './types';
 import { automationActor, automationActorId, workspaceInfo } from './workspace';
 
 export interface StartRequest {
@@ -248,6 +248,7 @@ export async function startWorkflowFor(deps: EngineDeps, row: AutomationExecutio
     timezone,
     chain: [...(Array.isArray(system.automationChain) ? (system.automationChain as string[]) : []), row.automationId],
     startAt: (system.startAt as StartPoint | undefined) ?? null,
+    engineVersion: ENGINE_VERSION,
     ...(deps.retryIntervalMs ? { retryIntervalMs: deps.retryIntervalMs } : {}),
   };
   const searchAttributes: StartWorkflowRequest['searchAttributes'] = {

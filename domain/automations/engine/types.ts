@@ -37,7 +37,17 @@ export interface ExecutionWorkflowInput {
   now?: string;
   /** Overrides retryIntervalMinutes (tests only: the minimum setting is one minute). */
   retryIntervalMs?: number;
+  /**
+   * Workflow code version of the run, fixed at start (part of the recorded input, so replay sees the
+   * same value): 2 = step-log writes as local activities; absent = runs started before, which
+   * replay them as regular activities. Raise it for the next change that needs a code path per
+   * version; cheaper than `patched()`, which also upserts a search attribute on every run.
+   */
+  engineVersion?: number;
 }
+
+/** What new runs are started with (see ExecutionWorkflowInput.engineVersion). */
+export const ENGINE_VERSION = 2;
 
 export interface ExecutionResult {
   status: 'completed' | 'failed';

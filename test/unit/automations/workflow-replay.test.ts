@@ -3,9 +3,10 @@
  * the execution workflow replay against the current code without a nondeterminism error.
  * Fixtures (test/fixtures/*.history.json, from `temporal workflow show -o json`): trigger →
  * create_record → 1 s delay → create_record, recorded
- *  - before bookkeeping became local activities (recordSteps/finishExecution as regular activities),
- *  - after it (patch marker `local-bookkeeping-activities`, local-activity markers).
- * Add a fixture here whenever a change needs a patch.
+ *  - before bookkeeping became local activities (input without engineVersion: recordSteps and
+ *    finishExecution as regular activities),
+ *  - after it (engineVersion 2: local-activity markers).
+ * Add a fixture here whenever a change needs a new engineVersion (or a `patched()` guard).
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
