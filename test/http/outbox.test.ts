@@ -310,7 +310,7 @@ describe('outbox: order per record', () => {
     expect((await rows(ws)).every((r) => r.processed_at !== null)).toBe(true);
   });
 
-  it('two dispatchers (one with three batches in flight) on 200 events: each delivered exactly once, in order per record', async () => {
+  it('two dispatchers on 200 events: each delivered exactly once, in order per record', async () => {
     const ws = newId();
     // 8 records × 25 events, interleaved: concurrent batches would reorder a record's events
     // if the claim did not hold back an event while an earlier one of its record is pending.
@@ -332,7 +332,7 @@ describe('outbox: order per record', () => {
       },
     });
     const a = dispatcher([ws], [make('a')], { batchSize: 5, concurrency: 4 });
-    const b = dispatcher([ws], [make('b')], { batchSize: 5, concurrency: 4, parallelBatches: 3 });
+    const b = dispatcher([ws], [make('b')], { batchSize: 5, concurrency: 4 });
     await Promise.all([a.start(), b.start()]);
     await waitFor(async () => (await rows(ws)).every((r) => r.processed_at !== null), 20_000, 'all 200 events');
 
@@ -344,6 +344,44 @@ describe('outbox: order per record', () => {
     for (const entityId of records) expect(perRecord.get(entityId)).toEqual(Array.from({ length: 25 }, (_, i) => i));
     const all = await rows(ws);
     expect(all.every((r) => r.attempts === 1 && r.delivered_to.length === 1)).toBe(true);
+  });
+});
+
+describe('outbox: several batches in flight in one dispatcher (parallelBatches)', () => {
+  it('three runners overlap their batches; each event once, in order per record', async () => {
+    const ws = newId();
+    const records = Array.from({ length: 40 }, () => newId());
+    const em = forkForWorkspace(orm.em, ws);
+    for (let seq = 0; seq < 5; seq++) {
+      for (const entityId of records) emit(ctxFor(em, ws), { type: 'company_updated', entityType: 'company', entityId, payload: { seq } });
+    }
+    await em.flush();
+
+    const seen = new Map<string, number>();
+    const perRecord = new Map<string, number[]>();
+    let inFlight = 0;
+    let maxInFlight = 0;
+    const batches: Subscriber = {
+      name: 'batches',
+      async handleBatch(events) {
+        inFlight += 1;
+        maxInFlight = Math.max(maxInFlight, inFlight);
+        for (const e of events) {
+          seen.set(e.eventId, (seen.get(e.eventId) ?? 0) + 1);
+          perRecord.set(e.entityId, [...(perRecord.get(e.entityId) ?? []), e.payload.seq as number]);
+        }
+        await new Promise((r) => setTimeout(r, 30));
+        inFlight -= 1;
+      },
+    };
+    await dispatcher([ws], [batches], { batchSize: 5, parallelBatches: 3 }).start();
+    await waitFor(async () => (await rows(ws)).every((r) => r.processed_at !== null), 20_000, 'all 200 events');
+
+    expect(seen.size).toBe(200);
+    expect([...seen.values()].every((n) => n === 1)).toBe(true);
+    expect(maxInFlight).toBeGreaterThan(1);
+    expect(maxInFlight).toBeLessThanOrEqual(3);
+    for (const entityId of records) expect(perRecord.get(entityId)).toEqual([0, 1, 2, 3, 4]);
   });
 });
 
