@@ -140,17 +140,24 @@ async function createLeads(orm: MikroORM, ctx: Omit<Ctx, 'em'>, count: number, b
   return committed;
 }
 
-/** Creates `count` leads one per transaction, one every `intervalMs` (open loop); lead id → commit time. */
-async function createLeadsPaced(orm: MikroORM, ctx: Omit<Ctx, 'em'>, count: number, intervalMs: number): Promise<Map<string, number>> {
-  const committed = new Map<string, number>();
+/** Calls `fn(i)` for i < count, call i due at start + i × intervalMs (open loop: a slow call does not push the schedule). */
+async function paced(count: number, intervalMs: number, fn: (i: number) => Promise<void>): Promise<void> {
   const t0 = Date.now();
   for (let i = 0; i < count; i++) {
     const wait = t0 + i * intervalMs - Date.now();
     if (wait > 0) await sleep(wait);
+    await fn(i);
+  }
+}
+
+/** Creates `count` leads one per transaction, one every `intervalMs` (open loop); lead id → commit time. */
+async function createLeadsPaced(orm: MikroORM, ctx: Omit<Ctx, 'em'>, count: number, intervalMs: number): Promise<Map<string, number>> {
+  const committed = new Map<string, number>();
+  await paced(count, intervalMs, async (i) => {
     const em = forkForWorkspace(orm.em, ctx.actor.workspaceId);
     const lead = (await em.transactional((tem) => createLead({ ...ctx, em: tem }, { title: `Paced lead ${i}` }, { preview: false }))) as { _id: string };
     committed.set(lead._id, Date.now());
-  }
+  });
   return committed;
 }
 
@@ -243,9 +250,14 @@ async function measureEnginePaced(orm: MikroORM, pool: pg.Pool, ctx: Omit<Ctx, '
   return engineLatencies(pool, automationId, committed);
 }
 
+/** Starts one bare run (ACTIONS + 1 activities, eagerly like the engine's starts); `done` settles when it completes. */
+async function startBare(client: Client, taskQueue: string, runId: string): Promise<{ done: Promise<number> }> {
+  const handle = await client.workflow.start<typeof bareWorkflow>('bareWorkflow', { workflowId: `bench-bare-${runId}`, taskQueue, args: [{ runId, steps: ACTIONS + 1 }], requestEagerStart: true });
+  return { done: handle.result() };
+}
+
 /** Starts `count` bare workflows, CONCURRENCY at a time; completion = the last activity's insert. */
 async function measureBare(client: Client, pool: pg.Pool, taskQueue: string, count: number): Promise<Figures> {
-  const steps = ACTIONS + 1;
   const started = new Map<string, number>();
   const handles: Promise<number>[] = [];
   let next = 0;
@@ -254,8 +266,7 @@ async function measureBare(client: Client, pool: pg.Pool, taskQueue: string, cou
       next += 1;
       const runId = newId();
       started.set(runId, Date.now());
-      const handle = await client.workflow.start<typeof bareWorkflow>('bareWorkflow', { workflowId: `bench-bare-${runId}`, taskQueue, args: [{ runId, steps }], requestEagerStart: true });
-      handles.push(handle.result());
+      handles.push((await startBare(client, taskQueue, runId)).done);
     }
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, starter));
@@ -269,15 +280,11 @@ async function measureBare(client: Client, pool: pg.Pool, taskQueue: string, cou
 async function measureBarePaced(client: Client, pool: pg.Pool, taskQueue: string, count: number, intervalMs: number): Promise<Latencies> {
   const started = new Map<string, number>();
   const handles: Promise<number>[] = [];
-  const t0 = Date.now();
-  for (let i = 0; i < count; i++) {
-    const wait = t0 + i * intervalMs - Date.now();
-    if (wait > 0) await sleep(wait);
+  await paced(count, intervalMs, async () => {
     const runId = newId();
     started.set(runId, Date.now());
-    const handle = await client.workflow.start<typeof bareWorkflow>('bareWorkflow', { workflowId: `bench-bare-${runId}`, taskQueue, args: [{ runId, steps: ACTIONS + 1 }], requestEagerStart: true });
-    handles.push(handle.result());
-  }
+    handles.push((await startBare(client, taskQueue, runId)).done);
+  });
   await Promise.all(handles);
   const { rows } = await pool.query<{ run_id: string; first_at: Date; done_at: Date }>(
     `select run_id, min(done_at) as first_at, max(done_at) as done_at from ${BARE_TABLE} where run_id = any($1) group by run_id`, [[...started.keys()]],

@@ -4,6 +4,7 @@
  * execution per match, started from this activity in bounded batches (not as Temporal child
  * workflows), so the parent completes and no pending-children limit applies.
  */
+import { mapLimited } from '../../domain/shared/concurrency';
 import { cancellationSignal, CancelledFailure, heartbeat } from '@temporalio/activity';
 import { AutomationExecution } from '../../domain/automations/automation.entity';
 import { loadEntityContext } from '../../domain/automations/engine/context';
@@ -95,13 +96,6 @@ export async function performLookup(env: ActionEnv, c: LookupConfig): Promise<Ac
   return { output: value, handle: found ? 'found' : 'empty', contextPatch: lookupContext(env.input.nodeId, c.label, value) };
 }
 
-async function pool<T>(items: readonly T[], size: number, fn: (item: T) => Promise<void>): Promise<void> {
-  const queue = [...items];
-  await Promise.all(Array.from({ length: Math.min(size, queue.length) }, async () => {
-    for (let next = queue.shift(); next !== undefined; next = queue.shift()) await fn(next);
-  }));
-}
-
 /**
  * Starts one child execution per match (idempotent per parent, node and record), in batches with
  * a heartbeat each, stopping when this activity is cancelled or the parent is no longer running.
@@ -117,7 +111,7 @@ export async function fanOut(env: ActionEnv, c: LookupConfig, output: Record<str
   for (let i = 0; i < ids.length; i += FANOUT_BATCH) {
     const batch = ids.slice(i, i + FANOUT_BATCH);
     let stopped = false;
-    await pool(batch, FANOUT_CONCURRENCY, async (id) => {
+    await mapLimited(batch, FANOUT_CONCURRENCY, async (id) => {
       if (stopped) return;
       const recordCtx = info.namespace ? await loadEntityContext(forkForWorkspace(env.deps.orm.em, env.input.workspaceId), info.kind, id) : {};
       const record = (info.namespace ? recordCtx[info.namespace] : null) ?? { _id: id };

@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Pool } from 'pg';
 import type { Logger } from '../logger';
+import { mapLimited } from '../shared/concurrency';
 import { exponentialBackoff, type Backoff } from './backoff';
 import { createOutboxListener, type OutboxListener } from './listener';
 import { claimSql, toClaimed, type ClaimedEvent, type OutboxRow } from './outbox.sql';
@@ -95,10 +96,11 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
   let nextRetryAt = Infinity;
   let closed = false;
 
+  const wakeOneIdle = (): void => idle.values().next().value?.();
   /** New events: one idle runner claims (a busy one notices the new wakeSeq when it finishes). */
   const wake = (): void => {
     wakeSeq += 1;
-    idle.values().next().value?.();
+    wakeOneIdle();
   };
 
   async function claim(): Promise<ClaimedEvent[]> {
@@ -167,18 +169,14 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
       return;
     }
     const handle = subscriber.handle!;
-    const queue = [...pending];
-    const lane = async (): Promise<void> => {
-      for (let event = queue.shift(); event; event = queue.shift()) {
-        try {
-          await handle.call(subscriber, event);
-          succeed(event);
-        } catch (err) {
-          fail(event, err);
-        }
+    await mapLimited(pending, concurrency, async (event) => {
+      try {
+        await handle.call(subscriber, event);
+        succeed(event);
+      } catch (err) {
+        fail(event, err);
       }
-    };
-    await Promise.all(Array.from({ length: Math.min(concurrency, pending.length) }, lane));
+    });
   }
 
   /**
@@ -210,8 +208,8 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
       [id, JSON.stringify(rows)],
     );
     const written = new Set(res.rows.map((r) => String(r.id)));
-    for (const row of rows) {
-      const { event } = claimed.find((c) => c.event.id === row.id)!;
+    rows.forEach((row, i) => {
+      const { event } = claimed[i]!;
       if (!written.has(row.id)) {
         log.warn({ eventId: event.eventId }, 'outbox lease lost during delivery; another dispatcher owns the event');
       } else if (row.done && row.error) {
@@ -220,7 +218,7 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
         nextRetryAt = Math.min(nextRetryAt, Date.now() + row.delay_ms);
         log.warn({ eventId: event.eventId, type: event.type, attempts: event.attempts, retryInMs: row.delay_ms, error: row.error }, 'outbox delivery failed; will retry');
       }
-    }
+    });
     return written;
   }
 
@@ -230,7 +228,7 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
     const result: DrainResult = { claimed: claimed.length, processed: 0, failed: 0 };
     if (claimed.length === 0) return result;
     // A full batch means a backlog: let another runner claim the next one meanwhile.
-    if (claimed.length >= batchSize) idle.values().next().value?.();
+    if (claimed.length >= batchSize) wakeOneIdle();
     const ids = claimed.map((c) => c.event.id);
     const renew = setInterval(() => {
       pool

@@ -7,6 +7,7 @@
  */
 import { DomainError, notFound } from '../../errors';
 import { forkForWorkspace } from '../../orm/tenant';
+import { mapLimited } from '../../shared/concurrency';
 import { AutomationExecution } from '../automation.entity';
 import type { EngineDeps } from './ports';
 
@@ -49,11 +50,8 @@ export async function cancelExecution(deps: EngineDeps, workspaceId: string, exe
   if (!rows.length && childrenCancelled === 0) {
     throw new DomainError('invalid_state', `execution is ${found.status}, not running: only a running execution (or one with running fan-out children) can be cancelled`);
   }
-  const queue = [...workflowIds];
-  await Promise.all(Array.from({ length: Math.min(CANCEL_CONCURRENCY, queue.length) }, async () => {
-    for (let id = queue.shift(); id; id = queue.shift()) {
-      await deps.workflows.cancel(id).catch((err: unknown) => deps.log.warn({ err, workflowId: id }, 'workflow cancel failed (its row is cancelled)'));
-    }
-  }));
+  await mapLimited(workflowIds, CANCEL_CONCURRENCY, (id) =>
+    deps.workflows.cancel(id).catch((err: unknown) => deps.log.warn({ err, workflowId: id }, 'workflow cancel failed (its row is cancelled)')),
+  );
   return { cancelled: true, childrenCancelled };
 }

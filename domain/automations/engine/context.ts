@@ -90,7 +90,8 @@ export async function loadEntityContext(em: EntityManager, entityType: string | 
   const ctx: Context = {};
   const kind = normalizeEntity(entityType);
   if (!entityId) return ctx;
-  switch (kind ?? String(entityType).toLowerCase()) {
+  const type = kind ?? String(entityType).toLowerCase();
+  switch (type) {
     case 'lead': {
       const lead = await byId(em, Lead, entityId);
       if (!lead) return ctx;
@@ -118,18 +119,13 @@ export async function loadEntityContext(em: EntityManager, entityType: string | 
       await addLinks(em, ctx, { personId: deal.personRef, companyId: deal.company, ownerId: deal.ownerId, leadId: deal.leadRef });
       return ctx;
     }
-    case 'call': {
-      const call = await byId(em, Call, entityId);
-      if (!call) return ctx;
-      ctx.call = plainRecord(call);
-      await addLinks(em, ctx, { leadId: call.leadId, dealId: call.dealId, personId: call.personId, companyId: call.companyId, ownerId: call.ownerId });
-      return ctx;
-    }
+    case 'call':
     case 'event': {
-      const event = await byId(em, CalendarEvent, entityId);
-      if (!event) return ctx;
-      ctx.event = plainRecord(event);
-      await addLinks(em, ctx, { leadId: event.leadId, dealId: event.dealId, personId: event.personId, companyId: event.companyId, ownerId: event.ownerId });
+      // Both link to every kind of record with the same column names.
+      const row = type === 'call' ? await byId(em, Call, entityId) : await byId(em, CalendarEvent, entityId);
+      if (!row) return ctx;
+      ctx[type] = plainRecord(row);
+      await addLinks(em, ctx, { leadId: row.leadId, dealId: row.dealId, personId: row.personId, companyId: row.companyId, ownerId: row.ownerId });
       return ctx;
     }
     default:

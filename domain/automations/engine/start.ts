@@ -9,6 +9,7 @@ import { DomainError, notFound } from '../../errors';
 import { newId } from '../../ids';
 import { forkForWorkspace } from '../../orm/tenant';
 import { emit } from '../../outbox/emit';
+import { mapLimited } from '../../shared/concurrency';
 import { Automation, AutomationExecution, type ExecutionStatus } from '../automation.entity';
 import { executionWorkflowId } from '../workflow-ids';
 import type { EngineDeps, StartWorkflowRequest } from './ports';
@@ -54,14 +55,15 @@ const WINDOWS = [
   { cap: 'maxRunsPerDay', ms: 86_400_000, label: 'day' },
   { cap: 'maxRunsPerWeek', ms: 7 * 86_400_000, label: 'week' },
 ] as const;
+type CapKey = (typeof WINDOWS)[number]['cap'];
 
 /**
  * Runs counted against each cap's window: real (not test) top-level executions, read through the
  * (workspace, automation, status, startedAt) index; `limit cap` bounds the scan. The automation
  * row lock held by the caller makes count-then-insert race-free.
  */
-async function windowCounts(em: EntityManager, automation: Automation, now: Date): Promise<Map<(typeof WINDOWS)[number]['cap'], number>> {
-  const counts = new Map<(typeof WINDOWS)[number]['cap'], number>();
+async function windowCounts(em: EntityManager, automation: Automation, now: Date): Promise<Map<CapKey, number>> {
+  const counts = new Map<CapKey, number>();
   for (const w of WINDOWS) {
     const cap = automation.rateLimits?.[w.cap] ?? 0;
     if (!cap) continue;
@@ -76,7 +78,7 @@ async function windowCounts(em: EntityManager, automation: Automation, now: Date
 }
 
 /** The first cap that `extra` more runs (started in this batch) would exceed, as a skip reason. */
-function capReached(automation: Automation, counts: Map<(typeof WINDOWS)[number]['cap'], number>, extra: number): string | null {
+function capReached(automation: Automation, counts: Map<CapKey, number>, extra: number): string | null {
   for (const w of WINDOWS) {
     const cap = automation.rateLimits?.[w.cap] ?? 0;
     const n = (counts.get(w.cap) ?? 0) + extra;
@@ -109,7 +111,7 @@ async function createRoots(em: EntityManager, automationId: string, reqs: readon
     const byKey = new Map(found.map((e) => [e.triggerKey, e]));
     const actorUserId = await automationActorId(em, automation.createdBy);
     const capped = automation.isActive && WINDOWS.some((w) => automation.rateLimits?.[w.cap]);
-    const counts = capped ? await windowCounts(em, automation, batchNow) : new Map();
+    const counts = capped ? await windowCounts(em, automation, batchNow) : new Map<CapKey, number>();
     let counted = 0;
     const graph: GraphSnapshot = { nodes: automation.nodes, edges: automation.edges, executionSettings: automation.executionSettings };
     const out: (Created | { skipped: string })[] = [];
@@ -319,7 +321,11 @@ export async function startExecutions(deps: EngineDeps, workspaceId: string, req
   const em = forkForWorkspace(deps.orm.em, workspaceId);
   const { timezone } = await workspaceInfo(em, workspaceId);
   const byAutomation = new Map<string, number[]>();
-  reqs.forEach((r, i) => byAutomation.set(r.automationId, [...(byAutomation.get(r.automationId) ?? []), i]));
+  reqs.forEach((r, i) => {
+    const indexes = byAutomation.get(r.automationId) ?? [];
+    indexes.push(i);
+    byAutomation.set(r.automationId, indexes);
+  });
   const toLaunch: { index: number; created: Created }[] = [];
   const now = new Date();
   for (const [automationId, indexes] of byAutomation) {
@@ -334,17 +340,12 @@ export async function startExecutions(deps: EngineDeps, workspaceId: string, req
       for (const i of indexes) outcomes[i] = { status: 'error', error };
     }
   }
-  let next = 0;
-  const lane = async (): Promise<void> => {
-    while (next < toLaunch.length) {
-      const { index, created } = toLaunch[next++]!;
-      try {
-        outcomes[index] = await launch(deps, em, reqs[index]!, created, timezone);
-      } catch (error) {
-        outcomes[index] = { status: 'error', error };
-      }
+  await mapLimited(toLaunch, LAUNCH_CONCURRENCY, async ({ index, created }) => {
+    try {
+      outcomes[index] = await launch(deps, em, reqs[index]!, created, timezone);
+    } catch (error) {
+      outcomes[index] = { status: 'error', error };
     }
-  };
-  await Promise.all(Array.from({ length: Math.min(LAUNCH_CONCURRENCY, toLaunch.length) }, lane));
+  });
   return outcomes;
 }

@@ -4,6 +4,7 @@
  * `automation-schedules`: keeps Temporal Schedules in step with scheduled automations.
  */
 import { forkForWorkspace } from '../../orm/tenant';
+import { mapLimited } from '../../shared/concurrency';
 import type { OutboxEventRecord, Subscriber } from '../../outbox/subscriber';
 import { Automation } from '../automation.entity';
 import type { TriggerType } from '../definition.schemas';
@@ -30,20 +31,7 @@ function subjectOf(event: OutboxEventRecord): { entityType: string; entityId: st
 /** Context loads of one batch in flight at once (each a few primary-key reads). */
 const CONTEXT_CONCURRENCY = 8;
 
-async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T) => Promise<R>): Promise<R[]> {
-  const out: R[] = new Array(items.length);
-  let next = 0;
-  const lane = async (): Promise<void> => {
-    while (next < items.length) {
-      const i = next++;
-      out[i] = await fn(items[i]!);
-    }
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, lane));
-  return out;
-}
-
-interface PlannedStart { event: OutboxEventRecord; automation: Pick<Automation, '_id'>; triggerType: string }
+interface PlannedStart { event: OutboxEventRecord; automationId: string; triggerType: string; chain: string[] }
 
 /**
  * Starts for the events of one workspace: one query for the active automations any of them can
@@ -70,7 +58,7 @@ async function startForWorkspace(deps: EngineDeps, workspaceId: string, events: 
       const trigger = a.nodes.find((n) => n.type === 'trigger');
       if (!trigger || chain.includes(a._id)) continue;
       const triggerType = String(trigger.data.triggerType ?? a.triggerType);
-      if (matchesTrigger({ triggerType, config: trigger.data.config as Record<string, unknown> | undefined }, crmEvent)) planned.push({ event, automation: a, triggerType });
+      if (matchesTrigger({ triggerType, config: trigger.data.config as Record<string, unknown> | undefined }, crmEvent)) planned.push({ event, automationId: a._id, triggerType, chain });
     }
   }
   if (!planned.length) return;
@@ -87,8 +75,8 @@ async function startForWorkspace(deps: EngineDeps, workspaceId: string, events: 
     try {
       const subject = subjectOf(p.event);
       return {
-        workspaceId, automationId: p.automation._id, triggerType: p.triggerType, triggerKey: p.event.eventId,
-        entityType: subject.entityType, entityId: subject.entityId, context: await contextFor(p), chain: chainOf(p.event.payload), retryable: true,
+        workspaceId, automationId: p.automationId, triggerType: p.triggerType, triggerKey: p.event.eventId,
+        entityType: subject.entityType, entityId: subject.entityId, context: await contextFor(p), chain: p.chain, retryable: true,
       };
     } catch (err) {
       failures.set(p.event.id, err);
@@ -109,7 +97,11 @@ export function automationTriggerSubscriber(deps: EngineDeps): Subscriber {
     async handleBatch(events) {
       const failures = new Map<string, unknown>();
       const byWorkspace = new Map<string, OutboxEventRecord[]>();
-      for (const e of events) byWorkspace.set(e.workspaceId, [...(byWorkspace.get(e.workspaceId) ?? []), e]);
+      for (const e of events) {
+        const list = byWorkspace.get(e.workspaceId) ?? [];
+        list.push(e);
+        byWorkspace.set(e.workspaceId, list);
+      }
       for (const [workspaceId, list] of byWorkspace) {
         try {
           await startForWorkspace(deps, workspaceId, list, failures);
