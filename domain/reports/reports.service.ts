@@ -1,0 +1,366 @@
+import type { Ctx } from '../context';
+import { DomainError, notFound } from '../errors';
+import { User } from '../workspaces/user.entity';
+import { Workspace } from '../workspaces/workspace.entity';
+import { daysBetween, localDay, MAX_HISTORY_DAYS } from './history-days';
+import type { Bound, HistoryReportQuery, HistoryStat, PipelineReportQuery, ReportRangeQuery } from './reports.schemas';
+
+// Read-only SQL aggregates. Raw SQL bypasses the tenant filter, so every statement names the
+// workspace explicitly (first parameter) — never rely on the caller for it.
+
+type Row = Record<string, unknown>;
+const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
+const round2 = (v: number): number => Math.round(v * 100) / 100;
+
+async function rows(ctx: Ctx, sql: string, params: unknown[]): Promise<Row[]> {
+  return ctx.em.getConnection().execute(sql, params, 'all');
+}
+
+async function workspaceTimeZone(ctx: Ctx): Promise<string> {
+  const ws = await ctx.em.findOne(Workspace, { _id: ctx.actor.workspaceId }, { fields: ['timezone'] });
+  return ws?.timezone ?? 'Europe/Copenhagen';
+}
+
+/** `created_at` bounds as SQL fragments; a bare upper-bound day includes that whole local day. */
+function createdRange(alias: string, q: { dateFrom?: Bound; dateTo?: Bound }, tz: string, params: unknown[]): string {
+  let sql = '';
+  if (q.dateFrom) {
+    if ('day' in q.dateFrom) {
+      sql += ` and ${alias}.created_at >= (?::date)::timestamp at time zone ?`;
+      params.push(q.dateFrom.day, tz);
+    } else {
+      sql += ` and ${alias}.created_at >= ?`;
+      params.push(q.dateFrom.at);
+    }
+  }
+  if (q.dateTo) {
+    if ('day' in q.dateTo) {
+      sql += ` and ${alias}.created_at < ((?::date + 1)::timestamp at time zone ?)`;
+      params.push(q.dateTo.day, tz);
+    } else {
+      sql += ` and ${alias}.created_at <= ?`;
+      params.push(q.dateTo.at);
+    }
+  }
+  return sql;
+}
+
+const period = (q: { dateFrom?: Bound; dateTo?: Bound }) => ({
+  dateFrom: q.dateFrom ? ('day' in q.dateFrom ? q.dateFrom.day : q.dateFrom.at.toISOString()) : null,
+  dateTo: q.dateTo ? ('day' in q.dateTo ? q.dateTo.day : q.dateTo.at.toISOString()) : null,
+});
+
+/**
+ * Pipeline: one entry per stage of every flow (or of `flowId`), with deal count, value and
+ * weighted value (value × probability: the deal's own, else the stage's, else 100 for won and
+ * 0 for lost stages), plus totals by deal status and the win rate (won / (won + lost)).
+ */
+export async function pipelineReport(ctx: Ctx, q: PipelineReportQuery) {
+  const ws = ctx.actor.workspaceId;
+  const tz = await workspaceTimeZone(ctx);
+  const dealParams: unknown[] = [];
+  let dealFilter = createdRange('d', q, tz, dealParams);
+  if (q.ownerId) {
+    dealFilter += ' and d.owner_id = ?';
+    dealParams.push(q.ownerId);
+  }
+  const stageParams: unknown[] = [...dealParams, ws];
+  let flowFilter = '';
+  if (q.flowId) {
+    flowFilter = ' and f.id = ?';
+    stageParams.push(q.flowId);
+  }
+  const byStage = await rows(
+    ctx,
+    `select s.id as stage_id, s.title as stage_name, s.type, s."order", s.probability, f.id as flow_id, f.title as flow_title,
+            count(d.id)::int as count, coalesce(sum(d.value), 0)::float8 as value,
+            coalesce(sum(coalesce(d.value, 0) * coalesce(d.probability, s.probability,
+              case s.type when 'won' then 100 when 'lost' then 0 end, 0) / 100.0), 0)::float8 as weighted
+       from flow_stage s
+       join flow f on f.id = s.flow_id and f.workspace_id = s.workspace_id
+       left join deal d on d.workspace_id = s.workspace_id and d.stage_id = s.id${dealFilter}
+      where s.workspace_id = ?${flowFilter}
+      group by s.id, f.id
+      order by f.created_at, f.id, s."order", s.id`,
+    stageParams,
+  );
+  if (q.flowId && byStage.length === 0) throw notFound('flow');
+  const totalsParams: unknown[] = [ws, ...dealParams];
+  let totalsFlow = '';
+  if (q.flowId) {
+    totalsFlow = ' and d.flow_id = ?';
+    totalsParams.push(q.flowId);
+  }
+  const byStatus = await rows(
+    ctx,
+    `select d.status, count(*)::int as count, coalesce(sum(d.value), 0)::float8 as value
+       from deal d where d.workspace_id = ?${dealFilter}${totalsFlow} group by d.status`,
+    totalsParams,
+  );
+  const status = (s: string) => {
+    const r = byStatus.find((x) => x.status === s);
+    return { count: num(r?.count), value: round2(num(r?.value)) };
+  };
+  const open = status('open');
+  const won = status('won');
+  const lost = status('lost');
+  const stages = byStage.map((r) => ({
+    stageId: r.stage_id,
+    stageName: r.stage_name,
+    stageType: r.type,
+    order: num(r.order),
+    probability: r.probability === null ? null : num(r.probability),
+    flowId: r.flow_id,
+    flowTitle: r.flow_title,
+    count: num(r.count),
+    value: round2(num(r.value)),
+    weightedValue: round2(num(r.weighted)),
+  }));
+  return {
+    flowId: q.flowId ?? null,
+    ...period(q),
+    timezone: tz,
+    totals: {
+      count: open.count + won.count + lost.count,
+      value: round2(open.value + won.value + lost.value),
+      weightedValue: round2(stages.reduce((sum, s) => sum + s.weightedValue, 0)),
+      open,
+      won,
+      lost,
+      winRate: won.count + lost.count ? round2((won.count / (won.count + lost.count)) * 100) : null,
+    },
+    byStage: stages,
+  };
+}
+
+/** Leads: totals, by status and source, score distribution, conversion (a deal refers to the lead). */
+export async function leadsReport(ctx: Ctx, q: ReportRangeQuery) {
+  const ws = ctx.actor.workspaceId;
+  const tz = await workspaceTimeZone(ctx);
+  const params: unknown[] = [ws];
+  let filter = createdRange('l', q, tz, params);
+  if (q.ownerId) {
+    filter += ' and l.owner_id = ?';
+    params.push(q.ownerId);
+  }
+  const [summary] = await rows(
+    ctx,
+    `select count(*)::int as total, coalesce(sum(l.value), 0)::float8 as value, avg(l.score)::float8 as avg_score,
+            count(*) filter (where l.score < 25)::int as s0, count(*) filter (where l.score between 25 and 49)::int as s1,
+            count(*) filter (where l.score between 50 and 74)::int as s2, count(*) filter (where l.score >= 75)::int as s3,
+            count(*) filter (where exists (select 1 from deal d where d.workspace_id = l.workspace_id and d.lead_ref = l.id))::int as converted
+       from lead l where l.workspace_id = ?${filter}`,
+    params,
+  );
+  const byStatus = await rows(
+    ctx,
+    `select l.status, count(*)::int as count, coalesce(sum(l.value), 0)::float8 as value
+       from lead l where l.workspace_id = ?${filter} group by l.status order by count(*) desc, l.status`,
+    params,
+  );
+  const bySource = await rows(
+    ctx,
+    `select l.source, count(*)::int as count from lead l where l.workspace_id = ?${filter}
+      group by l.source order by count(*) desc, l.source nulls last`,
+    params,
+  );
+  const total = num(summary?.total);
+  const converted = num(summary?.converted);
+  return {
+    ...period(q),
+    timezone: tz,
+    total,
+    value: round2(num(summary?.value)),
+    averageScore: summary?.avg_score === null || summary?.avg_score === undefined ? null : round2(num(summary.avg_score)),
+    converted,
+    conversionRate: total ? round2((converted / total) * 100) : null,
+    byStatus: byStatus.map((r) => ({ status: r.status, count: num(r.count), value: round2(num(r.value)) })),
+    bySource: bySource.map((r) => ({ source: r.source ?? null, count: num(r.count) })),
+    scoreDistribution: [
+      { range: '0-24', count: num(summary?.s0) },
+      { range: '25-49', count: num(summary?.s1) },
+      { range: '50-74', count: num(summary?.s2) },
+      { range: '75-100', count: num(summary?.s3) },
+    ],
+  };
+}
+
+/** Workspace-wide record counts (optionally only records created in the period). */
+export async function organizationReport(ctx: Ctx, q: ReportRangeQuery) {
+  const ws = ctx.actor.workspaceId;
+  const tz = await workspaceTimeZone(ctx);
+  const count = async (table: string, extra = '') => {
+    const params: unknown[] = [ws];
+    const filter = createdRange('t', q, tz, params);
+    const [r] = await rows(ctx, `select count(*)::int as n from ${table} t where t.workspace_id = ?${extra}${filter}`, params);
+    return num(r?.n);
+  };
+  const dealParams: unknown[] = [ws];
+  const dealFilter = createdRange('d', q, tz, dealParams);
+  const deals = await rows(
+    ctx,
+    `select d.status, count(*)::int as count, coalesce(sum(d.value), 0)::float8 as value from deal d where d.workspace_id = ?${dealFilter} group by d.status`,
+    dealParams,
+  );
+  const dealStatus = (s: string) => {
+    const r = deals.find((x) => x.status === s);
+    return { count: num(r?.count), value: round2(num(r?.value)) };
+  };
+  const [companies, people, leads, activities, openTasks, doneTasks, notes, calls, events, users] = await Promise.all([
+    count('company'),
+    count('person'),
+    count('lead'),
+    count('activity', ' and not t.system'),
+    count('task', ` and t.status <> 'done'`),
+    count('task', ` and t.status = 'done'`),
+    count('note'),
+    count('call'),
+    count('calendar_event'),
+    count('app_user'),
+  ]);
+  return {
+    ...period(q),
+    timezone: tz,
+    companies,
+    people,
+    leads,
+    deals: { open: dealStatus('open'), won: dealStatus('won'), lost: dealStatus('lost') },
+    activities,
+    tasks: { open: openTasks, done: doneTasks },
+    notes,
+    calls,
+    events,
+    users,
+  };
+}
+
+interface UserFigures {
+  deals: { open: number; won: number; lost: number; wonValue: number; openValue: number };
+  leads: number;
+  activities: number;
+  tasks: { open: number; done: number };
+}
+
+async function figuresByUser(ctx: Ctx, q: ReportRangeQuery, onlyUser?: string): Promise<Map<string, UserFigures>> {
+  const ws = ctx.actor.workspaceId;
+  const tz = await workspaceTimeZone(ctx);
+  const build = (alias: string, ownerColumn: string) => {
+    const params: unknown[] = [ws];
+    let filter = createdRange(alias, q, tz, params);
+    if (onlyUser) {
+      filter += ` and ${alias}.${ownerColumn} = ?`;
+      params.push(onlyUser);
+    }
+    return { filter, params };
+  };
+  const d = build('d', 'owner_id');
+  const l = build('l', 'owner_id');
+  const a = build('a', 'owner_id');
+  const t = build('t', 'owner');
+  const [deals, leads, acts, tasks] = await Promise.all([
+    rows(ctx, `select d.owner_id as u, d.status, count(*)::int as n, coalesce(sum(d.value), 0)::float8 as v from deal d where d.workspace_id = ?${d.filter} and d.owner_id is not null group by 1, 2`, d.params),
+    rows(ctx, `select l.owner_id as u, count(*)::int as n from lead l where l.workspace_id = ?${l.filter} and l.owner_id is not null group by 1`, l.params),
+    rows(ctx, `select a.owner_id as u, count(*)::int as n from activity a where a.workspace_id = ?${a.filter} and not a.system and a.owner_id is not null group by 1`, a.params),
+    rows(ctx, `select t.owner as u, (t.status = 'done') as done, count(*)::int as n from task t where t.workspace_id = ?${t.filter} group by 1, 2`, t.params),
+  ]);
+  const out = new Map<string, UserFigures>();
+  const get = (u: unknown): UserFigures => {
+    const key = String(u);
+    let f = out.get(key);
+    if (!f) {
+      f = { deals: { open: 0, won: 0, lost: 0, wonValue: 0, openValue: 0 }, leads: 0, activities: 0, tasks: { open: 0, done: 0 } };
+      out.set(key, f);
+    }
+    return f;
+  };
+  for (const r of deals) {
+    const f = get(r.u);
+    const status = r.status as 'open' | 'won' | 'lost';
+    if (status in f.deals) f.deals[status] += num(r.n);
+    if (status === 'won') f.deals.wonValue = round2(f.deals.wonValue + num(r.v));
+    if (status === 'open') f.deals.openValue = round2(f.deals.openValue + num(r.v));
+  }
+  for (const r of leads) get(r.u).leads += num(r.n);
+  for (const r of acts) get(r.u).activities += num(r.n);
+  for (const r of tasks) {
+    const f = get(r.u);
+    if (r.done) f.tasks.done += num(r.n);
+    else f.tasks.open += num(r.n);
+  }
+  return out;
+}
+
+const emptyFigures = (): UserFigures => ({ deals: { open: 0, won: 0, lost: 0, wonValue: 0, openValue: 0 }, leads: 0, activities: 0, tasks: { open: 0, done: 0 } });
+const userHead = (u: User) => ({ userId: u._id, name: [u.firstName, u.lastName].filter(Boolean).join(' '), email: u.email, role: u.role });
+
+/** One row per user of the workspace (sorted by name) with their deals, leads, activities and tasks. */
+export async function usersReport(ctx: Ctx, q: ReportRangeQuery) {
+  const users = await ctx.em.find(User, {}, { orderBy: { firstName: 'asc', lastName: 'asc', _id: 'asc' } });
+  const figures = await figuresByUser(ctx, { ...q, ownerId: undefined });
+  return { ...period(q), users: users.map((u) => ({ ...userHead(u), ...(figures.get(u._id) ?? emptyFigures()) })) };
+}
+
+/** One user's figures plus their activities by type; another workspace's user is 404. */
+export async function userReport(ctx: Ctx, userId: string, q: ReportRangeQuery) {
+  const user = await ctx.em.findOne(User, { _id: userId });
+  if (!user) throw notFound('user');
+  const figures = (await figuresByUser(ctx, { ...q, ownerId: undefined }, userId)).get(userId) ?? emptyFigures();
+  const tz = await workspaceTimeZone(ctx);
+  const params: unknown[] = [ctx.actor.workspaceId, userId];
+  const filter = createdRange('a', q, tz, params);
+  const byType = await rows(
+    ctx,
+    `select a.type, count(*)::int as n, max(a.date) as last from activity a
+      where a.workspace_id = ? and a.owner_id = ? and not a.system${filter} group by a.type order by count(*) desc, a.type`,
+    params,
+  );
+  const last = byType.map((r) => r.last as Date | string | null).filter(Boolean).map((d) => new Date(d as string)).sort((x, y) => y.getTime() - x.getTime())[0];
+  return {
+    ...period(q),
+    ...userHead(user),
+    ...figures,
+    activitiesByType: byType.map((r) => ({ type: r.type, count: num(r.n) })),
+    lastActivityAt: last ? last.toISOString() : null,
+  };
+}
+
+const HISTORY_SOURCES: Record<HistoryStat, { table: string; owner: string; extra: string }> = {
+  deals: { table: 'deal', owner: 'owner_id', extra: '' },
+  leads: { table: 'lead', owner: 'owner_id', extra: '' },
+  activities: { table: 'activity', owner: 'owner_id', extra: ' and not t.system' },
+  companies: { table: 'company', owner: 'owner_id', extra: '' },
+};
+
+/** Records created per local day (workspace time zone), every day of the range present (0 when none). */
+export async function historyReport(ctx: Ctx, q: HistoryReportQuery) {
+  const tz = await workspaceTimeZone(ctx);
+  const first = 'day' in q.dateFrom ? q.dateFrom.day : localDay(q.dateFrom.at, tz);
+  const last = 'day' in q.dateTo ? q.dateTo.day : localDay(q.dateTo.at, tz);
+  if (first > last) throw new DomainError('validation', 'startDate must not be after endDate');
+  const days = daysBetween(first, last);
+  if (days.length > MAX_HISTORY_DAYS) throw new DomainError('validation', `the range may span at most ${MAX_HISTORY_DAYS} days`);
+  const source = HISTORY_SOURCES[q.stat];
+  const params: unknown[] = [tz, ctx.actor.workspaceId];
+  let filter = createdRange('t', q, tz, params);
+  if (q.userId) {
+    filter += ` and t.${source.owner} = ?`;
+    params.push(q.userId);
+  }
+  const counts = await rows(
+    ctx,
+    `select to_char((t.created_at at time zone ?)::date, 'YYYY-MM-DD') as day, count(*)::int as n
+       from ${source.table} t where t.workspace_id = ?${source.extra}${filter} group by 1`,
+    params,
+  );
+  const byDay = new Map(counts.map((r) => [String(r.day), num(r.n)]));
+  const series = days.map((date) => ({ date, count: byDay.get(date) ?? 0 }));
+  return {
+    stat: q.stat,
+    startDate: first,
+    endDate: last,
+    userId: q.userId ?? null,
+    timezone: tz,
+    total: series.reduce((sum, d) => sum + d.count, 0),
+    series,
+  };
+}
