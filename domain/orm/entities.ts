@@ -1,4 +1,5 @@
 import { Activity } from '../activities/activity.entity';
+import { Agent } from '../agents/agent.entity';
 import { CalendarEvent } from '../calendar/calendar-event.entity';
 import { Call } from '../calls/call.entity';
 import { Company } from '../companies/company.entity';
@@ -33,7 +34,8 @@ export const tenantEntities = [
   AutomationStep,
   AutomationLookupSnapshot,
   OutboundMessage,
-  User, Company, Person, CompanyPerson, Activity, Deal, Image, CustomFieldDefinition, Lead, LeadScoringRule, LeadRoutingRule, Flow, FlowStage, List, ListItem, FilterPreset, DashboardLayout, Task, TaskFlow, Note, Call, CalendarEvent, ImportRun];
+  User, Company, Person, CompanyPerson, Activity, Deal, Image, CustomFieldDefinition, Lead, LeadScoringRule, LeadRoutingRule, Flow, FlowStage, List, ListItem, FilterPreset, DashboardLayout, Task, TaskFlow, Note, Call, CalendarEvent, ImportRun,
+  Agent];
 
 /** Global rows: looked up before a workspace is known (auth) or served across workspaces (outbox). */
 export const globalEntities = [Workspace, ApiKey, OutboxEvent, RateLimitWindow];

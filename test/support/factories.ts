@@ -41,6 +41,7 @@ export const factories: Record<string, Factory> = {
   note: async (http) => createVia(http, '/api/v1/notes', { content: `<p>Note ${unique()}</p>`, company: await factories.company!(http) }),
   call: (http) => createVia(http, '/api/v1/calls', { phone: '+45 12 34 56 78', subject: `Call ${unique()}`, direction: 'outbound', status: 'completed', duration: 60 }),
   event: (http) => createVia(http, '/api/v1/events', { title: `Event ${unique()}`, start: '2030-01-01T10:00:00Z', end: '2030-01-01T11:00:00Z' }),
+  agent: (http) => createVia(http, '/api/v1/agents', { name: `Agent ${unique()}`, goal: 'Qualify leads' }),
   automation: (http) => createVia(http, '/api/v1/automations', automationBody({ name: `Automation ${unique()}` })),
   // Only the engine creates executions: insert a finished one into the mirror directly.
   'automation-execution': async (http, helpers) => {

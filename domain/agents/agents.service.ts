@@ -1,0 +1,84 @@
+import type { Ctx } from '../context';
+import { notFound } from '../errors';
+import { emit } from '../outbox/emit';
+import { applyPatch } from '../shared/changes';
+import { findPage, toPlain, type PageRequest } from '../shared/listing';
+import { createRecord } from '../shared/records';
+import { Agent } from './agent.entity';
+import { DEFAULT_PERMISSIONS, type AgentBody, type AgentPatch, type AgentPermissions } from './agents.schemas';
+
+const FIELDS = ['_id', 'name', 'description', 'goal', 'systemPrompt', 'icon', 'modelTier', 'enabled', 'permissions', 'createdBy', 'createdAt', 'updatedAt'] as const;
+export const serializeAgent = (a: Agent): Record<string, unknown> => toPlain(a, FIELDS);
+
+const withDefaults = (p: Partial<AgentPermissions> | undefined, base: AgentPermissions = DEFAULT_PERMISSIONS): AgentPermissions => ({
+  ...base,
+  ...Object.fromEntries(Object.entries(p ?? {}).filter(([, v]) => v !== undefined)),
+});
+
+export async function getAgent(ctx: Ctx, id: string): Promise<Agent> {
+  const agent = await ctx.em.findOne(Agent, { _id: id });
+  if (!agent) throw notFound('agent');
+  return agent;
+}
+
+export async function listAgents(ctx: Ctx, query: PageRequest & { enabled?: boolean }) {
+  const where = query.enabled === undefined ? {} : { enabled: query.enabled };
+  const { items, total } = await findPage(ctx.em, Agent, where, query, { createdAt: 'desc' });
+  return { items: items.map(serializeAgent), total };
+}
+
+export async function createAgent(ctx: Ctx, input: AgentBody) {
+  const agent = createRecord(ctx, Agent, {
+    name: input.name,
+    description: input.description ?? null,
+    goal: input.goal ?? null,
+    systemPrompt: input.systemPrompt ?? null,
+    icon: input.icon ?? null,
+    modelTier: input.modelTier ?? 'balanced',
+    enabled: input.enabled ?? true,
+    permissions: withDefaults(input.permissions),
+    createdBy: ctx.actor.userId,
+  });
+  emit(ctx, { type: 'agent_created', entityType: 'agent', entityId: agent._id, payload: { agent: serializeAgent(agent) } });
+  await ctx.em.flush();
+  return serializeAgent(agent);
+}
+
+async function change(ctx: Ctx, agent: Agent, patch: Record<string, unknown>) {
+  const changes = applyPatch(agent, patch as never);
+  if (Object.keys(changes).length) {
+    agent.updatedAt = new Date();
+    emit(ctx, { type: 'agent_updated', entityType: 'agent', entityId: agent._id, payload: { agent: serializeAgent(agent), changes } });
+    await ctx.em.flush();
+  }
+  return serializeAgent(agent);
+}
+
+/** PUT: a full replacement; omitted optional fields return to their defaults. */
+export async function replaceAgent(ctx: Ctx, id: string, input: AgentBody) {
+  const agent = await getAgent(ctx, id);
+  return change(ctx, agent, {
+    name: input.name,
+    description: input.description ?? null,
+    goal: input.goal ?? null,
+    systemPrompt: input.systemPrompt ?? null,
+    icon: input.icon ?? null,
+    modelTier: input.modelTier ?? 'balanced',
+    enabled: input.enabled ?? true,
+    permissions: withDefaults(input.permissions),
+  });
+}
+
+/** PATCH: only the given fields; `permissions` merges key by key. */
+export async function patchAgent(ctx: Ctx, id: string, input: AgentPatch) {
+  const agent = await getAgent(ctx, id);
+  const { permissions, ...rest } = input;
+  return change(ctx, agent, { ...rest, ...(permissions ? { permissions: withDefaults(permissions, agent.permissions) } : {}) });
+}
+
+export async function deleteAgent(ctx: Ctx, id: string): Promise<void> {
+  const agent = await getAgent(ctx, id);
+  ctx.em.remove(agent);
+  emit(ctx, { type: 'agent_deleted', entityType: 'agent', entityId: id, payload: { agent: serializeAgent(agent) } });
+  await ctx.em.flush();
+}
