@@ -5,7 +5,7 @@ import { p, tenantProps } from '../orm/base';
 export const Company = defineEntity({
   name: 'Company',
   tableName: 'company',
-  indexes: [{ properties: ['workspaceId', 'updatedAt'] }, { properties: ['workspaceId', 'cvr'] }],
+  indexes: [{ properties: ['workspaceId', 'updatedAt'] }, { properties: ['workspaceId', 'createdAt'] }, { properties: ['workspaceId', 'cvr'] }],
   properties: {
     ...tenantProps,
     name: p.string().length(300),

@@ -15,6 +15,7 @@ export const Lead = defineEntity({
   tableName: 'lead',
   indexes: [
     { properties: ['workspaceId', 'updatedAt'] },
+    { properties: ['workspaceId', 'createdAt'] },
     { properties: ['workspaceId', 'status'] },
     { properties: ['workspaceId', 'personRef'] },
     { properties: ['workspaceId', 'companyRef'] },

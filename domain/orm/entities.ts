@@ -1,5 +1,6 @@
 import { Activity } from '../activities/activity.entity';
 import { Agent } from '../agents/agent.entity';
+import { MetricSeries } from '../metrics/metric-series.entity';
 import { CalendarEvent } from '../calendar/calendar-event.entity';
 import { Call } from '../calls/call.entity';
 import { Company } from '../companies/company.entity';
@@ -35,7 +36,7 @@ export const tenantEntities = [
   AutomationLookupSnapshot,
   OutboundMessage,
   User, Company, Person, CompanyPerson, Activity, Deal, Image, CustomFieldDefinition, Lead, LeadScoringRule, LeadRoutingRule, Flow, FlowStage, List, ListItem, FilterPreset, DashboardLayout, Task, TaskFlow, Note, Call, CalendarEvent, ImportRun,
-  Agent];
+  Agent, MetricSeries];
 
 /** Global rows: looked up before a workspace is known (auth) or served across workspaces (outbox). */
 export const globalEntities = [Workspace, ApiKey, OutboxEvent, RateLimitWindow];

@@ -1,0 +1,304 @@
+import type { Ctx } from '../context';
+import { DomainError } from '../errors';
+import { bucketLabels, compareWindow, MAX_BUCKETS, resolveWindow, SQL_LABEL, type Granularity, type Window } from './buckets';
+import { BUILT_IN_METRICS, catalogEntry, EXTERNAL_PREFIX, type DimensionDef, type MetricDef, type MetricFormat } from './catalog';
+import type { MetricPointsBody } from './metrics.schemas';
+import { MetricSeries } from './metric-series.entity';
+
+// Metric reads are SQL aggregates; raw SQL bypasses the tenant filter, so each statement binds the
+// workspace explicitly. Metric keys and dimensions only ever select from the catalog's own SQL.
+
+type Row = Record<string, unknown>;
+const rows = (ctx: Ctx, sql: string, params: unknown[]): Promise<Row[]> => ctx.em.getConnection().execute(sql, params, 'all');
+const round = (v: number): number => Math.round(v * 10_000) / 10_000;
+
+/** A metric query's failure: 400 on GET; a batch reports it per entry with `code` (unknown_metric, invalid_query). */
+export class MetricError extends DomainError {
+  constructor(readonly entryCode: 'unknown_metric' | 'invalid_query', message: string) {
+    super('validation', message);
+  }
+}
+
+interface Resolved {
+  def: MetricDef;
+  entry: ReturnType<typeof catalogEntry>;
+}
+
+async function externalDef(ctx: Ctx, key: string): Promise<Resolved | undefined> {
+  const seriesKey = key.slice(EXTERNAL_PREFIX.length);
+  const series = await ctx.em.findOne(MetricSeries, { seriesKey });
+  if (!series) return undefined;
+  const dimensions: DimensionDef[] = series.dimensionKeys.map((k) => ({ key: k, label: k, column: k, labels: 'value' }));
+  const def: MetricDef = {
+    key,
+    label: series.label,
+    description: series.description ?? `External series ${seriesKey}`,
+    category: 'external',
+    format: series.format,
+    mode: 'flow',
+    measureType: 'external',
+    table: 'metric_point',
+    timeColumn: 'day',
+    aggregate: 'coalesce(sum(t.value), 0)::float8',
+    dimensions,
+  };
+  return { def, entry: catalogEntry(def) };
+}
+
+async function resolve(ctx: Ctx, key: string): Promise<Resolved> {
+  const builtIn = BUILT_IN_METRICS.find((m) => m.key === key);
+  if (builtIn) return { def: builtIn, entry: catalogEntry(builtIn) };
+  if (key.startsWith(EXTERNAL_PREFIX)) {
+    const external = await externalDef(ctx, key);
+    if (external) return external;
+  }
+  throw new MetricError('unknown_metric', `unknown metricKey ${JSON.stringify(key.slice(0, 100))}; GET /api/v1/metrics lists the catalog`);
+}
+
+/** The catalog: built-in metrics plus the workspace's external series, optionally one category. */
+export async function listCatalog(ctx: Ctx, query: { category?: string; page: number; limit: number }) {
+  const external = await ctx.em.find(MetricSeries, {}, { orderBy: { seriesKey: 'asc' } });
+  const entries = [
+    ...BUILT_IN_METRICS.map(catalogEntry),
+    ...external.map((s) =>
+      catalogEntry({
+        key: `${EXTERNAL_PREFIX}${s.seriesKey}`, label: s.label, description: s.description ?? `External series ${s.seriesKey}`,
+        category: 'external', format: s.format, mode: 'flow', measureType: 'external', dimensions: s.dimensionKeys.map((k) => ({ key: k, label: k })),
+      }),
+    ),
+  ].filter((e) => !query.category || e.category === query.category);
+  const start = (query.page - 1) * query.limit;
+  return { items: entries.slice(start, start + query.limit), total: entries.length };
+}
+
+export interface MetricRequest {
+  metricKey: string;
+  from: string;
+  to?: string;
+  granularity: Granularity;
+  dimension?: string;
+  compareTo?: 'previous_period' | 'previous_year';
+  tz: string;
+}
+
+interface Aggregated {
+  total: number | null;
+  series: { bucket: string; value: number | null }[];
+  breakdown?: { dimensionValue: string | null; dimensionLabel: string; total: number | null; series: { bucket: string; value: number | null }[] }[];
+}
+
+function timeExpr(def: MetricDef): string {
+  return def.timeColumn.includes('(') ? def.timeColumn : `t.${def.timeColumn}`;
+}
+
+function dimensionExpr(def: MetricDef, dim: DimensionDef): { sql: string; params: unknown[] } {
+  if (def.measureType === 'external') return { sql: `t.dimensions->>?`, params: [dim.column] };
+  return { sql: `t.${dim.column}`, params: [] };
+}
+
+/** FROM + WHERE over alias `t` for one window (snapshot metrics take no window). */
+function source(ctx: Ctx, def: MetricDef, window: Window | null): { sql: string; params: unknown[] } {
+  const params: unknown[] = [ctx.actor.workspaceId];
+  let sql = ` from ${def.table} t where t.workspace_id = ?`;
+  if (def.measureType === 'external') {
+    sql += ' and t.series_key = ?';
+    params.push(def.key.slice(EXTERNAL_PREFIX.length));
+  }
+  if (def.where) sql += ` and ${def.where}`;
+  if (window) {
+    if (def.measureType === 'external') {
+      // Points are days: a day belongs to the window when its local midnight does.
+      sql += ' and t.day >= ?::date and t.day < ?::date';
+      params.push(window.from.toISOString().slice(0, 10), window.to.toISOString().slice(0, 10));
+    } else {
+      sql += ` and ${timeExpr(def)} >= ? and ${timeExpr(def)} < ?`;
+      params.push(window.from, window.to);
+    }
+  }
+  return { sql, params };
+}
+
+async function aggregate(ctx: Ctx, def: MetricDef, window: Window | null, req: MetricRequest, dim: DimensionDef | undefined, localWindow?: { fromDay: string; toDay: string }): Promise<Aggregated> {
+  const extWindow = def.measureType === 'external' && window && localWindow ? ({ from: new Date(`${localWindow.fromDay}T00:00:00Z`), to: new Date(`${localWindow.toDay}T00:00:00Z`) } as Window) : window;
+  const src = source(ctx, def, extWindow);
+  const d = dim ? dimensionExpr(def, dim) : undefined;
+  const totals = await rows(
+    ctx,
+    `select ${d ? `${d.sql} as dim, ` : ''}${def.aggregate} as value${src.sql}${d ? ' group by 1' : ''}`,
+    [...(d?.params ?? []), ...src.params],
+  );
+  const num = (v: unknown) => (v === null || v === undefined ? null : round(Number(v)));
+  let bucketRows: Row[] = [];
+  let labels: string[] = [];
+  if (window && def.mode === 'flow') {
+    labels = bucketLabels(window, req.granularity, req.tz);
+    if (labels.length > MAX_BUCKETS) throw new MetricError('invalid_query', `the window has more than ${MAX_BUCKETS} ${req.granularity} buckets; choose a coarser granularity`);
+    const local = def.measureType === 'external' ? 't.day::timestamp' : `(${timeExpr(def)} at time zone ?)`;
+    const localParams = def.measureType === 'external' ? [] : [req.tz];
+    bucketRows = await rows(
+      ctx,
+      `select to_char(date_trunc(?, ${local}), '${SQL_LABEL(req.granularity)}') as bucket, ${d ? `${d.sql} as dim, ` : ''}${def.aggregate} as value${src.sql} group by 1${d ? ', 2' : ''}`,
+      [req.granularity, ...localParams, ...(d?.params ?? []), ...src.params],
+    );
+  }
+  const zero = def.measureType === 'average' || def.measureType === 'ratio' ? null : 0;
+  const seriesFor = (filter: (r: Row) => boolean) => {
+    const byBucket = new Map(bucketRows.filter(filter).map((r) => [String(r.bucket), num(r.value)]));
+    return labels.map((bucket) => ({ bucket, value: byBucket.has(bucket) ? byBucket.get(bucket)! : zero }));
+  };
+  if (!d) return { total: totals[0] ? num(totals[0].value) ?? zero : zero, series: seriesFor(() => true) };
+  const labelsByValue = await dimensionLabels(ctx, dim!, totals.map((r) => r.dim));
+  const breakdown = totals
+    .map((r) => ({
+      dimensionValue: r.dim === null || r.dim === undefined ? null : String(r.dim),
+      dimensionLabel: r.dim === null || r.dim === undefined ? '(none)' : labelsByValue.get(String(r.dim)) ?? String(r.dim),
+      total: num(r.value),
+      series: seriesFor((b) => String(b.dim ?? '') === String(r.dim ?? '') && (b.dim === null) === (r.dim === null)),
+    }))
+    .sort((a, b) => (b.total ?? 0) - (a.total ?? 0) || String(a.dimensionLabel).localeCompare(String(b.dimensionLabel)));
+  const overall = await aggregate(ctx, def, window, req, undefined, localWindow);
+  return { ...overall, breakdown };
+}
+
+async function dimensionLabels(ctx: Ctx, dim: DimensionDef, values: unknown[]): Promise<Map<string, string>> {
+  const ids = [...new Set(values.filter((v): v is string => typeof v === 'string'))];
+  if (!ids.length || dim.labels === 'value') return new Map();
+  const ws = ctx.actor.workspaceId;
+  const list = ids.map(() => '?').join(', ');
+  const sql = {
+    user: `select id, concat_ws(' ', first_name, last_name) as label from app_user where workspace_id = ? and id in (${list})`,
+    flow: `select id, title as label from flow where workspace_id = ? and id in (${list})`,
+    stage: `select id, title as label from flow_stage where workspace_id = ? and id in (${list})`,
+  }[dim.labels];
+  const found = await rows(ctx, sql, [ws, ...ids]);
+  return new Map(found.map((r) => [String(r.id), String(r.label)]));
+}
+
+/** One metric query: total, bucketed series, optional comparison (delta) and dimension breakdown. */
+export async function queryMetric(ctx: Ctx, req: MetricRequest) {
+  const { def, entry } = await resolve(ctx, req.metricKey);
+  const dim = req.dimension ? def.dimensions.find((x) => x.key === req.dimension) : undefined;
+  if (req.dimension && !dim) {
+    throw new MetricError('invalid_query', `dimension ${JSON.stringify(req.dimension.slice(0, 100))} is not available for ${def.key}; available: ${def.dimensions.map((x) => x.key).join(', ') || 'none'}`);
+  }
+  const window = resolveWindow(req.from, req.to, req.tz);
+  if (!(window.to > window.from)) throw new MetricError('invalid_query', 'to must be after from');
+  const snapshot = def.mode === 'snapshot';
+  const localDays = (w: Window) => ({ fromDay: localDay(w.from, req.tz), toDay: localDay(new Date(w.to.getTime() - 1), req.tz, 1) });
+  const current = await aggregate(ctx, def, snapshot ? null : window, req, dim, localDays(window));
+  const result: Record<string, unknown> = {
+    metricKey: def.key,
+    label: entry.label,
+    format: entry.format,
+    mode: entry.mode,
+    measureType: entry.measureType,
+    granularity: req.granularity,
+    timezone: req.tz,
+    from: window.from.toISOString(),
+    to: window.to.toISOString(),
+    total: current.total,
+    series: current.series,
+  };
+  if (dim) {
+    result.dimension = dim.key;
+    result.breakdown = current.breakdown;
+  }
+  if (req.compareTo && !snapshot) {
+    const cw = compareWindow(window, req.compareTo);
+    const previous = await aggregate(ctx, def, cw, req, undefined, localDays(cw));
+    const abs = current.total === null || previous.total === null ? null : round(current.total - previous.total);
+    result.compare = { compareTo: req.compareTo, from: cw.from.toISOString(), to: cw.to.toISOString(), total: previous.total, series: previous.series };
+    result.delta = { abs, pct: abs === null || !previous.total ? null : round((abs / previous.total) * 100) };
+  }
+  return result;
+}
+
+function localDay(at: Date, timeZone: string, addDays = 0): string {
+  const day = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
+  if (!addDays) return day;
+  const d = new Date(`${day}T00:00:00Z`);
+  d.setUTCDate(d.getUTCDate() + addDays);
+  return d.toISOString().slice(0, 10);
+}
+
+/** A batch: results in request order; a failing entry carries metricKey, error and code. */
+export async function queryMetrics(ctx: Ctx, requests: MetricRequest[]) {
+  const results: Record<string, unknown>[] = [];
+  for (const req of requests) {
+    try {
+      results.push(await queryMetric(ctx, req));
+    } catch (error) {
+      if (!(error instanceof DomainError)) throw error;
+      results.push({ metricKey: req.metricKey, error: error.message, code: error instanceof MetricError ? error.entryCode : error.code });
+    }
+  }
+  return results;
+}
+
+/** CSV rows (spec columns) of one or more query results; failed batch entries are skipped. */
+export function csvRows(results: Record<string, unknown>[]): Record<string, unknown>[] {
+  const out: Record<string, unknown>[] = [];
+  for (const r of results) {
+    if ('error' in r) continue;
+    const base = { metricKey: r.metricKey, label: r.label, granularity: r.granularity, format: r.format };
+    const push = (period: string, series: { bucket: string; value: number | null }[], dim?: { dimensionValue: string | null; dimensionLabel: string }) => {
+      for (const s of series) {
+        out.push({ ...base, period, bucket: s.bucket, dimension: dim ? r.dimension : '', dimensionValue: dim?.dimensionValue ?? '', dimensionLabel: dim?.dimensionLabel ?? '', value: s.value ?? '' });
+      }
+    };
+    const series = r.mode === 'snapshot' ? [{ bucket: 'now', value: r.total as number | null }] : (r.series as { bucket: string; value: number | null }[]);
+    push('current', series);
+    for (const b of (r.breakdown as Aggregated['breakdown']) ?? []) push('current', r.mode === 'snapshot' ? [{ bucket: 'now', value: b.total }] : b.series, b);
+    const compare = r.compare as { series: { bucket: string; value: number | null }[] } | undefined;
+    if (compare) push('compare', compare.series);
+  }
+  return out;
+}
+
+export const CSV_COLUMNS = ['metricKey', 'label', 'granularity', 'period', 'bucket', 'dimension', 'dimensionValue', 'dimensionLabel', 'value', 'format'];
+
+/**
+ * Idempotent daily upsert of an external series: one value per (day, dimensions); sending the same
+ * day again replaces it. The series (label, description, format, dimension keys) is created or updated.
+ */
+export async function upsertPoints(ctx: Ctx, body: MetricPointsBody) {
+  const dimensionKeys = new Set<string>();
+  const unique = new Map<string, { day: string; dims: Record<string, string>; dimsKey: string; value: number }>();
+  for (const point of body.points) {
+    const dims = Object.fromEntries(Object.entries(point.dimensions ?? {}).sort(([a], [b]) => a.localeCompare(b)));
+    for (const k of Object.keys(dims)) dimensionKeys.add(k);
+    const dimsKey = Object.keys(dims).length ? JSON.stringify(dims) : '';
+    unique.set(`${point.date}|${dimsKey}`, { day: point.date, dims, dimsKey, value: point.value });
+  }
+  const ws = ctx.actor.workspaceId;
+  return ctx.em.transactional(async (em) => {
+    const existing = await em.findOne(MetricSeries, { seriesKey: body.seriesKey });
+    const keys = [...new Set([...(existing?.dimensionKeys ?? []), ...dimensionKeys])].sort();
+    if (existing) {
+      if (body.label !== undefined) existing.label = body.label;
+      if (body.description !== undefined) existing.description = body.description;
+      if (body.format !== undefined) existing.format = body.format as MetricFormat;
+      existing.dimensionKeys = keys;
+      existing.updatedAt = new Date();
+    } else {
+      em.persist(em.create(MetricSeries, { workspaceId: ws, seriesKey: body.seriesKey, label: body.label ?? body.seriesKey, description: body.description ?? null, format: (body.format ?? 'decimal') as MetricFormat, dimensionKeys: keys }));
+    }
+    await em.flush();
+    const points = [...unique.values()];
+    let inserted = 0;
+    for (let i = 0; i < points.length; i += 1000) {
+      const chunk = points.slice(i, i + 1000);
+      const res: Row[] = await em.getConnection().execute(
+        `insert into metric_point (workspace_id, series_key, day, dimensions_key, dimensions, value, updated_at)
+         select ?, ?, x.day::date, x.dims_key, x.dims::jsonb, x.value, now()
+           from jsonb_to_recordset(?::jsonb) as x(day text, dims_key text, dims text, value float8)
+         on conflict (workspace_id, series_key, day, dimensions_key) do update set value = excluded.value, dimensions = excluded.dimensions, updated_at = now()
+         returning (xmax = 0) as inserted`,
+        [ws, body.seriesKey, JSON.stringify(chunk.map((p) => ({ day: p.day, dims_key: p.dimsKey, dims: JSON.stringify(p.dims), value: p.value })))],
+        'all',
+      );
+      inserted += res.filter((r) => r.inserted).length;
+    }
+    return { seriesKey: body.seriesKey, metricKey: `${EXTERNAL_PREFIX}${body.seriesKey}`, received: body.points.length, upserted: points.length, inserted, updated: points.length - inserted };
+  });
+}
