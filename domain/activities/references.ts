@@ -2,6 +2,7 @@ import type { EntityName } from '@mikro-orm/core';
 import type { Ctx } from '../context';
 import { validation } from '../errors';
 import { Company } from '../companies/company.entity';
+import { CustomObjectRecord } from '../custom-objects/custom-object.entity';
 import { Deal } from '../deals/deal.entity';
 import { Lead } from '../leads/lead.entity';
 import { Person } from '../people/person.entity';
@@ -26,6 +27,7 @@ const ENTITY: Partial<Record<RefKind, EntityName<object>>> = {
   person: Person as EntityName<object>,
   lead: Lead as EntityName<object>,
   deal: Deal as EntityName<object>,
+  customObjectRecord: CustomObjectRecord as EntityName<object>,
 };
 
 export interface RefCheck { field: string; kind: RefKind; id: string | null | undefined }

@@ -9,7 +9,7 @@ import { MetricSeries } from './metric-series.entity';
 // workspace explicitly. Metric keys and dimensions only ever select from the catalog's own SQL.
 
 type Row = Record<string, unknown>;
-const rows = (ctx: Ctx, sql: string, params: unknown[]): Promise<Row[]> => ctx.em.getConnection().execute(sql, params, 'all');
+const rows = (ctx: Ctx, sql: string, params: unknown[]): Promise<Row[]> => ctx.em.execute(sql, params, 'all');
 const round = (v: number): number => Math.round(v * 10_000) / 10_000;
 
 /** A metric query's failure: 400 on GET; a batch reports it per entry with `code` (unknown_metric, invalid_query). */
@@ -288,7 +288,7 @@ export async function upsertPoints(ctx: Ctx, body: MetricPointsBody) {
     let inserted = 0;
     for (let i = 0; i < points.length; i += 1000) {
       const chunk = points.slice(i, i + 1000);
-      const res: Row[] = await em.getConnection().execute(
+      const res: Row[] = await em.execute(
         `insert into metric_point (workspace_id, series_key, day, dimensions_key, dimensions, value, updated_at)
          select ?, ?, x.day::date, x.dims_key, x.dims::jsonb, x.value, now()
            from jsonb_to_recordset(?::jsonb) as x(day text, dims_key text, dims text, value float8)

@@ -1,6 +1,7 @@
 import { Activity } from '../activities/activity.entity';
 import { Agent } from '../agents/agent.entity';
 import { MetricSeries } from '../metrics/metric-series.entity';
+import { CustomObject, CustomObjectField, CustomObjectRecord } from '../custom-objects/custom-object.entity';
 import { CalendarEvent } from '../calendar/calendar-event.entity';
 import { Call } from '../calls/call.entity';
 import { Company } from '../companies/company.entity';
@@ -36,7 +37,7 @@ export const tenantEntities = [
   AutomationLookupSnapshot,
   OutboundMessage,
   User, Company, Person, CompanyPerson, Activity, Deal, Image, CustomFieldDefinition, Lead, LeadScoringRule, LeadRoutingRule, Flow, FlowStage, List, ListItem, FilterPreset, DashboardLayout, Task, TaskFlow, Note, Call, CalendarEvent, ImportRun,
-  Agent, MetricSeries];
+  Agent, MetricSeries, CustomObject, CustomObjectField, CustomObjectRecord];
 
 /** Global rows: looked up before a workspace is known (auth) or served across workspaces (outbox). */
 export const globalEntities = [Workspace, ApiKey, OutboxEvent, RateLimitWindow];

@@ -13,7 +13,7 @@ const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(
 const round2 = (v: number): number => Math.round(v * 100) / 100;
 
 async function rows(ctx: Ctx, sql: string, params: unknown[]): Promise<Row[]> {
-  return ctx.em.getConnection().execute(sql, params, 'all');
+  return ctx.em.execute(sql, params, 'all');
 }
 
 async function workspaceTimeZone(ctx: Ctx): Promise<string> {

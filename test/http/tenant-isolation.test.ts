@@ -1,6 +1,6 @@
 import { isPublic } from '../../api/http/registry';
 import { startTestApp, type Tenant, type TestApp } from '../support/app';
-import { factories } from '../support/factories';
+import { factories, ISOLATION_OBJECT_SLUG } from '../support/factories';
 
 /**
  * Walks the route registry: every route with an :id-like parameter is called with workspace B's
@@ -17,16 +17,28 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 // Required body ids (personId, a stage `id`, stageId) are filled so the 404 check is reached, not a 400.
-const SAMPLE_BODY = { name: 'Hijacked', firstName: 'Hijacked', title: 'Hijacked', personId: '0123456789abcdef01234567', id: '0123456789abcdef01234567', stageId: '0123456789abcdef01234567', preview: false };
+const SAMPLE_BODY = {
+  name: 'Hijacked', firstName: 'Hijacked', title: 'Hijacked', personId: '0123456789abcdef01234567', id: '0123456789abcdef01234567', stageId: '0123456789abcdef01234567', preview: false,
+};
+/** Custom object field and bulk-record bodies need their own required keys (a `type` would break other routes). */
+const bodyFor = (path: string) => (path.startsWith('/api/v1/custom-objects') ? { ...SAMPLE_BODY, slug: 'hijacked', label: 'Hijacked', type: 'text', ids: ['0123456789abcdef01234567'], patch: {} } : SAMPLE_BODY);
 
 /** Collection path of a resource kind whose GET path is not /api/v1/<kind>s/:id. */
-const COLLECTIONS: Record<string, string> = {
+const COLLECTIONS: Record<string, string | ((id: string) => string)> = {
   person: 'people',
   company: 'companies',
   'lead-scoring-rule': 'lead-scoring/rules',
   'lead-routing-rule': 'lead-routing/rules',
   activity: 'activities',
   'automation-execution': 'automations/executions',
+  'custom-object': 'custom-objects',
+  // Fields are read through their object's definition; records live under their object's slug.
+  'custom-object-field': () => `custom-objects/${ISOLATION_OBJECT_SLUG}`,
+  'custom-object-record': (id) => `custom-objects/${ISOLATION_OBJECT_SLUG}/records/${id}`,
+};
+const getPathOf = (kind: string, id: string): string => {
+  const c = COLLECTIONS[kind];
+  return typeof c === 'function' ? `/api/v1/${c(id)}` : `/api/v1/${c ?? kind + 's'}/${id}`;
 };
 
 it('every route with path parameters declares the resource kind of each, and a factory exists for it', () => {
@@ -51,9 +63,9 @@ it('another workspace gets 404 on every :id route and changes nothing', async ()
     const ids: Record<string, string> = {};
     for (const [param, kind] of Object.entries(r.resources!)) ids[param] = await factories[kind]!(a.http, { app });
     const path = r.path.replace(/:(\w+)/g, (_, p: string) => ids[p]!);
-    const getPaths = Object.entries(r.resources!).map(([param, kind]) => `/api/v1/${COLLECTIONS[kind] ?? kind + 's'}/${ids[param]}`);
+    const getPaths = Object.entries(r.resources!).map(([param, kind]) => getPathOf(kind, ids[param]!));
     const before = await Promise.all(getPaths.map((p) => a.http.get(p)));
-    const res = await b.http.request(r.method, path, r.method === 'GET' || r.method === 'DELETE' ? undefined : SAMPLE_BODY);
+    const res = await b.http.request(r.method, path, r.method === 'GET' || r.method === 'DELETE' ? undefined : bodyFor(r.path));
     if (res.status !== 404) failures.push(`${r.method} ${r.path} answered ${res.status} ${JSON.stringify(res.body)}`);
     else if (typeof res.body?.error !== 'string') failures.push(`${r.method} ${r.path}: 404 without { error }`);
     const after = await Promise.all(getPaths.map((p) => a.http.get(p)));

@@ -18,7 +18,22 @@ export type Factory = (http: HttpClient, helpers?: FactoryHelpers) => Promise<st
  * One factory per resource kind named in a route's `resources`; the tenant-isolation suite
  * fails for a route whose resource kind has no factory here.
  */
+/** Custom-object kinds share one object per workspace, so a route's :slug and :id belong together. */
+export const ISOLATION_OBJECT_SLUG = 'iso-objects';
+async function isolationObject(http: HttpClient): Promise<string> {
+  const res = await http.post('/api/v1/custom-objects', { slug: ISOLATION_OBJECT_SLUG, singular: 'Iso object', plural: 'Iso objects' });
+  if (res.status === 201) await http.post(`/api/v1/custom-objects/${ISOLATION_OBJECT_SLUG}/fields`, { slug: 'name', label: 'Name', type: 'text' });
+  else if (res.status !== 409) throw new Error(`custom object factory: ${res.status} ${JSON.stringify(res.body)}`);
+  return ISOLATION_OBJECT_SLUG;
+}
+
 export const factories: Record<string, Factory> = {
+  'custom-object': (http) => isolationObject(http),
+  'custom-object-field': async (http) => {
+    await isolationObject(http);
+    return 'name';
+  },
+  'custom-object-record': async (http) => createVia(http, `/api/v1/custom-objects/${await isolationObject(http)}/records`, { name: `Record ${unique()}` }),
   'custom-field': (http) => createVia(http, '/api/v1/custom-fields', { entityType: 'company', key: `f${unique()}`, label: 'Factory field', type: 'text' }),
   list: (http) => createVia(http, '/api/v1/lists', { name: `List ${unique()}`, entityType: 'company' }),
   'filter-preset': (http) => createVia(http, '/api/v1/filter-presets', { name: `Preset ${unique()}`, area: 'deals', visibility: 'workspace' }),

@@ -1,0 +1,128 @@
+import type { RouteFactory } from '../app';
+import * as objects from '../../domain/custom-objects/custom-objects.service';
+import * as records from '../../domain/custom-objects/records.service';
+import {
+  bulkBody, createFieldBody, createObjectBody, fieldParams, listRecordsQuery, MAX_BULK_IDS, objectParams, recordBody, recordParams, updateFieldBody, updateObjectBody,
+} from '../../domain/custom-objects/custom-objects.schemas';
+import { imageResolver } from '../http/images';
+import { pageParams } from '../http/list-query';
+import { acknowledged, created, ok, paged, route } from '../http/registry';
+import { z } from 'zod';
+
+const section = 'Custom objects';
+const read = { scopes: ['read'] } as const;
+const write = { scopes: ['write'] } as const;
+const admin = { scopes: ['write'], roles: ['owner', 'admin'] } as const;
+const onObject = { slug: 'custom-object' };
+const onField = { slug: 'custom-object', fieldSlug: 'custom-object-field' };
+const onRecord = { slug: 'custom-object', id: 'custom-object-record' };
+const pageQuery = z.object(pageParams(100));
+const RECORD_SHAPE = 'Body: field slug → value at the top level, or wrapped in `{ data }` / `{ customFields }`; `avatar` (image rules) at the top level. Unknown or read-only slugs are 400 with `details[{ path, error }]`.';
+
+export const customObjectsRoutes: RouteFactory = (deps) => {
+  const images = imageResolver(deps.config);
+  const base = '/api/v1/custom-objects';
+  return [
+    route({
+      method: 'GET', path: base, section, access: read, query: pageQuery,
+      summary: 'Custom object definitions of the workspace (oldest first).',
+      handler: async ({ ctx, query }) => {
+        const { items, total } = await objects.listObjects(ctx, query);
+        return paged(items, { page: query.page, limit: query.limit, total });
+      },
+    }),
+    route({
+      method: 'POST', path: base, section, access: admin, body: createObjectBody, successStatus: 201,
+      summary: 'Create a definition: slug (req; URL-safe, unique: 409), singular and plural (req), description, icon, color (hex; without useAccentNavIcon it turns accent icons on), useAccentNavIcon, searchable, showInSidebar.',
+      handler: async ({ ctx, body }) => created(await objects.createObject(ctx, body)),
+    }),
+    route({
+      method: 'GET', path: `${base}/:slug`, section, access: read, params: objectParams, resources: onObject,
+      summary: 'One definition with its field schemas (`fields`).',
+      handler: async ({ ctx, params }) => ok(await objects.describeObject(ctx, params.slug)),
+    }),
+    route({
+      method: 'PATCH', path: `${base}/:slug`, section, access: admin, params: objectParams, body: updateObjectBody, resources: onObject,
+      summary: 'Update a definition: singular, plural, description, icon, color, useAccentNavIcon, searchable, showInSidebar, titleField, favoriteFieldKeys (≤ 5), searchableFields, views, piiFields (field slugs must exist). The slug cannot change.',
+      handler: async ({ ctx, params, body }) => ok(await objects.updateObject(ctx, params.slug, body)),
+    }),
+    route({
+      method: 'DELETE', path: `${base}/:slug`, section, access: admin, params: objectParams, resources: onObject,
+      summary: 'Delete a definition with its fields and all its records.',
+      handler: async ({ ctx, params }) => ok({ deleted: true, ...(await objects.deleteObject(ctx, params.slug)) }),
+    }),
+    route({
+      method: 'POST', path: `${base}/:slug/fields`, section, access: admin, params: objectParams, body: createFieldBody, resources: onObject, successStatus: 201,
+      summary: 'Add a field: slug, label, type (req), isRequired, isUnique (enforced by the database), options (select types), referenceType custom|native with referenceObject / nativeEntity (record_reference), order.',
+      description: 'Types: text, number, currency, date, datetime, select, multi_select, checkbox, url, email, phone, file, record_reference, json. formula and rollup are refused with 400 until server-side computation lands.',
+      handler: async ({ ctx, params, body }) => created(await objects.createField(ctx, params.slug, body)),
+    }),
+    route({
+      method: 'PATCH', path: `${base}/:slug/fields/:fieldSlug`, section, access: admin, params: fieldParams, body: updateFieldBody, resources: onField,
+      summary: 'Update a field: label, isRequired, isUnique (409 when records already share a value), options, order. Type and slug cannot change.',
+      handler: async ({ ctx, params, body }) => ok(await objects.updateField(ctx, params.slug, params.fieldSlug, body)),
+    }),
+    route({
+      method: 'DELETE', path: `${base}/:slug/fields/:fieldSlug`, section, access: admin, params: fieldParams, resources: onField,
+      summary: 'Delete a field and its value on every record.',
+      handler: async ({ ctx, params }) => {
+        await objects.deleteField(ctx, params.slug, params.fieldSlug);
+        return acknowledged();
+      },
+    }),
+    route({
+      method: 'GET', path: `${base}/:slug/records`, section, access: read, params: objectParams, query: listRecordsQuery, resources: onObject,
+      summary: 'Records (newest first): `q` (alias `search`) over the searchable fields and the record number, `sort` (a field slug, recordNumber, createdAt, updatedAt) with `dir`, `cursor` (the last `_id` of the previous page, default order only); answers `nextCursor` too.',
+      handler: async ({ ctx, params, query }) => {
+        const { items, total, nextCursor } = await records.listRecords(ctx, params.slug, query);
+        return paged(items, { page: query.cursor ? 1 : query.page, limit: query.limit, total, nextCursor });
+      },
+    }),
+    route({
+      method: 'POST', path: `${base}/:slug/records`, section, access: write, params: objectParams, body: recordBody, resources: onObject, successStatus: 201,
+      summary: `Create a record; recordNumber counts up per object. ${RECORD_SHAPE}`,
+      handler: async ({ ctx, params, body }) => created(await records.createRecordOf(ctx, params.slug, body, images)),
+    }),
+    route({
+      method: 'POST', path: `${base}/:slug/records/bulk`, section, access: write, params: objectParams, body: bulkBody, resources: onObject,
+      summary: `Apply one patch to up to ${MAX_BULK_IDS} records (ids, patch both required) in one transaction; answers { matched, updated, notFound }.`,
+      handler: async ({ ctx, params, body }) => ok(await records.bulkUpdate(ctx, params.slug, body.ids, body.patch, images)),
+    }),
+    route({
+      method: 'GET', path: `${base}/:slug/records/:id`, section, access: read, params: recordParams, resources: onRecord,
+      summary: 'One record with its field values at the top level.',
+      handler: async ({ ctx, params }) => ok(await records.getRecord(ctx, params.slug, params.id)),
+    }),
+    ...(['PATCH', 'PUT'] as const).map((method) =>
+      route({
+        method, path: `${base}/:slug/records/:id`, section, access: write, params: recordParams, body: recordBody, resources: onRecord,
+        summary: `Update a record (partial merge: only given slugs change; null clears). ${RECORD_SHAPE}`,
+        handler: async ({ ctx, params, body }) => ok(await records.updateRecordOf(ctx, params.slug, params.id, body, images)),
+      }),
+    ),
+    route({
+      method: 'DELETE', path: `${base}/:slug/records/:id`, section, access: write, params: recordParams, resources: onRecord,
+      summary: 'Delete a record.',
+      handler: async ({ ctx, params }) => {
+        await records.deleteRecordOf(ctx, params.slug, params.id);
+        return acknowledged();
+      },
+    }),
+    route({
+      method: 'GET', path: `${base}/:slug/records/:id/activity-feed`, section, access: read, params: recordParams, query: pageQuery, resources: onRecord,
+      summary: 'The record\'s history (created, field changes with from/to) and activities, newest first.',
+      handler: async ({ ctx, params, query }) => {
+        const { items, total } = await records.recordFeed(ctx, params.slug, params.id, query);
+        return paged(items, { page: query.page, limit: query.limit, total });
+      },
+    }),
+    route({
+      method: 'GET', path: `${base}/:slug/records/:id/related`, section, access: read, params: recordParams, resources: onRecord,
+      summary: 'Records linked through reference fields (up to 500): outgoing (its references to native or custom records) and incoming (records referencing it): [{ direction, field, entityType, object?, entityId, title }].',
+      handler: async ({ ctx, params }) => {
+        const items = await records.relatedRecords(ctx, params.slug, params.id);
+        return paged(items, { page: 1, limit: 500, total: items.length });
+      },
+    }),
+  ];
+};

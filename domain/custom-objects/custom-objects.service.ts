@@ -1,0 +1,240 @@
+import type { Ctx } from '../context';
+import { conflict, notFound, validation } from '../errors';
+import { emit } from '../outbox/emit';
+import { applyPatch } from '../shared/changes';
+import { findPage, toPlain, type PageRequest } from '../shared/listing';
+import { createRecord } from '../shared/records';
+import { CustomObject, CustomObjectField, CustomObjectRecord } from './custom-object.entity';
+import type { CreateFieldInput, CreateObjectInput, UpdateFieldInput, UpdateObjectInput } from './custom-objects.schemas';
+import { MAX_FIELDS_PER_OBJECT } from './custom-objects.schemas';
+import { READ_ONLY_TYPES, UNIQUE_TYPES, type FieldType } from './field-types';
+
+const OBJECT_FIELDS = [
+  '_id', 'slug', 'singular', 'plural', 'description', 'icon', 'color', 'useAccentNavIcon', 'searchable', 'showInSidebar',
+  'titleField', 'favoriteFieldKeys', 'searchableFields', 'views', 'piiFields', 'createdAt', 'updatedAt',
+] as const;
+const FIELD_FIELDS = ['_id', 'slug', 'label', 'type', 'isRequired', 'isUnique', 'options', 'referenceType', 'referenceObject', 'nativeEntity', 'order', 'createdAt', 'updatedAt'] as const;
+
+export const serializeField = (f: CustomObjectField): Record<string, unknown> => toPlain(f, FIELD_FIELDS);
+export const serializeObject = (o: CustomObject, fields?: CustomObjectField[]): Record<string, unknown> => ({
+  ...toPlain(o, OBJECT_FIELDS),
+  workspace: o.workspaceId,
+  ...(fields ? { fields: fields.map(serializeField) } : {}),
+});
+
+export async function getObject(ctx: Ctx, slug: string): Promise<CustomObject> {
+  const object = await ctx.em.findOne(CustomObject, { slug });
+  if (!object) throw notFound('custom object');
+  return object;
+}
+
+export const fieldsOf = (ctx: Ctx, objectId: string) => ctx.em.find(CustomObjectField, { objectId }, { orderBy: { order: 'asc', createdAt: 'asc' } });
+
+export async function listObjects(ctx: Ctx, query: PageRequest) {
+  const { items, total } = await findPage(ctx.em, CustomObject, {}, query, { createdAt: 'asc' });
+  return { items: items.map((o) => serializeObject(o)), total };
+}
+
+export async function describeObject(ctx: Ctx, slug: string) {
+  const object = await getObject(ctx, slug);
+  return serializeObject(object, await fieldsOf(ctx, object._id));
+}
+
+export async function createObject(ctx: Ctx, input: CreateObjectInput) {
+  if (await ctx.em.count(CustomObject, { slug: input.slug })) throw conflict(`a custom object with slug ${input.slug} already exists`);
+  const object = createRecord(ctx, CustomObject, {
+    slug: input.slug,
+    singular: input.singular,
+    plural: input.plural,
+    description: input.description ?? null,
+    icon: input.icon ?? null,
+    color: input.color ?? null,
+    // Spec: sending a colour without useAccentNavIcon turns accent icons on.
+    useAccentNavIcon: input.useAccentNavIcon ?? Boolean(input.color),
+    searchable: input.searchable ?? true,
+    showInSidebar: input.showInSidebar ?? true,
+    titleField: null,
+    favoriteFieldKeys: [],
+    searchableFields: [],
+    views: null,
+    piiFields: [],
+    lastRecordNumber: 0,
+    createdBy: ctx.actor.userId,
+  });
+  emit(ctx, { type: 'custom_object_definition_created', entityType: 'custom_object_definition', entityId: object._id, payload: { customObject: serializeObject(object) } });
+  try {
+    await ctx.em.flush();
+  } catch (error) {
+    if ((error as { code?: string }).code === '23505') throw conflict(`a custom object with slug ${input.slug} already exists`);
+    throw error;
+  }
+  return serializeObject(object, []);
+}
+
+function assertSlugs(field: string, slugs: readonly string[] | undefined, known: Set<string>): void {
+  const unknown = (slugs ?? []).filter((s) => !known.has(s));
+  if (unknown.length) throw validation(`${field}: unknown field slug(s) ${unknown.join(', ')}`, [{ path: field, error: `unknown field slug(s) ${unknown.join(', ')}` }]);
+}
+
+export async function updateObject(ctx: Ctx, slug: string, input: UpdateObjectInput) {
+  const object = await getObject(ctx, slug);
+  if (input.slug !== undefined && input.slug !== object.slug) throw validation('slug cannot change: it addresses the object in URLs', [{ path: 'slug', error: 'cannot change' }]);
+  const fields = await fieldsOf(ctx, object._id);
+  const known = new Set(fields.map((f) => f.slug));
+  if (input.titleField) assertSlugs('titleField', [input.titleField], known);
+  assertSlugs('favoriteFieldKeys', input.favoriteFieldKeys, known);
+  assertSlugs('searchableFields', input.searchableFields, known);
+  assertSlugs('piiFields', input.piiFields, known);
+  const patch: Record<string, unknown> = { ...input };
+  delete patch.slug;
+  if (input.color !== undefined && input.useAccentNavIcon === undefined && input.color) patch.useAccentNavIcon = true;
+  if (input.favoriteFieldKeys) patch.favoriteFieldKeys = [...new Set(input.favoriteFieldKeys)];
+  const changes = applyPatch(object, patch as Partial<CustomObject>);
+  if (Object.keys(changes).length) {
+    object.updatedAt = new Date();
+    emit(ctx, { type: 'custom_object_definition_updated', entityType: 'custom_object_definition', entityId: object._id, payload: { customObject: serializeObject(object), changes } });
+    await ctx.em.flush();
+  }
+  return serializeObject(object, fields);
+}
+
+/** Deletes the definition, its fields and every record (one transaction). */
+export async function deleteObject(ctx: Ctx, slug: string): Promise<{ deletedRecords: number }> {
+  const object = await getObject(ctx, slug);
+  return ctx.em.transactional(async (em) => {
+    const ws = ctx.actor.workspaceId;
+    await em.execute('delete from custom_object_unique_value where workspace_id = ? and object_id = ?', [ws, object._id], 'run');
+    const deleted = await em.execute('delete from custom_object_record where workspace_id = ? and object_id = ?', [ws, object._id], 'run');
+    await em.execute('delete from custom_object_field where workspace_id = ? and object_id = ?', [ws, object._id], 'run');
+    em.remove(em.getReference(CustomObject, object._id));
+    emit({ ...ctx, em }, { type: 'custom_object_definition_deleted', entityType: 'custom_object_definition', entityId: object._id, payload: { customObject: serializeObject(object) } });
+    await em.flush();
+    return { deletedRecords: Number((deleted as { affectedRows?: number }).affectedRows ?? 0) };
+  });
+}
+
+async function assertReferenceTarget(ctx: Ctx, input: { type: FieldType; referenceType?: string; referenceObject?: string | null; nativeEntity?: string | null }) {
+  if (input.type !== 'record_reference') return;
+  if (input.referenceType === 'native') {
+    if (!input.nativeEntity) throw validation('nativeEntity is required for a native record_reference (company, person, deal or lead)', [{ path: 'nativeEntity', error: 'is required' }]);
+    return;
+  }
+  if (input.referenceType !== 'custom') throw validation('referenceType is required for record_reference fields (custom or native)', [{ path: 'referenceType', error: 'is required' }]);
+  if (!input.referenceObject) throw validation('referenceObject (a custom object slug) is required for a custom record_reference', [{ path: 'referenceObject', error: 'is required' }]);
+  if (!(await ctx.em.count(CustomObject, { slug: input.referenceObject }))) {
+    throw validation(`referenceObject: no custom object with slug ${input.referenceObject}`, [{ path: 'referenceObject', error: 'unknown custom object' }]);
+  }
+}
+
+export async function createField(ctx: Ctx, slug: string, input: CreateFieldInput) {
+  const object = await getObject(ctx, slug);
+  if (READ_ONLY_TYPES.includes(input.type)) {
+    throw validation(`${input.type} fields are not available yet: their values would be computed by the server`, [{ path: 'type', error: 'not available yet' }]);
+  }
+  const existing = await fieldsOf(ctx, object._id);
+  if (existing.some((f) => f.slug === input.slug)) throw conflict(`field ${input.slug} already exists on ${object.slug}`);
+  if (existing.length >= MAX_FIELDS_PER_OBJECT) throw validation(`an object has at most ${MAX_FIELDS_PER_OBJECT} fields`);
+  const isSelect = input.type === 'select' || input.type === 'multi_select';
+  if (isSelect && !input.options?.length) throw validation('options are required for select and multi_select fields', [{ path: 'options', error: 'is required' }]);
+  if (input.isUnique && !UNIQUE_TYPES.includes(input.type)) throw validation(`isUnique is not available for ${input.type} fields`, [{ path: 'isUnique', error: 'not available for this type' }]);
+  await assertReferenceTarget(ctx, input);
+  const field = createRecord(ctx, CustomObjectField, {
+    objectId: object._id,
+    slug: input.slug,
+    label: input.label,
+    type: input.type,
+    isRequired: input.isRequired ?? false,
+    isUnique: input.isUnique ?? false,
+    options: isSelect ? input.options ?? [] : [],
+    referenceType: input.type === 'record_reference' ? (input.referenceType ?? null) : null,
+    referenceObject: input.type === 'record_reference' && input.referenceType === 'custom' ? (input.referenceObject ?? null) : null,
+    nativeEntity: input.type === 'record_reference' && input.referenceType === 'native' ? (input.nativeEntity ?? null) : null,
+    order: input.order ?? existing.length,
+  });
+  object.updatedAt = new Date();
+  try {
+    await ctx.em.flush();
+  } catch (error) {
+    if ((error as { code?: string }).code === '23505') throw conflict(`field ${input.slug} already exists on ${object.slug}`);
+    throw error;
+  }
+  return serializeField(field);
+}
+
+async function getField(ctx: Ctx, objectId: string, fieldSlug: string): Promise<CustomObjectField> {
+  const field = await ctx.em.findOne(CustomObjectField, { objectId, slug: fieldSlug });
+  if (!field) throw notFound('field');
+  return field;
+}
+
+export async function updateField(ctx: Ctx, slug: string, fieldSlug: string, input: UpdateFieldInput) {
+  const object = await getObject(ctx, slug);
+  const field = await getField(ctx, object._id, fieldSlug);
+  if (input.type !== undefined && input.type !== field.type) throw validation('type cannot change; create a new field instead', [{ path: 'type', error: 'cannot change' }]);
+  if (input.slug !== undefined && input.slug !== field.slug) throw validation('slug cannot change', [{ path: 'slug', error: 'cannot change' }]);
+  if (input.options && field.type !== 'select' && field.type !== 'multi_select') throw validation('options apply to select and multi_select fields only', [{ path: 'options', error: 'not applicable' }]);
+  if (input.isUnique && !field.isUnique) {
+    if (!UNIQUE_TYPES.includes(field.type)) throw validation(`isUnique is not available for ${field.type} fields`, [{ path: 'isUnique', error: 'not available for this type' }]);
+    return ctx.em.transactional(async (em) => {
+      // Turning uniqueness on indexes today's values; duplicates make it fail with 409.
+      const ws = ctx.actor.workspaceId;
+      const lower = ['text', 'email', 'url', 'phone', 'select'].includes(field.type);
+      try {
+        await em.execute(
+          `insert into custom_object_unique_value (workspace_id, object_id, field_slug, value_key, record_id)
+           select workspace_id, object_id, ?, ${lower ? `lower(trim(data->>?))` : `data->>?`}, id from custom_object_record
+            where workspace_id = ? and object_id = ? and data->>? is not null`,
+          [field.slug, field.slug, ws, object._id, field.slug],
+          'run',
+        );
+      } catch (error) {
+        if ((error as { code?: string }).code === '23505') throw conflict(`records already share values of ${field.slug}; make them unique first`);
+        throw error;
+      }
+      const f = await em.findOneOrFail(CustomObjectField, { _id: field._id });
+      applyPatch(f, { ...pickFieldPatch(input), isUnique: true });
+      f.updatedAt = new Date();
+      await em.flush();
+      return serializeField(f);
+    });
+  }
+  if (input.isUnique === false && field.isUnique) {
+    await ctx.em.execute('delete from custom_object_unique_value where workspace_id = ? and object_id = ? and field_slug = ?', [ctx.actor.workspaceId, object._id, field.slug], 'run');
+  }
+  const changes = applyPatch(field, pickFieldPatch(input));
+  if (Object.keys(changes).length) {
+    field.updatedAt = new Date();
+    await ctx.em.flush();
+  }
+  return serializeField(field);
+}
+
+const pickFieldPatch = (input: UpdateFieldInput): Partial<CustomObjectField> => {
+  const out: Record<string, unknown> = {};
+  for (const key of ['label', 'isRequired', 'isUnique', 'options', 'order'] as const) if (input[key] !== undefined) out[key] = input[key];
+  return out as Partial<CustomObjectField>;
+};
+
+/** Removes the field and its value from every record; settings naming it forget it. */
+export async function deleteField(ctx: Ctx, slug: string, fieldSlug: string): Promise<void> {
+  const object = await getObject(ctx, slug);
+  const field = await getField(ctx, object._id, fieldSlug);
+  await ctx.em.transactional(async (em) => {
+    const ws = ctx.actor.workspaceId;
+    await em.execute('update custom_object_record set data = data - ? where workspace_id = ? and object_id = ?', [field.slug, ws, object._id], 'run');
+    await em.execute('delete from custom_object_unique_value where workspace_id = ? and object_id = ? and field_slug = ?', [ws, object._id, field.slug], 'run');
+    const o = await em.findOneOrFail(CustomObject, { _id: object._id });
+    const drop = (list: string[]) => list.filter((s) => s !== field.slug);
+    o.favoriteFieldKeys = drop(o.favoriteFieldKeys);
+    o.searchableFields = drop(o.searchableFields);
+    o.piiFields = drop(o.piiFields);
+    if (o.titleField === field.slug) o.titleField = null;
+    o.updatedAt = new Date();
+    em.remove(em.getReference(CustomObjectField, field._id));
+    await em.flush();
+  });
+}
+
+export async function countRecords(ctx: Ctx, objectId: string): Promise<number> {
+  return ctx.em.count(CustomObjectRecord, { objectId });
+}
