@@ -27,6 +27,8 @@ const COLLECTIONS: Record<string, string> = {
   'lead-routing-rule': 'lead-routing/rules',
   activity: 'activities',
   'automation-execution': 'automations/executions',
+  'webhook-subscription': 'webhooks/subscriptions',
+  'webhook-delivery': 'webhooks/deliveries',
 };
 
 it('every route with path parameters declares the resource kind of each, and a factory exists for it', () => {
