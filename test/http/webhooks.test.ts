@@ -97,6 +97,15 @@ describe('validation', () => {
     expect((await create(t.http, { events: [...WEBHOOK_EVENT_TYPES] })).status).toBe(201);
   });
 
+  it('the docs list every event type with the outbox event it comes from', async () => {
+    const res = await app.anonymous.get('/api/v1/docs?section=Webhooks');
+    expect(res.status).toBe(200);
+    const text = JSON.stringify(res.body);
+    for (const type of WEBHOOK_EVENT_TYPES) expect(text).toContain(type);
+    expect(text).toContain('company_created');
+    expect(text).toContain('webhook-signature');
+  });
+
   it('PUT validates the same way and is partial', async () => {
     const { id } = await subscribe();
     for (const body of [{ events: [] }, { url: null }, { url: 'http://example.com' }, { events: ['nope'] }, { active: 1 }]) {
