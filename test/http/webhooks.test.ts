@@ -220,6 +220,21 @@ describe('deliveries from the outbox', () => {
     await t.http.delete(`/api/v1/webhooks/subscriptions/${id}`);
   });
 
+  it('the guarded client refuses a private target that is not allow-listed (checked on every delivery)', async () => {
+    const { id } = await subscribe();
+    const log = createLogger('silent', 'webhooks-test');
+    const strict = createOutboxDispatcher({
+      pgConnectionString: app.config.databaseUrl, workspaceIds: [t.workspaceId], log, backoff: () => 0,
+      subscribers: [createWebhookSubscriber({ orm: app.runtime.deps.orm, config: { ...app.config, outboundAllowHosts: [] }, log, retries: { startRetry: async (input) => (retriesStarted.push(input), 'started') } })],
+    });
+    await t.http.post('/api/v1/companies', { name: 'Private Target' });
+    await strict.drainOnce();
+    await strict.stop();
+    expect(receiver.received).toHaveLength(0);
+    const [d] = (await t.http.get(`/api/v1/webhooks/subscriptions/${id}/deliveries`)).body.data;
+    expect(d).toMatchObject({ status: 'retrying', attempts: 1, lastStatusCode: null, lastError: expect.stringMatching(/refusing to fetch .*127\.0\.0\.1 is a loopback address/) });
+  });
+
   it('410 Gone disables the subscription with a reason; re-activating clears it', async () => {
     const { id } = await subscribe();
     receiver.respond = () => 410;
