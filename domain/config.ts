@@ -1,3 +1,5 @@
+import { webhookEnv, type WebhookEnv } from './webhooks/settings';
+
 /** Process configuration from the environment, read once; every variable is listed in the README. */
 export interface AppConfig {
   port: number;
@@ -22,6 +24,8 @@ export interface AppConfig {
   sms: SmsEnv;
   /** OpenAI-compatible chat completions (AI_*); checked when the provider is built. */
   ai: AiEnv;
+  /** Outbound webhooks (WEBHOOK_*, SECRETS_ENCRYPTION_KEY): domain/webhooks/settings.ts. */
+  webhooks: WebhookEnv;
 }
 
 /** Raw mail settings: SMTP_URL, or SMTP_HOST/SMTP_PORT/SMTP_USER/SMTP_PASSWORD/SMTP_SECURE; MAIL_FROM. */
@@ -116,5 +120,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       model: optEnv(env, 'AI_MODEL'),
       timeoutMs: intEnv(env, 'AI_TIMEOUT_MS', 60_000),
     },
+    webhooks: webhookEnv(env),
   };
 }

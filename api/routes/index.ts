@@ -32,9 +32,44 @@ import { reportsRoutes } from './reports.router';
 import { agentsRoutes } from './agents.router';
 import { metricsRoutes } from './metrics.router';
 import { customObjectsRoutes } from './custom-objects.router';
+import { webhooksRoutes } from './webhooks.router';
 
 /** Every route of the API, in one list: mounted by the app, walked by docs and guard tests. */
 export function allRoutes(deps: AppDeps): RouteDef[] {
-  const routes: RouteDef[] = [systemRoutes, companiesRoutes, peopleRoutes, leadsRoutes, leadScoringRoutes, leadRoutingRoutes, customFieldsRoutes, tagsRoutes, listsRoutes, filterPresetsRoutes, dashboardLayoutsRoutes, usersRoutes, dealsRoutes, flowsRoutes, inboundRoutes, importRoutes, exportRoutes, searchRoutes, activitiesRoutes, tasksRoutes, notesRoutes, callsRoutes, eventsRoutes, crmConnectRoutes, imagesRoutes, automationsRoutes, automationRunsRoutes, reportsRoutes, agentsRoutes, metricsRoutes, customObjectsRoutes, docsRoutes(() => routes)].flatMap((factory) => factory(deps));
+  const factories = [
+    systemRoutes,
+    companiesRoutes,
+    peopleRoutes,
+    leadsRoutes,
+    leadScoringRoutes,
+    leadRoutingRoutes,
+    customFieldsRoutes,
+    tagsRoutes,
+    listsRoutes,
+    filterPresetsRoutes,
+    dashboardLayoutsRoutes,
+    usersRoutes,
+    dealsRoutes,
+    flowsRoutes,
+    inboundRoutes,
+    importRoutes,
+    exportRoutes,
+    searchRoutes,
+    activitiesRoutes,
+    tasksRoutes,
+    notesRoutes,
+    callsRoutes,
+    eventsRoutes,
+    crmConnectRoutes,
+    imagesRoutes,
+    automationsRoutes,
+    automationRunsRoutes,
+    reportsRoutes,
+    agentsRoutes,
+    metricsRoutes,
+    customObjectsRoutes,
+    webhooksRoutes,
+  ];
+  const routes: RouteDef[] = [...factories, docsRoutes(() => routes)].flatMap((factory) => factory(deps));
   return routes;
 }

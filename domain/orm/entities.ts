@@ -28,6 +28,7 @@ import { ApiKey } from '../workspaces/api-key.entity';
 import { RateLimitWindow } from '../workspaces/rate-limit-window.entity';
 import { User } from '../workspaces/user.entity';
 import { Workspace } from '../workspaces/workspace.entity';
+import { WebhookDelivery, WebhookSubscription } from '../webhooks/webhook.entity';
 
 /** Rows of these entities belong to one workspace; the `tenant` filter guards every read of them. */
 export const tenantEntities = [
@@ -36,6 +37,7 @@ export const tenantEntities = [
   AutomationStep,
   AutomationLookupSnapshot,
   OutboundMessage,
+  WebhookSubscription, WebhookDelivery,
   User, Company, Person, CompanyPerson, Activity, Deal, Image, CustomFieldDefinition, Lead, LeadScoringRule, LeadRoutingRule, Flow, FlowStage, List, ListItem, FilterPreset, DashboardLayout, Task, TaskFlow, Note, Call, CalendarEvent, ImportRun,
   Agent, MetricSeries, CustomObject, CustomObjectField, CustomObjectRecord];
 

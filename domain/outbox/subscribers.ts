@@ -6,6 +6,8 @@ import { createSearchIndexSubscriber } from '../../search/index-subscriber';
 import { automationSubscribers } from '../automations/engine/subscribers';
 import type { WorkflowPort } from '../automations/engine/ports';
 import type { Subscriber } from './subscriber';
+import type { WebhookRetryPort } from '../webhooks/ports';
+import { createWebhookSubscriber } from '../webhooks/subscriber';
 
 export type { OutboxEventRecord, Subscriber } from './subscriber';
 
@@ -20,6 +22,8 @@ export interface SubscriberDeps {
   log: Logger;
   /** The automation engine's workflow port; without it the automation subscribers are not registered. */
   workflows?: WorkflowPort;
+  /** Retry workflows of outbound webhook deliveries; without it the `webhooks` subscriber is not registered. */
+  webhookRetries?: WebhookRetryPort;
 }
 
 /**
@@ -29,5 +33,6 @@ export interface SubscriberDeps {
  */
 export function buildSubscribers(deps: SubscriberDeps): Subscriber[] {
   const automations = deps.workflows ? automationSubscribers({ orm: deps.orm, log: deps.log.child({ component: 'automations' }), workflows: deps.workflows }) : [];
-  return [leadRescoreSubscriber(deps), leadContactSyncSubscriber(deps), createSearchIndexSubscriber(deps), ...automations];
+  const webhooks = deps.webhookRetries ? [createWebhookSubscriber({ ...deps, log: deps.log.child({ component: 'webhooks' }), retries: deps.webhookRetries })] : [];
+  return [leadRescoreSubscriber(deps), leadContactSyncSubscriber(deps), createSearchIndexSubscriber(deps), ...automations, ...webhooks];
 }

@@ -31,6 +31,8 @@ const COLLECTIONS: Record<string, string | ((id: string) => string)> = {
   'lead-routing-rule': 'lead-routing/rules',
   activity: 'activities',
   'automation-execution': 'automations/executions',
+  'webhook-subscription': 'webhooks/subscriptions',
+  'webhook-delivery': 'webhooks/deliveries',
   'custom-object': 'custom-objects',
   // Fields are read through their object's definition; records live under their object's slug.
   'custom-object-field': () => `custom-objects/${ISOLATION_OBJECT_SLUG}`,

@@ -1,5 +1,6 @@
 import type { HttpClient, TestApp } from './app';
 import { automationBody, insertExecution, workspaceCtx } from './automations';
+import { insertDelivery } from './webhooks';
 
 let seq = 0;
 const unique = (): string => `${Date.now().toString(36)}${(++seq).toString(36)}`;
@@ -63,6 +64,12 @@ export const factories: Record<string, Factory> = {
     if (!helpers) throw new Error('the automation-execution factory needs { app } as its second argument');
     const automationId = await factories.automation!(http);
     return (await insertExecution(await workspaceCtx(helpers.app, http), automationId))._id;
+  },
+  'webhook-subscription': (http) => createVia(http, '/api/v1/webhooks/subscriptions', { url: 'https://example.com/hook', events: ['*'], name: `Hook ${unique()}` }),
+  // Deliveries are written by the outbox subscriber: insert a delivered one directly.
+  'webhook-delivery': async (http, helpers) => {
+    if (!helpers) throw new Error('the webhook-delivery factory needs { app } as its second argument');
+    return insertDelivery(await workspaceCtx(helpers.app, http), await factories['webhook-subscription']!(http));
   },
 };
 
