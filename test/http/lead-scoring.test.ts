@@ -203,6 +203,22 @@ describe('lead scores', () => {
     expect(bare.scoreBreakdown.map((b: any) => b.name)).toEqual(['source']);
   });
 
+  it('accept exists / not_exists on the boolean fields (true / false), next to equals true/false', async () => {
+    const mine = await app.tenant();
+    const created = await rule(mine.http, { name: 'Has e-mail', field: 'hasEmail', condition: 'exists', points: 30 });
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({ field: 'hasEmail', condition: 'exists', value: null });
+    await rule(mine.http, { name: 'No phone', field: 'hasPhone', condition: 'not_exists', points: 5 });
+    await rule(mine.http, { name: 'Has value', field: 'hasValue', condition: 'exists', points: 7 });
+    await rule(mine.http, { name: 'Has e-mail (equals)', field: 'hasEmail', condition: 'equals', value: true, points: 11 });
+    const reachable = (await makeLead(mine.http, { email: 'lead@example.test', value: 100 })).body.data;
+    expect(reachable.scoreBreakdown.map((b: any) => b.name)).toEqual(['Has e-mail', 'No phone', 'Has value', 'Has e-mail (equals)']);
+    expect(reachable.score).toBe(53);
+    const bare = (await makeLead(mine.http, { phone: '+45 12345678', value: 0 })).body.data;
+    expect(bare.scoreBreakdown).toEqual([]);
+    expect((await rule(mine.http, { field: 'hasEmail', condition: 'exists', value: true, points: 1 })).status).toBe(400);
+  });
+
   it('are recalculated on every update (and shown in preview) with the score in changes', async () => {
     const mine = await app.tenant();
     await rule(mine.http, { field: 'status', condition: 'equals', value: 'qualified', points: 40 });
