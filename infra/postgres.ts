@@ -1,6 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { formatSeconds } from './log';
@@ -104,7 +103,8 @@ function prepareDataDir(pgData: string, runAs: RunAs): void {
 function initialise(bin: PostgresBinaries, pgData: string, runAs: RunAs, logFile: string): void {
   // A folder without PG_VERSION holds no cluster (e.g. an initdb that was interrupted): start clean.
   for (const entry of fs.readdirSync(pgData)) fs.rmSync(path.join(pgData, entry), { recursive: true, force: true });
-  const pwDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crm-pg-'));
+  // Beside the cluster (the stack's data folder), so nothing is written outside it.
+  const pwDir = fs.mkdtempSync(path.join(path.dirname(pgData), '.pw-'));
   const pwFile = path.join(pwDir, 'pw');
   try {
     fs.writeFileSync(pwFile, EMBEDDED_PG_PASSWORD + '\n', { mode: 0o600 });
