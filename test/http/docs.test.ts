@@ -22,7 +22,8 @@ describe('GET /api/v1/docs', () => {
       expect.arrayContaining([expect.objectContaining({ type: 'bearer' }), expect.objectContaining({ type: 'apiKey', in: 'query', name: 'api_key' })]),
     );
     expect(data.conventions.pagination.limit).toMatchObject({ default: 20, max: 100 });
-    expect(data.conventions.pagination.maxLimitByResource).toEqual({ companies: 500, people: 500, leads: 500 });
+    expect(data.conventions.pagination.maxLimitByResource).toEqual({ companies: 500, people: 500, leads: 500, tags: 500, 'lead-scoring/rules': 200, 'lead-routing/rules': 100 });
+    expect(data.conventions.input.characters).toMatch(/NUL \(U\+0000\).*lone UTF-16 surrogates.*400/);
     expect(data.conventions.rateLimits).toMatchObject({ perMinute: app.config.rateLimitPerMinute, perDay: app.config.rateLimitPerDay });
     expect(data.conventions.rateLimits.headers).toEqual([
       'X-RateLimit-Limit-Minute',
