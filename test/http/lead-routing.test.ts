@@ -88,11 +88,11 @@ describe('routing rules CRUD', () => {
     ['21 conditions', () => ({ name: 'x', conditions: Array.from({ length: 21 }, () => ({ field: 'source', operator: 'exists' })), assignment: { type: 'user', userId: t.userId } }), /at most 20 conditions/],
   ];
   it.each(bad)('400 for %s, nothing written', async (_label, body, message) => {
-    const before = (await t.http.get(RULES)).body.data.length;
+    const before = (await t.http.get(RULES)).body.total;
     const res = await t.http.post(RULES, body());
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(message);
-    expect((await t.http.get(RULES)).body.data.length).toBe(before);
+    expect((await t.http.get(RULES)).body.total).toBe(before);
   });
 
   it('accepts 20 conditions and 50 round-robin users at the boundary', async () => {

@@ -44,6 +44,7 @@ describe('scoring rules CRUD', () => {
     expect(c.value).toBeNull();
     const list = await mine.http.get(RULES);
     expect(list.status).toBe(200);
+    expect(list.body).toMatchObject({ page: 1, limit: 20, total: 3 });
     expect(list.body.data.map((r: any) => r.name)).toEqual(['No phone', 'Any source', 'Has e-mail']);
 
     const put = await mine.http.put(`${RULES}/${a.body.data._id}`, { points: 20, sortOrder: -1 });
@@ -129,11 +130,11 @@ describe('scoring rules CRUD', () => {
     ['isActive as string', { ...valid, isActive: 'yes' }, /isActive/],
   ];
   it.each(bad)('400 for %s, nothing written', async (_label, body, message) => {
-    const before = (await t.http.get(RULES)).body.data.length;
+    const before = (await t.http.get(RULES)).body.total;
     const res = await t.http.post(RULES, body);
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(message);
-    expect((await t.http.get(RULES)).body.data.length).toBe(before);
+    expect((await t.http.get(RULES)).body.total).toBe(before);
   });
 
   it('a workspace holds at most 200 scoring rules (the 201st is 409)', async () => {
@@ -145,7 +146,10 @@ describe('scoring rules CRUD', () => {
     const over = await rule(mine.http, { field: 'hasEmail', condition: 'equals', value: true, points: 1 });
     expect(over.status).toBe(409);
     expect(over.body.error).toMatch(/at most 200 lead scoring rules/);
-    expect((await mine.http.get(RULES)).body.data).toHaveLength(200);
+    const all = await mine.http.get(`${RULES}?limit=200`);
+    expect(all.body).toMatchObject({ page: 1, limit: 200, total: 200 });
+    expect(all.body.data).toHaveLength(200);
+    expect((await mine.http.get(`${RULES}?limit=201`)).status).toBe(400);
   });
 
   it('accepts the boundaries: points ±100, 100 in-values, a 200-character name', async () => {
