@@ -177,6 +177,14 @@ export async function startEmbeddedPostgres(ctx: LaunchContext, config: Embedded
     'listen_addresses=127.0.0.1',
     'unix_socket_directories=',
     'max_connections=200',
+    // No record values in the server log: no failed statement text, no bind parameters, no DETAIL
+    // lines ("Key (email)=(…)"), and no client errors at all (their messages may quote a value);
+    // the API logs each failed statement's SQLSTATE instead.
+    'log_min_error_statement=panic',
+    'log_parameter_max_length_on_error=0',
+    'log_parameter_max_length=0',
+    'log_error_verbosity=terse',
+    'log_min_messages=log',
     ...(config.durable ? [] : ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off']),
   ];
   const child = spawnManaged({
