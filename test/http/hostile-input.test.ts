@@ -114,7 +114,7 @@ describe('compressed, huge and deeply nested bodies', () => {
     ['gzip', gzipSync],
     ['deflate', deflateSync],
     ['br', brotliCompressSync],
-  ] as const)('%s: a valid body is read; a body that is not %s is a 400, never a 500', async (encoding, compress) => {
+  ] as const)('%s: a valid body is read; a body that is not validly compressed is a 400, never a 500', async (encoding, compress) => {
     const good = await post(compress(Buffer.from(JSON.stringify(json))), { 'content-encoding': encoding });
     expect(good.status).toBe(201);
     expect(((await good.json()) as any).data.name).toBe('Compressed Co');
