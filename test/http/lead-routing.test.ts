@@ -142,6 +142,17 @@ describe('routing on lead creation', () => {
     expect((await makeLead(mine.http)).body.data.ownerId).toBe(mine.userId);
   });
 
+  it('exists / not_exists on hasEmail and hasPhone mean true / false, as in scoring', async () => {
+    const mine = await app.tenant();
+    const [reachable, callable] = await addUsers(mine, 2);
+    const r1 = await mine.http.post(RULES, { name: 'Has e-mail', conditions: [{ field: 'hasEmail', operator: 'exists' }], assignment: { type: 'user', userId: reachable }, sortOrder: 1 });
+    expect(r1.status).toBe(201);
+    await mine.http.post(RULES, { name: 'Phone only', conditions: [{ field: 'hasEmail', operator: 'not_exists' }, { field: 'hasPhone', operator: 'exists' }], assignment: { type: 'user', userId: callable }, sortOrder: 2 });
+    expect((await makeLead(mine.http, { email: 'a@b.dk' })).body.data.ownerId).toBe(reachable);
+    expect((await makeLead(mine.http, { phone: '+45 12345678' })).body.data.ownerId).toBe(callable);
+    expect((await makeLead(mine.http)).body.data.ownerId).toBe(mine.userId);
+  });
+
   it('round robin rotates over its users, one per created lead; preview does not take a turn', async () => {
     const rule = (await t.http.post(RULES, { name: `RR ${unique()}`, conditions: [{ field: 'tags', operator: 'equals', value: 'rr-test' }], assignment: { type: 'round_robin', userIds: users } })).body.data;
     const preview = await t.http.post('/api/v1/leads', { title: 'p', tags: ['rr-test'], preview: true });
