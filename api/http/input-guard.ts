@@ -23,9 +23,12 @@ function charProblem(s: string): string | null {
   return `contains a lone UTF-16 surrogate (U+${code}), which is not valid Unicode; send well-formed text`;
 }
 
-/** `a.b.0.c`, like the paths of validation errors; an odd key is shown JSON-escaped. */
-const child = (path: string, key: string | number): string =>
-  `${path}.${typeof key === 'number' || /^[\w$-]+$/.test(key) ? key : JSON.stringify(key)}`;
+/** `a.b.0.c`, like the paths of validation errors; an odd key is shown JSON-escaped, a long one cut. */
+const child = (path: string, key: string | number): string => {
+  if (typeof key === 'number') return `${path}.${key}`;
+  const shown = key.length > 60 ? `${key.slice(0, 60)}…` : key;
+  return `${path}.${/^[\w$-]+$/.test(shown) ? shown : JSON.stringify(shown)}`;
+};
 
 /**
  * The first unstorable string in `value` (iterative walk: a 10,000-level document is a 400, not a

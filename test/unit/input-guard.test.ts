@@ -26,6 +26,7 @@ describe('findInputProblem', () => {
     ['in an array of strings', { tags: ['a', 'b\ud800'] }, 'body.tags.1', /surrogate/],
     ['in an object key', { ['bad\u0000key']: 1 }, 'body."bad\\u0000key"', /\(an object key\) contains a NUL/],
     ['in a nested key', { customFields: { ['k\ud800']: 'v' } }, 'body.customFields."k\\ud800"', /object key/],
+    ['a long key is shown cut', { ['k'.repeat(100) + '\u0000']: 1 }, `body."${'k'.repeat(60)}…"`, /object key/],
     ['the first of several, in document order', { a: 'ok', b: ['x', '\u0000'], c: '\u0000' }, 'body.b.1', /NUL/],
   ])('%s', (_label, value, path, error) => {
     const problem = findInputProblem(value, 'body');
