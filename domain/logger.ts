@@ -9,7 +9,8 @@ export function createLogger(level: string, name: string, destination?: Destinat
       paths: ['authorization', 'apiKey', 'api_key', 'secret', 'password', 'headers.authorization', 'headers["x-webhook-secret"]', '*.apiKey', '*.secret'],
       censor: '[redacted]',
     },
-    serializers: { err: serializeError },
+    // `error` too: some log lines carry an error message string under that key.
+    serializers: { err: serializeError, error: serializeError },
   }, destination);
 }
 export type { Logger };

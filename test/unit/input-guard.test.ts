@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import { bodyParseError, findInputProblem, inputGuard, MAX_INPUT_DEPTH } from '../../api/http/input-guard';
 import { DomainError } from '../../domain/errors';
-import { serializeError, withoutStatement } from '../../domain/logger';
+import { createLogger, serializeError, withoutStatement } from '../../domain/logger';
 
 const nest = (levels: number, leaf: unknown = 1): unknown => {
   let v: unknown = leaf;
@@ -127,5 +127,16 @@ describe('error serializer', () => {
     expect(withoutStatement(statement)).toBe('[statement withheld] database error');
     expect(withoutStatement('provider timed out - retrying')).toBe('provider timed out - retrying');
     expect(serializeError(new DomainError('validation', 'name: is required'))).toMatchObject({ type: 'DomainError', message: 'name: is required', code: 'validation' });
+  });
+
+  it('a logger built by createLogger applies it to err and error, objects and strings', () => {
+    const lines: string[] = [];
+    const log = createLogger('info', 'test', { write: (line: string) => void lines.push(line) });
+    log.error({ err: new Error(statement) }, 'one');
+    log.warn({ err: statement }, 'two');
+    log.warn({ eventId: 'e1', error: statement }, 'three');
+    expect(lines).toHaveLength(3);
+    expect(lines.join('')).not.toContain('ada@example.test');
+    expect(JSON.parse(lines[2]!)).toMatchObject({ eventId: 'e1', error: '[statement withheld] database error' });
   });
 });
