@@ -12,4 +12,6 @@ module.exports = {
   moduleFileExtensions: ['ts', 'js', 'json'],
   testTimeout: 30_000,
   maxWorkers: 2,
+  // Inside the repository's ignored .data folder rather than the system temp folder.
+  cacheDirectory: '<rootDir>/.data/jest-cache',
 };

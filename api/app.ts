@@ -10,6 +10,7 @@ import type { Logger } from '../domain/logger';
 import { forkForWorkspace } from '../domain/orm/tenant';
 import { authorize } from './http/auth';
 import { errorMiddleware, formatZodError } from './http/errors';
+import { assertStorableParams, bodyParseError, inputGuard } from './http/input-guard';
 import { isPublic, type RouteDef } from './http/registry';
 
 export interface AppDeps {
@@ -68,11 +69,10 @@ function mount(router: Router, def: RouteDef, deps: AppDeps): void {
       ? undefined
       : await authorize(ctx, em, def.access, { perMinute: deps.config.rateLimitPerMinute, perDay: deps.config.rateLimitPerDay });
 
+    const notFound = `${(def.resources ? Object.values(def.resources)[0] : undefined) ?? 'record'} not found`;
+    assertStorableParams(ctx.params, notFound);
     const params = def.params ? def.params.safeParse(ctx.params) : { success: true as const, data: ctx.params };
-    if (!params.success) {
-      const name = def.resources ? Object.values(def.resources)[0] : 'record';
-      throw new DomainError('not_found', `${name ?? 'record'} not found`);
-    }
+    if (!params.success) throw new DomainError('not_found', notFound);
     const query = def.query ? def.query.safeParse(queryForValidation(ctx, def)) : { success: true as const, data: queryForValidation(ctx, def) };
     if (!query.success) {
       const { message, details } = formatZodError(query.error, 'query');
@@ -115,8 +115,12 @@ export function createApp(deps: AppDeps, routes: RouteDef[]): Koa {
       formLimit: deps.config.bodyLimitBytes,
       textLimit: deps.config.bodyLimitBytes,
       jsonStrict: false,
+      onError: (err, ctx) => {
+        throw bodyParseError(err, ctx);
+      },
     }),
   );
+  app.use(inputGuard);
   app.use(router.routes());
   app.use(router.allowedMethods({ throw: true }));
   app.use((ctx) => {

@@ -99,9 +99,10 @@ function readJestSummary(file: string): JestSummary | undefined {
   }
 }
 
-async function runJest(stack: RunningStack): Promise<number> {
+async function runJest(stack: RunningStack, dataDir: string): Promise<number> {
   const wantsOwnJson = jestArgs.some((arg) => arg === '--json' || arg.startsWith('--outputFile'));
-  const summaryFile = path.join(os.tmpdir(), `crm-jest-${process.pid}.json`);
+  // Inside the stack's data folder (ignored by git), never next to the clone or in a shared tmp.
+  const summaryFile = path.join(dataDir, `crm-jest-${process.pid}.json`);
   const args = [
     ...(isCi ? ['--ci'] : []),
     ...(wantsOwnJson ? [] : ['--json', `--outputFile=${summaryFile}`]),
@@ -144,7 +145,7 @@ async function main(): Promise<number> {
     await runMigrations(env, log, startup.signal);
     early = interruptedCode();
     if (early !== undefined) return early;
-    const code = await runJest(stack);
+    const code = await runJest(stack, config.dataDir);
     return interruptedCode() ?? code;
   } catch (error) {
     early = interruptedCode();

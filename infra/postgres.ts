@@ -1,6 +1,5 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { Client } from 'pg';
 import { formatSeconds } from './log';
@@ -104,7 +103,8 @@ function prepareDataDir(pgData: string, runAs: RunAs): void {
 function initialise(bin: PostgresBinaries, pgData: string, runAs: RunAs, logFile: string): void {
   // A folder without PG_VERSION holds no cluster (e.g. an initdb that was interrupted): start clean.
   for (const entry of fs.readdirSync(pgData)) fs.rmSync(path.join(pgData, entry), { recursive: true, force: true });
-  const pwDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crm-pg-'));
+  // Beside the cluster (the stack's data folder), so nothing is written outside it.
+  const pwDir = fs.mkdtempSync(path.join(path.dirname(pgData), '.pw-'));
   const pwFile = path.join(pwDir, 'pw');
   try {
     fs.writeFileSync(pwFile, EMBEDDED_PG_PASSWORD + '\n', { mode: 0o600 });
@@ -177,6 +177,14 @@ export async function startEmbeddedPostgres(ctx: LaunchContext, config: Embedded
     'listen_addresses=127.0.0.1',
     'unix_socket_directories=',
     'max_connections=200',
+    // No record values in the server log: no failed statement text, no bind parameters, no DETAIL
+    // lines ("Key (email)=(…)"), and no client errors at all (their messages may quote a value);
+    // the API logs each failed statement's SQLSTATE instead.
+    'log_min_error_statement=panic',
+    'log_parameter_max_length_on_error=0',
+    'log_parameter_max_length=0',
+    'log_error_verbosity=terse',
+    'log_min_messages=log',
     ...(config.durable ? [] : ['fsync=off', 'synchronous_commit=off', 'full_page_writes=off']),
   ];
   const child = spawnManaged({

@@ -107,7 +107,7 @@ export async function automationExecutionWorkflow(input: ExecutionWorkflowInput)
       }
       case 'delay': {
         const ms = delayMsOf(data);
-        if (ms === null) return nodeFailed(node, 'delay has no valid duration (delayMinutes, or amount with unit)', startedAt, false);
+        if (ms === null) return nodeFailed(node, 'delay has no valid duration (delayAmount with delayUnit, or an alias such as delayMinutes)', startedAt, false);
         if (input.isTest) {
           steps.push({ nodeId: node.id, nodeType: 'delay', status: 'skipped', startedAt, endedAt: startedAt, input: { ms }, output: { test: true, wouldWaitMs: ms } });
           return { handle: null };

@@ -1,4 +1,5 @@
 import { ROLES, SCOPES } from '../../domain/context';
+import { MAX_INPUT_DEPTH } from '../http/input-guard';
 
 export const API_TITLE = 'CRM Workspace API';
 export const API_VERSION = '1.0';
@@ -75,7 +76,7 @@ export function conventionsDoc(limits: DocsLimits = DEFAULT_LIMITS) {
     pagination: {
       page: { default: 1, min: 1 },
       limit: { default: 20, min: 1, max: 100 },
-      maxLimitByResource: { companies: 500, people: 500, leads: 500 },
+      maxLimitByResource: { companies: 500, people: 500, leads: 500, tags: 500, 'lead-scoring/rules': 200, 'lead-routing/rules': 100 },
       overMax: 'a limit above the maximum is refused with 400, not clamped',
     },
     errors: ERROR_TABLE.map((row) => ({ ...row })),
@@ -98,6 +99,14 @@ export function conventionsDoc(limits: DocsLimits = DEFAULT_LIMITS) {
     ids: { field: '_id', format: '24 lowercase hex characters, time-ordered (object id)', pattern: '^[0-9a-f]{24}$' },
     dates: 'ISO 8601 strings',
     bodies: 'JSON with Content-Type: application/json unless an endpoint says it also accepts form-urlencoded or text',
+    input: {
+      characters:
+        'NUL (U+0000) and lone UTF-16 surrogates (e.g. an unpaired \\ud800), which the database cannot store, are refused wherever they appear: ' +
+        'in a body (values and object keys, at any depth; JSON, form and text), the query string or a header → 400 naming the place ' +
+        '(`body.items.0.title`, `query.q`, `header.<name>`); in a path parameter → 404 like a malformed id. Nothing is stripped or replaced.',
+      nesting: `a body nested deeper than ${MAX_INPUT_DEPTH} levels (objects or arrays) → 400`,
+      compression: 'Content-Encoding gzip, deflate or br is decoded; a body that is not valid for its declared encoding → 400; any other encoding → 415; the size limit applies to the decoded body (413)',
+    },
   };
 }
 

@@ -69,7 +69,7 @@ function clientMessage(status: number, err: HttpishError): string {
   if (status === 413) return 'request body too large';
   // co-body throws the SyntaxError of JSON.parse with status 400 attached.
   if (status === 400 && (err.type === 'entity.parse.failed' || err instanceof SyntaxError)) return 'malformed JSON body';
-  if (status === 415) return 'unsupported content type; send application/json';
+  if (status === 415) return /content-encoding/i.test(err.message ?? '') ? `${err.message}; send gzip, deflate, br or an uncompressed body` : 'unsupported content type; send application/json';
   if (status === 405) return err.message || 'method not allowed';
   return err.expose && err.message ? err.message : 'bad request';
 }

@@ -1,7 +1,7 @@
 import type { RouteFactory } from '../app';
 import * as routing from '../../domain/leads/lead-routing.service';
-import { acknowledged, created, ok, route } from '../http/registry';
-import { idParams } from '../http/schemas';
+import { acknowledged, created, ok, paged, route } from '../http/registry';
+import { idParams, pageQuery } from '../http/schemas';
 import { createRoutingRuleBody, updateRoutingRuleBody } from './lead-routing.schemas';
 
 const read = { scopes: ['read'] } as const;
@@ -11,9 +11,12 @@ const resources = { id: 'lead-routing-rule' };
 
 export const leadRoutingRoutes: RouteFactory = () => [
   route({
-    method: 'GET', path: '/api/v1/lead-routing/rules', section, access: read,
-    summary: 'Lead routing rules in evaluation order (sortOrder, then creation).',
-    handler: async ({ ctx }) => ok(await routing.listRoutingRules(ctx)),
+    method: 'GET', path: '/api/v1/lead-routing/rules', section, access: read, query: pageQuery(routing.MAX_ROUTING_RULES),
+    summary: `Lead routing rules in evaluation order (sortOrder, then creation); paged (limit up to ${routing.MAX_ROUTING_RULES}, the most a workspace can hold).`,
+    handler: async ({ ctx, query }) => {
+      const { items, total } = await routing.listRoutingRules(ctx, query);
+      return paged(items, { page: query.page, limit: query.limit, total });
+    },
   }),
   route({
     method: 'GET', path: '/api/v1/lead-routing/rules/:id', section, access: read, params: idParams, resources,

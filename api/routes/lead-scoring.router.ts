@@ -1,7 +1,7 @@
 import type { RouteFactory } from '../app';
 import * as scoring from '../../domain/leads/lead-scoring.service';
-import { acknowledged, created, ok, route } from '../http/registry';
-import { idParams } from '../http/schemas';
+import { acknowledged, created, ok, paged, route } from '../http/registry';
+import { idParams, pageQuery } from '../http/schemas';
 import { createScoringRuleBody, updateScoringRuleBody } from './lead-scoring.schemas';
 
 const read = { scopes: ['read'] } as const;
@@ -11,9 +11,12 @@ const resources = { id: 'lead-scoring-rule' };
 
 export const leadScoringRoutes: RouteFactory = () => [
   route({
-    method: 'GET', path: '/api/v1/lead-scoring/rules', section, access: read,
-    summary: 'Lead scoring rules, sorted by sortOrder (then creation).',
-    handler: async ({ ctx }) => ok(await scoring.listScoringRules(ctx)),
+    method: 'GET', path: '/api/v1/lead-scoring/rules', section, access: read, query: pageQuery(scoring.MAX_SCORING_RULES),
+    summary: `Lead scoring rules, sorted by sortOrder (then creation); paged (limit up to ${scoring.MAX_SCORING_RULES}, the most a workspace can hold).`,
+    handler: async ({ ctx, query }) => {
+      const { items, total } = await scoring.listScoringRules(ctx, query);
+      return paged(items, { page: query.page, limit: query.limit, total });
+    },
   }),
   route({
     method: 'GET', path: '/api/v1/lead-scoring/rules/:id', section, access: read, params: idParams, resources,

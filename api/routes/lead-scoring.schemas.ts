@@ -12,7 +12,9 @@ export const conditionValue = z
   .union([scalar, z.array(scalar), z.null()], { message: 'must be a string, number, boolean or an array of them' })
   .describe('omit for exists/not_exists; an array for in/not_in; a number for greater_than/less_than');
 
-export const conditionOperator = z.enum(CONDITION_OPERATORS, { message: `must be one of ${CONDITION_OPERATORS.join(', ')}` });
+export const conditionOperator = z
+  .enum(CONDITION_OPERATORS, { message: `must be one of ${CONDITION_OPERATORS.join(', ')}` })
+  .describe('exists/not_exists apply to every field; on hasEmail, hasPhone and hasValue they mean true/false (same as equals true/false)');
 
 export const conditionField = requiredText(120).describe(
   'hasEmail, hasPhone, hasValue, source, status, contactType (person|company|none), value, tags, customFields.<key>, contact.<firstName|lastName|title|email|phone>',

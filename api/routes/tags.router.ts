@@ -1,17 +1,17 @@
 import type { RouteFactory } from '../app';
 import { bulkTags, listTags } from '../../domain/tags/tags.service';
-import { ok, route } from '../http/registry';
-import { bulkTagsBody, listTagsQuery } from './tags.schemas';
+import { ok, paged, route } from '../http/registry';
+import { bulkTagsBody, listTagsQuery, MAX_TAGS_PAGE } from './tags.schemas';
 
 const section = 'Tags';
 
 export const tagsRoutes: RouteFactory = () => [
   route({
     method: 'GET', path: '/api/v1/tags', section, access: { scopes: ['read'] }, query: listTagsQuery,
-    summary: 'Unique tags with the number of records carrying each ({ data: [{ tag, count }] }), sorted by tag; all of company, person, lead and deal when entityType is omitted.',
+    summary: `Unique tags with the number of records carrying each ({ data: [{ tag, count }], page, limit, total }; total counts unique tags), sorted by tag; all of company, person, lead and deal when entityType is omitted. limit up to ${MAX_TAGS_PAGE}.`,
     handler: async ({ ctx, query }) => {
-      const tags = await listTags(ctx, query.entityType);
-      return { status: 200, body: { data: tags, total: tags.length } };
+      const { items, total } = await listTags(ctx, query);
+      return paged(items, { page: query.page, limit: query.limit, total });
     },
   }),
   route({

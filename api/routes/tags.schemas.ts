@@ -1,11 +1,14 @@
 import { z } from 'zod';
 import { RECORD_TYPES } from '../../domain/shared/record-kinds';
+import { pageParams } from '../http/list-query';
 import { objectId, tagsField } from '../http/schemas';
 
 const entityType = z.enum(RECORD_TYPES, { message: `must be one of: ${RECORD_TYPES.join(', ')}` });
 export const MAX_BULK_IDS = 500;
 
-export const listTagsQuery = z.object({ entityType: entityType.optional() });
+/** A tag picker usually wants every tag at once: a page may hold more than the usual 100. */
+export const MAX_TAGS_PAGE = 500;
+export const listTagsQuery = z.object({ entityType: entityType.optional(), ...pageParams(MAX_TAGS_PAGE) });
 
 export const bulkTagsBody = z
   .object({

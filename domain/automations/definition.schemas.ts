@@ -4,6 +4,7 @@
  * a graph (one trigger, handles, per-type config) is checked by `validateAutomationGraph`.
  */
 import { z } from 'zod';
+import { WAIT_FORMS_DOC } from '../shared/wait-duration';
 import { zArray, zEnum, zInt, zNumber, zObject, zRequiredText, zStrictObject, zString, zJsonObject } from './zod-kit';
 
 /** Every trigger of the spec's Events table. */
@@ -111,7 +112,10 @@ export const nodeSchema = zObject({
   id: nodeId,
   type: zEnum(NODE_TYPES),
   position: zObject({ x: zNumber(), y: zNumber() }),
-  data: zJsonObject(),
+  data: zJsonObject().describe(
+    `node settings: triggers and actions under data.config, logic nodes on data. A delay node takes ${WAIT_FORMS_DOC} ` +
+      '(e.g. { "delayAmount": 1, "delayUnit": "days" }), no default',
+  ),
 });
 export type AutomationNode = z.infer<typeof nodeSchema>;
 

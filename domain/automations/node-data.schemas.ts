@@ -11,6 +11,7 @@ import { AUTOMATION_NAMESPACES, parsePlaceholder, pathProblem } from './placehol
 import { compileSafeRegex, parseRegexValue } from './safe-regex';
 import { parseScheduleConfig } from './schedule';
 import { parseDateInput } from './time';
+import { MAX_WAIT_MINUTES, WAIT_FORMS_DOC, WAIT_UNITS, waitDurationOf } from '../shared/wait-duration';
 import { hasPlaceholder, isPlainObject, zArray, zBoolean, zEnum, zJsonObject, zNumber, zObject, zRequiredText, zString } from './zod-kit';
 
 const optId = () => zString().trim().max(100, 'must be at most 100 characters').optional();
@@ -54,31 +55,22 @@ export const TRIGGER_CONFIG_SCHEMAS: Partial<Record<TriggerType, z.ZodType>> = {
 
 // ── delay ───────────────────────────────────────────────────────────────────────────────────
 
-export const DELAY_UNITS = ['minutes', 'hours', 'days', 'weeks'] as const;
-const UNIT_MINUTES: Record<(typeof DELAY_UNITS)[number], number> = { minutes: 1, hours: 60, days: 1440, weeks: 10_080 };
-/** A delay is a durable timer; a year bounds forgotten runs (and the step log's age). */
-export const MAX_DELAY_MINUTES = 365 * 1440;
+export const DELAY_UNITS = WAIT_UNITS;
+export const MAX_DELAY_MINUTES = MAX_WAIT_MINUTES;
 
-/** Minutes of a delay node: `delayMinutes`, or `amount` × `unit`; null when neither is valid. */
+/** Minutes of a delay node (every alias of the wait family, see shared/wait-duration); null when invalid. */
 export function delayMinutesOf(data: Record<string, unknown>): number | null {
-  if (data.delayMinutes !== undefined) return typeof data.delayMinutes === 'number' && Number.isFinite(data.delayMinutes) ? data.delayMinutes : null;
-  const unit = UNIT_MINUTES[data.unit as keyof typeof UNIT_MINUTES];
-  return typeof data.amount === 'number' && Number.isFinite(data.amount) && unit ? data.amount * unit : null;
+  const wait = waitDurationOf(data);
+  return wait.ok ? wait.minutes : null;
 }
 
-export const delayDataSchema = zJsonObject().superRefine((d, ctx) => {
-  const issue = (path: string, message: string) => ctx.addIssue({ code: 'custom', path: [path], message });
-  if (d.delayMinutes !== undefined) {
-    if (typeof d.delayMinutes !== 'number' || !Number.isFinite(d.delayMinutes) || d.delayMinutes <= 0) return issue('delayMinutes', 'must be a number greater than 0');
-  } else {
-    if (d.amount === undefined) return issue('amount', 'is required (with unit), or set delayMinutes');
-    if (typeof d.amount !== 'number' || !Number.isFinite(d.amount) || d.amount <= 0) issue('amount', 'must be a number greater than 0');
-    if (d.unit === undefined) issue('unit', `is required (${DELAY_UNITS.join(', ')})`);
-    else if (!(DELAY_UNITS as readonly unknown[]).includes(d.unit)) issue('unit', `must be one of ${DELAY_UNITS.join(', ')}`);
-  }
-  const minutes = delayMinutesOf(d);
-  if (minutes !== null && minutes > MAX_DELAY_MINUTES) issue(d.delayMinutes !== undefined ? 'delayMinutes' : 'amount', 'must be at most 365 days');
-});
+/** Delay nodes have no default length: a node without one is a mistake, not "one day". */
+export const delayDataSchema = zJsonObject()
+  .superRefine((d, ctx) => {
+    const wait = waitDurationOf(d);
+    if (!wait.ok) ctx.addIssue({ code: 'custom', path: [wait.path], message: wait.error });
+  })
+  .describe(`delay node data: ${WAIT_FORMS_DOC}`);
 
 // ── lookup ──────────────────────────────────────────────────────────────────────────────────
 

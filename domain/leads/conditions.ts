@@ -36,7 +36,8 @@ export const MAX_IN_VALUES = 100;
 const CUSTOM_KEY_RE = /^customFields\.(.{1,100})$/;
 
 const ALLOWED: Record<FieldKind, readonly ConditionOperator[]> = {
-  boolean: ['equals', 'not_equals'],
+  // exists / not_exists read as "is true" / "is false" (spec: `hasEmail` + `exists` = has an e-mail).
+  boolean: ['equals', 'not_equals', 'exists', 'not_exists'],
   number: ['equals', 'not_equals', 'greater_than', 'less_than', 'exists', 'not_exists', 'in', 'not_in'],
   string: ['equals', 'not_equals', 'contains', 'exists', 'not_exists', 'in', 'not_in'],
   list: ['equals', 'not_equals', 'contains', 'exists', 'not_exists', 'in', 'not_in'],
@@ -221,7 +222,7 @@ export function matches(subject: Subject, cond: Condition): boolean {
   const positive = NEGATED[cond.operator];
   if (positive) return !matches(subject, { ...cond, operator: positive });
   const actual = fieldValue(subject, cond.field);
-  if (cond.operator === 'exists') return present(actual);
+  if (cond.operator === 'exists') return typeof actual === 'boolean' && fieldKind(cond.field, ROUTING_EXTRA_FIELDS) === 'boolean' ? actual : present(actual);
   const phone = cond.field === 'contact.phone';
   if (Array.isArray(actual)) return actual.some((item) => holds(item, cond, phone));
   return holds(actual, cond, phone);

@@ -26,8 +26,9 @@ export const serializeRoutingRule = (r: LeadRoutingRule): Record<string, unknown
 
 const RULE_ORDER = { sortOrder: 'asc', createdAt: 'asc', _id: 'asc' } as const;
 
-export async function listRoutingRules(ctx: Ctx): Promise<Record<string, unknown>[]> {
-  return (await ctx.em.find(LeadRoutingRule, {}, { orderBy: RULE_ORDER })).map(serializeRoutingRule);
+export async function listRoutingRules(ctx: Ctx, page: { page: number; limit: number }): Promise<{ items: Record<string, unknown>[]; total: number }> {
+  const [rules, total] = await ctx.em.findAndCount(LeadRoutingRule, {}, { orderBy: RULE_ORDER, limit: page.limit, offset: (page.page - 1) * page.limit });
+  return { items: rules.map(serializeRoutingRule), total };
 }
 
 export async function getRoutingRule(ctx: Ctx, id: string): Promise<LeadRoutingRule> {

@@ -30,9 +30,9 @@ export const serializeScoringRule = (r: LeadScoringRule): Record<string, unknown
 
 const RULE_ORDER = { sortOrder: 'asc', createdAt: 'asc', _id: 'asc' } as const;
 
-export async function listScoringRules(ctx: Ctx): Promise<Record<string, unknown>[]> {
-  const rules = await ctx.em.find(LeadScoringRule, {}, { orderBy: RULE_ORDER });
-  return rules.map(serializeScoringRule);
+export async function listScoringRules(ctx: Ctx, page: { page: number; limit: number }): Promise<{ items: Record<string, unknown>[]; total: number }> {
+  const [rules, total] = await ctx.em.findAndCount(LeadScoringRule, {}, { orderBy: RULE_ORDER, limit: page.limit, offset: (page.page - 1) * page.limit });
+  return { items: rules.map(serializeScoringRule), total };
 }
 
 /** Active rules in evaluation order, for one workspace-bound EM. */

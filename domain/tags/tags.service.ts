@@ -11,18 +11,24 @@ export const MAX_TAGS_PER_RECORD = 100;
 
 export interface TagCount { tag: string; count: number }
 
-/** Unique tags with how many records carry each, sorted by tag (case-insensitive); all four types when no type is given. */
-export async function listTags(ctx: Ctx, entityType?: RecordType): Promise<TagCount[]> {
-  const types = entityType ? [entityType] : RECORD_TYPES;
+/**
+ * Unique tags with how many records carry each, sorted by tag (case-insensitive), one page of
+ * them plus the number of unique tags; all four types when no type is given.
+ */
+export async function listTags(ctx: Ctx, query: { entityType?: RecordType; page: number; limit: number }): Promise<{ items: TagCount[]; total: number }> {
+  const types = query.entityType ? [query.entityType] : RECORD_TYPES;
   const parts = types.map((type) => {
     const { table, column } = tableOf(ctx, RECORD_KINDS[type]);
     return `select unnest(${column('tags')}) as tag from "${table}" where ${column('workspaceId')} = ?`;
   });
-  const rows = await ctx.em.getConnection().execute<{ tag: string; count: string }[]>(
-    `select tag, count(*) as count from (${parts.join(' union all ')}) t group by tag order by lower(tag), tag`,
-    types.map(() => ctx.actor.workspaceId),
-  );
-  return rows.map((r) => ({ tag: r.tag, count: Number(r.count) }));
+  const tags = `select tag, count(*) as count from (${parts.join(' union all ')}) t group by tag`;
+  const params = types.map(() => ctx.actor.workspaceId);
+  const conn = ctx.em.getConnection();
+  const [rows, [counted]] = await Promise.all([
+    conn.execute<{ tag: string; count: string }[]>(`${tags} order by lower(tag), tag limit ? offset ?`, [...params, query.limit, (query.page - 1) * query.limit]),
+    conn.execute<{ total: string }[]>(`select count(*) as total from (${tags}) g`, params),
+  ]);
+  return { items: rows.map((r) => ({ tag: r.tag, count: Number(r.count) })), total: Number(counted?.total ?? 0) };
 }
 
 export interface BulkTagInput { entityType: RecordType; entityIds: string[]; add: string[]; remove: string[] }

@@ -210,6 +210,24 @@ describe('POST /api/v1/automations/:id/toggle', () => {
     expect((await changes(id)).map((e) => [e.payload.action, e.payload.automation.isActive])).toEqual([['created', false], ['toggled', true], ['toggled', false]]);
   });
 
+  it.each([
+    [{ delayAmount: 1, delayUnit: 'days' }],
+    [{ waitAmount: 2, waitUnit: 'hours' }],
+    [{ duration: 30, unit: 'minutes' }],
+    [{ amount: 1, unit: 'weeks' }],
+    [{ waitDays: 2, waitHours: 3 }],
+    [{ delayMinutes: 15 }],
+  ])('turns on a graph whose delay node uses %j (the wait alias family)', async (data) => {
+    const id = await createId(graphWith([{ id: 'wait_1', type: 'delay', data }]));
+    expect((await t.http.post(`/api/v1/automations/${id}/toggle`)).body.data).toEqual({ _id: id, isActive: true });
+  });
+
+  it('refuses a delay node with an unknown unit, naming the key', async () => {
+    const res = await create(graphWith([{ id: 'wait_1', type: 'delay', data: { delayAmount: 1, delayUnit: 'fortnights' } }]));
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(/data\.delayUnit: must be one of minutes, hours, days, weeks/);
+  });
+
   it('clears deactivatedReason on turning on, and refuses while maxTotalRuns is used up', async () => {
     const id = await createId({ rateLimits: { maxTotalRuns: 5 } });
     // What the engine does when the cap is reached.

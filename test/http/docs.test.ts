@@ -22,7 +22,9 @@ describe('GET /api/v1/docs', () => {
       expect.arrayContaining([expect.objectContaining({ type: 'bearer' }), expect.objectContaining({ type: 'apiKey', in: 'query', name: 'api_key' })]),
     );
     expect(data.conventions.pagination.limit).toMatchObject({ default: 20, max: 100 });
-    expect(data.conventions.pagination.maxLimitByResource).toEqual({ companies: 500, people: 500, leads: 500 });
+    expect(data.conventions.pagination.maxLimitByResource).toEqual({ companies: 500, people: 500, leads: 500, tags: 500, 'lead-scoring/rules': 200, 'lead-routing/rules': 100 });
+    expect(data.conventions.input.characters).toMatch(/NUL \(U\+0000\).*lone UTF-16 surrogates.*400/);
+    expect(data.conventions.input.compression).toMatch(/gzip, deflate or br.*400.*415/);
     expect(data.conventions.rateLimits).toMatchObject({ perMinute: app.config.rateLimitPerMinute, perDay: app.config.rateLimitPerDay });
     expect(data.conventions.rateLimits.headers).toEqual([
       'X-RateLimit-Limit-Minute',
@@ -213,4 +215,11 @@ describe('GET /api/v1/docs/markdown', () => {
     expect(text).toContain('| Field | Type | Required | Description |');
     expect(text).toMatch(/\| `section` \| string \| no \| section name, case-insensitive[;|]/);
   });
+});
+
+it('documents the delay node\'s wait aliases and the boolean meaning of exists in lead scoring', async () => {
+  const automations = JSON.stringify((await app.anonymous.get('/api/v1/docs?section=Automations')).body);
+  for (const key of ['delayAmount', 'delayUnit', 'waitAmount', 'waitUnit', 'duration', 'waitDays', 'waitHours', 'delayMinutes']) expect(automations).toContain(key);
+  const scoring = JSON.stringify((await app.anonymous.get('/api/v1/docs?section=Lead scoring')).body);
+  expect(scoring).toMatch(/on hasEmail, hasPhone and hasValue they mean true\/false/);
 });

@@ -88,11 +88,11 @@ describe('routing rules CRUD', () => {
     ['21 conditions', () => ({ name: 'x', conditions: Array.from({ length: 21 }, () => ({ field: 'source', operator: 'exists' })), assignment: { type: 'user', userId: t.userId } }), /at most 20 conditions/],
   ];
   it.each(bad)('400 for %s, nothing written', async (_label, body, message) => {
-    const before = (await t.http.get(RULES)).body.data.length;
+    const before = (await t.http.get(RULES)).body.total;
     const res = await t.http.post(RULES, body());
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(message);
-    expect((await t.http.get(RULES)).body.data.length).toBe(before);
+    expect((await t.http.get(RULES)).body.total).toBe(before);
   });
 
   it('accepts 20 conditions and 50 round-robin users at the boundary', async () => {
@@ -139,6 +139,17 @@ describe('routing on lead creation', () => {
     await mine.http.post('/api/v1/lead-scoring/rules', { name: 'email', field: 'hasEmail', condition: 'equals', value: true, points: 60 });
     await mine.http.post(RULES, { name: 'Hot leads', conditions: [{ field: 'score', operator: 'greater_than', value: 50 }], assignment: { type: 'user', userId: hot } });
     expect((await makeLead(mine.http, { email: 'a@b.dk' })).body.data).toMatchObject({ score: 60, ownerId: hot });
+    expect((await makeLead(mine.http)).body.data.ownerId).toBe(mine.userId);
+  });
+
+  it('exists / not_exists on hasEmail and hasPhone mean true / false, as in scoring', async () => {
+    const mine = await app.tenant();
+    const [reachable, callable] = await addUsers(mine, 2);
+    const r1 = await mine.http.post(RULES, { name: 'Has e-mail', conditions: [{ field: 'hasEmail', operator: 'exists' }], assignment: { type: 'user', userId: reachable }, sortOrder: 1 });
+    expect(r1.status).toBe(201);
+    await mine.http.post(RULES, { name: 'Phone only', conditions: [{ field: 'hasEmail', operator: 'not_exists' }, { field: 'hasPhone', operator: 'exists' }], assignment: { type: 'user', userId: callable }, sortOrder: 2 });
+    expect((await makeLead(mine.http, { email: 'a@b.dk' })).body.data.ownerId).toBe(reachable);
+    expect((await makeLead(mine.http, { phone: '+45 12345678' })).body.data.ownerId).toBe(callable);
     expect((await makeLead(mine.http)).body.data.ownerId).toBe(mine.userId);
   });
 

@@ -44,6 +44,7 @@ describe('scoring rules CRUD', () => {
     expect(c.value).toBeNull();
     const list = await mine.http.get(RULES);
     expect(list.status).toBe(200);
+    expect(list.body).toMatchObject({ page: 1, limit: 20, total: 3 });
     expect(list.body.data.map((r: any) => r.name)).toEqual(['No phone', 'Any source', 'Has e-mail']);
 
     const put = await mine.http.put(`${RULES}/${a.body.data._id}`, { points: 20, sortOrder: -1 });
@@ -129,11 +130,11 @@ describe('scoring rules CRUD', () => {
     ['isActive as string', { ...valid, isActive: 'yes' }, /isActive/],
   ];
   it.each(bad)('400 for %s, nothing written', async (_label, body, message) => {
-    const before = (await t.http.get(RULES)).body.data.length;
+    const before = (await t.http.get(RULES)).body.total;
     const res = await t.http.post(RULES, body);
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(message);
-    expect((await t.http.get(RULES)).body.data.length).toBe(before);
+    expect((await t.http.get(RULES)).body.total).toBe(before);
   });
 
   it('a workspace holds at most 200 scoring rules (the 201st is 409)', async () => {
@@ -145,7 +146,10 @@ describe('scoring rules CRUD', () => {
     const over = await rule(mine.http, { field: 'hasEmail', condition: 'equals', value: true, points: 1 });
     expect(over.status).toBe(409);
     expect(over.body.error).toMatch(/at most 200 lead scoring rules/);
-    expect((await mine.http.get(RULES)).body.data).toHaveLength(200);
+    const all = await mine.http.get(`${RULES}?limit=200`);
+    expect(all.body).toMatchObject({ page: 1, limit: 200, total: 200 });
+    expect(all.body.data).toHaveLength(200);
+    expect((await mine.http.get(`${RULES}?limit=201`)).status).toBe(400);
   });
 
   it('accepts the boundaries: points ±100, 100 in-values, a 200-character name', async () => {
@@ -201,6 +205,22 @@ describe('lead scores', () => {
     expect(withAll.score).toBe(63);
     const bare = (await makeLead(mine.http, { customFields: { seats: 5 } })).body.data;
     expect(bare.scoreBreakdown.map((b: any) => b.name)).toEqual(['source']);
+  });
+
+  it('accept exists / not_exists on the boolean fields (true / false), next to equals true/false', async () => {
+    const mine = await app.tenant();
+    const created = await rule(mine.http, { name: 'Has e-mail', field: 'hasEmail', condition: 'exists', points: 30 });
+    expect(created.status).toBe(201);
+    expect(created.body.data).toMatchObject({ field: 'hasEmail', condition: 'exists', value: null });
+    await rule(mine.http, { name: 'No phone', field: 'hasPhone', condition: 'not_exists', points: 5 });
+    await rule(mine.http, { name: 'Has value', field: 'hasValue', condition: 'exists', points: 7 });
+    await rule(mine.http, { name: 'Has e-mail (equals)', field: 'hasEmail', condition: 'equals', value: true, points: 11 });
+    const reachable = (await makeLead(mine.http, { email: 'lead@example.test', value: 100 })).body.data;
+    expect(reachable.scoreBreakdown.map((b: any) => b.name)).toEqual(['Has e-mail', 'No phone', 'Has value', 'Has e-mail (equals)']);
+    expect(reachable.score).toBe(53);
+    const bare = (await makeLead(mine.http, { phone: '+45 12345678', value: 0 })).body.data;
+    expect(bare.scoreBreakdown).toEqual([]);
+    expect((await rule(mine.http, { field: 'hasEmail', condition: 'exists', value: true, points: 1 })).status).toBe(400);
   });
 
   it('are recalculated on every update (and shown in preview) with the score in changes', async () => {

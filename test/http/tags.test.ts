@@ -31,9 +31,21 @@ describe('GET /api/v1/tags', () => {
     const all = await mine.http.get('/api/v1/tags');
     expect(all.body).toEqual({
       data: [{ tag: 'alpha', count: 1 }, { tag: 'Beta', count: 1 }, { tag: 'hot', count: 1 }, { tag: 'vip', count: 4 }, { tag: 'warm', count: 1 }],
+      page: 1,
+      limit: 20,
       total: 5,
     });
-    expect((await (await app.tenant()).http.get('/api/v1/tags')).body).toEqual({ data: [], total: 0 });
+    // Paged like every list: total counts unique tags, not the tags on the page.
+    expect((await mine.http.get('/api/v1/tags?page=2&limit=2')).body).toEqual({ data: [{ tag: 'hot', count: 1 }, { tag: 'vip', count: 4 }], page: 2, limit: 2, total: 5 });
+    expect((await mine.http.get('/api/v1/tags?page=4&limit=2')).body).toEqual({ data: [], page: 4, limit: 2, total: 5 });
+    expect((await mine.http.get('/api/v1/tags?limit=500')).body.limit).toBe(500);
+    expect((await (await app.tenant()).http.get('/api/v1/tags')).body).toEqual({ data: [], page: 1, limit: 20, total: 0 });
+  });
+
+  it.each(['limit=501', 'limit=0', 'page=0', 'page=x'])('400 for %s', async (q) => {
+    const res = await t.http.get(`/api/v1/tags?${q}`);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(/limit|page/);
   });
 
   it.each(['invoice', 'Company', ''])('400 for entityType=%s', async (entityType) => {

@@ -1,6 +1,5 @@
 import { spawn, spawnSync } from 'node:child_process';
 import fs from 'node:fs';
-import os from 'node:os';
 import path from 'node:path';
 import { LOCK_FILE_NAME, StackLockedError } from '../../infra/lock';
 import type { RunningMeilisearch } from '../../infra/meilisearch';
@@ -50,7 +49,10 @@ function fakeLaunchers(calls: string[], stopped: string[] = []): ServiceLauncher
 
 let dataDir: string;
 beforeEach(() => {
-  dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'crm-stack-test-'));
+  // Under the repository's ignored .data folder: `npm test` writes nothing outside the clone.
+  const base = path.join(repoRoot, '.data', 'tmp');
+  fs.mkdirSync(base, { recursive: true });
+  dataDir = fs.mkdtempSync(path.join(base, 'crm-stack-test-'));
 });
 afterEach(() => {
   fs.rmSync(dataDir, { recursive: true, force: true });

@@ -63,6 +63,16 @@ describe('matches', () => {
     ['hasPhone "" counts as missing', { field: 'hasPhone', operator: 'not_equals', value: true }, true],
     ['hasValue', { field: 'hasValue', operator: 'equals', value: true }, true],
     ['hasValue false for 0', { field: 'hasValue', operator: 'equals', value: false }, true, subject({ value: 0 })],
+    // On the boolean fields exists / not_exists mean true / false (a client reads hasEmail + exists as "has an e-mail").
+    ['hasEmail exists via the contact', { field: 'hasEmail', operator: 'exists' }, true, subject(lead, ada)],
+    ['hasEmail exists is false without an e-mail', { field: 'hasEmail', operator: 'exists' }, false],
+    ['hasEmail not_exists without an e-mail', { field: 'hasEmail', operator: 'not_exists' }, true],
+    ['hasEmail not_exists with an e-mail', { field: 'hasEmail', operator: 'not_exists' }, false, subject({ email: 'a@b.dk' })],
+    ['hasPhone exists is false for ""', { field: 'hasPhone', operator: 'exists' }, false],
+    ['hasValue exists', { field: 'hasValue', operator: 'exists' }, true],
+    ['hasValue exists is false for 0', { field: 'hasValue', operator: 'exists' }, false, subject({ value: 0 })],
+    ['hasValue not_exists for 0', { field: 'hasValue', operator: 'not_exists' }, true, subject({ value: 0 })],
+    ['customFields false still exists', { field: 'customFields.off', operator: 'exists' }, true, subject({ customFields: { off: false } })],
     ['source equals is case-insensitive', { field: 'source', operator: 'equals', value: 'website' }, true],
     ['source contains', { field: 'source', operator: 'contains', value: 'SITE' }, true],
     ['source not_equals', { field: 'source', operator: 'not_equals', value: 'referral' }, true],
@@ -136,6 +146,9 @@ describe('conditionError', () => {
   });
 
   const good: { field: string; operator: ConditionOperator; value?: unknown }[] = [
+    { field: 'hasEmail', operator: 'exists' },
+    { field: 'hasPhone', operator: 'not_exists' },
+    { field: 'hasValue', operator: 'exists', value: null },
     { field: 'hasEmail', operator: 'equals', value: true },
     { field: 'source', operator: 'exists' },
     { field: 'source', operator: 'exists', value: null },

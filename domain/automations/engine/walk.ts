@@ -3,6 +3,7 @@
  * start point for fan-out children, delay lengths, and context merging.
  */
 import { outgoingEdges, type GraphNode, type NodeOutcome, type Topology } from '../topology';
+import { waitDurationOf } from '../../shared/wait-duration';
 import type { Context, StartPoint } from './types';
 
 /**
@@ -29,24 +30,14 @@ export async function walkFrom(
   return { ran, stopped: false };
 }
 
-const UNIT_MINUTES: Record<string, number> = { minutes: 1, hours: 60, days: 1440, weeks: 10_080 };
-const MAX_DELAY_MS = 365 * 1440 * 60_000;
-
 /**
- * Milliseconds of a delay node: `delayMinutes`, or `amount` × `unit` (same reading as the
- * validator's delayMinutesOf, which pulls in zod and so cannot be bundled into the workflow).
- * Exact, not rounded to the spec's 5-minute processor ticks: a durable timer has no ticks.
+ * Milliseconds of a delay node (the wait alias family of shared/wait-duration, the same reading
+ * as the graph validator). Exact, not rounded to the spec's 5-minute processor ticks: a durable
+ * timer has no ticks.
  */
 export function delayMsOf(data: Record<string, unknown> | undefined): number | null {
-  const d = data ?? {};
-  let minutes: number | null = null;
-  if (d.delayMinutes !== undefined) minutes = typeof d.delayMinutes === 'number' && Number.isFinite(d.delayMinutes) ? d.delayMinutes : null;
-  else {
-    const unit = typeof d.unit === 'string' ? UNIT_MINUTES[d.unit] : undefined;
-    minutes = typeof d.amount === 'number' && Number.isFinite(d.amount) && unit ? d.amount * unit : null;
-  }
-  if (minutes === null || minutes <= 0) return null;
-  return Math.min(Math.round(minutes * 60_000), MAX_DELAY_MS);
+  const wait = waitDurationOf(data);
+  return wait.ok ? wait.ms : null;
 }
 
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);

@@ -165,12 +165,15 @@ describe('validateAutomationGraph: triggers', () => {
 
 describe('validateAutomationGraph: nodes of the reference graph', () => {
   it.each([
-    ['delay without unit', 'delay_1', { amount: 2 }, 'nodes[4].data.unit', 'is required (minutes, hours, days, weeks)'],
+    ['delay without unit', 'delay_1', { amount: 2 }, 'nodes[4].data.delayUnit', 'is required with amount (minutes, hours, days, weeks)'],
+    ['delay with delayAmount but no unit', 'delay_1', { delayAmount: 2 }, 'nodes[4].data.delayUnit', 'is required with delayAmount'],
+    ['delay with bad delayUnit', 'delay_1', { delayAmount: 1, delayUnit: 'months' }, 'nodes[4].data.delayUnit', 'must be one of minutes, hours, days, weeks'],
+    ['delay waitDays over a year', 'delay_1', { waitDays: 400 }, 'nodes[4].data.waitDays', 'must be at most 365 days'],
     ['delay with zero amount', 'delay_1', { amount: 0, unit: 'days' }, 'nodes[4].data.amount', 'must be a number greater than 0'],
     ['delay with bad unit', 'delay_1', { amount: 1, unit: 'months' }, 'nodes[4].data.unit', 'must be one of minutes, hours, days, weeks'],
     ['delay over a year', 'delay_1', { amount: 53, unit: 'weeks' }, 'nodes[4].data.amount', 'must be at most 365 days'],
     ['delay minutes negative', 'delay_1', { delayMinutes: -5 }, 'nodes[4].data.delayMinutes', 'must be a number greater than 0'],
-    ['delay with nothing', 'delay_1', {}, 'nodes[4].data.amount', 'is required (with unit), or set delayMinutes'],
+    ['delay with nothing', 'delay_1', {}, 'nodes[4].data.delayAmount', 'is required: delayMinutes, or an amount (delayAmount'],
     ['lookup without entityType', 'lookup_1', { mode: 'first' }, 'nodes[1].data.entityType', 'is required (one of Lead, Deal, Company, People, Offer'],
     ['lookup with unknown entityType', 'lookup_1', { entityType: 'Invoice' }, 'nodes[1].data.entityType', 'must be one of Lead, Deal, Company'],
     ['lookup custom object without id', 'lookup_1', { entityType: 'CustomObjectRecord' }, 'nodes[1].data.customObjectId', 'is required when entityType is CustomObjectRecord'],
@@ -215,6 +218,10 @@ describe('validateAutomationGraph: nodes of the reference graph', () => {
     ['condition date with dataType date', 'condition_1', { conditions: [{ field: 'deal.closeDate', operator: 'greater_than', value: '2024-01-01', dataType: 'date' }] }],
     ['delay minutes', 'delay_1', { delayMinutes: 90 }],
     ['delay 365 days', 'delay_1', { amount: 365, unit: 'days' }],
+    ['delay delayAmount/delayUnit (spec alias family)', 'delay_1', { delayAmount: 1, delayUnit: 'days' }],
+    ['delay waitAmount/waitUnit', 'delay_1', { waitAmount: 2, waitUnit: 'hours' }],
+    ['delay duration/unit', 'delay_1', { duration: 30, unit: 'minutes' }],
+    ['delay waitDays/waitHours', 'delay_1', { waitDays: 1, waitHours: 12 }],
     ['ai json schema as text', 'ai_1', { prompt: 'x', outputMode: 'json_schema', schema: '{"type":"object","properties":{"qualified":{"type":"boolean"}}}' }],
     ['lookup custom object', 'lookup_1', { entityType: 'CustomObjectRecord', customObjectId: 'obj_1', mode: 'all', sortField: 'updatedAt', sortOrder: 1, changeDetection: true, watchedFields: ['status'] }],
   ])('accepts %s', (_name, id, data) => {

@@ -10,11 +10,18 @@ describe('domain/automations purity', () => {
   it.each(files)('%s imports only zod and its siblings', (file) => {
     const src = readFileSync(join(dir, file), 'utf8');
     const imports = [...src.matchAll(/(?:from|import)\s+'([^']+)'/g)].map((m) => m[1]!);
-    for (const spec of imports) expect(spec === 'zod' || /^\.\/[\w.-]+$/.test(spec)).toBe(true);
+    // ../shared/wait-duration is pure too (checked below): delays and sequence waits share it.
+    for (const spec of imports) expect(spec === 'zod' || /^\.\/[\w.-]+$/.test(spec) || spec === '../shared/wait-duration').toBe(true);
   });
 
   it.each(files)('%s reads no clock, randomness or environment', (file) => {
     const src = readFileSync(join(dir, file), 'utf8');
+    expect(src).not.toMatch(/Date\.now\(|new Date\(\)|Math\.random|process\.|require\(|performance\.now/);
+  });
+
+  it('the shared wait normaliser imports nothing and reads no clock (it runs inside the workflow)', () => {
+    const src = readFileSync(join(dir, '../shared/wait-duration.ts'), 'utf8');
+    expect(src).not.toMatch(/^import /m);
     expect(src).not.toMatch(/Date\.now\(|new Date\(\)|Math\.random|process\.|require\(|performance\.now/);
   });
 
