@@ -7,6 +7,7 @@ import { AutomationLookupSnapshot } from '../automations/engine/lookup-snapshot.
 import { CustomFieldDefinition } from '../custom-fields/custom-field-definition.entity';
 import { Deal } from '../deals/deal.entity';
 import { Flow, FlowStage } from '../deals/flow.entity';
+import { IdempotencyKey } from '../idempotency/idempotency-key.entity';
 import { Image } from '../images/image.entity';
 import { ImportRun } from '../imports/import-run.entity';
 import { Lead } from '../leads/lead.entity';
@@ -36,6 +37,6 @@ export const tenantEntities = [
   User, Company, Person, CompanyPerson, Activity, Deal, Image, CustomFieldDefinition, Lead, LeadScoringRule, LeadRoutingRule, Flow, FlowStage, List, ListItem, FilterPreset, DashboardLayout, Task, TaskFlow, Note, Call, CalendarEvent, ImportRun];
 
 /** Global rows: looked up before a workspace is known (auth) or served across workspaces (outbox). */
-export const globalEntities = [Workspace, ApiKey, OutboxEvent, RateLimitWindow];
+export const globalEntities = [Workspace, ApiKey, OutboxEvent, RateLimitWindow, IdempotencyKey];
 
 export const allEntities = [...globalEntities, ...tenantEntities];
