@@ -38,13 +38,22 @@ export interface WorkflowPortOptions {
    * `taskQueue` in this process (the worker's outbox subscribers); elsewhere it does nothing useful.
    */
   eagerStart?: boolean;
+  /**
+   * Deadline of a workflow start (connect + RPC + the client's retries), for callers that answer a
+   * user (API): a Temporal outage then fails in seconds instead of after ~20 s of retries.
+   */
+  startDeadlineMs?: number;
 }
+
+/** The deadline the API's starts use (trigger, test, webhook). */
+export const API_START_DEADLINE_MS = 3000;
 
 export function createWorkflowPort(client: Client, taskQueue: string, opts: WorkflowPortOptions = {}): WorkflowPort {
   return {
     async startExecution(req) {
+      const bounded = <R>(fn: () => Promise<R>): Promise<R> => (opts.startDeadlineMs ? client.withDeadline(Date.now() + opts.startDeadlineMs, fn) : fn());
       try {
-        await client.workflow.start(EXECUTION_WORKFLOW_TYPE, {
+        await bounded(() => client.workflow.start(EXECUTION_WORKFLOW_TYPE, {
           workflowId: req.workflowId,
           taskQueue,
           args: [req.input],
@@ -53,7 +62,7 @@ export function createWorkflowPort(client: Client, taskQueue: string, opts: Work
           typedSearchAttributes: typedAttributes(req.searchAttributes),
           memo: req.memo,
           ...(opts.eagerStart ? { requestEagerStart: true } : {}),
-        });
+        }));
         return 'started';
       } catch (err) {
         if (err instanceof WorkflowExecutionAlreadyStartedError) return 'already_started';

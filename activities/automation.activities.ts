@@ -21,6 +21,7 @@ import { handlerFor, resolveActionConfig } from './actions';
 import { aiContext, parseAi, performAi, type AiConfig } from './actions/ai';
 import { fanOut, lookupContext, parseLookup, performLookup, type LookupConfig } from './actions/lookup';
 import { runStep } from './actions/step-runner';
+import { withHeartbeats } from './heartbeat';
 
 export interface AutomationActivityDeps {
   orm: MikroORM;
@@ -70,7 +71,7 @@ export function createAutomationActivities(opts: AutomationActivityOptions) {
     async runAction(input: NodeActivityInput): Promise<NodeActivityResult> {
       const { type, handler } = handlerFor(input.data.actionType);
       let unresolved: string[] = [];
-      return runStep(deps, input, {
+      return withHeartbeats(() => runStep(deps, input, {
         nodeType: 'action',
         actionType: type,
         transactional: handler.kind === 'crm',
@@ -85,7 +86,7 @@ export function createAutomationActivities(opts: AutomationActivityOptions) {
           const o = output as { status?: number; data?: unknown; mapped?: Record<string, unknown> } | null;
           return (type === 'http_request' || type === 'send_webhook') && o ? { httpResponse: { status: o.status, data: o.data, ...(o.mapped ?? {}) } } : undefined;
         },
-      });
+      }));
     },
 
     async runLookup(input: NodeActivityInput): Promise<NodeActivityResult> {
@@ -96,7 +97,7 @@ export function createAutomationActivities(opts: AutomationActivityOptions) {
       } catch {
         config = undefined; // reported as the step's error by prepare below
       }
-      return runStep(deps, input, {
+      return withHeartbeats(() => runStep(deps, input, {
         nodeType: 'lookup',
         actionType: null,
         transactional: true,
@@ -105,11 +106,11 @@ export function createAutomationActivities(opts: AutomationActivityOptions) {
         perform: (env, c) => performLookup(env, c),
         contextOf: (output) => lookupContext(input.nodeId, config?.label, output as Record<string, unknown>),
         after: async (env, output) => (config ? fanOut(env, config, output as Record<string, unknown>) : undefined),
-      });
+      }));
     },
 
     async runAi(input: NodeActivityInput): Promise<NodeActivityResult> {
-      return runStep<AiConfig>(deps, input, {
+      return withHeartbeats(() => runStep<AiConfig>(deps, input, {
         nodeType: 'ai',
         actionType: null,
         transactional: false,
@@ -117,7 +118,7 @@ export function createAutomationActivities(opts: AutomationActivityOptions) {
         testDescription: (c) => `test: would ask the AI model (${c.outputMode}): ${c.prompt.slice(0, 200)}`,
         perform: (env, c) => performAi(env, c),
         contextOf: aiContext,
-      });
+      }));
     },
 
     /** Trigger/condition/delay steps decided in the workflow, written before a long timer. */

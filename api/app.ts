@@ -9,7 +9,9 @@ import { newId } from '../domain/ids';
 import type { Logger } from '../domain/logger';
 import { forkForWorkspace } from '../domain/orm/tenant';
 import { authorize } from './http/auth';
+import { createAuthFailureLimiter, type AuthFailureLimiter } from './http/auth-failures';
 import { errorMiddleware, formatZodError } from './http/errors';
+import { idempotencyKeyOf, withIdempotency } from './http/idempotency';
 import { assertStorableParams, bodyParseError, inputGuard } from './http/input-guard';
 import { isPublic, type RouteDef } from './http/registry';
 
@@ -62,38 +64,45 @@ function takePreview(ctx: Context, def: RouteDef): boolean {
   return preview;
 }
 
-function mount(router: Router, def: RouteDef, deps: AppDeps): void {
+function mount(router: Router, def: RouteDef, deps: AppDeps, authFailures: AuthFailureLimiter): void {
   const handler = async (ctx: Context): Promise<void> => {
     const em = deps.orm.em.fork({ clear: true, useContext: false });
     const actor = isPublic(def.access)
       ? undefined
-      : await authorize(ctx, em, def.access, { perMinute: deps.config.rateLimitPerMinute, perDay: deps.config.rateLimitPerDay });
+      : await authorize(ctx, em, def.access, { perMinute: deps.config.rateLimitPerMinute, perDay: deps.config.rateLimitPerDay }, authFailures);
 
-    const notFound = `${(def.resources ? Object.values(def.resources)[0] : undefined) ?? 'record'} not found`;
-    assertStorableParams(ctx.params, notFound);
-    const params = def.params ? def.params.safeParse(ctx.params) : { success: true as const, data: ctx.params };
-    if (!params.success) throw new DomainError('not_found', notFound);
-    const query = def.query ? def.query.safeParse(queryForValidation(ctx, def)) : { success: true as const, data: queryForValidation(ctx, def) };
-    if (!query.success) {
-      const { message, details } = formatZodError(query.error, 'query');
-      throw new DomainError('validation', message, details);
-    }
-    const preview = takePreview(ctx, def);
-    let body: unknown = ctx.request.body;
-    if (def.body && !def.rawBody) {
-      if (ctx.request.rawBody && !ctx.request.is('json')) throw new DomainError('validation', 'request body must be JSON (Content-Type: application/json)');
-      const parsed = def.body.safeParse(body ?? {});
-      if (!parsed.success) {
-        const { message, details } = formatZodError(parsed.error, 'body');
+    // Validation and handler; answers the names of the headers the handler set (kept with an idempotent response).
+    const run = async (): Promise<readonly string[]> => {
+      const notFound = `${(def.resources ? Object.values(def.resources)[0] : undefined) ?? 'record'} not found`;
+      assertStorableParams(ctx.params, notFound);
+      const params = def.params ? def.params.safeParse(ctx.params) : { success: true as const, data: ctx.params };
+      if (!params.success) throw new DomainError('not_found', notFound);
+      const query = def.query ? def.query.safeParse(queryForValidation(ctx, def)) : { success: true as const, data: queryForValidation(ctx, def) };
+      if (!query.success) {
+        const { message, details } = formatZodError(query.error, 'query');
         throw new DomainError('validation', message, details);
       }
-      body = parsed.data;
-    }
-    const ctxForDomain = actor ? { em: forkForWorkspace(em, actor.workspaceId), actor } : (undefined as never);
-    const reply = await def.handler({ params: params.data, query: query.data, body, ctx: ctxForDomain, preview, koa: ctx });
-    ctx.status = reply.status;
-    ctx.body = reply.body;
-    if (reply.headers) ctx.set(reply.headers);
+      const preview = takePreview(ctx, def);
+      let body: unknown = ctx.request.body;
+      if (def.body && !def.rawBody) {
+        if (ctx.request.rawBody && !ctx.request.is('json')) throw new DomainError('validation', 'request body must be JSON (Content-Type: application/json)');
+        const parsed = def.body.safeParse(body ?? {});
+        if (!parsed.success) {
+          const { message, details } = formatZodError(parsed.error, 'body');
+          throw new DomainError('validation', message, details);
+        }
+        body = parsed.data;
+      }
+      const ctxForDomain = actor ? { em: forkForWorkspace(em, actor.workspaceId), actor } : (undefined as never);
+      const reply = await def.handler({ params: params.data, query: query.data, body, ctx: ctxForDomain, preview, koa: ctx });
+      ctx.status = reply.status;
+      ctx.body = reply.body;
+      if (reply.headers) ctx.set(reply.headers);
+      return Object.keys(reply.headers ?? {});
+    };
+    const idempotencyKey = actor ? idempotencyKeyOf(ctx) : undefined;
+    if (actor && idempotencyKey !== undefined) await withIdempotency(ctx, em, actor.workspaceId, idempotencyKey, run);
+    else await run();
   };
   const method = def.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
   router[method](def.path, handler);
@@ -102,7 +111,8 @@ function mount(router: Router, def: RouteDef, deps: AppDeps): void {
 export function createApp(deps: AppDeps, routes: RouteDef[]): Koa {
   const app = new Koa({ proxy: process.env.TRUST_PROXY === '1' });
   const router = new Router();
-  for (const def of routes) mount(router, def, deps);
+  const authFailures = createAuthFailureLimiter(deps.config.authFailuresPerMinute);
+  for (const def of routes) mount(router, def, deps, authFailures);
 
   app.use((ctx, next) => requestContext(ctx, next, deps.log));
   app.use(errorMiddleware);

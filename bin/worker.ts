@@ -10,6 +10,7 @@ import { createLogger, type Logger } from '../domain/logger';
 import { ormConfig } from '../domain/orm/config';
 import { createOutboxDispatcher } from '../domain/outbox/dispatcher';
 import { pruneProcessedOutboxEvents } from '../domain/outbox/housekeeping';
+import { pruneIdempotencyKeys } from '../domain/idempotency/idempotency.service';
 import { buildSubscribers } from '../domain/outbox/subscribers';
 import { pruneRateLimitWindows } from '../domain/workspaces/rate-limit.service';
 
@@ -89,7 +90,8 @@ function startHousekeeping(orm: MikroORM, log: Logger): { stop(): Promise<void> 
       const em = orm.em.fork();
       const rateLimitWindows = await pruneRateLimitWindows(em);
       const outboxEvents = await pruneProcessedOutboxEvents(em, OUTBOX_RETENTION_DAYS);
-      log.info({ rateLimitWindows, outboxEvents }, 'housekeeping done');
+      const idempotencyKeys = await pruneIdempotencyKeys(em);
+      log.info({ rateLimitWindows, outboxEvents, idempotencyKeys }, 'housekeeping done');
     })()
       .catch((err: unknown) => log.error({ err }, 'housekeeping failed'))
       .finally(() => {

@@ -14,6 +14,8 @@ export interface AppConfig {
   temporalTaskQueue: string;
   rateLimitPerMinute: number;
   rateLimitPerDay: number;
+  /** Failed authentications (invalid key) per client address and minute, per API process; 0 = off. */
+  authFailuresPerMinute: number;
   bodyLimitBytes: number;
   logLevel: string;
   /** Hosts (or IPs) outbound HTTP may reach even when they resolve to private addresses. */
@@ -96,6 +98,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     temporalTaskQueue: env.TEMPORAL_TASK_QUEUE ?? 'crm',
     rateLimitPerMinute: intEnv(env, 'RATE_LIMIT_PER_MINUTE', 120),
     rateLimitPerDay: intEnv(env, 'RATE_LIMIT_PER_DAY', 50_000),
+    authFailuresPerMinute: intEnv(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 30),
     bodyLimitBytes: intEnv(env, 'BODY_LIMIT_BYTES', 4 * 1024 * 1024),
     logLevel: env.LOG_LEVEL ?? (env.CRM_TEST ? 'warn' : 'info'),
     outboundAllowHosts: (env.OUTBOUND_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),

@@ -9,7 +9,12 @@ export type DomainErrorCode =
   | 'too_large'
   | 'rate_limited'
   | 'not_configured'
-  | 'upstream_failed';
+  | 'upstream_failed'
+  /** A dependency (database, workflow engine) is down for now: 503 with Retry-After. */
+  | 'unavailable'
+  /** Idempotency-Key reused for a different request (422) or while its first request runs (409). */
+  | 'idempotency_mismatch'
+  | 'idempotency_in_progress';
 
 export class DomainError extends Error {
   constructor(

@@ -46,12 +46,18 @@ function nodeOptions(settings: ExecutionSettings, retryIntervalMs: number | unde
   return { startToCloseTimeout: '2 minutes', ...extra, retry: { maximumAttempts: 3, initialInterval: '1 second', backoffCoefficient: 2 } };
 }
 
+/**
+ * Node activities heartbeat every 2 s (activities/heartbeat.ts): a worker that dies mid-action is
+ * noticed after this long and the attempt is retried on another worker, not after start-to-close.
+ */
+const NODE_HEARTBEAT_TIMEOUT = '10 seconds';
+
 export async function automationExecutionWorkflow(input: ExecutionWorkflowInput): Promise<ExecutionResult> {
   const bookkeeping = (input.engineVersion ?? 1) >= 2 ? localBookkeeping : remoteBookkeeping;
   const settings = { ...DEFAULT_SETTINGS, ...(input.graph.executionSettings ?? {}) };
-  const acts = proxyActivities<Activities>(nodeOptions(settings, input.retryIntervalMs));
-  // A lookup in mode `all` starts its children from the activity, heartbeating per batch.
-  const lookups = proxyActivities<Activities>(nodeOptions(settings, input.retryIntervalMs, { startToCloseTimeout: '30 minutes', heartbeatTimeout: '2 minutes' }));
+  const acts = proxyActivities<Activities>(nodeOptions(settings, input.retryIntervalMs, { heartbeatTimeout: NODE_HEARTBEAT_TIMEOUT }));
+  // A lookup in mode `all` starts its children from the activity (up to 30 minutes of batches).
+  const lookups = proxyActivities<Activities>(nodeOptions(settings, input.retryIntervalMs, { startToCloseTimeout: '30 minutes', heartbeatTimeout: NODE_HEARTBEAT_TIMEOUT }));
   const topo = topology(input.graph);
   const steps: WorkflowStep[] = [];
   let context: Context = input.context;

@@ -18,17 +18,18 @@ export interface ErrorRow { status: number; codes: string[]; meaning: string }
 
 /** Every status the API answers with on failure; the unit test checks it covers STATUS_BY_CODE. */
 export const ERROR_TABLE: readonly ErrorRow[] = [
-  { status: 400, codes: ['validation'], meaning: 'invalid parameters, missing required fields, unknown query parameters on strict endpoints, malformed JSON; `details[]` lists { path, error }' },
+  { status: 400, codes: ['validation'], meaning: 'invalid parameters, missing required fields, unknown query parameters on strict endpoints, malformed JSON, a malformed Idempotency-Key; `details[]` lists { path, error }' },
   { status: 401, codes: ['unauthenticated'], meaning: 'missing, malformed or invalid API key' },
   { status: 403, codes: ['forbidden'], meaning: 'key revoked, workspace suspended, or missing scope/role' },
   { status: 404, codes: ['not_found'], meaning: 'no such route, or the record does not exist or belongs to another workspace; a malformed id is also 404' },
   { status: 405, codes: ['http'], meaning: 'the path exists but not for this method' },
-  { status: 409, codes: ['conflict', 'invalid_state'], meaning: 'duplicate unique value, or the record is in a state that does not allow the operation' },
+  { status: 409, codes: ['conflict', 'invalid_state', 'idempotency_in_progress'], meaning: 'duplicate unique value, the record is in a state that does not allow the operation, or a request with the same Idempotency-Key is still running (retry after `Retry-After`)' },
   { status: 413, codes: ['too_large'], meaning: 'request body or upload exceeds the size limit' },
-  { status: 429, codes: ['rate_limited'], meaning: 'rate limit exceeded; wait `Retry-After` seconds and back off exponentially' },
+  { status: 422, codes: ['idempotency_mismatch'], meaning: 'the Idempotency-Key was already used for a different request (method, path, query or body)' },
+  { status: 429, codes: ['rate_limited'], meaning: 'rate limit exceeded (per key, or failed authentications per client address); wait `Retry-After` seconds and back off exponentially' },
   { status: 500, codes: ['internal'], meaning: 'unexpected server error; the body carries a requestId to quote to support' },
   { status: 502, codes: ['upstream_failed'], meaning: 'an external provider (SMTP, SMS gateway, storage, …) failed' },
-  { status: 503, codes: ['not_configured'], meaning: 'the feature needs a provider that is not configured; the message says what to configure' },
+  { status: 503, codes: ['not_configured', 'unavailable'], meaning: '`not_configured`: the feature needs a provider that is not configured (the message says what); `unavailable`: a dependency (database, workflow engine) is down for now: retry after `Retry-After` seconds' },
 ];
 
 export const ERROR_BODY = {
@@ -36,6 +37,18 @@ export const ERROR_BODY = {
   code: 'string, optional: machine-readable code (see errors table)',
   details: 'optional: e.g. [{ path, error }] for validation failures',
 };
+
+export const IDEMPOTENCY_DOC = {
+  header: 'Idempotency-Key: <1-255 printable ASCII characters> on any authenticated POST (another value is 400); a random UUID per logical operation is a good key',
+  scope: 'per workspace (keys of different workspaces never collide); kept 24 hours from the first request',
+  replay: 'a retry with the same key, method, path, query and body (JSON compared after sorting keys) answers the stored status, body and Content-Type/Location without running again, with header `Idempotent-Replayed: true`',
+  stored: 'successes and 4xx answers are stored; a 5xx releases the key so the retry runs again; bodies over 1 MB are not stored (the key is released)',
+  mismatch: 'the same key with a different request: 422 `idempotency_mismatch`',
+  concurrent: 'a request while the first one with the key is still running: 409 `idempotency_in_progress` with Retry-After: 1 (exactly one of them writes)',
+  timeouts: 'the server finishes a request whose client went away and stores the answer, so a retry after a client timeout replays it instead of writing twice',
+  crash: 'a key whose request died with its process (no answer stored) can be used again after 5 minutes',
+  other: 'PUT and DELETE are idempotent by nature and ignore the header; the automation webhook endpoint has its own per-delivery Idempotency-Key',
+} as const;
 
 export const RATE_LIMIT_HEADERS = [
   'X-RateLimit-Limit-Minute',
@@ -96,6 +109,7 @@ export function conventionsDoc(limits: DocsLimits = DEFAULT_LIMITS) {
       persist: 'repeat the call without preview to save',
     },
     unknownFields: 'unknown body fields are ignored (never assigned: mass-assignment safe); strict list endpoints refuse unknown query parameters with 400',
+    idempotency: IDEMPOTENCY_DOC,
     ids: { field: '_id', format: '24 lowercase hex characters, time-ordered (object id)', pattern: '^[0-9a-f]{24}$' },
     dates: 'ISO 8601 strings',
     bodies: 'JSON with Content-Type: application/json unless an endpoint says it also accepts form-urlencoded or text',

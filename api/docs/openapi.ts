@@ -13,7 +13,7 @@ function errorResponses(): Record<string, JsonSchema> {
     out[errorResponseName(row.status)] = {
       description: `${row.meaning} (code: ${row.codes.join(', ')})`,
       content: { 'application/json': { schema: ERROR_REF } },
-      ...(row.status === 429 ? { headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } } : {}),
+      ...(row.status === 429 || row.status === 503 ? { headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } } : {}),
     };
   }
   return out;
@@ -101,9 +101,20 @@ function responses(doc: EndpointDoc): JsonSchema {
   if (!doc.auth.public) [401, 403, 429].forEach((s) => statuses.add(s));
   if (doc.bodyFormats.length) [409, 413].forEach((s) => statuses.add(s));
   if (doc.method === 'DELETE') statuses.add(409);
+  if (idempotent(doc)) [409, 422].forEach((s) => statuses.add(s));
   for (const status of [...statuses].sort((a, b) => a - b)) out[String(status)] = { $ref: `#/components/responses/${errorResponseName(status)}` };
   return out;
 }
+
+const idempotent = (doc: EndpointDoc): boolean => doc.method === 'POST' && !doc.auth.public;
+
+const IDEMPOTENCY_PARAMETER = {
+  name: 'Idempotency-Key',
+  in: 'header',
+  required: false,
+  description: 'Makes a retry safe: the first response is stored for 24 h and replayed (header Idempotent-Replayed: true) for the same request; see conventions.idempotency',
+  schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
+};
 
 function operationId(doc: EndpointDoc, taken: Set<string>): string {
   const words = doc.path
@@ -132,7 +143,7 @@ function operation(doc: EndpointDoc, section: string, taken: Set<string>): JsonS
     tags: [section],
     summary: doc.summary,
     description: [doc.description, authNote].filter(Boolean).join('\n\n'),
-    parameters: parameters(doc),
+    parameters: idempotent(doc) ? [...parameters(doc), IDEMPOTENCY_PARAMETER] : parameters(doc),
     ...(body ? { requestBody: body } : {}),
     responses: responses(doc),
     security,

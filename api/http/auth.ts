@@ -4,6 +4,7 @@ import type { Access } from './registry';
 import { DomainError } from '../../domain/errors';
 import { authenticateKey, type Authenticated } from '../../domain/workspaces/authenticate';
 import { consumeRateLimit } from '../../domain/workspaces/rate-limit.service';
+import type { AuthFailureLimiter } from './auth-failures';
 
 export function extractKey(ctx: Context): string | undefined {
   const header = ctx.get('authorization');
@@ -22,8 +23,20 @@ export async function authorize(
   em: EntityManager,
   access: Exclude<Access, { public: string }>,
   limits: { perMinute: number; perDay: number },
+  failures?: AuthFailureLimiter,
 ): Promise<Authenticated> {
-  const actor = await authenticateKey(em, extractKey(ctx));
+  const key = extractKey(ctx);
+  const blockedFor = key && failures ? failures.blockedFor(ctx.ip) : undefined;
+  if (blockedFor !== undefined) {
+    throw new DomainError('rate_limited', `too many failed authentications from this address; retry after ${blockedFor} s`, undefined, { 'Retry-After': String(blockedFor) });
+  }
+  let actor: Authenticated;
+  try {
+    actor = await authenticateKey(em, key);
+  } catch (err) {
+    if (key && failures && err instanceof DomainError && err.code === 'unauthenticated') failures.recordFailure(ctx.ip);
+    throw err;
+  }
   ctx.state.workspaceId = actor.workspaceId;
   ctx.state.keyPrefix = actor.keyPrefix;
   const rate = await consumeRateLimit(em, actor.keyId, limits);

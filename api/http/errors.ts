@@ -2,6 +2,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Context, Next } from 'koa';
 import { ZodError } from 'zod';
 import { DomainError, type DomainErrorCode } from '../../domain/errors';
+import { isDependencyUnavailable, UNAVAILABLE_RETRY_AFTER_S } from '../../domain/shared/unavailable';
 
 /** The one table from domain error codes to HTTP statuses. */
 export const STATUS_BY_CODE: Record<DomainErrorCode, number> = {
@@ -15,6 +16,9 @@ export const STATUS_BY_CODE: Record<DomainErrorCode, number> = {
   rate_limited: 429,
   not_configured: 503,
   upstream_failed: 502,
+  unavailable: 503,
+  idempotency_mismatch: 422,
+  idempotency_in_progress: 409,
 };
 
 export function formatZodError(err: ZodError, where: string): { message: string; details: { path: string; error: string }[] } {
@@ -29,34 +33,47 @@ export function formatZodError(err: ZodError, where: string): { message: string;
 
 interface HttpishError { status?: number; statusCode?: number; expose?: boolean; message?: string; type?: string; headers?: Record<string, string> }
 
+export interface RenderedError { status: number; body: Record<string, unknown>; headers?: Record<string, string> }
+
+/** The response for a failure, or null for an unknown error (a logged 500). */
+export function renderError(err: unknown): RenderedError | null {
+  if (err instanceof DomainError) {
+    const headers = err.code === 'unavailable' ? { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_S), ...err.headers } : err.headers;
+    return { status: STATUS_BY_CODE[err.code], body: { error: err.message, code: err.code, ...(err.details !== undefined ? { details: err.details } : {}) }, headers };
+  }
+  if (err instanceof ZodError) {
+    const { message, details } = formatZodError(err, 'request');
+    return { status: 400, body: { error: message, code: 'validation', details } };
+  }
+  if (err instanceof UniqueConstraintViolationException) {
+    return { status: 409, body: { error: 'a record with the same unique value already exists', code: 'conflict' } };
+  }
+  const httpErr = err as HttpishError;
+  const status = httpErr.status ?? httpErr.statusCode;
+  if (status && status >= 400 && status < 500) {
+    return { status, body: { error: clientMessage(status, httpErr), code: status === 413 ? 'too_large' : 'http' }, headers: httpErr.headers };
+  }
+  if (isDependencyUnavailable(err)) {
+    return {
+      status: 503,
+      body: { error: 'the database is unavailable; retry later', code: 'unavailable' },
+      headers: { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_S) },
+    };
+  }
+  return null;
+}
+
 /** Turns every failure into `{ error }` with the right status; unknown errors are a logged 500. */
 export async function errorMiddleware(ctx: Context, next: Next): Promise<void> {
   try {
     await next();
   } catch (err) {
-    if (err instanceof DomainError) {
-      ctx.status = STATUS_BY_CODE[err.code];
-      ctx.body = { error: err.message, code: err.code, ...(err.details !== undefined ? { details: err.details } : {}) };
-      if (err.headers) ctx.set(err.headers);
-      return;
-    }
-    if (err instanceof ZodError) {
-      const { message, details } = formatZodError(err, 'request');
-      ctx.status = 400;
-      ctx.body = { error: message, code: 'validation', details };
-      return;
-    }
-    if (err instanceof UniqueConstraintViolationException) {
-      ctx.status = 409;
-      ctx.body = { error: 'a record with the same unique value already exists', code: 'conflict' };
-      return;
-    }
-    const httpErr = err as HttpishError;
-    const status = httpErr.status ?? httpErr.statusCode;
-    if (status && status >= 400 && status < 500) {
-      ctx.status = status;
-      ctx.body = { error: clientMessage(status, httpErr), code: status === 413 ? 'too_large' : 'http' };
-      if (httpErr.headers) ctx.set(httpErr.headers);
+    const rendered = renderError(err);
+    if (rendered) {
+      if (rendered.status === 503) ctx.state.log?.warn({ requestId: ctx.state.requestId, code: (err as { code?: unknown }).code }, 'dependency unavailable');
+      ctx.status = rendered.status;
+      ctx.body = rendered.body;
+      if (rendered.headers) ctx.set(rendered.headers);
       return;
     }
     ctx.state.log?.error({ err, requestId: ctx.state.requestId }, 'unhandled error');

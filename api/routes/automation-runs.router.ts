@@ -1,5 +1,5 @@
 import type { RouteFactory } from '../app';
-import { createWorkflowPort } from '../../activities/automation-client';
+import { API_START_DEADLINE_MS, createWorkflowPort } from '../../activities/automation-client';
 import { cancelExecution } from '../../domain/automations/engine/cancel';
 import { startFromWebhook, testAutomation, triggerManually } from '../../domain/automations/engine/manual';
 import type { EngineDeps } from '../../domain/automations/engine/ports';
@@ -13,7 +13,7 @@ const write = { scopes: ['write'] } as const;
 const resources = { id: 'automation' };
 
 export const automationRunsRoutes: RouteFactory = (deps) => {
-  const engine: EngineDeps = { orm: deps.orm, log: deps.log.child({ component: 'automations' }), workflows: createWorkflowPort(deps.temporal, deps.config.temporalTaskQueue) };
+  const engine: EngineDeps = { orm: deps.orm, log: deps.log.child({ component: 'automations' }), workflows: createWorkflowPort(deps.temporal, deps.config.temporalTaskQueue, { startDeadlineMs: API_START_DEADLINE_MS }) };
   return [
     route({
       method: 'POST', path: '/api/v1/automations/:id/trigger', section, access: write, params: idParams, body: triggerBody, resources, successStatus: 201,

@@ -1,6 +1,7 @@
 import type { RouteFactory } from '../app';
 import { createMeiliClient } from '../../search/meili';
 import { SEARCH_TYPES } from '../../search/registry';
+import { createIndexFreshness } from '../../search/freshness';
 import { createSearchService } from '../../search/search.service';
 import { ok, route } from '../http/registry';
 import { searchQuery } from './search.schemas';
@@ -16,14 +17,18 @@ const DESCRIPTION = [
   'around the match, record text escaped, matched words in `<mark>…</mark>`. Typo-tolerant (one typo from 4',
   'letters, two from 8; not in phone numbers or registry ids) and prefix-matching on the last word.',
   'Only the caller\'s workspace is searched. When Meilisearch is unavailable the answer comes from Postgres',
-  '(case-insensitive substring match over the same fields, newest first) with `degraded: true`.',
+  '(case-insensitive substring match over the same fields, newest first) with `degraded: true`;',
+  'so it does while the index is behind after a Meilisearch outage or restart (changes of the workspace that failed to index',
+  'and wait for their retry, or Meilisearch still applying writes accepted more than 2 s ago), so an answer is never silently partial.',
 ].join(' ');
 
 export const searchRoutes: RouteFactory = (deps) => {
+  const client = createMeiliClient(deps.config.meiliUrl, deps.config.meiliMasterKey, { timeoutMs: SEARCH_TIMEOUT_MS });
   const service = createSearchService({
-    client: createMeiliClient(deps.config.meiliUrl, deps.config.meiliMasterKey, { timeoutMs: SEARCH_TIMEOUT_MS }),
+    client,
     prefix: deps.config.meiliIndexPrefix,
     log: deps.log,
+    freshness: createIndexFreshness({ client, prefix: deps.config.meiliIndexPrefix }),
   });
   return [
     route({

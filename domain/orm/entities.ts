@@ -10,6 +10,7 @@ import { AutomationLookupSnapshot } from '../automations/engine/lookup-snapshot.
 import { CustomFieldDefinition } from '../custom-fields/custom-field-definition.entity';
 import { Deal } from '../deals/deal.entity';
 import { Flow, FlowStage } from '../deals/flow.entity';
+import { IdempotencyKey } from '../idempotency/idempotency-key.entity';
 import { Image } from '../images/image.entity';
 import { ImportRun } from '../imports/import-run.entity';
 import { Lead } from '../leads/lead.entity';
@@ -42,6 +43,6 @@ export const tenantEntities = [
   Agent, MetricSeries, CustomObject, CustomObjectField, CustomObjectRecord];
 
 /** Global rows: looked up before a workspace is known (auth) or served across workspaces (outbox). */
-export const globalEntities = [Workspace, ApiKey, OutboxEvent, RateLimitWindow];
+export const globalEntities = [Workspace, ApiKey, OutboxEvent, RateLimitWindow, IdempotencyKey];
 
 export const allEntities = [...globalEntities, ...tenantEntities];

@@ -6,7 +6,12 @@ import { p } from '../orm/base';
 export const OutboxEvent = defineEntity({
   name: 'OutboxEvent',
   tableName: 'outbox_event',
-  indexes: [{ properties: ['processedAt', 'id'] }, { properties: ['workspaceId', 'entityType', 'entityId', 'id'] }],
+  indexes: [
+    { properties: ['processedAt', 'id'] },
+    { properties: ['workspaceId', 'entityType', 'entityId', 'id'] },
+    // Search freshness (search/freshness.ts): a workspace's undelivered events, on every search.
+    { name: 'outbox_event_undelivered_workspace_index', expression: 'create index "outbox_event_undelivered_workspace_index" on "outbox_event" ("workspace_id", "id") where "processed_at" is null' },
+  ],
   properties: {
     id: p.bigint('number').primary().autoincrement(),
     eventId: p.string().length(24).unique(),

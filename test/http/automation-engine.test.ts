@@ -252,12 +252,12 @@ describe('idempotency', () => {
 describe('when Temporal refuses the start', () => {
   const down = () => ({ ...h.engine, workflows: { ...h.workflows, startExecution: async () => { throw new Error('14 UNAVAILABLE: connection refused'); } } });
 
-  it('API starts mark the row failed and answer upstream_failed; retrying callers keep it running and a retry starts it', async () => {
+  it('API starts mark the row failed and answer unavailable (503); retrying callers keep it running and a retry starts it', async () => {
     const automationId = await createAutomation(t.http, chainGraph({ triggerType: 'lead_created' }, [action('create_note', { noteContent: 'late' })]));
     const lead = (await t.http.post('/api/v1/leads', { title: 'Late' })).body.data;
     const base = { workspaceId: t.workspaceId, automationId, triggerType: 'lead_created', entityType: 'lead', entityId: lead._id, context: { lead: { _id: lead._id } } };
 
-    await expect(startExecution(down(), { ...base, triggerKey: `api-${lead._id}` })).rejects.toMatchObject({ code: 'upstream_failed' });
+    await expect(startExecution(down(), { ...base, triggerKey: `api-${lead._id}` })).rejects.toMatchObject({ code: 'unavailable' });
     const [failed] = await executionsOf(h, automationId);
     expect(failed).toMatchObject({ status: 'failed', error: expect.stringContaining('could not start the workflow') });
 

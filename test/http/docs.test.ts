@@ -170,7 +170,12 @@ describe('GET /api/v1/docs?type=openapi', () => {
         const templated = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]).sort();
         const declared = op.parameters.filter((p: { in: string }) => p.in === 'path').map((p: { name: string }) => p.name).sort();
         expect(declared).toEqual(templated);
-        for (const p of op.parameters) expect(p).toEqual(expect.objectContaining({ name: expect.any(String), in: expect.stringMatching(/^(path|query)$/), schema: expect.anything() }));
+        for (const p of op.parameters) expect(p).toEqual(expect.objectContaining({ name: expect.any(String), in: expect.stringMatching(/^(path|query|header)$/), schema: expect.anything() }));
+        // Authenticated POSTs take an Idempotency-Key (and may answer 422 for a reused one); nothing else does.
+        const idempotent = method === 'post' && op.security.length > 0;
+        expect(op.parameters.some((p: { in: string; name: string }) => p.in === 'header' && p.name === 'Idempotency-Key')).toBe(idempotent);
+        expect(op.parameters.filter((p: { in: string; name: string }) => p.in === 'header' && p.name !== 'Idempotency-Key')).toEqual([]);
+        if (idempotent) expect(op.responses['422']).toEqual({ $ref: '#/components/responses/Error422' });
         if (op.requestBody) expect(Object.keys(op.requestBody.content).length).toBeGreaterThan(0);
         for (const response of Object.values<any>(op.responses)) {
           if (response.$ref) expect(doc.components.responses[response.$ref.split('/').pop()]).toBeDefined();

@@ -53,7 +53,7 @@ export interface TestApp {
 /** The real app on an ephemeral port, against the services the test command started. */
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   // Suites make hundreds of calls with one key; the rate-limit tests pass their own limits.
-  const config = loadConfig({ ...process.env, RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_PER_DAY: '100000000', ...env });
+  const config = loadConfig({ ...process.env, RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_PER_DAY: '100000000', AUTH_FAILURE_LIMIT_PER_MINUTE: '1000000', ...env });
   const runtime = await buildApi(config, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'api'));
   const server: Server = await new Promise((resolve) => {
     const s = runtime.app.listen(0, '127.0.0.1', () => resolve(s));

@@ -10,6 +10,7 @@ import { newId } from '../../ids';
 import { forkForWorkspace } from '../../orm/tenant';
 import { emit } from '../../outbox/emit';
 import { mapLimited } from '../../shared/concurrency';
+import { isRpcUnavailable } from '../../shared/unavailable';
 import { Automation, AutomationExecution, type ExecutionStatus } from '../automation.entity';
 import { executionWorkflowId } from '../workflow-ids';
 import type { EngineDeps, StartWorkflowRequest } from './ports';
@@ -272,9 +273,13 @@ async function launch(deps: EngineDeps, em: EntityManager, req: StartRequest, cr
     await startWorkflowFor(deps, execution, { ...created, timezone });
   } catch (err) {
     if (req.retryable) throw err;
-    await em.nativeUpdate(AutomationExecution, { _id: execution._id, status: 'running' }, { status: 'failed', error: `could not start the workflow: ${errText(err)}`, finishedAt: new Date() });
+    // API starts fail fast (short RPC deadline); the row stays, failed, saying why nothing ran.
+    const down = isRpcUnavailable(err);
+    const why = down ? 'the workflow engine (Temporal) is unavailable or did not answer in time; nothing ran, retry the trigger' : errText(err);
+    await em.nativeUpdate(AutomationExecution, { _id: execution._id, status: 'running' }, { status: 'failed', error: `could not start the workflow: ${why} (${errText(err)})`.slice(0, 1000), finishedAt: new Date() });
     deps.log.error({ err, executionId: execution._id }, 'automation workflow start failed');
-    throw new DomainError('upstream_failed', 'could not start the automation run: the workflow engine is unavailable; retry later');
+    if (down) throw new DomainError('unavailable', `could not start the automation run: the workflow engine is unavailable; retry later (execution ${execution._id} was recorded as failed)`);
+    throw new DomainError('upstream_failed', 'could not start the automation run: the workflow engine refused the start');
   }
   if (req.parentExecutionId && !created.existing) {
     // A cancel that flipped this child's row after its insert may have missed its workflow.

@@ -1,0 +1,76 @@
+/**
+ * Right after a Meilisearch outage the index answers again before it has caught up with the
+ * writes made meanwhile: search must say `degraded: true` (answering from Postgres) until it has.
+ */
+import { createLogger } from '../../domain/logger';
+import { createOutboxDispatcher } from '../../domain/outbox/dispatcher';
+import { buildSubscribers } from '../../domain/outbox/subscribers';
+import { startTestApp, type TestApp } from '../support/app';
+import { deleteIndexes, searchUntil, testMeili, titles, uniqueIndexPrefix } from '../support/search';
+
+const DEAD_MEILI = 'http://127.0.0.1:9';
+const PREFIX = uniqueIndexPrefix('catchup');
+const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'search-catch-up-test');
+const meili = testMeili();
+let app: TestApp;
+
+jest.setTimeout(90_000);
+
+beforeAll(async () => {
+  app = await startTestApp({ MEILI_INDEX_PREFIX: PREFIX });
+});
+
+afterAll(async () => {
+  await app?.close();
+  await deleteIndexes(meili, PREFIX);
+});
+
+const subscribersFor = (config: TestApp['config']) => buildSubscribers({ orm: app.runtime.deps.orm, config, log });
+
+describe('search after Meilisearch comes back', () => {
+  it('answers degraded (from Postgres, complete) until the backlog is indexed, then from Meilisearch again', async () => {
+    const ws = await app.tenant('Catch up');
+    const bystander = await app.tenant('Catch up bystander');
+    const live = createOutboxDispatcher({ pgConnectionString: app.config.databaseUrl, workspaceIds: [ws.workspaceId, bystander.workspaceId], subscribers: subscribersFor(app.config), log, pollIntervalMs: 100 });
+    await live.start();
+    try {
+      await ws.http.post('/api/v1/companies', { name: 'Alpha Quartz' });
+      await bystander.http.post('/api/v1/companies', { name: 'Bystander Quartz' });
+      await searchUntil(ws.http, 'q=quartz', (body) => titles(body, 'company').includes('Alpha Quartz'));
+      await searchUntil(bystander.http, 'q=quartz', (body) => titles(body, 'company').includes('Bystander Quartz'));
+    } finally {
+      await live.stop();
+    }
+
+    // Meilisearch down: a write's search event fails and waits for its retry.
+    const bravo = await ws.http.post('/api/v1/companies', { name: 'Bravo Quartz' });
+    expect(bravo.status).toBe(201);
+    const down = createOutboxDispatcher({ pgConnectionString: app.config.databaseUrl, workspaceIds: [ws.workspaceId], subscribers: subscribersFor({ ...app.config, meiliUrl: DEAD_MEILI }), log, backoff: () => 300 });
+    expect(await down.drainOnce()).toEqual({ claimed: 1, processed: 0, failed: 1 });
+    await down.stop();
+
+    // Meilisearch is back (the app reaches it) but the event is not indexed yet, past the 2 s grace.
+    await new Promise((r) => setTimeout(r, 2300));
+    const meiliOnly = await meili.index(`${PREFIX}company`).search('quartz', { filter: `workspaceId = "${ws.workspaceId}"` });
+    expect(meiliOnly.hits.map((h) => h.title)).toEqual(['Alpha Quartz']); // what a non-degraded answer would have shown
+    const behind = await ws.http.get('/api/v1/search?q=quartz&types=company');
+    expect(behind.status).toBe(200);
+    expect(behind.body.data.degraded).toBe(true);
+    expect(titles(behind.body, 'company').sort()).toEqual(['Alpha Quartz', 'Bravo Quartz']);
+    // Another workspace with nothing pending is answered by Meilisearch as usual.
+    const other = await bystander.http.get('/api/v1/search?q=quartz&types=company');
+    expect(other.body.data.degraded).toBeUndefined();
+    expect(titles(other.body, 'company')).toEqual(['Bystander Quartz']);
+
+    // The dispatcher delivers the backlog: answers come from Meilisearch again, complete.
+    const back = createOutboxDispatcher({ pgConnectionString: app.config.databaseUrl, workspaceIds: [ws.workspaceId], subscribers: subscribersFor(app.config), log, pollIntervalMs: 100 });
+    await back.start();
+    try {
+      const caughtUp = await searchUntil(ws.http, 'q=quartz&types=company', (body) => titles(body, 'company').length === 2);
+      expect(caughtUp.data.degraded).toBeUndefined();
+      expect(titles(caughtUp, 'company').sort()).toEqual(['Alpha Quartz', 'Bravo Quartz']);
+    } finally {
+      await back.stop();
+    }
+  });
+});

@@ -1,0 +1,27 @@
+import { MikroORM } from '@mikro-orm/postgresql';
+import { Client } from '@temporalio/client';
+import { createActivities } from '../../activities';
+import { createWorkflowPort } from '../../activities/automation-client';
+import { connectTemporal, startTemporalWorker } from '../../bin/worker';
+import { loadConfig } from '../../domain/config';
+import { createLogger } from '../../domain/logger';
+import { ormConfig } from '../../domain/orm/config';
+
+// Child process for the worker crash test: the production Temporal worker (bin/worker.ts) on the
+// test's task queue, without the outbox dispatcher (other test files' events are not its business).
+// Prints "started" once polling; the test SIGKILLs it mid-action.
+async function main(): Promise<void> {
+  const config = loadConfig();
+  const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'worker-child');
+  const orm = await MikroORM.init(ormConfig(config.databaseUrl));
+  const connection = await connectTemporal(config, log);
+  const client = new Client({ connection, namespace: config.temporalNamespace });
+  const activities = createActivities({ orm, config, log, workflows: createWorkflowPort(client, config.temporalTaskQueue) });
+  await startTemporalWorker({ config, connection, activities, workflowsPath: require.resolve('../../workflows'), log });
+  process.stdout.write('started\n');
+}
+
+main().catch((err: unknown) => {
+  process.stderr.write(`worker-child failed: ${err instanceof Error ? err.stack : String(err)}\n`);
+  process.exit(1);
+});
