@@ -1,3 +1,5 @@
+// Walks every route of the registry: slower as the API grows, so a generous per-test budget.
+jest.setTimeout(180_000);
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import type { RouteDef } from '../../api/http/registry';
 import { MAX_INPUT_DEPTH } from '../../api/http/input-guard';

@@ -1,3 +1,5 @@
+// Walks every route of the registry: slower as the API grows, so a generous per-test budget.
+jest.setTimeout(180_000);
 import type { RouteDef } from '../../api/http/registry';
 import { startTestApp, type Tenant, type TestApp } from '../support/app';
 

@@ -1,3 +1,5 @@
+// Walks every route of the registry: slower as the API grows, so a generous per-test budget.
+jest.setTimeout(180_000);
 import { ROLES, SCOPES } from '../../domain/context';
 import type { RouteDef } from '../../api/http/registry';
 import { startTestApp, type TestApp } from '../support/app';
