@@ -5,6 +5,7 @@ import type { AppConfig } from '../domain/config';
 import type { Logger } from '../domain/logger';
 import type { MessagingDeps } from '../domain/messaging/factory';
 import { createAutomationActivities } from './automation.activities';
+import { createSmsActivities } from './sms.activities';
 
 /** Dependencies every activity module receives (each activity call forks its own EM from `orm`). */
 export interface ActivityDeps {
@@ -29,5 +30,6 @@ export function createActivities(deps: ActivityDeps) {
   const engine = { orm: deps.orm, log: deps.log, workflows: deps.workflows, retryIntervalMs: deps.retryIntervalMs };
   return {
     ...createAutomationActivities({ orm: deps.orm, config: deps.config, log: deps.log.child({ component: 'automations' }), engine, messaging: deps.messaging, ai: deps.ai }),
+    ...createSmsActivities({ orm: deps.orm, config: deps.config, log: deps.log.child({ component: 'sms' }), gateway: deps.messaging?.gateway }),
   } satisfies Record<string, (input: never) => Promise<unknown>>;
 }
