@@ -41,14 +41,20 @@ export const listSmsQuery = listQuery({
   },
 });
 
+const READ_ONLY_SMS_FIELDS = ['body', 'message', 'to', 'from', 'status', 'direction', 'phoneNumber', 'providerMessageId'] as const;
+/** Only the flags change; a field of the message itself is refused (400), other keys are ignored. */
 export const smsFlagsBody = z
-  .strictObject({ unread: z.boolean().optional(), starred: z.boolean().optional() })
-  .refine((b) => b.unread !== undefined || b.starred !== undefined, { message: 'give unread and/or starred' });
+  .looseObject({ unread: z.boolean({ message: 'must be a boolean' }).optional(), starred: z.boolean({ message: 'must be a boolean' }).optional() })
+  .superRefine((b, c) => {
+    for (const key of READ_ONLY_SMS_FIELDS) if (key in b) c.addIssue({ code: 'custom', path: [key], message: 'cannot be changed: only unread and starred can' });
+  })
+  .refine((b) => b.unread !== undefined || b.starred !== undefined, { message: 'give unread and/or starred' })
+  .transform((b) => ({ unread: b.unread, starred: b.starred }));
 
 export const threadsQuery = z.strictObject({ ...pageParams(100), unread: boolParam.optional().describe('only threads with (true) or without (false) unread inbound messages') });
 export const threadQuery = z.strictObject({ ...pageParams(100) });
 export const threadParams = z.object({ phoneNumber: z.string().min(1).max(40) });
-export const threadBody = z.strictObject({ unread: z.boolean({ message: 'must be a boolean' }) });
+export const threadBody = z.object({ unread: z.boolean({ message: 'must be a boolean' }) });
 
 const recipient = z.union([
   phoneText,

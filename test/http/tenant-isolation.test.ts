@@ -17,7 +17,7 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 // Required body ids (personId, a stage `id`, stageId) are filled so the 404 check is reached, not a 400.
-const SAMPLE_BODY = { name: 'Hijacked', firstName: 'Hijacked', title: 'Hijacked', personId: '0123456789abcdef01234567', id: '0123456789abcdef01234567', stageId: '0123456789abcdef01234567', preview: false };
+const SAMPLE_BODY = { name: 'Hijacked', firstName: 'Hijacked', title: 'Hijacked', personId: '0123456789abcdef01234567', id: '0123456789abcdef01234567', stageId: '0123456789abcdef01234567', preview: false, unread: false };
 
 /** Collection path of a resource kind whose GET path is not /api/v1/<kind>s/:id. */
 const COLLECTIONS: Record<string, string> = {
@@ -27,6 +27,10 @@ const COLLECTIONS: Record<string, string> = {
   'lead-routing-rule': 'lead-routing/rules',
   activity: 'activities',
   'automation-execution': 'automations/executions',
+  sms: 'sms',
+  'sms-thread': 'sms/threads',
+  'sms-scheduled': 'sms/scheduled',
+  'sms-template': 'sms-templates',
 };
 
 it('every route with path parameters declares the resource kind of each, and a factory exists for it', () => {

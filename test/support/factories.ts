@@ -1,5 +1,6 @@
 import type { HttpClient, TestApp } from './app';
 import { automationBody, insertExecution, workspaceCtx } from './automations';
+import { insertScheduledSms, insertSms } from './sms';
 
 let seq = 0;
 const unique = (): string => `${Date.now().toString(36)}${(++seq).toString(36)}`;
@@ -48,6 +49,11 @@ export const factories: Record<string, Factory> = {
     const automationId = await factories.automation!(http);
     return (await insertExecution(await workspaceCtx(helpers.app, http), automationId))._id;
   },
+  // SMS rows come from the gateway (sends, webhook): inserted directly, so no gateway is needed.
+  sms: async (http, helpers) => (await insertSms(await workspaceCtx(helpers!.app, http)))._id,
+  'sms-thread': async (http, helpers) => (await insertSms(await workspaceCtx(helpers!.app, http))).phoneNumber,
+  'sms-scheduled': async (http, helpers) => (await insertScheduledSms(await workspaceCtx(helpers!.app, http)))._id,
+  'sms-template': (http) => createVia(http, '/api/v1/sms-templates', { name: `Template ${unique()}`, message: 'Hi {{firstName}}' }),
 };
 
 export const makeCompany = (http: HttpClient, body: Record<string, unknown> = {}) =>
