@@ -39,7 +39,7 @@ export const smsRoutes: RouteFactory = (deps) => {
       handler: async ({ ctx, body, koa }) => {
         const key = body.idempotencyKey ?? (koa.get('idempotency-key') || undefined);
         const sent = await sendSms(ctx, { to: body.to, message: body.message, from: body.from, links: linksOf(body), idempotencyKey: key, source: 'api' }, { gateway });
-        return created(messages.serializeSms(await messages.getSms(ctx, sent.smsId)));
+        return created(messages.serializeSms(await messages.getSms(ctx, sent.smsId, { refresh: true })));
       },
     }),
     route({

@@ -48,8 +48,9 @@ export async function listSms(ctx: Ctx, q: ListSmsInput): Promise<{ items: SmsMe
   return findPage(ctx.em, SmsMessage, filter as FilterQuery<SmsMessage>, q, { createdAt: 'desc' });
 }
 
-export async function getSms(ctx: Ctx, id: string): Promise<SmsMessage> {
-  return (await ctx.em.findOne(SmsMessage, { _id: id })) ?? (() => { throw notFound('sms'); })();
+/** `refresh` re-reads a row this EM already holds (a send updates it with native updates). */
+export async function getSms(ctx: Ctx, id: string, opts: { refresh?: boolean } = {}): Promise<SmsMessage> {
+  return (await ctx.em.findOne(SmsMessage, { _id: id }, { refresh: opts.refresh })) ?? (() => { throw notFound('sms'); })();
 }
 
 export async function updateSmsFlags(ctx: Ctx, id: string, flags: { unread?: boolean; starred?: boolean }): Promise<SmsMessage> {
