@@ -16,7 +16,7 @@ import { inTransaction } from '../shared/tx';
 import { User } from '../workspaces/user.entity';
 import { Workspace } from '../workspaces/workspace.entity';
 import type { MessageLinks } from './outbound.service';
-import { SmsMessage, SmsSettings, type SmsStatus } from './sms-message.entity';
+import { SmsMessage, SmsWorkspaceSettings, type SmsStatus } from './sms-message.entity';
 import { phoneWhere, resolveContact, serializeSms } from './sms-messages.service';
 import { counterpartyOf } from './sms-phone';
 
@@ -35,19 +35,19 @@ const sha256 = (s: string): string => createHash('sha256').update(s, 'utf8').dig
 export async function rotateWebhookSecret(ctx: Ctx): Promise<{ secret: string; hint: string }> {
   const secret = `${SMS_WEBHOOK_SECRET_PREFIX}${randomBytes(24).toString('base64url')}`;
   const hint = secret.slice(-4);
-  const existing = await ctx.em.findOne(SmsSettings, {});
+  const existing = await ctx.em.findOne(SmsWorkspaceSettings, {});
   if (existing) {
     existing.webhookSecretHash = sha256(secret);
     existing.webhookSecretHint = hint;
   } else {
-    ctx.em.persist(createRecord(ctx, SmsSettings, { webhookSecretHash: sha256(secret), webhookSecretHint: hint }));
+    ctx.em.persist(createRecord(ctx, SmsWorkspaceSettings, { webhookSecretHash: sha256(secret), webhookSecretHint: hint }));
   }
   await ctx.em.flush();
   return { secret, hint };
 }
 
 export async function webhookSecretStatus(ctx: Ctx): Promise<{ secretSet: boolean; secretHint: string | null }> {
-  const s = await ctx.em.findOne(SmsSettings, {});
+  const s = await ctx.em.findOne(SmsWorkspaceSettings, {});
   return { secretSet: !!s?.webhookSecretHash, secretHint: s?.webhookSecretHint ? `****${s.webhookSecretHint}` : null };
 }
 
@@ -91,7 +91,7 @@ async function authenticate(orm: MikroORM, call: SmsWebhookCall): Promise<Ctx> {
   const em = forkForWorkspace(orm.em, call.workspaceId);
   const workspace = await em.findOne(Workspace, { _id: call.workspaceId });
   if (!workspace) throw notFound('workspace');
-  const settings = await em.findOne(SmsSettings, {});
+  const settings = await em.findOne(SmsWorkspaceSettings, {});
   if (!settings?.webhookSecretHash) throw new DomainError('unauthenticated', 'no SMS webhook secret is set for this workspace: create one with POST /api/v1/sms/webhook-secret');
   if (!secretMatches(call.secret === undefined ? undefined : sha256(call.secret), settings.webhookSecretHash)) throw new DomainError('unauthenticated', 'missing or wrong x-webhook-secret header');
   if (workspace.status !== 'active') throw new DomainError('forbidden', 'workspace is not active');
@@ -175,8 +175,6 @@ async function receiveInbound(ctx: Ctx, body: z.infer<typeof inboundBody>): Prom
   }
 }
 
-const RANK: Record<string, number> = { queued: 0, unknown: 0, failed: 1, sent: 1, delivered: 2 };
-
 async function deliveryReport(ctx: Ctx, body: z.infer<typeof reportBody>): Promise<Record<string, unknown>> {
   const providerMessageId = body.id ?? body.messageId;
   if (!providerMessageId && !body.reference) throw validation('body: id (the gateway message id) or reference (our id) is required');
@@ -185,15 +183,15 @@ async function deliveryReport(ctx: Ctx, body: z.infer<typeof reportBody>): Promi
   // Gateways retry anything but 2xx: an unknown message is acknowledged and ignored.
   if (!sms) return { matched: false };
   const status = REPORT_STATUS[body.status]!;
-  // Reports can arrive out of order: a late "sent" never undoes "delivered".
-  if (RANK[status]! >= RANK[sms.status]! || status === 'failed') {
-    if (!(sms.status === 'delivered' && status !== 'delivered')) {
-      sms.status = status;
-      if (status === 'delivered') sms.deliveredAt = new Date();
-      if (status === 'failed') sms.error = body.error ?? `the gateway reported ${body.status}`;
-      if (providerMessageId && !sms.providerMessageId) sms.providerMessageId = providerMessageId;
-      await ctx.em.flush();
-    }
+  // Reports can arrive out of order: "sent" only moves a message that has no outcome yet, and
+  // nothing undoes "delivered".
+  const applies = status === 'sent' ? sms.status === 'queued' || sms.status === 'unknown' : sms.status !== 'delivered' && sms.status !== status;
+  if (applies) {
+    sms.status = status;
+    if (status === 'delivered') sms.deliveredAt = new Date();
+    if (status === 'failed') sms.error = body.error ?? `the gateway reported ${body.status}`;
+    if (providerMessageId && !sms.providerMessageId) sms.providerMessageId = providerMessageId;
+    await ctx.em.flush();
   }
   return { matched: true, sms: serializeSms(sms) };
 }

@@ -96,8 +96,8 @@ export const SmsTemplate = defineEntity({
 export type SmsTemplate = InferEntity<typeof SmsTemplate>;
 
 /** Per-workspace SMS settings: the inbound webhook secret (SHA-256 only; shown once when created). */
-export const SmsSettings = defineEntity({
-  name: 'SmsSettings',
+export const SmsWorkspaceSettings = defineEntity({
+  name: 'SmsWorkspaceSettings',
   tableName: 'sms_settings',
   uniques: [{ properties: ['workspaceId'] }],
   properties: {
@@ -106,4 +106,4 @@ export const SmsSettings = defineEntity({
     webhookSecretHint: p.string().length(8).nullable(),
   },
 });
-export type SmsSettings = InferEntity<typeof SmsSettings>;
+export type SmsWorkspaceSettings = InferEntity<typeof SmsWorkspaceSettings>;

@@ -314,6 +314,8 @@ describe('gateway webhook', () => {
     expect(got.deliveredAt).toEqual(expect.any(String));
     await hook(u.workspaceId, { type: 'status', id: b.providerMessageId, status: 'undelivered', error: 'handset off' }, secret);
     expect((await u.http.get(`/api/v1/sms/${b._id}`)).body.data).toMatchObject({ status: 'failed', error: 'handset off' });
+    await hook(u.workspaceId, { type: 'status', id: b.providerMessageId, status: 'accepted' }, secret);
+    expect((await u.http.get(`/api/v1/sms/${b._id}`)).body.data.status).toBe('failed');
     expect((await hook(u.workspaceId, { type: 'delivery_report', id: 'unknown-id', status: 'delivered' }, secret)).body.data).toEqual({ matched: false });
     expect((await hook(u.workspaceId, { type: 'delivery_report', id: b.providerMessageId, status: 'delivered' }, 'wrong')).status).toBe(401);
   });
@@ -376,20 +378,32 @@ describe('threads', () => {
 });
 
 describe('POST /sms/bulk', () => {
-  it('500 recipients (the maximum) are each sent once; a retry with the same idempotencyKey sends nothing new', async () => {
-    const u = await app.tenant('SMS bulk max');
-    const recipients = Array.from({ length: 500 }, (_, i) => `+4560${String(i).padStart(6, '0')}`);
+  it('500 recipients (the maximum) pass the boundary: each gets its own result', async () => {
+    // Every recipient lacks its placeholder value, so the 500 results come back without 500 sends.
+    const recipients = Array.from({ length: 500 }, (_, i) => ({ to: `+4560${String(i).padStart(6, '0')}` }));
+    const res = await t.http.post('/api/v1/sms/bulk', { message: 'Hi {{name}}', recipients });
+    expect(res.status).toBe(201);
+    expect(res.body.data.summary).toEqual({ total: 500, sent: 0, failed: 500 });
+    expect(res.body.data.results[499]).toMatchObject({ index: 499, to: '+4560000499', status: 'failed', error: expect.stringContaining('{{name}}') });
+    expect(gateway.requests).toHaveLength(0);
+  });
+
+  it('each recipient is sent once; a retry with the same idempotencyKey sends nothing new', async () => {
+    const u = await app.tenant('SMS bulk send');
+    const recipients = Array.from({ length: 30 }, (_, i) => `+4561${String(i).padStart(6, '0')}`);
     const res = await u.http.post('/api/v1/sms/bulk', { message: 'Sale!', recipients, idempotencyKey: 'campaign-1' });
     expect(res.status).toBe(201);
-    expect(res.body.data.summary).toEqual({ total: 500, sent: 500, failed: 0 });
+    expect(res.body.data.summary).toEqual({ total: 30, sent: 30, failed: 0 });
     expect(res.body.data.bulkId).toBe('campaign-1');
-    expect(new Set(gateway.requests.map((r) => JSON.parse(r.body).to)).size).toBe(500);
-    const again = await u.http.post('/api/v1/sms/bulk', { message: 'Sale!', recipients, idempotencyKey: 'campaign-1' });
-    expect(again.body.data.summary).toEqual({ total: 500, sent: 500, failed: 0 });
+    expect(res.body.data.results.map((r: any) => r.to)).toEqual(recipients);
+    expect(new Set(gateway.requests.map((r) => JSON.parse(r.body).to)).size).toBe(30);
+    const again = await u.http.post('/api/v1/sms/bulk', { message: 'Sale!', recipients }, { headers: { 'idempotency-key': 'campaign-1' } });
+    expect(again.body.data.summary).toEqual({ total: 30, sent: 30, failed: 0 });
     expect(again.body.data.results.every((r: any) => r.replayed === true)).toBe(true);
-    expect(gateway.requests).toHaveLength(500);
-    expect((await u.http.get('/api/v1/sms')).body.total).toBe(500);
-  }, 300_000);
+    expect(again.body.data.results.map((r: any) => r.smsId)).toEqual(res.body.data.results.map((r: any) => r.smsId));
+    expect(gateway.requests).toHaveLength(30);
+    expect((await u.http.get('/api/v1/sms')).body.total).toBe(30);
+  }, 120_000);
 
   it('501 recipients is 400 and sends nothing', async () => {
     const recipients = Array.from({ length: 501 }, () => '+4512345678');
