@@ -1,3 +1,4 @@
+import { loadEntityContext } from '../../domain/automations/engine/context';
 import { OutboundMessage } from '../../domain/messaging/outbound-message.entity';
 import { SmsMessage } from '../../domain/messaging/sms-message.entity';
 import { forkForWorkspace } from '../../domain/orm/tenant';
@@ -286,6 +287,9 @@ describe('gateway webhook', () => {
     expect(events.map((e) => e.type)).toEqual(['sms_received', 'sms_replied']);
     expect(events[0]!.payload).toEqual({ sms: { _id: reply._id, from: p.phone, to: '', body: 'Thanks STOP' }, links: { personId: p.id } });
     expect(events[1]!.payload).toMatchObject({ sms: { _id: reply._id }, links: { personId: p.id }, inReplyTo: { smsId: ours._id, source: 'api' } });
+    // Automations started by sms_received see the message and its contact (contact.*, sms.*).
+    const context = await loadEntityContext(forkForWorkspace(app.runtime.deps.orm.em, u.workspaceId), 'sms', reply._id);
+    expect(context).toMatchObject({ sms: { body: 'Thanks STOP', from: p.phone }, contact: { _id: p.id, firstName: 'Ann' } });
     // The reply shows on the person's timeline.
     const feed = await u.http.get(`/api/v1/activities?personId=${p.id}&type=sms`);
     expect(feed.body.data.map((a: any) => a.summary)).toEqual(expect.arrayContaining([`SMS from ${p.phone}`, `SMS to ${p.phone}`]));
