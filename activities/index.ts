@@ -7,6 +7,8 @@ import type { MessagingDeps } from '../domain/messaging/factory';
 import { createAutomationActivities } from './automation.activities';
 import { createWebhookActivities } from './webhooks.activities';
 
+import { createSmsActivities } from './sms.activities';
+
 /** Dependencies every activity module receives (each activity call forks its own EM from `orm`). */
 export interface ActivityDeps {
   orm: MikroORM;
@@ -31,5 +33,7 @@ export function createActivities(deps: ActivityDeps) {
   return {
     ...createAutomationActivities({ orm: deps.orm, config: deps.config, log: deps.log.child({ component: 'automations' }), engine, messaging: deps.messaging, ai: deps.ai }),
     ...createWebhookActivities({ orm: deps.orm, config: deps.config, log: deps.log.child({ component: 'webhooks' }) }),
+
+    ...createSmsActivities({ orm: deps.orm, config: deps.config, log: deps.log.child({ component: 'sms' }), gateway: deps.messaging?.gateway }),
   } satisfies Record<string, (input: never) => Promise<unknown>>;
 }

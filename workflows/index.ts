@@ -3,3 +3,5 @@
 export * from './automation-execution.workflow';
 export * from './automation-schedule.workflow';
 export * from './webhook-delivery.workflow';
+
+export * from './sms-scheduled.workflow';

@@ -85,7 +85,7 @@ export const sendSmsAction: ActionHandler<{ message: string; phoneField: string;
   async run(env, c) {
     const to = phoneOf(env.input.context, c.phoneField) ?? fail(`send_sms: no ${c.phoneField} phone number on the run's records`);
     const messaging = env.deps.messaging() ?? fail('send_sms: the messaging module is not available');
-    const sent = await sendSms(env.ctx, { to, message: c.message, from: c.fromNumber || undefined, links: messageLinks(env.input.context), idempotencyKey: env.idempotencyKey, source: 'automation' }, { gateway: messaging.gateway });
+    const sent = await sendSms(env.ctx, { to, message: c.message, from: c.fromNumber || undefined, links: messageLinks(env.input.context), idempotencyKey: env.idempotencyKey, source: 'automation', sourceRef: env.input.executionId }, { gateway: messaging.gateway });
     return { output: { to: sent.to, from: sent.from, outboundMessageId: sent.outboundMessageId, replayed: sent.replayed } };
   },
 };

@@ -33,6 +33,8 @@ import { agentsRoutes } from './agents.router';
 import { metricsRoutes } from './metrics.router';
 import { customObjectsRoutes } from './custom-objects.router';
 import { webhooksRoutes } from './webhooks.router';
+import { smsRoutes } from './sms.router';
+import { smsTemplatesRoutes } from './sms-templates.router';
 
 /** Every route of the API, in one list: mounted by the app, walked by docs and guard tests. */
 export function allRoutes(deps: AppDeps): RouteDef[] {
@@ -64,6 +66,8 @@ export function allRoutes(deps: AppDeps): RouteDef[] {
     imagesRoutes,
     automationsRoutes,
     automationRunsRoutes,
+    smsRoutes,
+    smsTemplatesRoutes,
     reportsRoutes,
     agentsRoutes,
     metricsRoutes,

@@ -1,5 +1,8 @@
 import type { Ctx } from '../context';
+import { firstPhoneMatch } from '../crm-connect/lookup.service';
 import { DomainError, validation } from '../errors';
+import { Person } from '../people/person.entity';
+import { inTransaction } from '../shared/tx';
 import { normalizePhoneNumber, normalizeSmsSender } from './addresses';
 import {
   checkIdempotencyKey, checkLinks, claimOutbound, findSent, MESSAGE_SOURCES, recordFailure, recordSent,
@@ -7,6 +10,8 @@ import {
 } from './outbound.service';
 import type { SmsGateway } from './ports';
 import { SMS_NOT_CONFIGURED } from './settings';
+import { SmsMessage } from './sms-message.entity';
+import { counterpartyOf } from './sms-phone';
 
 /** Ten concatenated segments; gateways split longer texts themselves. Counted in characters (code points). */
 export const MAX_SMS_LENGTH = 1600;
@@ -19,9 +24,13 @@ export interface SendSmsInput {
   links: MessageLinks;
   idempotencyKey?: string;
   source?: MessageSource;
+  /** The automation execution, sequence enrollment or scheduled SMS behind the send (events carry it). */
+  sourceRef?: string;
 }
 
 export interface SentSms {
+  /** The sms_message record (the same id as its outbound claim). */
+  smsId: string;
   outboundMessageId: string;
   activityId: string;
   providerMessageId: string | null;
@@ -56,40 +65,82 @@ export function validateSms(input: SendSmsInput, defaults: { from?: string; coun
   return { to: to.phone, from: from.from, message: input.message, source, idempotencyKey: checkIdempotencyKey(input.idempotencyKey) };
 }
 
+/** Links of a send that names none: the first record holding the number (crm-connect rule). */
+async function resolveLinks(ctx: Ctx, to: string): Promise<MessageLinks> {
+  const match = await firstPhoneMatch(ctx, to);
+  if (!match) return {};
+  if (match.entityType === 'company') return { companyId: match._id };
+  if (match.entityType === 'lead') return { leadId: match._id };
+  const person = await ctx.em.findOne(Person, { _id: match._id });
+  return { personId: match._id, ...(person?.companyId ? { companyId: person.companyId } : {}) };
+}
+
+const hasLinks = (links: MessageLinks | undefined): links is MessageLinks => !!links && Object.values(links).some(Boolean);
+
 /**
- * Sends one SMS: validates, records it on the linked records' timeline (activity type `sms`) and
- * hands it to the gateway, at most once per idempotencyKey. Must not run inside a transaction.
+ * Sends one SMS: validates, records it (an sms_message row and a timeline activity of type `sms`
+ * on the linked records, or on the contact the number resolves to when none are given) and hands
+ * it to the gateway, at most once per idempotencyKey. Must not run inside a transaction.
  */
 export async function sendSms(ctx: Ctx, input: SendSmsInput, deps: SmsDeps): Promise<SentSms> {
   deps.gateway.assertConfigured?.();
   const sms = validateSms(input, { from: deps.gateway.defaultFrom, countryCode: deps.gateway.defaultCountryCode });
   const base = { to: sms.to, from: sms.from, status: 'sent' as const };
   const replay = (row: OutboundRow): SentSms => ({
-    ...base, outboundMessageId: row._id, activityId: row.activityId, providerMessageId: row.providerMessageId,
+    ...base, smsId: row._id, outboundMessageId: row._id, activityId: row.activityId, providerMessageId: row.providerMessageId,
     providerStatus: String(row.result?.providerStatus ?? 'sent'), replayed: true,
   });
   const done = await findSent(ctx, 'sms', sms.idempotencyKey);
   if (done) return replay(done);
-  await checkLinks(ctx, input.links ?? {});
+  if (hasLinks(input.links)) await checkLinks(ctx, input.links);
+  const links = hasLinks(input.links) ? input.links : await resolveLinks(ctx, sms.to);
+  const counterparty = counterpartyOf(sms.to)!;
+  const sourceRef = input.sourceRef?.slice(0, 100) ?? null;
   const claim = await claimOutbound(ctx, {
     channel: 'sms',
     idempotencyKey: sms.idempotencyKey,
     source: sms.source,
     recipients: [sms.to],
-    links: input.links ?? {},
+    links,
     activity: { summary: `SMS to ${sms.to}`, description: sms.message, metadata: { to: sms.to, from: sms.from, source: sms.source, messageId: null } },
+    onClaim: ({ id, activityId, at }) => {
+      ctx.em.persist(ctx.em.create(SmsMessage, {
+        _id: id, workspaceId: ctx.actor.workspaceId, createdAt: at, updatedAt: at,
+        direction: 'outbound', from: sms.from, to: sms.to, body: sms.message, status: 'queued', providerMessageId: null, unread: false, starred: false,
+        phoneNumber: counterparty.phoneNumber, phoneTail: counterparty.phoneTail,
+        personId: links.personId ?? null, companyId: links.companyId ?? null, leadId: links.leadId ?? null, dealId: links.dealId ?? null,
+        source: sms.source, sourceRef, activityId, error: null, sentAt: null, deliveredAt: null,
+      }));
+    },
   }, deps.staleClaimMs);
   const { row } = claim;
   if (claim.kind === 'sent') return replay(row);
+  // A failed earlier attempt is being sent again: its record shows the new attempt.
+  if (row.attempts > 1) await ctx.em.nativeUpdate(SmsMessage, { _id: row._id }, { status: 'queued', error: null, updatedAt: new Date() });
   let sent;
   try {
     sent = await deps.gateway.send({ to: sms.to, from: sms.from, message: sms.message, reference: row._id });
   } catch (err) {
-    throw await recordFailure(ctx, row, err, 'sms');
+    throw await inTransaction(ctx, async () => {
+      const out = await recordFailure(ctx, row, err, 'sms');
+      const unknown = out !== err;
+      const message = err instanceof Error ? err.message : String(err);
+      await ctx.em.nativeUpdate(SmsMessage, { _id: row._id }, { status: unknown ? 'unknown' : 'failed', error: message.slice(0, 2000), updatedAt: new Date() });
+      return out;
+    });
   }
-  await recordSent(ctx, row, { providerMessageId: sent.providerMessageId, result: { providerStatus: sent.status } }, {
-    type: 'sms_sent', entityType: 'sms',
-    payload: { providerMessageId: sent.providerMessageId, to: sms.to, from: sms.from, source: sms.source, links: input.links ?? {} },
+  const sentAt = new Date();
+  await inTransaction(ctx, async () => {
+    await recordSent(ctx, row, { providerMessageId: sent.providerMessageId, result: { providerStatus: sent.status } }, {
+      type: 'sms_sent', entityType: 'sms',
+      payload: {
+        sms: { _id: row._id, from: sms.from, to: sms.to, body: sms.message }, links, source: sms.source, ...(sourceRef ? { sourceRef } : {}),
+        providerMessageId: sent.providerMessageId, to: sms.to, from: sms.from,
+      },
+    });
+    // A delivery report may already have arrived and moved the record on.
+    await ctx.em.nativeUpdate(SmsMessage, { _id: row._id, status: { $in: ['queued', 'failed', 'unknown'] } }, { status: 'sent', updatedAt: sentAt });
+    await ctx.em.nativeUpdate(SmsMessage, { _id: row._id }, { providerMessageId: sent.providerMessageId, sentAt, error: null, updatedAt: sentAt });
   });
-  return { ...base, outboundMessageId: row._id, activityId: row.activityId, providerMessageId: sent.providerMessageId, providerStatus: sent.status, replayed: false };
+  return { ...base, smsId: row._id, outboundMessageId: row._id, activityId: row.activityId, providerMessageId: sent.providerMessageId, providerStatus: sent.status, replayed: false };
 }

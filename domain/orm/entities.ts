@@ -18,6 +18,7 @@ import { LeadRoutingRule } from '../leads/lead-routing-rule.entity';
 import { LeadScoringRule } from '../leads/lead-scoring-rule.entity';
 import { List, ListItem } from '../lists/list.entity';
 import { OutboundMessage } from '../messaging/outbound-message.entity';
+import { ScheduledSms, SmsMessage, SmsWorkspaceSettings, SmsTemplate } from '../messaging/sms-message.entity';
 import { OutboxEvent } from '../outbox/outbox-event.entity';
 import { Note } from '../notes/note.entity';
 import { CompanyPerson, Person } from '../people/person.entity';
@@ -38,6 +39,7 @@ export const tenantEntities = [
   AutomationStep,
   AutomationLookupSnapshot,
   OutboundMessage,
+  SmsMessage, ScheduledSms, SmsTemplate, SmsWorkspaceSettings,
   WebhookSubscription, WebhookDelivery,
   User, Company, Person, CompanyPerson, Activity, Deal, Image, CustomFieldDefinition, Lead, LeadScoringRule, LeadRoutingRule, Flow, FlowStage, List, ListItem, FilterPreset, DashboardLayout, Task, TaskFlow, Note, Call, CalendarEvent, ImportRun,
   Agent, MetricSeries, CustomObject, CustomObjectField, CustomObjectRecord];

@@ -14,6 +14,7 @@ const ALLOWED_PUBLIC = [
   'GET /api/v1/docs/markdown',
   'GET /api/v1/images/:token',
   'POST /api/webhooks/automation/:automationId',
+  'POST /api/webhooks/sms/:workspaceId',
 ];
 
 const SAMPLE_ID = '0123456789abcdef01234567';

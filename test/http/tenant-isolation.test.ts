@@ -20,7 +20,7 @@ afterAll(() => app.close());
 
 // Required body ids (personId, a stage `id`, stageId) are filled so the 404 check is reached, not a 400.
 const SAMPLE_BODY = {
-  name: 'Hijacked', firstName: 'Hijacked', title: 'Hijacked', personId: '0123456789abcdef01234567', id: '0123456789abcdef01234567', stageId: '0123456789abcdef01234567', preview: false,
+  name: 'Hijacked', firstName: 'Hijacked', title: 'Hijacked', personId: '0123456789abcdef01234567', id: '0123456789abcdef01234567', stageId: '0123456789abcdef01234567', preview: false, unread: false,
 };
 /** Custom object field and bulk-record bodies need their own required keys (a `type` would break other routes). */
 const bodyFor = (path: string) => (path.startsWith('/api/v1/custom-objects') ? { ...SAMPLE_BODY, slug: 'hijacked', label: 'Hijacked', type: 'text', ids: ['0123456789abcdef01234567'], patch: {} } : SAMPLE_BODY);
@@ -35,6 +35,10 @@ const COLLECTIONS: Record<string, string | ((id: string) => string)> = {
   'automation-execution': 'automations/executions',
   'webhook-subscription': 'webhooks/subscriptions',
   'webhook-delivery': 'webhooks/deliveries',
+  sms: 'sms',
+  'sms-thread': 'sms/threads',
+  'sms-scheduled': 'sms/scheduled',
+  'sms-template': 'sms-templates',
   'custom-object': 'custom-objects',
   // Fields are read through their object's definition; records live under their object's slug.
   'custom-object-field': () => `custom-objects/${ISOLATION_OBJECT_SLUG}`,
@@ -78,7 +82,7 @@ it('another workspace gets 404 on every :id route and changes nothing', async ()
     });
   }
   expect(failures).toEqual([]);
-});
+}, 120_000);
 
 it('lists never show another workspace\'s records', async () => {
   const id = await factories.company!(a.http);

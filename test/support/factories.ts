@@ -2,6 +2,8 @@ import type { HttpClient, TestApp } from './app';
 import { automationBody, insertExecution, workspaceCtx } from './automations';
 import { insertDelivery } from './webhooks';
 
+import { insertScheduledSms, insertSms } from './sms';
+
 let seq = 0;
 const unique = (): string => `${Date.now().toString(36)}${(++seq).toString(36)}`;
 
@@ -71,6 +73,12 @@ export const factories: Record<string, Factory> = {
     if (!helpers) throw new Error('the webhook-delivery factory needs { app } as its second argument');
     return insertDelivery(await workspaceCtx(helpers.app, http), await factories['webhook-subscription']!(http));
   },
+
+  // SMS rows come from the gateway (sends, webhook): inserted directly, so no gateway is needed.
+  sms: async (http, helpers) => (await insertSms(await workspaceCtx(helpers!.app, http)))._id,
+  'sms-thread': async (http, helpers) => (await insertSms(await workspaceCtx(helpers!.app, http))).phoneNumber,
+  'sms-scheduled': async (http, helpers) => (await insertScheduledSms(await workspaceCtx(helpers!.app, http)))._id,
+  'sms-template': (http) => createVia(http, '/api/v1/sms-templates', { name: `Template ${unique()}`, message: 'Hi {{firstName}}' }),
 };
 
 export const makeCompany = (http: HttpClient, body: Record<string, unknown> = {}) =>

@@ -10,6 +10,7 @@ import { Company } from '../../companies/company.entity';
 import { Deal } from '../../deals/deal.entity';
 import { FlowStage } from '../../deals/flow.entity';
 import { Lead } from '../../leads/lead.entity';
+import { SmsMessage } from '../../messaging/sms-message.entity';
 import { Person } from '../../people/person.entity';
 import { User } from '../../workspaces/user.entity';
 import { normalizeEntity } from '../triggers';
@@ -117,6 +118,14 @@ export async function loadEntityContext(em: EntityManager, entityType: string | 
       if (!deal) return ctx;
       ctx.deal = await dealView(em, deal);
       await addLinks(em, ctx, { personId: deal.personRef, companyId: deal.company, ownerId: deal.ownerId, leadId: deal.leadRef });
+      return ctx;
+    }
+    case 'sms': {
+      // sms_received/sms_replied: the message plus the contact it was linked to, so a reply can use contact.*.
+      const sms = await byId(em, SmsMessage, entityId);
+      if (!sms) return ctx;
+      ctx.sms = { _id: sms._id, direction: sms.direction, from: sms.from, to: sms.to, body: sms.body };
+      await addLinks(em, ctx, { leadId: sms.leadId, dealId: sms.dealId, personId: sms.personId, companyId: sms.companyId });
       return ctx;
     }
     case 'call':

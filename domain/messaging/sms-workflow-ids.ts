@@ -1,0 +1,19 @@
+/** Temporal ids of SMS workflows (DESIGN.md "Workflow ids"). Pure: workflow code may import it. */
+
+export const SCHEDULED_SMS_WORKFLOW_PREFIX = 'sms-scheduled';
+export const SCHEDULED_SMS_WORKFLOW_TYPE = 'scheduledSmsWorkflow';
+
+/** `sms-scheduled:<workspaceId>:<scheduledId>`: one workflow per scheduled SMS. */
+export const scheduledSmsWorkflowId = (workspaceId: string, scheduledId: string): string =>
+  `${SCHEDULED_SMS_WORKFLOW_PREFIX}:${workspaceId}:${scheduledId}`;
+
+/** Workflow input: ids and the time only; the activity loads the message from Postgres. */
+export interface ScheduledSmsWorkflowInput { workspaceId: string; scheduledId: string; sendAt: string }
+
+/** What the API needs from the workflow engine for scheduled SMS (adapter: activities/sms-client.ts). */
+export interface SmsSchedulerPort {
+  /** Starts the timer workflow; an existing one with that id is success. */
+  start(input: ScheduledSmsWorkflowInput): Promise<'started' | 'already_started'>;
+  /** Requests cancellation; false when no such running workflow exists. */
+  cancel(workflowId: string): Promise<boolean>;
+}
