@@ -9,6 +9,7 @@ import { newId } from '../domain/ids';
 import type { Logger } from '../domain/logger';
 import { forkForWorkspace } from '../domain/orm/tenant';
 import { authorize } from './http/auth';
+import { codecServer } from './http/codec-server';
 import { errorMiddleware, formatZodError } from './http/errors';
 import { isPublic, type RouteDef } from './http/registry';
 
@@ -106,6 +107,8 @@ export function createApp(deps: AppDeps, routes: RouteDef[]): Koa {
 
   app.use((ctx, next) => requestContext(ctx, next, deps.log));
   app.use(errorMiddleware);
+  // Temporal codec server (outside /api/v1, own token; reads its own body): api/http/codec-server.ts.
+  app.use(codecServer(deps.config.temporalCodec));
   app.use(
     bodyParser({
       enableTypes: ['json', 'form', 'text'],
