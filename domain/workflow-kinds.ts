@@ -5,7 +5,7 @@
  * Pure (no Temporal, no I/O): the API, the domain, activities and workflow code all import it.
  *
  * Adding a kind is one `defineWorkflowKind({...})` entry in WORKFLOW_KINDS plus a replay fixture;
- * test/unit/workflow-kinds.test.ts fails until the workflow is exported and the fixture exists.
+ * test/unit/temporal/workflow-kinds.test.ts fails until the workflow is exported and the fixture exists.
  */
 import { EXECUTION_WORKFLOW_PREFIX, SCHEDULE_TICK_PREFIX } from './automations/workflow-ids';
 

@@ -41,6 +41,12 @@ describe('workflow registry', () => {
     expect(k.parseId(`other:${WS}:${ID}`)).toBeNull();
   });
 
+  it('is pure: imports only the automation id helpers; no clock, randomness or environment', () => {
+    const src = readFileSync(path.join(__dirname, '../../../domain/workflow-kinds.ts'), 'utf8');
+    expect([...src.matchAll(/(?:from|import)\s+'([^']+)'/g)].map((m) => m[1])).toEqual(['./automations/workflow-ids']);
+    expect(src).not.toMatch(/Date\.now\(|new Date\(\)|Math\.random|process\.|require\(/);
+  });
+
   it('refuses a kind that is not kebab-case', () => {
     expect(() => defineWorkflowKind({ kind: 'Bad Kind', workflowType: 'x', replayFixtures: [], searchAttributes: () => ({}), memo: () => ({}), summary: () => '' })).toThrow(/kebab-case/);
   });
