@@ -121,6 +121,7 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   // Starts and cancels workflows and schedules for the automation engine; starts are eager (see connectTemporal).
+  if (!config.temporalCodec.payloadKeys) log.warn('TEMPORAL_PAYLOAD_KEYS is not set: Temporal payloads are stored unencrypted (README "Temporal: … encrypted payloads")');
   const temporalClient = createTemporalClient(connection, config);
   const deps: ActivityDeps = { orm, config, log, workflows: createWorkflowPort(temporalClient, config.temporalTaskQueue, { eagerStart: true }) };
 
