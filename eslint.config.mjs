@@ -83,6 +83,8 @@ export default defineConfig(
                 '**/api/**',
                 '**/search',
                 '**/search/**',
+                '**/temporal',
+                '**/temporal/**',
                 '**/infra/**',
                 '!**/infra/search-attributes',
               ],
@@ -91,9 +93,9 @@ export default defineConfig(
             },
             {
               // domain/ does I/O, except the pure, deterministic automation helpers the execution
-              // workflow runs on (a regex: gitignore-style groups cannot re-include files below
+              // workflow runs on and the workflow registry (a regex: gitignore-style groups cannot re-include files below
               // an excluded folder).
-              regex: '(^|/)domain(/(?!automations/(topology|conditions|workflow-ids|engine/walk|engine/types)$|shared/wait-duration$).*)?$',
+              regex: '(^|/)domain(/(?!automations/(topology|conditions|workflow-ids|engine/walk|engine/types)$|shared/wait-duration$|workflow-kinds$).*)?$',
               message: workflowSandboxMessage,
               allowTypeImports: true,
             },

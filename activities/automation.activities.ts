@@ -7,6 +7,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type { AiProvider } from '../domain/ai/ai-provider';
 import { createAiProvider } from '../domain/ai/factory';
 import { systemNamespace } from '../domain/automations/engine/context';
+import { nodeDataWithSecrets } from '../domain/automations/engine/secret-refs';
 import type { EngineDeps } from '../domain/automations/engine/ports';
 import { startExecution } from '../domain/automations/engine/start';
 import { finishExecutionRow, writeWorkflowSteps } from '../domain/automations/engine/steps';
@@ -68,7 +69,10 @@ export function createAutomationActivities(opts: AutomationActivityOptions) {
   };
 
   return {
-    async runAction(input: NodeActivityInput): Promise<NodeActivityResult> {
+    async runAction(received: NodeActivityInput): Promise<NodeActivityResult> {
+      // Secrets (credential headers) are not in the workflow's payloads: read them from Postgres.
+      const data = await nodeDataWithSecrets(forkForWorkspace(deps.orm.em, received.workspaceId), received.executionId, received.nodeId, received.data);
+      const input = data === received.data ? received : { ...received, data };
       const { type, handler } = handlerFor(input.data.actionType);
       let unresolved: string[] = [];
       return withHeartbeats(() => runStep(deps, input, {

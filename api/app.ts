@@ -10,6 +10,7 @@ import type { Logger } from '../domain/logger';
 import { forkForWorkspace } from '../domain/orm/tenant';
 import { authorize } from './http/auth';
 import { createAuthFailureLimiter, type AuthFailureLimiter } from './http/auth-failures';
+import { codecServer } from './http/codec-server';
 import { errorMiddleware, formatZodError } from './http/errors';
 import { idempotencyKeyOf, withIdempotency } from './http/idempotency';
 import { assertStorableParams, bodyParseError, inputGuard } from './http/input-guard';
@@ -116,6 +117,8 @@ export function createApp(deps: AppDeps, routes: RouteDef[]): Koa {
 
   app.use((ctx, next) => requestContext(ctx, next, deps.log));
   app.use(errorMiddleware);
+  // Temporal codec server (outside /api/v1, own token; reads its own body): api/http/codec-server.ts.
+  app.use(codecServer(deps.config.temporalCodec));
   app.use(
     bodyParser({
       enableTypes: ['json', 'form', 'text'],

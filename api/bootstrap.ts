@@ -1,10 +1,11 @@
 import type Koa from 'koa';
 import { MikroORM } from '@mikro-orm/postgresql';
-import { Client, Connection } from '@temporalio/client';
+import { Connection } from '@temporalio/client';
 import type { AppConfig } from '../domain/config';
 import { createLogger, type Logger } from '../domain/logger';
 import { ormConfig } from '../domain/orm/config';
 import { createMeiliClient, meiliHealthy } from '../search/meili';
+import { createTemporalClient } from '../temporal/client';
 import { createApp, type AppDeps } from './app';
 import type { RouteDef } from './http/registry';
 import { allRoutes } from './routes';
@@ -23,7 +24,7 @@ export async function buildApi(config: AppConfig, log: Logger = createLogger(con
   const temporal = Connection.lazy({ address: config.temporalAddress, connectTimeout: 2000, interceptors: [] });
   const meili = createMeiliClient(config.meiliUrl, config.meiliMasterKey);
   // Work connection (default retries), separate from the probe: connects on first use.
-  const client = new Client({ connection: Connection.lazy({ address: config.temporalAddress }), namespace: config.temporalNamespace });
+  const client = createTemporalClient(Connection.lazy({ address: config.temporalAddress }), config);
   const deps: AppDeps = {
     orm,
     config,

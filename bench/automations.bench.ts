@@ -27,11 +27,13 @@
 import { rmSync } from 'node:fs';
 import path from 'node:path';
 import { MikroORM } from '@mikro-orm/postgresql';
-import { Client, Connection } from '@temporalio/client';
+import { Connection, type Client } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import pg from 'pg';
 import { createActivities } from '../activities';
-import { createWorkflowPort } from '../activities/automation-client';
+import { createTemporalClient } from '../temporal/client';
+import { crmDataConverter } from '../temporal/codec';
+import { createWorkflowPort } from '../temporal/workflow-client';
 import { createAutomation, toggleAutomation } from '../domain/automations/automations.service';
 import { automationCreateBody } from '../domain/automations/definition.schemas';
 import { loadConfig, type AppConfig } from '../domain/config';
@@ -330,10 +332,10 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
 
   const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 8 });
   const orm = await MikroORM.init(ormConfig(config.databaseUrl));
-  const client = new Client({ connection: await Connection.connect({ address: config.temporalAddress }), namespace: config.temporalNamespace });
+  const client = createTemporalClient(await Connection.connect({ address: config.temporalAddress }), config);
   const native = await NativeConnection.connect({ address: config.temporalAddress });
   // As in the worker process (bin/worker.ts): starts go through the worker's own connection, eagerly.
-  const localClient = new Client({ connection: native, namespace: config.temporalNamespace });
+  const localClient = createTemporalClient(native, config);
   const workflows = createWorkflowPort(localClient, taskQueue, { eagerStart: true });
   const running: { worker: Worker; done: Promise<void> }[] = [];
   let dispatcher: OutboxDispatcher | undefined;
@@ -345,10 +347,11 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     const engineWorker = await Worker.create({
       connection: native, namespace: config.temporalNamespace, taskQueue,
       workflowsPath: require.resolve('../workflows'), activities: createActivities({ orm, config, log: appLog, workflows }),
+      dataConverter: crmDataConverter(config.temporalCodec.payloadKeys),
     });
     const bareQueue = `${taskQueue}-bare`;
     const bareWorker = await Worker.create({
-      connection: native, namespace: config.temporalNamespace, taskQueue: bareQueue, workflowsPath: require.resolve('./bare.workflow'),
+      connection: native, namespace: config.temporalNamespace, taskQueue: bareQueue, workflowsPath: require.resolve('./bare.workflow'), dataConverter: crmDataConverter(config.temporalCodec.payloadKeys),
       activities: {
         async bareStep(input: { runId: string; step: number }): Promise<void> {
           await pool.query(`insert into ${BARE_TABLE} (run_id, step, done_at) values ($1, $2, $3) on conflict do nothing`, [input.runId, input.step, new Date()]);

@@ -27,7 +27,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { Client, Connection } from '@temporalio/client';
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
-import { createWorkflowPort } from '../activities/automation-client';
+import { createWorkflowPort } from '../temporal/workflow-client';
 import { createWebhookRetryPort } from '../activities/webhook-client';
 import { createCompany } from '../domain/companies/companies.service';
 import { loadConfig } from '../domain/config';

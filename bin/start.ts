@@ -118,6 +118,7 @@ async function main(): Promise<void> {
       ['API', apiUrl],
       ['Temporal UI', TEMPORAL_UI_URL ?? `(external Temporal at ${TEMPORAL_ADDRESS})`],
       ['Temporal', `${TEMPORAL_ADDRESS} (namespace ${TEMPORAL_NAMESPACE})`],
+      ...(stack.env.TEMPORAL_CODEC_AUTH_TOKEN ? [['Codec server', `${apiUrl}/codec (token in ${stack.config.dataDir}/temporal-codec-token)`] as [string, string]] : []),
       ['Meilisearch', stack.started.includes('meilisearch') ? `${MEILI_URL} (key in ${stack.config.dataDir}/meili-master-key)` : MEILI_URL],
       // dev credentials of the embedded cluster are fine to show; an external URL's are not
       ['Postgres', stack.started.includes('postgres') ? DATABASE_URL : DATABASE_URL.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@')],

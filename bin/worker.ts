@@ -1,9 +1,10 @@
 import { MikroORM } from '@mikro-orm/postgresql';
-import { Client } from '@temporalio/client';
 import type { DefaultLogger, LogEntry, NativeConnection } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
-import { createWorkflowPort } from '../activities/automation-client';
 import { createWebhookRetryPort } from '../activities/webhook-client';
+import { createTemporalClient } from '../temporal/client';
+import { crmDataConverter } from '../temporal/codec';
+import { createWorkflowPort } from '../temporal/workflow-client';
 import { reconcileSchedules } from '../domain/automations/engine/schedules';
 import { loadConfig, type AppConfig } from '../domain/config';
 import { createLogger, type Logger } from '../domain/logger';
@@ -68,6 +69,8 @@ export async function startTemporalWorker(opts: {
     taskQueue: opts.config.temporalTaskQueue,
     workflowsPath: opts.workflowsPath,
     activities: opts.activities,
+    // Payload encryption (TEMPORAL_PAYLOAD_KEYS); codecs run outside the workflow sandbox, so the bundle needs nothing.
+    dataConverter: crmDataConverter(opts.config.temporalCodec.payloadKeys),
   });
   const running = worker.run().finally(() => connection.close().catch(() => undefined));
   opts.log.info({ taskQueue: opts.config.temporalTaskQueue, namespace: opts.config.temporalNamespace, workflows }, 'Temporal worker started');
@@ -121,7 +124,8 @@ async function main(): Promise<void> {
     process.exit(1);
   }
   // Starts and cancels workflows and schedules for the automation engine; starts are eager (see connectTemporal).
-  const temporalClient = new Client({ connection, namespace: config.temporalNamespace });
+  if (!config.temporalCodec.payloadKeys) log.warn('TEMPORAL_PAYLOAD_KEYS is not set: Temporal payloads are stored unencrypted (README "Temporal: … encrypted payloads")');
+  const temporalClient = createTemporalClient(connection, config);
   const deps: ActivityDeps = { orm, config, log, workflows: createWorkflowPort(temporalClient, config.temporalTaskQueue, { eagerStart: true }) };
 
   const dispatcher = createOutboxDispatcher({

@@ -28,6 +28,18 @@ export interface AppConfig {
   ai: AiEnv;
   /** Outbound webhooks (WEBHOOK_*, SECRETS_ENCRYPTION_KEY): domain/webhooks/settings.ts. */
   webhooks: WebhookEnv;
+  /** Temporal payload encryption and codec server (TEMPORAL_PAYLOAD_KEYS, TEMPORAL_CODEC_*); see temporal/codec.ts. */
+  temporalCodec: TemporalCodecEnv;
+}
+
+/** Raw codec settings; the keys are parsed (and refused when malformed) where the codec is built. */
+export interface TemporalCodecEnv {
+  /** `kid1:base64key,kid2:base64key`: the last encrypts, all decrypt. Unset: payloads are plain JSON. */
+  payloadKeys?: string;
+  /** Bearer token of the codec server (`/codec/decode`, `/codec/encode`). Unset: the codec server answers 503. */
+  authToken?: string;
+  /** Browser origins allowed to call the codec server (the Temporal Web UI): TEMPORAL_CODEC_CORS_ORIGINS, else TEMPORAL_UI_URL. */
+  corsOrigins: string[];
 }
 
 /** Raw mail settings: SMTP_URL, or SMTP_HOST/SMTP_PORT/SMTP_USER/SMTP_PASSWORD/SMTP_SECURE; MAIL_FROM. */
@@ -124,5 +136,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       timeoutMs: intEnv(env, 'AI_TIMEOUT_MS', 60_000),
     },
     webhooks: webhookEnv(env),
+    temporalCodec: {
+      payloadKeys: optEnv(env, 'TEMPORAL_PAYLOAD_KEYS'),
+      authToken: optEnv(env, 'TEMPORAL_CODEC_AUTH_TOKEN'),
+      corsOrigins: (optEnv(env, 'TEMPORAL_CODEC_CORS_ORIGINS') ?? optEnv(env, 'TEMPORAL_UI_URL') ?? '').split(',').map((o) => o.trim().replace(/\/+$/, '')).filter(Boolean),
+    },
   };
 }

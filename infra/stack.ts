@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { resolveCodecSecrets, type CodecSecrets } from './codec-keys';
 import { acquireStackLock, type StackLock } from './lock';
 import { formatSeconds, stackLog, type LogFn } from './log';
 import type { EmbeddedMeilisearchConfig, RunningMeilisearch } from './meilisearch';
@@ -66,6 +67,9 @@ export interface StackEnv {
   TEMPORAL_ADDRESS: string;
   TEMPORAL_NAMESPACE: string;
   TEMPORAL_UI_URL?: string;
+  /** Payload encryption keys and codec server token (infra/codec-keys.ts), generated into the data folder. */
+  TEMPORAL_PAYLOAD_KEYS?: string;
+  TEMPORAL_CODEC_AUTH_TOKEN?: string;
 }
 
 export type ServiceMode = 'embedded' | 'external';
@@ -230,10 +234,12 @@ export async function startStack(options: StartStackOptions = {}): Promise<Runni
     }
   }
 
+  let codec: Partial<CodecSecrets> = { TEMPORAL_PAYLOAD_KEYS: envValue(env, 'TEMPORAL_PAYLOAD_KEYS'), TEMPORAL_CODEC_AUTH_TOKEN: envValue(env, 'TEMPORAL_CODEC_AUTH_TOKEN') };
   try {
     if (embedded.length > 0) {
       prepareDataDir(config.dataDir);
       lock = await acquireStackLock(config.dataDir, log);
+      codec = resolveCodecSecrets(config.dataDir, env);
     }
   } catch (error) {
     removeSignalHandlers();
@@ -296,6 +302,11 @@ export async function startStack(options: StartStackOptions = {}): Promise<Runni
         portEnvVar: config.portEnv.temporal,
         uiPortEnvVar: config.portEnv.temporalUi,
         namespace: envValue(env, 'TEMPORAL_NAMESPACE') ?? 'default',
+        // npm start serves the codec from the API (api/http/codec-server.ts); test APIs use random ports.
+        codecEndpoint:
+          config.profile === 'dev' && codec.TEMPORAL_CODEC_AUTH_TOKEN
+            ? `http://127.0.0.1:${envValue(env, 'PORT') ?? '3000'}/codec/${codec.TEMPORAL_CODEC_AUTH_TOKEN}`
+            : undefined,
       }),
     ),
   ]);
@@ -320,6 +331,8 @@ export async function startStack(options: StartStackOptions = {}): Promise<Runni
   };
   const uiUrl = temporal?.uiUrl ?? envValue(env, 'TEMPORAL_UI_URL');
   if (uiUrl) stackEnv.TEMPORAL_UI_URL = uiUrl;
+  if (codec.TEMPORAL_PAYLOAD_KEYS) stackEnv.TEMPORAL_PAYLOAD_KEYS = codec.TEMPORAL_PAYLOAD_KEYS;
+  if (codec.TEMPORAL_CODEC_AUTH_TOKEN) stackEnv.TEMPORAL_CODEC_AUTH_TOKEN = codec.TEMPORAL_CODEC_AUTH_TOKEN;
 
   const died = new Promise<ServiceDeath>((resolve) => {
     for (const { service, child } of tracked) {

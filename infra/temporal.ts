@@ -16,6 +16,8 @@ export interface TemporalDevServerConfig {
   namespace: string;
   portEnvVar: string;
   uiPortEnvVar: string;
+  /** Codec server the Web UI decodes payloads with (`--ui-codec-endpoint`), e.g. the API's /codec/<token>. */
+  codecEndpoint?: string;
 }
 
 export interface RunningTemporal extends RunningService {
@@ -57,6 +59,7 @@ export function temporalDevServerArgs(config: TemporalDevServerConfig): string[]
     String(config.port),
     '--ui-port',
     String(config.uiPort),
+    ...(config.codecEndpoint ? ['--ui-codec-endpoint', config.codecEndpoint] : []),
     ...namespaces.flatMap((namespace) => ['--namespace', namespace]),
     '--log-level',
     'warn',

@@ -11,7 +11,7 @@ import type { createActivities } from '../activities';
 import type { ExecutionSettings } from '../domain/automations/automation.entity';
 import { explainConditions, type Condition } from '../domain/automations/conditions';
 import { topology, type GraphNode, type NodeOutcome } from '../domain/automations/topology';
-import { delayMsOf, failureMessage, mergeContext, walkFrom } from '../domain/automations/engine/walk';
+import { delayMsOf, failureMessage, mergeContext, nodeSummary, walkFrom } from '../domain/automations/engine/walk';
 import { FAILURE_TYPES, type Context, type ExecutionResult, type ExecutionWorkflowInput, type NodeActivityInput, type NodeActivityResult, type WorkflowStep } from '../domain/automations/engine/types';
 
 type Activities = ReturnType<typeof createActivities>;
@@ -55,9 +55,11 @@ const NODE_HEARTBEAT_TIMEOUT = '10 seconds';
 export async function automationExecutionWorkflow(input: ExecutionWorkflowInput): Promise<ExecutionResult> {
   const bookkeeping = (input.engineVersion ?? 1) >= 2 ? localBookkeeping : remoteBookkeeping;
   const settings = { ...DEFAULT_SETTINGS, ...(input.graph.executionSettings ?? {}) };
-  const acts = proxyActivities<Activities>(nodeOptions(settings, input.retryIntervalMs, { heartbeatTimeout: NODE_HEARTBEAT_TIMEOUT }));
-  // A lookup in mode `all` starts its children from the activity (up to 30 minutes of batches).
-  const lookups = proxyActivities<Activities>(nodeOptions(settings, input.retryIntervalMs, { startToCloseTimeout: '30 minutes', heartbeatTimeout: NODE_HEARTBEAT_TIMEOUT }));
+  const actOptions = nodeOptions(settings, input.retryIntervalMs, { heartbeatTimeout: NODE_HEARTBEAT_TIMEOUT });
+  // A lookup in mode `all` starts its children from the activity (up to 30 minutes of batches), heartbeating per batch.
+  const lookupOptions = nodeOptions(settings, input.retryIntervalMs, { startToCloseTimeout: '30 minutes', heartbeatTimeout: NODE_HEARTBEAT_TIMEOUT });
+  const acts = proxyActivities<Activities>(actOptions);
+  const lookups = proxyActivities<Activities>(lookupOptions);
   const topo = topology(input.graph);
   const steps: WorkflowStep[] = [];
   let context: Context = input.context;
@@ -121,16 +123,17 @@ export async function automationExecutionWorkflow(input: ExecutionWorkflowInput)
         const until = new Date(Date.now() + ms).toISOString();
         // The step log shows the run waiting (and what happened before) for the whole delay.
         await bookkeeping.recordSteps({ workspaceId: input.workspaceId, executionId: input.executionId, steps: [...steps, { nodeId: node.id, nodeType: 'delay', status: 'running', startedAt, endedAt: null, input: { ms, until } }] });
-        await sleep(ms);
+        await sleep(ms, { summary: `${nodeSummary(node)} · until ${until}` });
         steps.push({ nodeId: node.id, nodeType: 'delay', status: 'completed', startedAt, endedAt: iso(), input: { ms, until }, output: { waitedMs: ms } });
         return { handle: null };
       }
+      // Each activity is named after its node in the Web UI (user metadata; replay ignores it).
       case 'action':
-        return activityNode(node, acts.runAction);
+        return activityNode(node, (i) => acts.runAction.executeWithOptions({ ...actOptions, summary: nodeSummary(node) }, [i]));
       case 'ai':
-        return activityNode(node, acts.runAi);
+        return activityNode(node, (i) => acts.runAi.executeWithOptions({ ...actOptions, summary: nodeSummary(node) }, [i]));
       case 'lookup':
-        return activityNode(node, lookups.runLookup);
+        return activityNode(node, (i) => lookups.runLookup.executeWithOptions({ ...lookupOptions, summary: nodeSummary(node) }, [i]));
       default:
         return nodeFailed(node, `unknown node type ${node.type}`, startedAt, false);
     }

@@ -11,6 +11,7 @@
 import { activityInfo, ApplicationFailure } from '@temporalio/activity';
 import type { AutomationStep, StepStatus } from '../../domain/automations/automation.entity';
 import { emWithOrigin } from '../../domain/automations/engine/origin';
+import { maskConfigSecrets } from '../../domain/automations/secrets';
 import { findStep, isDone, lockStep, writeStep, type StepKey } from '../../domain/automations/engine/steps';
 import { FAILURE_TYPES, type Context, type NodeActivityInput, type NodeActivityResult } from '../../domain/automations/engine/types';
 import { automationActor } from '../../domain/automations/engine/workspace';
@@ -71,6 +72,8 @@ export async function runStep<R>(deps: AutomationActivityDeps, input: NodeActivi
     idempotencyKey: `${input.executionId}:${input.nodeId}`,
   };
   const startedAt = env.now;
+  // The step log shows what the node resolved to, with credential headers masked (they are write-only).
+  const logged = (resolved: unknown): unknown => maskConfigSecrets(spec.actionType, resolved);
   const finish = async (r: NodeActivityResult): Promise<NodeActivityResult> => {
     if (spec.after && r.status === 'completed') await spec.after(env, r.output);
     return r;
@@ -86,7 +89,7 @@ export async function runStep<R>(deps: AutomationActivityDeps, input: NodeActivi
   const recordFailure = async (err: unknown): Promise<never> => {
     const failure = toFailure(err, input.failureBehavior);
     await writeStep(forkForWorkspace(deps.orm.em, input.workspaceId), key, {
-      status: 'failed', attempt, startedAt, endedAt: new Date(), input: resolved ?? null, error: failure.message,
+      status: 'failed', attempt, startedAt, endedAt: new Date(), input: logged(resolved ?? null), error: failure.message,
     });
     throw failure;
   };
@@ -99,12 +102,12 @@ export async function runStep<R>(deps: AutomationActivityDeps, input: NodeActivi
   const description = input.isTest ? spec.testDescription(resolved) : null;
   if (description !== null) {
     const output = { test: true, wouldDo: description };
-    await writeStep(em, key, { status: 'skipped', attempt, startedAt, endedAt: new Date(), input: resolved, output });
+    await writeStep(em, key, { status: 'skipped', attempt, startedAt, endedAt: new Date(), input: logged(resolved), output });
     return { output, status: 'skipped', handle: null };
   }
 
   const complete = (r: ActionResult & { handle?: string | null }) => ({
-    status: (r.status ?? 'completed') as StepStatus, attempt, startedAt, endedAt: new Date(), input: resolved, output: r.output ?? null, handle: r.handle ?? null, error: null,
+    status: (r.status ?? 'completed') as StepStatus, attempt, startedAt, endedAt: new Date(), input: logged(resolved), output: r.output ?? null, handle: r.handle ?? null, error: null,
   });
   if (!spec.transactional) {
     try {

@@ -73,7 +73,12 @@ export function authenticationDoc() {
       'A missing scope or role gives 403; a missing or invalid key gives 401.',
       'SMS is not included in `read`; import and export are not covered by `write`.',
       'Public endpoints (`auth.public: true`) need no credential; the automation webhook authenticates with header `x-webhook-secret`.',
+      'Secrets are write-only: the webhook trigger secret and credential headers of http_request actions (Authorization, X-Api-Key, Cookie, …) read back as `****` + their last 4 characters; writing the mask back keeps the stored value.',
     ],
+    operators: {
+      temporalPayloads: 'Workflow payloads in Temporal are AES-256-GCM encrypted (TEMPORAL_PAYLOAD_KEYS) and never hold secrets.',
+      codecServer: 'POST /codec/decode and /codec/encode (Temporal codec server protocol, JSON { payloads }), outside /api/v1, authenticated by `Authorization: Bearer <TEMPORAL_CODEC_AUTH_TOKEN>` or /codec/<token>/…; for the Temporal Web UI and `temporal --codec-endpoint`.',
+    },
   };
 }
 

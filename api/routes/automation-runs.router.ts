@@ -1,5 +1,5 @@
 import type { RouteFactory } from '../app';
-import { API_START_DEADLINE_MS, createWorkflowPort } from '../../activities/automation-client';
+import { API_START_DEADLINE_MS, createWorkflowPort } from '../../temporal/workflow-client';
 import { cancelExecution } from '../../domain/automations/engine/cancel';
 import { startFromWebhook, testAutomation, triggerManually } from '../../domain/automations/engine/manual';
 import type { EngineDeps } from '../../domain/automations/engine/ports';

@@ -2,7 +2,7 @@
  * Read side of automations: the list, workspace stats, and the execution mirror (list and one
  * run with its step log). Postgres holds what the API shows; no read touches Temporal.
  */
-import { maskNodeSecrets } from './secrets';
+import { maskConfigSecrets, maskNodeSecrets } from './secrets';
 import type { Ctx } from '../context';
 import { notFound } from '../errors';
 import { findPage, type PageRequest } from '../shared/listing';
@@ -95,7 +95,8 @@ export function serializeStep(s: AutomationStep): Record<string, unknown> {
     attempt: s.attempt,
     startedAt: iso(s.startedAt),
     endedAt: iso(s.endedAt),
-    input: s.input ?? null,
+    // Rows written before credential headers were masked at write time are masked here too.
+    input: maskConfigSecrets(s.actionType ?? null, s.input ?? null),
     output: s.output ?? null,
     error: s.error ?? null,
     handle: s.handle ?? null,

@@ -250,7 +250,7 @@ describe('idempotency', () => {
 });
 
 describe('when Temporal refuses the start', () => {
-  const down = () => ({ ...h.engine, workflows: { ...h.workflows, startExecution: async () => { throw new Error('14 UNAVAILABLE: connection refused'); } } });
+  const down = () => ({ ...h.engine, workflows: { ...h.workflows, start: async () => { throw new Error('14 UNAVAILABLE: connection refused'); } } });
 
   it('API starts mark the row failed and answer unavailable (503); retrying callers keep it running and a retry starts it', async () => {
     const automationId = await createAutomation(t.http, chainGraph({ triggerType: 'lead_created' }, [action('create_note', { noteContent: 'late' })]));

@@ -190,7 +190,7 @@ describe('scheduled triggers become Temporal Schedules', () => {
     // removed without its event (e.g. a restored database).
     await h.client.schedule.getHandle(automationScheduleId(tenant.workspaceId, kept)).delete();
     await h.app.runtime.deps.orm.em.fork().getConnection().execute('delete from automation where id = ?', [gone]);
-    await waitFor(async () => ((await h.workflows.listScheduleIds()).includes(automationScheduleId(tenant.workspaceId, gone)) ? true : null), 15_000, 'the schedule list to show the stray schedule');
+    await waitFor(async () => ((await h.workflows.listScheduleIds('automation-schedule')).includes(automationScheduleId(tenant.workspaceId, gone)) ? true : null), 15_000, 'the schedule list to show the stray schedule');
 
     const result = await reconcileSchedules(h.engine, { workspaceIds: [tenant.workspaceId] });
     expect(result).toEqual({ synced: 1, removed: 1, failed: 0 });

@@ -137,6 +137,8 @@ describe('startStack', () => {
       TEMPORAL_ADDRESS: '127.0.0.1:7233',
       TEMPORAL_NAMESPACE: 'default',
       TEMPORAL_UI_URL: 'http://127.0.0.1:8233',
+      TEMPORAL_PAYLOAD_KEYS: expect.stringMatching(/^k1:[A-Za-z0-9+/]{43}=$/),
+      TEMPORAL_CODEC_AUTH_TOKEN: expect.stringMatching(/^[0-9a-f]{48}$/),
     });
     expect(fs.existsSync(path.join(dataDir, LOCK_FILE_NAME))).toBe(true);
     await stack.stop();
@@ -155,6 +157,28 @@ describe('startStack', () => {
     expect(stack.env.MEILI_MASTER_KEY).toBe('my-key');
     expect(stack.env.TEMPORAL_NAMESPACE).toBe('crm-dev');
     await stack.stop();
+  });
+
+  it('generates the Temporal payload key and codec token once and wires the dev UI to the codec server', async () => {
+    const seen: (string | undefined)[] = [];
+    const launchers = fakeLaunchers([]);
+    const temporal = launchers.temporal;
+    launchers.temporal = (ctx, config) => {
+      seen.push(config.codecEndpoint);
+      return temporal(ctx, config);
+    };
+    const first = await startStack({ env: { PORT: '3999' }, dataDir, handleSignals: false, log: quiet, launchers });
+    await first.stop();
+    const second = await startStack({ env: { PORT: '3999' }, dataDir, handleSignals: false, log: quiet, launchers });
+    await second.stop();
+    expect(second.env.TEMPORAL_PAYLOAD_KEYS).toBe(first.env.TEMPORAL_PAYLOAD_KEYS);
+    expect(second.env.TEMPORAL_CODEC_AUTH_TOKEN).toBe(first.env.TEMPORAL_CODEC_AUTH_TOKEN);
+    expect(fs.readFileSync(path.join(dataDir, 'temporal-payload-keys'), 'utf8').trim()).toBe(first.env.TEMPORAL_PAYLOAD_KEYS);
+    expect(seen).toEqual([`http://127.0.0.1:3999/codec/${first.env.TEMPORAL_CODEC_AUTH_TOKEN}`, `http://127.0.0.1:3999/codec/${first.env.TEMPORAL_CODEC_AUTH_TOKEN}`]);
+    // Keys from the environment win over the data folder's.
+    const given = await startStack({ env: { TEMPORAL_PAYLOAD_KEYS: 'mine:abc', TEMPORAL_CODEC_AUTH_TOKEN: 'tok' }, dataDir, handleSignals: false, log: quiet, launchers });
+    await given.stop();
+    expect(given.env).toMatchObject({ TEMPORAL_PAYLOAD_KEYS: 'mine:abc', TEMPORAL_CODEC_AUTH_TOKEN: 'tok' });
   });
 
   it('refuses a second stack on the same data folder', async () => {

@@ -3,10 +3,12 @@
  * test file only (the dev server at TEMPORAL_ADDRESS is shared), and an outbox dispatcher that
  * only claims the test's workspaces.
  */
-import { Client, Connection } from '@temporalio/client';
+import { Connection, type Client } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker, bundleWorkflowCode, DefaultLogger, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createActivities } from '../../activities';
-import { createWorkflowPort } from '../../activities/automation-client';
+import { createTemporalClient } from '../../temporal/client';
+import { crmDataConverter } from '../../temporal/codec';
+import { createWorkflowPort } from '../../temporal/workflow-client';
 import { AutomationExecution, AutomationStep } from '../../domain/automations/automation.entity';
 import type { EngineDeps, WorkflowPort } from '../../domain/automations/engine/ports';
 import { newId } from '../../domain/ids';
@@ -44,7 +46,7 @@ export async function startEngineHarness(env: Record<string, string> = {}): Prom
     }
     runtimeInstalled = true;
   }
-  const client = new Client({ connection: await Connection.connect({ address: app.config.temporalAddress }), namespace: app.config.temporalNamespace });
+  const client = createTemporalClient(await Connection.connect({ address: app.config.temporalAddress }), app.config);
   const workflows = createWorkflowPort(client, taskQueue);
   const engine: EngineDeps = { orm: app.runtime.deps.orm, log, workflows };
   let bundle: WorkflowBundleWithSourceMap | null = null;
@@ -60,6 +62,7 @@ export async function startEngineHarness(env: Record<string, string> = {}): Prom
         connection, namespace: app.config.temporalNamespace, taskQueue, workflowBundle: bundle,
         activities: createActivities({ orm: app.runtime.deps.orm, config: app.config, log, workflows, retryIntervalMs: env.RETRY_INTERVAL_MS ? Number(env.RETRY_INTERVAL_MS) : undefined }),
         shutdownGraceTime: '1 second',
+        dataConverter: crmDataConverter(app.config.temporalCodec.payloadKeys),
       });
       const entry = { worker, connection, running: worker.run() };
       workers.add(entry);

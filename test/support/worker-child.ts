@@ -1,7 +1,7 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Client } from '@temporalio/client';
 import { createActivities } from '../../activities';
-import { createWorkflowPort } from '../../activities/automation-client';
+import { createWorkflowPort } from '../../temporal/workflow-client';
 import { connectTemporal, startTemporalWorker } from '../../bin/worker';
 import { loadConfig } from '../../domain/config';
 import { createLogger } from '../../domain/logger';

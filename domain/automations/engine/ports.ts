@@ -1,39 +1,10 @@
 /**
- * What the engine needs from the workflow engine, as a port: domain/ never imports Temporal
- * (house rule 2). The Temporal adapter is activities/automation-client.ts.
+ * What the engine needs from the workflow engine: the generic WorkflowPort of domain/workflow-port.ts
+ * (domain/ never imports Temporal, house rule 2; the adapter is temporal/workflow-client.ts).
  */
-import type { ScheduleSpecData } from '../schedule';
-import type { ExecutionWorkflowInput } from './types';
+import type { WorkflowPort } from '../../workflow-port';
 
-export interface StartWorkflowRequest {
-  workflowId: string;
-  input: ExecutionWorkflowInput;
-  /** Keyword search attributes (ids and enum-like values only, never personal data). */
-  searchAttributes: Partial<Record<'CrmWorkspaceId' | 'CrmAutomationId' | 'CrmEntityType' | 'CrmEntityId' | 'CrmTriggerType', string>>;
-  memo: Record<string, unknown>;
-}
-
-export interface ScheduleRequest {
-  scheduleId: string;
-  spec: ScheduleSpecData;
-  /** The tick workflow's id prefix and its one argument. */
-  tickWorkflowId: string;
-  tickInput: { workspaceId: string; automationId: string };
-  memo: Record<string, unknown>;
-  searchAttributes: StartWorkflowRequest['searchAttributes'];
-}
-
-export interface WorkflowPort {
-  /** Starts the execution workflow; an already started (or finished) one with that id is success. */
-  startExecution(req: StartWorkflowRequest): Promise<'started' | 'already_started'>;
-  /** Requests cancellation; false when no such running workflow exists. */
-  cancel(workflowId: string): Promise<boolean>;
-  upsertSchedule(req: ScheduleRequest): Promise<'created' | 'updated'>;
-  /** False when there was no schedule. */
-  deleteSchedule(scheduleId: string): Promise<boolean>;
-  /** Ids of every automation schedule on the server (visibility: a just-created one may lag). */
-  listScheduleIds(): Promise<string[]>;
-}
+export type { WorkflowPort } from '../../workflow-port';
 
 /** What every engine entry point receives (API, outbox subscribers, activities). */
 export interface EngineDeps {

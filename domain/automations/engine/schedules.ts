@@ -7,7 +7,8 @@
 import { forkForWorkspace } from '../../orm/tenant';
 import { Automation } from '../automation.entity';
 import { scheduleSpecFor } from '../schedule';
-import { automationScheduleId, parseAutomationScheduleId, scheduleTickWorkflowId } from '../workflow-ids';
+import { automationScheduleTickKind } from '../../workflow-kinds';
+import { automationScheduleId, parseAutomationScheduleId, SCHEDULE_ID_PREFIX } from '../workflow-ids';
 import type { EngineDeps } from './ports';
 import { workspaceInfo } from './workspace';
 
@@ -32,10 +33,11 @@ export async function syncSchedule(deps: EngineDeps, workspaceId: string, automa
   return deps.workflows.upsertSchedule({
     scheduleId,
     spec: spec.spec,
-    tickWorkflowId: scheduleTickWorkflowId(workspaceId, automationId),
-    tickInput: { workspaceId, automationId },
-    memo: { automationName: automation.name, workspaceId, description: spec.description },
-    searchAttributes: { CrmWorkspaceId: workspaceId, CrmAutomationId: automationId, CrmTriggerType: 'scheduled' },
+    kind: automationScheduleTickKind,
+    workspaceId,
+    id: automationId,
+    input: { workspaceId, automationId },
+    meta: { workspaceId, automationId, automationName: automation.name, description: spec.description },
   });
 }
 
@@ -68,7 +70,7 @@ export async function reconcileSchedules(deps: EngineDeps, opts: { workspaceIds?
     }
   };
   for (const a of active) if ((await sync(a.workspaceId, a._id)) !== null) result.synced += 1;
-  for (const scheduleId of await deps.workflows.listScheduleIds()) {
+  for (const scheduleId of await deps.workflows.listScheduleIds(SCHEDULE_ID_PREFIX)) {
     const ids = parseAutomationScheduleId(scheduleId);
     if (!ids || wanted.has(scheduleId) || !inScope(ids.workspaceId)) continue;
     // syncSchedule re-reads the row: an automation activated meanwhile keeps its schedule.

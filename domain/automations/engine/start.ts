@@ -5,15 +5,16 @@
  */
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DomainError, notFound } from '../../errors';
+import { notFound } from '../../errors';
 import { newId } from '../../ids';
 import { forkForWorkspace } from '../../orm/tenant';
 import { emit } from '../../outbox/emit';
 import { mapLimited } from '../../shared/concurrency';
-import { isRpcUnavailable } from '../../shared/unavailable';
 import { Automation, AutomationExecution, type ExecutionStatus } from '../automation.entity';
-import { executionWorkflowId } from '../workflow-ids';
-import type { EngineDeps, StartWorkflowRequest } from './ports';
+import { automationExecutionKind } from '../../workflow-kinds';
+import { startForRow } from '../../workflow-port';
+import { redactNodeSecrets } from '../secrets';
+import type { EngineDeps } from './ports';
 import { ENGINE_VERSION, type Context, type ExecutionWorkflowInput, type GraphSnapshot, type StartPoint } from './types';
 import { automationActor, automationActorId, workspaceInfo } from './workspace';
 
@@ -223,7 +224,7 @@ function newRow(em: EntityManager, req: StartRequest, meta: { automationName: st
     entityId: req.entityId ?? null,
     context,
     isTest: Boolean(req.isTest),
-    workflowId: executionWorkflowId(req.workspaceId, _id),
+    workflowId: automationExecutionKind.workflowId(req.workspaceId, _id),
     parentExecutionId: req.parentExecutionId ?? null,
     startedAt: meta.now,
     finishedAt: null,
@@ -234,17 +235,16 @@ function newRow(em: EntityManager, req: StartRequest, meta: { automationName: st
   return row;
 }
 
-const errText = (err: unknown): string => (err instanceof Error ? err.message : String(err)).slice(0, 500);
-
 /** The workflow start for a row (new or found running): same id, same input, so it is idempotent. */
-export async function startWorkflowFor(deps: EngineDeps, row: AutomationExecution, meta: { automationName: string; actorUserId: string; timezone: string }): Promise<void> {
+export async function startWorkflowFor(deps: EngineDeps, row: AutomationExecution, meta: { automationName: string; actorUserId: string; timezone: string }, opts: { retryable: boolean } = { retryable: true }): Promise<void> {
   const system = (row.context.system ?? {}) as Record<string, unknown>;
   const { timezone } = meta;
   const input: ExecutionWorkflowInput = {
     workspaceId: row.workspaceId,
     executionId: row._id,
     automationId: row.automationId,
-    graph: row.graph,
+    // Secrets stay in the row's graph (Postgres); the activities read them from there.
+    graph: { ...row.graph, nodes: redactNodeSecrets(row.graph.nodes) },
     context: row.context,
     isTest: row.isTest,
     actorUserId: meta.actorUserId,
@@ -254,33 +254,34 @@ export async function startWorkflowFor(deps: EngineDeps, row: AutomationExecutio
     engineVersion: ENGINE_VERSION,
     ...(deps.retryIntervalMs ? { retryIntervalMs: deps.retryIntervalMs } : {}),
   };
-  const searchAttributes: StartWorkflowRequest['searchAttributes'] = {
-    CrmWorkspaceId: row.workspaceId,
-    CrmAutomationId: row.automationId,
-    CrmTriggerType: row.triggerType,
-    ...(row.entityType ? { CrmEntityType: row.entityType } : {}),
-    ...(row.entityId ? { CrmEntityId: row.entityId } : {}),
-  };
-  const memo = { automationName: meta.automationName, workspaceId: row.workspaceId, executionId: row._id, isTest: row.isTest, ...(row.parentExecutionId ? { parentExecutionId: row.parentExecutionId } : {}) };
-  await deps.workflows.startExecution({ workflowId: row.workflowId, input, searchAttributes, memo });
+  await startForRow(
+    deps.workflows,
+    {
+      kind: automationExecutionKind,
+      workspaceId: row.workspaceId,
+      id: row._id,
+      input,
+      meta: {
+        workspaceId: row.workspaceId, executionId: row._id, automationId: row.automationId, automationName: meta.automationName, triggerType: row.triggerType,
+        entityType: row.entityType, entityId: row.entityId, isTest: row.isTest, parentExecutionId: row.parentExecutionId,
+      },
+    },
+    {
+      log: deps.log,
+      retryable: opts.retryable,
+      what: `the automation run (execution ${row._id} was recorded as failed)`,
+      markNotStarted: async (reason) => {
+        await forkForWorkspace(deps.orm.em, row.workspaceId).nativeUpdate(AutomationExecution, { _id: row._id, status: 'running' }, { status: 'failed', error: reason, finishedAt: new Date() });
+      },
+    },
+  );
 }
 
 /** Starts the workflow of a created (or found running) row; what happens when Temporal refuses it depends on the caller. */
 async function launch(deps: EngineDeps, em: EntityManager, req: StartRequest, created: Created, timezone: string): Promise<StartResult> {
   const { execution } = created;
   if (created.existing && execution.status !== 'running') return { status: 'existing', execution: view(execution) };
-  try {
-    await startWorkflowFor(deps, execution, { ...created, timezone });
-  } catch (err) {
-    if (req.retryable) throw err;
-    // API starts fail fast (short RPC deadline); the row stays, failed, saying why nothing ran.
-    const down = isRpcUnavailable(err);
-    const why = down ? 'the workflow engine (Temporal) is unavailable or did not answer in time; nothing ran, retry the trigger' : errText(err);
-    await em.nativeUpdate(AutomationExecution, { _id: execution._id, status: 'running' }, { status: 'failed', error: `could not start the workflow: ${why} (${errText(err)})`.slice(0, 1000), finishedAt: new Date() });
-    deps.log.error({ err, executionId: execution._id }, 'automation workflow start failed');
-    if (down) throw new DomainError('unavailable', `could not start the automation run: the workflow engine is unavailable; retry later (execution ${execution._id} was recorded as failed)`);
-    throw new DomainError('upstream_failed', 'could not start the automation run: the workflow engine refused the start');
-  }
+  await startWorkflowFor(deps, execution, { ...created, timezone }, { retryable: Boolean(req.retryable) });
   if (req.parentExecutionId && !created.existing) {
     // A cancel that flipped this child's row after its insert may have missed its workflow.
     const now2 = await em.fork().findOne(AutomationExecution, { _id: execution._id }, { fields: ['status'], filters: false });

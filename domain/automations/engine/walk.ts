@@ -63,3 +63,10 @@ export function failureMessage(err: unknown): string {
   const msg = cur instanceof Error ? cur.message : typeof cur === 'string' ? cur : String(cur);
   return msg.slice(0, 2000);
 }
+
+/** How a node's activity or timer is named in the Temporal Web UI: `create_note · action_3`. */
+export function nodeSummary(node: GraphNode): string {
+  const data = node.data ?? {};
+  const what = typeof data.actionType === 'string' && data.actionType ? data.actionType : node.type;
+  return `${what} · ${node.id}`.slice(0, 200);
+}

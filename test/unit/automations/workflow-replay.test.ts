@@ -6,11 +6,16 @@
  *  - before bookkeeping became local activities (input without engineVersion: recordSteps and
  *    finishExecution as regular activities),
  *  - after it (engineVersion 2: local-activity markers).
- * Add a fixture here whenever a change needs a new engineVersion (or a `patched()` guard).
+ *  - a schedule tick (automation-tick.history.json).
+ * Fixtures are listed per kind in domain/workflow-kinds.ts (`replayFixtures`): add one there
+ * whenever a change needs a new engineVersion (or a `patched()` guard), and one per new kind.
  */
+import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import { WORKFLOW_KINDS } from '../../../domain/workflow-kinds';
+import { crmDataConverter } from '../../../temporal/codec';
 
 /** The CLI's JSON; runReplayHistory converts it (historyFromJSON) itself. */
 const fixture = (name: string): unknown => JSON.parse(readFileSync(path.join(__dirname, '../../fixtures', name), 'utf8'));
@@ -25,11 +30,18 @@ beforeAll(async () => {
   bundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../../../workflows'), logger: new DefaultLogger('WARN') });
 }, 120_000);
 
-describe('automation execution workflow: replay of recorded histories', () => {
-  it.each([
-    ['automation-execution-remote-bookkeeping.history.json'],
-    ['automation-execution-local-bookkeeping.history.json'],
-  ])('%s replays without nondeterminism', async (name) => {
-    await expect(Worker.runReplayHistory({ workflowBundle: bundle }, fixture(name), `replay-${name}`)).resolves.toBeUndefined();
+const FIXTURES = WORKFLOW_KINDS.flatMap((k) => k.replayFixtures.map((f) => [k.workflowType, f] as const));
+
+describe('workflow replay of recorded histories (every fixture of domain/workflow-kinds.ts)', () => {
+  it('covers the recorded execution fixtures and the schedule tick', () => {
+    expect(FIXTURES.map(([, f]) => f)).toEqual(expect.arrayContaining(['automation-execution-remote-bookkeeping.history.json', 'automation-execution-local-bookkeeping.history.json', 'automation-tick.history.json']));
+  });
+
+  it.each(FIXTURES)('%s: %s replays without nondeterminism (through the payload codec)', async (type, name) => {
+    const history = fixture(name) as { events: { workflowExecutionStartedEventAttributes?: { workflowType?: { name?: string } } }[] };
+    expect(history.events[0]!.workflowExecutionStartedEventAttributes?.workflowType?.name).toBe(type);
+    // Histories from before the codec hold plain payloads: the codec passes them through.
+    const dataConverter = crmDataConverter(`k1:${randomBytes(32).toString('base64')}`);
+    await expect(Worker.runReplayHistory({ workflowBundle: bundle, dataConverter }, history, `replay-${name}`)).resolves.toBeUndefined();
   }, 60_000);
 });

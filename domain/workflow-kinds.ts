@@ -1,0 +1,136 @@
+/**
+ * The registry of every Temporal workflow kind (DESIGN.md "Workflow ids"): its workflow type (the
+ * function exported by workflows/index.ts), its id `<kind>:<workspaceId>:<id>`, the search
+ * attributes and memo it is started with, and the one-line summary operators see in the Web UI.
+ * Pure (no Temporal, no I/O): the API, the domain, activities and workflow code all import it.
+ *
+ * Adding a kind is one `defineWorkflowKind({...})` entry in WORKFLOW_KINDS plus a replay fixture;
+ * test/unit/temporal/workflow-kinds.test.ts fails until the workflow is exported and the fixture exists.
+ */
+import { EXECUTION_WORKFLOW_PREFIX, SCHEDULE_TICK_PREFIX } from './automations/workflow-ids';
+
+/** Search attributes registered on the server (infra/search-attributes.ts): ids and enum-like values, never personal data. */
+export type CrmSearchAttribute = 'CrmWorkspaceId' | 'CrmAutomationId' | 'CrmSequenceId' | 'CrmEntityType' | 'CrmEntityId' | 'CrmTriggerType';
+export type SearchAttributes = Partial<Record<CrmSearchAttribute, string>>;
+
+export interface WorkflowKindSpec<Meta> {
+  /** Id prefix, kebab-case: ids are `<kind>:<workspaceId>:<id>`. */
+  kind: string;
+  /** Name of the workflow function exported by workflows/index.ts. */
+  workflowType: string;
+  /** Recorded histories in test/fixtures replayed against the current code (at least one). */
+  replayFixtures: readonly string[];
+  searchAttributes(meta: Meta): SearchAttributes;
+  /** Readable names and ids for the UI (memo is encrypted by the payload codec; no secrets). */
+  memo(meta: Meta): Record<string, unknown>;
+  /** One line (Temporal `staticSummary`), names and ids only: no e-mails, phones or secrets. */
+  summary(meta: Meta): string;
+  /** Optional markdown (Temporal `staticDetails`). */
+  details?(meta: Meta): string;
+}
+
+export interface WorkflowKind<Meta = unknown> extends WorkflowKindSpec<Meta> {
+  workflowId(workspaceId: string, id: string): string;
+  /** The workspace and id of one of this kind's workflow ids, or null. */
+  parseId(workflowId: string): { workspaceId: string; id: string } | null;
+}
+
+const OBJECT_ID = '[0-9a-f]{24}';
+/** Keeps summaries one short line whatever a name holds. */
+const MAX_NAME = 80;
+
+export function quoteName(name: string | null | undefined): string {
+  const oneLine = (name ?? '').replace(/\s+/g, ' ').trim();
+  return `"${oneLine.length > MAX_NAME ? `${oneLine.slice(0, MAX_NAME - 1)}…` : oneLine}"`;
+}
+
+export function defineWorkflowKind<Meta>(spec: WorkflowKindSpec<Meta>): WorkflowKind<Meta> {
+  if (!/^[a-z][a-z0-9-]*$/.test(spec.kind)) throw new Error(`workflow kind "${spec.kind}" must be kebab-case`);
+  const re = new RegExp(`^${spec.kind}:(${OBJECT_ID}):(${OBJECT_ID})$`);
+  return {
+    ...spec,
+    workflowId: (workspaceId, id) => `${spec.kind}:${workspaceId}:${id}`,
+    parseId(workflowId) {
+      const m = re.exec(workflowId);
+      return m ? { workspaceId: m[1]!, id: m[2]! } : null;
+    },
+  };
+}
+
+// ---- automations -----------------------------------------------------------------------------
+
+export interface AutomationExecutionMeta {
+  workspaceId: string;
+  executionId: string;
+  automationId: string;
+  automationName: string;
+  triggerType: string;
+  entityType?: string | null;
+  entityId?: string | null;
+  isTest?: boolean;
+  parentExecutionId?: string | null;
+}
+
+export const automationExecutionKind = defineWorkflowKind<AutomationExecutionMeta>({
+  kind: EXECUTION_WORKFLOW_PREFIX,
+  workflowType: 'automationExecutionWorkflow',
+  replayFixtures: ['automation-execution-remote-bookkeeping.history.json', 'automation-execution-local-bookkeeping.history.json'],
+  searchAttributes: (m) => ({
+    CrmWorkspaceId: m.workspaceId,
+    CrmAutomationId: m.automationId,
+    CrmTriggerType: m.triggerType,
+    ...(m.entityType ? { CrmEntityType: m.entityType } : {}),
+    ...(m.entityId ? { CrmEntityId: m.entityId } : {}),
+  }),
+  memo: (m) => ({
+    automationName: m.automationName,
+    workspaceId: m.workspaceId,
+    executionId: m.executionId,
+    isTest: Boolean(m.isTest),
+    ...(m.parentExecutionId ? { parentExecutionId: m.parentExecutionId } : {}),
+  }),
+  summary: (m) =>
+    [
+      `${m.isTest ? 'Test run · ' : ''}Automation ${quoteName(m.automationName)}`,
+      m.triggerType,
+      ...(m.entityType && m.entityId ? [`${m.entityType} ${m.entityId}`] : []),
+      ...(m.parentExecutionId ? [`fan-out of ${m.parentExecutionId}`] : []),
+    ].join(' · '),
+  details: (m) =>
+    [
+      `**Automation** ${quoteName(m.automationName)} (\`${m.automationId}\`)`,
+      `**Execution** \`${m.executionId}\` · trigger \`${m.triggerType}\``,
+      ...(m.entityType && m.entityId ? [`**Record** ${m.entityType} \`${m.entityId}\``] : []),
+      ...(m.parentExecutionId ? [`**Parent execution** \`${m.parentExecutionId}\``] : []),
+      `**Workspace** \`${m.workspaceId}\``,
+    ].join('\n\n'),
+});
+
+export interface AutomationScheduleMeta {
+  workspaceId: string;
+  automationId: string;
+  automationName: string;
+  /** Human description of the schedule (e.g. "every day at 09:00 Europe/Copenhagen"). */
+  description?: string;
+}
+
+/**
+ * A tick of a `scheduled` automation's Temporal Schedule (the schedule's id is
+ * `automation-schedule:<workspaceId>:<automationId>`; Temporal appends `-<time>` to each tick's id).
+ */
+export const automationScheduleTickKind = defineWorkflowKind<AutomationScheduleMeta>({
+  kind: SCHEDULE_TICK_PREFIX,
+  workflowType: 'automationScheduleTickWorkflow',
+  replayFixtures: ['automation-tick.history.json'],
+  searchAttributes: (m) => ({ CrmWorkspaceId: m.workspaceId, CrmAutomationId: m.automationId, CrmTriggerType: 'scheduled' }),
+  memo: (m) => ({ automationName: m.automationName, workspaceId: m.workspaceId, ...(m.description ? { description: m.description } : {}) }),
+  summary: (m) => `Schedule tick · Automation ${quoteName(m.automationName)}${m.description ? ` · ${m.description}` : ''}`,
+});
+
+/** Every workflow kind the worker runs. New kinds: one entry here (plus the export and a fixture). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const WORKFLOW_KINDS: readonly WorkflowKind<any>[] = [automationExecutionKind, automationScheduleTickKind];
+
+export function workflowKindOf(workflowId: string): WorkflowKind<unknown> | null {
+  return (WORKFLOW_KINDS.find((k) => workflowId.startsWith(`${k.kind}:`)) as WorkflowKind<unknown> | undefined) ?? null;
+}

@@ -1,0 +1,104 @@
+/**
+ * The one port between the domain and the workflow engine (domain/ never imports Temporal, house
+ * rule 2). Every workflow kind of domain/workflow-kinds.ts goes through it; the Temporal adapter
+ * is temporal/workflow-client.ts. Also home of the shared "row first, then start idempotently,
+ * map a refused start" step (startForRow).
+ */
+import type { ScheduleSpecData } from './automations/schedule';
+import { DomainError } from './errors';
+import { isRpcUnavailable } from './shared/unavailable';
+import type { Logger } from './logger';
+import type { SearchAttributes, WorkflowKind } from './workflow-kinds';
+
+export interface WorkflowStartRequest<Meta> {
+  kind: WorkflowKind<Meta>;
+  workspaceId: string;
+  /** The row the workflow runs for (execution, enrollment, …): the id is `<kind>:<workspaceId>:<id>`. */
+  id: string;
+  /** One serializable object of ids and snapshots (house rule 6), never secrets. */
+  input: unknown;
+  /** What the kind's search attributes, memo and summary are built from. */
+  meta: Meta;
+}
+
+export interface ScheduleUpsertRequest<Meta> {
+  scheduleId: string;
+  /** Intervals and calendar entries in a time zone (the shape the Temporal client takes). */
+  spec: ScheduleSpecData;
+  /** Each action starts this kind's workflow with id `kind.workflowId(workspaceId, id)` (+ the time Temporal appends). */
+  kind: WorkflowKind<Meta>;
+  workspaceId: string;
+  id: string;
+  input: unknown;
+  meta: Meta;
+}
+
+export type WorkflowRunStatus = 'running' | 'completed' | 'failed' | 'cancelled' | 'terminated' | 'timed_out' | 'continued_as_new' | 'unknown';
+
+export interface WorkflowDescription {
+  workflowId: string;
+  runId: string;
+  workflowType: string;
+  status: WorkflowRunStatus;
+  startTime: Date;
+  closeTime: Date | null;
+  searchAttributes: SearchAttributes;
+  memo: Record<string, unknown>;
+  summary: string | null;
+  details: string | null;
+}
+
+export interface WorkflowPort {
+  /** Starts the kind's workflow; an already started (or finished) one with that id is success. */
+  start<Meta>(req: WorkflowStartRequest<Meta>): Promise<'started' | 'already_started'>;
+  /** Sends a signal; false when no running workflow has that id. */
+  signal(workflowId: string, signal: string, arg?: unknown): Promise<boolean>;
+  /** Runs an update and returns its result (a rejected update throws a validation DomainError). */
+  update<R>(workflowId: string, update: string, arg?: unknown): Promise<R>;
+  /** Runs a query (read-only); not_found DomainError when the workflow does not exist. */
+  query<R>(workflowId: string, query: string, arg?: unknown): Promise<R>;
+  /** Requests cancellation; false when no such running workflow exists. */
+  cancel(workflowId: string): Promise<boolean>;
+  /** Status, summary, memo and search attributes; null when no workflow has that id. */
+  describe(workflowId: string): Promise<WorkflowDescription | null>;
+  upsertSchedule<Meta>(req: ScheduleUpsertRequest<Meta>): Promise<'created' | 'updated'>;
+  /** False when there was no schedule. */
+  deleteSchedule(scheduleId: string): Promise<boolean>;
+  /** Ids of the schedules on the server whose id starts with `prefix:` (visibility: a new one may lag). */
+  listScheduleIds(prefix: string): Promise<string[]>;
+}
+
+const errText = (err: unknown): string => (err instanceof Error ? err.message : String(err)).slice(0, 500);
+
+export interface StartForRowOptions {
+  log: Logger;
+  /**
+   * Callers that retry (outbox subscribers, activities) rethrow a refused start as is, keeping the
+   * row as it is so their retry starts the same row; interactive callers (the API) pass false.
+   */
+  retryable: boolean;
+  /** Records on the row why it did not start (called only when not retryable). */
+  markNotStarted(reason: string): Promise<void>;
+  /** What the 503 says could not be started, e.g. "the automation run". */
+  what: string;
+}
+
+/**
+ * The shared start step of every kind: the caller has committed its row; the workflow start is
+ * idempotent on the deterministic id (a repeat is `already_started`). A refused start either
+ * propagates (retrying callers) or marks the row and becomes a 503 `upstream_failed`.
+ */
+export async function startForRow<Meta>(port: WorkflowPort, req: WorkflowStartRequest<Meta>, opts: StartForRowOptions): Promise<'started' | 'already_started'> {
+  try {
+    return await port.start(req);
+  } catch (err) {
+    if (opts.retryable) throw err;
+    // API starts fail fast (short RPC deadline); the row stays, marked, saying why nothing ran.
+    const down = isRpcUnavailable(err);
+    const why = down ? 'the workflow engine (Temporal) is unavailable or did not answer in time; nothing ran, retry' : errText(err);
+    await opts.markNotStarted(`could not start the workflow: ${why} (${errText(err)})`.slice(0, 1000));
+    opts.log.error({ err, workflowId: req.kind.workflowId(req.workspaceId, req.id) }, 'workflow start failed');
+    if (down) throw new DomainError('unavailable', `could not start ${opts.what}: the workflow engine is unavailable; retry later`);
+    throw new DomainError('upstream_failed', `could not start ${opts.what}: the workflow engine refused the start`);
+  }
+}

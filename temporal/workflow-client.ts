@@ -1,0 +1,196 @@
+/**
+ * The Temporal adapter of the domain's WorkflowPort (domain/workflow-port.ts), written once for
+ * every workflow kind of domain/workflow-kinds.ts: ids, search attributes, memo and the Web UI
+ * summary come from the kind. Used by the API, the worker's outbox subscribers and activities.
+ */
+import {
+  Client,
+  QueryNotRegisteredError,
+  ScheduleAlreadyRunning,
+  ScheduleNotFoundError,
+  ScheduleOverlapPolicy,
+  WorkflowExecutionAlreadyStartedError,
+  WorkflowIdReusePolicy,
+  WorkflowNotFoundError,
+  WorkflowUpdateFailedError,
+  type ScheduleOptionsStartWorkflowAction,
+  type ScheduleUpdateOptions,
+  type Workflow,
+} from '@temporalio/client';
+import { DomainError } from '../domain/errors';
+import type { SearchAttributes } from '../domain/workflow-kinds';
+import type { WorkflowDescription, WorkflowPort, WorkflowRunStatus } from '../domain/workflow-port';
+
+/** Keyword pairs (a search attribute key is just { name, type }; the names are registered on the server). */
+function typedAttributes(attrs: SearchAttributes): { key: { name: string; type: 'KEYWORD' }; value: string }[] {
+  return Object.entries(attrs)
+    .filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== '')
+    .map(([name, value]) => ({ key: { name, type: 'KEYWORD' as const }, value }));
+}
+
+const isGrpcNotFound = (err: unknown): boolean => (err as { code?: number })?.code === 5;
+const isNotFound = (err: unknown): boolean => err instanceof WorkflowNotFoundError || isGrpcNotFound(err);
+
+const STATUS: Record<string, WorkflowRunStatus> = {
+  RUNNING: 'running', COMPLETED: 'completed', FAILED: 'failed', CANCELLED: 'cancelled', TERMINATED: 'terminated', TIMED_OUT: 'timed_out', CONTINUED_AS_NEW: 'continued_as_new',
+};
+
+export interface WorkflowPortOptions {
+  /**
+   * Ask the server to hand a new execution's first workflow task straight back to this process
+   * (eager workflow start). Only for a client on the NativeConnection of a Worker that polls
+   * `taskQueue` in this process (the worker's outbox subscribers); elsewhere it does nothing useful.
+   */
+  eagerStart?: boolean;
+  /**
+   * Deadline of a workflow start (connect + RPC + the client's retries), for callers that answer a
+   * user (API): a Temporal outage then fails in seconds instead of after ~20 s of retries.
+   */
+  startDeadlineMs?: number;
+}
+
+/** The deadline the API's starts use (trigger, test, webhook). */
+export const API_START_DEADLINE_MS = 3000;
+
+export function createWorkflowPort(client: Client, taskQueue: string, opts: WorkflowPortOptions = {}): WorkflowPort {
+  return {
+    async start({ kind, workspaceId, id, input, meta }) {
+      const details = kind.details?.(meta);
+      const bounded = <R>(fn: () => Promise<R>): Promise<R> => (opts.startDeadlineMs ? client.withDeadline(Date.now() + opts.startDeadlineMs, fn) : fn());
+      try {
+        await bounded(() => client.workflow.start(kind.workflowType, {
+          workflowId: kind.workflowId(workspaceId, id),
+          taskQueue,
+          args: [input],
+          // A repeated start of the same row (retry, re-delivery) must never run it twice.
+          workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+          typedSearchAttributes: typedAttributes(kind.searchAttributes(meta)),
+          memo: kind.memo(meta),
+          staticSummary: kind.summary(meta),
+          ...(details ? { staticDetails: details } : {}),
+          ...(opts.eagerStart ? { requestEagerStart: true } : {}),
+        }));
+        return 'started';
+      } catch (err) {
+        if (err instanceof WorkflowExecutionAlreadyStartedError) return 'already_started';
+        throw err;
+      }
+    },
+
+    async signal(workflowId, signal, arg) {
+      try {
+        await client.workflow.getHandle(workflowId).signal(signal, ...(arg === undefined ? [] : [arg]));
+        return true;
+      } catch (err) {
+        if (isNotFound(err)) return false;
+        throw err;
+      }
+    },
+
+    async update<R>(workflowId: string, update: string, arg?: unknown): Promise<R> {
+      try {
+        const handle = client.workflow.getHandle(workflowId);
+        return arg === undefined ? await handle.executeUpdate<R, []>(update) : await handle.executeUpdate<R, [unknown]>(update, { args: [arg] });
+      } catch (err) {
+        if (isNotFound(err)) throw new DomainError('not_found', 'workflow not found');
+        // The update's validator (or handler) refused it: the caller's input or the run's state.
+        if (err instanceof WorkflowUpdateFailedError) throw new DomainError('invalid_state', (err.cause as Error | undefined)?.message ?? err.message);
+        throw err;
+      }
+    },
+
+    async query<R>(workflowId: string, query: string, arg?: unknown): Promise<R> {
+      try {
+        return await client.workflow.getHandle(workflowId).query<R, unknown[]>(query, ...(arg === undefined ? [] : [arg]));
+      } catch (err) {
+        if (isNotFound(err)) throw new DomainError('not_found', 'workflow not found');
+        if (err instanceof QueryNotRegisteredError) throw new DomainError('validation', `the workflow has no query ${query}`);
+        throw err;
+      }
+    },
+
+    async cancel(workflowId) {
+      try {
+        await client.workflow.getHandle(workflowId).cancel();
+        return true;
+      } catch (err) {
+        if (isNotFound(err)) return false;
+        throw err;
+      }
+    },
+
+    async describe(workflowId): Promise<WorkflowDescription | null> {
+      try {
+        const d = await client.workflow.getHandle(workflowId).describe();
+        const searchAttributes: SearchAttributes = {};
+        for (const pair of d.typedSearchAttributes.getAll()) {
+          if (pair.key.name.startsWith('Crm') && typeof pair.value === 'string') (searchAttributes as Record<string, string>)[pair.key.name] = pair.value;
+        }
+        return {
+          workflowId: d.workflowId,
+          runId: d.runId,
+          workflowType: d.type,
+          status: STATUS[d.status.name] ?? 'unknown',
+          startTime: d.startTime,
+          closeTime: d.closeTime ?? null,
+          searchAttributes,
+          memo: d.memo ?? {},
+          summary: (await d.staticSummary()) ?? null,
+          details: (await d.staticDetails()) ?? null,
+        };
+      } catch (err) {
+        if (isNotFound(err)) return null;
+        throw err;
+      }
+    },
+
+    async upsertSchedule({ scheduleId, spec, kind, workspaceId, id, input, meta }) {
+      const details = kind.details?.(meta);
+      const action: ScheduleOptionsStartWorkflowAction<Workflow> = {
+        type: 'startWorkflow',
+        workflowType: kind.workflowType,
+        workflowId: kind.workflowId(workspaceId, id),
+        taskQueue,
+        args: [input],
+        memo: kind.memo(meta),
+        typedSearchAttributes: typedAttributes(kind.searchAttributes(meta)),
+        staticSummary: kind.summary(meta),
+        ...(details ? { staticDetails: details } : {}),
+      };
+      const policies = {
+        // A tick only starts an execution; a late one (worker down) should still run, once.
+        overlap: ScheduleOverlapPolicy.BUFFER_ONE,
+        catchupWindow: '10 minutes',
+      } as const;
+      try {
+        await client.schedule.create({ scheduleId, spec, action, policies, memo: kind.memo(meta), typedSearchAttributes: typedAttributes(kind.searchAttributes(meta)) });
+        return 'created';
+      } catch (err) {
+        if (!(err instanceof ScheduleAlreadyRunning)) throw err;
+      }
+      await client.schedule.getHandle(scheduleId).update((prev): ScheduleUpdateOptions<ScheduleOptionsStartWorkflowAction<Workflow>> => ({
+        spec,
+        action,
+        policies,
+        state: { paused: false, note: prev.state.note },
+      }));
+      return 'updated';
+    },
+
+    async listScheduleIds(prefix) {
+      const ids: string[] = [];
+      for await (const s of client.schedule.list({ pageSize: 1000 })) if (s.scheduleId.startsWith(`${prefix}:`)) ids.push(s.scheduleId);
+      return ids;
+    },
+
+    async deleteSchedule(scheduleId) {
+      try {
+        await client.schedule.getHandle(scheduleId).delete();
+        return true;
+      } catch (err) {
+        if (err instanceof ScheduleNotFoundError || isGrpcNotFound(err)) return false;
+        throw err;
+      }
+    },
+  };
+}

@@ -1,0 +1,70 @@
+/**
+ * The workflow registry (domain/workflow-kinds.ts) is complete: every kind's workflow function is
+ * exported by the worker's bundle entry (workflows/index.ts), has a replay fixture, and its ids,
+ * search attributes and summary follow the conventions (DESIGN.md "Workflow ids").
+ */
+import { existsSync, readFileSync } from 'node:fs';
+import path from 'node:path';
+import * as workflows from '../../../workflows';
+import { automationExecutionKind, automationScheduleTickKind, defineWorkflowKind, WORKFLOW_KINDS } from '../../../domain/workflow-kinds';
+import { CRM_SEARCH_ATTRIBUTES } from '../../../infra/search-attributes';
+
+const WS = '6b04aaaaaaaaaaaaaaaaaaaa';
+const ID = '6b04bbbbbbbbbbbbbbbbbbbb';
+const fixtures = path.join(__dirname, '../../fixtures');
+
+describe('workflow registry', () => {
+  it('lists each kind and workflow type once', () => {
+    expect(new Set(WORKFLOW_KINDS.map((k) => k.kind)).size).toBe(WORKFLOW_KINDS.length);
+    expect(new Set(WORKFLOW_KINDS.map((k) => k.workflowType)).size).toBe(WORKFLOW_KINDS.length);
+  });
+
+  it('knows every workflow the bundle exports, and the bundle exports every kind', () => {
+    const exported = Object.entries(workflows).filter(([, v]) => typeof v === 'function').map(([name]) => name).sort();
+    expect(WORKFLOW_KINDS.map((k) => k.workflowType).sort()).toEqual(exported);
+  });
+
+  it.each(WORKFLOW_KINDS.map((k) => [k.kind, k] as const))('%s has replay fixtures of its own workflow type', (_kind, k) => {
+    expect(k.replayFixtures.length).toBeGreaterThan(0);
+    for (const f of k.replayFixtures) {
+      const file = path.join(fixtures, f);
+      expect(existsSync(file)).toBe(true);
+      const history = JSON.parse(readFileSync(file, 'utf8')) as { events: { workflowExecutionStartedEventAttributes?: { workflowType?: { name?: string } } }[] };
+      expect(history.events[0]!.workflowExecutionStartedEventAttributes?.workflowType?.name).toBe(k.workflowType);
+    }
+  });
+
+  it.each(WORKFLOW_KINDS.map((k) => [k.kind, k] as const))('%s builds and parses <kind>:<workspaceId>:<id>', (kind, k) => {
+    expect(k.workflowId(WS, ID)).toBe(`${kind}:${WS}:${ID}`);
+    expect(k.parseId(k.workflowId(WS, ID))).toEqual({ workspaceId: WS, id: ID });
+    expect(k.parseId(`${kind}:${WS}:not-an-id`)).toBeNull();
+    expect(k.parseId(`other:${WS}:${ID}`)).toBeNull();
+  });
+
+  it('is pure: imports only the automation id helpers; no clock, randomness or environment', () => {
+    const src = readFileSync(path.join(__dirname, '../../../domain/workflow-kinds.ts'), 'utf8');
+    expect([...src.matchAll(/(?:from|import)\s+'([^']+)'/g)].map((m) => m[1])).toEqual(['./automations/workflow-ids']);
+    expect(src).not.toMatch(/Date\.now\(|new Date\(\)|Math\.random|process\.|require\(/);
+  });
+
+  it('refuses a kind that is not kebab-case', () => {
+    expect(() => defineWorkflowKind({ kind: 'Bad Kind', workflowType: 'x', replayFixtures: [], searchAttributes: () => ({}), memo: () => ({}), summary: () => '' })).toThrow(/kebab-case/);
+  });
+
+  it('search attributes are registered on the server and hold ids, not names', () => {
+    const registered = new Set<string>(CRM_SEARCH_ATTRIBUTES.map((a) => a.name));
+    const attrs = automationExecutionKind.searchAttributes({ workspaceId: WS, executionId: ID, automationId: ID, automationName: 'Welcome lead', triggerType: 'lead_created', entityType: 'lead', entityId: ID });
+    expect(attrs).toEqual({ CrmWorkspaceId: WS, CrmAutomationId: ID, CrmTriggerType: 'lead_created', CrmEntityType: 'lead', CrmEntityId: ID });
+    for (const name of Object.keys(attrs)) expect(registered.has(name)).toBe(true);
+    for (const name of Object.keys(automationScheduleTickKind.searchAttributes({ workspaceId: WS, automationId: ID, automationName: 'x' }))) expect(registered.has(name)).toBe(true);
+  });
+
+  it('summaries are one readable line: automation name, trigger, record', () => {
+    const meta = { workspaceId: WS, executionId: ID, automationId: ID, automationName: 'Welcome\n lead', triggerType: 'lead_created', entityType: 'lead', entityId: ID };
+    expect(automationExecutionKind.summary(meta)).toBe(`Automation "Welcome lead" · lead_created · lead ${ID}`);
+    expect(automationExecutionKind.summary({ ...meta, isTest: true, entityType: null, entityId: null })).toBe('Test run · Automation "Welcome lead" · lead_created');
+    expect(automationExecutionKind.summary({ ...meta, automationName: 'x'.repeat(300) }).length).toBeLessThan(200);
+    expect(automationExecutionKind.details!(meta)).toContain(`\`${ID}\``);
+    expect(automationScheduleTickKind.summary({ workspaceId: WS, automationId: ID, automationName: 'Daily digest', description: 'every day at 09:00' })).toBe('Schedule tick · Automation "Daily digest" · every day at 09:00');
+  });
+});
