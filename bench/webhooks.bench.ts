@@ -24,7 +24,8 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import { MikroORM } from '@mikro-orm/postgresql';
-import { Client, Connection } from '@temporalio/client';
+import { Connection } from '@temporalio/client';
+import { createTemporalClient } from '../temporal/client';
 import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { createWorkflowPort } from '../temporal/workflow-client';
@@ -176,7 +177,7 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
   const appLog = createLogger(process.env.BENCH_LOG_LEVEL ?? 'error', 'bench-webhooks');
   const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 4 });
   const orm = await MikroORM.init(ormConfig(config.databaseUrl));
-  const client = new Client({ connection: await Connection.connect({ address: config.temporalAddress }), namespace: config.temporalNamespace });
+  const client = createTemporalClient(await Connection.connect({ address: config.temporalAddress }), config);
   let dispatcher: OutboxDispatcher | undefined;
   let workspaceId: string | undefined;
   const out: string[] = [];

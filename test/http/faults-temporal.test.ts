@@ -2,7 +2,8 @@
  * Temporal outage for manual starts: the API reaches the Temporal server through a TCP proxy that
  * the test takes down and brings back; the shared dev server keeps running.
  */
-import { Client, Connection } from '@temporalio/client';
+import { Connection } from '@temporalio/client';
+import { createTemporalClient } from '../../temporal/client';
 import { AutomationExecution } from '../../domain/automations/automation.entity';
 import { newId } from '../../domain/ids';
 import { forkForWorkspace } from '../../domain/orm/tenant';
@@ -67,7 +68,7 @@ describe('POST /automations/:id/trigger while Temporal is down', () => {
       ok = await t.http.post(`/api/v1/automations/${automationId}/trigger`, {});
     }
     expect(ok.status).toBe(201);
-    const client = new Client({ connection: await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! }), namespace: app.config.temporalNamespace });
+    const client = createTemporalClient(await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! }), app.config);
     try {
       expect((await client.workflow.getHandle(ok.body.data.workflowId).describe()).status.name).toBe('RUNNING');
       // No worker polls this queue: remove the run from the shared dev server.

@@ -1,10 +1,12 @@
 // Child process for the webhook durability test: a Temporal worker with the real workflows and
 // activities on TEMPORAL_TASK_QUEUE, killed with SIGKILL by the test. Prints "ready" once polling.
 import { MikroORM } from '@mikro-orm/postgresql';
-import { Client, Connection } from '@temporalio/client';
+import { Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createActivities } from '../../activities';
 import { createWorkflowPort } from '../../temporal/workflow-client';
+import { createTemporalClient } from '../../temporal/client';
+import { crmDataConverter } from '../../temporal/codec';
 import { loadConfig } from '../../domain/config';
 import { createLogger } from '../../domain/logger';
 import { ormConfig } from '../../domain/orm/config';
@@ -14,10 +16,10 @@ async function main(): Promise<void> {
   const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'webhook-worker-child');
   Runtime.install({ logger: new DefaultLogger('ERROR'), shutdownSignals: [] });
   const orm = await MikroORM.init(ormConfig(config.databaseUrl));
-  const client = new Client({ connection: await Connection.connect({ address: config.temporalAddress }), namespace: config.temporalNamespace });
+  const client = createTemporalClient(await Connection.connect({ address: config.temporalAddress }), config);
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
   const worker = await Worker.create({
-    connection, namespace: config.temporalNamespace, taskQueue: config.temporalTaskQueue,
+    connection, namespace: config.temporalNamespace, taskQueue: config.temporalTaskQueue, dataConverter: crmDataConverter(config.temporalCodec.payloadKeys),
     workflowsPath: require.resolve('../../workflows'),
     activities: createActivities({ orm, config, log, workflows: createWorkflowPort(client, config.temporalTaskQueue) }),
   });

@@ -1,5 +1,5 @@
+import { createTemporalClient } from '../../temporal/client';
 import { MikroORM } from '@mikro-orm/postgresql';
-import { Client } from '@temporalio/client';
 import { createActivities } from '../../activities';
 import { createWorkflowPort } from '../../temporal/workflow-client';
 import { connectTemporal, startTemporalWorker } from '../../bin/worker';
@@ -15,7 +15,7 @@ async function main(): Promise<void> {
   const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'worker-child');
   const orm = await MikroORM.init(ormConfig(config.databaseUrl));
   const connection = await connectTemporal(config, log);
-  const client = new Client({ connection, namespace: config.temporalNamespace });
+  const client = createTemporalClient(connection, config);
   const activities = createActivities({ orm, config, log, workflows: createWorkflowPort(client, config.temporalTaskQueue) });
   await startTemporalWorker({ config, connection, activities, workflowsPath: require.resolve('../../workflows'), log });
   process.stdout.write('started\n');
