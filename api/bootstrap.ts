@@ -3,6 +3,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { Client, Connection } from '@temporalio/client';
 import type { AppConfig } from '../domain/config';
 import { createLogger, type Logger } from '../domain/logger';
+import { createMessagingDeps } from '../domain/messaging/factory';
 import { ormConfig } from '../domain/orm/config';
 import { createMeiliClient, meiliHealthy } from '../search/meili';
 import { createApp, type AppDeps } from './app';
@@ -29,6 +30,7 @@ export async function buildApi(config: AppConfig, log: Logger = createLogger(con
     config,
     log,
     temporal: client,
+    messaging: createMessagingDeps(config),
     readiness: {
       postgres: async () => {
         await orm.em.fork().getConnection().execute('select 1');
@@ -46,6 +48,7 @@ export async function buildApi(config: AppConfig, log: Logger = createLogger(con
     deps,
     routes,
     async close() {
+      deps.messaging.close();
       await Promise.allSettled([orm.close(true), temporal.close(), client.connection.close()]);
     },
   };

@@ -22,6 +22,8 @@ export interface AppConfig {
   sms: SmsEnv;
   /** OpenAI-compatible chat completions (AI_*); checked when the provider is built. */
   ai: AiEnv;
+  /** CRM_SECRETS_KEY: AES-256-GCM key of credentials stored at rest (domain/shared/secret-box.ts). */
+  secretsKey?: string;
 }
 
 /** Raw mail settings: SMTP_URL, or SMTP_HOST/SMTP_PORT/SMTP_USER/SMTP_PASSWORD/SMTP_SECURE; MAIL_FROM. */
@@ -116,5 +118,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       model: optEnv(env, 'AI_MODEL'),
       timeoutMs: intEnv(env, 'AI_TIMEOUT_MS', 60_000),
     },
+    secretsKey: optEnv(env, 'CRM_SECRETS_KEY'),
   };
 }

@@ -9,6 +9,7 @@ import type { EmbeddedPostgresConfig, RunningPostgres } from './postgres';
 import { describeExit, type ManagedProcess, type ProcessExit } from './process';
 import type { LaunchContext, RunningService, ServiceName } from './service';
 import type { RunningTemporal, TemporalDevServerConfig } from './temporal';
+import { resolveSecretsKey } from './secrets-key';
 
 export type { StackProfile } from './paths';
 export type { ServiceName } from './service';
@@ -66,6 +67,8 @@ export interface StackEnv {
   TEMPORAL_ADDRESS: string;
   TEMPORAL_NAMESPACE: string;
   TEMPORAL_UI_URL?: string;
+  /** Key of credentials stored at rest; generated once into the data folder (infra/secrets-key.ts). */
+  CRM_SECRETS_KEY: string;
 }
 
 export type ServiceMode = 'embedded' | 'external';
@@ -317,6 +320,7 @@ export async function startStack(options: StartStackOptions = {}): Promise<Runni
     MEILI_MASTER_KEY: meili?.masterKey ?? envValue(env, 'MEILI_MASTER_KEY') ?? '',
     TEMPORAL_ADDRESS: temporal?.address ?? envValue(env, 'TEMPORAL_ADDRESS') ?? '',
     TEMPORAL_NAMESPACE: temporal?.namespace ?? envValue(env, 'TEMPORAL_NAMESPACE') ?? 'default',
+    CRM_SECRETS_KEY: resolveSecretsKey(config.dataDir, envValue(env, 'CRM_SECRETS_KEY')),
   };
   const uiUrl = temporal?.uiUrl ?? envValue(env, 'TEMPORAL_UI_URL');
   if (uiUrl) stackEnv.TEMPORAL_UI_URL = uiUrl;

@@ -1,4 +1,5 @@
 import type { AppConfig } from '../config';
+import { createAccountTransports, type AccountTransports } from '../email/account-transports';
 import { DomainError } from '../errors';
 import type { SafeFetch } from '../net/safe-fetch';
 import { createHttpSmsGateway } from './http-sms-gateway';
@@ -9,7 +10,9 @@ import { createSmtpTransport } from './smtp-transport';
 export interface MessagingDeps {
   transport: EmailTransport;
   gateway: SmsGateway;
-  /** Closes the SMTP connection pool (worker shutdown). */
+  /** Pooled SMTP transports of the connected mailboxes (email_account). */
+  accounts: AccountTransports;
+  /** Closes the SMTP connection pools (worker shutdown). */
   close(): void;
 }
 
@@ -29,13 +32,18 @@ export function unconfiguredGateway(problem: string): SmsGateway {
 }
 
 /** The e-mail transport and SMS gateway the environment configures, or ones that say what to configure. */
-export function createMessagingDeps(config: Pick<AppConfig, 'mail' | 'sms' | 'outboundAllowHosts'>, options: { fetch?: SafeFetch } = {}): MessagingDeps {
+export function createMessagingDeps(config: Pick<AppConfig, 'mail' | 'sms' | 'outboundAllowHosts' | 'secretsKey'>, options: { fetch?: SafeFetch } = {}): MessagingDeps {
   const mail = smtpSettings(config.mail);
   const sms = smsSettings(config.sms);
   const smtp = 'settings' in mail ? createSmtpTransport(mail.settings) : null;
+  const accounts = createAccountTransports(config.secretsKey);
   return {
+    accounts,
     transport: smtp ?? unconfiguredTransport('problem' in mail ? mail.problem : ''),
     gateway: 'settings' in sms ? createHttpSmsGateway(sms.settings, { allowHosts: config.outboundAllowHosts, fetch: options.fetch }) : unconfiguredGateway(sms.problem),
-    close: () => smtp?.close(),
+    close: () => {
+      smtp?.close();
+      accounts.close();
+    },
   };
 }

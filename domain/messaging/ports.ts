@@ -16,6 +16,9 @@ export interface EmailMessage {
   text?: string;
   /** Message-ID header (with angle brackets); stable per outbound message so a re-send is recognisable downstream. */
   messageId?: string;
+  /** Threading headers of a reply (angle-bracketed Message-IDs). */
+  inReplyTo?: string;
+  references?: string[];
 }
 
 export interface EmailSendResult {

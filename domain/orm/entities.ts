@@ -14,6 +14,9 @@ import { LeadRoutingRule } from '../leads/lead-routing-rule.entity';
 import { LeadScoringRule } from '../leads/lead-scoring-rule.entity';
 import { List, ListItem } from '../lists/list.entity';
 import { OutboundMessage } from '../messaging/outbound-message.entity';
+import { Email } from '../email/email.entity';
+import { EmailAccount } from '../email/email-account.entity';
+import { EmailSignature, EmailTemplate } from '../email/email-template.entity';
 import { OutboxEvent } from '../outbox/outbox-event.entity';
 import { Note } from '../notes/note.entity';
 import { CompanyPerson, Person } from '../people/person.entity';
@@ -33,6 +36,7 @@ export const tenantEntities = [
   AutomationStep,
   AutomationLookupSnapshot,
   OutboundMessage,
+  EmailAccount, Email, EmailTemplate, EmailSignature,
   User, Company, Person, CompanyPerson, Activity, Deal, Image, CustomFieldDefinition, Lead, LeadScoringRule, LeadRoutingRule, Flow, FlowStage, List, ListItem, FilterPreset, DashboardLayout, Task, TaskFlow, Note, Call, CalendarEvent, ImportRun];
 
 /** Global rows: looked up before a workspace is known (auth) or served across workspaces (outbox). */

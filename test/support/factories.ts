@@ -48,6 +48,10 @@ export const factories: Record<string, Factory> = {
     const automationId = await factories.automation!(http);
     return (await insertExecution(await workspaceCtx(helpers.app, http), automationId))._id;
   },
+  email: async (http, helpers) => {
+    if (!helpers) throw new Error('the email factory needs { app } as its second argument');
+    return (await import('./email')).insertEmail(helpers.app, http);
+  },
 };
 
 export const makeCompany = (http: HttpClient, body: Record<string, unknown> = {}) =>
