@@ -48,6 +48,8 @@ export const factories: Record<string, Factory> = {
     const automationId = await factories.automation!(http);
     return (await insertExecution(await workspaceCtx(helpers.app, http), automationId))._id;
   },
+  'email-template': (http) => createVia(http, '/api/v1/email-templates', { name: `Template ${unique()}`, category: 'follow-up', bodyHtml: '<p>Hi {{contact.firstName}}</p>', metadata: { subject: 'Hi' } }),
+  'email-signature': (http) => createVia(http, '/api/v1/email-signatures', { name: `Signature ${unique()}`, content: '<p>Best, Ann</p>' }),
   email: async (http, helpers) => {
     if (!helpers) throw new Error('the email factory needs { app } as its second argument');
     return (await import('./email')).insertEmail(helpers.app, http);
