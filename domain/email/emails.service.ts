@@ -76,9 +76,9 @@ export async function getEmail(ctx: Ctx, id: string): Promise<Email> {
   return email;
 }
 
-/** One thread, oldest first; a thread with no e-mail the caller may see is 404. */
+/** One thread in the order we stored its messages (sent or received); a thread with no e-mail the caller may see is 404. */
 export async function getThread(ctx: Ctx, threadId: string) {
-  const emails = await ctx.em.find(Email, { $and: [{ threadId }, await accessWhere(ctx)] }, { orderBy: { date: 'asc', _id: 'asc' }, limit: 500 });
+  const emails = await ctx.em.find(Email, { $and: [{ threadId }, await accessWhere(ctx)] }, { orderBy: { createdAt: 'asc', _id: 'asc' }, limit: 500 });
   if (!emails.length) throw notFound('e-mail thread');
   return { threadId, subject: emails[0]!.subject, count: emails.length, emails: emails.map((e) => serializeEmail(e)) };
 }

@@ -12,6 +12,7 @@ const ALLOWED_PUBLIC = [
   'GET /api/v1/docs/markdown',
   'GET /api/v1/images/:token',
   'POST /api/webhooks/automation/:automationId',
+  'POST /api/webhooks/email/inbound/:accountId',
 ];
 
 const SAMPLE_ID = '0123456789abcdef01234567';
