@@ -35,7 +35,7 @@ export const emailsRoutes: RouteFactory = (deps) => [
     description: 'Links (linkPersonId, linkCompanyId, linkDealId) put it on those timelines; replyToMessageId (an e-mail id or Message-ID) threads it. An `Idempotency-Key` header (or idempotencyKey) sends at most once.',
     handler: async ({ ctx, body, koa }) => {
       const idempotencyKey = body.idempotencyKey ?? (koa.get('idempotency-key') || undefined);
-      return created(await emails.sendFromApi(ctx, { ...body, idempotencyKey }, { transport: deps.messaging.transport, accounts: deps.messaging.accounts }));
+      return created(await emails.sendFromApi(ctx, { ...body, idempotencyKey }, { transport: deps.messaging.transport, accounts: deps.messaging.accounts, tracking: deps.messaging.tracking }));
     },
   }),
   route({

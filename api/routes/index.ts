@@ -31,9 +31,10 @@ import { automationRunsRoutes } from './automation-runs.router';
 import { emailsRoutes } from './emails.router';
 import { emailTemplatesRoutes } from './email-templates.router';
 import { emailInboundRoutes } from './email-inbound.router';
+import { emailTrackingRoutes } from './email-tracking.router';
 
 /** Every route of the API, in one list: mounted by the app, walked by docs and guard tests. */
 export function allRoutes(deps: AppDeps): RouteDef[] {
-  const routes: RouteDef[] = [systemRoutes, companiesRoutes, peopleRoutes, leadsRoutes, leadScoringRoutes, leadRoutingRoutes, customFieldsRoutes, tagsRoutes, listsRoutes, filterPresetsRoutes, dashboardLayoutsRoutes, usersRoutes, dealsRoutes, flowsRoutes, inboundRoutes, importRoutes, exportRoutes, searchRoutes, activitiesRoutes, tasksRoutes, notesRoutes, callsRoutes, eventsRoutes, crmConnectRoutes, imagesRoutes, automationsRoutes, automationRunsRoutes, emailsRoutes, emailTemplatesRoutes, emailInboundRoutes, docsRoutes(() => routes)].flatMap((factory) => factory(deps));
+  const routes: RouteDef[] = [systemRoutes, companiesRoutes, peopleRoutes, leadsRoutes, leadScoringRoutes, leadRoutingRoutes, customFieldsRoutes, tagsRoutes, listsRoutes, filterPresetsRoutes, dashboardLayoutsRoutes, usersRoutes, dealsRoutes, flowsRoutes, inboundRoutes, importRoutes, exportRoutes, searchRoutes, activitiesRoutes, tasksRoutes, notesRoutes, callsRoutes, eventsRoutes, crmConnectRoutes, imagesRoutes, automationsRoutes, automationRunsRoutes, emailsRoutes, emailTemplatesRoutes, emailInboundRoutes, emailTrackingRoutes, docsRoutes(() => routes)].flatMap((factory) => factory(deps));
   return routes;
 }

@@ -8,6 +8,7 @@ import {
 } from './outbound.service';
 import type { EmailTransport, Mailbox } from './ports';
 import type { AccountTransports } from '../email/account-transports';
+import { addTracking, type TrackingConfig } from '../email/tracking';
 import { accountForSend } from '../email/email-accounts.service';
 import { emailEventPayload, markEmailSent, recordOutboundEmail, setEmailStatus, threadOfReply, type ThreadPlacement } from '../email/email-records';
 import { inTransaction } from '../shared/tx';
@@ -65,6 +66,8 @@ export interface EmailDeps {
   transport: EmailTransport;
   /** Transports of connected mailboxes; required for sends with accountId. */
   accounts?: AccountTransports;
+  /** Open pixel and click redirect for sends with trackOpens. */
+  tracking?: TrackingConfig | null;
   /** How long a `queued` claim counts as in progress (default 5 minutes). */
   staleClaimMs?: number;
 }
@@ -168,6 +171,7 @@ async function prepare(ctx: Ctx, input: SendEmailInput, deps: EmailDeps): Promis
  * sender), at most once per idempotencyKey. Must not run inside a transaction.
  */
 export async function sendEmail(ctx: Ctx, input: SendEmailInput, deps: EmailDeps): Promise<SentEmail> {
+  if (input.trackOpens && !deps.tracking) throw new DomainError('not_configured', 'open tracking needs CRM_SECRETS_KEY (the tracking links are signed with a key derived from it) and PUBLIC_BASE_URL');
   const prepared = await prepare(ctx, input, deps);
   const mail = validateEmail(prepared.accountId ? { ...input, from: undefined } : input, prepared.defaultFrom);
   const done = await findSent(ctx, 'email', mail.idempotencyKey);
@@ -199,7 +203,8 @@ export async function sendEmail(ctx: Ctx, input: SendEmailInput, deps: EmailDeps
   try {
     sent = await prepared.transport.send({
       from: mail.from, to: mail.to, cc: mail.cc, bcc: mail.bcc, replyTo: mail.replyTo,
-      subject: mail.subject, html: mail.html, text: mail.text, messageId: messageIdOf(row._id),
+      subject: mail.subject, messageId: messageIdOf(row._id), text: mail.text,
+      html: mail.html && input.trackOpens && deps.tracking ? addTracking(mail.html, deps.tracking, ctx.actor.workspaceId, row._id) : mail.html,
       ...(prepared.thread ? { inReplyTo: prepared.thread.inReplyTo, references: prepared.thread.references } : {}),
     });
   } catch (err) {
