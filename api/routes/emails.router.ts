@@ -4,7 +4,8 @@ import { serializeEmail } from '../../domain/email/email-records';
 import * as emails from '../../domain/email/emails.service';
 import { created, ok, paged, route } from '../http/registry';
 import { idParams } from '../http/schemas';
-import { listEmailsQuery, sendEmailBody, threadParams } from './emails.schemas';
+import { listEmailsQuery, rsvpBody, sendEmailBody, threadParams } from './emails.schemas';
+import { getCalendarInvite, rsvpCalendarInvite } from '../../domain/email/calendar-invite';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;
@@ -47,5 +48,15 @@ export const emailsRoutes: RouteFactory = (deps) => [
     method: 'GET', path: '/api/v1/emails/:id', section, access: read, params: idParams, resources: { id: 'email' },
     summary: `One e-mail (${accessNote}).`,
     handler: async ({ ctx, params }) => ok(serializeEmail(await emails.getEmail(ctx, params.id))),
+  }),
+  route({
+    method: 'GET', path: '/api/v1/emails/:id/calendar-invite', section, access: read, params: idParams, resources: { id: 'email' },
+    summary: 'The calendar invite (text/calendar part) of a received e-mail: uid, summary, start, end, organizer, attendees; 404 when it has none.',
+    handler: async ({ ctx, params }) => ok(await getCalendarInvite(ctx, params.id)),
+  }),
+  route({
+    method: 'POST', path: '/api/v1/emails/:id/calendar-invite', section, access: write, params: idParams, body: rsvpBody, resources: { id: 'email' },
+    summary: 'RSVP to a received invite: { response: accepted|declined|tentative, comment? } sends an iCalendar REPLY to the organizer from the receiving mailbox (once per response).',
+    handler: async ({ ctx, params, body }) => ok(await rsvpCalendarInvite(ctx, params.id, body, { transport: deps.messaging.transport, accounts: deps.messaging.accounts, tracking: deps.messaging.tracking })),
   }),
 ];

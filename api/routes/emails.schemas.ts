@@ -48,3 +48,18 @@ export const listEmailsQuery = listQuery({
 });
 
 export const threadParams = z.object({ threadId: objectId });
+
+export const rsvpBody = z
+  .object({
+    response: z.enum(['accepted', 'declined', 'tentative'], { message: 'must be accepted, declined or tentative' }).optional(),
+    status: z.enum(['accepted', 'declined', 'tentative'], { message: 'must be accepted, declined or tentative' }).optional().describe('alias of response'),
+    comment: z.string().trim().max(2000, 'must be at most 2000 characters').optional(),
+  })
+  .transform((b, ctx) => {
+    const response = b.response ?? b.status;
+    if (!response) {
+      ctx.addIssue({ code: 'custom', path: ['response'], message: 'is required (accepted, declined or tentative)' });
+      return z.NEVER;
+    }
+    return { response, ...(b.comment ? { comment: b.comment } : {}) };
+  });

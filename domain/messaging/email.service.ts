@@ -46,6 +46,8 @@ export interface SendEmailInput {
   /** Enrollment id (sequences) or execution id (automations), carried into the events. */
   sourceRef?: string;
   trackOpens?: boolean;
+  /** iCalendar part (RSVP replies). */
+  calendar?: { method: string; content: string };
 }
 
 export interface SentEmail {
@@ -205,6 +207,7 @@ export async function sendEmail(ctx: Ctx, input: SendEmailInput, deps: EmailDeps
       from: mail.from, to: mail.to, cc: mail.cc, bcc: mail.bcc, replyTo: mail.replyTo,
       subject: mail.subject, messageId: messageIdOf(row._id), text: mail.text,
       html: mail.html && input.trackOpens && deps.tracking ? addTracking(mail.html, deps.tracking, ctx.actor.workspaceId, row._id) : mail.html,
+      ...(input.calendar ? { calendar: input.calendar } : {}),
       ...(prepared.thread ? { inReplyTo: prepared.thread.inReplyTo, references: prepared.thread.references } : {}),
     });
   } catch (err) {

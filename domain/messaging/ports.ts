@@ -19,6 +19,8 @@ export interface EmailMessage {
   /** Threading headers of a reply (angle-bracketed Message-IDs). */
   inReplyTo?: string;
   references?: string[];
+  /** An iCalendar part (iTIP, e.g. METHOD:REPLY) sent as text/calendar beside the body. */
+  calendar?: { method: string; content: string };
 }
 
 export interface EmailSendResult {

@@ -76,6 +76,7 @@ export function createSmtpTransport(settings: SmtpSettings, options: SmtpTranspo
           ...(message.messageId ? { messageId: message.messageId } : {}),
           ...(message.inReplyTo ? { inReplyTo: message.inReplyTo } : {}),
           ...(message.references?.length ? { references: message.references } : {}),
+          ...(message.calendar ? { icalEvent: { method: message.calendar.method, content: message.calendar.content } } : {}),
           // Bodies are ours: never let the library read files or URLs named in them.
           disableFileAccess: true,
           disableUrlAccess: true,

@@ -1,3 +1,4 @@
+import { simpleParser } from 'mailparser';
 import { startTestApp, type Tenant, type TestApp } from '../support/app';
 import { connectAccount } from '../support/email';
 import { makePerson } from '../support/factories';
@@ -80,12 +81,38 @@ it('a delivery status notification marks the original as bounced and emits email
   expect(bounced[0]).toMatchObject({ payload: { email: { _id: sent._id }, recipients: ['gone@example.com'], source: 'api' } });
 });
 
-it('keeps the calendar invite of a received e-mail', async () => {
+it('keeps the calendar invite of a received e-mail, reads it and answers it (iCalendar REPLY)', async () => {
   const boundary = 'cal-boundary';
   const ics = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Test//EN', 'METHOD:REQUEST', 'BEGIN:VEVENT', 'UID:meet-1@example.com', 'DTSTAMP:20301001T080000Z', 'DTSTART:20301002T090000Z', 'DTEND:20301002T100000Z', 'SUMMARY:Demo', 'ORGANIZER:mailto:ann@example.com', 'ATTENDEE;PARTSTAT=NEEDS-ACTION:mailto:sales@acme.example', 'END:VEVENT', 'END:VCALENDAR'].join('\r\n');
   const raw = mime({ Subject: 'Invitation: Demo' }, [`--${boundary}`, 'Content-Type: text/plain', '', 'Join us', '', `--${boundary}`, 'Content-Type: text/calendar; method=REQUEST; charset=utf-8', '', ics, '', `--${boundary}--`].join('\r\n'), `multipart/mixed; boundary="${boundary}"`);
   const res = await deliver(raw);
-  expect(res.body.data.email.hasCalendarInvite).toBe(true);
+  const email = res.body.data.email;
+  expect(email.hasCalendarInvite).toBe(true);
+
+  const invite = await t.http.get(`/api/v1/emails/${email._id}/calendar-invite`);
+  expect(invite.status).toBe(200);
+  expect(invite.body.data).toMatchObject({ emailId: email._id, method: 'REQUEST', uid: 'meet-1@example.com', summary: 'Demo', start: '2030-10-02T09:00:00Z', end: '2030-10-02T10:00:00Z', organizer: { email: 'ann@example.com' }, attendees: [{ email: 'sales@acme.example', status: 'NEEDS-ACTION' }] });
+
+  for (const body of [{}, { response: 'maybe' }]) expect((await t.http.post(`/api/v1/emails/${email._id}/calendar-invite`, body)).status).toBe(400);
+  const before = smtp.received.length;
+  const rsvp = await t.http.post(`/api/v1/emails/${email._id}/calendar-invite`, { response: 'accepted', comment: 'See you' });
+  expect(rsvp.status).toBe(200);
+  expect(rsvp.body.data).toMatchObject({ emailId: email._id, uid: 'meet-1@example.com', response: 'accepted', reply: { subject: 'Accepted: Demo', threadId: email.threadId } });
+  // Answering again with the same response sends nothing new.
+  await t.http.post(`/api/v1/emails/${email._id}/calendar-invite`, { status: 'accepted' });
+  const replies = smtp.received.slice(before);
+  expect(replies).toHaveLength(1);
+  expect(replies[0]!.to).toEqual(['ann@example.com']);
+  const parsed = await simpleParser(replies[0]!.raw);
+  const ical = parsed.attachments.find((a) => a.contentType === 'text/calendar')?.content.toString() ?? String(parsed.text);
+  expect(replies[0]!.raw).toMatch(/METHOD[=:]REPLY/);
+  expect(ical + replies[0]!.raw).toMatch(/PARTSTAT=ACCEPTED/);
+  expect(parsed.inReplyTo).toBe(email.messageId);
+
+  // An e-mail without an invite has none to read or answer.
+  const sent = (await t.http.post('/api/v1/emails', { accountId, to: 'ann@example.com', subject: 'No invite', text: 'x' })).body.data;
+  expect((await t.http.get(`/api/v1/emails/${sent._id}/calendar-invite`)).status).toBe(404);
+  expect((await t.http.post(`/api/v1/emails/${sent._id}/calendar-invite`, { response: 'declined' })).status).toBe(404);
 });
 
 it.each([
