@@ -14,6 +14,8 @@ export class Migration20261123195000_email extends Migration {
     this.addSql(`create index "email_workspace_id_message_id_index" on "email" ("workspace_id", "message_id");`);
     this.addSql(`create index "email_workspace_id_person_id_index" on "email" ("workspace_id", "person_id");`);
     this.addSql(`create index "email_workspace_id_account_id_index" on "email" ("workspace_id", "account_id");`);
+    // A received message is stored once per mailbox, even when two deliveries race.
+    this.addSql(`create unique index "email_inbound_message_unique" on "email" ("workspace_id", "account_id", "message_id") where "direction" = 'inbound';`);
 
     this.addSql(`create table "email_template" ("id" varchar(24) not null, "workspace_id" varchar(24) not null, "created_at" timestamptz not null, "updated_at" timestamptz not null, "name" varchar(200) not null, "category" varchar(20) not null default 'other', "body_html" text null, "body_css" text null, "compiled_html" text null, "compiled_by_server" boolean not null default true, "plain_text" text null, "metadata" jsonb not null default '{}', "layout_settings" jsonb not null default '{}', "project_data" jsonb null, "tags" text[] not null default '{}', "created_by" varchar(24) null, constraint "email_template_pkey" primary key ("id"));`);
     this.addSql(`create index "email_template_workspace_id_index" on "email_template" ("workspace_id");`);

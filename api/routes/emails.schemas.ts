@@ -55,11 +55,5 @@ export const rsvpBody = z
     status: z.enum(['accepted', 'declined', 'tentative'], { message: 'must be accepted, declined or tentative' }).optional().describe('alias of response'),
     comment: z.string().trim().max(2000, 'must be at most 2000 characters').optional(),
   })
-  .transform((b, ctx) => {
-    const response = b.response ?? b.status;
-    if (!response) {
-      ctx.addIssue({ code: 'custom', path: ['response'], message: 'is required (accepted, declined or tentative)' });
-      return z.NEVER;
-    }
-    return { response, ...(b.comment ? { comment: b.comment } : {}) };
-  });
+  // A missing response is checked after the e-mail is found, so an unknown id answers 404 first.
+  .transform((b) => ({ response: b.response ?? b.status, ...(b.comment ? { comment: b.comment } : {}) }));

@@ -1,6 +1,6 @@
 import ical, { ICalAttendeeStatus, ICalCalendarMethod } from 'ical-generator';
 import type { Ctx } from '../context';
-import { DomainError, notFound } from '../errors';
+import { DomainError, notFound, validation } from '../errors';
 import { sendEmail, type EmailDeps } from '../messaging/email.service';
 import { Email } from './email.entity';
 import { EmailAccount } from './email-account.entity';
@@ -80,12 +80,16 @@ export async function getCalendarInvite(ctx: Ctx, id: string) {
 }
 
 export type RsvpResponse = 'accepted' | 'declined' | 'tentative';
+const fail = (): never => {
+  throw validation('response: is required (accepted, declined or tentative)');
+};
 const STATUS: Record<RsvpResponse, ICalAttendeeStatus> = { accepted: ICalAttendeeStatus.ACCEPTED, declined: ICalAttendeeStatus.DECLINED, tentative: ICalAttendeeStatus.TENTATIVE };
 const LABEL: Record<RsvpResponse, string> = { accepted: 'Accepted', declined: 'Declined', tentative: 'Tentative' };
 
 /** Answers the organizer with an iTIP REPLY from the mailbox that received the invite (at most once per response). */
-export async function rsvpCalendarInvite(ctx: Ctx, id: string, input: { response: RsvpResponse; comment?: string }, deps: EmailDeps) {
+export async function rsvpCalendarInvite(ctx: Ctx, id: string, input: { response?: RsvpResponse; comment?: string }, deps: EmailDeps) {
   const { email, invite } = await inviteOf(ctx, id);
+  const response = input.response ?? fail();
   if (email.direction !== 'inbound' || !email.accountId) throw new DomainError('invalid_state', 'only invites received in a connected mailbox can be answered');
   if (!invite.organizer?.email) throw new DomainError('invalid_state', 'the invite names no organizer to answer');
   if (invite.method && invite.method.toUpperCase() !== 'REQUEST') throw new DomainError('invalid_state', `the calendar part is a ${invite.method}, not an invitation`);
@@ -97,17 +101,17 @@ export async function rsvpCalendarInvite(ctx: Ctx, id: string, input: { response
     id: invite.uid, sequence: invite.sequence, summary: invite.summary ?? '', stamp: new Date(),
     start: invite.start ? new Date(invite.start) : new Date(), ...(invite.end ? { end: new Date(invite.end) } : {}), allDay: invite.allDay,
     organizer: { email: invite.organizer.email, name: invite.organizer.name ?? invite.organizer.email },
-    attendees: [{ email: account.emailAddress, name: attendee?.name ?? account.displayName ?? undefined, status: STATUS[input.response] }],
+    attendees: [{ email: account.emailAddress, name: attendee?.name ?? account.displayName ?? undefined, status: STATUS[response] }],
     ...(input.comment ? { description: input.comment } : {}),
   });
-  const subject = `${LABEL[input.response]}: ${invite.summary ?? email.subject}`;
+  const subject = `${LABEL[response]}: ${invite.summary ?? email.subject}`;
   const sent = await sendEmail(ctx, {
     accountId: account._id, accountAccess: 'user', to: [invite.organizer.email], subject,
-    text: `${account.displayName ?? account.emailAddress} has ${input.response === 'tentative' ? 'tentatively accepted' : input.response} this invitation.${input.comment ? `\n\n${input.comment}` : ''}`,
+    text: `${account.displayName ?? account.emailAddress} has ${response === 'tentative' ? 'tentatively accepted' : response} this invitation.${input.comment ? `\n\n${input.comment}` : ''}`,
     calendar: { method: 'REPLY', content: cal.toString() },
-    replyToMessageId: email._id, idempotencyKey: `rsvp:${email._id}:${input.response}`, source: 'api',
+    replyToMessageId: email._id, idempotencyKey: `rsvp:${email._id}:${response}`, source: 'api',
     links: { personId: email.personId ?? undefined, companyId: email.companyId ?? undefined, dealId: email.dealId ?? undefined, leadId: email.leadId ?? undefined },
   }, deps);
   const reply = await ctx.em.findOneOrFail(Email, { _id: sent.emailId }, { refresh: true });
-  return { emailId: email._id, uid: invite.uid, response: input.response, reply: serializeEmail(reply, 'summary') };
+  return { emailId: email._id, uid: invite.uid, response, reply: serializeEmail(reply, 'summary') };
 }

@@ -1,5 +1,5 @@
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
 import { Activity } from '../activities/activity.entity';
 import { serializeActivity } from '../activities/timeline.service';
 import type { Ctx } from '../context';
@@ -135,7 +135,7 @@ export async function receiveRawEmail(ctx: Ctx, accountId: string | null, raw: B
   const date = mail.date && !Number.isNaN(mail.date.getTime()) ? mail.date : new Date();
   const replyTo = parent && parent.direction === 'outbound' ? parent : null;
 
-  const email = await inTransaction(ctx, async () => {
+  const store = () => inTransaction(ctx, async () => {
     const mainRecord = links.leadId ? ['lead', links.leadId] : links.dealId ? ['deal', links.dealId] : links.personId ? ['person', links.personId] : links.companyId ? ['company', links.companyId] : [null, null];
     const activity = createRecord(ctx, Activity, {
       type: 'email', system: false, summary: subject || '(no subject)', description: truncate(text?.trim() || htmlToText(html ?? ''), 20_000),
@@ -160,5 +160,15 @@ export async function receiveRawEmail(ctx: Ctx, accountId: string | null, raw: B
     }
     return row;
   });
+  let email: Email;
+  try {
+    email = await store();
+  } catch (err) {
+    // A concurrent delivery of the same message won (unique per mailbox and Message-ID).
+    if (!(err instanceof UniqueConstraintViolationException)) throw err;
+    const winner = await forkForWorkspace(ctx.em, ctx.actor.workspaceId).findOne(Email, { messageId, direction: 'inbound', accountId });
+    if (!winner) throw err;
+    return { kind: 'received', email: serializeEmail(winner), duplicate: true, replyTo: null };
+  }
   return { kind: 'received', email: serializeEmail(email), duplicate: false, replyTo: replyTo?._id ?? null };
 }
