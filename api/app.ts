@@ -7,6 +7,7 @@ import type { AppConfig } from '../domain/config';
 import { DomainError } from '../domain/errors';
 import { newId } from '../domain/ids';
 import type { Logger } from '../domain/logger';
+import type { MessagingDeps } from '../domain/messaging/factory';
 import { forkForWorkspace } from '../domain/orm/tenant';
 import { authorize } from './http/auth';
 import { createAuthFailureLimiter, type AuthFailureLimiter } from './http/auth-failures';
@@ -22,6 +23,8 @@ export interface AppDeps {
   log: Logger;
   /** Temporal client (lazy connection): automation runs, cancels, schedules. */
   temporal: Client;
+  /** E-mail transports (connected mailboxes, fallback sender) and SMS gateway; closed with the runtime. */
+  messaging: MessagingDeps;
   /** Named readiness probes for /readyz (postgres, temporal, meilisearch). */
   readiness: Record<string, () => Promise<void>>;
 }

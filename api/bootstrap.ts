@@ -3,6 +3,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { Connection } from '@temporalio/client';
 import type { AppConfig } from '../domain/config';
 import { createLogger, type Logger } from '../domain/logger';
+import { createMessagingDeps } from '../domain/messaging/factory';
 import { ormConfig } from '../domain/orm/config';
 import { createMeiliClient, meiliHealthy } from '../search/meili';
 import { createTemporalClient } from '../temporal/client';
@@ -30,6 +31,7 @@ export async function buildApi(config: AppConfig, log: Logger = createLogger(con
     config,
     log,
     temporal: client,
+    messaging: createMessagingDeps(config),
     readiness: {
       postgres: async () => {
         await orm.em.fork().getConnection().execute('select 1');
@@ -47,6 +49,7 @@ export async function buildApi(config: AppConfig, log: Logger = createLogger(con
     deps,
     routes,
     async close() {
+      deps.messaging.close();
       await Promise.allSettled([orm.close(true), temporal.close(), client.connection.close()]);
     },
   };

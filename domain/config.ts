@@ -26,6 +26,8 @@ export interface AppConfig {
   sms: SmsEnv;
   /** OpenAI-compatible chat completions (AI_*); checked when the provider is built. */
   ai: AiEnv;
+  /** CRM_SECRETS_KEY: AES-256-GCM key of credentials stored at rest (domain/shared/secret-box.ts). */
+  secretsKey?: string;
   /** Outbound webhooks (WEBHOOK_*, SECRETS_ENCRYPTION_KEY): domain/webhooks/settings.ts. */
   webhooks: WebhookEnv;
   /** Temporal payload encryption and codec server (TEMPORAL_PAYLOAD_KEYS, TEMPORAL_CODEC_*); see temporal/codec.ts. */
@@ -135,6 +137,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       model: optEnv(env, 'AI_MODEL'),
       timeoutMs: intEnv(env, 'AI_TIMEOUT_MS', 60_000),
     },
+    secretsKey: optEnv(env, 'CRM_SECRETS_KEY'),
     webhooks: webhookEnv(env),
     temporalCodec: {
       payloadKeys: optEnv(env, 'TEMPORAL_PAYLOAD_KEYS'),

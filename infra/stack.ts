@@ -10,6 +10,7 @@ import type { EmbeddedPostgresConfig, RunningPostgres } from './postgres';
 import { describeExit, type ManagedProcess, type ProcessExit } from './process';
 import type { LaunchContext, RunningService, ServiceName } from './service';
 import type { RunningTemporal, TemporalDevServerConfig } from './temporal';
+import { resolveSecretsKey } from './secrets-key';
 
 export type { StackProfile } from './paths';
 export type { ServiceName } from './service';
@@ -70,6 +71,8 @@ export interface StackEnv {
   /** Payload encryption keys and codec server token (infra/codec-keys.ts), generated into the data folder. */
   TEMPORAL_PAYLOAD_KEYS?: string;
   TEMPORAL_CODEC_AUTH_TOKEN?: string;
+  /** Key of credentials stored at rest; generated once into the data folder (infra/secrets-key.ts). */
+  CRM_SECRETS_KEY: string;
 }
 
 export type ServiceMode = 'embedded' | 'external';
@@ -328,6 +331,7 @@ export async function startStack(options: StartStackOptions = {}): Promise<Runni
     MEILI_MASTER_KEY: meili?.masterKey ?? envValue(env, 'MEILI_MASTER_KEY') ?? '',
     TEMPORAL_ADDRESS: temporal?.address ?? envValue(env, 'TEMPORAL_ADDRESS') ?? '',
     TEMPORAL_NAMESPACE: temporal?.namespace ?? envValue(env, 'TEMPORAL_NAMESPACE') ?? 'default',
+    CRM_SECRETS_KEY: resolveSecretsKey(config.dataDir, envValue(env, 'CRM_SECRETS_KEY')),
   };
   const uiUrl = temporal?.uiUrl ?? envValue(env, 'TEMPORAL_UI_URL');
   if (uiUrl) stackEnv.TEMPORAL_UI_URL = uiUrl;

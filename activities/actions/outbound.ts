@@ -5,6 +5,7 @@
  */
 import { DomainError } from '../../domain/errors';
 import { sendEmail } from '../../domain/messaging/email.service';
+import { renderStoredTemplate } from '../../domain/email/template-render';
 import { sendSms } from '../../domain/messaging/sms.service';
 import { safeFetch } from '../../domain/net/safe-fetch';
 import { getPath, splitPath } from '../../domain/automations/path';
@@ -68,14 +69,20 @@ interface EmailConfig { subject?: string; body?: string; templateId?: string; re
 
 export const sendEmailAction: ActionHandler<EmailConfig> = {
   kind: 'external',
-  describe: (c) => `would e-mail "${c.subject ?? ''}" to ${c.recipientField === 'custom' ? c.to : `the ${c.recipientField} address`}`,
+  describe: (c) => `would e-mail ${c.templateId ? `template ${c.templateId}` : `"${c.subject ?? ''}"`} to ${c.recipientField === 'custom' ? c.to : `the ${c.recipientField} address`}${c.senderAccountId ? ` from account ${c.senderAccountId}` : ''}`,
   async run(env, c) {
-    if (c.templateId?.trim()) fail('send_email: e-mail templates are not available yet; use subject and body');
     const to = emailRecipients(env.input.context, c.recipientField, c.recipientType, c.to);
     if (!to.length) fail(`send_email: no ${c.recipientField} e-mail address on the run's records`);
     const messaging = env.deps.messaging() ?? fail('send_email: the messaging module is not available');
-    const sent = await sendEmail(env.ctx, { to, subject: c.subject ?? '', html: c.body, links: messageLinks(env.input.context), idempotencyKey: env.idempotencyKey, source: 'automation' }, { transport: messaging.transport });
-    return { output: { to, outboundMessageId: sent.outboundMessageId, messageId: sent.messageId, replayed: sent.replayed, ...(c.senderAccountId ? { note: 'senderAccountId ignored: sender accounts are not connected; MAIL_FROM was used' } : {}) } };
+    // A template is rendered against the run's records; a subject in the step overrides the template's.
+    const content = c.templateId?.trim()
+      ? await renderStoredTemplate(env.ctx, c.templateId.trim(), env.input.context, { subject: c.subject }, 'send_email: templateId')
+      : { subject: c.subject ?? '', html: c.body };
+    const sent = await sendEmail(env.ctx, {
+      to, subject: content.subject, html: content.html, text: 'text' in content ? content.text : undefined, links: messageLinks(env.input.context), idempotencyKey: env.idempotencyKey, source: 'automation',
+      sourceRef: env.input.executionId, ...(c.senderAccountId?.trim() ? { accountId: c.senderAccountId.trim(), accountAccess: 'workspace' as const } : {}),
+    }, { transport: messaging.transport, accounts: messaging.accounts });
+    return { output: { to, emailId: sent.emailId, outboundMessageId: sent.outboundMessageId, messageId: sent.messageId, replayed: sent.replayed, ...(c.senderAccountId ? { accountId: c.senderAccountId } : {}) } };
   },
 };
 

@@ -35,6 +35,10 @@ import { customObjectsRoutes } from './custom-objects.router';
 import { webhooksRoutes } from './webhooks.router';
 import { smsRoutes } from './sms.router';
 import { smsTemplatesRoutes } from './sms-templates.router';
+import { emailsRoutes } from './emails.router';
+import { emailTemplatesRoutes } from './email-templates.router';
+import { emailInboundRoutes } from './email-inbound.router';
+import { emailTrackingRoutes } from './email-tracking.router';
 
 /** Every route of the API, in one list: mounted by the app, walked by docs and guard tests. */
 export function allRoutes(deps: AppDeps): RouteDef[] {
@@ -66,6 +70,10 @@ export function allRoutes(deps: AppDeps): RouteDef[] {
     imagesRoutes,
     automationsRoutes,
     automationRunsRoutes,
+    emailsRoutes,
+    emailTemplatesRoutes,
+    emailInboundRoutes,
+    emailTrackingRoutes,
     smsRoutes,
     smsTemplatesRoutes,
     reportsRoutes,

@@ -4,6 +4,7 @@ import { createApiKey } from '../../domain/workspaces/api-keys.service';
 import { createOperatorUser, parseId, parseKeyInput, parseUserInput, revokeOperatorKey } from '../../domain/workspaces/operator.service';
 import { createWorkspace, setWorkspaceStatus } from '../../domain/workspaces/workspaces.service';
 import { searchReindexCommand } from './search';
+import { emailAccountCommands } from './email-accounts';
 
 /** What a command prints: `result` is the `--json` object, `human` the default text. */
 export interface CommandOutput { result: Record<string, unknown>; human: string }
@@ -129,4 +130,5 @@ export const COMMANDS: readonly CommandSpec[] = [
     },
   },
   searchReindexCommand,
+  ...emailAccountCommands,
 ];

@@ -7,6 +7,11 @@ import {
   type MessageLinks, type MessageSource, type OutboundRow,
 } from './outbound.service';
 import type { EmailTransport, Mailbox } from './ports';
+import type { AccountTransports } from '../email/account-transports';
+import { addTracking, type TrackingConfig } from '../email/tracking';
+import { accountForSend } from '../email/email-accounts.service';
+import { emailEventPayload, markEmailSent, recordOutboundEmail, setEmailStatus, threadOfReply, type ThreadPlacement } from '../email/email-records';
+import { inTransaction } from '../shared/tx';
 import { EMAIL_NOT_CONFIGURED } from './settings';
 
 /** Subject line limit of RFC 5322 (998 characters per header line). */
@@ -25,16 +30,29 @@ export interface SendEmailInput {
   subject: string;
   html?: string;
   text?: string;
-  /** `address` or `Name <address>`; default MAIL_FROM. */
+  /** `address` or `Name <address>`; default MAIL_FROM (ignored when accountId is given: the mailbox is the sender). */
   from?: string;
   replyTo?: string;
   links: MessageLinks;
   /** Same key, same workspace: handed to the SMTP server at most once (e.g. `<executionId>:<nodeId>`). */
   idempotencyKey?: string;
   source?: MessageSource;
+  /** Send through this connected mailbox (email_account) instead of the fallback sender. */
+  accountId?: string;
+  /** `user`: the caller must have access to the account (API); `workspace`: any account of the workspace (runs). */
+  accountAccess?: 'user' | 'workspace';
+  /** The e-mail this one answers: an e-mail `_id` of the workspace or a Message-ID header. */
+  replyToMessageId?: string;
+  /** Enrollment id (sequences) or execution id (automations), carried into the events. */
+  sourceRef?: string;
+  trackOpens?: boolean;
+  /** iCalendar part (RSVP replies). */
+  calendar?: { method: string; content: string };
 }
 
 export interface SentEmail {
+  /** The e-mail record (`email` table); the same id as its outbound claim. */
+  emailId: string;
   outboundMessageId: string;
   activityId: string;
   messageId: string;
@@ -46,7 +64,12 @@ export interface SentEmail {
 }
 
 export interface EmailDeps {
+  /** The fallback sender (SMTP_* / MAIL_FROM), used when no accountId is given. */
   transport: EmailTransport;
+  /** Transports of connected mailboxes; required for sends with accountId. */
+  accounts?: AccountTransports;
+  /** Open pixel and click redirect for sends with trackOpens. */
+  tracking?: TrackingConfig | null;
   /** How long a `queued` claim counts as in progress (default 5 minutes). */
   staleClaimMs?: number;
 }
@@ -116,7 +139,7 @@ export function validateEmail(input: SendEmailInput, defaultFrom: string | undef
 function replayOf(row: OutboundRow): SentEmail {
   const result = row.result ?? {};
   return {
-    outboundMessageId: row._id, activityId: row.activityId, messageId: row.providerMessageId ?? '', status: 'sent', replayed: true,
+    emailId: row._id, outboundMessageId: row._id, activityId: row.activityId, messageId: row.providerMessageId ?? '', status: 'sent', replayed: true,
     accepted: (result.accepted as string[] | undefined) ?? [], rejected: (result.rejected as string[] | undefined) ?? [],
   };
 }
@@ -124,42 +147,83 @@ function replayOf(row: OutboundRow): SentEmail {
 /** Message-ID header from the outbound id: the same on every attempt of one message. */
 const messageIdFor = (outboundId: string, from: Mailbox): string => `<${outboundId}@${from.address.slice(from.address.lastIndexOf('@') + 1)}>`;
 
+/** Where the sender, transport and thread of a send come from. */
+async function prepare(ctx: Ctx, input: SendEmailInput, deps: EmailDeps): Promise<{ transport: EmailTransport; defaultFrom?: string; accountId: string | null; thread: ThreadPlacement | null }> {
+  let transport = deps.transport;
+  let defaultFrom = deps.transport.defaultFrom;
+  let accountId: string | null = null;
+  if (input.accountId !== undefined) {
+    const account = await accountForSend(ctx, input.accountId, { asUser: input.accountAccess === 'user' });
+    if (!deps.accounts) throw new DomainError('not_configured', 'sending from connected e-mail accounts is not available in this process');
+    const resolved = deps.accounts.forAccount(account);
+    transport = resolved.transport;
+    defaultFrom = formatMailbox(resolved.from);
+    accountId = account._id;
+    input = { ...input, from: undefined };
+  } else {
+    transport.assertConfigured?.();
+  }
+  const thread = input.replyToMessageId !== undefined ? await threadOfReply(ctx, input.replyToMessageId) : null;
+  return { transport, defaultFrom, accountId, thread };
+}
+
 /**
- * Sends one e-mail: validates, records it on the linked records' timeline (activity type `email`)
- * and hands it to the transport, at most once per idempotencyKey. Must not run inside a transaction.
+ * Sends one e-mail: validates, records it (an `email` row and a timeline activity of type `email`
+ * on the linked records) and hands it to the transport (a connected mailbox, or the fallback
+ * sender), at most once per idempotencyKey. Must not run inside a transaction.
  */
 export async function sendEmail(ctx: Ctx, input: SendEmailInput, deps: EmailDeps): Promise<SentEmail> {
-  deps.transport.assertConfigured?.();
-  const mail = validateEmail(input, deps.transport.defaultFrom);
+  if (input.trackOpens && !deps.tracking) throw new DomainError('not_configured', 'open tracking needs CRM_SECRETS_KEY (the tracking links are signed with a key derived from it) and PUBLIC_BASE_URL');
+  const prepared = await prepare(ctx, input, deps);
+  const mail = validateEmail(prepared.accountId ? { ...input, from: undefined } : input, prepared.defaultFrom);
   const done = await findSent(ctx, 'email', mail.idempotencyKey);
   if (done) return replayOf(done);
-  await checkLinks(ctx, input.links ?? {});
+  const links = input.links ?? {};
+  await checkLinks(ctx, links);
   const addresses = (list: Mailbox[]) => list.map((m) => m.address);
   const metadata = {
     from: formatMailbox(mail.from), to: addresses(mail.to), cc: addresses(mail.cc), bcc: addresses(mail.bcc), source: mail.source, messageId: null,
+    ...(prepared.accountId ? { accountId: prepared.accountId } : {}),
   };
+  const messageIdOf = (id: string) => messageIdFor(id, mail.from);
   const claim = await claimOutbound(ctx, {
     channel: 'email',
     idempotencyKey: mail.idempotencyKey,
     source: mail.source,
     recipients: [...metadata.to, ...metadata.cc, ...metadata.bcc],
-    links: input.links ?? {},
+    links,
     activity: { summary: mail.subject, description: truncate(mail.text?.trim() || htmlToText(mail.html ?? ''), MAX_TIMELINE_TEXT), metadata },
+    onClaim: (c, claimed) => recordOutboundEmail(c, {
+      id: claimed.outboundId, activityId: claimed.activityId, at: claimed.at, accountId: prepared.accountId, mail, links,
+      messageId: messageIdOf(claimed.outboundId), thread: prepared.thread, sourceRef: input.sourceRef ?? null, trackOpens: input.trackOpens ?? false,
+    }),
   }, deps.staleClaimMs);
   const { row } = claim;
   if (claim.kind === 'sent') return replayOf(row);
+  await setEmailStatus(ctx, row._id, 'queued', null);
   let sent;
   try {
-    sent = await deps.transport.send({
+    sent = await prepared.transport.send({
       from: mail.from, to: mail.to, cc: mail.cc, bcc: mail.bcc, replyTo: mail.replyTo,
-      subject: mail.subject, html: mail.html, text: mail.text, messageId: messageIdFor(row._id, mail.from),
+      subject: mail.subject, messageId: messageIdOf(row._id), text: mail.text,
+      html: mail.html && input.trackOpens && deps.tracking ? addTracking(mail.html, deps.tracking, ctx.actor.workspaceId, row._id) : mail.html,
+      ...(input.calendar ? { calendar: input.calendar } : {}),
+      ...(prepared.thread ? { inReplyTo: prepared.thread.inReplyTo, references: prepared.thread.references } : {}),
     });
   } catch (err) {
-    throw await recordFailure(ctx, row, err, 'email');
+    const toThrow = await recordFailure(ctx, row, err, 'email');
+    const outcome = toThrow instanceof DomainError && toThrow.code === 'upstream_failed' && (toThrow.details as { outcome?: string } | undefined)?.outcome === 'unknown' ? 'unknown' : 'failed';
+    await setEmailStatus(ctx, row._id, outcome, err instanceof Error ? err.message : String(err));
+    throw toThrow;
   }
-  await recordSent(ctx, row, { providerMessageId: sent.messageId, result: { accepted: sent.accepted, rejected: sent.rejected } }, {
-    type: 'email_sent', entityType: 'email',
-    payload: { messageId: sent.messageId, to: metadata.to, subject: mail.subject, source: mail.source, links: input.links ?? {} },
+  await inTransaction(ctx, async () => {
+    const email = await markEmailSent(ctx, row._id, sent.messageId);
+    await recordSent(ctx, row, { providerMessageId: sent.messageId, result: { accepted: sent.accepted, rejected: sent.rejected } }, {
+      type: 'email_sent', entityType: 'email',
+      payload: email ? emailEventPayload(email) : { email: { _id: row._id, subject: mail.subject, to: metadata.to, messageId: sent.messageId }, links, source: mail.source },
+    });
   });
-  return { outboundMessageId: row._id, activityId: row.activityId, messageId: sent.messageId, accepted: sent.accepted, rejected: sent.rejected, status: 'sent', replayed: false };
+  return {
+    emailId: row._id, outboundMessageId: row._id, activityId: row.activityId, messageId: sent.messageId, accepted: sent.accepted, rejected: sent.rejected, status: 'sent', replayed: false,
+  };
 }

@@ -1,4 +1,7 @@
 import type { AppConfig } from '../config';
+import { createAccountTransports, type AccountTransports } from '../email/account-transports';
+import { trackingKey, type TrackingConfig } from '../email/tracking';
+import { parseSecretsKey } from '../shared/secret-box';
 import { DomainError } from '../errors';
 import type { SafeFetch } from '../net/safe-fetch';
 import { createHttpSmsGateway } from './http-sms-gateway';
@@ -9,7 +12,11 @@ import { createSmtpTransport } from './smtp-transport';
 export interface MessagingDeps {
   transport: EmailTransport;
   gateway: SmsGateway;
-  /** Closes the SMTP connection pool (worker shutdown). */
+  /** Pooled SMTP transports of the connected mailboxes (email_account). */
+  accounts: AccountTransports;
+  /** Open/click tracking (PUBLIC_BASE_URL + a key derived from CRM_SECRETS_KEY); null without the key. */
+  tracking: TrackingConfig | null;
+  /** Closes the SMTP connection pools (worker shutdown). */
   close(): void;
 }
 
@@ -29,13 +36,20 @@ export function unconfiguredGateway(problem: string): SmsGateway {
 }
 
 /** The e-mail transport and SMS gateway the environment configures, or ones that say what to configure. */
-export function createMessagingDeps(config: Pick<AppConfig, 'mail' | 'sms' | 'outboundAllowHosts'>, options: { fetch?: SafeFetch } = {}): MessagingDeps {
+export function createMessagingDeps(config: Pick<AppConfig, 'mail' | 'sms' | 'outboundAllowHosts' | 'secretsKey'> & Partial<Pick<AppConfig, 'publicBaseUrl'>>, options: { fetch?: SafeFetch } = {}): MessagingDeps {
   const mail = smtpSettings(config.mail);
   const sms = smsSettings(config.sms);
   const smtp = 'settings' in mail ? createSmtpTransport(mail.settings) : null;
+  const accounts = createAccountTransports(config.secretsKey);
+  const key = parseSecretsKey(config.secretsKey);
   return {
+    accounts,
+    tracking: key && config.publicBaseUrl ? { baseUrl: config.publicBaseUrl, key: trackingKey(key) } : null,
     transport: smtp ?? unconfiguredTransport('problem' in mail ? mail.problem : ''),
     gateway: 'settings' in sms ? createHttpSmsGateway(sms.settings, { allowHosts: config.outboundAllowHosts, fetch: options.fetch }) : unconfiguredGateway(sms.problem),
-    close: () => smtp?.close(),
+    close: () => {
+      smtp?.close();
+      accounts.close();
+    },
   };
 }

@@ -41,8 +41,8 @@ export interface OutboundDraft {
   recipients: string[];
   links: MessageLinks;
   activity: { summary: string; description: string | null; metadata: Record<string, unknown> };
-  /** Writes the channel's own record (e.g. sms_message, same id) in the claim's transaction. */
-  onClaim?: (claim: { id: string; activityId: string; at: Date }) => void;
+  /** Writes rows that belong to the claim (e.g. the e-mail record) in the claim's transaction. */
+  onClaim?: (ctx: Ctx, claim: { outboundId: string; activityId: string; at: Date }) => void;
 }
 
 export interface OutboundRow {
@@ -118,7 +118,7 @@ async function insertClaim(ctx: Ctx, draft: OutboundDraft): Promise<OutboundRow 
       ownerId: ctx.actor.userId,
     });
     await ctx.em.nativeUpdate(OutboundMessage, { _id: id }, { activityId: activity._id });
-    draft.onClaim?.({ id, activityId: activity._id, at: now });
+    draft.onClaim?.(ctx, { outboundId: id, activityId: activity._id, at: now });
     emit(ctx, { type: 'activity_created', entityType: 'activity', entityId: activity._id, payload: { activity: serializeActivity(activity) } });
     return { _id: id, activityId: activity._id, status: 'queued', attempts: 1, providerMessageId: null, result: null };
   });

@@ -16,6 +16,11 @@ export interface EmailMessage {
   text?: string;
   /** Message-ID header (with angle brackets); stable per outbound message so a re-send is recognisable downstream. */
   messageId?: string;
+  /** Threading headers of a reply (angle-bracketed Message-IDs). */
+  inReplyTo?: string;
+  references?: string[];
+  /** An iCalendar part (iTIP, e.g. METHOD:REPLY) sent as text/calendar beside the body. */
+  calendar?: { method: string; content: string };
 }
 
 export interface EmailSendResult {

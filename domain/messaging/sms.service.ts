@@ -103,8 +103,8 @@ export async function sendSms(ctx: Ctx, input: SendSmsInput, deps: SmsDeps): Pro
     recipients: [sms.to],
     links,
     activity: { summary: `SMS to ${sms.to}`, description: sms.message, metadata: { to: sms.to, from: sms.from, source: sms.source, messageId: null } },
-    onClaim: ({ id, activityId, at }) => {
-      ctx.em.persist(ctx.em.create(SmsMessage, {
+    onClaim: (tx, { outboundId: id, activityId, at }) => {
+      tx.em.persist(tx.em.create(SmsMessage, {
         _id: id, workspaceId: ctx.actor.workspaceId, createdAt: at, updatedAt: at,
         direction: 'outbound', from: sms.from, to: sms.to, body: sms.message, status: 'queued', providerMessageId: null, unread: false, starred: false,
         phoneNumber: counterparty.phoneNumber, phoneTail: counterparty.phoneTail,

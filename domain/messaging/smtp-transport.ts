@@ -18,6 +18,8 @@ export interface SmtpTransportOptions {
   socketTimeoutMs?: number;
   /** For tests against a local server with a self-signed certificate only. */
   rejectUnauthorized?: boolean;
+  /** Pooled connections to the server (default 5). */
+  maxConnections?: number;
 }
 
 // The connection never got far enough to carry a message.
@@ -47,7 +49,7 @@ export function createSmtpTransport(settings: SmtpSettings, options: SmtpTranspo
   const where = `${settings.host}:${settings.port}`;
   const transporter = createTransport({
     pool: true,
-    maxConnections: 5,
+    maxConnections: options.maxConnections ?? 5,
     host: settings.host,
     port: settings.port,
     secure: settings.secure,
@@ -72,6 +74,9 @@ export function createSmtpTransport(settings: SmtpSettings, options: SmtpTranspo
           ...(message.html !== undefined ? { html: message.html } : {}),
           ...(message.text !== undefined ? { text: message.text } : {}),
           ...(message.messageId ? { messageId: message.messageId } : {}),
+          ...(message.inReplyTo ? { inReplyTo: message.inReplyTo } : {}),
+          ...(message.references?.length ? { references: message.references } : {}),
+          ...(message.calendar ? { icalEvent: { method: message.calendar.method, content: message.calendar.content } } : {}),
           // Bodies are ours: never let the library read files or URLs named in them.
           disableFileAccess: true,
           disableUrlAccess: true,

@@ -19,6 +19,9 @@ import { LeadScoringRule } from '../leads/lead-scoring-rule.entity';
 import { List, ListItem } from '../lists/list.entity';
 import { OutboundMessage } from '../messaging/outbound-message.entity';
 import { ScheduledSms, SmsMessage, SmsWorkspaceSettings, SmsTemplate } from '../messaging/sms-message.entity';
+import { Email } from '../email/email.entity';
+import { EmailAccount } from '../email/email-account.entity';
+import { EmailSignature, EmailTemplate } from '../email/email-template.entity';
 import { OutboxEvent } from '../outbox/outbox-event.entity';
 import { Note } from '../notes/note.entity';
 import { CompanyPerson, Person } from '../people/person.entity';
@@ -39,6 +42,7 @@ export const tenantEntities = [
   AutomationStep,
   AutomationLookupSnapshot,
   OutboundMessage,
+  EmailAccount, Email, EmailTemplate, EmailSignature,
   SmsMessage, ScheduledSms, SmsTemplate, SmsWorkspaceSettings,
   WebhookSubscription, WebhookDelivery,
   User, Company, Person, CompanyPerson, Activity, Deal, Image, CustomFieldDefinition, Lead, LeadScoringRule, LeadRoutingRule, Flow, FlowStage, List, ListItem, FilterPreset, DashboardLayout, Task, TaskFlow, Note, Call, CalendarEvent, ImportRun,

@@ -108,7 +108,7 @@ describe('sendEmail', () => {
     expect(row).toMatchObject({ channel: 'email', status: 'sent', providerMessageId: sent.messageId, attempts: 1, idempotencyKey: null });
     expect((await eventsFor(orm, sent.activityId)).map((e) => e.type)).toEqual(['activity_created']);
     const [event] = await eventsFor(orm, sent.outboundMessageId);
-    expect(event).toMatchObject({ type: 'email_sent', entity_type: 'email', payload: { activityId: sent.activityId, subject: req.subject, source: 'automation', links: { personId: w.personId } } });
+    expect(event).toMatchObject({ type: 'email_sent', entity_type: 'email', payload: { activityId: sent.activityId, email: { _id: sent.emailId, subject: req.subject, messageId: sent.messageId }, source: 'automation', links: { personId: w.personId } } });
   });
 
   it('describes an html-only message by its text', async () => {

@@ -15,6 +15,9 @@ const ALLOWED_PUBLIC = [
   'GET /api/v1/images/:token',
   'POST /api/webhooks/automation/:automationId',
   'POST /api/webhooks/sms/:workspaceId',
+  'POST /api/webhooks/email/inbound/:accountId',
+  'GET /api/track/email/open/:token',
+  'GET /api/track/email/click/:token',
 ];
 
 const SAMPLE_ID = '0123456789abcdef01234567';

@@ -110,6 +110,7 @@ describe('startStack', () => {
       MEILI_MASTER_KEY: 'secret',
       TEMPORAL_ADDRESS: 'temporal:7233',
       TEMPORAL_NAMESPACE: 'crm',
+      CRM_SECRETS_KEY: 'a'.repeat(64),
     };
     const stack = await startStack({ env, dataDir, handleSignals: false, log: quiet, launchers: fakeLaunchers(calls) });
     expect(calls).toEqual([]);
@@ -139,7 +140,9 @@ describe('startStack', () => {
       TEMPORAL_UI_URL: 'http://127.0.0.1:8233',
       TEMPORAL_PAYLOAD_KEYS: expect.stringMatching(/^k1:[A-Za-z0-9+/]{43}=$/),
       TEMPORAL_CODEC_AUTH_TOKEN: expect.stringMatching(/^[0-9a-f]{48}$/),
+      CRM_SECRETS_KEY: expect.stringMatching(/^[0-9a-f]{64}$/),
     });
+    expect(fs.readFileSync(path.join(dataDir, 'secrets-key'), 'utf8').trim()).toBe(stack.env.CRM_SECRETS_KEY);
     expect(fs.existsSync(path.join(dataDir, LOCK_FILE_NAME))).toBe(true);
     await stack.stop();
     expect(stopped.sort()).toEqual(['meilisearch', 'temporal']);

@@ -79,6 +79,13 @@ export const factories: Record<string, Factory> = {
   'sms-thread': async (http, helpers) => (await insertSms(await workspaceCtx(helpers!.app, http))).phoneNumber,
   'sms-scheduled': async (http, helpers) => (await insertScheduledSms(await workspaceCtx(helpers!.app, http)))._id,
   'sms-template': (http) => createVia(http, '/api/v1/sms-templates', { name: `Template ${unique()}`, message: 'Hi {{firstName}}' }),
+
+  'email-template': (http) => createVia(http, '/api/v1/email-templates', { name: `Template ${unique()}`, category: 'follow-up', bodyHtml: '<p>Hi {{contact.firstName}}</p>', metadata: { subject: 'Hi' } }),
+  'email-signature': (http) => createVia(http, '/api/v1/email-signatures', { name: `Signature ${unique()}`, content: '<p>Best, Ann</p>' }),
+  email: async (http, helpers) => {
+    if (!helpers) throw new Error('the email factory needs { app } as its second argument');
+    return (await import('./email')).insertEmail(helpers.app, http);
+  },
 };
 
 export const makeCompany = (http: HttpClient, body: Record<string, unknown> = {}) =>

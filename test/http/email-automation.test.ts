@@ -1,0 +1,63 @@
+import { simpleParser } from 'mailparser';
+import type { Tenant } from '../support/app';
+import { connectAccount } from '../support/email';
+import { startSmtp, type LocalSmtp } from '../unit/messaging/local-smtp';
+import { action, chainGraph, createAutomation, startEngineHarness, stepsOf, waitForExecution, type EngineHarness } from '../support/automation-engine';
+
+// Automation send_email with a template and a connected sender mailbox (fallback SMTP is a different server).
+let h: EngineHarness;
+let t: Tenant;
+let fallback: LocalSmtp;
+let mailbox: LocalSmtp;
+
+beforeAll(async () => {
+  fallback = await startSmtp();
+  mailbox = await startSmtp({ user: 'mailer', password: 's3cret-smtp' });
+  h = await startEngineHarness({ SMTP_URL: `smtp://127.0.0.1:${fallback.port}`, MAIL_FROM: 'CRM <crm@example.test>' });
+  await h.startWorker();
+  t = await h.app.tenant('Automation mail');
+}, 60_000);
+afterAll(async () => {
+  await h?.close();
+  await fallback?.close();
+  await mailbox?.close();
+});
+
+async function run(config: Record<string, unknown>, leadId: string) {
+  const id = await createAutomation(t.http, chainGraph({ triggerType: 'lead_created' }, [action('send_email', config)]));
+  const res = await t.http.post(`/api/v1/automations/${id}/trigger`, { entityType: 'lead', entityId: leadId });
+  const done = await waitForExecution(h, res.body.data.executionId);
+  return { done, steps: await stepsOf(h, done._id) };
+}
+
+it('sends a template from the sender account, rendered for the run, with sourceRef = execution id', async () => {
+  const account = (await connectAccount(h.app, t.workspaceId, mailbox.port)).account;
+  const template = (await t.http.post('/api/v1/email-templates', {
+    name: 'Follow up', category: 'follow-up', bodyHtml: '<p>Hi {{lead.title}}, {{contact.firstName | default:"friend"}}</p>', plainText: 'Hi {{lead.title}}', metadata: { subject: 'About {{lead.title}}' },
+  })).body.data;
+  const lead = (await t.http.post('/api/v1/leads', { title: 'Bikes', email: 'buyer@example.test' })).body.data;
+  const r = await run({ templateId: template._id, senderAccountId: account._id }, lead._id);
+  expect(r.done.status).toBe('completed');
+  expect(fallback.received.filter((m) => m.headers.subject === 'About Bikes')).toHaveLength(0);
+  const [mail] = mailbox.received.filter((m) => m.headers.subject === 'About Bikes');
+  expect(mail!.to).toEqual(['buyer@example.test']);
+  expect(mail!.headers.from).toContain(String(account.emailAddress));
+  const parsed = await simpleParser(mail!.raw);
+  expect(parsed.html).toContain('<p>Hi Bikes, friend</p>');
+  expect(parsed.text).toBe('Hi Bikes');
+  const emailId = (r.steps.find((x) => x.nodeId === 'n1')!.output as { emailId: string }).emailId;
+  const email = (await t.http.get(`/api/v1/emails/${emailId}`)).body.data;
+  expect(email).toMatchObject({ accountId: account._id, source: 'automation', sourceRef: r.done._id, leadId: lead._id, subject: 'About Bikes' });
+});
+
+it('an unknown template or account fails the step with a clear error and sends nothing', async () => {
+  const lead = (await t.http.post('/api/v1/leads', { title: 'Nope', email: 'nope@example.test' })).body.data;
+  const before = fallback.received.length + mailbox.received.length;
+  const noTemplate = await run({ templateId: '0123456789abcdef01234567' }, lead._id);
+  expect(noTemplate.done.status).toBe('failed');
+  expect(noTemplate.steps.find((x) => x.nodeId === 'n1')!.error).toMatch(/template/);
+  const noAccount = await run({ subject: 'Hi', body: '<p>Hi</p>', senderAccountId: '0123456789abcdef01234567' }, lead._id);
+  expect(noAccount.done.status).toBe('failed');
+  expect(noAccount.steps.find((x) => x.nodeId === 'n1')!.error).toMatch(/account/);
+  expect(fallback.received.length + mailbox.received.length).toBe(before);
+});
