@@ -93,7 +93,7 @@ export default defineConfig(
               // domain/ does I/O, except the pure, deterministic automation helpers the execution
               // workflow runs on (a regex: gitignore-style groups cannot re-include files below
               // an excluded folder).
-              regex: '(^|/)domain(/(?!automations/(topology|conditions|workflow-ids|engine/walk|engine/types)$).*)?$',
+              regex: '(^|/)domain(/(?!automations/(topology|conditions|workflow-ids|engine/walk|engine/types)$|sequences/send-window$).*)?$',
               message: workflowSandboxMessage,
               allowTypeImports: true,
             },

@@ -5,6 +5,7 @@ import type { AppConfig } from '../domain/config';
 import type { Logger } from '../domain/logger';
 import type { MessagingDeps } from '../domain/messaging/factory';
 import { createAutomationActivities } from './automation.activities';
+import { createSequenceActivities } from './sequence.activities';
 
 /** Dependencies every activity module receives (each activity call forks its own EM from `orm`). */
 export interface ActivityDeps {
@@ -18,6 +19,8 @@ export interface ActivityDeps {
   ai?: AiProvider;
   /** Tests only: replaces retryIntervalMinutes for runs started by activities. */
   retryIntervalMs?: number;
+  /** Tests only: stale window of unfinished e-mail/SMS claims for sequence sends. */
+  staleClaimMs?: number;
 }
 
 /**
@@ -29,5 +32,6 @@ export function createActivities(deps: ActivityDeps) {
   const engine = { orm: deps.orm, log: deps.log, workflows: deps.workflows, retryIntervalMs: deps.retryIntervalMs };
   return {
     ...createAutomationActivities({ orm: deps.orm, config: deps.config, log: deps.log.child({ component: 'automations' }), engine, messaging: deps.messaging, ai: deps.ai }),
+    ...createSequenceActivities({ orm: deps.orm, config: deps.config, log: deps.log.child({ component: 'sequences' }), messaging: deps.messaging, ai: deps.ai, staleClaimMs: deps.staleClaimMs }),
   } satisfies Record<string, (input: never) => Promise<unknown>>;
 }

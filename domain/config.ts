@@ -22,6 +22,8 @@ export interface AppConfig {
   sms: SmsEnv;
   /** OpenAI-compatible chat completions (AI_*); checked when the provider is built. */
   ai: AiEnv;
+  /** Test runs only (CRM_TEST=1 with SEQUENCE_WAIT_SCALE): sequence waits and pauses last this fraction; 1 everywhere else. */
+  sequenceWaitScale: number;
 }
 
 /** Raw mail settings: SMTP_URL, or SMTP_HOST/SMTP_PORT/SMTP_USER/SMTP_PASSWORD/SMTP_SECURE; MAIL_FROM. */
@@ -116,5 +118,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       model: optEnv(env, 'AI_MODEL'),
       timeoutMs: intEnv(env, 'AI_TIMEOUT_MS', 60_000),
     },
+    sequenceWaitScale: env.CRM_TEST && Number(env.SEQUENCE_WAIT_SCALE) > 0 ? Number(env.SEQUENCE_WAIT_SCALE) : 1,
   };
 }

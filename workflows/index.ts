@@ -2,3 +2,4 @@
 // Export each workflow function from here.
 export * from './automation-execution.workflow';
 export * from './automation-schedule.workflow';
+export * from './sequence-enrollment.workflow';

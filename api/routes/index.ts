@@ -28,9 +28,10 @@ import { systemRoutes } from './system.router';
 import { docsRoutes } from './docs.router';
 import { automationsRoutes } from './automations.router';
 import { automationRunsRoutes } from './automation-runs.router';
+import { sequencesRoutes } from './sequences.router';
 
 /** Every route of the API, in one list: mounted by the app, walked by docs and guard tests. */
 export function allRoutes(deps: AppDeps): RouteDef[] {
-  const routes: RouteDef[] = [systemRoutes, companiesRoutes, peopleRoutes, leadsRoutes, leadScoringRoutes, leadRoutingRoutes, customFieldsRoutes, tagsRoutes, listsRoutes, filterPresetsRoutes, dashboardLayoutsRoutes, usersRoutes, dealsRoutes, flowsRoutes, inboundRoutes, importRoutes, exportRoutes, searchRoutes, activitiesRoutes, tasksRoutes, notesRoutes, callsRoutes, eventsRoutes, crmConnectRoutes, imagesRoutes, automationsRoutes, automationRunsRoutes, docsRoutes(() => routes)].flatMap((factory) => factory(deps));
+  const routes: RouteDef[] = [systemRoutes, companiesRoutes, peopleRoutes, leadsRoutes, leadScoringRoutes, leadRoutingRoutes, customFieldsRoutes, tagsRoutes, listsRoutes, filterPresetsRoutes, dashboardLayoutsRoutes, usersRoutes, dealsRoutes, flowsRoutes, inboundRoutes, importRoutes, exportRoutes, searchRoutes, activitiesRoutes, tasksRoutes, notesRoutes, callsRoutes, eventsRoutes, crmConnectRoutes, imagesRoutes, automationsRoutes, automationRunsRoutes, sequencesRoutes, docsRoutes(() => routes)].flatMap((factory) => factory(deps));
   return routes;
 }

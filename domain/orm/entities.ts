@@ -19,6 +19,7 @@ import { Note } from '../notes/note.entity';
 import { CompanyPerson, Person } from '../people/person.entity';
 import { DashboardLayout } from '../presets/dashboard-layout.entity';
 import { FilterPreset } from '../presets/filter-preset.entity';
+import { Sequence, SequenceEnrollment, SequenceOptOut, SequenceStep } from '../sequences/sequence.entity';
 import { TaskFlow } from '../tasks/task-flow.entity';
 import { Task } from '../tasks/task.entity';
 import { ApiKey } from '../workspaces/api-key.entity';
@@ -33,6 +34,7 @@ export const tenantEntities = [
   AutomationStep,
   AutomationLookupSnapshot,
   OutboundMessage,
+  Sequence, SequenceEnrollment, SequenceStep, SequenceOptOut,
   User, Company, Person, CompanyPerson, Activity, Deal, Image, CustomFieldDefinition, Lead, LeadScoringRule, LeadRoutingRule, Flow, FlowStage, List, ListItem, FilterPreset, DashboardLayout, Task, TaskFlow, Note, Call, CalendarEvent, ImportRun];
 
 /** Global rows: looked up before a workspace is known (auth) or served across workspaces (outbox). */

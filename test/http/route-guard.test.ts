@@ -12,6 +12,8 @@ const ALLOWED_PUBLIC = [
   'GET /api/v1/docs/markdown',
   'GET /api/v1/images/:token',
   'POST /api/webhooks/automation/:automationId',
+  'GET /api/unsubscribe/:token',
+  'POST /api/unsubscribe/:token',
 ];
 
 const SAMPLE_ID = '0123456789abcdef01234567';

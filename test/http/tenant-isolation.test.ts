@@ -27,6 +27,7 @@ const COLLECTIONS: Record<string, string> = {
   'lead-routing-rule': 'lead-routing/rules',
   activity: 'activities',
   'automation-execution': 'automations/executions',
+  'sequence-enrollment': 'sequences/enrollments',
 };
 
 it('every route with path parameters declares the resource kind of each, and a factory exists for it', () => {

@@ -1,5 +1,6 @@
 import type { HttpClient, TestApp } from './app';
 import { automationBody, insertExecution, workspaceCtx } from './automations';
+import { createSequence, emailNode, insertEnrollment, line } from './sequences';
 
 let seq = 0;
 const unique = (): string => `${Date.now().toString(36)}${(++seq).toString(36)}`;
@@ -47,6 +48,13 @@ export const factories: Record<string, Factory> = {
     if (!helpers) throw new Error('the automation-execution factory needs { app } as its second argument');
     const automationId = await factories.automation!(http);
     return (await insertExecution(await workspaceCtx(helpers.app, http), automationId))._id;
+  },
+  sequence: (http) => createSequence(http, line([emailNode()]), { active: false }),
+  // Only the engine creates enrollments: insert a finished one into the mirror directly.
+  'sequence-enrollment': async (http, helpers) => {
+    if (!helpers) throw new Error('the sequence-enrollment factory needs { app } as its second argument');
+    const sequenceId = await factories.sequence!(http);
+    return (await insertEnrollment(await workspaceCtx(helpers.app, http), sequenceId))._id;
   },
 };
 
