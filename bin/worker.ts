@@ -3,6 +3,7 @@ import { Client } from '@temporalio/client';
 import type { DefaultLogger, LogEntry, NativeConnection } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
 import { createWorkflowPort } from '../activities/automation-client';
+import { createSequenceWorkflowPort } from '../activities/sequence-client';
 import { reconcileSchedules } from '../domain/automations/engine/schedules';
 import { loadConfig, type AppConfig } from '../domain/config';
 import { createLogger, type Logger } from '../domain/logger';
@@ -123,7 +124,7 @@ async function main(): Promise<void> {
 
   const dispatcher = createOutboxDispatcher({
     pgConnectionString: config.databaseUrl,
-    subscribers: buildSubscribers(deps),
+    subscribers: buildSubscribers({ ...deps, sequenceWorkflows: createSequenceWorkflowPort(temporalClient, config.temporalTaskQueue, { eagerStart: true }) }),
     log: log.child({ component: 'outbox' }),
   });
   await dispatcher.start();

@@ -5,6 +5,8 @@ import { leadContactSyncSubscriber, leadRescoreSubscriber } from '../leads/resco
 import { createSearchIndexSubscriber } from '../../search/index-subscriber';
 import { automationSubscribers } from '../automations/engine/subscribers';
 import type { WorkflowPort } from '../automations/engine/ports';
+import { sequenceExitSubscriber } from '../sequences/exit-subscriber';
+import type { SequenceWorkflowPort } from '../sequences/ports';
 import type { Subscriber } from './subscriber';
 
 export type { OutboxEventRecord, Subscriber } from './subscriber';
@@ -20,6 +22,8 @@ export interface SubscriberDeps {
   log: Logger;
   /** The automation engine's workflow port; without it the automation subscribers are not registered. */
   workflows?: WorkflowPort;
+  /** The sequence engine's workflow port; without it the sequence subscribers are not registered. */
+  sequenceWorkflows?: SequenceWorkflowPort;
 }
 
 /**
@@ -29,5 +33,6 @@ export interface SubscriberDeps {
  */
 export function buildSubscribers(deps: SubscriberDeps): Subscriber[] {
   const automations = deps.workflows ? automationSubscribers({ orm: deps.orm, log: deps.log.child({ component: 'automations' }), workflows: deps.workflows }) : [];
-  return [leadRescoreSubscriber(deps), leadContactSyncSubscriber(deps), createSearchIndexSubscriber(deps), ...automations];
+  const sequences = deps.sequenceWorkflows ? [sequenceExitSubscriber({ orm: deps.orm, log: deps.log.child({ component: 'sequences' }), workflows: deps.sequenceWorkflows })] : [];
+  return [leadRescoreSubscriber(deps), leadContactSyncSubscriber(deps), createSearchIndexSubscriber(deps), ...automations, ...sequences];
 }

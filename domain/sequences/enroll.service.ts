@@ -73,6 +73,9 @@ interface Prepared {
   results: Map<string, EnrollResult>;
   started: EnrollmentStartRow[];
   restartedWorkflows: string[];
+  /** Lost the race for the unique running row to a concurrent call (block_with_restart retries them). */
+  conflicted: string[];
+  mode: string;
 }
 
 /**
@@ -82,7 +85,7 @@ interface Prepared {
 export async function enrollEntities(ctx: Ctx, deps: SequenceEngineDeps, sequenceId: string, entityType: EnrollEntityType, entityIds: string[], opts: EnrollOptions = {}): Promise<EnrollResult[]> {
   const unique = [...new Set(entityIds)];
   if (unique.length > MAX_BULK_ENROLL) throw validation(`entityIds: at most ${MAX_BULK_ENROLL} per call`);
-  const prepared = await inTransaction(ctx, async (): Promise<Prepared> => {
+  const once = (todo: string[]) => inTransaction(ctx, async (): Promise<Prepared> => {
     // FOR SHARE: a concurrent delete or toggle waits for this call (and vice versa).
     const rows: { id: string }[] = await ctx.em.execute('select id from sequence where id = ? and workspace_id = ? for share', [sequenceId, ctx.actor.workspaceId]);
     if (!rows.length) throw notFound('sequence');
@@ -91,10 +94,10 @@ export async function enrollEntities(ctx: Ctx, deps: SequenceEngineDeps, sequenc
     const settings = settingsOf(sequence);
     if (!settings.allowedEntityTypes.includes(entityType)) throw validation(`entityType: this sequence accepts ${settings.allowedEntityTypes.join(', ')}`);
     const results = new Map<string, EnrollResult>();
-    const links = await linksOf(ctx, entityType, unique);
+    const links = await linksOf(ctx, entityType, todo);
     const blocked = await optedOut(ctx, entityType, links);
     const candidates: string[] = [];
-    for (const id of unique) {
+    for (const id of todo) {
       if (!links.has(id)) results.set(id, { entityId: id, success: false, code: 'entity_not_found', error: `no ${entityType} with this id in the workspace` });
       else if (blocked.has(id)) results.set(id, { entityId: id, success: false, code: 'unsubscribed', error: 'the contact unsubscribed from sequences' });
       else candidates.push(id);
@@ -126,17 +129,28 @@ export async function enrollEntities(ctx: Ctx, deps: SequenceEngineDeps, sequenc
       };
     }), { sequence, entityType, source: opts.source ?? 'api', snapshot, now });
     const byEntity = new Map(inserted.map((r) => [r.entityId, r]));
+    const conflicted: string[] = [];
     for (const id of candidates) {
       const row = byEntity.get(id);
       if (!row) {
+        conflicted.push(id);
         results.set(id, { entityId: id, success: false, code: 'already_enrolled', error: 'the entity is already enrolled in this sequence (duplicateHandling block)' });
         continue;
       }
       results.set(id, { entityId: id, success: true, action: restarted.has(id) ? 'restarted' : 'enrolled', enrollmentId: row._id });
       emit(ctx, { type: 'sequence_enrolled', entityType: 'sequence_enrollment', entityId: row._id, payload: enrollmentEventPayload(row) });
     }
-    return { sequence, results, started: inserted, restartedWorkflows };
+    return { sequence, results, started: inserted, restartedWorkflows, conflicted, mode };
   });
+  const prepared = await once(unique);
+  // block_with_restart: a concurrent call committed its row first; restarting that one is the answer.
+  for (let round = 0; prepared.mode === 'block_with_restart' && prepared.conflicted.length && round < 5; round++) {
+    const again = await once(prepared.conflicted);
+    for (const [id, r] of again.results) prepared.results.set(id, r);
+    prepared.started.push(...again.started);
+    prepared.restartedWorkflows.push(...again.restartedWorkflows);
+    prepared.conflicted = again.conflicted;
+  }
   // After commit: the rows exist before their workflows can touch them.
   await mapLimited(prepared.restartedWorkflows, 16, (wf) => deps.workflows.exit(wf, 'restarted').catch(() => false));
   await mapLimited(prepared.started, 16, async (row) => {
