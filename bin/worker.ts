@@ -120,11 +120,14 @@ async function main(): Promise<void> {
   }
   // Starts and cancels workflows and schedules for the automation engine; starts are eager (see connectTemporal).
   const temporalClient = new Client({ connection, namespace: config.temporalNamespace });
-  const deps: ActivityDeps = { orm, config, log, workflows: createWorkflowPort(temporalClient, config.temporalTaskQueue, { eagerStart: true }) };
+  const deps: ActivityDeps = {
+    orm, config, log, workflows: createWorkflowPort(temporalClient, config.temporalTaskQueue, { eagerStart: true }),
+    sequenceWorkflows: createSequenceWorkflowPort(temporalClient, config.temporalTaskQueue, { eagerStart: true }),
+  };
 
   const dispatcher = createOutboxDispatcher({
     pgConnectionString: config.databaseUrl,
-    subscribers: buildSubscribers({ ...deps, sequenceWorkflows: createSequenceWorkflowPort(temporalClient, config.temporalTaskQueue, { eagerStart: true }) }),
+    subscribers: buildSubscribers(deps),
     log: log.child({ component: 'outbox' }),
   });
   await dispatcher.start();

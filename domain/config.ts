@@ -24,6 +24,8 @@ export interface AppConfig {
   ai: AiEnv;
   /** Test runs only (CRM_TEST=1 with SEQUENCE_WAIT_SCALE): sequence waits and pauses last this fraction; 1 everywhere else. */
   sequenceWaitScale: number;
+  /** Test runs only (CRM_TEST=1 with SEQUENCE_STEP_TIMEOUT_MS): how long one step attempt may take before it is retried; absent = 2 minutes. */
+  sequenceStepTimeoutMs?: number;
 }
 
 /** Raw mail settings: SMTP_URL, or SMTP_HOST/SMTP_PORT/SMTP_USER/SMTP_PASSWORD/SMTP_SECURE; MAIL_FROM. */
@@ -119,5 +121,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       timeoutMs: intEnv(env, 'AI_TIMEOUT_MS', 60_000),
     },
     sequenceWaitScale: env.CRM_TEST && Number(env.SEQUENCE_WAIT_SCALE) > 0 ? Number(env.SEQUENCE_WAIT_SCALE) : 1,
+    sequenceStepTimeoutMs: env.CRM_TEST && Number(env.SEQUENCE_STEP_TIMEOUT_MS) > 0 ? Number(env.SEQUENCE_STEP_TIMEOUT_MS) : undefined,
   };
 }

@@ -37,7 +37,7 @@ export async function sequenceEnrollmentWorkflow(input: EnrollmentWorkflowInput)
     : { maximumAttempts: 12, initialInterval: 1000, backoffCoefficient: 2, maximumInterval: 120_000 };
   // Permanent step errors are non-retryable (activity side); transient ones (SMTP down, an e-mail
   // claim still in progress after a crash) retry for long enough to outlast the claim's stale window.
-  const acts = proxyActivities<Activities>({ startToCloseTimeout: '2 minutes', retry: { ...settings, nonRetryableErrorTypes: ['SequenceStepPermanentError'] } });
+  const acts = proxyActivities<Activities>({ startToCloseTimeout: input.stepTimeoutMs ?? '2 minutes', retry: { ...settings, nonRetryableErrorTypes: ['SequenceStepPermanentError'] } });
   const ids = { workspaceId: input.workspaceId, enrollmentId: input.enrollmentId };
   const mirror = (m: Omit<MirrorInput, 'workspaceId' | 'enrollmentId'>) => bookkeeping.sequenceMirror({ ...ids, ...m });
   const iso = (ms: number): string => new Date(ms).toISOString();
@@ -179,7 +179,13 @@ export async function sequenceEnrollmentWorkflow(input: EnrollmentWorkflowInput)
       exit ??= { reason: result.exit, event: 'sequence_exited' };
       break;
     }
-    node = nextOf(node, result.handle ?? null);
+    const next = nextOf(node, result.handle ?? null);
+    // An AI condition answering "no" with nowhere to go is the AI deciding the contact leaves.
+    if (!next && node.type === 'ai_condition' && result.handle === 'false') {
+      exit ??= { reason: 'ai_decision', event: 'sequence_exited' };
+      break;
+    }
+    node = next;
   }
   // A stop node, the end of the path, or an exit: recorded once (an unenroll update may already have).
   if (!finished) await finish();

@@ -23,7 +23,7 @@ const ERROR_OF: Record<string, DomainError['code']> = { entity_not_found: 'not_f
 /** Static paths (/enrollments/…) come before /:id. */
 export const sequencesRoutes: RouteFactory = (deps) => {
   const engine: SequenceEngineDeps = {
-    orm: deps.orm, log: deps.log.child({ component: 'sequences' }), waitScale: deps.config.sequenceWaitScale,
+    orm: deps.orm, log: deps.log.child({ component: 'sequences' }), waitScale: deps.config.sequenceWaitScale, stepTimeoutMs: deps.config.sequenceStepTimeoutMs,
     workflows: createSequenceWorkflowPort(deps.temporal, deps.config.temporalTaskQueue),
   };
   return [

@@ -5,6 +5,7 @@ import { leadContactSyncSubscriber, leadRescoreSubscriber } from '../leads/resco
 import { createSearchIndexSubscriber } from '../../search/index-subscriber';
 import { automationSubscribers } from '../automations/engine/subscribers';
 import type { WorkflowPort } from '../automations/engine/ports';
+import { sequenceAutoEnrollSubscriber } from '../sequences/auto-enroll';
 import { sequenceExitSubscriber } from '../sequences/exit-subscriber';
 import type { SequenceWorkflowPort } from '../sequences/ports';
 import type { Subscriber } from './subscriber';
@@ -33,6 +34,7 @@ export interface SubscriberDeps {
  */
 export function buildSubscribers(deps: SubscriberDeps): Subscriber[] {
   const automations = deps.workflows ? automationSubscribers({ orm: deps.orm, log: deps.log.child({ component: 'automations' }), workflows: deps.workflows }) : [];
-  const sequences = deps.sequenceWorkflows ? [sequenceExitSubscriber({ orm: deps.orm, log: deps.log.child({ component: 'sequences' }), workflows: deps.sequenceWorkflows })] : [];
+  const seq = deps.sequenceWorkflows ? { orm: deps.orm, log: deps.log.child({ component: 'sequences' }), workflows: deps.sequenceWorkflows, waitScale: deps.config.sequenceWaitScale, stepTimeoutMs: deps.config.sequenceStepTimeoutMs } : null;
+  const sequences = seq ? [sequenceExitSubscriber(seq), sequenceAutoEnrollSubscriber(seq)] : [];
   return [leadRescoreSubscriber(deps), leadContactSyncSubscriber(deps), createSearchIndexSubscriber(deps), ...automations, ...sequences];
 }

@@ -24,7 +24,12 @@ import { enrollmentWorkflowId } from './workflow-ids';
 
 export const MAX_BULK_ENROLL = 500;
 
-export interface EnrollOptions { source?: string; forceRestart?: boolean }
+export interface EnrollOptions {
+  source?: string;
+  forceRestart?: boolean;
+  /** Overrides the sequence's duplicateHandling (the automation action has its own rule). */
+  duplicateMode?: 'block' | 'block_with_restart' | 'allow_multiple';
+}
 export interface EnrollResult { entityId: string; success: boolean; action?: 'enrolled' | 'restarted'; enrollmentId?: string; error?: string; code?: string }
 
 const ENTITY_CLASSES = { Lead, People: Person, Deal, Company } as const;
@@ -102,7 +107,7 @@ export async function enrollEntities(ctx: Ctx, deps: SequenceEngineDeps, sequenc
       else if (blocked.has(id)) results.set(id, { entityId: id, success: false, code: 'unsubscribed', error: 'the contact unsubscribed from sequences' });
       else candidates.push(id);
     }
-    const mode = opts.forceRestart ? 'block_with_restart' : settings.duplicateHandling;
+    const mode = opts.duplicateMode ?? (opts.forceRestart ? 'block_with_restart' : settings.duplicateHandling);
     const restartedWorkflows: string[] = [];
     const restarted = new Set<string>();
     if (mode === 'block_with_restart' && candidates.length) {

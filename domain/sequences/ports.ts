@@ -27,4 +27,6 @@ export interface SequenceEngineDeps {
   workflows: SequenceWorkflowPort;
   /** Tests only: see EnrollmentWorkflowInput.waitScale. */
   waitScale?: number;
+  /** Tests only: see EnrollmentWorkflowInput.stepTimeoutMs. */
+  stepTimeoutMs?: number;
 }

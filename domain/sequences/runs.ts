@@ -41,6 +41,7 @@ export async function startEnrollmentWorkflow(deps: SequenceEngineDeps, row: Enr
     retryMaxAttempts: exec.retryMaxAttempts,
     retryIntervalMinutes: exec.retryIntervalMinutes,
     ...(deps.waitScale && deps.waitScale !== 1 ? { waitScale: deps.waitScale } : {}),
+    ...(deps.stepTimeoutMs ? { stepTimeoutMs: deps.stepTimeoutMs } : {}),
   };
   await deps.workflows.start({
     workflowId: row.workflowId,

@@ -20,6 +20,8 @@ export interface EnrollmentWorkflowInput {
   retryIntervalMinutes: number;
   /** Tests only (CRM_TEST with SEQUENCE_WAIT_SCALE): multiplies waits and pause durations; absent = exact. */
   waitScale?: number;
+  /** Tests only (CRM_TEST with SEQUENCE_STEP_TIMEOUT_MS): start-to-close timeout of one step attempt; absent = 2 minutes. */
+  stepTimeoutMs?: number;
 }
 
 export type ExitReason = 'email_reply' | 'sms_reply' | 'meeting_booked' | 'deal_stage' | 'lead_status' | 'manual' | 'ai_decision' | 'unsubscribed' | 'restarted' | 'error';

@@ -63,7 +63,7 @@ export async function startEngineHarness(env: Record<string, string> = {}): Prom
         connection, namespace: app.config.temporalNamespace, taskQueue, workflowBundle: bundle,
         activities: createActivities({
           orm: app.runtime.deps.orm, config: app.config, log, workflows, retryIntervalMs: env.RETRY_INTERVAL_MS ? Number(env.RETRY_INTERVAL_MS) : undefined,
-          staleClaimMs: env.STALE_CLAIM_MS ? Number(env.STALE_CLAIM_MS) : undefined, messaging: harness.messaging,
+          staleClaimMs: env.STALE_CLAIM_MS ? Number(env.STALE_CLAIM_MS) : undefined, messaging: harness.messaging, sequenceWorkflows: createSequenceWorkflowPort(client, taskQueue),
         }),
         shutdownGraceTime: '1 second',
       });
