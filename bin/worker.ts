@@ -67,6 +67,8 @@ export async function startTemporalWorker(opts: {
     taskQueue: opts.config.temporalTaskQueue,
     workflowsPath: opts.workflowsPath,
     activities: opts.activities,
+    // Parked enrollments and delayed runs are evicted and replayed on their next task instead of staying in memory.
+    maxCachedWorkflows: opts.config.temporalMaxCachedWorkflows,
   });
   const running = worker.run().finally(() => connection.close().catch(() => undefined));
   opts.log.info({ taskQueue: opts.config.temporalTaskQueue, namespace: opts.config.temporalNamespace, workflows }, 'Temporal worker started');

@@ -10,6 +10,8 @@ export interface AppConfig {
   temporalAddress: string;
   temporalNamespace: string;
   temporalTaskQueue: string;
+  /** Workflow runs kept in the worker's cache (TEMPORAL_MAX_CACHED_WORKFLOWS, default 500): bounds memory with many parked enrollments. */
+  temporalMaxCachedWorkflows: number;
   rateLimitPerMinute: number;
   rateLimitPerDay: number;
   bodyLimitBytes: number;
@@ -94,6 +96,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     temporalAddress: env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233',
     temporalNamespace: env.TEMPORAL_NAMESPACE ?? 'default',
     temporalTaskQueue: env.TEMPORAL_TASK_QUEUE ?? 'crm',
+    temporalMaxCachedWorkflows: intEnv(env, 'TEMPORAL_MAX_CACHED_WORKFLOWS', 500),
     rateLimitPerMinute: intEnv(env, 'RATE_LIMIT_PER_MINUTE', 120),
     rateLimitPerDay: intEnv(env, 'RATE_LIMIT_PER_DAY', 50_000),
     bodyLimitBytes: intEnv(env, 'BODY_LIMIT_BYTES', 4 * 1024 * 1024),
