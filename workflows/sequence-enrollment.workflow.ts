@@ -179,9 +179,11 @@ export async function sequenceEnrollmentWorkflow(input: EnrollmentWorkflowInput)
       exit ??= { reason: result.exit, event: 'sequence_exited' };
       break;
     }
-    const next = nextOf(node, result.handle ?? null);
+    // A branching node whose step failed (failureBehavior continue) leaves through "false", never an arbitrary edge.
+    const handle = result.handle ?? (node.type === 'condition' || node.type === 'ai_condition' ? 'false' : null);
+    const next = nextOf(node, handle);
     // An AI condition answering "no" with nowhere to go is the AI deciding the contact leaves.
-    if (!next && node.type === 'ai_condition' && result.handle === 'false') {
+    if (!next && node.type === 'ai_condition' && result.status !== 'failed' && handle === 'false') {
       exit ??= { reason: 'ai_decision', event: 'sequence_exited' };
       break;
     }
