@@ -18,6 +18,7 @@ import { DomainError } from '../domain/errors';
 import type { Logger } from '../domain/logger';
 import { createMessagingDeps, type MessagingDeps } from '../domain/messaging/factory';
 import { forkForWorkspace } from '../domain/orm/tenant';
+import type { SequenceEngineDeps } from '../domain/sequences/ports';
 import { handlerFor, resolveActionConfig } from './actions';
 import { aiContext, parseAi, performAi, type AiConfig } from './actions/ai';
 import { fanOut, lookupContext, parseLookup, performLookup, type LookupConfig } from './actions/lookup';
@@ -33,6 +34,8 @@ export interface AutomationActivityDeps {
   /** Built on first use, so a worker without SMTP/SMS/AI settings still starts (those steps fail clearly). */
   messaging: () => MessagingDeps | null;
   ai: () => AiProvider | null;
+  /** Enrolls records for add_to_sequence (absent: that action fails clearly). */
+  sequences?: SequenceEngineDeps;
 }
 
 export interface AutomationActivityOptions {
@@ -42,6 +45,7 @@ export interface AutomationActivityOptions {
   engine: EngineDeps;
   messaging?: MessagingDeps;
   ai?: AiProvider;
+  sequences?: SequenceEngineDeps;
 }
 
 function lazy<T>(make: () => T): () => T | null {
@@ -66,6 +70,7 @@ export function createAutomationActivities(opts: AutomationActivityOptions) {
     engine: opts.engine,
     messaging: opts.messaging ? () => opts.messaging! : lazy(() => createMessagingDeps(opts.config)),
     ai: opts.ai ? () => opts.ai! : lazy(() => createAiProvider(opts.config)),
+    sequences: opts.sequences,
   };
 
   return {

@@ -8,6 +8,8 @@ import { createAutomationActivities } from './automation.activities';
 import { createWebhookActivities } from './webhooks.activities';
 
 import { createSmsActivities } from './sms.activities';
+import { createSequenceActivities } from './sequence.activities';
+import type { SequenceWorkflowPort } from '../domain/sequences/ports';
 
 /** Dependencies every activity module receives (each activity call forks its own EM from `orm`). */
 export interface ActivityDeps {
@@ -21,6 +23,10 @@ export interface ActivityDeps {
   ai?: AiProvider;
   /** Tests only: replaces retryIntervalMinutes for runs started by activities. */
   retryIntervalMs?: number;
+  /** Starts and signals sequence enrollments (add_to_sequence); absent in processes that do not enroll. */
+  sequenceWorkflows?: SequenceWorkflowPort;
+  /** Tests only: stale window of unfinished e-mail/SMS claims for sequence sends. */
+  staleClaimMs?: number;
 }
 
 /**
@@ -30,10 +36,12 @@ export interface ActivityDeps {
  */
 export function createActivities(deps: ActivityDeps) {
   const engine = { orm: deps.orm, log: deps.log, workflows: deps.workflows, retryIntervalMs: deps.retryIntervalMs };
+  const sequences = deps.sequenceWorkflows ? { orm: deps.orm, log: deps.log.child({ component: 'sequences' }), workflows: deps.sequenceWorkflows, waitScale: deps.config.sequenceWaitScale, stepTimeoutMs: deps.config.sequenceStepTimeoutMs } : undefined;
   return {
-    ...createAutomationActivities({ orm: deps.orm, config: deps.config, log: deps.log.child({ component: 'automations' }), engine, messaging: deps.messaging, ai: deps.ai }),
+    ...createAutomationActivities({ orm: deps.orm, config: deps.config, log: deps.log.child({ component: 'automations' }), engine, messaging: deps.messaging, ai: deps.ai, sequences }),
     ...createWebhookActivities({ orm: deps.orm, config: deps.config, log: deps.log.child({ component: 'webhooks' }) }),
 
     ...createSmsActivities({ orm: deps.orm, config: deps.config, log: deps.log.child({ component: 'sms' }), gateway: deps.messaging?.gateway }),
+    ...createSequenceActivities({ orm: deps.orm, config: deps.config, log: deps.log.child({ component: 'sequences' }), messaging: deps.messaging, ai: deps.ai, staleClaimMs: deps.staleClaimMs }),
   } satisfies Record<string, (input: never) => Promise<unknown>>;
 }

@@ -5,6 +5,7 @@ import { createWebhookRetryPort } from '../activities/webhook-client';
 import { createTemporalClient } from '../temporal/client';
 import { crmDataConverter } from '../temporal/codec';
 import { createWorkflowPort } from '../temporal/workflow-client';
+import { createSequenceWorkflowPort } from '../activities/sequence-client';
 import { reconcileSchedules } from '../domain/automations/engine/schedules';
 import { loadConfig, type AppConfig } from '../domain/config';
 import { createLogger, type Logger } from '../domain/logger';
@@ -71,6 +72,8 @@ export async function startTemporalWorker(opts: {
     activities: opts.activities,
     // Payload encryption (TEMPORAL_PAYLOAD_KEYS); codecs run outside the workflow sandbox, so the bundle needs nothing.
     dataConverter: crmDataConverter(opts.config.temporalCodec.payloadKeys),
+    // Parked enrollments and delayed runs are evicted and replayed on their next task instead of staying in memory.
+    maxCachedWorkflows: opts.config.temporalMaxCachedWorkflows,
   });
   const running = worker.run().finally(() => connection.close().catch(() => undefined));
   opts.log.info({ taskQueue: opts.config.temporalTaskQueue, namespace: opts.config.temporalNamespace, workflows }, 'Temporal worker started');
@@ -126,7 +129,10 @@ async function main(): Promise<void> {
   // Starts and cancels workflows and schedules for the automation engine; starts are eager (see connectTemporal).
   if (!config.temporalCodec.payloadKeys) log.warn('TEMPORAL_PAYLOAD_KEYS is not set: Temporal payloads are stored unencrypted (README "Temporal: … encrypted payloads")');
   const temporalClient = createTemporalClient(connection, config);
-  const deps: ActivityDeps = { orm, config, log, workflows: createWorkflowPort(temporalClient, config.temporalTaskQueue, { eagerStart: true }) };
+  const deps: ActivityDeps = {
+    orm, config, log, workflows: createWorkflowPort(temporalClient, config.temporalTaskQueue, { eagerStart: true }),
+    sequenceWorkflows: createSequenceWorkflowPort(temporalClient, config.temporalTaskQueue, { eagerStart: true }),
+  };
 
   const dispatcher = createOutboxDispatcher({
     pgConnectionString: config.databaseUrl,

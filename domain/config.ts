@@ -12,6 +12,8 @@ export interface AppConfig {
   temporalAddress: string;
   temporalNamespace: string;
   temporalTaskQueue: string;
+  /** Workflow runs kept in the worker's cache (TEMPORAL_MAX_CACHED_WORKFLOWS, default 500): bounds memory with many parked enrollments. */
+  temporalMaxCachedWorkflows: number;
   rateLimitPerMinute: number;
   rateLimitPerDay: number;
   /** Failed authentications (invalid key) per client address and minute, per API process; 0 = off. */
@@ -26,6 +28,10 @@ export interface AppConfig {
   sms: SmsEnv;
   /** OpenAI-compatible chat completions (AI_*); checked when the provider is built. */
   ai: AiEnv;
+  /** Test runs only (CRM_TEST=1 with SEQUENCE_WAIT_SCALE): sequence waits and pauses last this fraction; 1 everywhere else. */
+  sequenceWaitScale: number;
+  /** Test runs only (CRM_TEST=1 with SEQUENCE_STEP_TIMEOUT_MS): how long one step attempt may take before it is retried; absent = 2 minutes. */
+  sequenceStepTimeoutMs?: number;
   /** CRM_SECRETS_KEY: AES-256-GCM key of credentials stored at rest (domain/shared/secret-box.ts). */
   secretsKey?: string;
   /** Outbound webhooks (WEBHOOK_*, SECRETS_ENCRYPTION_KEY): domain/webhooks/settings.ts. */
@@ -110,6 +116,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     temporalAddress: env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233',
     temporalNamespace: env.TEMPORAL_NAMESPACE ?? 'default',
     temporalTaskQueue: env.TEMPORAL_TASK_QUEUE ?? 'crm',
+    temporalMaxCachedWorkflows: intEnv(env, 'TEMPORAL_MAX_CACHED_WORKFLOWS', 500),
     rateLimitPerMinute: intEnv(env, 'RATE_LIMIT_PER_MINUTE', 120),
     rateLimitPerDay: intEnv(env, 'RATE_LIMIT_PER_DAY', 50_000),
     authFailuresPerMinute: intEnv(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 30),
@@ -137,6 +144,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       model: optEnv(env, 'AI_MODEL'),
       timeoutMs: intEnv(env, 'AI_TIMEOUT_MS', 60_000),
     },
+    sequenceWaitScale: env.CRM_TEST && Number(env.SEQUENCE_WAIT_SCALE) > 0 ? Number(env.SEQUENCE_WAIT_SCALE) : 1,
+    sequenceStepTimeoutMs: env.CRM_TEST && Number(env.SEQUENCE_STEP_TIMEOUT_MS) > 0 ? Number(env.SEQUENCE_STEP_TIMEOUT_MS) : undefined,
     secretsKey: optEnv(env, 'CRM_SECRETS_KEY'),
     webhooks: webhookEnv(env),
     temporalCodec: {

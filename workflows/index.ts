@@ -5,3 +5,5 @@ export * from './automation-schedule.workflow';
 export * from './webhook-delivery.workflow';
 
 export * from './sms-scheduled.workflow';
+
+export * from './sequence-enrollment.workflow';

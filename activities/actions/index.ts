@@ -14,7 +14,8 @@ import {
 } from './records';
 import { createActivityAction, createNoteAction, createRecallAction, createTaskAction } from './timeline';
 import { fail, type ActionHandler } from './types';
-import { accountingAction, addToSequenceAction, createOfferAction } from './unavailable';
+import { accountingAction, createOfferAction } from './unavailable';
+import { addToSequenceAction } from './sequence';
 
 export const ACTION_HANDLERS: Record<ActionType, ActionHandler<never>> = {
   send_email: sendEmailAction,

@@ -4,12 +4,6 @@
  */
 import { fail, type ActionHandler } from './types';
 
-export const addToSequenceAction: ActionHandler<{ sequenceId: string }> = {
-  kind: 'fail',
-  describe: (c) => `would enroll the record in sequence ${c.sequenceId}`,
-  run: async () => fail('add_to_sequence: sequences are not available yet'),
-};
-
 export const createOfferAction: ActionHandler<{ title: string }> = {
   kind: 'fail',
   describe: (c) => `would create an offer "${c.title}"`,

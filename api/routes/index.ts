@@ -39,6 +39,7 @@ import { emailsRoutes } from './emails.router';
 import { emailTemplatesRoutes } from './email-templates.router';
 import { emailInboundRoutes } from './email-inbound.router';
 import { emailTrackingRoutes } from './email-tracking.router';
+import { sequencesRoutes } from './sequences.router';
 
 /** Every route of the API, in one list: mounted by the app, walked by docs and guard tests. */
 export function allRoutes(deps: AppDeps): RouteDef[] {
@@ -70,6 +71,7 @@ export function allRoutes(deps: AppDeps): RouteDef[] {
     imagesRoutes,
     automationsRoutes,
     automationRunsRoutes,
+    sequencesRoutes,
     emailsRoutes,
     emailTemplatesRoutes,
     emailInboundRoutes,

@@ -32,6 +32,8 @@ export const TRIGGER_TYPES = [
   'custom_object_created', 'custom_object_updated',
   'record_created', 'record_changed',
   'scheduled', 'webhook',
+  // Sequence enrollment events (payload { enrollment }): the enrolled record's namespaces are loaded.
+  'sequence_enrolled', 'sequence_completed', 'sequence_exited', 'sequence_paused', 'sequence_resumed', 'sequence_unenrolled',
 ] as const;
 export type TriggerType = (typeof TRIGGER_TYPES)[number];
 

@@ -11,7 +11,7 @@ export const AUTOMATION_NAMESPACES = [
   'lead', 'company', 'contact', 'person', 'deal', 'owner', 'call', 'email', 'sms',
   'webhookData', 'lookup', 'system', 'httpResponse', 'ai_text', 'ai_json', 'aiOutput',
   'event', 'agent', 'analytics', 'transcript', 'offer', 'contract', 'signer', 'booking',
-  'calculator', 'ai', 'ticket', 'ads', 'custom_record',
+  'calculator', 'ai', 'ticket', 'ads', 'custom_record', 'enrollment',
 ] as const;
 /** Previous-step outputs that are values themselves, so `{{ai_text}}` needs no dot. */
 export const AUTOMATION_TOP_LEVEL_NAMES = ['ai_text', 'ai_json', 'aiOutput'] as const;

@@ -60,6 +60,7 @@ export const TRIGGER_NAMESPACES: Record<TriggerType, readonly string[]> = (() =>
   set(['record_changed'], ['lead', 'deal', 'company', 'person', 'owner']);
   set(['scheduled'], []);
   set(['webhook'], ['webhookData']);
+  set(['sequence_enrolled', 'sequence_completed', 'sequence_exited', 'sequence_paused', 'sequence_resumed', 'sequence_unenrolled'], ['enrollment', 'lead', 'person', 'company', 'deal', 'owner']);
   return out as Record<TriggerType, readonly string[]>;
 })();
 

@@ -27,6 +27,7 @@ import { Note } from '../notes/note.entity';
 import { CompanyPerson, Person } from '../people/person.entity';
 import { DashboardLayout } from '../presets/dashboard-layout.entity';
 import { FilterPreset } from '../presets/filter-preset.entity';
+import { Sequence, SequenceEnrollment, SequenceOptOut, SequenceStep } from '../sequences/sequence.entity';
 import { TaskFlow } from '../tasks/task-flow.entity';
 import { Task } from '../tasks/task.entity';
 import { ApiKey } from '../workspaces/api-key.entity';
@@ -42,6 +43,7 @@ export const tenantEntities = [
   AutomationStep,
   AutomationLookupSnapshot,
   OutboundMessage,
+  Sequence, SequenceEnrollment, SequenceStep, SequenceOptOut,
   EmailAccount, Email, EmailTemplate, EmailSignature,
   SmsMessage, ScheduledSms, SmsTemplate, SmsWorkspaceSettings,
   WebhookSubscription, WebhookDelivery,

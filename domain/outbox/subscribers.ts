@@ -5,6 +5,9 @@ import { leadContactSyncSubscriber, leadRescoreSubscriber } from '../leads/resco
 import { createSearchIndexSubscriber } from '../../search/index-subscriber';
 import { automationSubscribers } from '../automations/engine/subscribers';
 import type { WorkflowPort } from '../automations/engine/ports';
+import { sequenceAutoEnrollSubscriber } from '../sequences/auto-enroll';
+import { sequenceExitSubscriber } from '../sequences/exit-subscriber';
+import type { SequenceWorkflowPort } from '../sequences/ports';
 import type { Subscriber } from './subscriber';
 import type { WebhookRetryPort } from '../webhooks/ports';
 import { createWebhookSubscriber } from '../webhooks/subscriber';
@@ -24,6 +27,8 @@ export interface SubscriberDeps {
   workflows?: WorkflowPort;
   /** Retry workflows of outbound webhook deliveries; without it the `webhooks` subscriber is not registered. */
   webhookRetries?: WebhookRetryPort;
+  /** The sequence engine's workflow port; without it the sequence subscribers are not registered. */
+  sequenceWorkflows?: SequenceWorkflowPort;
 }
 
 /**
@@ -34,5 +39,7 @@ export interface SubscriberDeps {
 export function buildSubscribers(deps: SubscriberDeps): Subscriber[] {
   const automations = deps.workflows ? automationSubscribers({ orm: deps.orm, log: deps.log.child({ component: 'automations' }), workflows: deps.workflows }) : [];
   const webhooks = deps.webhookRetries ? [createWebhookSubscriber({ ...deps, log: deps.log.child({ component: 'webhooks' }), retries: deps.webhookRetries })] : [];
-  return [leadRescoreSubscriber(deps), leadContactSyncSubscriber(deps), createSearchIndexSubscriber(deps), ...automations, ...webhooks];
+  const seq = deps.sequenceWorkflows ? { orm: deps.orm, log: deps.log.child({ component: 'sequences' }), workflows: deps.sequenceWorkflows, waitScale: deps.config.sequenceWaitScale, stepTimeoutMs: deps.config.sequenceStepTimeoutMs } : null;
+  const sequences = seq ? [sequenceExitSubscriber(seq), sequenceAutoEnrollSubscriber(seq)] : [];
+  return [leadRescoreSubscriber(deps), leadContactSyncSubscriber(deps), createSearchIndexSubscriber(deps), ...automations, ...webhooks, ...sequences];
 }

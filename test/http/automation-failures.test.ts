@@ -102,13 +102,13 @@ describe('failure behaviour', () => {
   it('retry: a permanent error (not available, bad config) is not retried', async () => {
     const r = await run({ failureBehavior: 'retry', retryMaxAttempts: 5, retryIntervalMinutes: 1 }, [action('add_to_sequence', { sequenceId: 'seq_1' })], '/none', 0);
     expect(r.done.status).toBe('failed');
-    expect(r.steps.find((s) => s.nodeId === 'n1')).toMatchObject({ status: 'failed', attempt: 1, error: 'add_to_sequence: sequences are not available yet' });
+    expect(r.steps.find((s) => s.nodeId === 'n1')).toMatchObject({ status: 'failed', attempt: 1, error: 'add_to_sequence: sequenceId must be a 24-character hex id' });
   });
 });
 
 describe('actions that cannot act yet fail with a clear step error', () => {
   it.each([
-    [action('add_to_sequence', { sequenceId: 'seq_1' }), 'add_to_sequence: sequences are not available yet'],
+    [action('add_to_sequence', { sequenceId: 'seq_1' }), 'add_to_sequence: sequenceId must be a 24-character hex id'],
     [action('create_offer', { title: 'Offer' }), 'create_offer: offers are not available yet'],
     [action('accounting_create_invoice', { system: 'my_books', mapping: { customer: '{{company.name}}' } }), 'integration not connected: my_books'],
     // A placeholder that resolves to nothing leaves a required field empty at run time.

@@ -18,6 +18,9 @@ const ALLOWED_PUBLIC = [
   'POST /api/webhooks/email/inbound/:accountId',
   'GET /api/track/email/open/:token',
   'GET /api/track/email/click/:token',
+
+  'GET /api/unsubscribe/:token',
+  'POST /api/unsubscribe/:token',
 ];
 
 const SAMPLE_ID = '0123456789abcdef01234567';

@@ -39,6 +39,7 @@ const COLLECTIONS: Record<string, string | ((id: string) => string)> = {
   'sms-thread': 'sms/threads',
   'sms-scheduled': 'sms/scheduled',
   'sms-template': 'sms-templates',
+  'sequence-enrollment': 'sequences/enrollments',
   'custom-object': 'custom-objects',
   // Fields are read through their object's definition; records live under their object's slug.
   'custom-object-field': () => `custom-objects/${ISOLATION_OBJECT_SLUG}`,

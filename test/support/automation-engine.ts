@@ -9,6 +9,7 @@ import { createActivities } from '../../activities';
 import { createTemporalClient } from '../../temporal/client';
 import { crmDataConverter } from '../../temporal/codec';
 import { createWorkflowPort } from '../../temporal/workflow-client';
+import { createSequenceWorkflowPort } from '../../activities/sequence-client';
 import { AutomationExecution, AutomationStep } from '../../domain/automations/automation.entity';
 import type { EngineDeps, WorkflowPort } from '../../domain/automations/engine/ports';
 import { newId } from '../../domain/ids';
@@ -28,6 +29,8 @@ export interface EngineHarness {
   /** Starts (another) in-process worker; `retryIntervalMs` shortens retryIntervalMinutes for runs its activities start. */
   startWorker(): Promise<Worker>;
   stopWorker(worker?: Worker): Promise<void>;
+  /** Replaces the messaging deps the worker's activities send with (tests that interpose on the transport). */
+  messaging?: import('../../domain/messaging/factory').MessagingDeps;
   /** A dispatcher with the app's subscribers (automations included) for these workspaces. */
   dispatcher(workspaceIds: string[]): OutboxDispatcher;
   close(): Promise<void>;
@@ -60,7 +63,10 @@ export async function startEngineHarness(env: Record<string, string> = {}): Prom
       const connection = await NativeConnection.connect({ address: app.config.temporalAddress });
       const worker = await Worker.create({
         connection, namespace: app.config.temporalNamespace, taskQueue, workflowBundle: bundle,
-        activities: createActivities({ orm: app.runtime.deps.orm, config: app.config, log, workflows, retryIntervalMs: env.RETRY_INTERVAL_MS ? Number(env.RETRY_INTERVAL_MS) : undefined }),
+        activities: createActivities({
+          orm: app.runtime.deps.orm, config: app.config, log, workflows, retryIntervalMs: env.RETRY_INTERVAL_MS ? Number(env.RETRY_INTERVAL_MS) : undefined,
+          staleClaimMs: env.STALE_CLAIM_MS ? Number(env.STALE_CLAIM_MS) : undefined, messaging: harness.messaging, sequenceWorkflows: createSequenceWorkflowPort(client, taskQueue),
+        }),
         shutdownGraceTime: '1 second',
         dataConverter: crmDataConverter(app.config.temporalCodec.payloadKeys),
       });
@@ -80,7 +86,7 @@ export async function startEngineHarness(env: Record<string, string> = {}): Prom
     dispatcher(workspaceIds) {
       const d = createOutboxDispatcher({
         pgConnectionString: app.config.databaseUrl, workspaceIds, log, pollIntervalMs: 100, backoff: () => 50,
-        subscribers: buildSubscribers({ orm: app.runtime.deps.orm, config: app.config, log, workflows }),
+        subscribers: buildSubscribers({ orm: app.runtime.deps.orm, config: app.config, log, workflows, sequenceWorkflows: createSequenceWorkflowPort(client, taskQueue) }),
       });
       dispatchers.push(d);
       return d;

@@ -4,6 +4,8 @@ import { insertDelivery } from './webhooks';
 
 import { insertScheduledSms, insertSms } from './sms';
 
+import { createSequence, emailNode, insertEnrollment, line } from './sequences';
+
 let seq = 0;
 const unique = (): string => `${Date.now().toString(36)}${(++seq).toString(36)}`;
 
@@ -85,6 +87,13 @@ export const factories: Record<string, Factory> = {
   email: async (http, helpers) => {
     if (!helpers) throw new Error('the email factory needs { app } as its second argument');
     return (await import('./email')).insertEmail(helpers.app, http);
+  },
+  sequence: (http) => createSequence(http, line([emailNode()]), { active: false }),
+  // Only the engine creates enrollments: insert a finished one into the mirror directly.
+  'sequence-enrollment': async (http, helpers) => {
+    if (!helpers) throw new Error('the sequence-enrollment factory needs { app } as its second argument');
+    const sequenceId = await factories.sequence!(http);
+    return (await insertEnrollment(await workspaceCtx(helpers.app, http), sequenceId))._id;
   },
 };
 

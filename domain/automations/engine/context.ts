@@ -149,8 +149,15 @@ export async function loadTriggerContext(
   namespaces: readonly string[],
 ): Promise<Context> {
   // Tag events name the tagged record in the payload (entityType/entityId) as well.
-  const entityType = typeof event.payload.entityType === 'string' && (event.type === 'tag_added' || event.type === 'tag_removed') ? event.payload.entityType : event.entityType;
-  const ctx = await loadEntityContext(em, entityType, event.entityId);
+  let entityType = typeof event.payload.entityType === 'string' && (event.type === 'tag_added' || event.type === 'tag_removed') ? event.payload.entityType : event.entityType;
+  let entityId = event.entityId;
+  // Sequence enrollment events are about the enrolled record (Lead, People, Deal, Company).
+  const enrollment = event.payload.enrollment as { entityType?: unknown; entityId?: unknown } | undefined;
+  if (event.entityType === 'sequence_enrollment' && typeof enrollment?.entityType === 'string' && typeof enrollment.entityId === 'string') {
+    entityType = enrollment.entityType;
+    entityId = enrollment.entityId;
+  }
+  const ctx = await loadEntityContext(em, entityType, entityId);
   // Namespaces without a table here yet (offer, booking, ticket, …) come from the event payload.
   for (const ns of namespaces) {
     const fromPayload = event.payload[ns];
@@ -158,7 +165,7 @@ export async function loadTriggerContext(
   }
   if (event.type === 'tag_added' || event.type === 'tag_removed') ctx.tag = event.payload.tag ?? null;
   if (event.payload.changes && typeof event.payload.changes === 'object') ctx.changes = event.payload.changes;
-  ctx.system = systemNamespace(event.workspaceId, normalizeEntity(entityType) ?? event.entityType, event.entityId, event.occurredAt ?? new Date());
+  ctx.system = systemNamespace(event.workspaceId, normalizeEntity(entityType) ?? event.entityType, entityId, event.occurredAt ?? new Date());
   return ctx;
 }
 

@@ -1,0 +1,271 @@
+// `npm run bench:sequences`: bulk enrollment through the API into `send_email → wait 1 day → send_sms`.
+//
+// The worker is the real process (bin/worker.ts as a child, bounded workflow cache) so its memory
+// can be measured; the API runs in this process on an ephemeral port; e-mail goes to a local SMTP
+// server. 2,000 leads (each with an e-mail address) are enrolled with 4 bulk calls of 500; the run
+// ends when every enrollment has sent its e-mail and is parked on its one-day timer.
+//   enroll_per_s  = 2,000 / (first enroll call → last enrollment parked on its wait)
+//   bare_per_s    = 2,000 / (first start → last first-activity) of a bare workflow with one activity
+//                   and a one-day timer on the same server, started 16 at a time (as the API does)
+//   p50_first_email_ms / p95_ms = enrolled → e-mail handed to SMTP, median and 95th percentile
+//   parked        = enrollments waiting on the timer (Postgres mirror and Temporal agree)
+//   worker_rss_mb = the worker process's resident memory with the 2,000 parked runs
+// Uses its own stack (fresh .data/bench-sequences; ports CRM_BENCH_PG_PORT 54379, CRM_BENCH_MEILI_PORT
+// 7779, CRM_BENCH_TEMPORAL_PORT 7279, CRM_BENCH_TEMPORAL_UI_PORT 8279) unless DATABASE_URL,
+// TEMPORAL_ADDRESS and MEILI_URL are all set. Options: BENCH_ENROLLMENTS (default 2000).
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync, rmSync } from 'node:fs';
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import path from 'node:path';
+import { MikroORM } from '@mikro-orm/postgresql';
+import { Client, Connection } from '@temporalio/client';
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import pg from 'pg';
+import { buildApi } from '../api/bootstrap';
+import { loadConfig } from '../domain/config';
+import { SCOPES } from '../domain/context';
+import { newId } from '../domain/ids';
+import { createLead } from '../domain/leads/leads.service';
+import { createLogger } from '../domain/logger';
+import { ormConfig } from '../domain/orm/config';
+import { runMigrations } from '../domain/orm/migrate';
+import { forkForWorkspace } from '../domain/orm/tenant';
+import { createWorkspace } from '../domain/workspaces/workspaces.service';
+import { devDataDir } from '../infra/paths';
+import { startStack, type RunningStack } from '../infra/stack';
+import { startSmtp } from '../test/unit/messaging/local-smtp';
+import type { bareSequenceWorkflow } from './bare-sequence.workflow';
+
+const N = Math.max(100, Number(process.env.BENCH_ENROLLMENTS ?? 2000));
+const PER_CALL = 500;
+const START_CONCURRENCY = 16;
+/** Parking 2,000 enrollments on a loaded 2-core machine can take many minutes. */
+const TIMEOUT_MS = 1_800_000;
+const TARGET_RATIO = 0.5;
+const TARGET_RSS_MB = 400;
+const BARE_TABLE = 'bench_bare_send';
+const log = (line: string): void => void process.stderr.write(`[bench] ${line}\n`);
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const percentile = (samples: number[], p: number): number => {
+  const sorted = [...samples].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
+};
+
+async function until(what: string, check: () => Promise<boolean>): Promise<void> {
+  const deadline = Date.now() + TIMEOUT_MS;
+  while (!(await check())) {
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await sleep(250);
+  }
+}
+
+async function startMissingServices(): Promise<RunningStack | undefined> {
+  const env = process.env;
+  if (env.DATABASE_URL?.trim() && env.TEMPORAL_ADDRESS?.trim() && env.MEILI_URL?.trim()) return undefined;
+  log('starting the services (test profile, fresh data folder)…');
+  const dataDir = path.join(devDataDir(), 'bench-sequences');
+  rmSync(dataDir, { recursive: true, force: true });
+  return startStack({
+    profile: 'test',
+    dataDir,
+    ports: {
+      postgres: Number(env.CRM_BENCH_PG_PORT ?? 54379),
+      meilisearch: Number(env.CRM_BENCH_MEILI_PORT ?? 7779),
+      temporal: Number(env.CRM_BENCH_TEMPORAL_PORT ?? 7279),
+      temporalUi: Number(env.CRM_BENCH_TEMPORAL_UI_PORT ?? 8279),
+    },
+    log,
+  });
+}
+
+/** bin/worker.ts as a child process; resolves once it polls. */
+async function startWorkerProcess(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../bin/worker.ts')], { env: { ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  await new Promise<void>((resolve, reject) => {
+    let buf = '';
+    child.stdout!.on('data', (chunk: Buffer) => {
+      buf += chunk.toString('utf8');
+      if (buf.includes('"worker running"')) resolve();
+      if (buf.length > 100_000) buf = buf.slice(-10_000);
+    });
+    child.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
+  });
+  child.stdout!.resume();
+  return child;
+}
+
+const rssMb = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+
+async function run(stack: RunningStack | undefined): Promise<string[]> {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...(stack ? Object.fromEntries(Object.entries(stack.env).filter(([, v]) => v)) : {}) };
+  const smtp = await startSmtp();
+  // The SMS step is a day away; a gateway is configured so the sequence is realistic.
+  const gateway = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"x"}'));
+  await new Promise<void>((r) => gateway.listen(0, '127.0.0.1', () => r()));
+  const taskQueue = `bench-sequences-${newId()}`;
+  const appEnv = {
+    ...env, TEMPORAL_TASK_QUEUE: taskQueue, SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_FROM: 'Bench <bench@example.test>',
+    SMS_GATEWAY_URL: `http://127.0.0.1:${(gateway.address() as AddressInfo).port}/sms`, SMS_GATEWAY_TOKEN: 't', SMS_DEFAULT_FROM: 'Bench',
+    OUTBOUND_ALLOW_HOSTS: '127.0.0.1', RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_PER_DAY: '100000000',
+  };
+  const config = loadConfig({ ...appEnv, LOG_LEVEL: 'silent' });
+  if (stack?.started.includes('postgres')) await runMigrations(config.databaseUrl);
+  Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
+  const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 4 });
+  const orm = await MikroORM.init(ormConfig(config.databaseUrl));
+  const api = await buildApi(config, createLogger('error', 'bench-api'));
+  const server = await new Promise<http.Server>((resolve) => {
+    const s = api.app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const client = new Client({ connection: await Connection.connect({ address: config.temporalAddress }), namespace: config.temporalNamespace });
+  let worker: ChildProcess | undefined;
+  let bare: { worker: Worker; done: Promise<void>; native: NativeConnection } | undefined;
+  const out: string[] = [];
+  try {
+    log('starting the worker process…');
+    worker = await startWorkerProcess(appEnv);
+    const idleRss = rssMb(worker.pid!);
+    log(`worker RSS at start (idle, workflows bundled): ${idleRss.toFixed(0)} MB`);
+    const ws = await createWorkspace(orm.em.fork(), { name: 'Sequence benchmark' });
+    const actor = { workspaceId: ws.workspaceId, userId: ws.userId, role: 'owner' as const, scopes: [...SCOPES] };
+    const call = async (method: string, p: string, body?: unknown) => {
+      const res = await fetch(base + p, { method, headers: { authorization: `Bearer ${ws.apiKey}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const json = (await res.json()) as { data: Record<string, unknown> };
+      if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
+      return json.data;
+    };
+
+    log(`creating ${N} leads…`);
+    const leads: string[] = [];
+    for (let done = 0; done < N; done += 500) {
+      const em = forkForWorkspace(orm.em, ws.workspaceId);
+      await em.transactional(async (tem) => {
+        for (let i = done; i < Math.min(N, done + 500); i++) {
+          const lead = (await createLead({ em: tem, actor }, { title: `Bench lead ${i}`, email: `lead${i}@bench.test` }, { preview: false })) as { _id: string };
+          leads.push(lead._id);
+        }
+      });
+    }
+    await until('the outbox to drain', async () => (await pool.query<{ n: number }>('select count(*)::int as n from outbox_event where processed_at is null')).rows[0]!.n === 0);
+
+    const seq = await call('POST', '/api/v1/sequences', {
+      name: 'Bench outreach',
+      nodes: [
+        { id: 'start', type: 'start', position: { x: 0, y: 0 }, data: {} },
+        { id: 'mail', type: 'send_email', position: { x: 300, y: 0 }, data: { subject: 'Hello {{lead.title}}', body: '<p>Hi from {{workspace.name}}</p>' } },
+        { id: 'wait', type: 'wait', position: { x: 600, y: 0 }, data: { delayAmount: 1, delayUnit: 'days' } },
+        { id: 'sms', type: 'send_sms', position: { x: 900, y: 0 }, data: { message: 'Did you see my e-mail?', phoneField: 'primary' } },
+      ],
+      edges: [{ id: 'e1', source: 'start', target: 'mail' }, { id: 'e2', source: 'mail', target: 'wait' }, { id: 'e3', source: 'wait', target: 'sms' }],
+    });
+    const seqId = seq._id as string;
+    await call('POST', `/api/v1/sequences/${seqId}/toggle`);
+    const parkedCount = async (): Promise<number> =>
+      (await pool.query<{ n: number }>(`select count(*)::int as n from sequence_step where sequence_id = $1 and node_id = 'wait' and status = 'waiting'`, [seqId])).rows[0]!.n;
+
+    log(`enrolling ${N} leads in ${Math.ceil(N / PER_CALL)} bulk calls…`);
+    const t0 = Date.now();
+    let enrolled = 0;
+    for (let i = 0; i < N; i += PER_CALL) {
+      const r = await call('POST', `/api/v1/sequences/${seqId}/enroll`, { entityType: 'Lead', entityIds: leads.slice(i, i + PER_CALL) });
+      enrolled += Number(r.enrolled);
+    }
+    const apiMs = Date.now() - t0;
+    if (enrolled !== N) throw new Error(`only ${enrolled} of ${N} enrolled`);
+    log(`enroll calls answered in ${apiMs} ms; waiting for every enrollment to send and park…`);
+    await until(`${N} parked enrollments`, async () => (await parkedCount()) >= N);
+    const { rows } = await pool.query<{ enrolled_at: Date; sent_at: Date; parked_at: Date }>(
+      `select e.enrolled_at, m.sent_at, w.started_at as parked_at from sequence_enrollment e
+       join sequence_step m on m.enrollment_id = e.id and m.node_id = 'mail' join sequence_step w on w.enrollment_id = e.id and w.node_id = 'wait'
+       where e.sequence_id = $1`, [seqId],
+    );
+    const lastParked = Math.max(...rows.map((r) => r.parked_at.getTime()));
+    const enrollPerS = N / ((lastParked - t0) / 1000);
+    const firstEmail = rows.map((r) => r.sent_at.getTime() - r.enrolled_at.getTime());
+    const p50 = percentile(firstEmail, 50);
+    const p95 = percentile(firstEmail, 95);
+    await sleep(3000);
+    const parked = await parkedCount();
+    const running = await client.workflow.count(`WorkflowType = 'sequenceEnrollmentWorkflow' AND TaskQueue = '${taskQueue}' AND ExecutionStatus = 'Running'`);
+    const rss = rssMb(worker.pid!);
+    log(`engine: ${enrollPerS.toFixed(1)} enrollments/s, first e-mail p50 ${p50} ms p95 ${p95} ms, parked ${parked} (Temporal running ${running.count}), e-mails received ${smtp.received.length}, worker RSS ${rss.toFixed(0)} MB`);
+
+    log(`bare: ${N} workflows (one activity, one-day timer), ${START_CONCURRENCY} starts at a time…`);
+    await pool.query(`create unlogged table if not exists ${BARE_TABLE} (run_id varchar(24) primary key, done_at timestamptz not null)`);
+    const native = await NativeConnection.connect({ address: config.temporalAddress });
+    const bareQueue = `${taskQueue}-bare`;
+    const bareWorker = await Worker.create({
+      connection: native, namespace: config.temporalNamespace, taskQueue: bareQueue, workflowsPath: require.resolve('./bare-sequence.workflow'), maxCachedWorkflows: config.temporalMaxCachedWorkflows,
+      activities: {
+        async bareSend(input: { runId: string }): Promise<void> {
+          await pool.query(`insert into ${BARE_TABLE} (run_id, done_at) values ($1, now()) on conflict do nothing`, [input.runId]);
+        },
+      },
+    });
+    bare = { worker: bareWorker, done: bareWorker.run(), native };
+    const b0 = Date.now();
+    let next = 0;
+    await Promise.all(Array.from({ length: START_CONCURRENCY }, async () => {
+      while (next < N) {
+        next += 1;
+        const runId = newId();
+        await client.workflow.start<typeof bareSequenceWorkflow>('bareSequenceWorkflow', { workflowId: `bench-bare-seq-${runId}`, taskQueue: bareQueue, args: [{ runId }] });
+      }
+    }));
+    await until(`${N} bare activities`, async () => (await pool.query<{ n: number }>(`select count(*)::int as n from ${BARE_TABLE}`)).rows[0]!.n >= N);
+    const bareLast = (await pool.query<{ t: Date }>(`select max(done_at) as t from ${BARE_TABLE}`)).rows[0]!.t.getTime();
+    const barePerS = N / ((bareLast - b0) / 1000);
+    const ratio = enrollPerS / barePerS;
+    const met = (ok: boolean): string => (ok ? 'met' : 'NOT met');
+    out.push(
+      `enrollment: ${N} leads in ${Math.ceil(N / PER_CALL)} bulk API calls (answered in ${apiMs} ms), sequence send_email → wait 1 day → send_sms`,
+      `  ${enrollPerS.toFixed(1)} enrollments/s to parked; e-mails received ${smtp.received.length}; enrolled → first e-mail p50 ${p50} ms, p95 ${p95} ms`,
+      `bare: ${N} workflows with one activity and a one-day timer: ${barePerS.toFixed(1)}/s`,
+      `ratio ${ratio.toFixed(2)} (target ≥ ${TARGET_RATIO}): ${met(ratio >= TARGET_RATIO)}`,
+      `parked ${parked} of ${N} (Temporal: ${running.count} running): ${met(parked === N && running.count === N)}`,
+      `worker RSS ${rss.toFixed(0)} MB with ${N} parked enrollments (idle after start: ${idleRss.toFixed(0)} MB), maxCachedWorkflows ${config.temporalMaxCachedWorkflows} (target ≤ ${TARGET_RSS_MB} MB): ${met(rss <= TARGET_RSS_MB)}`,
+      `RESULT enroll_per_s=${enrollPerS.toFixed(1)} bare_per_s=${barePerS.toFixed(1)} ratio=${ratio.toFixed(2)} p50_first_email_ms=${Math.round(p50)} p95_ms=${Math.round(p95)} parked=${parked} worker_rss_mb=${Math.round(rss)}`,
+    );
+  } finally {
+    log('stopping…');
+    if (bare) {
+      if (bare.worker.getState() === 'RUNNING') bare.worker.shutdown();
+      await bare.done.catch(() => undefined);
+      await bare.native.close().catch(() => undefined);
+    }
+    if (worker && worker.exitCode === null) {
+      worker.kill('SIGTERM');
+      await new Promise((r) => worker!.once('exit', r));
+    }
+    await new Promise<void>((r) => server.close(() => r()));
+    server.closeAllConnections?.();
+    await api.close();
+    await client.connection.close().catch(() => undefined);
+    await pool.end();
+    await orm.close(true);
+    await smtp.close();
+    await new Promise((r) => gateway.close(r));
+  }
+  return out;
+}
+
+async function main(): Promise<void> {
+  const stack = await startMissingServices();
+  let out: string[];
+  try {
+    out = await run(stack);
+  } finally {
+    await stack?.stop();
+  }
+  process.stdout.write(`${out.join('\n')}\n`);
+}
+
+main().then(
+  () => process.exit(0),
+  (err: unknown) => {
+    log(`failed: ${err instanceof Error ? err.stack : String(err)}`);
+    process.exit(1);
+  },
+);

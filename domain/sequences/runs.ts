@@ -1,0 +1,162 @@
+/**
+ * Enrollment runs: starting the workflow of an enrollment row, steering it (pause, resume,
+ * unenroll through workflow updates), and the read side (lists, one enrollment, stats).
+ */
+import type { Ctx } from '../context';
+import { DomainError, notFound, validation } from '../errors';
+import type { SequenceEngineDeps, UpdateOutcome } from './ports';
+import { getSequence } from './sequences.service';
+import { ENROLLMENT_STATUSES, SequenceEnrollment, SequenceStep, type EnrollmentSnapshot, type EnrollmentStatus } from './sequence.entity';
+import type { EnrollmentWorkflowInput } from './types';
+
+export interface EnrollmentStartRow {
+  _id: string;
+  workspaceId: string;
+  sequenceId: string;
+  sequenceName: string;
+  entityType: string;
+  entityId: string;
+  status: EnrollmentStatus;
+  snapshot: EnrollmentSnapshot;
+  workflowId: string;
+  exitReason?: string | null;
+}
+
+export const enrollmentEventPayload = (e: EnrollmentStartRow): Record<string, unknown> => ({
+  enrollment: { _id: e._id, sequenceId: e.sequenceId, entityType: e.entityType, entityId: e.entityId, status: e.status, ...(e.exitReason ? { exitReason: e.exitReason } : {}) },
+});
+
+/** Same id and input for a row every time, so a repeated start is a no-op. */
+export async function startEnrollmentWorkflow(deps: SequenceEngineDeps, row: EnrollmentStartRow): Promise<void> {
+  const { snapshot } = row;
+  const exec = snapshot.settings.executionSettings;
+  const input: EnrollmentWorkflowInput = {
+    workspaceId: row.workspaceId,
+    enrollmentId: row._id,
+    sequenceId: row.sequenceId,
+    nodes: snapshot.nodes,
+    edges: snapshot.edges,
+    sendSettings: snapshot.settings.sendSettings,
+    failureBehavior: exec.failureBehavior,
+    retryMaxAttempts: exec.retryMaxAttempts,
+    retryIntervalMinutes: exec.retryIntervalMinutes,
+    ...(deps.waitScale && deps.waitScale !== 1 ? { waitScale: deps.waitScale } : {}),
+    ...(deps.stepTimeoutMs ? { stepTimeoutMs: deps.stepTimeoutMs } : {}),
+  };
+  await deps.workflows.start({
+    workflowId: row.workflowId,
+    input,
+    searchAttributes: { CrmWorkspaceId: row.workspaceId, CrmSequenceId: row.sequenceId, CrmEntityType: row.entityType, CrmEntityId: row.entityId },
+    memo: { sequenceName: row.sequenceName, workspaceId: row.workspaceId, enrollmentId: row._id, sequenceVersion: snapshot.version },
+    summary: `Sequence "${row.sequenceName}" · ${row.entityType} ${row.entityId}`,
+  });
+}
+
+export function serializeEnrollment(e: SequenceEnrollment): Record<string, unknown> {
+  const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
+  return {
+    _id: e._id, sequenceId: e.sequenceId, sequenceName: e.sequenceName, entityType: e.entityType, entityId: e.entityId, personId: e.personId ?? null,
+    status: e.status, exitReason: e.exitReason ?? null, source: e.source, currentNodeId: e.currentNodeId ?? null, nextActionAt: iso(e.nextActionAt),
+    pausedUntil: iso(e.pausedUntil), sequenceVersion: e.snapshot?.version ?? null, workflowId: e.workflowId, enrolledAt: iso(e.enrolledAt),
+    finishedAt: iso(e.finishedAt), error: e.error ?? null, createdAt: iso(e.createdAt), updatedAt: iso(e.updatedAt),
+  };
+}
+
+const serializeStep = (s: SequenceStep): Record<string, unknown> => ({
+  nodeId: s.nodeId, nodeType: s.nodeType, status: s.status, handle: s.handle ?? null, startedAt: s.startedAt.toISOString(), endedAt: s.endedAt?.toISOString() ?? null,
+  output: s.output ?? null, error: s.error ?? null, sentAt: s.sentAt?.toISOString() ?? null, openedAt: s.openedAt?.toISOString() ?? null,
+  clickedAt: s.clickedAt?.toISOString() ?? null, repliedAt: s.repliedAt?.toISOString() ?? null,
+});
+
+export async function getEnrollment(ctx: Ctx, id: string): Promise<SequenceEnrollment> {
+  const e = await ctx.em.findOne(SequenceEnrollment, { _id: id });
+  if (!e) throw notFound('enrollment');
+  return e;
+}
+
+/** One enrollment with its step history (oldest first). */
+export async function readEnrollment(ctx: Ctx, id: string): Promise<Record<string, unknown>> {
+  const e = await getEnrollment(ctx, id);
+  const steps = await ctx.em.find(SequenceStep, { enrollmentId: id }, { orderBy: { startedAt: 'asc', _id: 'asc' } });
+  return { ...serializeEnrollment(e), steps: steps.map(serializeStep) };
+}
+
+export async function listEnrollments(ctx: Ctx, sequenceId: string, q: { page: number; limit: number; status?: EnrollmentStatus }): Promise<{ items: Record<string, unknown>[]; total: number }> {
+  await getSequence(ctx, sequenceId);
+  const where = { sequenceId, ...(q.status ? { status: q.status } : {}) };
+  const [rows, total] = await ctx.em.findAndCount(SequenceEnrollment, where, { orderBy: { enrolledAt: 'desc', _id: 'desc' }, limit: q.limit, offset: (q.page - 1) * q.limit });
+  return { items: rows.map(serializeEnrollment), total };
+}
+
+/** Totals per status and per step (sent/opened/clicked/replied and step outcomes). */
+export async function sequenceStats(ctx: Ctx, sequenceId: string): Promise<Record<string, unknown>> {
+  const sequence = await getSequence(ctx, sequenceId);
+  const ws = ctx.actor.workspaceId;
+  const counts: { status: EnrollmentStatus; n: string }[] = await ctx.em.execute('select status, count(*) as n from sequence_enrollment where workspace_id = ? and sequence_id = ? group by status order by status', [ws, sequenceId]);
+  const reasons: { exit_reason: string; n: string }[] = await ctx.em.execute("select exit_reason, count(*) as n from sequence_enrollment where workspace_id = ? and sequence_id = ? and status = 'exited' group by exit_reason", [ws, sequenceId]);
+  const steps: Record<string, string>[] = await ctx.em.execute(
+    `select node_id, node_type, count(*) filter (where status = 'completed') as completed, count(*) filter (where status = 'skipped') as skipped,
+       count(*) filter (where status = 'failed') as failed, count(*) filter (where status = 'waiting') as waiting, count(sent_at) as sent, count(opened_at) as opened,
+       count(clicked_at) as clicked, count(replied_at) as replied
+     from sequence_step where workspace_id = ? and sequence_id = ? group by node_id, node_type`,
+    [ws, sequenceId],
+  );
+  const byStatus = Object.fromEntries(ENROLLMENT_STATUSES.map((s) => [s, 0])) as Record<EnrollmentStatus, number>;
+  for (const c of counts) byStatus[c.status] = Number(c.n);
+  const stepRows = new Map(steps.map((s) => [s.node_id, s]));
+  const num = (v: string | undefined) => Number(v ?? 0);
+  return {
+    stats: {
+      totalEnrolled: Object.values(byStatus).reduce((a, b) => a + b, 0),
+      ...byStatus,
+      exitReasons: Object.fromEntries(reasons.map((r) => [r.exit_reason ?? 'unknown', Number(r.n)])),
+      steps: sequence.nodes.filter((n) => n.type !== 'start').map((n) => {
+        const s = stepRows.get(n.id);
+        return {
+          nodeId: n.id, nodeType: n.type, label: typeof n.data?.label === 'string' ? n.data.label : null,
+          sent: num(s?.sent), opened: num(s?.opened), clicked: num(s?.clicked), replied: num(s?.replied),
+          completed: num(s?.completed), skipped: num(s?.skipped), failed: num(s?.failed), waiting: num(s?.waiting),
+        };
+      }),
+    },
+    enrollmentCounts: counts.map((c) => ({ _id: c.status, count: Number(c.n) })),
+  };
+}
+
+const MAX_PAUSE_DAYS = 365;
+
+function outcome(o: UpdateOutcome, what: string): void {
+  if (o === 'ok') return;
+  throw new DomainError('invalid_state', o === 'not_running' ? `the enrollment's run has already ended; it cannot be ${what}` : `the enrollment cannot be ${what} in its current state`);
+}
+
+function requireStatus(e: SequenceEnrollment, allowed: EnrollmentStatus[], action: string): void {
+  if (!allowed.includes(e.status)) {
+    throw new DomainError('invalid_state', `enrollment is ${e.status}; only ${allowed.join(' or ')} enrollments can be ${action}`, { status: e.status });
+  }
+}
+
+export async function pauseEnrollment(ctx: Ctx, deps: SequenceEngineDeps, id: string, durationDays?: number): Promise<{ paused: true }> {
+  if (durationDays !== undefined && (!Number.isFinite(durationDays) || durationDays <= 0 || durationDays > MAX_PAUSE_DAYS)) {
+    throw validation(`durationDays: must be greater than 0 and at most ${MAX_PAUSE_DAYS}`);
+  }
+  const e = await getEnrollment(ctx, id);
+  requireStatus(e, ['active'], 'paused');
+  outcome(await deps.workflows.pause(e.workflowId, durationDays === undefined ? {} : { durationDays }), 'paused');
+  return { paused: true };
+}
+
+export async function resumeEnrollment(ctx: Ctx, deps: SequenceEngineDeps, id: string): Promise<{ resumed: true }> {
+  const e = await getEnrollment(ctx, id);
+  requireStatus(e, ['paused'], 'resumed');
+  outcome(await deps.workflows.resume(e.workflowId), 'resumed');
+  return { resumed: true };
+}
+
+/** Ends the enrollment: status `exited` with exitReason `manual` (the spec leaves the status open). */
+export async function unenrollEnrollment(ctx: Ctx, deps: SequenceEngineDeps, id: string): Promise<{ unenrolled: true }> {
+  const e = await getEnrollment(ctx, id);
+  requireStatus(e, ['active', 'paused'], 'unenrolled');
+  outcome(await deps.workflows.unenroll(e.workflowId), 'unenrolled');
+  return { unenrolled: true };
+}

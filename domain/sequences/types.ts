@@ -1,0 +1,64 @@
+/**
+ * Shapes shared by the enrollment workflow, its activities and the services that start and steer
+ * it. Pure types and constants: the workflow bundle imports this file.
+ */
+import type { SendWindowSettings } from './send-window';
+
+export interface WorkflowNode { id: string; type: string; data: Record<string, unknown> }
+export interface WorkflowEdge { source: string; target: string; sourceHandle: string | null }
+
+/** One serializable input: ids plus the snapshot the enrollment started with. */
+export interface EnrollmentWorkflowInput {
+  workspaceId: string;
+  enrollmentId: string;
+  sequenceId: string;
+  nodes: WorkflowNode[];
+  edges: WorkflowEdge[];
+  sendSettings: SendWindowSettings;
+  failureBehavior: 'stop' | 'continue' | 'retry';
+  retryMaxAttempts: number;
+  retryIntervalMinutes: number;
+  /** Tests only (CRM_TEST with SEQUENCE_WAIT_SCALE): multiplies waits and pause durations; absent = exact. */
+  waitScale?: number;
+  /** Tests only (CRM_TEST with SEQUENCE_STEP_TIMEOUT_MS): start-to-close timeout of one step attempt; absent = 2 minutes. */
+  stepTimeoutMs?: number;
+}
+
+export type ExitReason = 'email_reply' | 'sms_reply' | 'meeting_booked' | 'deal_stage' | 'lead_status' | 'manual' | 'ai_decision' | 'unsubscribed' | 'restarted' | 'error';
+
+export interface PauseArgs { durationDays?: number }
+
+/** What the workflow reports about itself (query `state`). */
+export interface EnrollmentState {
+  status: 'active' | 'paused' | 'completed' | 'exited';
+  currentNodeId: string | null;
+  pausedUntil: string | null;
+  exitReason: ExitReason | null;
+}
+
+export interface StepActivityInput { workspaceId: string; enrollmentId: string; node: WorkflowNode }
+export interface StepActivityResult {
+  status: 'completed' | 'skipped' | 'failed';
+  handle?: 'true' | 'false' | null;
+  /** An ai_condition decided to leave the sequence. */
+  exit?: ExitReason;
+  output?: Record<string, unknown>;
+}
+
+export interface MirrorInput {
+  workspaceId: string;
+  enrollmentId: string;
+  /** Status change (with its outbox event) when set. */
+  status?: 'active' | 'paused' | 'completed' | 'exited';
+  exitReason?: ExitReason | null;
+  /** The event to emit for the status change (sequence_paused, …). */
+  event?: 'sequence_completed' | 'sequence_exited' | 'sequence_paused' | 'sequence_resumed' | 'sequence_unenrolled';
+  currentNodeId?: string | null;
+  nextActionAt?: string | null;
+  pausedUntil?: string | null;
+  error?: string | null;
+  /** A step row to upsert (start, wait, stop; sends and actions write their own). */
+  step?: { nodeId: string; nodeType: string; status: 'waiting' | 'completed' | 'skipped' | 'failed'; output?: Record<string, unknown>; error?: string | null };
+}
+
+export const SEQUENCE_FAILURE_TYPES = { permanent: 'SequenceStepPermanentError', invalidState: 'invalid_state' } as const;

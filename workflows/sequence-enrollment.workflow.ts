@@ -1,0 +1,197 @@
+/**
+ * One sequence enrollment: walks the snapshot it was started with from the start node. Waits and
+ * send windows (business hours, weekends, SMS quiet hours) are durable timers computed with the
+ * workflow's own clock; every node's effect is one activity (idempotent per enrollment + node);
+ * status, current step and next action time are mirrored to Postgres by local activities.
+ * pause / resume / unenroll are updates with validators (the API caller gets an answer); exit
+ * conditions arrive as the `exit` signal.
+ */
+import {
+  ApplicationFailure, allHandlersFinished, condition, defineQuery, defineSignal, defineUpdate, proxyActivities, proxyLocalActivities, setHandler,
+} from '@temporalio/workflow';
+import type { createActivities } from '../activities';
+import { nextSendTime } from '../domain/sequences/send-window';
+import type { EnrollmentState, EnrollmentWorkflowInput, ExitReason, MirrorInput, PauseArgs, StepActivityResult, WorkflowNode } from '../domain/sequences/types';
+
+type Activities = ReturnType<typeof createActivities>;
+
+export const pauseUpdate = defineUpdate<{ paused: true }, [PauseArgs]>('pause');
+export const resumeUpdate = defineUpdate<{ resumed: true }>('resume');
+export const unenrollUpdate = defineUpdate<{ unenrolled: true }>('unenroll');
+export const exitSignal = defineSignal<[{ reason: ExitReason }]>('exit');
+export const stateQuery = defineQuery<EnrollmentState>('state');
+
+const DAY_MS = 86_400_000;
+const MAX_PAUSE_DAYS = 365;
+const bookkeeping = proxyLocalActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { initialInterval: '1 second', maximumInterval: '1 minute' } });
+
+/** Validators reject with this type; the client maps it to 409 invalid_state. */
+const invalidState = (message: string): never => {
+  throw ApplicationFailure.nonRetryable(message, 'invalid_state');
+};
+
+export async function sequenceEnrollmentWorkflow(input: EnrollmentWorkflowInput): Promise<EnrollmentState> {
+  const scale = input.waitScale ?? 1;
+  const settings = input.failureBehavior === 'retry'
+    ? { maximumAttempts: input.retryMaxAttempts, initialInterval: input.retryIntervalMinutes * 60_000 * scale, backoffCoefficient: 1 }
+    : { maximumAttempts: 12, initialInterval: 1000, backoffCoefficient: 2, maximumInterval: 120_000 };
+  // Permanent step errors are non-retryable (activity side); transient ones (SMTP down, an e-mail
+  // claim still in progress after a crash) retry for long enough to outlast the claim's stale window.
+  const acts = proxyActivities<Activities>({ startToCloseTimeout: input.stepTimeoutMs ?? '2 minutes', retry: { ...settings, nonRetryableErrorTypes: ['SequenceStepPermanentError'] } });
+  const ids = { workspaceId: input.workspaceId, enrollmentId: input.enrollmentId };
+  const mirror = (m: Omit<MirrorInput, 'workspaceId' | 'enrollmentId'>) => bookkeeping.sequenceMirror({ ...ids, ...m });
+  const iso = (ms: number): string => new Date(ms).toISOString();
+
+  let status = 'active' as 'active' | 'paused';
+  const isPaused = (): boolean => status === 'paused';
+  let pausedUntil: number | null = null;
+  let exit: { reason: ExitReason; event: 'sequence_exited' | 'sequence_unenrolled'; error?: string } | null = null;
+  let finished: 'completed' | 'exited' | null = null;
+  let current: string | null = null;
+  let finishing: Promise<unknown> | null = null;
+
+  const finish = (): Promise<unknown> => {
+    finishing ??= exit
+      ? mirror({ status: 'exited', exitReason: exit.reason, event: exit.event, nextActionAt: null, pausedUntil: null, error: exit.error ?? null })
+      : mirror({ status: 'completed', event: 'sequence_completed', nextActionAt: null, pausedUntil: null });
+    finished = exit ? 'exited' : 'completed';
+    return finishing;
+  };
+
+  setHandler(stateQuery, () => ({
+    status: finished ?? status, currentNodeId: current, pausedUntil: pausedUntil === null ? null : iso(pausedUntil), exitReason: exit?.reason ?? null,
+  }));
+
+  setHandler(pauseUpdate, async (args) => {
+    status = 'paused';
+    pausedUntil = args.durationDays ? Date.now() + Math.round(args.durationDays * DAY_MS * scale) : null;
+    await mirror({ status: 'paused', event: 'sequence_paused', pausedUntil: pausedUntil === null ? null : iso(pausedUntil) });
+    return { paused: true as const };
+  }, {
+    validator: (args) => {
+      if (finished || exit || status !== 'active') invalidState(`enrollment is ${finished ?? (exit ? 'exiting' : status)}; only active enrollments can be paused`);
+      const d = args?.durationDays;
+      if (d !== undefined && !(typeof d === 'number' && d > 0 && d <= MAX_PAUSE_DAYS)) invalidState(`durationDays must be greater than 0 and at most ${MAX_PAUSE_DAYS}`);
+    },
+  });
+
+  setHandler(resumeUpdate, async () => {
+    status = 'active';
+    pausedUntil = null;
+    await mirror({ status: 'active', event: 'sequence_resumed', pausedUntil: null });
+    return { resumed: true as const };
+  }, {
+    validator: () => {
+      if (finished || exit || status !== 'paused') invalidState(`enrollment is ${finished ?? (exit ? 'exiting' : status)}; only paused enrollments can be resumed`);
+    },
+  });
+
+  setHandler(unenrollUpdate, async () => {
+    exit = { reason: 'manual', event: 'sequence_unenrolled' };
+    await finish();
+    return { unenrolled: true as const };
+  }, {
+    validator: () => {
+      if (finished || exit) invalidState(`enrollment is ${finished ?? 'exiting'}; only active or paused enrollments can be unenrolled`);
+    },
+  });
+
+  setHandler(exitSignal, ({ reason }) => {
+    if (!finished && !exit) exit = { reason, event: 'sequence_exited' };
+  });
+
+  /** Holds while paused; an auto-resume (durationDays) is recorded like a manual one. False once exiting. */
+  const whilePaused = async (): Promise<boolean> => {
+    while (status === 'paused' && !exit) {
+      if (pausedUntil === null) {
+        await condition(() => exit !== null || status !== 'paused');
+        continue;
+      }
+      const left = pausedUntil - Date.now();
+      if (left <= 0) {
+        status = 'active';
+        pausedUntil = null;
+        await mirror({ status: 'active', event: 'sequence_resumed', pausedUntil: null });
+        break;
+      }
+      await condition(() => exit !== null || status !== 'paused', left);
+    }
+    return !exit;
+  };
+
+  /** A durable timer that a pause holds (the deadline keeps running) and an exit ends (false). */
+  const sleepUntil = async (deadline: number): Promise<boolean> => {
+    for (;;) {
+      if (exit) return false;
+      if (status === 'paused') {
+        if (!(await whilePaused())) return false;
+        continue;
+      }
+      const left = deadline - Date.now();
+      if (left <= 0) return true;
+      await condition(() => exit !== null || status === 'paused', left);
+    }
+  };
+
+  const byId = new Map(input.nodes.map((n) => [n.id, n]));
+  const nextOf = (node: WorkflowNode, handle: string | null): WorkflowNode | null => {
+    const edge = input.edges.find((e) => e.source === node.id && (handle === null ? true : e.sourceHandle === handle));
+    return edge ? (byId.get(edge.target) ?? null) : null;
+  };
+
+  let node: WorkflowNode | null = input.nodes.find((n) => n.type === 'start') ?? null;
+  while (node) {
+    if (exit || (isPaused() && !(await whilePaused()))) break;
+    current = node.id;
+    let result: StepActivityResult;
+    if (node.type === 'start' || node.type === 'stop') {
+      await mirror({ currentNodeId: node.id, step: { nodeId: node.id, nodeType: node.type, status: 'completed' } });
+      if (node.type === 'stop') break;
+      result = { status: 'completed' };
+    } else if (node.type === 'wait') {
+      const ms = Math.round(Number(node.data.ms ?? DAY_MS) * scale);
+      const until = Date.now() + ms;
+      await mirror({ currentNodeId: node.id, nextActionAt: iso(until), step: { nodeId: node.id, nodeType: 'wait', status: 'waiting', output: { until: iso(until), ms } } });
+      if (!(await sleepUntil(until))) break;
+      await mirror({ nextActionAt: null, step: { nodeId: node.id, nodeType: 'wait', status: 'completed', output: { until: iso(until), waitedMs: ms } } });
+      result = { status: 'completed' };
+    } else {
+      if (node.type === 'send_email' || node.type === 'send_sms') {
+        const at = nextSendTime(Date.now(), input.sendSettings, node.type === 'send_sms' ? 'sms' : 'email', node.data.ignoreBusinessHours === true);
+        if (at > Date.now()) {
+          await mirror({ currentNodeId: node.id, nextActionAt: iso(at), step: { nodeId: node.id, nodeType: node.type, status: 'waiting', output: { scheduledFor: iso(at), reason: 'send window' } } });
+          if (!(await sleepUntil(at))) break;
+        }
+      }
+      try {
+        result = await acts.sequenceRunStep({ ...ids, node });
+      } catch (err) {
+        if (input.failureBehavior === 'continue') {
+          result = { status: 'failed' };
+        } else {
+          const cause = (err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message;
+          exit ??= { reason: 'error', event: 'sequence_exited', error: `${node.id}: ${String(cause).slice(0, 500)}` };
+          break;
+        }
+      }
+    }
+    if (result.exit) {
+      exit ??= { reason: result.exit, event: 'sequence_exited' };
+      break;
+    }
+    // A branching node whose step failed (failureBehavior continue) leaves through "false", never an arbitrary edge.
+    const handle = result.handle ?? (node.type === 'condition' || node.type === 'ai_condition' ? 'false' : null);
+    const next = nextOf(node, handle);
+    // An AI condition answering "no" with nowhere to go is the AI deciding the contact leaves.
+    if (!next && node.type === 'ai_condition' && result.status !== 'failed' && handle === 'false') {
+      exit ??= { reason: 'ai_decision', event: 'sequence_exited' };
+      break;
+    }
+    node = next;
+  }
+  // A stop node, the end of the path, or an exit: recorded once (an unenroll update may already have).
+  if (!finished) await finish();
+  else await finishing;
+  await condition(allHandlersFinished);
+  return { status: finished ?? 'completed', currentNodeId: current, pausedUntil: null, exitReason: exit ? (exit as { reason: ExitReason }).reason : null };
+}
