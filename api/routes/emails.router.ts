@@ -1,3 +1,5 @@
+import { z } from 'zod';
+import { pageParams } from '../http/list-query';
 import type { RouteFactory } from '../app';
 import { listEmailAccounts } from '../../domain/email/email-accounts.service';
 import { serializeEmail } from '../../domain/email/email-records';
@@ -14,12 +16,13 @@ const accessNote = 'only e-mails of mailboxes the caller can use (GET /email-acc
 
 export const emailsRoutes: RouteFactory = (deps) => [
   route({
-    method: 'GET', path: '/api/v1/email-accounts', section, access: read,
+    method: 'GET', path: '/api/v1/email-accounts', section, access: read, query: z.object(pageParams(100)),
     summary: 'Connected mailboxes the caller can use (listed on the account, or shared). Credentials are never returned.',
     description: 'Accounts are connected by the operator CLI: `crm email-account add|test|remove`.',
-    handler: async ({ ctx }) => {
+    handler: async ({ ctx, query }) => {
       const items = await listEmailAccounts(ctx);
-      return paged(items, { page: 1, limit: items.length, total: items.length });
+      const start = (query.page - 1) * query.limit;
+      return paged(items.slice(start, start + query.limit), { page: query.page, limit: query.limit, total: items.length });
     },
   }),
   route({
