@@ -33,6 +33,8 @@ import { agentsRoutes } from './agents.router';
 import { metricsRoutes } from './metrics.router';
 import { customObjectsRoutes } from './custom-objects.router';
 import { webhooksRoutes } from './webhooks.router';
+import { projectsRoutes } from './projects.router';
+import { clipCardsRoutes } from './clip-cards.router';
 
 /** Every route of the API, in one list: mounted by the app, walked by docs and guard tests. */
 export function allRoutes(deps: AppDeps): RouteDef[] {
@@ -69,6 +71,8 @@ export function allRoutes(deps: AppDeps): RouteDef[] {
     metricsRoutes,
     customObjectsRoutes,
     webhooksRoutes,
+    projectsRoutes,
+    clipCardsRoutes,
   ];
   const routes: RouteDef[] = [...factories, docsRoutes(() => routes)].flatMap((factory) => factory(deps));
   return routes;
