@@ -62,12 +62,13 @@ export const updateProjectTaskBody = createProjectTaskBody.partial();
 const visibility = z.enum(COMMENT_VISIBILITIES, { message: `must be one of ${COMMENT_VISIBILITIES.join(', ')}` });
 // The 5,000-character limit applies after HTML is stripped (domain); the raw bound only stops abuse.
 const content = z.string({ message: 'must be a string' }).max(100_000, 'must be at most 100000 characters').describe(`HTML stripped; at most ${MAX_COMMENT_CHARS} characters after stripping`);
+// content is required on create; the domain checks it after the task lookup, so an unknown task answers 404 first.
 export const createCommentBody = z.object({
-  content,
+  content: content.optional(),
   internal: z.boolean({ message: 'must be a boolean' }).optional(),
   visibility: visibility.optional().describe('customer (default) or internal; must agree with internal'),
 });
-export const updateCommentBody = createCommentBody.partial();
+export const updateCommentBody = createCommentBody;
 
 export const createTimeEntryBody = z.object({
   hours: z.number({ message: 'must be a number' }).gt(0, 'must be greater than 0').max(10_000, 'must be at most 10000').describe('greater than 0 together with minutes'),

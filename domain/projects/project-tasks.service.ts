@@ -80,9 +80,9 @@ export const serializeComment = (c: ProjectComment): Record<string, unknown> => 
 
 export interface CommentInput { content?: string; internal?: boolean; visibility?: CommentVisibility }
 
-export async function createComment(ctx: Ctx, taskId: string, input: CommentInput & { content: string }): Promise<Record<string, unknown>> {
+export async function createComment(ctx: Ctx, taskId: string, input: CommentInput): Promise<Record<string, unknown>> {
   const task = await getProjectTask(ctx, taskId);
-  const content = commentText(input.content);
+  const content = commentText(input.content ?? '');
   const vis = commentVisibility(input);
   const comment = createRecord(ctx, ProjectComment, { projectId: task.project!, taskId, content, ...vis, authorId: ctx.actor.userId } as ProjectComment);
   emit(ctx, { type: 'project_comment_created', entityType: 'project_comment', entityId: comment._id, payload: { comment: serializeComment(comment) } });

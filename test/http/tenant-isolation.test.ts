@@ -78,7 +78,7 @@ it('another workspace gets 404 on every :id route and changes nothing', async ()
     });
   }
   expect(failures).toEqual([]);
-});
+}, 120_000); // one factory chain per :id route: grows with the API
 
 it('lists never show another workspace\'s records', async () => {
   const id = await factories.company!(a.http);
