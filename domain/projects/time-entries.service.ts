@@ -14,18 +14,24 @@ export const serializeTimeEntry = (e: TimeEntry): Record<string, unknown> => toP
 
 export interface TimeEntryInput { hours: number; minutes?: number; taskId?: string | null; description?: string | null; date?: Date; billable?: boolean }
 
+const USABLE_CARD = `select id from clip_card where workspace_id = ? and project_id = ? and cancelled_at is null
+  and (expires_at is null or expires_at > now()) and (allow_overdraft or used_hours < total_hours)
+  order by created_at, id limit 1`;
+
 /**
  * The oldest usable clip card of the project, locked so concurrent entries add up: not cancelled,
- * not expired, and with hours left unless it allows overdraft.
+ * not expired, and with hours left unless it allows overdraft. A card used up by a concurrent entry
+ * drops out of the locked read (Postgres rechecks the condition), so the next one is tried.
  */
 async function lockActiveCard(ctx: Ctx, projectId: string): Promise<string | null> {
-  const rows = await ctx.em.execute<{ id: string }[]>(
-    `select id from clip_card where workspace_id = ? and project_id = ? and cancelled_at is null
-       and (expires_at is null or expires_at > now()) and (allow_overdraft or used_hours < total_hours)
-     order by created_at, id limit 1 for update`,
-    [ctx.actor.workspaceId, projectId],
-  );
-  return rows[0]?.id ?? null;
+  const args = [ctx.actor.workspaceId, projectId];
+  for (let attempt = 0; attempt < 5; attempt++) {
+    const locked = await ctx.em.execute<{ id: string }[]>(`${USABLE_CARD} for update`, args);
+    if (locked[0]) return locked[0].id;
+    const candidate = await ctx.em.execute<{ id: string }[]>(USABLE_CARD, args);
+    if (!candidate[0]) return null;
+  }
+  return null;
 }
 
 /** Logs time on a project; every entry (billable or not) consumes hours of the active clip card. */

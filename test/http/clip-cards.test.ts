@@ -69,6 +69,18 @@ describe('clip cards', () => {
     expect((await card(c._id)).usedHours).toBe(3);
   });
 
+  it('concurrent entries add up exactly and spill onto the next card when one is used up', async () => {
+    const project = await newProject();
+    const small = await newCard({ project, totalHours: 2 });
+    const big = await newCard({ project, totalHours: 100 });
+    const results = await Promise.all(Array.from({ length: 12 }, () => log(project, { hours: 0.5 })));
+    expect(results.map((r) => r.status)).toEqual(Array(12).fill(201));
+    expect(results.filter((r) => r.body.data.clipCardId === small._id)).toHaveLength(4);
+    expect(results.filter((r) => r.body.data.clipCardId === big._id)).toHaveLength(8);
+    expect(await card(small._id)).toMatchObject({ usedHours: 2, status: 'depleted' });
+    expect((await card(big._id)).usedHours).toBe(4);
+  });
+
   it('an overdraft card stays active past its hours; the oldest usable card is used first', async () => {
     const project = await newProject();
     const older = await newCard({ project, totalHours: 1, allowOverdraft: true, overdraftRate: 1200 });
