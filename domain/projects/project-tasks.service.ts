@@ -31,10 +31,13 @@ function splitExtras<T extends ProjectTaskExtras>(input: T): { base: Omit<T, key
   return { base, extras: extras as Partial<Task> };
 }
 
-async function applyExtras(ctx: Ctx, taskId: string, extras: Partial<Task>): Promise<Task> {
+/** Sets the project-task extras; an update of them is a task_updated event (on create, task_created already carries the task). */
+async function applyExtras(ctx: Ctx, taskId: string, extras: Partial<Task>, announce: boolean): Promise<Task> {
   const task = await getProjectTask(ctx, taskId);
-  if (Object.keys(applyPatch(task, extras)).length) {
+  const changes = applyPatch(task, extras);
+  if (Object.keys(changes).length) {
     task.updatedAt = new Date();
+    if (announce) emit(ctx, { type: 'task_updated', entityType: 'task', entityId: task._id, payload: { task: serializeProjectTask(task), changes } });
     await ctx.em.flush();
   }
   return task;
@@ -45,7 +48,7 @@ export async function createProjectTask(ctx: Ctx, projectId: string, input: Task
   const { base, extras } = splitExtras(input);
   return inTransaction(ctx, async () => {
     const created = await createTask(ctx, { ...base, project: projectId });
-    return serializeProjectTask(await applyExtras(ctx, created._id as string, extras));
+    return serializeProjectTask(await applyExtras(ctx, created._id as string, extras, false));
   });
 }
 
@@ -54,7 +57,7 @@ export async function updateProjectTask(ctx: Ctx, taskId: string, input: TaskInp
   const { base, extras } = splitExtras(input);
   return inTransaction(ctx, async () => {
     await updateTask(ctx, taskId, base);
-    return serializeProjectTask(await applyExtras(ctx, taskId, extras));
+    return serializeProjectTask(await applyExtras(ctx, taskId, extras, true));
   });
 }
 

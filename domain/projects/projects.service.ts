@@ -10,6 +10,7 @@ import { previewOf, type PreviewResult } from '../shared/preview';
 import { createRecord } from '../shared/records';
 import { inTransaction } from '../shared/tx';
 import { Task } from '../tasks/task.entity';
+import { serializeTask } from '../tasks/tasks.service';
 import { ClipCard, Project, ProjectComment, TimeEntry, type ProjectBudget, type ProjectPriority, type ProjectStatus } from './project.entity';
 import { assertProjectStage, FIRST_PROJECT_STAGE } from './project-rules';
 
@@ -133,7 +134,11 @@ export async function deleteProject(ctx: Ctx, id: string): Promise<void> {
     await ctx.em.nativeDelete(ProjectComment, { workspaceId: ws, projectId: id });
     await ctx.em.nativeDelete(TimeEntry, { workspaceId: ws, projectId: id });
     await ctx.em.nativeDelete(ClipCard, { workspaceId: ws, projectId: id });
-    await ctx.em.nativeDelete(Task, { workspaceId: ws, project: id });
+    // Tasks go one by one with their task_deleted events (search index, webhooks follow them).
+    for (const task of await ctx.em.find(Task, { project: id })) {
+      ctx.em.remove(task);
+      emit(ctx, { type: 'task_deleted', entityType: 'task', entityId: task._id, payload: { task: serializeTask(task) } });
+    }
     ctx.em.remove(project);
     emit(ctx, { type: 'project_deleted', entityType: 'project', entityId: id, payload: { project: serializeProject(project) } });
   });

@@ -1,5 +1,6 @@
 import { startTestApp, type Tenant, type TestApp } from '../support/app';
 import { factories, makeCompany } from '../support/factories';
+import { eventsFor } from '../support/outbox';
 
 let app: TestApp;
 let t: Tenant;
@@ -158,6 +159,9 @@ describe('project tasks', () => {
     expect((await t.http.get(`/api/v1/projects/tasks/${task._id}`)).body.data).toEqual(updated.body.data);
     // The generic task endpoints see the same task (its parent is the project).
     expect((await t.http.get(`/api/v1/tasks/${task._id}`)).body.data).toMatchObject({ project: project._id, status: 'done' });
+    await t.http.put(`/api/v1/projects/tasks/${task._id}`, { order: 5 });
+    const events = await eventsFor(app.runtime.deps.orm, task._id);
+    expect(events.map((e) => e.type)).toEqual(['task_created', 'task_updated', 'task_updated', 'task_updated']);
 
     expect((await t.http.delete(`/api/v1/projects/tasks/${task._id}`)).body).toEqual({ ok: true });
     expect((await t.http.get(`/api/v1/projects/tasks/${task._id}`)).status).toBe(404);
@@ -198,6 +202,7 @@ describe('project tasks', () => {
     const task = await newTask(project._id);
     await t.http.delete(`/api/v1/projects/${project._id}`);
     expect((await t.http.get(`/api/v1/tasks/${task._id}`)).status).toBe(404);
+    expect((await eventsFor(app.runtime.deps.orm, task._id)).map((e) => e.type)).toEqual(['task_created', 'task_deleted']);
   });
 });
 
