@@ -40,6 +40,8 @@ import { emailTemplatesRoutes } from './email-templates.router';
 import { emailInboundRoutes } from './email-inbound.router';
 import { emailTrackingRoutes } from './email-tracking.router';
 import { sequencesRoutes } from './sequences.router';
+import { projectsRoutes } from './projects.router';
+import { clipCardsRoutes } from './clip-cards.router';
 
 /** Every route of the API, in one list: mounted by the app, walked by docs and guard tests. */
 export function allRoutes(deps: AppDeps): RouteDef[] {
@@ -83,6 +85,8 @@ export function allRoutes(deps: AppDeps): RouteDef[] {
     metricsRoutes,
     customObjectsRoutes,
     webhooksRoutes,
+    projectsRoutes,
+    clipCardsRoutes,
   ];
   const routes: RouteDef[] = [...factories, docsRoutes(() => routes)].flatMap((factory) => factory(deps));
   return routes;

@@ -6,6 +6,7 @@ import { CustomObjectRecord } from '../custom-objects/custom-object.entity';
 import { Deal } from '../deals/deal.entity';
 import { Lead } from '../leads/lead.entity';
 import { Person } from '../people/person.entity';
+import { Project } from '../projects/project.entity';
 import { User } from '../workspaces/user.entity';
 
 /** Kinds of records that activities, tasks, notes, calls and events may point at. */
@@ -27,6 +28,7 @@ const ENTITY: Partial<Record<RefKind, EntityName<object>>> = {
   person: Person as EntityName<object>,
   lead: Lead as EntityName<object>,
   deal: Deal as EntityName<object>,
+  project: Project as EntityName<object>,
   customObjectRecord: CustomObjectRecord as EntityName<object>,
 };
 

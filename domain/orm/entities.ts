@@ -35,6 +35,7 @@ import { RateLimitWindow } from '../workspaces/rate-limit-window.entity';
 import { User } from '../workspaces/user.entity';
 import { Workspace } from '../workspaces/workspace.entity';
 import { WebhookDelivery, WebhookSubscription } from '../webhooks/webhook.entity';
+import { ClipCard, Project, ProjectComment, TimeEntry } from '../projects/project.entity';
 
 /** Rows of these entities belong to one workspace; the `tenant` filter guards every read of them. */
 export const tenantEntities = [
@@ -48,7 +49,8 @@ export const tenantEntities = [
   SmsMessage, ScheduledSms, SmsTemplate, SmsWorkspaceSettings,
   WebhookSubscription, WebhookDelivery,
   User, Company, Person, CompanyPerson, Activity, Deal, Image, CustomFieldDefinition, Lead, LeadScoringRule, LeadRoutingRule, Flow, FlowStage, List, ListItem, FilterPreset, DashboardLayout, Task, TaskFlow, Note, Call, CalendarEvent, ImportRun,
-  Agent, MetricSeries, CustomObject, CustomObjectField, CustomObjectRecord];
+  Agent, MetricSeries, CustomObject, CustomObjectField, CustomObjectRecord,
+  Project, ProjectComment, TimeEntry, ClipCard];
 
 /** Global rows: looked up before a workspace is known (auth) or served across workspaces (outbox). */
 export const globalEntities = [Workspace, ApiKey, OutboxEvent, RateLimitWindow, IdempotencyKey];

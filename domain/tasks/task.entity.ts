@@ -39,6 +39,11 @@ export const Task = defineEntity({
     leadRef: p.string().length(24).nullable(),
     dealRef: p.string().length(24).nullable(),
     completedAt: p.datetime().nullable(),
+    // Project-task extras (spec: project-task updates accept startDate, taskType, billable, order).
+    startDate: p.datetime().nullable(),
+    taskType: p.string().length(100).nullable(),
+    billable: p.boolean().nullable(),
+    order: p.double().$type<number>().nullable(),
   },
 });
 export type Task = InferEntity<typeof Task>;

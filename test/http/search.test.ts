@@ -80,6 +80,15 @@ describe('GET /api/v1/search: freshness through the outbox', () => {
     const ingrid = await searchUntil(a.http, q('ingrid solberg', '&types=person'));
     expect(ingrid.data.results.person.hits).toEqual([expect.objectContaining({ title: 'Ingrid Solberg', subtitle: 'CTO' })]);
   });
+
+  it('projects are searchable by title and company name; a delete removes them', async () => {
+    const companyId = await post(a, '/api/v1/companies', { name: 'Brambleworth Foods' });
+    const id = await post(a, '/api/v1/projects', { title: 'Orchard portal', company: companyId });
+    const found = await searchUntil(a.http, q('brambleworth', '&types=project'), (body) => titles(body, 'project').includes('Orchard portal'));
+    expect(found.data.results.project.hits[0]).toMatchObject({ _id: id, type: 'project', title: 'Orchard portal', subtitle: 'Brambleworth Foods · active' });
+    expect((await a.http.delete(`/api/v1/projects/${id}`)).status).toBe(200);
+    await searchUntil(a.http, q('orchard', '&types=project'), (body) => body.data.results.project.total === 0);
+  });
 });
 
 describe('GET /api/v1/search: matching', () => {

@@ -2,7 +2,7 @@
 jest.setTimeout(180_000);
 import { isPublic } from '../../api/http/registry';
 import { startTestApp, type Tenant, type TestApp } from '../support/app';
-import { factories, ISOLATION_OBJECT_SLUG } from '../support/factories';
+import { factories, ISOLATION_OBJECT_SLUG, projectCommentTask } from '../support/factories';
 
 /**
  * Walks the route registry: every route with an :id-like parameter is called with workspace B's
@@ -20,7 +20,7 @@ afterAll(() => app.close());
 
 // Required body ids (personId, a stage `id`, stageId) are filled so the 404 check is reached, not a 400.
 const SAMPLE_BODY = {
-  name: 'Hijacked', firstName: 'Hijacked', title: 'Hijacked', personId: '0123456789abcdef01234567', id: '0123456789abcdef01234567', stageId: '0123456789abcdef01234567', preview: false, unread: false,
+  name: 'Hijacked', firstName: 'Hijacked', title: 'Hijacked', personId: '0123456789abcdef01234567', id: '0123456789abcdef01234567', stageId: '0123456789abcdef01234567', preview: false, unread: false, hours: 1,
 };
 /** Custom object field and bulk-record bodies need their own required keys (a `type` would break other routes). */
 const bodyFor = (path: string) => (path.startsWith('/api/v1/custom-objects') ? { ...SAMPLE_BODY, slug: 'hijacked', label: 'Hijacked', type: 'text', ids: ['0123456789abcdef01234567'], patch: {} } : SAMPLE_BODY);
@@ -44,6 +44,8 @@ const COLLECTIONS: Record<string, string | ((id: string) => string)> = {
   // Fields are read through their object's definition; records live under their object's slug.
   'custom-object-field': () => `custom-objects/${ISOLATION_OBJECT_SLUG}`,
   'custom-object-record': (id) => `custom-objects/${ISOLATION_OBJECT_SLUG}/records/${id}`,
+  'project-task': 'projects/tasks',
+  'project-comment': (id) => `projects/tasks/${projectCommentTask.get(id)}/comments`,
 };
 const getPathOf = (kind: string, id: string): string => {
   const c = COLLECTIONS[kind];
@@ -83,7 +85,7 @@ it('another workspace gets 404 on every :id route and changes nothing', async ()
     });
   }
   expect(failures).toEqual([]);
-}, 120_000);
+}, 180_000);
 
 it('lists never show another workspace\'s records', async () => {
   const id = await factories.company!(a.http);

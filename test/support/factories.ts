@@ -32,6 +32,9 @@ async function isolationObject(http: HttpClient): Promise<string> {
   return ISOLATION_OBJECT_SLUG;
 }
 
+/** Comment id → its project task id (comments have no GET of their own). */
+export const projectCommentTask = new Map<string, string>();
+
 export const factories: Record<string, Factory> = {
   'custom-object': (http) => isolationObject(http),
   'custom-object-field': async (http) => {
@@ -69,6 +72,16 @@ export const factories: Record<string, Factory> = {
     const automationId = await factories.automation!(http);
     return (await insertExecution(await workspaceCtx(helpers.app, http), automationId))._id;
   },
+  project: (http) => createVia(http, '/api/v1/projects', { title: `Project ${unique()}`, tags: ['fixed-price'] }),
+  'project-task': async (http) => createVia(http, `/api/v1/projects/${await factories.project!(http)}/tasks`, { title: `Project task ${unique()}` }),
+  // A comment is read through its task's comment list: remember which task it belongs to.
+  'project-comment': async (http) => {
+    const taskId = await factories['project-task']!(http);
+    const id = await createVia(http, `/api/v1/projects/tasks/${taskId}/comments`, { content: `<p>Comment ${unique()}</p>` });
+    projectCommentTask.set(id, taskId);
+    return id;
+  },
+  'clip-card': async (http) => createVia(http, '/api/v1/clip-cards', { project: await factories.project!(http), totalHours: 10, hourlyRate: 900 }),
   'webhook-subscription': (http) => createVia(http, '/api/v1/webhooks/subscriptions', { url: 'https://example.com/hook', events: ['*'], name: `Hook ${unique()}` }),
   // Deliveries are written by the outbox subscriber: insert a delivered one directly.
   'webhook-delivery': async (http, helpers) => {
