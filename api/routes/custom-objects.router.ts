@@ -8,6 +8,10 @@ import { imageResolver } from '../http/images';
 import { pageParams } from '../http/list-query';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
 import { z } from 'zod';
+import { createCustomObjectSearch } from '../../search/custom-objects';
+import { createIndexFreshness } from '../../search/freshness';
+import { createMeiliClient } from '../../search/meili';
+import { searchQuery } from './search.schemas';
 
 const section = 'Custom objects';
 const read = { scopes: ['read'] } as const;
@@ -22,7 +26,16 @@ const RECORD_SHAPE = 'Body: field slug → value at the top level, or wrapped in
 export const customObjectsRoutes: RouteFactory = (deps) => {
   const images = imageResolver(deps.config);
   const base = '/api/v1/custom-objects';
+  const client = createMeiliClient(deps.config.meiliUrl, deps.config.meiliMasterKey, { timeoutMs: 2000 });
+  const search = createCustomObjectSearch({ client, prefix: deps.config.meiliIndexPrefix, log: deps.log, freshness: createIndexFreshness({ client, prefix: deps.config.meiliIndexPrefix }) });
   return [
+    // Before `/:slug` (the slug `search` is reserved).
+    route({
+      method: 'GET', path: `${base}/search`, section, access: read, query: searchQuery.pick({ q: true, limit: true }),
+      summary: 'Search the records of every custom object with `searchable: true` (q: 2-200 characters, limit: default 10, max 50).',
+      description: 'Response: `{ data: { query, hits: [{ _id, object, objectLabel, recordNumber, title, snippet }], total, degraded? } }`: one flat list ranked by relevance across objects (`object` is the slug, `objectLabel` its singular label). Matches each object\'s `searchableFields` (or its text-like fields when none are set), its title field and the record number; `piiFields` are never indexed nor matched. `snippet` is an HTML fragment with matches in `<mark>…</mark>`. Answers from Postgres with `degraded: true` when Meilisearch is unavailable or behind.',
+      handler: async ({ ctx, query }) => ok(await search.search(ctx, { q: query.q, limit: query.limit })),
+    }),
     route({
       method: 'GET', path: base, section, access: read, query: pageQuery,
       summary: 'Custom object definitions of the workspace (oldest first).',

@@ -231,6 +231,8 @@ export async function deleteField(ctx: Ctx, slug: string, fieldSlug: string): Pr
     if (o.titleField === field.slug) o.titleField = null;
     o.updatedAt = new Date();
     em.remove(em.getReference(CustomObjectField, field._id));
+    // Every record lost a value: consumers (search) re-read the object's records.
+    emit({ ...ctx, em }, { type: 'custom_object_definition_updated', entityType: 'custom_object_definition', entityId: o._id, payload: { customObject: serializeObject(o), changes: { fields: { removed: field.slug } } } });
     await em.flush();
   });
 }
