@@ -125,17 +125,17 @@ export const customObjectsRoutes: RouteFactory = (deps) => {
     route({
       method: 'POST', path: `${base}/:slug/fields`, section, access: admin, params: objectParams, body: createFieldBody, resources: onObject, successStatus: 201,
       summary: 'Add a field: slug, label, type (req), isRequired, isUnique (enforced by the database), options (select types), referenceType custom|native with referenceObject / nativeEntity (record_reference), order.',
-      description: 'Types: text, number, currency, date, datetime, select, multi_select, checkbox, url, email, phone, file, record_reference, json. formula and rollup are refused with 400 until server-side computation lands.',
+      description: 'Types: text, number, currency, date, datetime, select, multi_select, checkbox, url, email, phone, file, record_reference, json, formula (`expression`: + - * / and parentheses over numbers and number/currency field slugs; computed by the server on every write, read-only, existing records recomputed when it is created or its expression changes; an empty input or a division by zero leaves it empty). rollup is refused with 400 until server-side computation lands.',
       handler: async ({ ctx, params, body }) => created(await objects.createField(ctx, params.slug, body)),
     }),
     route({
       method: 'PATCH', path: `${base}/:slug/fields/:fieldSlug`, section, access: admin, params: fieldParams, body: updateFieldBody, resources: onField,
-      summary: 'Update a field: label, isRequired, isUnique (409 when records already share a value), options, order. Type and slug cannot change.',
+      summary: 'Update a field: label, isRequired, isUnique (409 when records already share a value), options, order, expression (formula fields: every record is recomputed). Type and slug cannot change.',
       handler: async ({ ctx, params, body }) => ok(await objects.updateField(ctx, params.slug, params.fieldSlug, body)),
     }),
     route({
       method: 'DELETE', path: `${base}/:slug/fields/:fieldSlug`, section, access: admin, params: fieldParams, resources: onField,
-      summary: 'Delete a field and its value on every record.',
+      summary: 'Delete a field and its value on every record (409 while a formula field reads it).',
       handler: async ({ ctx, params }) => {
         await objects.deleteField(ctx, params.slug, params.fieldSlug);
         return acknowledged();

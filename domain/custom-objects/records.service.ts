@@ -14,6 +14,7 @@ import { CustomObject, CustomObjectField, CustomObjectRecord } from './custom-ob
 import type { ListRecordsQuery } from './custom-objects.schemas';
 import { fieldsOf, getObject } from './custom-objects.service';
 import { normalizeValue, READ_ONLY_TYPES, uniqueKey } from './field-types';
+import { applyFormulas } from './formula-values';
 
 export const RECORD_ENTITY_TYPE = 'custom_object_record';
 const SYSTEM_SORTS = { recordNumber: 'record_number', createdAt: 'created_at', updatedAt: 'updated_at' } as const;
@@ -141,8 +142,9 @@ const link = (id: string) => ({ entityType: RECORD_ENTITY_TYPE, entityId: id });
 export async function createRecordOf(ctx: Ctx, slug: string, body: Record<string, unknown>, images: ImageResolver) {
   const { object, fields } = await load(ctx, slug);
   const { values, avatar } = splitBody(body);
-  const data = Object.fromEntries(Object.entries(checkValues(fields, values, 'create')).filter(([, v]) => v !== null));
-  await checkReferences(ctx, fields, data);
+  const checked = Object.fromEntries(Object.entries(checkValues(fields, values, 'create')).filter(([, v]) => v !== null));
+  await checkReferences(ctx, fields, checked);
+  const data = applyFormulas(fields, checked);
   const avatarUrl = avatar ? await images(ctx, avatar) : null;
   return ctx.em.transactional(async (em) => {
     const tx = { ...ctx, em };
@@ -195,8 +197,9 @@ export async function updateRecordOf(ctx: Ctx, slug: string, id: string, body: R
     const tx = { ...ctx, em };
     const current = await em.findOneOrFail(CustomObjectRecord, { _id: record._id });
     const before = { ...current.data, ...(avatarUrl !== undefined ? { avatar: current.avatar } : {}) };
-    const next = { ...current.data, ...changed };
-    for (const [k, v] of Object.entries(next)) if (v === null) delete next[k];
+    const merged = { ...current.data, ...changed };
+    for (const [k, v] of Object.entries(merged)) if (v === null) delete merged[k];
+    const next = applyFormulas(fields, merged);
     const after = { ...next, ...(avatarUrl !== undefined ? { avatar: avatarUrl } : {}) };
     const changes = changesOf(before, after);
     if (!Object.keys(changes).length) return serializeRecord(object, current);
