@@ -2,6 +2,7 @@ import { createLogger } from '../../domain/logger';
 import { createOutboxDispatcher, type OutboxDispatcher } from '../../domain/outbox/dispatcher';
 import { buildSubscribers } from '../../domain/outbox/subscribers';
 import { equals } from '../../search/meili';
+import { reindex } from '../../search/reindex';
 import { HttpClient, startTestApp, type Tenant, type TestApp } from '../support/app';
 import { deleteIndexes, testMeili, uniqueIndexPrefix } from '../support/search';
 
@@ -89,6 +90,13 @@ describe('GET /api/v1/custom-objects/search', () => {
     expect(docs).toHaveLength(1);
     expect(JSON.stringify(docs)).not.toContain('Vorpalsecret');
     expect((await searchUntil(a.http, 'vorpalsecret', () => true)).hits).toEqual([]);
+
+    // `search reindex` covers the type, with the same documents (still no PII).
+    const [rebuilt] = await reindex({ em: app.runtime.deps.orm.em, client: meili, prefix: PREFIX, types: ['custom_object_record'], workspaceId: a.workspaceId });
+    expect(rebuilt).toMatchObject({ type: 'custom_object_record', index: INDEX, mode: 'workspace', documents: 1 });
+    const again = await indexedDocs(equals('workspaceId', a.workspaceId));
+    expect(again).toHaveLength(1);
+    expect(JSON.stringify(again)).not.toContain('Vorpalsecret');
   });
 
   it('follows record updates and deletes, and definition changes (PII, searchable, field and object deletion)', async () => {
