@@ -39,16 +39,18 @@ async function referenceNames(em: EntityManager, def: AnyDefinition, rows: Row[]
  */
 export async function buildDocuments(em: EntityManager, def: AnyDefinition, rows: Row[]): Promise<SearchDocument[]> {
   const names = await referenceNames(em, def, rows);
+  const prepared = def.prepare ? await def.prepare(em, rows) : undefined;
   return rows.map((row) => {
     const rowNames: ReferenceNames = {};
-    const doc: SearchDocument = { id: row._id, workspaceId: row.workspaceId, title: strip(def.title(row)), subtitle: null, updatedAt: row.updatedAt.getTime() };
+    const doc: SearchDocument = { id: row._id, workspaceId: row.workspaceId, title: strip(def.title(row, prepared)), subtitle: null, updatedAt: row.updatedAt.getTime() };
     for (const ref of def.references ?? []) {
       const refId = (row[ref.property] as string | null | undefined) || null;
       rowNames[ref.nameAttribute] = refId ? names.get(ref.nameAttribute)?.get(refId) ?? null : null;
       doc[ref.idAttribute] = refId;
     }
-    doc.subtitle = strip(def.subtitle(row, rowNames)) || null;
-    for (const field of def.fields) if (field.attribute !== 'title') doc[field.attribute] = clean(field.value(row, rowNames));
+    for (const parent of def.parents ?? []) doc[parent.idAttribute] = (row[parent.property] as string | null | undefined) || null;
+    doc.subtitle = strip(def.subtitle(row, rowNames, prepared)) || null;
+    for (const field of def.fields) if (field.attribute !== 'title') doc[field.attribute] = clean(field.value(row, rowNames, prepared));
     return doc;
   });
 }

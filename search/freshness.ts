@@ -12,7 +12,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { MeiliSearch } from 'meilisearch';
 import { SEARCH_SUBSCRIBER_NAME } from './index-subscriber';
-import { indexUid, SEARCH_TYPES } from './registry';
+import { indexUid, INDEXED_TYPES } from './registry';
 import { affectsSearch } from './sync';
 
 export const INDEX_LAG_GRACE_MS = 2000;
@@ -27,7 +27,7 @@ export interface IndexFreshness {
 
 export function createIndexFreshness(opts: { client: MeiliSearch; prefix: string; graceMs?: number }): IndexFreshness {
   const graceMs = opts.graceMs ?? INDEX_LAG_GRACE_MS;
-  const indexUids = SEARCH_TYPES.map((type) => indexUid(opts.prefix, type));
+  const indexUids = INDEXED_TYPES.map((type) => indexUid(opts.prefix, type));
   let meiliChecked: { at: number; pending: Promise<boolean> } | null = null;
 
   const meiliQueueBehind = (): Promise<boolean> => {

@@ -6,12 +6,13 @@ import { leadSearch } from './types/lead';
 import { personSearch } from './types/person';
 import { taskSearch } from './types/task';
 import { projectSearch } from './types/project';
+import { customObjectRecordSearch } from './types/custom-object-record';
 
 /** Every type the spec names for `GET /search`; the ones without a definition are not searchable yet. */
 export const SPEC_SEARCH_TYPES = ['company', 'person', 'lead', 'deal', 'support-ticket', 'project', 'offer', 'task'] as const;
 
 // Adding a type = one file in search/types/ plus one entry here (in the order results are listed).
-const DEFINITIONS: AnyDefinition[] = [companySearch, personSearch, leadSearch, dealSearch, projectSearch, taskSearch];
+const DEFINITIONS: AnyDefinition[] = [companySearch, personSearch, leadSearch, dealSearch, projectSearch, taskSearch, customObjectRecordSearch];
 
 // A type joins search once its entity is registered with the ORM (built in parallel by others).
 const registered = new Set<unknown>(tenantEntities);
@@ -21,7 +22,10 @@ export const SEARCH_DEFINITIONS: readonly AnyDefinition[] = DEFINITIONS.filter((
   references: (d.references ?? []).filter((r) => DEFINITIONS.some((other) => other.type === r.type && registered.has(other.entity))),
 }));
 
-export const SEARCH_TYPES: readonly string[] = SEARCH_DEFINITIONS.map((d) => d.type);
+/** Types `GET /search` answers for. */
+export const SEARCH_TYPES: readonly string[] = SEARCH_DEFINITIONS.filter((d) => !d.standalone).map((d) => d.type);
+/** Every indexed type (also the standalone ones with their own endpoint): what reindex and freshness cover. */
+export const INDEXED_TYPES: readonly string[] = SEARCH_DEFINITIONS.map((d) => d.type);
 
 export function definitionOf(type: string): AnyDefinition {
   const def = SEARCH_DEFINITIONS.find((d) => d.type === type);

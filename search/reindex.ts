@@ -6,7 +6,7 @@ import { toClaimed, type OutboxRow } from '../domain/outbox/outbox.sql';
 import { Workspace } from '../domain/workspaces/workspace.entity';
 import { documentChunks } from './documents';
 import { workspaceFilter } from './query';
-import { definitionOf, indexUid, SEARCH_TYPES } from './registry';
+import { definitionOf, indexUid, INDEXED_TYPES } from './registry';
 import { ensureIndex, ensureIndexes, SETTINGS_WAIT } from './settings';
 import { applyTargets, collectTargets, type SyncDeps } from './sync';
 import type { AnyDefinition } from './types/definition';
@@ -145,6 +145,6 @@ export async function reindex(opts: ReindexOptions): Promise<ReindexResult[]> {
   // Every type's index exists afterwards: a multi-search naming a missing index fails as a whole.
   await ensureIndexes(opts.client, opts.prefix);
   const results: ReindexResult[] = [];
-  for (const type of opts.types ?? SEARCH_TYPES) results.push(await reindexType(opts, definitionOf(type)));
+  for (const type of opts.types ?? INDEXED_TYPES) results.push(await reindexType(opts, definitionOf(type)));
   return results;
 }

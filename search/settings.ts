@@ -16,10 +16,10 @@ export const SETTINGS_WAIT = { timeout: 120_000, interval: 50 };
  */
 export function settingsFor(def: AnyDefinition): Settings {
   const searchable = def.fields.map((f) => f.attribute);
-  const idAttributes = (def.references ?? []).map((r) => r.idAttribute);
+  const idAttributes = [...(def.references ?? []).map((r) => r.idAttribute), ...(def.parents ?? []).map((r) => r.idAttribute)];
   return {
     searchableAttributes: searchable,
-    displayedAttributes: ['id', 'title', 'subtitle', ...searchable.filter((a) => a !== 'title')],
+    displayedAttributes: ['id', 'title', 'subtitle', ...searchable.filter((a) => a !== 'title'), ...(def.parents ?? []).map((p) => p.idAttribute)],
     filterableAttributes: [
       { attributePatterns: ['workspaceId', ...new Set(idAttributes)], features: { facetSearch: false, filter: { equality: true, comparison: false } } },
     ],

@@ -31,9 +31,12 @@ function referenceEventMatches(refType: string, events: string[] | undefined, ev
   return definitionOf(refType).titleFields.some((f) => f in (changes as Record<string, unknown>));
 }
 
+const parentsMatching = (def: AnyDefinition, event: Pick<OutboxEventRecord, 'type' | 'entityType'>) =>
+  (def.parents ?? []).filter((p) => p.entityType === event.entityType && p.events.includes(event.type));
+
 /** Cheap synchronous filter for the subscriber: does this event touch any index? */
 export function affectsSearch(event: Pick<OutboxEventRecord, 'type' | 'entityType' | 'payload'>): boolean {
-  if (SEARCH_DEFINITIONS.some((d) => ownEventsMatch(d, event))) return true;
+  if (SEARCH_DEFINITIONS.some((d) => ownEventsMatch(d, event) || parentsMatching(d, event).length > 0)) return true;
   return dependentsOf(event.entityType).some(({ reference }) => referenceEventMatches(event.entityType, reference.events, event));
 }
 
@@ -69,7 +72,14 @@ async function indexedReferencing(deps: SyncDeps, def: AnyDefinition, workspaceI
  */
 export async function collectTargets(deps: SyncDeps, events: readonly OutboxEventRecord[], targets: Targets = new Map()): Promise<Targets> {
   for (const event of events) {
-    for (const def of SEARCH_DEFINITIONS) if (ownEventsMatch(def, event)) add(targets, event.workspaceId, def.type, [event.entityId]);
+    for (const def of SEARCH_DEFINITIONS) {
+      if (ownEventsMatch(def, event)) add(targets, event.workspaceId, def.type, [event.entityId]);
+      for (const parent of parentsMatching(def, event)) {
+        // Every row of the parent: present ones are rebuilt, indexed ones gone from Postgres are deleted.
+        add(targets, event.workspaceId, def.type, await referencingIds(forkForWorkspace(deps.em, event.workspaceId), def, parent.property, event.entityId));
+        add(targets, event.workspaceId, def.type, await indexedReferencing(deps, def, event.workspaceId, parent.idAttribute, event.entityId));
+      }
+    }
     for (const { def, reference } of dependentsOf(event.entityType)) {
       if (!referenceEventMatches(event.entityType, reference.events, event)) continue;
       const em = forkForWorkspace(deps.em, event.workspaceId);

@@ -8,6 +8,15 @@ import { imageResolver } from '../http/images';
 import { pageParams } from '../http/list-query';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
 import { z } from 'zod';
+import { createCustomObjectSearch } from '../../search/custom-objects';
+import { createIndexFreshness } from '../../search/freshness';
+import { createMeiliClient } from '../../search/meili';
+import { searchQuery } from './search.schemas';
+import { MAX_EXPORT_ROWS, DEFAULT_EXPORT_ROWS } from '../../domain/exports/export-specs';
+import { MAX_IMPORT_ROWS, runImport } from '../../domain/imports/import.service';
+import { customObjectImporter } from '../../domain/imports/importers';
+import { isoDateParam } from '../http/list-query';
+import { objectId } from '../http/schemas';
 
 const section = 'Custom objects';
 const read = { scopes: ['read'] } as const;
@@ -17,12 +26,53 @@ const onObject = { slug: 'custom-object' };
 const onField = { slug: 'custom-object', fieldSlug: 'custom-object-field' };
 const onRecord = { slug: 'custom-object', id: 'custom-object-record' };
 const pageQuery = z.object(pageParams(100));
+const importAccess = { scopes: ['import'], roles: ['owner', 'admin'] } as const;
+// Like the other exports (lists included): the export scope and the admin or owner role.
+const exportAccess = { scopes: ['export'], roles: ['owner', 'admin'] } as const;
+
+const importBody = z.object({
+  rows: z
+    .array(z.unknown(), { message: 'must be an array of row objects' })
+    .min(1, 'at least 1 row is required')
+    .max(MAX_IMPORT_ROWS, `at most ${MAX_IMPORT_ROWS} rows per request`)
+    .describe('records shaped like the body of POST /custom-objects/:slug/records; each is validated and saved on its own'),
+  validate: z.boolean({ message: 'must be true or false' }).default(false).describe('true: run every check and answer the same report without saving (importId null)'),
+});
+
+// Paging may come in the body or the query string: numeric strings count as numbers.
+const int = (schema: z.ZodNumber) => z.preprocess((v) => (typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : v), schema);
+const exportBody = z
+  .object({
+    limit: int(z.number({ message: 'must be a number' }).int('must be an integer').min(1, 'must be at least 1').max(MAX_EXPORT_ROWS, `must be at most ${MAX_EXPORT_ROWS}`))
+      .default(DEFAULT_EXPORT_ROWS)
+      .describe(`rows per request, default ${DEFAULT_EXPORT_ROWS}, max ${MAX_EXPORT_ROWS}`),
+    page: int(z.number({ message: 'must be a number' }).int('must be an integer').min(1, 'must be at least 1')).optional().describe('1-based page (offset paging)'),
+    cursor: objectId.optional().describe('_id of the last row of the previous page (keyset paging; not with page)'),
+    from: isoDateParam.optional().describe('createdAt from (inclusive); alias dateFrom'),
+    to: isoDateParam.optional().describe('createdAt to (inclusive; a bare date means the whole day); alias dateTo'),
+    dateFrom: isoDateParam.optional(),
+    dateTo: isoDateParam.optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.cursor && v.page !== undefined) ctx.addIssue({ code: 'custom', path: ['cursor'], message: 'cannot be combined with page' });
+  });
+const exportQuery = z.object({ limit: z.string().optional(), page: z.string().optional(), cursor: z.string().optional(), from: z.string().optional(), to: z.string().optional() });
+
 const RECORD_SHAPE = 'Body: field slug → value at the top level, or wrapped in `{ data }` / `{ customFields }`; `avatar` (image rules) at the top level. Unknown or read-only slugs are 400 with `details[{ path, error }]`.';
 
 export const customObjectsRoutes: RouteFactory = (deps) => {
   const images = imageResolver(deps.config);
   const base = '/api/v1/custom-objects';
+  const client = createMeiliClient(deps.config.meiliUrl, deps.config.meiliMasterKey, { timeoutMs: 2000 });
+  const search = createCustomObjectSearch({ client, prefix: deps.config.meiliIndexPrefix, log: deps.log, freshness: createIndexFreshness({ client, prefix: deps.config.meiliIndexPrefix }) });
   return [
+    // Before `/:slug` (the slug `search` is reserved).
+    route({
+      method: 'GET', path: `${base}/search`, section, access: read, query: searchQuery.pick({ q: true, limit: true }),
+      summary: 'Search the records of every custom object with `searchable: true` (q: 2-200 characters, limit: default 10, max 50).',
+      description: 'Response: `{ data: { query, hits: [{ _id, object, objectLabel, recordNumber, title, snippet }], total, degraded? } }`: one flat list ranked by relevance across objects (`object` is the slug, `objectLabel` its singular label). Matches each object\'s `searchableFields` (or its text-like fields when none are set), its title field and the record number; `piiFields` are never indexed nor matched. `snippet` is an HTML fragment with matches in `<mark>…</mark>`. Answers from Postgres with `degraded: true` when Meilisearch is unavailable or behind.',
+      handler: async ({ ctx, query }) => ok(await search.search(ctx, { q: query.q, limit: query.limit })),
+    }),
     route({
       method: 'GET', path: base, section, access: read, query: pageQuery,
       summary: 'Custom object definitions of the workspace (oldest first).',
@@ -35,6 +85,27 @@ export const customObjectsRoutes: RouteFactory = (deps) => {
       method: 'POST', path: base, section, access: admin, body: createObjectBody, successStatus: 201,
       summary: 'Create a definition: slug (req; URL-safe, unique: 409), singular and plural (req), description, icon, color (hex; without useAccentNavIcon it turns accent icons on), useAccentNavIcon, searchable, showInSidebar.',
       handler: async ({ ctx, body }) => created(await objects.createObject(ctx, body)),
+    }),
+    route({
+      method: 'POST', path: '/api/v1/import/custom-objects/:slug', section: 'Import and export', access: importAccess, params: objectParams, body: importBody, resources: onObject,
+      summary: `Import records of a custom object: rows (1-${MAX_IMPORT_ROWS}) validated one by one like POST /custom-objects/:slug/records; valid rows saved, invalid ones reported; validate: true saves nothing.`,
+      description: 'Each row is saved in its own transaction through the same service as the create endpoint (record number, unique values, references, events); the batch is not all-or-nothing. No duplicate detection: every valid row is a new record (a value already taken in a unique field fails its row). Answer { data: { importId, entityType: "custom_object", dryRun, dedupe: "none", total, created, updated, skipped, failed, errors: [{ row, errors: [{ path, error }] }] } } (row: 0-based index). The run is listed in GET /import/history.',
+      handler: async ({ ctx, params, body }) => {
+        await objects.getObject(ctx, params.slug);
+        return ok(await runImport(ctx, customObjectImporter(params.slug, images), body.rows, (raw) => (typeof raw === 'object' && raw !== null && !Array.isArray(raw) ? { ok: true, row: raw as Record<string, unknown> } : { ok: false, errors: [{ path: '', error: 'row must be an object' }] }), { dedupe: 'none', dryRun: body.validate, log: deps.log }));
+      },
+    }),
+    route({
+      method: 'POST', path: '/api/v1/export/custom-objects/:slug', section: 'Import and export', access: exportAccess, params: objectParams, query: exportQuery, body: exportBody, resources: onObject,
+      summary: `Export records of a custom object in creation order: limit (default ${DEFAULT_EXPORT_ROWS}, max ${MAX_EXPORT_ROWS}), page or cursor, from/to on createdAt (aliases dateFrom/dateTo); body or query string.`,
+      description: 'Rows are shaped like GET /custom-objects/:slug/records/:id (field slugs at the top level). Answer { data: [rows], total, limit, hasMore, nextCursor, page? }; nextCursor is the _id of the last row when hasMore.',
+      handler: async ({ ctx, params, query, koa }) => {
+        const fromQuery = Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined));
+        const body = koa.request.body && typeof koa.request.body === 'object' ? (koa.request.body as Record<string, unknown>) : {};
+        const parsed = exportBody.parse({ ...fromQuery, ...body });
+        const page = await records.exportRecordsOf(ctx, params.slug, { limit: parsed.limit, page: parsed.page, cursor: parsed.cursor, from: parsed.from ?? parsed.dateFrom, to: parsed.to ?? parsed.dateTo });
+        return { status: 200, body: page };
+      },
     }),
     route({
       method: 'GET', path: `${base}/:slug`, section, access: read, params: objectParams, resources: onObject,
@@ -54,17 +125,17 @@ export const customObjectsRoutes: RouteFactory = (deps) => {
     route({
       method: 'POST', path: `${base}/:slug/fields`, section, access: admin, params: objectParams, body: createFieldBody, resources: onObject, successStatus: 201,
       summary: 'Add a field: slug, label, type (req), isRequired, isUnique (enforced by the database), options (select types), referenceType custom|native with referenceObject / nativeEntity (record_reference), order.',
-      description: 'Types: text, number, currency, date, datetime, select, multi_select, checkbox, url, email, phone, file, record_reference, json. formula and rollup are refused with 400 until server-side computation lands.',
+      description: 'Types: text, number, currency, date, datetime, select, multi_select, checkbox, url, email, phone, file, record_reference, json, formula (`expression`: + - * / and parentheses over numbers and number/currency field slugs; computed by the server on every write, read-only, existing records recomputed when it is created or its expression changes; an empty input or a division by zero leaves it empty). rollup is refused with 400 until server-side computation lands.',
       handler: async ({ ctx, params, body }) => created(await objects.createField(ctx, params.slug, body)),
     }),
     route({
       method: 'PATCH', path: `${base}/:slug/fields/:fieldSlug`, section, access: admin, params: fieldParams, body: updateFieldBody, resources: onField,
-      summary: 'Update a field: label, isRequired, isUnique (409 when records already share a value), options, order. Type and slug cannot change.',
+      summary: 'Update a field: label, isRequired, isUnique (409 when records already share a value), options, order, expression (formula fields: every record is recomputed). Type and slug cannot change.',
       handler: async ({ ctx, params, body }) => ok(await objects.updateField(ctx, params.slug, params.fieldSlug, body)),
     }),
     route({
       method: 'DELETE', path: `${base}/:slug/fields/:fieldSlug`, section, access: admin, params: fieldParams, resources: onField,
-      summary: 'Delete a field and its value on every record.',
+      summary: 'Delete a field and its value on every record (409 while a formula field reads it).',
       handler: async ({ ctx, params }) => {
         await objects.deleteField(ctx, params.slug, params.fieldSlug);
         return acknowledged();

@@ -5,7 +5,7 @@ import { validation } from '../../domain/errors';
 import { parseId } from '../../domain/workspaces/operator.service';
 import { dataDirFor } from '../../infra/paths';
 import { createMeiliClient } from '../../search/meili';
-import { SEARCH_TYPES } from '../../search/registry';
+import { INDEXED_TYPES } from '../../search/registry';
 import { reindex } from '../../search/reindex';
 import type { CommandSpec } from './commands';
 import { progressBar } from './progress';
@@ -26,12 +26,12 @@ export const searchReindexCommand: CommandSpec = {
   summary: 'Rebuild search indexes from Postgres (all workspaces: new index + swap, no downtime; one workspace: in place)',
   flags: [
     { name: 'workspace', value: '<id>', required: false, description: 'only this workspace\'s documents' },
-    { name: 'type', value: '<type>', required: false, description: SEARCH_TYPES.join('|') },
+    { name: 'type', value: '<type>', required: false, description: INDEXED_TYPES.join('|') },
   ],
   prepare(values) {
     const workspaceId = values.workspace === undefined ? undefined : parseId(values.workspace, 'workspace');
     const type = values.type;
-    if (type !== undefined && !SEARCH_TYPES.includes(type)) throw validation(`--type: unknown search type "${type}"; types: ${SEARCH_TYPES.join(', ')}`);
+    if (type !== undefined && !INDEXED_TYPES.includes(type)) throw validation(`--type: unknown search type "${type}"; types: ${INDEXED_TYPES.join(', ')}`);
     return async (em, io) => {
       const meili = meiliFromEnv(io.env);
       const bar = progressBar(io.stderr, io.stderrIsTTY);

@@ -47,6 +47,8 @@ export const CustomObjectField = defineEntity({
     referenceObject: p.string().length(63).nullable(),
     nativeEntity: p.string().length(20).$type<'company' | 'person' | 'deal' | 'lead'>().nullable(),
     order: p.integer().default(0),
+    /** Formula fields: the arithmetic expression over number/currency field slugs. */
+    expression: p.text().nullable(),
   },
 });
 export type CustomObjectField = InferEntity<typeof CustomObjectField>;

@@ -60,11 +60,12 @@ export const createFieldBody = z.object({
   referenceObject: z.string().max(63).optional(),
   nativeEntity: z.enum(['company', 'person', 'deal', 'lead'], { message: 'nativeEntity must be company, person, deal or lead' }).optional(),
   order: z.number().int().min(0).max(10_000).optional(),
+  expression: z.string({ message: 'expression must be a string' }).max(500, 'expression must be at most 500 characters').optional().describe('formula fields: arithmetic over number/currency field slugs with + - * / and parentheses'),
 });
 export type CreateFieldInput = z.infer<typeof createFieldBody>;
 
 export const updateFieldBody = z
-  .object({ label: required(200), isRequired: z.boolean(), isUnique: z.boolean(), options: optionList, order: z.number().int().min(0).max(10_000), type: z.string(), slug: z.string() })
+  .object({ label: required(200), isRequired: z.boolean(), isUnique: z.boolean(), options: optionList, order: z.number().int().min(0).max(10_000), type: z.string(), slug: z.string(), expression: z.string({ message: 'expression must be a string' }).max(500, 'expression must be at most 500 characters') })
   .partial();
 export type UpdateFieldInput = z.infer<typeof updateFieldBody>;
 

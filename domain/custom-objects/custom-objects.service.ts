@@ -4,16 +4,19 @@ import { emit } from '../outbox/emit';
 import { applyPatch } from '../shared/changes';
 import { findPage, toPlain, type PageRequest } from '../shared/listing';
 import { createRecord } from '../shared/records';
+import { inTransaction } from '../shared/tx';
 import { CustomObject, CustomObjectField, CustomObjectRecord } from './custom-object.entity';
 import type { CreateFieldInput, CreateObjectInput, UpdateFieldInput, UpdateObjectInput } from './custom-objects.schemas';
 import { MAX_FIELDS_PER_OBJECT } from './custom-objects.schemas';
-import { READ_ONLY_TYPES, UNIQUE_TYPES, type FieldType } from './field-types';
+import { UNIQUE_TYPES, type FieldType } from './field-types';
+import { checkExpression, recomputeFormula } from './formula-values';
+import { formulaReferences, parseFormula } from './formula';
 
 const OBJECT_FIELDS = [
   '_id', 'slug', 'singular', 'plural', 'description', 'icon', 'color', 'useAccentNavIcon', 'searchable', 'showInSidebar',
   'titleField', 'favoriteFieldKeys', 'searchableFields', 'views', 'piiFields', 'createdAt', 'updatedAt',
 ] as const;
-const FIELD_FIELDS = ['_id', 'slug', 'label', 'type', 'isRequired', 'isUnique', 'options', 'referenceType', 'referenceObject', 'nativeEntity', 'order', 'createdAt', 'updatedAt'] as const;
+const FIELD_FIELDS = ['_id', 'slug', 'label', 'type', 'isRequired', 'isUnique', 'options', 'referenceType', 'referenceObject', 'nativeEntity', 'order', 'expression', 'createdAt', 'updatedAt'] as const;
 
 export const serializeField = (f: CustomObjectField): Record<string, unknown> => toPlain(f, FIELD_FIELDS);
 export const serializeObject = (o: CustomObject, fields?: CustomObjectField[]): Record<string, unknown> => ({
@@ -128,10 +131,13 @@ async function assertReferenceTarget(ctx: Ctx, input: { type: FieldType; referen
 
 export async function createField(ctx: Ctx, slug: string, input: CreateFieldInput) {
   const object = await getObject(ctx, slug);
-  if (READ_ONLY_TYPES.includes(input.type)) {
-    throw validation(`${input.type} fields are not available yet: their values would be computed by the server`, [{ path: 'type', error: 'not available yet' }]);
+  if (input.type === 'rollup') {
+    throw validation('rollup fields are not available yet: their values would be computed by the server', [{ path: 'type', error: 'not available yet' }]);
   }
   const existing = await fieldsOf(ctx, object._id);
+  if (input.expression !== undefined && input.type !== 'formula') throw validation('expression applies to formula fields only', [{ path: 'expression', error: 'not applicable' }]);
+  const expression = input.type === 'formula' ? checkExpression(input.expression, existing) : null;
+  if (input.type === 'formula' && input.isRequired) throw validation('formula fields are computed and cannot be required', [{ path: 'isRequired', error: 'not available for formula fields' }]);
   if (existing.some((f) => f.slug === input.slug)) throw conflict(`field ${input.slug} already exists on ${object.slug}`);
   if (existing.length >= MAX_FIELDS_PER_OBJECT) throw validation(`an object has at most ${MAX_FIELDS_PER_OBJECT} fields`);
   const isSelect = input.type === 'select' || input.type === 'multi_select';
@@ -150,10 +156,20 @@ export async function createField(ctx: Ctx, slug: string, input: CreateFieldInpu
     referenceObject: input.type === 'record_reference' && input.referenceType === 'custom' ? (input.referenceObject ?? null) : null,
     nativeEntity: input.type === 'record_reference' && input.referenceType === 'native' ? (input.nativeEntity ?? null) : null,
     order: input.order ?? existing.length,
+    expression,
   });
   object.updatedAt = new Date();
   try {
-    await ctx.em.flush();
+    if (expression) {
+      // The field and every record's computed value commit together.
+      await inTransaction(ctx, async () => {
+        await ctx.em.flush();
+        await recomputeFormula(ctx, field);
+        emit(ctx, { type: 'custom_object_definition_updated', entityType: 'custom_object_definition', entityId: object._id, payload: { customObject: serializeObject(object), changes: { fields: { added: field.slug } } } });
+      });
+    } else {
+      await ctx.em.flush();
+    }
   } catch (error) {
     if ((error as { code?: string }).code === '23505') throw conflict(`field ${input.slug} already exists on ${object.slug}`);
     throw error;
@@ -173,6 +189,21 @@ export async function updateField(ctx: Ctx, slug: string, fieldSlug: string, inp
   if (input.type !== undefined && input.type !== field.type) throw validation('type cannot change; create a new field instead', [{ path: 'type', error: 'cannot change' }]);
   if (input.slug !== undefined && input.slug !== field.slug) throw validation('slug cannot change', [{ path: 'slug', error: 'cannot change' }]);
   if (input.options && field.type !== 'select' && field.type !== 'multi_select') throw validation('options apply to select and multi_select fields only', [{ path: 'options', error: 'not applicable' }]);
+  if (input.expression !== undefined && field.type !== 'formula') throw validation('expression applies to formula fields only', [{ path: 'expression', error: 'not applicable' }]);
+  if (input.isRequired && field.type === 'formula') throw validation('formula fields are computed and cannot be required', [{ path: 'isRequired', error: 'not available for formula fields' }]);
+  if (input.expression !== undefined && input.expression.trim() !== field.expression) {
+    const expression = checkExpression(input.expression, (await fieldsOf(ctx, object._id)).filter((f) => f._id !== field._id));
+    return ctx.em.transactional(async (em) => {
+      const f = await em.findOneOrFail(CustomObjectField, { _id: field._id });
+      applyPatch(f, { ...pickFieldPatch(input), expression });
+      f.updatedAt = new Date();
+      await em.flush();
+      await recomputeFormula({ ...ctx, em }, f);
+      emit({ ...ctx, em }, { type: 'custom_object_definition_updated', entityType: 'custom_object_definition', entityId: object._id, payload: { customObject: serializeObject(object), changes: { fields: { expression: f.slug } } } });
+      await em.flush();
+      return serializeField(f);
+    });
+  }
   if (input.isUnique && !field.isUnique) {
     if (!UNIQUE_TYPES.includes(field.type)) throw validation(`isUnique is not available for ${field.type} fields`, [{ path: 'isUnique', error: 'not available for this type' }]);
     return ctx.em.transactional(async (em) => {
@@ -219,6 +250,8 @@ const pickFieldPatch = (input: UpdateFieldInput): Partial<CustomObjectField> => 
 export async function deleteField(ctx: Ctx, slug: string, fieldSlug: string): Promise<void> {
   const object = await getObject(ctx, slug);
   const field = await getField(ctx, object._id, fieldSlug);
+  const users = (await fieldsOf(ctx, object._id)).filter((f) => f.type === 'formula' && f.expression && formulaReferences(parseFormula(f.expression)).includes(field.slug));
+  if (users.length) throw conflict(`${field.slug} is used by the formula field(s) ${users.map((f) => f.slug).join(', ')}; change or delete them first`);
   await ctx.em.transactional(async (em) => {
     const ws = ctx.actor.workspaceId;
     await em.execute('update custom_object_record set data = data - ? where workspace_id = ? and object_id = ?', [field.slug, ws, object._id], 'run');
@@ -231,6 +264,8 @@ export async function deleteField(ctx: Ctx, slug: string, fieldSlug: string): Pr
     if (o.titleField === field.slug) o.titleField = null;
     o.updatedAt = new Date();
     em.remove(em.getReference(CustomObjectField, field._id));
+    // Every record lost a value: consumers (search) re-read the object's records.
+    emit({ ...ctx, em }, { type: 'custom_object_definition_updated', entityType: 'custom_object_definition', entityId: o._id, payload: { customObject: serializeObject(o), changes: { fields: { removed: field.slug } } } });
     await em.flush();
   });
 }

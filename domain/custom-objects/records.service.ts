@@ -8,12 +8,13 @@ import { conflict, DomainError, notFound, validation } from '../errors';
 import { Lead } from '../leads/lead.entity';
 import { emit } from '../outbox/emit';
 import { Person } from '../people/person.entity';
-import { findPage, likePattern, type PageRequest } from '../shared/listing';
+import { dateWhere, findPage, likePattern, type PageRequest } from '../shared/listing';
 import { createRecord } from '../shared/records';
 import { CustomObject, CustomObjectField, CustomObjectRecord } from './custom-object.entity';
 import type { ListRecordsQuery } from './custom-objects.schemas';
 import { fieldsOf, getObject } from './custom-objects.service';
 import { normalizeValue, READ_ONLY_TYPES, uniqueKey } from './field-types';
+import { applyFormulas } from './formula-values';
 
 export const RECORD_ENTITY_TYPE = 'custom_object_record';
 const SYSTEM_SORTS = { recordNumber: 'record_number', createdAt: 'created_at', updatedAt: 'updated_at' } as const;
@@ -141,8 +142,9 @@ const link = (id: string) => ({ entityType: RECORD_ENTITY_TYPE, entityId: id });
 export async function createRecordOf(ctx: Ctx, slug: string, body: Record<string, unknown>, images: ImageResolver) {
   const { object, fields } = await load(ctx, slug);
   const { values, avatar } = splitBody(body);
-  const data = Object.fromEntries(Object.entries(checkValues(fields, values, 'create')).filter(([, v]) => v !== null));
-  await checkReferences(ctx, fields, data);
+  const checked = Object.fromEntries(Object.entries(checkValues(fields, values, 'create')).filter(([, v]) => v !== null));
+  await checkReferences(ctx, fields, checked);
+  const data = applyFormulas(fields, checked);
   const avatarUrl = avatar ? await images(ctx, avatar) : null;
   return ctx.em.transactional(async (em) => {
     const tx = { ...ctx, em };
@@ -195,8 +197,9 @@ export async function updateRecordOf(ctx: Ctx, slug: string, id: string, body: R
     const tx = { ...ctx, em };
     const current = await em.findOneOrFail(CustomObjectRecord, { _id: record._id });
     const before = { ...current.data, ...(avatarUrl !== undefined ? { avatar: current.avatar } : {}) };
-    const next = { ...current.data, ...changed };
-    for (const [k, v] of Object.entries(next)) if (v === null) delete next[k];
+    const merged = { ...current.data, ...changed };
+    for (const [k, v] of Object.entries(merged)) if (v === null) delete merged[k];
+    const next = applyFormulas(fields, merged);
     const after = { ...next, ...(avatarUrl !== undefined ? { avatar: avatarUrl } : {}) };
     const changes = changesOf(before, after);
     if (!Object.keys(changes).length) return serializeRecord(object, current);
@@ -349,4 +352,70 @@ function nativeTitle(kind: string, e: Record<string, unknown>): string {
   if (kind === 'company') return String(e.name ?? '');
   if (kind === 'person') return [e.firstName, e.lastName].filter(Boolean).join(' ');
   return String(e.title ?? '');
+}
+
+/**
+ * Every check of a create without writing (import `validate` mode): values, required fields,
+ * references, and unique values already taken by saved records.
+ */
+export async function previewRecordOf(ctx: Ctx, slug: string, body: Record<string, unknown>): Promise<void> {
+  const { object, fields } = await load(ctx, slug);
+  const { values } = splitBody(body);
+  const data = checkValues(fields, values, 'create');
+  await checkReferences(ctx, fields, data);
+  for (const field of fields) {
+    const value = data[field.slug];
+    if (!field.isUnique || value === null || value === undefined) continue;
+    const taken = await ctx.em.execute<unknown[]>(
+      'select 1 from custom_object_unique_value where workspace_id = ? and object_id = ? and field_slug = ? and value_key = ? limit 1',
+      [ctx.actor.workspaceId, object._id, field.slug, uniqueKey(field.type, value)],
+      'all',
+    );
+    if (taken.length) throw conflict(`${field.slug}: the value ${JSON.stringify(value)} is already used by another ${object.singular}`);
+  }
+}
+
+export interface RecordExportRequest { limit: number; page?: number; cursor?: string; from?: Date; to?: Date }
+
+/**
+ * One page of an object's records in creation order (`_id` ascending), flattened like reads;
+ * `from`/`to` bound createdAt (a bare `to` date covers the whole day). Offset (`page`) or keyset
+ * (`cursor`: the last `_id` of the previous page) paging; `total` counts every matching record.
+ */
+export async function exportRecordsOf(ctx: Ctx, slug: string, req: RecordExportRequest) {
+  const object = await getObject(ctx, slug);
+  const created = (dateWhere({ dateFrom: req.from, dateTo: req.to }).createdAt ?? {}) as { $gte?: Date; $lte?: Date };
+  const params: unknown[] = [ctx.actor.workspaceId, object._id];
+  let where = 'workspace_id = ? and object_id = ?';
+  if (created.$gte) {
+    where += ' and created_at >= ?';
+    params.push(created.$gte);
+  }
+  if (created.$lte) {
+    where += ' and created_at <= ?';
+    params.push(created.$lte);
+  }
+  const pageWhere = req.cursor ? `${where} and id > ?` : where;
+  const pageParams = req.cursor ? [...params, req.cursor] : params;
+  const offset = req.cursor ? 0 : ((req.page ?? 1) - 1) * req.limit;
+  const [rows, [count]] = await Promise.all([
+    ctx.em.execute<{ id: string }[]>(`select id from custom_object_record where ${pageWhere} order by id asc limit ? offset ?`, [...pageParams, req.limit + 1, offset], 'all'),
+    ctx.em.execute<{ n: number }[]>(`select count(*)::int as n from custom_object_record where ${where}`, params, 'all'),
+  ]);
+  const hasMore = rows.length > req.limit;
+  if (hasMore) rows.pop();
+  const data: Record<string, unknown>[] = [];
+  for (let i = 0; i < rows.length; i += 1000) {
+    const ids = rows.slice(i, i + 1000).map((r) => String(r.id));
+    const records = await ctx.em.find(CustomObjectRecord, { _id: { $in: ids } }, { orderBy: { _id: 'asc' } });
+    data.push(...records.map((r) => serializeRecord(object, r)));
+  }
+  return {
+    data,
+    total: count?.n ?? 0,
+    limit: req.limit,
+    hasMore,
+    nextCursor: hasMore ? String(data[data.length - 1]!._id) : null,
+    ...(req.cursor ? {} : { page: req.page ?? 1 }),
+  };
 }

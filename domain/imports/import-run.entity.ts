@@ -3,6 +3,8 @@ import { p, tenantProps } from '../orm/base';
 
 export const IMPORT_ENTITY_TYPES = ['company', 'person', 'lead', 'deal'] as const;
 export type ImportEntityType = (typeof IMPORT_ENTITY_TYPES)[number];
+/** What a run imported: a native type, or the records of one custom object. */
+export type ImportRunEntityType = ImportEntityType | 'custom_object';
 export type Dedupe = 'skip' | 'update' | 'none';
 
 export interface RowError { row: number; errors: { path: string; error: string }[] }
@@ -17,7 +19,7 @@ export const ImportRun = defineEntity({
   indexes: [{ properties: ['workspaceId', 'startedAt'] }],
   properties: {
     ...tenantProps,
-    entityType: p.string().length(20).$type<ImportEntityType>(),
+    entityType: p.string().length(20).$type<ImportRunEntityType>(),
     dedupe: p.string().length(10).$type<Dedupe>(),
     total: p.integer(),
     created: p.integer().default(0),

@@ -4,14 +4,15 @@ import { createDeal, updateDeal, type DealInput } from '../deals/deals.service';
 import { matchCompany, matchPersonByEmail } from '../inbound/matching';
 import { createLead, updateLead, type LeadInput } from '../leads/leads.service';
 import { createPerson, updatePerson, type PersonInput } from '../people/people.service';
-import type { ImportEntityType } from './import-run.entity';
+import { createRecordOf, previewRecordOf } from '../custom-objects/records.service';
+import type { ImportRunEntityType } from './import-run.entity';
 
 /**
  * How rows of one entity type are saved, through the same domain services as the create
  * endpoints (events, feed rows, scoring and custom-field validation apply to every row).
  */
 export interface Importer<Row> {
-  entityType: ImportEntityType;
+  entityType: ImportRunEntityType;
   /** Description of the duplicate rule, for the docs; null when the type has none. */
   dedupeKey: string | null;
   /** Keys of this row within one batch (a validate run has not saved the earlier rows). */
@@ -83,3 +84,19 @@ export const dealImporter: Importer<DealRow> = {
   create: (ctx, row, preview) => createDeal(ctx, row, { preview }),
   update: (ctx, id, row, preview) => updateDeal(ctx, id, row, { preview }),
 };
+
+/**
+ * Records of one custom object: each row is validated like POST /custom-objects/:slug/records
+ * (flattened or `{ data }` / `{ customFields }` wrapped). No natural key: every valid row is a new
+ * record; a value taken in a unique field fails that row (409 message in the report).
+ */
+export function customObjectImporter(slug: string, images: ImageResolver): Importer<Record<string, unknown>> {
+  return {
+    entityType: 'custom_object',
+    dedupeKey: null,
+    batchKeys: () => [],
+    findExisting: async () => null,
+    create: (ctx, row, preview) => (preview ? previewRecordOf(ctx, slug, row) : createRecordOf(ctx, slug, row, images)),
+    update: () => Promise.reject(new Error('custom object imports never update')),
+  };
+}

@@ -1,4 +1,5 @@
 import type { EntitySchema } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
 
 /** What every indexed row has (tenantProps). */
 export interface IndexedRow {
@@ -16,7 +17,7 @@ export type PgExpression = (col: (property: string) => string) => string;
 /** One searchable text attribute of a document, in ranking order. */
 export interface SearchField<R> {
   attribute: string;
-  value(row: R, names: ReferenceNames): string | string[] | null | undefined;
+  value(row: R, names: ReferenceNames, prepared?: unknown): string | string[] | null | undefined;
   /**
    * How degraded mode (Postgres ILIKE) matches this attribute: entity properties (json and array
    * columns are matched as text), SQL expressions, or `reference` (matched through the referenced
@@ -51,13 +52,25 @@ export interface SearchTypeDefinition<R extends IndexedRow = IndexedRow> {
   /** Tenant entity the documents are built from. */
   entity: EntitySchema<R, never> | EntitySchema<any, any>;
   /** Display title of a record; also what referencing types show (e.g. `companyName`). */
-  title(row: R): string;
+  title(row: R, prepared?: unknown): string;
   /** Entity properties `title` reads: a referenced update that changes none of them is skipped. */
   titleFields: Array<keyof R & string>;
-  subtitle(row: R, names: ReferenceNames): string | null;
+  subtitle(row: R, names: ReferenceNames, prepared?: unknown): string | null;
   /** Searchable attributes in ranking order (the first one matters most). */
   fields: Array<SearchField<R>>;
   references?: Array<SearchReference<R>>;
+  /**
+   * Loads what the documents of `rows` need besides the rows (e.g. a custom object's definition);
+   * its result is passed to title, subtitle and value as `prepared`.
+   */
+  prepare?(em: EntityManager, rows: R[]): Promise<unknown>;
+  /**
+   * Parent records whose events re-sync all of their rows (a custom object definition → its
+   * records): found in Postgres through `property` and in the index through `idAttribute`.
+   */
+  parents?: Array<{ entityType: string; events: string[]; property: keyof R & string; idAttribute: string }>;
+  /** Served by its own endpoint, not by `GET /search` (still indexed, synced and reindexed). */
+  standalone?: boolean;
   /** Own events that re-sync a record; default every event whose entityType is `type`. */
   events?: string[];
 }

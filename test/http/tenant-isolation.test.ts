@@ -23,7 +23,7 @@ const SAMPLE_BODY = {
   name: 'Hijacked', firstName: 'Hijacked', title: 'Hijacked', personId: '0123456789abcdef01234567', id: '0123456789abcdef01234567', stageId: '0123456789abcdef01234567', preview: false, unread: false, hours: 1,
 };
 /** Custom object field and bulk-record bodies need their own required keys (a `type` would break other routes). */
-const bodyFor = (path: string) => (path.startsWith('/api/v1/custom-objects') ? { ...SAMPLE_BODY, slug: 'hijacked', label: 'Hijacked', type: 'text', ids: ['0123456789abcdef01234567'], patch: {} } : SAMPLE_BODY);
+const bodyFor = (path: string) => (path.includes('/custom-objects') ? { ...SAMPLE_BODY, slug: 'hijacked', label: 'Hijacked', type: 'text', ids: ['0123456789abcdef01234567'], patch: {}, rows: [{ name: 'Hijacked' }] } : SAMPLE_BODY);
 
 /** Collection path of a resource kind whose GET path is not /api/v1/<kind>s/:id. */
 const COLLECTIONS: Record<string, string | ((id: string) => string)> = {

@@ -35,7 +35,7 @@ describe('search type definitions', () => {
   it.each(SEARCH_DEFINITIONS.map((d) => [d.type, d] as const))('%s: settings filter the workspace by equality only', (_type, def) => {
     const s = settingsFor(def);
     expect(s.filterableAttributes).toEqual([
-      { attributePatterns: ['workspaceId', ...new Set((def.references ?? []).map((r) => r.idAttribute))], features: { facetSearch: false, filter: { equality: true, comparison: false } } },
+      { attributePatterns: ['workspaceId', ...new Set([...(def.references ?? []).map((r) => r.idAttribute), ...(def.parents ?? []).map((r) => r.idAttribute)])], features: { facetSearch: false, filter: { equality: true, comparison: false } } },
     ]);
     expect(s.searchableAttributes).toEqual(def.fields.map((f) => f.attribute));
     expect(s.displayedAttributes).not.toContain('workspaceId');
