@@ -15,6 +15,18 @@ const withDefaults = (p: Partial<AgentPermissions> | undefined, base: AgentPermi
   ...Object.fromEntries(Object.entries(p ?? {}).filter(([, v]) => v !== undefined)),
 });
 
+/** Every field of a POST/PUT body, omitted ones at their defaults (PUT replaces). */
+const fullFields = (input: AgentBody) => ({
+  name: input.name,
+  description: input.description ?? null,
+  goal: input.goal ?? null,
+  systemPrompt: input.systemPrompt ?? null,
+  icon: input.icon ?? null,
+  modelTier: input.modelTier ?? 'balanced',
+  enabled: input.enabled ?? true,
+  permissions: withDefaults(input.permissions),
+});
+
 export async function getAgent(ctx: Ctx, id: string): Promise<Agent> {
   const agent = await ctx.em.findOne(Agent, { _id: id });
   if (!agent) throw notFound('agent');
@@ -28,17 +40,7 @@ export async function listAgents(ctx: Ctx, query: PageRequest & { enabled?: bool
 }
 
 export async function createAgent(ctx: Ctx, input: AgentBody) {
-  const agent = createRecord(ctx, Agent, {
-    name: input.name,
-    description: input.description ?? null,
-    goal: input.goal ?? null,
-    systemPrompt: input.systemPrompt ?? null,
-    icon: input.icon ?? null,
-    modelTier: input.modelTier ?? 'balanced',
-    enabled: input.enabled ?? true,
-    permissions: withDefaults(input.permissions),
-    createdBy: ctx.actor.userId,
-  });
+  const agent = createRecord(ctx, Agent, { ...fullFields(input), createdBy: ctx.actor.userId });
   emit(ctx, { type: 'agent_created', entityType: 'agent', entityId: agent._id, payload: { agent: serializeAgent(agent) } });
   await ctx.em.flush();
   return serializeAgent(agent);
@@ -57,16 +59,7 @@ async function change(ctx: Ctx, agent: Agent, patch: Record<string, unknown>) {
 /** PUT: a full replacement; omitted optional fields return to their defaults. */
 export async function replaceAgent(ctx: Ctx, id: string, input: AgentBody) {
   const agent = await getAgent(ctx, id);
-  return change(ctx, agent, {
-    name: input.name,
-    description: input.description ?? null,
-    goal: input.goal ?? null,
-    systemPrompt: input.systemPrompt ?? null,
-    icon: input.icon ?? null,
-    modelTier: input.modelTier ?? 'balanced',
-    enabled: input.enabled ?? true,
-    permissions: withDefaults(input.permissions),
-  });
+  return change(ctx, agent, fullFields(input));
 }
 
 /** PATCH: only the given fields; `permissions` merges key by key. */
