@@ -63,10 +63,9 @@ function takePreview(ctx: Context, def: RouteDef): boolean {
 
 function mount(router: Router, def: RouteDef, deps: AppDeps): void {
   const handler = async (ctx: Context): Promise<void> => {
-    const em = deps.orm.em.fork({ clear: true, useContext: false });
     const actor = isPublic(def.access)
       ? undefined
-      : await authorize(ctx, em, def.access, { perMinute: deps.config.rateLimitPerMinute, perDay: deps.config.rateLimitPerDay });
+      : await authorize(ctx, deps.orm.em, def.access, { perMinute: deps.config.rateLimitPerMinute, perDay: deps.config.rateLimitPerDay });
 
     const params = def.params ? def.params.safeParse(ctx.params) : { success: true as const, data: ctx.params };
     if (!params.success) {
@@ -89,7 +88,7 @@ function mount(router: Router, def: RouteDef, deps: AppDeps): void {
       }
       body = parsed.data;
     }
-    const ctxForDomain = actor ? { em: forkForWorkspace(em, actor.workspaceId), actor } : (undefined as never);
+    const ctxForDomain = actor ? { em: forkForWorkspace(deps.orm.em, actor.workspaceId), actor } : (undefined as never);
     const reply = await def.handler({ params: params.data, query: query.data, body, ctx: ctxForDomain, preview, koa: ctx });
     ctx.status = reply.status;
     ctx.body = reply.body;

@@ -2,8 +2,7 @@ import type { Context } from 'koa';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Access } from './registry';
 import { DomainError } from '../../domain/errors';
-import { authenticateKey, type Authenticated } from '../../domain/workspaces/authenticate';
-import { consumeRateLimit } from '../../domain/workspaces/rate-limit.service';
+import { authenticateAndCount, type Authenticated } from '../../domain/workspaces/authenticate';
 
 export function extractKey(ctx: Context): string | undefined {
   const header = ctx.get('authorization');
@@ -16,17 +15,19 @@ export function extractKey(ctx: Context): string | undefined {
   return typeof fromQuery === 'string' && fromQuery ? fromQuery : undefined;
 }
 
-/** Authenticates, counts the request against the key's limits, then checks scope and role. */
+/**
+ * Authenticates and counts the request against the key's limits (one statement), then checks scope
+ * and role. `em` only lends its connection pool; no fork is needed for that.
+ */
 export async function authorize(
   ctx: Context,
   em: EntityManager,
   access: Exclude<Access, { public: string }>,
   limits: { perMinute: number; perDay: number },
 ): Promise<Authenticated> {
-  const actor = await authenticateKey(em, extractKey(ctx));
+  const { actor, rate } = await authenticateAndCount(em, extractKey(ctx), limits);
   ctx.state.workspaceId = actor.workspaceId;
   ctx.state.keyPrefix = actor.keyPrefix;
-  const rate = await consumeRateLimit(em, actor.keyId, limits);
   ctx.set({
     'X-RateLimit-Limit-Minute': String(rate.limitMinute),
     'X-RateLimit-Remaining-Minute': String(rate.remainingMinute),
