@@ -11,7 +11,7 @@ export interface ActivityDeps {
   orm: MikroORM;
   config: AppConfig;
   log: Logger;
-  /** Temporal behind the engine port (activities/automation-client.ts): fan-out children, schedule ticks. */
+  /** Temporal behind the engine port (infra/automation-client.ts): fan-out children, schedule ticks. */
   workflows: WorkflowPort;
   /** Default: built from config on first use (see domain/messaging/factory.ts, domain/ai/factory.ts). */
   messaging?: MessagingDeps;

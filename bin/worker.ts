@@ -2,7 +2,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { Client } from '@temporalio/client';
 import type { DefaultLogger, LogEntry, NativeConnection } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
-import { createWorkflowPort } from '../activities/automation-client';
+import { createWorkflowPort } from '../infra/automation-client';
 import { reconcileSchedules } from '../domain/automations/engine/schedules';
 import { loadConfig, type AppConfig } from '../domain/config';
 import { createLogger, type Logger } from '../domain/logger';
@@ -11,6 +11,7 @@ import { createOutboxDispatcher } from '../domain/outbox/dispatcher';
 import { pruneProcessedOutboxEvents } from '../domain/outbox/housekeeping';
 import { buildSubscribers } from '../domain/outbox/subscribers';
 import { pruneRateLimitWindows } from '../domain/workspaces/rate-limit.service';
+import { createSearchIndexSubscriber } from '../search/index-subscriber';
 
 const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
 const OUTBOX_RETENTION_DAYS = 7;
@@ -123,7 +124,7 @@ async function main(): Promise<void> {
 
   const dispatcher = createOutboxDispatcher({
     pgConnectionString: config.databaseUrl,
-    subscribers: buildSubscribers(deps),
+    subscribers: buildSubscribers({ ...deps, searchIndex: createSearchIndexSubscriber }),
     log: log.child({ component: 'outbox' }),
   });
   await dispatcher.start();

@@ -1,5 +1,5 @@
 import type { RouteFactory } from '../app';
-import { createWorkflowPort } from '../../activities/automation-client';
+import { createWorkflowPort } from '../../infra/automation-client';
 import { cancelExecution } from '../../domain/automations/engine/cancel';
 import { startFromWebhook, testAutomation, triggerManually } from '../../domain/automations/engine/manual';
 import type { EngineDeps } from '../../domain/automations/engine/ports';

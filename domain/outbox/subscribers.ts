@@ -1,26 +1,8 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
-import type { AppConfig } from '../config';
-import type { Logger } from '../logger';
 import { leadContactSyncSubscriber, leadRescoreSubscriber } from '../leads/rescore';
-import { createSearchIndexSubscriber } from '../../search/index-subscriber';
 import { automationSubscribers } from '../automations/engine/subscribers';
-import type { WorkflowPort } from '../automations/engine/ports';
-import type { Subscriber } from './subscriber';
+import type { Subscriber, SubscriberDeps } from './subscriber';
 
-export type { OutboxEventRecord, Subscriber } from './subscriber';
-
-/**
- * What subscribers may use. Each subscriber forks its own EM per event (never `orm.em` itself).
- * Ports to other engines (workflow starter, search indexer, webhook sender) are added here by the
- * features that need them, so `domain/` stays free of Temporal imports.
- */
-export interface SubscriberDeps {
-  orm: MikroORM;
-  config: AppConfig;
-  log: Logger;
-  /** The automation engine's workflow port; without it the automation subscribers are not registered. */
-  workflows?: WorkflowPort;
-}
+export type { OutboxEventRecord, Subscriber, SubscriberDeps } from './subscriber';
 
 /**
  * The one registry of outbox subscribers, used by the worker. Automations, sequence exit
@@ -29,5 +11,6 @@ export interface SubscriberDeps {
  */
 export function buildSubscribers(deps: SubscriberDeps): Subscriber[] {
   const automations = deps.workflows ? automationSubscribers({ orm: deps.orm, log: deps.log.child({ component: 'automations' }), workflows: deps.workflows }) : [];
-  return [leadRescoreSubscriber(deps), leadContactSyncSubscriber(deps), createSearchIndexSubscriber(deps), ...automations];
+  const search = deps.searchIndex ? [deps.searchIndex(deps)] : [];
+  return [leadRescoreSubscriber(deps), leadContactSyncSubscriber(deps), ...search, ...automations];
 }

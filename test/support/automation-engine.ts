@@ -6,7 +6,7 @@
 import { Client, Connection } from '@temporalio/client';
 import { NativeConnection, Runtime, Worker, bundleWorkflowCode, DefaultLogger, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
 import { createActivities } from '../../activities';
-import { createWorkflowPort } from '../../activities/automation-client';
+import { createWorkflowPort } from '../../infra/automation-client';
 import { AutomationExecution, AutomationStep } from '../../domain/automations/automation.entity';
 import type { EngineDeps, WorkflowPort } from '../../domain/automations/engine/ports';
 import { newId } from '../../domain/ids';
@@ -14,6 +14,7 @@ import { createLogger } from '../../domain/logger';
 import { createOutboxDispatcher, type OutboxDispatcher } from '../../domain/outbox/dispatcher';
 import { buildSubscribers } from '../../domain/outbox/subscribers';
 import { startTestApp, type HttpClient, type TestApp } from './app';
+import { createSearchIndexSubscriber } from '../../search/index-subscriber';
 
 let runtimeInstalled = false;
 
@@ -77,7 +78,7 @@ export async function startEngineHarness(env: Record<string, string> = {}): Prom
     dispatcher(workspaceIds) {
       const d = createOutboxDispatcher({
         pgConnectionString: app.config.databaseUrl, workspaceIds, log, pollIntervalMs: 100, backoff: () => 50,
-        subscribers: buildSubscribers({ orm: app.runtime.deps.orm, config: app.config, log, workflows }),
+        subscribers: buildSubscribers({ orm: app.runtime.deps.orm, config: app.config, log, workflows, searchIndex: createSearchIndexSubscriber }),
       });
       dispatchers.push(d);
       return d;

@@ -1,6 +1,6 @@
 /**
  * What the engine needs from the workflow engine, as a port: domain/ never imports Temporal
- * (house rule 2). The Temporal adapter is activities/automation-client.ts.
+ * (house rule 2). The Temporal adapter is infra/automation-client.ts.
  */
 import type { ScheduleSpecData } from '../schedule';
 import type { ExecutionWorkflowInput } from './types';
