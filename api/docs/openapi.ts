@@ -97,6 +97,8 @@ function responses(doc: EndpointDoc): JsonSchema {
     : {
         description: doc.previewable ? 'Success; in preview mode { data: { preview: true, current, proposed, diff } }' : 'Success',
         content: { 'application/json': { schema: doc.response ?? {} } },
+        // Every authenticated answer carries the rate-limit headers (spec: Rate limits).
+        ...(doc.auth.public ? {} : { headers: Object.fromEntries(RATE_LIMIT_HEADERS.map((h) => [h, { $ref: `#/components/headers/${h}` }])) }),
       };
   const statuses = new Set<number>([400, 404, 500]);
   if (!doc.auth.public) [401, 403, 429].forEach((s) => statuses.add(s));
