@@ -31,15 +31,16 @@ export interface CrudSpec<LQ extends z.ZodType, CB extends z.ZodType, UB extends
   /** Who may read (list, get) and write (create, update, delete); `ops` overrides one operation. */
   access: { read: Access; write: Access; ops?: Partial<Record<Op, Access>> };
   schemas: {
-    /** List query: must include page/limit (pageParams); `.strict()` it for a strict list. */
-    list: LQ;
+    /** List query: must include page/limit (pageParams); `.strict()` it for a strict list. Omit with `unpaged`. */
+    list?: LQ;
     create: CB;
     update: UB;
     /** The record as the API shows it (documentation and the contract suite). */
     view: z.ZodType;
   };
   service: {
-    list(ctx: Ctx, query: z.infer<LQ>): Promise<{ items: unknown[]; total: number }>;
+    /** Paged: `{ items, total }` of the page; unpaged: every record. */
+    list(ctx: Ctx, query: z.infer<LQ>): Promise<{ items: unknown[]; total: number } | unknown[]>;
     create(ctx: Ctx, body: z.infer<CB>, opts: { preview: boolean }): Promise<unknown>;
     /** The view of one record; throws 404 for an unknown, invisible or foreign id. */
     get(ctx: Ctx, id: string): Promise<unknown>;
@@ -49,6 +50,8 @@ export interface CrudSpec<LQ extends z.ZodType, CB extends z.ZodType, UB extends
   summaries: Record<Op, string>;
   /** POST/PUT accept `preview: true` / `?preview=true` and answer { data: { preview, current, proposed, diff } }. */
   previewable?: boolean;
+  /** Small bounded collections (rules): the list answers `{ data: [...] }` with every record, no paging. */
+  unpaged?: boolean;
 }
 
 /** The five routes of a plain resource: list, create, get, update (partial), delete, with the spec's envelopes. */
@@ -59,15 +62,25 @@ export function crudRoutes<LQ extends z.ZodType, CB extends z.ZodType, UB extend
   const previewable = Boolean(spec.previewable);
   const written = (view: z.ZodType) => (previewable ? z.union([envelopes.data(view), envelopes.preview(view)]) : envelopes.data(view));
   return [
-    route({
-      method: 'GET', path: base, section, access: access('list'), query: schemas.list, summary: summaries.list,
-      response: envelopes.list(schemas.view), crud: 'list',
-      handler: async ({ ctx, query }) => {
-        const { items, total } = await service.list(ctx, query);
-        const { page, limit } = query as { page: number; limit: number };
-        return paged(items, { page, limit, total });
-      },
-    }),
+    spec.unpaged
+      ? route({
+          method: 'GET', path: base, section, access: access('list'), summary: summaries.list,
+          response: envelopes.data(z.array(schemas.view)), crud: 'list',
+          handler: async ({ ctx, query }) => {
+            const all = await service.list(ctx, query as z.infer<LQ>);
+            return ok(Array.isArray(all) ? all : all.items);
+          },
+        })
+      : route({
+          method: 'GET', path: base, section, access: access('list'), query: schemas.list, summary: summaries.list,
+          response: envelopes.list(schemas.view), crud: 'list',
+          handler: async ({ ctx, query }) => {
+            const result = await service.list(ctx, query);
+            if (Array.isArray(result)) throw new Error(`${base}: a paged list must return { items, total }`);
+            const { page, limit } = query as { page: number; limit: number };
+            return paged(result.items, { page, limit, total: result.total });
+          },
+        }),
     route({
       method: 'POST', path: base, section, access: access('create'), body: schemas.create, summary: summaries.create, successStatus: 201,
       previewable, response: written(schemas.view), crud: 'create',

@@ -1,41 +1,25 @@
 import type { RouteFactory } from '../app';
 import * as routing from '../../domain/leads/lead-routing.service';
-import { acknowledged, created, ok, route } from '../http/registry';
-import { idParams } from '../http/schemas';
-import { createRoutingRuleBody, updateRoutingRuleBody } from './lead-routing.schemas';
+import { crudRoutes } from '../http/crud';
+import { createRoutingRuleBody, routingRuleView, updateRoutingRuleBody } from './lead-routing.schemas';
 
-const read = { scopes: ['read'] } as const;
-const admin = { scopes: ['write'], roles: ['owner', 'admin'] } as const;
-const section = 'Lead routing';
-const resources = { id: 'lead-routing-rule' };
-
-export const leadRoutingRoutes: RouteFactory = () => [
-  route({
-    method: 'GET', path: '/api/v1/lead-routing/rules', section, access: read,
-    summary: 'Lead routing rules in evaluation order (sortOrder, then creation).',
-    handler: async ({ ctx }) => ok(await routing.listRoutingRules(ctx)),
-  }),
-  route({
-    method: 'GET', path: '/api/v1/lead-routing/rules/:id', section, access: read, params: idParams, resources,
-    summary: 'One lead routing rule.',
-    handler: async ({ ctx, params }) => ok(routing.serializeRoutingRule(await routing.getRoutingRule(ctx, params.id))),
-  }),
-  route({
-    method: 'POST', path: '/api/v1/lead-routing/rules', section, access: admin, body: createRoutingRuleBody, successStatus: 201,
-    summary: 'Create a routing rule (owner/admin): on lead creation without ownerId, the first active matching rule assigns the owner.',
-    handler: async ({ ctx, body }) => created(await routing.createRoutingRule(ctx, body)),
-  }),
-  route({
-    method: 'PUT', path: '/api/v1/lead-routing/rules/:id', section, access: admin, params: idParams, body: updateRoutingRuleBody, resources,
-    summary: 'Update a routing rule (partial; owner/admin).',
-    handler: async ({ ctx, params, body }) => ok(await routing.updateRoutingRule(ctx, params.id, body)),
-  }),
-  route({
-    method: 'DELETE', path: '/api/v1/lead-routing/rules/:id', section, access: admin, params: idParams, resources,
-    summary: 'Delete a routing rule (owner/admin).',
-    handler: async ({ ctx, params }) => {
-      await routing.deleteRoutingRule(ctx, params.id);
-      return acknowledged();
+export const leadRoutingRoutes: RouteFactory = () =>
+  crudRoutes({
+    base: '/api/v1/lead-routing/rules', section: 'Lead routing', kind: 'lead-routing-rule', unpaged: true,
+    access: { read: { scopes: ['read'] }, write: { scopes: ['write'], roles: ['owner', 'admin'] } },
+    schemas: { create: createRoutingRuleBody, update: updateRoutingRuleBody, view: routingRuleView },
+    service: {
+      list: (ctx) => routing.listRoutingRules(ctx),
+      create: (ctx, body) => routing.createRoutingRule(ctx, body),
+      get: async (ctx, id) => routing.serializeRoutingRule(await routing.getRoutingRule(ctx, id)),
+      update: (ctx, id, body) => routing.updateRoutingRule(ctx, id, body),
+      remove: routing.deleteRoutingRule,
     },
-  }),
-];
+    summaries: {
+      list: 'Lead routing rules in evaluation order (sortOrder, then creation).',
+      create: 'Create a routing rule (owner/admin): on lead creation without ownerId, the first active matching rule assigns the owner.',
+      get: 'One lead routing rule.',
+      update: 'Update a routing rule (partial; owner/admin).',
+      remove: 'Delete a routing rule (owner/admin).',
+    },
+  });

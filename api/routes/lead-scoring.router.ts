@@ -1,41 +1,25 @@
 import type { RouteFactory } from '../app';
 import * as scoring from '../../domain/leads/lead-scoring.service';
-import { acknowledged, created, ok, route } from '../http/registry';
-import { idParams } from '../http/schemas';
-import { createScoringRuleBody, updateScoringRuleBody } from './lead-scoring.schemas';
+import { crudRoutes } from '../http/crud';
+import { createScoringRuleBody, scoringRuleView, updateScoringRuleBody } from './lead-scoring.schemas';
 
-const read = { scopes: ['read'] } as const;
-const admin = { scopes: ['write'], roles: ['owner', 'admin'] } as const;
-const section = 'Lead scoring';
-const resources = { id: 'lead-scoring-rule' };
-
-export const leadScoringRoutes: RouteFactory = () => [
-  route({
-    method: 'GET', path: '/api/v1/lead-scoring/rules', section, access: read,
-    summary: 'Lead scoring rules, sorted by sortOrder (then creation).',
-    handler: async ({ ctx }) => ok(await scoring.listScoringRules(ctx)),
-  }),
-  route({
-    method: 'GET', path: '/api/v1/lead-scoring/rules/:id', section, access: read, params: idParams, resources,
-    summary: 'One lead scoring rule.',
-    handler: async ({ ctx, params }) => ok(scoring.serializeScoringRule(await scoring.getScoringRule(ctx, params.id))),
-  }),
-  route({
-    method: 'POST', path: '/api/v1/lead-scoring/rules', section, access: admin, body: createScoringRuleBody, successStatus: 201,
-    summary: 'Create a scoring rule (owner/admin); all leads are rescored in the background.',
-    handler: async ({ ctx, body }) => created(await scoring.createScoringRule(ctx, body)),
-  }),
-  route({
-    method: 'PUT', path: '/api/v1/lead-scoring/rules/:id', section, access: admin, params: idParams, body: updateScoringRuleBody, resources,
-    summary: 'Update a scoring rule (partial; owner/admin); all leads are rescored in the background.',
-    handler: async ({ ctx, params, body }) => ok(await scoring.updateScoringRule(ctx, params.id, body)),
-  }),
-  route({
-    method: 'DELETE', path: '/api/v1/lead-scoring/rules/:id', section, access: admin, params: idParams, resources,
-    summary: 'Delete a scoring rule (owner/admin); all leads are rescored in the background.',
-    handler: async ({ ctx, params }) => {
-      await scoring.deleteScoringRule(ctx, params.id);
-      return acknowledged();
+export const leadScoringRoutes: RouteFactory = () =>
+  crudRoutes({
+    base: '/api/v1/lead-scoring/rules', section: 'Lead scoring', kind: 'lead-scoring-rule', unpaged: true,
+    access: { read: { scopes: ['read'] }, write: { scopes: ['write'], roles: ['owner', 'admin'] } },
+    schemas: { create: createScoringRuleBody, update: updateScoringRuleBody, view: scoringRuleView },
+    service: {
+      list: (ctx) => scoring.listScoringRules(ctx),
+      create: (ctx, body) => scoring.createScoringRule(ctx, body),
+      get: async (ctx, id) => scoring.serializeScoringRule(await scoring.getScoringRule(ctx, id)),
+      update: (ctx, id, body) => scoring.updateScoringRule(ctx, id, body),
+      remove: scoring.deleteScoringRule,
     },
-  }),
-];
+    summaries: {
+      list: 'Lead scoring rules, sorted by sortOrder (then creation).',
+      create: 'Create a scoring rule (owner/admin); all leads are rescored in the background.',
+      get: 'One lead scoring rule.',
+      update: 'Update a scoring rule (partial; owner/admin); all leads are rescored in the background.',
+      remove: 'Delete a scoring rule (owner/admin); all leads are rescored in the background.',
+    },
+  });
