@@ -14,6 +14,7 @@ import { pruneProcessedOutboxEvents } from '../domain/outbox/housekeeping';
 import { pruneIdempotencyKeys } from '../domain/idempotency/idempotency.service';
 import { buildSubscribers } from '../domain/outbox/subscribers';
 import { pruneRateLimitWindows } from '../domain/workspaces/rate-limit.service';
+import { createSearchIndexSubscriber } from '../search/index-subscriber';
 
 const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
 const OUTBOX_RETENTION_DAYS = 7;
@@ -130,7 +131,7 @@ async function main(): Promise<void> {
 
   const dispatcher = createOutboxDispatcher({
     pgConnectionString: config.databaseUrl,
-    subscribers: buildSubscribers({ ...deps, webhookRetries: createWebhookRetryPort(temporalClient, config.temporalTaskQueue) }),
+    subscribers: buildSubscribers({ ...deps, searchIndex: createSearchIndexSubscriber, webhookRetries: createWebhookRetryPort(temporalClient, config.temporalTaskQueue) }),
     log: log.child({ component: 'outbox' }),
   });
   await dispatcher.start();

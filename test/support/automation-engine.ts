@@ -16,6 +16,7 @@ import { createLogger } from '../../domain/logger';
 import { createOutboxDispatcher, type OutboxDispatcher } from '../../domain/outbox/dispatcher';
 import { buildSubscribers } from '../../domain/outbox/subscribers';
 import { startTestApp, type HttpClient, type TestApp } from './app';
+import { createSearchIndexSubscriber } from '../../search/index-subscriber';
 
 let runtimeInstalled = false;
 
@@ -80,7 +81,7 @@ export async function startEngineHarness(env: Record<string, string> = {}): Prom
     dispatcher(workspaceIds) {
       const d = createOutboxDispatcher({
         pgConnectionString: app.config.databaseUrl, workspaceIds, log, pollIntervalMs: 100, backoff: () => 50,
-        subscribers: buildSubscribers({ orm: app.runtime.deps.orm, config: app.config, log, workflows }),
+        subscribers: buildSubscribers({ orm: app.runtime.deps.orm, config: app.config, log, workflows, searchIndex: createSearchIndexSubscriber }),
       });
       dispatchers.push(d);
       return d;
