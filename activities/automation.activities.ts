@@ -20,23 +20,13 @@ import { createMessagingDeps, type MessagingDeps } from '../domain/messaging/fac
 import { forkForWorkspace } from '../domain/orm/tenant';
 import type { SequenceEngineDeps } from '../domain/sequences/ports';
 import { handlerFor, resolveActionConfig } from './actions';
+import type { AutomationActivityDeps } from './actions/deps';
 import { aiContext, parseAi, performAi, type AiConfig } from './actions/ai';
 import { fanOut, lookupContext, parseLookup, performLookup, type LookupConfig } from './actions/lookup';
 import { runStep } from './actions/step-runner';
 import { withHeartbeats } from './heartbeat';
 
-export interface AutomationActivityDeps {
-  orm: MikroORM;
-  config: AppConfig;
-  log: Logger;
-  /** Starts fan-out children and scheduled runs. */
-  engine: EngineDeps;
-  /** Built on first use, so a worker without SMTP/SMS/AI settings still starts (those steps fail clearly). */
-  messaging: () => MessagingDeps | null;
-  ai: () => AiProvider | null;
-  /** Enrolls records for add_to_sequence (absent: that action fails clearly). */
-  sequences?: SequenceEngineDeps;
-}
+export type { AutomationActivityDeps } from './actions/deps';
 
 export interface AutomationActivityOptions {
   orm: MikroORM;

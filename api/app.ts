@@ -70,7 +70,8 @@ function takePreview(ctx: Context, def: RouteDef): boolean {
 
 function mount(router: Router, def: RouteDef, deps: AppDeps, authFailures: AuthFailureLimiter): void {
   const handler = async (ctx: Context): Promise<void> => {
-    const em = deps.orm.em.fork({ clear: true, useContext: false });
+    // Auth, rate limit and idempotency only borrow the pool's connection; the handler gets the one fork.
+    const em = deps.orm.em;
     const actor = isPublic(def.access)
       ? undefined
       : await authorize(ctx, em, def.access, { perMinute: deps.config.rateLimitPerMinute, perDay: deps.config.rateLimitPerDay }, authFailures);

@@ -37,6 +37,7 @@ import { createWorkflowPort } from '../temporal/workflow-client';
 import { createAutomation, toggleAutomation } from '../domain/automations/automations.service';
 import { automationCreateBody } from '../domain/automations/definition.schemas';
 import { loadConfig, type AppConfig } from '../domain/config';
+import { createSearchIndexSubscriber } from '../search/index-subscriber';
 import { createMeiliClient } from '../search/meili';
 import { SCOPES, type Ctx } from '../domain/context';
 import { newId } from '../domain/ids';
@@ -366,7 +367,7 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     const automationId = await createBenchAutomation({ em: forkForWorkspace(orm.em, workspaceId), actor });
     dispatcher = createOutboxDispatcher({
       pgConnectionString: config.databaseUrl, workspaceIds: [workspaceId], log: appLog, concurrency: CONCURRENCY, parallelBatches: Number(process.env.BENCH_PARALLEL_BATCHES ?? 1),
-      subscribers: buildSubscribers({ orm, config, log: appLog, workflows }),
+      subscribers: buildSubscribers({ orm, config, log: appLog, workflows, searchIndex: createSearchIndexSubscriber }),
     });
     await dispatcher.start();
 

@@ -23,6 +23,7 @@ import { createWorkspace } from '../domain/workspaces/workspaces.service';
 import { devDataDir } from '../infra/paths';
 import { startStack, type RunningStack } from '../infra/stack';
 import { searchPostgres } from '../search/fallback';
+import { createSearchIndexSubscriber } from '../search/index-subscriber';
 import { createMeiliClient } from '../search/meili';
 import { searchIndexes, type SearchRequest } from '../search/query';
 import { reindex } from '../search/reindex';
@@ -57,7 +58,7 @@ async function measure(label: string, rounds: number, run: (q: string) => Promis
 /** Write → searchable through the real path: service write, outbox, dispatcher, search subscriber. */
 async function measureFreshness(orm: MikroORM, config: ReturnType<typeof loadConfig>, workspaceId: string, userId: string, writes = 20): Promise<number[]> {
   const log = createLogger('silent', 'bench-outbox');
-  const subscribers = buildSubscribers({ orm, config, log }).filter((s) => s.name === 'search-index');
+  const subscribers = buildSubscribers({ orm, config, log, searchIndex: createSearchIndexSubscriber }).filter((s) => s.name === 'search-index');
   const dispatcher = createOutboxDispatcher({ pgConnectionString: config.databaseUrl, subscribers, log, workspaceIds: [workspaceId] });
   await dispatcher.start();
   const client = createMeiliClient(config.meiliUrl, config.meiliMasterKey);

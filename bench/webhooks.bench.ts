@@ -40,6 +40,7 @@ import { runMigrations } from '../domain/orm/migrate';
 import { forkForWorkspace } from '../domain/orm/tenant';
 import { createOutboxDispatcher, type OutboxDispatcher } from '../domain/outbox/dispatcher';
 import { buildSubscribers } from '../domain/outbox/subscribers';
+import { createSearchIndexSubscriber } from '../search/index-subscriber';
 import { mapLimited } from '../domain/shared/concurrency';
 import { signedHeaders } from '../domain/webhooks/sender';
 import { createSubscription } from '../domain/webhooks/subscriptions.service';
@@ -194,7 +195,7 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     }
     const newDispatcher = () => createOutboxDispatcher({
       pgConnectionString: config.databaseUrl, workspaceIds: [workspaceId!], log: appLog,
-      subscribers: buildSubscribers({ orm, config, log: appLog, workflows: createWorkflowPort(client, config.temporalTaskQueue), webhookRetries: createWebhookRetryPort(client, config.temporalTaskQueue) }),
+      subscribers: buildSubscribers({ orm, config, log: appLog, workflows: createWorkflowPort(client, config.temporalTaskQueue), searchIndex: createSearchIndexSubscriber, webhookRetries: createWebhookRetryPort(client, config.temporalTaskQueue) }),
     });
     dispatcher = newDispatcher();
     await dispatcher.start();

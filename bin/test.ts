@@ -1,6 +1,6 @@
 // `npm test`: type check, lint, then a fresh test stack (own ports and data folder), migrations and
 // jest against it. Extra args go to jest: `npm test -- test/http/companies`.
-// CRM_TEST_SKIP_CHECKS=1 skips tsc and eslint; CI=true adds jest's --ci.
+// CRM_TEST_SKIP_CHECKS=1 skips tsc, eslint and depcruise; CI=true adds jest's --ci.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -58,6 +58,8 @@ async function runChecks(): Promise<boolean> {
   for (const [name, script, args] of [
     ['tsc --noEmit', bin('typescript/bin/tsc'), ['--noEmit', '-p', 'tsconfig.json']],
     ['eslint .', bin('eslint/bin/eslint.js'), ['.']],
+    // Import cycles and layer boundaries (.dependency-cruiser.cjs).
+    ['depcruise', bin('dependency-cruiser/bin/dependency-cruise.mjs'), ['--config', '.dependency-cruiser.cjs', 'api', 'domain', 'activities', 'workflows', 'search', 'temporal', 'bin', 'infra', 'test', 'bench']],
   ] as const) {
     if (interrupted) return false;
     const started = Date.now();
@@ -129,7 +131,7 @@ async function runJest(stack: RunningStack, dataDir: string): Promise<number> {
 
 async function main(): Promise<number> {
   const startedAt = Date.now();
-  if (skipChecks) log('CRM_TEST_SKIP_CHECKS=1: skipping tsc and eslint');
+  if (skipChecks) log('CRM_TEST_SKIP_CHECKS=1: skipping tsc, eslint and depcruise');
   else if (!(await runChecks())) return interruptedCode() ?? 1;
   let early = interruptedCode();
   if (early !== undefined) return early;

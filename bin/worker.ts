@@ -5,7 +5,7 @@ import { createWebhookRetryPort } from '../activities/webhook-client';
 import { createTemporalClient } from '../temporal/client';
 import { crmDataConverter } from '../temporal/codec';
 import { createWorkflowPort } from '../temporal/workflow-client';
-import { createSequenceWorkflowPort } from '../activities/sequence-client';
+import { createSequenceWorkflowPort } from '../temporal/sequence-client';
 import { reconcileSchedules } from '../domain/automations/engine/schedules';
 import { loadConfig, type AppConfig } from '../domain/config';
 import { createLogger, type Logger } from '../domain/logger';
@@ -15,6 +15,7 @@ import { pruneProcessedOutboxEvents } from '../domain/outbox/housekeeping';
 import { pruneIdempotencyKeys } from '../domain/idempotency/idempotency.service';
 import { buildSubscribers } from '../domain/outbox/subscribers';
 import { pruneRateLimitWindows } from '../domain/workspaces/rate-limit.service';
+import { createSearchIndexSubscriber } from '../search/index-subscriber';
 
 const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
 const OUTBOX_RETENTION_DAYS = 7;
@@ -136,7 +137,7 @@ async function main(): Promise<void> {
 
   const dispatcher = createOutboxDispatcher({
     pgConnectionString: config.databaseUrl,
-    subscribers: buildSubscribers({ ...deps, webhookRetries: createWebhookRetryPort(temporalClient, config.temporalTaskQueue) }),
+    subscribers: buildSubscribers({ ...deps, searchIndex: createSearchIndexSubscriber, webhookRetries: createWebhookRetryPort(temporalClient, config.temporalTaskQueue) }),
     log: log.child({ component: 'outbox' }),
   });
   await dispatcher.start();

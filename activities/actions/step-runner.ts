@@ -17,7 +17,7 @@ import { FAILURE_TYPES, type Context, type NodeActivityInput, type NodeActivityR
 import { automationActor } from '../../domain/automations/engine/workspace';
 import { DomainError } from '../../domain/errors';
 import { forkForWorkspace } from '../../domain/orm/tenant';
-import type { AutomationActivityDeps } from '../automation.activities';
+import type { AutomationActivityDeps } from './deps';
 import type { ActionEnv, ActionResult } from './types';
 
 export interface StepSpec<R> {

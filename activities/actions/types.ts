@@ -8,7 +8,7 @@ import type { Ctx } from '../../domain/context';
 import { DomainError } from '../../domain/errors';
 import type { StepStatus } from '../../domain/automations/automation.entity';
 import type { Context, NodeActivityInput } from '../../domain/automations/engine/types';
-import type { AutomationActivityDeps } from '../automation.activities';
+import type { AutomationActivityDeps } from './deps';
 
 export interface ActionEnv {
   /** Workspace-bound, events stamped with the execution (loop guard); in a transaction for `crm`. */

@@ -2,6 +2,7 @@ import type { RouteDef } from '../http/registry';
 import { referenceHeader, type DocsLimits } from './conventions';
 import { endpointDoc, groupSections, slug, type EndpointDoc, type Section } from './reference';
 import { fieldRows, type JsonSchema } from './schema';
+import type { TransitionsDoc } from '../../domain/shared/transitions';
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 
@@ -13,6 +14,18 @@ function fieldsTable(title: string, schema: JsonSchema | null): string[] {
   const rows = fieldRows(schema);
   if (!rows.length) return [];
   return [`**${title}**`, '', ...table(['Field', 'Type', 'Required', 'Description'], rows.map((r) => [`\`${r.name}\``, r.type, r.required ? 'yes' : 'no', r.description]))];
+}
+
+/** A transition table: one row per state; other moves answer 409 invalid_state. */
+export function stateMachineMarkdown(sm: TransitionsDoc): string[] {
+  const rows = sm.transitions.map((r) => [`\`${r.from}\``, r.to.length ? r.to.map((s) => `\`${s}\``).join(', ') : '(final)', r.requires ?? '']);
+  return [
+    `**${sm.resource} ${sm.field} transitions** (anything else: 409 \`invalid_state\`)`,
+    '',
+    ...table(['From', 'To', 'Only when'], rows),
+    ...sm.notes.map((n) => `- ${n}`),
+    ...(sm.notes.length ? [''] : []),
+  ];
 }
 
 function authLine(doc: EndpointDoc): string {
@@ -28,6 +41,7 @@ function endpointMarkdown(doc: EndpointDoc): string[] {
   if (doc.previewable) lines.push('**Preview:** accepts `preview: true` (body) or `?preview=true`; answers `{ data: { preview: true, current, proposed, diff } }` without saving.', '');
   if (doc.bodyFormats.length > 1) lines.push(`**Body formats:** ${doc.bodyFormats.join(', ')}`, '');
   lines.push(...fieldsTable('Path parameters', doc.params), ...fieldsTable('Query parameters', doc.query), ...fieldsTable('Body', doc.body));
+  for (const sm of doc.stateMachines ?? []) lines.push(...stateMachineMarkdown(sm));
   return lines;
 }
 

@@ -1,5 +1,6 @@
 import type { RouteDef } from '../http/registry';
 import { API_TITLE, API_VERSION, ERROR_TABLE, RATE_LIMIT_HEADERS, referenceHeader, type DocsLimits } from './conventions';
+import { stateMachineMarkdown } from './markdown';
 import { endpointDoc, groupSections, type EndpointDoc } from './reference';
 import { openApiPath, type JsonSchema } from './schema';
 
@@ -95,7 +96,9 @@ function responses(doc: EndpointDoc): JsonSchema {
     ? { description: 'Success, no content' }
     : {
         description: doc.previewable ? 'Success; in preview mode { data: { preview: true, current, proposed, diff } }' : 'Success',
-        content: { 'application/json': { schema: {} } },
+        content: { 'application/json': { schema: doc.response ?? {} } },
+        // Every authenticated answer carries the rate-limit headers (spec: Rate limits).
+        ...(doc.auth.public ? {} : { headers: Object.fromEntries(RATE_LIMIT_HEADERS.map((h) => [h, { $ref: `#/components/headers/${h}` }])) }),
       };
   const statuses = new Set<number>([400, 404, 500]);
   if (!doc.auth.public) [401, 403, 429].forEach((s) => statuses.add(s));
@@ -142,13 +145,14 @@ function operation(doc: EndpointDoc, section: string, taken: Set<string>): JsonS
     operationId: operationId(doc, taken),
     tags: [section],
     summary: doc.summary,
-    description: [doc.description, authNote].filter(Boolean).join('\n\n'),
+    description: [doc.description, authNote, ...(doc.stateMachines ?? []).map((sm) => stateMachineMarkdown(sm).join('\n').trim())].filter(Boolean).join('\n\n'),
     parameters: idempotent(doc) ? [...parameters(doc), IDEMPOTENCY_PARAMETER] : parameters(doc),
     ...(body ? { requestBody: body } : {}),
     responses: responses(doc),
     security,
     'x-auth': doc.auth,
     'x-previewable': doc.previewable,
+    ...(doc.stateMachines ? { 'x-state-machines': doc.stateMachines } : {}),
   };
 }
 

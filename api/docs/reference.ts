@@ -1,4 +1,5 @@
 import { ROLES } from '../../domain/context';
+import { transitionsDoc, type TransitionsDoc } from '../../domain/shared/transitions';
 import { isPublic, type Method, type RouteDef } from '../http/registry';
 import { BASE_PATH, referenceHeader, type DocsLimits } from './conventions';
 import { paramsJsonSchema, toJsonSchema, type JsonSchema } from './schema';
@@ -18,6 +19,10 @@ export interface EndpointDoc extends EndpointSummary {
   bodyFormats: string[];
   previewable: boolean;
   successStatus: number;
+  /** State-transition tables the endpoint enforces (409 invalid_state outside them). */
+  stateMachines?: TransitionsDoc[];
+  /** JSON Schema of the success body, for routes that declare one. */
+  response?: JsonSchema;
 }
 
 export interface Section { name: string; routes: RouteDef[] }
@@ -94,7 +99,16 @@ export function endpointDoc(def: RouteDef): EndpointDoc {
     bodyFormats: !takesBody ? [] : def.rawBody ? RAW_BODY_FORMATS : ['application/json'],
     previewable: Boolean(def.previewable),
     successStatus: def.successStatus ?? 200,
+    ...(def.transitions?.length ? { stateMachines: def.transitions.map(transitionsDoc) } : {}),
+    ...(def.response ? { response: toJsonSchema(def.response, 'output') ?? {} } : {}),
   };
+}
+
+/** Every state-transition table the routes of a section enforce, once each. */
+export function sectionStateMachines(routes: readonly RouteDef[]): TransitionsDoc[] {
+  const seen = new Map<string, TransitionsDoc>();
+  for (const def of routes) for (const t of def.transitions ?? []) seen.set(`${t.resource}.${t.field}`, transitionsDoc(t));
+  return [...seen.values()];
 }
 
 /** `GET /api/v1/docs` without parameters: conventions plus the list of sections. */

@@ -4,7 +4,7 @@ import type { RouteDef } from '../http/registry';
 import type { DocsLimits } from './conventions';
 import { markdownReference } from './markdown';
 import { openApiDocument } from './openapi';
-import { findSection, fullReference, groupSections, matchesSubsection, referenceIndex, sectionsFull, sectionsIndex, subsectionsOf } from './reference';
+import { findSection, fullReference, groupSections, matchesSubsection, referenceIndex, sectionStateMachines, sectionsFull, sectionsIndex, subsectionsOf } from './reference';
 
 const flag = (what: string) =>
   z
@@ -66,7 +66,11 @@ export function resolveDocs(routes: readonly RouteDef[], query: DocsQuery, limit
   if (query.index) return { kind: 'json', body: { data: sectionsIndex(groupSections(selected)) } };
   if (sectionName) {
     const [section] = sectionsFull(groupSections(selected));
-    return { kind: 'json', body: { data: { section: sectionName, ...(query.subsection ? { subsection: query.subsection } : {}), endpoints: section?.endpoints ?? [] } } };
+    const stateMachines = sectionStateMachines(selected);
+    return {
+      kind: 'json',
+      body: { data: { section: sectionName, ...(query.subsection ? { subsection: query.subsection } : {}), endpoints: section?.endpoints ?? [], ...(stateMachines.length ? { stateMachines } : {}) } },
+    };
   }
   if (query.full) return { kind: 'json', body: { data: fullReference(selected, limits) } };
   return { kind: 'json', body: { data: referenceIndex(selected, limits) } };

@@ -29,10 +29,10 @@ function tidy(node: unknown, top = true): unknown {
  * The request-side JSON Schema of a zod schema (the same schema that validates requests).
  * A schema zod cannot express yields a permissive schema that says so, never an error page.
  */
-export function toJsonSchema(schema: z.ZodType | undefined): JsonSchema | null {
+export function toJsonSchema(schema: z.ZodType | undefined, io: 'input' | 'output' = 'input'): JsonSchema | null {
   if (!schema) return null;
   try {
-    return tidy(z.toJSONSchema(schema, { io: 'input', unrepresentable: 'any' })) as JsonSchema;
+    return tidy(z.toJSONSchema(schema, { io, unrepresentable: 'any' })) as JsonSchema;
   } catch (err) {
     return { description: `not representable as JSON Schema (${err instanceof Error ? err.message : String(err)})`, 'x-unrepresentable': true };
   }

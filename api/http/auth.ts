@@ -2,8 +2,8 @@ import type { Context } from 'koa';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Access } from './registry';
 import { DomainError } from '../../domain/errors';
-import { authenticateKey, type Authenticated } from '../../domain/workspaces/authenticate';
-import { consumeRateLimit } from '../../domain/workspaces/rate-limit.service';
+import { authenticateAndCount, type Authenticated } from '../../domain/workspaces/authenticate';
+import type { RateLimitState } from '../../domain/workspaces/rate-limit.service';
 import type { AuthFailureLimiter } from './auth-failures';
 
 export function extractKey(ctx: Context): string | undefined {
@@ -17,7 +17,10 @@ export function extractKey(ctx: Context): string | undefined {
   return typeof fromQuery === 'string' && fromQuery ? fromQuery : undefined;
 }
 
-/** Authenticates, counts the request against the key's limits, then checks scope and role. */
+/**
+ * Authenticates and counts the request against the key's limits (one statement), then checks scope
+ * and role. `em` only lends its connection pool; no fork is needed for that.
+ */
 export async function authorize(
   ctx: Context,
   em: EntityManager,
@@ -31,15 +34,15 @@ export async function authorize(
     throw new DomainError('rate_limited', `too many failed authentications from this address; retry after ${blockedFor} s`, undefined, { 'Retry-After': String(blockedFor) });
   }
   let actor: Authenticated;
+  let rate: RateLimitState;
   try {
-    actor = await authenticateKey(em, key);
+    ({ actor, rate } = await authenticateAndCount(em, key, limits));
   } catch (err) {
     if (key && failures && err instanceof DomainError && err.code === 'unauthenticated') failures.recordFailure(ctx.ip);
     throw err;
   }
   ctx.state.workspaceId = actor.workspaceId;
   ctx.state.keyPrefix = actor.keyPrefix;
-  const rate = await consumeRateLimit(em, actor.keyId, limits);
   ctx.set({
     'X-RateLimit-Limit-Minute': String(rate.limitMinute),
     'X-RateLimit-Remaining-Minute': String(rate.remainingMinute),

@@ -1,6 +1,7 @@
 import type { Context } from 'koa';
 import type { z } from 'zod';
 import type { Ctx, Role, Scope } from '../../domain/context';
+import type { Transitions } from '../../domain/shared/transitions';
 
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
@@ -39,6 +40,12 @@ export interface RouteDef<P extends z.ZodType = z.ZodType, Q extends z.ZodType =
   resources?: Record<string, string>;
   /** Documented success status (200 unless stated). */
   successStatus?: number;
+  /** Schema of the success body (envelope included); the OpenAPI document shows it. */
+  response?: z.ZodType;
+  /** Set by crudRoutes: which CRUD operation this is (the CRUD contract suite walks these). */
+  crud?: 'list' | 'create' | 'get' | 'update' | 'remove';
+  /** State-transition tables (`<module>.rules.ts`) this route enforces; shown in the docs. */
+  transitions?: readonly Transitions<string>[];
   handler: (input: HandlerInput<z.infer<P>, z.infer<Q>, z.infer<B>>) => Promise<Reply>;
 }
 

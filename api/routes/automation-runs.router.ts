@@ -1,5 +1,6 @@
 import type { RouteFactory } from '../app';
 import { API_START_DEADLINE_MS, createWorkflowPort } from '../../temporal/workflow-client';
+import { executionStatusTransitions } from '../../domain/automations/automations.rules';
 import { cancelExecution } from '../../domain/automations/engine/cancel';
 import { startFromWebhook, testAutomation, triggerManually } from '../../domain/automations/engine/manual';
 import type { EngineDeps } from '../../domain/automations/engine/ports';
@@ -32,7 +33,7 @@ export const automationRunsRoutes: RouteFactory = (deps) => {
       },
     }),
     route({
-      method: 'POST', path: '/api/v1/automations/executions/:executionId/cancel', section, access: write, params: cancelParams,
+      method: 'POST', path: '/api/v1/automations/executions/:executionId/cancel', section, access: write, params: cancelParams, transitions: [executionStatusTransitions],
       resources: { executionId: 'automation-execution' },
       summary: 'Cancel a running execution and its fan-out children (status cancelled); 409 when it is not running.',
       handler: async ({ ctx, params }) => ok(await cancelExecution(engine, ctx.actor.workspaceId, params.executionId)),

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { requiredText } from '../http/schemas';
-import { boundedJson, sharingFields } from './sharing.schemas';
+import { boundedJson, recordView, sharingFields, sharingView } from './sharing.schemas';
 
 export const LAYOUT_JSON_MAX_BYTES = 64 * 1024;
 
@@ -13,3 +13,14 @@ const layoutFields = {
 
 export const createDashboardLayoutBody = z.object({ name: requiredText(200) }).extend(z.object(layoutFields).partial().shape);
 export const updateDashboardLayoutBody = z.object({ name: requiredText(200), ...layoutFields }).partial();
+
+const jsonValue = z.union([z.array(z.unknown()), z.record(z.string(), z.unknown())]).nullable();
+
+export const dashboardLayoutView = z.object({
+  ...recordView,
+  name: z.string(),
+  layout: jsonValue,
+  visibleComponents: z.array(z.string()),
+  chartWidgets: jsonValue,
+  ...sharingView,
+});

@@ -2,6 +2,7 @@ import type { RouteFactory } from '../app';
 import * as deals from '../../domain/deals/deals.service';
 import { DEAL_SUMMARY_FIELDS, serializeDeal } from '../../domain/deals/deals.service';
 import { listDeals } from '../../domain/deals/deals-list';
+import { dealStatusTransitions } from '../../domain/deals/deals.rules';
 import { project } from '../http/list-query';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
 import { idParams } from '../http/schemas';
@@ -37,7 +38,7 @@ export const dealsRoutes: RouteFactory = () => [
     handler: async ({ ctx, params, query }) => ok(project(serializeDeal(await deals.getDeal(ctx, params.id)), query)),
   }),
   route({
-    method: 'PUT', path: '/api/v1/deals/:id', section, access: write, params: idParams, body: updateDealBody, previewable: true, resources,
+    method: 'PUT', path: '/api/v1/deals/:id', section, access: write, params: idParams, body: updateDealBody, previewable: true, resources, transitions: [dealStatusTransitions],
     summary: 'Update a deal (partial; customFields merges by key). Field, status and stage changes are logged to the activity feed.',
     handler: async ({ ctx, params, body, preview }) => ok(await deals.updateDeal(ctx, params.id, body, { preview })),
   }),
@@ -50,7 +51,7 @@ export const dealsRoutes: RouteFactory = () => [
     },
   }),
   route({
-    method: 'POST', path: '/api/v1/deals/:id/move', section, access: write, params: idParams, body: moveDealBody, resources,
+    method: 'POST', path: '/api/v1/deals/:id/move', section, access: write, params: idParams, body: moveDealBody, resources, transitions: [dealStatusTransitions],
     summary: 'Move a deal to a stage (of its flow, or of flowId). Entering a won/lost stage closes the deal; an open stage reopens it.',
     handler: async ({ ctx, params, body }) => ok(await deals.moveDeal(ctx, params.id, body)),
   }),

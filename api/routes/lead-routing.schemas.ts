@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { clearableText, objectId, requiredText } from '../http/schemas';
-import { conditionField, conditionOperator, conditionValue, sortOrder } from './lead-scoring.schemas';
+import { CONDITION_OPERATORS } from '../../domain/leads/conditions';
+import { conditionField, conditionOperator, conditionValue, ruleRecordView, sortOrder } from './lead-scoring.schemas';
 
 export const MAX_ROUTING_CONDITIONS = 20;
 export const MAX_ROUND_ROBIN_USERS = 50;
@@ -41,3 +42,18 @@ export const createRoutingRuleBody = z
 
 /** PUT is partial; conditions and assignment are replaced as a whole when given. */
 export const updateRoutingRuleBody = z.object(ruleFields).partial();
+
+const viewScalar = z.union([z.string(), z.number(), z.boolean()]);
+
+export const routingRuleView = z.object({
+  ...ruleRecordView,
+  name: z.string(),
+  description: z.string().nullable(),
+  conditions: z.array(z.object({ field: z.string(), operator: z.enum(CONDITION_OPERATORS), value: z.union([viewScalar, z.array(viewScalar)]).nullable().optional() })),
+  assignment: z.union([
+    z.object({ type: z.literal('user'), userId: z.string() }),
+    z.object({ type: z.literal('round_robin'), userIds: z.array(z.string()) }),
+  ]),
+  isActive: z.boolean(),
+  sortOrder: z.number().int(),
+});

@@ -39,3 +39,24 @@ export const createScoringRuleBody = z
 
 /** PUT is partial; the merged rule must still be consistent (checked by the domain). */
 export const updateScoringRuleBody = z.object(ruleFields).partial();
+
+/** `_id`, `createdAt`, `updatedAt` of a rule view. */
+export const ruleRecordView = {
+  _id: z.string().describe('24-hex object id'),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+};
+
+const viewScalar = z.union([z.string(), z.number(), z.boolean()]);
+
+export const scoringRuleView = z.object({
+  ...ruleRecordView,
+  name: z.string(),
+  description: z.string().nullable(),
+  field: z.string(),
+  condition: z.enum(CONDITION_OPERATORS),
+  value: z.union([viewScalar, z.array(viewScalar)]).nullable(),
+  points: z.number().int(),
+  isActive: z.boolean(),
+  sortOrder: z.number().int(),
+});

@@ -1,5 +1,5 @@
 import type { RouteFactory } from '../app';
-import { createSequenceWorkflowPort } from '../../activities/sequence-client';
+import { createSequenceWorkflowPort } from '../../temporal/sequence-client';
 import { DomainError } from '../../domain/errors';
 import { enrollEligibility, enrollEntities } from '../../domain/sequences/enroll.service';
 import type { SequenceEngineDeps } from '../../domain/sequences/ports';

@@ -15,3 +15,18 @@ export const boundedJson = (maxBytes: number) =>
     .union([z.array(z.unknown()), z.record(z.string(), z.unknown())], { message: 'must be a JSON object or array' })
     .nullable()
     .refine((v) => v === null || Buffer.byteLength(JSON.stringify(v)) <= maxBytes, { message: `must be at most ${maxBytes / 1024} KB of JSON` });
+
+/** Sharing fields as the API shows them. */
+export const sharingView = {
+  visibility: z.enum(VISIBILITIES),
+  userIds: z.array(z.string()),
+  groupIds: z.array(z.string()),
+  ownerId: z.string().describe('user id of the owner'),
+};
+
+/** `_id`, `createdAt`, `updatedAt` of every record view. */
+export const recordView = {
+  _id: z.string().describe('24-hex object id'),
+  createdAt: z.iso.datetime(),
+  updatedAt: z.iso.datetime(),
+};

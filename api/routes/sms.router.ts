@@ -1,5 +1,5 @@
 import type { RouteFactory } from '../app';
-import { createSmsScheduler } from '../../activities/sms-client';
+import { createSmsScheduler } from '../../temporal/sms-client';
 import { validation } from '../../domain/errors';
 import { smsGatewayFromConfig } from '../../domain/messaging/sms-gateway';
 import { sendBulkSms } from '../../domain/messaging/sms-bulk.service';

@@ -1,29 +1,12 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
 import { ROLES, SCOPES } from '../../domain/context';
 import { createApiKey } from '../../domain/workspaces/api-keys.service';
 import { createOperatorUser, parseId, parseKeyInput, parseUserInput, revokeOperatorKey } from '../../domain/workspaces/operator.service';
 import { createWorkspace, setWorkspaceStatus } from '../../domain/workspaces/workspaces.service';
+import type { CommandSpec, Flag } from './command-spec';
 import { searchReindexCommand } from './search';
 import { emailAccountCommands } from './email-accounts';
 
-/** What a command prints: `result` is the `--json` object, `human` the default text. */
-export interface CommandOutput { result: Record<string, unknown>; human: string }
-
-/** What a running command may use besides the database: env and stderr (messages, progress). */
-export interface RunnerIo { env: NodeJS.ProcessEnv; stderr(text: string): void; stderrIsTTY: boolean }
-
-/** Validated input bound to its action; runs only once the database is open. */
-export type Runner = (em: EntityManager, io: RunnerIo) => Promise<CommandOutput>;
-
-export interface Flag { name: string; value: string; required: boolean; description: string }
-
-export interface CommandSpec {
-  name: string;
-  summary: string;
-  flags: Flag[];
-  /** Pure validation of the flags (throws DomainError 'validation'), before any connection. */
-  prepare(values: Record<string, string | undefined>): Runner;
-}
+export type { CommandOutput, CommandSpec, Flag, Runner, RunnerIo } from './command-spec';
 
 const SHOWN_ONCE = 'Store this API key now: it is shown only once and cannot be retrieved later.';
 

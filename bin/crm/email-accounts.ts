@@ -5,7 +5,7 @@ import { validation } from '../../domain/errors';
 import { parseSecretsKey } from '../../domain/shared/secret-box';
 import { parseId } from '../../domain/workspaces/operator.service';
 import { dataDirFor } from '../../infra/paths';
-import type { CommandSpec, Flag } from './commands';
+import type { CommandSpec, Flag } from './command-spec';
 
 /** CRM_SECRETS_KEY, or (unset) the one `npm start` keeps in its data folder. */
 export function secretsKeyFromEnv(env: NodeJS.ProcessEnv): string | undefined {

@@ -7,7 +7,7 @@ import { dataDirFor } from '../../infra/paths';
 import { createMeiliClient } from '../../search/meili';
 import { INDEXED_TYPES } from '../../search/registry';
 import { reindex } from '../../search/reindex';
-import type { CommandSpec } from './commands';
+import type { CommandSpec } from './command-spec';
 import { progressBar } from './progress';
 
 /** Meilisearch of MEILI_URL/MEILI_MASTER_KEY, or (unset) the one `npm start` runs with its saved key. */

@@ -1,5 +1,6 @@
-import { DomainError, validation } from '../errors';
+import { validation } from '../errors';
 import type { DealStatus } from './deal.entity';
+import { dealStatusTransitions } from './deals.rules';
 import type { StageType } from './flow.entity';
 
 export interface StatusState { status: DealStatus; wonDate: Date | null; lostDate: Date | null }
@@ -20,8 +21,9 @@ export interface StatusChange {
  * Deal status rules (pure). A stage typed won/lost decides the status when the deal enters it;
  * entering an open stage reopens unless a status is sent with the move. Without a stage change a
  * sent status applies, except that a deal sitting in a won/lost stage cannot take another status
- * (409): the stage would then contradict it. Won sets wonDate and clears lostDate, lost the
- * reverse, open clears both; a date may be sent to backdate, only with its own status.
+ * (409): the stage would then contradict it (the table is in deals.rules.ts). Won sets wonDate
+ * and clears lostDate, lost the reverse, open clears both; a date may be sent to backdate, only
+ * with its own status.
  */
 export function nextStatus(input: StatusChange): StatusState {
   const stageChanged = input.nextStageType !== undefined;
@@ -33,8 +35,13 @@ export function nextStatus(input: StatusChange): StatusState {
     }
     status = stageType;
   } else if (input.status !== undefined) {
-    if (!stageChanged && stageType !== 'open' && input.status !== stageType) {
-      throw new DomainError('invalid_state', `status: the deal is in a ${stageType} stage; move it to an open stage (POST /deals/:id/move) to make it ${input.status}`);
+    if (!stageChanged) {
+      // In a won/lost stage the stage holds the status (they agree); elsewhere the deal's own status is the state.
+      const from = stageType !== 'open' ? stageType : input.current.status;
+      dealStatusTransitions.assert(from, input.status, {
+        requirementMet: stageType === 'open',
+        message: `status: the deal is ${from} in a ${stageType} stage; move it to an open stage (POST /deals/:id/move) to make it ${input.status}`,
+      });
     }
     status = input.status;
   } else {

@@ -1,7 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { forkForWorkspace } from '../orm/tenant';
-import type { Subscriber } from '../outbox/subscriber';
-import type { SubscriberDeps } from '../outbox/subscribers';
+import type { Subscriber, SubscriberDeps } from '../outbox/subscriber';
 import { Person } from '../people/person.entity';
 import { Lead } from './lead.entity';
 import { activeScoringRules, contactFacts, RULES_CHANGED_EVENT } from './lead-scoring.service';

@@ -10,7 +10,7 @@ export const scheduledSmsWorkflowId = (workspaceId: string, scheduledId: string)
 /** Workflow input: ids and the time only; the activity loads the message from Postgres. */
 export interface ScheduledSmsWorkflowInput { workspaceId: string; scheduledId: string; sendAt: string }
 
-/** What the API needs from the workflow engine for scheduled SMS (adapter: activities/sms-client.ts). */
+/** What the API needs from the workflow engine for scheduled SMS (adapter: temporal/sms-client.ts). */
 export interface SmsSchedulerPort {
   /** Starts the timer workflow; an existing one with that id is success. */
   start(input: ScheduledSmsWorkflowInput): Promise<'started' | 'already_started'>;

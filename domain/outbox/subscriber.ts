@@ -1,3 +1,10 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { WorkflowPort } from '../automations/engine/ports';
+import type { AppConfig } from '../config';
+import type { Logger } from '../logger';
+import type { SequenceWorkflowPort } from '../sequences/ports';
+import type { WebhookRetryPort } from '../webhooks/ports';
+
 /** An outbox row as subscribers see it (read with raw SQL by the dispatcher, not an ORM entity). */
 export interface OutboxEventRecord {
   /** bigserial as a string: the per-record delivery order. */
@@ -37,4 +44,23 @@ export interface Subscriber {
   handle?(event: OutboxEventRecord): Promise<void>;
   /** Resolves with the failed events (absent or empty: all delivered); throwing fails them all. */
   handleBatch?(events: OutboxEventRecord[]): Promise<BatchFailures | void>;
+}
+
+/**
+ * What subscribers may use. Each subscriber forks its own EM per event (never `orm.em` itself).
+ * Ports to other engines (workflow starter, search indexer, webhook sender) are added here by the
+ * features that need them, so `domain/` stays free of Temporal and search imports.
+ */
+export interface SubscriberDeps {
+  orm: MikroORM;
+  config: AppConfig;
+  log: Logger;
+  /** The automation engine's workflow port; without it the automation subscribers are not registered. */
+  workflows?: WorkflowPort;
+  /** Retry workflows of outbound webhook deliveries; without it the `webhooks` subscriber is not registered. */
+  webhookRetries?: WebhookRetryPort;
+  /** The sequence engine's workflow port; without it the sequence subscribers are not registered. */
+  sequenceWorkflows?: SequenceWorkflowPort;
+  /** search/index-subscriber.ts's createSearchIndexSubscriber (the worker passes it); without it nothing is indexed. */
+  searchIndex?: (deps: Pick<SubscriberDeps, 'orm' | 'config' | 'log'>) => Subscriber;
 }

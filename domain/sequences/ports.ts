@@ -1,4 +1,4 @@
-/** What sequences need from the workflow engine; the Temporal adapter is activities/sequence-client.ts. */
+/** What sequences need from the workflow engine; the Temporal adapter is temporal/sequence-client.ts. */
 import type { EnrollmentWorkflowInput, ExitReason, PauseArgs } from './types';
 
 export interface StartEnrollmentRequest {

@@ -2,6 +2,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Actor, Role, Scope } from '../context';
 import { DomainError } from '../errors';
 import { hashKey, KEY_PREFIX } from './api-keys.service';
+import { rateLimitState, rateWindows, type RateLimitState } from './rate-limit.service';
 
 interface KeyRow {
   id: string;
@@ -17,25 +18,20 @@ interface KeyRow {
 
 export interface Authenticated extends Actor { keyId: string; keyPrefix: string; workspaceName: string }
 
-/** 401 for a missing or unknown key; 403 for a revoked key or a suspended workspace. */
-export async function authenticateKey(em: EntityManager, key: string | undefined): Promise<Authenticated> {
+const KEY_COLUMNS = `k.id, k.workspace_id, k.user_id, k.prefix, k.scopes, k.role, k.revoked_at,
+            w.status as workspace_status, w.name as workspace_name`;
+
+function checkKey(key: string | undefined): string {
   if (!key) throw new DomainError('unauthenticated', 'missing API key: send "Authorization: Bearer sb_…" or ?api_key=');
   if (!key.startsWith(KEY_PREFIX)) throw new DomainError('unauthenticated', 'invalid API key');
-  const rows = await em.getConnection().execute<KeyRow[]>(
-    `select k.id, k.workspace_id, k.user_id, k.prefix, k.scopes, k.role, k.revoked_at,
-            w.status as workspace_status, w.name as workspace_name
-       from api_key k join workspace w on w.id = k.workspace_id
-      where k.hash = ?`,
-    [hashKey(key)],
-  );
-  const row = rows[0];
+  return hashKey(key);
+}
+
+/** 401 for an unknown key; 403 for a revoked key or a suspended workspace. */
+function toActor(row: KeyRow | undefined): Authenticated {
   if (!row) throw new DomainError('unauthenticated', 'invalid API key');
   if (row.revoked_at) throw new DomainError('forbidden', 'API key has been revoked');
   if (row.workspace_status !== 'active') throw new DomainError('forbidden', 'workspace is suspended');
-  // Throttled so that a busy key costs one write per minute, not one per request.
-  em.getConnection()
-    .execute(`update api_key set last_used_at = now() where id = ? and (last_used_at is null or last_used_at < now() - interval '1 minute')`, [row.id])
-    .catch(() => undefined);
   return {
     workspaceId: row.workspace_id,
     userId: row.user_id,
@@ -45,4 +41,69 @@ export async function authenticateKey(em: EntityManager, key: string | undefined
     keyPrefix: row.prefix,
     workspaceName: row.workspace_name,
   };
+}
+
+// Per process: a busy key costs one last_used_at write per minute, not a statement per request.
+// The SQL condition keeps several processes from writing more than about once a minute too.
+const lastUsedWritten = new Map<string, number>();
+const LAST_USED_EVERY_MS = 60_000;
+
+function touchLastUsed(em: EntityManager, keyId: string, nowMs = Date.now()): void {
+  const last = lastUsedWritten.get(keyId);
+  if (last !== undefined && nowMs - last < LAST_USED_EVERY_MS) return;
+  if (lastUsedWritten.size >= 10_000) {
+    for (const [id, at] of lastUsedWritten) if (nowMs - at >= LAST_USED_EVERY_MS) lastUsedWritten.delete(id);
+  }
+  lastUsedWritten.set(keyId, nowMs);
+  em.getConnection()
+    .execute(`update api_key set last_used_at = now() where id = ? and (last_used_at is null or last_used_at < now() - interval '1 minute')`, [keyId])
+    .catch(() => lastUsedWritten.delete(keyId));
+}
+
+/** 401 for a missing or unknown key; 403 for a revoked key or a suspended workspace. Counts nothing. */
+export async function authenticateKey(em: EntityManager, key: string | undefined): Promise<Authenticated> {
+  const hash = checkKey(key);
+  const rows = await em.getConnection().execute<KeyRow[]>(
+    `select ${KEY_COLUMNS} from api_key k join workspace w on w.id = k.workspace_id where k.hash = ?`,
+    [hash],
+  );
+  const actor = toActor(rows[0]);
+  touchLastUsed(em, actor.keyId);
+  return actor;
+}
+
+/**
+ * Authentication and rate-limit counting in one round trip: the key lookup and the upsert of the
+ * minute and day windows are one statement, so every API process still shares the count in
+ * Postgres. Only a usable key (not revoked, workspace active) is counted, as before.
+ */
+export async function authenticateAndCount(
+  em: EntityManager,
+  key: string | undefined,
+  limits: { perMinute: number; perDay: number },
+  now = new Date(),
+): Promise<{ actor: Authenticated; rate: RateLimitState }> {
+  const hash = checkKey(key);
+  const { minuteStart, dayStart } = rateWindows(now);
+  const rows = await em.getConnection().execute<(KeyRow & { minute_count: number | null; day_count: number | null })[]>(
+    `with k as (
+       select ${KEY_COLUMNS} from api_key k join workspace w on w.id = k.workspace_id where k.hash = ?
+     ), counted as (
+       insert into rate_limit_window (key_id, kind, window_start, count)
+       select k.id, v.kind, v.window_start, 1
+         from k cross join (values ('m', ?::timestamptz), ('d', ?::timestamptz)) as v(kind, window_start)
+        where k.revoked_at is null and k.workspace_status = 'active'
+       on conflict (key_id, kind, window_start) do update set count = rate_limit_window.count + 1
+       returning kind, count
+     )
+     select k.*,
+            (select count from counted where kind = 'm') as minute_count,
+            (select count from counted where kind = 'd') as day_count
+       from k`,
+    [hash, minuteStart, dayStart],
+  );
+  const actor = toActor(rows[0]);
+  touchLastUsed(em, actor.keyId);
+  const row = rows[0]!;
+  return { actor, rate: rateLimitState({ minute: row.minute_count ?? 0, day: row.day_count ?? 0 }, limits, now) };
 }

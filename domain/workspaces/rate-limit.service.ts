@@ -9,9 +9,35 @@ export interface RateLimitState {
   retryAfter?: number;
 }
 
+/** The minute and UTC-day windows a request at `now` counts in. */
+export function rateWindows(now: Date): { minuteStart: Date; dayStart: Date } {
+  return {
+    minuteStart: new Date(Math.floor(now.getTime() / 60_000) * 60_000),
+    dayStart: new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate())),
+  };
+}
+
+/** Remaining budget and, when over a limit, the seconds until the exhausted window resets. */
+export function rateLimitState(counts: { minute: number; day: number }, limits: { perMinute: number; perDay: number }, now: Date): RateLimitState {
+  const { minuteStart, dayStart } = rateWindows(now);
+  const state: RateLimitState = {
+    limitMinute: limits.perMinute,
+    remainingMinute: Math.max(0, limits.perMinute - counts.minute),
+    limitDay: limits.perDay,
+    remainingDay: Math.max(0, limits.perDay - counts.day),
+  };
+  if (counts.day > limits.perDay) {
+    state.retryAfter = Math.ceil((dayStart.getTime() + 86_400_000 - now.getTime()) / 1000);
+  } else if (counts.minute > limits.perMinute) {
+    state.retryAfter = Math.ceil((minuteStart.getTime() + 60_000 - now.getTime()) / 1000);
+  }
+  return state;
+}
+
 /**
  * Counts one request for the key in the current minute and UTC day, atomically in Postgres so
- * every API process shares the count. Requests over the limit are counted too.
+ * every API process shares the count. Requests over the limit are counted too. (API requests use
+ * authenticateAndCount, which does this in the same statement as the key lookup.)
  */
 export async function consumeRateLimit(
   em: EntityManager,
@@ -19,28 +45,16 @@ export async function consumeRateLimit(
   limits: { perMinute: number; perDay: number },
   now = new Date(),
 ): Promise<RateLimitState> {
-  const minuteStart = new Date(Math.floor(now.getTime() / 60_000) * 60_000);
-  const dayStart = new Date(Date.UTC(now.getUTCFullYear(), now.getUTCMonth(), now.getUTCDate()));
+  const { minuteStart, dayStart } = rateWindows(now);
   const rows = await em.getConnection().execute<{ kind: string; count: number }[]>(
     `insert into rate_limit_window (key_id, kind, window_start, count) values (?, 'm', ?, 1), (?, 'd', ?, 1)
      on conflict (key_id, kind, window_start) do update set count = rate_limit_window.count + 1
      returning kind, count`,
     [keyId, minuteStart, keyId, dayStart],
   );
-  const minuteCount = rows.find((r) => r.kind.trim() === 'm')?.count ?? 0;
-  const dayCount = rows.find((r) => r.kind.trim() === 'd')?.count ?? 0;
-  const state: RateLimitState = {
-    limitMinute: limits.perMinute,
-    remainingMinute: Math.max(0, limits.perMinute - minuteCount),
-    limitDay: limits.perDay,
-    remainingDay: Math.max(0, limits.perDay - dayCount),
-  };
-  if (dayCount > limits.perDay) {
-    state.retryAfter = Math.ceil((dayStart.getTime() + 86_400_000 - now.getTime()) / 1000);
-  } else if (minuteCount > limits.perMinute) {
-    state.retryAfter = Math.ceil((minuteStart.getTime() + 60_000 - now.getTime()) / 1000);
-  }
-  return state;
+  const minute = rows.find((r) => r.kind.trim() === 'm')?.count ?? 0;
+  const day = rows.find((r) => r.kind.trim() === 'd')?.count ?? 0;
+  return rateLimitState({ minute, day }, limits, now);
 }
 
 /** Housekeeping for the worker: windows older than two days can never matter again. */

@@ -5,6 +5,7 @@
 import { createLogger } from '../../domain/logger';
 import { createOutboxDispatcher } from '../../domain/outbox/dispatcher';
 import { buildSubscribers } from '../../domain/outbox/subscribers';
+import { createSearchIndexSubscriber } from '../../search/index-subscriber';
 import { startTestApp, type TestApp } from '../support/app';
 import { deleteIndexes, searchUntil, testMeili, titles, uniqueIndexPrefix } from '../support/search';
 
@@ -25,7 +26,7 @@ afterAll(async () => {
   await deleteIndexes(meili, PREFIX);
 });
 
-const subscribersFor = (config: TestApp['config']) => buildSubscribers({ orm: app.runtime.deps.orm, config, log });
+const subscribersFor = (config: TestApp['config']) => buildSubscribers({ orm: app.runtime.deps.orm, config, log, searchIndex: createSearchIndexSubscriber });
 
 describe('search after Meilisearch comes back', () => {
   it('answers degraded (from Postgres, complete) until the backlog is indexed, then from Meilisearch again', async () => {

@@ -2,6 +2,7 @@ import { Pool } from 'pg';
 import { createLogger } from '../../domain/logger';
 import { createOutboxDispatcher } from '../../domain/outbox/dispatcher';
 import { buildSubscribers } from '../../domain/outbox/subscribers';
+import { createSearchIndexSubscriber } from '../../search/index-subscriber';
 import { SEARCH_TYPES } from '../../search/registry';
 import { HttpClient, startTestApp, type Tenant, type TestApp } from '../support/app';
 import { deleteIndexes, searchUntil, testMeili, titles, uniqueIndexPrefix } from '../support/search';
@@ -84,7 +85,7 @@ describe('indexing while Meilisearch is down', () => {
     const res = await ws.http.post('/api/v1/companies', { name: 'Phoenix Recovered' });
     expect(res.status).toBe(201);
 
-    const subscribersFor = (config: typeof app.config) => buildSubscribers({ orm: app.runtime.deps.orm, config, log });
+    const subscribersFor = (config: typeof app.config) => buildSubscribers({ orm: app.runtime.deps.orm, config, log, searchIndex: createSearchIndexSubscriber });
     const down = createOutboxDispatcher({ pgConnectionString: app.config.databaseUrl, workspaceIds: [ws.workspaceId], subscribers: subscribersFor({ ...app.config, meiliUrl: DEAD_MEILI }), log, backoff: () => 300 });
     const first = await down.drainOnce();
     await down.stop();

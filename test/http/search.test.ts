@@ -1,6 +1,7 @@
 import { createLogger } from '../../domain/logger';
 import { createOutboxDispatcher, type OutboxDispatcher } from '../../domain/outbox/dispatcher';
 import { buildSubscribers } from '../../domain/outbox/subscribers';
+import { createSearchIndexSubscriber } from '../../search/index-subscriber';
 import { SEARCH_TYPES } from '../../search/registry';
 import { HttpClient, startTestApp, type Tenant, type TestApp } from '../support/app';
 import { deleteIndexes, searchUntil, testMeili, titles, uniqueIndexPrefix } from '../support/search';
@@ -23,7 +24,7 @@ beforeAll(async () => {
   dispatcher = createOutboxDispatcher({
     pgConnectionString: app.config.databaseUrl,
     workspaceIds: [a.workspaceId, b.workspaceId],
-    subscribers: buildSubscribers({ orm: app.runtime.deps.orm, config: app.config, log }),
+    subscribers: buildSubscribers({ orm: app.runtime.deps.orm, config: app.config, log, searchIndex: createSearchIndexSubscriber }),
     log,
     pollIntervalMs: 100,
     backoff: () => 100,
@@ -148,7 +149,7 @@ describe('GET /api/v1/search: input rules', () => {
 
   it('limit: default 10, at most 50 hits per type, total counts all matches', async () => {
     const t = await app.tenant('Search limits');
-    const d = createOutboxDispatcher({ pgConnectionString: app.config.databaseUrl, workspaceIds: [t.workspaceId], subscribers: buildSubscribers({ orm: app.runtime.deps.orm, config: app.config, log }), log, pollIntervalMs: 100 });
+    const d = createOutboxDispatcher({ pgConnectionString: app.config.databaseUrl, workspaceIds: [t.workspaceId], subscribers: buildSubscribers({ orm: app.runtime.deps.orm, config: app.config, log, searchIndex: createSearchIndexSubscriber }), log, pollIntervalMs: 100 });
     await d.start();
     try {
       for (let i = 0; i < 51; i += 17) await Promise.all(Array.from({ length: 17 }, (_, j) => post(t, '/api/v1/companies', { name: `Limitless ${i + j}` })));

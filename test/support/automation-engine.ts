@@ -9,7 +9,7 @@ import { createActivities } from '../../activities';
 import { createTemporalClient } from '../../temporal/client';
 import { crmDataConverter } from '../../temporal/codec';
 import { createWorkflowPort } from '../../temporal/workflow-client';
-import { createSequenceWorkflowPort } from '../../activities/sequence-client';
+import { createSequenceWorkflowPort } from '../../temporal/sequence-client';
 import { AutomationExecution, AutomationStep } from '../../domain/automations/automation.entity';
 import type { EngineDeps, WorkflowPort } from '../../domain/automations/engine/ports';
 import { newId } from '../../domain/ids';
@@ -17,6 +17,7 @@ import { createLogger } from '../../domain/logger';
 import { createOutboxDispatcher, type OutboxDispatcher } from '../../domain/outbox/dispatcher';
 import { buildSubscribers } from '../../domain/outbox/subscribers';
 import { startTestApp, type HttpClient, type TestApp } from './app';
+import { createSearchIndexSubscriber } from '../../search/index-subscriber';
 
 let runtimeInstalled = false;
 
@@ -86,7 +87,7 @@ export async function startEngineHarness(env: Record<string, string> = {}): Prom
     dispatcher(workspaceIds) {
       const d = createOutboxDispatcher({
         pgConnectionString: app.config.databaseUrl, workspaceIds, log, pollIntervalMs: 100, backoff: () => 50,
-        subscribers: buildSubscribers({ orm: app.runtime.deps.orm, config: app.config, log, workflows, sequenceWorkflows: createSequenceWorkflowPort(client, taskQueue) }),
+        subscribers: buildSubscribers({ orm: app.runtime.deps.orm, config: app.config, log, workflows, sequenceWorkflows: createSequenceWorkflowPort(client, taskQueue), searchIndex: createSearchIndexSubscriber }),
       });
       dispatchers.push(d);
       return d;

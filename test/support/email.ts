@@ -4,7 +4,7 @@ import { newId } from '../../domain/ids';
 import { parseSecretsKey } from '../../domain/shared/secret-box';
 import type { HttpClient, TestApp } from './app';
 import { workspaceCtx } from './automations';
-import { unique } from './factories';
+import { unique } from './unique';
 
 /** Connects a mailbox the way the operator CLI does (against the test app's database and key). */
 export async function connectAccount(app: TestApp, workspaceId: string, smtpPort: number, over: Partial<EmailAccountInput> = {}) {

@@ -5,9 +5,7 @@ import { insertDelivery } from './webhooks';
 import { insertScheduledSms, insertSms } from './sms';
 
 import { createSequence, emailNode, insertEnrollment, line } from './sequences';
-
-let seq = 0;
-const unique = (): string => `${Date.now().toString(36)}${(++seq).toString(36)}`;
+import { unique } from './unique';
 
 async function createVia(http: HttpClient, path: string, body: Record<string, unknown>): Promise<string> {
   const res = await http.post(path, body);

@@ -9,6 +9,7 @@ import { DomainError, notFound } from '../../errors';
 import { forkForWorkspace } from '../../orm/tenant';
 import { mapLimited } from '../../shared/concurrency';
 import { AutomationExecution } from '../automation.entity';
+import { executionStatusTransitions } from '../automations.rules';
 import type { EngineDeps } from './ports';
 
 const MAX_DEPTH = 5;
@@ -48,7 +49,11 @@ export async function cancelExecution(deps: EngineDeps, workspaceId: string, exe
     parents = children.map((c) => c.id);
   }
   if (!rows.length && childrenCancelled === 0) {
-    throw new DomainError('invalid_state', `execution is ${found.status}, not running: only a running execution (or one with running fan-out children) can be cancelled`);
+    throw new DomainError('invalid_state', `execution is ${found.status}, not running: only a running execution (or one with running fan-out children) can be cancelled`, {
+      current: found.status,
+      requested: 'cancelled',
+      allowed: executionStatusTransitions.allowedFrom(found.status),
+    });
   }
   await mapLimited(workflowIds, CANCEL_CONCURRENCY, (id) =>
     deps.workflows.cancel(id).catch((err: unknown) => deps.log.warn({ err, workflowId: id }, 'workflow cancel failed (its row is cancelled)')),

@@ -10,8 +10,9 @@ describe('domain/automations purity', () => {
   it.each(files)('%s imports only zod and its siblings', (file) => {
     const src = readFileSync(join(dir, file), 'utf8');
     const imports = [...src.matchAll(/(?:from|import)\s+'([^']+)'/g)].map((m) => m[1]!);
-    // ../shared/wait-duration is pure too (checked below): delays and sequence waits share it.
-    for (const spec of imports) expect(spec === 'zod' || /^\.\/[\w.-]+$/.test(spec) || spec === '../shared/wait-duration').toBe(true);
+    // ../shared/wait-duration and ../shared/transitions are pure too (checked below): delays and
+    // sequence waits share the first, the status tables (automations.rules.ts) use the second.
+    for (const spec of imports) expect(spec === 'zod' || /^\.\/[\w.-]+$/.test(spec) || spec === '../shared/wait-duration' || spec === '../shared/transitions').toBe(true);
   });
 
   it.each(files)('%s reads no clock, randomness or environment', (file) => {
@@ -22,6 +23,12 @@ describe('domain/automations purity', () => {
   it('the shared wait normaliser imports nothing and reads no clock (it runs inside the workflow)', () => {
     const src = readFileSync(join(dir, '../shared/wait-duration.ts'), 'utf8');
     expect(src).not.toMatch(/^import /m);
+    expect(src).not.toMatch(/Date\.now\(|new Date\(\)|Math\.random|process\.|require\(|performance\.now/);
+  });
+
+  it('the transition tables import only the domain errors and read no clock', () => {
+    const src = readFileSync(join(dir, '../shared/transitions.ts'), 'utf8');
+    for (const m of src.matchAll(/(?:from|import)\s+'([^']+)'/g)) expect(m[1]).toBe('../errors');
     expect(src).not.toMatch(/Date\.now\(|new Date\(\)|Math\.random|process\.|require\(|performance\.now/);
   });
 

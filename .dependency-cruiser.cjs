@@ -1,0 +1,41 @@
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-circular',
+      severity: 'error',
+      comment: 'Import cycles couple modules that should be independent and make load order matter.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'domain-is-the-core',
+      severity: 'error',
+      comment: 'domain/ depends on nothing above it: no api/, activities/, workflows/, search/ or temporal/ imports (put ports in domain/).',
+      from: { path: '^domain/' },
+      to: { path: '^(api|activities|workflows|search|temporal)/' },
+    },
+    {
+      name: 'workflows-not-temporal-adapters',
+      severity: 'error',
+      comment: 'Workflow code runs in the sandbox: it never imports the Temporal client adapters of temporal/ (clients, codec, workflow port adapter).',
+      from: { path: '^workflows/' },
+      to: { path: '^temporal/' },
+    },
+    {
+      name: 'api-not-activities',
+      severity: 'error',
+      comment: 'The API talks to domain services and the Temporal client, never to activity implementations.',
+      from: { path: '^api/' },
+      to: { path: '^activities/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(node_modules|\\.data|\\.tools|coverage|dist)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+    reporterOptions: { text: { highlightFocused: true } },
+  },
+};

@@ -1,0 +1,21 @@
+/** What every automation activity and action handler may use (its own file, so actions do not import the activity module). */
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { AiProvider } from '../../domain/ai/ai-provider';
+import type { EngineDeps } from '../../domain/automations/engine/ports';
+import type { AppConfig } from '../../domain/config';
+import type { Logger } from '../../domain/logger';
+import type { MessagingDeps } from '../../domain/messaging/factory';
+import type { SequenceEngineDeps } from '../../domain/sequences/ports';
+
+export interface AutomationActivityDeps {
+  orm: MikroORM;
+  config: AppConfig;
+  log: Logger;
+  /** Starts fan-out children and scheduled runs. */
+  engine: EngineDeps;
+  /** Built on first use, so a worker without SMTP/SMS/AI settings still starts (those steps fail clearly). */
+  messaging: () => MessagingDeps | null;
+  ai: () => AiProvider | null;
+  /** Enrolls records for add_to_sequence (absent: that action fails clearly). */
+  sequences?: SequenceEngineDeps;
+}

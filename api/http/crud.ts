@@ -1,0 +1,134 @@
+import { z } from 'zod';
+import type { Ctx } from '../../domain/context';
+import { acknowledged, created, ok, paged, route, type Access, type Method, type Reply, type RouteDef } from './registry';
+import { idParams } from './schemas';
+
+/** Response envelopes of the spec, as zod schemas, so the OpenAPI document shows real bodies. */
+export const envelopes = {
+  data: <V extends z.ZodType>(view: V) => z.object({ data: view }),
+  list: <V extends z.ZodType>(view: V) =>
+    z.object({ data: z.array(view), page: z.number().int().min(1), limit: z.number().int().min(1), total: z.number().int().min(0) }),
+  ok: z.object({ ok: z.literal(true) }),
+  preview: <V extends z.ZodType>(view: V) =>
+    z.object({
+      data: z.object({
+        preview: z.literal(true),
+        current: view.nullable().describe('the record as stored (null on create)'),
+        proposed: view,
+        diff: z.record(z.string(), z.object({ from: z.unknown(), to: z.unknown() })).describe('field → { from, to }'),
+      }),
+    }),
+};
+
+type Op = 'list' | 'create' | 'get' | 'update' | 'remove';
+
+export interface CrudSpec<LQ extends z.ZodType, CB extends z.ZodType, UB extends z.ZodType> {
+  /** Collection path, e.g. /api/v1/filter-presets; the record lives at `${base}/:id`. */
+  base: string;
+  section: string;
+  /** Resource kind of :id (tenant-isolation suite, docs). */
+  kind: string;
+  /** Who may read (list, get) and write (create, update, delete); `ops` overrides one operation. */
+  access: { read: Access; write: Access; ops?: Partial<Record<Op, Access>> };
+  schemas: {
+    /** List query: must include page/limit (pageParams); `.strict()` it for a strict list. Omit with `unpaged`. */
+    list?: LQ;
+    create: CB;
+    update: UB;
+    /** The record as the API shows it (documentation and the contract suite). */
+    view: z.ZodType;
+  };
+  service: {
+    /** Paged: `{ items, total }` of the page; unpaged: every record. */
+    list(ctx: Ctx, query: z.infer<LQ>): Promise<{ items: unknown[]; total: number } | unknown[]>;
+    create(ctx: Ctx, body: z.infer<CB>, opts: { preview: boolean }): Promise<unknown>;
+    /** The view of one record; throws 404 for an unknown, invisible or foreign id. */
+    get(ctx: Ctx, id: string): Promise<unknown>;
+    update(ctx: Ctx, id: string, body: z.infer<UB>, opts: { preview: boolean }): Promise<unknown>;
+    remove(ctx: Ctx, id: string): Promise<void>;
+  };
+  summaries: Record<Op, string>;
+  /** POST/PUT accept `preview: true` / `?preview=true` and answer { data: { preview, current, proposed, diff } }. */
+  previewable?: boolean;
+  /** Small bounded collections (rules): the list answers `{ data: [...] }` with every record, no paging. */
+  unpaged?: boolean;
+}
+
+/** The five routes of a plain resource: list, create, get, update (partial), delete, with the spec's envelopes. */
+export function crudRoutes<LQ extends z.ZodType, CB extends z.ZodType, UB extends z.ZodType>(spec: CrudSpec<LQ, CB, UB>): RouteDef[] {
+  const { base, section, schemas, service, summaries } = spec;
+  const resources = { id: spec.kind };
+  const access = (op: Op): Access => spec.access.ops?.[op] ?? (op === 'list' || op === 'get' ? spec.access.read : spec.access.write);
+  const previewable = Boolean(spec.previewable);
+  const written = (view: z.ZodType) => (previewable ? z.union([envelopes.data(view), envelopes.preview(view)]) : envelopes.data(view));
+  return [
+    spec.unpaged
+      ? route({
+          method: 'GET', path: base, section, access: access('list'), summary: summaries.list,
+          response: envelopes.data(z.array(schemas.view)), crud: 'list',
+          handler: async ({ ctx, query }) => {
+            const all = await service.list(ctx, query as z.infer<LQ>);
+            return ok(Array.isArray(all) ? all : all.items);
+          },
+        })
+      : route({
+          method: 'GET', path: base, section, access: access('list'), query: schemas.list, summary: summaries.list,
+          response: envelopes.list(schemas.view), crud: 'list',
+          handler: async ({ ctx, query }) => {
+            const result = await service.list(ctx, query);
+            if (Array.isArray(result)) throw new Error(`${base}: a paged list must return { items, total }`);
+            const { page, limit } = query as { page: number; limit: number };
+            return paged(result.items, { page, limit, total: result.total });
+          },
+        }),
+    route({
+      method: 'POST', path: base, section, access: access('create'), body: schemas.create, summary: summaries.create, successStatus: 201,
+      previewable, response: written(schemas.view), crud: 'create',
+      handler: async ({ ctx, body, preview }) => {
+        const result = await service.create(ctx, body, { preview });
+        return preview ? ok(result) : created(result);
+      },
+    }),
+    route({
+      method: 'GET', path: `${base}/:id`, section, access: access('get'), params: idParams, resources, summary: summaries.get,
+      response: envelopes.data(schemas.view), crud: 'get',
+      handler: async ({ ctx, params }) => ok(await service.get(ctx, params.id)),
+    }),
+    route({
+      method: 'PUT', path: `${base}/:id`, section, access: access('update'), params: idParams, body: schemas.update, resources,
+      summary: summaries.update, previewable, response: written(schemas.view), crud: 'update',
+      handler: async ({ ctx, params, body, preview }) => ok(await service.update(ctx, params.id, body, { preview })),
+    }),
+    route({
+      method: 'DELETE', path: `${base}/:id`, section, access: access('remove'), params: idParams, resources, summary: summaries.remove,
+      response: envelopes.ok, crud: 'remove',
+      handler: async ({ ctx, params }) => {
+        await service.remove(ctx, params.id);
+        return acknowledged();
+      },
+    }),
+  ];
+}
+
+/**
+ * A route without a workspace context (no key, no rate limit): public pages, inbound callbacks.
+ * The handler gets no `ctx`; whatever it reads it must scope itself (e.g. by an unguessable token).
+ */
+export function publicRoute<P extends z.ZodType, Q extends z.ZodType, B extends z.ZodType>(def: {
+  method: Method;
+  path: string;
+  section: string;
+  summary: string;
+  description?: string;
+  /** Why no key is needed (shown in the docs; the route-guard suite requires it). */
+  reason: string;
+  params?: P;
+  query?: Q;
+  body?: B;
+  response?: z.ZodType;
+  successStatus?: number;
+  handler: (input: { params: z.infer<P>; query: z.infer<Q>; body: z.infer<B> }) => Promise<Reply>;
+}): RouteDef {
+  const { reason, handler, ...rest } = def;
+  return route<P, Q, B>({ ...rest, access: { public: reason }, handler: ({ params, query, body }) => handler({ params, query, body }) });
+}

@@ -1,0 +1,162 @@
+import type { z } from 'zod';
+import type { RouteDef } from '../../api/http/registry';
+import { toJsonSchema } from '../../api/docs/schema';
+import { startTestApp, type Tenant, type TestApp } from '../support/app';
+
+// Walks every route made by crudRoutes (api/http/crud.ts): a resource converted to the builder is
+// covered here without touching this file, except for one valid create body and one partial update.
+// Lead scoring and routing rules keep their own routers (paged lists, tested in their own suites).
+
+/** Per kind: a valid create body, and a partial update that changes `field` (only). */
+const FIXTURES: Record<string, { create: Record<string, unknown>; update: Record<string, unknown>; field: string; unchanged: string }> = {
+  'filter-preset': { create: { name: 'Hot deals', area: 'deals', filterMode: 'or' }, update: { name: 'Renamed' }, field: 'name', unchanged: 'filterMode' },
+  'dashboard-layout': { create: { name: 'Sales board', visibleComponents: ['pipeline'] }, update: { name: 'Renamed' }, field: 'name', unchanged: 'visibleComponents' },
+};
+
+/** Fixture bodies may name the calling tenant's user as `__self__`. */
+const bind = (body: Record<string, unknown>, tenant: Tenant): Record<string, unknown> =>
+  JSON.parse(JSON.stringify(body).replaceAll('"__self__"', JSON.stringify(tenant.userId))) as Record<string, unknown>;
+
+interface Resource { kind: string; base: string; ops: Map<NonNullable<RouteDef['crud']>, RouteDef> }
+
+let app: TestApp;
+let t: Tenant;
+let other: Tenant;
+beforeAll(async () => {
+  app = await startTestApp();
+  [t, other] = await Promise.all([app.tenant(), app.tenant()]);
+});
+afterAll(() => app.close());
+
+/** Builder routes grouped by collection path; the kind is the get route's `:id` resource. */
+function resources(): Resource[] {
+  const byBase = new Map<string, Resource>();
+  for (const r of app.runtime.routes) {
+    if (!r.crud) continue;
+    const base = r.path.replace(/\/:id$/, '');
+    const res = byBase.get(base) ?? { kind: base, base, ops: new Map() };
+    res.ops.set(r.crud, r);
+    if (r.resources?.id) res.kind = r.resources.id;
+    byBase.set(base, res);
+  }
+  return [...byBase.values()];
+}
+
+const parse = (schema: z.ZodType | undefined, body: unknown, what: string): void => {
+  if (!schema) throw new Error(`${what}: the builder route declares no response schema`);
+  const result = schema.safeParse(body);
+  if (!result.success) throw new Error(`${what}: body does not match its documented response schema: ${result.error.message}`);
+};
+
+describe('CRUD contract', () => {
+  it('finds builder routes, each resource with all five operations and a fixture', () => {
+    const found = resources();
+    expect(found.map((r) => r.kind)).toEqual(expect.arrayContaining(Object.keys(FIXTURES)));
+    for (const r of found) {
+      expect([r.kind, [...r.ops.keys()].sort()]).toEqual([r.kind, ['create', 'get', 'list', 'remove', 'update']]);
+      expect(FIXTURES[r.kind]).toBeDefined();
+    }
+  });
+
+  describe.each(Object.keys(FIXTURES))('%s', (kind) => {
+    const resource = (): Resource => {
+      const r = resources().find((x) => x.kind === kind);
+      if (!r) throw new Error(`no builder routes for ${kind}`);
+      return r;
+    };
+    const op = (name: NonNullable<RouteDef['crud']>): RouteDef => resource().ops.get(name)!;
+    const total = async (): Promise<number> => {
+      const body = (await t.http.get(`${resource().base}?limit=1`)).body;
+      return typeof body.total === 'number' ? body.total : body.data.length;
+    };
+    const paged = (): boolean => Boolean(op('list').query);
+
+    it('create, get, list, partial update, delete then 404, every body as documented', async () => {
+      const { base } = resource();
+      const fx = FIXTURES[kind]!;
+      const made = await t.http.post(base, bind(fx.create, t));
+      expect(made.status).toBe(201);
+      parse(op('create').response, made.body, 'create');
+      const id = made.body.data._id as string;
+
+      const got = await t.http.get(`${base}/${id}`);
+      expect(got.status).toBe(200);
+      parse(op('get').response, got.body, 'get');
+      expect(got.body.data).toEqual(made.body.data);
+
+      const list = await t.http.get(paged() ? `${base}?page=1&limit=5` : base);
+      expect(list.status).toBe(200);
+      parse(op('list').response, list.body, 'list');
+      if (paged()) expect(list.body).toMatchObject({ page: 1, limit: 5 });
+      expect(list.body.data.map((x: { _id: string }) => x._id)).toContain(id);
+
+      const updated = await t.http.put(`${base}/${id}`, fx.update);
+      expect(updated.status).toBe(200);
+      parse(op('update').response, updated.body, 'update');
+      expect(updated.body.data[fx.field]).toEqual(fx.update[fx.field]);
+      expect(updated.body.data[fx.unchanged]).toEqual(made.body.data[fx.unchanged]);
+
+      const removed = await t.http.delete(`${base}/${id}`);
+      expect(removed.status).toBe(200);
+      parse(op('remove').response, removed.body, 'delete');
+      expect(removed.body).toEqual({ ok: true });
+      for (const res of [await t.http.get(`${base}/${id}`), await t.http.put(`${base}/${id}`, fx.update), await t.http.delete(`${base}/${id}`)]) {
+        expect(res.status).toBe(404);
+        expect(typeof res.body.error).toBe('string');
+      }
+    });
+
+    it('page size: the documented maximum is accepted, one more is 400 (unpaged lists: every record)', async () => {
+      if (!paged()) {
+        const fx = FIXTURES[kind]!;
+        const before = (await t.http.get(resource().base)).body.data.length as number;
+        await t.http.post(resource().base, bind({ ...fx.create, name: `Another ${kind}` }, t));
+        const after = await t.http.get(`${resource().base}?limit=1`);
+        expect(after.body.data).toHaveLength(before + 1);
+        expect(after.body.total).toBeUndefined();
+        return;
+      }
+      const schema = toJsonSchema(op('list').query) as { properties: { limit: { maximum: number } } };
+      const max = schema.properties.limit.maximum;
+      expect(max).toBeGreaterThan(0);
+      const atMax = await t.http.get(`${resource().base}?limit=${max}`);
+      expect(atMax.status).toBe(200);
+      expect(atMax.body.limit).toBe(max);
+      const over = await t.http.get(`${resource().base}?limit=${max + 1}`);
+      expect(over.status).toBe(400);
+      expect(over.body.error).toMatch(/limit/);
+    });
+
+    it('malformed and foreign ids are 404 on get, update and delete; the foreign record is untouched', async () => {
+      const { base } = resource();
+      const fx = FIXTURES[kind]!;
+      const theirs = (await other.http.post(base, bind(fx.create, other))).body.data;
+      for (const id of ['nope', '0123', 'zzzzzzzzzzzzzzzzzzzzzzzz', theirs._id]) {
+        for (const res of [await t.http.get(`${base}/${id}`), await t.http.put(`${base}/${id}`, fx.update), await t.http.delete(`${base}/${id}`)]) {
+          expect([id, res.status]).toEqual([id, 404]);
+        }
+      }
+      expect((await other.http.get(`${base}/${theirs._id}`)).body.data).toEqual(theirs);
+    });
+
+    it('preview (where the resource takes it) writes nothing', async () => {
+      if (!op('create').previewable) {
+        // Not previewable: the flag is not special, so it must not produce a preview answer.
+        expect(op('update').previewable).toBeFalsy();
+        return;
+      }
+      const { base } = resource();
+      const fx = FIXTURES[kind]!;
+      const before = await total();
+      const preview = await t.http.post(`${base}?preview=true`, bind(fx.create, t));
+      expect(preview.status).toBe(200);
+      expect(preview.body.data.preview).toBe(true);
+      parse(op('create').response, preview.body, 'create preview');
+      expect(await total()).toBe(before);
+      const made = (await t.http.post(base, bind(fx.create, t))).body.data;
+      const previewUpdate = await t.http.put(`${base}/${made._id}`, { ...fx.update, preview: true });
+      expect(previewUpdate.body.data.preview).toBe(true);
+      expect((await t.http.get(`${base}/${made._id}`)).body.data).toEqual(made);
+    });
+  });
+});

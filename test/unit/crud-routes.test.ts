@@ -1,0 +1,55 @@
+import { z } from 'zod';
+import { crudRoutes } from '../../api/http/crud';
+import type { HandlerInput, RouteDef } from '../../api/http/registry';
+import type { Ctx } from '../../domain/context';
+
+// The builder's wiring without a database: which routes, which envelopes, preview answers 200.
+const view = z.object({ _id: z.string(), name: z.string() });
+const calls: string[] = [];
+const routes = crudRoutes({
+  base: '/api/v1/widgets', section: 'Widgets', kind: 'widget',
+  access: { read: { scopes: ['read'] }, write: { scopes: ['write'] }, ops: { remove: { scopes: ['write'], roles: ['owner'] } } },
+  schemas: { list: z.object({ page: z.number(), limit: z.number() }), create: z.object({ name: z.string() }), update: z.object({ name: z.string() }).partial(), view },
+  service: {
+    list: async () => ({ items: [{ _id: 'a', name: 'A' }], total: 7 }),
+    create: async (_ctx, body, { preview }) => (calls.push(`create preview=${preview}`), preview ? { preview: true, current: null, proposed: { _id: 'x', ...body }, diff: {} } : { _id: 'x', ...body }),
+    get: async (_ctx, id) => ({ _id: id, name: 'A' }),
+    update: async (_ctx, id, body, { preview }) => (calls.push(`update preview=${preview}`), { _id: id, name: body.name ?? 'A' }),
+    remove: async (_ctx, id) => void calls.push(`remove ${id}`),
+  },
+  summaries: { list: 'l', create: 'c', get: 'g', update: 'u', remove: 'd' },
+  previewable: true,
+});
+
+const find = (method: string, path: string): RouteDef => routes.find((r) => r.method === method && r.path === path)!;
+const call = (def: RouteDef, input: Partial<HandlerInput<unknown, unknown, unknown>>) =>
+  def.handler({ params: {}, query: {}, body: {}, ctx: {} as Ctx, preview: false, koa: {} as never, ...input } as never);
+
+describe('crudRoutes', () => {
+  it('makes the five routes with access, resources and a response schema each', () => {
+    expect(routes.map((r) => `${r.method} ${r.path} ${r.crud}`)).toEqual([
+      'GET /api/v1/widgets list', 'POST /api/v1/widgets create', 'GET /api/v1/widgets/:id get', 'PUT /api/v1/widgets/:id update', 'DELETE /api/v1/widgets/:id remove',
+    ]);
+    for (const r of routes) expect(r.response).toBeDefined();
+    expect(find('DELETE', '/api/v1/widgets/:id').access).toEqual({ scopes: ['write'], roles: ['owner'] });
+    expect(find('GET', '/api/v1/widgets/:id').resources).toEqual({ id: 'widget' });
+    expect(find('POST', '/api/v1/widgets').successStatus).toBe(201);
+    expect(find('POST', '/api/v1/widgets').previewable && find('PUT', '/api/v1/widgets/:id').previewable).toBe(true);
+  });
+
+  it('answers with the spec envelopes, each matching its declared schema; preview is 200, not 201', async () => {
+    const list = await call(find('GET', '/api/v1/widgets'), { query: { page: 2, limit: 1 } });
+    expect(list).toEqual({ status: 200, body: { data: [{ _id: 'a', name: 'A' }], page: 2, limit: 1, total: 7 } });
+    const made = await call(find('POST', '/api/v1/widgets'), { body: { name: 'W' } });
+    expect(made.status).toBe(201);
+    const preview = await call(find('POST', '/api/v1/widgets'), { body: { name: 'W' }, preview: true });
+    expect(preview.status).toBe(200);
+    const removed = await call(find('DELETE', '/api/v1/widgets/:id'), { params: { id: 'x' } });
+    expect(removed).toEqual({ status: 200, body: { ok: true } });
+    for (const [def, reply] of [[find('GET', '/api/v1/widgets'), list], [find('POST', '/api/v1/widgets'), made], [find('POST', '/api/v1/widgets'), preview], [find('DELETE', '/api/v1/widgets/:id'), removed]] as const) {
+      expect(def.response!.safeParse(reply.body).success).toBe(true);
+    }
+    expect(find('GET', '/api/v1/widgets').response!.safeParse({ data: [], page: 1, limit: 1 }).success).toBe(false);
+    expect(calls).toEqual(['create preview=false', 'create preview=true', 'remove x']);
+  });
+});
