@@ -1,12 +1,14 @@
 /** The Temporal adapter of the webhook retry port (domain/webhooks/ports.ts). */
 import { Client, WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy } from '@temporalio/client';
 import { webhookDeliveryWorkflowId, type WebhookRetryPort } from '../domain/webhooks/ports';
+import { webhookDeliveryKind } from '../domain/workflow-kinds';
 
-export const WEBHOOK_DELIVERY_WORKFLOW_TYPE = 'webhookDeliveryWorkflow';
+export const WEBHOOK_DELIVERY_WORKFLOW_TYPE = webhookDeliveryKind.workflowType;
 
 export function createWebhookRetryPort(client: Client, taskQueue: string): WebhookRetryPort {
   return {
     async startRetry(input) {
+      const meta = { workspaceId: input.workspaceId, deliveryId: input.deliveryId, retries: input.delaysMs.length };
       try {
         await client.workflow.start(WEBHOOK_DELIVERY_WORKFLOW_TYPE, {
           workflowId: webhookDeliveryWorkflowId(input.workspaceId, input.deliveryId),
@@ -14,7 +16,9 @@ export function createWebhookRetryPort(client: Client, taskQueue: string): Webho
           args: [input],
           // A re-delivered outbox event must not start a second retry chain for the same delivery.
           workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-          typedSearchAttributes: [{ key: { name: 'CrmWorkspaceId', type: 'KEYWORD' }, value: input.workspaceId }],
+          typedSearchAttributes: Object.entries(webhookDeliveryKind.searchAttributes(meta)).map(([name, value]) => ({ key: { name, type: 'KEYWORD' as const }, value: value! })),
+          memo: webhookDeliveryKind.memo(meta),
+          staticSummary: webhookDeliveryKind.summary(meta),
         });
         return 'started';
       } catch (err) {

@@ -127,9 +127,73 @@ export const automationScheduleTickKind = defineWorkflowKind<AutomationScheduleM
   summary: (m) => `Schedule tick · Automation ${quoteName(m.automationName)}${m.description ? ` · ${m.description}` : ''}`,
 });
 
+// ---- messaging and webhooks ------------------------------------------------------------------
+
+export interface ScheduledSmsMeta {
+  workspaceId: string;
+  scheduledId: string;
+  /** ISO time the SMS is due. */
+  sendAt: string;
+}
+
+/** One timer workflow per scheduled SMS (`POST /sms/schedule`); its input holds ids and the time only. */
+export const scheduledSmsKind = defineWorkflowKind<ScheduledSmsMeta>({
+  kind: 'sms-scheduled',
+  workflowType: 'scheduledSmsWorkflow',
+  replayFixtures: ['sms-scheduled.history.json'],
+  searchAttributes: (m) => ({ CrmWorkspaceId: m.workspaceId }),
+  memo: (m) => ({ workspaceId: m.workspaceId, scheduledId: m.scheduledId, sendAt: m.sendAt }),
+  summary: (m) => `Scheduled SMS ${m.scheduledId} · at ${m.sendAt}`,
+});
+
+export interface WebhookDeliveryMeta {
+  workspaceId: string;
+  deliveryId: string;
+  /** Attempts left after the failed first one. */
+  retries: number;
+}
+
+/** The durable retries of one failing webhook delivery (timers between attempts; ids only, no body or secret). */
+export const webhookDeliveryKind = defineWorkflowKind<WebhookDeliveryMeta>({
+  kind: 'webhook-delivery',
+  workflowType: 'webhookDeliveryWorkflow',
+  replayFixtures: ['webhook-delivery.history.json'],
+  searchAttributes: (m) => ({ CrmWorkspaceId: m.workspaceId }),
+  memo: (m) => ({ workspaceId: m.workspaceId, deliveryId: m.deliveryId, retries: m.retries }),
+  summary: (m) => `Webhook delivery ${m.deliveryId} · ${m.retries} ${m.retries === 1 ? 'retry' : 'retries'} left`,
+});
+
+// ---- sequences -------------------------------------------------------------------------------
+
+export interface SequenceEnrollmentMeta {
+  workspaceId: string;
+  enrollmentId: string;
+  sequenceId: string;
+  sequenceName: string;
+  sequenceVersion: number;
+  entityType: string;
+  entityId: string;
+}
+
+/** One workflow per sequence enrollment row (`sequence-enrollment:<workspaceId>:<enrollmentId>`). */
+export const sequenceEnrollmentKind = defineWorkflowKind<SequenceEnrollmentMeta>({
+  kind: 'sequence-enrollment',
+  workflowType: 'sequenceEnrollmentWorkflow',
+  replayFixtures: ['sequence-enrollment.history.json'],
+  searchAttributes: (m) => ({ CrmWorkspaceId: m.workspaceId, CrmSequenceId: m.sequenceId, CrmEntityType: m.entityType, CrmEntityId: m.entityId }),
+  memo: (m) => ({ sequenceName: m.sequenceName, workspaceId: m.workspaceId, enrollmentId: m.enrollmentId, sequenceVersion: m.sequenceVersion }),
+  summary: (m) => `Sequence ${quoteName(m.sequenceName)} · ${m.entityType} ${m.entityId}`,
+  details: (m) =>
+    [
+      `**Sequence** ${quoteName(m.sequenceName)} (\`${m.sequenceId}\`, version ${m.sequenceVersion})`,
+      `**Enrollment** \`${m.enrollmentId}\` · ${m.entityType} \`${m.entityId}\``,
+      `**Workspace** \`${m.workspaceId}\``,
+    ].join('\n\n'),
+});
+
 /** Every workflow kind the worker runs. New kinds: one entry here (plus the export and a fixture). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const WORKFLOW_KINDS: readonly WorkflowKind<any>[] = [automationExecutionKind, automationScheduleTickKind];
+export const WORKFLOW_KINDS: readonly WorkflowKind<any>[] = [automationExecutionKind, automationScheduleTickKind, scheduledSmsKind, webhookDeliveryKind, sequenceEnrollmentKind];
 
 export function workflowKindOf(workflowId: string): WorkflowKind<unknown> | null {
   return (WORKFLOW_KINDS.find((k) => workflowId.startsWith(`${k.kind}:`)) as WorkflowKind<unknown> | undefined) ?? null;

@@ -1,6 +1,7 @@
 /** The Temporal adapter of SmsSchedulerPort (domain/messaging/sms-workflow-ids.ts): used by the API. */
 import { Client, WorkflowExecutionAlreadyStartedError, WorkflowIdReusePolicy, WorkflowNotFoundError } from '@temporalio/client';
 import { SCHEDULED_SMS_WORKFLOW_TYPE, scheduledSmsWorkflowId, type SmsSchedulerPort } from '../domain/messaging/sms-workflow-ids';
+import { scheduledSmsKind } from '../domain/workflow-kinds';
 
 const isGrpcNotFound = (err: unknown): boolean => (err as { code?: number })?.code === 5;
 
@@ -14,7 +15,9 @@ export function createSmsScheduler(client: Client, taskQueue: string): SmsSchedu
           args: [input],
           // One workflow per scheduled SMS, ever: a repeated start never sends twice.
           workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-          typedSearchAttributes: [{ key: { name: 'CrmWorkspaceId', type: 'KEYWORD' }, value: input.workspaceId }],
+          typedSearchAttributes: Object.entries(scheduledSmsKind.searchAttributes(input)).map(([name, value]) => ({ key: { name, type: 'KEYWORD' as const }, value: value! })),
+          memo: scheduledSmsKind.memo(input),
+          staticSummary: scheduledSmsKind.summary(input),
         });
         return 'started';
       } catch (err) {

@@ -1,11 +1,11 @@
 /** Temporal ids of SMS workflows (DESIGN.md "Workflow ids"). Pure: workflow code may import it. */
+import { scheduledSmsKind } from '../workflow-kinds';
 
-export const SCHEDULED_SMS_WORKFLOW_PREFIX = 'sms-scheduled';
-export const SCHEDULED_SMS_WORKFLOW_TYPE = 'scheduledSmsWorkflow';
+export const SCHEDULED_SMS_WORKFLOW_PREFIX = scheduledSmsKind.kind;
+export const SCHEDULED_SMS_WORKFLOW_TYPE = scheduledSmsKind.workflowType;
 
-/** `sms-scheduled:<workspaceId>:<scheduledId>`: one workflow per scheduled SMS. */
-export const scheduledSmsWorkflowId = (workspaceId: string, scheduledId: string): string =>
-  `${SCHEDULED_SMS_WORKFLOW_PREFIX}:${workspaceId}:${scheduledId}`;
+/** `sms-scheduled:<workspaceId>:<scheduledId>`: one workflow per scheduled SMS (the registry's builder). */
+export const scheduledSmsWorkflowId = (workspaceId: string, scheduledId: string): string => scheduledSmsKind.workflowId(workspaceId, scheduledId);
 
 /** Workflow input: ids and the time only; the activity loads the message from Postgres. */
 export interface ScheduledSmsWorkflowInput { workspaceId: string; scheduledId: string; sendAt: string }

@@ -8,6 +8,7 @@ import type { SequenceEngineDeps, UpdateOutcome } from './ports';
 import { getSequence } from './sequences.service';
 import { ENROLLMENT_STATUSES, SequenceEnrollment, SequenceStep, type EnrollmentSnapshot, type EnrollmentStatus } from './sequence.entity';
 import type { EnrollmentWorkflowInput } from './types';
+import { sequenceEnrollmentKind } from '../workflow-kinds';
 
 export interface EnrollmentStartRow {
   _id: string;
@@ -43,12 +44,13 @@ export async function startEnrollmentWorkflow(deps: SequenceEngineDeps, row: Enr
     ...(deps.waitScale && deps.waitScale !== 1 ? { waitScale: deps.waitScale } : {}),
     ...(deps.stepTimeoutMs ? { stepTimeoutMs: deps.stepTimeoutMs } : {}),
   };
+  const meta = { workspaceId: row.workspaceId, enrollmentId: row._id, sequenceId: row.sequenceId, sequenceName: row.sequenceName, sequenceVersion: snapshot.version, entityType: row.entityType, entityId: row.entityId };
   await deps.workflows.start({
     workflowId: row.workflowId,
     input,
     searchAttributes: { CrmWorkspaceId: row.workspaceId, CrmSequenceId: row.sequenceId, CrmEntityType: row.entityType, CrmEntityId: row.entityId },
-    memo: { sequenceName: row.sequenceName, workspaceId: row.workspaceId, enrollmentId: row._id, sequenceVersion: snapshot.version },
-    summary: `Sequence "${row.sequenceName}" · ${row.entityType} ${row.entityId}`,
+    memo: sequenceEnrollmentKind.memo(meta),
+    summary: sequenceEnrollmentKind.summary(meta),
   });
 }
 

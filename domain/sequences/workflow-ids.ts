@@ -1,14 +1,15 @@
 /**
  * Temporal ids of sequence enrollments (DESIGN.md "Workflow ids"). Pure: workflow code may import it.
  */
-export const ENROLLMENT_WORKFLOW_PREFIX = 'sequence-enrollment';
-export const ENROLLMENT_WORKFLOW_TYPE = 'sequenceEnrollmentWorkflow';
+import { sequenceEnrollmentKind } from '../workflow-kinds';
 
-/** `sequence-enrollment:<workspaceId>:<enrollmentId>`: one workflow per enrollment row. */
-export const enrollmentWorkflowId = (workspaceId: string, enrollmentId: string): string =>
-  `${ENROLLMENT_WORKFLOW_PREFIX}:${workspaceId}:${enrollmentId}`;
+export const ENROLLMENT_WORKFLOW_PREFIX = sequenceEnrollmentKind.kind;
+export const ENROLLMENT_WORKFLOW_TYPE = sequenceEnrollmentKind.workflowType;
+
+/** `sequence-enrollment:<workspaceId>:<enrollmentId>`: one workflow per enrollment row (the registry's builder). */
+export const enrollmentWorkflowId = (workspaceId: string, enrollmentId: string): string => sequenceEnrollmentKind.workflowId(workspaceId, enrollmentId);
 
 export function parseEnrollmentWorkflowId(workflowId: string): { workspaceId: string; enrollmentId: string } | null {
-  const m = /^sequence-enrollment:([0-9a-f]{24}):([0-9a-f]{24})$/.exec(workflowId);
-  return m ? { workspaceId: m[1]!, enrollmentId: m[2]! } : null;
+  const m = sequenceEnrollmentKind.parseId(workflowId);
+  return m ? { workspaceId: m.workspaceId, enrollmentId: m.id } : null;
 }

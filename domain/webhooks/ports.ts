@@ -2,6 +2,8 @@
  * The retry engine of webhook deliveries as a port (domain/ never imports Temporal); the Temporal
  * adapter is activities/webhook-client.ts. Inputs carry ids and delays only, never secrets or bodies.
  */
+import { webhookDeliveryKind } from '../workflow-kinds';
+
 export interface WebhookRetryInput {
   workspaceId: string;
   deliveryId: string;
@@ -16,7 +18,7 @@ export interface WebhookRetryPort {
 }
 
 /** `webhook-delivery:<workspaceId>:<deliveryId>`: one retry workflow per failing delivery. Pure. */
-export const webhookDeliveryWorkflowId = (workspaceId: string, deliveryId: string): string => `webhook-delivery:${workspaceId}:${deliveryId}`;
+export const webhookDeliveryWorkflowId = (workspaceId: string, deliveryId: string): string => webhookDeliveryKind.workflowId(workspaceId, deliveryId);
 
 /** The Standard Webhooks message id of a delivery: the same on every attempt and replay. */
 export const webhookIdOf = (deliveryId: string): string => `msg_${deliveryId}`;

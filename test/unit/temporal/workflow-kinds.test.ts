@@ -6,7 +6,10 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as workflows from '../../../workflows';
-import { automationExecutionKind, automationScheduleTickKind, defineWorkflowKind, WORKFLOW_KINDS } from '../../../domain/workflow-kinds';
+import { automationExecutionKind, automationScheduleTickKind, defineWorkflowKind, scheduledSmsKind, sequenceEnrollmentKind, webhookDeliveryKind, WORKFLOW_KINDS } from '../../../domain/workflow-kinds';
+import { scheduledSmsWorkflowId } from '../../../domain/messaging/sms-workflow-ids';
+import { enrollmentWorkflowId, parseEnrollmentWorkflowId } from '../../../domain/sequences/workflow-ids';
+import { webhookDeliveryWorkflowId } from '../../../domain/webhooks/ports';
 import { CRM_SEARCH_ATTRIBUTES } from '../../../infra/search-attributes';
 
 const WS = '6b04aaaaaaaaaaaaaaaaaaaa';
@@ -57,6 +60,25 @@ describe('workflow registry', () => {
     expect(attrs).toEqual({ CrmWorkspaceId: WS, CrmAutomationId: ID, CrmTriggerType: 'lead_created', CrmEntityType: 'lead', CrmEntityId: ID });
     for (const name of Object.keys(attrs)) expect(registered.has(name)).toBe(true);
     for (const name of Object.keys(automationScheduleTickKind.searchAttributes({ workspaceId: WS, automationId: ID, automationName: 'x' }))) expect(registered.has(name)).toBe(true);
+  });
+
+  it('SMS, webhook and sequence kinds: the start paths build their ids with the registry; ids-only search attributes', () => {
+    expect(scheduledSmsWorkflowId(WS, ID)).toBe(`sms-scheduled:${WS}:${ID}`);
+    expect(webhookDeliveryWorkflowId(WS, ID)).toBe(`webhook-delivery:${WS}:${ID}`);
+    expect(enrollmentWorkflowId(WS, ID)).toBe(`sequence-enrollment:${WS}:${ID}`);
+    expect(parseEnrollmentWorkflowId(enrollmentWorkflowId(WS, ID))).toEqual({ workspaceId: WS, enrollmentId: ID });
+    const registered = new Set<string>(CRM_SEARCH_ATTRIBUTES.map((a) => a.name));
+    const seq = { workspaceId: WS, enrollmentId: ID, sequenceId: ID, sequenceName: 'Onboarding\n drip', sequenceVersion: 3, entityType: 'lead', entityId: ID };
+    const all = [
+      scheduledSmsKind.searchAttributes({ workspaceId: WS, scheduledId: ID, sendAt: '2026-01-01T09:00:00.000Z' }),
+      webhookDeliveryKind.searchAttributes({ workspaceId: WS, deliveryId: ID, retries: 2 }),
+      sequenceEnrollmentKind.searchAttributes(seq),
+    ];
+    expect(all[2]).toEqual({ CrmWorkspaceId: WS, CrmSequenceId: ID, CrmEntityType: 'lead', CrmEntityId: ID });
+    for (const attrs of all) for (const name of Object.keys(attrs)) expect(registered.has(name)).toBe(true);
+    expect(sequenceEnrollmentKind.summary(seq)).toBe(`Sequence "Onboarding drip" · lead ${ID}`);
+    expect(webhookDeliveryKind.summary({ workspaceId: WS, deliveryId: ID, retries: 1 })).toBe(`Webhook delivery ${ID} · 1 retry left`);
+    expect(scheduledSmsKind.summary({ workspaceId: WS, scheduledId: ID, sendAt: '2026-01-01T09:00:00.000Z' })).toBe(`Scheduled SMS ${ID} · at 2026-01-01T09:00:00.000Z`);
   });
 
   it('summaries are one readable line: automation name, trigger, record', () => {
