@@ -1,6 +1,7 @@
 import { createLogger } from '../../domain/logger';
 import { createOutboxDispatcher, type OutboxDispatcher } from '../../domain/outbox/dispatcher';
 import { buildSubscribers } from '../../domain/outbox/subscribers';
+import { createSearchIndexSubscriber } from '../../search/index-subscriber';
 import { equals } from '../../search/meili';
 import { reindex } from '../../search/reindex';
 import { HttpClient, startTestApp, type Tenant, type TestApp } from '../support/app';
@@ -26,7 +27,7 @@ beforeAll(async () => {
   dispatcher = createOutboxDispatcher({
     pgConnectionString: app.config.databaseUrl,
     workspaceIds: [a.workspaceId, b.workspaceId],
-    subscribers: buildSubscribers({ orm: app.runtime.deps.orm, config: app.config, log }),
+    subscribers: buildSubscribers({ orm: app.runtime.deps.orm, config: app.config, log, searchIndex: createSearchIndexSubscriber }),
     log,
     pollIntervalMs: 100,
     backoff: () => 100,
