@@ -1,12 +1,13 @@
 /**
  * The sequence `wait` node's duration with every alias of the spec: delayAmount/delayUnit
  * (default 1 day), waitAmount/waitUnit, duration/unit, amount, waitDays/waitHours. Pure (no zod),
- * so the workflow may call it. The lead will unify it with domain/shared/wait-duration.ts.
+ * so the workflow may call it. Validation and milliseconds come from domain/shared/wait-duration.ts,
+ * the normaliser automation delays use too; this adds the sequence leniency and the default.
  */
 
-export const WAIT_UNITS = ['minutes', 'hours', 'days', 'weeks'] as const;
-export type WaitUnit = (typeof WAIT_UNITS)[number];
-const UNIT_MS: Record<WaitUnit, number> = { minutes: 60_000, hours: 3_600_000, days: 86_400_000, weeks: 604_800_000 };
+import { AMOUNT_KEYS, SEQUENCE_WAIT_DEFAULTS, SPLIT_KEYS, UNIT_KEYS, waitDurationOf, WAIT_UNITS, type WaitUnit } from '../shared/wait-duration';
+
+export { WAIT_UNITS, type WaitUnit };
 /** A year bounds a forgotten enrollment. */
 export const MAX_WAIT_MS = 365 * 86_400_000;
 
@@ -26,45 +27,37 @@ const numberOf = (v: unknown): number | null => {
   return null;
 };
 
-/** First alias pair present wins; a pair without its unit takes days. */
-const PAIRS: readonly [string, string][] = [['delayAmount', 'delayUnit'], ['waitAmount', 'waitUnit'], ['duration', 'unit'], ['amount', 'unit']];
-
+/** A sequence `wait` node's duration; the first form present wins (shared rules), default 1 day. */
 export function normalizeWait(data: Record<string, unknown>): WaitResult {
-  const bad = (path: string, error: string): WaitResult => ({ ok: false, path, error });
-  let amount: number | null = null;
-  let unit: WaitUnit = 'days';
-  let amountKey = 'delayAmount';
-  const pair = PAIRS.find(([a, u]) => data[a] !== undefined || (a === 'delayAmount' && data[u] !== undefined));
-  if (pair) {
-    const [a, u] = pair;
-    amountKey = a;
-    amount = data[a] === undefined ? 1 : numberOf(data[a]);
-    if (amount === null) return bad(a, 'must be a number');
-    if (data[u] !== undefined && data[u] !== null && data[u] !== '') {
-      const found = typeof data[u] === 'string' ? UNIT_ALIASES[(data[u] as string).trim().toLowerCase()] : undefined;
-      if (!found) return bad(u, `must be one of ${WAIT_UNITS.join(', ')}`);
-      unit = found;
-    }
-  } else if (data.waitDays !== undefined || data.waitHours !== undefined) {
-    const days = data.waitDays === undefined ? 0 : numberOf(data.waitDays);
-    const hours = data.waitHours === undefined ? 0 : numberOf(data.waitHours);
-    if (days === null) return bad('waitDays', 'must be a number');
-    if (hours === null) return bad('waitHours', 'must be a number');
-    amountKey = data.waitDays !== undefined ? 'waitDays' : 'waitHours';
-    if (hours && days) {
-      amount = days * 24 + hours;
-      unit = 'hours';
-    } else if (hours) {
-      amount = hours;
-      unit = 'hours';
-    } else {
-      amount = days;
-    }
-  } else {
-    amount = 1; // the spec's default: one day
+  // Sequence leniency first (numeric strings, short unit names), then the one shared normaliser.
+  const d: Record<string, unknown> = { ...data };
+  for (const k of ['delayMinutes', ...AMOUNT_KEYS, ...SPLIT_KEYS]) {
+    const n = numberOf(d[k]);
+    if (typeof d[k] === 'string' && n !== null) d[k] = n;
   }
-  if (amount <= 0) return bad(amountKey, 'must be greater than 0');
-  const ms = Math.round(amount * UNIT_MS[unit]);
-  if (ms > MAX_WAIT_MS) return bad(amountKey, 'must be at most 365 days');
-  return { ok: true, wait: { amount, unit, ms } };
+  for (const k of UNIT_KEYS) {
+    const u = typeof d[k] === 'string' ? UNIT_ALIASES[(d[k] as string).trim().toLowerCase()] : undefined;
+    if (u) d[k] = u;
+  }
+  const r = waitDurationOf(d, SEQUENCE_WAIT_DEFAULTS);
+  if (!r.ok) return r;
+  // The node keeps a readable amount and unit beside the milliseconds.
+  const amountKey = AMOUNT_KEYS.find((k) => d[k] !== undefined && d[k] !== null);
+  const unitKey = UNIT_KEYS.find((k) => d[k] !== undefined && d[k] !== null);
+  let amount: number;
+  let unit: WaitUnit;
+  if (d.delayMinutes !== undefined && d.delayMinutes !== null) {
+    amount = d.delayMinutes as number;
+    unit = 'minutes';
+  } else if (amountKey || (unitKey && d.waitDays === undefined && d.waitHours === undefined)) {
+    amount = amountKey ? (d[amountKey] as number) : SEQUENCE_WAIT_DEFAULTS.amount;
+    unit = unitKey ? (d[unitKey] as WaitUnit) : SEQUENCE_WAIT_DEFAULTS.unit;
+  } else if (d.waitHours !== undefined && d.waitHours !== null && d.waitHours !== 0) {
+    amount = r.minutes / 60;
+    unit = 'hours';
+  } else {
+    amount = r.minutes / 1440;
+    unit = 'days';
+  }
+  return { ok: true, wait: { amount, unit, ms: r.ms } };
 }

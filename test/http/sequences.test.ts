@@ -68,7 +68,7 @@ describe('POST /sequences', () => {
     ['sms alphanumeric sender of 12 characters', line([{ type: 'send_sms', data: { message: 'x', senderType: 'alphanumeric', senderId: 'ABCDEFGHIJKL' } }]), 'nodes[1].data.senderId', 'must be at most 11 characters'],
     ['sms alphanumeric without senderId', line([{ type: 'send_sms', data: { message: 'x', senderType: 'alphanumeric' } }]), 'nodes[1].data.senderId', 'is required with senderType alphanumeric (at most 11 characters)'],
     ['wait with unknown unit', line([waitNode({ delayAmount: 1, delayUnit: 'years' })]), 'nodes[1].data.delayUnit', 'must be one of minutes, hours, days, weeks'],
-    ['wait of zero', line([waitNode({ waitDays: 0 })]), 'nodes[1].data.waitDays', 'must be greater than 0'],
+    ['wait of zero', line([waitNode({ waitDays: 0 })]), 'nodes[1].data.waitDays', 'waitDays and waitHours add up to 0; a wait must be longer'],
     ['create_task without title', line([{ type: 'create_task', data: {} }]), 'nodes[1].data.taskTitle', 'is required'],
     ['create_task unknown activityType', line([{ type: 'create_task', data: { taskTitle: 'x', activityType: 'party' } }]), 'nodes[1].data.activityType', 'must be one of task, call, meeting, follow_up, email, deadline, reminder'],
     ['create_recall without title', line([{ type: 'create_recall', data: {} }]), 'nodes[1].data.title', 'is required'],

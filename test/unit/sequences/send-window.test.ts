@@ -75,17 +75,19 @@ describe('normalizeWait (wait node aliases)', () => {
     [{ waitDays: 1, waitHours: 6 }, { amount: 30, unit: 'hours', ms: 30 * 3_600_000 }],
     [{ delayAmount: '4', delayUnit: 'Hours' }, { amount: 4, unit: 'hours', ms: 4 * 3_600_000 }],
     [{ delayAmount: 365 }, { amount: 365, unit: 'days', ms: 365 * D }],
+    [{ delayMinutes: 90 }, { amount: 90, unit: 'minutes', ms: 90 * 60_000 }],
+    [{ waitDays: '2', waitHours: 0 }, { amount: 2, unit: 'days', ms: 2 * D }],
   ])('%j → %j', (data, wait) => {
     expect(normalizeWait(data)).toEqual({ ok: true, wait });
   });
 
   it.each([
-    [{ delayAmount: 0 }, 'delayAmount', 'must be greater than 0'],
-    [{ delayAmount: -1 }, 'delayAmount', 'must be greater than 0'],
-    [{ delayAmount: 'x' }, 'delayAmount', 'must be a number'],
+    [{ delayAmount: 0 }, 'delayAmount', 'must be a number greater than 0'],
+    [{ delayAmount: -1 }, 'delayAmount', 'must be a number greater than 0'],
+    [{ delayAmount: 'x' }, 'delayAmount', 'must be a number greater than 0'],
     [{ delayAmount: 1, delayUnit: 'years' }, 'delayUnit', 'must be one of minutes, hours, days, weeks'],
     [{ delayAmount: 366 }, 'delayAmount', 'must be at most 365 days'],
-    [{ waitDays: 'soon' }, 'waitDays', 'must be a number'],
+    [{ waitDays: 'soon' }, 'waitDays', 'must be a number of at least 0'],
   ])('%j → %s %s', (data, path, error) => {
     expect(normalizeWait(data)).toEqual({ ok: false, path, error });
   });
