@@ -3,6 +3,7 @@
  * node, plus `finishExecution` (in-workflow steps and the final status) — so an execution costs
  * its action nodes + 1 activities. `recordSteps` is only used before a delay's timer.
  */
+import { lazy } from './lazy';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { AiProvider } from '../domain/ai/ai-provider';
 import { createAiProvider } from '../domain/ai/factory';
@@ -36,20 +37,6 @@ export interface AutomationActivityOptions {
   messaging?: MessagingDeps;
   ai?: AiProvider;
   sequences?: SequenceEngineDeps;
-}
-
-function lazy<T>(make: () => T): () => T | null {
-  let value: T | null | undefined;
-  return () => {
-    if (value === undefined) {
-      try {
-        value = make();
-      } catch {
-        value = null;
-      }
-    }
-    return value;
-  };
 }
 
 export function createAutomationActivities(opts: AutomationActivityOptions) {

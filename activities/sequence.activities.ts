@@ -4,6 +4,7 @@
  * `sequenceRunStep` (one node's effect). Each step is idempotent on enrollment + node: CRM effects
  * commit together with their step row, sends go out under the key `seq:<enrollmentId>:<nodeId>`.
  */
+import { lazy } from './lazy';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { ApplicationFailure } from '@temporalio/activity';
@@ -41,20 +42,6 @@ export interface SequenceActivityOptions {
   ai?: AiProvider;
   /** Tests only: how long an unfinished e-mail claim counts as in progress (default 5 minutes). */
   staleClaimMs?: number;
-}
-
-function lazy<T>(make: () => T): () => T | null {
-  let value: T | null | undefined;
-  return () => {
-    if (value === undefined) {
-      try {
-        value = make();
-      } catch {
-        value = null;
-      }
-    }
-    return value;
-  };
 }
 
 const KIND: Record<string, string> = { Lead: 'lead', People: 'person', Deal: 'deal', Company: 'company' };

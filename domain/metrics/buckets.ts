@@ -55,7 +55,8 @@ export function resolveWindow(from: string, to: string | undefined, timeZone: st
   return { from: start, to: end };
 }
 
-function addDays(day: string, n: number): string {
+/** The calendar day `n` days after `day` (both `YYYY-MM-DD`). */
+export function addDays(day: string, n: number): string {
   const d = new Date(`${day}T00:00:00Z`);
   d.setUTCDate(d.getUTCDate() + n);
   return d.toISOString().slice(0, 10);

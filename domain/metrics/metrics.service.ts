@@ -1,9 +1,10 @@
 import type { Ctx } from '../context';
 import { DomainError } from '../errors';
-import { bucketLabels, compareWindow, MAX_BUCKETS, resolveWindow, SQL_LABEL, type Granularity, type Window } from './buckets';
+import { addDays, bucketLabels, compareWindow, MAX_BUCKETS, resolveWindow, SQL_LABEL, type Granularity, type Window } from './buckets';
 import { BUILT_IN_METRICS, catalogEntry, EXTERNAL_PREFIX, type DimensionDef, type MetricDef, type MetricFormat } from './catalog';
 import type { MetricPointsBody } from './metrics.schemas';
 import { MetricSeries } from './metric-series.entity';
+import { localDay } from '../reports/history-days';
 
 // Metric reads are SQL aggregates; raw SQL bypasses the tenant filter, so each statement binds the
 // workspace explicitly. Metric keys and dimensions only ever select from the catalog's own SQL.
@@ -184,7 +185,7 @@ export async function queryMetric(ctx: Ctx, req: MetricRequest) {
   const window = resolveWindow(req.from, req.to, req.tz);
   if (!(window.to > window.from)) throw new MetricError('invalid_query', 'to must be after from');
   const snapshot = def.mode === 'snapshot';
-  const localDays = (w: Window) => ({ fromDay: localDay(w.from, req.tz), toDay: localDay(new Date(w.to.getTime() - 1), req.tz, 1) });
+  const localDays = (w: Window) => ({ fromDay: localDay(w.from, req.tz), toDay: addDays(localDay(new Date(w.to.getTime() - 1), req.tz), 1) });
   const current = await aggregate(ctx, def, snapshot ? null : window, req, dim, localDays(window));
   const result: Record<string, unknown> = {
     metricKey: def.key,
@@ -213,13 +214,6 @@ export async function queryMetric(ctx: Ctx, req: MetricRequest) {
   return result;
 }
 
-function localDay(at: Date, timeZone: string, addDays = 0): string {
-  const day = new Intl.DateTimeFormat('en-CA', { timeZone, year: 'numeric', month: '2-digit', day: '2-digit' }).format(at);
-  if (!addDays) return day;
-  const d = new Date(`${day}T00:00:00Z`);
-  d.setUTCDate(d.getUTCDate() + addDays);
-  return d.toISOString().slice(0, 10);
-}
 
 /** A batch: results in request order; a failing entry carries metricKey, error and code. */
 export async function queryMetrics(ctx: Ctx, requests: MetricRequest[]) {
