@@ -2,7 +2,6 @@
 import { scheduledSmsKind } from '../workflow-kinds';
 
 export const SCHEDULED_SMS_WORKFLOW_PREFIX = scheduledSmsKind.kind;
-export const SCHEDULED_SMS_WORKFLOW_TYPE = scheduledSmsKind.workflowType;
 
 /** `sms-scheduled:<workspaceId>:<scheduledId>`: one workflow per scheduled SMS (the registry's builder). */
 export const scheduledSmsWorkflowId = (workspaceId: string, scheduledId: string): string => scheduledSmsKind.workflowId(workspaceId, scheduledId);
