@@ -226,6 +226,8 @@ describe('outbox: at least once across failures and crashes', () => {
     createInterface({ input: child.stdout! }).on('line', (l) => lines.push(l));
     await waitFor(() => lines.some((l) => l.startsWith('hanging second')), 20_000, 'the child to reach the second subscriber');
     expect(lines.filter((l) => l.startsWith('delivered first'))).toHaveLength(1);
+    // Subscribers run side by side: 'first' records its success as it finishes, which may land just after the line.
+    await waitFor(async () => ((await rows(ws))[0]?.delivered_to ?? []).includes('first'), 10_000, "first's success to be recorded");
 
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGKILL');
