@@ -95,7 +95,7 @@ export default defineConfig(
               // domain/ does I/O, except the pure, deterministic automation helpers the execution
               // workflow runs on and the workflow registry (a regex: gitignore-style groups cannot re-include files below
               // an excluded folder).
-              regex: '(^|/)domain(/(?!automations/(topology|conditions|workflow-ids|engine/walk|engine/types)$|shared/wait-duration$|workflow-kinds$|sequences/send-window$).*)?$',
+              regex: '(^|/)domain(/(?!automations/(topology|conditions|workflow-ids|engine/walk|engine/types)$|shared/wait-duration$|workflow-kinds$|sequences/send-window$|bookings/approval-types$).*)?$',
               message: workflowSandboxMessage,
               allowTypeImports: true,
             },

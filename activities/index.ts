@@ -10,6 +10,9 @@ import { createWebhookActivities } from './webhooks.activities';
 import { createSmsActivities } from './sms.activities';
 import { createSequenceActivities } from './sequence.activities';
 import type { SequenceWorkflowPort } from '../domain/sequences/ports';
+import { createBookingActivities } from './bookings.activities';
+import { createEmailBulkActivities } from './email-bulk.activities';
+import { createContractActivities } from './contracts.activities';
 
 /** Dependencies every activity module receives (each activity call forks its own EM from `orm`). */
 export interface ActivityDeps {
@@ -43,5 +46,8 @@ export function createActivities(deps: ActivityDeps) {
 
     ...createSmsActivities({ orm: deps.orm, config: deps.config, log: deps.log.child({ component: 'sms' }), gateway: deps.messaging?.gateway }),
     ...createSequenceActivities({ orm: deps.orm, config: deps.config, log: deps.log.child({ component: 'sequences' }), messaging: deps.messaging, ai: deps.ai, staleClaimMs: deps.staleClaimMs }),
+    ...createBookingActivities({ orm: deps.orm, config: deps.config, log: deps.log.child({ component: 'bookings' }), messaging: deps.messaging }),
+    ...createEmailBulkActivities({ orm: deps.orm, config: deps.config, log: deps.log.child({ component: 'email-bulk' }), messaging: deps.messaging }),
+    ...createContractActivities({ orm: deps.orm, config: deps.config, log: deps.log.child({ component: 'contracts' }), messaging: deps.messaging }),
   } satisfies Record<string, (input: never) => Promise<unknown>>;
 }

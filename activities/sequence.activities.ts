@@ -29,6 +29,9 @@ import { sendKey, sendSequenceEmail, sendSequenceSms, type SendOutcome } from '.
 import { SequenceEnrollment, SequenceStep, type SequenceStepStatus } from '../domain/sequences/sequence.entity';
 import { SEQUENCE_FAILURE_TYPES, type MirrorInput, type StepActivityInput, type StepActivityResult } from '../domain/sequences/types';
 import { unsubscribeUrl } from '../domain/sequences/unsubscribe';
+import { renderStoredTemplate } from '../domain/email/template-render';
+import { NO_TRACK } from '../domain/email/tracking';
+import { reserveSendSlot } from '../domain/sequences/send-interval';
 import { Workspace } from '../domain/workspaces/workspace.entity';
 import { createRecallAction, createTaskAction } from './actions/timeline';
 import { setAccessAction, updateRecordAction } from './actions/records';
@@ -49,6 +52,12 @@ const PERMANENT = new Set(['validation', 'not_found', 'not_configured', 'forbidd
 const PLACEHOLDERS = { namespaces: SEQUENCE_NAMESPACES, topLevelNames: SEQUENCE_TOP_LEVEL_NAMES } as const;
 
 class StepError extends DomainError {}
+/** The step's send slot (emailIntervalSeconds) is `waitMs` away. */
+class DeferredStep extends Error {
+  constructor(readonly waitMs: number) {
+    super(`send slot in ${waitMs} ms`);
+  }
+}
 const stepFail = (message: string): never => {
   throw new StepError('validation', message);
 };
@@ -143,9 +152,7 @@ export function createSequenceActivities(opts: SequenceActivityOptions) {
       return { status: 'skipped', output };
     };
     if (!sendConditionHolds(d, context)) return skipped('sendCondition not met');
-    if ((channel === 'email' && d.emailMode === 'template') || (channel === 'sms' && d.smsMode === 'template') || d.templateId) {
-      stepFail(`${node.type}: templates are not available yet; write the ${channel === 'email' ? 'subject and body' : 'message'} on the step`);
-    }
+    if (channel === 'sms' && (d.smsMode === 'template' || d.templateId)) stepFail('send_sms: SMS templates are not available in sequence steps; write the message on the step');
     const custom = channel === 'email' ? d.customRecipient : d.customPhone;
     const recipients = await recipientsFor(em, context, {
       recipientType: String(d.recipientType ?? 'contact'), companyRecipientTarget: String(d.companyRecipientTarget ?? 'contact_person'),
@@ -161,13 +168,40 @@ export function createSequenceActivities(opts: SequenceActivityOptions) {
     let sent: SendOutcome[];
     if (channel === 'email') {
       const blocks = (d.aiBlocks ?? []) as { id: string; prompt: string }[];
-      const subject = await renderAiBlocks(renderTemplate(String(d.subject ?? ''), context, { ...PLACEHOLDERS, timezone: tz }).text, blocks, context, tz, false);
-      let html = await renderAiBlocks(renderTemplate(String(d.body ?? ''), context, { ...PLACEHOLDERS, timezone: tz, escape: 'html' }).text, blocks, context, tz, true);
-      if (d.unsubscribeLinkEnabled === true) html += `<p style="font-size:12px;color:#666"><a href="${unsubscribeUrl(opts.config, e)}">${typeof d.unsubscribeLinkPreset === 'string' && d.unsubscribeLinkPreset ? d.unsubscribeLinkPreset : 'Unsubscribe'}</a></p>`;
+      const templateId = typeof d.templateId === 'string' && d.templateId.trim() ? d.templateId.trim() : null;
+      const stepSubject = d.subject ? renderTemplate(String(d.subject), context, { ...PLACEHOLDERS, timezone: tz }).text : '';
+      // A template is rendered against the enrollment's records; a subject on the step overrides the template's.
+      const content = templateId
+        ? await renderStoredTemplate(ctx, templateId, context, { subject: stepSubject || undefined }, 'send_email.templateId')
+        : { subject: stepSubject, html: renderTemplate(String(d.body ?? ''), context, { ...PLACEHOLDERS, timezone: tz, escape: 'html' }).text, text: undefined };
+      const subject = await renderAiBlocks(content.subject, blocks, context, tz, false);
+      let html = content.html ? await renderAiBlocks(content.html, blocks, context, tz, true) : '';
+      if (d.unsubscribeLinkEnabled === true) {
+        const link = `<p style="font-size:12px;color:#666"><a ${NO_TRACK} href="${unsubscribeUrl(opts.config, e)}">${typeof d.unsubscribeLinkPreset === 'string' && d.unsubscribeLinkPreset ? d.unsubscribeLinkPreset : 'Unsubscribe'}</a></p>`;
+        html = /<\/body>/i.test(html) ? html.replace(/<\/body>/i, `${link}</body>`) : html + link;
+      }
       const senderType = (d.senderType ?? settings.defaultSenderType ?? 'fixed') as string;
       const ownerEmail = typeof owner?.email === 'string' ? owner.email : undefined;
-      const from = senderType === 'owner' && ownerEmail && messaging()?.transport.defaultFrom ? `${String(owner?.fullName ?? '').replace(/[<>"]/g, '') || 'Sales'} <${addressOf(messaging()!.transport.defaultFrom!)}>` : undefined;
-      sent = [await sendSequenceEmail(ctx, deps, { to: recipients.to, subject: subject.replace(/[\r\n]+/g, ' '), html, from, replyTo: senderType === 'owner' ? ownerEmail : undefined, links, key: sendKey(e._id, node.id) })];
+      // The mailbox: the step's senderAccountId, else the sequence's default sender id when it names a connected mailbox.
+      const accountId = typeof d.senderAccountId === 'string' && d.senderAccountId.trim() ? d.senderAccountId.trim()
+        : settings.defaultSenderId && /^[0-9a-f]{24}$/.test(settings.defaultSenderId) ? settings.defaultSenderId : undefined;
+      const from = !accountId && senderType === 'owner' && ownerEmail && messaging()?.transport.defaultFrom ? `${String(owner?.fullName ?? '').replace(/[<>"]/g, '') || 'Sales'} <${addressOf(messaging()!.transport.defaultFrom!)}>` : undefined;
+      // emailIntervalSeconds: one slot per send and mailbox, reserved once per step (kept on the step row).
+      const interval = settings.sendSettings.emailIntervalSeconds ?? 0;
+      if (interval > 0) {
+        const prior = await em.findOne(SequenceStep, { enrollmentId: e._id, nodeId: node.id });
+        const kept = typeof prior?.output?.slotAt === 'string' ? new Date(prior.output.slotAt) : null;
+        const slot = kept ?? await reserveSendSlot(em, e.workspaceId, accountId ?? 'fallback', interval);
+        if (!kept) await upsertStep(em, e, node.id, node.type, { status: 'waiting', output: { slotAt: slot.toISOString(), reason: 'emailIntervalSeconds' } });
+        const wait = slot.getTime() - Date.now();
+        if (wait > 500) throw new DeferredStep(wait);
+      }
+      // Tracking as the sequence's settings say, where tracking links can be signed (CRM_SECRETS_KEY).
+      const track = (deps.messaging.tracking && settings.trackingSettings) || { trackOpens: false, trackClicks: false };
+      sent = [await sendSequenceEmail(ctx, deps, {
+        to: recipients.to, subject: subject.replace(/[\r\n]+/g, ' '), html: html || undefined, text: 'text' in content ? content.text : undefined, from, accountId,
+        replyTo: senderType === 'owner' ? ownerEmail : undefined, trackOpens: track.trackOpens, trackClicks: track.trackClicks, links, key: sendKey(e._id, node.id),
+      })];
     } else {
       const message = await renderAiBlocks(renderTemplate(String(d.message ?? ''), context, { ...PLACEHOLDERS, timezone: tz }).text, (d.aiBlocks ?? []) as { id: string; prompt: string }[], context, tz, false);
       const senderType = String(d.senderType ?? 'fixed');
@@ -314,6 +348,8 @@ export function createSequenceActivities(opts: SequenceActivityOptions) {
             return stepFail(`unknown node type ${node.type}`);
         }
       } catch (err) {
+        // Not a failure: the mailbox's next send slot is later; Temporal retries the step then.
+        if (err instanceof DeferredStep) throw ApplicationFailure.create({ message: `deferred ${err.waitMs} ms by emailIntervalSeconds`, type: 'SequenceStepDeferred', nextRetryDelay: err.waitMs });
         const message = (err instanceof Error ? err.message : String(err)).slice(0, 2000);
         const permanent = err instanceof DomainError && PERMANENT.has(err.code);
         log.warn({ enrollmentId: e._id, nodeId: node.id, code: err instanceof DomainError ? err.code : undefined, permanent }, 'sequence step failed');

@@ -33,6 +33,10 @@ export type RouteFactory = (deps: AppDeps) => RouteDef[];
 
 const REQUEST_ID_RE = /^[\w.-]{1,64}$/;
 
+/** Paths whose segment is a bearer capability (contract signing links): logged without it. */
+const SECRET_PATH_SEGMENT = /^(\/public\/contracts\/sign\/)[^/]+/;
+export const loggedPath = (path: string): string => path.replace(SECRET_PATH_SEGMENT, '$1[redacted]');
+
 async function requestContext(ctx: Context, next: Next, log: Logger): Promise<void> {
   const incoming = ctx.get('x-request-id');
   const requestId = REQUEST_ID_RE.test(incoming) ? incoming : newId();
@@ -45,7 +49,7 @@ async function requestContext(ctx: Context, next: Next, log: Logger): Promise<vo
   } finally {
     // Path only: the query string may carry api_key.
     log.info(
-      { requestId, method: ctx.method, path: ctx.path, status: ctx.status, ms: Number(process.hrtime.bigint() - started) / 1e6, workspaceId: ctx.state.workspaceId },
+      { requestId, method: ctx.method, path: loggedPath(ctx.path), status: ctx.status, ms: Number(process.hrtime.bigint() - started) / 1e6, workspaceId: ctx.state.workspaceId },
       'request',
     );
   }

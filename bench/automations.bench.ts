@@ -24,8 +24,6 @@
 // Last line: RESULT exec_per_s=<x> bare_per_s=<x> ratio=<x> p50_first_action_ms=<n> p95_ms=<n>
 // (throughput figures from the throughput phase; p50 first action and p95 event → done from the
 // latency phase).
-import { rmSync } from 'node:fs';
-import path from 'node:path';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Connection, type Client } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
@@ -49,8 +47,8 @@ import { forkForWorkspace } from '../domain/orm/tenant';
 import { createOutboxDispatcher, type OutboxDispatcher } from '../domain/outbox/dispatcher';
 import { buildSubscribers } from '../domain/outbox/subscribers';
 import { createWorkspace } from '../domain/workspaces/workspaces.service';
-import { devDataDir } from '../infra/paths';
-import { startStack, type RunningStack } from '../infra/stack';
+import type { RunningStack } from '../infra/stack';
+import { benchLog, runBench } from './bench-stack';
 import type { bareWorkflow } from './bare.workflow';
 
 const EVENTS = Math.max(500, Number(process.env.BENCH_EVENTS ?? 500));
@@ -67,7 +65,7 @@ const PACED_LOAD = 0.5;
 const TARGET_RATIO = 0.5;
 const TARGET_FIRST_ACTION_MS = 300;
 const BARE_TABLE = 'bench_bare_step';
-const log = (line: string): void => void process.stderr.write(`[bench] ${line}\n`);
+const log = benchLog;
 
 const percentile = (samples: number[], p: number): number => {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -84,25 +82,6 @@ async function until(what: string, check: () => Promise<boolean>): Promise<void>
   }
 }
 
-async function startMissingServices(): Promise<RunningStack | undefined> {
-  const env = process.env;
-  if (env.DATABASE_URL?.trim() && env.TEMPORAL_ADDRESS?.trim() && env.MEILI_URL?.trim()) return undefined;
-  log('DATABASE_URL, TEMPORAL_ADDRESS or MEILI_URL not set: starting the missing services (test profile, fresh data folder)…');
-  // Fresh every run: Temporal's SQLite file grows with every run and slows the next one down.
-  const dataDir = path.join(devDataDir(), 'bench-automations');
-  rmSync(dataDir, { recursive: true, force: true });
-  return startStack({
-    profile: 'test',
-    dataDir,
-    ports: {
-      postgres: Number(env.CRM_BENCH_PG_PORT ?? 54369),
-      meilisearch: Number(env.CRM_BENCH_MEILI_PORT ?? 7769),
-      temporal: Number(env.CRM_BENCH_TEMPORAL_PORT ?? 7269),
-      temporalUi: Number(env.CRM_BENCH_TEMPORAL_UI_PORT ?? 8269),
-    },
-    log,
-  });
-}
 
 /** A record_created (lead) automation with ACTIONS create_note actions in a chain, activated. */
 async function createBenchAutomation(ctx: Ctx): Promise<string> {
@@ -425,22 +404,4 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
   return out;
 }
 
-async function main(): Promise<void> {
-  const stack = await startMissingServices();
-  let out: string[];
-  try {
-    out = await run(stack);
-  } finally {
-    await stack?.stop();
-  }
-  // Printed after shutdown so that the RESULT line is the last line of the output.
-  process.stdout.write(`${out.join('\n')}\n`);
-}
-
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    log(`failed: ${err instanceof Error ? err.stack : String(err)}`);
-    process.exit(1);
-  },
-);
+runBench('automations', { postgres: 54369, meilisearch: 7769, temporal: 7269, temporalUi: 8269 }, run);

@@ -14,7 +14,7 @@
 // 7779, CRM_BENCH_TEMPORAL_PORT 7279, CRM_BENCH_TEMPORAL_UI_PORT 8279) unless DATABASE_URL,
 // TEMPORAL_ADDRESS and MEILI_URL are all set. Options: BENCH_ENROLLMENTS (default 2000).
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync, rmSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
@@ -32,8 +32,8 @@ import { ormConfig } from '../domain/orm/config';
 import { runMigrations } from '../domain/orm/migrate';
 import { forkForWorkspace } from '../domain/orm/tenant';
 import { createWorkspace } from '../domain/workspaces/workspaces.service';
-import { devDataDir } from '../infra/paths';
-import { startStack, type RunningStack } from '../infra/stack';
+import type { RunningStack } from '../infra/stack';
+import { benchLog, runBench } from './bench-stack';
 import { startSmtp } from '../test/unit/messaging/local-smtp';
 import type { bareSequenceWorkflow } from './bare-sequence.workflow';
 
@@ -45,7 +45,7 @@ const TIMEOUT_MS = 1_800_000;
 const TARGET_RATIO = 0.5;
 const TARGET_RSS_MB = 400;
 const BARE_TABLE = 'bench_bare_send';
-const log = (line: string): void => void process.stderr.write(`[bench] ${line}\n`);
+const log = benchLog;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const percentile = (samples: number[], p: number): number => {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -60,24 +60,6 @@ async function until(what: string, check: () => Promise<boolean>): Promise<void>
   }
 }
 
-async function startMissingServices(): Promise<RunningStack | undefined> {
-  const env = process.env;
-  if (env.DATABASE_URL?.trim() && env.TEMPORAL_ADDRESS?.trim() && env.MEILI_URL?.trim()) return undefined;
-  log('starting the services (test profile, fresh data folder)…');
-  const dataDir = path.join(devDataDir(), 'bench-sequences');
-  rmSync(dataDir, { recursive: true, force: true });
-  return startStack({
-    profile: 'test',
-    dataDir,
-    ports: {
-      postgres: Number(env.CRM_BENCH_PG_PORT ?? 54379),
-      meilisearch: Number(env.CRM_BENCH_MEILI_PORT ?? 7779),
-      temporal: Number(env.CRM_BENCH_TEMPORAL_PORT ?? 7279),
-      temporalUi: Number(env.CRM_BENCH_TEMPORAL_UI_PORT ?? 8279),
-    },
-    log,
-  });
-}
 
 /** bin/worker.ts as a child process; resolves once it polls. */
 async function startWorkerProcess(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
@@ -251,21 +233,4 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
   return out;
 }
 
-async function main(): Promise<void> {
-  const stack = await startMissingServices();
-  let out: string[];
-  try {
-    out = await run(stack);
-  } finally {
-    await stack?.stop();
-  }
-  process.stdout.write(`${out.join('\n')}\n`);
-}
-
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    log(`failed: ${err instanceof Error ? err.stack : String(err)}`);
-    process.exit(1);
-  },
-);
+runBench('sequences', { postgres: 54379, meilisearch: 7779, temporal: 7279, temporalUi: 8279 }, run);

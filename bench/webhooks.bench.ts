@@ -19,10 +19,8 @@
 // otherwise starts the stack (test profile, fresh .data/bench-webhooks, ports CRM_BENCH_PG_PORT 54379,
 // CRM_BENCH_MEILI_PORT 7779, CRM_BENCH_TEMPORAL_PORT 7279, CRM_BENCH_TEMPORAL_UI_PORT 8279).
 // Last line: RESULT deliveries_per_s=<x> bare_per_s=<x> ratio=<x> p50_ms=<n> p95_ms=<n>
-import { rmSync } from 'node:fs';
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import path from 'node:path';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Connection } from '@temporalio/client';
 import { createTemporalClient } from '../temporal/client';
@@ -45,8 +43,8 @@ import { mapLimited } from '../domain/shared/concurrency';
 import { signedHeaders } from '../domain/webhooks/sender';
 import { createSubscription } from '../domain/webhooks/subscriptions.service';
 import { createWorkspace } from '../domain/workspaces/workspaces.service';
-import { devDataDir } from '../infra/paths';
-import { startStack, type RunningStack } from '../infra/stack';
+import type { RunningStack } from '../infra/stack';
+import { benchLog, runBench } from './bench-stack';
 
 const EVENTS = Math.max(2000, Number(process.env.BENCH_EVENTS ?? 2000));
 const SUBSCRIPTIONS = 3;
@@ -54,29 +52,13 @@ const BATCHES = 20;
 const PACED_EVENTS = Math.max(50, Number(process.env.BENCH_PACED_EVENTS ?? 200));
 const PACED_LOAD = 0.5;
 const TIMEOUT_MS = 180_000;
-const log = (line: string): void => void process.stderr.write(`[bench] ${line}\n`);
+const log = benchLog;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 const percentile = (samples: number[], p: number): number => {
   const sorted = [...samples].sort((a, b) => a - b);
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
 };
 
-async function startMissingServices(): Promise<RunningStack | undefined> {
-  const env = process.env;
-  if (env.DATABASE_URL?.trim() && env.TEMPORAL_ADDRESS?.trim() && env.MEILI_URL?.trim()) return undefined;
-  log('DATABASE_URL, TEMPORAL_ADDRESS or MEILI_URL not set: starting the missing services (test profile, fresh data folder)…');
-  const dataDir = path.join(devDataDir(), 'bench-webhooks');
-  rmSync(dataDir, { recursive: true, force: true });
-  return startStack({
-    profile: 'test', dataDir, log,
-    ports: {
-      postgres: Number(env.CRM_BENCH_PG_PORT ?? 54379),
-      meilisearch: Number(env.CRM_BENCH_MEILI_PORT ?? 7779),
-      temporal: Number(env.CRM_BENCH_TEMPORAL_PORT ?? 7279),
-      temporalUi: Number(env.CRM_BENCH_TEMPORAL_UI_PORT ?? 8279),
-    },
-  });
-}
 
 interface Hit { path: string; webhookId: string; companyId: string; at: number }
 
@@ -270,22 +252,4 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
   return out;
 }
 
-async function main(): Promise<void> {
-  const stack = await startMissingServices();
-  let out: string[];
-  try {
-    out = await run(stack);
-  } finally {
-    await stack?.stop();
-  }
-  // Printed after shutdown so that the RESULT line is the last line of the output.
-  process.stdout.write(`${out.join('\n')}\n`);
-}
-
-main().then(
-  () => process.exit(0),
-  (err: unknown) => {
-    log(`failed: ${err instanceof Error ? err.stack : String(err)}`);
-    process.exit(1);
-  },
-);
+runBench('webhooks', { postgres: 54379, meilisearch: 7779, temporal: 7279, temporalUi: 8279 }, run);

@@ -16,10 +16,14 @@ import { pruneIdempotencyKeys } from '../domain/idempotency/idempotency.service'
 import { buildSubscribers } from '../domain/outbox/subscribers';
 import { pruneRateLimitWindows } from '../domain/workspaces/rate-limit.service';
 import { createSearchIndexSubscriber } from '../search/index-subscriber';
+import { reconcileEnrollments } from '../domain/sequences/reconcile';
+import { pollAllImapAccounts } from '../domain/email/imap-poll';
+import { imapflowSource } from '../domain/email/imap-source';
 
 const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
 const OUTBOX_RETENTION_DAYS = 7;
 const SHUTDOWN_TIMEOUT_MS = 30_000;
+const ENROLLMENT_RECONCILE_MS = 60_000;
 
 export interface TemporalWorkerHandle {
   workflows: string[];
@@ -177,6 +181,27 @@ async function main(): Promise<void> {
   reconcileSchedules({ orm, log, workflows: deps.workflows })
     .then((r) => log.info(r, 'automation schedules reconciled'))
     .catch((err: unknown) => log.warn({ err }, 'automation schedule reconcile failed; the next worker start retries'));
+  // Enrollments committed without a started workflow (the enrolling process died in between).
+  const reconcileTimer = setInterval(() => {
+    reconcileEnrollments({ orm, log: log.child({ component: 'sequences' }), workflows: deps.sequenceWorkflows!, waitScale: config.sequenceWaitScale, stepTimeoutMs: config.sequenceStepTimeoutMs })
+      .catch((err: unknown) => log.warn({ err }, 'sequence enrollment reconcile failed; the next round retries'));
+  }, ENROLLMENT_RECONCILE_MS);
+  reconcileTimer.unref();
+  process.once('exit', () => clearInterval(reconcileTimer));
+  // IMAP receiving: each pass reads every IMAP mailbox from its last UID (passes never overlap in one worker).
+  if (config.imapPollSeconds > 0) {
+    let polling = false;
+    const imapTimer = setInterval(() => {
+      if (polling) return;
+      polling = true;
+      pollAllImapAccounts(orm.em, config.secretsKey, imapflowSource, log.child({ component: 'imap' }))
+        .catch((err: unknown) => log.warn({ err }, 'IMAP poll pass failed'))
+        .finally(() => {
+          polling = false;
+        });
+    }, config.imapPollSeconds * 1000);
+    imapTimer.unref();
+  }
   temporal?.running.catch((err: unknown) => {
     log.error({ err }, 'Temporal worker failed');
     void shutdown('temporal worker failed', 1);

@@ -1,4 +1,6 @@
 import { webhookEnv, type WebhookEnv } from './webhooks/settings';
+import { fileEnv, type FileEnv } from './files/settings';
+import { lookupEnv, type LookupEnv } from './lookups/settings';
 
 /** Process configuration from the environment, read once; every variable is listed in the README. */
 export interface AppConfig {
@@ -32,12 +34,26 @@ export interface AppConfig {
   sequenceWaitScale: number;
   /** Test runs only (CRM_TEST=1 with SEQUENCE_STEP_TIMEOUT_MS): how long one step attempt may take before it is retried; absent = 2 minutes. */
   sequenceStepTimeoutMs?: number;
+  /** Test runs only (CRM_TEST=1 with BOOKING_TIME_SCALE): booking approval deadlines and reminders last this fraction; 1 everywhere else. */
+  bookingTimeScale: number;
   /** CRM_SECRETS_KEY: AES-256-GCM key of credentials stored at rest (domain/shared/secret-box.ts). */
   secretsKey?: string;
   /** Outbound webhooks (WEBHOOK_*, SECRETS_ENCRYPTION_KEY): domain/webhooks/settings.ts. */
   webhooks: WebhookEnv;
   /** Temporal payload encryption and codec server (TEMPORAL_PAYLOAD_KEYS, TEMPORAL_CODEC_*); see temporal/codec.ts. */
   temporalCodec: TemporalCodecEnv;
+  /** File storage (FILE_STORAGE, FILE_*, S3_*): domain/files/settings.ts. */
+  files: FileEnv;
+  /** Company registry and public avatar lookups (CVR_API_*, AVATAR_LOOKUP_URL): domain/lookups/settings.ts. */
+  lookups: LookupEnv;
+  /** Bulk e-mail (EMAIL_BULK_*): sends per second per mailbox and process (0 = unpaced), sends in flight per batch, recipients per activity. */
+  emailBulk: { perAccountPerSecond: number; concurrency: number; batchSize: number };
+  /** EID_PROVIDER_URL: national e-ID signing provider for contracts with signatureLevel eid (domain/contracts/eid.ts). */
+  eidProviderUrl?: string;
+  /** Test runs only (CRM_TEST=1 with CONTRACT_REMINDER_INTERVAL_MS): replaces the contract reminder interval. */
+  contractReminderIntervalMs?: number;
+  /** Seconds between IMAP polls of the connected mailboxes in each worker (IMAP_POLL_SECONDS, default 60; 0 = off). */
+  imapPollSeconds: number;
 }
 
 /** Raw codec settings; the keys are parsed (and refused when malformed) where the codec is built. */
@@ -146,6 +162,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     },
     sequenceWaitScale: env.CRM_TEST && Number(env.SEQUENCE_WAIT_SCALE) > 0 ? Number(env.SEQUENCE_WAIT_SCALE) : 1,
     sequenceStepTimeoutMs: env.CRM_TEST && Number(env.SEQUENCE_STEP_TIMEOUT_MS) > 0 ? Number(env.SEQUENCE_STEP_TIMEOUT_MS) : undefined,
+    bookingTimeScale: env.CRM_TEST && Number(env.BOOKING_TIME_SCALE) > 0 ? Number(env.BOOKING_TIME_SCALE) : 1,
     secretsKey: optEnv(env, 'CRM_SECRETS_KEY'),
     webhooks: webhookEnv(env),
     temporalCodec: {
@@ -153,5 +170,15 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       authToken: optEnv(env, 'TEMPORAL_CODEC_AUTH_TOKEN'),
       corsOrigins: (optEnv(env, 'TEMPORAL_CODEC_CORS_ORIGINS') ?? optEnv(env, 'TEMPORAL_UI_URL') ?? '').split(',').map((o) => o.trim().replace(/\/+$/, '')).filter(Boolean),
     },
+    files: fileEnv(env),
+    lookups: lookupEnv(env),
+    emailBulk: {
+      perAccountPerSecond: intEnv(env, 'EMAIL_BULK_PER_ACCOUNT_PER_SECOND', 20),
+      concurrency: Math.max(1, intEnv(env, 'EMAIL_BULK_CONCURRENCY', 30)),
+      batchSize: Math.max(1, intEnv(env, 'EMAIL_BULK_BATCH_SIZE', 250)),
+    },
+    eidProviderUrl: optEnv(env, 'EID_PROVIDER_URL'),
+    contractReminderIntervalMs: env.CRM_TEST && Number(env.CONTRACT_REMINDER_INTERVAL_MS) > 0 ? Number(env.CONTRACT_REMINDER_INTERVAL_MS) : undefined,
+    imapPollSeconds: intEnv(env, 'IMAP_POLL_SECONDS', 60),
   };
 }

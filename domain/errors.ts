@@ -14,7 +14,9 @@ export type DomainErrorCode =
   | 'unavailable'
   /** Idempotency-Key reused for a different request (422) or while its first request runs (409). */
   | 'idempotency_mismatch'
-  | 'idempotency_in_progress';
+  | 'idempotency_in_progress'
+  /** A capability link that worked once and no longer does (a voided, expired or completed envelope): 410. */
+  | 'gone';
 
 export class DomainError extends Error {
   constructor(

@@ -191,9 +191,69 @@ export const sequenceEnrollmentKind = defineWorkflowKind<SequenceEnrollmentMeta>
     ].join('\n\n'),
 });
 
+// ---- bookings --------------------------------------------------------------------------------
+
+export interface BookingApprovalMeta {
+  workspaceId: string;
+  bookingId: string;
+  configId: string;
+  configName: string;
+  /** ISO time the approval deadline passes. */
+  deadlineAt: string;
+}
+
+/** One workflow per booking that needs approval (`booking-approval:<workspaceId>:<bookingId>`): timers, reminders, the approve/reject updates. */
+export const bookingApprovalKind = defineWorkflowKind<BookingApprovalMeta>({
+  kind: 'booking-approval',
+  workflowType: 'bookingApprovalWorkflow',
+  replayFixtures: ['booking-approval.history.json'],
+  searchAttributes: (m) => ({ CrmWorkspaceId: m.workspaceId, CrmEntityType: 'booking', CrmEntityId: m.bookingId }),
+  memo: (m) => ({ workspaceId: m.workspaceId, bookingId: m.bookingId, configId: m.configId, configName: m.configName, deadlineAt: m.deadlineAt }),
+  summary: (m) => `Booking approval ${m.bookingId} · ${quoteName(m.configName)} · deadline ${m.deadlineAt}`,
+});
+
+// ---- bulk e-mail -----------------------------------------------------------------------------
+
+export interface EmailBulkMeta {
+  workspaceId: string;
+  queueId: string;
+  accountId: string;
+  recipients: number;
+}
+
+/** One bulk e-mail send (`POST /emails/bulk`): ids only; the activities load subject, body and addresses from the rows. */
+export const emailBulkKind = defineWorkflowKind<EmailBulkMeta>({
+  kind: 'email-bulk',
+  workflowType: 'emailBulkWorkflow',
+  replayFixtures: ['email-bulk.history.json'],
+  searchAttributes: (m) => ({ CrmWorkspaceId: m.workspaceId }),
+  memo: (m) => ({ workspaceId: m.workspaceId, queueId: m.queueId, accountId: m.accountId, recipients: m.recipients }),
+  summary: (m) => `Bulk e-mail ${m.queueId} · ${m.recipients} ${m.recipients === 1 ? 'recipient' : 'recipients'} · account ${m.accountId}`,
+});
+
+// ---- contracts -------------------------------------------------------------------------------
+
+export interface ContractEnvelopeMeta {
+  workspaceId: string;
+  contractId: string;
+  mode: string;
+  /** Recipients (signers and cc). */
+  signers: number;
+}
+
+/** One signing envelope per sent contract (`contract-envelope:<workspaceId>:<contractId>`); ids only, no names or addresses. */
+export const contractEnvelopeKind = defineWorkflowKind<ContractEnvelopeMeta>({
+  kind: 'contract-envelope',
+  workflowType: 'contractEnvelopeWorkflow',
+  replayFixtures: ['contract-envelope.history.json'],
+  searchAttributes: (m) => ({ CrmWorkspaceId: m.workspaceId, CrmEntityType: 'contract', CrmEntityId: m.contractId }),
+  memo: (m) => ({ workspaceId: m.workspaceId, contractId: m.contractId, mode: m.mode, signers: m.signers }),
+  summary: (m) => `Contract envelope ${m.contractId} · ${m.mode} · ${m.signers} ${m.signers === 1 ? 'recipient' : 'recipients'}`,
+});
+
 /** Every workflow kind the worker runs. New kinds: one entry here (plus the export and a fixture). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const WORKFLOW_KINDS: readonly WorkflowKind<any>[] = [automationExecutionKind, automationScheduleTickKind, scheduledSmsKind, webhookDeliveryKind, sequenceEnrollmentKind];
+export const WORKFLOW_KINDS: readonly WorkflowKind<any>[] = [automationExecutionKind, automationScheduleTickKind, scheduledSmsKind, webhookDeliveryKind, sequenceEnrollmentKind, bookingApprovalKind, emailBulkKind, contractEnvelopeKind];
 
 export function workflowKindOf(workflowId: string): WorkflowKind<unknown> | null {
   return (WORKFLOW_KINDS.find((k) => workflowId.startsWith(`${k.kind}:`)) as WorkflowKind<unknown> | undefined) ?? null;

@@ -73,6 +73,8 @@ export interface StackEnv {
   TEMPORAL_CODEC_AUTH_TOKEN?: string;
   /** Key of credentials stored at rest; generated once into the data folder (infra/secrets-key.ts). */
   CRM_SECRETS_KEY: string;
+  /** Local file storage folder (domain/files/settings.ts): `<data folder>/files` unless FILE_STORAGE_DIR is set. */
+  FILE_STORAGE_DIR: string;
 }
 
 export type ServiceMode = 'embedded' | 'external';
@@ -332,6 +334,7 @@ export async function startStack(options: StartStackOptions = {}): Promise<Runni
     TEMPORAL_ADDRESS: temporal?.address ?? envValue(env, 'TEMPORAL_ADDRESS') ?? '',
     TEMPORAL_NAMESPACE: temporal?.namespace ?? envValue(env, 'TEMPORAL_NAMESPACE') ?? 'default',
     CRM_SECRETS_KEY: resolveSecretsKey(config.dataDir, envValue(env, 'CRM_SECRETS_KEY')),
+    FILE_STORAGE_DIR: envValue(env, 'FILE_STORAGE_DIR') ?? path.join(config.dataDir, 'files'),
   };
   const uiUrl = temporal?.uiUrl ?? envValue(env, 'TEMPORAL_UI_URL');
   if (uiUrl) stackEnv.TEMPORAL_UI_URL = uiUrl;

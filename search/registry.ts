@@ -7,12 +7,14 @@ import { personSearch } from './types/person';
 import { taskSearch } from './types/task';
 import { projectSearch } from './types/project';
 import { customObjectRecordSearch } from './types/custom-object-record';
+import { offerSearch } from './types/offer';
+import { supportTicketSearch } from './types/support-ticket';
 
 /** Every type the spec names for `GET /search`; the ones without a definition are not searchable yet. */
 export const SPEC_SEARCH_TYPES = ['company', 'person', 'lead', 'deal', 'support-ticket', 'project', 'offer', 'task'] as const;
 
 // Adding a type = one file in search/types/ plus one entry here (in the order results are listed).
-const DEFINITIONS: AnyDefinition[] = [companySearch, personSearch, leadSearch, dealSearch, projectSearch, taskSearch, customObjectRecordSearch];
+const DEFINITIONS: AnyDefinition[] = [companySearch, personSearch, leadSearch, dealSearch, supportTicketSearch, projectSearch, offerSearch, taskSearch, customObjectRecordSearch];
 
 // A type joins search once its entity is registered with the ORM (built in parallel by others).
 const registered = new Set<unknown>(tenantEntities);

@@ -7,3 +7,7 @@ export * from './webhook-delivery.workflow';
 export * from './sms-scheduled.workflow';
 
 export * from './sequence-enrollment.workflow';
+
+export * from './booking-approval.workflow';
+export * from './email-bulk.workflow';
+export * from './contract-envelope.workflow';

@@ -17,6 +17,8 @@ import { emit } from '../../domain/outbox/emit';
 import { createPerson, getPerson, serializePerson, updatePerson } from '../../domain/people/people.service';
 import { applyPatch } from '../../domain/shared/changes';
 import { issuesOf } from '../../domain/automations/zod-kit';
+import { findObjectByIdOrSlug, loadRecordForAutomation } from '../../domain/custom-objects/automation-view';
+import { createRecordOf, updateRecordOf } from '../../domain/custom-objects/records.service';
 import { fail, recordIdOf, requireTrigger, triggerRecord, type ActionEnv, type ActionHandler, type RecordKind } from './types';
 
 const noImages: ImageResolver = async () => fail('image fields (avatar, logoUrl) cannot be set by automations');
@@ -31,7 +33,6 @@ function parseBody<S extends z.ZodType>(schema: S, value: unknown, base: string)
 const KIND_OF_TYPE: Record<string, RecordKind | undefined> = { lead: 'lead', person: 'person', company: 'company', deal: 'deal' };
 
 function targetOf(env: ActionEnv, recordType: string, action: string): { kind: RecordKind; id: string } {
-  if (recordType === 'custom_object') return fail(`${action}: custom object records are not available yet`);
   if (recordType === 'trigger') return requireTrigger(env.input.context, action);
   const kind = KIND_OF_TYPE[recordType] ?? fail(`${action}: unknown recordType ${recordType}`);
   const id = recordIdOf(env.input.context, kind) ?? fail(`${action}: this run has no ${kind} (from the trigger or a lookup) to update`);
@@ -44,6 +45,7 @@ export const updateRecordAction: ActionHandler<{ recordType: string; fieldUpdate
   kind: 'crm',
   describe: (c) => `would update ${c.recordType} fields ${c.fieldUpdates.map((f) => f.fieldKey).join(', ')}`,
   async run(env, c) {
+    if (c.recordType === 'custom_object') return updateCustomRecord(env, c.fieldUpdates);
     const { kind, id } = targetOf(env, c.recordType, 'update_record');
     const body: Record<string, unknown> = {};
     const custom: Record<string, unknown> = {};
@@ -64,7 +66,20 @@ export const updateRecordAction: ActionHandler<{ recordType: string; fieldUpdate
   },
 };
 
-type CreateConfig = { recordType: string; fieldValues: Record<string, unknown>; customFields: { name: string; value: unknown }[] };
+/** update_record on the custom record of the run (trigger, fan-out match or lookup): field slugs as fieldKey. */
+async function updateCustomRecord(env: ActionEnv, updates: FieldUpdate[]) {
+  // The trigger's (or fan-out match's) record, else the latest CustomObjectRecord lookup match.
+  const lookups = Object.values((env.input.context.lookup ?? {}) as Record<string, { _id?: unknown; object?: unknown; customObjectId?: unknown }>);
+  const current = (env.input.context.custom_record as { _id?: unknown; object?: unknown } | undefined) ?? lookups.reverse().find((l) => typeof l?.customObjectId === 'string' && typeof l._id === 'string');
+  const id = typeof current?._id === 'string' ? current._id : null;
+  if (!id || typeof current?.object !== 'string') return fail('update_record: this run has no custom object record (from a custom_object trigger or a CustomObjectRecord lookup) to update');
+  const body = Object.fromEntries(updates.map((f) => [f.fieldKey.replace(/^(customFields|data)\./, ''), f.value]));
+  await updateRecordOf(env.ctx, current.object, id, body, noImages);
+  const view = (await loadRecordForAutomation(env.em, id))?.view ?? {};
+  return { output: { recordType: 'custom_object', recordId: id, object: current.object, updated: Object.keys(body) }, contextPatch: { custom_record: view } };
+}
+
+type CreateConfig = { recordType: string; fieldValues: Record<string, unknown>; customFields: { name: string; value: unknown }[]; customObjectId?: string };
 
 async function create(env: ActionEnv, kind: RecordKind, body: Record<string, unknown>, base: string): Promise<string> {
   const opts = { preview: false } as const;
@@ -80,7 +95,13 @@ export const createRecordAction: ActionHandler<CreateConfig> = {
   kind: 'crm',
   describe: (c) => `would create a ${c.recordType} with ${Object.keys(c.fieldValues).join(', ') || 'no fields'}`,
   async run(env, c) {
-    if (c.recordType === 'custom_object') return fail('create_record: custom object records are not available yet');
+    if (c.recordType === 'custom_object') {
+      const object = (await findObjectByIdOrSlug(env.em, c.customObjectId ?? '')) ?? fail(`create_record: no custom object ${c.customObjectId ?? ''} in this workspace`);
+      const values = { ...c.fieldValues, ...Object.fromEntries(c.customFields.map((f) => [f.name, f.value])) };
+      const created = await createRecordOf(env.ctx, object.slug, values, noImages);
+      const id = String(created._id);
+      return { output: { recordType: 'custom_object', recordId: id, object: object.slug }, contextPatch: { custom_record: (await loadRecordForAutomation(env.em, id))?.view ?? created } };
+    }
     const kind = KIND_OF_TYPE[c.recordType] ?? fail(`create_record: unknown recordType ${c.recordType}`);
     const body: Record<string, unknown> = { ...c.fieldValues };
     if (c.customFields.length) body.customFields = Object.fromEntries(c.customFields.map((f) => [f.name, f.value]));

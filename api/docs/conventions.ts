@@ -24,6 +24,7 @@ export const ERROR_TABLE: readonly ErrorRow[] = [
   { status: 404, codes: ['not_found'], meaning: 'no such route, or the record does not exist or belongs to another workspace; a malformed id is also 404' },
   { status: 405, codes: ['http'], meaning: 'the path exists but not for this method' },
   { status: 409, codes: ['conflict', 'invalid_state', 'idempotency_in_progress'], meaning: 'duplicate unique value, the record is in a state that does not allow the operation, or a request with the same Idempotency-Key is still running (retry after `Retry-After`)' },
+  { status: 410, codes: ['gone'], meaning: 'a public capability link (contract signing link) that no longer works: the envelope was voided, expired, declined or completed' },
   { status: 413, codes: ['too_large'], meaning: 'request body or upload exceeds the size limit' },
   { status: 422, codes: ['idempotency_mismatch'], meaning: 'the Idempotency-Key was already used for a different request (method, path, query or body)' },
   { status: 429, codes: ['rate_limited'], meaning: 'rate limit exceeded (per key, or failed authentications per client address); wait `Retry-After` seconds and back off exponentially' },

@@ -19,6 +19,7 @@ export const STATUS_BY_CODE: Record<DomainErrorCode, number> = {
   unavailable: 503,
   idempotency_mismatch: 422,
   idempotency_in_progress: 409,
+  gone: 410,
 };
 
 export function formatZodError(err: ZodError, where: string): { message: string; details: { path: string; error: string }[] } {

@@ -7,6 +7,8 @@ import { project } from '../http/list-query';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
 import { idParams } from '../http/schemas';
 import { childListRoute, timelineRoutes } from './sub-lists';
+import { companyLookupQuery } from '../../domain/lookups/lookups.schemas';
+import { lookupCompany } from '../../domain/lookups/lookup.service';
 import { createCompanyBody, getCompanyQuery, listCompaniesQuery, personLinkBody, updateCompanyBody } from './companies.schemas';
 
 const read = { scopes: ['read'] } as const;
@@ -32,6 +34,15 @@ export const companiesRoutes: RouteFactory = (deps) => {
       handler: async ({ ctx, body, preview }) => {
         const result = await companies.createCompany(ctx, body, { preview, images });
         return preview ? ok(result) : created(result);
+      },
+    }),
+    // Before /:id, which would otherwise take "lookup" for an id.
+    route({
+      method: 'GET', path: '/api/v1/companies/lookup', section, access: read, query: companyLookupQuery,
+      summary: 'Find the workspace company with a professional-network profile URL or web domain (URLs, www. and paths normalised; the website domain, else the company e-mail domain). 200 { data: company | null, matched, matchedOn } — no match is not an error.',
+      handler: async ({ ctx, query }) => {
+        const { data, ...meta } = await lookupCompany(ctx, query);
+        return { status: 200, body: { data, ...meta } };
       },
     }),
     route({

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { COMPANY_FIELDS } from '../../domain/companies/companies.service';
+import { profileUrlField } from '../../domain/lookups/lookups.schemas';
 import { fieldsQuery, listQuery } from '../http/list-query';
 import { clearableEmail, clearableText, imageField, nameValueCustomFields, objectId, requiredText, tagsField } from '../http/schemas';
 
@@ -18,6 +19,7 @@ const companyFields = {
   tags: tagsField,
   avatar: imageField,
   logoUrl: imageField,
+  profileUrl: profileUrlField,
 };
 
 export const createCompanyBody = z.object({ name: requiredText(300) }).extend(z.object(companyFields).partial().shape);

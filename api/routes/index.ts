@@ -42,6 +42,23 @@ import { emailTrackingRoutes } from './email-tracking.router';
 import { sequencesRoutes } from './sequences.router';
 import { projectsRoutes } from './projects.router';
 import { clipCardsRoutes } from './clip-cards.router';
+import { offersRoutes } from './offers.router';
+import { offersPublicRoutes } from './offers-public.router';
+import { offerCatalogRoutes } from './offer-catalog.router';
+import { offerTypesRoutes } from './offer-types.router';
+import { calculatorsRoutes } from './calculators.router';
+import { bookingsRoutes } from './bookings.router';
+import { publicBookingsRoutes } from './public-bookings.router';
+import { supportRoutes } from './support.router';
+import { projectTemplatesRoutes } from './project-templates.router';
+import { filesRoutes } from './files.router';
+import { integrationsRoutes } from './integrations.router';
+import { lookupsRoutes } from './lookups.router';
+import { extensionRoutes } from './extension.router';
+import { emailBulkRoutes } from './email-bulk.router';
+import { contractsRoutes } from './contracts.router';
+import { contractSigningRoutes } from './contract-signing.router';
+import { extensionCapturesRoutes } from './extension-captures.router';
 
 /** Every route of the API, in one list: mounted by the app, walked by docs and guard tests. */
 export function allRoutes(deps: AppDeps): RouteDef[] {
@@ -87,6 +104,23 @@ export function allRoutes(deps: AppDeps): RouteDef[] {
     webhooksRoutes,
     projectsRoutes,
     clipCardsRoutes,
+    offersRoutes,
+    offersPublicRoutes,
+    offerCatalogRoutes,
+    offerTypesRoutes,
+    calculatorsRoutes,
+    bookingsRoutes,
+    publicBookingsRoutes,
+    supportRoutes,
+    projectTemplatesRoutes,
+    filesRoutes,
+    integrationsRoutes,
+    lookupsRoutes,
+    extensionRoutes,
+    emailBulkRoutes,
+    contractsRoutes,
+    contractSigningRoutes,
+    extensionCapturesRoutes,
   ];
   const routes: RouteDef[] = [...factories, docsRoutes(() => routes)].flatMap((factory) => factory(deps));
   return routes;

@@ -6,6 +6,8 @@ import { project } from '../http/list-query';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
 import { idParams } from '../http/schemas';
 import { childListRoute, timelineRoutes } from './sub-lists';
+import { personLookupQuery } from '../../domain/lookups/lookups.schemas';
+import { lookupPerson } from '../../domain/lookups/lookup.service';
 import { createPersonBody, getPersonQuery, listPeopleQuery, updatePersonBody } from './people.schemas';
 
 const read = { scopes: ['read'] } as const;
@@ -31,6 +33,15 @@ export const peopleRoutes: RouteFactory = (deps) => {
       handler: async ({ ctx, body, preview }) => {
         const result = await people.createPerson(ctx, body, { preview, images });
         return preview ? ok(result) : created(result);
+      },
+    }),
+    // Before /:id, which would otherwise take "lookup" for an id.
+    route({
+      method: 'GET', path: '/api/v1/people/lookup', section, access: read, query: personLookupQuery,
+      summary: 'Find the workspace person with a professional-network profile URL (normalised). 200 { data: person | null, matched, matchedOn }; profile is required.',
+      handler: async ({ ctx, query }) => {
+        const { data, ...meta } = await lookupPerson(ctx, query);
+        return { status: 200, body: { data, ...meta } };
       },
     }),
     route({

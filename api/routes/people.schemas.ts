@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { PERSON_FIELDS } from '../../domain/people/people.service';
+import { profileUrlField } from '../../domain/lookups/lookups.schemas';
 import { fieldsQuery, listQuery } from '../http/list-query';
 import { clearableText, imageField, nameValueCustomFields, objectId, requiredText, tagsField } from '../http/schemas';
 
@@ -16,6 +17,7 @@ const personFields = {
   customFields: nameValueCustomFields.describe('array of { name, value } (an object map is accepted and converted)'),
   tags: tagsField,
   avatar: imageField,
+  profileUrl: profileUrlField,
 };
 
 export const createPersonBody = z.object({ firstName: requiredText(200) }).extend(z.object(personFields).partial().shape);

@@ -1,6 +1,7 @@
 import type { RouteFactory } from '../app';
 import * as reports from '../../domain/reports/reports.service';
 import { historyReportQuery, pipelineReportQuery, reportRangeQuery, userReportParams } from '../../domain/reports/reports.schemas';
+import { supportReport } from '../../domain/reports/support-report';
 import { ok, route } from '../http/registry';
 
 const access = { scopes: ['read'] } as const;
@@ -43,5 +44,17 @@ export const reportsRoutes: RouteFactory = () => [
     summary: 'Records created per day: `stat` (deals, leads, activities, companies), `startDate` and `endDate` required (aliases dateFrom/from, dateTo/to), optional `userId` (owner).',
     description: 'Days are calendar days in the workspace time zone; every day of the range is present (count 0 when none); at most 366 days. Response `{ stat, startDate, endDate, timezone, total, series: [{ date, count }] }`.',
     handler: async ({ ctx, query }) => ok(await reports.historyReport(ctx, query)),
+  }),
+  route({
+    method: 'GET', path: '/api/v1/reports/offers', section, access, query: reportRangeQuery,
+    summary: 'Offers: total, totalValue, averageValue, byStatus [{ status, count, value }] (a sent offer past validUntil counts as expired), sent, accepted, declined, conversionRate (accepted / sent, percent), averageAcceptedValue, byCurrency.',
+    description: `Values are offer totals incl. VAT in major units, summed exactly in minor units. \`ownerId\` limits it to one owner. ${RANGE}`,
+    handler: async ({ ctx, query }) => ok(await reports.offersReport(ctx, query)),
+  }),
+  route({
+    method: 'GET', path: '/api/v1/reports/support', section, access, query: reportRangeQuery,
+    summary: 'Support tickets: total, open (open, pending, on_hold) and closed (resolved, closed); byStatus, byPriority and byCategory (count, open, closed); average first response and resolution time in minutes.',
+    description: `First response = the first public agent reply; resolution = resolvedAt; both from creation, averaged over the tickets that have one (\`responded\`, \`resolved\`). \`ownerId\` limits it to one assignee. ${RANGE}`,
+    handler: async ({ ctx, query }) => ok(await supportReport(ctx, query)),
   }),
 ];

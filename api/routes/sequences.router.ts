@@ -5,7 +5,7 @@ import { enrollEligibility, enrollEntities } from '../../domain/sequences/enroll
 import type { SequenceEngineDeps } from '../../domain/sequences/ports';
 import { listEnrollments, pauseEnrollment, readEnrollment, resumeEnrollment, sequenceStats, unenrollEnrollment } from '../../domain/sequences/runs';
 import * as sequences from '../../domain/sequences/sequences.service';
-import { unsubscribe, UNSUBSCRIBE_PATH } from '../../domain/sequences/unsubscribe';
+import { unsubscribe, unsubscribeKey, UNSUBSCRIBE_PATH } from '../../domain/sequences/unsubscribe';
 import { ok, paged, route } from '../http/registry';
 import { idParams } from '../http/schemas';
 import {
@@ -128,15 +128,15 @@ export const sequencesRoutes: RouteFactory = (deps) => {
       handler: async ({ ctx, params }) => ok(await sequenceStats(ctx, params.id)),
     }),
     route({
-      method: 'POST', path: `${UNSUBSCRIBE_PATH}/:token`, section, access: { public: 'the random token in the e-mail link is the capability' }, params: tokenParams,
+      method: 'POST', path: `${UNSUBSCRIBE_PATH}/:token`, section, access: { public: 'the token in the e-mail link (HMAC-signed enrollment id) is the capability' }, params: tokenParams,
       summary: 'Unsubscribe link of sequence e-mails (one-click POST): opts the contact out of sequences and exits its running enrollments.',
-      handler: async ({ params }) => ok(await unsubscribe(deps.orm, engine.workflows, params.token)),
+      handler: async ({ params }) => ok(await unsubscribe(deps.orm, engine.workflows, params.token, unsubscribeKey(deps.config))),
     }),
     route({
-      method: 'GET', path: `${UNSUBSCRIBE_PATH}/:token`, section, access: { public: 'the random token in the e-mail link is the capability' }, params: tokenParams,
+      method: 'GET', path: `${UNSUBSCRIBE_PATH}/:token`, section, access: { public: 'the token in the e-mail link (HMAC-signed enrollment id) is the capability' }, params: tokenParams,
       summary: 'Unsubscribe link of sequence e-mails (opened in a browser): same effect as the POST; answers a short HTML page.',
       handler: async ({ params }) => {
-        await unsubscribe(deps.orm, engine.workflows, params.token);
+        await unsubscribe(deps.orm, engine.workflows, params.token, unsubscribeKey(deps.config));
         return { status: 200, body: '<!doctype html><meta charset="utf-8"><title>Unsubscribed</title><p>You have been unsubscribed and will not receive further e-mails from this sequence.</p>', headers: { 'content-type': 'text/html; charset=utf-8' } };
       },
     }),

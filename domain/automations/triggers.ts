@@ -65,7 +65,7 @@ export const TRIGGER_NAMESPACES: Record<TriggerType, readonly string[]> = (() =>
 })();
 
 const ENTITY_ALIASES: Record<string, RecordEntity> = {
-  people: 'person', persons: 'person', contact: 'person', supportticket: 'support_ticket', ticket: 'support_ticket',
+  people: 'person', persons: 'person', contact: 'person', supportticket: 'support_ticket', ticket: 'support_ticket', 'support-ticket': 'support_ticket',
   customobjectrecord: 'custom_object', custom_record: 'custom_object', custom_object_record: 'custom_object', calendar_event: 'event',
 };
 const RECORD_ENTITIES = RECORD_ENTITY_TYPES.filter((t): t is RecordEntity => t !== 'all');

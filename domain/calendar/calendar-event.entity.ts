@@ -15,6 +15,7 @@ export const CalendarEvent = defineEntity({
   indexes: [
     { properties: ['workspaceId', 'start'] },
     { properties: ['workspaceId', 'ownerId', 'start'] },
+    { properties: ['workspaceId', 'icalUid'] },
   ],
   properties: {
     ...tenantProps,
@@ -32,6 +33,8 @@ export const CalendarEvent = defineEntity({
     dealId: p.string().length(24).nullable(),
     ownerId: p.string().length(24),
     reminderMinutes: p.integer().nullable(),
+    /** UID of the iCalendar invite this event mirrors (RSVP from a received invite). */
+    icalUid: p.string().length(1000).nullable(),
   },
 });
 export type CalendarEvent = InferEntity<typeof CalendarEvent>;

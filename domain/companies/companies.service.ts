@@ -15,7 +15,7 @@ import { Company } from './company.entity';
 
 export const COMPANY_FIELDS = [
   '_id', 'name', 'cvr', 'email', 'phone', 'address', 'city', 'zip', 'country', 'website', 'industry', 'employees',
-  'customFields', 'tags', 'avatar', 'logoUrl', 'ownerId', 'createdAt', 'updatedAt',
+  'customFields', 'tags', 'avatar', 'logoUrl', 'ownerId', 'createdAt', 'updatedAt', 'profileUrl',
 ] as const;
 export const COMPANY_SUMMARY_FIELDS = ['name', 'cvr', 'email', 'phone', 'city', 'website', 'tags', 'updatedAt'] as const;
 
@@ -35,6 +35,7 @@ export interface CompanyInput {
   tags?: string[];
   avatar?: string;
   logoUrl?: string;
+  profileUrl?: string | null;
 }
 
 /** Turns an image field value (URL, data URL or "") into the stored URL; provided by the API layer. */

@@ -5,7 +5,7 @@ import { p, tenantProps } from '../orm/base';
 export const Company = defineEntity({
   name: 'Company',
   tableName: 'company',
-  indexes: [{ properties: ['workspaceId', 'updatedAt'] }, { properties: ['workspaceId', 'createdAt'] }, { properties: ['workspaceId', 'cvr'] }],
+  indexes: [{ properties: ['workspaceId', 'updatedAt'] }, { properties: ['workspaceId', 'createdAt'] }, { properties: ['workspaceId', 'cvr'] }, { properties: ['workspaceId', 'profileUrl'] }],
   properties: {
     ...tenantProps,
     name: p.string().length(300),
@@ -24,6 +24,8 @@ export const Company = defineEntity({
     avatar: p.string().length(2048).nullable(),
     logoUrl: p.string().length(2048).nullable(),
     ownerId: p.string().length(24).nullable(),
+    /** Professional-network profile, canonical (domain/lookups/normalize.ts): the lookup key. */
+    profileUrl: p.string().length(2048).nullable(),
   },
 });
 export type Company = InferEntity<typeof Company>;

@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import { p, tenantProps } from '../orm/base';
-import type { FieldOption, FieldType } from './field-types';
+import type { FieldOption, FieldType, RollupSpec } from './field-types';
 
 /** A workspace-defined object type; `slug` addresses it in URLs and is unique per workspace. */
 export const CustomObject = defineEntity({
@@ -49,6 +49,8 @@ export const CustomObjectField = defineEntity({
     order: p.integer().default(0),
     /** Formula fields: the arithmetic expression over number/currency field slugs. */
     expression: p.text().nullable(),
+    /** Rollup fields: what is aggregated (domain/custom-objects/rollup.ts). */
+    rollup: p.json<RollupSpec>().nullable(),
   },
 });
 export type CustomObjectField = InferEntity<typeof CustomObjectField>;

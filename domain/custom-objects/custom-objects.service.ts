@@ -11,12 +11,13 @@ import { MAX_FIELDS_PER_OBJECT } from './custom-objects.schemas';
 import { UNIQUE_TYPES, type FieldType } from './field-types';
 import { checkExpression, recomputeFormula } from './formula-values';
 import { formulaReferences, parseFormula } from './formula';
+import { checkRollup, recomputeRollup } from './rollup';
 
 const OBJECT_FIELDS = [
   '_id', 'slug', 'singular', 'plural', 'description', 'icon', 'color', 'useAccentNavIcon', 'searchable', 'showInSidebar',
   'titleField', 'favoriteFieldKeys', 'searchableFields', 'views', 'piiFields', 'createdAt', 'updatedAt',
 ] as const;
-const FIELD_FIELDS = ['_id', 'slug', 'label', 'type', 'isRequired', 'isUnique', 'options', 'referenceType', 'referenceObject', 'nativeEntity', 'order', 'expression', 'createdAt', 'updatedAt'] as const;
+const FIELD_FIELDS = ['_id', 'slug', 'label', 'type', 'isRequired', 'isUnique', 'options', 'referenceType', 'referenceObject', 'nativeEntity', 'order', 'expression', 'rollup', 'createdAt', 'updatedAt'] as const;
 
 export const serializeField = (f: CustomObjectField): Record<string, unknown> => toPlain(f, FIELD_FIELDS);
 export const serializeObject = (o: CustomObject, fields?: CustomObjectField[]): Record<string, unknown> => ({
@@ -30,6 +31,9 @@ export async function getObject(ctx: Ctx, slug: string): Promise<CustomObject> {
   if (!object) throw notFound('custom object');
   return object;
 }
+
+/** Rollup fields (of any object) that aggregate records of the object `slug`. */
+const rollupsOver = async (ctx: Ctx, slug: string) => (await ctx.em.find(CustomObjectField, { type: 'rollup' })).filter((f) => f.rollup?.object === slug);
 
 export const fieldsOf = (ctx: Ctx, objectId: string) => ctx.em.find(CustomObjectField, { objectId }, { orderBy: { order: 'asc', createdAt: 'asc' } });
 
@@ -104,6 +108,8 @@ export async function updateObject(ctx: Ctx, slug: string, input: UpdateObjectIn
 /** Deletes the definition, its fields and every record (one transaction). */
 export async function deleteObject(ctx: Ctx, slug: string): Promise<{ deletedRecords: number }> {
   const object = await getObject(ctx, slug);
+  const rollups = (await rollupsOver(ctx, object.slug)).filter((f) => f.objectId !== object._id);
+  if (rollups.length) throw conflict(`${object.slug} is aggregated by the rollup field(s) ${rollups.map((f) => f.slug).join(', ')} of other objects; delete them first`);
   return ctx.em.transactional(async (em) => {
     const ws = ctx.actor.workspaceId;
     await em.execute('delete from custom_object_unique_value where workspace_id = ? and object_id = ?', [ws, object._id], 'run');
@@ -131,9 +137,9 @@ async function assertReferenceTarget(ctx: Ctx, input: { type: FieldType; referen
 
 export async function createField(ctx: Ctx, slug: string, input: CreateFieldInput) {
   const object = await getObject(ctx, slug);
-  if (input.type === 'rollup') {
-    throw validation('rollup fields are not available yet: their values would be computed by the server', [{ path: 'type', error: 'not available yet' }]);
-  }
+  if (input.rollup !== undefined && input.type !== 'rollup') throw validation('rollup applies to rollup fields only', [{ path: 'rollup', error: 'not applicable' }]);
+  if (input.type === 'rollup' && (input.isRequired || input.isUnique)) throw validation('rollup fields are computed and cannot be required or unique', [{ path: input.isRequired ? 'isRequired' : 'isUnique', error: 'not available for rollup fields' }]);
+  const rollup = input.type === 'rollup' ? await checkRollup(ctx, object, input.rollup) : null;
   const existing = await fieldsOf(ctx, object._id);
   if (input.expression !== undefined && input.type !== 'formula') throw validation('expression applies to formula fields only', [{ path: 'expression', error: 'not applicable' }]);
   const expression = input.type === 'formula' ? checkExpression(input.expression, existing) : null;
@@ -157,10 +163,18 @@ export async function createField(ctx: Ctx, slug: string, input: CreateFieldInpu
     nativeEntity: input.type === 'record_reference' && input.referenceType === 'native' ? (input.nativeEntity ?? null) : null,
     order: input.order ?? existing.length,
     expression,
+    rollup,
   });
   object.updatedAt = new Date();
   try {
-    if (expression) {
+    if (rollup) {
+      // The field and every record's aggregate commit together.
+      await inTransaction(ctx, async () => {
+        await ctx.em.flush();
+        await recomputeRollup(ctx, field);
+        emit(ctx, { type: 'custom_object_definition_updated', entityType: 'custom_object_definition', entityId: object._id, payload: { customObject: serializeObject(object), changes: { fields: { added: field.slug } } } });
+      });
+    } else if (expression) {
       // The field and every record's computed value commit together.
       await inTransaction(ctx, async () => {
         await ctx.em.flush();
@@ -252,6 +266,8 @@ export async function deleteField(ctx: Ctx, slug: string, fieldSlug: string): Pr
   const field = await getField(ctx, object._id, fieldSlug);
   const users = (await fieldsOf(ctx, object._id)).filter((f) => f.type === 'formula' && f.expression && formulaReferences(parseFormula(f.expression)).includes(field.slug));
   if (users.length) throw conflict(`${field.slug} is used by the formula field(s) ${users.map((f) => f.slug).join(', ')}; change or delete them first`);
+  const rollups = (await rollupsOver(ctx, object.slug)).filter((f) => f.rollup!.via === field.slug || f.rollup!.field === field.slug);
+  if (rollups.length) throw conflict(`${field.slug} is used by the rollup field(s) ${rollups.map((f) => f.slug).join(', ')}; delete them first`);
   await ctx.em.transactional(async (em) => {
     const ws = ctx.actor.workspaceId;
     await em.execute('update custom_object_record set data = data - ? where workspace_id = ? and object_id = ?', [field.slug, ws, object._id], 'run');

@@ -7,6 +7,20 @@ export const FIELD_TYPES = [
 export type FieldType = (typeof FIELD_TYPES)[number];
 export interface FieldOption { value: string; label: string; color?: string }
 
+export const ROLLUP_AGGREGATES = ['count', 'sum', 'avg', 'min', 'max'] as const;
+export type RollupAggregate = (typeof ROLLUP_AGGREGATES)[number];
+
+/** A rollup field's definition (computed in rollup.ts). */
+export interface RollupSpec {
+  /** Slug of the custom object whose records are aggregated. */
+  object: string;
+  /** Slug of its record_reference field that points at this object. */
+  via: string;
+  aggregate: RollupAggregate;
+  /** Number, currency or formula field of `object` (not for count). */
+  field: string | null;
+}
+
 /** Computed by the server; a write naming them is refused. */
 export const READ_ONLY_TYPES: readonly FieldType[] = ['formula', 'rollup'];
 /** Types whose values may be declared unique (scalar values with a stable text form). */

@@ -15,6 +15,7 @@ import type { ListRecordsQuery } from './custom-objects.schemas';
 import { fieldsOf, getObject } from './custom-objects.service';
 import { normalizeValue, READ_ONLY_TYPES, uniqueKey } from './field-types';
 import { applyFormulas } from './formula-values';
+import { initialRollups, refreshRollupsFor } from './rollup';
 
 export const RECORD_ENTITY_TYPE = 'custom_object_record';
 const SYSTEM_SORTS = { recordNumber: 'record_number', createdAt: 'created_at', updatedAt: 'updated_at' } as const;
@@ -144,7 +145,7 @@ export async function createRecordOf(ctx: Ctx, slug: string, body: Record<string
   const { values, avatar } = splitBody(body);
   const checked = Object.fromEntries(Object.entries(checkValues(fields, values, 'create')).filter(([, v]) => v !== null));
   await checkReferences(ctx, fields, checked);
-  const data = applyFormulas(fields, checked);
+  const data = { ...applyFormulas(fields, checked), ...initialRollups(fields) };
   const avatarUrl = avatar ? await images(ctx, avatar) : null;
   return ctx.em.transactional(async (em) => {
     const tx = { ...ctx, em };
@@ -166,6 +167,7 @@ export async function createRecordOf(ctx: Ctx, slug: string, body: Record<string
     em.persist(record);
     await em.flush();
     await syncUniques(tx, object, fields, record._id, data);
+    await refreshRollupsFor(tx, object, [data]);
     recordSystemActivity(tx, link(record._id), 'record_created', `${object.singular} #${record.recordNumber} created`);
     const view = serializeRecord(object, record);
     emit(tx, { type: 'custom_object_created', entityType: RECORD_ENTITY_TYPE, entityId: record._id, payload: { customObjectId: object._id, customObjectSlug: object.slug, record: view } });
@@ -208,6 +210,9 @@ export async function updateRecordOf(ctx: Ctx, slug: string, id: string, body: R
     if (avatarUrl !== undefined) current.avatar = avatarUrl;
     current.updatedBy = ctx.actor.userId;
     current.updatedAt = new Date();
+    // Rollups read the referencing records from the database: write this one first.
+    await em.flush();
+    await refreshRollupsFor(tx, object, [before, next]);
     recordSystemActivity(tx, link(current._id), 'record_updated', `${object.singular} #${current.recordNumber} updated`, { changes });
     const view = serializeRecord(object, current);
     emit(tx, { type: 'custom_object_updated', entityType: RECORD_ENTITY_TYPE, entityId: current._id, payload: { customObjectId: object._id, customObjectSlug: object.slug, record: view, changes } });
@@ -222,6 +227,8 @@ export async function deleteRecordOf(ctx: Ctx, slug: string, id: string): Promis
   await ctx.em.transactional(async (em) => {
     await em.execute('delete from custom_object_unique_value where workspace_id = ? and record_id = ?', [ctx.actor.workspaceId, record._id], 'run');
     em.remove(em.getReference(CustomObjectRecord, record._id));
+    await em.flush();
+    await refreshRollupsFor({ ...ctx, em }, object, [record.data]);
     emit({ ...ctx, em }, { type: 'custom_object_deleted', entityType: RECORD_ENTITY_TYPE, entityId: record._id, payload: { customObjectId: object._id, customObjectSlug: object.slug, record: serializeRecord(object, record) } });
     await em.flush();
   });
@@ -288,10 +295,14 @@ export async function listRecords(ctx: Ctx, slug: string, query: ListRecordsQuer
   const orderParams = query.sort && !SYSTEM_SORTS[query.sort as keyof typeof SYSTEM_SORTS] ? [query.sort] : [];
   const offset = query.cursor ? 0 : (query.page - 1) * query.limit;
   const conn = ctx.em;
-  const [rows, [countRow]] = await Promise.all([
-    conn.execute<Record<string, unknown>[]>(`select r.id from custom_object_record r where ${pageWhere} order by ${order} limit ? offset ?`, [...pageParams, ...orderParams, query.limit, offset], 'all'),
-    conn.execute<{ n: number }[]>(`select count(*)::int as n from custom_object_record r where ${where}`, countParams, 'all'),
-  ]);
+  // One pass for page and total (a filter over field values reads every record once, not twice);
+  // the separate count runs only when the page is empty or keyset-paged.
+  const rows = await conn.execute<{ id: string; n: number }[]>(
+    `select r.id${query.cursor ? '' : ', count(*) over ()::int as n'} from custom_object_record r where ${pageWhere} order by ${order} limit ? offset ?`,
+    [...pageParams, ...orderParams, query.limit, offset],
+    'all',
+  );
+  const countRow = !query.cursor && rows.length ? { n: rows[0]!.n } : (await conn.execute<{ n: number }[]>(`select count(*)::int as n from custom_object_record r where ${where}`, countParams, 'all'))[0];
   const ids = rows.map((r) => String(r.id));
   const records = ids.length ? await ctx.em.find(CustomObjectRecord, { _id: { $in: ids } }) : [];
   const byId = new Map(records.map((r) => [r._id, r]));

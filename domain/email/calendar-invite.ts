@@ -6,6 +6,11 @@ import { Email } from './email.entity';
 import { EmailAccount } from './email-account.entity';
 import { getEmail } from './emails.service';
 import { serializeEmail } from './email-records';
+import { CalendarEvent, type Attendee, type AttendeeStatus } from '../calendar/calendar-event.entity';
+import { serializeEvent } from '../calendar/calendar-events.service';
+import { emit } from '../outbox/emit';
+import { createRecord } from '../shared/records';
+import { inTransaction } from '../shared/tx';
 
 /** The invite (text/calendar part) of a received e-mail, read with a small RFC 5545 property reader. */
 export interface Invite {
@@ -76,7 +81,50 @@ async function inviteOf(ctx: Ctx, id: string): Promise<{ email: Email; invite: I
 
 export async function getCalendarInvite(ctx: Ctx, id: string) {
   const { email, invite } = await inviteOf(ctx, id);
-  return { emailId: email._id, ...invite, raw: email.calendarInvite };
+  const event = await ctx.em.findOne(CalendarEvent, { icalUid: invite.uid }, { fields: ['_id'], orderBy: { createdAt: 'asc' } });
+  return { emailId: email._id, ...invite, calendarEventId: event?._id ?? null, raw: email.calendarInvite };
+}
+
+const PARTSTAT: Record<string, AttendeeStatus> = { ACCEPTED: 'accepted', DECLINED: 'declined', TENTATIVE: 'tentative', 'NEEDS-ACTION': 'needs_action' };
+
+/** An invite time as an instant: UTC as given, floating/TZID times read as UTC (the invite names no offset we can apply here). */
+const instant = (iso: string | null, fallback: Date): Date => {
+  if (!iso) return fallback;
+  const d = new Date(/T\d{2}:\d{2}:\d{2}$/.test(iso) ? `${iso}Z` : iso);
+  return Number.isNaN(d.getTime()) ? fallback : d;
+};
+
+/**
+ * The calendar event of the invite (found by its iCalendar UID, created from the invite on the
+ * first RSVP) with the mailbox's attendee status set to the response, in one transaction with its
+ * event_created / event_updated event.
+ */
+async function recordRsvpOnEvent(ctx: Ctx, email: Email, invite: Invite, mailbox: string, response: RsvpResponse): Promise<string> {
+  return inTransaction(ctx, async () => {
+    let event = await ctx.em.findOne(CalendarEvent, { icalUid: invite.uid }, { orderBy: { createdAt: 'asc' } });
+    const attendees: Attendee[] = invite.attendees.map((a) => ({ email: a.email, name: a.name, status: PARTSTAT[(a.status ?? '').toUpperCase()] ?? 'needs_action' }));
+    if (!event) {
+      const start = instant(invite.start, email.date);
+      event = createRecord(ctx, CalendarEvent, {
+        title: (invite.summary ?? email.subject).slice(0, 500) || '(invite)', description: invite.description, type: 'meeting', start,
+        end: instant(invite.end, start), allDay: invite.allDay, location: invite.location?.slice(0, 500) ?? null, attendees,
+        companyId: email.companyId ?? null, personId: email.personId ?? null, leadId: email.leadId ?? null, dealId: email.dealId ?? null,
+        ownerId: ctx.actor.userId, reminderMinutes: null, icalUid: invite.uid,
+      });
+      const me = event.attendees.find((a) => a.email === mailbox);
+      event.attendees = me ? event.attendees.map((a) => (a.email === mailbox ? { ...a, status: response } : a)) : [...event.attendees, { email: mailbox, name: null, status: response }];
+      emit(ctx, { type: 'event_created', entityType: 'event', entityId: event._id, payload: { event: serializeEvent(event) } });
+      return event._id;
+    }
+    const before = event.attendees.find((a) => a.email === mailbox)?.status ?? null;
+    if (before === response) return event._id;
+    event.attendees = event.attendees.some((a) => a.email === mailbox)
+      ? event.attendees.map((a) => (a.email === mailbox ? { ...a, status: response } : a))
+      : [...event.attendees, { email: mailbox, name: null, status: response }];
+    event.updatedAt = new Date();
+    emit(ctx, { type: 'event_updated', entityType: 'event', entityId: event._id, payload: { event: serializeEvent(event), changes: { attendees: { from: before, to: response, email: mailbox } } } });
+    return event._id;
+  });
 }
 
 export type RsvpResponse = 'accepted' | 'declined' | 'tentative';
@@ -113,5 +161,6 @@ export async function rsvpCalendarInvite(ctx: Ctx, id: string, input: { response
     links: { personId: email.personId ?? undefined, companyId: email.companyId ?? undefined, dealId: email.dealId ?? undefined, leadId: email.leadId ?? undefined },
   }, deps);
   const reply = await ctx.em.findOneOrFail(Email, { _id: sent.emailId }, { refresh: true });
-  return { emailId: email._id, uid: invite.uid, response, reply: serializeEmail(reply, 'summary') };
+  const calendarEventId = await recordRsvpOnEvent(ctx, email, invite, account.emailAddress, response);
+  return { emailId: email._id, uid: invite.uid, response, calendarEventId, reply: serializeEmail(reply, 'summary') };
 }

@@ -30,13 +30,21 @@ export const openUrl = (t: TrackingConfig, workspaceId: string, emailId: string)
 export const clickUrl = (t: TrackingConfig, workspaceId: string, emailId: string, link: string): string =>
   `${t.baseUrl}/api/track/email/click/${workspaceId}${emailId}.${sign(t.key, ['click', workspaceId, emailId, link])}?u=${encodeURIComponent(link)}`;
 
-/** The html as sent: http(s) links go through the click redirect and the pixel is appended. */
-export function addTracking(html: string, t: TrackingConfig, workspaceId: string, emailId: string): string {
-  const rewritten = html.replace(/(<a\b[^>]*?\bhref\s*=\s*)(["'])(https?:\/\/[^"']+)\2/gi, (_m, head: string, q: string, url: string) => {
+/** Attribute (before href) of a link the click redirect must leave alone. */
+export const NO_TRACK = 'data-crm-notrack';
+
+/** The html as sent: http(s) links go through the click redirect and the pixel is appended (each unless turned off). */
+export function addTracking(html: string, t: TrackingConfig, workspaceId: string, emailId: string, what: { opens?: boolean; clicks?: boolean } = {}): string {
+  const opens = what.opens ?? true;
+  const clicks = what.clicks ?? true;
+  const rewritten = !clicks ? html : html.replace(/(<a\b[^>]*?\bhref\s*=\s*)(["'])(https?:\/\/[^"']+)\2/gi, (m, head: string, q: string, url: string) => {
+    // Links of our own that must reach the API as written (the unsubscribe link) opt out.
+    if (head.includes(NO_TRACK)) return m;
     const link = url.replace(/&amp;/g, '&');
     return `${head}${q}${clickUrl(t, workspaceId, emailId, link).replace(/&/g, '&amp;')}${q}`;
   });
   const pixel = `<img src="${openUrl(t, workspaceId, emailId)}" width="1" height="1" alt="" style="display:block;width:1px;height:1px;border:0">`;
+  if (!opens) return rewritten;
   return /<\/body>/i.test(rewritten) ? rewritten.replace(/<\/body>/i, `${pixel}</body>`) : rewritten + pixel;
 }
 

@@ -46,6 +46,8 @@ export interface SendEmailInput {
   /** Enrollment id (sequences) or execution id (automations), carried into the events. */
   sourceRef?: string;
   trackOpens?: boolean;
+  /** Route links through the click redirect (default: as trackOpens). */
+  trackClicks?: boolean;
   /** iCalendar part (RSVP replies). */
   calendar?: { method: string; content: string };
 }
@@ -173,7 +175,7 @@ async function prepare(ctx: Ctx, input: SendEmailInput, deps: EmailDeps): Promis
  * sender), at most once per idempotencyKey. Must not run inside a transaction.
  */
 export async function sendEmail(ctx: Ctx, input: SendEmailInput, deps: EmailDeps): Promise<SentEmail> {
-  if (input.trackOpens && !deps.tracking) throw new DomainError('not_configured', 'open tracking needs CRM_SECRETS_KEY (the tracking links are signed with a key derived from it) and PUBLIC_BASE_URL');
+  if ((input.trackOpens || input.trackClicks) && !deps.tracking) throw new DomainError('not_configured', 'open tracking needs CRM_SECRETS_KEY (the tracking links are signed with a key derived from it) and PUBLIC_BASE_URL');
   const prepared = await prepare(ctx, input, deps);
   const mail = validateEmail(prepared.accountId ? { ...input, from: undefined } : input, prepared.defaultFrom);
   const done = await findSent(ctx, 'email', mail.idempotencyKey);
@@ -206,7 +208,9 @@ export async function sendEmail(ctx: Ctx, input: SendEmailInput, deps: EmailDeps
     sent = await prepared.transport.send({
       from: mail.from, to: mail.to, cc: mail.cc, bcc: mail.bcc, replyTo: mail.replyTo,
       subject: mail.subject, messageId: messageIdOf(row._id), text: mail.text,
-      html: mail.html && input.trackOpens && deps.tracking ? addTracking(mail.html, deps.tracking, ctx.actor.workspaceId, row._id) : mail.html,
+      html: mail.html && (input.trackOpens || input.trackClicks) && deps.tracking
+        ? addTracking(mail.html, deps.tracking, ctx.actor.workspaceId, row._id, { opens: input.trackOpens ?? false, clicks: input.trackClicks ?? input.trackOpens ?? false })
+        : mail.html,
       ...(input.calendar ? { calendar: input.calendar } : {}),
       ...(prepared.thread ? { inReplyTo: prepared.thread.inReplyTo, references: prepared.thread.references } : {}),
     });

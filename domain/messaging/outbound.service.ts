@@ -20,8 +20,8 @@ import { OutboundMessage, type OutboundChannel, type OutboundStatus } from './ou
  * sent again automatically (at most once): the attempt may have handed it over before it died.
  */
 
-export type MessageSource = 'automation' | 'sequence' | 'api';
-export const MESSAGE_SOURCES: readonly MessageSource[] = ['automation', 'sequence', 'api'];
+export type MessageSource = 'automation' | 'sequence' | 'api' | 'support';
+export const MESSAGE_SOURCES: readonly MessageSource[] = ['automation', 'sequence', 'api', 'support'];
 
 export interface MessageLinks {
   personId?: string;

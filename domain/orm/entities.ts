@@ -22,6 +22,7 @@ import { ScheduledSms, SmsMessage, SmsWorkspaceSettings, SmsTemplate } from '../
 import { Email } from '../email/email.entity';
 import { EmailAccount } from '../email/email-account.entity';
 import { EmailSignature, EmailTemplate } from '../email/email-template.entity';
+import { EmailBulk, EmailBulkRecipient } from '../email/email-bulk.entity';
 import { OutboxEvent } from '../outbox/outbox-event.entity';
 import { Note } from '../notes/note.entity';
 import { CompanyPerson, Person } from '../people/person.entity';
@@ -36,6 +37,14 @@ import { User } from '../workspaces/user.entity';
 import { Workspace } from '../workspaces/workspace.entity';
 import { WebhookDelivery, WebhookSubscription } from '../webhooks/webhook.entity';
 import { ClipCard, Project, ProjectComment, TimeEntry } from '../projects/project.entity';
+import { CatalogItem, Offer, OfferProduct, OfferSettings, OfferTemplate } from '../offers/offer.entity';
+import { CalculatorSubmission, OfferType } from '../pricing/offer-type.entity';
+import { Booking, BookingConfig } from '../bookings/booking.entity';
+import { SupportFlow, SupportTicket, SupportTicketMessage, SupportTimeEntry } from '../support/support.entity';
+import { ProjectTemplate } from '../projects/project-template.entity';
+import { FileLink, Folder, IntegrationSync, StoredFile } from '../files/file.entity';
+import { ExtensionContribution, ExtensionObservation } from '../extension/extension.entity';
+import { Contract, ContractDocument, ContractSigner } from '../contracts/contract.entity';
 
 /** Rows of these entities belong to one workspace; the `tenant` filter guards every read of them. */
 export const tenantEntities = [
@@ -50,7 +59,15 @@ export const tenantEntities = [
   WebhookSubscription, WebhookDelivery,
   User, Company, Person, CompanyPerson, Activity, Deal, Image, CustomFieldDefinition, Lead, LeadScoringRule, LeadRoutingRule, Flow, FlowStage, List, ListItem, FilterPreset, DashboardLayout, Task, TaskFlow, Note, Call, CalendarEvent, ImportRun,
   Agent, MetricSeries, CustomObject, CustomObjectField, CustomObjectRecord,
-  Project, ProjectComment, TimeEntry, ClipCard];
+  Project, ProjectComment, TimeEntry, ClipCard,
+  Offer, OfferSettings, OfferTemplate, OfferProduct, CatalogItem,
+  OfferType, CalculatorSubmission,
+  BookingConfig, Booking,
+  SupportFlow, SupportTicket, SupportTicketMessage, SupportTimeEntry, ProjectTemplate,
+  StoredFile, FileLink, Folder, IntegrationSync,
+  ExtensionContribution, ExtensionObservation,
+  EmailBulk, EmailBulkRecipient,
+  Contract, ContractSigner, ContractDocument];
 
 /** Global rows: looked up before a workspace is known (auth) or served across workspaces (outbox). */
 export const globalEntities = [Workspace, ApiKey, OutboxEvent, RateLimitWindow, IdempotencyKey];

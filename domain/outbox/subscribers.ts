@@ -4,6 +4,8 @@ import type { Subscriber, SubscriberDeps } from './subscriber';
 import { createWebhookSubscriber } from '../webhooks/subscriber';
 import { sequenceAutoEnrollSubscriber } from '../sequences/auto-enroll';
 import { sequenceExitSubscriber } from '../sequences/exit-subscriber';
+import { bookingNotificationSubscriber } from '../bookings/notifications';
+import { supportInboundSubscriber } from '../support/support-inbound';
 
 export type { OutboxEventRecord, Subscriber, SubscriberDeps } from './subscriber';
 
@@ -18,5 +20,6 @@ export function buildSubscribers(deps: SubscriberDeps): Subscriber[] {
   const webhooks = deps.webhookRetries ? [createWebhookSubscriber({ ...deps, log: deps.log.child({ component: 'webhooks' }), retries: deps.webhookRetries })] : [];
   const seq = deps.sequenceWorkflows ? { orm: deps.orm, log: deps.log.child({ component: 'sequences' }), workflows: deps.sequenceWorkflows, waitScale: deps.config.sequenceWaitScale, stepTimeoutMs: deps.config.sequenceStepTimeoutMs } : null;
   const sequences = seq ? [sequenceExitSubscriber(seq), sequenceAutoEnrollSubscriber(seq)] : [];
-  return [leadRescoreSubscriber(deps), leadContactSyncSubscriber(deps), ...search, ...automations, ...webhooks, ...sequences];
+  const bookings = [bookingNotificationSubscriber({ orm: deps.orm, config: deps.config, log: deps.log.child({ component: 'bookings' }) })];
+  return [leadRescoreSubscriber(deps), leadContactSyncSubscriber(deps), ...search, ...automations, ...webhooks, ...sequences, ...bookings, supportInboundSubscriber(deps)];
 }

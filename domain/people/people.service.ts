@@ -16,7 +16,7 @@ import { inTransaction } from '../shared/tx';
 import { CompanyPerson, Person, type PersonEmail, type PersonPhone } from './person.entity';
 
 export const PERSON_FIELDS = [
-  '_id', 'firstName', 'lastName', 'title', 'emails', 'phones', 'companyId', 'customFields', 'tags', 'avatar', 'ownerId', 'createdAt', 'updatedAt',
+  '_id', 'firstName', 'lastName', 'title', 'emails', 'phones', 'companyId', 'customFields', 'tags', 'avatar', 'ownerId', 'createdAt', 'updatedAt', 'profileUrl',
 ] as const;
 export const PERSON_SUMMARY_FIELDS = ['firstName', 'lastName', 'title', 'emails', 'phones', 'companyId', 'updatedAt'] as const;
 
@@ -30,6 +30,7 @@ export interface PersonInput {
   customFields?: CustomFieldsInput;
   tags?: string[];
   avatar?: string;
+  profileUrl?: string | null;
 }
 
 export const serializePerson = (p: Person): Record<string, unknown> => toPlain(p, PERSON_FIELDS);

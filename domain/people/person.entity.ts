@@ -8,7 +8,7 @@ export interface PersonPhone { phone: string; label?: string | null }
 export const Person = defineEntity({
   name: 'Person',
   tableName: 'person',
-  indexes: [{ properties: ['workspaceId', 'updatedAt'] }, { properties: ['workspaceId', 'companyId'] }],
+  indexes: [{ properties: ['workspaceId', 'updatedAt'] }, { properties: ['workspaceId', 'companyId'] }, { properties: ['workspaceId', 'profileUrl'] }],
   properties: {
     ...tenantProps,
     firstName: p.string().length(200),
@@ -21,6 +21,8 @@ export const Person = defineEntity({
     tags: p.array().default([]),
     avatar: p.string().length(2048).nullable(),
     ownerId: p.string().length(24).nullable(),
+    /** Professional-network profile, canonical (domain/lookups/normalize.ts): the lookup key. */
+    profileUrl: p.string().length(2048).nullable(),
   },
 });
 export type Person = InferEntity<typeof Person>;

@@ -30,9 +30,20 @@ export const Project = defineEntity({
     budget: p.json<ProjectBudget>().nullable(),
     stage: p.integer(),
     minTimeEntryWords: p.integer().nullable(),
+    /** Set by POST /projects/from-template: the template, the offer it came from, its lines and milestones. */
+    templateRef: p.string().length(24).nullable(),
+    offerRef: p.string().length(100).nullable(),
+    leadRef: p.string().length(24).nullable(),
+    lines: p.json<ProjectLine[]>().defaultRaw(`'[]'`),
+    milestones: p.json<ProjectMilestone[]>().defaultRaw(`'[]'`),
+    portalSettings: p.json<Record<string, unknown>>().nullable(),
   },
 });
 export type Project = InferEntity<typeof Project>;
+
+/** An offer line carried into the project (what was sold). */
+export interface ProjectLine { title: string; description: string | null; quantity: number; unitPrice: number; unit: string | null; discount: number; total: number; productId: string | null }
+export interface ProjectMilestone { title: string; description: string | null; dueDate: string | null }
 
 export const COMMENT_VISIBILITIES = ['customer', 'internal'] as const;
 export type CommentVisibility = (typeof COMMENT_VISIBILITIES)[number];

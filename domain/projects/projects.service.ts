@@ -17,6 +17,7 @@ import { assertProjectStage, FIRST_PROJECT_STAGE } from './project-rules';
 export const PROJECT_FIELDS = [
   '_id', 'title', 'description', 'status', 'priority', 'owner', 'tags', 'customFields', 'company', 'personRef', 'dealRef',
   'startDate', 'endDate', 'budget', 'stage', 'minTimeEntryWords', 'createdAt', 'updatedAt',
+  'templateRef', 'offerRef', 'leadRef', 'lines', 'milestones', 'portalSettings',
 ] as const;
 
 export interface ProjectInput {
@@ -77,6 +78,7 @@ export async function createProject(ctx: Ctx, input: ProjectInput & { title: str
     priority: 'medium',
     owner: ctx.actor.userId,
     stage: FIRST_PROJECT_STAGE,
+    templateRef: null, offerRef: null, leadRef: null, lines: [], milestones: [], portalSettings: null,
     ...scalars(input),
     tags: normalizeTags(input.tags) ?? [],
     customFields: mergeObject({}, input.customFields ?? {}),

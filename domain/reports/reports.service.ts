@@ -12,17 +12,17 @@ type Row = Record<string, unknown>;
 const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
 const round2 = (v: number): number => Math.round(v * 100) / 100;
 
-async function rows(ctx: Ctx, sql: string, params: unknown[]): Promise<Row[]> {
+export async function rows(ctx: Ctx, sql: string, params: unknown[]): Promise<Row[]> {
   return ctx.em.execute(sql, params, 'all');
 }
 
-async function workspaceTimeZone(ctx: Ctx): Promise<string> {
+export async function workspaceTimeZone(ctx: Ctx): Promise<string> {
   const ws = await ctx.em.findOne(Workspace, { _id: ctx.actor.workspaceId }, { fields: ['timezone'] });
   return ws?.timezone ?? 'Europe/Copenhagen';
 }
 
 /** `created_at` bounds as SQL fragments; a bare upper-bound day includes that whole local day. */
-function createdRange(alias: string, q: { dateFrom?: Bound; dateTo?: Bound }, tz: string, params: unknown[]): string {
+export function createdRange(alias: string, q: { dateFrom?: Bound; dateTo?: Bound }, tz: string, params: unknown[]): string {
   let sql = '';
   if (q.dateFrom) {
     if ('day' in q.dateFrom) {
@@ -45,7 +45,7 @@ function createdRange(alias: string, q: { dateFrom?: Bound; dateTo?: Bound }, tz
   return sql;
 }
 
-const period = (q: { dateFrom?: Bound; dateTo?: Bound }) => ({
+export const period = (q: { dateFrom?: Bound; dateTo?: Bound }) => ({
   dateFrom: q.dateFrom ? ('day' in q.dateFrom ? q.dateFrom.day : q.dateFrom.at.toISOString()) : null,
   dateTo: q.dateTo ? ('day' in q.dateTo ? q.dateTo.day : q.dateTo.at.toISOString()) : null,
 });
@@ -362,5 +362,67 @@ export async function historyReport(ctx: Ctx, q: HistoryReportQuery) {
     timezone: tz,
     total: series.reduce((sum, d) => sum + d.count, 0),
     series,
+  };
+}
+
+/**
+ * Offers: count and value (total incl. VAT, major units) by status, where a sent offer past its
+ * validUntil counts as expired; sent = every offer ever sent (sentAt set), conversion = accepted
+ * / sent, average values over all offers and over accepted ones. One currency is assumed per
+ * workspace; `byCurrency` splits the values when offers use several.
+ */
+export async function offersReport(ctx: Ctx, q: ReportRangeQuery) {
+  const ws = ctx.actor.workspaceId;
+  const tz = await workspaceTimeZone(ctx);
+  const params: unknown[] = [];
+  let filter = createdRange('o', q, tz, params);
+  if (q.ownerId) {
+    filter += ' and o.owner_id = ?';
+    params.push(q.ownerId);
+  }
+  const status = `case when o.status = 'sent' and o.valid_until < to_char(now() at time zone 'UTC', 'YYYY-MM-DD') then 'expired' else o.status end`;
+  const byStatus = await rows(
+    ctx,
+    `select ${status} as status, count(*)::int as count, coalesce(sum(o.total_minor), 0)::text as value
+       from offers o where o.workspace_id = ? and o.kind = 'offer'${filter} group by 1 order by 1`,
+    [ws, ...params],
+  );
+  const [totals] = await rows(
+    ctx,
+    `select count(*)::int as count, coalesce(sum(o.total_minor), 0)::text as value, coalesce(round(avg(o.total_minor)), 0)::text as average,
+            count(*) filter (where o.sent_at is not null)::int as sent,
+            coalesce(sum(o.total_minor) filter (where o.sent_at is not null), 0)::text as sent_value,
+            count(*) filter (where o.status = 'accepted')::int as accepted,
+            coalesce(sum(o.total_minor) filter (where o.status = 'accepted'), 0)::text as accepted_value,
+            coalesce(round(avg(o.total_minor) filter (where o.status = 'accepted')), 0)::text as accepted_average,
+            count(*) filter (where o.status = 'declined')::int as declined
+       from offers o where o.workspace_id = ? and o.kind = 'offer'${filter}`,
+    [ws, ...params],
+  );
+  const byCurrency = await rows(
+    ctx,
+    `select o.currency, count(*)::int as count, coalesce(sum(o.total_minor), 0)::text as value
+       from offers o where o.workspace_id = ? and o.kind = 'offer'${filter} group by o.currency order by o.currency`,
+    [ws, ...params],
+  );
+  // Sums are bigint minor units (exact); shown in major units.
+  const major = (v: unknown): number => Number(v ?? 0) / 100;
+  const t = totals ?? {};
+  const sent = num(t.sent);
+  const accepted = num(t.accepted);
+  return {
+    period: period(q),
+    total: num(t.count),
+    totalValue: major(t.value),
+    averageValue: major(t.average),
+    byStatus: byStatus.map((r) => ({ status: r.status, count: num(r.count), value: major(r.value) })),
+    sent,
+    sentValue: major(t.sent_value),
+    accepted,
+    acceptedValue: major(t.accepted_value),
+    averageAcceptedValue: major(t.accepted_average),
+    declined: num(t.declined),
+    conversionRate: sent ? round2((accepted / sent) * 100) : 0,
+    byCurrency: byCurrency.map((r) => ({ currency: r.currency, count: num(r.count), value: major(r.value) })),
   };
 }

@@ -28,9 +28,29 @@ function unknownOutcome(err: unknown, to: string[]): SendOutcome | null {
   return null;
 }
 
-export async function sendSequenceEmail(ctx: Ctx, deps: SequenceSendDeps, msg: { to: string[]; subject: string; html: string; from?: string; replyTo?: string; links: MessageLinks; key: string; headers?: Record<string, string> }): Promise<SendOutcome> {
+export interface SequenceEmail {
+  to: string[];
+  subject: string;
+  html?: string;
+  text?: string;
+  from?: string;
+  replyTo?: string;
+  /** Send from this connected mailbox (the step's senderAccountId) instead of the fallback sender. */
+  accountId?: string;
+  trackOpens?: boolean;
+  trackClicks?: boolean;
+  links: MessageLinks;
+  key: string;
+  sourceRef?: string;
+}
+
+export async function sendSequenceEmail(ctx: Ctx, deps: SequenceSendDeps, msg: SequenceEmail): Promise<SendOutcome> {
   try {
-    const r = await sendEmail(ctx, { to: msg.to, subject: msg.subject, html: msg.html, from: msg.from, replyTo: msg.replyTo, links: msg.links, idempotencyKey: msg.key, source: 'sequence' }, { transport: deps.messaging.transport, staleClaimMs: deps.staleClaimMs });
+    const r = await sendEmail(ctx, {
+      to: msg.to, subject: msg.subject, html: msg.html, text: msg.text, from: msg.from, replyTo: msg.replyTo, links: msg.links, idempotencyKey: msg.key, source: 'sequence',
+      ...(msg.sourceRef ? { sourceRef: msg.sourceRef } : {}), ...(msg.accountId ? { accountId: msg.accountId, accountAccess: 'workspace' as const } : {}),
+      trackOpens: msg.trackOpens, trackClicks: msg.trackClicks,
+    }, { transport: deps.messaging.transport, accounts: deps.messaging.accounts, tracking: deps.messaging.tracking, staleClaimMs: deps.staleClaimMs });
     return { outcome: 'sent', outboundMessageId: r.outboundMessageId, replayed: r.replayed, to: msg.to };
   } catch (err) {
     const u = unknownOutcome(err, msg.to);

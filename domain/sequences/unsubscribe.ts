@@ -1,28 +1,61 @@
 /**
- * The unsubscribe link of sequence e-mails: a random per-enrollment token is the capability (as
- * image tokens are: a mail client cannot send credentials). Using it opts the contact out of
- * sequences (no new enrollment) and exits every running enrollment of that contact.
+ * The unsubscribe link of sequence e-mails: `<workspaceId><enrollmentId>.<HMAC-SHA256>` signed with
+ * a key derived from CRM_SECRETS_KEY, so the link names its enrollment and cannot be forged or
+ * guessed (a mail client cannot send credentials). Using it opts the contact out of sequences (no
+ * new enrollment) and exits every running enrollment of that contact. Links of e-mails sent before
+ * the signed form (a random per-enrollment token) keep working.
  */
+import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { AppConfig } from '../config';
-import { notFound } from '../errors';
+import { DomainError, notFound } from '../errors';
 import { forkForWorkspace } from '../orm/tenant';
 import { mapLimited } from '../shared/concurrency';
+import { parseSecretsKey } from '../shared/secret-box';
 import type { SequenceWorkflowPort } from './ports';
 import { SequenceEnrollment } from './sequence.entity';
 
 export const UNSUBSCRIBE_PATH = '/api/unsubscribe';
 
-export const unsubscribeUrl = (config: Pick<AppConfig, 'publicBaseUrl'>, e: { unsubscribeToken: string }): string =>
-  `${config.publicBaseUrl}${UNSUBSCRIBE_PATH}/${e.unsubscribeToken}`;
+/** The signing key of unsubscribe links, or null without CRM_SECRETS_KEY. */
+export function unsubscribeKey(config: Pick<AppConfig, 'secretsKey'>): Buffer | null {
+  const secrets = parseSecretsKey(config.secretsKey);
+  return secrets ? createHmac('sha256', secrets).update('crm sequence unsubscribe v1').digest() : null;
+}
 
+const sign = (key: Buffer, workspaceId: string, enrollmentId: string): string =>
+  createHmac('sha256', key).update(`unsubscribe\n${workspaceId}\n${enrollmentId}`).digest('base64url');
+
+export function signUnsubscribeToken(key: Buffer, workspaceId: string, enrollmentId: string): string {
+  return `${workspaceId}${enrollmentId}.${sign(key, workspaceId, enrollmentId)}`;
+}
+
+/** The workspace and enrollment a genuine signed token names, else null. */
+export function verifyUnsubscribeToken(key: Buffer | null, token: string): { workspaceId: string; enrollmentId: string } | null {
+  const m = /^([0-9a-f]{24})([0-9a-f]{24})\.([A-Za-z0-9_-]{43})$/.exec(token);
+  if (!key || !m) return null;
+  const expected = Buffer.from(sign(key, m[1]!, m[2]!));
+  const given = Buffer.from(m[3]!);
+  return expected.length === given.length && timingSafeEqual(expected, given) ? { workspaceId: m[1]!, enrollmentId: m[2]! } : null;
+}
+
+export function unsubscribeUrl(config: Pick<AppConfig, 'publicBaseUrl' | 'secretsKey'>, e: { workspaceId: string; _id: string }): string {
+  const key = unsubscribeKey(config);
+  if (!key) throw new DomainError('not_configured', 'unsubscribe links are signed with a key derived from CRM_SECRETS_KEY: set it (64 hex characters)');
+  return `${config.publicBaseUrl}${UNSUBSCRIBE_PATH}/${signUnsubscribeToken(key, e.workspaceId, e._id)}`;
+}
+
+/** Random tokens of links sent before the signed form. */
 export const isUnsubscribeToken = (t: string): boolean => /^[A-Za-z0-9_-]{20,64}$/.test(t);
 
 /** Opts the enrollment's contact out and exits its running enrollments (idempotent). */
-export async function unsubscribe(orm: MikroORM, workflows: SequenceWorkflowPort, token: string): Promise<{ unsubscribed: true; exited: number }> {
-  if (!isUnsubscribeToken(token)) throw notFound('unsubscribe link');
-  // The token names the workspace: looked up across workspaces, then everything else is bound to it.
-  const found = await orm.em.fork().findOne(SequenceEnrollment, { unsubscribeToken: token }, { filters: false, fields: ['_id', 'workspaceId', 'entityType', 'entityId', 'personId'] });
+export async function unsubscribe(orm: MikroORM, workflows: SequenceWorkflowPort, token: string, key: Buffer | null): Promise<{ unsubscribed: true; exited: number }> {
+  const fields = ['_id', 'workspaceId', 'entityType', 'entityId', 'personId'] as const;
+  const signed = verifyUnsubscribeToken(key, token);
+  // A signed token names its workspace and enrollment; a legacy random one is looked up across workspaces.
+  const found = signed
+    ? await forkForWorkspace(orm.em, signed.workspaceId).findOne(SequenceEnrollment, { _id: signed.enrollmentId }, { fields })
+    : !token.includes('.') && isUnsubscribeToken(token) ? await orm.em.fork().findOne(SequenceEnrollment, { unsubscribeToken: token }, { filters: false, fields }) : null;
   if (!found) throw notFound('unsubscribe link');
   const em = forkForWorkspace(orm.em, found.workspaceId);
   const contact = found.personId ? { entityType: 'People', entityId: found.personId } : { entityType: found.entityType, entityId: found.entityId };

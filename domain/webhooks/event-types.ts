@@ -55,6 +55,8 @@ export const OUTBOX_TO_WEBHOOK: Readonly<Record<string, string>> = {
   booking_rescheduled: 'booking.rescheduled',
   booking_approved: 'booking.approved',
   booking_rejected: 'booking.rejected',
+  offer_accepted: 'offer.accepted',
+  offer_rejected: 'offer.declined',
 };
 
 /** Sent only by `POST /webhooks/subscriptions/:id/test`, whatever the subscription's events. */

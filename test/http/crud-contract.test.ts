@@ -11,6 +11,8 @@ import { startTestApp, type Tenant, type TestApp } from '../support/app';
 const FIXTURES: Record<string, { create: Record<string, unknown>; update: Record<string, unknown>; field: string; unchanged: string }> = {
   'filter-preset': { create: { name: 'Hot deals', area: 'deals', filterMode: 'or' }, update: { name: 'Renamed' }, field: 'name', unchanged: 'filterMode' },
   'dashboard-layout': { create: { name: 'Sales board', visibleComponents: ['pipeline'] }, update: { name: 'Renamed' }, field: 'name', unchanged: 'visibleComponents' },
+  product: { create: { name: 'Solar panel', unitPrice: 1499.95, category: 'energy' }, update: { name: 'Renamed' }, field: 'name', unchanged: 'unitPrice' },
+  'catalog-item': { create: { name: 'Inspection', unitPrice: 500, sortOrder: 1 }, update: { name: 'Renamed' }, field: 'name', unchanged: 'unitPrice' },
 };
 
 /** Fixture bodies may name the calling tenant's user as `__self__`. */

@@ -83,7 +83,8 @@ it('a delivery status notification marks the original as bounced and emits email
 
 it('keeps the calendar invite of a received e-mail, reads it and answers it (iCalendar REPLY)', async () => {
   const boundary = 'cal-boundary';
-  const ics = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Test//EN', 'METHOD:REQUEST', 'BEGIN:VEVENT', 'UID:meet-1@example.com', 'DTSTAMP:20301001T080000Z', 'DTSTART:20301002T090000Z', 'DTEND:20301002T100000Z', 'SUMMARY:Demo', 'ORGANIZER:mailto:ann@example.com', 'ATTENDEE;PARTSTAT=NEEDS-ACTION:mailto:sales@acme.example', 'END:VEVENT', 'END:VCALENDAR'].join('\r\n');
+  const mailbox = ((await t.http.get('/api/v1/email-accounts')).body.data as { _id: string; emailAddress: string }[]).find((a) => a._id === accountId)!.emailAddress;
+  const ics = ['BEGIN:VCALENDAR', 'VERSION:2.0', 'PRODID:-//Test//EN', 'METHOD:REQUEST', 'BEGIN:VEVENT', 'UID:meet-1@example.com', 'DTSTAMP:20301001T080000Z', 'DTSTART:20301002T090000Z', 'DTEND:20301002T100000Z', 'SUMMARY:Demo', 'ORGANIZER:mailto:ann@example.com', `ATTENDEE;PARTSTAT=NEEDS-ACTION:mailto:${mailbox}`, 'END:VEVENT', 'END:VCALENDAR'].join('\r\n');
   const raw = mime({ Subject: 'Invitation: Demo' }, [`--${boundary}`, 'Content-Type: text/plain', '', 'Join us', '', `--${boundary}`, 'Content-Type: text/calendar; method=REQUEST; charset=utf-8', '', ics, '', `--${boundary}--`].join('\r\n'), `multipart/mixed; boundary="${boundary}"`);
   const res = await deliver(raw);
   const email = res.body.data.email;
@@ -91,7 +92,7 @@ it('keeps the calendar invite of a received e-mail, reads it and answers it (iCa
 
   const invite = await t.http.get(`/api/v1/emails/${email._id}/calendar-invite`);
   expect(invite.status).toBe(200);
-  expect(invite.body.data).toMatchObject({ emailId: email._id, method: 'REQUEST', uid: 'meet-1@example.com', summary: 'Demo', start: '2030-10-02T09:00:00Z', end: '2030-10-02T10:00:00Z', organizer: { email: 'ann@example.com' }, attendees: [{ email: 'sales@acme.example', status: 'NEEDS-ACTION' }] });
+  expect(invite.body.data).toMatchObject({ emailId: email._id, method: 'REQUEST', uid: 'meet-1@example.com', summary: 'Demo', start: '2030-10-02T09:00:00Z', end: '2030-10-02T10:00:00Z', organizer: { email: 'ann@example.com' }, attendees: [{ email: mailbox, status: 'NEEDS-ACTION' }] });
 
   for (const body of [{}, { response: 'maybe' }]) expect((await t.http.post(`/api/v1/emails/${email._id}/calendar-invite`, body)).status).toBe(400);
   const before = smtp.received.length;
@@ -108,6 +109,18 @@ it('keeps the calendar invite of a received e-mail, reads it and answers it (iCa
   expect(replies[0]!.raw).toMatch(/METHOD[=:]REPLY/);
   expect(ical + replies[0]!.raw).toMatch(/PARTSTAT=ACCEPTED/);
   expect(parsed.inReplyTo).toBe(email.messageId);
+
+  // The RSVP is on the calendar: the invite's event (created from it, found by its UID) shows the mailbox's answer.
+  const eventId = rsvp.body.data.calendarEventId as string;
+  expect(eventId).toMatch(/^[0-9a-f]{24}$/);
+  const event = (await t.http.get(`/api/v1/events/${eventId}`)).body.data;
+  expect(event).toMatchObject({ title: 'Demo', type: 'meeting', start: '2030-10-02T09:00:00.000Z', end: '2030-10-02T10:00:00.000Z', attendees: [{ email: mailbox, status: 'accepted' }] });
+  expect((await t.http.get(`/api/v1/emails/${email._id}/calendar-invite`)).body.data.calendarEventId).toBe(eventId);
+  const declined = await t.http.post(`/api/v1/emails/${email._id}/calendar-invite`, { response: 'declined' });
+  expect(declined.body.data.calendarEventId).toBe(eventId);
+  expect((await t.http.get(`/api/v1/events/${eventId}`)).body.data.attendees).toEqual([{ email: mailbox, name: null, status: 'declined' }]);
+  expect((await eventsFor(app.runtime.deps.orm, eventId)).map((e) => e.type)).toEqual(['event_created', 'event_updated']);
+  expect(smtp.received.slice(before)).toHaveLength(2);
 
   // An e-mail without an invite has none to read or answer.
   const sent = (await t.http.post('/api/v1/emails', { accountId, to: 'ann@example.com', subject: 'No invite', text: 'x' })).body.data;

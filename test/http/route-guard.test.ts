@@ -21,6 +21,21 @@ const ALLOWED_PUBLIC = [
 
   'GET /api/unsubscribe/:token',
   'POST /api/unsubscribe/:token',
+  'GET /public/offers/preview/:token',
+  'GET /public/offers/:publicId',
+  'POST /public/offers/:publicId/accept',
+  'POST /public/offers/:publicId/decline',
+  'GET /public/contracts/sign/:token',
+  'POST /public/contracts/sign/:token/sign',
+  'POST /public/contracts/sign/:token/decline',
+  'GET /public/contracts/sign/:token/document',
+  'GET /api/files/download/:token',
+  'PUT /api/files/upload/:token',
+  // Booking attendees: the unguessable publicId is the capability.
+  'GET /api/v1/public/bookings/:publicId',
+  'GET /api/v1/public/bookings/:publicId/available-slots',
+  'POST /api/v1/public/bookings/:publicId/cancel',
+  'POST /api/v1/public/bookings/:publicId/reschedule',
 ];
 
 const SAMPLE_ID = '0123456789abcdef01234567';

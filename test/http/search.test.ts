@@ -133,7 +133,6 @@ describe('GET /api/v1/search: input rules', () => {
     ['q of 1 character after trimming', q('  a  '), /q: must be at least 2 characters/],
     ['q of 201 characters', q('x'.repeat(201)), /q: must be at most 200 characters/],
     ['an unknown type', q('acme', '&types=company,spaceship'), /unknown type "spaceship"/],
-    ['a type not searchable yet', q('acme', '&types=offer'), /type "offer" is not searchable yet/],
     ['limit 51', q('acme', '&limit=51'), /limit must be at most 50/],
     ['limit 0', q('acme', '&limit=0'), /limit must be at least 1/],
     ['limit not a number', q('acme', '&limit=ten'), /limit must be a number/],

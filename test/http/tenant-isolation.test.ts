@@ -20,7 +20,7 @@ afterAll(() => app.close());
 
 // Required body ids (personId, a stage `id`, stageId) are filled so the 404 check is reached, not a 400.
 const SAMPLE_BODY = {
-  name: 'Hijacked', firstName: 'Hijacked', title: 'Hijacked', personId: '0123456789abcdef01234567', id: '0123456789abcdef01234567', stageId: '0123456789abcdef01234567', preview: false, unread: false, hours: 1,
+  name: 'Hijacked', firstName: 'Hijacked', title: 'Hijacked', personId: '0123456789abcdef01234567', id: '0123456789abcdef01234567', stageId: '0123456789abcdef01234567', preview: false, unread: false, hours: 1, inputs: {}, newSlotStart: '2031-01-01T10:00:00Z',
 };
 /** Custom object field and bulk-record bodies need their own required keys (a `type` would break other routes). */
 const bodyFor = (path: string) => (path.includes('/custom-objects') ? { ...SAMPLE_BODY, slug: 'hijacked', label: 'Hijacked', type: 'text', ids: ['0123456789abcdef01234567'], patch: {}, rows: [{ name: 'Hijacked' }] } : SAMPLE_BODY);
@@ -46,6 +46,11 @@ const COLLECTIONS: Record<string, string | ((id: string) => string)> = {
   'custom-object-record': (id) => `custom-objects/${ISOLATION_OBJECT_SLUG}/records/${id}`,
   'project-task': 'projects/tasks',
   'project-comment': (id) => `projects/tasks/${projectCommentTask.get(id)}/comments`,
+  'catalog-item': 'catalog',
+  // GET /files/:id signs a fresh download URL on every read; folders have no GET of their own.
+  file: () => 'files?limit=100',
+  folder: () => 'folders?limit=100',
+  'email-bulk': 'emails/bulk',
 };
 const getPathOf = (kind: string, id: string): string => {
   const c = COLLECTIONS[kind];

@@ -140,6 +140,13 @@ describe('worker killed mid-retry', () => {
     receiver.respond = (n) => (n < 2 ? 500 : 200);
     await t.http.post('/api/v1/companies', { name: 'Crash Test AS' });
     const waiting = await deliveryWhen(subId, (x) => x.attempts === 2 && x.status === 'retrying', 'the 2nd attempt to be recorded');
+    // The row is written inside the activity: kill only once its completion reached the server and
+    // the workflow sleeps on its second timer (a kill before that waits out the 1-minute start-to-close).
+    const handle = h.client.workflow.getHandle(webhookDeliveryWorkflowId(t.workspaceId, waiting._id));
+    await waitFor(async () => {
+      const { events } = await handle.fetchHistory();
+      return (events ?? []).filter((e) => e.timerStartedEventAttributes).length >= 2 || undefined;
+    }, 20_000, 'the workflow to sleep on its second timer');
     const exited = new Promise((r) => a.child.once('exit', r));
     a.child.kill('SIGKILL');
     await exited;

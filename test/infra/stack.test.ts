@@ -115,7 +115,8 @@ describe('startStack', () => {
     const stack = await startStack({ env, dataDir, handleSignals: false, log: quiet, launchers: fakeLaunchers(calls) });
     expect(calls).toEqual([]);
     expect(stack.started).toEqual([]);
-    expect(stack.env).toEqual(env);
+    // Local file storage defaults to the data folder (FILE_STORAGE_DIR), whatever else the env provides.
+    expect(stack.env).toEqual({ ...env, FILE_STORAGE_DIR: path.join(dataDir, 'files') });
     expect(fs.existsSync(path.join(dataDir, LOCK_FILE_NAME))).toBe(false);
     await stack.stop();
   });
@@ -141,6 +142,7 @@ describe('startStack', () => {
       TEMPORAL_PAYLOAD_KEYS: expect.stringMatching(/^k1:[A-Za-z0-9+/]{43}=$/),
       TEMPORAL_CODEC_AUTH_TOKEN: expect.stringMatching(/^[0-9a-f]{48}$/),
       CRM_SECRETS_KEY: expect.stringMatching(/^[0-9a-f]{64}$/),
+      FILE_STORAGE_DIR: path.join(dataDir, 'files'),
     });
     expect(fs.readFileSync(path.join(dataDir, 'secrets-key'), 'utf8').trim()).toBe(stack.env.CRM_SECRETS_KEY);
     expect(fs.existsSync(path.join(dataDir, LOCK_FILE_NAME))).toBe(true);

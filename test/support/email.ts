@@ -1,5 +1,7 @@
 import { addEmailAccount, type EmailAccountInput } from '../../domain/email/email-accounts.service';
 import { recordOutboundEmail } from '../../domain/email/email-records';
+import { EmailBulk, EmailBulkRecipient } from '../../domain/email/email-bulk.entity';
+import { createRecord } from '../../domain/shared/records';
 import { newId } from '../../domain/ids';
 import { parseSecretsKey } from '../../domain/shared/secret-box';
 import type { HttpClient, TestApp } from './app';
@@ -24,4 +26,19 @@ export async function insertEmail(app: TestApp, http: HttpClient): Promise<strin
   });
   await ctx.em.flush();
   return id;
+}
+
+/** A finished bulk send with one recipient, without sending (tenant-isolation factory). */
+export async function insertEmailBulk(app: TestApp, http: HttpClient): Promise<string> {
+  const ctx = await workspaceCtx(app, http);
+  const bulk = createRecord(ctx, EmailBulk, {
+    accountId: newId(), subject: `Factory bulk ${unique()}`, html: null, text: 'Hello', trackOpens: false, immediate: true, status: 'completed', total: 1,
+    workflowId: null, createdBy: ctx.actor.userId, error: null, finishedAt: new Date(),
+  });
+  createRecord(ctx, EmailBulkRecipient, {
+    bulkId: bulk._id, index: 0, email: 'ann@example.com', name: null, personId: null, companyId: null, personalizedSubject: null, personalizedHtml: null,
+    status: 'sent', emailId: null, error: null, sentAt: new Date(),
+  });
+  await ctx.em.flush();
+  return bulk._id;
 }

@@ -6,6 +6,8 @@ import { insertScheduledSms, insertSms } from './sms';
 
 import { createSequence, emailNode, insertEnrollment, line } from './sequences';
 import { unique } from './unique';
+import { PNG_BYTES, uploadFile } from './files';
+import { book, createConfig, freshDay } from './bookings';
 
 async function createVia(http: HttpClient, path: string, body: Record<string, unknown>): Promise<string> {
   const res = await http.post(path, body);
@@ -105,6 +107,34 @@ export const factories: Record<string, Factory> = {
     if (!helpers) throw new Error('the sequence-enrollment factory needs { app } as its second argument');
     const sequenceId = await factories.sequence!(http);
     return (await insertEnrollment(await workspaceCtx(helpers.app, http), sequenceId))._id;
+  },
+  offer: (http) => createVia(http, '/api/v1/offers', { title: `Offer ${unique()}`, lineItems: [{ name: 'Work', quantity: 2, unitPrice: 100 }] }),
+  'offer-template': (http) => createVia(http, '/api/v1/offer-templates', { name: `Template ${unique()}`, pages: [{ id: 'p1', title: 'Cover', elements: [] }] }),
+  product: (http) => createVia(http, '/api/v1/products', { name: `Product ${unique()}`, unitPrice: 99.5 }),
+  'catalog-item': (http) => createVia(http, '/api/v1/catalog', { name: `Catalog item ${unique()}`, unitPrice: 10 }),
+  'support-ticket': (http) => createVia(http, '/api/v1/support-tickets', { title: `Ticket ${unique()}`, priority: 'high', tags: ['vip'] }),
+  'project-template': (http) => createVia(http, '/api/v1/project-templates', { name: `Template ${unique()}`, taskTemplates: [{ title: 'Kick-off' }] }),
+  file: async (http) => {
+    const res = await uploadFile(http, PNG_BYTES, { filename: `factory-${unique()}.png` });
+    if (res.status !== 201) throw new Error(`file factory: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body.data._id as string;
+  },
+  folder: (http) => createVia(http, '/api/v1/folders', { name: `Folder ${unique()}` }),
+  'email-bulk': async (http, helpers) => {
+    if (!helpers) throw new Error('the email-bulk factory needs { app } as its second argument');
+    return (await import('./email')).insertEmailBulk(helpers.app, http);
+  },
+  'offer-type': (http) => createVia(http, '/api/v1/offer-types', { name: `Offer type ${unique()}`, requiredInputFields: [{ fieldId: 'hours', label: 'Hours', type: 'number' }],
+    pricingRules: { rules: [{ name: 'Work', then: [{ type: 'add_line', name: 'Work', quantityExpression: 'hours', unitPrice: 100 }] }] } }),
+  // Calculator templates are the active offer types (same id).
+  'calculator-template': (http) => factories['offer-type']!(http),
+  contract: (http) => createVia(http, '/api/v1/contracts', { title: `Contract ${unique()}`, signers: [{ name: 'Ann Signer', email: `ann-${unique()}@example.com` }] }),
+  'booking-config': async (http) => (await createConfig(http))._id as string,
+  booking: async (http) => {
+    const config = await createConfig(http);
+    const res = await book(http, config._id, `${freshDay()}T10:00:00Z`);
+    if (res.status !== 201) throw new Error(`booking factory: ${res.status} ${JSON.stringify(res.body)}`);
+    return res.body.data._id as string;
   },
 };
 

@@ -13,6 +13,7 @@ import { Lead } from '../../leads/lead.entity';
 import { SmsMessage } from '../../messaging/sms-message.entity';
 import { Person } from '../../people/person.entity';
 import { User } from '../../workspaces/user.entity';
+import { loadRecordForAutomation } from '../../custom-objects/automation-view';
 import { normalizeEntity } from '../triggers';
 import type { Context } from './types';
 
@@ -135,6 +136,14 @@ export async function loadEntityContext(em: EntityManager, entityType: string | 
       if (!row) return ctx;
       ctx[type] = plainRecord(row);
       await addLinks(em, ctx, { leadId: row.leadId, dealId: row.dealId, personId: row.personId, companyId: row.companyId, ownerId: row.ownerId });
+      return ctx;
+    }
+    case 'custom_object': {
+      // custom_object_created/updated and lookups on CustomObjectRecord: the record (slugs flattened) and the CRM records it references.
+      const loaded = await loadRecordForAutomation(em, entityId);
+      if (!loaded) return ctx;
+      ctx.custom_record = loaded.view;
+      await addLinks(em, ctx, { personId: loaded.links.person, companyId: loaded.links.company, dealId: loaded.links.deal, leadId: loaded.links.lead, ownerId: loaded.ownerId });
       return ctx;
     }
     default:

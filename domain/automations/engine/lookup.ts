@@ -12,6 +12,8 @@ import type { ConditionOperator } from '../definition.schemas';
 import { getPath, splitPath } from '../path';
 import { resolveValue } from '../placeholders';
 import { plainRecord } from './context';
+import { automationRecordView, findObjectByIdOrSlug } from '../../custom-objects/automation-view';
+import type { CustomObject, CustomObjectRecord } from '../../custom-objects/custom-object.entity';
 
 /** Candidate rows read when a filter must run in memory. */
 export const MAX_SCAN = 5000;
@@ -26,6 +28,8 @@ export interface LookupSpec {
   filters: LookupFilter[];
   sortField: string;
   sortOrder: 1 | -1;
+  /** CustomObjectRecord: the object's id or slug. */
+  customObjectId?: string;
 }
 
 /** Lookup entityType → ORM entity name (tenant-filtered), context namespace and record kind. */
@@ -37,6 +41,8 @@ const ENTITIES: Record<string, { entity: string; namespace: string | null; kind:
   Activity: { entity: 'Activity', namespace: null, kind: 'activity' },
   Task: { entity: 'Task', namespace: null, kind: 'task' },
   Event: { entity: 'CalendarEvent', namespace: 'event', kind: 'event' },
+  SupportTicket: { entity: 'SupportTicket', namespace: null, kind: 'support-ticket' },
+  CustomObjectRecord: { entity: 'CustomObjectRecord', namespace: 'custom_record', kind: 'custom_object' },
 };
 
 /** The record kind and context namespace a lookup entity type maps to (null when not stored here). */
@@ -105,6 +111,14 @@ export async function runLookupQuery(
   if (!info) throw new DomainError('not_configured', `lookup entity ${spec.entityType} is not available in this workspace yet`);
   const meta = em.getMetadata().get(info.entity);
   const ands: Where[] = [];
+  // Custom records: only the named object's, flattened (field slugs at the top level) so filters read them like API reads.
+  let object: CustomObject | null = null;
+  if (info.entity === 'CustomObjectRecord') {
+    object = await findObjectByIdOrSlug(em, spec.customObjectId ?? '');
+    if (!object) throw new DomainError('validation', `lookup customObjectId: no custom object ${spec.customObjectId ?? ''}`);
+    ands.push({ objectId: object._id });
+  }
+  const view = (row: object): Record<string, unknown> => (object ? automationRecordView(object, row as CustomObjectRecord) : plainRecord(row));
   const inMemory: { path: string[]; op: ConditionOperator; expected: unknown }[] = [];
   for (const f of spec.filters) {
     const expected = Array.isArray(f.value) ? f.value.map((v) => resolveValue(v, context, { timezone: opts.timezone })) : resolveValue(f.value, context, { timezone: opts.timezone });
@@ -124,10 +138,10 @@ export async function runLookupQuery(
     const count = await em.count<object>(info.entity, where as never);
     if (opts.countOnly) return { records: [], count, truncated: false };
     const rows = await em.find<object>(info.entity, where as never, { orderBy, limit: opts.limit });
-    return { records: rows.map((r) => plainRecord(r)), count, truncated: count > rows.length };
+    return { records: rows.map(view), count, truncated: count > rows.length };
   }
   const rows = await em.find<object>(info.entity, where as never, { orderBy, limit: MAX_SCAN + 1 });
-  const scanned = rows.slice(0, MAX_SCAN).map((r) => plainRecord(r));
+  const scanned = rows.slice(0, MAX_SCAN).map(view);
   const matches = scanned.filter((rec) => inMemory.every((f) => applyOperator(f.op, getPath(rec, f.path), f.expected, undefined, { now: opts.now, timezone: opts.timezone })));
   return { records: opts.countOnly ? [] : matches.slice(0, opts.limit), count: matches.length, truncated: rows.length > MAX_SCAN || matches.length > opts.limit };
 }

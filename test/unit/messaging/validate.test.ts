@@ -49,7 +49,7 @@ describe('validateEmail', () => {
     ['idempotency key 201', { idempotencyKey: 'k'.repeat(201) }, 'idempotencyKey: must be 1-200'],
     ['idempotency key with space', { idempotencyKey: 'a b' }, 'idempotencyKey'],
     ['empty idempotency key', { idempotencyKey: '' }, 'idempotencyKey'],
-    ['unknown source', { source: 'cron' as never }, 'source: must be one of automation, sequence, api'],
+    ['unknown source', { source: 'cron' as never }, 'source: must be one of automation, sequence, api, support'],
   ])('refuses %s', (_name, over, message) => {
     const err = failure(() => validateEmail(email(over), 'crm@example.com'));
     expect(err.code).toBe('validation');

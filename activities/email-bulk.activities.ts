@@ -1,0 +1,40 @@
+/** Activities of the bulk e-mail workflow: ids in, the rows hold subject, bodies and addresses. */
+import { Context } from '@temporalio/activity';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { AppConfig } from '../domain/config';
+import type { Logger } from '../domain/logger';
+import { createSendThrottle } from '../domain/email/bulk-throttle';
+import { finishBulk, processBulkBatch, type BatchResult } from '../domain/email/email-bulk.service';
+import { createMessagingDeps, type MessagingDeps } from '../domain/messaging/factory';
+import { lazy } from './lazy';
+
+export interface EmailBulkActivityOptions { orm: MikroORM; config: AppConfig; log: Logger; messaging?: MessagingDeps }
+
+const heartbeat = (): void => {
+  try {
+    Context.current().heartbeat();
+  } catch {
+    // called outside an activity (scripts)
+  }
+};
+
+export function createEmailBulkActivities(opts: EmailBulkActivityOptions) {
+  const messaging = opts.messaging ? () => opts.messaging! : lazy(() => createMessagingDeps(opts.config));
+  // One pace per mailbox for every bulk send this worker runs.
+  const throttle = createSendThrottle(opts.config.emailBulk.perAccountPerSecond);
+  const settings = { concurrency: opts.config.emailBulk.concurrency, batchSize: opts.config.emailBulk.batchSize };
+  return {
+    /** Sends the next batch; throws (so Temporal retries with backoff) while recipients wait for an unreachable mail server. */
+    async emailBulkSendBatch(input: { workspaceId: string; queueId: string }): Promise<BatchResult> {
+      const m = messaging();
+      if (!m) throw new Error('messaging is not available in this worker');
+      const res = await processBulkBatch(opts.orm.em, input, { email: { transport: m.transport, accounts: m.accounts, tracking: m.tracking }, throttle, settings, heartbeat });
+      opts.log.info({ workspaceId: input.workspaceId, queueId: input.queueId, ...res }, 'bulk e-mail batch');
+      if (res.retryLater) throw new Error(`${res.retryLater} recipient(s) could not be handed to the mail server yet; retrying`);
+      return res;
+    },
+    async emailBulkFinish(input: { workspaceId: string; queueId: string; error?: string }) {
+      return finishBulk(opts.orm.em, input);
+    },
+  };
+}

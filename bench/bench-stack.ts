@@ -1,0 +1,61 @@
+// Shared scaffolding of the benches that need Postgres, Meilisearch and Temporal: start what the
+// environment does not provide (test profile, a fresh data folder per bench), run, stop, then print
+// the bench's lines so that its RESULT line is the last line of the output.
+import { rmSync } from 'node:fs';
+import path from 'node:path';
+import { devDataDir } from '../infra/paths';
+import { startStack, type RunningStack } from '../infra/stack';
+
+/** Progress lines go to stderr; stdout carries only the figures. */
+export const benchLog = (line: string): void => void process.stderr.write(`[bench] ${line}\n`);
+
+export interface BenchPorts {
+  postgres: number;
+  meilisearch: number;
+  temporal: number;
+  temporalUi: number;
+}
+
+/**
+ * Starts the services DATABASE_URL, TEMPORAL_ADDRESS and MEILI_URL do not name (undefined when all are
+ * set). The data folder `<dev data>/bench-<name>` is recreated each run: Temporal's SQLite file grows
+ * with every run and slows the next one down. `CRM_BENCH_*_PORT` override the default ports.
+ */
+export async function startBenchStack(name: string, defaults: BenchPorts): Promise<RunningStack | undefined> {
+  const env = process.env;
+  if (env.DATABASE_URL?.trim() && env.TEMPORAL_ADDRESS?.trim() && env.MEILI_URL?.trim()) return undefined;
+  benchLog('DATABASE_URL, TEMPORAL_ADDRESS or MEILI_URL not set: starting the missing services (test profile, fresh data folder)…');
+  const dataDir = path.join(devDataDir(), `bench-${name}`);
+  rmSync(dataDir, { recursive: true, force: true });
+  return startStack({
+    profile: 'test', dataDir, log: benchLog,
+    ports: {
+      postgres: Number(env.CRM_BENCH_PG_PORT ?? defaults.postgres),
+      meilisearch: Number(env.CRM_BENCH_MEILI_PORT ?? defaults.meilisearch),
+      temporal: Number(env.CRM_BENCH_TEMPORAL_PORT ?? defaults.temporal),
+      temporalUi: Number(env.CRM_BENCH_TEMPORAL_UI_PORT ?? defaults.temporalUi),
+    },
+  });
+}
+
+/** Runs one bench with its services and exits: 0 after printing its lines, 1 on failure. */
+export function runBench(name: string, defaults: BenchPorts, run: (stack: RunningStack | undefined) => Promise<string[]>): void {
+  const main = async (): Promise<void> => {
+    const stack = await startBenchStack(name, defaults);
+    let out: string[];
+    try {
+      out = await run(stack);
+    } finally {
+      await stack?.stop();
+    }
+    // Printed after shutdown so that the RESULT line is the last line of the output.
+    process.stdout.write(`${out.join('\n')}\n`);
+  };
+  main().then(
+    () => process.exit(0),
+    (err: unknown) => {
+      benchLog(`failed: ${err instanceof Error ? err.stack : String(err)}`);
+      process.exit(1);
+    },
+  );
+}

@@ -1,0 +1,149 @@
+// `npm run bench:email`: one 500-recipient bulk send against nodemailer alone.
+//
+// Product: POST /api/v1/emails/bulk (500 recipients, one connected mailbox) through the real API,
+// sent by an in-process Temporal worker (bin/worker.ts startTemporalWorker, the production
+// activities): the email-bulk workflow, its batches, one idempotent send per recipient (claim,
+// e-mail row, timeline activity and email_sent event per recipient). Timed from the POST to the
+// bulk row being completed.
+// Raw: nodemailer alone sending the same 500 messages through a pooled transport with the same pool
+// settings (5 connections) with all messages queued at once.
+// Both send to one SMTP sink in a child process (bench/smtp-sink.child.ts). Pacing is off for the
+// product (EMAIL_BULK_PER_ACCOUNT_PER_SECOND=0) so both legs run as fast as they can.
+//
+// Uses DATABASE_URL / TEMPORAL_ADDRESS / MEILI_URL when all set (database assumed migrated);
+// otherwise starts the stack (test profile, fresh .data/bench-email, ports CRM_BENCH_PG_PORT 54389,
+// CRM_BENCH_MEILI_PORT 7789, CRM_BENCH_TEMPORAL_PORT 7289, CRM_BENCH_TEMPORAL_UI_PORT 8289).
+// Last line: RESULT emails_per_s=<x> raw_smtp_per_s=<x> ratio=<x>
+import { fork, type ChildProcess } from 'node:child_process';
+import type { AddressInfo } from 'node:net';
+import type { Server } from 'node:http';
+import path from 'node:path';
+import { createTransport } from 'nodemailer';
+import { buildApi } from '../api/bootstrap';
+import { createActivities } from '../activities';
+import { connectTemporal, startTemporalWorker } from '../bin/worker';
+import { loadConfig } from '../domain/config';
+import { EmailBulk } from '../domain/email/email-bulk.entity';
+import { addEmailAccount } from '../domain/email/email-accounts.service';
+import { newId } from '../domain/ids';
+import { createLogger } from '../domain/logger';
+import { runMigrations } from '../domain/orm/migrate';
+import { forkForWorkspace } from '../domain/orm/tenant';
+import { parseSecretsKey } from '../domain/shared/secret-box';
+import { createWorkspace } from '../domain/workspaces/workspaces.service';
+import type { RunningStack } from '../infra/stack';
+import { benchLog, runBench } from './bench-stack';
+import { createTemporalClient } from '../temporal/client';
+import { createWorkflowPort } from '../temporal/workflow-client';
+
+const RECIPIENTS = 500;
+const POOL_CONNECTIONS = 5;
+const TIMEOUT_MS = 300_000;
+const log = benchLog;
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+
+async function startSink(): Promise<{ child: ChildProcess; port: number; count(): Promise<number> }> {
+  const child = fork(path.join(__dirname, 'smtp-sink.child.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const port = await new Promise<number>((resolve, reject) => {
+    child.once('message', (m) => resolve((m as { port: number }).port));
+    child.once('exit', (code) => reject(new Error(`smtp sink exited with ${code}`)));
+  });
+  const count = () => new Promise<number>((resolve) => {
+    child.once('message', (m) => resolve((m as { count: number }).count));
+    child.send('count');
+  });
+  return { child, port, count };
+}
+
+const message = (i: number, tag: string) => ({
+  from: 'Acme Sales <sales@bench.example>', to: `r${i}@bench.example`, subject: `Hello R${i} ${tag}`,
+  html: `<p>Hi R${i}, this is the ${tag} leg of the bench.</p>`, text: `Hi R${i}, this is the ${tag} leg of the bench.`,
+});
+
+async function rawLeg(port: number, count: () => Promise<number>): Promise<number> {
+  const transporter = createTransport({ pool: true, maxConnections: POOL_CONNECTIONS, host: '127.0.0.1', port, secure: false, auth: { user: 'bench', pass: 'bench' } });
+  const before = await count();
+  const started = performance.now();
+  await Promise.all(Array.from({ length: RECIPIENTS }, (_, i) => transporter.sendMail(message(i, 'raw'))));
+  const ms = performance.now() - started;
+  transporter.close();
+  if ((await count()) - before !== RECIPIENTS) throw new Error('raw leg: the sink did not receive every message');
+  return (RECIPIENTS / ms) * 1000;
+}
+
+async function run(stack: RunningStack | undefined): Promise<string[]> {
+  const env: NodeJS.ProcessEnv = { ...process.env, ...(stack ? Object.fromEntries(Object.entries(stack.env).filter(([, v]) => v)) : {}) };
+  const config = loadConfig({
+    ...env, TEMPORAL_TASK_QUEUE: `bench-email-${newId()}`, LOG_LEVEL: 'silent', PORT: '0',
+    EMAIL_BULK_PER_ACCOUNT_PER_SECOND: env.EMAIL_BULK_PER_ACCOUNT_PER_SECOND ?? '0', RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_PER_DAY: '100000000',
+  });
+  if (stack?.started.includes('postgres')) await runMigrations(config.databaseUrl);
+  const appLog = createLogger(process.env.BENCH_LOG_LEVEL ?? 'error', 'bench-email');
+  const sink = await startSink();
+  const api = await buildApi(config, appLog);
+  const server: Server = await new Promise((resolve) => {
+    const s = api.app.listen(0, '127.0.0.1', () => resolve(s));
+  });
+  const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const connection = await connectTemporal(config, appLog);
+  const client = createTemporalClient(connection, config);
+  const worker = await startTemporalWorker({
+    config, connection, workflowsPath: require.resolve('../workflows'), log: appLog,
+    activities: createActivities({ orm: api.deps.orm, config, log: appLog, workflows: createWorkflowPort(client, config.temporalTaskQueue) }),
+  });
+  const out: string[] = [];
+  try {
+    const ws = await createWorkspace(api.deps.orm.em.fork(), { name: 'Bench e-mail' });
+    const account = await addEmailAccount(api.deps.orm.em.fork(), {
+      workspaceId: ws.workspaceId, name: 'Bench', emailAddress: 'sales@bench.example', displayName: 'Acme Sales',
+      smtp: { host: '127.0.0.1', port: sink.port, secure: false, user: 'bench', password: 'bench' },
+    }, parseSecretsKey(config.secretsKey));
+    const post = (body: unknown) => fetch(`${baseUrl}/api/v1/emails/bulk`, { method: 'POST', headers: { authorization: `Bearer ${ws.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const bulkBody = (tag: string, n: number) => ({
+      accountId: account.account._id, subject: `Hello {{firstName}} ${tag}`, html: `<p>Hi {{firstName}}, this is the ${tag} leg of the bench.</p>`, text: `Hi {{firstName}}, this is the ${tag} leg of the bench.`,
+      recipients: Array.from({ length: n }, (_, i) => ({ email: `r${i}@bench.example`, name: `R${i} Bench` })),
+    });
+    const em = forkForWorkspace(api.deps.orm.em, ws.workspaceId);
+    const waitDone = async (queueId: string) => {
+      const deadline = Date.now() + TIMEOUT_MS;
+      for (;;) {
+        const row = await em.fork().findOne(EmailBulk, { _id: queueId });
+        if (row?.status === 'completed') return;
+        if (Date.now() > deadline) throw new Error('the bulk send did not complete in time');
+        await sleep(25);
+      }
+    };
+    // Warm-up of both legs (worker bundle, pools, JIT) with a small send each.
+    log('warming up…');
+    const warm = await post(bulkBody('warm-up', 20));
+    await waitDone(((await warm.json()) as { data: { queueId: string } }).data.queueId);
+    await rawLeg(sink.port, sink.count);
+
+    log(`raw nodemailer: ${RECIPIENTS} messages, pool of ${POOL_CONNECTIONS}…`);
+    const rawPerS = await rawLeg(sink.port, sink.count);
+    log(`raw: ${rawPerS.toFixed(1)} messages/s`);
+
+    log(`product: POST /emails/bulk with ${RECIPIENTS} recipients (batch ${config.emailBulk.batchSize}, concurrency ${config.emailBulk.concurrency}, pacing ${config.emailBulk.perAccountPerSecond || 'off'})…`);
+    const before = await sink.count();
+    const started = performance.now();
+    const res = await post(bulkBody('product', RECIPIENTS));
+    if (res.status !== 201) throw new Error(`POST /emails/bulk answered ${res.status}: ${await res.text()}`);
+    const queueId = ((await res.json()) as { data: { queueId: string } }).data.queueId;
+    await waitDone(queueId);
+    const ms = performance.now() - started;
+    const delivered = (await sink.count()) - before;
+    if (delivered !== RECIPIENTS) throw new Error(`product: the sink received ${delivered} messages, not ${RECIPIENTS}`);
+    const productPerS = (RECIPIENTS / ms) * 1000;
+    log(`product: ${productPerS.toFixed(1)} e-mails/s (${Math.round(ms)} ms for ${RECIPIENTS}, each also stored with its timeline row and events)`);
+    out.push(`RESULT emails_per_s=${productPerS.toFixed(1)} raw_smtp_per_s=${rawPerS.toFixed(1)} ratio=${(productPerS / rawPerS).toFixed(2)}`);
+  } finally {
+    await worker.shutdown();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+    await api.close();
+    sink.child.disconnect();
+  }
+  return out;
+}
+
+runBench('email', { postgres: 54389, meilisearch: 7789, temporal: 7289, temporalUi: 8289 }, run);

@@ -1,0 +1,47 @@
+/** Cloud storage providers a workspace can browse and link files from. */
+export const CLOUD_PROVIDERS = ['onedrive', 'google_drive'] as const;
+export type CloudProviderId = (typeof CLOUD_PROVIDERS)[number];
+
+/** The connected account (never its credentials). */
+export interface CloudAccount {
+  provider: CloudProviderId;
+  accountId: string;
+  displayName: string | null;
+  email: string | null;
+}
+
+export interface CloudItem {
+  provider: CloudProviderId;
+  id: string;
+  driveId: string | null;
+  parentId: string | null;
+  name: string;
+  kind: 'drive' | 'folder' | 'file';
+  mimeType: string | null;
+  size: number | null;
+  modifiedAt: string | null;
+  webUrl: string | null;
+  /** Slash-separated folder path inside its drive (only with `withPath`). */
+  path?: string | null;
+}
+
+export interface BrowseQuery {
+  parentId?: string;
+  driveId?: string;
+  query?: string;
+  recent?: boolean;
+  roots?: boolean;
+  withPath?: boolean;
+  limit: number;
+}
+
+export type CreateKind = 'folder' | 'document' | 'spreadsheet' | 'presentation' | 'file';
+
+/** The cloud storage port; each adapter talks to its provider's REST API through the guarded HTTP client. */
+export interface CloudStorageProvider {
+  readonly id: CloudProviderId;
+  account(): Promise<CloudAccount>;
+  browse(query: BrowseQuery): Promise<CloudItem[]>;
+  item(id: string, driveId?: string | null): Promise<CloudItem | null>;
+  create(input: { name: string; kind: CreateKind; parentId?: string; driveId?: string }): Promise<CloudItem>;
+}

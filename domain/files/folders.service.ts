@@ -1,0 +1,92 @@
+import { UniqueConstraintViolationException } from '@mikro-orm/core';
+import type { Ctx } from '../context';
+import { conflict, notFound, validation } from '../errors';
+import { emit } from '../outbox/emit';
+import { findPage, toPlain, type PageRequest } from '../shared/listing';
+import { createRecord } from '../shared/records';
+import { Folder, StoredFile } from './file.entity';
+import { sanitizeFilename } from './sniff';
+
+const KEYS = ['_id', 'name', 'parentId', 'createdBy', 'createdAt', 'updatedAt'] as const;
+export const serializeFolder = (folder: Folder, counts?: { files: number; folders: number }): Record<string, unknown> => ({
+  ...toPlain(folder, KEYS),
+  ...(counts ? { fileCount: counts.files, folderCount: counts.folders } : {}),
+});
+
+/** Maximum nesting: a deeper tree is refused rather than walked without bound. */
+export const MAX_FOLDER_DEPTH = 20;
+
+export interface ListFoldersQuery extends PageRequest { parentId?: string; q?: string }
+
+/** Name order; `parentId=root` lists top-level folders, a folder id its children; none lists all. */
+export async function listFolders(ctx: Ctx, query: ListFoldersQuery) {
+  const where: Record<string, unknown> = {};
+  if (query.parentId) where.parentId = query.parentId === 'root' ? null : query.parentId;
+  if (query.q) where.name = { $ilike: `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` };
+  const { items, total } = await findPage(ctx.em, Folder, where, query, { name: 'asc' });
+  const counts = await contentCounts(ctx, items.map((f) => f._id));
+  return { items: items.map((f) => serializeFolder(f, counts.get(f._id))), total };
+}
+
+async function contentCounts(ctx: Ctx, ids: string[]): Promise<Map<string, { files: number; folders: number }>> {
+  const out = new Map(ids.map((id) => [id, { files: 0, folders: 0 }]));
+  if (!ids.length) return out;
+  const rows = await ctx.em.execute<{ id: string; files: number; folders: number }[]>(
+    `select f.id,
+            (select count(*)::int from file x where x.workspace_id = f.workspace_id and x.folder_id = f.id) as files,
+            (select count(*)::int from folder c where c.workspace_id = f.workspace_id and c.parent_id = f.id) as folders
+       from folder f where f.workspace_id = ? and f.id in (${ids.map(() => '?').join(',')})`,
+    [ctx.actor.workspaceId, ...ids],
+  );
+  for (const row of rows) out.set(row.id, { files: row.files, folders: row.folders });
+  return out;
+}
+
+async function depthOf(ctx: Ctx, folderId: string): Promise<number> {
+  const [row] = await ctx.em.execute<{ depth: number }[]>(
+    `with recursive up(id, parent_id, depth) as (
+       select id, parent_id, 1 from folder where workspace_id = ? and id = ?
+       union all
+       select f.id, f.parent_id, up.depth + 1 from folder f join up on f.id = up.parent_id where f.workspace_id = ? and up.depth < ?
+     ) select max(depth)::int as depth from up`,
+    [ctx.actor.workspaceId, folderId, ctx.actor.workspaceId, MAX_FOLDER_DEPTH + 1],
+  );
+  return row?.depth ?? 0;
+}
+
+/** Sibling names are unique (case-insensitive, 409); the parent must be a folder of the workspace. */
+export async function createFolder(ctx: Ctx, input: { name: string; parentId?: string | null }) {
+  const parentId = input.parentId || null;
+  if (parentId) {
+    if (!(await ctx.em.count(Folder, { _id: parentId }))) throw validation(`parentId: no folder with id ${parentId}`, [{ path: 'parentId', error: `no folder with id ${parentId}` }]);
+    if ((await depthOf(ctx, parentId)) >= MAX_FOLDER_DEPTH) throw validation(`parentId: folders nest at most ${MAX_FOLDER_DEPTH} levels deep`, [{ path: 'parentId', error: 'too deep' }]);
+  }
+  const name = sanitizeFilename(input.name);
+  const folder = createRecord(ctx, Folder, { name, parentId, createdBy: ctx.actor.userId });
+  emit(ctx, { type: 'folder_created', entityType: 'folder', entityId: folder._id, payload: { folder: serializeFolder(folder) } });
+  try {
+    await ctx.em.flush();
+  } catch (err) {
+    if (err instanceof UniqueConstraintViolationException) throw conflict(`a folder named "${name}" already exists here`);
+    throw err;
+  }
+  return serializeFolder(folder, { files: 0, folders: 0 });
+}
+
+/** Only an empty folder is deleted: one holding files or folders is 409 (move or delete them first). */
+export async function deleteFolder(ctx: Ctx, id: string): Promise<void> {
+  const folder = await ctx.em.findOne(Folder, { _id: id });
+  if (!folder) throw notFound('folder');
+  const [files, folders] = await Promise.all([ctx.em.count(StoredFile, { folderId: id }), ctx.em.count(Folder, { parentId: id })]);
+  if (files || folders) throw conflict(`the folder is not empty (${files} files, ${folders} folders); move or delete them first`);
+  ctx.em.remove(folder);
+  emit(ctx, { type: 'folder_deleted', entityType: 'folder', entityId: folder._id, payload: { folder: serializeFolder(folder) } });
+  await ctx.em.flush();
+}
+
+export async function getFolder(ctx: Ctx, id: string) {
+  const folder = await ctx.em.findOne(Folder, { _id: id });
+  if (!folder) throw notFound('folder');
+  const counts = await contentCounts(ctx, [id]);
+  return serializeFolder(folder, counts.get(id));
+}

@@ -1,0 +1,33 @@
+import type { Readable } from 'node:stream';
+
+/** A signed URL and when it stops working. */
+export interface SignedUrl { url: string; expiresAt: Date }
+
+export interface SignedUpload extends SignedUrl {
+  method: 'PUT';
+  /** Headers the client must send with the upload (the signature covers them). */
+  headers: Record<string, string>;
+}
+
+/**
+ * The file storage port: one object store behind every stored file and extension capture.
+ * Keys are produced by the domain (`<workspaceId>/<fileId>`), never taken from input.
+ */
+export interface FileStorage {
+  readonly driver: 'local' | 's3';
+  /** Stores a fully received, checked file (a staged temporary file) under `key`; atomic: readers see all of it or nothing. */
+  put(key: string, source: { path: string; size: number; contentType: string }): Promise<void>;
+  /** Removes the object; a missing object is not an error. */
+  delete(key: string): Promise<void>;
+  /** Whether an object exists (size when it does). */
+  stat(key: string): Promise<{ size: number } | null>;
+  /** A GET URL that expires; the download is offered as `filename`. */
+  downloadUrl(key: string, options: { filename: string; contentType: string; ttlSeconds: number }): Promise<SignedUrl>;
+  /** A PUT URL that expires, for a client that uploads directly (extension captures). */
+  uploadUrl(key: string, options: { contentType: string; ttlSeconds: number }): Promise<SignedUpload>;
+  /** Where uploads are staged before `put` (`<FILE_STORAGE_DIR>/.staging`: the same disk as the local store, so `put` is a rename). */
+  stagingDir(): string;
+}
+
+/** The bytes of a locally stored object (the local driver serves its own signed URLs). */
+export interface LocalObject { stream: Readable; size: number }

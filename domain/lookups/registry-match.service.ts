@@ -1,0 +1,44 @@
+import type { Ctx } from '../context';
+import { emailDomain } from './normalize';
+import type { NormalizedProfile } from './normalize';
+import { findCompanyByKeys } from './lookup.service';
+import type { CompanyRegistry, RegistryCompany } from './registry';
+
+export interface RegistryMatch {
+  data: RegistryCompany | null;
+  matched: boolean;
+  /** `cvr` (via the workspace company the profile/domain found), `name` (exact) or `domain`. */
+  matchedOn: 'cvr' | 'name' | 'domain' | null;
+  /** The workspace company the profile or domain found, if any. */
+  companyId: string | null;
+}
+
+const sameName = (a: string, b: string): boolean => a.trim().toLocaleLowerCase('da') === b.trim().toLocaleLowerCase('da');
+
+const registryDomain = (r: RegistryCompany): string | null => (r.website ? new URL(r.website).hostname : emailDomain(r.email));
+
+/**
+ * The registry company for a profile, a domain or an exact name. A profile or domain first finds
+ * the workspace company and uses its registry number; a name must match exactly (case aside); a
+ * bare domain searches the registry and counts only when the registry's web or e-mail domain is it.
+ */
+export async function matchRegistry(ctx: Ctx, registry: CompanyRegistry, q: { profile?: NormalizedProfile; domain?: string; name?: string }): Promise<RegistryMatch> {
+  if (!registry.configured) await registry.find({ search: '' });
+  const local = q.profile || q.domain ? await findCompanyByKeys(ctx, q) : null;
+  const companyId = local?.company._id ?? null;
+  const hit = (data: RegistryCompany, matchedOn: RegistryMatch['matchedOn']): RegistryMatch => ({ data, matched: true, matchedOn, companyId });
+  if (local?.company.cvr) {
+    const r = await registry.find({ cvr: local.company.cvr });
+    if (r) return hit(r, 'cvr');
+  }
+  for (const name of [q.name, local?.company.name]) {
+    if (!name) continue;
+    const r = await registry.find({ name });
+    if (r && sameName(r.name, name)) return hit(r, 'name');
+  }
+  if (q.domain) {
+    const r = await registry.find({ search: q.domain });
+    if (r && registryDomain(r) === q.domain) return hit(r, 'domain');
+  }
+  return { data: null, matched: false, matchedOn: null, companyId };
+}

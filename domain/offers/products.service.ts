@@ -1,0 +1,125 @@
+import type { Ctx } from '../context';
+import { notFound, validation } from '../errors';
+import { emit } from '../outbox/emit';
+import { applyPatch } from '../shared/changes';
+import { findPage, likePattern, toPlain, type PageRequest } from '../shared/listing';
+import { createRecord } from '../shared/records';
+import { CatalogItem, OfferProduct, type PricingType } from './offer.entity';
+
+// Products (offer line building blocks with pricing) and catalog items (the price list a
+// workspace shows; each may point at a product). Plain CRUD with an outbox event per write.
+
+export interface ProductInput {
+  name?: string; description?: string | null; sku?: string | null; unitPrice?: number; unit?: string | null; vatRate?: number | null;
+  pricingType?: PricingType; tieredPricing?: unknown[]; conditionalRules?: unknown[]; variants?: unknown[]; category?: string | null; isActive?: boolean;
+}
+export interface CatalogInput {
+  name?: string; description?: string | null; category?: string | null; productId?: string | null; sku?: string | null; unitPrice?: number;
+  unit?: string | null; vatRate?: number | null; imageUrl?: string | null; sortOrder?: number; isActive?: boolean;
+}
+export interface CatalogListQuery extends PageRequest { q?: string; category?: string; isActive?: boolean }
+
+const PRODUCT_FIELDS = ['_id', 'name', 'description', 'sku', 'unitPrice', 'unit', 'vatRate', 'pricingType', 'tieredPricing', 'conditionalRules', 'variants', 'category', 'isActive', 'createdAt', 'updatedAt'] as const;
+const CATALOG_FIELDS = ['_id', 'name', 'description', 'category', 'productId', 'sku', 'unitPrice', 'unit', 'vatRate', 'imageUrl', 'sortOrder', 'isActive', 'createdAt', 'updatedAt'] as const;
+export const serializeProduct = (p: OfferProduct) => toPlain(p, PRODUCT_FIELDS);
+export const serializeCatalogItem = (c: CatalogItem) => toPlain(c, CATALOG_FIELDS);
+
+function listWhere(query: CatalogListQuery): Record<string, unknown> {
+  const where: Record<string, unknown> = {};
+  if (query.category) where.category = query.category;
+  if (query.isActive !== undefined) where.isActive = query.isActive;
+  if (query.q) {
+    const like = likePattern(query.q);
+    where.$or = [{ name: { $ilike: like } }, { sku: { $ilike: like } }, { description: { $ilike: like } }];
+  }
+  return where;
+}
+
+export async function getProduct(ctx: Ctx, id: string): Promise<OfferProduct> {
+  const p = await ctx.em.findOne(OfferProduct, { _id: id });
+  if (!p) throw notFound('product');
+  return p;
+}
+
+export async function listProducts(ctx: Ctx, query: CatalogListQuery) {
+  const { items, total } = await findPage(ctx.em, OfferProduct, listWhere(query), query, { createdAt: 'desc' });
+  return { items: items.map(serializeProduct), total };
+}
+
+export async function createProduct(ctx: Ctx, input: ProductInput & { name: string }) {
+  const p = createRecord(ctx, OfferProduct, {
+    name: input.name, description: input.description ?? null, sku: input.sku ?? null, unitPrice: input.unitPrice ?? 0, unit: input.unit ?? null,
+    vatRate: input.vatRate ?? null, pricingType: input.pricingType ?? 'fixed', tieredPricing: input.tieredPricing ?? [], conditionalRules: input.conditionalRules ?? [],
+    variants: input.variants ?? [], category: input.category ?? null, isActive: input.isActive ?? true,
+  });
+  emit(ctx, { type: 'product_created', entityType: 'product', entityId: p._id, payload: { product: serializeProduct(p) } });
+  await ctx.em.persist(p).flush();
+  return serializeProduct(p);
+}
+
+export async function updateProduct(ctx: Ctx, id: string, input: ProductInput) {
+  const p = await getProduct(ctx, id);
+  const changes = applyPatch(p, { ...input } as Partial<OfferProduct>);
+  if (Object.keys(changes).length) {
+    p.updatedAt = new Date();
+    emit(ctx, { type: 'product_updated', entityType: 'product', entityId: p._id, payload: { product: serializeProduct(p), changes } });
+    await ctx.em.flush();
+  }
+  return serializeProduct(p);
+}
+
+export async function deleteProduct(ctx: Ctx, id: string): Promise<void> {
+  const p = await getProduct(ctx, id);
+  ctx.em.remove(p);
+  // Catalog entries selling it stay, unlinked.
+  await ctx.em.nativeUpdate(CatalogItem, { productId: id }, { productId: null, updatedAt: new Date() });
+  emit(ctx, { type: 'product_deleted', entityType: 'product', entityId: id, payload: { product: serializeProduct(p) } });
+  await ctx.em.flush();
+}
+
+async function assertProduct(ctx: Ctx, productId: string | null | undefined): Promise<void> {
+  if (productId && !(await ctx.em.count(OfferProduct, { _id: productId }))) {
+    throw validation(`productId: no product with id ${productId}`, [{ path: 'productId', error: `no product with id ${productId}` }]);
+  }
+}
+
+export async function getCatalogItem(ctx: Ctx, id: string): Promise<CatalogItem> {
+  const c = await ctx.em.findOne(CatalogItem, { _id: id });
+  if (!c) throw notFound('catalog item');
+  return c;
+}
+
+export async function listCatalog(ctx: Ctx, query: CatalogListQuery) {
+  const { items, total } = await findPage(ctx.em, CatalogItem, listWhere(query), query, { sortOrder: 'asc' });
+  return { items: items.map(serializeCatalogItem), total };
+}
+
+export async function createCatalogItem(ctx: Ctx, input: CatalogInput & { name: string }) {
+  await assertProduct(ctx, input.productId);
+  const c = createRecord(ctx, CatalogItem, {
+    name: input.name, description: input.description ?? null, category: input.category ?? null, productId: input.productId ?? null, sku: input.sku ?? null,
+    unitPrice: input.unitPrice ?? 0, unit: input.unit ?? null, vatRate: input.vatRate ?? null, imageUrl: input.imageUrl ?? null, sortOrder: input.sortOrder ?? 0, isActive: input.isActive ?? true,
+  });
+  emit(ctx, { type: 'catalog_item_created', entityType: 'catalog_item', entityId: c._id, payload: { catalogItem: serializeCatalogItem(c) } });
+  await ctx.em.persist(c).flush();
+  return serializeCatalogItem(c);
+}
+
+export async function updateCatalogItem(ctx: Ctx, id: string, input: CatalogInput) {
+  const c = await getCatalogItem(ctx, id);
+  await assertProduct(ctx, input.productId);
+  const changes = applyPatch(c, { ...input } as Partial<CatalogItem>);
+  if (Object.keys(changes).length) {
+    c.updatedAt = new Date();
+    emit(ctx, { type: 'catalog_item_updated', entityType: 'catalog_item', entityId: c._id, payload: { catalogItem: serializeCatalogItem(c), changes } });
+    await ctx.em.flush();
+  }
+  return serializeCatalogItem(c);
+}
+
+export async function deleteCatalogItem(ctx: Ctx, id: string): Promise<void> {
+  const c = await getCatalogItem(ctx, id);
+  ctx.em.remove(c);
+  emit(ctx, { type: 'catalog_item_deleted', entityType: 'catalog_item', entityId: id, payload: { catalogItem: serializeCatalogItem(c) } });
+  await ctx.em.flush();
+}

@@ -1,0 +1,23 @@
+import { SupportTicket } from '../../domain/support/support.entity';
+import { defineSearchType, joinParts } from './definition';
+
+export const supportTicketSearch = defineSearchType<SupportTicket>({
+  type: 'support-ticket',
+  entity: SupportTicket,
+  title: (t) => `#${t.ticketNumber} ${t.title}`,
+  titleFields: ['ticketNumber', 'title'],
+  subtitle: (t, names) => joinParts(names.companyName ?? names.personName ?? t.customerEmail, t.status.replace('_', ' ')),
+  fields: [
+    { attribute: 'title', value: (t) => t.title, pg: ['title'] },
+    { attribute: 'ticketNumber', value: (t) => String(t.ticketNumber), exact: true },
+    { attribute: 'description', value: (t) => t.description, pg: ['description'] },
+    { attribute: 'customer', value: (t) => [t.customerName, t.customerEmail].filter((x): x is string => !!x), pg: ['customerName', 'customerEmail'] },
+    { attribute: 'companyName', value: (_t, names) => names.companyName, pg: 'reference' },
+    { attribute: 'personName', value: (_t, names) => names.personName, pg: 'reference' },
+    { attribute: 'tags', value: (t) => t.tags, pg: ['tags'] },
+  ],
+  references: [
+    { type: 'company', property: 'company', idAttribute: 'companyId', nameAttribute: 'companyName' },
+    { type: 'person', property: 'personRef', idAttribute: 'personId', nameAttribute: 'personName' },
+  ],
+});
