@@ -1,4 +1,6 @@
 import { newId } from '../ids';
+import { validation } from '../errors';
+import { AmountRangeError, fromMinor, roundDiv, safe, toScaled } from '../pricing/money';
 import type { ContractLine } from './contract.entity';
 
 /** A line as written by the API caller (decimal amounts). */
@@ -6,25 +8,44 @@ export interface LineInput { name?: string | null; description?: string | null; 
 
 export const DEFAULT_VAT_RATE = 25;
 
-/** Decimal amount → integer minor units (2 decimals), rounding half away from zero. */
-const roundHalfAway = (x: number): number => Math.sign(x) * Math.round(Math.abs(x) * (1 + 4 * Number.EPSILON));
-export const toMinor = (amount: number): number => roundHalfAway(amount * 100);
-export const fromMinor = (minor: number): number => minor / 100;
+/** Decimal amount → integer minor units (2 decimals) from its shortest decimal form, half away from zero. */
+export const toMinor = (amount: number): number => safe(toScaled(amount, 2));
+export { fromMinor };
 
-/** Prices the lines in integer minor units: per line subtotal = round(quantity × unit price), VAT = round(subtotal × rate). */
+const QTY_DECIMALS = 6;
+const QTY_SCALE = 10n ** BigInt(QTY_DECIMALS);
+
+/**
+ * Prices the lines in integer minor units with the pricing engine's exact BigInt arithmetic: the unit
+ * price is rounded to the minor unit, subtotal = round(unit price × quantity), VAT = round(subtotal ×
+ * rate / 100), each half away from zero; totals are exact sums. Amounts beyond 2^53 minor units → 400.
+ */
 export function priceLines(lines: readonly LineInput[]): { lines: ContractLine[]; subtotalMinor: number; vatMinor: number; totalMinor: number } {
-  const priced = lines.map((l): ContractLine => {
-    const unitPriceMinor = toMinor(l.unitPrice);
-    const vatRate = l.vatRate ?? DEFAULT_VAT_RATE;
-    const subtotalMinor = roundHalfAway(unitPriceMinor * l.quantity);
-    const vatMinor = roundHalfAway((subtotalMinor * vatRate) / 100);
-    return {
-      id: newId(), name: l.name ?? null, description: l.description ?? null, quantity: l.quantity, unit: l.unit ?? null,
-      unitPriceMinor, vatRate, subtotalMinor, vatMinor, totalMinor: subtotalMinor + vatMinor,
-    };
-  });
-  const sum = (k: 'subtotalMinor' | 'vatMinor' | 'totalMinor') => priced.reduce((acc, l) => acc + l[k], 0);
-  return { lines: priced, subtotalMinor: sum('subtotalMinor'), vatMinor: sum('vatMinor'), totalMinor: sum('totalMinor') };
+  let subtotal = 0n;
+  let vat = 0n;
+  try {
+    const priced = lines.map((l): ContractLine => {
+      const unitPriceMinor = toMinor(l.unitPrice);
+      const vatRate = l.vatRate ?? DEFAULT_VAT_RATE;
+      const lineSubtotal = roundDiv(BigInt(unitPriceMinor) * toScaled(l.quantity, QTY_DECIMALS), QTY_SCALE);
+      const lineVat = roundDiv(lineSubtotal * toScaled(vatRate, 4), 1_000_000n);
+      subtotal += lineSubtotal;
+      vat += lineVat;
+      const subtotalMinor = safe(lineSubtotal);
+      const vatMinor = safe(lineVat);
+      const totalMinor = safe(lineSubtotal + lineVat);
+      return {
+        id: newId(), name: l.name ?? null, description: l.description ?? null, quantity: l.quantity, unit: l.unit ?? null,
+        unitPriceMinor, vatRate, subtotalMinor, vatMinor, totalMinor,
+      };
+    });
+    return { lines: priced, subtotalMinor: safe(subtotal), vatMinor: safe(vat), totalMinor: safe(subtotal + vat) };
+  } catch (err) {
+    if (err instanceof AmountRangeError) {
+      throw validation(`lineItems: ${err.message}; use smaller prices or quantities`, [{ path: 'lineItems', error: err.message }]);
+    }
+    throw err;
+  }
 }
 
 /** The API's view of a line: decimal amounts computed from the minor units. */

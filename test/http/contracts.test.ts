@@ -107,6 +107,7 @@ describe('create, read, list', () => {
     ['end before start', { title: 'x', signers: [signer], contract: { startDate: '2027-02-01', endDate: '2027-01-01' } }, 'contract.endDate'],
     ['21 signers', { title: 'x', signers: Array.from({ length: 21 }, (_, i) => ({ name: `S${i}`, email: `s${i}@example.com` })) }, 'signers'],
     ['unknown field', { title: 'x', signers: [signer], status: 'accepted' }, 'body'],
+    ['total beyond exact integers', { title: 'x', signers: [signer], lineItems: [{ name: 'a', quantity: 1_000_000, unitPrice: 1_000_000_000 }] }, 'lineItems'],
   ])('400 for %s', async (_label, body, pathName) => {
     const res = await t.http.post('/api/v1/contracts', body);
     expect(res.status).toBe(400);

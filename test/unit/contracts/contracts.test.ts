@@ -24,6 +24,15 @@ describe('contract money: integer minor units', () => {
     expect([subtotalMinor, vatMinor, totalMinor]).toEqual([subtotal, vat, total]);
   });
 
+  it('multiplies exactly: no float error in large products, 400 beyond 2^53 minor units', () => {
+    // 0.1 × 3 in floats is 0.30000000000000004; 123456789.12 × 999999.999999 needs more than 53 bits on the way.
+    expect(priceLines([{ quantity: 3, unitPrice: 0.1, vatRate: 0 }]).subtotalMinor).toBe(30);
+    expect(priceLines([{ quantity: 0.333333, unitPrice: 300, vatRate: 0 }]).subtotalMinor).toBe(10000);
+    expect(priceLines([{ quantity: 1.000001, unitPrice: 1_000_000, vatRate: 0 }]).subtotalMinor).toBe(100_000_100);
+    expect(() => priceLines([{ quantity: 1_000_000, unitPrice: 1_000_000_000, vatRate: 25 }])).toThrow(/supported range/);
+    expect(priceLines([{ quantity: 1000, unitPrice: 1_000_000_000, vatRate: 25 }]).totalMinor).toBe(125_000_000_000_000);
+  });
+
   it('sums per line (no drift over many lines) and gives each line an id', () => {
     const { lines, totalMinor } = priceLines(Array.from({ length: 1000 }, () => ({ name: 'x', quantity: 1, unitPrice: 0.1, vatRate: 25 })));
     expect(totalMinor).toBe(1000 * 13);
