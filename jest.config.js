@@ -10,7 +10,9 @@ module.exports = {
     '^.+\\.ts$': ['ts-jest', { tsconfig: { isolatedModules: true } }],
   },
   moduleFileExtensions: ['ts', 'js', 'json'],
-  testTimeout: 30_000,
+  // Also the bound of every beforeAll/afterAll: closing an engine harness (waiting for runs to finish,
+  // worker shutdown, schedule clean-up) took over 30 s once at load average 20 on 2 cores.
+  testTimeout: 60_000,
   maxWorkers: 2,
   // Inside the repository's ignored .data folder rather than the system temp folder.
   cacheDirectory: '<rootDir>/.data/jest-cache',
