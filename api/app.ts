@@ -110,8 +110,14 @@ function mount(router: Router, def: RouteDef, deps: AppDeps, authFailures: AuthF
       return Object.keys(reply.headers ?? {});
     };
     const idempotencyKey = actor ? idempotencyKeyOf(ctx) : undefined;
-    if (actor && idempotencyKey !== undefined) await withIdempotency(ctx, em, actor.workspaceId, idempotencyKey, run);
-    else await run();
+    const prepared = def.prepareBody ? await def.prepareBody(ctx) : undefined;
+    try {
+      if (prepared) ctx.request.body = prepared.summary;
+      if (actor && idempotencyKey !== undefined) await withIdempotency(ctx, em, actor.workspaceId, idempotencyKey, run);
+      else await run();
+    } finally {
+      await prepared?.dispose();
+    }
   };
   const method = def.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
   router[method](def.path, handler);

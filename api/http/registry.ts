@@ -34,6 +34,13 @@ export interface RouteDef<P extends z.ZodType = z.ZodType, Q extends z.ZodType =
   body?: B;
   /** The body may be JSON, form-urlencoded or text; the route parses it itself. */
   rawBody?: boolean;
+  /**
+   * Reads a body the body parser leaves alone (a multipart upload) after auth and before the
+   * Idempotency-Key claim: `summary` becomes the request body the key's request hash covers (so a
+   * retry with other content is a mismatch, not a replay); the handler finds what it needs on
+   * `koa.state`. `dispose` runs once the request is answered (handled, replayed or failed).
+   */
+  prepareBody?: (koa: Context) => Promise<{ summary: unknown; dispose(): Promise<void> }>;
   /** POST/PUT writes that honour `preview: true` / `?preview=true` (spec: Preview mode). */
   previewable?: boolean;
   /** Path parameter → resource kind, so the tenant-isolation suite can build a record for it. */

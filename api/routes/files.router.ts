@@ -6,6 +6,7 @@ import { contentDisposition } from '../../domain/files/s3-storage';
 import { ACTIVE_CONTENT_TYPES } from '../../domain/files/sniff';
 import { LOCAL_DOWNLOAD_PATH, LOCAL_UPLOAD_PATH } from '../../domain/files/local-storage';
 import { receiveSignedUpload } from '../../domain/files/captures.service';
+import type { StagedUpload } from '../../domain/files/receive-upload';
 import { fileStorageFor, localStorageFor } from '../../domain/files/storage-factory';
 import { DomainError } from '../../domain/errors';
 import { formatZodError } from '../http/errors';
@@ -75,7 +76,13 @@ export const filesRoutes: RouteFactory = (deps) => [
     description:
       'Streamed to the configured storage (local disk or S3). Over FILE_MAX_BYTES (default 25 MiB) is 413; the content type is sniffed from the bytes, ' +
       'the declared one is ignored; the name is sanitised; the SHA-256 is recorded. An aborted upload leaves nothing behind.',
-    handler: async ({ ctx, koa }) => created(await files.uploadFile(ctx, fileDeps(deps), { headers: koa.req.headers, stream: koa.req })),
+    // Staged before the Idempotency-Key claim, so the key's request hash covers the content.
+    prepareBody: async (koa) => {
+      const staged = await files.stageUpload(fileDeps(deps), { headers: koa.req.headers, stream: koa.req });
+      koa.state.stagedUpload = staged;
+      return { summary: files.uploadSummary(staged), dispose: () => staged.discard() };
+    },
+    handler: async ({ ctx, koa }) => created(await files.storeUpload(ctx, fileDeps(deps), koa.state.stagedUpload as StagedUpload)),
   }),
   route({
     method: 'GET', path: '/api/v1/files/:id', section, access: read, params: idParams, resources: { id: 'file' },

@@ -259,6 +259,20 @@ export async function bulkUpdate(ctx: Ctx, slug: string, ids: string[], patch: R
   return { matched: known.size, updated, notFound: unique.filter((x) => !known.has(x)) };
 }
 
+/**
+ * A necessary condition of a `q` match that the trigram index on `data::text` answers
+ * (custom_object_record_data_trgm_index): a field value containing `q` appears verbatim in the
+ * record's JSON text unless `q` holds a character JSON escapes (quote, backslash, control
+ * characters), and a record-number match needs `q` to be that number written canonically. The
+ * exact per-field conditions still decide; this only lets Postgres skip the records that cannot match.
+ */
+export function searchPrefilter(q: string): { sql: string; params: unknown[] } | undefined {
+  if (/["\\\u0000-\u001f]/.test(q)) return undefined;
+  const recordNumber = /^[1-9]\d{0,8}$/.test(q) ? Number(q) : undefined;
+  if (recordNumber === undefined) return { sql: 'r.data::text ilike ?', params: [likePattern(q)] };
+  return { sql: '(r.data::text ilike ? or r.record_number = ?)', params: [likePattern(q), recordNumber] };
+}
+
 /** Records newest first (or by a field slug / recordNumber / createdAt / updatedAt with `dir`); `cursor` pages by `_id`. */
 export async function listRecords(ctx: Ctx, slug: string, query: ListRecordsQuery) {
   const { object, fields } = await load(ctx, slug);
@@ -272,6 +286,11 @@ export async function listRecords(ctx: Ctx, slug: string, query: ListRecordsQuer
     where += ` and (${conds.join(' or ')})`;
     for (const f of searchable) params.push(f.slug, likePattern(q));
     params.push(q);
+    const prefilter = searchPrefilter(q);
+    if (prefilter) {
+      where += ` and ${prefilter.sql}`;
+      params.push(...prefilter.params);
+    }
   }
   if (query.cursor && query.sort) throw validation('cursor pages the default order; use page with sort', [{ path: 'cursor', error: 'not combinable with sort' }]);
   let order = 'r.id desc';

@@ -8,7 +8,7 @@ import { recordSystemActivity } from '../activities/timeline.service';
 import { findPage, likePattern, toPlain, type PageRequest } from '../shared/listing';
 import { createRecord } from '../shared/records';
 import { FileLink, Folder, StoredFile } from './file.entity';
-import { receiveUpload, type IncomingUpload } from './receive-upload';
+import { receiveUpload, type IncomingUpload, type StagedUpload } from './receive-upload';
 import { sanitizeFilename, sniffContentType } from './sniff';
 import type { FileStorage, SignedUrl } from './storage';
 
@@ -68,34 +68,43 @@ export async function assertFolder(ctx: Ctx, field: string, folderId: string | n
 const OBJECT_ID_RE = /^[0-9a-f]{24}$/;
 
 /**
- * Receives one multipart upload, stores it and records it. The bytes are staged and checked
- * (size, SHA-256, sniffed type) before the store sees them; a failed insert removes the object.
+ * Receives one multipart upload into the storage's staging folder (413 over the limit, 400
+ * malformed): the bytes are staged and checked (size, SHA-256, first bytes for the sniffed type)
+ * before the store sees them. storeUpload stores and records it; a failed insert removes the object.
  */
-export async function uploadFile(ctx: Ctx, deps: FileDeps, incoming: IncomingUpload): Promise<Record<string, unknown>> {
-  const staged = await receiveUpload(incoming, { maxBytes: deps.maxBytes, stagingDir: deps.storage.stagingDir() });
+export function stageUpload(deps: FileDeps, incoming: IncomingUpload): Promise<StagedUpload> {
+  return receiveUpload(incoming, { maxBytes: deps.maxBytes, stagingDir: deps.storage.stagingDir() });
+}
+
+/**
+ * What identifies an upload for an Idempotency-Key: the content (SHA-256, size), the part's file
+ * name and the form fields; a retry that sends the same is replayed, anything else is a mismatch.
+ */
+export function uploadSummary(staged: StagedUpload): Record<string, unknown> {
+  return { file: { sha256: staged.sha256, size: staged.size, filename: staged.filename }, fields: staged.fields };
+}
+
+/** Stores a staged upload and records the file; the caller discards the staged copy afterwards. */
+export async function storeUpload(ctx: Ctx, deps: FileDeps, staged: StagedUpload): Promise<Record<string, unknown>> {
+  const folderId = staged.fields.folderId?.trim() || null;
+  if (folderId !== null && !OBJECT_ID_RE.test(folderId)) throw validation('folderId: must be a 24-character hex id', [{ path: 'folderId', error: 'must be a 24-character hex id' }]);
+  await assertFolder(ctx, 'folderId', folderId);
+  const name = sanitizeFilename(staged.fields.name ?? staged.filename);
+  const contentType = sniffContentType(staged.head, name);
+  const file = createRecord(ctx, StoredFile, {
+    name, contentType, size: staged.size, sha256: staged.sha256, folderId, source: 'upload',
+    storage: deps.storage.driver, storageKey: '', cloud: null, uploadedBy: ctx.actor.userId,
+  });
+  file.storageKey = `${ctx.actor.workspaceId}/${file._id}`;
+  await deps.storage.put(file.storageKey, { path: staged.path, size: staged.size, contentType });
+  emit(ctx, { type: 'file_uploaded', entityType: 'file', entityId: file._id, payload: { file: fileSummary(file) } });
   try {
-    const folderId = staged.fields.folderId?.trim() || null;
-    if (folderId !== null && !OBJECT_ID_RE.test(folderId)) throw validation('folderId: must be a 24-character hex id', [{ path: 'folderId', error: 'must be a 24-character hex id' }]);
-    await assertFolder(ctx, 'folderId', folderId);
-    const name = sanitizeFilename(staged.fields.name ?? staged.filename);
-    const contentType = sniffContentType(staged.head, name);
-    const file = createRecord(ctx, StoredFile, {
-      name, contentType, size: staged.size, sha256: staged.sha256, folderId, source: 'upload',
-      storage: deps.storage.driver, storageKey: '', cloud: null, uploadedBy: ctx.actor.userId,
-    });
-    file.storageKey = `${ctx.actor.workspaceId}/${file._id}`;
-    await deps.storage.put(file.storageKey, { path: staged.path, size: staged.size, contentType });
-    emit(ctx, { type: 'file_uploaded', entityType: 'file', entityId: file._id, payload: { file: fileSummary(file) } });
-    try {
-      await ctx.em.flush();
-    } catch (err) {
-      await deps.storage.delete(file.storageKey).catch(() => undefined);
-      throw err;
-    }
-    return serializeFile(file);
-  } finally {
-    await staged.discard();
+    await ctx.em.flush();
+  } catch (err) {
+    await deps.storage.delete(file.storageKey).catch(() => undefined);
+    throw err;
   }
+  return serializeFile(file);
 }
 
 export interface ListFilesQuery extends PageRequest {

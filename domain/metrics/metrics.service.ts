@@ -119,45 +119,71 @@ function source(ctx: Ctx, def: MetricDef, window: Window | null): { sql: string;
   return { sql, params };
 }
 
+/**
+ * Total, per-bucket series and (with a dimension) per-value totals and series of one window, in one
+ * statement and one scan: GROUPING SETS over (bucket, dimension value), (dimension value), (bucket)
+ * and (). Rows are bucketed by the truncated local timestamp and only each group is formatted.
+ */
 async function aggregate(ctx: Ctx, def: MetricDef, window: Window | null, req: MetricRequest, dim: DimensionDef | undefined, localWindow?: { fromDay: string; toDay: string }): Promise<Aggregated> {
   const extWindow = def.measureType === 'external' && window && localWindow ? ({ from: new Date(`${localWindow.fromDay}T00:00:00Z`), to: new Date(`${localWindow.toDay}T00:00:00Z`) } as Window) : window;
   const src = source(ctx, def, extWindow);
   const d = dim ? dimensionExpr(def, dim) : undefined;
-  const totals = await rows(
-    ctx,
-    `select ${d ? `${d.sql} as dim, ` : ''}${def.aggregate} as value${src.sql}${d ? ' group by 1' : ''}`,
-    [...(d?.params ?? []), ...src.params],
-  );
   const num = (v: unknown) => (v === null || v === undefined ? null : round(Number(v)));
-  let bucketRows: Row[] = [];
   let labels: string[] = [];
-  if (window && def.mode === 'flow') {
-    labels = bucketLabels(window, req.granularity, req.tz);
+  const bucketed = Boolean(window && def.mode === 'flow');
+  if (bucketed) {
+    labels = bucketLabels(window!, req.granularity, req.tz);
     if (labels.length > MAX_BUCKETS) throw new MetricError('invalid_query', `the window has more than ${MAX_BUCKETS} ${req.granularity} buckets; choose a coarser granularity`);
-    const local = def.measureType === 'external' ? 't.day::timestamp' : `(${timeExpr(def)} at time zone ?)`;
-    const localParams = def.measureType === 'external' ? [] : [req.tz];
-    bucketRows = await rows(
-      ctx,
-      `select to_char(date_trunc(?, ${local}), '${SQL_LABEL(req.granularity)}') as bucket, ${d ? `${d.sql} as dim, ` : ''}${def.aggregate} as value${src.sql} group by 1${d ? ', 2' : ''}`,
-      [req.granularity, ...localParams, ...(d?.params ?? []), ...src.params],
-    );
   }
+  const inner: string[] = [];
+  const innerParams: unknown[] = [];
+  if (bucketed) {
+    const local = def.measureType === 'external' ? 't.day::timestamp' : `(${timeExpr(def)} at time zone ?)`;
+    inner.push(`date_trunc(?, ${local}) as metric_bucket`);
+    innerParams.push(req.granularity, ...(def.measureType === 'external' ? [] : [req.tz]));
+  }
+  if (d) {
+    inner.push(`${d.sql} as metric_dim`);
+    innerParams.push(...d.params);
+  }
+  const sets = bucketed && d ? '(t.metric_bucket, t.metric_dim), (t.metric_dim), (t.metric_bucket), ()' : bucketed ? '(t.metric_bucket), ()' : d ? '(t.metric_dim), ()' : '()';
+  const found = await rows(
+    ctx,
+    `select ${bucketed ? `to_char(t.metric_bucket, '${SQL_LABEL(req.granularity)}') as bucket, grouping(t.metric_bucket) as gb, ` : ''}${d ? 't.metric_dim as dim, grouping(t.metric_dim) as gd, ' : ''}${def.aggregate} as value
+       from (select ${[...inner, 't.*'].join(', ')}${src.sql}) t
+      group by grouping sets (${sets})`,
+    [...innerParams, ...src.params],
+  );
+  const isSet = (r: Row, key: 'gb' | 'gd') => Number(r[key] ?? 1) === 0;
   const zero = def.measureType === 'average' || def.measureType === 'ratio' ? null : 0;
-  const seriesFor = (filter: (r: Row) => boolean) => {
-    const byBucket = new Map(bucketRows.filter(filter).map((r) => [String(r.bucket), num(r.value)]));
+  const seriesOf = (bucketRows: Row[]) => {
+    const byBucket = new Map(bucketRows.map((r) => [String(r.bucket), num(r.value)]));
     return labels.map((bucket) => ({ bucket, value: byBucket.has(bucket) ? byBucket.get(bucket)! : zero }));
   };
-  if (!d) return { total: totals[0] ? num(totals[0].value) ?? zero : zero, series: seriesFor(() => true) };
+  const grand = found.find((r) => !isSet(r, 'gb') && !isSet(r, 'gd'));
+  const overall: Aggregated = {
+    total: grand ? num(grand.value) ?? zero : zero,
+    series: seriesOf(found.filter((r) => isSet(r, 'gb') && !isSet(r, 'gd'))),
+  };
+  if (!d) return overall;
+  const dimKey = (v: unknown) => (v === null || v === undefined ? null : String(v));
+  const totals = found.filter((r) => !isSet(r, 'gb') && isSet(r, 'gd'));
+  const cells = new Map<string | null, Row[]>();
+  for (const b of found) {
+    if (!isSet(b, 'gb') || !isSet(b, 'gd')) continue;
+    const list = cells.get(dimKey(b.dim));
+    if (list) list.push(b);
+    else cells.set(dimKey(b.dim), [b]);
+  }
   const labelsByValue = await dimensionLabels(ctx, dim!, totals.map((r) => r.dim));
   const breakdown = totals
     .map((r) => ({
-      dimensionValue: r.dim === null || r.dim === undefined ? null : String(r.dim),
+      dimensionValue: dimKey(r.dim),
       dimensionLabel: r.dim === null || r.dim === undefined ? '(none)' : labelsByValue.get(String(r.dim)) ?? String(r.dim),
       total: num(r.value),
-      series: seriesFor((b) => String(b.dim ?? '') === String(r.dim ?? '') && (b.dim === null) === (r.dim === null)),
+      series: seriesOf(cells.get(dimKey(r.dim)) ?? []),
     }))
     .sort((a, b) => (b.total ?? 0) - (a.total ?? 0) || String(a.dimensionLabel).localeCompare(String(b.dimensionLabel)));
-  const overall = await aggregate(ctx, def, window, req, undefined, localWindow);
   return { ...overall, breakdown };
 }
 

@@ -361,3 +361,37 @@ describe('extension capture uploads (local storage)', () => {
     expect((await contributor.post('/api/v1/extension/captures/presign', {})).status).toBe(200);
   });
 });
+
+describe('Idempotency-Key on uploads', () => {
+  it('a retry with the same file is replayed (one record); other content or fields under the key are 422', async () => {
+    const before = await fileCount();
+    const key = { 'idempotency-key': `upload-${Date.now()}` };
+    const first = await uploadFile(t.http, 'same bytes', { filename: 'retry.txt', headers: key });
+    expect(first.status).toBe(201);
+    expect(first.headers.get('idempotent-replayed')).toBeNull();
+    const again = await uploadFile(t.http, 'same bytes', { filename: 'retry.txt', headers: key });
+    expect(again.status).toBe(201);
+    expect(again.headers.get('idempotent-replayed')).toBe('true');
+    expect(again.body.data._id).toBe(first.body.data._id);
+    expect(await fileCount()).toBe(before + 1);
+    for (const [bytes, options] of [['other bytes', { filename: 'retry.txt' }], ['same bytes', { filename: 'renamed.txt' }], ['same bytes', { filename: 'retry.txt', fields: { name: 'x.txt' } }]] as const) {
+      const mismatch = await uploadFile(t.http, bytes, { ...options, headers: key });
+      expect(mismatch.status).toBe(422);
+      expect(mismatch.body.code).toBe('idempotency_mismatch');
+    }
+    expect(await fileCount()).toBe(before + 1);
+    // Without a key the same bytes make a second file; nothing stays staged.
+    expect((await uploadFile(t.http, 'same bytes', { filename: 'retry.txt' })).status).toBe(201);
+    expect(await fileCount()).toBe(before + 2);
+    expect(stagingEntries()).toEqual([]);
+  });
+
+  it('an upload over the limit under a key is 413 and the key stays free for the corrected retry', async () => {
+    const key = { 'idempotency-key': `too-big-${Date.now()}` };
+    expect((await uploadFile(t.http, filled(LIMIT + 1), { filename: 'big.txt', headers: key })).status).toBe(413);
+    const fixed = await uploadFile(t.http, filled(10), { filename: 'big.txt', headers: key });
+    expect(fixed.status).toBe(201);
+    expect(fixed.headers.get('idempotent-replayed')).toBeNull();
+    expect(stagingEntries()).toEqual([]);
+  });
+});

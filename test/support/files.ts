@@ -4,13 +4,13 @@ import type { HttpClient, HttpResult } from './app';
 export async function uploadFile(
   http: HttpClient,
   bytes: Uint8Array | string,
-  options: { filename?: string; type?: string; fields?: Record<string, string> } = {},
+  options: { filename?: string; type?: string; fields?: Record<string, string>; headers?: Record<string, string> } = {},
 ): Promise<HttpResult> {
   const form = new FormData();
   for (const [name, value] of Object.entries(options.fields ?? {})) form.append(name, value);
   const data = typeof bytes === 'string' ? new TextEncoder().encode(bytes) : bytes;
   form.append('file', new Blob([data], { type: options.type ?? 'application/octet-stream' }), options.filename ?? 'upload.bin');
-  const res = await fetch(`${http.baseUrl}/api/v1/files`, { method: 'POST', headers: http.apiKey ? { authorization: `Bearer ${http.apiKey}` } : {}, body: form });
+  const res = await fetch(`${http.baseUrl}/api/v1/files`, { method: 'POST', headers: { ...(http.apiKey ? { authorization: `Bearer ${http.apiKey}` } : {}), ...options.headers }, body: form });
   const text = await res.text();
   let body: unknown = text;
   try {
