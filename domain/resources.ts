@@ -48,4 +48,7 @@ export const RESOURCES: readonly ResourceManifest[] = [
 export const resourceOf = (kind: string): ResourceManifest | undefined => RESOURCES.find((r) => r.kind === kind);
 
 /** The tenant entities the manifests declare (main entity first, then owned ones). */
-export const RESOURCE_ENTITIES: readonly ResourceEntity[] = RESOURCES.flatMap((r) => [r.entity, ...(r.ownedEntities ?? [])]);
+export const RESOURCE_ENTITIES: readonly ResourceEntity[] = RESOURCES.flatMap((r) => [
+  r.entity,
+  ...(r.ownedEntities ?? []),
+]);

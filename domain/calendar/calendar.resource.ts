@@ -12,10 +12,23 @@ export const eventResource = defineResource<CalendarEvent>({
   view: serializeEvent,
   parents: { companyId: 'company', personId: 'person', leadId: 'lead', dealId: 'deal', ownerId: 'user' },
   automation: {
-    entityType: 'event', namespace: 'event', lookup: 'Event',
+    entityType: 'event',
+    namespace: 'event',
+    lookup: 'Event',
     load: async (em, id) => {
       const row = await byId(em, CalendarEvent, id);
-      return row ? { namespaces: { event: plainRecord(row) }, links: { leadId: row.leadId, dealId: row.dealId, personId: row.personId, companyId: row.companyId, ownerId: row.ownerId } } : null;
+      return row
+        ? {
+            namespaces: { event: plainRecord(row) },
+            links: {
+              leadId: row.leadId,
+              dealId: row.dealId,
+              personId: row.personId,
+              companyId: row.companyId,
+              ownerId: row.ownerId,
+            },
+          }
+        : null;
     },
   },
 });

@@ -13,10 +13,22 @@ export const callResource = defineResource<Call>({
   view: (c) => serializeCall(c),
   parents: { companyId: 'company', personId: 'person', leadId: 'lead', dealId: 'deal', ownerId: 'user' },
   automation: {
-    entityType: 'call', namespace: 'call',
+    entityType: 'call',
+    namespace: 'call',
     load: async (em, id) => {
       const row = await byId(em, Call, id);
-      return row ? { namespaces: { call: plainRecord(row) }, links: { leadId: row.leadId, dealId: row.dealId, personId: row.personId, companyId: row.companyId, ownerId: row.ownerId } } : null;
+      return row
+        ? {
+            namespaces: { call: plainRecord(row) },
+            links: {
+              leadId: row.leadId,
+              dealId: row.dealId,
+              personId: row.personId,
+              companyId: row.companyId,
+              ownerId: row.ownerId,
+            },
+          }
+        : null;
     },
   },
 });

@@ -14,7 +14,9 @@ export const companyResource = defineResource<Company>({
   view: serializeCompany,
   parents: { ownerId: 'user' },
   automation: {
-    entityType: 'company', namespace: 'company', lookup: 'Company',
+    entityType: 'company',
+    namespace: 'company',
+    lookup: 'Company',
     load: async (em, id) => {
       const company = await byId(em, Company, id);
       return company ? { namespaces: { company: plainRecord(company) }, links: { ownerId: company.ownerId } } : null;

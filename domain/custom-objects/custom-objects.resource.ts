@@ -12,12 +12,23 @@ export const customObjectRecordResource = defineResource<CustomObjectRecord>({
   parents: { objectId: 'custom-object' },
   automation: {
     // custom_object_created/updated and lookups on CustomObjectRecord: the record (slugs flattened) and the CRM records it references.
-    entityType: 'custom_object', namespace: 'custom_record', lookup: 'CustomObjectRecord',
+    entityType: 'custom_object',
+    namespace: 'custom_record',
+    lookup: 'CustomObjectRecord',
     load: async (em, id) => {
       const loaded = await loadRecordForAutomation(em, id);
       if (!loaded) return null;
       const { links } = loaded;
-      return { namespaces: { custom_record: loaded.view }, links: { personId: links.person, companyId: links.company, dealId: links.deal, leadId: links.lead, ownerId: loaded.ownerId } };
+      return {
+        namespaces: { custom_record: loaded.view },
+        links: {
+          personId: links.person,
+          companyId: links.company,
+          dealId: links.deal,
+          leadId: links.lead,
+          ownerId: loaded.ownerId,
+        },
+      };
     },
   },
   search: 'custom_object_record',

@@ -14,11 +14,16 @@ export const dealResource = defineResource<Deal>({
   view: serializeDeal,
   parents: { company: 'company', personRef: 'person', leadRef: 'lead', flowId: 'flow', ownerId: 'user' },
   automation: {
-    entityType: 'deal', namespace: 'deal', lookup: 'Deal',
+    entityType: 'deal',
+    namespace: 'deal',
+    lookup: 'Deal',
     load: async (em, id) => {
       const deal = await byId(em, Deal, id);
       if (!deal) return null;
-      return { namespaces: { deal: await dealView(em, deal) }, links: { personId: deal.personRef, companyId: deal.company, ownerId: deal.ownerId, leadId: deal.leadRef } };
+      return {
+        namespaces: { deal: await dealView(em, deal) },
+        links: { personId: deal.personRef, companyId: deal.company, ownerId: deal.ownerId, leadId: deal.leadRef },
+      };
     },
   },
   search: 'deal',
@@ -27,6 +32,10 @@ export const dealResource = defineResource<Deal>({
     sortable: ['_id', 'createdAt', 'updatedAt', 'title', 'value', 'status', 'probability', 'wonDate', 'lostDate'],
     filters: ['status', 'flowId', 'stageId', 'priority', 'ownerId', 'company', 'personRef', 'leadRef', 'tags'],
   },
-  record: { customFieldStorage: 'map', summaryFields: [...DEAL_SUMMARY_FIELDS, 'tags'], displayName: (r) => String(r.title) },
+  record: {
+    customFieldStorage: 'map',
+    summaryFields: [...DEAL_SUMMARY_FIELDS, 'tags'],
+    displayName: (r) => String(r.title),
+  },
   timeline: { refKind: 'deal', linkColumn: 'dealId' },
 });

@@ -15,10 +15,17 @@ export const leadResource = defineResource<Lead>({
   view: serializeLead,
   parents: { companyRef: 'company', personRef: 'person', ownerId: 'user' },
   automation: {
-    entityType: 'lead', namespace: 'lead', lookup: 'Lead',
+    entityType: 'lead',
+    namespace: 'lead',
+    lookup: 'Lead',
     load: async (em, id) => {
       const lead = await byId(em, Lead, id);
-      return lead ? { namespaces: { lead: plainRecord(lead) }, links: { personId: lead.personRef, companyId: lead.companyRef, ownerId: lead.ownerId } } : null;
+      return lead
+        ? {
+            namespaces: { lead: plainRecord(lead) },
+            links: { personId: lead.personRef, companyId: lead.companyRef, ownerId: lead.ownerId },
+          }
+        : null;
     },
   },
   search: 'lead',
@@ -27,6 +34,10 @@ export const leadResource = defineResource<Lead>({
     sortable: ['_id', 'createdAt', 'updatedAt', 'title', 'status', 'source', 'score', 'value'],
     filters: ['status', 'source', 'email', 'ownerId', 'companyRef', 'personRef', 'tags'],
   },
-  record: { customFieldStorage: 'map', summaryFields: [...LEAD_SUMMARY_FIELDS, 'tags'], displayName: (r) => String(r.title) },
+  record: {
+    customFieldStorage: 'map',
+    summaryFields: [...LEAD_SUMMARY_FIELDS, 'tags'],
+    displayName: (r) => String(r.title),
+  },
   timeline: { refKind: 'lead', linkColumn: 'leadId' },
 });

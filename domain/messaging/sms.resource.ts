@@ -14,7 +14,8 @@ export const smsResource = defineResource<SmsMessage>({
   parents: { personId: 'person', companyId: 'company', leadId: 'lead', dealId: 'deal' },
   automation: {
     // sms_received/sms_replied: the message plus the contact it was linked to, so a reply can use contact.*.
-    entityType: 'sms', namespace: 'sms',
+    entityType: 'sms',
+    namespace: 'sms',
     load: async (em, id) => {
       const sms = await byId(em, SmsMessage, id);
       if (!sms) return null;

@@ -10,5 +10,11 @@ export const noteResource = defineResource<Note>({
   load: getNote,
   view: serializeNote,
   // Exactly one of these parents (domain/activities/parents.ts NOTE_PARENT_FIELDS).
-  parents: { company: 'company', personRef: 'person', leadRef: 'lead', dealRef: 'deal', customObjectRecord: 'custom-object-record' },
+  parents: {
+    company: 'company',
+    personRef: 'person',
+    leadRef: 'lead',
+    dealRef: 'deal',
+    customObjectRecord: 'custom-object-record',
+  },
 });

@@ -24,7 +24,8 @@ export class TenantGuard implements EventSubscriber {
       if (!tenantNames.has(cs.meta.className)) continue;
       const workspaceId = (cs.entity as { workspaceId?: string }).workspaceId;
       if (!workspaceId) throw new Error(`tenant guard: ${cs.meta.className} written without workspaceId`);
-      if (bound && bound !== workspaceId) throw new Error(`tenant guard: ${cs.meta.className} written across workspaces`);
+      if (bound && bound !== workspaceId)
+        throw new Error(`tenant guard: ${cs.meta.className} written across workspaces`);
     }
   }
 }

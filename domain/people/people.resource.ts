@@ -13,12 +13,17 @@ export const personResource = defineResource<Person>({
   parents: { companyId: 'company', ownerId: 'user' },
   automation: {
     // A person fills `person` and its alias `contact` (the spec's contact namespace).
-    entityType: 'person', namespace: 'person', lookup: 'People',
+    entityType: 'person',
+    namespace: 'person',
+    lookup: 'People',
     load: async (em, id) => {
       const person = await byId(em, Person, id);
       if (!person) return null;
       const view = contactView(person);
-      return { namespaces: { person: view, contact: view }, links: { companyId: person.companyId, ownerId: person.ownerId } };
+      return {
+        namespaces: { person: view, contact: view },
+        links: { companyId: person.companyId, ownerId: person.ownerId },
+      };
     },
   },
   search: 'person',
@@ -27,6 +32,10 @@ export const personResource = defineResource<Person>({
     sortable: ['_id', 'createdAt', 'updatedAt', 'firstName', 'lastName'],
     filters: ['companyId', 'title', 'ownerId', 'tags'],
   },
-  record: { customFieldStorage: 'pairs', summaryFields: PERSON_SUMMARY_FIELDS, displayName: (r) => [r.firstName, r.lastName].filter(Boolean).join(' ') },
+  record: {
+    customFieldStorage: 'pairs',
+    summaryFields: PERSON_SUMMARY_FIELDS,
+    displayName: (r) => [r.firstName, r.lastName].filter(Boolean).join(' '),
+  },
   timeline: { refKind: 'person', linkColumn: 'personId' },
 });

@@ -12,7 +12,14 @@ export const taskResource = defineResource<Task>({
   load: getTask,
   view: serializeTask,
   // Exactly one of these parents (domain/activities/parents.ts TASK_PARENT_FIELDS).
-  parents: { project: 'project', customObjectRecord: 'custom-object-record', company: 'company', personRef: 'person', leadRef: 'lead', dealRef: 'deal' },
+  parents: {
+    project: 'project',
+    customObjectRecord: 'custom-object-record',
+    company: 'company',
+    personRef: 'person',
+    leadRef: 'lead',
+    dealRef: 'deal',
+  },
   automation: { entityType: 'task', namespace: null, lookup: 'Task' },
   search: 'task',
 });

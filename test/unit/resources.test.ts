@@ -40,13 +40,21 @@ function discoveredEntities(): ResourceEntity[] {
   const files = (readdirSync(DOMAIN, { recursive: true }) as string[]).filter((f) => f.endsWith('.entity.ts'));
   expect(files.length).toBeGreaterThan(30);
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return files.flatMap((f) => Object.values(require(path.join(DOMAIN, f)) as Record<string, unknown>)).filter((v): v is ResourceEntity => v instanceof EntitySchema);
+  const load = (f: string): Record<string, unknown> => require(path.join(DOMAIN, f)) as Record<string, unknown>;
+  return files.flatMap((f) => Object.values(load(f))).filter((v): v is ResourceEntity => v instanceof EntitySchema);
 }
 
 /** The route registry as the app builds it (construction touches no database or Temporal). */
 function routes(): RouteDef[] {
   const config = loadConfig({ DATABASE_URL: 'postgres://resources-test@localhost/none' } as NodeJS.ProcessEnv);
-  return allRoutes({ config, orm: {}, log: createLogger('silent', 'resources-test'), temporal: {}, messaging: {}, readiness: {} } as never);
+  return allRoutes({
+    config,
+    orm: {},
+    log: createLogger('silent', 'resources-test'),
+    temporal: {},
+    messaging: {},
+    readiness: {},
+  } as never);
 }
 
 describe('resource manifests', () => {
@@ -65,7 +73,9 @@ describe('resource manifests', () => {
       const all = new Set<unknown>(allEntities);
       const tenant = new Set<unknown>(tenantEntities);
       const global = new Set<unknown>(globalEntities);
-      const unregistered = discoveredEntities().filter((e) => !all.has(e)).map(className);
+      const unregistered = discoveredEntities()
+        .filter((e) => !all.has(e))
+        .map(className);
       expect(unregistered).toEqual([]);
       const unfiltered = allEntities.filter((e) => hasWorkspace(e) && !tenant.has(e) && !global.has(e)).map(className);
       expect(unfiltered).toEqual([]);
@@ -76,35 +86,46 @@ describe('resource manifests', () => {
 
     it("every manifest's entities are tenant entities with a workspaceId", () => {
       const tenant = new Set<unknown>(tenantEntities);
-      for (const e of RESOURCE_ENTITIES) expect([className(e), tenant.has(e) && hasWorkspace(e)]).toEqual([className(e), true]);
+      for (const e of RESOURCE_ENTITIES)
+        expect([className(e), tenant.has(e) && hasWorkspace(e)]).toEqual([className(e), true]);
     });
   });
 
   describe('routes and factories', () => {
     const registry = routes();
 
-    it.each(RESOURCES.map((r) => [r.kind, r] as const))('%s: its getPath is a GET route whose last parameter is this kind, and the kind has a factory', (kind, r) => {
-      const get = registry.find((x) => x.method === 'GET' && x.path === r.getPath);
-      expect(get).toBeDefined();
-      const params = [...r.getPath.matchAll(/:(\w+)/g)].map((m) => m[1]!);
-      expect(get!.resources?.[params.at(-1)!]).toBe(kind);
-      expect(r.getPath.startsWith(`/api/v1/${r.collection}/`)).toBe(true);
-      expect(typeof factories[kind]).toBe('function');
-    });
+    it.each(RESOURCES.map((r) => [r.kind, r] as const))(
+      '%s: its getPath is a GET route whose last parameter is this kind, and the kind has a factory',
+      (kind, r) => {
+        const get = registry.find((x) => x.method === 'GET' && x.path === r.getPath);
+        expect(get).toBeDefined();
+        const params = [...r.getPath.matchAll(/:(\w+)/g)].map((m) => m[1]!);
+        expect(get!.resources?.[params.at(-1)!]).toBe(kind);
+        expect(r.getPath.startsWith(`/api/v1/${r.collection}/`)).toBe(true);
+        expect(typeof factories[kind]).toBe('function');
+      },
+    );
 
     it('every resource kind a route names has a factory in test/support/factories.ts', () => {
-      const missing = registry.flatMap((x) => Object.values(x.resources ?? {}).filter((k) => !factories[k]).map((k) => `${x.method} ${x.path}: ${k}`));
+      const missing = registry.flatMap((x) =>
+        Object.values(x.resources ?? {})
+          .filter((k) => !factories[k])
+          .map((k) => `${x.method} ${x.path}: ${k}`),
+      );
       expect(missing).toEqual([]);
     });
 
-    it.each(RESOURCES.map((r) => [r.kind, r] as const))('%s: a loader by id unless its reads are nested under another record, parents are known kinds on entity fields', (_kind, r) => {
-      const nested = [...r.getPath.matchAll(/:(\w+)/g)].length > 1;
-      expect(typeof r.load === 'function' || nested).toBe(true);
-      for (const [field, parent] of Object.entries(r.parents ?? {})) {
-        expect([field, props(r.entity).includes(field)]).toEqual([field, true]);
-        expect([parent, Boolean(resourceOf(parent) || factories[parent])]).toEqual([parent, true]);
-      }
-    });
+    it.each(RESOURCES.map((r) => [r.kind, r] as const))(
+      '%s: a loader by id unless its reads are nested under another record, parents are known kinds on entity fields',
+      (_kind, r) => {
+        const nested = [...r.getPath.matchAll(/:(\w+)/g)].length > 1;
+        expect(typeof r.load === 'function' || nested).toBe(true);
+        for (const [field, parent] of Object.entries(r.parents ?? {})) {
+          expect([field, props(r.entity).includes(field)]).toEqual([field, true]);
+          expect([parent, Boolean(resourceOf(parent) || factories[parent])]).toEqual([parent, true]);
+        }
+      },
+    );
   });
 
   describe('timeline and parents', () => {
@@ -117,8 +138,13 @@ describe('resource manifests', () => {
       }
     });
 
-    it.each([['task', TASK_PARENT_FIELDS], ['note', NOTE_PARENT_FIELDS]] as const)('%s parents agree with the parent rule', (kind, fields) => {
-      const declared = Object.fromEntries(Object.entries(fields).map(([field, refKind]) => [field, byRefKind.get(refKind)]));
+    it.each([
+      ['task', TASK_PARENT_FIELDS],
+      ['note', NOTE_PARENT_FIELDS],
+    ] as const)('%s parents agree with the parent rule', (kind, fields) => {
+      const declared = Object.fromEntries(
+        Object.entries(fields).map(([field, refKind]) => [field, byRefKind.get(refKind)]),
+      );
       expect(resourceOf(kind)!.parents).toEqual(declared);
     });
   });
@@ -126,11 +152,14 @@ describe('resource manifests', () => {
   describe('automations', () => {
     const automated = RESOURCES.filter((r) => r.automation);
 
-    it.each(automated.map((r) => [r.kind, r] as const))('%s: a namespace has a context loader (and a loader a namespace) that triggers use', (_kind, r) => {
-      const a = r.automation!;
-      expect(a.namespace === null).toBe(a.load === undefined);
-      if (a.namespace) expect(Object.values(TRIGGER_NAMESPACES).some((ns) => ns.includes(a.namespace!))).toBe(true);
-    });
+    it.each(automated.map((r) => [r.kind, r] as const))(
+      '%s: a namespace has a context loader (and a loader a namespace) that triggers use',
+      (_kind, r) => {
+        const a = r.automation!;
+        expect(a.namespace === null).toBe(a.load === undefined);
+        if (a.namespace) expect(Object.values(TRIGGER_NAMESPACES).some((ns) => ns.includes(a.namespace!))).toBe(true);
+      },
+    );
 
     it('the context loader resolves each kind by its automation name, once', () => {
       const withLoader = automated.filter((r) => r.automation!.load);
@@ -139,7 +168,7 @@ describe('resource manifests', () => {
       expect([...contextLoaders().keys()].sort()).toEqual([...keys].sort());
     });
 
-    it('lookup entity types come from the manifests, are the spec\'s names, and load their namespace', () => {
+    it("lookup entity types come from the manifests, are the spec's names, and load their namespace", () => {
       const lookups = automated.filter((r) => r.automation!.lookup).map((r) => r.automation!.lookup!);
       expect(new Set(lookups).size).toBe(lookups.length);
       expect(lookupEntityTypes().sort()).toEqual([...lookups].sort());
@@ -147,12 +176,19 @@ describe('resource manifests', () => {
       for (const r of automated.filter((x) => x.automation!.lookup)) {
         const info = lookupEntityInfo(r.automation!.lookup!)!;
         expect(info).toEqual({ namespace: r.automation!.namespace, kind: r.automation!.entityType });
-        if (info.namespace) expect(contextLoaders().get(normalizeEntity(info.kind) ?? info.kind)).toBe(contextLoaders().get(normalizeEntity(r.automation!.entityType) ?? r.automation!.entityType));
+        if (info.namespace)
+          expect(contextLoaders().get(normalizeEntity(info.kind) ?? info.kind)).toBe(
+            contextLoaders().get(normalizeEntity(r.automation!.entityType) ?? r.automation!.entityType),
+          );
       }
     });
 
     it('an unknown id or kind loads an empty context without touching the database', async () => {
-      const em = { findOne: () => { throw new Error('no database here'); } } as never;
+      const em = {
+        findOne: () => {
+          throw new Error('no database here');
+        },
+      } as never;
       for (const r of automated.filter((x) => x.automation!.load && x.kind !== 'custom-object-record')) {
         await expect(loadEntityContext(em, r.automation!.entityType, 'not-an-id')).resolves.toEqual({});
       }
@@ -190,14 +226,18 @@ describe('resource manifests', () => {
       expect(sorted(createFieldBody.shape.nativeEntity.unwrap().options)).toEqual(sorted(RECORD_TYPES));
     });
 
-    it.each(RESOURCES.filter((r) => r.export).map((r) => [r.kind, r] as const))('%s: an exportable kind is a record type with an export route and stored fields', (kind, r) => {
-      expect(RECORD_TYPES as readonly string[]).toContain(kind);
-      const spec = EXPORT_SPECS[kind as (typeof RECORD_TYPES)[number]];
-      expect(spec).toEqual({ type: kind, ...r.export });
-      expect(EXPORT_PATHS[kind as (typeof RECORD_TYPES)[number]]).toBe(r.collection);
-      expect(routes().some((x) => x.method === 'POST' && x.path === `/api/v1/export/${r.collection}`)).toBe(true);
-      for (const f of [...r.export!.sortable, ...r.export!.filters]) expect([f, props(r.entity).includes(f)]).toEqual([f, true]);
-    });
+    it.each(RESOURCES.filter((r) => r.export).map((r) => [r.kind, r] as const))(
+      '%s: an exportable kind is a record type with an export route and stored fields',
+      (kind, r) => {
+        expect(RECORD_TYPES as readonly string[]).toContain(kind);
+        const spec = EXPORT_SPECS[kind as (typeof RECORD_TYPES)[number]];
+        expect(spec).toEqual({ type: kind, ...r.export });
+        expect(EXPORT_PATHS[kind as (typeof RECORD_TYPES)[number]]).toBe(r.collection);
+        expect(routes().some((x) => x.method === 'POST' && x.path === `/api/v1/export/${r.collection}`)).toBe(true);
+        for (const f of [...r.export!.sortable, ...r.export!.filters])
+          expect([f, props(r.entity).includes(f)]).toEqual([f, true]);
+      },
+    );
 
     it('every record type has an export spec', () => {
       for (const type of RECORD_TYPES) expect(resourceOf(type)?.export).toBeDefined();

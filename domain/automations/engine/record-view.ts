@@ -34,7 +34,14 @@ export function contactView(p: Person): Record<string, unknown> {
 }
 
 export function ownerView(u: User): Record<string, unknown> {
-  return { _id: u._id, firstName: u.firstName, lastName: u.lastName ?? null, fullName: fullName(u.firstName, u.lastName), email: u.email, phone: u.phone ?? null };
+  return {
+    _id: u._id,
+    firstName: u.firstName,
+    lastName: u.lastName ?? null,
+    fullName: fullName(u.firstName, u.lastName),
+    email: u.email,
+    phone: u.phone ?? null,
+  };
 }
 
 /** A record by id, or null for a malformed or unknown id (tenant-filtered by the EM). */
