@@ -23,6 +23,17 @@ import { offerResource } from './offers/offers.resource';
 import { contractResource } from './contracts/contracts.resource';
 import { bookingResource } from './bookings/bookings.resource';
 import { supportTicketResource } from './support/support.resource';
+import { agentResource } from './agents/agents.resource';
+import { automationResource } from './automations/automations.resource';
+import { sequenceResource } from './sequences/sequences.resource';
+import { emailResource } from './email/email.resource';
+import { webhookSubscriptionResource } from './webhooks/webhooks.resource';
+import { userResource } from './workspaces/workspaces.resource';
+import { customFieldResource } from './custom-fields/custom-fields.resource';
+import { listResource } from './lists/lists.resource';
+import { dashboardLayoutResource, filterPresetResource } from './presets/presets.resource';
+import { offerTypeResource } from './pricing/pricing.resource';
+import { fileResource } from './files/files.resource';
 
 // One line per kind (add lines, do not reorder: record kinds and export specs keep this order).
 export const RESOURCES: readonly ResourceManifest[] = [
@@ -42,6 +53,18 @@ export const RESOURCES: readonly ResourceManifest[] = [
   contractResource,
   bookingResource,
   supportTicketResource,
+  agentResource,
+  automationResource,
+  sequenceResource,
+  emailResource,
+  webhookSubscriptionResource,
+  userResource,
+  customFieldResource,
+  listResource,
+  filterPresetResource,
+  dashboardLayoutResource,
+  offerTypeResource,
+  fileResource,
 ];
 
 /** The manifest of a kind, or undefined. */

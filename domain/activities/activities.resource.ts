@@ -1,5 +1,4 @@
-import { defineResource } from '../shared/resource';
-import { notFound } from '../errors';
+import { defineResource, loadById } from '../shared/resource';
 import { Activity } from './activity.entity';
 import { serializeActivity } from './timeline.service';
 
@@ -9,11 +8,7 @@ export const activityResource = defineResource<Activity>({
   collection: 'activities',
   getPath: '/api/v1/activities/:id',
   entity: Activity,
-  load: async (ctx, id) => {
-    const row = await ctx.em.findOne(Activity, { _id: id });
-    if (!row) throw notFound('activity');
-    return row;
-  },
+  load: loadById(Activity, 'activity'),
   view: serializeActivity,
   parents: { companyId: 'company', personId: 'person', dealId: 'deal', leadId: 'lead', ownerId: 'user' },
   automation: { entityType: 'activity', namespace: null, lookup: 'Activity' },

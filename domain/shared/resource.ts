@@ -5,8 +5,10 @@
  * node, and the search registry's check derive from that list, and test/unit/resources.test.ts
  * fails when a kind is half-registered. Pure declarations: no I/O at import time.
  */
+import type { EntityName } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ctx } from '../context';
+import { notFound } from '../errors';
 
 /** A `defineEntity` schema (structurally: it knows its class name and properties). */
 export interface ResourceEntity {
@@ -94,4 +96,16 @@ export interface ResourceManifest<Row extends object = object> {
 /** Identity helper that keeps the row type of `load`/`view` together. */
 export function defineResource<Row extends object>(manifest: ResourceManifest<Row>): ResourceManifest<Row> {
   return manifest;
+}
+
+/** A loader by id for kinds whose module has none to share: the row in the caller's workspace, else 404 `<label> not found`. */
+export function loadById<Row extends object>(
+  entity: EntityName<Row>,
+  label: string,
+): (ctx: Ctx, id: string) => Promise<Row> {
+  return async (ctx, id) => {
+    const row = await ctx.em.findOne(entity, { _id: id } as never);
+    if (!row) throw notFound(label);
+    return row as Row;
+  };
 }

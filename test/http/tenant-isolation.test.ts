@@ -26,12 +26,11 @@ const SAMPLE_BODY = {
 /** Custom object field and bulk-record bodies need their own required keys (a `type` would break other routes). */
 const bodyFor = (path: string) => (path.includes('/custom-objects') ? { ...SAMPLE_BODY, slug: 'hijacked', label: 'Hijacked', type: 'text', ids: ['0123456789abcdef01234567'], patch: {}, rows: [{ name: 'Hijacked' }] } : SAMPLE_BODY);
 
-/** GET path of a kind without a resource manifest (domain/resources.ts), when it is not /api/v1/<kind>s/:id. */
+/** GET path of a kind when it is not its manifest's getPath (domain/resources.ts) or /api/v1/<kind>s/:id. */
 const COLLECTIONS: Record<string, string | ((id: string) => string)> = {
   'lead-scoring-rule': 'lead-scoring/rules',
   'lead-routing-rule': 'lead-routing/rules',
   'automation-execution': 'automations/executions',
-  'webhook-subscription': 'webhooks/subscriptions',
   'webhook-delivery': 'webhooks/deliveries',
   'sms-thread': 'sms/threads',
   'sms-scheduled': 'sms/scheduled',
@@ -49,10 +48,10 @@ const COLLECTIONS: Record<string, string | ((id: string) => string)> = {
   'email-bulk': 'emails/bulk',
 };
 const getPathOf = (kind: string, id: string): string => {
-  // Resource kinds read at their manifest's getPath (custom object records under the isolation object).
-  const manifest = resourceOf(kind);
-  if (manifest) return manifest.getPath.replace(':slug', ISOLATION_OBJECT_SLUG).replace(':id', id);
   const c = COLLECTIONS[kind];
+  // Resource kinds are read at their manifest's getPath (custom object records under the isolation object).
+  const manifest = c === undefined ? resourceOf(kind) : undefined;
+  if (manifest) return manifest.getPath.replace(':slug', ISOLATION_OBJECT_SLUG).replace(':id', id);
   return typeof c === 'function' ? `/api/v1/${c(id)}` : `/api/v1/${c ?? kind + 's'}/${id}`;
 };
 
