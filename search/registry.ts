@@ -1,4 +1,4 @@
-import { tenantEntities } from '../domain/orm/entities';
+import { RESOURCES } from '../domain/resources';
 import type { AnyDefinition } from './types/definition';
 import { companySearch } from './types/company';
 import { dealSearch } from './types/deal';
@@ -16,13 +16,18 @@ export const SPEC_SEARCH_TYPES = ['company', 'person', 'lead', 'deal', 'support-
 // Adding a type = one file in search/types/ plus one entry here (in the order results are listed).
 const DEFINITIONS: AnyDefinition[] = [companySearch, personSearch, leadSearch, dealSearch, supportTicketSearch, projectSearch, offerSearch, taskSearch, customObjectRecordSearch];
 
-// A type joins search once its entity is registered with the ORM (built in parallel by others).
-const registered = new Set<unknown>(tenantEntities);
+// A type joins search once a resource manifest names it (`search`) for the same entity
+// (test/unit/resources.test.ts fails for a definition no manifest names, or the reverse).
+const declared = new Map<string, unknown>(RESOURCES.flatMap((r) => (r.search ? [[r.search, r.entity] as const] : [])));
+const registered = (d: AnyDefinition): boolean => declared.get(d.type) === d.entity;
 
-export const SEARCH_DEFINITIONS: readonly AnyDefinition[] = DEFINITIONS.filter((d) => registered.has(d.entity)).map((d) => ({
+export const SEARCH_DEFINITIONS: readonly AnyDefinition[] = DEFINITIONS.filter(registered).map((d) => ({
   ...d,
-  references: (d.references ?? []).filter((r) => DEFINITIONS.some((other) => other.type === r.type && registered.has(other.entity))),
+  references: (d.references ?? []).filter((r) => DEFINITIONS.some((other) => other.type === r.type && registered(other))),
 }));
+
+/** Every definition, registered or not (for the consistency test). */
+export const ALL_SEARCH_DEFINITIONS: readonly AnyDefinition[] = DEFINITIONS;
 
 /** Types `GET /search` answers for. */
 export const SEARCH_TYPES: readonly string[] = SEARCH_DEFINITIONS.filter((d) => !d.standalone).map((d) => d.type);

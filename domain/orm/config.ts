@@ -2,7 +2,7 @@ import { defineConfig, type Options } from '@mikro-orm/postgresql';
 import { Migrator } from '@mikro-orm/migrations';
 import path from 'node:path';
 import { allEntities } from './entities';
-import { TenantGuard, tenantFilter } from './tenant';
+import { TenantGuard, tenantFilter } from './tenant-filter';
 
 export function ormConfig(clientUrl: string, overrides: Partial<Options> = {}): Options {
   return defineConfig({

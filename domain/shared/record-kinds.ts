@@ -1,15 +1,10 @@
 import type { EntityName } from '@mikro-orm/core';
 import type { Ctx } from '../context';
-import { Company } from '../companies/company.entity';
-import { COMPANY_SUMMARY_FIELDS, serializeCompany } from '../companies/companies.service';
-import { Deal } from '../deals/deal.entity';
-import { DEAL_SUMMARY_FIELDS, serializeDeal } from '../deals/deals.service';
-import { Lead } from '../leads/lead.entity';
-import { LEAD_SUMMARY_FIELDS, serializeLead } from '../leads/leads.service';
 import { activeScoringRules, contactFacts } from '../leads/lead-scoring.service';
 import { scoreLead } from '../leads/scoring';
+import type { Lead } from '../leads/lead.entity';
 import { Person } from '../people/person.entity';
-import { PERSON_SUMMARY_FIELDS, serializePerson } from '../people/people.service';
+import { RESOURCES } from '../resources';
 import type { TimelineLink } from '../activities/timeline.service';
 import { toPlain } from './listing';
 
@@ -33,34 +28,20 @@ export interface RecordKind {
   displayName: (record: AnyRecord) => string;
 }
 
-const pick = (keys: readonly string[]) => (record: AnyRecord) => toPlain(record, ['_id', ...keys]);
-
-export const RECORD_KINDS: Record<RecordType, RecordKind> = {
-  company: {
-    type: 'company', entity: Company as unknown as RecordKind['entity'], customFieldStorage: 'pairs',
-    serialize: (r) => serializeCompany(r as never), summary: pick(COMPANY_SUMMARY_FIELDS),
-    link: (id) => ({ companyId: id, entityType: 'company', entityId: id }),
-    displayName: (r) => String(r.name),
-  },
-  person: {
-    type: 'person', entity: Person as unknown as RecordKind['entity'], customFieldStorage: 'pairs',
-    serialize: (r) => serializePerson(r as never), summary: pick(PERSON_SUMMARY_FIELDS),
-    link: (id) => ({ personId: id, entityType: 'person', entityId: id }),
-    displayName: (r) => [r.firstName, r.lastName].filter(Boolean).join(' '),
-  },
-  lead: {
-    type: 'lead', entity: Lead as unknown as RecordKind['entity'], customFieldStorage: 'map',
-    serialize: (r) => serializeLead(r as never), summary: pick([...LEAD_SUMMARY_FIELDS, 'tags']),
-    link: (id) => ({ leadId: id, entityType: 'lead', entityId: id }),
-    displayName: (r) => String(r.title),
-  },
-  deal: {
-    type: 'deal', entity: Deal as unknown as RecordKind['entity'], customFieldStorage: 'map',
-    serialize: (r) => serializeDeal(r as never), summary: pick([...DEAL_SUMMARY_FIELDS, 'tags']),
-    link: (id) => ({ dealId: id, entityType: 'deal', entityId: id }),
-    displayName: (r) => String(r.title),
-  },
-};
+/** The record kinds, from the resource manifests that declare `record` (one per RECORD_TYPES entry). */
+export const RECORD_KINDS = Object.fromEntries(RECORD_TYPES.map((type) => {
+  const manifest = RESOURCES.find((r) => r.kind === type);
+  const { record, timeline, view } = manifest ?? {};
+  if (!record || !view || !timeline?.linkColumn) throw new Error(`record type ${type}: its resource manifest lacks record, view or timeline link`);
+  const column = timeline.linkColumn;
+  const kind: RecordKind = {
+    type, entity: manifest!.entity as unknown as RecordKind['entity'], customFieldStorage: record.customFieldStorage,
+    serialize: (r) => view.call(manifest, r), summary: (r) => toPlain(r, ['_id', ...record.summaryFields]),
+    link: (id) => ({ [column]: id, entityType: type, entityId: id }),
+    displayName: (r) => record.displayName(r),
+  };
+  return [type, kind];
+})) as Record<RecordType, RecordKind>;
 
 /** Table and column names of a record type, for the few queries written in SQL. */
 export function tableOf(ctx: Ctx, kind: RecordKind): { table: string; column: (prop: string) => string } {

@@ -1,6 +1,7 @@
 // Walks every route of the registry: slower as the API grows, so a generous per-test budget.
 jest.setTimeout(180_000);
 import { isPublic } from '../../api/http/registry';
+import { resourceOf } from '../../domain/resources';
 import { startTestApp, type Tenant, type TestApp } from '../support/app';
 import { factories, ISOLATION_OBJECT_SLUG, projectCommentTask } from '../support/factories';
 
@@ -25,25 +26,19 @@ const SAMPLE_BODY = {
 /** Custom object field and bulk-record bodies need their own required keys (a `type` would break other routes). */
 const bodyFor = (path: string) => (path.includes('/custom-objects') ? { ...SAMPLE_BODY, slug: 'hijacked', label: 'Hijacked', type: 'text', ids: ['0123456789abcdef01234567'], patch: {}, rows: [{ name: 'Hijacked' }] } : SAMPLE_BODY);
 
-/** Collection path of a resource kind whose GET path is not /api/v1/<kind>s/:id. */
+/** GET path of a kind when it is not its manifest's getPath (domain/resources.ts) or /api/v1/<kind>s/:id. */
 const COLLECTIONS: Record<string, string | ((id: string) => string)> = {
-  person: 'people',
-  company: 'companies',
   'lead-scoring-rule': 'lead-scoring/rules',
   'lead-routing-rule': 'lead-routing/rules',
-  activity: 'activities',
   'automation-execution': 'automations/executions',
-  'webhook-subscription': 'webhooks/subscriptions',
   'webhook-delivery': 'webhooks/deliveries',
-  sms: 'sms',
   'sms-thread': 'sms/threads',
   'sms-scheduled': 'sms/scheduled',
   'sms-template': 'sms-templates',
   'sequence-enrollment': 'sequences/enrollments',
   'custom-object': 'custom-objects',
-  // Fields are read through their object's definition; records live under their object's slug.
+  // Fields are read through their object's definition.
   'custom-object-field': () => `custom-objects/${ISOLATION_OBJECT_SLUG}`,
-  'custom-object-record': (id) => `custom-objects/${ISOLATION_OBJECT_SLUG}/records/${id}`,
   'project-task': 'projects/tasks',
   'project-comment': (id) => `projects/tasks/${projectCommentTask.get(id)}/comments`,
   'catalog-item': 'catalog',
@@ -54,6 +49,9 @@ const COLLECTIONS: Record<string, string | ((id: string) => string)> = {
 };
 const getPathOf = (kind: string, id: string): string => {
   const c = COLLECTIONS[kind];
+  // Resource kinds are read at their manifest's getPath (custom object records under the isolation object).
+  const manifest = c === undefined ? resourceOf(kind) : undefined;
+  if (manifest) return manifest.getPath.replace(':slug', ISOLATION_OBJECT_SLUG).replace(':id', id);
   return typeof c === 'function' ? `/api/v1/${c(id)}` : `/api/v1/${c ?? kind + 's'}/${id}`;
 };
 

@@ -11,7 +11,8 @@ import { applyOperator } from '../conditions';
 import type { ConditionOperator } from '../definition.schemas';
 import { getPath, splitPath } from '../path';
 import { resolveValue } from '../placeholders';
-import { plainRecord } from './context';
+import { plainRecord } from './record-view';
+import { RESOURCES } from '../../resources';
 import { automationRecordView, findObjectByIdOrSlug } from '../../custom-objects/automation-view';
 import type { CustomObject, CustomObjectRecord } from '../../custom-objects/custom-object.entity';
 
@@ -32,21 +33,26 @@ export interface LookupSpec {
   customObjectId?: string;
 }
 
-/** Lookup entityType → ORM entity name (tenant-filtered), context namespace and record kind. */
-const ENTITIES: Record<string, { entity: string; namespace: string | null; kind: string }> = {
-  Lead: { entity: 'Lead', namespace: 'lead', kind: 'lead' },
-  Deal: { entity: 'Deal', namespace: 'deal', kind: 'deal' },
-  Company: { entity: 'Company', namespace: 'company', kind: 'company' },
-  People: { entity: 'Person', namespace: 'person', kind: 'person' },
-  Activity: { entity: 'Activity', namespace: null, kind: 'activity' },
-  Task: { entity: 'Task', namespace: null, kind: 'task' },
-  Event: { entity: 'CalendarEvent', namespace: 'event', kind: 'event' },
-  SupportTicket: { entity: 'SupportTicket', namespace: null, kind: 'support-ticket' },
-  CustomObjectRecord: { entity: 'CustomObjectRecord', namespace: 'custom_record', kind: 'custom_object' },
-};
+interface LookupEntity { entity: string; namespace: string | null; kind: string }
+let entities: Map<string, LookupEntity> | null = null;
+
+/** Lookup entityType → ORM entity name (tenant-filtered), context namespace and record kind: the manifests with `automation.lookup`. */
+function lookupEntities(): ReadonlyMap<string, LookupEntity> {
+  entities ??= new Map(RESOURCES.flatMap((r) => {
+    const a = r.automation;
+    return a?.lookup ? [[a.lookup, { entity: r.entity.meta.className, namespace: a.namespace, kind: a.entityType }] as const] : [];
+  }));
+  return entities;
+}
+
+/** The lookup entity types this product can query (a subset of the spec's LOOKUP_ENTITY_TYPES). */
+export const lookupEntityTypes = (): string[] => [...lookupEntities().keys()];
 
 /** The record kind and context namespace a lookup entity type maps to (null when not stored here). */
-export const lookupEntityInfo = (entityType: string): { namespace: string | null; kind: string } | null => ENTITIES[entityType] ?? null;
+export const lookupEntityInfo = (entityType: string): { namespace: string | null; kind: string } | null => {
+  const info = lookupEntities().get(entityType);
+  return info ? { namespace: info.namespace, kind: info.kind } : null;
+};
 
 type Where = Record<string, unknown>;
 const escapeLike = (s: string): string => s.replace(/[\\%_]/g, (c) => `\\${c}`);
@@ -107,7 +113,7 @@ export async function runLookupQuery(
   context: Record<string, unknown>,
   opts: { limit: number; timezone: string; now: Date; countOnly?: boolean },
 ): Promise<LookupResult> {
-  const info = ENTITIES[spec.entityType];
+  const info = lookupEntities().get(spec.entityType);
   if (!info) throw new DomainError('not_configured', `lookup entity ${spec.entityType} is not available in this workspace yet`);
   const meta = em.getMetadata().get(info.entity);
   const ands: Where[] = [];

@@ -1,0 +1,15 @@
+import { defineResource, loadById } from '../shared/resource';
+import { Activity } from './activity.entity';
+import { serializeActivity } from './timeline.service';
+
+/** Timeline rows (the CRM activity feed) as a resource kind. */
+export const activityResource = defineResource<Activity>({
+  kind: 'activity',
+  collection: 'activities',
+  getPath: '/api/v1/activities/:id',
+  entity: Activity,
+  load: loadById(Activity, 'activity'),
+  view: serializeActivity,
+  parents: { companyId: 'company', personId: 'person', dealId: 'deal', leadId: 'lead', ownerId: 'user' },
+  automation: { entityType: 'activity', namespace: null, lookup: 'Activity' },
+});

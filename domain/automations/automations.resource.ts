@@ -1,0 +1,12 @@
+import { defineResource, loadById } from '../shared/resource';
+import { Automation, AutomationExecution, AutomationStep } from './automation.entity';
+import { AutomationLookupSnapshot } from './engine/lookup-snapshot.entity';
+// Executions and steps are the mirror of Temporal runs (read under /automations/executions/:executionId).
+export const automationResource = defineResource<Automation>({
+  kind: 'automation',
+  collection: 'automations',
+  getPath: '/api/v1/automations/:id',
+  entity: Automation,
+  ownedEntities: [AutomationExecution, AutomationStep, AutomationLookupSnapshot],
+  load: loadById(Automation, 'automation'),
+});

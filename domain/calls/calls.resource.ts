@@ -1,0 +1,34 @@
+import { defineResource } from '../shared/resource';
+import { plainRecord, byId } from '../automations/engine/record-view';
+import { getCall } from './calls.service';
+import { serializeCall } from './call-view';
+import { Call } from './call.entity';
+
+export const callResource = defineResource<Call>({
+  kind: 'call',
+  collection: 'calls',
+  getPath: '/api/v1/calls/:id',
+  entity: Call,
+  load: getCall,
+  view: (c) => serializeCall(c),
+  parents: { companyId: 'company', personId: 'person', leadId: 'lead', dealId: 'deal', ownerId: 'user' },
+  automation: {
+    entityType: 'call',
+    namespace: 'call',
+    load: async (em, id) => {
+      const row = await byId(em, Call, id);
+      return row
+        ? {
+            namespaces: { call: plainRecord(row) },
+            links: {
+              leadId: row.leadId,
+              dealId: row.dealId,
+              personId: row.personId,
+              companyId: row.companyId,
+              ownerId: row.ownerId,
+            },
+          }
+        : null;
+    },
+  },
+});

@@ -1,0 +1,41 @@
+import { defineResource } from '../shared/resource';
+import { byId, dealView } from '../automations/engine/record-view';
+import { DEAL_FIELDS, DEAL_SUMMARY_FIELDS, getDeal, serializeDeal } from './deals.service';
+import { Deal } from './deal.entity';
+import { Flow, FlowStage } from './flow.entity';
+
+export const dealResource = defineResource<Deal>({
+  kind: 'deal',
+  collection: 'deals',
+  getPath: '/api/v1/deals/:id',
+  entity: Deal,
+  ownedEntities: [Flow, FlowStage],
+  load: getDeal,
+  view: serializeDeal,
+  parents: { company: 'company', personRef: 'person', leadRef: 'lead', flowId: 'flow', ownerId: 'user' },
+  automation: {
+    entityType: 'deal',
+    namespace: 'deal',
+    lookup: 'Deal',
+    load: async (em, id) => {
+      const deal = await byId(em, Deal, id);
+      if (!deal) return null;
+      return {
+        namespaces: { deal: await dealView(em, deal) },
+        links: { personId: deal.personRef, companyId: deal.company, ownerId: deal.ownerId, leadId: deal.leadRef },
+      };
+    },
+  },
+  search: 'deal',
+  export: {
+    fields: DEAL_FIELDS,
+    sortable: ['_id', 'createdAt', 'updatedAt', 'title', 'value', 'status', 'probability', 'wonDate', 'lostDate'],
+    filters: ['status', 'flowId', 'stageId', 'priority', 'ownerId', 'company', 'personRef', 'leadRef', 'tags'],
+  },
+  record: {
+    customFieldStorage: 'map',
+    summaryFields: [...DEAL_SUMMARY_FIELDS, 'tags'],
+    displayName: (r) => String(r.title),
+  },
+  timeline: { refKind: 'deal', linkColumn: 'dealId' },
+});

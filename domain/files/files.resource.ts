@@ -1,0 +1,10 @@
+import { defineResource, loadById } from '../shared/resource';
+import { FileLink, Folder, IntegrationSync, StoredFile } from './file.entity';
+export const fileResource = defineResource<StoredFile>({
+  kind: 'file',
+  collection: 'files',
+  getPath: '/api/v1/files/:id',
+  entity: StoredFile,
+  ownedEntities: [FileLink, Folder, IntegrationSync],
+  load: loadById(StoredFile, 'file'),
+});

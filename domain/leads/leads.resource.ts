@@ -1,0 +1,43 @@
+import { defineResource } from '../shared/resource';
+import { byId, plainRecord } from '../automations/engine/record-view';
+import { getLead, LEAD_FIELDS, LEAD_SUMMARY_FIELDS, serializeLead } from './leads.service';
+import { Lead } from './lead.entity';
+import { LeadRoutingRule } from './lead-routing-rule.entity';
+import { LeadScoringRule } from './lead-scoring-rule.entity';
+
+export const leadResource = defineResource<Lead>({
+  kind: 'lead',
+  collection: 'leads',
+  getPath: '/api/v1/leads/:id',
+  entity: Lead,
+  ownedEntities: [LeadScoringRule, LeadRoutingRule],
+  load: getLead,
+  view: serializeLead,
+  parents: { companyRef: 'company', personRef: 'person', ownerId: 'user' },
+  automation: {
+    entityType: 'lead',
+    namespace: 'lead',
+    lookup: 'Lead',
+    load: async (em, id) => {
+      const lead = await byId(em, Lead, id);
+      return lead
+        ? {
+            namespaces: { lead: plainRecord(lead) },
+            links: { personId: lead.personRef, companyId: lead.companyRef, ownerId: lead.ownerId },
+          }
+        : null;
+    },
+  },
+  search: 'lead',
+  export: {
+    fields: LEAD_FIELDS,
+    sortable: ['_id', 'createdAt', 'updatedAt', 'title', 'status', 'source', 'score', 'value'],
+    filters: ['status', 'source', 'email', 'ownerId', 'companyRef', 'personRef', 'tags'],
+  },
+  record: {
+    customFieldStorage: 'map',
+    summaryFields: [...LEAD_SUMMARY_FIELDS, 'tags'],
+    displayName: (r) => String(r.title),
+  },
+  timeline: { refKind: 'lead', linkColumn: 'leadId' },
+});

@@ -1,0 +1,41 @@
+import { defineResource } from '../shared/resource';
+import { byId, contactView } from '../automations/engine/record-view';
+import { getPerson, PERSON_FIELDS, PERSON_SUMMARY_FIELDS, serializePerson } from './people.service';
+import { Person } from './person.entity';
+
+export const personResource = defineResource<Person>({
+  kind: 'person',
+  collection: 'people',
+  getPath: '/api/v1/people/:id',
+  entity: Person,
+  load: getPerson,
+  view: serializePerson,
+  parents: { companyId: 'company', ownerId: 'user' },
+  automation: {
+    // A person fills `person` and its alias `contact` (the spec's contact namespace).
+    entityType: 'person',
+    namespace: 'person',
+    lookup: 'People',
+    load: async (em, id) => {
+      const person = await byId(em, Person, id);
+      if (!person) return null;
+      const view = contactView(person);
+      return {
+        namespaces: { person: view, contact: view },
+        links: { companyId: person.companyId, ownerId: person.ownerId },
+      };
+    },
+  },
+  search: 'person',
+  export: {
+    fields: PERSON_FIELDS,
+    sortable: ['_id', 'createdAt', 'updatedAt', 'firstName', 'lastName'],
+    filters: ['companyId', 'title', 'ownerId', 'tags'],
+  },
+  record: {
+    customFieldStorage: 'pairs',
+    summaryFields: PERSON_SUMMARY_FIELDS,
+    displayName: (r) => [r.firstName, r.lastName].filter(Boolean).join(' '),
+  },
+  timeline: { refKind: 'person', linkColumn: 'personId' },
+});

@@ -1,0 +1,77 @@
+/**
+ * Every resource kind, declared once in its module's `<module>.resource.ts`. The lists that used
+ * to restate kinds derive from this one: tenant entities (orm/entities.ts), record kinds
+ * (shared/record-kinds.ts), export specs (exports/export-specs.ts), the automation context loader
+ * (automations/engine/context.ts) and lookup node (automations/engine/lookup.ts), and the search
+ * registry's check (search/registry.ts). test/unit/resources.test.ts fails when a kind is
+ * half-registered. Adding a kind = one manifest file + one line here.
+ */
+import type { ResourceEntity, ResourceManifest } from './shared/resource';
+import { companyResource } from './companies/companies.resource';
+import { personResource } from './people/people.resource';
+import { leadResource } from './leads/leads.resource';
+import { dealResource } from './deals/deals.resource';
+import { activityResource } from './activities/activities.resource';
+import { taskResource } from './tasks/tasks.resource';
+import { noteResource } from './notes/notes.resource';
+import { callResource } from './calls/calls.resource';
+import { eventResource } from './calendar/calendar.resource';
+import { smsResource } from './messaging/sms.resource';
+import { customObjectRecordResource } from './custom-objects/custom-objects.resource';
+import { projectResource } from './projects/projects.resource';
+import { offerResource } from './offers/offers.resource';
+import { contractResource } from './contracts/contracts.resource';
+import { bookingResource } from './bookings/bookings.resource';
+import { supportTicketResource } from './support/support.resource';
+import { agentResource } from './agents/agents.resource';
+import { automationResource } from './automations/automations.resource';
+import { sequenceResource } from './sequences/sequences.resource';
+import { emailResource } from './email/email.resource';
+import { webhookSubscriptionResource } from './webhooks/webhooks.resource';
+import { userResource } from './workspaces/workspaces.resource';
+import { customFieldResource } from './custom-fields/custom-fields.resource';
+import { listResource } from './lists/lists.resource';
+import { dashboardLayoutResource, filterPresetResource } from './presets/presets.resource';
+import { offerTypeResource } from './pricing/pricing.resource';
+import { fileResource } from './files/files.resource';
+
+// One line per kind (add lines, do not reorder: record kinds and export specs keep this order).
+export const RESOURCES: readonly ResourceManifest[] = [
+  companyResource,
+  personResource,
+  leadResource,
+  dealResource,
+  activityResource,
+  taskResource,
+  noteResource,
+  callResource,
+  eventResource,
+  smsResource,
+  customObjectRecordResource,
+  projectResource,
+  offerResource,
+  contractResource,
+  bookingResource,
+  supportTicketResource,
+  agentResource,
+  automationResource,
+  sequenceResource,
+  emailResource,
+  webhookSubscriptionResource,
+  userResource,
+  customFieldResource,
+  listResource,
+  filterPresetResource,
+  dashboardLayoutResource,
+  offerTypeResource,
+  fileResource,
+];
+
+/** The manifest of a kind, or undefined. */
+export const resourceOf = (kind: string): ResourceManifest | undefined => RESOURCES.find((r) => r.kind === kind);
+
+/** The tenant entities the manifests declare (main entity first, then owned ones). */
+export const RESOURCE_ENTITIES: readonly ResourceEntity[] = RESOURCES.flatMap((r) => [
+  r.entity,
+  ...(r.ownedEntities ?? []),
+]);

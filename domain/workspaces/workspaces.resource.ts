@@ -1,0 +1,10 @@
+import { defineResource, loadById } from '../shared/resource';
+import { User } from './user.entity';
+// Workspaces, API keys and rate-limit windows are global rows (domain/orm/entities.ts); users belong to one workspace.
+export const userResource = defineResource<User>({
+  kind: 'user',
+  collection: 'users',
+  getPath: '/api/v1/users/:id',
+  entity: User,
+  load: loadById(User, 'user'),
+});
