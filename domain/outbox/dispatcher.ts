@@ -11,6 +11,14 @@ import type { BatchFailures, OutboxEventRecord, Subscriber } from './subscriber'
 export type { Backoff } from './backoff';
 export type { BatchFailures, OutboxEventRecord, Subscriber } from './subscriber';
 
+/**
+ * Batches in flight in the worker's dispatcher (bin/worker.ts; bench:webhooks uses the same): while
+ * one batch waits for its slowest subscriber and writes its outcome, the next one is already
+ * claimed and delivering. Order per record holds (a record's next event is claimable only after
+ * its previous one is processed). Webhook POSTs keep one process-wide cap across both.
+ */
+export const WORKER_PARALLEL_BATCHES = 2;
+
 export interface OutboxDispatcherOptions {
   /** The dispatcher owns a small pg pool for claims and progress plus one LISTEN connection. */
   pgConnectionString: string;

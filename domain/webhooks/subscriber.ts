@@ -4,11 +4,12 @@ import { newId } from '../ids';
 import type { Logger } from '../logger';
 import type { BatchFailures, OutboxEventRecord, Subscriber } from '../outbox/subscriber';
 import type { SafeFetch } from '../net/safe-fetch';
-import { mapLimited } from '../shared/concurrency';
-import { attempt, recordOnSubscription } from './attempts';
+import { createLimiter, mapLimited } from '../shared/concurrency';
+import { recordOnSubscription, recordSuccesses, signingSecrets } from './attempts';
 import { subscribedTo, webhookTypeOf } from './event-types';
 import type { WebhookRetryPort } from './ports';
-import type { AttemptResult } from './sender';
+import { sendWebhook, type AttemptResult } from './sender';
+import { webhookIdOf } from './ports';
 
 export interface WebhookSubscriberDeps {
   orm: MikroORM;
@@ -38,6 +39,9 @@ export function webhookBody(type: string, occurredAt: Date, payload: Record<stri
 export function createWebhookSubscriber(deps: WebhookSubscriberDeps): Subscriber {
   const { orm, config, log } = deps;
   const settings = config.webhooks;
+  // One cap for the process, not per batch: batches the dispatcher runs side by side share it, so
+  // one batch's tail and bookkeeping overlap the next one's POSTs without exceeding the limit.
+  const inFlight = createLimiter(settings.concurrency);
   return {
     name: 'webhooks',
     handles: (event) => webhookTypeOf(event.type) !== undefined,
@@ -78,12 +82,21 @@ export function createWebhookSubscriber(deps: WebhookSubscriberDeps): Subscriber
         [JSON.stringify([...new Set(rows.map((r) => r.subscription_id as string))]), JSON.stringify(eventIds)],
       );
       const subById = new Map(subs.map((s) => [s.id, s]));
-      const outcomes = await mapLimited(deliveries, settings.concurrency, async (d) => {
+      // Secrets opened once per subscription and batch, not per delivery.
+      const secretsOf = new Map<string, string[]>();
+      const secrets = (s: SubRow): string[] => {
+        let list = secretsOf.get(s.id);
+        if (!list) secretsOf.set(s.id, (list = signingSecrets({ url: s.url, secret: s.secret, previousSecret: s.previous_secret, previousSecretExpiresAt: s.previous_secret_expires_at }, settings.encryptionKey)));
+        return list;
+      };
+      const outcomes = await Promise.all(deliveries.map(async (d) => {
         if (d.status === 'retrying') return { d, result: null };
         const s = subById.get(d.subscription_id)!;
-        const result = await attempt(deps, { url: s.url, secret: s.secret, previousSecret: s.previous_secret, previousSecretExpiresAt: s.previous_secret_expires_at }, { _id: d.id, body: d.body });
+        const result = await inFlight.run(() => sendWebhook({
+          url: s.url, webhookId: webhookIdOf(d.id), body: d.body, secrets: secrets(s), allowHosts: config.outboundAllowHosts, timeoutMs: settings.timeoutMs, fetch: deps.fetch,
+        }));
         return { d, result };
-      });
+      }));
       const firstDelay = settings.retryScheduleMs[0] ?? null;
       const attempted = outcomes.filter((o): o is { d: DeliveryRow; result: AttemptResult } => o.result !== null);
       if (attempted.length) {
@@ -103,15 +116,17 @@ export function createWebhookSubscriber(deps: WebhookSubscriberDeps): Subscriber
       }
       // Subscription bookkeeping: at most one statement per subscription and kind of outcome, not one per delivery.
       const em = orm.em.fork();
+      const succeeded: string[] = [];
       for (const subId of new Set(attempted.map((o) => o.d.subscription_id))) {
         const results = attempted.filter((o) => o.d.subscription_id === subId).map((o) => o.result);
-        const success = results.find((r) => r.ok);
         const gone = results.find((r) => r.gone);
         const failed = results.find((r) => !r.ok && !r.gone);
-        if (success) await recordOnSubscription(em, config, subId, success, false);
+        if (results.some((r) => r.ok)) succeeded.push(subId);
         if (gone) await recordOnSubscription(em, config, subId, gone, false);
         if (failed) await recordOnSubscription(em, config, subId, failed, firstDelay === null);
       }
+      // Every subscription with a success of this batch in one statement.
+      if (succeeded.length) await recordSuccesses(em, succeeded);
       const failures = new Map<string, unknown>();
       const retry = outcomes.filter(({ result }) => result === null || (!result.ok && !result.gone && firstDelay !== null));
       await mapLimited(retry, 8, async ({ d }) => {
