@@ -35,6 +35,16 @@ export interface BulkMessage {
   links: { personId?: string; companyId?: string };
 }
 
+/**
+ * One recipient as the pipeline gets it: id and key now, the message rendered only when its
+ * claim group comes up, so rendering overlaps the sends of the groups before it.
+ */
+export interface BulkItem {
+  recipientId: string;
+  key: string;
+  render(): BulkMessage;
+}
+
 export type BulkOutcome =
   | { recipientId: string; status: 'sent'; emailId: string }
   | { recipientId: string; status: 'failed' | 'unknown'; emailId: string | null; error: string }
@@ -112,7 +122,7 @@ function signal(): { wait(): Promise<void>; fire(): void } {
  */
 export async function sendBulkMessages(
   ctx: Ctx,
-  input: { accountId: string; trackOpens: boolean; bulkRef: string; messages: BulkMessage[] },
+  input: { accountId: string; trackOpens: boolean; bulkRef: string; items: BulkItem[] },
   deps: { email: EmailDeps; throttle: SendThrottle; concurrency: number; heartbeat?: () => void },
 ): Promise<BulkOutcome[]> {
   const { em } = ctx;
@@ -122,31 +132,36 @@ export async function sendBulkMessages(
   const { transport, from } = deps.email.accounts.forAccount(account);
   const domain = from.address.slice(from.address.lastIndexOf('@') + 1);
   const outcomes = new Map<string, BulkOutcome>();
-  const valid: { msg: BulkMessage; mail: ValidEmail }[] = [];
-  for (const msg of input.messages) {
+  /** Renders and checks one recipient's message; a message that cannot be sent fails its recipient (undefined). */
+  const prepare = (item: BulkItem): { msg: BulkMessage; mail: ValidEmail } | undefined => {
     try {
-      valid.push({ msg, mail: validateEmail({ to: [msg.to], subject: msg.subject, html: msg.html, text: msg.text, links: msg.links, idempotencyKey: msg.key, source: 'api' }, formatMailbox(from)) });
+      const msg = item.render();
+      return { msg, mail: validateEmail({ to: [msg.to], subject: msg.subject, html: msg.html, text: msg.text, links: msg.links, idempotencyKey: msg.key, source: 'api' }, formatMailbox(from)) };
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
-      outcomes.set(msg.recipientId, { recipientId: msg.recipientId, status: 'failed', emailId: null, error: err.message });
+      outcomes.set(item.recipientId, { recipientId: item.recipientId, status: 'failed', emailId: null, error: err.message });
+      return undefined;
     }
-  }
+  };
 
   // Claims a previous attempt left: sent ones replay, failed ones go again, the rest is decided below.
-  const existing = new Map((valid.length ? await em.find(OutboundMessage, { idempotencyKey: { $in: valid.map((v) => v.msg.key) } }) : []).map((o) => [o.idempotencyKey!, o]));
+  const existing = new Map((input.items.length ? await em.find(OutboundMessage, { idempotencyKey: { $in: input.items.map((i) => i.key) } }) : []).map((o) => [o.idempotencyKey!, o]));
   const staleBefore = Date.now() - (deps.email.staleClaimMs ?? DEFAULT_STALE_CLAIM_MS);
   const retried: Claimed[] = [];
-  const fresh: { msg: BulkMessage; mail: ValidEmail }[] = [];
+  const fresh: BulkItem[] = [];
   const abandoned: string[] = [];
-  for (const v of valid) {
-    const o = existing.get(v.msg.key);
-    if (!o) fresh.push(v);
-    else if (o.status === 'sent') outcomes.set(v.msg.recipientId, { recipientId: v.msg.recipientId, status: 'sent', emailId: o._id });
+  for (const item of input.items) {
+    const o = existing.get(item.key);
+    if (!o) fresh.push(item);
+    else if (o.status === 'sent') outcomes.set(item.recipientId, { recipientId: item.recipientId, status: 'sent', emailId: o._id });
     else if (o.status === 'unknown' || (o.status === 'queued' && o.claimedAt.getTime() < staleBefore)) {
       abandoned.push(o._id);
-      outcomes.set(v.msg.recipientId, { recipientId: v.msg.recipientId, status: 'unknown', emailId: o._id, error: 'a previous attempt stopped after the message may have been handed to the mail server; it is not sent again' });
-    } else if (o.status === 'queued') outcomes.set(v.msg.recipientId, { recipientId: v.msg.recipientId, status: 'retry' });
-    else retried.push({ ...v, id: o._id, activityId: o.activityId, messageId: `<${o._id}@${domain}>` });
+      outcomes.set(item.recipientId, { recipientId: item.recipientId, status: 'unknown', emailId: o._id, error: 'a previous attempt stopped after the message may have been handed to the mail server; it is not sent again' });
+    } else if (o.status === 'queued') outcomes.set(item.recipientId, { recipientId: item.recipientId, status: 'retry' });
+    else {
+      const v = prepare(item);
+      if (v) retried.push({ ...v, id: o._id, activityId: o.activityId, messageId: `<${o._id}@${domain}>` });
+    }
   }
 
   // Only after a crash or a failed attempt: abandoned claims become unknown, failed ones go again (nothing left the last time).
@@ -164,7 +179,9 @@ export async function sendBulkMessages(
   }
 
   /** Commits the claims of `group` (claim, e-mail row, timeline activity, activity_created event each) in one statement. */
-  const claim = async (group: { msg: BulkMessage; mail: ValidEmail }[]): Promise<Claimed[]> => {
+  const claim = async (items: BulkItem[]): Promise<Claimed[]> => {
+    const group = items.map(prepare).filter((v) => v !== undefined);
+    if (!group.length) return [];
     const now = new Date();
     const outbound: Record<string, unknown>[] = [];
     const activities: Record<string, unknown>[] = [];
@@ -331,5 +348,5 @@ export async function sendBulkMessages(
 
   await Promise.all([claimer, senders, recorder]);
   if (failure !== undefined) throw failure;
-  return input.messages.map((m) => outcomes.get(m.recipientId) ?? { recipientId: m.recipientId, status: 'retry' });
+  return input.items.map((i) => outcomes.get(i.recipientId) ?? { recipientId: i.recipientId, status: 'retry' });
 }

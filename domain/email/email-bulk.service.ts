@@ -23,7 +23,7 @@ import type { SendThrottle } from './bulk-throttle';
 import { accountForSend } from './email-accounts.service';
 import { EmailBulk, EmailBulkRecipient, type BulkRecipientStatus } from './email-bulk.entity';
 import { renderEmailParts } from './template-render';
-import { insertRowsSql, sendBulkMessages, type BulkMessage } from './bulk-send';
+import { insertRowsSql, sendBulkMessages, type BulkItem, type BulkMessage } from './bulk-send';
 import { newId } from '../ids';
 
 export const MAX_BULK_EMAIL_RECIPIENTS = 500;
@@ -194,16 +194,20 @@ export async function processBulkBatch(rootEm: EntityManager, input: { workspace
   const companyIds = [...new Set(batch.map((r) => r.companyId).filter((v): v is string => !!v))];
   const people = new Map((personIds.length ? await em.find(Person, { _id: { $in: personIds } }) : []).map((p) => [p._id, p]));
   const companies = new Map((companyIds.length ? await em.find(Company, { _id: { $in: companyIds } }) : []).map((c) => [c._id, c]));
-  const messages: BulkMessage[] = batch.map((r) => {
-    const content = renderEmailParts({ subject: r.personalizedSubject ?? bulk.subject, html: r.personalizedHtml ?? bulk.html, text: bulk.text }, recipientContext(r, r.personId ? people.get(r.personId) : undefined, r.companyId ? companies.get(r.companyId) : undefined), PLACEHOLDERS);
-    return {
-      recipientId: r._id, key: `bulk:${bulk._id}:${r.index}`, to: r.name ? `"${r.name.replace(/["\\]/g, '')}" <${r.email}>` : r.email,
-      subject: content.subject || bulk.subject, html: content.html, text: content.text, links: { personId: r.personId ?? undefined, companyId: r.companyId ?? undefined },
-    };
-  });
+  // Rendered when its claim group comes up (bulk-send.ts), not all before the first send.
+  const items: BulkItem[] = batch.map((r) => ({
+    recipientId: r._id, key: `bulk:${bulk._id}:${r.index}`,
+    render: (): BulkMessage => {
+      const content = renderEmailParts({ subject: r.personalizedSubject ?? bulk.subject, html: r.personalizedHtml ?? bulk.html, text: bulk.text }, recipientContext(r, r.personId ? people.get(r.personId) : undefined, r.companyId ? companies.get(r.companyId) : undefined), PLACEHOLDERS);
+      return {
+        recipientId: r._id, key: `bulk:${bulk._id}:${r.index}`, to: r.name ? `"${r.name.replace(/["\\]/g, '')}" <${r.email}>` : r.email,
+        subject: content.subject || bulk.subject, html: content.html, text: content.text, links: { personId: r.personId ?? undefined, companyId: r.companyId ?? undefined },
+      };
+    },
+  }));
   const actor = { workspaceId: input.workspaceId, userId: bulk.createdBy, role: 'admin' as const, scopes: ['read', 'write'] as ('read' | 'write')[] };
   // One pipeline for the batch (bulk-send.ts): claims, sends and records overlap, so SMTP stays busy.
-  const outcomes = await sendBulkMessages({ em: forkForWorkspace(rootEm, input.workspaceId), actor }, { accountId: bulk.accountId, trackOpens: bulk.trackOpens, bulkRef: `bulk:${bulk._id}`, messages }, {
+  const outcomes = await sendBulkMessages({ em: forkForWorkspace(rootEm, input.workspaceId), actor }, { accountId: bulk.accountId, trackOpens: bulk.trackOpens, bulkRef: `bulk:${bulk._id}`, items }, {
     email: deps.email, throttle: deps.throttle, concurrency: deps.settings.concurrency, heartbeat: deps.heartbeat,
   });
   const decided = outcomes.filter((o) => o.status !== 'retry');
