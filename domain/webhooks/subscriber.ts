@@ -54,7 +54,7 @@ export function createWebhookSubscriber(deps: WebhookSubscriberDeps): Subscriber
       ));
       if (!subs.length) return;
       const now = new Date();
-      const rows: Record<string, unknown>[] = [];
+      const rows: (DeliveryRow & { event_type: string })[] = [];
       const eventIds: string[] = [];
       for (const event of events) {
         const type = webhookTypeOf(event.type)!;
@@ -63,23 +63,25 @@ export function createWebhookSubscriber(deps: WebhookSubscriberDeps): Subscriber
         eventIds.push(event.eventId);
         const body = webhookBody(type, new Date(event.occurredAt), event.payload);
         for (const s of matching) {
-          rows.push({ id: newId(now), workspace_id: event.workspaceId, subscription_id: s.id, event_id: event.eventId, event_type: type, body });
+          rows.push({ id: newId(now), workspace_id: event.workspaceId, subscription_id: s.id, event_id: event.eventId, event_type: type, body, status: 'pending' });
         }
       }
       if (!rows.length) return;
-      await conn.execute(
+      const inserted = await conn.execute<{ id: string }[]>(
         `insert into webhook_delivery (id, workspace_id, created_at, updated_at, subscription_id, event_id, event_type, body, status, attempts)
          select x.id, x.workspace_id, now(), now(), x.subscription_id, x.event_id, x.event_type, x.body, 'pending', 0
          from jsonb_to_recordset(?::jsonb) as x(id text, workspace_id text, subscription_id text, event_id text, event_type text, body text)
-         on conflict (subscription_id, event_id) do nothing`,
-        [JSON.stringify(rows)], 'run',
+         on conflict (subscription_id, event_id) do nothing
+         returning id`,
+        [JSON.stringify(rows)],
       );
-      // Re-read: a re-delivered event finds its earlier rows (already attempted, or waiting for their workflow).
-      const deliveries = await conn.execute<DeliveryRow[]>(
+      // Every row new (the usual case): they are what this batch delivers. Otherwise an event came
+      // again: re-read, so it finds its earlier rows (already attempted, or waiting for their workflow).
+      const deliveries: DeliveryRow[] = inserted.length === rows.length ? rows : await conn.execute<DeliveryRow[]>(
         `select id, workspace_id, subscription_id, event_id, body, status from webhook_delivery
          where subscription_id in (select jsonb_array_elements_text(?::jsonb)) and event_id in (select jsonb_array_elements_text(?::jsonb))
            and status in ('pending', 'retrying')`,
-        [JSON.stringify([...new Set(rows.map((r) => r.subscription_id as string))]), JSON.stringify(eventIds)],
+        [JSON.stringify([...new Set(rows.map((r) => r.subscription_id))]), JSON.stringify(eventIds)],
       );
       const subById = new Map(subs.map((s) => [s.id, s]));
       // Secrets opened once per subscription and batch, not per delivery.
