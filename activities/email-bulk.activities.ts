@@ -10,12 +10,19 @@ import { lazy } from './lazy';
 
 export interface EmailBulkActivityOptions { orm: MikroORM; config: AppConfig; log: Logger; messaging?: MessagingDeps }
 
-const heartbeat = (): void => {
-  try {
-    Context.current().heartbeat();
-  } catch {
-    // called outside an activity (scripts)
-  }
+/** At most one heartbeat per second per activity: each one is encoded (and encrypted) on the way out. */
+const heartbeater = (): (() => void) => {
+  let last = 0;
+  return () => {
+    const now = Date.now();
+    if (now - last < 1000) return;
+    last = now;
+    try {
+      Context.current().heartbeat();
+    } catch {
+      // called outside an activity (scripts)
+    }
+  };
 };
 
 export function createEmailBulkActivities(opts: EmailBulkActivityOptions) {
@@ -28,7 +35,7 @@ export function createEmailBulkActivities(opts: EmailBulkActivityOptions) {
     async emailBulkSendBatch(input: { workspaceId: string; queueId: string }): Promise<BatchResult> {
       const m = messaging();
       if (!m) throw new Error('messaging is not available in this worker');
-      const res = await processBulkBatch(opts.orm.em, input, { email: { transport: m.transport, accounts: m.accounts, tracking: m.tracking }, throttle, settings, heartbeat });
+      const res = await processBulkBatch(opts.orm.em, input, { email: { transport: m.transport, accounts: m.accounts, tracking: m.tracking }, throttle, settings, heartbeat: heartbeater() });
       opts.log.info({ workspaceId: input.workspaceId, queueId: input.queueId, ...res }, 'bulk e-mail batch');
       if (res.retryLater) throw new Error(`${res.retryLater} recipient(s) could not be handed to the mail server yet; retrying`);
       return res;

@@ -10,7 +10,7 @@ import { reconcileSchedules } from '../domain/automations/engine/schedules';
 import { loadConfig, type AppConfig } from '../domain/config';
 import { createLogger, type Logger } from '../domain/logger';
 import { ormConfig } from '../domain/orm/config';
-import { createOutboxDispatcher } from '../domain/outbox/dispatcher';
+import { createOutboxDispatcher, WORKER_PARALLEL_BATCHES } from '../domain/outbox/dispatcher';
 import { pruneProcessedOutboxEvents } from '../domain/outbox/housekeeping';
 import { pruneIdempotencyKeys } from '../domain/idempotency/idempotency.service';
 import { buildSubscribers } from '../domain/outbox/subscribers';
@@ -143,6 +143,7 @@ async function main(): Promise<void> {
     pgConnectionString: config.databaseUrl,
     subscribers: buildSubscribers({ ...deps, searchIndex: createSearchIndexSubscriber, webhookRetries: createWebhookRetryPort(temporalClient, config.temporalTaskQueue) }),
     log: log.child({ component: 'outbox' }),
+    parallelBatches: WORKER_PARALLEL_BATCHES,
   });
   await dispatcher.start();
   const housekeeping = startHousekeeping(orm, log.child({ component: 'housekeeping' }));

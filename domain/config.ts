@@ -175,7 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     emailBulk: {
       perAccountPerSecond: intEnv(env, 'EMAIL_BULK_PER_ACCOUNT_PER_SECOND', 20),
       concurrency: Math.max(1, intEnv(env, 'EMAIL_BULK_CONCURRENCY', 30)),
-      batchSize: Math.max(1, intEnv(env, 'EMAIL_BULK_BATCH_SIZE', 250)),
+      batchSize: Math.max(1, intEnv(env, 'EMAIL_BULK_BATCH_SIZE', 500)),
     },
     eidProviderUrl: optEnv(env, 'EID_PROVIDER_URL'),
     contractReminderIntervalMs: env.CRM_TEST && Number(env.CONTRACT_REMINDER_INTERVAL_MS) > 0 ? Number(env.CONTRACT_REMINDER_INTERVAL_MS) : undefined,

@@ -43,7 +43,9 @@ export function createSearchIndexSubscriber(deps: { orm: MikroORM; config: AppCo
     log.debug({ events: events.length, upserted: written.upserted, deleted: written.deleted, ms: Date.now() - started }, 'search batch accepted');
     if (!opts.waitForTasks && written.taskUids.length) {
       // Our documents are well-formed, so a failed task is a bug, not a transient fault: say so loudly.
-      assertTasksSucceeded(client, written.taskUids, 10 * 60_000).catch((err: unknown) =>
+      // Polled once a second: nothing waits on it, and at 50 ms one poller per batch took a
+      // noticeable share of the worker's CPU during a backlog (bench:webhooks profile).
+      assertTasksSucceeded(client, written.taskUids, 10 * 60_000, 1000).catch((err: unknown) =>
         log.error({ err: err instanceof Error ? err.message : String(err), eventIds: events.map((e) => e.eventId) }, 'search index write was not applied; run `crm search reindex`'),
       );
     }

@@ -130,8 +130,8 @@ export async function applyTargets(deps: SyncDeps, targets: Targets, opts: { wai
 }
 
 /** Waits for the tasks and throws naming the ones that did not succeed. */
-export async function assertTasksSucceeded(client: MeiliSearch, taskUids: number[], timeoutMs: number): Promise<void> {
-  const done = await client.tasks.waitForTasks(taskUids, { timeout: timeoutMs, interval: 50 });
+export async function assertTasksSucceeded(client: MeiliSearch, taskUids: number[], timeoutMs: number, intervalMs = 50): Promise<void> {
+  const done = await client.tasks.waitForTasks(taskUids, { timeout: timeoutMs, interval: intervalMs });
   const failed = done.filter((t) => t.status !== 'succeeded');
   if (failed.length) throw new Error(`search index write failed: ${failed.map((t) => `${t.indexUid} ${t.type} ${t.status}: ${t.error?.message ?? ''}`).join('; ')}`);
 }

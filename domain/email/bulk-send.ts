@@ -19,7 +19,6 @@ import { htmlToText, truncate } from '../messaging/html-text';
 import { OutboundMessage } from '../messaging/outbound-message.entity';
 import { DEFAULT_STALE_CLAIM_MS } from '../messaging/outbound.service';
 import type { EmailSendResult } from '../messaging/ports';
-import { mapLimited } from '../shared/concurrency';
 import type { SendThrottle } from './bulk-throttle';
 import { accountForSend } from './email-accounts.service';
 import { Email } from './email.entity';
@@ -34,6 +33,16 @@ export interface BulkMessage {
   html?: string;
   text?: string;
   links: { personId?: string; companyId?: string };
+}
+
+/**
+ * One recipient as the pipeline gets it: id and key now, the message rendered only when its
+ * claim group comes up, so rendering overlaps the sends of the groups before it.
+ */
+export interface BulkItem {
+  recipientId: string;
+  key: string;
+  render(): BulkMessage;
 }
 
 export type BulkOutcome =
@@ -64,155 +73,280 @@ const column = (key: string): string => (key === '_id' ? 'id' : key.replace(/[A-
 
 /**
  * One multi-row insert from JSON (the rows' keys are entity property names): a single statement
- * and no per-row ORM work, which is most of a batch's CPU otherwise. Columns come from the first row.
+ * and no per-row ORM work, which is most of a batch's CPU otherwise. Columns come from the first
+ * row. Returns the SQL and pushes its one parameter, so several can share one statement (CTEs).
  */
-async function insertRows(em: EntityManager, table: string, rows: Record<string, unknown>[]): Promise<void> {
-  if (!rows.length) return;
+export function insertRowsSql(table: string, rows: Record<string, unknown>[], params: unknown[]): string {
   const keys = Object.keys(rows[0]!);
   const cols = keys.map((k) => `"${column(k)}"`).join(', ');
-  const data = JSON.stringify(rows.map((r) => Object.fromEntries(keys.map((k) => [column(k), r[k]]))));
-  await em.execute(`insert into "${table}" (${cols}) select ${cols} from jsonb_populate_recordset(null::"${table}", ?::jsonb)`, [data]);
+  params.push(JSON.stringify(rows.map((r) => Object.fromEntries(keys.map((k) => [column(k), r[k]])))));
+  return `insert into "${table}" (${cols}) select ${cols} from jsonb_populate_recordset(null::"${table}", ?::jsonb)`;
 }
 
-/** Claims, sends and records one batch. `ctx.em` must be a workspace-bound fork outside any transaction. */
+/** Several statements as one (data-modifying CTEs): atomic without a transaction, one round trip. */
+export async function executeAsOne(em: EntityManager, statements: string[], params: unknown[]): Promise<void> {
+  if (!statements.length) return;
+  const last = statements[statements.length - 1]!;
+  const sql = statements.length === 1 ? last : `with ${statements.slice(0, -1).map((st, i) => `s${i} as (${st})`).join(', ')} ${last}`;
+  await em.execute(sql, params, 'run');
+}
+
+/**
+ * Claimed per statement. The first group is small so SMTP starts at once; the claimer stays at
+ * most about one group ahead of the senders, so a crash leaves few claims that never went out.
+ */
+const FIRST_CLAIM = 10;
+const CLAIM = 50;
+/** Outcomes recorded per statement (at most). */
+const RECORD = 50;
+
+/** A minimal wake-up signal between the pipeline's stages. */
+function signal(): { wait(): Promise<void>; fire(): void } {
+  let waiters: (() => void)[] = [];
+  return {
+    wait: () => new Promise<void>((r) => waiters.push(r)),
+    fire: () => {
+      const w = waiters;
+      waiters = [];
+      for (const r of w) r();
+    },
+  };
+}
+
+/**
+ * Claims, sends and records one batch as a pipeline: groups of claims are committed (one statement
+ * each) a little ahead of the senders, `concurrency` sends stay in flight on the mailbox's pooled
+ * transport, and outcomes are recorded in groups (one statement each) while later messages are
+ * still going out, so SMTP does not wait for the database between groups.
+ * `ctx.em` must be a workspace-bound fork outside any transaction.
+ */
 export async function sendBulkMessages(
   ctx: Ctx,
-  input: { accountId: string; trackOpens: boolean; bulkRef: string; messages: BulkMessage[] },
+  input: { accountId: string; trackOpens: boolean; bulkRef: string; items: BulkItem[] },
   deps: { email: EmailDeps; throttle: SendThrottle; concurrency: number; heartbeat?: () => void },
 ): Promise<BulkOutcome[]> {
   const { em } = ctx;
+  const ws = ctx.actor.workspaceId;
   const account = await accountForSend(ctx, input.accountId, { asUser: false });
   if (!deps.email.accounts) throw new DomainError('not_configured', 'sending from connected e-mail accounts is not available in this process');
   const { transport, from } = deps.email.accounts.forAccount(account);
+  const domain = from.address.slice(from.address.lastIndexOf('@') + 1);
   const outcomes = new Map<string, BulkOutcome>();
-  const valid: { msg: BulkMessage; mail: ValidEmail }[] = [];
-  for (const msg of input.messages) {
+  /** Renders and checks one recipient's message; a message that cannot be sent fails its recipient (undefined). */
+  const prepare = (item: BulkItem): { msg: BulkMessage; mail: ValidEmail } | undefined => {
     try {
-      valid.push({ msg, mail: validateEmail({ to: [msg.to], subject: msg.subject, html: msg.html, text: msg.text, links: msg.links, idempotencyKey: msg.key, source: 'api' }, formatMailbox(from)) });
+      const msg = item.render();
+      return { msg, mail: validateEmail({ to: [msg.to], subject: msg.subject, html: msg.html, text: msg.text, links: msg.links, idempotencyKey: msg.key, source: 'api' }, formatMailbox(from)) };
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
-      outcomes.set(msg.recipientId, { recipientId: msg.recipientId, status: 'failed', emailId: null, error: err.message });
+      outcomes.set(item.recipientId, { recipientId: item.recipientId, status: 'failed', emailId: null, error: err.message });
+      return undefined;
     }
-  }
+  };
 
   // Claims a previous attempt left: sent ones replay, failed ones go again, the rest is decided below.
-  const existing = new Map((valid.length ? await em.find(OutboundMessage, { idempotencyKey: { $in: valid.map((v) => v.msg.key) } }) : []).map((o) => [o.idempotencyKey!, o]));
+  const existing = new Map((input.items.length ? await em.find(OutboundMessage, { idempotencyKey: { $in: input.items.map((i) => i.key) } }) : []).map((o) => [o.idempotencyKey!, o]));
   const staleBefore = Date.now() - (deps.email.staleClaimMs ?? DEFAULT_STALE_CLAIM_MS);
-  const toSend: Claimed[] = [];
-  const fresh: { msg: BulkMessage; mail: ValidEmail }[] = [];
+  const retried: Claimed[] = [];
+  const fresh: BulkItem[] = [];
   const abandoned: string[] = [];
-  for (const v of valid) {
-    const o = existing.get(v.msg.key);
-    if (!o) fresh.push(v);
-    else if (o.status === 'sent') outcomes.set(v.msg.recipientId, { recipientId: v.msg.recipientId, status: 'sent', emailId: o._id });
+  for (const item of input.items) {
+    const o = existing.get(item.key);
+    if (!o) fresh.push(item);
+    else if (o.status === 'sent') outcomes.set(item.recipientId, { recipientId: item.recipientId, status: 'sent', emailId: o._id });
     else if (o.status === 'unknown' || (o.status === 'queued' && o.claimedAt.getTime() < staleBefore)) {
       abandoned.push(o._id);
-      outcomes.set(v.msg.recipientId, { recipientId: v.msg.recipientId, status: 'unknown', emailId: o._id, error: 'a previous attempt stopped after the message may have been handed to the mail server; it is not sent again' });
-    } else if (o.status === 'queued') outcomes.set(v.msg.recipientId, { recipientId: v.msg.recipientId, status: 'retry' });
-    else toSend.push({ ...v, id: o._id, activityId: o.activityId, messageId: `<${o._id}@${from.address.slice(from.address.lastIndexOf('@') + 1)}>` });
+      outcomes.set(item.recipientId, { recipientId: item.recipientId, status: 'unknown', emailId: o._id, error: 'a previous attempt stopped after the message may have been handed to the mail server; it is not sent again' });
+    } else if (o.status === 'queued') outcomes.set(item.recipientId, { recipientId: item.recipientId, status: 'retry' });
+    else {
+      const v = prepare(item);
+      if (v) retried.push({ ...v, id: o._id, activityId: o.activityId, messageId: `<${o._id}@${domain}>` });
+    }
   }
 
-  const now = new Date();
-  await em.transactional(async (tem) => {
-    if (abandoned.length) {
-      const note = 'the attempt stopped before its outcome was recorded';
-      await tem.nativeUpdate(OutboundMessage, { _id: { $in: abandoned }, status: 'queued' }, { status: 'unknown', error: note, updatedAt: now });
-      await tem.nativeUpdate(Email, { _id: { $in: abandoned }, status: 'queued' }, { status: 'unknown', error: note, updatedAt: now });
-    }
-    // Failed claims go again (nothing left the last time).
-    const retried = toSend.map((c) => c.id);
-    if (retried.length) await tem.execute(`update outbound_message set status = 'queued', claimed_at = ?, attempts = attempts + 1, error = null, updated_at = ? where workspace_id = ? and id in (${retried.map(() => '?').join(',')}) and status = 'failed'`, [now, now, ctx.actor.workspaceId, ...retried]);
-    if (!fresh.length) return;
+  // Only after a crash or a failed attempt: abandoned claims become unknown, failed ones go again (nothing left the last time).
+  if (abandoned.length || retried.length) {
+    const now = new Date();
+    await em.transactional(async (tem) => {
+      if (abandoned.length) {
+        const note = 'the attempt stopped before its outcome was recorded';
+        await tem.nativeUpdate(OutboundMessage, { _id: { $in: abandoned }, status: 'queued' }, { status: 'unknown', error: note, updatedAt: now });
+        await tem.nativeUpdate(Email, { _id: { $in: abandoned }, status: 'queued' }, { status: 'unknown', error: note, updatedAt: now });
+      }
+      const ids = retried.map((c) => c.id);
+      if (ids.length) await tem.execute(`update outbound_message set status = 'queued', claimed_at = ?, attempts = attempts + 1, error = null, updated_at = ? where workspace_id = ? and id in (${ids.map(() => '?').join(',')}) and status = 'failed'`, [now, now, ws, ...ids]);
+    });
+  }
+
+  /** Commits the claims of `group` (claim, e-mail row, timeline activity, activity_created event each) in one statement. */
+  const claim = async (items: BulkItem[]): Promise<Claimed[]> => {
+    const group = items.map(prepare).filter((v) => v !== undefined);
+    if (!group.length) return [];
+    const now = new Date();
     const outbound: Record<string, unknown>[] = [];
     const activities: Record<string, unknown>[] = [];
     const emails: Record<string, unknown>[] = [];
     const events: Record<string, unknown>[] = [];
-    for (const v of fresh) {
+    const claimed: Claimed[] = [];
+    for (const v of group) {
       const id = newId(now);
       const activityId = newId(now);
-      const messageId = `<${id}@${from.address.slice(from.address.lastIndexOf('@') + 1)}>`;
+      const messageId = `<${id}@${domain}>`;
       const to = v.mail.to.map((m) => m.address);
-      const metadata = { from: formatMailbox(v.mail.from), to, cc: [], bcc: [], source: 'api', messageId: null, accountId: account._id, outboundMessageId: id, status: 'queued' };
+      const fromAddress = formatMailbox(v.mail.from);
+      const metadata = { from: fromAddress, to, cc: [], bcc: [], source: 'api', messageId: null, accountId: account._id, outboundMessageId: id, status: 'queued' };
       outbound.push({
-        _id: id, workspaceId: ctx.actor.workspaceId, channel: 'email', idempotencyKey: v.msg.key, status: 'queued', source: 'api', recipients: to, activityId,
+        _id: id, workspaceId: ws, channel: 'email', idempotencyKey: v.msg.key, status: 'queued', source: 'api', recipients: to, activityId,
         providerMessageId: null, result: null, error: null, attempts: 1, claimedAt: now, sentAt: null, createdAt: now, updatedAt: now,
       });
       const activity = {
-        _id: activityId, workspaceId: ctx.actor.workspaceId, createdAt: now, updatedAt: now, type: 'email', system: false, summary: v.mail.subject,
+        _id: activityId, workspaceId: ws, createdAt: now, updatedAt: now, type: 'email', system: false, summary: v.mail.subject,
         description: truncate(v.mail.text?.trim() || htmlToText(v.mail.html ?? ''), MAX_TIMELINE_TEXT),
         companyId: v.msg.links.companyId ?? null, personId: v.msg.links.personId ?? null, dealId: null, leadId: null, ...mainRecord(v.msg.links),
         noteRef: null, callRef: null, taskRef: null, date: now, metadata, userId: ctx.actor.userId, ownerId: ctx.actor.userId,
       };
       activities.push(activity);
       emails.push({
-        _id: id, workspaceId: ctx.actor.workspaceId, createdAt: now, updatedAt: now, accountId: account._id, direction: 'outbound', status: 'queued',
-        fromAddress: formatMailbox(v.mail.from), to, cc: [], bcc: [], subject: v.mail.subject, html: v.mail.html ?? null, text: v.mail.text ?? null,
+        _id: id, workspaceId: ws, createdAt: now, updatedAt: now, accountId: account._id, direction: 'outbound', status: 'queued',
+        fromAddress, to, cc: [], bcc: [], subject: v.mail.subject, html: v.mail.html ?? null, text: v.mail.text ?? null,
         messageId, inReplyTo: null, references: [], threadId: id, personId: v.msg.links.personId ?? null, companyId: v.msg.links.companyId ?? null, dealId: null, leadId: null,
         source: 'api', sourceRef: input.bulkRef, activityId, trackOpens: input.trackOpens, openCount: 0, clickCount: 0, firstOpenedAt: null, error: null,
         userId: ctx.actor.userId, date: now, calendarInvite: null,
       });
       events.push(outboxRow(ctx, now, 'activity_created', 'activity', activityId, { activity: serializeActivity(activity as unknown as Activity) }));
-      toSend.push({ ...v, id, activityId, messageId });
+      claimed.push({ ...v, id, activityId, messageId });
     }
-    await insertRows(tem, 'outbound_message', outbound);
-    await insertRows(tem, 'activity', activities);
-    await insertRows(tem, 'email', emails);
-    await insertRows(tem, 'outbox_event', events);
-  });
+    const params: unknown[] = [];
+    await executeAsOne(em, [
+      insertRowsSql('outbound_message', outbound, params), insertRowsSql('activity', activities, params),
+      insertRowsSql('email', emails, params), insertRowsSql('outbox_event', events, params),
+    ], params);
+    return claimed;
+  };
 
-  // The claims are committed: hand the messages to SMTP (pooled connections, paced per mailbox).
-  const results = await mapLimited(toSend, deps.concurrency, async (c): Promise<{ c: Claimed; sent?: EmailSendResult; err?: unknown }> => {
-    await deps.throttle.take(account._id);
+  type Result = { c: Claimed; sent?: EmailSendResult; err?: unknown };
+  /** Writes the outcomes of `results` (claim, e-mail row, timeline metadata, email_sent events) in one statement. */
+  const record = async (results: Result[]): Promise<void> => {
+    const at = new Date();
+    const rows: { id: string; aid: string; status: string; pid: string | null; result: Record<string, unknown> | null; error: string | null }[] = [];
+    const events: Record<string, unknown>[] = [];
+    for (const { c, sent, err } of results) {
+      if (sent) {
+        rows.push({ id: c.id, aid: c.activityId, status: 'sent', pid: sent.messageId || c.messageId, result: { accepted: sent.accepted, rejected: sent.rejected }, error: null });
+        const links = Object.fromEntries(Object.entries(c.msg.links).filter(([, v]) => v));
+        events.push(outboxRow(ctx, at, 'email_sent', 'email', c.id, {
+          outboundMessageId: c.id, activityId: c.activityId,
+          email: { _id: c.id, subject: c.mail.subject, from: formatMailbox(c.mail.from), to: c.mail.to.map((m) => m.address), threadId: c.id, messageId: sent.messageId || c.messageId },
+          links, source: 'api', sourceRef: input.bulkRef,
+        }));
+        outcomes.set(c.msg.recipientId, { recipientId: c.msg.recipientId, status: 'sent', emailId: c.id });
+        continue;
+      }
+      const message = (err instanceof Error ? err.message : String(err)).slice(0, 2000);
+      const unknown = err instanceof DeliveryError && err.outcome === 'unknown';
+      rows.push({ id: c.id, aid: c.activityId, status: unknown ? 'unknown' : 'failed', pid: null, result: null, error: message });
+      // A refusal for good fails the recipient; an unreachable server leaves it for the next attempt (the claim is `failed`, so it goes again).
+      const transient = err instanceof DeliveryError && err.outcome === 'not_sent' && !err.permanent;
+      outcomes.set(c.msg.recipientId, transient ? { recipientId: c.msg.recipientId, status: 'retry' } : { recipientId: c.msg.recipientId, status: unknown ? 'unknown' : 'failed', emailId: c.id, error: message });
+    }
+    const data = json(rows);
+    const params: unknown[] = [at, at, data, ws, at, at, data, ws, at, data, ws];
+    await executeAsOne(em, [
+      // Sent is recorded even over a row meanwhile marked unknown: it was sent.
+      `update outbound_message o set status = v.status, provider_message_id = v.pid, result = v.result, error = v.error, updated_at = ?, sent_at = case when v.status = 'sent' then ?::timestamptz else o.sent_at end
+        from jsonb_to_recordset(?::jsonb) as v(id text, status text, pid text, result jsonb, error text) where o.workspace_id = ? and o.id = v.id and (v.status = 'sent' or o.status = 'queued')`,
+      `update email e set status = v.status, message_id = coalesce(v.pid, e.message_id), error = v.error, updated_at = ?, date = case when v.status = 'sent' then ?::timestamptz else e.date end
+        from jsonb_to_recordset(?::jsonb) as v(id text, status text, pid text, error text) where e.workspace_id = ? and e.id = v.id`,
+      `update activity a set metadata = a.metadata || jsonb_build_object('status', v.status, 'messageId', v.pid, 'error', left(v.error, 500)) || coalesce(v.result, '{}'::jsonb), updated_at = ?
+        from jsonb_to_recordset(?::jsonb) as v(aid text, status text, pid text, result jsonb, error text) where a.workspace_id = ? and a.id = v.aid`,
+      ...(events.length ? [insertRowsSql('outbox_event', events, params)] : ['select 1']),
+    ], params);
+  };
+
+  // The pipeline: claimer → queue → senders → results → recorder. A failed claim stops claiming
+  // (what is claimed still goes out and is recorded); a failed record also stops sending. Then the
+  // error is thrown: the activity is retried and replays by key.
+  const queue: Claimed[] = [...retried];
+  const results: Result[] = [];
+  let claiming = fresh.length > 0;
+  let sending = true;
+  let failure: unknown;
+  const queued = signal();
+  const taken = signal();
+  const finished = signal();
+  const fail = (err: unknown, stopSending: boolean): void => {
+    failure ??= err;
+    claiming = false;
+    if (stopSending) queue.length = 0;
+    queued.fire();
+    taken.fire();
+  };
+
+  const claimer = (async () => {
     try {
-      const sent = await transport.send({
-        from: c.mail.from, to: c.mail.to, subject: c.mail.subject, messageId: c.messageId, text: c.mail.text,
-        html: c.mail.html && input.trackOpens && deps.email.tracking ? addTracking(c.mail.html, deps.email.tracking, ctx.actor.workspaceId, c.id) : c.mail.html,
-      });
-      return { c, sent };
+      for (let at = 0; at < fresh.length && failure === undefined;) {
+        while (queue.length > CLAIM / 2 && failure === undefined) await taken.wait();
+        if (failure !== undefined) break;
+        const size = at === 0 ? FIRST_CLAIM : CLAIM;
+        const group = await claim(fresh.slice(at, at + size));
+        at += size;
+        if (failure === undefined) queue.push(...group);
+        queued.fire();
+      }
     } catch (err) {
-      return { c, err };
+      fail(err, false);
     } finally {
+      claiming = false;
+      queued.fire();
+    }
+  })();
+
+  const sender = async (): Promise<void> => {
+    for (;;) {
+      const c = queue.shift();
+      if (!c) {
+        if (!claiming) return;
+        await queued.wait();
+        continue;
+      }
+      taken.fire();
+      await deps.throttle.take(account._id);
+      const html = c.mail.html && input.trackOpens && deps.email.tracking ? addTracking(c.mail.html, deps.email.tracking, ws, c.id) : c.mail.html;
+      try {
+        results.push({ c, sent: await transport.send({ from: c.mail.from, to: c.mail.to, subject: c.mail.subject, messageId: c.messageId, text: c.mail.text, html }) });
+      } catch (err) {
+        results.push({ c, err });
+      }
+      finished.fire();
       deps.heartbeat?.();
     }
+  };
+  const senders = Promise.all(Array.from({ length: Math.max(1, deps.concurrency) }, sender)).finally(() => {
+    sending = false;
+    finished.fire();
   });
 
-  const at = new Date();
-  const activityOf = new Map(toSend.map((c) => [c.id, c.activityId]));
-  const rows: { id: string; status: string; pid: string | null; result: Record<string, unknown> | null; error: string | null }[] = [];
-  const events: Record<string, unknown>[] = [];
-  for (const { c, sent, err } of results) {
-    if (sent) {
-      rows.push({ id: c.id, status: 'sent', pid: sent.messageId || c.messageId, result: { accepted: sent.accepted, rejected: sent.rejected }, error: null });
-      const links = Object.fromEntries(Object.entries(c.msg.links).filter(([, v]) => v));
-      events.push(outboxRow(ctx, at, 'email_sent', 'email', c.id, {
-        outboundMessageId: c.id, activityId: c.activityId,
-        email: { _id: c.id, subject: c.mail.subject, from: formatMailbox(c.mail.from), to: c.mail.to.map((m) => m.address), threadId: c.id, messageId: sent.messageId || c.messageId },
-        links, source: 'api', sourceRef: input.bulkRef,
-      }));
-      outcomes.set(c.msg.recipientId, { recipientId: c.msg.recipientId, status: 'sent', emailId: c.id });
-      continue;
+  const recorder = (async () => {
+    // Every result is recorded, also after another stage failed: those messages went out.
+    for (;;) {
+      if (results.length >= RECORD || (!sending && results.length)) {
+        try {
+          await record(results.splice(0, RECORD));
+        } catch (err) {
+          fail(err, true);
+          // Not recorded: the claims stay queued and the next attempt treats them as possibly sent.
+          while (sending) await finished.wait();
+          results.length = 0;
+          return;
+        }
+        continue;
+      }
+      if (!sending) return;
+      await finished.wait();
     }
-    const message = (err instanceof Error ? err.message : String(err)).slice(0, 2000);
-    const unknown = err instanceof DeliveryError && err.outcome === 'unknown';
-    rows.push({ id: c.id, status: unknown ? 'unknown' : 'failed', pid: null, result: null, error: message });
-    // A refusal for good fails the recipient; an unreachable server leaves it for the next attempt (the claim is `failed`, so it goes again).
-    const transient = err instanceof DeliveryError && err.outcome === 'not_sent' && !err.permanent;
-    outcomes.set(c.msg.recipientId, transient ? { recipientId: c.msg.recipientId, status: 'retry' } : { recipientId: c.msg.recipientId, status: unknown ? 'unknown' : 'failed', emailId: c.id, error: message });
-  }
-  if (rows.length) {
-    await em.transactional(async (tem) => {
-      const ws = ctx.actor.workspaceId;
-      const data = json(rows);
-      // Sent is recorded even over a row meanwhile marked unknown: it was sent.
-      await tem.execute(`update outbound_message o set status = v.status, provider_message_id = v.pid, result = v.result, error = v.error, updated_at = ?, sent_at = case when v.status = 'sent' then ?::timestamptz else o.sent_at end
-        from jsonb_to_recordset(?::jsonb) as v(id text, status text, pid text, result jsonb, error text) where o.workspace_id = ? and o.id = v.id and (v.status = 'sent' or o.status = 'queued')`, [at, at, data, ws]);
-      await tem.execute(`update email e set status = v.status, message_id = coalesce(v.pid, e.message_id), error = v.error, updated_at = ?, date = case when v.status = 'sent' then ?::timestamptz else e.date end
-        from jsonb_to_recordset(?::jsonb) as v(id text, status text, pid text, error text) where e.workspace_id = ? and e.id = v.id`, [at, at, data, ws]);
-      await tem.execute(`update activity a set metadata = a.metadata || jsonb_build_object('status', v.status, 'messageId', v.pid, 'error', left(v.error, 500)) || coalesce(v.result, '{}'::jsonb), updated_at = ?
-        from jsonb_to_recordset(?::jsonb) as v(aid text, status text, pid text, result jsonb, error text) where a.workspace_id = ? and a.id = v.aid`,
-      [at, json(rows.map((r) => ({ ...r, aid: activityOf.get(r.id) }))), ws]);
-      if (events.length) await insertRows(tem, 'outbox_event', events);
-    });
-  }
-  return input.messages.map((m) => outcomes.get(m.recipientId) ?? { recipientId: m.recipientId, status: 'retry' });
+  })();
+
+  await Promise.all([claimer, senders, recorder]);
+  if (failure !== undefined) throw failure;
+  return input.items.map((i) => outcomes.get(i.recipientId) ?? { recipientId: i.recipientId, status: 'retry' });
 }

@@ -11,6 +11,16 @@ import type { BatchFailures, OutboxEventRecord, Subscriber } from './subscriber'
 export type { Backoff } from './backoff';
 export type { BatchFailures, OutboxEventRecord, Subscriber } from './subscriber';
 
+/**
+ * Batches in flight in the worker's dispatcher (bin/worker.ts; bench:webhooks uses the same): while
+ * one batch waits for its slowest subscriber and writes its outcome, the next ones are already
+ * claimed and delivering (another runner claims only when a claim came back full, i.e. a backlog).
+ * Order per record holds (a record's next event is claimable only after its previous one is
+ * processed). Webhook POSTs keep one process-wide cap across them. bench:webhooks at load ~10 gave
+ * ratios 0.37–0.55 with 2 and 0.33–0.64 with 3: no measurable gain from a third.
+ */
+export const WORKER_PARALLEL_BATCHES = 2;
+
 export interface OutboxDispatcherOptions {
   /** The dispatcher owns a small pg pool for claims and progress plus one LISTEN connection. */
   pgConnectionString: string;

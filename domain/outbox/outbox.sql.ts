@@ -6,6 +6,10 @@ import type { OutboxEventRecord } from './subscriber';
  * unprocessed, so a record's events go out one at a time in id order and a failing event holds
  * back only its own record. SKIP LOCKED lets concurrent dispatchers claim disjoint rows; the
  * lease (locked_by/locked_until) keeps them disjoint after the claim commits.
+ * The order check is a scalar subquery with LIMIT 1, not NOT EXISTS: an anti-join may be planned
+ * as a scan of every unprocessed row per candidate when the statistics predate a burst (no
+ * unprocessed rows when last analysed), O(backlog²); the subquery always probes
+ * outbox_event_pending_record_index for one record.
  * Params: $1 dispatcher id, $2 lease ms, $3 batch size, [$4 workspace ids].
  */
 export function claimSql(filterWorkspaces: boolean): string {
@@ -16,10 +20,11 @@ export function claimSql(filterWorkspaces: boolean): string {
         and o.available_at <= now()
         and (o.locked_until is null or o.locked_until <= now())
         ${filterWorkspaces ? 'and o.workspace_id = any($4::text[])' : ''}
-        and not exists (
-          select 1 from outbox_event e2
+        and (
+          select e2.id from outbox_event e2
           where e2.processed_at is null and e2.workspace_id = o.workspace_id
-            and e2.entity_type = o.entity_type and e2.entity_id = o.entity_id and e2.id < o.id)
+            and e2.entity_type = o.entity_type and e2.entity_id = o.entity_id and e2.id < o.id
+          limit 1) is null
       order by o.id
       limit $3
       for update skip locked

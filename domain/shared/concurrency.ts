@@ -14,3 +14,26 @@ export async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (
   await Promise.all(Array.from({ length: Math.min(Math.max(1, limit), items.length) }, lane));
   return out;
 }
+
+/**
+ * A limit shared by independent callers: at most `limit` calls of `run` in flight at once, the
+ * others wait in arrival order (e.g. one process-wide cap across batches that overlap).
+ */
+export function createLimiter(limit: number): { run<R>(fn: () => Promise<R>): Promise<R> } {
+  const max = Math.max(1, limit);
+  let active = 0;
+  const waiting: (() => void)[] = [];
+  return {
+    async run(fn) {
+      if (active >= max) await new Promise<void>((resolve) => waiting.push(resolve));
+      else active++;
+      try {
+        return await fn();
+      } finally {
+        const next = waiting.shift();
+        if (next) next();
+        else active--;
+      }
+    },
+  };
+}

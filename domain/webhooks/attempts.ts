@@ -67,6 +67,15 @@ export function applyResult(delivery: WebhookDelivery, result: AttemptResult, ne
   return delivery.status as 'delivered' | 'failed' | 'retrying';
 }
 
+/** A success resets the failure streak (last_success_at is refreshed at most every 10 seconds). */
+export async function recordSuccesses(em: EntityManager, subscriptionIds: readonly string[]): Promise<void> {
+  await em.getConnection().execute(
+    `update webhook_subscription set failed_deliveries_in_row = 0, last_success_at = now()
+     where id in (select jsonb_array_elements_text(?::jsonb)) and (failed_deliveries_in_row <> 0 or last_success_at is null or last_success_at < now() - interval '10 seconds')`,
+    [JSON.stringify(subscriptionIds)], 'run',
+  );
+}
+
 const GONE_REASON = 'the endpoint answered 410 Gone';
 
 /**
@@ -76,14 +85,7 @@ const GONE_REASON = 'the endpoint answered 410 Gone';
  */
 export async function recordOnSubscription(em: EntityManager, config: AppConfig, subscriptionId: string, result: AttemptResult, finalFailure: boolean): Promise<void> {
   const conn = em.getConnection();
-  if (result.ok) {
-    await conn.execute(
-      `update webhook_subscription set failed_deliveries_in_row = 0, last_success_at = now()
-       where id = ? and (failed_deliveries_in_row <> 0 or last_success_at is null or last_success_at < now() - interval '10 seconds')`,
-      [subscriptionId], 'run',
-    );
-    return;
-  }
+  if (result.ok) return recordSuccesses(em, [subscriptionId]);
   if (result.gone) {
     await conn.execute(
       `update webhook_subscription set active = false, disabled_reason = ?, disabled_at = now(), last_failure_at = now(), updated_at = now() where id = ? and active`,

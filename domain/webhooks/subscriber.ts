@@ -4,11 +4,12 @@ import { newId } from '../ids';
 import type { Logger } from '../logger';
 import type { BatchFailures, OutboxEventRecord, Subscriber } from '../outbox/subscriber';
 import type { SafeFetch } from '../net/safe-fetch';
-import { mapLimited } from '../shared/concurrency';
-import { attempt, recordOnSubscription } from './attempts';
+import { createLimiter, mapLimited } from '../shared/concurrency';
+import { recordOnSubscription, recordSuccesses, signingSecrets } from './attempts';
 import { subscribedTo, webhookTypeOf } from './event-types';
 import type { WebhookRetryPort } from './ports';
-import type { AttemptResult } from './sender';
+import { sendWebhook, type AttemptResult } from './sender';
+import { webhookIdOf } from './ports';
 
 export interface WebhookSubscriberDeps {
   orm: MikroORM;
@@ -38,6 +39,9 @@ export function webhookBody(type: string, occurredAt: Date, payload: Record<stri
 export function createWebhookSubscriber(deps: WebhookSubscriberDeps): Subscriber {
   const { orm, config, log } = deps;
   const settings = config.webhooks;
+  // One cap for the process, not per batch: batches the dispatcher runs side by side share it, so
+  // one batch's tail and bookkeeping overlap the next one's POSTs without exceeding the limit.
+  const inFlight = createLimiter(settings.concurrency);
   return {
     name: 'webhooks',
     handles: (event) => webhookTypeOf(event.type) !== undefined,
@@ -50,7 +54,7 @@ export function createWebhookSubscriber(deps: WebhookSubscriberDeps): Subscriber
       ));
       if (!subs.length) return;
       const now = new Date();
-      const rows: Record<string, unknown>[] = [];
+      const rows: (DeliveryRow & { event_type: string })[] = [];
       const eventIds: string[] = [];
       for (const event of events) {
         const type = webhookTypeOf(event.type)!;
@@ -59,31 +63,42 @@ export function createWebhookSubscriber(deps: WebhookSubscriberDeps): Subscriber
         eventIds.push(event.eventId);
         const body = webhookBody(type, new Date(event.occurredAt), event.payload);
         for (const s of matching) {
-          rows.push({ id: newId(now), workspace_id: event.workspaceId, subscription_id: s.id, event_id: event.eventId, event_type: type, body });
+          rows.push({ id: newId(now), workspace_id: event.workspaceId, subscription_id: s.id, event_id: event.eventId, event_type: type, body, status: 'pending' });
         }
       }
       if (!rows.length) return;
-      await conn.execute(
+      const inserted = await conn.execute<{ id: string }[]>(
         `insert into webhook_delivery (id, workspace_id, created_at, updated_at, subscription_id, event_id, event_type, body, status, attempts)
          select x.id, x.workspace_id, now(), now(), x.subscription_id, x.event_id, x.event_type, x.body, 'pending', 0
          from jsonb_to_recordset(?::jsonb) as x(id text, workspace_id text, subscription_id text, event_id text, event_type text, body text)
-         on conflict (subscription_id, event_id) do nothing`,
-        [JSON.stringify(rows)], 'run',
+         on conflict (subscription_id, event_id) do nothing
+         returning id`,
+        [JSON.stringify(rows)],
       );
-      // Re-read: a re-delivered event finds its earlier rows (already attempted, or waiting for their workflow).
-      const deliveries = await conn.execute<DeliveryRow[]>(
+      // Every row new (the usual case): they are what this batch delivers. Otherwise an event came
+      // again: re-read, so it finds its earlier rows (already attempted, or waiting for their workflow).
+      const deliveries: DeliveryRow[] = inserted.length === rows.length ? rows : await conn.execute<DeliveryRow[]>(
         `select id, workspace_id, subscription_id, event_id, body, status from webhook_delivery
          where subscription_id in (select jsonb_array_elements_text(?::jsonb)) and event_id in (select jsonb_array_elements_text(?::jsonb))
            and status in ('pending', 'retrying')`,
-        [JSON.stringify([...new Set(rows.map((r) => r.subscription_id as string))]), JSON.stringify(eventIds)],
+        [JSON.stringify([...new Set(rows.map((r) => r.subscription_id))]), JSON.stringify(eventIds)],
       );
       const subById = new Map(subs.map((s) => [s.id, s]));
-      const outcomes = await mapLimited(deliveries, settings.concurrency, async (d) => {
+      // Secrets opened once per subscription and batch, not per delivery.
+      const secretsOf = new Map<string, string[]>();
+      const secrets = (s: SubRow): string[] => {
+        let list = secretsOf.get(s.id);
+        if (!list) secretsOf.set(s.id, (list = signingSecrets({ url: s.url, secret: s.secret, previousSecret: s.previous_secret, previousSecretExpiresAt: s.previous_secret_expires_at }, settings.encryptionKey)));
+        return list;
+      };
+      const outcomes = await Promise.all(deliveries.map(async (d) => {
         if (d.status === 'retrying') return { d, result: null };
         const s = subById.get(d.subscription_id)!;
-        const result = await attempt(deps, { url: s.url, secret: s.secret, previousSecret: s.previous_secret, previousSecretExpiresAt: s.previous_secret_expires_at }, { _id: d.id, body: d.body });
+        const result = await inFlight.run(() => sendWebhook({
+          url: s.url, webhookId: webhookIdOf(d.id), body: d.body, secrets: secrets(s), allowHosts: config.outboundAllowHosts, timeoutMs: settings.timeoutMs, fetch: deps.fetch,
+        }));
         return { d, result };
-      });
+      }));
       const firstDelay = settings.retryScheduleMs[0] ?? null;
       const attempted = outcomes.filter((o): o is { d: DeliveryRow; result: AttemptResult } => o.result !== null);
       if (attempted.length) {
@@ -103,15 +118,17 @@ export function createWebhookSubscriber(deps: WebhookSubscriberDeps): Subscriber
       }
       // Subscription bookkeeping: at most one statement per subscription and kind of outcome, not one per delivery.
       const em = orm.em.fork();
+      const succeeded: string[] = [];
       for (const subId of new Set(attempted.map((o) => o.d.subscription_id))) {
         const results = attempted.filter((o) => o.d.subscription_id === subId).map((o) => o.result);
-        const success = results.find((r) => r.ok);
         const gone = results.find((r) => r.gone);
         const failed = results.find((r) => !r.ok && !r.gone);
-        if (success) await recordOnSubscription(em, config, subId, success, false);
+        if (results.some((r) => r.ok)) succeeded.push(subId);
         if (gone) await recordOnSubscription(em, config, subId, gone, false);
         if (failed) await recordOnSubscription(em, config, subId, failed, firstDelay === null);
       }
+      // Every subscription with a success of this batch in one statement.
+      if (succeeded.length) await recordSuccesses(em, succeeded);
       const failures = new Map<string, unknown>();
       const retry = outcomes.filter(({ result }) => result === null || (!result.ok && !result.gone && firstDelay !== null));
       await mapLimited(retry, 8, async ({ d }) => {
