@@ -33,6 +33,7 @@ import { runMigrations } from '../domain/orm/migrate';
 import { forkForWorkspace } from '../domain/orm/tenant';
 import { createWorkspace } from '../domain/workspaces/workspaces.service';
 import type { RunningStack } from '../infra/stack';
+import { workerProcessEnv } from '../infra/worker-env';
 import { benchLog, runBench } from './bench-stack';
 import { startSmtp } from '../test/unit/messaging/local-smtp';
 import type { bareSequenceWorkflow } from './bare-sequence.workflow';
@@ -63,7 +64,8 @@ async function until(what: string, check: () => Promise<boolean>): Promise<void>
 
 /** bin/worker.ts as a child process; resolves once it polls. */
 async function startWorkerProcess(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../bin/worker.ts')], { env: { ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  // Started like bin/start.ts and docker-compose start it (workerProcessEnv: the malloc settings).
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../bin/worker.ts')], { env: workerProcessEnv({ ...env, LOG_LEVEL: 'info' }), stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolve, reject) => {
     let buf = '';
     child.stdout!.on('data', (chunk: Buffer) => {

@@ -14,7 +14,7 @@ export interface AppConfig {
   temporalAddress: string;
   temporalNamespace: string;
   temporalTaskQueue: string;
-  /** Workflow runs kept in the worker's cache (TEMPORAL_MAX_CACHED_WORKFLOWS, default 500): bounds memory with many parked enrollments. */
+  /** Workflow runs kept in the worker's cache (TEMPORAL_MAX_CACHED_WORKFLOWS, default 200, ~0.4 MB of RSS each): bounds memory with many parked enrollments (README "Worker memory"). */
   temporalMaxCachedWorkflows: number;
   rateLimitPerMinute: number;
   rateLimitPerDay: number;
@@ -132,7 +132,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     temporalAddress: env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233',
     temporalNamespace: env.TEMPORAL_NAMESPACE ?? 'default',
     temporalTaskQueue: env.TEMPORAL_TASK_QUEUE ?? 'crm',
-    temporalMaxCachedWorkflows: intEnv(env, 'TEMPORAL_MAX_CACHED_WORKFLOWS', 500),
+    temporalMaxCachedWorkflows: intEnv(env, 'TEMPORAL_MAX_CACHED_WORKFLOWS', 200),
     rateLimitPerMinute: intEnv(env, 'RATE_LIMIT_PER_MINUTE', 120),
     rateLimitPerDay: intEnv(env, 'RATE_LIMIT_PER_DAY', 50_000),
     authFailuresPerMinute: intEnv(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 30),
