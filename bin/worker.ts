@@ -85,6 +85,8 @@ export async function startTemporalWorker(opts: {
     dataConverter: crmDataConverter(opts.config.temporalCodec.payloadKeys),
     // Parked enrollments and delayed runs are evicted and replayed on their next task instead of staying in memory.
     maxCachedWorkflows: opts.config.temporalMaxCachedWorkflows,
+    maxConcurrentActivityTaskExecutions: opts.config.temporalMaxConcurrentActivities,
+    maxConcurrentLocalActivityExecutions: opts.config.temporalMaxConcurrentActivities,
   });
   const running = worker.run().finally(() => connection.close().catch(() => undefined));
   opts.log.info({ taskQueue: opts.config.temporalTaskQueue, namespace: opts.config.temporalNamespace, workflows }, 'Temporal worker started');
@@ -190,6 +192,8 @@ async function main(): Promise<void> {
     await orm.close(true).catch(() => undefined);
     process.exit(code);
   };
+  // Operators and the sequence bench: where the memory is (JS heap vs native).
+  process.on('SIGUSR2', () => log.info({ memory: process.memoryUsage() }, 'worker memory'));
   process.once('SIGINT', () => void shutdown('SIGINT', 0));
   process.once('SIGTERM', () => void shutdown('SIGTERM', 0));
 
