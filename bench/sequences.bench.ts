@@ -73,9 +73,9 @@ async function workerMemory(child: ChildProcess): Promise<string> {
   for (let i = 0; i < 100 && !workerOut.slice(before).includes('"worker memory"'); i++) await sleep(100);
   const line = workerOut.slice(before).split('\n').find((l) => l.includes('"worker memory"'));
   if (!line) return '';
-  const m = (JSON.parse(line) as { memory: Record<string, number> }).memory;
+  const { memory: m, afterGc: g } = JSON.parse(line) as { memory: Record<string, number>; afterGc?: Record<string, number> };
   const mb = (n: number | undefined) => Math.round((n ?? 0) / 1048576);
-  return `heap used ${mb(m.heapUsed)} MB of ${mb(m.heapTotal)} MB, external ${mb(m.external)} MB, rest (native: Temporal core, malloc, code) ${mb(m.rss) - mb(m.heapTotal) - mb(m.external)} MB`;
+  return `heap used ${mb(m.heapUsed)} MB of ${mb(m.heapTotal)} MB${g ? ` (${mb(g.heapUsed)} MB live after a full GC)` : ''}, external ${mb(m.external)} MB, rest (native: Temporal core, malloc, code) ${mb(m.rss) - mb(m.heapTotal) - mb(m.external)} MB`;
 }
 
 async function startWorkerProcess(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
