@@ -30,6 +30,7 @@ import { SequenceEnrollment, SequenceStep, type SequenceStepStatus } from '../do
 import { SEQUENCE_FAILURE_TYPES, type MirrorInput, type StepActivityInput, type StepActivityResult } from '../domain/sequences/types';
 import { unsubscribeUrl } from '../domain/sequences/unsubscribe';
 import { renderStoredTemplate } from '../domain/email/template-render';
+import { renderStoredSmsTemplate } from '../domain/messaging/sms-templates.service';
 import { NO_TRACK } from '../domain/email/tracking';
 import { reserveSendSlot } from '../domain/sequences/send-interval';
 import { Workspace } from '../domain/workspaces/workspace.entity';
@@ -152,7 +153,6 @@ export function createSequenceActivities(opts: SequenceActivityOptions) {
       return { status: 'skipped', output };
     };
     if (!sendConditionHolds(d, context)) return skipped('sendCondition not met');
-    if (channel === 'sms' && (d.smsMode === 'template' || d.templateId)) stepFail('send_sms: SMS templates are not available in sequence steps; write the message on the step');
     const custom = channel === 'email' ? d.customRecipient : d.customPhone;
     const recipients = await recipientsFor(em, context, {
       recipientType: String(d.recipientType ?? 'contact'), companyRecipientTarget: String(d.companyRecipientTarget ?? 'contact_person'),
@@ -203,7 +203,12 @@ export function createSequenceActivities(opts: SequenceActivityOptions) {
         replyTo: senderType === 'owner' ? ownerEmail : undefined, trackOpens: track.trackOpens, trackClicks: track.trackClicks, links, key: sendKey(e._id, node.id),
       })];
     } else {
-      const message = await renderAiBlocks(renderTemplate(String(d.message ?? ''), context, { ...PLACEHOLDERS, timezone: tz }).text, (d.aiBlocks ?? []) as { id: string; prompt: string }[], context, tz, false);
+      // An SMS template (smsMode template or a templateId) is read and rendered now, like an e-mail template.
+      const templateId = typeof d.templateId === 'string' && d.templateId.trim() ? d.templateId.trim() : null;
+      const text = templateId
+        ? (await renderStoredSmsTemplate(ctx, templateId, context, { ...PLACEHOLDERS, timezone: tz }, 'send_sms.templateId')).text
+        : renderTemplate(String(d.message ?? ''), context, { ...PLACEHOLDERS, timezone: tz }).text;
+      const message = await renderAiBlocks(text, (d.aiBlocks ?? []) as { id: string; prompt: string }[], context, tz, false);
       const senderType = String(d.senderType ?? 'fixed');
       const from = senderType === 'alphanumeric' ? String(d.senderId) : senderType === 'owner' && typeof owner?.phone === 'string' ? owner.phone : (typeof d.fromNumber === 'string' && d.fromNumber) || settings.defaultSmsNumber || undefined;
       sent = [];
@@ -313,9 +318,11 @@ export function createSequenceActivities(opts: SequenceActivityOptions) {
 
     async sequenceRunStep(input: StepActivityInput): Promise<StepActivityResult> {
       const em = forkForWorkspace(opts.orm.em, input.workspaceId);
-      const { node } = input;
       const e = await em.findOne(SequenceEnrollment, { _id: input.enrollmentId });
       if (!e) throw ApplicationFailure.nonRetryable('enrollment not found', SEQUENCE_FAILURE_TYPES.permanent);
+      // The workflow carries a node's id and type only (runs.ts workflowNodeOf); its data is the enrollment's snapshot.
+      // Runs started with full node data (before that) keep working: their own data is the same snapshot.
+      const node = e.snapshot.nodes.find((n) => n.id === input.node.id && n.type === input.node.type) ?? input.node;
       // Ended meanwhile (a restart or unenroll): the run leaves without acting.
       if (e.status !== 'active' && e.status !== 'paused') return { status: 'skipped', exit: (e.exitReason as never) ?? 'manual' };
       const done = await em.findOne(SequenceStep, { enrollmentId: e._id, nodeId: node.id });

@@ -33,6 +33,7 @@ import { runMigrations } from '../domain/orm/migrate';
 import { forkForWorkspace } from '../domain/orm/tenant';
 import { createWorkspace } from '../domain/workspaces/workspaces.service';
 import type { RunningStack } from '../infra/stack';
+import { workerProcessEnv } from '../infra/worker-env';
 import { benchLog, runBench } from './bench-stack';
 import { startSmtp } from '../test/unit/messaging/local-smtp';
 import type { bareSequenceWorkflow } from './bare-sequence.workflow';
@@ -62,8 +63,24 @@ async function until(what: string, check: () => Promise<boolean>): Promise<void>
 
 
 /** bin/worker.ts as a child process; resolves once it polls. */
+/** The worker's last log lines (its memory report, SIGUSR2, lands here). */
+let workerOut = '';
+
+/** What the worker's own memory report says (JS heap vs the rest), or '' when it did not answer. */
+async function workerMemory(child: ChildProcess): Promise<string> {
+  const before = workerOut.length;
+  child.kill('SIGUSR2');
+  for (let i = 0; i < 100 && !workerOut.slice(before).includes('"worker memory"'); i++) await sleep(100);
+  const line = workerOut.slice(before).split('\n').find((l) => l.includes('"worker memory"'));
+  if (!line) return '';
+  const { memory: m, afterGc: g } = JSON.parse(line) as { memory: Record<string, number>; afterGc?: Record<string, number> };
+  const mb = (n: number | undefined) => Math.round((n ?? 0) / 1048576);
+  return `heap used ${mb(m.heapUsed)} MB of ${mb(m.heapTotal)} MB${g ? ` (${mb(g.heapUsed)} MB live after a full GC)` : ''}, external ${mb(m.external)} MB, rest (native: Temporal core, malloc, code) ${mb(m.rss) - mb(m.heapTotal) - mb(m.external)} MB`;
+}
+
 async function startWorkerProcess(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../bin/worker.ts')], { env: { ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  // Started like bin/start.ts and docker-compose start it (workerProcessEnv: the malloc settings).
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../bin/worker.ts')], { env: workerProcessEnv({ ...env, LOG_LEVEL: 'info' }), stdio: ['ignore', 'pipe', 'inherit'] });
   await new Promise<void>((resolve, reject) => {
     let buf = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -73,7 +90,9 @@ async function startWorkerProcess(env: NodeJS.ProcessEnv): Promise<ChildProcess>
     });
     child.once('exit', (code) => reject(new Error(`worker exited with ${code}`)));
   });
-  child.stdout!.resume();
+  child.stdout!.on('data', (chunk: Buffer) => {
+    workerOut = (workerOut + chunk.toString('utf8')).slice(-50_000);
+  });
   return child;
 }
 
@@ -95,6 +114,8 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
   if (stack?.started.includes('postgres')) await runMigrations(config.databaseUrl);
   Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
   const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 4 });
+  // An idle client cut off when the stack stops must not crash the run before it reports.
+  pool.on('error', () => undefined);
   const orm = await MikroORM.init(ormConfig(config.databaseUrl));
   const api = await buildApi(config, createLogger('error', 'bench-api'));
   const server = await new Promise<http.Server>((resolve) => {
@@ -109,7 +130,7 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     log('starting the worker process…');
     worker = await startWorkerProcess(appEnv);
     const idleRss = rssMb(worker.pid!);
-    log(`worker RSS at start (idle, workflows bundled): ${idleRss.toFixed(0)} MB`);
+    log(`worker RSS at start (idle, workflows bundled): ${idleRss.toFixed(0)} MB; ${await workerMemory(worker)}`);
     const ws = await createWorkspace(orm.em.fork(), { name: 'Sequence benchmark' });
     const actor = { workspaceId: ws.workspaceId, userId: ws.userId, role: 'owner' as const, scopes: [...SCOPES] };
     const call = async (method: string, p: string, body?: unknown) => {
@@ -172,7 +193,8 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     const parked = await parkedCount();
     const running = await client.workflow.count(`WorkflowType = 'sequenceEnrollmentWorkflow' AND TaskQueue = '${taskQueue}' AND ExecutionStatus = 'Running'`);
     const rss = rssMb(worker.pid!);
-    log(`engine: ${enrollPerS.toFixed(1)} enrollments/s, first e-mail p50 ${p50} ms p95 ${p95} ms, parked ${parked} (Temporal running ${running.count}), e-mails received ${smtp.received.length}, worker RSS ${rss.toFixed(0)} MB`);
+    const memory = await workerMemory(worker);
+    log(`engine: ${enrollPerS.toFixed(1)} enrollments/s, first e-mail p50 ${p50} ms p95 ${p95} ms, parked ${parked} (Temporal running ${running.count}), e-mails received ${smtp.received.length}, worker RSS ${rss.toFixed(0)} MB (${memory})`);
 
     log(`bare: ${N} workflows (one activity, one-day timer), ${START_CONCURRENCY} starts at a time…`);
     await pool.query(`create unlogged table if not exists ${BARE_TABLE} (run_id varchar(24) primary key, done_at timestamptz not null)`);
@@ -207,7 +229,7 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
       `bare: ${N} workflows with one activity and a one-day timer: ${barePerS.toFixed(1)}/s`,
       `ratio ${ratio.toFixed(2)} (target ≥ ${TARGET_RATIO}): ${met(ratio >= TARGET_RATIO)}`,
       `parked ${parked} of ${N} (Temporal: ${running.count} running): ${met(parked === N && running.count === N)}`,
-      `worker RSS ${rss.toFixed(0)} MB with ${N} parked enrollments (idle after start: ${idleRss.toFixed(0)} MB), maxCachedWorkflows ${config.temporalMaxCachedWorkflows} (target ≤ ${TARGET_RSS_MB} MB): ${met(rss <= TARGET_RSS_MB)}`,
+      `worker RSS ${rss.toFixed(0)} MB with ${N} parked enrollments (${memory}; idle after start: ${idleRss.toFixed(0)} MB), maxCachedWorkflows ${config.temporalMaxCachedWorkflows} (target ≤ ${TARGET_RSS_MB} MB): ${met(rss <= TARGET_RSS_MB)}`,
       `RESULT enroll_per_s=${enrollPerS.toFixed(1)} bare_per_s=${barePerS.toFixed(1)} ratio=${ratio.toFixed(2)} p50_first_email_ms=${Math.round(p50)} p95_ms=${Math.round(p95)} parked=${parked} worker_rss_mb=${Math.round(rss)}`,
     );
   } finally {

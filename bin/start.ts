@@ -7,6 +7,7 @@ import { runMigrations, spawnTsScript } from '../infra/node-scripts';
 import { describeExit, type ManagedProcess } from '../infra/process';
 import { startStack, type RunningStack } from '../infra/stack';
 import { delay } from '../infra/wait';
+import { workerProcessEnv } from '../infra/worker-env';
 
 const startedAt = Date.now();
 const servicesOnly = process.argv.slice(2).includes('--services-only');
@@ -100,7 +101,7 @@ async function main(): Promise<void> {
   }
 
   const api = spawnTsScript('api', 'bin/api.ts', env);
-  const worker = spawnTsScript('worker', 'bin/worker.ts', env);
+  const worker = spawnTsScript('worker', 'bin/worker.ts', workerProcessEnv(env));
   apps.push(api, worker);
   for (const app of apps) {
     void app.exited.then((exit) => {

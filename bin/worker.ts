@@ -1,3 +1,9 @@
+import { spawn } from 'node:child_process';
+import { existsSync, rmSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import v8 from 'node:v8';
+import { runInNewContext } from 'node:vm';
 import { MikroORM } from '@mikro-orm/postgresql';
 import type { DefaultLogger, LogEntry, NativeConnection } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
@@ -64,6 +70,8 @@ export async function startTemporalWorker(opts: {
   connection: NativeConnection;
   activities: object;
   workflowsPath: string;
+  /** A prebuilt bundle of `workflowsPath` (bin/bundle-workflows.ts): the worker then never loads webpack. */
+  workflowBundlePath?: string;
   log: Logger;
 }): Promise<TemporalWorkerHandle> {
   const workflows = registeredWorkflows(opts.workflowsPath);
@@ -73,12 +81,14 @@ export async function startTemporalWorker(opts: {
     connection,
     namespace: opts.config.temporalNamespace,
     taskQueue: opts.config.temporalTaskQueue,
-    workflowsPath: opts.workflowsPath,
+    ...(opts.workflowBundlePath ? { workflowBundle: { codePath: opts.workflowBundlePath } } : { workflowsPath: opts.workflowsPath }),
     activities: opts.activities,
     // Payload encryption (TEMPORAL_PAYLOAD_KEYS); codecs run outside the workflow sandbox, so the bundle needs nothing.
     dataConverter: crmDataConverter(opts.config.temporalCodec.payloadKeys),
     // Parked enrollments and delayed runs are evicted and replayed on their next task instead of staying in memory.
     maxCachedWorkflows: opts.config.temporalMaxCachedWorkflows,
+    maxConcurrentActivityTaskExecutions: opts.config.temporalMaxConcurrentActivities,
+    maxConcurrentLocalActivityExecutions: opts.config.temporalMaxConcurrentActivities,
   });
   const running = worker.run().finally(() => connection.close().catch(() => undefined));
   opts.log.info({ taskQueue: opts.config.temporalTaskQueue, namespace: opts.config.temporalNamespace, workflows }, 'Temporal worker started');
@@ -90,6 +100,28 @@ export async function startTemporalWorker(opts: {
       await running.catch(() => undefined);
     },
   };
+}
+
+/**
+ * The workflow bundle: TEMPORAL_WORKFLOW_BUNDLE when set, else built by bin/bundle-workflows.ts in
+ * a child process (same node flags as this one, e.g. tsx) into a temporary file. Bundling in this
+ * process would keep webpack's memory in the worker for good (~120 MB of RSS, README "Worker memory").
+ */
+async function workflowBundle(log: Logger): Promise<{ codePath: string; temporary: boolean }> {
+  const given = process.env.TEMPORAL_WORKFLOW_BUNDLE?.trim();
+  if (given) {
+    if (!existsSync(given)) throw new Error(`TEMPORAL_WORKFLOW_BUNDLE=${given} does not exist (build it with: node --import tsx bin/bundle-workflows.ts ${given})`);
+    return { codePath: given, temporary: false };
+  }
+  const codePath = path.join(os.tmpdir(), `crm-workflows-${process.pid}-${Date.now().toString(36)}.js`);
+  const started = Date.now();
+  await new Promise<void>((resolve, reject) => {
+    const child = spawn(process.execPath, [...process.execArgv, path.join(__dirname, 'bundle-workflows.ts'), codePath], { stdio: ['ignore', 'ignore', 'inherit'] });
+    child.once('error', reject);
+    child.once('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`bin/bundle-workflows.ts exited with ${code ?? signal}`))));
+  });
+  log.info({ ms: Date.now() - started }, 'workflow bundle built');
+  return { codePath, temporary: true };
 }
 
 /** Hourly cleanup; several worker replicas may run it at once (the deletes are idempotent). */
@@ -163,17 +195,32 @@ async function main(): Promise<void> {
     await orm.close(true).catch(() => undefined);
     process.exit(code);
   };
+  // Operators and the sequence bench: where the memory is (JS heap vs native).
+  // `afterGc`: the same after a full collection, so live objects and garbage V8 has not collected yet can be told apart.
+  process.on('SIGUSR2', () => {
+    const memory = process.memoryUsage();
+    v8.setFlagsFromString('--expose-gc');
+    (runInNewContext('gc') as () => void)();
+    log.info({ memory, afterGc: process.memoryUsage() }, 'worker memory');
+  });
   process.once('SIGINT', () => void shutdown('SIGINT', 0));
   process.once('SIGTERM', () => void shutdown('SIGTERM', 0));
 
   try {
-    temporal = await startTemporalWorker({
-      config,
-      connection,
-      activities: createActivities(deps),
-      workflowsPath: require.resolve('../workflows'),
-      log: log.child({ component: 'temporal' }),
-    });
+    const bundle = await workflowBundle(log.child({ component: 'temporal' }));
+    try {
+      temporal = await startTemporalWorker({
+        config,
+        connection,
+        activities: createActivities(deps),
+        workflowsPath: require.resolve('../workflows'),
+        workflowBundlePath: bundle.codePath,
+        log: log.child({ component: 'temporal' }),
+      });
+    } finally {
+      // Worker.create has read the file.
+      if (bundle.temporary) rmSync(bundle.codePath, { force: true });
+    }
   } catch (err) {
     log.error({ err }, 'Temporal worker failed to start');
     return shutdown('temporal start failed', 1);

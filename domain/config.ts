@@ -14,8 +14,14 @@ export interface AppConfig {
   temporalAddress: string;
   temporalNamespace: string;
   temporalTaskQueue: string;
-  /** Workflow runs kept in the worker's cache (TEMPORAL_MAX_CACHED_WORKFLOWS, default 500): bounds memory with many parked enrollments. */
+  /** Workflow runs kept in the worker's cache (TEMPORAL_MAX_CACHED_WORKFLOWS, default 200, ~0.4 MB of RSS each): bounds memory with many parked enrollments (README "Worker memory"). */
   temporalMaxCachedWorkflows: number;
+  /**
+   * Activities (and local activities) one worker runs at once (TEMPORAL_MAX_CONCURRENT_ACTIVITIES,
+   * default 32; the SDK's is 100): beyond a few times the DB pool they only wait for a connection
+   * while holding their memory, which V8 keeps after the burst (README "Worker memory").
+   */
+  temporalMaxConcurrentActivities: number;
   rateLimitPerMinute: number;
   rateLimitPerDay: number;
   /** Failed authentications (invalid key) per client address and minute, per API process; 0 = off. */
@@ -132,7 +138,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     temporalAddress: env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233',
     temporalNamespace: env.TEMPORAL_NAMESPACE ?? 'default',
     temporalTaskQueue: env.TEMPORAL_TASK_QUEUE ?? 'crm',
-    temporalMaxCachedWorkflows: intEnv(env, 'TEMPORAL_MAX_CACHED_WORKFLOWS', 500),
+    temporalMaxCachedWorkflows: intEnv(env, 'TEMPORAL_MAX_CACHED_WORKFLOWS', 200),
+    temporalMaxConcurrentActivities: Math.max(1, intEnv(env, 'TEMPORAL_MAX_CONCURRENT_ACTIVITIES', 32)),
     rateLimitPerMinute: intEnv(env, 'RATE_LIMIT_PER_MINUTE', 120),
     rateLimitPerDay: intEnv(env, 'RATE_LIMIT_PER_DAY', 50_000),
     authFailuresPerMinute: intEnv(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 30),

@@ -29,7 +29,9 @@ function typedAttributes(attrs: SearchAttributes): { key: { name: string; type: 
 }
 
 const isGrpcNotFound = (err: unknown): boolean => (err as { code?: number })?.code === 5;
-const isNotFound = (err: unknown): boolean => err instanceof WorkflowNotFoundError || isGrpcNotFound(err);
+/** A signal or update to a closed run: "workflow execution already completed" (NOT_FOUND, sometimes wrapped). */
+const isClosed = (err: unknown): boolean => /workflow execution already completed/i.test(`${(err as Error)?.message ?? ''} ${((err as { cause?: Error })?.cause)?.message ?? ''}`);
+const isNotFound = (err: unknown): boolean => err instanceof WorkflowNotFoundError || isGrpcNotFound(err) || isClosed(err);
 
 const STATUS: Record<string, WorkflowRunStatus> = {
   RUNNING: 'running', COMPLETED: 'completed', FAILED: 'failed', CANCELLED: 'cancelled', TERMINATED: 'terminated', TIMED_OUT: 'timed_out', CONTINUED_AS_NEW: 'continued_as_new',

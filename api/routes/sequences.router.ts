@@ -1,5 +1,6 @@
 import type { RouteFactory } from '../app';
 import { createSequenceWorkflowPort } from '../../temporal/sequence-client';
+import { API_START_DEADLINE_MS } from '../../temporal/workflow-client';
 import { DomainError } from '../../domain/errors';
 import { enrollEligibility, enrollEntities } from '../../domain/sequences/enroll.service';
 import type { SequenceEngineDeps } from '../../domain/sequences/ports';
@@ -24,7 +25,8 @@ const ERROR_OF: Record<string, DomainError['code']> = { entity_not_found: 'not_f
 export const sequencesRoutes: RouteFactory = (deps) => {
   const engine: SequenceEngineDeps = {
     orm: deps.orm, log: deps.log.child({ component: 'sequences' }), waitScale: deps.config.sequenceWaitScale, stepTimeoutMs: deps.config.sequenceStepTimeoutMs,
-    workflows: createSequenceWorkflowPort(deps.temporal, deps.config.temporalTaskQueue),
+    // Enroll calls answer a user: a Temporal outage fails each start in seconds (the row is marked, the entity reported).
+    workflows: createSequenceWorkflowPort(deps.temporal, deps.config.temporalTaskQueue, { startDeadlineMs: API_START_DEADLINE_MS }),
   };
   return [
     route({

@@ -1,6 +1,8 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Ctx } from '../context';
-import { conflict, notFound } from '../errors';
+import { conflict, notFound, validation } from '../errors';
+import { isId } from '../ids';
+import { renderTemplate, type PlaceholderOptions } from '../automations/placeholders';
 import { createRecord } from '../shared/records';
 import { findPage, toPlain, type PageRequest } from '../shared/listing';
 import { SmsTemplate } from './sms-message.entity';
@@ -48,4 +50,16 @@ export async function updateSmsTemplate(ctx: Ctx, id: string, input: { name?: st
 
 export async function deleteSmsTemplate(ctx: Ctx, id: string): Promise<void> {
   await ctx.em.remove(await getSmsTemplate(ctx, id)).flush();
+}
+
+/**
+ * A template of the workspace rendered for one recipient with the caller's placeholder rules (a
+ * sequence step's namespaces: `{{contact.firstName}}`, `{{x | default:"…"}}`); `{{ai:<id>}}` stays
+ * for the caller. The template is read when the message is sent, so an edit reaches later sends.
+ */
+export async function renderStoredSmsTemplate(ctx: Ctx, templateId: string, context: Record<string, unknown>, opts: PlaceholderOptions = {}, field = 'templateId'): Promise<{ text: string; unresolved: string[] }> {
+  const t = isId(templateId) ? await ctx.em.findOne(SmsTemplate, { _id: templateId }) : null;
+  if (!t) throw validation(`${field}: no SMS template ${templateId} in this workspace`);
+  const r = renderTemplate(t.message, context, opts);
+  return { text: r.text, unresolved: [...new Set(r.unresolved.map((u) => u.placeholder))] };
 }

@@ -158,13 +158,13 @@ export async function enrollEntities(ctx: Ctx, deps: SequenceEngineDeps, sequenc
   }
   // After commit: the rows exist before their workflows can touch them.
   await mapLimited(prepared.restartedWorkflows, 16, (wf) => deps.workflows.exit(wf, 'restarted').catch(() => false));
+  // startForRow (through the generic port) marks a row whose start was refused exited, saying why.
   await mapLimited(prepared.started, 16, async (row) => {
     try {
-      await startEnrollmentWorkflow(deps, row);
+      await startEnrollmentWorkflow(deps, row, { retryable: false });
     } catch (err) {
-      deps.log.error({ err, enrollmentId: row._id }, 'sequence workflow start failed');
-      await ctx.em.nativeUpdate(SequenceEnrollment, { _id: row._id, status: 'active' }, { status: 'exited', exitReason: 'error', error: 'could not start the workflow', finishedAt: new Date() });
-      prepared.results.set(row.entityId, { entityId: row.entityId, success: false, code: 'engine_unavailable', error: 'could not start the enrollment: the workflow engine is unavailable; retry later' });
+      if (!(err instanceof DomainError)) throw err;
+      prepared.results.set(row.entityId, { entityId: row.entityId, success: false, code: 'engine_unavailable', error: err.message });
     }
   });
   return unique.map((id) => prepared.results.get(id)!);

@@ -111,8 +111,9 @@ const sendSms = zObject({
   fromNumber: optText(50),
   senderId: text(MAX_SENDER_ID).regex(/^[A-Za-z0-9 ]*$/, 'must be letters, digits and spaces').nullable().optional(),
 }).superRefine((d, ctx) => {
+  // As for e-mail: a templateId alone is template mode (the SMS template's text is sent).
   if (d.smsMode === 'template' && !d.templateId) ctx.addIssue({ code: 'custom', path: ['templateId'], message: 'is required with smsMode template' });
-  if (d.smsMode !== 'template' && !d.message?.trim()) ctx.addIssue({ code: 'custom', path: ['message'], message: 'is required' });
+  if (d.smsMode !== 'template' && !d.templateId && !d.message?.trim()) ctx.addIssue({ code: 'custom', path: ['message'], message: 'is required unless an SMS template is used' });
   if (d.senderType === 'alphanumeric' && !d.senderId?.trim()) ctx.addIssue({ code: 'custom', path: ['senderId'], message: `is required with senderType alphanumeric (at most ${MAX_SENDER_ID} characters)` });
   if (d.phoneField === 'custom' && !d.customPhone?.trim()) ctx.addIssue({ code: 'custom', path: ['customPhone'], message: 'is required with phoneField custom' });
   for (const id of aiRefProblems([d.message], d.aiBlocks)) ctx.addIssue({ code: 'custom', path: ['message'], message: `{{ai:${id}}} names no entry of aiBlocks` });

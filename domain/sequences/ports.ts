@@ -1,24 +1,45 @@
-/** What sequences need from the workflow engine; the Temporal adapter is temporal/sequence-client.ts. */
-import type { EnrollmentWorkflowInput, ExitReason, PauseArgs } from './types';
-
-export interface StartEnrollmentRequest {
-  workflowId: string;
-  input: EnrollmentWorkflowInput;
-  searchAttributes: { CrmWorkspaceId: string; CrmSequenceId: string; CrmEntityType: string; CrmEntityId: string };
-  memo: Record<string, unknown>;
-  /** One line for the Web UI (names of the sequence, never personal data). */
-  summary: string;
-}
+/**
+ * What sequences need from the workflow engine, written on the generic port (domain/workflow-port.ts)
+ * with the registry kind `sequenceEnrollmentKind`: starts go through `startForRow` (runs.ts) like every
+ * other kind, so start options, deadlines and failure mapping exist once (temporal/workflow-client.ts);
+ * this file only turns the generic update/signal answers into the outcomes the sequence API needs.
+ */
+import { DomainError } from '../errors';
+import type { WorkflowPort } from '../workflow-port';
+import type { ExitReason, PauseArgs } from './types';
 
 export type UpdateOutcome = 'ok' | 'invalid_state' | 'not_running';
 
 export interface SequenceWorkflowPort {
-  start(req: StartEnrollmentRequest): Promise<'started' | 'already_started'>;
+  /** The generic port the enrollment workflows are started (and steered) through. */
+  readonly engine: WorkflowPort;
   pause(workflowId: string, args: PauseArgs): Promise<UpdateOutcome>;
   resume(workflowId: string): Promise<UpdateOutcome>;
   unenroll(workflowId: string): Promise<UpdateOutcome>;
   /** Asks a running enrollment to exit; false when it is not running. */
   exit(workflowId: string, reason: ExitReason): Promise<boolean>;
+}
+
+/** The enrollment workflow's updates and signal (workflows/sequence-enrollment.workflow.ts) on the generic port. */
+export function sequenceWorkflowPort(engine: WorkflowPort): SequenceWorkflowPort {
+  const update = async (workflowId: string, name: 'pause' | 'resume' | 'unenroll', arg?: unknown): Promise<UpdateOutcome> => {
+    try {
+      await engine.update(workflowId, name, arg);
+      return 'ok';
+    } catch (err) {
+      // The port maps a refused update (validator) to invalid_state and a missing or closed run to not_found.
+      if (err instanceof DomainError && err.code === 'invalid_state') return 'invalid_state';
+      if (err instanceof DomainError && err.code === 'not_found') return 'not_running';
+      throw err;
+    }
+  };
+  return {
+    engine,
+    pause: (workflowId, args) => update(workflowId, 'pause', args),
+    resume: (workflowId) => update(workflowId, 'resume'),
+    unenroll: (workflowId) => update(workflowId, 'unenroll'),
+    exit: (workflowId, reason) => engine.signal(workflowId, 'exit', { reason }),
+  };
 }
 
 export interface SequenceEngineDeps {

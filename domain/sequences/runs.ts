@@ -7,8 +7,10 @@ import { DomainError, notFound, validation } from '../errors';
 import type { SequenceEngineDeps, UpdateOutcome } from './ports';
 import { getSequence } from './sequences.service';
 import { ENROLLMENT_STATUSES, SequenceEnrollment, SequenceStep, type EnrollmentSnapshot, type EnrollmentStatus } from './sequence.entity';
-import type { EnrollmentWorkflowInput } from './types';
-import { sequenceEnrollmentKind } from '../workflow-kinds';
+import type { EnrollmentWorkflowInput, WorkflowNode } from './types';
+import { sequenceEnrollmentKind, type SequenceEnrollmentMeta } from '../workflow-kinds';
+import { startForRow } from '../workflow-port';
+import { forkForWorkspace } from '../orm/tenant';
 
 export interface EnrollmentStartRow {
   _id: string;
@@ -27,15 +29,41 @@ export const enrollmentEventPayload = (e: EnrollmentStartRow): Record<string, un
   enrollment: { _id: e._id, sequenceId: e.sequenceId, entityType: e.entityType, entityId: e.entityId, status: e.status, ...(e.exitReason ? { exitReason: e.exitReason } : {}) },
 });
 
-/** Same id and input for a row every time, so a repeated start is a no-op. */
-export async function startEnrollmentWorkflow(deps: SequenceEngineDeps, row: EnrollmentStartRow): Promise<void> {
+export interface EnrollmentStartOptions {
+  /**
+   * Retrying callers (the reconciler) get a refused start rethrown and keep the row as it is;
+   * enroll calls (API, auto-enrollment, the automation action) mark the row exited and get a
+   * DomainError (`unavailable` when Temporal is down, else `upstream_failed`) for that entity.
+   */
+  retryable: boolean;
+}
+
+/**
+ * What the workflow itself reads of a node: its id, type, a wait's duration and a send's
+ * ignoreBusinessHours. The rest (bodies, prompts, recipients) stays in the enrollment's snapshot in
+ * Postgres, where the step activity reads it: every cached run and every history stays small
+ * whatever the sequence holds (a send_email body may be 500 KB). Same snapshot, same node ids.
+ */
+export function workflowNodeOf(n: WorkflowNode): WorkflowNode {
+  const data: Record<string, unknown> = {};
+  if (n.type === 'wait' && n.data.ms !== undefined) data.ms = n.data.ms;
+  if ((n.type === 'send_email' || n.type === 'send_sms') && n.data.ignoreBusinessHours === true) data.ignoreBusinessHours = true;
+  return { id: n.id, type: n.type, data };
+}
+
+/**
+ * Starts the row's workflow through the generic port with the registry kind: same id and input
+ * for a row every time (a repeated start is `already_started`), the kind's search attributes,
+ * memo and summary, the port's start options and deadline, and startForRow's failure mapping.
+ */
+export async function startEnrollmentWorkflow(deps: SequenceEngineDeps, row: EnrollmentStartRow, opts: EnrollmentStartOptions = { retryable: true }): Promise<'started' | 'already_started'> {
   const { snapshot } = row;
   const exec = snapshot.settings.executionSettings;
   const input: EnrollmentWorkflowInput = {
     workspaceId: row.workspaceId,
     enrollmentId: row._id,
     sequenceId: row.sequenceId,
-    nodes: snapshot.nodes,
+    nodes: snapshot.nodes.map(workflowNodeOf),
     edges: snapshot.edges,
     sendSettings: snapshot.settings.sendSettings,
     failureBehavior: exec.failureBehavior,
@@ -44,13 +72,16 @@ export async function startEnrollmentWorkflow(deps: SequenceEngineDeps, row: Enr
     ...(deps.waitScale && deps.waitScale !== 1 ? { waitScale: deps.waitScale } : {}),
     ...(deps.stepTimeoutMs ? { stepTimeoutMs: deps.stepTimeoutMs } : {}),
   };
-  const meta = { workspaceId: row.workspaceId, enrollmentId: row._id, sequenceId: row.sequenceId, sequenceName: row.sequenceName, sequenceVersion: snapshot.version, entityType: row.entityType, entityId: row.entityId };
-  await deps.workflows.start({
-    workflowId: row.workflowId,
-    input,
-    searchAttributes: { CrmWorkspaceId: row.workspaceId, CrmSequenceId: row.sequenceId, CrmEntityType: row.entityType, CrmEntityId: row.entityId },
-    memo: sequenceEnrollmentKind.memo(meta),
-    summary: sequenceEnrollmentKind.summary(meta),
+  const meta: SequenceEnrollmentMeta = {
+    workspaceId: row.workspaceId, enrollmentId: row._id, sequenceId: row.sequenceId, sequenceName: row.sequenceName, sequenceVersion: snapshot.version, entityType: row.entityType, entityId: row.entityId,
+  };
+  return startForRow(deps.workflows.engine, { kind: sequenceEnrollmentKind, workspaceId: row.workspaceId, id: row._id, input, meta }, {
+    log: deps.log,
+    retryable: opts.retryable,
+    what: 'the enrollment',
+    markNotStarted: async (reason) => {
+      await forkForWorkspace(deps.orm.em, row.workspaceId).nativeUpdate(SequenceEnrollment, { _id: row._id, workspaceId: row.workspaceId, status: 'active' }, { status: 'exited', exitReason: 'error', error: reason, finishedAt: new Date(), nextActionAt: null });
+    },
   });
 }
 

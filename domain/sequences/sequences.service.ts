@@ -14,6 +14,9 @@ import {
 } from './definition.schemas';
 import { Sequence, SequenceEnrollment, type EnrollmentStatus } from './sequence.entity';
 import type { ValidationIssue } from '../automations/zod-kit';
+import { EmailTemplate } from '../email/email-template.entity';
+import { isId } from '../ids';
+import { SmsTemplate } from '../messaging/sms-message.entity';
 
 const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
 
@@ -88,11 +91,38 @@ function checked(nodes: SequenceNode[], edges: SequenceEdge[], settingsIssues: V
   if (issues.length) invalid(issues);
 }
 
+/**
+ * Every `templateId` of a send step names a template of this workspace (e-mail templates for
+ * send_email, SMS templates for send_sms; two queries at most). Checked on write and on
+ * activation; a template deleted later fails the step permanently when it sends.
+ */
+export async function templateIssues(ctx: Ctx, nodes: SequenceNode[]): Promise<ValidationIssue[]> {
+  const refs = nodes.flatMap((n, i) => {
+    const id = (n.data as Record<string, unknown> | undefined)?.templateId;
+    return (n.type === 'send_email' || n.type === 'send_sms') && typeof id === 'string' && id.trim() ? [{ i, type: n.type, id: id.trim() }] : [];
+  });
+  const idsOf = (type: string) => [...new Set(refs.filter((r) => r.type === type).map((r) => r.id).filter(isId))];
+  const [email, sms] = [idsOf('send_email'), idsOf('send_sms')];
+  const found = new Set([
+    ...(email.length ? await ctx.em.find(EmailTemplate, { _id: { $in: email } }, { fields: ['_id'] }) : []).map((t) => `send_email:${t._id}`),
+    ...(sms.length ? await ctx.em.find(SmsTemplate, { _id: { $in: sms } }, { fields: ['_id'] }) : []).map((t) => `send_sms:${t._id}`),
+  ]);
+  return refs.filter((r) => !found.has(`${r.type}:${r.id}`)).map((r) => ({
+    path: `nodes[${r.i}].data.templateId`, error: `no ${r.type === 'send_sms' ? 'SMS' : 'e-mail'} template ${r.id} in this workspace`,
+  }));
+}
+
+async function checkedTemplates(ctx: Ctx, nodes: SequenceNode[]): Promise<void> {
+  const issues = await templateIssues(ctx, nodes);
+  if (issues.length) invalid(issues);
+}
+
 export async function createSequence(ctx: Ctx, input: SequenceBody): Promise<Record<string, unknown>> {
   const nodes = input.nodes?.length ? input.nodes : [DEFAULT_START_NODE];
   const edges = input.edges ?? [];
   const { settings, issues } = mergeSettings(DEFAULT_SETTINGS, input);
   checked(nodes, edges, issues);
+  await checkedTemplates(ctx, nodes);
   const s = createRecord(ctx, Sequence, {
     name: input.name!, description: input.description ?? null, isActive: false, nodes, edges, settings, version: 1, createdBy: ctx.actor.userId,
   });
@@ -110,6 +140,7 @@ export async function updateSequence(ctx: Ctx, id: string, input: SequenceBody):
     const edges = input.edges ?? s.edges;
     const { settings, issues } = mergeSettings(settingsOf(s), input);
     checked(nodes, edges, issues);
+    if (input.nodes) await checkedTemplates(ctx, nodes);
     if (s.isActive) {
       const more = activationIssues(nodes);
       if (more.length) invalid(more);
@@ -128,7 +159,7 @@ export async function toggleSequence(ctx: Ctx, id: string): Promise<{ _id: strin
   return inTransaction(ctx, async () => {
     const s = await getSequence(ctx, id, true);
     if (!s.isActive) {
-      const issues = [...validateSequenceGraph(s.nodes, s.edges), ...activationIssues(s.nodes)];
+      const issues = [...validateSequenceGraph(s.nodes, s.edges), ...activationIssues(s.nodes), ...(await templateIssues(ctx, s.nodes))];
       if (issues.length) invalid(issues);
     }
     s.isActive = !s.isActive;

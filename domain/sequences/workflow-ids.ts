@@ -3,9 +3,6 @@
  */
 import { sequenceEnrollmentKind } from '../workflow-kinds';
 
-export const ENROLLMENT_WORKFLOW_PREFIX = sequenceEnrollmentKind.kind;
-export const ENROLLMENT_WORKFLOW_TYPE = sequenceEnrollmentKind.workflowType;
-
 /** `sequence-enrollment:<workspaceId>:<enrollmentId>`: one workflow per enrollment row (the registry's builder). */
 export const enrollmentWorkflowId = (workspaceId: string, enrollmentId: string): string => sequenceEnrollmentKind.workflowId(workspaceId, enrollmentId);
 

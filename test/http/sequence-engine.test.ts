@@ -200,6 +200,65 @@ describe('an enrollment walks every kind of node', () => {
   }, 30_000);
 });
 
+describe('send_sms with an SMS template (smsMode template, templateId)', () => {
+  const smsTemplate = async (message: string, http = t.http) => {
+    const res = await http.post('/api/v1/sms-templates', { name: `Tpl ${++n}-${Date.now().toString(36)}`, message });
+    expect(res.status).toBe(201);
+    return res.body.data._id as string;
+  };
+  const smsNode = (data: Record<string, unknown>) => ({ type: 'send_sms', data: { phoneField: 'mobile', ...data } });
+
+  it('a templateId must name an SMS template of this workspace: 400 with details on create, update and toggle', async () => {
+    const other = await h.app.tenant('Other SMS templates');
+    const foreign = await smsTemplate('Not yours', other.http);
+    const emailTpl = (await t.http.post('/api/v1/email-templates', { name: `Mail ${Date.now()}`, bodyHtml: '<p>x</p>' })).body.data._id as string;
+    const mine = await smsTemplate('Hi {{contact.firstName}}');
+    for (const templateId of ['0123456789abcdef01234567', foreign, emailTpl, 'not-an-id']) {
+      const res = await t.http.post('/api/v1/sequences', { name: 'Bad template', ...line([smsNode({ smsMode: 'template', templateId })]) });
+      expect(res.status).toBe(400);
+      expect(res.body.details).toEqual([{ path: 'nodes[1].data.templateId', error: `no SMS template ${templateId} in this workspace` }]);
+    }
+    // An SMS template id in send_email is not an e-mail template either.
+    const wrongChannel = await t.http.post('/api/v1/sequences', { name: 'Bad template', ...line([{ type: 'send_email', data: { templateId: mine } }]) });
+    expect(wrongChannel.body.details).toEqual([{ path: 'nodes[1].data.templateId', error: `no e-mail template ${mine} in this workspace` }]);
+    // A templateId alone is template mode: no message needed.
+    const seqId = await createSequence(t.http, line([smsNode({ templateId: mine })]), { active: false });
+    const put = await t.http.put(`/api/v1/sequences/${seqId}`, line([smsNode({ smsMode: 'template', templateId: foreign })]));
+    expect(put.status).toBe(400);
+    expect(put.body.details).toEqual([{ path: 'nodes[1].data.templateId', error: `no SMS template ${foreign} in this workspace` }]);
+    // Deleted after it was written: activation refuses it.
+    expect((await t.http.delete(`/api/v1/sms-templates/${mine}`)).status).toBe(200);
+    const toggle = await t.http.post(`/api/v1/sequences/${seqId}/toggle`);
+    expect(toggle.status).toBe(400);
+    expect(toggle.body.details).toEqual([{ path: 'nodes[1].data.templateId', error: `no SMS template ${mine} in this workspace` }]);
+  });
+
+  it('the template is rendered with the sequence placeholders when the step sends; an edit reaches later sends; a deleted one fails the step', async () => {
+    const p = await person({ firstName: 'Grace' });
+    const l = await lead({ personRef: p._id, title: 'Harbour Cafe' });
+    const templateId = await smsTemplate('Hi {{contact.firstName}}, about {{lead.title}} ({{workspace.name}})');
+    const seqId = await createSequence(t.http, line([
+      smsNode({ smsMode: 'template', templateId, senderType: 'alphanumeric', senderId: 'ACMESales' }), waitNode({ waitHours: 1 }),
+      smsNode({ templateId, senderType: 'alphanumeric', senderId: 'ACMESales' }), waitNode({ waitHours: 1 }),
+      smsNode({ templateId, senderType: 'alphanumeric', senderId: 'ACMESales' }),
+    ]));
+    const id = await enroll(seqId, 'Lead', l._id);
+    const phone = p.phones[0].phone.replace(/\s/g, '');
+    await untilStep(id, 's2', ['waiting']);
+    expect(smsTo(phone).map((r) => JSON.parse(r.body))).toEqual([expect.objectContaining({ from: 'ACMESales', message: 'Hi Grace, about Harbour Cafe (Sequence engine)' })]);
+    // Like an e-mail template, the step refers to the template and reads it when it sends.
+    expect((await t.http.put(`/api/v1/sms-templates/${templateId}`, { message: 'Still there, {{contact.firstName}}?' })).status).toBe(200);
+    await untilStep(id, 's4', ['waiting']);
+    expect(smsTo(phone).map((r) => JSON.parse(r.body).message)).toEqual(['Hi Grace, about Harbour Cafe (Sequence engine)', 'Still there, Grace?']);
+    expect((await t.http.delete(`/api/v1/sms-templates/${templateId}`)).status).toBe(200);
+    const exited = await untilStatus(id, ['exited']);
+    expect(exited.exitReason).toBe('error');
+    expect(exited.error).toContain(`send_sms.templateId: no SMS template ${templateId} in this workspace`);
+    expect((await stepsOf(id)).find((s) => s.nodeId === 's5')).toMatchObject({ status: 'failed' });
+    expect(smsTo(phone)).toHaveLength(2);
+  }, 40_000);
+});
+
 describe('duplicate handling under concurrent enrolls (a database constraint, not read-then-write)', () => {
   const parallel = (seqId: string, leadId: string, k: number) =>
     Promise.all(Array.from({ length: k }, () => t.http.post(`/api/v1/sequences/${seqId}/enroll`, { entityType: 'Lead', entityId: leadId })));

@@ -99,7 +99,13 @@ it('tracking off in the sequence settings sends the body untouched (no pixel, no
 }, 40_000);
 
 it('an unknown templateId is refused when the sequence is written, or fails the step permanently', async () => {
-  const seqId = await createSequence(t.http, line([{ type: 'send_email', data: { templateId: '0123456789abcdef01234567', emailMode: 'template' } }]));
+  const refused = await t.http.post('/api/v1/sequences', { name: 'Unknown template', ...line([{ type: 'send_email', data: { templateId: '0123456789abcdef01234567', emailMode: 'template' } }]) });
+  expect(refused.status).toBe(400);
+  expect(refused.body.details).toEqual([{ path: 'nodes[1].data.templateId', error: 'no e-mail template 0123456789abcdef01234567 in this workspace' }]);
+  // Deleted after the sequence was written and activated: the step fails when it sends.
+  const template = (await t.http.post('/api/v1/email-templates', { name: `Gone ${Date.now()}`, bodyHtml: '<p>x</p>', metadata: { subject: 'Gone' } })).body.data;
+  const seqId = await createSequence(t.http, line([{ type: 'send_email', data: { templateId: template._id, emailMode: 'template' } }]));
+  expect((await t.http.delete(`/api/v1/email-templates/${template._id}`)).status).toBeLessThan(300);
   const { enrollmentId } = await enrollPerson(seqId);
   await waitFor(async () => (await enrollment(enrollmentId))?.status === 'exited', 20_000, 'the enrollment to exit');
   expect((await enrollment(enrollmentId))!.error).toMatch(/templateId/);

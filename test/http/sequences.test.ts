@@ -64,7 +64,7 @@ describe('POST /sequences', () => {
     ['send_email unknown ai block', line([emailNode({ body: '{{ai:nope}}' })]), 'nodes[1].data.body', '{{ai:nope}} names no entry of aiBlocks'],
     ['byTitle without titleFilter', line([emailNode({ recipientType: 'company', companyContactSelection: { mode: 'byTitle' } })]), 'nodes[1].data.companyContactSelection.titleFilter', 'is required with mode byTitle'],
     ['sms fallback company_email', line([{ type: 'send_sms', data: { message: 'x', companyContactSelection: { fallback: 'company_email' } } }]), 'nodes[1].data.companyContactSelection.fallback', 'must be one of company_phone, skip'],
-    ['sms without message', line([{ type: 'send_sms', data: {} }]), 'nodes[1].data.message', 'is required'],
+    ['sms without message', line([{ type: 'send_sms', data: {} }]), 'nodes[1].data.message', 'is required unless an SMS template is used'],
     ['sms alphanumeric sender of 12 characters', line([{ type: 'send_sms', data: { message: 'x', senderType: 'alphanumeric', senderId: 'ABCDEFGHIJKL' } }]), 'nodes[1].data.senderId', 'must be at most 11 characters'],
     ['sms alphanumeric without senderId', line([{ type: 'send_sms', data: { message: 'x', senderType: 'alphanumeric' } }]), 'nodes[1].data.senderId', 'is required with senderType alphanumeric (at most 11 characters)'],
     ['wait with unknown unit', line([waitNode({ delayAmount: 1, delayUnit: 'years' })]), 'nodes[1].data.delayUnit', 'must be one of minutes, hours, days, weeks'],
