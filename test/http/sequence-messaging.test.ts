@@ -155,13 +155,14 @@ it('emailIntervalSeconds spaces the e-mails of one mailbox across enrollments', 
     sendSettings: { emailIntervalSeconds: 2 },
   });
   const people = await Promise.all([0, 1, 2].map(() => enrollPerson(seqId)));
-  const seenAt = new Map<string, number>();
-  await waitFor(async () => {
-    for (const p of people) if (!seenAt.has(p.address) && smtp.received.some((m) => m.to.includes(p.address))) seenAt.set(p.address, Date.now());
-    return seenAt.size === 3;
-  }, 30_000, 'three spaced e-mails');
-  const times = [...seenAt.values()].sort((a, b) => a - b);
-  expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(1500);
-  expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(1500);
+  const mailTo = (address: string) => smtp.received.find((m) => m.to.includes(address));
+  await waitFor(async () => people.every((p) => mailTo(p.address)), 30_000, 'three spaced e-mails');
+  // Slots are reserved 2 s apart; what reaches the server also carries each send's own latency
+  // (timer, activity dispatch, SMTP), which varies by several hundred ms on a loaded machine.
+  // Unspaced, the three arrive within a few hundred ms of each other.
+  const times = people.map((p) => mailTo(p.address)!.receivedAt).sort((a, b) => a - b);
+  expect(times[1]! - times[0]!).toBeGreaterThanOrEqual(1000);
+  expect(times[2]! - times[1]!).toBeGreaterThanOrEqual(1000);
+  expect(times[2]! - times[0]!).toBeGreaterThanOrEqual(2500);
   for (const p of people) expect(smtp.received.filter((m) => m.to.includes(p.address))).toHaveLength(1);
 }, 60_000);

@@ -9,6 +9,8 @@ export interface ReceivedMail {
   user: string | undefined;
   raw: string;
   headers: Record<string, string>;
+  /** When the message was accepted (Date.now()). */
+  receivedAt: number;
 }
 
 export interface LocalSmtp {
@@ -57,6 +59,7 @@ export async function startSmtp(opts: { user?: string; password?: string; reject
           user: session.user as string | undefined,
           raw,
           headers: parseHeaders(raw),
+          receivedAt: Date.now(),
         });
         callback();
       });
