@@ -1,10 +1,10 @@
 import type { RouteFactory } from '../app';
 import * as activities from '../../domain/activities/activities.service';
 import { ACTIVITY_SUMMARY_FIELDS } from '../../domain/activities/activities.service';
-import { project } from '../http/list-query';
+import { project } from '../../domain/shared/list-query';
 import { created, ok, paged, route } from '../http/registry';
-import { idParams } from '../http/schemas';
-import { createActivityBody, listActivitiesQuery } from './activities.schemas';
+import { idParams } from '../../domain/shared/schemas';
+import { createActivityBody, listActivitiesQuery } from '../../domain/activities/activities.schemas';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;

@@ -5,7 +5,7 @@ import {
   bulkBody, createFieldBody, createObjectBody, fieldParams, listRecordsQuery, MAX_BULK_IDS, objectParams, recordBody, recordParams, updateFieldBody, updateObjectBody,
 } from '../../domain/custom-objects/custom-objects.schemas';
 import { imageResolver } from '../http/images';
-import { pageParams } from '../http/list-query';
+import { pageParams } from '../../domain/shared/list-query';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
 import { z } from 'zod';
 import { createCustomObjectSearch } from '../../search/custom-objects';
@@ -15,8 +15,8 @@ import { searchQuery } from './search.schemas';
 import { MAX_EXPORT_ROWS, DEFAULT_EXPORT_ROWS } from '../../domain/exports/export-specs';
 import { MAX_IMPORT_ROWS, runImport } from '../../domain/imports/import.service';
 import { customObjectImporter } from '../../domain/imports/importers';
-import { isoDateParam } from '../http/list-query';
-import { objectId } from '../http/schemas';
+import { isoDateParam } from '../../domain/shared/list-query';
+import { objectId } from '../../domain/shared/schemas';
 
 const section = 'Custom objects';
 const read = { scopes: ['read'] } as const;

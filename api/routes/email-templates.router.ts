@@ -1,10 +1,10 @@
 import type { RouteFactory } from '../app';
 import * as templates from '../../domain/email/email-templates.service';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
-import { idParams } from '../http/schemas';
+import { idParams } from '../../domain/shared/schemas';
 import {
   createEmailSignatureBody, createEmailTemplateBody, listEmailSignaturesQuery, listEmailTemplatesQuery, updateEmailSignatureBody, updateEmailTemplateBody,
-} from './email-templates.schemas';
+} from '../../domain/email/email-templates.schemas';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;

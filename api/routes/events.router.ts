@@ -1,8 +1,8 @@
 import type { RouteFactory } from '../app';
 import * as events from '../../domain/calendar/calendar-events.service';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
-import { idParams } from '../http/schemas';
-import { createEventBody, listEventsQuery, updateEventBody } from './events.schemas';
+import { idParams } from '../../domain/shared/schemas';
+import { createEventBody, listEventsQuery, updateEventBody } from '../../domain/calendar/calendar-events.schemas';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;

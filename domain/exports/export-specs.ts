@@ -1,7 +1,7 @@
-import { COMPANY_FIELDS } from '../companies/companies.service';
-import { DEAL_FIELDS } from '../deals/deals.service';
-import { LEAD_FIELDS } from '../leads/leads.service';
-import { PERSON_FIELDS } from '../people/people.service';
+import { COMPANY_FIELDS } from '../companies/companies.schemas';
+import { DEAL_FIELDS } from '../deals/deals.schemas';
+import { LEAD_FIELDS } from '../leads/leads.schemas';
+import { PERSON_FIELDS } from '../people/people.schemas';
 import type { RecordType } from '../shared/record-kinds';
 
 /** What an export of one record type may select, sort by and filter on (stored fields, API names). */

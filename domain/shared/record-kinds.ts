@@ -1,15 +1,19 @@
 import type { EntityName } from '@mikro-orm/core';
 import type { Ctx } from '../context';
 import { Company } from '../companies/company.entity';
-import { COMPANY_SUMMARY_FIELDS, serializeCompany } from '../companies/companies.service';
+import { serializeCompany } from '../companies/companies.service';
+import { COMPANY_SUMMARY_FIELDS } from '../companies/companies.schemas';
 import { Deal } from '../deals/deal.entity';
-import { DEAL_SUMMARY_FIELDS, serializeDeal } from '../deals/deals.service';
+import { serializeDeal } from '../deals/deals.service';
+import { DEAL_SUMMARY_FIELDS } from '../deals/deals.schemas';
 import { Lead } from '../leads/lead.entity';
-import { LEAD_SUMMARY_FIELDS, serializeLead } from '../leads/leads.service';
+import { serializeLead } from '../leads/leads.service';
+import { LEAD_SUMMARY_FIELDS } from '../leads/leads.schemas';
 import { activeScoringRules, contactFacts } from '../leads/lead-scoring.service';
 import { scoreLead } from '../leads/scoring';
 import { Person } from '../people/person.entity';
-import { PERSON_SUMMARY_FIELDS, serializePerson } from '../people/people.service';
+import { serializePerson } from '../people/people.service';
+import { PERSON_SUMMARY_FIELDS } from '../people/people.schemas';
 import type { TimelineLink } from '../activities/timeline.service';
 import { toPlain } from './listing';
 
