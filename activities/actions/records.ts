@@ -8,7 +8,7 @@ import { createCompanyBody, updateCompanyBody } from '../../domain/companies/com
 import { createDealBody, updateDealBody } from '../../domain/deals/deals.schemas';
 import { createLeadBody, updateLeadBody } from '../../domain/leads/leads.schemas';
 import { createPersonBody, updatePersonBody } from '../../domain/people/people.schemas';
-import { assertUsers } from '../../domain/activities/references';
+import { assertUsers } from '../../domain/timeline/references';
 import { createCompany, getCompany, serializeCompany, updateCompany, type ImageResolver } from '../../domain/companies/companies.service';
 import { createDeal, moveDeal, updateDeal } from '../../domain/deals/deals.service';
 import { createLead, updateLead } from '../../domain/leads/leads.service';

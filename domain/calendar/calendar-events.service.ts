@@ -1,7 +1,7 @@
 import type { Ctx } from '../context';
 import { notFound, validation } from '../errors';
 import { emit } from '../outbox/emit';
-import { assertRecordLinks } from '../activities/references';
+import { assertRecordLinks } from '../timeline/references';
 import { applyPatch } from '../shared/changes';
 import { dateWhere, findPage, toPlain, type PageRequest } from '../shared/listing';
 import { createRecord, pickDefined } from '../shared/records';

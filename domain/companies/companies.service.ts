@@ -2,7 +2,7 @@ import type { Ctx } from '../context';
 import { createRecord } from '../shared/records';
 import { notFound } from '../errors';
 import { emit } from '../outbox/emit';
-import { recordSystemActivity } from '../activities/timeline.service';
+import { recordSystemActivity } from '../timeline/timeline.service';
 import { Deal } from '../deals/deal.entity';
 import { CompanyPerson, Person } from '../people/person.entity';
 import { applyPatch, emitTagChanges, normalizeTags } from '../shared/changes';

@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { Ctx } from '../context';
 import { conflict, notFound, validation } from '../errors';
 import { emit } from '../outbox/emit';
-import { recordSystemActivity } from '../activities/timeline.service';
+import { recordSystemActivity } from '../timeline/timeline.service';
 import { Company } from '../companies/company.entity';
 import { assertCustomFieldValues } from '../custom-fields/validate-values';
 import { Lead } from '../leads/lead.entity';

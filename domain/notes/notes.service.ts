@@ -1,9 +1,9 @@
 import type { Ctx } from '../context';
 import { notFound, validation } from '../errors';
 import { emit } from '../outbox/emit';
-import { createLinkedActivity, removeLinkedActivities, syncLinkedActivity, type LinkedActivity } from '../activities/linked';
-import { NOTE_PARENT_FIELDS, resolveParent, type ParentValues } from '../activities/parents';
-import { assertRefs, linkColumns } from '../activities/references';
+import { createLinkedActivity, removeLinkedActivities, syncLinkedActivity, type LinkedActivity } from '../timeline/linked';
+import { NOTE_PARENT_FIELDS, resolveParent, type ParentValues } from '../timeline/parents';
+import { assertRefs, linkColumns } from '../timeline/references';
 import { applyPatch } from '../shared/changes';
 import { dateWhere, findPage, likePattern, toPlain, type DateFilterInput, type PageRequest } from '../shared/listing';
 import { createRecord } from '../shared/records';

@@ -1,4 +1,4 @@
-import { Activity } from '../activities/activity.entity';
+import { Activity } from '../timeline/activity.entity';
 import { Agent } from '../agents/agent.entity';
 import { MetricSeries } from '../metrics/metric-series.entity';
 import { CustomObject, CustomObjectField, CustomObjectRecord } from '../custom-objects/custom-object.entity';

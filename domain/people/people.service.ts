@@ -3,7 +3,7 @@ import type { Ctx } from '../context';
 import { createRecord } from '../shared/records';
 import { notFound, validation } from '../errors';
 import { emit } from '../outbox/emit';
-import { recordSystemActivity } from '../activities/timeline.service';
+import { recordSystemActivity } from '../timeline/timeline.service';
 import { Company } from '../companies/company.entity';
 import { serializeCompany, type ImageResolver } from '../companies/companies.service';
 import { Deal } from '../deals/deal.entity';

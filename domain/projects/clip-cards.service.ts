@@ -2,7 +2,7 @@ import { raw } from '@mikro-orm/core';
 import type { Ctx } from '../context';
 import { notFound, validation } from '../errors';
 import { emit } from '../outbox/emit';
-import { assertRefs } from '../activities/references';
+import { assertRefs } from '../timeline/references';
 import { applyPatch } from '../shared/changes';
 import { findPage, toPlain, type PageRequest } from '../shared/listing';
 import { createRecord } from '../shared/records';

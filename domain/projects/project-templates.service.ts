@@ -1,5 +1,5 @@
 import type { Ctx } from '../context';
-import { assertRefs } from '../activities/references';
+import { assertRefs } from '../timeline/references';
 import { notFound } from '../errors';
 import { emit } from '../outbox/emit';
 import { applyPatch } from '../shared/changes';

@@ -14,12 +14,11 @@ import { scoreLead } from '../leads/scoring';
 import { Person } from '../people/person.entity';
 import { serializePerson } from '../people/people.service';
 import { PERSON_SUMMARY_FIELDS } from '../people/people.schemas';
-import type { TimelineLink } from '../activities/timeline.service';
+import type { TimelineLink } from '../timeline/timeline.service';
 import { toPlain } from './listing';
+import type { RecordType } from './record-types';
 
-/** The CRM record types that carry tags and custom fields and can be put on lists. */
-export const RECORD_TYPES = ['company', 'person', 'lead', 'deal'] as const;
-export type RecordType = (typeof RECORD_TYPES)[number];
+export { RECORD_TYPES, type RecordType } from './record-types';
 
 type AnyRecord = { _id: string; tags: string[]; customFields: unknown; updatedAt: Date } & Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import type { Ctx } from '../context';
 import { notFound, validation } from '../errors';
-import { assertRefs, assertUsers } from '../activities/references';
+import { assertRefs, assertUsers } from '../timeline/references';
 import { Company } from '../companies/company.entity';
 import { Person } from '../people/person.entity';
 import { emit } from '../outbox/emit';

@@ -1,9 +1,9 @@
 import type { Ctx } from '../context';
 import { notFound, validation } from '../errors';
 import { emit } from '../outbox/emit';
-import { recordSystemActivity } from '../activities/timeline.service';
-import { resolveParent, TASK_PARENT_FIELDS, type ParentValues } from '../activities/parents';
-import { assertRefs, assertUsers, linkColumns } from '../activities/references';
+import { recordSystemActivity } from '../timeline/timeline.service';
+import { resolveParent, TASK_PARENT_FIELDS, type ParentValues } from '../timeline/parents';
+import { assertRefs, assertUsers, linkColumns } from '../timeline/references';
 import { assertCustomFieldValues } from '../custom-fields/validate-values';
 import { applyPatch, emitTagChanges, normalizeTags } from '../shared/changes';
 import { mergeObject } from '../shared/custom-fields';

@@ -4,6 +4,7 @@ import { emit } from '../outbox/emit';
 import { Note } from '../notes/note.entity';
 import { dateWhere, findPage, likePattern, type PageRequest } from '../shared/listing';
 import { createRecord } from '../shared/records';
+import { RECORD_TYPES } from '../shared/record-types';
 import { Activity } from './activity.entity';
 import { assertRefs, assertUsers, linkColumns, type RefKind } from './references';
 import { serializeActivity } from './timeline.service';
@@ -11,7 +12,7 @@ import { serializeActivity } from './timeline.service';
 export const ACTIVITY_SUMMARY_FIELDS = ['type', 'summary', 'title', 'date', 'companyId', 'personId', 'dealId', 'leadId', 'ownerId'] as const;
 
 /** entityType values an activity may name with entityId. */
-export const ACTIVITY_ENTITY_TYPES = ['company', 'person', 'lead', 'deal'] as const satisfies readonly RefKind[];
+export const ACTIVITY_ENTITY_TYPES = RECORD_TYPES satisfies readonly RefKind[];
 export type ActivityEntityType = (typeof ACTIVITY_ENTITY_TYPES)[number];
 
 export interface ActivityInput {

@@ -1,16 +1,16 @@
 import type { RouteFactory } from '../app';
-import * as activities from '../../domain/activities/activities.service';
-import { ACTIVITY_SUMMARY_FIELDS } from '../../domain/activities/activities.service';
+import * as activities from '../../domain/timeline/entries.service';
+import { ACTIVITY_SUMMARY_FIELDS } from '../../domain/timeline/entries.service';
 import { project } from '../../domain/shared/list-query';
 import { created, ok, paged, route } from '../http/registry';
 import { idParams } from '../../domain/shared/schemas';
-import { createActivityBody, listActivitiesQuery } from '../../domain/activities/activities.schemas';
+import { createActivityBody, listActivitiesQuery } from '../../domain/timeline/timeline.schemas';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;
 const section = 'Activities';
 
-export const activitiesRoutes: RouteFactory = () => [
+export const timelineEntryRoutes: RouteFactory = () => [
   route({
     method: 'GET', path: '/api/v1/activities', section, access: read, query: listActivitiesQuery,
     summary: 'List activities (calls, meetings, notes, …), newest `date` first. Record history rows are only in the per-record activity feeds. dateFrom/dateTo (aliases startDate/from, endDate/to) bound the activity date; unknown parameters are refused.',

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ACTIVITY_ENTITY_TYPES } from './activities.service';
+import { ACTIVITY_ENTITY_TYPES } from './entries.service';
 import { listQuery } from '../shared/list-query';
 import { clearableText, objectId } from '../shared/schemas';
 import { isoDate, metadataField, refField, userId } from '../shared/record-fields';

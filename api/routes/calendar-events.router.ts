@@ -9,7 +9,7 @@ const write = { scopes: ['write'] } as const;
 const section = 'Calendar events';
 const resources = { id: 'event' };
 
-export const eventsRoutes: RouteFactory = () => [
+export const calendarEventsRoutes: RouteFactory = () => [
   route({
     method: 'GET', path: '/api/v1/events', section, access: read, query: listEventsQuery,
     summary: 'List calendar events, earliest start first; from/to bound the start.',
