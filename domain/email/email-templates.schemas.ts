@@ -44,3 +44,9 @@ export const listEmailTemplatesQuery = listQuery({ dates: false, extra: { catego
 export const createEmailSignatureBody = z.object({ name: requiredText(200), content: html().refine((v) => v.trim().length > 0, 'is required'), textContent: html(100_000).nullable().optional() });
 export const updateEmailSignatureBody = createEmailSignatureBody.partial();
 export const listEmailSignaturesQuery = z.object(pageParams(100));
+
+/** What the service writes: the parsed updateEmailTemplateBody (create bodies add their required fields). */
+export type EmailTemplateInput = z.infer<typeof updateEmailTemplateBody>;
+
+/** What the service writes: the parsed updateEmailSignatureBody (create bodies add their required fields). */
+export type EmailSignatureInput = z.infer<typeof updateEmailSignatureBody>;

@@ -57,3 +57,6 @@ export const routingRuleView = z.object({
   isActive: z.boolean(),
   sortOrder: z.number().int(),
 });
+
+/** What the service writes: the parsed updateRoutingRuleBody (create bodies add their required fields). */
+export type RoutingRuleInput = z.infer<typeof updateRoutingRuleBody>;

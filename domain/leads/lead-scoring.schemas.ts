@@ -60,3 +60,6 @@ export const scoringRuleView = z.object({
   isActive: z.boolean(),
   sortOrder: z.number().int(),
 });
+
+/** What the service writes: the parsed updateScoringRuleBody (create bodies add their required fields). */
+export type ScoringRuleInput = z.infer<typeof updateScoringRuleBody>;

@@ -22,3 +22,6 @@ export const listItemsBody = z.object({
 });
 
 export const removeItemsQuery = z.object({ entityId: objectId.optional() });
+
+/** What the service writes: the parsed updateListBody (create bodies add their required fields). */
+export type ListInput = z.infer<typeof updateListBody>;

@@ -35,3 +35,6 @@ export const listNotesQuery = listQuery({
     dealRef: objectId.optional(),
   },
 });
+
+/** What the service writes: the parsed updateNoteBody (create bodies add their required fields). */
+export type NoteInput = z.infer<typeof updateNoteBody>;

@@ -9,6 +9,7 @@ import { dateWhere, findPage, likePattern, toPlain, type DateFilterInput, type P
 import { createRecord } from '../shared/records';
 import { inTransaction } from '../shared/tx';
 import { Note } from './note.entity';
+import type { NoteInput } from './notes.schemas';
 
 export const NOTE_FIELDS = [
   '_id', 'content', 'company', 'personRef', 'leadRef', 'dealRef', 'customObjectRecord', 'customObjectSlug', 'ownerId', 'activityId', 'createdAt', 'updatedAt',
@@ -18,11 +19,6 @@ const NOTE_SUMMARY_FIELDS = ['excerpt', 'company', 'personRef', 'leadRef', 'deal
 type RefField = keyof typeof NOTE_PARENT_FIELDS;
 const REF_FIELDS = Object.keys(NOTE_PARENT_FIELDS) as RefField[];
 const ENTITY_TYPE: Record<RefField, string> = { company: 'company', personRef: 'person', leadRef: 'lead', dealRef: 'deal', customObjectRecord: 'custom_object_record' };
-
-export interface NoteInput extends Partial<Record<RefField, string | null>> {
-  content?: string;
-  customObjectSlug?: string | null;
-}
 
 /** Plain-text excerpt of HTML content, for the timeline summary and `view=summary`. */
 export function excerpt(content: string, max = 200): string {

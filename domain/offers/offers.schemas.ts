@@ -226,3 +226,12 @@ export const declineBody = z.object({
   email: z.email({ message: 'must be a valid e-mail address' }).max(320).optional(),
   reason: z.string().trim().max(5000, 'must be at most 5000 characters').optional(),
 });
+
+/** What the service writes: the parsed updateOfferBody (create bodies add their required fields). */
+export type OfferInput = z.infer<typeof updateOfferBody>;
+
+/** What the service writes: the parsed updateProductBody (create bodies add their required fields). */
+export type ProductInput = z.infer<typeof updateProductBody>;
+
+/** What the service writes: the parsed updateCatalogBody (create bodies add their required fields). */
+export type CatalogInput = z.infer<typeof updateCatalogBody>;

@@ -24,3 +24,6 @@ export const dashboardLayoutView = z.object({
   chartWidgets: jsonValue,
   ...sharingView,
 });
+
+/** What the service writes: the parsed updateDashboardLayoutBody (create bodies add their required fields). */
+export type DashboardLayoutInput = z.infer<typeof updateDashboardLayoutBody>;

@@ -30,3 +30,6 @@ export const filterPresetView = z.object({
   sorting: jsonValue,
   ...sharingView,
 });
+
+/** What the service writes: the parsed updateFilterPresetBody (create bodies add their required fields). */
+export type FilterPresetInput = z.infer<typeof updateFilterPresetBody>;

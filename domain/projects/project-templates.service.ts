@@ -10,7 +10,8 @@ import type { TaskPriority } from '../tasks/task.entity';
 import { Project, type ProjectLine, type ProjectMilestone } from './project.entity';
 import { ProjectTemplate, type MilestoneTemplate, type TaskTemplate } from './project-template.entity';
 import { createProjectTask } from './project-tasks.service';
-import { createProject, serializeProject, type ProjectInput } from './projects.service';
+import { createProject, serializeProject } from './projects.service';
+import type { ProjectInput } from './projects.schemas';
 
 const FIELDS = [
   '_id', 'name', 'description', 'flowRef', 'taskTemplates', 'milestoneTemplates', 'projectData', 'portalSettings', 'isDefault', 'isActive',

@@ -79,3 +79,6 @@ export const createTimeEntryBody = z.object({
   billable: z.boolean({ message: 'must be a boolean' }).optional().describe('default true'),
 });
 export const listTimeEntriesQuery = z.object({ ...pageParams(100), taskId: objectId.optional() });
+
+/** What the service writes: the parsed updateProjectBody (create bodies add their required fields). */
+export type ProjectInput = z.infer<typeof updateProjectBody>;

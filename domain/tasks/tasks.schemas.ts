@@ -54,3 +54,6 @@ export const listTasksQuery = listQuery({
     q: z.string().trim().max(200).optional().describe('case-insensitive match on title and description'),
   },
 }).transform(({ owner, ...q }) => ({ ...q, ownerId: q.ownerId ?? owner }));
+
+/** What the service writes: the parsed updateTaskBody (create bodies add their required fields). */
+export type TaskInput = z.infer<typeof updateTaskBody>;

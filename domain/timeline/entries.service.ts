@@ -4,32 +4,12 @@ import { emit } from '../outbox/emit';
 import { Note } from '../notes/note.entity';
 import { dateWhere, findPage, likePattern, type PageRequest } from '../shared/listing';
 import { createRecord } from '../shared/records';
-import { RECORD_TYPES } from '../shared/record-types';
 import { Activity } from './activity.entity';
-import { assertRefs, assertUsers, linkColumns, type RefKind } from './references';
+import { assertRefs, assertUsers, linkColumns } from './references';
 import { serializeActivity } from './timeline.service';
+import type { ActivityInput } from './timeline.schemas';
 
 export const ACTIVITY_SUMMARY_FIELDS = ['type', 'summary', 'title', 'date', 'companyId', 'personId', 'dealId', 'leadId', 'ownerId'] as const;
-
-/** entityType values an activity may name with entityId. */
-export const ACTIVITY_ENTITY_TYPES = RECORD_TYPES satisfies readonly RefKind[];
-export type ActivityEntityType = (typeof ACTIVITY_ENTITY_TYPES)[number];
-
-export interface ActivityInput {
-  type: string;
-  summary?: string | null;
-  description?: string | null;
-  companyId?: string | null;
-  personId?: string | null;
-  dealId?: string | null;
-  leadId?: string | null;
-  entityType?: ActivityEntityType;
-  entityId?: string;
-  noteRef?: string | null;
-  date?: Date;
-  metadata?: Record<string, unknown>;
-  ownerId?: string;
-}
 
 export async function getActivity(ctx: Ctx, id: string): Promise<Record<string, unknown>> {
   const row = await ctx.em.findOne(Activity, { _id: id });

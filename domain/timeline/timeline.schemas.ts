@@ -1,8 +1,13 @@
 import { z } from 'zod';
-import { ACTIVITY_ENTITY_TYPES } from './entries.service';
 import { listQuery } from '../shared/list-query';
 import { clearableText, objectId } from '../shared/schemas';
 import { isoDate, metadataField, refField, userId } from '../shared/record-fields';
+import { RECORD_TYPES } from '../shared/record-types';
+import type { RefKind } from './references';
+
+/** entityType values a timeline entry may name with entityId. */
+export const ACTIVITY_ENTITY_TYPES = RECORD_TYPES satisfies readonly RefKind[];
+export type ActivityEntityType = (typeof ACTIVITY_ENTITY_TYPES)[number];
 
 export const MAX_ACTIVITY_DESCRIPTION = 50_000;
 
@@ -47,3 +52,6 @@ export const listActivitiesQuery = listQuery({
     q: z.string().trim().max(200).optional().describe('case-insensitive match on summary, description, type'),
   },
 });
+
+/** What the service writes: the parsed create body (title folded into summary). */
+export type ActivityInput = z.infer<typeof createActivityBody>;

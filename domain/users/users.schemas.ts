@@ -11,3 +11,6 @@ export const listUsersQuery = z.object({
 export const updateUserBody = z
   .object({ firstName: requiredText(200), lastName: clearableText(200), phone: clearableText(50), defaultUserPhone: clearableText(50) })
   .partial();
+
+/** What the service writes: the parsed updateUserBody (create bodies add their required fields). */
+export type UserInput = z.infer<typeof updateUserBody>;

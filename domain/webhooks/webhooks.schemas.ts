@@ -22,3 +22,6 @@ export const updateSubscriptionBody = z.object(fields).partial();
 export const listSubscriptionsQuery = z.object({ ...pageParams(100), active: boolParam.optional() });
 export const listDeliveriesQuery = z.object({ ...pageParams(100), status: z.enum(['pending', 'retrying', 'delivered', 'failed'], { message: 'must be one of: pending, retrying, delivered, failed' }).optional() });
 export const deliveryParams = z.object({ id: objectId, deliveryId: objectId });
+
+/** What the service writes: the parsed updateSubscriptionBody (create bodies add their required fields). */
+export type SubscriptionInput = z.infer<typeof updateSubscriptionBody>;
