@@ -59,3 +59,21 @@ export const exportQuery = z.object({
 });
 
 export const listExportParams = z.object({ listId: objectId });
+
+/** POST /export/custom-objects/:slug: paging in the body or the query string (numeric strings count as numbers). */
+export const customObjectExportBody = z
+  .object({
+    limit: int(z.number({ message: 'must be a number' }).int('must be an integer').min(1, 'must be at least 1').max(MAX_EXPORT_ROWS, `must be at most ${MAX_EXPORT_ROWS}`))
+      .default(DEFAULT_EXPORT_ROWS)
+      .describe(`rows per request, default ${DEFAULT_EXPORT_ROWS}, max ${MAX_EXPORT_ROWS}`),
+    page: int(z.number({ message: 'must be a number' }).int('must be an integer').min(1, 'must be at least 1')).optional().describe('1-based page (offset paging)'),
+    cursor: objectId.optional().describe('_id of the last row of the previous page (keyset paging; not with page)'),
+    from: isoDateParam.optional().describe('createdAt from (inclusive); alias dateFrom'),
+    to: isoDateParam.optional().describe('createdAt to (inclusive; a bare date means the whole day); alias dateTo'),
+    dateFrom: isoDateParam.optional(),
+    dateTo: isoDateParam.optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.cursor && v.page !== undefined) ctx.addIssue({ code: 'custom', path: ['cursor'], message: 'cannot be combined with page' });
+  });
+export const customObjectExportQuery = z.object({ limit: z.string().optional(), page: z.string().optional(), cursor: z.string().optional(), from: z.string().optional(), to: z.string().optional() });

@@ -52,3 +52,13 @@ export const validateBody = importBody.extend({
     .enum(ENTITY_NAMES as unknown as [string, ...string[]], { message: `must be one of ${IMPORT_ENTITY_TYPES.join(', ')} (plural forms accepted)` })
     .transform((t) => (SINGULAR[t] ?? t) as ImportEntityType),
 });
+
+/** POST /import/custom-objects/:slug. */
+export const customObjectImportBody = z.object({
+  rows: z
+    .array(z.unknown(), { message: 'must be an array of row objects' })
+    .min(1, 'at least 1 row is required')
+    .max(MAX_IMPORT_ROWS, `at most ${MAX_IMPORT_ROWS} rows per request`)
+    .describe('records shaped like the body of POST /custom-objects/:slug/records; each is validated and saved on its own'),
+  validate: z.boolean({ message: 'must be true or false' }).default(false).describe('true: run every check and answer the same report without saving (importId null)'),
+});
