@@ -69,3 +69,6 @@ export const listCallsQuery = listQuery({
     q: z.string().trim().max(200).optional().describe('case-insensitive match on subject, phone, notes, outcome'),
   },
 });
+
+/** What the service writes: a parsed create or update body (every field optional; externalId only on create). */
+export type CallInput = Partial<z.infer<typeof createCallBody>>;
