@@ -29,3 +29,6 @@ export const listClipCardsQuery = z.object({
   status: z.enum(CLIP_CARD_STATUSES, { message: `must be one of ${CLIP_CARD_STATUSES.join(', ')}` }).optional(),
   projectId: objectId.optional(),
 });
+
+/** What the service writes: the parsed updateClipCardBody (create bodies add their required fields). */
+export type ClipCardInput = z.infer<typeof updateClipCardBody>;

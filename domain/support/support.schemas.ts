@@ -1,10 +1,12 @@
 import { z } from 'zod';
 import { MESSAGE_VISIBILITIES } from './support.entity';
 import { TICKET_PRIORITIES, TICKET_STATUSES } from './support.rules';
-import { REPLY_TYPES } from './ticket-replies.service';
 import { pageParams } from '../shared/list-query';
 import { clearableEmail, clearableText, objectId, requiredText, tagsField } from '../shared/schemas';
 import { customFieldMap, isoDate, refField, userId } from '../shared/record-fields';
+
+export const REPLY_TYPES = ['reply', 'note'] as const;
+export type ReplyType = (typeof REPLY_TYPES)[number];
 
 const status = z.enum(TICKET_STATUSES, { message: `must be one of ${TICKET_STATUSES.join(', ')}` });
 const priority = z.enum(TICKET_PRIORITIES, { message: `must be one of ${TICKET_PRIORITIES.join(', ')}` });
@@ -88,3 +90,6 @@ export const supportFlowBody = z.object({
   categories: z.array(category).min(1, 'at least one category').max(50, 'at most 50 categories').optional(),
   mailboxAccountIds: z.array(objectId).max(20, 'at most 20 mailboxes').optional().describe('e-mail accounts whose received mail opens tickets'),
 });
+
+/** What the service writes: the parsed updateTicketBody (create bodies add their required fields). */
+export type TicketInput = z.infer<typeof updateTicketBody>;

@@ -11,10 +11,9 @@ import { entryHours } from '../projects/project-rules';
 import { SupportTicketMessage, SupportTimeEntry, type MessageVisibility, type SupportTicket } from './support.entity';
 import { ensureSupportFlow } from './support-flow.service';
 import { ticketRef } from './support.rules';
+import type { ReplyType } from './support.schemas';
 import { emitTicketChanges, getTicket, serializeTicket, setStatus, ticketEventPayload } from './tickets.service';
 
-export const REPLY_TYPES = ['reply', 'note'] as const;
-export type ReplyType = (typeof REPLY_TYPES)[number];
 
 const MESSAGE_FIELDS = ['_id', 'ticketId', 'type', 'visibility', 'direction', 'content', 'authorUserId', 'fromAddress', 'emailId', 'messageId', 'createdAt'] as const;
 export const serializeMessage = (m: SupportTicketMessage): Record<string, unknown> => toPlain(m, MESSAGE_FIELDS);
