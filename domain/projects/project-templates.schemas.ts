@@ -62,3 +62,9 @@ export const fromTemplateBody = z.object({
     leadRef: refField.optional(),
   }).optional(),
 });
+
+/** What the service writes: the parsed updateTemplateBody (create bodies add their required fields). */
+export type TemplateInput = z.infer<typeof updateTemplateBody>;
+
+/** What createFromTemplate takes: the parsed body of POST /projects/from-template. */
+export type FromTemplateInput = z.infer<typeof fromTemplateBody>;
