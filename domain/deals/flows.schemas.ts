@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { STAGE_TYPES } from './flow.entity';
-import { MAX_STAGES_PER_FLOW } from './flows.service';
 import { clearableText, objectId, requiredText } from '../shared/schemas';
+
+export const MAX_STAGES_PER_FLOW = 50;
 
 const stageFields = {
   title: requiredText(200),
@@ -29,3 +30,8 @@ export const updateFlowBody = z.object({
   description: clearableText(2000),
   isDefault: z.boolean({ message: 'must be true or false' }),
 }).partial();
+
+/** A stage as the services take it (create body; title required). */
+export type StageInput = z.infer<typeof createStageBody>;
+/** A flow's own fields (stages are edited through /flows/:id/stages). */
+export type FlowInput = z.infer<typeof updateFlowBody>;
