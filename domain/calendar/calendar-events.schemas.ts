@@ -43,3 +43,6 @@ export const listEventsQuery = z.object({
   leadId: objectId.optional(),
   dealId: objectId.optional(),
 });
+
+/** What the service writes: the parsed updateEventBody (create bodies add their required fields). */
+export type EventInput = z.infer<typeof updateEventBody>;

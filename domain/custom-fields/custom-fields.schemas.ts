@@ -70,3 +70,6 @@ export const searchBody = z.object({
   page: z.number().int('page must be an integer').min(1, 'page must be at least 1').default(1),
   limit: z.number().int('limit must be an integer').min(1, 'limit must be at least 1').max(100, 'limit must be at most 100').default(20),
 });
+
+/** What the service writes: the parsed updateDefinitionBody (create bodies add their required fields). */
+export type DefinitionInput = z.infer<typeof updateDefinitionBody>;

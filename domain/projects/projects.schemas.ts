@@ -82,3 +82,9 @@ export const listTimeEntriesQuery = z.object({ ...pageParams(100), taskId: objec
 
 /** What the service writes: the parsed updateProjectBody (create bodies add their required fields). */
 export type ProjectInput = z.infer<typeof updateProjectBody>;
+
+/** A time entry as the services take it: the parsed create body. */
+export type TimeEntryInput = z.infer<typeof createTimeEntryBody>;
+
+/** A comment as the services take it (create and update share the body). */
+export type CommentInput = z.infer<typeof createCommentBody>;

@@ -93,3 +93,6 @@ export const supportFlowBody = z.object({
 
 /** What the service writes: the parsed updateTicketBody (create bodies add their required fields). */
 export type TicketInput = z.infer<typeof updateTicketBody>;
+
+/** A ticket time entry as the service takes it: the parsed body. */
+export type TicketTimeInput = z.infer<typeof ticketTimeBody>;
