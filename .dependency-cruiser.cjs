@@ -29,6 +29,13 @@ module.exports = {
       from: { path: '^api/' },
       to: { path: '^activities/' },
     },
+    {
+      name: 'activities-not-api',
+      severity: 'error',
+      comment: 'Temporal activities call domain services; request schemas and HTTP helpers live in domain/ (schemas) or api/ (HTTP only), never imported here.',
+      from: { path: '^activities/' },
+      to: { path: '^api/' },
+    },
   ],
   options: {
     doNotFollow: { path: 'node_modules' },

@@ -346,7 +346,7 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     const automationId = await createBenchAutomation({ em: forkForWorkspace(orm.em, workspaceId), actor });
     dispatcher = createOutboxDispatcher({
       pgConnectionString: config.databaseUrl, workspaceIds: [workspaceId], log: appLog, concurrency: CONCURRENCY, parallelBatches: Number(process.env.BENCH_PARALLEL_BATCHES ?? 1),
-      subscribers: buildSubscribers({ orm, config, log: appLog, workflows, searchIndex: createSearchIndexSubscriber }),
+      subscribers: buildSubscribers({ orm, config, log: appLog, workflows, searchIndex: createSearchIndexSubscriber }, { without: ['webhooks', 'sequences'] }),
     });
     await dispatcher.start();
 

@@ -7,7 +7,7 @@ import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
-import { DEAL_FIELDS } from '../domain/deals/deals.service';
+import { DEAL_FIELDS } from '../domain/deals/deals.schemas';
 import { newId } from '../domain/ids';
 import { ormConfig } from '../domain/orm/config';
 import { runMigrations } from '../domain/orm/migrate';

@@ -58,7 +58,7 @@ async function measure(label: string, rounds: number, run: (q: string) => Promis
 /** Write → searchable through the real path: service write, outbox, dispatcher, search subscriber. */
 async function measureFreshness(orm: MikroORM, config: ReturnType<typeof loadConfig>, workspaceId: string, userId: string, writes = 20): Promise<number[]> {
   const log = createLogger('silent', 'bench-outbox');
-  const subscribers = buildSubscribers({ orm, config, log, searchIndex: createSearchIndexSubscriber }).filter((s) => s.name === 'search-index');
+  const subscribers = buildSubscribers({ orm, config, log, searchIndex: createSearchIndexSubscriber }, { without: ['automations', 'webhooks', 'sequences'] }).filter((s) => s.name === 'search-index');
   const dispatcher = createOutboxDispatcher({ pgConnectionString: config.databaseUrl, subscribers, log, workspaceIds: [workspaceId] });
   await dispatcher.start();
   const client = createMeiliClient(config.meiliUrl, config.meiliMasterKey);

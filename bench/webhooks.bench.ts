@@ -179,7 +179,7 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     }
     const newDispatcher = () => createOutboxDispatcher({
       pgConnectionString: config.databaseUrl, workspaceIds: [workspaceId!], log: appLog, parallelBatches: WORKER_PARALLEL_BATCHES,
-      subscribers: buildSubscribers({ orm, config, log: appLog, workflows: createWorkflowPort(client, config.temporalTaskQueue), searchIndex: createSearchIndexSubscriber, webhookRetries: createWebhookRetryPort(client, config.temporalTaskQueue) }),
+      subscribers: buildSubscribers({ orm, config, log: appLog, workflows: createWorkflowPort(client, config.temporalTaskQueue), searchIndex: createSearchIndexSubscriber, webhookRetries: createWebhookRetryPort(client, config.temporalTaskQueue) }, { without: ['sequences'] }),
     });
     dispatcher = newDispatcher();
     await dispatcher.start();

@@ -19,7 +19,7 @@ import { ormConfig } from '../domain/orm/config';
 import { createOutboxDispatcher, WORKER_PARALLEL_BATCHES } from '../domain/outbox/dispatcher';
 import { pruneProcessedOutboxEvents } from '../domain/outbox/housekeeping';
 import { pruneIdempotencyKeys } from '../domain/idempotency/idempotency.service';
-import { buildSubscribers } from '../domain/outbox/subscribers';
+import { buildSubscribers, type Subscriber } from '../domain/outbox/subscribers';
 import { pruneRateLimitWindows } from '../domain/workspaces/rate-limit.service';
 import { createSearchIndexSubscriber } from '../search/index-subscriber';
 import { reconcileEnrollments } from '../domain/sequences/reconcile';
@@ -171,9 +171,19 @@ async function main(): Promise<void> {
     sequenceWorkflows: createSequenceWorkflowPort(temporalClient, config.temporalTaskQueue, { eagerStart: true }),
   };
 
+  let subscribers: Subscriber[];
+  try {
+    // Every ported subscriber gets its port here; a missing one is a start-up error, not a feature quietly off.
+    subscribers = buildSubscribers({ ...deps, searchIndex: createSearchIndexSubscriber, webhookRetries: createWebhookRetryPort(temporalClient, config.temporalTaskQueue) });
+  } catch (err) {
+    log.error({ err }, 'outbox subscribers are incomplete: refusing to start');
+    await connection.close().catch(() => undefined);
+    await orm.close(true).catch(() => undefined);
+    process.exit(1);
+  }
   const dispatcher = createOutboxDispatcher({
     pgConnectionString: config.databaseUrl,
-    subscribers: buildSubscribers({ ...deps, searchIndex: createSearchIndexSubscriber, webhookRetries: createWebhookRetryPort(temporalClient, config.temporalTaskQueue) }),
+    subscribers,
     log: log.child({ component: 'outbox' }),
     parallelBatches: WORKER_PARALLEL_BATCHES,
   });

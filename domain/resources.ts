@@ -11,7 +11,7 @@ import { companyResource } from './companies/companies.resource';
 import { personResource } from './people/people.resource';
 import { leadResource } from './leads/leads.resource';
 import { dealResource } from './deals/deals.resource';
-import { activityResource } from './activities/activities.resource';
+import { activityResource } from './timeline/activities.resource';
 import { taskResource } from './tasks/tasks.resource';
 import { noteResource } from './notes/notes.resource';
 import { callResource } from './calls/calls.resource';

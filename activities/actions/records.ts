@@ -4,11 +4,11 @@
  * schemas as the REST bodies and written through the domain services, so their events fire.
  */
 import type { z } from 'zod';
-import { createCompanyBody, updateCompanyBody } from '../../api/routes/companies.schemas';
-import { createDealBody, updateDealBody } from '../../api/routes/deals.schemas';
-import { createLeadBody, updateLeadBody } from '../../api/routes/leads.schemas';
-import { createPersonBody, updatePersonBody } from '../../api/routes/people.schemas';
-import { assertUsers } from '../../domain/activities/references';
+import { createCompanyBody, updateCompanyBody } from '../../domain/companies/companies.schemas';
+import { createDealBody, updateDealBody } from '../../domain/deals/deals.schemas';
+import { createLeadBody, updateLeadBody } from '../../domain/leads/leads.schemas';
+import { createPersonBody, updatePersonBody } from '../../domain/people/people.schemas';
+import { assertUsers } from '../../domain/timeline/references';
 import { createCompany, getCompany, serializeCompany, updateCompany, type ImageResolver } from '../../domain/companies/companies.service';
 import { createDeal, moveDeal, updateDeal } from '../../domain/deals/deals.service';
 import { createLead, updateLead } from '../../domain/leads/leads.service';

@@ -2,7 +2,7 @@
  * Actions that add to a record's timeline: create_note, create_activity, create_task (a calendar
  * event, per the spec) and create_recall (a call-back event). All go through the domain services.
  */
-import { createActivity } from '../../domain/activities/activities.service';
+import { createActivity } from '../../domain/timeline/entries.service';
 import { createEvent } from '../../domain/calendar/calendar-events.service';
 import { CalendarEvent, type EventType } from '../../domain/calendar/calendar-event.entity';
 import { createNote } from '../../domain/notes/notes.service';

@@ -8,6 +8,7 @@ import type { Ctx } from '../../domain/context';
 import { DomainError } from '../../domain/errors';
 import type { StepStatus } from '../../domain/automations/automation.entity';
 import type { Context, NodeActivityInput } from '../../domain/automations/engine/types';
+import type { RecordType } from '../../domain/shared/record-types';
 import type { AutomationActivityDeps } from './deps';
 
 export interface ActionEnv {
@@ -51,7 +52,8 @@ export const fail = (message: string): never => {
   throw new PermanentActionError(message);
 };
 
-export type RecordKind = 'lead' | 'person' | 'company' | 'deal';
+/** The CRM record types (domain/shared/record-types.ts); RECORD_KINDS is their precedence order here. */
+export type RecordKind = RecordType;
 export const RECORD_KINDS: readonly RecordKind[] = ['lead', 'person', 'company', 'deal'];
 
 const idOf = (v: unknown): string | null => {

@@ -15,7 +15,7 @@ import type { Payload } from '@temporalio/common';
 import type { AppConfig } from '../../domain/config';
 import { DomainError } from '../../domain/errors';
 import { AesGcmPayloadCodec, parsePayloadKeys, PayloadKeyError } from '../../temporal/codec';
-import { formatZodError } from './errors';
+import { formatZodError } from '../../domain/shared/schemas';
 
 const PATH_RE = /^\/codec(?:\/([^/]+))?\/(decode|encode)$/;
 const MAX_BODY_BYTES = 32 * 1024 * 1024;

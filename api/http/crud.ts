@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { Ctx } from '../../domain/context';
 import { acknowledged, created, ok, paged, route, type Access, type Method, type Reply, type RouteDef } from './registry';
-import { idParams } from './schemas';
+import { idParams } from '../../domain/shared/schemas';
 
 /** Response envelopes of the spec, as zod schemas, so the OpenAPI document shows real bodies. */
 export const envelopes = {

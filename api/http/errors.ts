@@ -2,6 +2,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Context, Next } from 'koa';
 import { ZodError } from 'zod';
 import { DomainError, type DomainErrorCode } from '../../domain/errors';
+import { formatZodError } from '../../domain/shared/schemas';
 import { isDependencyUnavailable, UNAVAILABLE_RETRY_AFTER_S } from '../../domain/shared/unavailable';
 
 /** The one table from domain error codes to HTTP statuses. */
@@ -22,15 +23,6 @@ export const STATUS_BY_CODE: Record<DomainErrorCode, number> = {
   gone: 410,
 };
 
-export function formatZodError(err: ZodError, where: string): { message: string; details: { path: string; error: string }[] } {
-  const details = err.issues.map((issue) => ({
-    path: issue.path.map(String).join('.') || where,
-    error: issue.message,
-  }));
-  const first = details[0];
-  const message = first ? `${where}: ${first.path === where ? '' : first.path + ': '}${first.error}` : `invalid ${where}`;
-  return { message, details };
-}
 
 interface HttpishError { status?: number; statusCode?: number; expose?: boolean; message?: string; type?: string; headers?: Record<string, string> }
 

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import type { RouteFactory } from '../app';
 import * as agents from '../../domain/agents/agents.service';
 import { agentBody, agentPatchBody } from '../../domain/agents/agents.schemas';
-import { boolParam, pageParams } from '../http/list-query';
+import { boolParam, pageParams } from '../../domain/shared/list-query';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
-import { idParams } from '../http/schemas';
+import { idParams } from '../../domain/shared/schemas';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;

@@ -6,8 +6,8 @@ import { startFromWebhook, testAutomation, triggerManually } from '../../domain/
 import type { EngineDeps } from '../../domain/automations/engine/ports';
 import { validation } from '../../domain/errors';
 import { ok, route } from '../http/registry';
-import { idParams } from '../http/schemas';
-import { cancelParams, testBody, triggerBody, webhookParams } from './automation-runs.schemas';
+import { idParams } from '../../domain/shared/schemas';
+import { cancelParams, testBody, triggerBody, webhookParams } from '../../domain/automations/automation-runs.schemas';
 
 const section = 'Automations';
 const write = { scopes: ['write'] } as const;

@@ -3,8 +3,8 @@ import * as automations from '../../domain/automations/automations.service';
 import * as reads from '../../domain/automations/automations-read.service';
 import type { ValidationIssue } from '../../domain/automations/zod-kit';
 import { ok, paged, route, type Reply } from '../http/registry';
-import { idParams } from '../http/schemas';
-import { automationCreateBody, automationUpdateBody, executionParams, listAutomationsQuery, listExecutionsQuery } from './automations.schemas';
+import { idParams } from '../../domain/shared/schemas';
+import { automationCreateBody, automationUpdateBody, executionParams, listAutomationsQuery, listExecutionsQuery } from '../../domain/automations/automations.schemas';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;

@@ -5,12 +5,12 @@ import * as configs from '../../domain/bookings/booking-configs.service';
 import * as bookings from '../../domain/bookings/bookings.service';
 import { bookingTransitions } from '../../domain/bookings/bookings.rules';
 import {
-  approveBody, availableSlotsQuery, cancelBody, createBookingBody, createBookingConfigBody, rejectBody, rescheduleBody, updateBookingConfigBody,
+  approveBody, availableSlotsQuery, bookingRefParams, cancelBody, configPageQuery, createBookingBody, createBookingConfigBody, listBookingsQuery, rejectBody,
+  rescheduleBody, updateBookingConfigBody,
 } from '../../domain/bookings/bookings.schemas';
 import { API_START_DEADLINE_MS, createWorkflowPort } from '../../temporal/workflow-client';
 import { created, ok, paged, route } from '../http/registry';
-import { idParams } from '../http/schemas';
-import { bookingRefParams, configPageQuery, listBookingsQuery } from './bookings.schemas';
+import { idParams } from '../../domain/shared/schemas';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;

@@ -2,9 +2,9 @@ import { z } from 'zod';
 import type { RouteFactory } from '../app';
 import * as calculators from '../../domain/pricing/calculators.service';
 import { calculateBody } from '../../domain/pricing/offer-types.schemas';
-import { pageParams } from '../http/list-query';
+import { pageParams } from '../../domain/shared/list-query';
 import { ok, paged, route } from '../http/registry';
-import { idParams, objectId } from '../http/schemas';
+import { idParams, objectId } from '../../domain/shared/schemas';
 
 const read = { scopes: ['read'] } as const;
 const section = 'Calculators';

@@ -3,8 +3,8 @@ import * as calls from '../../domain/calls/calls.service';
 import { serializeCall } from '../../domain/calls/call-view';
 import { listCalls } from '../../domain/calls/calls.query';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
-import { idParams } from '../http/schemas';
-import { createCallBody, listCallsQuery, updateCallBody } from './calls.schemas';
+import { idParams } from '../../domain/shared/schemas';
+import { createCallBody, listCallsQuery, updateCallBody } from '../../domain/calls/calls.schemas';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;

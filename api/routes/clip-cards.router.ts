@@ -1,8 +1,8 @@
 import type { RouteFactory } from '../app';
 import * as cards from '../../domain/projects/clip-cards.service';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
-import { idParams } from '../http/schemas';
-import { createClipCardBody, listClipCardsQuery, updateClipCardBody } from './clip-cards.schemas';
+import { idParams } from '../../domain/shared/schemas';
+import { createClipCardBody, listClipCardsQuery, updateClipCardBody } from '../../domain/projects/clip-cards.schemas';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;

@@ -1,15 +1,16 @@
 import type { RouteFactory } from '../app';
 import * as companies from '../../domain/companies/companies.service';
-import { COMPANY_SUMMARY_FIELDS, serializeCompany } from '../../domain/companies/companies.service';
+import { serializeCompany } from '../../domain/companies/companies.service';
+import { COMPANY_SUMMARY_FIELDS } from '../../domain/companies/companies.schemas';
 import { linkPerson, listCompanyPeople, listDealsFor, unlinkPerson } from '../../domain/people/people.service';
 import { imageResolver } from '../http/images';
-import { project } from '../http/list-query';
+import { project } from '../../domain/shared/list-query';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
-import { idParams } from '../http/schemas';
+import { idParams } from '../../domain/shared/schemas';
 import { childListRoute, timelineRoutes } from './sub-lists';
 import { companyLookupQuery } from '../../domain/lookups/lookups.schemas';
 import { lookupCompany } from '../../domain/lookups/lookup.service';
-import { createCompanyBody, getCompanyQuery, listCompaniesQuery, personLinkBody, updateCompanyBody } from './companies.schemas';
+import { createCompanyBody, getCompanyQuery, listCompaniesQuery, personLinkBody, updateCompanyBody } from '../../domain/companies/companies.schemas';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;

@@ -4,7 +4,7 @@ import { renderDocumentHtml } from '../../domain/contracts/document';
 import { declineAsSigner, signAsSigner, signedPdfForRecipient, viewAsSigner } from '../../domain/contracts/signing.service';
 import { createWorkflowPort } from '../../temporal/workflow-client';
 import { ok, route } from '../http/registry';
-import { declineBody, signBody, tokenParams } from './contracts.schemas';
+import { declineBody, signBody, tokenParams } from '../../domain/contracts/contracts.schemas';
 
 const section = 'Contract signing (public)';
 const access = { public: 'opened by signers from their invitation, who hold no API key; the link token (stored only as a SHA-256) is the capability' } as const;

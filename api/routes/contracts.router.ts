@@ -4,8 +4,8 @@ import { contractStatusTransitions } from '../../domain/contracts/contracts.rule
 import { eidProviderFromConfig } from '../../domain/contracts/eid';
 import { API_START_DEADLINE_MS, createWorkflowPort } from '../../temporal/workflow-client';
 import { created, ok, paged, route } from '../http/registry';
-import { idParams } from '../http/schemas';
-import { createContractBody, listContractsQuery, sendContractBody, voidContractBody } from './contracts.schemas';
+import { idParams } from '../../domain/shared/schemas';
+import { createContractBody, listContractsQuery, sendContractBody, voidContractBody } from '../../domain/contracts/contracts.schemas';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;

@@ -2,7 +2,7 @@ import type { RouteFactory } from '../app';
 import { lookup } from '../../domain/crm-connect/lookup.service';
 import { logConnectorCall } from '../../domain/crm-connect/connector-calls.service';
 import { created, ok, route } from '../http/registry';
-import { connectorCallBody, lookupQuery } from './crm-connect.schemas';
+import { connectorCallBody, lookupQuery } from '../../domain/crm-connect/crm-connect.schemas';
 
 const section = 'CRM connect';
 

@@ -3,7 +3,7 @@ import * as defs from '../../domain/custom-fields/custom-fields.service';
 import { searchByCustomFields } from '../../domain/custom-fields/custom-field-search.service';
 import { CUSTOM_FIELD_ENTITY_TYPES } from '../../domain/custom-fields/custom-field-definition.entity';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
-import { idParams } from '../http/schemas';
+import { idParams } from '../../domain/shared/schemas';
 import { searchDescription } from './custom-fields.search-doc';
 import {
   createDefinitionBody,
@@ -11,7 +11,7 @@ import {
   projectDefinitionsQuery,
   searchBody,
   updateDefinitionBody,
-} from './custom-fields.schemas';
+} from '../../domain/custom-fields/custom-fields.schemas';
 
 const read = { scopes: ['read'] } as const;
 // Definitions are the workspace's schema: changing them is an owner/admin task.

@@ -2,21 +2,22 @@ import type { RouteFactory } from '../app';
 import * as objects from '../../domain/custom-objects/custom-objects.service';
 import * as records from '../../domain/custom-objects/records.service';
 import {
-  bulkBody, createFieldBody, createObjectBody, fieldParams, listRecordsQuery, MAX_BULK_IDS, objectParams, recordBody, recordParams, updateFieldBody, updateObjectBody,
+  bulkBody, createFieldBody, createObjectBody, fieldParams, listRecordsQuery, MAX_BULK_IDS, objectParams, recordBody,
+  recordParams, updateFieldBody, updateObjectBody,
 } from '../../domain/custom-objects/custom-objects.schemas';
 import { imageResolver } from '../http/images';
-import { pageParams } from '../http/list-query';
+import { pageParams } from '../../domain/shared/list-query';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
 import { z } from 'zod';
 import { createCustomObjectSearch } from '../../search/custom-objects';
 import { createIndexFreshness } from '../../search/freshness';
 import { createMeiliClient } from '../../search/meili';
 import { searchQuery } from './search.schemas';
-import { MAX_EXPORT_ROWS, DEFAULT_EXPORT_ROWS } from '../../domain/exports/export-specs';
 import { MAX_IMPORT_ROWS, runImport } from '../../domain/imports/import.service';
+import { DEFAULT_EXPORT_ROWS, MAX_EXPORT_ROWS } from '../../domain/exports/export-specs';
 import { customObjectImporter } from '../../domain/imports/importers';
-import { isoDateParam } from '../http/list-query';
-import { objectId } from '../http/schemas';
+import { customObjectImportBody } from '../../domain/imports/import.schemas';
+import { customObjectExportBody, customObjectExportQuery } from '../../domain/exports/export.schemas';
 
 const section = 'Custom objects';
 const read = { scopes: ['read'] } as const;
@@ -30,33 +31,6 @@ const importAccess = { scopes: ['import'], roles: ['owner', 'admin'] } as const;
 // Like the other exports (lists included): the export scope and the admin or owner role.
 const exportAccess = { scopes: ['export'], roles: ['owner', 'admin'] } as const;
 
-const importBody = z.object({
-  rows: z
-    .array(z.unknown(), { message: 'must be an array of row objects' })
-    .min(1, 'at least 1 row is required')
-    .max(MAX_IMPORT_ROWS, `at most ${MAX_IMPORT_ROWS} rows per request`)
-    .describe('records shaped like the body of POST /custom-objects/:slug/records; each is validated and saved on its own'),
-  validate: z.boolean({ message: 'must be true or false' }).default(false).describe('true: run every check and answer the same report without saving (importId null)'),
-});
-
-// Paging may come in the body or the query string: numeric strings count as numbers.
-const int = (schema: z.ZodNumber) => z.preprocess((v) => (typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : v), schema);
-const exportBody = z
-  .object({
-    limit: int(z.number({ message: 'must be a number' }).int('must be an integer').min(1, 'must be at least 1').max(MAX_EXPORT_ROWS, `must be at most ${MAX_EXPORT_ROWS}`))
-      .default(DEFAULT_EXPORT_ROWS)
-      .describe(`rows per request, default ${DEFAULT_EXPORT_ROWS}, max ${MAX_EXPORT_ROWS}`),
-    page: int(z.number({ message: 'must be a number' }).int('must be an integer').min(1, 'must be at least 1')).optional().describe('1-based page (offset paging)'),
-    cursor: objectId.optional().describe('_id of the last row of the previous page (keyset paging; not with page)'),
-    from: isoDateParam.optional().describe('createdAt from (inclusive); alias dateFrom'),
-    to: isoDateParam.optional().describe('createdAt to (inclusive; a bare date means the whole day); alias dateTo'),
-    dateFrom: isoDateParam.optional(),
-    dateTo: isoDateParam.optional(),
-  })
-  .superRefine((v, ctx) => {
-    if (v.cursor && v.page !== undefined) ctx.addIssue({ code: 'custom', path: ['cursor'], message: 'cannot be combined with page' });
-  });
-const exportQuery = z.object({ limit: z.string().optional(), page: z.string().optional(), cursor: z.string().optional(), from: z.string().optional(), to: z.string().optional() });
 
 const RECORD_SHAPE = 'Body: field slug → value at the top level, or wrapped in `{ data }` / `{ customFields }`; `avatar` (image rules) at the top level. Unknown or read-only slugs are 400 with `details[{ path, error }]`.';
 
@@ -87,7 +61,7 @@ export const customObjectsRoutes: RouteFactory = (deps) => {
       handler: async ({ ctx, body }) => created(await objects.createObject(ctx, body)),
     }),
     route({
-      method: 'POST', path: '/api/v1/import/custom-objects/:slug', section: 'Import and export', access: importAccess, params: objectParams, body: importBody, resources: onObject,
+      method: 'POST', path: '/api/v1/import/custom-objects/:slug', section: 'Import and export', access: importAccess, params: objectParams, body: customObjectImportBody, resources: onObject,
       summary: `Import records of a custom object: rows (1-${MAX_IMPORT_ROWS}) validated one by one like POST /custom-objects/:slug/records; valid rows saved, invalid ones reported; validate: true saves nothing.`,
       description: 'Each row is saved in its own transaction through the same service as the create endpoint (record number, unique values, references, events); the batch is not all-or-nothing. No duplicate detection: every valid row is a new record (a value already taken in a unique field fails its row). Answer { data: { importId, entityType: "custom_object", dryRun, dedupe: "none", total, created, updated, skipped, failed, errors: [{ row, errors: [{ path, error }] }] } } (row: 0-based index). The run is listed in GET /import/history.',
       handler: async ({ ctx, params, body }) => {
@@ -96,13 +70,13 @@ export const customObjectsRoutes: RouteFactory = (deps) => {
       },
     }),
     route({
-      method: 'POST', path: '/api/v1/export/custom-objects/:slug', section: 'Import and export', access: exportAccess, params: objectParams, query: exportQuery, body: exportBody, resources: onObject,
+      method: 'POST', path: '/api/v1/export/custom-objects/:slug', section: 'Import and export', access: exportAccess, params: objectParams, query: customObjectExportQuery, body: customObjectExportBody, resources: onObject,
       summary: `Export records of a custom object in creation order: limit (default ${DEFAULT_EXPORT_ROWS}, max ${MAX_EXPORT_ROWS}), page or cursor, from/to on createdAt (aliases dateFrom/dateTo); body or query string.`,
       description: 'Rows are shaped like GET /custom-objects/:slug/records/:id (field slugs at the top level). Answer { data: [rows], total, limit, hasMore, nextCursor, page? }; nextCursor is the _id of the last row when hasMore.',
       handler: async ({ ctx, params, query, koa }) => {
         const fromQuery = Object.fromEntries(Object.entries(query).filter(([, v]) => v !== undefined));
         const body = koa.request.body && typeof koa.request.body === 'object' ? (koa.request.body as Record<string, unknown>) : {};
-        const parsed = exportBody.parse({ ...fromQuery, ...body });
+        const parsed = customObjectExportBody.parse({ ...fromQuery, ...body });
         const page = await records.exportRecordsOf(ctx, params.slug, { limit: parsed.limit, page: parsed.page, cursor: parsed.cursor, from: parsed.from ?? parsed.dateFrom, to: parsed.to ?? parsed.dateTo });
         return { status: 200, body: page };
       },

@@ -1,8 +1,8 @@
 import type { RouteFactory } from '../app';
 import * as layouts from '../../domain/presets/dashboard-layouts.service';
 import { crudRoutes } from '../http/crud';
-import { pageQuery } from '../http/schemas';
-import { createDashboardLayoutBody, dashboardLayoutView, updateDashboardLayoutBody } from './dashboard-layouts.schemas';
+import { pageQuery } from '../../domain/shared/schemas';
+import { createDashboardLayoutBody, dashboardLayoutView, updateDashboardLayoutBody } from '../../domain/presets/dashboard-layouts.schemas';
 
 export const dashboardLayoutsRoutes: RouteFactory = () =>
   crudRoutes({

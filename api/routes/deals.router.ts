@@ -1,13 +1,14 @@
 import type { RouteFactory } from '../app';
 import * as deals from '../../domain/deals/deals.service';
-import { DEAL_SUMMARY_FIELDS, serializeDeal } from '../../domain/deals/deals.service';
+import { serializeDeal } from '../../domain/deals/deals.service';
+import { DEAL_SUMMARY_FIELDS } from '../../domain/deals/deals.schemas';
 import { listDeals } from '../../domain/deals/deals-list';
 import { dealStatusTransitions } from '../../domain/deals/deals.rules';
-import { project } from '../http/list-query';
+import { project } from '../../domain/shared/list-query';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
-import { idParams } from '../http/schemas';
+import { idParams } from '../../domain/shared/schemas';
 import { timelineRoutes } from './sub-lists';
-import { createDealBody, getDealQuery, listDealsQuery, moveDealBody, updateDealBody } from './deals.schemas';
+import { createDealBody, getDealQuery, listDealsQuery, moveDealBody, updateDealBody } from '../../domain/deals/deals.schemas';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;

@@ -1,10 +1,10 @@
 import type { RouteFactory } from '../app';
 import * as templates from '../../domain/email/email-templates.service';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
-import { idParams } from '../http/schemas';
+import { idParams } from '../../domain/shared/schemas';
 import {
   createEmailSignatureBody, createEmailTemplateBody, listEmailSignaturesQuery, listEmailTemplatesQuery, updateEmailSignatureBody, updateEmailTemplateBody,
-} from './email-templates.schemas';
+} from '../../domain/email/email-templates.schemas';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;
@@ -27,7 +27,7 @@ export const emailTemplatesRoutes: RouteFactory = () => [
     method: 'POST', path: '/api/v1/email-templates', section, access: admin, body: createEmailTemplateBody, successStatus: 201,
     summary: 'Create a template (owner/admin). category defaults to other; an unknown category is 400.',
     description: `Without compiledHtml the server builds the full document from bodyHtml, bodyCss and layoutSettings (and rebuilds it on change). ${placeholders}`,
-    handler: async ({ ctx, body }) => created(await templates.createEmailTemplate(ctx, body as templates.EmailTemplateInput & { name: string })),
+    handler: async ({ ctx, body }) => created(await templates.createEmailTemplate(ctx, body)),
   }),
   route({
     method: 'GET', path: '/api/v1/email-templates/:id', section, access: read, params: idParams, resources: template,
@@ -37,7 +37,7 @@ export const emailTemplatesRoutes: RouteFactory = () => [
   route({
     method: 'PATCH', path: '/api/v1/email-templates/:id', section, access: admin, params: idParams, body: updateEmailTemplateBody, resources: template,
     summary: 'Update a template (owner/admin; partial; metadata merges by key).',
-    handler: async ({ ctx, params, body }) => ok(await templates.updateEmailTemplate(ctx, params.id, body as templates.EmailTemplateInput)),
+    handler: async ({ ctx, params, body }) => ok(await templates.updateEmailTemplate(ctx, params.id, body)),
   }),
   route({
     method: 'DELETE', path: '/api/v1/email-templates/:id', section, access: admin, params: idParams, resources: template,

@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { pageParams } from '../http/list-query';
+import { pageParams } from '../../domain/shared/list-query';
 import type { RouteFactory } from '../app';
 import { listEmailAccounts } from '../../domain/email/email-accounts.service';
 import { serializeEmail } from '../../domain/email/email-records';
 import * as emails from '../../domain/email/emails.service';
 import { created, ok, paged, route } from '../http/registry';
-import { idParams } from '../http/schemas';
-import { listEmailsQuery, rsvpBody, sendEmailBody, threadParams } from './emails.schemas';
+import { idParams } from '../../domain/shared/schemas';
+import { listEmailsQuery, rsvpBody, sendEmailBody, threadParams } from '../../domain/email/emails.schemas';
 import { getCalendarInvite, rsvpCalendarInvite } from '../../domain/email/calendar-invite';
 
 const read = { scopes: ['read'] } as const;

@@ -5,7 +5,7 @@ import { exportRecords } from '../../domain/exports/export.service';
 import { getList } from '../../domain/lists/lists.service';
 import { RECORD_TYPES, type RecordType } from '../../domain/shared/record-kinds';
 import { route, type Reply } from '../http/registry';
-import { EXPORT_PARAMS, exportQuery, listExportParams } from './export.schemas';
+import { EXPORT_PARAMS, exportQuery, listExportParams } from '../../domain/exports/export.schemas';
 
 // Spec: export needs the export scope (read does not cover it) and the admin or owner role; POST only.
 const access = { scopes: ['export'], roles: ['owner', 'admin'] } as const;

@@ -1,7 +1,7 @@
 import type { RouteFactory } from '../app';
 import { addObservations, getContribution, knownDomains, networkLookup, setContribution } from '../../domain/extension/extension.service';
 import { contributionBody, networkQuery, observationsBody } from '../../domain/extension/extension.schemas';
-import { pageParams } from '../http/list-query';
+import { pageParams } from '../../domain/shared/list-query';
 import { ok, paged, route } from '../http/registry';
 import { z } from 'zod';
 

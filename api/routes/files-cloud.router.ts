@@ -1,7 +1,7 @@
 import type { RouteFactory } from '../app';
 import * as cloud from '../../domain/files/cloud/cloud.service';
 import { created, paged, route } from '../http/registry';
-import { cloudAccountsQuery, cloudBrowseQuery, cloudCreateBody, cloudLinkBody } from './files.schemas';
+import { cloudAccountsQuery, cloudBrowseQuery, cloudCreateBody, cloudLinkBody } from '../../domain/files/files.schemas';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;

@@ -9,11 +9,11 @@ import { receiveSignedUpload } from '../../domain/files/captures.service';
 import type { StagedUpload } from '../../domain/files/receive-upload';
 import { fileStorageFor, localStorageFor } from '../../domain/files/storage-factory';
 import { DomainError } from '../../domain/errors';
-import { formatZodError } from '../http/errors';
+import { formatZodError } from '../../domain/shared/schemas';
 import { acknowledged, created, ok, paged, route, type Reply } from '../http/registry';
-import { idParams } from '../http/schemas';
+import { idParams } from '../../domain/shared/schemas';
 import { cloudFileRoutes } from './files-cloud.router';
-import { createFolderBody, fileLinkBody, listFilesQuery, listFoldersQuery } from './files.schemas';
+import { createFolderBody, fileLinkBody, listFilesQuery, listFoldersQuery } from '../../domain/files/files.schemas';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;

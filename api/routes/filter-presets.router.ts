@@ -1,7 +1,7 @@
 import type { RouteFactory } from '../app';
 import * as presets from '../../domain/presets/filter-presets.service';
 import { crudRoutes } from '../http/crud';
-import { createFilterPresetBody, filterPresetView, listFilterPresetsQuery, updateFilterPresetBody } from './filter-presets.schemas';
+import { createFilterPresetBody, filterPresetView, listFilterPresetsQuery, updateFilterPresetBody } from '../../domain/presets/filter-presets.schemas';
 
 const visibilityNote = 'workspace: everyone; private: the owner; user: the owner and userIds; group: the owner only until user groups exist';
 

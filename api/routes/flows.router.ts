@@ -2,8 +2,8 @@ import type { RouteFactory } from '../app';
 import * as flows from '../../domain/deals/flows.service';
 import { createStage, deleteStage, updateStage } from '../../domain/deals/flow-stages.service';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
-import { idParams, pageQuery } from '../http/schemas';
-import { createFlowBody, createStageBody, stageIdInput, updateFlowBody, updateStageBody } from './flows.schemas';
+import { idParams, pageQuery } from '../../domain/shared/schemas';
+import { createFlowBody, createStageBody, stageIdInput, updateFlowBody, updateStageBody } from '../../domain/deals/flows.schemas';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;

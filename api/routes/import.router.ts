@@ -4,8 +4,8 @@ import { listImportRuns, runImport } from '../../domain/imports/import.service';
 import { companyImporter, dealImporter, leadImporter, personImporter, type Importer } from '../../domain/imports/importers';
 import { imageResolver } from '../http/images';
 import { ok, paged, route } from '../http/registry';
-import { pageQuery } from '../http/schemas';
-import { IMPORT_PATHS, importBody, rowParser, validateBody } from './import.schemas';
+import { pageQuery } from '../../domain/shared/schemas';
+import { IMPORT_PATHS, importBody, rowParser, validateBody } from '../../domain/imports/import.schemas';
 
 // Spec: import needs the import scope (write does not cover it) and the admin or owner role.
 const access = { scopes: ['import'], roles: ['owner', 'admin'] } as const;

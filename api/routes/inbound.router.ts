@@ -5,10 +5,10 @@ import { DomainError } from '../../domain/errors';
 import { processInbound, type InboundInput } from '../../domain/inbound/inbound.service';
 import { FREE_MAIL_DOMAINS } from '../../domain/inbound/values';
 import { fieldRows, toJsonSchema } from '../docs/schema';
-import { formatZodError } from '../http/errors';
+import { formatZodError } from '../../domain/shared/schemas';
 import { created, ok, route } from '../http/registry';
-import { normalizeInbound, type KeyTable } from './inbound.payload';
-import { CONNECTOR_KEYS, connectorBody, INBOUND_KEYS, inboundBody } from './inbound.schemas';
+import { normalizeInbound, type KeyTable } from '../../domain/inbound/payload';
+import { CONNECTOR_KEYS, connectorBody, INBOUND_KEYS, inboundBody } from '../../domain/inbound/inbound.schemas';
 
 const access = { scopes: ['inbound'] } as const;
 const section = 'Inbound';

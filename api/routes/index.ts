@@ -16,11 +16,11 @@ import { flowsRoutes } from './flows.router';
 import { inboundRoutes } from './inbound.router';
 import { importRoutes } from './import.router';
 import { exportRoutes } from './export.router';
-import { activitiesRoutes } from './activities.router';
+import { timelineEntryRoutes } from './timeline.router';
 import { tasksRoutes } from './tasks.router';
 import { notesRoutes } from './notes.router';
 import { callsRoutes } from './calls.router';
-import { eventsRoutes } from './events.router';
+import { calendarEventsRoutes } from './calendar-events.router';
 import { crmConnectRoutes } from './crm-connect.router';
 import { imagesRoutes } from './images.router';
 import { searchRoutes } from './search.router';
@@ -81,11 +81,11 @@ export function allRoutes(deps: AppDeps): RouteDef[] {
     importRoutes,
     exportRoutes,
     searchRoutes,
-    activitiesRoutes,
+    timelineEntryRoutes,
     tasksRoutes,
     notesRoutes,
     callsRoutes,
-    eventsRoutes,
+    calendarEventsRoutes,
     crmConnectRoutes,
     imagesRoutes,
     automationsRoutes,

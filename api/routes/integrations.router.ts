@@ -2,7 +2,7 @@ import type { RouteFactory } from '../app';
 import { listIntegrations, syncIntegration } from '../../domain/files/cloud/integrations.service';
 import { ok, paged, route } from '../http/registry';
 import { CLOUD_PROVIDERS } from '../../domain/files/cloud/cloud-provider';
-import { integrationsQuery, syncBody } from './files.schemas';
+import { integrationsQuery, syncBody } from '../../domain/files/files.schemas';
 
 const section = 'Integrations';
 

@@ -1,8 +1,8 @@
 import type { RouteFactory } from '../app';
 import * as routing from '../../domain/leads/lead-routing.service';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
-import { idParams, pageQuery } from '../http/schemas';
-import { createRoutingRuleBody, updateRoutingRuleBody } from './lead-routing.schemas';
+import { idParams, pageQuery } from '../../domain/shared/schemas';
+import { createRoutingRuleBody, updateRoutingRuleBody } from '../../domain/leads/lead-routing.schemas';
 
 const read = { scopes: ['read'] } as const;
 const admin = { scopes: ['write'], roles: ['owner', 'admin'] } as const;

@@ -1,8 +1,8 @@
 import type { RouteFactory } from '../app';
 import * as scoring from '../../domain/leads/lead-scoring.service';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
-import { idParams, pageQuery } from '../http/schemas';
-import { createScoringRuleBody, updateScoringRuleBody } from './lead-scoring.schemas';
+import { idParams, pageQuery } from '../../domain/shared/schemas';
+import { createScoringRuleBody, updateScoringRuleBody } from '../../domain/leads/lead-scoring.schemas';
 
 const read = { scopes: ['read'] } as const;
 const admin = { scopes: ['write'], roles: ['owner', 'admin'] } as const;

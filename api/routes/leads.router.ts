@@ -1,11 +1,12 @@
 import type { RouteFactory } from '../app';
 import * as leads from '../../domain/leads/leads.service';
-import { LEAD_SUMMARY_FIELDS, serializeLead } from '../../domain/leads/leads.service';
-import { project } from '../http/list-query';
+import { serializeLead } from '../../domain/leads/leads.service';
+import { LEAD_SUMMARY_FIELDS } from '../../domain/leads/leads.schemas';
+import { project } from '../../domain/shared/list-query';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
-import { idParams } from '../http/schemas';
+import { idParams } from '../../domain/shared/schemas';
 import { timelineRoutes } from './sub-lists';
-import { createLeadBody, getLeadQuery, listLeadsQuery, updateLeadBody } from './leads.schemas';
+import { createLeadBody, getLeadQuery, listLeadsQuery, updateLeadBody } from '../../domain/leads/leads.schemas';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;

@@ -2,10 +2,10 @@ import type { z } from 'zod';
 import type { RouteFactory } from '../app';
 import * as lists from '../../domain/lists/lists.service';
 import { DomainError } from '../../domain/errors';
-import { formatZodError } from '../http/errors';
+import { formatZodError } from '../../domain/shared/schemas';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
-import { idParams, pageQuery } from '../http/schemas';
-import { createListBody, listItemsBody, listListsQuery, removeItemsQuery, updateListBody } from './lists.schemas';
+import { idParams, pageQuery } from '../../domain/shared/schemas';
+import { createListBody, listItemsBody, listListsQuery, removeItemsQuery, updateListBody } from '../../domain/lists/lists.schemas';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;

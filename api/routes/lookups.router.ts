@@ -6,7 +6,7 @@ import { matchRegistry } from '../../domain/lookups/registry-match.service';
 import { findWebPresence } from '../../domain/lookups/web-presence.service';
 import { imageResolver } from '../http/images';
 import { ok, route } from '../http/registry';
-import { idParams } from '../http/schemas';
+import { idParams } from '../../domain/shared/schemas';
 
 const section = 'Registry lookups';
 

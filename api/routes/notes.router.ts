@@ -1,8 +1,8 @@
 import type { RouteFactory } from '../app';
 import * as notes from '../../domain/notes/notes.service';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
-import { idParams } from '../http/schemas';
-import { createNoteBody, listNotesQuery, updateNoteBody } from './notes.schemas';
+import { idParams } from '../../domain/shared/schemas';
+import { createNoteBody, listNotesQuery, updateNoteBody } from '../../domain/notes/notes.schemas';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;

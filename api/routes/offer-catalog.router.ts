@@ -3,11 +3,11 @@ import * as templates from '../../domain/offers/offer-templates.service';
 import * as products from '../../domain/offers/products.service';
 import { crudRoutes } from '../http/crud';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
-import { idParams } from '../http/schemas';
+import { idParams } from '../../domain/shared/schemas';
 import {
   catalogView, createCatalogBody, createOfferTemplateBody, createProductBody, listProductsQuery, listTemplatesQuery, productView,
   updateCatalogBody, updateOfferTemplateBody, updateProductBody,
-} from './offers.schemas';
+} from '../../domain/offers/offers.schemas';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;

@@ -4,9 +4,9 @@ import * as offerTypes from '../../domain/pricing/offer-types.service';
 import { createOfferTypeBody, patchOfferTypeBody, simulateBody, validateOfferTypeBody } from '../../domain/pricing/offer-types.schemas';
 import { ruleReference } from '../../domain/pricing/rule-reference';
 import { INDUSTRIES, ruleTemplates } from '../../domain/pricing/rule-templates';
-import { boolParam, pageParams } from '../http/list-query';
+import { boolParam, pageParams } from '../../domain/shared/list-query';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
-import { idParams } from '../http/schemas';
+import { idParams } from '../../domain/shared/schemas';
 
 const read = { scopes: ['read'] } as const;
 const admin = { scopes: ['write'], roles: ['owner', 'admin'] } as const;

@@ -5,9 +5,9 @@ import { DomainError } from '../../domain/errors';
 import { renderOfferHtml } from '../../domain/offers/offer-html';
 import { previewKey, previewOffer, respondToOffer, viewPublicOffer, type PublicOffer } from '../../domain/offers/offer-public.service';
 import { parseSecretsKey } from '../../domain/shared/secret-box';
-import { formatZodError } from '../http/errors';
+import { formatZodError } from '../../domain/shared/schemas';
 import { route, type Reply } from '../http/registry';
-import { acceptBody, declineBody, previewTokenParams, publicIdParams } from './offers.schemas';
+import { acceptBody, declineBody, previewTokenParams, publicIdParams } from '../../domain/offers/offers.schemas';
 
 const section = 'Offers';
 const REASON = 'opened by the offer\'s recipient, who holds no API key: the unguessable publicId (or signed preview token) is the capability';

@@ -7,7 +7,7 @@ import { offerStatusTransitions } from '../../domain/offers/offers.rules';
 import { parseSecretsKey } from '../../domain/shared/secret-box';
 import { envelopes } from '../http/crud';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
-import { createOfferBody, listOffersQuery, offerIdParams, offerSettingsPatch, offerView, sendEmailBody, sendSmsBody, updateOfferBody } from './offers.schemas';
+import { createOfferBody, listOffersQuery, offerIdParams, offerSettingsPatch, offerView, sendEmailBody, sendSmsBody, updateOfferBody } from '../../domain/offers/offers.schemas';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;

@@ -1,14 +1,15 @@
 import type { RouteFactory } from '../app';
 import * as people from '../../domain/people/people.service';
-import { PERSON_SUMMARY_FIELDS, serializePerson } from '../../domain/people/people.service';
+import { serializePerson } from '../../domain/people/people.service';
+import { PERSON_SUMMARY_FIELDS } from '../../domain/people/people.schemas';
 import { imageResolver } from '../http/images';
-import { project } from '../http/list-query';
+import { project } from '../../domain/shared/list-query';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
-import { idParams } from '../http/schemas';
+import { idParams } from '../../domain/shared/schemas';
 import { childListRoute, timelineRoutes } from './sub-lists';
 import { personLookupQuery } from '../../domain/lookups/lookups.schemas';
 import { lookupPerson } from '../../domain/lookups/lookup.service';
-import { createPersonBody, getPersonQuery, listPeopleQuery, updatePersonBody } from './people.schemas';
+import { createPersonBody, getPersonQuery, listPeopleQuery, updatePersonBody } from '../../domain/people/people.schemas';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;

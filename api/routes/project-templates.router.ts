@@ -1,8 +1,8 @@
 import type { RouteFactory } from '../app';
 import * as templates from '../../domain/projects/project-templates.service';
 import { created, ok, paged, route } from '../http/registry';
-import { idParams } from '../http/schemas';
-import { createTemplateBody, fromTemplateBody, listTemplatesQuery, updateTemplateBody } from './project-templates.schemas';
+import { idParams } from '../../domain/shared/schemas';
+import { createTemplateBody, fromTemplateBody, listTemplatesQuery, updateTemplateBody } from '../../domain/projects/project-templates.schemas';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;

@@ -3,11 +3,11 @@ import * as projects from '../../domain/projects/projects.service';
 import * as projectTasks from '../../domain/projects/project-tasks.service';
 import { createTimeEntry, listTimeEntries } from '../../domain/projects/time-entries.service';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
-import { idParams } from '../http/schemas';
+import { idParams } from '../../domain/shared/schemas';
 import {
   commentParams, createCommentBody, createProjectBody, createProjectTaskBody, createTimeEntryBody, listProjectsQuery, listTimeEntriesQuery,
   moveProjectBody, pageQuery, taskIdParams, updateCommentBody, updateProjectBody, updateProjectTaskBody,
-} from './projects.schemas';
+} from '../../domain/projects/projects.schemas';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;

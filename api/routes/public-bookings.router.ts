@@ -1,10 +1,9 @@
 import type { RouteFactory } from '../app';
 import { bookingSideDeps } from '../../domain/bookings/approval.service';
-import { cancelBody, rescheduleBody } from '../../domain/bookings/bookings.schemas';
+import { cancelBody, publicIdParams, publicSlotsQuery, rescheduleBody } from '../../domain/bookings/bookings.schemas';
 import { publicCancel, publicReschedule, publicSlots, publicView } from '../../domain/bookings/public.service';
 import { API_START_DEADLINE_MS, createWorkflowPort } from '../../temporal/workflow-client';
 import { ok, route } from '../http/registry';
-import { publicIdParams, publicSlotsQuery } from './bookings.schemas';
 
 const section = 'Bookings';
 const access = { public: 'for attendees, who hold no API key: the booking\'s unguessable publicId (from the confirmation e-mail) is the capability' } as const;

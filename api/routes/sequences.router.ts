@@ -8,10 +8,10 @@ import { listEnrollments, pauseEnrollment, readEnrollment, resumeEnrollment, seq
 import * as sequences from '../../domain/sequences/sequences.service';
 import { unsubscribe, unsubscribeKey, UNSUBSCRIBE_PATH } from '../../domain/sequences/unsubscribe';
 import { ok, paged, route } from '../http/registry';
-import { idParams } from '../http/schemas';
+import { idParams } from '../../domain/shared/schemas';
 import {
   eligibilityQuery, enrollBody, enrollmentParams, enrollTarget, listEnrollmentsQuery, listSequencesQuery, pauseBody, sequenceCreateBody, sequenceUpdateBody, tokenParams,
-} from './sequences.schemas';
+} from '../../domain/sequences/sequences.schemas';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;

@@ -1,8 +1,8 @@
 import type { RouteFactory } from '../app';
 import * as templates from '../../domain/messaging/sms-templates.service';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
-import { idParams } from '../http/schemas';
-import { createTemplateBody, templateListQuery, updateTemplateBody } from './sms.schemas';
+import { idParams } from '../../domain/shared/schemas';
+import { createTemplateBody, templateListQuery, updateTemplateBody } from '../../domain/messaging/sms.schemas';
 
 const section = 'SMS';
 const read = { scopes: ['sms'] } as const;

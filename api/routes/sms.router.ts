@@ -8,11 +8,11 @@ import * as messages from '../../domain/messaging/sms-messages.service';
 import { cancelScheduled, getScheduled, listScheduled, scheduleSms, serializeScheduled } from '../../domain/messaging/sms-scheduled.service';
 import { sendSms } from '../../domain/messaging/sms.service';
 import { forkForWorkspace } from '../../domain/orm/tenant';
-import { project } from '../http/list-query';
+import { project } from '../../domain/shared/list-query';
 import { created, ok, paged, route } from '../http/registry';
-import { idParams } from '../http/schemas';
+import { idParams } from '../../domain/shared/schemas';
 import { z } from 'zod';
-import { bulkSmsBody, listSmsQuery, scheduledQuery, scheduleSmsBody, sendSmsBody, smsFlagsBody, threadBody, threadParams, threadQuery, threadsQuery } from './sms.schemas';
+import { bulkSmsBody, listSmsQuery, scheduledQuery, scheduleSmsBody, sendSmsBody, smsFlagsBody, threadBody, threadParams, threadQuery, threadsQuery } from '../../domain/messaging/sms.schemas';
 
 const section = 'SMS';
 const sms = { scopes: ['sms'] } as const;

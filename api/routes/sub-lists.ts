@@ -1,8 +1,8 @@
 import type { Ctx } from '../../domain/context';
-import { listTimeline, type TimelineLink } from '../../domain/activities/timeline.service';
+import { listTimeline, type TimelineLink } from '../../domain/timeline/timeline.service';
 import type { PageRequest } from '../../domain/shared/listing';
 import { paged, route, type RouteDef } from '../http/registry';
-import { idParams, pageQuery } from '../http/schemas';
+import { idParams, pageQuery } from '../../domain/shared/schemas';
 
 interface ParentSpec {
   /** e.g. /api/v1/companies */

@@ -6,11 +6,11 @@ import { createTicketTimeEntry, listMessages, listTicketTimeEntries, replyToTick
 import { FALLBACK_CATEGORY, ticketStatusTransitions } from '../../domain/support/support.rules';
 import { validation } from '../../domain/errors';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
-import { idParams } from '../http/schemas';
+import { idParams } from '../../domain/shared/schemas';
 import {
   createTicketBody, customerDetailQuery, listTicketsQuery, messagesQuery, moveTicketBody, replyBody, supportCustomersQuery, supportFlowBody,
   ticketTimeBody, ticketTimeQuery, updateTicketBody,
-} from './support.schemas';
+} from '../../domain/support/support.schemas';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;

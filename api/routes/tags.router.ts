@@ -1,7 +1,7 @@
 import type { RouteFactory } from '../app';
 import { bulkTags, listTags } from '../../domain/tags/tags.service';
 import { ok, paged, route } from '../http/registry';
-import { bulkTagsBody, listTagsQuery, MAX_TAGS_PAGE } from './tags.schemas';
+import { bulkTagsBody, listTagsQuery, MAX_TAGS_PAGE } from '../../domain/tags/tags.schemas';
 
 const section = 'Tags';
 

@@ -3,10 +3,10 @@ import * as tasks from '../../domain/tasks/tasks.service';
 import { TASK_SUMMARY_FIELDS } from '../../domain/tasks/tasks.service';
 import { listTasks } from '../../domain/tasks/tasks.query';
 import { readTaskFlow } from '../../domain/tasks/task-flow.service';
-import { project } from '../http/list-query';
+import { project } from '../../domain/shared/list-query';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
-import { idParams } from '../http/schemas';
-import { createTaskBody, listTasksQuery, updateTaskBody } from './tasks.schemas';
+import { idParams } from '../../domain/shared/schemas';
+import { createTaskBody, listTasksQuery, updateTaskBody } from '../../domain/tasks/tasks.schemas';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;

@@ -1,8 +1,8 @@
 import type { RouteFactory } from '../app';
 import * as users from '../../domain/users/users.service';
 import { ok, paged, route } from '../http/registry';
-import { idParams } from '../http/schemas';
-import { listUsersQuery, updateUserBody } from './users.schemas';
+import { idParams } from '../../domain/shared/schemas';
+import { listUsersQuery, updateUserBody } from '../../domain/users/users.schemas';
 
 const section = 'Users';
 const resources = { id: 'user' };

@@ -3,8 +3,8 @@ import * as deliveries from '../../domain/webhooks/deliveries.service';
 import { eventTypesDoc } from '../../domain/webhooks/event-types';
 import * as subs from '../../domain/webhooks/subscriptions.service';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
-import { idParams } from '../http/schemas';
-import { createSubscriptionBody, deliveryParams, listDeliveriesQuery, listSubscriptionsQuery, updateSubscriptionBody } from './webhooks.schemas';
+import { idParams } from '../../domain/shared/schemas';
+import { createSubscriptionBody, deliveryParams, listDeliveriesQuery, listSubscriptionsQuery, updateSubscriptionBody } from '../../domain/webhooks/webhooks.schemas';
 
 const access = { scopes: ['webhooks'] } as const;
 const section = 'Webhooks';

@@ -8,6 +8,7 @@ import type { ActionType } from './definition.schemas';
 import {
   hasPlaceholder, zArray, zBoolean, zEnum, zInt, zJsonObject, zNumber, zNumberOrPlaceholder, zObject, zRequiredText, zString,
 } from './zod-kit';
+import type { RecordType } from '../shared/record-types';
 
 const optText = (max: number) => zString().max(max, `must be at most ${max} characters`).optional();
 const reqText = zRequiredText;
@@ -30,8 +31,8 @@ export const PRIORITIES = ['low', 'medium', 'high'] as const;
 export const DATE_SCHEDULE_TYPES = ['relative', 'absolute'] as const;
 /** find_next free slot, skip creation, or create anyway over the conflict. */
 export const CONFLICT_POLICIES = ['find_next', 'skip', 'create_anyway'] as const;
-export const RECORD_TYPES = ['lead', 'person', 'company', 'deal', 'custom_object'] as const;
-export const ACCESS_RECORD_TYPES = ['trigger', 'lead', 'person', 'company', 'deal'] as const;
+export const RECORD_TYPES = ['lead', 'person', 'company', 'deal', 'custom_object'] as const satisfies readonly (RecordType | 'custom_object')[];
+export const ACCESS_RECORD_TYPES = ['trigger', 'lead', 'person', 'company', 'deal'] as const satisfies readonly (RecordType | 'trigger')[];
 export const SEQUENCE_ENTITY_TYPES = ['trigger', 'Lead', 'People', 'Deal', 'Company'] as const;
 export const HTTP_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
 const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;

@@ -1,33 +1,17 @@
 import type { Ctx } from '../context';
 import { notFound, validation } from '../errors';
 import { emit } from '../outbox/emit';
-import { assertRecordLinks } from '../activities/references';
+import { assertRecordLinks } from '../timeline/references';
 import { applyPatch } from '../shared/changes';
 import { dateWhere, findPage, toPlain, type PageRequest } from '../shared/listing';
 import { createRecord, pickDefined } from '../shared/records';
-import { CalendarEvent, type Attendee, type EventType } from './calendar-event.entity';
+import { CalendarEvent } from './calendar-event.entity';
+import type { EventInput } from './calendar-events.schemas';
 
 export const EVENT_FIELDS = [
   '_id', 'title', 'description', 'type', 'start', 'end', 'allDay', 'location', 'attendees', 'companyId', 'personId', 'leadId', 'dealId',
   'ownerId', 'reminderMinutes', 'createdAt', 'updatedAt',
 ] as const;
-
-export interface EventInput {
-  title?: string;
-  description?: string | null;
-  type?: EventType;
-  start?: Date;
-  end?: Date;
-  allDay?: boolean;
-  location?: string | null;
-  attendees?: Attendee[];
-  companyId?: string | null;
-  personId?: string | null;
-  leadId?: string | null;
-  dealId?: string | null;
-  ownerId?: string;
-  reminderMinutes?: number | null;
-}
 
 const FIELDS = ['title', 'description', 'type', 'start', 'end', 'allDay', 'location', 'attendees', 'companyId', 'personId', 'leadId', 'dealId', 'ownerId', 'reminderMinutes'] as const;
 

@@ -1,4 +1,4 @@
-import type { LinkedActivity } from '../activities/linked';
+import type { LinkedActivity } from '../timeline/linked';
 import type { Call } from './call.entity';
 
 /** List reads carry at most this many conversation turns (single reads carry all stored turns). */

@@ -2,37 +2,14 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Ctx } from '../context';
 import { notFound } from '../errors';
 import { emit } from '../outbox/emit';
-import { createLinkedActivity, removeLinkedActivities, syncLinkedActivity } from '../activities/linked';
-import { assertRecordLinks } from '../activities/references';
+import { createLinkedActivity, removeLinkedActivities, syncLinkedActivity } from '../timeline/linked';
+import { assertRecordLinks } from '../timeline/references';
 import { applyPatch, type Changes } from '../shared/changes';
 import { createRecord, pickDefined } from '../shared/records';
 import { inTransaction } from '../shared/tx';
-import { Call, type CallDirection, type CallStatus, type ConversationTurn, type TranscriptStatus } from './call.entity';
+import { Call, type CallStatus } from './call.entity';
 import { callTimelineRow, serializeCall } from './call-view';
-
-export interface CallInput {
-  subject?: string | null;
-  phone?: string;
-  direction?: CallDirection;
-  status?: CallStatus;
-  duration?: number;
-  startedAt?: Date;
-  notes?: string | null;
-  outcome?: string | null;
-  companyId?: string | null;
-  personId?: string | null;
-  leadId?: string | null;
-  dealId?: string | null;
-  ownerId?: string;
-  externalId?: string;
-  transcriptText?: string | null;
-  transcriptSummary?: string | null;
-  transcriptStatus?: TranscriptStatus;
-  conversation?: ConversationTurn[];
-  languageCode?: string | null;
-  recordingUrl?: string | null;
-  recordingPending?: boolean;
-}
+import type { CallInput } from './calls.schemas';
 
 const FIELDS = [
   'subject', 'phone', 'direction', 'status', 'duration', 'startedAt', 'notes', 'outcome', 'companyId', 'personId', 'leadId', 'dealId',

@@ -1,6 +1,7 @@
 import { defineResource } from '../shared/resource';
 import { byId, plainRecord } from '../automations/engine/record-view';
-import { COMPANY_FIELDS, COMPANY_SUMMARY_FIELDS, getCompany, serializeCompany } from './companies.service';
+import { getCompany, serializeCompany } from './companies.service';
+import { COMPANY_FIELDS, COMPANY_SUMMARY_FIELDS } from './companies.schemas';
 import { Company } from './company.entity';
 import { CompanyPerson } from '../people/person.entity';
 

@@ -2,41 +2,17 @@ import type { Ctx } from '../context';
 import { createRecord } from '../shared/records';
 import { notFound } from '../errors';
 import { emit } from '../outbox/emit';
-import { recordSystemActivity } from '../activities/timeline.service';
+import { recordSystemActivity } from '../timeline/timeline.service';
 import { Deal } from '../deals/deal.entity';
 import { CompanyPerson, Person } from '../people/person.entity';
 import { applyPatch, emitTagChanges, normalizeTags } from '../shared/changes';
-import { asRecord, mergeNameValues, toNameValueArray, type CustomFieldsInput } from '../shared/custom-fields';
+import { asRecord, mergeNameValues, toNameValueArray } from '../shared/custom-fields';
 import { assertCustomFieldValues } from '../custom-fields/validate-values';
 import { dateWhere, findPage, likePattern, toPlain, type DateFilterInput, type PageRequest } from '../shared/listing';
 import { previewOf, type PreviewResult } from '../shared/preview';
 import { inTransaction } from '../shared/tx';
 import { Company } from './company.entity';
-
-export const COMPANY_FIELDS = [
-  '_id', 'name', 'cvr', 'email', 'phone', 'address', 'city', 'zip', 'country', 'website', 'industry', 'employees',
-  'customFields', 'tags', 'avatar', 'logoUrl', 'ownerId', 'createdAt', 'updatedAt', 'profileUrl',
-] as const;
-export const COMPANY_SUMMARY_FIELDS = ['name', 'cvr', 'email', 'phone', 'city', 'website', 'tags', 'updatedAt'] as const;
-
-export interface CompanyInput {
-  name?: string;
-  cvr?: string | null;
-  email?: string | null;
-  phone?: string | null;
-  address?: string | null;
-  city?: string | null;
-  zip?: string | null;
-  country?: string | null;
-  website?: string | null;
-  industry?: string | null;
-  employees?: number | null;
-  customFields?: CustomFieldsInput;
-  tags?: string[];
-  avatar?: string;
-  logoUrl?: string;
-  profileUrl?: string | null;
-}
+import { COMPANY_FIELDS, type CompanyInput } from './companies.schemas';
 
 /** Turns an image field value (URL, data URL or "") into the stored URL; provided by the API layer. */
 export type ImageResolver = (ctx: Ctx, value: string) => Promise<string | null>;

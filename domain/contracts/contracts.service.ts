@@ -1,5 +1,5 @@
 import type { Ctx } from '../context';
-import { assertRefs } from '../activities/references';
+import { assertRefs } from '../timeline/references';
 import { Offer, OfferTemplate } from '../offers/offer.entity';
 import { DomainError, notFound, validation } from '../errors';
 import type { Logger } from '../logger';

@@ -2,7 +2,8 @@ import type { Ctx } from '../context';
 import { Person } from '../people/person.entity';
 import { Call, type CallDirection, type CallStatus } from '../calls/call.entity';
 import { serializeCall } from '../calls/call-view';
-import { createCall, type CallInput } from '../calls/calls.service';
+import type { CallInput } from '../calls/calls.schemas';
+import { createCall } from '../calls/calls.service';
 import { firstPhoneMatch } from './lookup.service';
 
 export interface ConnectorCallInput {

@@ -12,21 +12,10 @@ import {
   type CustomFieldType,
 } from './custom-field-definition.entity';
 import { definitionProblem, isSelectType, MAX_DEFINITIONS_PER_TYPE } from './definition-rules';
+import type { DefinitionInput } from './custom-fields.schemas';
 
 const FIELDS = ['_id', 'entityType', 'key', 'label', 'type', 'description', 'options', 'required', 'order', 'showInCreateDialog', 'createdAt', 'updatedAt'] as const;
 export const serializeDefinition = (d: CustomFieldDefinition): Record<string, unknown> => toPlain(d, FIELDS);
-
-export interface DefinitionInput {
-  entityType?: CustomFieldEntityType;
-  key?: string;
-  label?: string;
-  type?: CustomFieldType;
-  description?: string | null;
-  options?: CustomFieldOption[];
-  required?: boolean;
-  order?: number;
-  showInCreateDialog?: boolean;
-}
 
 const ORDER = { entityType: 'asc', order: 'asc', createdAt: 'asc' } as const;
 

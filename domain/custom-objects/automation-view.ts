@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CustomObject, CustomObjectField, CustomObjectRecord } from './custom-object.entity';
+import type { RecordType } from '../shared/record-types';
 
 const OBJECT_ID = /^[0-9a-f]{24}$/;
 
@@ -27,13 +28,13 @@ export function automationRecordView(object: Pick<CustomObject, '_id' | 'slug' |
 }
 
 /** The record, its object, and the native records its reference fields point at (company, person, deal, lead). */
-export async function loadRecordForAutomation(em: EntityManager, id: string): Promise<{ view: Record<string, unknown>; object: CustomObject; links: Partial<Record<'company' | 'person' | 'deal' | 'lead', string>>; ownerId: string } | null> {
+export async function loadRecordForAutomation(em: EntityManager, id: string): Promise<{ view: Record<string, unknown>; object: CustomObject; links: Partial<Record<RecordType, string>>; ownerId: string } | null> {
   const record = await em.findOne(CustomObjectRecord, { _id: id });
   if (!record) return null;
   const object = await em.findOne(CustomObject, { _id: record.objectId });
   if (!object) return null;
   const fields = await em.find(CustomObjectField, { objectId: object._id, type: 'record_reference', referenceType: 'native' });
-  const links: Partial<Record<'company' | 'person' | 'deal' | 'lead', string>> = {};
+  const links: Partial<Record<RecordType, string>> = {};
   for (const f of fields) {
     const value = record.data[f.slug];
     if (f.nativeEntity && typeof value === 'string' && !links[f.nativeEntity]) links[f.nativeEntity] = value;

@@ -1,6 +1,7 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import { p, tenantProps } from '../orm/base';
 import type { FieldOption, FieldType, RollupSpec } from './field-types';
+import type { RecordType } from '../shared/record-types';
 
 /** A workspace-defined object type; `slug` addresses it in URLs and is unique per workspace. */
 export const CustomObject = defineEntity({
@@ -45,7 +46,7 @@ export const CustomObjectField = defineEntity({
     options: p.json<FieldOption[]>().default([]),
     referenceType: p.string().length(10).$type<'custom' | 'native'>().nullable(),
     referenceObject: p.string().length(63).nullable(),
-    nativeEntity: p.string().length(20).$type<'company' | 'person' | 'deal' | 'lead'>().nullable(),
+    nativeEntity: p.string().length(20).$type<RecordType>().nullable(),
     order: p.integer().default(0),
     /** Formula fields: the arithmetic expression over number/currency field slugs. */
     expression: p.text().nullable(),

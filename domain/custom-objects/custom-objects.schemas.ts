@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { FIELD_TYPES, MAX_JSON_BYTES, RESERVED_SLUGS } from './field-types';
 import { rollupBody } from './rollup';
+import { RECORD_TYPES } from '../shared/record-types';
 
 export const MAX_FAVORITE_FIELDS = 5;
 export const MAX_FIELDS_PER_OBJECT = 200;
@@ -59,7 +60,7 @@ export const createFieldBody = z.object({
   options: optionList.optional(),
   referenceType: z.enum(['custom', 'native'], { message: 'referenceType must be custom or native' }).optional(),
   referenceObject: z.string().max(63).optional(),
-  nativeEntity: z.enum(['company', 'person', 'deal', 'lead'], { message: 'nativeEntity must be company, person, deal or lead' }).optional(),
+  nativeEntity: z.enum(RECORD_TYPES, { message: 'nativeEntity must be company, person, deal or lead' }).optional(),
   order: z.number().int().min(0).max(10_000).optional(),
   expression: z.string({ message: 'expression must be a string' }).max(500, 'expression must be at most 500 characters').optional().describe('formula fields: arithmetic over number/currency field slugs with + - * / and parentheses'),
   rollup: rollupBody.optional(),

@@ -1,6 +1,6 @@
 import type { Ctx } from '../context';
-import { Activity } from '../activities/activity.entity';
-import { serializeActivity, recordSystemActivity } from '../activities/timeline.service';
+import { Activity } from '../timeline/activity.entity';
+import { serializeActivity, recordSystemActivity } from '../timeline/timeline.service';
 import { Company } from '../companies/company.entity';
 import type { ImageResolver } from '../companies/companies.service';
 import { Deal } from '../deals/deal.entity';

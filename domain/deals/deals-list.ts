@@ -2,9 +2,9 @@ import { raw, type QueryOrderKeys } from '@mikro-orm/core';
 import type { Ctx } from '../context';
 import { dateWhere, likePattern, type DateFilterInput, type PageRequest } from '../shared/listing';
 import { Deal, type DealStatus } from './deal.entity';
+import { DEAL_SORT_FIELDS } from './deals.schemas';
 import { serializeDeal } from './deals.service';
 
-export const DEAL_SORT_FIELDS = ['title', 'value', 'updatedAt', 'createdAt', 'status', 'lostDate', 'wonDate', 'stage'] as const;
 export type DealSortField = (typeof DEAL_SORT_FIELDS)[number];
 
 export interface DealListQuery extends PageRequest, DateFilterInput {

@@ -1,6 +1,7 @@
 import { defineResource } from '../shared/resource';
 import { byId, dealView } from '../automations/engine/record-view';
-import { DEAL_FIELDS, DEAL_SUMMARY_FIELDS, getDeal, serializeDeal } from './deals.service';
+import { getDeal, serializeDeal } from './deals.service';
+import { DEAL_FIELDS, DEAL_SUMMARY_FIELDS } from './deals.schemas';
 import { Deal } from './deal.entity';
 import { Flow, FlowStage } from './flow.entity';
 

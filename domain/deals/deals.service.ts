@@ -2,47 +2,24 @@ import { LockMode } from '@mikro-orm/core';
 import type { Ctx } from '../context';
 import { conflict, notFound, validation } from '../errors';
 import { emit } from '../outbox/emit';
-import { recordSystemActivity } from '../activities/timeline.service';
+import { recordSystemActivity } from '../timeline/timeline.service';
 import { Company } from '../companies/company.entity';
 import { assertCustomFieldValues } from '../custom-fields/validate-values';
 import { Lead } from '../leads/lead.entity';
 import { Person } from '../people/person.entity';
 import { User } from '../workspaces/user.entity';
 import { applyPatch, emitTagChanges, normalizeTags, type Changes } from '../shared/changes';
-import { asRecord, mergeObject, type CustomFieldsInput } from '../shared/custom-fields';
+import { asRecord, mergeObject } from '../shared/custom-fields';
 import { toPlain } from '../shared/listing';
 import { previewOf, type PreviewResult } from '../shared/preview';
 import { createRecord } from '../shared/records';
 import { inTransaction } from '../shared/tx';
-import { Deal, type DealPriority, type DealStatus } from './deal.entity';
+import { Deal } from './deal.entity';
 import { nextStatus } from './deal-status';
 import { FlowStage } from './flow.entity';
 import { resolvePlacement, type Placement } from './placement';
 import { stageRef, type StageRef } from './flows.service';
-
-export const DEAL_FIELDS = [
-  '_id', 'title', 'value', 'flowId', 'stageId', 'priority', 'probability', 'company', 'personRef', 'leadRef',
-  'customFields', 'tags', 'status', 'wonDate', 'lostDate', 'ownerId', 'createdAt', 'updatedAt',
-] as const;
-export const DEAL_SUMMARY_FIELDS = ['title', 'value', 'status', 'flowId', 'stageId', 'company', 'personRef', 'ownerId', 'updatedAt'] as const;
-
-export interface DealInput {
-  title?: string;
-  value?: number | null;
-  flowId?: string;
-  stageId?: string;
-  priority?: DealPriority | null;
-  probability?: number | null;
-  company?: string | null;
-  personRef?: string | null;
-  leadRef?: string | null;
-  customFields?: CustomFieldsInput;
-  tags?: string[];
-  ownerId?: string;
-  status?: DealStatus;
-  wonDate?: Date;
-  lostDate?: Date;
-}
+import { DEAL_FIELDS, type DealInput } from './deals.schemas';
 
 export const serializeDeal = (d: Deal): Record<string, unknown> => toPlain(d, DEAL_FIELDS);
 

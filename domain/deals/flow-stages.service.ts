@@ -7,7 +7,8 @@ import { createRecord } from '../shared/records';
 import { inTransaction } from '../shared/tx';
 import { Deal } from './deal.entity';
 import { FlowStage, type StageType } from './flow.entity';
-import { MAX_STAGES_PER_FLOW, getFlow, serializeStageOf, type StageInput } from './flows.service';
+import { MAX_STAGES_PER_FLOW, type StageInput } from './flows.schemas';
+import { getFlow, serializeStageOf } from './flows.service';
 
 export interface StagePatch { id: string; title?: string; order?: number; type?: StageType; probability?: number | null }
 

@@ -9,11 +9,7 @@ import { createRecord } from '../shared/records';
 import { inTransaction } from '../shared/tx';
 import { Deal } from './deal.entity';
 import { Flow, FlowStage, type StageType } from './flow.entity';
-
-export const MAX_STAGES_PER_FLOW = 50;
-
-export interface StageInput { title: string; order?: number; type?: StageType; probability?: number | null }
-export interface FlowInput { title?: string; description?: string | null; isDefault?: boolean }
+import type { FlowInput, StageInput } from './flows.schemas';
 
 /** A stage as deals see it (plain, so a preview can use one that was never stored). */
 export interface StageRef { id: string; flowId: string; title: string; order: number; type: StageType; probability: number | null }

@@ -7,8 +7,8 @@
  * finds the claims: sent ones are replayed, fresh ones wait, abandoned ones become `unknown`.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Activity } from '../activities/activity.entity';
-import { serializeActivity } from '../activities/timeline.service';
+import type { Activity } from '../timeline/activity.entity';
+import { serializeActivity } from '../timeline/timeline.service';
 import type { Ctx } from '../context';
 import { DomainError } from '../errors';
 import { newId } from '../ids';

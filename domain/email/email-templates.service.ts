@@ -3,21 +3,10 @@ import { notFound } from '../errors';
 import { emit } from '../outbox/emit';
 import { findPage, likePattern, toPlain, type PageRequest } from '../shared/listing';
 import { createRecord } from '../shared/records';
-import { EmailSignature, EmailTemplate, type EmailTemplateCategory } from './email-template.entity';
+import { EmailSignature, EmailTemplate } from './email-template.entity';
 import { compileTemplateHtml, type LayoutSettings } from './template-compile';
-
-export interface EmailTemplateInput {
-  name?: string;
-  category?: EmailTemplateCategory;
-  bodyHtml?: string | null;
-  bodyCss?: string | null;
-  compiledHtml?: string | null;
-  plainText?: string | null;
-  metadata?: { subject?: string | null; preheader?: string | null; [key: string]: unknown };
-  layoutSettings?: LayoutSettings;
-  projectData?: unknown;
-  tags?: string[];
-}
+import type { EmailTemplateInput } from './email-templates.schemas';
+import type { EmailSignatureInput } from './email-templates.schemas';
 
 const FIELDS = ['_id', 'name', 'category', 'bodyHtml', 'bodyCss', 'compiledHtml', 'plainText', 'metadata', 'layoutSettings', 'projectData', 'tags', 'createdBy', 'createdAt', 'updatedAt'] as const;
 const SUMMARY = ['_id', 'name', 'category', 'metadata', 'tags', 'createdAt', 'updatedAt'] as const;
@@ -86,7 +75,6 @@ export async function deleteEmailTemplate(ctx: Ctx, id: string): Promise<void> {
 
 // Signatures: HTML the client inlines into `html` when sending (the send API takes no signature id).
 
-export interface EmailSignatureInput { name?: string; content?: string; textContent?: string | null }
 const SIGNATURE_FIELDS = ['_id', 'name', 'content', 'textContent', 'ownerId', 'createdAt', 'updatedAt'] as const;
 export const serializeEmailSignature = (s: EmailSignature) => toPlain(s, SIGNATURE_FIELDS);
 

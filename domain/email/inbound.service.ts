@@ -1,7 +1,7 @@
 import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
 import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
-import { Activity } from '../activities/activity.entity';
-import { serializeActivity } from '../activities/timeline.service';
+import { Activity } from '../timeline/activity.entity';
+import { serializeActivity } from '../timeline/timeline.service';
 import type { Ctx } from '../context';
 import { lookup } from '../crm-connect/lookup.service';
 import { DomainError, notFound } from '../errors';

@@ -8,14 +8,9 @@ import { newId } from '../ids';
 import type { FileDeps } from './files.service';
 import type { LocalFileStorage } from './local-storage';
 import { tooLarge } from './receive-upload';
+import { CAPTURE_TYPES, type PresignInput } from './captures.schemas';
 import { sniffContentType } from './sniff';
 
-/** What the browser extension may upload: screenshots of a page. */
-export const CAPTURE_TYPES = { 'image/png': 'png', 'image/jpeg': 'jpg', 'image/webp': 'webp' } as const;
-export type CaptureType = keyof typeof CAPTURE_TYPES;
-export const MAX_CAPTURES_PER_REQUEST = 10;
-
-export interface PresignInput { captures: { contentType: CaptureType; size?: number }[] }
 
 /**
  * Signed PUT URLs for extension captures, one object key each under `captures/<workspaceId>/`.

@@ -1,7 +1,8 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import { p, tenantProps } from '../orm/base';
+import { RECORD_TYPES } from '../shared/record-types';
 
-export const IMPORT_ENTITY_TYPES = ['company', 'person', 'lead', 'deal'] as const;
+export const IMPORT_ENTITY_TYPES = RECORD_TYPES;
 export type ImportEntityType = (typeof IMPORT_ENTITY_TYPES)[number];
 /** What a run imported: a native type, or the records of one custom object. */
 export type ImportRunEntityType = ImportEntityType | 'custom_object';

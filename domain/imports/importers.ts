@@ -1,9 +1,13 @@
 import type { Ctx } from '../context';
-import { createCompany, updateCompany, type CompanyInput, type ImageResolver } from '../companies/companies.service';
-import { createDeal, updateDeal, type DealInput } from '../deals/deals.service';
+import { createCompany, updateCompany, type ImageResolver } from '../companies/companies.service';
+import type { CompanyInput } from '../companies/companies.schemas';
+import { createDeal, updateDeal } from '../deals/deals.service';
+import type { DealInput } from '../deals/deals.schemas';
 import { matchCompany, matchPersonByEmail } from '../inbound/matching';
-import { createLead, updateLead, type LeadInput } from '../leads/leads.service';
-import { createPerson, updatePerson, type PersonInput } from '../people/people.service';
+import { createLead, updateLead } from '../leads/leads.service';
+import type { LeadInput } from '../leads/leads.schemas';
+import { createPerson, updatePerson } from '../people/people.service';
+import type { PersonInput } from '../people/people.schemas';
 import { createRecordOf, previewRecordOf } from '../custom-objects/records.service';
 import type { ImportRunEntityType } from './import-run.entity';
 

@@ -1,8 +1,10 @@
 import type { Ctx } from '../context';
 import { DomainError, validation } from '../errors';
-import { createCompany, updateCompany, type CompanyInput, type ImageResolver } from '../companies/companies.service';
+import { createCompany, updateCompany, type ImageResolver } from '../companies/companies.service';
+import type { CompanyInput } from '../companies/companies.schemas';
 import type { Company } from '../companies/company.entity';
-import { createPerson, linkPerson, updatePerson, type PersonInput } from '../people/people.service';
+import { createPerson, linkPerson, updatePerson } from '../people/people.service';
+import type { PersonInput } from '../people/people.schemas';
 import type { Person } from '../people/person.entity';
 import { createLead } from '../leads/leads.service';
 import { createDeal } from '../deals/deals.service';

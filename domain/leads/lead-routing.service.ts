@@ -7,20 +7,12 @@ import { createRecord } from '../shared/records';
 import { conditionError, matchesAll, ROUTING_EXTRA_FIELDS, type Condition, type Subject } from './conditions';
 import { LeadRoutingRule, type RoutingAssignment } from './lead-routing-rule.entity';
 import { assertUsers, existingUsers } from './refs';
+import type { RoutingRuleInput } from './lead-routing.schemas';
 
 /** Lead creation walks the active rules in order, and the list is not paginated: keep it bounded. */
 export const MAX_ROUTING_RULES = 100;
 
 export const ROUTING_RULE_FIELDS = ['_id', 'name', 'description', 'conditions', 'assignment', 'isActive', 'sortOrder', 'createdAt', 'updatedAt'] as const;
-
-export interface RoutingRuleInput {
-  name?: string;
-  description?: string | null;
-  conditions?: Condition[];
-  assignment?: RoutingAssignment;
-  isActive?: boolean;
-  sortOrder?: number;
-}
 
 export const serializeRoutingRule = (r: LeadRoutingRule): Record<string, unknown> => toPlain(r, ROUTING_RULE_FIELDS);
 

@@ -6,25 +6,15 @@ import { Person } from '../people/person.entity';
 import { applyPatch } from '../shared/changes';
 import { toPlain } from '../shared/listing';
 import { createRecord } from '../shared/records';
-import { conditionError, type ConditionOperator, type ConditionValue, type ContactFacts, type LeadFacts, type Subject } from './conditions';
+import { conditionError, type ConditionOperator, type ContactFacts, type LeadFacts, type Subject } from './conditions';
 import { LeadScoringRule } from './lead-scoring-rule.entity';
 import { scoreLead, type ScoreResult } from './scoring';
+import type { ScoringRuleInput } from './lead-scoring.schemas';
 
 export const SCORING_RULE_FIELDS = ['_id', 'name', 'description', 'field', 'condition', 'value', 'points', 'isActive', 'sortOrder', 'createdAt', 'updatedAt'] as const;
 export const RULES_CHANGED_EVENT = 'lead_scoring_rules_changed';
 /** Every lead write evaluates all active rules, and the list is not paginated: keep it bounded. */
 export const MAX_SCORING_RULES = 200;
-
-export interface ScoringRuleInput {
-  name?: string;
-  description?: string | null;
-  field?: string;
-  condition?: ConditionOperator;
-  value?: ConditionValue;
-  points?: number;
-  isActive?: boolean;
-  sortOrder?: number;
-}
 
 export const serializeScoringRule = (r: LeadScoringRule): Record<string, unknown> => toPlain(r, SCORING_RULE_FIELDS);
 

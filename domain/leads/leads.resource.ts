@@ -1,6 +1,7 @@
 import { defineResource } from '../shared/resource';
 import { byId, plainRecord } from '../automations/engine/record-view';
-import { getLead, LEAD_FIELDS, LEAD_SUMMARY_FIELDS, serializeLead } from './leads.service';
+import { getLead, serializeLead } from './leads.service';
+import { LEAD_FIELDS, LEAD_SUMMARY_FIELDS } from './leads.schemas';
 import { Lead } from './lead.entity';
 import { LeadRoutingRule } from './lead-routing-rule.entity';
 import { LeadScoringRule } from './lead-scoring-rule.entity';

@@ -1,7 +1,7 @@
 import type { Ctx } from '../context';
 import { notFound } from '../errors';
 import { emit } from '../outbox/emit';
-import { recordSystemActivity } from '../activities/timeline.service';
+import { recordSystemActivity } from '../timeline/timeline.service';
 import { Deal } from '../deals/deal.entity';
 import { applyPatch, emitTagChanges, normalizeTags } from '../shared/changes';
 import { mergeObject } from '../shared/custom-fields';
@@ -15,28 +15,7 @@ import { assertCompanyRef, assertPersonRef, assertUsers } from './refs';
 import { computeScore, subjectFor } from './lead-scoring.service';
 import { scoreChanged } from './scoring';
 import { routeOwner } from './lead-routing.service';
-
-export const LEAD_FIELDS = [
-  '_id', 'title', 'email', 'phone', 'status', 'source', 'notes', 'score', 'scoreBreakdown', 'value', 'companyRef', 'personRef',
-  'customFields', 'tags', 'ownerId', 'createdAt', 'updatedAt',
-] as const;
-export const LEAD_SUMMARY_FIELDS = ['title', 'status', 'source', 'score', 'value', 'email', 'phone', 'ownerId', 'updatedAt'] as const;
-
-/** Writable lead fields; score and scoreBreakdown are computed, never taken from the client. */
-export interface LeadInput {
-  title?: string;
-  email?: string | null;
-  phone?: string | null;
-  status?: string;
-  source?: string | null;
-  notes?: string | null;
-  value?: number | null;
-  companyRef?: string | null;
-  personRef?: string | null;
-  customFields?: Record<string, unknown>;
-  tags?: string[];
-  ownerId?: string | null;
-}
+import { LEAD_FIELDS, type LeadInput } from './leads.schemas';
 
 export const serializeLead = (l: Lead): Record<string, unknown> => toPlain(l, LEAD_FIELDS);
 

@@ -1,7 +1,8 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import { p, tenantProps } from '../orm/base';
+import { RECORD_TYPES } from '../shared/record-types';
 
-export const LIST_ENTITY_TYPES = ['company', 'person', 'lead', 'deal'] as const;
+export const LIST_ENTITY_TYPES = RECORD_TYPES;
 export type ListEntityType = (typeof LIST_ENTITY_TYPES)[number];
 
 /** A static list of records of one entity type (e.g. "Conference leads 2026"). */

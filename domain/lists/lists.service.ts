@@ -7,10 +7,9 @@ import { createRecord } from '../shared/records';
 import { loadRecords, RECORD_KINDS, tableOf } from '../shared/record-kinds';
 import { inTransaction } from '../shared/tx';
 import { List, ListItem, type ListEntityType } from './list.entity';
+import type { ListInput } from './lists.schemas';
 
 const LIST_FIELDS = ['_id', 'name', 'entityType', 'description', 'ownerId', 'createdAt', 'updatedAt'] as const;
-
-export interface ListInput { name?: string; entityType?: ListEntityType; description?: string | null }
 
 async function itemCounts(ctx: Ctx, listIds: string[]): Promise<Map<string, number>> {
   if (!listIds.length) return new Map();

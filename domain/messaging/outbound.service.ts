@@ -1,7 +1,7 @@
 import type { Ctx } from '../context';
-import { Activity } from '../activities/activity.entity';
-import { assertRefs } from '../activities/references';
-import { serializeActivity } from '../activities/timeline.service';
+import { Activity } from '../timeline/activity.entity';
+import { assertRefs } from '../timeline/references';
+import { serializeActivity } from '../timeline/timeline.service';
 import { DomainError } from '../errors';
 import { newId } from '../ids';
 import { emit } from '../outbox/emit';

@@ -1,14 +1,15 @@
 import type { Ctx } from '../context';
 import { notFound, validation } from '../errors';
 import { emit } from '../outbox/emit';
-import { createLinkedActivity, removeLinkedActivities, syncLinkedActivity, type LinkedActivity } from '../activities/linked';
-import { NOTE_PARENT_FIELDS, resolveParent, type ParentValues } from '../activities/parents';
-import { assertRefs, linkColumns } from '../activities/references';
+import { createLinkedActivity, removeLinkedActivities, syncLinkedActivity, type LinkedActivity } from '../timeline/linked';
+import { NOTE_PARENT_FIELDS, resolveParent, type ParentValues } from '../timeline/parents';
+import { assertRefs, linkColumns } from '../timeline/references';
 import { applyPatch } from '../shared/changes';
 import { dateWhere, findPage, likePattern, toPlain, type DateFilterInput, type PageRequest } from '../shared/listing';
 import { createRecord } from '../shared/records';
 import { inTransaction } from '../shared/tx';
 import { Note } from './note.entity';
+import type { NoteInput } from './notes.schemas';
 
 export const NOTE_FIELDS = [
   '_id', 'content', 'company', 'personRef', 'leadRef', 'dealRef', 'customObjectRecord', 'customObjectSlug', 'ownerId', 'activityId', 'createdAt', 'updatedAt',
@@ -18,11 +19,6 @@ const NOTE_SUMMARY_FIELDS = ['excerpt', 'company', 'personRef', 'leadRef', 'deal
 type RefField = keyof typeof NOTE_PARENT_FIELDS;
 const REF_FIELDS = Object.keys(NOTE_PARENT_FIELDS) as RefField[];
 const ENTITY_TYPE: Record<RefField, string> = { company: 'company', personRef: 'person', leadRef: 'lead', dealRef: 'deal', customObjectRecord: 'custom_object_record' };
-
-export interface NoteInput extends Partial<Record<RefField, string | null>> {
-  content?: string;
-  customObjectSlug?: string | null;
-}
 
 /** Plain-text excerpt of HTML content, for the timeline summary and `view=summary`. */
 export function excerpt(content: string, max = 200): string {

@@ -3,7 +3,7 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Ctx } from '../context';
 import { DomainError, notFound, validation } from '../errors';
 import { isId } from '../ids';
-import { recordSystemActivity } from '../activities/timeline.service';
+import { recordSystemActivity } from '../timeline/timeline.service';
 import { inboundCtx } from '../email/inbound.service';
 import { emit } from '../outbox/emit';
 import { inTransaction } from '../shared/tx';

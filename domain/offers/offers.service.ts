@@ -2,8 +2,8 @@ import { randomBytes } from 'node:crypto';
 import type { Ctx } from '../context';
 import { DomainError, notFound, validation } from '../errors';
 import { isId } from '../ids';
-import { assertRefs } from '../activities/references';
-import { recordSystemActivity } from '../activities/timeline.service';
+import { assertRefs } from '../timeline/references';
+import { recordSystemActivity } from '../timeline/timeline.service';
 import { Company } from '../companies/company.entity';
 import { Deal } from '../deals/deal.entity';
 import { emit } from '../outbox/emit';
@@ -17,20 +17,7 @@ import { computeLines, lineView, minorDigits, MoneyError, toMajor, type LineInpu
 import { Offer, OfferTemplate, type OfferStatus } from './offer.entity';
 import { getOfferSettings, takeOfferNumber } from './offer-settings.service';
 import { effectiveStatus, offerStatusTransitions, todayUtc } from './offers.rules';
-
-export interface OfferInput {
-  title?: string;
-  offerTypeId?: string | null;
-  templateId?: string | null;
-  companyRef?: string | null;
-  personRef?: string | null;
-  dealRef?: string | null;
-  quoteInput?: Record<string, unknown> | null;
-  calculatorResult?: Record<string, unknown> | null;
-  lineItems?: LineInput[];
-  validUntil?: string | null;
-  currency?: string;
-}
+import type { OfferInput } from './offers.schemas';
 
 /** Where public links point: `${publicBaseUrl}/public/offers/<publicId>`. */
 export interface OfferLinks { publicBaseUrl: string }

@@ -4,19 +4,13 @@ import { emit } from '../outbox/emit';
 import { applyPatch } from '../shared/changes';
 import { findPage, likePattern, toPlain, type PageRequest } from '../shared/listing';
 import { createRecord } from '../shared/records';
-import { CatalogItem, OfferProduct, type PricingType } from './offer.entity';
+import { CatalogItem, OfferProduct } from './offer.entity';
+import type { ProductInput } from './offers.schemas';
+import type { CatalogInput } from './offers.schemas';
 
 // Products (offer line building blocks with pricing) and catalog items (the price list a
 // workspace shows; each may point at a product). Plain CRUD with an outbox event per write.
 
-export interface ProductInput {
-  name?: string; description?: string | null; sku?: string | null; unitPrice?: number; unit?: string | null; vatRate?: number | null;
-  pricingType?: PricingType; tieredPricing?: unknown[]; conditionalRules?: unknown[]; variants?: unknown[]; category?: string | null; isActive?: boolean;
-}
-export interface CatalogInput {
-  name?: string; description?: string | null; category?: string | null; productId?: string | null; sku?: string | null; unitPrice?: number;
-  unit?: string | null; vatRate?: number | null; imageUrl?: string | null; sortOrder?: number; isActive?: boolean;
-}
 export interface CatalogListQuery extends PageRequest { q?: string; category?: string; isActive?: boolean }
 
 const PRODUCT_FIELDS = ['_id', 'name', 'description', 'sku', 'unitPrice', 'unit', 'vatRate', 'pricingType', 'tieredPricing', 'conditionalRules', 'variants', 'category', 'isActive', 'createdAt', 'updatedAt'] as const;

@@ -1,6 +1,7 @@
 import { defineResource } from '../shared/resource';
 import { byId, contactView } from '../automations/engine/record-view';
-import { getPerson, PERSON_FIELDS, PERSON_SUMMARY_FIELDS, serializePerson } from './people.service';
+import { getPerson, serializePerson } from './people.service';
+import { PERSON_FIELDS, PERSON_SUMMARY_FIELDS } from './people.schemas';
 import { Person } from './person.entity';
 
 export const personResource = defineResource<Person>({

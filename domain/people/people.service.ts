@@ -3,35 +3,18 @@ import type { Ctx } from '../context';
 import { createRecord } from '../shared/records';
 import { notFound, validation } from '../errors';
 import { emit } from '../outbox/emit';
-import { recordSystemActivity } from '../activities/timeline.service';
+import { recordSystemActivity } from '../timeline/timeline.service';
 import { Company } from '../companies/company.entity';
 import { serializeCompany, type ImageResolver } from '../companies/companies.service';
 import { Deal } from '../deals/deal.entity';
 import { applyPatch, emitTagChanges, normalizeTags } from '../shared/changes';
-import { asRecord, mergeNameValues, toNameValueArray, type CustomFieldsInput } from '../shared/custom-fields';
+import { asRecord, mergeNameValues, toNameValueArray } from '../shared/custom-fields';
 import { assertCustomFieldValues } from '../custom-fields/validate-values';
 import { dateWhere, findPage, likePattern, toPlain, type DateFilterInput, type PageRequest } from '../shared/listing';
 import { previewOf, type PreviewResult } from '../shared/preview';
 import { inTransaction } from '../shared/tx';
-import { CompanyPerson, Person, type PersonEmail, type PersonPhone } from './person.entity';
-
-export const PERSON_FIELDS = [
-  '_id', 'firstName', 'lastName', 'title', 'emails', 'phones', 'companyId', 'customFields', 'tags', 'avatar', 'ownerId', 'createdAt', 'updatedAt', 'profileUrl',
-] as const;
-export const PERSON_SUMMARY_FIELDS = ['firstName', 'lastName', 'title', 'emails', 'phones', 'companyId', 'updatedAt'] as const;
-
-export interface PersonInput {
-  firstName?: string;
-  lastName?: string | null;
-  title?: string | null;
-  emails?: PersonEmail[];
-  phones?: PersonPhone[];
-  companyId?: string | null;
-  customFields?: CustomFieldsInput;
-  tags?: string[];
-  avatar?: string;
-  profileUrl?: string | null;
-}
+import { CompanyPerson, Person } from './person.entity';
+import { PERSON_FIELDS, type PersonInput } from './people.schemas';
 
 export const serializePerson = (p: Person): Record<string, unknown> => toPlain(p, PERSON_FIELDS);
 

@@ -4,20 +4,11 @@ import { applyPatch } from '../shared/changes';
 import { findPage, toPlain, type PageRequest } from '../shared/listing';
 import { createRecord } from '../shared/records';
 import { DashboardLayout } from './dashboard-layout.entity';
-import { assertSharing, loadVisible, visibleWhere, type Visibility } from './sharing';
+import { assertSharing, loadVisible, visibleWhere } from './sharing';
+import type { DashboardLayoutInput } from './dashboard-layouts.schemas';
 
 const FIELDS = ['_id', 'name', 'layout', 'visibleComponents', 'chartWidgets', 'visibility', 'userIds', 'groupIds', 'ownerId', 'createdAt', 'updatedAt'] as const;
 export const serializeDashboardLayout = (l: DashboardLayout): Record<string, unknown> => toPlain(l, FIELDS);
-
-export interface DashboardLayoutInput {
-  name?: string;
-  layout?: unknown;
-  visibleComponents?: string[];
-  chartWidgets?: unknown;
-  visibility?: Visibility;
-  userIds?: string[];
-  groupIds?: string[];
-}
 
 const find = (ctx: Ctx, id: string) => () => ctx.em.findOne(DashboardLayout, { _id: id });
 export const getDashboardLayout = (ctx: Ctx, id: string) => loadVisible(ctx, 'dashboard layout', find(ctx, id));

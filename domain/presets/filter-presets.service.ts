@@ -3,23 +3,12 @@ import { emit } from '../outbox/emit';
 import { applyPatch } from '../shared/changes';
 import { findPage, toPlain, type PageRequest } from '../shared/listing';
 import { createRecord } from '../shared/records';
-import { FilterPreset, type FilterMode } from './filter-preset.entity';
-import { assertSharing, loadVisible, visibleWhere, type Visibility } from './sharing';
+import { FilterPreset } from './filter-preset.entity';
+import { assertSharing, loadVisible, visibleWhere } from './sharing';
+import type { FilterPresetInput } from './filter-presets.schemas';
 
 const FIELDS = ['_id', 'name', 'area', 'columnFilters', 'filterTree', 'filterMode', 'sorting', 'visibility', 'userIds', 'groupIds', 'ownerId', 'createdAt', 'updatedAt'] as const;
 export const serializeFilterPreset = (p: FilterPreset): Record<string, unknown> => toPlain(p, FIELDS);
-
-export interface FilterPresetInput {
-  name?: string;
-  area?: string | null;
-  columnFilters?: unknown;
-  filterTree?: unknown;
-  filterMode?: FilterMode;
-  sorting?: unknown;
-  visibility?: Visibility;
-  userIds?: string[];
-  groupIds?: string[];
-}
 
 const find = (ctx: Ctx, id: string) => () => ctx.em.findOne(FilterPreset, { _id: id });
 export const getFilterPreset = (ctx: Ctx, id: string) => loadVisible(ctx, 'filter preset', find(ctx, id));

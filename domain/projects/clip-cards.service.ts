@@ -2,12 +2,13 @@ import { raw } from '@mikro-orm/core';
 import type { Ctx } from '../context';
 import { notFound, validation } from '../errors';
 import { emit } from '../outbox/emit';
-import { assertRefs } from '../activities/references';
+import { assertRefs } from '../timeline/references';
 import { applyPatch } from '../shared/changes';
 import { findPage, toPlain, type PageRequest } from '../shared/listing';
 import { createRecord } from '../shared/records';
 import { ClipCard, type ClipCardStatus } from './project.entity';
 import { clipCardRemaining, clipCardStatus } from './project-rules';
+import type { ClipCardInput } from './clip-cards.schemas';
 
 const STORED = ['_id', 'projectId', 'title', 'totalHours', 'usedHours', 'hourlyRate', 'allowOverdraft', 'overdraftRate', 'expiresAt', 'notes', 'cancelledAt', 'createdAt', 'updatedAt'] as const;
 
@@ -21,18 +22,6 @@ export function serializeClipCard(card: ClipCard, now: Date = new Date()): Recor
     remainingHours,
     overdraftHours: Math.max(0, Math.round((card.usedHours - card.totalHours) * 10_000) / 10_000),
   };
-}
-
-export interface ClipCardInput {
-  project?: string;
-  title?: string | null;
-  totalHours?: number;
-  hourlyRate?: number;
-  allowOverdraft?: boolean;
-  overdraftRate?: number | null;
-  expiresAt?: Date | null;
-  notes?: string | null;
-  status?: 'cancelled' | 'active';
 }
 
 export async function getClipCard(ctx: Ctx, id: string): Promise<ClipCard> {

@@ -6,10 +6,12 @@ import { findPage, toPlain, type PageRequest } from '../shared/listing';
 import { createRecord } from '../shared/records';
 import { inTransaction } from '../shared/tx';
 import { Task } from '../tasks/task.entity';
-import { createTask, deleteTask, serializeTask, updateTask, type TaskInput } from '../tasks/tasks.service';
-import { ProjectComment, type CommentVisibility } from './project.entity';
+import { createTask, deleteTask, serializeTask, updateTask } from '../tasks/tasks.service';
+import type { TaskInput } from '../tasks/tasks.schemas';
+import { ProjectComment } from './project.entity';
 import { commentText, commentVisibility } from './project-rules';
 import { getProject } from './projects.service';
+import type { CommentInput } from './projects.schemas';
 
 /** Fields only project tasks carry (spec: project-task updates additionally accept these). */
 export interface ProjectTaskExtras { startDate?: Date | null; taskType?: string | null; billable?: boolean; order?: number | null }
@@ -80,8 +82,6 @@ export async function listProjectTasks(ctx: Ctx, projectId: string, page: PageRe
 
 export const COMMENT_FIELDS = ['_id', 'projectId', 'taskId', 'content', 'internal', 'visibility', 'authorId', 'createdAt', 'updatedAt'] as const;
 export const serializeComment = (c: ProjectComment): Record<string, unknown> => toPlain(c, COMMENT_FIELDS);
-
-export interface CommentInput { content?: string; internal?: boolean; visibility?: CommentVisibility }
 
 export async function createComment(ctx: Ctx, taskId: string, input: CommentInput): Promise<Record<string, unknown>> {
   const task = await getProjectTask(ctx, taskId);

@@ -1,5 +1,5 @@
 import type { Ctx } from '../context';
-import { assertRefs } from '../activities/references';
+import { assertRefs } from '../timeline/references';
 import { notFound } from '../errors';
 import { emit } from '../outbox/emit';
 import { applyPatch } from '../shared/changes';
@@ -8,27 +8,17 @@ import { createRecord } from '../shared/records';
 import { inTransaction } from '../shared/tx';
 import type { TaskPriority } from '../tasks/task.entity';
 import { Project, type ProjectLine, type ProjectMilestone } from './project.entity';
-import { ProjectTemplate, type MilestoneTemplate, type TaskTemplate } from './project-template.entity';
+import { ProjectTemplate, type MilestoneTemplate } from './project-template.entity';
 import { createProjectTask } from './project-tasks.service';
-import { createProject, serializeProject, type ProjectInput } from './projects.service';
+import { createProject, serializeProject } from './projects.service';
+import type { ProjectInput } from './projects.schemas';
+import type { FromTemplateInput, TemplateInput } from './project-templates.schemas';
 
 const FIELDS = [
   '_id', 'name', 'description', 'flowRef', 'taskTemplates', 'milestoneTemplates', 'projectData', 'portalSettings', 'isDefault', 'isActive',
   'createdBy', 'createdAt', 'updatedAt',
 ] as const;
 export const serializeTemplate = (t: ProjectTemplate): Record<string, unknown> => toPlain(t, FIELDS);
-
-export interface TemplateInput {
-  name?: string;
-  description?: string | null;
-  flowRef?: string | null;
-  taskTemplates?: TaskTemplate[];
-  milestoneTemplates?: MilestoneTemplate[];
-  projectData?: ProjectInput;
-  portalSettings?: Record<string, unknown>;
-  isDefault?: boolean;
-  isActive?: boolean;
-}
 
 export async function getTemplate(ctx: Ctx, id: string): Promise<ProjectTemplate> {
   const template = await ctx.em.findOne(ProjectTemplate, { _id: id });
@@ -85,14 +75,6 @@ export async function deactivateTemplate(ctx: Ctx, id: string): Promise<Record<s
 export interface OfferLineInput {
   title?: string; name?: string; description?: string | null; quantity?: number; unitPrice?: number; price?: number; unit?: string | null; discount?: number; productId?: string | null;
 }
-export interface FromTemplateInput {
-  templateId: string;
-  title?: string;
-  company?: string | null;
-  personRef?: string | null;
-  offerData?: { offerId?: string; offerTitle?: string; lineItems?: OfferLineInput[]; dealRef?: string | null; leadRef?: string | null };
-}
-
 const money = (n: number): number => Math.round(n * 100) / 100;
 
 /** An offer line as a project line: quantity × unit price less the discount percentage. */

@@ -1,7 +1,7 @@
 import type { Ctx } from '../context';
 import { notFound, validation } from '../errors';
 import { emit } from '../outbox/emit';
-import { assertRefs, assertUsers } from '../activities/references';
+import { assertRefs, assertUsers } from '../timeline/references';
 import { assertCustomFieldValues } from '../custom-fields/validate-values';
 import { applyPatch, emitTagChanges, normalizeTags } from '../shared/changes';
 import { mergeObject } from '../shared/custom-fields';
@@ -11,32 +11,15 @@ import { createRecord } from '../shared/records';
 import { inTransaction } from '../shared/tx';
 import { Task } from '../tasks/task.entity';
 import { serializeTask } from '../tasks/tasks.service';
-import { ClipCard, Project, ProjectComment, TimeEntry, type ProjectBudget, type ProjectPriority, type ProjectStatus } from './project.entity';
+import { ClipCard, Project, ProjectComment, TimeEntry, type ProjectBudget, type ProjectStatus } from './project.entity';
 import { assertProjectStage, FIRST_PROJECT_STAGE } from './project-rules';
+import type { ProjectInput } from './projects.schemas';
 
 export const PROJECT_FIELDS = [
   '_id', 'title', 'description', 'status', 'priority', 'owner', 'tags', 'customFields', 'company', 'personRef', 'dealRef',
   'startDate', 'endDate', 'budget', 'stage', 'minTimeEntryWords', 'createdAt', 'updatedAt',
   'templateRef', 'offerRef', 'leadRef', 'lines', 'milestones', 'portalSettings',
 ] as const;
-
-export interface ProjectInput {
-  title?: string;
-  description?: string | null;
-  status?: ProjectStatus;
-  priority?: ProjectPriority;
-  owner?: string;
-  tags?: string[];
-  customFields?: Record<string, unknown>;
-  company?: string | null;
-  personRef?: string | null;
-  dealRef?: string | null;
-  startDate?: Date | null;
-  endDate?: Date | null;
-  budget?: Partial<ProjectBudget> | null;
-  stage?: number;
-  minTimeEntryWords?: number | null;
-}
 
 export const serializeProject = (p: Project): Record<string, unknown> => toPlain(p, PROJECT_FIELDS);
 

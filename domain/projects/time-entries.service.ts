@@ -8,11 +8,10 @@ import { Task } from '../tasks/task.entity';
 import { TimeEntry } from './project.entity';
 import { assertTimeEntryWords, entryHours } from './project-rules';
 import { getProject } from './projects.service';
+import type { TimeEntryInput } from './projects.schemas';
 
 export const TIME_ENTRY_FIELDS = ['_id', 'projectId', 'taskId', 'hours', 'description', 'date', 'billable', 'userId', 'clipCardId', 'createdAt', 'updatedAt'] as const;
 export const serializeTimeEntry = (e: TimeEntry): Record<string, unknown> => toPlain(e, TIME_ENTRY_FIELDS);
-
-export interface TimeEntryInput { hours: number; minutes?: number; taskId?: string | null; description?: string | null; date?: Date; billable?: boolean }
 
 const USABLE_CARD = `select id from clip_card where workspace_id = ? and project_id = ? and cancelled_at is null
   and (expires_at is null or expires_at > now()) and (allow_overdraft or used_hours < total_hours)

@@ -5,12 +5,11 @@ import { scoreLead } from '../leads/scoring';
 import type { Lead } from '../leads/lead.entity';
 import { Person } from '../people/person.entity';
 import { RESOURCES } from '../resources';
-import type { TimelineLink } from '../activities/timeline.service';
+import type { TimelineLink } from '../timeline/timeline.service';
 import { toPlain } from './listing';
+import { RECORD_TYPES, type RecordType } from './record-types';
 
-/** The CRM record types that carry tags and custom fields and can be put on lists. */
-export const RECORD_TYPES = ['company', 'person', 'lead', 'deal'] as const;
-export type RecordType = (typeof RECORD_TYPES)[number];
+export { RECORD_TYPES, type RecordType } from './record-types';
 
 type AnyRecord = { _id: string; tags: string[]; customFields: unknown; updatedAt: Date } & Record<string, unknown>;
 

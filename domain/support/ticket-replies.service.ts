@@ -11,10 +11,9 @@ import { entryHours } from '../projects/project-rules';
 import { SupportTicketMessage, SupportTimeEntry, type MessageVisibility, type SupportTicket } from './support.entity';
 import { ensureSupportFlow } from './support-flow.service';
 import { ticketRef } from './support.rules';
+import type { ReplyType, TicketTimeInput } from './support.schemas';
 import { emitTicketChanges, getTicket, serializeTicket, setStatus, ticketEventPayload } from './tickets.service';
 
-export const REPLY_TYPES = ['reply', 'note'] as const;
-export type ReplyType = (typeof REPLY_TYPES)[number];
 
 const MESSAGE_FIELDS = ['_id', 'ticketId', 'type', 'visibility', 'direction', 'content', 'authorUserId', 'fromAddress', 'emailId', 'messageId', 'createdAt'] as const;
 export const serializeMessage = (m: SupportTicketMessage): Record<string, unknown> => toPlain(m, MESSAGE_FIELDS);
@@ -112,8 +111,6 @@ export async function listMessages(ctx: Ctx, id: string, query: PageRequest & { 
 
 const TIME_FIELDS = ['_id', 'ticketId', 'hours', 'description', 'date', 'billable', 'userId', 'createdAt', 'updatedAt'] as const;
 const serializeTime = (e: SupportTimeEntry): Record<string, unknown> => toPlain(e, TIME_FIELDS);
-
-export interface TicketTimeInput { hours: number; minutes?: number; description?: string | null; date?: Date; billable?: boolean }
 
 export async function createTicketTimeEntry(ctx: Ctx, id: string, input: TicketTimeInput): Promise<Record<string, unknown>> {
   const ticket = await getTicket(ctx, id);

@@ -1,7 +1,7 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import type { Ctx } from '../context';
 import { notFound, validation } from '../errors';
-import { assertRefs, assertUsers } from '../activities/references';
+import { assertRefs, assertUsers } from '../timeline/references';
 import { Company } from '../companies/company.entity';
 import { Person } from '../people/person.entity';
 import { emit } from '../outbox/emit';
@@ -14,6 +14,7 @@ import { inTransaction } from '../shared/tx';
 import { SupportTicket, SupportTicketMessage, SupportTimeEntry } from './support.entity';
 import { ensureSupportFlow, nextTicketNumber } from './support-flow.service';
 import { assertCategory, assertStage, FALLBACK_CATEGORY, statusEvent, ticketStatusTransitions, type TicketPriority, type TicketStatus } from './support.rules';
+import type { TicketInput } from './support.schemas';
 
 export const TICKET_FIELDS = [
   '_id', 'ticketNumber', 'title', 'description', 'status', 'priority', 'category', 'assignee', 'company', 'personRef', 'customerEmail', 'customerName',
@@ -21,23 +22,6 @@ export const TICKET_FIELDS = [
   'closedAt', 'createdAt', 'updatedAt',
 ] as const;
 export const serializeTicket = (t: SupportTicket): Record<string, unknown> => toPlain(t, TICKET_FIELDS);
-
-export interface TicketInput {
-  title?: string;
-  description?: string | null;
-  priority?: TicketPriority;
-  category?: string;
-  assignee?: string | null;
-  company?: string | null;
-  personRef?: string | null;
-  customerEmail?: string | null;
-  customerName?: string | null;
-  visitorId?: string | null;
-  tags?: string[];
-  status?: TicketStatus;
-  resolution?: string | null;
-  customFields?: Record<string, unknown>;
-}
 
 export async function getTicket(ctx: Ctx, id: string): Promise<SupportTicket> {
   const ticket = await ctx.em.findOne(SupportTicket, { _id: id });

@@ -1,7 +1,7 @@
 import type { Ctx } from '../context';
 import { validation } from '../errors';
 import { emit } from '../outbox/emit';
-import { recordSystemActivity } from '../activities/timeline.service';
+import { recordSystemActivity } from '../timeline/timeline.service';
 import { emitTagChanges, normalizeTags } from '../shared/changes';
 import type { Lead } from '../leads/lead.entity';
 import { loadRecords, RECORD_KINDS, RECORD_TYPES, rescoreChangedLeads, tableOf, type RecordType } from '../shared/record-kinds';

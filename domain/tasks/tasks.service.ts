@@ -1,9 +1,9 @@
 import type { Ctx } from '../context';
 import { notFound, validation } from '../errors';
 import { emit } from '../outbox/emit';
-import { recordSystemActivity } from '../activities/timeline.service';
-import { resolveParent, TASK_PARENT_FIELDS, type ParentValues } from '../activities/parents';
-import { assertRefs, assertUsers, linkColumns } from '../activities/references';
+import { recordSystemActivity } from '../timeline/timeline.service';
+import { resolveParent, TASK_PARENT_FIELDS, type ParentValues } from '../timeline/parents';
+import { assertRefs, assertUsers, linkColumns } from '../timeline/references';
 import { assertCustomFieldValues } from '../custom-fields/validate-values';
 import { applyPatch, emitTagChanges, normalizeTags } from '../shared/changes';
 import { mergeObject } from '../shared/custom-fields';
@@ -11,7 +11,8 @@ import { toPlain } from '../shared/listing';
 import { createRecord } from '../shared/records';
 import { getTaskFlow } from './task-flow.service';
 import { resolveStageStatus } from './task-rules';
-import { Task, type TaskPriority, type TaskStatus } from './task.entity';
+import { Task } from './task.entity';
+import type { TaskInput } from './tasks.schemas';
 
 export const TASK_FIELDS = [
   '_id', 'title', 'description', 'status', 'stage', 'priority', 'assignees', 'owner', 'deadline', 'tags', 'customFields',
@@ -25,22 +26,6 @@ const PARENT_FIELDS = Object.keys(TASK_PARENT_FIELDS) as ParentField[];
 const ENTITY_TYPE: Record<ParentField, string> = {
   project: 'project', customObjectRecord: 'custom_object_record', company: 'company', personRef: 'person', leadRef: 'lead', dealRef: 'deal',
 };
-
-export interface TaskInput extends Partial<Record<ParentField, string | null>> {
-  title?: string;
-  description?: string | null;
-  status?: TaskStatus;
-  stage?: number;
-  priority?: TaskPriority;
-  assignees?: string[];
-  owner?: string;
-  deadline?: Date | null;
-  tags?: string[];
-  customFields?: Record<string, unknown>;
-  estimatedHours?: number | null;
-  taskValue?: number | null;
-  customObjectSlug?: string | null;
-}
 
 export const serializeTask = (t: Task): Record<string, unknown> => toPlain(t, TASK_FIELDS);
 

@@ -5,6 +5,7 @@ import { emit } from '../outbox/emit';
 import { applyPatch } from '../shared/changes';
 import { findPage, likePattern, toPlain, type PageRequest } from '../shared/listing';
 import { User } from '../workspaces/user.entity';
+import type { UserInput } from './users.schemas';
 
 const FIELDS = ['_id', 'email', 'firstName', 'lastName', 'phone', 'defaultUserPhone', 'role', 'createdAt', 'updatedAt'] as const;
 
@@ -12,8 +13,6 @@ export const serializeUser = (u: User): Record<string, unknown> => ({
   ...toPlain(u, FIELDS),
   name: [u.firstName, u.lastName].filter(Boolean).join(' '),
 });
-
-export interface UserInput { firstName?: string; lastName?: string | null; phone?: string | null; defaultUserPhone?: string | null }
 
 export async function getUser(ctx: Ctx, id: string): Promise<User> {
   const user = await ctx.em.findOne(User, { _id: id });

@@ -8,16 +8,10 @@ import { createRecord } from '../shared/records';
 import { ALL_EVENTS } from './event-types';
 import { generateSecret, maskWebhookSecret, openSecret, sealSecret } from './secrets';
 import { WebhookDelivery, WebhookSubscription } from './webhook.entity';
+import type { SubscriptionInput } from './webhooks.schemas';
 
 /** How long the previous secret keeps signing after a rotation (both signatures are sent meanwhile). */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
-
-export interface SubscriptionInput {
-  url?: string;
-  events?: string[];
-  name?: string | null;
-  active?: boolean;
-}
 
 const FIELDS = ['_id', 'name', 'url', 'events', 'active', 'disabledReason', 'disabledAt', 'failedDeliveriesInRow', 'lastSuccessAt', 'lastFailureAt', 'previousSecretExpiresAt', 'createdBy', 'createdAt', 'updatedAt'] as const;
 

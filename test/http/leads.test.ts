@@ -1,4 +1,4 @@
-import { Activity } from '../../domain/activities/activity.entity';
+import { Activity } from '../../domain/timeline/activity.entity';
 import { CustomFieldDefinition } from '../../domain/custom-fields/custom-field-definition.entity';
 import { Deal } from '../../domain/deals/deal.entity';
 import { forkForWorkspace } from '../../domain/orm/tenant';

@@ -1,6 +1,6 @@
 import { MikroORM } from '@mikro-orm/postgresql';
-import { Activity } from '../../domain/activities/activity.entity';
-import { listTimeline } from '../../domain/activities/timeline.service';
+import { Activity } from '../../domain/timeline/activity.entity';
+import { listTimeline } from '../../domain/timeline/timeline.service';
 import type { Ctx } from '../../domain/context';
 import { DeliveryError } from '../../domain/messaging/delivery-error';
 import { sendEmail, type EmailDeps, type SendEmailInput } from '../../domain/messaging/email.service';

@@ -19,7 +19,7 @@ beforeAll(async () => {
   [a, b] = await Promise.all([app.tenant('Offer search A'), app.tenant('Offer search B')]);
   dispatcher = createOutboxDispatcher({
     pgConnectionString: app.config.databaseUrl, workspaceIds: [a.workspaceId, b.workspaceId],
-    subscribers: buildSubscribers({ orm: app.runtime.deps.orm, config: app.config, log, searchIndex: createSearchIndexSubscriber }),
+    subscribers: buildSubscribers({ orm: app.runtime.deps.orm, config: app.config, log, searchIndex: createSearchIndexSubscriber }, { without: ['automations', 'webhooks', 'sequences'] }),
     log, pollIntervalMs: 100, backoff: () => 100,
   });
   await dispatcher.start();

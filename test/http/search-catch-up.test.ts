@@ -26,7 +26,7 @@ afterAll(async () => {
   await deleteIndexes(meili, PREFIX);
 });
 
-const subscribersFor = (config: TestApp['config']) => buildSubscribers({ orm: app.runtime.deps.orm, config, log, searchIndex: createSearchIndexSubscriber });
+const subscribersFor = (config: TestApp['config']) => buildSubscribers({ orm: app.runtime.deps.orm, config, log, searchIndex: createSearchIndexSubscriber }, { without: ['automations', 'webhooks', 'sequences'] });
 
 describe('search after Meilisearch comes back', () => {
   it('answers degraded (from Postgres, complete) until the backlog is indexed, then from Meilisearch again', async () => {

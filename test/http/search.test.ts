@@ -24,7 +24,7 @@ beforeAll(async () => {
   dispatcher = createOutboxDispatcher({
     pgConnectionString: app.config.databaseUrl,
     workspaceIds: [a.workspaceId, b.workspaceId],
-    subscribers: buildSubscribers({ orm: app.runtime.deps.orm, config: app.config, log, searchIndex: createSearchIndexSubscriber }),
+    subscribers: buildSubscribers({ orm: app.runtime.deps.orm, config: app.config, log, searchIndex: createSearchIndexSubscriber }, { without: ['automations', 'webhooks', 'sequences'] }),
     log,
     pollIntervalMs: 100,
     backoff: () => 100,
@@ -148,7 +148,7 @@ describe('GET /api/v1/search: input rules', () => {
 
   it('limit: default 10, at most 50 hits per type, total counts all matches', async () => {
     const t = await app.tenant('Search limits');
-    const d = createOutboxDispatcher({ pgConnectionString: app.config.databaseUrl, workspaceIds: [t.workspaceId], subscribers: buildSubscribers({ orm: app.runtime.deps.orm, config: app.config, log, searchIndex: createSearchIndexSubscriber }), log, pollIntervalMs: 100 });
+    const d = createOutboxDispatcher({ pgConnectionString: app.config.databaseUrl, workspaceIds: [t.workspaceId], subscribers: buildSubscribers({ orm: app.runtime.deps.orm, config: app.config, log, searchIndex: createSearchIndexSubscriber }, { without: ['automations', 'webhooks', 'sequences'] }), log, pollIntervalMs: 100 });
     await d.start();
     try {
       for (let i = 0; i < 51; i += 17) await Promise.all(Array.from({ length: 17 }, (_, j) => post(t, '/api/v1/companies', { name: `Limitless ${i + j}` })));

@@ -21,7 +21,7 @@ beforeAll(async () => {
   dispatcher = createOutboxDispatcher({
     pgConnectionString: app.config.databaseUrl,
     workspaceIds: [a.workspaceId, b.workspaceId],
-    subscribers: buildSubscribers({ orm: app.runtime.deps.orm, config: app.config, log, searchIndex: createSearchIndexSubscriber }),
+    subscribers: buildSubscribers({ orm: app.runtime.deps.orm, config: app.config, log, searchIndex: createSearchIndexSubscriber }, { without: ['automations', 'webhooks', 'sequences'] }),
     log,
     pollIntervalMs: 100,
     backoff: () => 100,

@@ -32,7 +32,7 @@ beforeAll(async () => {
   dispatcher = createOutboxDispatcher({
     pgConnectionString: app.config.databaseUrl,
     workspaceIds: [t.workspaceId, other.workspaceId],
-    subscribers: buildSubscribers({ orm: app.runtime.deps.orm, config: app.config, log }),
+    subscribers: buildSubscribers({ orm: app.runtime.deps.orm, config: app.config, log }, { without: ['automations', 'search-index', 'webhooks', 'sequences'] }),
     log,
     pollIntervalMs: 100,
     backoff: () => 100,

@@ -87,7 +87,7 @@ export async function startEngineHarness(env: Record<string, string> = {}): Prom
     dispatcher(workspaceIds) {
       const d = createOutboxDispatcher({
         pgConnectionString: app.config.databaseUrl, workspaceIds, log, pollIntervalMs: 100, backoff: () => 50,
-        subscribers: buildSubscribers({ orm: app.runtime.deps.orm, config: app.config, log, workflows, sequenceWorkflows: createSequenceWorkflowPort(client, taskQueue), searchIndex: createSearchIndexSubscriber }),
+        subscribers: buildSubscribers({ orm: app.runtime.deps.orm, config: app.config, log, workflows, sequenceWorkflows: createSequenceWorkflowPort(client, taskQueue), searchIndex: createSearchIndexSubscriber }, { without: ['webhooks'] }),
       });
       dispatchers.push(d);
       return d;

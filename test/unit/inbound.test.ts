@@ -1,7 +1,7 @@
 import { companyDomainOf, emailDomain, parseDecimal, splitTags, websiteDomain } from '../../domain/inbound/values';
 import { cvrCompatible } from '../../domain/inbound/matching';
-import { normalizeInbound, normalizeName } from '../../api/routes/inbound.payload';
-import { CONNECTOR_KEYS, inboundBody, INBOUND_KEYS } from '../../api/routes/inbound.schemas';
+import { normalizeInbound, normalizeName } from '../../domain/inbound/payload';
+import { CONNECTOR_KEYS, inboundBody, INBOUND_KEYS } from '../../domain/inbound/inbound.schemas';
 
 describe('parseDecimal', () => {
   it.each([

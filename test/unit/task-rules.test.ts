@@ -1,5 +1,5 @@
 import { DomainError } from '../../domain/errors';
-import { resolveParent, TASK_PARENT_FIELDS } from '../../domain/activities/parents';
+import { resolveParent, TASK_PARENT_FIELDS } from '../../domain/timeline/parents';
 import { DEFAULT_TASK_FLOW, resolveStageStatus, stageOfStatus, statusOfStage, type TaskFlowShape } from '../../domain/tasks/task-rules';
 
 const flow = DEFAULT_TASK_FLOW;

@@ -5,7 +5,7 @@ import { safeFetch } from '../../net/safe-fetch';
 import { emit } from '../../outbox/emit';
 import { createRecord } from '../../shared/records';
 import { StoredFile } from '../file.entity';
-import { assertRefs } from '../../activities/references';
+import { assertRefs } from '../../timeline/references';
 import { assertFolder, LINK_ENTITY_TYPES, linkFile, serializeFile, type LinkEntityType } from '../files.service';
 import { sanitizeFilename } from '../sniff';
 import { CLOUD_PROVIDERS, type BrowseQuery, type CloudItem, type CloudProviderId, type CloudStorageProvider, type CreateKind } from './cloud-provider';

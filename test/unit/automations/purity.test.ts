@@ -2,17 +2,20 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 // The rule modules also run inside Temporal workflow code: only zod and each other, no clock, no
-// randomness. Entities, services and the resource manifest beside them (database side) are not imported by workflows.
+// randomness. Entities, services and the resource manifest beside them (database side) and the REST request schemas of the
+// automation routes (API side: automations.schemas.ts, automation-runs.schemas.ts) are not imported by workflows.
 const dir = join(__dirname, '../../../domain/automations');
-const files = readdirSync(dir).filter((f) => f.endsWith('.ts') && !/\.(entity|service|resource)\.ts$/.test(f));
+const API_SIDE = new Set(['automations.schemas.ts', 'automation-runs.schemas.ts']);
+const files = readdirSync(dir).filter((f) => f.endsWith('.ts') && !/\.(entity|service|resource)\.ts$/.test(f) && !API_SIDE.has(f));
+const PURE_SHARED = ['../shared/wait-duration', '../shared/transitions', '../shared/record-types'];
 
 describe('domain/automations purity', () => {
   it.each(files)('%s imports only zod and its siblings', (file) => {
     const src = readFileSync(join(dir, file), 'utf8');
     const imports = [...src.matchAll(/(?:from|import)\s+'([^']+)'/g)].map((m) => m[1]!);
-    // ../shared/wait-duration and ../shared/transitions are pure too (checked below): delays and
-    // sequence waits share the first, the status tables (automations.rules.ts) use the second.
-    for (const spec of imports) expect(spec === 'zod' || /^\.\/[\w.-]+$/.test(spec) || spec === '../shared/wait-duration' || spec === '../shared/transitions').toBe(true);
+    // PURE_SHARED modules are pure too (checked below): delays and sequence waits share the wait
+    // normaliser, the status tables (automations.rules.ts) use the transitions, action configs the record types.
+    for (const spec of imports) expect(spec === 'zod' || /^\.\/[\w.-]+$/.test(spec) || PURE_SHARED.includes(spec)).toBe(true);
   });
 
   it.each(files)('%s reads no clock, randomness or environment', (file) => {
@@ -24,6 +27,20 @@ describe('domain/automations purity', () => {
     const src = readFileSync(join(dir, '../shared/wait-duration.ts'), 'utf8');
     expect(src).not.toMatch(/^import /m);
     expect(src).not.toMatch(/Date\.now\(|new Date\(\)|Math\.random|process\.|require\(|performance\.now/);
+  });
+
+  it('the record types import nothing and read no clock', () => {
+    const src = readFileSync(join(dir, '../shared/record-types.ts'), 'utf8');
+    expect(src).not.toMatch(/^import /m);
+    expect(src).not.toMatch(/Date\.now\(|new Date\(\)|Math\.random|process\.|require\(|performance\.now/);
+  });
+
+  it('the API-side request schemas are not imported by workflow code', () => {
+    const workflows = join(__dirname, '../../../workflows');
+    for (const file of readdirSync(workflows).filter((f) => f.endsWith('.ts'))) {
+      const src = readFileSync(join(workflows, file), 'utf8');
+      for (const name of API_SIDE) expect(src).not.toContain(name.replace(/\.ts$/, ''));
+    }
   });
 
   it('the transition tables import only the domain errors and read no clock', () => {

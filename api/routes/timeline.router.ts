@@ -1,0 +1,32 @@
+import type { RouteFactory } from '../app';
+import * as activities from '../../domain/timeline/entries.service';
+import { ACTIVITY_SUMMARY_FIELDS } from '../../domain/timeline/entries.service';
+import { project } from '../../domain/shared/list-query';
+import { created, ok, paged, route } from '../http/registry';
+import { idParams } from '../../domain/shared/schemas';
+import { createActivityBody, listActivitiesQuery } from '../../domain/timeline/timeline.schemas';
+
+const read = { scopes: ['read'] } as const;
+const write = { scopes: ['write'] } as const;
+const section = 'Activities';
+
+export const timelineEntryRoutes: RouteFactory = () => [
+  route({
+    method: 'GET', path: '/api/v1/activities', section, access: read, query: listActivitiesQuery,
+    summary: 'List activities (calls, meetings, notes, …), newest `date` first. Record history rows are only in the per-record activity feeds. dateFrom/dateTo (aliases startDate/from, endDate/to) bound the activity date; unknown parameters are refused.',
+    handler: async ({ ctx, query }) => {
+      const { items, total } = await activities.listActivities(ctx, query);
+      return paged(items.map((a) => project(a, { view: query.view, summary: ACTIVITY_SUMMARY_FIELDS })), { page: query.page, limit: query.limit, total, view: query.view });
+    },
+  }),
+  route({
+    method: 'POST', path: '/api/v1/activities', section, access: write, body: createActivityBody, successStatus: 201,
+    summary: 'Create an activity on the timelines of the records it links (each link must exist).',
+    handler: async ({ ctx, body }) => created(await activities.createActivity(ctx, body)),
+  }),
+  route({
+    method: 'GET', path: '/api/v1/activities/:id', section, access: read, params: idParams, resources: { id: 'activity' },
+    summary: 'Get one activity (also record-history rows seen in activity feeds).',
+    handler: async ({ ctx, params }) => ok(await activities.getActivity(ctx, params.id)),
+  }),
+];

@@ -1,0 +1,54 @@
+import { z } from 'zod';
+import { fieldsQuery, listQuery } from '../shared/list-query';
+import { clearableEmail, clearableText, mapCustomFields, objectId, requiredText, tagsField } from '../shared/schemas';
+
+export const LEAD_FIELDS = [
+  '_id', 'title', 'email', 'phone', 'status', 'source', 'notes', 'score', 'scoreBreakdown', 'value', 'companyRef', 'personRef',
+  'customFields', 'tags', 'ownerId', 'createdAt', 'updatedAt',
+] as const;
+export const LEAD_SUMMARY_FIELDS = ['title', 'status', 'source', 'score', 'value', 'email', 'phone', 'ownerId', 'updatedAt'] as const;
+
+export const MAX_LEAD_NOTES = 20_000;
+export const MAX_LEAD_VALUE = 1e15;
+
+/** An optional reference that may be cleared with null or "". */
+const clearableRef = z.union([objectId, z.literal(''), z.null()]).transform((v) => v || null);
+
+const leadFields = {
+  email: clearableEmail,
+  phone: clearableText(50),
+  status: requiredText(50).describe('free text, default "new"'),
+  source: clearableText(100),
+  notes: clearableText(MAX_LEAD_NOTES),
+  value: z.number().min(0, 'must be at least 0').max(MAX_LEAD_VALUE, `must be at most ${MAX_LEAD_VALUE}`).nullable(),
+  companyRef: clearableRef.describe('company id of this workspace'),
+  personRef: clearableRef.describe('person id of this workspace (the lead\'s contact)'),
+  customFields: mapCustomFields.describe('key → value map (name/value pairs accepted and converted); on update only given keys change, null removes a key'),
+  tags: tagsField,
+  ownerId: z.union([objectId, z.null()]).describe('user id of this workspace; on create, when omitted, lead routing rules (else the caller) decide'),
+};
+
+// score and scoreBreakdown are not listed: the server computes them and ignores client values.
+export const createLeadBody = z.object({ title: requiredText(500) }).extend(z.object(leadFields).partial().shape);
+
+/** PUT is a partial update: only the given keys change. */
+export const updateLeadBody = z.object({ title: requiredText(500), ...leadFields }).partial();
+
+const filterText = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`).optional();
+
+export const listLeadsQuery = listQuery({
+  maxLimit: 500,
+  fields: LEAD_FIELDS,
+  extra: {
+    status: filterText(50).describe('exact status'),
+    source: filterText(100).describe('exact source'),
+    ownerId: objectId.optional(),
+    search: filterText(200).describe('case-insensitive match on title, e-mail, phone, source'),
+    q: filterText(200).describe('alias of search'),
+  },
+});
+
+export const getLeadQuery = z.object({ fields: fieldsQuery(LEAD_FIELDS).optional() });
+
+/** Writable lead fields; score and scoreBreakdown are computed, never taken from the client. */
+export type LeadInput = z.infer<typeof updateLeadBody>;

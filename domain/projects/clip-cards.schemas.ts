@@ -1,0 +1,34 @@
+import { z } from 'zod';
+import { CLIP_CARD_STATUSES } from './project.entity';
+import { pageParams } from '../shared/list-query';
+import { clearableText, objectId } from '../shared/schemas';
+import { isoDate } from '../shared/record-fields';
+
+const hours = z.number({ message: 'must be a number' }).gt(0, 'must be greater than 0').max(1_000_000, 'must be at most 1000000');
+const rate = z.number({ message: 'must be a number' }).min(0, 'must be at least 0').max(1_000_000, 'must be at most 1000000');
+
+const cardFields = {
+  title: clearableText(300),
+  allowOverdraft: z.boolean({ message: 'must be a boolean' }),
+  overdraftRate: rate.nullable(),
+  expiresAt: isoDate.nullable(),
+  notes: clearableText(10_000),
+};
+
+export const createClipCardBody = z.object({ project: objectId.describe('project id'), totalHours: hours, hourlyRate: rate }).extend(z.object(cardFields).partial().shape);
+export const updateClipCardBody = z.object({
+  project: objectId.describe('cannot change'),
+  totalHours: hours,
+  hourlyRate: rate,
+  ...cardFields,
+  status: z.enum(['cancelled', 'active'], { message: 'must be cancelled or active (depleted and expired follow from hours and dates)' }),
+}).partial();
+
+export const listClipCardsQuery = z.object({
+  ...pageParams(100),
+  status: z.enum(CLIP_CARD_STATUSES, { message: `must be one of ${CLIP_CARD_STATUSES.join(', ')}` }).optional(),
+  projectId: objectId.optional(),
+});
+
+/** What the service writes: the parsed updateClipCardBody (create bodies add their required fields). */
+export type ClipCardInput = z.infer<typeof updateClipCardBody>;

@@ -1,0 +1,101 @@
+import type { Ctx } from '../context';
+import { notFound, validation } from '../errors';
+import { emit } from '../outbox/emit';
+import { Note } from '../notes/note.entity';
+import { dateWhere, findPage, likePattern, type PageRequest } from '../shared/listing';
+import { createRecord } from '../shared/records';
+import { Activity } from './activity.entity';
+import { assertRefs, assertUsers, linkColumns } from './references';
+import { serializeActivity } from './timeline.service';
+import type { ActivityInput } from './timeline.schemas';
+
+export const ACTIVITY_SUMMARY_FIELDS = ['type', 'summary', 'title', 'date', 'companyId', 'personId', 'dealId', 'leadId', 'ownerId'] as const;
+
+export async function getActivity(ctx: Ctx, id: string): Promise<Record<string, unknown>> {
+  const row = await ctx.em.findOne(Activity, { _id: id });
+  if (!row) throw notFound('activity');
+  return serializeActivity(row);
+}
+
+/**
+ * A user activity (call, meeting, e-mail, …) on the timelines of the records it links.
+ * entityType/entityId also fills the matching link column when that one is not given.
+ */
+export async function createActivity(ctx: Ctx, input: ActivityInput): Promise<Record<string, unknown>> {
+  const links = {
+    companyId: input.companyId ?? null,
+    personId: input.personId ?? null,
+    dealId: input.dealId ?? null,
+    leadId: input.leadId ?? null,
+  };
+  if (input.entityType && input.entityId) {
+    const column = linkColumns(input.entityType, input.entityId);
+    for (const [key, value] of Object.entries(column) as [keyof typeof links, string][]) {
+      if (links[key] && links[key] !== value) throw validation(`entityId: conflicts with ${key} ${links[key]}`, [{ path: 'entityId', error: `conflicts with ${key}` }]);
+      links[key] = value;
+    }
+  }
+  await assertRefs(ctx, [
+    { field: 'companyId', kind: 'company', id: links.companyId },
+    { field: 'personId', kind: 'person', id: links.personId },
+    { field: 'dealId', kind: 'deal', id: links.dealId },
+    { field: 'leadId', kind: 'lead', id: links.leadId },
+  ]);
+  if (input.noteRef && !(await ctx.em.count(Note, { _id: input.noteRef }))) {
+    throw validation(`noteRef: no note with id ${input.noteRef}`, [{ path: 'noteRef', error: 'no such note' }]);
+  }
+  const ownerId = input.ownerId ?? ctx.actor.userId;
+  await assertUsers(ctx, 'ownerId', [ownerId]);
+  const row = createRecord(ctx, Activity, {
+    type: input.type,
+    system: false,
+    summary: input.summary ?? null,
+    description: input.description ?? null,
+    ...links,
+    entityType: input.entityType ?? null,
+    entityId: input.entityId ?? null,
+    noteRef: input.noteRef ?? null,
+    callRef: null,
+    taskRef: null,
+    date: input.date ?? new Date(),
+    metadata: input.metadata ?? {},
+    userId: ctx.actor.userId,
+    ownerId,
+  });
+  const view = serializeActivity(row);
+  emit(ctx, { type: 'activity_created', entityType: 'activity', entityId: row._id, payload: { activity: view } });
+  await ctx.em.flush();
+  return view;
+}
+
+export interface ActivityListQuery extends PageRequest {
+  type?: string;
+  companyId?: string;
+  personId?: string;
+  dealId?: string;
+  leadId?: string;
+  ownerId?: string;
+  q?: string;
+  updatedSince?: Date;
+  createdAfter?: Date;
+  /** dateFrom/dateTo bound the activity's own `date`. */
+  dateFrom?: Date;
+  dateTo?: Date;
+}
+
+/** User activities of the workspace; system rows (record history) are in the per-record activity feeds only. */
+export async function listActivities(ctx: Ctx, query: ActivityListQuery) {
+  const where: Record<string, unknown> = { system: false };
+  for (const key of ['type', 'companyId', 'personId', 'dealId', 'leadId', 'ownerId'] as const) if (query[key]) where[key] = query[key];
+  const stamps = dateWhere({ updatedSince: query.updatedSince, createdAfter: query.createdAfter });
+  Object.assign(where, stamps);
+  const range = dateWhere({ dateFrom: query.dateFrom, dateTo: query.dateTo }).createdAt;
+  if (range) where.date = { ...(range as object) };
+  if (query.q) {
+    const like = likePattern(query.q);
+    where.$or = [{ summary: { $ilike: like } }, { description: { $ilike: like } }, { type: { $ilike: like } }];
+  }
+  const order: Record<string, 'asc' | 'desc'> = query.updatedSince ? { updatedAt: 'asc' } : { date: 'desc' };
+  const { items, total } = await findPage(ctx.em, Activity, where, query, order);
+  return { items: items.map(serializeActivity), total };
+}

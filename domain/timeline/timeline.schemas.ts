@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { listQuery } from '../shared/list-query';
+import { clearableText, objectId } from '../shared/schemas';
+import { isoDate, metadataField, refField, userId } from '../shared/record-fields';
+import { RECORD_TYPES } from '../shared/record-types';
+import type { RefKind } from './references';
+
+/** entityType values a timeline entry may name with entityId. */
+export const ACTIVITY_ENTITY_TYPES = RECORD_TYPES satisfies readonly RefKind[];
+export type ActivityEntityType = (typeof ACTIVITY_ENTITY_TYPES)[number];
+
+export const MAX_ACTIVITY_DESCRIPTION = 50_000;
+
+export const createActivityBody = z
+  .object({
+    type: z
+      .string()
+      .trim()
+      .min(1, 'is required')
+      .max(60, 'must be at most 60 characters')
+      .describe('free text up to 60 characters; common values: call, meeting, email, note, sms, task, follow_up, visit, other'),
+    summary: clearableText(1000).optional(),
+    title: clearableText(1000).optional().describe('alias of summary (summary wins when both are sent)'),
+    description: clearableText(MAX_ACTIVITY_DESCRIPTION).optional(),
+    companyId: refField.optional(),
+    personId: refField.optional(),
+    dealId: refField.optional(),
+    leadId: refField.optional(),
+    entityType: z.enum(ACTIVITY_ENTITY_TYPES, { message: `must be one of ${ACTIVITY_ENTITY_TYPES.join(', ')}` }).optional(),
+    entityId: objectId.optional(),
+    noteRef: refField.optional().describe('id of the note this activity belongs to'),
+    date: isoDate.optional().describe('when it happened; default now'),
+    metadata: metadataField.optional(),
+    ownerId: userId.optional().describe('default: the API caller'),
+  })
+  .superRefine((b, ctx) => {
+    if ((b.entityType === undefined) !== (b.entityId === undefined)) {
+      ctx.addIssue({ code: 'custom', path: [b.entityType ? 'entityId' : 'entityType'], message: 'entityType and entityId go together' });
+    }
+  })
+  .transform(({ title, ...rest }) => ({ ...rest, summary: rest.summary ?? title ?? null }));
+
+export const listActivitiesQuery = listQuery({
+  strict: true,
+  extra: {
+    type: z.string().trim().min(1).max(60).optional(),
+    companyId: objectId.optional(),
+    personId: objectId.optional(),
+    dealId: objectId.optional(),
+    leadId: objectId.optional(),
+    ownerId: objectId.optional(),
+    q: z.string().trim().max(200).optional().describe('case-insensitive match on summary, description, type'),
+  },
+});
+
+/** What the service writes: the parsed create body (title folded into summary). */
+export type ActivityInput = z.infer<typeof createActivityBody>;

@@ -1,0 +1,16 @@
+import { z } from 'zod';
+import { pageParams } from '../shared/list-query';
+import { clearableText, requiredText } from '../shared/schemas';
+
+export const listUsersQuery = z.object({
+  ...pageParams(100),
+  search: z.string().trim().max(200).optional().describe('case-insensitive match on name and e-mail'),
+});
+
+/** Only these fields can be changed through the API; e-mail and role are managed by operators. */
+export const updateUserBody = z
+  .object({ firstName: requiredText(200), lastName: clearableText(200), phone: clearableText(50), defaultUserPhone: clearableText(50) })
+  .partial();
+
+/** What the service writes: the parsed updateUserBody (create bodies add their required fields). */
+export type UserInput = z.infer<typeof updateUserBody>;

@@ -1,0 +1,51 @@
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { WorkflowPort } from '../../../domain/automations/engine/ports';
+import { loadConfig } from '../../../domain/config';
+import { createLogger } from '../../../domain/logger';
+import { buildSubscribers, PORTED_SUBSCRIBERS, type PortedSubscriber } from '../../../domain/outbox/subscribers';
+import type { SubscriberDeps } from '../../../domain/outbox/subscriber';
+import type { SequenceWorkflowPort } from '../../../domain/sequences/ports';
+import type { WebhookRetryPort } from '../../../domain/webhooks/ports';
+
+// Constructing subscribers touches none of their dependencies, so stand-ins are enough here.
+const base = { orm: {} as MikroORM, config: loadConfig({ DATABASE_URL: 'postgres://u@127.0.0.1:1/db' }), log: createLogger('silent', 'subscribers-test') };
+const ports = {
+  workflows: {} as WorkflowPort,
+  searchIndex: () => ({ name: 'search-index', handle: async () => undefined }),
+  webhookRetries: {} as WebhookRetryPort,
+  sequenceWorkflows: {} as SequenceWorkflowPort,
+} satisfies Partial<SubscriberDeps>;
+const ALL: SubscriberDeps = { ...base, ...ports };
+const GROUPS = Object.keys(PORTED_SUBSCRIBERS) as PortedSubscriber[];
+const names = (deps: SubscriberDeps, without?: PortedSubscriber[]) => buildSubscribers(deps, { without }).map((s) => s.name);
+
+describe('buildSubscribers', () => {
+  it('registers every subscriber when every port is given, each name once', () => {
+    const all = names(ALL);
+    expect(new Set(all).size).toBe(all.length);
+    for (const group of GROUPS) for (const name of PORTED_SUBSCRIBERS[group].subscribers) expect(all).toContain(name);
+    expect(all).toEqual(expect.arrayContaining(['lead-rescore', 'lead-contact-sync', 'booking-notifications']));
+  });
+
+  it.each(GROUPS)('refuses to build without the port of %s, naming the missing dependency', (group) => {
+    const { dependency } = PORTED_SUBSCRIBERS[group];
+    const deps: SubscriberDeps = { ...ALL, [dependency]: undefined };
+    expect(() => buildSubscribers(deps)).toThrow(`missing dependency ${dependency}`);
+    expect(() => buildSubscribers(deps)).toThrow(`list '${group}' in without`);
+  });
+
+  it.each(GROUPS)('leaves out %s only when it is named in without', (group) => {
+    const { dependency, subscribers } = PORTED_SUBSCRIBERS[group];
+    const without = names({ ...ALL, [dependency]: undefined }, [group]);
+    for (const name of subscribers) expect(without).not.toContain(name);
+    expect(without).toEqual(names(ALL).filter((name) => !(subscribers as readonly string[]).includes(name)));
+  });
+
+  it('refuses a port that is given and left out at once', () => {
+    expect(() => buildSubscribers(ALL, { without: ['webhooks'] })).toThrow('webhookRetries is given but \'webhooks\' is listed in without');
+  });
+
+  it('runs the port-free subscribers alone when every ported group is left out by name', () => {
+    expect(names(base, GROUPS).sort()).toEqual(['booking-notifications', 'lead-contact-sync', 'lead-rescore', 'support-inbound']);
+  });
+});
