@@ -11,14 +11,16 @@ module.exports = {
     {
       name: 'domain-is-the-core',
       severity: 'error',
-      comment: 'domain/ depends on nothing above it: no api/, activities/, workflows/, search/ or temporal/ imports (put ports in domain/).',
+      comment:
+        'domain/ depends on nothing above it: no api/, activities/, workflows/, search/ or temporal/ imports (put ports in domain/).',
       from: { path: '^domain/' },
       to: { path: '^(api|activities|workflows|search|temporal)/' },
     },
     {
       name: 'workflows-not-temporal-adapters',
       severity: 'error',
-      comment: 'Workflow code runs in the sandbox: it never imports the Temporal client adapters of temporal/ (clients, codec, workflow port adapter).',
+      comment:
+        'Workflow code runs in the sandbox: it never imports the Temporal client adapters of temporal/ (clients, codec, workflow port adapter).',
       from: { path: '^workflows/' },
       to: { path: '^temporal/' },
     },
@@ -32,7 +34,8 @@ module.exports = {
     {
       name: 'activities-not-api',
       severity: 'error',
-      comment: 'Temporal activities call domain services; request schemas and HTTP helpers live in domain/ (schemas) or api/ (HTTP only), never imported here.',
+      comment:
+        'Temporal activities call domain services; request schemas and HTTP helpers live in domain/ (schemas) or api/ (HTTP only), never imported here.',
       from: { path: '^activities/' },
       to: { path: '^api/' },
     },
@@ -42,7 +45,10 @@ module.exports = {
     exclude: { path: '^(node_modules|\\.data|\\.tools|coverage|dist)/' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: 'tsconfig.json' },
-    enhancedResolveOptions: { exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default', 'types'] },
+    enhancedResolveOptions: {
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default', 'types'],
+    },
     reporterOptions: { text: { highlightFocused: true } },
   },
 };

@@ -12,7 +12,13 @@ import { nodeDataWithSecrets } from '../domain/automations/engine/secret-refs';
 import type { EngineDeps } from '../domain/automations/engine/ports';
 import { startExecution } from '../domain/automations/engine/start';
 import { finishExecutionRow, writeWorkflowSteps } from '../domain/automations/engine/steps';
-import type { FinishExecutionInput, NodeActivityInput, NodeActivityResult, RecordStepsInput, ScheduledStartInput } from '../domain/automations/engine/types';
+import type {
+  FinishExecutionInput,
+  NodeActivityInput,
+  NodeActivityResult,
+  RecordStepsInput,
+  ScheduledStartInput,
+} from '../domain/automations/engine/types';
 import { automationScheduleId } from '../domain/automations/workflow-ids';
 import type { AppConfig } from '../domain/config';
 import { DomainError } from '../domain/errors';
@@ -53,26 +59,36 @@ export function createAutomationActivities(opts: AutomationActivityOptions) {
   return {
     async runAction(received: NodeActivityInput): Promise<NodeActivityResult> {
       // Secrets (credential headers) are not in the workflow's payloads: read them from Postgres.
-      const data = await nodeDataWithSecrets(forkForWorkspace(deps.orm.em, received.workspaceId), received.executionId, received.nodeId, received.data);
+      const data = await nodeDataWithSecrets(
+        forkForWorkspace(deps.orm.em, received.workspaceId),
+        received.executionId,
+        received.nodeId,
+        received.data,
+      );
       const input = data === received.data ? received : { ...received, data };
       const { type, handler } = handlerFor(input.data.actionType);
       let unresolved: string[] = [];
-      return withHeartbeats(() => runStep(deps, input, {
-        nodeType: 'action',
-        actionType: type,
-        transactional: handler.kind === 'crm',
-        prepare: () => {
-          const r = resolveActionConfig(type, input.data.config, input.context, input.timezone);
-          unresolved = r.unresolved;
-          return r.config;
-        },
-        testDescription: (c) => `test: ${handler.describe(c)}${unresolved.length ? ` (unresolved: ${unresolved.join(', ')})` : ''}`,
-        perform: (env, c) => handler.run(env, c),
-        contextOf: (output) => {
-          const o = output as { status?: number; data?: unknown; mapped?: Record<string, unknown> } | null;
-          return (type === 'http_request' || type === 'send_webhook') && o ? { httpResponse: { status: o.status, data: o.data, ...(o.mapped ?? {}) } } : undefined;
-        },
-      }));
+      return withHeartbeats(() =>
+        runStep(deps, input, {
+          nodeType: 'action',
+          actionType: type,
+          transactional: handler.kind === 'crm',
+          prepare: () => {
+            const r = resolveActionConfig(type, input.data.config, input.context, input.timezone);
+            unresolved = r.unresolved;
+            return r.config;
+          },
+          testDescription: (c) =>
+            `test: ${handler.describe(c)}${unresolved.length ? ` (unresolved: ${unresolved.join(', ')})` : ''}`,
+          perform: (env, c) => handler.run(env, c),
+          contextOf: (output) => {
+            const o = output as { status?: number; data?: unknown; mapped?: Record<string, unknown> } | null;
+            return (type === 'http_request' || type === 'send_webhook') && o
+              ? { httpResponse: { status: o.status, data: o.data, ...(o.mapped ?? {}) } }
+              : undefined;
+          },
+        }),
+      );
     },
 
     async runLookup(input: NodeActivityInput): Promise<NodeActivityResult> {
@@ -83,33 +99,42 @@ export function createAutomationActivities(opts: AutomationActivityOptions) {
       } catch {
         config = undefined; // reported as the step's error by prepare below
       }
-      return withHeartbeats(() => runStep(deps, input, {
-        nodeType: 'lookup',
-        actionType: null,
-        transactional: true,
-        prepare: () => config ?? parseLookup(input.data),
-        testDescription: () => null,
-        perform: (env, c) => performLookup(env, c),
-        contextOf: (output) => lookupContext(input.nodeId, config?.label, output as Record<string, unknown>),
-        after: async (env, output) => (config ? fanOut(env, config, output as Record<string, unknown>) : undefined),
-      }));
+      return withHeartbeats(() =>
+        runStep(deps, input, {
+          nodeType: 'lookup',
+          actionType: null,
+          transactional: true,
+          prepare: () => config ?? parseLookup(input.data),
+          testDescription: () => null,
+          perform: (env, c) => performLookup(env, c),
+          contextOf: (output) => lookupContext(input.nodeId, config?.label, output as Record<string, unknown>),
+          after: async (env, output) => (config ? fanOut(env, config, output as Record<string, unknown>) : undefined),
+        }),
+      );
     },
 
     async runAi(input: NodeActivityInput): Promise<NodeActivityResult> {
-      return withHeartbeats(() => runStep<AiConfig>(deps, input, {
-        nodeType: 'ai',
-        actionType: null,
-        transactional: false,
-        prepare: () => parseAi(input.data, input.context, input.timezone),
-        testDescription: (c) => `test: would ask the AI model (${c.outputMode}): ${c.prompt.slice(0, 200)}`,
-        perform: (env, c) => performAi(env, c),
-        contextOf: aiContext,
-      }));
+      return withHeartbeats(() =>
+        runStep<AiConfig>(deps, input, {
+          nodeType: 'ai',
+          actionType: null,
+          transactional: false,
+          prepare: () => parseAi(input.data, input.context, input.timezone),
+          testDescription: (c) => `test: would ask the AI model (${c.outputMode}): ${c.prompt.slice(0, 200)}`,
+          perform: (env, c) => performAi(env, c),
+          contextOf: aiContext,
+        }),
+      );
     },
 
     /** Trigger/condition/delay steps decided in the workflow, written before a long timer. */
     async recordSteps(input: RecordStepsInput): Promise<void> {
-      await writeWorkflowSteps(forkForWorkspace(deps.orm.em, input.workspaceId), input.workspaceId, input.executionId, input.steps);
+      await writeWorkflowSteps(
+        forkForWorkspace(deps.orm.em, input.workspaceId),
+        input.workspaceId,
+        input.executionId,
+        input.steps,
+      );
     },
 
     async finishExecution(input: FinishExecutionInput): Promise<boolean> {
@@ -121,14 +146,23 @@ export function createAutomationActivities(opts: AutomationActivityOptions) {
     },
 
     /** A schedule tick: starts the run through the caps (dedupe key: the tick time). */
-    async startScheduledExecution(input: ScheduledStartInput): Promise<{ status: string; executionId?: string; reason?: string }> {
+    async startScheduledExecution(
+      input: ScheduledStartInput,
+    ): Promise<{ status: string; executionId?: string; reason?: string }> {
       const at = new Date(input.scheduledAt);
       try {
         const res = await startExecution(deps.engine, {
-          workspaceId: input.workspaceId, automationId: input.automationId, triggerType: 'scheduled', triggerKey: `tick:${input.scheduledAt}`,
-          context: { system: systemNamespace(input.workspaceId, null, null, at) }, retryable: true, now: at,
+          workspaceId: input.workspaceId,
+          automationId: input.automationId,
+          triggerType: 'scheduled',
+          triggerKey: `tick:${input.scheduledAt}`,
+          context: { system: systemNamespace(input.workspaceId, null, null, at) },
+          retryable: true,
+          now: at,
         });
-        return res.status === 'skipped' ? { status: 'skipped', reason: res.reason } : { status: res.status, executionId: res.execution._id };
+        return res.status === 'skipped'
+          ? { status: 'skipped', reason: res.reason }
+          : { status: res.status, executionId: res.execution._id };
       } catch (err) {
         if (!(err instanceof DomainError && err.code === 'not_found')) throw err;
         // The automation is gone: its schedule should have been removed with it.

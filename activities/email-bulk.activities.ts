@@ -8,7 +8,12 @@ import { finishBulk, processBulkBatch, type BatchResult } from '../domain/email/
 import { createMessagingDeps, type MessagingDeps } from '../domain/messaging/factory';
 import { lazy } from './lazy';
 
-export interface EmailBulkActivityOptions { orm: MikroORM; config: AppConfig; log: Logger; messaging?: MessagingDeps }
+export interface EmailBulkActivityOptions {
+  orm: MikroORM;
+  config: AppConfig;
+  log: Logger;
+  messaging?: MessagingDeps;
+}
 
 /** At most one heartbeat per second per activity: each one is encoded (and encrypted) on the way out. */
 const heartbeater = (): (() => void) => {
@@ -31,13 +36,22 @@ export function createEmailBulkActivities(opts: EmailBulkActivityOptions) {
   const throttle = createSendThrottle(opts.config.emailBulk.perAccountPerSecond);
   const settings = { concurrency: opts.config.emailBulk.concurrency, batchSize: opts.config.emailBulk.batchSize };
   return {
-    /** Sends the next batch; throws (so Temporal retries with backoff) while recipients wait for an unreachable mail server. */
+    /**
+     * Sends the next batch; throws (so Temporal retries with backoff) while recipients wait for an unreachable mail
+     * server.
+     */
     async emailBulkSendBatch(input: { workspaceId: string; queueId: string }): Promise<BatchResult> {
       const m = messaging();
       if (!m) throw new Error('messaging is not available in this worker');
-      const res = await processBulkBatch(opts.orm.em, input, { email: { transport: m.transport, accounts: m.accounts, tracking: m.tracking }, throttle, settings, heartbeat: heartbeater() });
+      const res = await processBulkBatch(opts.orm.em, input, {
+        email: { transport: m.transport, accounts: m.accounts, tracking: m.tracking },
+        throttle,
+        settings,
+        heartbeat: heartbeater(),
+      });
       opts.log.info({ workspaceId: input.workspaceId, queueId: input.queueId, ...res }, 'bulk e-mail batch');
-      if (res.retryLater) throw new Error(`${res.retryLater} recipient(s) could not be handed to the mail server yet; retrying`);
+      if (res.retryLater)
+        throw new Error(`${res.retryLater} recipient(s) could not be handed to the mail server yet; retrying`);
       return res;
     },
     async emailBulkFinish(input: { workspaceId: string; queueId: string; error?: string }) {

@@ -39,15 +39,58 @@ export interface ActivityDeps {
  */
 export function createActivities(deps: ActivityDeps) {
   const engine = { orm: deps.orm, log: deps.log, workflows: deps.workflows, retryIntervalMs: deps.retryIntervalMs };
-  const sequences = deps.sequenceWorkflows ? { orm: deps.orm, log: deps.log.child({ component: 'sequences' }), workflows: deps.sequenceWorkflows, waitScale: deps.config.sequenceWaitScale, stepTimeoutMs: deps.config.sequenceStepTimeoutMs } : undefined;
+  const sequences = deps.sequenceWorkflows
+    ? {
+        orm: deps.orm,
+        log: deps.log.child({ component: 'sequences' }),
+        workflows: deps.sequenceWorkflows,
+        waitScale: deps.config.sequenceWaitScale,
+        stepTimeoutMs: deps.config.sequenceStepTimeoutMs,
+      }
+    : undefined;
   return {
-    ...createAutomationActivities({ orm: deps.orm, config: deps.config, log: deps.log.child({ component: 'automations' }), engine, messaging: deps.messaging, ai: deps.ai, sequences }),
+    ...createAutomationActivities({
+      orm: deps.orm,
+      config: deps.config,
+      log: deps.log.child({ component: 'automations' }),
+      engine,
+      messaging: deps.messaging,
+      ai: deps.ai,
+      sequences,
+    }),
     ...createWebhookActivities({ orm: deps.orm, config: deps.config, log: deps.log.child({ component: 'webhooks' }) }),
 
-    ...createSmsActivities({ orm: deps.orm, config: deps.config, log: deps.log.child({ component: 'sms' }), gateway: deps.messaging?.gateway }),
-    ...createSequenceActivities({ orm: deps.orm, config: deps.config, log: deps.log.child({ component: 'sequences' }), messaging: deps.messaging, ai: deps.ai, staleClaimMs: deps.staleClaimMs }),
-    ...createBookingActivities({ orm: deps.orm, config: deps.config, log: deps.log.child({ component: 'bookings' }), messaging: deps.messaging }),
-    ...createEmailBulkActivities({ orm: deps.orm, config: deps.config, log: deps.log.child({ component: 'email-bulk' }), messaging: deps.messaging }),
-    ...createContractActivities({ orm: deps.orm, config: deps.config, log: deps.log.child({ component: 'contracts' }), messaging: deps.messaging }),
+    ...createSmsActivities({
+      orm: deps.orm,
+      config: deps.config,
+      log: deps.log.child({ component: 'sms' }),
+      gateway: deps.messaging?.gateway,
+    }),
+    ...createSequenceActivities({
+      orm: deps.orm,
+      config: deps.config,
+      log: deps.log.child({ component: 'sequences' }),
+      messaging: deps.messaging,
+      ai: deps.ai,
+      staleClaimMs: deps.staleClaimMs,
+    }),
+    ...createBookingActivities({
+      orm: deps.orm,
+      config: deps.config,
+      log: deps.log.child({ component: 'bookings' }),
+      messaging: deps.messaging,
+    }),
+    ...createEmailBulkActivities({
+      orm: deps.orm,
+      config: deps.config,
+      log: deps.log.child({ component: 'email-bulk' }),
+      messaging: deps.messaging,
+    }),
+    ...createContractActivities({
+      orm: deps.orm,
+      config: deps.config,
+      log: deps.log.child({ component: 'contracts' }),
+      messaging: deps.messaging,
+    }),
   } satisfies Record<string, (input: never) => Promise<unknown>>;
 }

@@ -13,7 +13,12 @@ import { createAiProvider } from '../domain/ai/factory';
 import { checkCondition } from '../domain/automations/conditions';
 import { contactView, loadEntityContext } from '../domain/automations/engine/context';
 import { automationActor, automationActorId } from '../domain/automations/engine/workspace';
-import { SEQUENCE_NAMESPACES, SEQUENCE_TOP_LEVEL_NAMES, renderTemplate, resolveValue } from '../domain/automations/placeholders';
+import {
+  SEQUENCE_NAMESPACES,
+  SEQUENCE_TOP_LEVEL_NAMES,
+  renderTemplate,
+  resolveValue,
+} from '../domain/automations/placeholders';
 import { zonedParts } from '../domain/automations/time';
 import type { AppConfig } from '../domain/config';
 import type { Ctx } from '../domain/context';
@@ -27,7 +32,12 @@ import { recipientsFor, type Selection } from '../domain/sequences/recipients';
 import { enrollmentEventPayload } from '../domain/sequences/runs';
 import { sendKey, sendSequenceEmail, sendSequenceSms, type SendOutcome } from '../domain/sequences/send';
 import { SequenceEnrollment, SequenceStep, type SequenceStepStatus } from '../domain/sequences/sequence.entity';
-import { SEQUENCE_FAILURE_TYPES, type MirrorInput, type StepActivityInput, type StepActivityResult } from '../domain/sequences/types';
+import {
+  SEQUENCE_FAILURE_TYPES,
+  type MirrorInput,
+  type StepActivityInput,
+  type StepActivityResult,
+} from '../domain/sequences/types';
 import { unsubscribeUrl } from '../domain/sequences/unsubscribe';
 import { renderStoredTemplate } from '../domain/email/template-render';
 import { renderStoredSmsTemplate } from '../domain/messaging/sms-templates.service';
@@ -49,7 +59,16 @@ export interface SequenceActivityOptions {
 }
 
 const KIND: Record<string, string> = { Lead: 'lead', People: 'person', Deal: 'deal', Company: 'company' };
-const PERMANENT = new Set(['validation', 'not_found', 'not_configured', 'forbidden', 'conflict', 'invalid_state', 'too_large', 'unauthenticated']);
+const PERMANENT = new Set([
+  'validation',
+  'not_found',
+  'not_configured',
+  'forbidden',
+  'conflict',
+  'invalid_state',
+  'too_large',
+  'unauthenticated',
+]);
 const PLACEHOLDERS = { namespaces: SEQUENCE_NAMESPACES, topLevelNames: SEQUENCE_TOP_LEVEL_NAMES } as const;
 
 class StepError extends DomainError {}
@@ -63,13 +82,33 @@ const stepFail = (message: string): never => {
   throw new StepError('validation', message);
 };
 
-async function upsertStep(em: EntityManager, e: SequenceEnrollment, nodeId: string, nodeType: string, patch: Partial<SequenceStep> & { status: SequenceStepStatus }): Promise<SequenceStep> {
+async function upsertStep(
+  em: EntityManager,
+  e: SequenceEnrollment,
+  nodeId: string,
+  nodeType: string,
+  patch: Partial<SequenceStep> & { status: SequenceStepStatus },
+): Promise<SequenceStep> {
   let step = await em.findOne(SequenceStep, { enrollmentId: e._id, nodeId });
   const now = new Date();
   if (!step) {
     step = em.create(SequenceStep, {
-      workspaceId: e.workspaceId, enrollmentId: e._id, sequenceId: e.sequenceId, nodeId, nodeType, startedAt: now, endedAt: null, output: null, error: null,
-      handle: null, messageId: null, sentAt: null, openedAt: null, clickedAt: null, repliedAt: null, ...patch,
+      workspaceId: e.workspaceId,
+      enrollmentId: e._id,
+      sequenceId: e.sequenceId,
+      nodeId,
+      nodeType,
+      startedAt: now,
+      endedAt: null,
+      output: null,
+      error: null,
+      handle: null,
+      messageId: null,
+      sentAt: null,
+      openedAt: null,
+      clickedAt: null,
+      repliedAt: null,
+      ...patch,
     } as never);
     em.persist(step);
   } else Object.assign(step, patch);
@@ -96,13 +135,30 @@ async function buildContext(em: EntityManager, e: SequenceEnrollment): Promise<R
   const record = c[kind] as Record<string, unknown> | undefined;
   const steps = await em.find(SequenceStep, { enrollmentId: e._id }, { orderBy: { startedAt: 'asc', _id: 'asc' } });
   const last = (type: string) => [...steps].reverse().find((s) => s.nodeType === type && s.sentAt);
-  const history = (s: SequenceStep | undefined) => ({ sent: !!s, sentAt: s?.sentAt?.toISOString() ?? null, opened: !!s?.openedAt, clicked: !!s?.clickedAt, replied: !!s?.repliedAt });
+  const history = (s: SequenceStep | undefined) => ({
+    sent: !!s,
+    sentAt: s?.sentAt?.toISOString() ?? null,
+    opened: !!s?.openedAt,
+    clicked: !!s?.clickedAt,
+    replied: !!s?.repliedAt,
+  });
   const aiOutput: Record<string, unknown> = {};
-  for (const s of steps) if (s.nodeType === 'ai_analyzer' && s.status === 'completed' && s.output) Object.assign(aiOutput, (s.output.json as object | null) ?? { text: s.output.text });
+  for (const s of steps)
+    if (s.nodeType === 'ai_analyzer' && s.status === 'completed' && s.output)
+      Object.assign(aiOutput, (s.output.json as object | null) ?? { text: s.output.text });
   return {
     ...c,
     workspace: { name: ws?.name ?? '' },
-    system: { currentDate, currentTime, enrolledAt: e.enrolledAt.toISOString(), entityType: kind, entityId: e.entityId, workspaceId: e.workspaceId, sequenceId: e.sequenceId, enrollmentId: e._id },
+    system: {
+      currentDate,
+      currentTime,
+      enrolledAt: e.enrolledAt.toISOString(),
+      entityType: kind,
+      entityId: e.entityId,
+      workspaceId: e.workspaceId,
+      sequenceId: e.sequenceId,
+      enrollmentId: e._id,
+    },
     currentDate,
     currentTime,
     customFields: (record?.customFields as Record<string, unknown> | undefined) ?? {},
@@ -119,18 +175,34 @@ export function createSequenceActivities(opts: SequenceActivityOptions) {
   const requireMessaging = (): MessagingDeps => messaging() ?? stepFail('messaging is not available');
   const requireAi = (): AiProvider => ai() ?? stepFail('the AI provider is not available');
 
-  async function complete(provider: AiProvider, prompt: string, outputMode: 'text' | 'json_schema', schema?: Record<string, unknown>, reasoningEffort: 'none' | 'low' | 'medium' | 'high' = 'low') {
+  async function complete(
+    provider: AiProvider,
+    prompt: string,
+    outputMode: 'text' | 'json_schema',
+    schema?: Record<string, unknown>,
+    reasoningEffort: 'none' | 'low' | 'medium' | 'high' = 'low',
+  ) {
     return provider.complete({ prompt, outputMode, reasoningEffort, ...(schema ? { schema } : {}) });
   }
 
   /** `{{ai:<id>}}` blocks generated for this recipient (their prompts may use placeholders). */
-  async function renderAiBlocks(text: string, blocks: { id: string; prompt: string }[], context: Record<string, unknown>, tz: string, escape: boolean): Promise<string> {
+  async function renderAiBlocks(
+    text: string,
+    blocks: { id: string; prompt: string }[],
+    context: Record<string, unknown>,
+    tz: string,
+    escape: boolean,
+  ): Promise<string> {
     const used = blocks.filter((b) => text.includes(`{{ai:${b.id}}}`));
     if (!used.length) return text;
     const provider = requireAi();
     let out = text;
     for (const b of used) {
-      const res = await complete(provider, renderTemplate(b.prompt, context, { ...PLACEHOLDERS, timezone: tz }).text, 'text');
+      const res = await complete(
+        provider,
+        renderTemplate(b.prompt, context, { ...PLACEHOLDERS, timezone: tz }).text,
+        'text',
+      );
       const value = escape ? res.text.replace(/[&<>"']/g, (ch) => `&#${ch.charCodeAt(0)};`) : res.text;
       out = out.split(`{{ai:${b.id}}}`).join(value);
     }
@@ -140,10 +212,20 @@ export function createSequenceActivities(opts: SequenceActivityOptions) {
   function sendConditionHolds(d: Record<string, unknown>, context: Record<string, unknown>): boolean {
     const sc = d.sendCondition as { enabled?: boolean; field?: string; operator?: string; value?: unknown } | undefined;
     if (!sc?.enabled || !sc.field) return true;
-    return checkCondition({ field: sc.field, operator: sc.operator === 'not_equals' ? 'not_equals' : 'equals', value: sc.value }, context, PLACEHOLDERS).passed;
+    return checkCondition(
+      { field: sc.field, operator: sc.operator === 'not_equals' ? 'not_equals' : 'equals', value: sc.value },
+      context,
+      PLACEHOLDERS,
+    ).passed;
   }
 
-  async function sendStep(em: EntityManager, ctx: Ctx, e: SequenceEnrollment, node: StepActivityInput['node'], context: Record<string, unknown>): Promise<StepActivityResult> {
+  async function sendStep(
+    em: EntityManager,
+    ctx: Ctx,
+    e: SequenceEnrollment,
+    node: StepActivityInput['node'],
+    context: Record<string, unknown>,
+  ): Promise<StepActivityResult> {
     const d = node.data;
     const tz = e.snapshot.settings.sendSettings.timezone;
     const channel = node.type === 'send_sms' ? 'sms' : 'email';
@@ -154,12 +236,19 @@ export function createSequenceActivities(opts: SequenceActivityOptions) {
     };
     if (!sendConditionHolds(d, context)) return skipped('sendCondition not met');
     const custom = channel === 'email' ? d.customRecipient : d.customPhone;
-    const recipients = await recipientsFor(em, context, {
-      recipientType: String(d.recipientType ?? 'contact'), companyRecipientTarget: String(d.companyRecipientTarget ?? 'contact_person'),
-      companyContactSelection: (d.companyContactSelection ?? { mode: 'first', fallback: 'skip' }) as Selection,
-      field: String((channel === 'email' ? d.recipientField : d.phoneField) ?? 'primary'),
-      custom: typeof custom === 'string' ? renderTemplate(custom, context, { ...PLACEHOLDERS, timezone: tz }).text : null,
-    }, channel);
+    const recipients = await recipientsFor(
+      em,
+      context,
+      {
+        recipientType: String(d.recipientType ?? 'contact'),
+        companyRecipientTarget: String(d.companyRecipientTarget ?? 'contact_person'),
+        companyContactSelection: (d.companyContactSelection ?? { mode: 'first', fallback: 'skip' }) as Selection,
+        field: String((channel === 'email' ? d.recipientField : d.phoneField) ?? 'primary'),
+        custom:
+          typeof custom === 'string' ? renderTemplate(custom, context, { ...PLACEHOLDERS, timezone: tz }).text : null,
+      },
+      channel,
+    );
     if ('skip' in recipients) return skipped(recipients.skip);
     const settings = e.snapshot.settings;
     const owner = (context.owner ?? null) as Record<string, unknown> | null;
@@ -169,11 +258,23 @@ export function createSequenceActivities(opts: SequenceActivityOptions) {
     if (channel === 'email') {
       const blocks = (d.aiBlocks ?? []) as { id: string; prompt: string }[];
       const templateId = typeof d.templateId === 'string' && d.templateId.trim() ? d.templateId.trim() : null;
-      const stepSubject = d.subject ? renderTemplate(String(d.subject), context, { ...PLACEHOLDERS, timezone: tz }).text : '';
+      const stepSubject = d.subject
+        ? renderTemplate(String(d.subject), context, { ...PLACEHOLDERS, timezone: tz }).text
+        : '';
       // A template is rendered against the enrollment's records; a subject on the step overrides the template's.
       const content = templateId
-        ? await renderStoredTemplate(ctx, templateId, context, { subject: stepSubject || undefined }, 'send_email.templateId')
-        : { subject: stepSubject, html: renderTemplate(String(d.body ?? ''), context, { ...PLACEHOLDERS, timezone: tz, escape: 'html' }).text, text: undefined };
+        ? await renderStoredTemplate(
+            ctx,
+            templateId,
+            context,
+            { subject: stepSubject || undefined },
+            'send_email.templateId',
+          )
+        : {
+            subject: stepSubject,
+            html: renderTemplate(String(d.body ?? ''), context, { ...PLACEHOLDERS, timezone: tz, escape: 'html' }).text,
+            text: undefined,
+          };
       const subject = await renderAiBlocks(content.subject, blocks, context, tz, false);
       let html = content.html ? await renderAiBlocks(content.html, blocks, context, tz, true) : '';
       if (d.unsubscribeLinkEnabled === true) {
@@ -182,90 +283,211 @@ export function createSequenceActivities(opts: SequenceActivityOptions) {
       }
       const senderType = (d.senderType ?? settings.defaultSenderType ?? 'fixed') as string;
       const ownerEmail = typeof owner?.email === 'string' ? owner.email : undefined;
-      // The mailbox: the step's senderAccountId, else the sequence's default sender id when it names a connected mailbox.
-      const accountId = typeof d.senderAccountId === 'string' && d.senderAccountId.trim() ? d.senderAccountId.trim()
-        : settings.defaultSenderId && /^[0-9a-f]{24}$/.test(settings.defaultSenderId) ? settings.defaultSenderId : undefined;
-      const from = !accountId && senderType === 'owner' && ownerEmail && messaging()?.transport.defaultFrom ? `${String(owner?.fullName ?? '').replace(/[<>"]/g, '') || 'Sales'} <${addressOf(messaging()!.transport.defaultFrom!)}>` : undefined;
+      // The mailbox: the step's senderAccountId, else the sequence's default sender id when it names a connected
+      // mailbox.
+      const accountId =
+        typeof d.senderAccountId === 'string' && d.senderAccountId.trim()
+          ? d.senderAccountId.trim()
+          : settings.defaultSenderId && /^[0-9a-f]{24}$/.test(settings.defaultSenderId)
+            ? settings.defaultSenderId
+            : undefined;
+      const from =
+        !accountId && senderType === 'owner' && ownerEmail && messaging()?.transport.defaultFrom
+          ? `${String(owner?.fullName ?? '').replace(/[<>"]/g, '') || 'Sales'} <${addressOf(messaging()!.transport.defaultFrom!)}>`
+          : undefined;
       // emailIntervalSeconds: one slot per send and mailbox, reserved once per step (kept on the step row).
       const interval = settings.sendSettings.emailIntervalSeconds ?? 0;
       if (interval > 0) {
         const prior = await em.findOne(SequenceStep, { enrollmentId: e._id, nodeId: node.id });
         const kept = typeof prior?.output?.slotAt === 'string' ? new Date(prior.output.slotAt) : null;
-        const slot = kept ?? await reserveSendSlot(em, e.workspaceId, accountId ?? 'fallback', interval);
-        if (!kept) await upsertStep(em, e, node.id, node.type, { status: 'waiting', output: { slotAt: slot.toISOString(), reason: 'emailIntervalSeconds' } });
+        const slot = kept ?? (await reserveSendSlot(em, e.workspaceId, accountId ?? 'fallback', interval));
+        if (!kept)
+          await upsertStep(em, e, node.id, node.type, {
+            status: 'waiting',
+            output: { slotAt: slot.toISOString(), reason: 'emailIntervalSeconds' },
+          });
         const wait = slot.getTime() - Date.now();
         if (wait > 500) throw new DeferredStep(wait);
       }
       // Tracking as the sequence's settings say, where tracking links can be signed (CRM_SECRETS_KEY).
       const track = (deps.messaging.tracking && settings.trackingSettings) || { trackOpens: false, trackClicks: false };
-      sent = [await sendSequenceEmail(ctx, deps, {
-        to: recipients.to, subject: subject.replace(/[\r\n]+/g, ' '), html: html || undefined, text: 'text' in content ? content.text : undefined, from, accountId,
-        replyTo: senderType === 'owner' ? ownerEmail : undefined, trackOpens: track.trackOpens, trackClicks: track.trackClicks, links, key: sendKey(e._id, node.id),
-      })];
+      sent = [
+        await sendSequenceEmail(ctx, deps, {
+          to: recipients.to,
+          subject: subject.replace(/[\r\n]+/g, ' '),
+          html: html || undefined,
+          text: 'text' in content ? content.text : undefined,
+          from,
+          accountId,
+          replyTo: senderType === 'owner' ? ownerEmail : undefined,
+          trackOpens: track.trackOpens,
+          trackClicks: track.trackClicks,
+          links,
+          key: sendKey(e._id, node.id),
+        }),
+      ];
     } else {
       // An SMS template (smsMode template or a templateId) is read and rendered now, like an e-mail template.
       const templateId = typeof d.templateId === 'string' && d.templateId.trim() ? d.templateId.trim() : null;
       const text = templateId
-        ? (await renderStoredSmsTemplate(ctx, templateId, context, { ...PLACEHOLDERS, timezone: tz }, 'send_sms.templateId')).text
+        ? (
+            await renderStoredSmsTemplate(
+              ctx,
+              templateId,
+              context,
+              { ...PLACEHOLDERS, timezone: tz },
+              'send_sms.templateId',
+            )
+          ).text
         : renderTemplate(String(d.message ?? ''), context, { ...PLACEHOLDERS, timezone: tz }).text;
-      const message = await renderAiBlocks(text, (d.aiBlocks ?? []) as { id: string; prompt: string }[], context, tz, false);
+      const message = await renderAiBlocks(
+        text,
+        (d.aiBlocks ?? []) as { id: string; prompt: string }[],
+        context,
+        tz,
+        false,
+      );
       const senderType = String(d.senderType ?? 'fixed');
-      const from = senderType === 'alphanumeric' ? String(d.senderId) : senderType === 'owner' && typeof owner?.phone === 'string' ? owner.phone : (typeof d.fromNumber === 'string' && d.fromNumber) || settings.defaultSmsNumber || undefined;
+      const from =
+        senderType === 'alphanumeric'
+          ? String(d.senderId)
+          : senderType === 'owner' && typeof owner?.phone === 'string'
+            ? owner.phone
+            : (typeof d.fromNumber === 'string' && d.fromNumber) || settings.defaultSmsNumber || undefined;
       sent = [];
-      for (const [i, to] of recipients.to.entries()) sent.push(await sendSequenceSms(ctx, deps, { to, message, from, links, key: sendKey(e._id, node.id, i) }));
+      for (const [i, to] of recipients.to.entries())
+        sent.push(await sendSequenceSms(ctx, deps, { to, message, from, links, key: sendKey(e._id, node.id, i) }));
     }
     const output = { to: recipients.to, via: recipients.via, messages: sent };
-    await upsertStep(em, e, node.id, node.type, { status: 'completed', output, messageId: sent[0]?.outboundMessageId ?? null, sentAt: new Date() });
+    await upsertStep(em, e, node.id, node.type, {
+      status: 'completed',
+      output,
+      messageId: sent[0]?.outboundMessageId ?? null,
+      sentAt: new Date(),
+    });
     return { status: 'completed', output };
   }
 
-  const CRM_HANDLERS: Record<string, { handler: ActionHandler<never>; config: (d: Record<string, unknown>, e: SequenceEnrollment) => Record<string, unknown> }> = {
+  const CRM_HANDLERS: Record<
+    string,
+    {
+      handler: ActionHandler<never>;
+      config: (d: Record<string, unknown>, e: SequenceEnrollment) => Record<string, unknown>;
+    }
+  > = {
     create_task: {
       handler: createTaskAction as ActionHandler<never>,
-      config: (d) => ({ title: d.taskTitle, description: d.taskDescription ?? undefined, activityType: d.activityType, priority: d.priority, dateScheduleType: 'relative', dueInDays: d.dueInDays, durationMinutes: 30, assignTo: d.assignTo, conflictPolicy: 'create_anyway' }),
+      config: (d) => ({
+        title: d.taskTitle,
+        description: d.taskDescription ?? undefined,
+        activityType: d.activityType,
+        priority: d.priority,
+        dateScheduleType: 'relative',
+        dueInDays: d.dueInDays,
+        durationMinutes: 30,
+        assignTo: d.assignTo,
+        conflictPolicy: 'create_anyway',
+      }),
     },
     create_recall: {
       handler: createRecallAction as ActionHandler<never>,
-      config: (d) => ({ title: d.title, message: d.message ?? undefined, phoneField: d.phoneField, delayDays: d.delayDays, assignTo: d.assignTo }),
+      config: (d) => ({
+        title: d.title,
+        message: d.message ?? undefined,
+        phoneField: d.phoneField,
+        delayDays: d.delayDays,
+        assignTo: d.assignTo,
+      }),
     },
     update_field: {
       handler: updateRecordAction as ActionHandler<never>,
       // `lead.status` on a lead enrollment is the lead's own status.
-      config: (d, e) => ({ recordType: 'trigger', fieldUpdates: [{ fieldKey: String(d.fieldPath).replace(new RegExp(`^${KIND[e.entityType]}\\.`), ''), value: d.value }] }),
+      config: (d, e) => ({
+        recordType: 'trigger',
+        fieldUpdates: [
+          { fieldKey: String(d.fieldPath).replace(new RegExp(`^${KIND[e.entityType]}\\.`), ''), value: d.value },
+        ],
+      }),
     },
-    set_access: { handler: setAccessAction as ActionHandler<never>, config: (d) => ({ recordType: 'trigger', accessState: d.accessState }) },
+    set_access: {
+      handler: setAccessAction as ActionHandler<never>,
+      config: (d) => ({ recordType: 'trigger', accessState: d.accessState }),
+    },
   };
 
-  async function crmStep(em: EntityManager, ctx: Ctx, e: SequenceEnrollment, node: StepActivityInput['node'], context: Record<string, unknown>): Promise<StepActivityResult> {
+  async function crmStep(
+    em: EntityManager,
+    ctx: Ctx,
+    e: SequenceEnrollment,
+    node: StepActivityInput['node'],
+    context: Record<string, unknown>,
+  ): Promise<StepActivityResult> {
     const spec = CRM_HANDLERS[node.type]!;
     const raw = spec.config(node.data, e);
     const tz = e.snapshot.settings.sendSettings.timezone;
-    const config = Object.fromEntries(Object.entries(raw).map(([k, v]) => [k, typeof v === 'string' ? resolveValue(v, context, { ...PLACEHOLDERS, timezone: tz }) : v]));
+    const config = Object.fromEntries(
+      Object.entries(raw).map(([k, v]) => [
+        k,
+        typeof v === 'string' ? resolveValue(v, context, { ...PLACEHOLDERS, timezone: tz }) : v,
+      ]),
+    );
     return em.transactional(async (tem) => {
       const step = await upsertStep(tem, e, node.id, node.type, { status: 'running' });
       await tem.findOne(SequenceStep, { _id: step._id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
       if (step.status === 'completed') return { status: 'completed' as const, output: step.output ?? {} };
       const tctx: Ctx = { em: tem, actor: ctx.actor };
       const env = {
-        em: tem, ctx: tctx, now: new Date(), idempotencyKey: sendKey(e._id, node.id),
-        input: { workspaceId: e.workspaceId, executionId: e._id, automationId: e.sequenceId, nodeId: node.id, data: node.data, context, isTest: false, actorUserId: ctx.actor.userId, timezone: tz, chain: [], failureBehavior: 'stop' },
+        em: tem,
+        ctx: tctx,
+        now: new Date(),
+        idempotencyKey: sendKey(e._id, node.id),
+        input: {
+          workspaceId: e.workspaceId,
+          executionId: e._id,
+          automationId: e.sequenceId,
+          nodeId: node.id,
+          data: node.data,
+          context,
+          isTest: false,
+          actorUserId: ctx.actor.userId,
+          timezone: tz,
+          chain: [],
+          failureBehavior: 'stop',
+        },
         deps: { orm: opts.orm, config: opts.config, log, messaging, ai } as never,
       } as ActionEnv;
       const r = await spec.handler.run(env, config as never);
       const output = (r.output ?? {}) as Record<string, unknown>;
-      await upsertStep(tem, e, node.id, node.type, { status: r.status === 'skipped' ? 'skipped' : 'completed', output });
+      await upsertStep(tem, e, node.id, node.type, {
+        status: r.status === 'skipped' ? 'skipped' : 'completed',
+        output,
+      });
       return { status: r.status === 'skipped' ? ('skipped' as const) : ('completed' as const), output };
     });
   }
 
-  async function aiStep(em: EntityManager, e: SequenceEnrollment, node: StepActivityInput['node'], context: Record<string, unknown>): Promise<StepActivityResult> {
+  async function aiStep(
+    em: EntityManager,
+    e: SequenceEnrollment,
+    node: StepActivityInput['node'],
+    context: Record<string, unknown>,
+  ): Promise<StepActivityResult> {
     const d = node.data;
     const tz = e.snapshot.settings.sendSettings.timezone;
     const provider = requireAi();
     const prompt = renderTemplate(String(d.prompt), context, { ...PLACEHOLDERS, timezone: tz }).text;
     if (node.type === 'ai_condition') {
-      const schema = { type: 'object', properties: { decision: { type: 'boolean' }, confidence: { type: 'number' }, reason: { type: 'string' } }, required: ['decision', 'confidence'] };
-      const res = await complete(provider, `${prompt}\n\nAnswer with decision (true = yes, false = no), your confidence between 0 and 1, and a short reason.`, 'json_schema', schema);
+      const schema = {
+        type: 'object',
+        properties: { decision: { type: 'boolean' }, confidence: { type: 'number' }, reason: { type: 'string' } },
+        required: ['decision', 'confidence'],
+      };
+      const res = await complete(
+        provider,
+        `${prompt}\n\nAnswer with decision (true = yes, false = no), your confidence between 0 and 1, and a short reason.`,
+        'json_schema',
+        schema,
+      );
       const decision = res.json?.decision === true;
       const confidence = typeof res.json?.confidence === 'number' ? res.json.confidence : 0;
       const threshold = typeof d.confidenceThreshold === 'number' ? d.confidenceThreshold : 0.7;
@@ -275,7 +497,10 @@ export function createSequenceActivities(opts: SequenceActivityOptions) {
       return { status: 'completed', handle, output };
     }
     const mode = d.outputMode === 'text' ? 'text' : 'json_schema';
-    const schema = mode === 'json_schema' ? ((typeof d.schema === 'string' ? JSON.parse(d.schema) : d.schema) as Record<string, unknown>) : undefined;
+    const schema =
+      mode === 'json_schema'
+        ? ((typeof d.schema === 'string' ? JSON.parse(d.schema) : d.schema) as Record<string, unknown>)
+        : undefined;
     const res = await complete(provider, prompt, mode, schema, (d.reasoningEffort ?? 'low') as 'low');
     const output = { text: res.text, json: res.json ?? null, model: res.model };
     await upsertStep(em, e, node.id, node.type, { status: 'completed', output });
@@ -287,12 +512,17 @@ export function createSequenceActivities(opts: SequenceActivityOptions) {
     async sequenceMirror(input: MirrorInput): Promise<boolean> {
       const em = forkForWorkspace(opts.orm.em, input.workspaceId);
       return em.transactional(async (tem) => {
-        const e = await tem.findOne(SequenceEnrollment, { _id: input.enrollmentId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
+        const e = await tem.findOne(
+          SequenceEnrollment,
+          { _id: input.enrollmentId },
+          { lockMode: LockMode.PESSIMISTIC_WRITE },
+        );
         if (!e) return false;
         const running = e.status === 'active' || e.status === 'paused';
         if (running) {
           if (input.currentNodeId !== undefined) e.currentNodeId = input.currentNodeId;
-          if (input.nextActionAt !== undefined) e.nextActionAt = input.nextActionAt ? new Date(input.nextActionAt) : null;
+          if (input.nextActionAt !== undefined)
+            e.nextActionAt = input.nextActionAt ? new Date(input.nextActionAt) : null;
           if (input.pausedUntil !== undefined) e.pausedUntil = input.pausedUntil ? new Date(input.pausedUntil) : null;
           if (input.status && input.status !== e.status) {
             e.status = input.status;
@@ -305,12 +535,25 @@ export function createSequenceActivities(opts: SequenceActivityOptions) {
             }
             if (input.event) {
               const actor = automationActor(e.workspaceId, await automationActorId(tem, e.enrolledBy));
-              emit({ em: tem, actor }, { type: input.event, entityType: 'sequence_enrollment', entityId: e._id, payload: enrollmentEventPayload(e) });
+              emit(
+                { em: tem, actor },
+                {
+                  type: input.event,
+                  entityType: 'sequence_enrollment',
+                  entityId: e._id,
+                  payload: enrollmentEventPayload(e),
+                },
+              );
             }
           }
           e.updatedAt = new Date();
         }
-        if (input.step) await upsertStep(tem, e, input.step.nodeId, input.step.nodeType, { status: input.step.status, output: input.step.output ?? null, error: input.step.error ?? null });
+        if (input.step)
+          await upsertStep(tem, e, input.step.nodeId, input.step.nodeType, {
+            status: input.step.status,
+            output: input.step.output ?? null,
+            error: input.step.error ?? null,
+          });
         await tem.flush();
         return running;
       });
@@ -324,10 +567,20 @@ export function createSequenceActivities(opts: SequenceActivityOptions) {
       // Runs started with full node data (before that) keep working: their own data is the same snapshot.
       const node = e.snapshot.nodes.find((n) => n.id === input.node.id && n.type === input.node.type) ?? input.node;
       // Ended meanwhile (a restart or unenroll): the run leaves without acting.
-      if (e.status !== 'active' && e.status !== 'paused') return { status: 'skipped', exit: (e.exitReason as never) ?? 'manual' };
+      if (e.status !== 'active' && e.status !== 'paused')
+        return { status: 'skipped', exit: (e.exitReason as never) ?? 'manual' };
       const done = await em.findOne(SequenceStep, { enrollmentId: e._id, nodeId: node.id });
-      if (done && (done.status === 'completed' || done.status === 'skipped')) return { status: done.status, handle: (done.handle as 'true' | 'false' | null) ?? null, output: done.output ?? {} };
-      await em.nativeUpdate(SequenceEnrollment, { _id: e._id }, { currentNodeId: node.id, nextActionAt: null, updatedAt: new Date() });
+      if (done && (done.status === 'completed' || done.status === 'skipped'))
+        return {
+          status: done.status,
+          handle: (done.handle as 'true' | 'false' | null) ?? null,
+          output: done.output ?? {},
+        };
+      await em.nativeUpdate(
+        SequenceEnrollment,
+        { _id: e._id },
+        { currentNodeId: node.id, nextActionAt: null, updatedAt: new Date() },
+      );
       try {
         const actorId = await automationActorId(em, e.enrolledBy);
         const ctx: Ctx = { em, actor: automationActor(e.workspaceId, actorId) };
@@ -345,7 +598,11 @@ export function createSequenceActivities(opts: SequenceActivityOptions) {
           case 'ai_analyzer':
             return await aiStep(em, e, node, context);
           case 'condition': {
-            const check = checkCondition({ field: String(node.data.field), operator: node.data.operator as never, value: node.data.value }, context, { ...PLACEHOLDERS, now: Date.now(), timezone: e.snapshot.settings.sendSettings.timezone });
+            const check = checkCondition(
+              { field: String(node.data.field), operator: node.data.operator as never, value: node.data.value },
+              context,
+              { ...PLACEHOLDERS, now: Date.now(), timezone: e.snapshot.settings.sendSettings.timezone },
+            );
             const handle = check.passed ? 'true' : 'false';
             const output = { actual: check.actual as never, expected: check.expected as never, passed: check.passed };
             await upsertStep(em, e, node.id, node.type, { status: 'completed', output, handle });
@@ -356,11 +613,22 @@ export function createSequenceActivities(opts: SequenceActivityOptions) {
         }
       } catch (err) {
         // Not a failure: the mailbox's next send slot is later; Temporal retries the step then.
-        if (err instanceof DeferredStep) throw ApplicationFailure.create({ message: `deferred ${err.waitMs} ms by emailIntervalSeconds`, type: 'SequenceStepDeferred', nextRetryDelay: err.waitMs });
+        if (err instanceof DeferredStep)
+          throw ApplicationFailure.create({
+            message: `deferred ${err.waitMs} ms by emailIntervalSeconds`,
+            type: 'SequenceStepDeferred',
+            nextRetryDelay: err.waitMs,
+          });
         const message = (err instanceof Error ? err.message : String(err)).slice(0, 2000);
         const permanent = err instanceof DomainError && PERMANENT.has(err.code);
-        log.warn({ enrollmentId: e._id, nodeId: node.id, code: err instanceof DomainError ? err.code : undefined, permanent }, 'sequence step failed');
-        await upsertStep(forkForWorkspace(opts.orm.em, input.workspaceId), e, node.id, node.type, { status: 'failed', error: message }).catch(() => undefined);
+        log.warn(
+          { enrollmentId: e._id, nodeId: node.id, code: err instanceof DomainError ? err.code : undefined, permanent },
+          'sequence step failed',
+        );
+        await upsertStep(forkForWorkspace(opts.orm.em, input.workspaceId), e, node.id, node.type, {
+          status: 'failed',
+          error: message,
+        }).catch(() => undefined);
         if (permanent) throw ApplicationFailure.nonRetryable(message, SEQUENCE_FAILURE_TYPES.permanent);
         throw err;
       }
@@ -369,4 +637,3 @@ export function createSequenceActivities(opts: SequenceActivityOptions) {
 }
 
 const addressOf = (mailbox: string): string => /<([^>]+)>/.exec(mailbox)?.[1] ?? mailbox;
-

@@ -4,9 +4,18 @@ import type { AppConfig } from '../domain/config';
 import type { Logger } from '../domain/logger';
 import type { SmsGateway } from '../domain/messaging/ports';
 import { smsGatewayFromConfig } from '../domain/messaging/sms-gateway';
-import { markScheduledFailed, sendScheduledSms, type ScheduledSendResult } from '../domain/messaging/sms-scheduled.service';
+import {
+  markScheduledFailed,
+  sendScheduledSms,
+  type ScheduledSendResult,
+} from '../domain/messaging/sms-scheduled.service';
 
-export interface SmsActivityOptions { orm: MikroORM; config: AppConfig; log: Logger; gateway?: SmsGateway }
+export interface SmsActivityOptions {
+  orm: MikroORM;
+  config: AppConfig;
+  log: Logger;
+  gateway?: SmsGateway;
+}
 
 export function createSmsActivities(opts: SmsActivityOptions) {
   let gateway = opts.gateway;
@@ -14,10 +23,17 @@ export function createSmsActivities(opts: SmsActivityOptions) {
   return {
     async sendScheduledSms(input: { workspaceId: string; scheduledId: string }): Promise<ScheduledSendResult> {
       const res = await sendScheduledSms(opts.orm, input, gw());
-      opts.log.info({ workspaceId: input.workspaceId, scheduledId: input.scheduledId, status: res.status, smsId: res.smsId }, 'scheduled SMS');
+      opts.log.info(
+        { workspaceId: input.workspaceId, scheduledId: input.scheduledId, status: res.status, smsId: res.smsId },
+        'scheduled SMS',
+      );
       return res;
     },
-    async failScheduledSms(input: { workspaceId: string; scheduledId: string; error: string }): Promise<ScheduledSendResult> {
+    async failScheduledSms(input: {
+      workspaceId: string;
+      scheduledId: string;
+      error: string;
+    }): Promise<ScheduledSendResult> {
       return markScheduledFailed(opts.orm, input, input.error);
     },
   };

@@ -22,7 +22,12 @@ export type RetryOutcome = 'retry' | 'delivered' | 'failed' | 'gone';
  */
 export function createWebhookActivities(deps: WebhookActivityDeps) {
   return {
-    async attemptWebhookDelivery(input: { workspaceId: string; deliveryId: string; step: number; nextDelayMs: number | null }): Promise<RetryOutcome> {
+    async attemptWebhookDelivery(input: {
+      workspaceId: string;
+      deliveryId: string;
+      step: number;
+      nextDelayMs: number | null;
+    }): Promise<RetryOutcome> {
       const em = forkForWorkspace(deps.orm.em, input.workspaceId);
       const delivery = await em.findOne(WebhookDelivery, { _id: input.deliveryId });
       if (!delivery) return 'gone';
@@ -32,7 +37,9 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       if (!sub || !sub.active) {
         delivery.status = 'failed';
         delivery.nextAttemptAt = null;
-        delivery.lastError = sub ? `subscription disabled${sub.disabledReason ? `: ${sub.disabledReason}` : ''}` : 'subscription deleted';
+        delivery.lastError = sub
+          ? `subscription disabled${sub.disabledReason ? `: ${sub.disabledReason}` : ''}`
+          : 'subscription deleted';
         await em.flush();
         return 'failed';
       }
@@ -41,7 +48,10 @@ export function createWebhookActivities(deps: WebhookActivityDeps) {
       delivery.retryStep = input.step;
       await em.flush();
       await recordOnSubscription(em, deps.config, sub._id, result, status === 'failed' && !result.gone);
-      deps.log.info({ deliveryId: delivery._id, subscriptionId: sub._id, step: input.step, status, statusCode: result.statusCode }, 'webhook retry attempt');
+      deps.log.info(
+        { deliveryId: delivery._id, subscriptionId: sub._id, step: input.step, status, statusCode: result.statusCode },
+        'webhook retry attempt',
+      );
       return status === 'retrying' ? 'retry' : result.gone ? 'gone' : status;
     },
   };

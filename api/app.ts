@@ -50,7 +50,14 @@ async function requestContext(ctx: Context, next: Next, log: Logger): Promise<vo
   } finally {
     // Path only: the query string may carry api_key.
     log.info(
-      { requestId, method: ctx.method, path: loggedPath(ctx.path), status: ctx.status, ms: Number(process.hrtime.bigint() - started) / 1e6, workspaceId: ctx.state.workspaceId },
+      {
+        requestId,
+        method: ctx.method,
+        path: loggedPath(ctx.path),
+        status: ctx.status,
+        ms: Number(process.hrtime.bigint() - started) / 1e6,
+        workspaceId: ctx.state.workspaceId,
+      },
       'request',
     );
   }
@@ -79,7 +86,13 @@ function mount(router: Router, def: RouteDef, deps: AppDeps, authFailures: AuthF
     const em = deps.orm.em;
     const actor = isPublic(def.access)
       ? undefined
-      : await authorize(ctx, em, def.access, { perMinute: deps.config.rateLimitPerMinute, perDay: deps.config.rateLimitPerDay }, authFailures);
+      : await authorize(
+          ctx,
+          em,
+          def.access,
+          { perMinute: deps.config.rateLimitPerMinute, perDay: deps.config.rateLimitPerDay },
+          authFailures,
+        );
 
     // Validation and handler; answers the names of the headers the handler set (kept with an idempotent response).
     const run = async (): Promise<readonly string[]> => {
@@ -87,7 +100,9 @@ function mount(router: Router, def: RouteDef, deps: AppDeps, authFailures: AuthF
       assertStorableParams(ctx.params, notFound);
       const params = def.params ? def.params.safeParse(ctx.params) : { success: true as const, data: ctx.params };
       if (!params.success) throw new DomainError('not_found', notFound);
-      const query = def.query ? def.query.safeParse(queryForValidation(ctx, def)) : { success: true as const, data: queryForValidation(ctx, def) };
+      const query = def.query
+        ? def.query.safeParse(queryForValidation(ctx, def))
+        : { success: true as const, data: queryForValidation(ctx, def) };
       if (!query.success) {
         const { message, details } = formatZodError(query.error, 'query');
         throw new DomainError('validation', message, details);
@@ -95,7 +110,8 @@ function mount(router: Router, def: RouteDef, deps: AppDeps, authFailures: AuthF
       const preview = takePreview(ctx, def);
       let body: unknown = ctx.request.body;
       if (def.body && !def.rawBody) {
-        if (ctx.request.rawBody && !ctx.request.is('json')) throw new DomainError('validation', 'request body must be JSON (Content-Type: application/json)');
+        if (ctx.request.rawBody && !ctx.request.is('json'))
+          throw new DomainError('validation', 'request body must be JSON (Content-Type: application/json)');
         const parsed = def.body.safeParse(body ?? {});
         if (!parsed.success) {
           const { message, details } = formatZodError(parsed.error, 'body');
@@ -104,7 +120,14 @@ function mount(router: Router, def: RouteDef, deps: AppDeps, authFailures: AuthF
         body = parsed.data;
       }
       const ctxForDomain = actor ? { em: forkForWorkspace(em, actor.workspaceId), actor } : (undefined as never);
-      const reply = await def.handler({ params: params.data, query: query.data, body, ctx: ctxForDomain, preview, koa: ctx });
+      const reply = await def.handler({
+        params: params.data,
+        query: query.data,
+        body,
+        ctx: ctxForDomain,
+        preview,
+        koa: ctx,
+      });
       ctx.status = reply.status;
       ctx.body = reply.body;
       if (reply.headers) ctx.set(reply.headers);

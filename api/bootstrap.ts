@@ -19,7 +19,10 @@ export interface ApiRuntime {
 }
 
 /** Wires the API's dependencies from config; used by bin/api.ts and by the HTTP tests. */
-export async function buildApi(config: AppConfig, log: Logger = createLogger(config.logLevel, 'api')): Promise<ApiRuntime> {
+export async function buildApi(
+  config: AppConfig,
+  log: Logger = createLogger(config.logLevel, 'api'),
+): Promise<ApiRuntime> {
   const orm = await MikroORM.init(ormConfig(config.databaseUrl));
   // Probe-only connection: no retry interceptor, so a down server fails the probe fast and cleanly.
   const temporal = Connection.lazy({ address: config.temporalAddress, connectTimeout: 2000, interceptors: [] });

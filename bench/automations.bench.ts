@@ -82,15 +82,20 @@ async function until(what: string, check: () => Promise<boolean>): Promise<void>
   }
 }
 
-
 /** A record_created (lead) automation with ACTIONS create_note actions in a chain, activated. */
 async function createBenchAutomation(ctx: Ctx): Promise<string> {
   const actions = Array.from({ length: ACTIONS }, (_, i) => ({
-    id: `n${i + 1}`, type: 'action', data: { actionType: 'create_note', config: { noteContent: `Bench note ${i + 1} for {{lead.title}}` } },
+    id: `n${i + 1}`,
+    type: 'action',
+    data: { actionType: 'create_note', config: { noteContent: `Bench note ${i + 1} for {{lead.title}}` } },
   }));
-  const nodes = [{ id: 'trigger', type: 'trigger', data: { triggerType: 'record_created', config: { entityTypes: ['lead'] } } }, ...actions]
-    .map((n, i) => ({ ...n, position: { x: 500, y: i * 200 } }));
-  const edges = nodes.slice(1).map((n, i) => ({ id: `e${i + 1}`, source: nodes[i]!.id, target: n.id, sourceHandle: null }));
+  const nodes = [
+    { id: 'trigger', type: 'trigger', data: { triggerType: 'record_created', config: { entityTypes: ['lead'] } } },
+    ...actions,
+  ].map((n, i) => ({ ...n, position: { x: 500, y: i * 200 } }));
+  const edges = nodes
+    .slice(1)
+    .map((n, i) => ({ id: `e${i + 1}`, source: nodes[i]!.id, target: n.id, sourceHandle: null }));
   const saved = await createAutomation(ctx, automationCreateBody.parse({ name: 'Automation benchmark', nodes, edges }));
   const id = saved.data._id as string;
   const toggled = await toggleAutomation({ ...ctx, em: ctx.em.fork() }, id);
@@ -99,7 +104,12 @@ async function createBenchAutomation(ctx: Ctx): Promise<string> {
 }
 
 /** Creates `count` leads through the leads service in `batches` transactions; lead id → commit time (ms). */
-async function createLeads(orm: MikroORM, ctx: Omit<Ctx, 'em'>, count: number, batches: number): Promise<Map<string, number>> {
+async function createLeads(
+  orm: MikroORM,
+  ctx: Omit<Ctx, 'em'>,
+  count: number,
+  batches: number,
+): Promise<Map<string, number>> {
   const committed = new Map<string, number>();
   const per = Math.ceil(count / batches);
   for (let done = 0; done < count; done += per) {
@@ -108,7 +118,9 @@ async function createLeads(orm: MikroORM, ctx: Omit<Ctx, 'em'>, count: number, b
     await em.begin();
     try {
       for (let i = done; i < Math.min(count, done + per); i++) {
-        const lead = (await createLead({ ...ctx, em }, { title: `Bench lead ${i}` }, { preview: false })) as { _id: string };
+        const lead = (await createLead({ ...ctx, em }, { title: `Bench lead ${i}` }, { preview: false })) as {
+          _id: string;
+        };
         ids.push(lead._id);
       }
       await em.commit();
@@ -122,7 +134,10 @@ async function createLeads(orm: MikroORM, ctx: Omit<Ctx, 'em'>, count: number, b
   return committed;
 }
 
-/** Calls `fn(i)` for i < count, call i due at start + i × intervalMs (open loop: a slow call does not push the schedule). */
+/**
+ * Calls `fn(i)` for i < count, call i due at start + i × intervalMs (open loop: a slow call does not push the
+ * schedule).
+ */
 async function paced(count: number, intervalMs: number, fn: (i: number) => Promise<void>): Promise<void> {
   const t0 = Date.now();
   for (let i = 0; i < count; i++) {
@@ -133,11 +148,18 @@ async function paced(count: number, intervalMs: number, fn: (i: number) => Promi
 }
 
 /** Creates `count` leads one per transaction, one every `intervalMs` (open loop); lead id → commit time. */
-async function createLeadsPaced(orm: MikroORM, ctx: Omit<Ctx, 'em'>, count: number, intervalMs: number): Promise<Map<string, number>> {
+async function createLeadsPaced(
+  orm: MikroORM,
+  ctx: Omit<Ctx, 'em'>,
+  count: number,
+  intervalMs: number,
+): Promise<Map<string, number>> {
   const committed = new Map<string, number>();
   await paced(count, intervalMs, async (i) => {
     const em = forkForWorkspace(orm.em, ctx.actor.workspaceId);
-    const lead = (await em.transactional((tem) => createLead({ ...ctx, em: tem }, { title: `Paced lead ${i}` }, { preview: false }))) as { _id: string };
+    const lead = (await em.transactional((tem) =>
+      createLead({ ...ctx, em: tem }, { title: `Paced lead ${i}` }, { preview: false }),
+    )) as { _id: string };
     committed.set(lead._id, Date.now());
   });
   return committed;
@@ -152,19 +174,38 @@ async function executionCounts(pool: pg.Pool, automationId: string): Promise<{ c
   return rows[0]!;
 }
 
-interface Figures { perS: number; p50: number; p95: number; wallMs: number }
+interface Figures {
+  perS: number;
+  p50: number;
+  p95: number;
+  wallMs: number;
+}
 
 function figures(starts: number[], ends: number[]): Figures {
   const first = Math.min(...starts);
   const last = Math.max(...ends);
   const latencies = ends.map((e, i) => e - starts[i]!);
-  return { perS: starts.length / ((last - first) / 1000), p50: percentile(latencies, 50), p95: percentile(latencies, 95), wallMs: last - first };
+  return {
+    perS: starts.length / ((last - first) / 1000),
+    p50: percentile(latencies, 50),
+    p95: percentile(latencies, 95),
+    wallMs: last - first,
+  };
 }
 
-interface Latencies { p50: number; p95: number; firstActionP50: number; firstActionP95: number }
+interface Latencies {
+  p50: number;
+  p95: number;
+  firstActionP50: number;
+  firstActionP95: number;
+}
 
 /** Event → completion and event → first action (the first action step's start) of the executions of these leads. */
-async function engineLatencies(pool: pg.Pool, automationId: string, committed: Map<string, number>): Promise<Latencies & { starts: number[]; ends: number[] }> {
+async function engineLatencies(
+  pool: pg.Pool,
+  automationId: string,
+  committed: Map<string, number>,
+): Promise<Latencies & { starts: number[]; ends: number[] }> {
   const { rows } = await pool.query<{ entity_id: string; finished_at: Date; first_action: Date | null }>(
     `select e.entity_id, e.finished_at,
             (select min(s.started_at) from automation_step s where s.execution_id = e.id and s.node_type = 'action') as first_action
@@ -175,11 +216,26 @@ async function engineLatencies(pool: pg.Pool, automationId: string, committed: M
   const starts = rows.map((r) => committed.get(r.entity_id)!);
   const ends = rows.map((r) => r.finished_at.getTime());
   const done = ends.map((e, i) => e - starts[i]!);
-  const firstAction = rows.map((r, i) => (r.first_action ? r.first_action.getTime() - starts[i]! : Number.NaN)).filter((n) => !Number.isNaN(n));
-  return { starts, ends, p50: percentile(done, 50), p95: percentile(done, 95), firstActionP50: percentile(firstAction, 50), firstActionP95: percentile(firstAction, 95) };
+  const firstAction = rows
+    .map((r, i) => (r.first_action ? r.first_action.getTime() - starts[i]! : Number.NaN))
+    .filter((n) => !Number.isNaN(n));
+  return {
+    starts,
+    ends,
+    p50: percentile(done, 50),
+    p95: percentile(done, 95),
+    firstActionP50: percentile(firstAction, 50),
+    firstActionP95: percentile(firstAction, 95),
+  };
 }
 
-async function measureEngine(orm: MikroORM, pool: pg.Pool, ctx: Omit<Ctx, 'em'>, automationId: string, quiet: () => Promise<void>) {
+async function measureEngine(
+  orm: MikroORM,
+  pool: pg.Pool,
+  ctx: Omit<Ctx, 'em'>,
+  automationId: string,
+  quiet: () => Promise<void>,
+) {
   const expect = async (total: number): Promise<void> =>
     until(`${total} completed executions`, async () => {
       const c = await executionCounts(pool, automationId);
@@ -201,7 +257,12 @@ async function measureEngine(orm: MikroORM, pool: pg.Pool, ctx: Omit<Ctx, 'em'>,
 
 /** Median of each leg of the paced runs: commit → row created (outbox + start), → first action, actions, → finished. */
 async function latencyLegs(pool: pg.Pool, automationId: string, committed: Map<string, number>): Promise<string> {
-  const { rows } = await pool.query<{ entity_id: string; started_at: Date; finished_at: Date; steps: { s: string; e: string }[] }>(
+  const { rows } = await pool.query<{
+    entity_id: string;
+    started_at: Date;
+    finished_at: Date;
+    steps: { s: string; e: string }[];
+  }>(
     `select e.entity_id, e.started_at, e.finished_at,
             (select json_agg(json_build_object('s', s.started_at, 'e', s.ended_at) order by s.started_at) from automation_step s where s.execution_id = e.id and s.node_type = 'action') as steps
      from automation_execution e where e.automation_id = $1 and e.entity_id = any($2)`,
@@ -224,7 +285,14 @@ async function latencyLegs(pool: pg.Pool, automationId: string, committed: Map<s
 }
 
 /** The latency phase: PACED_EVENTS leads at a steady rate below saturation. */
-async function measureEnginePaced(orm: MikroORM, pool: pg.Pool, ctx: Omit<Ctx, 'em'>, automationId: string, ratePerS: number, expect: (total: number) => Promise<void>): Promise<Latencies> {
+async function measureEnginePaced(
+  orm: MikroORM,
+  pool: pg.Pool,
+  ctx: Omit<Ctx, 'em'>,
+  automationId: string,
+  ratePerS: number,
+  expect: (total: number) => Promise<void>,
+): Promise<Latencies> {
   log(`engine latency: ${PACED_EVENTS} leads, one per transaction, ${ratePerS.toFixed(1)}/s…`);
   const committed = await createLeadsPaced(orm, ctx, PACED_EVENTS, 1000 / ratePerS);
   await expect(WARMUP + EVENTS + PACED_EVENTS);
@@ -234,7 +302,12 @@ async function measureEnginePaced(orm: MikroORM, pool: pg.Pool, ctx: Omit<Ctx, '
 
 /** Starts one bare run (ACTIONS + 1 activities, eagerly like the engine's starts); `done` settles when it completes. */
 async function startBare(client: Client, taskQueue: string, runId: string): Promise<{ done: Promise<number> }> {
-  const handle = await client.workflow.start<typeof bareWorkflow>('bareWorkflow', { workflowId: `bench-bare-${runId}`, taskQueue, args: [{ runId, steps: ACTIONS + 1 }], requestEagerStart: true });
+  const handle = await client.workflow.start<typeof bareWorkflow>('bareWorkflow', {
+    workflowId: `bench-bare-${runId}`,
+    taskQueue,
+    args: [{ runId, steps: ACTIONS + 1 }],
+    requestEagerStart: true,
+  });
   return { done: handle.result() };
 }
 
@@ -253,13 +326,25 @@ async function measureBare(client: Client, pool: pg.Pool, taskQueue: string, cou
   };
   await Promise.all(Array.from({ length: CONCURRENCY }, starter));
   await Promise.all(handles);
-  const { rows } = await pool.query<{ run_id: string; done_at: Date }>(`select run_id, max(done_at) as done_at from ${BARE_TABLE} where run_id = any($1) group by run_id`, [[...started.keys()]]);
+  const { rows } = await pool.query<{ run_id: string; done_at: Date }>(
+    `select run_id, max(done_at) as done_at from ${BARE_TABLE} where run_id = any($1) group by run_id`,
+    [[...started.keys()]],
+  );
   if (rows.length !== count) throw new Error(`expected ${count} bare runs, found ${rows.length}`);
-  return figures(rows.map((r) => started.get(r.run_id)!), rows.map((r) => r.done_at.getTime()));
+  return figures(
+    rows.map((r) => started.get(r.run_id)!),
+    rows.map((r) => r.done_at.getTime()),
+  );
 }
 
 /** Starts `count` bare workflows one every `intervalMs`; start → first activity and start → done. */
-async function measureBarePaced(client: Client, pool: pg.Pool, taskQueue: string, count: number, intervalMs: number): Promise<Latencies> {
+async function measureBarePaced(
+  client: Client,
+  pool: pg.Pool,
+  taskQueue: string,
+  count: number,
+  intervalMs: number,
+): Promise<Latencies> {
   const started = new Map<string, number>();
   const handles: Promise<number>[] = [];
   await paced(count, intervalMs, async () => {
@@ -269,11 +354,17 @@ async function measureBarePaced(client: Client, pool: pg.Pool, taskQueue: string
   });
   await Promise.all(handles);
   const { rows } = await pool.query<{ run_id: string; first_at: Date; done_at: Date }>(
-    `select run_id, min(done_at) as first_at, max(done_at) as done_at from ${BARE_TABLE} where run_id = any($1) group by run_id`, [[...started.keys()]],
+    `select run_id, min(done_at) as first_at, max(done_at) as done_at from ${BARE_TABLE} where run_id = any($1) group by run_id`,
+    [[...started.keys()]],
   );
   const done = rows.map((r) => r.done_at.getTime() - started.get(r.run_id)!);
   const first = rows.map((r) => r.first_at.getTime() - started.get(r.run_id)!);
-  return { p50: percentile(done, 50), p95: percentile(done, 95), firstActionP50: percentile(first, 50), firstActionP95: percentile(first, 95) };
+  return {
+    p50: percentile(done, 50),
+    p95: percentile(done, 95),
+    firstActionP50: percentile(first, 50),
+    firstActionP95: percentile(first, 95),
+  };
 }
 
 /**
@@ -283,9 +374,15 @@ async function measureBarePaced(client: Client, pool: pg.Pool, taskQueue: string
  */
 async function settle(pool: pg.Pool, config: AppConfig, workspaceId: string): Promise<void> {
   const meili = createMeiliClient(config.meiliUrl, config.meiliMasterKey, { timeoutMs: 10_000 });
-  await until('Meilisearch to finish its tasks', async () => (await meili.tasks.getTasks({ statuses: ['enqueued', 'processing'], limit: 1 })).results.length === 0);
+  await until(
+    'Meilisearch to finish its tasks',
+    async () => (await meili.tasks.getTasks({ statuses: ['enqueued', 'processing'], limit: 1 })).results.length === 0,
+  );
   await until('the outbox to drain', async () => {
-    const { rows } = await pool.query<{ n: number }>('select count(*)::int as n from outbox_event where workspace_id = $1 and processed_at is null', [workspaceId]);
+    const { rows } = await pool.query<{ n: number }>(
+      'select count(*)::int as n from outbox_event where workspace_id = $1 and processed_at is null',
+      [workspaceId],
+    );
     return rows[0]!.n === 0;
   });
   await sleep(1000);
@@ -298,12 +395,16 @@ async function cleanup(pool: pg.Pool, workspaceId: string | undefined): Promise<
   const tables = await pool.query<{ table_name: string }>(
     `select table_name from information_schema.columns where column_name = 'workspace_id' and table_schema = current_schema()`,
   );
-  for (const { table_name } of tables.rows) await pool.query(`delete from "${table_name}" where workspace_id = $1`, [workspaceId]);
+  for (const { table_name } of tables.rows)
+    await pool.query(`delete from "${table_name}" where workspace_id = $1`, [workspaceId]);
   await pool.query('delete from workspace where id = $1', [workspaceId]);
 }
 
 async function run(stack: RunningStack | undefined): Promise<string[]> {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...(stack ? Object.fromEntries(Object.entries(stack.env).filter(([, v]) => v)) : {}) };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...(stack ? Object.fromEntries(Object.entries(stack.env).filter(([, v]) => v)) : {}),
+  };
   const taskQueue = `bench-automations-${newId()}`;
   const config = loadConfig({ ...env, TEMPORAL_TASK_QUEUE: taskQueue, LOG_LEVEL: 'silent' });
   if (stack?.started.includes('postgres')) await runMigrations(config.databaseUrl);
@@ -322,19 +423,31 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
   let workspaceId: string | undefined;
   const out: string[] = [];
   try {
-    await pool.query(`create unlogged table if not exists ${BARE_TABLE} (run_id varchar(24) not null, step int not null, done_at timestamptz not null, primary key (run_id, step))`);
+    await pool.query(
+      `create unlogged table if not exists ${BARE_TABLE} (run_id varchar(24) not null, step int not null, done_at timestamptz not null, primary key (run_id, step))`,
+    );
     log('bundling workflows and starting the engine and bare workers…');
     const engineWorker = await Worker.create({
-      connection: native, namespace: config.temporalNamespace, taskQueue,
-      workflowsPath: require.resolve('../workflows'), activities: createActivities({ orm, config, log: appLog, workflows }),
+      connection: native,
+      namespace: config.temporalNamespace,
+      taskQueue,
+      workflowsPath: require.resolve('../workflows'),
+      activities: createActivities({ orm, config, log: appLog, workflows }),
       dataConverter: crmDataConverter(config.temporalCodec.payloadKeys),
     });
     const bareQueue = `${taskQueue}-bare`;
     const bareWorker = await Worker.create({
-      connection: native, namespace: config.temporalNamespace, taskQueue: bareQueue, workflowsPath: require.resolve('./bare.workflow'), dataConverter: crmDataConverter(config.temporalCodec.payloadKeys),
+      connection: native,
+      namespace: config.temporalNamespace,
+      taskQueue: bareQueue,
+      workflowsPath: require.resolve('./bare.workflow'),
+      dataConverter: crmDataConverter(config.temporalCodec.payloadKeys),
       activities: {
         async bareStep(input: { runId: string; step: number }): Promise<void> {
-          await pool.query(`insert into ${BARE_TABLE} (run_id, step, done_at) values ($1, $2, $3) on conflict do nothing`, [input.runId, input.step, new Date()]);
+          await pool.query(
+            `insert into ${BARE_TABLE} (run_id, step, done_at) values ($1, $2, $3) on conflict do nothing`,
+            [input.runId, input.step, new Date()],
+          );
         },
       },
     });
@@ -345,19 +458,30 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     const actor = { workspaceId, userId: ws.userId, role: 'owner' as const, scopes: [...SCOPES] };
     const automationId = await createBenchAutomation({ em: forkForWorkspace(orm.em, workspaceId), actor });
     dispatcher = createOutboxDispatcher({
-      pgConnectionString: config.databaseUrl, workspaceIds: [workspaceId], log: appLog, concurrency: CONCURRENCY, parallelBatches: Number(process.env.BENCH_PARALLEL_BATCHES ?? 1),
-      subscribers: buildSubscribers({ orm, config, log: appLog, workflows, searchIndex: createSearchIndexSubscriber }, { without: ['webhooks', 'sequences'] }),
+      pgConnectionString: config.databaseUrl,
+      workspaceIds: [workspaceId],
+      log: appLog,
+      concurrency: CONCURRENCY,
+      parallelBatches: Number(process.env.BENCH_PARALLEL_BATCHES ?? 1),
+      subscribers: buildSubscribers(
+        { orm, config, log: appLog, workflows, searchIndex: createSearchIndexSubscriber },
+        { without: ['webhooks', 'sequences'] },
+      ),
     });
     await dispatcher.start();
 
     const quiet = (): Promise<void> => settle(pool, config, workspaceId!);
     const engine = await measureEngine(orm, pool, { actor }, automationId, quiet);
-    log(`engine: ${engine.perS.toFixed(1)} executions/s, p50 ${engine.p50} ms, p95 ${engine.p95} ms, first action p50 ${engine.firstActionP50} ms`);
+    log(
+      `engine: ${engine.perS.toFixed(1)} executions/s, p50 ${engine.p50} ms, p95 ${engine.p95} ms, first action p50 ${engine.firstActionP50} ms`,
+    );
     // Latency is measured below saturation: in the burst every event also waits for the ones committed before it.
     await quiet();
     const pacedRate = Number(process.env.BENCH_PACED_RATE) || Math.max(1, engine.perS * PACED_LOAD);
     const enginePaced = await measureEnginePaced(orm, pool, { actor }, automationId, pacedRate, engine.expect);
-    log(`engine latency: p50 ${enginePaced.p50} ms, p95 ${enginePaced.p95} ms, first action p50 ${enginePaced.firstActionP50} ms, p95 ${enginePaced.firstActionP95} ms`);
+    log(
+      `engine latency: p50 ${enginePaced.p50} ms, p95 ${enginePaced.p95} ms, first action p50 ${enginePaced.firstActionP50} ms, p95 ${enginePaced.firstActionP95} ms`,
+    );
     await quiet();
     await dispatcher.stop();
     dispatcher = undefined;
@@ -369,10 +493,13 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     log(`bare: ${bare.perS.toFixed(1)} workflows/s, p50 ${bare.p50} ms, p95 ${bare.p95} ms`);
     log(`bare latency: ${PACED_EVENTS} workflows at ${pacedRate.toFixed(1)}/s…`);
     const barePaced = await measureBarePaced(localClient, pool, bareQueue, PACED_EVENTS, 1000 / pacedRate);
-    log(`bare latency: p50 ${barePaced.p50} ms, p95 ${barePaced.p95} ms, first activity p50 ${barePaced.firstActionP50} ms`);
+    log(
+      `bare latency: p50 ${barePaced.p50} ms, p95 ${barePaced.p95} ms, first activity p50 ${barePaced.firstActionP50} ms`,
+    );
 
     const ratio = engine.perS / bare.perS;
-    const row = (label: string, a: string, b: string): string => `${label.padEnd(36)}${a.padStart(22)}${b.padStart(22)}`;
+    const row = (label: string, a: string, b: string): string =>
+      `${label.padEnd(36)}${a.padStart(22)}${b.padStart(22)}`;
     const met = (ok: boolean): string => (ok ? 'met' : 'NOT met');
     out.push(
       row('', 'automation engine', 'bare workflow'),
@@ -383,8 +510,16 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
       row('  latency p50 / p95 ms (→ done)', `${engine.p50} / ${engine.p95}`, `${bare.p50} / ${bare.p95}`),
       row('  → first action p50 / p95 ms', `${engine.firstActionP50} / ${engine.firstActionP95}`, '-'),
       `latency: ${PACED_EVENTS} runs, one event (start) every ${Math.round(1000 / pacedRate)} ms = ${Math.round((pacedRate / engine.perS) * 100)}% of the engine's throughput`,
-      row('  latency p50 / p95 ms (→ done)', `${enginePaced.p50} / ${enginePaced.p95}`, `${barePaced.p50} / ${barePaced.p95}`),
-      row('  → first action p50 / p95 ms', `${enginePaced.firstActionP50} / ${enginePaced.firstActionP95}`, `${barePaced.firstActionP50} / ${barePaced.firstActionP95}`),
+      row(
+        '  latency p50 / p95 ms (→ done)',
+        `${enginePaced.p50} / ${enginePaced.p95}`,
+        `${barePaced.p50} / ${barePaced.p95}`,
+      ),
+      row(
+        '  → first action p50 / p95 ms',
+        `${enginePaced.firstActionP50} / ${enginePaced.firstActionP95}`,
+        `${barePaced.firstActionP50} / ${barePaced.firstActionP95}`,
+      ),
       `ratio ${ratio.toFixed(2)} (target ≥ ${TARGET_RATIO}): ${met(ratio >= TARGET_RATIO)}`,
       `p50 event → first action ${enginePaced.firstActionP50} ms (target < ${TARGET_FIRST_ACTION_MS} ms): ${met(enginePaced.firstActionP50 < TARGET_FIRST_ACTION_MS)}`,
       `RESULT exec_per_s=${engine.perS.toFixed(1)} bare_per_s=${bare.perS.toFixed(1)} ratio=${ratio.toFixed(2)} p50_first_action_ms=${Math.round(enginePaced.firstActionP50)} p95_ms=${Math.round(enginePaced.p95)}`,
@@ -396,7 +531,8 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     await Promise.all(running.map((r) => r.done.catch(() => undefined)));
     await native.close().catch(() => undefined);
     await client.connection.close().catch(() => undefined);
-    if (process.env.BENCH_KEEP_DATA === '1') log(`BENCH_KEEP_DATA=1: workspace ${workspaceId} and the bench tables are kept`);
+    if (process.env.BENCH_KEEP_DATA === '1')
+      log(`BENCH_KEEP_DATA=1: workspace ${workspaceId} and the bench tables are kept`);
     else await cleanup(pool, workspaceId).catch((err: unknown) => log(`cleanup failed: ${String(err)}`));
     await pool.end();
     await orm.close(true);

@@ -7,7 +7,10 @@ export interface BareSequenceActivities {
   bareSend(input: { runId: string }): Promise<void>;
 }
 
-const acts = proxyActivities<BareSequenceActivities>({ startToCloseTimeout: '2 minutes', retry: { maximumAttempts: 3, initialInterval: '1 second', backoffCoefficient: 2 } });
+const acts = proxyActivities<BareSequenceActivities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { maximumAttempts: 3, initialInterval: '1 second', backoffCoefficient: 2 },
+});
 
 export async function bareSequenceWorkflow(input: { runId: string }): Promise<void> {
   await acts.bareSend({ runId: input.runId });

@@ -7,7 +7,10 @@ export interface BareActivities {
   bareStep(input: { runId: string; step: number }): Promise<void>;
 }
 
-const acts = proxyActivities<BareActivities>({ startToCloseTimeout: '2 minutes', retry: { maximumAttempts: 3, initialInterval: '1 second', backoffCoefficient: 2 } });
+const acts = proxyActivities<BareActivities>({
+  startToCloseTimeout: '2 minutes',
+  retry: { maximumAttempts: 3, initialInterval: '1 second', backoffCoefficient: 2 },
+});
 
 export async function bareWorkflow(input: { runId: string; steps: number }): Promise<number> {
   for (let step = 0; step < input.steps; step++) await acts.bareStep({ runId: input.runId, step });

@@ -24,11 +24,15 @@ export interface BenchPorts {
 export async function startBenchStack(name: string, defaults: BenchPorts): Promise<RunningStack | undefined> {
   const env = process.env;
   if (env.DATABASE_URL?.trim() && env.TEMPORAL_ADDRESS?.trim() && env.MEILI_URL?.trim()) return undefined;
-  benchLog('DATABASE_URL, TEMPORAL_ADDRESS or MEILI_URL not set: starting the missing services (test profile, fresh data folder)…');
+  benchLog(
+    'DATABASE_URL, TEMPORAL_ADDRESS or MEILI_URL not set: starting the missing services (test profile, fresh data folder)…',
+  );
   const dataDir = path.join(devDataDir(), `bench-${name}`);
   rmSync(dataDir, { recursive: true, force: true });
   return startStack({
-    profile: 'test', dataDir, log: benchLog,
+    profile: 'test',
+    dataDir,
+    log: benchLog,
     ports: {
       postgres: Number(env.CRM_BENCH_PG_PORT ?? defaults.postgres),
       meilisearch: Number(env.CRM_BENCH_MEILI_PORT ?? defaults.meilisearch),
@@ -39,7 +43,11 @@ export async function startBenchStack(name: string, defaults: BenchPorts): Promi
 }
 
 /** Runs one bench with its services and exits: 0 after printing its lines, 1 on failure. */
-export function runBench(name: string, defaults: BenchPorts, run: (stack: RunningStack | undefined) => Promise<string[]>): void {
+export function runBench(
+  name: string,
+  defaults: BenchPorts,
+  run: (stack: RunningStack | undefined) => Promise<string[]>,
+): void {
   const main = async (): Promise<void> => {
     const stack = await startBenchStack(name, defaults);
     let out: string[];

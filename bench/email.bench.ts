@@ -42,27 +42,40 @@ const TIMEOUT_MS = 300_000;
 const log = benchLog;
 const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
-
 async function startSink(): Promise<{ child: ChildProcess; port: number; count(): Promise<number> }> {
-  const child = fork(path.join(__dirname, 'smtp-sink.child.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child = fork(path.join(__dirname, 'smtp-sink.child.ts'), [], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const port = await new Promise<number>((resolve, reject) => {
     child.once('message', (m) => resolve((m as { port: number }).port));
     child.once('exit', (code) => reject(new Error(`smtp sink exited with ${code}`)));
   });
-  const count = () => new Promise<number>((resolve) => {
-    child.once('message', (m) => resolve((m as { count: number }).count));
-    child.send('count');
-  });
+  const count = () =>
+    new Promise<number>((resolve) => {
+      child.once('message', (m) => resolve((m as { count: number }).count));
+      child.send('count');
+    });
   return { child, port, count };
 }
 
 const message = (i: number, tag: string) => ({
-  from: 'Acme Sales <sales@bench.example>', to: `r${i}@bench.example`, subject: `Hello R${i} ${tag}`,
-  html: `<p>Hi R${i}, this is the ${tag} leg of the bench.</p>`, text: `Hi R${i}, this is the ${tag} leg of the bench.`,
+  from: 'Acme Sales <sales@bench.example>',
+  to: `r${i}@bench.example`,
+  subject: `Hello R${i} ${tag}`,
+  html: `<p>Hi R${i}, this is the ${tag} leg of the bench.</p>`,
+  text: `Hi R${i}, this is the ${tag} leg of the bench.`,
 });
 
 async function rawLeg(port: number, count: () => Promise<number>): Promise<number> {
-  const transporter = createTransport({ pool: true, maxConnections: POOL_CONNECTIONS, host: '127.0.0.1', port, secure: false, auth: { user: 'bench', pass: 'bench' } });
+  const transporter = createTransport({
+    pool: true,
+    maxConnections: POOL_CONNECTIONS,
+    host: '127.0.0.1',
+    port,
+    secure: false,
+    auth: { user: 'bench', pass: 'bench' },
+  });
   const before = await count();
   const started = performance.now();
   await Promise.all(Array.from({ length: RECIPIENTS }, (_, i) => transporter.sendMail(message(i, 'raw'))));
@@ -73,10 +86,18 @@ async function rawLeg(port: number, count: () => Promise<number>): Promise<numbe
 }
 
 async function run(stack: RunningStack | undefined): Promise<string[]> {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...(stack ? Object.fromEntries(Object.entries(stack.env).filter(([, v]) => v)) : {}) };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...(stack ? Object.fromEntries(Object.entries(stack.env).filter(([, v]) => v)) : {}),
+  };
   const config = loadConfig({
-    ...env, TEMPORAL_TASK_QUEUE: `bench-email-${newId()}`, LOG_LEVEL: 'silent', PORT: '0',
-    EMAIL_BULK_PER_ACCOUNT_PER_SECOND: env.EMAIL_BULK_PER_ACCOUNT_PER_SECOND ?? '0', RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_PER_DAY: '100000000',
+    ...env,
+    TEMPORAL_TASK_QUEUE: `bench-email-${newId()}`,
+    LOG_LEVEL: 'silent',
+    PORT: '0',
+    EMAIL_BULK_PER_ACCOUNT_PER_SECOND: env.EMAIL_BULK_PER_ACCOUNT_PER_SECOND ?? '0',
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    RATE_LIMIT_PER_DAY: '100000000',
   });
   if (stack?.started.includes('postgres')) await runMigrations(config.databaseUrl);
   const appLog = createLogger(process.env.BENCH_LOG_LEVEL ?? 'error', 'bench-email');
@@ -89,19 +110,42 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
   const connection = await connectTemporal(config, appLog);
   const client = createTemporalClient(connection, config);
   const worker = await startTemporalWorker({
-    config, connection, workflowsPath: require.resolve('../workflows'), log: appLog,
-    activities: createActivities({ orm: api.deps.orm, config, log: appLog, workflows: createWorkflowPort(client, config.temporalTaskQueue) }),
+    config,
+    connection,
+    workflowsPath: require.resolve('../workflows'),
+    log: appLog,
+    activities: createActivities({
+      orm: api.deps.orm,
+      config,
+      log: appLog,
+      workflows: createWorkflowPort(client, config.temporalTaskQueue),
+    }),
   });
   const out: string[] = [];
   try {
     const ws = await createWorkspace(api.deps.orm.em.fork(), { name: 'Bench e-mail' });
-    const account = await addEmailAccount(api.deps.orm.em.fork(), {
-      workspaceId: ws.workspaceId, name: 'Bench', emailAddress: 'sales@bench.example', displayName: 'Acme Sales',
-      smtp: { host: '127.0.0.1', port: sink.port, secure: false, user: 'bench', password: 'bench' },
-    }, parseSecretsKey(config.secretsKey));
-    const post = (body: unknown) => fetch(`${baseUrl}/api/v1/emails/bulk`, { method: 'POST', headers: { authorization: `Bearer ${ws.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+    const account = await addEmailAccount(
+      api.deps.orm.em.fork(),
+      {
+        workspaceId: ws.workspaceId,
+        name: 'Bench',
+        emailAddress: 'sales@bench.example',
+        displayName: 'Acme Sales',
+        smtp: { host: '127.0.0.1', port: sink.port, secure: false, user: 'bench', password: 'bench' },
+      },
+      parseSecretsKey(config.secretsKey),
+    );
+    const post = (body: unknown) =>
+      fetch(`${baseUrl}/api/v1/emails/bulk`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ws.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
     const bulkBody = (tag: string, n: number) => ({
-      accountId: account.account._id, subject: `Hello {{firstName}} ${tag}`, html: `<p>Hi {{firstName}}, this is the ${tag} leg of the bench.</p>`, text: `Hi {{firstName}}, this is the ${tag} leg of the bench.`,
+      accountId: account.account._id,
+      subject: `Hello {{firstName}} ${tag}`,
+      html: `<p>Hi {{firstName}}, this is the ${tag} leg of the bench.</p>`,
+      text: `Hi {{firstName}}, this is the ${tag} leg of the bench.`,
       recipients: Array.from({ length: n }, (_, i) => ({ email: `r${i}@bench.example`, name: `R${i} Bench` })),
     });
     const em = forkForWorkspace(api.deps.orm.em, ws.workspaceId);
@@ -124,7 +168,9 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     const rawPerS = await rawLeg(sink.port, sink.count);
     log(`raw: ${rawPerS.toFixed(1)} messages/s`);
 
-    log(`product: POST /emails/bulk with ${RECIPIENTS} recipients (batch ${config.emailBulk.batchSize}, concurrency ${config.emailBulk.concurrency}, pacing ${config.emailBulk.perAccountPerSecond || 'off'})…`);
+    log(
+      `product: POST /emails/bulk with ${RECIPIENTS} recipients (batch ${config.emailBulk.batchSize}, concurrency ${config.emailBulk.concurrency}, pacing ${config.emailBulk.perAccountPerSecond || 'off'})…`,
+    );
     const before = await sink.count();
     const started = performance.now();
     const res = await post(bulkBody('product', RECIPIENTS));
@@ -133,10 +179,15 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     await waitDone(queueId);
     const ms = performance.now() - started;
     const delivered = (await sink.count()) - before;
-    if (delivered !== RECIPIENTS) throw new Error(`product: the sink received ${delivered} messages, not ${RECIPIENTS}`);
+    if (delivered !== RECIPIENTS)
+      throw new Error(`product: the sink received ${delivered} messages, not ${RECIPIENTS}`);
     const productPerS = (RECIPIENTS / ms) * 1000;
-    log(`product: ${productPerS.toFixed(1)} e-mails/s (${Math.round(ms)} ms for ${RECIPIENTS}, each also stored with its timeline row and events)`);
-    out.push(`RESULT emails_per_s=${productPerS.toFixed(1)} raw_smtp_per_s=${rawPerS.toFixed(1)} ratio=${(productPerS / rawPerS).toFixed(2)}`);
+    log(
+      `product: ${productPerS.toFixed(1)} e-mails/s (${Math.round(ms)} ms for ${RECIPIENTS}, each also stored with its timeline row and events)`,
+    );
+    out.push(
+      `RESULT emails_per_s=${productPerS.toFixed(1)} raw_smtp_per_s=${rawPerS.toFixed(1)} ratio=${(productPerS / rawPerS).toFixed(2)}`,
+    );
   } finally {
     await worker.shutdown();
     await new Promise<void>((resolve) => server.close(() => resolve()));

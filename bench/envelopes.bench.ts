@@ -50,10 +50,12 @@ async function until(what: string, check: () => boolean | Promise<boolean>): Pro
   }
 }
 
-
 /** bin/worker.ts as a child process; resolves once it polls. */
 async function startWorkerProcess(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../bin/worker.ts')], { env: { ...env, LOG_LEVEL: 'info' }, stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../bin/worker.ts')], {
+    env: { ...env, LOG_LEVEL: 'info' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await new Promise<void>((resolve, reject) => {
     let buf = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -68,10 +70,20 @@ async function startWorkerProcess(env: NodeJS.ProcessEnv): Promise<ChildProcess>
 }
 
 async function run(stack: RunningStack | undefined): Promise<string[]> {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...(stack ? Object.fromEntries(Object.entries(stack.env).filter(([, v]) => v)) : {}) };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...(stack ? Object.fromEntries(Object.entries(stack.env).filter(([, v]) => v)) : {}),
+  };
   const smtp = await startSmtp();
   const taskQueue = `bench-envelopes-${newId()}`;
-  const appEnv = { ...env, TEMPORAL_TASK_QUEUE: taskQueue, SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_FROM: 'Bench <bench@example.test>', RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_PER_DAY: '100000000' };
+  const appEnv = {
+    ...env,
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+    MAIL_FROM: 'Bench <bench@example.test>',
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    RATE_LIMIT_PER_DAY: '100000000',
+  };
   const config = loadConfig({ ...appEnv, LOG_LEVEL: 'silent' });
   if (stack?.started.includes('postgres')) await runMigrations(config.databaseUrl);
   const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 4 });
@@ -88,23 +100,35 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     worker = await startWorkerProcess(appEnv);
     const ws = await createWorkspace(orm.em.fork(), { name: 'Envelope benchmark' });
     const call = async (p: string, body: unknown): Promise<{ status: number; data: Record<string, unknown> }> => {
-      const res = await fetch(base + p, { method: 'POST', headers: { authorization: `Bearer ${ws.apiKey}`, 'content-type': 'application/json' }, body: JSON.stringify(body) });
+      const res = await fetch(base + p, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${ws.apiKey}`, 'content-type': 'application/json' },
+        body: JSON.stringify(body),
+      });
       return { status: res.status, data: ((await res.json()) as { data: Record<string, unknown> }).data };
     };
 
     log(`creating and sending ${CONTRACTS} contracts with ${SIGNERS} parallel signers each…`);
     const ids: string[] = [];
-    await mapLimited(Array.from({ length: CONTRACTS }, (_, i) => i), 16, async (i) => {
-      const created = await call('/api/v1/contracts', {
-        title: `Bench contract ${i}`, mode: 'parallel',
-        signers: Array.from({ length: SIGNERS }, (_, s) => ({ name: `Signer ${s + 1}`, email: `c${i}-s${s}@bench.example` })),
-        lineItems: [{ name: 'Service', quantity: 12, unitPrice: 999.5 }],
-      });
-      if (created.status !== 201) throw new Error(`create answered ${created.status}`);
-      const sent = await call(`/api/v1/contracts/${String(created.data._id)}/send`, { reminderIntervalHours: null });
-      if (sent.status !== 200) throw new Error(`send answered ${sent.status}`);
-      ids.push(String(created.data._id));
-    });
+    await mapLimited(
+      Array.from({ length: CONTRACTS }, (_, i) => i),
+      16,
+      async (i) => {
+        const created = await call('/api/v1/contracts', {
+          title: `Bench contract ${i}`,
+          mode: 'parallel',
+          signers: Array.from({ length: SIGNERS }, (_, s) => ({
+            name: `Signer ${s + 1}`,
+            email: `c${i}-s${s}@bench.example`,
+          })),
+          lineItems: [{ name: 'Service', quantity: 12, unitPrice: 999.5 }],
+        });
+        if (created.status !== 201) throw new Error(`create answered ${created.status}`);
+        const sent = await call(`/api/v1/contracts/${String(created.data._id)}/send`, { reminderIntervalHours: null });
+        if (sent.status !== 200) throw new Error(`send answered ${sent.status}`);
+        ids.push(String(created.data._id));
+      },
+    );
     const want = CONTRACTS * SIGNERS;
     log(`waiting for ${want} invitations at the SMTP receiver…`);
     await until(`${want} invitations`, () => smtp.received.length >= want);
@@ -118,24 +142,43 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
 
     log(`posting ${want} signatures at once…`);
     const t0 = Date.now();
-    const statuses = await Promise.all(tokens.map(async (token, i) => {
-      const res = await fetch(`${base}/public/contracts/sign/${token}/sign`, { method: 'POST', headers: { 'content-type': 'application/json', 'user-agent': 'bench' }, body: JSON.stringify({ typedName: `Signer ${i}` }) });
-      await res.arrayBuffer();
-      return res.status;
-    }));
+    const statuses = await Promise.all(
+      tokens.map(async (token, i) => {
+        const res = await fetch(`${base}/public/contracts/sign/${token}/sign`, {
+          method: 'POST',
+          headers: { 'content-type': 'application/json', 'user-agent': 'bench' },
+          body: JSON.stringify({ typedName: `Signer ${i}` }),
+        });
+        await res.arrayBuffer();
+        return res.status;
+      }),
+    );
     const failed = statuses.filter((s) => s !== 200).length;
     if (failed) throw new Error(`${failed} signatures failed`);
     log(`signatures accepted in ${Date.now() - t0} ms; waiting for completion…`);
-    await until(`${CONTRACTS} completed`, async () => Number((await pool.query(`select count(*) from contracts where id = any($1) and status = 'accepted'`, [ids])).rows[0].count) === CONTRACTS);
-    const rows = (await pool.query<{ ms: string; done: Date }>(
-      `select extract(epoch from (c.completed_at - max(s.signed_at))) * 1000 as ms, c.completed_at as done
-       from contracts c join contract_signers s on s.contract_id = c.id where c.id = any($1) group by c.id, c.completed_at`, [ids])).rows;
+    await until(
+      `${CONTRACTS} completed`,
+      async () =>
+        Number(
+          (await pool.query(`select count(*) from contracts where id = any($1) and status = 'accepted'`, [ids])).rows[0]
+            .count,
+        ) === CONTRACTS,
+    );
+    const rows = (
+      await pool.query<{ ms: string; done: Date }>(
+        `select extract(epoch from (c.completed_at - max(s.signed_at))) * 1000 as ms, c.completed_at as done
+       from contracts c join contract_signers s on s.contract_id = c.id where c.id = any($1) group by c.id, c.completed_at`,
+        [ids],
+      )
+    ).rows;
     const samples = rows.map((r) => Number(r.ms));
     const last = Math.max(...rows.map((r) => new Date(r.done).getTime()));
     const perS = CONTRACTS / ((last - t0) / 1000);
     const p50 = Math.round(percentile(samples, 50));
     const p95 = Math.round(percentile(samples, 95));
-    log(`completed ${CONTRACTS} envelopes; p50 ${p50} ms, p95 ${p95} ms (target p95 ≤ ${TARGET_P95_MS} ms: ${p95 <= TARGET_P95_MS ? 'met' : 'NOT met'})`);
+    log(
+      `completed ${CONTRACTS} envelopes; p50 ${p50} ms, p95 ${p95} ms (target p95 ≤ ${TARGET_P95_MS} ms: ${p95 <= TARGET_P95_MS ? 'met' : 'NOT met'})`,
+    );
     out.push(`RESULT envelopes_per_s=${perS.toFixed(1)} p50_complete_ms=${p50} p95_complete_ms=${p95}`);
   } finally {
     worker?.kill('SIGTERM');

@@ -23,10 +23,18 @@ const TARGET_EXTRA_MB = 150;
 const log = (line: string): void => void process.stderr.write(`[bench] ${line}\n`);
 
 function child(args: string[], env: NodeJS.ProcessEnv): ChildProcess {
-  return fork(path.join(__dirname, 'export.child.ts'), args, { cwd: repoRoot, env, execArgv: ['--import', 'tsx', '--expose-gc'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  return fork(path.join(__dirname, 'export.child.ts'), args, {
+    cwd: repoRoot,
+    env,
+    execArgv: ['--import', 'tsx', '--expose-gc'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
 }
 
-function next<T extends ChildMessage['type']>(proc: ChildProcess, type: T): Promise<Extract<ChildMessage, { type: T }>> {
+function next<T extends ChildMessage['type']>(
+  proc: ChildProcess,
+  type: T,
+): Promise<Extract<ChildMessage, { type: T }>> {
   return new Promise((resolve, reject) => {
     const onMessage = (message: ChildMessage): void => {
       if (message.type !== type) return;
@@ -34,7 +42,8 @@ function next<T extends ChildMessage['type']>(proc: ChildProcess, type: T): Prom
       proc.off('exit', onExit);
       resolve(message as Extract<ChildMessage, { type: T }>);
     };
-    const onExit = (code: number | null): void => reject(new Error(`bench child exited (${code}) before sending ${type}`));
+    const onExit = (code: number | null): void =>
+      reject(new Error(`bench child exited (${code}) before sending ${type}`));
     proc.on('message', onMessage);
     proc.once('exit', onExit);
   });
@@ -63,7 +72,9 @@ async function measureExport(env: NodeJS.ProcessEnv, apiKey: string) {
     const call = async (limit: number): Promise<{ ms: number; rows: number }> => {
       const started = process.hrtime.bigint();
       const res = await fetch(`http://127.0.0.1:${port}/api/v1/export/deals?limit=${limit}`, {
-        method: 'POST', headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' }, body: '{}',
+        method: 'POST',
+        headers: { authorization: `Bearer ${apiKey}`, 'content-type': 'application/json' },
+        body: '{}',
       });
       const text = await res.text();
       const ms = Number(process.hrtime.bigint() - started) / 1e6;
@@ -97,7 +108,8 @@ async function cleanup(client: pg.Client, workspaceId: string): Promise<void> {
   const tables = await client.query<{ table_name: string }>(
     `select table_name from information_schema.columns where column_name = 'workspace_id' and table_schema = current_schema()`,
   );
-  for (const { table_name } of tables.rows) await client.query(`delete from "${table_name}" where workspace_id = $1`, [workspaceId]);
+  for (const { table_name } of tables.rows)
+    await client.query(`delete from "${table_name}" where workspace_id = $1`, [workspaceId]);
   await client.query('delete from workspace where id = $1', [workspaceId]);
 }
 
@@ -117,7 +129,12 @@ async function main(): Promise<void> {
     databaseUrl = stack.env.DATABASE_URL;
     await runMigrations(databaseUrl);
   }
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, MEILI_URL: process.env.MEILI_URL ?? 'http://127.0.0.1:9', TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:9' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    MEILI_URL: process.env.MEILI_URL ?? 'http://127.0.0.1:9',
+    TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:9',
+  };
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   let workspaceId: string | undefined;
@@ -142,20 +159,28 @@ async function main(): Promise<void> {
     const rawMs = median(raw.times);
     const ratio = exportMs / rawMs;
     const extraMb = mb(exp.extra);
-    const row = (label: string, a: string, b: string): string => `${label.padEnd(32)}${a.padStart(26)}${b.padStart(26)}`;
+    const row = (label: string, a: string, b: string): string =>
+      `${label.padEnd(32)}${a.padStart(26)}${b.padStart(26)}`;
     out.push(
       row('', 'export (HTTP)', 'raw pg stream'),
       row('rows', String(exp.rows), String(raw.rows)),
       row(`time ms (median of ${RUNS})`, exportMs.toFixed(1), rawMs.toFixed(1)),
-      row('time ms (all runs)', exp.times.map((t) => t.toFixed(0)).join('/'), raw.times.map((t) => t.toFixed(0)).join('/')),
+      row(
+        'time ms (all runs)',
+        exp.times.map((t) => t.toFixed(0)).join('/'),
+        raw.times.map((t) => t.toFixed(0)).join('/'),
+      ),
       row('peak RSS over idle baseline, MB', mb(exp.extra).toFixed(1), mb(raw.extra).toFixed(1)),
-      ...(!exp.exactPeak || !raw.exactPeak ? ['note: peak RSS could not be reset (not Linux): memory includes start-up peaks'] : []),
+      ...(!exp.exactPeak || !raw.exactPeak
+        ? ['note: peak RSS could not be reset (not Linux): memory includes start-up peaks']
+        : []),
       `ratio ${ratio.toFixed(2)} (target ≤ ${TARGET_RATIO}): ${ratio <= TARGET_RATIO ? 'met' : 'NOT met'}`,
       `extra memory ${extraMb.toFixed(1)} MB (target < ${TARGET_EXTRA_MB} MB): ${extraMb < TARGET_EXTRA_MB ? 'met' : 'NOT met'}`,
       `RESULT export_ms=${Math.round(exportMs)} raw_ms=${Math.round(rawMs)} ratio=${ratio.toFixed(2)} extra_mb=${extraMb.toFixed(1)}`,
     );
   } finally {
-    if (workspaceId) await cleanup(client, workspaceId).catch((error: unknown) => log(`cleanup failed: ${String(error)}`));
+    if (workspaceId)
+      await cleanup(client, workspaceId).catch((error: unknown) => log(`cleanup failed: ${String(error)}`));
     await client.end();
     await stack?.stop();
   }

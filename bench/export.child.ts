@@ -43,9 +43,16 @@ function mark(): { rss: number; exactPeak: boolean } {
 }
 
 async function server(): Promise<void> {
-  const config = loadConfig({ ...process.env, RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_PER_DAY: '100000000', LOG_LEVEL: 'warn' });
+  const config = loadConfig({
+    ...process.env,
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    RATE_LIMIT_PER_DAY: '100000000',
+    LOG_LEVEL: 'warn',
+  });
   const runtime = await buildApi(config, createLogger('warn', 'bench-api'));
-  const listener = runtime.app.listen(0, '127.0.0.1', () => send({ type: 'ready', port: (listener.address() as AddressInfo).port }));
+  const listener = runtime.app.listen(0, '127.0.0.1', () =>
+    send({ type: 'ready', port: (listener.address() as AddressInfo).port }),
+  );
   process.on('message', (message: { type: string }) => {
     if (message.type === 'mark') send({ type: 'marked', ...mark() });
     if (message.type === 'peak') send({ type: 'peak', peak: peakRss() });

@@ -26,8 +26,16 @@ const log = (line: string): void => void process.stderr.write(`[bench] ${line}\n
 
 function start(args: string[], env: NodeJS.ProcessEnv): { proc: ChildProcess; port: Promise<number> } {
   // CRM_BENCH_PROFILE=1 writes a V8 CPU profile of each server to .data/bench/profiles (open in Chrome DevTools).
-  const profile = process.env.CRM_BENCH_PROFILE === '1' ? ['--cpu-prof', `--cpu-prof-dir=${path.join(devDataDir(), 'bench', 'profiles')}`] : [];
-  const proc = fork(path.join(__dirname, 'read.child.ts'), args, { cwd: repoRoot, env, execArgv: ['--import', 'tsx', ...profile], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const profile =
+    process.env.CRM_BENCH_PROFILE === '1'
+      ? ['--cpu-prof', `--cpu-prof-dir=${path.join(devDataDir(), 'bench', 'profiles')}`]
+      : [];
+  const proc = fork(path.join(__dirname, 'read.child.ts'), args, {
+    cwd: repoRoot,
+    env,
+    execArgv: ['--import', 'tsx', ...profile],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const port = new Promise<number>((resolve, reject) => {
     proc.once('message', (message: ReadChildMessage) => resolve(message.type === 'ready' ? message.port : 0));
     proc.once('exit', (code) => reject(new Error(`bench child exited (${code}) before it was ready`)));
@@ -42,7 +50,15 @@ async function stop(proc: ChildProcess): Promise<void> {
   await exited;
 }
 
-interface Load { rps: number; p50: number; p99: number; non2xx: number; errors: number; requests: number; cpuUsPerRequest?: number }
+interface Load {
+  rps: number;
+  p50: number;
+  p99: number;
+  non2xx: number;
+  errors: number;
+  requests: number;
+  cpuUsPerRequest?: number;
+}
 
 function cpuMicros(proc: ChildProcess): Promise<number> {
   return new Promise((resolve) => {
@@ -57,7 +73,12 @@ function cpuMicros(proc: ChildProcess): Promise<number> {
 }
 
 async function load(url: string, apiKey: string, duration: number): Promise<Load> {
-  const result = await autocannon({ url, connections: CONNECTIONS, duration, headers: { authorization: `Bearer ${apiKey}` } });
+  const result = await autocannon({
+    url,
+    connections: CONNECTIONS,
+    duration,
+    headers: { authorization: `Bearer ${apiKey}` },
+  });
   return {
     rps: result.requests.total / duration,
     p50: result.latency.p50,
@@ -69,20 +90,30 @@ async function load(url: string, apiKey: string, duration: number): Promise<Load
 }
 
 /** Warm-up then one measured run against one child; refuses a run where any answer was not 2xx. */
-async function measure(label: string, args: string[], env: NodeJS.ProcessEnv, apiKey: string, companyId: string): Promise<Load> {
+async function measure(
+  label: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  apiKey: string,
+  companyId: string,
+): Promise<Load> {
   const child = start(args, env);
   try {
     const port = await child.port;
     const url = `http://127.0.0.1:${port}/api/v1/companies/${companyId}`;
     const probe = await fetch(url, { headers: { authorization: `Bearer ${apiKey}` } });
-    if (probe.status !== 200) throw new Error(`${label} answered ${probe.status}: ${(await probe.text()).slice(0, 300)}`);
+    if (probe.status !== 200)
+      throw new Error(`${label} answered ${probe.status}: ${(await probe.text()).slice(0, 300)}`);
     await load(url, apiKey, WARMUP_S);
     log(`${label}: ${CONNECTIONS} connections for ${DURATION_S} s…`);
     const cpuBefore = await cpuMicros(child.proc);
     const result = await load(url, apiKey, DURATION_S);
     // Server CPU per request: steadier than requests/s when other processes share the cores.
     result.cpuUsPerRequest = ((await cpuMicros(child.proc)) - cpuBefore) / result.requests;
-    if (result.non2xx || result.errors) throw new Error(`${label}: ${result.non2xx} non-2xx answers and ${result.errors} errors in ${result.requests} requests`);
+    if (result.non2xx || result.errors)
+      throw new Error(
+        `${label}: ${result.non2xx} non-2xx answers and ${result.errors} errors in ${result.requests} requests`,
+      );
     return result;
   } finally {
     await stop(child.proc);
@@ -94,8 +125,11 @@ async function cleanup(client: pg.Client, workspaceId: string): Promise<void> {
   const tables = await client.query<{ table_name: string }>(
     `select table_name from information_schema.columns where column_name = 'workspace_id' and table_schema = current_schema()`,
   );
-  for (const { table_name } of tables.rows) await client.query(`delete from "${table_name}" where workspace_id = $1`, [workspaceId]);
-  await client.query(`delete from rate_limit_window where key_id in (select id from api_key where workspace_id = $1)`, [workspaceId]);
+  for (const { table_name } of tables.rows)
+    await client.query(`delete from "${table_name}" where workspace_id = $1`, [workspaceId]);
+  await client.query(`delete from rate_limit_window where key_id in (select id from api_key where workspace_id = $1)`, [
+    workspaceId,
+  ]);
   await client.query('delete from workspace where id = $1', [workspaceId]);
 }
 
@@ -115,7 +149,12 @@ async function main(): Promise<void> {
     databaseUrl = stack.env.DATABASE_URL;
     await runMigrations(databaseUrl);
   }
-  const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: databaseUrl, MEILI_URL: process.env.MEILI_URL ?? 'http://127.0.0.1:9', TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:9' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    DATABASE_URL: databaseUrl,
+    MEILI_URL: process.env.MEILI_URL ?? 'http://127.0.0.1:9',
+    TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:9',
+  };
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   let workspaceId: string | undefined;
@@ -134,7 +173,8 @@ async function main(): Promise<void> {
     const api = await measure('api', ['api'], env, ws.apiKey, companyId);
     const raw = await measure('raw', ['raw', databaseUrl], env, ws.apiKey, companyId);
     const ratio = api.rps / raw.rps;
-    const row = (label: string, a: string, b: string): string => `${label.padEnd(24)}${a.padStart(16)}${b.padStart(16)}`;
+    const row = (label: string, a: string, b: string): string =>
+      `${label.padEnd(24)}${a.padStart(16)}${b.padStart(16)}`;
     out.push(
       row('', 'API', 'raw Koa + pg'),
       row('requests/s', api.rps.toFixed(0), raw.rps.toFixed(0)),
@@ -145,7 +185,8 @@ async function main(): Promise<void> {
       `RESULT api_rps=${Math.round(api.rps)} raw_rps=${Math.round(raw.rps)} ratio=${ratio.toFixed(2)} p50_ms=${api.p50} p99_ms=${api.p99}`,
     );
   } finally {
-    if (workspaceId) await cleanup(client, workspaceId).catch((error: unknown) => log(`cleanup failed: ${String(error)}`));
+    if (workspaceId)
+      await cleanup(client, workspaceId).catch((error: unknown) => log(`cleanup failed: ${String(error)}`));
     await client.end();
     await stack?.stop();
   }

@@ -31,7 +31,9 @@ async function api(): Promise<void> {
   // The production log line per request is part of the cost: info level, written to /dev/null.
   const log = createLogger('info', 'bench-api', pino.destination({ dest: '/dev/null', sync: false }));
   const runtime = await buildApi(config, log);
-  const listener = runtime.app.listen(0, '127.0.0.1', () => send({ type: 'ready', port: (listener.address() as AddressInfo).port }));
+  const listener = runtime.app.listen(0, '127.0.0.1', () =>
+    send({ type: 'ready', port: (listener.address() as AddressInfo).port }),
+  );
   onStop(async () => {
     listener.close();
     listener.closeAllConnections?.();
@@ -59,14 +61,19 @@ async function raw(databaseUrl: string): Promise<void> {
       ctx.status = 401;
       return;
     }
-    const row = await pool.query('select * from company where id = $1 and workspace_id = $2', [match[1], key.rows[0].workspace_id]);
+    const row = await pool.query('select * from company where id = $1 and workspace_id = $2', [
+      match[1],
+      key.rows[0].workspace_id,
+    ]);
     if (!row.rows[0]) {
       ctx.status = 404;
       return;
     }
     ctx.body = { data: row.rows[0] };
   });
-  const listener = app.listen(0, '127.0.0.1', () => send({ type: 'ready', port: (listener.address() as AddressInfo).port }));
+  const listener = app.listen(0, '127.0.0.1', () =>
+    send({ type: 'ready', port: (listener.address() as AddressInfo).port }),
+  );
   onStop(async () => {
     listener.closeAllConnections?.();
     await new Promise((resolve) => listener.close(resolve));

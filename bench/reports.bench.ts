@@ -34,14 +34,28 @@ const percentile = (samples: number[], p: number): number => {
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
 };
 
-/** Deals spread over 2 years, 5 stages, 4 owners; activities linked to deals; custom records with a select, a number and a text field. */
+/**
+ * Deals spread over 2 years, 5 stages, 4 owners; activities linked to deals; custom records with a select, a number and
+ * a text field.
+ */
 async function seed(client: pg.Client, workspaceId: string, ownerId: string): Promise<{ slug: string }> {
   const flowId = newId();
-  const stages = ['Lead', 'Qualified', 'Proposal', 'Won', 'Lost'].map((title, i) => ({ id: newId(), title, type: title === 'Won' ? 'won' : title === 'Lost' ? 'lost' : 'open', order: i }));
+  const stages = ['Lead', 'Qualified', 'Proposal', 'Won', 'Lost'].map((title, i) => ({
+    id: newId(),
+    title,
+    type: title === 'Won' ? 'won' : title === 'Lost' ? 'lost' : 'open',
+    order: i,
+  }));
   const owners = [ownerId, newId(), newId(), newId()];
-  await client.query(`insert into flow (id, workspace_id, created_at, updated_at, title, is_default) values ($1, $2, now(), now(), 'Bench pipeline', false)`, [flowId, workspaceId]);
+  await client.query(
+    `insert into flow (id, workspace_id, created_at, updated_at, title, is_default) values ($1, $2, now(), now(), 'Bench pipeline', false)`,
+    [flowId, workspaceId],
+  );
   for (const s of stages) {
-    await client.query(`insert into flow_stage (id, workspace_id, created_at, updated_at, flow_id, title, "order", type, probability) values ($1, $2, now(), now(), $3, $4, $5, $6, $7)`, [s.id, workspaceId, flowId, s.title, s.order, s.type, s.type === 'open' ? 20 * (s.order + 1) : null]);
+    await client.query(
+      `insert into flow_stage (id, workspace_id, created_at, updated_at, flow_id, title, "order", type, probability) values ($1, $2, now(), now(), $3, $4, $5, $6, $7)`,
+      [s.id, workspaceId, flowId, s.title, s.order, s.type, s.type === 'open' ? 20 * (s.order + 1) : null],
+    );
   }
   let started = Date.now();
   // Ids: 24 hex characters, unique per row (md5 of a per-run prefix and the series number).
@@ -79,7 +93,13 @@ async function seed(client: pg.Client, workspaceId: string, ownerId: string): Pr
   );
   const fields = [
     { slug: 'name', type: 'text', options: [] },
-    { slug: 'kind', type: 'select', options: ['laptop', 'phone', 'desk', 'car', 'licence', 'monitor', 'chair', 'server', 'printer', 'tablet'].map((v) => ({ value: v, label: v })) },
+    {
+      slug: 'kind',
+      type: 'select',
+      options: ['laptop', 'phone', 'desk', 'car', 'licence', 'monitor', 'chair', 'server', 'printer', 'tablet'].map(
+        (v) => ({ value: v, label: v }),
+      ),
+    },
     { slug: 'price', type: 'number', options: [] },
   ];
   for (const [i, f] of fields.entries()) {
@@ -103,9 +123,14 @@ async function seed(client: pg.Client, workspaceId: string, ownerId: string): Pr
 }
 
 async function cleanup(client: pg.Client, workspaceId: string): Promise<void> {
-  const tables = await client.query<{ table_name: string }>(`select table_name from information_schema.columns where column_name = 'workspace_id' and table_schema = current_schema()`);
-  for (const { table_name } of tables.rows) await client.query(`delete from "${table_name}" where workspace_id = $1`, [workspaceId]);
-  await client.query(`delete from rate_limit_window where key_id in (select id from api_key where workspace_id = $1)`, [workspaceId]);
+  const tables = await client.query<{ table_name: string }>(
+    `select table_name from information_schema.columns where column_name = 'workspace_id' and table_schema = current_schema()`,
+  );
+  for (const { table_name } of tables.rows)
+    await client.query(`delete from "${table_name}" where workspace_id = $1`, [workspaceId]);
+  await client.query(`delete from rate_limit_window where key_id in (select id from api_key where workspace_id = $1)`, [
+    workspaceId,
+  ]);
   await client.query('delete from workspace where id = $1', [workspaceId]);
 }
 
@@ -121,7 +146,9 @@ async function timeGets(label: string, baseUrl: string, apiKey: string, paths: s
   const samples: number[] = [];
   for (let r = 0; r < ROUNDS; r++) for (const p of paths) samples.push(await get(p));
   const p95 = percentile(samples, 95);
-  log(`${label}: ${samples.length} requests, p50 ${percentile(samples, 50).toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, max ${Math.max(...samples).toFixed(1)} ms`);
+  log(
+    `${label}: ${samples.length} requests, p50 ${percentile(samples, 50).toFixed(1)} ms, p95 ${p95.toFixed(1)} ms, max ${Math.max(...samples).toFixed(1)} ms`,
+  );
   return p95;
 }
 
@@ -153,7 +180,15 @@ async function main(): Promise<void> {
     workspaceId = ws.workspaceId;
     const { slug } = await seed(client, ws.workspaceId, ws.userId);
 
-    const config = loadConfig({ ...process.env, DATABASE_URL: databaseUrl, MEILI_URL: process.env.MEILI_URL ?? 'http://127.0.0.1:9', TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:9', RATE_LIMIT_PER_MINUTE: '100000000', RATE_LIMIT_PER_DAY: '1000000000', LOG_LEVEL: 'warn' });
+    const config = loadConfig({
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      MEILI_URL: process.env.MEILI_URL ?? 'http://127.0.0.1:9',
+      TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:9',
+      RATE_LIMIT_PER_MINUTE: '100000000',
+      RATE_LIMIT_PER_DAY: '1000000000',
+      LOG_LEVEL: 'warn',
+    });
     runtime = await buildApi(config, createLogger('silent', 'bench-reports'));
     server = await new Promise<Server>((resolve) => {
       const s = runtime!.app.listen(0, '127.0.0.1', () => resolve(s));
@@ -161,8 +196,14 @@ async function main(): Promise<void> {
     const baseUrl = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const day = (offset: number): string => new Date(Date.now() - offset * 86_400_000).toISOString().slice(0, 10);
 
-    const pipeline = await timeGets('pipeline', baseUrl, ws.apiKey, ['/api/v1/reports/pipeline', `/api/v1/reports/pipeline?startDate=${day(365)}&endDate=${day(0)}`]);
-    const history = await timeGets('history', baseUrl, ws.apiKey, [`/api/v1/reports/history?stat=activities&startDate=${day(90)}&endDate=${day(0)}`, `/api/v1/reports/history?stat=deals&startDate=${day(90)}&endDate=${day(0)}`]);
+    const pipeline = await timeGets('pipeline', baseUrl, ws.apiKey, [
+      '/api/v1/reports/pipeline',
+      `/api/v1/reports/pipeline?startDate=${day(365)}&endDate=${day(0)}`,
+    ]);
+    const history = await timeGets('history', baseUrl, ws.apiKey, [
+      `/api/v1/reports/history?stat=activities&startDate=${day(90)}&endDate=${day(0)}`,
+      `/api/v1/reports/history?stat=deals&startDate=${day(90)}&endDate=${day(0)}`,
+    ]);
     const metrics = await timeGets('metrics query', baseUrl, ws.apiKey, [
       `/api/v1/metrics/query?metricKey=deals.created&from=${day(365)}&to=${day(0)}&granularity=day`,
       `/api/v1/metrics/query?metricKey=deals.won_value&from=${day(365)}&to=${day(0)}&granularity=week&dimension=owner`,
@@ -179,7 +220,8 @@ async function main(): Promise<void> {
   } finally {
     if (server) await new Promise<void>((resolve) => server!.close(() => resolve()));
     await runtime?.close().catch(() => undefined);
-    if (workspaceId) await cleanup(client, workspaceId).catch((error: unknown) => log(`cleanup failed: ${String(error)}`));
+    if (workspaceId)
+      await cleanup(client, workspaceId).catch((error: unknown) => log(`cleanup failed: ${String(error)}`));
     await client.end();
     await stack?.stop();
   }

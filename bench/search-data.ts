@@ -3,14 +3,148 @@ import { newId } from '../domain/ids';
 
 // Realistic-looking Nordic CRM data, generated deterministically (same seed, same rows).
 
-const FIRST = ['Jens', 'Mette', 'Lars', 'Anne', 'Søren', 'Camilla', 'Henrik', 'Louise', 'Mikkel', 'Sofie', 'Rasmus', 'Ida', 'Anders', 'Emma', 'Kasper', 'Freja', 'Nikolaj', 'Julie', 'Thomas', 'Maria', 'Peter', 'Karen', 'Jonas', 'Signe', 'Morten', 'Line', 'Frederik', 'Astrid', 'Christian', 'Nanna'];
-const LAST = ['Hansen', 'Jensen', 'Nielsen', 'Pedersen', 'Andersen', 'Christensen', 'Larsen', 'Sørensen', 'Rasmussen', 'Jørgensen', 'Petersen', 'Madsen', 'Kristensen', 'Olsen', 'Thomsen', 'Christiansen', 'Poulsen', 'Johansen', 'Møller', 'Mortensen', 'Lund', 'Holm', 'Berg', 'Dahl', 'Bak'];
-const WORD_A = ['Nordic', 'Baltic', 'Fjord', 'Viking', 'Polar', 'Harbour', 'Copper', 'Granite', 'Amber', 'Evergreen', 'Meridian', 'Northwind', 'Bluewave', 'Silverline', 'Aurora', 'Skagen', 'Oresund', 'Lighthouse', 'Juniper', 'Falcon'];
-const WORD_B = ['Logistics', 'Systems', 'Foods', 'Energy', 'Analytics', 'Design', 'Robotics', 'Consulting', 'Shipping', 'Textiles', 'Software', 'Pharma', 'Media', 'Capital', 'Dynamics', 'Construction', 'Solutions', 'Health', 'Labs', 'Trading'];
+const FIRST = [
+  'Jens',
+  'Mette',
+  'Lars',
+  'Anne',
+  'Søren',
+  'Camilla',
+  'Henrik',
+  'Louise',
+  'Mikkel',
+  'Sofie',
+  'Rasmus',
+  'Ida',
+  'Anders',
+  'Emma',
+  'Kasper',
+  'Freja',
+  'Nikolaj',
+  'Julie',
+  'Thomas',
+  'Maria',
+  'Peter',
+  'Karen',
+  'Jonas',
+  'Signe',
+  'Morten',
+  'Line',
+  'Frederik',
+  'Astrid',
+  'Christian',
+  'Nanna',
+];
+const LAST = [
+  'Hansen',
+  'Jensen',
+  'Nielsen',
+  'Pedersen',
+  'Andersen',
+  'Christensen',
+  'Larsen',
+  'Sørensen',
+  'Rasmussen',
+  'Jørgensen',
+  'Petersen',
+  'Madsen',
+  'Kristensen',
+  'Olsen',
+  'Thomsen',
+  'Christiansen',
+  'Poulsen',
+  'Johansen',
+  'Møller',
+  'Mortensen',
+  'Lund',
+  'Holm',
+  'Berg',
+  'Dahl',
+  'Bak',
+];
+const WORD_A = [
+  'Nordic',
+  'Baltic',
+  'Fjord',
+  'Viking',
+  'Polar',
+  'Harbour',
+  'Copper',
+  'Granite',
+  'Amber',
+  'Evergreen',
+  'Meridian',
+  'Northwind',
+  'Bluewave',
+  'Silverline',
+  'Aurora',
+  'Skagen',
+  'Oresund',
+  'Lighthouse',
+  'Juniper',
+  'Falcon',
+];
+const WORD_B = [
+  'Logistics',
+  'Systems',
+  'Foods',
+  'Energy',
+  'Analytics',
+  'Design',
+  'Robotics',
+  'Consulting',
+  'Shipping',
+  'Textiles',
+  'Software',
+  'Pharma',
+  'Media',
+  'Capital',
+  'Dynamics',
+  'Construction',
+  'Solutions',
+  'Health',
+  'Labs',
+  'Trading',
+];
 const SUFFIX = ['ApS', 'A/S', 'Group', 'IVS', 'Holding', ''];
-const CITIES = ['København', 'Aarhus', 'Odense', 'Aalborg', 'Esbjerg', 'Randers', 'Kolding', 'Horsens', 'Vejle', 'Roskilde', 'Herning', 'Silkeborg'];
-const INDUSTRIES = ['Transport', 'Software', 'Food', 'Energy', 'Finance', 'Retail', 'Manufacturing', 'Healthcare', 'Media', 'Construction'];
-const TITLES = ['CEO', 'CFO', 'Head of Sales', 'Account Manager', 'Purchasing Manager', 'Marketing Lead', 'Developer', 'Office Manager', 'Founder', 'COO'];
+const CITIES = [
+  'København',
+  'Aarhus',
+  'Odense',
+  'Aalborg',
+  'Esbjerg',
+  'Randers',
+  'Kolding',
+  'Horsens',
+  'Vejle',
+  'Roskilde',
+  'Herning',
+  'Silkeborg',
+];
+const INDUSTRIES = [
+  'Transport',
+  'Software',
+  'Food',
+  'Energy',
+  'Finance',
+  'Retail',
+  'Manufacturing',
+  'Healthcare',
+  'Media',
+  'Construction',
+];
+const TITLES = [
+  'CEO',
+  'CFO',
+  'Head of Sales',
+  'Account Manager',
+  'Purchasing Manager',
+  'Marketing Lead',
+  'Developer',
+  'Office Manager',
+  'Founder',
+  'COO',
+];
 
 /** Small deterministic PRNG (mulberry32). */
 function rng(seed: number): () => number {
@@ -23,10 +157,22 @@ function rng(seed: number): () => number {
   };
 }
 
-const slug = (s: string): string => s.toLowerCase().replace(/ø/g, 'oe').replace(/æ/g, 'ae').replace(/å/g, 'aa').replace(/[^a-z0-9]+/g, '');
+const slug = (s: string): string =>
+  s
+    .toLowerCase()
+    .replace(/ø/g, 'oe')
+    .replace(/æ/g, 'ae')
+    .replace(/å/g, 'aa')
+    .replace(/[^a-z0-9]+/g, '');
 
 /** Inserts `companies` companies and `people` people (linked to random companies) for one workspace. */
-export async function insertBenchRows(pool: Pool, workspaceId: string, companies: number, people: number, onProgress: (done: number) => void): Promise<void> {
+export async function insertBenchRows(
+  pool: Pool,
+  workspaceId: string,
+  companies: number,
+  people: number,
+  onProgress: (done: number) => void,
+): Promise<void> {
   const random = rng(42);
   const pick = <T>(list: readonly T[]): T => list[Math.floor(random() * list.length)];
   const now = new Date();
@@ -41,7 +187,18 @@ export async function insertBenchRows(pool: Pool, workspaceId: string, companies
       const id = newId(now);
       companyIds.push(id);
       domains.push(domain);
-      [id, workspaceId, name, String(10_000_000 + Math.floor(random() * 89_999_999)), `info@${domain}`, `+45 ${String(Math.floor(random() * 1e8)).padStart(8, '0')}`, pick(CITIES), `https://www.${domain}`, pick(INDUSTRIES), now].forEach((v, c) => cols[c].push(v));
+      [
+        id,
+        workspaceId,
+        name,
+        String(10_000_000 + Math.floor(random() * 89_999_999)),
+        `info@${domain}`,
+        `+45 ${String(Math.floor(random() * 1e8)).padStart(8, '0')}`,
+        pick(CITIES),
+        `https://www.${domain}`,
+        pick(INDUSTRIES),
+        now,
+      ].forEach((v, c) => cols[c].push(v));
     }
     await pool.query(
       `insert into company (id, workspace_id, name, cvr, email, phone, city, website, industry, created_at, updated_at)
@@ -59,8 +216,12 @@ export async function insertBenchRows(pool: Pool, workspaceId: string, companies
       const last = pick(LAST);
       const c = Math.floor(random() * companyIds.length);
       const emails = JSON.stringify([{ email: `${slug(first)}.${slug(last)}@${domains[c]}`, label: 'work' }]);
-      const phones = JSON.stringify([{ phone: `+45 ${String(Math.floor(random() * 1e8)).padStart(8, '0')}`, label: 'mobile' }]);
-      [newId(now), workspaceId, first, last, pick(TITLES), emails, phones, companyIds[c], now].forEach((v, col) => cols[col].push(v));
+      const phones = JSON.stringify([
+        { phone: `+45 ${String(Math.floor(random() * 1e8)).padStart(8, '0')}`, label: 'mobile' },
+      ]);
+      [newId(now), workspaceId, first, last, pick(TITLES), emails, phones, companyIds[c], now].forEach((v, col) =>
+        cols[col].push(v),
+      );
     }
     await pool.query(
       `insert into person (id, workspace_id, first_name, last_name, title, emails, phones, company_id, created_at, updated_at)
@@ -75,9 +236,32 @@ export async function insertBenchRows(pool: Pool, workspaceId: string, companies
 
 /** What users type: names, partial words, typos, e-mail fragments, cities, numbers. */
 export const BENCH_QUERIES = [
-  'nordic', 'hansen', 'jens hansen', 'mette nielsen', 'fjord logistics', 'viking robotics', 'aurora', 'copper',
-  'nord', 'hans', 'chris', 'logist', 'robo', 'skag',
-  'nordik', 'hansn', 'pedersn', 'logistcs', 'meridain', 'sofie jensne',
-  'jens.hansen', 'info@nordic', 'fjordlogistics', '@lighthouse',
-  'aarhus', 'head of sales', 'account manager', 'søren',
+  'nordic',
+  'hansen',
+  'jens hansen',
+  'mette nielsen',
+  'fjord logistics',
+  'viking robotics',
+  'aurora',
+  'copper',
+  'nord',
+  'hans',
+  'chris',
+  'logist',
+  'robo',
+  'skag',
+  'nordik',
+  'hansn',
+  'pedersn',
+  'logistcs',
+  'meridain',
+  'sofie jensne',
+  'jens.hansen',
+  'info@nordic',
+  'fjordlogistics',
+  '@lighthouse',
+  'aarhus',
+  'head of sales',
+  'account manager',
+  'søren',
 ];

@@ -51,26 +51,50 @@ async function measure(label: string, rounds: number, run: (q: string) => Promis
   for (const q of BENCH_QUERIES) await run(q); // warm-up: caches, connections, JIT
   const samples: number[] = [];
   for (let r = 0; r < rounds; r++) for (const q of BENCH_QUERIES) samples.push((await time(() => run(q)))[0]);
-  log(`${label}: ${samples.length} queries, p50 ${fmt(percentile(samples, 50))} ms, p95 ${fmt(percentile(samples, 95))} ms, max ${fmt(Math.max(...samples))} ms`);
+  log(
+    `${label}: ${samples.length} queries, p50 ${fmt(percentile(samples, 50))} ms, p95 ${fmt(percentile(samples, 95))} ms, max ${fmt(Math.max(...samples))} ms`,
+  );
   return samples;
 }
 
 /** Write → searchable through the real path: service write, outbox, dispatcher, search subscriber. */
-async function measureFreshness(orm: MikroORM, config: ReturnType<typeof loadConfig>, workspaceId: string, userId: string, writes = 20): Promise<number[]> {
+async function measureFreshness(
+  orm: MikroORM,
+  config: ReturnType<typeof loadConfig>,
+  workspaceId: string,
+  userId: string,
+  writes = 20,
+): Promise<number[]> {
   const log = createLogger('silent', 'bench-outbox');
-  const subscribers = buildSubscribers({ orm, config, log, searchIndex: createSearchIndexSubscriber }, { without: ['automations', 'webhooks', 'sequences'] }).filter((s) => s.name === 'search-index');
-  const dispatcher = createOutboxDispatcher({ pgConnectionString: config.databaseUrl, subscribers, log, workspaceIds: [workspaceId] });
+  const subscribers = buildSubscribers(
+    { orm, config, log, searchIndex: createSearchIndexSubscriber },
+    { without: ['automations', 'webhooks', 'sequences'] },
+  ).filter((s) => s.name === 'search-index');
+  const dispatcher = createOutboxDispatcher({
+    pgConnectionString: config.databaseUrl,
+    subscribers,
+    log,
+    workspaceIds: [workspaceId],
+  });
   await dispatcher.start();
   const client = createMeiliClient(config.meiliUrl, config.meiliMasterKey);
   const samples: number[] = [];
   try {
     for (let i = 0; i < writes; i++) {
       const name = `Freshprobe${newId().slice(-8)}`;
-      const ctx = { em: forkForWorkspace(orm.em, workspaceId), actor: { workspaceId, userId, role: 'owner' as const, scopes: ['write' as const] } };
+      const ctx = {
+        em: forkForWorkspace(orm.em, workspaceId),
+        actor: { workspaceId, userId, role: 'owner' as const, scopes: ['write' as const] },
+      };
       const started = performance.now();
       await createCompany(ctx, { name }, { preview: false, images: async () => null });
       for (;;) {
-        const res = await searchIndexes(client, config.meiliIndexPrefix, { workspaceId, q: name, types: ['company'], limit: 1 });
+        const res = await searchIndexes(client, config.meiliIndexPrefix, {
+          workspaceId,
+          q: name,
+          types: ['company'],
+          limit: 1,
+        });
         if (res.results.company.total > 0) break;
         if (performance.now() - started > 30_000) throw new Error(`${name} not searchable after 30 s`);
         await new Promise((r) => setTimeout(r, 10));
@@ -80,7 +104,9 @@ async function measureFreshness(orm: MikroORM, config: ReturnType<typeof loadCon
   } finally {
     await dispatcher.stop();
   }
-  process.stderr.write(`[bench] freshness (write → searchable, ${writes} sequential writes): p50 ${fmt(percentile(samples, 50))} ms, p95 ${fmt(percentile(samples, 95))} ms\n`);
+  process.stderr.write(
+    `[bench] freshness (write → searchable, ${writes} sequential writes): p50 ${fmt(percentile(samples, 50))} ms, p95 ${fmt(percentile(samples, 95))} ms\n`,
+  );
   return samples;
 }
 
@@ -92,16 +118,28 @@ async function startMissingServices(): Promise<RunningStack | undefined> {
     profile: 'test',
     env: { ...process.env, TEMPORAL_ADDRESS: '127.0.0.1:9' },
     dataDir: path.join(devDataDir(), 'bench-search'),
-    ports: { postgres: Number(process.env.CRM_BENCH_PG_PORT ?? 54359), meilisearch: Number(process.env.CRM_BENCH_MEILI_PORT ?? 7759) },
+    ports: {
+      postgres: Number(process.env.CRM_BENCH_PG_PORT ?? 54359),
+      meilisearch: Number(process.env.CRM_BENCH_MEILI_PORT ?? 7759),
+    },
     log,
   });
 }
 
 async function main(): Promise<void> {
   const stack = await startMissingServices();
-  const env: NodeJS.ProcessEnv = { ...process.env, ...(stack ? Object.fromEntries(Object.entries(stack.env).filter(([, v]) => v)) : {}), TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:9' };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...(stack ? Object.fromEntries(Object.entries(stack.env).filter(([, v]) => v)) : {}),
+    TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:9',
+  };
   const prefix = `bench_${Date.now().toString(36)}_`;
-  const config = loadConfig({ ...env, MEILI_INDEX_PREFIX: prefix, LOG_LEVEL: 'silent', RATE_LIMIT_PER_MINUTE: '1000000' });
+  const config = loadConfig({
+    ...env,
+    MEILI_INDEX_PREFIX: prefix,
+    LOG_LEVEL: 'silent',
+    RATE_LIMIT_PER_MINUTE: '1000000',
+  });
   if (stack) await runMigrations(config.databaseUrl);
   const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 2 });
   const orm = await MikroORM.init(ormConfig(config.databaseUrl, { pool: { min: 0, max: 4 } }));
@@ -113,17 +151,26 @@ async function main(): Promise<void> {
     workspaceId = ws.workspaceId;
     const companies = Math.floor(DOCS / 2);
     log(`inserting ${companies} companies and ${DOCS - companies} people into Postgres…`);
-    const [insertMs] = await time(() => insertBenchRows(pool, ws.workspaceId, companies, DOCS - companies, () => undefined));
+    const [insertMs] = await time(() =>
+      insertBenchRows(pool, ws.workspaceId, companies, DOCS - companies, () => undefined),
+    );
     await pool.query('analyze company; analyze person');
     log(`inserted in ${(insertMs / 1000).toFixed(1)} s`);
 
-    log(`indexing into ${prefix}company and ${prefix}person (settings first, batches of 1000, waiting until Meilisearch applied them)…`);
+    log(
+      `indexing into ${prefix}company and ${prefix}person (settings first, batches of 1000, waiting until Meilisearch applied them)…`,
+    );
     let lastLogged = 0;
     const [indexMs, indexed] = await time(() =>
       reindex({
-        em: orm.em, client, prefix, workspaceId: ws.workspaceId, types: TYPES,
+        em: orm.em,
+        client,
+        prefix,
+        workspaceId: ws.workspaceId,
+        types: TYPES,
         onProgress: (p) => {
-          if (p.phase === 'load' && p.done - lastLogged >= 10_000) log(`  ${p.type}: ${(lastLogged = p.done)} documents sent`);
+          if (p.phase === 'load' && p.done - lastLogged >= 10_000)
+            log(`  ${p.type}: ${(lastLogged = p.done)} documents sent`);
           if (p.phase === 'index' && p.done === p.total) lastLogged = 0;
         },
       }),
@@ -133,8 +180,12 @@ async function main(): Promise<void> {
     log(`indexed ${docs} documents in ${(indexMs / 1000).toFixed(1)} s: ${docsPerS.toFixed(0)} docs/s`);
 
     const request = (q: string): SearchRequest => ({ workspaceId: ws.workspaceId, q, types: TYPES, limit: 10 });
-    const meili = await measure('meilisearch (search module, one multi-search for both types)', ROUNDS, (q) => searchIndexes(client, prefix, request(q)));
-    const postgres = await measure('postgres (ILIKE over the same fields, degraded path)', PG_ROUNDS, (q) => searchPostgres(forkForWorkspace(orm.em, ws.workspaceId), request(q)));
+    const meili = await measure('meilisearch (search module, one multi-search for both types)', ROUNDS, (q) =>
+      searchIndexes(client, prefix, request(q)),
+    );
+    const postgres = await measure('postgres (ILIKE over the same fields, degraded path)', PG_ROUNDS, (q) =>
+      searchPostgres(forkForWorkspace(orm.em, ws.workspaceId), request(q)),
+    );
 
     // One pass through the real HTTP API (auth, rate limit, validation, envelope included).
     const api = await buildApi(config, createLogger('silent', 'bench-api'));
@@ -142,9 +193,12 @@ async function main(): Promise<void> {
     await new Promise((resolve) => server.once('listening', resolve));
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     await measure('http GET /api/v1/search', 1, async (q) => {
-      const res = await fetch(`${base}/api/v1/search?q=${encodeURIComponent(q)}&types=company,person`, { headers: { authorization: `Bearer ${ws.apiKey}` } });
+      const res = await fetch(`${base}/api/v1/search?q=${encodeURIComponent(q)}&types=company,person`, {
+        headers: { authorization: `Bearer ${ws.apiKey}` },
+      });
       const body = (await res.json()) as { data?: { degraded?: boolean } };
-      if (res.status !== 200 || body.data?.degraded) throw new Error(`HTTP search failed: ${res.status} ${JSON.stringify(body)}`);
+      if (res.status !== 200 || body.data?.degraded)
+        throw new Error(`HTTP search failed: ${res.status} ${JSON.stringify(body)}`);
     });
     server.close();
     server.closeAllConnections();
@@ -153,17 +207,26 @@ async function main(): Promise<void> {
     await measureFreshness(orm, config, ws.workspaceId, ws.userId);
 
     const example = await searchIndexes(client, prefix, request('jens hansen'));
-    log(`example "jens hansen": ${example.results.person.total} people, first: ${JSON.stringify(example.results.person.hits[0])}`);
+    log(
+      `example "jens hansen": ${example.results.person.total} people, first: ${JSON.stringify(example.results.person.hits[0])}`,
+    );
     const p95 = percentile(meili, 95);
     const pgP95 = percentile(postgres, 95);
-    log(`targets: p95 < 50 ms (${p95 < 50 ? 'met' : 'NOT met'}), at least 5x faster than Postgres (${pgP95 / p95 >= 5 ? 'met' : 'NOT met'})`);
+    log(
+      `targets: p95 < 50 ms (${p95 < 50 ? 'met' : 'NOT met'}), at least 5x faster than Postgres (${pgP95 / p95 >= 5 ? 'met' : 'NOT met'})`,
+    );
     result = `RESULT docs_per_s=${docsPerS.toFixed(0)} p50_ms=${fmt(percentile(meili, 50))} p95_ms=${fmt(p95)} pg_p95_ms=${fmt(pgP95)} speedup=${(pgP95 / p95).toFixed(1)}`;
   } finally {
     log('cleaning up (bench indexes and rows)…');
     const { results } = await client.getRawIndexes({ limit: 1000 }).catch(() => ({ results: [] as { uid: string }[] }));
-    for (const index of results.filter((i) => i.uid.startsWith(prefix))) await client.deleteIndex(index.uid).waitTask({ timeout: 120_000 }).catch(() => undefined);
+    for (const index of results.filter((i) => i.uid.startsWith(prefix)))
+      await client
+        .deleteIndex(index.uid)
+        .waitTask({ timeout: 120_000 })
+        .catch(() => undefined);
     if (workspaceId && process.env.BENCH_KEEP !== '1') {
-      for (const table of ['outbox_event', 'activity', 'person', 'company', 'api_key', 'app_user']) await pool.query(`delete from ${table} where workspace_id = $1`, [workspaceId]);
+      for (const table of ['outbox_event', 'activity', 'person', 'company', 'api_key', 'app_user'])
+        await pool.query(`delete from ${table} where workspace_id = $1`, [workspaceId]);
       await pool.query('delete from workspace where id = $1', [workspaceId]);
     }
     await pool.end();

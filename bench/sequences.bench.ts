@@ -61,7 +61,6 @@ async function until(what: string, check: () => Promise<boolean>): Promise<void>
   }
 }
 
-
 /** bin/worker.ts as a child process; resolves once it polls. */
 /** The worker's last log lines (its memory report, SIGUSR2, lands here). */
 let workerOut = '';
@@ -71,16 +70,25 @@ async function workerMemory(child: ChildProcess): Promise<string> {
   const before = workerOut.length;
   child.kill('SIGUSR2');
   for (let i = 0; i < 100 && !workerOut.slice(before).includes('"worker memory"'); i++) await sleep(100);
-  const line = workerOut.slice(before).split('\n').find((l) => l.includes('"worker memory"'));
+  const line = workerOut
+    .slice(before)
+    .split('\n')
+    .find((l) => l.includes('"worker memory"'));
   if (!line) return '';
-  const { memory: m, afterGc: g } = JSON.parse(line) as { memory: Record<string, number>; afterGc?: Record<string, number> };
+  const { memory: m, afterGc: g } = JSON.parse(line) as {
+    memory: Record<string, number>;
+    afterGc?: Record<string, number>;
+  };
   const mb = (n: number | undefined) => Math.round((n ?? 0) / 1048576);
   return `heap used ${mb(m.heapUsed)} MB of ${mb(m.heapTotal)} MB${g ? ` (${mb(g.heapUsed)} MB live after a full GC)` : ''}, external ${mb(m.external)} MB, rest (native: Temporal core, malloc, code) ${mb(m.rss) - mb(m.heapTotal) - mb(m.external)} MB`;
 }
 
 async function startWorkerProcess(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
   // Started like bin/start.ts and docker-compose start it (workerProcessEnv: the malloc settings).
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../bin/worker.ts')], { env: workerProcessEnv({ ...env, LOG_LEVEL: 'info' }), stdio: ['ignore', 'pipe', 'inherit'] });
+  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../bin/worker.ts')], {
+    env: workerProcessEnv({ ...env, LOG_LEVEL: 'info' }),
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
   await new Promise<void>((resolve, reject) => {
     let buf = '';
     child.stdout!.on('data', (chunk: Buffer) => {
@@ -96,19 +104,32 @@ async function startWorkerProcess(env: NodeJS.ProcessEnv): Promise<ChildProcess>
   return child;
 }
 
-const rssMb = (pid: number): number => Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
+const rssMb = (pid: number): number =>
+  Number(/VmRSS:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'))![1]) / 1024;
 
 async function run(stack: RunningStack | undefined): Promise<string[]> {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...(stack ? Object.fromEntries(Object.entries(stack.env).filter(([, v]) => v)) : {}) };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...(stack ? Object.fromEntries(Object.entries(stack.env).filter(([, v]) => v)) : {}),
+  };
   const smtp = await startSmtp();
   // The SMS step is a day away; a gateway is configured so the sequence is realistic.
-  const gateway = http.createServer((_req, res) => res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"x"}'));
+  const gateway = http.createServer((_req, res) =>
+    res.writeHead(200, { 'content-type': 'application/json' }).end('{"id":"x"}'),
+  );
   await new Promise<void>((r) => gateway.listen(0, '127.0.0.1', () => r()));
   const taskQueue = `bench-sequences-${newId()}`;
   const appEnv = {
-    ...env, TEMPORAL_TASK_QUEUE: taskQueue, SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_FROM: 'Bench <bench@example.test>',
-    SMS_GATEWAY_URL: `http://127.0.0.1:${(gateway.address() as AddressInfo).port}/sms`, SMS_GATEWAY_TOKEN: 't', SMS_DEFAULT_FROM: 'Bench',
-    OUTBOUND_ALLOW_HOSTS: '127.0.0.1', RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_PER_DAY: '100000000',
+    ...env,
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+    MAIL_FROM: 'Bench <bench@example.test>',
+    SMS_GATEWAY_URL: `http://127.0.0.1:${(gateway.address() as AddressInfo).port}/sms`,
+    SMS_GATEWAY_TOKEN: 't',
+    SMS_DEFAULT_FROM: 'Bench',
+    OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    RATE_LIMIT_PER_DAY: '100000000',
   };
   const config = loadConfig({ ...appEnv, LOG_LEVEL: 'silent' });
   if (stack?.started.includes('postgres')) await runMigrations(config.databaseUrl);
@@ -122,7 +143,10 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     const s = api.app.listen(0, '127.0.0.1', () => resolve(s));
   });
   const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  const client = new Client({ connection: await Connection.connect({ address: config.temporalAddress }), namespace: config.temporalNamespace });
+  const client = new Client({
+    connection: await Connection.connect({ address: config.temporalAddress }),
+    namespace: config.temporalNamespace,
+  });
   let worker: ChildProcess | undefined;
   let bare: { worker: Worker; done: Promise<void>; native: NativeConnection } | undefined;
   const out: string[] = [];
@@ -134,7 +158,11 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     const ws = await createWorkspace(orm.em.fork(), { name: 'Sequence benchmark' });
     const actor = { workspaceId: ws.workspaceId, userId: ws.userId, role: 'owner' as const, scopes: [...SCOPES] };
     const call = async (method: string, p: string, body?: unknown) => {
-      const res = await fetch(base + p, { method, headers: { authorization: `Bearer ${ws.apiKey}`, 'content-type': 'application/json' }, body: body === undefined ? undefined : JSON.stringify(body) });
+      const res = await fetch(base + p, {
+        method,
+        headers: { authorization: `Bearer ${ws.apiKey}`, 'content-type': 'application/json' },
+        body: body === undefined ? undefined : JSON.stringify(body),
+      });
       const json = (await res.json()) as { data: Record<string, unknown> };
       if (res.status >= 300) throw new Error(`${method} ${p}: ${res.status} ${JSON.stringify(json)}`);
       return json.data;
@@ -146,33 +174,64 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
       const em = forkForWorkspace(orm.em, ws.workspaceId);
       await em.transactional(async (tem) => {
         for (let i = done; i < Math.min(N, done + 500); i++) {
-          const lead = (await createLead({ em: tem, actor }, { title: `Bench lead ${i}`, email: `lead${i}@bench.test` }, { preview: false })) as { _id: string };
+          const lead = (await createLead(
+            { em: tem, actor },
+            { title: `Bench lead ${i}`, email: `lead${i}@bench.test` },
+            { preview: false },
+          )) as { _id: string };
           leads.push(lead._id);
         }
       });
     }
-    await until('the outbox to drain', async () => (await pool.query<{ n: number }>('select count(*)::int as n from outbox_event where processed_at is null')).rows[0]!.n === 0);
+    await until(
+      'the outbox to drain',
+      async () =>
+        (await pool.query<{ n: number }>('select count(*)::int as n from outbox_event where processed_at is null'))
+          .rows[0]!.n === 0,
+    );
 
     const seq = await call('POST', '/api/v1/sequences', {
       name: 'Bench outreach',
       nodes: [
         { id: 'start', type: 'start', position: { x: 0, y: 0 }, data: {} },
-        { id: 'mail', type: 'send_email', position: { x: 300, y: 0 }, data: { subject: 'Hello {{lead.title}}', body: '<p>Hi from {{workspace.name}}</p>' } },
+        {
+          id: 'mail',
+          type: 'send_email',
+          position: { x: 300, y: 0 },
+          data: { subject: 'Hello {{lead.title}}', body: '<p>Hi from {{workspace.name}}</p>' },
+        },
         { id: 'wait', type: 'wait', position: { x: 600, y: 0 }, data: { delayAmount: 1, delayUnit: 'days' } },
-        { id: 'sms', type: 'send_sms', position: { x: 900, y: 0 }, data: { message: 'Did you see my e-mail?', phoneField: 'primary' } },
+        {
+          id: 'sms',
+          type: 'send_sms',
+          position: { x: 900, y: 0 },
+          data: { message: 'Did you see my e-mail?', phoneField: 'primary' },
+        },
       ],
-      edges: [{ id: 'e1', source: 'start', target: 'mail' }, { id: 'e2', source: 'mail', target: 'wait' }, { id: 'e3', source: 'wait', target: 'sms' }],
+      edges: [
+        { id: 'e1', source: 'start', target: 'mail' },
+        { id: 'e2', source: 'mail', target: 'wait' },
+        { id: 'e3', source: 'wait', target: 'sms' },
+      ],
     });
     const seqId = seq._id as string;
     await call('POST', `/api/v1/sequences/${seqId}/toggle`);
     const parkedCount = async (): Promise<number> =>
-      (await pool.query<{ n: number }>(`select count(*)::int as n from sequence_step where sequence_id = $1 and node_id = 'wait' and status = 'waiting'`, [seqId])).rows[0]!.n;
+      (
+        await pool.query<{ n: number }>(
+          `select count(*)::int as n from sequence_step where sequence_id = $1 and node_id = 'wait' and status = 'waiting'`,
+          [seqId],
+        )
+      ).rows[0]!.n;
 
     log(`enrolling ${N} leads in ${Math.ceil(N / PER_CALL)} bulk calls…`);
     const t0 = Date.now();
     let enrolled = 0;
     for (let i = 0; i < N; i += PER_CALL) {
-      const r = await call('POST', `/api/v1/sequences/${seqId}/enroll`, { entityType: 'Lead', entityIds: leads.slice(i, i + PER_CALL) });
+      const r = await call('POST', `/api/v1/sequences/${seqId}/enroll`, {
+        entityType: 'Lead',
+        entityIds: leads.slice(i, i + PER_CALL),
+      });
       enrolled += Number(r.enrolled);
     }
     const apiMs = Date.now() - t0;
@@ -182,7 +241,8 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     const { rows } = await pool.query<{ enrolled_at: Date; sent_at: Date; parked_at: Date }>(
       `select e.enrolled_at, m.sent_at, w.started_at as parked_at from sequence_enrollment e
        join sequence_step m on m.enrollment_id = e.id and m.node_id = 'mail' join sequence_step w on w.enrollment_id = e.id and w.node_id = 'wait'
-       where e.sequence_id = $1`, [seqId],
+       where e.sequence_id = $1`,
+      [seqId],
     );
     const lastParked = Math.max(...rows.map((r) => r.parked_at.getTime()));
     const enrollPerS = N / ((lastParked - t0) / 1000);
@@ -191,35 +251,58 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     const p95 = percentile(firstEmail, 95);
     await sleep(3000);
     const parked = await parkedCount();
-    const running = await client.workflow.count(`WorkflowType = 'sequenceEnrollmentWorkflow' AND TaskQueue = '${taskQueue}' AND ExecutionStatus = 'Running'`);
+    const running = await client.workflow.count(
+      `WorkflowType = 'sequenceEnrollmentWorkflow' AND TaskQueue = '${taskQueue}' AND ExecutionStatus = 'Running'`,
+    );
     const rss = rssMb(worker.pid!);
     const memory = await workerMemory(worker);
-    log(`engine: ${enrollPerS.toFixed(1)} enrollments/s, first e-mail p50 ${p50} ms p95 ${p95} ms, parked ${parked} (Temporal running ${running.count}), e-mails received ${smtp.received.length}, worker RSS ${rss.toFixed(0)} MB (${memory})`);
+    log(
+      `engine: ${enrollPerS.toFixed(1)} enrollments/s, first e-mail p50 ${p50} ms p95 ${p95} ms, parked ${parked} (Temporal running ${running.count}), e-mails received ${smtp.received.length}, worker RSS ${rss.toFixed(0)} MB (${memory})`,
+    );
 
     log(`bare: ${N} workflows (one activity, one-day timer), ${START_CONCURRENCY} starts at a time…`);
-    await pool.query(`create unlogged table if not exists ${BARE_TABLE} (run_id varchar(24) primary key, done_at timestamptz not null)`);
+    await pool.query(
+      `create unlogged table if not exists ${BARE_TABLE} (run_id varchar(24) primary key, done_at timestamptz not null)`,
+    );
     const native = await NativeConnection.connect({ address: config.temporalAddress });
     const bareQueue = `${taskQueue}-bare`;
     const bareWorker = await Worker.create({
-      connection: native, namespace: config.temporalNamespace, taskQueue: bareQueue, workflowsPath: require.resolve('./bare-sequence.workflow'), maxCachedWorkflows: config.temporalMaxCachedWorkflows,
+      connection: native,
+      namespace: config.temporalNamespace,
+      taskQueue: bareQueue,
+      workflowsPath: require.resolve('./bare-sequence.workflow'),
+      maxCachedWorkflows: config.temporalMaxCachedWorkflows,
       activities: {
         async bareSend(input: { runId: string }): Promise<void> {
-          await pool.query(`insert into ${BARE_TABLE} (run_id, done_at) values ($1, now()) on conflict do nothing`, [input.runId]);
+          await pool.query(`insert into ${BARE_TABLE} (run_id, done_at) values ($1, now()) on conflict do nothing`, [
+            input.runId,
+          ]);
         },
       },
     });
     bare = { worker: bareWorker, done: bareWorker.run(), native };
     const b0 = Date.now();
     let next = 0;
-    await Promise.all(Array.from({ length: START_CONCURRENCY }, async () => {
-      while (next < N) {
-        next += 1;
-        const runId = newId();
-        await client.workflow.start<typeof bareSequenceWorkflow>('bareSequenceWorkflow', { workflowId: `bench-bare-seq-${runId}`, taskQueue: bareQueue, args: [{ runId }] });
-      }
-    }));
-    await until(`${N} bare activities`, async () => (await pool.query<{ n: number }>(`select count(*)::int as n from ${BARE_TABLE}`)).rows[0]!.n >= N);
-    const bareLast = (await pool.query<{ t: Date }>(`select max(done_at) as t from ${BARE_TABLE}`)).rows[0]!.t.getTime();
+    await Promise.all(
+      Array.from({ length: START_CONCURRENCY }, async () => {
+        while (next < N) {
+          next += 1;
+          const runId = newId();
+          await client.workflow.start<typeof bareSequenceWorkflow>('bareSequenceWorkflow', {
+            workflowId: `bench-bare-seq-${runId}`,
+            taskQueue: bareQueue,
+            args: [{ runId }],
+          });
+        }
+      }),
+    );
+    await until(
+      `${N} bare activities`,
+      async () => (await pool.query<{ n: number }>(`select count(*)::int as n from ${BARE_TABLE}`)).rows[0]!.n >= N,
+    );
+    const bareLast = (
+      await pool.query<{ t: Date }>(`select max(done_at) as t from ${BARE_TABLE}`)
+    ).rows[0]!.t.getTime();
     const barePerS = N / ((bareLast - b0) / 1000);
     const ratio = enrollPerS / barePerS;
     const met = (ok: boolean): string => (ok ? 'met' : 'NOT met');

@@ -52,27 +52,62 @@ async function database(): Promise<{ url: string; stack?: RunningStack }> {
   return { url: stack.env.DATABASE_URL, stack };
 }
 
-const WEEK = Object.fromEntries(['mon', 'tue', 'wed', 'thu', 'fri'].map((d) => [d, [{ start: '08:00', end: '18:00' }]]));
+const WEEK = Object.fromEntries(
+  ['mon', 'tue', 'wed', 'thu', 'fri'].map((d) => [d, [{ start: '08:00', end: '18:00' }]]),
+);
 
-/** 2,000 confirmed bookings on weekdays from tomorrow on: 5 per agent and day (about 300 fall in the 30 queried days, the rest later). */
+/**
+ * 2,000 confirmed bookings on weekdays from tomorrow on: 5 per agent and day (about 300 fall in the 30 queried days,
+ * the rest later).
+ */
 async function seed(orm: MikroORM, workspaceId: string, configId: string, agents: string[]): Promise<void> {
   const em = orm.em.fork();
   const rows: unknown[][] = [];
   const events: unknown[][] = [];
-  for (let day = DateTime.now().setZone(ZONE).plus({ days: 1 }).startOf('day'); rows.length < BOOKINGS; day = day.plus({ days: 1 })) {
+  for (
+    let day = DateTime.now().setZone(ZONE).plus({ days: 1 }).startOf('day');
+    rows.length < BOOKINGS;
+    day = day.plus({ days: 1 })
+  ) {
     if (day.weekday > 5) continue;
     for (const agent of agents) {
       // A meeting every two hours (08:00 … 16:00) leaves the odd hours bookable; the first agent
       // has a calendar event in one of them.
       if (agent === agents[0]) {
         const s = day.set({ hour: 11, minute: 10 });
-        events.push([newId(), workspaceId, new Date(), new Date(), 'Busy', 'meeting', s.toJSDate(), s.plus({ minutes: 40 }).toJSDate(), agent]);
+        events.push([
+          newId(),
+          workspaceId,
+          new Date(),
+          new Date(),
+          'Busy',
+          'meeting',
+          s.toJSDate(),
+          s.plus({ minutes: 40 }).toJSDate(),
+          agent,
+        ]);
       }
       for (let i = 0; i < 5 && rows.length < BOOKINGS; i++) {
         const start = day.set({ hour: 8 + 2 * i });
         const end = start.plus({ minutes: 30 });
-        rows.push([newId(), workspaceId, new Date(), new Date(), randomBytes(24).toString('base64url'), configId, 'meeting', 'Meeting', agent, 'confirmed',
-          start.toJSDate(), end.toJSDate(), start.toJSDate(), end.plus({ minutes: 10 }).toJSDate(), ZONE, JSON.stringify({ name: 'Bench', email: 'bench@example.test' })]);
+        rows.push([
+          newId(),
+          workspaceId,
+          new Date(),
+          new Date(),
+          randomBytes(24).toString('base64url'),
+          configId,
+          'meeting',
+          'Meeting',
+          agent,
+          'confirmed',
+          start.toJSDate(),
+          end.toJSDate(),
+          start.toJSDate(),
+          end.plus({ minutes: 10 }).toJSDate(),
+          ZONE,
+          JSON.stringify({ name: 'Bench', email: 'bench@example.test' }),
+        ]);
       }
     }
   }
@@ -84,7 +119,10 @@ async function seed(orm: MikroORM, workspaceId: string, configId: string, agents
     );
   }
   if (events.length) {
-    await em.execute(`insert into calendar_event (id, workspace_id, created_at, updated_at, title, type, start, "end", owner_id) values ${events.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`, events.flat());
+    await em.execute(
+      `insert into calendar_event (id, workspace_id, created_at, updated_at, title, type, start, "end", owner_id) values ${events.map(() => '(?, ?, ?, ?, ?, ?, ?, ?, ?)').join(', ')}`,
+      events.flat(),
+    );
   }
   await em.execute('analyze booking');
   await em.execute('analyze calendar_event');
@@ -92,7 +130,14 @@ async function seed(orm: MikroORM, workspaceId: string, configId: string, agents
 
 async function main(): Promise<void> {
   const db = await database();
-  const config = loadConfig({ ...process.env, DATABASE_URL: db.url, TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:9', MEILI_URL: process.env.MEILI_URL ?? 'http://127.0.0.1:9', RATE_LIMIT_PER_MINUTE: '100000000', RATE_LIMIT_PER_DAY: '100000000' });
+  const config = loadConfig({
+    ...process.env,
+    DATABASE_URL: db.url,
+    TEMPORAL_ADDRESS: process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:9',
+    MEILI_URL: process.env.MEILI_URL ?? 'http://127.0.0.1:9',
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    RATE_LIMIT_PER_DAY: '100000000',
+  });
   const orm = await MikroORM.init(ormConfig(db.url));
   const api = await buildApi(config, createLogger('silent', 'bench-api'));
   const server = api.app.listen(0, '127.0.0.1');
@@ -102,11 +147,30 @@ async function main(): Promise<void> {
     const ws = await createWorkspace(orm.em.fork(), { name: 'Slots benchmark' });
     const em = forkForWorkspace(orm.em, ws.workspaceId);
     const agents = [ws.userId];
-    for (const n of [2, 3]) agents.push((await createUser(em, { workspaceId: ws.workspaceId, email: `agent${n}-${newId()}@bench.test`, firstName: `Agent ${n}`, role: 'member' })).id);
+    for (const n of [2, 3])
+      agents.push(
+        (
+          await createUser(em, {
+            workspaceId: ws.workspaceId,
+            email: `agent${n}-${newId()}@bench.test`,
+            firstName: `Agent ${n}`,
+            role: 'member',
+          })
+        ).id,
+      );
     const headers = { authorization: `Bearer ${ws.apiKey}`, 'content-type': 'application/json' };
     const created = await fetch(`${base}/api/v1/booking-configs`, {
-      method: 'POST', headers,
-      body: JSON.stringify({ name: 'Bench', timeZone: ZONE, agents: agents.map((userId) => ({ userId, weeklyAvailability: WEEK })), meetingTypes: [{ id: 'meeting', name: 'Meeting', durationMinutes: 30 }], bufferAfterMinutes: 10, minimumNoticeMinutes: 60, slotIntervalMinutes: 30 }),
+      method: 'POST',
+      headers,
+      body: JSON.stringify({
+        name: 'Bench',
+        timeZone: ZONE,
+        agents: agents.map((userId) => ({ userId, weeklyAvailability: WEEK })),
+        meetingTypes: [{ id: 'meeting', name: 'Meeting', durationMinutes: 30 }],
+        bufferAfterMinutes: 10,
+        minimumNoticeMinutes: 60,
+        slotIntervalMinutes: 30,
+      }),
     });
     if (created.status !== 201) throw new Error(`config: ${created.status} ${await created.text()}`);
     const configId = ((await created.json()) as { data: { _id: string } }).data._id;
@@ -126,7 +190,9 @@ async function main(): Promise<void> {
       slotCount = body.data.slots.length;
       if (i >= WARMUP) samples.push(ms);
     }
-    log(`available-slots for 30 days (${slotCount} slots), ${ROUNDS} calls: p50 ${fmt(percentile(samples, 50))} ms, p95 ${fmt(percentile(samples, 95))} ms (target ≤ ${TARGET_P95_MS} ms)`);
+    log(
+      `available-slots for 30 days (${slotCount} slots), ${ROUNDS} calls: p50 ${fmt(percentile(samples, 50))} ms, p95 ${fmt(percentile(samples, 95))} ms (target ≤ ${TARGET_P95_MS} ms)`,
+    );
 
     // The same computation in-process (no HTTP, auth or envelope), to show where the time goes.
     const direct: number[] = [];
@@ -134,23 +200,44 @@ async function main(): Promise<void> {
     const cfg = await wsEm.findOneOrFail(BookingConfig, { _id: configId });
     for (let i = 0; i < WARMUP + ROUNDS; i++) {
       const started = performance.now();
-      await availableSlots(forkForWorkspace(orm.em, ws.workspaceId), ws.workspaceId, cfg, { startDate: from.toISODate()!, endDate: from.plus({ days: 29 }).toISODate()! });
+      await availableSlots(forkForWorkspace(orm.em, ws.workspaceId), ws.workspaceId, cfg, {
+        startDate: from.toISODate()!,
+        endDate: from.plus({ days: 29 }).toISODate()!,
+      });
       if (i >= WARMUP) direct.push(performance.now() - started);
     }
-    log(`the same in-process (2 queries + computation): p50 ${fmt(percentile(direct, 50))} ms, p95 ${fmt(percentile(direct, 95))} ms`);
+    log(
+      `the same in-process (2 queries + computation): p50 ${fmt(percentile(direct, 50))} ms, p95 ${fmt(percentile(direct, 95))} ms`,
+    );
 
     // The race: the first free slot of the first agent, requested 20 times at once for that agent.
-    const slots = ((await (await fetch(url, { headers })).json()) as { data: { slots: { start: string; agentIds: string[] }[] } }).data.slots;
+    const slots = (
+      (await (await fetch(url, { headers })).json()) as { data: { slots: { start: string; agentIds: string[] }[] } }
+    ).data.slots;
     const target = slots.find((s) => s.agentIds.includes(agents[0]!))!;
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => fetch(`${base}/api/v1/bookings`, {
-      method: 'POST', headers,
-      body: JSON.stringify({ configId, slotStart: target.start, selectedAgentId: agents[0], attendeeInfo: { name: `Racer ${i}`, email: `racer${i}@bench.test` } }),
-    }).then((r) => r.status)));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        fetch(`${base}/api/v1/bookings`, {
+          method: 'POST',
+          headers,
+          body: JSON.stringify({
+            configId,
+            slotStart: target.start,
+            selectedAgentId: agents[0],
+            attendeeInfo: { name: `Racer ${i}`, email: `racer${i}@bench.test` },
+          }),
+        }).then((r) => r.status),
+      ),
+    );
     const accepted = results.filter((s) => s === 201).length;
     const refused = results.filter((s) => s === 409).length;
     const raceOk = accepted === 1 && refused === 19;
-    log(`race on ${target.start}: ${accepted} accepted, ${refused} refused with 409, others ${results.length - accepted - refused}`);
-    process.stdout.write(`RESULT slots_p50_ms=${fmt(percentile(samples, 50))} slots_p95_ms=${fmt(percentile(samples, 95))} booking_race_ok=${raceOk}\n`);
+    log(
+      `race on ${target.start}: ${accepted} accepted, ${refused} refused with 409, others ${results.length - accepted - refused}`,
+    );
+    process.stdout.write(
+      `RESULT slots_p50_ms=${fmt(percentile(samples, 50))} slots_p95_ms=${fmt(percentile(samples, 95))} booking_race_ok=${raceOk}\n`,
+    );
   } finally {
     server.close();
     server.closeAllConnections?.();

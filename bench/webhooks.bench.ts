@@ -59,11 +59,24 @@ const percentile = (samples: number[], p: number): number => {
   return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
 };
 
+interface Hit {
+  path: string;
+  webhookId: string;
+  companyId: string;
+  at: number;
+}
 
-interface Hit { path: string; webhookId: string; companyId: string; at: number }
-
-/** The receiver: verifies every request with Webhook.verify (secret by path); a failed verification is counted, answered 400. */
-async function startReceiver(): Promise<{ url: string; secrets: Map<string, Webhook>; hits: Hit[]; bad: number[]; close(): Promise<void> }> {
+/**
+ * The receiver: verifies every request with Webhook.verify (secret by path); a failed verification is counted, answered
+ * 400.
+ */
+async function startReceiver(): Promise<{
+  url: string;
+  secrets: Map<string, Webhook>;
+  hits: Hit[];
+  bad: number[];
+  close(): Promise<void>;
+}> {
   const secrets = new Map<string, Webhook>();
   const hits: Hit[] = [];
   const bad = [0];
@@ -74,8 +87,15 @@ async function startReceiver(): Promise<{ url: string; secrets: Map<string, Webh
       const body = Buffer.concat(chunks).toString('utf8');
       const path = req.url ?? '';
       try {
-        const payload = secrets.get(path)!.verify(body, req.headers as Record<string, string>) as { data: { company?: { _id: string }; id?: string } };
-        hits.push({ path, webhookId: String(req.headers['webhook-id']), companyId: payload.data.company?._id ?? payload.data.id ?? '', at: Date.now() });
+        const payload = secrets.get(path)!.verify(body, req.headers as Record<string, string>) as {
+          data: { company?: { _id: string }; id?: string };
+        };
+        hits.push({
+          path,
+          webhookId: String(req.headers['webhook-id']),
+          companyId: payload.data.company?._id ?? payload.data.id ?? '',
+          at: Date.now(),
+        });
         res.writeHead(204).end();
       } catch {
         bad[0]! += 1;
@@ -86,11 +106,15 @@ async function startReceiver(): Promise<{ url: string; secrets: Map<string, Webh
   server.keepAliveTimeout = 5000;
   await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
   return {
-    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, secrets, hits, bad,
-    close: () => new Promise<void>((r) => {
-      server.closeAllConnections();
-      server.close(() => r());
-    }),
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    secrets,
+    hits,
+    bad,
+    close: () =>
+      new Promise<void>((r) => {
+        server.closeAllConnections();
+        server.close(() => r());
+      }),
   };
 }
 
@@ -103,7 +127,13 @@ async function until(what: string, check: () => boolean | Promise<boolean>): Pro
 }
 
 /** Creates `count` companies in `batches` transactions; company id → commit time. */
-async function createCompanies(orm: MikroORM, ctx: Omit<Ctx, 'em'>, count: number, batches: number, label: string): Promise<Map<string, number>> {
+async function createCompanies(
+  orm: MikroORM,
+  ctx: Omit<Ctx, 'em'>,
+  count: number,
+  batches: number,
+  label: string,
+): Promise<Map<string, number>> {
   const committed = new Map<string, number>();
   const per = Math.ceil(count / batches);
   for (let done = 0; done < count; done += per) {
@@ -111,7 +141,15 @@ async function createCompanies(orm: MikroORM, ctx: Omit<Ctx, 'em'>, count: numbe
     const ids: string[] = [];
     await em.transactional(async (tem) => {
       for (let i = done; i < Math.min(count, done + per); i++) {
-        ids.push(((await createCompany({ ...ctx, em: tem }, { name: `${label} ${i}` }, { preview: false, images: async () => null })) as { _id: string })._id);
+        ids.push(
+          (
+            (await createCompany(
+              { ...ctx, em: tem },
+              { name: `${label} ${i}` },
+              { preview: false, images: async () => null },
+            )) as { _id: string }
+          )._id,
+        );
       }
     });
     const at = Date.now();
@@ -120,14 +158,21 @@ async function createCompanies(orm: MikroORM, ctx: Omit<Ctx, 'em'>, count: numbe
   return committed;
 }
 
-async function createCompaniesPaced(orm: MikroORM, ctx: Omit<Ctx, 'em'>, count: number, intervalMs: number): Promise<Map<string, number>> {
+async function createCompaniesPaced(
+  orm: MikroORM,
+  ctx: Omit<Ctx, 'em'>,
+  count: number,
+  intervalMs: number,
+): Promise<Map<string, number>> {
   const committed = new Map<string, number>();
   const t0 = Date.now();
   for (let i = 0; i < count; i++) {
     const wait = t0 + i * intervalMs - Date.now();
     if (wait > 0) await sleep(wait);
     const em = forkForWorkspace(orm.em, ctx.actor.workspaceId);
-    const c = (await em.transactional((tem) => createCompany({ ...ctx, em: tem }, { name: `Paced ${i}` }, { preview: false, images: async () => null }))) as { _id: string };
+    const c = (await em.transactional((tem) =>
+      createCompany({ ...ctx, em: tem }, { name: `Paced ${i}` }, { preview: false, images: async () => null }),
+    )) as { _id: string };
     committed.set(c._id, Date.now());
   }
   return committed;
@@ -138,24 +183,52 @@ function latencies(hits: Hit[], committed: Map<string, number>): number[] {
 }
 
 /** The same signing and POSTs outside the product: node:http, one connection per POST, `concurrency` in flight. */
-async function bare(url: string, bodies: { path: string; secret: string; body: string }[], concurrency: number): Promise<number> {
+async function bare(
+  url: string,
+  bodies: { path: string; secret: string; body: string }[],
+  concurrency: number,
+): Promise<number> {
   const started = Date.now();
-  await mapLimited(bodies, concurrency, (b) => new Promise<void>((resolve, reject) => {
-    const headers = signedHeaders(`msg_${newId()}`, b.body, [b.secret]);
-    const req = http.request(`${url}${b.path}`, { method: 'POST', headers: { ...headers, 'content-length': Buffer.byteLength(b.body) }, agent: false, timeout: 10_000 }, (res) => {
-      res.resume();
-      res.on('end', () => (res.statusCode === 204 ? resolve() : reject(new Error(`bare POST answered ${res.statusCode}`))));
-    });
-    req.on('error', reject);
-    req.end(b.body);
-  }));
+  await mapLimited(
+    bodies,
+    concurrency,
+    (b) =>
+      new Promise<void>((resolve, reject) => {
+        const headers = signedHeaders(`msg_${newId()}`, b.body, [b.secret]);
+        const req = http.request(
+          `${url}${b.path}`,
+          {
+            method: 'POST',
+            headers: { ...headers, 'content-length': Buffer.byteLength(b.body) },
+            agent: false,
+            timeout: 10_000,
+          },
+          (res) => {
+            res.resume();
+            res.on('end', () =>
+              res.statusCode === 204 ? resolve() : reject(new Error(`bare POST answered ${res.statusCode}`)),
+            );
+          },
+        );
+        req.on('error', reject);
+        req.end(b.body);
+      }),
+  );
   return bodies.length / ((Date.now() - started) / 1000);
 }
 
 async function run(stack: RunningStack | undefined): Promise<string[]> {
-  const env: NodeJS.ProcessEnv = { ...process.env, ...(stack ? Object.fromEntries(Object.entries(stack.env).filter(([, v]) => v)) : {}) };
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...(stack ? Object.fromEntries(Object.entries(stack.env).filter(([, v]) => v)) : {}),
+  };
   const receiver = await startReceiver();
-  const config = loadConfig({ ...env, TEMPORAL_TASK_QUEUE: `bench-webhooks-${newId()}`, LOG_LEVEL: 'silent', OUTBOUND_ALLOW_HOSTS: '127.0.0.1' });
+  const config = loadConfig({
+    ...env,
+    TEMPORAL_TASK_QUEUE: `bench-webhooks-${newId()}`,
+    LOG_LEVEL: 'silent',
+    OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
+  });
   if (stack?.started.includes('postgres')) await runMigrations(config.databaseUrl);
   const appLog = createLogger(process.env.BENCH_LOG_LEVEL ?? 'error', 'bench-webhooks');
   const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 4 });
@@ -173,20 +246,38 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     const secrets: { path: string; secret: string }[] = [];
     for (let i = 0; i < SUBSCRIPTIONS; i++) {
       const path = `/hook-${i}`;
-      const sub = await createSubscription({ em: forkForWorkspace(orm.em, workspaceId), actor }, config, { url: `${receiver.url}${path}`, events: ['company.created'] });
+      const sub = await createSubscription({ em: forkForWorkspace(orm.em, workspaceId), actor }, config, {
+        url: `${receiver.url}${path}`,
+        events: ['company.created'],
+      });
       receiver.secrets.set(path, new Webhook(sub.secret));
       secrets.push({ path, secret: sub.secret });
     }
-    const newDispatcher = () => createOutboxDispatcher({
-      pgConnectionString: config.databaseUrl, workspaceIds: [workspaceId!], log: appLog, parallelBatches: WORKER_PARALLEL_BATCHES,
-      subscribers: buildSubscribers({ orm, config, log: appLog, workflows: createWorkflowPort(client, config.temporalTaskQueue), searchIndex: createSearchIndexSubscriber, webhookRetries: createWebhookRetryPort(client, config.temporalTaskQueue) }, { without: ['sequences'] }),
-    });
+    const newDispatcher = () =>
+      createOutboxDispatcher({
+        pgConnectionString: config.databaseUrl,
+        workspaceIds: [workspaceId!],
+        log: appLog,
+        parallelBatches: WORKER_PARALLEL_BATCHES,
+        subscribers: buildSubscribers(
+          {
+            orm,
+            config,
+            log: appLog,
+            workflows: createWorkflowPort(client, config.temporalTaskQueue),
+            searchIndex: createSearchIndexSubscriber,
+            webhookRetries: createWebhookRetryPort(client, config.temporalTaskQueue),
+          },
+          { without: ['sequences'] },
+        ),
+      });
     dispatcher = newDispatcher();
     await dispatcher.start();
-    const expectHits = (n: number) => until(`${n} deliveries`, () => {
-      if (receiver.bad[0]) throw new Error(`${receiver.bad[0]} deliveries failed verification`);
-      return receiver.hits.length >= n;
-    });
+    const expectHits = (n: number) =>
+      until(`${n} deliveries`, () => {
+        if (receiver.bad[0]) throw new Error(`${receiver.bad[0]} deliveries failed verification`);
+        return receiver.hits.length >= n;
+      });
 
     log('warm-up: 10 companies…');
     await createCompanies(orm, { actor }, 10, 1, 'Warm-up');
@@ -195,7 +286,9 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
 
     // The events are committed while no dispatcher runs, so the figure is the delivery pipeline's
     // (outbox claim → subscribers → signed POSTs), not the speed of creating companies.
-    log(`throughput: ${EVENTS} companies committed in ${BATCHES} transactions, then ${EVENTS * SUBSCRIPTIONS} deliveries…`);
+    log(
+      `throughput: ${EVENTS} companies committed in ${BATCHES} transactions, then ${EVENTS * SUBSCRIPTIONS} deliveries…`,
+    );
     await createCompanies(orm, { actor }, EVENTS, BATCHES, 'Bench');
     await sleep(1000);
     const before = receiver.hits.length;
@@ -207,11 +300,25 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     const wallMs = Math.max(...burstHits.map((h) => h.at)) - burstStart;
     const perS = (EVENTS * SUBSCRIPTIONS) / (wallMs / 1000);
     const ids = new Set(burstHits.map((h) => h.webhookId));
-    if (ids.size !== EVENTS * SUBSCRIPTIONS) throw new Error(`expected ${EVENTS * SUBSCRIPTIONS} distinct webhook-ids, got ${ids.size}`);
-    out.push(`product: ${EVENTS * SUBSCRIPTIONS} deliveries (all verified) from a backlog of ${EVENTS} events in ${wallMs} ms = ${perS.toFixed(0)}/s`);
-    const { rows } = await pool.query<{ status: string; n: number }>(`select status, count(*)::int as n from webhook_delivery where workspace_id = $1 group by status`, [workspaceId]);
+    if (ids.size !== EVENTS * SUBSCRIPTIONS)
+      throw new Error(`expected ${EVENTS * SUBSCRIPTIONS} distinct webhook-ids, got ${ids.size}`);
+    out.push(
+      `product: ${EVENTS * SUBSCRIPTIONS} deliveries (all verified) from a backlog of ${EVENTS} events in ${wallMs} ms = ${perS.toFixed(0)}/s`,
+    );
+    const { rows } = await pool.query<{ status: string; n: number }>(
+      `select status, count(*)::int as n from webhook_delivery where workspace_id = $1 group by status`,
+      [workspaceId],
+    );
     out.push(`delivery rows: ${rows.map((r) => `${r.status} ${r.n}`).join(', ')}`);
-    await until('the outbox to drain', async () => (await pool.query(`select 1 from outbox_event where workspace_id = $1 and processed_at is null limit 1`, [workspaceId])).rowCount === 0);
+    await until(
+      'the outbox to drain',
+      async () =>
+        (
+          await pool.query(`select 1 from outbox_event where workspace_id = $1 and processed_at is null limit 1`, [
+            workspaceId,
+          ])
+        ).rowCount === 0,
+    );
     await sleep(1000);
 
     const rate = (perS / SUBSCRIPTIONS) * PACED_LOAD;
@@ -222,7 +329,9 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     const pacedLat = latencies(receiver.hits.slice(beforePaced), pacedCommitted);
     const p50 = percentile(pacedLat, 50);
     const p95 = percentile(pacedLat, 95);
-    out.push(`product paced: ${PACED_EVENTS} events at ${rate.toFixed(0)}/s → commit → delivery p50 ${p50} ms, p95 ${p95} ms, max ${Math.max(...pacedLat)} ms`);
+    out.push(
+      `product paced: ${PACED_EVENTS} events at ${rate.toFixed(0)}/s → commit → delivery p50 ${p50} ms, p95 ${p95} ms, max ${Math.max(...pacedLat)} ms`,
+    );
     await dispatcher.stop();
     dispatcher = undefined;
 
@@ -230,20 +339,35 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     log(`bare: ${EVENTS * SUBSCRIPTIONS} signed POSTs, ${config.webhooks.concurrency} in flight…`);
     const bodies = Array.from({ length: EVENTS * SUBSCRIPTIONS }, (_, i) => {
       const s = secrets[i % SUBSCRIPTIONS]!;
-      return { ...s, body: JSON.stringify({ type: 'company.created', timestamp: new Date().toISOString(), data: { id: `bare-${i}`, name: `Bare ${i}` } }) };
+      return {
+        ...s,
+        body: JSON.stringify({
+          type: 'company.created',
+          timestamp: new Date().toISOString(),
+          data: { id: `bare-${i}`, name: `Bare ${i}` },
+        }),
+      };
     });
     const bareStartHits = receiver.hits.length;
     const barePerS = await bare(receiver.url, bodies, config.webhooks.concurrency);
-    if (receiver.hits.length - bareStartHits !== bodies.length) throw new Error('bare deliveries missing at the receiver');
+    if (receiver.hits.length - bareStartHits !== bodies.length)
+      throw new Error('bare deliveries missing at the receiver');
     out.push(`bare: ${bodies.length} POSTs at ${barePerS.toFixed(0)}/s`);
     const ratio = perS / barePerS;
-    out.push(`targets: ratio ≥ 0.5 (${ratio >= 0.5 ? 'met' : 'missed'}), event-commit → delivery p95 ≤ 1000 ms (${p95 <= 1000 ? 'met' : 'missed'})`);
-    out.push(`RESULT deliveries_per_s=${perS.toFixed(1)} bare_per_s=${barePerS.toFixed(1)} ratio=${ratio.toFixed(2)} p50_ms=${p50} p95_ms=${p95}`);
+    out.push(
+      `targets: ratio ≥ 0.5 (${ratio >= 0.5 ? 'met' : 'missed'}), event-commit → delivery p95 ≤ 1000 ms (${p95 <= 1000 ? 'met' : 'missed'})`,
+    );
+    out.push(
+      `RESULT deliveries_per_s=${perS.toFixed(1)} bare_per_s=${barePerS.toFixed(1)} ratio=${ratio.toFixed(2)} p50_ms=${p50} p95_ms=${p95}`,
+    );
   } finally {
     await dispatcher?.stop();
     if (workspaceId && !process.env.BENCH_KEEP_DATA) {
-      const tables = await pool.query<{ table_name: string }>(`select table_name from information_schema.columns where column_name = 'workspace_id' and table_schema = current_schema()`);
-      for (const { table_name } of tables.rows) await pool.query(`delete from "${table_name}" where workspace_id = $1`, [workspaceId]);
+      const tables = await pool.query<{ table_name: string }>(
+        `select table_name from information_schema.columns where column_name = 'workspace_id' and table_schema = current_schema()`,
+      );
+      for (const { table_name } of tables.rows)
+        await pool.query(`delete from "${table_name}" where workspace_id = $1`, [workspaceId]);
       await pool.query('delete from workspace where id = $1', [workspaceId]);
     }
     await receiver.close();

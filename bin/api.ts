@@ -6,7 +6,9 @@ async function main(): Promise<void> {
   const config = loadConfig();
   const log = createLogger(config.logLevel, 'api');
   const runtime = await buildApi(config, log);
-  const server = runtime.app.listen(config.port, () => log.info({ port: config.port }, `API listening on http://127.0.0.1:${config.port}`));
+  const server = runtime.app.listen(config.port, () =>
+    log.info({ port: config.port }, `API listening on http://127.0.0.1:${config.port}`),
+  );
   const stop = (signal: string): void => {
     log.info({ signal }, 'shutting down API');
     server.close(() => void runtime.close().then(() => process.exit(0)));

@@ -31,7 +31,10 @@ function shutdown(code: number, reason: string): Promise<never> {
   return shuttingDown;
 }
 
-for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const) {
   process.on(signal, () => {
     if (shuttingDown) {
       log(`${signal} again: exiting now`);
@@ -119,10 +122,25 @@ async function main(): Promise<void> {
       ['API', apiUrl],
       ['Temporal UI', TEMPORAL_UI_URL ?? `(external Temporal at ${TEMPORAL_ADDRESS})`],
       ['Temporal', `${TEMPORAL_ADDRESS} (namespace ${TEMPORAL_NAMESPACE})`],
-      ...(stack.env.TEMPORAL_CODEC_AUTH_TOKEN ? [['Codec server', `${apiUrl}/codec (token in ${stack.config.dataDir}/temporal-codec-token)`] as [string, string]] : []),
-      ['Meilisearch', stack.started.includes('meilisearch') ? `${MEILI_URL} (key in ${stack.config.dataDir}/meili-master-key)` : MEILI_URL],
+      ...(stack.env.TEMPORAL_CODEC_AUTH_TOKEN
+        ? [
+            ['Codec server', `${apiUrl}/codec (token in ${stack.config.dataDir}/temporal-codec-token)`] as [
+              string,
+              string,
+            ],
+          ]
+        : []),
+      [
+        'Meilisearch',
+        stack.started.includes('meilisearch')
+          ? `${MEILI_URL} (key in ${stack.config.dataDir}/meili-master-key)`
+          : MEILI_URL,
+      ],
       // dev credentials of the embedded cluster are fine to show; an external URL's are not
-      ['Postgres', stack.started.includes('postgres') ? DATABASE_URL : DATABASE_URL.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@')],
+      [
+        'Postgres',
+        stack.started.includes('postgres') ? DATABASE_URL : DATABASE_URL.replace(/\/\/([^:/@]+):[^@]*@/, '//$1:***@'),
+      ],
       ['Started in', formatSeconds(Date.now() - startedAt)],
     ]),
   );

@@ -1,6 +1,6 @@
 // `npm test`: type check, lint, then a fresh test stack (own ports and data folder), migrations and
 // jest against it. Extra args go to jest: `npm test -- test/http/companies`.
-// CRM_TEST_SKIP_CHECKS=1 skips tsc, eslint and depcruise; CI=true adds jest's --ci.
+// CRM_TEST_SKIP_CHECKS=1 skips tsc, eslint, prettier and depcruise; CI=true adds jest's --ci.
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -21,7 +21,10 @@ let current: ChildProcess | undefined;
 /** Exit code to use once a signal arrived (a function: TS would narrow a plain read to never). */
 const interruptedCode = (): number | undefined => interrupted?.code;
 
-for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+for (const [signal, code] of [
+  ['SIGINT', 130],
+  ['SIGTERM', 143],
+] as const) {
   process.on(signal, () => {
     if (interrupted) {
       log(`${signal} again: exiting now`);
@@ -58,8 +61,27 @@ async function runChecks(): Promise<boolean> {
   for (const [name, script, args] of [
     ['tsc --noEmit', bin('typescript/bin/tsc'), ['--noEmit', '-p', 'tsconfig.json']],
     ['eslint .', bin('eslint/bin/eslint.js'), ['.']],
+    // Formatting (.prettierrc: printWidth 120); `npm run format` fixes what this reports.
+    ['prettier --check .', bin('prettier/bin/prettier.cjs'), ['--check', '--log-level', 'warn', '.']],
     // Import cycles and layer boundaries (.dependency-cruiser.cjs).
-    ['depcruise', bin('dependency-cruiser/bin/dependency-cruise.mjs'), ['--config', '.dependency-cruiser.cjs', 'api', 'domain', 'activities', 'workflows', 'search', 'temporal', 'bin', 'infra', 'test', 'bench']],
+    [
+      'depcruise',
+      bin('dependency-cruiser/bin/dependency-cruise.mjs'),
+      [
+        '--config',
+        '.dependency-cruiser.cjs',
+        'api',
+        'domain',
+        'activities',
+        'workflows',
+        'search',
+        'temporal',
+        'bin',
+        'infra',
+        'test',
+        'bench',
+      ],
+    ],
   ] as const) {
     if (interrupted) return false;
     const started = Date.now();
@@ -121,7 +143,9 @@ async function runJest(stack: RunningStack, dataDir: string): Promise<number> {
       // One plain closing line that CI logs can be read by.
       process.stdout.write(
         `\ntests: ${summary.numPassedTests} passed, ${summary.numFailedTests} failed, ${skipped} skipped` +
-          (summary.numRuntimeErrorTestSuites > 0 ? ` (${summary.numRuntimeErrorTestSuites} suites failed to run)` : '') +
+          (summary.numRuntimeErrorTestSuites > 0
+            ? ` (${summary.numRuntimeErrorTestSuites} suites failed to run)`
+            : '') +
           '\n',
       );
     }
@@ -131,7 +155,7 @@ async function runJest(stack: RunningStack, dataDir: string): Promise<number> {
 
 async function main(): Promise<number> {
   const startedAt = Date.now();
-  if (skipChecks) log('CRM_TEST_SKIP_CHECKS=1: skipping tsc, eslint and depcruise');
+  if (skipChecks) log('CRM_TEST_SKIP_CHECKS=1: skipping tsc, eslint, prettier and depcruise');
   else if (!(await runChecks())) return interruptedCode() ?? 1;
   let early = interruptedCode();
   if (early !== undefined) return early;

@@ -46,7 +46,8 @@ export function registeredWorkflows(workflowsPath: string): string[] {
 
 function temporalLogger(DefaultLoggerClass: typeof DefaultLogger, log: Logger): DefaultLogger {
   return new DefaultLoggerClass('INFO', (entry: LogEntry) => {
-    const level = entry.level === 'TRACE' ? 'trace' : (entry.level.toLowerCase() as 'debug' | 'info' | 'warn' | 'error');
+    const level =
+      entry.level === 'TRACE' ? 'trace' : (entry.level.toLowerCase() as 'debug' | 'info' | 'warn' | 'error');
     log[level]({ ...entry.meta }, entry.message);
   });
 }
@@ -81,7 +82,9 @@ export async function startTemporalWorker(opts: {
     connection,
     namespace: opts.config.temporalNamespace,
     taskQueue: opts.config.temporalTaskQueue,
-    ...(opts.workflowBundlePath ? { workflowBundle: { codePath: opts.workflowBundlePath } } : { workflowsPath: opts.workflowsPath }),
+    ...(opts.workflowBundlePath
+      ? { workflowBundle: { codePath: opts.workflowBundlePath } }
+      : { workflowsPath: opts.workflowsPath }),
     activities: opts.activities,
     // Payload encryption (TEMPORAL_PAYLOAD_KEYS); codecs run outside the workflow sandbox, so the bundle needs nothing.
     dataConverter: crmDataConverter(opts.config.temporalCodec.payloadKeys),
@@ -91,7 +94,10 @@ export async function startTemporalWorker(opts: {
     maxConcurrentLocalActivityExecutions: opts.config.temporalMaxConcurrentActivities,
   });
   const running = worker.run().finally(() => connection.close().catch(() => undefined));
-  opts.log.info({ taskQueue: opts.config.temporalTaskQueue, namespace: opts.config.temporalNamespace, workflows }, 'Temporal worker started');
+  opts.log.info(
+    { taskQueue: opts.config.temporalTaskQueue, namespace: opts.config.temporalNamespace, workflows },
+    'Temporal worker started',
+  );
   return {
     workflows,
     running,
@@ -110,15 +116,24 @@ export async function startTemporalWorker(opts: {
 async function workflowBundle(log: Logger): Promise<{ codePath: string; temporary: boolean }> {
   const given = process.env.TEMPORAL_WORKFLOW_BUNDLE?.trim();
   if (given) {
-    if (!existsSync(given)) throw new Error(`TEMPORAL_WORKFLOW_BUNDLE=${given} does not exist (build it with: node --import tsx bin/bundle-workflows.ts ${given})`);
+    if (!existsSync(given))
+      throw new Error(
+        `TEMPORAL_WORKFLOW_BUNDLE=${given} does not exist (build it with: node --import tsx bin/bundle-workflows.ts ${given})`,
+      );
     return { codePath: given, temporary: false };
   }
   const codePath = path.join(os.tmpdir(), `crm-workflows-${process.pid}-${Date.now().toString(36)}.js`);
   const started = Date.now();
   await new Promise<void>((resolve, reject) => {
-    const child = spawn(process.execPath, [...process.execArgv, path.join(__dirname, 'bundle-workflows.ts'), codePath], { stdio: ['ignore', 'ignore', 'inherit'] });
+    const child = spawn(
+      process.execPath,
+      [...process.execArgv, path.join(__dirname, 'bundle-workflows.ts'), codePath],
+      { stdio: ['ignore', 'ignore', 'inherit'] },
+    );
     child.once('error', reject);
-    child.once('exit', (code, signal) => (code === 0 ? resolve() : reject(new Error(`bin/bundle-workflows.ts exited with ${code ?? signal}`))));
+    child.once('exit', (code, signal) =>
+      code === 0 ? resolve() : reject(new Error(`bin/bundle-workflows.ts exited with ${code ?? signal}`)),
+    );
   });
   log.info({ ms: Date.now() - started }, 'workflow bundle built');
   return { codePath, temporary: true };
@@ -159,22 +174,35 @@ async function main(): Promise<void> {
   try {
     connection = await connectTemporal(config, log.child({ component: 'temporal' }));
   } catch (err) {
-    log.error({ err, temporalAddress: config.temporalAddress }, 'cannot reach Temporal: check TEMPORAL_ADDRESS and that the server runs');
+    log.error(
+      { err, temporalAddress: config.temporalAddress },
+      'cannot reach Temporal: check TEMPORAL_ADDRESS and that the server runs',
+    );
     await orm.close(true).catch(() => undefined);
     process.exit(1);
   }
   // Starts and cancels workflows and schedules for the automation engine; starts are eager (see connectTemporal).
-  if (!config.temporalCodec.payloadKeys) log.warn('TEMPORAL_PAYLOAD_KEYS is not set: Temporal payloads are stored unencrypted (README "Temporal: … encrypted payloads")');
+  if (!config.temporalCodec.payloadKeys)
+    log.warn(
+      'TEMPORAL_PAYLOAD_KEYS is not set: Temporal payloads are stored unencrypted (README "Temporal: … encrypted payloads")',
+    );
   const temporalClient = createTemporalClient(connection, config);
   const deps: ActivityDeps = {
-    orm, config, log, workflows: createWorkflowPort(temporalClient, config.temporalTaskQueue, { eagerStart: true }),
+    orm,
+    config,
+    log,
+    workflows: createWorkflowPort(temporalClient, config.temporalTaskQueue, { eagerStart: true }),
     sequenceWorkflows: createSequenceWorkflowPort(temporalClient, config.temporalTaskQueue, { eagerStart: true }),
   };
 
   let subscribers: Subscriber[];
   try {
     // Every ported subscriber gets its port here; a missing one is a start-up error, not a feature quietly off.
-    subscribers = buildSubscribers({ ...deps, searchIndex: createSearchIndexSubscriber, webhookRetries: createWebhookRetryPort(temporalClient, config.temporalTaskQueue) });
+    subscribers = buildSubscribers({
+      ...deps,
+      searchIndex: createSearchIndexSubscriber,
+      webhookRetries: createWebhookRetryPort(temporalClient, config.temporalTaskQueue),
+    });
   } catch (err) {
     log.error({ err }, 'outbox subscribers are incomplete: refusing to start');
     await connection.close().catch(() => undefined);
@@ -206,7 +234,8 @@ async function main(): Promise<void> {
     process.exit(code);
   };
   // Operators and the sequence bench: where the memory is (JS heap vs native).
-  // `afterGc`: the same after a full collection, so live objects and garbage V8 has not collected yet can be told apart.
+  // `afterGc`: the same after a full collection, so live objects and garbage V8 has not collected yet can be told
+  // apart.
   process.on('SIGUSR2', () => {
     const memory = process.memoryUsage();
     v8.setFlagsFromString('--expose-gc');
@@ -241,8 +270,13 @@ async function main(): Promise<void> {
     .catch((err: unknown) => log.warn({ err }, 'automation schedule reconcile failed; the next worker start retries'));
   // Enrollments committed without a started workflow (the enrolling process died in between).
   const reconcileTimer = setInterval(() => {
-    reconcileEnrollments({ orm, log: log.child({ component: 'sequences' }), workflows: deps.sequenceWorkflows!, waitScale: config.sequenceWaitScale, stepTimeoutMs: config.sequenceStepTimeoutMs })
-      .catch((err: unknown) => log.warn({ err }, 'sequence enrollment reconcile failed; the next round retries'));
+    reconcileEnrollments({
+      orm,
+      log: log.child({ component: 'sequences' }),
+      workflows: deps.sequenceWorkflows!,
+      waitScale: config.sequenceWaitScale,
+      stepTimeoutMs: config.sequenceStepTimeoutMs,
+    }).catch((err: unknown) => log.warn({ err }, 'sequence enrollment reconcile failed; the next round retries'));
   }, ENROLLMENT_RECONCILE_MS);
   reconcileTimer.unref();
   process.once('exit', () => clearInterval(reconcileTimer));

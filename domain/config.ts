@@ -14,7 +14,10 @@ export interface AppConfig {
   temporalAddress: string;
   temporalNamespace: string;
   temporalTaskQueue: string;
-  /** Workflow runs kept in the worker's cache (TEMPORAL_MAX_CACHED_WORKFLOWS, default 200, ~0.4 MB of RSS each): bounds memory with many parked enrollments (README "Worker memory"). */
+  /**
+   * Workflow runs kept in the worker's cache (TEMPORAL_MAX_CACHED_WORKFLOWS, default 200, ~0.4 MB of RSS each): bounds
+   * memory with many parked enrollments (README "Worker memory").
+   */
   temporalMaxCachedWorkflows: number;
   /**
    * Activities (and local activities) one worker runs at once (TEMPORAL_MAX_CONCURRENT_ACTIVITIES,
@@ -36,11 +39,20 @@ export interface AppConfig {
   sms: SmsEnv;
   /** OpenAI-compatible chat completions (AI_*); checked when the provider is built. */
   ai: AiEnv;
-  /** Test runs only (CRM_TEST=1 with SEQUENCE_WAIT_SCALE): sequence waits and pauses last this fraction; 1 everywhere else. */
+  /**
+   * Test runs only (CRM_TEST=1 with SEQUENCE_WAIT_SCALE): sequence waits and pauses last this fraction; 1 everywhere
+   * else.
+   */
   sequenceWaitScale: number;
-  /** Test runs only (CRM_TEST=1 with SEQUENCE_STEP_TIMEOUT_MS): how long one step attempt may take before it is retried; absent = 2 minutes. */
+  /**
+   * Test runs only (CRM_TEST=1 with SEQUENCE_STEP_TIMEOUT_MS): how long one step attempt may take before it is retried;
+   * absent = 2 minutes.
+   */
   sequenceStepTimeoutMs?: number;
-  /** Test runs only (CRM_TEST=1 with BOOKING_TIME_SCALE): booking approval deadlines and reminders last this fraction; 1 everywhere else. */
+  /**
+   * Test runs only (CRM_TEST=1 with BOOKING_TIME_SCALE): booking approval deadlines and reminders last this fraction; 1
+   * everywhere else.
+   */
   bookingTimeScale: number;
   /** CRM_SECRETS_KEY: AES-256-GCM key of credentials stored at rest (domain/shared/secret-box.ts). */
   secretsKey?: string;
@@ -52,9 +64,14 @@ export interface AppConfig {
   files: FileEnv;
   /** Company registry and public avatar lookups (CVR_API_*, AVATAR_LOOKUP_URL): domain/lookups/settings.ts. */
   lookups: LookupEnv;
-  /** Bulk e-mail (EMAIL_BULK_*): sends per second per mailbox and process (0 = unpaced), sends in flight per batch, recipients per activity. */
+  /**
+   * Bulk e-mail (EMAIL_BULK_*): sends per second per mailbox and process (0 = unpaced), sends in flight per batch,
+   * recipients per activity.
+   */
   emailBulk: { perAccountPerSecond: number; concurrency: number; batchSize: number };
-  /** EID_PROVIDER_URL: national e-ID signing provider for contracts with signatureLevel eid (domain/contracts/eid.ts). */
+  /**
+   * EID_PROVIDER_URL: national e-ID signing provider for contracts with signatureLevel eid (domain/contracts/eid.ts).
+   */
   eidProviderUrl?: string;
   /** Test runs only (CRM_TEST=1 with CONTRACT_REMINDER_INTERVAL_MS): replaces the contract reminder interval. */
   contractReminderIntervalMs?: number;
@@ -68,7 +85,10 @@ export interface TemporalCodecEnv {
   payloadKeys?: string;
   /** Bearer token of the codec server (`/codec/decode`, `/codec/encode`). Unset: the codec server answers 503. */
   authToken?: string;
-  /** Browser origins allowed to call the codec server (the Temporal Web UI): TEMPORAL_CODEC_CORS_ORIGINS, else TEMPORAL_UI_URL. */
+  /**
+   * Browser origins allowed to call the codec server (the Temporal Web UI): TEMPORAL_CODEC_CORS_ORIGINS, else
+   * TEMPORAL_UI_URL.
+   */
   corsOrigins: string[];
 }
 
@@ -110,7 +130,8 @@ function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number 
 /** MEILI_INDEX_PREFIX (default crm_), validated: it becomes part of every index uid. */
 export function indexPrefixEnv(env: NodeJS.ProcessEnv): string {
   const prefix = env.MEILI_INDEX_PREFIX ?? 'crm_';
-  if (!/^[A-Za-z0-9_-]{0,100}$/.test(prefix)) throw new Error(`MEILI_INDEX_PREFIX may only contain letters, digits, _ and -, got "${prefix}"`);
+  if (!/^[A-Za-z0-9_-]{0,100}$/.test(prefix))
+    throw new Error(`MEILI_INDEX_PREFIX may only contain letters, digits, _ and -, got "${prefix}"`);
   return prefix;
 }
 
@@ -145,7 +166,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     authFailuresPerMinute: intEnv(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 30),
     bodyLimitBytes: intEnv(env, 'BODY_LIMIT_BYTES', 4 * 1024 * 1024),
     logLevel: env.LOG_LEVEL ?? (env.CRM_TEST ? 'warn' : 'info'),
-    outboundAllowHosts: (env.OUTBOUND_ALLOW_HOSTS ?? '').split(',').map((h) => h.trim().toLowerCase()).filter(Boolean),
+    outboundAllowHosts: (env.OUTBOUND_ALLOW_HOSTS ?? '')
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
     mail: {
       smtpUrl: optEnv(env, 'SMTP_URL'),
       smtpHost: optEnv(env, 'SMTP_HOST'),
@@ -168,14 +192,18 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       timeoutMs: intEnv(env, 'AI_TIMEOUT_MS', 60_000),
     },
     sequenceWaitScale: env.CRM_TEST && Number(env.SEQUENCE_WAIT_SCALE) > 0 ? Number(env.SEQUENCE_WAIT_SCALE) : 1,
-    sequenceStepTimeoutMs: env.CRM_TEST && Number(env.SEQUENCE_STEP_TIMEOUT_MS) > 0 ? Number(env.SEQUENCE_STEP_TIMEOUT_MS) : undefined,
+    sequenceStepTimeoutMs:
+      env.CRM_TEST && Number(env.SEQUENCE_STEP_TIMEOUT_MS) > 0 ? Number(env.SEQUENCE_STEP_TIMEOUT_MS) : undefined,
     bookingTimeScale: env.CRM_TEST && Number(env.BOOKING_TIME_SCALE) > 0 ? Number(env.BOOKING_TIME_SCALE) : 1,
     secretsKey: optEnv(env, 'CRM_SECRETS_KEY'),
     webhooks: webhookEnv(env),
     temporalCodec: {
       payloadKeys: optEnv(env, 'TEMPORAL_PAYLOAD_KEYS'),
       authToken: optEnv(env, 'TEMPORAL_CODEC_AUTH_TOKEN'),
-      corsOrigins: (optEnv(env, 'TEMPORAL_CODEC_CORS_ORIGINS') ?? optEnv(env, 'TEMPORAL_UI_URL') ?? '').split(',').map((o) => o.trim().replace(/\/+$/, '')).filter(Boolean),
+      corsOrigins: (optEnv(env, 'TEMPORAL_CODEC_CORS_ORIGINS') ?? optEnv(env, 'TEMPORAL_UI_URL') ?? '')
+        .split(',')
+        .map((o) => o.trim().replace(/\/+$/, ''))
+        .filter(Boolean),
     },
     files: fileEnv(env),
     lookups: lookupEnv(env),
@@ -185,7 +213,10 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
       batchSize: Math.max(1, intEnv(env, 'EMAIL_BULK_BATCH_SIZE', 500)),
     },
     eidProviderUrl: optEnv(env, 'EID_PROVIDER_URL'),
-    contractReminderIntervalMs: env.CRM_TEST && Number(env.CONTRACT_REMINDER_INTERVAL_MS) > 0 ? Number(env.CONTRACT_REMINDER_INTERVAL_MS) : undefined,
+    contractReminderIntervalMs:
+      env.CRM_TEST && Number(env.CONTRACT_REMINDER_INTERVAL_MS) > 0
+        ? Number(env.CONTRACT_REMINDER_INTERVAL_MS)
+        : undefined,
     imapPollSeconds: intEnv(env, 'IMAP_POLL_SECONDS', 60),
   };
 }

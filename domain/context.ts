@@ -4,7 +4,17 @@ export type Role = 'owner' | 'admin' | 'member';
 export const ROLES: readonly Role[] = ['owner', 'admin', 'member'];
 
 export type Scope = 'read' | 'write' | 'inbound' | 'webhooks' | 'sms' | 'export' | 'import' | 'admin' | 'contribute';
-export const SCOPES: readonly Scope[] = ['read', 'write', 'inbound', 'webhooks', 'sms', 'export', 'import', 'admin', 'contribute'];
+export const SCOPES: readonly Scope[] = [
+  'read',
+  'write',
+  'inbound',
+  'webhooks',
+  'sms',
+  'export',
+  'import',
+  'admin',
+  'contribute',
+];
 
 /** Who is acting: always derived from the credential, never from the request body. */
 export interface Actor {

@@ -2,16 +2,29 @@ import pino, { type DestinationStream, type Logger } from 'pino';
 
 // Secrets never reach the log: credentials are redacted wherever they could appear.
 export function createLogger(level: string, name: string, destination?: DestinationStream): Logger {
-  return pino({
-    name,
-    level,
-    redact: {
-      paths: ['authorization', 'apiKey', 'api_key', 'secret', 'password', 'headers.authorization', 'headers["x-webhook-secret"]', '*.apiKey', '*.secret'],
-      censor: '[redacted]',
+  return pino(
+    {
+      name,
+      level,
+      redact: {
+        paths: [
+          'authorization',
+          'apiKey',
+          'api_key',
+          'secret',
+          'password',
+          'headers.authorization',
+          'headers["x-webhook-secret"]',
+          '*.apiKey',
+          '*.secret',
+        ],
+        censor: '[redacted]',
+      },
+      // `error` too: some log lines carry an error message string under that key.
+      serializers: { err: serializeError, error: serializeError },
     },
-    // `error` too: some log lines carry an error message string under that key.
-    serializers: { err: serializeError, error: serializeError },
-  }, destination);
+    destination,
+  );
 }
 export type { Logger };
 
@@ -40,16 +53,29 @@ const SQL_CONDITIONS: Record<string, string> = {
 const SQLSTATE_RE = /^[0-9A-Z]{5}$/;
 // knex prefixes driver errors with the statement, values inlined: "<statement> - <message>".
 // Linear-time checks (no nested quantifiers): a statement keyword plus knex's " - " separator.
-const STATEMENT_KEYWORD_RE = /\b(?:insert\s+into|update\s+"?[\w.]+"?\s+set|delete\s+from|select\s|with\s+"?\w+"?\s+as|copy\s|merge\s+into)/i;
+const STATEMENT_KEYWORD_RE =
+  /\b(?:insert\s+into|update\s+"?[\w.]+"?\s+set|delete\s+from|select\s|with\s+"?\w+"?\s+as|copy\s|merge\s+into)/i;
 const hasStatement = (text: string): boolean => text.includes(' - ') && STATEMENT_KEYWORD_RE.test(text);
 
-interface DbErrorLike { name: string; code: string; table?: string; column?: string; constraint?: string; routine?: string; stack?: string }
+interface DbErrorLike {
+  name: string;
+  code: string;
+  table?: string;
+  column?: string;
+  constraint?: string;
+  routine?: string;
+  stack?: string;
+}
 
 /** A Postgres (pg / MikroORM DriverException) error: its message and detail carry statement values. */
 function isDbError(err: unknown): err is Error & DbErrorLike {
   if (!(err instanceof Error)) return false;
   const e = err as Error & Partial<DbErrorLike> & { severity?: unknown; sqlState?: unknown };
-  return typeof e.code === 'string' && SQLSTATE_RE.test(e.code) && (e.severity !== undefined || e.routine !== undefined || e.name.endsWith('Exception'));
+  return (
+    typeof e.code === 'string' &&
+    SQLSTATE_RE.test(e.code) &&
+    (e.severity !== undefined || e.routine !== undefined || e.name.endsWith('Exception'))
+  );
 }
 
 const stackFrames = (stack: string | undefined): string | undefined =>

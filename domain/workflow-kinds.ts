@@ -9,8 +9,12 @@
  */
 import { EXECUTION_WORKFLOW_PREFIX, SCHEDULE_TICK_PREFIX } from './automations/workflow-ids';
 
-/** Search attributes registered on the server (infra/search-attributes.ts): ids and enum-like values, never personal data. */
-export type CrmSearchAttribute = 'CrmWorkspaceId' | 'CrmAutomationId' | 'CrmSequenceId' | 'CrmEntityType' | 'CrmEntityId' | 'CrmTriggerType';
+/**
+ * Search attributes registered on the server (infra/search-attributes.ts): ids and enum-like values, never personal
+ * data.
+ */
+export type CrmSearchAttribute =
+  'CrmWorkspaceId' | 'CrmAutomationId' | 'CrmSequenceId' | 'CrmEntityType' | 'CrmEntityId' | 'CrmTriggerType';
 export type SearchAttributes = Partial<Record<CrmSearchAttribute, string>>;
 
 export interface WorkflowKindSpec<Meta> {
@@ -74,7 +78,10 @@ export interface AutomationExecutionMeta {
 export const automationExecutionKind = defineWorkflowKind<AutomationExecutionMeta>({
   kind: EXECUTION_WORKFLOW_PREFIX,
   workflowType: 'automationExecutionWorkflow',
-  replayFixtures: ['automation-execution-remote-bookkeeping.history.json', 'automation-execution-local-bookkeeping.history.json'],
+  replayFixtures: [
+    'automation-execution-remote-bookkeeping.history.json',
+    'automation-execution-local-bookkeeping.history.json',
+  ],
   searchAttributes: (m) => ({
     CrmWorkspaceId: m.workspaceId,
     CrmAutomationId: m.automationId,
@@ -122,9 +129,18 @@ export const automationScheduleTickKind = defineWorkflowKind<AutomationScheduleM
   kind: SCHEDULE_TICK_PREFIX,
   workflowType: 'automationScheduleTickWorkflow',
   replayFixtures: ['automation-tick.history.json'],
-  searchAttributes: (m) => ({ CrmWorkspaceId: m.workspaceId, CrmAutomationId: m.automationId, CrmTriggerType: 'scheduled' }),
-  memo: (m) => ({ automationName: m.automationName, workspaceId: m.workspaceId, ...(m.description ? { description: m.description } : {}) }),
-  summary: (m) => `Schedule tick · Automation ${quoteName(m.automationName)}${m.description ? ` · ${m.description}` : ''}`,
+  searchAttributes: (m) => ({
+    CrmWorkspaceId: m.workspaceId,
+    CrmAutomationId: m.automationId,
+    CrmTriggerType: 'scheduled',
+  }),
+  memo: (m) => ({
+    automationName: m.automationName,
+    workspaceId: m.workspaceId,
+    ...(m.description ? { description: m.description } : {}),
+  }),
+  summary: (m) =>
+    `Schedule tick · Automation ${quoteName(m.automationName)}${m.description ? ` · ${m.description}` : ''}`,
 });
 
 // ---- messaging and webhooks ------------------------------------------------------------------
@@ -180,8 +196,18 @@ export const sequenceEnrollmentKind = defineWorkflowKind<SequenceEnrollmentMeta>
   kind: 'sequence-enrollment',
   workflowType: 'sequenceEnrollmentWorkflow',
   replayFixtures: ['sequence-enrollment.history.json'],
-  searchAttributes: (m) => ({ CrmWorkspaceId: m.workspaceId, CrmSequenceId: m.sequenceId, CrmEntityType: m.entityType, CrmEntityId: m.entityId }),
-  memo: (m) => ({ sequenceName: m.sequenceName, workspaceId: m.workspaceId, enrollmentId: m.enrollmentId, sequenceVersion: m.sequenceVersion }),
+  searchAttributes: (m) => ({
+    CrmWorkspaceId: m.workspaceId,
+    CrmSequenceId: m.sequenceId,
+    CrmEntityType: m.entityType,
+    CrmEntityId: m.entityId,
+  }),
+  memo: (m) => ({
+    sequenceName: m.sequenceName,
+    workspaceId: m.workspaceId,
+    enrollmentId: m.enrollmentId,
+    sequenceVersion: m.sequenceVersion,
+  }),
   summary: (m) => `Sequence ${quoteName(m.sequenceName)} · ${m.entityType} ${m.entityId}`,
   details: (m) =>
     [
@@ -202,13 +228,22 @@ export interface BookingApprovalMeta {
   deadlineAt: string;
 }
 
-/** One workflow per booking that needs approval (`booking-approval:<workspaceId>:<bookingId>`): timers, reminders, the approve/reject updates. */
+/**
+ * One workflow per booking that needs approval (`booking-approval:<workspaceId>:<bookingId>`): timers, reminders, the
+ * approve/reject updates.
+ */
 export const bookingApprovalKind = defineWorkflowKind<BookingApprovalMeta>({
   kind: 'booking-approval',
   workflowType: 'bookingApprovalWorkflow',
   replayFixtures: ['booking-approval.history.json'],
   searchAttributes: (m) => ({ CrmWorkspaceId: m.workspaceId, CrmEntityType: 'booking', CrmEntityId: m.bookingId }),
-  memo: (m) => ({ workspaceId: m.workspaceId, bookingId: m.bookingId, configId: m.configId, configName: m.configName, deadlineAt: m.deadlineAt }),
+  memo: (m) => ({
+    workspaceId: m.workspaceId,
+    bookingId: m.bookingId,
+    configId: m.configId,
+    configName: m.configName,
+    deadlineAt: m.deadlineAt,
+  }),
   summary: (m) => `Booking approval ${m.bookingId} · ${quoteName(m.configName)} · deadline ${m.deadlineAt}`,
 });
 
@@ -221,14 +256,17 @@ export interface EmailBulkMeta {
   recipients: number;
 }
 
-/** One bulk e-mail send (`POST /emails/bulk`): ids only; the activities load subject, body and addresses from the rows. */
+/**
+ * One bulk e-mail send (`POST /emails/bulk`): ids only; the activities load subject, body and addresses from the rows.
+ */
 export const emailBulkKind = defineWorkflowKind<EmailBulkMeta>({
   kind: 'email-bulk',
   workflowType: 'emailBulkWorkflow',
   replayFixtures: ['email-bulk.history.json'],
   searchAttributes: (m) => ({ CrmWorkspaceId: m.workspaceId }),
   memo: (m) => ({ workspaceId: m.workspaceId, queueId: m.queueId, accountId: m.accountId, recipients: m.recipients }),
-  summary: (m) => `Bulk e-mail ${m.queueId} · ${m.recipients} ${m.recipients === 1 ? 'recipient' : 'recipients'} · account ${m.accountId}`,
+  summary: (m) =>
+    `Bulk e-mail ${m.queueId} · ${m.recipients} ${m.recipients === 1 ? 'recipient' : 'recipients'} · account ${m.accountId}`,
 });
 
 // ---- contracts -------------------------------------------------------------------------------
@@ -241,19 +279,32 @@ export interface ContractEnvelopeMeta {
   signers: number;
 }
 
-/** One signing envelope per sent contract (`contract-envelope:<workspaceId>:<contractId>`); ids only, no names or addresses. */
+/**
+ * One signing envelope per sent contract (`contract-envelope:<workspaceId>:<contractId>`); ids only, no names or
+ * addresses.
+ */
 export const contractEnvelopeKind = defineWorkflowKind<ContractEnvelopeMeta>({
   kind: 'contract-envelope',
   workflowType: 'contractEnvelopeWorkflow',
   replayFixtures: ['contract-envelope.history.json'],
   searchAttributes: (m) => ({ CrmWorkspaceId: m.workspaceId, CrmEntityType: 'contract', CrmEntityId: m.contractId }),
   memo: (m) => ({ workspaceId: m.workspaceId, contractId: m.contractId, mode: m.mode, signers: m.signers }),
-  summary: (m) => `Contract envelope ${m.contractId} · ${m.mode} · ${m.signers} ${m.signers === 1 ? 'recipient' : 'recipients'}`,
+  summary: (m) =>
+    `Contract envelope ${m.contractId} · ${m.mode} · ${m.signers} ${m.signers === 1 ? 'recipient' : 'recipients'}`,
 });
 
 /** Every workflow kind the worker runs. New kinds: one entry here (plus the export and a fixture). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const WORKFLOW_KINDS: readonly WorkflowKind<any>[] = [automationExecutionKind, automationScheduleTickKind, scheduledSmsKind, webhookDeliveryKind, sequenceEnrollmentKind, bookingApprovalKind, emailBulkKind, contractEnvelopeKind];
+export const WORKFLOW_KINDS: readonly WorkflowKind<any>[] = [
+  automationExecutionKind,
+  automationScheduleTickKind,
+  scheduledSmsKind,
+  webhookDeliveryKind,
+  sequenceEnrollmentKind,
+  bookingApprovalKind,
+  emailBulkKind,
+  contractEnvelopeKind,
+];
 
 export function workflowKindOf(workflowId: string): WorkflowKind<unknown> | null {
   return (WORKFLOW_KINDS.find((k) => workflowId.startsWith(`${k.kind}:`)) as WorkflowKind<unknown> | undefined) ?? null;

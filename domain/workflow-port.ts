@@ -25,7 +25,9 @@ export interface ScheduleUpsertRequest<Meta> {
   scheduleId: string;
   /** Intervals and calendar entries in a time zone (the shape the Temporal client takes). */
   spec: ScheduleSpecData;
-  /** Each action starts this kind's workflow with id `kind.workflowId(workspaceId, id)` (+ the time Temporal appends). */
+  /**
+   * Each action starts this kind's workflow with id `kind.workflowId(workspaceId, id)` (+ the time Temporal appends).
+   */
   kind: WorkflowKind<Meta>;
   workspaceId: string;
   id: string;
@@ -33,7 +35,8 @@ export interface ScheduleUpsertRequest<Meta> {
   meta: Meta;
 }
 
-export type WorkflowRunStatus = 'running' | 'completed' | 'failed' | 'cancelled' | 'terminated' | 'timed_out' | 'continued_as_new' | 'unknown';
+export type WorkflowRunStatus =
+  'running' | 'completed' | 'failed' | 'cancelled' | 'terminated' | 'timed_out' | 'continued_as_new' | 'unknown';
 
 export interface WorkflowDescription {
   workflowId: string;
@@ -88,17 +91,27 @@ export interface StartForRowOptions {
  * idempotent on the deterministic id (a repeat is `already_started`). A refused start either
  * propagates (retrying callers) or marks the row and becomes a 503 `upstream_failed`.
  */
-export async function startForRow<Meta>(port: WorkflowPort, req: WorkflowStartRequest<Meta>, opts: StartForRowOptions): Promise<'started' | 'already_started'> {
+export async function startForRow<Meta>(
+  port: WorkflowPort,
+  req: WorkflowStartRequest<Meta>,
+  opts: StartForRowOptions,
+): Promise<'started' | 'already_started'> {
   try {
     return await port.start(req);
   } catch (err) {
     if (opts.retryable) throw err;
     // API starts fail fast (short RPC deadline); the row stays, marked, saying why nothing ran.
     const down = isRpcUnavailable(err);
-    const why = down ? 'the workflow engine (Temporal) is unavailable or did not answer in time; nothing ran, retry' : errText(err);
+    const why = down
+      ? 'the workflow engine (Temporal) is unavailable or did not answer in time; nothing ran, retry'
+      : errText(err);
     await opts.markNotStarted(`could not start the workflow: ${why} (${errText(err)})`.slice(0, 1000));
     opts.log.error({ err, workflowId: req.kind.workflowId(req.workspaceId, req.id) }, 'workflow start failed');
-    if (down) throw new DomainError('unavailable', `could not start ${opts.what}: the workflow engine is unavailable; retry later`);
+    if (down)
+      throw new DomainError(
+        'unavailable',
+        `could not start ${opts.what}: the workflow engine is unavailable; retry later`,
+      );
     throw new DomainError('upstream_failed', `could not start ${opts.what}: the workflow engine refused the start`);
   }
 }

@@ -27,7 +27,11 @@ export interface CodecSecrets {
 
 export function resolveCodecSecrets(dataDir: string, env: NodeJS.ProcessEnv): CodecSecrets {
   return {
-    TEMPORAL_PAYLOAD_KEYS: env.TEMPORAL_PAYLOAD_KEYS?.trim() || keptOrNew(dataDir, 'temporal-payload-keys', () => `k1:${randomBytes(32).toString('base64')}`),
-    TEMPORAL_CODEC_AUTH_TOKEN: env.TEMPORAL_CODEC_AUTH_TOKEN?.trim() || keptOrNew(dataDir, 'temporal-codec-token', () => randomBytes(24).toString('hex')),
+    TEMPORAL_PAYLOAD_KEYS:
+      env.TEMPORAL_PAYLOAD_KEYS?.trim() ||
+      keptOrNew(dataDir, 'temporal-payload-keys', () => `k1:${randomBytes(32).toString('base64')}`),
+    TEMPORAL_CODEC_AUTH_TOKEN:
+      env.TEMPORAL_CODEC_AUTH_TOKEN?.trim() ||
+      keptOrNew(dataDir, 'temporal-codec-token', () => randomBytes(24).toString('hex')),
   };
 }

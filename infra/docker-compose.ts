@@ -17,7 +17,9 @@ export function ensureDockerCompose(log: LogFn): boolean {
   const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
   const hasApt = spawnSync('apt-get', ['--version'], { stdio: 'ignore' }).status === 0;
   if (!isRoot || !hasApt) {
-    log('docker-compose is not installed and cannot be installed here (needs root and apt-get); the compose test will fail.');
+    log(
+      'docker-compose is not installed and cannot be installed here (needs root and apt-get); the compose test will fail.',
+    );
     log('Install it with your package manager (Debian/Ubuntu: apt-get install docker-compose).');
     return false;
   }

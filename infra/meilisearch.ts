@@ -48,7 +48,8 @@ export function ensureMeilisearchBinary(): string {
   }
   const stamp = `${version} ${fs.statSync(source).size}`;
   const stampFile = `${meilisearchBinaryPath}.source`;
-  const current = fs.existsSync(meilisearchBinaryPath) && fs.existsSync(stampFile) ? fs.readFileSync(stampFile, 'utf8').trim() : '';
+  const current =
+    fs.existsSync(meilisearchBinaryPath) && fs.existsSync(stampFile) ? fs.readFileSync(stampFile, 'utf8').trim() : '';
   if (current !== stamp) {
     fs.mkdirSync(toolsBinDir, { recursive: true });
     const tmp = `${meilisearchBinaryPath}.${process.pid}.tmp`;

@@ -68,9 +68,13 @@ function runAsUser(log: (line: string) => void): RunAs {
     return lookup();
   } catch {
     log('running as root and there is no `postgres` user: creating a system user `postgres` to run Postgres');
-    execFileSync('useradd', ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', 'postgres'], {
-      stdio: 'inherit',
-    });
+    execFileSync(
+      'useradd',
+      ['--system', '--user-group', '--no-create-home', '--shell', '/usr/sbin/nologin', 'postgres'],
+      {
+        stdio: 'inherit',
+      },
+    );
     return lookup();
   }
 }
@@ -129,7 +133,9 @@ function initialise(bin: PostgresBinaries, pgData: string, runAs: RunAs, logFile
     );
     fs.appendFileSync(logFile, `${result.stdout ?? ''}${result.stderr ?? ''}`);
     if (result.status !== 0) {
-      throw new Error(`initdb failed (${result.error?.message ?? `exit code ${result.status}`}):\n${tailFile(logFile)}`);
+      throw new Error(
+        `initdb failed (${result.error?.message ?? `exit code ${result.status}`}):\n${tailFile(logFile)}`,
+      );
     }
   } finally {
     fs.rmSync(pwDir, { recursive: true, force: true });
@@ -158,7 +164,10 @@ export function embeddedDatabaseUrl(port: number, database: string): string {
 }
 
 /** Starts the embedded Postgres cluster (initialised on first use, reused after) and creates the database. */
-export async function startEmbeddedPostgres(ctx: LaunchContext, config: EmbeddedPostgresConfig): Promise<RunningPostgres> {
+export async function startEmbeddedPostgres(
+  ctx: LaunchContext,
+  config: EmbeddedPostgresConfig,
+): Promise<RunningPostgres> {
   const started = Date.now();
   const bin = postgresBinaries();
   const pgData = path.join(config.dataDir, 'postgres');
@@ -233,7 +242,9 @@ export async function startEmbeddedPostgres(ctx: LaunchContext, config: Embedded
     await stop();
     throw error;
   }
-  ctx.log(`postgres ready on 127.0.0.1:${config.port}, database "${config.database}" (${formatSeconds(Date.now() - started)})`);
+  ctx.log(
+    `postgres ready on 127.0.0.1:${config.port}, database "${config.database}" (${formatSeconds(Date.now() - started)})`,
+  );
   return {
     name: 'postgres',
     processes: [child],

@@ -37,7 +37,10 @@ let building: Promise<string> | undefined;
 export function ensureGofakes3(options: { log?: LogFn; env?: NodeJS.ProcessEnv } = {}): Promise<string> {
   const env = options.env ?? process.env;
   const override = env.CRM_GOFAKES3?.trim();
-  if (override) return isExecutable(override) ? Promise.resolve(override) : Promise.reject(new Error(`CRM_GOFAKES3=${override} is not an executable file`));
+  if (override)
+    return isExecutable(override)
+      ? Promise.resolve(override)
+      : Promise.reject(new Error(`CRM_GOFAKES3=${override} is not an executable file`));
   if (isExecutable(gofakes3Path)) return Promise.resolve(gofakes3Path);
   building ??= build(options.log ?? stackLog).finally(() => {
     building = undefined;
@@ -47,7 +50,10 @@ export function ensureGofakes3(options: { log?: LogFn; env?: NodeJS.ProcessEnv }
 
 async function build(log: LogFn): Promise<string> {
   const go = findGo();
-  if (!go) throw new Error('gofakes3 (the S3-compatible test server) is not built and no Go toolchain was found: install Go 1.21+, or set CRM_GOFAKES3 to a gofakes3 binary.');
+  if (!go)
+    throw new Error(
+      'gofakes3 (the S3-compatible test server) is not built and no Go toolchain was found: install Go 1.21+, or set CRM_GOFAKES3 to a gofakes3 binary.',
+    );
   log(`Building gofakes3 with go install ${GOFAKES3_MODULE}@${GOFAKES3_VERSION} (first run only)…`);
   const started = Date.now();
   fs.mkdirSync(toolsBinDir, { recursive: true });
@@ -63,7 +69,11 @@ async function build(log: LogFn): Promise<string> {
       child.stdout.on('data', (c: Buffer) => (output += c.toString()));
       child.stderr.on('data', (c: Buffer) => (output += c.toString()));
       child.once('error', reject);
-      child.once('close', (code) => (code === 0 ? resolve() : reject(new Error(`go install of gofakes3 failed (exit code ${code}): ${output.slice(-2000)}`))));
+      child.once('close', (code) =>
+        code === 0
+          ? resolve()
+          : reject(new Error(`go install of gofakes3 failed (exit code ${code}): ${output.slice(-2000)}`)),
+      );
     });
     fs.renameSync(path.join(gobin, 'gofakes3'), gofakes3Path);
   } finally {
@@ -94,7 +104,11 @@ export interface RunningS3 {
 export async function startS3TestServer(bucket: string, options: { log?: LogFn } = {}): Promise<RunningS3> {
   const bin = await ensureGofakes3(options);
   const port = await freePort();
-  const child: ChildProcess = spawn(bin, ['-backend', 'memory', '-host', `127.0.0.1:${port}`, '-initialbucket', bucket], { stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn(
+    bin,
+    ['-backend', 'memory', '-host', `127.0.0.1:${port}`, '-initialbucket', bucket],
+    { stdio: ['ignore', 'ignore', 'pipe'] },
+  );
   let stderr = '';
   child.stderr?.on('data', (c: Buffer) => (stderr = (stderr + c.toString()).slice(-4000)));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));

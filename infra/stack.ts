@@ -34,7 +34,12 @@ interface ProfileDefaults {
 export const PROFILE_DEFAULTS: Record<StackProfile, ProfileDefaults> = {
   dev: {
     ports: { postgres: 54329, meilisearch: 7700, temporal: 7233, temporalUi: 8233 },
-    portEnv: { postgres: 'CRM_PG_PORT', meilisearch: 'MEILI_PORT', temporal: 'TEMPORAL_PORT', temporalUi: 'TEMPORAL_UI_PORT' },
+    portEnv: {
+      postgres: 'CRM_PG_PORT',
+      meilisearch: 'MEILI_PORT',
+      temporal: 'TEMPORAL_PORT',
+      temporalUi: 'TEMPORAL_UI_PORT',
+    },
     database: 'crm',
     durable: true,
   },
@@ -131,7 +136,9 @@ function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
   return value ? value : undefined;
 }
 
-export function resolveStackConfig(options: Pick<StartStackOptions, 'profile' | 'env' | 'dataDir' | 'ports'> = {}): StackConfig {
+export function resolveStackConfig(
+  options: Pick<StartStackOptions, 'profile' | 'env' | 'dataDir' | 'ports'> = {},
+): StackConfig {
   const profile = options.profile ?? 'dev';
   const env = options.env ?? process.env;
   const defaults = PROFILE_DEFAULTS[profile];
@@ -171,7 +178,10 @@ function prepareDataDir(dataDir: string): void {
   fs.mkdirSync(dataDir, { recursive: true });
   const marker = path.join(dataDir, DATA_DIR_MARKER);
   if (!fs.existsSync(marker)) {
-    fs.writeFileSync(marker, 'Data folder of the CRM dev/test stack (infra/stack.ts). Safe to delete when the stack is stopped.\n');
+    fs.writeFileSync(
+      marker,
+      'Data folder of the CRM dev/test stack (infra/stack.ts). Safe to delete when the stack is stopped.\n',
+    );
   }
 }
 
@@ -225,7 +235,10 @@ export async function startStack(options: StartStackOptions = {}): Promise<Runni
     signalHandlers.length = 0;
   };
   if (options.handleSignals ?? true) {
-    for (const [signal, code] of [['SIGINT', 130], ['SIGTERM', 143]] as const) {
+    for (const [signal, code] of [
+      ['SIGINT', 130],
+      ['SIGTERM', 143],
+    ] as const) {
       const handler = (): void => {
         if (stopping) {
           log(`${signal} again: exiting now`);
@@ -239,7 +252,10 @@ export async function startStack(options: StartStackOptions = {}): Promise<Runni
     }
   }
 
-  let codec: Partial<CodecSecrets> = { TEMPORAL_PAYLOAD_KEYS: envValue(env, 'TEMPORAL_PAYLOAD_KEYS'), TEMPORAL_CODEC_AUTH_TOKEN: envValue(env, 'TEMPORAL_CODEC_AUTH_TOKEN') };
+  let codec: Partial<CodecSecrets> = {
+    TEMPORAL_PAYLOAD_KEYS: envValue(env, 'TEMPORAL_PAYLOAD_KEYS'),
+    TEMPORAL_CODEC_AUTH_TOKEN: envValue(env, 'TEMPORAL_CODEC_AUTH_TOKEN'),
+  };
   try {
     if (embedded.length > 0) {
       prepareDataDir(config.dataDir);
@@ -267,7 +283,10 @@ export async function startStack(options: StartStackOptions = {}): Promise<Runni
   };
 
   let firstError: unknown;
-  const launch = async <T extends RunningService>(name: ServiceName, start: () => Promise<T>): Promise<T | undefined> => {
+  const launch = async <T extends RunningService>(
+    name: ServiceName,
+    start: () => Promise<T>,
+  ): Promise<T | undefined> => {
     if (plan[name] === 'external') return undefined;
     try {
       const service = await start();
@@ -345,7 +364,9 @@ export async function startStack(options: StartStackOptions = {}): Promise<Runni
     for (const { service, child } of tracked) {
       void child.exited.then((exit) => {
         if (child.isStopping() || stopping) return;
-        log(`${service} exited unexpectedly (${describeExit(exit)}); its log is in ${path.join(config.dataDir, 'logs')}`);
+        log(
+          `${service} exited unexpectedly (${describeExit(exit)}); its log is in ${path.join(config.dataDir, 'logs')}`,
+        );
         resolve({ service, exit });
       });
     }

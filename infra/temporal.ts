@@ -64,7 +64,10 @@ export function temporalDevServerArgs(config: TemporalDevServerConfig): string[]
     '--log-level',
     'warn',
     ...searchAttributeCliArgs(),
-    ...Object.entries(DEV_SERVER_DYNAMIC_CONFIG).flatMap(([key, value]) => ['--dynamic-config-value', `${key}=${JSON.stringify(value)}`]),
+    ...Object.entries(DEV_SERVER_DYNAMIC_CONFIG).flatMap(([key, value]) => [
+      '--dynamic-config-value',
+      `${key}=${JSON.stringify(value)}`,
+    ]),
   ];
 }
 
@@ -90,7 +93,8 @@ export async function waitForTemporal(
         const listed = await connection.operatorService.listSearchAttributes({ namespace });
         const custom = listed.customAttributes ?? {};
         const missing = CRM_SEARCH_ATTRIBUTES.filter((attribute) => !(attribute.name in custom));
-        if (missing.length > 0) throw new Error(`search attributes not registered yet: ${missing.map((a) => a.name).join(', ')}`);
+        if (missing.length > 0)
+          throw new Error(`search attributes not registered yet: ${missing.map((a) => a.name).join(', ')}`);
         return true;
       } finally {
         await connection.close();
@@ -100,7 +104,10 @@ export async function waitForTemporal(
   );
 }
 
-export async function startTemporalDevServer(ctx: LaunchContext, config: TemporalDevServerConfig): Promise<RunningTemporal> {
+export async function startTemporalDevServer(
+  ctx: LaunchContext,
+  config: TemporalDevServerConfig,
+): Promise<RunningTemporal> {
   const started = Date.now();
   const logFile = path.join(config.dataDir, 'logs', 'temporal.log');
   fs.mkdirSync(path.dirname(logFile), { recursive: true });
@@ -132,10 +139,12 @@ export async function startTemporalDevServer(ctx: LaunchContext, config: Tempora
         : undefined;
   try {
     await waitForTemporal(address, config.namespace, { timeoutMs: 90_000, abortIf });
-    await waitFor(
-      async () => ((await fetch(uiUrl, { signal: AbortSignal.timeout(1000) })).ok ? true : undefined),
-      { what: `the Temporal UI on ${uiUrl}`, timeoutMs: 30_000, intervalMs: 100, abortIf },
-    );
+    await waitFor(async () => ((await fetch(uiUrl, { signal: AbortSignal.timeout(1000) })).ok ? true : undefined), {
+      what: `the Temporal UI on ${uiUrl}`,
+      timeoutMs: 30_000,
+      intervalMs: 100,
+      abortIf,
+    });
   } catch (error) {
     await stop();
     throw error;

@@ -7,15 +7,17 @@ import { Migration } from '@mikro-orm/migrations';
  * said no row is unprocessed, as after a burst, and each claim cost O(backlog²).
  */
 export class Migration20261124000200_outbox_pending_record_index extends Migration {
-
   override async up(): Promise<void> {
-    this.addSql(`create index "outbox_event_pending_record_index" on "outbox_event" ("workspace_id", "entity_type", "entity_id", "id") where "processed_at" is null;`);
+    this.addSql(
+      `create index "outbox_event_pending_record_index" on "outbox_event" ("workspace_id", "entity_type", "entity_id", "id") where "processed_at" is null;`,
+    );
     this.addSql(`drop index if exists "outbox_event_undelivered_workspace_index";`);
   }
 
   override async down(): Promise<void> {
-    this.addSql(`create index "outbox_event_undelivered_workspace_index" on "outbox_event" ("workspace_id", "id") where "processed_at" is null;`);
+    this.addSql(
+      `create index "outbox_event_undelivered_workspace_index" on "outbox_event" ("workspace_id", "id") where "processed_at" is null;`,
+    );
     this.addSql(`drop index if exists "outbox_event_pending_record_index";`);
   }
-
 }

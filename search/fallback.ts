@@ -29,7 +29,8 @@ function ownConditions(em: EntityManager, def: AnyDefinition, like: string, only
   for (const field of def.fields) {
     if (field.pg === undefined || field.pg === 'reference' || (only && field.attribute !== only)) continue;
     for (const expr of field.pg) {
-      const sql = (alias: string): string => (typeof expr === 'string' ? `${alias}.${column(expr)}::text` : expr((p) => `${alias}.${column(p)}`));
+      const sql = (alias: string): string =>
+        typeof expr === 'string' ? `${alias}.${column(expr)}::text` : expr((p) => `${alias}.${column(p)}`);
       out.push({ [raw((alias) => sql(alias))]: { $ilike: like } });
     }
   }
@@ -43,7 +44,10 @@ async function referenceConditions(em: EntityManager, def: AnyDefinition, like: 
     const field = def.fields.find((f) => f.attribute === ref.nameAttribute);
     if (field?.pg !== 'reference') continue;
     const target = definitionOf(ref.type);
-    const rows = (await em.find(target.entity, { $or: ownConditions(em, target, like, 'title') } as never, { fields: ['_id'] as never, limit: MAX_REFERENCED })) as IndexedRow[];
+    const rows = (await em.find(target.entity, { $or: ownConditions(em, target, like, 'title') } as never, {
+      fields: ['_id'] as never,
+      limit: MAX_REFERENCED,
+    })) as IndexedRow[];
     if (rows.length) out.push({ [ref.property]: { $in: rows.map((r) => r._id) } });
   }
   return out;
@@ -63,9 +67,18 @@ function fallbackSnippet(def: AnyDefinition, doc: SearchDocument, q: string): st
 async function searchType(em: EntityManager, def: AnyDefinition, req: SearchRequest): Promise<TypeResults> {
   const like = likePattern(req.q);
   const conditions = [...ownConditions(em, def, like), ...(await referenceConditions(em, def, like))];
-  const [rows, total] = await em.findAndCount(def.entity, { $or: conditions } as never, { limit: req.limit, orderBy: { updatedAt: 'desc', _id: 'desc' } as never });
+  const [rows, total] = await em.findAndCount(def.entity, { $or: conditions } as never, {
+    limit: req.limit,
+    orderBy: { updatedAt: 'desc', _id: 'desc' } as never,
+  });
   const docs = await buildDocuments(em, def, rows as never);
-  const hits: SearchHit[] = docs.map((doc) => ({ _id: doc.id, type: def.type, title: doc.title, subtitle: doc.subtitle, snippet: fallbackSnippet(def, doc, req.q) }));
+  const hits: SearchHit[] = docs.map((doc) => ({
+    _id: doc.id,
+    type: def.type,
+    title: doc.title,
+    subtitle: doc.subtitle,
+    snippet: fallbackSnippet(def, doc, req.q),
+  }));
   return { hits, total: Math.min(total, MAX_TOTAL_HITS) };
 }
 
@@ -76,7 +89,9 @@ async function searchType(em: EntityManager, def: AnyDefinition, req: SearchRequ
 export async function searchPostgres(em: EntityManager, req: SearchRequest): Promise<SearchResults> {
   const results: Record<string, TypeResults> = {};
   // Separate forks (same workspace binding) so the types run in parallel.
-  const entries = await Promise.all(req.types.map(async (type) => [type, await searchType(em.fork(), definitionOf(type), req)] as const));
+  const entries = await Promise.all(
+    req.types.map(async (type) => [type, await searchType(em.fork(), definitionOf(type), req)] as const),
+  );
   for (const [type, result] of entries) results[type] = result;
   return { query: req.q, results, degraded: true };
 }

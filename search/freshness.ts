@@ -34,7 +34,12 @@ export function createIndexFreshness(opts: { client: MeiliSearch; prefix: string
     const now = Date.now();
     if (!meiliChecked || now - meiliChecked.at >= MEILI_CHECK_CACHE_MS) {
       const pending = opts.client.tasks
-        .getTasks({ statuses: ['enqueued', 'processing'], indexUids, beforeEnqueuedAt: new Date(now - graceMs).toISOString(), limit: 1 })
+        .getTasks({
+          statuses: ['enqueued', 'processing'],
+          indexUids,
+          beforeEnqueuedAt: new Date(now - graceMs).toISOString(),
+          limit: 1,
+        })
         .then((res) => res.results.length > 0);
       meiliChecked = { at: now, pending };
       // A failed check is not cached: the next search asks again.
@@ -46,12 +51,14 @@ export function createIndexFreshness(opts: { client: MeiliSearch; prefix: string
   };
 
   const outboxBehind = async (em: EntityManager, workspaceId: string): Promise<boolean> => {
-    const rows = await em.getConnection().execute<{ type: string; entity_type: string; payload: Record<string, unknown> }[]>(
-      `select type, entity_type, payload from outbox_event
+    const rows = await em
+      .getConnection()
+      .execute<{ type: string; entity_type: string; payload: Record<string, unknown> }[]>(
+        `select type, entity_type, payload from outbox_event
         where workspace_id = ? and processed_at is null and attempts > 0 and not (? = any(delivered_to)) and occurred_at < ?
         order by id limit ${OUTBOX_SAMPLE}`,
-      [workspaceId, SEARCH_SUBSCRIBER_NAME, new Date(Date.now() - graceMs)],
-    );
+        [workspaceId, SEARCH_SUBSCRIBER_NAME, new Date(Date.now() - graceMs)],
+      );
     return rows.some((r) => affectsSearch({ type: r.type, entityType: r.entity_type, payload: r.payload }));
   };
 

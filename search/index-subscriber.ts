@@ -22,7 +22,10 @@ export interface SearchIndexerOptions {
  * applied in order. Any failure before that (Meilisearch down, Postgres error) fails every event
  * of the batch and the dispatcher retries them with backoff.
  */
-export function createSearchIndexSubscriber(deps: { orm: MikroORM; config: AppConfig; log: Logger }, opts: SearchIndexerOptions = {}): Subscriber {
+export function createSearchIndexSubscriber(
+  deps: { orm: MikroORM; config: AppConfig; log: Logger },
+  opts: SearchIndexerOptions = {},
+): Subscriber {
   const { config } = deps;
   const log = deps.log.child({ component: 'search-index' });
   const client = createMeiliClient(config.meiliUrl, config.meiliMasterKey, { timeoutMs: 10_000 });
@@ -40,13 +43,19 @@ export function createSearchIndexSubscriber(deps: { orm: MikroORM; config: AppCo
     const started = Date.now();
     await ensureReady();
     const written = await syncEvents(syncDeps, events, { waitForTasks: opts.waitForTasks });
-    log.debug({ events: events.length, upserted: written.upserted, deleted: written.deleted, ms: Date.now() - started }, 'search batch accepted');
+    log.debug(
+      { events: events.length, upserted: written.upserted, deleted: written.deleted, ms: Date.now() - started },
+      'search batch accepted',
+    );
     if (!opts.waitForTasks && written.taskUids.length) {
       // Our documents are well-formed, so a failed task is a bug, not a transient fault: say so loudly.
       // Polled once a second: nothing waits on it, and at 50 ms one poller per batch took a
       // noticeable share of the worker's CPU during a backlog (bench:webhooks profile).
       assertTasksSucceeded(client, written.taskUids, 10 * 60_000, 1000).catch((err: unknown) =>
-        log.error({ err: err instanceof Error ? err.message : String(err), eventIds: events.map((e) => e.eventId) }, 'search index write was not applied; run `crm search reindex`'),
+        log.error(
+          { err: err instanceof Error ? err.message : String(err), eventIds: events.map((e) => e.eventId) },
+          'search index write was not applied; run `crm search reindex`',
+        ),
       );
     }
   };

@@ -1,9 +1,18 @@
 import { MeiliSearch, MeiliSearchApiError } from 'meilisearch';
 
-export function createMeiliClient(url: string, apiKey: string | undefined, opts: { timeoutMs?: number } = {}): MeiliSearch {
+export function createMeiliClient(
+  url: string,
+  apiKey: string | undefined,
+  opts: { timeoutMs?: number } = {},
+): MeiliSearch {
   // Uncompressed answers: Meilisearch writes a gzip body in pieces, and with Nagle on its socket
   // and delayed ACKs on ours every search then waits ~40 ms (measured: 45 ms vs 2 ms on loopback).
-  return new MeiliSearch({ host: url, apiKey, timeout: opts.timeoutMs ?? 5000, requestInit: { headers: { 'Accept-Encoding': 'identity' } } });
+  return new MeiliSearch({
+    host: url,
+    apiKey,
+    timeout: opts.timeoutMs ?? 5000,
+    requestInit: { headers: { 'Accept-Encoding': 'identity' } },
+  });
 }
 
 /** Readiness probe: Meilisearch answers /health with status "available". */

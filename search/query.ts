@@ -5,11 +5,29 @@ import { definitionOf, indexUid } from './registry';
 import { markedToHtml, POST, PRE } from './snippet';
 import type { AnyDefinition } from './types/definition';
 
-export interface SearchHit { _id: string; type: string; title: string; subtitle: string | null; snippet: string }
-export interface TypeResults { hits: SearchHit[]; total: number }
-export interface SearchResults { query: string; results: Record<string, TypeResults>; degraded?: true }
+export interface SearchHit {
+  _id: string;
+  type: string;
+  title: string;
+  subtitle: string | null;
+  snippet: string;
+}
+export interface TypeResults {
+  hits: SearchHit[];
+  total: number;
+}
+export interface SearchResults {
+  query: string;
+  results: Record<string, TypeResults>;
+  degraded?: true;
+}
 
-export interface SearchRequest { workspaceId: string; q: string; types: readonly string[]; limit: number }
+export interface SearchRequest {
+  workspaceId: string;
+  q: string;
+  types: readonly string[];
+  limit: number;
+}
 
 /**
  * The workspace filter of every query: built here and nowhere else. The workspace comes from the
@@ -40,7 +58,13 @@ function snippetOf(def: AnyDefinition, hit: RawHit): string {
 }
 
 function toHit(def: AnyDefinition, hit: RawHit): SearchHit {
-  return { _id: String(hit.id), type: def.type, title: String(hit.title ?? ''), subtitle: (hit.subtitle as string | null) ?? null, snippet: snippetOf(def, hit) };
+  return {
+    _id: String(hit.id),
+    type: def.type,
+    title: String(hit.title ?? ''),
+    subtitle: (hit.subtitle as string | null) ?? null,
+    snippet: snippetOf(def, hit),
+  };
 }
 
 /** One multi-search request for every requested type, each filtered to the caller's workspace. */
@@ -66,7 +90,10 @@ export async function searchIndexes(client: MeiliSearch, prefix: string, req: Se
   const results: Record<string, TypeResults> = {};
   response.results.forEach((r, i) => {
     const def = defs[i];
-    results[def.type] = { hits: (r.hits as RawHit[]).map((h) => toHit(def, h)), total: r.estimatedTotalHits ?? r.hits.length };
+    results[def.type] = {
+      hits: (r.hits as RawHit[]).map((h) => toHit(def, h)),
+      total: r.estimatedTotalHits ?? r.hits.length,
+    };
   });
   return { query: req.q, results };
 }

@@ -11,10 +11,29 @@ import { offerSearch } from './types/offer';
 import { supportTicketSearch } from './types/support-ticket';
 
 /** Every type the spec names for `GET /search`; the ones without a definition are not searchable yet. */
-export const SPEC_SEARCH_TYPES = ['company', 'person', 'lead', 'deal', 'support-ticket', 'project', 'offer', 'task'] as const;
+export const SPEC_SEARCH_TYPES = [
+  'company',
+  'person',
+  'lead',
+  'deal',
+  'support-ticket',
+  'project',
+  'offer',
+  'task',
+] as const;
 
 // Adding a type = one file in search/types/ plus one entry here (in the order results are listed).
-const DEFINITIONS: AnyDefinition[] = [companySearch, personSearch, leadSearch, dealSearch, supportTicketSearch, projectSearch, offerSearch, taskSearch, customObjectRecordSearch];
+const DEFINITIONS: AnyDefinition[] = [
+  companySearch,
+  personSearch,
+  leadSearch,
+  dealSearch,
+  supportTicketSearch,
+  projectSearch,
+  offerSearch,
+  taskSearch,
+  customObjectRecordSearch,
+];
 
 // A type joins search once a resource manifest names it (`search`) for the same entity
 // (test/unit/resources.test.ts fails for a definition no manifest names, or the reverse).
@@ -23,7 +42,9 @@ const registered = (d: AnyDefinition): boolean => declared.get(d.type) === d.ent
 
 export const SEARCH_DEFINITIONS: readonly AnyDefinition[] = DEFINITIONS.filter(registered).map((d) => ({
   ...d,
-  references: (d.references ?? []).filter((r) => DEFINITIONS.some((other) => other.type === r.type && registered(other))),
+  references: (d.references ?? []).filter((r) =>
+    DEFINITIONS.some((other) => other.type === r.type && registered(other)),
+  ),
 }));
 
 /** Every definition, registered or not (for the consistency test). */
@@ -46,6 +67,10 @@ export const isSearchType = (type: string): boolean => SEARCH_TYPES.includes(typ
 export const indexUid = (prefix: string, type: string): string => `${prefix}${type}`;
 
 /** Types whose documents show a title of `type` (through a reference), with that reference. */
-export function dependentsOf(type: string): Array<{ def: AnyDefinition; reference: NonNullable<AnyDefinition['references']>[number] }> {
-  return SEARCH_DEFINITIONS.flatMap((def) => (def.references ?? []).filter((r) => r.type === type).map((reference) => ({ def, reference })));
+export function dependentsOf(
+  type: string,
+): Array<{ def: AnyDefinition; reference: NonNullable<AnyDefinition['references']>[number] }> {
+  return SEARCH_DEFINITIONS.flatMap((def) =>
+    (def.references ?? []).filter((r) => r.type === type).map((reference) => ({ def, reference })),
+  );
 }

@@ -11,7 +11,12 @@ import { ensureIndex, ensureIndexes, SETTINGS_WAIT } from './settings';
 import { applyTargets, collectTargets, type SyncDeps } from './sync';
 import type { AnyDefinition } from './types/definition';
 
-export interface ReindexProgress { type: string; phase: 'load' | 'index' | 'catch-up'; done: number; total: number }
+export interface ReindexProgress {
+  type: string;
+  phase: 'load' | 'index' | 'catch-up';
+  done: number;
+  total: number;
+}
 
 export interface ReindexOptions {
   /** Root entity manager; reads go through forks bound to one workspace at a time. */
@@ -27,7 +32,15 @@ export interface ReindexOptions {
   onProgress?: (p: ReindexProgress) => void | Promise<void>;
 }
 
-export interface ReindexResult { type: string; index: string; mode: 'swap' | 'workspace'; documents: number; deleted: number; caughtUp: number; ms: number }
+export interface ReindexResult {
+  type: string;
+  index: string;
+  mode: 'swap' | 'workspace';
+  documents: number;
+  deleted: number;
+  caughtUp: number;
+  ms: number;
+}
 
 // Events are appended before their transaction commits: look this far behind the start so a
 // write that committed during the load is re-synced after it.
@@ -38,7 +51,9 @@ const WAIT = { timeout: 10 * 60_000, interval: 100 };
 async function workspacesWithRows(em: EntityManager, def: AnyDefinition): Promise<string[]> {
   const meta = em.getMetadata().get(def.entity.meta.className);
   const column = meta.properties.workspaceId.fieldNames[0];
-  const rows = await em.getConnection().execute<{ ws: string }[]>(`select distinct ${column} as ws from ${meta.tableName} order by 1`);
+  const rows = await em
+    .getConnection()
+    .execute<{ ws: string }[]>(`select distinct ${column} as ws from ${meta.tableName} order by 1`);
   return rows.map((r) => r.ws);
 }
 
@@ -48,16 +63,28 @@ async function countRows(em: EntityManager, def: AnyDefinition, workspaceIds: st
   return total;
 }
 
-async function waitAll(client: MeiliSearch, uids: number[], onDone: (n: number) => void | Promise<void>): Promise<void> {
+async function waitAll(
+  client: MeiliSearch,
+  uids: number[],
+  onDone: (n: number) => void | Promise<void>,
+): Promise<void> {
   let done = 0;
   for await (const task of client.tasks.waitForTasksIter(uids, WAIT)) {
-    if (task.status !== 'succeeded') throw new Error(`indexing task ${task.uid} on ${task.indexUid}: ${task.status} ${task.error?.message ?? ''}`.trim());
+    if (task.status !== 'succeeded')
+      throw new Error(
+        `indexing task ${task.uid} on ${task.indexUid}: ${task.status} ${task.error?.message ?? ''}`.trim(),
+      );
     await onDone(++done);
   }
 }
 
 /** Loads every document of the workspaces into `uid`; returns the ids written. */
-async function load(opts: ReindexOptions, def: AnyDefinition, uid: string, workspaceIds: string[]): Promise<Set<string>> {
+async function load(
+  opts: ReindexOptions,
+  def: AnyDefinition,
+  uid: string,
+  workspaceIds: string[],
+): Promise<Set<string>> {
   const total = await countRows(opts.em, def, workspaceIds);
   const progress = async (phase: ReindexProgress['phase'], done: number, of = total): Promise<void> => {
     await opts.onProgress?.({ type: def.type, phase, done, total: of });
@@ -78,10 +105,17 @@ async function load(opts: ReindexOptions, def: AnyDefinition, uid: string, works
 }
 
 /** Ids indexed for a workspace that Postgres no longer has. */
-async function staleIds(opts: ReindexOptions, uid: string, workspaceId: string, written: Set<string>): Promise<string[]> {
+async function staleIds(
+  opts: ReindexOptions,
+  uid: string,
+  workspaceId: string,
+  written: Set<string>,
+): Promise<string[]> {
   const stale: string[] = [];
   for (let offset = 0; ; offset += 1000) {
-    const page = await opts.client.index(uid).getDocuments({ filter: workspaceFilter(workspaceId), fields: ['id'], limit: 1000, offset });
+    const page = await opts.client
+      .index(uid)
+      .getDocuments({ filter: workspaceFilter(workspaceId), fields: ['id'], limit: 1000, offset });
     for (const d of page.results) if (!written.has(String(d.id))) stale.push(String(d.id));
     if (page.results.length < 1000) return stale;
   }
@@ -101,8 +135,12 @@ async function catchUp(opts: ReindexOptions, def: AnyDefinition, since: Date): P
       params,
     );
     if (rows.length === 0) return count;
-    const targets = await collectTargets(deps, rows.map((r) => toClaimed(r).event));
-    for (const byType of targets.values()) for (const type of [...byType.keys()]) if (type !== def.type) byType.delete(type);
+    const targets = await collectTargets(
+      deps,
+      rows.map((r) => toClaimed(r).event),
+    );
+    for (const byType of targets.values())
+      for (const type of [...byType.keys()]) if (type !== def.type) byType.delete(type);
     const { upserted, deleted } = await applyTargets(deps, targets, { waitForTasks: true });
     count += upserted + deleted;
     await opts.onProgress?.({ type: def.type, phase: 'catch-up', done: count, total: count });
@@ -119,9 +157,17 @@ async function reindexType(opts: ReindexOptions, def: AnyDefinition): Promise<Re
     await ensureIndex(opts.client, live, def);
     const written = await load(opts, def, live, [opts.workspaceId]);
     const stale = await staleIds(opts, live, opts.workspaceId, written);
-    if (stale.length) await waitAll(opts.client, [(await opts.client.index(live).deleteDocuments(stale)).taskUid], () => undefined);
+    if (stale.length)
+      await waitAll(opts.client, [(await opts.client.index(live).deleteDocuments(stale)).taskUid], () => undefined);
     const caughtUp = await catchUp(opts, def, started);
-    return { ...base, mode: 'workspace', documents: written.size, deleted: stale.length, caughtUp, ms: Date.now() - started.getTime() };
+    return {
+      ...base,
+      mode: 'workspace',
+      documents: written.size,
+      deleted: stale.length,
+      caughtUp,
+      ms: Date.now() - started.getTime(),
+    };
   }
   // Build a new index next to the live one and swap: searches keep using the old one meanwhile.
   const tmp = `${live}__rebuild_${started.getTime().toString(36)}`;
@@ -130,18 +176,23 @@ async function reindexType(opts: ReindexOptions, def: AnyDefinition): Promise<Re
     const written = await load(opts, def, tmp, await workspacesWithRows(opts.em, def));
     await ensureIndex(opts.client, live, def);
     const swap = await opts.client.swapIndexes([{ indexes: [live, tmp], rename: false }]).waitTask(SETTINGS_WAIT);
-    if (swap.status !== 'succeeded') throw new Error(`swapping ${tmp} into ${live}: ${swap.status} ${swap.error?.message ?? ''}`.trim());
+    if (swap.status !== 'succeeded')
+      throw new Error(`swapping ${tmp} into ${live}: ${swap.status} ${swap.error?.message ?? ''}`.trim());
     const caughtUp = await catchUp(opts, def, started);
     return { ...base, mode: 'swap', documents: written.size, deleted: 0, caughtUp, ms: Date.now() - started.getTime() };
   } finally {
     // After the swap `tmp` holds the previous index; before it, a partial build. Either goes.
-    await opts.client.deleteIndex(tmp).waitTask(SETTINGS_WAIT).catch(() => undefined);
+    await opts.client
+      .deleteIndex(tmp)
+      .waitTask(SETTINGS_WAIT)
+      .catch(() => undefined);
   }
 }
 
 /** Rebuilds the indexes of `types` from Postgres without taking search down. */
 export async function reindex(opts: ReindexOptions): Promise<ReindexResult[]> {
-  if (opts.workspaceId && !(await opts.em.fork().findOne(Workspace, { _id: opts.workspaceId }))) throw notFound('workspace');
+  if (opts.workspaceId && !(await opts.em.fork().findOne(Workspace, { _id: opts.workspaceId })))
+    throw notFound('workspace');
   // Every type's index exists afterwards: a multi-search naming a missing index fails as a whole.
   await ensureIndexes(opts.client, opts.prefix);
   const results: ReindexResult[] = [];

@@ -1,11 +1,20 @@
-import { MeiliSearchError, MeiliSearchRequestError, MeiliSearchRequestTimeOutError, type MeiliSearch } from 'meilisearch';
+import {
+  MeiliSearchError,
+  MeiliSearchRequestError,
+  MeiliSearchRequestTimeOutError,
+  type MeiliSearch,
+} from 'meilisearch';
 import type { Ctx } from '../domain/context';
 import type { Logger } from '../domain/logger';
 import { searchPostgres } from './fallback';
 import type { IndexFreshness } from './freshness';
 import { searchIndexes, type SearchResults } from './query';
 
-export interface SearchInput { q: string; types: readonly string[]; limit: number }
+export interface SearchInput {
+  q: string;
+  types: readonly string[];
+  limit: number;
+}
 
 export interface SearchService {
   /** Meilisearch first; Postgres (`degraded: true`) when it cannot answer. */
@@ -22,7 +31,8 @@ export interface SearchServiceOptions {
   freshness?: IndexFreshness;
 }
 
-const unreachable = (err: unknown): boolean => err instanceof MeiliSearchRequestError || err instanceof MeiliSearchRequestTimeOutError;
+const unreachable = (err: unknown): boolean =>
+  err instanceof MeiliSearchRequestError || err instanceof MeiliSearchRequestTimeOutError;
 
 export function createSearchService(opts: SearchServiceOptions): SearchService {
   const breakerMs = opts.breakerMs ?? 5000;
@@ -39,13 +49,19 @@ export function createSearchService(opts: SearchServiceOptions): SearchService {
           ]);
           if (!behind) return results;
           // Right after an outage the index answers before it has caught up: partial results are worse than slow ones.
-          opts.log.info({ workspaceId: req.workspaceId, reason: behind }, 'search: index behind, answering from Postgres');
+          opts.log.info(
+            { workspaceId: req.workspaceId, reason: behind },
+            'search: index behind, answering from Postgres',
+          );
           return await searchPostgres(ctx.em, req);
         } catch (err) {
           if (!(err instanceof MeiliSearchError)) throw err;
           // A down server would cost every request its timeout: skip it for a moment.
           if (unreachable(err)) skipUntil = Date.now() + breakerMs;
-          opts.log.warn({ err: err.message, workspaceId: req.workspaceId }, 'search: Meilisearch unavailable, answering from Postgres');
+          opts.log.warn(
+            { err: err.message, workspaceId: req.workspaceId },
+            'search: Meilisearch unavailable, answering from Postgres',
+          );
         }
       }
       return searchPostgres(ctx.em, req);

@@ -16,12 +16,24 @@ export const SETTINGS_WAIT = { timeout: 120_000, interval: 50 };
  */
 export function settingsFor(def: AnyDefinition): Settings {
   const searchable = def.fields.map((f) => f.attribute);
-  const idAttributes = [...(def.references ?? []).map((r) => r.idAttribute), ...(def.parents ?? []).map((r) => r.idAttribute)];
+  const idAttributes = [
+    ...(def.references ?? []).map((r) => r.idAttribute),
+    ...(def.parents ?? []).map((r) => r.idAttribute),
+  ];
   return {
     searchableAttributes: searchable,
-    displayedAttributes: ['id', 'title', 'subtitle', ...searchable.filter((a) => a !== 'title'), ...(def.parents ?? []).map((p) => p.idAttribute)],
+    displayedAttributes: [
+      'id',
+      'title',
+      'subtitle',
+      ...searchable.filter((a) => a !== 'title'),
+      ...(def.parents ?? []).map((p) => p.idAttribute),
+    ],
     filterableAttributes: [
-      { attributePatterns: ['workspaceId', ...new Set(idAttributes)], features: { facetSearch: false, filter: { equality: true, comparison: false } } },
+      {
+        attributePatterns: ['workspaceId', ...new Set(idAttributes)],
+        features: { facetSearch: false, filter: { equality: true, comparison: false } },
+      },
     ],
     sortableAttributes: ['updatedAt'],
     // Meilisearch's defaults, then the most recently changed record first among equal matches.
@@ -49,13 +61,19 @@ export async function ensureIndex(client: MeiliSearch, uid: string, def: AnyDefi
   } catch (err) {
     if (!isMeiliApiError(err, 'index_not_found')) throw err;
     const task = await client.createIndex(uid, { primaryKey: 'id' }).waitTask(SETTINGS_WAIT);
-    if (task.status === 'failed' && task.error?.code !== 'index_already_exists') throw new Error(`creating index ${uid} failed: ${task.error?.message}`);
+    if (task.status === 'failed' && task.error?.code !== 'index_already_exists')
+      throw new Error(`creating index ${uid} failed: ${task.error?.message}`);
   }
   const task = await client.index(uid).updateSettings(settingsFor(def)).waitTask(SETTINGS_WAIT);
-  if (task.status !== 'succeeded') throw new Error(`settings of index ${uid}: ${task.status} ${task.error?.message ?? ''}`.trim());
+  if (task.status !== 'succeeded')
+    throw new Error(`settings of index ${uid}: ${task.status} ${task.error?.message ?? ''}`.trim());
 }
 
 /** Every registered type's index under `prefix`. */
-export async function ensureIndexes(client: MeiliSearch, prefix: string, defs: readonly AnyDefinition[] = SEARCH_DEFINITIONS): Promise<void> {
+export async function ensureIndexes(
+  client: MeiliSearch,
+  prefix: string,
+  defs: readonly AnyDefinition[] = SEARCH_DEFINITIONS,
+): Promise<void> {
   for (const def of defs) await ensureIndex(client, indexUid(prefix, def.type), def);
 }

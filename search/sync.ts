@@ -23,7 +23,11 @@ export interface SyncDeps {
 const ownEventsMatch = (def: AnyDefinition, event: Pick<OutboxEventRecord, 'type' | 'entityType'>): boolean =>
   def.type === event.entityType && (!def.events || def.events.includes(event.type));
 
-function referenceEventMatches(refType: string, events: string[] | undefined, event: Pick<OutboxEventRecord, 'type' | 'payload'>): boolean {
+function referenceEventMatches(
+  refType: string,
+  events: string[] | undefined,
+  event: Pick<OutboxEventRecord, 'type' | 'payload'>,
+): boolean {
   if (!(events ?? [`${refType}_updated`, `${refType}_deleted`]).includes(event.type)) return false;
   // An update that lists its changes and touches nothing the title reads leaves dependents as they are.
   const changes = event.payload?.changes;
@@ -37,7 +41,9 @@ const parentsMatching = (def: AnyDefinition, event: Pick<OutboxEventRecord, 'typ
 /** Cheap synchronous filter for the subscriber: does this event touch any index? */
 export function affectsSearch(event: Pick<OutboxEventRecord, 'type' | 'entityType' | 'payload'>): boolean {
   if (SEARCH_DEFINITIONS.some((d) => ownEventsMatch(d, event) || parentsMatching(d, event).length > 0)) return true;
-  return dependentsOf(event.entityType).some(({ reference }) => referenceEventMatches(event.entityType, reference.events, event));
+  return dependentsOf(event.entityType).some(({ reference }) =>
+    referenceEventMatches(event.entityType, reference.events, event),
+  );
 }
 
 function add(targets: Targets, workspaceId: string, type: string, ids: Iterable<string>): void {
@@ -49,7 +55,13 @@ function add(targets: Targets, workspaceId: string, type: string, ids: Iterable<
 }
 
 /** Ids of indexed documents that point at `refId` (finds dependents whose Postgres link is already gone). */
-async function indexedReferencing(deps: SyncDeps, def: AnyDefinition, workspaceId: string, idAttribute: string, refId: string): Promise<string[]> {
+async function indexedReferencing(
+  deps: SyncDeps,
+  def: AnyDefinition,
+  workspaceId: string,
+  idAttribute: string,
+  refId: string,
+): Promise<string[]> {
   const index = deps.client.index(indexUid(deps.prefix, def.type));
   const filter = workspaceFilter(workspaceId, equals(idAttribute, refId));
   const ids: string[] = [];
@@ -70,21 +82,40 @@ async function indexedReferencing(deps: SyncDeps, def: AnyDefinition, workspaceI
  * of other types showing its title (a renamed company: its people, deals, leads). Dependents are
  * found in Postgres and in the index, since a delete unlinks them in Postgres without events.
  */
-export async function collectTargets(deps: SyncDeps, events: readonly OutboxEventRecord[], targets: Targets = new Map()): Promise<Targets> {
+export async function collectTargets(
+  deps: SyncDeps,
+  events: readonly OutboxEventRecord[],
+  targets: Targets = new Map(),
+): Promise<Targets> {
   for (const event of events) {
     for (const def of SEARCH_DEFINITIONS) {
       if (ownEventsMatch(def, event)) add(targets, event.workspaceId, def.type, [event.entityId]);
       for (const parent of parentsMatching(def, event)) {
         // Every row of the parent: present ones are rebuilt, indexed ones gone from Postgres are deleted.
-        add(targets, event.workspaceId, def.type, await referencingIds(forkForWorkspace(deps.em, event.workspaceId), def, parent.property, event.entityId));
-        add(targets, event.workspaceId, def.type, await indexedReferencing(deps, def, event.workspaceId, parent.idAttribute, event.entityId));
+        add(
+          targets,
+          event.workspaceId,
+          def.type,
+          await referencingIds(forkForWorkspace(deps.em, event.workspaceId), def, parent.property, event.entityId),
+        );
+        add(
+          targets,
+          event.workspaceId,
+          def.type,
+          await indexedReferencing(deps, def, event.workspaceId, parent.idAttribute, event.entityId),
+        );
       }
     }
     for (const { def, reference } of dependentsOf(event.entityType)) {
       if (!referenceEventMatches(event.entityType, reference.events, event)) continue;
       const em = forkForWorkspace(deps.em, event.workspaceId);
       add(targets, event.workspaceId, def.type, await referencingIds(em, def, reference.property, event.entityId));
-      add(targets, event.workspaceId, def.type, await indexedReferencing(deps, def, event.workspaceId, reference.idAttribute, event.entityId));
+      add(
+        targets,
+        event.workspaceId,
+        def.type,
+        await indexedReferencing(deps, def, event.workspaceId, reference.idAttribute, event.entityId),
+      );
     }
   }
   return targets;
@@ -92,14 +123,22 @@ export async function collectTargets(deps: SyncDeps, events: readonly OutboxEven
 
 const CHUNK = 500;
 
-export interface AppliedWrite { upserted: number; deleted: number; taskUids: number[] }
+export interface AppliedWrite {
+  upserted: number;
+  deleted: number;
+  taskUids: number[];
+}
 
 /**
  * Re-reads the targets from Postgres and writes them: one addDocuments and one deleteDocuments per
  * index. Resolves once Meilisearch accepted (durably enqueued) the writes; `waitForTasks` also waits
  * until they are applied and throws if one failed.
  */
-export async function applyTargets(deps: SyncDeps, targets: Targets, opts: { waitForTasks?: boolean } = {}): Promise<AppliedWrite> {
+export async function applyTargets(
+  deps: SyncDeps,
+  targets: Targets,
+  opts: { waitForTasks?: boolean } = {},
+): Promise<AppliedWrite> {
   const writes = new Map<string, { upserts: SearchDocument[]; deletes: string[] }>();
   for (const [workspaceId, byType] of targets) {
     for (const [type, idSet] of byType) {
@@ -109,7 +148,11 @@ export async function applyTargets(deps: SyncDeps, targets: Targets, opts: { wai
       writes.set(uid, write);
       const ids = [...idSet];
       for (let i = 0; i < ids.length; i += CHUNK) {
-        const { docs, missing } = await loadDocuments(forkForWorkspace(deps.em, workspaceId), def, ids.slice(i, i + CHUNK));
+        const { docs, missing } = await loadDocuments(
+          forkForWorkspace(deps.em, workspaceId),
+          def,
+          ids.slice(i, i + CHUNK),
+        );
         write.upserts.push(...docs);
         write.deletes.push(...missing);
       }
@@ -125,18 +168,31 @@ export async function applyTargets(deps: SyncDeps, targets: Targets, opts: { wai
     upserted += upserts.length;
     deleted += deletes.length;
   }
-  if (opts.waitForTasks && taskUids.length) await assertTasksSucceeded(deps.client, taskUids, deps.taskTimeoutMs ?? 60_000);
+  if (opts.waitForTasks && taskUids.length)
+    await assertTasksSucceeded(deps.client, taskUids, deps.taskTimeoutMs ?? 60_000);
   return { upserted, deleted, taskUids };
 }
 
 /** Waits for the tasks and throws naming the ones that did not succeed. */
-export async function assertTasksSucceeded(client: MeiliSearch, taskUids: number[], timeoutMs: number, intervalMs = 50): Promise<void> {
+export async function assertTasksSucceeded(
+  client: MeiliSearch,
+  taskUids: number[],
+  timeoutMs: number,
+  intervalMs = 50,
+): Promise<void> {
   const done = await client.tasks.waitForTasks(taskUids, { timeout: timeoutMs, interval: intervalMs });
   const failed = done.filter((t) => t.status !== 'succeeded');
-  if (failed.length) throw new Error(`search index write failed: ${failed.map((t) => `${t.indexUid} ${t.type} ${t.status}: ${t.error?.message ?? ''}`).join('; ')}`);
+  if (failed.length)
+    throw new Error(
+      `search index write failed: ${failed.map((t) => `${t.indexUid} ${t.type} ${t.status}: ${t.error?.message ?? ''}`).join('; ')}`,
+    );
 }
 
 /** Convenience for one-off syncs (reindex catch-up, tests). */
-export async function syncEvents(deps: SyncDeps, events: readonly OutboxEventRecord[], opts: { waitForTasks?: boolean } = {}): Promise<AppliedWrite> {
+export async function syncEvents(
+  deps: SyncDeps,
+  events: readonly OutboxEventRecord[],
+  opts: { waitForTasks?: boolean } = {},
+): Promise<AppliedWrite> {
   return applyTargets(deps, await collectTargets(deps, events), opts);
 }

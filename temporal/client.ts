@@ -6,6 +6,13 @@ import { Client, type ConnectionLike } from '@temporalio/client';
 import type { AppConfig } from '../domain/config';
 import { crmDataConverter } from './codec';
 
-export function createTemporalClient(connection: ConnectionLike, config: Pick<AppConfig, 'temporalNamespace' | 'temporalCodec'>): Client {
-  return new Client({ connection, namespace: config.temporalNamespace, dataConverter: crmDataConverter(config.temporalCodec.payloadKeys) });
+export function createTemporalClient(
+  connection: ConnectionLike,
+  config: Pick<AppConfig, 'temporalNamespace' | 'temporalCodec'>,
+): Client {
+  return new Client({
+    connection,
+    namespace: config.temporalNamespace,
+    dataConverter: crmDataConverter(config.temporalCodec.payloadKeys),
+  });
 }

@@ -32,13 +32,20 @@ export function parsePayloadKeys(raw: string, variable = 'TEMPORAL_PAYLOAD_KEYS'
     .map((entry) => {
       const colon = entry.indexOf(':');
       const id = colon > 0 ? entry.slice(0, colon) : '';
-      if (!KEY_ID_RE.test(id)) throw new PayloadKeyError(`${variable}: each entry must be <keyId>:<base64 key> with a key id of letters, digits, _ . -`);
+      if (!KEY_ID_RE.test(id))
+        throw new PayloadKeyError(
+          `${variable}: each entry must be <keyId>:<base64 key> with a key id of letters, digits, _ . -`,
+        );
       const key = Buffer.from(entry.slice(colon + 1), 'base64');
-      if (key.length !== 32) throw new PayloadKeyError(`${variable}: key "${id}" must be 32 bytes (base64 of 32 random bytes), got ${key.length}`);
+      if (key.length !== 32)
+        throw new PayloadKeyError(
+          `${variable}: key "${id}" must be 32 bytes (base64 of 32 random bytes), got ${key.length}`,
+        );
       return { id, key };
     });
   if (keys.length === 0) throw new PayloadKeyError(`${variable} holds no key`);
-  if (new Set(keys.map((k) => k.id)).size !== keys.length) throw new PayloadKeyError(`${variable}: key ids must be unique`);
+  if (new Set(keys.map((k) => k.id)).size !== keys.length)
+    throw new PayloadKeyError(`${variable}: key ids must be unique`);
   return keys;
 }
 
@@ -88,7 +95,8 @@ export class AesGcmPayloadCodec implements PayloadCodec {
     if (str(payload.metadata?.encoding) !== ENCRYPTED_ENCODING) return payload;
     const keyId = str(payload.metadata?.[KEY_ID_METADATA]);
     const key = this.byId.get(keyId);
-    if (!key) throw new PayloadKeyError(`payload encrypted with unknown key "${keyId}": add it to TEMPORAL_PAYLOAD_KEYS`);
+    if (!key)
+      throw new PayloadKeyError(`payload encrypted with unknown key "${keyId}": add it to TEMPORAL_PAYLOAD_KEYS`);
     const data = Buffer.from(payload.data ?? new Uint8Array());
     if (data.length < IV_BYTES + TAG_BYTES) throw new PayloadKeyError('encrypted payload is truncated');
     const decipher = createDecipheriv('aes-256-gcm', key, data.subarray(0, IV_BYTES));

@@ -7,6 +7,10 @@ import type { Client } from '@temporalio/client';
 import { sequenceWorkflowPort, type SequenceWorkflowPort } from '../domain/sequences/ports';
 import { createWorkflowPort, type WorkflowPortOptions } from './workflow-client';
 
-export function createSequenceWorkflowPort(client: Client, taskQueue: string, opts: WorkflowPortOptions = {}): SequenceWorkflowPort {
+export function createSequenceWorkflowPort(
+  client: Client,
+  taskQueue: string,
+  opts: WorkflowPortOptions = {},
+): SequenceWorkflowPort {
   return sequenceWorkflowPort(createWorkflowPort(client, taskQueue, opts));
 }

@@ -8,7 +8,8 @@ export function createSmsScheduler(client: Client, taskQueue: string): SmsSchedu
   const port = createWorkflowPort(client, taskQueue);
   return {
     // One workflow per scheduled SMS, ever: the port refuses a duplicate id, so a repeated start never sends twice.
-    start: (input) => port.start({ kind: scheduledSmsKind, workspaceId: input.workspaceId, id: input.scheduledId, input, meta: input }),
+    start: (input) =>
+      port.start({ kind: scheduledSmsKind, workspaceId: input.workspaceId, id: input.scheduledId, input, meta: input }),
     cancel: (workflowId) => port.cancel(workflowId),
   };
 }

@@ -30,11 +30,21 @@ function typedAttributes(attrs: SearchAttributes): { key: { name: string; type: 
 
 const isGrpcNotFound = (err: unknown): boolean => (err as { code?: number })?.code === 5;
 /** A signal or update to a closed run: "workflow execution already completed" (NOT_FOUND, sometimes wrapped). */
-const isClosed = (err: unknown): boolean => /workflow execution already completed/i.test(`${(err as Error)?.message ?? ''} ${((err as { cause?: Error })?.cause)?.message ?? ''}`);
-const isNotFound = (err: unknown): boolean => err instanceof WorkflowNotFoundError || isGrpcNotFound(err) || isClosed(err);
+const isClosed = (err: unknown): boolean =>
+  /workflow execution already completed/i.test(
+    `${(err as Error)?.message ?? ''} ${(err as { cause?: Error })?.cause?.message ?? ''}`,
+  );
+const isNotFound = (err: unknown): boolean =>
+  err instanceof WorkflowNotFoundError || isGrpcNotFound(err) || isClosed(err);
 
 const STATUS: Record<string, WorkflowRunStatus> = {
-  RUNNING: 'running', COMPLETED: 'completed', FAILED: 'failed', CANCELLED: 'cancelled', TERMINATED: 'terminated', TIMED_OUT: 'timed_out', CONTINUED_AS_NEW: 'continued_as_new',
+  RUNNING: 'running',
+  COMPLETED: 'completed',
+  FAILED: 'failed',
+  CANCELLED: 'cancelled',
+  TERMINATED: 'terminated',
+  TIMED_OUT: 'timed_out',
+  CONTINUED_AS_NEW: 'continued_as_new',
 };
 
 export interface WorkflowPortOptions {
@@ -58,20 +68,23 @@ export function createWorkflowPort(client: Client, taskQueue: string, opts: Work
   return {
     async start({ kind, workspaceId, id, input, meta }) {
       const details = kind.details?.(meta);
-      const bounded = <R>(fn: () => Promise<R>): Promise<R> => (opts.startDeadlineMs ? client.withDeadline(Date.now() + opts.startDeadlineMs, fn) : fn());
+      const bounded = <R>(fn: () => Promise<R>): Promise<R> =>
+        opts.startDeadlineMs ? client.withDeadline(Date.now() + opts.startDeadlineMs, fn) : fn();
       try {
-        await bounded(() => client.workflow.start(kind.workflowType, {
-          workflowId: kind.workflowId(workspaceId, id),
-          taskQueue,
-          args: [input],
-          // A repeated start of the same row (retry, re-delivery) must never run it twice.
-          workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
-          typedSearchAttributes: typedAttributes(kind.searchAttributes(meta)),
-          memo: kind.memo(meta),
-          staticSummary: kind.summary(meta),
-          ...(details ? { staticDetails: details } : {}),
-          ...(opts.eagerStart ? { requestEagerStart: true } : {}),
-        }));
+        await bounded(() =>
+          client.workflow.start(kind.workflowType, {
+            workflowId: kind.workflowId(workspaceId, id),
+            taskQueue,
+            args: [input],
+            // A repeated start of the same row (retry, re-delivery) must never run it twice.
+            workflowIdReusePolicy: WorkflowIdReusePolicy.REJECT_DUPLICATE,
+            typedSearchAttributes: typedAttributes(kind.searchAttributes(meta)),
+            memo: kind.memo(meta),
+            staticSummary: kind.summary(meta),
+            ...(details ? { staticDetails: details } : {}),
+            ...(opts.eagerStart ? { requestEagerStart: true } : {}),
+          }),
+        );
         return 'started';
       } catch (err) {
         if (err instanceof WorkflowExecutionAlreadyStartedError) return 'already_started';
@@ -92,21 +105,27 @@ export function createWorkflowPort(client: Client, taskQueue: string, opts: Work
     async update<R>(workflowId: string, update: string, arg?: unknown): Promise<R> {
       try {
         const handle = client.workflow.getHandle(workflowId);
-        return arg === undefined ? await handle.executeUpdate<R, []>(update) : await handle.executeUpdate<R, [unknown]>(update, { args: [arg] });
+        return arg === undefined
+          ? await handle.executeUpdate<R, []>(update)
+          : await handle.executeUpdate<R, [unknown]>(update, { args: [arg] });
       } catch (err) {
         if (isNotFound(err)) throw new DomainError('not_found', 'workflow not found');
         // The update's validator (or handler) refused it: the caller's input or the run's state.
-        if (err instanceof WorkflowUpdateFailedError) throw new DomainError('invalid_state', (err.cause as Error | undefined)?.message ?? err.message);
+        if (err instanceof WorkflowUpdateFailedError)
+          throw new DomainError('invalid_state', (err.cause as Error | undefined)?.message ?? err.message);
         throw err;
       }
     },
 
     async query<R>(workflowId: string, query: string, arg?: unknown): Promise<R> {
       try {
-        return await client.workflow.getHandle(workflowId).query<R, unknown[]>(query, ...(arg === undefined ? [] : [arg]));
+        return await client.workflow
+          .getHandle(workflowId)
+          .query<R, unknown[]>(query, ...(arg === undefined ? [] : [arg]));
       } catch (err) {
         if (isNotFound(err)) throw new DomainError('not_found', 'workflow not found');
-        if (err instanceof QueryNotRegisteredError) throw new DomainError('validation', `the workflow has no query ${query}`);
+        if (err instanceof QueryNotRegisteredError)
+          throw new DomainError('validation', `the workflow has no query ${query}`);
         throw err;
       }
     },
@@ -126,7 +145,8 @@ export function createWorkflowPort(client: Client, taskQueue: string, opts: Work
         const d = await client.workflow.getHandle(workflowId).describe();
         const searchAttributes: SearchAttributes = {};
         for (const pair of d.typedSearchAttributes.getAll()) {
-          if (pair.key.name.startsWith('Crm') && typeof pair.value === 'string') (searchAttributes as Record<string, string>)[pair.key.name] = pair.value;
+          if (pair.key.name.startsWith('Crm') && typeof pair.value === 'string')
+            (searchAttributes as Record<string, string>)[pair.key.name] = pair.value;
         }
         return {
           workflowId: d.workflowId,
@@ -165,23 +185,33 @@ export function createWorkflowPort(client: Client, taskQueue: string, opts: Work
         catchupWindow: '10 minutes',
       } as const;
       try {
-        await client.schedule.create({ scheduleId, spec, action, policies, memo: kind.memo(meta), typedSearchAttributes: typedAttributes(kind.searchAttributes(meta)) });
+        await client.schedule.create({
+          scheduleId,
+          spec,
+          action,
+          policies,
+          memo: kind.memo(meta),
+          typedSearchAttributes: typedAttributes(kind.searchAttributes(meta)),
+        });
         return 'created';
       } catch (err) {
         if (!(err instanceof ScheduleAlreadyRunning)) throw err;
       }
-      await client.schedule.getHandle(scheduleId).update((prev): ScheduleUpdateOptions<ScheduleOptionsStartWorkflowAction<Workflow>> => ({
-        spec,
-        action,
-        policies,
-        state: { paused: false, note: prev.state.note },
-      }));
+      await client.schedule
+        .getHandle(scheduleId)
+        .update((prev): ScheduleUpdateOptions<ScheduleOptionsStartWorkflowAction<Workflow>> => ({
+          spec,
+          action,
+          policies,
+          state: { paused: false, note: prev.state.note },
+        }));
       return 'updated';
     },
 
     async listScheduleIds(prefix) {
       const ids: string[] = [];
-      for await (const s of client.schedule.list({ pageSize: 1000 })) if (s.scheduleId.startsWith(`${prefix}:`)) ids.push(s.scheduleId);
+      for await (const s of client.schedule.list({ pageSize: 1000 }))
+        if (s.scheduleId.startsWith(`${prefix}:`)) ids.push(s.scheduleId);
       return ids;
     },
 

@@ -6,13 +6,29 @@
  * (not rounded to the spec's 5-minute processor ticks: there is no processor), and survive
  * worker restarts; test runs do not wait.
  */
-import { ApplicationFailure, CancellationScope, isCancellation, proxyActivities, proxyLocalActivities, sleep, type ActivityOptions } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  CancellationScope,
+  isCancellation,
+  proxyActivities,
+  proxyLocalActivities,
+  sleep,
+  type ActivityOptions,
+} from '@temporalio/workflow';
 import type { createActivities } from '../activities';
 import type { ExecutionSettings } from '../domain/automations/automation.entity';
 import { explainConditions, type Condition } from '../domain/automations/conditions';
 import { topology, type GraphNode, type NodeOutcome } from '../domain/automations/topology';
 import { delayMsOf, failureMessage, mergeContext, nodeSummary, walkFrom } from '../domain/automations/engine/walk';
-import { FAILURE_TYPES, type Context, type ExecutionResult, type ExecutionWorkflowInput, type NodeActivityInput, type NodeActivityResult, type WorkflowStep } from '../domain/automations/engine/types';
+import {
+  FAILURE_TYPES,
+  type Context,
+  type ExecutionResult,
+  type ExecutionWorkflowInput,
+  type NodeActivityInput,
+  type NodeActivityResult,
+  type WorkflowStep,
+} from '../domain/automations/engine/types';
 
 type Activities = ReturnType<typeof createActivities>;
 
@@ -24,7 +40,10 @@ type Activities = ReturnType<typeof createActivities>;
  * replay them as such (see the README on changing workflow code).
  */
 const BOOKKEEPING_RETRY = { initialInterval: '1 second', maximumInterval: '1 minute' } as const;
-const localBookkeeping = proxyLocalActivities<Activities>({ startToCloseTimeout: '1 minute', retry: BOOKKEEPING_RETRY });
+const localBookkeeping = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: BOOKKEEPING_RETRY,
+});
 const remoteBookkeeping = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: BOOKKEEPING_RETRY });
 
 const DEFAULT_SETTINGS: ExecutionSettings = { failureBehavior: 'stop', retryMaxAttempts: 3, retryIntervalMinutes: 5 };
@@ -34,16 +53,30 @@ const DEFAULT_SETTINGS: ExecutionSettings = { failureBehavior: 'stop', retryMaxA
  * activity reports action errors as non-retryable, so they fail once; only lost attempts
  * (timeouts after a worker crash) are retried, which idempotent steps make safe.
  */
-function nodeOptions(settings: ExecutionSettings, retryIntervalMs: number | undefined, extra: Partial<ActivityOptions> = {}): ActivityOptions {
+function nodeOptions(
+  settings: ExecutionSettings,
+  retryIntervalMs: number | undefined,
+  extra: Partial<ActivityOptions> = {},
+): ActivityOptions {
   if (settings.failureBehavior === 'retry') {
     const interval = retryIntervalMs ?? settings.retryIntervalMinutes * 60_000;
     return {
       startToCloseTimeout: '2 minutes',
       ...extra,
-      retry: { maximumAttempts: settings.retryMaxAttempts, initialInterval: interval, maximumInterval: interval, backoffCoefficient: 1, nonRetryableErrorTypes: [FAILURE_TYPES.permanent] },
+      retry: {
+        maximumAttempts: settings.retryMaxAttempts,
+        initialInterval: interval,
+        maximumInterval: interval,
+        backoffCoefficient: 1,
+        nonRetryableErrorTypes: [FAILURE_TYPES.permanent],
+      },
     };
   }
-  return { startToCloseTimeout: '2 minutes', ...extra, retry: { maximumAttempts: 3, initialInterval: '1 second', backoffCoefficient: 2 } };
+  return {
+    startToCloseTimeout: '2 minutes',
+    ...extra,
+    retry: { maximumAttempts: 3, initialInterval: '1 second', backoffCoefficient: 2 },
+  };
 }
 
 /**
@@ -57,7 +90,10 @@ export async function automationExecutionWorkflow(input: ExecutionWorkflowInput)
   const settings = { ...DEFAULT_SETTINGS, ...(input.graph.executionSettings ?? {}) };
   const actOptions = nodeOptions(settings, input.retryIntervalMs, { heartbeatTimeout: NODE_HEARTBEAT_TIMEOUT });
   // A lookup in mode `all` starts its children from the activity (up to 30 minutes of batches), heartbeating per batch.
-  const lookupOptions = nodeOptions(settings, input.retryIntervalMs, { startToCloseTimeout: '30 minutes', heartbeatTimeout: NODE_HEARTBEAT_TIMEOUT });
+  const lookupOptions = nodeOptions(settings, input.retryIntervalMs, {
+    startToCloseTimeout: '30 minutes',
+    heartbeatTimeout: NODE_HEARTBEAT_TIMEOUT,
+  });
   const acts = proxyActivities<Activities>(actOptions);
   const lookups = proxyActivities<Activities>(lookupOptions);
   const topo = topology(input.graph);
@@ -68,21 +104,38 @@ export async function automationExecutionWorkflow(input: ExecutionWorkflowInput)
 
   const nodeFailed = (node: GraphNode, error: string, startedAt: string, recordedByActivity: boolean): NodeOutcome => {
     steps.push({
-      nodeId: node.id, nodeType: node.type, actionType: typeof node.data?.actionType === 'string' ? node.data.actionType : null,
-      status: 'failed', startedAt, endedAt: iso(), error, onlyIfMissing: recordedByActivity,
+      nodeId: node.id,
+      nodeType: node.type,
+      actionType: typeof node.data?.actionType === 'string' ? node.data.actionType : null,
+      status: 'failed',
+      startedAt,
+      endedAt: iso(),
+      error,
+      onlyIfMissing: recordedByActivity,
     });
     if (settings.failureBehavior === 'continue') return { handle: null };
     failed = { nodeId: node.id, error };
     return { stop: true };
   };
 
-  const activityNode = async (node: GraphNode, run: (i: NodeActivityInput) => Promise<NodeActivityResult>): Promise<NodeOutcome> => {
+  const activityNode = async (
+    node: GraphNode,
+    run: (i: NodeActivityInput) => Promise<NodeActivityResult>,
+  ): Promise<NodeOutcome> => {
     const startedAt = iso();
     try {
       const r = await run({
-        workspaceId: input.workspaceId, executionId: input.executionId, automationId: input.automationId, nodeId: node.id,
-        data: node.data ?? {}, context, isTest: input.isTest, actorUserId: input.actorUserId, timezone: input.timezone,
-        chain: input.chain, failureBehavior: settings.failureBehavior,
+        workspaceId: input.workspaceId,
+        executionId: input.executionId,
+        automationId: input.automationId,
+        nodeId: node.id,
+        data: node.data ?? {},
+        context,
+        isTest: input.isTest,
+        actorUserId: input.actorUserId,
+        timezone: input.timezone,
+        chain: input.chain,
+        failureBehavior: settings.failureBehavior,
       });
       context = mergeContext(context, r.contextPatch);
       // Fan-out: the matches continue in child executions; the parent takes no edge here.
@@ -90,7 +143,8 @@ export async function automationExecutionWorkflow(input: ExecutionWorkflowInput)
       return { handle: r.handle ?? null };
     } catch (err) {
       if (isCancellation(err)) throw err;
-      if (node.type === 'lookup' && topo.outgoing(node.id).some((e) => e.sourceHandle === 'error')) return { handle: 'error' };
+      if (node.type === 'lookup' && topo.outgoing(node.id).some((e) => e.sourceHandle === 'error'))
+        return { handle: 'error' };
       return nodeFailed(node, failureMessage(err), startedAt, true);
     }
   };
@@ -100,14 +154,33 @@ export async function automationExecutionWorkflow(input: ExecutionWorkflowInput)
     const data = node.data ?? {};
     switch (node.type) {
       case 'trigger':
-        steps.push({ nodeId: node.id, nodeType: 'trigger', status: 'completed', startedAt, endedAt: startedAt, output: { triggerType: data.triggerType ?? null } });
+        steps.push({
+          nodeId: node.id,
+          nodeType: 'trigger',
+          status: 'completed',
+          startedAt,
+          endedAt: startedAt,
+          output: { triggerType: data.triggerType ?? null },
+        });
         return { handle: null };
       case 'condition': {
         try {
           const logic = data.logic === 'or' ? 'or' : 'and';
-          const { result, checks } = explainConditions((data.conditions ?? []) as Condition[], logic, context, { now: input.now ?? Date.now(), timezone: input.timezone });
+          const { result, checks } = explainConditions((data.conditions ?? []) as Condition[], logic, context, {
+            now: input.now ?? Date.now(),
+            timezone: input.timezone,
+          });
           const handle = result ? 'true' : 'false';
-          steps.push({ nodeId: node.id, nodeType: 'condition', status: 'completed', startedAt, endedAt: iso(), input: { logic, conditions: data.conditions }, output: { result, checks }, handle });
+          steps.push({
+            nodeId: node.id,
+            nodeType: 'condition',
+            status: 'completed',
+            startedAt,
+            endedAt: iso(),
+            input: { logic, conditions: data.conditions },
+            output: { result, checks },
+            handle,
+          });
           return { handle };
         } catch (err) {
           return nodeFailed(node, failureMessage(err), startedAt, false);
@@ -115,25 +188,60 @@ export async function automationExecutionWorkflow(input: ExecutionWorkflowInput)
       }
       case 'delay': {
         const ms = delayMsOf(data);
-        if (ms === null) return nodeFailed(node, 'delay has no valid duration (delayAmount with delayUnit, or an alias such as delayMinutes)', startedAt, false);
+        if (ms === null)
+          return nodeFailed(
+            node,
+            'delay has no valid duration (delayAmount with delayUnit, or an alias such as delayMinutes)',
+            startedAt,
+            false,
+          );
         if (input.isTest) {
-          steps.push({ nodeId: node.id, nodeType: 'delay', status: 'skipped', startedAt, endedAt: startedAt, input: { ms }, output: { test: true, wouldWaitMs: ms } });
+          steps.push({
+            nodeId: node.id,
+            nodeType: 'delay',
+            status: 'skipped',
+            startedAt,
+            endedAt: startedAt,
+            input: { ms },
+            output: { test: true, wouldWaitMs: ms },
+          });
           return { handle: null };
         }
         const until = new Date(Date.now() + ms).toISOString();
         // The step log shows the run waiting (and what happened before) for the whole delay.
-        await bookkeeping.recordSteps({ workspaceId: input.workspaceId, executionId: input.executionId, steps: [...steps, { nodeId: node.id, nodeType: 'delay', status: 'running', startedAt, endedAt: null, input: { ms, until } }] });
+        await bookkeeping.recordSteps({
+          workspaceId: input.workspaceId,
+          executionId: input.executionId,
+          steps: [
+            ...steps,
+            { nodeId: node.id, nodeType: 'delay', status: 'running', startedAt, endedAt: null, input: { ms, until } },
+          ],
+        });
         await sleep(ms, { summary: `${nodeSummary(node)} · until ${until}` });
-        steps.push({ nodeId: node.id, nodeType: 'delay', status: 'completed', startedAt, endedAt: iso(), input: { ms, until }, output: { waitedMs: ms } });
+        steps.push({
+          nodeId: node.id,
+          nodeType: 'delay',
+          status: 'completed',
+          startedAt,
+          endedAt: iso(),
+          input: { ms, until },
+          output: { waitedMs: ms },
+        });
         return { handle: null };
       }
       // Each activity is named after its node in the Web UI (user metadata; replay ignores it).
       case 'action':
-        return activityNode(node, (i) => acts.runAction.executeWithOptions({ ...actOptions, summary: nodeSummary(node) }, [i]));
+        return activityNode(node, (i) =>
+          acts.runAction.executeWithOptions({ ...actOptions, summary: nodeSummary(node) }, [i]),
+        );
       case 'ai':
-        return activityNode(node, (i) => acts.runAi.executeWithOptions({ ...actOptions, summary: nodeSummary(node) }, [i]));
+        return activityNode(node, (i) =>
+          acts.runAi.executeWithOptions({ ...actOptions, summary: nodeSummary(node) }, [i]),
+        );
       case 'lookup':
-        return activityNode(node, (i) => lookups.runLookup.executeWithOptions({ ...lookupOptions, summary: nodeSummary(node) }, [i]));
+        return activityNode(node, (i) =>
+          lookups.runLookup.executeWithOptions({ ...lookupOptions, summary: nodeSummary(node) }, [i]),
+        );
       default:
         return nodeFailed(node, `unknown node type ${node.type}`, startedAt, false);
     }
@@ -142,14 +250,30 @@ export async function automationExecutionWorkflow(input: ExecutionWorkflowInput)
   try {
     const { ran } = await walkFrom(topo, input.startAt, runNode);
     const failure = failed as { nodeId: string; error: string } | null;
-    await bookkeeping.finishExecution({ workspaceId: input.workspaceId, executionId: input.executionId, status: failure ? 'failed' : 'completed', error: failure ? `${failure.nodeId}: ${failure.error}` : null, steps });
+    await bookkeeping.finishExecution({
+      workspaceId: input.workspaceId,
+      executionId: input.executionId,
+      status: failure ? 'failed' : 'completed',
+      error: failure ? `${failure.nodeId}: ${failure.error}` : null,
+      steps,
+    });
     // A failed run fails its workflow too, so operators can filter failures in the Temporal UI.
-    if (failure) throw ApplicationFailure.nonRetryable(`node ${failure.nodeId} failed: ${failure.error}`, FAILURE_TYPES.nodeFailed);
+    if (failure)
+      throw ApplicationFailure.nonRetryable(
+        `node ${failure.nodeId} failed: ${failure.error}`,
+        FAILURE_TYPES.nodeFailed,
+      );
     return { status: 'completed', ran };
   } catch (err) {
     if (isCancellation(err)) {
       await CancellationScope.nonCancellable(() =>
-        bookkeeping.finishExecution({ workspaceId: input.workspaceId, executionId: input.executionId, status: 'cancelled', error: 'cancelled', steps }),
+        bookkeeping.finishExecution({
+          workspaceId: input.workspaceId,
+          executionId: input.executionId,
+          status: 'cancelled',
+          error: 'cancelled',
+          steps,
+        }),
       );
     }
     throw err;

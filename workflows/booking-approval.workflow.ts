@@ -5,14 +5,35 @@
  * conditional update of the row, so a cancel that got there first makes the update fail (409).
  * The `bookingClosed` signal (booking cancelled) ends the run. Input: ids and times only.
  */
-import { ApplicationFailure, allHandlersFinished, condition, defineSignal, defineUpdate, proxyActivities, setHandler } from '@temporalio/workflow';
+import {
+  ApplicationFailure,
+  allHandlersFinished,
+  condition,
+  defineSignal,
+  defineUpdate,
+  proxyActivities,
+  setHandler,
+} from '@temporalio/workflow';
 import type { createActivities } from '../activities';
-import { APPROVE_UPDATE, CLOSED_SIGNAL, REJECT_UPDATE, type BookingApprovalInput, type DecisionArgs, type DecisionResult } from '../domain/bookings/approval-types';
+import {
+  APPROVE_UPDATE,
+  CLOSED_SIGNAL,
+  REJECT_UPDATE,
+  type BookingApprovalInput,
+  type DecisionArgs,
+  type DecisionResult,
+} from '../domain/bookings/approval-types';
 
 type Activities = ReturnType<typeof createActivities>;
 
-const { decideBooking } = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 20 } });
-const { notifyBookingApprovers } = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { initialInterval: '5 seconds', maximumInterval: '5 minutes', maximumAttempts: 10 } });
+const { decideBooking } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 20 },
+});
+const { notifyBookingApprovers } = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '5 seconds', maximumInterval: '5 minutes', maximumAttempts: 10 },
+});
 
 export const approveBookingUpdate = defineUpdate<DecisionResult, [DecisionArgs]>(APPROVE_UPDATE);
 export const rejectBookingUpdate = defineUpdate<DecisionResult, [DecisionArgs]>(REJECT_UPDATE);
@@ -22,22 +43,34 @@ export async function bookingApprovalWorkflow(input: BookingApprovalInput): Prom
   const ids = { workspaceId: input.workspaceId, bookingId: input.bookingId };
   let outcome: string | null = null;
   let busy = false;
-  const decide = (decision: 'approve' | 'reject') => async (args: DecisionArgs): Promise<DecisionResult> => {
-    busy = true;
-    try {
-      const result = await decideBooking({ ...ids, decision, userId: args.userId, notes: args.notes, reason: args.reason });
-      if (!result.decided) {
+  const decide =
+    (decision: 'approve' | 'reject') =>
+    async (args: DecisionArgs): Promise<DecisionResult> => {
+      busy = true;
+      try {
+        const result = await decideBooking({
+          ...ids,
+          decision,
+          userId: args.userId,
+          notes: args.notes,
+          reason: args.reason,
+        });
+        if (!result.decided) {
+          outcome = result.status;
+          throw ApplicationFailure.nonRetryable(
+            `status: the booking is ${result.status}; it is no longer pending`,
+            'invalid_state',
+          );
+        }
         outcome = result.status;
-        throw ApplicationFailure.nonRetryable(`status: the booking is ${result.status}; it is no longer pending`, 'invalid_state');
+        return result;
+      } finally {
+        busy = false;
       }
-      outcome = result.status;
-      return result;
-    } finally {
-      busy = false;
-    }
-  };
+    };
   const open = (_args: DecisionArgs): void => {
-    if (outcome !== null || busy) throw new Error('status: the booking is no longer pending (a decision was made or is in progress)');
+    if (outcome !== null || busy)
+      throw new Error('status: the booking is no longer pending (a decision was made or is in progress)');
   };
   setHandler(approveBookingUpdate, decide('approve'), { validator: open });
   setHandler(rejectBookingUpdate, decide('reject'), { validator: open });
@@ -46,7 +79,8 @@ export async function bookingApprovalWorkflow(input: BookingApprovalInput): Prom
   });
 
   // A notice that cannot be sent after its retries must not stop the deadline.
-  const notify = (kind: 'request' | 'reminder', n: number) => notifyBookingApprovers({ ...ids, kind, n }).catch(() => undefined);
+  const notify = (kind: 'request' | 'reminder', n: number) =>
+    notifyBookingApprovers({ ...ids, kind, n }).catch(() => undefined);
   await notify('request', 0);
   const deadline = Date.parse(input.deadlineAt);
   let reminders = 0;

@@ -4,7 +4,15 @@
  * when told (signal) or when a timer fires, then invites, reminds, expires or completes. A worker
  * killed between two signatures loses nothing: the next run of advanceEnvelope sees both.
  */
-import { condition, continueAsNew, defineSignal, proxyActivities, proxyLocalActivities, setHandler, workflowInfo } from '@temporalio/workflow';
+import {
+  condition,
+  continueAsNew,
+  defineSignal,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
+  workflowInfo,
+} from '@temporalio/workflow';
 import type { createActivities } from '../activities';
 import type { ContractEnvelopeInput } from '../domain/contracts/envelope-messages';
 
@@ -48,7 +56,10 @@ export async function contractEnvelopeWorkflow(input: ContractEnvelopeInput): Pr
     if (changed) continue;
 
     const now = Date.now();
-    const timeout = Math.max(0, Math.min(MAX_IDLE_MS, ...[deadline, nextReminder].filter((t): t is number => t !== null).map((t) => t - now)));
+    const timeout = Math.max(
+      0,
+      Math.min(MAX_IDLE_MS, ...[deadline, nextReminder].filter((t): t is number => t !== null).map((t) => t - now)),
+    );
     if (await condition(() => changed, timeout)) continue;
 
     if (deadline !== null && Date.now() >= deadline) {

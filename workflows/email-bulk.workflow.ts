@@ -14,11 +14,19 @@ const { emailBulkSendBatch } = proxyActivities<Activities>({
   heartbeatTimeout: '30 seconds',
   retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 12 },
 });
-const { emailBulkFinish } = proxyActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { maximumAttempts: 20 } });
+const { emailBulkFinish } = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { maximumAttempts: 20 },
+});
 
-export interface EmailBulkWorkflowInput { workspaceId: string; queueId: string }
+export interface EmailBulkWorkflowInput {
+  workspaceId: string;
+  queueId: string;
+}
 
-export async function emailBulkWorkflow(input: EmailBulkWorkflowInput): Promise<{ status: string; summary: Record<string, number> }> {
+export async function emailBulkWorkflow(
+  input: EmailBulkWorkflowInput,
+): Promise<{ status: string; summary: Record<string, number> }> {
   const ids = { workspaceId: input.workspaceId, queueId: input.queueId };
   try {
     for (;;) {

@@ -7,11 +7,27 @@
  * conditions arrive as the `exit` signal.
  */
 import {
-  ApplicationFailure, allHandlersFinished, condition, defineQuery, defineSignal, defineUpdate, proxyActivities, proxyLocalActivities, setHandler,
+  ApplicationFailure,
+  allHandlersFinished,
+  condition,
+  defineQuery,
+  defineSignal,
+  defineUpdate,
+  proxyActivities,
+  proxyLocalActivities,
+  setHandler,
 } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
 import { nextSendTime } from '../domain/sequences/send-window';
-import type { EnrollmentState, EnrollmentWorkflowInput, ExitReason, MirrorInput, PauseArgs, StepActivityResult, WorkflowNode } from '../domain/sequences/types';
+import type {
+  EnrollmentState,
+  EnrollmentWorkflowInput,
+  ExitReason,
+  MirrorInput,
+  PauseArgs,
+  StepActivityResult,
+  WorkflowNode,
+} from '../domain/sequences/types';
 
 type Activities = ReturnType<typeof createActivities>;
 
@@ -23,7 +39,10 @@ export const stateQuery = defineQuery<EnrollmentState>('state');
 
 const DAY_MS = 86_400_000;
 const MAX_PAUSE_DAYS = 365;
-const bookkeeping = proxyLocalActivities<Activities>({ startToCloseTimeout: '1 minute', retry: { initialInterval: '1 second', maximumInterval: '1 minute' } });
+const bookkeeping = proxyLocalActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
+});
 
 /** Validators reject with this type; the client maps it to 409 invalid_state. */
 const invalidState = (message: string): never => {
@@ -32,12 +51,20 @@ const invalidState = (message: string): never => {
 
 export async function sequenceEnrollmentWorkflow(input: EnrollmentWorkflowInput): Promise<EnrollmentState> {
   const scale = input.waitScale ?? 1;
-  const settings = input.failureBehavior === 'retry'
-    ? { maximumAttempts: input.retryMaxAttempts, initialInterval: input.retryIntervalMinutes * 60_000 * scale, backoffCoefficient: 1 }
-    : { maximumAttempts: 12, initialInterval: 1000, backoffCoefficient: 2, maximumInterval: 120_000 };
+  const settings =
+    input.failureBehavior === 'retry'
+      ? {
+          maximumAttempts: input.retryMaxAttempts,
+          initialInterval: input.retryIntervalMinutes * 60_000 * scale,
+          backoffCoefficient: 1,
+        }
+      : { maximumAttempts: 12, initialInterval: 1000, backoffCoefficient: 2, maximumInterval: 120_000 };
   // Permanent step errors are non-retryable (activity side); transient ones (SMTP down, an e-mail
   // claim still in progress after a crash) retry for long enough to outlast the claim's stale window.
-  const acts = proxyActivities<Activities>({ startToCloseTimeout: input.stepTimeoutMs ?? '2 minutes', retry: { ...settings, nonRetryableErrorTypes: ['SequenceStepPermanentError'] } });
+  const acts = proxyActivities<Activities>({
+    startToCloseTimeout: input.stepTimeoutMs ?? '2 minutes',
+    retry: { ...settings, nonRetryableErrorTypes: ['SequenceStepPermanentError'] },
+  });
   const ids = { workspaceId: input.workspaceId, enrollmentId: input.enrollmentId };
   const mirror = (m: Omit<MirrorInput, 'workspaceId' | 'enrollmentId'>) => bookkeeping.sequenceMirror({ ...ids, ...m });
   const iso = (ms: number): string => new Date(ms).toISOString();
@@ -52,49 +79,83 @@ export async function sequenceEnrollmentWorkflow(input: EnrollmentWorkflowInput)
 
   const finish = (): Promise<unknown> => {
     finishing ??= exit
-      ? mirror({ status: 'exited', exitReason: exit.reason, event: exit.event, nextActionAt: null, pausedUntil: null, error: exit.error ?? null })
+      ? mirror({
+          status: 'exited',
+          exitReason: exit.reason,
+          event: exit.event,
+          nextActionAt: null,
+          pausedUntil: null,
+          error: exit.error ?? null,
+        })
       : mirror({ status: 'completed', event: 'sequence_completed', nextActionAt: null, pausedUntil: null });
     finished = exit ? 'exited' : 'completed';
     return finishing;
   };
 
   setHandler(stateQuery, () => ({
-    status: finished ?? status, currentNodeId: current, pausedUntil: pausedUntil === null ? null : iso(pausedUntil), exitReason: exit?.reason ?? null,
+    status: finished ?? status,
+    currentNodeId: current,
+    pausedUntil: pausedUntil === null ? null : iso(pausedUntil),
+    exitReason: exit?.reason ?? null,
   }));
 
-  setHandler(pauseUpdate, async (args) => {
-    status = 'paused';
-    pausedUntil = args.durationDays ? Date.now() + Math.round(args.durationDays * DAY_MS * scale) : null;
-    await mirror({ status: 'paused', event: 'sequence_paused', pausedUntil: pausedUntil === null ? null : iso(pausedUntil) });
-    return { paused: true as const };
-  }, {
-    validator: (args) => {
-      if (finished || exit || status !== 'active') invalidState(`enrollment is ${finished ?? (exit ? 'exiting' : status)}; only active enrollments can be paused`);
-      const d = args?.durationDays;
-      if (d !== undefined && !(typeof d === 'number' && d > 0 && d <= MAX_PAUSE_DAYS)) invalidState(`durationDays must be greater than 0 and at most ${MAX_PAUSE_DAYS}`);
+  setHandler(
+    pauseUpdate,
+    async (args) => {
+      status = 'paused';
+      pausedUntil = args.durationDays ? Date.now() + Math.round(args.durationDays * DAY_MS * scale) : null;
+      await mirror({
+        status: 'paused',
+        event: 'sequence_paused',
+        pausedUntil: pausedUntil === null ? null : iso(pausedUntil),
+      });
+      return { paused: true as const };
     },
-  });
+    {
+      validator: (args) => {
+        if (finished || exit || status !== 'active')
+          invalidState(
+            `enrollment is ${finished ?? (exit ? 'exiting' : status)}; only active enrollments can be paused`,
+          );
+        const d = args?.durationDays;
+        if (d !== undefined && !(typeof d === 'number' && d > 0 && d <= MAX_PAUSE_DAYS))
+          invalidState(`durationDays must be greater than 0 and at most ${MAX_PAUSE_DAYS}`);
+      },
+    },
+  );
 
-  setHandler(resumeUpdate, async () => {
-    status = 'active';
-    pausedUntil = null;
-    await mirror({ status: 'active', event: 'sequence_resumed', pausedUntil: null });
-    return { resumed: true as const };
-  }, {
-    validator: () => {
-      if (finished || exit || status !== 'paused') invalidState(`enrollment is ${finished ?? (exit ? 'exiting' : status)}; only paused enrollments can be resumed`);
+  setHandler(
+    resumeUpdate,
+    async () => {
+      status = 'active';
+      pausedUntil = null;
+      await mirror({ status: 'active', event: 'sequence_resumed', pausedUntil: null });
+      return { resumed: true as const };
     },
-  });
+    {
+      validator: () => {
+        if (finished || exit || status !== 'paused')
+          invalidState(
+            `enrollment is ${finished ?? (exit ? 'exiting' : status)}; only paused enrollments can be resumed`,
+          );
+      },
+    },
+  );
 
-  setHandler(unenrollUpdate, async () => {
-    exit = { reason: 'manual', event: 'sequence_unenrolled' };
-    await finish();
-    return { unenrolled: true as const };
-  }, {
-    validator: () => {
-      if (finished || exit) invalidState(`enrollment is ${finished ?? 'exiting'}; only active or paused enrollments can be unenrolled`);
+  setHandler(
+    unenrollUpdate,
+    async () => {
+      exit = { reason: 'manual', event: 'sequence_unenrolled' };
+      await finish();
+      return { unenrolled: true as const };
     },
-  });
+    {
+      validator: () => {
+        if (finished || exit)
+          invalidState(`enrollment is ${finished ?? 'exiting'}; only active or paused enrollments can be unenrolled`);
+      },
+    },
+  );
 
   setHandler(exitSignal, ({ reason }) => {
     if (!finished && !exit) exit = { reason, event: 'sequence_exited' };
@@ -151,15 +212,36 @@ export async function sequenceEnrollmentWorkflow(input: EnrollmentWorkflowInput)
     } else if (node.type === 'wait') {
       const ms = Math.round(Number(node.data.ms ?? DAY_MS) * scale);
       const until = Date.now() + ms;
-      await mirror({ currentNodeId: node.id, nextActionAt: iso(until), step: { nodeId: node.id, nodeType: 'wait', status: 'waiting', output: { until: iso(until), ms } } });
+      await mirror({
+        currentNodeId: node.id,
+        nextActionAt: iso(until),
+        step: { nodeId: node.id, nodeType: 'wait', status: 'waiting', output: { until: iso(until), ms } },
+      });
       if (!(await sleepUntil(until))) break;
-      await mirror({ nextActionAt: null, step: { nodeId: node.id, nodeType: 'wait', status: 'completed', output: { until: iso(until), waitedMs: ms } } });
+      await mirror({
+        nextActionAt: null,
+        step: { nodeId: node.id, nodeType: 'wait', status: 'completed', output: { until: iso(until), waitedMs: ms } },
+      });
       result = { status: 'completed' };
     } else {
       if (node.type === 'send_email' || node.type === 'send_sms') {
-        const at = nextSendTime(Date.now(), input.sendSettings, node.type === 'send_sms' ? 'sms' : 'email', node.data.ignoreBusinessHours === true);
+        const at = nextSendTime(
+          Date.now(),
+          input.sendSettings,
+          node.type === 'send_sms' ? 'sms' : 'email',
+          node.data.ignoreBusinessHours === true,
+        );
         if (at > Date.now()) {
-          await mirror({ currentNodeId: node.id, nextActionAt: iso(at), step: { nodeId: node.id, nodeType: node.type, status: 'waiting', output: { scheduledFor: iso(at), reason: 'send window' } } });
+          await mirror({
+            currentNodeId: node.id,
+            nextActionAt: iso(at),
+            step: {
+              nodeId: node.id,
+              nodeType: node.type,
+              status: 'waiting',
+              output: { scheduledFor: iso(at), reason: 'send window' },
+            },
+          });
           if (!(await sleepUntil(at))) break;
         }
       }
@@ -193,5 +275,10 @@ export async function sequenceEnrollmentWorkflow(input: EnrollmentWorkflowInput)
   if (!finished) await finish();
   else await finishing;
   await condition(allHandlersFinished);
-  return { status: finished ?? 'completed', currentNodeId: current, pausedUntil: null, exitReason: exit ? (exit as { reason: ExitReason }).reason : null };
+  return {
+    status: finished ?? 'completed',
+    currentNodeId: current,
+    pausedUntil: null,
+    exitReason: exit ? (exit as { reason: ExitReason }).reason : null,
+  };
 }

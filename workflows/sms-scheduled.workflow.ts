@@ -14,9 +14,14 @@ const { sendScheduledSms } = proxyActivities<Activities>({
   // Gateway 5xx and connection refusals are retried; refusals and unknown outcomes are not thrown.
   retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 10 },
 });
-const { failScheduledSms } = proxyActivities<Activities>({ startToCloseTimeout: '30 seconds', retry: { maximumAttempts: 20 } });
+const { failScheduledSms } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { maximumAttempts: 20 },
+});
 
-export async function scheduledSmsWorkflow(input: ScheduledSmsWorkflowInput): Promise<{ status: string; smsId?: string }> {
+export async function scheduledSmsWorkflow(
+  input: ScheduledSmsWorkflowInput,
+): Promise<{ status: string; smsId?: string }> {
   const wait = Date.parse(input.sendAt) - Date.now();
   if (wait > 0) await sleep(wait);
   try {
@@ -24,6 +29,10 @@ export async function scheduledSmsWorkflow(input: ScheduledSmsWorkflowInput): Pr
   } catch (err) {
     if (isCancellation(err)) throw err;
     const cause = err instanceof ActivityFailure && err.cause ? err.cause.message : String(err);
-    return failScheduledSms({ workspaceId: input.workspaceId, scheduledId: input.scheduledId, error: `gave up after retries: ${cause}` });
+    return failScheduledSms({
+      workspaceId: input.workspaceId,
+      scheduledId: input.scheduledId,
+      error: `gave up after retries: ${cause}`,
+    });
   }
 }

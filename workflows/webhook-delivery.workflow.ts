@@ -18,7 +18,12 @@ export async function webhookDeliveryWorkflow(input: WebhookRetryInput): Promise
   const delays = input.delaysMs.map((d) => Math.max(0, Math.round(d * (1 + (Math.random() * 2 - 1) * input.jitter))));
   for (let i = 0; i < delays.length; i++) {
     await sleep(delays[i]!);
-    const outcome = await attemptWebhookDelivery({ workspaceId: input.workspaceId, deliveryId: input.deliveryId, step: i + 1, nextDelayMs: delays[i + 1] ?? null });
+    const outcome = await attemptWebhookDelivery({
+      workspaceId: input.workspaceId,
+      deliveryId: input.deliveryId,
+      step: i + 1,
+      nextDelayMs: delays[i + 1] ?? null,
+    });
     if (outcome !== 'retry') return outcome;
   }
   return 'failed';

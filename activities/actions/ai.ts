@@ -22,7 +22,12 @@ export function parseAi(data: Record<string, unknown>, context: Context, timezon
   if (issues.length) fail(`ai: ${issues.map((i) => `${i.path}: ${i.error}`).join('; ')}`);
   const d = aiDataSchema.parse(data);
   const prompt = renderTemplate(d.prompt, context, { timezone }).text;
-  return { prompt, outputMode: d.outputMode, reasoningEffort: d.reasoningEffort, ...(d.outputMode === 'json_schema' ? { schema: aiSchemaOf(d.schema) ?? undefined } : {}) };
+  return {
+    prompt,
+    outputMode: d.outputMode,
+    reasoningEffort: d.reasoningEffort,
+    ...(d.outputMode === 'json_schema' ? { schema: aiSchemaOf(d.schema) ?? undefined } : {}),
+  };
 }
 
 export function aiContext(output: unknown): Context {
@@ -32,7 +37,12 @@ export function aiContext(output: unknown): Context {
 
 export async function performAi(env: ActionEnv, c: AiConfig): Promise<ActionResult & { handle: string }> {
   const provider = env.deps.ai() ?? fail('ai: the AI provider module is not available');
-  const res = await provider.complete({ prompt: c.prompt, outputMode: c.outputMode, reasoningEffort: c.reasoningEffort, ...(c.schema ? { schema: c.schema } : {}) });
+  const res = await provider.complete({
+    prompt: c.prompt,
+    outputMode: c.outputMode,
+    reasoningEffort: c.reasoningEffort,
+    ...(c.schema ? { schema: c.schema } : {}),
+  });
   const output = { text: res.text, json: res.json ?? null, model: res.model, usage: res.usage ?? null };
   return { output, handle: aiBranchOf(res.json ?? res.text), contextPatch: aiContext(output) };
 }

@@ -1,4 +1,7 @@
-/** What every automation activity and action handler may use (its own file, so actions do not import the activity module). */
+/**
+ * What every automation activity and action handler may use (its own file, so actions do not import the activity
+ * module).
+ */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { AiProvider } from '../../domain/ai/ai-provider';
 import type { EngineDeps } from '../../domain/automations/engine/ports';

@@ -9,8 +9,16 @@ import { issuesOf } from '../../domain/automations/zod-kit';
 import type { Context } from '../../domain/automations/engine/types';
 import { httpRequestAction, sendEmailAction, sendSmsAction, sendWebhookAction } from './outbound';
 import {
-  addToListAction, assignUserAction, createContactAction, createDealAction, createLeadAction, createRecordAction, moveDealStageAction,
-  removeFromListAction, setAccessAction, updateRecordAction,
+  addToListAction,
+  assignUserAction,
+  createContactAction,
+  createDealAction,
+  createLeadAction,
+  createRecordAction,
+  moveDealStageAction,
+  removeFromListAction,
+  setAccessAction,
+  updateRecordAction,
 } from './records';
 import { createActivityAction, createNoteAction, createRecallAction, createTaskAction } from './timeline';
 import { fail, type ActionHandler } from './types';
@@ -57,7 +65,12 @@ export function handlerFor(actionType: unknown): { type: ActionType; handler: Ac
  * that is exactly one placeholder keeps its type), then the spec's defaults. This resolved
  * config is what the step log stores as the step's input.
  */
-export function resolveActionConfig(actionType: ActionType, raw: unknown, context: Context, timezone: string): { config: Record<string, unknown>; unresolved: string[] } {
+export function resolveActionConfig(
+  actionType: ActionType,
+  raw: unknown,
+  context: Context,
+  timezone: string,
+): { config: Record<string, unknown>; unresolved: string[] } {
   const source = raw && typeof raw === 'object' && !Array.isArray(raw) ? (raw as Record<string, unknown>) : {};
   const { body, ...rest } = source;
   const resolved = resolveDeep(actionType === 'send_email' ? rest : source, context, { timezone });

@@ -8,7 +8,12 @@ import { mapLimited } from '../../domain/shared/concurrency';
 import { cancellationSignal, CancelledFailure, heartbeat } from '@temporalio/activity';
 import { AutomationExecution } from '../../domain/automations/automation.entity';
 import { loadEntityContext } from '../../domain/automations/engine/context';
-import { lookupEntityInfo, runLookupQuery, watchedValues, type LookupSpec } from '../../domain/automations/engine/lookup';
+import {
+  lookupEntityInfo,
+  runLookupQuery,
+  watchedValues,
+  type LookupSpec,
+} from '../../domain/automations/engine/lookup';
 import { AutomationLookupSnapshot } from '../../domain/automations/engine/lookup-snapshot.entity';
 import { startExecution } from '../../domain/automations/engine/start';
 import type { Context } from '../../domain/automations/engine/types';
@@ -46,9 +51,19 @@ export function lookupContext(nodeId: string, label: string | undefined, value: 
 }
 
 /** Splits records into changed and unchanged against the snapshots, storing the new values (not in test runs). */
-async function detectChanges(env: ActionEnv, c: LookupConfig, records: Record<string, unknown>[]): Promise<{ changed: Record<string, unknown>[]; previous: Map<string, Record<string, unknown>> }> {
+async function detectChanges(
+  env: ActionEnv,
+  c: LookupConfig,
+  records: Record<string, unknown>[],
+): Promise<{ changed: Record<string, unknown>[]; previous: Map<string, Record<string, unknown>> }> {
   const ids = records.map((r) => String(r._id));
-  const snaps = ids.length ? await env.em.find(AutomationLookupSnapshot, { automationId: env.input.automationId, nodeId: env.input.nodeId, recordId: { $in: ids } }) : [];
+  const snaps = ids.length
+    ? await env.em.find(AutomationLookupSnapshot, {
+        automationId: env.input.automationId,
+        nodeId: env.input.nodeId,
+        recordId: { $in: ids },
+      })
+    : [];
   const byId = new Map(snaps.map((s) => [s.recordId, s]));
   const changed: Record<string, unknown>[] = [];
   const previous = new Map<string, Record<string, unknown>>();
@@ -61,7 +76,19 @@ async function detectChanges(env: ActionEnv, c: LookupConfig, records: Record<st
     if (snap) previous.set(id, snap.values);
     if (env.input.isTest) continue;
     if (snap) snap.values = values;
-    else env.em.persist(env.em.create(AutomationLookupSnapshot, { _id: newId(), workspaceId: env.input.workspaceId, createdAt: env.now, updatedAt: env.now, automationId: env.input.automationId, nodeId: env.input.nodeId, recordId: id, values }));
+    else
+      env.em.persist(
+        env.em.create(AutomationLookupSnapshot, {
+          _id: newId(),
+          workspaceId: env.input.workspaceId,
+          createdAt: env.now,
+          updatedAt: env.now,
+          automationId: env.input.automationId,
+          nodeId: env.input.nodeId,
+          recordId: id,
+          values,
+        }),
+      );
   }
   return { changed, previous };
 }
@@ -72,7 +99,12 @@ export async function performLookup(env: ActionEnv, c: LookupConfig): Promise<Ac
   const { plan } = await workspaceInfo(env.em, env.input.workspaceId);
   const cap = FANOUT_CAP[plan];
   const limit = c.mode === 'all' ? cap : c.mode === 'first' ? (c.changeDetection ? 50 : 1) : 0;
-  const res = await runLookupQuery(env.em, c, env.input.context, { limit, timezone: env.input.timezone, now: env.now, countOnly: c.mode === 'count' });
+  const res = await runLookupQuery(env.em, c, env.input.context, {
+    limit,
+    timezone: env.input.timezone,
+    now: env.now,
+    countOnly: c.mode === 'count',
+  });
   let records = res.records;
   let previous = new Map<string, Record<string, unknown>>();
   if (c.changeDetection && c.mode !== 'count') ({ changed: records, previous } = await detectChanges(env, c, records));
@@ -90,10 +122,25 @@ export async function performLookup(env: ActionEnv, c: LookupConfig): Promise<Ac
   };
   if (c.mode === 'all' && found) {
     // The parent stops here (its found branch runs in the children); ids let a replay resume the fan-out.
-    const output = { ...value, mode: 'all', matchIds: records.map((r) => String(r._id)), truncated: res.truncated, cap, fanOut: !env.input.isTest };
-    return { output, handle: env.input.isTest ? 'found' : 'fanout', contextPatch: lookupContext(env.input.nodeId, c.label, value) };
+    const output = {
+      ...value,
+      mode: 'all',
+      matchIds: records.map((r) => String(r._id)),
+      truncated: res.truncated,
+      cap,
+      fanOut: !env.input.isTest,
+    };
+    return {
+      output,
+      handle: env.input.isTest ? 'found' : 'fanout',
+      contextPatch: lookupContext(env.input.nodeId, c.label, value),
+    };
   }
-  return { output: value, handle: found ? 'found' : 'empty', contextPatch: lookupContext(env.input.nodeId, c.label, value) };
+  return {
+    output: value,
+    handle: found ? 'found' : 'empty',
+    contextPatch: lookupContext(env.input.nodeId, c.label, value),
+  };
 }
 
 /**
@@ -113,15 +160,35 @@ export async function fanOut(env: ActionEnv, c: LookupConfig, output: Record<str
     let stopped = false;
     await mapLimited(batch, FANOUT_CONCURRENCY, async (id) => {
       if (stopped) return;
-      const recordCtx = info.namespace ? await loadEntityContext(forkForWorkspace(env.deps.orm.em, env.input.workspaceId), info.kind, id) : {};
+      const recordCtx = info.namespace
+        ? await loadEntityContext(forkForWorkspace(env.deps.orm.em, env.input.workspaceId), info.kind, id)
+        : {};
       const record = (info.namespace ? recordCtx[info.namespace] : null) ?? { _id: id };
-      const system = { ...(env.input.context.system as object), entityType: info.kind, entityId: id, parentExecutionId: parent._id };
-      const context: Context = { ...env.input.context, ...recordCtx, ...lookupContext(env.input.nodeId, c.label, { ...(record as object), found: true, count: 1, items: [record] }), system };
+      const system = {
+        ...(env.input.context.system as object),
+        entityType: info.kind,
+        entityId: id,
+        parentExecutionId: parent._id,
+      };
+      const context: Context = {
+        ...env.input.context,
+        ...recordCtx,
+        ...lookupContext(env.input.nodeId, c.label, { ...(record as object), found: true, count: 1, items: [record] }),
+        system,
+      };
       const res = await startExecution(engine, {
-        workspaceId: env.input.workspaceId, automationId: env.input.automationId, triggerType: parent.triggerType,
-        triggerKey: `fo:${parent._id}:${nodeKey}:${id}`, entityType: info.kind, entityId: id, context,
-        parentExecutionId: parent._id, graph: parent.graph, startAt: { nodeId: env.input.nodeId, handle: 'found' },
-        chain: env.input.chain.slice(0, -1), retryable: true,
+        workspaceId: env.input.workspaceId,
+        automationId: env.input.automationId,
+        triggerType: parent.triggerType,
+        triggerKey: `fo:${parent._id}:${nodeKey}:${id}`,
+        entityType: info.kind,
+        entityId: id,
+        context,
+        parentExecutionId: parent._id,
+        graph: parent.graph,
+        startAt: { nodeId: env.input.nodeId, handle: 'found' },
+        chain: env.input.chain.slice(0, -1),
+        retryable: true,
       });
       if (res.status === 'skipped') stopped = true;
     });
@@ -130,4 +197,3 @@ export async function fanOut(env: ActionEnv, c: LookupConfig, output: Record<str
     if (cancellationSignal().aborted) throw new CancelledFailure('lookup fan-out cancelled');
   }
 }
-

@@ -6,7 +6,10 @@ import type { Context } from '../../domain/automations/engine/types';
 import { recordIdOf } from './types';
 
 type Rec = Record<string, unknown> | undefined;
-interface Labelled { value: string; label: string | null }
+interface Labelled {
+  value: string;
+  label: string | null;
+}
 
 const str = (v: unknown): string | null => (typeof v === 'string' && v.trim() !== '' ? v.trim() : null);
 
@@ -21,8 +24,17 @@ function personEmails(context: Context): Labelled[] {
  * contact's, else its company's; contact / company pick that source. `recipientField`: primary
  * (first address of the source), person, company, a label (work, privat, faktura, …), any, all.
  */
-export function emailRecipients(context: Context, recipientField: string, recipientType: string, to?: string): string[] {
-  if (recipientField === 'custom') return (to ?? '').split(/[,;]/).map((s) => s.trim()).filter(Boolean);
+export function emailRecipients(
+  context: Context,
+  recipientField: string,
+  recipientType: string,
+  to?: string,
+): string[] {
+  if (recipientField === 'custom')
+    return (to ?? '')
+      .split(/[,;]/)
+      .map((s) => s.trim())
+      .filter(Boolean);
   const lead = context.lead as Rec;
   const company = context.company as Rec;
   const contactList = personEmails(context);
@@ -39,7 +51,12 @@ export function emailRecipients(context: Context, recipientField: string, recipi
     case 'all':
       return [...new Set(all)];
     case 'primary': {
-      const bySource = recipientType === 'contact' ? contactList[0]?.value : recipientType === 'company' ? companyEmail : (leadEmail ?? contactList[0]?.value ?? companyEmail);
+      const bySource =
+        recipientType === 'contact'
+          ? contactList[0]?.value
+          : recipientType === 'company'
+            ? companyEmail
+            : (leadEmail ?? contactList[0]?.value ?? companyEmail);
       return bySource ? [bySource] : [];
     }
     default: {
@@ -63,7 +80,12 @@ export function phoneOf(context: Context, phoneField: string): string | null {
 }
 
 /** Timeline links for a message: every CRM record the run holds. */
-export function messageLinks(context: Context): { leadId?: string; personId?: string; companyId?: string; dealId?: string } {
+export function messageLinks(context: Context): {
+  leadId?: string;
+  personId?: string;
+  companyId?: string;
+  dealId?: string;
+} {
   const out: Record<string, string> = {};
   const map = { lead: 'leadId', person: 'personId', company: 'companyId', deal: 'dealId' } as const;
   for (const [kind, key] of Object.entries(map) as [keyof typeof map, string][]) {

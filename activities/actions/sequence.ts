@@ -8,13 +8,28 @@ import { enrollEntities } from '../../domain/sequences/enroll.service';
 import type { EnrollEntityType } from '../../domain/sequences/definition.schemas';
 import { fail, recordIdOf, requireTrigger, type ActionHandler, type RecordKind } from './types';
 
-const TYPE_OF_KIND: Record<RecordKind, EnrollEntityType> = { lead: 'Lead', person: 'People', deal: 'Deal', company: 'Company' };
-const KIND_OF_TYPE: Record<EnrollEntityType, RecordKind> = { Lead: 'lead', People: 'person', Deal: 'deal', Company: 'company' };
+const TYPE_OF_KIND: Record<RecordKind, EnrollEntityType> = {
+  lead: 'Lead',
+  person: 'People',
+  deal: 'Deal',
+  company: 'Company',
+};
+const KIND_OF_TYPE: Record<EnrollEntityType, RecordKind> = {
+  Lead: 'lead',
+  People: 'person',
+  Deal: 'deal',
+  Company: 'company',
+};
 
-export const addToSequenceAction: ActionHandler<{ sequenceId: string; entityType: 'trigger' | EnrollEntityType; forceRestart: boolean }> = {
+export const addToSequenceAction: ActionHandler<{
+  sequenceId: string;
+  entityType: 'trigger' | EnrollEntityType;
+  forceRestart: boolean;
+}> = {
   // The enrollment commits in its own transaction before its workflow starts; a retry finds it enrolled.
   kind: 'external',
-  describe: (c) => `would enroll the ${c.entityType === 'trigger' ? 'trigger record' : c.entityType} in sequence ${c.sequenceId}${c.forceRestart ? ' (restarting a running enrollment)' : ''}`,
+  describe: (c) =>
+    `would enroll the ${c.entityType === 'trigger' ? 'trigger record' : c.entityType} in sequence ${c.sequenceId}${c.forceRestart ? ' (restarting a running enrollment)' : ''}`,
   async run(env, c) {
     const engine = env.deps.sequences ?? fail('add_to_sequence: the sequence engine is not available in this worker');
     if (!isId(c.sequenceId)) fail('add_to_sequence: sequenceId must be a 24-character hex id');
@@ -26,11 +41,18 @@ export const addToSequenceAction: ActionHandler<{ sequenceId: string; entityType
       entityId = t.id;
     } else {
       entityType = c.entityType;
-      entityId = recordIdOf(env.input.context, KIND_OF_TYPE[c.entityType]) ?? fail(`add_to_sequence: this run has no ${c.entityType} record`);
+      entityId =
+        recordIdOf(env.input.context, KIND_OF_TYPE[c.entityType]) ??
+        fail(`add_to_sequence: this run has no ${c.entityType} record`);
     }
-    const [r] = await enrollEntities(env.ctx, engine, c.sequenceId, entityType, [entityId], { source: 'automation', forceRestart: c.forceRestart, duplicateMode: c.forceRestart ? 'block_with_restart' : 'block' });
+    const [r] = await enrollEntities(env.ctx, engine, c.sequenceId, entityType, [entityId], {
+      source: 'automation',
+      forceRestart: c.forceRestart,
+      duplicateMode: c.forceRestart ? 'block_with_restart' : 'block',
+    });
     if (!r!.success) {
-      if (r!.code === 'already_enrolled') return { status: 'skipped', output: { skipped: true, reason: 'already_enrolled', entityType, entityId } };
+      if (r!.code === 'already_enrolled')
+        return { status: 'skipped', output: { skipped: true, reason: 'already_enrolled', entityType, entityId } };
       fail(`add_to_sequence: ${r!.error}`);
     }
     return { output: { enrollmentId: r!.enrollmentId, action: r!.action, entityType, entityId } };

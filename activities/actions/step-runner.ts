@@ -13,7 +13,12 @@ import type { AutomationStep, StepStatus } from '../../domain/automations/automa
 import { emWithOrigin } from '../../domain/automations/engine/origin';
 import { maskConfigSecrets } from '../../domain/automations/secrets';
 import { findStep, isDone, lockStep, writeStep, type StepKey } from '../../domain/automations/engine/steps';
-import { FAILURE_TYPES, type Context, type NodeActivityInput, type NodeActivityResult } from '../../domain/automations/engine/types';
+import {
+  FAILURE_TYPES,
+  type Context,
+  type NodeActivityInput,
+  type NodeActivityResult,
+} from '../../domain/automations/engine/types';
 import { automationActor } from '../../domain/automations/engine/workspace';
 import { DomainError } from '../../domain/errors';
 import { forkForWorkspace } from '../../domain/orm/tenant';
@@ -37,12 +42,22 @@ export interface StepSpec<R> {
 }
 
 /** Domain errors no retry can fix. */
-const PERMANENT: ReadonlySet<string> = new Set(['validation', 'not_found', 'not_configured', 'forbidden', 'conflict', 'invalid_state', 'too_large', 'unauthenticated']);
+const PERMANENT: ReadonlySet<string> = new Set([
+  'validation',
+  'not_found',
+  'not_configured',
+  'forbidden',
+  'conflict',
+  'invalid_state',
+  'too_large',
+  'unauthenticated',
+]);
 
 export function toFailure(err: unknown, failureBehavior: NodeActivityInput['failureBehavior']): ApplicationFailure {
   if (err instanceof ApplicationFailure) return err;
   const message = (err instanceof Error ? err.message : String(err)).slice(0, 2000);
-  if (err instanceof DomainError && PERMANENT.has(err.code)) return ApplicationFailure.nonRetryable(message, FAILURE_TYPES.permanent);
+  if (err instanceof DomainError && PERMANENT.has(err.code))
+    return ApplicationFailure.nonRetryable(message, FAILURE_TYPES.permanent);
   if (failureBehavior !== 'retry') return ApplicationFailure.nonRetryable(message, FAILURE_TYPES.actionFailed);
   return ApplicationFailure.retryable(message, 'AutomationActionError');
 }
@@ -56,13 +71,32 @@ function currentAttempt(): number {
 }
 
 function stored(step: AutomationStep, contextOf?: (output: unknown) => Context | undefined): NodeActivityResult {
-  return { output: step.output, status: step.status, handle: step.handle ?? null, contextPatch: step.status === 'completed' ? contextOf?.(step.output) : undefined };
+  return {
+    output: step.output,
+    status: step.status,
+    handle: step.handle ?? null,
+    contextPatch: step.status === 'completed' ? contextOf?.(step.output) : undefined,
+  };
 }
 
-export async function runStep<R>(deps: AutomationActivityDeps, input: NodeActivityInput, spec: StepSpec<R>): Promise<NodeActivityResult> {
+export async function runStep<R>(
+  deps: AutomationActivityDeps,
+  input: NodeActivityInput,
+  spec: StepSpec<R>,
+): Promise<NodeActivityResult> {
   const attempt = currentAttempt();
-  const key: StepKey = { workspaceId: input.workspaceId, executionId: input.executionId, nodeId: input.nodeId, nodeType: spec.nodeType, actionType: spec.actionType };
-  const em = emWithOrigin(deps.orm, input.workspaceId, { automationId: input.automationId, executionId: input.executionId, chain: input.chain });
+  const key: StepKey = {
+    workspaceId: input.workspaceId,
+    executionId: input.executionId,
+    nodeId: input.nodeId,
+    nodeType: spec.nodeType,
+    actionType: spec.actionType,
+  };
+  const em = emWithOrigin(deps.orm, input.workspaceId, {
+    automationId: input.automationId,
+    executionId: input.executionId,
+    chain: input.chain,
+  });
   const env: ActionEnv = {
     em,
     ctx: { em, actor: automationActor(input.workspaceId, input.actorUserId) },
@@ -89,7 +123,12 @@ export async function runStep<R>(deps: AutomationActivityDeps, input: NodeActivi
   const recordFailure = async (err: unknown): Promise<never> => {
     const failure = toFailure(err, input.failureBehavior);
     await writeStep(forkForWorkspace(deps.orm.em, input.workspaceId), key, {
-      status: 'failed', attempt, startedAt, endedAt: new Date(), input: logged(resolved ?? null), error: failure.message,
+      status: 'failed',
+      attempt,
+      startedAt,
+      endedAt: new Date(),
+      input: logged(resolved ?? null),
+      error: failure.message,
     });
     throw failure;
   };
@@ -102,18 +141,37 @@ export async function runStep<R>(deps: AutomationActivityDeps, input: NodeActivi
   const description = input.isTest ? spec.testDescription(resolved) : null;
   if (description !== null) {
     const output = { test: true, wouldDo: description };
-    await writeStep(em, key, { status: 'skipped', attempt, startedAt, endedAt: new Date(), input: logged(resolved), output });
+    await writeStep(em, key, {
+      status: 'skipped',
+      attempt,
+      startedAt,
+      endedAt: new Date(),
+      input: logged(resolved),
+      output,
+    });
     return { output, status: 'skipped', handle: null };
   }
 
   const complete = (r: ActionResult & { handle?: string | null }) => ({
-    status: (r.status ?? 'completed') as StepStatus, attempt, startedAt, endedAt: new Date(), input: logged(resolved), output: r.output ?? null, handle: r.handle ?? null, error: null,
+    status: (r.status ?? 'completed') as StepStatus,
+    attempt,
+    startedAt,
+    endedAt: new Date(),
+    input: logged(resolved),
+    output: r.output ?? null,
+    handle: r.handle ?? null,
+    error: null,
   });
   if (!spec.transactional) {
     try {
       const r = await spec.perform(env, resolved);
       await writeStep(em, key, complete(r));
-      return finish({ output: r.output, status: r.status ?? 'completed', handle: r.handle ?? null, contextPatch: r.contextPatch });
+      return finish({
+        output: r.output,
+        status: r.status ?? 'completed',
+        handle: r.handle ?? null,
+        contextPatch: r.contextPatch,
+      });
     } catch (err) {
       return recordFailure(err);
     }
@@ -130,7 +188,12 @@ export async function runStep<R>(deps: AutomationActivityDeps, input: NodeActivi
     Object.assign(step, complete(r));
     await em.flush();
     await em.commit();
-    return finish({ output: r.output, status: r.status ?? 'completed', handle: r.handle ?? null, contextPatch: r.contextPatch });
+    return finish({
+      output: r.output,
+      status: r.status ?? 'completed',
+      handle: r.handle ?? null,
+      contextPatch: r.contextPatch,
+    });
   } catch (err) {
     await em.rollback().catch(() => undefined);
     return recordFailure(err);

@@ -10,10 +10,28 @@ import { User } from '../../domain/workspaces/user.entity';
 import { parseDateInput, zonedParts, zonedToInstant } from '../../domain/automations/time';
 import type { Context } from '../../domain/automations/engine/types';
 import { phoneOf } from './recipients';
-import { fail, recordIdOf, requireTrigger, triggerRecord, type ActionEnv, type ActionHandler, type RecordKind } from './types';
+import {
+  fail,
+  recordIdOf,
+  requireTrigger,
+  triggerRecord,
+  type ActionEnv,
+  type ActionHandler,
+  type RecordKind,
+} from './types';
 
-const NOTE_REF: Record<RecordKind, string> = { lead: 'leadRef', person: 'personRef', company: 'company', deal: 'dealRef' };
-const EVENT_LINK: Record<RecordKind, string> = { lead: 'leadId', person: 'personId', company: 'companyId', deal: 'dealId' };
+const NOTE_REF: Record<RecordKind, string> = {
+  lead: 'leadRef',
+  person: 'personRef',
+  company: 'company',
+  deal: 'dealRef',
+};
+const EVENT_LINK: Record<RecordKind, string> = {
+  lead: 'leadId',
+  person: 'personId',
+  company: 'companyId',
+  deal: 'dealId',
+};
 
 export const createNoteAction: ActionHandler<{ noteContent: string }> = {
   kind: 'crm',
@@ -31,19 +49,33 @@ export const createActivityAction: ActionHandler<{ description: string; activity
   async run(env, c) {
     const target = requireTrigger(env.input.context, 'create_activity');
     const summary = c.description.length > 200 ? `${c.description.slice(0, 199)}…` : c.description;
-    const activity = await createActivity(env.ctx, { type: c.activityType, summary, description: c.description, entityType: target.kind, entityId: target.id });
+    const activity = await createActivity(env.ctx, {
+      type: c.activityType,
+      summary,
+      description: c.description,
+      entityType: target.kind,
+      entityId: target.id,
+    });
     return { output: { activityId: activity._id, recordType: target.kind, recordId: target.id } };
   },
 };
 
-/** assignTo → a user of this workspace: owner (of the record, else the trigger's owner), creator, a placeholder, or an id. */
+/**
+ * assignTo → a user of this workspace: owner (of the record, else the trigger's owner), creator, a placeholder, or an
+ * id.
+ */
 async function assignee(env: ActionEnv, assignTo: string, placeholderValue?: string): Promise<string> {
   const context = env.input.context;
   const target = triggerRecord(context);
   let userId: unknown;
   if (assignTo === 'owner') {
-    const record = target ? (context[target.kind] ?? (target.kind === 'person' ? context.contact : undefined)) : undefined;
-    userId = (record as Record<string, unknown> | undefined)?.ownerId ?? (context.owner as Record<string, unknown> | undefined)?._id ?? env.ctx.actor.userId;
+    const record = target
+      ? (context[target.kind] ?? (target.kind === 'person' ? context.contact : undefined))
+      : undefined;
+    userId =
+      (record as Record<string, unknown> | undefined)?.ownerId ??
+      (context.owner as Record<string, unknown> | undefined)?._id ??
+      env.ctx.actor.userId;
   } else if (assignTo === 'creator') userId = env.ctx.actor.userId;
   else if (assignTo === 'placeholder') userId = placeholderValue;
   else userId = assignTo;
@@ -93,19 +125,27 @@ function startOf(c: TaskConfig, now: Date, timezone: string): Date {
 }
 
 async function firstConflict(env: ActionEnv, ownerId: string, start: Date, end: Date): Promise<CalendarEvent | null> {
-  return env.em.findOne(CalendarEvent, { ownerId, start: { $lt: end }, end: { $gt: start } }, { orderBy: { end: 'desc' } });
+  return env.em.findOne(
+    CalendarEvent,
+    { ownerId, start: { $lt: end }, end: { $gt: start } },
+    { orderBy: { end: 'desc' } },
+  );
 }
 
 export const createTaskAction: ActionHandler<TaskConfig> = {
   kind: 'crm',
-  describe: (c) => `would create a ${c.activityType} calendar event "${c.title}" (${c.durationMinutes} min, ${c.dateScheduleType === 'absolute' ? `at ${c.scheduledAt}` : `in ${c.dueInDays} day(s)`})`,
+  describe: (c) =>
+    `would create a ${c.activityType} calendar event "${c.title}" (${c.durationMinutes} min, ${c.dateScheduleType === 'absolute' ? `at ${c.scheduledAt}` : `in ${c.dueInDays} day(s)`})`,
   async run(env, c) {
     const ownerId = await assignee(env, c.assignTo, c.assignToPlaceholder);
     let start = startOf(c, env.now, env.input.timezone);
     const durationMs = c.durationMinutes * 60_000;
     let conflict = await firstConflict(env, ownerId, start, new Date(start.getTime() + durationMs));
     if (conflict && c.conflictPolicy === 'skip') {
-      return { status: 'skipped', output: { skipped: true, reason: 'conflict', conflictingEventId: conflict._id, start: start.toISOString() } };
+      return {
+        status: 'skipped',
+        output: { skipped: true, reason: 'conflict', conflictingEventId: conflict._id, start: start.toISOString() },
+      };
     }
     // find_next: move past each overlapping event of the assignee (bounded, so a full calendar cannot loop).
     for (let i = 0; conflict && c.conflictPolicy === 'find_next' && i < 50; i++) {
@@ -121,11 +161,30 @@ export const createTaskAction: ActionHandler<TaskConfig> = {
       ownerId,
       ...links(env.input.context),
     });
-    return { output: { eventId: event._id, start: event.start, ownerId, priority: c.priority, ...(c.calendarAccountId ? { calendarAccountId: c.calendarAccountId, note: 'calendar accounts are not connected: created in the CRM calendar' } : {}) } };
+    return {
+      output: {
+        eventId: event._id,
+        start: event.start,
+        ownerId,
+        priority: c.priority,
+        ...(c.calendarAccountId
+          ? {
+              calendarAccountId: c.calendarAccountId,
+              note: 'calendar accounts are not connected: created in the CRM calendar',
+            }
+          : {}),
+      },
+    };
   },
 };
 
-export const createRecallAction: ActionHandler<{ title: string; message?: string; phoneField: string; delayDays: number; assignTo: string }> = {
+export const createRecallAction: ActionHandler<{
+  title: string;
+  message?: string;
+  phoneField: string;
+  delayDays: number;
+  assignTo: string;
+}> = {
   kind: 'crm',
   describe: (c) => `would schedule a call-back "${c.title}" in ${c.delayDays} day(s)`,
   async run(env, c) {
@@ -133,7 +192,15 @@ export const createRecallAction: ActionHandler<{ title: string; message?: string
     const phone = phoneOf(env.input.context, c.phoneField);
     const start = new Date(Math.ceil((env.now.getTime() + c.delayDays * 86_400_000) / 60_000) * 60_000);
     const description = [c.message, phone ? `Call ${phone}` : null].filter(Boolean).join('\n') || null;
-    const event = await createEvent(env.ctx, { title: c.title, description, type: 'call', start, end: new Date(start.getTime() + 15 * 60_000), ownerId, ...links(env.input.context) });
+    const event = await createEvent(env.ctx, {
+      title: c.title,
+      description,
+      type: 'call',
+      start,
+      end: new Date(start.getTime() + 15 * 60_000),
+      ownerId,
+      ...links(env.input.context),
+    });
     return { output: { eventId: event._id, start: start.toISOString(), phone, ownerId } };
   },
 };

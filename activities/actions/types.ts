@@ -80,5 +80,8 @@ export function triggerRecord(context: Context): { kind: RecordKind; id: string 
 }
 
 export function requireTrigger(context: Context, action: string): { kind: RecordKind; id: string } {
-  return triggerRecord(context) ?? fail(`${action} needs a record (lead, person, company or deal) from the trigger or a lookup; this run has none`);
+  return (
+    triggerRecord(context) ??
+    fail(`${action} needs a record (lead, person, company or deal) from the trigger or a lookup; this run has none`)
+  );
 }

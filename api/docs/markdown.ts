@@ -7,18 +7,34 @@ import type { TransitionsDoc } from '../../domain/shared/transitions';
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 
 function table(header: string[], rows: string[][]): string[] {
-  return [`| ${header.join(' | ')} |`, `|${header.map(() => '---').join('|')}|`, ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`), ''];
+  return [
+    `| ${header.join(' | ')} |`,
+    `|${header.map(() => '---').join('|')}|`,
+    ...rows.map((r) => `| ${r.map(cell).join(' | ')} |`),
+    '',
+  ];
 }
 
 function fieldsTable(title: string, schema: JsonSchema | null): string[] {
   const rows = fieldRows(schema);
   if (!rows.length) return [];
-  return [`**${title}**`, '', ...table(['Field', 'Type', 'Required', 'Description'], rows.map((r) => [`\`${r.name}\``, r.type, r.required ? 'yes' : 'no', r.description]))];
+  return [
+    `**${title}**`,
+    '',
+    ...table(
+      ['Field', 'Type', 'Required', 'Description'],
+      rows.map((r) => [`\`${r.name}\``, r.type, r.required ? 'yes' : 'no', r.description]),
+    ),
+  ];
 }
 
 /** A transition table: one row per state; other moves answer 409 invalid_state. */
 export function stateMachineMarkdown(sm: TransitionsDoc): string[] {
-  const rows = sm.transitions.map((r) => [`\`${r.from}\``, r.to.length ? r.to.map((s) => `\`${s}\``).join(', ') : '(final)', r.requires ?? '']);
+  const rows = sm.transitions.map((r) => [
+    `\`${r.from}\``,
+    r.to.length ? r.to.map((s) => `\`${s}\``).join(', ') : '(final)',
+    r.requires ?? '',
+  ]);
   return [
     `**${sm.resource} ${sm.field} transitions** (anything else: 409 \`invalid_state\`)`,
     '',
@@ -38,9 +54,17 @@ function endpointMarkdown(doc: EndpointDoc): string[] {
   const lines = [`### \`${doc.method} ${doc.path}\``, '', doc.summary, ''];
   if (doc.description) lines.push(doc.description, '');
   lines.push(authLine(doc), '', `**Success:** ${doc.successStatus}`, '');
-  if (doc.previewable) lines.push('**Preview:** accepts `preview: true` (body) or `?preview=true`; answers `{ data: { preview: true, current, proposed, diff } }` without saving.', '');
+  if (doc.previewable)
+    lines.push(
+      '**Preview:** accepts `preview: true` (body) or `?preview=true`; answers `{ data: { preview: true, current, proposed, diff } }` without saving.',
+      '',
+    );
   if (doc.bodyFormats.length > 1) lines.push(`**Body formats:** ${doc.bodyFormats.join(', ')}`, '');
-  lines.push(...fieldsTable('Path parameters', doc.params), ...fieldsTable('Query parameters', doc.query), ...fieldsTable('Body', doc.body));
+  lines.push(
+    ...fieldsTable('Path parameters', doc.params),
+    ...fieldsTable('Query parameters', doc.query),
+    ...fieldsTable('Body', doc.body),
+  );
   for (const sm of doc.stateMachines ?? []) lines.push(...stateMachineMarkdown(sm));
   return lines;
 }
@@ -69,14 +93,19 @@ function conventionsMarkdown(limits?: DocsLimits): string[] {
     '### Pagination',
     '',
     `- \`page\` default ${c.pagination.page.default}; \`limit\` default ${c.pagination.limit.default}, max ${c.pagination.limit.max}` +
-      ` (${Object.entries(c.pagination.maxLimitByResource).map(([r, n]) => `${r} ${n}`).join(', ')}).`,
+      ` (${Object.entries(c.pagination.maxLimitByResource)
+        .map(([r, n]) => `${r} ${n}`)
+        .join(', ')}).`,
     `- ${c.pagination.overMax}.`,
     '',
     '### Errors',
     '',
     'Body of every error: `{ "error": "<message>", "code"?: "<code>", "details"?: ... }`.',
     '',
-    ...table(['Status', 'Code', 'Meaning'], c.errors.map((e) => [String(e.status), e.codes.join(', '), e.meaning])),
+    ...table(
+      ['Status', 'Code', 'Meaning'],
+      c.errors.map((e) => [String(e.status), e.codes.join(', '), e.meaning]),
+    ),
     '### Rate limits',
     '',
     `- Per ${c.rateLimits.per}: ${c.rateLimits.perMinute} requests per minute, ${c.rateLimits.perDay} per day.`,
@@ -108,12 +137,20 @@ function sectionMarkdown(section: Section): string[] {
 }
 
 /** The reference as Markdown; with `withConventions` false only the sections (for ?section=&type=markdown). */
-export function markdownReference(routes: readonly RouteDef[], opts: { limits?: DocsLimits; withConventions?: boolean } = {}): string {
+export function markdownReference(
+  routes: readonly RouteDef[],
+  opts: { limits?: DocsLimits; withConventions?: boolean } = {},
+): string {
   const sections = groupSections(routes);
   const lines = opts.withConventions === false ? [] : conventionsMarkdown(opts.limits);
   if (opts.withConventions !== false) {
     lines.push('## Sections', '', ...sections.map((s) => `- [${s.name}](#${slug(s.name)}) (${s.routes.length})`), '');
   }
   lines.push(...sections.flatMap(sectionMarkdown));
-  return lines.join('\n').replace(/\n{3,}/g, '\n\n').trimEnd() + '\n';
+  return (
+    lines
+      .join('\n')
+      .replace(/\n{3,}/g, '\n\n')
+      .trimEnd() + '\n'
+  );
 }

@@ -1,5 +1,12 @@
 import type { RouteDef } from '../http/registry';
-import { API_TITLE, API_VERSION, ERROR_TABLE, RATE_LIMIT_HEADERS, referenceHeader, type DocsLimits } from './conventions';
+import {
+  API_TITLE,
+  API_VERSION,
+  ERROR_TABLE,
+  RATE_LIMIT_HEADERS,
+  referenceHeader,
+  type DocsLimits,
+} from './conventions';
 import { stateMachineMarkdown } from './markdown';
 import { endpointDoc, groupSections, type EndpointDoc } from './reference';
 import { openApiPath, type JsonSchema } from './schema';
@@ -14,7 +21,9 @@ function errorResponses(): Record<string, JsonSchema> {
     out[errorResponseName(row.status)] = {
       description: `${row.meaning} (code: ${row.codes.join(', ')})`,
       content: { 'application/json': { schema: ERROR_REF } },
-      ...(row.status === 429 || row.status === 503 ? { headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } } : {}),
+      ...(row.status === 429 || row.status === 503
+        ? { headers: { 'Retry-After': { $ref: '#/components/headers/Retry-After' } } }
+        : {}),
     };
   }
   return out;
@@ -27,8 +36,17 @@ function components(): JsonSchema {
   for (const name of RATE_LIMIT_HEADERS) headers[name] = { schema: { type: 'integer' } };
   return {
     securitySchemes: {
-      bearer: { type: 'http', scheme: 'bearer', description: 'Workspace API key: `Authorization: Bearer <API_KEY>` (keys start with `sb_`).' },
-      apiKey: { type: 'apiKey', in: 'query', name: 'api_key', description: 'The same API key as a query parameter, for tools that cannot set headers.' },
+      bearer: {
+        type: 'http',
+        scheme: 'bearer',
+        description: 'Workspace API key: `Authorization: Bearer <API_KEY>` (keys start with `sb_`).',
+      },
+      apiKey: {
+        type: 'apiKey',
+        in: 'query',
+        name: 'api_key',
+        description: 'The same API key as a query parameter, for tools that cannot set headers.',
+      },
     },
     schemas: {
       Error: {
@@ -36,7 +54,11 @@ function components(): JsonSchema {
         required: ['error'],
         properties: {
           error: { type: 'string', description: 'human-readable message' },
-          code: { type: 'string', description: 'machine-readable code', enum: [...new Set(ERROR_TABLE.flatMap((r) => r.codes))] },
+          code: {
+            type: 'string',
+            description: 'machine-readable code',
+            enum: [...new Set(ERROR_TABLE.flatMap((r) => r.codes))],
+          },
           details: { description: 'e.g. [{ path, error }] for validation failures' },
         },
       },
@@ -56,7 +78,10 @@ function objectProperties(schema: JsonSchema | null): { props: Record<string, Js
       required: parts.length ? parts.map((p) => p.required).reduce((a, b) => a.filter((name) => b.includes(name))) : [],
     };
   }
-  return { props: (schema?.properties ?? {}) as Record<string, JsonSchema>, required: (schema?.required as string[] | undefined) ?? [] };
+  return {
+    props: (schema?.properties ?? {}) as Record<string, JsonSchema>,
+    required: (schema?.required as string[] | undefined) ?? [],
+  };
 }
 
 function parameters(doc: EndpointDoc): JsonSchema[] {
@@ -77,7 +102,13 @@ function parameters(doc: EndpointDoc): JsonSchema[] {
   add('path', doc.params);
   add('query', doc.query);
   if (doc.previewable && !out.some((p) => p.name === 'preview' && p.in === 'query')) {
-    out.push({ name: 'preview', in: 'query', required: false, description: 'true: return { preview, current, proposed, diff } without saving', schema: { type: 'string', enum: ['true', 'false'] } });
+    out.push({
+      name: 'preview',
+      in: 'query',
+      required: false,
+      description: 'true: return { preview, current, proposed, diff } without saving',
+      schema: { type: 'string', enum: ['true', 'false'] },
+    });
   }
   return out;
 }
@@ -92,20 +123,28 @@ function requestBody(doc: EndpointDoc): JsonSchema | undefined {
 function responses(doc: EndpointDoc): JsonSchema {
   const out: JsonSchema = {};
   const ok = String(doc.successStatus);
-  out[ok] = doc.successStatus === 204
-    ? { description: 'Success, no content' }
-    : {
-        description: doc.previewable ? 'Success; in preview mode { data: { preview: true, current, proposed, diff } }' : 'Success',
-        content: { 'application/json': { schema: doc.response ?? {} } },
-        // Every authenticated answer carries the rate-limit headers (spec: Rate limits).
-        ...(doc.auth.public ? {} : { headers: Object.fromEntries(RATE_LIMIT_HEADERS.map((h) => [h, { $ref: `#/components/headers/${h}` }])) }),
-      };
+  out[ok] =
+    doc.successStatus === 204
+      ? { description: 'Success, no content' }
+      : {
+          description: doc.previewable
+            ? 'Success; in preview mode { data: { preview: true, current, proposed, diff } }'
+            : 'Success',
+          content: { 'application/json': { schema: doc.response ?? {} } },
+          // Every authenticated answer carries the rate-limit headers (spec: Rate limits).
+          ...(doc.auth.public
+            ? {}
+            : {
+                headers: Object.fromEntries(RATE_LIMIT_HEADERS.map((h) => [h, { $ref: `#/components/headers/${h}` }])),
+              }),
+        };
   const statuses = new Set<number>([400, 404, 500]);
   if (!doc.auth.public) [401, 403, 429].forEach((s) => statuses.add(s));
   if (doc.bodyFormats.length) [409, 413].forEach((s) => statuses.add(s));
   if (doc.method === 'DELETE') statuses.add(409);
   if (idempotent(doc)) [409, 422].forEach((s) => statuses.add(s));
-  for (const status of [...statuses].sort((a, b) => a - b)) out[String(status)] = { $ref: `#/components/responses/${errorResponseName(status)}` };
+  for (const status of [...statuses].sort((a, b) => a - b))
+    out[String(status)] = { $ref: `#/components/responses/${errorResponseName(status)}` };
   return out;
 }
 
@@ -115,7 +154,8 @@ const IDEMPOTENCY_PARAMETER = {
   name: 'Idempotency-Key',
   in: 'header',
   required: false,
-  description: 'Makes a retry safe: the first response is stored for 24 h and replayed (header Idempotent-Replayed: true) for the same request; see conventions.idempotency',
+  description:
+    'Makes a retry safe: the first response is stored for 24 h and replayed (header Idempotent-Replayed: true) for the same request; see conventions.idempotency',
   schema: { type: 'string', minLength: 1, maxLength: 255, pattern: '^[\\x20-\\x7e]+$' },
 };
 
@@ -145,7 +185,13 @@ function operation(doc: EndpointDoc, section: string, taken: Set<string>): JsonS
     operationId: operationId(doc, taken),
     tags: [section],
     summary: doc.summary,
-    description: [doc.description, authNote, ...(doc.stateMachines ?? []).map((sm) => stateMachineMarkdown(sm).join('\n').trim())].filter(Boolean).join('\n\n'),
+    description: [
+      doc.description,
+      authNote,
+      ...(doc.stateMachines ?? []).map((sm) => stateMachineMarkdown(sm).join('\n').trim()),
+    ]
+      .filter(Boolean)
+      .join('\n\n'),
     parameters: idempotent(doc) ? [...parameters(doc), IDEMPOTENCY_PARAMETER] : parameters(doc),
     ...(body ? { requestBody: body } : {}),
     responses: responses(doc),

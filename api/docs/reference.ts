@@ -6,7 +6,11 @@ import { paramsJsonSchema, toJsonSchema, type JsonSchema } from './schema';
 
 export type AuthDoc = { public: true; reason: string } | { public: false; scopes: string[]; roles: string[] };
 
-export interface EndpointSummary { method: Method; path: string; summary: string }
+export interface EndpointSummary {
+  method: Method;
+  path: string;
+  summary: string;
+}
 
 export interface EndpointDoc extends EndpointSummary {
   description?: string;
@@ -25,12 +29,19 @@ export interface EndpointDoc extends EndpointSummary {
   response?: JsonSchema;
 }
 
-export interface Section { name: string; routes: RouteDef[] }
+export interface Section {
+  name: string;
+  routes: RouteDef[];
+}
 
 const BODY_METHODS: readonly Method[] = ['POST', 'PUT', 'PATCH'];
 export const RAW_BODY_FORMATS = ['application/json', 'application/x-www-form-urlencoded', 'text/plain'];
 
-export const slug = (name: string): string => name.toLowerCase().replace(/[^a-z0-9]+/g, '-').replace(/^-|-$/g, '');
+export const slug = (name: string): string =>
+  name
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-|-$/g, '');
 
 /** Sections in order of first appearance in the route list. */
 export function groupSections(routes: readonly RouteDef[]): Section[] {
@@ -107,7 +118,8 @@ export function endpointDoc(def: RouteDef): EndpointDoc {
 /** Every state-transition table the routes of a section enforce, once each. */
 export function sectionStateMachines(routes: readonly RouteDef[]): TransitionsDoc[] {
   const seen = new Map<string, TransitionsDoc>();
-  for (const def of routes) for (const t of def.transitions ?? []) seen.set(`${t.resource}.${t.field}`, transitionsDoc(t));
+  for (const def of routes)
+    for (const t of def.transitions ?? []) seen.set(`${t.resource}.${t.field}`, transitionsDoc(t));
   return [...seen.values()];
 }
 
@@ -117,7 +129,8 @@ export function referenceIndex(routes: readonly RouteDef[], limits?: DocsLimits)
     ...referenceHeader(limits),
     usage: {
       'index=true': 'every section with its endpoints (method, path, summary)',
-      'section=<name>': 'one section in full (case-insensitive); add subsection=<resource or path fragment> to narrow it',
+      'section=<name>':
+        'one section in full (case-insensitive); add subsection=<resource or path fragment> to narrow it',
       'full=true': 'every section in full',
       'type=openapi': 'an OpenAPI 3.1 document (of the whole API, or of the selected section)',
       'type=markdown': 'Markdown (also at /api/v1/docs/markdown)',

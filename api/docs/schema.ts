@@ -34,7 +34,10 @@ export function toJsonSchema(schema: z.ZodType | undefined, io: 'input' | 'outpu
   try {
     return tidy(z.toJSONSchema(schema, { io, unrepresentable: 'any' })) as JsonSchema;
   } catch (err) {
-    return { description: `not representable as JSON Schema (${err instanceof Error ? err.message : String(err)})`, 'x-unrepresentable': true };
+    return {
+      description: `not representable as JSON Schema (${err instanceof Error ? err.message : String(err)})`,
+      'x-unrepresentable': true,
+    };
   }
 }
 
@@ -93,13 +96,17 @@ function notes(s: JsonSchema): string[] {
   if (typeof s.pattern === 'string' && typeof s.format !== 'string') out.push(`pattern \`${s.pattern}\``);
   // Nullable/optional forms are unions: report the members' constraints too.
   const union = (s.anyOf ?? s.oneOf) as JsonSchema[] | undefined;
-  if (Array.isArray(union)) for (const member of union) for (const note of notes(member)) if (!out.includes(note)) out.push(note);
+  if (Array.isArray(union))
+    for (const member of union) for (const note of notes(member)) if (!out.includes(note)) out.push(note);
   return out;
 }
 
 function objectShape(s: JsonSchema): { properties: Record<string, JsonSchema>; required: string[] } | undefined {
   if (s.properties && typeof s.properties === 'object') {
-    return { properties: s.properties as Record<string, JsonSchema>, required: (s.required as string[] | undefined) ?? [] };
+    return {
+      properties: s.properties as Record<string, JsonSchema>,
+      required: (s.required as string[] | undefined) ?? [],
+    };
   }
   return undefined;
 }
@@ -118,11 +125,18 @@ export function fieldRows(schema: JsonSchema | null, prefix = '', depth = 0): Fi
   const rows: FieldRow[] = [];
   for (const [name, prop] of Object.entries(shape.properties)) {
     const full = prefix + name;
-    const description = [typeof prop.description === 'string' ? prop.description : '', ...notes(prop)].filter(Boolean).join('; ');
+    const description = [typeof prop.description === 'string' ? prop.description : '', ...notes(prop)]
+      .filter(Boolean)
+      .join('; ');
     rows.push({ name: full, type: typeLabel(prop), required: shape.required.includes(name), description });
     if (depth + 1 >= MAX_DEPTH) continue;
     if (objectShape(prop)) rows.push(...fieldRows(prop, `${full}.`, depth + 1));
-    else if (prop.type === 'array' && prop.items && typeof prop.items === 'object' && objectShape(prop.items as JsonSchema)) {
+    else if (
+      prop.type === 'array' &&
+      prop.items &&
+      typeof prop.items === 'object' &&
+      objectShape(prop.items as JsonSchema)
+    ) {
       rows.push(...fieldRows(prop.items as JsonSchema, `${full}[].`, depth + 1));
     }
   }

@@ -31,7 +31,12 @@ export async function authorize(
   const key = extractKey(ctx);
   const blockedFor = key && failures ? failures.blockedFor(ctx.ip) : undefined;
   if (blockedFor !== undefined) {
-    throw new DomainError('rate_limited', `too many failed authentications from this address; retry after ${blockedFor} s`, undefined, { 'Retry-After': String(blockedFor) });
+    throw new DomainError(
+      'rate_limited',
+      `too many failed authentications from this address; retry after ${blockedFor} s`,
+      undefined,
+      { 'Retry-After': String(blockedFor) },
+    );
   }
   let actor: Authenticated;
   let rate: RateLimitState;
@@ -50,14 +55,22 @@ export async function authorize(
     'X-RateLimit-Remaining-Day': String(rate.remainingDay),
   });
   if (rate.retryAfter !== undefined) {
-    throw new DomainError('rate_limited', `rate limit exceeded; retry after ${rate.retryAfter} s and back off exponentially`, undefined, {
-      'Retry-After': String(rate.retryAfter),
-    });
+    throw new DomainError(
+      'rate_limited',
+      `rate limit exceeded; retry after ${rate.retryAfter} s and back off exponentially`,
+      undefined,
+      {
+        'Retry-After': String(rate.retryAfter),
+      },
+    );
   }
   const missing = access.scopes.filter((scope) => !actor.scopes.includes(scope));
   if (missing.length) throw new DomainError('forbidden', `API key lacks the required scope: ${missing.join(', ')}`);
   if (access.roles && !access.roles.includes(actor.role)) {
-    throw new DomainError('forbidden', `this endpoint requires the ${access.roles.join(' or ')} role; the key's role is ${actor.role}`);
+    throw new DomainError(
+      'forbidden',
+      `this endpoint requires the ${access.roles.join(' or ')} role; the key's role is ${actor.role}`,
+    );
   }
   return actor;
 }

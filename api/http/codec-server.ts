@@ -22,9 +22,14 @@ const MAX_BODY_BYTES = 32 * 1024 * 1024;
 const ALLOW_HEADERS = 'Content-Type, X-Namespace, Authorization';
 const MAX_PAYLOADS = 10_000;
 
-const base64 = z.string().max(MAX_BODY_BYTES).regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64');
+const base64 = z
+  .string()
+  .max(MAX_BODY_BYTES)
+  .regex(/^[A-Za-z0-9+/]*={0,2}$/, 'must be base64');
 const bodySchema = z.object({
-  payloads: z.array(z.object({ metadata: z.record(z.string().max(1000), base64).optional(), data: base64.optional() })).max(MAX_PAYLOADS),
+  payloads: z
+    .array(z.object({ metadata: z.record(z.string().max(1000), base64).optional(), data: base64.optional() }))
+    .max(MAX_PAYLOADS),
 });
 type JsonPayload = z.infer<typeof bodySchema>['payloads'][number];
 
@@ -40,7 +45,9 @@ function fromJson(p: JsonPayload): Payload {
 
 function toJson(p: Payload): JsonPayload {
   return {
-    metadata: Object.fromEntries(Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v ?? new Uint8Array()).toString('base64')])),
+    metadata: Object.fromEntries(
+      Object.entries(p.metadata ?? {}).map(([k, v]) => [k, Buffer.from(v ?? new Uint8Array()).toString('base64')]),
+    ),
     data: Buffer.from(p.data ?? new Uint8Array()).toString('base64'),
   };
 }
@@ -66,7 +73,10 @@ export function codecServer(settings: AppConfig['temporalCodec']): Middleware {
   let codec: AesGcmPayloadCodec | null | undefined;
   const codecOf = (): AesGcmPayloadCodec => {
     if (!settings.payloadKeys || !settings.authToken) {
-      throw new DomainError('not_configured', 'the codec server is not configured: set TEMPORAL_PAYLOAD_KEYS and TEMPORAL_CODEC_AUTH_TOKEN');
+      throw new DomainError(
+        'not_configured',
+        'the codec server is not configured: set TEMPORAL_PAYLOAD_KEYS and TEMPORAL_CODEC_AUTH_TOKEN',
+      );
     }
     codec ??= new AesGcmPayloadCodec(parsePayloadKeys(settings.payloadKeys));
     return codec;
@@ -99,7 +109,8 @@ export function codecServer(settings: AppConfig['temporalCodec']): Middleware {
     const active = codecOf();
     const header = /^Bearer\s+(.+)$/i.exec(ctx.get('authorization'))?.[1]?.trim();
     const given = m[1] !== undefined ? decodeURIComponent(m[1]) : header;
-    if (!given || !tokenMatches(given, settings.authToken!)) throw new DomainError('unauthenticated', 'missing or wrong codec server token');
+    if (!given || !tokenMatches(given, settings.authToken!))
+      throw new DomainError('unauthenticated', 'missing or wrong codec server token');
 
     let json: unknown;
     try {

@@ -1,13 +1,28 @@
 import { z } from 'zod';
 import type { Ctx } from '../../domain/context';
-import { acknowledged, created, ok, paged, route, type Access, type Method, type Reply, type RouteDef } from './registry';
+import {
+  acknowledged,
+  created,
+  ok,
+  paged,
+  route,
+  type Access,
+  type Method,
+  type Reply,
+  type RouteDef,
+} from './registry';
 import { idParams } from '../../domain/shared/schemas';
 
 /** Response envelopes of the spec, as zod schemas, so the OpenAPI document shows real bodies. */
 export const envelopes = {
   data: <V extends z.ZodType>(view: V) => z.object({ data: view }),
   list: <V extends z.ZodType>(view: V) =>
-    z.object({ data: z.array(view), page: z.number().int().min(1), limit: z.number().int().min(1), total: z.number().int().min(0) }),
+    z.object({
+      data: z.array(view),
+      page: z.number().int().min(1),
+      limit: z.number().int().min(1),
+      total: z.number().int().min(0),
+    }),
   ok: z.object({ ok: z.literal(true) }),
   preview: <V extends z.ZodType>(view: V) =>
     z.object({
@@ -55,25 +70,40 @@ export interface CrudSpec<LQ extends z.ZodType, CB extends z.ZodType, UB extends
 }
 
 /** The five routes of a plain resource: list, create, get, update (partial), delete, with the spec's envelopes. */
-export function crudRoutes<LQ extends z.ZodType, CB extends z.ZodType, UB extends z.ZodType>(spec: CrudSpec<LQ, CB, UB>): RouteDef[] {
+export function crudRoutes<LQ extends z.ZodType, CB extends z.ZodType, UB extends z.ZodType>(
+  spec: CrudSpec<LQ, CB, UB>,
+): RouteDef[] {
   const { base, section, schemas, service, summaries } = spec;
   const resources = { id: spec.kind };
-  const access = (op: Op): Access => spec.access.ops?.[op] ?? (op === 'list' || op === 'get' ? spec.access.read : spec.access.write);
+  const access = (op: Op): Access =>
+    spec.access.ops?.[op] ?? (op === 'list' || op === 'get' ? spec.access.read : spec.access.write);
   const previewable = Boolean(spec.previewable);
-  const written = (view: z.ZodType) => (previewable ? z.union([envelopes.data(view), envelopes.preview(view)]) : envelopes.data(view));
+  const written = (view: z.ZodType) =>
+    previewable ? z.union([envelopes.data(view), envelopes.preview(view)]) : envelopes.data(view);
   return [
     spec.unpaged
       ? route({
-          method: 'GET', path: base, section, access: access('list'), summary: summaries.list,
-          response: envelopes.data(z.array(schemas.view)), crud: 'list',
+          method: 'GET',
+          path: base,
+          section,
+          access: access('list'),
+          summary: summaries.list,
+          response: envelopes.data(z.array(schemas.view)),
+          crud: 'list',
           handler: async ({ ctx, query }) => {
             const all = await service.list(ctx, query as z.infer<LQ>);
             return ok(Array.isArray(all) ? all : all.items);
           },
         })
       : route({
-          method: 'GET', path: base, section, access: access('list'), query: schemas.list, summary: summaries.list,
-          response: envelopes.list(schemas.view), crud: 'list',
+          method: 'GET',
+          path: base,
+          section,
+          access: access('list'),
+          query: schemas.list,
+          summary: summaries.list,
+          response: envelopes.list(schemas.view),
+          crud: 'list',
           handler: async ({ ctx, query }) => {
             const result = await service.list(ctx, query);
             if (Array.isArray(result)) throw new Error(`${base}: a paged list must return { items, total }`);
@@ -82,26 +112,57 @@ export function crudRoutes<LQ extends z.ZodType, CB extends z.ZodType, UB extend
           },
         }),
     route({
-      method: 'POST', path: base, section, access: access('create'), body: schemas.create, summary: summaries.create, successStatus: 201,
-      previewable, response: written(schemas.view), crud: 'create',
+      method: 'POST',
+      path: base,
+      section,
+      access: access('create'),
+      body: schemas.create,
+      summary: summaries.create,
+      successStatus: 201,
+      previewable,
+      response: written(schemas.view),
+      crud: 'create',
       handler: async ({ ctx, body, preview }) => {
         const result = await service.create(ctx, body, { preview });
         return preview ? ok(result) : created(result);
       },
     }),
     route({
-      method: 'GET', path: `${base}/:id`, section, access: access('get'), params: idParams, resources, summary: summaries.get,
-      response: envelopes.data(schemas.view), crud: 'get',
+      method: 'GET',
+      path: `${base}/:id`,
+      section,
+      access: access('get'),
+      params: idParams,
+      resources,
+      summary: summaries.get,
+      response: envelopes.data(schemas.view),
+      crud: 'get',
       handler: async ({ ctx, params }) => ok(await service.get(ctx, params.id)),
     }),
     route({
-      method: 'PUT', path: `${base}/:id`, section, access: access('update'), params: idParams, body: schemas.update, resources,
-      summary: summaries.update, previewable, response: written(schemas.view), crud: 'update',
+      method: 'PUT',
+      path: `${base}/:id`,
+      section,
+      access: access('update'),
+      params: idParams,
+      body: schemas.update,
+      resources,
+      summary: summaries.update,
+      previewable,
+      response: written(schemas.view),
+      crud: 'update',
       handler: async ({ ctx, params, body, preview }) => ok(await service.update(ctx, params.id, body, { preview })),
     }),
     route({
-      method: 'DELETE', path: `${base}/:id`, section, access: access('remove'), params: idParams, resources, summary: summaries.remove,
-      response: envelopes.ok, crud: 'remove',
+      method: 'DELETE',
+      path: `${base}/:id`,
+      section,
+      access: access('remove'),
+      params: idParams,
+      resources,
+      summary: summaries.remove,
+      response: envelopes.ok,
+      crud: 'remove',
       handler: async ({ ctx, params }) => {
         await service.remove(ctx, params.id);
         return acknowledged();
@@ -130,5 +191,9 @@ export function publicRoute<P extends z.ZodType, Q extends z.ZodType, B extends 
   handler: (input: { params: z.infer<P>; query: z.infer<Q>; body: z.infer<B> }) => Promise<Reply>;
 }): RouteDef {
   const { reason, handler, ...rest } = def;
-  return route<P, Q, B>({ ...rest, access: { public: reason }, handler: ({ params, query, body }) => handler({ params, query, body }) });
+  return route<P, Q, B>({
+    ...rest,
+    access: { public: reason },
+    handler: ({ params, query, body }) => handler({ params, query, body }),
+  });
 }

@@ -23,16 +23,31 @@ export const STATUS_BY_CODE: Record<DomainErrorCode, number> = {
   gone: 410,
 };
 
+interface HttpishError {
+  status?: number;
+  statusCode?: number;
+  expose?: boolean;
+  message?: string;
+  type?: string;
+  headers?: Record<string, string>;
+}
 
-interface HttpishError { status?: number; statusCode?: number; expose?: boolean; message?: string; type?: string; headers?: Record<string, string> }
-
-export interface RenderedError { status: number; body: Record<string, unknown>; headers?: Record<string, string> }
+export interface RenderedError {
+  status: number;
+  body: Record<string, unknown>;
+  headers?: Record<string, string>;
+}
 
 /** The response for a failure, or null for an unknown error (a logged 500). */
 export function renderError(err: unknown): RenderedError | null {
   if (err instanceof DomainError) {
-    const headers = err.code === 'unavailable' ? { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_S), ...err.headers } : err.headers;
-    return { status: STATUS_BY_CODE[err.code], body: { error: err.message, code: err.code, ...(err.details !== undefined ? { details: err.details } : {}) }, headers };
+    const headers =
+      err.code === 'unavailable' ? { 'Retry-After': String(UNAVAILABLE_RETRY_AFTER_S), ...err.headers } : err.headers;
+    return {
+      status: STATUS_BY_CODE[err.code],
+      body: { error: err.message, code: err.code, ...(err.details !== undefined ? { details: err.details } : {}) },
+      headers,
+    };
   }
   if (err instanceof ZodError) {
     const { message, details } = formatZodError(err, 'request');
@@ -44,7 +59,11 @@ export function renderError(err: unknown): RenderedError | null {
   const httpErr = err as HttpishError;
   const status = httpErr.status ?? httpErr.statusCode;
   if (status && status >= 400 && status < 500) {
-    return { status, body: { error: clientMessage(status, httpErr), code: status === 413 ? 'too_large' : 'http' }, headers: httpErr.headers };
+    return {
+      status,
+      body: { error: clientMessage(status, httpErr), code: status === 413 ? 'too_large' : 'http' },
+      headers: httpErr.headers,
+    };
   }
   if (isDependencyUnavailable(err)) {
     return {
@@ -63,7 +82,11 @@ export async function errorMiddleware(ctx: Context, next: Next): Promise<void> {
   } catch (err) {
     const rendered = renderError(err);
     if (rendered) {
-      if (rendered.status === 503) ctx.state.log?.warn({ requestId: ctx.state.requestId, code: (err as { code?: unknown }).code }, 'dependency unavailable');
+      if (rendered.status === 503)
+        ctx.state.log?.warn(
+          { requestId: ctx.state.requestId, code: (err as { code?: unknown }).code },
+          'dependency unavailable',
+        );
       ctx.status = rendered.status;
       ctx.body = rendered.body;
       if (rendered.headers) ctx.set(rendered.headers);
@@ -78,8 +101,12 @@ export async function errorMiddleware(ctx: Context, next: Next): Promise<void> {
 function clientMessage(status: number, err: HttpishError): string {
   if (status === 413) return 'request body too large';
   // co-body throws the SyntaxError of JSON.parse with status 400 attached.
-  if (status === 400 && (err.type === 'entity.parse.failed' || err instanceof SyntaxError)) return 'malformed JSON body';
-  if (status === 415) return /content-encoding/i.test(err.message ?? '') ? `${err.message}; send gzip, deflate, br or an uncompressed body` : 'unsupported content type; send application/json';
+  if (status === 400 && (err.type === 'entity.parse.failed' || err instanceof SyntaxError))
+    return 'malformed JSON body';
+  if (status === 415)
+    return /content-encoding/i.test(err.message ?? '')
+      ? `${err.message}; send gzip, deflate, br or an uncompressed body`
+      : 'unsupported content type; send application/json';
   if (status === 405) return err.message || 'method not allowed';
   return err.expose && err.message ? err.message : 'bad request';
 }

@@ -9,7 +9,12 @@ import type { Context } from 'koa';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../domain/errors';
 import {
-  claimIdempotencyKey, completeIdempotencyKey, IDEMPOTENCY_KEY_RE, releaseIdempotencyKey, requestHash, type StoredResponse,
+  claimIdempotencyKey,
+  completeIdempotencyKey,
+  IDEMPOTENCY_KEY_RE,
+  releaseIdempotencyKey,
+  requestHash,
+  type StoredResponse,
 } from '../../domain/idempotency/idempotency.service';
 import { renderError } from './errors';
 
@@ -26,7 +31,9 @@ export function idempotencyKeyOf(ctx: Context): string | undefined {
   if (raw === undefined) return undefined;
   const key = Array.isArray(raw) ? raw.join(', ') : raw;
   if (!IDEMPOTENCY_KEY_RE.test(key)) {
-    throw new DomainError('validation', 'Idempotency-Key header: must be 1–255 printable ASCII characters', [{ path: 'Idempotency-Key', error: 'must be 1-255 printable ASCII characters' }]);
+    throw new DomainError('validation', 'Idempotency-Key header: must be 1–255 printable ASCII characters', [
+      { path: 'Idempotency-Key', error: 'must be 1-255 printable ASCII characters' },
+    ]);
   }
   return key;
 }
@@ -51,15 +58,29 @@ function storable(ctx: Context, extraHeaders: readonly string[]): StoredResponse
  * Runs `run` (validation + handler) at most once per workspace + key. `run` sets ctx.status/body
  * and reports the header names the handler set, so they are stored with the response.
  */
-export async function withIdempotency(ctx: Context, em: EntityManager, workspaceId: string, key: string, run: () => Promise<readonly string[]>): Promise<void> {
+export async function withIdempotency(
+  ctx: Context,
+  em: EntityManager,
+  workspaceId: string,
+  key: string,
+  run: () => Promise<readonly string[]>,
+): Promise<void> {
   const { api_key: _apiKey, ...query } = ctx.query as Record<string, unknown>;
   const hash = requestHash(ctx.method, ctx.path, query, ctx.request.body);
   const claim = await claimIdempotencyKey(em, workspaceId, key, hash);
   if (claim.kind === 'mismatch') {
-    throw new DomainError('idempotency_mismatch', 'Idempotency-Key was already used for a different request (method, path, query or body differ); use a new key');
+    throw new DomainError(
+      'idempotency_mismatch',
+      'Idempotency-Key was already used for a different request (method, path, query or body differ); use a new key',
+    );
   }
   if (claim.kind === 'in_progress') {
-    throw new DomainError('idempotency_in_progress', 'a request with this Idempotency-Key is still being processed; retry shortly', undefined, { 'Retry-After': '1' });
+    throw new DomainError(
+      'idempotency_in_progress',
+      'a request with this Idempotency-Key is still being processed; retry shortly',
+      undefined,
+      { 'Retry-After': '1' },
+    );
   }
   if (claim.kind === 'replay') {
     const { status, body, headers } = claim.response;
@@ -71,18 +92,29 @@ export async function withIdempotency(ctx: Context, em: EntityManager, workspace
     return;
   }
   const { lockId } = claim;
-  const release = () => releaseIdempotencyKey(em, workspaceId, key, lockId).catch((err: unknown) => ctx.state.log?.warn({ err, requestId: ctx.state.requestId }, 'idempotency key release failed'));
+  const release = () =>
+    releaseIdempotencyKey(em, workspaceId, key, lockId).catch((err: unknown) =>
+      ctx.state.log?.warn({ err, requestId: ctx.state.requestId }, 'idempotency key release failed'),
+    );
   let handlerHeaders: readonly string[];
   try {
     handlerHeaders = await run();
   } catch (err) {
     const rendered = renderError(err);
     if (rendered && rendered.status < 500) {
-      await store(ctx, em, workspaceId, key, lockId, {
-        status: rendered.status,
-        body: JSON.stringify(rendered.body),
-        headers: { 'content-type': 'application/json; charset=utf-8', ...lower(rendered.headers) },
-      }, release);
+      await store(
+        ctx,
+        em,
+        workspaceId,
+        key,
+        lockId,
+        {
+          status: rendered.status,
+          body: JSON.stringify(rendered.body),
+          headers: { 'content-type': 'application/json; charset=utf-8', ...lower(rendered.headers) },
+        },
+        release,
+      );
     } else {
       await release();
     }
@@ -96,7 +128,15 @@ export async function withIdempotency(ctx: Context, em: EntityManager, workspace
 const lower = (headers: Record<string, string> | undefined): Record<string, string> =>
   Object.fromEntries(Object.entries(headers ?? {}).map(([k, v]) => [k.toLowerCase(), v]));
 
-async function store(ctx: Context, em: EntityManager, workspaceId: string, key: string, lockId: string, response: StoredResponse, release: () => Promise<unknown>): Promise<void> {
+async function store(
+  ctx: Context,
+  em: EntityManager,
+  workspaceId: string,
+  key: string,
+  lockId: string,
+  response: StoredResponse,
+  release: () => Promise<unknown>,
+): Promise<void> {
   try {
     await completeIdempotencyKey(em, workspaceId, key, lockId, response);
   } catch (err) {

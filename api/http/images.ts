@@ -4,5 +4,6 @@ import { resolveImageInput } from '../../domain/images/images.service';
 
 /** Image fields re-host through the workspace image store with this deployment's public URL and allow-list. */
 export function imageResolver(config: AppConfig): ImageResolver {
-  return (ctx, value) => resolveImageInput(ctx, value, { publicBaseUrl: config.publicBaseUrl, allowHosts: config.outboundAllowHosts });
+  return (ctx, value) =>
+    resolveImageInput(ctx, value, { publicBaseUrl: config.publicBaseUrl, allowHosts: config.outboundAllowHosts });
 }

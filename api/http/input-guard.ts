@@ -13,7 +13,10 @@ export const MAX_INPUT_DEPTH = 64;
 // A high surrogate not followed by a low one, or a low one without a high one before it.
 const UNSTORABLE = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
-export interface InputProblem { path: string; error: string }
+export interface InputProblem {
+  path: string;
+  error: string;
+}
 
 function charProblem(s: string): string | null {
   const m = UNSTORABLE.exec(s);
@@ -54,7 +57,8 @@ export function findInputProblem(value: unknown, root: string, maxDepth = MAX_IN
       const error = charProblem(key);
       if (error) return { path: child(path, key), error: `(an object key) ${error}` };
     }
-    for (let i = keys.length - 1; i >= 0; i--) stack.push([(v as Record<string, unknown>)[keys[i]!], child(path, keys[i]!), depth + 1]);
+    for (let i = keys.length - 1; i >= 0; i--)
+      stack.push([(v as Record<string, unknown>)[keys[i]!], child(path, keys[i]!), depth + 1]);
   }
   return null;
 }
@@ -97,11 +101,15 @@ export function assertStorableParams(params: Record<string, unknown>, notFound: 
  * bytes (broken gzip, deflate or br) is a 400; an unsupported encoding stays 415.
  */
 export function bodyParseError(err: unknown, ctx: Context): unknown {
-  const status = (err as { status?: number; statusCode?: number }).status ?? (err as { statusCode?: number }).statusCode;
+  const status =
+    (err as { status?: number; statusCode?: number }).status ?? (err as { statusCode?: number }).statusCode;
   if (status && status >= 400 && status < 500) return err;
   const encoding = ctx.get('content-encoding').trim().toLowerCase();
   if (encoding && encoding !== 'identity') {
-    return new DomainError('validation', `body: not valid ${encoding} data (Content-Encoding: ${encoding}); send the body compressed as declared, or uncompressed`);
+    return new DomainError(
+      'validation',
+      `body: not valid ${encoding} data (Content-Encoding: ${encoding}); send the body compressed as declared, or uncompressed`,
+    );
   }
   return err;
 }

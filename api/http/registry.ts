@@ -6,9 +6,7 @@ import type { Transitions } from '../../domain/shared/transitions';
 export type Method = 'GET' | 'POST' | 'PUT' | 'PATCH' | 'DELETE';
 
 /** Every route declares who may call it, in one place; the route-guard test walks these. */
-export type Access =
-  | { scopes: readonly Scope[]; roles?: readonly Role[] }
-  | { public: string };
+export type Access = { scopes: readonly Scope[]; roles?: readonly Role[] } | { public: string };
 
 export interface HandlerInput<P, Q, B> {
   params: P;
@@ -19,9 +17,17 @@ export interface HandlerInput<P, Q, B> {
   koa: Context;
 }
 
-export interface Reply { status: number; body: unknown; headers?: Record<string, string> }
+export interface Reply {
+  status: number;
+  body: unknown;
+  headers?: Record<string, string>;
+}
 
-export interface RouteDef<P extends z.ZodType = z.ZodType, Q extends z.ZodType = z.ZodType, B extends z.ZodType = z.ZodType> {
+export interface RouteDef<
+  P extends z.ZodType = z.ZodType,
+  Q extends z.ZodType = z.ZodType,
+  B extends z.ZodType = z.ZodType,
+> {
   method: Method;
   /** Koa path, e.g. /api/v1/companies/:id */
   path: string;
@@ -67,7 +73,10 @@ export const ok = (data: unknown): Reply => ({ status: 200, body: { data } });
 export const created = (data: unknown): Reply => ({ status: 201, body: { data } });
 /** Delete and similar acknowledgements answer `{ ok: true }` (spec: Conventions). */
 export const acknowledged = (): Reply => ({ status: 200, body: { ok: true } });
-export const paged = (data: unknown[], meta: { page: number; limit: number; total: number } & Record<string, unknown>): Reply => ({
+export const paged = (
+  data: unknown[],
+  meta: { page: number; limit: number; total: number } & Record<string, unknown>,
+): Reply => ({
   status: 200,
   body: { data, ...meta },
 });

@@ -14,38 +14,87 @@ const write = { scopes: ['write'] } as const;
 const resources = { id: 'automation' };
 
 export const automationRunsRoutes: RouteFactory = (deps) => {
-  const engine: EngineDeps = { orm: deps.orm, log: deps.log.child({ component: 'automations' }), workflows: createWorkflowPort(deps.temporal, deps.config.temporalTaskQueue, { startDeadlineMs: API_START_DEADLINE_MS }) };
+  const engine: EngineDeps = {
+    orm: deps.orm,
+    log: deps.log.child({ component: 'automations' }),
+    workflows: createWorkflowPort(deps.temporal, deps.config.temporalTaskQueue, {
+      startDeadlineMs: API_START_DEADLINE_MS,
+    }),
+  };
   return [
     route({
-      method: 'POST', path: '/api/v1/automations/:id/trigger', section, access: write, params: idParams, body: triggerBody, resources, successStatus: 201,
-      summary: 'Start a run of an active automation (409 when inactive or a run cap skips it). `context` holds namespaces (e.g. lead, webhookData); entityType + entityId load that record\'s namespaces first. Answers 201 { data: { executionId, workflowId, status } }.',
+      method: 'POST',
+      path: '/api/v1/automations/:id/trigger',
+      section,
+      access: write,
+      params: idParams,
+      body: triggerBody,
+      resources,
+      successStatus: 201,
+      summary:
+        "Start a run of an active automation (409 when inactive or a run cap skips it). `context` holds namespaces (e.g. lead, webhookData); entityType + entityId load that record's namespaces first. Answers 201 { data: { executionId, workflowId, status } }.",
       handler: async ({ ctx, params, body }) => {
-        const e = await triggerManually(engine, ctx.actor.workspaceId, params.id, { context: body.context, entityType: body.entityType, entityId: body.entityId });
+        const e = await triggerManually(engine, ctx.actor.workspaceId, params.id, {
+          context: body.context,
+          entityType: body.entityType,
+          entityId: body.entityId,
+        });
         return { status: 201, body: { data: { executionId: e._id, workflowId: e.workflowId, status: e.status } } };
       },
     }),
     route({
-      method: 'POST', path: '/api/v1/automations/:id/test', section, access: write, params: idParams, body: testBody, resources, successStatus: 201,
-      summary: 'Run the automation (active or not) in test mode: steps record what they would do (no e-mail, SMS, HTTP, AI or CRM writes), delays are not awaited, lookups and conditions run for real; no run caps or counters. 201 { data: { executionId, workflowId, status, isTest: true } }.',
+      method: 'POST',
+      path: '/api/v1/automations/:id/test',
+      section,
+      access: write,
+      params: idParams,
+      body: testBody,
+      resources,
+      successStatus: 201,
+      summary:
+        'Run the automation (active or not) in test mode: steps record what they would do (no e-mail, SMS, HTTP, AI or CRM writes), delays are not awaited, lookups and conditions run for real; no run caps or counters. 201 { data: { executionId, workflowId, status, isTest: true } }.',
       handler: async ({ ctx, params, body }) => {
-        const e = await testAutomation(engine, ctx.actor.workspaceId, params.id, { context: body.testContext, entityType: body.entityType, entityId: body.entityId });
-        return { status: 201, body: { data: { executionId: e._id, workflowId: e.workflowId, status: e.status, isTest: true } } };
+        const e = await testAutomation(engine, ctx.actor.workspaceId, params.id, {
+          context: body.testContext,
+          entityType: body.entityType,
+          entityId: body.entityId,
+        });
+        return {
+          status: 201,
+          body: { data: { executionId: e._id, workflowId: e.workflowId, status: e.status, isTest: true } },
+        };
       },
     }),
     route({
-      method: 'POST', path: '/api/v1/automations/executions/:executionId/cancel', section, access: write, params: cancelParams, transitions: [executionStatusTransitions],
+      method: 'POST',
+      path: '/api/v1/automations/executions/:executionId/cancel',
+      section,
+      access: write,
+      params: cancelParams,
+      transitions: [executionStatusTransitions],
       resources: { executionId: 'automation-execution' },
       summary: 'Cancel a running execution and its fan-out children (status cancelled); 409 when it is not running.',
       handler: async ({ ctx, params }) => ok(await cancelExecution(engine, ctx.actor.workspaceId, params.executionId)),
     }),
     route({
-      method: 'POST', path: '/api/webhooks/automation/:automationId', section, params: webhookParams, successStatus: 202,
-      access: { public: 'authenticated by the x-webhook-secret header (compared in constant time with the trigger secret)' },
-      summary: 'Start an active automation with a webhook trigger. The JSON body becomes webhookData.*; entityMapping loads the named record. 401 (nothing runs) on a missing or wrong secret; 404 for unknown ids and automations that are inactive or not webhook-triggered; rate-limited per automation. An Idempotency-Key header makes re-deliveries start nothing new. 202 { data: { executionId, status } }.',
+      method: 'POST',
+      path: '/api/webhooks/automation/:automationId',
+      section,
+      params: webhookParams,
+      successStatus: 202,
+      access: {
+        public: 'authenticated by the x-webhook-secret header (compared in constant time with the trigger secret)',
+      },
+      summary:
+        'Start an active automation with a webhook trigger. The JSON body becomes webhookData.*; entityMapping loads the named record. 401 (nothing runs) on a missing or wrong secret; 404 for unknown ids and automations that are inactive or not webhook-triggered; rate-limited per automation. An Idempotency-Key header makes re-deliveries start nothing new. 202 { data: { executionId, status } }.',
       handler: async ({ params, body, koa }) => {
-        if (koa.request.rawBody && !koa.request.is('json')) throw validation('request body must be JSON (Content-Type: application/json)');
+        if (koa.request.rawBody && !koa.request.is('json'))
+          throw validation('request body must be JSON (Content-Type: application/json)');
         const data = await startFromWebhook(engine, {
-          automationId: params.automationId, secret: koa.get('x-webhook-secret') || undefined, body, deliveryKey: koa.get('idempotency-key') || undefined,
+          automationId: params.automationId,
+          secret: koa.get('x-webhook-secret') || undefined,
+          body,
+          deliveryKey: koa.get('idempotency-key') || undefined,
           limits: { perMinute: deps.config.rateLimitPerMinute, perDay: deps.config.rateLimitPerDay },
         });
         return { status: 202, body: { data } };

@@ -4,7 +4,13 @@ import * as reads from '../../domain/automations/automations-read.service';
 import type { ValidationIssue } from '../../domain/automations/zod-kit';
 import { ok, paged, route, type Reply } from '../http/registry';
 import { idParams } from '../../domain/shared/schemas';
-import { automationCreateBody, automationUpdateBody, executionParams, listAutomationsQuery, listExecutionsQuery } from '../../domain/automations/automations.schemas';
+import {
+  automationCreateBody,
+  automationUpdateBody,
+  executionParams,
+  listAutomationsQuery,
+  listExecutionsQuery,
+} from '../../domain/automations/automations.schemas';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;
@@ -24,7 +30,11 @@ const saved = (status: number, result: { data: unknown; warnings: ValidationIssu
  */
 export const automationsRoutes: RouteFactory = () => [
   route({
-    method: 'GET', path: '/api/v1/automations', section, access: read, query: listAutomationsQuery,
+    method: 'GET',
+    path: '/api/v1/automations',
+    section,
+    access: read,
+    query: listAutomationsQuery,
     summary: 'List automations (newest first), optionally only active or inactive ones.',
     handler: async ({ ctx, query }) => {
       const { items, total } = await reads.listAutomations(ctx, query);
@@ -32,33 +42,64 @@ export const automationsRoutes: RouteFactory = () => [
     },
   }),
   route({
-    method: 'POST', path: '/api/v1/automations', section, access: write, body: automationCreateBody, successStatus: 201,
-    summary: 'Create an automation (always inactive; an empty graph is allowed as a draft, any other graph must validate).',
+    method: 'POST',
+    path: '/api/v1/automations',
+    section,
+    access: write,
+    body: automationCreateBody,
+    successStatus: 201,
+    summary:
+      'Create an automation (always inactive; an empty graph is allowed as a draft, any other graph must validate).',
     handler: async ({ ctx, body }) => saved(201, await automations.createAutomation(ctx, body)),
   }),
   route({
-    method: 'GET', path: '/api/v1/automations/stats', section, access: read,
+    method: 'GET',
+    path: '/api/v1/automations/stats',
+    section,
+    access: read,
     summary: 'Workspace automation stats: counts, executions by status, average duration (ms) of finished runs.',
     handler: async ({ ctx }) => ok(await reads.getAutomationStats(ctx)),
   }),
   route({
-    method: 'GET', path: '/api/v1/automations/executions/:executionId', section, access: read, params: executionParams,
+    method: 'GET',
+    path: '/api/v1/automations/executions/:executionId',
+    section,
+    access: read,
+    params: executionParams,
     resources: { executionId: 'automation-execution' },
     summary: 'One execution with its trigger context, the graph snapshot it ran with and its full step log.',
     handler: async ({ ctx, params }) => ok(await reads.getExecution(ctx, params.executionId)),
   }),
   route({
-    method: 'GET', path: '/api/v1/automations/:id', section, access: read, params: idParams, resources,
+    method: 'GET',
+    path: '/api/v1/automations/:id',
+    section,
+    access: read,
+    params: idParams,
+    resources,
     summary: 'Get one automation with its run counters (stats) and version.',
-    handler: async ({ ctx, params }) => ok(automations.serializeAutomation(await automations.getAutomation(ctx, params.id))),
+    handler: async ({ ctx, params }) =>
+      ok(automations.serializeAutomation(await automations.getAutomation(ctx, params.id))),
   }),
   route({
-    method: 'PUT', path: '/api/v1/automations/:id', section, access: write, params: idParams, body: automationUpdateBody, resources,
-    summary: 'Update an automation (partial; settings merge key by key; the merged graph must validate, fully when active). version grows when nodes, edges or settings change.',
+    method: 'PUT',
+    path: '/api/v1/automations/:id',
+    section,
+    access: write,
+    params: idParams,
+    body: automationUpdateBody,
+    resources,
+    summary:
+      'Update an automation (partial; settings merge key by key; the merged graph must validate, fully when active). version grows when nodes, edges or settings change.',
     handler: async ({ ctx, params, body }) => saved(200, await automations.updateAutomation(ctx, params.id, body)),
   }),
   route({
-    method: 'DELETE', path: '/api/v1/automations/:id', section, access: write, params: idParams, resources,
+    method: 'DELETE',
+    path: '/api/v1/automations/:id',
+    section,
+    access: write,
+    params: idParams,
+    resources,
     summary: 'Delete an automation with its execution history; 409 while an execution is running.',
     handler: async ({ ctx, params }) => {
       await automations.deleteAutomation(ctx, params.id);
@@ -66,17 +107,39 @@ export const automationsRoutes: RouteFactory = () => [
     },
   }),
   route({
-    method: 'POST', path: '/api/v1/automations/:id/toggle', section, access: write, params: idParams, resources,
-    summary: 'Activate or deactivate; activating needs a fully valid graph (400 otherwise) and clears deactivatedReason.',
+    method: 'POST',
+    path: '/api/v1/automations/:id/toggle',
+    section,
+    access: write,
+    params: idParams,
+    resources,
+    summary:
+      'Activate or deactivate; activating needs a fully valid graph (400 otherwise) and clears deactivatedReason.',
     handler: async ({ ctx, params }) => ok(await automations.toggleAutomation(ctx, params.id)),
   }),
   route({
-    method: 'POST', path: '/api/v1/automations/:id/duplicate', section, access: write, params: idParams, resources, successStatus: 201,
-    summary: 'Create an inactive copy named "<name> (copy)" with the same graph (same node ids) and settings, fresh counters.',
-    handler: async ({ ctx, params }) => ({ status: 201, body: { data: await automations.duplicateAutomation(ctx, params.id) } }),
+    method: 'POST',
+    path: '/api/v1/automations/:id/duplicate',
+    section,
+    access: write,
+    params: idParams,
+    resources,
+    successStatus: 201,
+    summary:
+      'Create an inactive copy named "<name> (copy)" with the same graph (same node ids) and settings, fresh counters.',
+    handler: async ({ ctx, params }) => ({
+      status: 201,
+      body: { data: await automations.duplicateAutomation(ctx, params.id) },
+    }),
   }),
   route({
-    method: 'GET', path: '/api/v1/automations/:id/executions', section, access: read, params: idParams, query: listExecutionsQuery, resources,
+    method: 'GET',
+    path: '/api/v1/automations/:id/executions',
+    section,
+    access: read,
+    params: idParams,
+    query: listExecutionsQuery,
+    resources,
     summary: 'Executions of an automation, newest first, optionally by status (without graph snapshot and context).',
     handler: async ({ ctx, params, query }) => {
       const { items, total } = await reads.listExecutions(ctx, params.id, query);

@@ -13,15 +13,25 @@ const resources = { id: 'call' };
 
 export const callsRoutes: RouteFactory = () => [
   route({
-    method: 'GET', path: '/api/v1/calls', section, access: read, query: listCallsQuery,
-    summary: 'List calls, latest startedAt first (dateFrom/dateTo bound startedAt). Each row carries at most 50 conversation turns (conversationTruncated says when more are stored).',
+    method: 'GET',
+    path: '/api/v1/calls',
+    section,
+    access: read,
+    query: listCallsQuery,
+    summary:
+      'List calls, latest startedAt first (dateFrom/dateTo bound startedAt). Each row carries at most 50 conversation turns (conversationTruncated says when more are stored).',
     handler: async ({ ctx, query }) => {
       const { items, total } = await listCalls(ctx, query);
       return paged(items, { page: query.page, limit: query.limit, total });
     },
   }),
   route({
-    method: 'POST', path: '/api/v1/calls', section, access: write, body: createCallBody, successStatus: 201,
+    method: 'POST',
+    path: '/api/v1/calls',
+    section,
+    access: write,
+    body: createCallBody,
+    successStatus: 201,
     summary: 'Log a call; also creates its call activity. A repeated externalId answers the stored call with 200.',
     handler: async ({ ctx, body }) => {
       const result = await calls.createCall(ctx, body);
@@ -29,17 +39,34 @@ export const callsRoutes: RouteFactory = () => [
     },
   }),
   route({
-    method: 'GET', path: '/api/v1/calls/:id', section, access: read, params: idParams, resources,
-    summary: 'Get one call with its full conversation. Recording links are never given to API keys (hasRecording says whether one exists).',
+    method: 'GET',
+    path: '/api/v1/calls/:id',
+    section,
+    access: read,
+    params: idParams,
+    resources,
+    summary:
+      'Get one call with its full conversation. Recording links are never given to API keys (hasRecording says whether one exists).',
     handler: async ({ ctx, params }) => ok(serializeCall(await calls.getCall(ctx, params.id))),
   }),
   route({
-    method: 'PUT', path: '/api/v1/calls/:id', section, access: write, params: idParams, body: updateCallBody, resources,
+    method: 'PUT',
+    path: '/api/v1/calls/:id',
+    section,
+    access: write,
+    params: idParams,
+    body: updateCallBody,
+    resources,
     summary: 'Update a call (partial); its activity follows.',
     handler: async ({ ctx, params, body }) => ok(await calls.updateCall(ctx, params.id, body)),
   }),
   route({
-    method: 'DELETE', path: '/api/v1/calls/:id', section, access: write, params: idParams, resources,
+    method: 'DELETE',
+    path: '/api/v1/calls/:id',
+    section,
+    access: write,
+    params: idParams,
+    resources,
     summary: 'Delete a call and its activity.',
     handler: async ({ ctx, params }) => {
       await calls.deleteCall(ctx, params.id);

@@ -11,7 +11,11 @@ const resources = { id: 'clip-card' };
 
 export const clipCardsRoutes: RouteFactory = () => [
   route({
-    method: 'GET', path: '/api/v1/clip-cards', section, access: read, query: listClipCardsQuery,
+    method: 'GET',
+    path: '/api/v1/clip-cards',
+    section,
+    access: read,
+    query: listClipCardsQuery,
     summary: 'List clip cards (newest first); filters status (active, depleted, expired, cancelled) and projectId.',
     handler: async ({ ctx, query }) => {
       const { items, total } = await cards.listClipCards(ctx, query);
@@ -19,22 +23,43 @@ export const clipCardsRoutes: RouteFactory = () => [
     },
   }),
   route({
-    method: 'POST', path: '/api/v1/clip-cards', section, access: write, body: createClipCardBody, successStatus: 201,
+    method: 'POST',
+    path: '/api/v1/clip-cards',
+    section,
+    access: write,
+    body: createClipCardBody,
+    successStatus: 201,
     summary: 'Create a clip card (prepaid hours) for a project.',
     handler: async ({ ctx, body }) => created(await cards.createClipCard(ctx, body)),
   }),
   route({
-    method: 'GET', path: '/api/v1/clip-cards/:id', section, access: read, params: idParams, resources,
+    method: 'GET',
+    path: '/api/v1/clip-cards/:id',
+    section,
+    access: read,
+    params: idParams,
+    resources,
     summary: 'Get one clip card with usedHours, remainingHours and status.',
     handler: async ({ ctx, params }) => ok(cards.serializeClipCard(await cards.getClipCard(ctx, params.id))),
   }),
   route({
-    method: 'PUT', path: '/api/v1/clip-cards/:id', section, access: write, params: idParams, body: updateClipCardBody, resources,
+    method: 'PUT',
+    path: '/api/v1/clip-cards/:id',
+    section,
+    access: write,
+    params: idParams,
+    body: updateClipCardBody,
+    resources,
     summary: 'Update a clip card (partial); status cancelled cancels it, status active lifts a cancellation.',
     handler: async ({ ctx, params, body }) => ok(await cards.updateClipCard(ctx, params.id, body)),
   }),
   route({
-    method: 'DELETE', path: '/api/v1/clip-cards/:id', section, access: write, params: idParams, resources,
+    method: 'DELETE',
+    path: '/api/v1/clip-cards/:id',
+    section,
+    access: write,
+    params: idParams,
+    resources,
     summary: 'Delete a clip card (its time entries stay).',
     handler: async ({ ctx, params }) => {
       await cards.deleteClipCard(ctx, params.id);

@@ -10,7 +10,13 @@ import { idParams } from '../../domain/shared/schemas';
 import { childListRoute, timelineRoutes } from './sub-lists';
 import { companyLookupQuery } from '../../domain/lookups/lookups.schemas';
 import { lookupCompany } from '../../domain/lookups/lookup.service';
-import { createCompanyBody, getCompanyQuery, listCompaniesQuery, personLinkBody, updateCompanyBody } from '../../domain/companies/companies.schemas';
+import {
+  createCompanyBody,
+  getCompanyQuery,
+  listCompaniesQuery,
+  personLinkBody,
+  updateCompanyBody,
+} from '../../domain/companies/companies.schemas';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;
@@ -22,15 +28,28 @@ export const companiesRoutes: RouteFactory = (deps) => {
   const images = imageResolver(deps.config);
   return [
     route({
-      method: 'GET', path: '/api/v1/companies', section, access: read, query: listCompaniesQuery,
+      method: 'GET',
+      path: '/api/v1/companies',
+      section,
+      access: read,
+      query: listCompaniesQuery,
       summary: 'List companies (newest first; oldest change first with updatedSince).',
       handler: async ({ ctx, query }) => {
         const { items, total } = await companies.listCompanies(ctx, query);
-        return paged(items.map((c) => project(c, { ...query, summary: COMPANY_SUMMARY_FIELDS })), { page: query.page, limit: query.limit, total });
+        return paged(
+          items.map((c) => project(c, { ...query, summary: COMPANY_SUMMARY_FIELDS })),
+          { page: query.page, limit: query.limit, total },
+        );
       },
     }),
     route({
-      method: 'POST', path: '/api/v1/companies', section, access: write, body: createCompanyBody, previewable: true, successStatus: 201,
+      method: 'POST',
+      path: '/api/v1/companies',
+      section,
+      access: write,
+      body: createCompanyBody,
+      previewable: true,
+      successStatus: 201,
       summary: 'Create a company.',
       handler: async ({ ctx, body, preview }) => {
         const result = await companies.createCompany(ctx, body, { preview, images });
@@ -39,25 +58,50 @@ export const companiesRoutes: RouteFactory = (deps) => {
     }),
     // Before /:id, which would otherwise take "lookup" for an id.
     route({
-      method: 'GET', path: '/api/v1/companies/lookup', section, access: read, query: companyLookupQuery,
-      summary: 'Find the workspace company with a professional-network profile URL or web domain (URLs, www. and paths normalised; the website domain, else the company e-mail domain). 200 { data: company | null, matched, matchedOn } — no match is not an error.',
+      method: 'GET',
+      path: '/api/v1/companies/lookup',
+      section,
+      access: read,
+      query: companyLookupQuery,
+      summary:
+        'Find the workspace company with a professional-network profile URL or web domain (URLs, www. and paths normalised; the website domain, else the company e-mail domain). 200 { data: company | null, matched, matchedOn } — no match is not an error.',
       handler: async ({ ctx, query }) => {
         const { data, ...meta } = await lookupCompany(ctx, query);
         return { status: 200, body: { data, ...meta } };
       },
     }),
     route({
-      method: 'GET', path: '/api/v1/companies/:id', section, access: read, params: idParams, query: getCompanyQuery, resources,
+      method: 'GET',
+      path: '/api/v1/companies/:id',
+      section,
+      access: read,
+      params: idParams,
+      query: getCompanyQuery,
+      resources,
       summary: 'Get one company.',
-      handler: async ({ ctx, params, query }) => ok(project(serializeCompany(await companies.getCompany(ctx, params.id)), query)),
+      handler: async ({ ctx, params, query }) =>
+        ok(project(serializeCompany(await companies.getCompany(ctx, params.id)), query)),
     }),
     route({
-      method: 'PUT', path: '/api/v1/companies/:id', section, access: write, params: idParams, body: updateCompanyBody, previewable: true, resources,
+      method: 'PUT',
+      path: '/api/v1/companies/:id',
+      section,
+      access: write,
+      params: idParams,
+      body: updateCompanyBody,
+      previewable: true,
+      resources,
       summary: 'Update a company (partial: only given keys change; customFields merges by name, null removes a key).',
-      handler: async ({ ctx, params, body, preview }) => ok(await companies.updateCompany(ctx, params.id, body, { preview, images })),
+      handler: async ({ ctx, params, body, preview }) =>
+        ok(await companies.updateCompany(ctx, params.id, body, { preview, images })),
     }),
     route({
-      method: 'DELETE', path: '/api/v1/companies/:id', section, access: write, params: idParams, resources,
+      method: 'DELETE',
+      path: '/api/v1/companies/:id',
+      section,
+      access: write,
+      params: idParams,
+      resources,
       summary: 'Delete a company; its people and deals stay, unlinked.',
       handler: async ({ ctx, params }) => {
         await companies.deleteCompany(ctx, params.id);
@@ -66,20 +110,37 @@ export const companiesRoutes: RouteFactory = (deps) => {
     }),
     childListRoute(parent, 'people', 'People linked to the company.', listCompanyPeople),
     route({
-      method: 'POST', path: '/api/v1/companies/:id/people', section, access: write, params: idParams, body: personLinkBody, resources,
-      summary: 'Link a person to the company (body { personId }); the first linked company becomes the person\'s primary company.',
+      method: 'POST',
+      path: '/api/v1/companies/:id/people',
+      section,
+      access: write,
+      params: idParams,
+      body: personLinkBody,
+      resources,
+      summary:
+        "Link a person to the company (body { personId }); the first linked company becomes the person's primary company.",
       handler: async ({ ctx, params, body }) => ok(await linkPerson(ctx, params.id, body.personId)),
     }),
     route({
-      method: 'DELETE', path: '/api/v1/companies/:id/people', section, access: write, params: idParams, query: personLinkBody.partial(), resources,
+      method: 'DELETE',
+      path: '/api/v1/companies/:id/people',
+      section,
+      access: write,
+      params: idParams,
+      query: personLinkBody.partial(),
+      resources,
       summary: 'Unlink a person from the company ({ personId } in the body or ?personId=).',
       handler: async ({ ctx, params, query, koa }) => {
         await companies.getCompany(ctx, params.id);
-        const parsed = personLinkBody.parse({ personId: query.personId ?? (koa.request.body as { personId?: unknown } | undefined)?.personId });
+        const parsed = personLinkBody.parse({
+          personId: query.personId ?? (koa.request.body as { personId?: unknown } | undefined)?.personId,
+        });
         return ok(await unlinkPerson(ctx, params.id, parsed.personId));
       },
     }),
-    childListRoute(parent, 'deals', 'Deals of the company.', (ctx, id, page) => listDealsFor(ctx, { company: id }, page)),
+    childListRoute(parent, 'deals', 'Deals of the company.', (ctx, id, page) =>
+      listDealsFor(ctx, { company: id }, page),
+    ),
     ...timelineRoutes(parent, 'companyId', 'company'),
   ];
 };

@@ -5,7 +5,12 @@ import { eidProviderFromConfig } from '../../domain/contracts/eid';
 import { API_START_DEADLINE_MS, createWorkflowPort } from '../../temporal/workflow-client';
 import { created, ok, paged, route } from '../http/registry';
 import { idParams } from '../../domain/shared/schemas';
-import { createContractBody, listContractsQuery, sendContractBody, voidContractBody } from '../../domain/contracts/contracts.schemas';
+import {
+  createContractBody,
+  listContractsQuery,
+  sendContractBody,
+  voidContractBody,
+} from '../../domain/contracts/contracts.schemas';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;
@@ -14,15 +19,25 @@ const resources = { id: 'contract' };
 const transitions = [contractStatusTransitions];
 
 export const contractsRoutes: RouteFactory = (deps) => {
-  const workflows = createWorkflowPort(deps.temporal, deps.config.temporalTaskQueue, { startDeadlineMs: API_START_DEADLINE_MS });
+  const workflows = createWorkflowPort(deps.temporal, deps.config.temporalTaskQueue, {
+    startDeadlineMs: API_START_DEADLINE_MS,
+  });
   const log = deps.log.child({ component: 'contracts' });
   const sendDeps: contracts.SendDeps = {
-    workflows, log, transport: deps.messaging.transport, gateway: deps.messaging.gateway, eid: eidProviderFromConfig(deps.config.eidProviderUrl),
+    workflows,
+    log,
+    transport: deps.messaging.transport,
+    gateway: deps.messaging.gateway,
+    eid: eidProviderFromConfig(deps.config.eidProviderUrl),
     reminderIntervalMs: deps.config.contractReminderIntervalMs,
   };
   return [
     route({
-      method: 'GET', path: '/api/v1/contracts', section, access: read, query: listContractsQuery,
+      method: 'GET',
+      path: '/api/v1/contracts',
+      section,
+      access: read,
+      query: listContractsQuery,
       summary: 'List contracts (newest first) with envelope status and signer progress; filter status.',
       handler: async ({ ctx, query }) => {
         const { items, total } = await contracts.listContracts(ctx, query);
@@ -30,36 +45,84 @@ export const contractsRoutes: RouteFactory = (deps) => {
       },
     }),
     route({
-      method: 'POST', path: '/api/v1/contracts', section, access: write, body: createContractBody, successStatus: 201,
-      summary: 'Create a draft contract: signers in signing order (role signer or cc, at least one signer), mode, signatureLevel, deadlineAt, contract {startDate, endDate}, lineItems (totals computed in integer minor units), links to company/person/deal (must exist).',
+      method: 'POST',
+      path: '/api/v1/contracts',
+      section,
+      access: write,
+      body: createContractBody,
+      successStatus: 201,
+      summary:
+        'Create a draft contract: signers in signing order (role signer or cc, at least one signer), mode, signatureLevel, deadlineAt, contract {startDate, endDate}, lineItems (totals computed in integer minor units), links to company/person/deal (must exist).',
       handler: async ({ ctx, body }) => created(await contracts.createContract(ctx, body)),
     }),
     route({
-      method: 'GET', path: '/api/v1/contracts/:id', section, access: read, params: idParams, resources,
-      summary: 'One contract: envelope status and per-signer progress (pending, invited, viewed, signed, declined, with times). Signer links are never shown.',
+      method: 'GET',
+      path: '/api/v1/contracts/:id',
+      section,
+      access: read,
+      params: idParams,
+      resources,
+      summary:
+        'One contract: envelope status and per-signer progress (pending, invited, viewed, signed, declined, with times). Signer links are never shown.',
       handler: async ({ ctx, params }) => ok(await contracts.getContractView(ctx, params.id)),
     }),
     route({
-      method: 'POST', path: '/api/v1/contracts/:id/send', section, access: write, params: idParams, body: sendContractBody, resources, transitions,
-      summary: 'Send a draft: starts the signing envelope workflow contract-envelope:<workspaceId>:<contractId>. Sequential mode invites one signer at a time, parallel all at once; reminders every reminderIntervalHours; deadlineAt passing expires it. Emits contract.sent. 409 unless draft; 503 not_configured for eid without EID_PROVIDER_URL or a channel without SMTP/SMS gateway.',
+      method: 'POST',
+      path: '/api/v1/contracts/:id/send',
+      section,
+      access: write,
+      params: idParams,
+      body: sendContractBody,
+      resources,
+      transitions,
+      summary:
+        'Send a draft: starts the signing envelope workflow contract-envelope:<workspaceId>:<contractId>. Sequential mode invites one signer at a time, parallel all at once; reminders every reminderIntervalHours; deadlineAt passing expires it. Emits contract.sent. 409 unless draft; 503 not_configured for eid without EID_PROVIDER_URL or a channel without SMTP/SMS gateway.',
       handler: async ({ ctx, params, body }) => ok(await contracts.sendContract(ctx, params.id, body, sendDeps)),
     }),
     route({
-      method: 'POST', path: '/api/v1/contracts/:id/void', section, access: write, params: idParams, body: voidContractBody, resources, transitions,
-      summary: 'Void a sent contract (reason, notifySigners): signer links stop working at once, the envelope ends, contract.voided is emitted. 409 unless sent.',
-      handler: async ({ ctx, params, body }) => ok(await contracts.voidContract(ctx, params.id, body, { workflows, log })),
+      method: 'POST',
+      path: '/api/v1/contracts/:id/void',
+      section,
+      access: write,
+      params: idParams,
+      body: voidContractBody,
+      resources,
+      transitions,
+      summary:
+        'Void a sent contract (reason, notifySigners): signer links stop working at once, the envelope ends, contract.voided is emitted. 409 unless sent.',
+      handler: async ({ ctx, params, body }) =>
+        ok(await contracts.voidContract(ctx, params.id, body, { workflows, log })),
     }),
     route({
-      method: 'GET', path: '/api/v1/contracts/:id/document', section, access: read, params: idParams, resources,
+      method: 'GET',
+      path: '/api/v1/contracts/:id/document',
+      section,
+      access: read,
+      params: idParams,
+      resources,
       summary: 'The signed PDF (with its audit trail page) of a fully signed contract; 404 until then.',
       handler: async ({ ctx, params }) => {
         const doc = await contracts.getSignedDocument(ctx, params.id);
-        return { status: 200, body: Buffer.from(doc.pdf), headers: { 'Content-Type': 'application/pdf', 'Content-Disposition': `inline; filename="contract-${params.id}.pdf"`, 'X-Document-Sha256': doc.pdfSha256 } };
+        return {
+          status: 200,
+          body: Buffer.from(doc.pdf),
+          headers: {
+            'Content-Type': 'application/pdf',
+            'Content-Disposition': `inline; filename="contract-${params.id}.pdf"`,
+            'X-Document-Sha256': doc.pdfSha256,
+          },
+        };
       },
     }),
     route({
-      method: 'GET', path: '/api/v1/contracts/:id/audit-trail', section, access: read, params: idParams, resources,
-      summary: 'Audit trail: document SHA-256, signed PDF SHA-256, and for each recipient the invitation, view, signature or decline times, IP and user agent.',
+      method: 'GET',
+      path: '/api/v1/contracts/:id/audit-trail',
+      section,
+      access: read,
+      params: idParams,
+      resources,
+      summary:
+        'Audit trail: document SHA-256, signed PDF SHA-256, and for each recipient the invitation, view, signature or decline times, IP and user agent.',
       handler: async ({ ctx, params }) => ok(await contracts.auditTrail(ctx, params.id)),
     }),
   ];

@@ -8,13 +8,24 @@ const section = 'CRM connect';
 
 export const crmConnectRoutes: RouteFactory = () => [
   route({
-    method: 'GET', path: '/api/v1/crm-connect/lookup', section, access: { scopes: ['read'] }, query: lookupQuery,
-    summary: 'Find people, companies and leads by phone (normalised: spaces, dashes, dots, parentheses ignored, 00 = +, last 8 digits compared when a country prefix may be missing) or by e-mail (case-insensitive).',
+    method: 'GET',
+    path: '/api/v1/crm-connect/lookup',
+    section,
+    access: { scopes: ['read'] },
+    query: lookupQuery,
+    summary:
+      'Find people, companies and leads by phone (normalised: spaces, dashes, dots, parentheses ignored, 00 = +, last 8 digits compared when a country prefix may be missing) or by e-mail (case-insensitive).',
     handler: async ({ ctx, query }) => ok(await lookup(ctx, query)),
   }),
   route({
-    method: 'POST', path: '/api/v1/crm-connect/calls', section, access: { scopes: ['write'] }, body: connectorCallBody, successStatus: 201,
-    summary: 'Log a call from a telephony connector, linked to the first record matching the phone (person, else company, else lead); idempotent on externalId (200 for a repeat).',
+    method: 'POST',
+    path: '/api/v1/crm-connect/calls',
+    section,
+    access: { scopes: ['write'] },
+    body: connectorCallBody,
+    successStatus: 201,
+    summary:
+      'Log a call from a telephony connector, linked to the first record matching the phone (person, else company, else lead); idempotent on externalId (200 for a repeat).',
     handler: async ({ ctx, body }) => {
       const result = await logConnectorCall(ctx, body);
       return result.created ? created(result.call) : ok(result.call);

@@ -2,13 +2,24 @@ import type { RouteFactory } from '../app';
 import * as layouts from '../../domain/presets/dashboard-layouts.service';
 import { crudRoutes } from '../http/crud';
 import { pageQuery } from '../../domain/shared/schemas';
-import { createDashboardLayoutBody, dashboardLayoutView, updateDashboardLayoutBody } from '../../domain/presets/dashboard-layouts.schemas';
+import {
+  createDashboardLayoutBody,
+  dashboardLayoutView,
+  updateDashboardLayoutBody,
+} from '../../domain/presets/dashboard-layouts.schemas';
 
 export const dashboardLayoutsRoutes: RouteFactory = () =>
   crudRoutes({
-    base: '/api/v1/dashboard-layouts', section: 'Dashboard layouts', kind: 'dashboard-layout',
+    base: '/api/v1/dashboard-layouts',
+    section: 'Dashboard layouts',
+    kind: 'dashboard-layout',
     access: { read: { scopes: ['read'] }, write: { scopes: ['write'] } },
-    schemas: { list: pageQuery(), create: createDashboardLayoutBody, update: updateDashboardLayoutBody, view: dashboardLayoutView },
+    schemas: {
+      list: pageQuery(),
+      create: createDashboardLayoutBody,
+      update: updateDashboardLayoutBody,
+      view: dashboardLayoutView,
+    },
     service: {
       list: layouts.listDashboardLayouts,
       create: (ctx, body) => layouts.createDashboardLayout(ctx, body),

@@ -8,7 +8,13 @@ import { project } from '../../domain/shared/list-query';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
 import { idParams } from '../../domain/shared/schemas';
 import { timelineRoutes } from './sub-lists';
-import { createDealBody, getDealQuery, listDealsQuery, moveDealBody, updateDealBody } from '../../domain/deals/deals.schemas';
+import {
+  createDealBody,
+  getDealQuery,
+  listDealsQuery,
+  moveDealBody,
+  updateDealBody,
+} from '../../domain/deals/deals.schemas';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;
@@ -18,15 +24,29 @@ const parent = { base: '/api/v1/deals', section, kind: 'deal', load: deals.getDe
 
 export const dealsRoutes: RouteFactory = () => [
   route({
-    method: 'GET', path: '/api/v1/deals', section, access: read, query: listDealsQuery,
-    summary: 'List deals (newest first unless sortBy; oldest change first with updatedSince). Unknown query parameters answer 400.',
+    method: 'GET',
+    path: '/api/v1/deals',
+    section,
+    access: read,
+    query: listDealsQuery,
+    summary:
+      'List deals (newest first unless sortBy; oldest change first with updatedSince). Unknown query parameters answer 400.',
     handler: async ({ ctx, query }) => {
       const { items, total } = await listDeals(ctx, query);
-      return paged(items.map((d) => project(d, { ...query, summary: DEAL_SUMMARY_FIELDS })), { page: query.page, limit: query.limit, total, view: query.view });
+      return paged(
+        items.map((d) => project(d, { ...query, summary: DEAL_SUMMARY_FIELDS })),
+        { page: query.page, limit: query.limit, total, view: query.view },
+      );
     },
   }),
   route({
-    method: 'POST', path: '/api/v1/deals', section, access: write, body: createDealBody, previewable: true, successStatus: 201,
+    method: 'POST',
+    path: '/api/v1/deals',
+    section,
+    access: write,
+    body: createDealBody,
+    previewable: true,
+    successStatus: 201,
     summary: 'Create a deal (without flowId/stageId it enters the first open stage of the default flow).',
     handler: async ({ ctx, body, preview }) => {
       const result = await deals.createDeal(ctx, body, { preview });
@@ -34,17 +54,37 @@ export const dealsRoutes: RouteFactory = () => [
     },
   }),
   route({
-    method: 'GET', path: '/api/v1/deals/:id', section, access: read, params: idParams, query: getDealQuery, resources,
+    method: 'GET',
+    path: '/api/v1/deals/:id',
+    section,
+    access: read,
+    params: idParams,
+    query: getDealQuery,
+    resources,
     summary: 'Get one deal.',
     handler: async ({ ctx, params, query }) => ok(project(serializeDeal(await deals.getDeal(ctx, params.id)), query)),
   }),
   route({
-    method: 'PUT', path: '/api/v1/deals/:id', section, access: write, params: idParams, body: updateDealBody, previewable: true, resources, transitions: [dealStatusTransitions],
-    summary: 'Update a deal (partial; customFields merges by key). Field, status and stage changes are logged to the activity feed.',
+    method: 'PUT',
+    path: '/api/v1/deals/:id',
+    section,
+    access: write,
+    params: idParams,
+    body: updateDealBody,
+    previewable: true,
+    resources,
+    transitions: [dealStatusTransitions],
+    summary:
+      'Update a deal (partial; customFields merges by key). Field, status and stage changes are logged to the activity feed.',
     handler: async ({ ctx, params, body, preview }) => ok(await deals.updateDeal(ctx, params.id, body, { preview })),
   }),
   route({
-    method: 'DELETE', path: '/api/v1/deals/:id', section, access: write, params: idParams, resources,
+    method: 'DELETE',
+    path: '/api/v1/deals/:id',
+    section,
+    access: write,
+    params: idParams,
+    resources,
     summary: 'Delete a deal.',
     handler: async ({ ctx, params }) => {
       await deals.deleteDeal(ctx, params.id);
@@ -52,8 +92,16 @@ export const dealsRoutes: RouteFactory = () => [
     },
   }),
   route({
-    method: 'POST', path: '/api/v1/deals/:id/move', section, access: write, params: idParams, body: moveDealBody, resources, transitions: [dealStatusTransitions],
-    summary: 'Move a deal to a stage (of its flow, or of flowId). Entering a won/lost stage closes the deal; an open stage reopens it.',
+    method: 'POST',
+    path: '/api/v1/deals/:id/move',
+    section,
+    access: write,
+    params: idParams,
+    body: moveDealBody,
+    resources,
+    transitions: [dealStatusTransitions],
+    summary:
+      'Move a deal to a stage (of its flow, or of flowId). Entering a won/lost stage closes the deal; an open stage reopens it.',
     handler: async ({ ctx, params, body }) => ok(await deals.moveDeal(ctx, params.id, body)),
   }),
   ...timelineRoutes(parent, 'dealId', 'deal'),

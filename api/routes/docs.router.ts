@@ -34,7 +34,8 @@ export const docsRoutes =
         method: 'GET',
         path: '/api/v1/docs',
         section: 'Docs',
-        summary: 'Machine-readable reference of this API: conventions and section index, one section, every section, or OpenAPI 3.1.',
+        summary:
+          'Machine-readable reference of this API: conventions and section index, one section, every section, or OpenAPI 3.1.',
         description:
           'Without parameters: title, version, authentication, conventions and the sections with their route counts. ' +
           '`index=true`: every section with its endpoints (method, path, summary). `section=<name>` (case-insensitive): that section in full, ' +
@@ -52,7 +53,8 @@ export const docsRoutes =
         method: 'GET',
         path: '/api/v1/docs/markdown',
         section: 'Docs',
-        summary: 'The full reference as Markdown: conventions, then every section and endpoint with its parameters and body fields.',
+        summary:
+          'The full reference as Markdown: conventions, then every section and endpoint with its parameters and body fields.',
         access: { public: PUBLIC_REASON },
         query: z.object({}),
         handler: async () => ({

@@ -25,20 +25,37 @@ const reply = (page: unknown): Reply => ({ status: 200, body: page });
 export const exportRoutes: RouteFactory = () => [
   ...RECORD_TYPES.map((type) =>
     route({
-      method: 'POST', path: `/api/v1/export/${EXPORT_PATHS[type]}`, section, access, query: exportQuery, body: EXPORT_PARAMS[type],
+      method: 'POST',
+      path: `/api/v1/export/${EXPORT_PATHS[type]}`,
+      section,
+      access,
+      query: exportQuery,
+      body: EXPORT_PARAMS[type],
       summary: `Export ${EXPORT_PATHS[type]}: up to ${MAX_EXPORT_ROWS} rows per request with offset (page/skip) or keyset (cursor) paging, sort, fields, createdAt range and filters.`,
       description: `Rows carry the same field names as GET /api/v1/${EXPORT_PATHS[type]}/:id (dates as ISO strings). Default order _id ascending (creation order). Answer ${ANSWER}; nextCursor is the _id of the last row when hasMore.`,
-      handler: async ({ ctx, query, koa }) => reply(await exportRecords(ctx, type, params(type, query as RawQuery, koa.request.body))),
+      handler: async ({ ctx, query, koa }) =>
+        reply(await exportRecords(ctx, type, params(type, query as RawQuery, koa.request.body))),
     }),
   ),
   route({
-    method: 'POST', path: '/api/v1/export/lists/:listId', section, access, params: listExportParams, query: exportQuery,
-    body: z.record(z.string(), z.unknown(), { message: 'must be an object' }), resources: { listId: 'list' },
-    summary: 'Export the records of a list (its entity type decides the fields, sorts and filters); same parameters and answer as the typed exports.',
+    method: 'POST',
+    path: '/api/v1/export/lists/:listId',
+    section,
+    access,
+    params: listExportParams,
+    query: exportQuery,
+    body: z.record(z.string(), z.unknown(), { message: 'must be an object' }),
+    resources: { listId: 'list' },
+    summary:
+      'Export the records of a list (its entity type decides the fields, sorts and filters); same parameters and answer as the typed exports.',
     description: `Answer ${ANSWER}. Unknown list: 404.`,
     handler: async ({ ctx, params: p, query, koa }) => {
       const list = await getList(ctx, p.listId);
-      return reply(await exportRecords(ctx, list.entityType, params(list.entityType, query as RawQuery, koa.request.body), { listId: list._id }));
+      return reply(
+        await exportRecords(ctx, list.entityType, params(list.entityType, query as RawQuery, koa.request.body), {
+          listId: list._id,
+        }),
+      );
     },
   }),
 ];

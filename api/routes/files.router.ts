@@ -20,7 +20,12 @@ const write = { scopes: ['write'] } as const;
 const section = 'Files';
 
 export function fileDeps(deps: AppDeps): files.FileDeps {
-  return { storage: fileStorageFor(deps.config), maxBytes: deps.config.files.maxBytes, urlTtlSeconds: deps.config.files.urlTtlSeconds, log: deps.log };
+  return {
+    storage: fileStorageFor(deps.config),
+    maxBytes: deps.config.files.maxBytes,
+    urlTtlSeconds: deps.config.files.urlTtlSeconds,
+    log: deps.log,
+  };
 }
 
 /** Link bodies are checked after the file is found, so another workspace's file id is 404 whatever the body. */
@@ -41,7 +46,10 @@ async function download(deps: AppDeps, token: string): Promise<Reply> {
   const storage = localStorageFor(deps.config);
   if (!storage) return gone(404, 'download URLs of this server come from the configured object store', 'not_found');
   const check = storage.signer.verify(token, 'get');
-  if (!check.ok) return check.reason === 'expired' ? gone(410, 'this download URL has expired; fetch the file again for a fresh one', 'expired') : gone(403, 'invalid download URL', 'forbidden');
+  if (!check.ok)
+    return check.reason === 'expired'
+      ? gone(410, 'this download URL has expired; fetch the file again for a fresh one', 'expired')
+      : gone(403, 'invalid download URL', 'forbidden');
   const object = await storage.open(check.payload.key);
   if (!object) return gone(404, 'file not found', 'not_found');
   const type = check.payload.type ?? 'application/octet-stream';
@@ -63,16 +71,26 @@ export const filesRoutes: RouteFactory = (deps) => [
   // Before /files/:id: the cloud paths would otherwise match as an id.
   ...cloudFileRoutes(deps),
   route({
-    method: 'GET', path: '/api/v1/files', section, access: read, query: listFilesQuery,
-    summary: 'List files (newest first); filters folderId (or "root"), q (name contains), source, entityType + entityId (files linked to a record).',
+    method: 'GET',
+    path: '/api/v1/files',
+    section,
+    access: read,
+    query: listFilesQuery,
+    summary:
+      'List files (newest first); filters folderId (or "root"), q (name contains), source, entityType + entityId (files linked to a record).',
     handler: async ({ ctx, query }) => {
       const { items, total } = await files.listFiles(ctx, query);
       return paged(items, { page: query.page, limit: query.limit, total });
     },
   }),
   route({
-    method: 'POST', path: '/api/v1/files', section, access: write, successStatus: 201,
-    summary: 'Upload a file: multipart/form-data with the file in a part named "file" and optional fields folderId and name.',
+    method: 'POST',
+    path: '/api/v1/files',
+    section,
+    access: write,
+    successStatus: 201,
+    summary:
+      'Upload a file: multipart/form-data with the file in a part named "file" and optional fields folderId and name.',
     description:
       'Streamed to the configured storage (local disk or S3). Over FILE_MAX_BYTES (default 25 MiB) is 413; the content type is sniffed from the bytes, ' +
       'the declared one is ignored; the name is sanitised; the SHA-256 is recorded. An aborted upload leaves nothing behind.',
@@ -82,15 +100,27 @@ export const filesRoutes: RouteFactory = (deps) => [
       koa.state.stagedUpload = staged;
       return { summary: files.uploadSummary(staged), dispose: () => staged.discard() };
     },
-    handler: async ({ ctx, koa }) => created(await files.storeUpload(ctx, fileDeps(deps), koa.state.stagedUpload as StagedUpload)),
+    handler: async ({ ctx, koa }) =>
+      created(await files.storeUpload(ctx, fileDeps(deps), koa.state.stagedUpload as StagedUpload)),
   }),
   route({
-    method: 'GET', path: '/api/v1/files/:id', section, access: read, params: idParams, resources: { id: 'file' },
-    summary: 'Get one file with a signed downloadUrl that expires at downloadUrlExpiresAt (FILE_URL_TTL_SECONDS, default 15 minutes).',
+    method: 'GET',
+    path: '/api/v1/files/:id',
+    section,
+    access: read,
+    params: idParams,
+    resources: { id: 'file' },
+    summary:
+      'Get one file with a signed downloadUrl that expires at downloadUrlExpiresAt (FILE_URL_TTL_SECONDS, default 15 minutes).',
     handler: async ({ ctx, params }) => ok(await files.getFile(ctx, fileDeps(deps), params.id)),
   }),
   route({
-    method: 'DELETE', path: '/api/v1/files/:id', section, access: write, params: idParams, resources: { id: 'file' },
+    method: 'DELETE',
+    path: '/api/v1/files/:id',
+    section,
+    access: write,
+    params: idParams,
+    resources: { id: 'file' },
     summary: 'Delete a file: the stored object, the record and its links.',
     handler: async ({ ctx, params }) => {
       await files.deleteFile(ctx, fileDeps(deps), params.id);
@@ -98,33 +128,69 @@ export const filesRoutes: RouteFactory = (deps) => [
     },
   }),
   route({
-    method: 'POST', path: '/api/v1/files/:id/link', section, access: write, params: idParams, body: fileLinkBody, rawBody: true, resources: { id: 'file' },
-    summary: 'Link the file to a record (entityType company, person, lead, deal, project or custom_object_record; entityId must exist); shown on the record\'s activity feed. Already linked is 409.',
-    handler: async ({ ctx, params, koa }) => ok(await files.linkFile(ctx, params.id, await linkInput(ctx, params.id, koa.request.body))),
+    method: 'POST',
+    path: '/api/v1/files/:id/link',
+    section,
+    access: write,
+    params: idParams,
+    body: fileLinkBody,
+    rawBody: true,
+    resources: { id: 'file' },
+    summary:
+      "Link the file to a record (entityType company, person, lead, deal, project or custom_object_record; entityId must exist); shown on the record's activity feed. Already linked is 409.",
+    handler: async ({ ctx, params, koa }) =>
+      ok(await files.linkFile(ctx, params.id, await linkInput(ctx, params.id, koa.request.body))),
   }),
   route({
-    method: 'DELETE', path: '/api/v1/files/:id/link', section, access: write, params: idParams, body: fileLinkBody, rawBody: true, resources: { id: 'file' },
+    method: 'DELETE',
+    path: '/api/v1/files/:id/link',
+    section,
+    access: write,
+    params: idParams,
+    body: fileLinkBody,
+    rawBody: true,
+    resources: { id: 'file' },
     summary: 'Unlink the file from a record (body entityType, entityId); 404 when not linked.',
-    handler: async ({ ctx, params, koa }) => ok(await files.unlinkFile(ctx, params.id, await linkInput(ctx, params.id, koa.request.body))),
+    handler: async ({ ctx, params, koa }) =>
+      ok(await files.unlinkFile(ctx, params.id, await linkInput(ctx, params.id, koa.request.body))),
   }),
   route({
-    method: 'GET', path: `${LOCAL_DOWNLOAD_PATH}/:token`, section,
-    access: { public: 'signed download URLs are opened by browsers without credentials; the HMAC-signed, expiring token is the capability' },
-    summary: 'The bytes of a file behind a signed download URL (local storage); 403 when the token is altered, 410 when it has expired.',
+    method: 'GET',
+    path: `${LOCAL_DOWNLOAD_PATH}/:token`,
+    section,
+    access: {
+      public:
+        'signed download URLs are opened by browsers without credentials; the HMAC-signed, expiring token is the capability',
+    },
+    summary:
+      'The bytes of a file behind a signed download URL (local storage); 403 when the token is altered, 410 when it has expired.',
     handler: async ({ koa }) => download(deps, String(koa.params.token ?? '')),
   }),
   route({
-    method: 'PUT', path: `${LOCAL_UPLOAD_PATH}/:token`, section,
-    access: { public: 'presigned upload URLs (extension captures) are used without credentials; the HMAC-signed, expiring token is the capability' },
-    summary: 'Upload the bytes behind a signed upload URL (local storage): Content-Type must be the signed type; 403 altered, 410 expired, 413 over FILE_MAX_BYTES.',
+    method: 'PUT',
+    path: `${LOCAL_UPLOAD_PATH}/:token`,
+    section,
+    access: {
+      public:
+        'presigned upload URLs (extension captures) are used without credentials; the HMAC-signed, expiring token is the capability',
+    },
+    summary:
+      'Upload the bytes behind a signed upload URL (local storage): Content-Type must be the signed type; 403 altered, 410 expired, 413 over FILE_MAX_BYTES.',
     handler: async ({ koa }) => {
       const storage = localStorageFor(deps.config);
       if (!storage) return gone(404, 'upload URLs of this server come from the configured object store', 'not_found');
-      return receiveSignedUpload(storage, deps.config.files.maxBytes, String(koa.params.token ?? ''), { contentType: koa.get('content-type'), stream: koa.req });
+      return receiveSignedUpload(storage, deps.config.files.maxBytes, String(koa.params.token ?? ''), {
+        contentType: koa.get('content-type'),
+        stream: koa.req,
+      });
     },
   }),
   route({
-    method: 'GET', path: '/api/v1/folders', section, access: read, query: listFoldersQuery,
+    method: 'GET',
+    path: '/api/v1/folders',
+    section,
+    access: read,
+    query: listFoldersQuery,
     summary: 'List folders by name with fileCount and folderCount; parentId (a folder id or "root") lists one level.',
     handler: async ({ ctx, query }) => {
       const { items, total } = await folders.listFolders(ctx, query);
@@ -132,12 +198,22 @@ export const filesRoutes: RouteFactory = (deps) => [
     },
   }),
   route({
-    method: 'POST', path: '/api/v1/folders', section, access: write, body: createFolderBody, successStatus: 201,
+    method: 'POST',
+    path: '/api/v1/folders',
+    section,
+    access: write,
+    body: createFolderBody,
+    successStatus: 201,
     summary: 'Create a folder (name, optional parentId); sibling names are unique case-insensitively (409).',
     handler: async ({ ctx, body }) => created(await folders.createFolder(ctx, body)),
   }),
   route({
-    method: 'DELETE', path: '/api/v1/folders/:id', section, access: write, params: idParams, resources: { id: 'folder' },
+    method: 'DELETE',
+    path: '/api/v1/folders/:id',
+    section,
+    access: write,
+    params: idParams,
+    resources: { id: 'folder' },
     summary: 'Delete an empty folder; a folder that still holds files or folders is 409.',
     handler: async ({ ctx, params }) => {
       await folders.deleteFolder(ctx, params.id);

@@ -1,15 +1,28 @@
 import type { RouteFactory } from '../app';
 import * as presets from '../../domain/presets/filter-presets.service';
 import { crudRoutes } from '../http/crud';
-import { createFilterPresetBody, filterPresetView, listFilterPresetsQuery, updateFilterPresetBody } from '../../domain/presets/filter-presets.schemas';
+import {
+  createFilterPresetBody,
+  filterPresetView,
+  listFilterPresetsQuery,
+  updateFilterPresetBody,
+} from '../../domain/presets/filter-presets.schemas';
 
-const visibilityNote = 'workspace: everyone; private: the owner; user: the owner and userIds; group: the owner only until user groups exist';
+const visibilityNote =
+  'workspace: everyone; private: the owner; user: the owner and userIds; group: the owner only until user groups exist';
 
 export const filterPresetsRoutes: RouteFactory = () =>
   crudRoutes({
-    base: '/api/v1/filter-presets', section: 'Filter presets', kind: 'filter-preset',
+    base: '/api/v1/filter-presets',
+    section: 'Filter presets',
+    kind: 'filter-preset',
     access: { read: { scopes: ['read'] }, write: { scopes: ['write'] } },
-    schemas: { list: listFilterPresetsQuery, create: createFilterPresetBody, update: updateFilterPresetBody, view: filterPresetView },
+    schemas: {
+      list: listFilterPresetsQuery,
+      create: createFilterPresetBody,
+      update: updateFilterPresetBody,
+      view: filterPresetView,
+    },
     service: {
       list: presets.listFilterPresets,
       create: (ctx, body) => presets.createFilterPreset(ctx, body),

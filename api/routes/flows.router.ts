@@ -3,7 +3,13 @@ import * as flows from '../../domain/deals/flows.service';
 import { createStage, deleteStage, updateStage } from '../../domain/deals/flow-stages.service';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
 import { idParams, pageQuery } from '../../domain/shared/schemas';
-import { createFlowBody, createStageBody, stageIdInput, updateFlowBody, updateStageBody } from '../../domain/deals/flows.schemas';
+import {
+  createFlowBody,
+  createStageBody,
+  stageIdInput,
+  updateFlowBody,
+  updateStageBody,
+} from '../../domain/deals/flows.schemas';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;
@@ -12,30 +18,57 @@ const resources = { id: 'flow' };
 
 export const flowsRoutes: RouteFactory = (deps) => [
   route({
-    method: 'GET', path: '/api/v1/flows', section, access: read, query: pageQuery(),
-    summary: 'List flows with their stages (oldest first). A workspace without flows gets the default "Sales pipeline" here.',
+    method: 'GET',
+    path: '/api/v1/flows',
+    section,
+    access: read,
+    query: pageQuery(),
+    summary:
+      'List flows with their stages (oldest first). A workspace without flows gets the default "Sales pipeline" here.',
     handler: async ({ ctx, query }) => {
       const { items, total } = await flows.listFlows(ctx, query);
       return paged(items, { ...query, total });
     },
   }),
   route({
-    method: 'POST', path: '/api/v1/flows', section, access: write, body: createFlowBody, successStatus: 201,
-    summary: 'Create a flow, optionally with stages. The first flow, or one sent with isDefault: true, becomes the default.',
+    method: 'POST',
+    path: '/api/v1/flows',
+    section,
+    access: write,
+    body: createFlowBody,
+    successStatus: 201,
+    summary:
+      'Create a flow, optionally with stages. The first flow, or one sent with isDefault: true, becomes the default.',
     handler: async ({ ctx, body }) => created(await flows.createFlow(ctx, body)),
   }),
   route({
-    method: 'GET', path: '/api/v1/flows/:id', section, access: read, params: idParams, resources,
+    method: 'GET',
+    path: '/api/v1/flows/:id',
+    section,
+    access: read,
+    params: idParams,
+    resources,
     summary: 'Get one flow with its stages ordered by `order`.',
     handler: async ({ ctx, params }) => ok(await flows.getFlowView(ctx, params.id)),
   }),
   route({
-    method: 'PUT', path: '/api/v1/flows/:id', section, access: write, params: idParams, body: updateFlowBody, resources,
+    method: 'PUT',
+    path: '/api/v1/flows/:id',
+    section,
+    access: write,
+    params: idParams,
+    body: updateFlowBody,
+    resources,
     summary: 'Update title, description or isDefault (partial). Stages change through /flows/:id/stages.',
     handler: async ({ ctx, params, body }) => ok(await flows.updateFlow(ctx, params.id, body)),
   }),
   route({
-    method: 'DELETE', path: '/api/v1/flows/:id', section, access: write, params: idParams, resources,
+    method: 'DELETE',
+    path: '/api/v1/flows/:id',
+    section,
+    access: write,
+    params: idParams,
+    resources,
     summary: 'Delete a flow and its stages; 409 while it has deals or when it is the last flow.',
     handler: async ({ ctx, params }) => {
       await flows.deleteFlow(ctx, params.id);
@@ -43,17 +76,37 @@ export const flowsRoutes: RouteFactory = (deps) => [
     },
   }),
   route({
-    method: 'POST', path: '/api/v1/flows/:id/stages', section, access: write, params: idParams, body: createStageBody, resources, successStatus: 201,
+    method: 'POST',
+    path: '/api/v1/flows/:id/stages',
+    section,
+    access: write,
+    params: idParams,
+    body: createStageBody,
+    resources,
+    successStatus: 201,
     summary: 'Add a stage (title required; order defaults to after the last stage; type open|won|lost).',
     handler: async ({ ctx, params, body }) => created(await createStage(ctx, params.id, body)),
   }),
   route({
-    method: 'PUT', path: '/api/v1/flows/:id/stages', section, access: write, params: idParams, body: updateStageBody, resources,
-    summary: 'Update a stage named by `id` (title, order, type, probability); the type cannot change while deals are in it (409).',
+    method: 'PUT',
+    path: '/api/v1/flows/:id/stages',
+    section,
+    access: write,
+    params: idParams,
+    body: updateStageBody,
+    resources,
+    summary:
+      'Update a stage named by `id` (title, order, type, probability); the type cannot change while deals are in it (409).',
     handler: async ({ ctx, params, body }) => ok(await updateStage(ctx, params.id, body)),
   }),
   route({
-    method: 'DELETE', path: '/api/v1/flows/:id/stages', section, access: write, params: idParams, query: stageIdInput.partial(), resources,
+    method: 'DELETE',
+    path: '/api/v1/flows/:id/stages',
+    section,
+    access: write,
+    params: idParams,
+    query: stageIdInput.partial(),
+    resources,
     summary: 'Delete the stage named by `id` (body or ?id=); 409 while deals are in it.',
     handler: async ({ ctx, params, query, koa }) => {
       await flows.getFlow(ctx, params.id);

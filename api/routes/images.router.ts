@@ -9,10 +9,15 @@ export const imagesRoutes: RouteFactory = (deps) => [
     section: 'Images',
     summary: 'The bytes of a workspace image (avatar, logo) by its public token; cacheable forever.',
     description: 'Image fields hold URLs of this endpoint. The token is 64 hex characters; an unknown one is 404.',
-    access: { public: 'image URLs are embedded in pages that cannot send credentials; the random token is the capability' },
+    access: {
+      public: 'image URLs are embedded in pages that cannot send credentials; the random token is the capability',
+    },
     handler: async ({ koa }) => {
       // Unbound fork on purpose: the token lookup crosses workspaces (see getPublicImage).
-      const image = await getPublicImage(deps.orm.em.fork({ clear: true, useContext: false }), String(koa.params.token ?? ''));
+      const image = await getPublicImage(
+        deps.orm.em.fork({ clear: true, useContext: false }),
+        String(koa.params.token ?? ''),
+      );
       return {
         status: 200,
         body: image.data,

@@ -1,7 +1,13 @@
 import type { RouteFactory } from '../app';
 import { IMPORT_ENTITY_TYPES, type ImportEntityType } from '../../domain/imports/import-run.entity';
 import { listImportRuns, runImport } from '../../domain/imports/import.service';
-import { companyImporter, dealImporter, leadImporter, personImporter, type Importer } from '../../domain/imports/importers';
+import {
+  companyImporter,
+  dealImporter,
+  leadImporter,
+  personImporter,
+  type Importer,
+} from '../../domain/imports/importers';
 import { imageResolver } from '../http/images';
 import { ok, paged, route } from '../http/registry';
 import { pageQuery } from '../../domain/shared/schemas';
@@ -10,7 +16,8 @@ import { IMPORT_PATHS, importBody, rowParser, validateBody } from '../../domain/
 // Spec: import needs the import scope (write does not cover it) and the admin or owner role.
 const access = { scopes: ['import'], roles: ['owner', 'admin'] } as const;
 const section = 'Import and export';
-const REPORT = '{ data: { importId, entityType, dryRun, dedupe, total, created, updated, skipped, failed, errors: [{ row, errors: [{ path, error }] }] } }';
+const REPORT =
+  '{ data: { importId, entityType, dryRun, dedupe, total, created, updated, skipped, failed, errors: [{ row, errors: [{ path, error }] }] } }';
 
 export const importRoutes: RouteFactory = (deps) => {
   const images = imageResolver(deps.config);
@@ -23,22 +30,48 @@ export const importRoutes: RouteFactory = (deps) => {
   return [
     ...IMPORT_ENTITY_TYPES.map((entityType) =>
       route({
-        method: 'POST', path: `/api/v1/import/${IMPORT_PATHS[entityType]}`, section, access, body: importBody,
+        method: 'POST',
+        path: `/api/v1/import/${IMPORT_PATHS[entityType]}`,
+        section,
+        access,
+        body: importBody,
         summary: `Import ${IMPORT_PATHS[entityType]}: rows (1-5000) validated one by one with the create schema; valid rows saved, invalid ones reported.`,
         description: `Each row is saved in its own transaction through the same service as POST /api/v1/${IMPORT_PATHS[entityType]} (events, feed, validation); the batch is not all-or-nothing. Duplicates: ${importers[entityType].dedupeKey ?? 'none (every row is created)'}. row in errors is the 0-based index in rows. Answer ${REPORT}.`,
-        handler: async ({ ctx, body }) => ok(await runImport(ctx, importers[entityType], body.rows, rowParser(entityType), { dedupe: body.options.dedupe, dryRun: false, log: deps.log })),
+        handler: async ({ ctx, body }) =>
+          ok(
+            await runImport(ctx, importers[entityType], body.rows, rowParser(entityType), {
+              dedupe: body.options.dedupe,
+              dryRun: false,
+              log: deps.log,
+            }),
+          ),
       }),
     ),
     route({
-      method: 'POST', path: '/api/v1/import/validate', section, access, body: validateBody,
+      method: 'POST',
+      path: '/api/v1/import/validate',
+      section,
+      access,
+      body: validateBody,
       summary: 'Dry run of an import ({ entityType, rows, options }): the same report, nothing saved.',
       description: `Runs every check of the real import (schema, references, custom fields, duplicates, also within the batch) without writing. importId is null. Answer ${REPORT}.`,
       handler: async ({ ctx, body }) =>
-        ok(await runImport(ctx, importers[body.entityType], body.rows, rowParser(body.entityType), { dedupe: body.options.dedupe, dryRun: true, log: deps.log })),
+        ok(
+          await runImport(ctx, importers[body.entityType], body.rows, rowParser(body.entityType), {
+            dedupe: body.options.dedupe,
+            dryRun: true,
+            log: deps.log,
+          }),
+        ),
     }),
     route({
-      method: 'GET', path: '/api/v1/import/history', section, access, query: pageQuery(),
-      summary: 'Import runs, newest first: entityType, counts, the first 100 row errors, userId, startedAt, finishedAt (null while running or when cut short).',
+      method: 'GET',
+      path: '/api/v1/import/history',
+      section,
+      access,
+      query: pageQuery(),
+      summary:
+        'Import runs, newest first: entityType, counts, the first 100 row errors, userId, startedAt, finishedAt (null while running or when cut short).',
       handler: async ({ ctx, query }) => {
         const { items, total } = await listImportRuns(ctx, query);
         return paged(items, { ...query, total });

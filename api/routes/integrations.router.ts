@@ -8,19 +8,33 @@ const section = 'Integrations';
 
 export const integrationsRoutes: RouteFactory = (deps) => [
   route({
-    method: 'GET', path: '/api/v1/integrations', section, access: { scopes: ['read'] }, query: integrationsQuery,
-    summary: 'Providers of the deployment (cloud storage, e-mail, SMS, AI, file storage): configured, connected for this workspace, the variables that set them up (names only) and cloud sync health.',
+    method: 'GET',
+    path: '/api/v1/integrations',
+    section,
+    access: { scopes: ['read'] },
+    query: integrationsQuery,
+    summary:
+      'Providers of the deployment (cloud storage, e-mail, SMS, AI, file storage): configured, connected for this workspace, the variables that set them up (names only) and cloud sync health.',
     handler: async ({ ctx, query }) => {
       const all = await listIntegrations(ctx, deps.config);
-      return paged(all.slice((query.page - 1) * query.limit, query.page * query.limit), { page: query.page, limit: query.limit, total: all.length });
+      return paged(all.slice((query.page - 1) * query.limit, query.page * query.limit), {
+        page: query.page,
+        limit: query.limit,
+        total: all.length,
+      });
     },
   }),
   // One route per syncable provider (the spec's /integrations/:provider/sync): an unknown provider has no route (404).
   ...CLOUD_PROVIDERS.map((provider) =>
     route({
-      method: 'POST', path: `/api/v1/integrations/${provider}/sync`, section, access: { scopes: ['admin'] }, body: syncBody,
+      method: 'POST',
+      path: `/api/v1/integrations/${provider}/sync`,
+      section,
+      access: { scopes: ['admin'] },
+      body: syncBody,
       summary: `Sync ${provider} now: re-read linked cloud files (fullSync: every file; otherwise those not checked since the last success) and record the sync health.`,
-      description: 'Not set up: 503 not_configured naming the variables. Other providers (smtp, sms_gateway, ai, file_storage) have no sync: 404.',
+      description:
+        'Not set up: 503 not_configured naming the variables. Other providers (smtp, sms_gateway, ai, file_storage) have no sync: 404.',
       handler: async ({ ctx, body }) => ok(await syncIntegration(ctx, deps.config, provider, body.fullSync)),
     }),
   ),

@@ -16,33 +16,66 @@ const parent = { base: '/api/v1/leads', section, kind: 'lead', load: leads.getLe
 
 export const leadsRoutes: RouteFactory = () => [
   route({
-    method: 'GET', path: '/api/v1/leads', section, access: read, query: listLeadsQuery,
-    summary: 'List leads (newest first; oldest change first with updatedSince); filters status, source, ownerId, search (alias q).',
+    method: 'GET',
+    path: '/api/v1/leads',
+    section,
+    access: read,
+    query: listLeadsQuery,
+    summary:
+      'List leads (newest first; oldest change first with updatedSince); filters status, source, ownerId, search (alias q).',
     handler: async ({ ctx, query }) => {
       const { items, total } = await leads.listLeads(ctx, { ...query, search: query.search || query.q });
-      return paged(items.map((l) => project(l, { ...query, summary: LEAD_SUMMARY_FIELDS })), { page: query.page, limit: query.limit, total });
+      return paged(
+        items.map((l) => project(l, { ...query, summary: LEAD_SUMMARY_FIELDS })),
+        { page: query.page, limit: query.limit, total },
+      );
     },
   }),
   route({
-    method: 'POST', path: '/api/v1/leads', section, access: write, body: createLeadBody, previewable: true, successStatus: 201,
-    summary: 'Create a lead; the score is computed from the scoring rules and, without ownerId, routing rules pick the owner.',
+    method: 'POST',
+    path: '/api/v1/leads',
+    section,
+    access: write,
+    body: createLeadBody,
+    previewable: true,
+    successStatus: 201,
+    summary:
+      'Create a lead; the score is computed from the scoring rules and, without ownerId, routing rules pick the owner.',
     handler: async ({ ctx, body, preview }) => {
       const result = await leads.createLead(ctx, body, { preview });
       return preview ? ok(result) : created(result);
     },
   }),
   route({
-    method: 'GET', path: '/api/v1/leads/:id', section, access: read, params: idParams, query: getLeadQuery, resources,
+    method: 'GET',
+    path: '/api/v1/leads/:id',
+    section,
+    access: read,
+    params: idParams,
+    query: getLeadQuery,
+    resources,
     summary: 'Get one lead, including score and scoreBreakdown.',
     handler: async ({ ctx, params, query }) => ok(project(serializeLead(await leads.getLead(ctx, params.id)), query)),
   }),
   route({
-    method: 'PUT', path: '/api/v1/leads/:id', section, access: write, params: idParams, body: updateLeadBody, previewable: true, resources,
+    method: 'PUT',
+    path: '/api/v1/leads/:id',
+    section,
+    access: write,
+    params: idParams,
+    body: updateLeadBody,
+    previewable: true,
+    resources,
     summary: 'Update a lead (partial; customFields merges, null removes a key); the score is recalculated.',
     handler: async ({ ctx, params, body, preview }) => ok(await leads.updateLead(ctx, params.id, body, { preview })),
   }),
   route({
-    method: 'DELETE', path: '/api/v1/leads/:id', section, access: write, params: idParams, resources,
+    method: 'DELETE',
+    path: '/api/v1/leads/:id',
+    section,
+    access: write,
+    params: idParams,
+    resources,
     summary: 'Delete a lead; deals that referenced it stay, unlinked.',
     handler: async ({ ctx, params }) => {
       await leads.deleteLead(ctx, params.id);

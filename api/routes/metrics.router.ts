@@ -1,7 +1,14 @@
 import { stringify } from 'csv-stringify/sync';
 import type { RouteFactory } from '../app';
 import * as metrics from '../../domain/metrics/metrics.service';
-import { catalogQuery, MAX_BATCH_QUERIES, MAX_POINTS, metricBatchBody, metricPointsBody, metricQuery } from '../../domain/metrics/metrics.schemas';
+import {
+  catalogQuery,
+  MAX_BATCH_QUERIES,
+  MAX_POINTS,
+  metricBatchBody,
+  metricPointsBody,
+  metricQuery,
+} from '../../domain/metrics/metrics.schemas';
 import { ok, paged, route, type Reply } from '../http/registry';
 
 const section = 'Metrics';
@@ -15,7 +22,7 @@ const csv = (results: Record<string, unknown>[]): Reply => ({
 
 const QUERY_DOC = [
   '`metricKey` (req), `from` (req; a bare date is local midnight in `tz`), `to` (default now; a bare date includes that day),',
-  '`granularity` (hour, day default, week (Monday), month, quarter, year), `dimension` (one of the metric\'s dimensions),',
+  "`granularity` (hour, day default, week (Monday), month, quarter, year), `dimension` (one of the metric's dimensions),",
   '`compareTo` (previous_period, previous_year), `tz` (IANA, default Europe/Copenhagen), `format` (json default, csv).',
   'Answer: `{ metricKey, label, format, mode, measureType, granularity, timezone, from, to, total, series: [{ bucket, value }],',
   'dimension?, breakdown?: [{ dimensionValue, dimensionLabel, total, series }], compare?: { from, to, total, series }, delta?: { abs, pct } }`;',
@@ -25,15 +32,24 @@ const QUERY_DOC = [
 
 export const metricsRoutes: RouteFactory = () => [
   route({
-    method: 'GET', path: '/api/v1/metrics', section, access: read, query: catalogQuery,
-    summary: 'The metric catalog: entries { key, label, description, category, format, mode, dimensions, measureType }, built-in metrics then `external:<seriesKey>` series; filter `category`. Default limit 100.',
+    method: 'GET',
+    path: '/api/v1/metrics',
+    section,
+    access: read,
+    query: catalogQuery,
+    summary:
+      'The metric catalog: entries { key, label, description, category, format, mode, dimensions, measureType }, built-in metrics then `external:<seriesKey>` series; filter `category`. Default limit 100.',
     handler: async ({ ctx, query }) => {
       const { items, total } = await metrics.listCatalog(ctx, query);
       return paged(items, { page: query.page, limit: query.limit, total });
     },
   }),
   route({
-    method: 'GET', path: '/api/v1/metrics/query', section, access: read, query: metricQuery,
+    method: 'GET',
+    path: '/api/v1/metrics/query',
+    section,
+    access: read,
+    query: metricQuery,
     summary: 'Query one metric: total, bucketed series, optional dimension breakdown and comparison with delta.',
     description: `${QUERY_DOC} An unknown metric or dimension is 400.`,
     handler: async ({ ctx, query }) => {
@@ -42,18 +58,28 @@ export const metricsRoutes: RouteFactory = () => [
     },
   }),
   route({
-    method: 'POST', path: '/api/v1/metrics/query', section, access: read, body: metricBatchBody,
+    method: 'POST',
+    path: '/api/v1/metrics/query',
+    section,
+    access: read,
+    body: metricBatchBody,
     summary: `Query up to ${MAX_BATCH_QUERIES} metrics at once: \`{ requests: [ …GET fields ], format }\` → \`{ data: { results } }\` in request order.`,
-    description: 'An entry whose metric is unknown or whose query is invalid is `{ metricKey, error, code }` with code `unknown_metric` or `invalid_query`; the other entries still answer. With format csv the rows of every successful entry, in order.',
+    description:
+      'An entry whose metric is unknown or whose query is invalid is `{ metricKey, error, code }` with code `unknown_metric` or `invalid_query`; the other entries still answer. With format csv the rows of every successful entry, in order.',
     handler: async ({ ctx, body }) => {
       const results = await metrics.queryMetrics(ctx, body.requests);
       return body.format === 'csv' ? csv(results) : ok({ results });
     },
   }),
   route({
-    method: 'POST', path: '/api/v1/metrics/points', section, access: { scopes: ['write'] }, body: metricPointsBody,
+    method: 'POST',
+    path: '/api/v1/metrics/points',
+    section,
+    access: { scopes: ['write'] },
+    body: metricPointsBody,
     summary: `Upsert up to ${MAX_POINTS} daily points of an external series (\`external:<seriesKey>\` in the catalog): seriesKey (req; letters, digits, _ . -), label, description, format (integer, decimal default, currency, percent, duration), points (req: [{ date, value, dimensions? }]).`,
-    description: 'Idempotent: one value per series, day and dimension combination; sending a day again replaces its value. Answers `{ seriesKey, metricKey, received, upserted, inserted, updated }`.',
+    description:
+      'Idempotent: one value per series, day and dimension combination; sending a day again replaces its value. Answers `{ seriesKey, metricKey, received, upserted, inserted, updated }`.',
     handler: async ({ ctx, body }) => ok(await metrics.upsertPoints(ctx, body)),
   }),
 ];

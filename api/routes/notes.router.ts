@@ -11,8 +11,13 @@ const resources = { id: 'note' };
 
 export const notesRoutes: RouteFactory = () => [
   route({
-    method: 'GET', path: '/api/v1/notes', section, access: read, query: listNotesQuery,
-    summary: 'List notes (newest first; oldest change first with updatedSince); view=summary gives a plain-text excerpt instead of content. Unknown parameters are refused.',
+    method: 'GET',
+    path: '/api/v1/notes',
+    section,
+    access: read,
+    query: listNotesQuery,
+    summary:
+      'List notes (newest first; oldest change first with updatedSince); view=summary gives a plain-text excerpt instead of content. Unknown parameters are refused.',
     handler: async ({ ctx, query }) => {
       const { items, total } = await notes.listNotes(ctx, query);
       const data = items.map((n) => (query.view === 'summary' ? notes.summarizeNote(n) : notes.serializeNote(n)));
@@ -20,22 +25,44 @@ export const notesRoutes: RouteFactory = () => [
     },
   }),
   route({
-    method: 'POST', path: '/api/v1/notes', section, access: write, body: createNoteBody, successStatus: 201,
-    summary: 'Create a note on exactly one record (company, personRef, leadRef, dealRef or customObjectRecord); also creates its timeline activity (type note).',
+    method: 'POST',
+    path: '/api/v1/notes',
+    section,
+    access: write,
+    body: createNoteBody,
+    successStatus: 201,
+    summary:
+      'Create a note on exactly one record (company, personRef, leadRef, dealRef or customObjectRecord); also creates its timeline activity (type note).',
     handler: async ({ ctx, body }) => created(await notes.createNote(ctx, body)),
   }),
   route({
-    method: 'GET', path: '/api/v1/notes/:id', section, access: read, params: idParams, resources,
+    method: 'GET',
+    path: '/api/v1/notes/:id',
+    section,
+    access: read,
+    params: idParams,
+    resources,
     summary: 'Get one note.',
     handler: async ({ ctx, params }) => ok(notes.serializeNote(await notes.getNote(ctx, params.id))),
   }),
   route({
-    method: 'PUT', path: '/api/v1/notes/:id', section, access: write, params: idParams, body: updateNoteBody, resources,
+    method: 'PUT',
+    path: '/api/v1/notes/:id',
+    section,
+    access: write,
+    params: idParams,
+    body: updateNoteBody,
+    resources,
     summary: 'Update a note (content and/or its one reference); its activity follows.',
     handler: async ({ ctx, params, body }) => ok(await notes.updateNote(ctx, params.id, body)),
   }),
   route({
-    method: 'DELETE', path: '/api/v1/notes/:id', section, access: write, params: idParams, resources,
+    method: 'DELETE',
+    path: '/api/v1/notes/:id',
+    section,
+    access: write,
+    params: idParams,
+    resources,
     summary: 'Delete a note and its activity.',
     handler: async ({ ctx, params }) => {
       await notes.deleteNote(ctx, params.id);

@@ -9,7 +9,12 @@ import { idParams } from '../../domain/shared/schemas';
 import { childListRoute, timelineRoutes } from './sub-lists';
 import { personLookupQuery } from '../../domain/lookups/lookups.schemas';
 import { lookupPerson } from '../../domain/lookups/lookup.service';
-import { createPersonBody, getPersonQuery, listPeopleQuery, updatePersonBody } from '../../domain/people/people.schemas';
+import {
+  createPersonBody,
+  getPersonQuery,
+  listPeopleQuery,
+  updatePersonBody,
+} from '../../domain/people/people.schemas';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;
@@ -21,15 +26,28 @@ export const peopleRoutes: RouteFactory = (deps) => {
   const images = imageResolver(deps.config);
   return [
     route({
-      method: 'GET', path: '/api/v1/people', section, access: read, query: listPeopleQuery,
+      method: 'GET',
+      path: '/api/v1/people',
+      section,
+      access: read,
+      query: listPeopleQuery,
       summary: 'List people (newest first; oldest change first with updatedSince).',
       handler: async ({ ctx, query }) => {
         const { items, total } = await people.listPeople(ctx, query);
-        return paged(items.map((p) => project(p, { ...query, summary: PERSON_SUMMARY_FIELDS })), { page: query.page, limit: query.limit, total });
+        return paged(
+          items.map((p) => project(p, { ...query, summary: PERSON_SUMMARY_FIELDS })),
+          { page: query.page, limit: query.limit, total },
+        );
       },
     }),
     route({
-      method: 'POST', path: '/api/v1/people', section, access: write, body: createPersonBody, previewable: true, successStatus: 201,
+      method: 'POST',
+      path: '/api/v1/people',
+      section,
+      access: write,
+      body: createPersonBody,
+      previewable: true,
+      successStatus: 201,
       summary: 'Create a person.',
       handler: async ({ ctx, body, preview }) => {
         const result = await people.createPerson(ctx, body, { preview, images });
@@ -38,25 +56,50 @@ export const peopleRoutes: RouteFactory = (deps) => {
     }),
     // Before /:id, which would otherwise take "lookup" for an id.
     route({
-      method: 'GET', path: '/api/v1/people/lookup', section, access: read, query: personLookupQuery,
-      summary: 'Find the workspace person with a professional-network profile URL (normalised). 200 { data: person | null, matched, matchedOn }; profile is required.',
+      method: 'GET',
+      path: '/api/v1/people/lookup',
+      section,
+      access: read,
+      query: personLookupQuery,
+      summary:
+        'Find the workspace person with a professional-network profile URL (normalised). 200 { data: person | null, matched, matchedOn }; profile is required.',
       handler: async ({ ctx, query }) => {
         const { data, ...meta } = await lookupPerson(ctx, query);
         return { status: 200, body: { data, ...meta } };
       },
     }),
     route({
-      method: 'GET', path: '/api/v1/people/:id', section, access: read, params: idParams, query: getPersonQuery, resources,
+      method: 'GET',
+      path: '/api/v1/people/:id',
+      section,
+      access: read,
+      params: idParams,
+      query: getPersonQuery,
+      resources,
       summary: 'Get one person.',
-      handler: async ({ ctx, params, query }) => ok(project(serializePerson(await people.getPerson(ctx, params.id)), query)),
+      handler: async ({ ctx, params, query }) =>
+        ok(project(serializePerson(await people.getPerson(ctx, params.id)), query)),
     }),
     route({
-      method: 'PUT', path: '/api/v1/people/:id', section, access: write, params: idParams, body: updatePersonBody, previewable: true, resources,
+      method: 'PUT',
+      path: '/api/v1/people/:id',
+      section,
+      access: write,
+      params: idParams,
+      body: updatePersonBody,
+      previewable: true,
+      resources,
       summary: 'Update a person (partial: only given keys change; customFields merges by name, null removes a key).',
-      handler: async ({ ctx, params, body, preview }) => ok(await people.updatePerson(ctx, params.id, body, { preview, images })),
+      handler: async ({ ctx, params, body, preview }) =>
+        ok(await people.updatePerson(ctx, params.id, body, { preview, images })),
     }),
     route({
-      method: 'DELETE', path: '/api/v1/people/:id', section, access: write, params: idParams, resources,
+      method: 'DELETE',
+      path: '/api/v1/people/:id',
+      section,
+      access: write,
+      params: idParams,
+      resources,
       summary: 'Delete a person; company links are removed and deals keep no person reference.',
       handler: async ({ ctx, params }) => {
         await people.deletePerson(ctx, params.id);
@@ -64,7 +107,9 @@ export const peopleRoutes: RouteFactory = (deps) => {
       },
     }),
     childListRoute(parent, 'companies', 'Companies the person is linked to.', people.listPersonCompanies),
-    childListRoute(parent, 'deals', 'Deals where the person is the contact.', (ctx, id, page) => people.listDealsFor(ctx, { personRef: id }, page)),
+    childListRoute(parent, 'deals', 'Deals where the person is the contact.', (ctx, id, page) =>
+      people.listDealsFor(ctx, { personRef: id }, page),
+    ),
     ...timelineRoutes(parent, 'personId', 'person'),
   ];
 };

@@ -5,8 +5,19 @@ import { createTimeEntry, listTimeEntries } from '../../domain/projects/time-ent
 import { acknowledged, created, ok, paged, route } from '../http/registry';
 import { idParams } from '../../domain/shared/schemas';
 import {
-  commentParams, createCommentBody, createProjectBody, createProjectTaskBody, createTimeEntryBody, listProjectsQuery, listTimeEntriesQuery,
-  moveProjectBody, pageQuery, taskIdParams, updateCommentBody, updateProjectBody, updateProjectTaskBody,
+  commentParams,
+  createCommentBody,
+  createProjectBody,
+  createProjectTaskBody,
+  createTimeEntryBody,
+  listProjectsQuery,
+  listTimeEntriesQuery,
+  moveProjectBody,
+  pageQuery,
+  taskIdParams,
+  updateCommentBody,
+  updateProjectBody,
+  updateProjectTaskBody,
 } from '../../domain/projects/projects.schemas';
 
 const read = { scopes: ['read'] } as const;
@@ -17,7 +28,11 @@ const taskResources = { taskId: 'project-task' };
 
 export const projectsRoutes: RouteFactory = () => [
   route({
-    method: 'GET', path: '/api/v1/projects', section, access: read, query: listProjectsQuery,
+    method: 'GET',
+    path: '/api/v1/projects',
+    section,
+    access: read,
+    query: listProjectsQuery,
     summary: 'List projects (newest first); filters status, owner, company, q.',
     handler: async ({ ctx, query }) => {
       const { items, total } = await projects.listProjects(ctx, query);
@@ -25,7 +40,13 @@ export const projectsRoutes: RouteFactory = () => [
     },
   }),
   route({
-    method: 'POST', path: '/api/v1/projects', section, access: write, body: createProjectBody, previewable: true, successStatus: 201,
+    method: 'POST',
+    path: '/api/v1/projects',
+    section,
+    access: write,
+    body: createProjectBody,
+    previewable: true,
+    successStatus: 201,
     summary: 'Create a project (preview: true returns current, proposed and diff without saving).',
     handler: async ({ ctx, body, preview }) => {
       const result = await projects.createProject(ctx, body, { preview });
@@ -33,17 +54,35 @@ export const projectsRoutes: RouteFactory = () => [
     },
   }),
   route({
-    method: 'GET', path: '/api/v1/projects/:id', section, access: read, params: idParams, resources,
+    method: 'GET',
+    path: '/api/v1/projects/:id',
+    section,
+    access: read,
+    params: idParams,
+    resources,
     summary: 'Get one project.',
     handler: async ({ ctx, params }) => ok(projects.serializeProject(await projects.getProject(ctx, params.id))),
   }),
   route({
-    method: 'PUT', path: '/api/v1/projects/:id', section, access: write, params: idParams, body: updateProjectBody, previewable: true, resources,
+    method: 'PUT',
+    path: '/api/v1/projects/:id',
+    section,
+    access: write,
+    params: idParams,
+    body: updateProjectBody,
+    previewable: true,
+    resources,
     summary: 'Update a project (partial; customFields merge; preview supported).',
-    handler: async ({ ctx, params, body, preview }) => ok(await projects.updateProject(ctx, params.id, body, { preview })),
+    handler: async ({ ctx, params, body, preview }) =>
+      ok(await projects.updateProject(ctx, params.id, body, { preview })),
   }),
   route({
-    method: 'DELETE', path: '/api/v1/projects/:id', section, access: write, params: idParams, resources,
+    method: 'DELETE',
+    path: '/api/v1/projects/:id',
+    section,
+    access: write,
+    params: idParams,
+    resources,
     summary: 'Delete a project with its tasks, comments, time entries and clip cards.',
     handler: async ({ ctx, params }) => {
       await projects.deleteProject(ctx, params.id);
@@ -51,17 +90,34 @@ export const projectsRoutes: RouteFactory = () => [
     },
   }),
   route({
-    method: 'POST', path: '/api/v1/projects/:id/move', section, access: write, params: idParams, body: moveProjectBody, resources,
+    method: 'POST',
+    path: '/api/v1/projects/:id/move',
+    section,
+    access: write,
+    params: idParams,
+    body: moveProjectBody,
+    resources,
     summary: 'Move a project to another stage of the project flow (stageId 1-4; unknown → 400).',
     handler: async ({ ctx, params, body }) => ok(await projects.moveProject(ctx, params.id, body.stageId)),
   }),
   route({
-    method: 'GET', path: '/api/v1/projects/:id/stats', section, access: read, params: idParams, resources,
+    method: 'GET',
+    path: '/api/v1/projects/:id/stats',
+    section,
+    access: read,
+    params: idParams,
+    resources,
     summary: 'Hours logged (billable and not), budget used, open and done tasks.',
     handler: async ({ ctx, params }) => ok(await projects.projectStats(ctx, params.id)),
   }),
   route({
-    method: 'GET', path: '/api/v1/projects/:id/tasks', section, access: read, params: idParams, query: pageQuery, resources,
+    method: 'GET',
+    path: '/api/v1/projects/:id/tasks',
+    section,
+    access: read,
+    params: idParams,
+    query: pageQuery,
+    resources,
     summary: 'Tasks of the project (by order, then oldest first).',
     handler: async ({ ctx, params, query }) => {
       const { items, total } = await projectTasks.listProjectTasks(ctx, params.id, query);
@@ -69,22 +125,46 @@ export const projectsRoutes: RouteFactory = () => [
     },
   }),
   route({
-    method: 'POST', path: '/api/v1/projects/:id/tasks', section, access: write, params: idParams, body: createProjectTaskBody, resources, successStatus: 201,
+    method: 'POST',
+    path: '/api/v1/projects/:id/tasks',
+    section,
+    access: write,
+    params: idParams,
+    body: createProjectTaskBody,
+    resources,
+    successStatus: 201,
     summary: 'Create a task in the project (task fields plus startDate, taskType, billable, order).',
     handler: async ({ ctx, params, body }) => created(await projectTasks.createProjectTask(ctx, params.id, body)),
   }),
   route({
-    method: 'GET', path: '/api/v1/projects/tasks/:taskId', section, access: read, params: taskIdParams, resources: taskResources,
+    method: 'GET',
+    path: '/api/v1/projects/tasks/:taskId',
+    section,
+    access: read,
+    params: taskIdParams,
+    resources: taskResources,
     summary: 'Get one project task.',
-    handler: async ({ ctx, params }) => ok(projectTasks.serializeProjectTask(await projectTasks.getProjectTask(ctx, params.taskId))),
+    handler: async ({ ctx, params }) =>
+      ok(projectTasks.serializeProjectTask(await projectTasks.getProjectTask(ctx, params.taskId))),
   }),
   route({
-    method: 'PUT', path: '/api/v1/projects/tasks/:taskId', section, access: write, params: taskIdParams, body: updateProjectTaskBody, resources: taskResources,
+    method: 'PUT',
+    path: '/api/v1/projects/tasks/:taskId',
+    section,
+    access: write,
+    params: taskIdParams,
+    body: updateProjectTaskBody,
+    resources: taskResources,
     summary: 'Update a project task (partial; also startDate, taskType, billable, order).',
     handler: async ({ ctx, params, body }) => ok(await projectTasks.updateProjectTask(ctx, params.taskId, body)),
   }),
   route({
-    method: 'DELETE', path: '/api/v1/projects/tasks/:taskId', section, access: write, params: taskIdParams, resources: taskResources,
+    method: 'DELETE',
+    path: '/api/v1/projects/tasks/:taskId',
+    section,
+    access: write,
+    params: taskIdParams,
+    resources: taskResources,
     summary: 'Delete a project task and its comments.',
     handler: async ({ ctx, params }) => {
       await projectTasks.deleteProjectTask(ctx, params.taskId);
@@ -92,7 +172,13 @@ export const projectsRoutes: RouteFactory = () => [
     },
   }),
   route({
-    method: 'GET', path: '/api/v1/projects/tasks/:taskId/comments', section, access: read, params: taskIdParams, query: pageQuery, resources: taskResources,
+    method: 'GET',
+    path: '/api/v1/projects/tasks/:taskId/comments',
+    section,
+    access: read,
+    params: taskIdParams,
+    query: pageQuery,
+    resources: taskResources,
     summary: 'Comments of a project task (oldest first).',
     handler: async ({ ctx, params, query }) => {
       const { items, total } = await projectTasks.listComments(ctx, params.taskId, query);
@@ -100,18 +186,38 @@ export const projectsRoutes: RouteFactory = () => [
     },
   }),
   route({
-    method: 'POST', path: '/api/v1/projects/tasks/:taskId/comments', section, access: write, params: taskIdParams, body: createCommentBody, resources: taskResources, successStatus: 201,
-    summary: 'Comment on a project task (content required; HTML stripped; at most 5,000 characters; internal and visibility must agree).',
+    method: 'POST',
+    path: '/api/v1/projects/tasks/:taskId/comments',
+    section,
+    access: write,
+    params: taskIdParams,
+    body: createCommentBody,
+    resources: taskResources,
+    successStatus: 201,
+    summary:
+      'Comment on a project task (content required; HTML stripped; at most 5,000 characters; internal and visibility must agree).',
     handler: async ({ ctx, params, body }) => created(await projectTasks.createComment(ctx, params.taskId, body)),
   }),
   route({
-    method: 'PATCH', path: '/api/v1/projects/tasks/:taskId/comments/:commentId', section, access: write, params: commentParams, body: updateCommentBody,
+    method: 'PATCH',
+    path: '/api/v1/projects/tasks/:taskId/comments/:commentId',
+    section,
+    access: write,
+    params: commentParams,
+    body: updateCommentBody,
     resources: { taskId: 'project-task', commentId: 'project-comment' },
     summary: 'Edit a comment (content, internal, visibility; all optional).',
-    handler: async ({ ctx, params, body }) => ok(await projectTasks.updateComment(ctx, params.taskId, params.commentId, body)),
+    handler: async ({ ctx, params, body }) =>
+      ok(await projectTasks.updateComment(ctx, params.taskId, params.commentId, body)),
   }),
   route({
-    method: 'GET', path: '/api/v1/projects/:id/time-entries', section, access: read, params: idParams, query: listTimeEntriesQuery, resources,
+    method: 'GET',
+    path: '/api/v1/projects/:id/time-entries',
+    section,
+    access: read,
+    params: idParams,
+    query: listTimeEntriesQuery,
+    resources,
     summary: 'Time entries of the project (newest date first; filter taskId).',
     handler: async ({ ctx, params, query }) => {
       const { items, total } = await listTimeEntries(ctx, params.id, query);
@@ -119,8 +225,16 @@ export const projectsRoutes: RouteFactory = () => [
     },
   }),
   route({
-    method: 'POST', path: '/api/v1/projects/:id/time-entries', section, access: write, params: idParams, body: createTimeEntryBody, resources, successStatus: 201,
-    summary: 'Log time (hours > 0, minutes added; billable default true); consumes hours of the project\'s active clip card.',
+    method: 'POST',
+    path: '/api/v1/projects/:id/time-entries',
+    section,
+    access: write,
+    params: idParams,
+    body: createTimeEntryBody,
+    resources,
+    successStatus: 201,
+    summary:
+      "Log time (hours > 0, minutes added; billable default true); consumes hours of the project's active clip card.",
     handler: async ({ ctx, params, body }) => created(await createTimeEntry(ctx, params.id, body)),
   }),
 ];

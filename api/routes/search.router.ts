@@ -16,7 +16,7 @@ const DESCRIPTION = [
   'are plain text; `snippet` is an HTML fragment: the best matching attribute cropped',
   'around the match, record text escaped, matched words in `<mark>…</mark>`. Typo-tolerant (one typo from 4',
   'letters, two from 8; not in phone numbers or registry ids) and prefix-matching on the last word.',
-  'Only the caller\'s workspace is searched. When Meilisearch is unavailable the answer comes from Postgres',
+  "Only the caller's workspace is searched. When Meilisearch is unavailable the answer comes from Postgres",
   '(case-insensitive substring match over the same fields, newest first) with `degraded: true`;',
   'so it does while the index is behind after a Meilisearch outage or restart (changes of the workspace that failed to index',
   'and wait for their retry, or Meilisearch still applying writes accepted more than 2 s ago), so an answer is never silently partial.',
@@ -32,10 +32,21 @@ export const searchRoutes: RouteFactory = (deps) => {
   });
   return [
     route({
-      method: 'GET', path: '/api/v1/search', section: 'Search', access: { scopes: ['read'] }, query: searchQuery,
+      method: 'GET',
+      path: '/api/v1/search',
+      section: 'Search',
+      access: { scopes: ['read'] },
+      query: searchQuery,
       summary: 'Search companies, people, leads, deals, … of the workspace at once, grouped by type.',
       description: DESCRIPTION,
-      handler: async ({ ctx, query }) => ok(await service.search(ctx, { q: query.q, types: query.types?.length ? query.types : SEARCH_TYPES, limit: query.limit })),
+      handler: async ({ ctx, query }) =>
+        ok(
+          await service.search(ctx, {
+            q: query.q,
+            types: query.types?.length ? query.types : SEARCH_TYPES,
+            limit: query.limit,
+          }),
+        ),
     }),
   ];
 };

@@ -7,7 +7,14 @@ export const SEARCH_LIMIT_MAX = 50;
 
 const typesParam = z
   .string()
-  .transform((s) => [...new Set(s.split(',').map((t) => t.trim()).filter(Boolean))])
+  .transform((s) => [
+    ...new Set(
+      s
+        .split(',')
+        .map((t) => t.trim())
+        .filter(Boolean),
+    ),
+  ])
   .superRefine((list, ctx) => {
     for (const type of list) {
       if (SEARCH_TYPES.includes(type)) continue;

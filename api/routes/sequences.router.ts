@@ -4,13 +4,29 @@ import { API_START_DEADLINE_MS } from '../../temporal/workflow-client';
 import { DomainError } from '../../domain/errors';
 import { enrollEligibility, enrollEntities } from '../../domain/sequences/enroll.service';
 import type { SequenceEngineDeps } from '../../domain/sequences/ports';
-import { listEnrollments, pauseEnrollment, readEnrollment, resumeEnrollment, sequenceStats, unenrollEnrollment } from '../../domain/sequences/runs';
+import {
+  listEnrollments,
+  pauseEnrollment,
+  readEnrollment,
+  resumeEnrollment,
+  sequenceStats,
+  unenrollEnrollment,
+} from '../../domain/sequences/runs';
 import * as sequences from '../../domain/sequences/sequences.service';
 import { unsubscribe, unsubscribeKey, UNSUBSCRIBE_PATH } from '../../domain/sequences/unsubscribe';
 import { ok, paged, route } from '../http/registry';
 import { idParams } from '../../domain/shared/schemas';
 import {
-  eligibilityQuery, enrollBody, enrollmentParams, enrollTarget, listEnrollmentsQuery, listSequencesQuery, pauseBody, sequenceCreateBody, sequenceUpdateBody, tokenParams,
+  eligibilityQuery,
+  enrollBody,
+  enrollmentParams,
+  enrollTarget,
+  listEnrollmentsQuery,
+  listSequencesQuery,
+  pauseBody,
+  sequenceCreateBody,
+  sequenceUpdateBody,
+  tokenParams,
 } from '../../domain/sequences/sequences.schemas';
 
 const read = { scopes: ['read'] } as const;
@@ -19,61 +35,122 @@ const section = 'Sequences';
 const resources = { id: 'sequence' };
 const enrollment = { enrollmentId: 'sequence-enrollment' };
 
-const ERROR_OF: Record<string, DomainError['code']> = { entity_not_found: 'not_found', already_enrolled: 'conflict', unsubscribed: 'conflict', engine_unavailable: 'upstream_failed' };
+const ERROR_OF: Record<string, DomainError['code']> = {
+  entity_not_found: 'not_found',
+  already_enrolled: 'conflict',
+  unsubscribed: 'conflict',
+  engine_unavailable: 'upstream_failed',
+};
 
 /** Static paths (/enrollments/…) come before /:id. */
 export const sequencesRoutes: RouteFactory = (deps) => {
   const engine: SequenceEngineDeps = {
-    orm: deps.orm, log: deps.log.child({ component: 'sequences' }), waitScale: deps.config.sequenceWaitScale, stepTimeoutMs: deps.config.sequenceStepTimeoutMs,
-    // Enroll calls answer a user: a Temporal outage fails each start in seconds (the row is marked, the entity reported).
-    workflows: createSequenceWorkflowPort(deps.temporal, deps.config.temporalTaskQueue, { startDeadlineMs: API_START_DEADLINE_MS }),
+    orm: deps.orm,
+    log: deps.log.child({ component: 'sequences' }),
+    waitScale: deps.config.sequenceWaitScale,
+    stepTimeoutMs: deps.config.sequenceStepTimeoutMs,
+    // Enroll calls answer a user: a Temporal outage fails each start in seconds (the row is marked, the entity
+    // reported).
+    workflows: createSequenceWorkflowPort(deps.temporal, deps.config.temporalTaskQueue, {
+      startDeadlineMs: API_START_DEADLINE_MS,
+    }),
   };
   return [
     route({
-      method: 'GET', path: '/api/v1/sequences/enrollments/:enrollmentId', section, access: read, params: enrollmentParams, resources: enrollment,
+      method: 'GET',
+      path: '/api/v1/sequences/enrollments/:enrollmentId',
+      section,
+      access: read,
+      params: enrollmentParams,
+      resources: enrollment,
       summary: 'One enrollment with its status, current step, next action time and step history.',
       handler: async ({ ctx, params }) => ok(await readEnrollment(ctx, params.enrollmentId)),
     }),
     route({
-      method: 'POST', path: '/api/v1/sequences/enrollments/:enrollmentId/pause', section, access: write, params: enrollmentParams, body: pauseBody, resources: enrollment,
-      summary: 'Pause an active enrollment; with durationDays it resumes by itself after that many days (0 < d ≤ 365). 409 invalid_state unless active.',
-      handler: async ({ ctx, params, body }) => ok(await pauseEnrollment(ctx, engine, params.enrollmentId, body.durationDays)),
+      method: 'POST',
+      path: '/api/v1/sequences/enrollments/:enrollmentId/pause',
+      section,
+      access: write,
+      params: enrollmentParams,
+      body: pauseBody,
+      resources: enrollment,
+      summary:
+        'Pause an active enrollment; with durationDays it resumes by itself after that many days (0 < d ≤ 365). 409 invalid_state unless active.',
+      handler: async ({ ctx, params, body }) =>
+        ok(await pauseEnrollment(ctx, engine, params.enrollmentId, body.durationDays)),
     }),
     route({
-      method: 'POST', path: '/api/v1/sequences/enrollments/:enrollmentId/resume', section, access: write, params: enrollmentParams, resources: enrollment,
+      method: 'POST',
+      path: '/api/v1/sequences/enrollments/:enrollmentId/resume',
+      section,
+      access: write,
+      params: enrollmentParams,
+      resources: enrollment,
       summary: 'Resume a paused enrollment. 409 invalid_state unless paused.',
       handler: async ({ ctx, params }) => ok(await resumeEnrollment(ctx, engine, params.enrollmentId)),
     }),
     route({
-      method: 'POST', path: '/api/v1/sequences/enrollments/:enrollmentId/unenroll', section, access: write, params: enrollmentParams, resources: enrollment,
+      method: 'POST',
+      path: '/api/v1/sequences/enrollments/:enrollmentId/unenroll',
+      section,
+      access: write,
+      params: enrollmentParams,
+      resources: enrollment,
       summary: 'End an active or paused enrollment: status exited with exitReason manual. 409 invalid_state otherwise.',
       handler: async ({ ctx, params }) => ok(await unenrollEnrollment(ctx, engine, params.enrollmentId)),
     }),
     route({
-      method: 'GET', path: '/api/v1/sequences', section, access: read, query: listSequencesQuery,
-      summary: 'List sequences (newest first), optionally only active or inactive ones; each with enrollment counts (stats).',
+      method: 'GET',
+      path: '/api/v1/sequences',
+      section,
+      access: read,
+      query: listSequencesQuery,
+      summary:
+        'List sequences (newest first), optionally only active or inactive ones; each with enrollment counts (stats).',
       handler: async ({ ctx, query }) => {
         const { items, total } = await sequences.listSequences(ctx, query);
         return paged(items, { page: query.page, limit: query.limit, total });
       },
     }),
     route({
-      method: 'POST', path: '/api/v1/sequences', section, access: write, body: sequenceCreateBody, successStatus: 201,
+      method: 'POST',
+      path: '/api/v1/sequences',
+      section,
+      access: write,
+      body: sequenceCreateBody,
+      successStatus: 201,
       summary: 'Create a sequence (inactive). Without nodes it gets one start node; settings take the spec defaults.',
       handler: async ({ ctx, body }) => ({ status: 201, body: { data: await sequences.createSequence(ctx, body) } }),
     }),
     route({
-      method: 'GET', path: '/api/v1/sequences/:id', section, access: read, params: idParams, resources,
+      method: 'GET',
+      path: '/api/v1/sequences/:id',
+      section,
+      access: read,
+      params: idParams,
+      resources,
       summary: 'One sequence with its graph, settings (defaults filled in), version and enrollment counts.',
       handler: async ({ ctx, params }) => ok(await sequences.readSequence(ctx, params.id)),
     }),
     route({
-      method: 'PUT', path: '/api/v1/sequences/:id', section, access: write, params: idParams, body: sequenceUpdateBody, resources,
-      summary: 'Update a sequence (partial; settings objects merge key by key). Running enrollments keep the snapshot they started with.',
+      method: 'PUT',
+      path: '/api/v1/sequences/:id',
+      section,
+      access: write,
+      params: idParams,
+      body: sequenceUpdateBody,
+      resources,
+      summary:
+        'Update a sequence (partial; settings objects merge key by key). Running enrollments keep the snapshot they started with.',
       handler: async ({ ctx, params, body }) => ok(await sequences.updateSequence(ctx, params.id, body)),
     }),
     route({
-      method: 'DELETE', path: '/api/v1/sequences/:id', section, access: write, params: idParams, resources,
+      method: 'DELETE',
+      path: '/api/v1/sequences/:id',
+      section,
+      access: write,
+      params: idParams,
+      resources,
       summary: 'Delete a sequence with its finished enrollments; 409 while enrollments are active or paused.',
       handler: async ({ ctx, params }) => {
         await sequences.deleteSequence(ctx, params.id);
@@ -81,43 +158,100 @@ export const sequencesRoutes: RouteFactory = (deps) => {
       },
     }),
     route({
-      method: 'POST', path: '/api/v1/sequences/:id/toggle', section, access: write, params: idParams, resources,
-      summary: 'Activate or deactivate; activating needs a valid graph with a start node and at least one action node (400 with details).',
+      method: 'POST',
+      path: '/api/v1/sequences/:id/toggle',
+      section,
+      access: write,
+      params: idParams,
+      resources,
+      summary:
+        'Activate or deactivate; activating needs a valid graph with a start node and at least one action node (400 with details).',
       handler: async ({ ctx, params }) => ok(await sequences.toggleSequence(ctx, params.id)),
     }),
     route({
-      method: 'POST', path: '/api/v1/sequences/:id/duplicate', section, access: write, params: idParams, resources, successStatus: 201,
+      method: 'POST',
+      path: '/api/v1/sequences/:id/duplicate',
+      section,
+      access: write,
+      params: idParams,
+      resources,
+      successStatus: 201,
       summary: 'An inactive copy named "<name> (copy)" with the same graph and settings.',
-      handler: async ({ ctx, params }) => ({ status: 201, body: { data: await sequences.duplicateSequence(ctx, params.id) } }),
+      handler: async ({ ctx, params }) => ({
+        status: 201,
+        body: { data: await sequences.duplicateSequence(ctx, params.id) },
+      }),
     }),
     route({
-      method: 'GET', path: '/api/v1/sequences/:id/enroll-eligibility', section, access: read, params: idParams, query: eligibilityQuery, resources,
-      summary: 'Whether the entity could be enrolled now: { eligible, reason? } (sequence_inactive, entity_type_not_allowed, entity_not_found, unsubscribed, already_enrolled; already_enrolled_will_restart / already_enrolled_parallel_allowed when eligible).',
+      method: 'GET',
+      path: '/api/v1/sequences/:id/enroll-eligibility',
+      section,
+      access: read,
+      params: idParams,
+      query: eligibilityQuery,
+      resources,
+      summary:
+        'Whether the entity could be enrolled now: { eligible, reason? } (sequence_inactive, entity_type_not_allowed, entity_not_found, unsubscribed, already_enrolled; already_enrolled_will_restart / already_enrolled_parallel_allowed when eligible).',
       handler: async ({ ctx, params, query }) => {
         await sequences.getSequence(ctx, params.id);
-        const missing = (['entityType', 'entityId'] as const).filter((k) => !query[k]).map((k) => ({ path: k, error: 'is required' }));
-        if (missing.length) throw new DomainError('validation', `query: ${missing.map((m) => m.path).join(', ')}: is required`, missing);
+        const missing = (['entityType', 'entityId'] as const)
+          .filter((k) => !query[k])
+          .map((k) => ({ path: k, error: 'is required' }));
+        if (missing.length)
+          throw new DomainError('validation', `query: ${missing.map((m) => m.path).join(', ')}: is required`, missing);
         return ok(await enrollEligibility(ctx, params.id, query.entityType!, query.entityId!));
       },
     }),
     route({
-      method: 'POST', path: '/api/v1/sequences/:id/enroll', section, access: write, params: idParams, body: enrollBody, resources, successStatus: 201,
-      summary: 'Enroll one entity (entityId: 201 { ok, action, enrollmentId }; 404 unknown entity, 409 already enrolled or unsubscribed) or up to 500 (entityIds: 201 { enrolled, failed, results }). The sequence must be active (409).',
+      method: 'POST',
+      path: '/api/v1/sequences/:id/enroll',
+      section,
+      access: write,
+      params: idParams,
+      body: enrollBody,
+      resources,
+      successStatus: 201,
+      summary:
+        'Enroll one entity (entityId: 201 { ok, action, enrollmentId }; 404 unknown entity, 409 already enrolled or unsubscribed) or up to 500 (entityIds: 201 { enrolled, failed, results }). The sequence must be active (409).',
       handler: async ({ ctx, params, body }) => {
         await sequences.getSequence(ctx, params.id);
         const target = enrollTarget(body);
-        const results = await enrollEntities(ctx, engine, params.id, target.entityType, target.ids, { source: body.source, forceRestart: body.forceRestart });
+        const results = await enrollEntities(ctx, engine, params.id, target.entityType, target.ids, {
+          source: body.source,
+          forceRestart: body.forceRestart,
+        });
         if (target.bulk) {
           const enrolled = results.filter((r) => r.success).length;
-          return { status: 201, body: { data: { enrolled, failed: results.length - enrolled, results: results.map((r) => ({ entityId: r.entityId, success: r.success, ...(r.enrollmentId ? { enrollmentId: r.enrollmentId, action: r.action } : {}), ...(r.error ? { error: r.error, code: r.code } : {}) })) } } };
+          return {
+            status: 201,
+            body: {
+              data: {
+                enrolled,
+                failed: results.length - enrolled,
+                results: results.map((r) => ({
+                  entityId: r.entityId,
+                  success: r.success,
+                  ...(r.enrollmentId ? { enrollmentId: r.enrollmentId, action: r.action } : {}),
+                  ...(r.error ? { error: r.error, code: r.code } : {}),
+                })),
+              },
+            },
+          };
         }
         const r = results[0]!;
-        if (!r.success) throw new DomainError(ERROR_OF[r.code ?? ''] ?? 'conflict', r.error ?? 'not enrolled', { code: r.code });
+        if (!r.success)
+          throw new DomainError(ERROR_OF[r.code ?? ''] ?? 'conflict', r.error ?? 'not enrolled', { code: r.code });
         return { status: 201, body: { data: { ok: true, action: r.action, enrollmentId: r.enrollmentId } } };
       },
     }),
     route({
-      method: 'GET', path: '/api/v1/sequences/:id/enrollments', section, access: read, params: idParams, query: listEnrollmentsQuery, resources,
+      method: 'GET',
+      path: '/api/v1/sequences/:id/enrollments',
+      section,
+      access: read,
+      params: idParams,
+      query: listEnrollmentsQuery,
+      resources,
       summary: 'Enrollments of a sequence, newest first, optionally by status.',
       handler: async ({ ctx, params, query }) => {
         const { items, total } = await listEnrollments(ctx, params.id, query);
@@ -125,21 +259,42 @@ export const sequencesRoutes: RouteFactory = (deps) => {
       },
     }),
     route({
-      method: 'GET', path: '/api/v1/sequences/:id/stats', section, access: read, params: idParams, resources,
-      summary: 'Enrollment totals by status and exit reason, per-step sent/opened/clicked/replied and outcomes, and enrollmentCounts [{ _id: status, count }].',
+      method: 'GET',
+      path: '/api/v1/sequences/:id/stats',
+      section,
+      access: read,
+      params: idParams,
+      resources,
+      summary:
+        'Enrollment totals by status and exit reason, per-step sent/opened/clicked/replied and outcomes, and enrollmentCounts [{ _id: status, count }].',
       handler: async ({ ctx, params }) => ok(await sequenceStats(ctx, params.id)),
     }),
     route({
-      method: 'POST', path: `${UNSUBSCRIBE_PATH}/:token`, section, access: { public: 'the token in the e-mail link (HMAC-signed enrollment id) is the capability' }, params: tokenParams,
-      summary: 'Unsubscribe link of sequence e-mails (one-click POST): opts the contact out of sequences and exits its running enrollments.',
-      handler: async ({ params }) => ok(await unsubscribe(deps.orm, engine.workflows, params.token, unsubscribeKey(deps.config))),
+      method: 'POST',
+      path: `${UNSUBSCRIBE_PATH}/:token`,
+      section,
+      access: { public: 'the token in the e-mail link (HMAC-signed enrollment id) is the capability' },
+      params: tokenParams,
+      summary:
+        'Unsubscribe link of sequence e-mails (one-click POST): opts the contact out of sequences and exits its running enrollments.',
+      handler: async ({ params }) =>
+        ok(await unsubscribe(deps.orm, engine.workflows, params.token, unsubscribeKey(deps.config))),
     }),
     route({
-      method: 'GET', path: `${UNSUBSCRIBE_PATH}/:token`, section, access: { public: 'the token in the e-mail link (HMAC-signed enrollment id) is the capability' }, params: tokenParams,
-      summary: 'Unsubscribe link of sequence e-mails (opened in a browser): same effect as the POST; answers a short HTML page.',
+      method: 'GET',
+      path: `${UNSUBSCRIBE_PATH}/:token`,
+      section,
+      access: { public: 'the token in the e-mail link (HMAC-signed enrollment id) is the capability' },
+      params: tokenParams,
+      summary:
+        'Unsubscribe link of sequence e-mails (opened in a browser): same effect as the POST; answers a short HTML page.',
       handler: async ({ params }) => {
         await unsubscribe(deps.orm, engine.workflows, params.token, unsubscribeKey(deps.config));
-        return { status: 200, body: '<!doctype html><meta charset="utf-8"><title>Unsubscribed</title><p>You have been unsubscribed and will not receive further e-mails from this sequence.</p>', headers: { 'content-type': 'text/html; charset=utf-8' } };
+        return {
+          status: 200,
+          body: '<!doctype html><meta charset="utf-8"><title>Unsubscribed</title><p>You have been unsubscribed and will not receive further e-mails from this sequence.</p>',
+          headers: { 'content-type': 'text/html; charset=utf-8' },
+        };
       },
     }),
   ];

@@ -22,8 +22,14 @@ export function childListRoute(
   list: (ctx: Ctx, id: string, page: PageRequest) => Promise<{ items: unknown[]; total: number }>,
 ): RouteDef {
   return route({
-    method: 'GET', path: `${parent.base}/:id/${sub}`, section: parent.section, access: { scopes: ['read'] },
-    params: idParams, query: pageQuery(), resources: { id: parent.kind }, summary,
+    method: 'GET',
+    path: `${parent.base}/:id/${sub}`,
+    section: parent.section,
+    access: { scopes: ['read'] },
+    params: idParams,
+    query: pageQuery(),
+    resources: { id: parent.kind },
+    summary,
     handler: async ({ ctx, params, query }) => {
       await parent.load(ctx, params.id);
       const { items, total } = await list(ctx, params.id, query);
@@ -33,10 +39,17 @@ export function childListRoute(
 }
 
 /** GET …/:id/activities (activities only) and …/:id/activity-feed (activities plus record history). */
-export function timelineRoutes(parent: ParentSpec, link: keyof Omit<TimelineLink, 'entityType' | 'entityId'>, noun: string): RouteDef[] {
+export function timelineRoutes(
+  parent: ParentSpec,
+  link: keyof Omit<TimelineLink, 'entityType' | 'entityId'>,
+  noun: string,
+): RouteDef[] {
   return [
-    childListRoute(parent, 'activities', `Activities (calls, meetings, notes, …) linked to the ${noun}, newest first.`, (ctx, id, page) =>
-      listTimeline(ctx, { [link]: id }, page, { feed: false }),
+    childListRoute(
+      parent,
+      'activities',
+      `Activities (calls, meetings, notes, …) linked to the ${noun}, newest first.`,
+      (ctx, id, page) => listTimeline(ctx, { [link]: id }, page, { feed: false }),
     ),
     childListRoute(
       parent,

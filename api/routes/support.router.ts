@@ -2,14 +2,28 @@ import type { RouteFactory } from '../app';
 import * as tickets from '../../domain/support/tickets.service';
 import { ensureSupportFlow, serializeSupportFlow, updateSupportFlow } from '../../domain/support/support-flow.service';
 import { listSupportCustomers, supportCustomerDetail } from '../../domain/support/support-customers.service';
-import { createTicketTimeEntry, listMessages, listTicketTimeEntries, replyToTicket } from '../../domain/support/ticket-replies.service';
+import {
+  createTicketTimeEntry,
+  listMessages,
+  listTicketTimeEntries,
+  replyToTicket,
+} from '../../domain/support/ticket-replies.service';
 import { FALLBACK_CATEGORY, ticketStatusTransitions } from '../../domain/support/support.rules';
 import { validation } from '../../domain/errors';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
 import { idParams } from '../../domain/shared/schemas';
 import {
-  createTicketBody, customerDetailQuery, listTicketsQuery, messagesQuery, moveTicketBody, replyBody, supportCustomersQuery, supportFlowBody,
-  ticketTimeBody, ticketTimeQuery, updateTicketBody,
+  createTicketBody,
+  customerDetailQuery,
+  listTicketsQuery,
+  messagesQuery,
+  moveTicketBody,
+  replyBody,
+  supportCustomersQuery,
+  supportFlowBody,
+  ticketTimeBody,
+  ticketTimeQuery,
+  updateTicketBody,
 } from '../../domain/support/support.schemas';
 
 const read = { scopes: ['read'] } as const;
@@ -20,23 +34,37 @@ const resources = { id: 'support-ticket' };
 
 const stageNumber = (v: number | string): number => {
   const n = typeof v === 'number' ? v : /^\d{1,9}$/.test(v.trim()) ? Number(v) : NaN;
-  if (!Number.isInteger(n)) throw validation('stageId: must be a support stage id (number)', [{ path: 'stageId', error: 'must be a number' }]);
+  if (!Number.isInteger(n))
+    throw validation('stageId: must be a support stage id (number)', [{ path: 'stageId', error: 'must be a number' }]);
   return n;
 };
 
 export const supportRoutes: RouteFactory = (deps) => [
   route({
-    method: 'GET', path: '/api/v1/support-flow', section, access: read,
-    summary: 'The support flow: kanban stages (numeric ids), ticket categories and support mailboxes; created with defaults on first use.',
+    method: 'GET',
+    path: '/api/v1/support-flow',
+    section,
+    access: read,
+    summary:
+      'The support flow: kanban stages (numeric ids), ticket categories and support mailboxes; created with defaults on first use.',
     handler: async ({ ctx }) => ok(serializeSupportFlow(await ensureSupportFlow(ctx))),
   }),
   route({
-    method: 'PATCH', path: '/api/v1/support-flow', section, access: admin, body: supportFlowBody,
-    summary: 'Rename the flow, replace its categories (the first is the default) or the mailboxes (e-mail account ids) whose received mail opens tickets.',
+    method: 'PATCH',
+    path: '/api/v1/support-flow',
+    section,
+    access: admin,
+    body: supportFlowBody,
+    summary:
+      'Rename the flow, replace its categories (the first is the default) or the mailboxes (e-mail account ids) whose received mail opens tickets.',
     handler: async ({ ctx, body }) => ok(await updateSupportFlow(ctx, body)),
   }),
   route({
-    method: 'GET', path: '/api/v1/support-tickets', section, access: read, query: listTicketsQuery,
+    method: 'GET',
+    path: '/api/v1/support-tickets',
+    section,
+    access: read,
+    query: listTicketsQuery,
     summary: 'Support tickets, newest first; filters status, priority, assignee, category, search.',
     handler: async ({ ctx, query }) => {
       const { items, total } = await tickets.listTickets(ctx, query);
@@ -44,36 +72,67 @@ export const supportRoutes: RouteFactory = (deps) => [
     },
   }),
   route({
-    method: 'POST', path: '/api/v1/support-tickets', section, access: write, body: createTicketBody, previewable: true, successStatus: 201,
-    summary: 'Create a ticket (title required; category defaults to the flow\'s first category, else general); preview: true returns current, proposed and diff without saving.',
-    description: 'The support flow is created first if it does not exist. The ticket starts `open` in the first stage with the next ticket number. Event support_ticket_created.',
+    method: 'POST',
+    path: '/api/v1/support-tickets',
+    section,
+    access: write,
+    body: createTicketBody,
+    previewable: true,
+    successStatus: 201,
+    summary:
+      "Create a ticket (title required; category defaults to the flow's first category, else general); preview: true returns current, proposed and diff without saving.",
+    description:
+      'The support flow is created first if it does not exist. The ticket starts `open` in the first stage with the next ticket number. Event support_ticket_created.',
     handler: async ({ ctx, body, preview }) => {
       const { view } = await tickets.createTicket(ctx, body, { preview });
       return preview ? ok(view) : created(view);
     },
   }),
   route({
-    method: 'GET', path: '/api/v1/support-tickets/categories', section, access: read,
-    summary: 'Allowed category values (the support flow\'s categories; the first is the default).',
+    method: 'GET',
+    path: '/api/v1/support-tickets/categories',
+    section,
+    access: read,
+    summary: "Allowed category values (the support flow's categories; the first is the default).",
     handler: async ({ ctx }) => {
       const flow = await ensureSupportFlow(ctx);
       return ok({ categories: flow.categories, default: flow.categories[0] ?? FALLBACK_CATEGORY });
     },
   }),
   route({
-    method: 'GET', path: '/api/v1/support-tickets/:id', section, access: read, params: idParams, resources,
+    method: 'GET',
+    path: '/api/v1/support-tickets/:id',
+    section,
+    access: read,
+    params: idParams,
+    resources,
     summary: 'Get one ticket.',
     handler: async ({ ctx, params }) => ok(tickets.serializeTicket(await tickets.getTicket(ctx, params.id))),
   }),
   route({
-    method: 'PUT', path: '/api/v1/support-tickets/:id', section, access: write, params: idParams, body: updateTicketBody, previewable: true, resources,
+    method: 'PUT',
+    path: '/api/v1/support-tickets/:id',
+    section,
+    access: write,
+    params: idParams,
+    body: updateTicketBody,
+    previewable: true,
+    resources,
     transitions: [ticketStatusTransitions],
-    summary: 'Update a ticket (partial): create fields plus status, resolution, customFields (merged); preview supported.',
-    description: 'Status changes follow the table below (409 invalid_state otherwise); events support_ticket_updated plus _resolved, _closed, _reopened, _assigned as they apply.',
-    handler: async ({ ctx, params, body, preview }) => ok(await tickets.updateTicket(ctx, params.id, body, { preview })),
+    summary:
+      'Update a ticket (partial): create fields plus status, resolution, customFields (merged); preview supported.',
+    description:
+      'Status changes follow the table below (409 invalid_state otherwise); events support_ticket_updated plus _resolved, _closed, _reopened, _assigned as they apply.',
+    handler: async ({ ctx, params, body, preview }) =>
+      ok(await tickets.updateTicket(ctx, params.id, body, { preview })),
   }),
   route({
-    method: 'DELETE', path: '/api/v1/support-tickets/:id', section, access: write, params: idParams, resources,
+    method: 'DELETE',
+    path: '/api/v1/support-tickets/:id',
+    section,
+    access: write,
+    params: idParams,
+    resources,
     summary: 'Delete a ticket with its messages and time entries (the e-mails stay in the mailbox).',
     handler: async ({ ctx, params }) => {
       await tickets.deleteTicket(ctx, params.id);
@@ -81,33 +140,69 @@ export const supportRoutes: RouteFactory = (deps) => [
     },
   }),
   route({
-    method: 'POST', path: '/api/v1/support-tickets/:id/reply', section, access: write, params: idParams, body: replyBody, resources, successStatus: 201,
+    method: 'POST',
+    path: '/api/v1/support-tickets/:id/reply',
+    section,
+    access: write,
+    params: idParams,
+    body: replyBody,
+    resources,
+    successStatus: 201,
     transitions: [ticketStatusTransitions],
-    summary: 'Answer a ticket: content required; type reply (default) or note; visibility public (default for replies) or internal (notes).',
-    description: 'A public reply is e-mailed to the customer (ticket customerEmail) from the first support mailbox, else the fallback sender (503 not_configured when neither is set up), threaded under the conversation\'s last message with `[#<ticketNumber>]` in the subject; the customer\'s answers continue the ticket. Internal notes are never e-mailed. Event support_ticket_replied.',
+    summary:
+      'Answer a ticket: content required; type reply (default) or note; visibility public (default for replies) or internal (notes).',
+    description:
+      "A public reply is e-mailed to the customer (ticket customerEmail) from the first support mailbox, else the fallback sender (503 not_configured when neither is set up), threaded under the conversation's last message with `[#<ticketNumber>]` in the subject; the customer's answers continue the ticket. Internal notes are never e-mailed. Event support_ticket_replied.",
     handler: async ({ ctx, params, body }) => {
       if (body.content === undefined) await tickets.getTicket(ctx, params.id);
-      return created(await replyToTicket(ctx, params.id, { ...body, content: body.content ?? '' }, { transport: deps.messaging.transport, accounts: deps.messaging.accounts, tracking: deps.messaging.tracking }));
+      return created(
+        await replyToTicket(
+          ctx,
+          params.id,
+          { ...body, content: body.content ?? '' },
+          { transport: deps.messaging.transport, accounts: deps.messaging.accounts, tracking: deps.messaging.tracking },
+        ),
+      );
     },
   }),
   route({
-    method: 'POST', path: '/api/v1/support-tickets/:id/move', section, access: write, params: idParams, body: moveTicketBody, resources,
-    summary: 'Move a ticket to a kanban stage of the support flow (stageId number; unknown → 400); event support_ticket_stage_changed.',
+    method: 'POST',
+    path: '/api/v1/support-tickets/:id/move',
+    section,
+    access: write,
+    params: idParams,
+    body: moveTicketBody,
+    resources,
+    summary:
+      'Move a ticket to a kanban stage of the support flow (stageId number; unknown → 400); event support_ticket_stage_changed.',
     handler: async ({ ctx, params, body }) => {
       await tickets.getTicket(ctx, params.id);
       return ok(await tickets.moveTicket(ctx, params.id, stageNumber(body.stageId), body.flowId));
     },
   }),
   route({
-    method: 'GET', path: '/api/v1/support-tickets/:id/messages', section, access: read, params: idParams, query: messagesQuery, resources,
-    summary: 'The conversation, oldest first: customer e-mails, public replies and internal notes; `limit` default 50 (max 200), `visibility` public or internal.',
+    method: 'GET',
+    path: '/api/v1/support-tickets/:id/messages',
+    section,
+    access: read,
+    params: idParams,
+    query: messagesQuery,
+    resources,
+    summary:
+      'The conversation, oldest first: customer e-mails, public replies and internal notes; `limit` default 50 (max 200), `visibility` public or internal.',
     handler: async ({ ctx, params, query }) => {
       const { items, total } = await listMessages(ctx, params.id, query);
       return paged(items, { page: query.page, limit: query.limit, total });
     },
   }),
   route({
-    method: 'GET', path: '/api/v1/support-tickets/:id/time-entries', section, access: read, params: idParams, query: ticketTimeQuery, resources,
+    method: 'GET',
+    path: '/api/v1/support-tickets/:id/time-entries',
+    section,
+    access: read,
+    params: idParams,
+    query: ticketTimeQuery,
+    resources,
     summary: 'Time logged on the ticket (newest date first) with totalHours.',
     handler: async ({ ctx, params, query }) => {
       const { items, total, totalHours } = await listTicketTimeEntries(ctx, params.id, query);
@@ -115,22 +210,41 @@ export const supportRoutes: RouteFactory = (deps) => [
     },
   }),
   route({
-    method: 'POST', path: '/api/v1/support-tickets/:id/time-entries', section, access: write, params: idParams, body: ticketTimeBody, resources, successStatus: 201,
-    summary: 'Log time on a ticket: hours > 0 (minutes added), description, date (default now), billable (default true).',
+    method: 'POST',
+    path: '/api/v1/support-tickets/:id/time-entries',
+    section,
+    access: write,
+    params: idParams,
+    body: ticketTimeBody,
+    resources,
+    successStatus: 201,
+    summary:
+      'Log time on a ticket: hours > 0 (minutes added), description, date (default now), billable (default true).',
     handler: async ({ ctx, params, body }) => created(await createTicketTimeEntry(ctx, params.id, body)),
   }),
   route({
-    method: 'GET', path: '/api/v1/support-customers', section, access: read, query: supportCustomersQuery,
-    summary: 'Customers with tickets (one per person, else e-mail, else chat visitor): totalTickets, openTickets, unread, lastActivityAt.',
-    description: '`search` (alias `q`) matches name, e-mail or visitor id; `sortBy` lastActivityAt (default), totalTickets, openTickets, unread; `sortOrder` desc (default) or asc.',
+    method: 'GET',
+    path: '/api/v1/support-customers',
+    section,
+    access: read,
+    query: supportCustomersQuery,
+    summary:
+      'Customers with tickets (one per person, else e-mail, else chat visitor): totalTickets, openTickets, unread, lastActivityAt.',
+    description:
+      '`search` (alias `q`) matches name, e-mail or visitor id; `sortBy` lastActivityAt (default), totalTickets, openTickets, unread; `sortOrder` desc (default) or asc.',
     handler: async ({ ctx, query }) => {
       const { items, total } = await listSupportCustomers(ctx, query);
       return paged(items, { page: query.page, limit: query.limit, total });
     },
   }),
   route({
-    method: 'GET', path: '/api/v1/support-customers/detail', section, access: read, query: customerDetailQuery,
-    summary: 'One support customer: `type` person (value = person id), email (address) or visitor (chat visitor id); stats, person and tickets. 404 when unknown.',
+    method: 'GET',
+    path: '/api/v1/support-customers/detail',
+    section,
+    access: read,
+    query: customerDetailQuery,
+    summary:
+      'One support customer: `type` person (value = person id), email (address) or visitor (chat visitor id); stats, person and tickets. 404 when unknown.',
     handler: async ({ ctx, query }) => ok(await supportCustomerDetail(ctx, query.type, query.value)),
   }),
 ];

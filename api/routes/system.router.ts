@@ -41,7 +41,8 @@ export const systemRoutes: RouteFactory = (deps) => [
       );
       const checks = Object.fromEntries(entries);
       const failing = entries.filter(([, state]) => state !== 'ok').map(([name]) => name);
-      if (failing.length) return { status: 503, body: { error: `not ready: ${failing.join(', ')} unreachable`, checks } };
+      if (failing.length)
+        return { status: 503, body: { error: `not ready: ${failing.join(', ')} unreachable`, checks } };
       return { status: 200, body: { status: 'ready', checks } };
     },
   }),

@@ -7,7 +7,11 @@ const section = 'Tags';
 
 export const tagsRoutes: RouteFactory = () => [
   route({
-    method: 'GET', path: '/api/v1/tags', section, access: { scopes: ['read'] }, query: listTagsQuery,
+    method: 'GET',
+    path: '/api/v1/tags',
+    section,
+    access: { scopes: ['read'] },
+    query: listTagsQuery,
     summary: `Unique tags with the number of records carrying each ({ data: [{ tag, count }], page, limit, total }; total counts unique tags), sorted by tag; all of company, person, lead and deal when entityType is omitted. limit up to ${MAX_TAGS_PAGE}.`,
     handler: async ({ ctx, query }) => {
       const { items, total } = await listTags(ctx, query);
@@ -15,8 +19,13 @@ export const tagsRoutes: RouteFactory = () => [
     },
   }),
   route({
-    method: 'POST', path: '/api/v1/tags/bulk', section, access: { scopes: ['write'] }, body: bulkTagsBody,
-    summary: 'Add and remove tags on up to 500 records of one type in one transaction; every id must exist (400 lists the missing ones, nothing changes). Emits tag_added/tag_removed per record and tag changed.',
+    method: 'POST',
+    path: '/api/v1/tags/bulk',
+    section,
+    access: { scopes: ['write'] },
+    body: bulkTagsBody,
+    summary:
+      'Add and remove tags on up to 500 records of one type in one transaction; every id must exist (400 lists the missing ones, nothing changes). Emits tag_added/tag_removed per record and tag changed.',
     handler: async ({ ctx, body }) => ok(await bulkTags(ctx, body)),
   }),
 ];

@@ -15,30 +15,60 @@ const resources = { id: 'task' };
 
 export const tasksRoutes: RouteFactory = () => [
   route({
-    method: 'GET', path: '/api/v1/tasks', section, access: read, query: listTasksQuery,
+    method: 'GET',
+    path: '/api/v1/tasks',
+    section,
+    access: read,
+    query: listTasksQuery,
     summary: 'List tasks (newest first; oldest change first with updatedSince). dateFrom/dateTo bound the deadline.',
     handler: async ({ ctx, query }) => {
       const { items, total } = await listTasks(ctx, query);
-      return paged(items.map((t) => project(t, { view: query.view, summary: TASK_SUMMARY_FIELDS })), { page: query.page, limit: query.limit, total });
+      return paged(
+        items.map((t) => project(t, { view: query.view, summary: TASK_SUMMARY_FIELDS })),
+        { page: query.page, limit: query.limit, total },
+      );
     },
   }),
   route({
-    method: 'POST', path: '/api/v1/tasks', section, access: write, body: createTaskBody, successStatus: 201,
-    summary: 'Create a task with exactly one parent (project, customObjectRecord + customObjectSlug, company, personRef, leadRef or dealRef).',
+    method: 'POST',
+    path: '/api/v1/tasks',
+    section,
+    access: write,
+    body: createTaskBody,
+    successStatus: 201,
+    summary:
+      'Create a task with exactly one parent (project, customObjectRecord + customObjectSlug, company, personRef, leadRef or dealRef).',
     handler: async ({ ctx, body }) => created(await tasks.createTask(ctx, body)),
   }),
   route({
-    method: 'GET', path: '/api/v1/tasks/:id', section, access: read, params: idParams, resources,
+    method: 'GET',
+    path: '/api/v1/tasks/:id',
+    section,
+    access: read,
+    params: idParams,
+    resources,
     summary: 'Get one task.',
     handler: async ({ ctx, params }) => ok(tasks.serializeTask(await tasks.getTask(ctx, params.id))),
   }),
   route({
-    method: 'PUT', path: '/api/v1/tasks/:id', section, access: write, params: idParams, body: updateTaskBody, resources,
-    summary: 'Update a task (partial). stage wins over status; status done moves to the completed stage and the completed stage means done; customFields merge.',
+    method: 'PUT',
+    path: '/api/v1/tasks/:id',
+    section,
+    access: write,
+    params: idParams,
+    body: updateTaskBody,
+    resources,
+    summary:
+      'Update a task (partial). stage wins over status; status done moves to the completed stage and the completed stage means done; customFields merge.',
     handler: async ({ ctx, params, body }) => ok(await tasks.updateTask(ctx, params.id, body)),
   }),
   route({
-    method: 'DELETE', path: '/api/v1/tasks/:id', section, access: write, params: idParams, resources,
+    method: 'DELETE',
+    path: '/api/v1/tasks/:id',
+    section,
+    access: write,
+    params: idParams,
+    resources,
     summary: 'Delete a task (its timeline history rows stay).',
     handler: async ({ ctx, params }) => {
       await tasks.deleteTask(ctx, params.id);
@@ -46,8 +76,12 @@ export const tasksRoutes: RouteFactory = () => [
     },
   }),
   route({
-    method: 'GET', path: '/api/v1/task-flow', section, access: read,
-    summary: 'The task flow: stages { id, title, order, status } and completedStageId (default: 1 To do, 2 In progress, 3 Blocked, 4 Done).',
+    method: 'GET',
+    path: '/api/v1/task-flow',
+    section,
+    access: read,
+    summary:
+      'The task flow: stages { id, title, order, status } and completedStageId (default: 1 To do, 2 In progress, 3 Blocked, 4 Done).',
     handler: async ({ ctx }) => ok(await readTaskFlow(ctx)),
   }),
 ];

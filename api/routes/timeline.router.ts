@@ -12,20 +12,38 @@ const section = 'Activities';
 
 export const timelineEntryRoutes: RouteFactory = () => [
   route({
-    method: 'GET', path: '/api/v1/activities', section, access: read, query: listActivitiesQuery,
-    summary: 'List activities (calls, meetings, notes, …), newest `date` first. Record history rows are only in the per-record activity feeds. dateFrom/dateTo (aliases startDate/from, endDate/to) bound the activity date; unknown parameters are refused.',
+    method: 'GET',
+    path: '/api/v1/activities',
+    section,
+    access: read,
+    query: listActivitiesQuery,
+    summary:
+      'List activities (calls, meetings, notes, …), newest `date` first. Record history rows are only in the per-record activity feeds. dateFrom/dateTo (aliases startDate/from, endDate/to) bound the activity date; unknown parameters are refused.',
     handler: async ({ ctx, query }) => {
       const { items, total } = await activities.listActivities(ctx, query);
-      return paged(items.map((a) => project(a, { view: query.view, summary: ACTIVITY_SUMMARY_FIELDS })), { page: query.page, limit: query.limit, total, view: query.view });
+      return paged(
+        items.map((a) => project(a, { view: query.view, summary: ACTIVITY_SUMMARY_FIELDS })),
+        { page: query.page, limit: query.limit, total, view: query.view },
+      );
     },
   }),
   route({
-    method: 'POST', path: '/api/v1/activities', section, access: write, body: createActivityBody, successStatus: 201,
+    method: 'POST',
+    path: '/api/v1/activities',
+    section,
+    access: write,
+    body: createActivityBody,
+    successStatus: 201,
     summary: 'Create an activity on the timelines of the records it links (each link must exist).',
     handler: async ({ ctx, body }) => created(await activities.createActivity(ctx, body)),
   }),
   route({
-    method: 'GET', path: '/api/v1/activities/:id', section, access: read, params: idParams, resources: { id: 'activity' },
+    method: 'GET',
+    path: '/api/v1/activities/:id',
+    section,
+    access: read,
+    params: idParams,
+    resources: { id: 'activity' },
     summary: 'Get one activity (also record-history rows seen in activity feeds).',
     handler: async ({ ctx, params }) => ok(await activities.getActivity(ctx, params.id)),
   }),

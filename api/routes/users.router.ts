@@ -9,7 +9,11 @@ const resources = { id: 'user' };
 
 export const usersRoutes: RouteFactory = () => [
   route({
-    method: 'GET', path: '/api/v1/users', section, access: { scopes: ['read'] }, query: listUsersQuery,
+    method: 'GET',
+    path: '/api/v1/users',
+    section,
+    access: { scopes: ['read'] },
+    query: listUsersQuery,
     summary: 'Users of the workspace sorted by name; search matches name and e-mail.',
     handler: async ({ ctx, query }) => {
       const { items, total } = await users.listUsers(ctx, query);
@@ -17,13 +21,25 @@ export const usersRoutes: RouteFactory = () => [
     },
   }),
   route({
-    method: 'GET', path: '/api/v1/users/:id', section, access: { scopes: ['read'] }, params: idParams, resources,
+    method: 'GET',
+    path: '/api/v1/users/:id',
+    section,
+    access: { scopes: ['read'] },
+    params: idParams,
+    resources,
     summary: 'One user.',
     handler: async ({ ctx, params }) => ok(users.serializeUser(await users.getUser(ctx, params.id))),
   }),
   route({
-    method: 'PUT', path: '/api/v1/users/:id', section, access: { scopes: ['write'] }, params: idParams, body: updateUserBody, resources,
-    summary: 'Update firstName, lastName, phone, defaultUserPhone (partial). A member may update only their own user; owners and admins any (403 otherwise).',
+    method: 'PUT',
+    path: '/api/v1/users/:id',
+    section,
+    access: { scopes: ['write'] },
+    params: idParams,
+    body: updateUserBody,
+    resources,
+    summary:
+      'Update firstName, lastName, phone, defaultUserPhone (partial). A member may update only their own user; owners and admins any (403 otherwise).',
     handler: async ({ ctx, params, body }) => ok(await users.updateUser(ctx, params.id, body)),
   }),
 ];

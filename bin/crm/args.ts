@@ -11,8 +11,7 @@ export class CliUsageError extends Error {
 }
 
 export type ParsedCommandLine =
-  | { kind: 'help' }
-  | { kind: 'run'; command: CommandSpec; values: Record<string, string | undefined> };
+  { kind: 'help' } | { kind: 'run'; command: CommandSpec; values: Record<string, string | undefined> };
 
 function flagUsage(command: CommandSpec): string {
   return command.flags.map((f) => (f.required ? `--${f.name} ${f.value}` : `[--${f.name} ${f.value}]`)).join(' ');
@@ -67,11 +66,14 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
   const [group, action] = words;
   const groups = [...new Set(COMMANDS.map((c) => c.name.split(' ')[0]))];
   if (group.startsWith('-')) throw new CliUsageError(`expected a command before ${group}`);
-  if (!groups.includes(group)) throw new CliUsageError(`unknown command "${group}"; commands: ${groups.join(', ')}, help`);
+  if (!groups.includes(group))
+    throw new CliUsageError(`unknown command "${group}"; commands: ${groups.join(', ')}, help`);
   const actions = COMMANDS.filter((c) => c.name.startsWith(group + ' ')).map((c) => c.name.split(' ')[1]);
-  if (action === undefined || action.startsWith('-')) throw new CliUsageError(`"${group}" needs a subcommand: ${actions.join(', ')}`);
+  if (action === undefined || action.startsWith('-'))
+    throw new CliUsageError(`"${group}" needs a subcommand: ${actions.join(', ')}`);
   const command = COMMANDS.find((c) => c.name === `${group} ${action}`);
-  if (!command) throw new CliUsageError(`unknown command "${group} ${action}"; "${group}" subcommands: ${actions.join(', ')}`);
+  if (!command)
+    throw new CliUsageError(`unknown command "${group} ${action}"; "${group}" subcommands: ${actions.join(', ')}`);
 
   let values: Record<string, string | boolean | undefined>;
   try {
@@ -92,7 +94,9 @@ export function parseCommandLine(argv: readonly string[]): ParsedCommandLine {
   }
   for (const flag of command.flags) {
     if (flag.required && values[flag.name] === undefined) {
-      throw new CliUsageError(`${command.name}: missing required flag --${flag.name} ${flag.value}; usage: ${command.name} ${flagUsage(command)}`);
+      throw new CliUsageError(
+        `${command.name}: missing required flag --${flag.name} ${flag.value}; usage: ${command.name} ${flagUsage(command)}`,
+      );
     }
   }
   const { json: _json, ...rest } = values;

@@ -1,6 +1,12 @@
 import { ROLES, SCOPES } from '../../domain/context';
 import { createApiKey } from '../../domain/workspaces/api-keys.service';
-import { createOperatorUser, parseId, parseKeyInput, parseUserInput, revokeOperatorKey } from '../../domain/workspaces/operator.service';
+import {
+  createOperatorUser,
+  parseId,
+  parseKeyInput,
+  parseUserInput,
+  revokeOperatorKey,
+} from '../../domain/workspaces/operator.service';
 import { createWorkspace, setWorkspaceStatus } from '../../domain/workspaces/workspaces.service';
 import type { CommandSpec, Flag } from './command-spec';
 import { searchReindexCommand } from './search';
@@ -10,7 +16,12 @@ export type { CommandOutput, CommandSpec, Flag, Runner, RunnerIo } from './comma
 
 const SHOWN_ONCE = 'Store this API key now: it is shown only once and cannot be retrieved later.';
 
-const workspaceFlag: Flag = { name: 'workspace', value: '<id>', required: true, description: 'workspace id (24 hex characters)' };
+const workspaceFlag: Flag = {
+  name: 'workspace',
+  value: '<id>',
+  required: true,
+  description: 'workspace id (24 hex characters)',
+};
 const roleFlag: Flag = { name: 'role', value: '<role>', required: true, description: ROLES.join('|') };
 
 function statusCommand(name: 'suspend' | 'resume', status: 'suspended' | 'active', summary: string): CommandSpec {
@@ -62,7 +73,12 @@ export const COMMANDS: readonly CommandSpec[] = [
       { name: 'name', value: '<name>', required: false, description: 'label shown in key listings' },
     ],
     prepare(values) {
-      const input = parseKeyInput({ workspace: values.workspace as string, scopes: values.scopes as string, role: values.role as string, name: values.name });
+      const input = parseKeyInput({
+        workspace: values.workspace as string,
+        scopes: values.scopes as string,
+        role: values.role as string,
+        name: values.name,
+      });
       return async (em) => {
         const key = await createApiKey(em, input);
         return {
@@ -108,7 +124,10 @@ export const COMMANDS: readonly CommandSpec[] = [
       });
       return async (em) => {
         const user = await createOperatorUser(em, input);
-        return { result: { ...user }, human: `User created: ${user.id} <${user.email}> (role ${user.role}) in workspace ${user.workspaceId}.` };
+        return {
+          result: { ...user },
+          human: `User created: ${user.id} <${user.email}> (role ${user.role}) in workspace ${user.workspaceId}.`,
+        };
       };
     },
   },

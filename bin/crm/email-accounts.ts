@@ -40,7 +40,8 @@ function secret(env: NodeJS.ProcessEnv, name: string | undefined, what: string):
 export const emailAccountCommands: CommandSpec[] = [
   {
     name: 'email-account add',
-    summary: 'Connect a mailbox (SMTP sending, optional IMAP receiving); passwords are encrypted with CRM_SECRETS_KEY; prints the inbound-webhook secret once',
+    summary:
+      'Connect a mailbox (SMTP sending, optional IMAP receiving); passwords are encrypted with CRM_SECRETS_KEY; prints the inbound-webhook secret once',
     flags: [
       workspace,
       { name: 'name', value: '<name>', required: true, description: 'label, e.g. "Sales"' },
@@ -48,30 +49,71 @@ export const emailAccountCommands: CommandSpec[] = [
       { name: 'display-name', value: '<name>', required: false, description: 'sender name' },
       { name: 'smtp-host', value: '<host>', required: true, description: 'SMTP server' },
       { name: 'smtp-port', value: '<port>', required: false, description: 'default 587 (465 with --smtp-secure true)' },
-      { name: 'smtp-secure', value: 'true|false', required: false, description: 'TLS from the first byte (port 465); else STARTTLS when offered' },
+      {
+        name: 'smtp-secure',
+        value: 'true|false',
+        required: false,
+        description: 'TLS from the first byte (port 465); else STARTTLS when offered',
+      },
       { name: 'smtp-user', value: '<user>', required: false, description: 'SMTP login' },
-      { name: 'smtp-password-env', value: '<VAR>', required: false, description: 'name of the environment variable holding the SMTP password' },
+      {
+        name: 'smtp-password-env',
+        value: '<VAR>',
+        required: false,
+        description: 'name of the environment variable holding the SMTP password',
+      },
       { name: 'imap-host', value: '<host>', required: false, description: 'IMAP server (receiving)' },
       { name: 'imap-port', value: '<port>', required: false, description: 'default 993' },
       { name: 'imap-secure', value: 'true|false', required: false, description: 'default true' },
       { name: 'imap-user', value: '<user>', required: false, description: 'IMAP login (default: the address)' },
-      { name: 'imap-password-env', value: '<VAR>', required: false, description: 'name of the environment variable holding the IMAP password' },
-      { name: 'users', value: '<ids>', required: false, description: 'comma-separated user ids who may use it (default: shared with every user)' },
+      {
+        name: 'imap-password-env',
+        value: '<VAR>',
+        required: false,
+        description: 'name of the environment variable holding the IMAP password',
+      },
+      {
+        name: 'users',
+        value: '<ids>',
+        required: false,
+        description: 'comma-separated user ids who may use it (default: shared with every user)',
+      },
     ],
     prepare(v) {
       const workspaceId = parseId(v.workspace as string, 'workspace');
-      const userIds = v.users?.split(',').map((s) => s.trim()).filter(Boolean).map((u) => parseId(u, 'user'));
+      const userIds = v.users
+        ?.split(',')
+        .map((s) => s.trim())
+        .filter(Boolean)
+        .map((u) => parseId(u, 'user'));
       const smtpPort = port(v['smtp-port'], 'smtp-port');
       const smtpSecure = bool(v['smtp-secure'], 'smtp-secure');
       const imapPort = port(v['imap-port'], 'imap-port');
       const imapSecure = bool(v['imap-secure'], 'imap-secure') ?? (imapPort === undefined || imapPort === 993);
       return async (em, io) => {
         const input: EmailAccountInput = {
-          workspaceId, name: v.name as string, emailAddress: v.email as string, displayName: v['display-name'],
-          smtp: { host: v['smtp-host'] as string, port: smtpPort, secure: smtpSecure, user: v['smtp-user'], password: secret(io.env, v['smtp-password-env'], 'smtp-password-env') },
-          ...(v['imap-host'] ? {
-            imap: { host: v['imap-host'], port: imapPort, secure: imapSecure, user: v['imap-user'] ?? (v.email as string), password: secret(io.env, v['imap-password-env'], 'imap-password-env') },
-          } : {}),
+          workspaceId,
+          name: v.name as string,
+          emailAddress: v.email as string,
+          displayName: v['display-name'],
+          smtp: {
+            host: v['smtp-host'] as string,
+            port: smtpPort,
+            secure: smtpSecure,
+            user: v['smtp-user'],
+            password: secret(io.env, v['smtp-password-env'], 'smtp-password-env'),
+          },
+          ...(v['imap-host']
+            ? {
+                imap: {
+                  host: v['imap-host'],
+                  port: imapPort,
+                  secure: imapSecure,
+                  user: v['imap-user'] ?? (v.email as string),
+                  password: secret(io.env, v['imap-password-env'], 'imap-password-env'),
+                },
+              }
+            : {}),
           userIds,
         };
         // Loaded on use: the mail libraries are not needed by the other commands.
@@ -91,7 +133,7 @@ export const emailAccountCommands: CommandSpec[] = [
   },
   {
     name: 'email-account test',
-    summary: 'Log in to the mailbox\'s SMTP (and IMAP) server and record the outcome on the account',
+    summary: "Log in to the mailbox's SMTP (and IMAP) server and record the outcome on the account",
     flags: [workspace, id],
     prepare(v) {
       const workspaceId = parseId(v.workspace as string, 'workspace');
@@ -99,8 +141,16 @@ export const emailAccountCommands: CommandSpec[] = [
       return async (em, io) => {
         const { testEmailAccount } = await import('../../domain/email/account-transports');
         const result = await testEmailAccount(em, workspaceId, accountId, secretsKeyFromEnv(io.env));
-        const line = (name: string, r: { ok: boolean; error?: string } | null) => (r ? `${name}: ${r.ok ? 'ok' : `failed (${r.error})`}` : `${name}: not configured`);
-        return { result: { ...result }, human: [`E-mail account ${accountId}: ${result.status}`, line('SMTP', result.smtp), line('IMAP', result.imap)].join('\n') };
+        const line = (name: string, r: { ok: boolean; error?: string } | null) =>
+          r ? `${name}: ${r.ok ? 'ok' : `failed (${r.error})`}` : `${name}: not configured`;
+        return {
+          result: { ...result },
+          human: [
+            `E-mail account ${accountId}: ${result.status}`,
+            line('SMTP', result.smtp),
+            line('IMAP', result.imap),
+          ].join('\n'),
+        };
       };
     },
   },

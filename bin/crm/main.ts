@@ -21,13 +21,17 @@ export interface CliIo {
 
 function describe(err: unknown, env: NodeJS.ProcessEnv): { message: string; code: string; exit: number } {
   if (err instanceof CliUsageError) return { message: err.message, code: 'usage', exit: EXIT_USAGE };
-  if (err instanceof DomainError) return { message: err.message, code: err.code, exit: err.code === 'validation' ? EXIT_USAGE : EXIT_FAILURE };
+  if (err instanceof DomainError)
+    return { message: err.message, code: err.code, exit: err.code === 'validation' ? EXIT_USAGE : EXIT_FAILURE };
   const message = redactUrl(err instanceof Error ? err.message : String(err), env.DATABASE_URL);
   return { message: message || 'unexpected error', code: 'internal', exit: EXIT_FAILURE };
 }
 
 class Output {
-  constructor(private readonly io: CliIo, private readonly json: boolean) {}
+  constructor(
+    private readonly io: CliIo,
+    private readonly json: boolean,
+  ) {}
 
   success(out: CommandOutput): number {
     this.io.stdout((this.json ? JSON.stringify(out.result) : out.human) + '\n');
@@ -71,7 +75,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
     // Loaded lazily: the driver and the ORM cost a few hundred milliseconds to load.
     const { openOrm } = await import('./orm');
     orm = await openOrm(url);
-    return out.success(await run(orm.em.fork(), { env: io.env, stderr: io.stderr, stderrIsTTY: io.stderrIsTTY ?? false }));
+    return out.success(
+      await run(orm.em.fork(), { env: io.env, stderr: io.stderr, stderrIsTTY: io.stderrIsTTY ?? false }),
+    );
   } catch (err) {
     return out.fail(err);
   } finally {
@@ -79,7 +85,9 @@ export async function runCli(argv: readonly string[], io: CliIo): Promise<number
   }
 }
 
-/** The embedded Postgres that `npm start` runs (infra/stack.ts dev profile: port CRM_PG_PORT or 54329, database crm). */
+/**
+ * The embedded Postgres that `npm start` runs (infra/stack.ts dev profile: port CRM_PG_PORT or 54329, database crm).
+ */
 export function devStackDatabaseUrl(env: NodeJS.ProcessEnv): string {
   return `postgres://crm:crm@127.0.0.1:${env.CRM_PG_PORT || 54329}/crm`;
 }

@@ -18,7 +18,10 @@ export async function openOrm(url: string): Promise<MikroORM> {
   const check = await orm.checkConnection();
   if (!check.ok) {
     await orm.close(true);
-    throw new DomainError('upstream_failed', `cannot connect to the database at ${redactUrl(url, url)}: ${check.reason}`);
+    throw new DomainError(
+      'upstream_failed',
+      `cannot connect to the database at ${redactUrl(url, url)}: ${check.reason}`,
+    );
   }
   return orm;
 }

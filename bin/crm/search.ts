@@ -23,15 +23,17 @@ export function meiliFromEnv(env: NodeJS.ProcessEnv): { url: string; key: string
 
 export const searchReindexCommand: CommandSpec = {
   name: 'search reindex',
-  summary: 'Rebuild search indexes from Postgres (all workspaces: new index + swap, no downtime; one workspace: in place)',
+  summary:
+    'Rebuild search indexes from Postgres (all workspaces: new index + swap, no downtime; one workspace: in place)',
   flags: [
-    { name: 'workspace', value: '<id>', required: false, description: 'only this workspace\'s documents' },
+    { name: 'workspace', value: '<id>', required: false, description: "only this workspace's documents" },
     { name: 'type', value: '<type>', required: false, description: INDEXED_TYPES.join('|') },
   ],
   prepare(values) {
     const workspaceId = values.workspace === undefined ? undefined : parseId(values.workspace, 'workspace');
     const type = values.type;
-    if (type !== undefined && !INDEXED_TYPES.includes(type)) throw validation(`--type: unknown search type "${type}"; types: ${INDEXED_TYPES.join(', ')}`);
+    if (type !== undefined && !INDEXED_TYPES.includes(type))
+      throw validation(`--type: unknown search type "${type}"; types: ${INDEXED_TYPES.join(', ')}`);
     return async (em, io) => {
       const meili = meiliFromEnv(io.env);
       const bar = progressBar(io.stderr, io.stderrIsTTY);
@@ -46,7 +48,10 @@ export const searchReindexCommand: CommandSpec = {
       return {
         result: { indexes: results },
         human: results
-          .map((r) => `${r.index}: ${r.documents} documents (${r.mode === 'swap' ? 'rebuilt and swapped' : `workspace ${workspaceId} rebuilt, ${r.deleted} stale removed`}, ${r.caughtUp} caught up) in ${(r.ms / 1000).toFixed(1)} s`)
+          .map(
+            (r) =>
+              `${r.index}: ${r.documents} documents (${r.mode === 'swap' ? 'rebuilt and swapped' : `workspace ${workspaceId} rebuilt, ${r.deleted} stale removed`}, ${r.caughtUp} caught up) in ${(r.ms / 1000).toFixed(1)} s`,
+          )
           .join('\n'),
       };
     };

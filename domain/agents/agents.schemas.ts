@@ -4,9 +4,18 @@ export const MODEL_TIERS = ['fast', 'balanced', 'thorough'] as const;
 export type ModelTier = (typeof MODEL_TIERS)[number];
 
 const text = (max: number) => z.string().trim().max(max, `must be at most ${max} characters`);
-const clearable = (max: number) => text(max).nullable().transform((v) => (v === '' || v === null ? null : v));
+const clearable = (max: number) =>
+  text(max)
+    .nullable()
+    .transform((v) => (v === '' || v === null ? null : v));
 
-export const DEFAULT_PERMISSIONS = { trustLevel: 'suggest', allowedModules: [] as string[], webAccess: false, maxActionsPerRun: 10, maxDailyActions: 100 };
+export const DEFAULT_PERMISSIONS = {
+  trustLevel: 'suggest',
+  allowedModules: [] as string[],
+  webAccess: false,
+  maxActionsPerRun: 10,
+  maxDailyActions: 100,
+};
 
 /** Agent permissions; unknown keys are dropped, missing ones take the defaults above. */
 export const permissionsSchema = z.object({
@@ -31,7 +40,15 @@ const fields = {
 const name = text(200).min(1, 'name is required');
 
 /** POST and PUT (PUT replaces: omitted fields go back to their defaults). */
-export const agentBody = z.object({ name, ...fields }).partial({ description: true, goal: true, systemPrompt: true, icon: true, modelTier: true, enabled: true, permissions: true });
+export const agentBody = z.object({ name, ...fields }).partial({
+  description: true,
+  goal: true,
+  systemPrompt: true,
+  icon: true,
+  modelTier: true,
+  enabled: true,
+  permissions: true,
+});
 export type AgentBody = z.infer<typeof agentBody>;
 /** PATCH: only the given fields change; permissions merge key by key. */
 export const agentPatchBody = z.object({ name, ...fields }).partial();

@@ -7,10 +7,26 @@ import { createRecord } from '../shared/records';
 import { Agent } from './agent.entity';
 import { DEFAULT_PERMISSIONS, type AgentBody, type AgentPatch, type AgentPermissions } from './agents.schemas';
 
-const FIELDS = ['_id', 'name', 'description', 'goal', 'systemPrompt', 'icon', 'modelTier', 'enabled', 'permissions', 'createdBy', 'createdAt', 'updatedAt'] as const;
+const FIELDS = [
+  '_id',
+  'name',
+  'description',
+  'goal',
+  'systemPrompt',
+  'icon',
+  'modelTier',
+  'enabled',
+  'permissions',
+  'createdBy',
+  'createdAt',
+  'updatedAt',
+] as const;
 export const serializeAgent = (a: Agent): Record<string, unknown> => toPlain(a, FIELDS);
 
-const withDefaults = (p: Partial<AgentPermissions> | undefined, base: AgentPermissions = DEFAULT_PERMISSIONS): AgentPermissions => ({
+const withDefaults = (
+  p: Partial<AgentPermissions> | undefined,
+  base: AgentPermissions = DEFAULT_PERMISSIONS,
+): AgentPermissions => ({
   ...base,
   ...Object.fromEntries(Object.entries(p ?? {}).filter(([, v]) => v !== undefined)),
 });
@@ -41,7 +57,12 @@ export async function listAgents(ctx: Ctx, query: PageRequest & { enabled?: bool
 
 export async function createAgent(ctx: Ctx, input: AgentBody) {
   const agent = createRecord(ctx, Agent, { ...fullFields(input), createdBy: ctx.actor.userId });
-  emit(ctx, { type: 'agent_created', entityType: 'agent', entityId: agent._id, payload: { agent: serializeAgent(agent) } });
+  emit(ctx, {
+    type: 'agent_created',
+    entityType: 'agent',
+    entityId: agent._id,
+    payload: { agent: serializeAgent(agent) },
+  });
   await ctx.em.flush();
   return serializeAgent(agent);
 }
@@ -50,7 +71,12 @@ async function change(ctx: Ctx, agent: Agent, patch: Record<string, unknown>) {
   const changes = applyPatch(agent, patch as never);
   if (Object.keys(changes).length) {
     agent.updatedAt = new Date();
-    emit(ctx, { type: 'agent_updated', entityType: 'agent', entityId: agent._id, payload: { agent: serializeAgent(agent), changes } });
+    emit(ctx, {
+      type: 'agent_updated',
+      entityType: 'agent',
+      entityId: agent._id,
+      payload: { agent: serializeAgent(agent), changes },
+    });
     await ctx.em.flush();
   }
   return serializeAgent(agent);
@@ -66,7 +92,10 @@ export async function replaceAgent(ctx: Ctx, id: string, input: AgentBody) {
 export async function patchAgent(ctx: Ctx, id: string, input: AgentPatch) {
   const agent = await getAgent(ctx, id);
   const { permissions, ...rest } = input;
-  return change(ctx, agent, { ...rest, ...(permissions ? { permissions: withDefaults(permissions, agent.permissions) } : {}) });
+  return change(ctx, agent, {
+    ...rest,
+    ...(permissions ? { permissions: withDefaults(permissions, agent.permissions) } : {}),
+  });
 }
 
 export async function deleteAgent(ctx: Ctx, id: string): Promise<void> {

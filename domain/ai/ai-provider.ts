@@ -43,20 +43,32 @@ export interface AiProvider {
 const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** 400 for a request no provider could answer (checked before anything is sent). */
-export function validateAiRequest(request: AiCompletionRequest): Required<Pick<AiCompletionRequest, 'prompt' | 'outputMode' | 'reasoningEffort'>> & { schema?: Record<string, unknown> } {
+export function validateAiRequest(request: AiCompletionRequest): Required<
+  Pick<AiCompletionRequest, 'prompt' | 'outputMode' | 'reasoningEffort'>
+> & {
+  schema?: Record<string, unknown>;
+} {
   if (typeof request.prompt !== 'string' || !request.prompt.trim()) throw validation('prompt: is required');
-  if (request.prompt.length > MAX_PROMPT_CHARS) throw validation(`prompt: must be at most ${MAX_PROMPT_CHARS} characters after placeholders are filled in`);
-  if (!AI_OUTPUT_MODES.includes(request.outputMode)) throw validation(`outputMode: must be one of ${AI_OUTPUT_MODES.join(', ')}`);
+  if (request.prompt.length > MAX_PROMPT_CHARS)
+    throw validation(`prompt: must be at most ${MAX_PROMPT_CHARS} characters after placeholders are filled in`);
+  if (!AI_OUTPUT_MODES.includes(request.outputMode))
+    throw validation(`outputMode: must be one of ${AI_OUTPUT_MODES.join(', ')}`);
   const reasoningEffort = request.reasoningEffort ?? 'low';
-  if (!REASONING_EFFORTS.includes(reasoningEffort)) throw validation(`reasoningEffort: must be one of ${REASONING_EFFORTS.join(', ')}`);
+  if (!REASONING_EFFORTS.includes(reasoningEffort))
+    throw validation(`reasoningEffort: must be one of ${REASONING_EFFORTS.join(', ')}`);
   if (request.outputMode === 'text') return { prompt: request.prompt, outputMode: 'text', reasoningEffort };
   const schema = request.schema;
   if (!isObject(schema)) throw validation('schema: is required with outputMode json_schema (a JSON Schema object)');
   if (schema.type !== undefined && schema.type !== 'object') throw validation('schema: must have type "object"');
-  if (schema.properties !== undefined && !isObject(schema.properties)) throw validation('schema: properties must be an object');
-  if (schema.required !== undefined && !(Array.isArray(schema.required) && schema.required.every((r) => typeof r === 'string'))) {
+  if (schema.properties !== undefined && !isObject(schema.properties))
+    throw validation('schema: properties must be an object');
+  if (
+    schema.required !== undefined &&
+    !(Array.isArray(schema.required) && schema.required.every((r) => typeof r === 'string'))
+  ) {
     throw validation('schema: required must be an array of property names');
   }
-  if (Buffer.byteLength(JSON.stringify(schema)) > MAX_SCHEMA_BYTES) throw validation(`schema: must be at most ${MAX_SCHEMA_BYTES} bytes as JSON`);
+  if (Buffer.byteLength(JSON.stringify(schema)) > MAX_SCHEMA_BYTES)
+    throw validation(`schema: must be at most ${MAX_SCHEMA_BYTES} bytes as JSON`);
   return { prompt: request.prompt, outputMode: 'json_schema', reasoningEffort, schema };
 }

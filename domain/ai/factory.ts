@@ -7,7 +7,9 @@ import { createOpenAiCompatibleProvider, type AiSettings } from './openai-compat
 export const AI_NOT_CONFIGURED = 'AI is not configured: set AI_BASE_URL, AI_API_KEY and AI_MODEL';
 
 export function aiSettings(env: AppConfig['ai']): { settings: AiSettings } | { problem: string } {
-  const missing = (['AI_BASE_URL', 'AI_API_KEY', 'AI_MODEL'] as const).filter((name, i) => ![env.baseUrl, env.apiKey, env.model][i]);
+  const missing = (['AI_BASE_URL', 'AI_API_KEY', 'AI_MODEL'] as const).filter(
+    (name, i) => ![env.baseUrl, env.apiKey, env.model][i],
+  );
   if (missing.length) return { problem: `${AI_NOT_CONFIGURED} (missing: ${missing.join(', ')})` };
   let url: URL;
   try {
@@ -15,7 +17,8 @@ export function aiSettings(env: AppConfig['ai']): { settings: AiSettings } | { p
   } catch {
     return { problem: 'AI is misconfigured: AI_BASE_URL is not a URL (e.g. https://api.openai.com/v1)' };
   }
-  if (url.protocol !== 'https:' && url.protocol !== 'http:') return { problem: 'AI is misconfigured: AI_BASE_URL must be an http(s) URL' };
+  if (url.protocol !== 'https:' && url.protocol !== 'http:')
+    return { problem: 'AI is misconfigured: AI_BASE_URL must be an http(s) URL' };
   return { settings: { baseUrl: env.baseUrl!, apiKey: env.apiKey!, model: env.model! } };
 }
 
@@ -28,8 +31,15 @@ export function unconfiguredAiProvider(problem: string): AiProvider {
 }
 
 /** The provider AI_* configures, or one that says what to configure. */
-export function createAiProvider(config: Pick<AppConfig, 'ai' | 'outboundAllowHosts'>, options: { fetch?: SafeFetch } = {}): AiProvider {
+export function createAiProvider(
+  config: Pick<AppConfig, 'ai' | 'outboundAllowHosts'>,
+  options: { fetch?: SafeFetch } = {},
+): AiProvider {
   const checked = aiSettings(config.ai);
   if ('problem' in checked) return unconfiguredAiProvider(checked.problem);
-  return createOpenAiCompatibleProvider(checked.settings, { allowHosts: config.outboundAllowHosts, timeoutMs: config.ai.timeoutMs, fetch: options.fetch });
+  return createOpenAiCompatibleProvider(checked.settings, {
+    allowHosts: config.outboundAllowHosts,
+    timeoutMs: config.ai.timeoutMs,
+    fetch: options.fetch,
+  });
 }

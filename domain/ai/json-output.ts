@@ -10,14 +10,22 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 
 function typeMatches(value: unknown, type: string): boolean {
   switch (type) {
-    case 'string': return typeof value === 'string';
-    case 'number': return typeof value === 'number' && Number.isFinite(value);
-    case 'integer': return Number.isInteger(value);
-    case 'boolean': return typeof value === 'boolean';
-    case 'array': return Array.isArray(value);
-    case 'object': return isObject(value);
-    case 'null': return value === null;
-    default: return true;
+    case 'string':
+      return typeof value === 'string';
+    case 'number':
+      return typeof value === 'number' && Number.isFinite(value);
+    case 'integer':
+      return Number.isInteger(value);
+    case 'boolean':
+      return typeof value === 'boolean';
+    case 'array':
+      return Array.isArray(value);
+    case 'object':
+      return isObject(value);
+    case 'null':
+      return value === null;
+    default:
+      return true;
   }
 }
 
@@ -42,17 +50,27 @@ export function topLevelProblems(value: Record<string, unknown>, schema: Record<
 
 /** The parsed object, or upstream_failed with what the model returned instead. */
 export function parseJsonOutput(text: string, schema: Record<string, unknown>): Record<string, unknown> {
-  const body = text.trim().replace(/^```(?:json)?\s*\n?([\s\S]*?)\n?```$/i, '$1').trim();
+  const body = text
+    .trim()
+    .replace(/^```(?:json)?\s*\n?([\s\S]*?)\n?```$/i, '$1')
+    .trim();
   let parsed: unknown;
   try {
     parsed = JSON.parse(body);
   } catch {
     const snippet = body.length > 200 ? `${body.slice(0, 200)}…` : body;
-    throw new DomainError('upstream_failed', `the AI model did not return JSON in json_schema mode (got: ${JSON.stringify(snippet)})`);
+    throw new DomainError(
+      'upstream_failed',
+      `the AI model did not return JSON in json_schema mode (got: ${JSON.stringify(snippet)})`,
+    );
   }
-  if (!isObject(parsed)) throw new DomainError('upstream_failed', 'the AI model returned JSON that is not an object in json_schema mode');
+  if (!isObject(parsed))
+    throw new DomainError('upstream_failed', 'the AI model returned JSON that is not an object in json_schema mode');
   const problems = topLevelProblems(parsed, schema);
-  if (problems.length) throw new DomainError('upstream_failed', `the AI output does not match the schema: ${problems.join('; ')}`, { problems });
+  if (problems.length)
+    throw new DomainError('upstream_failed', `the AI output does not match the schema: ${problems.join('; ')}`, {
+      problems,
+    });
   return parsed;
 }
 
@@ -81,7 +99,8 @@ export function toStrictSchema(schema: Record<string, unknown>): Record<string, 
 
 function nullable(spec: unknown): unknown {
   if (!isObject(spec)) return spec;
-  const types = typeof spec.type === 'string' ? [spec.type] : Array.isArray(spec.type) ? (spec.type as unknown[]) : null;
+  const types =
+    typeof spec.type === 'string' ? [spec.type] : Array.isArray(spec.type) ? (spec.type as unknown[]) : null;
   if (!types) return { anyOf: [spec, { type: 'null' }] };
   if (types.includes('null')) return spec;
   const out: Record<string, unknown> = { ...spec, type: [...types, 'null'] };

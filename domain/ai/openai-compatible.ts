@@ -1,6 +1,12 @@
 import { DomainError } from '../errors';
 import { safeFetch as defaultFetch, type SafeFetch } from '../net/safe-fetch';
-import { validateAiRequest, type AiCompletion, type AiCompletionRequest, type AiProvider, type AiUsage } from './ai-provider';
+import {
+  validateAiRequest,
+  type AiCompletion,
+  type AiCompletionRequest,
+  type AiProvider,
+  type AiUsage,
+} from './ai-provider';
 import { parseJsonOutput, toStrictSchema } from './json-output';
 
 /**
@@ -36,7 +42,11 @@ const num = (v: unknown): number | undefined => (typeof v === 'number' && Number
 
 function usageOf(raw: ChatCompletionResponse['usage']): AiUsage | undefined {
   if (!raw || typeof raw !== 'object') return undefined;
-  const usage = { promptTokens: num(raw.prompt_tokens), completionTokens: num(raw.completion_tokens), totalTokens: num(raw.total_tokens) };
+  const usage = {
+    promptTokens: num(raw.prompt_tokens),
+    completionTokens: num(raw.completion_tokens),
+    totalTokens: num(raw.total_tokens),
+  };
   return Object.values(usage).some((v) => v !== undefined) ? usage : undefined;
 }
 
@@ -51,7 +61,10 @@ function errorDetail(body: Buffer): string {
   return text.trim().slice(0, 300) || '(empty body)';
 }
 
-export function createOpenAiCompatibleProvider(settings: AiSettings, options: OpenAiCompatibleOptions = {}): AiProvider {
+export function createOpenAiCompatibleProvider(
+  settings: AiSettings,
+  options: OpenAiCompatibleOptions = {},
+): AiProvider {
   const fetch = options.fetch ?? defaultFetch;
   const endpoint = `${settings.baseUrl.replace(/\/+$/, '')}/chat/completions`;
   const origin = new URL(endpoint).origin;
@@ -59,7 +72,11 @@ export function createOpenAiCompatibleProvider(settings: AiSettings, options: Op
     try {
       return await fetch(endpoint, {
         method: 'POST',
-        headers: { authorization: `Bearer ${settings.apiKey}`, 'content-type': 'application/json', accept: 'application/json' },
+        headers: {
+          authorization: `Bearer ${settings.apiKey}`,
+          'content-type': 'application/json',
+          accept: 'application/json',
+        },
         body: JSON.stringify(body),
         timeoutMs: options.timeoutMs ?? AI_TIMEOUT_MS,
         maxBytes: options.maxResponseBytes ?? AI_MAX_RESPONSE_BYTES,
@@ -67,9 +84,13 @@ export function createOpenAiCompatibleProvider(settings: AiSettings, options: Op
       });
     } catch (err) {
       if (err instanceof DomainError && err.code === 'validation') {
-        throw new DomainError('not_configured', `AI is misconfigured: ${err.message} (add the host to OUTBOUND_ALLOW_HOSTS if it is private)`);
+        throw new DomainError(
+          'not_configured',
+          `AI is misconfigured: ${err.message} (add the host to OUTBOUND_ALLOW_HOSTS if it is private)`,
+        );
       }
-      if (err instanceof DomainError && err.code === 'too_large') throw new DomainError('upstream_failed', `AI provider ${origin}: ${err.message}`);
+      if (err instanceof DomainError && err.code === 'too_large')
+        throw new DomainError('upstream_failed', `AI provider ${origin}: ${err.message}`);
       if (err instanceof DomainError) throw new DomainError('upstream_failed', `AI provider: ${err.message}`);
       throw err;
     }
@@ -77,8 +98,15 @@ export function createOpenAiCompatibleProvider(settings: AiSettings, options: Op
   return {
     async complete(request: AiCompletionRequest): Promise<AiCompletion> {
       const req = validateAiRequest(request);
-      const body: Record<string, unknown> = { model: settings.model, messages: [{ role: 'user', content: req.prompt }] };
-      if (req.schema) body.response_format = { type: 'json_schema', json_schema: { name: 'output', schema: toStrictSchema(req.schema), strict: true } };
+      const body: Record<string, unknown> = {
+        model: settings.model,
+        messages: [{ role: 'user', content: req.prompt }],
+      };
+      if (req.schema)
+        body.response_format = {
+          type: 'json_schema',
+          json_schema: { name: 'output', schema: toStrictSchema(req.schema), strict: true },
+        };
       if (req.reasoningEffort !== 'none') body.reasoning_effort = req.reasoningEffort;
       let res = await post(body);
       // Models without reasoning refuse the parameter (400); the spec's default effort is low, so
@@ -88,20 +116,35 @@ export function createOpenAiCompatibleProvider(settings: AiSettings, options: Op
         res = await post(body);
       }
       if (res.status < 200 || res.status >= 300) {
-        const why = res.status === 401 || res.status === 403 ? 'rejected the API key (check AI_API_KEY)' : `answered ${res.status}`;
-        throw new DomainError('upstream_failed', `AI provider ${origin} ${why}: ${errorDetail(res.body)}`, { status: res.status, retryable: res.status === 429 || res.status >= 500 });
+        const why =
+          res.status === 401 || res.status === 403
+            ? 'rejected the API key (check AI_API_KEY)'
+            : `answered ${res.status}`;
+        throw new DomainError('upstream_failed', `AI provider ${origin} ${why}: ${errorDetail(res.body)}`, {
+          status: res.status,
+          retryable: res.status === 429 || res.status >= 500,
+        });
       }
       let parsed: ChatCompletionResponse;
       try {
         parsed = JSON.parse(res.body.toString('utf8')) as ChatCompletionResponse;
       } catch {
-        throw new DomainError('upstream_failed', `AI provider ${origin} answered ${res.status} with a body that is not JSON`);
+        throw new DomainError(
+          'upstream_failed',
+          `AI provider ${origin} answered ${res.status} with a body that is not JSON`,
+        );
       }
       const choice = Array.isArray(parsed?.choices) ? parsed.choices[0] : undefined;
       const message = choice?.message;
-      if (typeof message?.refusal === 'string' && message.refusal) throw new DomainError('upstream_failed', `the AI model refused: ${message.refusal.slice(0, 300)}`);
-      if (typeof message?.content !== 'string') throw new DomainError('upstream_failed', `AI provider ${origin} answered without a message content`);
-      if (choice?.finish_reason === 'length' && req.schema) throw new DomainError('upstream_failed', 'the AI output was cut off at the token limit before the JSON was complete');
+      if (typeof message?.refusal === 'string' && message.refusal)
+        throw new DomainError('upstream_failed', `the AI model refused: ${message.refusal.slice(0, 300)}`);
+      if (typeof message?.content !== 'string')
+        throw new DomainError('upstream_failed', `AI provider ${origin} answered without a message content`);
+      if (choice?.finish_reason === 'length' && req.schema)
+        throw new DomainError(
+          'upstream_failed',
+          'the AI output was cut off at the token limit before the JSON was complete',
+        );
       const text = message.content;
       const model = typeof parsed.model === 'string' && parsed.model ? parsed.model : settings.model;
       const usage = usageOf(parsed.usage);

@@ -8,7 +8,11 @@ const contextObject = z
 
 /** A record whose namespaces (lead → lead, person/contact, company, owner, …) are loaded into the context. */
 const entity = {
-  entityType: z.enum(['lead', 'person', 'People', 'contact', 'company', 'deal', 'call', 'event'], { message: 'must be one of lead, person, company, deal, call, event' }).optional(),
+  entityType: z
+    .enum(['lead', 'person', 'People', 'contact', 'company', 'deal', 'call', 'event'], {
+      message: 'must be one of lead, person, company, deal, call, event',
+    })
+    .optional(),
   entityId: objectId.optional(),
 };
 

@@ -1,10 +1,30 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import { p, tenantProps } from '../orm/base';
 
-export interface GraphNode { id: string; type: string; position: { x: number; y: number }; data: Record<string, unknown> }
-export interface GraphEdge { id: string; source: string; target: string; sourceHandle?: string | null; targetHandle?: string | null }
-export interface ExecutionSettings { failureBehavior: 'stop' | 'continue' | 'retry'; retryMaxAttempts: number; retryIntervalMinutes: number }
-export interface RateLimits { maxRunsPerHour: number; maxRunsPerDay: number; maxRunsPerWeek: number; maxTotalRuns: number }
+export interface GraphNode {
+  id: string;
+  type: string;
+  position: { x: number; y: number };
+  data: Record<string, unknown>;
+}
+export interface GraphEdge {
+  id: string;
+  source: string;
+  target: string;
+  sourceHandle?: string | null;
+  targetHandle?: string | null;
+}
+export interface ExecutionSettings {
+  failureBehavior: 'stop' | 'continue' | 'retry';
+  retryMaxAttempts: number;
+  retryIntervalMinutes: number;
+}
+export interface RateLimits {
+  maxRunsPerHour: number;
+  maxRunsPerDay: number;
+  maxRunsPerWeek: number;
+  maxTotalRuns: number;
+}
 
 /** The automation definition. `version` increases on every graph/settings change; executions snapshot it. */
 export const Automation = defineEntity({

@@ -9,11 +9,18 @@ import { findPage, type PageRequest } from '../shared/listing';
 import { Automation, AutomationExecution, AutomationStep, type ExecutionStatus } from './automation.entity';
 import { getAutomation, serializeAutomation } from './automations.service';
 
-export const EXECUTION_STATUSES = ['running', 'completed', 'failed', 'cancelled'] as const satisfies readonly ExecutionStatus[];
+export const EXECUTION_STATUSES = [
+  'running',
+  'completed',
+  'failed',
+  'cancelled',
+] as const satisfies readonly ExecutionStatus[];
 
 const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
 
-export interface AutomationListQuery extends PageRequest { isActive?: boolean }
+export interface AutomationListQuery extends PageRequest {
+  isActive?: boolean;
+}
 
 export async function listAutomations(ctx: Ctx, query: AutomationListQuery) {
   const where = query.isActive === undefined ? {} : { isActive: query.isActive };
@@ -43,13 +50,17 @@ export async function getAutomationStats(ctx: Ctx): Promise<AutomationStats> {
        from automation_execution where workspace_id = ? group by status`,
     [ws],
   );
-  const executionsByStatus = Object.fromEntries(EXECUTION_STATUSES.map((s) => [s, 0])) as Record<ExecutionStatus, number>;
+  const executionsByStatus = Object.fromEntries(EXECUTION_STATUSES.map((s) => [s, 0])) as Record<
+    ExecutionStatus,
+    number
+  >;
   let totalExecutions = 0;
   let durationSum = 0;
   let durationCount = 0;
   for (const row of rows) {
     totalExecutions += row.n;
-    if ((EXECUTION_STATUSES as readonly string[]).includes(row.status)) executionsByStatus[row.status as ExecutionStatus] = row.n;
+    if ((EXECUTION_STATUSES as readonly string[]).includes(row.status))
+      executionsByStatus[row.status as ExecutionStatus] = row.n;
     if (row.status !== 'running') {
       durationSum += Number(row.duration_sum ?? 0);
       durationCount += row.duration_n;
@@ -103,7 +114,9 @@ export function serializeStep(s: AutomationStep): Record<string, unknown> {
   };
 }
 
-export interface ExecutionListQuery extends PageRequest { status?: ExecutionStatus }
+export interface ExecutionListQuery extends PageRequest {
+  status?: ExecutionStatus;
+}
 
 /** Newest run first. */
 export async function listExecutions(ctx: Ctx, automationId: string, query: ExecutionListQuery) {
@@ -123,5 +136,10 @@ export async function getExecution(ctx: Ctx, executionId: string): Promise<Recor
   const e = await ctx.em.findOne(AutomationExecution, { _id: executionId });
   if (!e) throw notFound('automation execution');
   const steps = await ctx.em.find(AutomationStep, { executionId }, { orderBy: { startedAt: 'asc', _id: 'asc' } });
-  return { ...serializeExecutionSummary(e), context: e.context, graph: { ...e.graph, nodes: maskNodeSecrets(e.graph.nodes) }, steps: steps.map(serializeStep) };
+  return {
+    ...serializeExecutionSummary(e),
+    context: e.context,
+    graph: { ...e.graph, nodes: maskNodeSecrets(e.graph.nodes) },
+    steps: steps.map(serializeStep),
+  };
 }

@@ -11,8 +11,12 @@ export const executionStatusTransitions = defineTransitions<ExecutionStatus>({
   field: 'status',
   states: ['running', 'completed', 'failed', 'cancelled'],
   transitions: { running: ['completed', 'failed', 'cancelled'], completed: [], failed: [], cancelled: [] },
-  notes: ['A finished parent whose fan-out children still run can be cancelled: that cancels the children (the parent keeps its status).'],
+  notes: [
+    'A finished parent whose fan-out children still run can be cancelled: that cancels the children (the parent keeps its status).',
+  ],
 });
 
 /** The states a final status may be written from (the SQL guard of finishExecutionRow and cancel). */
-export const FINISHABLE_FROM = executionStatusTransitions.states.filter((s) => executionStatusTransitions.allowedFrom(s).length > 0);
+export const FINISHABLE_FROM = executionStatusTransitions.states.filter(
+  (s) => executionStatusTransitions.allowedFrom(s).length > 0,
+);

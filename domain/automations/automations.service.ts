@@ -13,8 +13,12 @@ import { createRecord } from '../shared/records';
 import { inTransaction } from '../shared/tx';
 import { Automation, AutomationExecution, type GraphEdge, type GraphNode } from './automation.entity';
 import {
-  DEFAULT_EXECUTION_SETTINGS, DEFAULT_RATE_LIMITS,
-  type AutomationCreateBody, type AutomationUpdateBody, type ExecutionSettings, type RateLimits,
+  DEFAULT_EXECUTION_SETTINGS,
+  DEFAULT_RATE_LIMITS,
+  type AutomationCreateBody,
+  type AutomationUpdateBody,
+  type ExecutionSettings,
+  type RateLimits,
 } from './definition.schemas';
 import { formatGraphErrors, validateAutomationGraph } from './graph';
 import type { ValidationIssue } from './zod-kit';
@@ -22,7 +26,10 @@ import type { ValidationIssue } from './zod-kit';
 export type AutomationChangeAction = 'created' | 'updated' | 'toggled' | 'deleted' | 'duplicated';
 
 /** A write's result: the record plus save-time warnings (deprecated actions, dead placeholders). */
-export interface SavedAutomation { data: Record<string, unknown>; warnings: ValidationIssue[] }
+export interface SavedAutomation {
+  data: Record<string, unknown>;
+  warnings: ValidationIssue[];
+}
 
 const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
 
@@ -43,7 +50,12 @@ export function serializeAutomation(a: Automation): Record<string, unknown> {
     rateLimits: limitsOf(a),
     version: a.version,
     deactivatedReason: a.deactivatedReason ?? null,
-    stats: { totalRuns: a.totalRuns, skippedRuns: a.skippedRuns, lastSkipReason: a.lastSkipReason ?? null, lastSkippedAt: iso(a.lastSkippedAt) },
+    stats: {
+      totalRuns: a.totalRuns,
+      skippedRuns: a.skippedRuns,
+      lastSkipReason: a.lastSkipReason ?? null,
+      lastSkippedAt: iso(a.lastSkippedAt),
+    },
     createdBy: a.createdBy ?? null,
     createdAt: iso(a.createdAt),
     updatedAt: iso(a.updatedAt),
@@ -51,7 +63,14 @@ export function serializeAutomation(a: Automation): Record<string, unknown> {
 }
 
 /** A new or duplicated automation starts at version 1 with no run history. */
-const FRESH_RUN_STATE = { version: 1, totalRuns: 0, skippedRuns: 0, lastSkipReason: null, lastSkippedAt: null, deactivatedReason: null } as const;
+const FRESH_RUN_STATE = {
+  version: 1,
+  totalRuns: 0,
+  skippedRuns: 0,
+  lastSkipReason: null,
+  lastSkippedAt: null,
+  deactivatedReason: null,
+} as const;
 
 export async function getAutomation(ctx: Ctx, id: string, lock = false): Promise<Automation> {
   // The row lock serialises edits, toggles and deletes of one automation (version, run-cap checks).
@@ -66,8 +85,17 @@ const triggerTypeOf = (nodes: readonly GraphNode[]): string | null => {
 };
 
 /** Drafts (inactive) may have an empty graph; anything else must validate fully. */
-function checkGraph(nodes: GraphNode[], edges: GraphEdge[], strict: boolean, settings: { executionSettings?: unknown; rateLimits?: unknown } = {}): ValidationIssue[] {
-  const result = validateAutomationGraph(nodes, edges, { allowEmpty: !strict, executionSettings: settings.executionSettings, rateLimits: settings.rateLimits });
+function checkGraph(
+  nodes: GraphNode[],
+  edges: GraphEdge[],
+  strict: boolean,
+  settings: { executionSettings?: unknown; rateLimits?: unknown } = {},
+): ValidationIssue[] {
+  const result = validateAutomationGraph(nodes, edges, {
+    allowEmpty: !strict,
+    executionSettings: settings.executionSettings,
+    rateLimits: settings.rateLimits,
+  });
   if (!result.ok) throw new DomainError('validation', formatGraphErrors(result.errors), result.errors);
   return result.warnings;
 }
@@ -76,14 +104,29 @@ function checkGraph(nodes: GraphNode[], edges: GraphEdge[], strict: boolean, set
 function canonical(v: unknown): unknown {
   if (Array.isArray(v)) return v.map(canonical);
   if (v && typeof v === 'object' && !(v instanceof Date)) {
-    return Object.fromEntries(Object.keys(v).sort().map((k) => [k, canonical((v as Record<string, unknown>)[k])]));
+    return Object.fromEntries(
+      Object.keys(v)
+        .sort()
+        .map((k) => [k, canonical((v as Record<string, unknown>)[k])]),
+    );
   }
   return v;
 }
-const sameJson = (a: unknown, b: unknown): boolean => JSON.stringify(canonical(a ?? null)) === JSON.stringify(canonical(b ?? null));
+const sameJson = (a: unknown, b: unknown): boolean =>
+  JSON.stringify(canonical(a ?? null)) === JSON.stringify(canonical(b ?? null));
 
-function emitChanged(ctx: Ctx, a: Automation, action: AutomationChangeAction, extra: Record<string, unknown> = {}): void {
-  emit(ctx, { type: 'automation_changed', entityType: 'automation', entityId: a._id, payload: { automation: serializeAutomation(a), action, ...extra } });
+function emitChanged(
+  ctx: Ctx,
+  a: Automation,
+  action: AutomationChangeAction,
+  extra: Record<string, unknown> = {},
+): void {
+  emit(ctx, {
+    type: 'automation_changed',
+    entityType: 'automation',
+    entityId: a._id,
+    payload: { automation: serializeAutomation(a), action, ...extra },
+  });
 }
 
 export async function createAutomation(ctx: Ctx, input: AutomationCreateBody): Promise<SavedAutomation> {
@@ -124,8 +167,10 @@ export async function updateAutomation(ctx: Ctx, id: string, input: AutomationUp
     };
     const warnings = checkGraph(definition.nodes, definition.edges, a.isActive, definition);
     const definitionChanged =
-      !sameJson(a.nodes, definition.nodes) || !sameJson(a.edges, definition.edges) ||
-      !sameJson(settingsOf(a), definition.executionSettings) || !sameJson(limitsOf(a), definition.rateLimits);
+      !sameJson(a.nodes, definition.nodes) ||
+      !sameJson(a.edges, definition.edges) ||
+      !sameJson(settingsOf(a), definition.executionSettings) ||
+      !sameJson(limitsOf(a), definition.rateLimits);
     const changes = applyPatch(a, { name: input.name, description: input.description } as Partial<Automation>);
     if (definitionChanged) {
       Object.assign(a, definition, { triggerType: triggerTypeOf(definition.nodes), version: a.version + 1 });
@@ -146,7 +191,10 @@ export async function toggleAutomation(ctx: Ctx, id: string): Promise<{ _id: str
       checkGraph(a.nodes, a.edges, true);
       const { maxTotalRuns } = limitsOf(a);
       if (maxTotalRuns > 0 && a.totalRuns >= maxTotalRuns) {
-        throw new DomainError('invalid_state', `automation already ran ${a.totalRuns} of its maxTotalRuns ${maxTotalRuns}; raise rateLimits.maxTotalRuns (0 = unlimited) before activating it`);
+        throw new DomainError(
+          'invalid_state',
+          `automation already ran ${a.totalRuns} of its maxTotalRuns ${maxTotalRuns}; raise rateLimits.maxTotalRuns (0 = unlimited) before activating it`,
+        );
       }
       a.isActive = true;
       a.deactivatedReason = null;
@@ -191,7 +239,10 @@ export async function deleteAutomation(ctx: Ctx, id: string): Promise<void> {
     const a = await getAutomation(ctx, id, true);
     const running = await ctx.em.count(AutomationExecution, { automationId: id, status: 'running' });
     if (running > 0) {
-      throw new DomainError('conflict', `automation has ${running} running execution${running === 1 ? '' : 's'}; cancel ${running === 1 ? 'it' : 'them'} (POST /api/v1/automations/executions/:executionId/cancel) or wait until ${running === 1 ? 'it finishes' : 'they finish'}`);
+      throw new DomainError(
+        'conflict',
+        `automation has ${running} running execution${running === 1 ? '' : 's'}; cancel ${running === 1 ? 'it' : 'them'} (POST /api/v1/automations/executions/:executionId/cancel) or wait until ${running === 1 ? 'it finishes' : 'they finish'}`,
+      );
     }
     await ctx.em.execute(
       'delete from automation_step s using automation_execution e where s.execution_id = e.id and s.workspace_id = ? and e.workspace_id = ? and e.automation_id = ?',

@@ -73,7 +73,10 @@ export function toArray(v: unknown): unknown[] {
         // not JSON: fall through to the comma list
       }
     }
-    return s.split(',').map((x) => x.trim()).filter((x) => x.length > 0);
+    return s
+      .split(',')
+      .map((x) => x.trim())
+      .filter((x) => x.length > 0);
   }
   return [v];
 }
@@ -109,7 +112,8 @@ function compareDates(a: unknown, b: unknown, tz: string): number | null {
   const da = parseDateInput(a, tz);
   const db = parseDateInput(b, tz);
   if (!da || !db) return null;
-  const [x, y] = da.day !== undefined || db.day !== undefined ? [dayOfInput(da, tz), dayOfInput(db, tz)] : [da.ms, db.ms];
+  const [x, y] =
+    da.day !== undefined || db.day !== undefined ? [dayOfInput(da, tz), dayOfInput(db, tz)] : [da.ms, db.ms];
   return Math.sign(x - y);
 }
 
@@ -148,7 +152,8 @@ function safeRegex(pattern: string): SafeRegex | null {
 }
 
 function dayDiffFromNow(actual: unknown, opts: ConditionOptions, tz: string): number | null {
-  if (opts.now === undefined) throw new Error('date_within_days and date_in_exactly_days need options.now (the workflow time)');
+  if (opts.now === undefined)
+    throw new Error('date_within_days and date_in_exactly_days need options.now (the workflow time)');
   const now = parseDateInput(opts.now, tz);
   const d = parseDateInput(actual, tz);
   if (!now || !d) return null;
@@ -156,7 +161,13 @@ function dayDiffFromNow(actual: unknown, opts: ConditionOptions, tz: string): nu
 }
 
 /** Applies one operator to an already resolved actual and expected value. */
-export function applyOperator(operator: ConditionOperator, actual: unknown, expected: unknown, dataType: ConditionDataType | undefined, opts: ConditionOptions = {}): boolean {
+export function applyOperator(
+  operator: ConditionOperator,
+  actual: unknown,
+  expected: unknown,
+  dataType: ConditionDataType | undefined,
+  opts: ConditionOptions = {},
+): boolean {
   const tz = opts.timezone ?? DEFAULT_TZ;
   const type = dataType ?? inferType(actual);
   const text = (v: unknown): string | null => (v === undefined || v === null ? null : norm(v));
@@ -167,7 +178,10 @@ export function applyOperator(operator: ConditionOperator, actual: unknown, expe
       if (type === 'boolean') return toBoolean(actual) !== null && toBoolean(actual) === toBoolean(expected);
       if (type === 'date') return compareDates(actual, expected, tz) === 0;
       // A list equals a single value when it holds it (tags equals "vip").
-      if (type === 'array') return Array.isArray(expected) ? norm(actual) === norm(expected) : toArray(actual).some((x) => looseEquals(x, expected));
+      if (type === 'array')
+        return Array.isArray(expected)
+          ? norm(actual) === norm(expected)
+          : toArray(actual).some((x) => looseEquals(x, expected));
       return norm(actual) === norm(expected);
     case 'not_equals':
       return !applyOperator('equals', actual, expected, dataType, opts);
@@ -197,7 +211,13 @@ export function applyOperator(operator: ConditionOperator, actual: unknown, expe
     case 'less_than_or_equal': {
       const cmp = compareOrdered(actual, expected, dataType, tz);
       if (cmp === null) return false;
-      return operator === 'greater_than' ? cmp > 0 : operator === 'less_than' ? cmp < 0 : operator === 'greater_than_or_equal' ? cmp >= 0 : cmp <= 0;
+      return operator === 'greater_than'
+        ? cmp > 0
+        : operator === 'less_than'
+          ? cmp < 0
+          : operator === 'greater_than_or_equal'
+            ? cmp >= 0
+            : cmp <= 0;
     }
     case 'between': {
       const b = bounds(expected);
@@ -256,14 +276,29 @@ export function applyOperator(operator: ConditionOperator, actual: unknown, expe
   }
 }
 
-export function checkCondition(cond: Condition, context: Record<string, unknown>, opts: ConditionOptions = {}): ConditionCheck {
+export function checkCondition(
+  cond: Condition,
+  context: Record<string, unknown>,
+  opts: ConditionOptions = {},
+): ConditionCheck {
   const actual = resolveField(cond.field, context, opts);
   const expected = resolveExpected(cond.value, context, opts);
   const passed = applyOperator(cond.operator, actual, expected, cond.dataType, opts);
-  return { ...(cond.id !== undefined ? { id: cond.id } : {}), field: cond.field, operator: cond.operator, actual, expected, passed };
+  return {
+    ...(cond.id !== undefined ? { id: cond.id } : {}),
+    field: cond.field,
+    operator: cond.operator,
+    actual,
+    expected,
+    passed,
+  };
 }
 
-export function evaluateCondition(cond: Condition, context: Record<string, unknown>, opts: ConditionOptions = {}): boolean {
+export function evaluateCondition(
+  cond: Condition,
+  context: Record<string, unknown>,
+  opts: ConditionOptions = {},
+): boolean {
   return checkCondition(cond, context, opts).passed;
 }
 
@@ -279,6 +314,11 @@ export function explainConditions(
   return { result, checks };
 }
 
-export function evaluateConditions(conditions: readonly Condition[], logic: 'and' | 'or', context: Record<string, unknown>, opts: ConditionOptions = {}): boolean {
+export function evaluateConditions(
+  conditions: readonly Condition[],
+  logic: 'and' | 'or',
+  context: Record<string, unknown>,
+  opts: ConditionOptions = {},
+): boolean {
   return explainConditions(conditions, logic, context, opts).result;
 }

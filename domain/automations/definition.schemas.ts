@@ -9,74 +9,185 @@ import { zArray, zEnum, zInt, zNumber, zObject, zRequiredText, zStrictObject, zS
 
 /** Every trigger of the spec's Events table. */
 export const TRIGGER_TYPES = [
-  'lead_created', 'lead_updated', 'company_updated', 'person_updated',
-  'deal_created', 'deal_updated', 'deal_won', 'deal_lost', 'deal_stage_changed',
-  'call_completed', 'call_answered',
-  'email_received', 'email_opened', 'email_replied',
-  'sms_received', 'sms_replied',
+  'lead_created',
+  'lead_updated',
+  'company_updated',
+  'person_updated',
+  'deal_created',
+  'deal_updated',
+  'deal_won',
+  'deal_lost',
+  'deal_stage_changed',
+  'call_completed',
+  'call_answered',
+  'email_received',
+  'email_opened',
+  'email_replied',
+  'sms_received',
+  'sms_replied',
   'event_created',
-  'agent_field_change', 'agent_new_company', 'agent_any',
-  'sales_analytics_done', 'transcription_ready',
-  'offer_created', 'offer_sent', 'offer_viewed', 'offer_accepted', 'offer_rejected', 'offer_expired', 'offer_pdf_downloaded',
-  'contract_sent', 'contract_completed', 'contract_expired', 'contract_voided', 'contract_period_ending',
-  'contract_viewed', 'contract_signed', 'contract_declined',
-  'booking_created', 'booking_cancelled', 'booking_rescheduled', 'booking_approved', 'booking_rejected',
-  'calculator_submission', 'calculator_submission_processed',
+  'agent_field_change',
+  'agent_new_company',
+  'agent_any',
+  'sales_analytics_done',
+  'transcription_ready',
+  'offer_created',
+  'offer_sent',
+  'offer_viewed',
+  'offer_accepted',
+  'offer_rejected',
+  'offer_expired',
+  'offer_pdf_downloaded',
+  'contract_sent',
+  'contract_completed',
+  'contract_expired',
+  'contract_voided',
+  'contract_period_ending',
+  'contract_viewed',
+  'contract_signed',
+  'contract_declined',
+  'booking_created',
+  'booking_cancelled',
+  'booking_rescheduled',
+  'booking_approved',
+  'booking_rejected',
+  'calculator_submission',
+  'calculator_submission_processed',
   'reply_intent_detected',
-  'lifecycle_stage_changed', 'engagement_risk_detected', 'winback_opportunity',
-  'support_ticket_created', 'support_ticket_updated', 'support_ticket_resolved', 'support_ticket_closed',
-  'support_ticket_reopened', 'support_ticket_stage_changed', 'support_ticket_assigned',
-  'tag_added', 'tag_removed',
+  'lifecycle_stage_changed',
+  'engagement_risk_detected',
+  'winback_opportunity',
+  'support_ticket_created',
+  'support_ticket_updated',
+  'support_ticket_resolved',
+  'support_ticket_closed',
+  'support_ticket_reopened',
+  'support_ticket_stage_changed',
+  'support_ticket_assigned',
+  'tag_added',
+  'tag_removed',
   'user_joined_workspace',
   'ads_lead_form_submitted',
-  'custom_object_created', 'custom_object_updated',
-  'record_created', 'record_changed',
-  'scheduled', 'webhook',
+  'custom_object_created',
+  'custom_object_updated',
+  'record_created',
+  'record_changed',
+  'scheduled',
+  'webhook',
   // Sequence enrollment events (payload { enrollment }): the enrolled record's namespaces are loaded.
-  'sequence_enrolled', 'sequence_completed', 'sequence_exited', 'sequence_paused', 'sequence_resumed', 'sequence_unenrolled',
+  'sequence_enrolled',
+  'sequence_completed',
+  'sequence_exited',
+  'sequence_paused',
+  'sequence_resumed',
+  'sequence_unenrolled',
 ] as const;
 export type TriggerType = (typeof TRIGGER_TYPES)[number];
 
 /** Still accepted; `record_created` / `record_changed` cover them (the spec says to prefer those). */
-export const LEGACY_TRIGGERS = ['lead_created', 'lead_updated', 'company_updated', 'person_updated', 'deal_created', 'deal_updated'] as const satisfies readonly TriggerType[];
+export const LEGACY_TRIGGERS = [
+  'lead_created',
+  'lead_updated',
+  'company_updated',
+  'person_updated',
+  'deal_created',
+  'deal_updated',
+] as const satisfies readonly TriggerType[];
 
 /**
  * Accounting actions: the spec withholds the six systems' names (they prefix its identifiers), so
  * one neutral identifier per operation takes a `system` config field naming the connected system.
  */
 export const ACCOUNTING_ACTION_TYPES = [
-  'accounting_create_customer', 'accounting_update_customer', 'accounting_create_case',
-  'accounting_create_order_confirmation', 'accounting_create_invoice', 'accounting_book_invoice',
+  'accounting_create_customer',
+  'accounting_update_customer',
+  'accounting_create_case',
+  'accounting_create_order_confirmation',
+  'accounting_create_invoice',
+  'accounting_book_invoice',
 ] as const;
 
 /** Every action of the spec's action table. */
 export const ACTION_TYPES = [
-  'send_email', 'send_sms', 'create_task', 'create_recall', 'create_note', 'create_activity',
-  'update_record', 'assign_user', 'set_access', 'move_deal_stage',
-  'create_lead', 'create_deal', 'create_contact', 'create_offer', 'create_record',
-  'add_to_sequence', 'http_request', 'send_webhook', 'add_to_list', 'remove_from_list',
+  'send_email',
+  'send_sms',
+  'create_task',
+  'create_recall',
+  'create_note',
+  'create_activity',
+  'update_record',
+  'assign_user',
+  'set_access',
+  'move_deal_stage',
+  'create_lead',
+  'create_deal',
+  'create_contact',
+  'create_offer',
+  'create_record',
+  'add_to_sequence',
+  'http_request',
+  'send_webhook',
+  'add_to_list',
+  'remove_from_list',
   ...ACCOUNTING_ACTION_TYPES,
 ] as const;
 export type ActionType = (typeof ACTION_TYPES)[number];
 
 /** Still executed; saving them yields a warning that names the replacement. */
-export const DEPRECATED_ACTIONS = ['create_lead', 'create_deal', 'create_contact', 'create_offer', 'assign_user'] as const satisfies readonly ActionType[];
+export const DEPRECATED_ACTIONS = [
+  'create_lead',
+  'create_deal',
+  'create_contact',
+  'create_offer',
+  'assign_user',
+] as const satisfies readonly ActionType[];
 
 export const NODE_TYPES = ['trigger', 'action', 'condition', 'delay', 'ai', 'lookup'] as const;
 export type NodeType = (typeof NODE_TYPES)[number];
 
 export const LOOKUP_ENTITY_TYPES = [
-  'Lead', 'Deal', 'Company', 'People', 'Offer', 'Activity', 'Task', 'Booking', 'Event', 'SupportTicket', 'CustomObjectRecord',
+  'Lead',
+  'Deal',
+  'Company',
+  'People',
+  'Offer',
+  'Activity',
+  'Task',
+  'Booking',
+  'Event',
+  'SupportTicket',
+  'CustomObjectRecord',
 ] as const;
 export type LookupEntityType = (typeof LOOKUP_ENTITY_TYPES)[number];
 export const LOOKUP_MODES = ['first', 'count', 'all'] as const;
 
 export const CONDITION_OPERATORS = [
-  'equals', 'not_equals', 'contains', 'not_contains', 'starts_with', 'ends_with', 'matches_regex',
-  'greater_than', 'less_than', 'greater_than_or_equal', 'less_than_or_equal', 'between',
-  'is_empty', 'is_not_empty', 'exists', 'not_exists', 'is_true', 'is_false',
-  'array_contains', 'array_length_equals', 'array_length_greater',
-  'date_before', 'date_after', 'date_equals', 'date_within_days', 'date_in_exactly_days',
+  'equals',
+  'not_equals',
+  'contains',
+  'not_contains',
+  'starts_with',
+  'ends_with',
+  'matches_regex',
+  'greater_than',
+  'less_than',
+  'greater_than_or_equal',
+  'less_than_or_equal',
+  'between',
+  'is_empty',
+  'is_not_empty',
+  'exists',
+  'not_exists',
+  'is_true',
+  'is_false',
+  'array_contains',
+  'array_length_equals',
+  'array_length_greater',
+  'date_before',
+  'date_after',
+  'date_equals',
+  'date_within_days',
+  'date_in_exactly_days',
 ] as const;
 export type ConditionOperator = (typeof CONDITION_OPERATORS)[number];
 export const CONDITION_DATA_TYPES = ['string', 'number', 'boolean', 'date', 'array'] as const;
@@ -84,7 +195,18 @@ export type ConditionDataType = (typeof CONDITION_DATA_TYPES)[number];
 export const CONDITION_LOGIC = ['and', 'or'] as const;
 
 /** record_created / record_changed `entityTypes` (event entity names, lower snake case). */
-export const RECORD_ENTITY_TYPES = ['all', 'lead', 'company', 'person', 'deal', 'offer', 'event', 'support_ticket', 'booking', 'custom_object'] as const;
+export const RECORD_ENTITY_TYPES = [
+  'all',
+  'lead',
+  'company',
+  'person',
+  'deal',
+  'offer',
+  'event',
+  'support_ticket',
+  'booking',
+  'custom_object',
+] as const;
 /** record_changed `changeTypes` (the spec leaves them open; these four are what the product emits). */
 export const RECORD_CHANGE_TYPES = ['field_changed', 'stage_changed', 'tag_added', 'tag_removed'] as const;
 export const TAG_TRIGGER_ENTITY_TYPES = ['all', 'Lead', 'People', 'Company'] as const;
@@ -155,10 +277,24 @@ export const rateLimitsSchema = zStrictObject({
   maxTotalRuns: runCap.default(0),
 });
 export type RateLimits = z.infer<typeof rateLimitsSchema>;
-export const rateLimitsPatchSchema = zStrictObject({ maxRunsPerHour: runCap, maxRunsPerDay: runCap, maxRunsPerWeek: runCap, maxTotalRuns: runCap }).partial();
+export const rateLimitsPatchSchema = zStrictObject({
+  maxRunsPerHour: runCap,
+  maxRunsPerDay: runCap,
+  maxRunsPerWeek: runCap,
+  maxTotalRuns: runCap,
+}).partial();
 
-export const DEFAULT_EXECUTION_SETTINGS: ExecutionSettings = { failureBehavior: 'stop', retryMaxAttempts: 3, retryIntervalMinutes: 5 };
-export const DEFAULT_RATE_LIMITS: RateLimits = { maxRunsPerHour: 0, maxRunsPerDay: 0, maxRunsPerWeek: 0, maxTotalRuns: 0 };
+export const DEFAULT_EXECUTION_SETTINGS: ExecutionSettings = {
+  failureBehavior: 'stop',
+  retryMaxAttempts: 3,
+  retryIntervalMinutes: 5,
+};
+export const DEFAULT_RATE_LIMITS: RateLimits = {
+  maxRunsPerHour: 0,
+  maxRunsPerDay: 0,
+  maxRunsPerWeek: 0,
+  maxTotalRuns: 0,
+};
 
 const description = zString()
   .trim()
@@ -192,4 +328,3 @@ export const automationUpdateBody = zObject({
   rateLimits: rateLimitsPatchSchema.optional(),
 });
 export type AutomationUpdateBody = z.infer<typeof automationUpdateBody>;
-

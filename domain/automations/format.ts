@@ -32,7 +32,10 @@ export function formatCurrency(value: unknown, opts: FormatOptions = {}, currenc
   const n = toNumber(value);
   if (n === null) return null;
   try {
-    const fmt = new Intl.NumberFormat(opts.locale ?? DEFAULT_FORMAT.locale, { style: 'currency', currency: currency ?? opts.currency ?? DEFAULT_FORMAT.currency });
+    const fmt = new Intl.NumberFormat(opts.locale ?? DEFAULT_FORMAT.locale, {
+      style: 'currency',
+      currency: currency ?? opts.currency ?? DEFAULT_FORMAT.currency,
+    });
     return plainSpaces(fmt.format(n));
   } catch {
     return null;
@@ -43,7 +46,9 @@ export function formatNumber(value: unknown, opts: FormatOptions = {}): string |
   const n = toNumber(value);
   if (n === null) return null;
   try {
-    return plainSpaces(new Intl.NumberFormat(opts.locale ?? DEFAULT_FORMAT.locale, { maximumFractionDigits: 2 }).format(n));
+    return plainSpaces(
+      new Intl.NumberFormat(opts.locale ?? DEFAULT_FORMAT.locale, { maximumFractionDigits: 2 }).format(n),
+    );
   } catch {
     return null;
   }
@@ -52,7 +57,11 @@ export function formatNumber(value: unknown, opts: FormatOptions = {}): string |
 const pad = (n: number): string => String(n).padStart(2, '0');
 
 /** `date` → YYYY-MM-DD, `datetime` → YYYY-MM-DD HH:mm, `time` → HH:mm, in the time zone. */
-export function formatDate(value: unknown, kind: 'date' | 'datetime' | 'time', opts: FormatOptions = {}): string | null {
+export function formatDate(
+  value: unknown,
+  kind: 'date' | 'datetime' | 'time',
+  opts: FormatOptions = {},
+): string | null {
   const timeZone = opts.timezone ?? DEFAULT_FORMAT.timezone;
   try {
     const d = parseDateInput(value, timeZone);

@@ -8,17 +8,44 @@
  */
 import { ACTION_CONFIG_SCHEMAS, ACTION_FIELD_HINTS, DEPRECATED_ACTION_REPLACEMENTS } from './action-config.schemas';
 import {
-  ACTION_TYPES, DEPRECATED_ACTIONS, EDGE_HANDLES, LEGACY_TRIGGERS, MAX_EDGES, MAX_NODES, NODE_TYPES, TRIGGER_TYPES,
-  executionSettingsPatchSchema, rateLimitsPatchSchema, type ActionType, type TriggerType,
+  ACTION_TYPES,
+  DEPRECATED_ACTIONS,
+  EDGE_HANDLES,
+  LEGACY_TRIGGERS,
+  MAX_EDGES,
+  MAX_NODES,
+  NODE_TYPES,
+  TRIGGER_TYPES,
+  executionSettingsPatchSchema,
+  rateLimitsPatchSchema,
+  type ActionType,
+  type TriggerType,
 } from './definition.schemas';
-import { TRIGGER_CONFIG_SCHEMAS, aiDataSchema, conditionDataSchema, delayDataSchema, lookupDataSchema } from './node-data.schemas';
+import {
+  TRIGGER_CONFIG_SCHEMAS,
+  aiDataSchema,
+  conditionDataSchema,
+  delayDataSchema,
+  lookupDataSchema,
+} from './node-data.schemas';
 import { AUTOMATION_NAMESPACES, listPlaceholders, pathProblem } from './placeholders';
 import { findCycle, handleOf, reachableFrom, topology, type GraphEdge, type GraphNode } from './topology';
 import { isPlainObject, issuesOf, joinPath, type ValidationIssue } from './zod-kit';
 
-export { outgoingEdges, successors, topology, walkGraph, type Graph, type GraphEdge, type GraphNode, type NodeOutcome, type Topology } from './topology';
+export {
+  outgoingEdges,
+  successors,
+  topology,
+  walkGraph,
+  type Graph,
+  type GraphEdge,
+  type GraphNode,
+  type NodeOutcome,
+  type Topology,
+} from './topology';
 
-export type GraphValidation = { ok: true; warnings: ValidationIssue[] } | { ok: false; errors: ValidationIssue[]; warnings: ValidationIssue[] };
+export type GraphValidation =
+  { ok: true; warnings: ValidationIssue[] } | { ok: false; errors: ValidationIssue[]; warnings: ValidationIssue[] };
 
 export interface GraphValidationOptions {
   /** Checked with the same bounds as the PUT body (paths `executionSettings.…`, `rateLimits.…`). */
@@ -31,15 +58,24 @@ export interface GraphValidationOptions {
 const quote = (v: unknown): string => JSON.stringify(v);
 
 /** Adds "you sent X; this action reads Y" to a missing-field error when the alias is present. */
-function withHint(actionType: ActionType, config: Record<string, unknown>, base: string, issue: ValidationIssue): ValidationIssue {
+function withHint(
+  actionType: ActionType,
+  config: Record<string, unknown>,
+  base: string,
+  issue: ValidationIssue,
+): ValidationIssue {
   const hints = ACTION_FIELD_HINTS[actionType];
   if (!hints || !issue.error.startsWith('is required')) return issue;
   const rel = issue.path.slice(base.length).replace(/^\./, '');
-  const segs = rel.replace(/\[(\d+)\]/g, '.$1').split('.').filter(Boolean);
+  const segs = rel
+    .replace(/\[(\d+)\]/g, '.$1')
+    .split('.')
+    .filter(Boolean);
   const key = segs[segs.length - 1];
   const alias = key ? hints[key] : undefined;
   let parent: unknown = config;
-  for (const s of segs.slice(0, -1)) parent = isPlainObject(parent) || Array.isArray(parent) ? (parent as Record<string, unknown>)[s] : undefined;
+  for (const s of segs.slice(0, -1))
+    parent = isPlainObject(parent) || Array.isArray(parent) ? (parent as Record<string, unknown>)[s] : undefined;
   if (!alias || !isPlainObject(parent) || parent[alias] === undefined) return issue;
   return { ...issue, error: `is required (found "${alias}": ${actionType} reads ${key}, not ${alias})` };
 }
@@ -49,11 +85,21 @@ function placeholderWarnings(value: unknown, path: string, out: ValidationIssue[
   if (typeof value === 'string') {
     for (const p of listPlaceholders(value)) {
       const problem = pathProblem(p.segments);
-      if (problem === 'bare_name') out.push({ path, error: `{{${p.path}}} has no namespace and renders empty; write e.g. {{contact.${p.path}}} or {{lead.${p.path}}}` });
-      else if (problem === 'unknown_namespace') out.push({ path, error: `{{${p.path}}} uses unknown namespace "${p.segments[0]}" and renders empty (known: ${AUTOMATION_NAMESPACES.join(', ')})` });
+      if (problem === 'bare_name')
+        out.push({
+          path,
+          error: `{{${p.path}}} has no namespace and renders empty; write e.g. {{contact.${p.path}}} or {{lead.${p.path}}}`,
+        });
+      else if (problem === 'unknown_namespace')
+        out.push({
+          path,
+          error: `{{${p.path}}} uses unknown namespace "${p.segments[0]}" and renders empty (known: ${AUTOMATION_NAMESPACES.join(', ')})`,
+        });
     }
-  } else if (depth < 10 && Array.isArray(value)) value.forEach((v, i) => placeholderWarnings(v, `${path}[${i}]`, out, depth + 1));
-  else if (depth < 10 && isPlainObject(value)) for (const [k, v] of Object.entries(value)) placeholderWarnings(v, joinPath(path, [k]), out, depth + 1);
+  } else if (depth < 10 && Array.isArray(value))
+    value.forEach((v, i) => placeholderWarnings(v, `${path}[${i}]`, out, depth + 1));
+  else if (depth < 10 && isPlainObject(value))
+    for (const [k, v] of Object.entries(value)) placeholderWarnings(v, joinPath(path, [k]), out, depth + 1);
 }
 
 function validateNodeData(node: GraphNode, base: string, errors: ValidationIssue[], warnings: ValidationIssue[]): void {
@@ -62,27 +108,43 @@ function validateNodeData(node: GraphNode, base: string, errors: ValidationIssue
   switch (node.type) {
     case 'trigger': {
       const t = data.triggerType;
-      if (t === undefined || t === '') return void errors.push({ path: `${dataPath}.triggerType`, error: 'is required' });
-      if (!(TRIGGER_TYPES as readonly unknown[]).includes(t)) return void errors.push({ path: `${dataPath}.triggerType`, error: `unknown trigger type ${quote(t)}` });
-      if (data.config !== undefined && data.config !== null && !isPlainObject(data.config)) return void errors.push({ path: `${dataPath}.config`, error: 'must be an object' });
+      if (t === undefined || t === '')
+        return void errors.push({ path: `${dataPath}.triggerType`, error: 'is required' });
+      if (!(TRIGGER_TYPES as readonly unknown[]).includes(t))
+        return void errors.push({ path: `${dataPath}.triggerType`, error: `unknown trigger type ${quote(t)}` });
+      if (data.config !== undefined && data.config !== null && !isPlainObject(data.config))
+        return void errors.push({ path: `${dataPath}.config`, error: 'must be an object' });
       const schema = TRIGGER_CONFIG_SCHEMAS[t as TriggerType];
       if (schema) errors.push(...issuesOf(schema, data.config ?? {}, `${dataPath}.config`));
       if ((LEGACY_TRIGGERS as readonly unknown[]).includes(t)) {
-        warnings.push({ path: `${dataPath}.triggerType`, error: `${String(t)} is a legacy trigger; prefer ${String(t).endsWith('_created') ? 'record_created' : 'record_changed'} with entityTypes` });
+        warnings.push({
+          path: `${dataPath}.triggerType`,
+          error: `${String(t)} is a legacy trigger; prefer ${String(t).endsWith('_created') ? 'record_created' : 'record_changed'} with entityTypes`,
+        });
       }
       return;
     }
     case 'action': {
       const a = data.actionType;
-      if (a === undefined || a === '') return void errors.push({ path: `${dataPath}.actionType`, error: 'is required' });
-      if (!(ACTION_TYPES as readonly unknown[]).includes(a)) return void errors.push({ path: `${dataPath}.actionType`, error: `unknown action type ${quote(a)}` });
+      if (a === undefined || a === '')
+        return void errors.push({ path: `${dataPath}.actionType`, error: 'is required' });
+      if (!(ACTION_TYPES as readonly unknown[]).includes(a))
+        return void errors.push({ path: `${dataPath}.actionType`, error: `unknown action type ${quote(a)}` });
       const actionType = a as ActionType;
       const configPath = `${dataPath}.config`;
-      if (data.config !== undefined && !isPlainObject(data.config)) return void errors.push({ path: configPath, error: 'must be an object' });
+      if (data.config !== undefined && !isPlainObject(data.config))
+        return void errors.push({ path: configPath, error: 'must be an object' });
       const config = isPlainObject(data.config) ? data.config : {};
-      errors.push(...issuesOf(ACTION_CONFIG_SCHEMAS[actionType], config, configPath).map((i) => withHint(actionType, config, configPath, i)));
+      errors.push(
+        ...issuesOf(ACTION_CONFIG_SCHEMAS[actionType], config, configPath).map((i) =>
+          withHint(actionType, config, configPath, i),
+        ),
+      );
       if ((DEPRECATED_ACTIONS as readonly string[]).includes(actionType)) {
-        warnings.push({ path: `${dataPath}.actionType`, error: `${actionType} is deprecated; use ${DEPRECATED_ACTION_REPLACEMENTS[actionType]}` });
+        warnings.push({
+          path: `${dataPath}.actionType`,
+          error: `${actionType} is deprecated; use ${DEPRECATED_ACTION_REPLACEMENTS[actionType]}`,
+        });
       }
       placeholderWarnings(config, configPath, warnings);
       return;
@@ -96,7 +158,10 @@ function validateNodeData(node: GraphNode, base: string, errors: ValidationIssue
       return placeholderWarnings(data.prompt, `${dataPath}.prompt`, warnings);
     case 'lookup':
       errors.push(...issuesOf(lookupDataSchema, data, dataPath));
-      if (Array.isArray(data.filters)) data.filters.forEach((f, i) => placeholderWarnings(isPlainObject(f) ? f.value : undefined, `${dataPath}.filters[${i}].value`, warnings));
+      if (Array.isArray(data.filters))
+        data.filters.forEach((f, i) =>
+          placeholderWarnings(isPlainObject(f) ? f.value : undefined, `${dataPath}.filters[${i}].value`, warnings),
+        );
       return;
   }
 }
@@ -109,15 +174,21 @@ function allowedHandles(type: string): readonly (string | null)[] {
   return [null];
 }
 
-export function validateAutomationGraph(nodes: readonly GraphNode[], edges: readonly GraphEdge[], options: GraphValidationOptions = {}): GraphValidation {
+export function validateAutomationGraph(
+  nodes: readonly GraphNode[],
+  edges: readonly GraphEdge[],
+  options: GraphValidationOptions = {},
+): GraphValidation {
   const errors: ValidationIssue[] = [];
   const warnings: ValidationIssue[] = [];
   const done = (): GraphValidation => (errors.length ? { ok: false, errors, warnings } : { ok: true, warnings });
 
-  if (options.executionSettings !== undefined) errors.push(...issuesOf(executionSettingsPatchSchema, options.executionSettings, 'executionSettings'));
-  if (options.rateLimits !== undefined) errors.push(...issuesOf(rateLimitsPatchSchema, options.rateLimits, 'rateLimits'));
-  if (!Array.isArray(nodes)) return errors.push({ path: 'nodes', error: 'must be an array' }), done();
-  if (!Array.isArray(edges)) return errors.push({ path: 'edges', error: 'must be an array' }), done();
+  if (options.executionSettings !== undefined)
+    errors.push(...issuesOf(executionSettingsPatchSchema, options.executionSettings, 'executionSettings'));
+  if (options.rateLimits !== undefined)
+    errors.push(...issuesOf(rateLimitsPatchSchema, options.rateLimits, 'rateLimits'));
+  if (!Array.isArray(nodes)) return (errors.push({ path: 'nodes', error: 'must be an array' }), done());
+  if (!Array.isArray(edges)) return (errors.push({ path: 'edges', error: 'must be an array' }), done());
   if (nodes.length > MAX_NODES) errors.push({ path: 'nodes', error: `at most ${MAX_NODES} nodes` });
   if (edges.length > MAX_EDGES) errors.push({ path: 'edges', error: `at most ${MAX_EDGES} edges` });
   if (options.allowEmpty && nodes.length === 0 && edges.length === 0) return done();
@@ -128,16 +199,24 @@ export function validateAutomationGraph(nodes: readonly GraphNode[], edges: read
   const nodeErrorsAt = errors.length;
   nodes.forEach((node, i) => {
     const base = `nodes[${i}]`;
-    if (typeof node?.id !== 'string' || node.id === '') return void errors.push({ path: `${base}.id`, error: 'is required' });
+    if (typeof node?.id !== 'string' || node.id === '')
+      return void errors.push({ path: `${base}.id`, error: 'is required' });
     const seen = firstIndex.get(node.id);
-    if (seen !== undefined) errors.push({ path: `${base}.id`, error: `duplicate node id ${quote(node.id)} (also nodes[${seen}])` });
+    if (seen !== undefined)
+      errors.push({ path: `${base}.id`, error: `duplicate node id ${quote(node.id)} (also nodes[${seen}])` });
     else firstIndex.set(node.id, i);
-    if (!(NODE_TYPES as readonly string[]).includes(node.type)) return void errors.push({ path: `${base}.type`, error: `must be one of ${NODE_TYPES.join(', ')}` });
+    if (!(NODE_TYPES as readonly string[]).includes(node.type))
+      return void errors.push({ path: `${base}.type`, error: `must be one of ${NODE_TYPES.join(', ')}` });
     if (node.type === 'trigger') triggers.push(i);
     validateNodeData(node, base, errors, warnings);
   });
-  if (triggers.length === 0) errors.splice(nodeErrorsAt, 0, { path: 'nodes', error: 'needs exactly one trigger node; found none' });
-  for (const i of triggers.slice(1)) errors.push({ path: `nodes[${i}].type`, error: `only one trigger node is allowed (nodes[${triggers[0]}] is the trigger)` });
+  if (triggers.length === 0)
+    errors.splice(nodeErrorsAt, 0, { path: 'nodes', error: 'needs exactly one trigger node; found none' });
+  for (const i of triggers.slice(1))
+    errors.push({
+      path: `nodes[${i}].type`,
+      error: `only one trigger node is allowed (nodes[${triggers[0]}] is the trigger)`,
+    });
 
   // Edges: unique ids, existing endpoints, nothing into the trigger, valid handles, no duplicates.
   const edgeIds = new Map<string, number>();
@@ -151,7 +230,8 @@ export function validateAutomationGraph(nodes: readonly GraphNode[], edges: read
       ok = false;
     };
     if (typeof edge?.id !== 'string' || edge.id === '') fail(`${base}.id`, 'is required');
-    else if (edgeIds.has(edge.id)) fail(`${base}.id`, `duplicate edge id ${quote(edge.id)} (also edges[${edgeIds.get(edge.id)}])`);
+    else if (edgeIds.has(edge.id))
+      fail(`${base}.id`, `duplicate edge id ${quote(edge.id)} (also edges[${edgeIds.get(edge.id)}])`);
     else edgeIds.set(edge.id, k);
     const source = firstIndex.has(edge?.source) ? nodes[firstIndex.get(edge.source)!]! : undefined;
     const target = firstIndex.has(edge?.target) ? nodes[firstIndex.get(edge.target)!]! : undefined;
@@ -177,23 +257,37 @@ export function validateAutomationGraph(nodes: readonly GraphNode[], edges: read
     if (source && target && target.type !== 'trigger') usable.push(edge);
     if (!ok) return;
     const link = `${edge.source}\u0000${handleOf(edge) ?? ''}\u0000${edge.target}`;
-    if (links.has(link)) return void errors.push({ path: base, error: `duplicates edges[${links.get(link)}] (same source, handle and target)` });
+    if (links.has(link))
+      return void errors.push({
+        path: base,
+        error: `duplicates edges[${links.get(link)}] (same source, handle and target)`,
+      });
     links.set(link, k);
   });
 
   // Structure: no cycles (an execution must end), everything reachable from the trigger.
   const uniqueNodes = nodes.filter((n, i) => typeof n?.id === 'string' && firstIndex.get(n.id) === i);
   const topo = topology({ nodes: uniqueNodes, edges: usable });
-  const cycle = findCycle(topo, uniqueNodes.map((n) => n.id));
+  const cycle = findCycle(
+    topo,
+    uniqueNodes.map((n) => n.id),
+  );
   if (cycle) {
     const last = cycle[cycle.length - 1]!;
     const route = [...cycle.map((e) => e.source), last.target].join(' → ');
-    errors.push({ path: `edges[${edges.indexOf(last)}]`, error: `creates a cycle (${route}); automations run to completion, so loops are not allowed` });
+    errors.push({
+      path: `edges[${edges.indexOf(last)}]`,
+      error: `creates a cycle (${route}); automations run to completion, so loops are not allowed`,
+    });
   }
   if (triggers.length === 1) {
     const reachable = reachableFrom(topo, nodes[triggers[0]!]!.id);
     uniqueNodes.forEach((n) => {
-      if (!reachable.has(n.id)) errors.push({ path: `nodes[${firstIndex.get(n.id)}]`, error: `node ${quote(n.id)} is not reachable from the trigger; connect it or remove it` });
+      if (!reachable.has(n.id))
+        errors.push({
+          path: `nodes[${firstIndex.get(n.id)}]`,
+          error: `node ${quote(n.id)} is not reachable from the trigger; connect it or remove it`,
+        });
     });
   }
   return done();

@@ -4,28 +4,60 @@
  */
 import { z } from 'zod';
 import {
-  CONDITION_DATA_TYPES, CONDITION_LOGIC, CONDITION_OPERATORS, LOOKUP_ENTITY_TYPES, LOOKUP_MODES, RECORD_CHANGE_TYPES,
-  RECORD_ENTITY_TYPES, TAG_TRIGGER_ENTITY_TYPES, WEBHOOK_ENTITY_TYPES, type ConditionOperator, type TriggerType,
+  CONDITION_DATA_TYPES,
+  CONDITION_LOGIC,
+  CONDITION_OPERATORS,
+  LOOKUP_ENTITY_TYPES,
+  LOOKUP_MODES,
+  RECORD_CHANGE_TYPES,
+  RECORD_ENTITY_TYPES,
+  TAG_TRIGGER_ENTITY_TYPES,
+  WEBHOOK_ENTITY_TYPES,
+  type ConditionOperator,
+  type TriggerType,
 } from './definition.schemas';
 import { AUTOMATION_NAMESPACES, parsePlaceholder, pathProblem } from './placeholders';
 import { compileSafeRegex, parseRegexValue } from './safe-regex';
 import { parseScheduleConfig } from './schedule';
 import { parseDateInput } from './time';
 import { MAX_WAIT_MINUTES, WAIT_FORMS_DOC, WAIT_UNITS, waitDurationOf } from '../shared/wait-duration';
-import { hasPlaceholder, isPlainObject, zArray, zBoolean, zEnum, zJsonObject, zNumber, zObject, zRequiredText, zString } from './zod-kit';
+import {
+  hasPlaceholder,
+  isPlainObject,
+  zArray,
+  zBoolean,
+  zEnum,
+  zJsonObject,
+  zNumber,
+  zObject,
+  zRequiredText,
+  zString,
+} from './zod-kit';
 
 const optId = () => zString().trim().max(100, 'must be at most 100 characters').optional();
 
 // ── triggers ────────────────────────────────────────────────────────────────────────────────
 
 const scheduledConfig = z.unknown().superRefine((v, ctx) => {
-  for (const e of parseScheduleConfig(v).errors) ctx.addIssue({ code: 'custom', message: e.error, path: e.path ? [e.path] : [] });
+  for (const e of parseScheduleConfig(v).errors)
+    ctx.addIssue({ code: 'custom', message: e.error, path: e.path ? [e.path] : [] });
 });
 
 export const TRIGGER_CONFIG_SCHEMAS: Partial<Record<TriggerType, z.ZodType>> = {
-  deal_stage_changed: zObject({ stageId: z.union([zString().max(100), zNumber()]).nullable().optional() }),
-  tag_added: zObject({ entityType: zEnum(TAG_TRIGGER_ENTITY_TYPES).default('all'), tagId: zString().trim().max(100).default('any') }),
-  tag_removed: zObject({ entityType: zEnum(TAG_TRIGGER_ENTITY_TYPES).default('all'), tagId: zString().trim().max(100).default('any') }),
+  deal_stage_changed: zObject({
+    stageId: z
+      .union([zString().max(100), zNumber()])
+      .nullable()
+      .optional(),
+  }),
+  tag_added: zObject({
+    entityType: zEnum(TAG_TRIGGER_ENTITY_TYPES).default('all'),
+    tagId: zString().trim().max(100).default('any'),
+  }),
+  tag_removed: zObject({
+    entityType: zEnum(TAG_TRIGGER_ENTITY_TYPES).default('all'),
+    tagId: zString().trim().max(100).default('any'),
+  }),
   record_created: zObject({ entityTypes: zArray(zEnum(RECORD_ENTITY_TYPES)).min(1).max(20).default(['all']) }),
   record_changed: zObject({
     entityTypes: zArray(zEnum(RECORD_ENTITY_TYPES)).min(1).max(20).default(['all']),
@@ -35,9 +67,17 @@ export const TRIGGER_CONFIG_SCHEMAS: Partial<Record<TriggerType, z.ZodType>> = {
   scheduled: scheduledConfig,
   webhook: zObject({
     secret: zString().max(200, 'must be at most 200 characters').nullable().optional(),
-    entityMapping: zObject({ entityType: zEnum(WEBHOOK_ENTITY_TYPES).default('none'), entityIdField: zString().trim().max(200).optional() })
+    entityMapping: zObject({
+      entityType: zEnum(WEBHOOK_ENTITY_TYPES).default('none'),
+      entityIdField: zString().trim().max(200).optional(),
+    })
       .superRefine((m, ctx) => {
-        if (m.entityType !== 'none' && !m.entityIdField) ctx.addIssue({ code: 'custom', path: ['entityIdField'], message: `is required when entityType is ${m.entityType} (the webhook body field holding the id)` });
+        if (m.entityType !== 'none' && !m.entityIdField)
+          ctx.addIssue({
+            code: 'custom',
+            path: ['entityIdField'],
+            message: `is required when entityType is ${m.entityType} (the webhook body field holding the id)`,
+          });
       })
       .optional(),
   }),
@@ -87,7 +127,11 @@ export const slugify = (label: string): string =>
     .replace(/^_+|_+$/g, '')
     .slice(0, 60);
 
-const lookupFilter = zObject({ field: zRequiredText(200), operator: zEnum(CONDITION_OPERATORS), value: z.unknown().optional() });
+const lookupFilter = zObject({
+  field: zRequiredText(200),
+  operator: zEnum(CONDITION_OPERATORS),
+  value: z.unknown().optional(),
+});
 export const lookupDataSchema = zObject({
   label: zString().max(200).optional(),
   entityType: zEnum(LOOKUP_ENTITY_TYPES),
@@ -95,11 +139,18 @@ export const lookupDataSchema = zObject({
   mode: zEnum(LOOKUP_MODES).default('first'),
   filters: zArray(lookupFilter).max(20).default([]),
   sortField: zString().trim().min(1).max(200).default('createdAt'),
-  sortOrder: z.union([z.literal(-1), z.literal(1)], { error: () => 'must be -1 (descending) or 1 (ascending)' }).default(-1),
+  sortOrder: z
+    .union([z.literal(-1), z.literal(1)], { error: () => 'must be -1 (descending) or 1 (ascending)' })
+    .default(-1),
   changeDetection: zBoolean().default(false),
   watchedFields: zArray(zString().trim().min(1).max(200)).max(50).default([]),
 }).superRefine((d, ctx) => {
-  if (d.entityType === 'CustomObjectRecord' && !d.customObjectId) ctx.addIssue({ code: 'custom', path: ['customObjectId'], message: 'is required when entityType is CustomObjectRecord' });
+  if (d.entityType === 'CustomObjectRecord' && !d.customObjectId)
+    ctx.addIssue({
+      code: 'custom',
+      path: ['customObjectId'],
+      message: 'is required when entityType is CustomObjectRecord',
+    });
 });
 
 // ── ai ──────────────────────────────────────────────────────────────────────────────────────
@@ -125,7 +176,8 @@ export function aiSchemaOf(schema: unknown): Record<string, unknown> | null {
  * its first boolean property; a text output is true when its first word is yes/true/ja.
  */
 export function aiBranchOf(output: unknown): 'true' | 'false' {
-  if (isPlainObject(output)) return Object.values(output).find((v) => typeof v === 'boolean') === true ? 'true' : 'false';
+  if (isPlainObject(output))
+    return Object.values(output).find((v) => typeof v === 'boolean') === true ? 'true' : 'false';
   if (typeof output === 'string') {
     const first = /^[\p{L}]+/u.exec(output.trim().toLowerCase())?.[0] ?? '';
     return ['yes', 'true', 'ja', 'y'].includes(first) ? 'true' : 'false';
@@ -141,36 +193,73 @@ export const aiDataSchema = zObject({
 }).superRefine((d, ctx) => {
   if (d.outputMode !== 'json_schema') return;
   const issue = (message: string) => ctx.addIssue({ code: 'custom', path: ['schema'], message });
-  if (d.schema === undefined || d.schema === null || d.schema === '') return issue('is required with outputMode json_schema');
+  if (d.schema === undefined || d.schema === null || d.schema === '')
+    return issue('is required with outputMode json_schema');
   const s = aiSchemaOf(d.schema);
   if (!s) return issue('must be a JSON Schema object (or its JSON text)');
-  if (s.type !== 'object') return issue('must have type "object" (each top-level property becomes {{ai_json.<field>}})');
-  if (!isPlainObject(s.properties) || Object.keys(s.properties).length === 0) issue('must define at least one property under "properties"');
+  if (s.type !== 'object')
+    return issue('must have type "object" (each top-level property becomes {{ai_json.<field>}})');
+  if (!isPlainObject(s.properties) || Object.keys(s.properties).length === 0)
+    issue('must define at least one property under "properties"');
 });
 
 // ── condition ───────────────────────────────────────────────────────────────────────────────
 
-const NO_VALUE: readonly ConditionOperator[] = ['is_empty', 'is_not_empty', 'exists', 'not_exists', 'is_true', 'is_false'];
-const NEEDS_VALUE: readonly ConditionOperator[] = ['contains', 'not_contains', 'starts_with', 'ends_with', 'array_contains'];
-const NUMERIC: readonly ConditionOperator[] = ['greater_than', 'less_than', 'greater_than_or_equal', 'less_than_or_equal'];
-const COUNTS: readonly ConditionOperator[] = ['array_length_equals', 'array_length_greater', 'date_within_days', 'date_in_exactly_days'];
+const NO_VALUE: readonly ConditionOperator[] = [
+  'is_empty',
+  'is_not_empty',
+  'exists',
+  'not_exists',
+  'is_true',
+  'is_false',
+];
+const NEEDS_VALUE: readonly ConditionOperator[] = [
+  'contains',
+  'not_contains',
+  'starts_with',
+  'ends_with',
+  'array_contains',
+];
+const NUMERIC: readonly ConditionOperator[] = [
+  'greater_than',
+  'less_than',
+  'greater_than_or_equal',
+  'less_than_or_equal',
+];
+const COUNTS: readonly ConditionOperator[] = [
+  'array_length_equals',
+  'array_length_greater',
+  'date_within_days',
+  'date_in_exactly_days',
+];
 const DATES: readonly ConditionOperator[] = ['date_before', 'date_after', 'date_equals'];
 
-const isNum = (v: unknown): boolean => (typeof v === 'number' && Number.isFinite(v)) || (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)));
+const isNum = (v: unknown): boolean =>
+  (typeof v === 'number' && Number.isFinite(v)) ||
+  (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v)));
 const isDate = (v: unknown): boolean => parseDateInput(v, 'UTC') !== null;
 
 /** Why a condition's value cannot work with its operator (placeholders are checked at run time). */
 export function conditionValueProblem(operator: ConditionOperator, value: unknown, dataType?: string): string | null {
   if (NO_VALUE.includes(operator) || hasPlaceholder(value)) return null;
   const scalar = (ok: (v: unknown) => boolean, what: string) => (ok(value) ? null : `must be ${what} for ${operator}`);
-  if (NEEDS_VALUE.includes(operator)) return value === undefined || value === null ? `is required for ${operator}` : null;
-  if (NUMERIC.includes(operator)) return dataType === 'date' ? scalar(isDate, 'an ISO date') : scalar(isNum, 'a number');
-  if (COUNTS.includes(operator)) return scalar((v) => isNum(v) && Number.isInteger(Number(v)) && (operator.startsWith('date_') || Number(v) >= 0), operator.startsWith('date_') ? 'an integer number of days' : 'a non-negative integer');
+  if (NEEDS_VALUE.includes(operator))
+    return value === undefined || value === null ? `is required for ${operator}` : null;
+  if (NUMERIC.includes(operator))
+    return dataType === 'date' ? scalar(isDate, 'an ISO date') : scalar(isNum, 'a number');
+  if (COUNTS.includes(operator))
+    return scalar(
+      (v) => isNum(v) && Number.isInteger(Number(v)) && (operator.startsWith('date_') || Number(v) >= 0),
+      operator.startsWith('date_') ? 'an integer number of days' : 'a non-negative integer',
+    );
   if (DATES.includes(operator)) return scalar(isDate, 'an ISO date (YYYY-MM-DD or a date-time)');
   if (operator === 'between') {
     const parts = Array.isArray(value) ? value : typeof value === 'string' ? value.split(',') : null;
-    const ok = (v: unknown) => hasPlaceholder(v) || (dataType === 'date' ? isDate(typeof v === 'string' ? v.trim() : v) : isNum(v));
-    return parts && parts.length === 2 && parts.every(ok) ? null : `must be [min, max] or "min,max" (${dataType === 'date' ? 'dates' : 'numbers'}) for between`;
+    const ok = (v: unknown) =>
+      hasPlaceholder(v) || (dataType === 'date' ? isDate(typeof v === 'string' ? v.trim() : v) : isNum(v));
+    return parts && parts.length === 2 && parts.every(ok)
+      ? null
+      : `must be [min, max] or "min,max" (${dataType === 'date' ? 'dates' : 'numbers'}) for between`;
   }
   if (operator === 'matches_regex') {
     if (typeof value !== 'string' || value === '') return 'must be a regular expression for matches_regex';
@@ -187,7 +276,8 @@ export function fieldProblem(field: string): string | null {
   const p = parsePlaceholder(expr);
   const problem = pathProblem(p.segments);
   if (problem === 'bare_name') return `needs a namespace, e.g. lead.${p.path || 'status'} (bare names do not resolve)`;
-  if (problem === 'unknown_namespace') return `unknown namespace "${p.segments[0]}" (known: ${AUTOMATION_NAMESPACES.join(', ')})`;
+  if (problem === 'unknown_namespace')
+    return `unknown namespace "${p.segments[0]}" (known: ${AUTOMATION_NAMESPACES.join(', ')})`;
   return null;
 }
 

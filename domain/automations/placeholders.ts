@@ -3,21 +3,65 @@
  * paths are looked up in the context and filters are a closed list. Bare names (`{{firstName}}`)
  * and unknown namespaces render as "" and are reported, so a step log can show why.
  */
-import { DEFAULT_FORMAT, escapeHtml, formatCurrency, formatDate, formatNumber, stringify, type FormatOptions } from './format';
+import {
+  DEFAULT_FORMAT,
+  escapeHtml,
+  formatCurrency,
+  formatDate,
+  formatNumber,
+  stringify,
+  type FormatOptions,
+} from './format';
 import { getPath, splitPath } from './path';
 
 /** Automation namespaces: the spec's list plus the namespaces its trigger table exposes. */
 export const AUTOMATION_NAMESPACES = [
-  'lead', 'company', 'contact', 'person', 'deal', 'owner', 'call', 'email', 'sms',
-  'webhookData', 'lookup', 'system', 'httpResponse', 'ai_text', 'ai_json', 'aiOutput',
-  'event', 'agent', 'analytics', 'transcript', 'offer', 'contract', 'signer', 'booking',
-  'calculator', 'ai', 'ticket', 'ads', 'custom_record', 'enrollment',
+  'lead',
+  'company',
+  'contact',
+  'person',
+  'deal',
+  'owner',
+  'call',
+  'email',
+  'sms',
+  'webhookData',
+  'lookup',
+  'system',
+  'httpResponse',
+  'ai_text',
+  'ai_json',
+  'aiOutput',
+  'event',
+  'agent',
+  'analytics',
+  'transcript',
+  'offer',
+  'contract',
+  'signer',
+  'booking',
+  'calculator',
+  'ai',
+  'ticket',
+  'ads',
+  'custom_record',
+  'enrollment',
 ] as const;
 /** Previous-step outputs that are values themselves, so `{{ai_text}}` needs no dot. */
 export const AUTOMATION_TOP_LEVEL_NAMES = ['ai_text', 'ai_json', 'aiOutput'] as const;
 
 export const SEQUENCE_NAMESPACES = [
-  'contact', 'person', 'company', 'lead', 'deal', 'owner', 'workspace', 'system', 'customFields', 'aiOutput', 'stepHistory',
+  'contact',
+  'person',
+  'company',
+  'lead',
+  'deal',
+  'owner',
+  'workspace',
+  'system',
+  'customFields',
+  'aiOutput',
+  'stepHistory',
 ] as const;
 /** The spec's formatting example is `{{currentDate|format:date}}`. */
 export const SEQUENCE_TOP_LEVEL_NAMES = ['aiOutput', 'currentDate', 'currentTime'] as const;
@@ -102,7 +146,10 @@ export function listPlaceholders(template: string): ParsedPlaceholder[] {
 }
 
 /** Why a path can never resolve (bare name, unknown namespace), or null when it is addressable. */
-export function pathProblem(segments: readonly string[], opts: PlaceholderOptions = {}): 'bare_name' | 'unknown_namespace' | null {
+export function pathProblem(
+  segments: readonly string[],
+  opts: PlaceholderOptions = {},
+): 'bare_name' | 'unknown_namespace' | null {
   const namespaces: readonly string[] = opts.namespaces ?? AUTOMATION_NAMESPACES;
   const topLevel: readonly string[] = opts.topLevelNames ?? AUTOMATION_TOP_LEVEL_NAMES;
   const head = segments[0];
@@ -115,7 +162,12 @@ export function pathProblem(segments: readonly string[], opts: PlaceholderOption
 const isEmpty = (v: unknown): boolean => v === undefined || v === null || (typeof v === 'string' && v.trim() === '');
 
 /** The value of one placeholder after its filters, plus what went wrong. */
-function evaluate(p: ParsedPlaceholder, context: Record<string, unknown>, opts: PlaceholderOptions, unresolved: UnresolvedPlaceholder[]): unknown {
+function evaluate(
+  p: ParsedPlaceholder,
+  context: Record<string, unknown>,
+  opts: PlaceholderOptions,
+  unresolved: UnresolvedPlaceholder[],
+): unknown {
   const report = (reason: UnresolvedReason) => unresolved.push({ placeholder: p.expression.trim(), reason });
   const problem = pathProblem(p.segments, opts);
   if (problem) report(problem);
@@ -168,7 +220,11 @@ export function renderTemplate(
   return { text, unresolved };
 }
 
-export function resolveTemplate(template: string, context: Record<string, unknown>, opts: PlaceholderOptions = {}): string {
+export function resolveTemplate(
+  template: string,
+  context: Record<string, unknown>,
+  opts: PlaceholderOptions = {},
+): string {
   return renderTemplate(template, context, opts).text;
 }
 
@@ -178,7 +234,11 @@ const WHOLE_RE = /^\s*\{\{([^{}]+?)\}\}\s*$/;
  * A string that is exactly one placeholder yields the raw value (`{{deal.value}}` → 1500, an
  * object stays an object); any other string renders as text; non-strings are returned as is.
  */
-export function renderValue(template: unknown, context: Record<string, unknown>, opts: PlaceholderOptions = {}): { value: unknown; unresolved: UnresolvedPlaceholder[] } {
+export function renderValue(
+  template: unknown,
+  context: Record<string, unknown>,
+  opts: PlaceholderOptions = {},
+): { value: unknown; unresolved: UnresolvedPlaceholder[] } {
   if (typeof template !== 'string') return { value: template, unresolved: [] };
   const m = WHOLE_RE.exec(template);
   if (!m || isAiBlock(m[1]!)) {
@@ -189,14 +249,22 @@ export function renderValue(template: unknown, context: Record<string, unknown>,
   return { value: evaluate(parsePlaceholder(m[1]!), context, withDefaults(opts), unresolved), unresolved };
 }
 
-export function resolveValue(template: unknown, context: Record<string, unknown>, opts: PlaceholderOptions = {}): unknown {
+export function resolveValue(
+  template: unknown,
+  context: Record<string, unknown>,
+  opts: PlaceholderOptions = {},
+): unknown {
   return renderValue(template, context, opts).value;
 }
 
 const MAX_DEPTH = 32;
 
 /** Resolves every string inside a JSON-like value (http bodies, field values); keys are untouched. */
-export function resolveDeep(value: unknown, context: Record<string, unknown>, opts: PlaceholderOptions = {}): { value: unknown; unresolved: UnresolvedPlaceholder[] } {
+export function resolveDeep(
+  value: unknown,
+  context: Record<string, unknown>,
+  opts: PlaceholderOptions = {},
+): { value: unknown; unresolved: UnresolvedPlaceholder[] } {
   const unresolved: UnresolvedPlaceholder[] = [];
   const walk = (v: unknown, depth: number): unknown => {
     if (typeof v === 'string') {

@@ -21,7 +21,11 @@ type Ast =
   | { t: 'repeat'; node: Ast; min: number; max: number }
   | { t: 'assert'; kind: AssertKind };
 
-type State = { k: 'char'; test: Test; out: number } | { k: 'split'; a: number; b: number } | { k: 'assert'; kind: AssertKind; out: number } | { k: 'match' };
+type State =
+  | { k: 'char'; test: Test; out: number }
+  | { k: 'split'; a: number; b: number }
+  | { k: 'assert'; kind: AssertKind; out: number }
+  | { k: 'match' };
 
 class PatternError extends Error {}
 
@@ -29,7 +33,10 @@ const isLineTerminator = (c: string): boolean => c === '\n' || c === '\r' || c =
 const isWordChar = (c: string | undefined): boolean => c !== undefined && /[A-Za-z0-9_]/.test(c);
 const isDigit: Test = (c) => c >= '0' && c <= '9';
 const isSpace: Test = (c) => /\s/.test(c);
-const not = (t: Test): Test => (c) => !t(c);
+const not =
+  (t: Test): Test =>
+  (c) =>
+    !t(c);
 
 class Parser {
   private i = 0;
@@ -131,22 +138,35 @@ class Parser {
     const c = this.src[this.i++];
     if (c === undefined) throw new PatternError('pattern ends with a backslash');
     switch (c) {
-      case 'd': return { test: isDigit };
-      case 'D': return { test: not(isDigit) };
-      case 'w': return { test: isWordChar };
-      case 'W': return { test: not(isWordChar) };
-      case 's': return { test: isSpace };
-      case 'S': return { test: not(isSpace) };
-      case 'b': return inClass ? { ch: '\b' } : { assert: 'word' };
+      case 'd':
+        return { test: isDigit };
+      case 'D':
+        return { test: not(isDigit) };
+      case 'w':
+        return { test: isWordChar };
+      case 'W':
+        return { test: not(isWordChar) };
+      case 's':
+        return { test: isSpace };
+      case 'S':
+        return { test: not(isSpace) };
+      case 'b':
+        return inClass ? { ch: '\b' } : { assert: 'word' };
       case 'B':
         if (inClass) throw new PatternError('\\B inside a character class');
         return { assert: 'nonword' };
-      case 't': return { ch: '\t' };
-      case 'n': return { ch: '\n' };
-      case 'r': return { ch: '\r' };
-      case 'f': return { ch: '\f' };
-      case 'v': return { ch: '\v' };
-      case '0': return { ch: '\0' };
+      case 't':
+        return { ch: '\t' };
+      case 'n':
+        return { ch: '\n' };
+      case 'r':
+        return { ch: '\r' };
+      case 'f':
+        return { ch: '\f' };
+      case 'v':
+        return { ch: '\v' };
+      case '0':
+        return { ch: '\0' };
       case 'x':
       case 'u': {
         const len = c === 'x' ? 2 : 4;
@@ -221,7 +241,8 @@ function compile(ast: Ast): State[] {
       }
       case 'alt': {
         let cur = build(node.options[node.options.length - 1]!, out);
-        for (let j = node.options.length - 2; j >= 0; j--) cur = push({ k: 'split', a: build(node.options[j]!, out), b: cur });
+        for (let j = node.options.length - 2; j >= 0; j--)
+          cur = push({ k: 'split', a: build(node.options[j]!, out), b: cur });
         return cur;
       }
       case 'repeat': {
@@ -299,8 +320,12 @@ export function parseRegexValue(value: string): { source: string; flags: string 
   return m ? { source: m[1]!, flags: m[2]! } : { source: value, flags: '' };
 }
 
-export function compileSafeRegex(source: string, flags = ''): { ok: true; regex: SafeRegex } | { ok: false; error: string } {
-  if (source.length > MAX_PATTERN_LENGTH) return { ok: false, error: `pattern must be at most ${MAX_PATTERN_LENGTH} characters` };
+export function compileSafeRegex(
+  source: string,
+  flags = '',
+): { ok: true; regex: SafeRegex } | { ok: false; error: string } {
+  if (source.length > MAX_PATTERN_LENGTH)
+    return { ok: false, error: `pattern must be at most ${MAX_PATTERN_LENGTH} characters` };
   const bad = flags.replace(/[imsg]/g, '');
   if (bad) return { ok: false, error: `unsupported regex flag(s) ${bad} (i, m and s are supported)` };
   try {

@@ -65,10 +65,16 @@ function intOf(v: unknown): number | null {
  * that do not belong to the frequency (dayOfWeek with daily, …) are ignored, as the spec says.
  */
 export function parseScheduleConfig(config: unknown): { config?: ScheduledTriggerConfig; errors: ValidationIssue[] } {
-  if (!isPlainObject(config)) return { errors: [{ path: '', error: 'must be an object with frequency (and time, dayOfWeek, dayOfMonth or intervalMinutes)' }] };
+  if (!isPlainObject(config))
+    return {
+      errors: [
+        { path: '', error: 'must be an object with frequency (and time, dayOfWeek, dayOfMonth or intervalMinutes)' },
+      ],
+    };
   const errors: ValidationIssue[] = [];
   const { frequency } = config;
-  if (frequency === undefined) return { errors: [{ path: 'frequency', error: `is required (one of ${SCHEDULE_FREQUENCIES.join(', ')})` }] };
+  if (frequency === undefined)
+    return { errors: [{ path: 'frequency', error: `is required (one of ${SCHEDULE_FREQUENCIES.join(', ')})` }] };
   if (!SCHEDULE_FREQUENCIES.includes(frequency as ScheduleFrequency)) {
     return { errors: [{ path: 'frequency', error: `must be one of ${SCHEDULE_FREQUENCIES.join(', ')}` }] };
   }
@@ -76,7 +82,11 @@ export function parseScheduleConfig(config: unknown): { config?: ScheduledTrigge
 
   if (out.frequency === 'interval') {
     const n = intOf(config.intervalMinutes);
-    if (config.intervalMinutes === undefined) errors.push({ path: 'intervalMinutes', error: `is required with frequency interval (one of ${SCHEDULE_INTERVAL_MINUTES.join(', ')})` });
+    if (config.intervalMinutes === undefined)
+      errors.push({
+        path: 'intervalMinutes',
+        error: `is required with frequency interval (one of ${SCHEDULE_INTERVAL_MINUTES.join(', ')})`,
+      });
     else if (n === null || !(SCHEDULE_INTERVAL_MINUTES as readonly number[]).includes(n)) {
       errors.push({ path: 'intervalMinutes', error: `must be one of ${SCHEDULE_INTERVAL_MINUTES.join(', ')}` });
     } else out.intervalMinutes = n as ScheduledTriggerConfig['intervalMinutes'];
@@ -93,14 +103,18 @@ export function parseScheduleConfig(config: unknown): { config?: ScheduledTrigge
 
   if (out.frequency === 'weekly') {
     const d = intOf(config.dayOfWeek);
-    if (config.dayOfWeek === undefined || config.dayOfWeek === null) errors.push({ path: 'dayOfWeek', error: 'is required with frequency weekly (0 = Sunday … 6 = Saturday)' });
-    else if (d === null || d < 0 || d > 6) errors.push({ path: 'dayOfWeek', error: 'must be an integer from 0 (Sunday) to 6 (Saturday)' });
+    if (config.dayOfWeek === undefined || config.dayOfWeek === null)
+      errors.push({ path: 'dayOfWeek', error: 'is required with frequency weekly (0 = Sunday … 6 = Saturday)' });
+    else if (d === null || d < 0 || d > 6)
+      errors.push({ path: 'dayOfWeek', error: 'must be an integer from 0 (Sunday) to 6 (Saturday)' });
     else out.dayOfWeek = d;
   }
   if (out.frequency === 'monthly') {
     const d = intOf(config.dayOfMonth);
-    if (config.dayOfMonth === undefined || config.dayOfMonth === null) errors.push({ path: 'dayOfMonth', error: 'is required with frequency monthly (1-28)' });
-    else if (d === null || d < 1 || d > 28) errors.push({ path: 'dayOfMonth', error: 'must be an integer from 1 to 28 (every month has those days)' });
+    if (config.dayOfMonth === undefined || config.dayOfMonth === null)
+      errors.push({ path: 'dayOfMonth', error: 'is required with frequency monthly (1-28)' });
+    else if (d === null || d < 1 || d > 28)
+      errors.push({ path: 'dayOfMonth', error: 'must be an integer from 1 to 28 (every month has those days)' });
     else out.dayOfMonth = d;
   }
   return errors.length ? { errors } : { config: out, errors };
@@ -114,12 +128,18 @@ const pad = (n: number): string => String(n).padStart(2, '0');
  */
 export function scheduleSpecFor(config: unknown, timezone: string): ScheduleSpecResult {
   const { config: c, errors } = parseScheduleConfig(config);
-  if (!isValidTimeZone(timezone)) errors.push({ path: 'timezone', error: 'must be an IANA time zone such as Europe/Copenhagen' });
+  if (!isValidTimeZone(timezone))
+    errors.push({ path: 'timezone', error: 'must be an IANA time zone such as Europe/Copenhagen' });
   if (!c || errors.length) return { ok: false, errors };
 
   if (c.frequency === 'interval') {
     const every = c.intervalMinutes!;
-    return { ok: true, config: c, spec: { intervals: [{ every: `${every}m` }] }, description: `every ${every} minutes` };
+    return {
+      ok: true,
+      config: c,
+      spec: { intervals: [{ every: `${every}m` }] },
+      description: `every ${every} minutes`,
+    };
   }
   const [hour, minute] = c.time!.split(':').map(Number) as [number, number];
   const at = `${pad(hour)}:${pad(minute)}`;

@@ -21,7 +21,8 @@ export function maskSecret(secret: string): string {
 }
 
 /** Header names that carry credentials (compared case-insensitively). */
-const CREDENTIAL_HEADER = /^(authorization|proxy-authorization|cookie|set-cookie)$|auth|token|secret|passw|api[-_]?key|access[-_]?key|private[-_]?key|session|signature|credential|(^|[-_])key$/i;
+const CREDENTIAL_HEADER =
+  /^(authorization|proxy-authorization|cookie|set-cookie)$|auth|token|secret|passw|api[-_]?key|access[-_]?key|private[-_]?key|session|signature|credential|(^|[-_])key$/i;
 const NOT_CREDENTIAL = /^idempotency-key$/i;
 
 export function isCredentialHeader(name: string): boolean {
@@ -47,7 +48,9 @@ function secretOf(n: GraphNode): string | null {
 function credentialHeaders(config: Data | undefined): [string, string][] {
   const h = config?.headers;
   if (!h || typeof h !== 'object' || Array.isArray(h)) return [];
-  return Object.entries(h as Data).filter((e): e is [string, string] => typeof e[1] === 'string' && isCredentialHeader(e[0]));
+  return Object.entries(h as Data).filter(
+    (e): e is [string, string] => typeof e[1] === 'string' && isCredentialHeader(e[0]),
+  );
 }
 
 /** Headers of a config with each credential value passed through `replace` (undefined: unchanged). */
@@ -107,11 +110,19 @@ export function maskConfigSecrets(actionType: string | null, config: unknown): u
  * webhook trigger) get the stored value back.
  */
 export function restoreMaskedSecrets<N extends GraphNode>(incoming: N[], stored: readonly GraphNode[]): N[] {
-  const storedTrigger = stored.filter(webhookTrigger).map(secretOf).find((s) => s !== null) ?? null;
+  const storedTrigger =
+    stored
+      .filter(webhookTrigger)
+      .map(secretOf)
+      .find((s) => s !== null) ?? null;
   const storedHeaders = new Map<string, string>();
-  for (const n of stored) if (httpAction(n)) for (const [name, value] of credentialHeaders(configOf(n))) storedHeaders.set(`${n.id}\n${name.toLowerCase()}`, value);
+  for (const n of stored)
+    if (httpAction(n))
+      for (const [name, value] of credentialHeaders(configOf(n)))
+        storedHeaders.set(`${n.id}\n${name.toLowerCase()}`, value);
   return mapNodeSecrets(incoming, (value, where) => {
-    const old = where.header === undefined ? storedTrigger : storedHeaders.get(`${where.nodeId}\n${where.header.toLowerCase()}`);
+    const old =
+      where.header === undefined ? storedTrigger : storedHeaders.get(`${where.nodeId}\n${where.header.toLowerCase()}`);
     return old != null && value === maskSecret(old) ? old : undefined;
   });
 }

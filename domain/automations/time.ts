@@ -38,7 +38,14 @@ export function zonedParts(ms: number, timeZone: string): ZonedParts {
   for (const part of formatter(timeZone).formatToParts(ms)) {
     if (part.type !== 'literal') out[part.type] = Number(part.value);
   }
-  return { year: out.year!, month: out.month!, day: out.day!, hour: out.hour! % 24, minute: out.minute!, second: out.second! };
+  return {
+    year: out.year!,
+    month: out.month!,
+    day: out.day!,
+    hour: out.hour! % 24,
+    minute: out.minute!,
+    second: out.second!,
+  };
 }
 
 const utcOf = (p: ZonedParts): number => Date.UTC(p.year, p.month - 1, p.day, p.hour, p.minute, p.second);
@@ -53,7 +60,8 @@ export function zonedToInstant(p: ZonedParts, timeZone: string): number {
 }
 
 /** Days since 1970-01-01 of a calendar date (for whole-day comparisons). */
-export const dayNumberOf = (year: number, month: number, day: number): number => Math.floor(Date.UTC(year, month - 1, day) / 86_400_000);
+export const dayNumberOf = (year: number, month: number, day: number): number =>
+  Math.floor(Date.UTC(year, month - 1, day) / 86_400_000);
 
 /** Days since 1970-01-01 of the instant's calendar date in `timeZone`. */
 export function dayNumber(ms: number, timeZone: string): number {
@@ -84,13 +92,17 @@ export function parseDateInput(value: unknown, timeZone: string): DateInput | nu
   if (month < 1 || month > 12 || day < 1 || day > 31) return null;
   if (new Date(Date.UTC(year, month - 1, day)).getUTCDate() !== day) return null;
   if (m[4] === undefined) {
-    return { ms: zonedToInstant({ year, month, day, hour: 0, minute: 0, second: 0 }, timeZone), day: dayNumberOf(year, month, day) };
+    return {
+      ms: zonedToInstant({ year, month, day, hour: 0, minute: 0, second: 0 }, timeZone),
+      day: dayNumberOf(year, month, day),
+    };
   }
   const [hour, minute, second] = [Number(m[4]), Number(m[5]), Number(m[6] ?? 0)];
   if (hour > 23 || minute > 59 || second > 59) return null;
   const fraction = m[7] ? Number(`0.${m[7]}`) * 1000 : 0;
   const zone = m[8];
-  if (zone === undefined) return { ms: zonedToInstant({ year, month, day, hour, minute, second }, timeZone) + Math.floor(fraction) };
+  if (zone === undefined)
+    return { ms: zonedToInstant({ year, month, day, hour, minute, second }, timeZone) + Math.floor(fraction) };
   let offsetMin = 0;
   if (zone !== 'Z') {
     const sign = zone.startsWith('-') ? -1 : 1;

@@ -36,7 +36,8 @@ export interface Topology {
 }
 
 /** '' and undefined are the same as null: an unconditional edge. */
-export const handleOf = (e: GraphEdge): string | null => (e.sourceHandle === undefined || e.sourceHandle === '' ? null : e.sourceHandle);
+export const handleOf = (e: GraphEdge): string | null =>
+  e.sourceHandle === undefined || e.sourceHandle === '' ? null : e.sourceHandle;
 
 export function topology(graph: Graph): Topology {
   const byId = new Map<string, GraphNode>();
@@ -81,7 +82,8 @@ export function topology(graph: Graph): Topology {
   };
 }
 
-const isTopology = (g: Graph | Topology): g is Topology => 'order' in g && typeof (g as Topology).outgoing === 'function';
+const isTopology = (g: Graph | Topology): g is Topology =>
+  'order' in g && typeof (g as Topology).outgoing === 'function';
 
 /**
  * Edges taken when `nodeId` finishes with `handle` (true/false, found/empty/error): the edges
@@ -149,7 +151,10 @@ export type NodeOutcome = { handle: string | null } | { stop: true };
  * Runs the graph from the trigger with the semantics in the header. `runNode` does the work
  * (activities, timers); the trigger itself is passed to it too and usually returns handle null.
  */
-export async function walkGraph(topo: Topology, runNode: (node: GraphNode) => Promise<NodeOutcome>): Promise<{ ran: string[]; stopped: boolean }> {
+export async function walkGraph(
+  topo: Topology,
+  runNode: (node: GraphNode) => Promise<NodeOutcome>,
+): Promise<{ ran: string[]; stopped: boolean }> {
   const taken = new Set<string>();
   const ran: string[] = [];
   for (const id of topo.order) {

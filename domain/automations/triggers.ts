@@ -31,7 +31,10 @@ export const TRIGGER_NAMESPACES: Record<TriggerType, readonly string[]> = (() =>
   set(['lead_created', 'lead_updated'], ['lead', 'person', 'company', 'owner']);
   set(['company_updated'], ['company', 'owner']);
   set(['person_updated'], ['person', 'company', 'owner']);
-  set(['deal_created', 'deal_updated', 'deal_won', 'deal_lost', 'deal_stage_changed'], ['deal', 'company', 'person', 'owner']);
+  set(
+    ['deal_created', 'deal_updated', 'deal_won', 'deal_lost', 'deal_stage_changed'],
+    ['deal', 'company', 'person', 'owner'],
+  );
   set(['call_completed', 'call_answered'], ['call', 'lead', 'deal', 'owner']);
   set(['email_received', 'email_opened', 'email_replied'], ['email', 'lead', 'person']);
   set(['sms_received', 'sms_replied'], ['sms', 'lead', 'person']);
@@ -40,16 +43,38 @@ export const TRIGGER_NAMESPACES: Record<TriggerType, readonly string[]> = (() =>
   set(['sales_analytics_done'], ['call', 'analytics', 'owner']);
   set(['transcription_ready'], ['call', 'transcript']);
   set(['offer_created'], ['offer', 'deal', 'company']);
-  set(['offer_sent', 'offer_viewed', 'offer_accepted', 'offer_rejected', 'offer_expired', 'offer_pdf_downloaded'], ['offer', 'deal', 'company', 'owner']);
-  set(['contract_sent', 'contract_completed', 'contract_expired', 'contract_voided', 'contract_period_ending'], ['contract', 'offer', 'deal', 'company', 'owner']);
-  set(['contract_viewed', 'contract_signed', 'contract_declined'], ['contract', 'offer', 'deal', 'company', 'owner', 'signer']);
-  set(['booking_created', 'booking_cancelled', 'booking_rescheduled', 'booking_approved', 'booking_rejected'], ['booking', 'person']);
+  set(
+    ['offer_sent', 'offer_viewed', 'offer_accepted', 'offer_rejected', 'offer_expired', 'offer_pdf_downloaded'],
+    ['offer', 'deal', 'company', 'owner'],
+  );
+  set(
+    ['contract_sent', 'contract_completed', 'contract_expired', 'contract_voided', 'contract_period_ending'],
+    ['contract', 'offer', 'deal', 'company', 'owner'],
+  );
+  set(
+    ['contract_viewed', 'contract_signed', 'contract_declined'],
+    ['contract', 'offer', 'deal', 'company', 'owner', 'signer'],
+  );
+  set(
+    ['booking_created', 'booking_cancelled', 'booking_rescheduled', 'booking_approved', 'booking_rejected'],
+    ['booking', 'person'],
+  );
   set(['calculator_submission', 'calculator_submission_processed'], ['calculator', 'lead']);
   set(['reply_intent_detected'], ['email', 'lead', 'person', 'ai']);
-  set(['lifecycle_stage_changed', 'engagement_risk_detected', 'winback_opportunity'], ['person', 'company', 'lead', 'owner']);
+  set(
+    ['lifecycle_stage_changed', 'engagement_risk_detected', 'winback_opportunity'],
+    ['person', 'company', 'lead', 'owner'],
+  );
   set(['support_ticket_created'], ['ticket', 'person', 'company']);
   set(
-    ['support_ticket_updated', 'support_ticket_resolved', 'support_ticket_closed', 'support_ticket_reopened', 'support_ticket_stage_changed', 'support_ticket_assigned'],
+    [
+      'support_ticket_updated',
+      'support_ticket_resolved',
+      'support_ticket_closed',
+      'support_ticket_reopened',
+      'support_ticket_stage_changed',
+      'support_ticket_assigned',
+    ],
     ['ticket', 'person', 'company', 'owner'],
   );
   set(['tag_added', 'tag_removed'], ['lead', 'person', 'company', 'owner']);
@@ -60,13 +85,31 @@ export const TRIGGER_NAMESPACES: Record<TriggerType, readonly string[]> = (() =>
   set(['record_changed'], ['lead', 'deal', 'company', 'person', 'owner']);
   set(['scheduled'], []);
   set(['webhook'], ['webhookData']);
-  set(['sequence_enrolled', 'sequence_completed', 'sequence_exited', 'sequence_paused', 'sequence_resumed', 'sequence_unenrolled'], ['enrollment', 'lead', 'person', 'company', 'deal', 'owner']);
+  set(
+    [
+      'sequence_enrolled',
+      'sequence_completed',
+      'sequence_exited',
+      'sequence_paused',
+      'sequence_resumed',
+      'sequence_unenrolled',
+    ],
+    ['enrollment', 'lead', 'person', 'company', 'deal', 'owner'],
+  );
   return out as Record<TriggerType, readonly string[]>;
 })();
 
 const ENTITY_ALIASES: Record<string, RecordEntity> = {
-  people: 'person', persons: 'person', contact: 'person', supportticket: 'support_ticket', ticket: 'support_ticket', 'support-ticket': 'support_ticket',
-  customobjectrecord: 'custom_object', custom_record: 'custom_object', custom_object_record: 'custom_object', calendar_event: 'event',
+  people: 'person',
+  persons: 'person',
+  contact: 'person',
+  supportticket: 'support_ticket',
+  ticket: 'support_ticket',
+  'support-ticket': 'support_ticket',
+  customobjectrecord: 'custom_object',
+  custom_record: 'custom_object',
+  custom_object_record: 'custom_object',
+  calendar_event: 'event',
 };
 const RECORD_ENTITIES = RECORD_ENTITY_TYPES.filter((t): t is RecordEntity => t !== 'all');
 
@@ -168,7 +211,8 @@ export function matchesTrigger(trigger: TriggerRef, event: CrmEvent): boolean {
       if (!change) return false;
       const allowed = entityList(config.entityTypes);
       if (allowed !== null && !allowed.includes(change.entity)) return false;
-      const changeTypes: readonly unknown[] = Array.isArray(config.changeTypes) && config.changeTypes.length ? config.changeTypes : RECORD_CHANGE_TYPES;
+      const changeTypes: readonly unknown[] =
+        Array.isArray(config.changeTypes) && config.changeTypes.length ? config.changeTypes : RECORD_CHANGE_TYPES;
       if (!changeTypes.includes(change.change)) return false;
       return change.change === 'tag_added' || change.change === 'tag_removed' ? tagMatches(config.tagId, p) : true;
     }
@@ -193,12 +237,21 @@ export function matchesTrigger(trigger: TriggerRef, event: CrmEvent): boolean {
     case 'booking_created':
     case 'booking_cancelled':
     case 'booking_rescheduled':
-      return idFilter(config.bookingConfigId, pick(p, ['booking', 'bookingConfigId'], ['booking', 'configId'], ['bookingConfigId']));
+      return idFilter(
+        config.bookingConfigId,
+        pick(p, ['booking', 'bookingConfigId'], ['booking', 'configId'], ['bookingConfigId']),
+      );
     case 'calculator_submission':
-      return idFilter(config.calculatorTemplateId, pick(p, ['calculator', 'calculatorTemplateId'], ['calculator', 'templateId'], ['calculatorTemplateId']));
+      return idFilter(
+        config.calculatorTemplateId,
+        pick(p, ['calculator', 'calculatorTemplateId'], ['calculator', 'templateId'], ['calculatorTemplateId']),
+      );
     case 'custom_object_created':
     case 'custom_object_updated':
-      return idFilter(config.customObjectId, pick(p, ['custom_record', 'customObjectId'], ['record', 'customObjectId'], ['customObjectId']));
+      return idFilter(
+        config.customObjectId,
+        pick(p, ['custom_record', 'customObjectId'], ['record', 'customObjectId'], ['customObjectId']),
+      );
     case 'agent_field_change':
     case 'agent_new_company':
       return idFilter(config.agentId, pick(p, ['agent', '_id'], ['agent', 'id'], ['agentId']));
@@ -216,7 +269,8 @@ export function matchesTrigger(trigger: TriggerRef, event: CrmEvent): boolean {
  */
 export function candidateTriggerTypes(eventType: string, entityType = ''): string[] {
   const out = [eventType];
-  if (eventType.endsWith('_created') && entityOf({ type: eventType, entityType, payload: {} }, '_created')) out.push('record_created');
+  if (eventType.endsWith('_created') && entityOf({ type: eventType, entityType, payload: {} }, '_created'))
+    out.push('record_created');
   const change = changeOf({ type: eventType, entityType, payload: { entityType } });
   if (change || eventType === 'tag_added' || eventType === 'tag_removed') out.push('record_changed');
   return [...new Set(out)];

@@ -21,7 +21,8 @@ const EXPECTED: Record<string, string> = {
   null: 'null',
 };
 
-const list = (values: readonly unknown[]): string => values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ');
+const list = (values: readonly unknown[]): string =>
+  values.map((v) => (typeof v === 'string' ? v : JSON.stringify(v))).join(', ');
 
 /** The error map used by every builder below (zod 4 `error` parameter). */
 export function zodMessage(iss: z.core.$ZodRawIssue): string | undefined {
@@ -42,7 +43,9 @@ export function zodMessage(iss: z.core.$ZodRawIssue): string | undefined {
       return i.inclusive === false ? `must be less than ${max}` : `must be at most ${max}`;
     }
     case 'invalid_value':
-      return i.input === undefined ? `is required (one of ${list(i.values as unknown[])})` : `must be one of ${list(i.values as unknown[])}`;
+      return i.input === undefined
+        ? `is required (one of ${list(i.values as unknown[])})`
+        : `must be one of ${list(i.values as unknown[])}`;
     case 'unrecognized_keys':
       return `unknown field(s): ${(i.keys as string[]).join(', ')}`;
     case 'invalid_format':
@@ -58,7 +61,8 @@ const e = { error: zodMessage };
 
 export const zString = () => z.string(e);
 /** A trimmed, non-empty string of at most `max` characters. */
-export const zRequiredText = (max: number) => z.string(e).trim().min(1, 'is required').max(max, `must be at most ${max} characters`);
+export const zRequiredText = (max: number) =>
+  z.string(e).trim().min(1, 'is required').max(max, `must be at most ${max} characters`);
 export const zNumber = () => z.number(e);
 export const zInt = () => z.number(e).int();
 export const zBoolean = () => z.boolean(e);
@@ -80,12 +84,14 @@ export const zNumberOrPlaceholder = (inner: z.ZodType) =>
     const res = inner.safeParse(v, { error: zodMessage });
     if (res.success) return;
     for (const iss of res.error.issues) {
-      const message = typeof v === 'string' && iss.code === 'invalid_type' ? `${iss.message} or a {{placeholder}}` : iss.message;
+      const message =
+        typeof v === 'string' && iss.code === 'invalid_type' ? `${iss.message} or a {{placeholder}}` : iss.message;
       ctx.addIssue({ code: 'custom', message, path: iss.path });
     }
   });
 
-export const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+export const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** `base` + zod path → `base.key[0].sub`. */
 export function joinPath(base: string, path: readonly PropertyKey[]): string {

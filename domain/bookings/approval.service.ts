@@ -16,21 +16,40 @@ import { emit } from '../outbox/emit';
 import { inTransaction } from '../shared/tx';
 import { bookingApprovalKind } from '../workflow-kinds';
 import { startForRow, type WorkflowPort } from '../workflow-port';
-import { APPROVE_UPDATE, CLOSED_SIGNAL, REJECT_UPDATE, type BookingApprovalInput, type DecideActivityInput, type DecisionResult } from './approval-types';
+import {
+  APPROVE_UPDATE,
+  CLOSED_SIGNAL,
+  REJECT_UPDATE,
+  type BookingApprovalInput,
+  type DecideActivityInput,
+  type DecisionResult,
+} from './approval-types';
 import { Booking, BookingConfig } from './booking.entity';
 import { bookingEventPayload, getBooking, type BookingSideDeps } from './bookings.service';
 
 const HOUR = 3_600_000;
 
 /** The one place a pending booking is decided (activity of the workflow, or the API when no run exists). */
-export async function decideBooking(ctx: Ctx, input: Omit<DecideActivityInput, 'workspaceId'>): Promise<DecisionResult> {
+export async function decideBooking(
+  ctx: Ctx,
+  input: Omit<DecideActivityInput, 'workspaceId'>,
+): Promise<DecisionResult> {
   const to = input.decision === 'approve' ? 'approved' : 'rejected';
   return inTransaction(ctx, async () => {
     const now = new Date();
-    const changed = await ctx.em.nativeUpdate(Booking, { _id: input.bookingId, status: 'pending' }, {
-      status: to, decidedAt: now, decidedBy: input.timeout ? null : input.userId, updatedAt: now,
-      ...(to === 'approved' ? { decisionNotes: input.notes ?? null } : { rejectionReason: input.reason ?? (input.timeout ? 'approval deadline passed' : null) }),
-    });
+    const changed = await ctx.em.nativeUpdate(
+      Booking,
+      { _id: input.bookingId, status: 'pending' },
+      {
+        status: to,
+        decidedAt: now,
+        decidedBy: input.timeout ? null : input.userId,
+        updatedAt: now,
+        ...(to === 'approved'
+          ? { decisionNotes: input.notes ?? null }
+          : { rejectionReason: input.reason ?? (input.timeout ? 'approval deadline passed' : null) }),
+      },
+    );
     const booking = await ctx.em.findOne(Booking, { _id: input.bookingId }, { refresh: true });
     if (!booking) return { decided: false, status: 'missing' };
     if (!changed) return { decided: false, status: booking.status };
@@ -39,12 +58,23 @@ export async function decideBooking(ctx: Ctx, input: Omit<DecideActivityInput, '
       const event = await ctx.em.findOne(CalendarEvent, { _id: booking.calendarEventId });
       if (event) {
         ctx.em.remove(event);
-        emit(ctx, { type: 'event_deleted', entityType: 'event', entityId: event._id, payload: { event: serializeEvent(event) } });
+        emit(ctx, {
+          type: 'event_deleted',
+          entityType: 'event',
+          entityId: event._id,
+          payload: { event: serializeEvent(event) },
+        });
       }
     }
     emit(ctx, {
-      type: to === 'approved' ? 'booking_approved' : 'booking_rejected', entityType: 'booking', entityId: booking._id,
-      payload: bookingEventPayload(booking, { decidedBy: input.timeout ? 'deadline' : 'user', ...(input.notes ? { notes: input.notes } : {}), ...(input.reason ? { reason: input.reason } : {}) }),
+      type: to === 'approved' ? 'booking_approved' : 'booking_rejected',
+      entityType: 'booking',
+      entityId: booking._id,
+      payload: bookingEventPayload(booking, {
+        decidedBy: input.timeout ? 'deadline' : 'user',
+        ...(input.notes ? { notes: input.notes } : {}),
+        ...(input.reason ? { reason: input.reason } : {}),
+      }),
     });
     return { decided: true, status: to };
   });
@@ -55,14 +85,22 @@ export function activityCtx(orm: MikroORM, workspaceId: string, userId: string):
   return { em: forkForWorkspace(orm.em, workspaceId), actor: { workspaceId, userId, role: 'owner', scopes: [] } };
 }
 
-export interface ApprovalDeps { workflows: WorkflowPort; log: Logger; timeScale: number }
+export interface ApprovalDeps {
+  workflows: WorkflowPort;
+  log: Logger;
+  timeScale: number;
+}
 
 export function approvalInput(booking: Booking, config: BookingConfig, timeScale: number): BookingApprovalInput {
   const created = booking.createdAt.getTime();
   const deadline = created + config.approvalDeadlineHours * HOUR * timeScale;
   return {
-    workspaceId: booking.workspaceId, bookingId: booking._id, deadlineAt: new Date(deadline).toISOString(),
-    reminderEveryMs: config.approvalReminderHours ? Math.max(1000, Math.round(config.approvalReminderHours * HOUR * timeScale)) : null,
+    workspaceId: booking.workspaceId,
+    bookingId: booking._id,
+    deadlineAt: new Date(deadline).toISOString(),
+    reminderEveryMs: config.approvalReminderHours
+      ? Math.max(1000, Math.round(config.approvalReminderHours * HOUR * timeScale))
+      : null,
     onTimeout: config.onApprovalTimeout,
   };
 }
@@ -74,36 +112,90 @@ export function bookingSideDeps(deps: ApprovalDeps): BookingSideDeps {
       const input = approvalInput(booking, config, deps.timeScale);
       const workflowId = bookingApprovalKind.workflowId(booking.workspaceId, booking._id);
       // The mirror of the deadline follows the (test-scaled) workflow input.
-      await ctx.em.nativeUpdate(Booking, { _id: booking._id }, { approvalWorkflowId: workflowId, approvalDeadlineAt: new Date(input.deadlineAt) });
+      await ctx.em.nativeUpdate(
+        Booking,
+        { _id: booking._id },
+        { approvalWorkflowId: workflowId, approvalDeadlineAt: new Date(input.deadlineAt) },
+      );
       booking.approvalWorkflowId = workflowId;
       booking.approvalDeadlineAt = new Date(input.deadlineAt);
-      await startForRow(deps.workflows, {
-        kind: bookingApprovalKind, workspaceId: booking.workspaceId, id: booking._id, input,
-        meta: { workspaceId: booking.workspaceId, bookingId: booking._id, configId: config._id, configName: config.name, deadlineAt: input.deadlineAt },
-      }, {
-        log: deps.log, retryable: false, what: 'the booking approval',
-        // Nobody could decide or time out this booking: it must not keep holding the slot.
-        markNotStarted: async (reason) => {
-          await ctx.em.nativeUpdate(Booking, { _id: booking._id, status: 'pending' }, { status: 'cancelled', cancelledAt: new Date(), cancelReason: reason.slice(0, 1000), updatedAt: new Date() });
+      await startForRow(
+        deps.workflows,
+        {
+          kind: bookingApprovalKind,
+          workspaceId: booking.workspaceId,
+          id: booking._id,
+          input,
+          meta: {
+            workspaceId: booking.workspaceId,
+            bookingId: booking._id,
+            configId: config._id,
+            configName: config.name,
+            deadlineAt: input.deadlineAt,
+          },
         },
-      });
+        {
+          log: deps.log,
+          retryable: false,
+          what: 'the booking approval',
+          // Nobody could decide or time out this booking: it must not keep holding the slot.
+          markNotStarted: async (reason) => {
+            await ctx.em.nativeUpdate(
+              Booking,
+              { _id: booking._id, status: 'pending' },
+              {
+                status: 'cancelled',
+                cancelledAt: new Date(),
+                cancelReason: reason.slice(0, 1000),
+                updatedAt: new Date(),
+              },
+            );
+          },
+        },
+      );
     },
     async closeApproval(workflowId) {
-      await deps.workflows.signal(workflowId, CLOSED_SIGNAL).catch((err: unknown) => deps.log.warn({ err, workflowId }, 'booking approval: close signal failed; the run decides nothing once the row is not pending'));
+      await deps.workflows
+        .signal(workflowId, CLOSED_SIGNAL)
+        .catch((err: unknown) =>
+          deps.log.warn(
+            { err, workflowId },
+            'booking approval: close signal failed; the run decides nothing once the row is not pending',
+          ),
+        );
     },
   };
 }
 
 /** POST /bookings/:id/approve and /reject: through the workflow's update (answers synchronously). */
-export async function decideThroughWorkflow(ctx: Ctx, id: string, decision: 'approve' | 'reject', args: { notes?: string; reason?: string }, deps: ApprovalDeps): Promise<Booking> {
+export async function decideThroughWorkflow(
+  ctx: Ctx,
+  id: string,
+  decision: 'approve' | 'reject',
+  args: { notes?: string; reason?: string },
+  deps: ApprovalDeps,
+): Promise<Booking> {
   const booking = await getBooking(ctx, id);
-  const notPending = (status: string) => new DomainError('invalid_state', `status: the booking is ${status}; only a pending booking can be ${decision === 'approve' ? 'approved' : 'rejected'}`, { current: status });
+  const notPending = (status: string) =>
+    new DomainError(
+      'invalid_state',
+      `status: the booking is ${status}; only a pending booking can be ${decision === 'approve' ? 'approved' : 'rejected'}`,
+      { current: status },
+    );
   if (booking.status !== 'pending') throw notPending(booking.status);
-  const call = { userId: ctx.actor.userId, ...(args.notes !== undefined ? { notes: args.notes } : {}), ...(args.reason !== undefined ? { reason: args.reason } : {}) };
+  const call = {
+    userId: ctx.actor.userId,
+    ...(args.notes !== undefined ? { notes: args.notes } : {}),
+    ...(args.reason !== undefined ? { reason: args.reason } : {}),
+  };
   let result: DecisionResult;
   try {
     if (!booking.approvalWorkflowId) throw new DomainError('not_found', 'workflow not found');
-    result = await deps.workflows.update<DecisionResult>(booking.approvalWorkflowId, decision === 'approve' ? APPROVE_UPDATE : REJECT_UPDATE, call);
+    result = await deps.workflows.update<DecisionResult>(
+      booking.approvalWorkflowId,
+      decision === 'approve' ? APPROVE_UPDATE : REJECT_UPDATE,
+      call,
+    );
   } catch (err) {
     if (!(err instanceof DomainError && err.code === 'not_found')) throw err;
     // No run (finished or never started): the row still decides, under the same condition.

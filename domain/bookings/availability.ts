@@ -7,7 +7,17 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError, validation } from '../errors';
 import { HOLDING_STATUSES, type BookingConfig, type MeetingType } from './booking.entity';
 import { MAX_SLOT_RANGE_DAYS } from './bookings.schemas';
-import { computeSlots, daysBetween, localClock, localDateOf, localRange, type AgentLoad, type Interval, type Slot, type SlotRules } from './slots';
+import {
+  computeSlots,
+  daysBetween,
+  localClock,
+  localDateOf,
+  localRange,
+  type AgentLoad,
+  type Interval,
+  type Slot,
+  type SlotRules,
+} from './slots';
 
 const DAY_MS = 86_400_000;
 const HOLDING_SQL = HOLDING_STATUSES.map((s) => `'${s}'`).join(', ');
@@ -19,7 +29,11 @@ export function meetingTypeOf(config: BookingConfig, meetingTypeId: string | und
     return first;
   }
   const found = config.meetingTypes.find((m) => m.id === meetingTypeId);
-  if (!found) throw validation(`meetingTypeId: the config has no meeting type "${meetingTypeId}" (${config.meetingTypes.map((m) => m.id).join(', ')})`, [{ path: 'meetingTypeId', error: 'unknown meeting type' }]);
+  if (!found)
+    throw validation(
+      `meetingTypeId: the config has no meeting type "${meetingTypeId}" (${config.meetingTypes.map((m) => m.id).join(', ')})`,
+      [{ path: 'meetingTypeId', error: 'unknown meeting type' }],
+    );
   return found;
 }
 
@@ -40,8 +54,17 @@ export function rulesOf(config: BookingConfig, meetingType: MeetingType): SlotRu
  * local day. Holds of every config count (an agent is one person); `excludeBookingId` leaves out
  * the booking being rescheduled.
  */
-export async function loadAgentLoads(em: EntityManager, workspaceId: string, zone: string, agentIds: readonly string[], range: Interval, excludeBookingId?: string): Promise<Map<string, AgentLoad>> {
-  const loads = new Map<string, { holds: Interval[]; events: Interval[]; perDay: Map<string, number> }>(agentIds.map((id) => [id, { holds: [], events: [], perDay: new Map() }]));
+export async function loadAgentLoads(
+  em: EntityManager,
+  workspaceId: string,
+  zone: string,
+  agentIds: readonly string[],
+  range: Interval,
+  excludeBookingId?: string,
+): Promise<Map<string, AgentLoad>> {
+  const loads = new Map<string, { holds: Interval[]; events: Interval[]; perDay: Map<string, number> }>(
+    agentIds.map((id) => [id, { holds: [], events: [], perDay: new Map() }]),
+  );
   if (!agentIds.length) return loads;
   const marks = agentIds.map(() => '?').join(', ');
   const from = new Date(range.start);
@@ -61,7 +84,10 @@ export async function loadAgentLoads(em: EntityManager, workspaceId: string, zon
   // Zero-length events block nothing; an all-day event without an end blocks 24 hours from its start.
   const events = await em.execute<{ owner_id: string; start: Date; end: Date; all_day: boolean }[]>(
     `select owner_id, start, "end", all_day from calendar_event e where workspace_id = ? and owner_id in (${marks}) and start < ? and greatest("end", start + case when all_day then interval '1 day' else interval '0' end) > ?${
-      excludeBookingId ? ' and not exists (select 1 from booking b where b.id = ? and b.workspace_id = e.workspace_id and b.calendar_event_id = e.id)' : ''}`,
+      excludeBookingId
+        ? ' and not exists (select 1 from booking b where b.id = ? and b.workspace_id = e.workspace_id and b.calendar_event_id = e.id)'
+        : ''
+    }`,
     [workspaceId, ...agentIds, to, from, ...(excludeBookingId ? [excludeBookingId] : [])],
   );
   for (const e of events) {
@@ -75,24 +101,60 @@ export async function loadAgentLoads(em: EntityManager, workspaceId: string, zon
 /** The range whose holds can touch a slot of these local dates: the dates plus the buffers around them. */
 function loadRange(config: BookingConfig, startDate: string, endDate: string): Interval {
   const r = localRange(startDate, endDate, config.timeZone);
-  return { start: r.start - config.bufferBeforeMinutes * 60_000 - DAY_MS, end: r.end + (config.bufferAfterMinutes + 24 * 60) * 60_000 };
+  return {
+    start: r.start - config.bufferBeforeMinutes * 60_000 - DAY_MS,
+    end: r.end + (config.bufferAfterMinutes + 24 * 60) * 60_000,
+  };
 }
 
-export interface SlotsRequest { startDate: string; endDate: string; meetingTypeId?: string | null; agentId?: string; excludeBookingId?: string }
+export interface SlotsRequest {
+  startDate: string;
+  endDate: string;
+  meetingTypeId?: string | null;
+  agentId?: string;
+  excludeBookingId?: string;
+}
 
 export function assertRange(startDate: string, endDate: string): void {
   const days = daysBetween(startDate, endDate);
-  if (days < 0) throw validation('endDate: must not be before startDate', [{ path: 'endDate', error: 'before startDate' }]);
-  if (days + 1 > MAX_SLOT_RANGE_DAYS) throw validation(`endDate: the range may span at most ${MAX_SLOT_RANGE_DAYS} days`, [{ path: 'endDate', error: `more than ${MAX_SLOT_RANGE_DAYS} days` }]);
+  if (days < 0)
+    throw validation('endDate: must not be before startDate', [{ path: 'endDate', error: 'before startDate' }]);
+  if (days + 1 > MAX_SLOT_RANGE_DAYS)
+    throw validation(`endDate: the range may span at most ${MAX_SLOT_RANGE_DAYS} days`, [
+      { path: 'endDate', error: `more than ${MAX_SLOT_RANGE_DAYS} days` },
+    ]);
 }
 
-export async function availableSlots(em: EntityManager, workspaceId: string, config: BookingConfig, req: SlotsRequest, now = new Date()): Promise<{ meetingType: MeetingType; slots: Slot[] }> {
+export async function availableSlots(
+  em: EntityManager,
+  workspaceId: string,
+  config: BookingConfig,
+  req: SlotsRequest,
+  now = new Date(),
+): Promise<{ meetingType: MeetingType; slots: Slot[] }> {
   assertRange(req.startDate, req.endDate);
   const meetingType = meetingTypeOf(config, req.meetingTypeId);
   const agents = req.agentId ? config.agents.filter((a) => a.userId === req.agentId) : config.agents;
-  if (req.agentId && !agents.length) throw validation('agentId: not an agent of this booking config', [{ path: 'agentId', error: 'not an agent of the config' }]);
-  const loads = await loadAgentLoads(em, workspaceId, config.timeZone, agents.map((a) => a.userId), loadRange(config, req.startDate, req.endDate), req.excludeBookingId);
-  const slots = computeSlots({ rules: rulesOf(config, meetingType), agents, loads, startDate: req.startDate, endDate: req.endDate, now });
+  if (req.agentId && !agents.length)
+    throw validation('agentId: not an agent of this booking config', [
+      { path: 'agentId', error: 'not an agent of the config' },
+    ]);
+  const loads = await loadAgentLoads(
+    em,
+    workspaceId,
+    config.timeZone,
+    agents.map((a) => a.userId),
+    loadRange(config, req.startDate, req.endDate),
+    req.excludeBookingId,
+  );
+  const slots = computeSlots({
+    rules: rulesOf(config, meetingType),
+    agents,
+    loads,
+    startDate: req.startDate,
+    endDate: req.endDate,
+    now,
+  });
   return { meetingType, slots };
 }
 
@@ -100,22 +162,47 @@ export async function availableSlots(em: EntityManager, workspaceId: string, con
  * Checks a requested start: 400 when it is no slot of the config at all (outside availability,
  * off the slot grid, too soon), 409 when it is one but taken. Returns the free agents, best first.
  */
-export async function freeAgentsFor(em: EntityManager, workspaceId: string, config: BookingConfig, meetingType: MeetingType, start: Date, opts: { agentIds?: string[]; excludeBookingId?: string; field: string }, now = new Date()): Promise<{ agentIds: string[]; perDay: (agentId: string) => number; localDate: string }> {
+export async function freeAgentsFor(
+  em: EntityManager,
+  workspaceId: string,
+  config: BookingConfig,
+  meetingType: MeetingType,
+  start: Date,
+  opts: { agentIds?: string[]; excludeBookingId?: string; field: string },
+  now = new Date(),
+): Promise<{ agentIds: string[]; perDay: (agentId: string) => number; localDate: string }> {
   const localDate = localDateOf(start, config.timeZone);
   const rules = rulesOf(config, meetingType);
   const agents = opts.agentIds ? config.agents.filter((a) => opts.agentIds!.includes(a.userId)) : config.agents;
   const iso = start.toISOString();
-  const onGrid = computeSlots({ rules, agents, loads: new Map(), startDate: localDate, endDate: localDate, now }).some((s) => s.start === iso);
+  const onGrid = computeSlots({ rules, agents, loads: new Map(), startDate: localDate, endDate: localDate, now }).some(
+    (s) => s.start === iso,
+  );
   if (!onGrid) {
-    throw validation(`${opts.field}: ${iso} is not a bookable slot start of this config (outside the agents' availability, off the ${config.slotIntervalMinutes}-minute grid, or within the minimum notice of ${config.minimumNoticeMinutes} minutes)`, [{ path: opts.field, error: 'not a slot start' }]);
+    throw validation(
+      `${opts.field}: ${iso} is not a bookable slot start of this config (outside the agents' availability, off the ${config.slotIntervalMinutes}-minute grid, or within the minimum notice of ${config.minimumNoticeMinutes} minutes)`,
+      [{ path: opts.field, error: 'not a slot start' }],
+    );
   }
-  const loads = await loadAgentLoads(em, workspaceId, config.timeZone, agents.map((a) => a.userId), loadRange(config, localDate, localDate), opts.excludeBookingId);
-  const slot = computeSlots({ rules, agents, loads, startDate: localDate, endDate: localDate, now }).find((s) => s.start === iso);
+  const loads = await loadAgentLoads(
+    em,
+    workspaceId,
+    config.timeZone,
+    agents.map((a) => a.userId),
+    loadRange(config, localDate, localDate),
+    opts.excludeBookingId,
+  );
+  const slot = computeSlots({ rules, agents, loads, startDate: localDate, endDate: localDate, now }).find(
+    (s) => s.start === iso,
+  );
   if (!slot) throw slotTaken();
   return { agentIds: slot.agentIds, perDay: (id) => loads.get(id)?.perDay.get(localDate) ?? 0, localDate };
 }
 
-export const slotTaken = (): DomainError => new DomainError('conflict', 'the slot is no longer available (another booking holds it); pick another slot', { code: 'slot_unavailable' });
+export const slotTaken = (): DomainError =>
+  new DomainError('conflict', 'the slot is no longer available (another booking holds it); pick another slot', {
+    code: 'slot_unavailable',
+  });
 
 /** Postgres exclusion_violation of the booking hold constraint. */
 export function isHoldConflict(err: unknown): boolean {
@@ -123,8 +210,18 @@ export function isHoldConflict(err: unknown): boolean {
   return !!e && (e.code === '23P01' || /booking_agent_hold_excl/.test(e.message ?? ''));
 }
 
-/** Counts the agent's holding bookings of a local day under a transaction lock (maxPerDay stays exact under concurrency). */
-export async function lockedDayCount(em: EntityManager, workspaceId: string, agentId: string, zone: string, localDate: string, excludeBookingId?: string): Promise<number> {
+/**
+ * Counts the agent's holding bookings of a local day under a transaction lock (maxPerDay stays exact under
+ * concurrency).
+ */
+export async function lockedDayCount(
+  em: EntityManager,
+  workspaceId: string,
+  agentId: string,
+  zone: string,
+  localDate: string,
+  excludeBookingId?: string,
+): Promise<number> {
   await em.execute(`select pg_advisory_xact_lock(hashtext(?))`, [`booking-day:${workspaceId}:${agentId}:${localDate}`]);
   const r = localRange(localDate, localDate, zone);
   const rows = await em.execute<{ n: string }[]>(

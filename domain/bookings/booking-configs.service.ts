@@ -16,9 +16,30 @@ import type { BookingConfigInput } from './bookings.schemas';
  */
 
 export const CONFIG_FIELDS = [
-  '_id', 'name', 'description', 'timeZone', 'location', 'agents', 'meetingTypes', 'bufferBeforeMinutes', 'bufferAfterMinutes', 'minimumNoticeMinutes',
-  'maxPerDay', 'slotIntervalMinutes', 'requiresApproval', 'approvalDeadlineHours', 'approvalReminderHours', 'onApprovalTimeout', 'approvers',
-  'createPerson', 'createLead', 'leadSource', 'publicBookingEnabled', 'isDefault', 'createdAt', 'updatedAt',
+  '_id',
+  'name',
+  'description',
+  'timeZone',
+  'location',
+  'agents',
+  'meetingTypes',
+  'bufferBeforeMinutes',
+  'bufferAfterMinutes',
+  'minimumNoticeMinutes',
+  'maxPerDay',
+  'slotIntervalMinutes',
+  'requiresApproval',
+  'approvalDeadlineHours',
+  'approvalReminderHours',
+  'onApprovalTimeout',
+  'approvers',
+  'createPerson',
+  'createLead',
+  'leadSource',
+  'publicBookingEnabled',
+  'isDefault',
+  'createdAt',
+  'updatedAt',
 ] as const;
 const WRITABLE = CONFIG_FIELDS.filter((k) => !['_id', 'isDefault', 'createdAt', 'updatedAt'].includes(k));
 
@@ -29,20 +50,52 @@ const WORKDAY = [{ start: '09:00', end: '17:00' }];
 export const DEFAULT_WEEK = { mon: WORKDAY, tue: WORKDAY, wed: WORKDAY, thu: WORKDAY, fri: WORKDAY };
 export const DEFAULT_MEETING_TYPES: MeetingType[] = [{ id: 'meeting', name: 'Meeting', durationMinutes: 30 }];
 
-const defaults = (): Omit<BookingConfig, '_id' | 'workspaceId' | 'createdAt' | 'updatedAt' | 'name' | 'timeZone' | 'agents'> => ({
-  description: null, location: null, meetingTypes: DEFAULT_MEETING_TYPES, bufferBeforeMinutes: 0, bufferAfterMinutes: 0, minimumNoticeMinutes: 60,
-  maxPerDay: null, slotIntervalMinutes: 30, requiresApproval: false, approvalDeadlineHours: 24, approvalReminderHours: null, onApprovalTimeout: 'reject',
-  approvers: [], createPerson: true, createLead: false, leadSource: null, publicBookingEnabled: true, isDefault: false,
+const defaults = (): Omit<
+  BookingConfig,
+  '_id' | 'workspaceId' | 'createdAt' | 'updatedAt' | 'name' | 'timeZone' | 'agents'
+> => ({
+  description: null,
+  location: null,
+  meetingTypes: DEFAULT_MEETING_TYPES,
+  bufferBeforeMinutes: 0,
+  bufferAfterMinutes: 0,
+  minimumNoticeMinutes: 60,
+  maxPerDay: null,
+  slotIntervalMinutes: 30,
+  requiresApproval: false,
+  approvalDeadlineHours: 24,
+  approvalReminderHours: null,
+  onApprovalTimeout: 'reject',
+  approvers: [],
+  createPerson: true,
+  createLead: false,
+  leadSource: null,
+  publicBookingEnabled: true,
+  isDefault: false,
 });
 
 async function ensureDefault(ctx: Ctx): Promise<void> {
   if (await ctx.em.count(BookingConfig, { isDefault: true })) return;
-  const owners = await ctx.em.find(User, { role: 'owner' }, { orderBy: { createdAt: 'asc' }, limit: 5, fields: ['_id'] });
+  const owners = await ctx.em.find(
+    User,
+    { role: 'owner' },
+    { orderBy: { createdAt: 'asc' }, limit: 5, fields: ['_id'] },
+  );
   const agents: BookingAgent[] = owners.map((u) => ({ userId: u._id, weeklyAvailability: DEFAULT_WEEK }));
   const fork = ctx.em.fork({ clear: true });
   fork.setFilterParams('tenant', { workspaceId: ctx.actor.workspaceId });
   try {
-    await fork.persist(createRecord({ ...ctx, em: fork }, BookingConfig, { ...defaults(), name: 'Default', timeZone: DEFAULT_TIME_ZONE, agents, isDefault: true })).flush();
+    await fork
+      .persist(
+        createRecord({ ...ctx, em: fork }, BookingConfig, {
+          ...defaults(),
+          name: 'Default',
+          timeZone: DEFAULT_TIME_ZONE,
+          agents,
+          isDefault: true,
+        }),
+      )
+      .flush();
   } catch (err) {
     // Two first lists raced: the other one created it (one default per workspace, unique index).
     if (!(err instanceof UniqueConstraintViolationException)) throw err;
@@ -66,18 +119,39 @@ async function assertUsers(ctx: Ctx, ids: string[], field: string): Promise<void
   if (!unique.length) return;
   const found = await ctx.em.find(User, { _id: { $in: unique } }, { fields: ['_id'] });
   const missing = unique.filter((id) => !found.some((u) => u._id === id));
-  if (missing.length) throw validation(`${field}: no user with id ${missing.join(', ')} in this workspace`, missing.map((id) => ({ path: field, error: `unknown user ${id}` })));
+  if (missing.length)
+    throw validation(
+      `${field}: no user with id ${missing.join(', ')} in this workspace`,
+      missing.map((id) => ({ path: field, error: `unknown user ${id}` })),
+    );
 }
 
 async function checkRefs(ctx: Ctx, input: BookingConfigInput): Promise<void> {
-  if (input.agents) await assertUsers(ctx, input.agents.map((a) => a.userId), 'agents');
+  if (input.agents)
+    await assertUsers(
+      ctx,
+      input.agents.map((a) => a.userId),
+      'agents',
+    );
   if (input.approvers) await assertUsers(ctx, input.approvers, 'approvers');
 }
 
-export async function createConfig(ctx: Ctx, input: BookingConfigInput & { name: string; timeZone: string }): Promise<Record<string, unknown>> {
+export async function createConfig(
+  ctx: Ctx,
+  input: BookingConfigInput & { name: string; timeZone: string },
+): Promise<Record<string, unknown>> {
   await checkRefs(ctx, input);
-  const config = createRecord(ctx, BookingConfig, { ...defaults(), agents: [], ...pickDefined<BookingConfig>(input as Record<string, unknown>, WRITABLE) } as BookingConfig);
-  emit(ctx, { type: 'booking_config_created', entityType: 'booking_config', entityId: config._id, payload: { bookingConfig: serializeConfig(config) } });
+  const config = createRecord(ctx, BookingConfig, {
+    ...defaults(),
+    agents: [],
+    ...pickDefined<BookingConfig>(input as Record<string, unknown>, WRITABLE),
+  } as BookingConfig);
+  emit(ctx, {
+    type: 'booking_config_created',
+    entityType: 'booking_config',
+    entityId: config._id,
+    payload: { bookingConfig: serializeConfig(config) },
+  });
   await ctx.em.persist(config).flush();
   return serializeConfig(config);
 }
@@ -89,7 +163,12 @@ export async function updateConfig(ctx: Ctx, id: string, input: BookingConfigInp
   const changes = applyPatch(config, pickDefined<BookingConfig>(input as Record<string, unknown>, WRITABLE));
   if (Object.keys(changes).length) {
     config.updatedAt = new Date();
-    emit(ctx, { type: 'booking_config_updated', entityType: 'booking_config', entityId: config._id, payload: { bookingConfig: serializeConfig(config), changes: Object.keys(changes) } });
+    emit(ctx, {
+      type: 'booking_config_updated',
+      entityType: 'booking_config',
+      entityId: config._id,
+      payload: { bookingConfig: serializeConfig(config), changes: Object.keys(changes) },
+    });
     await ctx.em.flush();
   }
   return serializeConfig(config);

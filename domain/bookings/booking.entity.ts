@@ -4,10 +4,20 @@ import { p, tenantProps } from '../orm/base';
 export const WEEKDAYS = ['mon', 'tue', 'wed', 'thu', 'fri', 'sat', 'sun'] as const;
 export type Weekday = (typeof WEEKDAYS)[number];
 /** Local wall-clock window, 'HH:mm' (end may be '24:00'). */
-export interface TimeWindow { start: string; end: string }
+export interface TimeWindow {
+  start: string;
+  end: string;
+}
 export type WeeklyAvailability = Partial<Record<Weekday, TimeWindow[]>>;
-export interface BookingAgent { userId: string; weeklyAvailability: WeeklyAvailability }
-export interface MeetingType { id: string; name: string; durationMinutes: number }
+export interface BookingAgent {
+  userId: string;
+  weeklyAvailability: WeeklyAvailability;
+}
+export interface MeetingType {
+  id: string;
+  name: string;
+  durationMinutes: number;
+}
 
 export const APPROVAL_TIMEOUT_OUTCOMES = ['reject', 'approve'] as const;
 export type ApprovalTimeoutOutcome = (typeof APPROVAL_TIMEOUT_OUTCOMES)[number];
@@ -48,9 +58,22 @@ export type BookingStatus = (typeof BOOKING_STATUSES)[number];
 /** Statuses that hold the slot (the exclusion constraint's WHERE clause says the same). */
 export const HOLDING_STATUSES: readonly BookingStatus[] = ['pending', 'approved', 'confirmed'];
 
-export interface AttendeeInfo { name: string; email: string; phone?: string | null; notes?: string | null }
-export interface InvitedParticipant { email: string; name?: string | null }
-export interface RescheduleEntry { from: string; to: string; at: string; by: 'user' | 'attendee' }
+export interface AttendeeInfo {
+  name: string;
+  email: string;
+  phone?: string | null;
+  notes?: string | null;
+}
+export interface InvitedParticipant {
+  email: string;
+  name?: string | null;
+}
+export interface RescheduleEntry {
+  from: string;
+  to: string;
+  at: string;
+  by: 'user' | 'attendee';
+}
 
 export const Booking = defineEntity({
   name: 'Booking',

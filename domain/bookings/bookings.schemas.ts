@@ -5,11 +5,24 @@ import { APPROVAL_TIMEOUT_OUTCOMES, BOOKING_STATUSES, WEEKDAYS } from './booking
 import { isLocalDate, isLocalTime, isValidTimeZone, minutesOf } from './slots';
 
 const objectId = z.string().refine(isId, { message: 'must be a 24-character hex id' });
-const requiredId = z.string({ message: 'is required (a 24-character hex id)' }).refine(isId, { message: 'must be a 24-character hex id' });
-const text = (max: number) => z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
+const requiredId = z
+  .string({ message: 'is required (a 24-character hex id)' })
+  .refine(isId, { message: 'must be a 24-character hex id' });
+const text = (max: number) =>
+  z.string().trim().min(1, 'must not be empty').max(max, `must be at most ${max} characters`);
 const clearable = (max: number) =>
-  z.string().trim().max(max, `must be at most ${max} characters`).nullable().transform((v) => (v === '' || v === null ? null : v));
-const int = (min: number, max: number) => z.number({ message: 'must be a number' }).int('must be an integer').min(min, `must be at least ${min}`).max(max, `must be at most ${max}`);
+  z
+    .string()
+    .trim()
+    .max(max, `must be at most ${max} characters`)
+    .nullable()
+    .transform((v) => (v === '' || v === null ? null : v));
+const int = (min: number, max: number) =>
+  z
+    .number({ message: 'must be a number' })
+    .int('must be an integer')
+    .min(min, `must be at least ${min}`)
+    .max(max, `must be at most ${max}`);
 
 export const MAX_AGENTS = 50;
 export const MAX_MEETING_TYPES = 50;
@@ -17,7 +30,9 @@ export const MAX_WINDOWS_PER_DAY = 12;
 /** Widest available-slots query (days, inclusive). */
 export const MAX_SLOT_RANGE_DAYS = 62;
 
-export const timeZoneField = z.string().refine(isValidTimeZone, { message: 'must be an IANA time zone such as Europe/Copenhagen' });
+export const timeZoneField = z
+  .string()
+  .refine(isValidTimeZone, { message: 'must be an IANA time zone such as Europe/Copenhagen' });
 
 const windowSchema = z
   .object({
@@ -29,18 +44,30 @@ const windowSchema = z
 const dayWindows = z
   .array(windowSchema)
   .max(MAX_WINDOWS_PER_DAY, `at most ${MAX_WINDOWS_PER_DAY} windows per day`)
-  .refine((list) => {
-    const sorted = [...list].sort((a, b) => minutesOf(a.start) - minutesOf(b.start));
-    return sorted.every((w, i) => i === 0 || minutesOf(w.start) >= minutesOf(sorted[i - 1]!.end));
-  }, { message: 'windows of one day must not overlap' });
+  .refine(
+    (list) => {
+      const sorted = [...list].sort((a, b) => minutesOf(a.start) - minutesOf(b.start));
+      return sorted.every((w, i) => i === 0 || minutesOf(w.start) >= minutesOf(sorted[i - 1]!.end));
+    },
+    { message: 'windows of one day must not overlap' },
+  );
 
-export const weeklyAvailabilitySchema = z.strictObject(Object.fromEntries(WEEKDAYS.map((d) => [d, dayWindows.optional()])) as Record<(typeof WEEKDAYS)[number], z.ZodOptional<typeof dayWindows>>, {
-  message: `keys must be weekdays (${WEEKDAYS.join(', ')})`,
-});
+export const weeklyAvailabilitySchema = z.strictObject(
+  Object.fromEntries(WEEKDAYS.map((d) => [d, dayWindows.optional()])) as Record<
+    (typeof WEEKDAYS)[number],
+    z.ZodOptional<typeof dayWindows>
+  >,
+  {
+    message: `keys must be weekdays (${WEEKDAYS.join(', ')})`,
+  },
+);
 
 const agentSchema = z.object({ userId: objectId, weeklyAvailability: weeklyAvailabilitySchema });
 const meetingTypeSchema = z.object({
-  id: z.string().trim().regex(/^[A-Za-z0-9_-]{1,100}$/, 'must be 1-100 letters, digits, _ or -'),
+  id: z
+    .string()
+    .trim()
+    .regex(/^[A-Za-z0-9_-]{1,100}$/, 'must be 1-100 letters, digits, _ or -'),
   name: text(200),
   durationMinutes: int(5, 24 * 60),
 });
@@ -53,12 +80,16 @@ export const bookingConfigFields = {
   agents: z
     .array(agentSchema)
     .max(MAX_AGENTS, `at most ${MAX_AGENTS} agents`)
-    .refine((list) => new Set(list.map((a) => a.userId)).size === list.length, { message: 'an agent may appear only once' }),
+    .refine((list) => new Set(list.map((a) => a.userId)).size === list.length, {
+      message: 'an agent may appear only once',
+    }),
   meetingTypes: z
     .array(meetingTypeSchema)
     .min(1, 'at least one meeting type')
     .max(MAX_MEETING_TYPES, `at most ${MAX_MEETING_TYPES} meeting types`)
-    .refine((list) => new Set(list.map((m) => m.id)).size === list.length, { message: 'meeting type ids must be unique' }),
+    .refine((list) => new Set(list.map((m) => m.id)).size === list.length, {
+      message: 'meeting type ids must be unique',
+    }),
   bufferBeforeMinutes: int(0, 24 * 60),
   bufferAfterMinutes: int(0, 24 * 60),
   minimumNoticeMinutes: int(0, 365 * 24 * 60),
@@ -67,7 +98,9 @@ export const bookingConfigFields = {
   requiresApproval: z.boolean({ message: 'must be a boolean' }),
   approvalDeadlineHours: int(1, 24 * 30),
   approvalReminderHours: int(1, 24 * 30).nullable(),
-  onApprovalTimeout: z.enum(APPROVAL_TIMEOUT_OUTCOMES, { message: `must be one of ${APPROVAL_TIMEOUT_OUTCOMES.join(', ')}` }),
+  onApprovalTimeout: z.enum(APPROVAL_TIMEOUT_OUTCOMES, {
+    message: `must be one of ${APPROVAL_TIMEOUT_OUTCOMES.join(', ')}`,
+  }),
   approvers: z.array(objectId).max(50, 'at most 50 approvers'),
   createPerson: z.boolean({ message: 'must be a boolean' }),
   createLead: z.boolean({ message: 'must be a boolean' }),
@@ -79,7 +112,9 @@ export const createBookingConfigBody = z.object(bookingConfigFields).partial().r
 export const updateBookingConfigBody = z.object(bookingConfigFields).partial();
 export type BookingConfigInput = z.infer<typeof updateBookingConfigBody>;
 
-const localDate = z.string({ message: 'is required (YYYY-MM-DD)' }).refine(isLocalDate, { message: 'must be a date YYYY-MM-DD (a local date in the config\'s time zone)' });
+const localDate = z
+  .string({ message: 'is required (YYYY-MM-DD)' })
+  .refine(isLocalDate, { message: "must be a date YYYY-MM-DD (a local date in the config's time zone)" });
 
 export const availableSlotsQuery = z.object({
   configId: requiredId,
@@ -92,17 +127,28 @@ export const availableSlotsQuery = z.object({
 /** ISO 8601 instant with a time and an offset (or Z): a slot start is never a bare local time. */
 export const instant = z
   .string({ message: 'is required (ISO 8601 date-time with offset, e.g. 2026-03-30T09:00:00+02:00)' })
-  .refine((s) => /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/.test(s) && !Number.isNaN(Date.parse(s)), {
-    message: 'must be an ISO 8601 date-time with offset, e.g. 2026-03-30T09:00:00+02:00',
-  })
+  .refine(
+    (s) =>
+      /^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2}(\.\d{1,9})?)?(Z|[+-]\d{2}:?\d{2})$/.test(s) &&
+      !Number.isNaN(Date.parse(s)),
+    {
+      message: 'must be an ISO 8601 date-time with offset, e.g. 2026-03-30T09:00:00+02:00',
+    },
+  )
   .transform((s) => new Date(s));
 
-const attendeeSchema = z.object({
-  name: text(200),
-  email: z.email({ message: 'must be a valid e-mail address' }).max(320, 'must be at most 320 characters').transform((v) => v.toLowerCase()),
-  phone: z.string().trim().max(50, 'must be at most 50 characters').nullable().optional(),
-  notes: z.string().trim().max(5000, 'must be at most 5000 characters').nullable().optional(),
-}, { message: 'attendeeInfo is required ({ name, email, phone?, notes? })' });
+const attendeeSchema = z.object(
+  {
+    name: text(200),
+    email: z
+      .email({ message: 'must be a valid e-mail address' })
+      .max(320, 'must be at most 320 characters')
+      .transform((v) => v.toLowerCase()),
+    phone: z.string().trim().max(50, 'must be at most 50 characters').nullable().optional(),
+    notes: z.string().trim().max(5000, 'must be at most 5000 characters').nullable().optional(),
+  },
+  { message: 'attendeeInfo is required ({ name, email, phone?, notes? })' },
+);
 
 export const MAX_INVITED = 20;
 
@@ -112,10 +158,22 @@ export const createBookingBody = z.object({
   attendeeInfo: attendeeSchema,
   meetingTypeId: z.string().max(100).optional(),
   selectedAgentId: objectId.optional(),
-  customFieldsData: z.record(z.string().max(100), z.unknown()).optional()
-    .refine((v) => v === undefined || JSON.stringify(v).length <= 20_000, { message: 'must be at most 20000 characters as JSON' }),
+  customFieldsData: z
+    .record(z.string().max(100), z.unknown())
+    .optional()
+    .refine((v) => v === undefined || JSON.stringify(v).length <= 20_000, {
+      message: 'must be at most 20000 characters as JSON',
+    }),
   invitedParticipants: z
-    .array(z.object({ email: z.email({ message: 'must be a valid e-mail address' }).max(320).transform((v) => v.toLowerCase()), name: z.string().trim().max(200).nullable().optional() }))
+    .array(
+      z.object({
+        email: z
+          .email({ message: 'must be a valid e-mail address' })
+          .max(320)
+          .transform((v) => v.toLowerCase()),
+        name: z.string().trim().max(200).nullable().optional(),
+      }),
+    )
     .max(MAX_INVITED, `at most ${MAX_INVITED} invited participants`)
     .optional(),
 });
@@ -125,9 +183,15 @@ export const BOOKING_SORTS = ['startDateTime', 'endDateTime', 'createdAt', 'stat
 export const BOOKING_VIEWS = ['all', 'upcoming', 'past'] as const;
 
 export const rescheduleBody = z.object({ newSlotStart: instant, reason: z.string().trim().max(2000).optional() });
-export const approveBody = z.object({ notes: z.string().trim().max(5000, 'must be at most 5000 characters').optional() });
-export const rejectBody = z.object({ reason: z.string().trim().max(5000, 'must be at most 5000 characters').optional() });
-export const cancelBody = z.object({ reason: z.string().trim().max(2000, 'must be at most 2000 characters').optional() });
+export const approveBody = z.object({
+  notes: z.string().trim().max(5000, 'must be at most 5000 characters').optional(),
+});
+export const rejectBody = z.object({
+  reason: z.string().trim().max(5000, 'must be at most 5000 characters').optional(),
+});
+export const cancelBody = z.object({
+  reason: z.string().trim().max(2000, 'must be at most 2000 characters').optional(),
+});
 export { BOOKING_STATUSES };
 
 // Query and path schemas of the /bookings routes.
@@ -136,8 +200,15 @@ export const listBookingsQuery = z.object({
   ...pageParams(100),
   status: z
     .string()
-    .transform((s) => s.split(',').map((x) => x.trim()).filter(Boolean))
-    .refine((list) => list.every((s) => (BOOKING_STATUSES as readonly string[]).includes(s)), { message: `must be one or more of ${BOOKING_STATUSES.join(', ')} (comma-separated)` })
+    .transform((s) =>
+      s
+        .split(',')
+        .map((x) => x.trim())
+        .filter(Boolean),
+    )
+    .refine((list) => list.every((s) => (BOOKING_STATUSES as readonly string[]).includes(s)), {
+      message: `must be one or more of ${BOOKING_STATUSES.join(', ')} (comma-separated)`,
+    })
     .transform((list) => list as (typeof BOOKING_STATUSES)[number][])
     .optional(),
   dateFrom: isoDateParam.optional(),

@@ -14,25 +14,38 @@ import { Booking, BookingConfig, HOLDING_STATUSES } from './booking.entity';
 import { cancelBooking, rescheduleBooking, type BookingSideDeps } from './bookings.service';
 import { isLocalDate } from './slots';
 
-interface Loaded { ctx: Ctx; booking: Booking; config: BookingConfig }
+interface Loaded {
+  ctx: Ctx;
+  booking: Booking;
+  config: BookingConfig;
+}
 
 async function load(orm: MikroORM, publicId: string): Promise<Loaded> {
   // Found across workspaces by its capability, then handled with a fork bound to its workspace.
-  const found = await orm.em.fork().findOne(Booking, { publicId }, { filters: false, fields: ['_id', 'workspaceId', 'agentId'] });
+  const found = await orm.em
+    .fork()
+    .findOne(Booking, { publicId }, { filters: false, fields: ['_id', 'workspaceId', 'agentId'] });
   if (!found) throw notFound('booking');
   const em = forkForWorkspace(orm.em, found.workspaceId);
   const booking = await em.findOneOrFail(Booking, { _id: found._id });
   const config = await em.findOne(BookingConfig, { _id: booking.configId });
   if (!config) throw notFound('booking');
-  return { ctx: { em, actor: { workspaceId: found.workspaceId, userId: booking.agentId, role: 'member', scopes: [] } }, booking, config };
+  return {
+    ctx: { em, actor: { workspaceId: found.workspaceId, userId: booking.agentId, role: 'member', scopes: [] } },
+    booking,
+    config,
+  };
 }
 
 function selfService(l: Loaded, now: Date): { canCancel: boolean; canReschedule: boolean; why: string | null } {
   const holding = HOLDING_STATUSES.includes(l.booking.status);
   const early = l.booking.startDateTime.getTime() - now.getTime() >= l.config.minimumNoticeMinutes * 60_000;
-  const why = !l.config.publicBookingEnabled ? 'online changes are turned off for this booking page; contact the organizer'
-    : !holding ? `the booking is ${l.booking.status}`
-      : !early ? `changes must be made at least ${l.config.minimumNoticeMinutes} minutes before the start`
+  const why = !l.config.publicBookingEnabled
+    ? 'online changes are turned off for this booking page; contact the organizer'
+    : !holding
+      ? `the booking is ${l.booking.status}`
+      : !early
+        ? `changes must be made at least ${l.config.minimumNoticeMinutes} minutes before the start`
         : null;
   return { canCancel: why === null, canReschedule: why === null, why };
 }
@@ -43,12 +56,22 @@ export async function publicView(orm: MikroORM, publicId: string, now = new Date
   const agent = await l.ctx.em.findOne(User, { _id: b.agentId }, { fields: ['firstName', 'lastName'] });
   const rules = selfService(l, now);
   return {
-    publicId: b.publicId, status: b.status, startDateTime: b.startDateTime.toISOString(), endDateTime: b.endDateTime.toISOString(), timeZone: b.timeZone,
-    meetingType: { id: b.meetingTypeId, name: b.meetingTypeName }, attendeeInfo: { name: b.attendeeInfo.name, email: b.attendeeInfo.email },
+    publicId: b.publicId,
+    status: b.status,
+    startDateTime: b.startDateTime.toISOString(),
+    endDateTime: b.endDateTime.toISOString(),
+    timeZone: b.timeZone,
+    meetingType: { id: b.meetingTypeId, name: b.meetingTypeName },
+    attendeeInfo: { name: b.attendeeInfo.name, email: b.attendeeInfo.email },
     host: agent ? [agent.firstName, agent.lastName].filter(Boolean).join(' ') : null,
-    bookingPage: { name: l.config.name, location: l.config.location, minimumNoticeMinutes: l.config.minimumNoticeMinutes },
-    approvalDeadlineAt: b.status === 'pending' ? b.approvalDeadlineAt?.toISOString() ?? null : null,
-    canCancel: rules.canCancel, canReschedule: rules.canReschedule,
+    bookingPage: {
+      name: l.config.name,
+      location: l.config.location,
+      minimumNoticeMinutes: l.config.minimumNoticeMinutes,
+    },
+    approvalDeadlineAt: b.status === 'pending' ? (b.approvalDeadlineAt?.toISOString() ?? null) : null,
+    canCancel: rules.canCancel,
+    canReschedule: rules.canReschedule,
   };
 }
 
@@ -57,16 +80,40 @@ function assertSelfService(l: Loaded, now: Date): void {
   if (rules.why) throw new DomainError('invalid_state', `this booking cannot be changed online: ${rules.why}`);
 }
 
-export async function publicSlots(orm: MikroORM, publicId: string, q: { startDate: string; endDate: string }, now = new Date()) {
-  if (!isLocalDate(q.startDate)) throw validation('startDate: must be a date YYYY-MM-DD', [{ path: 'startDate', error: 'not a date' }]);
-  if (!isLocalDate(q.endDate)) throw validation('endDate: must be a date YYYY-MM-DD', [{ path: 'endDate', error: 'not a date' }]);
+export async function publicSlots(
+  orm: MikroORM,
+  publicId: string,
+  q: { startDate: string; endDate: string },
+  now = new Date(),
+) {
+  if (!isLocalDate(q.startDate))
+    throw validation('startDate: must be a date YYYY-MM-DD', [{ path: 'startDate', error: 'not a date' }]);
+  if (!isLocalDate(q.endDate))
+    throw validation('endDate: must be a date YYYY-MM-DD', [{ path: 'endDate', error: 'not a date' }]);
   const l = await load(orm, publicId);
-  const { slots } = await availableSlots(l.ctx.em, l.ctx.actor.workspaceId, l.config, { ...q, meetingTypeId: l.booking.meetingTypeId, excludeBookingId: l.booking._id }, now);
+  const { slots } = await availableSlots(
+    l.ctx.em,
+    l.ctx.actor.workspaceId,
+    l.config,
+    { ...q, meetingTypeId: l.booking.meetingTypeId, excludeBookingId: l.booking._id },
+    now,
+  );
   // Attendees see times, not which agent is free.
-  return { timeZone: l.config.timeZone, startDate: q.startDate, endDate: q.endDate, slots: slots.map(({ agentIds: _a, ...s }) => s) };
+  return {
+    timeZone: l.config.timeZone,
+    startDate: q.startDate,
+    endDate: q.endDate,
+    slots: slots.map(({ agentIds: _a, ...s }) => s),
+  };
 }
 
-export async function publicCancel(orm: MikroORM, publicId: string, reason: string | undefined, side: BookingSideDeps, now = new Date()) {
+export async function publicCancel(
+  orm: MikroORM,
+  publicId: string,
+  reason: string | undefined,
+  side: BookingSideDeps,
+  now = new Date(),
+) {
   const l = await load(orm, publicId);
   assertSelfService(l, now);
   await cancelBooking(l.ctx, l.booking, { reason, by: 'attendee' }, side);

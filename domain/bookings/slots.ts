@@ -24,7 +24,10 @@ export interface SlotRules {
 }
 
 /** [start, end) in epoch milliseconds. */
-export interface Interval { start: number; end: number }
+export interface Interval {
+  start: number;
+  end: number;
+}
 
 export interface AgentLoad {
   /** Existing holds of this agent's holding bookings (buffers included). */
@@ -35,7 +38,10 @@ export interface AgentLoad {
   perDay: ReadonlyMap<string, number>;
 }
 
-export interface AgentSchedule { userId: string; weeklyAvailability: WeeklyAvailability }
+export interface AgentSchedule {
+  userId: string;
+  weeklyAvailability: WeeklyAvailability;
+}
 
 export interface Slot {
   /** UTC instants, ISO 8601. */
@@ -91,7 +97,11 @@ const pad = (n: number): string => String(n).padStart(2, '0');
  * once per quarter hour (every offset and transition of the tz database falls on a quarter hour)
  * and the rest is UTC arithmetic, instead of one luxon DateTime per instant.
  */
-export function localClock(zone: string): { offsetMs(at: number): number; date(at: number): string; time(at: number): string } {
+export function localClock(zone: string): {
+  offsetMs(at: number): number;
+  date(at: number): string;
+  time(at: number): string;
+} {
   const tz = IANAZone.create(zone);
   const cache = new Map<number, number>();
   const offsetMs = (at: number): number => {
@@ -117,7 +127,9 @@ export function localClock(zone: string): { offsetMs(at: number): number; date(a
   };
 }
 
-/** The instants that bound the local dates [startDate, endDate] in a zone: [first midnight, midnight after the last). */
+/**
+ * The instants that bound the local dates [startDate, endDate] in a zone: [first midnight, midnight after the last).
+ */
 export function localRange(startDate: string, endDate: string, zone: string): Interval {
   const start = DateTime.fromISO(startDate, { zone }).startOf('day');
   const end = DateTime.fromISO(endDate, { zone }).plus({ days: 1 }).startOf('day');
@@ -153,7 +165,9 @@ export function overlapsAny(merged: readonly Interval[], start: number, end: num
   return lo < merged.length && merged[lo]!.start < end;
 }
 
-/** The windows of one local date as instants (DST-correct; '24:00' is the next midnight); `at` caches per date and time. */
+/**
+ * The windows of one local date as instants (DST-correct; '24:00' is the next midnight); `at` caches per date and time.
+ */
 function windowsOn(date: DateTime, availability: WeeklyAvailability, at: (hhmm: string) => number): Interval[] {
   const day = WEEKDAYS[date.weekday - 1]!;
   return (availability[day] ?? []).map((w) => ({ start: at(w.start), end: at(w.end) }));
@@ -166,19 +180,28 @@ export function computeSlots(q: SlotQuery): Slot[] {
   const step = Math.max(1, rules.slotIntervalMinutes) * MINUTE;
   const earliest = q.now.getTime() + rules.minimumNoticeMinutes * MINUTE;
   const agents = q.onlyAgentIds ? q.agents.filter((a) => q.onlyAgentIds!.includes(a.userId)) : q.agents;
-  const busy = new Map(agents.map((a) => {
-    const load = q.loads.get(a.userId);
-    return [a.userId, mergeIntervals([...(load?.holds ?? []), ...(load?.events ?? [])])] as const;
-  }));
+  const busy = new Map(
+    agents.map((a) => {
+      const load = q.loads.get(a.userId);
+      return [a.userId, mergeIntervals([...(load?.holds ?? []), ...(load?.events ?? [])])] as const;
+    }),
+  );
   const byStart = new Map<number, string[]>();
   const last = DateTime.fromISO(q.endDate, { zone });
-  for (let date = DateTime.fromISO(q.startDate, { zone }).startOf('day'); date <= last; date = date.plus({ days: 1 }).startOf('day')) {
+  for (
+    let date = DateTime.fromISO(q.startDate, { zone }).startOf('day');
+    date <= last;
+    date = date.plus({ days: 1 }).startOf('day')
+  ) {
     const localDate = date.toISODate()!;
     const instants = new Map<string, number>();
     const at = (hhmm: string): number => {
       let v = instants.get(hhmm);
       if (v === undefined) {
-        v = hhmm === '24:00' ? date.plus({ days: 1 }).startOf('day').toMillis() : DateTime.fromISO(`${localDate}T${hhmm}`, { zone }).toMillis();
+        v =
+          hhmm === '24:00'
+            ? date.plus({ days: 1 }).startOf('day').toMillis()
+            : DateTime.fromISO(`${localDate}T${hhmm}`, { zone }).toMillis();
         instants.set(hhmm, v);
       }
       return v;
@@ -202,16 +225,21 @@ export function computeSlots(q: SlotQuery): Slot[] {
   }
   const clock = localClock(zone);
   const order = agents.map((a) => a.userId);
-  return [...byStart.entries()].sort((a, b) => a[0] - b[0]).map(([s, agentIds]) => ({
-    start: new Date(s).toISOString(),
-    end: new Date(s + duration).toISOString(),
-    localDate: clock.date(s),
-    localTime: clock.time(s),
-    agentIds: agentIds.length > 1 ? order.filter((id) => agentIds.includes(id)) : agentIds,
-  }));
+  return [...byStart.entries()]
+    .sort((a, b) => a[0] - b[0])
+    .map(([s, agentIds]) => ({
+      start: new Date(s).toISOString(),
+      end: new Date(s + duration).toISOString(),
+      localDate: clock.date(s),
+      localTime: clock.time(s),
+      agentIds: agentIds.length > 1 ? order.filter((id) => agentIds.includes(id)) : agentIds,
+    }));
 }
 
 /** Round-robin by load: the free agent with the fewest holding bookings that day (config order breaks ties). */
 export function rankAgents(agentIds: readonly string[], perDay: (agentId: string) => number): string[] {
-  return agentIds.map((id, i) => ({ id, i, n: perDay(id) })).sort((a, b) => a.n - b.n || a.i - b.i).map((x) => x.id);
+  return agentIds
+    .map((id, i) => ({ id, i, n: perDay(id) }))
+    .sort((a, b) => a.n - b.n || a.i - b.i)
+    .map((x) => x.id);
 }

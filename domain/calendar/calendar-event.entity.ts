@@ -3,7 +3,11 @@ import { p, tenantProps } from '../orm/base';
 
 export const ATTENDEE_STATUSES = ['needs_action', 'accepted', 'declined', 'tentative'] as const;
 export type AttendeeStatus = (typeof ATTENDEE_STATUSES)[number];
-export interface Attendee { email: string; name: string | null; status: AttendeeStatus }
+export interface Attendee {
+  email: string;
+  name: string | null;
+  status: AttendeeStatus;
+}
 
 // Types used by the automation action create_task (second spec document), which creates events.
 export const EVENT_TYPES = ['meeting', 'call', 'task', 'follow_up', 'email', 'deadline', 'reminder', 'other'] as const;

@@ -8,9 +8,16 @@ export const MAX_ATTENDEES = 100;
 export const MAX_REMINDER_MINUTES = 40_320;
 
 const attendee = z.object({
-  email: z.email({ message: 'must be a valid e-mail address' }).max(320).transform((e) => e.toLowerCase()),
-  name: clearableText(200).optional().transform((v) => v ?? null),
-  status: z.enum(ATTENDEE_STATUSES, { message: `must be one of ${ATTENDEE_STATUSES.join(', ')}` }).default('needs_action'),
+  email: z
+    .email({ message: 'must be a valid e-mail address' })
+    .max(320)
+    .transform((e) => e.toLowerCase()),
+  name: clearableText(200)
+    .optional()
+    .transform((v) => v ?? null),
+  status: z
+    .enum(ATTENDEE_STATUSES, { message: `must be one of ${ATTENDEE_STATUSES.join(', ')}` })
+    .default('needs_action'),
 });
 
 const eventFields = {
@@ -24,12 +31,21 @@ const eventFields = {
   leadId: refField,
   dealId: refField,
   ownerId: userId.describe('default: the API caller'),
-  reminderMinutes: z.number().int('must be whole minutes').min(0, 'must be at least 0').max(MAX_REMINDER_MINUTES, `must be at most ${MAX_REMINDER_MINUTES}`).nullable(),
+  reminderMinutes: z
+    .number()
+    .int('must be whole minutes')
+    .min(0, 'must be at least 0')
+    .max(MAX_REMINDER_MINUTES, `must be at most ${MAX_REMINDER_MINUTES}`)
+    .nullable(),
 };
 
 /** end ≥ start is checked by the domain on the merged record. */
 export const createEventBody = z
-  .object({ title: requiredText(500), start: isoDate.describe('ISO date or datetime'), end: isoDate.describe('ISO date or datetime; not before start') })
+  .object({
+    title: requiredText(500),
+    start: isoDate.describe('ISO date or datetime'),
+    end: isoDate.describe('ISO date or datetime; not before start'),
+  })
   .extend(z.object(eventFields).partial().shape);
 export const updateEventBody = createEventBody.partial();
 

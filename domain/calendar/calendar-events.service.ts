@@ -9,11 +9,41 @@ import { CalendarEvent } from './calendar-event.entity';
 import type { EventInput } from './calendar-events.schemas';
 
 export const EVENT_FIELDS = [
-  '_id', 'title', 'description', 'type', 'start', 'end', 'allDay', 'location', 'attendees', 'companyId', 'personId', 'leadId', 'dealId',
-  'ownerId', 'reminderMinutes', 'createdAt', 'updatedAt',
+  '_id',
+  'title',
+  'description',
+  'type',
+  'start',
+  'end',
+  'allDay',
+  'location',
+  'attendees',
+  'companyId',
+  'personId',
+  'leadId',
+  'dealId',
+  'ownerId',
+  'reminderMinutes',
+  'createdAt',
+  'updatedAt',
 ] as const;
 
-const FIELDS = ['title', 'description', 'type', 'start', 'end', 'allDay', 'location', 'attendees', 'companyId', 'personId', 'leadId', 'dealId', 'ownerId', 'reminderMinutes'] as const;
+const FIELDS = [
+  'title',
+  'description',
+  'type',
+  'start',
+  'end',
+  'allDay',
+  'location',
+  'attendees',
+  'companyId',
+  'personId',
+  'leadId',
+  'dealId',
+  'ownerId',
+  'reminderMinutes',
+] as const;
 
 export const serializeEvent = (e: CalendarEvent): Record<string, unknown> => toPlain(e, EVENT_FIELDS);
 
@@ -33,14 +63,29 @@ async function check(ctx: Ctx, input: EventInput): Promise<void> {
 
 // Checked on the merged record so a PUT of only `end` cannot move it before the stored start.
 function assertOrder(start: Date, end: Date): void {
-  if (end.getTime() < start.getTime()) throw validation('end: must not be before start', [{ path: 'end', error: 'must not be before start' }]);
+  if (end.getTime() < start.getTime())
+    throw validation('end: must not be before start', [{ path: 'end', error: 'must not be before start' }]);
 }
 
-export async function createEvent(ctx: Ctx, input: EventInput & { title: string; start: Date; end: Date }): Promise<Record<string, unknown>> {
+export async function createEvent(
+  ctx: Ctx,
+  input: EventInput & { title: string; start: Date; end: Date },
+): Promise<Record<string, unknown>> {
   assertOrder(input.start, input.end);
   await check(ctx, input);
-  const event = createRecord(ctx, CalendarEvent, { type: 'meeting', allDay: false, attendees: [], ownerId: ctx.actor.userId, ...pick(input) } as CalendarEvent);
-  emit(ctx, { type: 'event_created', entityType: 'event', entityId: event._id, payload: { event: serializeEvent(event) } });
+  const event = createRecord(ctx, CalendarEvent, {
+    type: 'meeting',
+    allDay: false,
+    attendees: [],
+    ownerId: ctx.actor.userId,
+    ...pick(input),
+  } as CalendarEvent);
+  emit(ctx, {
+    type: 'event_created',
+    entityType: 'event',
+    entityId: event._id,
+    payload: { event: serializeEvent(event) },
+  });
   await ctx.em.flush();
   return serializeEvent(event);
 }
@@ -52,7 +97,12 @@ export async function updateEvent(ctx: Ctx, id: string, input: EventInput): Prom
   const changes = applyPatch(event, pick(input));
   if (!Object.keys(changes).length) return serializeEvent(event);
   event.updatedAt = new Date();
-  emit(ctx, { type: 'event_updated', entityType: 'event', entityId: event._id, payload: { event: serializeEvent(event), changes } });
+  emit(ctx, {
+    type: 'event_updated',
+    entityType: 'event',
+    entityId: event._id,
+    payload: { event: serializeEvent(event), changes },
+  });
   await ctx.em.flush();
   return serializeEvent(event);
 }
@@ -77,7 +127,8 @@ export interface EventListQuery extends PageRequest {
 /** Calendar order: earliest start first; from/to bound the start (a bare date `to` means the whole day). */
 export async function listEvents(ctx: Ctx, query: EventListQuery) {
   const where: Record<string, unknown> = {};
-  for (const key of ['ownerId', 'companyId', 'personId', 'leadId', 'dealId'] as const) if (query[key]) where[key] = query[key];
+  for (const key of ['ownerId', 'companyId', 'personId', 'leadId', 'dealId'] as const)
+    if (query[key]) where[key] = query[key];
   const range = dateWhere({ dateFrom: query.from, dateTo: query.to }).createdAt;
   if (range) where.start = range;
   const { items, total } = await findPage(ctx.em, CalendarEvent, where, query, { start: 'asc' });

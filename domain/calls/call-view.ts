@@ -42,7 +42,12 @@ export function serializeCall(c: Call, opts: { maxTurns?: number } = {}): Record
   };
 }
 
-const LINKS = [['personId', 'person'], ['companyId', 'company'], ['leadId', 'lead'], ['dealId', 'deal']] as const;
+const LINKS = [
+  ['personId', 'person'],
+  ['companyId', 'company'],
+  ['leadId', 'lead'],
+  ['dealId', 'deal'],
+] as const;
 
 /** The call's timeline row: linked to every record the call is linked to. */
 export function callTimelineRow(c: Call): LinkedActivity {
@@ -59,7 +64,14 @@ export function callTimelineRow(c: Call): LinkedActivity {
     entityType: primary ? primary[1] : null,
     entityId: primary ? (c[primary[0]] as string) : null,
     date: c.startedAt,
-    metadata: { callId: c._id, phone: c.phone, direction: c.direction, status: c.status, duration: c.duration, outcome: c.outcome ?? null },
+    metadata: {
+      callId: c._id,
+      phone: c.phone,
+      direction: c.direction,
+      status: c.status,
+      duration: c.duration,
+      outcome: c.outcome ?? null,
+    },
     ownerId: c.ownerId ?? null,
   };
 }

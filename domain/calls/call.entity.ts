@@ -3,12 +3,28 @@ import { p, tenantProps } from '../orm/base';
 
 export const CALL_DIRECTIONS = ['inbound', 'outbound'] as const;
 export type CallDirection = (typeof CALL_DIRECTIONS)[number];
-export const CALL_STATUSES = ['ringing', 'in_progress', 'answered', 'completed', 'missed', 'busy', 'failed', 'no_answer', 'voicemail', 'cancelled'] as const;
+export const CALL_STATUSES = [
+  'ringing',
+  'in_progress',
+  'answered',
+  'completed',
+  'missed',
+  'busy',
+  'failed',
+  'no_answer',
+  'voicemail',
+  'cancelled',
+] as const;
 export type CallStatus = (typeof CALL_STATUSES)[number];
 export const TRANSCRIPT_STATUSES = ['none', 'pending', 'processing', 'completed', 'failed'] as const;
 export type TranscriptStatus = (typeof TRANSCRIPT_STATUSES)[number];
 
-export interface ConversationTurn { speaker: string; text: string; startMs?: number | null; endMs?: number | null }
+export interface ConversationTurn {
+  speaker: string;
+  text: string;
+  startMs?: number | null;
+  endMs?: number | null;
+}
 
 // recordingUrl is stored for logged-in sessions only; serializers never include it (spec: Call).
 export const Call = defineEntity({

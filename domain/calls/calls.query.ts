@@ -20,13 +20,19 @@ export interface CallListQuery extends PageRequest {
 
 export async function listCalls(ctx: Ctx, query: CallListQuery) {
   const where: Record<string, unknown> = {};
-  for (const key of ['direction', 'status', 'companyId', 'personId', 'leadId', 'dealId', 'ownerId'] as const) if (query[key]) where[key] = query[key];
+  for (const key of ['direction', 'status', 'companyId', 'personId', 'leadId', 'dealId', 'ownerId'] as const)
+    if (query[key]) where[key] = query[key];
   const range = dateWhere({ dateFrom: query.dateFrom, dateTo: query.dateTo }).createdAt;
   if (range) where.startedAt = range;
   if (query.updatedSince) where.updatedAt = { $gte: query.updatedSince };
   if (query.q) {
     const like = likePattern(query.q);
-    where.$or = [{ subject: { $ilike: like } }, { phone: { $ilike: like } }, { notes: { $ilike: like } }, { outcome: { $ilike: like } }];
+    where.$or = [
+      { subject: { $ilike: like } },
+      { phone: { $ilike: like } },
+      { notes: { $ilike: like } },
+      { outcome: { $ilike: like } },
+    ];
   }
   const order: Record<string, 'asc' | 'desc'> = query.updatedSince ? { updatedAt: 'asc' } : { startedAt: 'desc' };
   const { items, total } = await findPage(ctx.em, Call, where, query, order);

@@ -25,12 +25,17 @@ const turn = z
     startMs: ms,
     endMs: ms,
   })
-  .refine((t) => t.startMs == null || t.endMs == null || t.endMs >= t.startMs, { message: 'endMs must not be before startMs', path: ['endMs'] });
+  .refine((t) => t.startMs == null || t.endMs == null || t.endMs >= t.startMs, {
+    message: 'endMs must not be before startMs',
+    path: ['endMs'],
+  });
 
 const callFields = {
   subject: clearableText(300),
   direction,
-  status: callStatus.describe('default completed; completed and answered start the call_completed / call_answered automations'),
+  status: callStatus.describe(
+    'default completed; completed and answered start the call_completed / call_answered automations',
+  ),
   duration: duration.describe('seconds'),
   startedAt: isoDate.describe('default now'),
   notes: clearableText(50_000),
@@ -44,7 +49,10 @@ const callFields = {
   transcriptSummary: clearableText(20_000),
   transcriptStatus: z.enum(TRANSCRIPT_STATUSES, { message: `must be one of ${TRANSCRIPT_STATUSES.join(', ')}` }),
   conversation: z.array(turn).max(MAX_CONVERSATION_TURNS, `at most ${MAX_CONVERSATION_TURNS} turns`),
-  languageCode: clearableText(20).refine((v) => v === null || /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(v), 'must be a language tag such as en or da-DK'),
+  languageCode: clearableText(20).refine(
+    (v) => v === null || /^[A-Za-z]{2,3}(-[A-Za-z0-9]{2,8})*$/.test(v),
+    'must be a language tag such as en or da-DK',
+  ),
   recordingUrl: z
     .union([z.literal(''), z.null(), z.url({ protocol: /^https$/, message: 'must be an https URL' }).max(2048)])
     .transform((v) => v || null)
@@ -53,7 +61,12 @@ const callFields = {
 };
 
 export const createCallBody = z
-  .object({ phone: requiredText(50), externalId: externalId.optional().describe('idempotency key: a repeated externalId answers the stored call with 200') })
+  .object({
+    phone: requiredText(50),
+    externalId: externalId
+      .optional()
+      .describe('idempotency key: a repeated externalId answers the stored call with 200'),
+  })
   .extend(z.object(callFields).partial().shape);
 export const updateCallBody = z.object({ phone: requiredText(50), ...callFields }).partial();
 

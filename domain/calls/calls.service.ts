@@ -12,8 +12,26 @@ import { callTimelineRow, serializeCall } from './call-view';
 import type { CallInput } from './calls.schemas';
 
 const FIELDS = [
-  'subject', 'phone', 'direction', 'status', 'duration', 'startedAt', 'notes', 'outcome', 'companyId', 'personId', 'leadId', 'dealId',
-  'ownerId', 'transcriptText', 'transcriptSummary', 'transcriptStatus', 'conversation', 'languageCode', 'recordingUrl', 'recordingPending',
+  'subject',
+  'phone',
+  'direction',
+  'status',
+  'duration',
+  'startedAt',
+  'notes',
+  'outcome',
+  'companyId',
+  'personId',
+  'leadId',
+  'dealId',
+  'ownerId',
+  'transcriptText',
+  'transcriptSummary',
+  'transcriptStatus',
+  'conversation',
+  'languageCode',
+  'recordingUrl',
+  'recordingPending',
 ] as const;
 
 // Automation triggers (second spec document): a call reaching these statuses starts automations.
@@ -42,7 +60,10 @@ export async function getCall(ctx: Ctx, id: string): Promise<Call> {
  * Creates the call and its call activity in one transaction. A repeated `externalId` answers the
  * stored call (`created: false`), also when two deliveries race.
  */
-export async function createCall(ctx: Ctx, input: CallInput & { phone: string }): Promise<{ call: Record<string, unknown>; created: boolean }> {
+export async function createCall(
+  ctx: Ctx,
+  input: CallInput & { phone: string },
+): Promise<{ call: Record<string, unknown>; created: boolean }> {
   if (input.externalId) {
     const existing = await ctx.em.findOne(Call, { externalId: input.externalId });
     if (existing) return { call: serializeCall(existing), created: false };
@@ -86,14 +107,23 @@ export async function updateCall(ctx: Ctx, id: string, input: CallInput): Promis
   // A delivered recording is no longer pending.
   if (input.recordingUrl && input.recordingPending === undefined) patch.recordingPending = false;
   // A transcript that arrives later completes the transcription unless the client says otherwise.
-  if ((input.transcriptText || input.conversation?.length) && input.transcriptStatus === undefined && call.transcriptStatus !== 'completed') {
+  if (
+    (input.transcriptText || input.conversation?.length) &&
+    input.transcriptStatus === undefined &&
+    call.transcriptStatus !== 'completed'
+  ) {
     patch.transcriptStatus = 'completed';
   }
   const changes = applyPatch(call, patch);
   if (!Object.keys(changes).length) return serializeCall(call);
   return inTransaction(ctx, async () => {
     call.updatedAt = new Date();
-    call.activityId = await syncLinkedActivity(ctx, call.activityId ?? null, { callRef: call._id }, callTimelineRow(call));
+    call.activityId = await syncLinkedActivity(
+      ctx,
+      call.activityId ?? null,
+      { callRef: call._id },
+      callTimelineRow(call),
+    );
     // The recording link stays out of events and change lists, like out of reads.
     const { recordingUrl: _r, ...visible } = changes;
     emitCall(ctx, 'call_updated', call, { changes: visible });

@@ -1,13 +1,48 @@
 import { z } from 'zod';
 import { profileUrlField } from '../lookups/lookups.schemas';
 import { fieldsQuery, listQuery } from '../shared/list-query';
-import { clearableEmail, clearableText, imageField, nameValueCustomFields, objectId, requiredText, tagsField } from '../shared/schemas';
+import {
+  clearableEmail,
+  clearableText,
+  imageField,
+  nameValueCustomFields,
+  objectId,
+  requiredText,
+  tagsField,
+} from '../shared/schemas';
 
 export const COMPANY_FIELDS = [
-  '_id', 'name', 'cvr', 'email', 'phone', 'address', 'city', 'zip', 'country', 'website', 'industry', 'employees',
-  'customFields', 'tags', 'avatar', 'logoUrl', 'ownerId', 'createdAt', 'updatedAt', 'profileUrl',
+  '_id',
+  'name',
+  'cvr',
+  'email',
+  'phone',
+  'address',
+  'city',
+  'zip',
+  'country',
+  'website',
+  'industry',
+  'employees',
+  'customFields',
+  'tags',
+  'avatar',
+  'logoUrl',
+  'ownerId',
+  'createdAt',
+  'updatedAt',
+  'profileUrl',
 ] as const;
-export const COMPANY_SUMMARY_FIELDS = ['name', 'cvr', 'email', 'phone', 'city', 'website', 'tags', 'updatedAt'] as const;
+export const COMPANY_SUMMARY_FIELDS = [
+  'name',
+  'cvr',
+  'email',
+  'phone',
+  'city',
+  'website',
+  'tags',
+  'updatedAt',
+] as const;
 
 const companyFields = {
   cvr: clearableText(50).describe('national company registry number; exact-match key for inbound'),
@@ -35,7 +70,9 @@ export const updateCompanyBody = z.object({ name: requiredText(300), ...companyF
 export const listCompaniesQuery = listQuery({
   maxLimit: 500,
   fields: COMPANY_FIELDS,
-  extra: { q: z.string().trim().max(200).optional().describe('case-insensitive match on name, e-mail, cvr, city, website') },
+  extra: {
+    q: z.string().trim().max(200).optional().describe('case-insensitive match on name, e-mail, cvr, city, website'),
+  },
 });
 
 export const getCompanyQuery = z.object({ fields: fieldsQuery(COMPANY_FIELDS).optional() });

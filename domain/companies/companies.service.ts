@@ -30,7 +30,12 @@ function scalarFields(input: CompanyInput): Partial<Company> {
   return scalars as Partial<Company>;
 }
 
-async function resolveImages(ctx: Ctx, input: CompanyInput, images: ImageResolver, preview: boolean): Promise<Partial<Company>> {
+async function resolveImages(
+  ctx: Ctx,
+  input: CompanyInput,
+  images: ImageResolver,
+  preview: boolean,
+): Promise<Partial<Company>> {
   const out: Partial<Company> = {};
   // Preview must not fetch or store anything: it shows the value as sent.
   if (input.avatar !== undefined) out.avatar = preview ? input.avatar || null : await images(ctx, input.avatar);
@@ -58,7 +63,12 @@ export async function createCompany(
   const view = serializeCompany(company);
   emit(ctx, { type: 'company_created', entityType: 'company', entityId: company._id, payload: { company: view } });
   emitTagChanges(ctx, 'company', company._id, [], company.tags);
-  recordSystemActivity(ctx, { companyId: company._id, entityType: 'company', entityId: company._id }, 'record_created', `Company ${company.name} created`);
+  recordSystemActivity(
+    ctx,
+    { companyId: company._id, entityType: 'company', entityId: company._id },
+    'record_created',
+    `Company ${company.name} created`,
+  );
   await ctx.em.flush();
   return serializeCompany(company);
 }
@@ -74,7 +84,9 @@ export async function updateCompany(
   const current = serializeCompany(company);
   const patch: Partial<Company> = {
     ...scalarFields(input),
-    ...(input.customFields !== undefined ? { customFields: mergeNameValues(company.customFields, input.customFields) } : {}),
+    ...(input.customFields !== undefined
+      ? { customFields: mergeNameValues(company.customFields, input.customFields) }
+      : {}),
     ...(input.tags !== undefined ? { tags: normalizeTags(input.tags) } : {}),
     ...(await resolveImages(ctx, input, opts.images, opts.preview)),
   };
@@ -88,9 +100,20 @@ export async function updateCompany(
   if (Object.keys(changes).length) {
     company.updatedAt = new Date();
     const view = serializeCompany(company);
-    emit(ctx, { type: 'company_updated', entityType: 'company', entityId: company._id, payload: { company: view, changes } });
+    emit(ctx, {
+      type: 'company_updated',
+      entityType: 'company',
+      entityId: company._id,
+      payload: { company: view, changes },
+    });
     emitTagChanges(ctx, 'company', company._id, beforeTags, company.tags);
-    recordSystemActivity(ctx, { companyId: company._id, entityType: 'company', entityId: company._id }, 'record_updated', `Company ${company.name} updated`, { changes });
+    recordSystemActivity(
+      ctx,
+      { companyId: company._id, entityType: 'company', entityId: company._id },
+      'record_updated',
+      `Company ${company.name} updated`,
+      { changes },
+    );
     await ctx.em.flush();
   }
   return serializeCompany(company);
@@ -105,17 +128,30 @@ export async function deleteCompany(ctx: Ctx, id: string): Promise<void> {
     await ctx.em.nativeUpdate(Person, { workspaceId: ws, companyId: id }, { companyId: null });
     await ctx.em.nativeUpdate(Deal, { workspaceId: ws, company: id }, { company: null });
     ctx.em.remove(company);
-    emit(ctx, { type: 'company_deleted', entityType: 'company', entityId: id, payload: { company: serializeCompany(company) } });
+    emit(ctx, {
+      type: 'company_deleted',
+      entityType: 'company',
+      entityId: id,
+      payload: { company: serializeCompany(company) },
+    });
   });
 }
 
-export interface CompanyListQuery extends PageRequest, DateFilterInput { q?: string }
+export interface CompanyListQuery extends PageRequest, DateFilterInput {
+  q?: string;
+}
 
 export async function listCompanies(ctx: Ctx, query: CompanyListQuery) {
   const where: Record<string, unknown> = { ...dateWhere(query) };
   if (query.q) {
     const like = likePattern(query.q);
-    where.$or = [{ name: { $ilike: like } }, { email: { $ilike: like } }, { cvr: { $ilike: like } }, { city: { $ilike: like } }, { website: { $ilike: like } }];
+    where.$or = [
+      { name: { $ilike: like } },
+      { email: { $ilike: like } },
+      { cvr: { $ilike: like } },
+      { city: { $ilike: like } },
+      { website: { $ilike: like } },
+    ];
   }
   // Incremental sync reads oldest change first so a client can resume from the last updatedAt.
   const order: Record<string, 'asc' | 'desc'> = query.updatedSince ? { updatedAt: 'asc' } : { createdAt: 'desc' };

@@ -5,7 +5,12 @@ import { p, tenantProps } from '../orm/base';
 export const Company = defineEntity({
   name: 'Company',
   tableName: 'company',
-  indexes: [{ properties: ['workspaceId', 'updatedAt'] }, { properties: ['workspaceId', 'createdAt'] }, { properties: ['workspaceId', 'cvr'] }, { properties: ['workspaceId', 'profileUrl'] }],
+  indexes: [
+    { properties: ['workspaceId', 'updatedAt'] },
+    { properties: ['workspaceId', 'createdAt'] },
+    { properties: ['workspaceId', 'cvr'] },
+    { properties: ['workspaceId', 'profileUrl'] },
+  ],
   properties: {
     ...tenantProps,
     name: p.string().length(300),

@@ -26,8 +26,14 @@ export interface ContractLine {
   totalMinor: number;
 }
 
-export interface ContractTerm { startDate: string | null; endDate: string | null }
-export interface ContractChannels { email: boolean; sms: boolean }
+export interface ContractTerm {
+  startDate: string | null;
+  endDate: string | null;
+}
+export interface ContractChannels {
+  email: boolean;
+  sms: boolean;
+}
 
 export const Contract = defineEntity({
   name: 'Contract',

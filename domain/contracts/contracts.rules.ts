@@ -6,7 +6,14 @@ export const contractStatusTransitions = defineTransitions<ContractStatus>({
   resource: 'contract',
   field: 'status',
   states: ['draft', 'sent', 'accepted', 'declined', 'expired', 'voided'],
-  transitions: { draft: ['sent'], sent: ['accepted', 'declined', 'expired', 'voided'], accepted: [], declined: [], expired: [], voided: [] },
+  transitions: {
+    draft: ['sent'],
+    sent: ['accepted', 'declined', 'expired', 'voided'],
+    accepted: [],
+    declined: [],
+    expired: [],
+    voided: [],
+  },
   notes: [
     'sent → accepted when every signer (role signer) has signed: the envelope workflow stores the signed PDF and emits contract.completed.',
     'sent → declined when one signer declines; sent → expired when deadlineAt passes; sent → voided by POST /contracts/:id/void.',

@@ -17,9 +17,18 @@ export function eidProviderFromConfig(url: string | undefined): EidProvider {
   return {
     name: url ? 'http' : 'none',
     assertConfigured() {
-      if (!url) throw new DomainError('not_configured', `eid signing is not configured: set ${EID_PROVIDER_ENV} to the national e-ID signing provider`, { env: EID_PROVIDER_ENV });
+      if (!url)
+        throw new DomainError(
+          'not_configured',
+          `eid signing is not configured: set ${EID_PROVIDER_ENV} to the national e-ID signing provider`,
+          { env: EID_PROVIDER_ENV },
+        );
       // A URL alone is not an adapter: refuse honestly rather than fall back to standard signing.
-      throw new DomainError('not_configured', `eid signing: no adapter for the provider at ${EID_PROVIDER_ENV} is installed in this build`, { env: EID_PROVIDER_ENV });
+      throw new DomainError(
+        'not_configured',
+        `eid signing: no adapter for the provider at ${EID_PROVIDER_ENV} is installed in this build`,
+        { env: EID_PROVIDER_ENV },
+      );
     },
   };
 }

@@ -17,10 +17,22 @@ import { renderSignedPdf } from './pdf';
 import { newSignerToken } from './tokens';
 import { newId } from '../ids';
 
-export interface EnvelopeDeps { orm: MikroORM; transport: EmailTransport; gateway: SmsGateway; publicBaseUrl: string; log: Logger }
-export interface EnvelopeIds { workspaceId: string; contractId: string }
+export interface EnvelopeDeps {
+  orm: MikroORM;
+  transport: EmailTransport;
+  gateway: SmsGateway;
+  publicBaseUrl: string;
+  log: Logger;
+}
+export interface EnvelopeIds {
+  workspaceId: string;
+  contractId: string;
+}
 
-const systemCtx = (em: EntityManager, workspaceId: string, userId: string): Ctx => ({ em, actor: { workspaceId, userId, role: 'owner', scopes: [] } });
+const systemCtx = (em: EntityManager, workspaceId: string, userId: string): Ctx => ({
+  em,
+  actor: { workspaceId, userId, role: 'owner', scopes: [] },
+});
 
 async function load(em: EntityManager, contractId: string): Promise<{ c: Contract; signers: ContractSigner[] } | null> {
   const c = await em.findOne(Contract, { _id: contractId }, { refresh: true });
@@ -37,25 +49,61 @@ export async function advanceEnvelope(deps: EnvelopeDeps, ids: EnvelopeIds): Pro
   const { c, signers } = state;
   if (c.status !== 'sent') return { status: c.status, invite: [] };
   const required = signers.filter((s) => s.role === 'signer');
-  if (required.every((s) => s.status === 'signed')) return { status: await completeEnvelope(deps, em, c, signers), invite: [] };
+  if (required.every((s) => s.status === 'signed'))
+    return { status: await completeEnvelope(deps, em, c, signers), invite: [] };
   const notInvited = (s: ContractSigner) => s.invitedAt === null && s.status !== 'signed' && s.status !== 'declined';
-  const due = c.mode === 'parallel' ? required.filter(notInvited) : required.filter((s) => s.status !== 'signed').slice(0, 1).filter(notInvited);
+  const due =
+    c.mode === 'parallel'
+      ? required.filter(notInvited)
+      : required
+          .filter((s) => s.status !== 'signed')
+          .slice(0, 1)
+          .filter(notInvited);
   return { status: 'sent', invite: due.map((s) => s._id) };
 }
 
 /** sent → accepted once: the PDF and the event are committed in one transaction; a repeat finds it done. */
-async function completeEnvelope(deps: EnvelopeDeps, em: EntityManager, c: Contract, signers: ContractSigner[]): Promise<EnvelopeStep['status']> {
+async function completeEnvelope(
+  deps: EnvelopeDeps,
+  em: EntityManager,
+  c: Contract,
+  signers: ContractSigner[],
+): Promise<EnvelopeStep['status']> {
   const completedAt = new Date();
   const { pdf, sha256 } = await renderSignedPdf(c, signers, completedAt);
   return em.transactional(async (tx) => {
-    const moved = await tx.nativeUpdate(Contract, { _id: c._id, status: 'sent' }, { status: 'accepted', completedAt, updatedAt: completedAt });
-    if (!moved) return ((await tx.findOne(Contract, { _id: c._id }, { refresh: true }))?.status ?? 'missing') as EnvelopeStep['status'];
-    tx.persist(tx.create(ContractDocument, {
-      _id: newId(completedAt), workspaceId: c.workspaceId, createdAt: completedAt, updatedAt: completedAt, contractId: c._id, pdf: Buffer.from(pdf), pdfSha256: sha256, documentSha256: c.documentSha256 ?? '',
-    }));
+    const moved = await tx.nativeUpdate(
+      Contract,
+      { _id: c._id, status: 'sent' },
+      { status: 'accepted', completedAt, updatedAt: completedAt },
+    );
+    if (!moved)
+      return ((await tx.findOne(Contract, { _id: c._id }, { refresh: true }))?.status ??
+        'missing') as EnvelopeStep['status'];
+    tx.persist(
+      tx.create(ContractDocument, {
+        _id: newId(completedAt),
+        workspaceId: c.workspaceId,
+        createdAt: completedAt,
+        updatedAt: completedAt,
+        contractId: c._id,
+        pdf: Buffer.from(pdf),
+        pdfSha256: sha256,
+        documentSha256: c.documentSha256 ?? '',
+      }),
+    );
     emit(systemCtx(tx, c.workspaceId, c.createdBy), {
-      type: 'contract_completed', entityType: 'contract', entityId: c._id,
-      payload: { contractId: c._id, title: c.title, completedAt: completedAt.toISOString(), signers: signers.filter((s) => s.role === 'signer').length, documentSha256: c.documentSha256, signedPdfSha256: sha256 },
+      type: 'contract_completed',
+      entityType: 'contract',
+      entityId: c._id,
+      payload: {
+        contractId: c._id,
+        title: c.title,
+        completedAt: completedAt.toISOString(),
+        signers: signers.filter((s) => s.role === 'signer').length,
+        documentSha256: c.documentSha256,
+        signedPdfSha256: sha256,
+      },
     });
     return 'accepted' as const;
   });
@@ -72,22 +120,43 @@ export async function expireEnvelope(deps: EnvelopeDeps, ids: EnvelopeIds): Prom
     // Every signature arrived before the deadline (the workflow had not run yet): it completes, not expires.
     const signers = await tx.find(ContractSigner, { contractId: c._id, role: 'signer' }, { refresh: true });
     if (signers.every((s) => s.status === 'signed')) return { status: c.status };
-    const moved = await tx.nativeUpdate(Contract, { _id: c._id, status: 'sent', deadlineAt: { $lte: now } }, { status: 'expired', expiredAt: now, updatedAt: now });
+    const moved = await tx.nativeUpdate(
+      Contract,
+      { _id: c._id, status: 'sent', deadlineAt: { $lte: now } },
+      { status: 'expired', expiredAt: now, updatedAt: now },
+    );
     if (!moved) return { status: c.status };
-    emit(systemCtx(tx, c.workspaceId, c.createdBy), { type: 'contract_expired', entityType: 'contract', entityId: c._id, payload: { contractId: c._id, title: c.title, deadlineAt: c.deadlineAt?.toISOString() ?? null } });
+    emit(systemCtx(tx, c.workspaceId, c.createdBy), {
+      type: 'contract_expired',
+      entityType: 'contract',
+      entityId: c._id,
+      payload: { contractId: c._id, title: c.title, deadlineAt: c.deadlineAt?.toISOString() ?? null },
+    });
     return { status: 'expired' };
   });
 }
 
-const linkOf = (deps: EnvelopeDeps, token: string, path = '') => `${deps.publicBaseUrl}/public/contracts/sign/${token}${path}`;
+const linkOf = (deps: EnvelopeDeps, token: string, path = '') =>
+  `${deps.publicBaseUrl}/public/contracts/sign/${token}${path}`;
 
-interface Message { subject: string; text: (link: string) => string; sms: (link: string) => string; linkPath?: string }
+interface Message {
+  subject: string;
+  text: (link: string) => string;
+  sms: (link: string) => string;
+  linkPath?: string;
+}
 
 /**
  * Rotates the signer's link (a new token; the old one stops working) and sends it by the
  * contract's channels. The token lives only in this function and the message.
  */
-async function sendWithNewLink(deps: EnvelopeDeps, em: EntityManager, c: Contract, s: ContractSigner, msg: Message): Promise<void> {
+async function sendWithNewLink(
+  deps: EnvelopeDeps,
+  em: EntityManager,
+  c: Contract,
+  s: ContractSigner,
+  msg: Message,
+): Promise<void> {
   const { token, hash } = newSignerToken();
   const now = new Date();
   await em.nativeUpdate(ContractSigner, { _id: s._id }, { tokenHash: hash, tokenIssuedAt: now, updatedAt: now });
@@ -104,20 +173,31 @@ async function sendWithNewLink(deps: EnvelopeDeps, em: EntityManager, c: Contrac
   }
   if (channels.sms && s.phone) {
     const to = normalizePhoneNumber(s.phone, deps.gateway.defaultCountryCode);
-    const from = deps.gateway.defaultFrom ? normalizeSmsSender(deps.gateway.defaultFrom, deps.gateway.defaultCountryCode) : null;
-    if ('phone' in to && from && 'from' in from) await deps.gateway.send({ to: to.phone, from: from.from, message: msg.sms(link) });
-    else deps.log.warn({ contractId: c._id, signerId: s._id }, 'contract envelope: SMS skipped (invalid number or no sender)');
+    const from = deps.gateway.defaultFrom
+      ? normalizeSmsSender(deps.gateway.defaultFrom, deps.gateway.defaultCountryCode)
+      : null;
+    if ('phone' in to && from && 'from' in from)
+      await deps.gateway.send({ to: to.phone, from: from.from, message: msg.sms(link) });
+    else
+      deps.log.warn(
+        { contractId: c._id, signerId: s._id },
+        'contract envelope: SMS skipped (invalid number or no sender)',
+      );
   }
 }
 
 const inviteMessage = (c: Contract): Message => ({
   subject: `Please sign: ${c.title}`,
-  text: (link) => `${c.message ? `${c.message}\n\n` : ''}You are asked to sign "${c.title}".\n\nOpen the document to read and sign it:\n${link}\n${c.deadlineAt ? `\nPlease sign before ${c.deadlineAt.toISOString()}.\n` : ''}`,
+  text: (link) =>
+    `${c.message ? `${c.message}\n\n` : ''}You are asked to sign "${c.title}".\n\nOpen the document to read and sign it:\n${link}\n${c.deadlineAt ? `\nPlease sign before ${c.deadlineAt.toISOString()}.\n` : ''}`,
   sms: (link) => `Please sign "${c.title}": ${link}`,
 });
 
 /** Invites the named signers once each (an invitation already sent is not repeated). */
-export async function inviteSigners(deps: EnvelopeDeps, input: EnvelopeIds & { signerIds: string[] }): Promise<{ invited: number }> {
+export async function inviteSigners(
+  deps: EnvelopeDeps,
+  input: EnvelopeIds & { signerIds: string[] },
+): Promise<{ invited: number }> {
   const em = forkForWorkspace(deps.orm.em, input.workspaceId);
   const state = await load(em, input.contractId);
   if (!state || state.c.status !== 'sent') return { invited: 0 };
@@ -125,7 +205,11 @@ export async function inviteSigners(deps: EnvelopeDeps, input: EnvelopeIds & { s
   for (const s of state.signers.filter((x) => input.signerIds.includes(x._id) && x.invitedAt === null)) {
     await sendWithNewLink(deps, em, state.c, s, inviteMessage(state.c));
     const now = new Date();
-    await em.nativeUpdate(ContractSigner, { _id: s._id, invitedAt: null }, { invitedAt: now, lastNotifiedAt: now, updatedAt: now });
+    await em.nativeUpdate(
+      ContractSigner,
+      { _id: s._id, invitedAt: null },
+      { invitedAt: now, lastNotifiedAt: now, updatedAt: now },
+    );
     await em.nativeUpdate(ContractSigner, { _id: s._id, status: 'pending' }, { status: 'invited', updatedAt: now });
     invited++;
   }
@@ -134,7 +218,10 @@ export async function inviteSigners(deps: EnvelopeDeps, input: EnvelopeIds & { s
 }
 
 /** Reminds invited signers who have not signed and were last contacted at least one interval ago. */
-export async function remindSigners(deps: EnvelopeDeps, input: EnvelopeIds & { intervalMs: number }): Promise<{ reminded: number }> {
+export async function remindSigners(
+  deps: EnvelopeDeps,
+  input: EnvelopeIds & { intervalMs: number },
+): Promise<{ reminded: number }> {
   const em = forkForWorkspace(deps.orm.em, input.workspaceId);
   const state = await load(em, input.contractId);
   if (!state || state.c.status !== 'sent') return { reminded: 0 };
@@ -147,14 +234,21 @@ export async function remindSigners(deps: EnvelopeDeps, input: EnvelopeIds & { i
     const base = inviteMessage(state.c);
     await sendWithNewLink(deps, em, state.c, s, { ...base, subject: `Reminder: please sign ${state.c.title}` });
     const now = new Date();
-    await em.nativeUpdate(ContractSigner, { _id: s._id }, { lastNotifiedAt: now, remindersSent: s.remindersSent + 1, updatedAt: now });
+    await em.nativeUpdate(
+      ContractSigner,
+      { _id: s._id },
+      { lastNotifiedAt: now, remindersSent: s.remindersSent + 1, updatedAt: now },
+    );
     reminded++;
   }
   return { reminded };
 }
 
 /** The envelope ended: signed copies to everyone (cc included) once accepted; void notices when asked. */
-export async function closeEnvelope(deps: EnvelopeDeps, input: EnvelopeIds & { status: string }): Promise<{ notified: number }> {
+export async function closeEnvelope(
+  deps: EnvelopeDeps,
+  input: EnvelopeIds & { status: string },
+): Promise<{ notified: number }> {
   const em = forkForWorkspace(deps.orm.em, input.workspaceId);
   const state = await load(em, input.contractId);
   if (!state) return { notified: 0 };
@@ -163,8 +257,10 @@ export async function closeEnvelope(deps: EnvelopeDeps, input: EnvelopeIds & { s
   if (c.status === 'accepted') {
     for (const s of signers.filter((x) => x.copySentAt === null)) {
       await sendWithNewLink(deps, em, c, s, {
-        subject: `Signed: ${c.title}`, linkPath: '/document',
-        text: (link) => `"${c.title}" has been signed by every signer.\n\nDownload the signed document (PDF with audit trail):\n${link}\n`,
+        subject: `Signed: ${c.title}`,
+        linkPath: '/document',
+        text: (link) =>
+          `"${c.title}" has been signed by every signer.\n\nDownload the signed document (PDF with audit trail):\n${link}\n`,
         sms: (link) => `"${c.title}" is signed. Signed copy: ${link}`,
       });
       await em.nativeUpdate(ContractSigner, { _id: s._id }, { copySentAt: new Date(), updatedAt: new Date() });
@@ -175,8 +271,10 @@ export async function closeEnvelope(deps: EnvelopeDeps, input: EnvelopeIds & { s
     for (const s of signers.filter((x) => x.invitedAt !== null && x.copySentAt === null)) {
       if (c.channels?.email !== false) {
         await deps.transport.send({
-          from: from && 'mailbox' in from ? from.mailbox : { address: 'no-reply@localhost' }, to: [{ address: s.email, name: s.name }],
-          subject: `Cancelled: ${c.title}`, text: `The signing request for "${c.title}" was cancelled.${c.voidReason ? `\n\nReason: ${c.voidReason}` : ''}\n`,
+          from: from && 'mailbox' in from ? from.mailbox : { address: 'no-reply@localhost' },
+          to: [{ address: s.email, name: s.name }],
+          subject: `Cancelled: ${c.title}`,
+          text: `The signing request for "${c.title}" was cancelled.${c.voidReason ? `\n\nReason: ${c.voidReason}` : ''}\n`,
         });
       }
       await em.nativeUpdate(ContractSigner, { _id: s._id }, { copySentAt: new Date(), updatedAt: new Date() });

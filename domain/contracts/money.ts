@@ -4,7 +4,14 @@ import { AmountRangeError, fromMinor, roundDiv, safe, toScaled } from '../pricin
 import type { ContractLine } from './contract.entity';
 
 /** A line as written by the API caller (decimal amounts). */
-export interface LineInput { name?: string | null; description?: string | null; quantity: number; unitPrice: number; unit?: string | null; vatRate?: number }
+export interface LineInput {
+  name?: string | null;
+  description?: string | null;
+  quantity: number;
+  unitPrice: number;
+  unit?: string | null;
+  vatRate?: number;
+}
 
 export const DEFAULT_VAT_RATE = 25;
 
@@ -20,7 +27,12 @@ const QTY_SCALE = 10n ** BigInt(QTY_DECIMALS);
  * price is rounded to the minor unit, subtotal = round(unit price × quantity), VAT = round(subtotal ×
  * rate / 100), each half away from zero; totals are exact sums. Amounts beyond 2^53 minor units → 400.
  */
-export function priceLines(lines: readonly LineInput[]): { lines: ContractLine[]; subtotalMinor: number; vatMinor: number; totalMinor: number } {
+export function priceLines(lines: readonly LineInput[]): {
+  lines: ContractLine[];
+  subtotalMinor: number;
+  vatMinor: number;
+  totalMinor: number;
+} {
   let subtotal = 0n;
   let vat = 0n;
   try {
@@ -35,14 +47,24 @@ export function priceLines(lines: readonly LineInput[]): { lines: ContractLine[]
       const vatMinor = safe(lineVat);
       const totalMinor = safe(lineSubtotal + lineVat);
       return {
-        id: newId(), name: l.name ?? null, description: l.description ?? null, quantity: l.quantity, unit: l.unit ?? null,
-        unitPriceMinor, vatRate, subtotalMinor, vatMinor, totalMinor,
+        id: newId(),
+        name: l.name ?? null,
+        description: l.description ?? null,
+        quantity: l.quantity,
+        unit: l.unit ?? null,
+        unitPriceMinor,
+        vatRate,
+        subtotalMinor,
+        vatMinor,
+        totalMinor,
       };
     });
     return { lines: priced, subtotalMinor: safe(subtotal), vatMinor: safe(vat), totalMinor: safe(subtotal + vat) };
   } catch (err) {
     if (err instanceof AmountRangeError) {
-      throw validation(`lineItems: ${err.message}; use smaller prices or quantities`, [{ path: 'lineItems', error: err.message }]);
+      throw validation(`lineItems: ${err.message}; use smaller prices or quantities`, [
+        { path: 'lineItems', error: err.message },
+      ]);
     }
     throw err;
   }
@@ -50,6 +72,14 @@ export function priceLines(lines: readonly LineInput[]): { lines: ContractLine[]
 
 /** The API's view of a line: decimal amounts computed from the minor units. */
 export const lineView = (l: ContractLine) => ({
-  id: l.id, name: l.name, description: l.description, quantity: l.quantity, unit: l.unit, unitPrice: fromMinor(l.unitPriceMinor), vatRate: l.vatRate,
-  subtotal: fromMinor(l.subtotalMinor), vatAmount: fromMinor(l.vatMinor), total: fromMinor(l.totalMinor),
+  id: l.id,
+  name: l.name,
+  description: l.description,
+  quantity: l.quantity,
+  unit: l.unit,
+  unitPrice: fromMinor(l.unitPriceMinor),
+  vatRate: l.vatRate,
+  subtotal: fromMinor(l.subtotalMinor),
+  vatAmount: fromMinor(l.vatMinor),
+  total: fromMinor(l.totalMinor),
 });

@@ -9,7 +9,11 @@ const printable = (s: unknown): string => String(s ?? '').replace(/[^\x20-\x7E\x
 class Writer {
   page!: PDFPage;
   y = 0;
-  constructor(readonly pdf: PDFDocument, readonly font: PDFFont, readonly bold: PDFFont) {
+  constructor(
+    readonly pdf: PDFDocument,
+    readonly font: PDFFont,
+    readonly bold: PDFFont,
+  ) {
     this.newPage();
   }
   newPage(): void {
@@ -40,19 +44,33 @@ class Writer {
 const money = (n: number) => n.toFixed(2);
 
 /** The signed PDF: the document, each signature, and an audit trail page. Returns the bytes and their SHA-256. */
-export async function renderSignedPdf(c: Contract, signers: readonly ContractSigner[], completedAt: Date): Promise<{ pdf: Uint8Array; sha256: string }> {
+export async function renderSignedPdf(
+  c: Contract,
+  signers: readonly ContractSigner[],
+  completedAt: Date,
+): Promise<{ pdf: Uint8Array; sha256: string }> {
   const pdf = await PDFDocument.create();
   pdf.setTitle(printable(c.title));
   pdf.setCreationDate(completedAt);
   pdf.setModificationDate(completedAt);
   pdf.setProducer('CRM Workspace API');
-  const w = new Writer(pdf, await pdf.embedFont(StandardFonts.Helvetica), await pdf.embedFont(StandardFonts.HelveticaBold));
+  const w = new Writer(
+    pdf,
+    await pdf.embedFont(StandardFonts.Helvetica),
+    await pdf.embedFont(StandardFonts.HelveticaBold),
+  );
   const doc = documentContent(c, signers);
   w.line(doc.title, { size: 18, bold: true, gap: 12 });
   if (doc.term) w.line(`Term: ${doc.term.startDate ?? '-'} to ${doc.term.endDate ?? '-'}`);
   w.line(' ');
-  for (const l of doc.lineItems) w.line(`${l.name ?? l.description ?? ''}: ${l.quantity}${l.unit ? ' ' + l.unit : ''} x ${money(l.unitPrice)} (VAT ${l.vatRate}%) = ${money(l.total)}`);
-  w.line(`Subtotal ${money(doc.subtotal)}   VAT ${money(doc.vatAmount)}   Total ${money(doc.total)}`, { bold: true, gap: 16 });
+  for (const l of doc.lineItems)
+    w.line(
+      `${l.name ?? l.description ?? ''}: ${l.quantity}${l.unit ? ' ' + l.unit : ''} x ${money(l.unitPrice)} (VAT ${l.vatRate}%) = ${money(l.total)}`,
+    );
+  w.line(`Subtotal ${money(doc.subtotal)}   VAT ${money(doc.vatAmount)}   Total ${money(doc.total)}`, {
+    bold: true,
+    gap: 16,
+  });
   w.line('Signatures', { size: 14, bold: true, gap: 8 });
   for (const s of signers.filter((x) => x.role === 'signer')) {
     w.line(`${s.name}${s.title ? ', ' + s.title : ''}: signed ${s.signedAt?.toISOString() ?? '-'}`, { bold: true });
@@ -60,7 +78,12 @@ export async function renderSignedPdf(c: Contract, signers: readonly ContractSig
       const png = await pdf.embedPng(Buffer.from(s.signatureImage.slice(s.signatureImage.indexOf(',') + 1), 'base64'));
       const scale = Math.min(1, 200 / png.width, 60 / png.height);
       if (w.y < 120) w.newPage();
-      w.page.drawImage(png, { x: 50, y: w.y - png.height * scale, width: png.width * scale, height: png.height * scale });
+      w.page.drawImage(png, {
+        x: 50,
+        y: w.y - png.height * scale,
+        width: png.width * scale,
+        height: png.height * scale,
+      });
       w.y -= png.height * scale + 10;
     } else {
       w.line(`/${s.signatureName ?? s.name}/`, { size: 14, gap: 10 });
@@ -75,7 +98,9 @@ export async function renderSignedPdf(c: Contract, signers: readonly ContractSig
   for (const s of signers) {
     w.line(`${s.position}. ${s.name} <${s.email}> (${s.role})`, { bold: true });
     if (s.role === 'signer') {
-      w.line(`Invited ${s.invitedAt?.toISOString() ?? '-'}; viewed ${s.viewedAt?.toISOString() ?? '-'}; signed ${s.signedAt?.toISOString() ?? '-'} (${s.signatureType ?? '-'})`);
+      w.line(
+        `Invited ${s.invitedAt?.toISOString() ?? '-'}; viewed ${s.viewedAt?.toISOString() ?? '-'}; signed ${s.signedAt?.toISOString() ?? '-'} (${s.signatureType ?? '-'})`,
+      );
       w.line(`IP ${s.ip ?? '-'}; user agent ${s.userAgent ?? '-'}`, { gap: 10 });
     } else {
       w.line('Receives the signed copy', { gap: 10 });

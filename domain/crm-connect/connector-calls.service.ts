@@ -20,7 +20,10 @@ export interface ConnectorCallInput {
  * Logs a call reported by a telephony connector, linked to the record its number belongs to
  * (person — plus the person's primary company —, else company, else lead). Idempotent on externalId.
  */
-export async function logConnectorCall(ctx: Ctx, input: ConnectorCallInput): Promise<{ call: Record<string, unknown>; created: boolean }> {
+export async function logConnectorCall(
+  ctx: Ctx,
+  input: ConnectorCallInput,
+): Promise<{ call: Record<string, unknown>; created: boolean }> {
   if (input.externalId) {
     const existing = await ctx.em.findOne(Call, { externalId: input.externalId });
     if (existing) return { call: serializeCall(existing), created: false };

@@ -15,6 +15,6 @@ export const connectorCallBody = z.object({
   status: callStatus.optional(),
   duration: duration.optional(),
   startedAt: isoDate.optional(),
-  externalId: externalId.optional().describe('the connector\'s call id; a repeat answers the stored call with 200'),
+  externalId: externalId.optional().describe("the connector's call id; a repeat answers the stored call with 200"),
   subject: z.string().trim().max(300).optional(),
 });

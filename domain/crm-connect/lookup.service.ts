@@ -7,7 +7,13 @@ import { Person } from '../people/person.entity';
 import { likePattern } from '../shared/listing';
 import { matchesPhone, normalizePhone, tailDigits, type NormalizedPhone } from './phone';
 
-export interface LookupMatch { entityType: 'person' | 'company' | 'lead'; _id: string; name: string; matchedOn: 'phone' | 'email'; value: string }
+export interface LookupMatch {
+  entityType: 'person' | 'company' | 'lead';
+  _id: string;
+  name: string;
+  matchedOn: 'phone' | 'email';
+  value: string;
+}
 
 /** Candidates per entity type read from the database before the exact rule filters them. */
 const CANDIDATES = 200;
@@ -31,8 +37,12 @@ async function byPhone(ctx: Ctx, wanted: NormalizedPhone): Promise<LookupMatch[]
     const hit = p.phones.find((ph) => matchesPhone(wanted, ph.phone));
     if (hit) out.push({ entityType: 'person', _id: p._id, name: personName(p), matchedOn: 'phone', value: hit.phone });
   }
-  for (const c of companies) if (matchesPhone(wanted, c.phone)) out.push({ entityType: 'company', _id: c._id, name: c.name, matchedOn: 'phone', value: c.phone! });
-  for (const l of leads) if (matchesPhone(wanted, l.phone)) out.push({ entityType: 'lead', _id: l._id, name: l.title, matchedOn: 'phone', value: l.phone! });
+  for (const c of companies)
+    if (matchesPhone(wanted, c.phone))
+      out.push({ entityType: 'company', _id: c._id, name: c.name, matchedOn: 'phone', value: c.phone! });
+  for (const l of leads)
+    if (matchesPhone(wanted, l.phone))
+      out.push({ entityType: 'lead', _id: l._id, name: l.title, matchedOn: 'phone', value: l.phone! });
   return out;
 }
 
@@ -47,8 +57,10 @@ async function byEmail(ctx: Ctx, email: string): Promise<LookupMatch[]> {
     const hit = p.emails.find((e) => e.email.toLowerCase() === wanted);
     if (hit) out.push({ entityType: 'person', _id: p._id, name: personName(p), matchedOn: 'email', value: hit.email });
   }
-  for (const c of companies) out.push({ entityType: 'company', _id: c._id, name: c.name, matchedOn: 'email', value: c.email! });
-  for (const l of leads) out.push({ entityType: 'lead', _id: l._id, name: l.title, matchedOn: 'email', value: l.email! });
+  for (const c of companies)
+    out.push({ entityType: 'company', _id: c._id, name: c.name, matchedOn: 'email', value: c.email! });
+  for (const l of leads)
+    out.push({ entityType: 'lead', _id: l._id, name: l.title, matchedOn: 'email', value: l.email! });
   return out;
 }
 
@@ -59,14 +71,20 @@ function capPerType(matches: LookupMatch[]): LookupMatch[] {
 
 export function parsePhone(phone: string, field = 'phone'): NormalizedPhone {
   const normalized = normalizePhone(phone);
-  if (!normalized) throw validation(`${field}: must be a phone number (optional + or 00, then 4-20 digits; spaces, dashes, dots and parentheses allowed)`, [{ path: field, error: 'not a phone number' }]);
+  if (!normalized)
+    throw validation(
+      `${field}: must be a phone number (optional + or 00, then 4-20 digits; spaces, dashes, dots and parentheses allowed)`,
+      [{ path: field, error: 'not a phone number' }],
+    );
   return normalized;
 }
 
 /** People first, then companies, then leads; newest first within each type. */
 export async function lookup(ctx: Ctx, input: { phone?: string; email?: string }): Promise<{ matches: LookupMatch[] }> {
-  if ((input.phone === undefined) === (input.email === undefined)) throw validation('give exactly one of phone or email');
-  const matches = input.phone !== undefined ? await byPhone(ctx, parsePhone(input.phone)) : await byEmail(ctx, input.email!);
+  if ((input.phone === undefined) === (input.email === undefined))
+    throw validation('give exactly one of phone or email');
+  const matches =
+    input.phone !== undefined ? await byPhone(ctx, parsePhone(input.phone)) : await byEmail(ctx, input.email!);
   return { matches: capPerType(matches) };
 }
 

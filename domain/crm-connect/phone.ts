@@ -6,7 +6,10 @@
  *    (its country prefix may be missing) and both have at least 8 digits, when their last 8 digits are equal.
  *    Two international numbers ("+…") must be equal digit for digit.
  */
-export interface NormalizedPhone { international: boolean; digits: string }
+export interface NormalizedPhone {
+  international: boolean;
+  digits: string;
+}
 
 export const MATCH_TAIL_DIGITS = 8;
 

@@ -4,10 +4,25 @@ import { p, tenantProps } from '../orm/base';
 export const CUSTOM_FIELD_ENTITY_TYPES = ['lead', 'deal', 'company', 'person', 'project', 'task'] as const;
 export type CustomFieldEntityType = (typeof CUSTOM_FIELD_ENTITY_TYPES)[number];
 
-export const CUSTOM_FIELD_TYPES = ['text', 'number', 'date', 'checkbox', 'select', 'multi_select', 'url', 'email', 'phone', 'textarea'] as const;
+export const CUSTOM_FIELD_TYPES = [
+  'text',
+  'number',
+  'date',
+  'checkbox',
+  'select',
+  'multi_select',
+  'url',
+  'email',
+  'phone',
+  'textarea',
+] as const;
 export type CustomFieldType = (typeof CUSTOM_FIELD_TYPES)[number];
 
-export interface CustomFieldOption { value: string; label: string; color?: string | null }
+export interface CustomFieldOption {
+  value: string;
+  label: string;
+  color?: string | null;
+}
 
 export const CustomFieldDefinition = defineEntity({
   name: 'CustomFieldDefinition',

@@ -3,13 +3,21 @@ import type { PageRequest } from '../shared/listing';
 import { loadRecords, RECORD_KINDS, tableOf, type RecordType } from '../shared/record-kinds';
 import { filterCondition, type SearchFilter } from './search-conditions';
 
-export interface CustomFieldSearch extends PageRequest { entityType: RecordType; filters: SearchFilter[] }
+export interface CustomFieldSearch extends PageRequest {
+  entityType: RecordType;
+  filters: SearchFilter[];
+}
 
 /** Records of one type whose custom field values match every filter, newest first. */
-export async function searchByCustomFields(ctx: Ctx, input: CustomFieldSearch): Promise<{ items: Record<string, unknown>[]; total: number }> {
+export async function searchByCustomFields(
+  ctx: Ctx,
+  input: CustomFieldSearch,
+): Promise<{ items: Record<string, unknown>[]; total: number }> {
   const kind = RECORD_KINDS[input.entityType];
   const { table, column } = tableOf(ctx, kind);
-  const conditions = input.filters.map((f) => filterCondition(kind.customFieldStorage, `e.${column('customFields')}`, f));
+  const conditions = input.filters.map((f) =>
+    filterCondition(kind.customFieldStorage, `e.${column('customFields')}`, f),
+  );
   const from = `from "${table}" e where e.${column('workspaceId')} = ? ${conditions.map((c) => `and (${c.sql})`).join(' ')}`;
   const params = [ctx.actor.workspaceId, ...conditions.flatMap((c) => c.params)];
   const conn = ctx.em.getConnection();
@@ -20,7 +28,11 @@ export async function searchByCustomFields(ctx: Ctx, input: CustomFieldSearch): 
     ),
     conn.execute<{ total: string }[]>(`select count(*) as total ${from}`, params),
   ]);
-  const { records } = await loadRecords(ctx, kind, rows.map((r) => r.id));
+  const { records } = await loadRecords(
+    ctx,
+    kind,
+    rows.map((r) => r.id),
+  );
   const byId = new Map(records.map((r) => [r._id, r]));
   const items = rows.flatMap((r) => {
     const record = byId.get(r.id);

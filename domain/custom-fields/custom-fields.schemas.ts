@@ -6,17 +6,30 @@ import { RECORD_TYPES } from '../shared/record-kinds';
 import { boolParam, pageParams } from '../shared/list-query';
 import { clearableText, requiredText } from '../shared/schemas';
 
-const entityType = z.enum(CUSTOM_FIELD_ENTITY_TYPES, { message: `must be one of: ${CUSTOM_FIELD_ENTITY_TYPES.join(', ')}` });
+const entityType = z.enum(CUSTOM_FIELD_ENTITY_TYPES, {
+  message: `must be one of: ${CUSTOM_FIELD_ENTITY_TYPES.join(', ')}`,
+});
 const fieldType = z.enum(CUSTOM_FIELD_TYPES, { message: `must be one of: ${CUSTOM_FIELD_TYPES.join(', ')}` });
 
 /** An option is { value, label?, color? } or a plain string (used as value and label). */
 const option = z.union([
-  z.string().trim().min(1, 'option must not be empty').max(100, 'option value must be at most 100 characters').transform((value) => ({ value, label: value })),
-  z.object({
-    value: z.string().trim().min(1, 'option value must not be empty').max(100, 'option value must be at most 100 characters'),
-    label: z.string().trim().max(200, 'option label must be at most 200 characters').optional(),
-    color: z.string().trim().max(20, 'option color must be at most 20 characters').nullable().optional(),
-  }).transform((o) => ({ value: o.value, label: o.label || o.value, ...(o.color ? { color: o.color } : {}) })),
+  z
+    .string()
+    .trim()
+    .min(1, 'option must not be empty')
+    .max(100, 'option value must be at most 100 characters')
+    .transform((value) => ({ value, label: value })),
+  z
+    .object({
+      value: z
+        .string()
+        .trim()
+        .min(1, 'option value must not be empty')
+        .max(100, 'option value must be at most 100 characters'),
+      label: z.string().trim().max(200, 'option label must be at most 200 characters').optional(),
+      color: z.string().trim().max(20, 'option color must be at most 20 characters').nullable().optional(),
+    })
+    .transform((o) => ({ value: o.value, label: o.label || o.value, ...(o.color ? { color: o.color } : {}) })),
 ]);
 
 const definitionFields = {
@@ -31,12 +44,19 @@ const definitionFields = {
 
 const { label, type, ...optionalFields } = definitionFields;
 
-export const createDefinitionBody = z.object({
-  entityType,
-  key: z.string().regex(CUSTOM_FIELD_KEY_RE, 'must start with a lowercase letter and contain only letters, digits and _ (at most 64 characters)'),
-  label,
-  type,
-}).extend(z.object(optionalFields).partial().shape);
+export const createDefinitionBody = z
+  .object({
+    entityType,
+    key: z
+      .string()
+      .regex(
+        CUSTOM_FIELD_KEY_RE,
+        'must start with a lowercase letter and contain only letters, digits and _ (at most 64 characters)',
+      ),
+    label,
+    type,
+  })
+  .extend(z.object(optionalFields).partial().shape);
 
 /** Partial update; `key` and `entityType` may be sent only with their current values. */
 export const updateDefinitionBody = z.object({ ...definitionFields, key: z.string(), entityType }).partial();
@@ -66,9 +86,17 @@ export const MAX_SEARCH_FILTERS = 20;
 
 export const searchBody = z.object({
   entityType: z.enum(RECORD_TYPES, { message: `must be one of: ${RECORD_TYPES.join(', ')}` }),
-  filters: z.array(searchFilter).min(1, 'at least one filter is required').max(MAX_SEARCH_FILTERS, `at most ${MAX_SEARCH_FILTERS} filters`),
+  filters: z
+    .array(searchFilter)
+    .min(1, 'at least one filter is required')
+    .max(MAX_SEARCH_FILTERS, `at most ${MAX_SEARCH_FILTERS} filters`),
   page: z.number().int('page must be an integer').min(1, 'page must be at least 1').default(1),
-  limit: z.number().int('limit must be an integer').min(1, 'limit must be at least 1').max(100, 'limit must be at most 100').default(20),
+  limit: z
+    .number()
+    .int('limit must be an integer')
+    .min(1, 'limit must be at least 1')
+    .max(100, 'limit must be at most 100')
+    .default(20),
 });
 
 /** What the service writes: the parsed updateDefinitionBody (create bodies add their required fields). */

@@ -14,12 +14,28 @@ import {
 import { definitionProblem, isSelectType, MAX_DEFINITIONS_PER_TYPE } from './definition-rules';
 import type { DefinitionInput } from './custom-fields.schemas';
 
-const FIELDS = ['_id', 'entityType', 'key', 'label', 'type', 'description', 'options', 'required', 'order', 'showInCreateDialog', 'createdAt', 'updatedAt'] as const;
+const FIELDS = [
+  '_id',
+  'entityType',
+  'key',
+  'label',
+  'type',
+  'description',
+  'options',
+  'required',
+  'order',
+  'showInCreateDialog',
+  'createdAt',
+  'updatedAt',
+] as const;
 export const serializeDefinition = (d: CustomFieldDefinition): Record<string, unknown> => toPlain(d, FIELDS);
 
 const ORDER = { entityType: 'asc', order: 'asc', createdAt: 'asc' } as const;
 
-export async function listDefinitions(ctx: Ctx, query: PageRequest & { entityTypes?: CustomFieldEntityType[]; forCreateDialog?: boolean }) {
+export async function listDefinitions(
+  ctx: Ctx,
+  query: PageRequest & { entityTypes?: CustomFieldEntityType[]; forCreateDialog?: boolean },
+) {
   const where: Record<string, unknown> = {};
   if (query.entityTypes) where.entityType = { $in: query.entityTypes };
   if (query.forCreateDialog) where.showInCreateDialog = true;
@@ -61,25 +77,36 @@ export async function createDefinition(
     order: input.order ?? 0,
     showInCreateDialog: input.showInCreateDialog ?? true,
   });
-  emit(ctx, { type: 'custom_field_created', entityType: 'custom_field', entityId: def._id, payload: { customField: serializeDefinition(def) } });
+  emit(ctx, {
+    type: 'custom_field_created',
+    entityType: 'custom_field',
+    entityId: def._id,
+    payload: { customField: serializeDefinition(def) },
+  });
   await ctx.em.flush();
   return serializeDefinition(def);
 }
 
 /** Whether any record of the definition's entity type holds a value under its key. */
-export async function definitionHasValues(ctx: Ctx, def: Pick<CustomFieldDefinition, 'entityType' | 'key'>): Promise<boolean> {
+export async function definitionHasValues(
+  ctx: Ctx,
+  def: Pick<CustomFieldDefinition, 'entityType' | 'key'>,
+): Promise<boolean> {
   const kind = RECORD_KINDS[def.entityType as RecordType];
   // Project and task records are not stored by this module; their type changes are not checked.
   if (!kind) return false;
   const { table, column } = tableOf(ctx, kind);
   const cf = column('customFields');
-  const has = kind.customFieldStorage === 'pairs'
-    ? `exists (select 1 from jsonb_array_elements(e.${cf}) x where x ->> 'name' = ?)`
-    : `jsonb_exists(e.${cf}, ?)`;
-  const rows = await ctx.em.getConnection().execute<unknown[]>(
-    `select 1 from "${table}" e where e.${column('workspaceId')} = ? and ${has} limit 1`,
-    [ctx.actor.workspaceId, def.key],
-  );
+  const has =
+    kind.customFieldStorage === 'pairs'
+      ? `exists (select 1 from jsonb_array_elements(e.${cf}) x where x ->> 'name' = ?)`
+      : `jsonb_exists(e.${cf}, ?)`;
+  const rows = await ctx.em
+    .getConnection()
+    .execute<unknown[]>(`select 1 from "${table}" e where e.${column('workspaceId')} = ? and ${has} limit 1`, [
+      ctx.actor.workspaceId,
+      def.key,
+    ]);
   return rows.length > 0;
 }
 
@@ -89,21 +116,36 @@ export async function definitionHasValues(ctx: Ctx, def: Pick<CustomFieldDefinit
  */
 export async function updateDefinition(ctx: Ctx, id: string, input: DefinitionInput): Promise<Record<string, unknown>> {
   const def = await getDefinition(ctx, id);
-  if (input.key !== undefined && input.key !== def.key) throw validation('key: cannot be changed; create a new field instead');
-  if (input.entityType !== undefined && input.entityType !== def.entityType) throw validation('entityType: cannot be changed; create a new field instead');
+  if (input.key !== undefined && input.key !== def.key)
+    throw validation('key: cannot be changed; create a new field instead');
+  if (input.entityType !== undefined && input.entityType !== def.entityType)
+    throw validation('entityType: cannot be changed; create a new field instead');
   const type = input.type ?? def.type;
   // Switching to a non-select type drops the options; select ↔ multi_select keeps them.
   const options = input.options ?? (isSelectType(type) ? def.options : []);
   assertConsistent({ type, options });
   if (type !== def.type && (await definitionHasValues(ctx, def))) {
-    throw conflict(`type: cannot change ${def.key} from ${def.type} to ${type} while ${def.entityType} records hold values for it`);
+    throw conflict(
+      `type: cannot change ${def.key} from ${def.type} to ${type} while ${def.entityType} records hold values for it`,
+    );
   }
   const changes = applyPatch(def, {
-    label: input.label, type, description: input.description, options, required: input.required, order: input.order, showInCreateDialog: input.showInCreateDialog,
+    label: input.label,
+    type,
+    description: input.description,
+    options,
+    required: input.required,
+    order: input.order,
+    showInCreateDialog: input.showInCreateDialog,
   });
   if (Object.keys(changes).length) {
     def.updatedAt = new Date();
-    emit(ctx, { type: 'custom_field_updated', entityType: 'custom_field', entityId: def._id, payload: { customField: serializeDefinition(def), changes } });
+    emit(ctx, {
+      type: 'custom_field_updated',
+      entityType: 'custom_field',
+      entityId: def._id,
+      payload: { customField: serializeDefinition(def), changes },
+    });
     await ctx.em.flush();
   }
   return serializeDefinition(def);
@@ -113,6 +155,11 @@ export async function updateDefinition(ctx: Ctx, id: string, input: DefinitionIn
 export async function deleteDefinition(ctx: Ctx, id: string): Promise<void> {
   const def = await getDefinition(ctx, id);
   ctx.em.remove(def);
-  emit(ctx, { type: 'custom_field_deleted', entityType: 'custom_field', entityId: id, payload: { customField: serializeDefinition(def) } });
+  emit(ctx, {
+    type: 'custom_field_deleted',
+    entityType: 'custom_field',
+    entityId: id,
+    payload: { customField: serializeDefinition(def) },
+  });
   await ctx.em.flush();
 }

@@ -8,7 +8,10 @@ export const MAX_OPTIONS = 200;
 export const isSelectType = (type: CustomFieldType): boolean => type === 'select' || type === 'multi_select';
 
 /** Why a definition's type/options pair is inconsistent, or null. Checked on create and after a PUT merge. */
-export function definitionProblem(def: { type: CustomFieldType; options: readonly CustomFieldOption[] }): string | null {
+export function definitionProblem(def: {
+  type: CustomFieldType;
+  options: readonly CustomFieldOption[];
+}): string | null {
   if (isSelectType(def.type)) {
     if (!def.options.length) return `options: a ${def.type} field needs at least one option`;
     const seen = new Set<string>();

@@ -1,12 +1,28 @@
 import { likePattern } from '../shared/listing';
 
 /** Operators of POST /custom-fields/search; every filter of a search must match (AND). */
-export const SEARCH_OPERATORS = ['equals', 'not_equals', 'contains', 'greater_than', 'less_than', 'exists', 'not_exists', 'in'] as const;
+export const SEARCH_OPERATORS = [
+  'equals',
+  'not_equals',
+  'contains',
+  'greater_than',
+  'less_than',
+  'exists',
+  'not_exists',
+  'in',
+] as const;
 export type SearchOperator = (typeof SEARCH_OPERATORS)[number];
 export type Scalar = string | number | boolean;
 
-export interface SearchFilter { key: string; operator: SearchOperator; value?: Scalar | Scalar[] }
-export interface Sql { sql: string; params: unknown[] }
+export interface SearchFilter {
+  key: string;
+  operator: SearchOperator;
+  value?: Scalar | Scalar[];
+}
+export interface Sql {
+  sql: string;
+  params: unknown[];
+}
 
 /** Where the values live: companies/people keep [{ name, value }] pairs, leads/deals a key → value map. */
 export type Storage = 'pairs' | 'map';
@@ -15,7 +31,10 @@ export type Storage = 'pairs' | 'map';
 function valueOf(storage: Storage, column: string, key: string): Sql {
   return storage === 'map'
     ? { sql: `(${column} -> ?)`, params: [key] }
-    : { sql: `(select x -> 'value' from jsonb_array_elements(${column}) x where x ->> 'name' = ? limit 1)`, params: [key] };
+    : {
+        sql: `(select x -> 'value' from jsonb_array_elements(${column}) x where x ->> 'name' = ? limit 1)`,
+        params: [key],
+      };
 }
 
 const ISO_DATE = /^\d{4}-\d{2}-\d{2}/;
@@ -35,7 +54,9 @@ export function filterCondition(storage: Storage, column: string, filter: Search
       // Containment (@>) is exact for scalars and can use a GIN index on the column.
       const probe = storage === 'map' ? { [filter.key]: value } : [{ name: filter.key, value }];
       const eq: Sql = { sql: `${column} @> ?::jsonb`, params: [JSON.stringify(probe)] };
-      return filter.operator === 'equals' ? eq : { sql: `(${present.sql}) and not (${eq.sql})`, params: [...present.params, ...eq.params] };
+      return filter.operator === 'equals'
+        ? eq
+        : { sql: `(${present.sql}) and not (${eq.sql})`, params: [...present.params, ...eq.params] };
     }
     case 'contains':
       // Text: case-insensitive substring; multi_select arrays: has the element.
@@ -47,7 +68,10 @@ export function filterCondition(storage: Storage, column: string, filter: Search
     case 'less_than': {
       const op = filter.operator === 'greater_than' ? '>' : '<';
       if (typeof value === 'number') {
-        return { sql: `(case when jsonb_typeof(${v.sql}) = 'number' then (${v.sql} #>> '{}')::numeric ${op} ? else false end)`, params: [...v.params, ...v.params, value] };
+        return {
+          sql: `(case when jsonb_typeof(${v.sql}) = 'number' then (${v.sql} #>> '{}')::numeric ${op} ? else false end)`,
+          params: [...v.params, ...v.params, value],
+        };
       }
       // Dates compare as ISO text in byte order (ISO 8601 sorts chronologically for one offset).
       return {
@@ -69,7 +93,8 @@ export function filterCondition(storage: Storage, column: string, filter: Search
 /** Why a filter's value does not fit its operator, or null. */
 export function filterValueProblem(filter: { operator: SearchOperator; value?: unknown }): string | null {
   const { operator, value } = filter;
-  const scalar = (x: unknown): boolean => typeof x === 'string' || typeof x === 'boolean' || (typeof x === 'number' && Number.isFinite(x));
+  const scalar = (x: unknown): boolean =>
+    typeof x === 'string' || typeof x === 'boolean' || (typeof x === 'number' && Number.isFinite(x));
   switch (operator) {
     case 'exists':
     case 'not_exists':
@@ -81,10 +106,13 @@ export function filterValueProblem(filter: { operator: SearchOperator; value?: u
       return typeof value === 'string' && value.length > 0 ? null : 'value must be a non-empty string';
     case 'greater_than':
     case 'less_than':
-      return (typeof value === 'number' && Number.isFinite(value)) || (typeof value === 'string' && ISO_DATE.test(value) && !Number.isNaN(Date.parse(value)))
+      return (typeof value === 'number' && Number.isFinite(value)) ||
+        (typeof value === 'string' && ISO_DATE.test(value) && !Number.isNaN(Date.parse(value)))
         ? null
         : 'value must be a number or an ISO 8601 date';
     case 'in':
-      return Array.isArray(value) && value.length >= 1 && value.length <= 100 && value.every(scalar) ? null : 'value must be an array of 1 to 100 strings, numbers or booleans';
+      return Array.isArray(value) && value.length >= 1 && value.length <= 100 && value.every(scalar)
+        ? null
+        : 'value must be an array of 1 to 100 strings, numbers or booleans';
   }
 }

@@ -6,19 +6,28 @@ const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 const DATE_RE = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
 
 /** Why `value` does not fit the definition, or null when it does. `null` values always fit (they clear). */
-export function customFieldValueError(def: Pick<CustomFieldDefinition, 'type' | 'options'>, value: unknown): string | null {
+export function customFieldValueError(
+  def: Pick<CustomFieldDefinition, 'type' | 'options'>,
+  value: unknown,
+): string | null {
   if (value === null || value === undefined) return null;
   const optionValues = def.options.map((o) => o.value);
   switch (def.type) {
     case 'text':
     case 'textarea':
-      return typeof value === 'string' ? (value.length > 10_000 ? 'must be at most 10000 characters' : null) : 'must be a string';
+      return typeof value === 'string'
+        ? value.length > 10_000
+          ? 'must be at most 10000 characters'
+          : null
+        : 'must be a string';
     case 'number':
       return typeof value === 'number' && Number.isFinite(value) ? null : 'must be a number';
     case 'checkbox':
       return typeof value === 'boolean' ? null : 'must be true or false';
     case 'date':
-      return typeof value === 'string' && DATE_RE.test(value) && !Number.isNaN(Date.parse(value)) ? null : 'must be an ISO 8601 date';
+      return typeof value === 'string' && DATE_RE.test(value) && !Number.isNaN(Date.parse(value))
+        ? null
+        : 'must be an ISO 8601 date';
     case 'email':
       return typeof value === 'string' && EMAIL_RE.test(value) ? null : 'must be an e-mail address';
     case 'url':
@@ -26,7 +35,9 @@ export function customFieldValueError(def: Pick<CustomFieldDefinition, 'type' | 
     case 'phone':
       return typeof value === 'string' && /^[+\d][\d\s().-]{2,49}$/.test(value) ? null : 'must be a phone number';
     case 'select':
-      return typeof value === 'string' && optionValues.includes(value) ? null : `must be one of: ${optionValues.join(', ')}`;
+      return typeof value === 'string' && optionValues.includes(value)
+        ? null
+        : `must be one of: ${optionValues.join(', ')}`;
     case 'multi_select':
       return Array.isArray(value) && value.every((v) => typeof v === 'string' && optionValues.includes(v))
         ? null
@@ -52,7 +63,9 @@ export async function assertCustomFieldValues(
   for (const def of defs) {
     const value = values[def.key];
     if (opts.requireAll && def.required && (value === undefined || value === null || value === '')) {
-      throw validation(`customFields.${def.key}: is required`, [{ path: `customFields.${def.key}`, error: 'is required' }]);
+      throw validation(`customFields.${def.key}: is required`, [
+        { path: `customFields.${def.key}`, error: 'is required' },
+      ]);
     }
     if (!(def.key in values)) continue;
     const error = customFieldValueError(def, value);

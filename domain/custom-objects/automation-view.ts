@@ -8,11 +8,17 @@ const OBJECT_ID = /^[0-9a-f]{24}$/;
 export async function findObjectByIdOrSlug(em: EntityManager, idOrSlug: string): Promise<CustomObject | null> {
   const key = idOrSlug.trim();
   if (!key) return null;
-  return (OBJECT_ID.test(key) ? await em.findOne(CustomObject, { _id: key }) : null) ?? (await em.findOne(CustomObject, { slug: key }));
+  return (
+    (OBJECT_ID.test(key) ? await em.findOne(CustomObject, { _id: key }) : null) ??
+    (await em.findOne(CustomObject, { slug: key }))
+  );
 }
 
 /** A record as automations see it (`custom_record` namespace, lookup rows): field slugs flattened like API reads. */
-export function automationRecordView(object: Pick<CustomObject, '_id' | 'slug' | 'titleField'>, r: CustomObjectRecord): Record<string, unknown> {
+export function automationRecordView(
+  object: Pick<CustomObject, '_id' | 'slug' | 'titleField'>,
+  r: CustomObjectRecord,
+): Record<string, unknown> {
   return {
     _id: r._id,
     object: object.slug,
@@ -28,12 +34,24 @@ export function automationRecordView(object: Pick<CustomObject, '_id' | 'slug' |
 }
 
 /** The record, its object, and the native records its reference fields point at (company, person, deal, lead). */
-export async function loadRecordForAutomation(em: EntityManager, id: string): Promise<{ view: Record<string, unknown>; object: CustomObject; links: Partial<Record<RecordType, string>>; ownerId: string } | null> {
+export async function loadRecordForAutomation(
+  em: EntityManager,
+  id: string,
+): Promise<{
+  view: Record<string, unknown>;
+  object: CustomObject;
+  links: Partial<Record<RecordType, string>>;
+  ownerId: string;
+} | null> {
   const record = await em.findOne(CustomObjectRecord, { _id: id });
   if (!record) return null;
   const object = await em.findOne(CustomObject, { _id: record.objectId });
   if (!object) return null;
-  const fields = await em.find(CustomObjectField, { objectId: object._id, type: 'record_reference', referenceType: 'native' });
+  const fields = await em.find(CustomObjectField, {
+    objectId: object._id,
+    type: 'record_reference',
+    referenceType: 'native',
+  });
   const links: Partial<Record<RecordType, string>> = {};
   for (const f of fields) {
     const value = record.data[f.slug];

@@ -11,7 +11,8 @@ export const customObjectRecordResource = defineResource<CustomObjectRecord>({
   ownedEntities: [CustomObject, CustomObjectField],
   parents: { objectId: 'custom-object' },
   automation: {
-    // custom_object_created/updated and lookups on CustomObjectRecord: the record (slugs flattened) and the CRM records it references.
+    // custom_object_created/updated and lookups on CustomObjectRecord: the record (slugs flattened) and the CRM records
+    // it references.
     entityType: 'custom_object',
     namespace: 'custom_record',
     lookup: 'CustomObjectRecord',

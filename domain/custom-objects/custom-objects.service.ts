@@ -6,7 +6,12 @@ import { findPage, toPlain, type PageRequest } from '../shared/listing';
 import { createRecord } from '../shared/records';
 import { inTransaction } from '../shared/tx';
 import { CustomObject, CustomObjectField, CustomObjectRecord } from './custom-object.entity';
-import type { CreateFieldInput, CreateObjectInput, UpdateFieldInput, UpdateObjectInput } from './custom-objects.schemas';
+import type {
+  CreateFieldInput,
+  CreateObjectInput,
+  UpdateFieldInput,
+  UpdateObjectInput,
+} from './custom-objects.schemas';
 import { MAX_FIELDS_PER_OBJECT } from './custom-objects.schemas';
 import { UNIQUE_TYPES, type FieldType } from './field-types';
 import { checkExpression, recomputeFormula } from './formula-values';
@@ -14,10 +19,41 @@ import { formulaReferences, parseFormula } from './formula';
 import { checkRollup, recomputeRollup } from './rollup';
 
 const OBJECT_FIELDS = [
-  '_id', 'slug', 'singular', 'plural', 'description', 'icon', 'color', 'useAccentNavIcon', 'searchable', 'showInSidebar',
-  'titleField', 'favoriteFieldKeys', 'searchableFields', 'views', 'piiFields', 'createdAt', 'updatedAt',
+  '_id',
+  'slug',
+  'singular',
+  'plural',
+  'description',
+  'icon',
+  'color',
+  'useAccentNavIcon',
+  'searchable',
+  'showInSidebar',
+  'titleField',
+  'favoriteFieldKeys',
+  'searchableFields',
+  'views',
+  'piiFields',
+  'createdAt',
+  'updatedAt',
 ] as const;
-const FIELD_FIELDS = ['_id', 'slug', 'label', 'type', 'isRequired', 'isUnique', 'options', 'referenceType', 'referenceObject', 'nativeEntity', 'order', 'expression', 'rollup', 'createdAt', 'updatedAt'] as const;
+const FIELD_FIELDS = [
+  '_id',
+  'slug',
+  'label',
+  'type',
+  'isRequired',
+  'isUnique',
+  'options',
+  'referenceType',
+  'referenceObject',
+  'nativeEntity',
+  'order',
+  'expression',
+  'rollup',
+  'createdAt',
+  'updatedAt',
+] as const;
 
 export const serializeField = (f: CustomObjectField): Record<string, unknown> => toPlain(f, FIELD_FIELDS);
 export const serializeObject = (o: CustomObject, fields?: CustomObjectField[]): Record<string, unknown> => ({
@@ -33,9 +69,11 @@ export async function getObject(ctx: Ctx, slug: string): Promise<CustomObject> {
 }
 
 /** Rollup fields (of any object) that aggregate records of the object `slug`. */
-const rollupsOver = async (ctx: Ctx, slug: string) => (await ctx.em.find(CustomObjectField, { type: 'rollup' })).filter((f) => f.rollup?.object === slug);
+const rollupsOver = async (ctx: Ctx, slug: string) =>
+  (await ctx.em.find(CustomObjectField, { type: 'rollup' })).filter((f) => f.rollup?.object === slug);
 
-export const fieldsOf = (ctx: Ctx, objectId: string) => ctx.em.find(CustomObjectField, { objectId }, { orderBy: { order: 'asc', createdAt: 'asc' } });
+export const fieldsOf = (ctx: Ctx, objectId: string) =>
+  ctx.em.find(CustomObjectField, { objectId }, { orderBy: { order: 'asc', createdAt: 'asc' } });
 
 export async function listObjects(ctx: Ctx, query: PageRequest) {
   const { items, total } = await findPage(ctx.em, CustomObject, {}, query, { createdAt: 'asc' });
@@ -48,7 +86,8 @@ export async function describeObject(ctx: Ctx, slug: string) {
 }
 
 export async function createObject(ctx: Ctx, input: CreateObjectInput) {
-  if (await ctx.em.count(CustomObject, { slug: input.slug })) throw conflict(`a custom object with slug ${input.slug} already exists`);
+  if (await ctx.em.count(CustomObject, { slug: input.slug }))
+    throw conflict(`a custom object with slug ${input.slug} already exists`);
   const object = createRecord(ctx, CustomObject, {
     slug: input.slug,
     singular: input.singular,
@@ -68,11 +107,17 @@ export async function createObject(ctx: Ctx, input: CreateObjectInput) {
     lastRecordNumber: 0,
     createdBy: ctx.actor.userId,
   });
-  emit(ctx, { type: 'custom_object_definition_created', entityType: 'custom_object_definition', entityId: object._id, payload: { customObject: serializeObject(object) } });
+  emit(ctx, {
+    type: 'custom_object_definition_created',
+    entityType: 'custom_object_definition',
+    entityId: object._id,
+    payload: { customObject: serializeObject(object) },
+  });
   try {
     await ctx.em.flush();
   } catch (error) {
-    if ((error as { code?: string }).code === '23505') throw conflict(`a custom object with slug ${input.slug} already exists`);
+    if ((error as { code?: string }).code === '23505')
+      throw conflict(`a custom object with slug ${input.slug} already exists`);
     throw error;
   }
   return serializeObject(object, []);
@@ -80,12 +125,16 @@ export async function createObject(ctx: Ctx, input: CreateObjectInput) {
 
 function assertSlugs(field: string, slugs: readonly string[] | undefined, known: Set<string>): void {
   const unknown = (slugs ?? []).filter((s) => !known.has(s));
-  if (unknown.length) throw validation(`${field}: unknown field slug(s) ${unknown.join(', ')}`, [{ path: field, error: `unknown field slug(s) ${unknown.join(', ')}` }]);
+  if (unknown.length)
+    throw validation(`${field}: unknown field slug(s) ${unknown.join(', ')}`, [
+      { path: field, error: `unknown field slug(s) ${unknown.join(', ')}` },
+    ]);
 }
 
 export async function updateObject(ctx: Ctx, slug: string, input: UpdateObjectInput) {
   const object = await getObject(ctx, slug);
-  if (input.slug !== undefined && input.slug !== object.slug) throw validation('slug cannot change: it addresses the object in URLs', [{ path: 'slug', error: 'cannot change' }]);
+  if (input.slug !== undefined && input.slug !== object.slug)
+    throw validation('slug cannot change: it addresses the object in URLs', [{ path: 'slug', error: 'cannot change' }]);
   const fields = await fieldsOf(ctx, object._id);
   const known = new Set(fields.map((f) => f.slug));
   if (input.titleField) assertSlugs('titleField', [input.titleField], known);
@@ -99,7 +148,12 @@ export async function updateObject(ctx: Ctx, slug: string, input: UpdateObjectIn
   const changes = applyPatch(object, patch as Partial<CustomObject>);
   if (Object.keys(changes).length) {
     object.updatedAt = new Date();
-    emit(ctx, { type: 'custom_object_definition_updated', entityType: 'custom_object_definition', entityId: object._id, payload: { customObject: serializeObject(object), changes } });
+    emit(ctx, {
+      type: 'custom_object_definition_updated',
+      entityType: 'custom_object_definition',
+      entityId: object._id,
+      payload: { customObject: serializeObject(object), changes },
+    });
     await ctx.em.flush();
   }
   return serializeObject(object, fields);
@@ -109,46 +163,99 @@ export async function updateObject(ctx: Ctx, slug: string, input: UpdateObjectIn
 export async function deleteObject(ctx: Ctx, slug: string): Promise<{ deletedRecords: number }> {
   const object = await getObject(ctx, slug);
   const rollups = (await rollupsOver(ctx, object.slug)).filter((f) => f.objectId !== object._id);
-  if (rollups.length) throw conflict(`${object.slug} is aggregated by the rollup field(s) ${rollups.map((f) => f.slug).join(', ')} of other objects; delete them first`);
+  if (rollups.length)
+    throw conflict(
+      `${object.slug} is aggregated by the rollup field(s) ${rollups.map((f) => f.slug).join(', ')} of other objects; delete them first`,
+    );
   return ctx.em.transactional(async (em) => {
     const ws = ctx.actor.workspaceId;
-    await em.execute('delete from custom_object_unique_value where workspace_id = ? and object_id = ?', [ws, object._id], 'run');
-    const deleted = await em.execute('delete from custom_object_record where workspace_id = ? and object_id = ?', [ws, object._id], 'run');
-    await em.execute('delete from custom_object_field where workspace_id = ? and object_id = ?', [ws, object._id], 'run');
+    await em.execute(
+      'delete from custom_object_unique_value where workspace_id = ? and object_id = ?',
+      [ws, object._id],
+      'run',
+    );
+    const deleted = await em.execute(
+      'delete from custom_object_record where workspace_id = ? and object_id = ?',
+      [ws, object._id],
+      'run',
+    );
+    await em.execute(
+      'delete from custom_object_field where workspace_id = ? and object_id = ?',
+      [ws, object._id],
+      'run',
+    );
     em.remove(em.getReference(CustomObject, object._id));
-    emit({ ...ctx, em }, { type: 'custom_object_definition_deleted', entityType: 'custom_object_definition', entityId: object._id, payload: { customObject: serializeObject(object) } });
+    emit(
+      { ...ctx, em },
+      {
+        type: 'custom_object_definition_deleted',
+        entityType: 'custom_object_definition',
+        entityId: object._id,
+        payload: { customObject: serializeObject(object) },
+      },
+    );
     await em.flush();
     return { deletedRecords: Number((deleted as { affectedRows?: number }).affectedRows ?? 0) };
   });
 }
 
-async function assertReferenceTarget(ctx: Ctx, input: { type: FieldType; referenceType?: string; referenceObject?: string | null; nativeEntity?: string | null }) {
+async function assertReferenceTarget(
+  ctx: Ctx,
+  input: { type: FieldType; referenceType?: string; referenceObject?: string | null; nativeEntity?: string | null },
+) {
   if (input.type !== 'record_reference') return;
   if (input.referenceType === 'native') {
-    if (!input.nativeEntity) throw validation('nativeEntity is required for a native record_reference (company, person, deal or lead)', [{ path: 'nativeEntity', error: 'is required' }]);
+    if (!input.nativeEntity)
+      throw validation('nativeEntity is required for a native record_reference (company, person, deal or lead)', [
+        { path: 'nativeEntity', error: 'is required' },
+      ]);
     return;
   }
-  if (input.referenceType !== 'custom') throw validation('referenceType is required for record_reference fields (custom or native)', [{ path: 'referenceType', error: 'is required' }]);
-  if (!input.referenceObject) throw validation('referenceObject (a custom object slug) is required for a custom record_reference', [{ path: 'referenceObject', error: 'is required' }]);
+  if (input.referenceType !== 'custom')
+    throw validation('referenceType is required for record_reference fields (custom or native)', [
+      { path: 'referenceType', error: 'is required' },
+    ]);
+  if (!input.referenceObject)
+    throw validation('referenceObject (a custom object slug) is required for a custom record_reference', [
+      { path: 'referenceObject', error: 'is required' },
+    ]);
   if (!(await ctx.em.count(CustomObject, { slug: input.referenceObject }))) {
-    throw validation(`referenceObject: no custom object with slug ${input.referenceObject}`, [{ path: 'referenceObject', error: 'unknown custom object' }]);
+    throw validation(`referenceObject: no custom object with slug ${input.referenceObject}`, [
+      { path: 'referenceObject', error: 'unknown custom object' },
+    ]);
   }
 }
 
 export async function createField(ctx: Ctx, slug: string, input: CreateFieldInput) {
   const object = await getObject(ctx, slug);
-  if (input.rollup !== undefined && input.type !== 'rollup') throw validation('rollup applies to rollup fields only', [{ path: 'rollup', error: 'not applicable' }]);
-  if (input.type === 'rollup' && (input.isRequired || input.isUnique)) throw validation('rollup fields are computed and cannot be required or unique', [{ path: input.isRequired ? 'isRequired' : 'isUnique', error: 'not available for rollup fields' }]);
+  if (input.rollup !== undefined && input.type !== 'rollup')
+    throw validation('rollup applies to rollup fields only', [{ path: 'rollup', error: 'not applicable' }]);
+  if (input.type === 'rollup' && (input.isRequired || input.isUnique))
+    throw validation('rollup fields are computed and cannot be required or unique', [
+      { path: input.isRequired ? 'isRequired' : 'isUnique', error: 'not available for rollup fields' },
+    ]);
   const rollup = input.type === 'rollup' ? await checkRollup(ctx, object, input.rollup) : null;
   const existing = await fieldsOf(ctx, object._id);
-  if (input.expression !== undefined && input.type !== 'formula') throw validation('expression applies to formula fields only', [{ path: 'expression', error: 'not applicable' }]);
+  if (input.expression !== undefined && input.type !== 'formula')
+    throw validation('expression applies to formula fields only', [{ path: 'expression', error: 'not applicable' }]);
   const expression = input.type === 'formula' ? checkExpression(input.expression, existing) : null;
-  if (input.type === 'formula' && input.isRequired) throw validation('formula fields are computed and cannot be required', [{ path: 'isRequired', error: 'not available for formula fields' }]);
-  if (existing.some((f) => f.slug === input.slug)) throw conflict(`field ${input.slug} already exists on ${object.slug}`);
-  if (existing.length >= MAX_FIELDS_PER_OBJECT) throw validation(`an object has at most ${MAX_FIELDS_PER_OBJECT} fields`);
+  if (input.type === 'formula' && input.isRequired)
+    throw validation('formula fields are computed and cannot be required', [
+      { path: 'isRequired', error: 'not available for formula fields' },
+    ]);
+  if (existing.some((f) => f.slug === input.slug))
+    throw conflict(`field ${input.slug} already exists on ${object.slug}`);
+  if (existing.length >= MAX_FIELDS_PER_OBJECT)
+    throw validation(`an object has at most ${MAX_FIELDS_PER_OBJECT} fields`);
   const isSelect = input.type === 'select' || input.type === 'multi_select';
-  if (isSelect && !input.options?.length) throw validation('options are required for select and multi_select fields', [{ path: 'options', error: 'is required' }]);
-  if (input.isUnique && !UNIQUE_TYPES.includes(input.type)) throw validation(`isUnique is not available for ${input.type} fields`, [{ path: 'isUnique', error: 'not available for this type' }]);
+  if (isSelect && !input.options?.length)
+    throw validation('options are required for select and multi_select fields', [
+      { path: 'options', error: 'is required' },
+    ]);
+  if (input.isUnique && !UNIQUE_TYPES.includes(input.type))
+    throw validation(`isUnique is not available for ${input.type} fields`, [
+      { path: 'isUnique', error: 'not available for this type' },
+    ]);
   await assertReferenceTarget(ctx, input);
   const field = createRecord(ctx, CustomObjectField, {
     objectId: object._id,
@@ -157,10 +264,12 @@ export async function createField(ctx: Ctx, slug: string, input: CreateFieldInpu
     type: input.type,
     isRequired: input.isRequired ?? false,
     isUnique: input.isUnique ?? false,
-    options: isSelect ? input.options ?? [] : [],
+    options: isSelect ? (input.options ?? []) : [],
     referenceType: input.type === 'record_reference' ? (input.referenceType ?? null) : null,
-    referenceObject: input.type === 'record_reference' && input.referenceType === 'custom' ? (input.referenceObject ?? null) : null,
-    nativeEntity: input.type === 'record_reference' && input.referenceType === 'native' ? (input.nativeEntity ?? null) : null,
+    referenceObject:
+      input.type === 'record_reference' && input.referenceType === 'custom' ? (input.referenceObject ?? null) : null,
+    nativeEntity:
+      input.type === 'record_reference' && input.referenceType === 'native' ? (input.nativeEntity ?? null) : null,
     order: input.order ?? existing.length,
     expression,
     rollup,
@@ -172,20 +281,31 @@ export async function createField(ctx: Ctx, slug: string, input: CreateFieldInpu
       await inTransaction(ctx, async () => {
         await ctx.em.flush();
         await recomputeRollup(ctx, field);
-        emit(ctx, { type: 'custom_object_definition_updated', entityType: 'custom_object_definition', entityId: object._id, payload: { customObject: serializeObject(object), changes: { fields: { added: field.slug } } } });
+        emit(ctx, {
+          type: 'custom_object_definition_updated',
+          entityType: 'custom_object_definition',
+          entityId: object._id,
+          payload: { customObject: serializeObject(object), changes: { fields: { added: field.slug } } },
+        });
       });
     } else if (expression) {
       // The field and every record's computed value commit together.
       await inTransaction(ctx, async () => {
         await ctx.em.flush();
         await recomputeFormula(ctx, field);
-        emit(ctx, { type: 'custom_object_definition_updated', entityType: 'custom_object_definition', entityId: object._id, payload: { customObject: serializeObject(object), changes: { fields: { added: field.slug } } } });
+        emit(ctx, {
+          type: 'custom_object_definition_updated',
+          entityType: 'custom_object_definition',
+          entityId: object._id,
+          payload: { customObject: serializeObject(object), changes: { fields: { added: field.slug } } },
+        });
       });
     } else {
       await ctx.em.flush();
     }
   } catch (error) {
-    if ((error as { code?: string }).code === '23505') throw conflict(`field ${input.slug} already exists on ${object.slug}`);
+    if ((error as { code?: string }).code === '23505')
+      throw conflict(`field ${input.slug} already exists on ${object.slug}`);
     throw error;
   }
   return serializeField(field);
@@ -200,26 +320,49 @@ async function getField(ctx: Ctx, objectId: string, fieldSlug: string): Promise<
 export async function updateField(ctx: Ctx, slug: string, fieldSlug: string, input: UpdateFieldInput) {
   const object = await getObject(ctx, slug);
   const field = await getField(ctx, object._id, fieldSlug);
-  if (input.type !== undefined && input.type !== field.type) throw validation('type cannot change; create a new field instead', [{ path: 'type', error: 'cannot change' }]);
-  if (input.slug !== undefined && input.slug !== field.slug) throw validation('slug cannot change', [{ path: 'slug', error: 'cannot change' }]);
-  if (input.options && field.type !== 'select' && field.type !== 'multi_select') throw validation('options apply to select and multi_select fields only', [{ path: 'options', error: 'not applicable' }]);
-  if (input.expression !== undefined && field.type !== 'formula') throw validation('expression applies to formula fields only', [{ path: 'expression', error: 'not applicable' }]);
-  if (input.isRequired && field.type === 'formula') throw validation('formula fields are computed and cannot be required', [{ path: 'isRequired', error: 'not available for formula fields' }]);
+  if (input.type !== undefined && input.type !== field.type)
+    throw validation('type cannot change; create a new field instead', [{ path: 'type', error: 'cannot change' }]);
+  if (input.slug !== undefined && input.slug !== field.slug)
+    throw validation('slug cannot change', [{ path: 'slug', error: 'cannot change' }]);
+  if (input.options && field.type !== 'select' && field.type !== 'multi_select')
+    throw validation('options apply to select and multi_select fields only', [
+      { path: 'options', error: 'not applicable' },
+    ]);
+  if (input.expression !== undefined && field.type !== 'formula')
+    throw validation('expression applies to formula fields only', [{ path: 'expression', error: 'not applicable' }]);
+  if (input.isRequired && field.type === 'formula')
+    throw validation('formula fields are computed and cannot be required', [
+      { path: 'isRequired', error: 'not available for formula fields' },
+    ]);
   if (input.expression !== undefined && input.expression.trim() !== field.expression) {
-    const expression = checkExpression(input.expression, (await fieldsOf(ctx, object._id)).filter((f) => f._id !== field._id));
+    const expression = checkExpression(
+      input.expression,
+      (await fieldsOf(ctx, object._id)).filter((f) => f._id !== field._id),
+    );
     return ctx.em.transactional(async (em) => {
       const f = await em.findOneOrFail(CustomObjectField, { _id: field._id });
       applyPatch(f, { ...pickFieldPatch(input), expression });
       f.updatedAt = new Date();
       await em.flush();
       await recomputeFormula({ ...ctx, em }, f);
-      emit({ ...ctx, em }, { type: 'custom_object_definition_updated', entityType: 'custom_object_definition', entityId: object._id, payload: { customObject: serializeObject(object), changes: { fields: { expression: f.slug } } } });
+      emit(
+        { ...ctx, em },
+        {
+          type: 'custom_object_definition_updated',
+          entityType: 'custom_object_definition',
+          entityId: object._id,
+          payload: { customObject: serializeObject(object), changes: { fields: { expression: f.slug } } },
+        },
+      );
       await em.flush();
       return serializeField(f);
     });
   }
   if (input.isUnique && !field.isUnique) {
-    if (!UNIQUE_TYPES.includes(field.type)) throw validation(`isUnique is not available for ${field.type} fields`, [{ path: 'isUnique', error: 'not available for this type' }]);
+    if (!UNIQUE_TYPES.includes(field.type))
+      throw validation(`isUnique is not available for ${field.type} fields`, [
+        { path: 'isUnique', error: 'not available for this type' },
+      ]);
     return ctx.em.transactional(async (em) => {
       // Turning uniqueness on indexes today's values; duplicates make it fail with 409.
       const ws = ctx.actor.workspaceId;
@@ -233,7 +376,8 @@ export async function updateField(ctx: Ctx, slug: string, fieldSlug: string, inp
           'run',
         );
       } catch (error) {
-        if ((error as { code?: string }).code === '23505') throw conflict(`records already share values of ${field.slug}; make them unique first`);
+        if ((error as { code?: string }).code === '23505')
+          throw conflict(`records already share values of ${field.slug}; make them unique first`);
         throw error;
       }
       const f = await em.findOneOrFail(CustomObjectField, { _id: field._id });
@@ -244,7 +388,11 @@ export async function updateField(ctx: Ctx, slug: string, fieldSlug: string, inp
     });
   }
   if (input.isUnique === false && field.isUnique) {
-    await ctx.em.execute('delete from custom_object_unique_value where workspace_id = ? and object_id = ? and field_slug = ?', [ctx.actor.workspaceId, object._id, field.slug], 'run');
+    await ctx.em.execute(
+      'delete from custom_object_unique_value where workspace_id = ? and object_id = ? and field_slug = ?',
+      [ctx.actor.workspaceId, object._id, field.slug],
+      'run',
+    );
   }
   const changes = applyPatch(field, pickFieldPatch(input));
   if (Object.keys(changes).length) {
@@ -256,7 +404,8 @@ export async function updateField(ctx: Ctx, slug: string, fieldSlug: string, inp
 
 const pickFieldPatch = (input: UpdateFieldInput): Partial<CustomObjectField> => {
   const out: Record<string, unknown> = {};
-  for (const key of ['label', 'isRequired', 'isUnique', 'options', 'order'] as const) if (input[key] !== undefined) out[key] = input[key];
+  for (const key of ['label', 'isRequired', 'isUnique', 'options', 'order'] as const)
+    if (input[key] !== undefined) out[key] = input[key];
   return out as Partial<CustomObjectField>;
 };
 
@@ -264,14 +413,32 @@ const pickFieldPatch = (input: UpdateFieldInput): Partial<CustomObjectField> => 
 export async function deleteField(ctx: Ctx, slug: string, fieldSlug: string): Promise<void> {
   const object = await getObject(ctx, slug);
   const field = await getField(ctx, object._id, fieldSlug);
-  const users = (await fieldsOf(ctx, object._id)).filter((f) => f.type === 'formula' && f.expression && formulaReferences(parseFormula(f.expression)).includes(field.slug));
-  if (users.length) throw conflict(`${field.slug} is used by the formula field(s) ${users.map((f) => f.slug).join(', ')}; change or delete them first`);
-  const rollups = (await rollupsOver(ctx, object.slug)).filter((f) => f.rollup!.via === field.slug || f.rollup!.field === field.slug);
-  if (rollups.length) throw conflict(`${field.slug} is used by the rollup field(s) ${rollups.map((f) => f.slug).join(', ')}; delete them first`);
+  const users = (await fieldsOf(ctx, object._id)).filter(
+    (f) => f.type === 'formula' && f.expression && formulaReferences(parseFormula(f.expression)).includes(field.slug),
+  );
+  if (users.length)
+    throw conflict(
+      `${field.slug} is used by the formula field(s) ${users.map((f) => f.slug).join(', ')}; change or delete them first`,
+    );
+  const rollups = (await rollupsOver(ctx, object.slug)).filter(
+    (f) => f.rollup!.via === field.slug || f.rollup!.field === field.slug,
+  );
+  if (rollups.length)
+    throw conflict(
+      `${field.slug} is used by the rollup field(s) ${rollups.map((f) => f.slug).join(', ')}; delete them first`,
+    );
   await ctx.em.transactional(async (em) => {
     const ws = ctx.actor.workspaceId;
-    await em.execute('update custom_object_record set data = data - ? where workspace_id = ? and object_id = ?', [field.slug, ws, object._id], 'run');
-    await em.execute('delete from custom_object_unique_value where workspace_id = ? and object_id = ? and field_slug = ?', [ws, object._id, field.slug], 'run');
+    await em.execute(
+      'update custom_object_record set data = data - ? where workspace_id = ? and object_id = ?',
+      [field.slug, ws, object._id],
+      'run',
+    );
+    await em.execute(
+      'delete from custom_object_unique_value where workspace_id = ? and object_id = ? and field_slug = ?',
+      [ws, object._id, field.slug],
+      'run',
+    );
     const o = await em.findOneOrFail(CustomObject, { _id: object._id });
     const drop = (list: string[]) => list.filter((s) => s !== field.slug);
     o.favoriteFieldKeys = drop(o.favoriteFieldKeys);
@@ -281,7 +448,15 @@ export async function deleteField(ctx: Ctx, slug: string, fieldSlug: string): Pr
     o.updatedAt = new Date();
     em.remove(em.getReference(CustomObjectField, field._id));
     // Every record lost a value: consumers (search) re-read the object's records.
-    emit({ ...ctx, em }, { type: 'custom_object_definition_updated', entityType: 'custom_object_definition', entityId: o._id, payload: { customObject: serializeObject(o), changes: { fields: { removed: field.slug } } } });
+    emit(
+      { ...ctx, em },
+      {
+        type: 'custom_object_definition_updated',
+        entityType: 'custom_object_definition',
+        entityId: o._id,
+        payload: { customObject: serializeObject(o), changes: { fields: { removed: field.slug } } },
+      },
+    );
     await em.flush();
   });
 }

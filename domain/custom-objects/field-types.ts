@@ -1,11 +1,29 @@
 // Custom object field types and value rules (pure: no I/O; references are checked by the service).
 
 export const FIELD_TYPES = [
-  'text', 'number', 'currency', 'date', 'datetime', 'select', 'multi_select', 'checkbox', 'url', 'email', 'phone', 'file',
-  'record_reference', 'json', 'formula', 'rollup',
+  'text',
+  'number',
+  'currency',
+  'date',
+  'datetime',
+  'select',
+  'multi_select',
+  'checkbox',
+  'url',
+  'email',
+  'phone',
+  'file',
+  'record_reference',
+  'json',
+  'formula',
+  'rollup',
 ] as const;
 export type FieldType = (typeof FIELD_TYPES)[number];
-export interface FieldOption { value: string; label: string; color?: string }
+export interface FieldOption {
+  value: string;
+  label: string;
+  color?: string;
+}
 
 export const ROLLUP_AGGREGATES = ['count', 'sum', 'avg', 'min', 'max'] as const;
 export type RollupAggregate = (typeof ROLLUP_AGGREGATES)[number];
@@ -24,10 +42,36 @@ export interface RollupSpec {
 /** Computed by the server; a write naming them is refused. */
 export const READ_ONLY_TYPES: readonly FieldType[] = ['formula', 'rollup'];
 /** Types whose values may be declared unique (scalar values with a stable text form). */
-export const UNIQUE_TYPES: readonly FieldType[] = ['text', 'number', 'currency', 'date', 'datetime', 'select', 'url', 'email', 'phone', 'record_reference'];
+export const UNIQUE_TYPES: readonly FieldType[] = [
+  'text',
+  'number',
+  'currency',
+  'date',
+  'datetime',
+  'select',
+  'url',
+  'email',
+  'phone',
+  'record_reference',
+];
 
 /** Keys every record has at the top level; field slugs may not take them. */
-export const RESERVED_SLUGS = ['_id', 'id', 'object', 'recordNumber', 'data', 'customFields', 'avatar', 'title', 'workspace', 'workspaceId', 'createdBy', 'updatedBy', 'createdAt', 'updatedAt'];
+export const RESERVED_SLUGS = [
+  '_id',
+  'id',
+  'object',
+  'recordNumber',
+  'data',
+  'customFields',
+  'avatar',
+  'title',
+  'workspace',
+  'workspaceId',
+  'createdBy',
+  'updatedBy',
+  'createdAt',
+  'updatedAt',
+];
 
 export const MAX_TEXT = 10_000;
 export const MAX_JSON_BYTES = 64 * 1024;
@@ -63,13 +107,16 @@ export function normalizeValue(field: FieldRule, value: unknown): { value: unkno
       if (typeof value !== 'boolean') return { error: 'must be true or false' };
       return { value };
     case 'date':
-      if (typeof value !== 'string' || !DATE.test(value) || Number.isNaN(Date.parse(value))) return { error: 'must be a date (YYYY-MM-DD)' };
+      if (typeof value !== 'string' || !DATE.test(value) || Number.isNaN(Date.parse(value)))
+        return { error: 'must be a date (YYYY-MM-DD)' };
       return { value };
     case 'datetime':
-      if (typeof value !== 'string' || !DATETIME.test(value) || Number.isNaN(Date.parse(value))) return { error: 'must be an ISO 8601 datetime with a time zone' };
+      if (typeof value !== 'string' || !DATETIME.test(value) || Number.isNaN(Date.parse(value)))
+        return { error: 'must be an ISO 8601 datetime with a time zone' };
       return { value: new Date(value).toISOString() };
     case 'email':
-      if (typeof value !== 'string' || value.length > 320 || !EMAIL.test(value.trim())) return { error: 'must be an e-mail address' };
+      if (typeof value !== 'string' || value.length > 320 || !EMAIL.test(value.trim()))
+        return { error: 'must be an e-mail address' };
       return { value: value.trim().toLowerCase() };
     case 'url': {
       if (typeof value !== 'string' || value.length > 2048) return { error: 'must be an http(s) URL' };
@@ -82,19 +129,22 @@ export function normalizeValue(field: FieldRule, value: unknown): { value: unkno
       return { value: value.trim() };
     }
     case 'select':
-      if (typeof value !== 'string' || !field.options.some((o) => o.value === value)) return { error: `must be one of ${field.options.map((o) => o.value).join(', ')}` };
+      if (typeof value !== 'string' || !field.options.some((o) => o.value === value))
+        return { error: `must be one of ${field.options.map((o) => o.value).join(', ')}` };
       return { value };
     case 'multi_select': {
       if (!Array.isArray(value)) return { error: 'must be an array of option values' };
       const bad = value.find((v) => typeof v !== 'string' || !field.options.some((o) => o.value === v));
-      if (bad !== undefined) return { error: `${JSON.stringify(bad)} is not one of ${field.options.map((o) => o.value).join(', ')}` };
+      if (bad !== undefined)
+        return { error: `${JSON.stringify(bad)} is not one of ${field.options.map((o) => o.value).join(', ')}` };
       return { value: [...new Set(value as string[])] };
     }
     case 'record_reference':
       if (typeof value !== 'string' || !OBJECT_ID.test(value)) return { error: 'must be a record id' };
       return { value };
     case 'json':
-      if (JSON.stringify(value).length > MAX_JSON_BYTES) return { error: `must be at most ${MAX_JSON_BYTES} bytes of JSON` };
+      if (JSON.stringify(value).length > MAX_JSON_BYTES)
+        return { error: `must be at most ${MAX_JSON_BYTES} bytes of JSON` };
       return { value };
     case 'formula':
     case 'rollup':
@@ -104,6 +154,7 @@ export function normalizeValue(field: FieldRule, value: unknown): { value: unkno
 
 /** The text a unique value is compared by (case-insensitive for text-like types). */
 export function uniqueKey(type: FieldType, value: unknown): string {
-  if (typeof value === 'string' && ['text', 'email', 'url', 'phone', 'select'].includes(type)) return value.trim().toLowerCase();
+  if (typeof value === 'string' && ['text', 'email', 'url', 'phone', 'select'].includes(type))
+    return value.trim().toLowerCase();
   return typeof value === 'string' ? value : JSON.stringify(value);
 }

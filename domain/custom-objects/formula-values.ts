@@ -7,20 +7,31 @@ import { evaluateFormula, FormulaError, formulaReferences, parseFormula } from '
 export const FORMULA_INPUT_TYPES = ['number', 'currency'];
 
 /** Parses `expression` for a formula field of an object with `fields`; bad ones are 400. */
-export function checkExpression(expression: string | undefined | null, fields: Array<Pick<CustomObjectField, 'slug' | 'type'>>): string {
-  if (expression === undefined || expression === null || !expression.trim()) throw validation('expression is required for formula fields (e.g. "price * qty")', [{ path: 'expression', error: 'is required' }]);
+export function checkExpression(
+  expression: string | undefined | null,
+  fields: Array<Pick<CustomObjectField, 'slug' | 'type'>>,
+): string {
+  if (expression === undefined || expression === null || !expression.trim())
+    throw validation('expression is required for formula fields (e.g. "price * qty")', [
+      { path: 'expression', error: 'is required' },
+    ]);
   let refs: string[];
   try {
     refs = formulaReferences(parseFormula(expression));
   } catch (err) {
-    if (err instanceof FormulaError) throw validation(`expression: ${err.message}`, [{ path: 'expression', error: err.message }]);
+    if (err instanceof FormulaError)
+      throw validation(`expression: ${err.message}`, [{ path: 'expression', error: err.message }]);
     throw err;
   }
   const bySlug = new Map(fields.map((f) => [f.slug, f]));
   for (const slug of refs) {
     const field = bySlug.get(slug);
-    if (!field) throw validation(`expression: unknown field ${slug}`, [{ path: 'expression', error: `unknown field ${slug}` }]);
-    if (!FORMULA_INPUT_TYPES.includes(field.type)) throw validation(`expression: ${slug} is a ${field.type} field; formulas read number and currency fields`, [{ path: 'expression', error: `${slug} is not a number or currency field` }]);
+    if (!field)
+      throw validation(`expression: unknown field ${slug}`, [{ path: 'expression', error: `unknown field ${slug}` }]);
+    if (!FORMULA_INPUT_TYPES.includes(field.type))
+      throw validation(`expression: ${slug} is a ${field.type} field; formulas read number and currency fields`, [
+        { path: 'expression', error: `${slug} is not a number or currency field` },
+      ]);
   }
   return expression.trim();
 }
@@ -55,7 +66,9 @@ export async function recomputeFormula(ctx: Ctx, field: CustomObjectField): Prom
         value === null
           ? 'update custom_object_record set data = data - ? where workspace_id = ? and id = ?'
           : 'update custom_object_record set data = jsonb_set(data, array[?]::text[], to_jsonb(?::numeric)) where workspace_id = ? and id = ?',
-        value === null ? [field.slug, ctx.actor.workspaceId, row.id] : [field.slug, value, ctx.actor.workspaceId, row.id],
+        value === null
+          ? [field.slug, ctx.actor.workspaceId, row.id]
+          : [field.slug, value, ctx.actor.workspaceId, row.id],
         'run',
       );
       changed++;

@@ -13,7 +13,8 @@ export type FormulaNode =
 
 export class FormulaError extends Error {}
 
-type Token = { t: 'num'; v: number; at: number } | { t: 'ref'; v: string; at: number } | { t: 'op'; v: string; at: number };
+type Token =
+  { t: 'num'; v: number; at: number } | { t: 'ref'; v: string; at: number } | { t: 'op'; v: string; at: number };
 
 function tokenize(src: string): Token[] {
   const out: Token[] = [];
@@ -49,7 +50,8 @@ function tokenize(src: string): Token[] {
 /** Parses an expression; throws FormulaError with a message fit for a 400. */
 export function parseFormula(src: string): FormulaNode {
   if (typeof src !== 'string' || !src.trim()) throw new FormulaError('expression is empty');
-  if (src.length > MAX_EXPRESSION_LENGTH) throw new FormulaError(`expression must be at most ${MAX_EXPRESSION_LENGTH} characters`);
+  if (src.length > MAX_EXPRESSION_LENGTH)
+    throw new FormulaError(`expression must be at most ${MAX_EXPRESSION_LENGTH} characters`);
   const tokens = tokenize(src);
   let pos = 0;
   const peek = (): Token | undefined => tokens[pos];
@@ -95,7 +97,8 @@ export function parseFormula(src: string): FormulaNode {
   }
 
   const ast = expr(0);
-  if (pos < tokens.length) throw new FormulaError(`unexpected ${JSON.stringify(tokens[pos]!.v)} at position ${tokens[pos]!.at + 1}`);
+  if (pos < tokens.length)
+    throw new FormulaError(`unexpected ${JSON.stringify(tokens[pos]!.v)} at position ${tokens[pos]!.at + 1}`);
   return ast;
 }
 

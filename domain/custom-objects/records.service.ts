@@ -54,17 +54,28 @@ function splitBody(body: Record<string, unknown>): { values: Record<string, unkn
   for (const wrapper of ['data', 'customFields'] as const) {
     const inner = rest[wrapper];
     if (inner !== undefined) {
-      if (typeof inner !== 'object' || inner === null || Array.isArray(inner)) throw validation(`${wrapper} must be an object of field slug → value`, [{ path: wrapper, error: 'must be an object' }]);
+      if (typeof inner !== 'object' || inner === null || Array.isArray(inner))
+        throw validation(`${wrapper} must be an object of field slug → value`, [
+          { path: wrapper, error: 'must be an object' },
+        ]);
       const { [wrapper]: _, ...others } = rest;
       values = { ...others, ...(inner as Record<string, unknown>) };
     }
   }
-  if (avatar !== undefined && typeof avatar !== 'string') throw validation('avatar must be an https image URL, a data:image URL or ""', [{ path: 'avatar', error: 'must be a string' }]);
+  if (avatar !== undefined && typeof avatar !== 'string')
+    throw validation('avatar must be an https image URL, a data:image URL or ""', [
+      { path: 'avatar', error: 'must be a string' },
+    ]);
   return { values, avatar: avatar as string | undefined };
 }
 
 /** Validates and normalises values against the object's fields (unknown and read-only slugs are 400). */
-function checkValues(fields: CustomObjectField[], values: Record<string, unknown>, mode: 'create' | 'update', current: Record<string, unknown> = {}): Record<string, unknown> {
+function checkValues(
+  fields: CustomObjectField[],
+  values: Record<string, unknown>,
+  mode: 'create' | 'update',
+  current: Record<string, unknown> = {},
+): Record<string, unknown> {
   const bySlug = new Map(fields.map((f) => [f.slug, f]));
   const details: { path: string; error: string }[] = [];
   const out: Record<string, unknown> = {};
@@ -86,7 +97,8 @@ function checkValues(fields: CustomObjectField[], values: Record<string, unknown
   for (const field of fields) {
     if (!field.isRequired) continue;
     const touched = mode === 'create' || field.slug in out;
-    if (touched && (merged[field.slug] === null || merged[field.slug] === undefined)) details.push({ path: field.slug, error: 'is required' });
+    if (touched && (merged[field.slug] === null || merged[field.slug] === undefined))
+      details.push({ path: field.slug, error: 'is required' });
   }
   if (details.length) throw validation(details.map((d) => `${d.path}: ${d.error}`).join('; '), details);
   return out;
@@ -107,17 +119,29 @@ async function checkReferences(ctx: Ctx, fields: CustomObjectField[], values: Re
     }
     if (!found) {
       const what = field.referenceType === 'native' ? field.nativeEntity : `${field.referenceObject} record`;
-      throw validation(`${field.slug}: no ${what} with id ${id}`, [{ path: field.slug, error: `no ${what} with id ${id}` }]);
+      throw validation(`${field.slug}: no ${what} with id ${id}`, [
+        { path: field.slug, error: `no ${what} with id ${id}` },
+      ]);
     }
   }
 }
 
 /** Keeps the unique-value index of a record in step with its values; a taken value is 409. */
-async function syncUniques(ctx: Ctx, object: CustomObject, fields: CustomObjectField[], recordId: string, changed: Record<string, unknown>): Promise<void> {
+async function syncUniques(
+  ctx: Ctx,
+  object: CustomObject,
+  fields: CustomObjectField[],
+  recordId: string,
+  changed: Record<string, unknown>,
+): Promise<void> {
   const conn = ctx.em;
   for (const field of fields) {
     if (!field.isUnique || !(field.slug in changed)) continue;
-    await conn.execute('delete from custom_object_unique_value where workspace_id = ? and object_id = ? and field_slug = ? and record_id = ?', [ctx.actor.workspaceId, object._id, field.slug, recordId], 'run');
+    await conn.execute(
+      'delete from custom_object_unique_value where workspace_id = ? and object_id = ? and field_slug = ? and record_id = ?',
+      [ctx.actor.workspaceId, object._id, field.slug, recordId],
+      'run',
+    );
     const value = changed[field.slug];
     if (value === null || value === undefined) continue;
     const inserted: unknown[] = await conn.execute(
@@ -126,14 +150,16 @@ async function syncUniques(ctx: Ctx, object: CustomObject, fields: CustomObjectF
       [ctx.actor.workspaceId, object._id, field.slug, uniqueKey(field.type, value), recordId],
       'all',
     );
-    if (!inserted.length) throw conflict(`${field.slug}: the value ${JSON.stringify(value)} is already used by another ${object.singular}`);
+    if (!inserted.length)
+      throw conflict(`${field.slug}: the value ${JSON.stringify(value)} is already used by another ${object.singular}`);
   }
 }
 
 function changesOf(before: Record<string, unknown>, after: Record<string, unknown>) {
   const changes: Record<string, { from: unknown; to: unknown }> = {};
   for (const key of new Set([...Object.keys(before), ...Object.keys(after)])) {
-    if (JSON.stringify(before[key] ?? null) !== JSON.stringify(after[key] ?? null)) changes[key] = { from: before[key] ?? null, to: after[key] ?? null };
+    if (JSON.stringify(before[key] ?? null) !== JSON.stringify(after[key] ?? null))
+      changes[key] = { from: before[key] ?? null, to: after[key] ?? null };
   }
   return changes;
 }
@@ -143,7 +169,9 @@ const link = (id: string) => ({ entityType: RECORD_ENTITY_TYPE, entityId: id });
 export async function createRecordOf(ctx: Ctx, slug: string, body: Record<string, unknown>, images: ImageResolver) {
   const { object, fields } = await load(ctx, slug);
   const { values, avatar } = splitBody(body);
-  const checked = Object.fromEntries(Object.entries(checkValues(fields, values, 'create')).filter(([, v]) => v !== null));
+  const checked = Object.fromEntries(
+    Object.entries(checkValues(fields, values, 'create')).filter(([, v]) => v !== null),
+  );
   await checkReferences(ctx, fields, checked);
   const data = { ...applyFormulas(fields, checked), ...initialRollups(fields) };
   const avatarUrl = avatar ? await images(ctx, avatar) : null;
@@ -170,7 +198,12 @@ export async function createRecordOf(ctx: Ctx, slug: string, body: Record<string
     await refreshRollupsFor(tx, object, [data]);
     recordSystemActivity(tx, link(record._id), 'record_created', `${object.singular} #${record.recordNumber} created`);
     const view = serializeRecord(object, record);
-    emit(tx, { type: 'custom_object_created', entityType: RECORD_ENTITY_TYPE, entityId: record._id, payload: { customObjectId: object._id, customObjectSlug: object.slug, record: view } });
+    emit(tx, {
+      type: 'custom_object_created',
+      entityType: RECORD_ENTITY_TYPE,
+      entityId: record._id,
+      payload: { customObjectId: object._id, customObjectSlug: object.slug, record: view },
+    });
     await em.flush();
     return view;
   });
@@ -188,7 +221,13 @@ export async function getRecord(ctx: Ctx, slug: string, id: string) {
 }
 
 /** PATCH and PUT: partial merge of the given slugs (null clears); `avatar` at the top level. */
-export async function updateRecordOf(ctx: Ctx, slug: string, id: string, body: Record<string, unknown>, images: ImageResolver) {
+export async function updateRecordOf(
+  ctx: Ctx,
+  slug: string,
+  id: string,
+  body: Record<string, unknown>,
+  images: ImageResolver,
+) {
   const { object, fields } = await load(ctx, slug);
   const record = await getRecordOf(ctx, object, id);
   const { values, avatar } = splitBody(body);
@@ -213,9 +252,20 @@ export async function updateRecordOf(ctx: Ctx, slug: string, id: string, body: R
     // Rollups read the referencing records from the database: write this one first.
     await em.flush();
     await refreshRollupsFor(tx, object, [before, next]);
-    recordSystemActivity(tx, link(current._id), 'record_updated', `${object.singular} #${current.recordNumber} updated`, { changes });
+    recordSystemActivity(
+      tx,
+      link(current._id),
+      'record_updated',
+      `${object.singular} #${current.recordNumber} updated`,
+      { changes },
+    );
     const view = serializeRecord(object, current);
-    emit(tx, { type: 'custom_object_updated', entityType: RECORD_ENTITY_TYPE, entityId: current._id, payload: { customObjectId: object._id, customObjectSlug: object.slug, record: view, changes } });
+    emit(tx, {
+      type: 'custom_object_updated',
+      entityType: RECORD_ENTITY_TYPE,
+      entityId: current._id,
+      payload: { customObjectId: object._id, customObjectSlug: object.slug, record: view, changes },
+    });
     await em.flush();
     return view;
   });
@@ -225,22 +275,44 @@ export async function deleteRecordOf(ctx: Ctx, slug: string, id: string): Promis
   const object = await getObject(ctx, slug);
   const record = await getRecordOf(ctx, object, id);
   await ctx.em.transactional(async (em) => {
-    await em.execute('delete from custom_object_unique_value where workspace_id = ? and record_id = ?', [ctx.actor.workspaceId, record._id], 'run');
+    await em.execute(
+      'delete from custom_object_unique_value where workspace_id = ? and record_id = ?',
+      [ctx.actor.workspaceId, record._id],
+      'run',
+    );
     em.remove(em.getReference(CustomObjectRecord, record._id));
     await em.flush();
     await refreshRollupsFor({ ...ctx, em }, object, [record.data]);
-    emit({ ...ctx, em }, { type: 'custom_object_deleted', entityType: RECORD_ENTITY_TYPE, entityId: record._id, payload: { customObjectId: object._id, customObjectSlug: object.slug, record: serializeRecord(object, record) } });
+    emit(
+      { ...ctx, em },
+      {
+        type: 'custom_object_deleted',
+        entityType: RECORD_ENTITY_TYPE,
+        entityId: record._id,
+        payload: { customObjectId: object._id, customObjectSlug: object.slug, record: serializeRecord(object, record) },
+      },
+    );
     await em.flush();
   });
 }
 
 /** Bulk patch: the patch is validated once, then applied to each listed record of the object in one transaction. */
-export async function bulkUpdate(ctx: Ctx, slug: string, ids: string[], patch: Record<string, unknown>, images: ImageResolver) {
+export async function bulkUpdate(
+  ctx: Ctx,
+  slug: string,
+  ids: string[],
+  patch: Record<string, unknown>,
+  images: ImageResolver,
+) {
   const { object, fields } = await load(ctx, slug);
   const { values } = splitBody(patch);
   checkValues(fields, values, 'update');
   const unique = [...new Set(ids)];
-  const found = await ctx.em.find(CustomObjectRecord, { _id: { $in: unique }, objectId: object._id }, { fields: ['_id'] });
+  const found = await ctx.em.find(
+    CustomObjectRecord,
+    { _id: { $in: unique }, objectId: object._id },
+    { fields: ['_id'] },
+  );
   const known = new Set(found.map((r) => r._id));
   // All or nothing: a unique-value conflict on one record leaves every record unchanged.
   const updated = await ctx.em.transactional(async (em) => {
@@ -273,14 +345,20 @@ export function searchPrefilter(q: string): { sql: string; params: unknown[] } |
   return { sql: '(r.data::text ilike ? or r.record_number = ?)', params: [likePattern(q), recordNumber] };
 }
 
-/** Records newest first (or by a field slug / recordNumber / createdAt / updatedAt with `dir`); `cursor` pages by `_id`. */
+/**
+ * Records newest first (or by a field slug / recordNumber / createdAt / updatedAt with `dir`); `cursor` pages by `_id`.
+ */
 export async function listRecords(ctx: Ctx, slug: string, query: ListRecordsQuery) {
   const { object, fields } = await load(ctx, slug);
   const params: unknown[] = [ctx.actor.workspaceId, object._id];
   let where = 'r.workspace_id = ? and r.object_id = ?';
   const q = query.q ?? query.search;
   if (q) {
-    const searchable = fields.filter((f) => (object.searchableFields.length ? object.searchableFields.includes(f.slug) : ['text', 'email', 'phone', 'url', 'select'].includes(f.type)));
+    const searchable = fields.filter((f) =>
+      object.searchableFields.length
+        ? object.searchableFields.includes(f.slug)
+        : ['text', 'email', 'phone', 'url', 'select'].includes(f.type),
+    );
     const conds = searchable.map(() => `r.data->>? ilike ?`);
     conds.push(`r.record_number::text = ?`);
     where += ` and (${conds.join(' or ')})`;
@@ -292,7 +370,10 @@ export async function listRecords(ctx: Ctx, slug: string, query: ListRecordsQuer
       params.push(...prefilter.params);
     }
   }
-  if (query.cursor && query.sort) throw validation('cursor pages the default order; use page with sort', [{ path: 'cursor', error: 'not combinable with sort' }]);
+  if (query.cursor && query.sort)
+    throw validation('cursor pages the default order; use page with sort', [
+      { path: 'cursor', error: 'not combinable with sort' },
+    ]);
   let order = 'r.id desc';
   if (query.sort) {
     const dir = query.dir === 'asc' ? 'asc' : 'desc';
@@ -301,7 +382,9 @@ export async function listRecords(ctx: Ctx, slug: string, query: ListRecordsQuer
     else if (fields.some((f) => f.slug === query.sort)) {
       order = `r.data->? ${dir} nulls last, r.id ${dir}`;
     } else {
-      throw validation(`sort: unknown field ${query.sort}; use a field slug, recordNumber, createdAt or updatedAt`, [{ path: 'sort', error: 'unknown field' }]);
+      throw validation(`sort: unknown field ${query.sort}; use a field slug, recordNumber, createdAt or updatedAt`, [
+        { path: 'sort', error: 'unknown field' },
+      ]);
     }
   } else if (query.dir === 'asc') order = 'r.id asc';
   const countParams = [...params];
@@ -321,18 +404,32 @@ export async function listRecords(ctx: Ctx, slug: string, query: ListRecordsQuer
     [...pageParams, ...orderParams, query.limit, offset],
     'all',
   );
-  const countRow = !query.cursor && rows.length ? { n: rows[0]!.n } : (await conn.execute<{ n: number }[]>(`select count(*)::int as n from custom_object_record r where ${where}`, countParams, 'all'))[0];
+  const countRow =
+    !query.cursor && rows.length
+      ? { n: rows[0]!.n }
+      : (
+          await conn.execute<{ n: number }[]>(
+            `select count(*)::int as n from custom_object_record r where ${where}`,
+            countParams,
+            'all',
+          )
+        )[0];
   const ids = rows.map((r) => String(r.id));
   const records = ids.length ? await ctx.em.find(CustomObjectRecord, { _id: { $in: ids } }) : [];
   const byId = new Map(records.map((r) => [r._id, r]));
-  const items = ids.map((id) => byId.get(id)).filter((r): r is CustomObjectRecord => Boolean(r)).map((r) => serializeRecord(object, r));
+  const items = ids
+    .map((id) => byId.get(id))
+    .filter((r): r is CustomObjectRecord => Boolean(r))
+    .map((r) => serializeRecord(object, r));
   return { items, total: countRow?.n ?? 0, nextCursor: items.length === query.limit ? items.at(-1)!._id : null };
 }
 
 export async function recordFeed(ctx: Ctx, slug: string, id: string, page: PageRequest) {
   const object = await getObject(ctx, slug);
   await getRecordOf(ctx, object, id);
-  const { items, total } = await findPage(ctx.em, Activity, { entityType: RECORD_ENTITY_TYPE, entityId: id }, page, { date: 'desc' });
+  const { items, total } = await findPage(ctx.em, Activity, { entityType: RECORD_ENTITY_TYPE, entityId: id }, page, {
+    date: 'desc',
+  });
   return { items: items.map(serializeActivity), total };
 }
 
@@ -346,11 +443,28 @@ export async function relatedRecords(ctx: Ctx, slug: string, id: string) {
     if (typeof target !== 'string') continue;
     if (field.referenceType === 'native' && field.nativeEntity) {
       const entity = await ctx.em.findOne(NATIVE[field.nativeEntity] as typeof Company, { _id: target });
-      if (entity) related.push({ direction: 'outgoing', field: field.slug, entityType: field.nativeEntity, entityId: target, title: nativeTitle(field.nativeEntity, entity as unknown as Record<string, unknown>) });
+      if (entity)
+        related.push({
+          direction: 'outgoing',
+          field: field.slug,
+          entityType: field.nativeEntity,
+          entityId: target,
+          title: nativeTitle(field.nativeEntity, entity as unknown as Record<string, unknown>),
+        });
     } else if (field.referenceObject) {
       const targetObject = await ctx.em.findOne(CustomObject, { slug: field.referenceObject });
-      const other = targetObject ? await ctx.em.findOne(CustomObjectRecord, { _id: target, objectId: targetObject._id }) : null;
-      if (targetObject && other) related.push({ direction: 'outgoing', field: field.slug, entityType: 'custom_object_record', object: targetObject.slug, entityId: other._id, title: recordTitle(targetObject, other) });
+      const other = targetObject
+        ? await ctx.em.findOne(CustomObjectRecord, { _id: target, objectId: targetObject._id })
+        : null;
+      if (targetObject && other)
+        related.push({
+          direction: 'outgoing',
+          field: field.slug,
+          entityType: 'custom_object_record',
+          object: targetObject.slug,
+          entityId: other._id,
+          title: recordTitle(targetObject, other),
+        });
     }
   }
   const incoming = await ctx.em.execute<{ id: string; object_id: string; slug: string }[]>(
@@ -367,7 +481,15 @@ export async function relatedRecords(ctx: Ctx, slug: string, id: string) {
     for (const row of incoming) {
       const o = objects.find((x) => x._id === row.object_id);
       const r = records.find((x) => x._id === row.id);
-      if (o && r) related.push({ direction: 'incoming', field: row.slug, entityType: 'custom_object_record', object: o.slug, entityId: r._id, title: recordTitle(o, r) });
+      if (o && r)
+        related.push({
+          direction: 'incoming',
+          field: row.slug,
+          entityType: 'custom_object_record',
+          object: o.slug,
+          entityId: r._id,
+          title: recordTitle(o, r),
+        });
     }
   }
   return related;
@@ -401,11 +523,18 @@ export async function previewRecordOf(ctx: Ctx, slug: string, body: Record<strin
       [ctx.actor.workspaceId, object._id, field.slug, uniqueKey(field.type, value)],
       'all',
     );
-    if (taken.length) throw conflict(`${field.slug}: the value ${JSON.stringify(value)} is already used by another ${object.singular}`);
+    if (taken.length)
+      throw conflict(`${field.slug}: the value ${JSON.stringify(value)} is already used by another ${object.singular}`);
   }
 }
 
-export interface RecordExportRequest { limit: number; page?: number; cursor?: string; from?: Date; to?: Date }
+export interface RecordExportRequest {
+  limit: number;
+  page?: number;
+  cursor?: string;
+  from?: Date;
+  to?: Date;
+}
 
 /**
  * One page of an object's records in creation order (`_id` ascending), flattened like reads;
@@ -429,8 +558,16 @@ export async function exportRecordsOf(ctx: Ctx, slug: string, req: RecordExportR
   const pageParams = req.cursor ? [...params, req.cursor] : params;
   const offset = req.cursor ? 0 : ((req.page ?? 1) - 1) * req.limit;
   const [rows, [count]] = await Promise.all([
-    ctx.em.execute<{ id: string }[]>(`select id from custom_object_record where ${pageWhere} order by id asc limit ? offset ?`, [...pageParams, req.limit + 1, offset], 'all'),
-    ctx.em.execute<{ n: number }[]>(`select count(*)::int as n from custom_object_record where ${where}`, params, 'all'),
+    ctx.em.execute<{ id: string }[]>(
+      `select id from custom_object_record where ${pageWhere} order by id asc limit ? offset ?`,
+      [...pageParams, req.limit + 1, offset],
+      'all',
+    ),
+    ctx.em.execute<{ n: number }[]>(
+      `select count(*)::int as n from custom_object_record where ${where}`,
+      params,
+      'all',
+    ),
   ]);
   const hasMore = rows.length > req.limit;
   if (hasMore) rows.pop();

@@ -18,21 +18,39 @@ export const rollupBody = z
     object: z.string().min(1).max(63).describe('slug of the custom object whose records are aggregated'),
     via: z.string().min(1).max(63).describe('its record_reference field that points at this object'),
     aggregate: z.enum(ROLLUP_AGGREGATES, { message: `aggregate must be one of ${ROLLUP_AGGREGATES.join(', ')}` }),
-    field: z.string().min(1).max(63).optional().describe('number, currency or formula field to aggregate (not for count)'),
+    field: z
+      .string()
+      .min(1)
+      .max(63)
+      .optional()
+      .describe('number, currency or formula field to aggregate (not for count)'),
   })
   .describe('rollup fields: { object, via, aggregate, field }');
 
 const NUMERIC_TYPES = ['number', 'currency', 'formula'];
 
 /** Checks a rollup definition on `parent` and returns what is stored. */
-export async function checkRollup(ctx: Ctx, parent: CustomObject, input: z.infer<typeof rollupBody> | undefined): Promise<RollupSpec> {
-  const fail = (path: string, error: string) => validation(`rollup.${path}: ${error}`, [{ path: `rollup.${path}`, error }]);
-  if (!input) throw validation('rollup is required for rollup fields: { object, via, aggregate, field }', [{ path: 'rollup', error: 'is required' }]);
+export async function checkRollup(
+  ctx: Ctx,
+  parent: CustomObject,
+  input: z.infer<typeof rollupBody> | undefined,
+): Promise<RollupSpec> {
+  const fail = (path: string, error: string) =>
+    validation(`rollup.${path}: ${error}`, [{ path: `rollup.${path}`, error }]);
+  if (!input)
+    throw validation('rollup is required for rollup fields: { object, via, aggregate, field }', [
+      { path: 'rollup', error: 'is required' },
+    ]);
   const child = await ctx.em.findOne(CustomObject, { slug: input.object });
   if (!child) throw fail('object', `no custom object with slug ${input.object}`);
   const fields = await ctx.em.find(CustomObjectField, { objectId: child._id });
   const via = fields.find((f) => f.slug === input.via);
-  if (!via || via.type !== 'record_reference' || via.referenceType !== 'custom' || via.referenceObject !== parent.slug) {
+  if (
+    !via ||
+    via.type !== 'record_reference' ||
+    via.referenceType !== 'custom' ||
+    via.referenceObject !== parent.slug
+  ) {
     throw fail('via', `${input.object} has no record_reference field ${input.via} pointing at ${parent.slug}`);
   }
   if (input.aggregate === 'count') {
@@ -41,18 +59,24 @@ export async function checkRollup(ctx: Ctx, parent: CustomObject, input: z.infer
   }
   const field = fields.find((f) => f.slug === input.field);
   if (!input.field) throw fail('field', `is required for ${input.aggregate}`);
-  if (!field || !NUMERIC_TYPES.includes(field.type)) throw fail('field', `${input.object} has no number, currency or formula field ${input.field}`);
+  if (!field || !NUMERIC_TYPES.includes(field.type))
+    throw fail('field', `${input.object} has no number, currency or formula field ${input.field}`);
   return { object: child.slug, via: via.slug, aggregate: input.aggregate, field: field.slug };
 }
 
 function aggregateSql(spec: RollupSpec): { sql: string; params: unknown[] } {
   const value = '(c.data->>?)::numeric';
   switch (spec.aggregate) {
-    case 'count': return { sql: 'count(*)', params: [] };
-    case 'sum': return { sql: `coalesce(sum(${value}), 0)`, params: [spec.field] };
-    case 'avg': return { sql: `round(avg(${value}), 10)`, params: [spec.field] };
-    case 'min': return { sql: `min(${value})`, params: [spec.field] };
-    case 'max': return { sql: `max(${value})`, params: [spec.field] };
+    case 'count':
+      return { sql: 'count(*)', params: [] };
+    case 'sum':
+      return { sql: `coalesce(sum(${value}), 0)`, params: [spec.field] };
+    case 'avg':
+      return { sql: `round(avg(${value}), 10)`, params: [spec.field] };
+    case 'min':
+      return { sql: `min(${value})`, params: [spec.field] };
+    case 'max':
+      return { sql: `max(${value})`, params: [spec.field] };
   }
 }
 
@@ -60,7 +84,11 @@ function aggregateSql(spec: RollupSpec): { sql: string; params: unknown[] } {
  * Recomputes one rollup field on the given parent records (all of them when `parentIds` is
  * undefined); returns the records whose value changed, with old and new value.
  */
-export async function recomputeRollup(ctx: Ctx, field: CustomObjectField, parentIds?: string[]): Promise<{ id: string; from: unknown; to: unknown }[]> {
+export async function recomputeRollup(
+  ctx: Ctx,
+  field: CustomObjectField,
+  parentIds?: string[],
+): Promise<{ id: string; from: unknown; to: unknown }[]> {
   const spec = field.rollup;
   if (!spec || (parentIds && !parentIds.length)) return [];
   const ws = ctx.actor.workspaceId;
@@ -79,7 +107,20 @@ export async function recomputeRollup(ctx: Ctx, field: CustomObjectField, parent
        from a
       where p.id = a.id and p.workspace_id = ? and a.before is distinct from to_jsonb(a.v)
      returning p.id, a.before, p.data->? as after`,
-    [field.slug, ...agg.params, ws, child._id, spec.via, ws, field.objectId, ...(parentIds ?? []), field.slug, field.slug, ws, field.slug],
+    [
+      field.slug,
+      ...agg.params,
+      ws,
+      child._id,
+      spec.via,
+      ws,
+      field.objectId,
+      ...(parentIds ?? []),
+      field.slug,
+      field.slug,
+      ws,
+      field.slug,
+    ],
     'all',
   );
   return rows.map((r) => ({ id: r.id, from: r.before ?? null, to: r.after ?? null }));
@@ -89,7 +130,11 @@ export async function recomputeRollup(ctx: Ctx, field: CustomObjectField, parent
  * After records of `childObject` were written: recomputes the rollups that aggregate them on the
  * parents they point (or pointed) at, and announces each changed parent. Same transaction as the write.
  */
-export async function refreshRollupsFor(ctx: Ctx, childObject: CustomObject, datas: Record<string, unknown>[]): Promise<void> {
+export async function refreshRollupsFor(
+  ctx: Ctx,
+  childObject: CustomObject,
+  datas: Record<string, unknown>[],
+): Promise<void> {
   const rollups = await ctx.em.find(CustomObjectField, { type: 'rollup' });
   const relevant = rollups.filter((f) => f.rollup?.object === childObject.slug);
   for (const field of relevant) {
@@ -103,8 +148,15 @@ export async function refreshRollupsFor(ctx: Ctx, childObject: CustomObject, dat
       const record = await ctx.em.findOne(CustomObjectRecord, { _id: row.id }, { refresh: true });
       if (!record) continue;
       emit(ctx, {
-        type: 'custom_object_updated', entityType: 'custom_object_record', entityId: record._id,
-        payload: { customObjectId: parent._id, customObjectSlug: parent.slug, record: { _id: record._id, object: parent.slug, recordNumber: record.recordNumber, ...record.data }, changes: { [field.slug]: { from: row.from, to: row.to } } },
+        type: 'custom_object_updated',
+        entityType: 'custom_object_record',
+        entityId: record._id,
+        payload: {
+          customObjectId: parent._id,
+          customObjectSlug: parent.slug,
+          record: { _id: record._id, object: parent.slug, recordNumber: record.recordNumber, ...record.data },
+          changes: { [field.slug]: { from: row.from, to: row.to } },
+        },
       });
     }
   }
@@ -113,6 +165,7 @@ export async function refreshRollupsFor(ctx: Ctx, childObject: CustomObject, dat
 /** A new record has nothing pointing at it yet: count and sum start at 0, the others stay empty. */
 export function initialRollups(fields: CustomObjectField[]): Record<string, number> {
   const out: Record<string, number> = {};
-  for (const f of fields) if (f.type === 'rollup' && (f.rollup?.aggregate === 'count' || f.rollup?.aggregate === 'sum')) out[f.slug] = 0;
+  for (const f of fields)
+    if (f.type === 'rollup' && (f.rollup?.aggregate === 'count' || f.rollup?.aggregate === 'sum')) out[f.slug] = 0;
   return out;
 }

@@ -3,7 +3,11 @@ import type { DealStatus } from './deal.entity';
 import { dealStatusTransitions } from './deals.rules';
 import type { StageType } from './flow.entity';
 
-export interface StatusState { status: DealStatus; wonDate: Date | null; lostDate: Date | null }
+export interface StatusState {
+  status: DealStatus;
+  wonDate: Date | null;
+  lostDate: Date | null;
+}
 
 export interface StatusChange {
   current: StatusState;
@@ -50,8 +54,18 @@ export function nextStatus(input: StatusChange): StatusState {
   if (input.wonDate && status !== 'won') throw validation('wonDate: can only be set on a won deal');
   if (input.lostDate && status !== 'lost') throw validation('lostDate: can only be set on a lost deal');
   const { current, now } = input;
-  if (status === 'won') return { status, wonDate: input.wonDate ?? (current.status === 'won' ? current.wonDate ?? now : now), lostDate: null };
-  if (status === 'lost') return { status, lostDate: input.lostDate ?? (current.status === 'lost' ? current.lostDate ?? now : now), wonDate: null };
+  if (status === 'won')
+    return {
+      status,
+      wonDate: input.wonDate ?? (current.status === 'won' ? (current.wonDate ?? now) : now),
+      lostDate: null,
+    };
+  if (status === 'lost')
+    return {
+      status,
+      lostDate: input.lostDate ?? (current.status === 'lost' ? (current.lostDate ?? now) : now),
+      wonDate: null,
+    };
   return { status, wonDate: null, lostDate: null };
 }
 

@@ -19,14 +19,24 @@ export interface DealListQuery extends PageRequest, DateFilterInput {
 
 // Text sorts read naturally ascending; numbers and dates newest/largest first.
 const DEFAULT_ORDER: Record<DealSortField, 'asc' | 'desc'> = {
-  title: 'asc', status: 'asc', stage: 'asc', value: 'desc', updatedAt: 'desc', createdAt: 'desc', lostDate: 'desc', wonDate: 'desc',
+  title: 'asc',
+  status: 'asc',
+  stage: 'asc',
+  value: 'desc',
+  updatedAt: 'desc',
+  createdAt: 'desc',
+  lostDate: 'desc',
+  wonDate: 'desc',
 };
 const NULLABLE = new Set<DealSortField>(['value', 'lostDate', 'wonDate', 'stage']);
 
 /** `stage` sorts by the stage's position (its `order`) in its pipeline; titles sort case-insensitively. */
 function sortKey(field: DealSortField): string {
   if (field === 'title') return raw((alias) => `lower(${alias}."title")`) as unknown as string;
-  if (field === 'stage') return raw((alias) => `(select s."order" from "flow_stage" s where s."id" = ${alias}."stage_id")`) as unknown as string;
+  if (field === 'stage')
+    return raw(
+      (alias) => `(select s."order" from "flow_stage" s where s."id" = ${alias}."stage_id")`,
+    ) as unknown as string;
   return field;
 }
 
@@ -48,7 +58,9 @@ export async function listDeals(ctx: Ctx, query: DealListQuery) {
     orderBy = [{ createdAt: query.sortOrder ?? 'desc' }, { _id: query.sortOrder ?? 'desc' }];
   }
   const [items, total] = await ctx.em.findAndCount(Deal, where, {
-    limit: query.limit, offset: (query.page - 1) * query.limit, orderBy: orderBy as never,
+    limit: query.limit,
+    offset: (query.page - 1) * query.limit,
+    orderBy: orderBy as never,
   });
   return { items: items.map(serializeDeal), total };
 }

@@ -3,28 +3,75 @@ import { fieldsQuery, isoDateParam, listQuery } from '../shared/list-query';
 import { nameValueCustomFields, objectId, requiredText, tagsField } from '../shared/schemas';
 
 export const DEAL_FIELDS = [
-  '_id', 'title', 'value', 'flowId', 'stageId', 'priority', 'probability', 'company', 'personRef', 'leadRef',
-  'customFields', 'tags', 'status', 'wonDate', 'lostDate', 'ownerId', 'createdAt', 'updatedAt',
+  '_id',
+  'title',
+  'value',
+  'flowId',
+  'stageId',
+  'priority',
+  'probability',
+  'company',
+  'personRef',
+  'leadRef',
+  'customFields',
+  'tags',
+  'status',
+  'wonDate',
+  'lostDate',
+  'ownerId',
+  'createdAt',
+  'updatedAt',
 ] as const;
-export const DEAL_SORT_FIELDS = ['title', 'value', 'updatedAt', 'createdAt', 'status', 'lostDate', 'wonDate', 'stage'] as const;
-export const DEAL_SUMMARY_FIELDS = ['title', 'value', 'status', 'flowId', 'stageId', 'company', 'personRef', 'ownerId', 'updatedAt'] as const;
+export const DEAL_SORT_FIELDS = [
+  'title',
+  'value',
+  'updatedAt',
+  'createdAt',
+  'status',
+  'lostDate',
+  'wonDate',
+  'stage',
+] as const;
+export const DEAL_SUMMARY_FIELDS = [
+  'title',
+  'value',
+  'status',
+  'flowId',
+  'stageId',
+  'company',
+  'personRef',
+  'ownerId',
+  'updatedAt',
+] as const;
 
 const DEAL_STATUSES = ['open', 'won', 'lost'] as const;
 const MAX_VALUE = 1e15;
 
 const dealFields = {
-  value: z.number({ message: 'must be a number' }).min(0, 'must be at least 0').max(MAX_VALUE, `must be at most ${MAX_VALUE}`).nullable(),
-  flowId: objectId.describe('pipeline; alone it places the deal in the flow\'s first open stage'),
-  stageId: objectId.describe('stage; must belong to flowId, or to the deal\'s flow when flowId is not sent'),
+  value: z
+    .number({ message: 'must be a number' })
+    .min(0, 'must be at least 0')
+    .max(MAX_VALUE, `must be at most ${MAX_VALUE}`)
+    .nullable(),
+  flowId: objectId.describe("pipeline; alone it places the deal in the flow's first open stage"),
+  stageId: objectId.describe("stage; must belong to flowId, or to the deal's flow when flowId is not sent"),
   priority: z.enum(['low', 'medium', 'high'], { message: 'must be one of low, medium, high' }).nullable(),
-  probability: z.number({ message: 'must be a number' }).min(0, 'must be at least 0').max(100, 'must be at most 100').nullable(),
+  probability: z
+    .number({ message: 'must be a number' })
+    .min(0, 'must be at least 0')
+    .max(100, 'must be at most 100')
+    .nullable(),
   company: objectId.nullable().describe('company id'),
   personRef: objectId.nullable().describe('person id'),
   leadRef: objectId.nullable().describe('lead id'),
-  customFields: nameValueCustomFields.describe('object map (name/value pairs are accepted and converted); PUT merges, null removes a key'),
+  customFields: nameValueCustomFields.describe(
+    'object map (name/value pairs are accepted and converted); PUT merges, null removes a key',
+  ),
   tags: tagsField,
   ownerId: objectId.describe('a user of the workspace; default: the caller'),
-  status: z.enum(DEAL_STATUSES, { message: 'must be one of open, won, lost' }).describe('won/lost set wonDate/lostDate; open clears both'),
+  status: z
+    .enum(DEAL_STATUSES, { message: 'must be one of open, won, lost' })
+    .describe('won/lost set wonDate/lostDate; open clears both'),
   wonDate: isoDateParam.describe('backdates the win; only with status won'),
   lostDate: isoDateParam.describe('backdates the loss; only with status lost'),
 };
@@ -36,7 +83,7 @@ export const updateDealBody = z.object({ title: requiredText(500), ...dealFields
 
 export const moveDealBody = z.object({
   stageId: objectId,
-  flowId: objectId.optional().describe('required when the stage belongs to another flow than the deal\'s'),
+  flowId: objectId.optional().describe("required when the stage belongs to another flow than the deal's"),
 });
 
 export const getDealQuery = z.object({ fields: fieldsQuery(DEAL_FIELDS).optional() });
@@ -57,16 +104,32 @@ export const listDealsQuery = listQuery({
     stage: aliasOf('stageId'),
     ownerId: objectId.optional(),
     owner: aliasOf('ownerId'),
-    sortBy: z.enum(DEAL_SORT_FIELDS, { message: `must be one of ${DEAL_SORT_FIELDS.join(', ')}` }).optional().describe('stage sorts by the stage order in its pipeline'),
-    sortOrder: z.enum(['asc', 'desc'], { message: 'must be asc or desc' }).optional().describe('default asc for title, status, stage; desc otherwise'),
+    sortBy: z
+      .enum(DEAL_SORT_FIELDS, { message: `must be one of ${DEAL_SORT_FIELDS.join(', ')}` })
+      .optional()
+      .describe('stage sorts by the stage order in its pipeline'),
+    sortOrder: z
+      .enum(['asc', 'desc'], { message: 'must be asc or desc' })
+      .optional()
+      .describe('default asc for title, status, stage; desc otherwise'),
   },
 })
   .superRefine((q, ctx) => {
-    for (const [name, alias] of [['flowId', 'flowRef'], ['stageId', 'stage'], ['ownerId', 'owner']] as const) {
-      if (q[name] && q[alias] && q[name] !== q[alias]) ctx.addIssue({ code: 'custom', path: [alias], message: `conflicts with ${name}; send one of them` });
+    for (const [name, alias] of [
+      ['flowId', 'flowRef'],
+      ['stageId', 'stage'],
+      ['ownerId', 'owner'],
+    ] as const) {
+      if (q[name] && q[alias] && q[name] !== q[alias])
+        ctx.addIssue({ code: 'custom', path: [alias], message: `conflicts with ${name}; send one of them` });
     }
   })
-  .transform(({ flowRef, stage, owner, ...q }) => ({ ...q, flowId: q.flowId ?? flowRef, stageId: q.stageId ?? stage, ownerId: q.ownerId ?? owner }));
+  .transform(({ flowRef, stage, owner, ...q }) => ({
+    ...q,
+    flowId: q.flowId ?? flowRef,
+    stageId: q.stageId ?? stage,
+    ownerId: q.ownerId ?? owner,
+  }));
 
 /** What the deal service writes: the parsed create/update body (create also requires title). */
 export type DealInput = z.infer<typeof updateDealBody>;

@@ -43,7 +43,8 @@ async function assertReferences(ctx: Ctx, input: DealInput, current?: Deal): Pro
   }
 }
 
-const dropNulls = (o: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
+const dropNulls = (o: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(o).filter(([, v]) => v !== null && v !== undefined));
 
 function scalarFields(input: DealInput): Partial<Deal> {
   const { title, value, priority, probability, company, personRef, leadRef, ownerId } = input;
@@ -56,21 +57,42 @@ async function lockStage(ctx: Ctx, stageId: string): Promise<void> {
   if (!stage) throw conflict(`stageId: stage ${stageId} was deleted meanwhile; retry`);
 }
 
-const link = (d: Deal) => ({ dealId: d._id, companyId: d.company, personId: d.personRef, leadId: d.leadRef, entityType: 'deal', entityId: d._id });
+const link = (d: Deal) => ({
+  dealId: d._id,
+  companyId: d.company,
+  personId: d.personRef,
+  leadId: d.leadRef,
+  entityType: 'deal',
+  entityId: d._id,
+});
 
-export async function createDeal(ctx: Ctx, input: DealInput & { title: string }, opts: { preview: boolean }): Promise<Record<string, unknown> | PreviewResult> {
+export async function createDeal(
+  ctx: Ctx,
+  input: DealInput & { title: string },
+  opts: { preview: boolean },
+): Promise<Record<string, unknown> | PreviewResult> {
   await assertReferences(ctx, input);
   const customFields = dropNulls(asRecord(input.customFields ?? {}));
   await assertCustomFieldValues(ctx, 'deal', customFields, { requireAll: true });
   const place = await resolvePlacement(ctx, { flowId: input.flowId, stageId: input.stageId }, { dryRun: opts.preview });
   if (!place) throw new Error('unreachable: a new deal always gets a placement');
   const status = nextStatus({
-    current: { status: 'open', wonDate: null, lostDate: null }, currentStageType: null, nextStageType: place.stage.type,
-    status: input.status, wonDate: input.wonDate, lostDate: input.lostDate, now: new Date(),
+    current: { status: 'open', wonDate: null, lostDate: null },
+    currentStageType: null,
+    nextStageType: place.stage.type,
+    status: input.status,
+    wonDate: input.wonDate,
+    lostDate: input.lostDate,
+    now: new Date(),
   });
   const deal = createRecord(ctx, Deal, {
-    ...scalarFields(input), ownerId: input.ownerId ?? ctx.actor.userId, flowId: place.flowId, stageId: place.stage.id,
-    customFields, tags: normalizeTags(input.tags) ?? [], ...status,
+    ...scalarFields(input),
+    ownerId: input.ownerId ?? ctx.actor.userId,
+    flowId: place.flowId,
+    stageId: place.stage.id,
+    customFields,
+    tags: normalizeTags(input.tags) ?? [],
+    ...status,
   } as Deal);
   if (opts.preview) {
     ctx.em.clear();
@@ -81,22 +103,43 @@ export async function createDeal(ctx: Ctx, input: DealInput & { title: string },
     const view = serializeDeal(deal);
     emit(ctx, { type: 'deal_created', entityType: 'deal', entityId: deal._id, payload: { deal: view } });
     emitTagChanges(ctx, 'deal', deal._id, [], deal.tags);
-    if (deal.status !== 'open') emit(ctx, { type: `deal_${deal.status}`, entityType: 'deal', entityId: deal._id, payload: { deal: view } });
-    recordSystemActivity(ctx, link(deal), 'record_created', `Deal ${deal.title} created in stage ${place.stage.title}`, { stage: { id: place.stage.id, title: place.stage.title }, flowId: place.flowId });
+    if (deal.status !== 'open')
+      emit(ctx, { type: `deal_${deal.status}`, entityType: 'deal', entityId: deal._id, payload: { deal: view } });
+    recordSystemActivity(
+      ctx,
+      link(deal),
+      'record_created',
+      `Deal ${deal.title} created in stage ${place.stage.title}`,
+      { stage: { id: place.stage.id, title: place.stage.title }, flowId: place.flowId },
+    );
   });
   return serializeDeal(deal);
 }
 
-export async function updateDeal(ctx: Ctx, id: string, input: DealInput, opts: { preview: boolean }): Promise<Record<string, unknown> | PreviewResult> {
+export async function updateDeal(
+  ctx: Ctx,
+  id: string,
+  input: DealInput,
+  opts: { preview: boolean },
+): Promise<Record<string, unknown> | PreviewResult> {
   const deal = await getDeal(ctx, id);
   await assertReferences(ctx, input, deal);
   if (input.customFields !== undefined) await assertCustomFieldValues(ctx, 'deal', asRecord(input.customFields));
   const fromStage = deal.stageId ? await ctx.em.findOne(FlowStage, { _id: deal.stageId }) : null;
-  const place: Placement | null = await resolvePlacement(ctx, { flowId: input.flowId, stageId: input.stageId }, { current: deal });
+  const place: Placement | null = await resolvePlacement(
+    ctx,
+    { flowId: input.flowId, stageId: input.stageId },
+    { current: deal },
+  );
   const stageChanged = place !== null && place.stage.id !== deal.stageId;
   const status = nextStatus({
-    current: { status: deal.status, wonDate: deal.wonDate ?? null, lostDate: deal.lostDate ?? null }, currentStageType: fromStage?.type ?? null, nextStageType: stageChanged ? place.stage.type : undefined,
-    status: input.status, wonDate: input.wonDate, lostDate: input.lostDate, now: new Date(),
+    current: { status: deal.status, wonDate: deal.wonDate ?? null, lostDate: deal.lostDate ?? null },
+    currentStageType: fromStage?.type ?? null,
+    nextStageType: stageChanged ? place.stage.type : undefined,
+    status: input.status,
+    wonDate: input.wonDate,
+    lostDate: input.lostDate,
+    now: new Date(),
   });
   // All reads are done: from here on the entity is dirty and a query could auto-flush it.
   const current = serializeDeal(deal);
@@ -104,7 +147,9 @@ export async function updateDeal(ctx: Ctx, id: string, input: DealInput, opts: {
   const changes = applyPatch(deal, {
     ...scalarFields(input),
     ...(stageChanged ? { flowId: place.flowId, stageId: place.stage.id } : {}),
-    ...(input.customFields !== undefined ? { customFields: mergeObject(deal.customFields, asRecord(input.customFields)) } : {}),
+    ...(input.customFields !== undefined
+      ? { customFields: mergeObject(deal.customFields, asRecord(input.customFields)) }
+      : {}),
     ...(input.tags !== undefined ? { tags: normalizeTags(input.tags) } : {}),
     ...status,
   });
@@ -117,32 +162,70 @@ export async function updateDeal(ctx: Ctx, id: string, input: DealInput, opts: {
   await inTransaction(ctx, async () => {
     if (stageChanged) await lockStage(ctx, place.stage.id);
     deal.updatedAt = new Date();
-    emitUpdateEvents(ctx, deal, changes, beforeTags, stageChanged ? { from: fromStage ? stageRef(fromStage) : null, to: place.stage } : null);
+    emitUpdateEvents(
+      ctx,
+      deal,
+      changes,
+      beforeTags,
+      stageChanged ? { from: fromStage ? stageRef(fromStage) : null, to: place.stage } : null,
+    );
   });
   return serializeDeal(deal);
 }
 
 /** deal_updated for every change; deal_stage_changed, deal_won, deal_lost when those happened; one feed row. */
-function emitUpdateEvents(ctx: Ctx, deal: Deal, changes: Changes, beforeTags: string[], stage: { from: StageRef | null; to: StageRef } | null): void {
+function emitUpdateEvents(
+  ctx: Ctx,
+  deal: Deal,
+  changes: Changes,
+  beforeTags: string[],
+  stage: { from: StageRef | null; to: StageRef } | null,
+): void {
   const view = serializeDeal(deal);
   emit(ctx, { type: 'deal_updated', entityType: 'deal', entityId: deal._id, payload: { deal: view, changes } });
   const summary = [`Deal ${deal.title} updated`];
   const metadata: Record<string, unknown> = { changes };
   if (stage) {
     const fromStageId = stage.from?.id ?? null;
-    emit(ctx, { type: 'deal_stage_changed', entityType: 'deal', entityId: deal._id, payload: { deal: view, fromStageId, toStageId: stage.to.id, flowId: deal.flowId, fromFlowId: stage.from?.flowId ?? null } });
-    metadata.stage = { fromStageId, fromTitle: stage.from?.title ?? null, toStageId: stage.to.id, toTitle: stage.to.title, fromFlowId: stage.from?.flowId ?? null, toFlowId: deal.flowId };
+    emit(ctx, {
+      type: 'deal_stage_changed',
+      entityType: 'deal',
+      entityId: deal._id,
+      payload: {
+        deal: view,
+        fromStageId,
+        toStageId: stage.to.id,
+        flowId: deal.flowId,
+        fromFlowId: stage.from?.flowId ?? null,
+      },
+    });
+    metadata.stage = {
+      fromStageId,
+      fromTitle: stage.from?.title ?? null,
+      toStageId: stage.to.id,
+      toTitle: stage.to.title,
+      fromFlowId: stage.from?.flowId ?? null,
+      toFlowId: deal.flowId,
+    };
     summary.push(`moved from ${stage.from?.title ?? '(no stage)'} to ${stage.to.title}`);
   }
-  if (changes.status && deal.status !== 'open') emit(ctx, { type: `deal_${deal.status}`, entityType: 'deal', entityId: deal._id, payload: { deal: view } });
+  if (changes.status && deal.status !== 'open')
+    emit(ctx, { type: `deal_${deal.status}`, entityType: 'deal', entityId: deal._id, payload: { deal: view } });
   if (changes.status) summary.push(`status ${String(changes.status.from)} → ${deal.status}`);
   emitTagChanges(ctx, 'deal', deal._id, beforeTags, deal.tags);
   recordSystemActivity(ctx, link(deal), 'record_updated', summary.join('; '), metadata);
 }
 
 /** POST /deals/:id/move: a stage change through the same rules, events and feed row as PUT. */
-export async function moveDeal(ctx: Ctx, id: string, input: { stageId: string; flowId?: string }): Promise<Record<string, unknown>> {
-  return (await updateDeal(ctx, id, { stageId: input.stageId, flowId: input.flowId }, { preview: false })) as Record<string, unknown>;
+export async function moveDeal(
+  ctx: Ctx,
+  id: string,
+  input: { stageId: string; flowId?: string },
+): Promise<Record<string, unknown>> {
+  return (await updateDeal(ctx, id, { stageId: input.stageId, flowId: input.flowId }, { preview: false })) as Record<
+    string,
+    unknown
+  >;
 }
 
 export async function deleteDeal(ctx: Ctx, id: string): Promise<void> {

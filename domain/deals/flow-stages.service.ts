@@ -10,18 +10,34 @@ import { FlowStage, type StageType } from './flow.entity';
 import { MAX_STAGES_PER_FLOW, type StageInput } from './flows.schemas';
 import { getFlow, serializeStageOf } from './flows.service';
 
-export interface StagePatch { id: string; title?: string; order?: number; type?: StageType; probability?: number | null }
+export interface StagePatch {
+  id: string;
+  title?: string;
+  order?: number;
+  type?: StageType;
+  probability?: number | null;
+}
 
 /** Adds a stage; without `order` it goes after the last one. */
 export async function createStage(ctx: Ctx, flowId: string, input: StageInput): Promise<Record<string, unknown>> {
   await getFlow(ctx, flowId);
   const existing = await ctx.em.find(FlowStage, { flowId }, { fields: ['order'] });
-  if (existing.length >= MAX_STAGES_PER_FLOW) throw validation(`stages: a flow has at most ${MAX_STAGES_PER_FLOW} stages`);
+  if (existing.length >= MAX_STAGES_PER_FLOW)
+    throw validation(`stages: a flow has at most ${MAX_STAGES_PER_FLOW} stages`);
   const last = existing.reduce((max, s) => Math.max(max, s.order), 0);
   const stage = createRecord(ctx, FlowStage, {
-    flowId, title: input.title, order: input.order ?? last + 1, type: input.type ?? 'open', probability: input.probability ?? null,
+    flowId,
+    title: input.title,
+    order: input.order ?? last + 1,
+    type: input.type ?? 'open',
+    probability: input.probability ?? null,
   });
-  emit(ctx, { type: 'flow_stage_created', entityType: 'flow', entityId: flowId, payload: { flowId, stage: serializeStageOf(stage) } });
+  emit(ctx, {
+    type: 'flow_stage_created',
+    entityType: 'flow',
+    entityId: flowId,
+    payload: { flowId, stage: serializeStageOf(stage) },
+  });
   await ctx.em.flush();
   return serializeStageOf(stage);
 }
@@ -42,12 +58,23 @@ export async function updateStage(ctx: Ctx, flowId: string, input: StagePatch): 
     const stage = await lockedStage(ctx, flowId, input.id);
     if (input.type !== undefined && input.type !== stage.type) {
       const deals = await ctx.em.count(Deal, { stageId: stage._id });
-      if (deals) throw conflict(`type: stage has ${deals} deal(s); move them to another stage before changing its type`);
+      if (deals)
+        throw conflict(`type: stage has ${deals} deal(s); move them to another stage before changing its type`);
     }
-    const changes = applyPatch(stage, { title: input.title, order: input.order, type: input.type, probability: input.probability });
+    const changes = applyPatch(stage, {
+      title: input.title,
+      order: input.order,
+      type: input.type,
+      probability: input.probability,
+    });
     if (Object.keys(changes).length) {
       stage.updatedAt = new Date();
-      emit(ctx, { type: 'flow_stage_updated', entityType: 'flow', entityId: flowId, payload: { flowId, stage: serializeStageOf(stage), changes } });
+      emit(ctx, {
+        type: 'flow_stage_updated',
+        entityType: 'flow',
+        entityId: flowId,
+        payload: { flowId, stage: serializeStageOf(stage), changes },
+      });
     }
     return serializeStageOf(stage);
   });
@@ -59,8 +86,14 @@ export async function deleteStage(ctx: Ctx, flowId: string, id: string): Promise
   await inTransaction(ctx, async () => {
     const stage = await lockedStage(ctx, flowId, id);
     const deals = await ctx.em.count(Deal, { stageId: id });
-    if (deals) throw conflict(`stage "${stage.title}" has ${deals} deal(s); move them to another stage before deleting it`);
+    if (deals)
+      throw conflict(`stage "${stage.title}" has ${deals} deal(s); move them to another stage before deleting it`);
     ctx.em.remove(stage);
-    emit(ctx, { type: 'flow_stage_deleted', entityType: 'flow', entityId: flowId, payload: { flowId, stage: serializeStageOf(stage) } });
+    emit(ctx, {
+      type: 'flow_stage_deleted',
+      entityType: 'flow',
+      entityId: flowId,
+      payload: { flowId, stage: serializeStageOf(stage) },
+    });
   });
 }

@@ -12,7 +12,14 @@ import { Flow, FlowStage, type StageType } from './flow.entity';
 import type { FlowInput, StageInput } from './flows.schemas';
 
 /** A stage as deals see it (plain, so a preview can use one that was never stored). */
-export interface StageRef { id: string; flowId: string; title: string; order: number; type: StageType; probability: number | null }
+export interface StageRef {
+  id: string;
+  flowId: string;
+  title: string;
+  order: number;
+  type: StageType;
+  probability: number | null;
+}
 
 /** Created lazily for a workspace that has no flow yet (listing flows, or a deal without flowId). */
 export const DEFAULT_FLOW = {
@@ -27,13 +34,33 @@ export const DEFAULT_FLOW = {
   ] as const,
 };
 
-export const stageRef = (s: FlowStage): StageRef => ({ id: s._id, flowId: s.flowId, title: s.title, order: s.order, type: s.type, probability: s.probability ?? null });
-const serializeStage = (s: StageRef): Record<string, unknown> => ({ id: s.id, title: s.title, order: s.order, type: s.type, probability: s.probability });
+export const stageRef = (s: FlowStage): StageRef => ({
+  id: s._id,
+  flowId: s.flowId,
+  title: s.title,
+  order: s.order,
+  type: s.type,
+  probability: s.probability ?? null,
+});
+const serializeStage = (s: StageRef): Record<string, unknown> => ({
+  id: s.id,
+  title: s.title,
+  order: s.order,
+  type: s.type,
+  probability: s.probability,
+});
 
 export function serializeFlow(flow: Flow, stages: readonly StageRef[]): Record<string, unknown> {
-  return { ...toPlain(flow, ['_id', 'title', 'description', 'isDefault']), stages: stages.map(serializeStage), ...toPlain(flow, ['createdAt', 'updatedAt']) };
+  return {
+    ...toPlain(flow, ['_id', 'title', 'description', 'isDefault']),
+    stages: stages.map(serializeStage),
+    ...toPlain(flow, ['createdAt', 'updatedAt']),
+  };
 }
-export const serializeStageOf = (s: FlowStage): Record<string, unknown> => ({ ...serializeStage(stageRef(s)), flowId: s.flowId });
+export const serializeStageOf = (s: FlowStage): Record<string, unknown> => ({
+  ...serializeStage(stageRef(s)),
+  flowId: s.flowId,
+});
 
 export async function getFlow(ctx: Ctx, id: string): Promise<Flow> {
   const flow = await ctx.em.findOne(Flow, { _id: id });
@@ -63,7 +90,12 @@ function withOrders(inputs: readonly StageInput[], startAfter: number): Required
   });
 }
 
-function buildFlow(ctx: Ctx, input: FlowInput & { title: string }, stages: readonly StageInput[], isDefault: boolean): { flow: Flow; stages: FlowStage[] } {
+function buildFlow(
+  ctx: Ctx,
+  input: FlowInput & { title: string },
+  stages: readonly StageInput[],
+  isDefault: boolean,
+): { flow: Flow; stages: FlowStage[] } {
   const flow = createRecord(ctx, Flow, { title: input.title, description: input.description ?? null, isDefault });
   const rows = withOrders(stages, 0).map((s) => createRecord(ctx, FlowStage, { ...s, flowId: flow._id }));
   return { flow, stages: rows };
@@ -74,7 +106,10 @@ function buildFlow(ctx: Ctx, input: FlowInput & { title: string }, stages: reado
  * Creation runs on its own fork and tolerates a concurrent creator (partial unique index).
  * `dryRun` (preview) returns an unsaved blueprint instead.
  */
-export async function ensureDefaultFlow(ctx: Ctx, opts: { dryRun?: boolean } = {}): Promise<{ flowId: string; stages: StageRef[] }> {
+export async function ensureDefaultFlow(
+  ctx: Ctx,
+  opts: { dryRun?: boolean } = {},
+): Promise<{ flowId: string; stages: StageRef[] }> {
   const found = await findDefaultFlow(ctx);
   if (found) return found;
   if (opts.dryRun) {
@@ -83,7 +118,12 @@ export async function ensureDefaultFlow(ctx: Ctx, opts: { dryRun?: boolean } = {
   }
   const fork = { em: ctx.em.fork(), actor: ctx.actor };
   const built = buildFlow(fork, { title: DEFAULT_FLOW.title }, DEFAULT_FLOW.stages, true);
-  emit(fork, { type: 'flow_created', entityType: 'flow', entityId: built.flow._id, payload: { flow: serializeFlow(built.flow, built.stages.map(stageRef)) } });
+  emit(fork, {
+    type: 'flow_created',
+    entityType: 'flow',
+    entityId: built.flow._id,
+    payload: { flow: serializeFlow(built.flow, built.stages.map(stageRef)) },
+  });
   try {
     await fork.em.flush();
   } catch (err) {
@@ -96,23 +136,32 @@ export async function ensureDefaultFlow(ctx: Ctx, opts: { dryRun?: boolean } = {
 }
 
 async function findDefaultFlow(ctx: Ctx): Promise<{ flowId: string; stages: StageRef[] } | null> {
-  const flow = (await ctx.em.findOne(Flow, { isDefault: true })) ?? (await ctx.em.findOne(Flow, {}, { orderBy: { createdAt: 'asc' } }));
+  const flow =
+    (await ctx.em.findOne(Flow, { isDefault: true })) ??
+    (await ctx.em.findOne(Flow, {}, { orderBy: { createdAt: 'asc' } }));
   return flow ? { flowId: flow._id, stages: (await stagesOf(ctx, [flow._id])).get(flow._id) ?? [] } : null;
 }
 
 export async function listFlows(ctx: Ctx, page: PageRequest) {
   await ensureDefaultFlow(ctx);
   const { items, total } = await findPage(ctx.em, Flow, {}, page, { createdAt: 'asc' });
-  const stages = await stagesOf(ctx, items.map((f) => f._id));
+  const stages = await stagesOf(
+    ctx,
+    items.map((f) => f._id),
+  );
   return { items: items.map((f) => serializeFlow(f, stages.get(f._id) ?? [])), total };
 }
 
 /** The first flow of a workspace is its default; isDefault: true moves the default to the new flow. */
-export async function createFlow(ctx: Ctx, input: FlowInput & { title: string; stages?: StageInput[] }): Promise<Record<string, unknown>> {
+export async function createFlow(
+  ctx: Ctx,
+  input: FlowInput & { title: string; stages?: StageInput[] },
+): Promise<Record<string, unknown>> {
   return inTransaction(ctx, async () => {
     const hasFlows = (await ctx.em.count(Flow, {})) > 0;
     const isDefault = input.isDefault === true || !hasFlows;
-    if (isDefault) await ctx.em.nativeUpdate(Flow, { workspaceId: ctx.actor.workspaceId, isDefault: true }, { isDefault: false });
+    if (isDefault)
+      await ctx.em.nativeUpdate(Flow, { workspaceId: ctx.actor.workspaceId, isDefault: true }, { isDefault: false });
     const built = buildFlow(ctx, input, input.stages ?? [], isDefault);
     const view = serializeFlow(built.flow, built.stages.map(stageRef));
     emit(ctx, { type: 'flow_created', entityType: 'flow', entityId: built.flow._id, payload: { flow: view } });
@@ -122,13 +171,18 @@ export async function createFlow(ctx: Ctx, input: FlowInput & { title: string; s
 
 export async function updateFlow(ctx: Ctx, id: string, input: FlowInput): Promise<Record<string, unknown>> {
   const flow = await getFlow(ctx, id);
-  if (input.isDefault === false && flow.isDefault) throw conflict('isDefault: this is the default flow; set isDefault: true on another flow instead');
+  if (input.isDefault === false && flow.isDefault)
+    throw conflict('isDefault: this is the default flow; set isDefault: true on another flow instead');
   return inTransaction(ctx, async () => {
     if (input.isDefault && !flow.isDefault) {
       await ctx.em.nativeUpdate(Flow, { workspaceId: ctx.actor.workspaceId, isDefault: true }, { isDefault: false });
     }
     const stages = (await stagesOf(ctx, [id])).get(id) ?? [];
-    const changes = applyPatch(flow, { title: input.title, description: input.description, isDefault: input.isDefault });
+    const changes = applyPatch(flow, {
+      title: input.title,
+      description: input.description,
+      isDefault: input.isDefault,
+    });
     const view = serializeFlow(flow, stages);
     if (Object.keys(changes).length) {
       flow.updatedAt = new Date();
@@ -143,7 +197,11 @@ export async function deleteFlow(ctx: Ctx, id: string): Promise<void> {
   const flow = await getFlow(ctx, id);
   await inTransaction(ctx, async () => {
     // Stage rows are locked so a deal being placed concurrently (it holds a share lock) is counted.
-    const stages = await ctx.em.find(FlowStage, { flowId: id }, { orderBy: { order: 'asc', _id: 'asc' }, lockMode: LockMode.PESSIMISTIC_WRITE });
+    const stages = await ctx.em.find(
+      FlowStage,
+      { flowId: id },
+      { orderBy: { order: 'asc', _id: 'asc' }, lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
     const deals = await ctx.em.count(Deal, { flowId: id });
     if (deals) throw conflict(`flow has ${deals} deal(s); move or delete them before deleting the flow`);
     const next = await ctx.em.findOne(Flow, { _id: { $ne: id } }, { orderBy: { createdAt: 'asc' } });
@@ -153,6 +211,11 @@ export async function deleteFlow(ctx: Ctx, id: string): Promise<void> {
     // Removing first frees the partial unique index before the successor becomes default.
     await ctx.em.flush();
     if (flow.isDefault) next.isDefault = true;
-    emit(ctx, { type: 'flow_deleted', entityType: 'flow', entityId: id, payload: { flow: serializeFlow(flow, stages.map(stageRef)) } });
+    emit(ctx, {
+      type: 'flow_deleted',
+      entityType: 'flow',
+      entityId: id,
+      payload: { flow: serializeFlow(flow, stages.map(stageRef)) },
+    });
   });
 }

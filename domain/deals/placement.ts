@@ -5,7 +5,10 @@ import { firstStage } from './deal-status';
 import { Flow, FlowStage } from './flow.entity';
 import { ensureDefaultFlow, stageRef, stagesOf, type StageRef } from './flows.service';
 
-export interface Placement { flowId: string; stage: StageRef }
+export interface Placement {
+  flowId: string;
+  stage: StageRef;
+}
 
 /**
  * Where a deal goes. stageId must belong to the flow: the flowId sent, else the deal's current
@@ -37,7 +40,8 @@ export async function resolvePlacement(
   if (flowId) {
     if (current && current.flowId === flowId) return null;
     const stage = firstStage((await stagesOf(ctx, [flowId])).get(flowId) ?? []);
-    if (!stage) throw validation(`flowId: flow ${flowId} has no stages; add one with POST /api/v1/flows/${flowId}/stages`);
+    if (!stage)
+      throw validation(`flowId: flow ${flowId} has no stages; add one with POST /api/v1/flows/${flowId}/stages`);
     return { flowId, stage };
   }
   if (current) return null;

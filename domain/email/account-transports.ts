@@ -19,21 +19,32 @@ export interface AccountTransports {
   close(): void;
 }
 
-export function createAccountTransports(secretsKey: string | undefined, options: SmtpTransportOptions = {}): AccountTransports {
+export function createAccountTransports(
+  secretsKey: string | undefined,
+  options: SmtpTransportOptions = {},
+): AccountTransports {
   const key = parseSecretsKey(secretsKey);
   const cache = new Map<string, { version: number; transport: ReturnType<typeof createSmtpTransport> }>();
   return {
     forAccount(account) {
-      const from: Mailbox = account.displayName ? { address: account.emailAddress, name: account.displayName } : { address: account.emailAddress };
+      const from: Mailbox = account.displayName
+        ? { address: account.emailAddress, name: account.displayName }
+        : { address: account.emailAddress };
       const version = account.updatedAt.getTime();
       const hit = cache.get(account._id);
       if (hit && hit.version === version) return { transport: hit.transport, from };
       hit?.transport.close();
       const secrets = accountSecrets(account, key);
-      const transport = createSmtpTransport({
-        host: account.smtpHost, port: account.smtpPort, secure: account.smtpSecure,
-        ...(account.smtpUser ? { user: account.smtpUser, password: secrets.smtpPassword ?? '' } : {}), from,
-      }, options);
+      const transport = createSmtpTransport(
+        {
+          host: account.smtpHost,
+          port: account.smtpPort,
+          secure: account.smtpSecure,
+          ...(account.smtpUser ? { user: account.smtpUser, password: secrets.smtpPassword ?? '' } : {}),
+          from,
+        },
+        options,
+      );
       cache.set(account._id, { version, transport });
       return { transport, from };
     },
@@ -44,15 +55,28 @@ export function createAccountTransports(secretsKey: string | undefined, options:
   };
 }
 
-export interface ProbeResult { smtp: { ok: boolean; error?: string }; imap: { ok: boolean; error?: string } | null }
+export interface ProbeResult {
+  smtp: { ok: boolean; error?: string };
+  imap: { ok: boolean; error?: string } | null;
+}
 
 /** Operator check of a mailbox: SMTP login (and IMAP login when configured); the outcome is stored on the account. */
-export async function testEmailAccount(rootEm: EntityManager, workspaceId: string, id: string, secretsKey: string | undefined): Promise<{ id: string; status: string } & ProbeResult> {
+export async function testEmailAccount(
+  rootEm: EntityManager,
+  workspaceId: string,
+  id: string,
+  secretsKey: string | undefined,
+): Promise<{ id: string; status: string } & ProbeResult> {
   const { em, account } = await findAccountForOperator(rootEm, workspaceId, id);
   const secrets = accountSecrets(account, parseSecretsKey(secretsKey));
   const smtp = await (async () => {
     const t = createTransport({
-      host: account.smtpHost, port: account.smtpPort, secure: account.smtpSecure, connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 15_000,
+      host: account.smtpHost,
+      port: account.smtpPort,
+      secure: account.smtpSecure,
+      connectionTimeout: 10_000,
+      greetingTimeout: 10_000,
+      socketTimeout: 15_000,
       ...(account.smtpUser ? { auth: { user: account.smtpUser, pass: secrets.smtpPassword ?? '' } } : {}),
     });
     try {
@@ -73,11 +97,19 @@ export async function testEmailAccount(rootEm: EntityManager, workspaceId: strin
   return { id, status: account.status, smtp, imap };
 }
 
-async function probeImap(account: EmailAccount, password: string | undefined): Promise<{ ok: boolean; error?: string }> {
+async function probeImap(
+  account: EmailAccount,
+  password: string | undefined,
+): Promise<{ ok: boolean; error?: string }> {
   const client = new ImapFlow({
-    host: account.imapHost!, port: account.imapPort ?? 993, secure: account.imapSecure, logger: false,
+    host: account.imapHost!,
+    port: account.imapPort ?? 993,
+    secure: account.imapSecure,
+    logger: false,
     auth: { user: account.imapUser ?? account.emailAddress, pass: password ?? '' },
-    connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 15_000,
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 15_000,
   });
   client.on('error', () => undefined);
   try {
@@ -86,6 +118,9 @@ async function probeImap(account: EmailAccount, password: string | undefined): P
     return { ok: true };
   } catch (err) {
     client.close();
-    return { ok: false, error: `IMAP ${account.imapHost}:${account.imapPort}: ${err instanceof Error ? err.message : String(err)}` };
+    return {
+      ok: false,
+      error: `IMAP ${account.imapHost}:${account.imapPort}: ${err instanceof Error ? err.message : String(err)}`,
+    };
   }
 }

@@ -51,7 +51,13 @@ export type BulkOutcome =
   /** Not sent now, nothing lost: the mail server was unreachable or a previous attempt is still in flight. */
   | { recipientId: string; status: 'retry' };
 
-interface Claimed { msg: BulkMessage; mail: ValidEmail; id: string; activityId: string; messageId: string }
+interface Claimed {
+  msg: BulkMessage;
+  mail: ValidEmail;
+  id: string;
+  activityId: string;
+  messageId: string;
+}
 
 const MAX_TIMELINE_TEXT = 20_000;
 const json = (v: unknown): string => JSON.stringify(v);
@@ -62,10 +68,27 @@ function mainRecord(links: BulkMessage['links']): { entityType: string | null; e
   return { entityType: null, entityId: null };
 }
 
-function outboxRow(ctx: Ctx, at: Date, type: string, entityType: string, entityId: string, payload: Record<string, unknown>) {
+function outboxRow(
+  ctx: Ctx,
+  at: Date,
+  type: string,
+  entityType: string,
+  entityId: string,
+  payload: Record<string, unknown>,
+) {
   return {
-    eventId: newId(at), workspaceId: ctx.actor.workspaceId, type, entityType, entityId, actorUserId: ctx.actor.userId, payload,
-    occurredAt: at, availableAt: at, attempts: 0, deliveredTo: [], processedAt: null,
+    eventId: newId(at),
+    workspaceId: ctx.actor.workspaceId,
+    type,
+    entityType,
+    entityId,
+    actorUserId: ctx.actor.userId,
+    payload,
+    occurredAt: at,
+    availableAt: at,
+    attempts: 0,
+    deliveredTo: [],
+    processedAt: null,
   };
 }
 
@@ -87,7 +110,13 @@ export function insertRowsSql(table: string, rows: Record<string, unknown>[], pa
 export async function executeAsOne(em: EntityManager, statements: string[], params: unknown[]): Promise<void> {
   if (!statements.length) return;
   const last = statements[statements.length - 1]!;
-  const sql = statements.length === 1 ? last : `with ${statements.slice(0, -1).map((st, i) => `s${i} as (${st})`).join(', ')} ${last}`;
+  const sql =
+    statements.length === 1
+      ? last
+      : `with ${statements
+          .slice(0, -1)
+          .map((st, i) => `s${i} as (${st})`)
+          .join(', ')} ${last}`;
   await em.execute(sql, params, 'run');
 }
 
@@ -128,7 +157,8 @@ export async function sendBulkMessages(
   const { em } = ctx;
   const ws = ctx.actor.workspaceId;
   const account = await accountForSend(ctx, input.accountId, { asUser: false });
-  if (!deps.email.accounts) throw new DomainError('not_configured', 'sending from connected e-mail accounts is not available in this process');
+  if (!deps.email.accounts)
+    throw new DomainError('not_configured', 'sending from connected e-mail accounts is not available in this process');
   const { transport, from } = deps.email.accounts.forAccount(account);
   const domain = from.address.slice(from.address.lastIndexOf('@') + 1);
   const outcomes = new Map<string, BulkOutcome>();
@@ -136,16 +166,40 @@ export async function sendBulkMessages(
   const prepare = (item: BulkItem): { msg: BulkMessage; mail: ValidEmail } | undefined => {
     try {
       const msg = item.render();
-      return { msg, mail: validateEmail({ to: [msg.to], subject: msg.subject, html: msg.html, text: msg.text, links: msg.links, idempotencyKey: msg.key, source: 'api' }, formatMailbox(from)) };
+      return {
+        msg,
+        mail: validateEmail(
+          {
+            to: [msg.to],
+            subject: msg.subject,
+            html: msg.html,
+            text: msg.text,
+            links: msg.links,
+            idempotencyKey: msg.key,
+            source: 'api',
+          },
+          formatMailbox(from),
+        ),
+      };
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
-      outcomes.set(item.recipientId, { recipientId: item.recipientId, status: 'failed', emailId: null, error: err.message });
+      outcomes.set(item.recipientId, {
+        recipientId: item.recipientId,
+        status: 'failed',
+        emailId: null,
+        error: err.message,
+      });
       return undefined;
     }
   };
 
   // Claims a previous attempt left: sent ones replay, failed ones go again, the rest is decided below.
-  const existing = new Map((input.items.length ? await em.find(OutboundMessage, { idempotencyKey: { $in: input.items.map((i) => i.key) } }) : []).map((o) => [o.idempotencyKey!, o]));
+  const existing = new Map(
+    (input.items.length
+      ? await em.find(OutboundMessage, { idempotencyKey: { $in: input.items.map((i) => i.key) } })
+      : []
+    ).map((o) => [o.idempotencyKey!, o]),
+  );
   const staleBefore = Date.now() - (deps.email.staleClaimMs ?? DEFAULT_STALE_CLAIM_MS);
   const retried: Claimed[] = [];
   const fresh: BulkItem[] = [];
@@ -153,32 +207,55 @@ export async function sendBulkMessages(
   for (const item of input.items) {
     const o = existing.get(item.key);
     if (!o) fresh.push(item);
-    else if (o.status === 'sent') outcomes.set(item.recipientId, { recipientId: item.recipientId, status: 'sent', emailId: o._id });
+    else if (o.status === 'sent')
+      outcomes.set(item.recipientId, { recipientId: item.recipientId, status: 'sent', emailId: o._id });
     else if (o.status === 'unknown' || (o.status === 'queued' && o.claimedAt.getTime() < staleBefore)) {
       abandoned.push(o._id);
-      outcomes.set(item.recipientId, { recipientId: item.recipientId, status: 'unknown', emailId: o._id, error: 'a previous attempt stopped after the message may have been handed to the mail server; it is not sent again' });
-    } else if (o.status === 'queued') outcomes.set(item.recipientId, { recipientId: item.recipientId, status: 'retry' });
+      outcomes.set(item.recipientId, {
+        recipientId: item.recipientId,
+        status: 'unknown',
+        emailId: o._id,
+        error:
+          'a previous attempt stopped after the message may have been handed to the mail server; it is not sent again',
+      });
+    } else if (o.status === 'queued')
+      outcomes.set(item.recipientId, { recipientId: item.recipientId, status: 'retry' });
     else {
       const v = prepare(item);
       if (v) retried.push({ ...v, id: o._id, activityId: o.activityId, messageId: `<${o._id}@${domain}>` });
     }
   }
 
-  // Only after a crash or a failed attempt: abandoned claims become unknown, failed ones go again (nothing left the last time).
+  // Only after a crash or a failed attempt: abandoned claims become unknown, failed ones go again (nothing left the
+  // last time).
   if (abandoned.length || retried.length) {
     const now = new Date();
     await em.transactional(async (tem) => {
       if (abandoned.length) {
         const note = 'the attempt stopped before its outcome was recorded';
-        await tem.nativeUpdate(OutboundMessage, { _id: { $in: abandoned }, status: 'queued' }, { status: 'unknown', error: note, updatedAt: now });
-        await tem.nativeUpdate(Email, { _id: { $in: abandoned }, status: 'queued' }, { status: 'unknown', error: note, updatedAt: now });
+        await tem.nativeUpdate(
+          OutboundMessage,
+          { _id: { $in: abandoned }, status: 'queued' },
+          { status: 'unknown', error: note, updatedAt: now },
+        );
+        await tem.nativeUpdate(
+          Email,
+          { _id: { $in: abandoned }, status: 'queued' },
+          { status: 'unknown', error: note, updatedAt: now },
+        );
       }
       const ids = retried.map((c) => c.id);
-      if (ids.length) await tem.execute(`update outbound_message set status = 'queued', claimed_at = ?, attempts = attempts + 1, error = null, updated_at = ? where workspace_id = ? and id in (${ids.map(() => '?').join(',')}) and status = 'failed'`, [now, now, ws, ...ids]);
+      if (ids.length)
+        await tem.execute(
+          `update outbound_message set status = 'queued', claimed_at = ?, attempts = attempts + 1, error = null, updated_at = ? where workspace_id = ? and id in (${ids.map(() => '?').join(',')}) and status = 'failed'`,
+          [now, now, ws, ...ids],
+        );
     });
   }
 
-  /** Commits the claims of `group` (claim, e-mail row, timeline activity, activity_created event each) in one statement. */
+  /**
+   * Commits the claims of `group` (claim, e-mail row, timeline activity, activity_created event each) in one statement.
+   */
   const claim = async (items: BulkItem[]): Promise<Claimed[]> => {
     const group = items.map(prepare).filter((v) => v !== undefined);
     if (!group.length) return [];
@@ -194,33 +271,111 @@ export async function sendBulkMessages(
       const messageId = `<${id}@${domain}>`;
       const to = v.mail.to.map((m) => m.address);
       const fromAddress = formatMailbox(v.mail.from);
-      const metadata = { from: fromAddress, to, cc: [], bcc: [], source: 'api', messageId: null, accountId: account._id, outboundMessageId: id, status: 'queued' };
+      const metadata = {
+        from: fromAddress,
+        to,
+        cc: [],
+        bcc: [],
+        source: 'api',
+        messageId: null,
+        accountId: account._id,
+        outboundMessageId: id,
+        status: 'queued',
+      };
       outbound.push({
-        _id: id, workspaceId: ws, channel: 'email', idempotencyKey: v.msg.key, status: 'queued', source: 'api', recipients: to, activityId,
-        providerMessageId: null, result: null, error: null, attempts: 1, claimedAt: now, sentAt: null, createdAt: now, updatedAt: now,
+        _id: id,
+        workspaceId: ws,
+        channel: 'email',
+        idempotencyKey: v.msg.key,
+        status: 'queued',
+        source: 'api',
+        recipients: to,
+        activityId,
+        providerMessageId: null,
+        result: null,
+        error: null,
+        attempts: 1,
+        claimedAt: now,
+        sentAt: null,
+        createdAt: now,
+        updatedAt: now,
       });
       const activity = {
-        _id: activityId, workspaceId: ws, createdAt: now, updatedAt: now, type: 'email', system: false, summary: v.mail.subject,
+        _id: activityId,
+        workspaceId: ws,
+        createdAt: now,
+        updatedAt: now,
+        type: 'email',
+        system: false,
+        summary: v.mail.subject,
         description: truncate(v.mail.text?.trim() || htmlToText(v.mail.html ?? ''), MAX_TIMELINE_TEXT),
-        companyId: v.msg.links.companyId ?? null, personId: v.msg.links.personId ?? null, dealId: null, leadId: null, ...mainRecord(v.msg.links),
-        noteRef: null, callRef: null, taskRef: null, date: now, metadata, userId: ctx.actor.userId, ownerId: ctx.actor.userId,
+        companyId: v.msg.links.companyId ?? null,
+        personId: v.msg.links.personId ?? null,
+        dealId: null,
+        leadId: null,
+        ...mainRecord(v.msg.links),
+        noteRef: null,
+        callRef: null,
+        taskRef: null,
+        date: now,
+        metadata,
+        userId: ctx.actor.userId,
+        ownerId: ctx.actor.userId,
       };
       activities.push(activity);
       emails.push({
-        _id: id, workspaceId: ws, createdAt: now, updatedAt: now, accountId: account._id, direction: 'outbound', status: 'queued',
-        fromAddress, to, cc: [], bcc: [], subject: v.mail.subject, html: v.mail.html ?? null, text: v.mail.text ?? null,
-        messageId, inReplyTo: null, references: [], threadId: id, personId: v.msg.links.personId ?? null, companyId: v.msg.links.companyId ?? null, dealId: null, leadId: null,
-        source: 'api', sourceRef: input.bulkRef, activityId, trackOpens: input.trackOpens, openCount: 0, clickCount: 0, firstOpenedAt: null, error: null,
-        userId: ctx.actor.userId, date: now, calendarInvite: null,
+        _id: id,
+        workspaceId: ws,
+        createdAt: now,
+        updatedAt: now,
+        accountId: account._id,
+        direction: 'outbound',
+        status: 'queued',
+        fromAddress,
+        to,
+        cc: [],
+        bcc: [],
+        subject: v.mail.subject,
+        html: v.mail.html ?? null,
+        text: v.mail.text ?? null,
+        messageId,
+        inReplyTo: null,
+        references: [],
+        threadId: id,
+        personId: v.msg.links.personId ?? null,
+        companyId: v.msg.links.companyId ?? null,
+        dealId: null,
+        leadId: null,
+        source: 'api',
+        sourceRef: input.bulkRef,
+        activityId,
+        trackOpens: input.trackOpens,
+        openCount: 0,
+        clickCount: 0,
+        firstOpenedAt: null,
+        error: null,
+        userId: ctx.actor.userId,
+        date: now,
+        calendarInvite: null,
       });
-      events.push(outboxRow(ctx, now, 'activity_created', 'activity', activityId, { activity: serializeActivity(activity as unknown as Activity) }));
+      events.push(
+        outboxRow(ctx, now, 'activity_created', 'activity', activityId, {
+          activity: serializeActivity(activity as unknown as Activity),
+        }),
+      );
       claimed.push({ ...v, id, activityId, messageId });
     }
     const params: unknown[] = [];
-    await executeAsOne(em, [
-      insertRowsSql('outbound_message', outbound, params), insertRowsSql('activity', activities, params),
-      insertRowsSql('email', emails, params), insertRowsSql('outbox_event', events, params),
-    ], params);
+    await executeAsOne(
+      em,
+      [
+        insertRowsSql('outbound_message', outbound, params),
+        insertRowsSql('activity', activities, params),
+        insertRowsSql('email', emails, params),
+        insertRowsSql('outbox_event', events, params),
+      ],
+      params,
+    );
     return claimed;
   };
 
@@ -228,39 +383,82 @@ export async function sendBulkMessages(
   /** Writes the outcomes of `results` (claim, e-mail row, timeline metadata, email_sent events) in one statement. */
   const record = async (results: Result[]): Promise<void> => {
     const at = new Date();
-    const rows: { id: string; aid: string; status: string; pid: string | null; result: Record<string, unknown> | null; error: string | null }[] = [];
+    const rows: {
+      id: string;
+      aid: string;
+      status: string;
+      pid: string | null;
+      result: Record<string, unknown> | null;
+      error: string | null;
+    }[] = [];
     const events: Record<string, unknown>[] = [];
     for (const { c, sent, err } of results) {
       if (sent) {
-        rows.push({ id: c.id, aid: c.activityId, status: 'sent', pid: sent.messageId || c.messageId, result: { accepted: sent.accepted, rejected: sent.rejected }, error: null });
+        rows.push({
+          id: c.id,
+          aid: c.activityId,
+          status: 'sent',
+          pid: sent.messageId || c.messageId,
+          result: { accepted: sent.accepted, rejected: sent.rejected },
+          error: null,
+        });
         const links = Object.fromEntries(Object.entries(c.msg.links).filter(([, v]) => v));
-        events.push(outboxRow(ctx, at, 'email_sent', 'email', c.id, {
-          outboundMessageId: c.id, activityId: c.activityId,
-          email: { _id: c.id, subject: c.mail.subject, from: formatMailbox(c.mail.from), to: c.mail.to.map((m) => m.address), threadId: c.id, messageId: sent.messageId || c.messageId },
-          links, source: 'api', sourceRef: input.bulkRef,
-        }));
+        events.push(
+          outboxRow(ctx, at, 'email_sent', 'email', c.id, {
+            outboundMessageId: c.id,
+            activityId: c.activityId,
+            email: {
+              _id: c.id,
+              subject: c.mail.subject,
+              from: formatMailbox(c.mail.from),
+              to: c.mail.to.map((m) => m.address),
+              threadId: c.id,
+              messageId: sent.messageId || c.messageId,
+            },
+            links,
+            source: 'api',
+            sourceRef: input.bulkRef,
+          }),
+        );
         outcomes.set(c.msg.recipientId, { recipientId: c.msg.recipientId, status: 'sent', emailId: c.id });
         continue;
       }
       const message = (err instanceof Error ? err.message : String(err)).slice(0, 2000);
       const unknown = err instanceof DeliveryError && err.outcome === 'unknown';
-      rows.push({ id: c.id, aid: c.activityId, status: unknown ? 'unknown' : 'failed', pid: null, result: null, error: message });
-      // A refusal for good fails the recipient; an unreachable server leaves it for the next attempt (the claim is `failed`, so it goes again).
+      rows.push({
+        id: c.id,
+        aid: c.activityId,
+        status: unknown ? 'unknown' : 'failed',
+        pid: null,
+        result: null,
+        error: message,
+      });
+      // A refusal for good fails the recipient; an unreachable server leaves it for the next attempt (the claim is
+      // `failed`, so it goes again).
       const transient = err instanceof DeliveryError && err.outcome === 'not_sent' && !err.permanent;
-      outcomes.set(c.msg.recipientId, transient ? { recipientId: c.msg.recipientId, status: 'retry' } : { recipientId: c.msg.recipientId, status: unknown ? 'unknown' : 'failed', emailId: c.id, error: message });
+      outcomes.set(
+        c.msg.recipientId,
+        transient
+          ? { recipientId: c.msg.recipientId, status: 'retry' }
+          : { recipientId: c.msg.recipientId, status: unknown ? 'unknown' : 'failed', emailId: c.id, error: message },
+      );
     }
     const data = json(rows);
     const params: unknown[] = [at, at, data, ws, at, at, data, ws, at, data, ws];
-    await executeAsOne(em, [
-      // Sent is recorded even over a row meanwhile marked unknown: it was sent.
-      `update outbound_message o set status = v.status, provider_message_id = v.pid, result = v.result, error = v.error, updated_at = ?, sent_at = case when v.status = 'sent' then ?::timestamptz else o.sent_at end
+    await executeAsOne(
+      em,
+      [
+        // Sent is recorded even over a row meanwhile marked unknown: it was sent.
+        `update outbound_message o set status = v.status, provider_message_id = v.pid, result = v.result, error = v.error, updated_at = ?, sent_at = case when v.status = 'sent' then ?::timestamptz else o.sent_at end
         from jsonb_to_recordset(?::jsonb) as v(id text, status text, pid text, result jsonb, error text) where o.workspace_id = ? and o.id = v.id and (v.status = 'sent' or o.status = 'queued')`,
-      `update email e set status = v.status, message_id = coalesce(v.pid, e.message_id), error = v.error, updated_at = ?, date = case when v.status = 'sent' then ?::timestamptz else e.date end
+        `update email e set status = v.status, message_id = coalesce(v.pid, e.message_id), error = v.error, updated_at = ?, date = case when v.status = 'sent' then ?::timestamptz else e.date end
         from jsonb_to_recordset(?::jsonb) as v(id text, status text, pid text, error text) where e.workspace_id = ? and e.id = v.id`,
-      `update activity a set metadata = a.metadata || jsonb_build_object('status', v.status, 'messageId', v.pid, 'error', left(v.error, 500)) || coalesce(v.result, '{}'::jsonb), updated_at = ?
+        `update activity a set metadata = a.metadata || jsonb_build_object('status', v.status, 'messageId', v.pid, 'error', left(v.error, 500)) || coalesce(v.result, '{}'::jsonb), updated_at = ?
         from jsonb_to_recordset(?::jsonb) as v(aid text, status text, pid text, result jsonb, error text) where a.workspace_id = ? and a.id = v.aid`,
-      ...(events.length ? [insertRowsSql('outbox_event', events, params)] : ['select 1']),
-    ], params);
+        ...(events.length ? [insertRowsSql('outbox_event', events, params)] : ['select 1']),
+      ],
+      params,
+    );
   };
 
   // The pipeline: claimer → queue → senders → results → recorder. A failed claim stops claiming
@@ -311,9 +509,22 @@ export async function sendBulkMessages(
       }
       taken.fire();
       await deps.throttle.take(account._id);
-      const html = c.mail.html && input.trackOpens && deps.email.tracking ? addTracking(c.mail.html, deps.email.tracking, ws, c.id) : c.mail.html;
+      const html =
+        c.mail.html && input.trackOpens && deps.email.tracking
+          ? addTracking(c.mail.html, deps.email.tracking, ws, c.id)
+          : c.mail.html;
       try {
-        results.push({ c, sent: await transport.send({ from: c.mail.from, to: c.mail.to, subject: c.mail.subject, messageId: c.messageId, text: c.mail.text, html }) });
+        results.push({
+          c,
+          sent: await transport.send({
+            from: c.mail.from,
+            to: c.mail.to,
+            subject: c.mail.subject,
+            messageId: c.messageId,
+            text: c.mail.text,
+            html,
+          }),
+        });
       } catch (err) {
         results.push({ c, err });
       }

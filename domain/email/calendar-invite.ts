@@ -27,20 +27,33 @@ export interface Invite {
   attendees: { email: string; name: string | null; status: string | null }[];
 }
 
-interface Prop { name: string; params: Record<string, string>; value: string }
+interface Prop {
+  name: string;
+  params: Record<string, string>;
+  value: string;
+}
 
 function props(block: string[]): Prop[] {
   return block.map((line) => {
     const colon = line.search(/:(?=(?:[^"]*"[^"]*")*[^"]*$)/);
     const head = colon >= 0 ? line.slice(0, colon) : line;
     const [name, ...rest] = head.split(';');
-    const params = Object.fromEntries(rest.map((p) => { const i = p.indexOf('='); return [p.slice(0, i).toUpperCase(), p.slice(i + 1).replace(/^"|"$/g, '')]; }));
+    const params = Object.fromEntries(
+      rest.map((p) => {
+        const i = p.indexOf('=');
+        return [p.slice(0, i).toUpperCase(), p.slice(i + 1).replace(/^"|"$/g, '')];
+      }),
+    );
     return { name: name!.toUpperCase(), params, value: colon >= 0 ? line.slice(colon + 1) : '' };
   });
 }
 
 const unescape = (v: string) => v.replace(/\\n/gi, '\n').replace(/\\([,;\\])/g, '$1');
-const mailto = (v: string) => v.replace(/^mailto:/i, '').trim().toLowerCase();
+const mailto = (v: string) =>
+  v
+    .replace(/^mailto:/i, '')
+    .trim()
+    .toLowerCase();
 
 function icsDate(p: Prop | undefined): { iso: string | null; allDay: boolean } {
   if (!p) return { iso: null, allDay: false };
@@ -64,11 +77,19 @@ export function parseInvite(ics: string): Invite | null {
   const s = icsDate(get('DTSTART'));
   const organizer = get('ORGANIZER');
   return {
-    method, uid, summary: get('SUMMARY') ? unescape(get('SUMMARY')!.value) : null, description: get('DESCRIPTION') ? unescape(get('DESCRIPTION')!.value) : null,
-    location: get('LOCATION') ? unescape(get('LOCATION')!.value) : null, start: s.iso, end: icsDate(get('DTEND')).iso, allDay: s.allDay,
+    method,
+    uid,
+    summary: get('SUMMARY') ? unescape(get('SUMMARY')!.value) : null,
+    description: get('DESCRIPTION') ? unescape(get('DESCRIPTION')!.value) : null,
+    location: get('LOCATION') ? unescape(get('LOCATION')!.value) : null,
+    start: s.iso,
+    end: icsDate(get('DTEND')).iso,
+    allDay: s.allDay,
     sequence: Number(get('SEQUENCE')?.value ?? 0) || 0,
     organizer: organizer ? { email: mailto(organizer.value), name: organizer.params.CN ?? null } : null,
-    attendees: ev.filter((p) => p.name === 'ATTENDEE').map((p) => ({ email: mailto(p.value), name: p.params.CN ?? null, status: p.params.PARTSTAT ?? null })),
+    attendees: ev
+      .filter((p) => p.name === 'ATTENDEE')
+      .map((p) => ({ email: mailto(p.value), name: p.params.CN ?? null, status: p.params.PARTSTAT ?? null })),
   };
 }
 
@@ -81,13 +102,25 @@ async function inviteOf(ctx: Ctx, id: string): Promise<{ email: Email; invite: I
 
 export async function getCalendarInvite(ctx: Ctx, id: string) {
   const { email, invite } = await inviteOf(ctx, id);
-  const event = await ctx.em.findOne(CalendarEvent, { icalUid: invite.uid }, { fields: ['_id'], orderBy: { createdAt: 'asc' } });
+  const event = await ctx.em.findOne(
+    CalendarEvent,
+    { icalUid: invite.uid },
+    { fields: ['_id'], orderBy: { createdAt: 'asc' } },
+  );
   return { emailId: email._id, ...invite, calendarEventId: event?._id ?? null, raw: email.calendarInvite };
 }
 
-const PARTSTAT: Record<string, AttendeeStatus> = { ACCEPTED: 'accepted', DECLINED: 'declined', TENTATIVE: 'tentative', 'NEEDS-ACTION': 'needs_action' };
+const PARTSTAT: Record<string, AttendeeStatus> = {
+  ACCEPTED: 'accepted',
+  DECLINED: 'declined',
+  TENTATIVE: 'tentative',
+  'NEEDS-ACTION': 'needs_action',
+};
 
-/** An invite time as an instant: UTC as given, floating/TZID times read as UTC (the invite names no offset we can apply here). */
+/**
+ * An invite time as an instant: UTC as given, floating/TZID times read as UTC (the invite names no offset we can apply
+ * here).
+ */
 const instant = (iso: string | null, fallback: Date): Date => {
   if (!iso) return fallback;
   const d = new Date(/T\d{2}:\d{2}:\d{2}$/.test(iso) ? `${iso}Z` : iso);
@@ -99,21 +132,49 @@ const instant = (iso: string | null, fallback: Date): Date => {
  * first RSVP) with the mailbox's attendee status set to the response, in one transaction with its
  * event_created / event_updated event.
  */
-async function recordRsvpOnEvent(ctx: Ctx, email: Email, invite: Invite, mailbox: string, response: RsvpResponse): Promise<string> {
+async function recordRsvpOnEvent(
+  ctx: Ctx,
+  email: Email,
+  invite: Invite,
+  mailbox: string,
+  response: RsvpResponse,
+): Promise<string> {
   return inTransaction(ctx, async () => {
     let event = await ctx.em.findOne(CalendarEvent, { icalUid: invite.uid }, { orderBy: { createdAt: 'asc' } });
-    const attendees: Attendee[] = invite.attendees.map((a) => ({ email: a.email, name: a.name, status: PARTSTAT[(a.status ?? '').toUpperCase()] ?? 'needs_action' }));
+    const attendees: Attendee[] = invite.attendees.map((a) => ({
+      email: a.email,
+      name: a.name,
+      status: PARTSTAT[(a.status ?? '').toUpperCase()] ?? 'needs_action',
+    }));
     if (!event) {
       const start = instant(invite.start, email.date);
       event = createRecord(ctx, CalendarEvent, {
-        title: (invite.summary ?? email.subject).slice(0, 500) || '(invite)', description: invite.description, type: 'meeting', start,
-        end: instant(invite.end, start), allDay: invite.allDay, location: invite.location?.slice(0, 500) ?? null, attendees,
-        companyId: email.companyId ?? null, personId: email.personId ?? null, leadId: email.leadId ?? null, dealId: email.dealId ?? null,
-        ownerId: ctx.actor.userId, reminderMinutes: null, icalUid: invite.uid,
+        title: (invite.summary ?? email.subject).slice(0, 500) || '(invite)',
+        description: invite.description,
+        type: 'meeting',
+        start,
+        end: instant(invite.end, start),
+        allDay: invite.allDay,
+        location: invite.location?.slice(0, 500) ?? null,
+        attendees,
+        companyId: email.companyId ?? null,
+        personId: email.personId ?? null,
+        leadId: email.leadId ?? null,
+        dealId: email.dealId ?? null,
+        ownerId: ctx.actor.userId,
+        reminderMinutes: null,
+        icalUid: invite.uid,
       });
       const me = event.attendees.find((a) => a.email === mailbox);
-      event.attendees = me ? event.attendees.map((a) => (a.email === mailbox ? { ...a, status: response } : a)) : [...event.attendees, { email: mailbox, name: null, status: response }];
-      emit(ctx, { type: 'event_created', entityType: 'event', entityId: event._id, payload: { event: serializeEvent(event) } });
+      event.attendees = me
+        ? event.attendees.map((a) => (a.email === mailbox ? { ...a, status: response } : a))
+        : [...event.attendees, { email: mailbox, name: null, status: response }];
+      emit(ctx, {
+        type: 'event_created',
+        entityType: 'event',
+        entityId: event._id,
+        payload: { event: serializeEvent(event) },
+      });
       return event._id;
     }
     const before = event.attendees.find((a) => a.email === mailbox)?.status ?? null;
@@ -122,7 +183,12 @@ async function recordRsvpOnEvent(ctx: Ctx, email: Email, invite: Invite, mailbox
       ? event.attendees.map((a) => (a.email === mailbox ? { ...a, status: response } : a))
       : [...event.attendees, { email: mailbox, name: null, status: response }];
     event.updatedAt = new Date();
-    emit(ctx, { type: 'event_updated', entityType: 'event', entityId: event._id, payload: { event: serializeEvent(event), changes: { attendees: { from: before, to: response, email: mailbox } } } });
+    emit(ctx, {
+      type: 'event_updated',
+      entityType: 'event',
+      entityId: event._id,
+      payload: { event: serializeEvent(event), changes: { attendees: { from: before, to: response, email: mailbox } } },
+    });
     return event._id;
   });
 }
@@ -131,35 +197,71 @@ export type RsvpResponse = 'accepted' | 'declined' | 'tentative';
 const fail = (): never => {
   throw validation('response: is required (accepted, declined or tentative)');
 };
-const STATUS: Record<RsvpResponse, ICalAttendeeStatus> = { accepted: ICalAttendeeStatus.ACCEPTED, declined: ICalAttendeeStatus.DECLINED, tentative: ICalAttendeeStatus.TENTATIVE };
+const STATUS: Record<RsvpResponse, ICalAttendeeStatus> = {
+  accepted: ICalAttendeeStatus.ACCEPTED,
+  declined: ICalAttendeeStatus.DECLINED,
+  tentative: ICalAttendeeStatus.TENTATIVE,
+};
 const LABEL: Record<RsvpResponse, string> = { accepted: 'Accepted', declined: 'Declined', tentative: 'Tentative' };
 
 /** Answers the organizer with an iTIP REPLY from the mailbox that received the invite (at most once per response). */
-export async function rsvpCalendarInvite(ctx: Ctx, id: string, input: { response?: RsvpResponse; comment?: string }, deps: EmailDeps) {
+export async function rsvpCalendarInvite(
+  ctx: Ctx,
+  id: string,
+  input: { response?: RsvpResponse; comment?: string },
+  deps: EmailDeps,
+) {
   const { email, invite } = await inviteOf(ctx, id);
   const response = input.response ?? fail();
-  if (email.direction !== 'inbound' || !email.accountId) throw new DomainError('invalid_state', 'only invites received in a connected mailbox can be answered');
+  if (email.direction !== 'inbound' || !email.accountId)
+    throw new DomainError('invalid_state', 'only invites received in a connected mailbox can be answered');
   if (!invite.organizer?.email) throw new DomainError('invalid_state', 'the invite names no organizer to answer');
-  if (invite.method && invite.method.toUpperCase() !== 'REQUEST') throw new DomainError('invalid_state', `the calendar part is a ${invite.method}, not an invitation`);
+  if (invite.method && invite.method.toUpperCase() !== 'REQUEST')
+    throw new DomainError('invalid_state', `the calendar part is a ${invite.method}, not an invitation`);
   const account = await ctx.em.findOne(EmailAccount, { _id: email.accountId });
   if (!account) throw new DomainError('invalid_state', 'the mailbox that received the invite is no longer connected');
   const cal = ical({ prodId: { company: 'CRM', product: 'crm-api' }, method: ICalCalendarMethod.REPLY });
   const attendee = invite.attendees.find((a) => a.email === account.emailAddress);
   cal.createEvent({
-    id: invite.uid, sequence: invite.sequence, summary: invite.summary ?? '', stamp: new Date(),
-    start: invite.start ? new Date(invite.start) : new Date(), ...(invite.end ? { end: new Date(invite.end) } : {}), allDay: invite.allDay,
+    id: invite.uid,
+    sequence: invite.sequence,
+    summary: invite.summary ?? '',
+    stamp: new Date(),
+    start: invite.start ? new Date(invite.start) : new Date(),
+    ...(invite.end ? { end: new Date(invite.end) } : {}),
+    allDay: invite.allDay,
     organizer: { email: invite.organizer.email, name: invite.organizer.name ?? invite.organizer.email },
-    attendees: [{ email: account.emailAddress, name: attendee?.name ?? account.displayName ?? undefined, status: STATUS[response] }],
+    attendees: [
+      {
+        email: account.emailAddress,
+        name: attendee?.name ?? account.displayName ?? undefined,
+        status: STATUS[response],
+      },
+    ],
     ...(input.comment ? { description: input.comment } : {}),
   });
   const subject = `${LABEL[response]}: ${invite.summary ?? email.subject}`;
-  const sent = await sendEmail(ctx, {
-    accountId: account._id, accountAccess: 'user', to: [invite.organizer.email], subject,
-    text: `${account.displayName ?? account.emailAddress} has ${response === 'tentative' ? 'tentatively accepted' : response} this invitation.${input.comment ? `\n\n${input.comment}` : ''}`,
-    calendar: { method: 'REPLY', content: cal.toString() },
-    replyToMessageId: email._id, idempotencyKey: `rsvp:${email._id}:${response}`, source: 'api',
-    links: { personId: email.personId ?? undefined, companyId: email.companyId ?? undefined, dealId: email.dealId ?? undefined, leadId: email.leadId ?? undefined },
-  }, deps);
+  const sent = await sendEmail(
+    ctx,
+    {
+      accountId: account._id,
+      accountAccess: 'user',
+      to: [invite.organizer.email],
+      subject,
+      text: `${account.displayName ?? account.emailAddress} has ${response === 'tentative' ? 'tentatively accepted' : response} this invitation.${input.comment ? `\n\n${input.comment}` : ''}`,
+      calendar: { method: 'REPLY', content: cal.toString() },
+      replyToMessageId: email._id,
+      idempotencyKey: `rsvp:${email._id}:${response}`,
+      source: 'api',
+      links: {
+        personId: email.personId ?? undefined,
+        companyId: email.companyId ?? undefined,
+        dealId: email.dealId ?? undefined,
+        leadId: email.leadId ?? undefined,
+      },
+    },
+    deps,
+  );
   const reply = await ctx.em.findOneOrFail(Email, { _id: sent.emailId }, { refresh: true });
   const calendarEventId = await recordRsvpOnEvent(ctx, email, invite, account.emailAddress, response);
   return { emailId: email._id, uid: invite.uid, response, calendarEventId, reply: serializeEmail(reply, 'summary') };

@@ -22,9 +22,24 @@ export interface EmailAccountInput {
   userIds?: string[];
 }
 
-export interface AccountSecrets { smtpPassword?: string; imapPassword?: string }
+export interface AccountSecrets {
+  smtpPassword?: string;
+  imapPassword?: string;
+}
 
-const PUBLIC_FIELDS = ['_id', 'name', 'emailAddress', 'displayName', 'shared', 'userIds', 'status', 'lastTestedAt', 'lastError', 'createdAt', 'updatedAt'] as const;
+const PUBLIC_FIELDS = [
+  '_id',
+  'name',
+  'emailAddress',
+  'displayName',
+  'shared',
+  'userIds',
+  'status',
+  'lastTestedAt',
+  'lastError',
+  'createdAt',
+  'updatedAt',
+] as const;
 
 /** The API view: hosts and ports, never user names, passwords or the inbound secret. */
 export function serializeEmailAccount(a: EmailAccount): Record<string, unknown> {
@@ -54,7 +69,11 @@ export function accountSecrets(account: EmailAccount, key: Buffer | null): Accou
 
 const HOST_RE = /^[A-Za-z0-9.-]{1,253}$|^\[?[0-9a-fA-F:.]+\]?$/;
 
-function checkServer(what: string, s: { host: string; port?: number; secure?: boolean; user?: string; password?: string }, defaults: { secure: number; plain: number }) {
+function checkServer(
+  what: string,
+  s: { host: string; port?: number; secure?: boolean; user?: string; password?: string },
+  defaults: { secure: number; plain: number },
+) {
   const host = s.host.trim();
   if (!HOST_RE.test(host)) throw validation(`${what} host "${host}" is not a host name or IP address`);
   const secure = s.secure ?? s.port === defaults.secure;
@@ -65,12 +84,17 @@ function checkServer(what: string, s: { host: string; port?: number; secure?: bo
 }
 
 /** Operator: connects a mailbox; returns its view and the inbound-webhook secret (shown once). */
-export async function addEmailAccount(rootEm: EntityManager, input: EmailAccountInput, key: Buffer | null): Promise<{ account: Record<string, unknown>; inboundSecret: string }> {
+export async function addEmailAccount(
+  rootEm: EntityManager,
+  input: EmailAccountInput,
+  key: Buffer | null,
+): Promise<{ account: Record<string, unknown>; inboundSecret: string }> {
   const em = forkForWorkspace(rootEm, input.workspaceId);
   const name = input.name.trim();
   if (!name || name.length > 200) throw validation('name must be 1-200 characters');
   const address = parseMailbox(input.emailAddress);
-  if ('error' in address || address.mailbox.name) throw validation(`email "${input.emailAddress}" ${'error' in address ? address.error : 'must be a bare address'}`);
+  if ('error' in address || address.mailbox.name)
+    throw validation(`email "${input.emailAddress}" ${'error' in address ? address.error : 'must be a bare address'}`);
   const smtp = checkServer('SMTP', input.smtp, { secure: 465, plain: 587 });
   const imap = input.imap ? checkServer('IMAP', input.imap, { secure: 993, plain: 143 }) : null;
   const userIds = [...new Set(input.userIds ?? [])];
@@ -80,32 +104,61 @@ export async function addEmailAccount(rootEm: EntityManager, input: EmailAccount
     if (missing.length) throw validation(`users ${missing.join(', ')} are not users of workspace ${input.workspaceId}`);
   }
   const emailAddress = address.mailbox.address.toLowerCase();
-  if (await em.count(EmailAccount, { emailAddress })) throw new DomainError('conflict', `an e-mail account for ${emailAddress} already exists in this workspace`);
+  if (await em.count(EmailAccount, { emailAddress }))
+    throw new DomainError('conflict', `an e-mail account for ${emailAddress} already exists in this workspace`);
   const id = newId();
-  const secrets: AccountSecrets = { ...(smtp.password ? { smtpPassword: smtp.password } : {}), ...(imap?.password ? { imapPassword: imap.password } : {}) };
+  const secrets: AccountSecrets = {
+    ...(smtp.password ? { smtpPassword: smtp.password } : {}),
+    ...(imap?.password ? { imapPassword: imap.password } : {}),
+  };
   const inboundSecret = `whin_${randomBytes(24).toString('base64url')}`;
   const now = new Date();
   const account = em.create(EmailAccount, {
-    _id: id, workspaceId: input.workspaceId, createdAt: now, updatedAt: now,
-    name, emailAddress, displayName: input.displayName?.trim() || null,
-    smtpHost: smtp.host, smtpPort: smtp.port, smtpSecure: smtp.secure, smtpUser: smtp.user,
-    imapHost: imap?.host ?? null, imapPort: imap?.port ?? null, imapSecure: imap?.secure ?? true, imapUser: imap?.user ?? null,
+    _id: id,
+    workspaceId: input.workspaceId,
+    createdAt: now,
+    updatedAt: now,
+    name,
+    emailAddress,
+    displayName: input.displayName?.trim() || null,
+    smtpHost: smtp.host,
+    smtpPort: smtp.port,
+    smtpSecure: smtp.secure,
+    smtpUser: smtp.user,
+    imapHost: imap?.host ?? null,
+    imapPort: imap?.port ?? null,
+    imapSecure: imap?.secure ?? true,
+    imapUser: imap?.user ?? null,
     secrets: Object.keys(secrets).length ? sealSecret(JSON.stringify(secrets), key, id) : null,
     inboundSecretHash: hashInboundSecret(inboundSecret),
-    shared: userIds.length === 0, userIds, status: 'untested', lastTestedAt: null, lastError: null, imapUidValidity: null, imapLastUid: null,
+    shared: userIds.length === 0,
+    userIds,
+    status: 'untested',
+    lastTestedAt: null,
+    lastError: null,
+    imapUidValidity: null,
+    imapLastUid: null,
   });
   await em.flush();
   return { account: serializeEmailAccount(account), inboundSecret };
 }
 
-export async function findAccountForOperator(rootEm: EntityManager, workspaceId: string, id: string): Promise<{ em: EntityManager; account: EmailAccount }> {
+export async function findAccountForOperator(
+  rootEm: EntityManager,
+  workspaceId: string,
+  id: string,
+): Promise<{ em: EntityManager; account: EmailAccount }> {
   const em = forkForWorkspace(rootEm, workspaceId);
   const account = await em.findOne(EmailAccount, { _id: id });
   if (!account) throw notFound('e-mail account');
   return { em, account };
 }
 
-export async function removeEmailAccount(rootEm: EntityManager, workspaceId: string, id: string): Promise<{ id: string; removed: true }> {
+export async function removeEmailAccount(
+  rootEm: EntityManager,
+  workspaceId: string,
+  id: string,
+): Promise<{ id: string; removed: true }> {
   const { em, account } = await findAccountForOperator(rootEm, workspaceId, id);
   em.remove(account);
   await em.flush();
@@ -113,10 +166,14 @@ export async function removeEmailAccount(rootEm: EntityManager, workspaceId: str
 }
 
 /** Where the caller may see an account: listed on it, or it is shared. */
-export const visibleAccountsWhere = (ctx: Ctx): Record<string, unknown> => ({ $or: [{ shared: true }, { userIds: { $contains: [ctx.actor.userId] } }] });
+export const visibleAccountsWhere = (ctx: Ctx): Record<string, unknown> => ({
+  $or: [{ shared: true }, { userIds: { $contains: [ctx.actor.userId] } }],
+});
 
 export async function listEmailAccounts(ctx: Ctx): Promise<Record<string, unknown>[]> {
-  const rows = await ctx.em.find(EmailAccount, visibleAccountsWhere(ctx), { orderBy: { createdAt: 'asc', _id: 'asc' } });
+  const rows = await ctx.em.find(EmailAccount, visibleAccountsWhere(ctx), {
+    orderBy: { createdAt: 'asc', _id: 'asc' },
+  });
   return rows.map(serializeEmailAccount);
 }
 
@@ -129,10 +186,15 @@ export async function visibleAccountIds(ctx: Ctx): Promise<string[]> {
  * The account a send uses. `asUser`: the caller must be allowed to see it (API sends); runs of
  * automations and sequences act for the workspace and may use any of its accounts.
  */
-export async function accountForSend(ctx: Ctx, id: string, opts: { asUser: boolean; field?: string }): Promise<EmailAccount> {
+export async function accountForSend(
+  ctx: Ctx,
+  id: string,
+  opts: { asUser: boolean; field?: string },
+): Promise<EmailAccount> {
   const field = opts.field ?? 'accountId';
   const account = /^[0-9a-f]{24}$/.test(id) ? await ctx.em.findOne(EmailAccount, { _id: id }) : null;
   const visible = account && (!opts.asUser || account.shared || account.userIds.includes(ctx.actor.userId));
-  if (!account || !visible) throw validation(`${field}: no e-mail account ${id} that you can send from (see GET /email-accounts)`);
+  if (!account || !visible)
+    throw validation(`${field}: no e-mail account ${id} that you can send from (see GET /email-accounts)`);
   return account;
 }

@@ -9,7 +9,11 @@ import { Email, type EmailStatus } from './email.entity';
 
 /** Rows of the `email` table written by the send path and read by the API. */
 
-export interface ThreadPlacement { threadId: string | null; inReplyTo: string; references: string[] }
+export interface ThreadPlacement {
+  threadId: string | null;
+  inReplyTo: string;
+  references: string[];
+}
 
 /** References kept per message: enough for any client's threading, bounded so headers stay small. */
 const MAX_REFERENCES = 50;
@@ -28,12 +32,20 @@ export async function threadOfReply(ctx: Ctx, ref: string): Promise<ThreadPlacem
   const value = ref.trim();
   let parent: Email | null = null;
   if (isId(value)) parent = await ctx.em.findOne(Email, { _id: value });
-  if (!parent && value) parent = await ctx.em.findOne(Email, { messageId: normalizeMessageId(value) }, { orderBy: { createdAt: 'asc' } });
+  if (!parent && value)
+    parent = await ctx.em.findOne(Email, { messageId: normalizeMessageId(value) }, { orderBy: { createdAt: 'asc' } });
   if (parent?.messageId) {
-    return { threadId: parent.threadId, inReplyTo: parent.messageId, references: [...parent.references, parent.messageId].slice(-MAX_REFERENCES) };
+    return {
+      threadId: parent.threadId,
+      inReplyTo: parent.messageId,
+      references: [...parent.references, parent.messageId].slice(-MAX_REFERENCES),
+    };
   }
   const header = normalizeMessageId(value);
-  if (!MESSAGE_ID_RE.test(header)) throw validation(`replyToMessageId: "${value.slice(0, 100)}" is neither an e-mail id of this workspace nor a Message-ID`);
+  if (!MESSAGE_ID_RE.test(header))
+    throw validation(
+      `replyToMessageId: "${value.slice(0, 100)}" is neither an e-mail id of this workspace nor a Message-ID`,
+    );
   return { threadId: null, inReplyTo: header, references: [header] };
 }
 
@@ -42,7 +54,16 @@ export interface OutboundEmailDraft {
   activityId: string;
   at: Date;
   accountId: string | null;
-  mail: { from: Mailbox; to: Mailbox[]; cc: Mailbox[]; bcc: Mailbox[]; subject: string; html?: string; text?: string; source: string };
+  mail: {
+    from: Mailbox;
+    to: Mailbox[];
+    cc: Mailbox[];
+    bcc: Mailbox[];
+    subject: string;
+    html?: string;
+    text?: string;
+    source: string;
+  };
   links: MessageLinks;
   messageId: string;
   thread: ThreadPlacement | null;
@@ -54,20 +75,48 @@ export interface OutboundEmailDraft {
 export function recordOutboundEmail(ctx: Ctx, d: OutboundEmailDraft): void {
   const addresses = (list: Mailbox[]) => list.map((m) => m.address);
   ctx.em.create(Email, {
-    _id: d.id, workspaceId: ctx.actor.workspaceId, createdAt: d.at, updatedAt: d.at,
-    accountId: d.accountId, direction: 'outbound', status: 'queued',
-    fromAddress: formatMailbox(d.mail.from), to: addresses(d.mail.to), cc: addresses(d.mail.cc), bcc: addresses(d.mail.bcc),
-    subject: d.mail.subject, html: d.mail.html ?? null, text: d.mail.text ?? null,
-    messageId: d.messageId, inReplyTo: d.thread?.inReplyTo ?? null, references: d.thread?.references ?? [],
+    _id: d.id,
+    workspaceId: ctx.actor.workspaceId,
+    createdAt: d.at,
+    updatedAt: d.at,
+    accountId: d.accountId,
+    direction: 'outbound',
+    status: 'queued',
+    fromAddress: formatMailbox(d.mail.from),
+    to: addresses(d.mail.to),
+    cc: addresses(d.mail.cc),
+    bcc: addresses(d.mail.bcc),
+    subject: d.mail.subject,
+    html: d.mail.html ?? null,
+    text: d.mail.text ?? null,
+    messageId: d.messageId,
+    inReplyTo: d.thread?.inReplyTo ?? null,
+    references: d.thread?.references ?? [],
     threadId: d.thread?.threadId ?? d.id,
-    personId: d.links.personId ?? null, companyId: d.links.companyId ?? null, dealId: d.links.dealId ?? null, leadId: d.links.leadId ?? null,
-    source: d.mail.source, sourceRef: d.sourceRef, activityId: d.activityId, trackOpens: d.trackOpens,
-    openCount: 0, clickCount: 0, firstOpenedAt: null, error: null, userId: ctx.actor.userId, date: d.at, calendarInvite: null,
+    personId: d.links.personId ?? null,
+    companyId: d.links.companyId ?? null,
+    dealId: d.links.dealId ?? null,
+    leadId: d.links.leadId ?? null,
+    source: d.mail.source,
+    sourceRef: d.sourceRef,
+    activityId: d.activityId,
+    trackOpens: d.trackOpens,
+    openCount: 0,
+    clickCount: 0,
+    firstOpenedAt: null,
+    error: null,
+    userId: ctx.actor.userId,
+    date: d.at,
+    calendarInvite: null,
   });
 }
 
 export async function setEmailStatus(ctx: Ctx, id: string, status: EmailStatus, error: string | null): Promise<void> {
-  await ctx.em.nativeUpdate(Email, { _id: id }, { status, error: error?.slice(0, 2000) ?? null, updatedAt: new Date() });
+  await ctx.em.nativeUpdate(
+    Email,
+    { _id: id },
+    { status, error: error?.slice(0, 2000) ?? null, updatedAt: new Date() },
+  );
 }
 
 export async function markEmailSent(ctx: Ctx, id: string, messageId: string): Promise<Email | null> {
@@ -89,7 +138,14 @@ export function emailEventPayload(e: Email): Record<string, unknown> {
   if (e.leadId) links.leadId = e.leadId;
   if (e.dealId) links.dealId = e.dealId;
   return {
-    email: { _id: e._id, subject: e.subject, from: e.fromAddress, to: e.to, threadId: e.threadId, messageId: e.messageId },
+    email: {
+      _id: e._id,
+      subject: e.subject,
+      from: e.fromAddress,
+      to: e.to,
+      threadId: e.threadId,
+      messageId: e.messageId,
+    },
     links,
     ...(e.source ? { source: e.source } : {}),
     ...(e.sourceRef ? { sourceRef: e.sourceRef } : {}),
@@ -97,9 +153,36 @@ export function emailEventPayload(e: Email): Record<string, unknown> {
 }
 
 const FIELDS = [
-  '_id', 'accountId', 'direction', 'status', 'to', 'cc', 'bcc', 'subject', 'html', 'text', 'messageId', 'inReplyTo', 'references', 'threadId',
-  'personId', 'companyId', 'dealId', 'leadId', 'source', 'sourceRef', 'activityId', 'trackOpens', 'openCount', 'clickCount', 'firstOpenedAt',
-  'error', 'userId', 'date', 'createdAt', 'updatedAt',
+  '_id',
+  'accountId',
+  'direction',
+  'status',
+  'to',
+  'cc',
+  'bcc',
+  'subject',
+  'html',
+  'text',
+  'messageId',
+  'inReplyTo',
+  'references',
+  'threadId',
+  'personId',
+  'companyId',
+  'dealId',
+  'leadId',
+  'source',
+  'sourceRef',
+  'activityId',
+  'trackOpens',
+  'openCount',
+  'clickCount',
+  'firstOpenedAt',
+  'error',
+  'userId',
+  'date',
+  'createdAt',
+  'updatedAt',
 ] as const;
 const SUMMARY = ['_id', 'accountId', 'direction', 'status', 'subject', 'to', 'threadId', 'date'] as const;
 

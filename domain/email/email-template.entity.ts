@@ -1,7 +1,16 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import { p, tenantProps } from '../orm/base';
 
-export const EMAIL_TEMPLATE_CATEGORIES = ['marketing', 'transactional', 'reminder', 'follow-up', 'notification', 'quote', 'newsletter', 'other'] as const;
+export const EMAIL_TEMPLATE_CATEGORIES = [
+  'marketing',
+  'transactional',
+  'reminder',
+  'follow-up',
+  'notification',
+  'quote',
+  'newsletter',
+  'other',
+] as const;
 export type EmailTemplateCategory = (typeof EMAIL_TEMPLATE_CATEGORIES)[number];
 
 export const EmailTemplate = defineEntity({

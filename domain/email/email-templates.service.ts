@@ -8,20 +8,45 @@ import { compileTemplateHtml, type LayoutSettings } from './template-compile';
 import type { EmailTemplateInput } from './email-templates.schemas';
 import type { EmailSignatureInput } from './email-templates.schemas';
 
-const FIELDS = ['_id', 'name', 'category', 'bodyHtml', 'bodyCss', 'compiledHtml', 'plainText', 'metadata', 'layoutSettings', 'projectData', 'tags', 'createdBy', 'createdAt', 'updatedAt'] as const;
+const FIELDS = [
+  '_id',
+  'name',
+  'category',
+  'bodyHtml',
+  'bodyCss',
+  'compiledHtml',
+  'plainText',
+  'metadata',
+  'layoutSettings',
+  'projectData',
+  'tags',
+  'createdBy',
+  'createdAt',
+  'updatedAt',
+] as const;
 const SUMMARY = ['_id', 'name', 'category', 'metadata', 'tags', 'createdAt', 'updatedAt'] as const;
 
-export const serializeEmailTemplate = (t: EmailTemplate, view: 'full' | 'summary' = 'full') => toPlain(t, view === 'summary' ? SUMMARY : FIELDS);
+export const serializeEmailTemplate = (t: EmailTemplate, view: 'full' | 'summary' = 'full') =>
+  toPlain(t, view === 'summary' ? SUMMARY : FIELDS);
 
 /** A template given a compiledHtml keeps it; otherwise the server builds (and rebuilds) it from the parts. */
 function compile(t: EmailTemplate): void {
   if (!t.compiledByServer) return;
   t.compiledHtml = t.bodyHtml
-    ? compileTemplateHtml({ bodyHtml: t.bodyHtml, bodyCss: t.bodyCss, layoutSettings: t.layoutSettings as LayoutSettings, preheader: t.metadata.preheader as string | undefined, title: t.metadata.subject as string | undefined })
+    ? compileTemplateHtml({
+        bodyHtml: t.bodyHtml,
+        bodyCss: t.bodyCss,
+        layoutSettings: t.layoutSettings as LayoutSettings,
+        preheader: t.metadata.preheader as string | undefined,
+        title: t.metadata.subject as string | undefined,
+      })
     : null;
 }
 
-export async function listEmailTemplates(ctx: Ctx, query: PageRequest & { category?: string; q?: string; tag?: string; view: 'full' | 'summary' }) {
+export async function listEmailTemplates(
+  ctx: Ctx,
+  query: PageRequest & { category?: string; q?: string; tag?: string; view: 'full' | 'summary' },
+) {
   const where: Record<string, unknown> = {};
   if (query.category) where.category = query.category;
   if (query.tag) where.tags = { $contains: [query.tag] };
@@ -38,19 +63,42 @@ export async function getEmailTemplate(ctx: Ctx, id: string): Promise<EmailTempl
 
 export async function createEmailTemplate(ctx: Ctx, input: EmailTemplateInput & { name: string }) {
   const t = createRecord(ctx, EmailTemplate, {
-    name: input.name, category: input.category ?? 'other', bodyHtml: input.bodyHtml ?? null, bodyCss: input.bodyCss ?? null,
-    compiledHtml: input.compiledHtml ?? null, compiledByServer: input.compiledHtml == null, plainText: input.plainText ?? null,
-    metadata: input.metadata ?? {}, layoutSettings: input.layoutSettings ?? {}, projectData: input.projectData ?? null, tags: input.tags ?? [], createdBy: ctx.actor.userId,
+    name: input.name,
+    category: input.category ?? 'other',
+    bodyHtml: input.bodyHtml ?? null,
+    bodyCss: input.bodyCss ?? null,
+    compiledHtml: input.compiledHtml ?? null,
+    compiledByServer: input.compiledHtml == null,
+    plainText: input.plainText ?? null,
+    metadata: input.metadata ?? {},
+    layoutSettings: input.layoutSettings ?? {},
+    projectData: input.projectData ?? null,
+    tags: input.tags ?? [],
+    createdBy: ctx.actor.userId,
   });
   compile(t);
-  emit(ctx, { type: 'email_template_created', entityType: 'email_template', entityId: t._id, payload: { emailTemplate: serializeEmailTemplate(t, 'summary') } });
+  emit(ctx, {
+    type: 'email_template_created',
+    entityType: 'email_template',
+    entityId: t._id,
+    payload: { emailTemplate: serializeEmailTemplate(t, 'summary') },
+  });
   await ctx.em.flush();
   return serializeEmailTemplate(t);
 }
 
 export async function updateEmailTemplate(ctx: Ctx, id: string, input: EmailTemplateInput) {
   const t = await getEmailTemplate(ctx, id);
-  for (const key of ['name', 'category', 'bodyHtml', 'bodyCss', 'plainText', 'layoutSettings', 'projectData', 'tags'] as const) {
+  for (const key of [
+    'name',
+    'category',
+    'bodyHtml',
+    'bodyCss',
+    'plainText',
+    'layoutSettings',
+    'projectData',
+    'tags',
+  ] as const) {
     if (input[key] !== undefined) (t as Record<string, unknown>)[key] = input[key];
   }
   if (input.metadata !== undefined) t.metadata = { ...t.metadata, ...input.metadata };
@@ -61,7 +109,12 @@ export async function updateEmailTemplate(ctx: Ctx, id: string, input: EmailTemp
   }
   compile(t);
   t.updatedAt = new Date();
-  emit(ctx, { type: 'email_template_updated', entityType: 'email_template', entityId: id, payload: { emailTemplate: serializeEmailTemplate(t, 'summary') } });
+  emit(ctx, {
+    type: 'email_template_updated',
+    entityType: 'email_template',
+    entityId: id,
+    payload: { emailTemplate: serializeEmailTemplate(t, 'summary') },
+  });
   await ctx.em.flush();
   return serializeEmailTemplate(t);
 }
@@ -69,7 +122,12 @@ export async function updateEmailTemplate(ctx: Ctx, id: string, input: EmailTemp
 export async function deleteEmailTemplate(ctx: Ctx, id: string): Promise<void> {
   const t = await getEmailTemplate(ctx, id);
   ctx.em.remove(t);
-  emit(ctx, { type: 'email_template_deleted', entityType: 'email_template', entityId: id, payload: { emailTemplate: serializeEmailTemplate(t, 'summary') } });
+  emit(ctx, {
+    type: 'email_template_deleted',
+    entityType: 'email_template',
+    entityId: id,
+    payload: { emailTemplate: serializeEmailTemplate(t, 'summary') },
+  });
   await ctx.em.flush();
 }
 
@@ -89,8 +147,16 @@ export async function getEmailSignature(ctx: Ctx, id: string): Promise<EmailSign
   return s;
 }
 
-export async function createEmailSignature(ctx: Ctx, input: { name: string; content: string; textContent?: string | null }) {
-  const s = createRecord(ctx, EmailSignature, { name: input.name, content: input.content, textContent: input.textContent ?? null, ownerId: ctx.actor.userId });
+export async function createEmailSignature(
+  ctx: Ctx,
+  input: { name: string; content: string; textContent?: string | null },
+) {
+  const s = createRecord(ctx, EmailSignature, {
+    name: input.name,
+    content: input.content,
+    textContent: input.textContent ?? null,
+    ownerId: ctx.actor.userId,
+  });
   await ctx.em.flush();
   return serializeEmailSignature(s);
 }

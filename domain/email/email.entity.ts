@@ -22,7 +22,10 @@ export const Email = defineEntity({
   ],
   uniques: [
     // A received message is stored once per mailbox (Message-ID), even when two deliveries race.
-    { name: 'email_inbound_message_unique', expression: `create unique index "email_inbound_message_unique" on "email" ("workspace_id", "account_id", "message_id") where "direction" = 'inbound'` },
+    {
+      name: 'email_inbound_message_unique',
+      expression: `create unique index "email_inbound_message_unique" on "email" ("workspace_id", "account_id", "message_id") where "direction" = 'inbound'`,
+    },
   ],
   properties: {
     ...tenantProps,

@@ -3,8 +3,14 @@ import { listQuery } from '../shared/list-query';
 import { objectId } from '../shared/schemas';
 
 const address = z.string().max(600, 'must be at most 600 characters');
-const addressList = z.union([address, z.array(address).max(50, 'at most 50 addresses')]).transform((v) => (Array.isArray(v) ? v : [v]));
-const linkId = z.string().trim().max(24).refine((v) => /^[0-9a-f]{24}$/.test(v), 'must be a 24-character hex id');
+const addressList = z
+  .union([address, z.array(address).max(50, 'at most 50 addresses')])
+  .transform((v) => (Array.isArray(v) ? v : [v]));
+const linkId = z
+  .string()
+  .trim()
+  .max(24)
+  .refine((v) => /^[0-9a-f]{24}$/.test(v), 'must be a 24-character hex id');
 
 /** Single send (spec: Email single-send shape). `bodyHtml` belongs to templates and bulk sends: refused here. */
 export const sendEmailBody = z
@@ -26,7 +32,12 @@ export const sendEmailBody = z
     bodyHtml: z.unknown().optional(),
   })
   .superRefine((b, ctx) => {
-    if (b.bodyHtml !== undefined) ctx.addIssue({ code: 'custom', path: ['bodyHtml'], message: 'is not accepted on a single send: put the HTML (with any signature inlined) in html' });
+    if (b.bodyHtml !== undefined)
+      ctx.addIssue({
+        code: 'custom',
+        path: ['bodyHtml'],
+        message: 'is not accepted on a single send: put the HTML (with any signature inlined) in html',
+      });
   });
 
 export const EMAIL_FOLDERS = ['inbox', 'sent'] as const;
@@ -51,8 +62,13 @@ export const threadParams = z.object({ threadId: objectId });
 
 export const rsvpBody = z
   .object({
-    response: z.enum(['accepted', 'declined', 'tentative'], { message: 'must be accepted, declined or tentative' }).optional(),
-    status: z.enum(['accepted', 'declined', 'tentative'], { message: 'must be accepted, declined or tentative' }).optional().describe('alias of response'),
+    response: z
+      .enum(['accepted', 'declined', 'tentative'], { message: 'must be accepted, declined or tentative' })
+      .optional(),
+    status: z
+      .enum(['accepted', 'declined', 'tentative'], { message: 'must be accepted, declined or tentative' })
+      .optional()
+      .describe('alias of response'),
     comment: z.string().trim().max(2000, 'must be at most 2000 characters').optional(),
   })
   // A missing response is checked after the e-mail is found, so an unknown id answers 404 first.

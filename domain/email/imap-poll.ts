@@ -21,18 +21,36 @@ export interface ImapSource {
   close(): Promise<void>;
 }
 
-export interface ImapLogin { host: string; port: number; secure: boolean; user: string; password: string }
+export interface ImapLogin {
+  host: string;
+  port: number;
+  secure: boolean;
+  user: string;
+  password: string;
+}
 export type ImapSourceFactory = (login: ImapLogin) => ImapSource;
 
 /** Messages imported per pass and account: a large backlog is read over several passes. */
 export const IMAP_BATCH = 100;
 
-export async function pollImapAccount(rootEm: EntityManager, workspaceId: string, accountId: string, secretsKey: string | undefined, connect: ImapSourceFactory): Promise<{ imported: number; duplicates: number; lastUid: number }> {
+export async function pollImapAccount(
+  rootEm: EntityManager,
+  workspaceId: string,
+  accountId: string,
+  secretsKey: string | undefined,
+  connect: ImapSourceFactory,
+): Promise<{ imported: number; duplicates: number; lastUid: number }> {
   const em = forkForWorkspace(rootEm, workspaceId);
   const account = await em.findOneOrFail(EmailAccount, { _id: accountId });
   if (!account.imapHost) return { imported: 0, duplicates: 0, lastUid: 0 };
   const secrets = accountSecrets(account, parseSecretsKey(secretsKey));
-  const source = connect({ host: account.imapHost, port: account.imapPort ?? 993, secure: account.imapSecure, user: account.imapUser ?? account.emailAddress, password: secrets.imapPassword ?? '' });
+  const source = connect({
+    host: account.imapHost,
+    port: account.imapPort ?? 993,
+    secure: account.imapSecure,
+    user: account.imapUser ?? account.emailAddress,
+    password: secrets.imapPassword ?? '',
+  });
   let imported = 0;
   let duplicates = 0;
   try {
@@ -48,7 +66,8 @@ export async function pollImapAccount(rootEm: EntityManager, workspaceId: string
       // The position moves after each stored message: a crash mid-batch re-reads at most one (deduped by Message-ID).
       await em.nativeUpdate(EmailAccount, { _id: account._id }, { imapUidValidity: uidValidity, imapLastUid: lastUid });
     }
-    if (account.imapUidValidity !== uidValidity) await em.nativeUpdate(EmailAccount, { _id: account._id }, { imapUidValidity: uidValidity, imapLastUid: lastUid });
+    if (account.imapUidValidity !== uidValidity)
+      await em.nativeUpdate(EmailAccount, { _id: account._id }, { imapUidValidity: uidValidity, imapLastUid: lastUid });
     return { imported, duplicates, lastUid };
   } finally {
     await source.close().catch(() => undefined);
@@ -56,9 +75,16 @@ export async function pollImapAccount(rootEm: EntityManager, workspaceId: string
 }
 
 /** One pass over every mailbox with IMAP settings (the worker's poller); a failing mailbox is logged and skipped. */
-export async function pollAllImapAccounts(rootEm: EntityManager, secretsKey: string | undefined, connect: ImapSourceFactory, log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void }): Promise<number> {
+export async function pollAllImapAccounts(
+  rootEm: EntityManager,
+  secretsKey: string | undefined,
+  connect: ImapSourceFactory,
+  log: { warn(obj: object, msg: string): void; info(obj: object, msg: string): void },
+): Promise<number> {
   // Across workspaces on purpose: each row names its workspace, and each poll is bound to it.
-  const rows: { id: string; workspace_id: string }[] = await rootEm.fork().execute('select id, workspace_id from email_account where imap_host is not null order by id');
+  const rows: { id: string; workspace_id: string }[] = await rootEm
+    .fork()
+    .execute('select id, workspace_id from email_account where imap_host is not null order by id');
   let imported = 0;
   for (const r of rows) {
     try {

@@ -4,8 +4,14 @@ import type { ImapLogin, ImapSource } from './imap-poll';
 
 export function imapflowSource(login: ImapLogin): ImapSource {
   const client = new ImapFlow({
-    host: login.host, port: login.port, secure: login.secure, logger: false, auth: { user: login.user, pass: login.password },
-    connectionTimeout: 10_000, greetingTimeout: 10_000, socketTimeout: 60_000,
+    host: login.host,
+    port: login.port,
+    secure: login.secure,
+    logger: false,
+    auth: { user: login.user, pass: login.password },
+    connectionTimeout: 10_000,
+    greetingTimeout: 10_000,
+    socketTimeout: 60_000,
   });
   client.on('error', () => undefined);
   return {

@@ -32,12 +32,19 @@ export type InboundResult =
   | { kind: 'bounced'; emailId: string | null; recipients: string[] };
 
 /** The account of an inbound webhook, checked against its secret (401 for a wrong one, 404 for an unknown id). */
-export async function authenticateInbound(rootEm: EntityManager, accountId: string, secret: string | undefined): Promise<Ctx> {
+export async function authenticateInbound(
+  rootEm: EntityManager,
+  accountId: string,
+  secret: string | undefined,
+): Promise<Ctx> {
   if (!isId(accountId)) throw notFound('e-mail account');
   // Unbound on purpose: the account id names the workspace; the secret proves the caller may write to it.
-  const account = await rootEm.fork({ clear: true, useContext: false }).findOne(EmailAccount, { _id: accountId }, { filters: false });
+  const account = await rootEm
+    .fork({ clear: true, useContext: false })
+    .findOne(EmailAccount, { _id: accountId }, { filters: false });
   if (!account) throw notFound('e-mail account');
-  if (!inboundSecretMatches(account, secret)) throw new DomainError('unauthenticated', 'missing or wrong x-webhook-secret header');
+  if (!inboundSecretMatches(account, secret))
+    throw new DomainError('unauthenticated', 'missing or wrong x-webhook-secret header');
   return inboundCtx(rootEm, account.workspaceId);
 }
 
@@ -49,11 +56,16 @@ export async function inboundCtx(rootEm: EntityManager, workspaceId: string): Pr
 }
 
 const addressList = (a: AddressObject | AddressObject[] | undefined): string[] =>
-  (Array.isArray(a) ? a : a ? [a] : []).flatMap((o) => o.value.map((v) => v.address?.toLowerCase()).filter((x): x is string => !!x));
+  (Array.isArray(a) ? a : a ? [a] : []).flatMap((o) =>
+    o.value.map((v) => v.address?.toLowerCase()).filter((x): x is string => !!x),
+  );
 
 function isDsn(mail: ParsedMail): boolean {
   const ct = mail.headers.get('content-type') as { value?: string; params?: Record<string, string> } | undefined;
-  return (ct?.value === 'multipart/report' && ct.params?.['report-type'] === 'delivery-status') || mail.attachments.some((a) => a.contentType === 'message/delivery-status');
+  return (
+    (ct?.value === 'multipart/report' && ct.params?.['report-type'] === 'delivery-status') ||
+    mail.attachments.some((a) => a.contentType === 'message/delivery-status')
+  );
 }
 
 /** The Message-ID the DSN reports on: from the returned headers (text/rfc822-headers or message/rfc822). */
@@ -69,8 +81,13 @@ function bouncedMessageId(mail: ParsedMail): string | null {
 
 /** Final-Recipient fields of the delivery-status part (mailparser may keep that part as an attachment or as text). */
 function failedRecipients(mail: ParsedMail, raw: string): string[] {
-  const status = mail.attachments.find((a) => a.contentType === 'message/delivery-status')?.content.toString('utf8') ?? raw;
-  return [...new Set([...status.matchAll(/^final-recipient:\s*[^;\r\n]*;\s*<?([^\s<>]+)>?/gim)].map((m) => m[1]!.toLowerCase()))];
+  const status =
+    mail.attachments.find((a) => a.contentType === 'message/delivery-status')?.content.toString('utf8') ?? raw;
+  return [
+    ...new Set(
+      [...status.matchAll(/^final-recipient:\s*[^;\r\n]*;\s*<?([^\s<>]+)>?/gim)].map((m) => m[1]!.toLowerCase()),
+    ),
+  ];
 }
 
 async function recordBounce(ctx: Ctx, mail: ParsedMail, raw: string): Promise<InboundResult> {
@@ -83,13 +100,21 @@ async function recordBounce(ctx: Ctx, mail: ParsedMail, raw: string): Promise<In
       original.status = 'bounced';
       original.error = truncate(`bounced${recipients.length ? `: ${recipients.join(', ')}` : ''}`, 2000);
       original.updatedAt = new Date();
-      emit(ctx, { type: 'email_bounced', entityType: 'email', entityId: original._id, payload: { ...emailEventPayload(original), recipients } });
+      emit(ctx, {
+        type: 'email_bounced',
+        entityType: 'email',
+        entityId: original._id,
+        payload: { ...emailEventPayload(original), recipients },
+      });
     });
   }
   return { kind: 'bounced', emailId: original._id, recipients };
 }
 
-async function resolveSender(ctx: Ctx, from: string | undefined): Promise<{ personId?: string; companyId?: string; leadId?: string }> {
+async function resolveSender(
+  ctx: Ctx,
+  from: string | undefined,
+): Promise<{ personId?: string; companyId?: string; leadId?: string }> {
   if (!from) return {};
   const { matches } = await lookup(ctx, { email: from });
   const person = matches.find((m) => m.entityType === 'person');
@@ -104,23 +129,35 @@ async function resolveSender(ctx: Ctx, from: string | undefined): Promise<{ pers
 }
 
 /** Stores one received message for `accountId` (null: the workspace's catch-all). Idempotent per Message-ID. */
-export async function receiveRawEmail(ctx: Ctx, accountId: string | null, raw: Buffer | string): Promise<InboundResult> {
+export async function receiveRawEmail(
+  ctx: Ctx,
+  accountId: string | null,
+  raw: Buffer | string,
+): Promise<InboundResult> {
   if (!raw.length) throw new DomainError('validation', 'body: the raw MIME message is empty');
   const mail = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true });
   if (isDsn(mail)) return recordBounce(ctx, mail, raw.toString());
   const from = mail.from?.value[0]?.address?.toLowerCase();
-  if (!from && !mail.messageId) throw new DomainError('validation', 'body: not an e-mail message (no From and no Message-ID header)');
+  if (!from && !mail.messageId)
+    throw new DomainError('validation', 'body: not an e-mail message (no From and no Message-ID header)');
   const id = newId();
   const messageId = mail.messageId ? normalizeMessageId(mail.messageId) : `<${id}@inbound.invalid>`;
   const existing = await ctx.em.findOne(Email, { messageId, direction: 'inbound', accountId });
   if (existing) return { kind: 'received', email: serializeEmail(existing), duplicate: true, replyTo: null };
 
   const inReplyTo = mail.inReplyTo ? normalizeMessageId(mail.inReplyTo) : null;
-  const references = (Array.isArray(mail.references) ? mail.references : mail.references ? [mail.references] : []).map(normalizeMessageId).slice(-MAX_REFERENCES_LOOKUP);
+  const references = (Array.isArray(mail.references) ? mail.references : mail.references ? [mail.references] : [])
+    .map(normalizeMessageId)
+    .slice(-MAX_REFERENCES_LOOKUP);
   const candidates = [...new Set([inReplyTo, ...references.slice().reverse()].filter((x): x is string => !!x))];
-  const parents = candidates.length ? await ctx.em.find(Email, { messageId: { $in: candidates } }, { orderBy: { createdAt: 'asc' } }) : [];
+  const parents = candidates.length
+    ? await ctx.em.find(Email, { messageId: { $in: candidates } }, { orderBy: { createdAt: 'asc' } })
+    : [];
   // The message it answers directly, else the newest referenced one we know.
-  const parent = parents.find((p) => p.messageId === inReplyTo) ?? candidates.map((c) => parents.find((p) => p.messageId === c)).find(Boolean) ?? null;
+  const parent =
+    parents.find((p) => p.messageId === inReplyTo) ??
+    candidates.map((c) => parents.find((p) => p.messageId === c)).find(Boolean) ??
+    null;
   const sender = await resolveSender(ctx, from);
   const links = {
     personId: sender.personId ?? parent?.personId ?? null,
@@ -135,38 +172,107 @@ export async function receiveRawEmail(ctx: Ctx, accountId: string | null, raw: B
   const date = mail.date && !Number.isNaN(mail.date.getTime()) ? mail.date : new Date();
   const replyTo = parent && parent.direction === 'outbound' ? parent : null;
 
-  const store = () => inTransaction(ctx, async () => {
-    const mainRecord = links.leadId ? ['lead', links.leadId] : links.dealId ? ['deal', links.dealId] : links.personId ? ['person', links.personId] : links.companyId ? ['company', links.companyId] : [null, null];
-    const activity = createRecord(ctx, Activity, {
-      type: 'email', system: false, summary: subject || '(no subject)', description: truncate(text?.trim() || htmlToText(html ?? ''), 20_000),
-      ...links, entityType: mainRecord[0], entityId: mainRecord[1], noteRef: null, callRef: null, taskRef: null, date,
-      metadata: { direction: 'inbound', emailId: id, from, to: addressList(mail.to), messageId, ...(accountId ? { accountId } : {}) },
-      userId: null, ownerId: ctx.actor.userId,
-    });
-    const row = ctx.em.create(Email, {
-      _id: id, workspaceId: ctx.actor.workspaceId, createdAt: new Date(), updatedAt: new Date(), accountId, direction: 'inbound', status: 'received',
-      fromAddress: mail.from?.text?.slice(0, 500) || from || '', to: addressList(mail.to), cc: addressList(mail.cc), bcc: [],
-      subject, html, text, messageId, inReplyTo, references, threadId: parent?.threadId ?? id, ...links,
-      source: null, sourceRef: null, activityId: activity._id, trackOpens: false, openCount: 0, clickCount: 0, firstOpenedAt: null, error: null,
-      userId: null, date, calendarInvite: calendar ? calendar.content.toString('utf8').slice(0, 200_000) : null,
-    });
-    emit(ctx, { type: 'activity_created', entityType: 'activity', entityId: activity._id, payload: { activity: serializeActivity(activity) } });
-    emit(ctx, { type: 'email_received', entityType: 'email', entityId: id, payload: emailEventPayload(row) });
-    if (replyTo) {
-      emit(ctx, {
-        type: 'email_replied', entityType: 'email', entityId: id,
-        payload: { ...emailEventPayload(row), inReplyTo: { emailId: replyTo._id, ...(replyTo.source ? { source: replyTo.source } : {}), ...(replyTo.sourceRef ? { sourceRef: replyTo.sourceRef } : {}) } },
+  const store = () =>
+    inTransaction(ctx, async () => {
+      const mainRecord = links.leadId
+        ? ['lead', links.leadId]
+        : links.dealId
+          ? ['deal', links.dealId]
+          : links.personId
+            ? ['person', links.personId]
+            : links.companyId
+              ? ['company', links.companyId]
+              : [null, null];
+      const activity = createRecord(ctx, Activity, {
+        type: 'email',
+        system: false,
+        summary: subject || '(no subject)',
+        description: truncate(text?.trim() || htmlToText(html ?? ''), 20_000),
+        ...links,
+        entityType: mainRecord[0],
+        entityId: mainRecord[1],
+        noteRef: null,
+        callRef: null,
+        taskRef: null,
+        date,
+        metadata: {
+          direction: 'inbound',
+          emailId: id,
+          from,
+          to: addressList(mail.to),
+          messageId,
+          ...(accountId ? { accountId } : {}),
+        },
+        userId: null,
+        ownerId: ctx.actor.userId,
       });
-    }
-    return row;
-  });
+      const row = ctx.em.create(Email, {
+        _id: id,
+        workspaceId: ctx.actor.workspaceId,
+        createdAt: new Date(),
+        updatedAt: new Date(),
+        accountId,
+        direction: 'inbound',
+        status: 'received',
+        fromAddress: mail.from?.text?.slice(0, 500) || from || '',
+        to: addressList(mail.to),
+        cc: addressList(mail.cc),
+        bcc: [],
+        subject,
+        html,
+        text,
+        messageId,
+        inReplyTo,
+        references,
+        threadId: parent?.threadId ?? id,
+        ...links,
+        source: null,
+        sourceRef: null,
+        activityId: activity._id,
+        trackOpens: false,
+        openCount: 0,
+        clickCount: 0,
+        firstOpenedAt: null,
+        error: null,
+        userId: null,
+        date,
+        calendarInvite: calendar ? calendar.content.toString('utf8').slice(0, 200_000) : null,
+      });
+      emit(ctx, {
+        type: 'activity_created',
+        entityType: 'activity',
+        entityId: activity._id,
+        payload: { activity: serializeActivity(activity) },
+      });
+      emit(ctx, { type: 'email_received', entityType: 'email', entityId: id, payload: emailEventPayload(row) });
+      if (replyTo) {
+        emit(ctx, {
+          type: 'email_replied',
+          entityType: 'email',
+          entityId: id,
+          payload: {
+            ...emailEventPayload(row),
+            inReplyTo: {
+              emailId: replyTo._id,
+              ...(replyTo.source ? { source: replyTo.source } : {}),
+              ...(replyTo.sourceRef ? { sourceRef: replyTo.sourceRef } : {}),
+            },
+          },
+        });
+      }
+      return row;
+    });
   let email: Email;
   try {
     email = await store();
   } catch (err) {
     // A concurrent delivery of the same message won (unique per mailbox and Message-ID).
     if (!(err instanceof UniqueConstraintViolationException)) throw err;
-    const winner = await forkForWorkspace(ctx.em, ctx.actor.workspaceId).findOne(Email, { messageId, direction: 'inbound', accountId });
+    const winner = await forkForWorkspace(ctx.em, ctx.actor.workspaceId).findOne(Email, {
+      messageId,
+      direction: 'inbound',
+      accountId,
+    });
     if (!winner) throw err;
     return { kind: 'received', email: serializeEmail(winner), duplicate: true, replyTo: null };
   }

@@ -14,9 +14,13 @@ const exportable = (type: RecordType) => {
 };
 
 /** The manifests' export specs of the record types. */
-export const EXPORT_SPECS = Object.fromEntries(RECORD_TYPES.map((type) => [type, { type, ...exportable(type).spec }])) as Record<RecordType, ExportSpec>;
+export const EXPORT_SPECS = Object.fromEntries(
+  RECORD_TYPES.map((type) => [type, { type, ...exportable(type).spec }]),
+) as Record<RecordType, ExportSpec>;
 
 /** `POST /api/v1/export/<collection>` per record type. */
-export const EXPORT_PATHS = Object.fromEntries(RECORD_TYPES.map((type) => [type, exportable(type).manifest.collection])) as Record<RecordType, string>;
+export const EXPORT_PATHS = Object.fromEntries(
+  RECORD_TYPES.map((type) => [type, exportable(type).manifest.collection]),
+) as Record<RecordType, string>;
 export const MAX_EXPORT_ROWS = 10_000;
 export const DEFAULT_EXPORT_ROWS = 1000;

@@ -5,20 +5,36 @@ import { isoDateParam } from '../shared/list-query';
 import { objectId } from '../shared/schemas';
 
 // Paging may come in the body or the query string (?limit=10000): numeric strings count as numbers.
-const int = (schema: z.ZodNumber) => z.preprocess((v) => (typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : v), schema);
+const int = (schema: z.ZodNumber) =>
+  z.preprocess((v) => (typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : v), schema);
 
 const filterValue = z.union(
-  [z.string().max(500), z.number(), z.boolean(), z.null(), z.array(z.union([z.string().max(500), z.number()])).min(1).max(1000)],
+  [
+    z.string().max(500),
+    z.number(),
+    z.boolean(),
+    z.null(),
+    z
+      .array(z.union([z.string().max(500), z.number()]))
+      .min(1)
+      .max(1000),
+  ],
   { message: 'must be a string, number, boolean, null or a non-empty array of strings/numbers' },
 );
 
 function fieldList(allowed: readonly string[]) {
   return z
-    .union([z.string(), z.array(z.string())], { message: 'must be an array of field names or a comma-separated string' })
+    .union([z.string(), z.array(z.string())], {
+      message: 'must be an array of field names or a comma-separated string',
+    })
     .transform((v) => (typeof v === 'string' ? v.split(',') : v).map((f) => f.trim()).filter(Boolean))
     .superRefine((list, ctx) => {
       const unknown = list.filter((f) => !allowed.includes(f));
-      if (unknown.length) ctx.addIssue({ code: 'custom', message: `unknown field(s) ${unknown.join(', ')}; allowed: ${allowed.join(', ')}` });
+      if (unknown.length)
+        ctx.addIssue({
+          code: 'custom',
+          message: `unknown field(s) ${unknown.join(', ')}; allowed: ${allowed.join(', ')}`,
+        });
     });
 }
 
@@ -26,36 +42,74 @@ function fieldList(allowed: readonly string[]) {
 export function exportParams(spec: ExportSpec) {
   return z
     .object({
-      limit: int(z.number({ message: 'must be a number' }).int('must be an integer').min(1, 'must be at least 1').max(MAX_EXPORT_ROWS, `must be at most ${MAX_EXPORT_ROWS}`))
+      limit: int(
+        z
+          .number({ message: 'must be a number' })
+          .int('must be an integer')
+          .min(1, 'must be at least 1')
+          .max(MAX_EXPORT_ROWS, `must be at most ${MAX_EXPORT_ROWS}`),
+      )
         .optional()
         .describe(`rows per request, default ${DEFAULT_EXPORT_ROWS}, max ${MAX_EXPORT_ROWS}`),
-      page: int(z.number({ message: 'must be a number' }).int('must be an integer').min(1, 'must be at least 1')).optional().describe('1-based page (offset paging)'),
-      skip: int(z.number({ message: 'must be a number' }).int('must be an integer').min(0, 'must be at least 0')).optional().describe('rows to skip (offset paging; instead of page)'),
-      cursor: objectId.optional().describe('_id of the last row of the previous page: continues after it in the same sort order (keyset paging; not with page/skip)'),
-      sortBy: z.enum(spec.sortable as [string, ...string[]], { message: `must be one of ${spec.sortable.join(', ')}` }).optional().describe('default _id (creation order); ties broken by _id'),
-      sortOrder: z.enum(['asc', 'desc'], { message: 'must be asc or desc' }).optional().describe('default asc; null values sort last'),
-      fields: fieldList(spec.fields).optional().describe('stored fields to return (array or comma list); _id is always included'),
+      page: int(z.number({ message: 'must be a number' }).int('must be an integer').min(1, 'must be at least 1'))
+        .optional()
+        .describe('1-based page (offset paging)'),
+      skip: int(z.number({ message: 'must be a number' }).int('must be an integer').min(0, 'must be at least 0'))
+        .optional()
+        .describe('rows to skip (offset paging; instead of page)'),
+      cursor: objectId
+        .optional()
+        .describe(
+          '_id of the last row of the previous page: continues after it in the same sort order (keyset paging; not with page/skip)',
+        ),
+      sortBy: z
+        .enum(spec.sortable as [string, ...string[]], { message: `must be one of ${spec.sortable.join(', ')}` })
+        .optional()
+        .describe('default _id (creation order); ties broken by _id'),
+      sortOrder: z
+        .enum(['asc', 'desc'], { message: 'must be asc or desc' })
+        .optional()
+        .describe('default asc; null values sort last'),
+      fields: fieldList(spec.fields)
+        .optional()
+        .describe('stored fields to return (array or comma list); _id is always included'),
       dateFrom: isoDateParam.optional().describe('createdAt from (inclusive)'),
       dateTo: isoDateParam.optional().describe('createdAt to (inclusive; a bare date means the whole day)'),
       filters: z
         .strictObject(Object.fromEntries(spec.filters.map((f) => [f, filterValue.optional()])), {
-          error: (issue) => (issue.code === 'unrecognized_keys' ? `unknown filter(s) ${issue.keys.join(', ')}; allowed: ${spec.filters.join(', ')}` : 'must be an object'),
+          error: (issue) =>
+            issue.code === 'unrecognized_keys'
+              ? `unknown filter(s) ${issue.keys.join(', ')}; allowed: ${spec.filters.join(', ')}`
+              : 'must be an object',
         })
         .optional()
-        .describe(`equality filters on ${spec.filters.join(', ')}; a list matches any of its values, null matches empty; tags: has all the given tags`),
+        .describe(
+          `equality filters on ${spec.filters.join(', ')}; a list matches any of its values, null matches empty; tags: has all the given tags`,
+        ),
     })
     .superRefine((v, ctx) => {
-      if (v.cursor && (v.page !== undefined || v.skip !== undefined)) ctx.addIssue({ code: 'custom', path: ['cursor'], message: 'cannot be combined with page or skip' });
-      if (v.page !== undefined && v.skip !== undefined) ctx.addIssue({ code: 'custom', path: ['skip'], message: 'send either page or skip' });
+      if (v.cursor && (v.page !== undefined || v.skip !== undefined))
+        ctx.addIssue({ code: 'custom', path: ['cursor'], message: 'cannot be combined with page or skip' });
+      if (v.page !== undefined && v.skip !== undefined)
+        ctx.addIssue({ code: 'custom', path: ['skip'], message: 'send either page or skip' });
     });
 }
 
-export const EXPORT_PARAMS = Object.fromEntries(Object.entries(EXPORT_SPECS).map(([type, spec]) => [type, exportParams(spec)])) as Record<RecordType, ReturnType<typeof exportParams>>;
+export const EXPORT_PARAMS = Object.fromEntries(
+  Object.entries(EXPORT_SPECS).map(([type, spec]) => [type, exportParams(spec)]),
+) as Record<RecordType, ReturnType<typeof exportParams>>;
 
 /** The query string may carry the scalar parameters (not filters); the body wins on conflicts. */
 export const exportQuery = z.object({
-  limit: z.string().optional(), page: z.string().optional(), skip: z.string().optional(), cursor: z.string().optional(),
-  sortBy: z.string().optional(), sortOrder: z.string().optional(), fields: z.string().optional(), dateFrom: z.string().optional(), dateTo: z.string().optional(),
+  limit: z.string().optional(),
+  page: z.string().optional(),
+  skip: z.string().optional(),
+  cursor: z.string().optional(),
+  sortBy: z.string().optional(),
+  sortOrder: z.string().optional(),
+  fields: z.string().optional(),
+  dateFrom: z.string().optional(),
+  dateTo: z.string().optional(),
 });
 
 export const listExportParams = z.object({ listId: objectId });
@@ -63,10 +117,18 @@ export const listExportParams = z.object({ listId: objectId });
 /** POST /export/custom-objects/:slug: paging in the body or the query string (numeric strings count as numbers). */
 export const customObjectExportBody = z
   .object({
-    limit: int(z.number({ message: 'must be a number' }).int('must be an integer').min(1, 'must be at least 1').max(MAX_EXPORT_ROWS, `must be at most ${MAX_EXPORT_ROWS}`))
+    limit: int(
+      z
+        .number({ message: 'must be a number' })
+        .int('must be an integer')
+        .min(1, 'must be at least 1')
+        .max(MAX_EXPORT_ROWS, `must be at most ${MAX_EXPORT_ROWS}`),
+    )
       .default(DEFAULT_EXPORT_ROWS)
       .describe(`rows per request, default ${DEFAULT_EXPORT_ROWS}, max ${MAX_EXPORT_ROWS}`),
-    page: int(z.number({ message: 'must be a number' }).int('must be an integer').min(1, 'must be at least 1')).optional().describe('1-based page (offset paging)'),
+    page: int(z.number({ message: 'must be a number' }).int('must be an integer').min(1, 'must be at least 1'))
+      .optional()
+      .describe('1-based page (offset paging)'),
     cursor: objectId.optional().describe('_id of the last row of the previous page (keyset paging; not with page)'),
     from: isoDateParam.optional().describe('createdAt from (inclusive); alias dateFrom'),
     to: isoDateParam.optional().describe('createdAt to (inclusive; a bare date means the whole day); alias dateTo'),
@@ -74,6 +136,13 @@ export const customObjectExportBody = z
     dateTo: isoDateParam.optional(),
   })
   .superRefine((v, ctx) => {
-    if (v.cursor && v.page !== undefined) ctx.addIssue({ code: 'custom', path: ['cursor'], message: 'cannot be combined with page' });
+    if (v.cursor && v.page !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['cursor'], message: 'cannot be combined with page' });
   });
-export const customObjectExportQuery = z.object({ limit: z.string().optional(), page: z.string().optional(), cursor: z.string().optional(), from: z.string().optional(), to: z.string().optional() });
+export const customObjectExportQuery = z.object({
+  limit: z.string().optional(),
+  page: z.string().optional(),
+  cursor: z.string().optional(),
+  from: z.string().optional(),
+  to: z.string().optional(),
+});

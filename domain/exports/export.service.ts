@@ -31,7 +31,11 @@ export interface ExportPage {
   skip?: number;
 }
 
-interface Columns { table: string; col: (prop: string) => string; isDate: (prop: string) => boolean }
+interface Columns {
+  table: string;
+  col: (prop: string) => string;
+  isDate: (prop: string) => boolean;
+}
 
 function columnsOf(ctx: Ctx, type: RecordType): Columns {
   const meta = ctx.em.getMetadata().get(RECORD_KINDS[type].entity.meta.className);
@@ -48,15 +52,22 @@ function baseQuery(knex: Knex, ctx: Ctx, c: Columns, req: ExportRequest, listId?
   // Raw SQL bypasses the ORM tenant filter: the workspace condition is explicit and always first.
   const qb = knex(t).where(`${t}.workspace_id`, ctx.actor.workspaceId);
   if (listId) {
-    qb.whereIn(`${t}.id`, knex('list_item').select('entity_id').where({ workspace_id: ctx.actor.workspaceId, list_id: listId }));
+    qb.whereIn(
+      `${t}.id`,
+      knex('list_item').select('entity_id').where({ workspace_id: ctx.actor.workspaceId, list_id: listId }),
+    );
   }
-  const created = (dateWhere({ dateFrom: req.dateFrom, dateTo: req.dateTo }).createdAt ?? {}) as { $gte?: Date; $lte?: Date };
+  const created = (dateWhere({ dateFrom: req.dateFrom, dateTo: req.dateTo }).createdAt ?? {}) as {
+    $gte?: Date;
+    $lte?: Date;
+  };
   if (created.$gte) qb.where(`${t}.${c.col('createdAt')}`, '>=', created.$gte);
   if (created.$lte) qb.where(`${t}.${c.col('createdAt')}`, '<=', created.$lte);
   for (const [field, value] of Object.entries(req.filters ?? {})) {
     if (value === undefined) continue;
     const column = `${t}.${c.col(field)}`;
-    if (field === 'tags') qb.whereRaw(`?? @> ?::text[]`, [column, Array.isArray(value) ? value.map(String) : [String(value)]]);
+    if (field === 'tags')
+      qb.whereRaw(`?? @> ?::text[]`, [column, Array.isArray(value) ? value.map(String) : [String(value)]]);
     else if (value === null) qb.whereNull(column);
     else if (Array.isArray(value)) qb.whereIn(column, value);
     else qb.where(column, value);
@@ -68,7 +79,15 @@ function baseQuery(knex: Knex, ctx: Ctx, c: Columns, req: ExportRequest, listId?
  * Keyset condition "after the cursor row" in (sortBy, _id) order; nulls sort last either way.
  * The cursor's sort value is read in a subquery so timestamps keep their full precision.
  */
-async function applyCursor(knex: Knex, ctx: Ctx, qb: Knex.QueryBuilder, c: Columns, sortBy: string, dir: 'asc' | 'desc', cursor: string): Promise<void> {
+async function applyCursor(
+  knex: Knex,
+  ctx: Ctx,
+  qb: Knex.QueryBuilder,
+  c: Columns,
+  sortBy: string,
+  dir: 'asc' | 'desc',
+  cursor: string,
+): Promise<void> {
   const t = c.table;
   const id = `${t}.id`;
   const cmp = dir === 'asc' ? '>' : '<';
@@ -77,8 +96,11 @@ async function applyCursor(knex: Knex, ctx: Ctx, qb: Knex.QueryBuilder, c: Colum
     return;
   }
   const column = `${t}.${c.col(sortBy)}`;
-  const rows = await knex(t).select(knex.raw(`?? is null as isnull`, [c.col(sortBy)])).where({ workspace_id: ctx.actor.workspaceId, id: cursor });
-  if (!rows.length) throw validation(`cursor: no record with id ${cursor} (it may have been deleted); start again without cursor`);
+  const rows = await knex(t)
+    .select(knex.raw(`?? is null as isnull`, [c.col(sortBy)]))
+    .where({ workspace_id: ctx.actor.workspaceId, id: cursor });
+  if (!rows.length)
+    throw validation(`cursor: no record with id ${cursor} (it may have been deleted); start again without cursor`);
   if ((rows[0] as { isnull: boolean }).isnull) {
     qb.whereNull(column).andWhere(id, cmp, cursor);
     return;
@@ -98,7 +120,12 @@ async function applyCursor(knex: Knex, ctx: Ctx, qb: Knex.QueryBuilder, c: Colum
  * serialized without hydrating entities (plus a count for `total`). Default order: `_id`
  * ascending (creation order). `nextCursor` continues after the last row in the same order.
  */
-export async function exportRecords(ctx: Ctx, type: RecordType, req: ExportRequest, opts: { listId?: string } = {}): Promise<ExportPage> {
+export async function exportRecords(
+  ctx: Ctx,
+  type: RecordType,
+  req: ExportRequest,
+  opts: { listId?: string } = {},
+): Promise<ExportPage> {
   const spec = EXPORT_SPECS[type];
   const c = columnsOf(ctx, type);
   const knex = ctx.em.getKnex();
@@ -113,7 +140,10 @@ export async function exportRecords(ctx: Ctx, type: RecordType, req: ExportReque
   rowsQuery.select(
     fields.map((f) =>
       c.isDate(f)
-        ? knex.raw(`to_char(?? at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as ??`, [`${c.table}.${c.col(f)}`, f])
+        ? knex.raw(`to_char(?? at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as ??`, [
+            `${c.table}.${c.col(f)}`,
+            f,
+          ])
         : knex.raw('?? as ??', [`${c.table}.${c.col(f)}`, f]),
     ),
   );
@@ -122,7 +152,10 @@ export async function exportRecords(ctx: Ctx, type: RecordType, req: ExportReque
   if (!req.cursor && offset) rowsQuery.offset(offset);
   const countQuery = baseQuery(knex, ctx, c, req, opts.listId).count({ total: '*' });
 
-  const [rows, counted] = await Promise.all([rowsQuery as Promise<Record<string, unknown>[]>, countQuery as unknown as Promise<{ total: string }[]>]);
+  const [rows, counted] = await Promise.all([
+    rowsQuery as Promise<Record<string, unknown>[]>,
+    countQuery as unknown as Promise<{ total: string }[]>,
+  ]);
   const hasMore = rows.length > limit;
   if (hasMore) rows.pop();
   return {

@@ -1,7 +1,10 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import { p, tenantProps } from '../orm/base';
 
-/** Whether the workspace shares what its browser extension observes with the contributor network (one row per workspace). */
+/**
+ * Whether the workspace shares what its browser extension observes with the contributor network (one row per
+ * workspace).
+ */
 export const ExtensionContribution = defineEntity({
   name: 'ExtensionContribution',
   tableName: 'extension_contribution',

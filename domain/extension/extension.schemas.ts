@@ -24,12 +24,20 @@ const observation = z
   .transform((o, ctx) => {
     const profile = normalizeProfileUrl(o.profile);
     if (!profile) {
-      ctx.addIssue({ code: 'custom', path: ['profile'], message: 'must be a profile URL such as https://www.linkedin.com/in/jane-doe' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['profile'],
+        message: 'must be a profile URL such as https://www.linkedin.com/in/jane-doe',
+      });
       return z.NEVER;
     }
     const kind = o.kind ?? profile.kind;
     if (!kind) {
-      ctx.addIssue({ code: 'custom', path: ['kind'], message: 'give kind (company or person): the profile URL does not say' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['kind'],
+        message: 'give kind (company or person): the profile URL does not say',
+      });
       return z.NEVER;
     }
     const companyProfile = o.companyProfile ? normalizeProfileUrl(o.companyProfile)?.url : undefined;
@@ -56,7 +64,10 @@ const observation = z
 export type ObservationInput = z.output<typeof observation>;
 
 export const observationsBody = z.strictObject({
-  observations: z.array(observation).min(1, 'observations must not be empty').max(MAX_OBSERVATIONS, `at most ${MAX_OBSERVATIONS} observations per request`),
+  observations: z
+    .array(observation)
+    .min(1, 'observations must not be empty')
+    .max(MAX_OBSERVATIONS, `at most ${MAX_OBSERVATIONS} observations per request`),
 });
 
 export const contributionBody = z.strictObject({ enabled: z.boolean({ message: 'enabled must be true or false' }) });

@@ -8,12 +8,22 @@ import type { PageRequest } from '../shared/listing';
 import { ExtensionContribution, ExtensionObservation, type ObservedFacts } from './extension.entity';
 import type { ObservationInput } from './extension.schemas';
 
-export interface ContributionView { enabled: boolean; changedAt: string | null; changedBy: string | null; observations: number }
+export interface ContributionView {
+  enabled: boolean;
+  changedAt: string | null;
+  changedBy: string | null;
+  observations: number;
+}
 
 export async function getContribution(ctx: Ctx): Promise<ContributionView> {
   const row = await ctx.em.findOne(ExtensionContribution, { workspaceId: ctx.actor.workspaceId });
   const observations = await ctx.em.count(ExtensionObservation, { workspaceId: ctx.actor.workspaceId });
-  return { enabled: row?.enabled ?? false, changedAt: row?.updatedAt.toISOString() ?? null, changedBy: row?.changedBy ?? null, observations };
+  return {
+    enabled: row?.enabled ?? false,
+    changedAt: row?.updatedAt.toISOString() ?? null,
+    changedBy: row?.changedBy ?? null,
+    observations,
+  };
 }
 
 export async function setContribution(ctx: Ctx, enabled: boolean): Promise<ContributionView> {
@@ -30,13 +40,17 @@ export async function setContribution(ctx: Ctx, enabled: boolean): Promise<Contr
   return getContribution(ctx);
 }
 
-const isContributing = async (ctx: Ctx): Promise<boolean> => (await ctx.em.findOne(ExtensionContribution, { workspaceId: ctx.actor.workspaceId }))?.enabled ?? false;
+const isContributing = async (ctx: Ctx): Promise<boolean> =>
+  (await ctx.em.findOne(ExtensionContribution, { workspaceId: ctx.actor.workspaceId }))?.enabled ?? false;
 
 /**
  * Stores the observations (one row per workspace and profile; a newer observation replaces the
  * facts of an older one). They are shared with the network only while the workspace contributes.
  */
-export async function addObservations(ctx: Ctx, items: ObservationInput[]): Promise<{ received: number; stored: number; shared: boolean }> {
+export async function addObservations(
+  ctx: Ctx,
+  items: ObservationInput[],
+): Promise<{ received: number; stored: number; shared: boolean }> {
   // The last observation of a profile within one request wins.
   const byProfile = new Map(items.map((o) => [o.profileUrl, o]));
   const rows = [...byProfile.values()];
@@ -70,9 +84,14 @@ export interface NetworkProfile {
  * What contributing workspaces observed about a profile. Only for contributing workspaces; the
  * answer holds public-profile facts only, never a workspace id or any workspace's CRM records.
  */
-export async function networkLookup(ctx: Ctx, q: { profileUrl: string | null; handle: string | null } & PageRequest): Promise<{ items: NetworkProfile[]; total: number }> {
+export async function networkLookup(
+  ctx: Ctx,
+  q: { profileUrl: string | null; handle: string | null } & PageRequest,
+): Promise<{ items: NetworkProfile[]; total: number }> {
   if (!(await isContributing(ctx))) {
-    throw forbidden('the contributor network is only open to workspaces that contribute; an admin can enable it with PUT /api/v1/extension/contribution');
+    throw forbidden(
+      'the contributor network is only open to workspaces that contribute; an admin can enable it with PUT /api/v1/extension/contribution',
+    );
   }
   const em = ctx.em.fork({ clear: true });
   // The one cross-workspace read of this module: observations of contributing workspaces only.
@@ -80,7 +99,11 @@ export async function networkLookup(ctx: Ctx, q: { profileUrl: string | null; ha
     ExtensionObservation,
     {
       $or: [...(q.profileUrl ? [{ profileUrl: q.profileUrl }] : []), ...(q.handle ? [{ handle: q.handle }] : [])],
-      workspaceId: { $in: (await em.find(ExtensionContribution, { enabled: true }, { filters: false, fields: ['workspaceId'] })).map((c) => c.workspaceId) },
+      workspaceId: {
+        $in: (await em.find(ExtensionContribution, { enabled: true }, { filters: false, fields: ['workspaceId'] })).map(
+          (c) => c.workspaceId,
+        ),
+      },
     },
     { filters: false, orderBy: { observedAt: 'asc', _id: 'asc' }, limit: 5000 },
   );
@@ -88,7 +111,15 @@ export async function networkLookup(ctx: Ctx, q: { profileUrl: string | null; ha
   for (const o of observations) {
     const entry = grouped.get(o.profileUrl);
     if (!entry) {
-      grouped.set(o.profileUrl, { profileUrl: o.profileUrl, handle: o.handle, kind: o.kind, facts: { ...o.facts }, contributors: 1, firstObservedAt: o.observedAt.toISOString(), lastObservedAt: o.observedAt.toISOString() });
+      grouped.set(o.profileUrl, {
+        profileUrl: o.profileUrl,
+        handle: o.handle,
+        kind: o.kind,
+        facts: { ...o.facts },
+        contributors: 1,
+        firstObservedAt: o.observedAt.toISOString(),
+        lastObservedAt: o.observedAt.toISOString(),
+      });
       continue;
     }
     Object.assign(entry.facts, o.facts);
@@ -96,12 +127,20 @@ export async function networkLookup(ctx: Ctx, q: { profileUrl: string | null; ha
     entry.contributors += 1;
     entry.lastObservedAt = o.observedAt.toISOString();
   }
-  const all = [...grouped.values()].sort((a, b) => b.lastObservedAt.localeCompare(a.lastObservedAt) || a.profileUrl.localeCompare(b.profileUrl));
+  const all = [...grouped.values()].sort(
+    (a, b) => b.lastObservedAt.localeCompare(a.lastObservedAt) || a.profileUrl.localeCompare(b.profileUrl),
+  );
   return { items: all.slice((q.page - 1) * q.limit, q.page * q.limit), total: all.length };
 }
 
-/** The workspace's known company domains (website, else e-mail domain; free-mail domains left out), for highlighting in the extension. */
-export async function knownDomains(ctx: Ctx, page: PageRequest): Promise<{ items: { domain: string; companyIds: string[] }[]; total: number }> {
+/**
+ * The workspace's known company domains (website, else e-mail domain; free-mail domains left out), for highlighting in
+ * the extension.
+ */
+export async function knownDomains(
+  ctx: Ctx,
+  page: PageRequest,
+): Promise<{ items: { domain: string; companyIds: string[] }[]; total: number }> {
   const free = [...FREE_MAIL_DOMAINS];
   const base = `
     with d as (
@@ -113,8 +152,17 @@ export async function knownDomains(ctx: Ctx, page: PageRequest): Promise<{ items
       where domain ~ '^[a-z0-9-]+(\\.[a-z0-9-]+)+$' and domain <> all(string_to_array(?, ',')) group by domain
     )`;
   const ws = ctx.actor.workspaceId;
-  const [count] = await ctx.em.execute<{ total: string }[]>(`${base} select count(*) as total from g`, [ws, ws, free.join(',')]);
-  const rows = await ctx.em.execute<{ domain: string; ids: string[] }[]>(`${base} select domain, ids from g order by domain limit ? offset ?`, [ws, ws, free.join(','), page.limit, (page.page - 1) * page.limit]);
-  return { items: rows.map((r) => ({ domain: r.domain, companyIds: r.ids.slice(0, 20) })), total: Number(count?.total ?? 0) };
+  const [count] = await ctx.em.execute<{ total: string }[]>(`${base} select count(*) as total from g`, [
+    ws,
+    ws,
+    free.join(','),
+  ]);
+  const rows = await ctx.em.execute<{ domain: string; ids: string[] }[]>(
+    `${base} select domain, ids from g order by domain limit ? offset ?`,
+    [ws, ws, free.join(','), page.limit, (page.page - 1) * page.limit],
+  );
+  return {
+    items: rows.map((r) => ({ domain: r.domain, companyIds: r.ids.slice(0, 20) })),
+    total: Number(count?.total ?? 0),
+  };
 }
-

@@ -12,6 +12,10 @@ const capture = z.object({
 });
 // No body: one PNG capture (a screenshot), the extension's common case.
 export const presignCapturesBody = z.object({
-  captures: z.array(capture, { message: 'must be an array' }).min(1, 'must not be empty').max(MAX_CAPTURES_PER_REQUEST, `at most ${MAX_CAPTURES_PER_REQUEST} captures per request`).default([{ contentType: 'image/png' }]),
+  captures: z
+    .array(capture, { message: 'must be an array' })
+    .min(1, 'must not be empty')
+    .max(MAX_CAPTURES_PER_REQUEST, `at most ${MAX_CAPTURES_PER_REQUEST} captures per request`)
+    .default([{ contentType: 'image/png' }]),
 });
 export type PresignInput = z.infer<typeof presignCapturesBody>;

@@ -11,20 +11,33 @@ import { tooLarge } from './receive-upload';
 import { CAPTURE_TYPES, type PresignInput } from './captures.schemas';
 import { sniffContentType } from './sniff';
 
-
 /**
  * Signed PUT URLs for extension captures, one object key each under `captures/<workspaceId>/`.
  * The store enforces the type (signed header); the local store also enforces FILE_MAX_BYTES.
  */
 export async function presignCaptures(ctx: Ctx, deps: FileDeps, input: PresignInput) {
   input.captures.forEach((c, i) => {
-    if (c.size !== undefined && c.size > deps.maxBytes) throw new DomainError('too_large', `captures.${i}.size: larger than the ${deps.maxBytes}-byte upload limit`, { maxBytes: deps.maxBytes });
+    if (c.size !== undefined && c.size > deps.maxBytes)
+      throw new DomainError('too_large', `captures.${i}.size: larger than the ${deps.maxBytes}-byte upload limit`, {
+        maxBytes: deps.maxBytes,
+      });
   });
   const uploads = [];
   for (const capture of input.captures) {
     const key = `captures/${ctx.actor.workspaceId}/${newId()}.${CAPTURE_TYPES[capture.contentType]}`;
-    const signed = await deps.storage.uploadUrl(key, { contentType: capture.contentType, ttlSeconds: deps.urlTtlSeconds });
-    uploads.push({ key, contentType: capture.contentType, uploadUrl: signed.url, method: signed.method, headers: signed.headers, expiresAt: signed.expiresAt.toISOString(), maxBytes: deps.maxBytes });
+    const signed = await deps.storage.uploadUrl(key, {
+      contentType: capture.contentType,
+      ttlSeconds: deps.urlTtlSeconds,
+    });
+    uploads.push({
+      key,
+      contentType: capture.contentType,
+      uploadUrl: signed.url,
+      method: signed.method,
+      headers: signed.headers,
+      expiresAt: signed.expiresAt.toISOString(),
+      maxBytes: deps.maxBytes,
+    });
   }
   return { uploads };
 }
@@ -40,17 +53,25 @@ export async function receiveSignedUpload(
   request: { contentType: string; stream: Readable },
 ): Promise<{ status: 200 | 403 | 410; body: Record<string, unknown> }> {
   const check = storage.signer.verify(token, 'put');
-  if (!check.ok) return check.reason === 'expired' ? { status: 410, body: { error: 'this upload URL has expired; ask for a new one', code: 'expired' } } : { status: 403, body: { error: 'invalid upload URL', code: 'forbidden' } };
+  if (!check.ok)
+    return check.reason === 'expired'
+      ? { status: 410, body: { error: 'this upload URL has expired; ask for a new one', code: 'expired' } }
+      : { status: 403, body: { error: 'invalid upload URL', code: 'forbidden' } };
   const expected = check.payload.type ?? '';
   if (request.contentType.split(';')[0]!.trim().toLowerCase() !== expected) {
-    throw validation(`Content-Type: must be ${expected} (the type the URL was signed for)`, [{ path: 'Content-Type', error: `must be ${expected}` }]);
+    throw validation(`Content-Type: must be ${expected} (the type the URL was signed for)`, [
+      { path: 'Content-Type', error: `must be ${expected}` },
+    ]);
   }
   const staged = path.join(storage.stagingDir(), `put-${Date.now()}-${randomBytes(8).toString('hex')}.partial`);
   try {
     const { size, head } = await streamToFile(request.stream, staged, maxBytes);
     if (!size) throw validation('body: the upload is empty', [{ path: 'body', error: 'is empty' }]);
     const actual = sniffContentType(head);
-    if (actual !== expected) throw validation(`body: declared ${expected} but the content is ${actual}`, [{ path: 'body', error: 'content does not match the type' }]);
+    if (actual !== expected)
+      throw validation(`body: declared ${expected} but the content is ${actual}`, [
+        { path: 'body', error: 'content does not match the type' },
+      ]);
     await storage.put(check.payload.key, { path: staged });
     return { status: 200, body: { ok: true, key: check.payload.key, size } };
   } finally {

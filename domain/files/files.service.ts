@@ -31,7 +31,19 @@ export const LINK_ENTITY_TYPES = {
 } as const satisfies Record<string, RefKind>;
 export type LinkEntityType = keyof typeof LINK_ENTITY_TYPES;
 
-const STORED = ['_id', 'name', 'contentType', 'size', 'sha256', 'folderId', 'source', 'storage', 'uploadedBy', 'createdAt', 'updatedAt'] as const;
+const STORED = [
+  '_id',
+  'name',
+  'contentType',
+  'size',
+  'sha256',
+  'folderId',
+  'source',
+  'storage',
+  'uploadedBy',
+  'createdAt',
+  'updatedAt',
+] as const;
 
 export function serializeFile(file: StoredFile, links: FileLink[] = []): Record<string, unknown> {
   return {
@@ -41,12 +53,17 @@ export function serializeFile(file: StoredFile, links: FileLink[] = []): Record<
   };
 }
 
-const fileSummary = (file: StoredFile): Record<string, unknown> => toPlain(file, ['_id', 'name', 'contentType', 'size', 'sha256', 'folderId', 'source']);
+const fileSummary = (file: StoredFile): Record<string, unknown> =>
+  toPlain(file, ['_id', 'name', 'contentType', 'size', 'sha256', 'folderId', 'source']);
 
 async function linksOf(ctx: Ctx, fileIds: string[]): Promise<Map<string, FileLink[]>> {
   const byFile = new Map<string, FileLink[]>();
   if (!fileIds.length) return byFile;
-  for (const link of await ctx.em.find(FileLink, { fileId: { $in: fileIds } }, { orderBy: { createdAt: 'asc', _id: 'asc' } })) {
+  for (const link of await ctx.em.find(
+    FileLink,
+    { fileId: { $in: fileIds } },
+    { orderBy: { createdAt: 'asc', _id: 'asc' } },
+  )) {
     byFile.set(link.fileId, [...(byFile.get(link.fileId) ?? []), link]);
   }
   return byFile;
@@ -61,7 +78,9 @@ export async function loadFile(ctx: Ctx, id: string): Promise<StoredFile> {
 export async function assertFolder(ctx: Ctx, field: string, folderId: string | null | undefined): Promise<void> {
   if (!folderId) return;
   if (!(await ctx.em.count(Folder, { _id: folderId }))) {
-    throw validation(`${field}: no folder with id ${folderId}`, [{ path: field, error: `no folder with id ${folderId}` }]);
+    throw validation(`${field}: no folder with id ${folderId}`, [
+      { path: field, error: `no folder with id ${folderId}` },
+    ]);
   }
 }
 
@@ -87,13 +106,24 @@ export function uploadSummary(staged: StagedUpload): Record<string, unknown> {
 /** Stores a staged upload and records the file; the caller discards the staged copy afterwards. */
 export async function storeUpload(ctx: Ctx, deps: FileDeps, staged: StagedUpload): Promise<Record<string, unknown>> {
   const folderId = staged.fields.folderId?.trim() || null;
-  if (folderId !== null && !OBJECT_ID_RE.test(folderId)) throw validation('folderId: must be a 24-character hex id', [{ path: 'folderId', error: 'must be a 24-character hex id' }]);
+  if (folderId !== null && !OBJECT_ID_RE.test(folderId))
+    throw validation('folderId: must be a 24-character hex id', [
+      { path: 'folderId', error: 'must be a 24-character hex id' },
+    ]);
   await assertFolder(ctx, 'folderId', folderId);
   const name = sanitizeFilename(staged.fields.name ?? staged.filename);
   const contentType = sniffContentType(staged.head, name);
   const file = createRecord(ctx, StoredFile, {
-    name, contentType, size: staged.size, sha256: staged.sha256, folderId, source: 'upload',
-    storage: deps.storage.driver, storageKey: '', cloud: null, uploadedBy: ctx.actor.userId,
+    name,
+    contentType,
+    size: staged.size,
+    sha256: staged.sha256,
+    folderId,
+    source: 'upload',
+    storage: deps.storage.driver,
+    storageKey: '',
+    cloud: null,
+    uploadedBy: ctx.actor.userId,
   });
   file.storageKey = `${ctx.actor.workspaceId}/${file._id}`;
   await deps.storage.put(file.storageKey, { path: staged.path, size: staged.size, contentType });
@@ -122,11 +152,18 @@ export async function listFiles(ctx: Ctx, query: ListFilesQuery) {
   if (query.q) where.name = { $ilike: likePattern(query.q) };
   if (query.source) where.source = query.source;
   if (query.entityType && query.entityId) {
-    const links = await ctx.em.find(FileLink, { entityType: query.entityType, entityId: query.entityId }, { fields: ['fileId'] });
+    const links = await ctx.em.find(
+      FileLink,
+      { entityType: query.entityType, entityId: query.entityId },
+      { fields: ['fileId'] },
+    );
     where._id = { $in: links.map((l) => l.fileId) };
   }
   const { items, total } = await findPage(ctx.em, StoredFile, where, query, { createdAt: 'desc' });
-  const links = await linksOf(ctx, items.map((f) => f._id));
+  const links = await linksOf(
+    ctx,
+    items.map((f) => f._id),
+  );
   return { items: items.map((f) => serializeFile(f, links.get(f._id))), total };
 }
 
@@ -136,7 +173,11 @@ export async function getFile(ctx: Ctx, deps: FileDeps, id: string): Promise<Rec
   const links = await linksOf(ctx, [file._id]);
   let download: SignedUrl | null = null;
   if (file.source === 'upload' && file.storageKey) {
-    download = await deps.storage.downloadUrl(file.storageKey, { filename: file.name, contentType: file.contentType, ttlSeconds: deps.urlTtlSeconds });
+    download = await deps.storage.downloadUrl(file.storageKey, {
+      filename: file.name,
+      contentType: file.contentType,
+      ttlSeconds: deps.urlTtlSeconds,
+    });
   }
   return {
     ...serializeFile(file, links.get(file._id)),
@@ -160,20 +201,43 @@ function timelineLink(entityType: LinkEntityType, entityId: string) {
   return { ...linkColumns(LINK_ENTITY_TYPES[entityType], entityId), entityType, entityId };
 }
 
-/** Links a file to a record of the workspace; the record's activity feed gets a `file_linked` row. Linking twice is 409. */
-export async function linkFile(ctx: Ctx, id: string, input: { entityType: LinkEntityType; entityId: string }): Promise<Record<string, unknown>> {
+/**
+ * Links a file to a record of the workspace; the record's activity feed gets a `file_linked` row. Linking twice is 409.
+ */
+export async function linkFile(
+  ctx: Ctx,
+  id: string,
+  input: { entityType: LinkEntityType; entityId: string },
+): Promise<Record<string, unknown>> {
   const file = await loadFile(ctx, id);
   await assertRefs(ctx, [{ field: 'entityId', kind: LINK_ENTITY_TYPES[input.entityType], id: input.entityId }]);
   if (await ctx.em.count(FileLink, { fileId: file._id, entityType: input.entityType, entityId: input.entityId })) {
     throw conflict(`the file is already linked to this ${input.entityType.replace(/_/g, ' ')}`);
   }
-  createRecord(ctx, FileLink, { fileId: file._id, entityType: input.entityType, entityId: input.entityId, linkedBy: ctx.actor.userId });
-  recordSystemActivity(ctx, timelineLink(input.entityType, input.entityId), 'file_linked', `File linked: ${file.name}`, { fileId: file._id, name: file.name, contentType: file.contentType, size: file.size });
-  emit(ctx, { type: 'file_linked', entityType: 'file', entityId: file._id, payload: { file: fileSummary(file), entityType: input.entityType, entityId: input.entityId } });
+  createRecord(ctx, FileLink, {
+    fileId: file._id,
+    entityType: input.entityType,
+    entityId: input.entityId,
+    linkedBy: ctx.actor.userId,
+  });
+  recordSystemActivity(
+    ctx,
+    timelineLink(input.entityType, input.entityId),
+    'file_linked',
+    `File linked: ${file.name}`,
+    { fileId: file._id, name: file.name, contentType: file.contentType, size: file.size },
+  );
+  emit(ctx, {
+    type: 'file_linked',
+    entityType: 'file',
+    entityId: file._id,
+    payload: { file: fileSummary(file), entityType: input.entityType, entityId: input.entityId },
+  });
   try {
     await ctx.em.flush();
   } catch (err) {
-    if (err instanceof UniqueConstraintViolationException) throw conflict(`the file is already linked to this ${input.entityType.replace(/_/g, ' ')}`);
+    if (err instanceof UniqueConstraintViolationException)
+      throw conflict(`the file is already linked to this ${input.entityType.replace(/_/g, ' ')}`);
     throw err;
   }
   const links = await linksOf(ctx, [file._id]);
@@ -181,13 +245,32 @@ export async function linkFile(ctx: Ctx, id: string, input: { entityType: LinkEn
 }
 
 /** Removes a link (404 when there is none); the record's feed gets a `file_unlinked` row. */
-export async function unlinkFile(ctx: Ctx, id: string, input: { entityType: LinkEntityType; entityId: string }): Promise<Record<string, unknown>> {
+export async function unlinkFile(
+  ctx: Ctx,
+  id: string,
+  input: { entityType: LinkEntityType; entityId: string },
+): Promise<Record<string, unknown>> {
   const file = await loadFile(ctx, id);
-  const link = await ctx.em.findOne(FileLink, { fileId: file._id, entityType: input.entityType, entityId: input.entityId });
+  const link = await ctx.em.findOne(FileLink, {
+    fileId: file._id,
+    entityType: input.entityType,
+    entityId: input.entityId,
+  });
   if (!link) throw notFound('file link');
   ctx.em.remove(link);
-  recordSystemActivity(ctx, timelineLink(input.entityType, input.entityId), 'file_unlinked', `File unlinked: ${file.name}`, { fileId: file._id, name: file.name });
-  emit(ctx, { type: 'file_unlinked', entityType: 'file', entityId: file._id, payload: { file: fileSummary(file), entityType: input.entityType, entityId: input.entityId } });
+  recordSystemActivity(
+    ctx,
+    timelineLink(input.entityType, input.entityId),
+    'file_unlinked',
+    `File unlinked: ${file.name}`,
+    { fileId: file._id, name: file.name },
+  );
+  emit(ctx, {
+    type: 'file_unlinked',
+    entityType: 'file',
+    entityId: file._id,
+    payload: { file: fileSummary(file), entityType: input.entityType, entityId: input.entityId },
+  });
   await ctx.em.flush();
   const links = await linksOf(ctx, [file._id]);
   return serializeFile(file, links.get(file._id));

@@ -8,7 +8,10 @@ import { Folder, StoredFile } from './file.entity';
 import { sanitizeFilename } from './sniff';
 
 const KEYS = ['_id', 'name', 'parentId', 'createdBy', 'createdAt', 'updatedAt'] as const;
-export const serializeFolder = (folder: Folder, counts?: { files: number; folders: number }): Record<string, unknown> => ({
+export const serializeFolder = (
+  folder: Folder,
+  counts?: { files: number; folders: number },
+): Record<string, unknown> => ({
   ...toPlain(folder, KEYS),
   ...(counts ? { fileCount: counts.files, folderCount: counts.folders } : {}),
 });
@@ -16,7 +19,10 @@ export const serializeFolder = (folder: Folder, counts?: { files: number; folder
 /** Maximum nesting: a deeper tree is refused rather than walked without bound. */
 export const MAX_FOLDER_DEPTH = 20;
 
-export interface ListFoldersQuery extends PageRequest { parentId?: string; q?: string }
+export interface ListFoldersQuery extends PageRequest {
+  parentId?: string;
+  q?: string;
+}
 
 /** Name order; `parentId=root` lists top-level folders, a folder id its children; none lists all. */
 export async function listFolders(ctx: Ctx, query: ListFoldersQuery) {
@@ -24,7 +30,10 @@ export async function listFolders(ctx: Ctx, query: ListFoldersQuery) {
   if (query.parentId) where.parentId = query.parentId === 'root' ? null : query.parentId;
   if (query.q) where.name = { $ilike: `%${query.q.replace(/[\\%_]/g, (c) => `\\${c}`)}%` };
   const { items, total } = await findPage(ctx.em, Folder, where, query, { name: 'asc' });
-  const counts = await contentCounts(ctx, items.map((f) => f._id));
+  const counts = await contentCounts(
+    ctx,
+    items.map((f) => f._id),
+  );
   return { items: items.map((f) => serializeFolder(f, counts.get(f._id))), total };
 }
 
@@ -58,16 +67,28 @@ async function depthOf(ctx: Ctx, folderId: string): Promise<number> {
 export async function createFolder(ctx: Ctx, input: { name: string; parentId?: string | null }) {
   const parentId = input.parentId || null;
   if (parentId) {
-    if (!(await ctx.em.count(Folder, { _id: parentId }))) throw validation(`parentId: no folder with id ${parentId}`, [{ path: 'parentId', error: `no folder with id ${parentId}` }]);
-    if ((await depthOf(ctx, parentId)) >= MAX_FOLDER_DEPTH) throw validation(`parentId: folders nest at most ${MAX_FOLDER_DEPTH} levels deep`, [{ path: 'parentId', error: 'too deep' }]);
+    if (!(await ctx.em.count(Folder, { _id: parentId })))
+      throw validation(`parentId: no folder with id ${parentId}`, [
+        { path: 'parentId', error: `no folder with id ${parentId}` },
+      ]);
+    if ((await depthOf(ctx, parentId)) >= MAX_FOLDER_DEPTH)
+      throw validation(`parentId: folders nest at most ${MAX_FOLDER_DEPTH} levels deep`, [
+        { path: 'parentId', error: 'too deep' },
+      ]);
   }
   const name = sanitizeFilename(input.name);
   const folder = createRecord(ctx, Folder, { name, parentId, createdBy: ctx.actor.userId });
-  emit(ctx, { type: 'folder_created', entityType: 'folder', entityId: folder._id, payload: { folder: serializeFolder(folder) } });
+  emit(ctx, {
+    type: 'folder_created',
+    entityType: 'folder',
+    entityId: folder._id,
+    payload: { folder: serializeFolder(folder) },
+  });
   try {
     await ctx.em.flush();
   } catch (err) {
-    if (err instanceof UniqueConstraintViolationException) throw conflict(`a folder named "${name}" already exists here`);
+    if (err instanceof UniqueConstraintViolationException)
+      throw conflict(`a folder named "${name}" already exists here`);
     throw err;
   }
   return serializeFolder(folder, { files: 0, folders: 0 });
@@ -77,10 +98,19 @@ export async function createFolder(ctx: Ctx, input: { name: string; parentId?: s
 export async function deleteFolder(ctx: Ctx, id: string): Promise<void> {
   const folder = await ctx.em.findOne(Folder, { _id: id });
   if (!folder) throw notFound('folder');
-  const [files, folders] = await Promise.all([ctx.em.count(StoredFile, { folderId: id }), ctx.em.count(Folder, { parentId: id })]);
-  if (files || folders) throw conflict(`the folder is not empty (${files} files, ${folders} folders); move or delete them first`);
+  const [files, folders] = await Promise.all([
+    ctx.em.count(StoredFile, { folderId: id }),
+    ctx.em.count(Folder, { parentId: id }),
+  ]);
+  if (files || folders)
+    throw conflict(`the folder is not empty (${files} files, ${folders} folders); move or delete them first`);
   ctx.em.remove(folder);
-  emit(ctx, { type: 'folder_deleted', entityType: 'folder', entityId: folder._id, payload: { folder: serializeFolder(folder) } });
+  emit(ctx, {
+    type: 'folder_deleted',
+    entityType: 'folder',
+    entityId: folder._id,
+    payload: { folder: serializeFolder(folder) },
+  });
   await ctx.em.flush();
 }
 

@@ -16,7 +16,11 @@ export const LOCAL_UPLOAD_PATH = '/api/files/upload';
 export class LocalFileStorage implements FileStorage {
   readonly driver = 'local' as const;
 
-  constructor(private readonly dir: string, private readonly publicBaseUrl: string, readonly signer: UrlSigner) {}
+  constructor(
+    private readonly dir: string,
+    private readonly publicBaseUrl: string,
+    readonly signer: UrlSigner,
+  ) {}
 
   pathOf(key: string): string {
     if (!KEY_RE.test(key) || key.includes('..')) throw new Error(`invalid storage key "${key}"`);
@@ -62,7 +66,10 @@ export class LocalFileStorage implements FileStorage {
     return { stream: fs.createReadStream(this.pathOf(key)), size: st.size };
   }
 
-  async downloadUrl(key: string, options: { filename: string; contentType: string; ttlSeconds: number }): Promise<SignedUrl> {
+  async downloadUrl(
+    key: string,
+    options: { filename: string; contentType: string; ttlSeconds: number },
+  ): Promise<SignedUrl> {
     this.pathOf(key);
     const exp = Math.floor(Date.now() / 1000) + options.ttlSeconds;
     const token = this.signer.sign({ op: 'get', key, exp, name: options.filename, type: options.contentType });
@@ -73,6 +80,11 @@ export class LocalFileStorage implements FileStorage {
     this.pathOf(key);
     const exp = Math.floor(Date.now() / 1000) + options.ttlSeconds;
     const token = this.signer.sign({ op: 'put', key, exp, type: options.contentType });
-    return { url: `${this.publicBaseUrl}${LOCAL_UPLOAD_PATH}/${token}`, method: 'PUT', headers: { 'Content-Type': options.contentType }, expiresAt: new Date(exp * 1000) };
+    return {
+      url: `${this.publicBaseUrl}${LOCAL_UPLOAD_PATH}/${token}`,
+      method: 'PUT',
+      headers: { 'Content-Type': options.contentType },
+      expiresAt: new Date(exp * 1000),
+    };
   }
 }

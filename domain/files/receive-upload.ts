@@ -39,17 +39,38 @@ export const tooLarge = (maxBytes: number): DomainError =>
  * keeping its first bytes. Over `maxBytes` (413), an aborted request or a malformed body leave
  * nothing behind: the staged file is removed before the promise rejects.
  */
-export function receiveUpload(req: IncomingUpload, options: { maxBytes: number; stagingDir: string }): Promise<StagedUpload> {
+export function receiveUpload(
+  req: IncomingUpload,
+  options: { maxBytes: number; stagingDir: string },
+): Promise<StagedUpload> {
   const type = String(req.headers['content-type'] ?? '');
   if (!/^multipart\/form-data\b/i.test(type)) {
-    return Promise.reject(validation('body: send the file as multipart/form-data with a part named "file"', [{ path: 'body', error: 'multipart/form-data required' }]));
+    return Promise.reject(
+      validation('body: send the file as multipart/form-data with a part named "file"', [
+        { path: 'body', error: 'multipart/form-data required' },
+      ]),
+    );
   }
   return new Promise<StagedUpload>((resolve, reject) => {
     let parser: busboy.Busboy;
     try {
-      parser = busboy({ headers: req.headers, defParamCharset: 'utf8', limits: { files: 1, fileSize: options.maxBytes + 1, fields: MAX_FIELDS, fieldSize: MAX_FIELD_BYTES, parts: MAX_FIELDS + 1 } });
+      parser = busboy({
+        headers: req.headers,
+        defParamCharset: 'utf8',
+        limits: {
+          files: 1,
+          fileSize: options.maxBytes + 1,
+          fields: MAX_FIELDS,
+          fieldSize: MAX_FIELD_BYTES,
+          parts: MAX_FIELDS + 1,
+        },
+      });
     } catch {
-      reject(validation('body: malformed multipart/form-data (boundary missing)', [{ path: 'body', error: 'malformed multipart' }]));
+      reject(
+        validation('body: malformed multipart/form-data (boundary missing)', [
+          { path: 'body', error: 'malformed multipart' },
+        ]),
+      );
       return;
     }
     const stagedPath = path.join(options.stagingDir, `upload-${Date.now()}-${randomBytes(8).toString('hex')}.partial`);
@@ -82,8 +103,21 @@ export function receiveUpload(req: IncomingUpload, options: { maxBytes: number; 
         if (failure || !sawFile) await discard();
       }
       if (failure) return reject(failure);
-      if (!sawFile) return reject(validation('file: a part named "file" with the file content is required', [{ path: 'file', error: 'is required' }]));
-      resolve({ path: stagedPath, size, sha256: hash.digest('hex'), head: Buffer.concat(headChunks), filename, fields, discard });
+      if (!sawFile)
+        return reject(
+          validation('file: a part named "file" with the file content is required', [
+            { path: 'file', error: 'is required' },
+          ]),
+        );
+      resolve({
+        path: stagedPath,
+        size,
+        sha256: hash.digest('hex'),
+        head: Buffer.concat(headChunks),
+        filename,
+        fields,
+        discard,
+      });
     };
     const abort = (err: DomainError | Error): void => {
       fail(err);
@@ -102,7 +136,12 @@ export function receiveUpload(req: IncomingUpload, options: { maxBytes: number; 
     parser.on('file', (name, file, info) => {
       if (name !== 'file' || sawFile) {
         file.resume();
-        if (name !== 'file') fail(validation(`${name}: unexpected file part; send the file in a part named "file"`, [{ path: name, error: 'unexpected file part' }]));
+        if (name !== 'file')
+          fail(
+            validation(`${name}: unexpected file part; send the file in a part named "file"`, [
+              { path: name, error: 'unexpected file part' },
+            ]),
+          );
         return;
       }
       sawFile = true;
@@ -123,7 +162,11 @@ export function receiveUpload(req: IncomingUpload, options: { maxBytes: number; 
         }
       });
       file.on('error', (err: Error) => {
-        fail(validation(`file: malformed multipart/form-data (${err.message})`, [{ path: 'file', error: 'malformed multipart' }]));
+        fail(
+          validation(`file: malformed multipart/form-data (${err.message})`, [
+            { path: 'file', error: 'malformed multipart' },
+          ]),
+        );
         sink.destroy();
       });
       // busboy signals the limit once the count reaches it: ours is one byte past the maximum.
@@ -136,19 +179,41 @@ export function receiveUpload(req: IncomingUpload, options: { maxBytes: number; 
       file.pipe(sink);
     });
     parser.on('field', (name, value, info) => {
-      if (info.valueTruncated) return fail(validation(`${name}: at most ${MAX_FIELD_BYTES} bytes`, [{ path: name, error: `at most ${MAX_FIELD_BYTES} bytes` }]));
+      if (info.valueTruncated)
+        return fail(
+          validation(`${name}: at most ${MAX_FIELD_BYTES} bytes`, [
+            { path: name, error: `at most ${MAX_FIELD_BYTES} bytes` },
+          ]),
+        );
       if (!(name in fields)) fields[name] = value;
     });
-    parser.on('partsLimit', () => fail(validation(`body: at most ${MAX_FIELDS} form fields and one file`, [{ path: 'body', error: 'too many parts' }])));
-    parser.on('filesLimit', () => fail(validation('body: send exactly one file per request', [{ path: 'body', error: 'one file per request' }])));
-    parser.on('fieldsLimit', () => fail(validation(`body: at most ${MAX_FIELDS} form fields`, [{ path: 'body', error: 'too many fields' }])));
-    parser.on('error', (err: Error) => abort(validation(`body: malformed multipart/form-data (${err.message})`, [{ path: 'body', error: 'malformed multipart' }])));
+    parser.on('partsLimit', () =>
+      fail(
+        validation(`body: at most ${MAX_FIELDS} form fields and one file`, [{ path: 'body', error: 'too many parts' }]),
+      ),
+    );
+    parser.on('filesLimit', () =>
+      fail(validation('body: send exactly one file per request', [{ path: 'body', error: 'one file per request' }])),
+    );
+    parser.on('fieldsLimit', () =>
+      fail(validation(`body: at most ${MAX_FIELDS} form fields`, [{ path: 'body', error: 'too many fields' }])),
+    );
+    parser.on('error', (err: Error) =>
+      abort(
+        validation(`body: malformed multipart/form-data (${err.message})`, [
+          { path: 'body', error: 'malformed multipart' },
+        ]),
+      ),
+    );
     parser.once('close', () => void finish());
     // A client that goes away mid-upload: nothing half-written remains.
-    req.stream.once('aborted', () => abort(new DomainError('validation', 'the upload was aborted before it completed')));
+    req.stream.once('aborted', () =>
+      abort(new DomainError('validation', 'the upload was aborted before it completed')),
+    );
     req.stream.once('error', (err: Error) => abort(err));
     req.stream.once('close', () => {
-      if ((req.stream as Readable & { complete?: boolean }).complete === false) abort(new DomainError('validation', 'the upload was aborted before it completed'));
+      if ((req.stream as Readable & { complete?: boolean }).complete === false)
+        abort(new DomainError('validation', 'the upload was aborted before it completed'));
     });
     req.stream.on('data', countBytes);
     req.stream.pipe(parser);

@@ -1,6 +1,13 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { DeleteObjectCommand, GetObjectCommand, HeadObjectCommand, PutObjectCommand, S3Client, S3ServiceException } from '@aws-sdk/client-s3';
+import {
+  DeleteObjectCommand,
+  GetObjectCommand,
+  HeadObjectCommand,
+  PutObjectCommand,
+  S3Client,
+  S3ServiceException,
+} from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
 import { DomainError } from '../errors';
 import type { S3Env } from './settings';
@@ -21,9 +28,23 @@ export class S3FileStorage implements FileStorage {
   private readonly bucket: string;
 
   /** `stagingRoot`: folder where uploads are staged before they are sent (`<FILE_STORAGE_DIR>/.staging`). */
-  constructor(private readonly settings: S3Env, private readonly stagingRoot: string) {
-    const missing = S3_REQUIRED_ENV.filter((name) => !{ S3_BUCKET: settings.bucket, S3_ACCESS_KEY_ID: settings.accessKeyId, S3_SECRET_ACCESS_KEY: settings.secretAccessKey }[name]);
-    if (missing.length) throw new DomainError('not_configured', `S3 file storage is not configured: set ${missing.join(', ')} (and S3_ENDPOINT for a non-AWS service)`);
+  constructor(
+    private readonly settings: S3Env,
+    private readonly stagingRoot: string,
+  ) {
+    const missing = S3_REQUIRED_ENV.filter(
+      (name) =>
+        !{
+          S3_BUCKET: settings.bucket,
+          S3_ACCESS_KEY_ID: settings.accessKeyId,
+          S3_SECRET_ACCESS_KEY: settings.secretAccessKey,
+        }[name],
+    );
+    if (missing.length)
+      throw new DomainError(
+        'not_configured',
+        `S3 file storage is not configured: set ${missing.join(', ')} (and S3_ENDPOINT for a non-AWS service)`,
+      );
     this.bucket = settings.bucket!;
     this.client = new S3Client({
       region: settings.region,
@@ -50,7 +71,13 @@ export class S3FileStorage implements FileStorage {
   async put(key: string, source: { path: string; size: number; contentType: string }): Promise<void> {
     await this.call(() =>
       this.client.send(
-        new PutObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key), Body: fs.createReadStream(source.path), ContentLength: source.size, ContentType: source.contentType }),
+        new PutObjectCommand({
+          Bucket: this.bucket,
+          Key: this.objectKey(key),
+          Body: fs.createReadStream(source.path),
+          ContentLength: source.size,
+          ContentType: source.contentType,
+        }),
       ),
     );
   }
@@ -64,12 +91,19 @@ export class S3FileStorage implements FileStorage {
       const head = await this.client.send(new HeadObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key) }));
       return { size: Number(head.ContentLength ?? 0) };
     } catch (err) {
-      if (err instanceof S3ServiceException && (err.$metadata.httpStatusCode === 404 || err.name === 'NotFound' || err.name === 'NoSuchKey')) return null;
+      if (
+        err instanceof S3ServiceException &&
+        (err.$metadata.httpStatusCode === 404 || err.name === 'NotFound' || err.name === 'NoSuchKey')
+      )
+        return null;
       throw this.failed(err);
     }
   }
 
-  async downloadUrl(key: string, options: { filename: string; contentType: string; ttlSeconds: number }): Promise<SignedUrl> {
+  async downloadUrl(
+    key: string,
+    options: { filename: string; contentType: string; ttlSeconds: number },
+  ): Promise<SignedUrl> {
     const command = new GetObjectCommand({
       Bucket: this.bucket,
       Key: this.objectKey(key),
@@ -81,9 +115,21 @@ export class S3FileStorage implements FileStorage {
   }
 
   async uploadUrl(key: string, options: { contentType: string; ttlSeconds: number }): Promise<SignedUpload> {
-    const command = new PutObjectCommand({ Bucket: this.bucket, Key: this.objectKey(key), ContentType: options.contentType });
-    const url = await getSignedUrl(this.client, command, { expiresIn: options.ttlSeconds, signableHeaders: new Set(['content-type']) });
-    return { url, method: 'PUT', headers: { 'Content-Type': options.contentType }, expiresAt: new Date(Date.now() + options.ttlSeconds * 1000) };
+    const command = new PutObjectCommand({
+      Bucket: this.bucket,
+      Key: this.objectKey(key),
+      ContentType: options.contentType,
+    });
+    const url = await getSignedUrl(this.client, command, {
+      expiresIn: options.ttlSeconds,
+      signableHeaders: new Set(['content-type']),
+    });
+    return {
+      url,
+      method: 'PUT',
+      headers: { 'Content-Type': options.contentType },
+      expiresAt: new Date(Date.now() + options.ttlSeconds * 1000),
+    };
   }
 
   private async call<T>(fn: () => Promise<T>): Promise<T> {
@@ -97,6 +143,11 @@ export class S3FileStorage implements FileStorage {
   private failed(err: unknown): DomainError {
     const status = err instanceof S3ServiceException ? err.$metadata.httpStatusCode : undefined;
     const name = err instanceof Error ? err.name : 'error';
-    return new DomainError('unavailable', `file storage is unavailable (S3 ${name}${status ? ` ${status}` : ''})`, undefined, { 'Retry-After': '5' });
+    return new DomainError(
+      'unavailable',
+      `file storage is unavailable (S3 ${name}${status ? ` ${status}` : ''})`,
+      undefined,
+      { 'Retry-After': '5' },
+    );
   }
 }

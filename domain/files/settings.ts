@@ -43,11 +43,15 @@ function positiveInt(env: NodeJS.ProcessEnv, name: string, fallback: number): nu
 
 export function fileEnv(env: NodeJS.ProcessEnv): FileEnv {
   const driver = (opt(env, 'FILE_STORAGE') ?? 'local').toLowerCase();
-  if (driver !== 'local' && driver !== 's3') throw new Error(`FILE_STORAGE must be local or s3, got "${env.FILE_STORAGE}"`);
+  if (driver !== 'local' && driver !== 's3')
+    throw new Error(`FILE_STORAGE must be local or s3, got "${env.FILE_STORAGE}"`);
   const repoRoot = path.resolve(__dirname, '..', '..');
-  const dataDir = opt(env, 'CRM_DATA_DIR') ? path.resolve(repoRoot, opt(env, 'CRM_DATA_DIR')!) : path.join(repoRoot, '.data');
+  const dataDir = opt(env, 'CRM_DATA_DIR')
+    ? path.resolve(repoRoot, opt(env, 'CRM_DATA_DIR')!)
+    : path.join(repoRoot, '.data');
   const forcePathStyle = (opt(env, 'S3_FORCE_PATH_STYLE') ?? 'false').toLowerCase();
-  if (!['true', 'false', '1', '0'].includes(forcePathStyle)) throw new Error(`S3_FORCE_PATH_STYLE must be true or false, got "${env.S3_FORCE_PATH_STYLE}"`);
+  if (!['true', 'false', '1', '0'].includes(forcePathStyle))
+    throw new Error(`S3_FORCE_PATH_STYLE must be true or false, got "${env.S3_FORCE_PATH_STYLE}"`);
   return {
     driver,
     localDir: path.resolve(repoRoot, opt(env, 'FILE_STORAGE_DIR') ?? path.join(dataDir, 'files')),

@@ -25,7 +25,9 @@ export class UrlSigner {
 
   constructor(secret: string | undefined) {
     // A derived key: the same secret may serve other purposes (CRM_SECRETS_KEY).
-    this.key = createHmac('sha256', secret ?? processKey).update('crm-file-urls:v1').digest();
+    this.key = createHmac('sha256', secret ?? processKey)
+      .update('crm-file-urls:v1')
+      .digest();
   }
 
   sign(payload: TokenPayload): string {
@@ -48,7 +50,8 @@ export class UrlSigner {
     } catch {
       return { ok: false, reason: 'invalid' };
     }
-    if (payload.op !== op || typeof payload.key !== 'string' || typeof payload.exp !== 'number') return { ok: false, reason: 'invalid' };
+    if (payload.op !== op || typeof payload.key !== 'string' || typeof payload.exp !== 'number')
+      return { ok: false, reason: 'invalid' };
     if (payload.exp * 1000 <= now.getTime()) return { ok: false, reason: 'expired' };
     return { ok: true, payload };
   }

@@ -7,8 +7,13 @@
 export const SNIFF_BYTES = 4096;
 
 export function sniffContentType(head: Uint8Array, filename = ''): string {
-  const starts = (sig: readonly number[], at = 0): boolean => head.length >= at + sig.length && sig.every((b, i) => head[at + i] === b);
-  const ascii = (text: string, at = 0): boolean => starts([...text].map((c) => c.charCodeAt(0)), at);
+  const starts = (sig: readonly number[], at = 0): boolean =>
+    head.length >= at + sig.length && sig.every((b, i) => head[at + i] === b);
+  const ascii = (text: string, at = 0): boolean =>
+    starts(
+      [...text].map((c) => c.charCodeAt(0)),
+      at,
+    );
   if (starts([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png';
   if (starts([0xff, 0xd8, 0xff])) return 'image/jpeg';
   if (ascii('GIF87a') || ascii('GIF89a')) return 'image/gif';
@@ -56,7 +61,10 @@ function textFlavour(head: Uint8Array, filename: string): string {
 }
 
 function looksLikeCsv(text: string): boolean {
-  const lines = text.split(/\r?\n/).filter((l) => l.length > 0).slice(0, 5);
+  const lines = text
+    .split(/\r?\n/)
+    .filter((l) => l.length > 0)
+    .slice(0, 5);
   if (lines.length < 2) return false;
   for (const sep of [',', ';', '\t']) {
     const counts = lines.map((l) => l.split(sep).length - 1);
@@ -76,7 +84,10 @@ export function sanitizeFilename(raw: string | undefined | null): string {
   let name = (raw ?? '').normalize('NFC');
   name = name.split(/[\\/]/).pop() ?? '';
   name = name.replace(/[\u0000-\u001f\u007f-\u009f\u200e\u200f\u202a-\u202e\u2066-\u2069\ufeff]/g, '');
-  name = name.replace(/[<>:"|?*]/g, '_').replace(/\s+/g, ' ').trim();
+  name = name
+    .replace(/[<>:"|?*]/g, '_')
+    .replace(/\s+/g, ' ')
+    .trim();
   name = name.replace(/^\.+/, '').trim();
   // Drop lone surrogates so Postgres can store the name.
   name = name.replace(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g, '');

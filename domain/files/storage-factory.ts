@@ -14,7 +14,10 @@ export function fileStorageFor(config: AppConfig): FileStorage {
   let storage = built.get(config);
   if (!storage) {
     const files = config.files;
-    storage = files.driver === 's3' ? new S3FileStorage(files.s3, files.localDir) : new LocalFileStorage(files.localDir, config.publicBaseUrl, new UrlSigner(files.urlSecret));
+    storage =
+      files.driver === 's3'
+        ? new S3FileStorage(files.s3, files.localDir)
+        : new LocalFileStorage(files.localDir, config.publicBaseUrl, new UrlSigner(files.urlSecret));
     built.set(config, storage);
   }
   return storage;

@@ -1,7 +1,10 @@
 import type { Readable } from 'node:stream';
 
 /** A signed URL and when it stops working. */
-export interface SignedUrl { url: string; expiresAt: Date }
+export interface SignedUrl {
+  url: string;
+  expiresAt: Date;
+}
 
 export interface SignedUpload extends SignedUrl {
   method: 'PUT';
@@ -15,7 +18,10 @@ export interface SignedUpload extends SignedUrl {
  */
 export interface FileStorage {
   readonly driver: 'local' | 's3';
-  /** Stores a fully received, checked file (a staged temporary file) under `key`; atomic: readers see all of it or nothing. */
+  /**
+   * Stores a fully received, checked file (a staged temporary file) under `key`; atomic: readers see all of it or
+   * nothing.
+   */
   put(key: string, source: { path: string; size: number; contentType: string }): Promise<void>;
   /** Removes the object; a missing object is not an error. */
   delete(key: string): Promise<void>;
@@ -25,9 +31,15 @@ export interface FileStorage {
   downloadUrl(key: string, options: { filename: string; contentType: string; ttlSeconds: number }): Promise<SignedUrl>;
   /** A PUT URL that expires, for a client that uploads directly (extension captures). */
   uploadUrl(key: string, options: { contentType: string; ttlSeconds: number }): Promise<SignedUpload>;
-  /** Where uploads are staged before `put` (`<FILE_STORAGE_DIR>/.staging`: the same disk as the local store, so `put` is a rename). */
+  /**
+   * Where uploads are staged before `put` (`<FILE_STORAGE_DIR>/.staging`: the same disk as the local store, so `put` is
+   * a rename).
+   */
   stagingDir(): string;
 }
 
 /** The bytes of a locally stored object (the local driver serves its own signed URLs). */
-export interface LocalObject { stream: Readable; size: number }
+export interface LocalObject {
+  stream: Readable;
+  size: number;
+}

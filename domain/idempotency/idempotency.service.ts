@@ -13,7 +13,11 @@ export const IDEMPOTENCY_LOCK_MINUTES = 5;
 /** 1–255 printable ASCII characters (space to tilde). */
 export const IDEMPOTENCY_KEY_RE = /^[\x20-\x7e]{1,255}$/;
 
-export interface StoredResponse { status: number; body: string; headers: Record<string, string> }
+export interface StoredResponse {
+  status: number;
+  body: string;
+  headers: Record<string, string>;
+}
 
 export type Claim =
   | { kind: 'owner'; lockId: string }
@@ -34,16 +38,29 @@ export function canonicalJson(value: unknown): string {
 
 /** What makes two requests "the same": method, path, query (sorted) and canonical body. */
 export function requestHash(method: string, path: string, query: Record<string, unknown>, body: unknown): string {
-  return createHash('sha256').update(`${method.toUpperCase()} ${path}\n${canonicalJson(query)}\n${canonicalJson(body)}`, 'utf8').digest('hex');
+  return createHash('sha256')
+    .update(`${method.toUpperCase()} ${path}\n${canonicalJson(query)}\n${canonicalJson(body)}`, 'utf8')
+    .digest('hex');
 }
 
-interface Row { request_hash: string; state: string; response_status: number | null; response_body: string | null; response_headers: Record<string, string> | null }
+interface Row {
+  request_hash: string;
+  state: string;
+  response_status: number | null;
+  response_body: string | null;
+  response_headers: Record<string, string> | null;
+}
 
 /**
  * Claims the key for this request, or says what the earlier request with it left: its stored
  * response, "still running" or "a different request". Expired rows and stale locks are taken over.
  */
-export async function claimIdempotencyKey(em: EntityManager, workspaceId: string, key: string, hash: string): Promise<Claim> {
+export async function claimIdempotencyKey(
+  em: EntityManager,
+  workspaceId: string,
+  key: string,
+  hash: string,
+): Promise<Claim> {
   const conn = em.getConnection();
   for (let attempt = 0; attempt < 3; attempt++) {
     const lockId = newId();
@@ -66,13 +83,22 @@ export async function claimIdempotencyKey(em: EntityManager, workspaceId: string
     if (!row) continue; // released (5xx) between the two statements: claim again
     if (row.request_hash.trim() !== hash) return { kind: 'mismatch' };
     if (row.state !== 'completed' || row.response_status === null) return { kind: 'in_progress' };
-    return { kind: 'replay', response: { status: row.response_status, body: row.response_body ?? '', headers: row.response_headers ?? {} } };
+    return {
+      kind: 'replay',
+      response: { status: row.response_status, body: row.response_body ?? '', headers: row.response_headers ?? {} },
+    };
   }
   return { kind: 'in_progress' };
 }
 
 /** Stores the first response; a no-op when the lock was taken over meanwhile (lock id changed). */
-export async function completeIdempotencyKey(em: EntityManager, workspaceId: string, key: string, lockId: string, response: StoredResponse): Promise<void> {
+export async function completeIdempotencyKey(
+  em: EntityManager,
+  workspaceId: string,
+  key: string,
+  lockId: string,
+  response: StoredResponse,
+): Promise<void> {
   await em.getConnection().execute(
     `update idempotency_key set state = 'completed', response_status = ?, response_body = ?, response_headers = ?::jsonb, completed_at = now()
      where workspace_id = ? and key = ? and lock_id = ?`,
@@ -82,8 +108,19 @@ export async function completeIdempotencyKey(em: EntityManager, workspaceId: str
 }
 
 /** Frees the key after a server-side failure (5xx) or an unstorable response, so a retry runs again. */
-export async function releaseIdempotencyKey(em: EntityManager, workspaceId: string, key: string, lockId: string): Promise<void> {
-  await em.getConnection().execute(`delete from idempotency_key where workspace_id = ? and key = ? and lock_id = ?`, [workspaceId, key, lockId], 'run');
+export async function releaseIdempotencyKey(
+  em: EntityManager,
+  workspaceId: string,
+  key: string,
+  lockId: string,
+): Promise<void> {
+  await em
+    .getConnection()
+    .execute(
+      `delete from idempotency_key where workspace_id = ? and key = ? and lock_id = ?`,
+      [workspaceId, key, lockId],
+      'run',
+    );
 }
 
 /** Housekeeping for the worker: deletes expired keys in chunks (same pattern as the outbox prune). */

@@ -20,16 +20,19 @@ export function imageTypeOf(declared: string, where: string): ImageType {
   const type = declared.split(';')[0]!.trim().toLowerCase();
   if (type === 'image/jpg' || type === 'image/pjpeg') return 'image/jpeg';
   if ((IMAGE_TYPES as readonly string[]).includes(type)) return type as ImageType;
-  if (type === 'image/svg+xml') throw validation(`${where}: SVG images are not accepted (they can carry script); use ${ACCEPTED}`);
+  if (type === 'image/svg+xml')
+    throw validation(`${where}: SVG images are not accepted (they can carry script); use ${ACCEPTED}`);
   throw validation(`${where}: unsupported image type "${type || 'none'}"; use ${ACCEPTED}`);
 }
 
 /** The type the leading bytes prove, or null. */
 export function sniffImageType(bytes: Uint8Array): ImageType | null {
-  const starts = (sig: number[], at = 0): boolean => bytes.length >= at + sig.length && sig.every((b, i) => bytes[at + i] === b);
+  const starts = (sig: number[], at = 0): boolean =>
+    bytes.length >= at + sig.length && sig.every((b, i) => bytes[at + i] === b);
   if (starts([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a])) return 'image/png';
   if (starts([0xff, 0xd8, 0xff])) return 'image/jpeg';
-  if (starts([0x47, 0x49, 0x46, 0x38]) && (bytes[4] === 0x37 || bytes[4] === 0x39) && bytes[5] === 0x61) return 'image/gif';
+  if (starts([0x47, 0x49, 0x46, 0x38]) && (bytes[4] === 0x37 || bytes[4] === 0x39) && bytes[5] === 0x61)
+    return 'image/gif';
   if (starts([0x52, 0x49, 0x46, 0x46]) && starts([0x57, 0x45, 0x42, 0x50], 8)) return 'image/webp';
   return null;
 }
@@ -46,7 +49,10 @@ export function assertMagic(bytes: Uint8Array, type: ImageType, where: string): 
 const DATA_URL_RE = /^data:([^,;]*)((?:;[^,;]*)*),(.*)$/is;
 const BASE64_RE = /^[A-Za-z0-9+/]*={0,2}$/;
 
-export interface DecodedImage { contentType: ImageType; bytes: Buffer }
+export interface DecodedImage {
+  contentType: ImageType;
+  bytes: Buffer;
+}
 
 /**
  * `data:image/<type>[;param=value]*;base64,<data>` → checked bytes. Size is checked from the
@@ -61,14 +67,24 @@ export function decodeImageDataUrl(value: string): DecodedImage {
     throw validation(`${where} must have an image media type, got "${mediaType || 'none'}"`);
   }
   const contentType = imageTypeOf(mediaType, where);
-  if (!params.toLowerCase().split(';').map((s) => s.trim()).includes('base64')) {
+  if (
+    !params
+      .toLowerCase()
+      .split(';')
+      .map((s) => s.trim())
+      .includes('base64')
+  ) {
     throw validation(`${where} must be base64-encoded (data:${contentType};base64,...)`);
   }
   const data = payload.replace(/[\t\n\f\r ]+/g, '');
   const unpadded = data.replace(/=+$/, '');
   const decodedLength = Math.floor((unpadded.length * 3) / 4);
   if (decodedLength > MAX_IMAGE_BYTES) throw tooLarge('inline image');
-  if (!BASE64_RE.test(data) || unpadded.length % 4 === 1 || (data.length !== unpadded.length && data.length % 4 !== 0)) {
+  if (
+    !BASE64_RE.test(data) ||
+    unpadded.length % 4 === 1 ||
+    (data.length !== unpadded.length && data.length % 4 !== 0)
+  ) {
     throw validation(`${where} has invalid base64 data`);
   }
   const bytes = Buffer.from(unpadded, 'base64');

@@ -59,7 +59,10 @@ function ownImageToken(value: string, publicBaseUrl: string): string | undefined
   return isImageToken(token) ? token : '';
 }
 
-async function fetchRemoteImage(url: string, opts: ResolveImageOptions): Promise<{ contentType: ImageType; bytes: Buffer }> {
+async function fetchRemoteImage(
+  url: string,
+  opts: ResolveImageOptions,
+): Promise<{ contentType: ImageType; bytes: Buffer }> {
   if (url.length > MAX_SOURCE_URL) throw validation(`image URL must be at most ${MAX_SOURCE_URL} characters`);
   const fetchImpl = opts.fetchImpl ?? safeFetch;
   let res;
@@ -78,10 +81,14 @@ async function fetchRemoteImage(url: string, opts: ResolveImageOptions): Promise
   }
   const where = `image URL ${new URL(url).origin}`;
   if (res.status >= 300 && res.status < 400) {
-    throw validation(`${where} answered with a redirect (${res.status}); redirects are not followed, give the final image URL`);
+    throw validation(
+      `${where} answered with a redirect (${res.status}); redirects are not followed, give the final image URL`,
+    );
   }
-  if (res.status >= 400 && res.status < 500) throw validation(`${where} answered ${res.status}; it must serve the image directly`);
-  if (res.status < 200 || res.status >= 300) throw new DomainError('upstream_failed', `${where} answered ${res.status}`);
+  if (res.status >= 400 && res.status < 500)
+    throw validation(`${where} answered ${res.status}; it must serve the image directly`);
+  if (res.status < 200 || res.status >= 300)
+    throw new DomainError('upstream_failed', `${where} answered ${res.status}`);
   if (res.body.length > MAX_IMAGE_BYTES) throw tooLarge('image at the URL');
   const contentType = imageTypeOf(res.headers['content-type'] ?? '', where);
   assertMagic(res.body, contentType, where);
@@ -111,7 +118,11 @@ async function storeImage(
   return imageUrl(publicBaseUrl, image.token);
 }
 
-export interface PublicImage { contentType: string; data: Buffer; sha256: string }
+export interface PublicImage {
+  contentType: string;
+  data: Buffer;
+  sha256: string;
+}
 
 /**
  * The image behind a public token, from any workspace. `em` must be an unbound fork: this is

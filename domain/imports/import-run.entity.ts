@@ -8,7 +8,10 @@ export type ImportEntityType = (typeof IMPORT_ENTITY_TYPES)[number];
 export type ImportRunEntityType = ImportEntityType | 'custom_object';
 export type Dedupe = 'skip' | 'update' | 'none';
 
-export interface RowError { row: number; errors: { path: string; error: string }[] }
+export interface RowError {
+  row: number;
+  errors: { path: string; error: string }[];
+}
 
 /**
  * One import request. Written when the run starts (finishedAt null) and completed at the end, so

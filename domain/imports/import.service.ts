@@ -29,8 +29,12 @@ export interface ImportReport {
 
 /** "companyId: no company with id x" → { path: 'companyId', error: 'no company …' }; details win when given. */
 export function rowErrorsOf(err: unknown): RowError['errors'] {
-  if (!(err instanceof DomainError)) return [{ path: '', error: 'could not be saved (internal error; see the server log)' }];
-  if (Array.isArray(err.details) && err.details.every((d) => typeof d?.path === 'string' && typeof d?.error === 'string')) {
+  if (!(err instanceof DomainError))
+    return [{ path: '', error: 'could not be saved (internal error; see the server log)' }];
+  if (
+    Array.isArray(err.details) &&
+    err.details.every((d) => typeof d?.path === 'string' && typeof d?.error === 'string')
+  ) {
     return err.details as RowError['errors'];
   }
   const match = /^([\w.[\]]+): ([\s\S]+)$/.exec(err.message);
@@ -54,7 +58,13 @@ async function saveRow<Row>(ctx: Ctx, importer: Importer<Row>, row: Row, dedupe:
 }
 
 /** Dry run: the same checks through the services' preview mode; duplicates within the batch count too. */
-async function checkRow<Row>(ctx: Ctx, importer: Importer<Row>, row: Row, dedupe: Dedupe, seen: Set<string>): Promise<Outcome> {
+async function checkRow<Row>(
+  ctx: Ctx,
+  importer: Importer<Row>,
+  row: Row,
+  dedupe: Dedupe,
+  seen: Set<string>,
+): Promise<Outcome> {
   const keys = dedupe === 'none' ? [] : importer.batchKeys(row);
   const existing = dedupe === 'none' ? null : await importer.findExisting(ctx, row);
   const inBatch = keys.some((k) => seen.has(k));
@@ -82,11 +92,27 @@ export async function runImport<Row>(
 ): Promise<ImportReport> {
   const dedupe = importer.dedupeKey ? opts.dedupe : 'none';
   const report: ImportReport = {
-    importId: null, entityType: importer.entityType, dryRun: opts.dryRun, dedupe, total: rows.length, created: 0, updated: 0, skipped: 0, failed: 0, errors: [],
+    importId: null,
+    entityType: importer.entityType,
+    dryRun: opts.dryRun,
+    dedupe,
+    total: rows.length,
+    created: 0,
+    updated: 0,
+    skipped: 0,
+    failed: 0,
+    errors: [],
   };
   const startedAt = new Date();
   if (!opts.dryRun) {
-    const run = createRecord(ctx, ImportRun, { entityType: importer.entityType, dedupe, total: rows.length, userId: ctx.actor.userId, startedAt, finishedAt: null });
+    const run = createRecord(ctx, ImportRun, {
+      entityType: importer.entityType,
+      dedupe,
+      total: rows.length,
+      userId: ctx.actor.userId,
+      startedAt,
+      finishedAt: null,
+    });
     await ctx.em.flush();
     report.importId = run._id;
   }
@@ -99,10 +125,13 @@ export async function runImport<Row>(
       continue;
     }
     try {
-      const outcome = opts.dryRun ? await checkRow(ctx, importer, parsed.row, dedupe, seen) : await saveRow(ctx, importer, parsed.row, dedupe);
+      const outcome = opts.dryRun
+        ? await checkRow(ctx, importer, parsed.row, dedupe, seen)
+        : await saveRow(ctx, importer, parsed.row, dedupe);
       report[outcome]++;
     } catch (err) {
-      if (!(err instanceof DomainError)) opts.log?.error({ err, row: index, entityType: importer.entityType }, 'import row failed');
+      if (!(err instanceof DomainError))
+        opts.log?.error({ err, row: index, entityType: importer.entityType }, 'import row failed');
       report.failed++;
       report.errors.push({ row: index, errors: rowErrorsOf(err) });
     } finally {
@@ -117,12 +146,38 @@ export async function runImport<Row>(
 async function finishRun(ctx: Ctx, id: string, report: ImportReport): Promise<void> {
   const run = await ctx.em.findOneOrFail(ImportRun, { _id: id });
   const { created, updated, skipped, failed } = report;
-  Object.assign(run, { created, updated, skipped, failed, errors: report.errors.slice(0, STORED_ERRORS), finishedAt: new Date(), updatedAt: new Date() });
-  emit(ctx, { type: 'import_completed', entityType: 'import', entityId: id, payload: { importId: id, entityType: report.entityType, total: report.total, created, updated, skipped, failed } });
+  Object.assign(run, {
+    created,
+    updated,
+    skipped,
+    failed,
+    errors: report.errors.slice(0, STORED_ERRORS),
+    finishedAt: new Date(),
+    updatedAt: new Date(),
+  });
+  emit(ctx, {
+    type: 'import_completed',
+    entityType: 'import',
+    entityId: id,
+    payload: { importId: id, entityType: report.entityType, total: report.total, created, updated, skipped, failed },
+  });
   await ctx.em.flush();
 }
 
-const RUN_FIELDS = ['_id', 'entityType', 'dedupe', 'total', 'created', 'updated', 'skipped', 'failed', 'errors', 'userId', 'startedAt', 'finishedAt'] as const;
+const RUN_FIELDS = [
+  '_id',
+  'entityType',
+  'dedupe',
+  'total',
+  'created',
+  'updated',
+  'skipped',
+  'failed',
+  'errors',
+  'userId',
+  'startedAt',
+  'finishedAt',
+] as const;
 
 /** Import runs of the workspace, newest first. */
 export async function listImportRuns(ctx: Ctx, page: PageRequest) {

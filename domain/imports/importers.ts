@@ -36,7 +36,8 @@ export function companyImporter(images: ImageResolver): Importer<CompanyRow> {
     entityType: 'company',
     dedupeKey: 'exact cvr, else case-insensitive exact name (a company with another cvr is never a duplicate)',
     batchKeys: (row) => [...(row.cvr ? [`cvr:${row.cvr}`] : []), `name:${row.name.trim().toLowerCase()}`],
-    findExisting: async (ctx, row) => (await matchCompany(ctx, { cvr: row.cvr ?? undefined, name: row.name }))?.company._id ?? null,
+    findExisting: async (ctx, row) =>
+      (await matchCompany(ctx, { cvr: row.cvr ?? undefined, name: row.name }))?.company._id ?? null,
     create: (ctx, row, preview) => createCompany(ctx, row, { preview, images }),
     update: (ctx, id, row, preview) => updateCompany(ctx, id, row, { preview, images }),
   };
@@ -45,7 +46,7 @@ export function companyImporter(images: ImageResolver): Importer<CompanyRow> {
 export function personImporter(images: ImageResolver): Importer<PersonRow> {
   return {
     entityType: 'person',
-    dedupeKey: 'any of the row\'s e-mail addresses held by an existing person (case-insensitive)',
+    dedupeKey: "any of the row's e-mail addresses held by an existing person (case-insensitive)",
     batchKeys: (row) => (row.emails ?? []).map((e) => `email:${e.email.toLowerCase()}`),
     findExisting: async (ctx, row) => {
       for (const { email } of row.emails ?? []) {

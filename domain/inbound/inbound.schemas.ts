@@ -23,7 +23,9 @@ const email = z
 
 /** A number, or a string in Danish or English notation ("1.234,50", "1234.50"); see parseDecimal. */
 export const amount = z
-  .union([z.number({ message: 'must be a number' }), z.string({ message: 'must be a number' })], { message: 'must be a number' })
+  .union([z.number({ message: 'must be a number' }), z.string({ message: 'must be a number' })], {
+    message: 'must be a number',
+  })
   .nullish()
   .transform((v, ctx) => {
     if (v === null || v === undefined || (typeof v === 'string' && !v.trim())) return undefined;
@@ -37,22 +39,47 @@ export const amount = z
   .pipe(z.number().min(0, 'must be at least 0').max(MAX_LEAD_VALUE, `must be at most ${MAX_LEAD_VALUE}`).optional());
 
 const tags = z
-  .union([z.string({ message: 'must be an array of strings or a comma-separated string' }), z.array(z.string({ message: 'tags must be strings' }))], {
-    message: 'must be an array of strings or a comma-separated string',
-  })
+  .union(
+    [
+      z.string({ message: 'must be an array of strings or a comma-separated string' }),
+      z.array(z.string({ message: 'tags must be strings' })),
+    ],
+    {
+      message: 'must be an array of strings or a comma-separated string',
+    },
+  )
   .nullish()
   .transform((v) => (v ? splitTags(v) : undefined))
-  .pipe(z.array(z.string().max(100, 'each tag must be at most 100 characters')).max(MAX_TAGS, `at most ${MAX_TAGS} tags`).optional());
+  .pipe(
+    z
+      .array(z.string().max(100, 'each tag must be at most 100 characters'))
+      .max(MAX_TAGS, `at most ${MAX_TAGS} tags`)
+      .optional(),
+  );
 
-const customFieldValue = z.union([z.string().max(10_000), z.number(), z.boolean(), z.null(), z.array(z.union([z.string().max(1000), z.number()])).max(100)], {
-  message: 'custom field values must be strings, numbers, booleans, null or arrays of strings/numbers',
-});
+const customFieldValue = z.union(
+  [
+    z.string().max(10_000),
+    z.number(),
+    z.boolean(),
+    z.null(),
+    z.array(z.union([z.string().max(1000), z.number()])).max(100),
+  ],
+  {
+    message: 'custom field values must be strings, numbers, booleans, null or arrays of strings/numbers',
+  },
+);
 const customFields = z
-  .record(z.string().min(1).max(100, 'custom field keys must be at most 100 characters'), customFieldValue, { message: 'must be an object of key → value' })
+  .record(z.string().min(1).max(100, 'custom field keys must be at most 100 characters'), customFieldValue, {
+    message: 'must be an object of key → value',
+  })
   .refine((o) => Object.keys(o).length <= MAX_CUSTOM_FIELDS, `at most ${MAX_CUSTOM_FIELDS} custom fields`)
   .optional();
 
-const id = objectId.nullish().or(z.literal('').transform(() => undefined)).transform((v) => v || undefined);
+const id = objectId
+  .nullish()
+  .or(z.literal('').transform(() => undefined))
+  .transform((v) => v || undefined);
 
 export const inboundShape = {
   companyName: text(300),
@@ -61,7 +88,9 @@ export const inboundShape = {
   companyPhone: text(50),
   personFirstName: text(200),
   personLastName: text(200),
-  personEmail: email.describe('a person holding this address (any of their e-mails, case-insensitive) is found and updated'),
+  personEmail: email.describe(
+    'a person holding this address (any of their e-mails, case-insensitive) is found and updated',
+  ),
   personPhone: text(50),
   personTitle: text(200),
   leadTitle: text(500).describe('generated as "Inbound: <person, company, e-mail or phone>" when omitted'),
@@ -71,8 +100,12 @@ export const inboundShape = {
   dealTitle: text(500).describe('a deal is created when any deal field is given; title defaults to the lead title'),
   dealValue: amount.describe('number, or a string in Danish or English notation: "1.234,50", "1234.50", "1 234,50"'),
   dealFlowId: id.describe('flow (pipeline) id; default: the default flow'),
-  dealStageId: id.describe('stage id; must belong to dealFlowId when both are given; default: the flow\'s first open stage'),
-  customFields: customFields.describe('lead custom fields (key → value); also as customFields.<key> or customFields[<key>] fields'),
+  dealStageId: id.describe(
+    "stage id; must belong to dealFlowId when both are given; default: the flow's first open stage",
+  ),
+  customFields: customFields.describe(
+    'lead custom fields (key → value); also as customFields.<key> or customFields[<key>] fields',
+  ),
   tags: tags.describe('string[] or a comma-separated string; set on the lead and the deal'),
 };
 
@@ -83,13 +116,35 @@ export const INBOUND_KEYS: KeyTable = {
   keys: Object.keys(inboundShape),
   // Common form labels (normalized: lower case, letters and digits only).
   aliases: {
-    company: 'companyName', companyname: 'companyName', organisation: 'companyName', organization: 'companyName',
-    cvr: 'companyCvr', cvrnumber: 'companyCvr', cvrnr: 'companyCvr',
-    firstname: 'personFirstName', fornavn: 'personFirstName', lastname: 'personLastName', surname: 'personLastName', efternavn: 'personLastName',
-    email: 'personEmail', emailaddress: 'personEmail', mail: 'personEmail',
-    phone: 'personPhone', phonenumber: 'personPhone', telephone: 'personPhone', mobile: 'personPhone', telefon: 'personPhone',
-    jobtitle: 'personTitle', message: 'leadNotes', notes: 'leadNotes', comment: 'leadNotes', besked: 'leadNotes',
-    source: 'leadSource', status: 'leadStatus', value: 'dealValue', amount: 'dealValue',
+    company: 'companyName',
+    companyname: 'companyName',
+    organisation: 'companyName',
+    organization: 'companyName',
+    cvr: 'companyCvr',
+    cvrnumber: 'companyCvr',
+    cvrnr: 'companyCvr',
+    firstname: 'personFirstName',
+    fornavn: 'personFirstName',
+    lastname: 'personLastName',
+    surname: 'personLastName',
+    efternavn: 'personLastName',
+    email: 'personEmail',
+    emailaddress: 'personEmail',
+    mail: 'personEmail',
+    phone: 'personPhone',
+    phonenumber: 'personPhone',
+    telephone: 'personPhone',
+    mobile: 'personPhone',
+    telefon: 'personPhone',
+    jobtitle: 'personTitle',
+    message: 'leadNotes',
+    notes: 'leadNotes',
+    comment: 'leadNotes',
+    besked: 'leadNotes',
+    source: 'leadSource',
+    status: 'leadStatus',
+    value: 'dealValue',
+    amount: 'dealValue',
   },
 };
 
@@ -107,5 +162,15 @@ export const connectorBody = z.object(connectorShape);
 
 export const CONNECTOR_KEYS: KeyTable = {
   keys: Object.keys(connectorShape),
-  aliases: { fornavn: 'firstName', efternavn: 'lastName', mail: 'email', emailaddress: 'email', telephone: 'phone', phonenumber: 'phone', mobile: 'phone', value: 'dealValue', amount: 'dealValue' },
+  aliases: {
+    fornavn: 'firstName',
+    efternavn: 'lastName',
+    mail: 'email',
+    emailaddress: 'email',
+    telephone: 'phone',
+    phonenumber: 'phone',
+    mobile: 'phone',
+    value: 'dealValue',
+    amount: 'dealValue',
+  },
 };

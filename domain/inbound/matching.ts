@@ -17,7 +17,11 @@ export interface CompanyKeys {
 // chr(63) is '?': a literal question mark would be read as a bind placeholder.
 const WEBSITE_HOST_SQL = `split_part(split_part(split_part(regexp_replace(regexp_replace(lower(trim(website)), '^[a-z][a-z0-9+.-]*://', ''), '^www\\.', ''), '/', 1), ':', 1), chr(63), 1)`;
 
-async function companyIdsWhere(ctx: Ctx, condition: string, params: unknown[]): Promise<{ id: string; cvr: string | null }[]> {
+async function companyIdsWhere(
+  ctx: Ctx,
+  condition: string,
+  params: unknown[],
+): Promise<{ id: string; cvr: string | null }[]> {
   return ctx.em
     .getConnection()
     .execute<{ id: string; cvr: string | null }[]>(
@@ -29,14 +33,20 @@ async function companyIdsWhere(ctx: Ctx, condition: string, params: unknown[]): 
 }
 
 /** A company registered under another CVR is another legal entity, whatever its domain or name. */
-export const cvrCompatible = (cvr: string | undefined) => (row: { cvr: string | null }): boolean => !cvr || !row.cvr || row.cvr === cvr;
+export const cvrCompatible =
+  (cvr: string | undefined) =>
+  (row: { cvr: string | null }): boolean =>
+    !cvr || !row.cvr || row.cvr === cvr;
 
 /**
  * Finds the company an inbound payload refers to: exact CVR first, then the e-mail domain (company
  * e-mail, then person e-mail; free-mail domains never match) against company e-mail and website
  * domains, then the case-insensitive exact name. The oldest company wins a tie.
  */
-export async function matchCompany(ctx: Ctx, keys: CompanyKeys): Promise<{ company: Company; rule: CompanyMatchRule } | null> {
+export async function matchCompany(
+  ctx: Ctx,
+  keys: CompanyKeys,
+): Promise<{ company: Company; rule: CompanyMatchRule } | null> {
   let id: string | undefined;
   let rule: CompanyMatchRule | undefined;
   if (keys.cvr) {
@@ -45,12 +55,17 @@ export async function matchCompany(ctx: Ctx, keys: CompanyKeys): Promise<{ compa
   }
   for (const domain of [...new Set((keys.emails ?? []).map(companyDomainOf).filter((d): d is string => Boolean(d)))]) {
     if (id) break;
-    const rows = await companyIdsWhere(ctx, `lower(split_part(email, '@', 2)) = ? or ${WEBSITE_HOST_SQL} = ?`, [domain, domain]);
+    const rows = await companyIdsWhere(ctx, `lower(split_part(email, '@', 2)) = ? or ${WEBSITE_HOST_SQL} = ?`, [
+      domain,
+      domain,
+    ]);
     id = rows.find(cvrCompatible(keys.cvr))?.id;
     rule = 'domain';
   }
   if (!id && keys.name) {
-    id = (await companyIdsWhere(ctx, 'lower(trim(name)) = lower(?)', [keys.name.trim()])).find(cvrCompatible(keys.cvr))?.id;
+    id = (await companyIdsWhere(ctx, 'lower(trim(name)) = lower(?)', [keys.name.trim()])).find(
+      cvrCompatible(keys.cvr),
+    )?.id;
     rule = 'name';
   }
   if (!id || !rule) return null;

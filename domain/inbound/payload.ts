@@ -37,7 +37,8 @@ const isObject = (v: unknown): v is Record<string, unknown> => typeof v === 'obj
 function builderText(value: unknown, key: string): unknown {
   if (key === 'tags' || key === 'customFields') return value;
   if (typeof value === 'number' || typeof value === 'boolean') return String(value);
-  if (Array.isArray(value) && value.every((v) => typeof v === 'string' || typeof v === 'number')) return value.join(', ');
+  if (Array.isArray(value) && value.every((v) => typeof v === 'string' || typeof v === 'number'))
+    return value.join(', ');
   return value;
 }
 
@@ -50,7 +51,8 @@ export interface Normalized {
 
 function fieldsOf(body: Record<string, unknown>): { fields: unknown[]; meta: Record<string, unknown> } | null {
   if (Array.isArray(body.fields)) return { fields: body.fields, meta: body };
-  if (isObject(body.data) && Array.isArray(body.data.fields)) return { fields: body.data.fields, meta: { ...body, ...body.data } };
+  if (isObject(body.data) && Array.isArray(body.data.fields))
+    return { fields: body.data.fields, meta: { ...body, ...body.data } };
   return null;
 }
 
@@ -74,7 +76,8 @@ export function normalizeInbound(body: unknown, table: KeyTable): Normalized {
       throw new DomainError('validation', 'body: malformed JSON');
     }
   }
-  if (!isObject(parsed)) throw new DomainError('validation', 'body: must be an object (JSON, form-urlencoded or a form-builder payload)');
+  if (!isObject(parsed))
+    throw new DomainError('validation', 'body: must be an object (JSON, form-urlencoded or a form-builder payload)');
   const values: Record<string, unknown> = {};
   const custom: Record<string, unknown> = {};
   const put = (mapped: Mapped, value: unknown): void => {
@@ -91,7 +94,8 @@ export function normalizeInbound(body: unknown, table: KeyTable): Normalized {
   const builder = fieldsOf(parsed);
   if (builder) {
     builder.fields.forEach((field, index) => {
-      if (!isObject(field)) throw new DomainError('validation', `fields.${index}: must be an object { name | key | label, value }`);
+      if (!isObject(field))
+        throw new DomainError('validation', `fields.${index}: must be an object { name | key | label, value }`);
       const mapped = mapField(table, field);
       put(mapped, mapped?.kind === 'key' ? builderText(field.value, mapped.key) : field.value);
     });
@@ -99,6 +103,12 @@ export function normalizeInbound(body: unknown, table: KeyTable): Normalized {
     for (const [name, value] of Object.entries(parsed)) put(mapName(table, name), value);
   }
   if (Object.keys(custom).length) values.customFields = custom;
-  const label = builder ? [builder.meta.formName, builder.meta.formId].find((v) => typeof v === 'string' && v.trim()) : undefined;
-  return { format: builder ? 'form-builder' : 'flat', values, ...(label ? { formLabel: (label as string).trim().slice(0, 100) } : {}) };
+  const label = builder
+    ? [builder.meta.formName, builder.meta.formId].find((v) => typeof v === 'string' && v.trim())
+    : undefined;
+  return {
+    format: builder ? 'form-builder' : 'flat',
+    values,
+    ...(label ? { formLabel: (label as string).trim().slice(0, 100) } : {}),
+  };
 }

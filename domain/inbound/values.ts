@@ -38,23 +38,56 @@ export function splitTags(input: string | readonly string[]): string[] {
  * never matches a company by domain. Kept short on purpose; extend when a market needs it.
  */
 export const FREE_MAIL_DOMAINS: ReadonlySet<string> = new Set([
-  'gmail.com', 'googlemail.com', 'hotmail.com', 'hotmail.dk', 'outlook.com', 'outlook.dk', 'live.com', 'live.dk', 'msn.com',
-  'yahoo.com', 'yahoo.dk', 'ymail.com', 'icloud.com', 'me.com', 'mac.com', 'aol.com', 'proton.me', 'protonmail.com',
-  'gmx.com', 'gmx.net', 'mail.com', 'mail.dk', 'jubii.dk', 'zoho.com', 'yandex.com',
+  'gmail.com',
+  'googlemail.com',
+  'hotmail.com',
+  'hotmail.dk',
+  'outlook.com',
+  'outlook.dk',
+  'live.com',
+  'live.dk',
+  'msn.com',
+  'yahoo.com',
+  'yahoo.dk',
+  'ymail.com',
+  'icloud.com',
+  'me.com',
+  'mac.com',
+  'aol.com',
+  'proton.me',
+  'protonmail.com',
+  'gmx.com',
+  'gmx.net',
+  'mail.com',
+  'mail.dk',
+  'jubii.dk',
+  'zoho.com',
+  'yandex.com',
 ]);
 
 /** Lower-cased domain of an e-mail address, or undefined when it has none. */
 export function emailDomain(email: string | null | undefined): string | undefined {
   if (!email) return undefined;
   const at = email.lastIndexOf('@');
-  const domain = at >= 0 ? email.slice(at + 1).trim().toLowerCase() : '';
+  const domain =
+    at >= 0
+      ? email
+          .slice(at + 1)
+          .trim()
+          .toLowerCase()
+      : '';
   return domain.includes('.') ? domain : undefined;
 }
 
 /** Host of a website value without scheme, `www.`, port or path: "https://www.Acme.dk/x" → "acme.dk". */
 export function websiteDomain(website: string | null | undefined): string | undefined {
   if (!website) return undefined;
-  const host = website.trim().toLowerCase().replace(/^[a-z][a-z0-9+.-]*:\/\//, '').split(/[/?#:]/)[0]!.replace(/^www\./, '');
+  const host = website
+    .trim()
+    .toLowerCase()
+    .replace(/^[a-z][a-z0-9+.-]*:\/\//, '')
+    .split(/[/?#:]/)[0]!
+    .replace(/^www\./, '');
   return host.includes('.') ? host : undefined;
 }
 

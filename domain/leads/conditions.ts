@@ -3,7 +3,17 @@
  * fit each field, how a rule's value is checked, and how a condition is evaluated. No I/O.
  */
 
-export const CONDITION_OPERATORS = ['equals', 'not_equals', 'contains', 'greater_than', 'less_than', 'exists', 'not_exists', 'in', 'not_in'] as const;
+export const CONDITION_OPERATORS = [
+  'equals',
+  'not_equals',
+  'contains',
+  'greater_than',
+  'less_than',
+  'exists',
+  'not_exists',
+  'in',
+  'not_in',
+] as const;
 export type ConditionOperator = (typeof CONDITION_OPERATORS)[number];
 
 export type Scalar = string | number | boolean;
@@ -27,7 +37,13 @@ const LEAD_FIELDS: Record<string, FieldKind> = {
   value: 'number',
   tags: 'list',
 };
-export const CONTACT_FIELDS: Record<string, FieldKind> = { firstName: 'string', lastName: 'string', title: 'string', email: 'list', phone: 'list' };
+export const CONTACT_FIELDS: Record<string, FieldKind> = {
+  firstName: 'string',
+  lastName: 'string',
+  title: 'string',
+  email: 'list',
+  phone: 'list',
+};
 export const CONTACT_TYPES = ['person', 'company', 'none'] as const;
 /** Routing runs after scoring, so its conditions may also test the fresh score. */
 export const ROUTING_EXTRA_FIELDS: Record<string, FieldKind> = { score: 'number' };
@@ -56,17 +72,24 @@ export function fieldKind(field: string, extra: Record<string, FieldKind> = {}):
 }
 
 export function describeFields(extra: Record<string, FieldKind> = {}): string {
-  return [...Object.keys(LEAD_FIELDS), ...Object.keys(extra), 'customFields.<key>', ...Object.keys(CONTACT_FIELDS).map((f) => `contact.${f}`)].join(', ');
+  return [
+    ...Object.keys(LEAD_FIELDS),
+    ...Object.keys(extra),
+    'customFields.<key>',
+    ...Object.keys(CONTACT_FIELDS).map((f) => `contact.${f}`),
+  ].join(', ');
 }
 
-const isScalar = (v: unknown): v is Scalar => typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
+const isScalar = (v: unknown): v is Scalar =>
+  typeof v === 'string' || typeof v === 'boolean' || (typeof v === 'number' && Number.isFinite(v));
 
 function scalarError(kind: FieldKind, field: string, v: unknown): string | null {
   if (kind === 'boolean') return typeof v === 'boolean' ? null : 'must be true or false';
   if (kind === 'number') return typeof v === 'number' && Number.isFinite(v) ? null : 'must be a number';
   if (kind === 'string' || kind === 'list') {
     if (typeof v !== 'string' || !v.trim()) return 'must be a non-empty string';
-    if (field === 'contactType' && !(CONTACT_TYPES as readonly string[]).includes(v)) return `must be one of ${CONTACT_TYPES.join(', ')}`;
+    if (field === 'contactType' && !(CONTACT_TYPES as readonly string[]).includes(v))
+      return `must be one of ${CONTACT_TYPES.join(', ')}`;
     return null;
   }
   return isScalar(v) ? null : 'must be a string, number or boolean';
@@ -76,7 +99,10 @@ function scalarError(kind: FieldKind, field: string, v: unknown): string | null 
  * Why (field, operator, value) is not a valid condition, as "<key>: <reason>", or null.
  * exists/not_exists take no value; in/not_in take an array; greater_than/less_than a number.
  */
-export function conditionError(cond: { field: string; operator: ConditionOperator; value?: unknown }, extra: Record<string, FieldKind> = {}): string | null {
+export function conditionError(
+  cond: { field: string; operator: ConditionOperator; value?: unknown },
+  extra: Record<string, FieldKind> = {},
+): string | null {
   const kind = fieldKind(cond.field, extra);
   if (!kind) return `field: unknown field "${cond.field}"; allowed: ${describeFields(extra)}`;
   if (!ALLOWED[kind].includes(cond.operator)) {
@@ -96,7 +122,9 @@ export function conditionError(cond: { field: string; operator: ConditionOperato
     }
     case 'greater_than':
     case 'less_than':
-      return typeof value === 'number' && Number.isFinite(value) ? null : `value: must be a number for ${cond.operator}`;
+      return typeof value === 'number' && Number.isFinite(value)
+        ? null
+        : `value: must be a number for ${cond.operator}`;
     case 'contains':
       return typeof value === 'string' && value.trim() ? null : 'value: must be a non-empty string for contains';
     default: {
@@ -127,9 +155,13 @@ export interface ContactFacts {
   emails: readonly string[];
   phones: readonly string[];
 }
-export interface Subject { lead: LeadFacts; contact: ContactFacts | null }
+export interface Subject {
+  lead: LeadFacts;
+  contact: ContactFacts | null;
+}
 
-const present = (v: unknown): boolean => v !== null && v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0);
+const present = (v: unknown): boolean =>
+  v !== null && v !== undefined && v !== '' && !(Array.isArray(v) && v.length === 0);
 const normPhone = (s: string): string => s.replace(/[\s().-]/g, '');
 
 /** The value a condition field has for this subject (arrays for list fields). */
@@ -195,7 +227,10 @@ function holds(actual: unknown, cond: Condition, phone: boolean): boolean {
     case 'equals':
       return same(actual, value as Scalar, phone);
     case 'contains':
-      return (typeof actual === 'string' || typeof actual === 'number') && String(actual).toLowerCase().includes(String(value).trim().toLowerCase());
+      return (
+        (typeof actual === 'string' || typeof actual === 'number') &&
+        String(actual).toLowerCase().includes(String(value).trim().toLowerCase())
+      );
     case 'greater_than': {
       const n = toNumber(actual);
       return n !== null && n > (value as number);
@@ -211,7 +246,11 @@ function holds(actual: unknown, cond: Condition, phone: boolean): boolean {
   }
 }
 
-const NEGATED: Partial<Record<ConditionOperator, ConditionOperator>> = { not_equals: 'equals', not_in: 'in', not_exists: 'exists' };
+const NEGATED: Partial<Record<ConditionOperator, ConditionOperator>> = {
+  not_equals: 'equals',
+  not_in: 'in',
+  not_exists: 'exists',
+};
 
 /**
  * Evaluates one condition. On list fields (tags, contact.email, contact.phone, array custom fields)
@@ -222,10 +261,14 @@ export function matches(subject: Subject, cond: Condition): boolean {
   const positive = NEGATED[cond.operator];
   if (positive) return !matches(subject, { ...cond, operator: positive });
   const actual = fieldValue(subject, cond.field);
-  if (cond.operator === 'exists') return typeof actual === 'boolean' && fieldKind(cond.field, ROUTING_EXTRA_FIELDS) === 'boolean' ? actual : present(actual);
+  if (cond.operator === 'exists')
+    return typeof actual === 'boolean' && fieldKind(cond.field, ROUTING_EXTRA_FIELDS) === 'boolean'
+      ? actual
+      : present(actual);
   const phone = cond.field === 'contact.phone';
   if (Array.isArray(actual)) return actual.some((item) => holds(item, cond, phone));
   return holds(actual, cond, phone);
 }
 
-export const matchesAll = (subject: Subject, conditions: readonly Condition[]): boolean => conditions.every((c) => matches(subject, c));
+export const matchesAll = (subject: Subject, conditions: readonly Condition[]): boolean =>
+  conditions.every((c) => matches(subject, c));

@@ -36,9 +36,16 @@ const ruleFields = {
   sortOrder,
 };
 
-export const createRoutingRuleBody = z
-  .object({ name: ruleFields.name, assignment })
-  .extend(z.object({ description: ruleFields.description, conditions: ruleFields.conditions, isActive: ruleFields.isActive, sortOrder }).partial().shape);
+export const createRoutingRuleBody = z.object({ name: ruleFields.name, assignment }).extend(
+  z
+    .object({
+      description: ruleFields.description,
+      conditions: ruleFields.conditions,
+      isActive: ruleFields.isActive,
+      sortOrder,
+    })
+    .partial().shape,
+);
 
 /** PUT is partial; conditions and assignment are replaced as a whole when given. */
 export const updateRoutingRuleBody = z.object(ruleFields).partial();
@@ -49,7 +56,16 @@ export const routingRuleView = z.object({
   ...ruleRecordView,
   name: z.string(),
   description: z.string().nullable(),
-  conditions: z.array(z.object({ field: z.string(), operator: z.enum(CONDITION_OPERATORS), value: z.union([viewScalar, z.array(viewScalar)]).nullable().optional() })),
+  conditions: z.array(
+    z.object({
+      field: z.string(),
+      operator: z.enum(CONDITION_OPERATORS),
+      value: z
+        .union([viewScalar, z.array(viewScalar)])
+        .nullable()
+        .optional(),
+    }),
+  ),
   assignment: z.union([
     z.object({ type: z.literal('user'), userId: z.string() }),
     z.object({ type: z.literal('round_robin'), userIds: z.array(z.string()) }),

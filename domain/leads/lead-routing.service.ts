@@ -12,14 +12,31 @@ import type { RoutingRuleInput } from './lead-routing.schemas';
 /** Lead creation walks the active rules in order, and the list is not paginated: keep it bounded. */
 export const MAX_ROUTING_RULES = 100;
 
-export const ROUTING_RULE_FIELDS = ['_id', 'name', 'description', 'conditions', 'assignment', 'isActive', 'sortOrder', 'createdAt', 'updatedAt'] as const;
+export const ROUTING_RULE_FIELDS = [
+  '_id',
+  'name',
+  'description',
+  'conditions',
+  'assignment',
+  'isActive',
+  'sortOrder',
+  'createdAt',
+  'updatedAt',
+] as const;
 
 export const serializeRoutingRule = (r: LeadRoutingRule): Record<string, unknown> => toPlain(r, ROUTING_RULE_FIELDS);
 
 const RULE_ORDER = { sortOrder: 'asc', createdAt: 'asc', _id: 'asc' } as const;
 
-export async function listRoutingRules(ctx: Ctx, page: { page: number; limit: number }): Promise<{ items: Record<string, unknown>[]; total: number }> {
-  const [rules, total] = await ctx.em.findAndCount(LeadRoutingRule, {}, { orderBy: RULE_ORDER, limit: page.limit, offset: (page.page - 1) * page.limit });
+export async function listRoutingRules(
+  ctx: Ctx,
+  page: { page: number; limit: number },
+): Promise<{ items: Record<string, unknown>[]; total: number }> {
+  const [rules, total] = await ctx.em.findAndCount(
+    LeadRoutingRule,
+    {},
+    { orderBy: RULE_ORDER, limit: page.limit, offset: (page.page - 1) * page.limit },
+  );
   return { items: rules.map(serializeRoutingRule), total };
 }
 
@@ -48,15 +65,26 @@ async function assertAssignment(ctx: Ctx, a: RoutingAssignment): Promise<void> {
 }
 
 function rulesChanged(ctx: Ctx, action: 'created' | 'updated' | 'deleted', rule: Record<string, unknown>): void {
-  emit(ctx, { type: 'lead_routing_rules_changed', entityType: 'workspace', entityId: ctx.actor.workspaceId, payload: { action, rule } });
+  emit(ctx, {
+    type: 'lead_routing_rules_changed',
+    entityType: 'workspace',
+    entityId: ctx.actor.workspaceId,
+    payload: { action, rule },
+  });
 }
 
-export async function createRoutingRule(ctx: Ctx, input: RoutingRuleInput & { name: string; assignment: RoutingAssignment }): Promise<Record<string, unknown>> {
+export async function createRoutingRule(
+  ctx: Ctx,
+  input: RoutingRuleInput & { name: string; assignment: RoutingAssignment },
+): Promise<Record<string, unknown>> {
   assertConditions(input.conditions ?? []);
   await assertAssignment(ctx, input.assignment);
   await assertNameFree(ctx, input.name);
   if ((await ctx.em.count(LeadRoutingRule, {})) >= MAX_ROUTING_RULES) {
-    throw new DomainError('invalid_state', `a workspace can have at most ${MAX_ROUTING_RULES} lead routing rules; delete or reuse one`);
+    throw new DomainError(
+      'invalid_state',
+      `a workspace can have at most ${MAX_ROUTING_RULES} lead routing rules; delete or reuse one`,
+    );
   }
   const rule = createRecord(ctx, LeadRoutingRule, {
     name: input.name,
@@ -73,7 +101,11 @@ export async function createRoutingRule(ctx: Ctx, input: RoutingRuleInput & { na
 }
 
 /** Partial update: given keys replace the stored ones (conditions and assignment as a whole). */
-export async function updateRoutingRule(ctx: Ctx, id: string, input: RoutingRuleInput): Promise<Record<string, unknown>> {
+export async function updateRoutingRule(
+  ctx: Ctx,
+  id: string,
+  input: RoutingRuleInput,
+): Promise<Record<string, unknown>> {
   const rule = await getRoutingRule(ctx, id);
   if (input.conditions) assertConditions(input.conditions);
   if (input.assignment) await assertAssignment(ctx, input.assignment);

@@ -5,16 +5,23 @@ import { clearableText, requiredText } from '../shared/schemas';
 export const MAX_RULE_POINTS = 100;
 export const MAX_SORT_ORDER = 1_000_000;
 
-const scalar = z.union([z.string().max(500, 'must be at most 500 characters'), z.number(), z.boolean()], { message: 'must be a string, number, boolean or an array of them' });
+const scalar = z.union([z.string().max(500, 'must be at most 500 characters'), z.number(), z.boolean()], {
+  message: 'must be a string, number, boolean or an array of them',
+});
 
-/** A condition's value; which form fits which operator (and the 100-item bound) is checked by the domain (conditions.ts). */
+/**
+ * A condition's value; which form fits which operator (and the 100-item bound) is checked by the domain
+ * (conditions.ts).
+ */
 export const conditionValue = z
   .union([scalar, z.array(scalar), z.null()], { message: 'must be a string, number, boolean or an array of them' })
   .describe('omit for exists/not_exists; an array for in/not_in; a number for greater_than/less_than');
 
 export const conditionOperator = z
   .enum(CONDITION_OPERATORS, { message: `must be one of ${CONDITION_OPERATORS.join(', ')}` })
-  .describe('exists/not_exists apply to every field; on hasEmail, hasPhone and hasValue they mean true/false (same as equals true/false)');
+  .describe(
+    'exists/not_exists apply to every field; on hasEmail, hasPhone and hasValue they mean true/false (same as equals true/false)',
+  );
 
 export const conditionField = requiredText(120).describe(
   'hasEmail, hasPhone, hasValue, source, status, contactType (person|company|none), value, tags, customFields.<key>, contact.<firstName|lastName|title|email|phone>',
@@ -28,14 +35,32 @@ const ruleFields = {
   field: conditionField,
   condition: conditionOperator,
   value: conditionValue,
-  points: z.number().int('must be an integer').min(-MAX_RULE_POINTS, `must be at least -${MAX_RULE_POINTS}`).max(MAX_RULE_POINTS, `must be at most ${MAX_RULE_POINTS}`),
+  points: z
+    .number()
+    .int('must be an integer')
+    .min(-MAX_RULE_POINTS, `must be at least -${MAX_RULE_POINTS}`)
+    .max(MAX_RULE_POINTS, `must be at most ${MAX_RULE_POINTS}`),
   isActive: z.boolean(),
   sortOrder,
 };
 
 export const createScoringRuleBody = z
-  .object({ name: ruleFields.name, field: ruleFields.field, condition: ruleFields.condition, points: ruleFields.points })
-  .extend(z.object({ description: ruleFields.description, value: ruleFields.value, isActive: ruleFields.isActive, sortOrder }).partial().shape);
+  .object({
+    name: ruleFields.name,
+    field: ruleFields.field,
+    condition: ruleFields.condition,
+    points: ruleFields.points,
+  })
+  .extend(
+    z
+      .object({
+        description: ruleFields.description,
+        value: ruleFields.value,
+        isActive: ruleFields.isActive,
+        sortOrder,
+      })
+      .partial().shape,
+  );
 
 /** PUT is partial; the merged rule must still be consistent (checked by the domain). */
 export const updateScoringRuleBody = z.object(ruleFields).partial();

@@ -11,7 +11,19 @@ import { LeadScoringRule } from './lead-scoring-rule.entity';
 import { scoreLead, type ScoreResult } from './scoring';
 import type { ScoringRuleInput } from './lead-scoring.schemas';
 
-export const SCORING_RULE_FIELDS = ['_id', 'name', 'description', 'field', 'condition', 'value', 'points', 'isActive', 'sortOrder', 'createdAt', 'updatedAt'] as const;
+export const SCORING_RULE_FIELDS = [
+  '_id',
+  'name',
+  'description',
+  'field',
+  'condition',
+  'value',
+  'points',
+  'isActive',
+  'sortOrder',
+  'createdAt',
+  'updatedAt',
+] as const;
 export const RULES_CHANGED_EVENT = 'lead_scoring_rules_changed';
 /** Every lead write evaluates all active rules, and the list is not paginated: keep it bounded. */
 export const MAX_SCORING_RULES = 200;
@@ -20,8 +32,15 @@ export const serializeScoringRule = (r: LeadScoringRule): Record<string, unknown
 
 const RULE_ORDER = { sortOrder: 'asc', createdAt: 'asc', _id: 'asc' } as const;
 
-export async function listScoringRules(ctx: Ctx, page: { page: number; limit: number }): Promise<{ items: Record<string, unknown>[]; total: number }> {
-  const [rules, total] = await ctx.em.findAndCount(LeadScoringRule, {}, { orderBy: RULE_ORDER, limit: page.limit, offset: (page.page - 1) * page.limit });
+export async function listScoringRules(
+  ctx: Ctx,
+  page: { page: number; limit: number },
+): Promise<{ items: Record<string, unknown>[]; total: number }> {
+  const [rules, total] = await ctx.em.findAndCount(
+    LeadScoringRule,
+    {},
+    { orderBy: RULE_ORDER, limit: page.limit, offset: (page.page - 1) * page.limit },
+  );
   return { items: rules.map(serializeScoringRule), total };
 }
 
@@ -48,7 +67,12 @@ function assertShape(rule: { field: string; condition: ConditionOperator; value?
 
 function rulesChanged(ctx: Ctx, action: 'created' | 'updated' | 'deleted', rule: Record<string, unknown>): void {
   // One event per workspace record: the outbox delivers them in order, so rescoring runs serially.
-  emit(ctx, { type: RULES_CHANGED_EVENT, entityType: 'workspace', entityId: ctx.actor.workspaceId, payload: { action, rule } });
+  emit(ctx, {
+    type: RULES_CHANGED_EVENT,
+    entityType: 'workspace',
+    entityId: ctx.actor.workspaceId,
+    payload: { action, rule },
+  });
 }
 
 export async function createScoringRule(
@@ -58,7 +82,10 @@ export async function createScoringRule(
   assertShape(input);
   await assertNameFree(ctx, input.name);
   if ((await ctx.em.count(LeadScoringRule, {})) >= MAX_SCORING_RULES) {
-    throw new DomainError('invalid_state', `a workspace can have at most ${MAX_SCORING_RULES} lead scoring rules; delete or reuse one`);
+    throw new DomainError(
+      'invalid_state',
+      `a workspace can have at most ${MAX_SCORING_RULES} lead scoring rules; delete or reuse one`,
+    );
   }
   const rule = createRecord(ctx, LeadScoringRule, {
     name: input.name,
@@ -76,13 +103,22 @@ export async function createScoringRule(
 }
 
 /** Partial update; the merged rule is validated as a whole (condition and value must fit the field). */
-export async function updateScoringRule(ctx: Ctx, id: string, input: ScoringRuleInput): Promise<Record<string, unknown>> {
+export async function updateScoringRule(
+  ctx: Ctx,
+  id: string,
+  input: ScoringRuleInput,
+): Promise<Record<string, unknown>> {
   const rule = await getScoringRule(ctx, id);
   if (input.name !== undefined && input.name !== rule.name) await assertNameFree(ctx, input.name, id);
   const patch: Partial<LeadScoringRule> = { ...(input as Partial<LeadScoringRule>) };
   // Switching to exists/not_exists without naming a value drops the old one rather than failing.
-  if ((input.condition === 'exists' || input.condition === 'not_exists') && input.value === undefined) patch.value = null;
-  const merged = { field: patch.field ?? rule.field, condition: patch.condition ?? rule.condition, value: patch.value !== undefined ? patch.value : rule.value };
+  if ((input.condition === 'exists' || input.condition === 'not_exists') && input.value === undefined)
+    patch.value = null;
+  const merged = {
+    field: patch.field ?? rule.field,
+    condition: patch.condition ?? rule.condition,
+    value: patch.value !== undefined ? patch.value : rule.value,
+  };
   assertShape(merged);
   const changes = applyPatch(rule, patch);
   if (Object.keys(changes).length) {

@@ -3,10 +3,35 @@ import { fieldsQuery, listQuery } from '../shared/list-query';
 import { clearableEmail, clearableText, mapCustomFields, objectId, requiredText, tagsField } from '../shared/schemas';
 
 export const LEAD_FIELDS = [
-  '_id', 'title', 'email', 'phone', 'status', 'source', 'notes', 'score', 'scoreBreakdown', 'value', 'companyRef', 'personRef',
-  'customFields', 'tags', 'ownerId', 'createdAt', 'updatedAt',
+  '_id',
+  'title',
+  'email',
+  'phone',
+  'status',
+  'source',
+  'notes',
+  'score',
+  'scoreBreakdown',
+  'value',
+  'companyRef',
+  'personRef',
+  'customFields',
+  'tags',
+  'ownerId',
+  'createdAt',
+  'updatedAt',
 ] as const;
-export const LEAD_SUMMARY_FIELDS = ['title', 'status', 'source', 'score', 'value', 'email', 'phone', 'ownerId', 'updatedAt'] as const;
+export const LEAD_SUMMARY_FIELDS = [
+  'title',
+  'status',
+  'source',
+  'score',
+  'value',
+  'email',
+  'phone',
+  'ownerId',
+  'updatedAt',
+] as const;
 
 export const MAX_LEAD_NOTES = 20_000;
 export const MAX_LEAD_VALUE = 1e15;
@@ -22,10 +47,14 @@ const leadFields = {
   notes: clearableText(MAX_LEAD_NOTES),
   value: z.number().min(0, 'must be at least 0').max(MAX_LEAD_VALUE, `must be at most ${MAX_LEAD_VALUE}`).nullable(),
   companyRef: clearableRef.describe('company id of this workspace'),
-  personRef: clearableRef.describe('person id of this workspace (the lead\'s contact)'),
-  customFields: mapCustomFields.describe('key → value map (name/value pairs accepted and converted); on update only given keys change, null removes a key'),
+  personRef: clearableRef.describe("person id of this workspace (the lead's contact)"),
+  customFields: mapCustomFields.describe(
+    'key → value map (name/value pairs accepted and converted); on update only given keys change, null removes a key',
+  ),
   tags: tagsField,
-  ownerId: z.union([objectId, z.null()]).describe('user id of this workspace; on create, when omitted, lead routing rules (else the caller) decide'),
+  ownerId: z
+    .union([objectId, z.null()])
+    .describe('user id of this workspace; on create, when omitted, lead routing rules (else the caller) decide'),
 };
 
 // score and scoreBreakdown are not listed: the server computes them and ignores client values.

@@ -36,7 +36,11 @@ const feedLink = (lead: Lead) => ({ leadId: lead._id, entityType: 'lead', entity
  * Creates a lead: references checked, score computed from the active rules, and — when no ownerId
  * is given — the owner taken from the first matching routing rule (else the caller).
  */
-export async function createLead(ctx: Ctx, input: LeadInput & { title: string }, opts: { preview: boolean }): Promise<Record<string, unknown> | PreviewResult> {
+export async function createLead(
+  ctx: Ctx,
+  input: LeadInput & { title: string },
+  opts: { preview: boolean },
+): Promise<Record<string, unknown> | PreviewResult> {
   await assertCompanyRef(ctx, input.companyRef);
   await assertPersonRef(ctx, input.personRef);
   if (input.ownerId) await assertUsers(ctx, [input.ownerId], 'ownerId');
@@ -52,7 +56,12 @@ export async function createLead(ctx: Ctx, input: LeadInput & { title: string },
   const { score, breakdown } = await computeScore(ctx.em, subject);
   const build = async (preview: boolean): Promise<Lead> => {
     const routed = input.ownerId ? null : await routeOwner(ctx, { ...subject, lead: { ...data, score } }, { preview });
-    return createRecord(ctx, Lead, { ...data, score, scoreBreakdown: breakdown, ownerId: input.ownerId ?? routed ?? ctx.actor.userId });
+    return createRecord(ctx, Lead, {
+      ...data,
+      score,
+      scoreBreakdown: breakdown,
+      ownerId: input.ownerId ?? routed ?? ctx.actor.userId,
+    });
   };
   if (opts.preview) {
     const lead = await build(true);
@@ -64,14 +73,25 @@ export async function createLead(ctx: Ctx, input: LeadInput & { title: string },
     const lead = await build(false);
     emit(ctx, { type: 'lead_created', entityType: 'lead', entityId: lead._id, payload: { lead: serializeLead(lead) } });
     emitTagChanges(ctx, 'lead', lead._id, [], lead.tags);
-    recordSystemActivity(ctx, { ...feedLink(lead), companyId: lead.companyRef, personId: lead.personRef }, 'record_created', `Lead ${lead.title} created`);
+    recordSystemActivity(
+      ctx,
+      { ...feedLink(lead), companyId: lead.companyRef, personId: lead.personRef },
+      'record_created',
+      `Lead ${lead.title} created`,
+    );
     return serializeLead(lead);
   });
 }
 
-export async function updateLead(ctx: Ctx, id: string, input: LeadInput, opts: { preview: boolean }): Promise<Record<string, unknown> | PreviewResult> {
+export async function updateLead(
+  ctx: Ctx,
+  id: string,
+  input: LeadInput,
+  opts: { preview: boolean },
+): Promise<Record<string, unknown> | PreviewResult> {
   const lead = await getLead(ctx, id);
-  if (input.companyRef !== undefined && input.companyRef !== lead.companyRef) await assertCompanyRef(ctx, input.companyRef);
+  if (input.companyRef !== undefined && input.companyRef !== lead.companyRef)
+    await assertCompanyRef(ctx, input.companyRef);
   if (input.personRef !== undefined && input.personRef !== lead.personRef) await assertPersonRef(ctx, input.personRef);
   if (input.ownerId && input.ownerId !== lead.ownerId) await assertUsers(ctx, [input.ownerId], 'ownerId');
   if (input.customFields !== undefined) await assertCustomFieldValues(ctx, 'lead', input.customFields);
@@ -95,7 +115,12 @@ export async function updateLead(ctx: Ctx, id: string, input: LeadInput, opts: {
   }
   if (Object.keys(changes).length) {
     lead.updatedAt = new Date();
-    emit(ctx, { type: 'lead_updated', entityType: 'lead', entityId: lead._id, payload: { lead: serializeLead(lead), changes } });
+    emit(ctx, {
+      type: 'lead_updated',
+      entityType: 'lead',
+      entityId: lead._id,
+      payload: { lead: serializeLead(lead), changes },
+    });
     emitTagChanges(ctx, 'lead', lead._id, beforeTags, lead.tags);
     recordSystemActivity(ctx, feedLink(lead), 'record_updated', `Lead ${lead.title} updated`, { changes });
   }
@@ -127,7 +152,12 @@ export async function listLeads(ctx: Ctx, query: LeadListQuery) {
   if (query.ownerId) where.ownerId = query.ownerId;
   if (query.search) {
     const like = likePattern(query.search);
-    where.$or = [{ title: { $ilike: like } }, { email: { $ilike: like } }, { phone: { $ilike: like } }, { source: { $ilike: like } }];
+    where.$or = [
+      { title: { $ilike: like } },
+      { email: { $ilike: like } },
+      { phone: { $ilike: like } },
+      { source: { $ilike: like } },
+    ];
   }
   // Incremental sync reads oldest change first so a client can resume from the last updatedAt.
   const order: Record<string, 'asc' | 'desc'> = query.updatedSince ? { updatedAt: 'asc' } : { createdAt: 'desc' };

@@ -14,18 +14,30 @@ export const RESCORE_BATCH_SIZE = 500;
  * not modified meanwhile (a concurrent write has scored it itself). No lead_updated event: a
  * rescore is not a user change and would flood automations after every rule edit.
  */
-export async function rescoreLeads(em: EntityManager, where: Record<string, unknown> = {}, batchSize = RESCORE_BATCH_SIZE): Promise<{ scanned: number; updated: number }> {
+export async function rescoreLeads(
+  em: EntityManager,
+  where: Record<string, unknown> = {},
+  batchSize = RESCORE_BATCH_SIZE,
+): Promise<{ scanned: number; updated: number }> {
   const rules = await activeScoringRules(em);
   let scanned = 0;
   let updated = 0;
   let after: string | null = null;
   for (;;) {
-    const batch: Lead[] = await em.find(Lead, after ? { $and: [where, { _id: { $gt: after } }] } : where, { orderBy: { _id: 'asc' }, limit: batchSize });
+    const batch: Lead[] = await em.find(Lead, after ? { $and: [where, { _id: { $gt: after } }] } : where, {
+      orderBy: { _id: 'asc' },
+      limit: batchSize,
+    });
     if (!batch.length) break;
     const personIds = [...new Set(batch.map((l) => l.personRef).filter((id): id is string => Boolean(id)))];
-    const people = new Map((personIds.length ? await em.find(Person, { _id: { $in: personIds } }) : []).map((p) => [p._id, p]));
+    const people = new Map(
+      (personIds.length ? await em.find(Person, { _id: { $in: personIds } }) : []).map((p) => [p._id, p]),
+    );
     for (const lead of batch) {
-      const result = scoreLead(rules, { lead, contact: contactFacts(lead.personRef ? people.get(lead.personRef) : null) });
+      const result = scoreLead(rules, {
+        lead,
+        contact: contactFacts(lead.personRef ? people.get(lead.personRef) : null),
+      });
       if (!scoreChanged(lead, result)) continue;
       updated += await em.nativeUpdate(
         Lead,
@@ -59,7 +71,10 @@ export function leadRescoreSubscriber(deps: SubscriberDeps): Subscriber {
       const em = forkForWorkspace(deps.orm.em, event.workspaceId);
       if (await supersededLater(em, event.workspaceId, event.id)) return;
       const result = await rescoreLeads(em);
-      deps.log.info({ workspaceId: event.workspaceId, eventId: event.eventId, ...result }, 'leads rescored after a scoring rule change');
+      deps.log.info(
+        { workspaceId: event.workspaceId, eventId: event.eventId, ...result },
+        'leads rescored after a scoring rule change',
+      );
     },
   };
 }

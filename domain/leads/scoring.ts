@@ -14,7 +14,10 @@ export interface ScoringRuleLike {
   isActive: boolean;
 }
 
-export interface ScoreResult { score: number; breakdown: ScoreBreakdownEntry[] }
+export interface ScoreResult {
+  score: number;
+  breakdown: ScoreBreakdownEntry[];
+}
 
 /**
  * Sums the points of every active rule that matches, clamped to 0..100 (spec: Limits). The
@@ -28,13 +31,22 @@ export function scoreLead(rules: readonly ScoringRuleLike[], subject: Subject): 
     if (!rule.isActive) continue;
     if (!matches(subject, { field: rule.field, operator: rule.condition, value: rule.value })) continue;
     total += rule.points;
-    breakdown.push({ ruleId: rule._id, name: rule.name, field: rule.field, condition: rule.condition, points: rule.points });
+    breakdown.push({
+      ruleId: rule._id,
+      name: rule.name,
+      field: rule.field,
+      condition: rule.condition,
+      points: rule.points,
+    });
   }
   return { score: Math.min(MAX_SCORE, Math.max(MIN_SCORE, total)), breakdown };
 }
 
 /** Whether a stored score differs from a fresh result (the background rescore writes only those). */
-export function scoreChanged(current: { score: number; scoreBreakdown: readonly ScoreBreakdownEntry[] }, next: ScoreResult): boolean {
+export function scoreChanged(
+  current: { score: number; scoreBreakdown: readonly ScoreBreakdownEntry[] },
+  next: ScoreResult,
+): boolean {
   if (current.score !== next.score || current.scoreBreakdown.length !== next.breakdown.length) return true;
   // Field by field: jsonb does not keep key order, so serialized forms may differ for equal entries.
   return next.breakdown.some((entry, i) => {

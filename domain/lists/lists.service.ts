@@ -13,15 +13,20 @@ const LIST_FIELDS = ['_id', 'name', 'entityType', 'description', 'ownerId', 'cre
 
 async function itemCounts(ctx: Ctx, listIds: string[]): Promise<Map<string, number>> {
   if (!listIds.length) return new Map();
-  const rows = await ctx.em.getConnection().execute<{ list_id: string; count: string }[]>(
-    `select list_id, count(*) as count from list_item where workspace_id = ? and list_id in (${listIds.map(() => '?').join(', ')}) group by list_id`,
-    [ctx.actor.workspaceId, ...listIds],
-  );
+  const rows = await ctx.em
+    .getConnection()
+    .execute<{ list_id: string; count: string }[]>(
+      `select list_id, count(*) as count from list_item where workspace_id = ? and list_id in (${listIds.map(() => '?').join(', ')}) group by list_id`,
+      [ctx.actor.workspaceId, ...listIds],
+    );
   return new Map(rows.map((r) => [r.list_id, Number(r.count)]));
 }
 
 export async function serializeLists(ctx: Ctx, lists: List[]): Promise<Record<string, unknown>[]> {
-  const counts = await itemCounts(ctx, lists.map((l) => l._id));
+  const counts = await itemCounts(
+    ctx,
+    lists.map((l) => l._id),
+  );
   return lists.map((l) => ({ ...toPlain(l, LIST_FIELDS), itemCount: counts.get(l._id) ?? 0 }));
 }
 
@@ -44,8 +49,18 @@ export async function listLists(ctx: Ctx, query: PageRequest & { entityType?: Li
 }
 
 export async function createList(ctx: Ctx, input: ListInput & { name: string; entityType: ListEntityType }) {
-  const list = createRecord(ctx, List, { name: input.name, entityType: input.entityType, description: input.description ?? null, ownerId: ctx.actor.userId });
-  emit(ctx, { type: 'list_created', entityType: 'list', entityId: list._id, payload: { list: toPlain(list, LIST_FIELDS) } });
+  const list = createRecord(ctx, List, {
+    name: input.name,
+    entityType: input.entityType,
+    description: input.description ?? null,
+    ownerId: ctx.actor.userId,
+  });
+  emit(ctx, {
+    type: 'list_created',
+    entityType: 'list',
+    entityId: list._id,
+    payload: { list: toPlain(list, LIST_FIELDS) },
+  });
   await ctx.em.flush();
   return { ...toPlain(list, LIST_FIELDS), itemCount: 0 };
 }
@@ -59,7 +74,12 @@ export async function updateList(ctx: Ctx, id: string, input: ListInput) {
   const changes = applyPatch(list, { name: input.name, description: input.description });
   if (Object.keys(changes).length) {
     list.updatedAt = new Date();
-    emit(ctx, { type: 'list_updated', entityType: 'list', entityId: list._id, payload: { list: toPlain(list, LIST_FIELDS), changes } });
+    emit(ctx, {
+      type: 'list_updated',
+      entityType: 'list',
+      entityId: list._id,
+      payload: { list: toPlain(list, LIST_FIELDS), changes },
+    });
     await ctx.em.flush();
   }
   return getListView(ctx, id);
@@ -70,7 +90,12 @@ export async function deleteList(ctx: Ctx, id: string): Promise<void> {
   await inTransaction(ctx, async () => {
     await ctx.em.nativeDelete(ListItem, { workspaceId: ctx.actor.workspaceId, listId: id });
     ctx.em.remove(list);
-    emit(ctx, { type: 'list_deleted', entityType: 'list', entityId: id, payload: { list: toPlain(list, LIST_FIELDS) } });
+    emit(ctx, {
+      type: 'list_deleted',
+      entityType: 'list',
+      entityId: id,
+      payload: { list: toPlain(list, LIST_FIELDS) },
+    });
   });
 }
 
@@ -93,7 +118,11 @@ export async function listItems(ctx: Ctx, id: string, page: PageRequest) {
     ),
     conn.execute<{ total: string }[]>(`select count(*) as total ${from}`, params),
   ]);
-  const { records } = await loadRecords(ctx, kind, rows.map((r) => r.entity_id));
+  const { records } = await loadRecords(
+    ctx,
+    kind,
+    rows.map((r) => r.entity_id),
+  );
   const byId = new Map(records.map((r) => [r._id, r]));
   const items = rows.map((r) => ({
     entityId: r.entity_id,
@@ -109,32 +138,64 @@ export async function listItems(ctx: Ctx, id: string, page: PageRequest) {
  * Adds records to a list (also used by the add_to_list automation action). Every id must be a
  * record of the list's type in this workspace, else nothing is added; re-adding is a no-op.
  */
-export async function addToList(ctx: Ctx, listId: string, entityIds: readonly string[]): Promise<{ added: number; alreadyPresent: number }> {
+export async function addToList(
+  ctx: Ctx,
+  listId: string,
+  entityIds: readonly string[],
+): Promise<{ added: number; alreadyPresent: number }> {
   const list = await getList(ctx, listId);
   const ids = [...new Set(entityIds)];
   const { missing } = await loadRecords(ctx, RECORD_KINDS[list.entityType], ids);
-  if (missing.length) throw validation(`entityIds: no ${list.entityType} with id ${missing.join(', ')} (this list holds ${list.entityType} records)`, { missing });
-  const present = new Set((await ctx.em.find(ListItem, { listId, entityId: { $in: ids } }, { fields: ['entityId'] })).map((i) => i.entityId));
+  if (missing.length)
+    throw validation(
+      `entityIds: no ${list.entityType} with id ${missing.join(', ')} (this list holds ${list.entityType} records)`,
+      { missing },
+    );
+  const present = new Set(
+    (await ctx.em.find(ListItem, { listId, entityId: { $in: ids } }, { fields: ['entityId'] })).map((i) => i.entityId),
+  );
   const toAdd = ids.filter((id) => !present.has(id));
   await inTransaction(ctx, async () => {
     for (const entityId of toAdd) {
-      const item = createRecord(ctx, ListItem, { listId, entityType: list.entityType, entityId, addedAt: new Date(), addedBy: ctx.actor.userId });
+      const item = createRecord(ctx, ListItem, {
+        listId,
+        entityType: list.entityType,
+        entityId,
+        addedAt: new Date(),
+        addedBy: ctx.actor.userId,
+      });
       ctx.em.persist(item);
-      emit(ctx, { type: 'list_item_added', entityType: list.entityType, entityId, payload: { listId, listName: list.name, entityType: list.entityType, entityId } });
+      emit(ctx, {
+        type: 'list_item_added',
+        entityType: list.entityType,
+        entityId,
+        payload: { listId, listName: list.name, entityType: list.entityType, entityId },
+      });
     }
   });
   return { added: toAdd.length, alreadyPresent: ids.length - toAdd.length };
 }
 
-/** Removes records from a list (also used by the remove_from_list action); ids not on the list are counted, not refused. */
-export async function removeFromList(ctx: Ctx, listId: string, entityIds: readonly string[]): Promise<{ removed: number; notPresent: number }> {
+/**
+ * Removes records from a list (also used by the remove_from_list action); ids not on the list are counted, not refused.
+ */
+export async function removeFromList(
+  ctx: Ctx,
+  listId: string,
+  entityIds: readonly string[],
+): Promise<{ removed: number; notPresent: number }> {
   const list = await getList(ctx, listId);
   const ids = [...new Set(entityIds)];
   const items = await ctx.em.find(ListItem, { listId, entityId: { $in: ids } });
   await inTransaction(ctx, async () => {
     for (const item of items) {
       ctx.em.remove(item);
-      emit(ctx, { type: 'list_item_removed', entityType: list.entityType, entityId: item.entityId, payload: { listId, listName: list.name, entityType: list.entityType, entityId: item.entityId } });
+      emit(ctx, {
+        type: 'list_item_removed',
+        entityType: list.entityType,
+        entityId: item.entityId,
+        payload: { listId, listName: list.name, entityType: list.entityType, entityId: item.entityId },
+      });
     }
   });
   return { removed: items.length, notPresent: ids.length - items.length };

@@ -27,25 +27,49 @@ export async function findAvatar(
   deps: { avatarLookupUrl: string | null; allowHosts: readonly string[]; images: ImageResolver; fetch?: SafeFetch },
 ): Promise<AvatarResult> {
   const person = await getPerson(ctx, id);
-  if (person.avatar) return { status: 'already_filled', hint: 'the person already has an avatar; clear it (PUT avatar "") to look it up again', source: null, person: serializePerson(person) };
-  const emails = person.emails.map((e) => e.email.trim().toLowerCase()).filter(Boolean).slice(0, MAX_EMAILS);
-  const notFound = (hint: string): AvatarResult => ({ status: 'not_found', hint, source: null, person: serializePerson(person) });
-  if (!deps.avatarLookupUrl) return notFound('public avatar lookups are switched off (AVATAR_LOOKUP_URL=off); upload an avatar with PUT /people/:id');
-  if (!emails.length) return notFound('the person has no e-mail address to look an avatar up by; add one or upload an avatar');
+  if (person.avatar)
+    return {
+      status: 'already_filled',
+      hint: 'the person already has an avatar; clear it (PUT avatar "") to look it up again',
+      source: null,
+      person: serializePerson(person),
+    };
+  const emails = person.emails
+    .map((e) => e.email.trim().toLowerCase())
+    .filter(Boolean)
+    .slice(0, MAX_EMAILS);
+  const notFound = (hint: string): AvatarResult => ({
+    status: 'not_found',
+    hint,
+    source: null,
+    person: serializePerson(person),
+  });
+  if (!deps.avatarLookupUrl)
+    return notFound(
+      'public avatar lookups are switched off (AVATAR_LOOKUP_URL=off); upload an avatar with PUT /people/:id',
+    );
+  if (!emails.length)
+    return notFound('the person has no e-mail address to look an avatar up by; add one or upload an avatar');
   const fetch = deps.fetch ?? defaultFetch;
   for (const email of emails) {
     const hash = createHash('md5').update(email).digest('hex');
     const url = `${deps.avatarLookupUrl}/avatar/${hash}?d=404&s=256`;
     let res;
     try {
-      res = await fetch(url, { headers: { accept: 'image/png, image/jpeg, image/gif, image/webp' }, timeoutMs: AVATAR_TIMEOUT_MS, maxBytes: MAX_IMAGE_BYTES, allowHosts: deps.allowHosts });
+      res = await fetch(url, {
+        headers: { accept: 'image/png, image/jpeg, image/gif, image/webp' },
+        timeoutMs: AVATAR_TIMEOUT_MS,
+        maxBytes: MAX_IMAGE_BYTES,
+        allowHosts: deps.allowHosts,
+      });
     } catch (err) {
       if (err instanceof DomainError && err.code === 'too_large') continue;
       if (err instanceof DomainError) throw new DomainError('upstream_failed', `avatar lookup: ${err.message}`);
       throw err;
     }
     if (res.status === 404) continue;
-    if (res.status < 200 || res.status >= 300) throw new DomainError('upstream_failed', `avatar service answered ${res.status}`);
+    if (res.status < 200 || res.status >= 300)
+      throw new DomainError('upstream_failed', `avatar service answered ${res.status}`);
     let dataUrl: string;
     try {
       const type = imageTypeOf(res.headers['content-type'] ?? '', 'avatar service');
@@ -54,8 +78,18 @@ export async function findAvatar(
     } catch {
       continue;
     }
-    const view = (await updatePerson(ctx, id, { avatar: dataUrl }, { preview: false, images: deps.images })) as Record<string, unknown>;
-    return { status: 'updated', hint: 'avatar set from the public profile picture of the person\'s e-mail address', source: 'gravatar', person: view };
+    const view = (await updatePerson(ctx, id, { avatar: dataUrl }, { preview: false, images: deps.images })) as Record<
+      string,
+      unknown
+    >;
+    return {
+      status: 'updated',
+      hint: "avatar set from the public profile picture of the person's e-mail address",
+      source: 'gravatar',
+      person: view,
+    };
   }
-  return notFound(`no public avatar for the person's e-mail address${emails.length > 1 ? 'es' : ''}; upload one with PUT /people/:id`);
+  return notFound(
+    `no public avatar for the person's e-mail address${emails.length > 1 ? 'es' : ''}; upload one with PUT /people/:id`,
+  );
 }

@@ -26,7 +26,10 @@ export interface LookupResult {
 const none: LookupResult = { data: null, matched: false, matchedOn: null };
 
 /** The oldest company with the profile link, else with the website (or e-mail) domain. */
-export async function findCompanyByKeys(ctx: Ctx, keys: { profile?: NormalizedProfile; domain?: string }): Promise<{ company: Company; matchedOn: 'profile' | 'domain' } | null> {
+export async function findCompanyByKeys(
+  ctx: Ctx,
+  keys: { profile?: NormalizedProfile; domain?: string },
+): Promise<{ company: Company; matchedOn: 'profile' | 'domain' } | null> {
   const opts = { orderBy: { createdAt: 'asc' as const } };
   if (keys.profile) {
     const company = await ctx.em.findOne(Company, { profileUrl: keys.profile.url }, opts);
@@ -41,7 +44,10 @@ export async function findCompanyByKeys(ctx: Ctx, keys: { profile?: NormalizedPr
   return null;
 }
 
-export async function lookupCompany(ctx: Ctx, keys: { profile?: NormalizedProfile; domain?: string }): Promise<LookupResult> {
+export async function lookupCompany(
+  ctx: Ctx,
+  keys: { profile?: NormalizedProfile; domain?: string },
+): Promise<LookupResult> {
   const hit = await findCompanyByKeys(ctx, keys);
   return hit ? { data: serializeCompany(hit.company), matched: true, matchedOn: hit.matchedOn } : none;
 }

@@ -16,25 +16,37 @@ export const profileUrlField = z
     }
     return profile.url;
   })
-  .describe('professional-network profile URL; stored in canonical form (https, no www or locale sub-domain, no query)');
+  .describe(
+    'professional-network profile URL; stored in canonical form (https, no www or locale sub-domain, no query)',
+  );
 
-const profileQuery = z.string().trim().min(1).max(2048).transform((value, ctx) => {
-  const profile = normalizeProfileUrl(value);
-  if (!profile) {
-    ctx.addIssue({ code: 'custom', message: 'must be a profile URL such as https://www.linkedin.com/in/jane-doe' });
-    return z.NEVER;
-  }
-  return profile;
-});
+const profileQuery = z
+  .string()
+  .trim()
+  .min(1)
+  .max(2048)
+  .transform((value, ctx) => {
+    const profile = normalizeProfileUrl(value);
+    if (!profile) {
+      ctx.addIssue({ code: 'custom', message: 'must be a profile URL such as https://www.linkedin.com/in/jane-doe' });
+      return z.NEVER;
+    }
+    return profile;
+  });
 
-const domainQuery = z.string().trim().min(1).max(2048).transform((value, ctx) => {
-  const domain = normalizeDomain(value);
-  if (!domain) {
-    ctx.addIssue({ code: 'custom', message: 'must be a domain or URL such as acme.dk' });
-    return z.NEVER;
-  }
-  return domain;
-});
+const domainQuery = z
+  .string()
+  .trim()
+  .min(1)
+  .max(2048)
+  .transform((value, ctx) => {
+    const domain = normalizeDomain(value);
+    if (!domain) {
+      ctx.addIssue({ code: 'custom', message: 'must be a domain or URL such as acme.dk' });
+      return z.NEVER;
+    }
+    return domain;
+  });
 
 export const companyLookupQuery = z
   .strictObject({
@@ -43,7 +55,9 @@ export const companyLookupQuery = z
   })
   .refine((q) => q.profile || q.domain, { message: 'give profile or domain', path: ['profile'] });
 
-export const personLookupQuery = z.strictObject({ profile: profileQuery.describe('professional-network profile URL of the person') });
+export const personLookupQuery = z.strictObject({
+  profile: profileQuery.describe('professional-network profile URL of the person'),
+});
 
 export const cvrMatchQuery = z
   .strictObject({
@@ -51,4 +65,7 @@ export const cvrMatchQuery = z
     domain: domainQuery.optional().describe('web domain or URL'),
     name: z.string().trim().min(1).max(300).optional().describe('exact company name (case-insensitive)'),
   })
-  .refine((q) => q.profile || q.domain || q.name, { message: 'give at least one of profile, domain, name', path: ['profile'] });
+  .refine((q) => q.profile || q.domain || q.name, {
+    message: 'give at least one of profile, domain, name',
+    path: ['profile'],
+  });

@@ -5,10 +5,48 @@
 
 /** Mail providers whose domain says nothing about the company behind an address. */
 export const FREE_MAIL_DOMAINS: ReadonlySet<string> = new Set([
-  'gmail.com', 'googlemail.com', 'hotmail.com', 'hotmail.dk', 'hotmail.co.uk', 'outlook.com', 'outlook.dk', 'live.com', 'live.dk',
-  'msn.com', 'yahoo.com', 'yahoo.dk', 'yahoo.co.uk', 'ymail.com', 'icloud.com', 'me.com', 'mac.com', 'aol.com', 'gmx.com', 'gmx.net',
-  'gmx.de', 'web.de', 'mail.com', 'protonmail.com', 'proton.me', 'pm.me', 'zoho.com', 'yandex.com', 'yandex.ru', 'mail.ru',
-  'jubii.dk', 'mail.dk', 'tdcadsl.dk', 'stofanet.dk', 'get2net.dk', 'youmail.dk', 'c.dk', 'privat.dk', 'telia.com', 'online.no', 'qq.com', '163.com',
+  'gmail.com',
+  'googlemail.com',
+  'hotmail.com',
+  'hotmail.dk',
+  'hotmail.co.uk',
+  'outlook.com',
+  'outlook.dk',
+  'live.com',
+  'live.dk',
+  'msn.com',
+  'yahoo.com',
+  'yahoo.dk',
+  'yahoo.co.uk',
+  'ymail.com',
+  'icloud.com',
+  'me.com',
+  'mac.com',
+  'aol.com',
+  'gmx.com',
+  'gmx.net',
+  'gmx.de',
+  'web.de',
+  'mail.com',
+  'protonmail.com',
+  'proton.me',
+  'pm.me',
+  'zoho.com',
+  'yandex.com',
+  'yandex.ru',
+  'mail.ru',
+  'jubii.dk',
+  'mail.dk',
+  'tdcadsl.dk',
+  'stofanet.dk',
+  'get2net.dk',
+  'youmail.dk',
+  'c.dk',
+  'privat.dk',
+  'telia.com',
+  'online.no',
+  'qq.com',
+  '163.com',
 ]);
 
 const DOMAIN_RE = /^(?=.{1,253}$)(?:[a-z0-9](?:[a-z0-9-]{0,61}[a-z0-9])?\.)+[a-z][a-z0-9-]{0,62}$/;
@@ -23,7 +61,10 @@ export function normalizeDomain(input: string | null | undefined): string | null
   if (!value) return null;
   value = value.replace(/^[a-z][a-z0-9+.-]*:\/\//, '');
   value = value.replace(/^[^/?#]*@/, '');
-  value = value.replace(/[/?#].*$/, '').replace(/:\d*$/, '').replace(/\.$/, '');
+  value = value
+    .replace(/[/?#].*$/, '')
+    .replace(/:\d*$/, '')
+    .replace(/\.$/, '');
   value = value.replace(/^www\d?\./, '');
   return DOMAIN_RE.test(value) ? value : null;
 }
@@ -51,7 +92,8 @@ export interface NormalizedProfile {
 
 /**
  * A professional-network profile URL in canonical form. For the professional network the locale
- * sub-domain (dk., de.) and extra path parts (/about, /posts) are dropped: `https://dk.linkedin.com/company/Acme/about/`
+ * sub-domain (dk., de.) and extra path parts (/about, /posts) are dropped:
+ * `https://dk.linkedin.com/company/Acme/about/`
  * and `linkedin.com/company/acme` are the same profile. Null when the value is not a profile URL.
  */
 export function normalizeProfileUrl(input: string | null | undefined): NormalizedProfile | null {
@@ -66,15 +108,21 @@ export function normalizeProfileUrl(input: string | null | undefined): Normalize
     return null;
   }
   if (url.protocol !== 'https:' && url.protocol !== 'http:') return null;
-  let host = url.hostname.toLowerCase().replace(/\.$/, '').replace(/^www\./, '');
+  let host = url.hostname
+    .toLowerCase()
+    .replace(/\.$/, '')
+    .replace(/^www\./, '');
   if (!DOMAIN_RE.test(host)) return null;
-  let segments = url.pathname.split('/').filter(Boolean).map((s) => {
-    try {
-      return decodeURIComponent(s).toLowerCase();
-    } catch {
-      return s.toLowerCase();
-    }
-  });
+  let segments = url.pathname
+    .split('/')
+    .filter(Boolean)
+    .map((s) => {
+      try {
+        return decodeURIComponent(s).toLowerCase();
+      } catch {
+        return s.toLowerCase();
+      }
+    });
   const network = Object.keys(PROFILE_HOSTS).find((h) => host === h || host.endsWith(`.${h}`));
   let kind: NormalizedProfile['kind'] = null;
   if (network) {

@@ -13,20 +13,31 @@ export interface RegistryMatch {
   companyId: string | null;
 }
 
-const sameName = (a: string, b: string): boolean => a.trim().toLocaleLowerCase('da') === b.trim().toLocaleLowerCase('da');
+const sameName = (a: string, b: string): boolean =>
+  a.trim().toLocaleLowerCase('da') === b.trim().toLocaleLowerCase('da');
 
-const registryDomain = (r: RegistryCompany): string | null => (r.website ? new URL(r.website).hostname : emailDomain(r.email));
+const registryDomain = (r: RegistryCompany): string | null =>
+  r.website ? new URL(r.website).hostname : emailDomain(r.email);
 
 /**
  * The registry company for a profile, a domain or an exact name. A profile or domain first finds
  * the workspace company and uses its registry number; a name must match exactly (case aside); a
  * bare domain searches the registry and counts only when the registry's web or e-mail domain is it.
  */
-export async function matchRegistry(ctx: Ctx, registry: CompanyRegistry, q: { profile?: NormalizedProfile; domain?: string; name?: string }): Promise<RegistryMatch> {
+export async function matchRegistry(
+  ctx: Ctx,
+  registry: CompanyRegistry,
+  q: { profile?: NormalizedProfile; domain?: string; name?: string },
+): Promise<RegistryMatch> {
   if (!registry.configured) await registry.find({ search: '' });
   const local = q.profile || q.domain ? await findCompanyByKeys(ctx, q) : null;
   const companyId = local?.company._id ?? null;
-  const hit = (data: RegistryCompany, matchedOn: RegistryMatch['matchedOn']): RegistryMatch => ({ data, matched: true, matchedOn, companyId });
+  const hit = (data: RegistryCompany, matchedOn: RegistryMatch['matchedOn']): RegistryMatch => ({
+    data,
+    matched: true,
+    matchedOn,
+    companyId,
+  });
   if (local?.company.cvr) {
     const r = await registry.find({ cvr: local.company.cvr });
     if (r) return hit(r, 'cvr');

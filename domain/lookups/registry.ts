@@ -70,7 +70,10 @@ export function parseRegistryAnswer(json: unknown): RegistryCompany | null {
  * shape (`vat`, `name`, `address`, `zipcode`, `city`, `phone`, `email`, `industrydesc`,
  * `employees`; optional `website`, `logo`, `linkedin`). 404 or `{ "error": … }` = no match.
  */
-export function createHttpRegistry(settings: LookupEnv, options: { allowHosts?: readonly string[]; fetch?: SafeFetch } = {}): CompanyRegistry {
+export function createHttpRegistry(
+  settings: LookupEnv,
+  options: { allowHosts?: readonly string[]; fetch?: SafeFetch } = {},
+): CompanyRegistry {
   if (!settings.cvrApiUrl) {
     return {
       configured: false,
@@ -94,21 +97,33 @@ export function createHttpRegistry(settings: LookupEnv, options: { allowHosts?: 
       let res;
       try {
         res = await fetch(url.href, {
-          headers: { accept: 'application/json', 'user-agent': 'crm-workspace-api registry lookup', ...(settings.cvrApiToken ? { authorization: `Bearer ${settings.cvrApiToken}` } : {}) },
+          headers: {
+            accept: 'application/json',
+            'user-agent': 'crm-workspace-api registry lookup',
+            ...(settings.cvrApiToken ? { authorization: `Bearer ${settings.cvrApiToken}` } : {}),
+          },
           timeoutMs: REGISTRY_TIMEOUT_MS,
           maxBytes: REGISTRY_MAX_BYTES,
           allowHosts: options.allowHosts,
         });
       } catch (err) {
         if (err instanceof DomainError && err.code === 'validation') {
-          throw new DomainError('not_configured', `company registry is misconfigured: ${err.message} (add the host to OUTBOUND_ALLOW_HOSTS if it is private)`);
+          throw new DomainError(
+            'not_configured',
+            `company registry is misconfigured: ${err.message} (add the host to OUTBOUND_ALLOW_HOSTS if it is private)`,
+          );
         }
         if (err instanceof DomainError) throw new DomainError('upstream_failed', `company registry: ${err.message}`);
         throw err;
       }
       if (res.status === 404) return null;
-      if (res.status === 401 || res.status === 403) throw new DomainError('not_configured', `company registry refused the credentials (${res.status}): check CVR_API_TOKEN`);
-      if (res.status < 200 || res.status >= 300) throw new DomainError('upstream_failed', `company registry answered ${res.status}`);
+      if (res.status === 401 || res.status === 403)
+        throw new DomainError(
+          'not_configured',
+          `company registry refused the credentials (${res.status}): check CVR_API_TOKEN`,
+        );
+      if (res.status < 200 || res.status >= 300)
+        throw new DomainError('upstream_failed', `company registry answered ${res.status}`);
       let json: unknown;
       try {
         json = JSON.parse(res.body.toString('utf8'));

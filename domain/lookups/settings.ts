@@ -20,4 +20,5 @@ export function lookupEnv(env: NodeJS.ProcessEnv): LookupEnv {
   };
 }
 
-export const REGISTRY_NOT_CONFIGURED = 'company registry lookups are not configured: set CVR_API_URL (and CVR_API_TOKEN when the registry needs a key)';
+export const REGISTRY_NOT_CONFIGURED =
+  'company registry lookups are not configured: set CVR_API_URL (and CVR_API_TOKEN when the registry needs a key)';

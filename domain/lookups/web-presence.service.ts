@@ -19,7 +19,11 @@ export interface WebPresenceResult {
 /** The company domain most of the company's people write from (free-mail domains ignored). */
 async function peopleEmailDomain(ctx: Ctx, companyId: string): Promise<string | null> {
   const links = await ctx.em.find(CompanyPerson, { companyId }, { fields: ['personId'], limit: 500 });
-  const people = await ctx.em.find(Person, { $or: [{ companyId }, { _id: { $in: links.map((l) => l.personId) } }] }, { fields: ['emails'], limit: 500 });
+  const people = await ctx.em.find(
+    Person,
+    { $or: [{ companyId }, { _id: { $in: links.map((l) => l.personId) } }] },
+    { fields: ['emails'], limit: 500 },
+  );
   const counts = new Map<string, number>();
   for (const person of people) {
     for (const { email } of person.emails) {
@@ -30,7 +34,10 @@ async function peopleEmailDomain(ctx: Ctx, companyId: string): Promise<string | 
   return [...counts.entries()].sort((a, b) => b[1] - a[1] || a[0].localeCompare(b[0]))[0]?.[0] ?? null;
 }
 
-async function fromRegistry(registry: CompanyRegistry, company: { cvr?: string | null; name: string }): Promise<RegistryCompany | null> {
+async function fromRegistry(
+  registry: CompanyRegistry,
+  company: { cvr?: string | null; name: string },
+): Promise<RegistryCompany | null> {
   if (company.cvr) return registry.find({ cvr: company.cvr });
   const r = await registry.find({ name: company.name });
   return r && r.name.trim().toLowerCase() === company.name.trim().toLowerCase() ? r : null;
@@ -41,11 +48,21 @@ async function fromRegistry(registry: CompanyRegistry, company: { cvr?: string |
  * comes from the company's own e-mail domain, else its people's, else the registry; logo and
  * profile link come from the registry when it knows them.
  */
-export async function findWebPresence(ctx: Ctx, id: string, deps: { registry: CompanyRegistry; images: ImageResolver }): Promise<WebPresenceResult> {
+export async function findWebPresence(
+  ctx: Ctx,
+  id: string,
+  deps: { registry: CompanyRegistry; images: ImageResolver },
+): Promise<WebPresenceResult> {
   const company = await getCompany(ctx, id);
   const missing = (['website', 'logoUrl', 'profileUrl'] as const).filter((f) => !company[f]);
   if (!missing.length) {
-    return { status: 'already_filled', hint: 'website, logo and profile link are already set; clear one (PUT with "") to look it up again', filled: [], sources: {}, company: serializeCompany(company) };
+    return {
+      status: 'already_filled',
+      hint: 'website, logo and profile link are already set; clear one (PUT with "") to look it up again',
+      filled: [],
+      sources: {},
+      company: serializeCompany(company),
+    };
   }
   const found: Partial<Record<Field, string>> = {};
   const sources: Partial<Record<Field, Source>> = {};
@@ -63,7 +80,11 @@ export async function findWebPresence(ctx: Ctx, id: string, deps: { registry: Co
       try {
         const r = await fromRegistry(deps.registry, company);
         const domain = r?.website ? null : emailDomain(r?.email);
-        const candidates: Partial<Record<Field, string | null>> = { website: r?.website ?? (isCompanyDomain(domain) ? `https://${domain}` : null), logoUrl: r?.logoUrl, profileUrl: r?.profileUrl };
+        const candidates: Partial<Record<Field, string | null>> = {
+          website: r?.website ?? (isCompanyDomain(domain) ? `https://${domain}` : null),
+          logoUrl: r?.logoUrl,
+          profileUrl: r?.profileUrl,
+        };
         for (const field of missing) {
           const value = candidates[field];
           if (!found[field] && value) {
@@ -71,7 +92,12 @@ export async function findWebPresence(ctx: Ctx, id: string, deps: { registry: Co
             sources[field] = 'registry';
           }
         }
-        if (!r) notes.push(company.cvr ? `the registry does not know CVR ${company.cvr}` : 'the registry has no company with exactly this name; set the cvr field for an exact match');
+        if (!r)
+          notes.push(
+            company.cvr
+              ? `the registry does not know CVR ${company.cvr}`
+              : 'the registry has no company with exactly this name; set the cvr field for an exact match',
+          );
       } catch (err) {
         if (!(err instanceof DomainError) || err.code !== 'upstream_failed') throw err;
         notes.push(`the company registry could not be reached (${err.message}); try again later`);
@@ -90,12 +116,21 @@ export async function findWebPresence(ctx: Ctx, id: string, deps: { registry: Co
   }
   const filled = (Object.keys(found) as Field[]).filter((f) => found[f]);
   if (!filled.length) {
-    const hint = ['nothing found from the company\'s or its people\'s e-mail domains (free-mail domains are ignored)', ...notes, 'or set the fields by hand'].join('; ');
+    const hint = [
+      "nothing found from the company's or its people's e-mail domains (free-mail domains are ignored)",
+      ...notes,
+      'or set the fields by hand',
+    ].join('; ');
     return { status: 'not_found', hint, filled: [], sources: {}, company: serializeCompany(company) };
   }
   // Logo is already a workspace image URL: the resolver accepts it back unchanged.
-  const view = (await updateCompany(ctx, id, found, { preview: false, images: deps.images })) as Record<string, unknown>;
+  const view = (await updateCompany(ctx, id, found, { preview: false, images: deps.images })) as Record<
+    string,
+    unknown
+  >;
   const stillMissing = missing.filter((f) => !found[f]);
-  const hint = stillMissing.length ? [`filled ${filled.join(', ')}; still empty: ${stillMissing.join(', ')}`, ...notes].join('; ') : `filled ${filled.join(', ')}; check the values on the company`;
+  const hint = stillMissing.length
+    ? [`filled ${filled.join(', ')}; still empty: ${stillMissing.join(', ')}`, ...notes].join('; ')
+    : `filled ${filled.join(', ')}; check the values on the company`;
   return { status: 'updated', hint, filled, sources, company: view };
 }

@@ -24,7 +24,8 @@ export function emailProblem(address: string): string | null {
   const labels = address.slice(at + 1).split('.');
   if (local.length > MAX_LOCAL_PART) return `local part must be at most ${MAX_LOCAL_PART} characters`;
   if (!LOCAL.test(local)) return 'is not an e-mail address';
-  if (labels.length < 2 || !labels.every((l) => LABEL.test(l)) || !TLD.test(labels[labels.length - 1]!)) return 'is not an e-mail address';
+  if (labels.length < 2 || !labels.every((l) => LABEL.test(l)) || !TLD.test(labels[labels.length - 1]!))
+    return 'is not an e-mail address';
   return null;
 }
 
@@ -55,7 +56,8 @@ export function normalizePhoneNumber(raw: string, defaultCountryCode?: string): 
   if (s.startsWith('00')) s = `+${s.slice(2)}`;
   if (!/^\+?\d+$/.test(s)) return { error: 'is not a phone number' };
   if (!s.startsWith('+')) {
-    if (!defaultCountryCode) return { error: 'must be an international number starting with + or 00 (e.g. +4512345678)' };
+    if (!defaultCountryCode)
+      return { error: 'must be an international number starting with + or 00 (e.g. +4512345678)' };
     s = `+${defaultCountryCode}${s.replace(/^0/, '')}`;
   }
   if (!/^\+[1-9]\d{6,14}$/.test(s)) return { error: 'must be an E.164 number: + and 7 to 15 digits' };
@@ -72,7 +74,9 @@ export function normalizeSmsSender(raw: string, defaultCountryCode?: string): { 
     const phone = normalizePhoneNumber(s, defaultCountryCode);
     return 'phone' in phone ? { from: phone.phone } : phone;
   }
-  if (s.length > MAX_SENDER_ID) return { error: `an alphanumeric sender id must be at most ${MAX_SENDER_ID} characters` };
-  if (!/^[A-Za-z0-9 ._&-]+$/.test(s)) return { error: 'an alphanumeric sender id may only contain letters A-Z, digits, space and . _ & -' };
+  if (s.length > MAX_SENDER_ID)
+    return { error: `an alphanumeric sender id must be at most ${MAX_SENDER_ID} characters` };
+  if (!/^[A-Za-z0-9 ._&-]+$/.test(s))
+    return { error: 'an alphanumeric sender id may only contain letters A-Z, digits, space and . _ & -' };
   return { from: s };
 }

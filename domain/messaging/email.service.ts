@@ -3,14 +3,29 @@ import { DomainError, validation } from '../errors';
 import { formatMailbox, parseMailbox } from './addresses';
 import { htmlToText, truncate } from './html-text';
 import {
-  checkIdempotencyKey, checkLinks, claimOutbound, findSent, MESSAGE_SOURCES, recordFailure, recordSent,
-  type MessageLinks, type MessageSource, type OutboundRow,
+  checkIdempotencyKey,
+  checkLinks,
+  claimOutbound,
+  findSent,
+  MESSAGE_SOURCES,
+  recordFailure,
+  recordSent,
+  type MessageLinks,
+  type MessageSource,
+  type OutboundRow,
 } from './outbound.service';
 import type { EmailTransport, Mailbox } from './ports';
 import type { AccountTransports } from '../email/account-transports';
 import { addTracking, type TrackingConfig } from '../email/tracking';
 import { accountForSend } from '../email/email-accounts.service';
-import { emailEventPayload, markEmailSent, recordOutboundEmail, setEmailStatus, threadOfReply, type ThreadPlacement } from '../email/email-records';
+import {
+  emailEventPayload,
+  markEmailSent,
+  recordOutboundEmail,
+  setEmailStatus,
+  threadOfReply,
+  type ThreadPlacement,
+} from '../email/email-records';
 import { inTransaction } from '../shared/tx';
 import { EMAIL_NOT_CONFIGURED } from './settings';
 
@@ -118,7 +133,8 @@ export function validateEmail(input: SendEmailInput, defaultFrom: string | undef
   const to = mailboxes('to', input.to, true);
   const cc = mailboxes('cc', input.cc, false);
   const bcc = mailboxes('bcc', input.bcc, false);
-  if (to.length + cc.length + bcc.length > MAX_EMAIL_RECIPIENTS) throw validation(`to: at most ${MAX_EMAIL_RECIPIENTS} recipients (to, cc and bcc together)`);
+  if (to.length + cc.length + bcc.length > MAX_EMAIL_RECIPIENTS)
+    throw validation(`to: at most ${MAX_EMAIL_RECIPIENTS} recipients (to, cc and bcc together)`);
   if (typeof input.subject !== 'string' || !input.subject.trim()) throw validation('subject: is required');
   if (/[\r\n]/.test(input.subject)) throw validation('subject: must not contain line breaks');
   const subject = input.subject.trim();
@@ -127,13 +143,26 @@ export function validateEmail(input: SendEmailInput, defaultFrom: string | undef
   const text = input.text?.length ? input.text : undefined;
   if (!html?.trim() && !text?.trim()) throw validation('html: html or text is required');
   const size = Buffer.byteLength(html ?? '') + Buffer.byteLength(text ?? '');
-  if (size > MAX_EMAIL_BODY_BYTES) throw validation(`html: the body (html and text together) must be at most ${MAX_EMAIL_BODY_BYTES} bytes`);
+  if (size > MAX_EMAIL_BODY_BYTES)
+    throw validation(`html: the body (html and text together) must be at most ${MAX_EMAIL_BODY_BYTES} bytes`);
   const source = input.source ?? 'api';
   if (!MESSAGE_SOURCES.includes(source)) throw validation(`source: must be one of ${MESSAGE_SOURCES.join(', ')}`);
   const from = single('from', input.from ?? defaultFrom);
-  if (!from) throw new DomainError('not_configured', `${EMAIL_NOT_CONFIGURED} (no sender: MAIL_FROM is not set and the message names none)`);
+  if (!from)
+    throw new DomainError(
+      'not_configured',
+      `${EMAIL_NOT_CONFIGURED} (no sender: MAIL_FROM is not set and the message names none)`,
+    );
   return {
-    from, to, cc, bcc, replyTo: single('replyTo', input.replyTo), subject, html, text, source,
+    from,
+    to,
+    cc,
+    bcc,
+    replyTo: single('replyTo', input.replyTo),
+    subject,
+    html,
+    text,
+    source,
     idempotencyKey: checkIdempotencyKey(input.idempotencyKey),
   };
 }
@@ -141,22 +170,42 @@ export function validateEmail(input: SendEmailInput, defaultFrom: string | undef
 function replayOf(row: OutboundRow): SentEmail {
   const result = row.result ?? {};
   return {
-    emailId: row._id, outboundMessageId: row._id, activityId: row.activityId, messageId: row.providerMessageId ?? '', status: 'sent', replayed: true,
-    accepted: (result.accepted as string[] | undefined) ?? [], rejected: (result.rejected as string[] | undefined) ?? [],
+    emailId: row._id,
+    outboundMessageId: row._id,
+    activityId: row.activityId,
+    messageId: row.providerMessageId ?? '',
+    status: 'sent',
+    replayed: true,
+    accepted: (result.accepted as string[] | undefined) ?? [],
+    rejected: (result.rejected as string[] | undefined) ?? [],
   };
 }
 
 /** Message-ID header from the outbound id: the same on every attempt of one message. */
-const messageIdFor = (outboundId: string, from: Mailbox): string => `<${outboundId}@${from.address.slice(from.address.lastIndexOf('@') + 1)}>`;
+const messageIdFor = (outboundId: string, from: Mailbox): string =>
+  `<${outboundId}@${from.address.slice(from.address.lastIndexOf('@') + 1)}>`;
 
 /** Where the sender, transport and thread of a send come from. */
-async function prepare(ctx: Ctx, input: SendEmailInput, deps: EmailDeps): Promise<{ transport: EmailTransport; defaultFrom?: string; accountId: string | null; thread: ThreadPlacement | null }> {
+async function prepare(
+  ctx: Ctx,
+  input: SendEmailInput,
+  deps: EmailDeps,
+): Promise<{
+  transport: EmailTransport;
+  defaultFrom?: string;
+  accountId: string | null;
+  thread: ThreadPlacement | null;
+}> {
   let transport = deps.transport;
   let defaultFrom = deps.transport.defaultFrom;
   let accountId: string | null = null;
   if (input.accountId !== undefined) {
     const account = await accountForSend(ctx, input.accountId, { asUser: input.accountAccess === 'user' });
-    if (!deps.accounts) throw new DomainError('not_configured', 'sending from connected e-mail accounts is not available in this process');
+    if (!deps.accounts)
+      throw new DomainError(
+        'not_configured',
+        'sending from connected e-mail accounts is not available in this process',
+      );
     const resolved = deps.accounts.forAccount(account);
     transport = resolved.transport;
     defaultFrom = formatMailbox(resolved.from);
@@ -175,7 +224,11 @@ async function prepare(ctx: Ctx, input: SendEmailInput, deps: EmailDeps): Promis
  * sender), at most once per idempotencyKey. Must not run inside a transaction.
  */
 export async function sendEmail(ctx: Ctx, input: SendEmailInput, deps: EmailDeps): Promise<SentEmail> {
-  if ((input.trackOpens || input.trackClicks) && !deps.tracking) throw new DomainError('not_configured', 'open tracking needs CRM_SECRETS_KEY (the tracking links are signed with a key derived from it) and PUBLIC_BASE_URL');
+  if ((input.trackOpens || input.trackClicks) && !deps.tracking)
+    throw new DomainError(
+      'not_configured',
+      'open tracking needs CRM_SECRETS_KEY (the tracking links are signed with a key derived from it) and PUBLIC_BASE_URL',
+    );
   const prepared = await prepare(ctx, input, deps);
   const mail = validateEmail(prepared.accountId ? { ...input, from: undefined } : input, prepared.defaultFrom);
   const done = await findSent(ctx, 'email', mail.idempotencyKey);
@@ -184,50 +237,106 @@ export async function sendEmail(ctx: Ctx, input: SendEmailInput, deps: EmailDeps
   await checkLinks(ctx, links);
   const addresses = (list: Mailbox[]) => list.map((m) => m.address);
   const metadata = {
-    from: formatMailbox(mail.from), to: addresses(mail.to), cc: addresses(mail.cc), bcc: addresses(mail.bcc), source: mail.source, messageId: null,
+    from: formatMailbox(mail.from),
+    to: addresses(mail.to),
+    cc: addresses(mail.cc),
+    bcc: addresses(mail.bcc),
+    source: mail.source,
+    messageId: null,
     ...(prepared.accountId ? { accountId: prepared.accountId } : {}),
   };
   const messageIdOf = (id: string) => messageIdFor(id, mail.from);
-  const claim = await claimOutbound(ctx, {
-    channel: 'email',
-    idempotencyKey: mail.idempotencyKey,
-    source: mail.source,
-    recipients: [...metadata.to, ...metadata.cc, ...metadata.bcc],
-    links,
-    activity: { summary: mail.subject, description: truncate(mail.text?.trim() || htmlToText(mail.html ?? ''), MAX_TIMELINE_TEXT), metadata },
-    onClaim: (c, claimed) => recordOutboundEmail(c, {
-      id: claimed.outboundId, activityId: claimed.activityId, at: claimed.at, accountId: prepared.accountId, mail, links,
-      messageId: messageIdOf(claimed.outboundId), thread: prepared.thread, sourceRef: input.sourceRef ?? null, trackOpens: input.trackOpens ?? false,
-    }),
-  }, deps.staleClaimMs);
+  const claim = await claimOutbound(
+    ctx,
+    {
+      channel: 'email',
+      idempotencyKey: mail.idempotencyKey,
+      source: mail.source,
+      recipients: [...metadata.to, ...metadata.cc, ...metadata.bcc],
+      links,
+      activity: {
+        summary: mail.subject,
+        description: truncate(mail.text?.trim() || htmlToText(mail.html ?? ''), MAX_TIMELINE_TEXT),
+        metadata,
+      },
+      onClaim: (c, claimed) =>
+        recordOutboundEmail(c, {
+          id: claimed.outboundId,
+          activityId: claimed.activityId,
+          at: claimed.at,
+          accountId: prepared.accountId,
+          mail,
+          links,
+          messageId: messageIdOf(claimed.outboundId),
+          thread: prepared.thread,
+          sourceRef: input.sourceRef ?? null,
+          trackOpens: input.trackOpens ?? false,
+        }),
+    },
+    deps.staleClaimMs,
+  );
   const { row } = claim;
   if (claim.kind === 'sent') return replayOf(row);
   await setEmailStatus(ctx, row._id, 'queued', null);
   let sent;
   try {
     sent = await prepared.transport.send({
-      from: mail.from, to: mail.to, cc: mail.cc, bcc: mail.bcc, replyTo: mail.replyTo,
-      subject: mail.subject, messageId: messageIdOf(row._id), text: mail.text,
-      html: mail.html && (input.trackOpens || input.trackClicks) && deps.tracking
-        ? addTracking(mail.html, deps.tracking, ctx.actor.workspaceId, row._id, { opens: input.trackOpens ?? false, clicks: input.trackClicks ?? input.trackOpens ?? false })
-        : mail.html,
+      from: mail.from,
+      to: mail.to,
+      cc: mail.cc,
+      bcc: mail.bcc,
+      replyTo: mail.replyTo,
+      subject: mail.subject,
+      messageId: messageIdOf(row._id),
+      text: mail.text,
+      html:
+        mail.html && (input.trackOpens || input.trackClicks) && deps.tracking
+          ? addTracking(mail.html, deps.tracking, ctx.actor.workspaceId, row._id, {
+              opens: input.trackOpens ?? false,
+              clicks: input.trackClicks ?? input.trackOpens ?? false,
+            })
+          : mail.html,
       ...(input.calendar ? { calendar: input.calendar } : {}),
       ...(prepared.thread ? { inReplyTo: prepared.thread.inReplyTo, references: prepared.thread.references } : {}),
     });
   } catch (err) {
     const toThrow = await recordFailure(ctx, row, err, 'email');
-    const outcome = toThrow instanceof DomainError && toThrow.code === 'upstream_failed' && (toThrow.details as { outcome?: string } | undefined)?.outcome === 'unknown' ? 'unknown' : 'failed';
+    const outcome =
+      toThrow instanceof DomainError &&
+      toThrow.code === 'upstream_failed' &&
+      (toThrow.details as { outcome?: string } | undefined)?.outcome === 'unknown'
+        ? 'unknown'
+        : 'failed';
     await setEmailStatus(ctx, row._id, outcome, err instanceof Error ? err.message : String(err));
     throw toThrow;
   }
   await inTransaction(ctx, async () => {
     const email = await markEmailSent(ctx, row._id, sent.messageId);
-    await recordSent(ctx, row, { providerMessageId: sent.messageId, result: { accepted: sent.accepted, rejected: sent.rejected } }, {
-      type: 'email_sent', entityType: 'email',
-      payload: email ? emailEventPayload(email) : { email: { _id: row._id, subject: mail.subject, to: metadata.to, messageId: sent.messageId }, links, source: mail.source },
-    });
+    await recordSent(
+      ctx,
+      row,
+      { providerMessageId: sent.messageId, result: { accepted: sent.accepted, rejected: sent.rejected } },
+      {
+        type: 'email_sent',
+        entityType: 'email',
+        payload: email
+          ? emailEventPayload(email)
+          : {
+              email: { _id: row._id, subject: mail.subject, to: metadata.to, messageId: sent.messageId },
+              links,
+              source: mail.source,
+            },
+      },
+    );
   });
   return {
-    emailId: row._id, outboundMessageId: row._id, activityId: row.activityId, messageId: sent.messageId, accepted: sent.accepted, rejected: sent.rejected, status: 'sent', replayed: false,
+    emailId: row._id,
+    outboundMessageId: row._id,
+    activityId: row.activityId,
+    messageId: sent.messageId,
+    accepted: sent.accepted,
+    rejected: sent.rejected,
+    status: 'sent',
+    replayed: false,
   };
 }

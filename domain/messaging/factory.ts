@@ -36,7 +36,11 @@ export function unconfiguredGateway(problem: string): SmsGateway {
 }
 
 /** The e-mail transport and SMS gateway the environment configures, or ones that say what to configure. */
-export function createMessagingDeps(config: Pick<AppConfig, 'mail' | 'sms' | 'outboundAllowHosts' | 'secretsKey'> & Partial<Pick<AppConfig, 'publicBaseUrl'>>, options: { fetch?: SafeFetch } = {}): MessagingDeps {
+export function createMessagingDeps(
+  config: Pick<AppConfig, 'mail' | 'sms' | 'outboundAllowHosts' | 'secretsKey'> &
+    Partial<Pick<AppConfig, 'publicBaseUrl'>>,
+  options: { fetch?: SafeFetch } = {},
+): MessagingDeps {
   const mail = smtpSettings(config.mail);
   const sms = smsSettings(config.sms);
   const smtp = 'settings' in mail ? createSmtpTransport(mail.settings) : null;
@@ -46,7 +50,10 @@ export function createMessagingDeps(config: Pick<AppConfig, 'mail' | 'sms' | 'ou
     accounts,
     tracking: key && config.publicBaseUrl ? { baseUrl: config.publicBaseUrl, key: trackingKey(key) } : null,
     transport: smtp ?? unconfiguredTransport('problem' in mail ? mail.problem : ''),
-    gateway: 'settings' in sms ? createHttpSmsGateway(sms.settings, { allowHosts: config.outboundAllowHosts, fetch: options.fetch }) : unconfiguredGateway(sms.problem),
+    gateway:
+      'settings' in sms
+        ? createHttpSmsGateway(sms.settings, { allowHosts: config.outboundAllowHosts, fetch: options.fetch })
+        : unconfiguredGateway(sms.problem),
     close: () => {
       smtp?.close();
       accounts.close();

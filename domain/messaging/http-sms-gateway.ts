@@ -74,16 +74,27 @@ export function createHttpSmsGateway(settings: SmsSettings, options: HttpSmsGate
         };
       }
       const permanent = res.status >= 400 && res.status < 500 && res.status !== 408 && res.status !== 429;
-      throw new DeliveryError(`SMS gateway ${origin} answered ${res.status}: ${answerDetail(res.body)}`, 'not_sent', permanent);
+      throw new DeliveryError(
+        `SMS gateway ${origin} answered ${res.status}: ${answerDetail(res.body)}`,
+        'not_sent',
+        permanent,
+      );
     },
   };
 }
 
 /** safeFetch failures: refused targets are configuration problems; no answer after sending is unknown. */
 function gatewayFetchError(err: unknown, origin: string): Error {
-  if (!(err instanceof DomainError)) return new DeliveryError(`SMS gateway ${origin} failed: ${String(err)}`, 'unknown', false);
-  if (err.code === 'validation') return new DomainError('not_configured', `SMS is misconfigured: ${err.message} (add the gateway host to OUTBOUND_ALLOW_HOSTS if it is private)`);
+  if (!(err instanceof DomainError))
+    return new DeliveryError(`SMS gateway ${origin} failed: ${String(err)}`, 'unknown', false);
+  if (err.code === 'validation')
+    return new DomainError(
+      'not_configured',
+      `SMS is misconfigured: ${err.message} (add the gateway host to OUTBOUND_ALLOW_HOSTS if it is private)`,
+    );
   if (err.code === 'too_large') return new DeliveryError(`SMS gateway ${origin}: ${err.message}`, 'unknown', false);
-  const refused = /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|DNS lookup failed|does not resolve/.test(err.message);
+  const refused = /ECONNREFUSED|ENOTFOUND|EHOSTUNREACH|ENETUNREACH|DNS lookup failed|does not resolve/.test(
+    err.message,
+  );
   return new DeliveryError(`SMS gateway ${origin}: ${err.message}`, refused ? 'not_sent' : 'unknown', false);
 }

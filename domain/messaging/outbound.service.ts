@@ -62,7 +62,10 @@ const LABEL: Record<OutboundChannel, string> = { email: 'e-mail', sms: 'SMS' };
 export function checkIdempotencyKey(key: string | undefined): string | null {
   if (key === undefined) return null;
   if (!key.length || key.length > MAX_IDEMPOTENCY_KEY || !/^[\x21-\x7e]+$/.test(key)) {
-    throw new DomainError('validation', `idempotencyKey: must be 1-${MAX_IDEMPOTENCY_KEY} printable ASCII characters without spaces`);
+    throw new DomainError(
+      'validation',
+      `idempotencyKey: must be 1-${MAX_IDEMPOTENCY_KEY} printable ASCII characters without spaces`,
+    );
   }
   return key;
 }
@@ -92,9 +95,22 @@ async function insertClaim(ctx: Ctx, draft: OutboundDraft): Promise<OutboundRow 
     const res = await ctx.em
       .createQueryBuilder(OutboundMessage)
       .insert({
-        _id: id, workspaceId: ctx.actor.workspaceId, channel: draft.channel, idempotencyKey: draft.idempotencyKey,
-        status: 'queued', source: draft.source, recipients: draft.recipients, activityId: id,
-        providerMessageId: null, result: null, error: null, attempts: 1, claimedAt: now, sentAt: null, createdAt: now, updatedAt: now,
+        _id: id,
+        workspaceId: ctx.actor.workspaceId,
+        channel: draft.channel,
+        idempotencyKey: draft.idempotencyKey,
+        status: 'queued',
+        source: draft.source,
+        recipients: draft.recipients,
+        activityId: id,
+        providerMessageId: null,
+        result: null,
+        error: null,
+        attempts: 1,
+        claimedAt: now,
+        sentAt: null,
+        createdAt: now,
+        updatedAt: now,
       })
       .onConflict(['workspaceId', 'idempotencyKey'])
       .ignore()
@@ -111,7 +127,9 @@ async function insertClaim(ctx: Ctx, draft: OutboundDraft): Promise<OutboundRow 
       dealId: draft.links.dealId ?? null,
       leadId: draft.links.leadId ?? null,
       ...mainRecord(draft.links),
-      noteRef: null, callRef: null, taskRef: null,
+      noteRef: null,
+      callRef: null,
+      taskRef: null,
       date: now,
       metadata: { ...draft.activity.metadata, outboundMessageId: id, status: 'queued' },
       userId: ctx.actor.userId,
@@ -119,15 +137,30 @@ async function insertClaim(ctx: Ctx, draft: OutboundDraft): Promise<OutboundRow 
     });
     await ctx.em.nativeUpdate(OutboundMessage, { _id: id }, { activityId: activity._id });
     draft.onClaim?.(ctx, { outboundId: id, activityId: activity._id, at: now });
-    emit(ctx, { type: 'activity_created', entityType: 'activity', entityId: activity._id, payload: { activity: serializeActivity(activity) } });
+    emit(ctx, {
+      type: 'activity_created',
+      entityType: 'activity',
+      entityId: activity._id,
+      payload: { activity: serializeActivity(activity) },
+    });
     return { _id: id, activityId: activity._id, status: 'queued', attempts: 1, providerMessageId: null, result: null };
   });
 }
 
 /** Sets the status (and more) of the outbound row and mirrors it into its timeline row, in one transaction. */
-async function setStatus(ctx: Ctx, row: OutboundRow, where: Record<string, unknown>, set: Record<string, unknown>, activityPatch: { metadata: Record<string, unknown>; summary?: string; description?: string | null }): Promise<boolean> {
+async function setStatus(
+  ctx: Ctx,
+  row: OutboundRow,
+  where: Record<string, unknown>,
+  set: Record<string, unknown>,
+  activityPatch: { metadata: Record<string, unknown>; summary?: string; description?: string | null },
+): Promise<boolean> {
   return inTransaction(ctx, async () => {
-    const changed = await ctx.em.nativeUpdate(OutboundMessage, { _id: row._id, ...where }, { ...set, updatedAt: new Date() });
+    const changed = await ctx.em.nativeUpdate(
+      OutboundMessage,
+      { _id: row._id, ...where },
+      { ...set, updatedAt: new Date() },
+    );
     if (!changed) return false;
     const activity = await ctx.em.findOne(Activity, { _id: row.activityId });
     if (activity) {
@@ -140,21 +173,42 @@ async function setStatus(ctx: Ctx, row: OutboundRow, where: Record<string, unkno
 }
 
 const rowOf = (m: OutboundMessage): OutboundRow => ({
-  _id: m._id, activityId: m.activityId, status: m.status, attempts: m.attempts, providerMessageId: m.providerMessageId ?? null, result: m.result ?? null,
+  _id: m._id,
+  activityId: m.activityId,
+  status: m.status,
+  attempts: m.attempts,
+  providerMessageId: m.providerMessageId ?? null,
+  result: m.result ?? null,
 });
 
-/** The stored result of a key already sent on this channel: a retry replays it before re-checking links that may since have changed. */
-export async function findSent(ctx: Ctx, channel: OutboundChannel, idempotencyKey: string | null): Promise<OutboundRow | null> {
+/**
+ * The stored result of a key already sent on this channel: a retry replays it before re-checking links that may since
+ * have changed.
+ */
+export async function findSent(
+  ctx: Ctx,
+  channel: OutboundChannel,
+  idempotencyKey: string | null,
+): Promise<OutboundRow | null> {
   if (!idempotencyKey) return null;
-  const existing = await ctx.em.findOne(OutboundMessage, { idempotencyKey, channel, status: 'sent' }, { refresh: true });
+  const existing = await ctx.em.findOne(
+    OutboundMessage,
+    { idempotencyKey, channel, status: 'sent' },
+    { refresh: true },
+  );
   return existing ? rowOf(existing) : null;
 }
 
 /** Claims the send for this key (see the module comment); throws 409 when it must not be sent now. */
-export async function claimOutbound(ctx: Ctx, draft: OutboundDraft, staleClaimMs = DEFAULT_STALE_CLAIM_MS): Promise<Claim> {
+export async function claimOutbound(
+  ctx: Ctx,
+  draft: OutboundDraft,
+  staleClaimMs = DEFAULT_STALE_CLAIM_MS,
+): Promise<Claim> {
   // The claim has to be committed before the provider sees the message; inside a caller's
   // transaction it would not be, and a concurrent retry could send a second copy.
-  if (ctx.em.isInTransaction()) throw new Error('messaging: send outside a transaction (the claim must commit before the provider is called)');
+  if (ctx.em.isInTransaction())
+    throw new Error('messaging: send outside a transaction (the claim must commit before the provider is called)');
   const label = LABEL[draft.channel];
   for (let round = 0; round < 3; round++) {
     const inserted = await insertClaim(ctx, draft);
@@ -163,30 +217,59 @@ export async function claimOutbound(ctx: Ctx, draft: OutboundDraft, staleClaimMs
     if (!existing) continue;
     const row = rowOf(existing);
     const key = draft.idempotencyKey;
-    if (existing.channel !== draft.channel) throw new DomainError('conflict', `idempotencyKey "${key}" was already used for an ${LABEL[existing.channel]}`);
+    if (existing.channel !== draft.channel)
+      throw new DomainError('conflict', `idempotencyKey "${key}" was already used for an ${LABEL[existing.channel]}`);
     if (existing.status === 'sent') return { kind: 'sent', row };
     if (existing.status === 'failed') {
       const now = new Date();
-      const reclaimed = await setStatus(ctx, row, { status: 'failed' },
-        { status: 'queued', claimedAt: now, attempts: existing.attempts + 1, error: null, recipients: draft.recipients },
-        { metadata: { ...draft.activity.metadata, status: 'queued', error: null }, summary: draft.activity.summary, description: draft.activity.description });
+      const reclaimed = await setStatus(
+        ctx,
+        row,
+        { status: 'failed' },
+        {
+          status: 'queued',
+          claimedAt: now,
+          attempts: existing.attempts + 1,
+          error: null,
+          recipients: draft.recipients,
+        },
+        {
+          metadata: { ...draft.activity.metadata, status: 'queued', error: null },
+          summary: draft.activity.summary,
+          description: draft.activity.description,
+        },
+      );
       if (reclaimed) return { kind: 'claimed', row: { ...row, status: 'queued', attempts: existing.attempts + 1 } };
       continue;
     }
     if (existing.status === 'queued') {
       const cutoff = new Date(Date.now() - staleClaimMs);
       if (existing.claimedAt > cutoff) {
-        throw new DomainError('conflict', `an ${label} with idempotencyKey "${key}" is being sent right now; retry later`, { status: 'queued', retryable: true });
+        throw new DomainError(
+          'conflict',
+          `an ${label} with idempotencyKey "${key}" is being sent right now; retry later`,
+          { status: 'queued', retryable: true },
+        );
       }
       const note = 'the attempt stopped before its outcome was recorded';
-      const marked = await setStatus(ctx, row, { status: 'queued', claimedAt: existing.claimedAt }, { status: 'unknown', error: note }, { metadata: { status: 'unknown', error: note } });
+      const marked = await setStatus(
+        ctx,
+        row,
+        { status: 'queued', claimedAt: existing.claimedAt },
+        { status: 'unknown', error: note },
+        { metadata: { status: 'unknown', error: note } },
+      );
       if (!marked) continue;
     }
-    throw new DomainError('invalid_state',
+    throw new DomainError(
+      'invalid_state',
       `the ${label} with idempotencyKey "${key}" may already have been sent (a previous attempt stopped after handing it to the provider and before recording the outcome); it is not sent again automatically`,
-      { status: 'unknown', outboundMessageId: existing._id, retryable: false });
+      { status: 'unknown', outboundMessageId: existing._id, retryable: false },
+    );
   }
-  throw new DomainError('conflict', `idempotencyKey "${draft.idempotencyKey}" is contended; retry later`, { retryable: true });
+  throw new DomainError('conflict', `idempotencyKey "${draft.idempotencyKey}" is contended; retry later`, {
+    retryable: true,
+  });
 }
 
 /** The provider accepted the message. Recorded even when the row was meanwhile marked unknown: it was sent. */
@@ -197,20 +280,49 @@ export async function recordSent(
   event: { type: 'email_sent' | 'sms_sent'; entityType: OutboundChannel; payload: Record<string, unknown> },
 ): Promise<void> {
   await inTransaction(ctx, async () => {
-    await setStatus(ctx, row, {}, { status: 'sent', providerMessageId: sent.providerMessageId, result: sent.result, error: null, sentAt: new Date() },
-      { metadata: { status: 'sent', messageId: sent.providerMessageId, error: null, ...sent.result } });
-    emit(ctx, { type: event.type, entityType: event.entityType, entityId: row._id, payload: { outboundMessageId: row._id, activityId: row.activityId, ...event.payload } });
+    await setStatus(
+      ctx,
+      row,
+      {},
+      {
+        status: 'sent',
+        providerMessageId: sent.providerMessageId,
+        result: sent.result,
+        error: null,
+        sentAt: new Date(),
+      },
+      { metadata: { status: 'sent', messageId: sent.providerMessageId, error: null, ...sent.result } },
+    );
+    emit(ctx, {
+      type: event.type,
+      entityType: event.entityType,
+      entityId: row._id,
+      payload: { outboundMessageId: row._id, activityId: row.activityId, ...event.payload },
+    });
   });
 }
 
 /** The provider failed: `failed` (may be sent again) or `unknown` (never again); returns the error to throw. */
-export async function recordFailure(ctx: Ctx, row: OutboundRow, err: unknown, channel: OutboundChannel): Promise<unknown> {
+export async function recordFailure(
+  ctx: Ctx,
+  row: OutboundRow,
+  err: unknown,
+  channel: OutboundChannel,
+): Promise<unknown> {
   const unknown = err instanceof DeliveryError && err.outcome === 'unknown';
   const message = err instanceof Error ? err.message : String(err);
   const status: OutboundStatus = unknown ? 'unknown' : 'failed';
-  await setStatus(ctx, row, { status: 'queued' }, { status, error: message.slice(0, 2000) }, { metadata: { status, error: message.slice(0, 500) } });
+  await setStatus(
+    ctx,
+    row,
+    { status: 'queued' },
+    { status, error: message.slice(0, 2000) },
+    { metadata: { status, error: message.slice(0, 500) } },
+  );
   if (!unknown) return err;
-  return new DomainError('upstream_failed',
+  return new DomainError(
+    'upstream_failed',
     `${message}; the ${LABEL[channel]} may have been delivered, so it is not sent again automatically`,
-    { outcome: 'unknown', permanent: true, outboundMessageId: row._id });
+    { outcome: 'unknown', permanent: true, outboundMessageId: row._id },
+  );
 }

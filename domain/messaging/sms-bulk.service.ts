@@ -19,9 +19,22 @@ export interface BulkRecipient extends MessageLinks {
   placeholders?: Record<string, string | number | boolean | null>;
 }
 
-export interface BulkSmsInput { message?: string; from?: string; recipients: BulkRecipient[]; bulkId?: string }
+export interface BulkSmsInput {
+  message?: string;
+  from?: string;
+  recipients: BulkRecipient[];
+  bulkId?: string;
+}
 
-export interface BulkResult { index: number; to: string; status: 'sent' | 'failed'; smsId?: string; replayed?: boolean; error?: string; code?: string }
+export interface BulkResult {
+  index: number;
+  to: string;
+  status: 'sent' | 'failed';
+  smsId?: string;
+  replayed?: boolean;
+  error?: string;
+  code?: string;
+}
 
 /** `newCtx` gives each send its own entity manager (bound to the caller's workspace): sends run side by side. */
 export async function sendBulkSms(input: BulkSmsInput, deps: { gateway: SmsGateway; newCtx: () => Ctx }) {
@@ -31,12 +44,27 @@ export async function sendBulkSms(input: BulkSmsInput, deps: { gateway: SmsGatew
     const base = { index, to: r.to };
     const template = r.message ?? input.message ?? '';
     const filled = fillPlaceholders(template, r.placeholders ?? {});
-    if ('missing' in filled) return { ...base, status: 'failed', code: 'validation', error: `no value for placeholder(s) ${filled.missing.map((m) => `{{${m}}}`).join(', ')}` };
+    if ('missing' in filled)
+      return {
+        ...base,
+        status: 'failed',
+        code: 'validation',
+        error: `no value for placeholder(s) ${filled.missing.map((m) => `{{${m}}}`).join(', ')}`,
+      };
     try {
-      const sent = await sendSms(deps.newCtx(), {
-        to: r.to, message: filled.text, from: input.from, idempotencyKey: `bulk:${bulkId}:${index}`, source: 'api', sourceRef: `bulk:${bulkId}`,
-        links: { personId: r.personId, companyId: r.companyId, leadId: r.leadId, dealId: r.dealId },
-      }, { gateway: deps.gateway });
+      const sent = await sendSms(
+        deps.newCtx(),
+        {
+          to: r.to,
+          message: filled.text,
+          from: input.from,
+          idempotencyKey: `bulk:${bulkId}:${index}`,
+          source: 'api',
+          sourceRef: `bulk:${bulkId}`,
+          links: { personId: r.personId, companyId: r.companyId, leadId: r.leadId, dealId: r.dealId },
+        },
+        { gateway: deps.gateway },
+      );
       return { ...base, to: sent.to, status: 'sent', smsId: sent.smsId, replayed: sent.replayed };
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;

@@ -40,7 +40,9 @@ export async function rotateWebhookSecret(ctx: Ctx): Promise<{ secret: string; h
     existing.webhookSecretHash = sha256(secret);
     existing.webhookSecretHint = hint;
   } else {
-    ctx.em.persist(createRecord(ctx, SmsWorkspaceSettings, { webhookSecretHash: sha256(secret), webhookSecretHint: hint }));
+    ctx.em.persist(
+      createRecord(ctx, SmsWorkspaceSettings, { webhookSecretHash: sha256(secret), webhookSecretHint: hint }),
+    );
   }
   await ctx.em.flush();
   return { secret, hint };
@@ -67,9 +69,19 @@ const inboundBody = z.object({
 
 /** Gateway status words → our status; anything else is refused (400) so a typo is visible to the gateway operator. */
 const REPORT_STATUS: Record<string, SmsStatus> = {
-  delivered: 'delivered', delivrd: 'delivered',
-  sent: 'sent', accepted: 'sent', queued: 'sent', enroute: 'sent', buffered: 'sent',
-  failed: 'failed', undelivered: 'failed', undeliv: 'failed', rejected: 'failed', expired: 'failed', deleted: 'failed',
+  delivered: 'delivered',
+  delivrd: 'delivered',
+  sent: 'sent',
+  accepted: 'sent',
+  queued: 'sent',
+  enroute: 'sent',
+  buffered: 'sent',
+  failed: 'failed',
+  undelivered: 'failed',
+  undeliv: 'failed',
+  rejected: 'failed',
+  expired: 'failed',
+  deleted: 'failed',
 };
 
 const reportBody = z.object({
@@ -77,13 +89,21 @@ const reportBody = z.object({
   id: providerId.optional(),
   messageId: providerId.optional().describe('alias of id'),
   reference: text(100).optional().describe('our id: the Idempotency-Key of the send'),
-  status: z.string().trim().toLowerCase().refine((s) => s in REPORT_STATUS, { message: `must be one of ${Object.keys(REPORT_STATUS).join(', ')}` }),
+  status: z
+    .string()
+    .trim()
+    .toLowerCase()
+    .refine((s) => s in REPORT_STATUS, { message: `must be one of ${Object.keys(REPORT_STATUS).join(', ')}` }),
   error: text(2000).optional(),
 });
 
 export const smsWebhookBody = z.union([reportBody, inboundBody]);
 
-export interface SmsWebhookCall { workspaceId: string; secret: string | undefined; body: unknown }
+export interface SmsWebhookCall {
+  workspaceId: string;
+  secret: string | undefined;
+  body: unknown;
+}
 
 /** Verifies the call and returns a context acting as the workspace's oldest owner. */
 async function authenticate(orm: MikroORM, call: SmsWebhookCall): Promise<Ctx> {
@@ -92,11 +112,19 @@ async function authenticate(orm: MikroORM, call: SmsWebhookCall): Promise<Ctx> {
   const workspace = await em.findOne(Workspace, { _id: call.workspaceId });
   if (!workspace) throw notFound('workspace');
   const settings = await em.findOne(SmsWorkspaceSettings, {});
-  if (!settings?.webhookSecretHash) throw new DomainError('unauthenticated', 'no SMS webhook secret is set for this workspace: create one with POST /api/v1/sms/webhook-secret');
-  if (!secretMatches(call.secret === undefined ? undefined : sha256(call.secret), settings.webhookSecretHash)) throw new DomainError('unauthenticated', 'missing or wrong x-webhook-secret header');
+  if (!settings?.webhookSecretHash)
+    throw new DomainError(
+      'unauthenticated',
+      'no SMS webhook secret is set for this workspace: create one with POST /api/v1/sms/webhook-secret',
+    );
+  if (!secretMatches(call.secret === undefined ? undefined : sha256(call.secret), settings.webhookSecretHash))
+    throw new DomainError('unauthenticated', 'missing or wrong x-webhook-secret header');
   if (workspace.status !== 'active') throw new DomainError('forbidden', 'workspace is not active');
   const owner = await em.findOne(User, { role: 'owner' }, { orderBy: { createdAt: 'asc' } });
-  return { em, actor: { workspaceId: call.workspaceId, userId: owner?._id ?? call.workspaceId, role: 'owner', scopes: [] } };
+  return {
+    em,
+    actor: { workspaceId: call.workspaceId, userId: owner?._id ?? call.workspaceId, role: 'owner', scopes: [] },
+  };
 }
 
 export async function receiveSmsWebhook(orm: MikroORM, call: SmsWebhookCall): Promise<Record<string, unknown>> {
@@ -111,7 +139,10 @@ export async function receiveSmsWebhook(orm: MikroORM, call: SmsWebhookCall): Pr
   return receiveInbound(ctx, body);
 }
 
-async function linksFor(ctx: Ctx, phoneNumber: string): Promise<{ links: MessageLinks; contact: Awaited<ReturnType<typeof resolveContact>> }> {
+async function linksFor(
+  ctx: Ctx,
+  phoneNumber: string,
+): Promise<{ links: MessageLinks; contact: Awaited<ReturnType<typeof resolveContact>> }> {
   const contact = await resolveContact(ctx, phoneNumber);
   if (!contact) return { links: {}, contact };
   if (contact.entityType === 'company') return { links: { companyId: contact._id }, contact };
@@ -136,30 +167,80 @@ async function receiveInbound(ctx: Ctx, body: z.infer<typeof inboundBody>): Prom
     const sms = await inTransaction(ctx, async () => {
       const now = new Date();
       const sms = createRecord(ctx, SmsMessage, {
-        direction: 'inbound', from: counterparty.phoneNumber, to, body: message, status: 'received', providerMessageId, unread: true, starred: false,
-        phoneNumber: counterparty.phoneNumber, phoneTail: counterparty.phoneTail,
-        personId: links.personId ?? null, companyId: links.companyId ?? null, leadId: links.leadId ?? null, dealId: links.dealId ?? null,
-        source: 'gateway', sourceRef: null, activityId: null, error: null, sentAt: null, deliveredAt: null,
+        direction: 'inbound',
+        from: counterparty.phoneNumber,
+        to,
+        body: message,
+        status: 'received',
+        providerMessageId,
+        unread: true,
+        starred: false,
+        phoneNumber: counterparty.phoneNumber,
+        phoneTail: counterparty.phoneTail,
+        personId: links.personId ?? null,
+        companyId: links.companyId ?? null,
+        leadId: links.leadId ?? null,
+        dealId: links.dealId ?? null,
+        source: 'gateway',
+        sourceRef: null,
+        activityId: null,
+        error: null,
+        sentAt: null,
+        deliveredAt: null,
       });
       if (contact) {
-        const main = links.leadId ? { entityType: 'lead', entityId: links.leadId } : links.personId ? { entityType: 'person', entityId: links.personId } : { entityType: 'company', entityId: links.companyId! };
+        const main = links.leadId
+          ? { entityType: 'lead', entityId: links.leadId }
+          : links.personId
+            ? { entityType: 'person', entityId: links.personId }
+            : { entityType: 'company', entityId: links.companyId! };
         const activity = createRecord(ctx, Activity, {
-          type: 'sms', system: false, summary: `SMS from ${counterparty.phoneNumber}`, description: message,
-          companyId: links.companyId ?? null, personId: links.personId ?? null, dealId: null, leadId: links.leadId ?? null, ...main,
-          noteRef: null, callRef: null, taskRef: null, date: now, metadata: { direction: 'inbound', from: counterparty.phoneNumber, to, smsId: sms._id },
-          userId: null, ownerId: null,
+          type: 'sms',
+          system: false,
+          summary: `SMS from ${counterparty.phoneNumber}`,
+          description: message,
+          companyId: links.companyId ?? null,
+          personId: links.personId ?? null,
+          dealId: null,
+          leadId: links.leadId ?? null,
+          ...main,
+          noteRef: null,
+          callRef: null,
+          taskRef: null,
+          date: now,
+          metadata: { direction: 'inbound', from: counterparty.phoneNumber, to, smsId: sms._id },
+          userId: null,
+          ownerId: null,
         });
         sms.activityId = activity._id;
-        emit(ctx, { type: 'activity_created', entityType: 'activity', entityId: activity._id, payload: { activity: serializeActivity(activity) } });
+        emit(ctx, {
+          type: 'activity_created',
+          entityType: 'activity',
+          entityId: activity._id,
+          payload: { activity: serializeActivity(activity) },
+        });
       }
       const payload = { sms: { _id: sms._id, from: sms.from, to: sms.to, body: sms.body }, links };
       emit(ctx, { type: 'sms_received', entityType: 'sms', entityId: sms._id, payload });
       // A reply: we texted this number before (the latest such SMS is the one replied to).
-      const ours = await ctx.em.findOne(SmsMessage, { $and: [phoneWhere(counterparty.normalized), { direction: 'outbound' }] } as FilterQuery<SmsMessage>, { orderBy: { createdAt: 'desc', _id: 'desc' } });
+      const ours = await ctx.em.findOne(
+        SmsMessage,
+        { $and: [phoneWhere(counterparty.normalized), { direction: 'outbound' }] } as FilterQuery<SmsMessage>,
+        { orderBy: { createdAt: 'desc', _id: 'desc' } },
+      );
       if (ours) {
         emit(ctx, {
-          type: 'sms_replied', entityType: 'sms', entityId: sms._id,
-          payload: { ...payload, inReplyTo: { smsId: ours._id, source: ours.source, ...(ours.sourceRef ? { sourceRef: ours.sourceRef } : {}) } },
+          type: 'sms_replied',
+          entityType: 'sms',
+          entityId: sms._id,
+          payload: {
+            ...payload,
+            inReplyTo: {
+              smsId: ours._id,
+              source: ours.source,
+              ...(ours.sourceRef ? { sourceRef: ours.sourceRef } : {}),
+            },
+          },
         });
       }
       return sms;
@@ -177,15 +258,22 @@ async function receiveInbound(ctx: Ctx, body: z.infer<typeof inboundBody>): Prom
 
 async function deliveryReport(ctx: Ctx, body: z.infer<typeof reportBody>): Promise<Record<string, unknown>> {
   const providerMessageId = body.id ?? body.messageId;
-  if (!providerMessageId && !body.reference) throw validation('body: id (the gateway message id) or reference (our id) is required');
-  const where = body.reference && isId(body.reference) ? { _id: body.reference } : providerMessageId ? { providerMessageId } : null;
-  const sms = where ? await ctx.em.findOne(SmsMessage, { ...where, direction: 'outbound' }, { orderBy: { createdAt: 'desc' } }) : null;
+  if (!providerMessageId && !body.reference)
+    throw validation('body: id (the gateway message id) or reference (our id) is required');
+  const where =
+    body.reference && isId(body.reference) ? { _id: body.reference } : providerMessageId ? { providerMessageId } : null;
+  const sms = where
+    ? await ctx.em.findOne(SmsMessage, { ...where, direction: 'outbound' }, { orderBy: { createdAt: 'desc' } })
+    : null;
   // Gateways retry anything but 2xx: an unknown message is acknowledged and ignored.
   if (!sms) return { matched: false };
   const status = REPORT_STATUS[body.status]!;
   // Reports can arrive out of order: "sent" only moves a message that has no outcome yet, and
   // nothing undoes "delivered".
-  const applies = status === 'sent' ? sms.status === 'queued' || sms.status === 'unknown' : sms.status !== 'delivered' && sms.status !== status;
+  const applies =
+    status === 'sent'
+      ? sms.status === 'queued' || sms.status === 'unknown'
+      : sms.status !== 'delivered' && sms.status !== status;
   if (applies) {
     sms.status = status;
     if (status === 'delivered') sms.deliveredAt = new Date();

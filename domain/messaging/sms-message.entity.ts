@@ -34,7 +34,10 @@ export const SmsMessage = defineEntity({
     providerMessageId: p.string().length(1000).nullable(),
     unread: p.boolean().default(false),
     starred: p.boolean().default(false),
-    /** The counterparty (to for outbound, from for inbound) normalised by the crm-connect phone rule: optional + and digits. */
+    /**
+     * The counterparty (to for outbound, from for inbound) normalised by the crm-connect phone rule: optional + and
+     * digits.
+     */
     phoneNumber: p.string().length(24),
     /** Its last 8 digits: the pre-filter of phone matching (crm-connect rule). */
     phoneTail: p.string().length(8),
@@ -55,7 +58,13 @@ export const SmsMessage = defineEntity({
 export type SmsMessage = InferEntity<typeof SmsMessage>;
 
 export type ScheduledSmsStatus = 'scheduled' | 'sending' | 'sent' | 'failed' | 'cancelled';
-export const SCHEDULED_SMS_STATUSES: readonly ScheduledSmsStatus[] = ['scheduled', 'sending', 'sent', 'failed', 'cancelled'];
+export const SCHEDULED_SMS_STATUSES: readonly ScheduledSmsStatus[] = [
+  'scheduled',
+  'sending',
+  'sent',
+  'failed',
+  'cancelled',
+];
 
 /** One SMS waiting for its time; a Temporal workflow (`sms-scheduled:<ws>:<id>`) holds the durable timer. */
 export const ScheduledSms = defineEntity({

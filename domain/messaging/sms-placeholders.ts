@@ -9,7 +9,10 @@ export function placeholdersOf(text: string): string[] {
   return [...new Set([...text.matchAll(PLACEHOLDER)].map((m) => m[1]!))];
 }
 
-export function fillPlaceholders(text: string, values: Record<string, string | number | boolean | null>): { text: string } | { missing: string[] } {
+export function fillPlaceholders(
+  text: string,
+  values: Record<string, string | number | boolean | null>,
+): { text: string } | { missing: string[] } {
   const missing = placeholdersOf(text).filter((name) => values[name] === undefined || values[name] === null);
   if (missing.length) return { missing };
   return { text: text.replace(PLACEHOLDER, (_, name: string) => String(values[name])) };

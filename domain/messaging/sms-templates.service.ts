@@ -22,25 +22,47 @@ export async function listSmsTemplates(ctx: Ctx, q: PageRequest & { category?: s
 }
 
 export async function getSmsTemplate(ctx: Ctx, id: string): Promise<SmsTemplate> {
-  return (await ctx.em.findOne(SmsTemplate, { _id: id })) ?? (() => { throw notFound('sms template'); })();
+  return (
+    (await ctx.em.findOne(SmsTemplate, { _id: id })) ??
+    (() => {
+      throw notFound('sms template');
+    })()
+  );
 }
 
 async function save(ctx: Ctx, t: SmsTemplate): Promise<SmsTemplate> {
   try {
     await ctx.em.persist(t).flush();
   } catch (err) {
-    if (err instanceof UniqueConstraintViolationException) throw conflict(`an SMS template named "${t.name}" already exists`);
+    if (err instanceof UniqueConstraintViolationException)
+      throw conflict(`an SMS template named "${t.name}" already exists`);
     throw err;
   }
   return t;
 }
 
-export async function createSmsTemplate(ctx: Ctx, input: { name: string; message: string; category?: string | null }): Promise<SmsTemplate> {
-  if ((await ctx.em.count(SmsTemplate, {})) >= MAX_SMS_TEMPLATES) throw conflict(`a workspace can have at most ${MAX_SMS_TEMPLATES} SMS templates`);
-  return save(ctx, createRecord(ctx, SmsTemplate, { name: input.name, message: input.message, category: input.category ?? null, createdBy: ctx.actor.userId }));
+export async function createSmsTemplate(
+  ctx: Ctx,
+  input: { name: string; message: string; category?: string | null },
+): Promise<SmsTemplate> {
+  if ((await ctx.em.count(SmsTemplate, {})) >= MAX_SMS_TEMPLATES)
+    throw conflict(`a workspace can have at most ${MAX_SMS_TEMPLATES} SMS templates`);
+  return save(
+    ctx,
+    createRecord(ctx, SmsTemplate, {
+      name: input.name,
+      message: input.message,
+      category: input.category ?? null,
+      createdBy: ctx.actor.userId,
+    }),
+  );
 }
 
-export async function updateSmsTemplate(ctx: Ctx, id: string, input: { name?: string; message?: string; category?: string | null }): Promise<SmsTemplate> {
+export async function updateSmsTemplate(
+  ctx: Ctx,
+  id: string,
+  input: { name?: string; message?: string; category?: string | null },
+): Promise<SmsTemplate> {
   const t = await getSmsTemplate(ctx, id);
   if (input.name !== undefined) t.name = input.name;
   if (input.message !== undefined) t.message = input.message;
@@ -57,7 +79,13 @@ export async function deleteSmsTemplate(ctx: Ctx, id: string): Promise<void> {
  * sequence step's namespaces: `{{contact.firstName}}`, `{{x | default:"…"}}`); `{{ai:<id>}}` stays
  * for the caller. The template is read when the message is sent, so an edit reaches later sends.
  */
-export async function renderStoredSmsTemplate(ctx: Ctx, templateId: string, context: Record<string, unknown>, opts: PlaceholderOptions = {}, field = 'templateId'): Promise<{ text: string; unresolved: string[] }> {
+export async function renderStoredSmsTemplate(
+  ctx: Ctx,
+  templateId: string,
+  context: Record<string, unknown>,
+  opts: PlaceholderOptions = {},
+  field = 'templateId',
+): Promise<{ text: string; unresolved: string[] }> {
   const t = isId(templateId) ? await ctx.em.findOne(SmsTemplate, { _id: templateId }) : null;
   if (!t) throw validation(`${field}: no SMS template ${templateId} in this workspace`);
   const r = renderTemplate(t.message, context, opts);

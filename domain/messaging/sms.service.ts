@@ -5,8 +5,16 @@ import { Person } from '../people/person.entity';
 import { inTransaction } from '../shared/tx';
 import { normalizePhoneNumber, normalizeSmsSender } from './addresses';
 import {
-  checkIdempotencyKey, checkLinks, claimOutbound, findSent, MESSAGE_SOURCES, recordFailure, recordSent,
-  type MessageLinks, type MessageSource, type OutboundRow,
+  checkIdempotencyKey,
+  checkLinks,
+  claimOutbound,
+  findSent,
+  MESSAGE_SOURCES,
+  recordFailure,
+  recordSent,
+  type MessageLinks,
+  type MessageSource,
+  type OutboundRow,
 } from './outbound.service';
 import type { SmsGateway } from './ports';
 import { SMS_NOT_CONFIGURED } from './settings';
@@ -46,7 +54,13 @@ export interface SmsDeps {
   staleClaimMs?: number;
 }
 
-export interface ValidSms { to: string; from: string; message: string; source: MessageSource; idempotencyKey: string | null }
+export interface ValidSms {
+  to: string;
+  from: string;
+  message: string;
+  source: MessageSource;
+  idempotencyKey: string | null;
+}
 
 /** Checks and normalises a send request (pure). */
 export function validateSms(input: SendSmsInput, defaults: { from?: string; countryCode?: string }): ValidSms {
@@ -55,14 +69,25 @@ export function validateSms(input: SendSmsInput, defaults: { from?: string; coun
   if ('error' in to) throw validation(`to: ${to.error}`);
   if (typeof input.message !== 'string' || !input.message.trim()) throw validation('message: is required');
   const length = [...input.message].length;
-  if (length > MAX_SMS_LENGTH) throw validation(`message: must be at most ${MAX_SMS_LENGTH} characters (got ${length})`);
+  if (length > MAX_SMS_LENGTH)
+    throw validation(`message: must be at most ${MAX_SMS_LENGTH} characters (got ${length})`);
   const rawFrom = input.from?.trim() ? input.from : defaults.from;
-  if (!rawFrom) throw new DomainError('not_configured', `${SMS_NOT_CONFIGURED} (no sender: SMS_DEFAULT_FROM is not set and the message names none)`);
+  if (!rawFrom)
+    throw new DomainError(
+      'not_configured',
+      `${SMS_NOT_CONFIGURED} (no sender: SMS_DEFAULT_FROM is not set and the message names none)`,
+    );
   const from = normalizeSmsSender(rawFrom, defaults.countryCode);
   if ('error' in from) throw validation(`from: ${from.error}`);
   const source = input.source ?? 'api';
   if (!MESSAGE_SOURCES.includes(source)) throw validation(`source: must be one of ${MESSAGE_SOURCES.join(', ')}`);
-  return { to: to.phone, from: from.from, message: input.message, source, idempotencyKey: checkIdempotencyKey(input.idempotencyKey) };
+  return {
+    to: to.phone,
+    from: from.from,
+    message: input.message,
+    source,
+    idempotencyKey: checkIdempotencyKey(input.idempotencyKey),
+  };
 }
 
 /** Links of a send that names none: the first record holding the number (crm-connect rule). */
@@ -75,7 +100,8 @@ async function resolveLinks(ctx: Ctx, to: string): Promise<MessageLinks> {
   return { personId: match._id, ...(person?.companyId ? { companyId: person.companyId } : {}) };
 }
 
-const hasLinks = (links: MessageLinks | undefined): links is MessageLinks => !!links && Object.values(links).some(Boolean);
+const hasLinks = (links: MessageLinks | undefined): links is MessageLinks =>
+  !!links && Object.values(links).some(Boolean);
 
 /**
  * Sends one SMS: validates, records it (an sms_message row and a timeline activity of type `sms`
@@ -87,8 +113,13 @@ export async function sendSms(ctx: Ctx, input: SendSmsInput, deps: SmsDeps): Pro
   const sms = validateSms(input, { from: deps.gateway.defaultFrom, countryCode: deps.gateway.defaultCountryCode });
   const base = { to: sms.to, from: sms.from, status: 'sent' as const };
   const replay = (row: OutboundRow): SentSms => ({
-    ...base, smsId: row._id, outboundMessageId: row._id, activityId: row.activityId, providerMessageId: row.providerMessageId,
-    providerStatus: String(row.result?.providerStatus ?? 'sent'), replayed: true,
+    ...base,
+    smsId: row._id,
+    outboundMessageId: row._id,
+    activityId: row.activityId,
+    providerMessageId: row.providerMessageId,
+    providerStatus: String(row.result?.providerStatus ?? 'sent'),
+    replayed: true,
   });
   const done = await findSent(ctx, 'sms', sms.idempotencyKey);
   if (done) return replay(done);
@@ -96,27 +127,57 @@ export async function sendSms(ctx: Ctx, input: SendSmsInput, deps: SmsDeps): Pro
   const links = hasLinks(input.links) ? input.links : await resolveLinks(ctx, sms.to);
   const counterparty = counterpartyOf(sms.to)!;
   const sourceRef = input.sourceRef?.slice(0, 100) ?? null;
-  const claim = await claimOutbound(ctx, {
-    channel: 'sms',
-    idempotencyKey: sms.idempotencyKey,
-    source: sms.source,
-    recipients: [sms.to],
-    links,
-    activity: { summary: `SMS to ${sms.to}`, description: sms.message, metadata: { to: sms.to, from: sms.from, source: sms.source, messageId: null } },
-    onClaim: (tx, { outboundId: id, activityId, at }) => {
-      tx.em.persist(tx.em.create(SmsMessage, {
-        _id: id, workspaceId: ctx.actor.workspaceId, createdAt: at, updatedAt: at,
-        direction: 'outbound', from: sms.from, to: sms.to, body: sms.message, status: 'queued', providerMessageId: null, unread: false, starred: false,
-        phoneNumber: counterparty.phoneNumber, phoneTail: counterparty.phoneTail,
-        personId: links.personId ?? null, companyId: links.companyId ?? null, leadId: links.leadId ?? null, dealId: links.dealId ?? null,
-        source: sms.source, sourceRef, activityId, error: null, sentAt: null, deliveredAt: null,
-      }));
+  const claim = await claimOutbound(
+    ctx,
+    {
+      channel: 'sms',
+      idempotencyKey: sms.idempotencyKey,
+      source: sms.source,
+      recipients: [sms.to],
+      links,
+      activity: {
+        summary: `SMS to ${sms.to}`,
+        description: sms.message,
+        metadata: { to: sms.to, from: sms.from, source: sms.source, messageId: null },
+      },
+      onClaim: (tx, { outboundId: id, activityId, at }) => {
+        tx.em.persist(
+          tx.em.create(SmsMessage, {
+            _id: id,
+            workspaceId: ctx.actor.workspaceId,
+            createdAt: at,
+            updatedAt: at,
+            direction: 'outbound',
+            from: sms.from,
+            to: sms.to,
+            body: sms.message,
+            status: 'queued',
+            providerMessageId: null,
+            unread: false,
+            starred: false,
+            phoneNumber: counterparty.phoneNumber,
+            phoneTail: counterparty.phoneTail,
+            personId: links.personId ?? null,
+            companyId: links.companyId ?? null,
+            leadId: links.leadId ?? null,
+            dealId: links.dealId ?? null,
+            source: sms.source,
+            sourceRef,
+            activityId,
+            error: null,
+            sentAt: null,
+            deliveredAt: null,
+          }),
+        );
+      },
     },
-  }, deps.staleClaimMs);
+    deps.staleClaimMs,
+  );
   const { row } = claim;
   if (claim.kind === 'sent') return replay(row);
   // A failed earlier attempt is being sent again: its record shows the new attempt.
-  if (row.attempts > 1) await ctx.em.nativeUpdate(SmsMessage, { _id: row._id }, { status: 'queued', error: null, updatedAt: new Date() });
+  if (row.attempts > 1)
+    await ctx.em.nativeUpdate(SmsMessage, { _id: row._id }, { status: 'queued', error: null, updatedAt: new Date() });
   let sent;
   try {
     sent = await deps.gateway.send({ to: sms.to, from: sms.from, message: sms.message, reference: row._id });
@@ -125,22 +186,53 @@ export async function sendSms(ctx: Ctx, input: SendSmsInput, deps: SmsDeps): Pro
       const out = await recordFailure(ctx, row, err, 'sms');
       const unknown = out !== err;
       const message = err instanceof Error ? err.message : String(err);
-      await ctx.em.nativeUpdate(SmsMessage, { _id: row._id }, { status: unknown ? 'unknown' : 'failed', error: message.slice(0, 2000), updatedAt: new Date() });
+      await ctx.em.nativeUpdate(
+        SmsMessage,
+        { _id: row._id },
+        { status: unknown ? 'unknown' : 'failed', error: message.slice(0, 2000), updatedAt: new Date() },
+      );
       return out;
     });
   }
   const sentAt = new Date();
   await inTransaction(ctx, async () => {
-    await recordSent(ctx, row, { providerMessageId: sent.providerMessageId, result: { providerStatus: sent.status } }, {
-      type: 'sms_sent', entityType: 'sms',
-      payload: {
-        sms: { _id: row._id, from: sms.from, to: sms.to, body: sms.message }, links, source: sms.source, ...(sourceRef ? { sourceRef } : {}),
-        providerMessageId: sent.providerMessageId, to: sms.to, from: sms.from,
+    await recordSent(
+      ctx,
+      row,
+      { providerMessageId: sent.providerMessageId, result: { providerStatus: sent.status } },
+      {
+        type: 'sms_sent',
+        entityType: 'sms',
+        payload: {
+          sms: { _id: row._id, from: sms.from, to: sms.to, body: sms.message },
+          links,
+          source: sms.source,
+          ...(sourceRef ? { sourceRef } : {}),
+          providerMessageId: sent.providerMessageId,
+          to: sms.to,
+          from: sms.from,
+        },
       },
-    });
+    );
     // A delivery report may already have arrived and moved the record on.
-    await ctx.em.nativeUpdate(SmsMessage, { _id: row._id, status: { $in: ['queued', 'failed', 'unknown'] } }, { status: 'sent', updatedAt: sentAt });
-    await ctx.em.nativeUpdate(SmsMessage, { _id: row._id }, { providerMessageId: sent.providerMessageId, sentAt, error: null, updatedAt: sentAt });
+    await ctx.em.nativeUpdate(
+      SmsMessage,
+      { _id: row._id, status: { $in: ['queued', 'failed', 'unknown'] } },
+      { status: 'sent', updatedAt: sentAt },
+    );
+    await ctx.em.nativeUpdate(
+      SmsMessage,
+      { _id: row._id },
+      { providerMessageId: sent.providerMessageId, sentAt, error: null, updatedAt: sentAt },
+    );
   });
-  return { ...base, smsId: row._id, outboundMessageId: row._id, activityId: row.activityId, providerMessageId: sent.providerMessageId, providerStatus: sent.status, replayed: false };
+  return {
+    ...base,
+    smsId: row._id,
+    outboundMessageId: row._id,
+    activityId: row.activityId,
+    providerMessageId: sent.providerMessageId,
+    providerStatus: sent.status,
+    replayed: false,
+  };
 }

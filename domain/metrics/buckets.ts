@@ -16,7 +16,14 @@ export interface Window {
 /** Offset (ms) of a time zone from UTC at an instant. */
 function offsetMs(at: Date, timeZone: string): number {
   const parts = new Intl.DateTimeFormat('en-US', {
-    timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit', second: '2-digit',
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
+    second: '2-digit',
   }).formatToParts(at);
   const n = (type: string) => Number(parts.find((p) => p.type === type)?.value);
   const asUtc = Date.UTC(n('year'), n('month') - 1, n('day'), n('hour'), n('minute'), n('second'));
@@ -37,7 +44,13 @@ export function zonedInstant(local: string, timeZone: string): Date {
 /** Local `YYYY-MM-DDTHH:mm` of an instant. */
 export function localStamp(at: Date, timeZone: string): string {
   const parts = new Intl.DateTimeFormat('en-CA', {
-    timeZone, hourCycle: 'h23', year: 'numeric', month: '2-digit', day: '2-digit', hour: '2-digit', minute: '2-digit',
+    timeZone,
+    hourCycle: 'h23',
+    year: 'numeric',
+    month: '2-digit',
+    day: '2-digit',
+    hour: '2-digit',
+    minute: '2-digit',
   }).formatToParts(at);
   const g = (type: string) => parts.find((p) => p.type === type)?.value ?? '00';
   return `${g('year')}-${g('month')}-${g('day')}T${g('hour')}:${g('minute')}`;
@@ -120,7 +133,11 @@ export function bucketLabels(window: Window, granularity: Granularity, timeZone:
   }
   const labels: string[] = [];
   const end = truncateDay(localStamp(last, timeZone).slice(0, 10), granularity);
-  for (let label = truncateDay(localStamp(window.from, timeZone).slice(0, 10), granularity); label <= end; label = step(label, granularity)) {
+  for (
+    let label = truncateDay(localStamp(window.from, timeZone).slice(0, 10), granularity);
+    label <= end;
+    label = step(label, granularity)
+  ) {
     labels.push(label);
     if (labels.length > MAX_BUCKETS) break;
   }
@@ -142,4 +159,5 @@ export function compareWindow(window: Window, compareTo: CompareTo): Window {
 }
 
 /** Postgres `to_char` pattern matching `bucketLabels`. */
-export const SQL_LABEL = (granularity: Granularity): string => (granularity === 'hour' ? `YYYY-MM-DD"T"HH24":00"` : 'YYYY-MM-DD');
+export const SQL_LABEL = (granularity: Granularity): string =>
+  granularity === 'hour' ? `YYYY-MM-DD"T"HH24":00"` : 'YYYY-MM-DD';

@@ -5,7 +5,9 @@ import { METRIC_FORMATS } from './catalog';
 
 const DATE_OR_DATETIME = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
 const bound = (name: string) =>
-  z.string().refine((s) => DATE_OR_DATETIME.test(s) && !Number.isNaN(Date.parse(s)), { message: `${name} must be an ISO 8601 date or datetime` });
+  z.string().refine((s) => DATE_OR_DATETIME.test(s) && !Number.isNaN(Date.parse(s)), {
+    message: `${name} must be an ISO 8601 date or datetime`,
+  });
 
 export const MAX_BATCH_QUERIES = 25;
 export const MAX_POINTS = 5000;
@@ -16,17 +18,29 @@ export const metricQueryShape = {
   metricKey: z.string().trim().min(1, 'metricKey is required').max(200),
   from: bound('from'),
   to: bound('to').optional(),
-  granularity: z.enum(GRANULARITIES, { message: `granularity must be one of ${GRANULARITIES.join(', ')}` }).default('day'),
+  granularity: z
+    .enum(GRANULARITIES, { message: `granularity must be one of ${GRANULARITIES.join(', ')}` })
+    .default('day'),
   dimension: z.string().trim().min(1).max(100).optional(),
   compareTo: z.enum(COMPARE_TO, { message: `compareTo must be one of ${COMPARE_TO.join(', ')}` }).optional(),
-  tz: z.string().max(64).refine(isTimeZone, { message: 'tz must be an IANA time zone such as Europe/Copenhagen' }).default('Europe/Copenhagen'),
+  tz: z
+    .string()
+    .max(64)
+    .refine(isTimeZone, { message: 'tz must be an IANA time zone such as Europe/Copenhagen' })
+    .default('Europe/Copenhagen'),
 };
 export const FORMATS = ['json', 'csv'] as const;
-export const metricQuery = z.object({ ...metricQueryShape, format: z.enum(FORMATS, { message: 'format must be json or csv' }).default('json') });
+export const metricQuery = z.object({
+  ...metricQueryShape,
+  format: z.enum(FORMATS, { message: 'format must be json or csv' }).default('json'),
+});
 export type MetricQuery = z.infer<typeof metricQuery>;
 
 export const metricBatchBody = z.object({
-  requests: z.array(z.object(metricQueryShape)).min(1, 'requests must not be empty').max(MAX_BATCH_QUERIES, `at most ${MAX_BATCH_QUERIES} requests`),
+  requests: z
+    .array(z.object(metricQueryShape))
+    .min(1, 'requests must not be empty')
+    .max(MAX_BATCH_QUERIES, `at most ${MAX_BATCH_QUERIES} requests`),
   format: z.enum(FORMATS, { message: 'format must be json or csv' }).default('json'),
 });
 
@@ -40,9 +54,16 @@ export const metricPointsBody = z.object({
   points: z
     .array(
       z.object({
-        date: z.string().regex(/^\d{4}-\d{2}-\d{2}/, 'date must be an ISO 8601 date').refine((s) => !Number.isNaN(Date.parse(s.slice(0, 10))), 'date must be a valid date').transform((s) => s.slice(0, 10)),
+        date: z
+          .string()
+          .regex(/^\d{4}-\d{2}-\d{2}/, 'date must be an ISO 8601 date')
+          .refine((s) => !Number.isNaN(Date.parse(s.slice(0, 10))), 'date must be a valid date')
+          .transform((s) => s.slice(0, 10)),
         value: z.number({ message: 'value must be a number' }).finite(),
-        dimensions: z.record(z.string().min(1).max(100), dimensionValue).refine((o) => Object.keys(o).length <= 10, 'at most 10 dimensions').optional(),
+        dimensions: z
+          .record(z.string().min(1).max(100), dimensionValue)
+          .refine((o) => Object.keys(o).length <= 10, 'at most 10 dimensions')
+          .optional(),
       }),
     )
     .min(1, 'points must not be empty')

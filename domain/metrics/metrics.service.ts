@@ -1,7 +1,23 @@
 import type { Ctx } from '../context';
 import { DomainError } from '../errors';
-import { addDays, bucketLabels, compareWindow, MAX_BUCKETS, resolveWindow, SQL_LABEL, type Granularity, type Window } from './buckets';
-import { BUILT_IN_METRICS, catalogEntry, EXTERNAL_PREFIX, type DimensionDef, type MetricDef, type MetricFormat } from './catalog';
+import {
+  addDays,
+  bucketLabels,
+  compareWindow,
+  MAX_BUCKETS,
+  resolveWindow,
+  SQL_LABEL,
+  type Granularity,
+  type Window,
+} from './buckets';
+import {
+  BUILT_IN_METRICS,
+  catalogEntry,
+  EXTERNAL_PREFIX,
+  type DimensionDef,
+  type MetricDef,
+  type MetricFormat,
+} from './catalog';
 import type { MetricPointsBody } from './metrics.schemas';
 import { MetricSeries } from './metric-series.entity';
 import { localDay } from '../reports/history-days';
@@ -15,7 +31,10 @@ const round = (v: number): number => Math.round(v * 10_000) / 10_000;
 
 /** A metric query's failure: 400 on GET; a batch reports it per entry with `code` (unknown_metric, invalid_query). */
 export class MetricError extends DomainError {
-  constructor(readonly entryCode: 'unknown_metric' | 'invalid_query', message: string) {
+  constructor(
+    readonly entryCode: 'unknown_metric' | 'invalid_query',
+    message: string,
+  ) {
     super('validation', message);
   }
 }
@@ -29,7 +48,12 @@ async function externalDef(ctx: Ctx, key: string): Promise<Resolved | undefined>
   const seriesKey = key.slice(EXTERNAL_PREFIX.length);
   const series = await ctx.em.findOne(MetricSeries, { seriesKey });
   if (!series) return undefined;
-  const dimensions: DimensionDef[] = series.dimensionKeys.map((k) => ({ key: k, label: k, column: k, labels: 'value' }));
+  const dimensions: DimensionDef[] = series.dimensionKeys.map((k) => ({
+    key: k,
+    label: k,
+    column: k,
+    labels: 'value',
+  }));
   const def: MetricDef = {
     key,
     label: series.label,
@@ -53,7 +77,10 @@ async function resolve(ctx: Ctx, key: string): Promise<Resolved> {
     const external = await externalDef(ctx, key);
     if (external) return external;
   }
-  throw new MetricError('unknown_metric', `unknown metricKey ${JSON.stringify(key.slice(0, 100))}; GET /api/v1/metrics lists the catalog`);
+  throw new MetricError(
+    'unknown_metric',
+    `unknown metricKey ${JSON.stringify(key.slice(0, 100))}; GET /api/v1/metrics lists the catalog`,
+  );
 }
 
 /** The catalog: built-in metrics plus the workspace's external series, optionally one category. */
@@ -63,8 +90,14 @@ export async function listCatalog(ctx: Ctx, query: { category?: string; page: nu
     ...BUILT_IN_METRICS.map(catalogEntry),
     ...external.map((s) =>
       catalogEntry({
-        key: `${EXTERNAL_PREFIX}${s.seriesKey}`, label: s.label, description: s.description ?? `External series ${s.seriesKey}`,
-        category: 'external', format: s.format, mode: 'flow', measureType: 'external', dimensions: s.dimensionKeys.map((k) => ({ key: k, label: k })),
+        key: `${EXTERNAL_PREFIX}${s.seriesKey}`,
+        label: s.label,
+        description: s.description ?? `External series ${s.seriesKey}`,
+        category: 'external',
+        format: s.format,
+        mode: 'flow',
+        measureType: 'external',
+        dimensions: s.dimensionKeys.map((k) => ({ key: k, label: k })),
       }),
     ),
   ].filter((e) => !query.category || e.category === query.category);
@@ -85,7 +118,12 @@ export interface MetricRequest {
 interface Aggregated {
   total: number | null;
   series: { bucket: string; value: number | null }[];
-  breakdown?: { dimensionValue: string | null; dimensionLabel: string; total: number | null; series: { bucket: string; value: number | null }[] }[];
+  breakdown?: {
+    dimensionValue: string | null;
+    dimensionLabel: string;
+    total: number | null;
+    series: { bucket: string; value: number | null }[];
+  }[];
 }
 
 function timeExpr(def: MetricDef): string {
@@ -124,8 +162,21 @@ function source(ctx: Ctx, def: MetricDef, window: Window | null): { sql: string;
  * statement and one scan: GROUPING SETS over (bucket, dimension value), (dimension value), (bucket)
  * and (). Rows are bucketed by the truncated local timestamp and only each group is formatted.
  */
-async function aggregate(ctx: Ctx, def: MetricDef, window: Window | null, req: MetricRequest, dim: DimensionDef | undefined, localWindow?: { fromDay: string; toDay: string }): Promise<Aggregated> {
-  const extWindow = def.measureType === 'external' && window && localWindow ? ({ from: new Date(`${localWindow.fromDay}T00:00:00Z`), to: new Date(`${localWindow.toDay}T00:00:00Z`) } as Window) : window;
+async function aggregate(
+  ctx: Ctx,
+  def: MetricDef,
+  window: Window | null,
+  req: MetricRequest,
+  dim: DimensionDef | undefined,
+  localWindow?: { fromDay: string; toDay: string },
+): Promise<Aggregated> {
+  const extWindow =
+    def.measureType === 'external' && window && localWindow
+      ? ({
+          from: new Date(`${localWindow.fromDay}T00:00:00Z`),
+          to: new Date(`${localWindow.toDay}T00:00:00Z`),
+        } as Window)
+      : window;
   const src = source(ctx, def, extWindow);
   const d = dim ? dimensionExpr(def, dim) : undefined;
   const num = (v: unknown) => (v === null || v === undefined ? null : round(Number(v)));
@@ -133,7 +184,11 @@ async function aggregate(ctx: Ctx, def: MetricDef, window: Window | null, req: M
   const bucketed = Boolean(window && def.mode === 'flow');
   if (bucketed) {
     labels = bucketLabels(window!, req.granularity, req.tz);
-    if (labels.length > MAX_BUCKETS) throw new MetricError('invalid_query', `the window has more than ${MAX_BUCKETS} ${req.granularity} buckets; choose a coarser granularity`);
+    if (labels.length > MAX_BUCKETS)
+      throw new MetricError(
+        'invalid_query',
+        `the window has more than ${MAX_BUCKETS} ${req.granularity} buckets; choose a coarser granularity`,
+      );
   }
   const inner: string[] = [];
   const innerParams: unknown[] = [];
@@ -146,7 +201,14 @@ async function aggregate(ctx: Ctx, def: MetricDef, window: Window | null, req: M
     inner.push(`${d.sql} as metric_dim`);
     innerParams.push(...d.params);
   }
-  const sets = bucketed && d ? '(t.metric_bucket, t.metric_dim), (t.metric_dim), (t.metric_bucket), ()' : bucketed ? '(t.metric_bucket), ()' : d ? '(t.metric_dim), ()' : '()';
+  const sets =
+    bucketed && d
+      ? '(t.metric_bucket, t.metric_dim), (t.metric_dim), (t.metric_bucket), ()'
+      : bucketed
+        ? '(t.metric_bucket), ()'
+        : d
+          ? '(t.metric_dim), ()'
+          : '()';
   const found = await rows(
     ctx,
     `select ${bucketed ? `to_char(t.metric_bucket, '${SQL_LABEL(req.granularity)}') as bucket, grouping(t.metric_bucket) as gb, ` : ''}${d ? 't.metric_dim as dim, grouping(t.metric_dim) as gd, ' : ''}${def.aggregate} as value
@@ -162,7 +224,7 @@ async function aggregate(ctx: Ctx, def: MetricDef, window: Window | null, req: M
   };
   const grand = found.find((r) => !isSet(r, 'gb') && !isSet(r, 'gd'));
   const overall: Aggregated = {
-    total: grand ? num(grand.value) ?? zero : zero,
+    total: grand ? (num(grand.value) ?? zero) : zero,
     series: seriesOf(found.filter((r) => isSet(r, 'gb') && !isSet(r, 'gd'))),
   };
   if (!d) return overall;
@@ -175,15 +237,22 @@ async function aggregate(ctx: Ctx, def: MetricDef, window: Window | null, req: M
     if (list) list.push(b);
     else cells.set(dimKey(b.dim), [b]);
   }
-  const labelsByValue = await dimensionLabels(ctx, dim!, totals.map((r) => r.dim));
+  const labelsByValue = await dimensionLabels(
+    ctx,
+    dim!,
+    totals.map((r) => r.dim),
+  );
   const breakdown = totals
     .map((r) => ({
       dimensionValue: dimKey(r.dim),
-      dimensionLabel: r.dim === null || r.dim === undefined ? '(none)' : labelsByValue.get(String(r.dim)) ?? String(r.dim),
+      dimensionLabel:
+        r.dim === null || r.dim === undefined ? '(none)' : (labelsByValue.get(String(r.dim)) ?? String(r.dim)),
       total: num(r.value),
       series: seriesOf(cells.get(dimKey(r.dim)) ?? []),
     }))
-    .sort((a, b) => (b.total ?? 0) - (a.total ?? 0) || String(a.dimensionLabel).localeCompare(String(b.dimensionLabel)));
+    .sort(
+      (a, b) => (b.total ?? 0) - (a.total ?? 0) || String(a.dimensionLabel).localeCompare(String(b.dimensionLabel)),
+    );
   return { ...overall, breakdown };
 }
 
@@ -206,12 +275,18 @@ export async function queryMetric(ctx: Ctx, req: MetricRequest) {
   const { def, entry } = await resolve(ctx, req.metricKey);
   const dim = req.dimension ? def.dimensions.find((x) => x.key === req.dimension) : undefined;
   if (req.dimension && !dim) {
-    throw new MetricError('invalid_query', `dimension ${JSON.stringify(req.dimension.slice(0, 100))} is not available for ${def.key}; available: ${def.dimensions.map((x) => x.key).join(', ') || 'none'}`);
+    throw new MetricError(
+      'invalid_query',
+      `dimension ${JSON.stringify(req.dimension.slice(0, 100))} is not available for ${def.key}; available: ${def.dimensions.map((x) => x.key).join(', ') || 'none'}`,
+    );
   }
   const window = resolveWindow(req.from, req.to, req.tz);
   if (!(window.to > window.from)) throw new MetricError('invalid_query', 'to must be after from');
   const snapshot = def.mode === 'snapshot';
-  const localDays = (w: Window) => ({ fromDay: localDay(w.from, req.tz), toDay: addDays(localDay(new Date(w.to.getTime() - 1), req.tz), 1) });
+  const localDays = (w: Window) => ({
+    fromDay: localDay(w.from, req.tz),
+    toDay: addDays(localDay(new Date(w.to.getTime() - 1), req.tz), 1),
+  });
   const current = await aggregate(ctx, def, snapshot ? null : window, req, dim, localDays(window));
   const result: Record<string, unknown> = {
     metricKey: def.key,
@@ -234,12 +309,17 @@ export async function queryMetric(ctx: Ctx, req: MetricRequest) {
     const cw = compareWindow(window, req.compareTo);
     const previous = await aggregate(ctx, def, cw, req, undefined, localDays(cw));
     const abs = current.total === null || previous.total === null ? null : round(current.total - previous.total);
-    result.compare = { compareTo: req.compareTo, from: cw.from.toISOString(), to: cw.to.toISOString(), total: previous.total, series: previous.series };
+    result.compare = {
+      compareTo: req.compareTo,
+      from: cw.from.toISOString(),
+      to: cw.to.toISOString(),
+      total: previous.total,
+      series: previous.series,
+    };
     result.delta = { abs, pct: abs === null || !previous.total ? null : round((abs / previous.total) * 100) };
   }
   return result;
 }
-
 
 /** A batch: results in request order; a failing entry carries metricKey, error and code. */
 export async function queryMetrics(ctx: Ctx, requests: MetricRequest[]) {
@@ -249,7 +329,11 @@ export async function queryMetrics(ctx: Ctx, requests: MetricRequest[]) {
       results.push(await queryMetric(ctx, req));
     } catch (error) {
       if (!(error instanceof DomainError)) throw error;
-      results.push({ metricKey: req.metricKey, error: error.message, code: error instanceof MetricError ? error.entryCode : error.code });
+      results.push({
+        metricKey: req.metricKey,
+        error: error.message,
+        code: error instanceof MetricError ? error.entryCode : error.code,
+      });
     }
   }
   return results;
@@ -261,21 +345,48 @@ export function csvRows(results: Record<string, unknown>[]): Record<string, unkn
   for (const r of results) {
     if ('error' in r) continue;
     const base = { metricKey: r.metricKey, label: r.label, granularity: r.granularity, format: r.format };
-    const push = (period: string, series: { bucket: string; value: number | null }[], dim?: { dimensionValue: string | null; dimensionLabel: string }) => {
+    const push = (
+      period: string,
+      series: { bucket: string; value: number | null }[],
+      dim?: { dimensionValue: string | null; dimensionLabel: string },
+    ) => {
       for (const s of series) {
-        out.push({ ...base, period, bucket: s.bucket, dimension: dim ? r.dimension : '', dimensionValue: dim?.dimensionValue ?? '', dimensionLabel: dim?.dimensionLabel ?? '', value: s.value ?? '' });
+        out.push({
+          ...base,
+          period,
+          bucket: s.bucket,
+          dimension: dim ? r.dimension : '',
+          dimensionValue: dim?.dimensionValue ?? '',
+          dimensionLabel: dim?.dimensionLabel ?? '',
+          value: s.value ?? '',
+        });
       }
     };
-    const series = r.mode === 'snapshot' ? [{ bucket: 'now', value: r.total as number | null }] : (r.series as { bucket: string; value: number | null }[]);
+    const series =
+      r.mode === 'snapshot'
+        ? [{ bucket: 'now', value: r.total as number | null }]
+        : (r.series as { bucket: string; value: number | null }[]);
     push('current', series);
-    for (const b of (r.breakdown as Aggregated['breakdown']) ?? []) push('current', r.mode === 'snapshot' ? [{ bucket: 'now', value: b.total }] : b.series, b);
+    for (const b of (r.breakdown as Aggregated['breakdown']) ?? [])
+      push('current', r.mode === 'snapshot' ? [{ bucket: 'now', value: b.total }] : b.series, b);
     const compare = r.compare as { series: { bucket: string; value: number | null }[] } | undefined;
     if (compare) push('compare', compare.series);
   }
   return out;
 }
 
-export const CSV_COLUMNS = ['metricKey', 'label', 'granularity', 'period', 'bucket', 'dimension', 'dimensionValue', 'dimensionLabel', 'value', 'format'];
+export const CSV_COLUMNS = [
+  'metricKey',
+  'label',
+  'granularity',
+  'period',
+  'bucket',
+  'dimension',
+  'dimensionValue',
+  'dimensionLabel',
+  'value',
+  'format',
+];
 
 /**
  * Idempotent daily upsert of an external series: one value per (day, dimensions); sending the same
@@ -301,7 +412,16 @@ export async function upsertPoints(ctx: Ctx, body: MetricPointsBody) {
       existing.dimensionKeys = keys;
       existing.updatedAt = new Date();
     } else {
-      em.persist(em.create(MetricSeries, { workspaceId: ws, seriesKey: body.seriesKey, label: body.label ?? body.seriesKey, description: body.description ?? null, format: (body.format ?? 'decimal') as MetricFormat, dimensionKeys: keys }));
+      em.persist(
+        em.create(MetricSeries, {
+          workspaceId: ws,
+          seriesKey: body.seriesKey,
+          label: body.label ?? body.seriesKey,
+          description: body.description ?? null,
+          format: (body.format ?? 'decimal') as MetricFormat,
+          dimensionKeys: keys,
+        }),
+      );
     }
     await em.flush();
     const points = [...unique.values()];
@@ -314,11 +434,24 @@ export async function upsertPoints(ctx: Ctx, body: MetricPointsBody) {
            from jsonb_to_recordset(?::jsonb) as x(day text, dims_key text, dims text, value float8)
          on conflict (workspace_id, series_key, day, dimensions_key) do update set value = excluded.value, dimensions = excluded.dimensions, updated_at = now()
          returning (xmax = 0) as inserted`,
-        [ws, body.seriesKey, JSON.stringify(chunk.map((p) => ({ day: p.day, dims_key: p.dimsKey, dims: JSON.stringify(p.dims), value: p.value })))],
+        [
+          ws,
+          body.seriesKey,
+          JSON.stringify(
+            chunk.map((p) => ({ day: p.day, dims_key: p.dimsKey, dims: JSON.stringify(p.dims), value: p.value })),
+          ),
+        ],
         'all',
       );
       inserted += res.filter((r) => r.inserted).length;
     }
-    return { seriesKey: body.seriesKey, metricKey: `${EXTERNAL_PREFIX}${body.seriesKey}`, received: body.points.length, upserted: points.length, inserted, updated: points.length - inserted };
+    return {
+      seriesKey: body.seriesKey,
+      metricKey: `${EXTERNAL_PREFIX}${body.seriesKey}`,
+      received: body.points.length,
+      upserted: points.length,
+      inserted,
+      updated: points.length - inserted,
+    };
   });
 }

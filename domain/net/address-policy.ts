@@ -5,7 +5,11 @@ import { isIP, isIPv4, isIPv6 } from 'node:net';
  * rules are testable as a table; safe-fetch.ts applies them to every address a host resolves to.
  */
 
-interface Range { bytes: Uint8Array; prefix: number; label: string }
+interface Range {
+  bytes: Uint8Array;
+  prefix: number;
+  label: string;
+}
 
 function parseIPv4(ip: string): Uint8Array | null {
   if (!isIPv4(ip)) return null;
@@ -114,7 +118,11 @@ export function nonPublicReason(ip: string): string | null {
   const bytes = parseIp(ip);
   if (!bytes) return 'unparseable';
   if (bytes.length === 4) return v4Reason(bytes);
-  for (const [range, offset] of [[MAPPED, 12], [NAT64, 12], [SIX_TO_FOUR, 2]] as const) {
+  for (const [range, offset] of [
+    [MAPPED, 12],
+    [NAT64, 12],
+    [SIX_TO_FOUR, 2],
+  ] as const) {
     if (!inPrefix(bytes, range)) continue;
     const reason = v4Reason(bytes.subarray(offset, offset + 4));
     return reason ? `${reason} (${range.label})` : null;

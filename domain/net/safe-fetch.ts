@@ -42,10 +42,13 @@ export interface SafeFetchResponse {
 
 export type SafeFetch = (url: string, options?: SafeFetchOptions) => Promise<SafeFetchResponse>;
 
-const defaultResolve = (hostname: string): Promise<LookupAddress[]> => dnsPromises.lookup(hostname, { all: true, verbatim: true });
+const defaultResolve = (hostname: string): Promise<LookupAddress[]> =>
+  dnsPromises.lookup(hostname, { all: true, verbatim: true });
 
-const refuse = (origin: string, why: string): DomainError => new DomainError('validation', `refusing to fetch ${origin}: ${why}`);
-const failed = (origin: string, why: string): DomainError => new DomainError('upstream_failed', `could not fetch ${origin}: ${why}`);
+const refuse = (origin: string, why: string): DomainError =>
+  new DomainError('validation', `refusing to fetch ${origin}: ${why}`);
+const failed = (origin: string, why: string): DomainError =>
+  new DomainError('upstream_failed', `could not fetch ${origin}: ${why}`);
 
 function parseTarget(raw: string, allowedProtocols: readonly string[]): URL {
   let url: URL;
@@ -56,14 +59,21 @@ function parseTarget(raw: string, allowedProtocols: readonly string[]): URL {
   }
   const allowed = allowedProtocols.map((p) => (p.endsWith(':') ? p : `${p}:`).toLowerCase());
   if (!allowed.includes(url.protocol)) {
-    throw new DomainError('validation', `refusing to fetch ${url.protocol}// URLs: only ${allowed.map((p) => p.slice(0, -1)).join(' or ')} allowed`);
+    throw new DomainError(
+      'validation',
+      `refusing to fetch ${url.protocol}// URLs: only ${allowed.map((p) => p.slice(0, -1)).join(' or ')} allowed`,
+    );
   }
   if (!url.hostname) throw new DomainError('validation', `invalid URL "${raw}": no host`);
   return url;
 }
 
 /** Every address the host stands for, each checked; one non-public address refuses the whole host. */
-async function vettedAddresses(url: URL, allowHosts: readonly string[], resolve: NonNullable<SafeFetchOptions['resolve']>): Promise<LookupAddress[]> {
+async function vettedAddresses(
+  url: URL,
+  allowHosts: readonly string[],
+  resolve: NonNullable<SafeFetchOptions['resolve']>,
+): Promise<LookupAddress[]> {
   const host = normalizeHost(url.hostname);
   const family = isIP(host);
   if (family) {
@@ -76,14 +86,17 @@ async function vettedAddresses(url: URL, allowHosts: readonly string[], resolve:
     addresses = await resolve(host);
   } catch (err) {
     const code = (err as NodeJS.ErrnoException).code;
-    if (code === 'ENOTFOUND' || code === 'ENODATA') throw new DomainError('validation', `cannot fetch ${url.origin}: host ${host} does not resolve`);
+    if (code === 'ENOTFOUND' || code === 'ENODATA')
+      throw new DomainError('validation', `cannot fetch ${url.origin}: host ${host} does not resolve`);
     throw failed(url.origin, `DNS lookup failed (${code ?? (err as Error).message})`);
   }
-  if (!addresses.length) throw new DomainError('validation', `cannot fetch ${url.origin}: host ${host} does not resolve`);
+  if (!addresses.length)
+    throw new DomainError('validation', `cannot fetch ${url.origin}: host ${host} does not resolve`);
   if (isHostAllowed(host, allowHosts)) return addresses;
   for (const { address } of addresses) {
     const reason = nonPublicReason(address);
-    if (reason && !isAddressAllowed(address, allowHosts)) throw refuse(url.origin, `${host} resolves to a ${reason} address`);
+    if (reason && !isAddressAllowed(address, allowHosts))
+      throw refuse(url.origin, `${host} resolves to a ${reason} address`);
   }
   return addresses;
 }
@@ -91,7 +104,8 @@ async function vettedAddresses(url: URL, allowHosts: readonly string[], resolve:
 /** A `lookup` for http.request that answers with the vetted addresses only. */
 function pinnedLookup(addresses: LookupAddress[]): LookupFunction {
   return ((_hostname: string, options: LookupOptions, callback: (...args: unknown[]) => void) => {
-    const wanted = options?.family === 4 || options?.family === 6 ? addresses.filter((a) => a.family === options.family) : addresses;
+    const wanted =
+      options?.family === 4 || options?.family === 6 ? addresses.filter((a) => a.family === options.family) : addresses;
     const list = wanted.length ? wanted : addresses;
     if (options?.all) callback(null, list);
     else callback(null, list[0]!.address, list[0]!.family);
@@ -124,13 +138,17 @@ export const safeFetch: SafeFetch = async (rawUrl, options = {}) => {
   deadline.catch(() => undefined);
 
   try {
-    const addresses = await Promise.race([vettedAddresses(url, allowHosts, options.resolve ?? defaultResolve), deadline]);
+    const addresses = await Promise.race([
+      vettedAddresses(url, allowHosts, options.resolve ?? defaultResolve),
+      deadline,
+    ]);
     const exchange = new Promise<SafeFetchResponse>((resolve, reject) => {
       const isHttps = url.protocol === 'https:';
       const host = normalizeHost(url.hostname);
       const headers: Record<string, string | number> = { ...options.headers };
       const body = options.body === undefined ? undefined : Buffer.from(options.body);
-      if (body && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-length')) headers['content-length'] = body.length;
+      if (body && !Object.keys(headers).some((h) => h.toLowerCase() === 'content-length'))
+        headers['content-length'] = body.length;
       const request = (isHttps ? https : http).request({
         protocol: url.protocol,
         hostname: host,
@@ -168,7 +186,12 @@ export const safeFetch: SafeFetch = async (rawUrl, options = {}) => {
         res.on('error', (err: NodeJS.ErrnoException) => reject(failed(origin, err.code ?? err.message)));
         res.on('end', () => {
           if (!res.complete) return reject(failed(origin, 'connection closed before the response ended'));
-          resolve({ status: res.statusCode ?? 0, headers: flattenHeaders(res.headers), body: Buffer.concat(chunks), url: url.href });
+          resolve({
+            status: res.statusCode ?? 0,
+            headers: flattenHeaders(res.headers),
+            body: Buffer.concat(chunks),
+            url: url.href,
+          });
         });
       });
       request.end(body);

@@ -1,7 +1,12 @@
 import type { Ctx } from '../context';
 import { notFound, validation } from '../errors';
 import { emit } from '../outbox/emit';
-import { createLinkedActivity, removeLinkedActivities, syncLinkedActivity, type LinkedActivity } from '../timeline/linked';
+import {
+  createLinkedActivity,
+  removeLinkedActivities,
+  syncLinkedActivity,
+  type LinkedActivity,
+} from '../timeline/linked';
 import { NOTE_PARENT_FIELDS, resolveParent, type ParentValues } from '../timeline/parents';
 import { assertRefs, linkColumns } from '../timeline/references';
 import { applyPatch } from '../shared/changes';
@@ -12,17 +17,49 @@ import { Note } from './note.entity';
 import type { NoteInput } from './notes.schemas';
 
 export const NOTE_FIELDS = [
-  '_id', 'content', 'company', 'personRef', 'leadRef', 'dealRef', 'customObjectRecord', 'customObjectSlug', 'ownerId', 'activityId', 'createdAt', 'updatedAt',
+  '_id',
+  'content',
+  'company',
+  'personRef',
+  'leadRef',
+  'dealRef',
+  'customObjectRecord',
+  'customObjectSlug',
+  'ownerId',
+  'activityId',
+  'createdAt',
+  'updatedAt',
 ] as const;
-const NOTE_SUMMARY_FIELDS = ['excerpt', 'company', 'personRef', 'leadRef', 'dealRef', 'customObjectRecord', 'ownerId', 'createdAt', 'updatedAt'] as const;
+const NOTE_SUMMARY_FIELDS = [
+  'excerpt',
+  'company',
+  'personRef',
+  'leadRef',
+  'dealRef',
+  'customObjectRecord',
+  'ownerId',
+  'createdAt',
+  'updatedAt',
+] as const;
 
 type RefField = keyof typeof NOTE_PARENT_FIELDS;
 const REF_FIELDS = Object.keys(NOTE_PARENT_FIELDS) as RefField[];
-const ENTITY_TYPE: Record<RefField, string> = { company: 'company', personRef: 'person', leadRef: 'lead', dealRef: 'deal', customObjectRecord: 'custom_object_record' };
+const ENTITY_TYPE: Record<RefField, string> = {
+  company: 'company',
+  personRef: 'person',
+  leadRef: 'lead',
+  dealRef: 'deal',
+  customObjectRecord: 'custom_object_record',
+};
 
 /** Plain-text excerpt of HTML content, for the timeline summary and `view=summary`. */
 export function excerpt(content: string, max = 200): string {
-  const text = content.replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ').replace(/<[^>]*>/g, ' ').replace(/&nbsp;/g, ' ').replace(/\s+/g, ' ').trim();
+  const text = content
+    .replace(/<(script|style)[\s\S]*?<\/\1>/gi, ' ')
+    .replace(/<[^>]*>/g, ' ')
+    .replace(/&nbsp;/g, ' ')
+    .replace(/\s+/g, ' ')
+    .trim();
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
@@ -39,16 +76,24 @@ export async function getNote(ctx: Ctx, id: string): Promise<Note> {
   return note;
 }
 
-const refsOf = (n: Note): ParentValues<RefField> => Object.fromEntries(REF_FIELDS.map((f) => [f, n[f] ?? null])) as ParentValues<RefField>;
+const refsOf = (n: Note): ParentValues<RefField> =>
+  Object.fromEntries(REF_FIELDS.map((f) => [f, n[f] ?? null])) as ParentValues<RefField>;
 
 async function resolveRef(ctx: Ctx, current: Note | null, input: NoteInput) {
   const { values, field } = resolveParent(REF_FIELDS, current ? refsOf(current) : null, input);
   let slug: string | null = null;
   if (field === 'customObjectRecord') {
-    slug = input.customObjectSlug ?? (current?.customObjectRecord === values.customObjectRecord ? current.customObjectSlug : null) ?? null;
-    if (!slug) throw validation('customObjectSlug: is required with customObjectRecord', [{ path: 'customObjectSlug', error: 'is required' }]);
+    slug =
+      input.customObjectSlug ??
+      (current?.customObjectRecord === values.customObjectRecord ? current.customObjectSlug : null) ??
+      null;
+    if (!slug)
+      throw validation('customObjectSlug: is required with customObjectRecord', [
+        { path: 'customObjectSlug', error: 'is required' },
+      ]);
   }
-  if (!current || current[field] !== values[field]) await assertRefs(ctx, [{ field, kind: NOTE_PARENT_FIELDS[field], id: values[field] }]);
+  if (!current || current[field] !== values[field])
+    await assertRefs(ctx, [{ field, kind: NOTE_PARENT_FIELDS[field], id: values[field] }]);
   return { ...values, customObjectSlug: slug };
 }
 
@@ -72,7 +117,12 @@ function timelineRow(note: Note): LinkedActivity {
 export async function createNote(ctx: Ctx, input: NoteInput & { content: string }): Promise<Record<string, unknown>> {
   const refs = await resolveRef(ctx, null, input);
   return inTransaction(ctx, async () => {
-    const note = createRecord(ctx, Note, { content: input.content, ...refs, ownerId: ctx.actor.userId, activityId: null });
+    const note = createRecord(ctx, Note, {
+      content: input.content,
+      ...refs,
+      ownerId: ctx.actor.userId,
+      activityId: null,
+    });
     note.activityId = createLinkedActivity(ctx, { noteRef: note._id }, timelineRow(note))._id;
     emit(ctx, { type: 'note_created', entityType: 'note', entityId: note._id, payload: { note: serializeNote(note) } });
     return serializeNote(note);
@@ -84,12 +134,20 @@ export async function updateNote(ctx: Ctx, id: string, input: NoteInput): Promis
   const note = await getNote(ctx, id);
   const touchesRef = REF_FIELDS.some((f) => input[f] !== undefined) || input.customObjectSlug !== undefined;
   const refs = touchesRef ? await resolveRef(ctx, note, input) : {};
-  const changes = applyPatch(note, { ...(input.content !== undefined ? { content: input.content } : {}), ...refs } as Partial<Note>);
+  const changes = applyPatch(note, {
+    ...(input.content !== undefined ? { content: input.content } : {}),
+    ...refs,
+  } as Partial<Note>);
   if (!Object.keys(changes).length) return serializeNote(note);
   return inTransaction(ctx, async () => {
     note.updatedAt = new Date();
     note.activityId = await syncLinkedActivity(ctx, note.activityId ?? null, { noteRef: note._id }, timelineRow(note));
-    emit(ctx, { type: 'note_updated', entityType: 'note', entityId: note._id, payload: { note: serializeNote(note), changes } });
+    emit(ctx, {
+      type: 'note_updated',
+      entityType: 'note',
+      entityId: note._id,
+      payload: { note: serializeNote(note), changes },
+    });
     return serializeNote(note);
   });
 }

@@ -71,19 +71,32 @@ export interface StoredLine {
   totalMinor: number;
 }
 
-export interface Totals { subtotalMinor: number; vatMinor: number; totalMinor: number }
+export interface Totals {
+  subtotalMinor: number;
+  vatMinor: number;
+  totalMinor: number;
+}
 
 /** Largest minor-unit amount kept (Postgres bigint and JSON numbers stay exact below 2^53). */
 const MAX_SAFE = BigInt(Number.MAX_SAFE_INTEGER);
 
 export class MoneyError extends Error {
-  constructor(readonly path: string, message: string) {
+  constructor(
+    readonly path: string,
+    message: string,
+  ) {
     super(message);
   }
 }
 
 /** One line's amounts in minor units (pure). */
-export function lineAmounts(quantity: number, unitPrice: number, vatRate: number, digits: number, path = 'lineItems'): { netMinor: bigint; vatMinor: bigint } {
+export function lineAmounts(
+  quantity: number,
+  unitPrice: number,
+  vatRate: number,
+  digits: number,
+  path = 'lineItems',
+): { netMinor: bigint; vatMinor: bigint } {
   const q = toScaled(quantity, QTY_SCALE);
   if (q === null) throw new MoneyError(`${path}.quantity`, 'must have at most 6 decimals');
   const p = toScaled(unitPrice, QTY_SCALE);
@@ -101,7 +114,10 @@ export function lineAmounts(quantity: number, unitPrice: number, vatRate: number
  * Server-side lines: ids generated (kept when a well-formed one is given, so a client can
  * update a line in place), amounts computed, and the offer's totals.
  */
-export function computeLines(items: readonly LineInput[], opts: { defaultVatRate: number; currency: string }): { lines: StoredLine[]; totals: Totals } {
+export function computeLines(
+  items: readonly LineInput[],
+  opts: { defaultVatRate: number; currency: string },
+): { lines: StoredLine[]; totals: Totals } {
   const digits = minorDigits(opts.currency);
   let subtotal = 0n;
   let vat = 0n;
@@ -115,12 +131,24 @@ export function computeLines(items: readonly LineInput[], opts: { defaultVatRate
     const id = item.id && /^[0-9a-f]{24}$/.test(item.id) && !seen.has(item.id) ? item.id : newId();
     seen.add(id);
     return {
-      id, name: item.name ?? null, description: item.description ?? null, quantity, unitPrice: item.unitPrice, unit: item.unit ?? null, vatRate,
-      productId: item.productId ?? null, netMinor: Number(netMinor), vatMinor: Number(vatMinor), totalMinor: Number(netMinor + vatMinor),
+      id,
+      name: item.name ?? null,
+      description: item.description ?? null,
+      quantity,
+      unitPrice: item.unitPrice,
+      unit: item.unit ?? null,
+      vatRate,
+      productId: item.productId ?? null,
+      netMinor: Number(netMinor),
+      vatMinor: Number(vatMinor),
+      totalMinor: Number(netMinor + vatMinor),
     };
   });
   const total = subtotal + vat;
-  for (const [name, v] of [['subtotal', subtotal], ['total', total]] as const) {
+  for (const [name, v] of [
+    ['subtotal', subtotal],
+    ['total', total],
+  ] as const) {
     if (v > MAX_SAFE || v < -MAX_SAFE) throw new MoneyError('lineItems', `the offer ${name} is too large`);
   }
   return { lines, totals: { subtotalMinor: Number(subtotal), vatMinor: Number(vat), totalMinor: Number(total) } };
@@ -129,8 +157,19 @@ export function computeLines(items: readonly LineInput[], opts: { defaultVatRate
 /** A stored line as the API shows it (major units beside the exact minor ones). */
 export function lineView(line: StoredLine, digits: number): Record<string, unknown> {
   return {
-    id: line.id, name: line.name, description: line.description, quantity: line.quantity, unitPrice: line.unitPrice, unit: line.unit, vatRate: line.vatRate,
-    productId: line.productId, net: toMajor(line.netMinor, digits), vatAmount: toMajor(line.vatMinor, digits), total: toMajor(line.totalMinor, digits),
-    netMinor: line.netMinor, vatMinor: line.vatMinor, totalMinor: line.totalMinor,
+    id: line.id,
+    name: line.name,
+    description: line.description,
+    quantity: line.quantity,
+    unitPrice: line.unitPrice,
+    unit: line.unit,
+    vatRate: line.vatRate,
+    productId: line.productId,
+    net: toMajor(line.netMinor, digits),
+    vatAmount: toMajor(line.vatMinor, digits),
+    total: toMajor(line.totalMinor, digits),
+    netMinor: line.netMinor,
+    vatMinor: line.vatMinor,
+    totalMinor: line.totalMinor,
   };
 }

@@ -6,8 +6,10 @@ import type { PublicOffer } from './offer-public.service';
  * recipient's browser never runs text that a workspace user typed. Forms post to accept/decline.
  */
 const e = (v: unknown): string => escapeHtml(v === null || v === undefined ? '' : String(v));
-const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
-const color = (v: unknown, fallback: string): string => (typeof v === 'string' && /^#[0-9a-fA-F]{3,8}$/.test(v) ? v : fallback);
+const obj = (v: unknown): Record<string, unknown> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
+const color = (v: unknown, fallback: string): string =>
+  typeof v === 'string' && /^#[0-9a-fA-F]{3,8}$/.test(v) ? v : fallback;
 
 function money(value: unknown, currency: string): string {
   const n = typeof value === 'number' ? value : 0;
@@ -23,29 +25,44 @@ export function renderOfferHtml(view: PublicOffer, opts: { actionBase: string | 
   const customer = obj(o.customer);
   const acceptance = obj(o.acceptance);
   const primary = color(branding.primaryColor, '#1f2937');
-  const lines = (Array.isArray(o.lineItems) ? o.lineItems : []).map((raw) => {
-    const l = obj(raw);
-    return `<tr><td>${e(l.name)}${l.description ? `<div class="desc">${e(l.description)}</div>` : ''}</td><td class="n">${e(l.quantity)} ${e(l.unit)}</td>` +
-      `<td class="n">${e(money(l.unitPrice, currency))}</td><td class="n">${e(l.vatRate)}%</td><td class="n">${e(money(l.net, currency))}</td></tr>`;
-  }).join('');
-  const customerName = obj(customer.company).name ?? [obj(customer.person).firstName, obj(customer.person).lastName].filter(Boolean).join(' ');
-  const actions = !opts.actionBase || !view.canAccept ? '' : `
+  const lines = (Array.isArray(o.lineItems) ? o.lineItems : [])
+    .map((raw) => {
+      const l = obj(raw);
+      return (
+        `<tr><td>${e(l.name)}${l.description ? `<div class="desc">${e(l.description)}</div>` : ''}</td><td class="n">${e(l.quantity)} ${e(l.unit)}</td>` +
+        `<td class="n">${e(money(l.unitPrice, currency))}</td><td class="n">${e(l.vatRate)}%</td><td class="n">${e(money(l.net, currency))}</td></tr>`
+      );
+    })
+    .join('');
+  const customerName =
+    obj(customer.company).name ??
+    [obj(customer.person).firstName, obj(customer.person).lastName].filter(Boolean).join(' ');
+  const actions =
+    !opts.actionBase || !view.canAccept
+      ? ''
+      : `
 <section class="actions">
   <form method="post" action="${e(opts.actionBase)}/accept">
     <label>Your name <input name="name" maxlength="200" ${acceptance.requireName === false ? '' : 'required'}></label>
     ${acceptance.requireEmail === true ? '<label>E-mail <input name="email" type="email" maxlength="320" required></label>' : ''}
     <button type="submit">${e(acceptance.acceptButtonText || 'Accept offer')}</button>
   </form>
-  ${view.canDecline ? `<form method="post" action="${e(opts.actionBase)}/decline">
+  ${
+    view.canDecline
+      ? `<form method="post" action="${e(opts.actionBase)}/decline">
     <label>Reason <input name="reason" maxlength="5000" ${acceptance.requireDeclineReason === true ? 'required' : ''}></label>
     <button type="submit" class="secondary">${e(acceptance.declineButtonText || 'Decline')}</button>
-  </form>` : ''}
+  </form>`
+      : ''
+  }
 </section>`;
   const state = view.preview
     ? '<p class="banner">Preview: this is how the offer will look once it is sent.</p>'
     : view.response
       ? `<p class="banner">This offer was ${e(view.response.decision)}${view.response.name ? ` by ${e(view.response.name)}` : ''} on ${e(view.response.at.slice(0, 10))}.</p>`
-      : view.status !== 'sent' ? `<p class="banner">This offer is ${e(view.status)}.</p>` : '';
+      : view.status !== 'sent'
+        ? `<p class="banner">This offer is ${e(view.status)}.</p>`
+        : '';
   return `<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><meta name="robots" content="noindex">
 <title>${e(view.offerNumber ? `${view.offerNumber} · ${view.title}` : view.title)}</title>

@@ -27,17 +27,36 @@ async function recipientContext(ctx: Ctx, offer: Offer) {
   const person = offer.personRef ? await ctx.em.findOne(Person, { _id: offer.personRef }) : null;
   const company = offer.companyRef ? await ctx.em.findOne(Company, { _id: offer.companyRef }) : null;
   const contact = person
-    ? { firstName: person.firstName, lastName: person.lastName, title: person.title, email: person.emails[0]?.email ?? null, phone: person.phones[0]?.phone ?? null }
+    ? {
+        firstName: person.firstName,
+        lastName: person.lastName,
+        title: person.title,
+        email: person.emails[0]?.email ?? null,
+        phone: person.phones[0]?.phone ?? null,
+      }
     : null;
-  return { person, contact, company: company ? toPlain(company, ['_id', 'name', 'email', 'phone', 'city', 'country']) : null };
+  return {
+    person,
+    contact,
+    company: company ? toPlain(company, ['_id', 'name', 'email', 'phone', 'city', 'country']) : null,
+  };
 }
 
-function templateContext(offer: Offer, links: OfferLinks, r: Awaited<ReturnType<typeof recipientContext>>): Record<string, unknown> {
+function templateContext(
+  offer: Offer,
+  links: OfferLinks,
+  r: Awaited<ReturnType<typeof recipientContext>>,
+): Record<string, unknown> {
   const digits = minorDigits(offer.currency);
   return {
     offer: {
-      title: offer.title, offerNumber: offer.offerNumber, link: offer.publicId ? publicOfferUrl(links, offer.publicId) : null,
-      total: toMajor(offer.totalMinor, digits), subtotal: toMajor(offer.subtotalMinor, digits), currency: offer.currency, validUntil: offer.validUntil,
+      title: offer.title,
+      offerNumber: offer.offerNumber,
+      link: offer.publicId ? publicOfferUrl(links, offer.publicId) : null,
+      total: toMajor(offer.totalMinor, digits),
+      subtotal: toMajor(offer.subtotalMinor, digits),
+      currency: offer.currency,
+      validUntil: offer.validUntil,
     },
     ...(r.contact ? { contact: r.contact, person: r.contact } : {}),
     ...(r.company ? { company: r.company } : {}),
@@ -51,52 +70,128 @@ async function ensureSent(ctx: Ctx, offer: Offer, links: OfferLinks): Promise<Of
     await sendOffer(ctx, offer._id, links);
     return getOffer(ctx, offer._id);
   }
-  if (status !== 'sent') throw new DomainError('invalid_state', `status: the offer is ${status}; only draft or sent offers can be sent to the customer`, { current: status });
+  if (status !== 'sent')
+    throw new DomainError(
+      'invalid_state',
+      `status: the offer is ${status}; only draft or sent offers can be sent to the customer`,
+      { current: status },
+    );
   return offer;
 }
 
-export interface OfferEmailInput { emailTo?: string; senderAccountId?: string; templateId?: string }
+export interface OfferEmailInput {
+  emailTo?: string;
+  senderAccountId?: string;
+  templateId?: string;
+}
 
-export async function emailOffer(ctx: Ctx, id: string, input: OfferEmailInput, deps: { email: EmailDeps; links: OfferLinks }) {
+export async function emailOffer(
+  ctx: Ctx,
+  id: string,
+  input: OfferEmailInput,
+  deps: { email: EmailDeps; links: OfferLinks },
+) {
   let offer = await getOffer(ctx, id);
   const status = effectiveStatus(offer);
-  if (status !== 'draft' && status !== 'sent') throw new DomainError('invalid_state', `status: the offer is ${status}; only draft or sent offers can be e-mailed`, { current: status });
+  if (status !== 'draft' && status !== 'sent')
+    throw new DomainError(
+      'invalid_state',
+      `status: the offer is ${status}; only draft or sent offers can be e-mailed`,
+      { current: status },
+    );
   const recipients = await recipientContext(ctx, offer);
   const to = input.emailTo ?? recipients.contact?.email ?? undefined;
-  if (!to) throw validation('emailTo: no recipient: give emailTo or link a person with an e-mail address (personRef)', [{ path: 'emailTo', error: 'is required when the offer has no person with an e-mail' }]);
+  if (!to)
+    throw validation('emailTo: no recipient: give emailTo or link a person with an e-mail address (personRef)', [
+      { path: 'emailTo', error: 'is required when the offer has no person with an e-mail' },
+    ]);
   const settings = await getOfferSettings(ctx);
   const emailSettings = (settings.emailSettings ?? {}) as Record<string, unknown>;
   const accountId = input.senderAccountId ?? str(emailSettings.senderAccountId);
-  if (accountId) await accountForSend(ctx, accountId, { asUser: true, field: input.senderAccountId ? 'senderAccountId' : 'emailSettings.senderAccountId' });
+  if (accountId)
+    await accountForSend(ctx, accountId, {
+      asUser: true,
+      field: input.senderAccountId ? 'senderAccountId' : 'emailSettings.senderAccountId',
+    });
   else deps.email.transport.assertConfigured?.();
   if (input.templateId) await renderStoredTemplate(ctx, input.templateId, {});
   offer = await ensureSent(ctx, offer, deps.links);
   const context = templateContext(offer, deps.links, recipients);
   const rendered = input.templateId
     ? await renderStoredTemplate(ctx, input.templateId, context)
-    : renderEmailParts({ subject: str(emailSettings.subject) ?? 'Offer {{offer.offerNumber}}', html: str(emailSettings.body) ?? '<p><a href="{{offer.link}}">{{offer.link}}</a></p>' }, context);
-  const sent = await sendEmail(ctx, {
-    to: [to], subject: rendered.subject || offer.title, html: rendered.html, text: rendered.text, accountId, accountAccess: 'user', source: 'api',
-    links: { personId: offer.personRef ?? undefined, companyId: offer.companyRef ?? undefined, dealId: offer.dealRef ?? undefined },
-  }, deps.email);
-  return { offer: serializeOffer(offer, deps.links), email: { _id: sent.emailId, to, messageId: sent.messageId, accepted: sent.accepted, rejected: sent.rejected } };
+    : renderEmailParts(
+        {
+          subject: str(emailSettings.subject) ?? 'Offer {{offer.offerNumber}}',
+          html: str(emailSettings.body) ?? '<p><a href="{{offer.link}}">{{offer.link}}</a></p>',
+        },
+        context,
+      );
+  const sent = await sendEmail(
+    ctx,
+    {
+      to: [to],
+      subject: rendered.subject || offer.title,
+      html: rendered.html,
+      text: rendered.text,
+      accountId,
+      accountAccess: 'user',
+      source: 'api',
+      links: {
+        personId: offer.personRef ?? undefined,
+        companyId: offer.companyRef ?? undefined,
+        dealId: offer.dealRef ?? undefined,
+      },
+    },
+    deps.email,
+  );
+  return {
+    offer: serializeOffer(offer, deps.links),
+    email: { _id: sent.emailId, to, messageId: sent.messageId, accepted: sent.accepted, rejected: sent.rejected },
+  };
 }
 
-export async function smsOffer(ctx: Ctx, id: string, input: { phoneTo?: string }, deps: { gateway: SmsGateway; links: OfferLinks }) {
+export async function smsOffer(
+  ctx: Ctx,
+  id: string,
+  input: { phoneTo?: string },
+  deps: { gateway: SmsGateway; links: OfferLinks },
+) {
   let offer = await getOffer(ctx, id);
   const status = effectiveStatus(offer);
-  if (status !== 'draft' && status !== 'sent') throw new DomainError('invalid_state', `status: the offer is ${status}; only draft or sent offers can be sent by SMS`, { current: status });
+  if (status !== 'draft' && status !== 'sent')
+    throw new DomainError(
+      'invalid_state',
+      `status: the offer is ${status}; only draft or sent offers can be sent by SMS`,
+      { current: status },
+    );
   const recipients = await recipientContext(ctx, offer);
   const to = input.phoneTo ?? recipients.contact?.phone ?? undefined;
-  if (!to) throw validation('phoneTo: no recipient: give phoneTo or link a person with a phone number (personRef)', [{ path: 'phoneTo', error: 'is required when the offer has no person with a phone' }]);
+  if (!to)
+    throw validation('phoneTo: no recipient: give phoneTo or link a person with a phone number (personRef)', [
+      { path: 'phoneTo', error: 'is required when the offer has no person with a phone' },
+    ]);
   deps.gateway.assertConfigured?.();
   offer = await ensureSent(ctx, offer, deps.links);
   const settings = await getOfferSettings(ctx);
-  const template = str((settings.smsSettings as Record<string, unknown> | undefined)?.message) ?? 'Your offer: {{offer.link}}';
+  const template =
+    str((settings.smsSettings as Record<string, unknown> | undefined)?.message) ?? 'Your offer: {{offer.link}}';
   const message = renderTemplate(template, templateContext(offer, deps.links, recipients)).text;
-  const sent = await sendSms(ctx, {
-    to, message, source: 'api',
-    links: { personId: offer.personRef ?? undefined, companyId: offer.companyRef ?? undefined, dealId: offer.dealRef ?? undefined },
-  }, { gateway: deps.gateway });
-  return { offer: serializeOffer(offer, deps.links), sms: { _id: sent.smsId, to: sent.to, status: sent.status, providerMessageId: sent.providerMessageId } };
+  const sent = await sendSms(
+    ctx,
+    {
+      to,
+      message,
+      source: 'api',
+      links: {
+        personId: offer.personRef ?? undefined,
+        companyId: offer.companyRef ?? undefined,
+        dealId: offer.dealRef ?? undefined,
+      },
+    },
+    { gateway: deps.gateway },
+  );
+  return {
+    offer: serializeOffer(offer, deps.links),
+    sms: { _id: sent.smsId, to: sent.to, status: sent.status, providerMessageId: sent.providerMessageId },
+  };
 }

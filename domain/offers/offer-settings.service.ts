@@ -8,9 +8,26 @@ import { OfferSettings } from './offer.entity';
 /** The settings document a workspace starts with (created on first read). */
 export function defaultOfferSettings(): Record<string, unknown> {
   return {
-    companyInfo: { name: null, address: null, zip: null, city: null, country: null, cvr: null, email: null, phone: null, website: null },
+    companyInfo: {
+      name: null,
+      address: null,
+      zip: null,
+      city: null,
+      country: null,
+      cvr: null,
+      email: null,
+      phone: null,
+      website: null,
+    },
     bankInfo: { bankName: null, registrationNumber: null, accountNumber: null, iban: null, swift: null },
-    defaults: { vatRate: 25, currency: 'DKK', defaultValidityDays: 30, paymentTerms: '8 days net', defaultTemplateId: null, defaultOfferTypeId: null },
+    defaults: {
+      vatRate: 25,
+      currency: 'DKK',
+      defaultValidityDays: 30,
+      paymentTerms: '8 days net',
+      defaultTemplateId: null,
+      defaultOfferTypeId: null,
+    },
     branding: { primaryColor: '#1f2937', accentColor: '#2563eb', fontFamily: 'system-ui, sans-serif', logoUrl: null },
     emailSettings: {
       subject: 'Offer {{offer.offerNumber}}: {{offer.title}}',
@@ -18,7 +35,15 @@ export function defaultOfferSettings(): Record<string, unknown> {
       senderAccountId: null,
     },
     smsSettings: { message: 'Your offer {{offer.offerNumber}} is ready: {{offer.link}}' },
-    acceptanceSettings: { requireName: true, requireEmail: false, allowDecline: true, requireDeclineReason: false, acceptButtonText: 'Accept offer', declineButtonText: 'Decline', termsText: null },
+    acceptanceSettings: {
+      requireName: true,
+      requireEmail: false,
+      allowDecline: true,
+      requireDeclineReason: false,
+      acceptButtonText: 'Accept offer',
+      declineButtonText: 'Decline',
+      termsText: null,
+    },
     trackingSettings: { trackViews: true },
     sequenceSettings: { enabled: false, sequenceId: null },
     orderConfirmationSettings: { enabled: false, subject: null, body: null },
@@ -41,7 +66,8 @@ export function defaultOfferSettings(): Record<string, unknown> {
   };
 }
 
-const isPlainObject = (v: unknown): v is Record<string, unknown> => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isPlainObject = (v: unknown): v is Record<string, unknown> =>
+  typeof v === 'object' && v !== null && !Array.isArray(v);
 
 /** Nested objects merge key by key; arrays, scalars and null replace. */
 export function mergeSettings(base: Record<string, unknown>, patch: Record<string, unknown>): Record<string, unknown> {
@@ -76,11 +102,20 @@ export async function getOfferSettings(ctx: Ctx): Promise<Record<string, unknown
 export async function updateOfferSettings(ctx: Ctx, patch: Record<string, unknown>): Promise<Record<string, unknown>> {
   await ensureRow(ctx);
   return inTransaction(ctx, async () => {
-    const row = await ctx.em.findOneOrFail(OfferSettings, { workspaceId: ctx.actor.workspaceId }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
+    const row = await ctx.em.findOneOrFail(
+      OfferSettings,
+      { workspaceId: ctx.actor.workspaceId },
+      { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true },
+    );
     const merged = mergeSettings(mergeSettings(defaultOfferSettings(), row.settings), patch);
     row.settings = merged;
     row.updatedAt = new Date();
-    emit(ctx, { type: 'offer_settings_updated', entityType: 'offer_settings', entityId: row._id, payload: { changedKeys: Object.keys(patch) } });
+    emit(ctx, {
+      type: 'offer_settings_updated',
+      entityType: 'offer_settings',
+      entityId: row._id,
+      payload: { changedKeys: Object.keys(patch) },
+    });
     return merged;
   });
 }

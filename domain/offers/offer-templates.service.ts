@@ -21,8 +21,25 @@ export interface OfferTemplateInput {
   isActive?: boolean;
 }
 
-const SUMMARY = ['_id', 'name', 'description', 'isDefault', 'isActive', 'defaultValidity', 'createdAt', 'updatedAt'] as const;
-const FULL = [...SUMMARY, 'pages', 'headerElements', 'footerElements', 'branding', 'defaultTerms', 'defaultPaymentTerms'] as const;
+const SUMMARY = [
+  '_id',
+  'name',
+  'description',
+  'isDefault',
+  'isActive',
+  'defaultValidity',
+  'createdAt',
+  'updatedAt',
+] as const;
+const FULL = [
+  ...SUMMARY,
+  'pages',
+  'headerElements',
+  'footerElements',
+  'branding',
+  'defaultTerms',
+  'defaultPaymentTerms',
+] as const;
 
 /** The list shows summaries (no pages or elements) plus the page count. */
 export const templateSummary = (t: OfferTemplate) => ({ ...toPlain(t, SUMMARY), pageCount: t.pages.length });
@@ -35,24 +52,47 @@ export async function getOfferTemplate(ctx: Ctx, id: string): Promise<OfferTempl
 }
 
 export async function listOfferTemplates(ctx: Ctx, query: PageRequest & { includeInactive?: boolean }) {
-  const { items, total } = await findPage(ctx.em, OfferTemplate, query.includeInactive ? {} : { isActive: true }, query, { createdAt: 'desc' });
+  const { items, total } = await findPage(
+    ctx.em,
+    OfferTemplate,
+    query.includeInactive ? {} : { isActive: true },
+    query,
+    { createdAt: 'desc' },
+  );
   return { items: items.map(templateSummary), total };
 }
 
 /** One default per workspace: making a template the default clears the flag on the others. */
 async function clearOtherDefaults(ctx: Ctx, keepId: string): Promise<void> {
-  await ctx.em.nativeUpdate(OfferTemplate, { isDefault: true, _id: { $ne: keepId } }, { isDefault: false, updatedAt: new Date() });
+  await ctx.em.nativeUpdate(
+    OfferTemplate,
+    { isDefault: true, _id: { $ne: keepId } },
+    { isDefault: false, updatedAt: new Date() },
+  );
 }
 
 export async function createOfferTemplate(ctx: Ctx, input: OfferTemplateInput & { name: string }) {
   return inTransaction(ctx, async () => {
     const t = createRecord(ctx, OfferTemplate, {
-      name: input.name, description: input.description ?? null, pages: input.pages ?? [], headerElements: input.headerElements ?? [], footerElements: input.footerElements ?? [],
-      branding: input.branding ?? {}, defaultTerms: input.defaultTerms ?? null, defaultPaymentTerms: input.defaultPaymentTerms ?? null,
-      defaultValidity: input.defaultValidity ?? null, isDefault: input.isDefault ?? false, isActive: input.isActive ?? true,
+      name: input.name,
+      description: input.description ?? null,
+      pages: input.pages ?? [],
+      headerElements: input.headerElements ?? [],
+      footerElements: input.footerElements ?? [],
+      branding: input.branding ?? {},
+      defaultTerms: input.defaultTerms ?? null,
+      defaultPaymentTerms: input.defaultPaymentTerms ?? null,
+      defaultValidity: input.defaultValidity ?? null,
+      isDefault: input.isDefault ?? false,
+      isActive: input.isActive ?? true,
     });
     if (t.isDefault) await clearOtherDefaults(ctx, t._id);
-    emit(ctx, { type: 'offer_template_created', entityType: 'offer_template', entityId: t._id, payload: { offerTemplate: templateSummary(t) } });
+    emit(ctx, {
+      type: 'offer_template_created',
+      entityType: 'offer_template',
+      entityId: t._id,
+      payload: { offerTemplate: templateSummary(t) },
+    });
     ctx.em.persist(t);
     return serializeOfferTemplate(t);
   });
@@ -65,7 +105,12 @@ export async function updateOfferTemplate(ctx: Ctx, id: string, input: OfferTemp
     if (Object.keys(changes).length) {
       t.updatedAt = new Date();
       if (input.isDefault === true) await clearOtherDefaults(ctx, t._id);
-      emit(ctx, { type: 'offer_template_updated', entityType: 'offer_template', entityId: t._id, payload: { offerTemplate: templateSummary(t), changes: Object.keys(changes) } });
+      emit(ctx, {
+        type: 'offer_template_updated',
+        entityType: 'offer_template',
+        entityId: t._id,
+        payload: { offerTemplate: templateSummary(t), changes: Object.keys(changes) },
+      });
     }
     return serializeOfferTemplate(t);
   });
@@ -74,16 +119,32 @@ export async function updateOfferTemplate(ctx: Ctx, id: string, input: OfferTemp
 export async function deleteOfferTemplate(ctx: Ctx, id: string): Promise<void> {
   const t = await getOfferTemplate(ctx, id);
   ctx.em.remove(t);
-  emit(ctx, { type: 'offer_template_deleted', entityType: 'offer_template', entityId: t._id, payload: { offerTemplate: templateSummary(t) } });
+  emit(ctx, {
+    type: 'offer_template_deleted',
+    entityType: 'offer_template',
+    entityId: t._id,
+    payload: { offerTemplate: templateSummary(t) },
+  });
   await ctx.em.flush();
 }
 
 /** A copy named "<name> (copy)", never the default. */
 export async function duplicateOfferTemplate(ctx: Ctx, id: string) {
   const t = await getOfferTemplate(ctx, id);
-  const clone = structuredClone({ pages: t.pages, headerElements: t.headerElements, footerElements: t.footerElements, branding: t.branding });
+  const clone = structuredClone({
+    pages: t.pages,
+    headerElements: t.headerElements,
+    footerElements: t.footerElements,
+    branding: t.branding,
+  });
   return createOfferTemplate(ctx, {
-    ...clone, name: `${t.name} (copy)`.slice(0, 200), description: t.description, defaultTerms: t.defaultTerms, defaultPaymentTerms: t.defaultPaymentTerms,
-    defaultValidity: t.defaultValidity, isDefault: false, isActive: t.isActive,
+    ...clone,
+    name: `${t.name} (copy)`.slice(0, 200),
+    description: t.description,
+    defaultTerms: t.defaultTerms,
+    defaultPaymentTerms: t.defaultPaymentTerms,
+    defaultValidity: t.defaultValidity,
+    isDefault: false,
+    isActive: t.isActive,
   });
 }

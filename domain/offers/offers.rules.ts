@@ -6,7 +6,14 @@ export const offerStatusTransitions = defineTransitions<OfferStatus>({
   resource: 'offer',
   field: 'status',
   states: ['draft', 'sent', 'accepted', 'declined', 'cancelled', 'expired'],
-  transitions: { draft: ['sent', 'cancelled'], sent: ['accepted', 'declined', 'cancelled', 'expired'], accepted: [], declined: [], cancelled: [], expired: [] },
+  transitions: {
+    draft: ['sent', 'cancelled'],
+    sent: ['accepted', 'declined', 'cancelled', 'expired'],
+    accepted: [],
+    declined: [],
+    cancelled: [],
+    expired: [],
+  },
   notes: [
     'PUT and DELETE only on drafts (409 otherwise); send freezes an immutable snapshot, takes the next offer number and hands out the publicId.',
     'accepted and declined come from the recipient on the public link (POST /public/offers/:publicId/accept|decline), once.',
@@ -18,6 +25,9 @@ export const offerStatusTransitions = defineTransitions<OfferStatus>({
 export const todayUtc = (now = new Date()): string => now.toISOString().slice(0, 10);
 
 /** The status the API shows: a sent offer past its validUntil is expired. */
-export function effectiveStatus(offer: { status: OfferStatus; validUntil?: string | null }, now = new Date()): OfferStatus {
+export function effectiveStatus(
+  offer: { status: OfferStatus; validUntil?: string | null },
+  now = new Date(),
+): OfferStatus {
   return offer.status === 'sent' && !!offer.validUntil && offer.validUntil < todayUtc(now) ? 'expired' : offer.status;
 }

@@ -11,25 +11,45 @@ export const OFFER_JSON_MAX_BYTES = 64 * 1024;
 const decimals = (max: number) => (v: number) => Number(v.toFixed(max)) === v;
 const num = () => z.number({ message: 'must be a number' });
 const jsonObject = (what: string) =>
-  z.record(z.string(), z.unknown(), { message: `${what} must be a JSON object` })
-    .refine((v) => Buffer.byteLength(JSON.stringify(v)) <= OFFER_JSON_MAX_BYTES, { message: `must be at most ${OFFER_JSON_MAX_BYTES / 1024} KB of JSON` });
+  z
+    .record(z.string(), z.unknown(), { message: `${what} must be a JSON object` })
+    .refine((v) => Buffer.byteLength(JSON.stringify(v)) <= OFFER_JSON_MAX_BYTES, {
+      message: `must be at most ${OFFER_JSON_MAX_BYTES / 1024} KB of JSON`,
+    });
 
-export const vatRateField = num().min(0, 'must be at least 0').max(100, 'must be at most 100').refine(decimals(2), 'must have at most 2 decimals');
-export const priceField = num().min(-MAX_UNIT_PRICE, `must be at least -${MAX_UNIT_PRICE}`).max(MAX_UNIT_PRICE, `must be at most ${MAX_UNIT_PRICE}`)
+export const vatRateField = num()
+  .min(0, 'must be at least 0')
+  .max(100, 'must be at most 100')
+  .refine(decimals(2), 'must have at most 2 decimals');
+export const priceField = num()
+  .min(-MAX_UNIT_PRICE, `must be at least -${MAX_UNIT_PRICE}`)
+  .max(MAX_UNIT_PRICE, `must be at most ${MAX_UNIT_PRICE}`)
   .refine(decimals(6), 'must have at most 6 decimals');
 
-export const lineItemInput = z.object({
-  id: z.string().max(24).optional().describe('kept when it is a 24-hex id unique in the list; otherwise generated'),
-  name: z.string().trim().max(300, 'must be at most 300 characters').optional(),
-  description: z.string().trim().max(5000, 'must be at most 5000 characters').optional(),
-  quantity: num().gt(0, 'must be greater than 0').max(MAX_QUANTITY, `must be at most ${MAX_QUANTITY}`).refine(decimals(6), 'must have at most 6 decimals').optional().describe('default 1'),
-  unitPrice: priceField.describe('major units (e.g. 1249.95); negative for a discount line'),
-  unit: z.string().trim().max(50, 'must be at most 50 characters').optional(),
-  vatRate: vatRateField.optional().describe('percent; default the workspace default (offer-settings defaults.vatRate)'),
-  productId: objectId.optional(),
-}).refine((l) => Boolean(l.name || l.description), { message: 'name or description is required', path: ['name'] });
+export const lineItemInput = z
+  .object({
+    id: z.string().max(24).optional().describe('kept when it is a 24-hex id unique in the list; otherwise generated'),
+    name: z.string().trim().max(300, 'must be at most 300 characters').optional(),
+    description: z.string().trim().max(5000, 'must be at most 5000 characters').optional(),
+    quantity: num()
+      .gt(0, 'must be greater than 0')
+      .max(MAX_QUANTITY, `must be at most ${MAX_QUANTITY}`)
+      .refine(decimals(6), 'must have at most 6 decimals')
+      .optional()
+      .describe('default 1'),
+    unitPrice: priceField.describe('major units (e.g. 1249.95); negative for a discount line'),
+    unit: z.string().trim().max(50, 'must be at most 50 characters').optional(),
+    vatRate: vatRateField
+      .optional()
+      .describe('percent; default the workspace default (offer-settings defaults.vatRate)'),
+    productId: objectId.optional(),
+  })
+  .refine((l) => Boolean(l.name || l.description), { message: 'name or description is required', path: ['name'] });
 
-const validUntil = z.string().regex(/^\d{4}-\d{2}-\d{2}(T.*)?$/, 'must be an ISO 8601 date').refine((s) => !Number.isNaN(Date.parse(s)), 'must be a valid date')
+const validUntil = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}(T.*)?$/, 'must be an ISO 8601 date')
+  .refine((s) => !Number.isNaN(Date.parse(s)), 'must be a valid date')
   .transform((s) => s.slice(0, 10));
 
 const offerFields = {
@@ -40,9 +60,15 @@ const offerFields = {
   dealRef: refField.describe('deal id'),
   quoteInput: jsonObject('quoteInput').nullable().describe('{ contact, address, facts, calculatorInputs }'),
   lineItems: z.array(lineItemInput).max(MAX_LINE_ITEMS, `at most ${MAX_LINE_ITEMS} line items`),
-  calculatorResult: jsonObject('calculatorResult').nullable().describe('{ lineItems, subtotal, vatAmount, total } as the calculator returned it'),
+  calculatorResult: jsonObject('calculatorResult')
+    .nullable()
+    .describe('{ lineItems, subtotal, vatAmount, total } as the calculator returned it'),
   validUntil: validUntil.nullable().describe('last day the offer can be accepted (inclusive, UTC)'),
-  currency: z.string().regex(/^[A-Za-z]{3}$/, 'must be a 3-letter ISO 4217 code').transform((s) => s.toUpperCase()).describe('default the workspace default currency'),
+  currency: z
+    .string()
+    .regex(/^[A-Za-z]{3}$/, 'must be a 3-letter ISO 4217 code')
+    .transform((s) => s.toUpperCase())
+    .describe('default the workspace default currency'),
 };
 
 export const createOfferBody = z.object({ title: requiredText(300) }).extend(z.object(offerFields).partial().shape);
@@ -63,18 +89,33 @@ export const listOffersQuery = z.object({
 export const offerIdParams = z.object({ id: z.string().regex(/^([0-9a-f]{24}|[A-Za-z0-9_-]{22,40})$/) });
 
 export const sendEmailBody = z.object({
-  emailTo: z.email({ message: 'must be a valid e-mail address' }).max(320).optional().describe('default: the linked person\'s e-mail'),
+  emailTo: z
+    .email({ message: 'must be a valid e-mail address' })
+    .max(320)
+    .optional()
+    .describe("default: the linked person's e-mail"),
   senderAccountId: objectId.optional().describe('connected mailbox (GET /email-accounts); default the fallback sender'),
   templateId: objectId.optional().describe('e-mail template; default offer-settings emailSettings'),
 });
 export const sendSmsBody = z.object({
-  phoneTo: z.string().trim().min(3).max(40).optional().describe('default: the linked person\'s phone'),
+  phoneTo: z.string().trim().min(3).max(40).optional().describe("default: the linked person's phone"),
 });
 
 const lineView = z.object({
-  id: z.string(), name: z.string().nullable(), description: z.string().nullable(), quantity: z.number(), unitPrice: z.number(), unit: z.string().nullable(),
-  vatRate: z.number(), productId: z.string().nullable(), net: z.number(), vatAmount: z.number(), total: z.number(),
-  netMinor: z.number().int(), vatMinor: z.number().int(), totalMinor: z.number().int(),
+  id: z.string(),
+  name: z.string().nullable(),
+  description: z.string().nullable(),
+  quantity: z.number(),
+  unitPrice: z.number(),
+  unit: z.string().nullable(),
+  vatRate: z.number(),
+  productId: z.string().nullable(),
+  net: z.number(),
+  vatAmount: z.number(),
+  total: z.number(),
+  netMinor: z.number().int(),
+  vatMinor: z.number().int(),
+  totalMinor: z.number().int(),
 });
 
 export const offerView = z.object({
@@ -82,73 +123,142 @@ export const offerView = z.object({
   kind: z.literal('offer'),
   title: z.string(),
   status,
-  offerTypeId: z.string().nullable(), templateId: z.string().nullable(), companyRef: z.string().nullable(), personRef: z.string().nullable(), dealRef: z.string().nullable(),
+  offerTypeId: z.string().nullable(),
+  templateId: z.string().nullable(),
+  companyRef: z.string().nullable(),
+  personRef: z.string().nullable(),
+  dealRef: z.string().nullable(),
   quoteInput: z.record(z.string(), z.unknown()).nullable(),
   calculatorResult: z.record(z.string(), z.unknown()).nullable(),
   lineItems: z.array(lineView),
   currency: z.string(),
-  subtotal: z.number(), vatAmount: z.number(), total: z.number(),
-  subtotalMinor: z.number().int(), vatMinor: z.number().int(), totalMinor: z.number().int(),
+  subtotal: z.number(),
+  vatAmount: z.number(),
+  total: z.number(),
+  subtotalMinor: z.number().int(),
+  vatMinor: z.number().int(),
+  totalMinor: z.number().int(),
   validUntil: z.string().nullable(),
   offerNumber: z.string().nullable(),
   publicId: z.string().nullable(),
   publicUrl: z.string().nullable(),
   ownerId: z.string(),
-  sentAt: z.string().nullable(), cancelledAt: z.string().nullable(), respondedAt: z.string().nullable(),
+  sentAt: z.string().nullable(),
+  cancelledAt: z.string().nullable(),
+  respondedAt: z.string().nullable(),
   response: z.record(z.string(), z.unknown()).nullable(),
-  viewCount: z.number().int(), firstViewedAt: z.string().nullable(),
+  viewCount: z.number().int(),
+  firstViewedAt: z.string().nullable(),
 });
 
 // ---- offer settings ----
 
 const text = (max: number) => clearableText(max).optional();
-const color = z.string().regex(/^#[0-9a-fA-F]{3,8}$/, 'must be a hex colour like #1f2937').nullable();
-const option = z.object({ value: requiredText(100), label: requiredText(200), sortOrder: z.number().int().min(0).max(100_000).optional() });
+const color = z
+  .string()
+  .regex(/^#[0-9a-fA-F]{3,8}$/, 'must be a hex colour like #1f2937')
+  .nullable();
+const option = z.object({
+  value: requiredText(100),
+  label: requiredText(200),
+  sortOrder: z.number().int().min(0).max(100_000).optional(),
+});
 const freeObject = (what: string) => jsonObject(what);
 
-export const offerSettingsPatch = z.strictObject({
-  companyInfo: freeObject('companyInfo'),
-  bankInfo: z.strictObject({ bankName: text(200), registrationNumber: text(20), accountNumber: text(40), iban: text(40), swift: text(20) }),
-  defaults: z.strictObject({
-    vatRate: vatRateField,
-    currency: z.string().regex(/^[A-Za-z]{3}$/, 'must be a 3-letter ISO 4217 code').transform((s) => s.toUpperCase()),
-    defaultValidityDays: z.number().int('must be an integer').min(1, 'must be at least 1').max(3650, 'must be at most 3650'),
-    paymentTerms: text(2000),
-    defaultTemplateId: objectId.nullable(),
-    defaultOfferTypeId: objectId.nullable(),
-  }).partial(),
-  branding: z.object({ primaryColor: color, accentColor: color, fontFamily: text(200), logoUrl: text(2000) }).partial()
-    .catchall(z.unknown()).refine((v) => Buffer.byteLength(JSON.stringify(v)) <= OFFER_JSON_MAX_BYTES, 'must be at most 64 KB of JSON'),
-  emailSettings: z.object({ subject: text(998), body: text(100_000), senderAccountId: objectId.nullable() }).partial().catchall(z.unknown()),
-  smsSettings: z.object({ message: text(1600) }).partial().catchall(z.unknown()),
-  acceptanceSettings: z.strictObject({
-    requireName: z.boolean(), requireEmail: z.boolean(), allowDecline: z.boolean(), requireDeclineReason: z.boolean(),
-    acceptButtonText: text(100), declineButtonText: text(100), termsText: text(20_000),
-  }).partial(),
-  trackingSettings: freeObject('trackingSettings'),
-  sequenceSettings: freeObject('sequenceSettings'),
-  orderConfirmationSettings: freeObject('orderConfirmationSettings'),
-  numbering: z.strictObject({
-    prefix: z.string().max(20, 'must be at most 20 characters').regex(/^[^\s<>"'&]*$/, 'must not contain spaces or <>"\'&'),
-    nextNumber: z.number().int('must be an integer').min(1, 'must be at least 1').max(1_000_000_000_000, 'must be at most 1000000000000'),
-  }).partial(),
-  contractSettings: freeObject('contractSettings'),
-  defaultTerms: text(50_000),
-  defaultPaymentTerms: text(20_000),
-  lineItemUnits: z.array(option).max(100, 'at most 100 units'),
-  billingFrequencies: z.array(option).max(50, 'at most 50 billing frequencies'),
-  setupCompleted: z.boolean(),
-}).partial();
+export const offerSettingsPatch = z
+  .strictObject({
+    companyInfo: freeObject('companyInfo'),
+    bankInfo: z.strictObject({
+      bankName: text(200),
+      registrationNumber: text(20),
+      accountNumber: text(40),
+      iban: text(40),
+      swift: text(20),
+    }),
+    defaults: z
+      .strictObject({
+        vatRate: vatRateField,
+        currency: z
+          .string()
+          .regex(/^[A-Za-z]{3}$/, 'must be a 3-letter ISO 4217 code')
+          .transform((s) => s.toUpperCase()),
+        defaultValidityDays: z
+          .number()
+          .int('must be an integer')
+          .min(1, 'must be at least 1')
+          .max(3650, 'must be at most 3650'),
+        paymentTerms: text(2000),
+        defaultTemplateId: objectId.nullable(),
+        defaultOfferTypeId: objectId.nullable(),
+      })
+      .partial(),
+    branding: z
+      .object({ primaryColor: color, accentColor: color, fontFamily: text(200), logoUrl: text(2000) })
+      .partial()
+      .catchall(z.unknown())
+      .refine((v) => Buffer.byteLength(JSON.stringify(v)) <= OFFER_JSON_MAX_BYTES, 'must be at most 64 KB of JSON'),
+    emailSettings: z
+      .object({ subject: text(998), body: text(100_000), senderAccountId: objectId.nullable() })
+      .partial()
+      .catchall(z.unknown()),
+    smsSettings: z
+      .object({ message: text(1600) })
+      .partial()
+      .catchall(z.unknown()),
+    acceptanceSettings: z
+      .strictObject({
+        requireName: z.boolean(),
+        requireEmail: z.boolean(),
+        allowDecline: z.boolean(),
+        requireDeclineReason: z.boolean(),
+        acceptButtonText: text(100),
+        declineButtonText: text(100),
+        termsText: text(20_000),
+      })
+      .partial(),
+    trackingSettings: freeObject('trackingSettings'),
+    sequenceSettings: freeObject('sequenceSettings'),
+    orderConfirmationSettings: freeObject('orderConfirmationSettings'),
+    numbering: z
+      .strictObject({
+        prefix: z
+          .string()
+          .max(20, 'must be at most 20 characters')
+          .regex(/^[^\s<>"'&]*$/, 'must not contain spaces or <>"\'&'),
+        nextNumber: z
+          .number()
+          .int('must be an integer')
+          .min(1, 'must be at least 1')
+          .max(1_000_000_000_000, 'must be at most 1000000000000'),
+      })
+      .partial(),
+    contractSettings: freeObject('contractSettings'),
+    defaultTerms: text(50_000),
+    defaultPaymentTerms: text(20_000),
+    lineItemUnits: z.array(option).max(100, 'at most 100 units'),
+    billingFrequencies: z.array(option).max(50, 'at most 50 billing frequencies'),
+    setupCompleted: z.boolean(),
+  })
+  .partial();
 
 // ---- templates, products, catalog ----
 
 const elements = (what: string) => z.array(z.unknown()).max(500, `at most 500 ${what}`);
 const templateFields = {
   description: text(5000),
-  pages: z.array(z.object({
-    id: z.string().max(100).optional(), order: z.number().int().min(0).max(10_000).optional(), title: z.string().max(300).optional(),
-    elements: elements('elements').optional(), settings: z.record(z.string(), z.unknown()).optional(),
-  }).catchall(z.unknown())).max(100, 'at most 100 pages'),
+  pages: z
+    .array(
+      z
+        .object({
+          id: z.string().max(100).optional(),
+          order: z.number().int().min(0).max(10_000).optional(),
+          title: z.string().max(300).optional(),
+          elements: elements('elements').optional(),
+          settings: z.record(z.string(), z.unknown()).optional(),
+        })
+        .catchall(z.unknown()),
+    )
+    .max(100, 'at most 100 pages'),
   headerElements: elements('header elements'),
   footerElements: elements('footer elements'),
   branding: jsonObject('branding'),
@@ -160,12 +270,27 @@ const templateFields = {
 };
 const TEMPLATE_MAX_BYTES = 1024 * 1024;
 const templateSize = (v: unknown) => Buffer.byteLength(JSON.stringify(v)) <= TEMPLATE_MAX_BYTES;
-export const createOfferTemplateBody = z.object({ name: requiredText(200) }).extend(z.object(templateFields).partial().shape)
+export const createOfferTemplateBody = z
+  .object({ name: requiredText(200) })
+  .extend(z.object(templateFields).partial().shape)
   .refine(templateSize, 'the template must be at most 1 MB of JSON');
-export const updateOfferTemplateBody = z.object({ name: requiredText(200), ...templateFields }).partial().refine(templateSize, 'the template must be at most 1 MB of JSON');
-export const listTemplatesQuery = z.object({ ...pageParams(100), includeInactive: z.enum(['true', 'false']).optional().transform((v) => v === 'true') });
+export const updateOfferTemplateBody = z
+  .object({ name: requiredText(200), ...templateFields })
+  .partial()
+  .refine(templateSize, 'the template must be at most 1 MB of JSON');
+export const listTemplatesQuery = z.object({
+  ...pageParams(100),
+  includeInactive: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((v) => v === 'true'),
+});
 
-const tier = z.object({ minQuantity: num().min(0), maxQuantity: num().min(0).nullable().optional(), unitPrice: priceField });
+const tier = z.object({
+  minQuantity: num().min(0),
+  maxQuantity: num().min(0).nullable().optional(),
+  unitPrice: priceField,
+});
 const productFields = {
   description: text(5000),
   sku: text(100),
@@ -174,8 +299,15 @@ const productFields = {
   vatRate: vatRateField.nullable(),
   pricingType: z.enum(['fixed', 'advanced'], { message: 'must be fixed or advanced' }),
   tieredPricing: z.array(tier).max(100, 'at most 100 tiers'),
-  conditionalRules: z.array(z.record(z.string(), z.unknown())).max(100, 'at most 100 rules').refine((v) => Buffer.byteLength(JSON.stringify(v)) <= OFFER_JSON_MAX_BYTES, 'must be at most 64 KB of JSON'),
-  variants: z.array(z.object({ name: requiredText(200), unitPrice: priceField.optional(), sku: text(100) }).catchall(z.unknown())).max(200, 'at most 200 variants'),
+  conditionalRules: z
+    .array(z.record(z.string(), z.unknown()))
+    .max(100, 'at most 100 rules')
+    .refine((v) => Buffer.byteLength(JSON.stringify(v)) <= OFFER_JSON_MAX_BYTES, 'must be at most 64 KB of JSON'),
+  variants: z
+    .array(
+      z.object({ name: requiredText(200), unitPrice: priceField.optional(), sku: text(100) }).catchall(z.unknown()),
+    )
+    .max(200, 'at most 200 variants'),
   category: text(200),
   isActive: z.boolean(),
 };
@@ -185,12 +317,25 @@ export const listProductsQuery = z.object({
   ...pageParams(100),
   q: z.string().trim().min(1).max(200).optional(),
   category: z.string().trim().min(1).max(200).optional(),
-  isActive: z.enum(['true', 'false']).optional().transform((v) => (v === undefined ? undefined : v === 'true')),
+  isActive: z
+    .enum(['true', 'false'])
+    .optional()
+    .transform((v) => (v === undefined ? undefined : v === 'true')),
 });
 export const productView = z.object({
-  ...recordView, name: z.string(), description: z.string().nullable(), sku: z.string().nullable(), unitPrice: z.number(), unit: z.string().nullable(),
-  vatRate: z.number().nullable(), pricingType: z.enum(['fixed', 'advanced']), tieredPricing: z.array(z.unknown()), conditionalRules: z.array(z.unknown()),
-  variants: z.array(z.unknown()), category: z.string().nullable(), isActive: z.boolean(),
+  ...recordView,
+  name: z.string(),
+  description: z.string().nullable(),
+  sku: z.string().nullable(),
+  unitPrice: z.number(),
+  unit: z.string().nullable(),
+  vatRate: z.number().nullable(),
+  pricingType: z.enum(['fixed', 'advanced']),
+  tieredPricing: z.array(z.unknown()),
+  conditionalRules: z.array(z.unknown()),
+  variants: z.array(z.unknown()),
+  category: z.string().nullable(),
+  isActive: z.boolean(),
 });
 
 const catalogFields = {
@@ -201,15 +346,28 @@ const catalogFields = {
   unitPrice: priceField,
   unit: text(50),
   vatRate: vatRateField.nullable(),
-  imageUrl: z.url({ protocol: /^https$/, message: 'must be an https URL' }).max(2000).nullable(),
+  imageUrl: z
+    .url({ protocol: /^https$/, message: 'must be an https URL' })
+    .max(2000)
+    .nullable(),
   sortOrder: z.number().int('must be an integer').min(0).max(1_000_000),
   isActive: z.boolean(),
 };
 export const createCatalogBody = z.object({ name: requiredText(300) }).extend(z.object(catalogFields).partial().shape);
 export const updateCatalogBody = createCatalogBody.partial();
 export const catalogView = z.object({
-  ...recordView, name: z.string(), description: z.string().nullable(), category: z.string().nullable(), productId: z.string().nullable(), sku: z.string().nullable(),
-  unitPrice: z.number(), unit: z.string().nullable(), vatRate: z.number().nullable(), imageUrl: z.string().nullable(), sortOrder: z.number().int(), isActive: z.boolean(),
+  ...recordView,
+  name: z.string(),
+  description: z.string().nullable(),
+  category: z.string().nullable(),
+  productId: z.string().nullable(),
+  sku: z.string().nullable(),
+  unitPrice: z.number(),
+  unit: z.string().nullable(),
+  vatRate: z.number().nullable(),
+  imageUrl: z.string().nullable(),
+  sortOrder: z.number().int(),
+  isActive: z.boolean(),
 });
 
 // ---- public link ----

@@ -20,14 +20,40 @@ import { effectiveStatus, offerStatusTransitions, todayUtc } from './offers.rule
 import type { OfferInput } from './offers.schemas';
 
 /** Where public links point: `${publicBaseUrl}/public/offers/<publicId>`. */
-export interface OfferLinks { publicBaseUrl: string }
+export interface OfferLinks {
+  publicBaseUrl: string;
+}
 
-export const publicOfferUrl = (links: OfferLinks, publicId: string): string => `${links.publicBaseUrl}/public/offers/${publicId}`;
+export const publicOfferUrl = (links: OfferLinks, publicId: string): string =>
+  `${links.publicBaseUrl}/public/offers/${publicId}`;
 
 const PLAIN = [
-  '_id', 'kind', 'title', 'offerTypeId', 'templateId', 'companyRef', 'personRef', 'dealRef', 'quoteInput', 'calculatorResult', 'currency',
-  'subtotalMinor', 'vatMinor', 'totalMinor', 'validUntil', 'offerNumber', 'publicId', 'ownerId', 'sentAt', 'cancelledAt', 'respondedAt', 'response',
-  'viewCount', 'firstViewedAt', 'createdAt', 'updatedAt',
+  '_id',
+  'kind',
+  'title',
+  'offerTypeId',
+  'templateId',
+  'companyRef',
+  'personRef',
+  'dealRef',
+  'quoteInput',
+  'calculatorResult',
+  'currency',
+  'subtotalMinor',
+  'vatMinor',
+  'totalMinor',
+  'validUntil',
+  'offerNumber',
+  'publicId',
+  'ownerId',
+  'sentAt',
+  'cancelledAt',
+  'respondedAt',
+  'response',
+  'viewCount',
+  'firstViewedAt',
+  'createdAt',
+  'updatedAt',
 ] as const;
 
 export function serializeOffer(offer: Offer, links: OfferLinks): Record<string, unknown> {
@@ -45,19 +71,28 @@ export function serializeOffer(offer: Offer, links: OfferLinks): Record<string, 
 
 /** By `_id` or by `publicId`; 404 for unknown or another workspace's. */
 export async function getOffer(ctx: Ctx, id: string): Promise<Offer> {
-  const offer = isId(id) ? await ctx.em.findOne(Offer, { _id: id, kind: 'offer' }) : await ctx.em.findOne(Offer, { publicId: id, kind: 'offer' });
+  const offer = isId(id)
+    ? await ctx.em.findOne(Offer, { _id: id, kind: 'offer' })
+    : await ctx.em.findOne(Offer, { publicId: id, kind: 'offer' });
   if (!offer) throw notFound('offer');
   return offer;
 }
 
-export interface OfferListQuery extends PageRequest { status?: OfferStatus; companyRef?: string; personRef?: string; dealRef?: string; q?: string }
+export interface OfferListQuery extends PageRequest {
+  status?: OfferStatus;
+  companyRef?: string;
+  personRef?: string;
+  dealRef?: string;
+  q?: string;
+}
 
 export async function listOffers(ctx: Ctx, query: OfferListQuery, links: OfferLinks) {
   const where: Record<string, unknown> = { kind: 'offer' };
   const today = todayUtc();
   // expired is derived (sent + validUntil passed), so sent excludes those rows.
   if (query.status === 'expired') Object.assign(where, { status: 'sent', validUntil: { $lt: today } });
-  else if (query.status === 'sent') Object.assign(where, { status: 'sent', $or: [{ validUntil: null }, { validUntil: { $gte: today } }] });
+  else if (query.status === 'sent')
+    Object.assign(where, { status: 'sent', $or: [{ validUntil: null }, { validUntil: { $gte: today } }] });
   else if (query.status) where.status = query.status;
   for (const key of ['companyRef', 'personRef', 'dealRef'] as const) if (query[key]) where[key] = query[key];
   if (query.q) {
@@ -76,10 +111,14 @@ async function checkRefs(ctx: Ctx, input: OfferInput): Promise<void> {
     { field: 'dealRef', kind: 'deal', id: input.dealRef },
   ]);
   if (input.templateId && !(await ctx.em.count(OfferTemplate, { _id: input.templateId }))) {
-    throw validation(`templateId: no offer template with id ${input.templateId}`, [{ path: 'templateId', error: `no offer template with id ${input.templateId}` }]);
+    throw validation(`templateId: no offer template with id ${input.templateId}`, [
+      { path: 'templateId', error: `no offer template with id ${input.templateId}` },
+    ]);
   }
   if (input.offerTypeId && !(await ctx.em.count(OfferType, { _id: input.offerTypeId }))) {
-    throw validation(`offerTypeId: no offer type with id ${input.offerTypeId}`, [{ path: 'offerTypeId', error: `no offer type with id ${input.offerTypeId}` }]);
+    throw validation(`offerTypeId: no offer type with id ${input.offerTypeId}`, [
+      { path: 'offerTypeId', error: `no offer type with id ${input.offerTypeId}` },
+    ]);
   }
 }
 
@@ -87,7 +126,8 @@ function priced(items: LineInput[], defaultVatRate: number, currency: string) {
   try {
     return computeLines(items, { defaultVatRate, currency });
   } catch (err) {
-    if (err instanceof MoneyError) throw validation(`${err.path}: ${err.message}`, [{ path: err.path, error: err.message }]);
+    if (err instanceof MoneyError)
+      throw validation(`${err.path}: ${err.message}`, [{ path: err.path, error: err.message }]);
     throw err;
   }
 }
@@ -103,19 +143,40 @@ async function settingsDefaults(ctx: Ctx): Promise<{ vatRate: number; currency: 
 
 const eventPayload = (view: Record<string, unknown>) => ({ offer: view });
 
-export async function createOffer(ctx: Ctx, input: OfferInput & { title: string }, links: OfferLinks): Promise<Record<string, unknown>> {
+export async function createOffer(
+  ctx: Ctx,
+  input: OfferInput & { title: string },
+  links: OfferLinks,
+): Promise<Record<string, unknown>> {
   await checkRefs(ctx, input);
   const defaults = await settingsDefaults(ctx);
   const currency = input.currency ?? defaults.currency;
   const { lines, totals } = priced(input.lineItems ?? [], defaults.vatRate, currency);
   const offer = createRecord(ctx, Offer, {
-    kind: 'offer', title: input.title, status: 'draft',
-    offerTypeId: input.offerTypeId ?? null, templateId: input.templateId ?? null,
-    companyRef: input.companyRef ?? null, personRef: input.personRef ?? null, dealRef: input.dealRef ?? null,
-    quoteInput: input.quoteInput ?? null, calculatorResult: input.calculatorResult ?? null,
-    lineItems: lines, currency, ...totals,
-    validUntil: input.validUntil ?? null, offerNumber: null, publicId: null, snapshot: null, ownerId: ctx.actor.userId,
-    sentAt: null, cancelledAt: null, respondedAt: null, response: null, viewCount: 0, firstViewedAt: null,
+    kind: 'offer',
+    title: input.title,
+    status: 'draft',
+    offerTypeId: input.offerTypeId ?? null,
+    templateId: input.templateId ?? null,
+    companyRef: input.companyRef ?? null,
+    personRef: input.personRef ?? null,
+    dealRef: input.dealRef ?? null,
+    quoteInput: input.quoteInput ?? null,
+    calculatorResult: input.calculatorResult ?? null,
+    lineItems: lines,
+    currency,
+    ...totals,
+    validUntil: input.validUntil ?? null,
+    offerNumber: null,
+    publicId: null,
+    snapshot: null,
+    ownerId: ctx.actor.userId,
+    sentAt: null,
+    cancelledAt: null,
+    respondedAt: null,
+    response: null,
+    viewCount: 0,
+    firstViewedAt: null,
   });
   const view = serializeOffer(offer, links);
   emit(ctx, { type: 'offer_created', entityType: 'offer', entityId: offer._id, payload: eventPayload(view) });
@@ -125,16 +186,29 @@ export async function createOffer(ctx: Ctx, input: OfferInput & { title: string 
 }
 
 const linkOf = (offer: Offer) => ({
-  entityType: 'offer', entityId: offer._id, companyId: offer.companyRef, personId: offer.personRef, dealId: offer.dealRef,
+  entityType: 'offer',
+  entityId: offer._id,
+  companyId: offer.companyRef,
+  personId: offer.personRef,
+  dealId: offer.dealRef,
 });
 
 function assertDraft(offer: Offer, what: string): void {
   const status = effectiveStatus(offer);
-  if (status !== 'draft') throw new DomainError('invalid_state', `status: the offer is ${status}; only drafts can be ${what}`, { current: status, allowed: ['draft'] });
+  if (status !== 'draft')
+    throw new DomainError('invalid_state', `status: the offer is ${status}; only drafts can be ${what}`, {
+      current: status,
+      allowed: ['draft'],
+    });
 }
 
 // Edits and deletes hold the row lock, so one racing a send sees the sent offer and answers 409.
-export async function updateOffer(ctx: Ctx, id: string, input: OfferInput, links: OfferLinks): Promise<Record<string, unknown>> {
+export async function updateOffer(
+  ctx: Ctx,
+  id: string,
+  input: OfferInput,
+  links: OfferLinks,
+): Promise<Record<string, unknown>> {
   const found = await getOffer(ctx, id);
   assertDraft(found, 'edited');
   await checkRefs(ctx, input);
@@ -142,20 +216,44 @@ export async function updateOffer(ctx: Ctx, id: string, input: OfferInput, links
     const offer = await lockOffer(ctx, found._id);
     assertDraft(offer, 'edited');
     const patch: Partial<Offer> = {};
-    for (const key of ['title', 'offerTypeId', 'templateId', 'companyRef', 'personRef', 'dealRef', 'quoteInput', 'calculatorResult', 'validUntil', 'currency'] as const) {
+    for (const key of [
+      'title',
+      'offerTypeId',
+      'templateId',
+      'companyRef',
+      'personRef',
+      'dealRef',
+      'quoteInput',
+      'calculatorResult',
+      'validUntil',
+      'currency',
+    ] as const) {
       if (input[key] !== undefined) (patch as Record<string, unknown>)[key] = input[key];
     }
     if (input.lineItems !== undefined || input.currency !== undefined) {
       const defaults = await settingsDefaults(ctx);
       // A currency change re-prices the kept lines (minor-unit digits may differ).
-      const items: LineInput[] = input.lineItems ?? offer.lineItems.map((l) => ({ ...l, name: l.name ?? undefined, description: l.description ?? undefined, unit: l.unit ?? undefined, productId: l.productId ?? undefined }));
+      const items: LineInput[] =
+        input.lineItems ??
+        offer.lineItems.map((l) => ({
+          ...l,
+          name: l.name ?? undefined,
+          description: l.description ?? undefined,
+          unit: l.unit ?? undefined,
+          productId: l.productId ?? undefined,
+        }));
       const { lines, totals } = priced(items, defaults.vatRate, input.currency ?? offer.currency);
       Object.assign(patch, { lineItems: lines, ...totals });
     }
     const changes = applyPatch(offer, patch);
     if (Object.keys(changes).length) {
       offer.updatedAt = new Date();
-      emit(ctx, { type: 'offer_updated', entityType: 'offer', entityId: offer._id, payload: { ...eventPayload(serializeOffer(offer, links)), changes: Object.keys(changes) } });
+      emit(ctx, {
+        type: 'offer_updated',
+        entityType: 'offer',
+        entityId: offer._id,
+        payload: { ...eventPayload(serializeOffer(offer, links)), changes: Object.keys(changes) },
+      });
     }
     return serializeOffer(offer, links);
   });
@@ -167,7 +265,12 @@ export async function deleteOffer(ctx: Ctx, id: string, links: OfferLinks): Prom
     const offer = await lockOffer(ctx, found._id);
     assertDraft(offer, 'deleted');
     ctx.em.remove(offer);
-    emit(ctx, { type: 'offer_deleted', entityType: 'offer', entityId: offer._id, payload: eventPayload(serializeOffer(offer, links)) });
+    emit(ctx, {
+      type: 'offer_deleted',
+      entityType: 'offer',
+      entityId: offer._id,
+      payload: eventPayload(serializeOffer(offer, links)),
+    });
   });
 }
 
@@ -195,12 +298,22 @@ export async function offerEventPayload(ctx: Ctx, offer: Offer, links: OfferLink
 }
 
 /** What the recipient sees, frozen at send: no internal ids beyond the offer's own. */
-export async function buildSnapshot(ctx: Ctx, offer: Offer, settings: Record<string, unknown>): Promise<Record<string, unknown>> {
+export async function buildSnapshot(
+  ctx: Ctx,
+  offer: Offer,
+  settings: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
   const { company, person, template } = await related(ctx, offer);
   const digits = minorDigits(offer.currency);
   const pick = <T extends object>(row: T | null, keys: (keyof T & string)[]) => (row ? toPlain(row, keys) : null);
   const personView = person
-    ? { firstName: person.firstName, lastName: person.lastName, title: person.title, email: person.emails[0]?.email ?? null, phone: person.phones[0]?.phone ?? null }
+    ? {
+        firstName: person.firstName,
+        lastName: person.lastName,
+        title: person.title,
+        email: person.emails[0]?.email ?? null,
+        phone: person.phones[0]?.phone ?? null,
+      }
     : null;
   return {
     offerNumber: offer.offerNumber,
@@ -210,27 +323,54 @@ export async function buildSnapshot(ctx: Ctx, offer: Offer, settings: Record<str
       const { productId: _p, ...rest } = lineView(l, digits);
       return rest;
     }),
-    subtotal: toMajor(offer.subtotalMinor, digits), vatAmount: toMajor(offer.vatMinor, digits), total: toMajor(offer.totalMinor, digits),
-    subtotalMinor: offer.subtotalMinor, vatMinor: offer.vatMinor, totalMinor: offer.totalMinor,
+    subtotal: toMajor(offer.subtotalMinor, digits),
+    vatAmount: toMajor(offer.vatMinor, digits),
+    total: toMajor(offer.totalMinor, digits),
+    subtotalMinor: offer.subtotalMinor,
+    vatMinor: offer.vatMinor,
+    totalMinor: offer.totalMinor,
     validUntil: offer.validUntil,
     sentAt: offer.sentAt?.toISOString() ?? null,
     quoteInput: offer.quoteInput,
-    customer: { company: pick(company, ['name', 'cvr', 'address', 'zip', 'city', 'country', 'email', 'phone']), person: personView },
-    seller: { companyInfo: settings.companyInfo ?? {}, bankInfo: settings.bankInfo ?? {}, branding: { ...(settings.branding as object), ...(template?.branding ?? {}) } },
-    template: template ? { name: template.name, pages: template.pages, headerElements: template.headerElements, footerElements: template.footerElements } : null,
+    customer: {
+      company: pick(company, ['name', 'cvr', 'address', 'zip', 'city', 'country', 'email', 'phone']),
+      person: personView,
+    },
+    seller: {
+      companyInfo: settings.companyInfo ?? {},
+      bankInfo: settings.bankInfo ?? {},
+      branding: { ...(settings.branding as object), ...(template?.branding ?? {}) },
+    },
+    template: template
+      ? {
+          name: template.name,
+          pages: template.pages,
+          headerElements: template.headerElements,
+          footerElements: template.footerElements,
+        }
+      : null,
     terms: template?.defaultTerms ?? settings.defaultTerms ?? null,
-    paymentTerms: template?.defaultPaymentTerms ?? settings.defaultPaymentTerms ?? ((settings.defaults as Record<string, unknown> | undefined)?.paymentTerms ?? null),
+    paymentTerms:
+      template?.defaultPaymentTerms ??
+      settings.defaultPaymentTerms ??
+      (settings.defaults as Record<string, unknown> | undefined)?.paymentTerms ??
+      null,
     acceptance: settings.acceptanceSettings ?? {},
   };
 }
 
 const invalidState = (current: OfferStatus, requested: OfferStatus, message: string) =>
-  new DomainError('invalid_state', message, { current, requested, allowed: offerStatusTransitions.allowedFrom(current) });
+  new DomainError('invalid_state', message, {
+    current,
+    requested,
+    allowed: offerStatusTransitions.allowedFrom(current),
+  });
 
 /** The row locked for this transaction and re-read from it (not from the identity map). */
 export async function lockOffer(ctx: Ctx, id: string): Promise<Offer> {
   const [row] = await ctx.em.execute<{ status: OfferStatus; valid_until: string | null }[]>(
-    'select status, valid_until from offers where id = ? and workspace_id = ? for update', [id, ctx.actor.workspaceId],
+    'select status, valid_until from offers where id = ? and workspace_id = ? for update',
+    [id, ctx.actor.workspaceId],
   );
   const offer = row ? await ctx.em.findOne(Offer, { _id: id }, { refresh: true }) : null;
   if (!row || !offer) throw notFound('offer');
@@ -251,8 +391,12 @@ export async function sendOffer(ctx: Ctx, id: string, links: OfferLinks): Promis
     const offer = await lockOffer(ctx, found._id);
     // The table allows staying in a state; sending twice is not that.
     const current = effectiveStatus(offer);
-    if (current !== 'draft') throw invalidState(current, 'sent', `status: the offer is ${current}; only drafts can be sent`);
-    if (!offer.lineItems.length) throw validation('lineItems: an offer needs at least one line item to be sent', [{ path: 'lineItems', error: 'at least one line item is required to send' }]);
+    if (current !== 'draft')
+      throw invalidState(current, 'sent', `status: the offer is ${current}; only drafts can be sent`);
+    if (!offer.lineItems.length)
+      throw validation('lineItems: an offer needs at least one line item to be sent', [
+        { path: 'lineItems', error: 'at least one line item is required to send' },
+      ]);
     const settings = await getOfferSettings(ctx);
     const now = new Date();
     offer.offerNumber = await takeOfferNumber(ctx);
@@ -266,9 +410,17 @@ export async function sendOffer(ctx: Ctx, id: string, links: OfferLinks): Promis
     offer.snapshot = await buildSnapshot(ctx, offer, settings);
     offer.updatedAt = now;
     recordSystemActivity(ctx, linkOf(offer), 'offer_sent', `Offer ${offer.offerNumber} sent: ${offer.title}`, {
-      offerId: offer._id, offerNumber: offer.offerNumber, total: toMajor(offer.totalMinor, minorDigits(offer.currency)), currency: offer.currency,
+      offerId: offer._id,
+      offerNumber: offer.offerNumber,
+      total: toMajor(offer.totalMinor, minorDigits(offer.currency)),
+      currency: offer.currency,
     });
-    emit(ctx, { type: 'offer_sent', entityType: 'offer', entityId: offer._id, payload: await offerEventPayload(ctx, offer, links) });
+    emit(ctx, {
+      type: 'offer_sent',
+      entityType: 'offer',
+      entityId: offer._id,
+      payload: await offerEventPayload(ctx, offer, links),
+    });
     return serializeOffer(offer, links);
   });
 }
@@ -278,13 +430,26 @@ export async function cancelOffer(ctx: Ctx, id: string, links: OfferLinks): Prom
   return inTransaction(ctx, async () => {
     const offer = await lockOffer(ctx, found._id);
     const current = effectiveStatus(offer);
-    if (current !== 'draft' && current !== 'sent') throw invalidState(current, 'cancelled', `status: the offer is ${current}; only draft or sent offers can be cancelled`);
+    if (current !== 'draft' && current !== 'sent')
+      throw invalidState(
+        current,
+        'cancelled',
+        `status: the offer is ${current}; only draft or sent offers can be cancelled`,
+      );
     const now = new Date();
     offer.status = 'cancelled';
     offer.cancelledAt = now;
     offer.updatedAt = now;
-    recordSystemActivity(ctx, linkOf(offer), 'offer_cancelled', `Offer cancelled: ${offer.title}`, { offerId: offer._id, offerNumber: offer.offerNumber });
-    emit(ctx, { type: 'offer_cancelled', entityType: 'offer', entityId: offer._id, payload: await offerEventPayload(ctx, offer, links) });
+    recordSystemActivity(ctx, linkOf(offer), 'offer_cancelled', `Offer cancelled: ${offer.title}`, {
+      offerId: offer._id,
+      offerNumber: offer.offerNumber,
+    });
+    emit(ctx, {
+      type: 'offer_cancelled',
+      entityType: 'offer',
+      entityId: offer._id,
+      payload: await offerEventPayload(ctx, offer, links),
+    });
     return serializeOffer(offer, links);
   });
 }

@@ -11,10 +11,45 @@ import type { CatalogInput } from './offers.schemas';
 // Products (offer line building blocks with pricing) and catalog items (the price list a
 // workspace shows; each may point at a product). Plain CRUD with an outbox event per write.
 
-export interface CatalogListQuery extends PageRequest { q?: string; category?: string; isActive?: boolean }
+export interface CatalogListQuery extends PageRequest {
+  q?: string;
+  category?: string;
+  isActive?: boolean;
+}
 
-const PRODUCT_FIELDS = ['_id', 'name', 'description', 'sku', 'unitPrice', 'unit', 'vatRate', 'pricingType', 'tieredPricing', 'conditionalRules', 'variants', 'category', 'isActive', 'createdAt', 'updatedAt'] as const;
-const CATALOG_FIELDS = ['_id', 'name', 'description', 'category', 'productId', 'sku', 'unitPrice', 'unit', 'vatRate', 'imageUrl', 'sortOrder', 'isActive', 'createdAt', 'updatedAt'] as const;
+const PRODUCT_FIELDS = [
+  '_id',
+  'name',
+  'description',
+  'sku',
+  'unitPrice',
+  'unit',
+  'vatRate',
+  'pricingType',
+  'tieredPricing',
+  'conditionalRules',
+  'variants',
+  'category',
+  'isActive',
+  'createdAt',
+  'updatedAt',
+] as const;
+const CATALOG_FIELDS = [
+  '_id',
+  'name',
+  'description',
+  'category',
+  'productId',
+  'sku',
+  'unitPrice',
+  'unit',
+  'vatRate',
+  'imageUrl',
+  'sortOrder',
+  'isActive',
+  'createdAt',
+  'updatedAt',
+] as const;
 export const serializeProduct = (p: OfferProduct) => toPlain(p, PRODUCT_FIELDS);
 export const serializeCatalogItem = (c: CatalogItem) => toPlain(c, CATALOG_FIELDS);
 
@@ -42,11 +77,25 @@ export async function listProducts(ctx: Ctx, query: CatalogListQuery) {
 
 export async function createProduct(ctx: Ctx, input: ProductInput & { name: string }) {
   const p = createRecord(ctx, OfferProduct, {
-    name: input.name, description: input.description ?? null, sku: input.sku ?? null, unitPrice: input.unitPrice ?? 0, unit: input.unit ?? null,
-    vatRate: input.vatRate ?? null, pricingType: input.pricingType ?? 'fixed', tieredPricing: input.tieredPricing ?? [], conditionalRules: input.conditionalRules ?? [],
-    variants: input.variants ?? [], category: input.category ?? null, isActive: input.isActive ?? true,
+    name: input.name,
+    description: input.description ?? null,
+    sku: input.sku ?? null,
+    unitPrice: input.unitPrice ?? 0,
+    unit: input.unit ?? null,
+    vatRate: input.vatRate ?? null,
+    pricingType: input.pricingType ?? 'fixed',
+    tieredPricing: input.tieredPricing ?? [],
+    conditionalRules: input.conditionalRules ?? [],
+    variants: input.variants ?? [],
+    category: input.category ?? null,
+    isActive: input.isActive ?? true,
   });
-  emit(ctx, { type: 'product_created', entityType: 'product', entityId: p._id, payload: { product: serializeProduct(p) } });
+  emit(ctx, {
+    type: 'product_created',
+    entityType: 'product',
+    entityId: p._id,
+    payload: { product: serializeProduct(p) },
+  });
   await ctx.em.persist(p).flush();
   return serializeProduct(p);
 }
@@ -56,7 +105,12 @@ export async function updateProduct(ctx: Ctx, id: string, input: ProductInput) {
   const changes = applyPatch(p, { ...input } as Partial<OfferProduct>);
   if (Object.keys(changes).length) {
     p.updatedAt = new Date();
-    emit(ctx, { type: 'product_updated', entityType: 'product', entityId: p._id, payload: { product: serializeProduct(p), changes } });
+    emit(ctx, {
+      type: 'product_updated',
+      entityType: 'product',
+      entityId: p._id,
+      payload: { product: serializeProduct(p), changes },
+    });
     await ctx.em.flush();
   }
   return serializeProduct(p);
@@ -67,13 +121,20 @@ export async function deleteProduct(ctx: Ctx, id: string): Promise<void> {
   ctx.em.remove(p);
   // Catalog entries selling it stay, unlinked.
   await ctx.em.nativeUpdate(CatalogItem, { productId: id }, { productId: null, updatedAt: new Date() });
-  emit(ctx, { type: 'product_deleted', entityType: 'product', entityId: id, payload: { product: serializeProduct(p) } });
+  emit(ctx, {
+    type: 'product_deleted',
+    entityType: 'product',
+    entityId: id,
+    payload: { product: serializeProduct(p) },
+  });
   await ctx.em.flush();
 }
 
 async function assertProduct(ctx: Ctx, productId: string | null | undefined): Promise<void> {
   if (productId && !(await ctx.em.count(OfferProduct, { _id: productId }))) {
-    throw validation(`productId: no product with id ${productId}`, [{ path: 'productId', error: `no product with id ${productId}` }]);
+    throw validation(`productId: no product with id ${productId}`, [
+      { path: 'productId', error: `no product with id ${productId}` },
+    ]);
   }
 }
 
@@ -91,10 +152,24 @@ export async function listCatalog(ctx: Ctx, query: CatalogListQuery) {
 export async function createCatalogItem(ctx: Ctx, input: CatalogInput & { name: string }) {
   await assertProduct(ctx, input.productId);
   const c = createRecord(ctx, CatalogItem, {
-    name: input.name, description: input.description ?? null, category: input.category ?? null, productId: input.productId ?? null, sku: input.sku ?? null,
-    unitPrice: input.unitPrice ?? 0, unit: input.unit ?? null, vatRate: input.vatRate ?? null, imageUrl: input.imageUrl ?? null, sortOrder: input.sortOrder ?? 0, isActive: input.isActive ?? true,
+    name: input.name,
+    description: input.description ?? null,
+    category: input.category ?? null,
+    productId: input.productId ?? null,
+    sku: input.sku ?? null,
+    unitPrice: input.unitPrice ?? 0,
+    unit: input.unit ?? null,
+    vatRate: input.vatRate ?? null,
+    imageUrl: input.imageUrl ?? null,
+    sortOrder: input.sortOrder ?? 0,
+    isActive: input.isActive ?? true,
   });
-  emit(ctx, { type: 'catalog_item_created', entityType: 'catalog_item', entityId: c._id, payload: { catalogItem: serializeCatalogItem(c) } });
+  emit(ctx, {
+    type: 'catalog_item_created',
+    entityType: 'catalog_item',
+    entityId: c._id,
+    payload: { catalogItem: serializeCatalogItem(c) },
+  });
   await ctx.em.persist(c).flush();
   return serializeCatalogItem(c);
 }
@@ -105,7 +180,12 @@ export async function updateCatalogItem(ctx: Ctx, id: string, input: CatalogInpu
   const changes = applyPatch(c, { ...input } as Partial<CatalogItem>);
   if (Object.keys(changes).length) {
     c.updatedAt = new Date();
-    emit(ctx, { type: 'catalog_item_updated', entityType: 'catalog_item', entityId: c._id, payload: { catalogItem: serializeCatalogItem(c), changes } });
+    emit(ctx, {
+      type: 'catalog_item_updated',
+      entityType: 'catalog_item',
+      entityId: c._id,
+      payload: { catalogItem: serializeCatalogItem(c), changes },
+    });
     await ctx.em.flush();
   }
   return serializeCatalogItem(c);
@@ -114,6 +194,11 @@ export async function updateCatalogItem(ctx: Ctx, id: string, input: CatalogInpu
 export async function deleteCatalogItem(ctx: Ctx, id: string): Promise<void> {
   const c = await getCatalogItem(ctx, id);
   ctx.em.remove(c);
-  emit(ctx, { type: 'catalog_item_deleted', entityType: 'catalog_item', entityId: id, payload: { catalogItem: serializeCatalogItem(c) } });
+  emit(ctx, {
+    type: 'catalog_item_deleted',
+    entityType: 'catalog_item',
+    entityId: id,
+    payload: { catalogItem: serializeCatalogItem(c) },
+  });
   await ctx.em.flush();
 }

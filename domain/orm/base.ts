@@ -5,12 +5,20 @@ const p = defineEntity.properties;
 
 /** Primary key `_id` (24-hex object id, column `id`) and timestamps shared by every record. */
 export const idProps = {
-  _id: p.string().primary().length(24).fieldName('id').onCreate(() => newId()),
+  _id: p
+    .string()
+    .primary()
+    .length(24)
+    .fieldName('id')
+    .onCreate(() => newId()),
 };
 
 export const timestampProps = {
   createdAt: p.datetime().onCreate(() => new Date()),
-  updatedAt: p.datetime().onCreate(() => new Date()).onUpdate(() => new Date()),
+  updatedAt: p
+    .datetime()
+    .onCreate(() => new Date())
+    .onUpdate(() => new Date()),
 };
 
 /** Tenant-owned rows: not-null workspace column, guarded by the `tenant` filter (orm/tenant.ts). */

@@ -16,7 +16,10 @@ import { RESOURCE_ENTITIES } from '../resources';
 const supportingTenantEntities = [Image, ImportRun, MetricSeries, ExtensionContribution, ExtensionObservation];
 
 /** Rows of these entities belong to one workspace; the `tenant` filter guards every read of them. */
-export const tenantEntities = [...(RESOURCE_ENTITIES as unknown as typeof supportingTenantEntities), ...supportingTenantEntities];
+export const tenantEntities = [
+  ...(RESOURCE_ENTITIES as unknown as typeof supportingTenantEntities),
+  ...supportingTenantEntities,
+];
 
 /** Global rows: looked up before a workspace is known (auth) or served across workspaces (outbox). */
 export const globalEntities = [Workspace, ApiKey, OutboxEvent, RateLimitWindow, IdempotencyKey];

@@ -8,7 +8,11 @@ export interface ExponentialBackoffOptions {
 }
 
 /** Delay before the next attempt after `attempts` failed ones: initial · 2^(attempts-1), capped. */
-export function exponentialBackoff({ initialMs = 1000, maxMs = 5 * 60_000, jitter = 0 }: ExponentialBackoffOptions = {}): Backoff {
+export function exponentialBackoff({
+  initialMs = 1000,
+  maxMs = 5 * 60_000,
+  jitter = 0,
+}: ExponentialBackoffOptions = {}): Backoff {
   return (attempts) => {
     const exponent = Math.min(Math.max(attempts, 1) - 1, 30);
     const base = Math.min(maxMs, initialMs * 2 ** exponent);

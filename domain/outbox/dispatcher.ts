@@ -28,7 +28,9 @@ export interface OutboxDispatcherOptions {
   log: Logger;
   /** Events claimed per statement (default 100). At most one event per record is in a batch. */
   batchSize?: number;
-  /** Per-event subscribers: events of one batch handled in parallel (default 8); they all belong to different records. */
+  /**
+   * Per-event subscribers: events of one batch handled in parallel (default 8); they all belong to different records.
+   */
   concurrency?: number;
   /**
    * Batches in flight at once (default 1), each claimed and delivered by its own runner. More
@@ -82,18 +84,27 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
   const leaseMs = opts.leaseMs ?? 30_000;
   const backoff = opts.backoff ?? exponentialBackoff({ jitter: 0.2 });
   const subscribers = [...opts.subscribers];
-  const id = (opts.dispatcherId ?? `${hostname().slice(0, 60)}:${process.pid}:${randomBytes(3).toString('hex')}`).slice(0, 100);
+  const id = (opts.dispatcherId ?? `${hostname().slice(0, 60)}:${process.pid}:${randomBytes(3).toString('hex')}`).slice(
+    0,
+    100,
+  );
   const log = opts.log.child({ dispatcherId: id });
   const workspaceFilter = opts.workspaceIds ? [...opts.workspaceIds] : null;
 
   const names = new Set<string>();
   for (const s of subscribers) {
-    if (!s.name || names.has(s.name)) throw new Error(`outbox subscriber names must be unique and non-empty: "${s.name}"`);
+    if (!s.name || names.has(s.name))
+      throw new Error(`outbox subscriber names must be unique and non-empty: "${s.name}"`);
     names.add(s.name);
     if (!s.handle && !s.handleBatch) throw new Error(`outbox subscriber "${s.name}" needs handle or handleBatch`);
   }
 
-  const pool = new Pool({ connectionString: opts.pgConnectionString, max: Math.min(concurrency, 4) + 1, application_name: 'crm-outbox-dispatcher', keepAlive: true });
+  const pool = new Pool({
+    connectionString: opts.pgConnectionString,
+    max: Math.min(concurrency, 4) + 1,
+    application_name: 'crm-outbox-dispatcher',
+    keepAlive: true,
+  });
   pool.on('error', (err) => log.warn({ err: err.message }, 'outbox pool connection error'));
 
   let listener: OutboxListener | null = null;
@@ -128,8 +139,14 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
     deadLetter?: string;
   }
 
-  /** Hands `claimed` to one subscriber (as one batch, or per event in parallel lanes) and records the outcome per event. */
-  async function deliverTo(subscriber: Subscriber, claimed: readonly ClaimedEvent[], outcomes: Map<string, Outcome>): Promise<void> {
+  /**
+   * Hands `claimed` to one subscriber (as one batch, or per event in parallel lanes) and records the outcome per event.
+   */
+  async function deliverTo(
+    subscriber: Subscriber,
+    claimed: readonly ClaimedEvent[],
+    outcomes: Map<string, Outcome>,
+  ): Promise<void> {
     const pending: OutboxEventRecord[] = [];
     for (const c of claimed) {
       const out = outcomes.get(c.event.id)!;
@@ -143,7 +160,8 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
       pending.push(c.event);
     }
     if (pending.length === 0) return;
-    const fail = (event: OutboxEventRecord, err: unknown): void => void outcomes.get(event.id)!.errors.push(`${subscriber.name}: ${errorMessage(err)}`);
+    const fail = (event: OutboxEventRecord, err: unknown): void =>
+      void outcomes.get(event.id)!.errors.push(`${subscriber.name}: ${errorMessage(err)}`);
     const succeeded: string[] = [];
     const succeed = (event: OutboxEventRecord): void => {
       outcomes.get(event.id)!.delivered.push(subscriber.name);
@@ -163,7 +181,12 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
     );
   }
 
-  async function handOver(subscriber: Subscriber, pending: OutboxEventRecord[], fail: (e: OutboxEventRecord, err: unknown) => void, succeed: (e: OutboxEventRecord) => void): Promise<void> {
+  async function handOver(
+    subscriber: Subscriber,
+    pending: OutboxEventRecord[],
+    fail: (e: OutboxEventRecord, err: unknown) => void,
+    succeed: (e: OutboxEventRecord) => void,
+  ): Promise<void> {
     if (subscriber.handleBatch) {
       let failures: BatchFailures | void;
       try {
@@ -201,9 +224,21 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
       if (out.errors.length === 0) return { id: event.id, subs: out.delivered, done: true, error: null, delay_ms: 0 };
       const error = out.errors.join('; ').slice(0, 4000);
       if (opts.maxAttempts && event.attempts >= opts.maxAttempts) {
-        return { id: event.id, subs: out.delivered, done: true, error: `dead-lettered after ${event.attempts} attempts: ${error}`.slice(0, 4000), delay_ms: 0 };
+        return {
+          id: event.id,
+          subs: out.delivered,
+          done: true,
+          error: `dead-lettered after ${event.attempts} attempts: ${error}`.slice(0, 4000),
+          delay_ms: 0,
+        };
       }
-      return { id: event.id, subs: out.delivered, done: false, error, delay_ms: Math.max(0, Math.round(backoff(event.attempts))) };
+      return {
+        id: event.id,
+        subs: out.delivered,
+        done: false,
+        error,
+        delay_ms: Math.max(0, Math.round(backoff(event.attempts))),
+      };
     });
     const res = await pool.query<{ id: string }>(
       `update outbox_event u set
@@ -223,10 +258,22 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
       if (!written.has(row.id)) {
         log.warn({ eventId: event.eventId }, 'outbox lease lost during delivery; another dispatcher owns the event');
       } else if (row.done && row.error) {
-        log.error({ eventId: event.eventId, type: event.type, attempts: event.attempts, error: row.error }, 'outbox event dead-lettered');
+        log.error(
+          { eventId: event.eventId, type: event.type, attempts: event.attempts, error: row.error },
+          'outbox event dead-lettered',
+        );
       } else if (!row.done) {
         nextRetryAt = Math.min(nextRetryAt, Date.now() + row.delay_ms);
-        log.warn({ eventId: event.eventId, type: event.type, attempts: event.attempts, retryInMs: row.delay_ms, error: row.error }, 'outbox delivery failed; will retry');
+        log.warn(
+          {
+            eventId: event.eventId,
+            type: event.type,
+            attempts: event.attempts,
+            retryInMs: row.delay_ms,
+            error: row.error,
+          },
+          'outbox delivery failed; will retry',
+        );
       }
     });
     return written;
@@ -240,16 +287,25 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
     // A full batch means a backlog: let another runner claim the next one meanwhile.
     if (claimed.length >= batchSize) wakeOneIdle();
     const ids = claimed.map((c) => c.event.id);
-    const renew = setInterval(() => {
-      pool
-        .query(`update outbox_event set locked_until = now() + $2::double precision * interval '1 millisecond' where locked_by = $1 and id = any($3::bigint[]) and processed_at is null`, [id, leaseMs, ids])
-        .catch((err: Error) => log.warn({ err: err.message }, 'outbox lease renewal failed'));
-    }, Math.max(50, Math.floor(leaseMs / 3)));
+    const renew = setInterval(
+      () => {
+        pool
+          .query(
+            `update outbox_event set locked_until = now() + $2::double precision * interval '1 millisecond' where locked_by = $1 and id = any($3::bigint[]) and processed_at is null`,
+            [id, leaseMs, ids],
+          )
+          .catch((err: Error) => log.warn({ err: err.message }, 'outbox lease renewal failed'));
+      },
+      Math.max(50, Math.floor(leaseMs / 3)),
+    );
     renew.unref();
     const outcomes = new Map<string, Outcome>();
     for (const { event } of claimed) {
       // Only reachable when earlier attempts crashed or lost their lease (failures dead-letter in record()).
-      const deadLetter = opts.maxAttempts && event.attempts > opts.maxAttempts ? `dead-lettered after ${event.attempts - 1} attempts without an outcome` : undefined;
+      const deadLetter =
+        opts.maxAttempts && event.attempts > opts.maxAttempts
+          ? `dead-lettered after ${event.attempts - 1} attempts without an outcome`
+          : undefined;
       outcomes.set(event.id, { delivered: [], errors: [], deadLetter });
     }
     try {
@@ -321,10 +377,18 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
     async start() {
       if (running || closed) throw new Error('outbox dispatcher already started or stopped');
       running = true;
-      listener = createOutboxListener({ connectionString: opts.pgConnectionString, applicationName: `crm-outbox-listen:${id}`.slice(0, 63), log, onWake: wake });
+      listener = createOutboxListener({
+        connectionString: opts.pgConnectionString,
+        applicationName: `crm-outbox-listen:${id}`.slice(0, 63),
+        log,
+        onWake: wake,
+      });
       await listener.start();
       loopDone = Promise.all(Array.from({ length: parallelBatches }, loop)).then(() => undefined);
-      log.info({ subscribers: subscribers.map((s) => s.name), batchSize, parallelBatches, pollIntervalMs, leaseMs }, 'outbox dispatcher started');
+      log.info(
+        { subscribers: subscribers.map((s) => s.name), batchSize, parallelBatches, pollIntervalMs, leaseMs },
+        'outbox dispatcher started',
+      );
     },
     async stop() {
       if (closed) return;

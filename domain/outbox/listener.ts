@@ -52,7 +52,11 @@ export function createOutboxListener(opts: {
 
   const connect = async (): Promise<void> => {
     if (stopped) return;
-    const c = new Client({ connectionString: opts.connectionString, application_name: opts.applicationName, keepAlive: true });
+    const c = new Client({
+      connectionString: opts.connectionString,
+      application_name: opts.applicationName,
+      keepAlive: true,
+    });
     client = c;
     c.on('notification', () => opts.onWake());
     c.on('error', (err) => dropped(c, err));

@@ -11,7 +11,11 @@ export const OutboxEvent = defineEntity({
     { properties: ['workspaceId', 'entityType', 'entityId', 'id'] },
     // Unprocessed events by record: the claim's per-record order probe (outbox.sql.ts), search
     // freshness (search/freshness.ts) and the lead rescore check read it.
-    { name: 'outbox_event_pending_record_index', expression: 'create index "outbox_event_pending_record_index" on "outbox_event" ("workspace_id", "entity_type", "entity_id", "id") where "processed_at" is null' },
+    {
+      name: 'outbox_event_pending_record_index',
+      expression:
+        'create index "outbox_event_pending_record_index" on "outbox_event" ("workspace_id", "entity_type", "entity_id", "id") where "processed_at" is null',
+    },
   ],
   properties: {
     id: p.bigint('number').primary().autoincrement(),

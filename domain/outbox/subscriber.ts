@@ -55,12 +55,18 @@ export interface SubscriberDeps {
   orm: MikroORM;
   config: AppConfig;
   log: Logger;
-  /** The automation engine's workflow port (the `automations` subscribers; buildSubscribers refuses to run without it unless told). */
+  /**
+   * The automation engine's workflow port (the `automations` subscribers; buildSubscribers refuses to run without it
+   * unless told).
+   */
   workflows?: WorkflowPort;
   /** Retry workflows of outbound webhook deliveries (the `webhooks` subscriber; required unless left out by name). */
   webhookRetries?: WebhookRetryPort;
   /** The sequence engine's workflow port (the `sequences` subscribers; required unless left out by name). */
   sequenceWorkflows?: SequenceWorkflowPort;
-  /** search/index-subscriber.ts's createSearchIndexSubscriber (the `search-index` subscriber; required unless left out by name). */
+  /**
+   * search/index-subscriber.ts's createSearchIndexSubscriber (the `search-index` subscriber; required unless left out
+   * by name).
+   */
   searchIndex?: (deps: Pick<SubscriberDeps, 'orm' | 'config' | 'log'>) => Subscriber;
 }

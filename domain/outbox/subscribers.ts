@@ -26,16 +26,24 @@ export interface BuildSubscribersOptions {
   without?: readonly PortedSubscriber[];
 }
 
-/** The port of `group`, or undefined when the caller left the group out; throws when it is missing or contradicts `without`. */
+/**
+ * The port of `group`, or undefined when the caller left the group out; throws when it is missing or contradicts
+ * `without`.
+ */
 type PortOf<G extends PortedSubscriber> = SubscriberDeps[(typeof PORTED_SUBSCRIBERS)[G]['dependency']];
 
 function portOf<G extends PortedSubscriber>(deps: SubscriberDeps, group: G, opts: BuildSubscribersOptions): PortOf<G> {
   const { dependency, subscribers } = PORTED_SUBSCRIBERS[group];
   const port = deps[dependency] as PortOf<G>;
   const left = opts.without?.includes(group) ?? false;
-  if (port && left) throw new Error(`outbox subscribers: ${dependency} is given but '${group}' is listed in without; do one or the other`);
+  if (port && left)
+    throw new Error(
+      `outbox subscribers: ${dependency} is given but '${group}' is listed in without; do one or the other`,
+    );
   if (!port && !left) {
-    throw new Error(`outbox subscribers: missing dependency ${dependency} (needed by ${subscribers.join(', ')}); pass it, or list '${group}' in without to run without it`);
+    throw new Error(
+      `outbox subscribers: missing dependency ${dependency} (needed by ${subscribers.join(', ')}); pass it, or list '${group}' in without to run without it`,
+    );
   }
   return port;
 }
@@ -51,11 +59,38 @@ export function buildSubscribers(deps: SubscriberDeps, opts: BuildSubscribersOpt
   const searchIndex = portOf(deps, 'search-index', opts);
   const webhookRetries = portOf(deps, 'webhooks', opts);
   const sequenceWorkflows = portOf(deps, 'sequences', opts);
-  const automations = workflows ? automationSubscribers({ orm: deps.orm, log: deps.log.child({ component: 'automations' }), workflows }) : [];
+  const automations = workflows
+    ? automationSubscribers({ orm: deps.orm, log: deps.log.child({ component: 'automations' }), workflows })
+    : [];
   const search = searchIndex ? [searchIndex(deps)] : [];
-  const webhooks = webhookRetries ? [createWebhookSubscriber({ ...deps, log: deps.log.child({ component: 'webhooks' }), retries: webhookRetries })] : [];
-  const seq = sequenceWorkflows ? { orm: deps.orm, log: deps.log.child({ component: 'sequences' }), workflows: sequenceWorkflows, waitScale: deps.config.sequenceWaitScale, stepTimeoutMs: deps.config.sequenceStepTimeoutMs } : null;
+  const webhooks = webhookRetries
+    ? [createWebhookSubscriber({ ...deps, log: deps.log.child({ component: 'webhooks' }), retries: webhookRetries })]
+    : [];
+  const seq = sequenceWorkflows
+    ? {
+        orm: deps.orm,
+        log: deps.log.child({ component: 'sequences' }),
+        workflows: sequenceWorkflows,
+        waitScale: deps.config.sequenceWaitScale,
+        stepTimeoutMs: deps.config.sequenceStepTimeoutMs,
+      }
+    : null;
   const sequences = seq ? [sequenceExitSubscriber(seq), sequenceAutoEnrollSubscriber(seq)] : [];
-  const bookings = [bookingNotificationSubscriber({ orm: deps.orm, config: deps.config, log: deps.log.child({ component: 'bookings' }) })];
-  return [leadRescoreSubscriber(deps), leadContactSyncSubscriber(deps), ...search, ...automations, ...webhooks, ...sequences, ...bookings, supportInboundSubscriber(deps)];
+  const bookings = [
+    bookingNotificationSubscriber({
+      orm: deps.orm,
+      config: deps.config,
+      log: deps.log.child({ component: 'bookings' }),
+    }),
+  ];
+  return [
+    leadRescoreSubscriber(deps),
+    leadContactSyncSubscriber(deps),
+    ...search,
+    ...automations,
+    ...webhooks,
+    ...sequences,
+    ...bookings,
+    supportInboundSubscriber(deps),
+  ];
 }

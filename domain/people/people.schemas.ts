@@ -4,9 +4,30 @@ import { fieldsQuery, listQuery } from '../shared/list-query';
 import { clearableText, imageField, nameValueCustomFields, objectId, requiredText, tagsField } from '../shared/schemas';
 
 export const PERSON_FIELDS = [
-  '_id', 'firstName', 'lastName', 'title', 'emails', 'phones', 'companyId', 'customFields', 'tags', 'avatar', 'ownerId', 'createdAt', 'updatedAt', 'profileUrl',
+  '_id',
+  'firstName',
+  'lastName',
+  'title',
+  'emails',
+  'phones',
+  'companyId',
+  'customFields',
+  'tags',
+  'avatar',
+  'ownerId',
+  'createdAt',
+  'updatedAt',
+  'profileUrl',
 ] as const;
-export const PERSON_SUMMARY_FIELDS = ['firstName', 'lastName', 'title', 'emails', 'phones', 'companyId', 'updatedAt'] as const;
+export const PERSON_SUMMARY_FIELDS = [
+  'firstName',
+  'lastName',
+  'title',
+  'emails',
+  'phones',
+  'companyId',
+  'updatedAt',
+] as const;
 
 const label = z.string().trim().max(50, 'label must be at most 50 characters').nullable().optional();
 
@@ -14,9 +35,24 @@ const personFields = {
   lastName: clearableText(200),
   title: clearableText(200),
   emails: z
-    .array(z.object({ email: z.email({ message: 'must be a valid e-mail address' }).max(320).transform((e) => e.toLowerCase()), label }))
+    .array(
+      z.object({
+        email: z
+          .email({ message: 'must be a valid e-mail address' })
+          .max(320)
+          .transform((e) => e.toLowerCase()),
+        label,
+      }),
+    )
     .max(20, 'at most 20 e-mail addresses'),
-  phones: z.array(z.object({ phone: z.string().trim().min(3, 'phone is too short').max(50, 'phone must be at most 50 characters'), label })).max(20, 'at most 20 phone numbers'),
+  phones: z
+    .array(
+      z.object({
+        phone: z.string().trim().min(3, 'phone is too short').max(50, 'phone must be at most 50 characters'),
+        label,
+      }),
+    )
+    .max(20, 'at most 20 phone numbers'),
   companyId: objectId.nullable().describe('primary company; also linked in /companies/:id/people'),
   customFields: nameValueCustomFields.describe('array of { name, value } (an object map is accepted and converted)'),
   tags: tagsField,
@@ -24,7 +60,9 @@ const personFields = {
   profileUrl: profileUrlField,
 };
 
-export const createPersonBody = z.object({ firstName: requiredText(200) }).extend(z.object(personFields).partial().shape);
+export const createPersonBody = z
+  .object({ firstName: requiredText(200) })
+  .extend(z.object(personFields).partial().shape);
 /** PUT is a partial update: only the given keys change; customFields merges by name (null removes a key). */
 export const updatePersonBody = createPersonBody.partial();
 

@@ -26,7 +26,8 @@ export async function getPerson(ctx: Ctx, id: string): Promise<Person> {
 
 async function assertCompany(ctx: Ctx, companyId: string | null | undefined): Promise<void> {
   if (!companyId) return;
-  if (!(await ctx.em.count(Company, { _id: companyId }))) throw validation(`companyId: no company with id ${companyId}`);
+  if (!(await ctx.em.count(Company, { _id: companyId })))
+    throw validation(`companyId: no company with id ${companyId}`);
 }
 
 function link(ctx: Ctx, companyId: string, personId: string): void {
@@ -57,9 +58,19 @@ export async function createPerson(
     return previewOf(null, serializePerson(person));
   }
   if (person.companyId) link(ctx, person.companyId, person._id);
-  emit(ctx, { type: 'person_created', entityType: 'person', entityId: person._id, payload: { person: serializePerson(person) } });
+  emit(ctx, {
+    type: 'person_created',
+    entityType: 'person',
+    entityId: person._id,
+    payload: { person: serializePerson(person) },
+  });
   emitTagChanges(ctx, 'person', person._id, [], person.tags);
-  recordSystemActivity(ctx, { personId: person._id, companyId: person.companyId, entityType: 'person', entityId: person._id }, 'record_created', `Person ${personName(person)} created`);
+  recordSystemActivity(
+    ctx,
+    { personId: person._id, companyId: person.companyId, entityType: 'person', entityId: person._id },
+    'record_created',
+    `Person ${personName(person)} created`,
+  );
   await ctx.em.flush();
   return serializePerson(person);
 }
@@ -94,9 +105,20 @@ export async function updatePerson(
       const exists = await ctx.em.count(CompanyPerson, { companyId: person.companyId, personId: person._id });
       if (!exists) link(ctx, person.companyId, person._id);
     }
-    emit(ctx, { type: 'person_updated', entityType: 'person', entityId: person._id, payload: { person: serializePerson(person), changes } });
+    emit(ctx, {
+      type: 'person_updated',
+      entityType: 'person',
+      entityId: person._id,
+      payload: { person: serializePerson(person), changes },
+    });
     emitTagChanges(ctx, 'person', person._id, beforeTags, person.tags);
-    recordSystemActivity(ctx, { personId: person._id, entityType: 'person', entityId: person._id }, 'record_updated', `Person ${personName(person)} updated`, { changes });
+    recordSystemActivity(
+      ctx,
+      { personId: person._id, entityType: 'person', entityId: person._id },
+      'record_updated',
+      `Person ${personName(person)} updated`,
+      { changes },
+    );
     await ctx.em.flush();
   }
   return serializePerson(person);
@@ -109,11 +131,19 @@ export async function deletePerson(ctx: Ctx, id: string): Promise<void> {
     await ctx.em.nativeDelete(CompanyPerson, { workspaceId: ws, personId: id });
     await ctx.em.nativeUpdate(Deal, { workspaceId: ws, personRef: id }, { personRef: null });
     ctx.em.remove(person);
-    emit(ctx, { type: 'person_deleted', entityType: 'person', entityId: id, payload: { person: serializePerson(person) } });
+    emit(ctx, {
+      type: 'person_deleted',
+      entityType: 'person',
+      entityId: id,
+      payload: { person: serializePerson(person) },
+    });
   });
 }
 
-export interface PersonListQuery extends PageRequest, DateFilterInput { q?: string; companyId?: string }
+export interface PersonListQuery extends PageRequest, DateFilterInput {
+  q?: string;
+  companyId?: string;
+}
 
 export async function listPeople(ctx: Ctx, query: PersonListQuery) {
   const where: Record<string, unknown> = { ...dateWhere(query) };
@@ -137,13 +167,17 @@ export async function listPeople(ctx: Ctx, query: PersonListQuery) {
 /** People linked to a company (through the link table, which includes their primary company). */
 export async function listCompanyPeople(ctx: Ctx, companyId: string, page: PageRequest) {
   const links = await ctx.em.find(CompanyPerson, { companyId }, { fields: ['personId'] });
-  const { items, total } = await findPage(ctx.em, Person, { _id: { $in: links.map((l) => l.personId) } }, page, { createdAt: 'desc' });
+  const { items, total } = await findPage(ctx.em, Person, { _id: { $in: links.map((l) => l.personId) } }, page, {
+    createdAt: 'desc',
+  });
   return { items: items.map(serializePerson), total };
 }
 
 export async function listPersonCompanies(ctx: Ctx, personId: string, page: PageRequest) {
   const links = await ctx.em.find(CompanyPerson, { personId }, { fields: ['companyId'] });
-  const { items, total } = await findPage(ctx.em, Company, { _id: { $in: links.map((l) => l.companyId) } }, page, { name: 'asc' });
+  const { items, total } = await findPage(ctx.em, Company, { _id: { $in: links.map((l) => l.companyId) } }, page, {
+    name: 'asc',
+  });
   return { items: items.map(serializeCompany), total };
 }
 
@@ -157,9 +191,19 @@ export async function linkPerson(ctx: Ctx, companyId: string, personId: string):
   link(ctx, companyId, personId);
   if (!person.companyId) {
     person.companyId = companyId;
-    emit(ctx, { type: 'person_updated', entityType: 'person', entityId: personId, payload: { person: serializePerson(person), changes: { companyId: { from: null, to: companyId } } } });
+    emit(ctx, {
+      type: 'person_updated',
+      entityType: 'person',
+      entityId: personId,
+      payload: { person: serializePerson(person), changes: { companyId: { from: null, to: companyId } } },
+    });
   }
-  recordSystemActivity(ctx, { companyId, personId, entityType: 'company', entityId: companyId }, 'person_linked', `${personName(person)} linked to ${company.name}`);
+  recordSystemActivity(
+    ctx,
+    { companyId, personId, entityType: 'company', entityId: companyId },
+    'person_linked',
+    `${personName(person)} linked to ${company.name}`,
+  );
   await ctx.em.flush();
   return { linked: true };
 }
@@ -174,11 +218,25 @@ export async function unlinkPerson(ctx: Ctx, companyId: string, personId: string
   if (!row) return { unlinked: false };
   ctx.em.remove(row);
   if (person.companyId === companyId) {
-    const other = await ctx.em.findOne(CompanyPerson, { personId, companyId: { $ne: companyId } }, { orderBy: { createdAt: 'asc' } });
+    const other = await ctx.em.findOne(
+      CompanyPerson,
+      { personId, companyId: { $ne: companyId } },
+      { orderBy: { createdAt: 'asc' } },
+    );
     person.companyId = other?.companyId ?? null;
-    emit(ctx, { type: 'person_updated', entityType: 'person', entityId: personId, payload: { person: serializePerson(person), changes: { companyId: { from: companyId, to: person.companyId } } } });
+    emit(ctx, {
+      type: 'person_updated',
+      entityType: 'person',
+      entityId: personId,
+      payload: { person: serializePerson(person), changes: { companyId: { from: companyId, to: person.companyId } } },
+    });
   }
-  recordSystemActivity(ctx, { companyId, personId, entityType: 'company', entityId: companyId }, 'person_unlinked', `${personName(person)} unlinked from ${company.name}`);
+  recordSystemActivity(
+    ctx,
+    { companyId, personId, entityType: 'company', entityId: companyId },
+    'person_unlinked',
+    `${personName(person)} unlinked from ${company.name}`,
+  );
   await ctx.em.flush();
   return { unlinked: true };
 }
@@ -186,7 +244,28 @@ export async function unlinkPerson(ctx: Ctx, companyId: string, personId: string
 export async function listDealsFor(ctx: Ctx, where: { company?: string; personRef?: string }, page: PageRequest) {
   const { items, total } = await findPage(ctx.em, Deal, where, page, { createdAt: 'desc' });
   return {
-    items: items.map((d) => toPlain(d, ['_id', 'title', 'value', 'status', 'flowId', 'stageId', 'priority', 'probability', 'company', 'personRef', 'leadRef', 'tags', 'customFields', 'wonDate', 'lostDate', 'ownerId', 'createdAt', 'updatedAt'])),
+    items: items.map((d) =>
+      toPlain(d, [
+        '_id',
+        'title',
+        'value',
+        'status',
+        'flowId',
+        'stageId',
+        'priority',
+        'probability',
+        'company',
+        'personRef',
+        'leadRef',
+        'tags',
+        'customFields',
+        'wonDate',
+        'lostDate',
+        'ownerId',
+        'createdAt',
+        'updatedAt',
+      ]),
+    ),
     total,
   };
 }

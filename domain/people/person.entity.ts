@@ -2,13 +2,23 @@ import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import type { NameValue } from '../shared/custom-fields';
 import { p, tenantProps } from '../orm/base';
 
-export interface PersonEmail { email: string; label?: string | null }
-export interface PersonPhone { phone: string; label?: string | null }
+export interface PersonEmail {
+  email: string;
+  label?: string | null;
+}
+export interface PersonPhone {
+  phone: string;
+  label?: string | null;
+}
 
 export const Person = defineEntity({
   name: 'Person',
   tableName: 'person',
-  indexes: [{ properties: ['workspaceId', 'updatedAt'] }, { properties: ['workspaceId', 'companyId'] }, { properties: ['workspaceId', 'profileUrl'] }],
+  indexes: [
+    { properties: ['workspaceId', 'updatedAt'] },
+    { properties: ['workspaceId', 'companyId'] },
+    { properties: ['workspaceId', 'profileUrl'] },
+  ],
   properties: {
     ...tenantProps,
     firstName: p.string().length(200),

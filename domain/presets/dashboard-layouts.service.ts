@@ -7,19 +7,37 @@ import { DashboardLayout } from './dashboard-layout.entity';
 import { assertSharing, loadVisible, visibleWhere } from './sharing';
 import type { DashboardLayoutInput } from './dashboard-layouts.schemas';
 
-const FIELDS = ['_id', 'name', 'layout', 'visibleComponents', 'chartWidgets', 'visibility', 'userIds', 'groupIds', 'ownerId', 'createdAt', 'updatedAt'] as const;
+const FIELDS = [
+  '_id',
+  'name',
+  'layout',
+  'visibleComponents',
+  'chartWidgets',
+  'visibility',
+  'userIds',
+  'groupIds',
+  'ownerId',
+  'createdAt',
+  'updatedAt',
+] as const;
 export const serializeDashboardLayout = (l: DashboardLayout): Record<string, unknown> => toPlain(l, FIELDS);
 
 const find = (ctx: Ctx, id: string) => () => ctx.em.findOne(DashboardLayout, { _id: id });
 export const getDashboardLayout = (ctx: Ctx, id: string) => loadVisible(ctx, 'dashboard layout', find(ctx, id));
 
 export async function listDashboardLayouts(ctx: Ctx, query: PageRequest) {
-  const { items, total } = await findPage(ctx.em, DashboardLayout, visibleWhere(ctx.actor), query, { createdAt: 'desc' });
+  const { items, total } = await findPage(ctx.em, DashboardLayout, visibleWhere(ctx.actor), query, {
+    createdAt: 'desc',
+  });
   return { items: items.map(serializeDashboardLayout), total };
 }
 
 export async function createDashboardLayout(ctx: Ctx, input: DashboardLayoutInput & { name: string }) {
-  const sharing = { visibility: input.visibility ?? 'private', userIds: input.userIds ?? [], groupIds: input.groupIds ?? [] };
+  const sharing = {
+    visibility: input.visibility ?? 'private',
+    userIds: input.userIds ?? [],
+    groupIds: input.groupIds ?? [],
+  };
   await assertSharing(ctx, sharing);
   const layout = createRecord(ctx, DashboardLayout, {
     name: input.name,
@@ -29,7 +47,12 @@ export async function createDashboardLayout(ctx: Ctx, input: DashboardLayoutInpu
     ...sharing,
     ownerId: ctx.actor.userId,
   });
-  emit(ctx, { type: 'dashboard_layout_created', entityType: 'dashboard_layout', entityId: layout._id, payload: { dashboardLayout: serializeDashboardLayout(layout) } });
+  emit(ctx, {
+    type: 'dashboard_layout_created',
+    entityType: 'dashboard_layout',
+    entityId: layout._id,
+    payload: { dashboardLayout: serializeDashboardLayout(layout) },
+  });
   await ctx.em.flush();
   return serializeDashboardLayout(layout);
 }
@@ -42,12 +65,22 @@ export async function updateDashboardLayout(ctx: Ctx, id: string, input: Dashboa
     groupIds: input.groupIds ?? layout.groupIds,
   });
   const changes = applyPatch(layout, {
-    name: input.name, layout: input.layout, visibleComponents: input.visibleComponents, chartWidgets: input.chartWidgets,
-    visibility: input.visibility, userIds: input.userIds, groupIds: input.groupIds,
+    name: input.name,
+    layout: input.layout,
+    visibleComponents: input.visibleComponents,
+    chartWidgets: input.chartWidgets,
+    visibility: input.visibility,
+    userIds: input.userIds,
+    groupIds: input.groupIds,
   });
   if (Object.keys(changes).length) {
     layout.updatedAt = new Date();
-    emit(ctx, { type: 'dashboard_layout_updated', entityType: 'dashboard_layout', entityId: id, payload: { dashboardLayout: serializeDashboardLayout(layout), changes } });
+    emit(ctx, {
+      type: 'dashboard_layout_updated',
+      entityType: 'dashboard_layout',
+      entityId: id,
+      payload: { dashboardLayout: serializeDashboardLayout(layout), changes },
+    });
     await ctx.em.flush();
   }
   return serializeDashboardLayout(layout);
@@ -56,6 +89,11 @@ export async function updateDashboardLayout(ctx: Ctx, id: string, input: Dashboa
 export async function deleteDashboardLayout(ctx: Ctx, id: string): Promise<void> {
   const layout = await loadVisible(ctx, 'dashboard layout', find(ctx, id), { change: true });
   ctx.em.remove(layout);
-  emit(ctx, { type: 'dashboard_layout_deleted', entityType: 'dashboard_layout', entityId: id, payload: { dashboardLayout: serializeDashboardLayout(layout) } });
+  emit(ctx, {
+    type: 'dashboard_layout_deleted',
+    entityType: 'dashboard_layout',
+    entityId: id,
+    payload: { dashboardLayout: serializeDashboardLayout(layout) },
+  });
   await ctx.em.flush();
 }

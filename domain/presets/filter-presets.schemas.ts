@@ -14,7 +14,9 @@ const presetFields = {
   ...sharingFields,
 };
 
-export const createFilterPresetBody = z.object({ name: requiredText(200) }).extend(z.object(presetFields).partial().shape);
+export const createFilterPresetBody = z
+  .object({ name: requiredText(200) })
+  .extend(z.object(presetFields).partial().shape);
 export const updateFilterPresetBody = z.object({ name: requiredText(200), ...presetFields }).partial();
 export const listFilterPresetsQuery = z.object({ ...pageParams(100), area: z.string().trim().max(100).optional() });
 

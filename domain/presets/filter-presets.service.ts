@@ -7,7 +7,21 @@ import { FilterPreset } from './filter-preset.entity';
 import { assertSharing, loadVisible, visibleWhere } from './sharing';
 import type { FilterPresetInput } from './filter-presets.schemas';
 
-const FIELDS = ['_id', 'name', 'area', 'columnFilters', 'filterTree', 'filterMode', 'sorting', 'visibility', 'userIds', 'groupIds', 'ownerId', 'createdAt', 'updatedAt'] as const;
+const FIELDS = [
+  '_id',
+  'name',
+  'area',
+  'columnFilters',
+  'filterTree',
+  'filterMode',
+  'sorting',
+  'visibility',
+  'userIds',
+  'groupIds',
+  'ownerId',
+  'createdAt',
+  'updatedAt',
+] as const;
 export const serializeFilterPreset = (p: FilterPreset): Record<string, unknown> => toPlain(p, FIELDS);
 
 const find = (ctx: Ctx, id: string) => () => ctx.em.findOne(FilterPreset, { _id: id });
@@ -22,7 +36,11 @@ export async function listFilterPresets(ctx: Ctx, query: PageRequest & { area?: 
 }
 
 export async function createFilterPreset(ctx: Ctx, input: FilterPresetInput & { name: string }) {
-  const sharing = { visibility: input.visibility ?? 'private', userIds: input.userIds ?? [], groupIds: input.groupIds ?? [] };
+  const sharing = {
+    visibility: input.visibility ?? 'private',
+    userIds: input.userIds ?? [],
+    groupIds: input.groupIds ?? [],
+  };
   await assertSharing(ctx, sharing);
   const preset = createRecord(ctx, FilterPreset, {
     name: input.name,
@@ -34,7 +52,12 @@ export async function createFilterPreset(ctx: Ctx, input: FilterPresetInput & { 
     ...sharing,
     ownerId: ctx.actor.userId,
   });
-  emit(ctx, { type: 'filter_preset_created', entityType: 'filter_preset', entityId: preset._id, payload: { filterPreset: serializeFilterPreset(preset) } });
+  emit(ctx, {
+    type: 'filter_preset_created',
+    entityType: 'filter_preset',
+    entityId: preset._id,
+    payload: { filterPreset: serializeFilterPreset(preset) },
+  });
   await ctx.em.flush();
   return serializeFilterPreset(preset);
 }
@@ -47,12 +70,24 @@ export async function updateFilterPreset(ctx: Ctx, id: string, input: FilterPres
     groupIds: input.groupIds ?? preset.groupIds,
   });
   const changes = applyPatch(preset, {
-    name: input.name, area: input.area, columnFilters: input.columnFilters, filterTree: input.filterTree, filterMode: input.filterMode,
-    sorting: input.sorting, visibility: input.visibility, userIds: input.userIds, groupIds: input.groupIds,
+    name: input.name,
+    area: input.area,
+    columnFilters: input.columnFilters,
+    filterTree: input.filterTree,
+    filterMode: input.filterMode,
+    sorting: input.sorting,
+    visibility: input.visibility,
+    userIds: input.userIds,
+    groupIds: input.groupIds,
   });
   if (Object.keys(changes).length) {
     preset.updatedAt = new Date();
-    emit(ctx, { type: 'filter_preset_updated', entityType: 'filter_preset', entityId: id, payload: { filterPreset: serializeFilterPreset(preset), changes } });
+    emit(ctx, {
+      type: 'filter_preset_updated',
+      entityType: 'filter_preset',
+      entityId: id,
+      payload: { filterPreset: serializeFilterPreset(preset), changes },
+    });
     await ctx.em.flush();
   }
   return serializeFilterPreset(preset);
@@ -61,6 +96,11 @@ export async function updateFilterPreset(ctx: Ctx, id: string, input: FilterPres
 export async function deleteFilterPreset(ctx: Ctx, id: string): Promise<void> {
   const preset = await loadVisible(ctx, 'filter preset', find(ctx, id), { change: true });
   ctx.em.remove(preset);
-  emit(ctx, { type: 'filter_preset_deleted', entityType: 'filter_preset', entityId: id, payload: { filterPreset: serializeFilterPreset(preset) } });
+  emit(ctx, {
+    type: 'filter_preset_deleted',
+    entityType: 'filter_preset',
+    entityId: id,
+    payload: { filterPreset: serializeFilterPreset(preset) },
+  });
   await ctx.em.flush();
 }

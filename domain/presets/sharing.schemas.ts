@@ -14,7 +14,9 @@ export const boundedJson = (maxBytes: number) =>
   z
     .union([z.array(z.unknown()), z.record(z.string(), z.unknown())], { message: 'must be a JSON object or array' })
     .nullable()
-    .refine((v) => v === null || Buffer.byteLength(JSON.stringify(v)) <= maxBytes, { message: `must be at most ${maxBytes / 1024} KB of JSON` });
+    .refine((v) => v === null || Buffer.byteLength(JSON.stringify(v)) <= maxBytes, {
+      message: `must be at most ${maxBytes / 1024} KB of JSON`,
+    });
 
 /** Sharing fields as the API shows them. */
 export const sharingView = {

@@ -27,7 +27,11 @@ export function canSee(actor: Pick<Actor, 'userId'>, item: Shared): boolean {
 /** The same rule as a query condition, for lists. */
 export function visibleWhere(actor: Pick<Actor, 'userId'>): Record<string, unknown> {
   return {
-    $or: [{ visibility: 'workspace' }, { ownerId: actor.userId }, { visibility: 'user', userIds: { $contains: [actor.userId] } }],
+    $or: [
+      { visibility: 'workspace' },
+      { ownerId: actor.userId },
+      { visibility: 'user', userIds: { $contains: [actor.userId] } },
+    ],
   };
 }
 
@@ -37,17 +41,28 @@ export function canChange(actor: Pick<Actor, 'userId' | 'role'>, item: Shared): 
 }
 
 /** Loads a visible item or 404s (an invisible item is indistinguishable from a missing one). */
-export async function loadVisible<T extends Shared>(ctx: Ctx, what: string, find: () => Promise<T | null>, opts: { change?: boolean } = {}): Promise<T> {
+export async function loadVisible<T extends Shared>(
+  ctx: Ctx,
+  what: string,
+  find: () => Promise<T | null>,
+  opts: { change?: boolean } = {},
+): Promise<T> {
   const item = await find();
   if (!item || !canSee(ctx.actor, item)) throw notFound(what);
-  if (opts.change && !canChange(ctx.actor, item)) throw forbidden(`only the ${what}'s owner or an owner/admin may change it`);
+  if (opts.change && !canChange(ctx.actor, item))
+    throw forbidden(`only the ${what}'s owner or an owner/admin may change it`);
   return item;
 }
 
 /** Sharing input after merge: `user` needs userIds that are users of this workspace; `group` needs groupIds. */
-export async function assertSharing(ctx: Ctx, item: Pick<Shared, 'visibility' | 'userIds' | 'groupIds'>): Promise<void> {
-  if (item.visibility === 'user' && !item.userIds.length) throw validation('userIds: at least one user is required when visibility is "user"');
-  if (item.visibility === 'group' && !item.groupIds.length) throw validation('groupIds: at least one group is required when visibility is "group"');
+export async function assertSharing(
+  ctx: Ctx,
+  item: Pick<Shared, 'visibility' | 'userIds' | 'groupIds'>,
+): Promise<void> {
+  if (item.visibility === 'user' && !item.userIds.length)
+    throw validation('userIds: at least one user is required when visibility is "user"');
+  if (item.visibility === 'group' && !item.groupIds.length)
+    throw validation('groupIds: at least one group is required when visibility is "group"');
   if (!item.userIds.length) return;
   const found = await ctx.em.find(User, { _id: { $in: item.userIds } }, { fields: ['_id'] });
   const known = new Set(found.map((u) => u._id));

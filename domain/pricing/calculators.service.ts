@@ -17,10 +17,17 @@ import { runEvaluation } from './offer-types.service';
 export function serializeTemplate(type: OfferType, withRules = false): Record<string, unknown> {
   const { rules, products, ...settings } = type.pricingRules;
   return {
-    _id: type._id, offerTypeId: type._id, name: type.name, slug: type.slug, description: type.description ?? null, isDefault: type.isDefault,
-    inputFields: type.requiredInputFields, ...settings,
+    _id: type._id,
+    offerTypeId: type._id,
+    name: type.name,
+    slug: type.slug,
+    description: type.description ?? null,
+    isDefault: type.isDefault,
+    inputFields: type.requiredInputFields,
+    ...settings,
     ...(withRules ? { pricingRules: { rules, products, ...settings } } : { ruleCount: rules.length }),
-    createdAt: type.createdAt.toISOString(), updatedAt: type.updatedAt.toISOString(),
+    createdAt: type.createdAt.toISOString(),
+    updatedAt: type.updatedAt.toISOString(),
   };
 }
 
@@ -40,29 +47,74 @@ export async function getTemplate(ctx: Ctx, id: string) {
 }
 
 export async function calculate(ctx: Ctx, id: string, input: CalculateInput) {
-  if (input.save && !ctx.actor.scopes.includes('write')) throw forbidden('save: true stores a submission and needs the write scope');
+  if (input.save && !ctx.actor.scopes.includes('write'))
+    throw forbidden('save: true stores a submission and needs the write scope');
   const type = await activeTemplate(ctx, id);
-  const result = runEvaluation({
-    inputFields: type.requiredInputFields, pricing: type.pricingRules, fields: input.inputs, lines: input.lines, customer: input.customer, offer: input.offer, products: input.products,
-  }, 'inputs');
+  const result = runEvaluation(
+    {
+      inputFields: type.requiredInputFields,
+      pricing: type.pricingRules,
+      fields: input.inputs,
+      lines: input.lines,
+      customer: input.customer,
+      offer: input.offer,
+      products: input.products,
+    },
+    'inputs',
+  );
   if (result.missingFields.length) {
     const details = result.missingFields.map((f) => ({ path: `inputs.${f}`, error: 'is required' }));
     throw validation(`body.${details[0]!.path}: is required`, details);
   }
   const { inputErrors: _e, missingFields: _m, ...data } = result;
   if (!input.save) return { templateId: type._id, ...data };
-  const context = { lines: input.lines ?? [], customer: input.customer ?? {}, offer: input.offer ?? {}, products: input.products ?? [] };
+  const context = {
+    lines: input.lines ?? [],
+    customer: input.customer ?? {},
+    offer: input.offer ?? {},
+    products: input.products ?? [],
+  };
   const submission = createRecord(ctx, CalculatorSubmission, {
-    templateId: type._id, templateName: type.name, offerId: input.offerId ?? null, inputs: input.inputs, context, result: data,
-    subtotal: data.amountsMinor.subtotal, total: data.amountsMinor.total, currency: data.currency, blocked: data.blocked, createdBy: ctx.actor.userId,
+    templateId: type._id,
+    templateName: type.name,
+    offerId: input.offerId ?? null,
+    inputs: input.inputs,
+    context,
+    result: data,
+    subtotal: data.amountsMinor.subtotal,
+    total: data.amountsMinor.total,
+    currency: data.currency,
+    blocked: data.blocked,
+    createdBy: ctx.actor.userId,
   });
-  emit(ctx, { type: 'calculator_submission_created', entityType: 'calculator_submission', entityId: submission._id, payload: { submission: { _id: submission._id, templateId: type._id, offerId: submission.offerId } } });
+  emit(ctx, {
+    type: 'calculator_submission_created',
+    entityType: 'calculator_submission',
+    entityId: submission._id,
+    payload: { submission: { _id: submission._id, templateId: type._id, offerId: submission.offerId } },
+  });
   await ctx.em.flush();
   return { templateId: type._id, submissionId: submission._id, ...data };
 }
 
-const SUBMISSION_FIELDS = ['_id', 'templateId', 'templateName', 'offerId', 'inputs', 'context', 'result', 'currency', 'blocked', 'createdBy', 'createdAt'] as const;
-export const serializeSubmission = (s: CalculatorSubmission): Record<string, unknown> => ({ ...toPlain(s, SUBMISSION_FIELDS), subtotal: fromMinor(s.subtotal), total: fromMinor(s.total) });
+const SUBMISSION_FIELDS = [
+  '_id',
+  'templateId',
+  'templateName',
+  'offerId',
+  'inputs',
+  'context',
+  'result',
+  'currency',
+  'blocked',
+  'createdBy',
+  'createdAt',
+] as const;
+export const serializeSubmission = (s: CalculatorSubmission): Record<string, unknown> => ({
+  ...toPlain(s, SUBMISSION_FIELDS),
+  subtotal: fromMinor(s.subtotal),
+  total: fromMinor(s.total),
+});
 
 export async function listSubmissions(ctx: Ctx, query: PageRequest & { templateId?: string; offerId?: string }) {
   const where: Record<string, unknown> = {};

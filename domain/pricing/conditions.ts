@@ -6,23 +6,57 @@ import type { Condition, ConditionGroup, ConditionNode, Operator, Product } from
 // state (fields, customer, offer, the current line) and gets a boolean back.
 
 export const CUSTOMER_SUBJECTS = ['industry', 'country', 'postalCode', 'isExisting'] as const;
-export const LINE_SUBJECTS = ['quantity', 'unitPrice', 'total', 'name', 'productId', 'category', 'unit', 'source', 'lineKey'] as const;
+export const LINE_SUBJECTS = [
+  'quantity',
+  'unitPrice',
+  'total',
+  'name',
+  'productId',
+  'category',
+  'unit',
+  'source',
+  'lineKey',
+] as const;
 export const PRODUCT_SUBJECTS = ['id', 'name', 'category', 'unit', 'unitPrice'] as const;
 
 export const SUBJECTS = [
-  { subject: 'field.<fieldId>', description: 'an input or computed field value (set_field changes it for later rules)' },
-  ...CUSTOMER_SUBJECTS.map((k) => ({ subject: `customer.${k}`, description: k === 'isExisting' ? 'true for an existing customer' : `the customer's ${k}` })),
+  {
+    subject: 'field.<fieldId>',
+    description: 'an input or computed field value (set_field changes it for later rules)',
+  },
+  ...CUSTOMER_SUBJECTS.map((k) => ({
+    subject: `customer.${k}`,
+    description: k === 'isExisting' ? 'true for an existing customer' : `the customer's ${k}`,
+  })),
   { subject: 'offer.manualDiscountPercent', description: 'the manual discount (0-100) entered on the offer' },
-  { subject: 'subtotal', description: 'current subtotal excl. VAT in major units (lines and adjustments so far); alias totals.subtotal' },
+  {
+    subject: 'subtotal',
+    description: 'current subtotal excl. VAT in major units (lines and adjustments so far); alias totals.subtotal',
+  },
   { subject: 'totals.lineCount', description: 'number of lines so far' },
-  ...LINE_SUBJECTS.map((k) => ({ subject: `line.${k}`, description: `the current line's ${k} (makes the rule line-scoped: it runs once per line)` })),
-  ...PRODUCT_SUBJECTS.map((k) => ({ subject: `product.${k}`, description: `the current line's product ${k} (line-scoped)` })),
-  { subject: 'product.<attribute>', description: 'an entry of the product\'s attributes (line-scoped)' },
+  ...LINE_SUBJECTS.map((k) => ({
+    subject: `line.${k}`,
+    description: `the current line's ${k} (makes the rule line-scoped: it runs once per line)`,
+  })),
+  ...PRODUCT_SUBJECTS.map((k) => ({
+    subject: `product.${k}`,
+    description: `the current line's product ${k} (line-scoped)`,
+  })),
+  { subject: 'product.<attribute>', description: "an entry of the product's attributes (line-scoped)" },
 ];
 
 export interface LineView {
-  id: string; lineKey: string | null; source: 'input' | 'rule'; name: string; productId: string | null; category: string | null; unit: string | null;
-  quantity: number; unitPrice: number; total: number; product: Product | null;
+  id: string;
+  lineKey: string | null;
+  source: 'input' | 'rule';
+  name: string;
+  productId: string | null;
+  category: string | null;
+  unit: string | null;
+  quantity: number;
+  unitPrice: number;
+  total: number;
+  product: Product | null;
 }
 
 export interface ConditionEnv {
@@ -36,30 +70,43 @@ export interface ConditionEnv {
   scope: () => Record<string, Scalar | null>;
 }
 
-export const isLineSubject = (subject: string): boolean => subject.startsWith('line.') || subject.startsWith('product.');
+export const isLineSubject = (subject: string): boolean =>
+  subject.startsWith('line.') || subject.startsWith('product.');
 
 export function resolveSubject(subject: string, env: ConditionEnv): unknown {
   const dot = subject.indexOf('.');
   const head = dot < 0 ? subject : subject.slice(0, dot);
   const rest = dot < 0 ? '' : subject.slice(dot + 1);
   switch (head) {
-    case 'field': return Object.hasOwn(env.fields, rest) ? env.fields[rest] : undefined;
-    case 'customer': return (CUSTOMER_SUBJECTS as readonly string[]).includes(rest) ? env.customer[rest as keyof ConditionEnv['customer']] : undefined;
-    case 'offer': return rest === 'manualDiscountPercent' ? env.offer.manualDiscountPercent ?? 0 : undefined;
-    case 'subtotal': return env.subtotal();
-    case 'totals': return rest === 'subtotal' ? env.subtotal() : rest === 'lineCount' ? env.lineCount() : undefined;
-    case 'line': return env.line && (LINE_SUBJECTS as readonly string[]).includes(rest) ? env.line[rest as keyof LineView] : undefined;
+    case 'field':
+      return Object.hasOwn(env.fields, rest) ? env.fields[rest] : undefined;
+    case 'customer':
+      return (CUSTOMER_SUBJECTS as readonly string[]).includes(rest)
+        ? env.customer[rest as keyof ConditionEnv['customer']]
+        : undefined;
+    case 'offer':
+      return rest === 'manualDiscountPercent' ? (env.offer.manualDiscountPercent ?? 0) : undefined;
+    case 'subtotal':
+      return env.subtotal();
+    case 'totals':
+      return rest === 'subtotal' ? env.subtotal() : rest === 'lineCount' ? env.lineCount() : undefined;
+    case 'line':
+      return env.line && (LINE_SUBJECTS as readonly string[]).includes(rest)
+        ? env.line[rest as keyof LineView]
+        : undefined;
     case 'product': {
       const product = env.line?.product;
       if (!product) return undefined;
       if ((PRODUCT_SUBJECTS as readonly string[]).includes(rest)) return product[rest as keyof Product];
       return product.attributes && Object.hasOwn(product.attributes, rest) ? product.attributes[rest] : undefined;
     }
-    default: return undefined;
+    default:
+      return undefined;
   }
 }
 
-const isEmpty = (v: unknown): boolean => v === undefined || v === null || (typeof v === 'string' && v.trim() === '') || (Array.isArray(v) && v.length === 0);
+const isEmpty = (v: unknown): boolean =>
+  v === undefined || v === null || (typeof v === 'string' && v.trim() === '') || (Array.isArray(v) && v.length === 0);
 export const toNumber = (v: unknown): number | null => {
   if (typeof v === 'number') return Number.isFinite(v) ? v : null;
   if (typeof v === 'string' && v.trim() !== '' && Number.isFinite(Number(v))) return Number(v);
@@ -92,22 +139,45 @@ function compare(a: unknown, b: unknown, test: (x: number, y: number) => boolean
 export function applyOperator(operator: Operator, actual: unknown, expected: unknown): boolean {
   const list = Array.isArray(expected) ? expected : [expected];
   switch (operator) {
-    case 'equals': return looseEquals(actual, expected);
-    case 'not_equals': return !looseEquals(actual, expected);
-    case 'greater_than': return compare(actual, expected, (x, y) => x > y);
-    case 'greater_than_or_equal': return compare(actual, expected, (x, y) => x >= y);
-    case 'less_than': return compare(actual, expected, (x, y) => x < y);
-    case 'less_than_or_equal': return compare(actual, expected, (x, y) => x <= y);
-    case 'between': return Array.isArray(expected) && expected.length === 2 && compare(actual, expected[0], (x, y) => x >= y) && compare(actual, expected[1], (x, y) => x <= y);
-    case 'in': return list.some((v) => looseEquals(actual, v));
-    case 'not_in': return !list.some((v) => looseEquals(actual, v));
-    case 'contains': return Array.isArray(actual) ? actual.some((v) => looseEquals(v, expected)) : !isEmpty(actual) && !isEmpty(expected) && norm(actual).includes(norm(expected));
-    case 'not_contains': return !applyOperator('contains', actual, expected);
-    case 'starts_with': return !isEmpty(actual) && !isEmpty(expected) && norm(actual).startsWith(norm(expected));
-    case 'is_empty': return isEmpty(actual);
-    case 'is_not_empty': return !isEmpty(actual);
-    case 'is_true': return toBool(actual) === true;
-    case 'is_false': return toBool(actual) === false || isEmpty(actual);
+    case 'equals':
+      return looseEquals(actual, expected);
+    case 'not_equals':
+      return !looseEquals(actual, expected);
+    case 'greater_than':
+      return compare(actual, expected, (x, y) => x > y);
+    case 'greater_than_or_equal':
+      return compare(actual, expected, (x, y) => x >= y);
+    case 'less_than':
+      return compare(actual, expected, (x, y) => x < y);
+    case 'less_than_or_equal':
+      return compare(actual, expected, (x, y) => x <= y);
+    case 'between':
+      return (
+        Array.isArray(expected) &&
+        expected.length === 2 &&
+        compare(actual, expected[0], (x, y) => x >= y) &&
+        compare(actual, expected[1], (x, y) => x <= y)
+      );
+    case 'in':
+      return list.some((v) => looseEquals(actual, v));
+    case 'not_in':
+      return !list.some((v) => looseEquals(actual, v));
+    case 'contains':
+      return Array.isArray(actual)
+        ? actual.some((v) => looseEquals(v, expected))
+        : !isEmpty(actual) && !isEmpty(expected) && norm(actual).includes(norm(expected));
+    case 'not_contains':
+      return !applyOperator('contains', actual, expected);
+    case 'starts_with':
+      return !isEmpty(actual) && !isEmpty(expected) && norm(actual).startsWith(norm(expected));
+    case 'is_empty':
+      return isEmpty(actual);
+    case 'is_not_empty':
+      return !isEmpty(actual);
+    case 'is_true':
+      return toBool(actual) === true;
+    case 'is_false':
+      return toBool(actual) === false || isEmpty(actual);
   }
 }
 
@@ -135,7 +205,12 @@ export function evalWhen(group: ConditionGroup | undefined, env: ConditionEnv): 
 }
 
 /** Every leaf condition of a `when`, depth-first (validation, scope inference, summaries). */
-export function leafConditions(group: ConditionGroup | undefined, depth = 0, out: { condition: Condition; path: string; depth: number }[] = [], path = 'when'): typeof out {
+export function leafConditions(
+  group: ConditionGroup | undefined,
+  depth = 0,
+  out: { condition: Condition; path: string; depth: number }[] = [],
+  path = 'when',
+): typeof out {
   if (!group) return out;
   for (const key of ['all', 'any'] as const) {
     group[key]?.forEach((node, i) => {

@@ -1,8 +1,26 @@
 import { evalWhen, isLineSubject, leafConditions, type ConditionEnv, type LineView } from './conditions';
 import { compileExpression, evaluateCompiled, type Scalar } from './expressions';
-import { applyTotals, baseMinor, lineTotalMinor, productPrice, unitMinorOf, type OfferAdjustment, type TraceEffect, type WorkLine } from './lines';
+import {
+  applyTotals,
+  baseMinor,
+  lineTotalMinor,
+  productPrice,
+  unitMinorOf,
+  type OfferAdjustment,
+  type TraceEffect,
+  type WorkLine,
+} from './lines';
 import { clean, fromMinor, percentScaled, qtyNumber, qtyOf, roundDiv, QTY_SCALE, toMinor } from './money';
-import { PHASES, type Action, type InputField, type InputLine, type PricingRules, type Product, type Rule, type Target } from './pricing.schemas';
+import {
+  PHASES,
+  type Action,
+  type InputField,
+  type InputLine,
+  type PricingRules,
+  type Product,
+  type Rule,
+  type Target,
+} from './pricing.schemas';
 import { coerceFields, computeFields } from './fields';
 
 // The pricing-rule engine: pure and deterministic (no clock, no randomness, no I/O, no eval). Rules
@@ -23,20 +41,38 @@ export interface EvaluateInput {
 
 export type { TraceEffect };
 export interface TraceEntry {
-  ruleId: string; ruleName: string; phase: string; order: number; scope: 'offer' | 'line';
-  matched: boolean; matchedLines?: string[]; skipped?: 'disabled' | 'stopped'; effects: TraceEffect[];
+  ruleId: string;
+  ruleName: string;
+  phase: string;
+  order: number;
+  scope: 'offer' | 'line';
+  matched: boolean;
+  matchedLines?: string[];
+  skipped?: 'disabled' | 'stopped';
+  effects: TraceEffect[];
 }
-export interface Message { ruleId: string | null; ruleName: string | null; message: string }
+export interface Message {
+  ruleId: string | null;
+  ruleName: string | null;
+  message: string;
+}
 
 export const EXPRESSION_BUILTINS = ['subtotal', 'manualDiscountPercent', 'quantity', 'unitPrice', 'lineTotal'] as const;
 
 export const ruleScope = (rule: Rule): 'offer' | 'line' =>
-  rule.scope ?? (leafConditions(rule.when).some(({ condition }) => condition.subject && isLineSubject(condition.subject)) ? 'line' : 'offer');
+  rule.scope ??
+  (leafConditions(rule.when).some(({ condition }) => condition.subject && isLineSubject(condition.subject))
+    ? 'line'
+    : 'offer');
 
 /** Execution order: phase, then order, then position in the list (stable). */
 export function sortRules(rules: Rule[]): Rule[] {
-  return rules.map((rule, i) => ({ rule, i })).sort((a, b) =>
-    PHASES.indexOf(a.rule.phase) - PHASES.indexOf(b.rule.phase) || a.rule.order - b.rule.order || a.i - b.i).map((x) => x.rule);
+  return rules
+    .map((rule, i) => ({ rule, i }))
+    .sort(
+      (a, b) => PHASES.indexOf(a.rule.phase) - PHASES.indexOf(b.rule.phase) || a.rule.order - b.rule.order || a.i - b.i,
+    )
+    .map((x) => x.rule);
 }
 
 export function evaluatePricing(input: EvaluateInput) {
@@ -49,9 +85,11 @@ export function evaluatePricing(input: EvaluateInput) {
 
   const coerced = coerceFields(input.inputFields, input.fields ?? {});
   const fields = coerced.values;
-  for (const id of coerced.missing) warnings.push({ ruleId: null, ruleName: null, message: `required field "${id}" has no value` });
+  for (const id of coerced.missing)
+    warnings.push({ ruleId: null, ruleName: null, message: `required field "${id}" has no value` });
   // Fields only rules set exist (without a value) from the start, so formulas may name them.
-  for (const rule of pricing.rules) for (const a of rule.then) if (a.type === 'set_field' && !Object.hasOwn(fields, a.field)) fields[a.field] = null;
+  for (const rule of pricing.rules)
+    for (const a of rule.then) if (a.type === 'set_field' && !Object.hasOwn(fields, a.field)) fields[a.field] = null;
   let computed = computeFields(input.inputFields, fields);
   const setByRules = new Set<string>();
 
@@ -59,20 +97,48 @@ export function evaluatePricing(input: EvaluateInput) {
   const lines: WorkLine[] = [];
   const adjustments: OfferAdjustment[] = [];
   const lineCounters = new Map<string, number>();
-  const subtotalMinor = () => lines.reduce((sum, l) => sum + lineTotalMinor(l), 0) + adjustments.reduce((s, a) => s + a.amountMinor, 0);
+  const subtotalMinor = () =>
+    lines.reduce((sum, l) => sum + lineTotalMinor(l), 0) + adjustments.reduce((s, a) => s + a.amountMinor, 0);
   const view = (l: WorkLine): LineView => ({
-    id: l.id, lineKey: l.key, source: l.source, name: l.name, productId: l.productId, category: l.category, unit: l.unit, product: l.product,
-    quantity: qtyNumber(l.qty), unitPrice: fromMinor(unitMinorOf(l)), total: fromMinor(lineTotalMinor(l)),
+    id: l.id,
+    lineKey: l.key,
+    source: l.source,
+    name: l.name,
+    productId: l.productId,
+    category: l.category,
+    unit: l.unit,
+    product: l.product,
+    quantity: qtyNumber(l.qty),
+    unitPrice: fromMinor(unitMinorOf(l)),
+    total: fromMinor(lineTotalMinor(l)),
   });
   const env = (line: WorkLine | null): ConditionEnv => ({
-    fields, customer: input.customer ?? {}, offer: input.offer ?? {}, subtotal: () => fromMinor(subtotalMinor()), lineCount: () => lines.length,
-    line: line ? view(line) : null, scope: () => scope(line),
+    fields,
+    customer: input.customer ?? {},
+    offer: input.offer ?? {},
+    subtotal: () => fromMinor(subtotalMinor()),
+    lineCount: () => lines.length,
+    line: line ? view(line) : null,
+    scope: () => scope(line),
   });
   const scope = (line: WorkLine | null): Record<string, Scalar | null> => ({
-    ...fields, subtotal: fromMinor(subtotalMinor()), manualDiscountPercent: input.offer?.manualDiscountPercent ?? 0,
-    ...(line ? { quantity: qtyNumber(line.qty), unitPrice: fromMinor(unitMinorOf(line)), lineTotal: fromMinor(lineTotalMinor(line)) } : {}),
+    ...fields,
+    subtotal: fromMinor(subtotalMinor()),
+    manualDiscountPercent: input.offer?.manualDiscountPercent ?? 0,
+    ...(line
+      ? {
+          quantity: qtyNumber(line.qty),
+          unitPrice: fromMinor(unitMinorOf(line)),
+          lineTotal: fromMinor(lineTotalMinor(line)),
+        }
+      : {}),
   });
-  const numberOf = (literal: number | undefined, expression: string | undefined, line: WorkLine | null, fallback?: number): number | { error: string } => {
+  const numberOf = (
+    literal: number | undefined,
+    expression: string | undefined,
+    line: WorkLine | null,
+    fallback?: number,
+  ): number | { error: string } => {
     if (literal !== undefined) return literal;
     if (expression !== undefined) {
       const vars = scope(line);
@@ -86,7 +152,9 @@ export function evaluatePricing(input: EvaluateInput) {
     return fallback ?? { error: 'no value and no expression' };
   };
 
-  const newLine = (base: Omit<WorkLine, 'id' | 'adjustments' | 'vatRate'> & { vatRate?: number | null; id?: string }): WorkLine => {
+  const newLine = (
+    base: Omit<WorkLine, 'id' | 'adjustments' | 'vatRate'> & { vatRate?: number | null; id?: string },
+  ): WorkLine => {
     const prefix = base.ruleId ?? 'line';
     const n = (lineCounters.get(prefix) ?? 0) + 1;
     lineCounters.set(prefix, n);
@@ -94,28 +162,51 @@ export function evaluatePricing(input: EvaluateInput) {
     lines.push(line);
     return line;
   };
-  const priceFromProduct = (product: Product, qty: bigint, line: WorkLine | null) => productPrice(product, qty, (when) => evalWhen(when, env(line)));
+  const priceFromProduct = (product: Product, qty: bigint, line: WorkLine | null) =>
+    productPrice(product, qty, (when) => evalWhen(when, env(line)));
 
   for (const [i, l] of (input.lines ?? []).entries()) {
-    const product = l.productId ? catalog.get(l.productId) ?? null : null;
+    const product = l.productId ? (catalog.get(l.productId) ?? null) : null;
     if (l.productId && !product && l.unitPrice === undefined) {
-      warnings.push({ ruleId: null, ruleName: null, message: `lines.${i}: unknown product "${l.productId}"; the line was left out` });
+      warnings.push({
+        ruleId: null,
+        ruleName: null,
+        message: `lines.${i}: unknown product "${l.productId}"; the line was left out`,
+      });
       continue;
     }
     const qty = qtyOf(l.quantity ?? 1);
-    const priced = l.unitPrice !== undefined ? { price: { kind: 'fixed' as const, unitMinor: toMinor(l.unitPrice) }, priceSource: 'input' } : priceFromProduct(product!, qty, null);
+    const priced =
+      l.unitPrice !== undefined
+        ? { price: { kind: 'fixed' as const, unitMinor: toMinor(l.unitPrice) }, priceSource: 'input' }
+        : priceFromProduct(product!, qty, null);
     newLine({
-      id: l.id ?? `line-${i + 1}`, key: l.lineKey ?? null, source: 'input', ruleId: null, productId: l.productId ?? null, product,
-      name: l.name ?? product?.name ?? '', unit: l.unit ?? product?.unit ?? null, category: l.category ?? product?.category ?? null, description: l.description ?? null,
-      qty, ...priced, vatRate: l.vatRate ?? product?.vatRate ?? null,
+      id: l.id ?? `line-${i + 1}`,
+      key: l.lineKey ?? null,
+      source: 'input',
+      ruleId: null,
+      productId: l.productId ?? null,
+      product,
+      name: l.name ?? product?.name ?? '',
+      unit: l.unit ?? product?.unit ?? null,
+      category: l.category ?? product?.category ?? null,
+      description: l.description ?? null,
+      qty,
+      ...priced,
+      vatRate: l.vatRate ?? product?.vatRate ?? null,
     });
   }
 
   const targets = (target: Target | undefined, line: WorkLine | null): WorkLine[] => {
     if (line) return [line];
     if (!target || target === 'all') return [...lines];
-    return lines.filter((l) => (target.productId === undefined || l.productId === target.productId) && (target.category === undefined || (l.category ?? '').toLowerCase() === target.category.toLowerCase())
-      && (target.lineKey === undefined || l.key === target.lineKey) && (target.source === undefined || l.source === target.source));
+    return lines.filter(
+      (l) =>
+        (target.productId === undefined || l.productId === target.productId) &&
+        (target.category === undefined || (l.category ?? '').toLowerCase() === target.category.toLowerCase()) &&
+        (target.lineKey === undefined || l.key === target.lineKey) &&
+        (target.source === undefined || l.source === target.source),
+    );
   };
 
   const apply = (rule: Rule, action: Action, line: WorkLine | null): TraceEffect[] => {
@@ -134,21 +225,65 @@ export function evaluatePricing(input: EvaluateInput) {
         if (action.type === 'add_product') {
           const product = catalog.get(action.productId);
           if (!product) return fail(`unknown product "${action.productId}"`);
-          const added = newLine({ key: action.lineKey ?? null, source: 'rule', ruleId: rule.id, productId: product.id, product, name: action.name ?? product.name, unit: product.unit ?? null,
-            category: product.category ?? null, description: null, qty, ...priceFromProduct(product, qty, line), vatRate: product.vatRate ?? null });
-          return [{ action: action.type, lineId: added.id, description: `added ${quantity} × ${product.name} (price: ${added.priceSource})`, amount: fromMinor(baseMinor(added)) }];
+          const added = newLine({
+            key: action.lineKey ?? null,
+            source: 'rule',
+            ruleId: rule.id,
+            productId: product.id,
+            product,
+            name: action.name ?? product.name,
+            unit: product.unit ?? null,
+            category: product.category ?? null,
+            description: null,
+            qty,
+            ...priceFromProduct(product, qty, line),
+            vatRate: product.vatRate ?? null,
+          });
+          return [
+            {
+              action: action.type,
+              lineId: added.id,
+              description: `added ${quantity} × ${product.name} (price: ${added.priceSource})`,
+              amount: fromMinor(baseMinor(added)),
+            },
+          ];
         }
         const unitPrice = numberOf(action.unitPrice, action.unitPriceExpression, line);
         if (typeof unitPrice !== 'number') return fail(unitPrice.error);
-        const added = newLine({ key: action.lineKey ?? null, source: 'rule', ruleId: rule.id, productId: null, product: null, name: action.name, unit: action.unit ?? null,
-          category: action.category ?? null, description: action.description ?? null, qty, price: { kind: 'fixed', unitMinor: toMinor(unitPrice) }, priceSource: `rule:${rule.id}`, vatRate: action.vatRate ?? null });
-        return [{ action: action.type, lineId: added.id, description: `added ${quantity} × ${action.name} at ${fromMinor(toMinor(unitPrice))}`, amount: fromMinor(baseMinor(added)) }];
+        const added = newLine({
+          key: action.lineKey ?? null,
+          source: 'rule',
+          ruleId: rule.id,
+          productId: null,
+          product: null,
+          name: action.name,
+          unit: action.unit ?? null,
+          category: action.category ?? null,
+          description: action.description ?? null,
+          qty,
+          price: { kind: 'fixed', unitMinor: toMinor(unitPrice) },
+          priceSource: `rule:${rule.id}`,
+          vatRate: action.vatRate ?? null,
+        });
+        return [
+          {
+            action: action.type,
+            lineId: added.id,
+            description: `added ${quantity} × ${action.name} at ${fromMinor(toMinor(unitPrice))}`,
+            amount: fromMinor(baseMinor(added)),
+          },
+        ];
       }
       case 'set_price':
       case 'set_quantity':
       case 'multiply_quantity': {
         const picked = targets(action.target, line);
-        const literal = action.type === 'set_price' ? action.unitPrice : action.type === 'set_quantity' ? action.quantity : action.factor;
+        const literal =
+          action.type === 'set_price'
+            ? action.unitPrice
+            : action.type === 'set_quantity'
+              ? action.quantity
+              : action.factor;
         const effects: TraceEffect[] = [];
         for (const l of picked) {
           const value = numberOf(literal, action.expression, l);
@@ -156,7 +291,11 @@ export function evaluatePricing(input: EvaluateInput) {
           if (action.type === 'set_price') {
             l.price = { kind: 'fixed', unitMinor: toMinor(value) };
             l.priceSource = `rule:${rule.id}`;
-            effects.push({ action: action.type, lineId: l.id, description: `unit price set to ${fromMinor(toMinor(value))}` });
+            effects.push({
+              action: action.type,
+              lineId: l.id,
+              description: `unit price set to ${fromMinor(toMinor(value))}`,
+            });
           } else {
             if (value < 0) return fail('the quantity is negative');
             l.qty = action.type === 'set_quantity' ? qtyOf(value) : roundDiv(l.qty * qtyOf(value), QTY_SCALE);
@@ -172,18 +311,38 @@ export function evaluatePricing(input: EvaluateInput) {
         const isPercent = action.type.startsWith('percent');
         const sign = action.type.endsWith('discount') ? -1 : 1;
         const label = action.label ?? rule.name;
-        const value = numberOf(isPercent ? (action as { percent?: number }).percent : (action as { amount?: number }).amount, action.expression, line);
+        const value = numberOf(
+          isPercent ? (action as { percent?: number }).percent : (action as { amount?: number }).amount,
+          action.expression,
+          line,
+        );
         if (typeof value !== 'number') return fail(value.error);
         if (value < 0) return fail('the value is negative');
         if (isPercent && sign < 0 && value > 100) return fail('a discount cannot exceed 100%');
         if (!isPercent && !line && !action.target) {
           adjustments.push({ ruleId: rule.id, label, amountMinor: sign * toMinor(value), vatRate: defaultVat });
-          return [{ action: action.type, description: `${sign < 0 ? 'discount' : 'surcharge'} of ${fromMinor(toMinor(value))} on the offer`, amount: fromMinor(sign * toMinor(value)) }];
+          return [
+            {
+              action: action.type,
+              description: `${sign < 0 ? 'discount' : 'surcharge'} of ${fromMinor(toMinor(value))} on the offer`,
+              amount: fromMinor(sign * toMinor(value)),
+            },
+          ];
         }
         const effects: TraceEffect[] = [];
         for (const l of targets(action.target, line)) {
-          const effect: TraceEffect = { action: action.type, lineId: l.id, description: isPercent ? `${sign < 0 ? '-' : '+'}${value}% on ${l.name}` : `${sign < 0 ? '-' : '+'}${fromMinor(toMinor(value))} on ${l.name}` };
-          l.adjustments.push(isPercent ? { sign, percent: percentScaled(value), ruleId: rule.id, label, effect } : { sign, amountMinor: toMinor(value), ruleId: rule.id, label, effect });
+          const effect: TraceEffect = {
+            action: action.type,
+            lineId: l.id,
+            description: isPercent
+              ? `${sign < 0 ? '-' : '+'}${value}% on ${l.name}`
+              : `${sign < 0 ? '-' : '+'}${fromMinor(toMinor(value))} on ${l.name}`,
+          };
+          l.adjustments.push(
+            isPercent
+              ? { sign, percent: percentScaled(value), ruleId: rule.id, label, effect }
+              : { sign, amountMinor: toMinor(value), ruleId: rule.id, label, effect },
+          );
           effects.push(effect);
         }
         return effects.length ? effects : [{ action: action.type, description: 'no line matched the target' }];
@@ -191,9 +350,26 @@ export function evaluatePricing(input: EvaluateInput) {
       case 'minimum_total': {
         const current = subtotalMinor();
         const minimum = toMinor(action.amount);
-        if (current >= minimum) return [{ action: action.type, description: `subtotal ${fromMinor(current)} already reaches ${fromMinor(minimum)}` }];
-        adjustments.push({ ruleId: rule.id, label: action.label ?? rule.name, amountMinor: minimum - current, vatRate: defaultVat });
-        return [{ action: action.type, description: `raised the subtotal to ${fromMinor(minimum)}`, amount: fromMinor(minimum - current) }];
+        if (current >= minimum)
+          return [
+            {
+              action: action.type,
+              description: `subtotal ${fromMinor(current)} already reaches ${fromMinor(minimum)}`,
+            },
+          ];
+        adjustments.push({
+          ruleId: rule.id,
+          label: action.label ?? rule.name,
+          amountMinor: minimum - current,
+          vatRate: defaultVat,
+        });
+        return [
+          {
+            action: action.type,
+            description: `raised the subtotal to ${fromMinor(minimum)}`,
+            amount: fromMinor(minimum - current),
+          },
+        ];
       }
       case 'set_vat': {
         if (!line && !action.target) {
@@ -204,7 +380,11 @@ export function evaluatePricing(input: EvaluateInput) {
         }
         const picked = targets(action.target, line);
         for (const l of picked) l.vatRate = action.rate;
-        return picked.map((l) => ({ action: action.type, lineId: l.id, description: `VAT ${action.rate}% on ${l.name}` }));
+        return picked.map((l) => ({
+          action: action.type,
+          lineId: l.id,
+          description: `VAT ${action.rate}% on ${l.name}`,
+        }));
       }
       case 'set_field': {
         let value: Scalar;
@@ -223,7 +403,11 @@ export function evaluatePricing(input: EvaluateInput) {
       }
       case 'warn':
       case 'block':
-        (action.type === 'warn' ? warnings : blocks).push({ ruleId: rule.id, ruleName: rule.name, message: action.message });
+        (action.type === 'warn' ? warnings : blocks).push({
+          ruleId: rule.id,
+          ruleName: rule.name,
+          message: action.message,
+        });
         return [{ action: action.type, description: action.message }];
     }
   };
@@ -233,10 +417,24 @@ export function evaluatePricing(input: EvaluateInput) {
     let stopped = false;
     for (const rule of ordered.filter((r) => r.phase === phase)) {
       const scope = ruleScope(rule);
-      const entry: TraceEntry = { ruleId: rule.id, ruleName: rule.name, phase, order: rule.order, scope, matched: false, effects: [] };
+      const entry: TraceEntry = {
+        ruleId: rule.id,
+        ruleName: rule.name,
+        phase,
+        order: rule.order,
+        scope,
+        matched: false,
+        effects: [],
+      };
       trace.push(entry);
-      if (rule.enabled === false) { entry.skipped = 'disabled'; continue; }
-      if (stopped) { entry.skipped = 'stopped'; continue; }
+      if (rule.enabled === false) {
+        entry.skipped = 'disabled';
+        continue;
+      }
+      if (stopped) {
+        entry.skipped = 'stopped';
+        continue;
+      }
       if (scope === 'offer') {
         entry.matched = evalWhen(rule.when, env(null));
         if (entry.matched) for (const action of rule.then) entry.effects.push(...apply(rule, action, null));

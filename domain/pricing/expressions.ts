@@ -33,8 +33,10 @@ export const EXPRESSION_VOCABULARY = {
   },
   constants: ['true', 'false', 'PI'],
   literals: 'numbers and "double-quoted strings" (for comparisons: material == "wood")',
-  variables: 'input and computed field ids; in actions also subtotal, quantity, unitPrice (line rules) and manualDiscountPercent',
-  forbidden: 'member access (a.b), indexing (a[0]), arrays, assignment, function definitions, `in`, `||`, random; any name that is not a known variable or function',
+  variables:
+    'input and computed field ids; in actions also subtotal, quantity, unitPrice (line rules) and manualDiscountPercent',
+  forbidden:
+    'member access (a.b), indexing (a[0]), arrays, assignment, function definitions, `in`, `||`, random; any name that is not a known variable or function',
 };
 
 const parser = new Parser({
@@ -42,31 +44,47 @@ const parser = new Parser({
   operators: { in: false, assignment: false, fndef: false, concatenate: false, factorial: false, random: false },
 });
 // The parser keeps its own tables of callable names: strip them down to the whitelist.
-for (const table of [[parser.functions, FUNCTIONS], [parser.unaryOps, UNARY], [parser.consts, CONSTANTS]] as const) {
-  for (const key of Object.keys(table[0] as object)) if (!(table[1] as readonly string[]).includes(key)) delete (table[0] as Record<string, unknown>)[key];
+for (const table of [
+  [parser.functions, FUNCTIONS],
+  [parser.unaryOps, UNARY],
+  [parser.consts, CONSTANTS],
+] as const) {
+  for (const key of Object.keys(table[0] as object))
+    if (!(table[1] as readonly string[]).includes(key)) delete (table[0] as Record<string, unknown>)[key];
 }
 
 const IDENT_RE = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /** Names that must never resolve, whatever the caller passes as variables. */
-export const isReservedName = (name: string): boolean => name in Object.prototype || name === '__proto__' || name === 'prototype' || name === 'constructor';
+export const isReservedName = (name: string): boolean =>
+  name in Object.prototype || name === '__proto__' || name === 'prototype' || name === 'constructor';
 
-export interface CompiledExpression { source: string; expr: Expression; variables: string[] }
+export interface CompiledExpression {
+  source: string;
+  expr: Expression;
+  variables: string[];
+}
 export type CompileResult = { ok: true; compiled: CompiledExpression } | { ok: false; error: string };
 
-interface Token { type: string; value: unknown }
+interface Token {
+  type: string;
+  value: unknown;
+}
 
 function checkTokens(tokens: Token[], allowed: ReadonlySet<string>, vars: Set<string>): string | null {
   for (const token of tokens) {
     switch (token.type) {
       case 'INUMBER':
-        if (typeof token.value !== 'number' && typeof token.value !== 'string' && typeof token.value !== 'boolean') return 'unsupported literal';
+        if (typeof token.value !== 'number' && typeof token.value !== 'string' && typeof token.value !== 'boolean')
+          return 'unsupported literal';
         break;
       case 'IOP1':
-        if (!(UNARY as readonly string[]).includes(String(token.value))) return `operator "${String(token.value)}" is not allowed`;
+        if (!(UNARY as readonly string[]).includes(String(token.value)))
+          return `operator "${String(token.value)}" is not allowed`;
         break;
       case 'IOP2':
-        if (!(BINARY as readonly string[]).includes(String(token.value))) return `operator "${String(token.value)}" is not allowed`;
+        if (!(BINARY as readonly string[]).includes(String(token.value)))
+          return `operator "${String(token.value)}" is not allowed`;
         break;
       case 'IOP3':
         if (token.value !== '?') return `operator "${String(token.value)}" is not allowed`;
@@ -81,13 +99,22 @@ function checkTokens(tokens: Token[], allowed: ReadonlySet<string>, vars: Set<st
       case 'IVAR': {
         const name = String(token.value);
         if (isReservedName(name) || !IDENT_RE.test(name)) return `"${name}" is not allowed`;
-        if ((FUNCTIONS as readonly string[]).includes(name) || (UNARY as readonly string[]).includes(name) || (CONSTANTS as readonly string[]).includes(name)) break;
+        if (
+          (FUNCTIONS as readonly string[]).includes(name) ||
+          (UNARY as readonly string[]).includes(name) ||
+          (CONSTANTS as readonly string[]).includes(name)
+        )
+          break;
         if (!allowed.has(name)) return `unknown variable "${name}"`;
         vars.add(name);
         break;
       }
       default:
-        return token.type === 'IMEMBER' ? 'member access is not allowed' : token.type === 'IARRAY' ? 'arrays are not allowed' : 'unsupported syntax';
+        return token.type === 'IMEMBER'
+          ? 'member access is not allowed'
+          : token.type === 'IARRAY'
+            ? 'arrays are not allowed'
+            : 'unsupported syntax';
     }
   }
   return null;
@@ -96,7 +123,8 @@ function checkTokens(tokens: Token[], allowed: ReadonlySet<string>, vars: Set<st
 /** Parses and checks an expression against the variables it may read. */
 export function compileExpression(source: string, allowedVariables: Iterable<string>): CompileResult {
   if (typeof source !== 'string' || !source.trim()) return { ok: false, error: 'expression is empty' };
-  if (source.length > MAX_EXPRESSION_LENGTH) return { ok: false, error: `expression is longer than ${MAX_EXPRESSION_LENGTH} characters` };
+  if (source.length > MAX_EXPRESSION_LENGTH)
+    return { ok: false, error: `expression is longer than ${MAX_EXPRESSION_LENGTH} characters` };
   let expr: Expression;
   try {
     expr = parser.parse(source);
@@ -113,7 +141,10 @@ export type Scalar = number | string | boolean;
 export type EvalResult = { ok: true; value: number | boolean | string } | { ok: false; error: string };
 
 /** Evaluates with the given variables (a null-prototype copy); a variable without a value is an error. */
-export function evaluateCompiled(compiled: CompiledExpression, scope: Record<string, Scalar | null | undefined>): EvalResult {
+export function evaluateCompiled(
+  compiled: CompiledExpression,
+  scope: Record<string, Scalar | null | undefined>,
+): EvalResult {
   const values = Object.create(null) as Record<string, Scalar>;
   for (const name of compiled.variables) {
     const value = scope[name];
@@ -128,7 +159,13 @@ export function evaluateCompiled(compiled: CompiledExpression, scope: Record<str
   }
   if (typeof result === 'boolean' || typeof result === 'string') return { ok: true, value: result };
   if (typeof result === 'number' && Number.isFinite(result)) return { ok: true, value: result };
-  return { ok: false, error: typeof result === 'number' ? 'the result is not a finite number (division by zero?)' : 'the result is not a number' };
+  return {
+    ok: false,
+    error:
+      typeof result === 'number'
+        ? 'the result is not a finite number (division by zero?)'
+        : 'the result is not a number',
+  };
 }
 
 /** Compile + evaluate in one step (expressions in rules are compiled once per evaluation). */

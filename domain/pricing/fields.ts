@@ -6,11 +6,18 @@ import type { InputField } from './pricing.schemas';
 // Input field values: coerced to their declared type (numbers from numeric strings, checkboxes from
 // "true"/"false"), checked against options and bounds; computed fields evaluated in dependency order.
 
-export interface FieldError { path: string; error: string }
+export interface FieldError {
+  path: string;
+  error: string;
+}
 
-export const optionValue = (o: NonNullable<InputField['options']>[number]): string => String(typeof o === 'object' ? o.value : o);
+export const optionValue = (o: NonNullable<InputField['options']>[number]): string =>
+  String(typeof o === 'object' ? o.value : o);
 
-export function coerceFields(defs: InputField[], given: Record<string, Scalar | null>): { values: Record<string, Scalar | null>; errors: FieldError[]; missing: string[] } {
+export function coerceFields(
+  defs: InputField[],
+  given: Record<string, Scalar | null>,
+): { values: Record<string, Scalar | null>; errors: FieldError[]; missing: string[] } {
   const values: Record<string, Scalar | null> = Object.create(null) as Record<string, Scalar | null>;
   const errors: FieldError[] = [];
   const missing: string[] = [];
@@ -30,7 +37,11 @@ export function coerceFields(defs: InputField[], given: Record<string, Scalar | 
       case 'number':
       case 'slider': {
         const n = toNumber(value);
-        if (n === null) { errors.push({ path, error: 'must be a number' }); value = null; break; }
+        if (n === null) {
+          errors.push({ path, error: 'must be a number' });
+          value = null;
+          break;
+        }
         if (def.min !== undefined && n < def.min) errors.push({ path, error: `must be at least ${def.min}` });
         if (def.max !== undefined && n > def.max) errors.push({ path, error: `must be at most ${def.max}` });
         value = n;
@@ -39,7 +50,10 @@ export function coerceFields(defs: InputField[], given: Record<string, Scalar | 
       case 'checkbox':
         if (value === true || value === 'true') value = true;
         else if (value === false || value === 'false') value = false;
-        else { errors.push({ path, error: 'must be a boolean' }); value = null; }
+        else {
+          errors.push({ path, error: 'must be a boolean' });
+          value = null;
+        }
         break;
       case 'select':
       case 'radio': {
@@ -60,14 +74,20 @@ export function coerceFields(defs: InputField[], given: Record<string, Scalar | 
 }
 
 /** Computed fields in an order where every field comes after the computed fields it reads; null for a cycle. */
-export function computedOrder(defs: InputField[], compiled: Map<string, CompiledExpression>): { order: string[]; cycle: string[] | null } {
+export function computedOrder(
+  defs: InputField[],
+  compiled: Map<string, CompiledExpression>,
+): { order: string[]; cycle: string[] | null } {
   const computed = new Set(defs.filter((d) => d.type === 'computed').map((d) => d.fieldId));
   const order: string[] = [];
   const state = new Map<string, 'visiting' | 'done'>();
   let cycle: string[] | null = null;
   const visit = (id: string, path: string[]): void => {
     if (state.get(id) === 'done' || cycle) return;
-    if (state.get(id) === 'visiting') { cycle = [...path.slice(path.indexOf(id)), id]; return; }
+    if (state.get(id) === 'visiting') {
+      cycle = [...path.slice(path.indexOf(id)), id];
+      return;
+    }
     state.set(id, 'visiting');
     for (const dep of compiled.get(id)?.variables ?? []) if (computed.has(dep)) visit(dep, [...path, id]);
     state.set(id, 'done');
@@ -77,8 +97,15 @@ export function computedOrder(defs: InputField[], compiled: Map<string, Compiled
   return { order, cycle };
 }
 
-/** Evaluates computed fields into `values` (numbers cleaned of float noise to 6 decimals); ids in `keep` keep their value. */
-export function computeFields(defs: InputField[], values: Record<string, Scalar | null>, keep: ReadonlySet<string> = new Set()): { values: Record<string, Scalar | null>; warnings: string[] } {
+/**
+ * Evaluates computed fields into `values` (numbers cleaned of float noise to 6 decimals); ids in `keep` keep their
+ * value.
+ */
+export function computeFields(
+  defs: InputField[],
+  values: Record<string, Scalar | null>,
+  keep: ReadonlySet<string> = new Set(),
+): { values: Record<string, Scalar | null>; warnings: string[] } {
   const warnings: string[] = [];
   const out: Record<string, Scalar | null> = {};
   const known = [...new Set([...defs.map((d) => d.fieldId), ...Object.keys(values)])];
@@ -93,10 +120,16 @@ export function computeFields(defs: InputField[], values: Record<string, Scalar 
   if (cycle) warnings.push(`computed fields depend on each other in a cycle: ${cycle.join(' → ')}`);
   for (const id of order) {
     // A value a rule set explicitly wins over the formula.
-    if (keep.has(id)) { out[id] = values[id] ?? null; continue; }
+    if (keep.has(id)) {
+      out[id] = values[id] ?? null;
+      continue;
+    }
     const expr = compiled.get(id);
     values[id] = null;
-    if (!expr || (cycle && (cycle as string[]).includes(id))) { out[id] = null; continue; }
+    if (!expr || (cycle && (cycle as string[]).includes(id))) {
+      out[id] = null;
+      continue;
+    }
     const result = evaluateCompiled(expr, values);
     const value = result.ok ? (typeof result.value === 'number' ? clean(result.value) : result.value) : null;
     if (!result.ok) warnings.push(`computed field "${id}": ${result.error}`);

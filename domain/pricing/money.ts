@@ -26,7 +26,8 @@ export class AmountRangeError extends RangeError {}
 
 /** A BigInt result as a number, refusing values beyond 2^53 (they would lose cents). */
 export function safe(value: bigint): number {
-  if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < -BigInt(Number.MAX_SAFE_INTEGER)) throw new AmountRangeError('an amount exceeds the supported range (about ±90 trillion minor units)');
+  if (value > BigInt(Number.MAX_SAFE_INTEGER) || value < -BigInt(Number.MAX_SAFE_INTEGER))
+    throw new AmountRangeError('an amount exceeds the supported range (about ±90 trillion minor units)');
   return Number(value);
 }
 
@@ -44,7 +45,8 @@ export function roundDiv(n: bigint, d: bigint): bigint {
 }
 
 /** unit price (minor) × quantity (scaled ×10,000) → minor. */
-export const timesQuantity = (unitMinor: number, qtyScaled: bigint): number => safe(roundDiv(BigInt(unitMinor) * qtyScaled, QTY_SCALE));
+export const timesQuantity = (unitMinor: number, qtyScaled: bigint): number =>
+  safe(roundDiv(BigInt(unitMinor) * qtyScaled, QTY_SCALE));
 
 /** `percent` % of an amount in minor units (percent scaled ×10,000). */
 export const percentOf = (amountMinor: number, percentScaled: bigint): number =>

@@ -33,7 +33,11 @@ export type OfferType = InferEntity<typeof OfferType>;
 export const CalculatorSubmission = defineEntity({
   name: 'CalculatorSubmission',
   tableName: 'calculator_submission',
-  indexes: [{ properties: ['workspaceId', 'createdAt'] }, { properties: ['workspaceId', 'templateId', 'createdAt'] }, { properties: ['workspaceId', 'offerId'] }],
+  indexes: [
+    { properties: ['workspaceId', 'createdAt'] },
+    { properties: ['workspaceId', 'templateId', 'createdAt'] },
+    { properties: ['workspaceId', 'offerId'] },
+  ],
   properties: {
     ...tenantProps,
     templateId: p.string().length(24),

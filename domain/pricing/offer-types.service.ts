@@ -15,10 +15,28 @@ import type { CreateOfferTypeInput, PatchOfferTypeInput, SimulateInput } from '.
 import type { InputField, PricingRules, PricingRulesInput } from './pricing.schemas';
 import { normalizePricing, summarizeRule, validateOfferType, type ValidationReport } from './validate';
 
-const FIELDS = ['_id', 'name', 'slug', 'description', 'isDefault', 'isActive', 'defaultTemplateId', 'requiredInputFields', 'pricingRules', 'offerSettings', 'customPlaceholders', 'createdBy', 'createdAt', 'updatedAt'] as const;
+const FIELDS = [
+  '_id',
+  'name',
+  'slug',
+  'description',
+  'isDefault',
+  'isActive',
+  'defaultTemplateId',
+  'requiredInputFields',
+  'pricingRules',
+  'offerSettings',
+  'customPlaceholders',
+  'createdBy',
+  'createdAt',
+  'updatedAt',
+] as const;
 
 export function serializeOfferType(type: OfferType, opts: { describe?: boolean } = {}): Record<string, unknown> {
-  return { ...toPlain(type, FIELDS), ...(opts.describe ? { ruleSummaries: type.pricingRules.rules.map(summarizeRule) } : {}) };
+  return {
+    ...toPlain(type, FIELDS),
+    ...(opts.describe ? { ruleSummaries: type.pricingRules.rules.map(summarizeRule) } : {}),
+  };
 }
 
 export async function getOfferType(ctx: Ctx, id: string): Promise<OfferType> {
@@ -42,27 +60,47 @@ export function assertValid(fields: InputField[], pricing: PricingRules): Valida
 }
 
 export function slugify(name: string): string {
-  const base = name.toLowerCase().replaceAll('æ', 'ae').replaceAll('ø', 'oe').replaceAll('å', 'aa')
-    .normalize('NFKD').replace(/[\u0300-\u036f]/g, '').replace(/[^a-z0-9]+/g, '-').replace(/^-+|-+$/g, '').slice(0, 90).replace(/-+$/, '');
+  const base = name
+    .toLowerCase()
+    .replaceAll('æ', 'ae')
+    .replaceAll('ø', 'oe')
+    .replaceAll('å', 'aa')
+    .normalize('NFKD')
+    .replace(/[\u0300-\u036f]/g, '')
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 90)
+    .replace(/-+$/, '');
   return base || 'offer-type';
 }
 
 /** The name's slug, or the slug with the lowest free -<n> suffix. */
 async function uniqueSlug(ctx: Ctx, name: string): Promise<string> {
   const base = slugify(name);
-  const taken = new Set((await ctx.em.find(OfferType, { slug: { $like: `${likePattern(base).slice(1, -1)}%` } }, { fields: ['slug'] })).map((t) => t.slug));
+  const taken = new Set(
+    (await ctx.em.find(OfferType, { slug: { $like: `${likePattern(base).slice(1, -1)}%` } }, { fields: ['slug'] })).map(
+      (t) => t.slug,
+    ),
+  );
   if (!taken.has(base)) return base;
   for (let n = 2; ; n += 1) if (!taken.has(`${base}-${n}`)) return `${base}-${n}`;
 }
 
 async function assertSlugFree(ctx: Ctx, slug: string, exceptId?: string): Promise<void> {
   const other = await ctx.em.findOne(OfferType, { slug, ...(exceptId ? { _id: { $ne: exceptId } } : {}) });
-  if (other) throw validation(`body.slug: "${slug}" is already used by another offer type`, [{ path: 'slug', error: 'is already used by another offer type' }]);
+  if (other)
+    throw validation(`body.slug: "${slug}" is already used by another offer type`, [
+      { path: 'slug', error: 'is already used by another offer type' },
+    ]);
 }
 
 /** Only one default per workspace: making one the default clears the flag elsewhere (same transaction). */
 async function clearOtherDefaults(ctx: Ctx, exceptId: string): Promise<void> {
-  await ctx.em.nativeUpdate(OfferType, { workspaceId: ctx.actor.workspaceId, isDefault: true, _id: { $ne: exceptId } }, { isDefault: false });
+  await ctx.em.nativeUpdate(
+    OfferType,
+    { workspaceId: ctx.actor.workspaceId, isDefault: true, _id: { $ne: exceptId } },
+    { isDefault: false },
+  );
 }
 
 export async function createOfferType(ctx: Ctx, input: CreateOfferTypeInput) {
@@ -74,45 +112,86 @@ export async function createOfferType(ctx: Ctx, input: CreateOfferTypeInput) {
     try {
       return await insertOfferType(ctx, input, requiredInputFields, pricingRules);
     } catch (err) {
-      if (input.slug || attempt >= 5 || !(err instanceof UniqueConstraintViolationException) || !/slug/.test(err.message)) throw err;
+      if (
+        input.slug ||
+        attempt >= 5 ||
+        !(err instanceof UniqueConstraintViolationException) ||
+        !/slug/.test(err.message)
+      )
+        throw err;
       ctx.em.clear();
     }
   }
 }
 
-async function insertOfferType(ctx: Ctx, input: CreateOfferTypeInput, requiredInputFields: InputField[], pricingRules: PricingRules) {
+async function insertOfferType(
+  ctx: Ctx,
+  input: CreateOfferTypeInput,
+  requiredInputFields: InputField[],
+  pricingRules: PricingRules,
+) {
   return inTransaction(ctx, async () => {
     await assertTemplateExists(ctx, input.defaultTemplateId);
     if (input.slug) await assertSlugFree(ctx, input.slug);
     const type = createRecord(ctx, OfferType, {
-      name: input.name, slug: input.slug ?? await uniqueSlug(ctx, input.name), description: input.description ?? null,
-      isDefault: input.isDefault ?? false, isActive: input.isActive ?? true, defaultTemplateId: input.defaultTemplateId ?? null,
-      requiredInputFields, pricingRules, offerSettings: input.offerSettings ?? {}, customPlaceholders: input.customPlaceholders ?? [], createdBy: ctx.actor.userId,
+      name: input.name,
+      slug: input.slug ?? (await uniqueSlug(ctx, input.name)),
+      description: input.description ?? null,
+      isDefault: input.isDefault ?? false,
+      isActive: input.isActive ?? true,
+      defaultTemplateId: input.defaultTemplateId ?? null,
+      requiredInputFields,
+      pricingRules,
+      offerSettings: input.offerSettings ?? {},
+      customPlaceholders: input.customPlaceholders ?? [],
+      createdBy: ctx.actor.userId,
     });
     if (type.isDefault) await clearOtherDefaults(ctx, type._id);
-    emit(ctx, { type: 'offer_type_created', entityType: 'offer_type', entityId: type._id, payload: { offerType: { _id: type._id, name: type.name, slug: type.slug } } });
+    emit(ctx, {
+      type: 'offer_type_created',
+      entityType: 'offer_type',
+      entityId: type._id,
+      payload: { offerType: { _id: type._id, name: type.name, slug: type.slug } },
+    });
     return serializeOfferType(type, { describe: true });
   });
 }
 
-/** PATCH: pricing settings merge (vatRate, currency, vatDisplayMode); `rules`, `products` and `requiredInputFields` replace whole arrays. */
+/**
+ * PATCH: pricing settings merge (vatRate, currency, vatDisplayMode); `rules`, `products` and `requiredInputFields`
+ * replace whole arrays.
+ */
 export async function patchOfferType(ctx: Ctx, id: string, input: PatchOfferTypeInput) {
   const type = await getOfferType(ctx, id);
   const requiredInputFields = input.requiredInputFields ?? type.requiredInputFields;
-  const pricingRules = input.pricingRules ? normalizePricing(input.pricingRules as PricingRulesInput, type.pricingRules) : type.pricingRules;
+  const pricingRules = input.pricingRules
+    ? normalizePricing(input.pricingRules as PricingRulesInput, type.pricingRules)
+    : type.pricingRules;
   if (input.requiredInputFields || input.pricingRules) assertValid(requiredInputFields, pricingRules);
   return inTransaction(ctx, async () => {
     await assertTemplateExists(ctx, input.defaultTemplateId);
     if (input.slug && input.slug !== type.slug) await assertSlugFree(ctx, input.slug, type._id);
     const changes = applyPatch(type, {
-      name: input.name, slug: input.slug, description: input.description, isDefault: input.isDefault, isActive: input.isActive,
-      defaultTemplateId: input.defaultTemplateId, offerSettings: input.offerSettings, customPlaceholders: input.customPlaceholders,
-      ...(input.requiredInputFields ? { requiredInputFields } : {}), ...(input.pricingRules ? { pricingRules } : {}),
+      name: input.name,
+      slug: input.slug,
+      description: input.description,
+      isDefault: input.isDefault,
+      isActive: input.isActive,
+      defaultTemplateId: input.defaultTemplateId,
+      offerSettings: input.offerSettings,
+      customPlaceholders: input.customPlaceholders,
+      ...(input.requiredInputFields ? { requiredInputFields } : {}),
+      ...(input.pricingRules ? { pricingRules } : {}),
     } as Partial<OfferType>);
     if (Object.keys(changes).length) {
       type.updatedAt = new Date();
       if (changes.isDefault && type.isDefault) await clearOtherDefaults(ctx, type._id);
-      emit(ctx, { type: 'offer_type_updated', entityType: 'offer_type', entityId: type._id, payload: { offerType: { _id: type._id, name: type.name, slug: type.slug }, changes: Object.keys(changes) } });
+      emit(ctx, {
+        type: 'offer_type_updated',
+        entityType: 'offer_type',
+        entityId: type._id,
+        payload: { offerType: { _id: type._id, name: type.name, slug: type.slug }, changes: Object.keys(changes) },
+      });
     }
     return serializeOfferType(type, { describe: true });
   });
@@ -121,7 +200,12 @@ export async function patchOfferType(ctx: Ctx, id: string, input: PatchOfferType
 export async function deleteOfferType(ctx: Ctx, id: string): Promise<void> {
   const type = await getOfferType(ctx, id);
   ctx.em.remove(type);
-  emit(ctx, { type: 'offer_type_deleted', entityType: 'offer_type', entityId: id, payload: { offerType: { _id: type._id, name: type.name, slug: type.slug } } });
+  emit(ctx, {
+    type: 'offer_type_deleted',
+    entityType: 'offer_type',
+    entityId: id,
+    payload: { offerType: { _id: type._id, name: type.name, slug: type.slug } },
+  });
   await ctx.em.flush();
 }
 
@@ -159,17 +243,34 @@ export async function simulate(ctx: Ctx, input: SimulateInput) {
   } else {
     fields = input.offerType?.requiredInputFields ?? [];
     pricing = normalizePricing(input.offerType?.pricingRules);
-    const report = validateOfferType(fields, pricing, { fields: 'offerType.requiredInputFields', rules: 'offerType.pricingRules.rules', products: 'offerType.pricingRules.products' });
+    const report = validateOfferType(fields, pricing, {
+      fields: 'offerType.requiredInputFields',
+      rules: 'offerType.pricingRules.rules',
+      products: 'offerType.pricingRules.products',
+    });
     const first = report.errors[0];
     if (first) throw validation(`body.${first.path}: ${first.error}`, report.errors);
   }
-  const { inputErrors: _e, ...result } = runEvaluation({ inputFields: fields, pricing, fields: input.fields ?? {}, lines: input.lines, customer: input.customer, offer: input.offer, products: input.products }, 'fields');
+  const { inputErrors: _e, ...result } = runEvaluation(
+    {
+      inputFields: fields,
+      pricing,
+      fields: input.fields ?? {},
+      lines: input.lines,
+      customer: input.customer,
+      offer: input.offer,
+      products: input.products,
+    },
+    'fields',
+  );
   return result;
 }
 
 /** `defaultTemplateId` must name an offer template of the workspace (tenant-filtered count). */
 async function assertTemplateExists(ctx: Ctx, id: string | null | undefined): Promise<void> {
   if (id && !(await ctx.em.count(OfferTemplate, { _id: id }))) {
-    throw validation(`defaultTemplateId: no offer template with id ${id}`, [{ path: 'defaultTemplateId', error: `no offer template with id ${id}` }]);
+    throw validation(`defaultTemplateId: no offer template with id ${id}`, [
+      { path: 'defaultTemplateId', error: `no offer template with id ${id}` },
+    ]);
   }
 }

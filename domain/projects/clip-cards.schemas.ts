@@ -4,8 +4,14 @@ import { pageParams } from '../shared/list-query';
 import { clearableText, objectId } from '../shared/schemas';
 import { isoDate } from '../shared/record-fields';
 
-const hours = z.number({ message: 'must be a number' }).gt(0, 'must be greater than 0').max(1_000_000, 'must be at most 1000000');
-const rate = z.number({ message: 'must be a number' }).min(0, 'must be at least 0').max(1_000_000, 'must be at most 1000000');
+const hours = z
+  .number({ message: 'must be a number' })
+  .gt(0, 'must be greater than 0')
+  .max(1_000_000, 'must be at most 1000000');
+const rate = z
+  .number({ message: 'must be a number' })
+  .min(0, 'must be at least 0')
+  .max(1_000_000, 'must be at most 1000000');
 
 const cardFields = {
   title: clearableText(300),
@@ -15,14 +21,20 @@ const cardFields = {
   notes: clearableText(10_000),
 };
 
-export const createClipCardBody = z.object({ project: objectId.describe('project id'), totalHours: hours, hourlyRate: rate }).extend(z.object(cardFields).partial().shape);
-export const updateClipCardBody = z.object({
-  project: objectId.describe('cannot change'),
-  totalHours: hours,
-  hourlyRate: rate,
-  ...cardFields,
-  status: z.enum(['cancelled', 'active'], { message: 'must be cancelled or active (depleted and expired follow from hours and dates)' }),
-}).partial();
+export const createClipCardBody = z
+  .object({ project: objectId.describe('project id'), totalHours: hours, hourlyRate: rate })
+  .extend(z.object(cardFields).partial().shape);
+export const updateClipCardBody = z
+  .object({
+    project: objectId.describe('cannot change'),
+    totalHours: hours,
+    hourlyRate: rate,
+    ...cardFields,
+    status: z.enum(['cancelled', 'active'], {
+      message: 'must be cancelled or active (depleted and expired follow from hours and dates)',
+    }),
+  })
+  .partial();
 
 export const listClipCardsQuery = z.object({
   ...pageParams(100),

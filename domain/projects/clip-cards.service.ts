@@ -10,7 +10,21 @@ import { ClipCard, type ClipCardStatus } from './project.entity';
 import { clipCardRemaining, clipCardStatus } from './project-rules';
 import type { ClipCardInput } from './clip-cards.schemas';
 
-const STORED = ['_id', 'projectId', 'title', 'totalHours', 'usedHours', 'hourlyRate', 'allowOverdraft', 'overdraftRate', 'expiresAt', 'notes', 'cancelledAt', 'createdAt', 'updatedAt'] as const;
+const STORED = [
+  '_id',
+  'projectId',
+  'title',
+  'totalHours',
+  'usedHours',
+  'hourlyRate',
+  'allowOverdraft',
+  'overdraftRate',
+  'expiresAt',
+  'notes',
+  'cancelledAt',
+  'createdAt',
+  'updatedAt',
+] as const;
 
 /** `project` is the spec's write name; the view carries both project and projectId. */
 export function serializeClipCard(card: ClipCard, now: Date = new Date()): Record<string, unknown> {
@@ -32,25 +46,51 @@ export async function getClipCard(ctx: Ctx, id: string): Promise<ClipCard> {
 
 function scalars(input: ClipCardInput): Partial<ClipCard> {
   const out: Record<string, unknown> = {};
-  for (const key of ['title', 'totalHours', 'hourlyRate', 'allowOverdraft', 'overdraftRate', 'expiresAt', 'notes'] as const) {
+  for (const key of [
+    'title',
+    'totalHours',
+    'hourlyRate',
+    'allowOverdraft',
+    'overdraftRate',
+    'expiresAt',
+    'notes',
+  ] as const) {
     if (input[key] !== undefined) out[key] = input[key];
   }
   return out as Partial<ClipCard>;
 }
 
-export async function createClipCard(ctx: Ctx, input: ClipCardInput & { project: string; totalHours: number; hourlyRate: number }) {
+export async function createClipCard(
+  ctx: Ctx,
+  input: ClipCardInput & { project: string; totalHours: number; hourlyRate: number },
+) {
   await assertRefs(ctx, [{ field: 'project', kind: 'project', id: input.project }]);
-  const card = createRecord(ctx, ClipCard, { projectId: input.project, usedHours: 0, allowOverdraft: false, ...scalars(input), cancelledAt: null } as ClipCard);
-  emit(ctx, { type: 'clip_card_created', entityType: 'clip_card', entityId: card._id, payload: { clipCard: serializeClipCard(card) } });
+  const card = createRecord(ctx, ClipCard, {
+    projectId: input.project,
+    usedHours: 0,
+    allowOverdraft: false,
+    ...scalars(input),
+    cancelledAt: null,
+  } as ClipCard);
+  emit(ctx, {
+    type: 'clip_card_created',
+    entityType: 'clip_card',
+    entityId: card._id,
+    payload: { clipCard: serializeClipCard(card) },
+  });
   await ctx.em.flush();
   return serializeClipCard(card);
 }
 
-/** status `cancelled` cancels; status `active` lifts a cancellation (the other statuses follow from hours and dates). */
+/**
+ * status `cancelled` cancels; status `active` lifts a cancellation (the other statuses follow from hours and dates).
+ */
 export async function updateClipCard(ctx: Ctx, id: string, input: ClipCardInput) {
   const card = await getClipCard(ctx, id);
   if (input.project !== undefined && input.project !== card.projectId) {
-    throw validation('project: a clip card cannot move to another project', [{ path: 'project', error: 'cannot change' }]);
+    throw validation('project: a clip card cannot move to another project', [
+      { path: 'project', error: 'cannot change' },
+    ]);
   }
   const patch: Partial<ClipCard> = scalars(input);
   if (input.status === 'cancelled' && !card.cancelledAt) patch.cancelledAt = new Date();
@@ -58,7 +98,12 @@ export async function updateClipCard(ctx: Ctx, id: string, input: ClipCardInput)
   const changes = applyPatch(card, patch);
   if (Object.keys(changes).length) {
     card.updatedAt = new Date();
-    emit(ctx, { type: 'clip_card_updated', entityType: 'clip_card', entityId: card._id, payload: { clipCard: serializeClipCard(card), changes: Object.keys(changes) } });
+    emit(ctx, {
+      type: 'clip_card_updated',
+      entityType: 'clip_card',
+      entityId: card._id,
+      payload: { clipCard: serializeClipCard(card), changes: Object.keys(changes) },
+    });
     await ctx.em.flush();
   }
   return serializeClipCard(card);
@@ -67,7 +112,12 @@ export async function updateClipCard(ctx: Ctx, id: string, input: ClipCardInput)
 export async function deleteClipCard(ctx: Ctx, id: string): Promise<void> {
   const card = await getClipCard(ctx, id);
   ctx.em.remove(card);
-  emit(ctx, { type: 'clip_card_deleted', entityType: 'clip_card', entityId: id, payload: { clipCard: serializeClipCard(card) } });
+  emit(ctx, {
+    type: 'clip_card_deleted',
+    entityType: 'clip_card',
+    entityId: id,
+    payload: { clipCard: serializeClipCard(card) },
+  });
   await ctx.em.flush();
 }
 
@@ -77,10 +127,14 @@ const usedUp = () => raw((alias: string) => `(${alias}.used_hours >= ${alias}.to
 function statusWhere(status: ClipCardStatus, now: Date): Record<string, unknown> {
   const notExpired = { $or: [{ expiresAt: null }, { expiresAt: { $gt: now } }] };
   switch (status) {
-    case 'cancelled': return { cancelledAt: { $ne: null } };
-    case 'expired': return { cancelledAt: null, expiresAt: { $lte: now } };
-    case 'depleted': return { cancelledAt: null, ...notExpired, allowOverdraft: false, [usedUp()]: true };
-    case 'active': return { cancelledAt: null, ...notExpired, $and: [{ $or: [{ allowOverdraft: true }, { [usedUp()]: false }] }] };
+    case 'cancelled':
+      return { cancelledAt: { $ne: null } };
+    case 'expired':
+      return { cancelledAt: null, expiresAt: { $lte: now } };
+    case 'depleted':
+      return { cancelledAt: null, ...notExpired, allowOverdraft: false, [usedUp()]: true };
+    case 'active':
+      return { cancelledAt: null, ...notExpired, $and: [{ $or: [{ allowOverdraft: true }, { [usedUp()]: false }] }] };
   }
 }
 

@@ -3,7 +3,11 @@ import { htmlToText } from '../messaging/html-text';
 import type { ClipCardStatus, CommentVisibility } from './project.entity';
 
 /** The project stage flow (spec: fields of the project flow are not shown): one fixed flow per workspace. */
-export interface ProjectStage { id: number; title: string; order: number }
+export interface ProjectStage {
+  id: number;
+  title: string;
+  order: number;
+}
 export const PROJECT_STAGES: readonly ProjectStage[] = [
   { id: 1, title: 'Planning', order: 1 },
   { id: 2, title: 'In progress', order: 2 },
@@ -14,7 +18,10 @@ export const FIRST_PROJECT_STAGE = 1;
 
 export function assertProjectStage(field: string, stageId: number): void {
   if (!PROJECT_STAGES.some((s) => s.id === stageId)) {
-    throw validation(`${field}: unknown project stage ${stageId}; valid: ${PROJECT_STAGES.map((s) => s.id).join(', ')}`, [{ path: field, error: 'unknown stage' }]);
+    throw validation(
+      `${field}: unknown project stage ${stageId}; valid: ${PROJECT_STAGES.map((s) => s.id).join(', ')}`,
+      [{ path: field, error: 'unknown stage' }],
+    );
   }
 }
 
@@ -26,9 +33,14 @@ export const MAX_COMMENT_CHARS = 5000;
  */
 export function commentText(content: string): string {
   const text = htmlToText(content);
-  if (!text) throw validation('content: is required (no text left after removing HTML)', [{ path: 'content', error: 'is required' }]);
+  if (!text)
+    throw validation('content: is required (no text left after removing HTML)', [
+      { path: 'content', error: 'is required' },
+    ]);
   if (text.length > MAX_COMMENT_CHARS) {
-    throw validation(`content: must be at most ${MAX_COMMENT_CHARS} characters after removing HTML`, [{ path: 'content', error: `must be at most ${MAX_COMMENT_CHARS} characters` }]);
+    throw validation(`content: must be at most ${MAX_COMMENT_CHARS} characters after removing HTML`, [
+      { path: 'content', error: `must be at most ${MAX_COMMENT_CHARS} characters` },
+    ]);
   }
   return text;
 }
@@ -43,21 +55,27 @@ export function commentVisibility(
 ): { internal: boolean; visibility: CommentVisibility } {
   const { internal, visibility } = input;
   if (internal !== undefined && visibility !== undefined && internal !== (visibility === 'internal')) {
-    throw validation(`internal: ${internal} contradicts visibility ${visibility}`, [{ path: 'visibility', error: 'contradicts internal' }]);
+    throw validation(`internal: ${internal} contradicts visibility ${visibility}`, [
+      { path: 'visibility', error: 'contradicts internal' },
+    ]);
   }
   if (visibility !== undefined) return { visibility, internal: visibility === 'internal' };
   if (internal !== undefined) return { internal, visibility: internal ? 'internal' : 'customer' };
   return current;
 }
 
-export const countWords = (text: string | null | undefined): number => (text ?? '').trim().split(/\s+/).filter(Boolean).length;
+export const countWords = (text: string | null | undefined): number =>
+  (text ?? '').trim().split(/\s+/).filter(Boolean).length;
 
 /** A project's minimum word count makes the time-entry description required and that long. */
 export function assertTimeEntryWords(minWords: number | null, description: string | null | undefined): void {
   if (!minWords) return;
   const words = countWords(description);
   if (words < minWords) {
-    const error = words === 0 ? `is required (this project needs at least ${minWords} words)` : `must have at least ${minWords} words (has ${words})`;
+    const error =
+      words === 0
+        ? `is required (this project needs at least ${minWords} words)`
+        : `must have at least ${minWords} words (has ${words})`;
     throw validation(`description: ${error}`, [{ path: 'description', error }]);
   }
 }
@@ -65,11 +83,18 @@ export function assertTimeEntryWords(minWords: number | null, description: strin
 /** hours plus minutes/60, rounded to the minute's precision of 1/10,000 h; must be > 0. */
 export function entryHours(hours: number, minutes: number | undefined): number {
   const total = Math.round((hours + (minutes ?? 0) / 60) * 10_000) / 10_000;
-  if (!(total > 0)) throw validation('hours: must be greater than 0', [{ path: 'hours', error: 'must be greater than 0' }]);
+  if (!(total > 0))
+    throw validation('hours: must be greater than 0', [{ path: 'hours', error: 'must be greater than 0' }]);
   return total;
 }
 
-export interface ClipCardState { totalHours: number; usedHours: number; allowOverdraft: boolean; expiresAt?: Date | null; cancelledAt?: Date | null }
+export interface ClipCardState {
+  totalHours: number;
+  usedHours: number;
+  allowOverdraft: boolean;
+  expiresAt?: Date | null;
+  cancelledAt?: Date | null;
+}
 
 /** cancelled (set by PUT) > expired (expiresAt passed) > depleted (used ≥ total without overdraft) > active. */
 export function clipCardStatus(card: ClipCardState, now: Date = new Date()): ClipCardStatus {

@@ -14,10 +14,18 @@ import { getProject } from './projects.service';
 import type { CommentInput } from './projects.schemas';
 
 /** Fields only project tasks carry (spec: project-task updates additionally accept these). */
-export interface ProjectTaskExtras { startDate?: Date | null; taskType?: string | null; billable?: boolean; order?: number | null }
+export interface ProjectTaskExtras {
+  startDate?: Date | null;
+  taskType?: string | null;
+  billable?: boolean;
+  order?: number | null;
+}
 const EXTRA_KEYS = ['startDate', 'taskType', 'billable', 'order'] as const;
 
-export const serializeProjectTask = (t: Task): Record<string, unknown> => ({ ...serializeTask(t), ...toPlain(t, EXTRA_KEYS) });
+export const serializeProjectTask = (t: Task): Record<string, unknown> => ({
+  ...serializeTask(t),
+  ...toPlain(t, EXTRA_KEYS),
+});
 
 /** A task whose parent is a project; other tasks are not found under /projects/tasks. */
 export async function getProjectTask(ctx: Ctx, taskId: string): Promise<Task> {
@@ -26,26 +34,41 @@ export async function getProjectTask(ctx: Ctx, taskId: string): Promise<Task> {
   return task;
 }
 
-function splitExtras<T extends ProjectTaskExtras>(input: T): { base: Omit<T, keyof ProjectTaskExtras>; extras: Partial<Task> } {
+function splitExtras<T extends ProjectTaskExtras>(
+  input: T,
+): { base: Omit<T, keyof ProjectTaskExtras>; extras: Partial<Task> } {
   const { startDate, taskType, billable, order, ...base } = input;
   const extras: Record<string, unknown> = { startDate, taskType, billable, order };
   for (const key of EXTRA_KEYS) if (extras[key] === undefined) delete extras[key];
   return { base, extras: extras as Partial<Task> };
 }
 
-/** Sets the project-task extras; an update of them is a task_updated event (on create, task_created already carries the task). */
+/**
+ * Sets the project-task extras; an update of them is a task_updated event (on create, task_created already carries the
+ * task).
+ */
 async function applyExtras(ctx: Ctx, taskId: string, extras: Partial<Task>, announce: boolean): Promise<Task> {
   const task = await getProjectTask(ctx, taskId);
   const changes = applyPatch(task, extras);
   if (Object.keys(changes).length) {
     task.updatedAt = new Date();
-    if (announce) emit(ctx, { type: 'task_updated', entityType: 'task', entityId: task._id, payload: { task: serializeProjectTask(task), changes } });
+    if (announce)
+      emit(ctx, {
+        type: 'task_updated',
+        entityType: 'task',
+        entityId: task._id,
+        payload: { task: serializeProjectTask(task), changes },
+      });
     await ctx.em.flush();
   }
   return task;
 }
 
-export async function createProjectTask(ctx: Ctx, projectId: string, input: TaskInput & ProjectTaskExtras & { title: string }): Promise<Record<string, unknown>> {
+export async function createProjectTask(
+  ctx: Ctx,
+  projectId: string,
+  input: TaskInput & ProjectTaskExtras & { title: string },
+): Promise<Record<string, unknown>> {
   await getProject(ctx, projectId);
   const { base, extras } = splitExtras(input);
   return inTransaction(ctx, async () => {
@@ -54,7 +77,11 @@ export async function createProjectTask(ctx: Ctx, projectId: string, input: Task
   });
 }
 
-export async function updateProjectTask(ctx: Ctx, taskId: string, input: TaskInput & ProjectTaskExtras): Promise<Record<string, unknown>> {
+export async function updateProjectTask(
+  ctx: Ctx,
+  taskId: string,
+  input: TaskInput & ProjectTaskExtras,
+): Promise<Record<string, unknown>> {
   await getProjectTask(ctx, taskId);
   const { base, extras } = splitExtras(input);
   return inTransaction(ctx, async () => {
@@ -74,21 +101,48 @@ export async function deleteProjectTask(ctx: Ctx, taskId: string): Promise<void>
 /** Tasks of a project in board order (order, then oldest first). */
 export async function listProjectTasks(ctx: Ctx, projectId: string, page: PageRequest) {
   await getProject(ctx, projectId);
-  const [items, total] = await ctx.em.findAndCount(Task, { project: projectId }, {
-    limit: page.limit, offset: (page.page - 1) * page.limit, orderBy: { order: 'asc nulls last', createdAt: 'asc', _id: 'asc' } as never,
-  });
+  const [items, total] = await ctx.em.findAndCount(
+    Task,
+    { project: projectId },
+    {
+      limit: page.limit,
+      offset: (page.page - 1) * page.limit,
+      orderBy: { order: 'asc nulls last', createdAt: 'asc', _id: 'asc' } as never,
+    },
+  );
   return { items: items.map(serializeProjectTask), total };
 }
 
-export const COMMENT_FIELDS = ['_id', 'projectId', 'taskId', 'content', 'internal', 'visibility', 'authorId', 'createdAt', 'updatedAt'] as const;
+export const COMMENT_FIELDS = [
+  '_id',
+  'projectId',
+  'taskId',
+  'content',
+  'internal',
+  'visibility',
+  'authorId',
+  'createdAt',
+  'updatedAt',
+] as const;
 export const serializeComment = (c: ProjectComment): Record<string, unknown> => toPlain(c, COMMENT_FIELDS);
 
 export async function createComment(ctx: Ctx, taskId: string, input: CommentInput): Promise<Record<string, unknown>> {
   const task = await getProjectTask(ctx, taskId);
   const content = commentText(input.content ?? '');
   const vis = commentVisibility(input);
-  const comment = createRecord(ctx, ProjectComment, { projectId: task.project!, taskId, content, ...vis, authorId: ctx.actor.userId } as ProjectComment);
-  emit(ctx, { type: 'project_comment_created', entityType: 'project_comment', entityId: comment._id, payload: { comment: serializeComment(comment) } });
+  const comment = createRecord(ctx, ProjectComment, {
+    projectId: task.project!,
+    taskId,
+    content,
+    ...vis,
+    authorId: ctx.actor.userId,
+  } as ProjectComment);
+  emit(ctx, {
+    type: 'project_comment_created',
+    entityType: 'project_comment',
+    entityId: comment._id,
+    payload: { comment: serializeComment(comment) },
+  });
   await ctx.em.flush();
   return serializeComment(comment);
 }
@@ -100,14 +154,26 @@ export async function getComment(ctx: Ctx, taskId: string, commentId: string): P
   return comment;
 }
 
-export async function updateComment(ctx: Ctx, taskId: string, commentId: string, input: CommentInput): Promise<Record<string, unknown>> {
+export async function updateComment(
+  ctx: Ctx,
+  taskId: string,
+  commentId: string,
+  input: CommentInput,
+): Promise<Record<string, unknown>> {
   const comment = await getComment(ctx, taskId, commentId);
-  const patch: Partial<ProjectComment> = { ...commentVisibility(input, { internal: comment.internal, visibility: comment.visibility }) };
+  const patch: Partial<ProjectComment> = {
+    ...commentVisibility(input, { internal: comment.internal, visibility: comment.visibility }),
+  };
   if (input.content !== undefined) patch.content = commentText(input.content);
   const changes = applyPatch(comment, patch);
   if (Object.keys(changes).length) {
     comment.updatedAt = new Date();
-    emit(ctx, { type: 'project_comment_updated', entityType: 'project_comment', entityId: comment._id, payload: { comment: serializeComment(comment), changes: Object.keys(changes) } });
+    emit(ctx, {
+      type: 'project_comment_updated',
+      entityType: 'project_comment',
+      entityId: comment._id,
+      payload: { comment: serializeComment(comment), changes: Object.keys(changes) },
+    });
     await ctx.em.flush();
   }
   return serializeComment(comment);

@@ -1,8 +1,17 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import { p, tenantProps } from '../orm/base';
 
-export interface TaskTemplate { title: string; description?: string | null; stage?: number | null; priority?: string | null }
-export interface MilestoneTemplate { title: string; description?: string | null; dueInDays?: number | null }
+export interface TaskTemplate {
+  title: string;
+  description?: string | null;
+  stage?: number | null;
+  priority?: string | null;
+}
+export interface MilestoneTemplate {
+  title: string;
+  description?: string | null;
+  dueInDays?: number | null;
+}
 
 /** A reusable project: tasks, milestones, project fields and portal settings copied by POST /projects/from-template. */
 export const ProjectTemplate = defineEntity({

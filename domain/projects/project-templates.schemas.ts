@@ -8,33 +8,68 @@ import { refField } from '../shared/record-fields';
 const taskTemplate = z.object({
   title: requiredText(300),
   description: clearableText(10_000).optional(),
-  stage: z.number({ message: 'must be a number' }).int('must be an integer').min(1).max(1000).nullable().optional().describe('task stage id (task flow)'),
-  priority: z.enum(TASK_PRIORITIES, { message: `must be one of ${TASK_PRIORITIES.join(', ')}` }).nullable().optional(),
+  stage: z
+    .number({ message: 'must be a number' })
+    .int('must be an integer')
+    .min(1)
+    .max(1000)
+    .nullable()
+    .optional()
+    .describe('task stage id (task flow)'),
+  priority: z
+    .enum(TASK_PRIORITIES, { message: `must be one of ${TASK_PRIORITIES.join(', ')}` })
+    .nullable()
+    .optional(),
 });
 const milestoneTemplate = z.object({
   title: requiredText(300),
   description: clearableText(10_000).optional(),
-  dueInDays: z.number({ message: 'must be a number' }).int('must be an integer').min(0).max(3650).nullable().optional().describe('due date = project creation + days'),
+  dueInDays: z
+    .number({ message: 'must be a number' })
+    .int('must be an integer')
+    .min(0)
+    .max(3650)
+    .nullable()
+    .optional()
+    .describe('due date = project creation + days'),
 });
-const { description, status, priority, owner, tags, customFields, budget, stage, minTimeEntryWords } = createProjectBody.shape;
+const { description, status, priority, owner, tags, customFields, budget, stage, minTimeEntryWords } =
+  createProjectBody.shape;
 /** Project fields a template presets (JSON-safe: no dates). */
-const projectData = z.strictObject({ description, status, priority, owner, tags, customFields, budget, stage, minTimeEntryWords }, { message: 'unknown key' }).partial();
-const portalSettings = z.record(z.string().max(100), z.unknown())
+const projectData = z
+  .strictObject(
+    { description, status, priority, owner, tags, customFields, budget, stage, minTimeEntryWords },
+    { message: 'unknown key' },
+  )
+  .partial();
+const portalSettings = z
+  .record(z.string().max(100), z.unknown())
   .refine((o) => JSON.stringify(o).length <= 20_000, 'must be at most 20000 characters as JSON');
 
 export const createTemplateBody = z.object({
   name: requiredText(300),
   description: clearableText(10_000).optional(),
-  flowRef: clearableText(100).optional().describe('project flow reference (informational: projects use one fixed stage flow)'),
+  flowRef: clearableText(100)
+    .optional()
+    .describe('project flow reference (informational: projects use one fixed stage flow)'),
   taskTemplates: z.array(taskTemplate).max(200, 'at most 200 task templates').optional(),
   milestoneTemplates: z.array(milestoneTemplate).max(100, 'at most 100 milestone templates').optional(),
-  projectData: projectData.optional().describe('project fields copied into the project: description, status, priority, owner, tags, customFields, budget, stage, minTimeEntryWords'),
+  projectData: projectData
+    .optional()
+    .describe(
+      'project fields copied into the project: description, status, priority, owner, tags, customFields, budget, stage, minTimeEntryWords',
+    ),
   portalSettings: portalSettings.optional(),
   isDefault: z.boolean({ message: 'must be a boolean' }).optional().describe('one default per workspace'),
 });
-export const updateTemplateBody = createTemplateBody.partial().extend({ isActive: z.boolean({ message: 'must be a boolean' }).optional() });
+export const updateTemplateBody = createTemplateBody
+  .partial()
+  .extend({ isActive: z.boolean({ message: 'must be a boolean' }).optional() });
 
-export const listTemplatesQuery = z.object({ ...pageParams(100), includeInactive: boolParam.optional().describe('true: also deactivated (deleted) templates') });
+export const listTemplatesQuery = z.object({
+  ...pageParams(100),
+  includeInactive: boolParam.optional().describe('true: also deactivated (deleted) templates'),
+});
 
 const lineItem = z.object({
   title: z.string().max(500).optional(),
@@ -54,13 +89,19 @@ export const fromTemplateBody = z.object({
   title: requiredText(300).optional().describe('default: offerTitle, else the template name'),
   company: refField.optional(),
   personRef: refField.optional(),
-  offerData: z.object({
-    offerId: z.string().trim().min(1).max(100).optional(),
-    offerTitle: requiredText(300).optional(),
-    lineItems: z.array(lineItem).max(500, 'at most 500 line items').optional().describe('become project lines (quantity × unitPrice less discount %)'),
-    dealRef: refField.optional(),
-    leadRef: refField.optional(),
-  }).optional(),
+  offerData: z
+    .object({
+      offerId: z.string().trim().min(1).max(100).optional(),
+      offerTitle: requiredText(300).optional(),
+      lineItems: z
+        .array(lineItem)
+        .max(500, 'at most 500 line items')
+        .optional()
+        .describe('become project lines (quantity × unitPrice less discount %)'),
+      dealRef: refField.optional(),
+      leadRef: refField.optional(),
+    })
+    .optional(),
 });
 
 /** What the service writes: the parsed updateTemplateBody (create bodies add their required fields). */

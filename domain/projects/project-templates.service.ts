@@ -15,8 +15,19 @@ import type { ProjectInput } from './projects.schemas';
 import type { FromTemplateInput, TemplateInput } from './project-templates.schemas';
 
 const FIELDS = [
-  '_id', 'name', 'description', 'flowRef', 'taskTemplates', 'milestoneTemplates', 'projectData', 'portalSettings', 'isDefault', 'isActive',
-  'createdBy', 'createdAt', 'updatedAt',
+  '_id',
+  'name',
+  'description',
+  'flowRef',
+  'taskTemplates',
+  'milestoneTemplates',
+  'projectData',
+  'portalSettings',
+  'isDefault',
+  'isActive',
+  'createdBy',
+  'createdAt',
+  'updatedAt',
 ] as const;
 export const serializeTemplate = (t: ProjectTemplate): Record<string, unknown> => toPlain(t, FIELDS);
 
@@ -30,26 +41,46 @@ export async function getTemplate(ctx: Ctx, id: string): Promise<ProjectTemplate
 export async function listTemplates(ctx: Ctx, query: { page: number; limit: number; includeInactive?: boolean }) {
   const where = query.includeInactive ? {} : { isActive: true };
   const [items, total] = await ctx.em.findAndCount(ProjectTemplate, where, {
-    orderBy: { isDefault: 'desc', name: 'asc', _id: 'asc' }, limit: query.limit, offset: (query.page - 1) * query.limit,
+    orderBy: { isDefault: 'desc', name: 'asc', _id: 'asc' },
+    limit: query.limit,
+    offset: (query.page - 1) * query.limit,
   });
   return { items: items.map(serializeTemplate), total };
 }
 
 // One default per workspace: setting it clears the flag elsewhere in the same transaction.
 async function clearOtherDefaults(ctx: Ctx, keepId: string): Promise<void> {
-  await ctx.em.nativeUpdate(ProjectTemplate, { isDefault: true, _id: { $ne: keepId } }, { isDefault: false, updatedAt: new Date() });
+  await ctx.em.nativeUpdate(
+    ProjectTemplate,
+    { isDefault: true, _id: { $ne: keepId } },
+    { isDefault: false, updatedAt: new Date() },
+  );
 }
 
-export async function createTemplate(ctx: Ctx, input: TemplateInput & { name: string }): Promise<Record<string, unknown>> {
+export async function createTemplate(
+  ctx: Ctx,
+  input: TemplateInput & { name: string },
+): Promise<Record<string, unknown>> {
   return inTransaction(ctx, async () => {
     const template = createRecord(ctx, ProjectTemplate, {
-      name: input.name, description: input.description ?? null, flowRef: input.flowRef ?? null,
-      taskTemplates: input.taskTemplates ?? [], milestoneTemplates: input.milestoneTemplates ?? [],
-      projectData: (input.projectData ?? {}) as Record<string, unknown>, portalSettings: input.portalSettings ?? {},
-      isDefault: input.isDefault ?? false, isActive: input.isActive ?? true, createdBy: ctx.actor.userId,
+      name: input.name,
+      description: input.description ?? null,
+      flowRef: input.flowRef ?? null,
+      taskTemplates: input.taskTemplates ?? [],
+      milestoneTemplates: input.milestoneTemplates ?? [],
+      projectData: (input.projectData ?? {}) as Record<string, unknown>,
+      portalSettings: input.portalSettings ?? {},
+      isDefault: input.isDefault ?? false,
+      isActive: input.isActive ?? true,
+      createdBy: ctx.actor.userId,
     } as ProjectTemplate);
     if (template.isDefault) await clearOtherDefaults(ctx, template._id);
-    emit(ctx, { type: 'project_template_created', entityType: 'project_template', entityId: template._id, payload: { template: serializeTemplate(template) } });
+    emit(ctx, {
+      type: 'project_template_created',
+      entityType: 'project_template',
+      entityId: template._id,
+      payload: { template: serializeTemplate(template) },
+    });
     return serializeTemplate(template);
   });
 }
@@ -57,11 +88,19 @@ export async function createTemplate(ctx: Ctx, input: TemplateInput & { name: st
 export async function updateTemplate(ctx: Ctx, id: string, input: TemplateInput): Promise<Record<string, unknown>> {
   const template = await getTemplate(ctx, id);
   return inTransaction(ctx, async () => {
-    const changes = applyPatch(template, { ...input, ...(input.projectData ? { projectData: input.projectData as Record<string, unknown> } : {}) } as Partial<ProjectTemplate>);
+    const changes = applyPatch(template, {
+      ...input,
+      ...(input.projectData ? { projectData: input.projectData as Record<string, unknown> } : {}),
+    } as Partial<ProjectTemplate>);
     if (Object.keys(changes).length) {
       template.updatedAt = new Date();
       if (template.isDefault) await clearOtherDefaults(ctx, template._id);
-      emit(ctx, { type: 'project_template_updated', entityType: 'project_template', entityId: template._id, payload: { template: serializeTemplate(template), changes } });
+      emit(ctx, {
+        type: 'project_template_updated',
+        entityType: 'project_template',
+        entityId: template._id,
+        payload: { template: serializeTemplate(template), changes },
+      });
     }
     return serializeTemplate(template);
   });
@@ -73,7 +112,15 @@ export async function deactivateTemplate(ctx: Ctx, id: string): Promise<Record<s
 }
 
 export interface OfferLineInput {
-  title?: string; name?: string; description?: string | null; quantity?: number; unitPrice?: number; price?: number; unit?: string | null; discount?: number; productId?: string | null;
+  title?: string;
+  name?: string;
+  description?: string | null;
+  quantity?: number;
+  unitPrice?: number;
+  price?: number;
+  unit?: string | null;
+  discount?: number;
+  productId?: string | null;
 }
 const money = (n: number): number => Math.round(n * 100) / 100;
 
@@ -83,14 +130,24 @@ export function projectLine(l: OfferLineInput): ProjectLine {
   const unitPrice = l.unitPrice ?? l.price ?? 0;
   const discount = l.discount ?? 0;
   return {
-    title: (l.title ?? l.name ?? l.description ?? '').trim() || 'Line', description: l.description ?? null, quantity, unitPrice, unit: l.unit ?? null,
-    discount, total: money(quantity * unitPrice * (1 - discount / 100)), productId: l.productId ?? null,
+    title: (l.title ?? l.name ?? l.description ?? '').trim() || 'Line',
+    description: l.description ?? null,
+    quantity,
+    unitPrice,
+    unit: l.unit ?? null,
+    discount,
+    total: money(quantity * unitPrice * (1 - discount / 100)),
+    productId: l.productId ?? null,
   };
 }
 
 const milestone = (m: MilestoneTemplate, from: Date): ProjectMilestone => ({
-  title: m.title, description: m.description ?? null,
-  dueDate: m.dueInDays === undefined || m.dueInDays === null ? null : new Date(from.getTime() + m.dueInDays * 86_400_000).toISOString(),
+  title: m.title,
+  description: m.description ?? null,
+  dueDate:
+    m.dueInDays === undefined || m.dueInDays === null
+      ? null
+      : new Date(from.getTime() + m.dueInDays * 86_400_000).toISOString(),
 });
 
 /**
@@ -106,13 +163,17 @@ export async function createProjectFromTemplate(ctx: Ctx, input: FromTemplateInp
   const title = input.title ?? offer?.offerTitle ?? template.name;
   await assertRefs(ctx, [{ field: 'offerData.leadRef', kind: 'lead', id: offer?.leadRef }]);
   return inTransaction(ctx, async () => {
-    const made = (await createProject(ctx, {
-      ...data,
-      title,
-      ...(input.company !== undefined ? { company: input.company } : {}),
-      ...(input.personRef !== undefined ? { personRef: input.personRef } : {}),
-      ...(offer?.dealRef ? { dealRef: offer.dealRef } : {}),
-    }, { preview: false })) as { _id: string };
+    const made = (await createProject(
+      ctx,
+      {
+        ...data,
+        title,
+        ...(input.company !== undefined ? { company: input.company } : {}),
+        ...(input.personRef !== undefined ? { personRef: input.personRef } : {}),
+        ...(offer?.dealRef ? { dealRef: offer.dealRef } : {}),
+      },
+      { preview: false },
+    )) as { _id: string };
     const project = await ctx.em.findOneOrFail(Project, { _id: made._id });
     const now = new Date();
     project.templateRef = template._id;
@@ -123,13 +184,15 @@ export async function createProjectFromTemplate(ctx: Ctx, input: FromTemplateInp
     project.portalSettings = Object.keys(template.portalSettings).length ? template.portalSettings : null;
     const tasks: Record<string, unknown>[] = [];
     for (const [i, t] of template.taskTemplates.entries()) {
-      tasks.push(await createProjectTask(ctx, project._id, {
-        title: t.title,
-        ...(t.description ? { description: t.description } : {}),
-        ...(t.stage !== undefined && t.stage !== null ? { stage: t.stage } : {}),
-        ...(t.priority ? { priority: t.priority as TaskPriority } : {}),
-        order: i + 1,
-      }));
+      tasks.push(
+        await createProjectTask(ctx, project._id, {
+          title: t.title,
+          ...(t.description ? { description: t.description } : {}),
+          ...(t.stage !== undefined && t.stage !== null ? { stage: t.stage } : {}),
+          ...(t.priority ? { priority: t.priority as TaskPriority } : {}),
+          order: i + 1,
+        }),
+      );
     }
     await ctx.em.flush();
     return { ...serializeProject(project), tasks };

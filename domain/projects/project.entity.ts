@@ -7,12 +7,20 @@ export const PROJECT_PRIORITIES = ['low', 'medium', 'high', 'critical'] as const
 export type ProjectPriority = (typeof PROJECT_PRIORITIES)[number];
 
 /** Budget of a project: hours and/or an amount; hourlyRate prices billable hours against the amount. */
-export interface ProjectBudget { hours: number | null; amount: number | null; hourlyRate: number | null }
+export interface ProjectBudget {
+  hours: number | null;
+  amount: number | null;
+  hourlyRate: number | null;
+}
 
 export const Project = defineEntity({
   name: 'Project',
   tableName: 'project',
-  indexes: [{ properties: ['workspaceId', 'createdAt'] }, { properties: ['workspaceId', 'status'] }, { properties: ['workspaceId', 'company'] }],
+  indexes: [
+    { properties: ['workspaceId', 'createdAt'] },
+    { properties: ['workspaceId', 'status'] },
+    { properties: ['workspaceId', 'company'] },
+  ],
   properties: {
     ...tenantProps,
     title: p.string().length(300),
@@ -42,8 +50,21 @@ export const Project = defineEntity({
 export type Project = InferEntity<typeof Project>;
 
 /** An offer line carried into the project (what was sold). */
-export interface ProjectLine { title: string; description: string | null; quantity: number; unitPrice: number; unit: string | null; discount: number; total: number; productId: string | null }
-export interface ProjectMilestone { title: string; description: string | null; dueDate: string | null }
+export interface ProjectLine {
+  title: string;
+  description: string | null;
+  quantity: number;
+  unitPrice: number;
+  unit: string | null;
+  discount: number;
+  total: number;
+  productId: string | null;
+}
+export interface ProjectMilestone {
+  title: string;
+  description: string | null;
+  dueDate: string | null;
+}
 
 export const COMMENT_VISIBILITIES = ['customer', 'internal'] as const;
 export type CommentVisibility = (typeof COMMENT_VISIBILITIES)[number];

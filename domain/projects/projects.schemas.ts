@@ -8,8 +8,12 @@ import { customFieldMap, isoDate, refField, userId } from '../shared/record-fiel
 
 const status = z.enum(PROJECT_STATUSES, { message: `must be one of ${PROJECT_STATUSES.join(', ')}` });
 const priority = z.enum(PROJECT_PRIORITIES, { message: `must be one of ${PROJECT_PRIORITIES.join(', ')}` });
-const amount = (max: number) => z.number({ message: 'must be a number' }).min(0, 'must be at least 0').max(max, `must be at most ${max}`).nullable();
-const stageId = z.number({ message: 'must be a number' }).int('must be an integer').min(1, 'must be a project stage id');
+const amount = (max: number) =>
+  z.number({ message: 'must be a number' }).min(0, 'must be at least 0').max(max, `must be at most ${max}`).nullable();
+const stageId = z
+  .number({ message: 'must be a number' })
+  .int('must be an integer')
+  .min(1, 'must be a project stage id');
 
 const projectFields = {
   description: clearableText(50_000),
@@ -17,16 +21,26 @@ const projectFields = {
   priority: priority.describe('default medium'),
   owner: userId.describe('user id; default: the API caller'),
   tags: tagsField,
-  customFields: customFieldMap.describe('project custom fields (GET /project-custom-fields); on update merged partially'),
+  customFields: customFieldMap.describe(
+    'project custom fields (GET /project-custom-fields); on update merged partially',
+  ),
   company: refField.describe('company id'),
   personRef: refField.describe('person id'),
   dealRef: refField.describe('deal id'),
   startDate: isoDate.nullable(),
   endDate: isoDate.nullable(),
-  budget: z.strictObject({ hours: amount(10_000_000), amount: amount(1_000_000_000_000), hourlyRate: amount(1_000_000) }).partial().nullable()
+  budget: z
+    .strictObject({ hours: amount(10_000_000), amount: amount(1_000_000_000_000), hourlyRate: amount(1_000_000) })
+    .partial()
+    .nullable()
     .describe('{ hours, amount, hourlyRate }; hourlyRate prices billable hours against amount in stats'),
   stage: stageId.describe('project stage id (1 Planning, 2 In progress, 3 Review, 4 Completed)'),
-  minTimeEntryWords: z.number({ message: 'must be a number' }).int('must be an integer').min(0).max(1000).nullable()
+  minTimeEntryWords: z
+    .number({ message: 'must be a number' })
+    .int('must be an integer')
+    .min(0)
+    .max(1000)
+    .nullable()
     .describe('time entries need a description with at least this many words'),
 };
 
@@ -42,7 +56,9 @@ export const listProjectsQuery = z.object({
 });
 
 // Any stageId shape passes here so an unknown project answers 404 first; the domain answers 400 for an unknown stage.
-export const moveProjectBody = z.object({ stageId: z.union([z.number(), z.string().max(50)], { message: 'must be a project stage id (number)' }) });
+export const moveProjectBody = z.object({
+  stageId: z.union([z.number(), z.string().max(50)], { message: 'must be a project stage id (number)' }),
+});
 
 export const taskIdParams = z.object({ taskId: objectId });
 export const commentParams = z.object({ taskId: objectId, commentId: objectId });
@@ -54,14 +70,26 @@ const projectTaskExtras = {
   billable: z.boolean({ message: 'must be a boolean' }),
   order: z.number({ message: 'must be a number' }).min(-1e9).max(1e9).nullable(),
 };
-const { project: _p, customObjectRecord: _r, customObjectSlug: _s, company: _c, personRef: _pr, leadRef: _l, dealRef: _d, ...taskShape } = createTaskBody.shape;
+const {
+  project: _p,
+  customObjectRecord: _r,
+  customObjectSlug: _s,
+  company: _c,
+  personRef: _pr,
+  leadRef: _l,
+  dealRef: _d,
+  ...taskShape
+} = createTaskBody.shape;
 /** A project task's parent is its project (from the path): parent fields are dropped. */
 export const createProjectTaskBody = z.object({ ...taskShape, ...z.object(projectTaskExtras).partial().shape });
 export const updateProjectTaskBody = createProjectTaskBody.partial();
 
 const visibility = z.enum(COMMENT_VISIBILITIES, { message: `must be one of ${COMMENT_VISIBILITIES.join(', ')}` });
 // The 5,000-character limit applies after HTML is stripped (domain); the raw bound only stops abuse.
-const content = z.string({ message: 'must be a string' }).max(100_000, 'must be at most 100000 characters').describe(`HTML stripped; at most ${MAX_COMMENT_CHARS} characters after stripping`);
+const content = z
+  .string({ message: 'must be a string' })
+  .max(100_000, 'must be at most 100000 characters')
+  .describe(`HTML stripped; at most ${MAX_COMMENT_CHARS} characters after stripping`);
 // content is required on create; the domain checks it after the task lookup, so an unknown task answers 404 first.
 export const createCommentBody = z.object({
   content: content.optional(),
@@ -71,8 +99,17 @@ export const createCommentBody = z.object({
 export const updateCommentBody = createCommentBody;
 
 export const createTimeEntryBody = z.object({
-  hours: z.number({ message: 'must be a number' }).gt(0, 'must be greater than 0').max(10_000, 'must be at most 10000').describe('greater than 0 together with minutes'),
-  minutes: z.number({ message: 'must be a number' }).min(0, 'must be at least 0').max(100_000).optional().describe('added to hours'),
+  hours: z
+    .number({ message: 'must be a number' })
+    .gt(0, 'must be greater than 0')
+    .max(10_000, 'must be at most 10000')
+    .describe('greater than 0 together with minutes'),
+  minutes: z
+    .number({ message: 'must be a number' })
+    .min(0, 'must be at least 0')
+    .max(100_000)
+    .optional()
+    .describe('added to hours'),
   taskId: refField.optional().describe('a task of this project'),
   description: clearableText(10_000).optional(),
   date: isoDate.optional().describe('default now'),

@@ -16,9 +16,30 @@ import { assertProjectStage, FIRST_PROJECT_STAGE } from './project-rules';
 import type { ProjectInput } from './projects.schemas';
 
 export const PROJECT_FIELDS = [
-  '_id', 'title', 'description', 'status', 'priority', 'owner', 'tags', 'customFields', 'company', 'personRef', 'dealRef',
-  'startDate', 'endDate', 'budget', 'stage', 'minTimeEntryWords', 'createdAt', 'updatedAt',
-  'templateRef', 'offerRef', 'leadRef', 'lines', 'milestones', 'portalSettings',
+  '_id',
+  'title',
+  'description',
+  'status',
+  'priority',
+  'owner',
+  'tags',
+  'customFields',
+  'company',
+  'personRef',
+  'dealRef',
+  'startDate',
+  'endDate',
+  'budget',
+  'stage',
+  'minTimeEntryWords',
+  'createdAt',
+  'updatedAt',
+  'templateRef',
+  'offerRef',
+  'leadRef',
+  'lines',
+  'milestones',
+  'portalSettings',
 ] as const;
 
 export const serializeProject = (p: Project): Record<string, unknown> => toPlain(p, PROJECT_FIELDS);
@@ -37,10 +58,14 @@ async function checkInput(ctx: Ctx, input: ProjectInput, requireAll: boolean): P
   ]);
   if (input.owner !== undefined) await assertUsers(ctx, 'owner', [input.owner]);
   if (input.stage !== undefined) assertProjectStage('stage', input.stage);
-  if (input.customFields !== undefined || requireAll) await assertCustomFieldValues(ctx, 'project', input.customFields ?? {}, { requireAll });
+  if (input.customFields !== undefined || requireAll)
+    await assertCustomFieldValues(ctx, 'project', input.customFields ?? {}, { requireAll });
 }
 
-const budgetOf = (b: Partial<ProjectBudget> | null | undefined, current: ProjectBudget | null): ProjectBudget | null => {
+const budgetOf = (
+  b: Partial<ProjectBudget> | null | undefined,
+  current: ProjectBudget | null,
+): ProjectBudget | null => {
   if (b === null) return null;
   const merged = { hours: null, amount: null, hourlyRate: null, ...(current ?? {}), ...(b ?? {}) };
   return merged.hours === null && merged.amount === null && merged.hourlyRate === null ? null : merged;
@@ -48,20 +73,42 @@ const budgetOf = (b: Partial<ProjectBudget> | null | undefined, current: Project
 
 function scalars(input: ProjectInput): Partial<Project> {
   const out: Record<string, unknown> = {};
-  for (const key of ['title', 'description', 'status', 'priority', 'owner', 'company', 'personRef', 'dealRef', 'startDate', 'endDate', 'stage', 'minTimeEntryWords'] as const) {
+  for (const key of [
+    'title',
+    'description',
+    'status',
+    'priority',
+    'owner',
+    'company',
+    'personRef',
+    'dealRef',
+    'startDate',
+    'endDate',
+    'stage',
+    'minTimeEntryWords',
+  ] as const) {
     if (input[key] !== undefined) out[key] = input[key];
   }
   return out as Partial<Project>;
 }
 
-export async function createProject(ctx: Ctx, input: ProjectInput & { title: string }, opts: { preview: boolean }): Promise<Record<string, unknown> | PreviewResult> {
+export async function createProject(
+  ctx: Ctx,
+  input: ProjectInput & { title: string },
+  opts: { preview: boolean },
+): Promise<Record<string, unknown> | PreviewResult> {
   await checkInput(ctx, input, true);
   const project = createRecord(ctx, Project, {
     status: 'active',
     priority: 'medium',
     owner: ctx.actor.userId,
     stage: FIRST_PROJECT_STAGE,
-    templateRef: null, offerRef: null, leadRef: null, lines: [], milestones: [], portalSettings: null,
+    templateRef: null,
+    offerRef: null,
+    leadRef: null,
+    lines: [],
+    milestones: [],
+    portalSettings: null,
     ...scalars(input),
     tags: normalizeTags(input.tags) ?? [],
     customFields: mergeObject({}, input.customFields ?? {}),
@@ -72,13 +119,23 @@ export async function createProject(ctx: Ctx, input: ProjectInput & { title: str
     ctx.em.clear();
     return previewOf(null, proposed);
   }
-  emit(ctx, { type: 'project_created', entityType: 'project', entityId: project._id, payload: { project: serializeProject(project) } });
+  emit(ctx, {
+    type: 'project_created',
+    entityType: 'project',
+    entityId: project._id,
+    payload: { project: serializeProject(project) },
+  });
   emitTagChanges(ctx, 'project', project._id, [], project.tags);
   await ctx.em.flush();
   return serializeProject(project);
 }
 
-export async function updateProject(ctx: Ctx, id: string, input: ProjectInput, opts: { preview: boolean }): Promise<Record<string, unknown> | PreviewResult> {
+export async function updateProject(
+  ctx: Ctx,
+  id: string,
+  input: ProjectInput,
+  opts: { preview: boolean },
+): Promise<Record<string, unknown> | PreviewResult> {
   const project = await getProject(ctx, id);
   await checkInput(ctx, input, false);
   const current = serializeProject(project);
@@ -86,7 +143,9 @@ export async function updateProject(ctx: Ctx, id: string, input: ProjectInput, o
   const changes = applyPatch(project, {
     ...scalars(input),
     ...(input.tags !== undefined ? { tags: normalizeTags(input.tags) } : {}),
-    ...(input.customFields !== undefined ? { customFields: mergeObject(project.customFields, input.customFields) } : {}),
+    ...(input.customFields !== undefined
+      ? { customFields: mergeObject(project.customFields, input.customFields) }
+      : {}),
     ...(input.budget !== undefined ? { budget: budgetOf(input.budget, project.budget ?? null) } : {}),
   } as Partial<Project>);
   if (opts.preview) {
@@ -96,7 +155,12 @@ export async function updateProject(ctx: Ctx, id: string, input: ProjectInput, o
   }
   if (Object.keys(changes).length) {
     project.updatedAt = new Date();
-    emit(ctx, { type: 'project_updated', entityType: 'project', entityId: project._id, payload: { project: serializeProject(project), changes } });
+    emit(ctx, {
+      type: 'project_updated',
+      entityType: 'project',
+      entityId: project._id,
+      payload: { project: serializeProject(project), changes },
+    });
     emitTagChanges(ctx, 'project', project._id, beforeTags, project.tags);
     await ctx.em.flush();
   }
@@ -106,7 +170,10 @@ export async function updateProject(ctx: Ctx, id: string, input: ProjectInput, o
 export async function moveProject(ctx: Ctx, id: string, stageId: number | string): Promise<Record<string, unknown>> {
   await getProject(ctx, id);
   const stage = typeof stageId === 'number' ? stageId : /^\d{1,9}$/.test(stageId.trim()) ? Number(stageId) : NaN;
-  if (!Number.isInteger(stage)) throw validation(`stageId: unknown project stage ${String(stageId)}`, [{ path: 'stageId', error: 'unknown stage' }]);
+  if (!Number.isInteger(stage))
+    throw validation(`stageId: unknown project stage ${String(stageId)}`, [
+      { path: 'stageId', error: 'unknown stage' },
+    ]);
   assertProjectStage('stageId', stage);
   return (await updateProject(ctx, id, { stage }, { preview: false })) as Record<string, unknown>;
 }
@@ -122,14 +189,29 @@ export async function deleteProject(ctx: Ctx, id: string): Promise<void> {
     // Tasks go one by one with their task_deleted events (search index, webhooks follow them).
     for (const task of await ctx.em.find(Task, { project: id })) {
       ctx.em.remove(task);
-      emit(ctx, { type: 'task_deleted', entityType: 'task', entityId: task._id, payload: { task: serializeTask(task) } });
+      emit(ctx, {
+        type: 'task_deleted',
+        entityType: 'task',
+        entityId: task._id,
+        payload: { task: serializeTask(task) },
+      });
     }
     ctx.em.remove(project);
-    emit(ctx, { type: 'project_deleted', entityType: 'project', entityId: id, payload: { project: serializeProject(project) } });
+    emit(ctx, {
+      type: 'project_deleted',
+      entityType: 'project',
+      entityId: id,
+      payload: { project: serializeProject(project) },
+    });
   });
 }
 
-export interface ProjectListQuery extends PageRequest { status?: ProjectStatus; owner?: string; company?: string; q?: string }
+export interface ProjectListQuery extends PageRequest {
+  status?: ProjectStatus;
+  owner?: string;
+  company?: string;
+  q?: string;
+}
 
 export async function listProjects(ctx: Ctx, query: ProjectListQuery) {
   const where: Record<string, unknown> = {};
@@ -173,6 +255,10 @@ export async function projectStats(ctx: Ctx, id: string) {
       amount: amountUsed,
       amountPercent: amountUsed === null ? null : percent(amountUsed, budget?.amount ?? null),
     },
-    tasks: { open: Number(tasks?.open ?? 0), done: Number(tasks?.done ?? 0), total: Number(tasks?.open ?? 0) + Number(tasks?.done ?? 0) },
+    tasks: {
+      open: Number(tasks?.open ?? 0),
+      done: Number(tasks?.done ?? 0),
+      total: Number(tasks?.open ?? 0) + Number(tasks?.done ?? 0),
+    },
   };
 }

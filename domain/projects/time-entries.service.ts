@@ -10,7 +10,19 @@ import { assertTimeEntryWords, entryHours } from './project-rules';
 import { getProject } from './projects.service';
 import type { TimeEntryInput } from './projects.schemas';
 
-export const TIME_ENTRY_FIELDS = ['_id', 'projectId', 'taskId', 'hours', 'description', 'date', 'billable', 'userId', 'clipCardId', 'createdAt', 'updatedAt'] as const;
+export const TIME_ENTRY_FIELDS = [
+  '_id',
+  'projectId',
+  'taskId',
+  'hours',
+  'description',
+  'date',
+  'billable',
+  'userId',
+  'clipCardId',
+  'createdAt',
+  'updatedAt',
+] as const;
 export const serializeTimeEntry = (e: TimeEntry): Record<string, unknown> => toPlain(e, TIME_ENTRY_FIELDS);
 
 const USABLE_CARD = `select id from clip_card where workspace_id = ? and project_id = ? and cancelled_at is null
@@ -34,17 +46,26 @@ async function lockActiveCard(ctx: Ctx, projectId: string): Promise<string | nul
 }
 
 /** Logs time on a project; every entry (billable or not) consumes hours of the active clip card. */
-export async function createTimeEntry(ctx: Ctx, projectId: string, input: TimeEntryInput): Promise<Record<string, unknown>> {
+export async function createTimeEntry(
+  ctx: Ctx,
+  projectId: string,
+  input: TimeEntryInput,
+): Promise<Record<string, unknown>> {
   const project = await getProject(ctx, projectId);
   const hours = entryHours(input.hours, input.minutes);
   if (input.taskId && !(await ctx.em.count(Task, { _id: input.taskId, project: projectId }))) {
-    throw validation(`taskId: no task with id ${input.taskId} in this project`, [{ path: 'taskId', error: 'no such task in this project' }]);
+    throw validation(`taskId: no task with id ${input.taskId} in this project`, [
+      { path: 'taskId', error: 'no such task in this project' },
+    ]);
   }
   assertTimeEntryWords(project.minTimeEntryWords ?? null, input.description);
   return inTransaction(ctx, async () => {
     const clipCardId = await lockActiveCard(ctx, projectId);
     if (clipCardId) {
-      await ctx.em.execute(`update clip_card set used_hours = used_hours + ?, updated_at = now() where id = ? and workspace_id = ?`, [hours, clipCardId, ctx.actor.workspaceId]);
+      await ctx.em.execute(
+        `update clip_card set used_hours = used_hours + ?, updated_at = now() where id = ? and workspace_id = ?`,
+        [hours, clipCardId, ctx.actor.workspaceId],
+      );
     }
     const entry = createRecord(ctx, TimeEntry, {
       projectId,
@@ -56,7 +77,12 @@ export async function createTimeEntry(ctx: Ctx, projectId: string, input: TimeEn
       userId: ctx.actor.userId,
       clipCardId,
     } as TimeEntry);
-    emit(ctx, { type: 'time_entry_created', entityType: 'time_entry', entityId: entry._id, payload: { timeEntry: serializeTimeEntry(entry) } });
+    emit(ctx, {
+      type: 'time_entry_created',
+      entityType: 'time_entry',
+      entityId: entry._id,
+      payload: { timeEntry: serializeTimeEntry(entry) },
+    });
     return serializeTimeEntry(entry);
   });
 }

@@ -11,7 +11,9 @@ export type Bound = { day: string } | { at: Date };
 
 const boundParam = z
   .string()
-  .refine((s) => (DAY.test(s) || DATETIME.test(s)) && !Number.isNaN(Date.parse(s)), { message: 'must be an ISO 8601 date or datetime' })
+  .refine((s) => (DAY.test(s) || DATETIME.test(s)) && !Number.isNaN(Date.parse(s)), {
+    message: 'must be an ISO 8601 date or datetime',
+  })
   .transform((s): Bound => (DAY.test(s) ? { day: s } : { at: new Date(s) }));
 
 const userId = z.string().refine(isId, { message: 'must be a 24-character hex id' });
@@ -26,16 +28,26 @@ const rangeShape = {
   to: boundParam.optional().describe('alias of dateTo'),
 };
 
-function mergeRange<T extends Record<string, unknown>>(q: T): Omit<T, 'startDate' | 'from' | 'endDate' | 'to'> & { dateFrom?: Bound; dateTo?: Bound } {
+function mergeRange<T extends Record<string, unknown>>(
+  q: T,
+): Omit<T, 'startDate' | 'from' | 'endDate' | 'to'> & { dateFrom?: Bound; dateTo?: Bound } {
   const { startDate, from, endDate, to, ...rest } = q as Record<string, unknown>;
-  return { ...rest, dateFrom: (q.dateFrom ?? startDate ?? from) as Bound | undefined, dateTo: (q.dateTo ?? endDate ?? to) as Bound | undefined } as never;
+  return {
+    ...rest,
+    dateFrom: (q.dateFrom ?? startDate ?? from) as Bound | undefined,
+    dateTo: (q.dateTo ?? endDate ?? to) as Bound | undefined,
+  } as never;
 }
 
 export const reportRangeQuery = z.object({ ...rangeShape, ownerId: userId.optional() }).transform(mergeRange);
 export type ReportRangeQuery = z.infer<typeof reportRangeQuery>;
 
 export const pipelineReportQuery = z
-  .object({ ...rangeShape, ownerId: userId.optional(), flowId: z.string().refine(isId, { message: 'must be a 24-character hex id' }).optional() })
+  .object({
+    ...rangeShape,
+    ownerId: userId.optional(),
+    flowId: z.string().refine(isId, { message: 'must be a 24-character hex id' }).optional(),
+  })
   .transform(mergeRange);
 export type PipelineReportQuery = z.infer<typeof pipelineReportQuery>;
 
@@ -43,10 +55,15 @@ export const HISTORY_STATS = ['deals', 'leads', 'activities', 'companies'] as co
 export type HistoryStat = (typeof HISTORY_STATS)[number];
 
 export const historyReportQuery = z
-  .object({ stat: z.enum(HISTORY_STATS, { message: `stat must be one of ${HISTORY_STATS.join(', ')}` }), ...rangeShape, userId: userId.optional() })
+  .object({
+    stat: z.enum(HISTORY_STATS, { message: `stat must be one of ${HISTORY_STATS.join(', ')}` }),
+    ...rangeShape,
+    userId: userId.optional(),
+  })
   .transform(mergeRange)
   .superRefine((q, ctx) => {
-    if (!q.dateFrom) ctx.addIssue({ code: 'custom', path: ['startDate'], message: 'startDate (or dateFrom/from) is required' });
+    if (!q.dateFrom)
+      ctx.addIssue({ code: 'custom', path: ['startDate'], message: 'startDate (or dateFrom/from) is required' });
     if (!q.dateTo) ctx.addIssue({ code: 'custom', path: ['endDate'], message: 'endDate (or dateTo/to) is required' });
   })
   .transform((q) => q as typeof q & { dateFrom: Bound; dateTo: Bound });

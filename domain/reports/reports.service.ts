@@ -22,7 +22,12 @@ export async function workspaceTimeZone(ctx: Ctx): Promise<string> {
 }
 
 /** `created_at` bounds as SQL fragments; a bare upper-bound day includes that whole local day. */
-export function createdRange(alias: string, q: { dateFrom?: Bound; dateTo?: Bound }, tz: string, params: unknown[]): string {
+export function createdRange(
+  alias: string,
+  q: { dateFrom?: Bound; dateTo?: Bound },
+  tz: string,
+  params: unknown[],
+): string {
   let sql = '';
   if (q.dateFrom) {
     if ('day' in q.dateFrom) {
@@ -191,7 +196,8 @@ export async function leadsReport(ctx: Ctx, q: ReportRangeQuery) {
     timezone: tz,
     total,
     value: round2(num(summary?.value)),
-    averageScore: summary?.avg_score === null || summary?.avg_score === undefined ? null : round2(num(summary.avg_score)),
+    averageScore:
+      summary?.avg_score === null || summary?.avg_score === undefined ? null : round2(num(summary.avg_score)),
     converted,
     conversionRate: total ? round2((converted / total) * 100) : null,
     byStatus: byStatus.map((r) => ({ status: r.status, count: num(r.count), value: round2(num(r.value)) })),
@@ -212,7 +218,11 @@ export async function organizationReport(ctx: Ctx, q: ReportRangeQuery) {
   const count = async (table: string, extra = '') => {
     const params: unknown[] = [ws];
     const filter = createdRange('t', q, tz, params);
-    const [r] = await rows(ctx, `select count(*)::int as n from ${table} t where t.workspace_id = ?${extra}${filter}`, params);
+    const [r] = await rows(
+      ctx,
+      `select count(*)::int as n from ${table} t where t.workspace_id = ?${extra}${filter}`,
+      params,
+    );
     return num(r?.n);
   };
   const dealParams: unknown[] = [ws];
@@ -278,17 +288,38 @@ async function figuresByUser(ctx: Ctx, q: ReportRangeQuery, onlyUser?: string): 
   const a = build('a', 'owner_id');
   const t = build('t', 'owner');
   const [deals, leads, acts, tasks] = await Promise.all([
-    rows(ctx, `select d.owner_id as u, d.status, count(*)::int as n, coalesce(sum(d.value), 0)::float8 as v from deal d where d.workspace_id = ?${d.filter} and d.owner_id is not null group by 1, 2`, d.params),
-    rows(ctx, `select l.owner_id as u, count(*)::int as n from lead l where l.workspace_id = ?${l.filter} and l.owner_id is not null group by 1`, l.params),
-    rows(ctx, `select a.owner_id as u, count(*)::int as n from activity a where a.workspace_id = ?${a.filter} and not a.system and a.owner_id is not null group by 1`, a.params),
-    rows(ctx, `select t.owner as u, (t.status = 'done') as done, count(*)::int as n from task t where t.workspace_id = ?${t.filter} group by 1, 2`, t.params),
+    rows(
+      ctx,
+      `select d.owner_id as u, d.status, count(*)::int as n, coalesce(sum(d.value), 0)::float8 as v from deal d where d.workspace_id = ?${d.filter} and d.owner_id is not null group by 1, 2`,
+      d.params,
+    ),
+    rows(
+      ctx,
+      `select l.owner_id as u, count(*)::int as n from lead l where l.workspace_id = ?${l.filter} and l.owner_id is not null group by 1`,
+      l.params,
+    ),
+    rows(
+      ctx,
+      `select a.owner_id as u, count(*)::int as n from activity a where a.workspace_id = ?${a.filter} and not a.system and a.owner_id is not null group by 1`,
+      a.params,
+    ),
+    rows(
+      ctx,
+      `select t.owner as u, (t.status = 'done') as done, count(*)::int as n from task t where t.workspace_id = ?${t.filter} group by 1, 2`,
+      t.params,
+    ),
   ]);
   const out = new Map<string, UserFigures>();
   const get = (u: unknown): UserFigures => {
     const key = String(u);
     let f = out.get(key);
     if (!f) {
-      f = { deals: { open: 0, won: 0, lost: 0, wonValue: 0, openValue: 0 }, leads: 0, activities: 0, tasks: { open: 0, done: 0 } };
+      f = {
+        deals: { open: 0, won: 0, lost: 0, wonValue: 0, openValue: 0 },
+        leads: 0,
+        activities: 0,
+        tasks: { open: 0, done: 0 },
+      };
       out.set(key, f);
     }
     return f;
@@ -310,8 +341,18 @@ async function figuresByUser(ctx: Ctx, q: ReportRangeQuery, onlyUser?: string): 
   return out;
 }
 
-const emptyFigures = (): UserFigures => ({ deals: { open: 0, won: 0, lost: 0, wonValue: 0, openValue: 0 }, leads: 0, activities: 0, tasks: { open: 0, done: 0 } });
-const userHead = (u: User) => ({ userId: u._id, name: [u.firstName, u.lastName].filter(Boolean).join(' '), email: u.email, role: u.role });
+const emptyFigures = (): UserFigures => ({
+  deals: { open: 0, won: 0, lost: 0, wonValue: 0, openValue: 0 },
+  leads: 0,
+  activities: 0,
+  tasks: { open: 0, done: 0 },
+});
+const userHead = (u: User) => ({
+  userId: u._id,
+  name: [u.firstName, u.lastName].filter(Boolean).join(' '),
+  email: u.email,
+  role: u.role,
+});
 
 /** One row per user of the workspace (sorted by name) with their deals, leads, activities and tasks. */
 export async function usersReport(ctx: Ctx, q: ReportRangeQuery) {
@@ -334,7 +375,11 @@ export async function userReport(ctx: Ctx, userId: string, q: ReportRangeQuery) 
       where a.workspace_id = ? and a.owner_id = ? and not a.system${filter} group by a.type order by count(*) desc, a.type`,
     params,
   );
-  const last = byType.map((r) => r.last as Date | string | null).filter(Boolean).map((d) => new Date(d as string)).sort((x, y) => y.getTime() - x.getTime())[0];
+  const last = byType
+    .map((r) => r.last as Date | string | null)
+    .filter(Boolean)
+    .map((d) => new Date(d as string))
+    .sort((x, y) => y.getTime() - x.getTime())[0];
   return {
     ...period(q),
     ...userHead(user),
@@ -358,7 +403,8 @@ export async function historyReport(ctx: Ctx, q: HistoryReportQuery) {
   const last = 'day' in q.dateTo ? q.dateTo.day : localDay(q.dateTo.at, tz);
   if (first > last) throw new DomainError('validation', 'startDate must not be after endDate');
   const days = daysBetween(first, last);
-  if (days.length > MAX_HISTORY_DAYS) throw new DomainError('validation', `the range may span at most ${MAX_HISTORY_DAYS} days`);
+  if (days.length > MAX_HISTORY_DAYS)
+    throw new DomainError('validation', `the range may span at most ${MAX_HISTORY_DAYS} days`);
   const source = HISTORY_SOURCES[q.stat];
   const params: unknown[] = [tz, ctx.actor.workspaceId];
   let filter = createdRange('t', q, tz, params);

@@ -2,10 +2,12 @@ import type { Ctx } from '../context';
 import type { ReportRangeQuery } from './reports.schemas';
 import { createdRange, period, rows, workspaceTimeZone } from './reports.service';
 
-// Read-only SQL aggregates over support tickets; every statement names the workspace (raw SQL bypasses the tenant filter).
+// Read-only SQL aggregates over support tickets; every statement names the workspace (raw SQL bypasses the tenant
+// filter).
 
 const num = (v: unknown): number => (v === null || v === undefined ? 0 : Number(v));
-const minutes = (v: unknown): number | null => (v === null || v === undefined ? null : Math.round(Number(v) * 100) / 100);
+const minutes = (v: unknown): number | null =>
+  v === null || v === undefined ? null : Math.round(Number(v) * 100) / 100;
 const OPEN = `status in ('open', 'pending', 'on_hold')`;
 const CLOSED = `status in ('resolved', 'closed')`;
 
@@ -32,13 +34,19 @@ export async function supportReport(ctx: Ctx, q: ReportRangeQuery) {
     params,
   );
   const grouped = async (column: 'status' | 'priority' | 'category') =>
-    (await rows(
-      ctx,
-      `select t.${column} as key, count(*)::int as count, count(*) filter (where ${OPEN})::int as open, count(*) filter (where ${CLOSED})::int as closed
+    (
+      await rows(
+        ctx,
+        `select t.${column} as key, count(*)::int as count, count(*) filter (where ${OPEN})::int as open, count(*) filter (where ${CLOSED})::int as closed
          ${from} group by t.${column} order by count(*) desc, t.${column}`,
-      params,
-    )).map((r) => ({ [column]: r.key, count: num(r.count), open: num(r.open), closed: num(r.closed) }));
-  const [byStatus, byPriority, byCategory] = [await grouped('status'), await grouped('priority'), await grouped('category')];
+        params,
+      )
+    ).map((r) => ({ [column]: r.key, count: num(r.count), open: num(r.open), closed: num(r.closed) }));
+  const [byStatus, byPriority, byCategory] = [
+    await grouped('status'),
+    await grouped('priority'),
+    await grouped('category'),
+  ];
   return {
     ...period(q),
     timezone: tz,

@@ -15,8 +15,14 @@ import type { SequenceEngineDeps } from './ports';
 import { Sequence } from './sequence.entity';
 import { settingsOf } from './sequences.service';
 
-const ENTITY_OF_PREFIX: Record<string, EnrollEntityType> = { lead: 'Lead', person: 'People', deal: 'Deal', company: 'Company' };
-const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const ENTITY_OF_PREFIX: Record<string, EnrollEntityType> = {
+  lead: 'Lead',
+  person: 'People',
+  deal: 'Deal',
+  company: 'Company',
+};
+const obj = (v: unknown): Record<string, unknown> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 const norm = (v: unknown): string => (v === null || v === undefined ? '' : String(v).trim().toLowerCase());
 
 /** `value` equals `expected` (strings case-insensitively; a list matches when any item does). */
@@ -26,12 +32,27 @@ function same(value: unknown, expected: unknown): boolean {
 }
 
 /** What the event is about, as (entity type, id, record) for the trigger kinds; null when nothing. */
-export function eventSubject(event: Pick<OutboxEventRecord, 'type' | 'entityId' | 'payload'>): { kind: 'created' | 'updated' | 'sequence'; entityType: EnrollEntityType; entityId: string; record: Record<string, unknown> } | null {
+export function eventSubject(event: Pick<OutboxEventRecord, 'type' | 'entityId' | 'payload'>): {
+  kind: 'created' | 'updated' | 'sequence';
+  entityType: EnrollEntityType;
+  entityId: string;
+  record: Record<string, unknown>;
+} | null {
   const m = /^(lead|person|deal|company)_(created|updated)$/.exec(event.type);
-  if (m) return { kind: m[2] as 'created' | 'updated', entityType: ENTITY_OF_PREFIX[m[1]!]!, entityId: event.entityId, record: obj(event.payload[m[1]!]) };
+  if (m)
+    return {
+      kind: m[2] as 'created' | 'updated',
+      entityType: ENTITY_OF_PREFIX[m[1]!]!,
+      entityId: event.entityId,
+      record: obj(event.payload[m[1]!]),
+    };
   if (event.type.startsWith('sequence_')) {
     const e = obj(event.payload.enrollment);
-    if (typeof e.entityType === 'string' && typeof e.entityId === 'string' && e.entityType in { Lead: 1, People: 1, Deal: 1, Company: 1 }) {
+    if (
+      typeof e.entityType === 'string' &&
+      typeof e.entityId === 'string' &&
+      e.entityType in { Lead: 1, People: 1, Deal: 1, Company: 1 }
+    ) {
       return { kind: 'sequence', entityType: e.entityType as EnrollEntityType, entityId: e.entityId, record: e };
     }
   }
@@ -39,13 +60,25 @@ export function eventSubject(event: Pick<OutboxEventRecord, 'type' | 'entityId' 
 }
 
 /** Does this trigger fire for the event? Pure. */
-export function triggerFires(trigger: SequenceTrigger, event: Pick<OutboxEventRecord, 'type' | 'entityId' | 'payload'>, selfSequenceId: string): boolean {
+export function triggerFires(
+  trigger: SequenceTrigger,
+  event: Pick<OutboxEventRecord, 'type' | 'entityId' | 'payload'>,
+  selfSequenceId: string,
+): boolean {
   const subject = eventSubject(event);
   if (!subject) return false;
   switch (trigger.type) {
     case 'entity_created':
-      return subject.kind === 'created' && subject.entityType === trigger.entityType
-        && Object.entries(trigger.filters ?? {}).every(([k, v]) => same(k.split('.').reduce<unknown>((o, key) => obj(o)[key], subject.record), v));
+      return (
+        subject.kind === 'created' &&
+        subject.entityType === trigger.entityType &&
+        Object.entries(trigger.filters ?? {}).every(([k, v]) =>
+          same(
+            k.split('.').reduce<unknown>((o, key) => obj(o)[key], subject.record),
+            v,
+          ),
+        )
+      );
     case 'field_change': {
       if (subject.kind !== 'updated' || subject.entityType !== trigger.entityType) return false;
       const change = obj(event.payload.changes)[trigger.field];
@@ -59,12 +92,18 @@ export function triggerFires(trigger: SequenceTrigger, event: Pick<OutboxEventRe
     case 'sequence_event': {
       const e = obj(event.payload.enrollment);
       // A sequence never feeds itself (no loops through its own completion).
-      return subject.kind === 'sequence' && event.type === trigger.event && e.sequenceId === trigger.sourceSequenceId && trigger.sourceSequenceId !== selfSequenceId;
+      return (
+        subject.kind === 'sequence' &&
+        event.type === trigger.event &&
+        e.sequenceId === trigger.sourceSequenceId &&
+        trigger.sourceSequenceId !== selfSequenceId
+      );
     }
   }
 }
 
-const HANDLED = /^((lead|person|deal|company)_(created|updated)|sequence_(enrolled|completed|exited|paused|resumed|unenrolled))$/;
+const HANDLED =
+  /^((lead|person|deal|company)_(created|updated)|sequence_(enrolled|completed|exited|paused|resumed|unenrolled))$/;
 
 export function sequenceAutoEnrollSubscriber(deps: SequenceEngineDeps & { log: Logger; orm: MikroORM }): Subscriber {
   return {
@@ -85,8 +124,18 @@ export function sequenceAutoEnrollSubscriber(deps: SequenceEngineDeps & { log: L
         if (!subject || !settings.triggers.some((t) => triggerFires(t, event, s._id))) continue;
         if (!settings.allowedEntityTypes.includes(subject.entityType)) continue;
         const actor = automationActor(event.workspaceId, await automationActorId(em, s.createdBy));
-        const [r] = await enrollEntities({ em: forkForWorkspace(deps.orm.em, event.workspaceId), actor }, deps, s._id, subject.entityType, [subject.entityId], { source: `auto:${event.type}` });
-        deps.log.info({ sequenceId: s._id, eventId: event.eventId, success: r?.success, code: r?.code }, 'sequence auto-enrollment');
+        const [r] = await enrollEntities(
+          { em: forkForWorkspace(deps.orm.em, event.workspaceId), actor },
+          deps,
+          s._id,
+          subject.entityType,
+          [subject.entityId],
+          { source: `auto:${event.type}` },
+        );
+        deps.log.info(
+          { sequenceId: s._id, eventId: event.eventId, success: r?.success, code: r?.code },
+          'sequence auto-enrollment',
+        );
       }
     },
   };

@@ -4,16 +4,48 @@
  * node's data). Errors carry paths such as `nodes[2].data.subject`.
  */
 import { z } from 'zod';
-import { edgeSchema, executionSettingsPatchSchema, executionSettingsSchema, NODE_ID_RE, DEFAULT_EXECUTION_SETTINGS } from '../automations/definition.schemas';
-import { isPlainObject, zArray, zBoolean, zEnum, zInt, zJsonObject, zNumber, zObject, zRequiredText, zStrictObject, zString, type ValidationIssue } from '../automations/zod-kit';
-import { ACTION_NODE_TYPES, BRANCHING_NODE_TYPES, SEQUENCE_NODE_TYPES, nodeDataIssues, type SequenceNodeType } from './nodes.schemas';
+import {
+  edgeSchema,
+  executionSettingsPatchSchema,
+  executionSettingsSchema,
+  NODE_ID_RE,
+  DEFAULT_EXECUTION_SETTINGS,
+} from '../automations/definition.schemas';
+import {
+  isPlainObject,
+  zArray,
+  zBoolean,
+  zEnum,
+  zInt,
+  zJsonObject,
+  zNumber,
+  zObject,
+  zRequiredText,
+  zStrictObject,
+  zString,
+  type ValidationIssue,
+} from '../automations/zod-kit';
+import {
+  ACTION_NODE_TYPES,
+  BRANCHING_NODE_TYPES,
+  SEQUENCE_NODE_TYPES,
+  nodeDataIssues,
+  type SequenceNodeType,
+} from './nodes.schemas';
 import { HHMM_RE } from './send-window';
 
 export const ENTITY_TYPES = ['Lead', 'People', 'Deal', 'Company'] as const;
 export type EnrollEntityType = (typeof ENTITY_TYPES)[number];
 export const DUPLICATE_MODES = ['block', 'block_with_restart', 'allow_multiple'] as const;
 export type DuplicateHandling = (typeof DUPLICATE_MODES)[number];
-export const SEQUENCE_EVENTS = ['sequence_enrolled', 'sequence_completed', 'sequence_exited', 'sequence_paused', 'sequence_resumed', 'sequence_unenrolled'] as const;
+export const SEQUENCE_EVENTS = [
+  'sequence_enrolled',
+  'sequence_completed',
+  'sequence_exited',
+  'sequence_paused',
+  'sequence_resumed',
+  'sequence_unenrolled',
+] as const;
 export const MAX_NODES = 200;
 export const MAX_EDGES = 400;
 export const MAX_TRIGGERS = 20;
@@ -33,8 +65,16 @@ export const exitConditionsSchema = zStrictObject({
   onEmailReply: zBoolean().default(true),
   onSmsReply: zBoolean().default(true),
   onMeetingBooked: zBoolean().default(true),
-  onDealStageChange: zStrictObject({ enabled: zBoolean().default(false), stages: zArray(z.union([zNumber(), zString().max(100)])).max(100).default([]) }).default({ enabled: false, stages: [] }),
-  onLeadStatusChange: zStrictObject({ enabled: zBoolean().default(false), statuses: zArray(zString().trim().min(1).max(50)).max(100).default([]) }).default({ enabled: false, statuses: [] }),
+  onDealStageChange: zStrictObject({
+    enabled: zBoolean().default(false),
+    stages: zArray(z.union([zNumber(), zString().max(100)]))
+      .max(100)
+      .default([]),
+  }).default({ enabled: false, stages: [] }),
+  onLeadStatusChange: zStrictObject({
+    enabled: zBoolean().default(false),
+    statuses: zArray(zString().trim().min(1).max(50)).max(100).default([]),
+  }).default({ enabled: false, statuses: [] }),
 });
 export type ExitConditions = z.infer<typeof exitConditionsSchema>;
 
@@ -42,29 +82,54 @@ export const sendSettingsSchema = zStrictObject({
   businessHoursOnly: zBoolean().default(false),
   businessStart: hhmm().default('08:00'),
   businessEnd: hhmm().default('16:30'),
-  timezone: zString().max(64).refine(validZone, 'must be an IANA time zone such as Europe/Copenhagen').default('Europe/Copenhagen'),
+  timezone: zString()
+    .max(64)
+    .refine(validZone, 'must be an IANA time zone such as Europe/Copenhagen')
+    .default('Europe/Copenhagen'),
   skipWeekends: zBoolean().default(false),
   smsQuietHoursEnabled: zBoolean().default(false),
   smsQuietHoursStart: hhmm().default('20:00'),
   smsQuietHoursEnd: hhmm().default('08:00'),
   emailIntervalSeconds: zInt().min(0).max(86_400).nullable().default(null),
 }).superRefine((s, ctx) => {
-  if (s.businessHoursOnly && s.businessStart >= s.businessEnd) ctx.addIssue({ code: 'custom', path: ['businessEnd'], message: 'must be after businessStart' });
+  if (s.businessHoursOnly && s.businessStart >= s.businessEnd)
+    ctx.addIssue({ code: 'custom', path: ['businessEnd'], message: 'must be after businessStart' });
 });
 export type SendSettings = z.infer<typeof sendSettingsSchema>;
 
-export const trackingSettingsSchema = zStrictObject({ trackOpens: zBoolean().default(true), trackClicks: zBoolean().default(false) });
+export const trackingSettingsSchema = zStrictObject({
+  trackOpens: zBoolean().default(true),
+  trackClicks: zBoolean().default(false),
+});
 export type TrackingSettings = z.infer<typeof trackingSettingsSchema>;
 
 /** Auto-enrollment triggers. */
-export const triggerSchema = z.discriminatedUnion('type', [
-  zObject({
-    type: z.literal('field_change'), id: zString().max(100).optional(), entityType: zEnum(ENTITY_TYPES), field: zRequiredText(200),
-    operator: zEnum(['changed', 'equals', 'not_equals', 'contains'] as const).default('equals'), value: z.unknown().optional(),
-  }),
-  zObject({ type: z.literal('entity_created'), id: zString().max(100).optional(), entityType: zEnum(ENTITY_TYPES), filters: zJsonObject().default({}) }),
-  zObject({ type: z.literal('sequence_event'), id: zString().max(100).optional(), sourceSequenceId: objectId(), event: zEnum(SEQUENCE_EVENTS) }),
-], { error: () => 'type must be one of field_change, entity_created, sequence_event' });
+export const triggerSchema = z.discriminatedUnion(
+  'type',
+  [
+    zObject({
+      type: z.literal('field_change'),
+      id: zString().max(100).optional(),
+      entityType: zEnum(ENTITY_TYPES),
+      field: zRequiredText(200),
+      operator: zEnum(['changed', 'equals', 'not_equals', 'contains'] as const).default('equals'),
+      value: z.unknown().optional(),
+    }),
+    zObject({
+      type: z.literal('entity_created'),
+      id: zString().max(100).optional(),
+      entityType: zEnum(ENTITY_TYPES),
+      filters: zJsonObject().default({}),
+    }),
+    zObject({
+      type: z.literal('sequence_event'),
+      id: zString().max(100).optional(),
+      sourceSequenceId: objectId(),
+      event: zEnum(SEQUENCE_EVENTS),
+    }),
+  ],
+  { error: () => 'type must be one of field_change, entity_created, sequence_event' },
+);
 export type SequenceTrigger = z.infer<typeof triggerSchema>;
 
 export const DEFAULT_SETTINGS = {
@@ -90,7 +155,11 @@ const nodeSchema = zObject({
 export type SequenceNode = z.infer<typeof nodeSchema>;
 export type SequenceEdge = z.infer<typeof edgeSchema>;
 
-const description = zString().trim().max(2000, 'must be at most 2000 characters').nullable().transform((v) => (v === '' || v === null ? null : v));
+const description = zString()
+  .trim()
+  .max(2000, 'must be at most 2000 characters')
+  .nullable()
+  .transform((v) => (v === '' || v === null ? null : v));
 const settingsShape = {
   allowedEntityTypes: zArray(zEnum(ENTITY_TYPES)).min(1).max(4),
   exitConditions: exitConditionsSchema,
@@ -146,7 +215,9 @@ export interface SequenceSettings {
   defaultSmsNumber: string | null;
 }
 
-export interface SequenceBody extends Partial<Omit<SequenceSettings, 'exitConditions' | 'sendSettings' | 'trackingSettings' | 'executionSettings'>> {
+export interface SequenceBody extends Partial<
+  Omit<SequenceSettings, 'exitConditions' | 'sendSettings' | 'trackingSettings' | 'executionSettings'>
+> {
   name?: string;
   description?: string | null;
   nodes?: SequenceNode[];
@@ -158,20 +229,25 @@ export interface SequenceBody extends Partial<Omit<SequenceSettings, 'exitCondit
 }
 
 /** Merges a patch (deep for objects one level down) over stored settings and validates the result. */
-export function mergeSettings(current: SequenceSettings, patch: SequenceBody): { settings: SequenceSettings; issues: ValidationIssue[] } {
+export function mergeSettings(
+  current: SequenceSettings,
+  patch: SequenceBody,
+): { settings: SequenceSettings; issues: ValidationIssue[] } {
   const issues: ValidationIssue[] = [];
   const sub = <T>(key: string, schema: z.ZodType<T>, base: unknown, p: unknown): T => {
     const merged = isPlainObject(p) ? { ...(base as object), ...p } : base;
     const res = schema.safeParse(merged);
     if (res.success) return res.data;
-    for (const iss of res.error.issues) issues.push({ path: [key, ...iss.path.map(String)].join('.'), error: iss.message });
+    for (const iss of res.error.issues)
+      issues.push({ path: [key, ...iss.path.map(String)].join('.'), error: iss.message });
     return base as T;
   };
   const exitPatch = isPlainObject(patch.exitConditions) ? { ...patch.exitConditions } : undefined;
   // The nested exit objects merge too, so `{ onDealStageChange: { enabled: true } }` keeps the stage list.
-  if (exitPatch) for (const k of ['onDealStageChange', 'onLeadStatusChange'] as const) {
-    if (isPlainObject(exitPatch[k])) exitPatch[k] = { ...current.exitConditions[k], ...exitPatch[k] };
-  }
+  if (exitPatch)
+    for (const k of ['onDealStageChange', 'onLeadStatusChange'] as const) {
+      if (isPlainObject(exitPatch[k])) exitPatch[k] = { ...current.exitConditions[k], ...exitPatch[k] };
+    }
   const settings: SequenceSettings = {
     allowedEntityTypes: patch.allowedEntityTypes ?? current.allowedEntityTypes,
     exitConditions: sub('exitConditions', exitConditionsSchema, current.exitConditions, exitPatch),
@@ -180,7 +256,12 @@ export function mergeSettings(current: SequenceSettings, patch: SequenceBody): {
     duplicateHandling: patch.duplicateHandling ?? current.duplicateHandling,
     triggers: patch.triggers ?? current.triggers,
     aiSettings: patch.aiSettings ?? current.aiSettings,
-    executionSettings: sub('executionSettings', executionSettingsSchema, current.executionSettings, patch.executionSettings),
+    executionSettings: sub(
+      'executionSettings',
+      executionSettingsSchema,
+      current.executionSettings,
+      patch.executionSettings,
+    ),
     defaultSenderType: patch.defaultSenderType !== undefined ? patch.defaultSenderType : current.defaultSenderType,
     defaultSenderId: patch.defaultSenderId !== undefined ? patch.defaultSenderId : current.defaultSenderId,
     defaultSmsNumber: patch.defaultSmsNumber !== undefined ? patch.defaultSmsNumber : current.defaultSmsNumber,
@@ -188,7 +269,12 @@ export function mergeSettings(current: SequenceSettings, patch: SequenceBody): {
   return { settings, issues };
 }
 
-export const DEFAULT_START_NODE: SequenceNode = { id: 'start', type: 'start', position: { x: 100, y: 200 }, data: { label: 'Start' } };
+export const DEFAULT_START_NODE: SequenceNode = {
+  id: 'start',
+  type: 'start',
+  position: { x: 100, y: 200 },
+  data: { label: 'Start' },
+};
 
 /**
  * Meaning-level check of a sequence graph: exactly one start node, unique node ids, edges between
@@ -198,7 +284,8 @@ export const DEFAULT_START_NODE: SequenceNode = { id: 'start', type: 'start', po
 export function validateSequenceGraph(nodes: SequenceNode[], edges: SequenceEdge[]): ValidationIssue[] {
   const issues: ValidationIssue[] = [];
   const starts = nodes.filter((n) => n.type === 'start');
-  if (starts.length !== 1) issues.push({ path: 'nodes', error: `must contain exactly one start node (found ${starts.length})` });
+  if (starts.length !== 1)
+    issues.push({ path: 'nodes', error: `must contain exactly one start node (found ${starts.length})` });
   const byId = new Map<string, SequenceNode>();
   nodes.forEach((n, i) => {
     if (byId.has(n.id)) issues.push({ path: `nodes[${i}].id`, error: `duplicate node id "${n.id}"` });
@@ -215,14 +302,30 @@ export function validateSequenceGraph(nodes: SequenceNode[], edges: SequenceEdge
     if (!src) issues.push({ path: `edges[${i}].source`, error: `no node "${e.source}"` });
     if (!dst) issues.push({ path: `edges[${i}].target`, error: `no node "${e.target}"` });
     if (!src || !dst) return;
-    if (dst.type === 'start') issues.push({ path: `edges[${i}].target`, error: 'the start node cannot have incoming edges' });
-    if (src.type === 'stop') issues.push({ path: `edges[${i}].source`, error: 'a stop node ends the sequence and cannot have outgoing edges' });
+    if (dst.type === 'start')
+      issues.push({ path: `edges[${i}].target`, error: 'the start node cannot have incoming edges' });
+    if (src.type === 'stop')
+      issues.push({
+        path: `edges[${i}].source`,
+        error: 'a stop node ends the sequence and cannot have outgoing edges',
+      });
     const handle = e.sourceHandle ?? null;
     const branching = BRANCHING_NODE_TYPES.includes(src.type as SequenceNodeType);
-    if (branching && handle !== 'true' && handle !== 'false') issues.push({ path: `edges[${i}].sourceHandle`, error: `must be "true" or "false" (edge out of ${src.type} node "${src.id}")` });
-    if (!branching && handle !== null) issues.push({ path: `edges[${i}].sourceHandle`, error: `must be null (${src.type} nodes do not branch)` });
+    if (branching && handle !== 'true' && handle !== 'false')
+      issues.push({
+        path: `edges[${i}].sourceHandle`,
+        error: `must be "true" or "false" (edge out of ${src.type} node "${src.id}")`,
+      });
+    if (!branching && handle !== null)
+      issues.push({ path: `edges[${i}].sourceHandle`, error: `must be null (${src.type} nodes do not branch)` });
     const key = `${e.source}\u0000${branching ? handle : ''}`;
-    if (out.has(key)) issues.push({ path: `edges[${i}]`, error: branching ? `node "${src.id}" already has a "${handle}" edge` : `node "${src.id}" already has an outgoing edge (sequences are linear; branch with a condition node)` });
+    if (out.has(key))
+      issues.push({
+        path: `edges[${i}]`,
+        error: branching
+          ? `node "${src.id}" already has a "${handle}" edge`
+          : `node "${src.id}" already has an outgoing edge (sequences are linear; branch with a condition node)`,
+      });
     out.set(key, [...(out.get(key) ?? []), e.target]);
   });
   if (issues.length) return issues;
@@ -238,7 +341,8 @@ export function validateSequenceGraph(nodes: SequenceNode[], edges: SequenceEdge
     state.set(id, 2);
     return cyclic;
   };
-  if (nodes.some((n) => visit(n.id))) issues.push({ path: 'edges', error: 'the graph has a cycle; sequences run forwards only' });
+  if (nodes.some((n) => visit(n.id)))
+    issues.push({ path: 'edges', error: 'the graph has a cycle; sequences run forwards only' });
   return issues;
 }
 

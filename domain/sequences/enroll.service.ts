@@ -18,7 +18,13 @@ import type { EnrollEntityType } from './definition.schemas';
 import { normalizeNodeData, type SequenceNodeType } from './nodes.schemas';
 import type { SequenceEngineDeps } from './ports';
 import { enrollmentEventPayload, startEnrollmentWorkflow, type EnrollmentStartRow } from './runs';
-import { Sequence, SequenceEnrollment, SequenceOptOut, type EnrollmentLinks, type EnrollmentSnapshot } from './sequence.entity';
+import {
+  Sequence,
+  SequenceEnrollment,
+  SequenceOptOut,
+  type EnrollmentLinks,
+  type EnrollmentSnapshot,
+} from './sequence.entity';
 import { settingsOf } from './sequences.service';
 import { enrollmentWorkflowId } from './workflow-ids';
 
@@ -30,28 +36,47 @@ export interface EnrollOptions {
   /** Overrides the sequence's duplicateHandling (the automation action has its own rule). */
   duplicateMode?: 'block' | 'block_with_restart' | 'allow_multiple';
 }
-export interface EnrollResult { entityId: string; success: boolean; action?: 'enrolled' | 'restarted'; enrollmentId?: string; error?: string; code?: string }
+export interface EnrollResult {
+  entityId: string;
+  success: boolean;
+  action?: 'enrolled' | 'restarted';
+  enrollmentId?: string;
+  error?: string;
+  code?: string;
+}
 
 const ENTITY_CLASSES = { Lead, People: Person, Deal, Company } as const;
 
 /** The records an enrollment is about (its own id plus the person/company/lead/deal it links). */
-export async function linksOf(ctx: Ctx, entityType: EnrollEntityType, ids: string[]): Promise<Map<string, EnrollmentLinks>> {
+export async function linksOf(
+  ctx: Ctx,
+  entityType: EnrollEntityType,
+  ids: string[],
+): Promise<Map<string, EnrollmentLinks>> {
   const out = new Map<string, EnrollmentLinks>();
   const clean = (l: Record<string, string | null | undefined>): EnrollmentLinks =>
     Object.fromEntries(Object.entries(l).filter(([, v]) => typeof v === 'string' && v)) as EnrollmentLinks;
   if (!ids.length) return out;
   switch (entityType) {
     case 'Lead':
-      for (const r of await ctx.em.find(Lead, { _id: { $in: ids } }, { fields: ['_id', 'personRef', 'companyRef'] })) out.set(r._id, clean({ leadId: r._id, personId: r.personRef, companyId: r.companyRef }));
+      for (const r of await ctx.em.find(Lead, { _id: { $in: ids } }, { fields: ['_id', 'personRef', 'companyRef'] }))
+        out.set(r._id, clean({ leadId: r._id, personId: r.personRef, companyId: r.companyRef }));
       break;
     case 'People':
-      for (const r of await ctx.em.find(Person, { _id: { $in: ids } }, { fields: ['_id', 'companyId'] })) out.set(r._id, clean({ personId: r._id, companyId: r.companyId }));
+      for (const r of await ctx.em.find(Person, { _id: { $in: ids } }, { fields: ['_id', 'companyId'] }))
+        out.set(r._id, clean({ personId: r._id, companyId: r.companyId }));
       break;
     case 'Deal':
-      for (const r of await ctx.em.find(Deal, { _id: { $in: ids } }, { fields: ['_id', 'personRef', 'company', 'leadRef'] })) out.set(r._id, clean({ dealId: r._id, personId: r.personRef, companyId: r.company, leadId: r.leadRef }));
+      for (const r of await ctx.em.find(
+        Deal,
+        { _id: { $in: ids } },
+        { fields: ['_id', 'personRef', 'company', 'leadRef'] },
+      ))
+        out.set(r._id, clean({ dealId: r._id, personId: r.personRef, companyId: r.company, leadId: r.leadRef }));
       break;
     case 'Company':
-      for (const r of await ctx.em.find(Company, { _id: { $in: ids } }, { fields: ['_id'] })) out.set(r._id, { companyId: r._id });
+      for (const r of await ctx.em.find(Company, { _id: { $in: ids } }, { fields: ['_id'] }))
+        out.set(r._id, { companyId: r._id });
       break;
   }
   return out;
@@ -60,7 +85,11 @@ export async function linksOf(ctx: Ctx, entityType: EnrollEntityType, ids: strin
 export function snapshotOf(s: Sequence): EnrollmentSnapshot {
   return {
     version: s.version,
-    nodes: s.nodes.map((n) => ({ id: n.id, type: n.type, data: normalizeNodeData(n.type as SequenceNodeType, n.data) })),
+    nodes: s.nodes.map((n) => ({
+      id: n.id,
+      type: n.type,
+      data: normalizeNodeData(n.type as SequenceNodeType, n.data),
+    })),
     edges: s.edges.map((e) => ({ source: e.source, target: e.target, sourceHandle: e.sourceHandle ?? null })),
     settings: settingsOf(s),
   };
@@ -68,9 +97,22 @@ export function snapshotOf(s: Sequence): EnrollmentSnapshot {
 
 async function optedOut(ctx: Ctx, entityType: string, links: Map<string, EnrollmentLinks>): Promise<Set<string>> {
   const personIds = [...links.values()].map((l) => l.personId).filter((v): v is string => !!v);
-  const rows = await ctx.em.find(SequenceOptOut, { $or: [{ entityType, entityId: { $in: [...links.keys()] } }, { entityType: 'People', entityId: { $in: personIds.length ? personIds : ['-'] } }] }, { fields: ['entityType', 'entityId'] });
+  const rows = await ctx.em.find(
+    SequenceOptOut,
+    {
+      $or: [
+        { entityType, entityId: { $in: [...links.keys()] } },
+        { entityType: 'People', entityId: { $in: personIds.length ? personIds : ['-'] } },
+      ],
+    },
+    { fields: ['entityType', 'entityId'] },
+  );
   const out = new Set(rows.map((r) => `${r.entityType}:${r.entityId}`));
-  return new Set([...links.entries()].filter(([id, l]) => out.has(`${entityType}:${id}`) || (l.personId && out.has(`People:${l.personId}`))).map(([id]) => id));
+  return new Set(
+    [...links.entries()]
+      .filter(([id, l]) => out.has(`${entityType}:${id}`) || (l.personId && out.has(`People:${l.personId}`)))
+      .map(([id]) => id),
+  );
 }
 
 interface Prepared {
@@ -87,66 +129,137 @@ interface Prepared {
  * Enrolls each entity independently; the result per entity says enrolled, restarted, or why not.
  * Throws only for problems of the whole call (unknown or inactive sequence, disallowed type).
  */
-export async function enrollEntities(ctx: Ctx, deps: SequenceEngineDeps, sequenceId: string, entityType: EnrollEntityType, entityIds: string[], opts: EnrollOptions = {}): Promise<EnrollResult[]> {
+export async function enrollEntities(
+  ctx: Ctx,
+  deps: SequenceEngineDeps,
+  sequenceId: string,
+  entityType: EnrollEntityType,
+  entityIds: string[],
+  opts: EnrollOptions = {},
+): Promise<EnrollResult[]> {
   const unique = [...new Set(entityIds)];
   if (unique.length > MAX_BULK_ENROLL) throw validation(`entityIds: at most ${MAX_BULK_ENROLL} per call`);
-  const once = (todo: string[]) => inTransaction(ctx, async (): Promise<Prepared> => {
-    // FOR SHARE: a concurrent delete or toggle waits for this call (and vice versa).
-    const rows: { id: string }[] = await ctx.em.execute('select id from sequence where id = ? and workspace_id = ? for share', [sequenceId, ctx.actor.workspaceId]);
-    if (!rows.length) throw notFound('sequence');
-    const sequence = await ctx.em.findOneOrFail(Sequence, { _id: sequenceId }, { refresh: true });
-    if (!sequence.isActive) throw new DomainError('invalid_state', 'sequence is not active; activate it first (POST /api/v1/sequences/:id/toggle)');
-    const settings = settingsOf(sequence);
-    if (!settings.allowedEntityTypes.includes(entityType)) throw validation(`entityType: this sequence accepts ${settings.allowedEntityTypes.join(', ')}`);
-    const results = new Map<string, EnrollResult>();
-    const links = await linksOf(ctx, entityType, todo);
-    const blocked = await optedOut(ctx, entityType, links);
-    const candidates: string[] = [];
-    for (const id of todo) {
-      if (!links.has(id)) results.set(id, { entityId: id, success: false, code: 'entity_not_found', error: `no ${entityType} with this id in the workspace` });
-      else if (blocked.has(id)) results.set(id, { entityId: id, success: false, code: 'unsubscribed', error: 'the contact unsubscribed from sequences' });
-      else candidates.push(id);
-    }
-    const mode = opts.duplicateMode ?? (opts.forceRestart ? 'block_with_restart' : settings.duplicateHandling);
-    const restartedWorkflows: string[] = [];
-    const restarted = new Set<string>();
-    if (mode === 'block_with_restart' && candidates.length) {
-      const old: { id: string; entity_id: string; workflow_id: string; sequence_id: string; entity_type: string; status: string }[] = await ctx.em.execute(
-        `update sequence_enrollment set status = 'exited', exit_reason = 'restarted', finished_at = now(), updated_at = now(), next_action_at = null
+  const once = (todo: string[]) =>
+    inTransaction(ctx, async (): Promise<Prepared> => {
+      // FOR SHARE: a concurrent delete or toggle waits for this call (and vice versa).
+      const rows: { id: string }[] = await ctx.em.execute(
+        'select id from sequence where id = ? and workspace_id = ? for share',
+        [sequenceId, ctx.actor.workspaceId],
+      );
+      if (!rows.length) throw notFound('sequence');
+      const sequence = await ctx.em.findOneOrFail(Sequence, { _id: sequenceId }, { refresh: true });
+      if (!sequence.isActive)
+        throw new DomainError(
+          'invalid_state',
+          'sequence is not active; activate it first (POST /api/v1/sequences/:id/toggle)',
+        );
+      const settings = settingsOf(sequence);
+      if (!settings.allowedEntityTypes.includes(entityType))
+        throw validation(`entityType: this sequence accepts ${settings.allowedEntityTypes.join(', ')}`);
+      const results = new Map<string, EnrollResult>();
+      const links = await linksOf(ctx, entityType, todo);
+      const blocked = await optedOut(ctx, entityType, links);
+      const candidates: string[] = [];
+      for (const id of todo) {
+        if (!links.has(id))
+          results.set(id, {
+            entityId: id,
+            success: false,
+            code: 'entity_not_found',
+            error: `no ${entityType} with this id in the workspace`,
+          });
+        else if (blocked.has(id))
+          results.set(id, {
+            entityId: id,
+            success: false,
+            code: 'unsubscribed',
+            error: 'the contact unsubscribed from sequences',
+          });
+        else candidates.push(id);
+      }
+      const mode = opts.duplicateMode ?? (opts.forceRestart ? 'block_with_restart' : settings.duplicateHandling);
+      const restartedWorkflows: string[] = [];
+      const restarted = new Set<string>();
+      if (mode === 'block_with_restart' && candidates.length) {
+        const old: {
+          id: string;
+          entity_id: string;
+          workflow_id: string;
+          sequence_id: string;
+          entity_type: string;
+          status: string;
+        }[] = await ctx.em.execute(
+          `update sequence_enrollment set status = 'exited', exit_reason = 'restarted', finished_at = now(), updated_at = now(), next_action_at = null
          where workspace_id = ? and sequence_id = ? and entity_type = ? and entity_id in (${candidates.map(() => '?').join(',')}) and status in ('active', 'paused')
          returning id, entity_id, workflow_id, sequence_id, entity_type, status`,
-        [ctx.actor.workspaceId, sequenceId, entityType, ...candidates],
+          [ctx.actor.workspaceId, sequenceId, entityType, ...candidates],
+        );
+        for (const o of old) {
+          restarted.add(o.entity_id);
+          restartedWorkflows.push(o.workflow_id);
+          emit(ctx, {
+            type: 'sequence_exited',
+            entityType: 'sequence_enrollment',
+            entityId: o.id,
+            payload: {
+              enrollment: {
+                _id: o.id,
+                sequenceId,
+                entityType,
+                entityId: o.entity_id,
+                status: 'exited',
+                exitReason: 'restarted',
+              },
+            },
+          });
+        }
+      }
+      const snapshot = snapshotOf(sequence);
+      const now = new Date();
+      const exclusive = mode !== 'allow_multiple';
+      const inserted = await insertEnrollments(
+        ctx,
+        candidates.map((entityId) => {
+          const id = newId(now);
+          return {
+            id,
+            entityId,
+            links: links.get(entityId)!,
+            exclusive,
+            workflowId: enrollmentWorkflowId(ctx.actor.workspaceId, id),
+          };
+        }),
+        { sequence, entityType, source: opts.source ?? 'api', snapshot, now },
       );
-      for (const o of old) {
-        restarted.add(o.entity_id);
-        restartedWorkflows.push(o.workflow_id);
-        emit(ctx, { type: 'sequence_exited', entityType: 'sequence_enrollment', entityId: o.id, payload: { enrollment: { _id: o.id, sequenceId, entityType, entityId: o.entity_id, status: 'exited', exitReason: 'restarted' } } });
+      const byEntity = new Map(inserted.map((r) => [r.entityId, r]));
+      const conflicted: string[] = [];
+      for (const id of candidates) {
+        const row = byEntity.get(id);
+        if (!row) {
+          conflicted.push(id);
+          results.set(id, {
+            entityId: id,
+            success: false,
+            code: 'already_enrolled',
+            error: 'the entity is already enrolled in this sequence (duplicateHandling block)',
+          });
+          continue;
+        }
+        results.set(id, {
+          entityId: id,
+          success: true,
+          action: restarted.has(id) ? 'restarted' : 'enrolled',
+          enrollmentId: row._id,
+        });
+        emit(ctx, {
+          type: 'sequence_enrolled',
+          entityType: 'sequence_enrollment',
+          entityId: row._id,
+          payload: enrollmentEventPayload(row),
+        });
       }
-    }
-    const snapshot = snapshotOf(sequence);
-    const now = new Date();
-    const exclusive = mode !== 'allow_multiple';
-    const inserted = await insertEnrollments(ctx, candidates.map((entityId) => {
-      const id = newId(now);
-      return {
-        id, entityId, links: links.get(entityId)!, exclusive,
-        workflowId: enrollmentWorkflowId(ctx.actor.workspaceId, id),
-      };
-    }), { sequence, entityType, source: opts.source ?? 'api', snapshot, now });
-    const byEntity = new Map(inserted.map((r) => [r.entityId, r]));
-    const conflicted: string[] = [];
-    for (const id of candidates) {
-      const row = byEntity.get(id);
-      if (!row) {
-        conflicted.push(id);
-        results.set(id, { entityId: id, success: false, code: 'already_enrolled', error: 'the entity is already enrolled in this sequence (duplicateHandling block)' });
-        continue;
-      }
-      results.set(id, { entityId: id, success: true, action: restarted.has(id) ? 'restarted' : 'enrolled', enrollmentId: row._id });
-      emit(ctx, { type: 'sequence_enrolled', entityType: 'sequence_enrollment', entityId: row._id, payload: enrollmentEventPayload(row) });
-    }
-    return { sequence, results, started: inserted, restartedWorkflows, conflicted, mode };
-  });
+      return { sequence, results, started: inserted, restartedWorkflows, conflicted, mode };
+    });
   const prepared = await once(unique);
   // block_with_restart: a concurrent call committed its row first; restarting that one is the answer.
   for (let round = 0; prepared.mode === 'block_with_restart' && prepared.conflicted.length && round < 5; round++) {
@@ -164,7 +277,12 @@ export async function enrollEntities(ctx: Ctx, deps: SequenceEngineDeps, sequenc
       await startEnrollmentWorkflow(deps, row, { retryable: false });
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
-      prepared.results.set(row.entityId, { entityId: row.entityId, success: false, code: 'engine_unavailable', error: err.message });
+      prepared.results.set(row.entityId, {
+        entityId: row.entityId,
+        success: false,
+        code: 'engine_unavailable',
+        error: err.message,
+      });
     }
   });
   return unique.map((id) => prepared.results.get(id)!);
@@ -176,12 +294,49 @@ async function insertEnrollments(
   common: { sequence: Sequence; entityType: string; source: string; snapshot: EnrollmentSnapshot; now: Date },
 ): Promise<EnrollmentStartRow[]> {
   if (!rows.length) return [];
-  const cols = ['id', 'workspace_id', 'created_at', 'updated_at', 'sequence_id', 'sequence_name', 'entity_type', 'entity_id', 'person_id', 'links', 'exclusive', 'status', 'source', 'snapshot', 'workflow_id', 'enrolled_at', 'enrolled_by', 'unsubscribe_token'];
+  const cols = [
+    'id',
+    'workspace_id',
+    'created_at',
+    'updated_at',
+    'sequence_id',
+    'sequence_name',
+    'entity_type',
+    'entity_id',
+    'person_id',
+    'links',
+    'exclusive',
+    'status',
+    'source',
+    'snapshot',
+    'workflow_id',
+    'enrolled_at',
+    'enrolled_by',
+    'unsubscribe_token',
+  ];
   const params: unknown[] = [];
   const snapshotJson = JSON.stringify(common.snapshot);
   const values = rows.map((r) => {
-    params.push(r.id, ctx.actor.workspaceId, common.now, common.now, common.sequence._id, common.sequence.name, common.entityType, r.entityId, r.links.personId ?? null,
-      JSON.stringify(r.links), r.exclusive, 'active', common.source, snapshotJson, r.workflowId, common.now, ctx.actor.userId, randomBytes(24).toString('base64url'));
+    params.push(
+      r.id,
+      ctx.actor.workspaceId,
+      common.now,
+      common.now,
+      common.sequence._id,
+      common.sequence.name,
+      common.entityType,
+      r.entityId,
+      r.links.personId ?? null,
+      JSON.stringify(r.links),
+      r.exclusive,
+      'active',
+      common.source,
+      snapshotJson,
+      r.workflowId,
+      common.now,
+      ctx.actor.userId,
+      randomBytes(24).toString('base64url'),
+    );
     return `(${cols.map(() => '?').join(',')})`;
   });
   const returned: { id: string }[] = await ctx.em.execute(
@@ -190,16 +345,30 @@ async function insertEnrollments(
     params,
   );
   const ids = new Set(returned.map((r) => r.id));
-  return rows.filter((r) => ids.has(r.id)).map((r) => ({
-    _id: r.id, workspaceId: ctx.actor.workspaceId, sequenceId: common.sequence._id, sequenceName: common.sequence.name, entityType: common.entityType,
-    entityId: r.entityId, status: 'active' as const, snapshot: common.snapshot, workflowId: r.workflowId,
-  }));
+  return rows
+    .filter((r) => ids.has(r.id))
+    .map((r) => ({
+      _id: r.id,
+      workspaceId: ctx.actor.workspaceId,
+      sequenceId: common.sequence._id,
+      sequenceName: common.sequence.name,
+      entityType: common.entityType,
+      entityId: r.entityId,
+      status: 'active' as const,
+      snapshot: common.snapshot,
+      workflowId: r.workflowId,
+    }));
 }
 
 export type Eligibility = { eligible: true; reason?: string } | { eligible: false; reason: string };
 
 /** Would enrolling this entity succeed now (and what would it do)? Nothing is written. */
-export async function enrollEligibility(ctx: Ctx, sequenceId: string, entityType: EnrollEntityType, entityId: string): Promise<Eligibility> {
+export async function enrollEligibility(
+  ctx: Ctx,
+  sequenceId: string,
+  entityType: EnrollEntityType,
+  entityId: string,
+): Promise<Eligibility> {
   const sequence = await ctx.em.findOne(Sequence, { _id: sequenceId });
   if (!sequence) throw notFound('sequence');
   if (!sequence.isActive) return { eligible: false, reason: 'sequence_inactive' };
@@ -208,10 +377,21 @@ export async function enrollEligibility(ctx: Ctx, sequenceId: string, entityType
   const links = await linksOf(ctx, entityType, [entityId]);
   if (!links.has(entityId)) return { eligible: false, reason: 'entity_not_found' };
   if ((await optedOut(ctx, entityType, links)).size) return { eligible: false, reason: 'unsubscribed' };
-  const running = await ctx.em.count(SequenceEnrollment, { sequenceId, entityType, entityId, status: { $in: ['active', 'paused'] } });
+  const running = await ctx.em.count(SequenceEnrollment, {
+    sequenceId,
+    entityType,
+    entityId,
+    status: { $in: ['active', 'paused'] },
+  });
   if (!running) return { eligible: true };
   if (settings.duplicateHandling === 'block') return { eligible: false, reason: 'already_enrolled' };
-  return { eligible: true, reason: settings.duplicateHandling === 'allow_multiple' ? 'already_enrolled_parallel_allowed' : 'already_enrolled_will_restart' };
+  return {
+    eligible: true,
+    reason:
+      settings.duplicateHandling === 'allow_multiple'
+        ? 'already_enrolled_parallel_allowed'
+        : 'already_enrolled_will_restart',
+  };
 }
 
 export { ENTITY_CLASSES };

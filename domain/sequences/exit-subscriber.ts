@@ -15,17 +15,29 @@ import type { SequenceWorkflowPort } from './ports';
 import { SequenceEnrollment } from './sequence.entity';
 import type { ExitReason } from './types';
 
-export interface SequenceSubscriberDeps { orm: MikroORM; log: Logger; workflows: SequenceWorkflowPort }
+export interface SequenceSubscriberDeps {
+  orm: MikroORM;
+  log: Logger;
+  workflows: SequenceWorkflowPort;
+}
 
 const REPLY = ['email_replied'];
 const SMS = ['sms_received', 'sms_replied'];
 const BOOKING = ['booking_created', 'meeting_booked'];
 const TRACKING = ['email_opened', 'email_clicked'];
-export const SEQUENCE_EXIT_EVENTS: readonly string[] = [...REPLY, ...SMS, ...BOOKING, ...TRACKING, 'deal_stage_changed', 'lead_updated'];
+export const SEQUENCE_EXIT_EVENTS: readonly string[] = [
+  ...REPLY,
+  ...SMS,
+  ...BOOKING,
+  ...TRACKING,
+  'deal_stage_changed',
+  'lead_updated',
+];
 
 type Links = { personId?: string; companyId?: string; leadId?: string; dealId?: string };
 const idOf = (v: unknown): string | undefined => (typeof v === 'string' && /^[0-9a-f]{24}$/.test(v) ? v : undefined);
-const obj = (v: unknown): Record<string, unknown> => (v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {});
+const obj = (v: unknown): Record<string, unknown> =>
+  v && typeof v === 'object' && !Array.isArray(v) ? (v as Record<string, unknown>) : {};
 
 function linksOf(event: OutboxEventRecord): Links {
   const l = obj(event.payload.links);
@@ -49,7 +61,11 @@ async function runningFor(em: EntityManager, links: Links, enrollmentId?: string
   if (links.dealId) or.push({ entityType: 'Deal', entityId: links.dealId });
   if (links.companyId) or.push({ entityType: 'Company', entityId: links.companyId });
   if (!or.length) return [];
-  return em.find(SequenceEnrollment, { status: { $in: ['active', 'paused'] }, $or: or }, { fields: ['_id', 'workflowId', 'snapshot', 'entityType', 'entityId'] });
+  return em.find(
+    SequenceEnrollment,
+    { status: { $in: ['active', 'paused'] }, $or: or },
+    { fields: ['_id', 'workflowId', 'snapshot', 'entityType', 'entityId'] },
+  );
 }
 
 async function stageMatches(em: EntityManager, stages: (string | number)[], toStageId: unknown): Promise<boolean> {
@@ -62,10 +78,18 @@ async function stageMatches(em: EntityManager, stages: (string | number)[], toSt
 }
 
 /** Marks the send step of a message (opened, clicked, replied) once; the first time wins. */
-async function track(em: EntityManager, column: 'opened_at' | 'clicked_at' | 'replied_at', messageIds: (string | undefined)[], at: Date): Promise<void> {
+async function track(
+  em: EntityManager,
+  column: 'opened_at' | 'clicked_at' | 'replied_at',
+  messageIds: (string | undefined)[],
+  at: Date,
+): Promise<void> {
   const ids = messageIds.filter((v): v is string => !!v);
   if (!ids.length) return;
-  await em.execute(`update sequence_step set ${column} = coalesce(${column}, ?), updated_at = now() where message_id in (${ids.map(() => '?').join(',')})`, [at, ...ids]);
+  await em.execute(
+    `update sequence_step set ${column} = coalesce(${column}, ?), updated_at = now() where message_id in (${ids.map(() => '?').join(',')})`,
+    [at, ...ids],
+  );
 }
 
 export function sequenceExitSubscriber(deps: SequenceSubscriberDeps): Subscriber {
@@ -82,14 +106,21 @@ export function sequenceExitSubscriber(deps: SequenceSubscriberDeps): Subscriber
       const links = linksOf(event);
       if (TRACKING.includes(event.type)) {
         const email = obj(p.email);
-        await track(em, event.type === 'email_opened' ? 'opened_at' : 'clicked_at', [idOf(email._id), idOf(p.outboundMessageId), idOf(event.entityId)], event.occurredAt);
+        await track(
+          em,
+          event.type === 'email_opened' ? 'opened_at' : 'clicked_at',
+          [idOf(email._id), idOf(p.outboundMessageId), idOf(event.entityId)],
+          event.occurredAt,
+        );
         return;
       }
       if (REPLY.includes(event.type)) {
         const inReplyTo = obj(p.inReplyTo);
         await track(em, 'replied_at', [idOf(inReplyTo.emailId)], event.occurredAt);
         const own = inReplyTo.source === 'sequence' ? idOf(inReplyTo.sourceRef) : undefined;
-        const targets = (await runningFor(em, links, own)).filter((e) => e.snapshot.settings.exitConditions.onEmailReply);
+        const targets = (await runningFor(em, links, own)).filter(
+          (e) => e.snapshot.settings.exitConditions.onEmailReply,
+        );
         return signal(targets, 'email_reply');
       }
       if (SMS.includes(event.type)) {
@@ -104,7 +135,10 @@ export function sequenceExitSubscriber(deps: SequenceSubscriberDeps): Subscriber
         return signal(targets, 'sms_reply');
       }
       if (BOOKING.includes(event.type)) {
-        return signal((await runningFor(em, links)).filter((e) => e.snapshot.settings.exitConditions.onMeetingBooked), 'meeting_booked');
+        return signal(
+          (await runningFor(em, links)).filter((e) => e.snapshot.settings.exitConditions.onMeetingBooked),
+          'meeting_booked',
+        );
       }
       if (event.type === 'deal_stage_changed') {
         const targets: Running[] = [];

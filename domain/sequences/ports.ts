@@ -22,7 +22,11 @@ export interface SequenceWorkflowPort {
 
 /** The enrollment workflow's updates and signal (workflows/sequence-enrollment.workflow.ts) on the generic port. */
 export function sequenceWorkflowPort(engine: WorkflowPort): SequenceWorkflowPort {
-  const update = async (workflowId: string, name: 'pause' | 'resume' | 'unenroll', arg?: unknown): Promise<UpdateOutcome> => {
+  const update = async (
+    workflowId: string,
+    name: 'pause' | 'resume' | 'unenroll',
+    arg?: unknown,
+  ): Promise<UpdateOutcome> => {
     try {
       await engine.update(workflowId, name, arg);
       return 'ok';

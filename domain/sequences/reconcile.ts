@@ -15,11 +15,22 @@ import { enrollmentWorkflowId } from './workflow-ids';
 export const ORPHAN_GRACE_MS = 60_000;
 const BATCH = 200;
 
-export async function reconcileEnrollments(deps: SequenceEngineDeps & { orm: MikroORM; log: Logger }, opts: { graceMs?: number; workspaceIds?: string[] } = {}): Promise<{ started: number; checked: number }> {
+export async function reconcileEnrollments(
+  deps: SequenceEngineDeps & { orm: MikroORM; log: Logger },
+  opts: { graceMs?: number; workspaceIds?: string[] } = {},
+): Promise<{ started: number; checked: number }> {
   const em = deps.orm.em.fork();
   const cutoff = new Date(Date.now() - (opts.graceMs ?? ORPHAN_GRACE_MS));
   // Across workspaces on purpose (the worker's housekeeping): each row names its own workspace.
-  const rows: { id: string; workspace_id: string; sequence_id: string; sequence_name: string; entity_type: string; entity_id: string; snapshot: EnrollmentSnapshot }[] = await em.execute(
+  const rows: {
+    id: string;
+    workspace_id: string;
+    sequence_id: string;
+    sequence_name: string;
+    entity_type: string;
+    entity_id: string;
+    snapshot: EnrollmentSnapshot;
+  }[] = await em.execute(
     `select e.id, e.workspace_id, e.sequence_id, e.sequence_name, e.entity_type, e.entity_id, e.snapshot from sequence_enrollment e
      where e.status = 'active' and e.created_at < ? ${opts.workspaceIds?.length ? `and e.workspace_id in (${opts.workspaceIds.map(() => '?').join(',')})` : ''}
        and not exists (select 1 from sequence_step s where s.workspace_id = e.workspace_id and s.enrollment_id = e.id)
@@ -29,15 +40,28 @@ export async function reconcileEnrollments(deps: SequenceEngineDeps & { orm: Mik
   let started = 0;
   for (const r of rows) {
     const row: EnrollmentStartRow = {
-      _id: r.id, workspaceId: r.workspace_id, sequenceId: r.sequence_id, sequenceName: r.sequence_name, entityType: r.entity_type, entityId: r.entity_id,
-      status: 'active', snapshot: typeof r.snapshot === 'string' ? (JSON.parse(r.snapshot) as EnrollmentSnapshot) : r.snapshot, workflowId: enrollmentWorkflowId(r.workspace_id, r.id),
+      _id: r.id,
+      workspaceId: r.workspace_id,
+      sequenceId: r.sequence_id,
+      sequenceName: r.sequence_name,
+      entityType: r.entity_type,
+      entityId: r.entity_id,
+      status: 'active',
+      snapshot: typeof r.snapshot === 'string' ? (JSON.parse(r.snapshot) as EnrollmentSnapshot) : r.snapshot,
+      workflowId: enrollmentWorkflowId(r.workspace_id, r.id),
     };
     try {
       await startEnrollmentWorkflow(deps, row);
       started++;
-      deps.log.warn({ enrollmentId: r.id, workspaceId: r.workspace_id }, 'sequence enrollment had no workflow: started it');
+      deps.log.warn(
+        { enrollmentId: r.id, workspaceId: r.workspace_id },
+        'sequence enrollment had no workflow: started it',
+      );
     } catch (err) {
-      deps.log.error({ err, enrollmentId: r.id }, 'sequence enrollment reconcile: start failed; the next round retries');
+      deps.log.error(
+        { err, enrollmentId: r.id },
+        'sequence enrollment reconcile: start failed; the next round retries',
+      );
     }
   }
   return { started, checked: rows.length };

@@ -6,7 +6,13 @@ import type { Ctx } from '../context';
 import { DomainError, notFound, validation } from '../errors';
 import type { SequenceEngineDeps, UpdateOutcome } from './ports';
 import { getSequence } from './sequences.service';
-import { ENROLLMENT_STATUSES, SequenceEnrollment, SequenceStep, type EnrollmentSnapshot, type EnrollmentStatus } from './sequence.entity';
+import {
+  ENROLLMENT_STATUSES,
+  SequenceEnrollment,
+  SequenceStep,
+  type EnrollmentSnapshot,
+  type EnrollmentStatus,
+} from './sequence.entity';
 import type { EnrollmentWorkflowInput, WorkflowNode } from './types';
 import { sequenceEnrollmentKind, type SequenceEnrollmentMeta } from '../workflow-kinds';
 import { startForRow } from '../workflow-port';
@@ -26,7 +32,14 @@ export interface EnrollmentStartRow {
 }
 
 export const enrollmentEventPayload = (e: EnrollmentStartRow): Record<string, unknown> => ({
-  enrollment: { _id: e._id, sequenceId: e.sequenceId, entityType: e.entityType, entityId: e.entityId, status: e.status, ...(e.exitReason ? { exitReason: e.exitReason } : {}) },
+  enrollment: {
+    _id: e._id,
+    sequenceId: e.sequenceId,
+    entityType: e.entityType,
+    entityId: e.entityId,
+    status: e.status,
+    ...(e.exitReason ? { exitReason: e.exitReason } : {}),
+  },
 });
 
 export interface EnrollmentStartOptions {
@@ -47,7 +60,8 @@ export interface EnrollmentStartOptions {
 export function workflowNodeOf(n: WorkflowNode): WorkflowNode {
   const data: Record<string, unknown> = {};
   if (n.type === 'wait' && n.data.ms !== undefined) data.ms = n.data.ms;
-  if ((n.type === 'send_email' || n.type === 'send_sms') && n.data.ignoreBusinessHours === true) data.ignoreBusinessHours = true;
+  if ((n.type === 'send_email' || n.type === 'send_sms') && n.data.ignoreBusinessHours === true)
+    data.ignoreBusinessHours = true;
   return { id: n.id, type: n.type, data };
 }
 
@@ -56,7 +70,11 @@ export function workflowNodeOf(n: WorkflowNode): WorkflowNode {
  * for a row every time (a repeated start is `already_started`), the kind's search attributes,
  * memo and summary, the port's start options and deadline, and startForRow's failure mapping.
  */
-export async function startEnrollmentWorkflow(deps: SequenceEngineDeps, row: EnrollmentStartRow, opts: EnrollmentStartOptions = { retryable: true }): Promise<'started' | 'already_started'> {
+export async function startEnrollmentWorkflow(
+  deps: SequenceEngineDeps,
+  row: EnrollmentStartRow,
+  opts: EnrollmentStartOptions = { retryable: true },
+): Promise<'started' | 'already_started'> {
   const { snapshot } = row;
   const exec = snapshot.settings.executionSettings;
   const input: EnrollmentWorkflowInput = {
@@ -73,32 +91,70 @@ export async function startEnrollmentWorkflow(deps: SequenceEngineDeps, row: Enr
     ...(deps.stepTimeoutMs ? { stepTimeoutMs: deps.stepTimeoutMs } : {}),
   };
   const meta: SequenceEnrollmentMeta = {
-    workspaceId: row.workspaceId, enrollmentId: row._id, sequenceId: row.sequenceId, sequenceName: row.sequenceName, sequenceVersion: snapshot.version, entityType: row.entityType, entityId: row.entityId,
+    workspaceId: row.workspaceId,
+    enrollmentId: row._id,
+    sequenceId: row.sequenceId,
+    sequenceName: row.sequenceName,
+    sequenceVersion: snapshot.version,
+    entityType: row.entityType,
+    entityId: row.entityId,
   };
-  return startForRow(deps.workflows.engine, { kind: sequenceEnrollmentKind, workspaceId: row.workspaceId, id: row._id, input, meta }, {
-    log: deps.log,
-    retryable: opts.retryable,
-    what: 'the enrollment',
-    markNotStarted: async (reason) => {
-      await forkForWorkspace(deps.orm.em, row.workspaceId).nativeUpdate(SequenceEnrollment, { _id: row._id, workspaceId: row.workspaceId, status: 'active' }, { status: 'exited', exitReason: 'error', error: reason, finishedAt: new Date(), nextActionAt: null });
+  return startForRow(
+    deps.workflows.engine,
+    { kind: sequenceEnrollmentKind, workspaceId: row.workspaceId, id: row._id, input, meta },
+    {
+      log: deps.log,
+      retryable: opts.retryable,
+      what: 'the enrollment',
+      markNotStarted: async (reason) => {
+        await forkForWorkspace(deps.orm.em, row.workspaceId).nativeUpdate(
+          SequenceEnrollment,
+          { _id: row._id, workspaceId: row.workspaceId, status: 'active' },
+          { status: 'exited', exitReason: 'error', error: reason, finishedAt: new Date(), nextActionAt: null },
+        );
+      },
     },
-  });
+  );
 }
 
 export function serializeEnrollment(e: SequenceEnrollment): Record<string, unknown> {
   const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
   return {
-    _id: e._id, sequenceId: e.sequenceId, sequenceName: e.sequenceName, entityType: e.entityType, entityId: e.entityId, personId: e.personId ?? null,
-    status: e.status, exitReason: e.exitReason ?? null, source: e.source, currentNodeId: e.currentNodeId ?? null, nextActionAt: iso(e.nextActionAt),
-    pausedUntil: iso(e.pausedUntil), sequenceVersion: e.snapshot?.version ?? null, workflowId: e.workflowId, enrolledAt: iso(e.enrolledAt),
-    finishedAt: iso(e.finishedAt), error: e.error ?? null, createdAt: iso(e.createdAt), updatedAt: iso(e.updatedAt),
+    _id: e._id,
+    sequenceId: e.sequenceId,
+    sequenceName: e.sequenceName,
+    entityType: e.entityType,
+    entityId: e.entityId,
+    personId: e.personId ?? null,
+    status: e.status,
+    exitReason: e.exitReason ?? null,
+    source: e.source,
+    currentNodeId: e.currentNodeId ?? null,
+    nextActionAt: iso(e.nextActionAt),
+    pausedUntil: iso(e.pausedUntil),
+    sequenceVersion: e.snapshot?.version ?? null,
+    workflowId: e.workflowId,
+    enrolledAt: iso(e.enrolledAt),
+    finishedAt: iso(e.finishedAt),
+    error: e.error ?? null,
+    createdAt: iso(e.createdAt),
+    updatedAt: iso(e.updatedAt),
   };
 }
 
 const serializeStep = (s: SequenceStep): Record<string, unknown> => ({
-  nodeId: s.nodeId, nodeType: s.nodeType, status: s.status, handle: s.handle ?? null, startedAt: s.startedAt.toISOString(), endedAt: s.endedAt?.toISOString() ?? null,
-  output: s.output ?? null, error: s.error ?? null, sentAt: s.sentAt?.toISOString() ?? null, openedAt: s.openedAt?.toISOString() ?? null,
-  clickedAt: s.clickedAt?.toISOString() ?? null, repliedAt: s.repliedAt?.toISOString() ?? null,
+  nodeId: s.nodeId,
+  nodeType: s.nodeType,
+  status: s.status,
+  handle: s.handle ?? null,
+  startedAt: s.startedAt.toISOString(),
+  endedAt: s.endedAt?.toISOString() ?? null,
+  output: s.output ?? null,
+  error: s.error ?? null,
+  sentAt: s.sentAt?.toISOString() ?? null,
+  openedAt: s.openedAt?.toISOString() ?? null,
+  clickedAt: s.clickedAt?.toISOString() ?? null,
+  repliedAt: s.repliedAt?.toISOString() ?? null,
 });
 
 export async function getEnrollment(ctx: Ctx, id: string): Promise<SequenceEnrollment> {
@@ -114,10 +170,18 @@ export async function readEnrollment(ctx: Ctx, id: string): Promise<Record<strin
   return { ...serializeEnrollment(e), steps: steps.map(serializeStep) };
 }
 
-export async function listEnrollments(ctx: Ctx, sequenceId: string, q: { page: number; limit: number; status?: EnrollmentStatus }): Promise<{ items: Record<string, unknown>[]; total: number }> {
+export async function listEnrollments(
+  ctx: Ctx,
+  sequenceId: string,
+  q: { page: number; limit: number; status?: EnrollmentStatus },
+): Promise<{ items: Record<string, unknown>[]; total: number }> {
   await getSequence(ctx, sequenceId);
   const where = { sequenceId, ...(q.status ? { status: q.status } : {}) };
-  const [rows, total] = await ctx.em.findAndCount(SequenceEnrollment, where, { orderBy: { enrolledAt: 'desc', _id: 'desc' }, limit: q.limit, offset: (q.page - 1) * q.limit });
+  const [rows, total] = await ctx.em.findAndCount(SequenceEnrollment, where, {
+    orderBy: { enrolledAt: 'desc', _id: 'desc' },
+    limit: q.limit,
+    offset: (q.page - 1) * q.limit,
+  });
   return { items: rows.map(serializeEnrollment), total };
 }
 
@@ -125,8 +189,14 @@ export async function listEnrollments(ctx: Ctx, sequenceId: string, q: { page: n
 export async function sequenceStats(ctx: Ctx, sequenceId: string): Promise<Record<string, unknown>> {
   const sequence = await getSequence(ctx, sequenceId);
   const ws = ctx.actor.workspaceId;
-  const counts: { status: EnrollmentStatus; n: string }[] = await ctx.em.execute('select status, count(*) as n from sequence_enrollment where workspace_id = ? and sequence_id = ? group by status order by status', [ws, sequenceId]);
-  const reasons: { exit_reason: string; n: string }[] = await ctx.em.execute("select exit_reason, count(*) as n from sequence_enrollment where workspace_id = ? and sequence_id = ? and status = 'exited' group by exit_reason", [ws, sequenceId]);
+  const counts: { status: EnrollmentStatus; n: string }[] = await ctx.em.execute(
+    'select status, count(*) as n from sequence_enrollment where workspace_id = ? and sequence_id = ? group by status order by status',
+    [ws, sequenceId],
+  );
+  const reasons: { exit_reason: string; n: string }[] = await ctx.em.execute(
+    "select exit_reason, count(*) as n from sequence_enrollment where workspace_id = ? and sequence_id = ? and status = 'exited' group by exit_reason",
+    [ws, sequenceId],
+  );
   const steps: Record<string, string>[] = await ctx.em.execute(
     `select node_id, node_type, count(*) filter (where status = 'completed') as completed, count(*) filter (where status = 'skipped') as skipped,
        count(*) filter (where status = 'failed') as failed, count(*) filter (where status = 'waiting') as waiting, count(sent_at) as sent, count(opened_at) as opened,
@@ -143,14 +213,24 @@ export async function sequenceStats(ctx: Ctx, sequenceId: string): Promise<Recor
       totalEnrolled: Object.values(byStatus).reduce((a, b) => a + b, 0),
       ...byStatus,
       exitReasons: Object.fromEntries(reasons.map((r) => [r.exit_reason ?? 'unknown', Number(r.n)])),
-      steps: sequence.nodes.filter((n) => n.type !== 'start').map((n) => {
-        const s = stepRows.get(n.id);
-        return {
-          nodeId: n.id, nodeType: n.type, label: typeof n.data?.label === 'string' ? n.data.label : null,
-          sent: num(s?.sent), opened: num(s?.opened), clicked: num(s?.clicked), replied: num(s?.replied),
-          completed: num(s?.completed), skipped: num(s?.skipped), failed: num(s?.failed), waiting: num(s?.waiting),
-        };
-      }),
+      steps: sequence.nodes
+        .filter((n) => n.type !== 'start')
+        .map((n) => {
+          const s = stepRows.get(n.id);
+          return {
+            nodeId: n.id,
+            nodeType: n.type,
+            label: typeof n.data?.label === 'string' ? n.data.label : null,
+            sent: num(s?.sent),
+            opened: num(s?.opened),
+            clicked: num(s?.clicked),
+            replied: num(s?.replied),
+            completed: num(s?.completed),
+            skipped: num(s?.skipped),
+            failed: num(s?.failed),
+            waiting: num(s?.waiting),
+          };
+        }),
     },
     enrollmentCounts: counts.map((c) => ({ _id: c.status, count: Number(c.n) })),
   };
@@ -160,17 +240,34 @@ const MAX_PAUSE_DAYS = 365;
 
 function outcome(o: UpdateOutcome, what: string): void {
   if (o === 'ok') return;
-  throw new DomainError('invalid_state', o === 'not_running' ? `the enrollment's run has already ended; it cannot be ${what}` : `the enrollment cannot be ${what} in its current state`);
+  throw new DomainError(
+    'invalid_state',
+    o === 'not_running'
+      ? `the enrollment's run has already ended; it cannot be ${what}`
+      : `the enrollment cannot be ${what} in its current state`,
+  );
 }
 
 function requireStatus(e: SequenceEnrollment, allowed: EnrollmentStatus[], action: string): void {
   if (!allowed.includes(e.status)) {
-    throw new DomainError('invalid_state', `enrollment is ${e.status}; only ${allowed.join(' or ')} enrollments can be ${action}`, { status: e.status });
+    throw new DomainError(
+      'invalid_state',
+      `enrollment is ${e.status}; only ${allowed.join(' or ')} enrollments can be ${action}`,
+      { status: e.status },
+    );
   }
 }
 
-export async function pauseEnrollment(ctx: Ctx, deps: SequenceEngineDeps, id: string, durationDays?: number): Promise<{ paused: true }> {
-  if (durationDays !== undefined && (!Number.isFinite(durationDays) || durationDays <= 0 || durationDays > MAX_PAUSE_DAYS)) {
+export async function pauseEnrollment(
+  ctx: Ctx,
+  deps: SequenceEngineDeps,
+  id: string,
+  durationDays?: number,
+): Promise<{ paused: true }> {
+  if (
+    durationDays !== undefined &&
+    (!Number.isFinite(durationDays) || durationDays <= 0 || durationDays > MAX_PAUSE_DAYS)
+  ) {
     throw validation(`durationDays: must be greater than 0 and at most ${MAX_PAUSE_DAYS}`);
   }
   const e = await getEnrollment(ctx, id);
@@ -187,7 +284,11 @@ export async function resumeEnrollment(ctx: Ctx, deps: SequenceEngineDeps, id: s
 }
 
 /** Ends the enrollment: status `exited` with exitReason `manual` (the spec leaves the status open). */
-export async function unenrollEnrollment(ctx: Ctx, deps: SequenceEngineDeps, id: string): Promise<{ unenrolled: true }> {
+export async function unenrollEnrollment(
+  ctx: Ctx,
+  deps: SequenceEngineDeps,
+  id: string,
+): Promise<{ unenrolled: true }> {
   const e = await getEnrollment(ctx, id);
   requireStatus(e, ['active', 'paused'], 'unenrolled');
   outcome(await deps.workflows.unenroll(e.workflowId), 'unenrolled');

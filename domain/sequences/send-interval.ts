@@ -6,7 +6,12 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 
 /** The instant this send may go out; moves the mailbox's next free slot on by `intervalSeconds`. */
-export async function reserveSendSlot(em: EntityManager, workspaceId: string, mailbox: string, intervalSeconds: number): Promise<Date> {
+export async function reserveSendSlot(
+  em: EntityManager,
+  workspaceId: string,
+  mailbox: string,
+  intervalSeconds: number,
+): Promise<Date> {
   const rows: { slot: Date | string }[] = await em.execute(
     `insert into email_send_slot (workspace_id, mailbox, next_at) values (?, ?, now() + (? * interval '1 second'))
      on conflict (workspace_id, mailbox) do update set next_at = greatest(email_send_slot.next_at, now()) + (? * interval '1 second')

@@ -29,14 +29,29 @@ const weekday = (p: ZonedParts): number => new Date(Date.UTC(p.year, p.month - 1
 /** The instant of `minute` (of the day) on the wall-clock date `p` shifted by `addDays`. */
 function at(p: ZonedParts, addDays: number, minute: number, timeZone: string): number {
   const d = new Date(Date.UTC(p.year, p.month - 1, p.day + addDays));
-  return zonedToInstant({ year: d.getUTCFullYear(), month: d.getUTCMonth() + 1, day: d.getUTCDate(), hour: Math.floor(minute / 60), minute: minute % 60, second: 0 }, timeZone);
+  return zonedToInstant(
+    {
+      year: d.getUTCFullYear(),
+      month: d.getUTCMonth() + 1,
+      day: d.getUTCDate(),
+      hour: Math.floor(minute / 60),
+      minute: minute % 60,
+      second: 0,
+    },
+    timeZone,
+  );
 }
 
 /**
  * The earliest instant ≥ `nowMs` at which a send of `channel` may go out. `ignoreBusinessHours`
  * (per step) lifts business hours and weekends, not SMS quiet hours (those protect the recipient).
  */
-export function nextSendTime(nowMs: number, s: SendWindowSettings, channel: 'email' | 'sms', ignoreBusinessHours = false): number {
+export function nextSendTime(
+  nowMs: number,
+  s: SendWindowSettings,
+  channel: 'email' | 'sms',
+  ignoreBusinessHours = false,
+): number {
   const tz = s.timezone;
   const business = s.businessHoursOnly && !ignoreBusinessHours;
   const weekends = s.skipWeekends && !ignoreBusinessHours;

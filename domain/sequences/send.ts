@@ -10,9 +10,13 @@ import type { MessagingDeps } from '../messaging/factory';
 import type { MessageLinks } from '../messaging/outbound.service';
 import { sendSms } from '../messaging/sms.service';
 
-export interface SequenceSendDeps { messaging: MessagingDeps; staleClaimMs?: number }
+export interface SequenceSendDeps {
+  messaging: MessagingDeps;
+  staleClaimMs?: number;
+}
 
-export const sendKey = (enrollmentId: string, nodeId: string, n = 0): string => `seq:${enrollmentId}:${nodeId}${n ? `:${n}` : ''}`;
+export const sendKey = (enrollmentId: string, nodeId: string, n = 0): string =>
+  `seq:${enrollmentId}:${nodeId}${n ? `:${n}` : ''}`;
 
 export type SendOutcome =
   | { outcome: 'sent'; outboundMessageId: string; replayed: boolean; to: string[] }
@@ -22,7 +26,10 @@ export type SendOutcome =
 function unknownOutcome(err: unknown, to: string[]): SendOutcome | null {
   if (!(err instanceof DomainError)) return null;
   const d = (err.details ?? {}) as { status?: string; outcome?: string; outboundMessageId?: string };
-  if ((err.code === 'invalid_state' && d.status === 'unknown') || (err.code === 'upstream_failed' && d.outcome === 'unknown')) {
+  if (
+    (err.code === 'invalid_state' && d.status === 'unknown') ||
+    (err.code === 'upstream_failed' && d.outcome === 'unknown')
+  ) {
     return { outcome: 'unknown', outboundMessageId: d.outboundMessageId ?? null, to };
   }
   return null;
@@ -46,11 +53,30 @@ export interface SequenceEmail {
 
 export async function sendSequenceEmail(ctx: Ctx, deps: SequenceSendDeps, msg: SequenceEmail): Promise<SendOutcome> {
   try {
-    const r = await sendEmail(ctx, {
-      to: msg.to, subject: msg.subject, html: msg.html, text: msg.text, from: msg.from, replyTo: msg.replyTo, links: msg.links, idempotencyKey: msg.key, source: 'sequence',
-      ...(msg.sourceRef ? { sourceRef: msg.sourceRef } : {}), ...(msg.accountId ? { accountId: msg.accountId, accountAccess: 'workspace' as const } : {}),
-      trackOpens: msg.trackOpens, trackClicks: msg.trackClicks,
-    }, { transport: deps.messaging.transport, accounts: deps.messaging.accounts, tracking: deps.messaging.tracking, staleClaimMs: deps.staleClaimMs });
+    const r = await sendEmail(
+      ctx,
+      {
+        to: msg.to,
+        subject: msg.subject,
+        html: msg.html,
+        text: msg.text,
+        from: msg.from,
+        replyTo: msg.replyTo,
+        links: msg.links,
+        idempotencyKey: msg.key,
+        source: 'sequence',
+        ...(msg.sourceRef ? { sourceRef: msg.sourceRef } : {}),
+        ...(msg.accountId ? { accountId: msg.accountId, accountAccess: 'workspace' as const } : {}),
+        trackOpens: msg.trackOpens,
+        trackClicks: msg.trackClicks,
+      },
+      {
+        transport: deps.messaging.transport,
+        accounts: deps.messaging.accounts,
+        tracking: deps.messaging.tracking,
+        staleClaimMs: deps.staleClaimMs,
+      },
+    );
     return { outcome: 'sent', outboundMessageId: r.outboundMessageId, replayed: r.replayed, to: msg.to };
   } catch (err) {
     const u = unknownOutcome(err, msg.to);
@@ -59,9 +85,24 @@ export async function sendSequenceEmail(ctx: Ctx, deps: SequenceSendDeps, msg: S
   }
 }
 
-export async function sendSequenceSms(ctx: Ctx, deps: SequenceSendDeps, msg: { to: string; message: string; from?: string; links: MessageLinks; key: string }): Promise<SendOutcome> {
+export async function sendSequenceSms(
+  ctx: Ctx,
+  deps: SequenceSendDeps,
+  msg: { to: string; message: string; from?: string; links: MessageLinks; key: string },
+): Promise<SendOutcome> {
   try {
-    const r = await sendSms(ctx, { to: msg.to, message: msg.message, from: msg.from, links: msg.links, idempotencyKey: msg.key, source: 'sequence' }, { gateway: deps.messaging.gateway, staleClaimMs: deps.staleClaimMs });
+    const r = await sendSms(
+      ctx,
+      {
+        to: msg.to,
+        message: msg.message,
+        from: msg.from,
+        links: msg.links,
+        idempotencyKey: msg.key,
+        source: 'sequence',
+      },
+      { gateway: deps.messaging.gateway, staleClaimMs: deps.staleClaimMs },
+    );
     return { outcome: 'sent', outboundMessageId: r.outboundMessageId, replayed: r.replayed, to: [msg.to] };
   } catch (err) {
     const u = unknownOutcome(err, [msg.to]);

@@ -33,7 +33,12 @@ export interface EnrollmentSnapshot {
 }
 
 /** Records the enrollment is about, for exit matching and message links. */
-export interface EnrollmentLinks { leadId?: string; personId?: string; companyId?: string; dealId?: string }
+export interface EnrollmentLinks {
+  leadId?: string;
+  personId?: string;
+  companyId?: string;
+  dealId?: string;
+}
 
 /**
  * One enrollment of one entity, mirrored from its workflow. `exclusive` rows (every mode but

@@ -9,8 +9,15 @@ import { DomainError, notFound } from '../errors';
 import { createRecord } from '../shared/records';
 import { inTransaction } from '../shared/tx';
 import {
-  DEFAULT_SETTINGS, DEFAULT_START_NODE, activationIssues, mergeSettings, validateSequenceGraph,
-  type SequenceBody, type SequenceEdge, type SequenceNode, type SequenceSettings,
+  DEFAULT_SETTINGS,
+  DEFAULT_START_NODE,
+  activationIssues,
+  mergeSettings,
+  validateSequenceGraph,
+  type SequenceBody,
+  type SequenceEdge,
+  type SequenceNode,
+  type SequenceSettings,
 } from './definition.schemas';
 import { Sequence, SequenceEnrollment, type EnrollmentStatus } from './sequence.entity';
 import type { ValidationIssue } from '../automations/zod-kit';
@@ -25,7 +32,14 @@ export function settingsOf(s: Sequence): SequenceSettings {
   return mergeSettings(DEFAULT_SETTINGS, (s.settings ?? {}) as never).settings;
 }
 
-export interface SequenceCounts { totalEnrolled: number; active: number; paused: number; completed: number; exited: number; switched: number }
+export interface SequenceCounts {
+  totalEnrolled: number;
+  active: number;
+  paused: number;
+  completed: number;
+  exited: number;
+  switched: number;
+}
 const EMPTY_COUNTS: SequenceCounts = { totalEnrolled: 0, active: 0, paused: 0, completed: 0, exited: 0, switched: 0 };
 
 export function serializeSequence(s: Sequence, counts: SequenceCounts = EMPTY_COUNTS): Record<string, unknown> {
@@ -74,16 +88,30 @@ export async function readSequence(ctx: Ctx, id: string): Promise<Record<string,
   return serializeSequence(s, (await countsFor(ctx, [id])).get(id));
 }
 
-export async function listSequences(ctx: Ctx, q: { page: number; limit: number; isActive?: boolean }): Promise<{ items: Record<string, unknown>[]; total: number }> {
+export async function listSequences(
+  ctx: Ctx,
+  q: { page: number; limit: number; isActive?: boolean },
+): Promise<{ items: Record<string, unknown>[]; total: number }> {
   const where = q.isActive === undefined ? {} : { isActive: q.isActive };
-  const [rows, total] = await ctx.em.findAndCount(Sequence, where, { orderBy: { createdAt: 'desc', _id: 'desc' }, limit: q.limit, offset: (q.page - 1) * q.limit });
-  const counts = await countsFor(ctx, rows.map((r) => r._id));
+  const [rows, total] = await ctx.em.findAndCount(Sequence, where, {
+    orderBy: { createdAt: 'desc', _id: 'desc' },
+    limit: q.limit,
+    offset: (q.page - 1) * q.limit,
+  });
+  const counts = await countsFor(
+    ctx,
+    rows.map((r) => r._id),
+  );
   return { items: rows.map((r) => serializeSequence(r, counts.get(r._id))), total };
 }
 
 function invalid(issues: ValidationIssue[]): never {
   const first = issues[0]!;
-  throw new DomainError('validation', `${first.path}: ${first.error}${issues.length > 1 ? ` (and ${issues.length - 1} more)` : ''}`, issues);
+  throw new DomainError(
+    'validation',
+    `${first.path}: ${first.error}${issues.length > 1 ? ` (and ${issues.length - 1} more)` : ''}`,
+    issues,
+  );
 }
 
 function checked(nodes: SequenceNode[], edges: SequenceEdge[], settingsIssues: ValidationIssue[]): void {
@@ -99,17 +127,33 @@ function checked(nodes: SequenceNode[], edges: SequenceEdge[], settingsIssues: V
 export async function templateIssues(ctx: Ctx, nodes: SequenceNode[]): Promise<ValidationIssue[]> {
   const refs = nodes.flatMap((n, i) => {
     const id = (n.data as Record<string, unknown> | undefined)?.templateId;
-    return (n.type === 'send_email' || n.type === 'send_sms') && typeof id === 'string' && id.trim() ? [{ i, type: n.type, id: id.trim() }] : [];
+    return (n.type === 'send_email' || n.type === 'send_sms') && typeof id === 'string' && id.trim()
+      ? [{ i, type: n.type, id: id.trim() }]
+      : [];
   });
-  const idsOf = (type: string) => [...new Set(refs.filter((r) => r.type === type).map((r) => r.id).filter(isId))];
+  const idsOf = (type: string) => [
+    ...new Set(
+      refs
+        .filter((r) => r.type === type)
+        .map((r) => r.id)
+        .filter(isId),
+    ),
+  ];
   const [email, sms] = [idsOf('send_email'), idsOf('send_sms')];
   const found = new Set([
-    ...(email.length ? await ctx.em.find(EmailTemplate, { _id: { $in: email } }, { fields: ['_id'] }) : []).map((t) => `send_email:${t._id}`),
-    ...(sms.length ? await ctx.em.find(SmsTemplate, { _id: { $in: sms } }, { fields: ['_id'] }) : []).map((t) => `send_sms:${t._id}`),
+    ...(email.length ? await ctx.em.find(EmailTemplate, { _id: { $in: email } }, { fields: ['_id'] }) : []).map(
+      (t) => `send_email:${t._id}`,
+    ),
+    ...(sms.length ? await ctx.em.find(SmsTemplate, { _id: { $in: sms } }, { fields: ['_id'] }) : []).map(
+      (t) => `send_sms:${t._id}`,
+    ),
   ]);
-  return refs.filter((r) => !found.has(`${r.type}:${r.id}`)).map((r) => ({
-    path: `nodes[${r.i}].data.templateId`, error: `no ${r.type === 'send_sms' ? 'SMS' : 'e-mail'} template ${r.id} in this workspace`,
-  }));
+  return refs
+    .filter((r) => !found.has(`${r.type}:${r.id}`))
+    .map((r) => ({
+      path: `nodes[${r.i}].data.templateId`,
+      error: `no ${r.type === 'send_sms' ? 'SMS' : 'e-mail'} template ${r.id} in this workspace`,
+    }));
 }
 
 async function checkedTemplates(ctx: Ctx, nodes: SequenceNode[]): Promise<void> {
@@ -124,7 +168,14 @@ export async function createSequence(ctx: Ctx, input: SequenceBody): Promise<Rec
   checked(nodes, edges, issues);
   await checkedTemplates(ctx, nodes);
   const s = createRecord(ctx, Sequence, {
-    name: input.name!, description: input.description ?? null, isActive: false, nodes, edges, settings, version: 1, createdBy: ctx.actor.userId,
+    name: input.name!,
+    description: input.description ?? null,
+    isActive: false,
+    nodes,
+    edges,
+    settings,
+    version: 1,
+    createdBy: ctx.actor.userId,
   });
   await ctx.em.flush();
   return serializeSequence(s);
@@ -159,7 +210,11 @@ export async function toggleSequence(ctx: Ctx, id: string): Promise<{ _id: strin
   return inTransaction(ctx, async () => {
     const s = await getSequence(ctx, id, true);
     if (!s.isActive) {
-      const issues = [...validateSequenceGraph(s.nodes, s.edges), ...activationIssues(s.nodes), ...(await templateIssues(ctx, s.nodes))];
+      const issues = [
+        ...validateSequenceGraph(s.nodes, s.edges),
+        ...activationIssues(s.nodes),
+        ...(await templateIssues(ctx, s.nodes)),
+      ];
       if (issues.length) invalid(issues);
     }
     s.isActive = !s.isActive;
@@ -193,7 +248,10 @@ export async function deleteSequence(ctx: Ctx, id: string): Promise<void> {
     const s = await getSequence(ctx, id, true);
     const running = await ctx.em.count(SequenceEnrollment, { sequenceId: id, status: { $in: ['active', 'paused'] } });
     if (running > 0) {
-      throw new DomainError('conflict', `sequence has ${running} active or paused enrollment${running === 1 ? '' : 's'}; unenroll ${running === 1 ? 'it' : 'them'} (POST /api/v1/sequences/enrollments/:enrollmentId/unenroll) first`);
+      throw new DomainError(
+        'conflict',
+        `sequence has ${running} active or paused enrollment${running === 1 ? '' : 's'}; unenroll ${running === 1 ? 'it' : 'them'} (POST /api/v1/sequences/enrollments/:enrollmentId/unenroll) first`,
+      );
     }
     await ctx.em.execute('delete from sequence_step where workspace_id = ? and sequence_id = ?', [ws, id]);
     await ctx.em.nativeDelete(SequenceEnrollment, { workspaceId: ws, sequenceId: id });

@@ -4,8 +4,16 @@
  */
 import type { SendWindowSettings } from './send-window';
 
-export interface WorkflowNode { id: string; type: string; data: Record<string, unknown> }
-export interface WorkflowEdge { source: string; target: string; sourceHandle: string | null }
+export interface WorkflowNode {
+  id: string;
+  type: string;
+  data: Record<string, unknown>;
+}
+export interface WorkflowEdge {
+  source: string;
+  target: string;
+  sourceHandle: string | null;
+}
 
 /** One serializable input: ids plus the snapshot the enrollment started with. */
 export interface EnrollmentWorkflowInput {
@@ -20,13 +28,28 @@ export interface EnrollmentWorkflowInput {
   retryIntervalMinutes: number;
   /** Tests only (CRM_TEST with SEQUENCE_WAIT_SCALE): multiplies waits and pause durations; absent = exact. */
   waitScale?: number;
-  /** Tests only (CRM_TEST with SEQUENCE_STEP_TIMEOUT_MS): start-to-close timeout of one step attempt; absent = 2 minutes. */
+  /**
+   * Tests only (CRM_TEST with SEQUENCE_STEP_TIMEOUT_MS): start-to-close timeout of one step attempt; absent = 2
+   * minutes.
+   */
   stepTimeoutMs?: number;
 }
 
-export type ExitReason = 'email_reply' | 'sms_reply' | 'meeting_booked' | 'deal_stage' | 'lead_status' | 'manual' | 'ai_decision' | 'unsubscribed' | 'restarted' | 'error';
+export type ExitReason =
+  | 'email_reply'
+  | 'sms_reply'
+  | 'meeting_booked'
+  | 'deal_stage'
+  | 'lead_status'
+  | 'manual'
+  | 'ai_decision'
+  | 'unsubscribed'
+  | 'restarted'
+  | 'error';
 
-export interface PauseArgs { durationDays?: number }
+export interface PauseArgs {
+  durationDays?: number;
+}
 
 /** What the workflow reports about itself (query `state`). */
 export interface EnrollmentState {
@@ -36,7 +59,11 @@ export interface EnrollmentState {
   exitReason: ExitReason | null;
 }
 
-export interface StepActivityInput { workspaceId: string; enrollmentId: string; node: WorkflowNode }
+export interface StepActivityInput {
+  workspaceId: string;
+  enrollmentId: string;
+  node: WorkflowNode;
+}
 export interface StepActivityResult {
   status: 'completed' | 'skipped' | 'failed';
   handle?: 'true' | 'false' | null;
@@ -58,7 +85,16 @@ export interface MirrorInput {
   pausedUntil?: string | null;
   error?: string | null;
   /** A step row to upsert (start, wait, stop; sends and actions write their own). */
-  step?: { nodeId: string; nodeType: string; status: 'waiting' | 'completed' | 'skipped' | 'failed'; output?: Record<string, unknown>; error?: string | null };
+  step?: {
+    nodeId: string;
+    nodeType: string;
+    status: 'waiting' | 'completed' | 'skipped' | 'failed';
+    output?: Record<string, unknown>;
+    error?: string | null;
+  };
 }
 
-export const SEQUENCE_FAILURE_TYPES = { permanent: 'SequenceStepPermanentError', invalidState: 'invalid_state' } as const;
+export const SEQUENCE_FAILURE_TYPES = {
+  permanent: 'SequenceStepPermanentError',
+  invalidState: 'invalid_state',
+} as const;

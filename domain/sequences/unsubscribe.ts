@@ -31,17 +31,29 @@ export function signUnsubscribeToken(key: Buffer, workspaceId: string, enrollmen
 }
 
 /** The workspace and enrollment a genuine signed token names, else null. */
-export function verifyUnsubscribeToken(key: Buffer | null, token: string): { workspaceId: string; enrollmentId: string } | null {
+export function verifyUnsubscribeToken(
+  key: Buffer | null,
+  token: string,
+): { workspaceId: string; enrollmentId: string } | null {
   const m = /^([0-9a-f]{24})([0-9a-f]{24})\.([A-Za-z0-9_-]{43})$/.exec(token);
   if (!key || !m) return null;
   const expected = Buffer.from(sign(key, m[1]!, m[2]!));
   const given = Buffer.from(m[3]!);
-  return expected.length === given.length && timingSafeEqual(expected, given) ? { workspaceId: m[1]!, enrollmentId: m[2]! } : null;
+  return expected.length === given.length && timingSafeEqual(expected, given)
+    ? { workspaceId: m[1]!, enrollmentId: m[2]! }
+    : null;
 }
 
-export function unsubscribeUrl(config: Pick<AppConfig, 'publicBaseUrl' | 'secretsKey'>, e: { workspaceId: string; _id: string }): string {
+export function unsubscribeUrl(
+  config: Pick<AppConfig, 'publicBaseUrl' | 'secretsKey'>,
+  e: { workspaceId: string; _id: string },
+): string {
   const key = unsubscribeKey(config);
-  if (!key) throw new DomainError('not_configured', 'unsubscribe links are signed with a key derived from CRM_SECRETS_KEY: set it (64 hex characters)');
+  if (!key)
+    throw new DomainError(
+      'not_configured',
+      'unsubscribe links are signed with a key derived from CRM_SECRETS_KEY: set it (64 hex characters)',
+    );
   return `${config.publicBaseUrl}${UNSUBSCRIBE_PATH}/${signUnsubscribeToken(key, e.workspaceId, e._id)}`;
 }
 
@@ -49,25 +61,46 @@ export function unsubscribeUrl(config: Pick<AppConfig, 'publicBaseUrl' | 'secret
 export const isUnsubscribeToken = (t: string): boolean => /^[A-Za-z0-9_-]{20,64}$/.test(t);
 
 /** Opts the enrollment's contact out and exits its running enrollments (idempotent). */
-export async function unsubscribe(orm: MikroORM, workflows: SequenceWorkflowPort, token: string, key: Buffer | null): Promise<{ unsubscribed: true; exited: number }> {
+export async function unsubscribe(
+  orm: MikroORM,
+  workflows: SequenceWorkflowPort,
+  token: string,
+  key: Buffer | null,
+): Promise<{ unsubscribed: true; exited: number }> {
   const fields = ['_id', 'workspaceId', 'entityType', 'entityId', 'personId'] as const;
   const signed = verifyUnsubscribeToken(key, token);
   // A signed token names its workspace and enrollment; a legacy random one is looked up across workspaces.
   const found = signed
-    ? await forkForWorkspace(orm.em, signed.workspaceId).findOne(SequenceEnrollment, { _id: signed.enrollmentId }, { fields })
-    : !token.includes('.') && isUnsubscribeToken(token) ? await orm.em.fork().findOne(SequenceEnrollment, { unsubscribeToken: token }, { filters: false, fields }) : null;
+    ? await forkForWorkspace(orm.em, signed.workspaceId).findOne(
+        SequenceEnrollment,
+        { _id: signed.enrollmentId },
+        { fields },
+      )
+    : !token.includes('.') && isUnsubscribeToken(token)
+      ? await orm.em.fork().findOne(SequenceEnrollment, { unsubscribeToken: token }, { filters: false, fields })
+      : null;
   if (!found) throw notFound('unsubscribe link');
   const em = forkForWorkspace(orm.em, found.workspaceId);
-  const contact = found.personId ? { entityType: 'People', entityId: found.personId } : { entityType: found.entityType, entityId: found.entityId };
-  await em.getConnection().execute(
-    `insert into sequence_opt_out (id, workspace_id, created_at, updated_at, entity_type, entity_id, enrollment_id) values (?, ?, now(), now(), ?, ?, ?) on conflict do nothing`,
-    [found._id, found.workspaceId, contact.entityType, contact.entityId, found._id],
+  const contact = found.personId
+    ? { entityType: 'People', entityId: found.personId }
+    : { entityType: found.entityType, entityId: found.entityId };
+  await em
+    .getConnection()
+    .execute(
+      `insert into sequence_opt_out (id, workspace_id, created_at, updated_at, entity_type, entity_id, enrollment_id) values (?, ?, now(), now(), ?, ?, ?) on conflict do nothing`,
+      [found._id, found.workspaceId, contact.entityType, contact.entityId, found._id],
+    );
+  const running = await em.find(
+    SequenceEnrollment,
+    {
+      status: { $in: ['active', 'paused'] },
+      $or: [
+        { entityType: found.entityType, entityId: found.entityId },
+        ...(found.personId ? [{ personId: found.personId }, { entityType: 'People', entityId: found.personId }] : []),
+      ],
+    },
+    { fields: ['_id', 'workflowId'] },
   );
-  const running = await em.find(SequenceEnrollment, {
-    status: { $in: ['active', 'paused'] },
-    $or: [{ entityType: found.entityType, entityId: found.entityId }, ...(found.personId ? [{ personId: found.personId }, { entityType: 'People', entityId: found.personId }] : [])],
-  }, { fields: ['_id', 'workflowId'] });
   const results = await mapLimited(running, 8, (r) => workflows.exit(r.workflowId, 'unsubscribed').catch(() => false));
   return { unsubscribed: true, exited: results.filter(Boolean).length };
 }
-

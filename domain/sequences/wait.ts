@@ -5,20 +5,41 @@
  * the normaliser automation delays use too; this adds the sequence leniency and the default.
  */
 
-import { AMOUNT_KEYS, SEQUENCE_WAIT_DEFAULTS, SPLIT_KEYS, UNIT_KEYS, waitDurationOf, WAIT_UNITS, type WaitUnit } from '../shared/wait-duration';
+import {
+  AMOUNT_KEYS,
+  SEQUENCE_WAIT_DEFAULTS,
+  SPLIT_KEYS,
+  UNIT_KEYS,
+  waitDurationOf,
+  WAIT_UNITS,
+  type WaitUnit,
+} from '../shared/wait-duration';
 
 export { WAIT_UNITS, type WaitUnit };
 /** A year bounds a forgotten enrollment. */
 export const MAX_WAIT_MS = 365 * 86_400_000;
 
-export interface NormalizedWait { amount: number; unit: WaitUnit; ms: number }
+export interface NormalizedWait {
+  amount: number;
+  unit: WaitUnit;
+  ms: number;
+}
 export type WaitResult = { ok: true; wait: NormalizedWait } | { ok: false; path: string; error: string };
 
 const UNIT_ALIASES: Record<string, WaitUnit> = {
-  minute: 'minutes', minutes: 'minutes', min: 'minutes', mins: 'minutes',
-  hour: 'hours', hours: 'hours', h: 'hours',
-  day: 'days', days: 'days', d: 'days',
-  week: 'weeks', weeks: 'weeks', w: 'weeks',
+  minute: 'minutes',
+  minutes: 'minutes',
+  min: 'minutes',
+  mins: 'minutes',
+  hour: 'hours',
+  hours: 'hours',
+  h: 'hours',
+  day: 'days',
+  days: 'days',
+  d: 'days',
+  week: 'weeks',
+  weeks: 'weeks',
+  w: 'weeks',
 };
 
 const numberOf = (v: unknown): number | null => {

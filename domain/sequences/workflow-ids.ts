@@ -4,7 +4,8 @@
 import { sequenceEnrollmentKind } from '../workflow-kinds';
 
 /** `sequence-enrollment:<workspaceId>:<enrollmentId>`: one workflow per enrollment row (the registry's builder). */
-export const enrollmentWorkflowId = (workspaceId: string, enrollmentId: string): string => sequenceEnrollmentKind.workflowId(workspaceId, enrollmentId);
+export const enrollmentWorkflowId = (workspaceId: string, enrollmentId: string): string =>
+  sequenceEnrollmentKind.workflowId(workspaceId, enrollmentId);
 
 export function parseEnrollmentWorkflowId(workflowId: string): { workspaceId: string; enrollmentId: string } | null {
   const m = sequenceEnrollmentKind.parseId(workflowId);

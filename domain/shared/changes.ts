@@ -12,14 +12,20 @@ export function applyPatch<T extends object>(target: T, patch: Partial<T>): Chan
     if (to === undefined) continue;
     const from = target[key];
     if (same(from, to)) continue;
-    changes[key] = { from: from instanceof Date ? from.toISOString() : from ?? null, to: to ?? null };
+    changes[key] = { from: from instanceof Date ? from.toISOString() : (from ?? null), to: to ?? null };
     (target as Record<string, unknown>)[key] = to;
   }
   return changes;
 }
 
 /** tag_added / tag_removed events for each tag that appeared or disappeared. */
-export function emitTagChanges(ctx: Ctx, entityType: string, entityId: string, before: readonly string[], after: readonly string[]): void {
+export function emitTagChanges(
+  ctx: Ctx,
+  entityType: string,
+  entityId: string,
+  before: readonly string[],
+  after: readonly string[],
+): void {
   for (const tag of after.filter((t) => !before.includes(t))) {
     emit(ctx, { type: 'tag_added', entityType, entityId, payload: { entityType, entityId, tag } });
   }

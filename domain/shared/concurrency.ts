@@ -2,7 +2,11 @@
  * Runs `fn` over `items` with at most `limit` calls in flight; results in input order. A rejected
  * call rejects the whole map (callers that must go on catch inside `fn`).
  */
-export async function mapLimited<T, R>(items: readonly T[], limit: number, fn: (item: T, index: number) => Promise<R>): Promise<R[]> {
+export async function mapLimited<T, R>(
+  items: readonly T[],
+  limit: number,
+  fn: (item: T, index: number) => Promise<R>,
+): Promise<R[]> {
   const out: R[] = new Array(items.length);
   let next = 0;
   const lane = async (): Promise<void> => {

@@ -1,5 +1,8 @@
 /** Companies and people store custom fields as name/value pairs (spec: Conventions). */
-export interface NameValue { name: string; value: unknown }
+export interface NameValue {
+  name: string;
+  value: unknown;
+}
 
 export type CustomFieldsInput = NameValue[] | Record<string, unknown>;
 
@@ -8,7 +11,9 @@ export function toNameValueArray(input: CustomFieldsInput | undefined): NameValu
   if (!input) return [];
   const pairs = Array.isArray(input) ? input : Object.entries(input).map(([name, value]) => ({ name, value }));
   const seen = new Set<string>();
-  return pairs.filter((pair) => pair.value !== null && pair.value !== undefined && !seen.has(pair.name) && seen.add(pair.name));
+  return pairs.filter(
+    (pair) => pair.value !== null && pair.value !== undefined && !seen.has(pair.name) && seen.add(pair.name),
+  );
 }
 
 /** Update merges partially: given keys change, `null` removes a key, other keys stay. */

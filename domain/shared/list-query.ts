@@ -25,7 +25,11 @@ export interface ListQueryOptions<S extends z.ZodRawShape> {
 
 export function pageParams(maxLimit = 100) {
   return {
-    page: z.coerce.number({ message: 'page must be a number' }).int('page must be an integer').min(1, 'page must be at least 1').default(1),
+    page: z.coerce
+      .number({ message: 'page must be a number' })
+      .int('page must be an integer')
+      .min(1, 'page must be at least 1')
+      .default(1),
     limit: z.coerce
       .number({ message: 'limit must be a number' })
       .int('limit must be an integer')
@@ -38,10 +42,19 @@ export function pageParams(maxLimit = 100) {
 export function fieldsQuery(allowed: readonly string[]) {
   return z
     .string()
-    .transform((s) => s.split(',').map((f) => f.trim()).filter(Boolean))
+    .transform((s) =>
+      s
+        .split(',')
+        .map((f) => f.trim())
+        .filter(Boolean),
+    )
     .superRefine((list, ctx) => {
       const unknown = list.filter((f) => !allowed.includes(f));
-      if (unknown.length) ctx.addIssue({ code: 'custom', message: `unknown field(s) ${unknown.join(', ')}; allowed: ${allowed.join(', ')}` });
+      if (unknown.length)
+        ctx.addIssue({
+          code: 'custom',
+          message: `unknown field(s) ${unknown.join(', ')}; allowed: ${allowed.join(', ')}`,
+        });
     });
 }
 
@@ -56,7 +69,12 @@ const dateParams = {
   to: isoDateParam.optional().describe('alias of dateTo'),
 };
 
-export interface DateFilter { updatedSince?: Date; createdAfter?: Date; dateFrom?: Date; dateTo?: Date }
+export interface DateFilter {
+  updatedSince?: Date;
+  createdAfter?: Date;
+  dateFrom?: Date;
+  dateTo?: Date;
+}
 
 /** Shared list query: page/limit, view, fields, date filters with aliases, resource extras. */
 export function listQuery<S extends z.ZodRawShape>(opts: ListQueryOptions<S> = {}) {

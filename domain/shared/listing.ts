@@ -1,8 +1,16 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { EntityName, FilterQuery } from '@mikro-orm/core';
 
-export interface PageRequest { page: number; limit: number }
-export interface DateFilterInput { updatedSince?: Date; createdAfter?: Date; dateFrom?: Date; dateTo?: Date }
+export interface PageRequest {
+  page: number;
+  limit: number;
+}
+export interface DateFilterInput {
+  updatedSince?: Date;
+  createdAfter?: Date;
+  dateFrom?: Date;
+  dateTo?: Date;
+}
 
 /** `%`/`_` in user text match literally. */
 export function likePattern(q: string): string {
@@ -23,7 +31,11 @@ export function dateWhere(filter: DateFilterInput): Record<string, unknown> {
 
 // A bare date as upper bound means "through that day", not "until its first millisecond".
 function endOfDayIfDate(date: Date): Date {
-  const isMidnight = date.getUTCHours() === 0 && date.getUTCMinutes() === 0 && date.getUTCSeconds() === 0 && date.getUTCMilliseconds() === 0;
+  const isMidnight =
+    date.getUTCHours() === 0 &&
+    date.getUTCMinutes() === 0 &&
+    date.getUTCSeconds() === 0 &&
+    date.getUTCMilliseconds() === 0;
   return isMidnight ? new Date(date.getTime() + 86_399_999) : date;
 }
 
@@ -47,7 +59,7 @@ export function toPlain<T extends object>(entity: T, keys: readonly (keyof T & s
   const out: Record<string, unknown> = {};
   for (const key of keys) {
     const value = entity[key];
-    out[key] = value instanceof Date ? value.toISOString() : value ?? null;
+    out[key] = value instanceof Date ? value.toISOString() : (value ?? null);
   }
   return out;
 }

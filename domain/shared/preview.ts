@@ -8,12 +8,15 @@ export interface PreviewResult {
 
 const IGNORED = new Set(['updatedAt']);
 
-export function diffRecords(current: Record<string, unknown> | null, proposed: Record<string, unknown>): PreviewResult['diff'] {
+export function diffRecords(
+  current: Record<string, unknown> | null,
+  proposed: Record<string, unknown>,
+): PreviewResult['diff'] {
   const diff: PreviewResult['diff'] = {};
   const keys = new Set([...Object.keys(current ?? {}), ...Object.keys(proposed)]);
   for (const key of keys) {
     if (IGNORED.has(key)) continue;
-    const from = current ? current[key] ?? null : null;
+    const from = current ? (current[key] ?? null) : null;
     const to = proposed[key] ?? null;
     if (JSON.stringify(from) !== JSON.stringify(to)) diff[key] = { from, to };
   }

@@ -28,19 +28,25 @@ export interface RecordKind {
 }
 
 /** The record kinds, from the resource manifests that declare `record` (one per RECORD_TYPES entry). */
-export const RECORD_KINDS = Object.fromEntries(RECORD_TYPES.map((type) => {
-  const manifest = RESOURCES.find((r) => r.kind === type);
-  const { record, timeline, view } = manifest ?? {};
-  if (!record || !view || !timeline?.linkColumn) throw new Error(`record type ${type}: its resource manifest lacks record, view or timeline link`);
-  const column = timeline.linkColumn;
-  const kind: RecordKind = {
-    type, entity: manifest!.entity as unknown as RecordKind['entity'], customFieldStorage: record.customFieldStorage,
-    serialize: (r) => view.call(manifest, r), summary: (r) => toPlain(r, ['_id', ...record.summaryFields]),
-    link: (id) => ({ [column]: id, entityType: type, entityId: id }),
-    displayName: (r) => record.displayName(r),
-  };
-  return [type, kind];
-})) as Record<RecordType, RecordKind>;
+export const RECORD_KINDS = Object.fromEntries(
+  RECORD_TYPES.map((type) => {
+    const manifest = RESOURCES.find((r) => r.kind === type);
+    const { record, timeline, view } = manifest ?? {};
+    if (!record || !view || !timeline?.linkColumn)
+      throw new Error(`record type ${type}: its resource manifest lacks record, view or timeline link`);
+    const column = timeline.linkColumn;
+    const kind: RecordKind = {
+      type,
+      entity: manifest!.entity as unknown as RecordKind['entity'],
+      customFieldStorage: record.customFieldStorage,
+      serialize: (r) => view.call(manifest, r),
+      summary: (r) => toPlain(r, ['_id', ...record.summaryFields]),
+      link: (id) => ({ [column]: id, entityType: type, entityId: id }),
+      displayName: (r) => record.displayName(r),
+    };
+    return [type, kind];
+  }),
+) as Record<RecordType, RecordKind>;
 
 /** Table and column names of a record type, for the few queries written in SQL. */
 export function tableOf(ctx: Ctx, kind: RecordKind): { table: string; column: (prop: string) => string } {
@@ -49,7 +55,11 @@ export function tableOf(ctx: Ctx, kind: RecordKind): { table: string; column: (p
 }
 
 /** Loads records of one type by id (workspace-filtered); `missing` lists ids that are not there. */
-export async function loadRecords(ctx: Ctx, kind: RecordKind, ids: readonly string[]): Promise<{ records: AnyRecord[]; missing: string[] }> {
+export async function loadRecords(
+  ctx: Ctx,
+  kind: RecordKind,
+  ids: readonly string[],
+): Promise<{ records: AnyRecord[]; missing: string[] }> {
   const records = (await ctx.em.find(kind.entity, { _id: { $in: [...ids] } } as never)) as AnyRecord[];
   const found = new Set(records.map((r) => r._id));
   return { records, missing: ids.filter((id) => !found.has(id)) };
@@ -64,9 +74,14 @@ export async function rescoreChangedLeads(ctx: Ctx, leads: Lead[]): Promise<Map<
   if (!leads.length) return changed;
   const rules = await activeScoringRules(ctx.em);
   const personIds = [...new Set(leads.map((l) => l.personRef).filter((id): id is string => Boolean(id)))];
-  const people = new Map((personIds.length ? await ctx.em.find(Person, { _id: { $in: personIds } }) : []).map((p) => [p._id, p]));
+  const people = new Map(
+    (personIds.length ? await ctx.em.find(Person, { _id: { $in: personIds } }) : []).map((p) => [p._id, p]),
+  );
   for (const lead of leads) {
-    const result = scoreLead(rules, { lead, contact: contactFacts(lead.personRef ? people.get(lead.personRef) : null) });
+    const result = scoreLead(rules, {
+      lead,
+      contact: contactFacts(lead.personRef ? people.get(lead.personRef) : null),
+    });
     if (result.score !== lead.score) changed.set(lead._id, { from: lead.score, to: result.score });
     lead.score = result.score;
     lead.scoreBreakdown = result.breakdown;

@@ -6,4 +6,5 @@
 export const RECORD_TYPES = ['company', 'person', 'lead', 'deal'] as const;
 export type RecordType = (typeof RECORD_TYPES)[number];
 
-export const isRecordType = (value: unknown): value is RecordType => (RECORD_TYPES as readonly unknown[]).includes(value);
+export const isRecordType = (value: unknown): value is RecordType =>
+  (RECORD_TYPES as readonly unknown[]).includes(value);

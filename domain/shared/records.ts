@@ -7,13 +7,26 @@ import { newId } from '../ids';
  * timestamps are set now, not at flush, so events and feed rows written in the same flush can
  * reference the record.
  */
-export function createRecord<T extends object>(ctx: Ctx, entity: EntityName<T>, data: Omit<RequiredEntityData<T>, '_id' | 'workspaceId' | 'createdAt' | 'updatedAt'> & Record<string, unknown>): T {
+export function createRecord<T extends object>(
+  ctx: Ctx,
+  entity: EntityName<T>,
+  data: Omit<RequiredEntityData<T>, '_id' | 'workspaceId' | 'createdAt' | 'updatedAt'> & Record<string, unknown>,
+): T {
   const now = new Date();
-  return ctx.em.create(entity, { ...data, _id: newId(now), workspaceId: ctx.actor.workspaceId, createdAt: now, updatedAt: now } as unknown as RequiredEntityData<T>);
+  return ctx.em.create(entity, {
+    ...data,
+    _id: newId(now),
+    workspaceId: ctx.actor.workspaceId,
+    createdAt: now,
+    updatedAt: now,
+  } as unknown as RequiredEntityData<T>);
 }
 
 /** The given (not undefined) values of `keys`: what a partial update sets. */
-export function pickDefined<T extends object>(input: Partial<Record<string, unknown>>, keys: readonly string[]): Partial<T> {
+export function pickDefined<T extends object>(
+  input: Partial<Record<string, unknown>>,
+  keys: readonly string[],
+): Partial<T> {
   const out: Record<string, unknown> = {};
   for (const key of keys) if (input[key] !== undefined) out[key] = input[key];
   return out as Partial<T>;

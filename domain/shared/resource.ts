@@ -98,7 +98,10 @@ export function defineResource<Row extends object>(manifest: ResourceManifest<Ro
   return manifest;
 }
 
-/** A loader by id for kinds whose module has none to share: the row in the caller's workspace, else 404 `<label> not found`. */
+/**
+ * A loader by id for kinds whose module has none to share: the row in the caller's workspace, else 404 `<label> not
+ * found`.
+ */
 export function loadById<Row extends object>(
   entity: EntityName<Row>,
   label: string,

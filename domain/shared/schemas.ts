@@ -14,10 +14,15 @@ export const clearableText = (max: number) =>
     .nullable()
     .transform((v) => (v === '' || v === null ? null : v));
 
-export const requiredText = (max: number) => z.string().trim().min(1, 'is required').max(max, `must be at most ${max} characters`);
+export const requiredText = (max: number) =>
+  z.string().trim().min(1, 'is required').max(max, `must be at most ${max} characters`);
 
 export const clearableEmail = z
-  .union([z.literal(''), z.null(), z.email({ message: 'must be a valid e-mail address' }).max(320, 'must be at most 320 characters')])
+  .union([
+    z.literal(''),
+    z.null(),
+    z.email({ message: 'must be a valid e-mail address' }).max(320, 'must be at most 320 characters'),
+  ])
   .transform((v) => (v ? v.toLowerCase() : null));
 
 export const MAX_TAGS = 100;
@@ -26,12 +31,22 @@ export const tagsField = z
   .max(MAX_TAGS, `at most ${MAX_TAGS} tags`);
 
 export const MAX_CUSTOM_FIELDS = 200;
-export const customFieldValue = z.union([z.string().max(10_000), z.number(), z.boolean(), z.null(), z.array(z.union([z.string().max(1000), z.number()])).max(100)]);
+export const customFieldValue = z.union([
+  z.string().max(10_000),
+  z.number(),
+  z.boolean(),
+  z.null(),
+  z.array(z.union([z.string().max(1000), z.number()])).max(100),
+]);
 
 /** Companies/people: array of { name, value } on create (an object map is accepted and converted). */
 export const nameValueCustomFields = z.union([
-  z.array(z.object({ name: requiredText(100), value: customFieldValue })).max(MAX_CUSTOM_FIELDS, `at most ${MAX_CUSTOM_FIELDS} custom fields`),
-  z.record(z.string().min(1).max(100), customFieldValue).refine((o) => Object.keys(o).length <= MAX_CUSTOM_FIELDS, `at most ${MAX_CUSTOM_FIELDS} custom fields`),
+  z
+    .array(z.object({ name: requiredText(100), value: customFieldValue }))
+    .max(MAX_CUSTOM_FIELDS, `at most ${MAX_CUSTOM_FIELDS} custom fields`),
+  z
+    .record(z.string().min(1).max(100), customFieldValue)
+    .refine((o) => Object.keys(o).length <= MAX_CUSTOM_FIELDS, `at most ${MAX_CUSTOM_FIELDS} custom fields`),
 ]);
 
 /** Image fields: https URL, data:image/…;base64 URL (≤ 2 MB decoded, checked by the image service) or "" to clear. */
@@ -44,22 +59,38 @@ export const imageField = z
 
 export const pageQuery = (max = 100) =>
   z.object({
-    page: z.coerce.number({ message: 'page must be a number' }).int('page must be an integer').min(1, 'page must be at least 1').default(1),
-    limit: z.coerce.number({ message: 'limit must be a number' }).int('limit must be an integer').min(1, 'limit must be at least 1').max(max, `limit must be at most ${max}`).default(20),
+    page: z.coerce
+      .number({ message: 'page must be a number' })
+      .int('page must be an integer')
+      .min(1, 'page must be at least 1')
+      .default(1),
+    limit: z.coerce
+      .number({ message: 'limit must be a number' })
+      .int('limit must be an integer')
+      .min(1, 'limit must be at least 1')
+      .max(max, `limit must be at most ${max}`)
+      .default(20),
   });
 
-/** Leads, deals, tasks: stored as a key → value map; name/value pairs are accepted and converted (spec: Conventions). */
+/**
+ * Leads, deals, tasks: stored as a key → value map; name/value pairs are accepted and converted (spec: Conventions).
+ */
 export const mapCustomFields = nameValueCustomFields.transform((v): Record<string, unknown> =>
   Array.isArray(v) ? Object.fromEntries(v.map((pair) => [pair.name, pair.value])) : v,
 );
 
 /** A zod failure as the API's `{ message, details[] }` pair; `where` names the input (request, row, …). */
-export function formatZodError(err: ZodError, where: string): { message: string; details: { path: string; error: string }[] } {
+export function formatZodError(
+  err: ZodError,
+  where: string,
+): { message: string; details: { path: string; error: string }[] } {
   const details = err.issues.map((issue) => ({
     path: issue.path.map(String).join('.') || where,
     error: issue.message,
   }));
   const first = details[0];
-  const message = first ? `${where}: ${first.path === where ? '' : first.path + ': '}${first.error}` : `invalid ${where}`;
+  const message = first
+    ? `${where}: ${first.path === where ? '' : first.path + ': '}${first.error}`
+    : `invalid ${where}`;
   return { message, details };
 }

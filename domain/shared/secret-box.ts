@@ -8,7 +8,8 @@ import { DomainError } from '../errors';
  * its row (e.g. the account id), so a sealed value copied to another row does not open.
  */
 
-export const SECRETS_KEY_NOT_CONFIGURED = 'stored credentials are not available: set CRM_SECRETS_KEY (64 hex characters; npm start generates one in the data folder)';
+export const SECRETS_KEY_NOT_CONFIGURED =
+  'stored credentials are not available: set CRM_SECRETS_KEY (64 hex characters; npm start generates one in the data folder)';
 
 export function parseSecretsKey(raw: string | undefined): Buffer | null {
   const value = raw?.trim();
@@ -29,19 +30,25 @@ export function sealSecret(plain: string, key: Buffer | null | undefined, aad: s
   const cipher = createCipheriv('aes-256-gcm', k, iv);
   cipher.setAAD(Buffer.from(aad, 'utf8'));
   const ct = Buffer.concat([cipher.update(plain, 'utf8'), cipher.final()]);
-  return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), ct.toString('base64url')].join('.');
+  return ['v1', iv.toString('base64url'), cipher.getAuthTag().toString('base64url'), ct.toString('base64url')].join(
+    '.',
+  );
 }
 
 export function openSecret(sealed: string, key: Buffer | null | undefined, aad: string): string {
   const k = requireKey(key);
   const [version, iv, tag, ct] = sealed.split('.');
-  if (version !== 'v1' || iv === undefined || tag === undefined || ct === undefined) throw new Error('secret-box: not a sealed value');
+  if (version !== 'v1' || iv === undefined || tag === undefined || ct === undefined)
+    throw new Error('secret-box: not a sealed value');
   try {
     const decipher = createDecipheriv('aes-256-gcm', k, Buffer.from(iv, 'base64url'));
     decipher.setAAD(Buffer.from(aad, 'utf8'));
     decipher.setAuthTag(Buffer.from(tag, 'base64url'));
     return Buffer.concat([decipher.update(Buffer.from(ct, 'base64url')), decipher.final()]).toString('utf8');
   } catch {
-    throw new DomainError('not_configured', 'stored credentials cannot be decrypted with this CRM_SECRETS_KEY (was the key changed?)');
+    throw new DomainError(
+      'not_configured',
+      'stored credentials cannot be decrypted with this CRM_SECRETS_KEY (was the key changed?)',
+    );
   }
 }

@@ -21,7 +21,11 @@ export interface TransitionSpec<S extends string> {
   notes?: readonly string[];
 }
 
-export interface TransitionRow<S extends string> { from: S; to: S[]; requires?: string }
+export interface TransitionRow<S extends string> {
+  from: S;
+  to: S[];
+  requires?: string;
+}
 
 export interface Transitions<S extends string> extends TransitionSpec<S> {
   /** True when `from` may become `to` (the same state always may). */
@@ -40,14 +44,17 @@ export interface Transitions<S extends string> extends TransitionSpec<S> {
 
 export function defineTransitions<const S extends string>(spec: TransitionSpec<S>): Transitions<S> {
   for (const [from, targets] of Object.entries(spec.transitions) as [S, readonly S[]][]) {
-    if (!spec.states.includes(from)) throw new Error(`${spec.resource}.${spec.field}: unknown state ${from} in the transition table`);
+    if (!spec.states.includes(from))
+      throw new Error(`${spec.resource}.${spec.field}: unknown state ${from} in the transition table`);
     for (const to of targets) {
-      if (!spec.states.includes(to)) throw new Error(`${spec.resource}.${spec.field}: ${from} → ${to}: unknown state ${to}`);
+      if (!spec.states.includes(to))
+        throw new Error(`${spec.resource}.${spec.field}: ${from} → ${to}: unknown state ${to}`);
     }
   }
   const allowedFrom = (from: S, opts: { requirementMet?: boolean } = {}): S[] =>
     spec.requires?.[from] !== undefined && opts.requirementMet === false ? [] : [...(spec.transitions[from] ?? [])];
-  const can = (from: S, to: S, opts?: { requirementMet?: boolean }): boolean => from === to || allowedFrom(from, opts).includes(to);
+  const can = (from: S, to: S, opts?: { requirementMet?: boolean }): boolean =>
+    from === to || allowedFrom(from, opts).includes(to);
   return {
     ...spec,
     can,
@@ -60,7 +67,11 @@ export function defineTransitions<const S extends string>(spec: TransitionSpec<S
       const message =
         opts.message ??
         `${spec.field}: the ${spec.resource} is ${from}; it cannot become ${to}` +
-          (allowed.length ? ` (allowed: ${allowed.join(', ')})` : requirement ? ` unless ${requirement}` : ` (${from} is final)`);
+          (allowed.length
+            ? ` (allowed: ${allowed.join(', ')})`
+            : requirement
+              ? ` unless ${requirement}`
+              : ` (${from} is final)`);
       throw new DomainError('invalid_state', message, { current: from, requested: to, allowed });
     },
     rows: () =>
@@ -82,5 +93,11 @@ export interface TransitionsDoc {
 }
 
 export function transitionsDoc(t: Transitions<string>): TransitionsDoc {
-  return { resource: t.resource, field: t.field, states: [...t.states], transitions: t.rows(), notes: [...(t.notes ?? [])] };
+  return {
+    resource: t.resource,
+    field: t.field,
+    states: [...t.states],
+    transitions: t.rows(),
+    notes: [...(t.notes ?? [])],
+  };
 }

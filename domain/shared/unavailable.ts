@@ -5,12 +5,23 @@
 
 /** Node socket errors and Postgres SQLSTATEs of a server that is down, restarting or refusing connections. */
 const UNAVAILABLE_CODES = new Set([
-  'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN', 'ENOTFOUND',
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'ENOTFOUND',
   '57P01', // admin_shutdown (server stopping, pg_terminate_backend)
   '57P02', // crash_shutdown
   '57P03', // cannot_connect_now (starting up, recovery)
   '53300', // too_many_connections
-  '08000', '08001', '08003', '08004', '08006', // connection exceptions
+  '08000',
+  '08001',
+  '08003',
+  '08004',
+  '08006', // connection exceptions
 ]);
 
 /** knex / tarn / pg messages that carry no code. */

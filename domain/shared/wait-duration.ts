@@ -25,7 +25,10 @@ export const SPLIT_KEYS = ['waitDays', 'waitHours'] as const;
 /** Every key the normaliser reads, for docs and for callers that strip unknown keys. */
 export const WAIT_KEYS = ['delayMinutes', ...AMOUNT_KEYS, ...UNIT_KEYS, ...SPLIT_KEYS] as const;
 
-export interface WaitDefaults { amount: number; unit: WaitUnit }
+export interface WaitDefaults {
+  amount: number;
+  unit: WaitUnit;
+}
 /** Spec (sequence `wait` step): delayAmount default 1, delayUnit default days. */
 export const SEQUENCE_WAIT_DEFAULTS: WaitDefaults = { amount: 1, unit: 'days' };
 
@@ -59,10 +62,14 @@ function finish(minutes: number, path: string): WaitDuration {
 }
 
 /** Milliseconds of a wait described by `data`, or why it is not a valid wait. */
-export function waitDurationOf(data: Record<string, unknown> | null | undefined, defaults?: WaitDefaults): WaitDuration {
+export function waitDurationOf(
+  data: Record<string, unknown> | null | undefined,
+  defaults?: WaitDefaults,
+): WaitDuration {
   const d = data ?? {};
   if (isGiven(d.delayMinutes)) {
-    if (!isNumber(d.delayMinutes) || d.delayMinutes <= 0) return { ok: false, path: 'delayMinutes', error: 'must be a number greater than 0' };
+    if (!isNumber(d.delayMinutes) || d.delayMinutes <= 0)
+      return { ok: false, path: 'delayMinutes', error: 'must be a number greater than 0' };
     return finish(d.delayMinutes, 'delayMinutes');
   }
 
@@ -71,8 +78,10 @@ export function waitDurationOf(data: Record<string, unknown> | null | undefined,
   if (amountKey || (unitKey && !firstGiven(d, SPLIT_KEYS))) {
     const amountPath = amountKey ?? 'delayAmount';
     const amount = amountKey ? d[amountKey] : defaults?.amount;
-    if (amount === undefined) return { ok: false, path: amountPath, error: `is required with ${unitKey} (${WAIT_FORMS_DOC})` };
-    if (!isNumber(amount) || amount <= 0) return { ok: false, path: amountPath, error: 'must be a number greater than 0' };
+    if (amount === undefined)
+      return { ok: false, path: amountPath, error: `is required with ${unitKey} (${WAIT_FORMS_DOC})` };
+    if (!isNumber(amount) || amount <= 0)
+      return { ok: false, path: amountPath, error: 'must be a number greater than 0' };
     const unit = unitKey ? unitOf(d[unitKey]) : defaults?.unit;
     if (!unit) {
       return unitKey
@@ -84,13 +93,21 @@ export function waitDurationOf(data: Record<string, unknown> | null | undefined,
 
   if (firstGiven(d, SPLIT_KEYS)) {
     let minutes = 0;
-    for (const [key, unit] of [['waitDays', 1440], ['waitHours', 60]] as const) {
+    for (const [key, unit] of [
+      ['waitDays', 1440],
+      ['waitHours', 60],
+    ] as const) {
       if (!isGiven(d[key])) continue;
       const v = d[key];
       if (!isNumber(v) || v < 0) return { ok: false, path: key, error: 'must be a number of at least 0' };
       minutes += v * unit;
     }
-    if (minutes <= 0) return { ok: false, path: firstGiven(d, SPLIT_KEYS)!, error: 'waitDays and waitHours add up to 0; a wait must be longer' };
+    if (minutes <= 0)
+      return {
+        ok: false,
+        path: firstGiven(d, SPLIT_KEYS)!,
+        error: 'waitDays and waitHours add up to 0; a wait must be longer',
+      };
     return finish(minutes, firstGiven(d, SPLIT_KEYS)!);
   }
 

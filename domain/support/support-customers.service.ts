@@ -14,7 +14,12 @@ import { serializeTicket } from './tickets.service';
 const KEY = `case when t.person_ref is not null then 'person' when t.customer_email is not null then 'email' else 'visitor' end`;
 const VALUE = `coalesce(t.person_ref, t.customer_email, t.visitor_id)`;
 const OPEN = `t.status in ('open', 'pending', 'on_hold')`;
-const SORT_SQL = { lastActivityAt: 'last_activity_at', totalTickets: 'total_tickets', openTickets: 'open_tickets', unread: 'unread' } as const;
+const SORT_SQL = {
+  lastActivityAt: 'last_activity_at',
+  totalTickets: 'total_tickets',
+  openTickets: 'open_tickets',
+  unread: 'unread',
+} as const;
 
 export interface SupportCustomersQuery extends PageRequest {
   search?: string;
@@ -25,9 +30,21 @@ export interface SupportCustomersQuery extends PageRequest {
 
 type Row = Record<string, unknown>;
 const customerView = (r: Row) => ({
-  type: r.type, value: r.value, personId: r.type === 'person' ? r.value : null, email: r.email ?? null, name: r.name ?? null,
-  visitorId: r.visitor_id ?? null, totalTickets: Number(r.total_tickets), openTickets: Number(r.open_tickets), unread: Number(r.unread),
-  lastActivityAt: r.last_activity_at instanceof Date ? r.last_activity_at.toISOString() : r.last_activity_at ? new Date(String(r.last_activity_at)).toISOString() : null,
+  type: r.type,
+  value: r.value,
+  personId: r.type === 'person' ? r.value : null,
+  email: r.email ?? null,
+  name: r.name ?? null,
+  visitorId: r.visitor_id ?? null,
+  totalTickets: Number(r.total_tickets),
+  openTickets: Number(r.open_tickets),
+  unread: Number(r.unread),
+  lastActivityAt:
+    r.last_activity_at instanceof Date
+      ? r.last_activity_at.toISOString()
+      : r.last_activity_at
+        ? new Date(String(r.last_activity_at)).toISOString()
+        : null,
 });
 
 const AGGREGATES = `max(coalesce(nullif(trim(concat_ws(' ', p.first_name, p.last_name)), ''), t.customer_name)) as name, max(t.customer_email) as email, max(t.visitor_id) as visitor_id,
@@ -52,28 +69,65 @@ export async function listSupportCustomers(ctx: Ctx, query: SupportCustomersQuer
   );
   let total = Number(result[0]?.full_count ?? 0);
   if (!result.length && query.page > 1) {
-    const [c] = await ctx.em.execute<Row[]>(`select count(distinct (${KEY}, ${VALUE}))::int as n ${JOIN} where ${where}`, params);
+    const [c] = await ctx.em.execute<Row[]>(
+      `select count(distinct (${KEY}, ${VALUE}))::int as n ${JOIN} where ${where}`,
+      params,
+    );
     total = Number(c?.n ?? 0);
   }
   return { items: result.map(customerView), total };
 }
 
-/** One customer by person id, e-mail address or visitor id: stats, the person (if any) and their tickets (newest first, up to 100). */
+/**
+ * One customer by person id, e-mail address or visitor id: stats, the person (if any) and their tickets (newest first,
+ * up to 100).
+ */
 export async function supportCustomerDetail(ctx: Ctx, type: 'person' | 'email' | 'visitor', value: string) {
   const ws = ctx.actor.workspaceId;
   const column = type === 'person' ? 't.person_ref' : type === 'email' ? 't.customer_email' : 't.visitor_id';
   const key = type === 'email' ? value.toLowerCase() : value;
   // An e-mail customer is the tickets without a person carrying that address (person tickets belong to the person).
-  const extra = type === 'email' ? ' and t.person_ref is null' : type === 'visitor' ? ' and t.person_ref is null and t.customer_email is null' : '';
+  const extra =
+    type === 'email'
+      ? ' and t.person_ref is null'
+      : type === 'visitor'
+        ? ' and t.person_ref is null and t.customer_email is null'
+        : '';
   const person = type === 'person' && isId(value) ? await ctx.em.findOne(Person, { _id: value }) : null;
-  const [stats] = await ctx.em.execute<Row[]>(`select ${AGGREGATES} ${JOIN} where t.workspace_id = ? and ${column} = ?${extra}`, [ws, key]);
+  const [stats] = await ctx.em.execute<Row[]>(
+    `select ${AGGREGATES} ${JOIN} where t.workspace_id = ? and ${column} = ?${extra}`,
+    [ws, key],
+  );
   if (!person && !Number(stats?.total_tickets ?? 0)) throw notFound('support customer');
-  const where = type === 'person' ? { personRef: key } : type === 'email' ? { customerEmail: key, personRef: null } : { visitorId: key, personRef: null, customerEmail: null };
+  const where =
+    type === 'person'
+      ? { personRef: key }
+      : type === 'email'
+        ? { customerEmail: key, personRef: null }
+        : { visitorId: key, personRef: null, customerEmail: null };
   const tickets = await ctx.em.find(SupportTicket, where, { orderBy: { createdAt: 'desc', _id: 'desc' }, limit: 100 });
-  const view = customerView({ ...stats, type, value: key, ...(person ? { name: [person.firstName, person.lastName].filter(Boolean).join(' '), email: stats?.email ?? person.emails[0]?.email ?? null } : {}) });
+  const view = customerView({
+    ...stats,
+    type,
+    value: key,
+    ...(person
+      ? {
+          name: [person.firstName, person.lastName].filter(Boolean).join(' '),
+          email: stats?.email ?? person.emails[0]?.email ?? null,
+        }
+      : {}),
+  });
   return {
     ...view,
-    person: person ? { _id: person._id, firstName: person.firstName, lastName: person.lastName, emails: person.emails, companyId: person.companyId } : null,
+    person: person
+      ? {
+          _id: person._id,
+          firstName: person.firstName,
+          lastName: person.lastName,
+          emails: person.emails,
+          companyId: person.companyId,
+        }
+      : null,
     tickets: tickets.map(serializeTicket),
   };
 }

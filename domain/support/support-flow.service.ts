@@ -9,7 +9,10 @@ import { SupportFlow } from './support.entity';
 import { DEFAULT_SUPPORT_CATEGORIES, DEFAULT_SUPPORT_STAGES, FALLBACK_CATEGORY } from './support.rules';
 
 const FLOW_FIELDS = ['_id', 'name', 'stages', 'categories', 'mailboxAccountIds', 'createdAt', 'updatedAt'] as const;
-export const serializeSupportFlow = (f: SupportFlow): Record<string, unknown> => ({ ...toPlain(f, FLOW_FIELDS), defaultCategory: f.categories[0] ?? FALLBACK_CATEGORY });
+export const serializeSupportFlow = (f: SupportFlow): Record<string, unknown> => ({
+  ...toPlain(f, FLOW_FIELDS),
+  defaultCategory: f.categories[0] ?? FALLBACK_CATEGORY,
+});
 
 /**
  * The workspace's support flow, created on first use. Concurrent first calls race on the unique
@@ -22,12 +25,24 @@ export async function ensureSupportFlow(ctx: Ctx): Promise<SupportFlow> {
   await ctx.em.execute(
     `insert into support_flow (id, workspace_id, created_at, updated_at, name, stages, categories, mailbox_account_ids, ticket_seq)
      values (?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, '{}', 0) on conflict (workspace_id) do nothing`,
-    [newId(now), ctx.actor.workspaceId, now, now, 'Support', JSON.stringify(DEFAULT_SUPPORT_STAGES), JSON.stringify(DEFAULT_SUPPORT_CATEGORIES)],
+    [
+      newId(now),
+      ctx.actor.workspaceId,
+      now,
+      now,
+      'Support',
+      JSON.stringify(DEFAULT_SUPPORT_STAGES),
+      JSON.stringify(DEFAULT_SUPPORT_CATEGORIES),
+    ],
   );
   return ctx.em.findOneOrFail(SupportFlow, {});
 }
 
-export interface SupportFlowPatch { name?: string; categories?: string[]; mailboxAccountIds?: string[] }
+export interface SupportFlowPatch {
+  name?: string;
+  categories?: string[];
+  mailboxAccountIds?: string[];
+}
 
 /** Renames the flow, replaces its categories or the mailboxes whose inbound mail opens tickets. */
 export async function updateSupportFlow(ctx: Ctx, input: SupportFlowPatch): Promise<Record<string, unknown>> {
@@ -36,14 +51,22 @@ export async function updateSupportFlow(ctx: Ctx, input: SupportFlowPatch): Prom
     const found = await ctx.em.find(EmailAccount, { _id: { $in: input.mailboxAccountIds } }, { fields: ['_id'] });
     const known = new Set(found.map((a) => a._id));
     const missing = input.mailboxAccountIds.find((id) => !known.has(id));
-    if (missing) throw validation(`mailboxAccountIds: no e-mail account with id ${missing}`, [{ path: 'mailboxAccountIds', error: `no e-mail account with id ${missing}` }]);
+    if (missing)
+      throw validation(`mailboxAccountIds: no e-mail account with id ${missing}`, [
+        { path: 'mailboxAccountIds', error: `no e-mail account with id ${missing}` },
+      ]);
   }
   return inTransaction(ctx, async () => {
     if (input.name !== undefined) flow.name = input.name;
     if (input.categories !== undefined) flow.categories = [...new Set(input.categories)];
     if (input.mailboxAccountIds !== undefined) flow.mailboxAccountIds = [...new Set(input.mailboxAccountIds)];
     flow.updatedAt = new Date();
-    emit(ctx, { type: 'support_flow_updated', entityType: 'support_flow', entityId: flow._id, payload: { flow: serializeSupportFlow(flow) } });
+    emit(ctx, {
+      type: 'support_flow_updated',
+      entityType: 'support_flow',
+      entityId: flow._id,
+      payload: { flow: serializeSupportFlow(flow) },
+    });
     return serializeSupportFlow(flow);
   });
 }

@@ -26,7 +26,11 @@ const senderAddress = (from: string): string | null => {
 async function continuedTicket(ctx: Ctx, email: Email, from: string | null): Promise<SupportTicket | null> {
   const ids = [...new Set([email.inReplyTo, ...[...email.references].reverse()].filter((x): x is string => !!x))];
   if (ids.length) {
-    const messages = await ctx.em.find(SupportTicketMessage, { messageId: { $in: ids } }, { fields: ['ticketId', 'messageId'] });
+    const messages = await ctx.em.find(
+      SupportTicketMessage,
+      { messageId: { $in: ids } },
+      { fields: ['ticketId', 'messageId'] },
+    );
     const hit = ids.map((id) => messages.find((m) => m.messageId === id)).find(Boolean);
     if (hit) return ctx.em.findOne(SupportTicket, { _id: hit.ticketId });
   }
@@ -36,20 +40,33 @@ async function continuedTicket(ctx: Ctx, email: Email, from: string | null): Pro
   return ticket && ticket.customerEmail === from ? ticket : null;
 }
 
-const subjectTitle = (subject: string): string => subject.replace(/^\s*((re|aw|sv|fwd?|vs)\s*:\s*)+/i, '').trim().slice(0, 300) || '(no subject)';
+const subjectTitle = (subject: string): string =>
+  subject
+    .replace(/^\s*((re|aw|sv|fwd?|vs)\s*:\s*)+/i, '')
+    .trim()
+    .slice(0, 300) || '(no subject)';
 
 /**
  * A received e-mail continues its ticket, or opens one when it reached a support mailbox.
  * Idempotent: one ticket message per e-mail (unique index); a repeated delivery changes nothing.
  */
-export async function ingestSupportEmail(ctx: Ctx, emailId: string): Promise<{ ticketId: string; created: boolean } | null> {
+export async function ingestSupportEmail(
+  ctx: Ctx,
+  emailId: string,
+): Promise<{ ticketId: string; created: boolean } | null> {
   const email = await ctx.em.findOne(Email, { _id: emailId, direction: 'inbound' });
   if (!email) return null;
   const done = await ctx.em.findOne(SupportTicketMessage, { emailId });
   if (done) return { ticketId: done.ticketId, created: false };
   const from = senderAddress(email.fromAddress);
   const content = email.text?.trim() || htmlToText(email.html ?? '') || '(empty message)';
-  const msg = { content, fromAddress: email.fromAddress || null, emailId, messageId: email.messageId ?? null, at: email.date };
+  const msg = {
+    content,
+    fromAddress: email.fromAddress || null,
+    emailId,
+    messageId: email.messageId ?? null,
+    at: email.date,
+  };
   const existing = await continuedTicket(ctx, email, from);
   try {
     if (existing) {
@@ -59,10 +76,18 @@ export async function ingestSupportEmail(ctx: Ctx, emailId: string): Promise<{ t
     const flow = await ctx.em.findOne(SupportFlow, {});
     if (!flow || !email.accountId || !flow.mailboxAccountIds.includes(email.accountId)) return null;
     return await inTransaction(ctx, async () => {
-      const { ticket } = await createTicket(ctx, {
-        title: subjectTitle(email.subject), description: content.slice(0, 50_000), personRef: email.personId, company: email.companyId,
-        customerEmail: from, customerName: parseName(email.fromAddress),
-      }, { preview: false, source: 'email' });
+      const { ticket } = await createTicket(
+        ctx,
+        {
+          title: subjectTitle(email.subject),
+          description: content.slice(0, 50_000),
+          personRef: email.personId,
+          company: email.companyId,
+          customerEmail: from,
+          customerName: parseName(email.fromAddress),
+        },
+        { preview: false, source: 'email' },
+      );
       await addCustomerMessage(ctx, ticket, msg);
       return { ticketId: ticket._id, created: true };
     });
@@ -75,7 +100,7 @@ export async function ingestSupportEmail(ctx: Ctx, emailId: string): Promise<{ t
 
 function parseName(from: string): string | null {
   const parsed = parseMailbox(from);
-  return 'mailbox' in parsed ? parsed.mailbox.name ?? null : null;
+  return 'mailbox' in parsed ? (parsed.mailbox.name ?? null) : null;
 }
 
 /** Turns received e-mails into ticket messages (worker side, after the e-mail is stored). */

@@ -69,7 +69,12 @@ export const SupportTicketMessage = defineEntity({
   name: 'SupportTicketMessage',
   tableName: 'support_ticket_message',
   indexes: [{ properties: ['workspaceId', 'ticketId', 'createdAt'] }, { properties: ['workspaceId', 'messageId'] }],
-  uniques: [{ name: 'support_ticket_message_email_unique', expression: `create unique index "support_ticket_message_email_unique" on "support_ticket_message" ("workspace_id", "email_id") where "email_id" is not null` }],
+  uniques: [
+    {
+      name: 'support_ticket_message_email_unique',
+      expression: `create unique index "support_ticket_message_email_unique" on "support_ticket_message" ("workspace_id", "email_id") where "email_id" is not null`,
+    },
+  ],
   properties: {
     ...tenantProps,
     ticketId: p.string().length(24),

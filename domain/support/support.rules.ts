@@ -27,7 +27,11 @@ export const ticketStatusTransitions = defineTransitions<TicketStatus>({
   ],
 });
 
-export interface SupportStage { id: number; title: string; order: number }
+export interface SupportStage {
+  id: number;
+  title: string;
+  order: number;
+}
 
 /** The kanban stages of a new support flow (spec: fields of the support flow are not shown). */
 export const DEFAULT_SUPPORT_STAGES: readonly SupportStage[] = [
@@ -41,14 +45,18 @@ export const FALLBACK_CATEGORY = 'general';
 
 export function assertStage(stages: readonly SupportStage[], field: string, stageId: number): void {
   if (!stages.some((s) => s.id === stageId)) {
-    throw validation(`${field}: unknown support stage ${stageId}; valid: ${stages.map((s) => s.id).join(', ')}`, [{ path: field, error: 'unknown stage' }]);
+    throw validation(`${field}: unknown support stage ${stageId}; valid: ${stages.map((s) => s.id).join(', ')}`, [
+      { path: field, error: 'unknown stage' },
+    ]);
   }
 }
 
 export function assertCategory(categories: readonly string[], category: string): void {
   const allowed = categories.length ? categories : [FALLBACK_CATEGORY];
   if (!allowed.includes(category)) {
-    throw validation(`category: must be one of ${allowed.join(', ')}`, [{ path: 'category', error: `must be one of ${allowed.join(', ')}` }]);
+    throw validation(`category: must be one of ${allowed.join(', ')}`, [
+      { path: 'category', error: `must be one of ${allowed.join(', ')}` },
+    ]);
   }
 }
 

@@ -18,20 +18,24 @@ const ticketFields = {
   priority: priority.describe(`${TICKET_PRIORITIES.join(', ')}; default medium`),
   category: category.describe('one of GET /support-tickets/categories; default the first category (general)'),
   assignee: refField.describe('user id of this workspace'),
-  company: refField.describe('company id (default: the person\'s company)'),
+  company: refField.describe("company id (default: the person's company)"),
   personRef: refField.describe('person id (the customer)'),
-  customerEmail: clearableEmail.describe('customer address for e-mail replies; default the person\'s first e-mail'),
+  customerEmail: clearableEmail.describe("customer address for e-mail replies; default the person's first e-mail"),
   customerName: clearableText(300),
   visitorId: clearableText(100).describe('chat visitor id (support customers of type visitor)'),
   tags: tagsField,
 };
 
 export const createTicketBody = z.object({ title: requiredText(300) }).extend(z.object(ticketFields).partial().shape);
-export const updateTicketBody = createTicketBody.partial().extend(z.object({
-  status: status.describe(`${TICKET_STATUSES.join(', ')}; transitions in the docs (409 invalid_state otherwise)`),
-  resolution: clearableText(50_000),
-  customFields: customFieldMap.describe('merged partially'),
-}).partial().shape);
+export const updateTicketBody = createTicketBody.partial().extend(
+  z
+    .object({
+      status: status.describe(`${TICKET_STATUSES.join(', ')}; transitions in the docs (409 invalid_state otherwise)`),
+      resolution: clearableText(50_000),
+      customFields: customFieldMap.describe('merged partially'),
+    })
+    .partial().shape,
+);
 
 export const listTicketsQuery = z.object({
   ...pageParams(100),
@@ -39,14 +43,28 @@ export const listTicketsQuery = z.object({
   priority: priority.optional(),
   assignee: userId.optional(),
   category: category.optional(),
-  search: z.string().trim().max(200).optional().describe('title, description, customer name or e-mail; `#123` or `123` also matches the ticket number'),
+  search: z
+    .string()
+    .trim()
+    .max(200)
+    .optional()
+    .describe('title, description, customer name or e-mail; `#123` or `123` also matches the ticket number'),
 });
 
 // content is required; the domain checks it after the ticket lookup, so an unknown ticket answers 404 first.
 export const replyBody = z.object({
-  content: z.string({ message: 'must be a string' }).max(100_000, 'must be at most 100000 characters').optional().describe('required; text or HTML'),
-  type: z.enum(REPLY_TYPES, { message: `must be one of ${REPLY_TYPES.join(', ')}` }).optional().describe('reply (default) or note (always internal)'),
-  visibility: visibility.optional().describe('public (default for replies: e-mailed to the customer) or internal (default for notes)'),
+  content: z
+    .string({ message: 'must be a string' })
+    .max(100_000, 'must be at most 100000 characters')
+    .optional()
+    .describe('required; text or HTML'),
+  type: z
+    .enum(REPLY_TYPES, { message: `must be one of ${REPLY_TYPES.join(', ')}` })
+    .optional()
+    .describe('reply (default) or note (always internal)'),
+  visibility: visibility
+    .optional()
+    .describe('public (default for replies: e-mailed to the customer) or internal (default for notes)'),
 });
 
 // Any stageId shape passes here so an unknown ticket answers 404 first; the domain answers 400 for a bad stage.
@@ -64,7 +82,12 @@ export const messagesQuery = z.object({
 export const ticketTimeQuery = z.object(pageParams(100));
 export const ticketTimeBody = z.object({
   hours: z.number({ message: 'must be a number' }).gt(0, 'must be greater than 0').max(10_000, 'must be at most 10000'),
-  minutes: z.number({ message: 'must be a number' }).min(0, 'must be at least 0').max(100_000).optional().describe('added to hours'),
+  minutes: z
+    .number({ message: 'must be a number' })
+    .min(0, 'must be at least 0')
+    .max(100_000)
+    .optional()
+    .describe('added to hours'),
   description: clearableText(10_000).optional(),
   date: isoDate.optional().describe('default now'),
   billable: z.boolean({ message: 'must be a boolean' }).optional().describe('default true'),
@@ -88,7 +111,11 @@ export const customerDetailQuery = z.object({
 export const supportFlowBody = z.object({
   name: requiredText(200).optional(),
   categories: z.array(category).min(1, 'at least one category').max(50, 'at most 50 categories').optional(),
-  mailboxAccountIds: z.array(objectId).max(20, 'at most 20 mailboxes').optional().describe('e-mail accounts whose received mail opens tickets'),
+  mailboxAccountIds: z
+    .array(objectId)
+    .max(20, 'at most 20 mailboxes')
+    .optional()
+    .describe('e-mail accounts whose received mail opens tickets'),
 });
 
 /** What the service writes: the parsed updateTicketBody (create bodies add their required fields). */

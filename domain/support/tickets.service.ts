@@ -13,13 +13,44 @@ import { createRecord } from '../shared/records';
 import { inTransaction } from '../shared/tx';
 import { SupportTicket, SupportTicketMessage, SupportTimeEntry } from './support.entity';
 import { ensureSupportFlow, nextTicketNumber } from './support-flow.service';
-import { assertCategory, assertStage, FALLBACK_CATEGORY, statusEvent, ticketStatusTransitions, type TicketPriority, type TicketStatus } from './support.rules';
+import {
+  assertCategory,
+  assertStage,
+  FALLBACK_CATEGORY,
+  statusEvent,
+  ticketStatusTransitions,
+  type TicketPriority,
+  type TicketStatus,
+} from './support.rules';
 import type { TicketInput } from './support.schemas';
 
 export const TICKET_FIELDS = [
-  '_id', 'ticketNumber', 'title', 'description', 'status', 'priority', 'category', 'assignee', 'company', 'personRef', 'customerEmail', 'customerName',
-  'visitorId', 'tags', 'customFields', 'resolution', 'flowId', 'stageId', 'source', 'unreadCount', 'lastActivityAt', 'firstResponseAt', 'resolvedAt',
-  'closedAt', 'createdAt', 'updatedAt',
+  '_id',
+  'ticketNumber',
+  'title',
+  'description',
+  'status',
+  'priority',
+  'category',
+  'assignee',
+  'company',
+  'personRef',
+  'customerEmail',
+  'customerName',
+  'visitorId',
+  'tags',
+  'customFields',
+  'resolution',
+  'flowId',
+  'stageId',
+  'source',
+  'unreadCount',
+  'lastActivityAt',
+  'firstResponseAt',
+  'resolvedAt',
+  'closedAt',
+  'createdAt',
+  'updatedAt',
 ] as const;
 export const serializeTicket = (t: SupportTicket): Record<string, unknown> => toPlain(t, TICKET_FIELDS);
 
@@ -30,12 +61,25 @@ export async function getTicket(ctx: Ctx, id: string): Promise<SupportTicket> {
 }
 
 /** Event payload: the ticket plus the person and company namespaces automations read. */
-export async function ticketEventPayload(ctx: Ctx, t: SupportTicket, extra: Record<string, unknown> = {}): Promise<Record<string, unknown>> {
+export async function ticketEventPayload(
+  ctx: Ctx,
+  t: SupportTicket,
+  extra: Record<string, unknown> = {},
+): Promise<Record<string, unknown>> {
   const person = t.personRef ? await ctx.em.findOne(Person, { _id: t.personRef }) : null;
   const company = t.company ? await ctx.em.findOne(Company, { _id: t.company }) : null;
   return {
     ticket: serializeTicket(t),
-    ...(person ? { person: { _id: person._id, firstName: person.firstName, lastName: person.lastName, email: person.emails[0]?.email ?? null } } : {}),
+    ...(person
+      ? {
+          person: {
+            _id: person._id,
+            firstName: person.firstName,
+            lastName: person.lastName,
+            email: person.emails[0]?.email ?? null,
+          },
+        }
+      : {}),
     ...(company ? { company: { _id: company._id, name: company.name } } : {}),
     ...(t.assignee ? { owner: { _id: t.assignee } } : {}),
     ...extra,
@@ -52,7 +96,10 @@ async function checkInput(ctx: Ctx, input: TicketInput, categories: readonly str
 }
 
 /** The customer's address: given, else the person's first e-mail. */
-async function customerOf(ctx: Ctx, input: TicketInput): Promise<{ customerEmail: string | null; customerName: string | null; company: string | null }> {
+async function customerOf(
+  ctx: Ctx,
+  input: TicketInput,
+): Promise<{ customerEmail: string | null; customerName: string | null; company: string | null }> {
   const person = input.personRef ? await ctx.em.findOne(Person, { _id: input.personRef }) : null;
   return {
     customerEmail: input.customerEmail?.toLowerCase() ?? person?.emails[0]?.email?.toLowerCase() ?? null,
@@ -61,34 +108,39 @@ async function customerOf(ctx: Ctx, input: TicketInput): Promise<{ customerEmail
   };
 }
 
-export async function createTicket(ctx: Ctx, input: TicketInput & { title: string }, opts: { preview: boolean; source?: 'api' | 'email' }): Promise<{ ticket: SupportTicket; view: Record<string, unknown> | PreviewResult }> {
+export async function createTicket(
+  ctx: Ctx,
+  input: TicketInput & { title: string },
+  opts: { preview: boolean; source?: 'api' | 'email' },
+): Promise<{ ticket: SupportTicket; view: Record<string, unknown> | PreviewResult }> {
   const flow = await ensureSupportFlow(ctx);
   await checkInput(ctx, input, flow.categories);
   const customer = await customerOf(ctx, input);
   const now = new Date();
-  const build = (ticketNumber: number) => createRecord(ctx, SupportTicket, {
-    ticketNumber,
-    title: input.title,
-    description: input.description ?? null,
-    status: 'open',
-    priority: input.priority ?? 'medium',
-    category: input.category ?? flow.categories[0] ?? FALLBACK_CATEGORY,
-    assignee: input.assignee ?? null,
-    personRef: input.personRef ?? null,
-    ...customer,
-    visitorId: input.visitorId ?? null,
-    tags: normalizeTags(input.tags) ?? [],
-    customFields: mergeObject({}, input.customFields ?? {}),
-    resolution: null,
-    flowId: flow._id,
-    stageId: flow.stages[0]!.id,
-    source: opts.source ?? 'api',
-    unreadCount: 0,
-    lastActivityAt: now,
-    firstResponseAt: null,
-    resolvedAt: null,
-    closedAt: null,
-  } as SupportTicket);
+  const build = (ticketNumber: number) =>
+    createRecord(ctx, SupportTicket, {
+      ticketNumber,
+      title: input.title,
+      description: input.description ?? null,
+      status: 'open',
+      priority: input.priority ?? 'medium',
+      category: input.category ?? flow.categories[0] ?? FALLBACK_CATEGORY,
+      assignee: input.assignee ?? null,
+      personRef: input.personRef ?? null,
+      ...customer,
+      visitorId: input.visitorId ?? null,
+      tags: normalizeTags(input.tags) ?? [],
+      customFields: mergeObject({}, input.customFields ?? {}),
+      resolution: null,
+      flowId: flow._id,
+      stageId: flow.stages[0]!.id,
+      source: opts.source ?? 'api',
+      unreadCount: 0,
+      lastActivityAt: now,
+      firstResponseAt: null,
+      resolvedAt: null,
+      closedAt: null,
+    } as SupportTicket);
   if (opts.preview) {
     const proposed = { ...serializeTicket(build(0)), ticketNumber: null };
     ctx.em.clear();
@@ -96,7 +148,12 @@ export async function createTicket(ctx: Ctx, input: TicketInput & { title: strin
   }
   const ticket = await inTransaction(ctx, async () => {
     const t = build(await nextTicketNumber(ctx, flow._id));
-    emit(ctx, { type: 'support_ticket_created', entityType: 'support-ticket', entityId: t._id, payload: await ticketEventPayload(ctx, t) });
+    emit(ctx, {
+      type: 'support_ticket_created',
+      entityType: 'support-ticket',
+      entityId: t._id,
+      payload: await ticketEventPayload(ctx, t),
+    });
     emitTagChanges(ctx, 'support-ticket', t._id, [], t.tags);
     return t;
   });
@@ -120,17 +177,29 @@ export function setStatus(t: SupportTicket, to: TicketStatus, at: Date): void {
 }
 
 /** support_ticket_updated plus the status, assignment and stage events the change implies. */
-export async function emitTicketChanges(ctx: Ctx, t: SupportTicket, changes: Changes, extra: Record<string, unknown> = {}): Promise<void> {
+export async function emitTicketChanges(
+  ctx: Ctx,
+  t: SupportTicket,
+  changes: Changes,
+  extra: Record<string, unknown> = {},
+): Promise<void> {
   const payload = await ticketEventPayload(ctx, t, { changes, ...extra });
   emit(ctx, { type: 'support_ticket_updated', entityType: 'support-ticket', entityId: t._id, payload });
   const status = changes.status;
   const statusType = status ? statusEvent(status.from as TicketStatus, status.to as TicketStatus) : null;
   if (statusType) emit(ctx, { type: statusType, entityType: 'support-ticket', entityId: t._id, payload });
-  if (changes.assignee && t.assignee) emit(ctx, { type: 'support_ticket_assigned', entityType: 'support-ticket', entityId: t._id, payload });
-  if (changes.stageId) emit(ctx, { type: 'support_ticket_stage_changed', entityType: 'support-ticket', entityId: t._id, payload });
+  if (changes.assignee && t.assignee)
+    emit(ctx, { type: 'support_ticket_assigned', entityType: 'support-ticket', entityId: t._id, payload });
+  if (changes.stageId)
+    emit(ctx, { type: 'support_ticket_stage_changed', entityType: 'support-ticket', entityId: t._id, payload });
 }
 
-export async function updateTicket(ctx: Ctx, id: string, input: TicketInput, opts: { preview: boolean }): Promise<Record<string, unknown> | PreviewResult> {
+export async function updateTicket(
+  ctx: Ctx,
+  id: string,
+  input: TicketInput,
+  opts: { preview: boolean },
+): Promise<Record<string, unknown> | PreviewResult> {
   const ticket = await getTicket(ctx, id);
   const flow = await ensureSupportFlow(ctx);
   await checkInput(ctx, input, flow.categories);
@@ -139,8 +208,21 @@ export async function updateTicket(ctx: Ctx, id: string, input: TicketInput, opt
   const now = new Date();
   if (input.status !== undefined) setStatus(ticket, input.status, now);
   const scalars: Record<string, unknown> = {};
-  for (const key of ['title', 'description', 'priority', 'category', 'assignee', 'company', 'personRef', 'customerEmail', 'customerName', 'visitorId', 'resolution'] as const) {
-    if (input[key] !== undefined) scalars[key] = key === 'customerEmail' && input[key] ? String(input[key]).toLowerCase() : input[key];
+  for (const key of [
+    'title',
+    'description',
+    'priority',
+    'category',
+    'assignee',
+    'company',
+    'personRef',
+    'customerEmail',
+    'customerName',
+    'visitorId',
+    'resolution',
+  ] as const) {
+    if (input[key] !== undefined)
+      scalars[key] = key === 'customerEmail' && input[key] ? String(input[key]).toLowerCase() : input[key];
   }
   applyPatch(ticket, {
     ...scalars,
@@ -164,10 +246,16 @@ export async function updateTicket(ctx: Ctx, id: string, input: TicketInput, opt
   return serializeTicket(ticket);
 }
 
-export async function moveTicket(ctx: Ctx, id: string, stageId: number, flowId?: string): Promise<Record<string, unknown>> {
+export async function moveTicket(
+  ctx: Ctx,
+  id: string,
+  stageId: number,
+  flowId?: string,
+): Promise<Record<string, unknown>> {
   const ticket = await getTicket(ctx, id);
   const flow = await ensureSupportFlow(ctx);
-  if (flowId !== undefined && flowId !== flow._id) throw validation(`flowId: no support flow with id ${flowId}`, [{ path: 'flowId', error: 'unknown support flow' }]);
+  if (flowId !== undefined && flowId !== flow._id)
+    throw validation(`flowId: no support flow with id ${flowId}`, [{ path: 'flowId', error: 'unknown support flow' }]);
   assertStage(flow.stages, 'stageId', stageId);
   if (ticket.stageId === stageId) return serializeTicket(ticket);
   const from = ticket.stageId;
@@ -186,23 +274,42 @@ export async function deleteTicket(ctx: Ctx, id: string): Promise<void> {
   await inTransaction(ctx, async () => {
     await ctx.em.nativeDelete(SupportTicketMessage, { ticketId: id });
     await ctx.em.nativeDelete(SupportTimeEntry, { ticketId: id });
-    emit(ctx, { type: 'support_ticket_deleted', entityType: 'support-ticket', entityId: id, payload: { ticket: serializeTicket(ticket) } });
+    emit(ctx, {
+      type: 'support_ticket_deleted',
+      entityType: 'support-ticket',
+      entityId: id,
+      payload: { ticket: serializeTicket(ticket) },
+    });
     ctx.em.remove(ticket);
   });
 }
 
-export interface TicketListQuery extends PageRequest { status?: TicketStatus; priority?: TicketPriority; assignee?: string; category?: string; search?: string }
+export interface TicketListQuery extends PageRequest {
+  status?: TicketStatus;
+  priority?: TicketPriority;
+  assignee?: string;
+  category?: string;
+  search?: string;
+}
 
 export async function listTickets(ctx: Ctx, query: TicketListQuery) {
   const where: Record<string, unknown> = {};
-  for (const key of ['status', 'priority', 'assignee', 'category'] as const) if (query[key] !== undefined) where[key] = query[key];
+  for (const key of ['status', 'priority', 'assignee', 'category'] as const)
+    if (query[key] !== undefined) where[key] = query[key];
   if (query.search) {
     const like = likePattern(query.search);
-    const or: Record<string, unknown>[] = [{ title: { $ilike: like } }, { description: { $ilike: like } }, { customerEmail: { $ilike: like } }, { customerName: { $ilike: like } }];
+    const or: Record<string, unknown>[] = [
+      { title: { $ilike: like } },
+      { description: { $ilike: like } },
+      { customerEmail: { $ilike: like } },
+      { customerName: { $ilike: like } },
+    ];
     const n = /^#?(\d{1,9})$/.exec(query.search.trim());
     if (n) or.push({ ticketNumber: Number(n[1]) });
     where.$or = or;
   }
-  const { items, total } = await findPage(ctx.em, SupportTicket, where as FilterQuery<SupportTicket>, query, { createdAt: 'desc' });
+  const { items, total } = await findPage(ctx.em, SupportTicket, where as FilterQuery<SupportTicket>, query, {
+    createdAt: 'desc',
+  });
   return { items: items.map(serializeTicket), total };
 }

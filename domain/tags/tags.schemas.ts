@@ -17,4 +17,7 @@ export const bulkTagsBody = z
     add: tagsField.default([]),
     remove: tagsField.default([]),
   })
-  .refine((b) => b.add.length > 0 || b.remove.length > 0, { message: 'add or remove must name at least one tag', path: ['add'] });
+  .refine((b) => b.add.length > 0 || b.remove.length > 0, {
+    message: 'add or remove must name at least one tag',
+    path: ['add'],
+  });

@@ -4,18 +4,31 @@ import { emit } from '../outbox/emit';
 import { recordSystemActivity } from '../timeline/timeline.service';
 import { emitTagChanges, normalizeTags } from '../shared/changes';
 import type { Lead } from '../leads/lead.entity';
-import { loadRecords, RECORD_KINDS, RECORD_TYPES, rescoreChangedLeads, tableOf, type RecordType } from '../shared/record-kinds';
+import {
+  loadRecords,
+  RECORD_KINDS,
+  RECORD_TYPES,
+  rescoreChangedLeads,
+  tableOf,
+  type RecordType,
+} from '../shared/record-kinds';
 import { inTransaction } from '../shared/tx';
 
 export const MAX_TAGS_PER_RECORD = 100;
 
-export interface TagCount { tag: string; count: number }
+export interface TagCount {
+  tag: string;
+  count: number;
+}
 
 /**
  * Unique tags with how many records carry each, sorted by tag (case-insensitive), one page of
  * them plus the number of unique tags; all four types when no type is given.
  */
-export async function listTags(ctx: Ctx, query: { entityType?: RecordType; page: number; limit: number }): Promise<{ items: TagCount[]; total: number }> {
+export async function listTags(
+  ctx: Ctx,
+  query: { entityType?: RecordType; page: number; limit: number },
+): Promise<{ items: TagCount[]; total: number }> {
   const types = query.entityType ? [query.entityType] : RECORD_TYPES;
   const parts = types.map((type) => {
     const { table, column } = tableOf(ctx, RECORD_KINDS[type]);
@@ -25,13 +38,22 @@ export async function listTags(ctx: Ctx, query: { entityType?: RecordType; page:
   const params = types.map(() => ctx.actor.workspaceId);
   const conn = ctx.em.getConnection();
   const [rows, [counted]] = await Promise.all([
-    conn.execute<{ tag: string; count: string }[]>(`${tags} order by lower(tag), tag limit ? offset ?`, [...params, query.limit, (query.page - 1) * query.limit]),
+    conn.execute<{ tag: string; count: string }[]>(`${tags} order by lower(tag), tag limit ? offset ?`, [
+      ...params,
+      query.limit,
+      (query.page - 1) * query.limit,
+    ]),
     conn.execute<{ total: string }[]>(`select count(*) as total from (${tags}) g`, params),
   ]);
   return { items: rows.map((r) => ({ tag: r.tag, count: Number(r.count) })), total: Number(counted?.total ?? 0) };
 }
 
-export interface BulkTagInput { entityType: RecordType; entityIds: string[]; add: string[]; remove: string[] }
+export interface BulkTagInput {
+  entityType: RecordType;
+  entityIds: string[];
+  add: string[];
+  remove: string[];
+}
 
 /**
  * Adds and removes tags on many records of one type in one transaction. Every id must exist in
@@ -53,19 +75,41 @@ export async function bulkTags(ctx: Ctx, input: BulkTagInput): Promise<{ updated
     return { record, before, after };
   });
   const overfull = changes.filter((c) => c.after.length > MAX_TAGS_PER_RECORD).map((c) => c.record._id);
-  if (overfull.length) throw validation(`tags: at most ${MAX_TAGS_PER_RECORD} tags per record; exceeded for ${overfull.join(', ')}`, { ids: overfull });
+  if (overfull.length)
+    throw validation(`tags: at most ${MAX_TAGS_PER_RECORD} tags per record; exceeded for ${overfull.join(', ')}`, {
+      ids: overfull,
+    });
 
-  const touched = changes.filter(({ before, after }) => before.length !== after.length || !before.every((t) => after.includes(t)));
+  const touched = changes.filter(
+    ({ before, after }) => before.length !== after.length || !before.every((t) => after.includes(t)),
+  );
   for (const { record, after } of touched) record.tags = after;
-  const scores = input.entityType === 'lead' ? await rescoreChangedLeads(ctx, touched.map((c) => c.record as unknown as Lead)) : new Map();
+  const scores =
+    input.entityType === 'lead'
+      ? await rescoreChangedLeads(
+          ctx,
+          touched.map((c) => c.record as unknown as Lead),
+        )
+      : new Map();
   await inTransaction(ctx, async () => {
     for (const { record, before, after } of touched) {
       record.updatedAt = new Date();
       const score = scores.get(record._id);
       const diff = { tags: { from: before, to: after }, ...(score ? { score } : {}) };
-      emit(ctx, { type: `${input.entityType}_updated`, entityType: input.entityType, entityId: record._id, payload: { [input.entityType]: kind.serialize(record), changes: diff } });
+      emit(ctx, {
+        type: `${input.entityType}_updated`,
+        entityType: input.entityType,
+        entityId: record._id,
+        payload: { [input.entityType]: kind.serialize(record), changes: diff },
+      });
       emitTagChanges(ctx, input.entityType, record._id, before, after);
-      recordSystemActivity(ctx, kind.link(record._id), 'record_updated', `Tags of ${kind.displayName(record)} updated`, { changes: diff });
+      recordSystemActivity(
+        ctx,
+        kind.link(record._id),
+        'record_updated',
+        `Tags of ${kind.displayName(record)} updated`,
+        { changes: diff },
+      );
     }
   });
   return { updated: touched.length, unchanged: records.length - touched.length };

@@ -3,7 +3,12 @@ import { p, tenantProps } from '../orm/base';
 import type { TaskStatus } from './task.entity';
 
 /** A task-flow stage; `status` is the task status a task in this stage has. */
-export interface TaskStage { id: number; title: string; order: number; status: TaskStatus }
+export interface TaskStage {
+  id: number;
+  title: string;
+  order: number;
+  status: TaskStatus;
+}
 
 // One per workspace, created lazily with the default stages on first use.
 export const TaskFlow = defineEntity({

@@ -28,6 +28,8 @@ export async function getTaskFlow(ctx: Ctx): Promise<TaskFlowShape> {
 
 export async function readTaskFlow(ctx: Ctx) {
   const flow = await getTaskFlow(ctx);
-  const stages = [...flow.stages].sort((a, b) => a.order - b.order).map(({ id, title, order, status }) => ({ id, title, order, status }));
+  const stages = [...flow.stages]
+    .sort((a, b) => a.order - b.order)
+    .map(({ id, title, order, status }) => ({ id, title, order, status }));
   return { stages, completedStageId: flow.completedStageId };
 }

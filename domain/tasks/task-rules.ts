@@ -2,7 +2,10 @@ import { validation } from '../errors';
 import type { TaskStage } from './task-flow.entity';
 import type { TaskStatus } from './task.entity';
 
-export interface TaskFlowShape { stages: readonly TaskStage[]; completedStageId: number }
+export interface TaskFlowShape {
+  stages: readonly TaskStage[];
+  completedStageId: number;
+}
 
 /** The per-workspace default flow: one stage per status, Done is the completed stage. */
 export const DEFAULT_TASK_FLOW: TaskFlowShape = {
@@ -15,7 +18,10 @@ export const DEFAULT_TASK_FLOW: TaskFlowShape = {
   completedStageId: 4,
 };
 
-export interface StageState { status: TaskStatus; stage: number }
+export interface StageState {
+  status: TaskStatus;
+  stage: number;
+}
 
 const byOrder = (flow: TaskFlowShape): TaskStage[] => [...flow.stages].sort((a, b) => a.order - b.order);
 
@@ -23,14 +29,26 @@ const byOrder = (flow: TaskFlowShape): TaskStage[] => [...flow.stages].sort((a, 
 export function statusOfStage(flow: TaskFlowShape, stageId: number): TaskStatus {
   if (stageId === flow.completedStageId) return 'done';
   const stage = flow.stages.find((s) => s.id === stageId);
-  if (!stage) throw validation(`stage: unknown task-flow stage ${stageId}; valid: ${byOrder(flow).map((s) => s.id).join(', ')}`, [{ path: 'stage', error: 'unknown stage' }]);
+  if (!stage)
+    throw validation(
+      `stage: unknown task-flow stage ${stageId}; valid: ${byOrder(flow)
+        .map((s) => s.id)
+        .join(', ')}`,
+      [{ path: 'stage', error: 'unknown stage' }],
+    );
   return stage.status;
 }
 
-/** The stage for a status: done → completedStageId; otherwise keep a current stage that fits, else the first that does. */
+/**
+ * The stage for a status: done → completedStageId; otherwise keep a current stage that fits, else the first that does.
+ */
 export function stageOfStatus(flow: TaskFlowShape, status: TaskStatus, currentStage?: number): number {
   if (status === 'done') return flow.completedStageId;
-  if (currentStage !== undefined && flow.stages.some((s) => s.id === currentStage && s.status === status && s.id !== flow.completedStageId)) return currentStage;
+  if (
+    currentStage !== undefined &&
+    flow.stages.some((s) => s.id === currentStage && s.status === status && s.id !== flow.completedStageId)
+  )
+    return currentStage;
   const match = byOrder(flow).find((s) => s.status === status && s.id !== flow.completedStageId);
   return match ? match.id : byOrder(flow)[0]!.id;
 }
@@ -39,9 +57,14 @@ export function stageOfStatus(flow: TaskFlowShape, status: TaskStatus, currentSt
  * States table for tasks: `stage` wins over `status` when both are sent and the status follows it;
  * status `done` puts the task in the completed stage; the completed stage means done.
  */
-export function resolveStageStatus(flow: TaskFlowShape, current: StageState | null, input: { status?: TaskStatus; stage?: number }): StageState {
+export function resolveStageStatus(
+  flow: TaskFlowShape,
+  current: StageState | null,
+  input: { status?: TaskStatus; stage?: number },
+): StageState {
   if (input.stage !== undefined) return { stage: input.stage, status: statusOfStage(flow, input.stage) };
-  if (input.status !== undefined) return { status: input.status, stage: stageOfStatus(flow, input.status, current?.stage) };
+  if (input.status !== undefined)
+    return { status: input.status, stage: stageOfStatus(flow, input.status, current?.stage) };
   if (current) return current;
   return { status: 'to_do', stage: stageOfStatus(flow, 'to_do') };
 }

@@ -8,7 +8,8 @@ export const MAX_ASSIGNEES = 50;
 
 const status = z.enum(TASK_STATUSES, { message: `must be one of ${TASK_STATUSES.join(', ')}` });
 const priority = z.enum(TASK_PRIORITIES, { message: `must be one of ${TASK_PRIORITIES.join(', ')}` });
-const amount = (max: number) => z.number({ message: 'must be a number' }).min(0, 'must be at least 0').max(max, `must be at most ${max}`).nullable();
+const amount = (max: number) =>
+  z.number({ message: 'must be a number' }).min(0, 'must be at least 0').max(max, `must be at most ${max}`).nullable();
 
 const parentFields = {
   project: refField.describe('project id (parent)'),
@@ -23,9 +24,16 @@ const parentFields = {
 const taskFields = {
   description: clearableText(50_000),
   status: status.describe('to_do, in_progress, blocked, done; ignored when stage is sent'),
-  stage: z.number({ message: 'must be a number' }).int('must be an integer').min(1, 'must be a task-flow stage id').describe('task-flow stage id (GET /task-flow); wins over status'),
+  stage: z
+    .number({ message: 'must be a number' })
+    .int('must be an integer')
+    .min(1, 'must be a task-flow stage id')
+    .describe('task-flow stage id (GET /task-flow); wins over status'),
   priority,
-  assignees: z.array(userId).max(MAX_ASSIGNEES, `at most ${MAX_ASSIGNEES} assignees`).describe('user ids; default: the API caller'),
+  assignees: z
+    .array(userId)
+    .max(MAX_ASSIGNEES, `at most ${MAX_ASSIGNEES} assignees`)
+    .describe('user ids; default: the API caller'),
   owner: userId.describe('user id; default: the API caller'),
   deadline: isoDate.nullable().describe('ISO date or datetime'),
   tags: tagsField,

@@ -15,16 +15,50 @@ import { Task } from './task.entity';
 import type { TaskInput } from './tasks.schemas';
 
 export const TASK_FIELDS = [
-  '_id', 'title', 'description', 'status', 'stage', 'priority', 'assignees', 'owner', 'deadline', 'tags', 'customFields',
-  'estimatedHours', 'taskValue', 'project', 'customObjectRecord', 'customObjectSlug', 'company', 'personRef', 'leadRef', 'dealRef',
-  'completedAt', 'createdAt', 'updatedAt',
+  '_id',
+  'title',
+  'description',
+  'status',
+  'stage',
+  'priority',
+  'assignees',
+  'owner',
+  'deadline',
+  'tags',
+  'customFields',
+  'estimatedHours',
+  'taskValue',
+  'project',
+  'customObjectRecord',
+  'customObjectSlug',
+  'company',
+  'personRef',
+  'leadRef',
+  'dealRef',
+  'completedAt',
+  'createdAt',
+  'updatedAt',
 ] as const;
-export const TASK_SUMMARY_FIELDS = ['title', 'status', 'stage', 'priority', 'assignees', 'owner', 'deadline', 'updatedAt'] as const;
+export const TASK_SUMMARY_FIELDS = [
+  'title',
+  'status',
+  'stage',
+  'priority',
+  'assignees',
+  'owner',
+  'deadline',
+  'updatedAt',
+] as const;
 
 type ParentField = keyof typeof TASK_PARENT_FIELDS;
 const PARENT_FIELDS = Object.keys(TASK_PARENT_FIELDS) as ParentField[];
 const ENTITY_TYPE: Record<ParentField, string> = {
-  project: 'project', customObjectRecord: 'custom_object_record', company: 'company', personRef: 'person', leadRef: 'lead', dealRef: 'deal',
+  project: 'project',
+  customObjectRecord: 'custom_object_record',
+  company: 'company',
+  personRef: 'person',
+  leadRef: 'lead',
+  dealRef: 'deal',
 };
 
 export const serializeTask = (t: Task): Record<string, unknown> => toPlain(t, TASK_FIELDS);
@@ -43,8 +77,14 @@ async function resolveTaskParent(ctx: Ctx, current: Task | null, input: TaskInpu
   const { values, field } = resolveParent(PARENT_FIELDS, current ? parentOf(current) : null, input);
   let slug: string | null = null;
   if (field === 'customObjectRecord') {
-    slug = input.customObjectSlug ?? (current?.customObjectRecord === values.customObjectRecord ? current.customObjectSlug : null) ?? null;
-    if (!slug) throw validation('customObjectSlug: is required with customObjectRecord', [{ path: 'customObjectSlug', error: 'is required' }]);
+    slug =
+      input.customObjectSlug ??
+      (current?.customObjectRecord === values.customObjectRecord ? current.customObjectSlug : null) ??
+      null;
+    if (!slug)
+      throw validation('customObjectSlug: is required with customObjectRecord', [
+        { path: 'customObjectSlug', error: 'is required' },
+      ]);
   }
   const changed = !current || current[field] !== values[field];
   if (changed) await assertRefs(ctx, [{ field, kind: TASK_PARENT_FIELDS[field], id: values[field] }]);
@@ -106,7 +146,10 @@ export async function updateTask(ctx: Ctx, id: string, input: TaskInput): Promis
   if (input.assignees !== undefined) await assertUsers(ctx, 'assignees', input.assignees);
   if (input.owner !== undefined) await assertUsers(ctx, 'owner', [input.owner]);
   if (input.customFields !== undefined) await assertCustomFieldValues(ctx, 'task', input.customFields);
-  const state = input.stage !== undefined || input.status !== undefined ? resolveStageStatus(await getTaskFlow(ctx), task, input) : null;
+  const state =
+    input.stage !== undefined || input.status !== undefined
+      ? resolveStageStatus(await getTaskFlow(ctx), task, input)
+      : null;
   const wasDone = task.status === 'done';
   const beforeTags = [...task.tags];
   const changes = applyPatch(task, {
@@ -122,7 +165,12 @@ export async function updateTask(ctx: Ctx, id: string, input: TaskInput): Promis
   if (task.status === 'done' && !wasDone) task.completedAt = new Date();
   if (task.status !== 'done') task.completedAt = null;
   task.updatedAt = new Date();
-  emit(ctx, { type: 'task_updated', entityType: 'task', entityId: task._id, payload: { task: serializeTask(task), changes } });
+  emit(ctx, {
+    type: 'task_updated',
+    entityType: 'task',
+    entityId: task._id,
+    payload: { task: serializeTask(task), changes },
+  });
   emitTagChanges(ctx, 'task', task._id, beforeTags, task.tags);
   if (task.status === 'done' && !wasDone) feedRow(ctx, task, 'task_completed');
   await ctx.em.flush();

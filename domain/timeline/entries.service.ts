@@ -9,7 +9,17 @@ import { assertRefs, assertUsers, linkColumns } from './references';
 import { serializeActivity } from './timeline.service';
 import type { ActivityInput } from './timeline.schemas';
 
-export const ACTIVITY_SUMMARY_FIELDS = ['type', 'summary', 'title', 'date', 'companyId', 'personId', 'dealId', 'leadId', 'ownerId'] as const;
+export const ACTIVITY_SUMMARY_FIELDS = [
+  'type',
+  'summary',
+  'title',
+  'date',
+  'companyId',
+  'personId',
+  'dealId',
+  'leadId',
+  'ownerId',
+] as const;
 
 export async function getActivity(ctx: Ctx, id: string): Promise<Record<string, unknown>> {
   const row = await ctx.em.findOne(Activity, { _id: id });
@@ -31,7 +41,10 @@ export async function createActivity(ctx: Ctx, input: ActivityInput): Promise<Re
   if (input.entityType && input.entityId) {
     const column = linkColumns(input.entityType, input.entityId);
     for (const [key, value] of Object.entries(column) as [keyof typeof links, string][]) {
-      if (links[key] && links[key] !== value) throw validation(`entityId: conflicts with ${key} ${links[key]}`, [{ path: 'entityId', error: `conflicts with ${key}` }]);
+      if (links[key] && links[key] !== value)
+        throw validation(`entityId: conflicts with ${key} ${links[key]}`, [
+          { path: 'entityId', error: `conflicts with ${key}` },
+        ]);
       links[key] = value;
     }
   }
@@ -86,7 +99,8 @@ export interface ActivityListQuery extends PageRequest {
 /** User activities of the workspace; system rows (record history) are in the per-record activity feeds only. */
 export async function listActivities(ctx: Ctx, query: ActivityListQuery) {
   const where: Record<string, unknown> = { system: false };
-  for (const key of ['type', 'companyId', 'personId', 'dealId', 'leadId', 'ownerId'] as const) if (query[key]) where[key] = query[key];
+  for (const key of ['type', 'companyId', 'personId', 'dealId', 'leadId', 'ownerId'] as const)
+    if (query[key]) where[key] = query[key];
   const stamps = dateWhere({ updatedSince: query.updatedSince, createdAfter: query.createdAfter });
   Object.assign(where, stamps);
   const range = dateWhere({ dateFrom: query.dateFrom, dateTo: query.dateTo }).createdAt;

@@ -52,7 +52,12 @@ export function createLinkedActivity(ctx: Ctx, ref: LinkedRef, data: LinkedActiv
 }
 
 /** Rewrites the source's own linked row (recreating it if it was lost); returns its id. */
-export async function syncLinkedActivity(ctx: Ctx, activityId: string | null, ref: LinkedRef, data: LinkedActivity): Promise<string> {
+export async function syncLinkedActivity(
+  ctx: Ctx,
+  activityId: string | null,
+  ref: LinkedRef,
+  data: LinkedActivity,
+): Promise<string> {
   const row = activityId ? await ctx.em.findOne(Activity, { _id: activityId }) : null;
   if (!row) return createLinkedActivity(ctx, ref, data)._id;
   Object.assign(row, columns(data));

@@ -32,7 +32,10 @@ export function resolveParent<K extends string>(
   input: Partial<Record<K, string | null | undefined>>,
 ): { values: ParentValues<K>; field: K } {
   const given = fields.filter((f) => input[f] !== undefined && input[f] !== null && input[f] !== '');
-  if (given.length > 1) throw validation(`exactly one parent is allowed, got ${given.join(' and ')}`, [{ path: given[1]!, error: 'only one parent allowed' }]);
+  if (given.length > 1)
+    throw validation(`exactly one parent is allowed, got ${given.join(' and ')}`, [
+      { path: given[1]!, error: 'only one parent allowed' },
+    ]);
   const empty = Object.fromEntries(fields.map((f) => [f, null])) as ParentValues<K>;
   if (given.length === 1) {
     const field = given[0]!;
@@ -41,7 +44,9 @@ export function resolveParent<K extends string>(
   const currentField = current ? fields.find((f) => current[f]) : undefined;
   const clearsCurrent = currentField !== undefined && input[currentField] !== undefined;
   if (!current || !currentField || clearsCurrent) {
-    throw validation(`exactly one parent is required: one of ${fields.join(', ')}`, [{ path: fields.join('|'), error: 'parent required' }]);
+    throw validation(`exactly one parent is required: one of ${fields.join(', ')}`, [
+      { path: fields.join('|'), error: 'parent required' },
+    ]);
   }
   return { values: { ...current }, field: currentField };
 }

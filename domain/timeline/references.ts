@@ -32,7 +32,11 @@ const ENTITY: Partial<Record<RefKind, EntityName<object>>> = {
   customObjectRecord: CustomObjectRecord as EntityName<object>,
 };
 
-export interface RefCheck { field: string; kind: RefKind; id: string | null | undefined }
+export interface RefCheck {
+  field: string;
+  kind: RefKind;
+  id: string | null | undefined;
+}
 
 /** 400 naming the field when a referenced record does not exist in the caller's workspace. */
 export async function assertRefs(ctx: Ctx, checks: readonly RefCheck[]): Promise<void> {
@@ -54,21 +58,38 @@ export async function assertUsers(ctx: Ctx, field: string, ids: readonly (string
   const found = await ctx.em.find(User, { _id: { $in: wanted } }, { fields: ['_id'] });
   const known = new Set(found.map((u) => u._id));
   const missing = wanted.find((id) => !known.has(id));
-  if (missing) throw validation(`${field}: no user with id ${missing} in this workspace`, [{ path: field, error: `no user with id ${missing}` }]);
+  if (missing)
+    throw validation(`${field}: no user with id ${missing} in this workspace`, [
+      { path: field, error: `no user with id ${missing}` },
+    ]);
 }
 
 /** Timeline link columns for a record of the given kind (kinds without a column use entityType/entityId only). */
-export function linkColumns(kind: RefKind, id: string): { companyId?: string; personId?: string; leadId?: string; dealId?: string } {
+export function linkColumns(
+  kind: RefKind,
+  id: string,
+): { companyId?: string; personId?: string; leadId?: string; dealId?: string } {
   switch (kind) {
-    case 'company': return { companyId: id };
-    case 'person': return { personId: id };
-    case 'lead': return { leadId: id };
-    case 'deal': return { dealId: id };
-    default: return {};
+    case 'company':
+      return { companyId: id };
+    case 'person':
+      return { personId: id };
+    case 'lead':
+      return { leadId: id };
+    case 'deal':
+      return { dealId: id };
+    default:
+      return {};
   }
 }
 
-export interface RecordLinks { companyId?: string | null; personId?: string | null; leadId?: string | null; dealId?: string | null; ownerId?: string | null }
+export interface RecordLinks {
+  companyId?: string | null;
+  personId?: string | null;
+  leadId?: string | null;
+  dealId?: string | null;
+  ownerId?: string | null;
+}
 
 /** The four record links (and owner) of calls and calendar events must exist in the workspace. */
 export async function assertRecordLinks(ctx: Ctx, input: RecordLinks): Promise<void> {

@@ -18,7 +18,9 @@ export const createActivityBody = z
       .trim()
       .min(1, 'is required')
       .max(60, 'must be at most 60 characters')
-      .describe('free text up to 60 characters; common values: call, meeting, email, note, sms, task, follow_up, visit, other'),
+      .describe(
+        'free text up to 60 characters; common values: call, meeting, email, note, sms, task, follow_up, visit, other',
+      ),
     summary: clearableText(1000).optional(),
     title: clearableText(1000).optional().describe('alias of summary (summary wins when both are sent)'),
     description: clearableText(MAX_ACTIVITY_DESCRIPTION).optional(),
@@ -26,7 +28,9 @@ export const createActivityBody = z
     personId: refField.optional(),
     dealId: refField.optional(),
     leadId: refField.optional(),
-    entityType: z.enum(ACTIVITY_ENTITY_TYPES, { message: `must be one of ${ACTIVITY_ENTITY_TYPES.join(', ')}` }).optional(),
+    entityType: z
+      .enum(ACTIVITY_ENTITY_TYPES, { message: `must be one of ${ACTIVITY_ENTITY_TYPES.join(', ')}` })
+      .optional(),
     entityId: objectId.optional(),
     noteRef: refField.optional().describe('id of the note this activity belongs to'),
     date: isoDate.optional().describe('when it happened; default now'),
@@ -35,7 +39,11 @@ export const createActivityBody = z
   })
   .superRefine((b, ctx) => {
     if ((b.entityType === undefined) !== (b.entityId === undefined)) {
-      ctx.addIssue({ code: 'custom', path: [b.entityType ? 'entityId' : 'entityType'], message: 'entityType and entityId go together' });
+      ctx.addIssue({
+        code: 'custom',
+        path: [b.entityType ? 'entityId' : 'entityType'],
+        message: 'entityType and entityId go together',
+      });
     }
   })
   .transform(({ title, ...rest }) => ({ ...rest, summary: rest.summary ?? title ?? null }));

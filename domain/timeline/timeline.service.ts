@@ -3,12 +3,20 @@ import { createRecord } from '../shared/records';
 import { Activity } from './activity.entity';
 import { findPage, toPlain, type PageRequest } from '../shared/listing';
 
-export type TimelineLink = Partial<Pick<Activity, 'companyId' | 'personId' | 'dealId' | 'leadId'>> & { entityType: string; entityId: string };
+export type TimelineLink = Partial<Pick<Activity, 'companyId' | 'personId' | 'dealId' | 'leadId'>> & {
+  entityType: string;
+  entityId: string;
+};
 
 /** History row types written by this codebase; other slices may add their own (any string). */
 export type SystemActivityType =
-  | 'record_created' | 'record_updated' | 'record_deleted' | 'person_linked' | 'person_unlinked'
-  | 'task_created' | 'task_completed'
+  | 'record_created'
+  | 'record_updated'
+  | 'record_deleted'
+  | 'person_linked'
+  | 'person_unlinked'
+  | 'task_created'
+  | 'task_completed'
   | (string & {});
 
 /** Records a system row (created, field changes) on the record's activity feed, in the caller's flush. */
@@ -44,8 +52,26 @@ export function recordSystemActivity(
 }
 
 export const ACTIVITY_KEYS = [
-  '_id', 'type', 'system', 'summary', 'description', 'companyId', 'personId', 'dealId', 'leadId',
-  'entityType', 'entityId', 'noteRef', 'callRef', 'taskRef', 'date', 'metadata', 'userId', 'ownerId', 'createdAt', 'updatedAt',
+  '_id',
+  'type',
+  'system',
+  'summary',
+  'description',
+  'companyId',
+  'personId',
+  'dealId',
+  'leadId',
+  'entityType',
+  'entityId',
+  'noteRef',
+  'callRef',
+  'taskRef',
+  'date',
+  'metadata',
+  'userId',
+  'ownerId',
+  'createdAt',
+  'updatedAt',
 ] as const;
 
 /** `title` mirrors `summary`: create accepts either name (spec: "summary or title"). */

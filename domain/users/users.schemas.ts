@@ -9,7 +9,12 @@ export const listUsersQuery = z.object({
 
 /** Only these fields can be changed through the API; e-mail and role are managed by operators. */
 export const updateUserBody = z
-  .object({ firstName: requiredText(200), lastName: clearableText(200), phone: clearableText(50), defaultUserPhone: clearableText(50) })
+  .object({
+    firstName: requiredText(200),
+    lastName: clearableText(200),
+    phone: clearableText(50),
+    defaultUserPhone: clearableText(50),
+  })
   .partial();
 
 /** What the service writes: the parsed updateUserBody (create bodies add their required fields). */

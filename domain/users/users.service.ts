@@ -7,7 +7,17 @@ import { findPage, likePattern, toPlain, type PageRequest } from '../shared/list
 import { User } from '../workspaces/user.entity';
 import type { UserInput } from './users.schemas';
 
-const FIELDS = ['_id', 'email', 'firstName', 'lastName', 'phone', 'defaultUserPhone', 'role', 'createdAt', 'updatedAt'] as const;
+const FIELDS = [
+  '_id',
+  'email',
+  'firstName',
+  'lastName',
+  'phone',
+  'defaultUserPhone',
+  'role',
+  'createdAt',
+  'updatedAt',
+] as const;
 
 export const serializeUser = (u: User): Record<string, unknown> => ({
   ...toPlain(u, FIELDS),
@@ -37,11 +47,22 @@ export async function listUsers(ctx: Ctx, query: PageRequest & { search?: string
 /** Members may update only their own user; owners and admins any user of the workspace. */
 export async function updateUser(ctx: Ctx, id: string, input: UserInput): Promise<Record<string, unknown>> {
   const user = await getUser(ctx, id);
-  if (user._id !== ctx.actor.userId && ctx.actor.role === 'member') throw forbidden('a member may only update their own user');
-  const changes = applyPatch(user, { firstName: input.firstName, lastName: input.lastName, phone: input.phone, defaultUserPhone: input.defaultUserPhone });
+  if (user._id !== ctx.actor.userId && ctx.actor.role === 'member')
+    throw forbidden('a member may only update their own user');
+  const changes = applyPatch(user, {
+    firstName: input.firstName,
+    lastName: input.lastName,
+    phone: input.phone,
+    defaultUserPhone: input.defaultUserPhone,
+  });
   if (Object.keys(changes).length) {
     user.updatedAt = new Date();
-    emit(ctx, { type: 'user_updated', entityType: 'user', entityId: user._id, payload: { user: serializeUser(user), changes } });
+    emit(ctx, {
+      type: 'user_updated',
+      entityType: 'user',
+      entityId: user._id,
+      payload: { user: serializeUser(user), changes },
+    });
     await ctx.em.flush();
   }
   return serializeUser(user);

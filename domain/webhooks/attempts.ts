@@ -28,11 +28,16 @@ export interface SubscriptionTarget {
 /** Plain secrets to sign with: the current one, plus the previous one while the rotation overlap lasts. */
 export function signingSecrets(sub: SubscriptionTarget, key: string | undefined, now = Date.now()): string[] {
   const secrets = [openSecret(sub.secret, key)];
-  if (sub.previousSecret && sub.previousSecretExpiresAt && sub.previousSecretExpiresAt.getTime() > now) secrets.push(openSecret(sub.previousSecret, key));
+  if (sub.previousSecret && sub.previousSecretExpiresAt && sub.previousSecretExpiresAt.getTime() > now)
+    secrets.push(openSecret(sub.previousSecret, key));
   return secrets;
 }
 
-export function attempt(deps: AttemptDeps, sub: SubscriptionTarget, delivery: { _id: string; body: string }): Promise<AttemptResult> {
+export function attempt(
+  deps: AttemptDeps,
+  sub: SubscriptionTarget,
+  delivery: { _id: string; body: string },
+): Promise<AttemptResult> {
   return sendWebhook({
     url: sub.url,
     webhookId: webhookIdOf(delivery._id),
@@ -45,7 +50,11 @@ export function attempt(deps: AttemptDeps, sub: SubscriptionTarget, delivery: { 
 }
 
 /** Applies one attempt's result to the delivery entity (not flushed). `nextDelayMs` null: no further attempt. */
-export function applyResult(delivery: WebhookDelivery, result: AttemptResult, nextDelayMs: number | null): 'delivered' | 'failed' | 'retrying' {
+export function applyResult(
+  delivery: WebhookDelivery,
+  result: AttemptResult,
+  nextDelayMs: number | null,
+): 'delivered' | 'failed' | 'retrying' {
   const now = new Date();
   delivery.attempts += 1;
   delivery.lastStatusCode = result.statusCode;
@@ -72,7 +81,8 @@ export async function recordSuccesses(em: EntityManager, subscriptionIds: readon
   await em.getConnection().execute(
     `update webhook_subscription set failed_deliveries_in_row = 0, last_success_at = now()
      where id in (select jsonb_array_elements_text(?::jsonb)) and (failed_deliveries_in_row <> 0 or last_success_at is null or last_success_at < now() - interval '10 seconds')`,
-    [JSON.stringify(subscriptionIds)], 'run',
+    [JSON.stringify(subscriptionIds)],
+    'run',
   );
 }
 
@@ -83,13 +93,20 @@ const GONE_REASON = 'the endpoint answered 410 Gone';
  * a success resets the failure streak; 410 disables at once; a delivery that failed its last
  * attempt extends the streak and disables the subscription when it reaches the configured count.
  */
-export async function recordOnSubscription(em: EntityManager, config: AppConfig, subscriptionId: string, result: AttemptResult, finalFailure: boolean): Promise<void> {
+export async function recordOnSubscription(
+  em: EntityManager,
+  config: AppConfig,
+  subscriptionId: string,
+  result: AttemptResult,
+  finalFailure: boolean,
+): Promise<void> {
   const conn = em.getConnection();
   if (result.ok) return recordSuccesses(em, [subscriptionId]);
   if (result.gone) {
     await conn.execute(
       `update webhook_subscription set active = false, disabled_reason = ?, disabled_at = now(), last_failure_at = now(), updated_at = now() where id = ? and active`,
-      [GONE_REASON, subscriptionId], 'run',
+      [GONE_REASON, subscriptionId],
+      'run',
     );
     return;
   }
@@ -104,7 +121,8 @@ export async function recordOnSubscription(em: EntityManager, config: AppConfig,
        disabled_at = case when active and failed_deliveries_in_row + 1 >= ? then now() else disabled_at end,
        disabled_reason = case when active and failed_deliveries_in_row + 1 >= ? then ? else disabled_reason end
      where id = ?`,
-    [limit, limit, limit, `${limit} deliveries in a row failed every attempt`, subscriptionId], 'run',
+    [limit, limit, limit, `${limit} deliveries in a row failed every attempt`, subscriptionId],
+    'run',
   );
 }
 

@@ -8,13 +8,32 @@ import { webhookIdOf } from './ports';
 import { getSubscription } from './subscriptions.service';
 import { WebhookDelivery, type DeliveryStatus } from './webhook.entity';
 
-const FIELDS = ['_id', 'subscriptionId', 'eventId', 'eventType', 'status', 'attempts', 'lastStatusCode', 'lastError', 'lastDurationMs', 'lastAttemptAt', 'nextAttemptAt', 'deliveredAt', 'createdAt', 'updatedAt'] as const;
+const FIELDS = [
+  '_id',
+  'subscriptionId',
+  'eventId',
+  'eventType',
+  'status',
+  'attempts',
+  'lastStatusCode',
+  'lastError',
+  'lastDurationMs',
+  'lastAttemptAt',
+  'nextAttemptAt',
+  'deliveredAt',
+  'createdAt',
+  'updatedAt',
+] as const;
 
 export function serializeDelivery(d: WebhookDelivery): Record<string, unknown> {
   return { ...toPlain(d, FIELDS), webhookId: webhookIdOf(d._id) };
 }
 
-export async function listDeliveries(ctx: Ctx, subscriptionId: string, query: PageRequest & { status?: DeliveryStatus }) {
+export async function listDeliveries(
+  ctx: Ctx,
+  subscriptionId: string,
+  query: PageRequest & { status?: DeliveryStatus },
+) {
   await getSubscription(ctx, subscriptionId);
   const where: Record<string, unknown> = { subscriptionId };
   if (query.status) where.status = query.status;
@@ -35,7 +54,11 @@ export async function getDelivery(ctx: Ctx, id: string, subscriptionId?: string)
 export async function replayDelivery(ctx: Ctx, deps: AttemptDeps, subscriptionId: string, deliveryId: string) {
   const sub = await getSubscription(ctx, subscriptionId);
   const delivery = await getDelivery(ctx, deliveryId, subscriptionId);
-  if (!sub.active) throw new DomainError('invalid_state', 'the subscription is disabled; activate it (PUT active: true) before replaying');
+  if (!sub.active)
+    throw new DomainError(
+      'invalid_state',
+      'the subscription is disabled; activate it (PUT active: true) before replaying',
+    );
   const before = { status: delivery.status, nextAttemptAt: delivery.nextAttemptAt };
   const result = await attempt(deps, sub, delivery);
   applyResult(delivery, result, null);
@@ -49,8 +72,20 @@ export async function replayDelivery(ctx: Ctx, deps: AttemptDeps, subscriptionId
 export async function sendTestEvent(ctx: Ctx, deps: AttemptDeps, subscriptionId: string) {
   const sub = await getSubscription(ctx, subscriptionId);
   const now = new Date();
-  const body = JSON.stringify({ type: TEST_EVENT_TYPE, timestamp: now.toISOString(), data: { subscriptionId: sub._id, message: 'Test event from the CRM webhook settings' } });
-  const delivery = createRecord(ctx, WebhookDelivery, { subscriptionId: sub._id, eventId: null, eventType: TEST_EVENT_TYPE, body, status: 'pending', attempts: 0, retryStep: 0 });
+  const body = JSON.stringify({
+    type: TEST_EVENT_TYPE,
+    timestamp: now.toISOString(),
+    data: { subscriptionId: sub._id, message: 'Test event from the CRM webhook settings' },
+  });
+  const delivery = createRecord(ctx, WebhookDelivery, {
+    subscriptionId: sub._id,
+    eventId: null,
+    eventType: TEST_EVENT_TYPE,
+    body,
+    status: 'pending',
+    attempts: 0,
+    retryStep: 0,
+  });
   const result = await attempt(deps, sub, delivery);
   applyResult(delivery, result, null);
   await ctx.em.flush();

@@ -69,8 +69,11 @@ export const ALL_EVENTS = '*';
 export const webhookTypeOf = (outboxType: string): string | undefined => OUTBOX_TO_WEBHOOK[outboxType];
 
 /** Whether a subscription to `events` receives `type`. */
-export const subscribedTo = (events: readonly string[], type: string): boolean => events.includes(ALL_EVENTS) || events.includes(type);
+export const subscribedTo = (events: readonly string[], type: string): boolean =>
+  events.includes(ALL_EVENTS) || events.includes(type);
 
 /** One line per mapping for the docs: `company.created ← company_created`. */
 export const eventTypesDoc = (): string =>
-  Object.entries(OUTBOX_TO_WEBHOOK).map(([from, to]) => `\`${to}\` (outbox \`${from}\`)`).join(', ');
+  Object.entries(OUTBOX_TO_WEBHOOK)
+    .map(([from, to]) => `\`${to}\` (outbox \`${from}\`)`)
+    .join(', ');

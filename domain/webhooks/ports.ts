@@ -18,7 +18,8 @@ export interface WebhookRetryPort {
 }
 
 /** `webhook-delivery:<workspaceId>:<deliveryId>`: one retry workflow per failing delivery. Pure. */
-export const webhookDeliveryWorkflowId = (workspaceId: string, deliveryId: string): string => webhookDeliveryKind.workflowId(workspaceId, deliveryId);
+export const webhookDeliveryWorkflowId = (workspaceId: string, deliveryId: string): string =>
+  webhookDeliveryKind.workflowId(workspaceId, deliveryId);
 
 /** The Standard Webhooks message id of a delivery: the same on every attempt and replay. */
 export const webhookIdOf = (deliveryId: string): string => `msg_${deliveryId}`;

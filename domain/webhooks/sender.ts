@@ -33,8 +33,16 @@ function signer(secret: string): Webhook {
   return w;
 }
 
-/** Standard Webhooks headers for one attempt: signed over `<id>.<timestamp>.<body>`, one `v1,…` per secret, space-separated. */
-export function signedHeaders(webhookId: string, body: string, secrets: readonly string[], at = new Date()): Record<string, string> {
+/**
+ * Standard Webhooks headers for one attempt: signed over `<id>.<timestamp>.<body>`, one `v1,…` per secret,
+ * space-separated.
+ */
+export function signedHeaders(
+  webhookId: string,
+  body: string,
+  secrets: readonly string[],
+  at = new Date(),
+): Record<string, string> {
   const signature = secrets.map((s) => signer(s).sign(webhookId, at, body)).join(' ');
   return {
     'content-type': 'application/json',
@@ -45,7 +53,10 @@ export function signedHeaders(webhookId: string, body: string, secrets: readonly
   };
 }
 
-/** One POST through the guarded client (no private targets unless allow-listed, no redirects, bounded time). Never throws. */
+/**
+ * One POST through the guarded client (no private targets unless allow-listed, no redirects, bounded time). Never
+ * throws.
+ */
 export async function sendWebhook(req: SendRequest): Promise<AttemptResult> {
   const started = performance.now();
   const fetch = req.fetch ?? safeFetch;
@@ -60,10 +71,20 @@ export async function sendWebhook(req: SendRequest): Promise<AttemptResult> {
     });
     const durationMs = Math.round(performance.now() - started);
     const ok = res.status >= 200 && res.status < 300;
-    const error = ok ? null : res.status >= 300 && res.status < 400 ? `redirect ${res.status} (not followed)` : `HTTP ${res.status}`;
+    const error = ok
+      ? null
+      : res.status >= 300 && res.status < 400
+        ? `redirect ${res.status} (not followed)`
+        : `HTTP ${res.status}`;
     return { ok, gone: res.status === 410, statusCode: res.status, error, durationMs };
   } catch (err) {
     const message = err instanceof DomainError || err instanceof Error ? err.message : String(err);
-    return { ok: false, gone: false, statusCode: null, error: message.slice(0, 1000), durationMs: Math.round(performance.now() - started) };
+    return {
+      ok: false,
+      gone: false,
+      statusCode: null,
+      error: message.slice(0, 1000),
+      durationMs: Math.round(performance.now() - started),
+    };
   }
 }

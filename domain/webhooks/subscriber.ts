@@ -19,8 +19,23 @@ export interface WebhookSubscriberDeps {
   fetch?: SafeFetch;
 }
 
-interface SubRow { id: string; workspace_id: string; url: string; events: string[]; secret: string; previous_secret: string | null; previous_secret_expires_at: Date | null }
-interface DeliveryRow { id: string; workspace_id: string; subscription_id: string; event_id: string; body: string; status: string }
+interface SubRow {
+  id: string;
+  workspace_id: string;
+  url: string;
+  events: string[];
+  secret: string;
+  previous_secret: string | null;
+  previous_secret_expires_at: Date | null;
+}
+interface DeliveryRow {
+  id: string;
+  workspace_id: string;
+  subscription_id: string;
+  event_id: string;
+  body: string;
+  status: string;
+}
 
 /** The webhook body: `{ type, timestamp, data }` with the event's payload as data (internal keys left out). */
 export function webhookBody(type: string, occurredAt: Date, payload: Record<string, unknown>): string {
@@ -48,10 +63,10 @@ export function createWebhookSubscriber(deps: WebhookSubscriberDeps): Subscriber
     async handleBatch(events: OutboxEventRecord[]): Promise<BatchFailures | void> {
       const conn = orm.em.getConnection();
       const workspaces = [...new Set(events.map((e) => e.workspaceId))];
-      const subs = (await conn.execute<SubRow[]>(
+      const subs = await conn.execute<SubRow[]>(
         `select id, workspace_id, url, events, secret, previous_secret, previous_secret_expires_at from webhook_subscription where workspace_id in (select jsonb_array_elements_text(?::jsonb)) and active`,
         [JSON.stringify(workspaces)],
-      ));
+      );
       if (!subs.length) return;
       const now = new Date();
       const rows: (DeliveryRow & { event_type: string })[] = [];
@@ -63,7 +78,15 @@ export function createWebhookSubscriber(deps: WebhookSubscriberDeps): Subscriber
         eventIds.push(event.eventId);
         const body = webhookBody(type, new Date(event.occurredAt), event.payload);
         for (const s of matching) {
-          rows.push({ id: newId(now), workspace_id: event.workspaceId, subscription_id: s.id, event_id: event.eventId, event_type: type, body, status: 'pending' });
+          rows.push({
+            id: newId(now),
+            workspace_id: event.workspaceId,
+            subscription_id: s.id,
+            event_id: event.eventId,
+            event_type: type,
+            body,
+            status: 'pending',
+          });
         }
       }
       if (!rows.length) return;
@@ -77,28 +100,53 @@ export function createWebhookSubscriber(deps: WebhookSubscriberDeps): Subscriber
       );
       // Every row new (the usual case): they are what this batch delivers. Otherwise an event came
       // again: re-read, so it finds its earlier rows (already attempted, or waiting for their workflow).
-      const deliveries: DeliveryRow[] = inserted.length === rows.length ? rows : await conn.execute<DeliveryRow[]>(
-        `select id, workspace_id, subscription_id, event_id, body, status from webhook_delivery
+      const deliveries: DeliveryRow[] =
+        inserted.length === rows.length
+          ? rows
+          : await conn.execute<DeliveryRow[]>(
+              `select id, workspace_id, subscription_id, event_id, body, status from webhook_delivery
          where subscription_id in (select jsonb_array_elements_text(?::jsonb)) and event_id in (select jsonb_array_elements_text(?::jsonb))
            and status in ('pending', 'retrying')`,
-        [JSON.stringify([...new Set(rows.map((r) => r.subscription_id))]), JSON.stringify(eventIds)],
-      );
+              [JSON.stringify([...new Set(rows.map((r) => r.subscription_id))]), JSON.stringify(eventIds)],
+            );
       const subById = new Map(subs.map((s) => [s.id, s]));
       // Secrets opened once per subscription and batch, not per delivery.
       const secretsOf = new Map<string, string[]>();
       const secrets = (s: SubRow): string[] => {
         let list = secretsOf.get(s.id);
-        if (!list) secretsOf.set(s.id, (list = signingSecrets({ url: s.url, secret: s.secret, previousSecret: s.previous_secret, previousSecretExpiresAt: s.previous_secret_expires_at }, settings.encryptionKey)));
+        if (!list)
+          secretsOf.set(
+            s.id,
+            (list = signingSecrets(
+              {
+                url: s.url,
+                secret: s.secret,
+                previousSecret: s.previous_secret,
+                previousSecretExpiresAt: s.previous_secret_expires_at,
+              },
+              settings.encryptionKey,
+            )),
+          );
         return list;
       };
-      const outcomes = await Promise.all(deliveries.map(async (d) => {
-        if (d.status === 'retrying') return { d, result: null };
-        const s = subById.get(d.subscription_id)!;
-        const result = await inFlight.run(() => sendWebhook({
-          url: s.url, webhookId: webhookIdOf(d.id), body: d.body, secrets: secrets(s), allowHosts: config.outboundAllowHosts, timeoutMs: settings.timeoutMs, fetch: deps.fetch,
-        }));
-        return { d, result };
-      }));
+      const outcomes = await Promise.all(
+        deliveries.map(async (d) => {
+          if (d.status === 'retrying') return { d, result: null };
+          const s = subById.get(d.subscription_id)!;
+          const result = await inFlight.run(() =>
+            sendWebhook({
+              url: s.url,
+              webhookId: webhookIdOf(d.id),
+              body: d.body,
+              secrets: secrets(s),
+              allowHosts: config.outboundAllowHosts,
+              timeoutMs: settings.timeoutMs,
+              fetch: deps.fetch,
+            }),
+          );
+          return { d, result };
+        }),
+      );
       const firstDelay = settings.retryScheduleMs[0] ?? null;
       const attempted = outcomes.filter((o): o is { d: DeliveryRow; result: AttemptResult } => o.result !== null);
       if (attempted.length) {
@@ -110,10 +158,19 @@ export function createWebhookSubscriber(deps: WebhookSubscriberDeps): Subscriber
              next_attempt_at = case when x.status = 'retrying' then now() + x.delay * interval '1 millisecond' else null end
            from jsonb_to_recordset(?::jsonb) as x(id text, status text, code int, error text, ms int, delay double precision)
            where w.id = x.id and w.status = 'pending'`,
-          [JSON.stringify(attempted.map(({ d, result: r }) => ({
-            id: d.id, code: r.statusCode, error: r.error, ms: r.durationMs, delay: firstDelay,
-            status: r.ok ? 'delivered' : r.gone || firstDelay === null ? 'failed' : 'retrying',
-          })))], 'run',
+          [
+            JSON.stringify(
+              attempted.map(({ d, result: r }) => ({
+                id: d.id,
+                code: r.statusCode,
+                error: r.error,
+                ms: r.durationMs,
+                delay: firstDelay,
+                status: r.ok ? 'delivered' : r.gone || firstDelay === null ? 'failed' : 'retrying',
+              })),
+            ),
+          ],
+          'run',
         );
       }
       // Subscription bookkeeping: at most one statement per subscription and kind of outcome, not one per delivery.
@@ -130,14 +187,24 @@ export function createWebhookSubscriber(deps: WebhookSubscriberDeps): Subscriber
       // Every subscription with a success of this batch in one statement.
       if (succeeded.length) await recordSuccesses(em, succeeded);
       const failures = new Map<string, unknown>();
-      const retry = outcomes.filter(({ result }) => result === null || (!result.ok && !result.gone && firstDelay !== null));
+      const retry = outcomes.filter(
+        ({ result }) => result === null || (!result.ok && !result.gone && firstDelay !== null),
+      );
       await mapLimited(retry, 8, async ({ d }) => {
         try {
-          await deps.retries.startRetry({ workspaceId: d.workspace_id, deliveryId: d.id, delaysMs: settings.retryScheduleMs, jitter: settings.retryJitter });
+          await deps.retries.startRetry({
+            workspaceId: d.workspace_id,
+            deliveryId: d.id,
+            delaysMs: settings.retryScheduleMs,
+            jitter: settings.retryJitter,
+          });
         } catch (err) {
           const event = events.find((e) => e.eventId === d.event_id)!;
           failures.set(event.id, err);
-          log.warn({ deliveryId: d.id, err: (err as Error).message }, 'webhook retry workflow could not be started; the outbox retries the event');
+          log.warn(
+            { deliveryId: d.id, err: (err as Error).message },
+            'webhook retry workflow could not be started; the outbox retries the event',
+          );
         }
       });
       return failures;

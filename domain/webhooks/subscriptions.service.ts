@@ -13,13 +13,29 @@ import type { SubscriptionInput } from './webhooks.schemas';
 /** How long the previous secret keeps signing after a rotation (both signatures are sent meanwhile). */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
 
-const FIELDS = ['_id', 'name', 'url', 'events', 'active', 'disabledReason', 'disabledAt', 'failedDeliveriesInRow', 'lastSuccessAt', 'lastFailureAt', 'previousSecretExpiresAt', 'createdBy', 'createdAt', 'updatedAt'] as const;
+const FIELDS = [
+  '_id',
+  'name',
+  'url',
+  'events',
+  'active',
+  'disabledReason',
+  'disabledAt',
+  'failedDeliveriesInRow',
+  'lastSuccessAt',
+  'lastFailureAt',
+  'previousSecretExpiresAt',
+  'createdBy',
+  'createdAt',
+  'updatedAt',
+] as const;
 
 /** The read view: the secret masked (`whsec_****` + its last 4 characters). */
 export function serializeSubscription(sub: WebhookSubscription, config: AppConfig): Record<string, unknown> {
   const view = toPlain(sub, FIELDS);
   view.secret = maskWebhookSecret(openSecret(sub.secret, config.webhooks.encryptionKey));
-  if (sub.previousSecretExpiresAt && sub.previousSecretExpiresAt.getTime() <= Date.now()) view.previousSecretExpiresAt = null;
+  if (sub.previousSecretExpiresAt && sub.previousSecretExpiresAt.getTime() <= Date.now())
+    view.previousSecretExpiresAt = null;
   return view;
 }
 
@@ -42,11 +58,13 @@ export function assertWebhookUrl(raw: string, allowHosts: readonly string[]): st
   if (url.protocol !== 'https:' && url.protocol !== 'http:') throw fail('must be an https URL');
   if (!host) throw fail('must name a host');
   if (!allowed && (host === 'localhost' || host.endsWith('.localhost'))) throw fail('must not point at localhost');
-  if (!allowed && isIP(host) && nonPublicReason(host)) throw fail(`must not point at a ${nonPublicReason(host)} address`);
+  if (!allowed && isIP(host) && nonPublicReason(host))
+    throw fail(`must not point at a ${nonPublicReason(host)} address`);
   return url.href;
 }
 
-const normalizeEvents = (events: string[]): string[] => (events.includes(ALL_EVENTS) ? [ALL_EVENTS] : [...new Set(events)]);
+const normalizeEvents = (events: string[]): string[] =>
+  events.includes(ALL_EVENTS) ? [ALL_EVENTS] : [...new Set(events)];
 
 const find = async (ctx: Ctx, id: string): Promise<WebhookSubscription> => {
   const sub = await ctx.em.findOne(WebhookSubscription, { _id: id });
@@ -63,7 +81,11 @@ export async function listSubscriptions(ctx: Ctx, config: AppConfig, query: Page
 }
 
 /** Creates the subscription; the answer carries the whole secret, the only time it is shown. */
-export async function createSubscription(ctx: Ctx, config: AppConfig, input: SubscriptionInput & { url: string; events: string[] }) {
+export async function createSubscription(
+  ctx: Ctx,
+  config: AppConfig,
+  input: SubscriptionInput & { url: string; events: string[] },
+) {
   const secret = generateSecret();
   const sub = createRecord(ctx, WebhookSubscription, {
     name: input.name ?? null,

@@ -30,7 +30,11 @@ export function parseRole(input: string): Role {
   return input as Role;
 }
 
-export interface CreatedKey { id: string; apiKey: string; prefix: string }
+export interface CreatedKey {
+  id: string;
+  apiKey: string;
+  prefix: string;
+}
 
 /** `em` is a global (unfiltered) fork: keys are created by operators, outside any request. */
 export async function createApiKey(
@@ -55,7 +59,11 @@ export async function createApiKey(
 }
 
 async function ownerOf(em: EntityManager, workspaceId: string): Promise<string> {
-  const owner = await em.findOne(User, { workspaceId, role: 'owner' }, { filters: false, orderBy: { createdAt: 'asc' } });
+  const owner = await em.findOne(
+    User,
+    { workspaceId, role: 'owner' },
+    { filters: false, orderBy: { createdAt: 'asc' } },
+  );
   if (!owner) throw new DomainError('invalid_state', 'workspace has no owner user');
   return owner._id;
 }

@@ -16,7 +16,11 @@ interface KeyRow {
   workspace_name: string;
 }
 
-export interface Authenticated extends Actor { keyId: string; keyPrefix: string; workspaceName: string }
+export interface Authenticated extends Actor {
+  keyId: string;
+  keyPrefix: string;
+  workspaceName: string;
+}
 
 const KEY_COLUMNS = `k.id, k.workspace_id, k.user_id, k.prefix, k.scopes, k.role, k.revoked_at,
             w.status as workspace_status, w.name as workspace_name`;
@@ -56,17 +60,22 @@ function touchLastUsed(em: EntityManager, keyId: string, nowMs = Date.now()): vo
   }
   lastUsedWritten.set(keyId, nowMs);
   em.getConnection()
-    .execute(`update api_key set last_used_at = now() where id = ? and (last_used_at is null or last_used_at < now() - interval '1 minute')`, [keyId])
+    .execute(
+      `update api_key set last_used_at = now() where id = ? and (last_used_at is null or last_used_at < now() - interval '1 minute')`,
+      [keyId],
+    )
     .catch(() => lastUsedWritten.delete(keyId));
 }
 
 /** 401 for a missing or unknown key; 403 for a revoked key or a suspended workspace. Counts nothing. */
 export async function authenticateKey(em: EntityManager, key: string | undefined): Promise<Authenticated> {
   const hash = checkKey(key);
-  const rows = await em.getConnection().execute<KeyRow[]>(
-    `select ${KEY_COLUMNS} from api_key k join workspace w on w.id = k.workspace_id where k.hash = ?`,
-    [hash],
-  );
+  const rows = await em
+    .getConnection()
+    .execute<KeyRow[]>(
+      `select ${KEY_COLUMNS} from api_key k join workspace w on w.id = k.workspace_id where k.hash = ?`,
+      [hash],
+    );
   const actor = toActor(rows[0]);
   touchLastUsed(em, actor.keyId);
   return actor;

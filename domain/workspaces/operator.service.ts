@@ -19,7 +19,12 @@ export function parseId(value: string, what: string): string {
 
 /** `read,write` → ['read', 'write']; blanks are ignored, unknown scopes rejected. */
 export function parseScopeList(csv: string): Scope[] {
-  return parseScopes(csv.split(',').map((s) => s.trim()).filter(Boolean));
+  return parseScopes(
+    csv
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+  );
 }
 
 function optionalText(value: string | undefined, what: string, max: number): string | undefined {
@@ -30,9 +35,19 @@ function optionalText(value: string | undefined, what: string, max: number): str
   return text;
 }
 
-export interface OperatorKeyInput { workspaceId: string; scopes: Scope[]; role: Role; name?: string }
+export interface OperatorKeyInput {
+  workspaceId: string;
+  scopes: Scope[];
+  role: Role;
+  name?: string;
+}
 
-export function parseKeyInput(raw: { workspace: string; scopes: string; role: string; name?: string }): OperatorKeyInput {
+export function parseKeyInput(raw: {
+  workspace: string;
+  scopes: string;
+  role: string;
+  name?: string;
+}): OperatorKeyInput {
   return {
     workspaceId: parseId(raw.workspace, 'workspace'),
     scopes: parseScopeList(raw.scopes),
@@ -41,15 +56,30 @@ export function parseKeyInput(raw: { workspace: string; scopes: string; role: st
   };
 }
 
-export async function revokeOperatorKey(em: EntityManager, keyId: string): Promise<{ id: string; revoked: true; revokedAt: string }> {
+export async function revokeOperatorKey(
+  em: EntityManager,
+  keyId: string,
+): Promise<{ id: string; revoked: true; revokedAt: string }> {
   const revoked = await revokeApiKey(em, keyId);
   return { id: revoked.id, revoked: true, revokedAt: revoked.revokedAt };
 }
 
-export interface OperatorUserInput { workspaceId: string; email: string; firstName: string; lastName?: string; role: Role }
+export interface OperatorUserInput {
+  workspaceId: string;
+  email: string;
+  firstName: string;
+  lastName?: string;
+  role: Role;
+}
 
 /** Shape and length checks; the e-mail format and uniqueness are checked by createUser. */
-export function parseUserInput(raw: { workspace: string; email: string; firstName: string; lastName?: string; role: string }): OperatorUserInput {
+export function parseUserInput(raw: {
+  workspace: string;
+  email: string;
+  firstName: string;
+  lastName?: string;
+  role: string;
+}): OperatorUserInput {
   const email = raw.email.trim();
   if (email.length > 320) throw validation('e-mail address must be at most 320 characters');
   const firstName = optionalText(raw.firstName, 'first name', 200) as string;

@@ -18,7 +18,11 @@ export function rateWindows(now: Date): { minuteStart: Date; dayStart: Date } {
 }
 
 /** Remaining budget and, when over a limit, the seconds until the exhausted window resets. */
-export function rateLimitState(counts: { minute: number; day: number }, limits: { perMinute: number; perDay: number }, now: Date): RateLimitState {
+export function rateLimitState(
+  counts: { minute: number; day: number },
+  limits: { perMinute: number; perDay: number },
+  now: Date,
+): RateLimitState {
   const { minuteStart, dayStart } = rateWindows(now);
   const state: RateLimitState = {
     limitMinute: limits.perMinute,
@@ -59,6 +63,8 @@ export async function consumeRateLimit(
 
 /** Housekeeping for the worker: windows older than two days can never matter again. */
 export async function pruneRateLimitWindows(em: EntityManager): Promise<number> {
-  const res = await em.getConnection().execute(`delete from rate_limit_window where window_start < now() - interval '2 days'`, [], 'run');
+  const res = await em
+    .getConnection()
+    .execute(`delete from rate_limit_window where window_start < now() - interval '2 days'`, [], 'run');
   return (res as { affectedRows?: number }).affectedRows ?? 0;
 }

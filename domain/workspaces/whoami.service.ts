@@ -11,7 +11,14 @@ export async function getWhoami(ctx: Ctx, keyPrefix: string) {
   if (!workspace) throw notFound('workspace');
   return {
     workspace: { _id: workspace._id, name: workspace.name, plan: workspace.plan, timezone: workspace.timezone },
-    user: user ? { _id: user._id, name: [user.firstName, user.lastName].filter(Boolean).join(' '), email: user.email, role: user.role } : null,
+    user: user
+      ? {
+          _id: user._id,
+          name: [user.firstName, user.lastName].filter(Boolean).join(' '),
+          email: user.email,
+          role: user.role,
+        }
+      : null,
     key: { _id: ctx.actor.keyId, prefix: keyPrefix, role: ctx.actor.role },
     scopes: ctx.actor.scopes,
   };

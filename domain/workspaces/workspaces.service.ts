@@ -8,7 +8,11 @@ import { Workspace, type WorkspaceStatus } from './workspace.entity';
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
 
-export interface CreatedWorkspace { workspaceId: string; userId: string; apiKey: string }
+export interface CreatedWorkspace {
+  workspaceId: string;
+  userId: string;
+  apiKey: string;
+}
 
 /** A workspace, its owner user and an owner key with every scope, in one go. */
 export async function createWorkspace(
@@ -26,11 +30,21 @@ export async function createWorkspace(
     firstName: input.ownerFirstName ?? 'Owner',
     role: 'owner',
   });
-  const key = await createApiKey(em.fork(), { workspaceId: workspace._id, scopes: [...SCOPES], role: 'owner', name: 'owner key', userId: user.id });
+  const key = await createApiKey(em.fork(), {
+    workspaceId: workspace._id,
+    scopes: [...SCOPES],
+    role: 'owner',
+    name: 'owner key',
+    userId: user.id,
+  });
   return { workspaceId: workspace._id, userId: user.id, apiKey: key.apiKey };
 }
 
-export async function setWorkspaceStatus(em: EntityManager, workspaceId: string, status: WorkspaceStatus): Promise<{ workspaceId: string; status: WorkspaceStatus }> {
+export async function setWorkspaceStatus(
+  em: EntityManager,
+  workspaceId: string,
+  status: WorkspaceStatus,
+): Promise<{ workspaceId: string; status: WorkspaceStatus }> {
   const workspace = await em.findOne(Workspace, { _id: workspaceId });
   if (!workspace) throw notFound('workspace');
   workspace.status = status;

@@ -10,7 +10,11 @@ export const personSearch = defineSearchType<Person>({
   titleFields: ['firstName', 'lastName'],
   subtitle: (p, names) => joinParts(p.title, names.companyName) ?? p.emails[0]?.email ?? null,
   fields: [
-    { attribute: 'title', value: fullName, pg: ['firstName', 'lastName', (col) => `concat_ws(' ', ${col('firstName')}, ${col('lastName')})`] },
+    {
+      attribute: 'title',
+      value: fullName,
+      pg: ['firstName', 'lastName', (col) => `concat_ws(' ', ${col('firstName')}, ${col('lastName')})`],
+    },
     { attribute: 'emails', value: (p) => p.emails.map((e) => e.email), pg: ['emails'] },
     { attribute: 'jobTitle', value: (p) => p.title, pg: ['title'] },
     { attribute: 'companyName', value: (_p, names) => names.companyName, pg: 'reference' },

@@ -6,12 +6,17 @@ export const supportTicketSearch = defineSearchType<SupportTicket>({
   entity: SupportTicket,
   title: (t) => `#${t.ticketNumber} ${t.title}`,
   titleFields: ['ticketNumber', 'title'],
-  subtitle: (t, names) => joinParts(names.companyName ?? names.personName ?? t.customerEmail, t.status.replace('_', ' ')),
+  subtitle: (t, names) =>
+    joinParts(names.companyName ?? names.personName ?? t.customerEmail, t.status.replace('_', ' ')),
   fields: [
     { attribute: 'title', value: (t) => t.title, pg: ['title'] },
     { attribute: 'ticketNumber', value: (t) => String(t.ticketNumber), exact: true },
     { attribute: 'description', value: (t) => t.description, pg: ['description'] },
-    { attribute: 'customer', value: (t) => [t.customerName, t.customerEmail].filter((x): x is string => !!x), pg: ['customerName', 'customerEmail'] },
+    {
+      attribute: 'customer',
+      value: (t) => [t.customerName, t.customerEmail].filter((x): x is string => !!x),
+      pg: ['customerName', 'customerEmail'],
+    },
     { attribute: 'companyName', value: (_t, names) => names.companyName, pg: 'reference' },
     { attribute: 'personName', value: (_t, names) => names.personName, pg: 'reference' },
     { attribute: 'tags', value: (t) => t.tags, pg: ['tags'] },

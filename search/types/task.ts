@@ -6,7 +6,8 @@ export const taskSearch = defineSearchType<Task>({
   entity: Task,
   title: (t) => t.title,
   titleFields: ['title'],
-  subtitle: (t, names) => joinParts(names.dealName ?? names.companyName ?? names.personName, t.status.replace('_', ' ')),
+  subtitle: (t, names) =>
+    joinParts(names.dealName ?? names.companyName ?? names.personName, t.status.replace('_', ' ')),
   fields: [
     { attribute: 'title', value: (t) => t.title, pg: ['title'] },
     { attribute: 'description', value: (t) => t.description, pg: ['description'] },

@@ -21,20 +21,53 @@ afterAll(async () => {
 async function crm(args: string[], env: Record<string, string> = {}) {
   let stdout = '';
   let stderr = '';
-  const code = await runCli([...args, '--json'], { stdout: (t) => { stdout += t; }, stderr: (t) => { stderr += t; }, env: { ...process.env, ...env } });
+  const code = await runCli([...args, '--json'], {
+    stdout: (t) => {
+      stdout += t;
+    },
+    stderr: (t) => {
+      stderr += t;
+    },
+    env: { ...process.env, ...env },
+  });
   const lines = stdout.trim().split('\n');
   return { code, json: JSON.parse(lines[lines.length - 1]!), stdout, stderr };
 }
 
-const add = (address: string, passwordVar = 'MAIL_PW') => crm([
-  'email-account', 'add', '--workspace', workspaceId, '--name', 'Support', '--email', address,
-  '--smtp-host', '127.0.0.1', '--smtp-port', String(smtp.port), '--smtp-secure', 'false', '--smtp-user', 'mailer', '--smtp-password-env', passwordVar,
-], { MAIL_PW: 'right-password', BAD_PW: 'wrong-password' });
+const add = (address: string, passwordVar = 'MAIL_PW') =>
+  crm(
+    [
+      'email-account',
+      'add',
+      '--workspace',
+      workspaceId,
+      '--name',
+      'Support',
+      '--email',
+      address,
+      '--smtp-host',
+      '127.0.0.1',
+      '--smtp-port',
+      String(smtp.port),
+      '--smtp-secure',
+      'false',
+      '--smtp-user',
+      'mailer',
+      '--smtp-password-env',
+      passwordVar,
+    ],
+    { MAIL_PW: 'right-password', BAD_PW: 'wrong-password' },
+  );
 
 it('adds, tests and removes a mailbox; the password never appears in the output', async () => {
   const added = await add('support@acme.example');
   expect(added.code).toBe(0);
-  expect(added.json).toMatchObject({ name: 'Support', emailAddress: 'support@acme.example', shared: true, smtp: { host: '127.0.0.1', port: smtp.port, secure: false } });
+  expect(added.json).toMatchObject({
+    name: 'Support',
+    emailAddress: 'support@acme.example',
+    shared: true,
+    smtp: { host: '127.0.0.1', port: smtp.port, secure: false },
+  });
   expect(added.json.inboundSecret).toMatch(/^whin_/);
   expect(added.stdout + added.stderr).not.toContain('right-password');
   const id = added.json._id as string;
@@ -47,7 +80,10 @@ it('adds, tests and removes a mailbox; the password never appears in the output'
 
   const removed = await crm(['email-account', 'remove', '--workspace', workspaceId, '--id', id]);
   expect(removed).toMatchObject({ code: 0, json: { id, removed: true } });
-  expect(await crm(['email-account', 'remove', '--workspace', workspaceId, '--id', id])).toMatchObject({ code: 1, json: { code: 'not_found' } });
+  expect(await crm(['email-account', 'remove', '--workspace', workspaceId, '--id', id])).toMatchObject({
+    code: 1,
+    json: { code: 'not_found' },
+  });
 });
 
 it('records a failing login', async () => {
@@ -64,7 +100,15 @@ it.each([
   [['--smtp-host', '127.0.0.1', '--smtp-password-env', 'UNSET_VAR_X', '--smtp-user', 'u'], 'validation'],
   [['--smtp-host', '127.0.0.1', '--users', 'nope'], 'validation'],
 ])('refuses bad flags %j', async (flags, code) => {
-  const base = ['email-account', 'add', '--workspace', workspaceId, '--name', 'X', ...(code === 'usage' ? [] : ['--email', `x${Math.random().toString(36).slice(2)}@acme.example`])];
+  const base = [
+    'email-account',
+    'add',
+    '--workspace',
+    workspaceId,
+    '--name',
+    'X',
+    ...(code === 'usage' ? [] : ['--email', `x${Math.random().toString(36).slice(2)}@acme.example`]),
+  ];
   const res = await crm([...base, ...flags]);
   expect(res.code).toBe(2);
   expect(res.json.code).toBe(code);

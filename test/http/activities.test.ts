@@ -17,16 +17,38 @@ const countActivities = async (): Promise<number> => (await t.http.get('/api/v1/
 
 describe('POST /api/v1/activities', () => {
   it('creates an activity with every field; title is an alias of summary', async () => {
-    const [person, deal, lead] = [await factories.person!(t.http), await factories.deal!(t.http), await factories.lead!(t.http)];
+    const [person, deal, lead] = [
+      await factories.person!(t.http),
+      await factories.deal!(t.http),
+      await factories.lead!(t.http),
+    ];
     const res = await t.http.post('/api/v1/activities', {
-      type: 'meeting', title: 'Kick-off', description: 'Agenda…', companyId, personId: person, dealId: deal, leadId: lead,
-      date: '2030-03-01T09:30:00Z', metadata: { room: 'A', attendees: 3 },
+      type: 'meeting',
+      title: 'Kick-off',
+      description: 'Agenda…',
+      companyId,
+      personId: person,
+      dealId: deal,
+      leadId: lead,
+      date: '2030-03-01T09:30:00Z',
+      metadata: { room: 'A', attendees: 3 },
     });
     expect(res.status).toBe(201);
     const a = res.body.data;
     expect(a).toMatchObject({
-      type: 'meeting', summary: 'Kick-off', title: 'Kick-off', description: 'Agenda…', companyId, personId: person, dealId: deal, leadId: lead,
-      date: '2030-03-01T09:30:00.000Z', metadata: { room: 'A', attendees: 3 }, system: false, ownerId: t.userId, userId: t.userId,
+      type: 'meeting',
+      summary: 'Kick-off',
+      title: 'Kick-off',
+      description: 'Agenda…',
+      companyId,
+      personId: person,
+      dealId: deal,
+      leadId: lead,
+      date: '2030-03-01T09:30:00.000Z',
+      metadata: { room: 'A', attendees: 3 },
+      system: false,
+      ownerId: t.userId,
+      userId: t.userId,
     });
     expect((await t.http.get(`/api/v1/activities/${a._id}`)).body.data).toEqual(a);
     expect((await eventsFor(app.runtime.deps.orm, a._id)).map((e) => e.type)).toEqual(['activity_created']);
@@ -37,7 +59,13 @@ describe('POST /api/v1/activities', () => {
 
   it('date defaults to now; summary wins over title; entityType/entityId fill the link column', async () => {
     const before = Date.now();
-    const res = await t.http.post('/api/v1/activities', { type: 'call', summary: 'S', title: 'T', entityType: 'company', entityId: companyId });
+    const res = await t.http.post('/api/v1/activities', {
+      type: 'call',
+      summary: 'S',
+      title: 'T',
+      entityType: 'company',
+      entityId: companyId,
+    });
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({ summary: 'S', entityType: 'company', entityId: companyId, companyId });
     expect(Date.parse(res.body.data.date)).toBeGreaterThanOrEqual(before - 1000);
@@ -66,14 +94,34 @@ describe('POST /api/v1/activities', () => {
     ['unknown lead', () => ({ type: 'call', leadId: MISSING }), /leadId: no lead with id/],
     ['unknown note', () => ({ type: 'call', noteRef: MISSING }), /noteRef: no note with id/],
     ['malformed companyId', () => ({ type: 'call', companyId: 'x' }), /companyId/],
-    ['entityType without entityId', () => ({ type: 'call', entityType: 'company' }), /entityId: entityType and entityId go together/],
+    [
+      'entityType without entityId',
+      () => ({ type: 'call', entityType: 'company' }),
+      /entityId: entityType and entityId go together/,
+    ],
     ['entityId without entityType', () => ({ type: 'call', entityId: MISSING }), /entityType/],
-    ['unknown entityType', () => ({ type: 'call', entityType: 'planet', entityId: MISSING }), /entityType: must be one of company, person, lead, deal/],
-    ['unknown entity', () => ({ type: 'call', entityType: 'person', entityId: MISSING }), /personId: no person with id/],
-    ['entityId conflicting with companyId', () => ({ type: 'call', companyId, entityType: 'company', entityId: MISSING }), /entityId: conflicts with companyId/],
+    [
+      'unknown entityType',
+      () => ({ type: 'call', entityType: 'planet', entityId: MISSING }),
+      /entityType: must be one of company, person, lead, deal/,
+    ],
+    [
+      'unknown entity',
+      () => ({ type: 'call', entityType: 'person', entityId: MISSING }),
+      /personId: no person with id/,
+    ],
+    [
+      'entityId conflicting with companyId',
+      () => ({ type: 'call', companyId, entityType: 'company', entityId: MISSING }),
+      /entityId: conflicts with companyId/,
+    ],
     ['date not ISO', () => ({ type: 'call', date: 'yesterday' }), /date/],
     ['metadata not an object', () => ({ type: 'call', metadata: 'x' }), /metadata/],
-    ['metadata over 16384 characters', () => ({ type: 'call', metadata: { k: 'x'.repeat(16_384 - 7) } }), /metadata: must be at most 16384 characters as JSON/],
+    [
+      'metadata over 16384 characters',
+      () => ({ type: 'call', metadata: { k: 'x'.repeat(16_384 - 7) } }),
+      /metadata: must be at most 16384 characters as JSON/,
+    ],
     ['ownerId not a user here', () => ({ type: 'call', ownerId: MISSING }), /ownerId: no user with id/],
     ['summary over 1000', () => ({ type: 'call', summary: 's'.repeat(1001) }), /summary/],
   ];
@@ -106,7 +154,13 @@ describe('GET /api/v1/activities', () => {
       ids[key] = (await mine.http.post('/api/v1/activities', body)).body.data._id;
     };
     await mk('jan', { type: 'meeting', summary: 'Quarterly review', companyId: company, date: '2030-01-15T10:00:00Z' });
-    await mk('feb', { type: 'call', summary: 'Follow-up call', personId: person, date: '2030-02-15T10:00:00Z', description: 'pricing questions' });
+    await mk('feb', {
+      type: 'call',
+      summary: 'Follow-up call',
+      personId: person,
+      date: '2030-02-15T10:00:00Z',
+      description: 'pricing questions',
+    });
     await mk('mar', { type: 'email', summary: 'Sent offer', companyId: company, date: '2030-03-15T10:00:00Z' });
   });
   const list = async (qs = '') => (await mine.http.get(`/api/v1/activities?${qs}`)).body;
@@ -145,7 +199,8 @@ describe('GET /api/v1/activities', () => {
 
   it('updatedSince lists oldest change first; createdAfter filters on creation', async () => {
     const mark = new Date(Date.now() - 1).toISOString();
-    const late = (await mine.http.post('/api/v1/activities', { type: 'note', date: '2029-01-01T00:00:00Z' })).body.data._id;
+    const late = (await mine.http.post('/api/v1/activities', { type: 'note', date: '2029-01-01T00:00:00Z' })).body.data
+      ._id;
     expect((await list(`updatedSince=${encodeURIComponent(mark)}`)).data.map((a: any) => a._id)).toEqual([late]);
     expect((await list(`createdAfter=${encodeURIComponent(mark)}`)).data.map((a: any) => a._id)).toEqual([late]);
   });
@@ -153,7 +208,18 @@ describe('GET /api/v1/activities', () => {
   it('view=summary returns the slim shape and echoes view', async () => {
     const body = await list('view=summary&limit=1');
     expect(body.view).toBe('summary');
-    expect(Object.keys(body.data[0]).sort()).toEqual(['_id', 'companyId', 'date', 'dealId', 'leadId', 'ownerId', 'personId', 'summary', 'title', 'type']);
+    expect(Object.keys(body.data[0]).sort()).toEqual([
+      '_id',
+      'companyId',
+      'date',
+      'dealId',
+      'leadId',
+      'ownerId',
+      'personId',
+      'summary',
+      'title',
+      'type',
+    ]);
   });
 
   it.each([
@@ -182,7 +248,10 @@ describe('GET /api/v1/activities/:id', () => {
     const mine = await app.tenant();
     const company = (await makeCompany(mine.http)).body.data._id;
     const row = (await mine.http.get(`/api/v1/companies/${company}/activity-feed`)).body.data[0];
-    expect((await mine.http.get(`/api/v1/activities/${row._id}`)).body.data).toMatchObject({ type: 'record_created', system: true });
+    expect((await mine.http.get(`/api/v1/activities/${row._id}`)).body.data).toMatchObject({
+      type: 'record_created',
+      system: true,
+    });
     expect((await t.http.get(`/api/v1/activities/${row._id}`)).status).toBe(404);
     expect((await mine.http.get(`/api/v1/activities/${MISSING}`)).status).toBe(404);
     const bad = await mine.http.get('/api/v1/activities/xyz');

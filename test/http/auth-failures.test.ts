@@ -15,7 +15,10 @@ describe('failed authentication is rate limited per client address', () => {
     for (let i = 0; i < 3; i++) expect((await bad.get('/api/v1/companies')).status).toBe(401);
     const limited = await bad.get('/api/v1/companies');
     expect(limited.status).toBe(429);
-    expect(limited.body).toMatchObject({ code: 'rate_limited', error: expect.stringContaining('failed authentications') });
+    expect(limited.body).toMatchObject({
+      code: 'rate_limited',
+      error: expect.stringContaining('failed authentications'),
+    });
     const retryAfter = Number(limited.headers.get('retry-after'));
     expect(retryAfter).toBeGreaterThanOrEqual(1);
     expect(retryAfter).toBeLessThanOrEqual(60);

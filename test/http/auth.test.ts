@@ -24,9 +24,23 @@ describe('authentication', () => {
 
   it('whoami shows workspace name, user name, key prefix and scopes, never the key', async () => {
     const res = await t.http.get('/api/v1/whoami');
-    expect(res.body.data).toMatchObject({ workspace: { _id: t.workspaceId }, user: { _id: t.userId, role: 'owner' }, key: { role: 'owner' } });
+    expect(res.body.data).toMatchObject({
+      workspace: { _id: t.workspaceId },
+      user: { _id: t.userId, role: 'owner' },
+      key: { role: 'owner' },
+    });
     expect(res.body.data.key.prefix).toBe(t.apiKey.slice(0, 11));
-    expect(res.body.data.scopes.sort()).toEqual(['admin', 'contribute', 'export', 'import', 'inbound', 'read', 'sms', 'webhooks', 'write']);
+    expect(res.body.data.scopes.sort()).toEqual([
+      'admin',
+      'contribute',
+      'export',
+      'import',
+      'inbound',
+      'read',
+      'sms',
+      'webhooks',
+      'write',
+    ]);
     expect(JSON.stringify(res.body)).not.toContain(t.apiKey);
   });
 
@@ -77,8 +91,12 @@ describe('authentication', () => {
   it('403 when the route requires a role the key does not have', async () => {
     // A route declared with roles, mounted on an app of its own to exercise the shared guard.
     const adminOnly = route({
-      method: 'GET', path: '/api/v1/test-admin-only', section: 'Test', summary: 'admin only',
-      access: { scopes: ['read'], roles: ['owner', 'admin'] }, query: z.object({}),
+      method: 'GET',
+      path: '/api/v1/test-admin-only',
+      section: 'Test',
+      summary: 'admin only',
+      access: { scopes: ['read'], roles: ['owner', 'admin'] },
+      query: z.object({}),
       handler: async ({ ctx }) => ok({ role: ctx.actor.role }),
     });
     const koa = createApp(app.runtime.deps, [adminOnly]);
@@ -91,7 +109,9 @@ describe('authentication', () => {
       const denied = await new HttpClient(base, member.apiKey).get('/api/v1/test-admin-only');
       expect(denied.status).toBe(403);
       expect(denied.body.error).toMatch(/owner or admin/);
-      expect((await new HttpClient(base, admin.apiKey).get('/api/v1/test-admin-only')).body.data).toEqual({ role: 'admin' });
+      expect((await new HttpClient(base, admin.apiKey).get('/api/v1/test-admin-only')).body.data).toEqual({
+        role: 'admin',
+      });
     } finally {
       await new Promise((r) => server.close(r));
     }

@@ -6,7 +6,17 @@ import { SCOPES } from '../../domain/context';
 import { startExecution, type StartResult } from '../../domain/automations/engine/start';
 import { newId } from '../../domain/ids';
 import type { Tenant } from '../support/app';
-import { action, chainGraph, createAutomation, executionsOf, startEngineHarness, stepsOf, waitFor, waitForExecution, type EngineHarness } from '../support/automation-engine';
+import {
+  action,
+  chainGraph,
+  createAutomation,
+  executionsOf,
+  startEngineHarness,
+  stepsOf,
+  waitFor,
+  waitForExecution,
+  type EngineHarness,
+} from '../support/automation-engine';
 
 let h: EngineHarness;
 let t: Tenant;
@@ -17,9 +27,18 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => h?.close());
 
-const noteGraph = () => chainGraph({ triggerType: 'webhook', config: { secret: 'k' } }, [action('http_request', { url: 'http://127.0.0.1:9/unused', method: 'GET' })]);
+const noteGraph = () =>
+  chainGraph({ triggerType: 'webhook', config: { secret: 'k' } }, [
+    action('http_request', { url: 'http://127.0.0.1:9/unused', method: 'GET' }),
+  ]);
 const start = (automationId: string): Promise<StartResult> =>
-  startExecution(h.engine, { workspaceId: t.workspaceId, automationId, triggerType: 'webhook', triggerKey: `k-${newId()}`, context: {} });
+  startExecution(h.engine, {
+    workspaceId: t.workspaceId,
+    automationId,
+    triggerType: 'webhook',
+    triggerKey: `k-${newId()}`,
+    context: {},
+  });
 const automation = async (id: string) => (await t.http.get(`/api/v1/automations/${id}`)).body.data;
 
 describe('run caps', () => {
@@ -31,7 +50,12 @@ describe('run caps', () => {
     expect(third.status).toBe(409);
     expect(third.body.error).toBe('run skipped: maxRunsPerHour reached (2 runs in the last hour)');
     const a = await automation(id);
-    expect(a.stats).toMatchObject({ totalRuns: 2, skippedRuns: 1, lastSkipReason: 'maxRunsPerHour reached (2 runs in the last hour)', lastSkippedAt: expect.any(String) });
+    expect(a.stats).toMatchObject({
+      totalRuns: 2,
+      skippedRuns: 1,
+      lastSkipReason: 'maxRunsPerHour reached (2 runs in the last hour)',
+      lastSkippedAt: expect.any(String),
+    });
     expect(a.isActive).toBe(true);
     expect(await executionsOf(h, id)).toHaveLength(2);
     // Test runs ignore caps.
@@ -41,7 +65,10 @@ describe('run caps', () => {
   it.each([['maxRunsPerDay'], ['maxRunsPerWeek']])('%s counts the same way', async (cap) => {
     const id = await createAutomation(t.http, { ...noteGraph(), rateLimits: { [cap]: 1 } });
     expect((await start(id)).status).toBe('started');
-    expect(await start(id)).toEqual({ status: 'skipped', reason: `${cap} reached (1 runs in the last ${cap === 'maxRunsPerDay' ? 'day' : 'week'})` });
+    expect(await start(id)).toEqual({
+      status: 'skipped',
+      reason: `${cap} reached (1 runs in the last ${cap === 'maxRunsPerDay' ? 'day' : 'week'})`,
+    });
   });
 
   it('maxTotalRuns 2: the second run deactivates the automation; later starts are skipped', async () => {
@@ -50,7 +77,11 @@ describe('run caps', () => {
     expect((await automation(id)).isActive).toBe(true);
     expect((await start(id)).status).toBe('started');
     const a = await automation(id);
-    expect(a).toMatchObject({ isActive: false, deactivatedReason: 'maxTotalRuns reached (2 runs)', stats: { totalRuns: 2 } });
+    expect(a).toMatchObject({
+      isActive: false,
+      deactivatedReason: 'maxTotalRuns reached (2 runs)',
+      stats: { totalRuns: 2 },
+    });
     expect(await start(id)).toEqual({ status: 'skipped', reason: 'automation is inactive' });
     expect((await t.http.post(`/api/v1/automations/${id}/trigger`, {})).status).toBe(409);
   });
@@ -68,16 +99,41 @@ describe('run caps', () => {
     const id = await createAutomation(t.http, { ...noteGraph(), rateLimits: { maxTotalRuns: 3 } });
     const results = await Promise.all(Array.from({ length: 10 }, () => start(id)));
     expect(results.filter((r) => r.status === 'started')).toHaveLength(3);
-    expect((await automation(id))).toMatchObject({ isActive: false, stats: { totalRuns: 3 } });
+    expect(await automation(id)).toMatchObject({ isActive: false, stats: { totalRuns: 3 } });
   });
 });
 
 const lookupGraph = (source: string, after: { type: string; data: Record<string, unknown> }) => ({
   nodes: [
-    { id: 'trigger', type: 'trigger', position: { x: 500, y: 0 }, data: { triggerType: 'webhook', config: { secret: 'k' } } },
-    { id: 'find', type: 'lookup', position: { x: 500, y: 200 }, data: { label: 'Campaign leads', entityType: 'Lead', mode: 'all', filters: [{ field: 'source', operator: 'equals', value: source }], sortField: 'createdAt', sortOrder: 1 } },
+    {
+      id: 'trigger',
+      type: 'trigger',
+      position: { x: 500, y: 0 },
+      data: { triggerType: 'webhook', config: { secret: 'k' } },
+    },
+    {
+      id: 'find',
+      type: 'lookup',
+      position: { x: 500, y: 200 },
+      data: {
+        label: 'Campaign leads',
+        entityType: 'Lead',
+        mode: 'all',
+        filters: [{ field: 'source', operator: 'equals', value: source }],
+        sortField: 'createdAt',
+        sortOrder: 1,
+      },
+    },
     { id: 'each', type: after.type, position: { x: 500, y: 400 }, data: after.data },
-    { id: 'none', type: 'action', position: { x: 800, y: 400 }, data: { actionType: 'create_record', config: { recordType: 'lead', fieldValues: { title: `nobody from ${source}` } } } },
+    {
+      id: 'none',
+      type: 'action',
+      position: { x: 800, y: 400 },
+      data: {
+        actionType: 'create_record',
+        config: { recordType: 'lead', fieldValues: { title: `nobody from ${source}` } },
+      },
+    },
   ],
   edges: [
     { id: 'e1', source: 'trigger', target: 'find', sourceHandle: null },
@@ -89,7 +145,17 @@ const lookupGraph = (source: string, after: { type: string; data: Record<string,
 async function seedLeads(n: number, source: string): Promise<string[]> {
   const em = forkForWorkspace(h.app.runtime.deps.orm.em, t.workspaceId);
   const ctx = { em, actor: { workspaceId: t.workspaceId, userId: t.userId, role: 'owner' as const, scopes: SCOPES } };
-  const leads = Array.from({ length: n }, (_, i) => createRecord(ctx, Lead, { title: `${source} ${i}`, source, status: 'new', ownerId: t.userId, customFields: {}, tags: [], scoreBreakdown: [] } as never));
+  const leads = Array.from({ length: n }, (_, i) =>
+    createRecord(ctx, Lead, {
+      title: `${source} ${i}`,
+      source,
+      status: 'new',
+      ownerId: t.userId,
+      customFields: {},
+      tags: [],
+      scoreBreakdown: [],
+    } as never),
+  );
   em.persist(leads);
   await em.flush();
   return leads.map((l) => l._id);
@@ -99,20 +165,36 @@ describe('lookup mode all: fan-out', () => {
   it('50 matches start 50 child executions that each act on their record; the parent completes', async () => {
     const source = `fanout-${newId()}`;
     const leadIds = await seedLeads(50, source);
-    const id = await createAutomation(t.http, lookupGraph(source, action('create_note', { noteContent: 'Hello {{lead.title}} via {{lookup.campaign_leads.title}}' })));
+    const id = await createAutomation(
+      t.http,
+      lookupGraph(
+        source,
+        action('create_note', { noteContent: 'Hello {{lead.title}} via {{lookup.campaign_leads.title}}' }),
+      ),
+    );
     const res = await t.http.post(`/api/v1/automations/${id}/trigger`, {});
     const parent = await waitForExecution(h, res.body.data.executionId, undefined, 30_000);
     expect(parent.status).toBe('completed');
     const lookupStep = (await stepsOf(h, parent._id)).find((s) => s.nodeId === 'find')!;
-    expect(lookupStep).toMatchObject({ status: 'completed', handle: 'fanout', output: { found: true, count: 50, mode: 'all', truncated: false } });
+    expect(lookupStep).toMatchObject({
+      status: 'completed',
+      handle: 'fanout',
+      output: { found: true, count: 50, mode: 'all', truncated: false },
+    });
     expect((await stepsOf(h, parent._id)).map((s) => s.nodeId)).toEqual(['trigger', 'find']);
 
-    const children = await waitFor(async () => {
-      const list = (await executionsOf(h, id)).filter((e) => e.parentExecutionId === parent._id);
-      return list.length === 50 && list.every((e) => e.status === 'completed') ? list : null;
-    }, 60_000, '50 completed children');
+    const children = await waitFor(
+      async () => {
+        const list = (await executionsOf(h, id)).filter((e) => e.parentExecutionId === parent._id);
+        return list.length === 50 && list.every((e) => e.status === 'completed') ? list : null;
+      },
+      60_000,
+      '50 completed children',
+    );
     expect(new Set(children.map((c) => c.entityId))).toEqual(new Set(leadIds));
-    const notes = await forkForWorkspace(h.app.runtime.deps.orm.em, t.workspaceId).find(Note, { leadRef: { $in: leadIds } });
+    const notes = await forkForWorkspace(h.app.runtime.deps.orm.em, t.workspaceId).find(Note, {
+      leadRef: { $in: leadIds },
+    });
     expect(notes).toHaveLength(50);
     const byLead = new Map(notes.map((n) => [n.leadRef, n.content]));
     expect(byLead.get(leadIds[7]!)).toBe(`Hello ${source} 7 via ${source} 7`);
@@ -129,7 +211,11 @@ describe('lookup mode all: fan-out', () => {
     const res = await t.http.post(`/api/v1/automations/${id}/trigger`, {});
     const parent = await waitForExecution(h, res.body.data.executionId);
     expect(parent.status).toBe('completed');
-    expect((await stepsOf(h, parent._id)).map((s) => [s.nodeId, s.handle])).toEqual([['trigger', null], ['find', 'empty'], ['none', null]]);
+    expect((await stepsOf(h, parent._id)).map((s) => [s.nodeId, s.handle])).toEqual([
+      ['trigger', null],
+      ['find', 'empty'],
+      ['none', null],
+    ]);
   });
 
   it('is capped by the plan (trial: 100) and says so; test mode fans out nothing', async () => {
@@ -149,18 +235,38 @@ describe('lookup mode all: fan-out', () => {
     await seedLeads(3, source);
     const graph = lookupGraph(source, { type: 'delay', data: { amount: 7, unit: 'days' } });
     // A parallel branch keeps the parent running after the fan-out.
-    graph.nodes.push({ id: 'wait', type: 'delay', position: { x: 100, y: 200 }, data: { amount: 7, unit: 'days' } } as never);
+    graph.nodes.push({
+      id: 'wait',
+      type: 'delay',
+      position: { x: 100, y: 200 },
+      data: { amount: 7, unit: 'days' },
+    } as never);
     graph.edges.push({ id: 'e4', source: 'trigger', target: 'wait', sourceHandle: null });
     const id = await createAutomation(t.http, graph);
     const res = await t.http.post(`/api/v1/automations/${id}/trigger`, {});
-    const children = await waitFor(async () => {
-      const list = (await executionsOf(h, id)).filter((e) => e.parentExecutionId === res.body.data.executionId);
-      return list.length === 3 ? list : null;
-    }, 20_000, 'three children');
-    await waitFor(async () => (await Promise.all(children.map((c) => stepsOf(h, c._id)))).every((s) => s.some((x) => x.nodeType === 'delay' && x.status === 'running')), 20_000, 'children waiting');
+    const children = await waitFor(
+      async () => {
+        const list = (await executionsOf(h, id)).filter((e) => e.parentExecutionId === res.body.data.executionId);
+        return list.length === 3 ? list : null;
+      },
+      20_000,
+      'three children',
+    );
+    await waitFor(
+      async () =>
+        (await Promise.all(children.map((c) => stepsOf(h, c._id)))).every((s) =>
+          s.some((x) => x.nodeType === 'delay' && x.status === 'running'),
+        ),
+      20_000,
+      'children waiting',
+    );
     const cancel = await t.http.post(`/api/v1/automations/executions/${res.body.data.executionId}/cancel`);
     expect(cancel.body).toEqual({ data: { cancelled: true, childrenCancelled: 3 } });
     for (const c of children) expect((await waitForExecution(h, c._id)).status).toBe('cancelled');
-    await waitFor(async () => (await h.client.workflow.getHandle(children[0]!.workflowId).describe()).status.name === 'CANCELLED', 10_000, 'child workflow cancelled');
+    await waitFor(
+      async () => (await h.client.workflow.getHandle(children[0]!.workflowId).describe()).status.name === 'CANCELLED',
+      10_000,
+      'child workflow cancelled',
+    );
   }, 60_000);
 });

@@ -1,7 +1,16 @@
 import { Note } from '../../domain/notes/note.entity';
 import { forkForWorkspace } from '../../domain/orm/tenant';
 import type { Tenant } from '../support/app';
-import { action, chainGraph, createAutomation, startEngineHarness, stepsOf, waitFor, waitForExecution, type EngineHarness } from '../support/automation-engine';
+import {
+  action,
+  chainGraph,
+  createAutomation,
+  startEngineHarness,
+  stepsOf,
+  waitFor,
+  waitForExecution,
+  type EngineHarness,
+} from '../support/automation-engine';
 
 let h: EngineHarness;
 let t: Tenant;
@@ -12,22 +21,44 @@ beforeAll(async () => {
 }, 60_000);
 afterAll(() => h?.close());
 
-const notes = async (leadId: string) => (await forkForWorkspace(h.app.runtime.deps.orm.em, t.workspaceId).find(Note, { leadRef: leadId }, { orderBy: { createdAt: 'asc' } })).map((n) => n.content);
+const notes = async (leadId: string) =>
+  (
+    await forkForWorkspace(h.app.runtime.deps.orm.em, t.workspaceId).find(
+      Note,
+      { leadRef: leadId },
+      { orderBy: { createdAt: 'asc' } },
+    )
+  ).map((n) => n.content);
 
 async function trigger(nodes: ReturnType<typeof action>[] | { type: string; data: Record<string, unknown> }[]) {
   const automationId = await createAutomation(t.http, chainGraph({ triggerType: 'lead_created' }, nodes));
   const lead = (await t.http.post('/api/v1/leads', { title: 'Durable' })).body.data;
-  const res = await t.http.post(`/api/v1/automations/${automationId}/trigger`, { entityType: 'lead', entityId: lead._id });
+  const res = await t.http.post(`/api/v1/automations/${automationId}/trigger`, {
+    entityType: 'lead',
+    entityId: lead._id,
+  });
   expect(res.status).toBe(201);
-  return { executionId: res.body.data.executionId as string, workflowId: res.body.data.workflowId as string, leadId: lead._id as string };
+  return {
+    executionId: res.body.data.executionId as string,
+    workflowId: res.body.data.workflowId as string,
+    leadId: lead._id as string,
+  };
 }
 
 const delayRunning = (executionId: string) =>
-  waitFor(async () => (await stepsOf(h, executionId)).find((s) => s.nodeType === 'delay' && s.status === 'running'), 10_000, 'the delay to start');
+  waitFor(
+    async () => (await stepsOf(h, executionId)).find((s) => s.nodeType === 'delay' && s.status === 'running'),
+    10_000,
+    'the delay to start',
+  );
 
 describe('delay', () => {
   it('waits the exact duration on a durable timer (not rounded to 5 minutes); the step log shows the wait', async () => {
-    const run = await trigger([action('create_note', { noteContent: 'before' }), { type: 'delay', data: { delayMinutes: 2 / 60 } }, action('create_note', { noteContent: 'after' })]);
+    const run = await trigger([
+      action('create_note', { noteContent: 'before' }),
+      { type: 'delay', data: { delayMinutes: 2 / 60 } },
+      action('create_note', { noteContent: 'after' }),
+    ]);
     const waiting = await delayRunning(run.executionId);
     expect(waiting.input).toMatchObject({ ms: 2000 });
     expect(await notes(run.leadId)).toEqual(['before']);
@@ -36,14 +67,20 @@ describe('delay', () => {
     const steps = await stepsOf(h, run.executionId);
     const delay = steps.find((s) => s.nodeType === 'delay')!;
     expect(delay).toMatchObject({ status: 'completed', output: { waitedMs: 2000 } });
-    expect(steps.find((s) => s.nodeId === 'n3')!.startedAt.getTime() - delay.startedAt.getTime()).toBeGreaterThanOrEqual(2000);
+    expect(
+      steps.find((s) => s.nodeId === 'n3')!.startedAt.getTime() - delay.startedAt.getTime(),
+    ).toBeGreaterThanOrEqual(2000);
     expect(await notes(run.leadId)).toEqual(['before', 'after']);
   });
 });
 
 describe('worker restart during a delay', () => {
   it('a new worker resumes the run after the timer: each side effect exactly once', async () => {
-    const run = await trigger([action('create_note', { noteContent: 'before' }), { type: 'delay', data: { delayMinutes: 3 / 60 } }, action('create_note', { noteContent: 'after' })]);
+    const run = await trigger([
+      action('create_note', { noteContent: 'before' }),
+      { type: 'delay', data: { delayMinutes: 3 / 60 } },
+      action('create_note', { noteContent: 'after' }),
+    ]);
     await delayRunning(run.executionId);
     await h.stopWorker();
     // The timer fires while no worker is polling; the run waits on the server, not in memory.
@@ -55,21 +92,31 @@ describe('worker restart during a delay', () => {
     expect(done.status).toBe('completed');
     expect(await notes(run.leadId)).toEqual(['before', 'after']);
     expect((await stepsOf(h, run.executionId)).map((s) => [s.nodeId, s.status, s.attempt])).toEqual([
-      ['trigger', 'completed', 1], ['n1', 'completed', 1], ['n2', 'completed', 1], ['n3', 'completed', 1],
+      ['trigger', 'completed', 1],
+      ['n1', 'completed', 1],
+      ['n2', 'completed', 1],
+      ['n3', 'completed', 1],
     ]);
   }, 45_000);
 });
 
 describe('POST /automations/executions/:executionId/cancel', () => {
   it('cancels a run waiting on a long delay: status cancelled, workflow cancelled, nothing after the delay runs', async () => {
-    const run = await trigger([{ type: 'delay', data: { amount: 7, unit: 'days' } }, action('create_note', { noteContent: 'never' })]);
+    const run = await trigger([
+      { type: 'delay', data: { amount: 7, unit: 'days' } },
+      action('create_note', { noteContent: 'never' }),
+    ]);
     await delayRunning(run.executionId);
     const res = await t.http.post(`/api/v1/automations/executions/${run.executionId}/cancel`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ data: { cancelled: true, childrenCancelled: 0 } });
     const done = await waitForExecution(h, run.executionId);
     expect(done.status).toBe('cancelled');
-    await waitFor(async () => (await h.client.workflow.getHandle(run.workflowId).describe()).status.name === 'CANCELLED', 10_000, 'the workflow to be cancelled');
+    await waitFor(
+      async () => (await h.client.workflow.getHandle(run.workflowId).describe()).status.name === 'CANCELLED',
+      10_000,
+      'the workflow to be cancelled',
+    );
     expect(await notes(run.leadId)).toEqual([]);
     // The workflow wrote the steps it had decided on its way out.
     expect((await stepsOf(h, run.executionId)).map((s) => s.nodeId)).toEqual(['trigger', 'n1']);

@@ -4,7 +4,17 @@ import { forkForWorkspace } from '../../domain/orm/tenant';
 import { automationScheduleId } from '../../domain/automations/workflow-ids';
 import { secretMatches } from '../../domain/automations/engine/manual';
 import { reconcileSchedules } from '../../domain/automations/engine/schedules';
-import { action, chainGraph, createAutomation, executionsOf, startEngineHarness, stepsOf, waitFor, waitForExecution, type EngineHarness } from '../support/automation-engine';
+import {
+  action,
+  chainGraph,
+  createAutomation,
+  executionsOf,
+  startEngineHarness,
+  stepsOf,
+  waitFor,
+  waitForExecution,
+  type EngineHarness,
+} from '../support/automation-engine';
 import type { Tenant } from '../support/app';
 
 let h: EngineHarness;
@@ -17,13 +27,22 @@ beforeAll(async () => {
 afterAll(() => h?.close());
 
 const webhookGraph = (config: Record<string, unknown>) =>
-  chainGraph({ triggerType: 'webhook', config }, [action('create_note', { noteContent: 'Order {{webhookData.order.id}} for {{lead.title}}' })]);
+  chainGraph({ triggerType: 'webhook', config }, [
+    action('create_note', { noteContent: 'Order {{webhookData.order.id}} for {{lead.title}}' }),
+  ]);
 
 describe('POST /api/webhooks/automation/:automationId', () => {
   it('starts the run with the body as webhookData and the mapped lead loaded; answers 202', async () => {
     const lead = (await t.http.post('/api/v1/leads', { title: 'Hooked' })).body.data;
-    const id = await createAutomation(t.http, webhookGraph({ secret: 's3cret-value', entityMapping: { entityType: 'Lead', entityIdField: 'order.leadId' } }));
-    const res = await h.app.anonymous.post(`/api/webhooks/automation/${id}`, { order: { id: 'A-17', leadId: lead._id } }, { headers: { 'x-webhook-secret': 's3cret-value' } });
+    const id = await createAutomation(
+      t.http,
+      webhookGraph({ secret: 's3cret-value', entityMapping: { entityType: 'Lead', entityIdField: 'order.leadId' } }),
+    );
+    const res = await h.app.anonymous.post(
+      `/api/webhooks/automation/${id}`,
+      { order: { id: 'A-17', leadId: lead._id } },
+      { headers: { 'x-webhook-secret': 's3cret-value' } },
+    );
     expect(res.status).toBe(202);
     expect(res.body.data).toEqual({ executionId: expect.stringMatching(/^[0-9a-f]{24}$/), status: 'running' });
     const done = await waitForExecution(h, res.body.data.executionId);
@@ -35,15 +54,25 @@ describe('POST /api/webhooks/automation/:automationId', () => {
 
   it('the trigger secret is write-only: reads mask it, a PUT of the masked value keeps it, a new value replaces it', async () => {
     const id = await createAutomation(t.http, webhookGraph({ secret: 'hook-secret-9876' }));
-    const secretOfNodes = (nodes: { type: string; data: { config?: { secret?: string } } }[]) => nodes.find((n) => n.type === 'trigger')!.data.config?.secret;
+    const secretOfNodes = (nodes: { type: string; data: { config?: { secret?: string } } }[]) =>
+      nodes.find((n) => n.type === 'trigger')!.data.config?.secret;
     const read = (await t.http.get(`/api/v1/automations/${id}`)).body.data;
     expect(secretOfNodes(read.nodes)).toBe('****9876');
     const listed = (await t.http.get('/api/v1/automations')).body.data.find((a: { _id: string }) => a._id === id);
     expect(secretOfNodes(listed.nodes)).toBe('****9876');
-    const fire = (secret: string) => h.app.anonymous.post(`/api/webhooks/automation/${id}`, { order: { id: 1 } }, { headers: { 'x-webhook-secret': secret } });
+    const fire = (secret: string) =>
+      h.app.anonymous.post(
+        `/api/webhooks/automation/${id}`,
+        { order: { id: 1 } },
+        { headers: { 'x-webhook-secret': secret } },
+      );
 
     // Round trip: what a client read, written back unchanged (name edited), keeps the real secret.
-    const put = await t.http.put(`/api/v1/automations/${id}`, { name: 'Renamed hook', nodes: read.nodes, edges: read.edges });
+    const put = await t.http.put(`/api/v1/automations/${id}`, {
+      name: 'Renamed hook',
+      nodes: read.nodes,
+      edges: read.edges,
+    });
     expect(put.status).toBe(200);
     expect(secretOfNodes(put.body.data.nodes)).toBe('****9876');
     expect(put.body.data.version).toBe(read.version); // nothing in the definition changed
@@ -54,15 +83,26 @@ describe('POST /api/webhooks/automation/:automationId', () => {
     expect(secretOfNodes(detail.graph.nodes)).toBe('****9876');
     expect(JSON.stringify(detail)).not.toContain('hook-secret-9876');
 
-    const replaced = read.nodes.map((n: { type: string; data: Record<string, unknown> }) => (n.type === 'trigger' ? { ...n, data: { ...n.data, config: { secret: 'short' } } } : n));
-    expect((await t.http.put(`/api/v1/automations/${id}`, { nodes: replaced })).body.data.nodes.find((n: { type: string }) => n.type === 'trigger').data.config.secret).toBe('****');
+    const replaced = read.nodes.map((n: { type: string; data: Record<string, unknown> }) =>
+      n.type === 'trigger' ? { ...n, data: { ...n.data, config: { secret: 'short' } } } : n,
+    );
+    expect(
+      (await t.http.put(`/api/v1/automations/${id}`, { nodes: replaced })).body.data.nodes.find(
+        (n: { type: string }) => n.type === 'trigger',
+      ).data.config.secret,
+    ).toBe('****');
     expect((await fire('hook-secret-9876')).status).toBe(401);
     expect((await fire('short')).status).toBe(202);
   });
 
   it('an Idempotency-Key re-delivery starts nothing new', async () => {
     const id = await createAutomation(t.http, webhookGraph({ secret: 'k' }));
-    const send = () => h.app.anonymous.post(`/api/webhooks/automation/${id}`, { order: { id: 1 } }, { headers: { 'x-webhook-secret': 'k', 'idempotency-key': 'delivery-42' } });
+    const send = () =>
+      h.app.anonymous.post(
+        `/api/webhooks/automation/${id}`,
+        { order: { id: 1 } },
+        { headers: { 'x-webhook-secret': 'k', 'idempotency-key': 'delivery-42' } },
+      );
     const [a, b] = [await send(), await send()];
     expect(a.status).toBe(202);
     expect(b.body.data.executionId).toBe(a.body.data.executionId);
@@ -92,9 +132,16 @@ describe('POST /api/webhooks/automation/:automationId', () => {
 
   it('unknown, malformed, inactive and non-webhook automations are the same 404', async () => {
     const inactive = await createAutomation(t.http, webhookGraph({ secret: 'x' }), { active: false });
-    const other = await createAutomation(t.http, chainGraph({ triggerType: 'lead_created' }, [action('create_note', { noteContent: 'x' })]));
+    const other = await createAutomation(
+      t.http,
+      chainGraph({ triggerType: 'lead_created' }, [action('create_note', { noteContent: 'x' })]),
+    );
     for (const id of ['0123456789abcdef01234567', 'not-an-id', inactive, other]) {
-      const res = await h.app.anonymous.post(`/api/webhooks/automation/${id}`, { a: 1 }, { headers: { 'x-webhook-secret': 'x' } });
+      const res = await h.app.anonymous.post(
+        `/api/webhooks/automation/${id}`,
+        { a: 1 },
+        { headers: { 'x-webhook-secret': 'x' } },
+      );
       expect([id, res.status, res.body.error]).toEqual([id, 404, 'automation not found']);
     }
   });
@@ -104,23 +151,36 @@ describe('POST /api/webhooks/automation/:automationId', () => {
     ['a form body', 'a=1', 'application/x-www-form-urlencoded', 400],
   ])('%s is refused', async (_label, raw, type, status) => {
     const id = await createAutomation(t.http, webhookGraph({ secret: 'k' }));
-    const res = await h.app.anonymous.post(`/api/webhooks/automation/${id}`, undefined, { raw, headers: { 'content-type': type, 'x-webhook-secret': 'k' } });
+    const res = await h.app.anonymous.post(`/api/webhooks/automation/${id}`, undefined, {
+      raw,
+      headers: { 'content-type': type, 'x-webhook-secret': 'k' },
+    });
     expect(res.status).toBe(status);
   });
 
   it('a mapped entity id that names no record is a 400 and nothing runs', async () => {
-    const id = await createAutomation(t.http, webhookGraph({ secret: 'k', entityMapping: { entityType: 'Lead', entityIdField: 'leadId' } }));
-    const res = await h.app.anonymous.post(`/api/webhooks/automation/${id}`, { leadId: '0123456789abcdef01234567' }, { headers: { 'x-webhook-secret': 'k' } });
+    const id = await createAutomation(
+      t.http,
+      webhookGraph({ secret: 'k', entityMapping: { entityType: 'Lead', entityIdField: 'leadId' } }),
+    );
+    const res = await h.app.anonymous.post(
+      `/api/webhooks/automation/${id}`,
+      { leadId: '0123456789abcdef01234567' },
+      { headers: { 'x-webhook-secret': 'k' } },
+    );
     expect(res.status).toBe(400);
     expect(await executionsOf(h, id)).toHaveLength(0);
   });
 
   it('is rate-limited per automation (429 with Retry-After)', async () => {
-    const app2 = await (await import('../support/app')).startTestApp({ TEMPORAL_TASK_QUEUE: h.taskQueue, RATE_LIMIT_PER_MINUTE: '2' });
+    const app2 = await (
+      await import('../support/app')
+    ).startTestApp({ TEMPORAL_TASK_QUEUE: h.taskQueue, RATE_LIMIT_PER_MINUTE: '2' });
     try {
       const tenant = await app2.tenant('Webhook limits');
       const id = await createAutomation(tenant.http, webhookGraph({ secret: 'k' }));
-      const send = () => app2.anonymous.post(`/api/webhooks/automation/${id}`, {}, { headers: { 'x-webhook-secret': 'k' } });
+      const send = () =>
+        app2.anonymous.post(`/api/webhooks/automation/${id}`, {}, { headers: { 'x-webhook-secret': 'k' } });
       expect((await send()).status).toBe(202);
       expect((await send()).status).toBe(202);
       const third = await send();
@@ -140,7 +200,10 @@ describe('POST /api/webhooks/automation/:automationId', () => {
 });
 
 describe('scheduled triggers become Temporal Schedules', () => {
-  const scheduled = (config: Record<string, unknown>) => chainGraph({ triggerType: 'scheduled', config }, [action('create_record', { recordType: 'lead', fieldValues: { title: 'From the schedule' } })]);
+  const scheduled = (config: Record<string, unknown>) =>
+    chainGraph({ triggerType: 'scheduled', config }, [
+      action('create_record', { recordType: 'lead', fieldValues: { title: 'From the schedule' } }),
+    ]);
 
   async function describeSchedule(workspaceId: string, automationId: string) {
     try {
@@ -157,9 +220,16 @@ describe('scheduled triggers become Temporal Schedules', () => {
     const id = await createAutomation(tenant.http, scheduled({ frequency: 'daily', time: '09:30' }));
     await d.drainOnce();
     const created = await describeSchedule(tenant.workspaceId, id);
-    expect(created?.spec.calendars?.[0]).toMatchObject({ hour: [{ start: 9, end: 9, step: 1 }], minute: [{ start: 30, end: 30, step: 1 }] });
+    expect(created?.spec.calendars?.[0]).toMatchObject({
+      hour: [{ start: 9, end: 9, step: 1 }],
+      minute: [{ start: 30, end: 30, step: 1 }],
+    });
     expect(created?.spec.timezone).toBe('Europe/Copenhagen');
-    expect(created?.action).toMatchObject({ type: 'startWorkflow', workflowType: 'automationScheduleTickWorkflow', taskQueue: h.taskQueue });
+    expect(created?.action).toMatchObject({
+      type: 'startWorkflow',
+      workflowType: 'automationScheduleTickWorkflow',
+      taskQueue: h.taskQueue,
+    });
     expect(await created?.memo).toMatchObject({ workspaceId: tenant.workspaceId });
 
     const nodes = scheduled({ frequency: 'interval', intervalMinutes: 15 });
@@ -190,11 +260,22 @@ describe('scheduled triggers become Temporal Schedules', () => {
     // removed without its event (e.g. a restored database).
     await h.client.schedule.getHandle(automationScheduleId(tenant.workspaceId, kept)).delete();
     await h.app.runtime.deps.orm.em.fork().getConnection().execute('delete from automation where id = ?', [gone]);
-    await waitFor(async () => ((await h.workflows.listScheduleIds('automation-schedule')).includes(automationScheduleId(tenant.workspaceId, gone)) ? true : null), 15_000, 'the schedule list to show the stray schedule');
+    await waitFor(
+      async () =>
+        (await h.workflows.listScheduleIds('automation-schedule')).includes(
+          automationScheduleId(tenant.workspaceId, gone),
+        )
+          ? true
+          : null,
+      15_000,
+      'the schedule list to show the stray schedule',
+    );
 
     const result = await reconcileSchedules(h.engine, { workspaceIds: [tenant.workspaceId] });
     expect(result).toEqual({ synced: 1, removed: 1, failed: 0 });
-    expect((await describeSchedule(tenant.workspaceId, kept))?.spec.calendars?.[0]).toMatchObject({ minute: [{ start: 45, end: 45, step: 1 }] });
+    expect((await describeSchedule(tenant.workspaceId, kept))?.spec.calendars?.[0]).toMatchObject({
+      minute: [{ start: 45, end: 45, step: 1 }],
+    });
     expect(await describeSchedule(tenant.workspaceId, gone)).toBeNull();
     // Idempotent: a second pass changes nothing.
     expect((await reconcileSchedules(h.engine, { workspaceIds: [tenant.workspaceId] })).removed).toBe(0);
@@ -203,12 +284,18 @@ describe('scheduled triggers become Temporal Schedules', () => {
   it('reaching maxTotalRuns deactivates a scheduled automation and removes its schedule', async () => {
     const tenant = await h.app.tenant('Last tick');
     const d = h.dispatcher([tenant.workspaceId]);
-    const id = await createAutomation(tenant.http, { ...scheduled({ frequency: 'hourly', time: '00:15' }), rateLimits: { maxTotalRuns: 1 } });
+    const id = await createAutomation(tenant.http, {
+      ...scheduled({ frequency: 'hourly', time: '00:15' }),
+      rateLimits: { maxTotalRuns: 1 },
+    });
     await d.drainOnce();
     expect(await describeSchedule(tenant.workspaceId, id)).not.toBeNull();
     await h.client.schedule.getHandle(automationScheduleId(tenant.workspaceId, id)).trigger();
     await waitFor(async () => (await executionsOf(h, id)).length === 1, 15_000, 'the run');
-    expect((await tenant.http.get(`/api/v1/automations/${id}`)).body.data).toMatchObject({ isActive: false, deactivatedReason: 'maxTotalRuns reached (1 runs)' });
+    expect((await tenant.http.get(`/api/v1/automations/${id}`)).body.data).toMatchObject({
+      isActive: false,
+      deactivatedReason: 'maxTotalRuns reached (1 runs)',
+    });
     await d.drainOnce();
     expect(await describeSchedule(tenant.workspaceId, id)).toBeNull();
   });
@@ -220,7 +307,11 @@ describe('scheduled triggers become Temporal Schedules', () => {
     await d.drainOnce();
     const handle = h.client.schedule.getHandle(automationScheduleId(tenant.workspaceId, id));
     await handle.trigger();
-    const [e] = await waitFor(async () => ((await executionsOf(h, id)).length ? executionsOf(h, id) : null), 15_000, 'a scheduled execution');
+    const [e] = await waitFor(
+      async () => ((await executionsOf(h, id)).length ? executionsOf(h, id) : null),
+      15_000,
+      'a scheduled execution',
+    );
     expect(e).toMatchObject({ triggerType: 'scheduled', triggerKey: expect.stringMatching(/^tick:\d{4}-\d\d-\d\dT/) });
     const done = await waitForExecution(h, e!._id);
     expect(done.status).toBe('completed');
@@ -228,9 +319,16 @@ describe('scheduled triggers become Temporal Schedules', () => {
     await handle.delete();
     // A re-run tick (activity retry, overlapping delivery) for the same time starts nothing new.
     const { createActivities } = await import('../../activities');
-    const acts = createActivities({ orm: h.app.runtime.deps.orm, config: h.app.config, log: h.engine.log, workflows: h.workflows });
+    const acts = createActivities({
+      orm: h.app.runtime.deps.orm,
+      config: h.app.config,
+      log: h.engine.log,
+      workflows: h.workflows,
+    });
     const scheduledAt = e!.triggerKey.slice('tick:'.length);
-    expect(await acts.startScheduledExecution({ workspaceId: tenant.workspaceId, automationId: id, scheduledAt })).toEqual({ status: 'existing', executionId: e!._id });
+    expect(
+      await acts.startScheduledExecution({ workspaceId: tenant.workspaceId, automationId: id, scheduledAt }),
+    ).toEqual({ status: 'existing', executionId: e!._id });
     expect(await executionsOf(h, id)).toHaveLength(1);
   });
 });

@@ -19,20 +19,41 @@ const createId = async (body: Record<string, unknown> = {}): Promise<string> => 
 };
 const get = async (id: string) => (await t.http.get(`/api/v1/automations/${id}`)).body.data;
 const count = async (): Promise<number> => (await t.http.get('/api/v1/automations?limit=1')).body.total;
-const changes = async (id: string) => (await eventsFor(app.runtime.deps.orm, id)).filter((e) => e.type === 'automation_changed');
+const changes = async (id: string) =>
+  (await eventsFor(app.runtime.deps.orm, id)).filter((e) => e.type === 'automation_changed');
 
 const pos = { x: 500, y: 400 };
 /** The valid graph plus extra nodes/edges (edges default to trigger → each extra node). */
 function graphWith(extra: Record<string, unknown>[], edges?: Record<string, unknown>[]) {
   const g = validGraph();
   const nodes = [...g.nodes, ...extra.map((n) => ({ position: pos, ...n }))];
-  return { nodes, edges: [...g.edges, ...(edges ?? extra.map((n, i) => ({ id: `x${i}`, source: 'trigger_1', target: n.id, sourceHandle: null })))] };
+  return {
+    nodes,
+    edges: [
+      ...g.edges,
+      ...(edges ?? extra.map((n, i) => ({ id: `x${i}`, source: 'trigger_1', target: n.id, sourceHandle: null }))),
+    ],
+  };
 }
-const condition = { id: 'cond_1', type: 'condition', data: { conditions: [{ id: 'c1', field: 'lead.score', operator: 'greater_than', value: 10 }], logic: 'and' } };
+const condition = {
+  id: 'cond_1',
+  type: 'condition',
+  data: { conditions: [{ id: 'c1', field: 'lead.score', operator: 'greater_than', value: 10 }], logic: 'and' },
+};
 const lookup = { id: 'look_1', type: 'lookup', data: { label: 'Open deals', entityType: 'Deal', mode: 'first' } };
-const actionNode = (id: string, actionType: string, config: Record<string, unknown>) => ({ id, type: 'action', data: { actionType, config } });
+const actionNode = (id: string, actionType: string, config: Record<string, unknown>) => ({
+  id,
+  type: 'action',
+  data: { actionType, config },
+});
 const branch = (node: Record<string, unknown>, handle: string | null) =>
-  graphWith([node, actionNode('after', 'create_note', { noteContent: 'x' })], [{ id: 'a', source: 'trigger_1', target: node.id }, { id: 'b', source: node.id, target: 'after', sourceHandle: handle }]);
+  graphWith(
+    [node, actionNode('after', 'create_note', { noteContent: 'x' })],
+    [
+      { id: 'a', source: 'trigger_1', target: node.id },
+      { id: 'b', source: node.id, target: 'after', sourceHandle: handle },
+    ],
+  );
 
 describe('POST /api/v1/automations', () => {
   it('creates an inactive automation with defaults, stats and version 1, and emits automation_changed', async () => {
@@ -40,25 +61,45 @@ describe('POST /api/v1/automations', () => {
     expect(res.status).toBe(201);
     const a = res.body.data;
     expect(a).toMatchObject({
-      name: 'Welcome note', description: 'Notes every new lead', isActive: false, triggerType: 'record_created', version: 1, deactivatedReason: null,
+      name: 'Welcome note',
+      description: 'Notes every new lead',
+      isActive: false,
+      triggerType: 'record_created',
+      version: 1,
+      deactivatedReason: null,
       executionSettings: { failureBehavior: 'stop', retryMaxAttempts: 3, retryIntervalMinutes: 5 },
       rateLimits: { maxRunsPerHour: 0, maxRunsPerDay: 0, maxRunsPerWeek: 0, maxTotalRuns: 0 },
       stats: { totalRuns: 0, skippedRuns: 0, lastSkipReason: null, lastSkippedAt: null },
-      createdBy: t.userId, nodes: validGraph().nodes, edges: validGraph().edges,
+      createdBy: t.userId,
+      nodes: validGraph().nodes,
+      edges: validGraph().edges,
     });
     expect(res.body.warnings).toBeUndefined();
     expect(await get(a._id)).toEqual(a);
     const events = await changes(a._id);
     expect(events).toHaveLength(1);
-    expect(events[0]).toMatchObject({ entity_type: 'automation', entity_id: a._id, payload: { action: 'created', automation: { _id: a._id, isActive: false } } });
+    expect(events[0]).toMatchObject({
+      entity_type: 'automation',
+      entity_id: a._id,
+      payload: { action: 'created', automation: { _id: a._id, isActive: false } },
+    });
   });
 
   it('accepts an empty draft (no nodes) and settings at their bounds', async () => {
     const draft = await t.http.post('/api/v1/automations', { name: 'Draft' });
     expect(draft.status).toBe(201);
-    expect(draft.body.data).toMatchObject({ nodes: [], edges: [], triggerType: null, isActive: false, description: null });
+    expect(draft.body.data).toMatchObject({
+      nodes: [],
+      edges: [],
+      triggerType: null,
+      isActive: false,
+      description: null,
+    });
     for (const [executionSettings, rateLimits] of [
-      [{ failureBehavior: 'retry', retryMaxAttempts: 1, retryIntervalMinutes: 1 }, { maxRunsPerHour: 0, maxTotalRuns: 2_147_483_647 }],
+      [
+        { failureBehavior: 'retry', retryMaxAttempts: 1, retryIntervalMinutes: 1 },
+        { maxRunsPerHour: 0, maxTotalRuns: 2_147_483_647 },
+      ],
       [{ retryMaxAttempts: 10, retryIntervalMinutes: 1440 }, { maxRunsPerDay: 1 }],
     ]) {
       const res = await create({ name: 'n'.repeat(200), executionSettings, rateLimits });
@@ -71,7 +112,12 @@ describe('POST /api/v1/automations', () => {
   it('answers warnings for deprecated actions but saves', async () => {
     const res = await create(graphWith([actionNode('old', 'create_lead', { title: 'Legacy' })]));
     expect(res.status).toBe(201);
-    expect(res.body.warnings).toEqual([expect.objectContaining({ path: 'nodes[2].data.actionType', error: expect.stringMatching(/deprecated; use create_record/) })]);
+    expect(res.body.warnings).toEqual([
+      expect.objectContaining({
+        path: 'nodes[2].data.actionType',
+        error: expect.stringMatching(/deprecated; use create_record/),
+      }),
+    ]);
   });
 
   const twoTriggers = graphWith([{ id: 'trigger_2', type: 'trigger', data: { triggerType: 'deal_won' } }], []);
@@ -79,25 +125,131 @@ describe('POST /api/v1/automations', () => {
     ['missing name', { name: undefined }, /name: is required/, 'name'],
     ['name over 200', { name: 'x'.repeat(201) }, /name: must be at most 200/, 'name'],
     ['two triggers', twoTriggers, /only one trigger node is allowed/, 'nodes[2].type'],
-    ['no trigger in a non-empty graph', { nodes: [{ ...actionNode('a', 'create_note', { noteContent: 'x' }), position: pos }], edges: [] }, /needs exactly one trigger node/, 'nodes'],
-    ['edge to an unknown node', graphWith([], [{ id: 'ghost', source: 'action_1', target: 'nowhere' }]), /edges\[1\]\.target: unknown node "nowhere"/, 'edges[1].target'],
-    ['condition edge without handle', branch(condition, null), /is required from a condition node \(true, false\)/, 'edges[2].sourceHandle'],
-    ['condition edge with handle found', branch(condition, 'found'), /"found" is not a handle of a condition node/, 'edges[2].sourceHandle'],
-    ['lookup edge with handle true', branch(lookup, 'true'), /"true" is not a handle of a lookup node \(found, empty, error\)/, 'edges[2].sourceHandle'],
-    ['action edge with a handle', graphWith([actionNode('n2', 'create_note', { noteContent: 'x' })], [{ id: 'a', source: 'action_1', target: 'n2', sourceHandle: 'true' }]), /must be null: a action node does not branch/, 'edges[1].sourceHandle'],
-    ['unknown action type', graphWith([actionNode('n2', 'launch_rocket', {})]), /unknown action type "launch_rocket"/, 'nodes[2].data.actionType'],
-    ['unknown trigger type', { nodes: [{ id: 't', type: 'trigger', position: pos, data: { triggerType: 'moon_landed' } }], edges: [] }, /unknown trigger type "moon_landed"/, 'nodes[0].data.triggerType'],
-    ['create_note with content', graphWith([actionNode('n2', 'create_note', { content: 'Hi' })]), /noteContent: is required \(found "content": create_note reads noteContent, not content\)/, 'nodes[2].data.config.noteContent'],
-    ['create_task without title', graphWith([actionNode('n2', 'create_task', { description: 'x' })]), /nodes\[2\]\.data\.config\.title: is required/, 'nodes[2].data.config.title'],
-    ['node id with a dot', { nodes: [{ id: 'a.b', type: 'trigger', position: pos, data: { triggerType: 'deal_won' } }], edges: [] }, /nodes\.0\.id/, 'nodes.0.id'],
-    ['201 nodes', { nodes: Array.from({ length: 201 }, (_, i) => ({ id: `n${i}`, type: 'delay', position: pos, data: { delayMinutes: 5 } })), edges: [] }, /nodes: at most 200 nodes/, 'nodes'],
-    ['retryMaxAttempts 0', { executionSettings: { retryMaxAttempts: 0 } }, /executionSettings\.retryMaxAttempts/, 'executionSettings.retryMaxAttempts'],
-    ['retryMaxAttempts 11', { executionSettings: { retryMaxAttempts: 11 } }, /executionSettings\.retryMaxAttempts/, 'executionSettings.retryMaxAttempts'],
-    ['retryIntervalMinutes 1441', { executionSettings: { retryIntervalMinutes: 1441 } }, /executionSettings\.retryIntervalMinutes/, 'executionSettings.retryIntervalMinutes'],
-    ['retryIntervalMinutes 0', { executionSettings: { retryIntervalMinutes: 0 } }, /executionSettings\.retryIntervalMinutes/, 'executionSettings.retryIntervalMinutes'],
-    ['unknown failureBehavior', { executionSettings: { failureBehavior: 'explode' } }, /executionSettings\.failureBehavior/, 'executionSettings.failureBehavior'],
-    ['negative run cap', { rateLimits: { maxRunsPerHour: -1 } }, /rateLimits\.maxRunsPerHour/, 'rateLimits.maxRunsPerHour'],
-    ['fractional run cap', { rateLimits: { maxTotalRuns: 1.5 } }, /rateLimits\.maxTotalRuns/, 'rateLimits.maxTotalRuns'],
+    [
+      'no trigger in a non-empty graph',
+      { nodes: [{ ...actionNode('a', 'create_note', { noteContent: 'x' }), position: pos }], edges: [] },
+      /needs exactly one trigger node/,
+      'nodes',
+    ],
+    [
+      'edge to an unknown node',
+      graphWith([], [{ id: 'ghost', source: 'action_1', target: 'nowhere' }]),
+      /edges\[1\]\.target: unknown node "nowhere"/,
+      'edges[1].target',
+    ],
+    [
+      'condition edge without handle',
+      branch(condition, null),
+      /is required from a condition node \(true, false\)/,
+      'edges[2].sourceHandle',
+    ],
+    [
+      'condition edge with handle found',
+      branch(condition, 'found'),
+      /"found" is not a handle of a condition node/,
+      'edges[2].sourceHandle',
+    ],
+    [
+      'lookup edge with handle true',
+      branch(lookup, 'true'),
+      /"true" is not a handle of a lookup node \(found, empty, error\)/,
+      'edges[2].sourceHandle',
+    ],
+    [
+      'action edge with a handle',
+      graphWith(
+        [actionNode('n2', 'create_note', { noteContent: 'x' })],
+        [{ id: 'a', source: 'action_1', target: 'n2', sourceHandle: 'true' }],
+      ),
+      /must be null: a action node does not branch/,
+      'edges[1].sourceHandle',
+    ],
+    [
+      'unknown action type',
+      graphWith([actionNode('n2', 'launch_rocket', {})]),
+      /unknown action type "launch_rocket"/,
+      'nodes[2].data.actionType',
+    ],
+    [
+      'unknown trigger type',
+      { nodes: [{ id: 't', type: 'trigger', position: pos, data: { triggerType: 'moon_landed' } }], edges: [] },
+      /unknown trigger type "moon_landed"/,
+      'nodes[0].data.triggerType',
+    ],
+    [
+      'create_note with content',
+      graphWith([actionNode('n2', 'create_note', { content: 'Hi' })]),
+      /noteContent: is required \(found "content": create_note reads noteContent, not content\)/,
+      'nodes[2].data.config.noteContent',
+    ],
+    [
+      'create_task without title',
+      graphWith([actionNode('n2', 'create_task', { description: 'x' })]),
+      /nodes\[2\]\.data\.config\.title: is required/,
+      'nodes[2].data.config.title',
+    ],
+    [
+      'node id with a dot',
+      { nodes: [{ id: 'a.b', type: 'trigger', position: pos, data: { triggerType: 'deal_won' } }], edges: [] },
+      /nodes\.0\.id/,
+      'nodes.0.id',
+    ],
+    [
+      '201 nodes',
+      {
+        nodes: Array.from({ length: 201 }, (_, i) => ({
+          id: `n${i}`,
+          type: 'delay',
+          position: pos,
+          data: { delayMinutes: 5 },
+        })),
+        edges: [],
+      },
+      /nodes: at most 200 nodes/,
+      'nodes',
+    ],
+    [
+      'retryMaxAttempts 0',
+      { executionSettings: { retryMaxAttempts: 0 } },
+      /executionSettings\.retryMaxAttempts/,
+      'executionSettings.retryMaxAttempts',
+    ],
+    [
+      'retryMaxAttempts 11',
+      { executionSettings: { retryMaxAttempts: 11 } },
+      /executionSettings\.retryMaxAttempts/,
+      'executionSettings.retryMaxAttempts',
+    ],
+    [
+      'retryIntervalMinutes 1441',
+      { executionSettings: { retryIntervalMinutes: 1441 } },
+      /executionSettings\.retryIntervalMinutes/,
+      'executionSettings.retryIntervalMinutes',
+    ],
+    [
+      'retryIntervalMinutes 0',
+      { executionSettings: { retryIntervalMinutes: 0 } },
+      /executionSettings\.retryIntervalMinutes/,
+      'executionSettings.retryIntervalMinutes',
+    ],
+    [
+      'unknown failureBehavior',
+      { executionSettings: { failureBehavior: 'explode' } },
+      /executionSettings\.failureBehavior/,
+      'executionSettings.failureBehavior',
+    ],
+    [
+      'negative run cap',
+      { rateLimits: { maxRunsPerHour: -1 } },
+      /rateLimits\.maxRunsPerHour/,
+      'rateLimits.maxRunsPerHour',
+    ],
+    [
+      'fractional run cap',
+      { rateLimits: { maxTotalRuns: 1.5 } },
+      /rateLimits\.maxTotalRuns/,
+      'rateLimits.maxTotalRuns',
+    ],
   ];
   it.each(bad)('400 for %s, naming the field; nothing written', async (_label, body, message, path) => {
     const before = await count();
@@ -113,7 +265,8 @@ describe('GET /api/v1/automations', () => {
   it('pages newest first and filters by isActive', async () => {
     const mine = await app.tenant();
     const ids: string[] = [];
-    for (const name of ['A', 'B', 'C']) ids.push((await mine.http.post('/api/v1/automations', automationBody({ name }))).body.data._id);
+    for (const name of ['A', 'B', 'C'])
+      ids.push((await mine.http.post('/api/v1/automations', automationBody({ name }))).body.data._id);
     expect((await mine.http.post(`/api/v1/automations/${ids[1]}/toggle`)).body.data.isActive).toBe(true);
     const all = await mine.http.get('/api/v1/automations?limit=2');
     expect(all.body).toMatchObject({ page: 1, limit: 2, total: 3 });
@@ -125,17 +278,21 @@ describe('GET /api/v1/automations', () => {
     expect(inactive.body.total).toBe(2);
   });
 
-  it.each([['limit=101', /limit must be at most 100/], ['limit=0', /limit/], ['page=0', /page/], ['isActive=yes', /isActive: must be true or false/], ['active=true', /active/]])(
-    '400 for ?%s',
-    async (qs, message) => {
-      const res = await t.http.get(`/api/v1/automations?${qs}`);
-      expect(res.status).toBe(400);
-      expect(res.body.error).toMatch(message);
-    },
-  );
+  it.each([
+    ['limit=101', /limit must be at most 100/],
+    ['limit=0', /limit/],
+    ['page=0', /page/],
+    ['isActive=yes', /isActive: must be true or false/],
+    ['active=true', /active/],
+  ])('400 for ?%s', async (qs, message) => {
+    const res = await t.http.get(`/api/v1/automations?${qs}`);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(message);
+  });
 
   it('404 for unknown and malformed ids', async () => {
-    for (const id of ['0123456789abcdef01234567', 'nope']) expect((await t.http.get(`/api/v1/automations/${id}`)).status).toBe(404);
+    for (const id of ['0123456789abcdef01234567', 'nope'])
+      expect((await t.http.get(`/api/v1/automations/${id}`)).status).toBe(404);
   });
 });
 
@@ -145,7 +302,10 @@ describe('PUT /api/v1/automations/:id', () => {
     const renamed = await t.http.put(`/api/v1/automations/${id}`, { name: 'Renamed', description: null });
     expect(renamed.status).toBe(200);
     expect(renamed.body.data).toMatchObject({ name: 'Renamed', description: null, version: 1 });
-    const merged = await t.http.put(`/api/v1/automations/${id}`, { executionSettings: { retryIntervalMinutes: 60 }, rateLimits: { maxRunsPerDay: 10 } });
+    const merged = await t.http.put(`/api/v1/automations/${id}`, {
+      executionSettings: { retryIntervalMinutes: 60 },
+      rateLimits: { maxRunsPerDay: 10 },
+    });
     expect(merged.body.data).toMatchObject({
       version: 2,
       executionSettings: { failureBehavior: 'retry', retryMaxAttempts: 5, retryIntervalMinutes: 60 },
@@ -153,19 +313,34 @@ describe('PUT /api/v1/automations/:id', () => {
     });
     // The same graph with its keys in another order is not a change.
     const reordered = validGraph().nodes.map((n) => ({ data: n.data, position: n.position, type: n.type, id: n.id }));
-    const same = await t.http.put(`/api/v1/automations/${id}`, { nodes: reordered, executionSettings: { retryMaxAttempts: 5 } });
+    const same = await t.http.put(`/api/v1/automations/${id}`, {
+      nodes: reordered,
+      executionSettings: { retryMaxAttempts: 5 },
+    });
     expect(same.body.data.version).toBe(2);
     const g = validGraph();
     g.nodes[0]!.data = { triggerType: 'deal_won' };
     const retriggered = await t.http.put(`/api/v1/automations/${id}`, { nodes: g.nodes });
     expect(retriggered.body.data).toMatchObject({ version: 3, triggerType: 'deal_won' });
-    expect((await changes(id)).map((e) => [e.payload.action, e.payload.automation.version])).toEqual([['created', 1], ['updated', 1], ['updated', 2], ['updated', 3]]);
+    expect((await changes(id)).map((e) => [e.payload.action, e.payload.automation.version])).toEqual([
+      ['created', 1],
+      ['updated', 1],
+      ['updated', 2],
+      ['updated', 3],
+    ]);
   });
 
   it('lets an inactive automation go back to an empty draft, but refuses broken graphs', async () => {
     const id = await createId();
-    expect((await t.http.put(`/api/v1/automations/${id}`, { nodes: [], edges: [] })).body.data).toMatchObject({ nodes: [], triggerType: null, version: 2 });
-    const broken = await t.http.put(`/api/v1/automations/${id}`, graphWith([actionNode('n2', 'create_note', { content: 'x' })]));
+    expect((await t.http.put(`/api/v1/automations/${id}`, { nodes: [], edges: [] })).body.data).toMatchObject({
+      nodes: [],
+      triggerType: null,
+      version: 2,
+    });
+    const broken = await t.http.put(
+      `/api/v1/automations/${id}`,
+      graphWith([actionNode('n2', 'create_note', { content: 'x' })]),
+    );
     expect(broken.status).toBe(400);
     expect(broken.body.error).toMatch(/noteContent/);
   });
@@ -207,7 +382,11 @@ describe('POST /api/v1/automations/:id/toggle', () => {
     const off = await t.http.post(`/api/v1/automations/${id}/toggle`);
     expect(off.body.data).toEqual({ _id: id, isActive: false });
     expect((await get(id)).version).toBe(1);
-    expect((await changes(id)).map((e) => [e.payload.action, e.payload.automation.isActive])).toEqual([['created', false], ['toggled', true], ['toggled', false]]);
+    expect((await changes(id)).map((e) => [e.payload.action, e.payload.automation.isActive])).toEqual([
+      ['created', false],
+      ['toggled', true],
+      ['toggled', false],
+    ]);
   });
 
   it.each([
@@ -223,7 +402,9 @@ describe('POST /api/v1/automations/:id/toggle', () => {
   });
 
   it('refuses a delay node with an unknown unit, naming the key', async () => {
-    const res = await create(graphWith([{ id: 'wait_1', type: 'delay', data: { delayAmount: 1, delayUnit: 'fortnights' } }]));
+    const res = await create(
+      graphWith([{ id: 'wait_1', type: 'delay', data: { delayAmount: 1, delayUnit: 'fortnights' } }]),
+    );
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/data\.delayUnit: must be one of minutes, hours, days, weeks/);
   });
@@ -248,7 +429,11 @@ describe('POST /api/v1/automations/:id/duplicate', () => {
     await t.http.put(`/api/v1/automations/${id}`, { executionSettings: { failureBehavior: 'continue' } });
     await t.http.post(`/api/v1/automations/${id}/toggle`);
     const ctx = await workspaceCtx(app, t.http);
-    await ctx.em.nativeUpdate(Automation, { _id: id }, { totalRuns: 7, skippedRuns: 2, lastSkipReason: 'maxRunsPerHour' });
+    await ctx.em.nativeUpdate(
+      Automation,
+      { _id: id },
+      { totalRuns: 7, skippedRuns: 2, lastSkipReason: 'maxRunsPerHour' },
+    );
     const res = await t.http.post(`/api/v1/automations/${id}/duplicate`);
     expect(res.status).toBe(201);
     const copy = res.body.data;
@@ -256,13 +441,20 @@ describe('POST /api/v1/automations/:id/duplicate', () => {
     expect(copy._id).not.toBe(id);
     expect(copy.name).toBe(`${'n'.repeat(193)} (copy)`);
     expect(copy).toMatchObject({
-      isActive: false, version: 1, nodes: source.nodes, edges: source.edges, triggerType: 'record_created',
-      executionSettings: { failureBehavior: 'continue' }, rateLimits: { maxRunsPerHour: 3 },
+      isActive: false,
+      version: 1,
+      nodes: source.nodes,
+      edges: source.edges,
+      triggerType: 'record_created',
+      executionSettings: { failureBehavior: 'continue' },
+      rateLimits: { maxRunsPerHour: 3 },
       stats: { totalRuns: 0, skippedRuns: 0, lastSkipReason: null, lastSkippedAt: null },
     });
     expect(await get(copy._id)).toEqual(copy);
     expect(source).toMatchObject({ isActive: true, stats: { totalRuns: 7 } });
-    expect((await changes(copy._id)).map((e) => e.payload)).toEqual([expect.objectContaining({ action: 'duplicated', sourceAutomationId: id })]);
+    expect((await changes(copy._id)).map((e) => e.payload)).toEqual([
+      expect.objectContaining({ action: 'duplicated', sourceAutomationId: id }),
+    ]);
   });
 });
 
@@ -274,9 +466,20 @@ describe('access', () => {
     expect((await reader.get('/api/v1/automations')).status).toBe(200);
     expect((await reader.get('/api/v1/automations/stats')).status).toBe(200);
     expect((await reader.get(`/api/v1/automations/${id}/executions`)).status).toBe(200);
-    for (const [method, path] of [['POST', '/api/v1/automations'], ['PUT', `/api/v1/automations/${id}`], ['DELETE', `/api/v1/automations/${id}`], ['POST', `/api/v1/automations/${id}/toggle`], ['POST', `/api/v1/automations/${id}/duplicate`]] as const) {
+    for (const [method, path] of [
+      ['POST', '/api/v1/automations'],
+      ['PUT', `/api/v1/automations/${id}`],
+      ['DELETE', `/api/v1/automations/${id}`],
+      ['POST', `/api/v1/automations/${id}/toggle`],
+      ['POST', `/api/v1/automations/${id}/duplicate`],
+    ] as const) {
       const res = await reader.request(method, path, method === 'DELETE' ? undefined : automationBody());
-      expect([method, path, res.status, res.body.error]).toEqual([method, path, 403, expect.stringMatching(/scope: write/)]);
+      expect([method, path, res.status, res.body.error]).toEqual([
+        method,
+        path,
+        403,
+        expect.stringMatching(/scope: write/),
+      ]);
     }
     expect((await writer.get(`/api/v1/automations/${id}`)).status).toBe(403);
     expect((await writer.post('/api/v1/automations', automationBody())).status).toBe(201);

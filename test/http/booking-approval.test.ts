@@ -23,7 +23,9 @@ let ownerEmail: string;
 beforeAll(async () => {
   smtp = await startSmtp();
   h = await startEngineHarness({
-    SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_FROM: 'Acme Bookings <bookings@acme.test>', BOOKING_TIME_SCALE: '0.001',
+    SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+    MAIL_FROM: 'Acme Bookings <bookings@acme.test>',
+    BOOKING_TIME_SCALE: '0.001',
     ...(RECORD ? { TEMPORAL_PAYLOAD_KEYS: '' } : {}),
   });
   await h.startWorker();
@@ -38,13 +40,19 @@ afterAll(async () => {
 
 const row = (id: string) => h.app.runtime.deps.orm.em.fork().findOne(Booking, { _id: id }, { filters: false });
 // Bodies are quoted-printable: undo the soft line breaks before looking for ids in them.
-const mailsTo = (address: string) => smtp.received.filter((m) => m.to.includes(address)).map((m) => ({ ...m, raw: m.raw.replace(/=\r?\n/g, '') }));
+const mailsTo = (address: string) =>
+  smtp.received.filter((m) => m.to.includes(address)).map((m) => ({ ...m, raw: m.raw.replace(/=\r?\n/g, '') }));
 const describeRun = (workflowId: string) => h.client.workflow.getHandle(workflowId).describe();
 const runStatus = async (workflowId: string) => (await describeRun(workflowId)).status.name;
-const untilRun = (workflowId: string, status: string, ms = 20_000) => waitFor(async () => (await runStatus(workflowId)) === status, ms, `${workflowId} to be ${status}`);
-const untilRow = (id: string, status: string, ms = 30_000) => waitFor(async () => ((await row(id))?.status === status ? row(id) : null), ms, `booking ${id} to be ${status}`);
+const untilRun = (workflowId: string, status: string, ms = 20_000) =>
+  waitFor(async () => (await runStatus(workflowId)) === status, ms, `${workflowId} to be ${status}`);
+const untilRow = (id: string, status: string, ms = 30_000) =>
+  waitFor(async () => ((await row(id))?.status === status ? row(id) : null), ms, `booking ${id} to be ${status}`);
 const slotsOf = async (configId: string, day: string) =>
-  ((await t.http.get(`/api/v1/bookings/available-slots?configId=${configId}&startDate=${day}&endDate=${day}`)).body.data.slots as { start: string }[]).map((s) => s.start);
+  (
+    (await t.http.get(`/api/v1/bookings/available-slots?configId=${configId}&startDate=${day}&endDate=${day}`)).body
+      .data.slots as { start: string }[]
+  ).map((s) => s.start);
 
 async function pending(over: Record<string, unknown> = {}, configOver: Record<string, unknown> = {}) {
   const c = await createConfig(t.http, { requiresApproval: true, approvalDeadlineHours: 24, ...configOver });
@@ -56,33 +64,56 @@ async function pending(over: Record<string, unknown> = {}, configOver: Record<st
 
 it('approve by update: pending holds the slot, approvers are e-mailed, the update answers approved, the attendee gets the invite', async () => {
   const { config, day, booking } = await pending();
-  expect(booking).toMatchObject({ status: 'pending', approvalWorkflowId: `booking-approval:${t.workspaceId}:${booking._id}` });
+  expect(booking).toMatchObject({
+    status: 'pending',
+    approvalWorkflowId: `booking-approval:${t.workspaceId}:${booking._id}`,
+  });
   expect(Date.parse(booking.approvalDeadlineAt)).toBeGreaterThan(Date.now());
   expect(await slotsOf(config._id, day)).not.toContain(`${day}T10:00:00.000Z`);
   const d = await describeRun(booking.approvalWorkflowId);
   expect(d.status.name).toBe('RUNNING');
   expect(d.type).toBe('bookingApprovalWorkflow');
   expect(await d.staticSummary()).toContain(`Booking approval ${booking._id}`);
-  const request = await waitFor(async () => mailsTo(ownerEmail).find((m) => m.raw.includes(booking._id)), 20_000, 'the approver notice');
+  const request = await waitFor(
+    async () => mailsTo(ownerEmail).find((m) => m.raw.includes(booking._id)),
+    20_000,
+    'the approver notice',
+  );
   expect(request.headers.subject).toContain('Booking awaiting approval');
-  const received = await waitFor(async () => mailsTo(booking.attendeeInfo.email)[0], 20_000, 'the request-received e-mail');
+  const received = await waitFor(
+    async () => mailsTo(booking.attendeeInfo.email)[0],
+    20_000,
+    'the request-received e-mail',
+  );
   expect(received.headers.subject).toContain('Booking request received');
   expect(received.raw).not.toContain('text/calendar');
 
   const res = await t.http.post(`/api/v1/bookings/${booking._id}/approve`, { notes: 'See you' });
   expect(res.status).toBe(200);
-  expect(res.body.data).toMatchObject({ status: 'approved', decisionNotes: 'See you', decidedBy: (await t.http.get('/api/v1/whoami')).body.data.user._id });
+  expect(res.body.data).toMatchObject({
+    status: 'approved',
+    decisionNotes: 'See you',
+    decidedBy: (await t.http.get('/api/v1/whoami')).body.data.user._id,
+  });
   await untilRun(booking.approvalWorkflowId, 'COMPLETED');
   expect((await t.http.post(`/api/v1/bookings/${booking._id}/approve`, {})).status).toBe(409);
   expect((await t.http.post(`/api/v1/bookings/${booking._id}/reject`, {})).status).toBe(409);
   expect(await slotsOf(config._id, day)).not.toContain(`${day}T10:00:00.000Z`);
-  const invite = await waitFor(async () => mailsTo(booking.attendeeInfo.email).find((m) => m.headers.subject?.startsWith('Confirmed')), 20_000, 'the approval e-mail');
+  const invite = await waitFor(
+    async () => mailsTo(booking.attendeeInfo.email).find((m) => m.headers.subject?.startsWith('Confirmed')),
+    20_000,
+    'the approval e-mail',
+  );
   expect(invite.raw).toContain('METHOD:REQUEST');
   // Only ids and times in the workflow's history: no attendee e-mail address.
   const history = await h.client.workflow.getHandle(booking.approvalWorkflowId).fetchHistory();
   const json = historyToJSON(history);
   expect(json).not.toContain(Buffer.from(booking.attendeeInfo.email).toString('base64'));
-  if (RECORD) writeFileSync(path.join(__dirname, '../fixtures/booking-approval.history.json'), `${JSON.stringify(JSON.parse(json), null, 2)}\n`);
+  if (RECORD)
+    writeFileSync(
+      path.join(__dirname, '../fixtures/booking-approval.history.json'),
+      `${JSON.stringify(JSON.parse(json), null, 2)}\n`,
+    );
 }, 60_000);
 
 it('reject by update frees the slot and tells the attendee; a member key may decide (write scope)', async () => {
@@ -93,7 +124,11 @@ it('reject by update frees the slot and tells the attendee; a member key may dec
   expect(res.body.data).toMatchObject({ status: 'rejected', rejectionReason: 'Fully booked' });
   expect(await slotsOf(config._id, day)).toContain(`${day}T10:00:00.000Z`);
   await untilRun(booking.approvalWorkflowId, 'COMPLETED');
-  const mail = await waitFor(async () => mailsTo(booking.attendeeInfo.email).find((m) => m.headers.subject?.startsWith('Booking declined')), 20_000, 'the rejection e-mail');
+  const mail = await waitFor(
+    async () => mailsTo(booking.attendeeInfo.email).find((m) => m.headers.subject?.startsWith('Booking declined')),
+    20_000,
+    'the rejection e-mail',
+  );
   expect(mail.raw).toContain('Fully booked');
   expect((await t.http.post(`/api/v1/bookings/${booking._id}/cancel`, {})).status).toBe(409);
   expect((await t.http.post('/api/v1/bookings/0123456789abcdef01234567/approve', {})).status).toBe(404);
@@ -111,7 +146,12 @@ it('cancel of a pending booking frees the slot and ends the run; approving it af
 it('reminders on a durable timer until someone decides', async () => {
   // Deadline 3 h = 10.8 s, reminder every hour = 3.6 s.
   const { booking } = await pending({}, { approvalDeadlineHours: 3, approvalReminderHours: 1 });
-  await waitFor(async () => mailsTo(ownerEmail).some((m) => m.raw.includes(booking._id) && m.headers.subject?.startsWith('Reminder:')), 20_000, 'a reminder');
+  await waitFor(
+    async () =>
+      mailsTo(ownerEmail).some((m) => m.raw.includes(booking._id) && m.headers.subject?.startsWith('Reminder:')),
+    20_000,
+    'a reminder',
+  );
   expect((await t.http.post(`/api/v1/bookings/${booking._id}/approve`, {})).status).toBe(200);
   await untilRun(booking.approvalWorkflowId, 'COMPLETED');
 }, 40_000);
@@ -120,9 +160,15 @@ it('the deadline passes while no worker runs: the restarted worker rejects (or a
   // Deadline 2 h = 7.2 s.
   const rejecting = await pending({}, { approvalDeadlineHours: 2, onApprovalTimeout: 'reject' });
   const approving = await pending({}, { approvalDeadlineHours: 2, onApprovalTimeout: 'approve' });
-  await waitFor(async () => mailsTo(ownerEmail).some((m) => m.raw.includes(approving.booking._id)), 20_000, 'the approver notices');
+  await waitFor(
+    async () => mailsTo(ownerEmail).some((m) => m.raw.includes(approving.booking._id)),
+    20_000,
+    'the approver notices',
+  );
   await h.stopWorker();
-  await new Promise((r) => setTimeout(r, Math.max(0, Date.parse(approving.booking.approvalDeadlineAt) - Date.now()) + 1500));
+  await new Promise((r) =>
+    setTimeout(r, Math.max(0, Date.parse(approving.booking.approvalDeadlineAt) - Date.now()) + 1500),
+  );
   // Past the deadline with no worker: nothing decided yet, the slot still held.
   expect((await row(rejecting.booking._id))!.status).toBe('pending');
   expect(await slotsOf(rejecting.config._id, rejecting.day)).not.toContain(`${rejecting.day}T10:00:00.000Z`);
@@ -134,7 +180,16 @@ it('the deadline passes while no worker runs: the restarted worker rejects (or a
   await untilRun(rejecting.booking.approvalWorkflowId, 'COMPLETED');
   expect(await h.client.workflow.getHandle(rejecting.booking.approvalWorkflowId).result()).toBe('rejected');
   expect(await slotsOf(rejecting.config._id, rejecting.day)).toContain(`${rejecting.day}T10:00:00.000Z`);
-  await waitFor(async () => mailsTo(rejecting.booking.attendeeInfo.email).find((m) => m.headers.subject?.startsWith('Booking declined')), 20_000, 'the timeout rejection e-mail');
-  await waitFor(async () => mailsTo(approving.booking.attendeeInfo.email).find((m) => m.headers.subject?.startsWith('Confirmed')), 20_000, 'the timeout approval e-mail');
+  await waitFor(
+    async () =>
+      mailsTo(rejecting.booking.attendeeInfo.email).find((m) => m.headers.subject?.startsWith('Booking declined')),
+    20_000,
+    'the timeout rejection e-mail',
+  );
+  await waitFor(
+    async () => mailsTo(approving.booking.attendeeInfo.email).find((m) => m.headers.subject?.startsWith('Confirmed')),
+    20_000,
+    'the timeout approval e-mail',
+  );
   expect((await t.http.post(`/api/v1/bookings/${rejecting.booking._id}/approve`, {})).status).toBe(409);
 }, 90_000);

@@ -17,7 +17,10 @@ let other: Tenant;
 let smtp: LocalSmtp;
 beforeAll(async () => {
   smtp = await startSmtp();
-  h = await startEngineHarness({ SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_FROM: 'Acme Bookings <bookings@acme.test>' });
+  h = await startEngineHarness({
+    SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+    MAIL_FROM: 'Acme Bookings <bookings@acme.test>',
+  });
   await h.startWorker();
   t = await h.app.tenant('Bookings');
   other = await h.app.tenant('Bookings other');
@@ -31,9 +34,12 @@ afterAll(async () => {
 const em = () => h.app.runtime.deps.orm.em.fork();
 const row = (id: string) => em().findOne(Booking, { _id: id }, { filters: false });
 // Bodies are quoted-printable: undo the soft line breaks before looking for ids in them.
-const mailsTo = (address: string) => smtp.received.filter((m) => m.to.includes(address)).map((m) => ({ ...m, raw: m.raw.replace(/=\r?\n/g, '') }));
+const mailsTo = (address: string) =>
+  smtp.received.filter((m) => m.to.includes(address)).map((m) => ({ ...m, raw: m.raw.replace(/=\r?\n/g, '') }));
 const slotsOf = async (configId: string, date: string, extra = '') => {
-  const res = await t.http.get(`/api/v1/bookings/available-slots?configId=${configId}&startDate=${date}&endDate=${date}${extra}`);
+  const res = await t.http.get(
+    `/api/v1/bookings/available-slots?configId=${configId}&startDate=${date}&endDate=${date}${extra}`,
+  );
   expect(res.status).toBe(200);
   return (res.body.data.slots as { start: string }[]).map((s) => s.start);
 };
@@ -41,22 +47,58 @@ const slotsOf = async (configId: string, date: string, extra = '') => {
 describe('booking configs', () => {
   it('the first list creates one default config; GET by id; PATCH validates (IANA zone, HH:mm windows, users) and needs admin', async () => {
     const fresh = await h.app.tenant('Bookings defaults');
-    const [a, b] = await Promise.all([fresh.http.get('/api/v1/booking-configs'), fresh.http.get('/api/v1/booking-configs')]);
+    const [a, b] = await Promise.all([
+      fresh.http.get('/api/v1/booking-configs'),
+      fresh.http.get('/api/v1/booking-configs'),
+    ]);
     expect(a.status).toBe(200);
     expect(b.body.total).toBe(1);
     const list = (await fresh.http.get('/api/v1/booking-configs')).body;
     expect(list).toMatchObject({ page: 1, limit: 20, total: 1 });
     const def = list.data[0];
-    expect(def).toMatchObject({ name: 'Default', timeZone: 'Europe/Copenhagen', isDefault: true, requiresApproval: false, onApprovalTimeout: 'reject', meetingTypes: [{ id: 'meeting', durationMinutes: 30 }] });
-    expect(def.agents).toEqual([{ userId: await ownerId(fresh.http), weeklyAvailability: expect.objectContaining({ mon: [{ start: '09:00', end: '17:00' }] }) }]);
+    expect(def).toMatchObject({
+      name: 'Default',
+      timeZone: 'Europe/Copenhagen',
+      isDefault: true,
+      requiresApproval: false,
+      onApprovalTimeout: 'reject',
+      meetingTypes: [{ id: 'meeting', durationMinutes: 30 }],
+    });
+    expect(def.agents).toEqual([
+      {
+        userId: await ownerId(fresh.http),
+        weeklyAvailability: expect.objectContaining({ mon: [{ start: '09:00', end: '17:00' }] }),
+      },
+    ]);
     expect((await fresh.http.get(`/api/v1/booking-configs/${def._id}`)).body.data._id).toBe(def._id);
 
     const bad: [Record<string, unknown>, RegExp][] = [
       [{ timeZone: 'Mars/Base' }, /IANA/],
       [{ timeZone: 'CET+1' }, /IANA/],
-      [{ agents: [{ userId: def.agents[0].userId, weeklyAvailability: { mon: [{ start: '9:00', end: '17:00' }] } }] }, /HH:mm/],
-      [{ agents: [{ userId: def.agents[0].userId, weeklyAvailability: { mon: [{ start: '10:00', end: '09:00' }] } }] }, /after start/],
-      [{ agents: [{ userId: def.agents[0].userId, weeklyAvailability: { mon: [{ start: '09:00', end: '12:00' }, { start: '11:00', end: '13:00' }] } }] }, /overlap/],
+      [
+        { agents: [{ userId: def.agents[0].userId, weeklyAvailability: { mon: [{ start: '9:00', end: '17:00' }] } }] },
+        /HH:mm/,
+      ],
+      [
+        { agents: [{ userId: def.agents[0].userId, weeklyAvailability: { mon: [{ start: '10:00', end: '09:00' }] } }] },
+        /after start/,
+      ],
+      [
+        {
+          agents: [
+            {
+              userId: def.agents[0].userId,
+              weeklyAvailability: {
+                mon: [
+                  { start: '09:00', end: '12:00' },
+                  { start: '11:00', end: '13:00' },
+                ],
+              },
+            },
+          ],
+        },
+        /overlap/,
+      ],
       [{ agents: [{ userId: def.agents[0].userId, weeklyAvailability: { monday: [] } }] }, /weekdays/],
       [{ agents: [{ userId: '0123456789abcdef01234567', weeklyAvailability: {} }] }, /no user/],
       [{ meetingTypes: [] }, /at least one/],
@@ -72,9 +114,20 @@ describe('booking configs', () => {
     }
     const member = await h.app.key(fresh.workspaceId, ['read', 'write'], 'member');
     expect((await member.patch(`/api/v1/booking-configs/${def._id}`, { name: 'Nope' })).status).toBe(403);
-    const patched = await fresh.http.patch(`/api/v1/booking-configs/${def._id}`, { name: 'Sales calls', timeZone: 'America/New_York', bufferAfterMinutes: 15, maxPerDay: 4 });
+    const patched = await fresh.http.patch(`/api/v1/booking-configs/${def._id}`, {
+      name: 'Sales calls',
+      timeZone: 'America/New_York',
+      bufferAfterMinutes: 15,
+      maxPerDay: 4,
+    });
     expect(patched.status).toBe(200);
-    expect(patched.body.data).toMatchObject({ name: 'Sales calls', timeZone: 'America/New_York', bufferAfterMinutes: 15, maxPerDay: 4, meetingTypes: def.meetingTypes });
+    expect(patched.body.data).toMatchObject({
+      name: 'Sales calls',
+      timeZone: 'America/New_York',
+      bufferAfterMinutes: 15,
+      maxPerDay: 4,
+      meetingTypes: def.meetingTypes,
+    });
     expect((await fresh.http.get(`/api/v1/booking-configs/${def._id}`)).body.data.name).toBe('Sales calls');
   });
 });
@@ -98,20 +151,35 @@ describe('available slots', () => {
       expect([q, res.status]).toEqual([q, 400]);
       expect(typeof res.body.error).toBe('string');
     }
-    expect((await t.http.get(`/api/v1/bookings/available-slots?configId=${c._id}&startDate=2031-01-01&endDate=2031-03-03`)).status).toBe(200);
-    expect((await other.http.get(`/api/v1/bookings/available-slots?configId=${c._id}&startDate=2031-01-01&endDate=2031-01-02`)).status).toBe(404);
+    expect(
+      (await t.http.get(`/api/v1/bookings/available-slots?configId=${c._id}&startDate=2031-01-01&endDate=2031-03-03`))
+        .status,
+    ).toBe(200);
+    expect(
+      (
+        await other.http.get(
+          `/api/v1/bookings/available-slots?configId=${c._id}&startDate=2031-01-01&endDate=2031-01-02`,
+        )
+      ).status,
+    ).toBe(404);
   });
 
-  it('minus bookings (with buffers) and the agent\'s calendar events', async () => {
+  it("minus bookings (with buffers) and the agent's calendar events", async () => {
     const c = await createConfig(t.http, { bufferAfterMinutes: 30 });
     const day = freshDay();
     expect(await slotsOf(c._id, day)).toHaveLength(48);
     expect((await book(t.http, c._id, `${day}T10:00:00Z`)).status).toBe(201);
     // The booking holds 10:00-11:00 (30 minutes + 30 after): 09:30 would overlap, 11:00 is free.
-    const ev = await t.http.post('/api/v1/events', { title: 'Dentist', start: `${day}T14:10:00Z`, end: `${day}T14:20:00Z`, ownerId: await ownerId(t.http) });
+    const ev = await t.http.post('/api/v1/events', {
+      title: 'Dentist',
+      start: `${day}T14:10:00Z`,
+      end: `${day}T14:20:00Z`,
+      ownerId: await ownerId(t.http),
+    });
     expect(ev.status).toBe(201);
     const free = await slotsOf(c._id, day);
-    for (const taken of ['09:30', '10:00', '10:30', '13:30', '14:00']) expect(free).not.toContain(`${day}T${taken}:00.000Z`);
+    for (const taken of ['09:30', '10:00', '10:30', '13:30', '14:00'])
+      expect(free).not.toContain(`${day}T${taken}:00.000Z`);
     for (const open of ['09:00', '11:00', '13:00', '14:30']) expect(free).toContain(`${day}T${open}:00.000Z`);
   });
 });
@@ -120,7 +188,11 @@ describe('POST /bookings', () => {
   it('400s for missing or malformed fields', async () => {
     const c = await createConfig(t.http);
     const day = freshDay();
-    const ok = { configId: c._id, slotStart: `${day}T10:00:00Z`, attendeeInfo: { name: 'Ann', email: 'ann@example.test' } };
+    const ok = {
+      configId: c._id,
+      slotStart: `${day}T10:00:00Z`,
+      attendeeInfo: { name: 'Ann', email: 'ann@example.test' },
+    };
     const cases: [Record<string, unknown>, string][] = [
       [{ ...ok, configId: undefined }, 'configId'],
       [{ ...ok, slotStart: undefined }, 'slotStart'],
@@ -134,7 +206,10 @@ describe('POST /bookings', () => {
       [{ ...ok, meetingTypeId: 'nope' }, 'meetingTypeId'],
       [{ ...ok, selectedAgentId: '0123456789abcdef01234567' }, 'selectedAgentId'],
       [{ ...ok, configId: '0123456789abcdef01234567' }, 'configId'],
-      [{ ...ok, invitedParticipants: Array.from({ length: 21 }, (_, i) => ({ email: `p${i}@example.test` })) }, 'invitedParticipants'],
+      [
+        { ...ok, invitedParticipants: Array.from({ length: 21 }, (_, i) => ({ email: `p${i}@example.test` })) },
+        'invitedParticipants',
+      ],
     ];
     for (const [body, field] of cases) {
       const res = await t.http.post('/api/v1/bookings', body);
@@ -147,18 +222,42 @@ describe('POST /bookings', () => {
     const c = await createConfig(t.http, { location: 'Video call', createLead: true });
     const day = freshDay();
     const email = `grace-${Date.now()}@example.test`;
-    const res = await book(t.http, c._id, `${day}T09:00:00Z`, { attendeeInfo: { name: 'Grace Hopper', email, phone: '+45 20 30 40 50', notes: 'About COBOL' }, invitedParticipants: [{ email: 'guest@example.test', name: 'Guest' }], customFieldsData: { company: 'Navy' } });
+    const res = await book(t.http, c._id, `${day}T09:00:00Z`, {
+      attendeeInfo: { name: 'Grace Hopper', email, phone: '+45 20 30 40 50', notes: 'About COBOL' },
+      invitedParticipants: [{ email: 'guest@example.test', name: 'Guest' }],
+      customFieldsData: { company: 'Navy' },
+    });
     expect(res.status).toBe(201);
     const b = res.body.data;
-    expect(b).toMatchObject({ status: 'confirmed', configId: c._id, meetingTypeId: 'intro', startDateTime: `${day}T09:00:00.000Z`, endDateTime: `${day}T09:30:00.000Z`, agentId: await ownerId(t.http), source: 'api', customFieldsData: { company: 'Navy' } });
+    expect(b).toMatchObject({
+      status: 'confirmed',
+      configId: c._id,
+      meetingTypeId: 'intro',
+      startDateTime: `${day}T09:00:00.000Z`,
+      endDateTime: `${day}T09:30:00.000Z`,
+      agentId: await ownerId(t.http),
+      source: 'api',
+      customFieldsData: { company: 'Navy' },
+    });
     expect(b.publicId).toMatch(/^[A-Za-z0-9_-]{32}$/);
     const person = (await t.http.get(`/api/v1/people/${b.personId}`)).body.data;
     expect(person).toMatchObject({ firstName: 'Grace', lastName: 'Hopper', emails: [{ email }] });
-    expect((await t.http.get(`/api/v1/leads/${b.leadId}`)).body.data).toMatchObject({ personRef: b.personId, email, source: 'booking' });
+    expect((await t.http.get(`/api/v1/leads/${b.leadId}`)).body.data).toMatchObject({
+      personRef: b.personId,
+      email,
+      source: 'booking',
+    });
     const event = await em().findOne(CalendarEvent, { _id: b.calendarEventId }, { filters: false });
-    expect(event).toMatchObject({ ownerId: b.agentId, personId: b.personId, start: new Date(b.startDateTime), location: 'Video call' });
+    expect(event).toMatchObject({
+      ownerId: b.agentId,
+      personId: b.personId,
+      start: new Date(b.startDateTime),
+      location: 'Video call',
+    });
     // The same e-mail again finds the person.
-    const again = await book(t.http, c._id, `${day}T11:00:00Z`, { attendeeInfo: { name: 'G. Hopper', email: email.toUpperCase() } });
+    const again = await book(t.http, c._id, `${day}T11:00:00Z`, {
+      attendeeInfo: { name: 'G. Hopper', email: email.toUpperCase() },
+    });
     expect(again.body.data.personId).toBe(b.personId);
     // By id and by publicId; another workspace gets 404 for both.
     expect((await t.http.get(`/api/v1/bookings/${b._id}`)).body.data._id).toBe(b._id);
@@ -167,8 +266,15 @@ describe('POST /bookings', () => {
     expect((await other.http.get(`/api/v1/bookings/${b.publicId}`)).status).toBe(404);
     const events = await em().find(OutboxEvent, { entityId: b._id });
     const created = events.find((e) => e.type === 'booking_created')!;
-    expect(created.payload).toMatchObject({ booking: { _id: b._id, bookingConfigId: c._id }, links: { personId: b.personId, leadId: b.leadId } });
-    const mail = await waitFor(async () => mailsTo(email).find((m) => m.raw.includes(b.publicId)), 20_000, 'the confirmation e-mail');
+    expect(created.payload).toMatchObject({
+      booking: { _id: b._id, bookingConfigId: c._id },
+      links: { personId: b.personId, leadId: b.leadId },
+    });
+    const mail = await waitFor(
+      async () => mailsTo(email).find((m) => m.raw.includes(b.publicId)),
+      20_000,
+      'the confirmation e-mail',
+    );
     expect(mail.headers.subject).toContain('Confirmed: Intro call');
     expect(mail.raw).toContain('text/calendar');
     expect(mail.raw).toContain('METHOD:REQUEST');
@@ -179,13 +285,22 @@ describe('POST /bookings', () => {
   it('20 concurrent requests for one slot: exactly one booking, 19 clear 409s', async () => {
     const c = await createConfig(t.http);
     const slot = `${freshDay()}T13:00:00Z`;
-    const results = await Promise.all(Array.from({ length: 20 }, (_, i) => book(t.http, c._id, slot, { attendeeInfo: { name: `Racer ${i}`, email: `racer${i}-${Date.now()}@example.test` } })));
+    const results = await Promise.all(
+      Array.from({ length: 20 }, (_, i) =>
+        book(t.http, c._id, slot, {
+          attendeeInfo: { name: `Racer ${i}`, email: `racer${i}-${Date.now()}@example.test` },
+        }),
+      ),
+    );
     const statuses = results.map((r) => r.status).sort();
     // On failure, show what the others answered (status and error), not only how many.
-    expect(results.filter((r) => r.status !== 201 && r.status !== 409).map((r) => `${r.status} ${JSON.stringify(r.body)}`)).toEqual([]);
+    expect(
+      results.filter((r) => r.status !== 201 && r.status !== 409).map((r) => `${r.status} ${JSON.stringify(r.body)}`),
+    ).toEqual([]);
     expect(statuses.filter((s) => s === 201)).toHaveLength(1);
     expect(statuses.filter((s) => s === 409)).toHaveLength(19);
-    for (const r of results.filter((x) => x.status === 409)) expect(r.body).toMatchObject({ error: expect.stringContaining('no longer available'), code: 'conflict' });
+    for (const r of results.filter((x) => x.status === 409))
+      expect(r.body).toMatchObject({ error: expect.stringContaining('no longer available'), code: 'conflict' });
     const held = await em().find(Booking, { configId: c._id }, { filters: false });
     expect(held).toHaveLength(1);
     // The losers' CRM records rolled back with their insert: one person for the winner only.
@@ -193,7 +308,7 @@ describe('POST /bookings', () => {
     expect(people.filter((p) => p.firstName === 'Racer')).toHaveLength(1);
   }, 60_000);
 
-  it('maxPerDay caps an agent\'s day', async () => {
+  it("maxPerDay caps an agent's day", async () => {
     const c = await createConfig(t.http, { maxPerDay: 2 });
     const day = freshDay();
     expect((await book(t.http, c._id, `${day}T08:00:00Z`)).status).toBe(201);
@@ -216,10 +331,16 @@ describe('cancel and reschedule', () => {
     expect(await slotsOf(c._id, day)).toContain(slot);
     expect(await em().findOne(CalendarEvent, { _id: b.calendarEventId }, { filters: false })).toBeNull();
     expect((await t.http.post(`/api/v1/bookings/${b._id}/cancel`, {})).status).toBe(409);
-    expect((await t.http.post(`/api/v1/bookings/${b._id}/reschedule`, { newSlotStart: `${day}T16:00:00Z` })).status).toBe(409);
+    expect(
+      (await t.http.post(`/api/v1/bookings/${b._id}/reschedule`, { newSlotStart: `${day}T16:00:00Z` })).status,
+    ).toBe(409);
     // The slot can be booked again.
     expect((await book(t.http, c._id, slot)).status).toBe(201);
-    const mail = await waitFor(async () => mailsTo(b.attendeeInfo.email).find((m) => m.headers.subject?.startsWith('Cancelled')), 20_000, 'the cancellation e-mail');
+    const mail = await waitFor(
+      async () => mailsTo(b.attendeeInfo.email).find((m) => m.headers.subject?.startsWith('Cancelled')),
+      20_000,
+      'the cancellation e-mail',
+    );
     expect(mail.raw).toContain('METHOD:CANCEL');
   }, 40_000);
 
@@ -228,17 +349,28 @@ describe('cancel and reschedule', () => {
     const day = freshDay();
     const b = (await book(t.http, c._id, `${day}T09:00:00Z`)).body.data;
     const blocker = (await book(t.http, c._id, `${day}T12:00:00Z`)).body.data;
-    expect((await t.http.post(`/api/v1/bookings/${b._id}/reschedule`, { newSlotStart: `${day}T12:00:00Z` })).status).toBe(409);
-    expect((await t.http.post(`/api/v1/bookings/${b._id}/reschedule`, { newSlotStart: `${day}T12:05:00Z` })).status).toBe(400);
+    expect(
+      (await t.http.post(`/api/v1/bookings/${b._id}/reschedule`, { newSlotStart: `${day}T12:00:00Z` })).status,
+    ).toBe(409);
+    expect(
+      (await t.http.post(`/api/v1/bookings/${b._id}/reschedule`, { newSlotStart: `${day}T12:05:00Z` })).status,
+    ).toBe(400);
     expect((await t.http.post(`/api/v1/bookings/${b._id}/reschedule`, {})).status).toBe(400);
     // Overlapping its own old hold is fine (the booking does not block itself).
     const moved = await t.http.post(`/api/v1/bookings/${b._id}/reschedule`, { newSlotStart: `${day}T09:30:00Z` });
     expect(moved.status).toBe(200);
-    expect(moved.body.data).toMatchObject({ status: 'confirmed', startDateTime: `${day}T09:30:00.000Z`, rescheduleCount: 1, rescheduleHistory: [{ from: `${day}T09:00:00.000Z`, to: `${day}T09:30:00.000Z`, by: 'user' }] });
+    expect(moved.body.data).toMatchObject({
+      status: 'confirmed',
+      startDateTime: `${day}T09:30:00.000Z`,
+      rescheduleCount: 1,
+      rescheduleHistory: [{ from: `${day}T09:00:00.000Z`, to: `${day}T09:30:00.000Z`, by: 'user' }],
+    });
     const free = await slotsOf(c._id, day);
     expect(free).toContain(`${day}T09:00:00.000Z`);
     expect(free).not.toContain(`${day}T09:30:00.000Z`);
-    expect((await em().findOne(CalendarEvent, { _id: b.calendarEventId }, { filters: false }))!.start.toISOString()).toBe(`${day}T09:30:00.000Z`);
+    expect(
+      (await em().findOne(CalendarEvent, { _id: b.calendarEventId }, { filters: false }))!.start.toISOString(),
+    ).toBe(`${day}T09:30:00.000Z`);
     expect(blocker.status).toBe('confirmed');
     const events = (await em().find(OutboxEvent, { entityId: b._id })).map((e) => e.type);
     expect(events).toEqual(expect.arrayContaining(['booking_created', 'booking_rescheduled']));
@@ -255,37 +387,61 @@ describe('GET /bookings', () => {
     const list = await t.http.get(`/api/v1/bookings?configId=${c._id}&sortBy=startDateTime&sortOrder=asc`);
     expect(list.body).toMatchObject({ page: 1, limit: 20, total: 2, view: 'all' });
     expect(list.body.data.map((x: { _id: string }) => x._id)).toEqual([early._id, late._id]);
-    expect((await t.http.get(`/api/v1/bookings?configId=${c._id}&status=cancelled`)).body.data.map((x: { _id: string }) => x._id)).toEqual([late._id]);
+    expect(
+      (await t.http.get(`/api/v1/bookings?configId=${c._id}&status=cancelled`)).body.data.map(
+        (x: { _id: string }) => x._id,
+      ),
+    ).toEqual([late._id]);
     expect((await t.http.get(`/api/v1/bookings?configId=${c._id}&startFrom=${day}T09:00:00Z`)).body.total).toBe(1);
     expect((await t.http.get(`/api/v1/bookings?configId=${c._id}&view=upcoming`)).body.data[0]._id).toBe(early._id);
     expect((await t.http.get(`/api/v1/bookings?configId=${c._id}&view=past`)).body.total).toBe(0);
-    for (const q of ['status=done', 'sortBy=title', 'sortOrder=up', 'view=summary', 'startFrom=yesterday', 'limit=101']) {
+    for (const q of [
+      'status=done',
+      'sortBy=title',
+      'sortOrder=up',
+      'view=summary',
+      'startFrom=yesterday',
+      'limit=101',
+    ]) {
       expect([q, (await t.http.get(`/api/v1/bookings?${q}`)).status]).toEqual([q, 400]);
     }
   });
 });
 
 describe('public attendee endpoints (no API key, by publicId)', () => {
-  it('view, slots, reschedule and cancel within the config\'s rules', async () => {
+  it("view, slots, reschedule and cancel within the config's rules", async () => {
     const c = await createConfig(t.http);
     const day = freshDay();
     const b = (await book(t.http, c._id, `${day}T10:00:00Z`)).body.data;
     const view = await h.app.anonymous.get(`/api/v1/public/bookings/${b.publicId}`);
     expect(view.status).toBe(200);
-    expect(view.body.data).toMatchObject({ publicId: b.publicId, status: 'confirmed', startDateTime: `${day}T10:00:00.000Z`, canCancel: true, canReschedule: true, meetingType: { id: 'intro', name: 'Intro call' } });
+    expect(view.body.data).toMatchObject({
+      publicId: b.publicId,
+      status: 'confirmed',
+      startDateTime: `${day}T10:00:00.000Z`,
+      canCancel: true,
+      canReschedule: true,
+      meetingType: { id: 'intro', name: 'Intro call' },
+    });
     expect(view.body.data.personId).toBeUndefined();
     expect(view.body.data._id).toBeUndefined();
     expect((await h.app.anonymous.get(`/api/v1/public/bookings/${'x'.repeat(32)}`)).status).toBe(404);
     expect((await h.app.anonymous.get(`/api/v1/public/bookings/${b._id}`)).status).toBe(404);
-    const slots = await h.app.anonymous.get(`/api/v1/public/bookings/${b.publicId}/available-slots?startDate=${day}&endDate=${day}`);
+    const slots = await h.app.anonymous.get(
+      `/api/v1/public/bookings/${b.publicId}/available-slots?startDate=${day}&endDate=${day}`,
+    );
     expect(slots.status).toBe(200);
     expect(slots.body.data.slots.map((s: { start: string }) => s.start)).toContain(`${day}T10:00:00.000Z`);
     expect(slots.body.data.slots[0].agentIds).toBeUndefined();
-    const moved = await h.app.anonymous.post(`/api/v1/public/bookings/${b.publicId}/reschedule`, { newSlotStart: `${day}T11:00:00Z` });
+    const moved = await h.app.anonymous.post(`/api/v1/public/bookings/${b.publicId}/reschedule`, {
+      newSlotStart: `${day}T11:00:00Z`,
+    });
     expect(moved.status).toBe(200);
     expect(moved.body.data.startDateTime).toBe(`${day}T11:00:00.000Z`);
     expect((await row(b._id))!.rescheduleHistory[0]!.by).toBe('attendee');
-    const cancelled = await h.app.anonymous.post(`/api/v1/public/bookings/${b.publicId}/cancel`, { reason: 'Conflict' });
+    const cancelled = await h.app.anonymous.post(`/api/v1/public/bookings/${b.publicId}/cancel`, {
+      reason: 'Conflict',
+    });
     expect(cancelled.status).toBe(200);
     expect(cancelled.body.data).toMatchObject({ status: 'cancelled', canCancel: false });
     expect((await row(b._id))!.cancelledBy).toBe('attendee');
@@ -300,7 +456,9 @@ describe('public attendee endpoints (no API key, by publicId)', () => {
     const res = await h.app.anonymous.post(`/api/v1/public/bookings/${b.publicId}/cancel`, {});
     expect([res.status, res.body.error]).toEqual([409, expect.stringContaining('at least 1440 minutes')]);
     await t.http.patch(`/api/v1/booking-configs/${c._id}`, { minimumNoticeMinutes: 0, publicBookingEnabled: false });
-    const off = await h.app.anonymous.post(`/api/v1/public/bookings/${b.publicId}/reschedule`, { newSlotStart: `${freshDay()}T10:00:00Z` });
+    const off = await h.app.anonymous.post(`/api/v1/public/bookings/${b.publicId}/reschedule`, {
+      newSlotStart: `${freshDay()}T10:00:00Z`,
+    });
     expect([off.status, off.body.error]).toEqual([409, expect.stringContaining('turned off')]);
     // The API key holder still can.
     expect((await t.http.post(`/api/v1/bookings/${b._id}/cancel`, {})).status).toBe(200);

@@ -18,16 +18,30 @@ const offerType = async (extra: Record<string, unknown> = {}, http = t.http) => 
       { fieldId: 'shop', label: 'Web shop', type: 'checkbox' },
       { fieldId: 'hours', label: 'Hours', type: 'computed', expression: 'pages * 4 + if(shop, 40, 0)' },
     ],
-    pricingRules: { vatRate: 25, currency: 'EUR', rules: [
-      { name: 'Build', then: [{ type: 'add_line', name: 'Development', quantityExpression: 'hours', unitPrice: 95.5, unit: 'hours' }] },
-      { name: 'Existing', when: { all: [{ subject: 'customer.isExisting', operator: 'is_true' }] }, then: [{ type: 'percent_discount', percent: 5 }] },
-    ] },
+    pricingRules: {
+      vatRate: 25,
+      currency: 'EUR',
+      rules: [
+        {
+          name: 'Build',
+          then: [
+            { type: 'add_line', name: 'Development', quantityExpression: 'hours', unitPrice: 95.5, unit: 'hours' },
+          ],
+        },
+        {
+          name: 'Existing',
+          when: { all: [{ subject: 'customer.isExisting', operator: 'is_true' }] },
+          then: [{ type: 'percent_discount', percent: 5 }],
+        },
+      ],
+    },
     ...extra,
   });
   if (res.status !== 201) throw new Error(JSON.stringify(res.body));
   return res.body.data as Record<string, any>;
 };
-const calc = (id: string, body: unknown, http = t.http) => http.post(`/api/v1/calculator-templates/${id}/calculate`, body);
+const calc = (id: string, body: unknown, http = t.http) =>
+  http.post(`/api/v1/calculator-templates/${id}/calculate`, body);
 
 describe('calculator templates', () => {
   it('are the active offer types: listed, read with their pricing rules, inactive ones 404', async () => {
@@ -36,7 +50,15 @@ describe('calculator templates', () => {
     const inactive = await offerType({ isActive: false }, fresh.http);
     const list = await fresh.http.get('/api/v1/calculator-templates');
     expect(list.body).toMatchObject({ page: 1, limit: 20, total: 1 });
-    expect(list.body.data[0]).toMatchObject({ _id: active._id, offerTypeId: active._id, name: active.name, currency: 'EUR', vatRate: 25, vatDisplayMode: 'excl', ruleCount: 2 });
+    expect(list.body.data[0]).toMatchObject({
+      _id: active._id,
+      offerTypeId: active._id,
+      name: active.name,
+      currency: 'EUR',
+      vatRate: 25,
+      vatDisplayMode: 'excl',
+      ruleCount: 2,
+    });
     expect(list.body.data[0].inputFields.map((f: any) => f.fieldId)).toEqual(['pages', 'shop', 'hours']);
     const one = await fresh.http.get(`/api/v1/calculator-templates/${active._id}`);
     expect(one.body.data.pricingRules.rules.map((r: any) => r.name)).toEqual(['Build', 'Existing']);
@@ -48,7 +70,14 @@ describe('calculator templates', () => {
     const type = await offerType();
     const res = await calc(type._id, { inputs: { pages: 5, shop: true }, customer: { isExisting: true } });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ templateId: type._id, currency: 'EUR', computedFields: { hours: 60 }, subtotal: 5443.5, vatAmount: 1360.88, total: 6804.38 });
+    expect(res.body.data).toMatchObject({
+      templateId: type._id,
+      currency: 'EUR',
+      computedFields: { hours: 60 },
+      subtotal: 5443.5,
+      vatAmount: 1360.88,
+      total: 6804.38,
+    });
     expect(res.body.data.submissionId).toBeUndefined();
     expect(res.body.data.trace).toHaveLength(2);
     expect((await t.http.get(`/api/v1/calculator-submissions?templateId=${type._id}`)).body.total).toBe(0);
@@ -66,7 +95,10 @@ describe('calculator templates', () => {
     for (const [body, path, error] of cases) {
       const r = await calc(type._id, body);
       expect([path, r.status]).toEqual([path, 400]);
-      expect([path, r.body.details]).toEqual([path, expect.arrayContaining([{ path, error: expect.stringMatching(error) }])]);
+      expect([path, r.body.details]).toEqual([
+        path,
+        expect.arrayContaining([{ path, error: expect.stringMatching(error) }]),
+      ]);
     }
     expect((await calc('0123456789abcdef01234567', { inputs: { pages: 1 } })).status).toBe(404);
   });
@@ -82,10 +114,25 @@ describe('calculator templates', () => {
     await calc(b._id, { inputs: { pages: 1 }, save: true });
     const ofA = await t.http.get(`/api/v1/calculator-submissions?templateId=${a._id}`);
     expect(ofA.body).toMatchObject({ total: 2, page: 1, limit: 20 });
-    expect(ofA.body.data[1]).toMatchObject({ _id: saved.body.data.submissionId, templateId: a._id, templateName: a.name, offerId, inputs: { pages: 2 }, subtotal: 764, total: 955, currency: 'EUR', blocked: false });
+    expect(ofA.body.data[1]).toMatchObject({
+      _id: saved.body.data.submissionId,
+      templateId: a._id,
+      templateName: a.name,
+      offerId,
+      inputs: { pages: 2 },
+      subtotal: 764,
+      total: 955,
+      currency: 'EUR',
+      blocked: false,
+    });
     expect(ofA.body.data[1].result.lines[0]).toMatchObject({ name: 'Development', quantity: 8 });
-    expect((await t.http.get(`/api/v1/calculator-submissions?offerId=${offerId}`)).body.data.map((s: any) => s._id)).toEqual([saved.body.data.submissionId]);
-    expect((await t.http.get('/api/v1/calculator-submissions?limit=1&page=2')).body).toMatchObject({ page: 2, limit: 1 });
+    expect(
+      (await t.http.get(`/api/v1/calculator-submissions?offerId=${offerId}`)).body.data.map((s: any) => s._id),
+    ).toEqual([saved.body.data.submissionId]);
+    expect((await t.http.get('/api/v1/calculator-submissions?limit=1&page=2')).body).toMatchObject({
+      page: 2,
+      limit: 1,
+    });
     expect((await t.http.get('/api/v1/calculator-submissions?limit=100')).status).toBe(200);
     expect((await t.http.get('/api/v1/calculator-submissions?limit=101')).status).toBe(400);
     expect((await t.http.get('/api/v1/calculator-submissions?templateId=nope')).status).toBe(400);
@@ -101,7 +148,9 @@ describe('calculator templates', () => {
     await calc(mine._id, { inputs: { pages: 1 }, save: true });
     expect((await other.http.get(`/api/v1/calculator-templates/${mine._id}`)).status).toBe(404);
     expect((await calc(mine._id, { inputs: { pages: 1 } }, other.http)).status).toBe(404);
-    expect((await other.http.get('/api/v1/calculator-templates?limit=100')).body.data.map((x: any) => x._id)).not.toContain(mine._id);
+    expect(
+      (await other.http.get('/api/v1/calculator-templates?limit=100')).body.data.map((x: any) => x._id),
+    ).not.toContain(mine._id);
     expect((await other.http.get(`/api/v1/calculator-submissions?templateId=${mine._id}`)).body.total).toBe(0);
   });
 });

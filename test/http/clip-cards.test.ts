@@ -8,22 +8,41 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const newProject = async (http = t.http) => (await http.post('/api/v1/projects', { title: 'Support retainer' })).body.data._id as string;
+const newProject = async (http = t.http) =>
+  (await http.post('/api/v1/projects', { title: 'Support retainer' })).body.data._id as string;
 const newCard = async (body: Record<string, unknown>) => {
   const res = await t.http.post('/api/v1/clip-cards', { totalHours: 10, hourlyRate: 850, ...body });
   expect(res.status).toBe(201);
   return res.body.data as Record<string, any>;
 };
-const log = (projectId: string, body: Record<string, unknown>) => t.http.post(`/api/v1/projects/${projectId}/time-entries`, body);
+const log = (projectId: string, body: Record<string, unknown>) =>
+  t.http.post(`/api/v1/projects/${projectId}/time-entries`, body);
 const card = async (id: string) => (await t.http.get(`/api/v1/clip-cards/${id}`)).body.data as Record<string, any>;
 
 describe('clip cards', () => {
   it('creates, reads, updates and deletes a card', async () => {
     const project = await newProject();
-    const created = await newCard({ project, title: '10 h pack', allowOverdraft: true, overdraftRate: 1000, expiresAt: '2099-01-01', notes: 'Paid' });
+    const created = await newCard({
+      project,
+      title: '10 h pack',
+      allowOverdraft: true,
+      overdraftRate: 1000,
+      expiresAt: '2099-01-01',
+      notes: 'Paid',
+    });
     expect(created).toMatchObject({
-      project, projectId: project, title: '10 h pack', totalHours: 10, usedHours: 0, remainingHours: 10, hourlyRate: 850,
-      allowOverdraft: true, overdraftRate: 1000, expiresAt: '2099-01-01T00:00:00.000Z', notes: 'Paid', status: 'active',
+      project,
+      projectId: project,
+      title: '10 h pack',
+      totalHours: 10,
+      usedHours: 0,
+      remainingHours: 10,
+      hourlyRate: 850,
+      allowOverdraft: true,
+      overdraftRate: 1000,
+      expiresAt: '2099-01-01T00:00:00.000Z',
+      notes: 'Paid',
+      status: 'active',
     });
     expect(await card(created._id)).toEqual(created);
     const updated = await t.http.put(`/api/v1/clip-cards/${created._id}`, { totalHours: 20, notes: null });
@@ -37,10 +56,19 @@ describe('clip cards', () => {
     const other = await app.tenant();
     const foreignProject = await newProject(other.http);
     const cases: [Record<string, unknown>, RegExp][] = [
-      [{ project: undefined }, /project/], [{ project: 'abc' }, /project/], [{ project: '0123456789abcdef01234567' }, /project/], [{ project: foreignProject }, /project/],
-      [{ totalHours: undefined }, /totalHours/], [{ totalHours: 0 }, /totalHours/], [{ totalHours: -2 }, /totalHours/],
-      [{ hourlyRate: undefined }, /hourlyRate/], [{ hourlyRate: -1 }, /hourlyRate/], [{ hourlyRate: 'cheap' }, /hourlyRate/],
-      [{ allowOverdraft: 'yes' }, /allowOverdraft/], [{ expiresAt: 'never' }, /expiresAt/], [{ title: 'x'.repeat(301) }, /title/],
+      [{ project: undefined }, /project/],
+      [{ project: 'abc' }, /project/],
+      [{ project: '0123456789abcdef01234567' }, /project/],
+      [{ project: foreignProject }, /project/],
+      [{ totalHours: undefined }, /totalHours/],
+      [{ totalHours: 0 }, /totalHours/],
+      [{ totalHours: -2 }, /totalHours/],
+      [{ hourlyRate: undefined }, /hourlyRate/],
+      [{ hourlyRate: -1 }, /hourlyRate/],
+      [{ hourlyRate: 'cheap' }, /hourlyRate/],
+      [{ allowOverdraft: 'yes' }, /allowOverdraft/],
+      [{ expiresAt: 'never' }, /expiresAt/],
+      [{ title: 'x'.repeat(301) }, /title/],
     ];
     for (const [patch, field] of cases) {
       const res = await t.http.post('/api/v1/clip-cards', { project, totalHours: 10, hourlyRate: 850, ...patch });
@@ -48,7 +76,12 @@ describe('clip cards', () => {
     }
     expect((await t.http.get(`/api/v1/clip-cards?projectId=${project}`)).body.total).toBe(0);
     const c = await newCard({ project });
-    for (const body of [{ status: 'depleted' }, { status: 'expired' }, { project: await newProject() }, { totalHours: 0 }]) {
+    for (const body of [
+      { status: 'depleted' },
+      { status: 'expired' },
+      { project: await newProject() },
+      { totalHours: 0 },
+    ]) {
       expect([body, (await t.http.put(`/api/v1/clip-cards/${c._id}`, body)).status]).toEqual([body, 400]);
     }
   });
@@ -86,14 +119,21 @@ describe('clip cards', () => {
     const older = await newCard({ project, totalHours: 1, allowOverdraft: true, overdraftRate: 1200 });
     const newer = await newCard({ project, totalHours: 5 });
     await log(project, { hours: 2 });
-    expect(await card(older._id)).toMatchObject({ usedHours: 2, remainingHours: -1, overdraftHours: 1, status: 'active' });
+    expect(await card(older._id)).toMatchObject({
+      usedHours: 2,
+      remainingHours: -1,
+      overdraftHours: 1,
+      status: 'active',
+    });
     expect((await card(newer._id)).usedHours).toBe(0);
   });
 
   it('cancelled and expired cards consume nothing; statuses filter the list', async () => {
     const project = await newProject();
     const cancelled = await newCard({ project, totalHours: 5 });
-    expect((await t.http.put(`/api/v1/clip-cards/${cancelled._id}`, { status: 'cancelled' })).body.data.status).toBe('cancelled');
+    expect((await t.http.put(`/api/v1/clip-cards/${cancelled._id}`, { status: 'cancelled' })).body.data.status).toBe(
+      'cancelled',
+    );
     const expired = await newCard({ project, totalHours: 5, expiresAt: '2020-01-01' });
     expect(expired.status).toBe('expired');
     const depleted = await newCard({ project, totalHours: 1 });
@@ -106,7 +146,8 @@ describe('clip cards', () => {
     await log(project, { hours: 2 });
     expect((await card(active._id)).usedHours).toBe(2);
 
-    const ids = async (q: string) => (await t.http.get(`/api/v1/clip-cards?projectId=${project}&${q}`)).body.data.map((x: any) => x._id);
+    const ids = async (q: string) =>
+      (await t.http.get(`/api/v1/clip-cards?projectId=${project}&${q}`)).body.data.map((x: any) => x._id);
     expect(await ids('status=active')).toEqual([active._id]);
     expect(await ids('status=depleted')).toEqual([depleted._id]);
     expect(await ids('status=expired')).toEqual([expired._id]);
@@ -115,6 +156,8 @@ describe('clip cards', () => {
     expect((await t.http.get(`/api/v1/clip-cards?projectId=${project}`)).body.total).toBe(4);
     expect((await t.http.get('/api/v1/clip-cards?status=open')).status).toBe(400);
     // Lifting the cancellation makes the card usable again.
-    expect((await t.http.put(`/api/v1/clip-cards/${cancelled._id}`, { status: 'active' })).body.data.status).toBe('active');
+    expect((await t.http.put(`/api/v1/clip-cards/${cancelled._id}`, { status: 'active' })).body.data.status).toBe(
+      'active',
+    );
   });
 });

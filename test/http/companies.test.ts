@@ -15,16 +15,33 @@ const countCompanies = async (): Promise<number> => (await t.http.get('/api/v1/c
 describe('POST /api/v1/companies', () => {
   it('creates a company with every field and answers 201 { data }', async () => {
     const res = await t.http.post('/api/v1/companies', {
-      name: '  Acme ApS ', cvr: '12345678', email: 'Info@Acme.dk', phone: '+45 1234 5678', address: 'Main st 1', city: 'Aarhus',
-      zip: '8000', country: 'DK', website: 'https://acme.dk', industry: 'Software', employees: 42,
-      customFields: [{ name: 'segment', value: 'SMB' }], tags: ['vip', 'vip', 'lead'],
+      name: '  Acme ApS ',
+      cvr: '12345678',
+      email: 'Info@Acme.dk',
+      phone: '+45 1234 5678',
+      address: 'Main st 1',
+      city: 'Aarhus',
+      zip: '8000',
+      country: 'DK',
+      website: 'https://acme.dk',
+      industry: 'Software',
+      employees: 42,
+      customFields: [{ name: 'segment', value: 'SMB' }],
+      tags: ['vip', 'vip', 'lead'],
     });
     expect(res.status).toBe(201);
     const c = res.body.data;
     expect(c._id).toMatch(/^[0-9a-f]{24}$/);
     expect(c).toMatchObject({
-      name: 'Acme ApS', cvr: '12345678', email: 'info@acme.dk', city: 'Aarhus', employees: 42,
-      customFields: [{ name: 'segment', value: 'SMB' }], tags: ['vip', 'lead'], avatar: null, ownerId: t.userId,
+      name: 'Acme ApS',
+      cvr: '12345678',
+      email: 'info@acme.dk',
+      city: 'Aarhus',
+      employees: 42,
+      customFields: [{ name: 'segment', value: 'SMB' }],
+      tags: ['vip', 'lead'],
+      avatar: null,
+      ownerId: t.userId,
     });
     expect(Date.parse(c.createdAt)).not.toBeNaN();
     const events = await eventsFor(app.runtime.deps.orm, c._id);
@@ -34,11 +51,19 @@ describe('POST /api/v1/companies', () => {
 
   it('accepts customFields as an object map and converts it to name/value pairs', async () => {
     const res = await makeCompany(t.http, { customFields: { tier: 'gold', seats: 5 } });
-    expect(res.body.data.customFields).toEqual([{ name: 'tier', value: 'gold' }, { name: 'seats', value: 5 }]);
+    expect(res.body.data.customFields).toEqual([
+      { name: 'tier', value: 'gold' },
+      { name: 'seats', value: 5 },
+    ]);
   });
 
   it('ignores unknown and read-only fields (no mass assignment)', async () => {
-    const res = await makeCompany(t.http, { workspaceId: '0123456789abcdef01234567', _id: 'aaaaaaaaaaaaaaaaaaaaaaaa', ownerId: 'x', createdAt: '2000-01-01' });
+    const res = await makeCompany(t.http, {
+      workspaceId: '0123456789abcdef01234567',
+      _id: 'aaaaaaaaaaaaaaaaaaaaaaaa',
+      ownerId: 'x',
+      createdAt: '2000-01-01',
+    });
     expect(res.status).toBe(201);
     expect(res.body.data._id).not.toBe('aaaaaaaaaaaaaaaaaaaaaaaa');
     expect(res.body.data.ownerId).toBe(t.userId);
@@ -77,12 +102,21 @@ describe('POST /api/v1/companies', () => {
   });
 
   it('malformed JSON is 400, a non-JSON body is 400, an oversize body is 413', async () => {
-    const malformed = await t.http.post('/api/v1/companies', undefined, { raw: '{"name": ', headers: { 'content-type': 'application/json' } });
+    const malformed = await t.http.post('/api/v1/companies', undefined, {
+      raw: '{"name": ',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(malformed.status).toBe(400);
     expect(malformed.body.error).toEqual(expect.any(String));
-    const text = await t.http.post('/api/v1/companies', undefined, { raw: 'name=x', headers: { 'content-type': 'text/plain' } });
+    const text = await t.http.post('/api/v1/companies', undefined, {
+      raw: 'name=x',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(text.status).toBe(400);
-    const huge = await t.http.post('/api/v1/companies', { name: 'x', notes: 'y'.repeat(app.config.bodyLimitBytes + 10) });
+    const huge = await t.http.post('/api/v1/companies', {
+      name: 'x',
+      notes: 'y'.repeat(app.config.bodyLimitBytes + 10),
+    });
     expect(huge.status).toBe(413);
     expect(huge.body.error).toMatch(/too large/);
   });
@@ -91,7 +125,11 @@ describe('POST /api/v1/companies', () => {
     const before = await countCompanies();
     const viaBody = await t.http.post('/api/v1/companies', { name: 'Preview Co', city: 'Odense', preview: true });
     expect(viaBody.status).toBe(200);
-    expect(viaBody.body.data).toMatchObject({ preview: true, current: null, proposed: { name: 'Preview Co', city: 'Odense' } });
+    expect(viaBody.body.data).toMatchObject({
+      preview: true,
+      current: null,
+      proposed: { name: 'Preview Co', city: 'Odense' },
+    });
     expect(viaBody.body.data.diff.name).toEqual({ from: null, to: 'Preview Co' });
     const viaQuery = await t.http.post('/api/v1/companies?preview=true', { name: 'Preview Co' });
     expect(viaQuery.body.data.preview).toBe(true);
@@ -119,7 +157,8 @@ describe('GET /api/v1/companies/:id', () => {
 describe('GET /api/v1/companies', () => {
   it('paginates with total, searches with q, supports view=summary', async () => {
     const mine = await app.tenant();
-    for (const name of ['Nordic Bikes', 'Nordic Boats', 'Southern Cars']) await makeCompany(mine.http, { name, city: 'Aalborg' });
+    for (const name of ['Nordic Bikes', 'Nordic Boats', 'Southern Cars'])
+      await makeCompany(mine.http, { name, city: 'Aalborg' });
     const page1 = await mine.http.get('/api/v1/companies?limit=2&page=1');
     expect(page1.body).toMatchObject({ page: 1, limit: 2, total: 3 });
     expect(page1.body.data).toHaveLength(2);
@@ -131,7 +170,9 @@ describe('GET /api/v1/companies', () => {
     const pct = await mine.http.get('/api/v1/companies?q=%25');
     expect(pct.body.total).toBe(0);
     const summary = await mine.http.get('/api/v1/companies?view=summary&limit=1');
-    expect(Object.keys(summary.body.data[0]).sort()).toEqual(['_id', 'city', 'cvr', 'email', 'name', 'phone', 'tags', 'updatedAt', 'website'].sort());
+    expect(Object.keys(summary.body.data[0]).sort()).toEqual(
+      ['_id', 'city', 'cvr', 'email', 'name', 'phone', 'tags', 'updatedAt', 'website'].sort(),
+    );
   });
 
   it('filters by updatedSince (oldest change first) and by dateFrom/dateTo and their aliases', async () => {
@@ -182,11 +223,33 @@ describe('GET /api/v1/companies', () => {
 
 describe('PUT /api/v1/companies/:id', () => {
   it('updates only given keys, merges customFields, logs the change to the feed and emits events', async () => {
-    const c = (await makeCompany(t.http, { name: 'Merge Co', city: 'Kolding', customFields: [{ name: 'a', value: 1 }, { name: 'b', value: 2 }], tags: ['x'] })).body.data;
-    const res = await t.http.put(`/api/v1/companies/${c._id}`, { website: 'https://merge.example', customFields: { b: 3, c: 'new', a: null }, tags: ['y'] });
+    const c = (
+      await makeCompany(t.http, {
+        name: 'Merge Co',
+        city: 'Kolding',
+        customFields: [
+          { name: 'a', value: 1 },
+          { name: 'b', value: 2 },
+        ],
+        tags: ['x'],
+      })
+    ).body.data;
+    const res = await t.http.put(`/api/v1/companies/${c._id}`, {
+      website: 'https://merge.example',
+      customFields: { b: 3, c: 'new', a: null },
+      tags: ['y'],
+    });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ name: 'Merge Co', city: 'Kolding', website: 'https://merge.example', tags: ['y'] });
-    expect(res.body.data.customFields).toEqual([{ name: 'b', value: 3 }, { name: 'c', value: 'new' }]);
+    expect(res.body.data).toMatchObject({
+      name: 'Merge Co',
+      city: 'Kolding',
+      website: 'https://merge.example',
+      tags: ['y'],
+    });
+    expect(res.body.data.customFields).toEqual([
+      { name: 'b', value: 3 },
+      { name: 'c', value: 'new' },
+    ]);
     const feed = await t.http.get(`/api/v1/companies/${c._id}/activity-feed`);
     expect(feed.body.data[0]).toMatchObject({ type: 'record_updated', system: true });
     expect(feed.body.data[0].metadata.changes.website).toEqual({ from: null, to: 'https://merge.example' });
@@ -209,7 +272,12 @@ describe('PUT /api/v1/companies/:id', () => {
   it('preview shows the diff and changes nothing', async () => {
     const c = (await makeCompany(t.http, { name: 'Before' })).body.data;
     const res = await t.http.put(`/api/v1/companies/${c._id}?preview=true`, { name: 'After' });
-    expect(res.body.data).toMatchObject({ preview: true, current: { name: 'Before' }, proposed: { name: 'After' }, diff: { name: { from: 'Before', to: 'After' } } });
+    expect(res.body.data).toMatchObject({
+      preview: true,
+      current: { name: 'Before' },
+      proposed: { name: 'After' },
+      diff: { name: { from: 'Before', to: 'After' } },
+    });
     expect((await t.http.get(`/api/v1/companies/${c._id}`)).body.data.name).toBe('Before');
   });
 
@@ -229,14 +297,18 @@ describe('DELETE /api/v1/companies/:id and links', () => {
     const p = (await makePerson(t.http)).body.data;
     const link = await t.http.post(`/api/v1/companies/${c._id}/people`, { personId: p._id });
     expect(link.body.data).toEqual({ linked: true });
-    expect((await t.http.post(`/api/v1/companies/${c._id}/people`, { personId: p._id })).body.data).toEqual({ linked: false });
+    expect((await t.http.post(`/api/v1/companies/${c._id}/people`, { personId: p._id })).body.data).toEqual({
+      linked: false,
+    });
     expect((await t.http.get(`/api/v1/people/${p._id}`)).body.data.companyId).toBe(c._id);
     const people = await t.http.get(`/api/v1/companies/${c._id}/people`);
     expect(people.body.data.map((x: any) => x._id)).toEqual([p._id]);
     const companies = await t.http.get(`/api/v1/people/${p._id}/companies`);
     expect(companies.body.data.map((x: any) => x._id)).toEqual([c._id]);
     expect((await t.http.post(`/api/v1/companies/${c._id}/people`, { personId: 'nope' })).status).toBe(400);
-    expect((await t.http.post(`/api/v1/companies/${c._id}/people`, { personId: '0123456789abcdef01234567' })).status).toBe(400);
+    expect(
+      (await t.http.post(`/api/v1/companies/${c._id}/people`, { personId: '0123456789abcdef01234567' })).status,
+    ).toBe(400);
 
     const unlink = await t.http.request('DELETE', `/api/v1/companies/${c._id}/people?personId=${p._id}`);
     expect(unlink.body.data).toEqual({ unlinked: true });
@@ -303,7 +375,12 @@ describe('image fields (avatar, logoUrl)', () => {
 
   it('refuses non-image data, mismatched bytes and private-network URLs with 400', async () => {
     const c = (await makeCompany(t.http)).body.data;
-    for (const logoUrl of ['data:text/plain;base64,aGVsbG8=', `data:image/png;base64,${Buffer.from('not a png at all').toString('base64')}`, 'https://127.0.0.1/logo.png', 'https://localhost/logo.png']) {
+    for (const logoUrl of [
+      'data:text/plain;base64,aGVsbG8=',
+      `data:image/png;base64,${Buffer.from('not a png at all').toString('base64')}`,
+      'https://127.0.0.1/logo.png',
+      'https://localhost/logo.png',
+    ]) {
       const res = await t.http.put(`/api/v1/companies/${c._id}`, { logoUrl });
       expect(res.status).toBe(400);
       expect(res.body.error).toEqual(expect.any(String));

@@ -55,7 +55,9 @@ it('completes once after the worker is killed between the first and the second s
   const pub = new HttpClient(h.app.baseUrl);
   const { id, signers } = await createContract(t.http, { mode: 'parallel' });
   expect((await t.http.post(`/api/v1/contracts/${id}/send`, { reminderIntervalHours: null })).status).toBe(200);
-  const tokens = await Promise.all(signers.map((s) => waitFor(async () => (await linksFor(smtp, s.email))[0], 20_000, `the link of ${s.email}`)));
+  const tokens = await Promise.all(
+    signers.map((s) => waitFor(async () => (await linksFor(smtp, s.email))[0], 20_000, `the link of ${s.email}`)),
+  );
   expect((await pub.post(`/public/contracts/sign/${tokens[0]}/sign`, { typedName: 'First' })).status).toBe(200);
   await new Promise((r) => setTimeout(r, 500));
 
@@ -71,7 +73,11 @@ it('completes once after the worker is killed between the first and the second s
   await h.startWorker();
   await waitFor(async () => (await row())?.status === 'accepted', 45_000, 'the envelope to complete on the new worker');
   const handle = h.client.workflow.getHandle(contractEnvelopeKind.workflowId(t.workspaceId, id));
-  await waitFor(async () => ((await handle.describe()).status.name === 'COMPLETED' ? true : null), 20_000, 'the workflow to complete');
+  await waitFor(
+    async () => ((await handle.describe()).status.name === 'COMPLETED' ? true : null),
+    20_000,
+    'the workflow to complete',
+  );
   const em = h.app.runtime.deps.orm.em.fork();
   expect(await em.count(OutboxEvent, { entityId: id, type: 'contract_completed' })).toBe(1);
   expect(await em.count(ContractDocument, { contractId: id }, { filters: false })).toBe(1);

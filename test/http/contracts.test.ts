@@ -30,7 +30,10 @@ const RECORD = process.env.RECORD_CONTRACT_FIXTURE === '1';
 beforeAll(async () => {
   smtp = await startSmtp();
   h = await startEngineHarness({
-    SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_FROM: 'CRM <crm@example.test>', CONTRACT_REMINDER_INTERVAL_MS: '1500', SECRETS_ENCRYPTION_KEY: 'test-encryption-key-for-webhook-secrets',
+    SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+    MAIL_FROM: 'CRM <crm@example.test>',
+    CONTRACT_REMINDER_INTERVAL_MS: '1500',
+    SECRETS_ENCRYPTION_KEY: 'test-encryption-key-for-webhook-secrets',
     ...(RECORD ? { TEMPORAL_PAYLOAD_KEYS: '' } : {}),
   });
   // The worker's SMTP pool is closed here, so the local SMTP server can stop.
@@ -47,27 +50,53 @@ afterAll(async () => {
 
 const em = () => h.app.runtime.deps.orm.em.fork();
 const contractRow = (id: string) => em().findOne(Contract, { _id: id }, { filters: false });
-const events = (id: string) => em().find(OutboxEvent, { entityType: 'contract', entityId: id }, { orderBy: { id: 'asc' } });
+const events = (id: string) =>
+  em().find(OutboxEvent, { entityType: 'contract', entityId: id }, { orderBy: { id: 'asc' } });
 const statusOf = async (id: string) => (await t.http.get(`/api/v1/contracts/${id}`)).body.data;
-const waitStatus = (id: string, status: string, ms = 20_000) => waitFor(async () => ((await contractRow(id))?.status === status ? statusOf(id) : null), ms, `contract ${status}`);
-const waitLinks = (email: string, n = 1, p = '') => waitFor(async () => {
-  const l = await linksFor(smtp, email, p);
-  return l.length >= n ? l : null;
-}, 20_000, `${n} link(s) for ${email}`);
-const send = (id: string, body: Record<string, unknown> = { reminderIntervalHours: null }) => t.http.post(`/api/v1/contracts/${id}/send`, body);
-const sign = (token: string, body: Record<string, unknown> = { typedName: 'Signed Name' }, headers: Record<string, string> = {}) =>
+const waitStatus = (id: string, status: string, ms = 20_000) =>
+  waitFor(async () => ((await contractRow(id))?.status === status ? statusOf(id) : null), ms, `contract ${status}`);
+const waitLinks = (email: string, n = 1, p = '') =>
+  waitFor(
+    async () => {
+      const l = await linksFor(smtp, email, p);
+      return l.length >= n ? l : null;
+    },
+    20_000,
+    `${n} link(s) for ${email}`,
+  );
+const send = (id: string, body: Record<string, unknown> = { reminderIntervalHours: null }) =>
+  t.http.post(`/api/v1/contracts/${id}/send`, body);
+const sign = (
+  token: string,
+  body: Record<string, unknown> = { typedName: 'Signed Name' },
+  headers: Record<string, string> = {},
+) =>
   pub.post(`/public/contracts/sign/${token}/sign`, body, { headers: { 'user-agent': 'jest-signer/1.0', ...headers } });
-const workflowDone = (id: string) => waitFor(async () => {
-  const d = await h.client.workflow.getHandle(contractEnvelopeKind.workflowId(t.workspaceId, id)).describe();
-  return d.status.name !== 'RUNNING' ? d.status.name : null;
-}, 15_000, 'the envelope workflow to close');
+const workflowDone = (id: string) =>
+  waitFor(
+    async () => {
+      const d = await h.client.workflow.getHandle(contractEnvelopeKind.workflowId(t.workspaceId, id)).describe();
+      return d.status.name !== 'RUNNING' ? d.status.name : null;
+    },
+    15_000,
+    'the envelope workflow to close',
+  );
 
 describe('create, read, list', () => {
   it('creates a draft with computed totals in minor units and per-signer progress', async () => {
     const res = await t.http.post('/api/v1/contracts', {
-      title: 'Totals', signers: [{ name: 'A', email: signerEmail('a'), role: 'signer' }, { name: 'C', email: signerEmail('c'), role: 'cc' }],
-      lineItems: [{ name: 'Hours', quantity: 3, unitPrice: 33.335, vatRate: 25 }, { description: 'Licence', quantity: 0.1, unitPrice: 0.05, vatRate: 0 }, { name: 'Default VAT', quantity: 2, unitPrice: 0.1 }],
-      contract: { startDate: '2027-01-01', endDate: '2027-12-31' }, mode: 'parallel',
+      title: 'Totals',
+      signers: [
+        { name: 'A', email: signerEmail('a'), role: 'signer' },
+        { name: 'C', email: signerEmail('c'), role: 'cc' },
+      ],
+      lineItems: [
+        { name: 'Hours', quantity: 3, unitPrice: 33.335, vatRate: 25 },
+        { description: 'Licence', quantity: 0.1, unitPrice: 0.05, vatRate: 0 },
+        { name: 'Default VAT', quantity: 2, unitPrice: 0.1 },
+      ],
+      contract: { startDate: '2027-01-01', endDate: '2027-12-31' },
+      mode: 'parallel',
     });
     expect(res.status).toBe(201);
     const c = res.body.data;
@@ -75,14 +104,28 @@ describe('create, read, list', () => {
     expect(c.lineItems[0]).toMatchObject({ unitPrice: 33.34, subtotal: 100.02, vatAmount: 25.01, total: 125.03 });
     expect(c.lineItems[1]).toMatchObject({ unitPrice: 0.05, subtotal: 0.01, vatAmount: 0, total: 0.01 });
     expect(c.lineItems[2]).toMatchObject({ vatRate: 25, subtotal: 0.2, vatAmount: 0.05, total: 0.25 });
-    expect(c).toMatchObject({ status: 'draft', mode: 'parallel', signatureLevel: 'standard', subtotal: 100.23, vatAmount: 25.06, total: 125.29, contract: { startDate: '2027-01-01', endDate: '2027-12-31' }, progress: { signed: 0, required: 1 } });
-    expect(c.signers.map((s: any) => [s.order, s.role, s.status])).toEqual([[1, 'signer', 'pending'], [2, 'cc', 'pending']]);
+    expect(c).toMatchObject({
+      status: 'draft',
+      mode: 'parallel',
+      signatureLevel: 'standard',
+      subtotal: 100.23,
+      vatAmount: 25.06,
+      total: 125.29,
+      contract: { startDate: '2027-01-01', endDate: '2027-12-31' },
+      progress: { signed: 0, required: 1 },
+    });
+    expect(c.signers.map((s: any) => [s.order, s.role, s.status])).toEqual([
+      [1, 'signer', 'pending'],
+      [2, 'cc', 'pending'],
+    ]);
     expect(JSON.stringify(c)).not.toMatch(/token/i);
     const list = await t.http.get('/api/v1/contracts?status=draft');
     expect(list.status).toBe(200);
     expect(list.body).toMatchObject({ page: 1, limit: 20 });
     expect(list.body.data.map((x: any) => x._id)).toContain(c._id);
-    expect((await t.http.get('/api/v1/contracts?status=accepted')).body.data.map((x: any) => x._id)).not.toContain(c._id);
+    expect((await t.http.get('/api/v1/contracts?status=accepted')).body.data.map((x: any) => x._id)).not.toContain(
+      c._id,
+    );
     expect((await t.http.get(`/api/v1/contracts/${c._id}`)).body.data._id).toBe(c._id);
   });
 
@@ -98,16 +141,44 @@ describe('create, read, list', () => {
     ['bad level', { title: 'x', signers: [signer], signatureLevel: 'qes' }, 'signatureLevel'],
     ['past deadline', { title: 'x', signers: [signer], deadlineAt: '2020-01-01T00:00:00Z' }, 'deadlineAt'],
     ['unknown company', { title: 'x', signers: [signer], companyRef: 'aaaaaaaaaaaaaaaaaaaaaaaa' }, 'companyRef'],
-    ['unknown source offer', { title: 'x', signers: [signer], sourceOfferId: 'aaaaaaaaaaaaaaaaaaaaaaaa' }, 'sourceOfferId'],
+    [
+      'unknown source offer',
+      { title: 'x', signers: [signer], sourceOfferId: 'aaaaaaaaaaaaaaaaaaaaaaaa' },
+      'sourceOfferId',
+    ],
     ['unknown template', { title: 'x', signers: [signer], templateId: 'aaaaaaaaaaaaaaaaaaaaaaaa' }, 'templateId'],
     ['unknown deal', { title: 'x', signers: [signer], dealRef: 'aaaaaaaaaaaaaaaaaaaaaaaa' }, 'dealRef'],
-    ['negative quantity', { title: 'x', signers: [signer], lineItems: [{ name: 'a', quantity: -1, unitPrice: 1 }] }, 'lineItems.0.quantity'],
-    ['vat over 100', { title: 'x', signers: [signer], lineItems: [{ name: 'a', quantity: 1, unitPrice: 1, vatRate: 101 }] }, 'lineItems.0.vatRate'],
-    ['nameless line', { title: 'x', signers: [signer], lineItems: [{ quantity: 1, unitPrice: 1 }] }, 'lineItems.0.name'],
-    ['end before start', { title: 'x', signers: [signer], contract: { startDate: '2027-02-01', endDate: '2027-01-01' } }, 'contract.endDate'],
-    ['21 signers', { title: 'x', signers: Array.from({ length: 21 }, (_, i) => ({ name: `S${i}`, email: `s${i}@example.com` })) }, 'signers'],
+    [
+      'negative quantity',
+      { title: 'x', signers: [signer], lineItems: [{ name: 'a', quantity: -1, unitPrice: 1 }] },
+      'lineItems.0.quantity',
+    ],
+    [
+      'vat over 100',
+      { title: 'x', signers: [signer], lineItems: [{ name: 'a', quantity: 1, unitPrice: 1, vatRate: 101 }] },
+      'lineItems.0.vatRate',
+    ],
+    [
+      'nameless line',
+      { title: 'x', signers: [signer], lineItems: [{ quantity: 1, unitPrice: 1 }] },
+      'lineItems.0.name',
+    ],
+    [
+      'end before start',
+      { title: 'x', signers: [signer], contract: { startDate: '2027-02-01', endDate: '2027-01-01' } },
+      'contract.endDate',
+    ],
+    [
+      '21 signers',
+      { title: 'x', signers: Array.from({ length: 21 }, (_, i) => ({ name: `S${i}`, email: `s${i}@example.com` })) },
+      'signers',
+    ],
     ['unknown field', { title: 'x', signers: [signer], status: 'accepted' }, 'body'],
-    ['total beyond exact integers', { title: 'x', signers: [signer], lineItems: [{ name: 'a', quantity: 1_000_000, unitPrice: 1_000_000_000 }] }, 'lineItems'],
+    [
+      'total beyond exact integers',
+      { title: 'x', signers: [signer], lineItems: [{ name: 'a', quantity: 1_000_000, unitPrice: 1_000_000_000 }] },
+      'lineItems',
+    ],
   ])('400 for %s', async (_label, body, pathName) => {
     const res = await t.http.post('/api/v1/contracts', body);
     expect(res.status).toBe(400);
@@ -127,7 +198,14 @@ describe('create, read, list', () => {
 describe('the signing envelope', () => {
   it('parallel: all invited at once, signatures complete it, cc gets the signed copy, tokens never leave the e-mails', async () => {
     const cc = signerEmail('cc');
-    const { id, signers } = await createContract(t.http, { mode: 'parallel', signers: [{ name: 'Ann', email: signerEmail('ann') }, { name: 'Bo', email: signerEmail('bo'), phone: '+4512345678' }, { name: 'Cy', email: cc, role: 'cc' }] });
+    const { id, signers } = await createContract(t.http, {
+      mode: 'parallel',
+      signers: [
+        { name: 'Ann', email: signerEmail('ann') },
+        { name: 'Bo', email: signerEmail('bo'), phone: '+4512345678' },
+        { name: 'Cy', email: cc, role: 'cc' },
+      ],
+    });
     const sent = await send(id);
     expect(sent.status).toBe(200);
     expect(sent.body.data).toMatchObject({ status: 'sent', workflowId: `contract-envelope:${t.workspaceId}:${id}` });
@@ -136,7 +214,11 @@ describe('the signing envelope', () => {
     const [a] = await waitLinks(signers[0]!.email);
     const [b] = await waitLinks(signers[1]!.email);
     expect(await linksFor(smtp, cc)).toHaveLength(0);
-    await waitFor(async () => (await statusOf(id)).signers.filter((s: any) => s.status === 'invited').length === 2, 10_000, 'both invited');
+    await waitFor(
+      async () => (await statusOf(id)).signers.filter((s: any) => s.status === 'invited').length === 2,
+      10_000,
+      'both invited',
+    );
 
     const view = await pub.get(`/public/contracts/sign/${a}`, { headers: { accept: 'application/json' } });
     expect(view.status).toBe(200);
@@ -152,7 +234,8 @@ describe('the signing envelope', () => {
     const again = await sign(a!, { typedName: 'Ann A.' });
     expect(again.status).toBe(200);
     expect(again.body.data.replayed).toBe(true);
-    const png = 'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
+    const png =
+      'data:image/png;base64,iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==';
     expect((await sign(b!, { signatureImage: png })).status).toBe(200);
 
     const done = await waitStatus(id, 'accepted');
@@ -163,14 +246,25 @@ describe('the signing envelope', () => {
     expect(types.filter((x) => x === 'contract_completed')).toHaveLength(1);
     expect(types[0]).toBe('contract_sent');
 
-    const pdf = await fetch(`${h.app.baseUrl}/api/v1/contracts/${id}/document`, { headers: { authorization: `Bearer ${t.apiKey}` } });
+    const pdf = await fetch(`${h.app.baseUrl}/api/v1/contracts/${id}/document`, {
+      headers: { authorization: `Bearer ${t.apiKey}` },
+    });
     expect(pdf.status).toBe(200);
     expect(pdf.headers.get('content-type')).toBe('application/pdf');
-    expect(Buffer.from(await pdf.arrayBuffer()).subarray(0, 5).toString()).toBe('%PDF-');
+    expect(
+      Buffer.from(await pdf.arrayBuffer())
+        .subarray(0, 5)
+        .toString(),
+    ).toBe('%PDF-');
     const audit = (await t.http.get(`/api/v1/contracts/${id}/audit-trail`)).body.data;
     expect(audit.documentSha256).toBe(sent.body.data.documentSha256);
     expect(audit.signedPdfSha256).toBe(pdf.headers.get('x-document-sha256'));
-    expect(audit.signers[0]).toMatchObject({ status: 'signed', signatureType: 'typed', signatureName: 'Ann A.', userAgent: 'jest-signer/1.0' });
+    expect(audit.signers[0]).toMatchObject({
+      status: 'signed',
+      signatureType: 'typed',
+      signatureName: 'Ann A.',
+      userAgent: 'jest-signer/1.0',
+    });
     expect(audit.signers[0].ip).toBeTruthy();
     expect(audit.signers[1]).toMatchObject({ signatureType: 'drawn' });
 
@@ -184,9 +278,22 @@ describe('the signing envelope', () => {
 
     // Privacy: no token and no token hash in any response or in the workflow history.
     const tokens = [a!, b!, copy!];
-    const hashes = (await em().find(ContractSigner, { contractId: id }, { filters: false })).map((s) => s.tokenHash).filter(Boolean) as string[];
-    const responses = JSON.stringify([sent.body, view.body, s1.body, (await t.http.get(`/api/v1/contracts/${id}`)).body, (await t.http.get('/api/v1/contracts')).body, audit]);
-    const history = JSON.parse(historyToJSON(await h.client.workflow.getHandle(contractEnvelopeKind.workflowId(t.workspaceId, id)).fetchHistory()));
+    const hashes = (await em().find(ContractSigner, { contractId: id }, { filters: false }))
+      .map((s) => s.tokenHash)
+      .filter(Boolean) as string[];
+    const responses = JSON.stringify([
+      sent.body,
+      view.body,
+      s1.body,
+      (await t.http.get(`/api/v1/contracts/${id}`)).body,
+      (await t.http.get('/api/v1/contracts')).body,
+      audit,
+    ]);
+    const history = JSON.parse(
+      historyToJSON(
+        await h.client.workflow.getHandle(contractEnvelopeKind.workflowId(t.workspaceId, id)).fetchHistory(),
+      ),
+    );
     const decoded = await decodeAll(history);
     for (const secret of [...tokens, ...hashes]) {
       expect(responses).not.toContain(secret);
@@ -194,7 +301,11 @@ describe('the signing envelope', () => {
       expect(JSON.stringify(history)).not.toContain(secret);
     }
     expect(decoded).not.toContain(signers[0]!.email);
-    if (RECORD) writeFileSync(path.join(__dirname, '../fixtures/contract-envelope.history.json'), JSON.stringify(history, null, 2));
+    if (RECORD)
+      writeFileSync(
+        path.join(__dirname, '../fixtures/contract-envelope.history.json'),
+        JSON.stringify(history, null, 2),
+      );
   }, 60_000);
 
   it('sequential: the next signer is invited only after the previous one signed; the wrong turn is 409', async () => {
@@ -205,11 +316,18 @@ describe('the signing envelope', () => {
     expect(await linksFor(smtp, signers[1]!.email)).toHaveLength(0);
     // A link for the second signer before their turn (e.g. forwarded): refused.
     const early = newSignerToken();
-    await forkForWorkspace(h.app.runtime.deps.orm.em, t.workspaceId).nativeUpdate(ContractSigner, { _id: signers[1]!._id }, { tokenHash: early.hash });
+    await forkForWorkspace(h.app.runtime.deps.orm.em, t.workspaceId).nativeUpdate(
+      ContractSigner,
+      { _id: signers[1]!._id },
+      { tokenHash: early.hash },
+    );
     const wrong = await sign(early.token);
     expect(wrong.status).toBe(409);
     expect(wrong.body.error).toMatch(/turn/);
-    expect((await pub.get(`/public/contracts/sign/${early.token}`, { headers: { accept: 'application/json' } })).body.data.signer.canSign).toBe(false);
+    expect(
+      (await pub.get(`/public/contracts/sign/${early.token}`, { headers: { accept: 'application/json' } })).body.data
+        .signer.canSign,
+    ).toBe(false);
     expect((await sign(a!)).status).toBe(200);
     const [b] = await waitLinks(signers[1]!.email);
     expect(b).not.toBe(early.token);
@@ -246,13 +364,21 @@ describe('the signing envelope', () => {
     expect(res.body.data).toMatchObject({ status: 'voided', voidReason: 'Wrong terms' });
     expect((await sign(a!)).status).toBe(410);
     expect(await workflowDone(id)).toBe('COMPLETED');
-    await waitFor(async () => smtp.received.some((m) => m.to.includes(signers[0]!.email) && /Cancelled/.test(m.headers.subject ?? '')), 10_000, 'the void notice');
+    await waitFor(
+      async () =>
+        smtp.received.some((m) => m.to.includes(signers[0]!.email) && /Cancelled/.test(m.headers.subject ?? '')),
+      10_000,
+      'the void notice',
+    );
     expect((await events(id)).map((e) => e.type)).toContain('contract_voided');
     expect((await t.http.post(`/api/v1/contracts/${id}/void`, {})).status).toBe(409);
   }, 40_000);
 
   it('deadlineAt passing expires the envelope (durable timer)', async () => {
-    const { id, signers } = await createContract(t.http, { mode: 'parallel', deadlineAt: new Date(Date.now() + 3000).toISOString() });
+    const { id, signers } = await createContract(t.http, {
+      mode: 'parallel',
+      deadlineAt: new Date(Date.now() + 3000).toISOString(),
+    });
     await send(id);
     const [a] = await waitLinks(signers[0]!.email);
     const c = await waitStatus(id, 'expired', 15_000);
@@ -263,7 +389,10 @@ describe('the signing envelope', () => {
   }, 30_000);
 
   it('every signature before the deadline: accepted, never expired afterwards', async () => {
-    const { id, signers } = await createContract(t.http, { mode: 'parallel', deadlineAt: new Date(Date.now() + 4000).toISOString() });
+    const { id, signers } = await createContract(t.http, {
+      mode: 'parallel',
+      deadlineAt: new Date(Date.now() + 4000).toISOString(),
+    });
     await send(id);
     for (const s of signers) expect((await sign((await waitLinks(s.email))[0]!)).status).toBe(200);
     await waitStatus(id, 'accepted');
@@ -298,9 +427,20 @@ describe('the signing envelope', () => {
     const [a] = await waitLinks(signers[0]!.email);
     expect((await sign(a!, {})).status).toBe(400);
     expect((await sign(a!, { signatureImage: 'data:image/jpeg;base64,AAAA' })).status).toBe(400);
-    expect((await sign(a!, { signatureImage: `data:image/png;base64,${Buffer.from('not a png at all, really not a png').toString('base64')}` })).status).toBe(400);
-    const big = Buffer.concat([Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]), Buffer.alloc(2 * 1024 * 1024)]);
-    expect((await sign(a!, { signatureImage: `data:image/png;base64,${big.toString('base64')}` })).status).toBeGreaterThanOrEqual(400);
+    expect(
+      (
+        await sign(a!, {
+          signatureImage: `data:image/png;base64,${Buffer.from('not a png at all, really not a png').toString('base64')}`,
+        })
+      ).status,
+    ).toBe(400);
+    const big = Buffer.concat([
+      Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a]),
+      Buffer.alloc(2 * 1024 * 1024),
+    ]);
+    expect(
+      (await sign(a!, { signatureImage: `data:image/png;base64,${big.toString('base64')}` })).status,
+    ).toBeGreaterThanOrEqual(400);
     expect((await sign(a!, { typedName: 'x'.repeat(201) })).status).toBe(400);
     expect((await sign(a!, { typedName: 'A', extra: 1 })).status).toBe(400);
     await t.http.post(`/api/v1/contracts/${id}/void`, {});
@@ -309,13 +449,27 @@ describe('the signing envelope', () => {
   it('webhook subscriptions receive contract.sent, contract.signed and contract.completed, without any link', async () => {
     const w = await h.app.tenant('Contract webhooks');
     const receiver = await startReceiver();
-    const sub = await w.http.post('/api/v1/webhooks/subscriptions', { url: receiver.url, events: ['contract.sent', 'contract.signed', 'contract.completed', 'contract.voided'] });
+    const sub = await w.http.post('/api/v1/webhooks/subscriptions', {
+      url: receiver.url,
+      events: ['contract.sent', 'contract.signed', 'contract.completed', 'contract.voided'],
+    });
     expect(sub.status).toBe(201);
     receiver.secrets = [sub.body.data.secret];
     const log = createLogger('silent', 'contracts-webhooks');
     const dispatcher = createOutboxDispatcher({
-      pgConnectionString: h.app.config.databaseUrl, workspaceIds: [w.workspaceId], log, backoff: () => 0, pollIntervalMs: 100,
-      subscribers: [createWebhookSubscriber({ orm: h.app.runtime.deps.orm, config: h.app.config, log, retries: { startRetry: async () => 'started' } })],
+      pgConnectionString: h.app.config.databaseUrl,
+      workspaceIds: [w.workspaceId],
+      log,
+      backoff: () => 0,
+      pollIntervalMs: 100,
+      subscribers: [
+        createWebhookSubscriber({
+          orm: h.app.runtime.deps.orm,
+          config: h.app.config,
+          log,
+          retries: { startRetry: async () => 'started' },
+        }),
+      ],
     });
     await dispatcher.start();
     try {
@@ -356,9 +510,15 @@ async function decodeAll(history: unknown): Promise<string> {
       const o = node as Record<string, unknown>;
       if (o.metadata && typeof o.metadata === 'object' && 'encoding' in (o.metadata as object)) {
         const toBytes = (s: unknown) => (typeof s === 'string' ? Buffer.from(s, 'base64') : new Uint8Array());
-        const payload = { metadata: Object.fromEntries(Object.entries(o.metadata as Record<string, string>).map(([k, v]) => [k, toBytes(v)])), data: toBytes(o.data) };
+        const payload = {
+          metadata: Object.fromEntries(
+            Object.entries(o.metadata as Record<string, string>).map(([k, v]) => [k, toBytes(v)]),
+          ),
+          data: toBytes(o.data),
+        };
         let decoded = [payload];
-        for (const codec of [...(conv?.payloadCodecs ?? [])].reverse()) decoded = await codec.decode(decoded) as typeof decoded;
+        for (const codec of [...(conv?.payloadCodecs ?? [])].reverse())
+          decoded = (await codec.decode(decoded)) as typeof decoded;
         out.push(Buffer.from(decoded[0]!.data ?? new Uint8Array()).toString('utf8'));
       } else for (const v of Object.values(o)) await walk(v);
     }

@@ -8,14 +8,25 @@ const ids: Record<string, string> = {};
 beforeAll(async () => {
   app = await startTestApp();
   t = await app.tenant();
-  ids.company = (await makeCompany(t.http, { name: 'Nordic Bikes', phone: '+45 70 20 30 40', email: 'Sales@Nordic.test' })).body.data._id;
-  ids.person = (await makePerson(t.http, {
-    firstName: 'Ada', lastName: 'Lovelace', companyId: ids.company,
-    phones: [{ phone: '(+45) 12.34.56.78', label: 'mobile' }], emails: [{ email: 'ada@nordic.test', label: 'work' }],
-  })).body.data._id;
-  ids.lead = (await makeLead(t.http, { title: 'Website inquiry', phone: '0045 99 88 77 66', email: 'LEAD@inquiry.test' })).body.data._id;
+  ids.company = (
+    await makeCompany(t.http, { name: 'Nordic Bikes', phone: '+45 70 20 30 40', email: 'Sales@Nordic.test' })
+  ).body.data._id;
+  ids.person = (
+    await makePerson(t.http, {
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      companyId: ids.company,
+      phones: [{ phone: '(+45) 12.34.56.78', label: 'mobile' }],
+      emails: [{ email: 'ada@nordic.test', label: 'work' }],
+    })
+  ).body.data._id;
+  ids.lead = (
+    await makeLead(t.http, { title: 'Website inquiry', phone: '0045 99 88 77 66', email: 'LEAD@inquiry.test' })
+  ).body.data._id;
   // Same last 8 digits, other country: must not match an international number.
-  ids.swede = (await makePerson(t.http, { firstName: 'Sven', phones: [{ phone: '+46 12 34 56 78', label: 'work' }] })).body.data._id;
+  ids.swede = (
+    await makePerson(t.http, { firstName: 'Sven', phones: [{ phone: '+46 12 34 56 78', label: 'work' }] })
+  ).body.data._id;
 });
 afterAll(() => app.close());
 
@@ -49,7 +60,9 @@ describe('GET /api/v1/crm-connect/lookup', () => {
 
   it('returns { entityType, _id, name, matchedOn, value }', async () => {
     const res = await lookup('phone=%2B4512345678');
-    expect(res.body.data.matches).toEqual([{ entityType: 'person', _id: ids.person, name: 'Ada Lovelace', matchedOn: 'phone', value: '(+45) 12.34.56.78' }]);
+    expect(res.body.data.matches).toEqual([
+      { entityType: 'person', _id: ids.person, name: 'Ada Lovelace', matchedOn: 'phone', value: '(+45) 12.34.56.78' },
+    ]);
   });
 
   it.each([
@@ -83,13 +96,36 @@ describe('GET /api/v1/crm-connect/lookup', () => {
 });
 
 describe('POST /api/v1/crm-connect/calls', () => {
-  it('links the call to the person found by phone (and the person\'s company) and creates its activity', async () => {
-    const res = await t.http.post('/api/v1/crm-connect/calls', { phone: '+45 12 34 56 78', direction: 'inbound', status: 'answered', duration: 42, startedAt: '2030-01-01T12:00:00Z', externalId: 'pbx-1' });
+  it("links the call to the person found by phone (and the person's company) and creates its activity", async () => {
+    const res = await t.http.post('/api/v1/crm-connect/calls', {
+      phone: '+45 12 34 56 78',
+      direction: 'inbound',
+      status: 'answered',
+      duration: 42,
+      startedAt: '2030-01-01T12:00:00Z',
+      externalId: 'pbx-1',
+    });
     expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ phone: '+45 12 34 56 78', personId: ids.person, companyId: ids.company, leadId: null, direction: 'inbound', status: 'answered', duration: 42, externalId: 'pbx-1' });
+    expect(res.body.data).toMatchObject({
+      phone: '+45 12 34 56 78',
+      personId: ids.person,
+      companyId: ids.company,
+      leadId: null,
+      direction: 'inbound',
+      status: 'answered',
+      duration: 42,
+      externalId: 'pbx-1',
+    });
     const activity = (await t.http.get(`/api/v1/activities/${res.body.data.activityId}`)).body.data;
-    expect(activity).toMatchObject({ type: 'call', personId: ids.person, summary: 'Inbound call from +45 12 34 56 78' });
-    expect((await eventsFor(app.runtime.deps.orm, res.body.data._id)).map((e) => e.type)).toEqual(['call_created', 'call_answered']);
+    expect(activity).toMatchObject({
+      type: 'call',
+      personId: ids.person,
+      summary: 'Inbound call from +45 12 34 56 78',
+    });
+    expect((await eventsFor(app.runtime.deps.orm, res.body.data._id)).map((e) => e.type)).toEqual([
+      'call_created',
+      'call_answered',
+    ]);
   });
 
   it('falls back to the company, then the lead; an unknown number logs an unlinked call', async () => {
@@ -106,12 +142,20 @@ describe('POST /api/v1/crm-connect/calls', () => {
     const first = await t.http.post('/api/v1/crm-connect/calls', { phone: '70203040', externalId: 'pbx-dup' });
     expect(first.status).toBe(201);
     const total = (await t.http.get('/api/v1/calls?limit=1')).body.total;
-    const again = await t.http.post('/api/v1/crm-connect/calls', { phone: '70203040', externalId: 'pbx-dup', status: 'missed' });
+    const again = await t.http.post('/api/v1/crm-connect/calls', {
+      phone: '70203040',
+      externalId: 'pbx-dup',
+      status: 'missed',
+    });
     expect(again.status).toBe(200);
     expect(again.body.data).toEqual(first.body.data);
     expect((await t.http.get('/api/v1/calls?limit=1')).body.total).toBe(total);
     // Concurrent deliveries of one externalId store one call.
-    const burst = await Promise.all(Array.from({ length: 4 }, () => t.http.post('/api/v1/crm-connect/calls', { phone: '70203040', externalId: 'pbx-race' })));
+    const burst = await Promise.all(
+      Array.from({ length: 4 }, () =>
+        t.http.post('/api/v1/crm-connect/calls', { phone: '70203040', externalId: 'pbx-race' }),
+      ),
+    );
     expect(burst.map((r) => r.status).sort()).toEqual([200, 200, 200, 201]);
     expect(new Set(burst.map((r) => r.body.data._id)).size).toBe(1);
   });

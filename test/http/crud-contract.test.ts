@@ -8,18 +8,45 @@ import { startTestApp, type Tenant, type TestApp } from '../support/app';
 // Lead scoring and routing rules keep their own routers (paged lists, tested in their own suites).
 
 /** Per kind: a valid create body, and a partial update that changes `field` (only). */
-const FIXTURES: Record<string, { create: Record<string, unknown>; update: Record<string, unknown>; field: string; unchanged: string }> = {
-  'filter-preset': { create: { name: 'Hot deals', area: 'deals', filterMode: 'or' }, update: { name: 'Renamed' }, field: 'name', unchanged: 'filterMode' },
-  'dashboard-layout': { create: { name: 'Sales board', visibleComponents: ['pipeline'] }, update: { name: 'Renamed' }, field: 'name', unchanged: 'visibleComponents' },
-  product: { create: { name: 'Solar panel', unitPrice: 1499.95, category: 'energy' }, update: { name: 'Renamed' }, field: 'name', unchanged: 'unitPrice' },
-  'catalog-item': { create: { name: 'Inspection', unitPrice: 500, sortOrder: 1 }, update: { name: 'Renamed' }, field: 'name', unchanged: 'unitPrice' },
+const FIXTURES: Record<
+  string,
+  { create: Record<string, unknown>; update: Record<string, unknown>; field: string; unchanged: string }
+> = {
+  'filter-preset': {
+    create: { name: 'Hot deals', area: 'deals', filterMode: 'or' },
+    update: { name: 'Renamed' },
+    field: 'name',
+    unchanged: 'filterMode',
+  },
+  'dashboard-layout': {
+    create: { name: 'Sales board', visibleComponents: ['pipeline'] },
+    update: { name: 'Renamed' },
+    field: 'name',
+    unchanged: 'visibleComponents',
+  },
+  product: {
+    create: { name: 'Solar panel', unitPrice: 1499.95, category: 'energy' },
+    update: { name: 'Renamed' },
+    field: 'name',
+    unchanged: 'unitPrice',
+  },
+  'catalog-item': {
+    create: { name: 'Inspection', unitPrice: 500, sortOrder: 1 },
+    update: { name: 'Renamed' },
+    field: 'name',
+    unchanged: 'unitPrice',
+  },
 };
 
 /** Fixture bodies may name the calling tenant's user as `__self__`. */
 const bind = (body: Record<string, unknown>, tenant: Tenant): Record<string, unknown> =>
   JSON.parse(JSON.stringify(body).replaceAll('"__self__"', JSON.stringify(tenant.userId))) as Record<string, unknown>;
 
-interface Resource { kind: string; base: string; ops: Map<NonNullable<RouteDef['crud']>, RouteDef> }
+interface Resource {
+  kind: string;
+  base: string;
+  ops: Map<NonNullable<RouteDef['crud']>, RouteDef>;
+}
 
 let app: TestApp;
 let t: Tenant;
@@ -47,7 +74,8 @@ function resources(): Resource[] {
 const parse = (schema: z.ZodType | undefined, body: unknown, what: string): void => {
   if (!schema) throw new Error(`${what}: the builder route declares no response schema`);
   const result = schema.safeParse(body);
-  if (!result.success) throw new Error(`${what}: body does not match its documented response schema: ${result.error.message}`);
+  if (!result.success)
+    throw new Error(`${what}: body does not match its documented response schema: ${result.error.message}`);
 };
 
 describe('CRUD contract', () => {
@@ -102,7 +130,11 @@ describe('CRUD contract', () => {
       expect(removed.status).toBe(200);
       parse(op('remove').response, removed.body, 'delete');
       expect(removed.body).toEqual({ ok: true });
-      for (const res of [await t.http.get(`${base}/${id}`), await t.http.put(`${base}/${id}`, fx.update), await t.http.delete(`${base}/${id}`)]) {
+      for (const res of [
+        await t.http.get(`${base}/${id}`),
+        await t.http.put(`${base}/${id}`, fx.update),
+        await t.http.delete(`${base}/${id}`),
+      ]) {
         expect(res.status).toBe(404);
         expect(typeof res.body.error).toBe('string');
       }
@@ -134,7 +166,11 @@ describe('CRUD contract', () => {
       const fx = FIXTURES[kind]!;
       const theirs = (await other.http.post(base, bind(fx.create, other))).body.data;
       for (const id of ['nope', '0123', 'zzzzzzzzzzzzzzzzzzzzzzzz', theirs._id]) {
-        for (const res of [await t.http.get(`${base}/${id}`), await t.http.put(`${base}/${id}`, fx.update), await t.http.delete(`${base}/${id}`)]) {
+        for (const res of [
+          await t.http.get(`${base}/${id}`),
+          await t.http.put(`${base}/${id}`, fx.update),
+          await t.http.delete(`${base}/${id}`),
+        ]) {
           expect([id, res.status]).toEqual([id, 404]);
         }
       }

@@ -47,7 +47,17 @@ const WRONG: [string, Record<string, unknown>][] = [
 ];
 
 describe.each(TYPES)('$type writes', ({ path, base }) => {
-  const valid = { code: 'X1', seats: 5, tier: 'gold', regions: ['eu', 'us'], renewal: '2027-01-31', active: true, site: 'https://acme.test', billing: 'ap@acme.test', hotline: '+45 12 34 56 78' };
+  const valid = {
+    code: 'X1',
+    seats: 5,
+    tier: 'gold',
+    regions: ['eu', 'us'],
+    renewal: '2027-01-31',
+    active: true,
+    site: 'https://acme.test',
+    billing: 'ap@acme.test',
+    hotline: '+45 12 34 56 78',
+  };
 
   it('accepts values that fit their definitions', async () => {
     expect((await t.http.post(path, { ...base, customFields: valid })).status).toBe(201);

@@ -19,17 +19,41 @@ describe('POST /api/v1/custom-fields', () => {
     // Its own workspace: a required deal field would constrain deal writes of other tests.
     const mine = await app.tenant();
     const res = await mine.http.post('/api/v1/custom-fields', {
-      entityType: 'deal', key: 'contractTier', label: ' Contract tier ', type: 'select', description: 'Tier', order: 3,
-      options: ['gold', { value: 'silver', label: 'Silver', color: '#ccc' }], required: true,
+      entityType: 'deal',
+      key: 'contractTier',
+      label: ' Contract tier ',
+      type: 'select',
+      description: 'Tier',
+      order: 3,
+      options: ['gold', { value: 'silver', label: 'Silver', color: '#ccc' }],
+      required: true,
     });
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({
-      entityType: 'deal', key: 'contractTier', label: 'Contract tier', type: 'select', description: 'Tier', order: 3, required: true, showInCreateDialog: true,
-      options: [{ value: 'gold', label: 'gold' }, { value: 'silver', label: 'Silver', color: '#ccc' }],
+      entityType: 'deal',
+      key: 'contractTier',
+      label: 'Contract tier',
+      type: 'select',
+      description: 'Tier',
+      order: 3,
+      required: true,
+      showInCreateDialog: true,
+      options: [
+        { value: 'gold', label: 'gold' },
+        { value: 'silver', label: 'Silver', color: '#ccc' },
+      ],
     });
     const plain = (await define(mine.http, {})).body.data;
-    expect(plain).toMatchObject({ options: [], required: false, order: 0, description: null, showInCreateDialog: true });
-    expect((await eventsFor(app.runtime.deps.orm, res.body.data._id)).map((e) => e.type)).toEqual(['custom_field_created']);
+    expect(plain).toMatchObject({
+      options: [],
+      required: false,
+      order: 0,
+      description: null,
+      showInCreateDialog: true,
+    });
+    expect((await eventsFor(app.runtime.deps.orm, res.body.data._id)).map((e) => e.type)).toEqual([
+      'custom_field_created',
+    ]);
   });
 
   const bad: [string, Record<string, unknown>, RegExp][] = [
@@ -46,7 +70,11 @@ describe('POST /api/v1/custom-fields', () => {
     ['unknown type', { type: 'currency' }, /type.*one of/],
     ['select without options', { type: 'select' }, /options.*at least one option/],
     ['multi_select with empty options', { type: 'multi_select', options: [] }, /options/],
-    ['duplicate option values', { type: 'select', options: ['a', { value: 'a', label: 'A' }] }, /duplicate option value "a"/],
+    [
+      'duplicate option values',
+      { type: 'select', options: ['a', { value: 'a', label: 'A' }] },
+      /duplicate option value "a"/,
+    ],
     ['options on a text field', { type: 'text', options: ['a'] }, /only select and multi_select/],
     ['201 options', { type: 'select', options: Array.from({ length: 201 }, (_, i) => `o${i}`) }, /options.*200/],
     ['description over 1000', { description: 'x'.repeat(1001) }, /description/],
@@ -63,7 +91,9 @@ describe('POST /api/v1/custom-fields', () => {
 
   it('accepts a 64-character key and 200 options', async () => {
     expect((await define(t.http, { key: `a${'b'.repeat(63)}` })).status).toBe(201);
-    expect((await define(t.http, { type: 'multi_select', options: Array.from({ length: 200 }, (_, i) => `o${i}`) })).status).toBe(201);
+    expect(
+      (await define(t.http, { type: 'multi_select', options: Array.from({ length: 200 }, (_, i) => `o${i}`) })).status,
+    ).toBe(201);
   });
 
   it('a key is unique per entity type: 409 for a duplicate, fine for another type', async () => {
@@ -77,7 +107,8 @@ describe('POST /api/v1/custom-fields', () => {
 
   it('allows at most 100 definitions per entity type', async () => {
     const mine = await app.tenant();
-    for (let i = 0; i < 100; i++) expect((await define(mine.http, { entityType: 'lead', key: `f${i}` })).status).toBe(201);
+    for (let i = 0; i < 100; i++)
+      expect((await define(mine.http, { entityType: 'lead', key: `f${i}` })).status).toBe(201);
     const over = await define(mine.http, { entityType: 'lead', key: 'f100' });
     expect(over.status).toBe(409);
     expect(over.body.error).toMatch(/at most 100/);
@@ -116,11 +147,14 @@ describe('GET /api/v1/custom-fields and /project-custom-fields', () => {
     }
     const project = await mine.http.get('/api/v1/project-custom-fields');
     expect(project.body.data.map((d: any) => d.key)).toEqual(['budget', 'effort']);
-    expect((await mine.http.get('/api/v1/project-custom-fields?entityType=task')).body.data.map((d: any) => d.key)).toEqual(['effort']);
+    expect(
+      (await mine.http.get('/api/v1/project-custom-fields?entityType=task')).body.data.map((d: any) => d.key),
+    ).toEqual(['effort']);
     const dialog = await mine.http.get('/api/v1/project-custom-fields?forCreateDialog=true');
     expect(dialog.body.data.map((d: any) => d.key)).toEqual(['budget']);
     expect((await mine.http.get('/api/v1/project-custom-fields?forCreateDialog=false')).body.total).toBe(2);
-    for (const q of ['entityType=lead', 'forCreateDialog=yes']) expect((await mine.http.get(`/api/v1/project-custom-fields?${q}`)).status).toBe(400);
+    for (const q of ['entityType=lead', 'forCreateDialog=yes'])
+      expect((await mine.http.get(`/api/v1/project-custom-fields?${q}`)).status).toBe(400);
   });
 });
 
@@ -129,7 +163,13 @@ describe('GET/PUT/DELETE /api/v1/custom-fields/:id', () => {
     const mine = await app.tenant();
     const def = (await define(mine.http, { type: 'select', options: ['a', 'b'] })).body.data;
     expect((await mine.http.get(`/api/v1/custom-fields/${def._id}`)).body.data).toEqual(def);
-    const res = await mine.http.put(`/api/v1/custom-fields/${def._id}`, { label: 'Renamed', options: ['a', 'b', 'c'], required: true, key: def.key, entityType: 'company' });
+    const res = await mine.http.put(`/api/v1/custom-fields/${def._id}`, {
+      label: 'Renamed',
+      options: ['a', 'b', 'c'],
+      required: true,
+      key: def.key,
+      entityType: 'company',
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ label: 'Renamed', required: true, key: def.key, type: 'select' });
     expect(res.body.data.options.map((o: any) => o.value)).toEqual(['a', 'b', 'c']);
@@ -181,9 +221,13 @@ describe('GET/PUT/DELETE /api/v1/custom-fields/:id', () => {
     expect(del.body).toEqual({ ok: true });
     expect((await t.http.get(`/api/v1/custom-fields/${def._id}`)).status).toBe(404);
     expect((await t.http.delete(`/api/v1/custom-fields/${def._id}`)).status).toBe(404);
-    expect((await t.http.get(`/api/v1/companies/${company._id}`)).body.data.customFields).toEqual([{ name: def.key, value: 5 }]);
+    expect((await t.http.get(`/api/v1/companies/${company._id}`)).body.data.customFields).toEqual([
+      { name: def.key, value: 5 },
+    ]);
     // Without the definition the key is free-form again.
-    expect((await t.http.put(`/api/v1/companies/${company._id}`, { customFields: { [def.key]: 'text now' } })).status).toBe(200);
+    expect(
+      (await t.http.put(`/api/v1/companies/${company._id}`, { customFields: { [def.key]: 'text now' } })).status,
+    ).toBe(200);
     expect((await eventsFor(app.runtime.deps.orm, def._id)).map((e) => e.type)).toContain('custom_field_deleted');
   });
 

@@ -8,7 +8,11 @@ beforeAll(async () => {
   app = await startTestApp();
   t = await app.tenant();
   expect((await t.http.post(base, { slug: 'orders', singular: 'Order', plural: 'Orders' })).status).toBe(201);
-  for (const f of [{ slug: 'price', label: 'Price', type: 'currency' }, { slug: 'qty', label: 'Qty', type: 'number' }, { slug: 'note', label: 'Note', type: 'text' }]) {
+  for (const f of [
+    { slug: 'price', label: 'Price', type: 'currency' },
+    { slug: 'qty', label: 'Qty', type: 'number' },
+    { slug: 'note', label: 'Note', type: 'text' },
+  ]) {
     expect((await t.http.post(`${base}/orders/fields`, f)).status).toBe(201);
   }
 });
@@ -31,7 +35,10 @@ describe('formula fields', () => {
       { slug: 'f1', label: 'F', type: 'number', expression: 'price' },
       { slug: 'f1', label: 'F', type: 'rollup' },
     ]) {
-      expect([JSON.stringify(body), (await t.http.post(`${base}/orders/fields`, body)).status]).toEqual([JSON.stringify(body), 400]);
+      expect([JSON.stringify(body), (await t.http.post(`${base}/orders/fields`, body)).status]).toEqual([
+        JSON.stringify(body),
+        400,
+      ]);
     }
   });
 
@@ -39,7 +46,12 @@ describe('formula fields', () => {
     const a = (await t.http.post(`${base}/orders/records`, { price: 10, qty: 3 })).body.data._id;
     const b = (await t.http.post(`${base}/orders/records`, { price: 5 })).body.data._id;
 
-    const field = await t.http.post(`${base}/orders/fields`, { slug: 'total', label: 'Total', type: 'formula', expression: 'price * qty' });
+    const field = await t.http.post(`${base}/orders/fields`, {
+      slug: 'total',
+      label: 'Total',
+      type: 'formula',
+      expression: 'price * qty',
+    });
     expect(field.status).toBe(201);
     expect(field.body.data).toMatchObject({ slug: 'total', type: 'formula', expression: 'price * qty' });
     expect((await get(a)).total).toBe(30);
@@ -54,7 +66,12 @@ describe('formula fields', () => {
     expect((await t.http.patch(`${base}/orders/records/${b}`, { data: { price: 1 } })).body.data.total).toBe(3);
 
     // Read-only on write, in every shape.
-    for (const body of [{ total: 1 }, { data: { total: 1 } }, { customFields: { total: 1 } }, { price: 1, total: null }]) {
+    for (const body of [
+      { total: 1 },
+      { data: { total: 1 } },
+      { customFields: { total: 1 } },
+      { price: 1, total: null },
+    ]) {
       const res = await t.http.patch(`${base}/orders/records/${a}`, body);
       expect(res.status).toBe(400);
       expect(res.body.details).toEqual([{ path: 'total', error: 'is read-only' }]);

@@ -8,13 +8,18 @@ beforeAll(async () => {
   app = await startTestApp();
   t = await app.tenant();
   expect((await t.http.post(base, { slug: 'parts', singular: 'Part', plural: 'Parts' })).status).toBe(201);
-  for (const f of [{ slug: 'name', label: 'Name', type: 'text', isRequired: true }, { slug: 'serial', label: 'Serial', type: 'text', isUnique: true }, { slug: 'qty', label: 'Qty', type: 'number' }]) {
+  for (const f of [
+    { slug: 'name', label: 'Name', type: 'text', isRequired: true },
+    { slug: 'serial', label: 'Serial', type: 'text', isUnique: true },
+    { slug: 'qty', label: 'Qty', type: 'number' },
+  ]) {
     expect((await t.http.post(`${base}/parts/fields`, f)).status).toBe(201);
   }
 });
 afterAll(() => app.close());
 
-const records = async (tenant: Tenant, slug: string) => (await tenant.http.get(`${base}/${slug}/records?limit=100`)).body;
+const records = async (tenant: Tenant, slug: string) =>
+  (await tenant.http.get(`${base}/${slug}/records?limit=100`)).body;
 
 describe('POST /api/v1/import/custom-objects/:slug', () => {
   it('saves valid rows, reports invalid ones by index with their paths, each row atomic', async () => {
@@ -29,10 +34,25 @@ describe('POST /api/v1/import/custom-objects/:slug', () => {
       ],
     });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ entityType: 'custom_object', dryRun: false, dedupe: 'none', total: 6, created: 2, updated: 0, skipped: 0, failed: 4 });
+    expect(res.body.data).toMatchObject({
+      entityType: 'custom_object',
+      dryRun: false,
+      dedupe: 'none',
+      total: 6,
+      created: 2,
+      updated: 0,
+      skipped: 0,
+      failed: 4,
+    });
     expect(res.body.data.importId).toMatch(/^[0-9a-f]{24}$/);
     expect(res.body.data.errors).toEqual([
-      { row: 1, errors: expect.arrayContaining([{ path: 'qty', error: 'must be a number' }, { path: 'name', error: 'is required' }]) },
+      {
+        row: 1,
+        errors: expect.arrayContaining([
+          { path: 'qty', error: 'must be a number' },
+          { path: 'name', error: 'is required' },
+        ]),
+      },
       { row: 2, errors: [{ path: 'serial', error: expect.stringContaining('already used') }] },
       { row: 3, errors: [{ path: '', error: 'row must be an object' }] },
       { row: 4, errors: [{ path: 'colour', error: 'unknown field' }] },
@@ -40,15 +60,26 @@ describe('POST /api/v1/import/custom-objects/:slug', () => {
     const list = await records(t, 'parts');
     expect(list.total).toBe(2);
     // The failed row left nothing behind: no record, no record number, its unique value is free.
-    expect(list.data.map((r: { name: string; recordNumber: number }) => [r.name, r.recordNumber]).sort()).toEqual([['Bolt', 1], ['Screw', 2]]);
+    expect(list.data.map((r: { name: string; recordNumber: number }) => [r.name, r.recordNumber]).sort()).toEqual([
+      ['Bolt', 1],
+      ['Screw', 2],
+    ]);
     expect((await t.http.post(`${base}/parts/records`, { name: 'Later' })).body.data.recordNumber).toBe(3);
     const history = await t.http.get('/api/v1/import/history');
-    expect(history.body.data[0]).toMatchObject({ _id: res.body.data.importId, entityType: 'custom_object', created: 2, failed: 4 });
+    expect(history.body.data[0]).toMatchObject({
+      _id: res.body.data.importId,
+      entityType: 'custom_object',
+      created: 2,
+      failed: 4,
+    });
   });
 
   it('validate: true runs the same checks and saves nothing', async () => {
     const before = (await records(t, 'parts')).total;
-    const res = await t.http.post('/api/v1/import/custom-objects/parts', { validate: true, rows: [{ name: 'Gear', serial: 'S-9' }, { name: 'Dup', serial: 'S-1' }, { serial: 'S-10' }] });
+    const res = await t.http.post('/api/v1/import/custom-objects/parts', {
+      validate: true,
+      rows: [{ name: 'Gear', serial: 'S-9' }, { name: 'Dup', serial: 'S-1' }, { serial: 'S-10' }],
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ importId: null, dryRun: true, total: 3, created: 1, failed: 2 });
     expect(res.body.data.errors.map((e: { row: number }) => e.row)).toEqual([1, 2]);
@@ -56,16 +87,26 @@ describe('POST /api/v1/import/custom-objects/:slug', () => {
   });
 
   it('refuses bad bodies, unknown objects and callers without import scope or admin role', async () => {
-    for (const body of [{}, { rows: [] }, { rows: 'x' }, { rows: Array.from({ length: 5001 }, () => ({ name: 'x' })) }, { rows: [{ name: 'x' }], validate: 'yes' }]) {
+    for (const body of [
+      {},
+      { rows: [] },
+      { rows: 'x' },
+      { rows: Array.from({ length: 5001 }, () => ({ name: 'x' })) },
+      { rows: [{ name: 'x' }], validate: 'yes' },
+    ]) {
       expect((await t.http.post('/api/v1/import/custom-objects/parts', body)).status).toBe(400);
     }
-    expect((await t.http.post('/api/v1/import/custom-objects/nothing-here', { rows: [{ name: 'x' }] })).status).toBe(404);
+    expect((await t.http.post('/api/v1/import/custom-objects/nothing-here', { rows: [{ name: 'x' }] })).status).toBe(
+      404,
+    );
     const writer = await app.key(t.workspaceId, ['read', 'write'], 'owner');
     expect((await writer.post('/api/v1/import/custom-objects/parts', { rows: [{ name: 'x' }] })).status).toBe(403);
     const member = await app.key(t.workspaceId, ['import'], 'member');
     expect((await member.post('/api/v1/import/custom-objects/parts', { rows: [{ name: 'x' }] })).status).toBe(403);
     const admin = await app.key(t.workspaceId, ['import'], 'admin');
-    expect((await admin.post('/api/v1/import/custom-objects/parts', { rows: [{ name: 'Admin row' }] })).body.data.created).toBe(1);
+    expect(
+      (await admin.post('/api/v1/import/custom-objects/parts', { rows: [{ name: 'Admin row' }] })).body.data.created,
+    ).toBe(1);
   });
 });
 
@@ -74,8 +115,12 @@ describe('POST /api/v1/export/custom-objects/:slug', () => {
   beforeAll(async () => {
     e = await app.tenant();
     expect((await e.http.post(base, { slug: 'items', singular: 'Item', plural: 'Items' })).status).toBe(201);
-    expect((await e.http.post(`${base}/items/fields`, { slug: 'label', label: 'Label', type: 'text' })).status).toBe(201);
-    const res = await e.http.post('/api/v1/import/custom-objects/items', { rows: Array.from({ length: 25 }, (_, i) => ({ label: `Item ${i + 1}` })) });
+    expect((await e.http.post(`${base}/items/fields`, { slug: 'label', label: 'Label', type: 'text' })).status).toBe(
+      201,
+    );
+    const res = await e.http.post('/api/v1/import/custom-objects/items', {
+      rows: Array.from({ length: 25 }, (_, i) => ({ label: `Item ${i + 1}` })),
+    });
     expect(res.body.data.created).toBe(25);
   });
 
@@ -83,7 +128,12 @@ describe('POST /api/v1/export/custom-objects/:slug', () => {
     const first = await e.http.post('/api/v1/export/custom-objects/items', { limit: 10 });
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ total: 25, limit: 10, hasMore: true, page: 1 });
-    expect(first.body.data[0]).toMatchObject({ object: 'items', recordNumber: 1, label: 'Item 1', workspace: e.workspaceId });
+    expect(first.body.data[0]).toMatchObject({
+      object: 'items',
+      recordNumber: 1,
+      label: 'Item 1',
+      workspace: e.workspaceId,
+    });
     expect(first.body.nextCursor).toBe(first.body.data[9]._id);
     const seen: string[] = first.body.data.map((r: { _id: string }) => r._id);
     let cursor = first.body.nextCursor;
@@ -98,7 +148,13 @@ describe('POST /api/v1/export/custom-objects/:slug', () => {
     expect([...seen].sort()).toEqual(seen);
     const third = await e.http.post('/api/v1/export/custom-objects/items?limit=10&page=3', {});
     expect(third.body).toMatchObject({ total: 25, hasMore: false, nextCursor: null, page: 3 });
-    expect(third.body.data.map((r: { label: string }) => r.label)).toEqual(['Item 21', 'Item 22', 'Item 23', 'Item 24', 'Item 25']);
+    expect(third.body.data.map((r: { label: string }) => r.label)).toEqual([
+      'Item 21',
+      'Item 22',
+      'Item 23',
+      'Item 24',
+      'Item 25',
+    ]);
   });
 
   it('filters createdAt with from/to (and their aliases)', async () => {

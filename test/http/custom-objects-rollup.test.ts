@@ -10,9 +10,17 @@ beforeAll(async () => {
   t = await app.tenant();
   expect((await t.http.post(base, { slug: 'projects', singular: 'Project', plural: 'Projects' })).status).toBe(201);
   expect((await t.http.post(base, { slug: 'invoices', singular: 'Invoice', plural: 'Invoices' })).status).toBe(201);
-  expect((await t.http.post(`${base}/projects/fields`, { slug: 'name', label: 'Name', type: 'text' })).status).toBe(201);
+  expect((await t.http.post(`${base}/projects/fields`, { slug: 'name', label: 'Name', type: 'text' })).status).toBe(
+    201,
+  );
   for (const f of [
-    { slug: 'project', label: 'Project', type: 'record_reference', referenceType: 'custom', referenceObject: 'projects' },
+    {
+      slug: 'project',
+      label: 'Project',
+      type: 'record_reference',
+      referenceType: 'custom',
+      referenceObject: 'projects',
+    },
     { slug: 'amount', label: 'Amount', type: 'currency' },
     { slug: 'hours', label: 'Hours', type: 'number' },
     { slug: 'note', label: 'Note', type: 'text' },
@@ -31,19 +39,54 @@ describe('rollup fields', () => {
       { slug: 'r', label: 'R', type: 'rollup' },
       { slug: 'r', label: 'R', type: 'rollup', rollup: { object: 'nope', via: 'project', aggregate: 'count' } },
       { slug: 'r', label: 'R', type: 'rollup', rollup: { object: 'invoices', via: 'amount', aggregate: 'count' } },
-      { slug: 'r', label: 'R', type: 'rollup', rollup: { object: 'invoices', via: 'project', aggregate: 'median', field: 'amount' } },
+      {
+        slug: 'r',
+        label: 'R',
+        type: 'rollup',
+        rollup: { object: 'invoices', via: 'project', aggregate: 'median', field: 'amount' },
+      },
       { slug: 'r', label: 'R', type: 'rollup', rollup: { object: 'invoices', via: 'project', aggregate: 'sum' } },
-      { slug: 'r', label: 'R', type: 'rollup', rollup: { object: 'invoices', via: 'project', aggregate: 'sum', field: 'note' } },
-      { slug: 'r', label: 'R', type: 'rollup', rollup: { object: 'invoices', via: 'project', aggregate: 'count', field: 'amount' } },
-      { slug: 'r', label: 'R', type: 'rollup', rollup: { object: 'invoices', via: 'project', aggregate: 'count', extra: 1 } },
-      { slug: 'r', label: 'R', type: 'rollup', isRequired: true, rollup: { object: 'invoices', via: 'project', aggregate: 'count' } },
+      {
+        slug: 'r',
+        label: 'R',
+        type: 'rollup',
+        rollup: { object: 'invoices', via: 'project', aggregate: 'sum', field: 'note' },
+      },
+      {
+        slug: 'r',
+        label: 'R',
+        type: 'rollup',
+        rollup: { object: 'invoices', via: 'project', aggregate: 'count', field: 'amount' },
+      },
+      {
+        slug: 'r',
+        label: 'R',
+        type: 'rollup',
+        rollup: { object: 'invoices', via: 'project', aggregate: 'count', extra: 1 },
+      },
+      {
+        slug: 'r',
+        label: 'R',
+        type: 'rollup',
+        isRequired: true,
+        rollup: { object: 'invoices', via: 'project', aggregate: 'count' },
+      },
       { slug: 'r', label: 'R', type: 'number', rollup: { object: 'invoices', via: 'project', aggregate: 'count' } },
     ]) {
       const res = await t.http.post(`${base}/projects/fields`, body);
       expect([JSON.stringify(body), res.status]).toEqual([JSON.stringify(body), 400]);
     }
     // The reference must point at the object the rollup lives on.
-    expect((await t.http.post(`${base}/invoices/fields`, { slug: 'r', label: 'R', type: 'rollup', rollup: { object: 'invoices', via: 'project', aggregate: 'count' } })).status).toBe(400);
+    expect(
+      (
+        await t.http.post(`${base}/invoices/fields`, {
+          slug: 'r',
+          label: 'R',
+          type: 'rollup',
+          rollup: { object: 'invoices', via: 'project', aggregate: 'count' },
+        })
+      ).status,
+    ).toBe(400);
   });
 
   it('computes for existing records on create and recomputes on every write of the referencing records', async () => {
@@ -52,12 +95,29 @@ describe('rollup fields', () => {
     const i1 = (await invoice({ project: p1, amount: 100, hours: 2 })).body.data._id;
     await invoice({ project: p1, amount: 50.5, hours: 4 });
 
-    for (const [slug, aggregate, field] of [['invoiceCount', 'count'], ['total', 'sum', 'amount'], ['avgHours', 'avg', 'hours'], ['smallest', 'min', 'amount'], ['largest', 'max', 'amount']] as const) {
-      const res = await t.http.post(`${base}/projects/fields`, { slug, label: slug, type: 'rollup', rollup: { object: 'invoices', via: 'project', aggregate, ...(field ? { field } : {}) } });
+    for (const [slug, aggregate, field] of [
+      ['invoiceCount', 'count'],
+      ['total', 'sum', 'amount'],
+      ['avgHours', 'avg', 'hours'],
+      ['smallest', 'min', 'amount'],
+      ['largest', 'max', 'amount'],
+    ] as const) {
+      const res = await t.http.post(`${base}/projects/fields`, {
+        slug,
+        label: slug,
+        type: 'rollup',
+        rollup: { object: 'invoices', via: 'project', aggregate, ...(field ? { field } : {}) },
+      });
       expect(res.status).toBe(201);
       expect(res.body.data.rollup).toEqual({ object: 'invoices', via: 'project', aggregate, field: field ?? null });
     }
-    expect(await project(p1)).toMatchObject({ invoiceCount: 2, total: 150.5, avgHours: 3, smallest: 50.5, largest: 100 });
+    expect(await project(p1)).toMatchObject({
+      invoiceCount: 2,
+      total: 150.5,
+      avgHours: 3,
+      smallest: 50.5,
+      largest: 100,
+    });
     const empty = await project(p2);
     expect(empty).toMatchObject({ invoiceCount: 0, total: 0 });
     expect(empty.avgHours).toBeUndefined();
@@ -89,8 +149,14 @@ describe('rollup fields', () => {
   it('is read-only on write and protects its inputs', async () => {
     const p = (await t.http.post(`${base}/projects/records`, { name: 'RO' })).body.data._id;
     for (const body of [{ name: 'x', total: 5 }, { data: { invoiceCount: 1 } }, { customFields: { largest: 1 } }]) {
-      expect([JSON.stringify(body), (await t.http.post(`${base}/projects/records`, body)).status]).toEqual([JSON.stringify(body), 400]);
-      expect([JSON.stringify(body), (await t.http.patch(`${base}/projects/records/${p}`, body)).status]).toEqual([JSON.stringify(body), 400]);
+      expect([JSON.stringify(body), (await t.http.post(`${base}/projects/records`, body)).status]).toEqual([
+        JSON.stringify(body),
+        400,
+      ]);
+      expect([JSON.stringify(body), (await t.http.patch(`${base}/projects/records/${p}`, body)).status]).toEqual([
+        JSON.stringify(body),
+        400,
+      ]);
     }
     expect((await t.http.delete(`${base}/invoices/fields/amount`)).status).toBe(409);
     expect((await t.http.delete(`${base}/invoices/fields/project`)).status).toBe(409);

@@ -16,35 +16,51 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const create = (http: Tenant['http'], body: Record<string, unknown> = {}) => http.post('/api/v1/dashboard-layouts', { name: 'Sales board', ...body });
+const create = (http: Tenant['http'], body: Record<string, unknown> = {}) =>
+  http.post('/api/v1/dashboard-layouts', { name: 'Sales board', ...body });
 const json = (bytes: number) => ({ blob: 'x'.repeat(bytes - 11) });
 
 describe('dashboard layouts', () => {
   it('CRUD with every field and events; private by default', async () => {
     const res = await create(alice.http, {
-      layout: { lg: [{ i: 'pipeline', x: 0, y: 0, w: 6, h: 4 }] }, visibleComponents: ['pipeline', 'tasks'], chartWidgets: [{ type: 'bar', metric: 'deals.won' }],
+      layout: { lg: [{ i: 'pipeline', x: 0, y: 0, w: 6, h: 4 }] },
+      visibleComponents: ['pipeline', 'tasks'],
+      chartWidgets: [{ type: 'bar', metric: 'deals.won' }],
     });
     expect(res.status).toBe(201);
     const layout = res.body.data;
     expect(layout).toMatchObject({
-      name: 'Sales board', visibility: 'private', ownerId: alice.userId, visibleComponents: ['pipeline', 'tasks'],
-      layout: { lg: [{ i: 'pipeline', x: 0, y: 0, w: 6, h: 4 }] }, chartWidgets: [{ type: 'bar', metric: 'deals.won' }],
+      name: 'Sales board',
+      visibility: 'private',
+      ownerId: alice.userId,
+      visibleComponents: ['pipeline', 'tasks'],
+      layout: { lg: [{ i: 'pipeline', x: 0, y: 0, w: 6, h: 4 }] },
+      chartWidgets: [{ type: 'bar', metric: 'deals.won' }],
     });
     expect((await alice.http.get(`/api/v1/dashboard-layouts/${layout._id}`)).body.data).toEqual(layout);
-    const updated = await alice.http.put(`/api/v1/dashboard-layouts/${layout._id}`, { visibleComponents: [], chartWidgets: null });
+    const updated = await alice.http.put(`/api/v1/dashboard-layouts/${layout._id}`, {
+      visibleComponents: [],
+      chartWidgets: null,
+    });
     expect(updated.body.data).toMatchObject({ name: 'Sales board', visibleComponents: [], chartWidgets: null });
     expect((await alice.http.get('/api/v1/dashboard-layouts')).body).toMatchObject({ page: 1, limit: 20, total: 1 });
     expect((await alice.http.delete(`/api/v1/dashboard-layouts/${layout._id}`)).body).toEqual({ ok: true });
     expect((await alice.http.get(`/api/v1/dashboard-layouts/${layout._id}`)).status).toBe(404);
-    expect((await eventsFor(app.runtime.deps.orm, layout._id)).map((e) => e.type)).toEqual(['dashboard_layout_created', 'dashboard_layout_updated', 'dashboard_layout_deleted']);
+    expect((await eventsFor(app.runtime.deps.orm, layout._id)).map((e) => e.type)).toEqual([
+      'dashboard_layout_created',
+      'dashboard_layout_updated',
+      'dashboard_layout_deleted',
+    ]);
   });
 
   it('follows the filter-preset visibility rules in lists and by id', async () => {
     const ws = (await create(alice.http, { name: 'ws', visibility: 'workspace' })).body.data._id;
     const priv = (await create(alice.http, { name: 'priv' })).body.data._id;
     const usr = (await create(alice.http, { name: 'usr', visibility: 'user', userIds: [bob.userId] })).body.data._id;
-    const grp = (await create(alice.http, { name: 'grp', visibility: 'group', groupIds: ['0123456789abcdef0123abcd'] })).body.data._id;
-    const names = async (http: Tenant['http']) => (await http.get('/api/v1/dashboard-layouts?limit=100')).body.data.map((l: any) => l.name).sort();
+    const grp = (await create(alice.http, { name: 'grp', visibility: 'group', groupIds: ['0123456789abcdef0123abcd'] }))
+      .body.data._id;
+    const names = async (http: Tenant['http']) =>
+      (await http.get('/api/v1/dashboard-layouts?limit=100')).body.data.map((l: any) => l.name).sort();
     expect(await names(alice.http)).toEqual(['grp', 'priv', 'usr', 'ws']);
     expect(await names(bob.http)).toEqual(['usr', 'ws']);
     expect(await names(dave.http)).toEqual(['ws']);
@@ -67,7 +83,11 @@ describe('dashboard layouts', () => {
     ['visibleComponents not strings', { visibleComponents: [1] }, /visibleComponents/],
     ['101 visibleComponents', { visibleComponents: Array.from({ length: 101 }, (_, i) => `c${i}`) }, /at most 100/],
     ['unknown visibility', { visibility: 'everyone' }, /visibility/],
-    ['user visibility with an unknown user', { visibility: 'user', userIds: ['0123456789abcdef01234567'] }, /no user with id/],
+    [
+      'user visibility with an unknown user',
+      { visibility: 'user', userIds: ['0123456789abcdef01234567'] },
+      /no user with id/,
+    ],
   ];
   it.each(bad)('400 for %s', async (_label, override, message) => {
     const res = await create(alice.http, override);
@@ -76,6 +96,13 @@ describe('dashboard layouts', () => {
   });
 
   it('accepts 64 KB of layout json and 100 components', async () => {
-    expect((await create(alice.http, { layout: json(64 * 1024), visibleComponents: Array.from({ length: 100 }, (_, i) => `c${i}`) })).status).toBe(201);
+    expect(
+      (
+        await create(alice.http, {
+          layout: json(64 * 1024),
+          visibleComponents: Array.from({ length: 100 }, (_, i) => `c${i}`),
+        })
+      ).status,
+    ).toBe(201);
   });
 });

@@ -18,7 +18,8 @@ beforeAll(async () => {
   t = await app.tenant();
   colleague = await insertUser(app, t);
   pipeline = (await t.http.get('/api/v1/flows')).body.data[0];
-  other = (await t.http.post('/api/v1/flows', { title: 'Other', stages: [{ title: 'First' }, { title: 'Second' }] })).body.data;
+  other = (await t.http.post('/api/v1/flows', { title: 'Other', stages: [{ title: 'First' }, { title: 'Second' }] }))
+    .body.data;
   const create = async (key: string, body: Record<string, unknown>) => {
     const res = await t.http.post('/api/v1/deals', body);
     expect(res.status).toBe(201);
@@ -26,12 +27,29 @@ beforeAll(async () => {
     await pause();
   };
   await create('alpha', { title: 'Alpha rollout', value: 300, stageId: stage(pipeline, 'Proposal') });
-  await create('bravo', { title: 'bravo upgrade', value: 100, status: 'won', wonDate: '2025-05-01T00:00:00Z', ownerId: colleague });
-  await create('charlie', { title: 'Charlie 100% deal', stageId: stage(pipeline, 'Lost'), lostDate: '2025-04-01T00:00:00Z', status: 'lost' });
+  await create('bravo', {
+    title: 'bravo upgrade',
+    value: 100,
+    status: 'won',
+    wonDate: '2025-05-01T00:00:00Z',
+    ownerId: colleague,
+  });
+  await create('charlie', {
+    title: 'Charlie 100% deal',
+    stageId: stage(pipeline, 'Lost'),
+    lostDate: '2025-04-01T00:00:00Z',
+    status: 'lost',
+  });
   mark = new Date().toISOString();
   await pause();
   await create('delta', { title: 'Delta', value: 200, flowId: other._id, ownerId: colleague });
-  await create('echo', { title: 'Echo', value: 50, status: 'won', wonDate: '2025-06-01T00:00:00Z', stageId: stage(pipeline, 'Qualified') });
+  await create('echo', {
+    title: 'Echo',
+    value: 50,
+    status: 'won',
+    wonDate: '2025-06-01T00:00:00Z',
+    stageId: stage(pipeline, 'Qualified'),
+  });
   // Touch alpha last so updatedAt differs from createdAt order.
   await t.http.put(`/api/v1/deals/${deals.alpha._id}`, { probability: 50 });
 });
@@ -64,7 +82,8 @@ describe('GET /api/v1/deals', () => {
 
   it('filters by flowId / flowRef, stageId / stage, ownerId / owner (same results for each alias)', async () => {
     for (const key of ['flowId', 'flowRef']) expect(await titles(`${key}=${other._id}`)).toEqual(['delta']);
-    for (const key of ['stageId', 'stage']) expect(await titles(`${key}=${stage(pipeline, 'Proposal')}`)).toEqual(['alpha']);
+    for (const key of ['stageId', 'stage'])
+      expect(await titles(`${key}=${stage(pipeline, 'Proposal')}`)).toEqual(['alpha']);
     for (const key of ['ownerId', 'owner']) expect(await titles(`${key}=${colleague}`)).toEqual(['delta', 'bravo']);
     expect(await titles(`ownerId=${t.userId}&status=won`)).toEqual(['echo']);
     expect(await titles(`flowId=${other._id}&flowRef=${other._id}`)).toEqual(['delta']);
@@ -73,8 +92,10 @@ describe('GET /api/v1/deals', () => {
   it('filters by dates: updatedSince (oldest change first), createdAfter, dateFrom/dateTo and their aliases', async () => {
     expect(await titles(`updatedSince=${encodeURIComponent(mark)}`)).toEqual(['delta', 'echo', 'alpha']);
     expect(await titles(`createdAfter=${encodeURIComponent(mark)}`)).toEqual(['echo', 'delta']);
-    for (const key of ['dateFrom', 'startDate', 'from']) expect(await titles(`${key}=${encodeURIComponent(mark)}`)).toEqual(['echo', 'delta']);
-    for (const key of ['dateTo', 'endDate', 'to']) expect(await titles(`${key}=${encodeURIComponent(mark)}`)).toEqual(['charlie', 'bravo', 'alpha']);
+    for (const key of ['dateFrom', 'startDate', 'from'])
+      expect(await titles(`${key}=${encodeURIComponent(mark)}`)).toEqual(['echo', 'delta']);
+    for (const key of ['dateTo', 'endDate', 'to'])
+      expect(await titles(`${key}=${encodeURIComponent(mark)}`)).toEqual(['charlie', 'bravo', 'alpha']);
     expect(await titles(`dateTo=${new Date().toISOString().slice(0, 10)}`)).toHaveLength(5);
   });
 
@@ -106,7 +127,9 @@ describe('GET /api/v1/deals', () => {
   it('view=summary and fields= project the rows; view is echoed', async () => {
     const summary = await t.http.get('/api/v1/deals?view=summary&limit=1');
     expect(summary.body.view).toBe('summary');
-    expect(Object.keys(summary.body.data[0]).sort()).toEqual(['_id', 'company', 'flowId', 'ownerId', 'personRef', 'stageId', 'status', 'title', 'updatedAt', 'value'].sort());
+    expect(Object.keys(summary.body.data[0]).sort()).toEqual(
+      ['_id', 'company', 'flowId', 'ownerId', 'personRef', 'stageId', 'status', 'title', 'updatedAt', 'value'].sort(),
+    );
     const fields = await t.http.get('/api/v1/deals?fields=title,wonDate&limit=1');
     expect(fields.body.data[0]).toEqual({ _id: deals.echo._id, title: 'Echo', wonDate: '2025-06-01T00:00:00.000Z' });
   });

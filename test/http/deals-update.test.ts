@@ -13,7 +13,12 @@ beforeAll(async () => {
   app = await startTestApp();
   t = await app.tenant();
   pipeline = (await t.http.get('/api/v1/flows')).body.data[0];
-  other = (await t.http.post('/api/v1/flows', { title: 'Renewals', stages: [{ title: 'Due' }, { title: 'Renewed', type: 'won' }] })).body.data;
+  other = (
+    await t.http.post('/api/v1/flows', {
+      title: 'Renewals',
+      stages: [{ title: 'Due' }, { title: 'Renewed', type: 'won' }],
+    })
+  ).body.data;
 });
 afterAll(() => app.close());
 
@@ -30,12 +35,28 @@ const move = (id: string, body: Record<string, unknown>) => t.http.post(`/api/v1
 describe('PUT /api/v1/deals/:id', () => {
   it('changes only given keys, merges customFields, logs old and new values and emits deal_updated', async () => {
     const d = await makeDeal({ value: 100, priority: 'low', customFields: { a: 1, b: 2 }, tags: ['x'] });
-    const res = await t.http.put(`/api/v1/deals/${d._id}`, { value: 250, priority: 'high', customFields: { b: 3, c: 'new', a: null }, tags: ['y'] });
+    const res = await t.http.put(`/api/v1/deals/${d._id}`, {
+      value: 250,
+      priority: 'high',
+      customFields: { b: 3, c: 'new', a: null },
+      tags: ['y'],
+    });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ title: 'Deal', value: 250, priority: 'high', customFields: { b: 3, c: 'new' }, tags: ['y'], stageId: d.stageId });
+    expect(res.body.data).toMatchObject({
+      title: 'Deal',
+      value: 250,
+      priority: 'high',
+      customFields: { b: 3, c: 'new' },
+      tags: ['y'],
+      stageId: d.stageId,
+    });
     const [row] = await feed(d._id);
     expect(row).toMatchObject({ type: 'record_updated', system: true });
-    expect(row.metadata.changes).toMatchObject({ value: { from: 100, to: 250 }, priority: { from: 'low', to: 'high' }, tags: { from: ['x'], to: ['y'] } });
+    expect(row.metadata.changes).toMatchObject({
+      value: { from: 100, to: 250 },
+      priority: { from: 'low', to: 'high' },
+      tags: { from: ['x'], to: ['y'] },
+    });
     const evs = await events(d._id);
     expect(evs.map((e) => e.type)).toEqual(['deal_created', 'tag_added', 'deal_updated', 'tag_added', 'tag_removed']);
     expect(evs[2]!.payload.changes.value).toEqual({ from: 100, to: 250 });
@@ -61,7 +82,14 @@ describe('PUT /api/v1/deals/:id', () => {
     expect(lost).toMatchObject({ status: 'lost', wonDate: null, lostDate: '2025-02-03T00:00:00.000Z' });
     const reopened = (await t.http.put(`/api/v1/deals/${d._id}`, { status: 'open' })).body.data;
     expect(reopened).toMatchObject({ status: 'open', wonDate: null, lostDate: null });
-    expect(await types(d._id)).toEqual(['deal_created', 'deal_updated', 'deal_won', 'deal_updated', 'deal_lost', 'deal_updated']);
+    expect(await types(d._id)).toEqual([
+      'deal_created',
+      'deal_updated',
+      'deal_won',
+      'deal_updated',
+      'deal_lost',
+      'deal_updated',
+    ]);
     const [latest] = await feed(d._id);
     expect(latest.metadata.changes.status).toEqual({ from: 'lost', to: 'open' });
     expect(latest.metadata.changes.lostDate).toEqual({ from: '2025-02-03T00:00:00.000Z', to: null });
@@ -93,8 +121,16 @@ describe('PUT /api/v1/deals/:id', () => {
     const d = await makeDeal({ value: 1 });
     const res = await t.http.put(`/api/v1/deals/${d._id}?preview=true`, { value: 2, stageId: stage(pipeline, 'Won') });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ preview: true, current: { value: 1, status: 'open' }, proposed: { value: 2, status: 'won' } });
-    expect(res.body.data.diff).toMatchObject({ value: { from: 1, to: 2 }, status: { from: 'open', to: 'won' }, stageId: { from: d.stageId, to: stage(pipeline, 'Won') } });
+    expect(res.body.data).toMatchObject({
+      preview: true,
+      current: { value: 1, status: 'open' },
+      proposed: { value: 2, status: 'won' },
+    });
+    expect(res.body.data.diff).toMatchObject({
+      value: { from: 1, to: 2 },
+      status: { from: 'open', to: 'won' },
+      stageId: { from: d.stageId, to: stage(pipeline, 'Won') },
+    });
     expect((await t.http.get(`/api/v1/deals/${d._id}`)).body.data).toEqual(d);
     expect(await types(d._id)).toEqual(['deal_created']);
     expect(await feed(d._id)).toHaveLength(1);
@@ -131,12 +167,22 @@ describe('POST /api/v1/deals/:id/move', () => {
     const [row] = await feed(d._id);
     expect(row.summary).toMatch(/moved from Lead to Proposal/);
     expect(row.metadata.stage).toEqual({
-      fromStageId: d.stageId, fromTitle: 'Lead', toStageId: stage(pipeline, 'Proposal'), toTitle: 'Proposal', fromFlowId: pipeline._id, toFlowId: pipeline._id,
+      fromStageId: d.stageId,
+      fromTitle: 'Lead',
+      toStageId: stage(pipeline, 'Proposal'),
+      toTitle: 'Proposal',
+      fromFlowId: pipeline._id,
+      toFlowId: pipeline._id,
     });
     expect(row.metadata.changes.stageId).toEqual({ from: d.stageId, to: stage(pipeline, 'Proposal') });
     const evs = await events(d._id);
     expect(evs.map((e) => e.type)).toEqual(['deal_created', 'deal_updated', 'deal_stage_changed']);
-    expect(evs[2]!.payload).toMatchObject({ fromStageId: d.stageId, toStageId: stage(pipeline, 'Proposal'), flowId: pipeline._id, deal: { _id: d._id } });
+    expect(evs[2]!.payload).toMatchObject({
+      fromStageId: d.stageId,
+      toStageId: stage(pipeline, 'Proposal'),
+      flowId: pipeline._id,
+      deal: { _id: d._id },
+    });
   });
 
   it('into a won stage wins the deal, into a lost stage loses it, back to an open stage reopens it', async () => {
@@ -149,13 +195,21 @@ describe('POST /api/v1/deals/:id/move', () => {
     const reopened = (await move(d._id, { stageId: stage(pipeline, 'Negotiation') })).body.data;
     expect(reopened).toMatchObject({ status: 'open', wonDate: null, lostDate: null });
     expect(await types(d._id)).toEqual([
-      'deal_created', 'deal_updated', 'deal_stage_changed', 'deal_won', 'deal_updated', 'deal_stage_changed', 'deal_lost', 'deal_updated', 'deal_stage_changed',
+      'deal_created',
+      'deal_updated',
+      'deal_stage_changed',
+      'deal_won',
+      'deal_updated',
+      'deal_stage_changed',
+      'deal_lost',
+      'deal_updated',
+      'deal_stage_changed',
     ]);
     const [row] = await feed(d._id);
     expect(row.metadata.changes.status).toEqual({ from: 'lost', to: 'open' });
   });
 
-  it('to another flow\'s stage only with that flowId', async () => {
+  it("to another flow's stage only with that flowId", async () => {
     const d = await makeDeal();
     const without = await move(d._id, { stageId: stage(other, 'Due') });
     expect(without.status).toBe(400);
@@ -166,7 +220,10 @@ describe('POST /api/v1/deals/:id/move', () => {
     const ok = await move(d._id, { stageId: stage(other, 'Renewed'), flowId: other._id });
     expect(ok.body.data).toMatchObject({ flowId: other._id, stageId: stage(other, 'Renewed'), status: 'won' });
     const evs = await events(d._id);
-    expect(evs.find((e) => e.type === 'deal_stage_changed')!.payload).toMatchObject({ flowId: other._id, fromFlowId: pipeline._id });
+    expect(evs.find((e) => e.type === 'deal_stage_changed')!.payload).toMatchObject({
+      flowId: other._id,
+      fromFlowId: pipeline._id,
+    });
   });
 
   it('moving to the stage it is in changes nothing', async () => {

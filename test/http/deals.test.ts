@@ -14,7 +14,12 @@ beforeAll(async () => {
   app = await startTestApp();
   t = await app.tenant();
   pipeline = (await t.http.get('/api/v1/flows')).body.data[0];
-  other = (await t.http.post('/api/v1/flows', { title: 'Renewals', stages: [{ title: 'Due' }, { title: 'Renewed', type: 'won' }, { title: 'Churned', type: 'lost' }] })).body.data;
+  other = (
+    await t.http.post('/api/v1/flows', {
+      title: 'Renewals',
+      stages: [{ title: 'Due' }, { title: 'Renewed', type: 'won' }, { title: 'Churned', type: 'lost' }],
+    })
+  ).body.data;
 });
 afterAll(() => app.close());
 
@@ -32,31 +37,71 @@ describe('POST /api/v1/deals', () => {
     const person = (await makePerson(t.http)).body.data._id;
     const lead = await insertLead(app, t);
     const res = await t.http.post('/api/v1/deals', {
-      title: '  Big deal ', value: 12500.5, priority: 'high', probability: 40, company, personRef: person, leadRef: lead,
-      customFields: { source: 'fair', seats: 10 }, tags: ['hot', 'hot', ' q3 '],
+      title: '  Big deal ',
+      value: 12500.5,
+      priority: 'high',
+      probability: 40,
+      company,
+      personRef: person,
+      leadRef: lead,
+      customFields: { source: 'fair', seats: 10 },
+      tags: ['hot', 'hot', ' q3 '],
     });
     expect(res.status).toBe(201);
     const d = res.body.data;
     expect(d).toEqual({
-      _id: expect.stringMatching(/^[0-9a-f]{24}$/), title: 'Big deal', value: 12500.5, flowId: pipeline._id, stageId: stage(pipeline, 'Lead'),
-      priority: 'high', probability: 40, company, personRef: person, leadRef: lead, customFields: { source: 'fair', seats: 10 },
-      tags: ['hot', 'q3'], status: 'open', wonDate: null, lostDate: null, ownerId: t.userId, createdAt: expect.any(String), updatedAt: expect.any(String),
+      _id: expect.stringMatching(/^[0-9a-f]{24}$/),
+      title: 'Big deal',
+      value: 12500.5,
+      flowId: pipeline._id,
+      stageId: stage(pipeline, 'Lead'),
+      priority: 'high',
+      probability: 40,
+      company,
+      personRef: person,
+      leadRef: lead,
+      customFields: { source: 'fair', seats: 10 },
+      tags: ['hot', 'q3'],
+      status: 'open',
+      wonDate: null,
+      lostDate: null,
+      ownerId: t.userId,
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
     });
     expect(await types(d._id)).toEqual(['deal_created', 'tag_added', 'tag_added']);
     const rows = await feed(d._id);
     expect(rows).toHaveLength(1);
-    expect(rows[0]).toMatchObject({ type: 'record_created', dealId: d._id, companyId: company, personId: person, leadId: lead, metadata: { stage: { title: 'Lead' } } });
+    expect(rows[0]).toMatchObject({
+      type: 'record_created',
+      dealId: d._id,
+      companyId: company,
+      personId: person,
+      leadId: lead,
+      metadata: { stage: { title: 'Lead' } },
+    });
   });
 
   it('accepts customFields as name/value pairs and stores a map', async () => {
-    const d = await makeDeal({ customFields: [{ name: 'a', value: 1 }, { name: 'b', value: null }] });
+    const d = await makeDeal({
+      customFields: [
+        { name: 'a', value: 1 },
+        { name: 'b', value: null },
+      ],
+    });
     expect(d.customFields).toEqual({ a: 1 });
   });
 
   it('places by flowId (first open stage), by stageId (its flow), or both when they match', async () => {
     expect(await makeDeal({ flowId: other._id })).toMatchObject({ flowId: other._id, stageId: stage(other, 'Due') });
-    expect(await makeDeal({ stageId: stage(other, 'Due') })).toMatchObject({ flowId: other._id, stageId: stage(other, 'Due') });
-    expect(await makeDeal({ flowId: pipeline._id, stageId: stage(pipeline, 'Proposal') })).toMatchObject({ flowId: pipeline._id, stageId: stage(pipeline, 'Proposal') });
+    expect(await makeDeal({ stageId: stage(other, 'Due') })).toMatchObject({
+      flowId: other._id,
+      stageId: stage(other, 'Due'),
+    });
+    expect(await makeDeal({ flowId: pipeline._id, stageId: stage(pipeline, 'Proposal') })).toMatchObject({
+      flowId: pipeline._id,
+      stageId: stage(pipeline, 'Proposal'),
+    });
   });
 
   it('a deal created in a won or lost stage, or with status won/lost, is closed with its date and event', async () => {
@@ -85,7 +130,12 @@ describe('POST /api/v1/deals', () => {
     const foreignCompany = (await makeCompany(stranger.http)).body.data._id;
     const foreignLead = await insertLead(app, stranger);
     const foreignFlow = (await stranger.http.get('/api/v1/flows')).body.data[0];
-    for (const body of [{ company: foreignCompany }, { leadRef: foreignLead }, { flowId: foreignFlow._id }, { stageId: foreignFlow.stages[0].id }]) {
+    for (const body of [
+      { company: foreignCompany },
+      { leadRef: foreignLead },
+      { flowId: foreignFlow._id },
+      { stageId: foreignFlow.stages[0].id },
+    ]) {
       const res = await t.http.post('/api/v1/deals', { title: 'x', ...body });
       expect(res.status).toBe(400);
     }
@@ -162,12 +212,19 @@ describe('POST /api/v1/deals', () => {
     const fresh = await app.tenant();
     const res = await fresh.http.post('/api/v1/deals?preview=true', { title: 'Maybe', value: 5 });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ preview: true, current: null, proposed: { title: 'Maybe', value: 5, status: 'open' } });
+    expect(res.body.data).toMatchObject({
+      preview: true,
+      current: null,
+      proposed: { title: 'Maybe', value: 5, status: 'open' },
+    });
     expect(res.body.data.diff.title).toEqual({ from: null, to: 'Maybe' });
     const viaBody = await t.http.post('/api/v1/deals', { title: 'Maybe', preview: true });
     expect(viaBody.body.data.preview).toBe(true);
     expect(await countDeals(app, fresh.workspaceId)).toBe(0);
-    const flows = await app.runtime.deps.orm.em.fork().getConnection().execute('select id from flow where workspace_id = ?', [fresh.workspaceId]);
+    const flows = await app.runtime.deps.orm.em
+      .fork()
+      .getConnection()
+      .execute('select id from flow where workspace_id = ?', [fresh.workspaceId]);
     expect(flows).toEqual([]);
   });
 });
@@ -198,6 +255,7 @@ describe('GET / DELETE /api/v1/deals/:id', () => {
     const f = await t.http.get(`/api/v1/deals/${d._id}/activity-feed?limit=1`);
     expect(f.body).toMatchObject({ page: 1, limit: 1, total: 2 });
     expect(f.body.data[0].type).toBe('record_updated');
-    for (const sub of ['activities', 'activity-feed']) expect((await t.http.get(`/api/v1/deals/${UNKNOWN}/${sub}`)).status).toBe(404);
+    for (const sub of ['activities', 'activity-feed'])
+      expect((await t.http.get(`/api/v1/deals/${UNKNOWN}/${sub}`)).status).toBe(404);
   });
 });

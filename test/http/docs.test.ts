@@ -19,20 +19,35 @@ describe('GET /api/v1/docs', () => {
     expect(data).toMatchObject({ version: '1.0', basePath: '/api/v1' });
     expect(typeof data.title).toBe('string');
     expect(data.authentication.schemes).toEqual(
-      expect.arrayContaining([expect.objectContaining({ type: 'bearer' }), expect.objectContaining({ type: 'apiKey', in: 'query', name: 'api_key' })]),
+      expect.arrayContaining([
+        expect.objectContaining({ type: 'bearer' }),
+        expect.objectContaining({ type: 'apiKey', in: 'query', name: 'api_key' }),
+      ]),
     );
     expect(data.conventions.pagination.limit).toMatchObject({ default: 20, max: 100 });
-    expect(data.conventions.pagination.maxLimitByResource).toEqual({ companies: 500, people: 500, leads: 500, tags: 500, 'lead-scoring/rules': 200, 'lead-routing/rules': 100 });
+    expect(data.conventions.pagination.maxLimitByResource).toEqual({
+      companies: 500,
+      people: 500,
+      leads: 500,
+      tags: 500,
+      'lead-scoring/rules': 200,
+      'lead-routing/rules': 100,
+    });
     expect(data.conventions.input.characters).toMatch(/NUL \(U\+0000\).*lone UTF-16 surrogates.*400/);
     expect(data.conventions.input.compression).toMatch(/gzip, deflate or br.*400.*415/);
-    expect(data.conventions.rateLimits).toMatchObject({ perMinute: app.config.rateLimitPerMinute, perDay: app.config.rateLimitPerDay });
+    expect(data.conventions.rateLimits).toMatchObject({
+      perMinute: app.config.rateLimitPerMinute,
+      perDay: app.config.rateLimitPerDay,
+    });
     expect(data.conventions.rateLimits.headers).toEqual([
       'X-RateLimit-Limit-Minute',
       'X-RateLimit-Remaining-Minute',
       'X-RateLimit-Limit-Day',
       'X-RateLimit-Remaining-Day',
     ]);
-    expect(data.conventions.errors.map((e: { status: number }) => e.status)).toEqual(expect.arrayContaining([400, 401, 403, 404, 405, 409, 413, 429, 500]));
+    expect(data.conventions.errors.map((e: { status: number }) => e.status)).toEqual(
+      expect.arrayContaining([400, 401, 403, 404, 405, 409, 413, 429, 500]),
+    );
     expect(data.conventions.preview.response).toMatch(/current, proposed, diff/);
     expect(data.conventions.ids.pattern).toBe('^[0-9a-f]{24}$');
     expect(data.sections.map((s: { name: string }) => s.name)).toEqual(sectionNames());
@@ -43,8 +58,8 @@ describe('GET /api/v1/docs', () => {
   it('full=true documents every registered route (and nothing else)', async () => {
     const res = await app.anonymous.get('/api/v1/docs?full=true');
     expect(res.status).toBe(200);
-    const documented: string[] = res.body.data.sections.flatMap((s: { endpoints: { method: string; path: string }[] }) =>
-      s.endpoints.map((e) => key(e.method, e.path)),
+    const documented: string[] = res.body.data.sections.flatMap(
+      (s: { endpoints: { method: string; path: string }[] }) => s.endpoints.map((e) => key(e.method, e.path)),
     );
     expect(documented.sort()).toEqual(registered());
     for (const section of res.body.data.sections) {
@@ -52,7 +67,9 @@ describe('GET /api/v1/docs', () => {
         expect(typeof e.summary).toBe('string');
         expect(typeof e.successStatus).toBe('number');
         expect(typeof e.previewable).toBe('boolean');
-        expect(e.auth.public ? typeof e.auth.reason : Array.isArray(e.auth.scopes)).toBe(e.auth.public ? 'string' : true);
+        expect(e.auth.public ? typeof e.auth.reason : Array.isArray(e.auth.scopes)).toBe(
+          e.auth.public ? 'string' : true,
+        );
       }
     }
   });
@@ -73,7 +90,9 @@ describe('GET /api/v1/docs', () => {
     expect(paths).toEqual(expect.arrayContaining(['/api/v1/docs', '/api/v1/docs/markdown']));
     for (const e of res.body.data.endpoints) expect(e.auth).toMatchObject({ public: true });
     const docs = res.body.data.endpoints.find((e: { path: string }) => e.path === '/api/v1/docs');
-    expect(Object.keys(docs.query.properties)).toEqual(expect.arrayContaining(['section', 'subsection', 'type', 'index', 'full']));
+    expect(Object.keys(docs.query.properties)).toEqual(
+      expect.arrayContaining(['section', 'subsection', 'type', 'index', 'full']),
+    );
   });
 
   it('section=<name> (any case) returns exactly that section, in full', async () => {
@@ -81,8 +100,13 @@ describe('GET /api/v1/docs', () => {
       const res = await app.anonymous.get(`/api/v1/docs?section=${encodeURIComponent(name.toUpperCase())}`);
       expect(res.status).toBe(200);
       expect(res.body.data.section).toBe(name);
-      const expected = app.runtime.routes.filter((r) => r.section === name).map((r) => key(r.method, r.path)).sort();
-      expect(res.body.data.endpoints.map((e: { method: string; path: string }) => key(e.method, e.path)).sort()).toEqual(expected);
+      const expected = app.runtime.routes
+        .filter((r) => r.section === name)
+        .map((r) => key(r.method, r.path))
+        .sort();
+      expect(
+        res.body.data.endpoints.map((e: { method: string; path: string }) => key(e.method, e.path)).sort(),
+      ).toEqual(expected);
       for (const e of res.body.data.endpoints) {
         expect(e).toHaveProperty('params');
         expect(e).toHaveProperty('query');
@@ -96,7 +120,9 @@ describe('GET /api/v1/docs', () => {
     const withBody = app.runtime.routes.find((r) => r.body && !r.rawBody);
     if (!withBody) return;
     const res = await app.anonymous.get(`/api/v1/docs?section=${encodeURIComponent(withBody.section)}`);
-    const doc = res.body.data.endpoints.find((e: { method: string; path: string }) => e.method === withBody.method && e.path === withBody.path);
+    const doc = res.body.data.endpoints.find(
+      (e: { method: string; path: string }) => e.method === withBody.method && e.path === withBody.path,
+    );
     expect(doc.body).toEqual(expect.objectContaining({ type: expect.anything() }));
   });
 
@@ -150,7 +176,9 @@ describe('GET /api/v1/docs?type=openapi', () => {
     expect(typeof doc.info.title).toBe('string');
     expect(doc.servers).toEqual([{ url: '/' }]);
     expect(doc.components.securitySchemes.bearer).toEqual(expect.objectContaining({ type: 'http', scheme: 'bearer' }));
-    expect(doc.components.securitySchemes.apiKey).toEqual(expect.objectContaining({ type: 'apiKey', in: 'query', name: 'api_key' }));
+    expect(doc.components.securitySchemes.apiKey).toEqual(
+      expect.objectContaining({ type: 'apiKey', in: 'query', name: 'api_key' }),
+    );
     expect(doc.components.schemas.Error.required).toEqual(['error']);
     expect(doc.tags.map((t: { name: string }) => t.name)).toEqual(sectionNames());
 
@@ -168,13 +196,27 @@ describe('GET /api/v1/docs?type=openapi', () => {
         expect(Object.keys(op.responses).length).toBeGreaterThan(1);
         expect(Array.isArray(op.security)).toBe(true);
         const templated = [...path.matchAll(/\{([^}]+)\}/g)].map((m) => m[1]).sort();
-        const declared = op.parameters.filter((p: { in: string }) => p.in === 'path').map((p: { name: string }) => p.name).sort();
+        const declared = op.parameters
+          .filter((p: { in: string }) => p.in === 'path')
+          .map((p: { name: string }) => p.name)
+          .sort();
         expect(declared).toEqual(templated);
-        for (const p of op.parameters) expect(p).toEqual(expect.objectContaining({ name: expect.any(String), in: expect.stringMatching(/^(path|query|header)$/), schema: expect.anything() }));
+        for (const p of op.parameters)
+          expect(p).toEqual(
+            expect.objectContaining({
+              name: expect.any(String),
+              in: expect.stringMatching(/^(path|query|header)$/),
+              schema: expect.anything(),
+            }),
+          );
         // Authenticated POSTs take an Idempotency-Key (and may answer 422 for a reused one); nothing else does.
         const idempotent = method === 'post' && op.security.length > 0;
-        expect(op.parameters.some((p: { in: string; name: string }) => p.in === 'header' && p.name === 'Idempotency-Key')).toBe(idempotent);
-        expect(op.parameters.filter((p: { in: string; name: string }) => p.in === 'header' && p.name !== 'Idempotency-Key')).toEqual([]);
+        expect(
+          op.parameters.some((p: { in: string; name: string }) => p.in === 'header' && p.name === 'Idempotency-Key'),
+        ).toBe(idempotent);
+        expect(
+          op.parameters.filter((p: { in: string; name: string }) => p.in === 'header' && p.name !== 'Idempotency-Key'),
+        ).toEqual([]);
         if (idempotent) expect(op.responses['422']).toEqual({ $ref: '#/components/responses/Error422' });
         if (op.requestBody) expect(Object.keys(op.requestBody.content).length).toBeGreaterThan(0);
         for (const response of Object.values<any>(op.responses)) {
@@ -208,7 +250,14 @@ describe('GET /api/v1/docs/markdown', () => {
     expect(res.headers.get('content-type')).toBe('text/markdown; charset=utf-8');
     const text: string = res.body;
     expect(text).toMatch(/^# /);
-    for (const heading of ['## Conventions', '### Authentication', '### Pagination', '### Errors', '### Rate limits', '### Preview mode']) {
+    for (const heading of [
+      '## Conventions',
+      '### Authentication',
+      '### Pagination',
+      '### Errors',
+      '### Rate limits',
+      '### Preview mode',
+    ]) {
       expect(text).toContain(heading);
     }
     for (const name of sectionNames()) expect(text).toContain(`## ${name}`);
@@ -222,9 +271,19 @@ describe('GET /api/v1/docs/markdown', () => {
   });
 });
 
-it('documents the delay node\'s wait aliases and the boolean meaning of exists in lead scoring', async () => {
+it("documents the delay node's wait aliases and the boolean meaning of exists in lead scoring", async () => {
   const automations = JSON.stringify((await app.anonymous.get('/api/v1/docs?section=Automations')).body);
-  for (const key of ['delayAmount', 'delayUnit', 'waitAmount', 'waitUnit', 'duration', 'waitDays', 'waitHours', 'delayMinutes']) expect(automations).toContain(key);
+  for (const key of [
+    'delayAmount',
+    'delayUnit',
+    'waitAmount',
+    'waitUnit',
+    'duration',
+    'waitDays',
+    'waitHours',
+    'delayMinutes',
+  ])
+    expect(automations).toContain(key);
   const scoring = JSON.stringify((await app.anonymous.get('/api/v1/docs?section=Lead scoring')).body);
   expect(scoring).toMatch(/on hasEmail, hasPhone and hasValue they mean true\/false/);
 });

@@ -2,7 +2,15 @@ import { simpleParser } from 'mailparser';
 import type { Tenant } from '../support/app';
 import { connectAccount } from '../support/email';
 import { startSmtp, type LocalSmtp } from '../unit/messaging/local-smtp';
-import { action, chainGraph, createAutomation, startEngineHarness, stepsOf, waitForExecution, type EngineHarness } from '../support/automation-engine';
+import {
+  action,
+  chainGraph,
+  createAutomation,
+  startEngineHarness,
+  stepsOf,
+  waitForExecution,
+  type EngineHarness,
+} from '../support/automation-engine';
 
 // Automation send_email with a template and a connected sender mailbox (fallback SMTP is a different server).
 let h: EngineHarness;
@@ -24,7 +32,10 @@ afterAll(async () => {
 });
 
 async function run(config: Record<string, unknown>, leadId: string) {
-  const id = await createAutomation(t.http, chainGraph({ triggerType: 'lead_created' }, [action('send_email', config)]));
+  const id = await createAutomation(
+    t.http,
+    chainGraph({ triggerType: 'lead_created' }, [action('send_email', config)]),
+  );
   const res = await t.http.post(`/api/v1/automations/${id}/trigger`, { entityType: 'lead', entityId: leadId });
   const done = await waitForExecution(h, res.body.data.executionId);
   return { done, steps: await stepsOf(h, done._id) };
@@ -32,9 +43,15 @@ async function run(config: Record<string, unknown>, leadId: string) {
 
 it('sends a template from the sender account, rendered for the run, with sourceRef = execution id', async () => {
   const account = (await connectAccount(h.app, t.workspaceId, mailbox.port)).account;
-  const template = (await t.http.post('/api/v1/email-templates', {
-    name: 'Follow up', category: 'follow-up', bodyHtml: '<p>Hi {{lead.title}}, {{contact.firstName | default:"friend"}}</p>', plainText: 'Hi {{lead.title}}', metadata: { subject: 'About {{lead.title}}' },
-  })).body.data;
+  const template = (
+    await t.http.post('/api/v1/email-templates', {
+      name: 'Follow up',
+      category: 'follow-up',
+      bodyHtml: '<p>Hi {{lead.title}}, {{contact.firstName | default:"friend"}}</p>',
+      plainText: 'Hi {{lead.title}}',
+      metadata: { subject: 'About {{lead.title}}' },
+    })
+  ).body.data;
   const lead = (await t.http.post('/api/v1/leads', { title: 'Bikes', email: 'buyer@example.test' })).body.data;
   const r = await run({ templateId: template._id, senderAccountId: account._id }, lead._id);
   expect(r.done.status).toBe('completed');
@@ -47,7 +64,13 @@ it('sends a template from the sender account, rendered for the run, with sourceR
   expect(parsed.text).toBe('Hi Bikes');
   const emailId = (r.steps.find((x) => x.nodeId === 'n1')!.output as { emailId: string }).emailId;
   const email = (await t.http.get(`/api/v1/emails/${emailId}`)).body.data;
-  expect(email).toMatchObject({ accountId: account._id, source: 'automation', sourceRef: r.done._id, leadId: lead._id, subject: 'About Bikes' });
+  expect(email).toMatchObject({
+    accountId: account._id,
+    source: 'automation',
+    sourceRef: r.done._id,
+    leadId: lead._id,
+    subject: 'About Bikes',
+  });
 });
 
 it('an unknown template or account fails the step with a clear error and sends nothing', async () => {
@@ -56,7 +79,10 @@ it('an unknown template or account fails the step with a clear error and sends n
   const noTemplate = await run({ templateId: '0123456789abcdef01234567' }, lead._id);
   expect(noTemplate.done.status).toBe('failed');
   expect(noTemplate.steps.find((x) => x.nodeId === 'n1')!.error).toMatch(/template/);
-  const noAccount = await run({ subject: 'Hi', body: '<p>Hi</p>', senderAccountId: '0123456789abcdef01234567' }, lead._id);
+  const noAccount = await run(
+    { subject: 'Hi', body: '<p>Hi</p>', senderAccountId: '0123456789abcdef01234567' },
+    lead._id,
+  );
   expect(noAccount.done.status).toBe('failed');
   expect(noAccount.steps.find((x) => x.nodeId === 'n1')!.error).toMatch(/account/);
   expect(fallback.received.length + mailbox.received.length).toBe(before);

@@ -19,7 +19,11 @@ let run = 0;
 
 beforeAll(async () => {
   smtp = await startSmtp({ user: 'mailer', password: 's3cret-smtp' });
-  h = await startEngineHarness({ TEMPORAL_PAYLOAD_KEYS: '', EMAIL_BULK_PER_ACCOUNT_PER_SECOND: '500', EMAIL_BULK_BATCH_SIZE: '40' });
+  h = await startEngineHarness({
+    TEMPORAL_PAYLOAD_KEYS: '',
+    EMAIL_BULK_PER_ACCOUNT_PER_SECOND: '500',
+    EMAIL_BULK_BATCH_SIZE: '40',
+  });
   await h.startWorker();
   t = await h.app.tenant('Bulk e-mail');
   accountId = String((await connectAccount(h.app, t.workspaceId, smtp.port)).account._id);
@@ -34,31 +38,51 @@ const addr = (prefix: string, i: number) => `${prefix}-${i}@bulk.example`;
 const receivedBy = (address: string) => smtp.received.filter((m) => m.to.includes(address));
 
 async function finished(queueId: string, timeoutMs = 60_000) {
-  return waitFor(async () => {
-    const res = await t.http.get(`/api/v1/emails/bulk/${queueId}`);
-    return res.body.data?.status === 'completed' ? res.body : null;
-  }, timeoutMs, `bulk ${queueId} to complete`);
+  return waitFor(
+    async () => {
+      const res = await t.http.get(`/api/v1/emails/bulk/${queueId}`);
+      return res.body.data?.status === 'completed' ? res.body : null;
+    },
+    timeoutMs,
+    `bulk ${queueId} to complete`,
+  );
 }
 
 describe('POST /emails/bulk (queued)', () => {
   it('one workflow sends one personalised e-mail per recipient; progress by queueId; no bodies or addresses in the workflow', async () => {
     const p = tag();
     const company = (await makeCompany(t.http, { name: `Nordic Bikes ${p}` })).body.data._id as string;
-    const person = (await makePerson(t.http, { firstName: 'Ann', lastName: 'Berg', emails: [{ email: addr(p, 0) }] })).body.data._id as string;
+    const person = (await makePerson(t.http, { firstName: 'Ann', lastName: 'Berg', emails: [{ email: addr(p, 0) }] }))
+      .body.data._id as string;
     const res = await t.http.post('/api/v1/emails/bulk', {
-      accountId, subject: `Hello {{firstName | default:"there"}} ${p}`, bodyHtml: '<p>Hi {{contact.firstName | default:"friend"}} from {{company.name | default:"us"}}</p>',
+      accountId,
+      subject: `Hello {{firstName | default:"there"}} ${p}`,
+      bodyHtml: '<p>Hi {{contact.firstName | default:"friend"}} from {{company.name | default:"us"}}</p>',
       recipients: [
         { email: addr(p, 0), personId: person, companyId: company },
         `Bo Nielsen <${addr(p, 1)}>`,
-        { to: addr(p, 2), name: 'Cy', personalizedSubject: `Special for Cy ${p}`, personalizedHtml: '<p>Only for {{name}}</p>' },
+        {
+          to: addr(p, 2),
+          name: 'Cy',
+          personalizedSubject: `Special for Cy ${p}`,
+          personalizedHtml: '<p>Only for {{name}}</p>',
+        },
         addr(p, 1).toUpperCase(),
       ],
     });
     expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ queued: true, duplicatesRemoved: 1, summary: { total: 3, pending: 3, sent: 0, failed: 0 } });
+    expect(res.body.data).toMatchObject({
+      queued: true,
+      duplicatesRemoved: 1,
+      summary: { total: 3, pending: 3, sent: 0, failed: 0 },
+    });
     const queueId = res.body.data.queueId as string;
     const done = await finished(queueId);
-    expect(done.data).toMatchObject({ status: 'completed', summary: { total: 3, sent: 3, failed: 0, pending: 0, unknown: 0 }, workflowId: `email-bulk:${t.workspaceId}:${queueId}` });
+    expect(done.data).toMatchObject({
+      status: 'completed',
+      summary: { total: 3, sent: 3, failed: 0, pending: 0, unknown: 0 },
+      workflowId: `email-bulk:${t.workspaceId}:${queueId}`,
+    });
     expect(done.data.recipients.map((r: { status: string }) => r.status)).toEqual(['sent', 'sent', 'sent']);
 
     const [ann] = receivedBy(addr(p, 0));
@@ -70,7 +94,14 @@ describe('POST /emails/bulk (queued)', () => {
     expect(receivedBy(addr(p, 2))[0]!.raw).toContain('Only for Cy');
     // Each recipient's e-mail is a stored e-mail, linked to the person it was for.
     const annEmail = (await t.http.get(`/api/v1/emails/${done.data.recipients[0].emailId}`)).body.data;
-    expect(annEmail).toMatchObject({ status: 'sent', to: [addr(p, 0)], personId: person, companyId: company, source: 'api', sourceRef: `bulk:${queueId}` });
+    expect(annEmail).toMatchObject({
+      status: 'sent',
+      to: [addr(p, 0)],
+      personId: person,
+      companyId: company,
+      source: 'api',
+      sourceRef: `bulk:${queueId}`,
+    });
 
     const history = JSON.parse(historyToJSON(await h.client.workflow.getHandle(done.data.workflowId).fetchHistory()));
     // Every payload of the history (inputs, results, memo), decoded: ids and counts only.
@@ -86,18 +117,37 @@ describe('POST /emails/bulk (queued)', () => {
     walk(history);
     const text = decoded.join('\n');
     expect(text).toContain(queueId);
-    for (const secret of [addr(p, 0), addr(p, 1), addr(p, 2), 'Only for', 'Hello', 'Nordic', 'Ann']) expect(text).not.toContain(secret);
-    expect(JSON.parse(Buffer.from(history.events[0].workflowExecutionStartedEventAttributes.input.payloads[0].data, 'base64').toString())).toEqual({ workspaceId: t.workspaceId, queueId });
-    if (process.env.RECORD_FIXTURES) writeFileSync(path.join(__dirname, '../fixtures/email-bulk.history.json'), JSON.stringify(history, null, 2));
+    for (const secret of [addr(p, 0), addr(p, 1), addr(p, 2), 'Only for', 'Hello', 'Nordic', 'Ann'])
+      expect(text).not.toContain(secret);
+    expect(
+      JSON.parse(
+        Buffer.from(
+          history.events[0].workflowExecutionStartedEventAttributes.input.payloads[0].data,
+          'base64',
+        ).toString(),
+      ),
+    ).toEqual({ workspaceId: t.workspaceId, queueId });
+    if (process.env.RECORD_FIXTURES)
+      writeFileSync(path.join(__dirname, '../fixtures/email-bulk.history.json'), JSON.stringify(history, null, 2));
   }, 90_000);
 
   it('accepts 500 recipients and sends each once; 501 is 400', async () => {
     const p = tag();
     const recipients = Array.from({ length: 500 }, (_, i) => addr(p, i));
-    const over = await t.http.post('/api/v1/emails/bulk', { accountId, subject: 'Too many', text: 'x', recipients: [...recipients, addr(p, 500)] });
+    const over = await t.http.post('/api/v1/emails/bulk', {
+      accountId,
+      subject: 'Too many',
+      text: 'x',
+      recipients: [...recipients, addr(p, 500)],
+    });
     expect(over.status).toBe(400);
     expect(over.body.error).toMatch(/at most 500/);
-    const res = await t.http.post('/api/v1/emails/bulk', { accountId, subject: `Five hundred ${p}`, text: 'Hello {{email}}', recipients });
+    const res = await t.http.post('/api/v1/emails/bulk', {
+      accountId,
+      subject: `Five hundred ${p}`,
+      text: 'Hello {{email}}',
+      recipients,
+    });
     expect(res.status).toBe(201);
     expect(res.body.data.summary.total).toBe(500);
     const done = await finished(res.body.data.queueId, 120_000);
@@ -136,7 +186,13 @@ describe('POST /emails/bulk (immediate)', () => {
   it('sends up to 10 recipients now and answers the results', async () => {
     const p = tag();
     const recipients = Array.from({ length: 10 }, (_, i) => ({ email: addr(p, i), name: `N${i}` }));
-    const res = await t.http.post('/api/v1/emails/bulk', { accountId, subject: `Now {{name}} ${p}`, html: '<p>x</p>', recipients, immediate: true });
+    const res = await t.http.post('/api/v1/emails/bulk', {
+      accountId,
+      subject: `Now {{name}} ${p}`,
+      html: '<p>x</p>',
+      recipients,
+      immediate: true,
+    });
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({ immediate: true, summary: { total: 10, sent: 10, failed: 0, pending: 0 } });
     expect(res.body.data.results).toHaveLength(10);
@@ -149,7 +205,13 @@ describe('POST /emails/bulk (immediate)', () => {
 
   it('refuses immediate with 11 recipients (nothing sent)', async () => {
     const p = tag();
-    const res = await t.http.post('/api/v1/emails/bulk', { accountId, subject: `Eleven ${p}`, text: 'x', immediate: true, recipients: Array.from({ length: 11 }, (_, i) => addr(p, i)) });
+    const res = await t.http.post('/api/v1/emails/bulk', {
+      accountId,
+      subject: `Eleven ${p}`,
+      text: 'x',
+      immediate: true,
+      recipients: Array.from({ length: 11 }, (_, i) => addr(p, i)),
+    });
     expect(res.status).toBe(400);
     expect(res.body.details).toContainEqual({ path: 'immediate', error: expect.stringMatching(/10 or fewer/) });
     await new Promise((r) => setTimeout(r, 300));
@@ -168,11 +230,21 @@ describe('POST /emails/bulk (refusals)', () => {
     ['empty recipients', { recipients: [] }, /recipients/],
     ['bad address', { recipients: ['ok@bulk.example', 'nope'] }, /recipients\[1\]/],
     ['recipient object without email', { recipients: [{ name: 'x' }] }, /recipients/],
-    ['unknown person', { recipients: [{ email: 'a@bulk.example', personId: '0123456789abcdef01234567' }] }, /recipients\[0\]\.personId/],
+    [
+      'unknown person',
+      { recipients: [{ email: 'a@bulk.example', personId: '0123456789abcdef01234567' }] },
+      /recipients\[0\]\.personId/,
+    ],
     ['malformed person', { recipients: [{ email: 'a@bulk.example', personId: 'x' }] }, /personId/],
     ['immediate not boolean', { immediate: 'yes' }, /immediate/],
   ])('%s → 400', async (_name, over, message) => {
-    const res = await t.http.post('/api/v1/emails/bulk', { accountId, subject: 'Refused', text: 'x', recipients: ['a@bulk.example'], ...over });
+    const res = await t.http.post('/api/v1/emails/bulk', {
+      accountId,
+      subject: 'Refused',
+      text: 'x',
+      recipients: ['a@bulk.example'],
+      ...over,
+    });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(message);
   });
@@ -186,7 +258,13 @@ describe('POST /emails/bulk (refusals)', () => {
   });
 
   it('progress of another workspace, or an unknown id, is 404; unknown query parameters are 400', async () => {
-    const res = await t.http.post('/api/v1/emails/bulk', { accountId, subject: 'Mine', text: 'x', recipients: [`${tag()}@bulk.example`], immediate: true });
+    const res = await t.http.post('/api/v1/emails/bulk', {
+      accountId,
+      subject: 'Mine',
+      text: 'x',
+      recipients: [`${tag()}@bulk.example`],
+      immediate: true,
+    });
     const other = await h.app.tenant('Bulk other');
     expect((await other.http.get(`/api/v1/emails/bulk/${res.body.data.queueId}`)).status).toBe(404);
     expect((await t.http.get('/api/v1/emails/bulk/0123456789abcdef01234567')).status).toBe(404);

@@ -15,13 +15,30 @@ let accountId: string;
 beforeAll(async () => {
   app = await startTestApp();
   t = await app.tenant('IMAP');
-  accountId = String((await connectAccount(app, t.workspaceId, 2525, { imap: { host: 'imap.acme.example', port: 993, secure: true, user: 'inbox-user', password: 'imap-s3cret' } })).account._id);
+  accountId = String(
+    (
+      await connectAccount(app, t.workspaceId, 2525, {
+        imap: { host: 'imap.acme.example', port: 993, secure: true, user: 'inbox-user', password: 'imap-s3cret' },
+      })
+    ).account._id,
+  );
 });
 afterAll(() => app.close());
 
-const mime = (n: number, messageId = `<imap-${n}-${t.workspaceId}@example.com>`) => Buffer.from([
-  'From: Ann <ann@example.com>', 'To: sales@acme.example', `Subject: IMAP message ${n}`, `Message-ID: ${messageId}`, `Date: ${new Date().toUTCString()}`, 'Content-Type: text/plain', '', `Body ${n}`, '',
-].join('\r\n'));
+const mime = (n: number, messageId = `<imap-${n}-${t.workspaceId}@example.com>`) =>
+  Buffer.from(
+    [
+      'From: Ann <ann@example.com>',
+      'To: sales@acme.example',
+      `Subject: IMAP message ${n}`,
+      `Message-ID: ${messageId}`,
+      `Date: ${new Date().toUTCString()}`,
+      'Content-Type: text/plain',
+      '',
+      `Body ${n}`,
+      '',
+    ].join('\r\n'),
+  );
 
 /** A fake IMAP INBOX: the messages on the server, and what the poller asked. */
 function fakeServer(state: { uidValidity: string; messages: { uid: number; source: Buffer }[] }) {
@@ -40,15 +57,31 @@ function fakeServer(state: { uidValidity: string; messages: { uid: number; sourc
   return { connect, calls };
 }
 
-const poll = (connect: (l: ImapLogin) => ImapSource) => pollImapAccount(app.runtime.deps.orm.em, t.workspaceId, accountId, app.config.secretsKey, connect);
+const poll = (connect: (l: ImapLogin) => ImapSource) =>
+  pollImapAccount(app.runtime.deps.orm.em, t.workspaceId, accountId, app.config.secretsKey, connect);
 const inbox = async () => (await t.http.get(`/api/v1/emails?folder=inbox&accountId=${accountId}&limit=100`)).body;
 
 it('imports new messages since the last UID, once each, with the stored login', async () => {
-  const state = { uidValidity: '17', messages: [{ uid: 1, source: mime(1) }, { uid: 2, source: mime(2) }] };
+  const state = {
+    uidValidity: '17',
+    messages: [
+      { uid: 1, source: mime(1) },
+      { uid: 2, source: mime(2) },
+    ],
+  };
   const server = fakeServer(state);
   expect(await poll(server.connect)).toEqual({ imported: 2, duplicates: 0, lastUid: 2 });
-  expect(server.calls.login).toEqual({ host: 'imap.acme.example', port: 993, secure: true, user: 'inbox-user', password: 'imap-s3cret' });
-  expect((await inbox()).data.map((e: { subject: string }) => e.subject).sort()).toEqual(['IMAP message 1', 'IMAP message 2']);
+  expect(server.calls.login).toEqual({
+    host: 'imap.acme.example',
+    port: 993,
+    secure: true,
+    user: 'inbox-user',
+    password: 'imap-s3cret',
+  });
+  expect((await inbox()).data.map((e: { subject: string }) => e.subject).sort()).toEqual([
+    'IMAP message 1',
+    'IMAP message 2',
+  ]);
 
   // Nothing new: asks after UID 2, stores nothing.
   expect(await poll(server.connect)).toEqual({ imported: 0, duplicates: 0, lastUid: 2 });
@@ -57,7 +90,11 @@ it('imports new messages since the last UID, once each, with the stored login', 
   expect(server.calls.after).toEqual([0, 2, 2]);
   expect(server.calls.closed).toBe(3);
   expect((await inbox()).total).toBe(3);
-  const row = await forkForWorkspace(app.runtime.deps.orm.em, t.workspaceId).findOneOrFail(EmailAccount, { _id: accountId }, { refresh: true });
+  const row = await forkForWorkspace(app.runtime.deps.orm.em, t.workspaceId).findOneOrFail(
+    EmailAccount,
+    { _id: accountId },
+    { refresh: true },
+  );
   expect(row).toMatchObject({ imapUidValidity: '17', imapLastUid: 5 });
 });
 
@@ -73,12 +110,32 @@ it('a message seen again (same Message-ID, new UID) and a renumbered folder (new
 
 it('the worker pass polls every IMAP mailbox and goes on past one that fails', async () => {
   const other = await app.tenant('IMAP other');
-  const otherId = String((await connectAccount(app, other.workspaceId, 2525, { imap: { host: 'down.acme.example', port: 993, secure: true, user: 'u', password: 'p' } })).account._id);
+  const otherId = String(
+    (
+      await connectAccount(app, other.workspaceId, 2525, {
+        imap: { host: 'down.acme.example', port: 993, secure: true, user: 'u', password: 'p' },
+      })
+    ).account._id,
+  );
   const warned: string[] = [];
-  const connect = (login: ImapLogin): ImapSource => login.host === 'down.acme.example'
-    ? { open: async () => { throw new Error('connection refused'); }, fetchAfter: async () => [], close: async () => undefined }
-    : { open: async () => ({ uidValidity: '18' }), fetchAfter: async (after) => (after < 4 && login.user === 'inbox-user' ? [{ uid: 4, source: mime(9) }] : []), close: async () => undefined };
-  const imported = await pollAllImapAccounts(app.runtime.deps.orm.em, app.config.secretsKey, connect, { warn: (o) => void warned.push(String((o as { accountId: string }).accountId)), info: () => undefined });
+  const connect = (login: ImapLogin): ImapSource =>
+    login.host === 'down.acme.example'
+      ? {
+          open: async () => {
+            throw new Error('connection refused');
+          },
+          fetchAfter: async () => [],
+          close: async () => undefined,
+        }
+      : {
+          open: async () => ({ uidValidity: '18' }),
+          fetchAfter: async (after) => (after < 4 && login.user === 'inbox-user' ? [{ uid: 4, source: mime(9) }] : []),
+          close: async () => undefined,
+        };
+  const imported = await pollAllImapAccounts(app.runtime.deps.orm.em, app.config.secretsKey, connect, {
+    warn: (o) => void warned.push(String((o as { accountId: string }).accountId)),
+    info: () => undefined,
+  });
   expect(imported).toBeGreaterThanOrEqual(1);
   expect(warned).toContain(otherId);
   expect((await inbox()).data.map((e: { subject: string }) => e.subject)).toContain('IMAP message 9');

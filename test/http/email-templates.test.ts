@@ -12,12 +12,22 @@ afterAll(() => app.close());
 describe('/email-templates', () => {
   it('creates with category default other and a server-built compiledHtml', async () => {
     const res = await t.http.post('/api/v1/email-templates', {
-      name: 'Welcome', bodyHtml: '<p>Hi {{contact.firstName | default:"there"}}</p>', bodyCss: 'p { color: red } </style><script>x</script>',
-      metadata: { subject: 'Welcome {{contact.firstName}}', preheader: 'Glad you are here' }, layoutSettings: { width: 'fixed', align: 'center', containerWidth: 640, backgroundColor: '#f0f0f0' }, tags: ['onboarding'],
+      name: 'Welcome',
+      bodyHtml: '<p>Hi {{contact.firstName | default:"there"}}</p>',
+      bodyCss: 'p { color: red } </style><script>x</script>',
+      metadata: { subject: 'Welcome {{contact.firstName}}', preheader: 'Glad you are here' },
+      layoutSettings: { width: 'fixed', align: 'center', containerWidth: 640, backgroundColor: '#f0f0f0' },
+      tags: ['onboarding'],
     });
     expect(res.status).toBe(201);
     const tpl = res.body.data;
-    expect(tpl).toMatchObject({ name: 'Welcome', category: 'other', tags: ['onboarding'], metadata: { subject: 'Welcome {{contact.firstName}}', preheader: 'Glad you are here' }, projectData: null });
+    expect(tpl).toMatchObject({
+      name: 'Welcome',
+      category: 'other',
+      tags: ['onboarding'],
+      metadata: { subject: 'Welcome {{contact.firstName}}', preheader: 'Glad you are here' },
+      projectData: null,
+    });
     expect(tpl.compiledHtml).toMatch(/^<!DOCTYPE html>/);
     expect(tpl.compiledHtml).toContain('<p>Hi {{contact.firstName | default:"there"}}</p>');
     expect(tpl.compiledHtml).toContain('max-width:640px');
@@ -26,7 +36,10 @@ describe('/email-templates', () => {
     // CSS cannot close its <style> element.
     expect(tpl.compiledHtml).not.toContain('</style><script>');
 
-    const patched = await t.http.patch(`/api/v1/email-templates/${tpl._id}`, { bodyHtml: '<h1>New</h1>', metadata: { preheader: null } });
+    const patched = await t.http.patch(`/api/v1/email-templates/${tpl._id}`, {
+      bodyHtml: '<h1>New</h1>',
+      metadata: { preheader: null },
+    });
     expect(patched.status).toBe(200);
     expect(patched.body.data.compiledHtml).toContain('<h1>New</h1>');
     expect(patched.body.data.metadata).toEqual({ subject: 'Welcome {{contact.firstName}}', preheader: null });
@@ -34,13 +47,21 @@ describe('/email-templates', () => {
     // A given compiledHtml is kept as given, also across later changes.
     const legacy = await t.http.patch(`/api/v1/email-templates/${tpl._id}`, { compiledHtml: '<html>legacy</html>' });
     expect(legacy.body.data.compiledHtml).toBe('<html>legacy</html>');
-    expect((await t.http.patch(`/api/v1/email-templates/${tpl._id}`, { bodyHtml: '<p>x</p>' })).body.data.compiledHtml).toBe('<html>legacy</html>');
+    expect(
+      (await t.http.patch(`/api/v1/email-templates/${tpl._id}`, { bodyHtml: '<p>x</p>' })).body.data.compiledHtml,
+    ).toBe('<html>legacy</html>');
     expect((await t.http.get(`/api/v1/email-templates/${tpl._id}`)).body.data.compiledHtml).toBe('<html>legacy</html>');
   });
 
-  it.each(['marketing', 'transactional', 'reminder', 'follow-up', 'notification', 'quote', 'newsletter', 'other'])('accepts category %s', async (category) => {
-    expect((await t.http.post('/api/v1/email-templates', { name: `C ${category}`, category, bodyHtml: '<p>x</p>' })).body.data.category).toBe(category);
-  });
+  it.each(['marketing', 'transactional', 'reminder', 'follow-up', 'notification', 'quote', 'newsletter', 'other'])(
+    'accepts category %s',
+    async (category) => {
+      expect(
+        (await t.http.post('/api/v1/email-templates', { name: `C ${category}`, category, bodyHtml: '<p>x</p>' })).body
+          .data.category,
+      ).toBe(category);
+    },
+  );
 
   it.each([
     ['invalid category', { name: 'X', category: 'spam' }, /category/],
@@ -72,17 +93,33 @@ describe('/email-templates', () => {
 
 describe('/email-signatures', () => {
   it('CRUD with required name and content', async () => {
-    const created = await t.http.post('/api/v1/email-signatures', { name: 'Ann', content: '<p>Best, <b>Ann</b></p>', textContent: 'Best, Ann' });
+    const created = await t.http.post('/api/v1/email-signatures', {
+      name: 'Ann',
+      content: '<p>Best, <b>Ann</b></p>',
+      textContent: 'Best, Ann',
+    });
     expect(created.status).toBe(201);
     const id = created.body.data._id;
-    expect(created.body.data).toMatchObject({ name: 'Ann', content: '<p>Best, <b>Ann</b></p>', textContent: 'Best, Ann', ownerId: t.userId });
-    expect((await t.http.put(`/api/v1/email-signatures/${id}`, { textContent: null })).body.data).toMatchObject({ name: 'Ann', textContent: null });
+    expect(created.body.data).toMatchObject({
+      name: 'Ann',
+      content: '<p>Best, <b>Ann</b></p>',
+      textContent: 'Best, Ann',
+      ownerId: t.userId,
+    });
+    expect((await t.http.put(`/api/v1/email-signatures/${id}`, { textContent: null })).body.data).toMatchObject({
+      name: 'Ann',
+      textContent: null,
+    });
     expect((await t.http.get('/api/v1/email-signatures')).body.data.map((s: { _id: string }) => s._id)).toContain(id);
     expect((await t.http.delete(`/api/v1/email-signatures/${id}`)).body).toEqual({ ok: true });
     expect((await t.http.get(`/api/v1/email-signatures/${id}`)).status).toBe(404);
   });
 
-  it.each([[{ content: '<p>x</p>' }, /name/], [{ name: 'X' }, /content/], [{ name: 'X', content: '  ' }, /content/]])('refuses %j', async (body, message) => {
+  it.each([
+    [{ content: '<p>x</p>' }, /name/],
+    [{ name: 'X' }, /content/],
+    [{ name: 'X', content: '  ' }, /content/],
+  ])('refuses %j', async (body, message) => {
     const res = await t.http.post('/api/v1/email-signatures', body);
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(message);
@@ -92,7 +129,11 @@ describe('/email-signatures', () => {
 describe('placeholder rendering', () => {
   it('renders contact fields and defaults, escaping values in html only', () => {
     const r = renderEmailParts(
-      { subject: 'Hi {{contact.firstName}}', html: '<p>{{contact.firstName | default:"there"}} / {{contact.lastName | default:"friend"}}</p>', text: 'Hi {{contact.firstName}}' },
+      {
+        subject: 'Hi {{contact.firstName}}',
+        html: '<p>{{contact.firstName | default:"there"}} / {{contact.lastName | default:"friend"}}</p>',
+        text: 'Hi {{contact.firstName}}',
+      },
       { contact: { firstName: 'Ann <b>' } },
     );
     expect(r.subject).toBe('Hi Ann <b>');

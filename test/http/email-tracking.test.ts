@@ -19,13 +19,24 @@ afterAll(async () => {
   await smtp.close();
 });
 
-const pathOf = (url: string) => { const u = new URL(url); return u.pathname + u.search; };
+const pathOf = (url: string) => {
+  const u = new URL(url);
+  return u.pathname + u.search;
+};
 const raw = (path: string) => fetch(app.baseUrl + path, { redirect: 'manual' });
 
 it('tracks opens (first open emits email_opened) and clicks (302 to the original link only)', async () => {
   const subject = `Tracked ${Date.now()}`;
   const link = 'https://example.com/offer?id=7&x=1';
-  const sent = (await t.http.post('/api/v1/emails', { accountId, to: 'ann@example.com', subject, html: `<p>See <a href="${link.replace('&', '&amp;')}">the offer</a></p>`, trackOpens: true })).body.data;
+  const sent = (
+    await t.http.post('/api/v1/emails', {
+      accountId,
+      to: 'ann@example.com',
+      subject,
+      html: `<p>See <a href="${link.replace('&', '&amp;')}">the offer</a></p>`,
+      trackOpens: true,
+    })
+  ).body.data;
   expect(sent.trackOpens).toBe(true);
   // The stored body is what the caller wrote; the sent one carries the pixel and the redirect.
   expect(sent.html).not.toContain('/api/track/');
@@ -48,12 +59,16 @@ it('tracks opens (first open emits email_opened) and clicks (302 to the original
   expect(res.headers.get('location')).toBe(link);
   const events = await eventsFor(app.runtime.deps.orm, sent._id);
   expect(events.filter((e) => e.type === 'email_opened')).toHaveLength(1);
-  expect(events.find((e) => e.type === 'email_clicked')).toMatchObject({ payload: { email: { _id: sent._id }, url: link, source: 'api' } });
+  expect(events.find((e) => e.type === 'email_clicked')).toMatchObject({
+    payload: { email: { _id: sent._id }, url: link, source: 'api' },
+  });
   expect((await t.http.get(`/api/v1/emails/${sent._id}`)).body.data.clickCount).toBe(1);
 
   // No open redirect: another target with the same token, a forged token or none at all is 404.
   const token = new URL(click).pathname.split('/').pop()!;
-  expect((await raw(`/api/track/email/click/${token}?u=${encodeURIComponent('https://evil.example/')}`)).status).toBe(404);
+  expect((await raw(`/api/track/email/click/${token}?u=${encodeURIComponent('https://evil.example/')}`)).status).toBe(
+    404,
+  );
   expect((await raw(`/api/track/email/click/${token}`)).status).toBe(404);
   // The forgery changes the last signature character whatever it was (a fixed "AA" suffix is the
   // genuine signature once in 4,096 runs).
@@ -66,6 +81,11 @@ it('tracks opens (first open emits email_opened) and clicks (302 to the original
 
 it('sends without tracking unless asked', async () => {
   const subject = `Untracked ${Date.now()}`;
-  await t.http.post('/api/v1/emails', { accountId, to: 'ann@example.com', subject, html: '<a href="https://example.com/">x</a>' });
+  await t.http.post('/api/v1/emails', {
+    accountId,
+    to: 'ann@example.com',
+    subject,
+    html: '<a href="https://example.com/">x</a>',
+  });
   expect(smtp.received.find((m) => m.headers.subject === subject)!.raw).not.toContain('/api/track/');
 });

@@ -33,13 +33,24 @@ describe('e-mail accounts', () => {
     const res = await t.http.get('/api/v1/email-accounts');
     expect(res.status).toBe(200);
     const mine = res.body.data.find((a: { _id: string }) => a._id === accountId);
-    expect(mine).toMatchObject({ name: 'Sales', displayName: 'Acme Sales', shared: true, canSend: true, canReceive: false, smtp: { host: '127.0.0.1', port: smtp.port, secure: false }, status: 'untested' });
+    expect(mine).toMatchObject({
+      name: 'Sales',
+      displayName: 'Acme Sales',
+      shared: true,
+      canSend: true,
+      canReceive: false,
+      smtp: { host: '127.0.0.1', port: smtp.port, secure: false },
+      status: 'untested',
+    });
     const text = JSON.stringify(res.body);
-    for (const secret of ['s3cret-smtp', 'mailer', 'inboundSecret', 'secrets', 'whin_']) expect(text).not.toContain(secret);
+    for (const secret of ['s3cret-smtp', 'mailer', 'inboundSecret', 'secrets', 'whin_'])
+      expect(text).not.toContain(secret);
   });
 
   it('stores passwords encrypted, bound to the account row', async () => {
-    const row = await forkForWorkspace(app.runtime.deps.orm.em, t.workspaceId).findOneOrFail(EmailAccount, { _id: accountId });
+    const row = await forkForWorkspace(app.runtime.deps.orm.em, t.workspaceId).findOneOrFail(EmailAccount, {
+      _id: accountId,
+    });
     expect(row.secrets).toMatch(/^v1\./);
     expect(row.secrets).not.toContain('s3cret');
     expect(row.inboundSecretHash).toMatch(/^[0-9a-f]{64}$/);
@@ -47,14 +58,30 @@ describe('e-mail accounts', () => {
 
   it('an account listed for other users is invisible to the caller and cannot be sent from', async () => {
     const other = await makeUser(app, t.workspaceId, 'member');
-    const privateAccount = String((await connectAccount(app, t.workspaceId, smtp.port, { userIds: [other.userId] })).account._id);
-    expect((await t.http.get('/api/v1/email-accounts')).body.data.map((a: { _id: string }) => a._id)).not.toContain(privateAccount);
-    expect((await other.http.get('/api/v1/email-accounts')).body.data.map((a: { _id: string }) => a._id)).toContain(privateAccount);
+    const privateAccount = String(
+      (await connectAccount(app, t.workspaceId, smtp.port, { userIds: [other.userId] })).account._id,
+    );
+    expect((await t.http.get('/api/v1/email-accounts')).body.data.map((a: { _id: string }) => a._id)).not.toContain(
+      privateAccount,
+    );
+    expect((await other.http.get('/api/v1/email-accounts')).body.data.map((a: { _id: string }) => a._id)).toContain(
+      privateAccount,
+    );
     const s = subject();
-    const refused = await t.http.post('/api/v1/emails', { accountId: privateAccount, to: 'ann@example.com', subject: s, text: 'x' });
+    const refused = await t.http.post('/api/v1/emails', {
+      accountId: privateAccount,
+      to: 'ann@example.com',
+      subject: s,
+      text: 'x',
+    });
     expect(refused.status).toBe(400);
     expect(refused.body.error).toMatch(/accountId/);
-    const sent = await other.http.post('/api/v1/emails', { accountId: privateAccount, to: 'ann@example.com', subject: s, text: 'x' });
+    const sent = await other.http.post('/api/v1/emails', {
+      accountId: privateAccount,
+      to: 'ann@example.com',
+      subject: s,
+      text: 'x',
+    });
     expect(sent.status).toBe(201);
     // Its e-mails are the other user's: not listed or readable for the owner's key.
     expect((await t.http.get(`/api/v1/emails/${sent.body.data._id}`)).status).toBe(404);
@@ -63,7 +90,12 @@ describe('e-mail accounts', () => {
 
   it('another workspace cannot send from the account', async () => {
     const b = await app.tenant('E-mail B');
-    const res = await b.http.post('/api/v1/emails', { accountId, to: 'ann@example.com', subject: subject(), text: 'x' });
+    const res = await b.http.post('/api/v1/emails', {
+      accountId,
+      to: 'ann@example.com',
+      subject: subject(),
+      text: 'x',
+    });
     expect(res.status).toBe(400);
   });
 });
@@ -72,10 +104,28 @@ describe('POST /emails', () => {
   it('sends from the mailbox, records it on the person timeline and emits email_sent', async () => {
     const person = (await makePerson(t.http, { emails: [{ email: 'ann@example.com' }] })).body.data._id as string;
     const s = subject();
-    const res = await t.http.post('/api/v1/emails', { accountId, to: ['Ann <ann@example.com>'], cc: 'boss@example.com', subject: s, html: '<p>Hi <b>Ann</b></p>', linkPersonId: person });
+    const res = await t.http.post('/api/v1/emails', {
+      accountId,
+      to: ['Ann <ann@example.com>'],
+      cc: 'boss@example.com',
+      subject: s,
+      html: '<p>Hi <b>Ann</b></p>',
+      linkPersonId: person,
+    });
     expect(res.status).toBe(201);
     const email = res.body.data;
-    expect(email).toMatchObject({ accountId, direction: 'outbound', folder: 'sent', status: 'sent', subject: s, to: ['ann@example.com'], cc: ['boss@example.com'], personId: person, threadId: email._id, from: `Acme Sales <${(await t.http.get('/api/v1/email-accounts')).body.data[0].emailAddress}>` });
+    expect(email).toMatchObject({
+      accountId,
+      direction: 'outbound',
+      folder: 'sent',
+      status: 'sent',
+      subject: s,
+      to: ['ann@example.com'],
+      cc: ['boss@example.com'],
+      personId: person,
+      threadId: email._id,
+      from: `Acme Sales <${(await t.http.get('/api/v1/email-accounts')).body.data[0].emailAddress}>`,
+    });
     expect(email.messageId).toMatch(/^<[0-9a-f]{24}@acme\.example>$/);
     const [mail] = received(s);
     expect(mail!.user).toBe('mailer');
@@ -83,9 +133,19 @@ describe('POST /emails', () => {
     expect(mail!.headers.from).toContain('Acme Sales');
 
     const timeline = await t.http.get(`/api/v1/people/${person}/activities`);
-    expect(timeline.body.data.map((a: { summary: string; type: string }) => [a.type, a.summary])).toContainEqual(['email', s]);
+    expect(timeline.body.data.map((a: { summary: string; type: string }) => [a.type, a.summary])).toContainEqual([
+      'email',
+      s,
+    ]);
     const [event] = (await eventsFor(app.runtime.deps.orm, email._id)).filter((e) => e.type === 'email_sent');
-    expect(event).toMatchObject({ entity_type: 'email', payload: { email: { _id: email._id, subject: s, to: ['ann@example.com'], threadId: email._id, messageId: email.messageId }, links: { personId: person }, source: 'api' } });
+    expect(event).toMatchObject({
+      entity_type: 'email',
+      payload: {
+        email: { _id: email._id, subject: s, to: ['ann@example.com'], threadId: email._id, messageId: email.messageId },
+        links: { personId: person },
+        source: 'api',
+      },
+    });
   });
 
   it('accepts to as a string and text only', async () => {
@@ -110,7 +170,13 @@ describe('POST /emails', () => {
     ['trackOpens not boolean', { trackOpens: 'yes' }, /trackOpens/],
   ])('refuses %s with 400', async (_name, over, message) => {
     const s = subject();
-    const res = await t.http.post('/api/v1/emails', { accountId, to: 'ann@example.com', subject: s, text: 'x', ...over });
+    const res = await t.http.post('/api/v1/emails', {
+      accountId,
+      to: 'ann@example.com',
+      subject: s,
+      text: 'x',
+      ...over,
+    });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(message);
     expect(received(s)).toHaveLength(0);
@@ -118,7 +184,9 @@ describe('POST /emails', () => {
 
   it('needs the write scope', async () => {
     const reader = await app.key(t.workspaceId, ['read'], 'owner');
-    expect((await reader.post('/api/v1/emails', { accountId, to: 'ann@example.com', subject: subject(), text: 'x' })).status).toBe(403);
+    expect(
+      (await reader.post('/api/v1/emails', { accountId, to: 'ann@example.com', subject: subject(), text: 'x' })).status,
+    ).toBe(403);
     expect((await reader.get('/api/v1/emails')).status).toBe(200);
   });
 
@@ -138,11 +206,32 @@ describe('POST /emails', () => {
 
   it('threads a reply by replyToMessageId (id or Message-ID) and sets In-Reply-To and References', async () => {
     const s = subject();
-    const first = (await t.http.post('/api/v1/emails', { accountId, to: 'ann@example.com', subject: s, text: 'one' })).body.data;
-    const second = (await t.http.post('/api/v1/emails', { accountId, to: 'ann@example.com', subject: `Re: ${s}`, text: 'two', replyToMessageId: first._id })).body.data;
-    const third = (await t.http.post('/api/v1/emails', { accountId, to: 'ann@example.com', subject: `Re: ${s}`, text: 'three', replyToMessageId: second.messageId.slice(1, -1) })).body.data;
+    const first = (await t.http.post('/api/v1/emails', { accountId, to: 'ann@example.com', subject: s, text: 'one' }))
+      .body.data;
+    const second = (
+      await t.http.post('/api/v1/emails', {
+        accountId,
+        to: 'ann@example.com',
+        subject: `Re: ${s}`,
+        text: 'two',
+        replyToMessageId: first._id,
+      })
+    ).body.data;
+    const third = (
+      await t.http.post('/api/v1/emails', {
+        accountId,
+        to: 'ann@example.com',
+        subject: `Re: ${s}`,
+        text: 'three',
+        replyToMessageId: second.messageId.slice(1, -1),
+      })
+    ).body.data;
     expect(second).toMatchObject({ threadId: first._id, inReplyTo: first.messageId, references: [first.messageId] });
-    expect(third).toMatchObject({ threadId: first._id, inReplyTo: second.messageId, references: [first.messageId, second.messageId] });
+    expect(third).toMatchObject({
+      threadId: first._id,
+      inReplyTo: second.messageId,
+      references: [first.messageId, second.messageId],
+    });
     const [mail] = received(`Re: ${s}`).filter((m) => m.headers['message-id'] === third.messageId);
     expect(mail!.headers['in-reply-to']).toBe(second.messageId);
     expect(mail!.headers.references).toBe(`${first.messageId} ${second.messageId}`);
@@ -153,7 +242,15 @@ describe('POST /emails', () => {
     expect(thread.body.data.emails.map((e: { _id: string }) => e._id)).toEqual([first._id, second._id, third._id]);
     expect((await t.http.get('/api/v1/emails/threads/0123456789abcdef01234567')).status).toBe(404);
     // A Message-ID we never saw still threads the headers, in a new thread.
-    const external = (await t.http.post('/api/v1/emails', { accountId, to: 'ann@example.com', subject: subject(), text: 'x', replyToMessageId: '<abc@elsewhere.example>' })).body.data;
+    const external = (
+      await t.http.post('/api/v1/emails', {
+        accountId,
+        to: 'ann@example.com',
+        subject: subject(),
+        text: 'x',
+        replyToMessageId: '<abc@elsewhere.example>',
+      })
+    ).body.data;
     expect(external).toMatchObject({ threadId: external._id, inReplyTo: '<abc@elsewhere.example>' });
   });
 
@@ -161,7 +258,12 @@ describe('POST /emails', () => {
     const refusing = await startSmtp({ user: 'mailer', password: 's3cret-smtp', rejectRecipient: /nobody@/ });
     try {
       const acc = String((await connectAccount(app, t.workspaceId, refusing.port)).account._id);
-      const res = await t.http.post('/api/v1/emails', { accountId: acc, to: 'nobody@example.com', subject: subject(), text: 'x' });
+      const res = await t.http.post('/api/v1/emails', {
+        accountId: acc,
+        to: 'nobody@example.com',
+        subject: subject(),
+        text: 'x',
+      });
       expect(res.status).toBe(502);
       expect(res.body.error).toMatch(/refused/);
       const rows = await forkForWorkspace(app.runtime.deps.orm.em, t.workspaceId).find(Email, { accountId: acc });
@@ -182,11 +284,21 @@ describe('GET /emails', () => {
     expect((await t.http.get('/api/v1/emails?folder=trash')).status).toBe(400);
     const person = (await makePerson(t.http)).body.data._id as string;
     const s = subject();
-    const sent = (await t.http.post('/api/v1/emails', { accountId, to: 'ann@example.com', subject: s, text: 'findme-body', linkPersonId: person })).body.data;
+    const sent = (
+      await t.http.post('/api/v1/emails', {
+        accountId,
+        to: 'ann@example.com',
+        subject: s,
+        text: 'findme-body',
+        linkPersonId: person,
+      })
+    ).body.data;
     const byPerson = await t.http.get(`/api/v1/emails?personId=${person}`);
     expect(byPerson.body).toMatchObject({ total: 1, page: 1, limit: 20 });
     expect(byPerson.body.data[0]._id).toBe(sent._id);
-    expect((await t.http.get(`/api/v1/emails?q=${encodeURIComponent(s)}`)).body.data.map((e: { _id: string }) => e._id)).toEqual([sent._id]);
+    expect(
+      (await t.http.get(`/api/v1/emails?q=${encodeURIComponent(s)}`)).body.data.map((e: { _id: string }) => e._id),
+    ).toEqual([sent._id]);
     expect((await t.http.get(`/api/v1/emails?folder=inbox&personId=${person}`)).body.total).toBe(0);
     expect((await t.http.get(`/api/v1/emails?folder=sent&personId=${person}`)).body.total).toBe(1);
     expect((await t.http.get(`/api/v1/emails?accountId=${accountId}&personId=${person}`)).body.total).toBe(1);

@@ -17,18 +17,45 @@ const attendees = (n: number) => Array.from({ length: n }, (_, i) => ({ email: `
 
 describe('POST /api/v1/events', () => {
   it('creates an event with every field and emits event_created', async () => {
-    const [company, person, lead, deal] = [await factories.company!(t.http), await factories.person!(t.http), await factories.lead!(t.http), await factories.deal!(t.http)];
+    const [company, person, lead, deal] = [
+      await factories.company!(t.http),
+      await factories.person!(t.http),
+      await factories.lead!(t.http),
+      await factories.deal!(t.http),
+    ];
     const res = await t.http.post('/api/v1/events', {
-      ...base, description: 'Product demo', type: 'meeting', location: 'Room 1', allDay: false, reminderMinutes: 15,
+      ...base,
+      description: 'Product demo',
+      type: 'meeting',
+      location: 'Room 1',
+      allDay: false,
+      reminderMinutes: 15,
       attendees: [{ email: 'Ada@Example.test', name: 'Ada', status: 'accepted' }, { email: 'bob@example.test' }],
-      companyId: company, personId: person, leadId: lead, dealId: deal,
+      companyId: company,
+      personId: person,
+      leadId: lead,
+      dealId: deal,
     });
     expect(res.status).toBe(201);
     const ev = res.body.data;
     expect(ev).toMatchObject({
-      title: 'Demo', description: 'Product demo', type: 'meeting', start: '2030-06-01T10:00:00.000Z', end: '2030-06-01T11:00:00.000Z', allDay: false,
-      location: 'Room 1', reminderMinutes: 15, companyId: company, personId: person, leadId: lead, dealId: deal, ownerId: t.userId,
-      attendees: [{ email: 'ada@example.test', name: 'Ada', status: 'accepted' }, { email: 'bob@example.test', name: null, status: 'needs_action' }],
+      title: 'Demo',
+      description: 'Product demo',
+      type: 'meeting',
+      start: '2030-06-01T10:00:00.000Z',
+      end: '2030-06-01T11:00:00.000Z',
+      allDay: false,
+      location: 'Room 1',
+      reminderMinutes: 15,
+      companyId: company,
+      personId: person,
+      leadId: lead,
+      dealId: deal,
+      ownerId: t.userId,
+      attendees: [
+        { email: 'ada@example.test', name: 'Ada', status: 'accepted' },
+        { email: 'bob@example.test', name: null, status: 'needs_action' },
+      ],
     });
     const events = await eventsFor(app.runtime.deps.orm, ev._id);
     expect(events.map((e) => e.type)).toEqual(['event_created']);
@@ -37,7 +64,14 @@ describe('POST /api/v1/events', () => {
   });
 
   it('accepts an all-day event with dates, start = end, 100 attendees and a 4-week reminder', async () => {
-    const res = await t.http.post('/api/v1/events', { title: 'Offsite', start: '2030-07-01', end: '2030-07-01', allDay: true, attendees: attendees(100), reminderMinutes: 40_320 });
+    const res = await t.http.post('/api/v1/events', {
+      title: 'Offsite',
+      start: '2030-07-01',
+      end: '2030-07-01',
+      allDay: true,
+      attendees: attendees(100),
+      reminderMinutes: 40_320,
+    });
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({ allDay: true, start: '2030-07-01T00:00:00.000Z', type: 'meeting' });
     expect(res.body.data.attendees).toHaveLength(100);
@@ -52,7 +86,11 @@ describe('POST /api/v1/events', () => {
     ['101 attendees', { ...base, attendees: attendees(101) }, /at most 100 attendees/],
     ['attendee without e-mail', { ...base, attendees: [{ name: 'x' }] }, /email/],
     ['attendee bad e-mail', { ...base, attendees: [{ email: 'nope' }] }, /email/],
-    ['attendee status', { ...base, attendees: [{ email: 'a@b.test', status: 'maybe' }] }, /status: must be one of needs_action, accepted, declined, tentative/],
+    [
+      'attendee status',
+      { ...base, attendees: [{ email: 'a@b.test', status: 'maybe' }] },
+      /status: must be one of needs_action, accepted, declined, tentative/,
+    ],
     ['type', { ...base, type: 'party' }, /type: must be one of/],
     ['reminder over 4 weeks', { ...base, reminderMinutes: 40_321 }, /reminderMinutes: must be at most 40320/],
     ['negative reminder', { ...base, reminderMinutes: -1 }, /reminderMinutes/],
@@ -76,9 +114,18 @@ describe('POST /api/v1/events', () => {
 describe('PUT and DELETE /api/v1/events/:id', () => {
   it('updates partially, checks end against the stored start, emits event_updated and event_deleted', async () => {
     const ev = (await t.http.post('/api/v1/events', base)).body.data;
-    const moved = await t.http.put(`/api/v1/events/${ev._id}`, { end: '2030-06-01T12:00:00Z', location: 'Online', attendees: [{ email: 'c@d.test', status: 'tentative' }] });
+    const moved = await t.http.put(`/api/v1/events/${ev._id}`, {
+      end: '2030-06-01T12:00:00Z',
+      location: 'Online',
+      attendees: [{ email: 'c@d.test', status: 'tentative' }],
+    });
     expect(moved.status).toBe(200);
-    expect(moved.body.data).toMatchObject({ title: 'Demo', end: '2030-06-01T12:00:00.000Z', location: 'Online', attendees: [{ email: 'c@d.test', name: null, status: 'tentative' }] });
+    expect(moved.body.data).toMatchObject({
+      title: 'Demo',
+      end: '2030-06-01T12:00:00.000Z',
+      location: 'Online',
+      attendees: [{ email: 'c@d.test', name: null, status: 'tentative' }],
+    });
     const early = await t.http.put(`/api/v1/events/${ev._id}`, { end: '2030-06-01T09:00:00Z' });
     expect(early.status).toBe(400);
     expect(early.body.error).toMatch(/end: must not be before start/);
@@ -96,7 +143,9 @@ describe('GET /api/v1/events', () => {
     const mine = await app.tenant();
     const company = await factories.company!(mine.http);
     const mk = (start: string, extra: Record<string, unknown> = {}) =>
-      mine.http.post('/api/v1/events', { title: start, start, end: start, ...extra }).then((r) => r.body.data._id as string);
+      mine.http
+        .post('/api/v1/events', { title: start, start, end: start, ...extra })
+        .then((r) => r.body.data._id as string);
     const may = await mk('2030-05-10T09:00:00Z', { companyId: company });
     const jan = await mk('2030-01-10T09:00:00Z');
     const mar = await mk('2030-03-10T09:00:00Z');
@@ -110,7 +159,8 @@ describe('GET /api/v1/events', () => {
     expect(await ids(`companyId=${company}`)).toEqual([may]);
     const page = await mine.http.get('/api/v1/events?limit=2&page=2');
     expect(page.body).toMatchObject({ page: 2, limit: 2, total: 3 });
-    for (const qs of ['limit=101', 'from=soon', 'ownerId=me', 'page=0']) expect((await mine.http.get(`/api/v1/events?${qs}`)).status).toBe(400);
+    for (const qs of ['limit=101', 'from=soon', 'ownerId=me', 'page=0'])
+      expect((await mine.http.get(`/api/v1/events?${qs}`)).status).toBe(400);
     expect((await mine.http.get('/api/v1/events?limit=100')).status).toBe(200);
   });
 });

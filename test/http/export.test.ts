@@ -37,7 +37,11 @@ describe('POST /api/v1/export/deals paging', () => {
       seen.push(...ids(res.body.data));
       cursor = res.body.nextCursor ?? undefined;
     } while (cursor);
-    expect(pages.map((p) => [p.data.length, p.hasMore, p.total, p.limit])).toEqual([[10, true, 25, 10], [10, true, 25, 10], [5, false, 25, 10]]);
+    expect(pages.map((p) => [p.data.length, p.hasMore, p.total, p.limit])).toEqual([
+      [10, true, 25, 10],
+      [10, true, 25, 10],
+      [5, false, 25, 10],
+    ]);
     expect(pages[0].nextCursor).toBe(pages[0].data[9]._id);
     expect(pages[2].nextCursor).toBeNull();
     expect(seen).toEqual(ids([...deals].sort(byId)));
@@ -71,7 +75,13 @@ describe('POST /api/v1/export/deals paging', () => {
     const seen: string[] = [];
     let cursor: string | undefined;
     for (let i = 0; i < 5; i++) {
-      const res = await t.http.post('/api/v1/export/deals', { limit: 7, sortBy: field, sortOrder, fields: ['title'], ...(cursor ? { cursor } : {}) });
+      const res = await t.http.post('/api/v1/export/deals', {
+        limit: 7,
+        sortBy: field,
+        sortOrder,
+        fields: ['title'],
+        ...(cursor ? { cursor } : {}),
+      });
       expect(res.status).toBe(200);
       seen.push(...ids(res.body.data));
       cursor = res.body.nextCursor;
@@ -101,7 +111,10 @@ describe('fields, filters, dates and the row shape', () => {
   it('fields projection: array or comma string, _id always included; unknown field 400', async () => {
     for (const fields of [['title', 'value'], 'title, value']) {
       const res = await t.http.post('/api/v1/export/deals', { limit: 2, fields });
-      expect(res.body.data.map((r: any) => Object.keys(r).sort())).toEqual([['_id', 'title', 'value'], ['_id', 'title', 'value']]);
+      expect(res.body.data.map((r: any) => Object.keys(r).sort())).toEqual([
+        ['_id', 'title', 'value'],
+        ['_id', 'title', 'value'],
+      ]);
     }
     const bad = await t.http.post('/api/v1/export/deals', { fields: ['title', 'workspaceId'] });
     expect(bad.status).toBe(400);
@@ -128,7 +141,9 @@ describe('fields, filters, dates and the row shape', () => {
     const yesterday = new Date(Date.now() - 86_400_000).toISOString().slice(0, 10);
     expect((await t.http.post('/api/v1/export/deals', { dateTo: yesterday })).body.total).toBe(0);
     expect((await t.http.post('/api/v1/export/deals', { dateFrom: today, dateTo: today })).body.total).toBe(25);
-    expect((await t.http.post('/api/v1/export/deals', { dateFrom: new Date(Date.now() + 60_000).toISOString() })).body.total).toBe(0);
+    expect(
+      (await t.http.post('/api/v1/export/deals', { dateFrom: new Date(Date.now() + 60_000).toISOString() })).body.total,
+    ).toBe(0);
   });
 });
 
@@ -199,7 +214,11 @@ describe('other record types and lists', () => {
     const first = await t.http.post(`/api/v1/export/lists/${list._id}`, { limit: 10, fields: 'title' });
     expect(first.status).toBe(200);
     expect(first.body).toMatchObject({ total: members.length, hasMore: true });
-    const rest = await t.http.post(`/api/v1/export/lists/${list._id}`, { limit: 10, cursor: first.body.nextCursor, fields: 'title' });
+    const rest = await t.http.post(`/api/v1/export/lists/${list._id}`, {
+      limit: 10,
+      cursor: first.body.nextCursor,
+      fields: 'title',
+    });
     expect([...ids(first.body.data), ...ids(rest.body.data)]).toEqual(members);
     expect((await t.http.post(`/api/v1/export/lists/${list._id}`, { filters: { status: 'won' } })).body.total).toBe(0);
     expect((await t.http.post(`/api/v1/export/lists/${list._id}`, { filters: { city: 'x' } })).status).toBe(400);

@@ -26,7 +26,10 @@ describe('while Postgres is down', () => {
     expect((await t.http.get('/api/v1/companies')).status).toBe(200);
     await proxy.down();
     try {
-      for (const call of [() => t.http.get('/api/v1/companies'), () => t.http.post('/api/v1/companies', { name: 'During outage' })]) {
+      for (const call of [
+        () => t.http.get('/api/v1/companies'),
+        () => t.http.post('/api/v1/companies', { name: 'During outage' }),
+      ]) {
         const started = Date.now();
         const res = await call();
         expect(Date.now() - started).toBeLessThan(10_000);

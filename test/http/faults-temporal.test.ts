@@ -28,7 +28,16 @@ afterAll(async () => {
 
 async function manualAutomation(): Promise<string> {
   const created = await t.http.post('/api/v1/automations', {
-    name: 'Manual', nodes: [{ id: 'trigger', type: 'trigger', position: { x: 0, y: 0 }, data: { triggerType: 'lead_created' } }, { id: 'n1', type: 'action', position: { x: 0, y: 200 }, data: { actionType: 'create_note', config: { noteContent: 'x' } } }],
+    name: 'Manual',
+    nodes: [
+      { id: 'trigger', type: 'trigger', position: { x: 0, y: 0 }, data: { triggerType: 'lead_created' } },
+      {
+        id: 'n1',
+        type: 'action',
+        position: { x: 0, y: 200 },
+        data: { actionType: 'create_note', config: { noteContent: 'x' } },
+      },
+    ],
     edges: [{ id: 'e1', source: 'trigger', target: 'n1', sourceHandle: null }],
   });
   expect(created.status).toBe(201);
@@ -49,11 +58,16 @@ describe('POST /automations/:id/trigger while Temporal is down', () => {
       expect(res.status).toBe(503);
       expect(res.body.code).toBe('unavailable');
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
-      const rows = await forkForWorkspace(app.runtime.deps.orm.em, t.workspaceId).find(AutomationExecution, { automationId });
+      const rows = await forkForWorkspace(app.runtime.deps.orm.em, t.workspaceId).find(AutomationExecution, {
+        automationId,
+      });
       expect(rows).toHaveLength(1);
       executionId = rows[0]!._id;
       expect(res.body.error).toContain(executionId);
-      expect(rows[0]).toMatchObject({ status: 'failed', error: expect.stringContaining('workflow engine (Temporal) is unavailable') });
+      expect(rows[0]).toMatchObject({
+        status: 'failed',
+        error: expect.stringContaining('workflow engine (Temporal) is unavailable'),
+      });
       expect(rows[0]!.finishedAt).toBeInstanceOf(Date);
       // The API shows the reason too.
       const shown = await t.http.get(`/api/v1/automations/executions/${executionId}`);
@@ -68,7 +82,10 @@ describe('POST /automations/:id/trigger while Temporal is down', () => {
       ok = await t.http.post(`/api/v1/automations/${automationId}/trigger`, {});
     }
     expect(ok.status).toBe(201);
-    const client = createTemporalClient(await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! }), app.config);
+    const client = createTemporalClient(
+      await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! }),
+      app.config,
+    );
     try {
       expect((await client.workflow.getHandle(ok.body.data.workflowId).describe()).status.name).toBe('RUNNING');
       // No worker polls this queue: remove the run from the shared dev server.

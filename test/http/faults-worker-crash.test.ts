@@ -8,7 +8,16 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import path from 'node:path';
 import type { Tenant } from '../support/app';
-import { action, chainGraph, createAutomation, startEngineHarness, stepsOf, waitFor, waitForExecution, type EngineHarness } from '../support/automation-engine';
+import {
+  action,
+  chainGraph,
+  createAutomation,
+  startEngineHarness,
+  stepsOf,
+  waitFor,
+  waitForExecution,
+  type EngineHarness,
+} from '../support/automation-engine';
 
 let h: EngineHarness;
 let t: Tenant;
@@ -41,7 +50,12 @@ afterAll(async () => {
 
 function startChildWorker(): Promise<ChildProcess> {
   const proc = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../support/worker-child.ts')], {
-    env: { ...process.env, TEMPORAL_TASK_QUEUE: h.taskQueue, OUTBOUND_ALLOW_HOSTS: '127.0.0.1', DATABASE_URL: h.app.config.databaseUrl },
+    env: {
+      ...process.env,
+      TEMPORAL_TASK_QUEUE: h.taskQueue,
+      OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
+      DATABASE_URL: h.app.config.databaseUrl,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {
@@ -58,12 +72,18 @@ describe('a worker killed -9 in the middle of an action', () => {
   it('the action is retried on a restarted worker within seconds and the run completes', async () => {
     child = await startChildWorker();
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-    const automationId = await createAutomation(t.http, chainGraph({ triggerType: 'lead_created' }, [
-      action('http_request', { method: 'POST', url, body: { hello: 'world' } }),
-      action('create_note', { noteContent: 'after the call' }),
-    ]));
+    const automationId = await createAutomation(
+      t.http,
+      chainGraph({ triggerType: 'lead_created' }, [
+        action('http_request', { method: 'POST', url, body: { hello: 'world' } }),
+        action('create_note', { noteContent: 'after the call' }),
+      ]),
+    );
     const lead = (await t.http.post('/api/v1/leads', { title: 'Crash' })).body.data;
-    const res = await t.http.post(`/api/v1/automations/${automationId}/trigger`, { entityType: 'lead', entityId: lead._id });
+    const res = await t.http.post(`/api/v1/automations/${automationId}/trigger`, {
+      entityType: 'lead',
+      entityId: lead._id,
+    });
     expect(res.status).toBe(201);
     const executionId = res.body.data.executionId as string;
 
@@ -86,6 +106,10 @@ describe('a worker killed -9 in the middle of an action', () => {
     expect(hits[1]!.key).toBeDefined();
     expect(hits[1]!.key).toBe(hits[0]!.key);
     const steps = await stepsOf(h, executionId);
-    expect(steps.map((s) => [s.nodeId, s.status])).toEqual([['trigger', 'completed'], ['n1', 'completed'], ['n2', 'completed']]);
+    expect(steps.map((s) => [s.nodeId, s.status])).toEqual([
+      ['trigger', 'completed'],
+      ['n1', 'completed'],
+      ['n2', 'completed'],
+    ]);
   }, 120_000);
 });

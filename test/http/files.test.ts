@@ -26,14 +26,17 @@ afterAll(async () => {
 });
 
 const ascii = (s: string): number[] => [...s].map((c) => c.charCodeAt(0));
-const bytes = (...parts: (number[] | string)[]): Uint8Array => Uint8Array.from(parts.flatMap((p) => (typeof p === 'string' ? ascii(p) : p)));
+const bytes = (...parts: (number[] | string)[]): Uint8Array =>
+  Uint8Array.from(parts.flatMap((p) => (typeof p === 'string' ? ascii(p) : p)));
 const sha256 = (data: Uint8Array): string => createHash('sha256').update(data).digest('hex');
 const filled = (n: number): Uint8Array => Uint8Array.from({ length: n }, (_, i) => 0x41 + (i % 26));
-const stagingEntries = (): string[] => (fs.existsSync(path.join(dir, '.staging')) ? fs.readdirSync(path.join(dir, '.staging')) : []);
+const stagingEntries = (): string[] =>
+  fs.existsSync(path.join(dir, '.staging')) ? fs.readdirSync(path.join(dir, '.staging')) : [];
 const objectPath = (workspaceId: string, id: string): string => path.join(dir, 'objects', workspaceId, id);
 /** Signed URLs carry PUBLIC_BASE_URL; the test server listens on an ephemeral port. */
 const local = (url: string): string => url.replace(app.config.publicBaseUrl, app.baseUrl);
-const fileCount = async (tenant: Tenant = t): Promise<number> => (await tenant.http.get('/api/v1/files?limit=1')).body.total as number;
+const fileCount = async (tenant: Tenant = t): Promise<number> =>
+  (await tenant.http.get('/api/v1/files?limit=1')).body.total as number;
 
 describe('uploads', () => {
   it('accepts a file of exactly FILE_MAX_BYTES and refuses one byte more with 413, leaving nothing behind', async () => {
@@ -41,7 +44,15 @@ describe('uploads', () => {
     const atLimit = filled(LIMIT);
     const ok = await uploadFile(t.http, atLimit, { filename: 'limit.txt' });
     expect(ok.status).toBe(201);
-    expect(ok.body.data).toMatchObject({ name: 'limit.txt', size: LIMIT, sha256: sha256(atLimit), source: 'upload', storage: 'local', folderId: null, links: [] });
+    expect(ok.body.data).toMatchObject({
+      name: 'limit.txt',
+      size: LIMIT,
+      sha256: sha256(atLimit),
+      source: 'upload',
+      storage: 'local',
+      folderId: null,
+      links: [],
+    });
     expect(fs.statSync(objectPath(t.workspaceId, ok.body.data._id)).size).toBe(LIMIT);
 
     const over = await uploadFile(t.http, filled(LIMIT + 1), { filename: 'over.txt' });
@@ -59,8 +70,16 @@ describe('uploads', () => {
       ['webp', bytes('RIFF', [0x24, 0, 0, 0], 'WEBPVP8 '), 'image/webp'],
       ['pdf', bytes('%PDF-1.7\n%\xe2\xe3'), 'application/pdf'],
       ['zip', bytes([0x50, 0x4b, 0x03, 0x04, 20, 0], 'readme.txt'), 'application/zip'],
-      ['docx', bytes([0x50, 0x4b, 0x03, 0x04, 20, 0], '[Content_Types].xml', [0, 0], 'word/document.xml'), 'application/vnd.openxmlformats-officedocument.wordprocessingml.document'],
-      ['xlsx', bytes([0x50, 0x4b, 0x03, 0x04, 20, 0], '[Content_Types].xml', [0, 0], 'xl/workbook.xml'), 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
+      [
+        'docx',
+        bytes([0x50, 0x4b, 0x03, 0x04, 20, 0], '[Content_Types].xml', [0, 0], 'word/document.xml'),
+        'application/vnd.openxmlformats-officedocument.wordprocessingml.document',
+      ],
+      [
+        'xlsx',
+        bytes([0x50, 0x4b, 0x03, 0x04, 20, 0], '[Content_Types].xml', [0, 0], 'xl/workbook.xml'),
+        'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet',
+      ],
       ['gzip', bytes([0x1f, 0x8b, 0x08, 0, 0, 0, 0, 0]), 'application/gzip'],
       ['mp4', bytes([0, 0, 0, 0x18], 'ftypisom', [0, 0, 2, 0]), 'video/mp4'],
       ['csv', bytes('name,email\nAda,ada@example.test\nBob,bob@example.test\n'), 'text/csv'],
@@ -86,7 +105,10 @@ describe('uploads', () => {
       [`${'x'.repeat(300)}.pdf`, `${'x'.repeat(251)}.pdf`],
     ];
     for (const [raw, expected] of cases) {
-      const res = await uploadFile(t.http, 'hello', { filename: raw === '' ? 'placeholder' : raw, fields: raw === '' ? { name: '   ' } : {} });
+      const res = await uploadFile(t.http, 'hello', {
+        filename: raw === '' ? 'placeholder' : raw,
+        fields: raw === '' ? { name: '   ' } : {},
+      });
       expect([raw, res.status, res.body.data?.name]).toEqual([raw, 201, expected]);
     }
   });
@@ -97,10 +119,17 @@ describe('uploads', () => {
     expect(json.body.error).toMatch(/multipart\/form-data/);
     const noFile = new FormData();
     noFile.append('folderId', '');
-    const res = await fetch(`${app.baseUrl}/api/v1/files`, { method: 'POST', headers: { authorization: `Bearer ${t.apiKey}` }, body: noFile });
+    const res = await fetch(`${app.baseUrl}/api/v1/files`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${t.apiKey}` },
+      body: noFile,
+    });
     expect(res.status).toBe(400);
     expect(((await res.json()) as { error: string }).error).toMatch(/^file: /);
-    const broken = await t.http.post('/api/v1/files', undefined, { headers: { 'content-type': 'multipart/form-data; boundary=xyz' }, raw: '--xyz\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\nabc' });
+    const broken = await t.http.post('/api/v1/files', undefined, {
+      headers: { 'content-type': 'multipart/form-data; boundary=xyz' },
+      raw: '--xyz\r\nContent-Disposition: form-data; name="file"; filename="a"\r\n\r\nabc',
+    });
     expect(broken.status).toBe(400);
     const badFolder = await uploadFile(t.http, 'x', { fields: { folderId: 'nope' } });
     expect(badFolder.status).toBe(400);
@@ -112,12 +141,24 @@ describe('uploads', () => {
 
   it('an upload aborted mid-stream leaves no staged bytes, object or record', async () => {
     const before = await fileCount();
-    const objectsBefore = fs.existsSync(path.join(dir, 'objects', t.workspaceId)) ? fs.readdirSync(path.join(dir, 'objects', t.workspaceId)).length : 0;
+    const objectsBefore = fs.existsSync(path.join(dir, 'objects', t.workspaceId))
+      ? fs.readdirSync(path.join(dir, 'objects', t.workspaceId)).length
+      : 0;
     const url = new URL(`${app.baseUrl}/api/v1/files`);
     const boundary = 'crmtestboundary';
     const head = `--${boundary}\r\nContent-Disposition: form-data; name="file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`;
     await new Promise<void>((resolve) => {
-      const req = http.request({ host: url.hostname, port: url.port, path: url.pathname, method: 'POST', headers: { authorization: `Bearer ${t.apiKey}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': String(head.length + 900 + 100) } });
+      const req = http.request({
+        host: url.hostname,
+        port: url.port,
+        path: url.pathname,
+        method: 'POST',
+        headers: {
+          authorization: `Bearer ${t.apiKey}`,
+          'content-type': `multipart/form-data; boundary=${boundary}`,
+          'content-length': String(head.length + 900 + 100),
+        },
+      });
       req.on('error', () => resolve());
       req.write(head);
       req.write(Buffer.alloc(500, 0x61));
@@ -130,7 +171,9 @@ describe('uploads', () => {
     await new Promise((r) => setTimeout(r, 500));
     expect(stagingEntries()).toEqual([]);
     expect(await fileCount()).toBe(before);
-    const objectsAfter = fs.existsSync(path.join(dir, 'objects', t.workspaceId)) ? fs.readdirSync(path.join(dir, 'objects', t.workspaceId)).length : 0;
+    const objectsAfter = fs.existsSync(path.join(dir, 'objects', t.workspaceId))
+      ? fs.readdirSync(path.join(dir, 'objects', t.workspaceId)).length
+      : 0;
     expect(objectsAfter).toBe(objectsBefore);
   });
 });
@@ -141,7 +184,13 @@ describe('reading, downloading and deleting', () => {
     const made = (await uploadFile(t.http, data, { filename: 'Quote Q1 æøå.pdf' })).body.data;
     const got = await t.http.get(`/api/v1/files/${made._id}`);
     expect(got.status).toBe(200);
-    expect(got.body.data).toMatchObject({ _id: made._id, name: made.name, contentType: 'application/pdf', size: data.length, downloadUrl: expect.stringMatching(/\/api\/files\/download\//) });
+    expect(got.body.data).toMatchObject({
+      _id: made._id,
+      name: made.name,
+      contentType: 'application/pdf',
+      size: data.length,
+      downloadUrl: expect.stringMatching(/\/api\/files\/download\//),
+    });
     const expiresIn = Date.parse(got.body.data.downloadUrlExpiresAt) - Date.now();
     expect(expiresIn).toBeGreaterThan(800_000);
     expect(expiresIn).toBeLessThanOrEqual(900_000);
@@ -151,14 +200,23 @@ describe('reading, downloading and deleting', () => {
     expect(dl.status).toBe(200);
     expect(Buffer.from(await dl.arrayBuffer())).toEqual(Buffer.from(data));
     expect(dl.headers.get('content-type')).toBe('application/pdf');
-    expect(dl.headers.get('content-disposition')).toBe(`attachment; filename="Quote Q1 ___.pdf"; filename*=UTF-8''${encodeURIComponent('Quote Q1 æøå.pdf')}`);
+    expect(dl.headers.get('content-disposition')).toBe(
+      `attachment; filename="Quote Q1 ___.pdf"; filename*=UTF-8''${encodeURIComponent('Quote Q1 æøå.pdf')}`,
+    );
     expect(dl.headers.get('x-content-type-options')).toBe('nosniff');
 
     const token = String(got.body.data.downloadUrl).split('/').pop()!;
     const [body, mac] = token.split('.') as [string, string];
     const payload = JSON.parse(Buffer.from(body, 'base64url').toString());
-    const otherKey = Buffer.from(JSON.stringify({ ...payload, key: `${payload.key.split('/')[0]}/0123456789abcdef01234567` })).toString('base64url');
-    for (const bad of [`${body}.${mac[0] === 'A' ? 'B' : 'A'}${mac.slice(1)}`, `${otherKey}.${mac}`, 'garbage', `${body}`]) {
+    const otherKey = Buffer.from(
+      JSON.stringify({ ...payload, key: `${payload.key.split('/')[0]}/0123456789abcdef01234567` }),
+    ).toString('base64url');
+    for (const bad of [
+      `${body}.${mac[0] === 'A' ? 'B' : 'A'}${mac.slice(1)}`,
+      `${otherKey}.${mac}`,
+      'garbage',
+      `${body}`,
+    ]) {
       const res = await fetch(`${app.baseUrl}/api/files/download/${bad}`);
       expect([bad, res.status]).toEqual([bad, 403]);
     }
@@ -168,7 +226,9 @@ describe('reading, downloading and deleting', () => {
     expect(old.status).toBe(410);
     expect(await old.json()).toMatchObject({ code: 'expired' });
     // An upload token does not download.
-    expect((await fetch(`${app.baseUrl}/api/files/download/${signer.sign({ ...payload, op: 'put' })}`)).status).toBe(403);
+    expect((await fetch(`${app.baseUrl}/api/files/download/${signer.sign({ ...payload, op: 'put' })}`)).status).toBe(
+      403,
+    );
   });
 
   it('active content is served as a download, never as a page of our origin', async () => {
@@ -193,13 +253,21 @@ describe('reading, downloading and deleting', () => {
 
   it('lists with the spec envelope, filters by name and validates the query', async () => {
     const tenant = await app.tenant();
-    for (const name of ['alpha.txt', 'beta.txt', 'alphabet.txt']) await uploadFile(tenant.http, 'x', { filename: name });
+    for (const name of ['alpha.txt', 'beta.txt', 'alphabet.txt'])
+      await uploadFile(tenant.http, 'x', { filename: name });
     const all = await tenant.http.get('/api/v1/files?limit=2');
     expect(all.body).toMatchObject({ page: 1, limit: 2, total: 3 });
     expect(all.body.data.map((f: { name: string }) => f.name)).toEqual(['alphabet.txt', 'beta.txt']);
     const q = await tenant.http.get('/api/v1/files?q=alpha');
     expect(q.body.data.map((f: { name: string }) => f.name).sort()).toEqual(['alpha.txt', 'alphabet.txt']);
-    for (const bad of ['limit=101', 'page=0', 'folderId=x', 'entityType=company', 'entityType=ship&entityId=0123456789abcdef01234567', 'source=ftp']) {
+    for (const bad of [
+      'limit=101',
+      'page=0',
+      'folderId=x',
+      'entityType=company',
+      'entityType=ship&entityId=0123456789abcdef01234567',
+      'source=ftp',
+    ]) {
       const res = await tenant.http.get(`/api/v1/files?${bad}`);
       expect([bad, res.status]).toEqual([bad, 400]);
     }
@@ -216,24 +284,40 @@ describe('folders', () => {
     const sub = await tenant.http.post('/api/v1/folders', { name: 'Contracts', parentId: docs.body.data._id });
     expect(sub.status).toBe(201);
     const badBodies: [Record<string, unknown>, RegExp][] = [
-      [{}, /^body[.:] ?name: /], [{ name: '' }, /^body[.:] ?name: /], [{ name: 'x'.repeat(256) }, /^body[.:] ?name: /],
-      [{ name: 'x', parentId: 'nope' }, /^body[.:] ?parentId: /], [{ name: 'x', parentId: '0123456789abcdef01234567' }, /^parentId: no folder/],
+      [{}, /^body[.:] ?name: /],
+      [{ name: '' }, /^body[.:] ?name: /],
+      [{ name: 'x'.repeat(256) }, /^body[.:] ?name: /],
+      [{ name: 'x', parentId: 'nope' }, /^body[.:] ?parentId: /],
+      [{ name: 'x', parentId: '0123456789abcdef01234567' }, /^parentId: no folder/],
     ];
     for (const [body, error] of badBodies) {
       const res = await tenant.http.post('/api/v1/folders', body);
       expect([body, res.status]).toEqual([body, 400]);
       expect(res.body.error).toMatch(error);
     }
-    const inside = await uploadFile(tenant.http, 'minutes', { filename: 'minutes.txt', fields: { folderId: docs.body.data._id } });
+    const inside = await uploadFile(tenant.http, 'minutes', {
+      filename: 'minutes.txt',
+      fields: { folderId: docs.body.data._id },
+    });
     expect(inside.body.data.folderId).toBe(docs.body.data._id);
     await uploadFile(tenant.http, 'loose', { filename: 'loose.txt' });
 
     const listed = await tenant.http.get('/api/v1/folders?parentId=root');
     expect(listed.body).toMatchObject({ page: 1, limit: 20, total: 1 });
     expect(listed.body.data[0]).toMatchObject({ _id: docs.body.data._id, fileCount: 1, folderCount: 1 });
-    expect((await tenant.http.get(`/api/v1/folders?parentId=${docs.body.data._id}`)).body.data.map((f: { _id: string }) => f._id)).toEqual([sub.body.data._id]);
-    expect((await tenant.http.get(`/api/v1/files?folderId=${docs.body.data._id}`)).body.data.map((f: { name: string }) => f.name)).toEqual(['minutes.txt']);
-    expect((await tenant.http.get('/api/v1/files?folderId=root')).body.data.map((f: { name: string }) => f.name)).toEqual(['loose.txt']);
+    expect(
+      (await tenant.http.get(`/api/v1/folders?parentId=${docs.body.data._id}`)).body.data.map(
+        (f: { _id: string }) => f._id,
+      ),
+    ).toEqual([sub.body.data._id]);
+    expect(
+      (await tenant.http.get(`/api/v1/files?folderId=${docs.body.data._id}`)).body.data.map(
+        (f: { name: string }) => f.name,
+      ),
+    ).toEqual(['minutes.txt']);
+    expect(
+      (await tenant.http.get('/api/v1/files?folderId=root')).body.data.map((f: { name: string }) => f.name),
+    ).toEqual(['loose.txt']);
 
     const blocked = await tenant.http.delete(`/api/v1/folders/${docs.body.data._id}`);
     expect(blocked.status).toBe(409);
@@ -255,13 +339,28 @@ describe('links and timelines', () => {
     const res = await tenant.http.post(`/api/v1/files/${file._id}/link`, { entityType: 'company', entityId: company });
     expect(res.status).toBe(200);
     expect(res.body.data.links).toEqual([{ entityType: 'company', entityId: company, linkedAt: expect.any(String) }]);
-    expect((await tenant.http.post(`/api/v1/files/${file._id}/link`, { entityType: 'company', entityId: company })).status).toBe(409);
-    expect((await tenant.http.post(`/api/v1/files/${file._id}/link`, { entityType: 'deal', entityId: deal })).status).toBe(200);
-    expect((await tenant.http.post(`/api/v1/files/${file._id}/link`, { entityType: 'project', entityId: project })).status).toBe(200);
+    expect(
+      (await tenant.http.post(`/api/v1/files/${file._id}/link`, { entityType: 'company', entityId: company })).status,
+    ).toBe(409);
+    expect(
+      (await tenant.http.post(`/api/v1/files/${file._id}/link`, { entityType: 'deal', entityId: deal })).status,
+    ).toBe(200);
+    expect(
+      (await tenant.http.post(`/api/v1/files/${file._id}/link`, { entityType: 'project', entityId: project })).status,
+    ).toBe(200);
 
     const feed = await tenant.http.get(`/api/v1/companies/${company}/activity-feed`);
-    expect(feed.body.data[0]).toMatchObject({ type: 'file_linked', system: true, entityType: 'company', entityId: company, metadata: { fileId: file._id, name: 'logo.png', contentType: 'image/png' } });
-    expect((await tenant.http.get(`/api/v1/deals/${deal}/activity-feed`)).body.data[0]).toMatchObject({ type: 'file_linked', metadata: { fileId: file._id } });
+    expect(feed.body.data[0]).toMatchObject({
+      type: 'file_linked',
+      system: true,
+      entityType: 'company',
+      entityId: company,
+      metadata: { fileId: file._id, name: 'logo.png', contentType: 'image/png' },
+    });
+    expect((await tenant.http.get(`/api/v1/deals/${deal}/activity-feed`)).body.data[0]).toMatchObject({
+      type: 'file_linked',
+      metadata: { fileId: file._id },
+    });
 
     const byRecord = await tenant.http.get(`/api/v1/files?entityType=deal&entityId=${deal}`);
     expect(byRecord.body).toMatchObject({ total: 1, data: [{ _id: file._id }] });
@@ -269,20 +368,41 @@ describe('links and timelines', () => {
 
     const unlinked = await tenant.http.delete(`/api/v1/files/${file._id}/link`);
     expect(unlinked.status).toBe(400);
-    const un = await tenant.http.request('DELETE', `/api/v1/files/${file._id}/link`, { entityType: 'company', entityId: company });
+    const un = await tenant.http.request('DELETE', `/api/v1/files/${file._id}/link`, {
+      entityType: 'company',
+      entityId: company,
+    });
     expect(un.status).toBe(200);
     expect(un.body.data.links.map((l: { entityType: string }) => l.entityType).sort()).toEqual(['deal', 'project']);
-    expect((await tenant.http.get(`/api/v1/companies/${company}/activity-feed`)).body.data[0]).toMatchObject({ type: 'file_unlinked', metadata: { fileId: file._id } });
-    expect((await tenant.http.request('DELETE', `/api/v1/files/${file._id}/link`, { entityType: 'company', entityId: company })).status).toBe(404);
+    expect((await tenant.http.get(`/api/v1/companies/${company}/activity-feed`)).body.data[0]).toMatchObject({
+      type: 'file_unlinked',
+      metadata: { fileId: file._id },
+    });
+    expect(
+      (
+        await tenant.http.request('DELETE', `/api/v1/files/${file._id}/link`, {
+          entityType: 'company',
+          entityId: company,
+        })
+      ).status,
+    ).toBe(404);
   });
 
   it('links to custom object records, which show it on their activity feed', async () => {
     const tenant = await app.tenant();
     await tenant.http.post('/api/v1/custom-objects', { slug: 'machines', singular: 'Machine', plural: 'Machines' });
     await tenant.http.post('/api/v1/custom-objects/machines/fields', { slug: 'name', label: 'Name', type: 'text' });
-    const record = (await tenant.http.post('/api/v1/custom-objects/machines/records', { name: 'Press 4' })).body.data._id;
+    const record = (await tenant.http.post('/api/v1/custom-objects/machines/records', { name: 'Press 4' })).body.data
+      ._id;
     const file = (await uploadFile(tenant.http, 'manual', { filename: 'manual.txt' })).body.data;
-    expect((await tenant.http.post(`/api/v1/files/${file._id}/link`, { entityType: 'custom_object_record', entityId: record })).status).toBe(200);
+    expect(
+      (
+        await tenant.http.post(`/api/v1/files/${file._id}/link`, {
+          entityType: 'custom_object_record',
+          entityId: record,
+        })
+      ).status,
+    ).toBe(200);
     const feed = await tenant.http.get(`/api/v1/custom-objects/machines/records/${record}/activity-feed`);
     expect(feed.body.data[0]).toMatchObject({ type: 'file_linked', metadata: { fileId: file._id } });
   });
@@ -292,7 +412,13 @@ describe('links and timelines', () => {
     const other = await app.tenant();
     const file = (await uploadFile(tenant.http, 'x')).body.data;
     const theirCompany = (await other.http.post('/api/v1/companies', { name: 'Theirs' })).body.data._id;
-    for (const body of [{ entityType: 'company', entityId: theirCompany }, { entityType: 'ship', entityId: theirCompany }, { entityType: 'company' }, { entityType: 'company', entityId: 'x' }, {}]) {
+    for (const body of [
+      { entityType: 'company', entityId: theirCompany },
+      { entityType: 'ship', entityId: theirCompany },
+      { entityType: 'company' },
+      { entityType: 'company', entityId: 'x' },
+      {},
+    ]) {
       const res = await tenant.http.post(`/api/v1/files/${file._id}/link`, body);
       expect([body, res.status]).toEqual([body, 400]);
     }
@@ -306,7 +432,9 @@ describe('tenancy and scopes', () => {
     const folder = (await t.http.post('/api/v1/folders', { name: `Private ${Date.now()}` })).body.data;
     expect((await other.http.get(`/api/v1/files/${mine._id}`)).status).toBe(404);
     expect((await other.http.delete(`/api/v1/files/${mine._id}`)).status).toBe(404);
-    expect((await other.http.post(`/api/v1/files/${mine._id}/link`, { entityType: 'company', entityId: mine._id })).status).toBe(404);
+    expect(
+      (await other.http.post(`/api/v1/files/${mine._id}/link`, { entityType: 'company', entityId: mine._id })).status,
+    ).toBe(404);
     expect((await other.http.delete(`/api/v1/folders/${folder._id}`)).status).toBe(404);
     expect((await other.http.get('/api/v1/files')).body.total).toBe(0);
     expect((await uploadFile(other.http, 'x', { fields: { folderId: folder._id } })).status).toBe(400);
@@ -323,35 +451,70 @@ describe('tenancy and scopes', () => {
 
 describe('extension capture uploads (local storage)', () => {
   const presign = (tenant: Tenant, body?: unknown) => tenant.http.post('/api/v1/extension/captures/presign', body);
-  const put = (url: string, data: Uint8Array | string, type: string) => fetch(local(url), { method: 'PUT', headers: { 'content-type': type }, body: data });
+  const put = (url: string, data: Uint8Array | string, type: string) =>
+    fetch(local(url), { method: 'PUT', headers: { 'content-type': type }, body: data });
 
   it('presigns PUT URLs that store a capture once, with the signed type, within the limit', async () => {
     const res = await presign(t, {});
     expect(res.status).toBe(200);
     const [upload] = res.body.data.uploads;
-    expect(upload).toMatchObject({ key: expect.stringMatching(new RegExp(`^captures/${t.workspaceId}/[0-9a-f]{24}\\.png$`)), contentType: 'image/png', method: 'PUT', headers: { 'Content-Type': 'image/png' }, maxBytes: LIMIT });
+    expect(upload).toMatchObject({
+      key: expect.stringMatching(new RegExp(`^captures/${t.workspaceId}/[0-9a-f]{24}\\.png$`)),
+      contentType: 'image/png',
+      method: 'PUT',
+      headers: { 'Content-Type': 'image/png' },
+      maxBytes: LIMIT,
+    });
     expect((await put(upload.uploadUrl, 'not a png', 'image/png')).status).toBe(400);
     expect((await put(upload.uploadUrl, PNG_BYTES, 'image/jpeg')).status).toBe(400);
-    expect((await put(upload.uploadUrl, new Uint8Array([...PNG_BYTES, ...new Uint8Array(LIMIT)]), 'image/png')).status).toBe(413);
+    expect(
+      (await put(upload.uploadUrl, new Uint8Array([...PNG_BYTES, ...new Uint8Array(LIMIT)]), 'image/png')).status,
+    ).toBe(413);
     const stored = await put(upload.uploadUrl, PNG_BYTES, 'image/png');
     expect(stored.status).toBe(200);
     expect(fs.readFileSync(path.join(dir, 'objects', upload.key))).toEqual(Buffer.from(PNG_BYTES));
 
     const token = String(upload.uploadUrl).split('/').pop()!;
     const [body, mac] = token.split('.') as [string, string];
-    expect((await put(`${app.baseUrl}/api/files/upload/${body}.${mac[0] === 'A' ? 'B' : 'A'}${mac.slice(1)}`, PNG_BYTES, 'image/png')).status).toBe(403);
+    expect(
+      (
+        await put(
+          `${app.baseUrl}/api/files/upload/${body}.${mac[0] === 'A' ? 'B' : 'A'}${mac.slice(1)}`,
+          PNG_BYTES,
+          'image/png',
+        )
+      ).status,
+    ).toBe(403);
     const signer = new UrlSigner(app.config.files.urlSecret);
     const payload = JSON.parse(Buffer.from(body, 'base64url').toString());
-    expect((await put(`${app.baseUrl}/api/files/upload/${signer.sign({ ...payload, exp: Math.floor(Date.now() / 1000) - 1 })}`, PNG_BYTES, 'image/png')).status).toBe(410);
+    expect(
+      (
+        await put(
+          `${app.baseUrl}/api/files/upload/${signer.sign({ ...payload, exp: Math.floor(Date.now() / 1000) - 1 })}`,
+          PNG_BYTES,
+          'image/png',
+        )
+      ).status,
+    ).toBe(410);
     // A download token does not upload.
-    expect((await put(`${app.baseUrl}/api/files/upload/${signer.sign({ ...payload, op: 'get' })}`, PNG_BYTES, 'image/png')).status).toBe(403);
+    expect(
+      (await put(`${app.baseUrl}/api/files/upload/${signer.sign({ ...payload, op: 'get' })}`, PNG_BYTES, 'image/png'))
+        .status,
+    ).toBe(403);
     expect(stagingEntries()).toEqual([]);
   });
 
   it('validates the request and needs the contribute scope', async () => {
-    const many = await presign(t, { captures: [{ contentType: 'image/png' }, { contentType: 'image/jpeg', size: 10 }, { contentType: 'image/webp' }] });
+    const many = await presign(t, {
+      captures: [{ contentType: 'image/png' }, { contentType: 'image/jpeg', size: 10 }, { contentType: 'image/webp' }],
+    });
     expect(many.body.data.uploads.map((u: { key: string }) => u.key.split('.').pop())).toEqual(['png', 'jpg', 'webp']);
-    for (const body of [{ captures: [] }, { captures: Array.from({ length: 11 }, () => ({ contentType: 'image/png' })) }, { captures: [{ contentType: 'text/html' }] }, { captures: [{ contentType: 'image/png', size: 0 }] }]) {
+    for (const body of [
+      { captures: [] },
+      { captures: Array.from({ length: 11 }, () => ({ contentType: 'image/png' })) },
+      { captures: [{ contentType: 'text/html' }] },
+      { captures: [{ contentType: 'image/png', size: 0 }] },
+    ]) {
       expect([body, (await presign(t, body)).status]).toEqual([body, 400]);
     }
     expect((await presign(t, { captures: [{ contentType: 'image/png', size: LIMIT + 1 }] })).status).toBe(413);
@@ -374,7 +537,11 @@ describe('Idempotency-Key on uploads', () => {
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.body.data._id).toBe(first.body.data._id);
     expect(await fileCount()).toBe(before + 1);
-    for (const [bytes, options] of [['other bytes', { filename: 'retry.txt' }], ['same bytes', { filename: 'renamed.txt' }], ['same bytes', { filename: 'retry.txt', fields: { name: 'x.txt' } }]] as const) {
+    for (const [bytes, options] of [
+      ['other bytes', { filename: 'retry.txt' }],
+      ['same bytes', { filename: 'renamed.txt' }],
+      ['same bytes', { filename: 'retry.txt', fields: { name: 'x.txt' } }],
+    ] as const) {
       const mismatch = await uploadFile(t.http, bytes, { ...options, headers: key });
       expect(mismatch.status).toBe(422);
       expect(mismatch.body.code).toBe('idempotency_mismatch');

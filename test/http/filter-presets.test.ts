@@ -20,25 +20,45 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const create = (http: Tenant['http'], body: Record<string, unknown> = {}) => http.post('/api/v1/filter-presets', { name: 'Hot deals', area: 'deals', ...body });
+const create = (http: Tenant['http'], body: Record<string, unknown> = {}) =>
+  http.post('/api/v1/filter-presets', { name: 'Hot deals', area: 'deals', ...body });
 
 describe('filter presets CRUD', () => {
   it('creates with every field, owned by the caller, private by default; updates and deletes with events', async () => {
     const res = await create(alice.http, {
-      columnFilters: [{ id: 'status', value: 'open' }], filterTree: { op: 'and', children: [] }, filterMode: 'or', sorting: [{ id: 'value', desc: true }],
+      columnFilters: [{ id: 'status', value: 'open' }],
+      filterTree: { op: 'and', children: [] },
+      filterMode: 'or',
+      sorting: [{ id: 'value', desc: true }],
     });
     expect(res.status).toBe(201);
     const preset = res.body.data;
     expect(preset).toMatchObject({
-      name: 'Hot deals', area: 'deals', filterMode: 'or', visibility: 'private', userIds: [], groupIds: [], ownerId: alice.userId,
-      columnFilters: [{ id: 'status', value: 'open' }], filterTree: { op: 'and', children: [] }, sorting: [{ id: 'value', desc: true }],
+      name: 'Hot deals',
+      area: 'deals',
+      filterMode: 'or',
+      visibility: 'private',
+      userIds: [],
+      groupIds: [],
+      ownerId: alice.userId,
+      columnFilters: [{ id: 'status', value: 'open' }],
+      filterTree: { op: 'and', children: [] },
+      sorting: [{ id: 'value', desc: true }],
     });
     expect((await alice.http.get(`/api/v1/filter-presets/${preset._id}`)).body.data).toEqual(preset);
-    const updated = await alice.http.put(`/api/v1/filter-presets/${preset._id}`, { name: 'Warm deals', sorting: null, area: '' });
+    const updated = await alice.http.put(`/api/v1/filter-presets/${preset._id}`, {
+      name: 'Warm deals',
+      sorting: null,
+      area: '',
+    });
     expect(updated.body.data).toMatchObject({ name: 'Warm deals', sorting: null, area: null, filterMode: 'or' });
     expect((await alice.http.delete(`/api/v1/filter-presets/${preset._id}`)).body).toEqual({ ok: true });
     expect((await alice.http.get(`/api/v1/filter-presets/${preset._id}`)).status).toBe(404);
-    expect((await eventsFor(app.runtime.deps.orm, preset._id)).map((e) => e.type)).toEqual(['filter_preset_created', 'filter_preset_updated', 'filter_preset_deleted']);
+    expect((await eventsFor(app.runtime.deps.orm, preset._id)).map((e) => e.type)).toEqual([
+      'filter_preset_created',
+      'filter_preset_updated',
+      'filter_preset_deleted',
+    ]);
   });
 
   it('lists by area with paging', async () => {
@@ -50,7 +70,8 @@ describe('filter presets CRUD', () => {
     expect(deals.body).toMatchObject({ page: 1, limit: 1, total: 2 });
     expect(deals.body.data[0].name).toBe('D2');
     expect((await mine.http.get('/api/v1/filter-presets')).body.total).toBe(3);
-    for (const q of ['limit=101', 'page=0']) expect((await mine.http.get(`/api/v1/filter-presets?${q}`)).status).toBe(400);
+    for (const q of ['limit=101', 'page=0'])
+      expect((await mine.http.get(`/api/v1/filter-presets?${q}`)).status).toBe(400);
   });
 
   const json = (bytes: number) => ({ blob: 'x'.repeat(bytes - 11) }); // {"blob":"…"} is 11 bytes of syntax
@@ -64,7 +85,11 @@ describe('filter presets CRUD', () => {
     ['filterTree over 32 KB', { filterTree: json(32 * 1024 + 1) }, /filterTree.*32 KB/],
     ['user visibility without userIds', { visibility: 'user' }, /userIds.*at least one/],
     ['group visibility without groupIds', { visibility: 'group' }, /groupIds.*at least one/],
-    ['unknown user id', { visibility: 'user', userIds: ['0123456789abcdef01234567'] }, /userIds: no user with id 0123456789abcdef01234567/],
+    [
+      'unknown user id',
+      { visibility: 'user', userIds: ['0123456789abcdef01234567'] },
+      /userIds: no user with id 0123456789abcdef01234567/,
+    ],
     ['malformed user id', { visibility: 'user', userIds: ['bob'] }, /userIds/],
     ['101 group ids', { visibility: 'group', groupIds: Array.from({ length: 101 }, () => GROUP) }, /at most 100/],
   ];
@@ -74,7 +99,7 @@ describe('filter presets CRUD', () => {
     expect(res.body.error).toMatch(message);
   });
 
-  it('accepts json of exactly 32 KB; another workspace\'s user is not a valid userId', async () => {
+  it("accepts json of exactly 32 KB; another workspace's user is not a valid userId", async () => {
     expect((await create(alice.http, { filterTree: json(32 * 1024) })).status).toBe(201);
     const other = await app.tenant();
     const res = await create(alice.http, { visibility: 'user', userIds: [other.userId] });
@@ -88,8 +113,10 @@ describe('visibility', () => {
     ids = {
       workspace: (await create(alice.http, { name: 'ws', area: 'vis', visibility: 'workspace' })).body.data._id,
       private: (await create(alice.http, { name: 'priv', area: 'vis', visibility: 'private' })).body.data._id,
-      user: (await create(alice.http, { name: 'usr', area: 'vis', visibility: 'user', userIds: [bob.userId] })).body.data._id,
-      group: (await create(alice.http, { name: 'grp', area: 'vis', visibility: 'group', groupIds: [GROUP] })).body.data._id,
+      user: (await create(alice.http, { name: 'usr', area: 'vis', visibility: 'user', userIds: [bob.userId] })).body
+        .data._id,
+      group: (await create(alice.http, { name: 'grp', area: 'vis', visibility: 'group', groupIds: [GROUP] })).body.data
+        ._id,
     };
   });
 
@@ -104,9 +131,14 @@ describe('visibility', () => {
   it.each(MATRIX)('%s sees exactly %j', async (_label, visible, who) => {
     const http = who().http;
     const listed = await http.get('/api/v1/filter-presets?area=vis&limit=100');
-    expect(listed.body.data.map((p: any) => p.name).sort()).toEqual(visible.map((v) => ({ workspace: 'ws', private: 'priv', user: 'usr', group: 'grp' })[v]).sort());
+    expect(listed.body.data.map((p: any) => p.name).sort()).toEqual(
+      visible.map((v) => ({ workspace: 'ws', private: 'priv', user: 'usr', group: 'grp' })[v]).sort(),
+    );
     for (const [kind, id] of Object.entries(ids)) {
-      expect([kind, (await http.get(`/api/v1/filter-presets/${id}`)).status]).toEqual([kind, visible.includes(kind) ? 200 : 404]);
+      expect([kind, (await http.get(`/api/v1/filter-presets/${id}`)).status]).toEqual([
+        kind,
+        visible.includes(kind) ? 200 : 404,
+      ]);
       if (!visible.includes(kind)) {
         expect((await http.put(`/api/v1/filter-presets/${id}`, { name: 'x' })).status).toBe(404);
         expect((await http.delete(`/api/v1/filter-presets/${id}`)).status).toBe(404);
@@ -129,7 +161,9 @@ describe('visibility', () => {
     const id = (await create(alice.http, { name: 'later', visibility: 'private' })).body.data._id;
     expect((await dave.http.get(`/api/v1/filter-presets/${id}`)).status).toBe(404);
     expect((await alice.http.put(`/api/v1/filter-presets/${id}`, { visibility: 'user' })).status).toBe(400);
-    expect((await alice.http.put(`/api/v1/filter-presets/${id}`, { visibility: 'user', userIds: [dave.userId] })).status).toBe(200);
+    expect(
+      (await alice.http.put(`/api/v1/filter-presets/${id}`, { visibility: 'user', userIds: [dave.userId] })).status,
+    ).toBe(200);
     expect((await dave.http.get(`/api/v1/filter-presets/${id}`)).status).toBe(200);
     expect((await alice.http.put(`/api/v1/filter-presets/${id}`, { visibility: 'workspace' })).status).toBe(200);
     expect((await bob.http.get(`/api/v1/filter-presets/${id}`)).status).toBe(200);

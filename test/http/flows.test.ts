@@ -11,12 +11,19 @@ afterAll(() => app.close());
 
 const UNKNOWN = '0123456789abcdef01234567';
 const makeFlow = async (tenant: Tenant, body: Record<string, unknown> = {}) => {
-  const res = await tenant.http.post('/api/v1/flows', { title: 'Flow', stages: [{ title: 'A' }, { title: 'B' }, { title: 'Won', type: 'won' }], ...body });
+  const res = await tenant.http.post('/api/v1/flows', {
+    title: 'Flow',
+    stages: [{ title: 'A' }, { title: 'B' }, { title: 'Won', type: 'won' }],
+    ...body,
+  });
   expect(res.status).toBe(201);
   return res.body.data;
 };
 const countFlows = async (workspaceId: string): Promise<number> => {
-  const rows = await app.runtime.deps.orm.em.fork().getConnection().execute<{ n: string }[]>('select count(*) as n from flow where workspace_id = ?', [workspaceId]);
+  const rows = await app.runtime.deps.orm.em
+    .fork()
+    .getConnection()
+    .execute<{ n: string }[]>('select count(*) as n from flow where workspace_id = ?', [workspaceId]);
   return Number(rows[0]!.n);
 };
 
@@ -31,7 +38,12 @@ describe('default flow', () => {
     const flow = res.body.data[0];
     expect(flow).toMatchObject({ title: 'Sales pipeline', isDefault: true, description: null });
     expect(flow.stages.map((s: any) => [s.title, s.type, s.order])).toEqual([
-      ['Lead', 'open', 1], ['Qualified', 'open', 2], ['Proposal', 'open', 3], ['Negotiation', 'open', 4], ['Won', 'won', 5], ['Lost', 'lost', 6],
+      ['Lead', 'open', 1],
+      ['Qualified', 'open', 2],
+      ['Proposal', 'open', 3],
+      ['Negotiation', 'open', 4],
+      ['Won', 'won', 5],
+      ['Lost', 'lost', 6],
     ]);
     for (const s of flow.stages) expect(s.id).toMatch(/^[0-9a-f]{24}$/);
     expect(await countFlows(fresh.workspaceId)).toBe(1);
@@ -50,14 +62,25 @@ describe('default flow', () => {
 describe('flows CRUD', () => {
   it('creates a flow with stages (orders default to their position), gets it, lists it', async () => {
     const res = await t.http.post('/api/v1/flows', {
-      title: '  Partners ', description: 'Channel deals',
-      stages: [{ title: 'Intro', probability: 10 }, { title: 'Deal', order: 10 }, { title: 'After' }, { title: 'Signed', type: 'won', probability: 100 }, { title: 'Dropped', type: 'lost' }],
+      title: '  Partners ',
+      description: 'Channel deals',
+      stages: [
+        { title: 'Intro', probability: 10 },
+        { title: 'Deal', order: 10 },
+        { title: 'After' },
+        { title: 'Signed', type: 'won', probability: 100 },
+        { title: 'Dropped', type: 'lost' },
+      ],
     });
     expect(res.status).toBe(201);
     const flow = res.body.data;
     expect(flow).toMatchObject({ title: 'Partners', description: 'Channel deals' });
     expect(flow.stages.map((s: any) => [s.title, s.order, s.type, s.probability])).toEqual([
-      ['Intro', 1, 'open', 10], ['Deal', 10, 'open', null], ['After', 11, 'open', null], ['Signed', 12, 'won', 100], ['Dropped', 13, 'lost', null],
+      ['Intro', 1, 'open', 10],
+      ['Deal', 10, 'open', null],
+      ['After', 11, 'open', null],
+      ['Signed', 12, 'won', 100],
+      ['Dropped', 13, 'lost', null],
     ]);
     const got = await t.http.get(`/api/v1/flows/${flow._id}`);
     expect(got.body.data).toEqual(flow);
@@ -118,7 +141,10 @@ describe('flows CRUD', () => {
     expect(del.body).toEqual({ ok: true });
     expect((await fresh.http.get(`/api/v1/flows/${a._id}`)).status).toBe(404);
     expect((await fresh.http.get(`/api/v1/flows/${b._id}`)).body.data.isDefault).toBe(true);
-    const stages = await app.runtime.deps.orm.em.fork().getConnection().execute('select id from flow_stage where flow_id = ?', [a._id]);
+    const stages = await app.runtime.deps.orm.em
+      .fork()
+      .getConnection()
+      .execute('select id from flow_stage where flow_id = ?', [a._id]);
     expect(stages).toEqual([]);
     expect((await eventsFor(app.runtime.deps.orm, a._id)).map((e) => e.type)).toEqual(['flow_created', 'flow_deleted']);
     expect((await fresh.http.delete(`/api/v1/flows/${a._id}`)).status).toBe(404);
@@ -149,7 +175,8 @@ describe('flows CRUD', () => {
 
   it('accepts the boundaries: title of 200, 50 stages, probability 0 and 100', async () => {
     const res = await t.http.post('/api/v1/flows', {
-      title: 't'.repeat(200), description: 'd'.repeat(2000),
+      title: 't'.repeat(200),
+      description: 'd'.repeat(2000),
       stages: Array.from({ length: 50 }, (_, i) => ({ title: 's'.repeat(200), probability: i % 2 ? 100 : 0 })),
     });
     expect(res.status).toBe(201);
@@ -176,17 +203,42 @@ describe('stages', () => {
     const ordered = await t.http.get(`/api/v1/flows/${flow._id}`);
     expect(ordered.body.data.stages.map((s: any) => s.title)).toEqual(['Zero', 'A', 'B', 'Won', 'Review']);
 
-    const upd = await t.http.put(`/api/v1/flows/${flow._id}/stages`, { id: stageId, title: 'Legal review', order: 1.5, type: 'open', probability: null });
+    const upd = await t.http.put(`/api/v1/flows/${flow._id}/stages`, {
+      id: stageId,
+      title: 'Legal review',
+      order: 1.5,
+      type: 'open',
+      probability: null,
+    });
     expect(upd.status).toBe(200);
     expect(upd.body.data).toMatchObject({ id: stageId, title: 'Legal review', order: 1.5, probability: null });
-    expect((await t.http.get(`/api/v1/flows/${flow._id}`)).body.data.stages.map((s: any) => s.title)).toEqual(['Zero', 'A', 'Legal review', 'B', 'Won']);
+    expect((await t.http.get(`/api/v1/flows/${flow._id}`)).body.data.stages.map((s: any) => s.title)).toEqual([
+      'Zero',
+      'A',
+      'Legal review',
+      'B',
+      'Won',
+    ]);
 
-    expect((await t.http.request('DELETE', `/api/v1/flows/${flow._id}/stages?id=${stageId}`)).body).toEqual({ ok: true });
+    expect((await t.http.request('DELETE', `/api/v1/flows/${flow._id}/stages?id=${stageId}`)).body).toEqual({
+      ok: true,
+    });
     const viaBody = await t.http.request('DELETE', `/api/v1/flows/${flow._id}/stages`, { id: early.body.data.id });
     expect(viaBody.status).toBe(200);
-    expect((await t.http.get(`/api/v1/flows/${flow._id}`)).body.data.stages.map((s: any) => s.title)).toEqual(['A', 'B', 'Won']);
+    expect((await t.http.get(`/api/v1/flows/${flow._id}`)).body.data.stages.map((s: any) => s.title)).toEqual([
+      'A',
+      'B',
+      'Won',
+    ]);
     const types = (await eventsFor(app.runtime.deps.orm, flow._id)).map((e) => e.type);
-    expect(types).toEqual(['flow_created', 'flow_stage_created', 'flow_stage_created', 'flow_stage_updated', 'flow_stage_deleted', 'flow_stage_deleted']);
+    expect(types).toEqual([
+      'flow_created',
+      'flow_stage_created',
+      'flow_stage_created',
+      'flow_stage_updated',
+      'flow_stage_deleted',
+      'flow_stage_deleted',
+    ]);
   });
 
   it('404 for an unknown stage or one of another flow; 400 for a missing or malformed id', async () => {
@@ -228,7 +280,11 @@ describe('stages', () => {
     await makeFlow(fresh, { title: 'Spare' });
     const flow = await makeFlow(fresh, { title: 'Busy' });
     const stage = flow.stages[1];
-    const deal = await fresh.http.post('/api/v1/deals', { title: 'Blocking deal', flowId: flow._id, stageId: stage.id });
+    const deal = await fresh.http.post('/api/v1/deals', {
+      title: 'Blocking deal',
+      flowId: flow._id,
+      stageId: stage.id,
+    });
     expect(deal.status).toBe(201);
     const delStage = await fresh.http.request('DELETE', `/api/v1/flows/${flow._id}/stages?id=${stage.id}`);
     expect(delStage.status).toBe(409);
@@ -237,7 +293,9 @@ describe('stages', () => {
     expect(retype.status).toBe(409);
     expect(retype.body.error).toMatch(/type/);
     // Renaming is fine while deals sit in the stage.
-    expect((await fresh.http.put(`/api/v1/flows/${flow._id}/stages`, { id: stage.id, title: 'Renamed' })).status).toBe(200);
+    expect((await fresh.http.put(`/api/v1/flows/${flow._id}/stages`, { id: stage.id, title: 'Renamed' })).status).toBe(
+      200,
+    );
     const delFlow = await fresh.http.delete(`/api/v1/flows/${flow._id}`);
     expect(delFlow.status).toBe(409);
     expect(delFlow.body.error).toMatch(/flow has 1 deal\(s\)/);

@@ -15,11 +15,18 @@ afterAll(() => app.close());
 
 const key = (): string => `key-${newId()}`;
 const companiesNamed = async (tenant: Tenant, name: string): Promise<number> =>
-  (await tenant.http.get(`/api/v1/companies?limit=100&search=${encodeURIComponent(name)}`)).body.data.filter((c: { name: string }) => c.name === name).length;
+  (await tenant.http.get(`/api/v1/companies?limit=100&search=${encodeURIComponent(name)}`)).body.data.filter(
+    (c: { name: string }) => c.name === name,
+  ).length;
 const sql = async <T = Record<string, unknown>>(text: string, params: unknown[] = []): Promise<T[]> =>
   app.runtime.deps.orm.em.fork().getConnection().execute<T[]>(text, params);
 const rowOf = async (workspaceId: string, k: string) =>
-  (await sql<{ state: string; response_status: number | null }>(`select state, response_status from idempotency_key where workspace_id = ? and key = ?`, [workspaceId, k]))[0];
+  (
+    await sql<{ state: string; response_status: number | null }>(
+      `select state, response_status from idempotency_key where workspace_id = ? and key = ?`,
+      [workspaceId, k],
+    )
+  )[0];
 
 /** Holds a SHARE lock on the company table (inserts wait) until released. */
 async function blockCompanyInserts(): Promise<() => Promise<void>> {
@@ -37,11 +44,19 @@ describe('Idempotency-Key on POST', () => {
   it('replays the first response for a retry with the same body: one write, header Idempotent-Replayed', async () => {
     const k = key();
     const name = `Idem ${newId()}`;
-    const first = await t.http.post('/api/v1/companies', { name, city: 'Aarhus' }, { headers: { 'idempotency-key': k } });
+    const first = await t.http.post(
+      '/api/v1/companies',
+      { name, city: 'Aarhus' },
+      { headers: { 'idempotency-key': k } },
+    );
     expect(first.status).toBe(201);
     expect(first.headers.get('idempotent-replayed')).toBeNull();
     // Same JSON with keys in another order is the same request.
-    const again = await t.http.post('/api/v1/companies', { city: 'Aarhus', name }, { headers: { 'idempotency-key': k } });
+    const again = await t.http.post(
+      '/api/v1/companies',
+      { city: 'Aarhus', name },
+      { headers: { 'idempotency-key': k } },
+    );
     expect(again.status).toBe(201);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.headers.get('content-type')).toContain('application/json');
@@ -95,23 +110,41 @@ describe('Idempotency-Key on POST', () => {
 
   it('validates the key: 1-255 printable ASCII characters, else 400', async () => {
     const ok = 'k'.repeat(255);
-    const res = await t.http.post('/api/v1/companies', { name: `Long key ${newId()}` }, { headers: { 'idempotency-key': ok } });
+    const res = await t.http.post(
+      '/api/v1/companies',
+      { name: `Long key ${newId()}` },
+      { headers: { 'idempotency-key': ok } },
+    );
     expect(res.status).toBe(201);
     const bad = ['', 'k'.repeat(256), 'tab\there', 'caf\u00e9'];
     for (const value of bad) {
       const status = await new Promise<{ status: number; body: string }>((resolve, reject) => {
         // node:http sends latin-1 bytes and tabs that fetch would refuse to send.
-        const req = http.request(`${app.baseUrl}/api/v1/companies`, {
-          method: 'POST', headers: { authorization: `Bearer ${t.apiKey}`, 'content-type': 'application/json', 'idempotency-key': value },
-        }, (r) => {
-          let body = '';
-          r.setEncoding('utf8').on('data', (c: string) => (body += c)).on('end', () => resolve({ status: r.statusCode ?? 0, body }));
-        });
+        const req = http.request(
+          `${app.baseUrl}/api/v1/companies`,
+          {
+            method: 'POST',
+            headers: {
+              authorization: `Bearer ${t.apiKey}`,
+              'content-type': 'application/json',
+              'idempotency-key': value,
+            },
+          },
+          (r) => {
+            let body = '';
+            r.setEncoding('utf8')
+              .on('data', (c: string) => (body += c))
+              .on('end', () => resolve({ status: r.statusCode ?? 0, body }));
+          },
+        );
         req.on('error', reject);
         req.end(JSON.stringify({ name: 'Never written' }));
       });
       expect({ value, status: status.status }).toEqual({ value, status: 400 });
-      expect(JSON.parse(status.body)).toMatchObject({ code: 'validation', error: expect.stringContaining('Idempotency-Key') });
+      expect(JSON.parse(status.body)).toMatchObject({
+        code: 'validation',
+        error: expect.stringContaining('Idempotency-Key'),
+      });
     }
     expect(await companiesNamed(t, 'Never written')).toBe(0);
   });
@@ -123,7 +156,11 @@ describe('Idempotency-Key on POST', () => {
     let first: Promise<HttpResult>;
     try {
       first = t.http.post('/api/v1/companies', { name }, { headers: { 'idempotency-key': k } });
-      await waitFor(async () => (await rowOf(t.workspaceId, k))?.state === 'in_progress', 10_000, 'the first request to claim the key');
+      await waitFor(
+        async () => (await rowOf(t.workspaceId, k))?.state === 'in_progress',
+        10_000,
+        'the first request to claim the key',
+      );
       const second = await t.http.post('/api/v1/companies', { name }, { headers: { 'idempotency-key': k } });
       expect(second.status).toBe(409);
       expect(second.body).toMatchObject({ code: 'idempotency_in_progress' });
@@ -146,11 +183,16 @@ describe('Idempotency-Key on POST', () => {
     try {
       const aborted = new AbortController();
       const pending = fetch(`${app.baseUrl}/api/v1/companies`, {
-        method: 'POST', signal: aborted.signal,
+        method: 'POST',
+        signal: aborted.signal,
         headers: { authorization: `Bearer ${t.apiKey}`, 'content-type': 'application/json', 'idempotency-key': k },
         body: JSON.stringify({ name }),
       }).catch((err: unknown) => err);
-      await waitFor(async () => (await rowOf(t.workspaceId, k))?.state === 'in_progress', 10_000, 'the request to reach the server');
+      await waitFor(
+        async () => (await rowOf(t.workspaceId, k))?.state === 'in_progress',
+        10_000,
+        'the request to reach the server',
+      );
       aborted.abort(); // the client gives up (timeout) while the server is still writing
       expect(await pending).toMatchObject({ name: 'AbortError' });
     } finally {
@@ -171,17 +213,34 @@ describe('Idempotency-Key on POST', () => {
     try {
       const tenant = await down.tenant('Idempotency 5xx');
       const created = await tenant.http.post('/api/v1/automations', {
-        name: 'Manual', nodes: [{ id: 'trigger', type: 'trigger', position: { x: 0, y: 0 }, data: { triggerType: 'lead_created' } }, { id: 'n1', type: 'action', position: { x: 0, y: 200 }, data: { actionType: 'create_note', config: { noteContent: 'x' } } }],
-    edges: [{ id: 'e1', source: 'trigger', target: 'n1', sourceHandle: null }],
+        name: 'Manual',
+        nodes: [
+          { id: 'trigger', type: 'trigger', position: { x: 0, y: 0 }, data: { triggerType: 'lead_created' } },
+          {
+            id: 'n1',
+            type: 'action',
+            position: { x: 0, y: 200 },
+            data: { actionType: 'create_note', config: { noteContent: 'x' } },
+          },
+        ],
+        edges: [{ id: 'e1', source: 'trigger', target: 'n1', sourceHandle: null }],
       });
       expect(created.status).toBe(201);
       const id = created.body.data._id as string;
       expect((await tenant.http.post(`/api/v1/automations/${id}/toggle`)).status).toBe(200);
       const k = key();
-      const first = await tenant.http.post(`/api/v1/automations/${id}/trigger`, {}, { headers: { 'idempotency-key': k } });
+      const first = await tenant.http.post(
+        `/api/v1/automations/${id}/trigger`,
+        {},
+        { headers: { 'idempotency-key': k } },
+      );
       expect(first.status).toBe(503);
       expect(await rowOf(tenant.workspaceId, k)).toBeUndefined();
-      const again = await tenant.http.post(`/api/v1/automations/${id}/trigger`, {}, { headers: { 'idempotency-key': k } });
+      const again = await tenant.http.post(
+        `/api/v1/automations/${id}/trigger`,
+        {},
+        { headers: { 'idempotency-key': k } },
+      );
       expect(again.status).toBe(503);
       expect(again.headers.get('idempotent-replayed')).toBeNull();
     } finally {
@@ -198,15 +257,34 @@ describe('Idempotency-Key on POST', () => {
         (?, ?, ?, 'completed', ?, 201, '{"data":{}}', '{}', now() - interval '25 hours', now() - interval '25 hours'),
         (?, ?, ?, 'in_progress', ?, null, null, null, now() - interval '6 minutes', null),
         (?, ?, ?, 'completed', ?, 201, '{"data":{}}', '{}', now() - interval '23 hours', now() - interval '23 hours')`,
-      [t.workspaceId, expired, 'x'.repeat(64), newId(), t.workspaceId, stale, 'x'.repeat(64), newId(), t.workspaceId, fresh, 'x'.repeat(64), newId()],
+      [
+        t.workspaceId,
+        expired,
+        'x'.repeat(64),
+        newId(),
+        t.workspaceId,
+        stale,
+        'x'.repeat(64),
+        newId(),
+        t.workspaceId,
+        fresh,
+        'x'.repeat(64),
+        newId(),
+      ],
     );
     for (const k of [expired, stale]) {
-      const res = await t.http.post('/api/v1/companies', { name: `Reused ${k}` }, { headers: { 'idempotency-key': k } });
+      const res = await t.http.post(
+        '/api/v1/companies',
+        { name: `Reused ${k}` },
+        { headers: { 'idempotency-key': k } },
+      );
       expect(res.status).toBe(201);
       expect(res.headers.get('idempotent-replayed')).toBeNull();
     }
     // The fresh key still guards its (different) request.
-    expect((await t.http.post('/api/v1/companies', { name: 'Other' }, { headers: { 'idempotency-key': fresh } })).status).toBe(422);
+    expect(
+      (await t.http.post('/api/v1/companies', { name: 'Other' }, { headers: { 'idempotency-key': fresh } })).status,
+    ).toBe(422);
 
     const old = key();
     await sql(
@@ -221,8 +299,16 @@ describe('Idempotency-Key on POST', () => {
   it('other methods ignore the header', async () => {
     const k = key();
     const created = (await t.http.post('/api/v1/companies', { name: `Put ${newId()}` })).body.data;
-    const a = await t.http.put(`/api/v1/companies/${created._id}`, { city: 'A' }, { headers: { 'idempotency-key': k } });
-    const b = await t.http.put(`/api/v1/companies/${created._id}`, { city: 'B' }, { headers: { 'idempotency-key': k } });
+    const a = await t.http.put(
+      `/api/v1/companies/${created._id}`,
+      { city: 'A' },
+      { headers: { 'idempotency-key': k } },
+    );
+    const b = await t.http.put(
+      `/api/v1/companies/${created._id}`,
+      { city: 'B' },
+      { headers: { 'idempotency-key': k } },
+    );
     expect([a.status, b.status]).toEqual([200, 200]);
     expect(b.body.data.city).toBe('B');
   });

@@ -59,7 +59,8 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const IMAGE_URL = (base: string) => new RegExp(`^${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/api/v1/images/[0-9a-f]{64}$`);
+const IMAGE_URL = (base: string) =>
+  new RegExp(`^${base.replace(/[.*+?^${}()|[\]\\]/g, '\\$&')}/api/v1/images/[0-9a-f]{64}$`);
 
 describe('data URL images', () => {
   it.each([
@@ -88,7 +89,9 @@ describe('data URL images', () => {
     expect(row.size).toBe(bytes.length);
     expect(row.sha256).toMatch(/^[0-9a-f]{64}$/);
     expect(row.sourceUrl).toBeNull();
-    const elsewhere = await forkForWorkspace(app.runtime.deps.orm.em, otherCtx.actor.workspaceId).findOne(Image, { token });
+    const elsewhere = await forkForWorkspace(app.runtime.deps.orm.em, otherCtx.actor.workspaceId).findOne(Image, {
+      token,
+    });
     expect(elsewhere).toBeNull();
   });
 
@@ -112,7 +115,9 @@ describe('data URL images', () => {
     const other = await resolveImageInput(otherCtx, value, opts);
     expect(again).toBe(first);
     expect(other).not.toBe(first);
-    const count = await forkForWorkspace(app.runtime.deps.orm.em, ctx.actor.workspaceId).count(Image, { token: first!.split('/').pop()! });
+    const count = await forkForWorkspace(app.runtime.deps.orm.em, ctx.actor.workspaceId).count(Image, {
+      token: first!.split('/').pop()!,
+    });
     expect(count).toBe(1);
     expect((await getImage(other!)).status).toBe(200);
   });
@@ -150,7 +155,13 @@ describe('data URL images', () => {
 
 describe('https re-hosting (injected fetch)', () => {
   const answer = (partial: Partial<SafeFetchResponse>): SafeFetch =>
-    jest.fn(async (url: string) => ({ status: 200, headers: { 'content-type': 'image/png' }, body: unique(PNG), url, ...partial }));
+    jest.fn(async (url: string) => ({
+      status: 200,
+      headers: { 'content-type': 'image/png' },
+      body: unique(PNG),
+      url,
+      ...partial,
+    }));
 
   it('fetches https only, without redirects, within 10 s and 2 MB, then stores and serves the image', async () => {
     const bytes = unique(JPEG);
@@ -159,12 +170,19 @@ describe('https re-hosting (injected fetch)', () => {
     const url = await resolveImageInput(ctx, source, { ...opts, allowHosts: ['cdn.internal'], fetchImpl });
     expect(fetchImpl).toHaveBeenCalledWith(
       source,
-      expect.objectContaining({ allowedProtocols: ['https:'], timeoutMs: 10_000, maxBytes: MAX_IMAGE_BYTES, allowHosts: ['cdn.internal'] }),
+      expect.objectContaining({
+        allowedProtocols: ['https:'],
+        timeoutMs: 10_000,
+        maxBytes: MAX_IMAGE_BYTES,
+        allowHosts: ['cdn.internal'],
+      }),
     );
     const res = await getImage(url!);
     expect(res.headers.get('content-type')).toBe('image/jpeg');
     expect(Buffer.from(await res.arrayBuffer()).equals(bytes)).toBe(true);
-    const row = await forkForWorkspace(app.runtime.deps.orm.em, ctx.actor.workspaceId).findOneOrFail(Image, { token: url!.split('/').pop()! });
+    const row = await forkForWorkspace(app.runtime.deps.orm.em, ctx.actor.workspaceId).findOneOrFail(Image, {
+      token: url!.split('/').pop()!,
+    });
     expect(row.sourceUrl).toBe(source);
   });
 
@@ -175,10 +193,20 @@ describe('https re-hosting (injected fetch)', () => {
     ['an HTML page', { headers: { 'content-type': 'text/html' } }, 'validation', /unsupported image type "text\/html"/],
     ['no content type', { headers: {} }, 'validation', /unsupported image type/],
     ['SVG', { headers: { 'content-type': 'image/svg+xml' }, body: Buffer.from('<svg/>') }, 'validation', /SVG/],
-    ['bytes that disagree with the type', { headers: { 'content-type': 'image/png' }, body: JPEG }, 'validation', /declared image\/png but the content is image\/jpeg/],
+    [
+      'bytes that disagree with the type',
+      { headers: { 'content-type': 'image/png' }, body: JPEG },
+      'validation',
+      /declared image\/png but the content is image\/jpeg/,
+    ],
     ['a body over 2 MB', { body: unique(PNG, MAX_IMAGE_BYTES + 1) }, 'too_large', /2 MB limit/],
   ] as const)('refuses %s', async (_name, partial, code, message) => {
-    const err = await domainError(resolveImageInput(ctx, 'https://cdn.example.com/x.png', { ...opts, fetchImpl: answer(partial as Partial<SafeFetchResponse>) }));
+    const err = await domainError(
+      resolveImageInput(ctx, 'https://cdn.example.com/x.png', {
+        ...opts,
+        fetchImpl: answer(partial as Partial<SafeFetchResponse>),
+      }),
+    );
     expect(err.code).toBe(code);
     expect(err.message).toMatch(message);
   });

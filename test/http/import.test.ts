@@ -10,7 +10,8 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-const total = async (tenant: Tenant, resource: string): Promise<number> => (await tenant.http.get(`/api/v1/${resource}?limit=1`)).body.total;
+const total = async (tenant: Tenant, resource: string): Promise<number> =>
+  (await tenant.http.get(`/api/v1/${resource}?limit=1`)).body.total;
 
 describe('POST /api/v1/import/companies', () => {
   it('saves valid rows through the service, reports invalid rows by index, skips duplicates by default', async () => {
@@ -27,7 +28,16 @@ describe('POST /api/v1/import/companies', () => {
       ],
     });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ entityType: 'company', dryRun: false, dedupe: 'skip', total: 6, created: 2, updated: 0, skipped: 1, failed: 3 });
+    expect(res.body.data).toMatchObject({
+      entityType: 'company',
+      dryRun: false,
+      dedupe: 'skip',
+      total: 6,
+      created: 2,
+      updated: 0,
+      skipped: 1,
+      failed: 3,
+    });
     expect(res.body.data.importId).toMatch(/^[0-9a-f]{24}$/);
     expect(res.body.data.errors).toEqual([
       { row: 1, errors: [expect.objectContaining({ path: 'name' })] },
@@ -38,7 +48,10 @@ describe('POST /api/v1/import/companies', () => {
     expect(list.map((c: any) => c.name).sort()).toEqual(['Existing ApS', 'Imported One', 'Imported Two']);
     const one = list.find((c: any) => c.name === 'Imported One');
     expect(one).toMatchObject({ city: 'Aarhus', tags: ['import'], ownerId: mine.userId });
-    expect((await eventsFor(app.runtime.deps.orm, one._id)).map((e) => e.type)).toEqual(['company_created', 'tag_added']);
+    expect((await eventsFor(app.runtime.deps.orm, one._id)).map((e) => e.type)).toEqual([
+      'company_created',
+      'tag_added',
+    ]);
     expect((await mine.http.get(`/api/v1/companies/${existing._id}`)).body.data.name).toBe('Existing ApS');
   });
 
@@ -46,12 +59,27 @@ describe('POST /api/v1/import/companies', () => {
     const mine = await app.tenant();
     const byCvr = (await makeCompany(mine.http, { name: 'Cvr Co', cvr: '40000002' })).body.data;
     const byName = (await makeCompany(mine.http, { name: 'Name Co' })).body.data;
-    const upd = await mine.http.post('/api/v1/import/companies', { rows: [{ name: 'Cvr Co Renamed', cvr: '40000002', city: 'Odense' }, { name: 'name co', city: 'Vejle' }], options: { dedupe: 'update' } });
+    const upd = await mine.http.post('/api/v1/import/companies', {
+      rows: [
+        { name: 'Cvr Co Renamed', cvr: '40000002', city: 'Odense' },
+        { name: 'name co', city: 'Vejle' },
+      ],
+      options: { dedupe: 'update' },
+    });
     expect(upd.body.data).toMatchObject({ created: 0, updated: 2, failed: 0 });
-    expect((await mine.http.get(`/api/v1/companies/${byCvr._id}`)).body.data).toMatchObject({ name: 'Cvr Co Renamed', city: 'Odense' });
+    expect((await mine.http.get(`/api/v1/companies/${byCvr._id}`)).body.data).toMatchObject({
+      name: 'Cvr Co Renamed',
+      city: 'Odense',
+    });
     expect((await mine.http.get(`/api/v1/companies/${byName._id}`)).body.data.city).toBe('Vejle');
-    expect((await eventsFor(app.runtime.deps.orm, byName._id)).map((e) => e.type)).toEqual(['company_created', 'company_updated']);
-    const none = await mine.http.post('/api/v1/import/companies', { rows: [{ name: 'Name Co' }], options: { dedupe: 'none' } });
+    expect((await eventsFor(app.runtime.deps.orm, byName._id)).map((e) => e.type)).toEqual([
+      'company_created',
+      'company_updated',
+    ]);
+    const none = await mine.http.post('/api/v1/import/companies', {
+      rows: [{ name: 'Name Co' }],
+      options: { dedupe: 'none' },
+    });
     expect(none.body.data).toMatchObject({ created: 1, skipped: 0 });
     expect(await total(mine, 'companies')).toBe(3);
   });
@@ -69,14 +97,23 @@ describe('people, leads and deals', () => {
       ],
     });
     expect(res.body.data).toMatchObject({ created: 1, skipped: 1, failed: 1 });
-    expect(res.body.data.errors).toEqual([{ row: 2, errors: [{ path: 'companyId', error: 'no company with id 0123456789abcdef01234567' }] }]);
+    expect(res.body.data.errors).toEqual([
+      { row: 2, errors: [{ path: 'companyId', error: 'no company with id 0123456789abcdef01234567' }] },
+    ]);
     expect(await total(mine, 'people')).toBe(2);
   });
 
   it('leads: duplicates by e-mail, scored and routed like the create endpoint', async () => {
     const mine = await app.tenant();
     await makeLead(mine.http, { email: 'known@leads.dk' });
-    const res = await mine.http.post('/api/v1/import/leads', { rows: [{ title: 'L1', email: 'Known@Leads.dk', status: 'contacted' }, { title: 'L2', email: 'fresh@leads.dk' }, { title: '' }], options: { dedupe: 'update' } });
+    const res = await mine.http.post('/api/v1/import/leads', {
+      rows: [
+        { title: 'L1', email: 'Known@Leads.dk', status: 'contacted' },
+        { title: 'L2', email: 'fresh@leads.dk' },
+        { title: '' },
+      ],
+      options: { dedupe: 'update' },
+    });
     expect(res.body.data).toMatchObject({ created: 1, updated: 1, failed: 1 });
     expect(res.body.data.errors[0]).toMatchObject({ row: 2, errors: [{ path: 'title' }] });
     const leads = (await mine.http.get('/api/v1/leads?limit=10')).body.data;
@@ -86,13 +123,26 @@ describe('people, leads and deals', () => {
   it('deals: never duplicates; a row that fails while saving (unknown stage) leaves nothing of itself', async () => {
     const mine = await app.tenant();
     const res = await mine.http.post('/api/v1/import/deals', {
-      rows: [{ title: 'D1', value: 100 }, { title: 'D1', value: 100 }, { title: 'D2', stageId: '0123456789abcdef01234567' }, { title: 'D3', priority: 'urgent' }],
+      rows: [
+        { title: 'D1', value: 100 },
+        { title: 'D1', value: 100 },
+        { title: 'D2', stageId: '0123456789abcdef01234567' },
+        { title: 'D3', priority: 'urgent' },
+      ],
       options: { dedupe: 'skip' },
     });
     expect(res.body.data).toMatchObject({ dedupe: 'none', created: 2, skipped: 0, failed: 2 });
-    expect(res.body.data.errors.map((e: any) => [e.row, e.errors[0].path])).toEqual([[2, 'stageId'], [3, 'priority']]);
+    expect(res.body.data.errors.map((e: any) => [e.row, e.errors[0].path])).toEqual([
+      [2, 'stageId'],
+      [3, 'priority'],
+    ]);
     expect(await total(mine, 'deals')).toBe(2);
-    const outbox = await app.runtime.deps.orm.em.fork().getConnection().execute(`select count(*)::int as n from outbox_event where workspace_id = ? and type = 'deal_created'`, [mine.workspaceId]);
+    const outbox = await app.runtime.deps.orm.em
+      .fork()
+      .getConnection()
+      .execute(`select count(*)::int as n from outbox_event where workspace_id = ? and type = 'deal_created'`, [
+        mine.workspaceId,
+      ]);
     expect(outbox[0].n).toBe(2);
   });
 });
@@ -101,23 +151,62 @@ describe('POST /api/v1/import/validate', () => {
   it('returns the same report and saves nothing (duplicates within the batch count)', async () => {
     const mine = await app.tenant();
     await makeCompany(mine.http, { name: 'Known', cvr: '40000003' });
-    const rows = [{ name: 'Brand new' }, { name: 'brand NEW' }, { name: 'X', cvr: '40000003' }, { name: 'Bad', employees: -1 }];
+    const rows = [
+      { name: 'Brand new' },
+      { name: 'brand NEW' },
+      { name: 'X', cvr: '40000003' },
+      { name: 'Bad', employees: -1 },
+    ];
     const res = await mine.http.post('/api/v1/import/validate', { entityType: 'companies', rows });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ importId: null, dryRun: true, entityType: 'company', total: 4, created: 1, skipped: 2, failed: 1 });
+    expect(res.body.data).toMatchObject({
+      importId: null,
+      dryRun: true,
+      entityType: 'company',
+      total: 4,
+      created: 1,
+      skipped: 2,
+      failed: 1,
+    });
     expect(res.body.data.errors).toEqual([{ row: 3, errors: [expect.objectContaining({ path: 'employees' })] }]);
     expect(await total(mine, 'companies')).toBe(1);
     expect((await mine.http.get('/api/v1/import/history')).body.total).toBe(0);
-    const outbox = await app.runtime.deps.orm.em.fork().getConnection().execute(`select count(*)::int as n from outbox_event where workspace_id = ?`, [mine.workspaceId]);
+    const outbox = await app.runtime.deps.orm.em
+      .fork()
+      .getConnection()
+      .execute(`select count(*)::int as n from outbox_event where workspace_id = ?`, [mine.workspaceId]);
     expect(outbox[0].n).toBe(1); // the fixture's company_created only
   });
 
   it('checks what only the service knows: required custom fields and references', async () => {
     const mine = await app.tenant();
-    expect((await mine.http.post('/api/v1/custom-fields', { entityType: 'lead', key: 'region', label: 'Region', type: 'select', options: [{ value: 'north', label: 'North' }], required: true })).status).toBe(201);
-    const res = await mine.http.post('/api/v1/import/validate', { entityType: 'lead', rows: [{ title: 'ok', customFields: { region: 'north' } }, { title: 'missing' }, { title: 'wrong', customFields: { region: 'south' } }, { title: 'ref', personRef: '0123456789abcdef01234567' }] });
+    expect(
+      (
+        await mine.http.post('/api/v1/custom-fields', {
+          entityType: 'lead',
+          key: 'region',
+          label: 'Region',
+          type: 'select',
+          options: [{ value: 'north', label: 'North' }],
+          required: true,
+        })
+      ).status,
+    ).toBe(201);
+    const res = await mine.http.post('/api/v1/import/validate', {
+      entityType: 'lead',
+      rows: [
+        { title: 'ok', customFields: { region: 'north' } },
+        { title: 'missing' },
+        { title: 'wrong', customFields: { region: 'south' } },
+        { title: 'ref', personRef: '0123456789abcdef01234567' },
+      ],
+    });
     expect(res.body.data).toMatchObject({ created: 1, failed: 3 });
-    expect(res.body.data.errors.map((e: any) => e.errors[0].path)).toEqual(['customFields.region', 'customFields.region', 'personRef']);
+    expect(res.body.data.errors.map((e: any) => e.errors[0].path)).toEqual([
+      'customFields.region',
+      'customFields.region',
+      'personRef',
+    ]);
     expect(await total(mine, 'leads')).toBe(0);
   });
 
@@ -137,7 +226,11 @@ describe('limits, access and history', () => {
     ['no rows', { rows: [] }, /rows: at least 1 row/],
     ['5001 rows', { rows: Array.from({ length: 5001 }, () => ({})) }, /rows: at most 5000 rows/],
     ['rows not an array', { rows: { name: 'x' } }, /rows/],
-    ['unknown dedupe', { rows: [{ name: 'x' }], options: { dedupe: 'merge' } }, /dedupe: must be one of skip, update, none/],
+    [
+      'unknown dedupe',
+      { rows: [{ name: 'x' }], options: { dedupe: 'merge' } },
+      /dedupe: must be one of skip, update, none/,
+    ],
   ])('400 for %s, nothing written', async (_label, body, message) => {
     const before = await total(t, 'companies');
     const res = await t.http.post('/api/v1/import/companies', body);
@@ -156,7 +249,15 @@ describe('limits, access and history', () => {
     const history = await mine.http.get('/api/v1/import/history?limit=1');
     expect(history.body).toMatchObject({ page: 1, limit: 1, total: 2 });
     const [run] = history.body.data;
-    expect(run).toMatchObject({ _id: big.body.data.importId, entityType: 'company', dedupe: 'skip', total: 5000, created: 0, failed: 5000, userId: mine.userId });
+    expect(run).toMatchObject({
+      _id: big.body.data.importId,
+      entityType: 'company',
+      dedupe: 'skip',
+      total: 5000,
+      created: 0,
+      failed: 5000,
+      userId: mine.userId,
+    });
     expect(run.errors).toHaveLength(100);
     expect(Date.parse(run.finishedAt)).toBeGreaterThanOrEqual(Date.parse(run.startedAt));
     const older = (await mine.http.get('/api/v1/import/history?limit=1&page=2')).body.data[0];

@@ -12,37 +12,90 @@ afterAll(() => app.close());
 
 const form = (body: string) => ({ raw: body, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
 const totals = async (tenant: Tenant) => {
-  const [c, p, l, d] = await Promise.all(['companies', 'people', 'leads', 'deals'].map((r) => tenant.http.get(`/api/v1/${r}?limit=1`)));
+  const [c, p, l, d] = await Promise.all(
+    ['companies', 'people', 'leads', 'deals'].map((r) => tenant.http.get(`/api/v1/${r}?limit=1`)),
+  );
   return { companies: c!.body.total, people: p!.body.total, leads: l!.body.total, deals: d!.body.total };
 };
 
 describe('POST /api/v1/inbound (JSON)', () => {
   it('creates company, person, lead and deal, linked, with events, and answers 201 with ids and actions', async () => {
     const res = await t.http.post('/api/v1/inbound', {
-      companyName: 'Inbound Corp', companyCvr: '90000001', companyEmail: 'Info@InboundCorp.dk', companyPhone: '+45 11 22 33 44',
-      personFirstName: 'Ida', personLastName: 'Holm', personEmail: 'ida@inboundcorp.dk', personPhone: '+45 55 66 77 88', personTitle: 'CTO',
-      leadTitle: 'Website enquiry', leadSource: 'website', leadNotes: 'Wants a demo', dealTitle: 'Inbound Corp licence', dealValue: 12500,
-      customFields: { budget: 'large' }, tags: ['web', 'demo'],
+      companyName: 'Inbound Corp',
+      companyCvr: '90000001',
+      companyEmail: 'Info@InboundCorp.dk',
+      companyPhone: '+45 11 22 33 44',
+      personFirstName: 'Ida',
+      personLastName: 'Holm',
+      personEmail: 'ida@inboundcorp.dk',
+      personPhone: '+45 55 66 77 88',
+      personTitle: 'CTO',
+      leadTitle: 'Website enquiry',
+      leadSource: 'website',
+      leadNotes: 'Wants a demo',
+      dealTitle: 'Inbound Corp licence',
+      dealValue: 12500,
+      customFields: { budget: 'large' },
+      tags: ['web', 'demo'],
     });
     expect(res.status).toBe(201);
     const { company, person, lead, deal } = res.body.data;
-    for (const ref of [company, person, lead, deal]) expect(ref).toMatchObject({ _id: expect.stringMatching(/^[0-9a-f]{24}$/), action: 'created' });
+    for (const ref of [company, person, lead, deal])
+      expect(ref).toMatchObject({ _id: expect.stringMatching(/^[0-9a-f]{24}$/), action: 'created' });
     const c = (await t.http.get(`/api/v1/companies/${company._id}`)).body.data;
-    expect(c).toMatchObject({ name: 'Inbound Corp', cvr: '90000001', email: 'info@inboundcorp.dk', phone: '+45 11 22 33 44' });
+    expect(c).toMatchObject({
+      name: 'Inbound Corp',
+      cvr: '90000001',
+      email: 'info@inboundcorp.dk',
+      phone: '+45 11 22 33 44',
+    });
     const p = (await t.http.get(`/api/v1/people/${person._id}`)).body.data;
-    expect(p).toMatchObject({ firstName: 'Ida', lastName: 'Holm', title: 'CTO', companyId: company._id, emails: [{ email: 'ida@inboundcorp.dk' }], phones: [{ phone: '+45 55 66 77 88' }] });
+    expect(p).toMatchObject({
+      firstName: 'Ida',
+      lastName: 'Holm',
+      title: 'CTO',
+      companyId: company._id,
+      emails: [{ email: 'ida@inboundcorp.dk' }],
+      phones: [{ phone: '+45 55 66 77 88' }],
+    });
     const l = (await t.http.get(`/api/v1/leads/${lead._id}`)).body.data;
-    expect(l).toMatchObject({ title: 'Website enquiry', source: 'website', notes: 'Wants a demo', email: 'ida@inboundcorp.dk', companyRef: company._id, personRef: person._id, customFields: { budget: 'large' }, tags: ['web', 'demo'], value: 12500 });
+    expect(l).toMatchObject({
+      title: 'Website enquiry',
+      source: 'website',
+      notes: 'Wants a demo',
+      email: 'ida@inboundcorp.dk',
+      companyRef: company._id,
+      personRef: person._id,
+      customFields: { budget: 'large' },
+      tags: ['web', 'demo'],
+      value: 12500,
+    });
     const d = (await t.http.get(`/api/v1/deals/${deal._id}`)).body.data;
-    expect(d).toMatchObject({ title: 'Inbound Corp licence', value: 12500, company: company._id, personRef: person._id, leadRef: lead._id, tags: ['web', 'demo'], status: 'open' });
+    expect(d).toMatchObject({
+      title: 'Inbound Corp licence',
+      value: 12500,
+      company: company._id,
+      personRef: person._id,
+      leadRef: lead._id,
+      tags: ['web', 'demo'],
+      status: 'open',
+    });
     expect((await eventsFor(app.runtime.deps.orm, company._id)).map((e) => e.type)).toContain('company_created');
     expect((await eventsFor(app.runtime.deps.orm, person._id)).map((e) => e.type)).toContain('person_created');
-    expect((await eventsFor(app.runtime.deps.orm, lead._id)).map((e) => e.type)).toEqual(['lead_created', 'tag_added', 'tag_added']);
+    expect((await eventsFor(app.runtime.deps.orm, lead._id)).map((e) => e.type)).toEqual([
+      'lead_created',
+      'tag_added',
+      'tag_added',
+    ]);
     expect((await eventsFor(app.runtime.deps.orm, deal._id)).map((e) => e.type)).toContain('deal_created');
   });
 
   it('generates the lead title, uses source "inbound" and creates no deal without deal fields', async () => {
-    const res = await t.http.post('/api/v1/inbound', { personFirstName: 'Otto', personLastName: 'Berg', personEmail: 'otto@berg-gen.dk' });
+    const res = await t.http.post('/api/v1/inbound', {
+      personFirstName: 'Otto',
+      personLastName: 'Berg',
+      personEmail: 'otto@berg-gen.dk',
+    });
     expect(res.status).toBe(201);
     expect(res.body.data.company).toBeNull();
     expect(res.body.data.deal).toBeNull();
@@ -62,40 +115,71 @@ describe('POST /api/v1/inbound (JSON)', () => {
 
 describe('POST /api/v1/inbound (form-urlencoded and form-builder)', () => {
   it('accepts form-urlencoded with case-insensitive names, Danish amounts, comma tags and customFields[key]', async () => {
-    const res = await t.http.post('/api/v1/inbound', undefined, form('Company_Name=Form+Co&person-email=Form%40FormCo.dk&First+Name=Fie&dealValue=1.234%2C50&tags=web,%20form&customFields%5Bseats%5D=12&message=Call+me'));
+    const res = await t.http.post(
+      '/api/v1/inbound',
+      undefined,
+      form(
+        'Company_Name=Form+Co&person-email=Form%40FormCo.dk&First+Name=Fie&dealValue=1.234%2C50&tags=web,%20form&customFields%5Bseats%5D=12&message=Call+me',
+      ),
+    );
     expect(res.status).toBe(201);
     const { company, person, lead, deal } = res.body.data;
     expect((await t.http.get(`/api/v1/companies/${company._id}`)).body.data.name).toBe('Form Co');
-    expect((await t.http.get(`/api/v1/people/${person._id}`)).body.data).toMatchObject({ firstName: 'Fie', emails: [{ email: 'form@formco.dk' }] });
-    expect((await t.http.get(`/api/v1/leads/${lead._id}`)).body.data).toMatchObject({ customFields: { seats: '12' }, tags: ['web', 'form'], notes: 'Call me' });
+    expect((await t.http.get(`/api/v1/people/${person._id}`)).body.data).toMatchObject({
+      firstName: 'Fie',
+      emails: [{ email: 'form@formco.dk' }],
+    });
+    expect((await t.http.get(`/api/v1/leads/${lead._id}`)).body.data).toMatchObject({
+      customFields: { seats: '12' },
+      tags: ['web', 'form'],
+      notes: 'Call me',
+    });
     expect((await t.http.get(`/api/v1/deals/${deal._id}`)).body.data.value).toBe(1234.5);
   });
 
   it('blank form inputs count as not given', async () => {
-    const res = await t.http.post('/api/v1/inbound', undefined, form('companyName=&personFirstName=Blank&personEmail=&dealValue=&tags='));
+    const res = await t.http.post(
+      '/api/v1/inbound',
+      undefined,
+      form('companyName=&personFirstName=Blank&personEmail=&dealValue=&tags='),
+    );
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({ company: null, deal: null, person: { action: 'created' } });
   });
 
   it.each([
-    ['fields at the top level', (fields: unknown[]) => ({ formId: 'contact-2026', submittedAt: '2026-01-01T10:00:00Z', fields })],
+    [
+      'fields at the top level',
+      (fields: unknown[]) => ({ formId: 'contact-2026', submittedAt: '2026-01-01T10:00:00Z', fields }),
+    ],
     ['fields under data', (fields: unknown[]) => ({ data: { formName: 'contact-2026', fields } })],
   ])('accepts a form-builder payload with %s (name, key or label; typed values)', async (_label, wrap) => {
     const domain = `builder${Date.now()}.dk`;
-    const res = await t.http.post('/api/v1/inbound', wrap([
-      { label: 'Company name', value: `Builder ${domain}` },
-      { name: 'unknown-widget', label: 'E-mail', value: `ann@${domain}` },
-      { key: 'personFirstName', value: 'Ann' },
-      { key: 'customFields.seats', value: 5 },
-      { name: 'Deal value', value: 2500 },
-      { name: 'Tags', value: ['a', 'b'] },
-      { name: 'Ignored field', value: 'x' },
-    ]));
+    const res = await t.http.post(
+      '/api/v1/inbound',
+      wrap([
+        { label: 'Company name', value: `Builder ${domain}` },
+        { name: 'unknown-widget', label: 'E-mail', value: `ann@${domain}` },
+        { key: 'personFirstName', value: 'Ann' },
+        { key: 'customFields.seats', value: 5 },
+        { name: 'Deal value', value: 2500 },
+        { name: 'Tags', value: ['a', 'b'] },
+        { name: 'Ignored field', value: 'x' },
+      ]),
+    );
     expect(res.status).toBe(201);
     const { company, person, lead, deal } = res.body.data;
     expect(company.action).toBe('created');
-    expect((await t.http.get(`/api/v1/people/${person._id}`)).body.data).toMatchObject({ firstName: 'Ann', emails: [{ email: `ann@${domain}` }], companyId: company._id });
-    expect((await t.http.get(`/api/v1/leads/${lead._id}`)).body.data).toMatchObject({ source: 'contact-2026', customFields: { seats: 5 }, tags: ['a', 'b'] });
+    expect((await t.http.get(`/api/v1/people/${person._id}`)).body.data).toMatchObject({
+      firstName: 'Ann',
+      emails: [{ email: `ann@${domain}` }],
+      companyId: company._id,
+    });
+    expect((await t.http.get(`/api/v1/leads/${lead._id}`)).body.data).toMatchObject({
+      source: 'contact-2026',
+      customFields: { seats: 5 },
+      tags: ['a', 'b'],
+    });
     expect((await t.http.get(`/api/v1/deals/${deal._id}`)).body.data.value).toBe(2500);
   });
 });
@@ -105,7 +189,9 @@ describe('company and person matching', () => {
   const ids: Record<string, string> = {};
   beforeAll(async () => {
     m = await app.tenant('Matching');
-    ids.alpha = (await makeCompany(m.http, { name: 'Alpha ApS', cvr: '11111111', email: 'info@alpha.dk' })).body.data._id;
+    ids.alpha = (
+      await makeCompany(m.http, { name: 'Alpha ApS', cvr: '11111111', email: 'info@alpha.dk' })
+    ).body.data._id;
     ids.beta = (await makeCompany(m.http, { name: 'Beta ApS', website: 'https://www.Beta.io/about' })).body.data._id;
     ids.gamma = (await makeCompany(m.http, { name: 'Gamma ApS' })).body.data._id;
     ids.gmail = (await makeCompany(m.http, { name: 'Gmail Shop', email: 'shop@gmail.com' })).body.data._id;
@@ -114,11 +200,26 @@ describe('company and person matching', () => {
   const table: [string, Record<string, unknown>, string | 'created', string | undefined][] = [
     ['exact cvr, whatever the name', { companyCvr: '11111111', companyName: 'Completely different' }, 'alpha', 'cvr'],
     ['cvr wins over domain', { companyCvr: '11111111', companyEmail: 'x@beta.io' }, 'alpha', 'cvr'],
-    ['person e-mail domain = company e-mail domain', { companyName: 'Whatever', personEmail: 'jane@alpha.dk' }, 'alpha', 'domain'],
+    [
+      'person e-mail domain = company e-mail domain',
+      { companyName: 'Whatever', personEmail: 'jane@alpha.dk' },
+      'alpha',
+      'domain',
+    ],
     ['company e-mail domain = website domain', { companyEmail: 'sales@beta.io' }, 'beta', 'domain'],
     ['case-insensitive exact name', { companyName: '  gamma aps ' }, 'gamma', 'name'],
-    ['free-mail domains never match', { companyName: 'Fresh Co', personEmail: 'someone@gmail.com' }, 'created', undefined],
-    ['a name match with another cvr is another company', { companyName: 'Alpha ApS', companyCvr: '22222222' }, 'created', undefined],
+    [
+      'free-mail domains never match',
+      { companyName: 'Fresh Co', personEmail: 'someone@gmail.com' },
+      'created',
+      undefined,
+    ],
+    [
+      'a name match with another cvr is another company',
+      { companyName: 'Alpha ApS', companyCvr: '22222222' },
+      'created',
+      undefined,
+    ],
     ['a partial name is no match', { companyName: 'Gamma' }, 'created', undefined],
   ];
   it.each(table)('%s', async (_label, payload, expected, rule) => {
@@ -141,17 +242,42 @@ describe('company and person matching', () => {
 
   it('a found company is only filled in (updated), never overwritten; unchanged is "matched"', async () => {
     const c = (await makeCompany(m.http, { name: 'Fill Co', cvr: '33333333', email: 'office@fill.dk' })).body.data;
-    const first = await m.http.post('/api/v1/inbound', { companyCvr: '33333333', companyName: 'Renamed', companyEmail: 'new@fill.dk', companyPhone: '+45 70 70 70 70' });
+    const first = await m.http.post('/api/v1/inbound', {
+      companyCvr: '33333333',
+      companyName: 'Renamed',
+      companyEmail: 'new@fill.dk',
+      companyPhone: '+45 70 70 70 70',
+    });
     expect(first.body.data.company).toEqual({ _id: c._id, action: 'updated', matchedBy: 'cvr' });
-    expect((await m.http.get(`/api/v1/companies/${c._id}`)).body.data).toMatchObject({ name: 'Fill Co', email: 'office@fill.dk', phone: '+45 70 70 70 70' });
-    expect((await eventsFor(app.runtime.deps.orm, c._id)).map((e) => e.type)).toEqual(['company_created', 'company_updated']);
+    expect((await m.http.get(`/api/v1/companies/${c._id}`)).body.data).toMatchObject({
+      name: 'Fill Co',
+      email: 'office@fill.dk',
+      phone: '+45 70 70 70 70',
+    });
+    expect((await eventsFor(app.runtime.deps.orm, c._id)).map((e) => e.type)).toEqual([
+      'company_created',
+      'company_updated',
+    ]);
     const again = await m.http.post('/api/v1/inbound', { companyCvr: '33333333', companyPhone: '+45 11 11 11 11' });
     expect(again.body.data.company.action).toBe('matched');
   });
 
   it('finds a person by any of their e-mails (case-insensitive), fills empty fields, adds a new phone, links the company', async () => {
-    const p = (await makePerson(m.http, { firstName: 'Maja', emails: [{ email: 'maja@home.dk' }, { email: 'maja@gamma-work.dk' }], phones: [{ phone: '+45 20 20 20 20' }] })).body.data;
-    const res = await m.http.post('/api/v1/inbound', { personEmail: 'MAJA@gamma-work.dk', personFirstName: 'Other', personLastName: 'Lund', personTitle: 'CFO', personPhone: '+45 30 30 30 30', companyName: 'Gamma ApS' });
+    const p = (
+      await makePerson(m.http, {
+        firstName: 'Maja',
+        emails: [{ email: 'maja@home.dk' }, { email: 'maja@gamma-work.dk' }],
+        phones: [{ phone: '+45 20 20 20 20' }],
+      })
+    ).body.data;
+    const res = await m.http.post('/api/v1/inbound', {
+      personEmail: 'MAJA@gamma-work.dk',
+      personFirstName: 'Other',
+      personLastName: 'Lund',
+      personTitle: 'CFO',
+      personPhone: '+45 30 30 30 30',
+      companyName: 'Gamma ApS',
+    });
     expect(res.body.data.person).toEqual({ _id: p._id, action: 'updated', matchedBy: 'email' });
     const after = (await m.http.get(`/api/v1/people/${p._id}`)).body.data;
     expect(after).toMatchObject({ firstName: 'Maja', lastName: 'Lund', title: 'CFO', companyId: ids.gamma });
@@ -166,7 +292,11 @@ describe('atomicity and bad input', () => {
     const mine = await app.tenant();
     const before = await totals(mine);
     const res = await mine.http.post('/api/v1/inbound', {
-      companyName: 'Atomic Co', personFirstName: 'Ada', personEmail: 'ada@atomic.dk', dealTitle: 'x', dealStageId: '0123456789abcdef01234567',
+      companyName: 'Atomic Co',
+      personFirstName: 'Ada',
+      personEmail: 'ada@atomic.dk',
+      dealTitle: 'x',
+      dealStageId: '0123456789abcdef01234567',
     });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/^dealStageId: /);
@@ -175,7 +305,10 @@ describe('atomicity and bad input', () => {
 
   it('an unknown flow is 400 naming dealFlowId, nothing written', async () => {
     const mine = await app.tenant();
-    const res = await mine.http.post('/api/v1/inbound', { companyName: 'Atomic Co', dealFlowId: '0123456789abcdef01234567' });
+    const res = await mine.http.post('/api/v1/inbound', {
+      companyName: 'Atomic Co',
+      dealFlowId: '0123456789abcdef01234567',
+    });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/^dealFlowId: /);
     expect(await totals(mine)).toEqual({ companies: 0, people: 0, leads: 0, deals: 0 });
@@ -210,15 +343,24 @@ describe('atomicity and bad input', () => {
   });
 
   it('400 for an unsupported content type and a non-object text body', async () => {
-    const multipart = await t.http.post('/api/v1/inbound', undefined, { raw: '--x\r\n', headers: { 'content-type': 'multipart/form-data; boundary=x' } });
+    const multipart = await t.http.post('/api/v1/inbound', undefined, {
+      raw: '--x\r\n',
+      headers: { 'content-type': 'multipart/form-data; boundary=x' },
+    });
     expect(multipart.status).toBe(400);
     expect(multipart.body.error).toMatch(/unsupported content type/);
-    const text = await t.http.post('/api/v1/inbound', undefined, { raw: 'hello', headers: { 'content-type': 'text/plain' } });
+    const text = await t.http.post('/api/v1/inbound', undefined, {
+      raw: 'hello',
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(text.status).toBe(400);
   });
 
   it('accepts JSON sent as text/plain, and limits exactly at the maximum', async () => {
-    const res = await t.http.post('/api/v1/inbound', undefined, { raw: JSON.stringify({ companyName: 'n'.repeat(300), tags: Array.from({ length: 100 }, (_, i) => `t${i}`) }), headers: { 'content-type': 'text/plain' } });
+    const res = await t.http.post('/api/v1/inbound', undefined, {
+      raw: JSON.stringify({ companyName: 'n'.repeat(300), tags: Array.from({ length: 100 }, (_, i) => `t${i}`) }),
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(res.status).toBe(201);
   });
 });
@@ -238,7 +380,18 @@ describe('access and self-description', () => {
     expect(res.status).toBe(200);
     expect(res.body.data.formats).toHaveLength(3);
     const names = res.body.data.fields.map((f: any) => f.name);
-    expect(names).toEqual(expect.arrayContaining(['companyName', 'companyCvr', 'personEmail', 'leadTitle', 'dealValue', 'dealFlowId', 'customFields', 'tags']));
+    expect(names).toEqual(
+      expect.arrayContaining([
+        'companyName',
+        'companyCvr',
+        'personEmail',
+        'leadTitle',
+        'dealValue',
+        'dealFlowId',
+        'customFields',
+        'tags',
+      ]),
+    );
     expect(res.body.data.rules.company).toMatch(/CVR/);
     expect(res.body.data.freeMailDomains).toContain('gmail.com');
   });
@@ -246,13 +399,35 @@ describe('access and self-description', () => {
 
 describe('POST /api/v1/webhooks/connector', () => {
   it('creates person, lead and deal; a second call finds the person by e-mail', async () => {
-    const body = { firstName: 'Zed', lastName: 'Zap', email: 'zed@zapco.dk', phone: '+45 40 40 40 40', dealTitle: 'Zap deal', dealValue: 99, source: 'zapier' };
+    const body = {
+      firstName: 'Zed',
+      lastName: 'Zap',
+      email: 'zed@zapco.dk',
+      phone: '+45 40 40 40 40',
+      dealTitle: 'Zap deal',
+      dealValue: 99,
+      source: 'zapier',
+    };
     const res = await t.http.post('/api/v1/webhooks/connector', body);
     expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ company: null, person: { action: 'created' }, lead: { action: 'created' }, deal: { action: 'created' } });
+    expect(res.body.data).toMatchObject({
+      company: null,
+      person: { action: 'created' },
+      lead: { action: 'created' },
+      deal: { action: 'created' },
+    });
     const lead = (await t.http.get(`/api/v1/leads/${res.body.data.lead._id}`)).body.data;
-    expect(lead).toMatchObject({ title: 'Connector: Zed Zap', source: 'zapier', email: 'zed@zapco.dk', phone: '+45 40 40 40 40' });
-    expect((await t.http.get(`/api/v1/deals/${res.body.data.deal._id}`)).body.data).toMatchObject({ title: 'Zap deal', value: 99, leadRef: lead._id });
+    expect(lead).toMatchObject({
+      title: 'Connector: Zed Zap',
+      source: 'zapier',
+      email: 'zed@zapco.dk',
+      phone: '+45 40 40 40 40',
+    });
+    expect((await t.http.get(`/api/v1/deals/${res.body.data.deal._id}`)).body.data).toMatchObject({
+      title: 'Zap deal',
+      value: 99,
+      leadRef: lead._id,
+    });
     const again = await t.http.post('/api/v1/webhooks/connector', { email: 'ZED@zapco.dk', leadTitle: 'Second' });
     expect(again.body.data).toMatchObject({ person: { _id: res.body.data.person._id, action: 'matched' }, deal: null });
     expect((await t.http.get(`/api/v1/leads/${again.body.data.lead._id}`)).body.data.source).toBe('connector');

@@ -20,9 +20,15 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const RULES = '/api/v1/lead-scoring/rules';
-const rule = (http: Tenant['http'], body: Record<string, unknown>) => http.post(RULES, { name: `Rule ${unique()}`, ...body });
+const rule = (http: Tenant['http'], body: Record<string, unknown>) =>
+  http.post(RULES, { name: `Rule ${unique()}`, ...body });
 
-async function waitFor<T>(probe: () => Promise<T>, ok: (v: T) => boolean, what: string, timeoutMs = 10_000): Promise<T> {
+async function waitFor<T>(
+  probe: () => Promise<T>,
+  ok: (v: T) => boolean,
+  what: string,
+  timeoutMs = 10_000,
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await probe();
@@ -35,11 +41,31 @@ async function waitFor<T>(probe: () => Promise<T>, ok: (v: T) => boolean, what: 
 describe('scoring rules CRUD', () => {
   it('creates with defaults, lists sorted by sortOrder then creation, reads, updates partially and deletes', async () => {
     const mine = await app.tenant();
-    const a = await rule(mine.http, { name: 'Has e-mail', description: 'reachable', field: 'hasEmail', condition: 'equals', value: true, points: 10, sortOrder: 5 });
+    const a = await rule(mine.http, {
+      name: 'Has e-mail',
+      description: 'reachable',
+      field: 'hasEmail',
+      condition: 'equals',
+      value: true,
+      points: 10,
+      sortOrder: 5,
+    });
     expect(a.status).toBe(201);
-    expect(a.body.data).toMatchObject({ name: 'Has e-mail', description: 'reachable', field: 'hasEmail', condition: 'equals', value: true, points: 10, isActive: true, sortOrder: 5 });
-    const b = (await rule(mine.http, { name: 'No phone', field: 'hasPhone', condition: 'equals', value: false, points: -5 })).body.data;
-    const c = (await rule(mine.http, { name: 'Any source', field: 'source', condition: 'exists', points: 3 })).body.data;
+    expect(a.body.data).toMatchObject({
+      name: 'Has e-mail',
+      description: 'reachable',
+      field: 'hasEmail',
+      condition: 'equals',
+      value: true,
+      points: 10,
+      isActive: true,
+      sortOrder: 5,
+    });
+    const b = (
+      await rule(mine.http, { name: 'No phone', field: 'hasPhone', condition: 'equals', value: false, points: -5 })
+    ).body.data;
+    const c = (await rule(mine.http, { name: 'Any source', field: 'source', condition: 'exists', points: 3 })).body
+      .data;
     expect(b).toMatchObject({ sortOrder: 0, points: -5 });
     expect(c.value).toBeNull();
     const list = await mine.http.get(RULES);
@@ -48,7 +74,13 @@ describe('scoring rules CRUD', () => {
     expect(list.body.data.map((r: any) => r.name)).toEqual(['No phone', 'Any source', 'Has e-mail']);
 
     const put = await mine.http.put(`${RULES}/${a.body.data._id}`, { points: 20, sortOrder: -1 });
-    expect(put.body.data).toMatchObject({ name: 'Has e-mail', field: 'hasEmail', value: true, points: 20, sortOrder: -1 });
+    expect(put.body.data).toMatchObject({
+      name: 'Has e-mail',
+      field: 'hasEmail',
+      value: true,
+      points: 20,
+      sortOrder: -1,
+    });
     expect((await mine.http.get(RULES)).body.data[0].name).toBe('Has e-mail');
     expect((await mine.http.get(`${RULES}/${a.body.data._id}`)).body.data.points).toBe(20);
 
@@ -58,28 +90,52 @@ describe('scoring rules CRUD', () => {
     const toIn = await mine.http.put(`${RULES}/${a.body.data._id}`, { condition: 'in' });
     expect(toIn.status).toBe(400);
     expect(toIn.body.error).toMatch(/value: must be a non-empty array for in/);
-    expect((await mine.http.put(`${RULES}/${a.body.data._id}`, { condition: 'in', value: ['web', 'ads'] })).body.data.value).toEqual(['web', 'ads']);
+    expect(
+      (await mine.http.put(`${RULES}/${a.body.data._id}`, { condition: 'in', value: ['web', 'ads'] })).body.data.value,
+    ).toEqual(['web', 'ads']);
 
     expect((await mine.http.delete(`${RULES}/${b._id}`)).body).toEqual({ ok: true });
     expect((await mine.http.get(`${RULES}/${b._id}`)).status).toBe(404);
     expect((await mine.http.delete(`${RULES}/${b._id}`)).status).toBe(404);
     expect((await mine.http.put(`${RULES}/not-an-id`, { points: 1 })).status).toBe(404);
 
-    const events = (await eventsFor(app.runtime.deps.orm, mine.workspaceId)).filter((e) => e.type === 'lead_scoring_rules_changed');
-    expect(events.map((e) => e.payload.action)).toEqual(['created', 'created', 'created', 'updated', 'updated', 'updated', 'deleted']);
+    const events = (await eventsFor(app.runtime.deps.orm, mine.workspaceId)).filter(
+      (e) => e.type === 'lead_scoring_rules_changed',
+    );
+    expect(events.map((e) => e.payload.action)).toEqual([
+      'created',
+      'created',
+      'created',
+      'updated',
+      'updated',
+      'updated',
+      'deleted',
+    ]);
     expect(events.every((e) => e.entity_type === 'workspace')).toBe(true);
   });
 
   it('name is unique per workspace: 409 on create and on rename; another workspace may reuse it', async () => {
     const mine = await app.tenant();
-    const first = (await rule(mine.http, { name: 'Unique', field: 'hasEmail', condition: 'equals', value: true, points: 1 })).body.data;
-    const dup = await rule(mine.http, { name: 'Unique', field: 'hasPhone', condition: 'equals', value: true, points: 1 });
+    const first = (
+      await rule(mine.http, { name: 'Unique', field: 'hasEmail', condition: 'equals', value: true, points: 1 })
+    ).body.data;
+    const dup = await rule(mine.http, {
+      name: 'Unique',
+      field: 'hasPhone',
+      condition: 'equals',
+      value: true,
+      points: 1,
+    });
     expect(dup.status).toBe(409);
     expect(dup.body.error).toMatch(/"Unique" already exists/);
-    const other = (await rule(mine.http, { name: 'Other', field: 'hasPhone', condition: 'equals', value: true, points: 1 })).body.data;
+    const other = (
+      await rule(mine.http, { name: 'Other', field: 'hasPhone', condition: 'equals', value: true, points: 1 })
+    ).body.data;
     expect((await mine.http.put(`${RULES}/${other._id}`, { name: 'Unique' })).status).toBe(409);
     expect((await mine.http.put(`${RULES}/${first._id}`, { name: 'Unique', points: 2 })).status).toBe(200);
-    expect((await rule(t.http, { name: 'Unique', field: 'hasEmail', condition: 'equals', value: true, points: 1 })).status).toBe(201);
+    expect(
+      (await rule(t.http, { name: 'Unique', field: 'hasEmail', condition: 'equals', value: true, points: 1 })).status,
+    ).toBe(201);
   });
 
   it('writes need the owner or admin role and the write scope; reads need read', async () => {
@@ -97,7 +153,10 @@ describe('scoring rules CRUD', () => {
       expect(res.body.error).toMatch(/owner or admin role/);
     }
     const adminReader = await app.key(t.workspaceId, ['read'], 'admin');
-    expect((await adminReader.post(RULES, { name: 'y', field: 'hasEmail', condition: 'equals', value: true, points: 1 })).status).toBe(403);
+    expect(
+      (await adminReader.post(RULES, { name: 'y', field: 'hasEmail', condition: 'equals', value: true, points: 1 }))
+        .status,
+    ).toBe(403);
     const admin = await app.key(t.workspaceId, ['read', 'write'], 'admin');
     expect((await admin.put(`${RULES}/${id}`, { points: 5 })).status).toBe(200);
   });
@@ -111,20 +170,52 @@ describe('scoring rules CRUD', () => {
     ['unknown contact field', { ...valid, field: 'contact.age' }, /field: unknown field/],
     ['missing condition', { ...valid, condition: undefined }, /condition/],
     ['unknown condition', { ...valid, condition: 'like' }, /condition: must be one of/],
-    ['condition not fitting the field', { ...valid, condition: 'greater_than', value: 1 }, /condition: "greater_than" does not apply to hasEmail/],
+    [
+      'condition not fitting the field',
+      { ...valid, condition: 'greater_than', value: 1 },
+      /condition: "greater_than" does not apply to hasEmail/,
+    ],
     ['missing points', { ...valid, points: undefined }, /points/],
     ['points 101', { ...valid, points: 101 }, /points: must be at most 100/],
     ['points -101', { ...valid, points: -101 }, /points: must be at least -100/],
     ['fractional points', { ...valid, points: 1.5 }, /points: must be an integer/],
     ['points as string', { ...valid, points: '5' }, /points/],
-    ['value with exists', { ...valid, field: 'source', condition: 'exists', value: 'web' }, /value: must be omitted for exists/],
-    ['in without an array', { ...valid, field: 'source', condition: 'in', value: 'web' }, /value: must be a non-empty array for in/],
-    ['not_in with []', { ...valid, field: 'source', condition: 'not_in', value: [] }, /value: must be a non-empty array for not_in/],
-    ['in with 101 values', { ...valid, field: 'source', condition: 'in', value: Array.from({ length: 101 }, (_, i) => `v${i}`) }, /value: at most 100/],
-    ['greater_than with text', { ...valid, field: 'value', condition: 'greater_than', value: 'big' }, /value: must be a number for greater_than/],
-    ['equals without value', { ...valid, field: 'source', condition: 'equals', value: undefined }, /value: is required for equals/],
+    [
+      'value with exists',
+      { ...valid, field: 'source', condition: 'exists', value: 'web' },
+      /value: must be omitted for exists/,
+    ],
+    [
+      'in without an array',
+      { ...valid, field: 'source', condition: 'in', value: 'web' },
+      /value: must be a non-empty array for in/,
+    ],
+    [
+      'not_in with []',
+      { ...valid, field: 'source', condition: 'not_in', value: [] },
+      /value: must be a non-empty array for not_in/,
+    ],
+    [
+      'in with 101 values',
+      { ...valid, field: 'source', condition: 'in', value: Array.from({ length: 101 }, (_, i) => `v${i}`) },
+      /value: at most 100/,
+    ],
+    [
+      'greater_than with text',
+      { ...valid, field: 'value', condition: 'greater_than', value: 'big' },
+      /value: must be a number for greater_than/,
+    ],
+    [
+      'equals without value',
+      { ...valid, field: 'source', condition: 'equals', value: undefined },
+      /value: is required for equals/,
+    ],
     ['boolean field with text', { ...valid, value: 'yes' }, /value: must be true or false/],
-    ['contactType outside its values', { ...valid, field: 'contactType', value: 'robot' }, /value: must be one of person, company, none/],
+    [
+      'contactType outside its values',
+      { ...valid, field: 'contactType', value: 'robot' },
+      /value: must be one of person, company, none/,
+    ],
     ['value as object', { ...valid, field: 'customFields.x', value: { a: 1 } }, /value/],
     ['sortOrder fractional', { ...valid, sortOrder: 0.5 }, /sortOrder/],
     ['isActive as string', { ...valid, isActive: 'yes' }, /isActive/],
@@ -139,10 +230,24 @@ describe('scoring rules CRUD', () => {
 
   it('a workspace holds at most 200 scoring rules (the 201st is 409)', async () => {
     const mine = await app.tenant();
-    const ctx = { em: forkForWorkspace(app.runtime.deps.orm.em, mine.workspaceId), actor: { workspaceId: mine.workspaceId, userId: mine.userId, role: 'owner' as const, scopes: [] } };
-    for (let i = 0; i < MAX_SCORING_RULES - 1; i++) ctx.em.persist(createRecord(ctx, LeadScoringRule, { name: `r${i}`, field: 'hasEmail', condition: 'equals', value: true, points: 0 }));
+    const ctx = {
+      em: forkForWorkspace(app.runtime.deps.orm.em, mine.workspaceId),
+      actor: { workspaceId: mine.workspaceId, userId: mine.userId, role: 'owner' as const, scopes: [] },
+    };
+    for (let i = 0; i < MAX_SCORING_RULES - 1; i++)
+      ctx.em.persist(
+        createRecord(ctx, LeadScoringRule, {
+          name: `r${i}`,
+          field: 'hasEmail',
+          condition: 'equals',
+          value: true,
+          points: 0,
+        }),
+      );
     await ctx.em.flush();
-    expect((await rule(mine.http, { field: 'hasEmail', condition: 'equals', value: true, points: 1 })).status).toBe(201);
+    expect((await rule(mine.http, { field: 'hasEmail', condition: 'equals', value: true, points: 1 })).status).toBe(
+      201,
+    );
     const over = await rule(mine.http, { field: 'hasEmail', condition: 'equals', value: true, points: 1 });
     expect(over.status).toBe(409);
     expect(over.body.error).toMatch(/at most 200 lead scoring rules/);
@@ -154,25 +259,60 @@ describe('scoring rules CRUD', () => {
 
   it('accepts the boundaries: points ±100, 100 in-values, a 200-character name', async () => {
     expect((await t.http.post(RULES, { ...valid, name: 'x'.repeat(200), points: 100 })).status).toBe(201);
-    expect((await rule(t.http, { field: 'hasPhone', condition: 'equals', value: true, points: -100 })).status).toBe(201);
-    expect((await rule(t.http, { field: 'source', condition: 'in', value: Array.from({ length: 100 }, (_, i) => `v${i}`), points: 1 })).status).toBe(201);
+    expect((await rule(t.http, { field: 'hasPhone', condition: 'equals', value: true, points: -100 })).status).toBe(
+      201,
+    );
+    expect(
+      (
+        await rule(t.http, {
+          field: 'source',
+          condition: 'in',
+          value: Array.from({ length: 100 }, (_, i) => `v${i}`),
+          points: 1,
+        })
+      ).status,
+    ).toBe(201);
   });
 });
 
 describe('lead scores', () => {
   it('are computed on create with a breakdown of every matched rule; 0 and [] when none match', async () => {
     const mine = await app.tenant();
-    const r1 = (await rule(mine.http, { name: 'email', field: 'hasEmail', condition: 'equals', value: true, points: 20 })).body.data;
-    const r2 = (await rule(mine.http, { name: 'web', field: 'source', condition: 'in', value: ['web', 'ads'], points: 15, sortOrder: 1 })).body.data;
-    await rule(mine.http, { name: 'inactive', field: 'hasEmail', condition: 'equals', value: true, points: 50, isActive: false });
+    const r1 = (
+      await rule(mine.http, { name: 'email', field: 'hasEmail', condition: 'equals', value: true, points: 20 })
+    ).body.data;
+    const r2 = (
+      await rule(mine.http, {
+        name: 'web',
+        field: 'source',
+        condition: 'in',
+        value: ['web', 'ads'],
+        points: 15,
+        sortOrder: 1,
+      })
+    ).body.data;
+    await rule(mine.http, {
+      name: 'inactive',
+      field: 'hasEmail',
+      condition: 'equals',
+      value: true,
+      points: 50,
+      isActive: false,
+    });
     const lead = (await makeLead(mine.http, { email: 'x@y.dk', source: 'Web' })).body.data;
     expect(lead.score).toBe(35);
     expect(lead.scoreBreakdown).toEqual([
       { ruleId: r1._id, name: 'email', field: 'hasEmail', condition: 'equals', points: 20 },
       { ruleId: r2._id, name: 'web', field: 'source', condition: 'in', points: 15 },
     ]);
-    expect((await mine.http.get(`/api/v1/leads/${lead._id}`)).body.data).toMatchObject({ score: 35, scoreBreakdown: lead.scoreBreakdown });
-    expect((await makeLead(mine.http, { source: 'fair', score: 80 })).body.data).toMatchObject({ score: 0, scoreBreakdown: [] });
+    expect((await mine.http.get(`/api/v1/leads/${lead._id}`)).body.data).toMatchObject({
+      score: 35,
+      scoreBreakdown: lead.scoreBreakdown,
+    });
+    expect((await makeLead(mine.http, { source: 'fair', score: 80 })).body.data).toMatchObject({
+      score: 0,
+      scoreBreakdown: [],
+    });
   });
 
   it('negative points subtract and the total is clamped to 0..100', async () => {
@@ -190,18 +330,57 @@ describe('lead scores', () => {
   it('understands tags, exists, customFields.<key>, contactType and contact.<field>', async () => {
     const mine = await app.tenant();
     const em = forkForWorkspace(app.runtime.deps.orm.em, mine.workspaceId);
-    em.create(CustomFieldDefinition, { workspaceId: mine.workspaceId, entityType: 'lead', key: 'seats', label: 'Seats', type: 'number', options: [] });
+    em.create(CustomFieldDefinition, {
+      workspaceId: mine.workspaceId,
+      entityType: 'lead',
+      key: 'seats',
+      label: 'Seats',
+      type: 'number',
+      options: [],
+    });
     await em.flush();
     await rule(mine.http, { name: 'tag', field: 'tags', condition: 'equals', value: 'partner', points: 1 });
-    await rule(mine.http, { name: 'seats', field: 'customFields.seats', condition: 'greater_than', value: 10, points: 2 });
+    await rule(mine.http, {
+      name: 'seats',
+      field: 'customFields.seats',
+      condition: 'greater_than',
+      value: 10,
+      points: 2,
+    });
     await rule(mine.http, { name: 'phone', field: 'hasPhone', condition: 'equals', value: true, points: 4 });
     await rule(mine.http, { name: 'person', field: 'contactType', condition: 'equals', value: 'person', points: 8 });
     await rule(mine.http, { name: 'cto', field: 'contact.title', condition: 'in', value: ['CEO', 'CTO'], points: 16 });
-    await rule(mine.http, { name: 'domain', field: 'contact.email', condition: 'contains', value: '@acme.dk', points: 32 });
+    await rule(mine.http, {
+      name: 'domain',
+      field: 'contact.email',
+      condition: 'contains',
+      value: '@acme.dk',
+      points: 32,
+    });
     await rule(mine.http, { name: 'source', field: 'source', condition: 'not_exists', points: 37 });
-    const person = (await makePerson(mine.http, { title: 'CTO', emails: [{ email: 'me@home.test' }, { email: 'ada@acme.dk' }], phones: [{ phone: '+45 1' }] })).body.data;
-    const withAll = (await makeLead(mine.http, { source: 'web', tags: ['Partner'], customFields: { seats: 25 }, personRef: person._id })).body.data;
-    expect(withAll.scoreBreakdown.map((b: any) => b.name)).toEqual(['tag', 'seats', 'phone', 'person', 'cto', 'domain']);
+    const person = (
+      await makePerson(mine.http, {
+        title: 'CTO',
+        emails: [{ email: 'me@home.test' }, { email: 'ada@acme.dk' }],
+        phones: [{ phone: '+45 1' }],
+      })
+    ).body.data;
+    const withAll = (
+      await makeLead(mine.http, {
+        source: 'web',
+        tags: ['Partner'],
+        customFields: { seats: 25 },
+        personRef: person._id,
+      })
+    ).body.data;
+    expect(withAll.scoreBreakdown.map((b: any) => b.name)).toEqual([
+      'tag',
+      'seats',
+      'phone',
+      'person',
+      'cto',
+      'domain',
+    ]);
     expect(withAll.score).toBe(63);
     const bare = (await makeLead(mine.http, { customFields: { seats: 5 } })).body.data;
     expect(bare.scoreBreakdown.map((b: any) => b.name)).toEqual(['source']);
@@ -214,13 +393,26 @@ describe('lead scores', () => {
     expect(created.body.data).toMatchObject({ field: 'hasEmail', condition: 'exists', value: null });
     await rule(mine.http, { name: 'No phone', field: 'hasPhone', condition: 'not_exists', points: 5 });
     await rule(mine.http, { name: 'Has value', field: 'hasValue', condition: 'exists', points: 7 });
-    await rule(mine.http, { name: 'Has e-mail (equals)', field: 'hasEmail', condition: 'equals', value: true, points: 11 });
+    await rule(mine.http, {
+      name: 'Has e-mail (equals)',
+      field: 'hasEmail',
+      condition: 'equals',
+      value: true,
+      points: 11,
+    });
     const reachable = (await makeLead(mine.http, { email: 'lead@example.test', value: 100 })).body.data;
-    expect(reachable.scoreBreakdown.map((b: any) => b.name)).toEqual(['Has e-mail', 'No phone', 'Has value', 'Has e-mail (equals)']);
+    expect(reachable.scoreBreakdown.map((b: any) => b.name)).toEqual([
+      'Has e-mail',
+      'No phone',
+      'Has value',
+      'Has e-mail (equals)',
+    ]);
     expect(reachable.score).toBe(53);
     const bare = (await makeLead(mine.http, { phone: '+45 12345678', value: 0 })).body.data;
     expect(bare.scoreBreakdown).toEqual([]);
-    expect((await rule(mine.http, { field: 'hasEmail', condition: 'exists', value: true, points: 1 })).status).toBe(400);
+    expect((await rule(mine.http, { field: 'hasEmail', condition: 'exists', value: true, points: 1 })).status).toBe(
+      400,
+    );
   });
 
   it('are recalculated on every update (and shown in preview) with the score in changes', async () => {
@@ -232,7 +424,10 @@ describe('lead scores', () => {
     const preview = await mine.http.put(`/api/v1/leads/${lead._id}?preview=true`, { status: 'qualified' });
     expect(preview.body.data.diff.score).toEqual({ from: 0, to: 40 });
     expect((await mine.http.get(`/api/v1/leads/${lead._id}`)).body.data.score).toBe(0);
-    const up = await mine.http.put(`/api/v1/leads/${lead._id}`, { status: 'qualified', customFields: { budget: 'yes' } });
+    const up = await mine.http.put(`/api/v1/leads/${lead._id}`, {
+      status: 'qualified',
+      customFields: { budget: 'yes' },
+    });
     expect(up.body.data.score).toBe(50);
     const events = await eventsFor(app.runtime.deps.orm, lead._id);
     expect(events.at(-1)!.payload.changes.score).toEqual({ from: 0, to: 50 });
@@ -254,9 +449,18 @@ describe('background rescoring', () => {
   });
   const startDispatcher = async (workspaceId: string) => {
     // Only the lead subscribers: this suite should not depend on other features' engines.
-    const subscribers = buildSubscribers(app.runtime.deps, { without: ['automations', 'search-index', 'webhooks', 'sequences'] }).filter((s) => s.name.startsWith('lead-'));
+    const subscribers = buildSubscribers(app.runtime.deps, {
+      without: ['automations', 'search-index', 'webhooks', 'sequences'],
+    }).filter((s) => s.name.startsWith('lead-'));
     expect(subscribers.map((s) => s.name).sort()).toEqual(['lead-contact-sync', 'lead-rescore']);
-    dispatcher = createOutboxDispatcher({ pgConnectionString: app.config.databaseUrl, subscribers, log, workspaceIds: [workspaceId], pollIntervalMs: 100, backoff: () => 0 });
+    dispatcher = createOutboxDispatcher({
+      pgConnectionString: app.config.databaseUrl,
+      subscribers,
+      log,
+      workspaceIds: [workspaceId],
+      pollIntervalMs: 100,
+      backoff: () => 0,
+    });
     await dispatcher.start();
   };
   const scoreOf = async (tenant: Tenant, id: string) => (await tenant.http.get(`/api/v1/leads/${id}`)).body.data;
@@ -267,22 +471,44 @@ describe('background rescoring', () => {
     const silent = (await makeLead(mine.http)).body.data;
     await startDispatcher(mine.workspaceId);
 
-    const created = (await rule(mine.http, { name: 'email', field: 'hasEmail', condition: 'equals', value: true, points: 25 })).body.data;
-    const after = await waitFor(() => scoreOf(mine, reachable._id), (l) => l.score === 25, 'the rescore after create');
-    expect(after.scoreBreakdown).toEqual([{ ruleId: created._id, name: 'email', field: 'hasEmail', condition: 'equals', points: 25 }]);
+    const created = (
+      await rule(mine.http, { name: 'email', field: 'hasEmail', condition: 'equals', value: true, points: 25 })
+    ).body.data;
+    const after = await waitFor(
+      () => scoreOf(mine, reachable._id),
+      (l) => l.score === 25,
+      'the rescore after create',
+    );
+    expect(after.scoreBreakdown).toEqual([
+      { ruleId: created._id, name: 'email', field: 'hasEmail', condition: 'equals', points: 25 },
+    ]);
     expect(Date.parse(after.updatedAt)).toBeGreaterThan(Date.parse(reachable.updatedAt));
     expect((await scoreOf(mine, silent._id)).score).toBe(0);
 
     await mine.http.put(`${RULES}/${created._id}`, { points: 45 });
-    await waitFor(() => scoreOf(mine, reachable._id), (l) => l.score === 45, 'the rescore after update');
+    await waitFor(
+      () => scoreOf(mine, reachable._id),
+      (l) => l.score === 45,
+      'the rescore after update',
+    );
     await mine.http.delete(`${RULES}/${created._id}`);
-    const cleared = await waitFor(() => scoreOf(mine, reachable._id), (l) => l.score === 0, 'the rescore after delete');
+    const cleared = await waitFor(
+      () => scoreOf(mine, reachable._id),
+      (l) => l.score === 0,
+      'the rescore after delete',
+    );
     expect(cleared.scoreBreakdown).toEqual([]);
     expect((await eventsFor(app.runtime.deps.orm, reachable._id)).map((e) => e.type)).toEqual(['lead_created']);
 
     // Changes in quick succession: earlier rescores may be skipped, the last one sees every rule.
-    await Promise.all([5, 6, 7].map((points) => rule(mine.http, { field: 'hasEmail', condition: 'equals', value: true, points })));
-    await waitFor(() => scoreOf(mine, reachable._id), (l) => l.score === 18 && l.scoreBreakdown.length === 3, 'the rescore after three quick changes');
+    await Promise.all(
+      [5, 6, 7].map((points) => rule(mine.http, { field: 'hasEmail', condition: 'equals', value: true, points })),
+    );
+    await waitFor(
+      () => scoreOf(mine, reachable._id),
+      (l) => l.score === 18 && l.scoreBreakdown.length === 3,
+      'the rescore after three quick changes',
+    );
   });
 
   it('rescores leads when their contact person changes, and clears references to deleted people', async () => {
@@ -293,9 +519,17 @@ describe('background rescoring', () => {
     expect(lead.score).toBe(0);
     await startDispatcher(mine.workspaceId);
     await mine.http.put(`/api/v1/people/${person._id}`, { title: 'CTO' });
-    await waitFor(() => scoreOf(mine, lead._id), (l) => l.score === 30, 'the rescore after the person changed');
+    await waitFor(
+      () => scoreOf(mine, lead._id),
+      (l) => l.score === 30,
+      'the rescore after the person changed',
+    );
     await mine.http.delete(`/api/v1/people/${person._id}`);
-    const unlinked = await waitFor(() => scoreOf(mine, lead._id), (l) => l.personRef === null, 'the dangling personRef to be cleared');
+    const unlinked = await waitFor(
+      () => scoreOf(mine, lead._id),
+      (l) => l.personRef === null,
+      'the dangling personRef to be cleared',
+    );
     expect(unlinked.score).toBe(0);
   });
 

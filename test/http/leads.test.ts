@@ -16,11 +16,25 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const countLeads = async (tenant = t): Promise<number> => (await tenant.http.get('/api/v1/leads?limit=1')).body.total;
-const ctxOf = (tenant: Tenant) => ({ em: forkForWorkspace(app.runtime.deps.orm.em, tenant.workspaceId), actor: { workspaceId: tenant.workspaceId, userId: tenant.userId, role: 'owner' as const, scopes: ['read' as const, 'write' as const] } });
+const ctxOf = (tenant: Tenant) => ({
+  em: forkForWorkspace(app.runtime.deps.orm.em, tenant.workspaceId),
+  actor: {
+    workspaceId: tenant.workspaceId,
+    userId: tenant.userId,
+    role: 'owner' as const,
+    scopes: ['read' as const, 'write' as const],
+  },
+});
 
 describe('POST /api/v1/leads', () => {
   it('accepts customFields as name/value pairs and stores them as a map', async () => {
-    const res = await t.http.post('/api/v1/leads', { title: 'Pairs', customFields: [{ name: 'tier', value: 'gold' }, { name: 'seats', value: 3 }] });
+    const res = await t.http.post('/api/v1/leads', {
+      title: 'Pairs',
+      customFields: [
+        { name: 'tier', value: 'gold' },
+        { name: 'seats', value: 3 },
+      ],
+    });
     expect(res.status).toBe(201);
     expect(res.body.data.customFields).toEqual({ tier: 'gold', seats: 3 });
   });
@@ -29,14 +43,34 @@ describe('POST /api/v1/leads', () => {
     const company = (await makeCompany(t.http)).body.data;
     const person = (await makePerson(t.http)).body.data;
     const res = await t.http.post('/api/v1/leads', {
-      title: '  Website enquiry ', email: 'Lead@Example.TEST', phone: '+45 1234', source: 'web', notes: 'Wants a demo', value: 12500.5,
-      companyRef: company._id, personRef: person._id, customFields: { budget: 'big', drop: null }, tags: ['hot', 'hot', 'q3'],
+      title: '  Website enquiry ',
+      email: 'Lead@Example.TEST',
+      phone: '+45 1234',
+      source: 'web',
+      notes: 'Wants a demo',
+      value: 12500.5,
+      companyRef: company._id,
+      personRef: person._id,
+      customFields: { budget: 'big', drop: null },
+      tags: ['hot', 'hot', 'q3'],
     });
     expect(res.status).toBe(201);
     const lead = res.body.data;
     expect(lead).toMatchObject({
-      title: 'Website enquiry', email: 'lead@example.test', phone: '+45 1234', status: 'new', source: 'web', notes: 'Wants a demo', value: 12500.5,
-      companyRef: company._id, personRef: person._id, customFields: { budget: 'big' }, tags: ['hot', 'q3'], ownerId: t.userId, score: 0, scoreBreakdown: [],
+      title: 'Website enquiry',
+      email: 'lead@example.test',
+      phone: '+45 1234',
+      status: 'new',
+      source: 'web',
+      notes: 'Wants a demo',
+      value: 12500.5,
+      companyRef: company._id,
+      personRef: person._id,
+      customFields: { budget: 'big' },
+      tags: ['hot', 'q3'],
+      ownerId: t.userId,
+      score: 0,
+      scoreBreakdown: [],
     });
     expect(lead._id).toMatch(/^[0-9a-f]{24}$/);
     const events = await eventsFor(app.runtime.deps.orm, lead._id);
@@ -44,11 +78,23 @@ describe('POST /api/v1/leads', () => {
     expect(events[0]!.payload.lead.title).toBe('Website enquiry');
     const feed = await t.http.get(`/api/v1/leads/${lead._id}/activity-feed`);
     expect(feed.body.data).toHaveLength(1);
-    expect(feed.body.data[0]).toMatchObject({ type: 'record_created', system: true, leadId: lead._id, companyId: company._id, personId: person._id });
+    expect(feed.body.data[0]).toMatchObject({
+      type: 'record_created',
+      system: true,
+      leadId: lead._id,
+      companyId: company._id,
+      personId: person._id,
+    });
   });
 
   it('ignores score, scoreBreakdown and other read-only fields sent by the client', async () => {
-    const res = await makeLead(t.http, { score: 99, scoreBreakdown: [{ ruleId: 'x', points: 99 }], _id: 'aaaaaaaaaaaaaaaaaaaaaaaa', workspaceId: 'x', createdAt: '2000-01-01' });
+    const res = await makeLead(t.http, {
+      score: 99,
+      scoreBreakdown: [{ ruleId: 'x', points: 99 }],
+      _id: 'aaaaaaaaaaaaaaaaaaaaaaaa',
+      workspaceId: 'x',
+      createdAt: '2000-01-01',
+    });
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({ score: 0, scoreBreakdown: [] });
     expect(res.body.data._id).not.toBe('aaaaaaaaaaaaaaaaaaaaaaaa');
@@ -93,12 +139,19 @@ describe('POST /api/v1/leads', () => {
   });
 
   it('accepts strings exactly at their limit', async () => {
-    const res = await makeLead(t.http, { title: 't'.repeat(500), status: 's'.repeat(50), source: 'o'.repeat(100), phone: '1'.repeat(50), notes: 'n'.repeat(20_000), value: 0 });
+    const res = await makeLead(t.http, {
+      title: 't'.repeat(500),
+      status: 's'.repeat(50),
+      source: 'o'.repeat(100),
+      phone: '1'.repeat(50),
+      notes: 'n'.repeat(20_000),
+      value: 0,
+    });
     expect(res.status).toBe(201);
     expect(res.body.data.title).toHaveLength(500);
   });
 
-  it('refuses references to another workspace\'s company, person or user', async () => {
+  it("refuses references to another workspace's company, person or user", async () => {
     const other = await app.tenant();
     const company = (await makeCompany(other.http)).body.data._id;
     const person = (await makePerson(other.http)).body.data._id;
@@ -110,8 +163,24 @@ describe('POST /api/v1/leads', () => {
   it('validates custom field values against lead definitions (POST and PUT)', async () => {
     const mine = await app.tenant();
     const ctx = ctxOf(mine);
-    ctx.em.persist(createRecord(ctx, CustomFieldDefinition, { entityType: 'lead', key: 'seats', label: 'Seats', type: 'number', options: [] }));
-    ctx.em.persist(createRecord(ctx, CustomFieldDefinition, { entityType: 'lead', key: 'tier', label: 'Tier', type: 'select', options: [{ value: 'gold', label: 'Gold' }] }));
+    ctx.em.persist(
+      createRecord(ctx, CustomFieldDefinition, {
+        entityType: 'lead',
+        key: 'seats',
+        label: 'Seats',
+        type: 'number',
+        options: [],
+      }),
+    );
+    ctx.em.persist(
+      createRecord(ctx, CustomFieldDefinition, {
+        entityType: 'lead',
+        key: 'tier',
+        label: 'Tier',
+        type: 'select',
+        options: [{ value: 'gold', label: 'Gold' }],
+      }),
+    );
     await ctx.em.flush();
     const wrong = await makeLead(mine.http, { customFields: { seats: 'many' } });
     expect(wrong.status).toBe(400);
@@ -122,14 +191,22 @@ describe('POST /api/v1/leads', () => {
     const put = await mine.http.put(`/api/v1/leads/${ok.body.data._id}`, { customFields: { seats: true } });
     expect(put.status).toBe(400);
     expect(put.body.error).toMatch(/customFields\.seats/);
-    expect((await mine.http.get(`/api/v1/leads/${ok.body.data._id}`)).body.data.customFields).toEqual({ seats: 10, tier: 'gold', free: 'form' });
+    expect((await mine.http.get(`/api/v1/leads/${ok.body.data._id}`)).body.data.customFields).toEqual({
+      seats: 10,
+      tier: 'gold',
+      free: 'form',
+    });
   });
 
   it('preview (body flag or query) returns current/proposed/diff and writes nothing', async () => {
     const before = await countLeads();
     const viaBody = await t.http.post('/api/v1/leads', { title: 'Preview lead', source: 'fair', preview: true });
     expect(viaBody.status).toBe(200);
-    expect(viaBody.body.data).toMatchObject({ preview: true, current: null, proposed: { title: 'Preview lead', source: 'fair', status: 'new', score: 0 } });
+    expect(viaBody.body.data).toMatchObject({
+      preview: true,
+      current: null,
+      proposed: { title: 'Preview lead', source: 'fair', status: 'new', score: 0 },
+    });
     expect(viaBody.body.data.diff.title).toEqual({ from: null, to: 'Preview lead' });
     const viaQuery = await t.http.post('/api/v1/leads?preview=true', { title: 'Preview lead' });
     expect(viaQuery.body.data.preview).toBe(true);
@@ -161,7 +238,8 @@ describe('GET /api/v1/leads', () => {
     await makeLead(mine.http, { title: 'Alpha roofing', status: 'new', source: 'web', email: 'alpha@roof.test' });
     await makeLead(mine.http, { title: 'Beta windows', status: 'qualified', source: 'web' });
     await makeLead(mine.http, { title: 'Gamma roofing', status: 'qualified', source: 'referral', phone: '+45 777' });
-    const titles = async (qs: string) => (await mine.http.get(`/api/v1/leads?${qs}`)).body.data.map((l: any) => l.title).sort();
+    const titles = async (qs: string) =>
+      (await mine.http.get(`/api/v1/leads?${qs}`)).body.data.map((l: any) => l.title).sort();
     expect(await titles('status=qualified')).toEqual(['Beta windows', 'Gamma roofing']);
     expect(await titles('source=web')).toEqual(['Alpha roofing', 'Beta windows']);
     expect(await titles('status=qualified&source=web')).toEqual(['Beta windows']);
@@ -175,7 +253,9 @@ describe('GET /api/v1/leads', () => {
     expect(page2.body).toMatchObject({ page: 2, limit: 2, total: 3 });
     expect(page2.body.data.map((l: any) => l.title)).toEqual(['Alpha roofing']); // newest first
     const summary = await mine.http.get('/api/v1/leads?view=summary&limit=1');
-    expect(Object.keys(summary.body.data[0]).sort()).toEqual(['_id', 'email', 'ownerId', 'phone', 'score', 'source', 'status', 'title', 'updatedAt', 'value'].sort());
+    expect(Object.keys(summary.body.data[0]).sort()).toEqual(
+      ['_id', 'email', 'ownerId', 'phone', 'score', 'source', 'status', 'title', 'updatedAt', 'value'].sort(),
+    );
     const fields = await mine.http.get('/api/v1/leads?fields=title&limit=1');
     expect(Object.keys(fields.body.data[0]).sort()).toEqual(['_id', 'title']);
   });
@@ -191,10 +271,14 @@ describe('GET /api/v1/leads', () => {
     const since = await mine.http.get(`/api/v1/leads?updatedSince=${encodeURIComponent(mark)}`);
     expect(since.body.data.map((l: any) => l.title)).toEqual(['B', 'A']);
     for (const key of ['dateFrom', 'startDate', 'from']) {
-      expect((await mine.http.get(`/api/v1/leads?${key}=${encodeURIComponent(mark)}`)).body.data.map((l: any) => l._id)).toEqual([b._id]);
+      expect(
+        (await mine.http.get(`/api/v1/leads?${key}=${encodeURIComponent(mark)}`)).body.data.map((l: any) => l._id),
+      ).toEqual([b._id]);
     }
     for (const key of ['dateTo', 'endDate', 'to']) {
-      expect((await mine.http.get(`/api/v1/leads?${key}=${encodeURIComponent(mark)}`)).body.data.map((l: any) => l._id)).toEqual([a._id]);
+      expect(
+        (await mine.http.get(`/api/v1/leads?${key}=${encodeURIComponent(mark)}`)).body.data.map((l: any) => l._id),
+      ).toEqual([a._id]);
     }
   });
 
@@ -225,15 +309,33 @@ describe('GET /api/v1/leads', () => {
 
 describe('PUT /api/v1/leads/:id', () => {
   it('updates only given keys, merges customFields, logs to the feed and emits lead_updated { lead, changes }', async () => {
-    const lead = (await makeLead(t.http, { title: 'Merge lead', source: 'web', customFields: { a: 1, b: 2 }, tags: ['x'] })).body.data;
-    const res = await t.http.put(`/api/v1/leads/${lead._id}`, { status: 'contacted', customFields: { b: 3, c: 'new', a: null }, tags: ['y'] });
+    const lead = (
+      await makeLead(t.http, { title: 'Merge lead', source: 'web', customFields: { a: 1, b: 2 }, tags: ['x'] })
+    ).body.data;
+    const res = await t.http.put(`/api/v1/leads/${lead._id}`, {
+      status: 'contacted',
+      customFields: { b: 3, c: 'new', a: null },
+      tags: ['y'],
+    });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ title: 'Merge lead', source: 'web', status: 'contacted', customFields: { b: 3, c: 'new' }, tags: ['y'] });
+    expect(res.body.data).toMatchObject({
+      title: 'Merge lead',
+      source: 'web',
+      status: 'contacted',
+      customFields: { b: 3, c: 'new' },
+      tags: ['y'],
+    });
     const feed = await t.http.get(`/api/v1/leads/${lead._id}/activity-feed`);
     expect(feed.body.data[0]).toMatchObject({ type: 'record_updated', system: true });
     expect(feed.body.data[0].metadata.changes.status).toEqual({ from: 'new', to: 'contacted' });
     const events = await eventsFor(app.runtime.deps.orm, lead._id);
-    expect(events.map((e) => e.type)).toEqual(['lead_created', 'tag_added', 'lead_updated', 'tag_added', 'tag_removed']);
+    expect(events.map((e) => e.type)).toEqual([
+      'lead_created',
+      'tag_added',
+      'lead_updated',
+      'tag_added',
+      'tag_removed',
+    ]);
     expect(events[2]!.payload.changes.status).toEqual({ from: 'new', to: 'contacted' });
     expect(events[2]!.payload.lead.status).toBe('contacted');
     expect((await t.http.get(`/api/v1/leads/${lead._id}/activities`)).body.total).toBe(0);
@@ -253,7 +355,12 @@ describe('PUT /api/v1/leads/:id', () => {
   it('preview shows the diff and changes nothing', async () => {
     const lead = (await makeLead(t.http, { title: 'Before' })).body.data;
     const res = await t.http.put(`/api/v1/leads/${lead._id}?preview=true`, { title: 'After' });
-    expect(res.body.data).toMatchObject({ preview: true, current: { title: 'Before' }, proposed: { title: 'After' }, diff: { title: { from: 'Before', to: 'After' } } });
+    expect(res.body.data).toMatchObject({
+      preview: true,
+      current: { title: 'Before' },
+      proposed: { title: 'After' },
+      diff: { title: { from: 'Before', to: 'After' } },
+    });
     const body = await t.http.put(`/api/v1/leads/${lead._id}`, { title: 'After', preview: true });
     expect(body.body.data.preview).toBe(true);
     expect((await t.http.get(`/api/v1/leads/${lead._id}`)).body.data.title).toBe('Before');
@@ -262,7 +369,15 @@ describe('PUT /api/v1/leads/:id', () => {
 
   it('rejects bad input with 400 and leaves the lead unchanged', async () => {
     const lead = (await makeLead(t.http, { title: 'Stable' })).body.data;
-    const bodies = [{ title: '' }, { value: 'lots' }, { email: 'x' }, { personRef: '0123456789abcdef01234567' }, { ownerId: '0123456789abcdef01234567' }, { status: null }, { title: 'x'.repeat(501) }];
+    const bodies = [
+      { title: '' },
+      { value: 'lots' },
+      { email: 'x' },
+      { personRef: '0123456789abcdef01234567' },
+      { ownerId: '0123456789abcdef01234567' },
+      { status: null },
+      { title: 'x'.repeat(501) },
+    ];
     for (const body of bodies) expect((await t.http.put(`/api/v1/leads/${lead._id}`, body)).status).toBe(400);
     expect((await t.http.get(`/api/v1/leads/${lead._id}`)).body.data).toEqual(lead);
     expect((await t.http.put('/api/v1/leads/0123456789abcdef01234567', { title: 'x' })).status).toBe(404);
@@ -288,14 +403,26 @@ describe('DELETE /api/v1/leads/:id and timelines', () => {
   it('activities lists non-system rows linked to the lead; the feed adds history; unknown lead 404s', async () => {
     const lead = (await makeLead(t.http)).body.data;
     const ctx = ctxOf(t);
-    await ctx.em.persist(createRecord(ctx, Activity, { type: 'call', system: false, summary: 'Called', leadId: lead._id, date: new Date(), metadata: {} })).flush();
+    await ctx.em
+      .persist(
+        createRecord(ctx, Activity, {
+          type: 'call',
+          system: false,
+          summary: 'Called',
+          leadId: lead._id,
+          date: new Date(),
+          metadata: {},
+        }),
+      )
+      .flush();
     const acts = await t.http.get(`/api/v1/leads/${lead._id}/activities`);
     expect(acts.body).toMatchObject({ page: 1, limit: 20, total: 1 });
     expect(acts.body.data[0]).toMatchObject({ type: 'call', summary: 'Called' });
     const feed = await t.http.get(`/api/v1/leads/${lead._id}/activity-feed`);
     expect(feed.body.data.map((a: any) => a.type)).toEqual(['call', 'record_created']);
     expect((await t.http.get(`/api/v1/leads/${lead._id}/activity-feed?limit=101`)).status).toBe(400);
-    for (const sub of ['activities', 'activity-feed']) expect((await t.http.get(`/api/v1/leads/0123456789abcdef01234567/${sub}`)).status).toBe(404);
+    for (const sub of ['activities', 'activity-feed'])
+      expect((await t.http.get(`/api/v1/leads/0123456789abcdef01234567/${sub}`)).status).toBe(404);
   });
 
   it('a read-only key can list but not write leads', async () => {

@@ -33,13 +33,16 @@ describe('list envelope', () => {
       lists.push(r.path);
       const body = first.body;
       const problems: string[] = [];
-      for (const key of ['page', 'limit', 'total'] as const) if (typeof body[key] !== 'number') problems.push(`no numeric ${key}`);
+      for (const key of ['page', 'limit', 'total'] as const)
+        if (typeof body[key] !== 'number') problems.push(`no numeric ${key}`);
       if (body.page !== 1) problems.push(`page defaults to ${body.page}, not 1`);
       if (WITH_VIEW.includes(r.path) && typeof body.view !== 'string') problems.push('no view');
       if (res.status !== 200) problems.push(`?page=1 → ${res.status}`);
       const paged = await t.http.get(`${r.path}?page=3&limit=2${extra}`);
-      if (paged.status !== 200 || paged.body.page !== 3 || paged.body.limit !== 2) problems.push(`?page=3&limit=2 → ${paged.status} page=${paged.body?.page} limit=${paged.body?.limit}`);
-      else if (!Array.isArray(paged.body.data) || paged.body.data.length > 2) problems.push('?limit=2 returned more than 2 items');
+      if (paged.status !== 200 || paged.body.page !== 3 || paged.body.limit !== 2)
+        problems.push(`?page=3&limit=2 → ${paged.status} page=${paged.body?.page} limit=${paged.body?.limit}`);
+      else if (!Array.isArray(paged.body.data) || paged.body.data.length > 2)
+        problems.push('?limit=2 returned more than 2 items');
       if (problems.length) failures.push(`${label(r)}: ${problems.join('; ')}`);
     }
     expect(lists.length).toBeGreaterThan(10);
@@ -51,7 +54,11 @@ describe('list envelope', () => {
 const SPEC_ENUMS: [route: string, field: string, values: string[]][] = [
   ['GET /api/v1/companies', 'query.view', ['summary', 'full']],
   ['GET /api/v1/deals', 'query.status', ['open', 'won', 'lost']],
-  ['GET /api/v1/deals', 'query.sortBy', ['title', 'value', 'updatedAt', 'createdAt', 'status', 'lostDate', 'wonDate', 'stage']],
+  [
+    'GET /api/v1/deals',
+    'query.sortBy',
+    ['title', 'value', 'updatedAt', 'createdAt', 'status', 'lostDate', 'wonDate', 'stage'],
+  ],
   ['GET /api/v1/deals', 'query.sortOrder', ['asc', 'desc']],
   ['POST /api/v1/deals', 'body.priority', ['low', 'medium', 'high']],
   ['PUT /api/v1/deals/:id', 'body.priority', ['low', 'medium', 'high']],
@@ -62,7 +69,11 @@ const SPEC_ENUMS: [route: string, field: string, values: string[]][] = [
   ['PUT /api/v1/tasks/:id', 'body.status', ['to_do', 'in_progress', 'blocked', 'done']],
   ['GET /api/v1/tags', 'query.entityType', ['company', 'person', 'deal', 'lead']],
   ['GET /api/v1/custom-fields', 'query.entityType', ['lead', 'deal', 'company', 'person']],
-  ['POST /api/v1/custom-fields', 'body.type', ['text', 'number', 'date', 'checkbox', 'select', 'multi_select', 'url', 'email', 'phone', 'textarea']],
+  [
+    'POST /api/v1/custom-fields',
+    'body.type',
+    ['text', 'number', 'date', 'checkbox', 'select', 'multi_select', 'url', 'email', 'phone', 'textarea'],
+  ],
   ['GET /api/v1/project-custom-fields', 'query.entityType', ['project', 'task']],
   ['GET /api/v1/project-custom-fields', 'query.forCreateDialog', ['true', 'false']],
   ['POST /api/v1/filter-presets', 'body.filterMode', ['and', 'or']],
@@ -78,7 +89,8 @@ function enumsOf(schema: unknown, path: string, out: Map<string, string[]>): Map
   const s = schema as Record<string, unknown>;
   if (Array.isArray(s.enum)) out.set(path, [...(out.get(path) ?? []), ...s.enum.map(String)]);
   for (const [key, value] of Object.entries(s)) {
-    if (key === 'properties' && value && typeof value === 'object') for (const [p, sub] of Object.entries(value)) enumsOf(sub, `${path}.${p}`, out);
+    if (key === 'properties' && value && typeof value === 'object')
+      for (const [p, sub] of Object.entries(value)) enumsOf(sub, `${path}.${p}`, out);
     else if (value && typeof value === 'object') enumsOf(value, path, out);
   }
   return out;
@@ -88,7 +100,9 @@ describe('enums against the spec', () => {
   it('every enumeration the spec names is accepted with all of its values', async () => {
     const docs = await t.http.get('/api/v1/docs?full=true');
     expect(docs.status).toBe(200);
-    const endpoints = (docs.body.data.sections as { endpoints: { method: string; path: string; query: unknown; body: unknown }[] }[]).flatMap((s) => s.endpoints);
+    const endpoints = (
+      docs.body.data.sections as { endpoints: { method: string; path: string; query: unknown; body: unknown }[] }[]
+    ).flatMap((s) => s.endpoints);
     const failures: string[] = [];
     for (const [routeKey, field, values] of SPEC_ENUMS) {
       const [method, path] = routeKey.split(' ') as [string, string];
@@ -100,7 +114,8 @@ describe('enums against the spec', () => {
       const found = enumsOf(endpoint.query, 'query', new Map());
       enumsOf(endpoint.body, 'body', found);
       const accepted = found.get(field);
-      if (!accepted) failures.push(`${routeKey} ${field}: no enumeration (found ${[...found.keys()].join(', ') || 'none'})`);
+      if (!accepted)
+        failures.push(`${routeKey} ${field}: no enumeration (found ${[...found.keys()].join(', ') || 'none'})`);
       else {
         const missing = values.filter((v) => !accepted.includes(v));
         if (missing.length) failures.push(`${routeKey} ${field}: missing ${missing.join(', ')}`);

@@ -14,7 +14,8 @@ beforeAll(async () => {
 afterAll(() => app.close());
 
 const MISSING = '0123456789abcdef01234567';
-const makeList = (http: Tenant['http'], body: Record<string, unknown> = {}) => http.post('/api/v1/lists', { name: 'Conference 2026', entityType: 'company', ...body });
+const makeList = (http: Tenant['http'], body: Record<string, unknown> = {}) =>
+  http.post('/api/v1/lists', { name: 'Conference 2026', entityType: 'company', ...body });
 const removeItems = (http: Tenant['http'], listId: string, body: unknown) =>
   http.request('DELETE', `/api/v1/lists/${listId}/items`, body);
 
@@ -24,7 +25,13 @@ describe('lists CRUD', () => {
     const res = await makeList(mine.http, { name: ' Fair leads ', entityType: 'lead', description: 'From the fair' });
     expect(res.status).toBe(201);
     const list = res.body.data;
-    expect(list).toMatchObject({ name: 'Fair leads', entityType: 'lead', description: 'From the fair', itemCount: 0, ownerId: mine.userId });
+    expect(list).toMatchObject({
+      name: 'Fair leads',
+      entityType: 'lead',
+      description: 'From the fair',
+      itemCount: 0,
+      ownerId: mine.userId,
+    });
     expect((await mine.http.get(`/api/v1/lists/${list._id}`)).body.data).toEqual(list);
     await makeList(mine.http, { name: 'People list', entityType: 'person' });
     const all = await mine.http.get('/api/v1/lists');
@@ -33,7 +40,11 @@ describe('lists CRUD', () => {
     expect((await mine.http.get('/api/v1/lists?entityType=lead')).body.data.map((l: any) => l._id)).toEqual([list._id]);
     expect((await mine.http.get('/api/v1/lists?q=FAIR')).body.total).toBe(1);
 
-    const updated = await mine.http.put(`/api/v1/lists/${list._id}`, { name: 'Renamed', description: null, entityType: 'lead' });
+    const updated = await mine.http.put(`/api/v1/lists/${list._id}`, {
+      name: 'Renamed',
+      description: null,
+      entityType: 'lead',
+    });
     expect(updated.body.data).toMatchObject({ name: 'Renamed', description: null, entityType: 'lead' });
     const changeType = await mine.http.put(`/api/v1/lists/${list._id}`, { entityType: 'deal' });
     expect(changeType.status).toBe(400);
@@ -41,7 +52,11 @@ describe('lists CRUD', () => {
 
     expect((await mine.http.delete(`/api/v1/lists/${list._id}`)).body).toEqual({ ok: true });
     expect((await mine.http.get(`/api/v1/lists/${list._id}`)).status).toBe(404);
-    expect((await eventsFor(app.runtime.deps.orm, list._id)).map((e) => e.type)).toEqual(['list_created', 'list_updated', 'list_deleted']);
+    expect((await eventsFor(app.runtime.deps.orm, list._id)).map((e) => e.type)).toEqual([
+      'list_created',
+      'list_updated',
+      'list_deleted',
+    ]);
   });
 
   const bad: [string, Record<string, unknown>, RegExp][] = [
@@ -65,7 +80,8 @@ describe('lists CRUD', () => {
       expect((await t.http.get(`/api/v1/lists/${id}/items`)).status).toBe(404);
       expect((await t.http.post(`/api/v1/lists/${id}/items`, { entityIds: [MISSING] })).status).toBe(404);
     }
-    for (const q of ['limit=101', 'page=0', 'entityType=task']) expect((await t.http.get(`/api/v1/lists?${q}`)).status).toBe(400);
+    for (const q of ['limit=101', 'page=0', 'entityType=task'])
+      expect((await t.http.get(`/api/v1/lists?${q}`)).status).toBe(400);
   });
 });
 
@@ -80,7 +96,12 @@ describe('list items', () => {
     expect(second.body.data).toEqual({ added: 1, alreadyPresent: 1 });
     const items = await t.http.get(`/api/v1/lists/${list._id}/items`);
     expect(items.body).toMatchObject({ page: 1, limit: 20, total: 2 });
-    expect(items.body.data[0]).toMatchObject({ entityId: b._id, entityType: 'company', addedBy: t.userId, entity: { _id: b._id, name: 'Beta' } });
+    expect(items.body.data[0]).toMatchObject({
+      entityId: b._id,
+      entityType: 'company',
+      addedBy: t.userId,
+      entity: { _id: b._id, name: 'Beta' },
+    });
     expect(items.body.data[1].entity).toMatchObject({ _id: a._id, name: 'Alpha', city: 'Aarhus' });
     expect(items.body.data[1].entity.customFields).toBeUndefined();
     expect((await t.http.get(`/api/v1/lists/${list._id}/items?limit=1&page=2`)).body.data[0].entityId).toBe(a._id);
@@ -97,7 +118,10 @@ describe('list items', () => {
     expect(viaBody.status).toBe(200);
     expect(viaBody.body.data).toEqual({ removed: 1, notPresent: 1 });
     expect((await t.http.get(`/api/v1/lists/${list._id}/items`)).body.total).toBe(0);
-    expect((await eventsFor(app.runtime.deps.orm, b._id)).map((e) => e.type).slice(-2)).toEqual(['list_item_added', 'list_item_removed']);
+    expect((await eventsFor(app.runtime.deps.orm, b._id)).map((e) => e.type).slice(-2)).toEqual([
+      'list_item_added',
+      'list_item_removed',
+    ]);
   });
 
   it('refuses records of another type, another workspace or unknown ids with 400, adding nothing', async () => {
@@ -105,7 +129,9 @@ describe('list items', () => {
     const company = (await makeCompany(t.http)).body.data;
     const person = (await makePerson(t.http)).body.data;
     const foreign = (await makeCompany((await app.tenant()).http)).body.data;
-    const res = await t.http.post(`/api/v1/lists/${list._id}/items`, { entityIds: [company._id, person._id, foreign._id, MISSING] });
+    const res = await t.http.post(`/api/v1/lists/${list._id}/items`, {
+      entityIds: [company._id, person._id, foreign._id, MISSING],
+    });
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(/no company with id/);
     expect(res.body.details.missing).toEqual([person._id, foreign._id, MISSING]);
@@ -121,7 +147,10 @@ describe('list items', () => {
     for (const [entityType, make] of makers) {
       const list = (await makeList(t.http, { entityType })).body.data;
       const record = (await make()).body.data;
-      expect((await t.http.post(`/api/v1/lists/${list._id}/items`, { entityIds: [record._id] })).body.data).toEqual({ added: 1, alreadyPresent: 0 });
+      expect((await t.http.post(`/api/v1/lists/${list._id}/items`, { entityIds: [record._id] })).body.data).toEqual({
+        added: 1,
+        alreadyPresent: 0,
+      });
       const items = (await t.http.get(`/api/v1/lists/${list._id}/items`)).body.data;
       expect(items[0].entity._id).toBe(record._id);
       expect(items[0].entityType).toBe(entityType);
@@ -138,7 +167,10 @@ describe('list items', () => {
     expect(items.body.total).toBe(1);
     expect(items.body.data.map((i: any) => i.entityId)).toEqual([keep._id]);
     await t.http.delete(`/api/v1/lists/${list._id}`);
-    const rows = await app.runtime.deps.orm.em.fork().getConnection().execute('select count(*)::int as n from list_item where list_id = ?', [list._id]);
+    const rows = await app.runtime.deps.orm.em
+      .fork()
+      .getConnection()
+      .execute('select count(*)::int as n from list_item where list_id = ?', [list._id]);
     expect(rows[0].n).toBe(0);
   });
 
@@ -147,7 +179,13 @@ describe('list items', () => {
     const em = forkForWorkspace(app.runtime.deps.orm.em, t.workspaceId);
     const ids = Array.from({ length: 500 }, (_, i) => {
       const now = new Date();
-      return em.create(Company, { _id: newId(now), workspaceId: t.workspaceId, createdAt: now, updatedAt: now, name: `Seed ${i}` })._id;
+      return em.create(Company, {
+        _id: newId(now),
+        workspaceId: t.workspaceId,
+        createdAt: now,
+        updatedAt: now,
+        name: `Seed ${i}`,
+      })._id;
     });
     await em.flush();
     const res = await t.http.post(`/api/v1/lists/${list._id}/items`, { entityIds: ids });
@@ -176,7 +214,10 @@ describe('list items', () => {
   it('remove: malformed ?entityId= is 400; a malformed JSON body is 400', async () => {
     const list = (await makeList(t.http)).body.data;
     expect((await t.http.delete(`/api/v1/lists/${list._id}/items?entityId=nope`)).status).toBe(400);
-    const raw = await t.http.request('DELETE', `/api/v1/lists/${list._id}/items`, undefined, { raw: '{"entityIds": [', headers: { 'content-type': 'application/json' } });
+    const raw = await t.http.request('DELETE', `/api/v1/lists/${list._id}/items`, undefined, {
+      raw: '{"entityIds": [',
+      headers: { 'content-type': 'application/json' },
+    });
     expect(raw.status).toBe(400);
     expect(raw.body.error).toMatch(/malformed JSON/);
   });

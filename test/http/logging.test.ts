@@ -15,14 +15,21 @@ import { HttpClient } from '../support/app';
 
 it('writes one structured JSON line per request with the request id, and never the key', async () => {
   const lines: string[] = [];
-  const sink = new Writable({ write(chunk, _enc, cb) { lines.push(...String(chunk).split('\n').filter(Boolean)); cb(); } });
+  const sink = new Writable({
+    write(chunk, _enc, cb) {
+      lines.push(...String(chunk).split('\n').filter(Boolean));
+      cb();
+    },
+  });
   const runtime = await buildApi(loadConfig(), createLogger('info', 'api', sink));
   const server = runtime.app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
   try {
     const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     const { apiKey } = await createWorkspace(runtime.deps.orm.em.fork(), { name: 'Logging' });
-    const viaHeader = await new HttpClient(base, apiKey).get('/api/v1/companies?q=x', { headers: { 'x-request-id': 'req-log-1' } });
+    const viaHeader = await new HttpClient(base, apiKey).get('/api/v1/companies?q=x', {
+      headers: { 'x-request-id': 'req-log-1' },
+    });
     await new HttpClient(base).get(`/api/v1/companies?api_key=${apiKey}`);
     await new HttpClient(base).get('/api/v1/companies', { headers: { authorization: `Bearer ${apiKey}x` } });
     expect(viaHeader.status).toBe(200);
@@ -42,13 +49,22 @@ it('writes one structured JSON line per request with the request id, and never t
 describe('failed SQL in the logs', () => {
   it('the API log names the SQLSTATE and table of a failed write, never its values; the Postgres log has none either', async () => {
     const lines: string[] = [];
-    const sink = new Writable({ write(chunk, _enc, cb) { lines.push(...String(chunk).split('\n').filter(Boolean)); cb(); } });
+    const sink = new Writable({
+      write(chunk, _enc, cb) {
+        lines.push(...String(chunk).split('\n').filter(Boolean));
+        cb();
+      },
+    });
     const runtime = await buildApi(loadConfig(), createLogger('info', 'api', sink));
     const email = `leak-${Date.now()}@example.test`;
     const phone = `+45 ${String(Date.now()).slice(-8)}`;
     // A write the validators would have refused, done by a handler: the database is the one to fail.
     const failing = route({
-      method: 'POST', path: '/test/failing-write', section: 'Test', summary: 'test', access: { scopes: ['write'] },
+      method: 'POST',
+      path: '/test/failing-write',
+      section: 'Test',
+      summary: 'test',
+      access: { scopes: ['write'] },
       handler: async ({ ctx }) => {
         ctx.em.persist(createRecord(ctx, Company, { name: 'x'.repeat(301), email, phone, customFields: [], tags: [] }));
         await ctx.em.flush();
@@ -56,7 +72,11 @@ describe('failed SQL in the logs', () => {
       },
     });
     const typed = route({
-      method: 'POST', path: '/test/failing-cast', section: 'Test', summary: 'test', access: { scopes: ['write'] },
+      method: 'POST',
+      path: '/test/failing-cast',
+      section: 'Test',
+      summary: 'test',
+      access: { scopes: ['write'] },
       handler: async ({ ctx }) => ok(await ctx.em.getConnection().execute('select ?::int as n', [email])),
     });
     const server = createApp(runtime.deps, [...runtime.routes, failing, typed]).listen(0, '127.0.0.1');
@@ -72,7 +92,11 @@ describe('failed SQL in the logs', () => {
       }
       const errors = lines.map((l) => JSON.parse(l)).filter((e) => e.msg === 'unhandled error');
       expect(errors).toHaveLength(2);
-      expect(errors[0].err).toMatchObject({ code: '22001', condition: 'string_data_right_truncation', message: 'database error 22001 (string_data_right_truncation)' });
+      expect(errors[0].err).toMatchObject({
+        code: '22001',
+        condition: 'string_data_right_truncation',
+        message: 'database error 22001 (string_data_right_truncation)',
+      });
       expect(errors[1].err).toMatchObject({ code: '22P02', condition: 'invalid_text_representation' });
       const all = lines.join('\n');
       expect(all).not.toContain(email);

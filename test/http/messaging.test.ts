@@ -32,7 +32,14 @@ beforeAll(async () => {
   orm = await MikroORM.init(ormConfig(process.env.DATABASE_URL as string));
   smtp = await startSmtp({ user: 'mailer', password: 's3cret' });
   gatewayServer = await startHttp();
-  smtpTransport = createSmtpTransport({ host: '127.0.0.1', port: smtp.port, secure: false, user: 'mailer', password: 's3cret', from: { address: 'crm@sender.example', name: 'Acme CRM' } });
+  smtpTransport = createSmtpTransport({
+    host: '127.0.0.1',
+    port: smtp.port,
+    secure: false,
+    user: 'mailer',
+    password: 's3cret',
+    from: { address: 'crm@sender.example', name: 'Acme CRM' },
+  });
 });
 afterAll(async () => {
   smtpTransport.close();
@@ -41,14 +48,30 @@ afterAll(async () => {
   await orm.close(true);
 });
 
-interface World { workspaceId: string; ctx: () => Ctx; personId: string }
+interface World {
+  workspaceId: string;
+  ctx: () => Ctx;
+  personId: string;
+}
 
 async function world(): Promise<World> {
   const { workspaceId, userId } = await createWorkspace(orm.em.fork(), { name: `Messaging ${unique()}` });
-  const ctx = (): Ctx => ({ em: forkForWorkspace(orm.em, workspaceId), actor: { workspaceId, userId, role: 'owner', scopes: ['read', 'write'] } });
+  const ctx = (): Ctx => ({
+    em: forkForWorkspace(orm.em, workspaceId),
+    actor: { workspaceId, userId, role: 'owner', scopes: ['read', 'write'] },
+  });
   const c = ctx();
   const person = createRecord(c, Person, {
-    firstName: 'Ann', lastName: 'Example', title: null, emails: [{ email: 'ann@example.com' }], phones: [], companyId: null, customFields: [], tags: [], avatar: null, ownerId: userId,
+    firstName: 'Ann',
+    lastName: 'Example',
+    title: null,
+    emails: [{ email: 'ann@example.com' }],
+    phones: [],
+    companyId: null,
+    customFields: [],
+    tags: [],
+    avatar: null,
+    ownerId: userId,
   });
   await c.em.flush();
   return { workspaceId, ctx, personId: person._id };
@@ -66,7 +89,9 @@ async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
 const received = (subject: string) => smtp.received.filter((m) => m.headers.subject === subject);
 
 /** A transport whose behaviour each test scripts; counts every hand-over. */
-function scripted(...steps: Array<(m: EmailMessage) => Promise<EmailSendResult>>): EmailTransport & { calls: EmailMessage[] } {
+function scripted(
+  ...steps: Array<(m: EmailMessage) => Promise<EmailSendResult>>
+): EmailTransport & { calls: EmailMessage[] } {
   const calls: EmailMessage[] = [];
   return {
     defaultFrom: 'crm@sender.example',
@@ -78,19 +103,34 @@ function scripted(...steps: Array<(m: EmailMessage) => Promise<EmailSendResult>>
     },
   };
 }
-const ok = async (m: EmailMessage): Promise<EmailSendResult> => ({ messageId: m.messageId ?? '<x@y>', accepted: m.to.map((t) => t.address), rejected: [] });
+const ok = async (m: EmailMessage): Promise<EmailSendResult> => ({
+  messageId: m.messageId ?? '<x@y>',
+  accepted: m.to.map((t) => t.address),
+  rejected: [],
+});
 
 describe('sendEmail', () => {
   const input = (w: World, over: Partial<SendEmailInput> = {}): SendEmailInput => ({
-    to: ['Ann Example <ann@example.com>'], cc: ['boss@example.com'], subject: `Offer ${unique()}`,
-    html: '<p>Dear <b>Ann</b>,</p><p>here it is.</p>', text: 'Dear Ann, here it is.', links: { personId: w.personId }, source: 'automation', ...over,
+    to: ['Ann Example <ann@example.com>'],
+    cc: ['boss@example.com'],
+    subject: `Offer ${unique()}`,
+    html: '<p>Dear <b>Ann</b>,</p><p>here it is.</p>',
+    text: 'Dear Ann, here it is.',
+    links: { personId: w.personId },
+    source: 'automation',
+    ...over,
   });
 
   it('sends through SMTP, records the message on the person timeline and emits its events', async () => {
     const w = await world();
     const req = input(w);
     const sent = await sendEmail(w.ctx(), req, { transport: smtpTransport });
-    expect(sent).toMatchObject({ status: 'sent', replayed: false, accepted: ['ann@example.com', 'boss@example.com'], rejected: [] });
+    expect(sent).toMatchObject({
+      status: 'sent',
+      replayed: false,
+      accepted: ['ann@example.com', 'boss@example.com'],
+      rejected: [],
+    });
     expect(sent.messageId).toBe(`<${sent.outboundMessageId}@sender.example>`);
 
     const [mail] = received(req.subject);
@@ -101,14 +141,43 @@ describe('sendEmail', () => {
     const timeline = await listTimeline(w.ctx(), { personId: w.personId }, { page: 1, limit: 20 }, { feed: false });
     expect(timeline.items).toHaveLength(1);
     expect(timeline.items[0]).toMatchObject({
-      _id: sent.activityId, type: 'email', system: false, summary: req.subject, description: 'Dear Ann, here it is.', personId: w.personId, entityType: 'person', entityId: w.personId,
-      metadata: { to: ['ann@example.com'], cc: ['boss@example.com'], messageId: sent.messageId, source: 'automation', status: 'sent', outboundMessageId: sent.outboundMessageId },
+      _id: sent.activityId,
+      type: 'email',
+      system: false,
+      summary: req.subject,
+      description: 'Dear Ann, here it is.',
+      personId: w.personId,
+      entityType: 'person',
+      entityId: w.personId,
+      metadata: {
+        to: ['ann@example.com'],
+        cc: ['boss@example.com'],
+        messageId: sent.messageId,
+        source: 'automation',
+        status: 'sent',
+        outboundMessageId: sent.outboundMessageId,
+      },
     });
     const [row] = await rows(w);
-    expect(row).toMatchObject({ channel: 'email', status: 'sent', providerMessageId: sent.messageId, attempts: 1, idempotencyKey: null });
+    expect(row).toMatchObject({
+      channel: 'email',
+      status: 'sent',
+      providerMessageId: sent.messageId,
+      attempts: 1,
+      idempotencyKey: null,
+    });
     expect((await eventsFor(orm, sent.activityId)).map((e) => e.type)).toEqual(['activity_created']);
     const [event] = await eventsFor(orm, sent.outboundMessageId);
-    expect(event).toMatchObject({ type: 'email_sent', entity_type: 'email', payload: { activityId: sent.activityId, email: { _id: sent.emailId, subject: req.subject, messageId: sent.messageId }, source: 'automation', links: { personId: w.personId } } });
+    expect(event).toMatchObject({
+      type: 'email_sent',
+      entity_type: 'email',
+      payload: {
+        activityId: sent.activityId,
+        email: { _id: sent.emailId, subject: req.subject, messageId: sent.messageId },
+        source: 'automation',
+        links: { personId: w.personId },
+      },
+    });
   });
 
   it('describes an html-only message by its text', async () => {
@@ -128,21 +197,31 @@ describe('sendEmail', () => {
     expect(await activities(w)).toHaveLength(1);
     // Keys are per workspace: another workspace's identical key is its own message.
     const other = await world();
-    await sendEmail(other.ctx(), input(other, { subject: req.subject, idempotencyKey: 'exec-1:node-1' }), { transport: smtpTransport });
+    await sendEmail(other.ctx(), input(other, { subject: req.subject, idempotencyKey: 'exec-1:node-1' }), {
+      transport: smtpTransport,
+    });
     expect(received(req.subject)).toHaveLength(2);
   });
 
   it('concurrent calls with one key hand the message over exactly once', async () => {
     const w = await world();
     let release!: () => void;
-    const gate = new Promise<void>((resolve) => { release = resolve; });
+    const gate = new Promise<void>((resolve) => {
+      release = resolve;
+    });
     const transport = scripted(async (m) => {
       await gate;
       return ok(m);
     });
     const req = input(w, { idempotencyKey: 'race' });
     let settled = 0;
-    const all = Promise.allSettled(Array.from({ length: 6 }, () => sendEmail(w.ctx(), req, { transport }).finally(() => { settled++; })));
+    const all = Promise.allSettled(
+      Array.from({ length: 6 }, () =>
+        sendEmail(w.ctx(), req, { transport }).finally(() => {
+          settled++;
+        }),
+      ),
+    );
     // The winner is held inside the transport until every other call has given up.
     await until(() => transport.calls.length === 1 && settled === 5);
     release();
@@ -150,7 +229,10 @@ describe('sendEmail', () => {
     expect(transport.calls).toHaveLength(1);
     expect(results.filter((r) => r.status === 'fulfilled')).toHaveLength(1);
     for (const r of results.filter((x) => x.status === 'rejected')) {
-      expect((r as PromiseRejectedResult).reason).toMatchObject({ code: 'conflict', message: expect.stringContaining('is being sent right now') });
+      expect((r as PromiseRejectedResult).reason).toMatchObject({
+        code: 'conflict',
+        message: expect.stringContaining('is being sent right now'),
+      });
     }
     expect(await activities(w)).toHaveLength(1);
     await expect(sendEmail(w.ctx(), req, { transport })).resolves.toMatchObject({ replayed: true });
@@ -173,9 +255,17 @@ describe('sendEmail', () => {
       throw new DeliveryError('SMTP server said 451 try later', 'not_sent', false);
     }, ok);
     const req = input(w, { idempotencyKey: 'retry-me' });
-    await expect(sendEmail(w.ctx(), req, { transport })).rejects.toMatchObject({ code: 'upstream_failed', message: expect.stringContaining('451') });
-    expect(await rows(w)).toEqual([expect.objectContaining({ status: 'failed', error: 'SMTP server said 451 try later' })]);
-    expect((await activities(w))[0]!.metadata).toMatchObject({ status: 'failed', error: 'SMTP server said 451 try later' });
+    await expect(sendEmail(w.ctx(), req, { transport })).rejects.toMatchObject({
+      code: 'upstream_failed',
+      message: expect.stringContaining('451'),
+    });
+    expect(await rows(w)).toEqual([
+      expect.objectContaining({ status: 'failed', error: 'SMTP server said 451 try later' }),
+    ]);
+    expect((await activities(w))[0]!.metadata).toMatchObject({
+      status: 'failed',
+      error: 'SMTP server said 451 try later',
+    });
 
     const sent = await sendEmail(w.ctx(), req, { transport });
     expect(transport.calls).toHaveLength(2);
@@ -190,17 +280,26 @@ describe('sendEmail', () => {
   it('an unknown outcome (connection dropped after the data) is never sent again', async () => {
     const w = await world();
     const dropping = await startDroppingSmtp();
-    const transport = createSmtpTransport({ host: '127.0.0.1', port: dropping.port, secure: false, from: { address: 'crm@sender.example' } });
+    const transport = createSmtpTransport({
+      host: '127.0.0.1',
+      port: dropping.port,
+      secure: false,
+      from: { address: 'crm@sender.example' },
+    });
     try {
       const req = input(w, { idempotencyKey: 'maybe' });
       await expect(sendEmail(w.ctx(), req, { transport })).rejects.toMatchObject({
-        code: 'upstream_failed', message: expect.stringContaining('may have been delivered, so it is not sent again'),
+        code: 'upstream_failed',
+        message: expect.stringContaining('may have been delivered, so it is not sent again'),
       });
       expect(dropping.dataReceived()).toBe(1);
       expect(await rows(w)).toEqual([expect.objectContaining({ status: 'unknown' })]);
       expect((await activities(w))[0]!.metadata).toMatchObject({ status: 'unknown' });
       const counting = scripted(ok);
-      await expect(sendEmail(w.ctx(), req, { transport: counting })).rejects.toMatchObject({ code: 'invalid_state', message: expect.stringContaining('may already have been sent') });
+      await expect(sendEmail(w.ctx(), req, { transport: counting })).rejects.toMatchObject({
+        code: 'invalid_state',
+        message: expect.stringContaining('may already have been sent'),
+      });
       expect(counting.calls).toHaveLength(0);
     } finally {
       transport.close();
@@ -211,13 +310,24 @@ describe('sendEmail', () => {
   it('a claim abandoned by a crashed attempt is marked unknown after the stale window, not re-sent', async () => {
     const w = await world();
     let finish!: () => void;
-    const hanging = scripted((m) => new Promise((resolve) => { finish = () => resolve({ messageId: m.messageId!, accepted: ['ann@example.com'], rejected: [] }); }));
+    const hanging = scripted(
+      (m) =>
+        new Promise((resolve) => {
+          finish = () => resolve({ messageId: m.messageId!, accepted: ['ann@example.com'], rejected: [] });
+        }),
+    );
     const req = input(w, { idempotencyKey: 'crash' });
     const inFlight = sendEmail(w.ctx(), req, { transport: hanging });
     await until(() => hanging.calls.length === 1);
 
-    await expect(sendEmail(w.ctx(), req, { transport: hanging, staleClaimMs: 60_000 })).rejects.toMatchObject({ code: 'conflict', details: { retryable: true } });
-    await expect(sendEmail(w.ctx(), req, { transport: hanging, staleClaimMs: 0 })).rejects.toMatchObject({ code: 'invalid_state', details: { status: 'unknown', retryable: false } });
+    await expect(sendEmail(w.ctx(), req, { transport: hanging, staleClaimMs: 60_000 })).rejects.toMatchObject({
+      code: 'conflict',
+      details: { retryable: true },
+    });
+    await expect(sendEmail(w.ctx(), req, { transport: hanging, staleClaimMs: 0 })).rejects.toMatchObject({
+      code: 'invalid_state',
+      details: { status: 'unknown', retryable: false },
+    });
     expect(await rows(w)).toEqual([expect.objectContaining({ status: 'unknown' })]);
     expect(hanging.calls).toHaveLength(1);
 
@@ -231,24 +341,31 @@ describe('sendEmail', () => {
     const w = await world();
     const deps = createMessagingDeps(loadConfig({ DATABASE_URL: 'postgres://x@127.0.0.1/x' }));
     await expect(sendEmail(w.ctx(), input(w), { transport: deps.transport })).rejects.toMatchObject({
-      code: 'not_configured', message: 'e-mail is not configured: set SMTP_URL (or SMTP_HOST/SMTP_PORT/SMTP_USER/SMTP_PASSWORD) and MAIL_FROM',
+      code: 'not_configured',
+      message: 'e-mail is not configured: set SMTP_URL (or SMTP_HOST/SMTP_PORT/SMTP_USER/SMTP_PASSWORD) and MAIL_FROM',
     });
-    await expect(sendSms(w.ctx(), { to: '+4512345678', message: 'x', links: {} }, { gateway: deps.gateway })).rejects.toMatchObject({
-      code: 'not_configured', message: expect.stringContaining('SMS_GATEWAY_URL'),
+    await expect(
+      sendSms(w.ctx(), { to: '+4512345678', message: 'x', links: {} }, { gateway: deps.gateway }),
+    ).rejects.toMatchObject({
+      code: 'not_configured',
+      message: expect.stringContaining('SMS_GATEWAY_URL'),
     });
     expect(await rows(w)).toHaveLength(0);
     expect(await activities(w)).toHaveLength(0);
   });
 
   it.each([
-    ['another workspace\'s person', async () => (await world()).personId, 'links.personId: no person with id'],
+    ["another workspace's person", async () => (await world()).personId, 'links.personId: no person with id'],
     ['an unknown lead', async () => 'ffffffffffffffffffffffff', 'links.leadId: no lead with id'],
   ])('links to %s: 400, nothing sent', async (_name, id, message) => {
     const w = await world();
     const transport = scripted(ok);
     const foreign = await id();
     const links = message.includes('lead') ? { leadId: foreign } : { personId: foreign };
-    await expect(sendEmail(w.ctx(), input(w, { links }), { transport })).rejects.toMatchObject({ code: 'validation', message: expect.stringContaining(message) });
+    await expect(sendEmail(w.ctx(), input(w, { links }), { transport })).rejects.toMatchObject({
+      code: 'validation',
+      message: expect.stringContaining(message),
+    });
     expect(transport.calls).toHaveLength(0);
     expect(await rows(w)).toHaveLength(0);
   });
@@ -266,8 +383,18 @@ describe('sendEmail', () => {
 });
 
 describe('sendSms', () => {
-  const gateway = () => createHttpSmsGateway({ url: `${gatewayServer.url}/sms`, token: 'tok', defaultFrom: 'Acme', defaultCountryCode: '45' }, { allowHosts: ['127.0.0.1'] });
-  const input = (w: World, over: Partial<SendSmsInput> = {}): SendSmsInput => ({ to: '12 34 56 78', message: `Hej Ann ${unique()}`, links: { personId: w.personId }, source: 'automation', ...over });
+  const gateway = () =>
+    createHttpSmsGateway(
+      { url: `${gatewayServer.url}/sms`, token: 'tok', defaultFrom: 'Acme', defaultCountryCode: '45' },
+      { allowHosts: ['127.0.0.1'] },
+    );
+  const input = (w: World, over: Partial<SendSmsInput> = {}): SendSmsInput => ({
+    to: '12 34 56 78',
+    message: `Hej Ann ${unique()}`,
+    links: { personId: w.personId },
+    source: 'automation',
+    ...over,
+  });
   const deps = (): { gateway: ReturnType<typeof gateway> } => ({ gateway: gateway() });
   beforeEach(() => {
     gatewayServer.requests.length = 0;
@@ -278,13 +405,36 @@ describe('sendSms', () => {
     const w = await world();
     const req = input(w, { idempotencyKey: 'exec:sms' });
     const sent = await sendSms(w.ctx(), req, deps());
-    expect(sent).toMatchObject({ status: 'sent', replayed: false, providerMessageId: 'gw-1', providerStatus: 'queued', to: '+4512345678', from: 'Acme' });
+    expect(sent).toMatchObject({
+      status: 'sent',
+      replayed: false,
+      providerMessageId: 'gw-1',
+      providerStatus: 'queued',
+      to: '+4512345678',
+      from: 'Acme',
+    });
     expect(gatewayServer.requests).toHaveLength(1);
-    expect(JSON.parse(gatewayServer.requests[0]!.body)).toEqual({ to: '+4512345678', from: 'Acme', message: req.message });
+    expect(JSON.parse(gatewayServer.requests[0]!.body)).toEqual({
+      to: '+4512345678',
+      from: 'Acme',
+      message: req.message,
+    });
     expect(gatewayServer.requests[0]!.headers['idempotency-key']).toBe(sent.outboundMessageId);
     const [activity] = await activities(w);
-    expect(activity).toMatchObject({ _id: sent.activityId, type: 'sms', summary: 'SMS to +4512345678', description: req.message, personId: w.personId });
-    expect(activity!.metadata).toMatchObject({ to: '+4512345678', from: 'Acme', source: 'automation', status: 'sent', messageId: 'gw-1' });
+    expect(activity).toMatchObject({
+      _id: sent.activityId,
+      type: 'sms',
+      summary: 'SMS to +4512345678',
+      description: req.message,
+      personId: w.personId,
+    });
+    expect(activity!.metadata).toMatchObject({
+      to: '+4512345678',
+      from: 'Acme',
+      source: 'automation',
+      status: 'sent',
+      messageId: 'gw-1',
+    });
     expect((await eventsFor(orm, sent.outboundMessageId)).map((e) => e.type)).toEqual(['sms_sent']);
 
     await expect(sendSms(w.ctx(), req, deps())).resolves.toEqual({ ...sent, replayed: true });
@@ -295,7 +445,10 @@ describe('sendSms', () => {
     const w = await world();
     gatewayServer.respond(json(500, { error: 'downstream carrier error' }));
     const req = input(w, { idempotencyKey: 'sms-retry' });
-    await expect(sendSms(w.ctx(), req, deps())).rejects.toMatchObject({ code: 'upstream_failed', message: expect.stringContaining('downstream carrier error') });
+    await expect(sendSms(w.ctx(), req, deps())).rejects.toMatchObject({
+      code: 'upstream_failed',
+      message: expect.stringContaining('downstream carrier error'),
+    });
     gatewayServer.respond(json(200, { id: 'gw-2' }));
     await expect(sendSms(w.ctx(), req, deps())).resolves.toMatchObject({ providerMessageId: 'gw-2', replayed: false });
     const keys = gatewayServer.requests.map((r) => r.headers['idempotency-key']);
@@ -306,8 +459,15 @@ describe('sendSms', () => {
 
   it('a key already used for an e-mail is a conflict', async () => {
     const w = await world();
-    await sendEmail(w.ctx(), { to: ['ann@example.com'], subject: 'x', text: 'x', links: {}, idempotencyKey: 'shared' }, { transport: scripted(ok) } as EmailDeps);
-    await expect(sendSms(w.ctx(), input(w, { idempotencyKey: 'shared' }), deps())).rejects.toMatchObject({ code: 'conflict', message: expect.stringContaining('already used for an e-mail') });
+    await sendEmail(
+      w.ctx(),
+      { to: ['ann@example.com'], subject: 'x', text: 'x', links: {}, idempotencyKey: 'shared' },
+      { transport: scripted(ok) } as EmailDeps,
+    );
+    await expect(sendSms(w.ctx(), input(w, { idempotencyKey: 'shared' }), deps())).rejects.toMatchObject({
+      code: 'conflict',
+      message: expect.stringContaining('already used for an e-mail'),
+    });
     expect(gatewayServer.requests).toHaveLength(0);
   });
 });

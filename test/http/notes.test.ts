@@ -18,12 +18,29 @@ const timeline = async (path: string) => (await t.http.get(`${path}/activities`)
 
 describe('POST /api/v1/notes', () => {
   it('creates the note and its linked activity (type note, noteRef) on the referenced record', async () => {
-    const res = await t.http.post('/api/v1/notes', { content: '<p>Met <b>Ada</b> at the fair</p>', company: companyId });
+    const res = await t.http.post('/api/v1/notes', {
+      content: '<p>Met <b>Ada</b> at the fair</p>',
+      company: companyId,
+    });
     expect(res.status).toBe(201);
     const note = res.body.data;
-    expect(note).toMatchObject({ content: '<p>Met <b>Ada</b> at the fair</p>', company: companyId, personRef: null, ownerId: t.userId });
+    expect(note).toMatchObject({
+      content: '<p>Met <b>Ada</b> at the fair</p>',
+      company: companyId,
+      personRef: null,
+      ownerId: t.userId,
+    });
     const row = (await timeline(`/api/v1/companies/${companyId}`)).find((a) => a.noteRef === note._id);
-    expect(row).toMatchObject({ _id: note.activityId, type: 'note', summary: 'Met Ada at the fair', description: note.content, companyId, entityType: 'company', entityId: companyId, system: false });
+    expect(row).toMatchObject({
+      _id: note.activityId,
+      type: 'note',
+      summary: 'Met Ada at the fair',
+      description: note.content,
+      companyId,
+      entityType: 'company',
+      entityId: companyId,
+      system: false,
+    });
     expect((await eventsFor(app.runtime.deps.orm, note._id)).map((e) => e.type)).toEqual(['note_created']);
     expect((await t.http.get(`/api/v1/notes/${note._id}`)).body.data).toEqual(note);
   });
@@ -50,15 +67,35 @@ describe('POST /api/v1/notes', () => {
   const bad: [string, () => Record<string, unknown>, RegExp][] = [
     ['missing content', () => ({ company: companyId }), /content/],
     ['blank content', () => ({ content: '   ', company: companyId }), /content: is required/],
-    ['content over 50,000', () => ({ content: 'x'.repeat(50_001), company: companyId }), /content: must be at most 50000/],
-    ['no reference', () => ({ content: 'x' }), /exactly one parent is required: one of company, personRef, leadRef, dealRef, customObjectRecord/],
-    ['two references', () => ({ content: 'x', company: companyId, personRef: MISSING }), /exactly one parent is allowed/],
+    [
+      'content over 50,000',
+      () => ({ content: 'x'.repeat(50_001), company: companyId }),
+      /content: must be at most 50000/,
+    ],
+    [
+      'no reference',
+      () => ({ content: 'x' }),
+      /exactly one parent is required: one of company, personRef, leadRef, dealRef, customObjectRecord/,
+    ],
+    [
+      'two references',
+      () => ({ content: 'x', company: companyId, personRef: MISSING }),
+      /exactly one parent is allowed/,
+    ],
     ['unknown company', () => ({ content: 'x', company: MISSING }), /company: no company with id/],
     ['unknown person', () => ({ content: 'x', personRef: MISSING }), /personRef: no person with id/],
     ['unknown lead', () => ({ content: 'x', leadRef: MISSING }), /leadRef: no lead with id/],
     ['unknown deal', () => ({ content: 'x', dealRef: MISSING }), /dealRef: no deal with id/],
-    ['customObjectRecord without slug', () => ({ content: 'x', customObjectRecord: MISSING }), /customObjectSlug: is required/],
-    ['customObjectRecord (none exist yet)', () => ({ content: 'x', customObjectRecord: MISSING, customObjectSlug: 'assets' }), /customObjectRecord: no custom object record/],
+    [
+      'customObjectRecord without slug',
+      () => ({ content: 'x', customObjectRecord: MISSING }),
+      /customObjectSlug: is required/,
+    ],
+    [
+      'customObjectRecord (none exist yet)',
+      () => ({ content: 'x', customObjectRecord: MISSING, customObjectSlug: 'assets' }),
+      /customObjectRecord: no custom object record/,
+    ],
     ['project is not a note reference', () => ({ content: 'x', project: MISSING }), /exactly one parent is required/],
     ['content not a string', () => ({ content: 5, company: companyId }), /content/],
   ];
@@ -119,7 +156,10 @@ describe('PUT and DELETE /api/v1/notes/:id', () => {
     expect((await t.http.get(`/api/v1/notes/${note._id}`)).status).toBe(404);
     expect((await t.http.get(`/api/v1/activities/${note.activityId}`)).status).toBe(404);
     expect((await timeline(`/api/v1/companies/${companyId}`)).some((a) => a.noteRef === note._id)).toBe(false);
-    expect((await eventsFor(app.runtime.deps.orm, note._id)).map((e) => e.type)).toEqual(['note_created', 'note_deleted']);
+    expect((await eventsFor(app.runtime.deps.orm, note._id)).map((e) => e.type)).toEqual([
+      'note_created',
+      'note_deleted',
+    ]);
     expect((await t.http.delete(`/api/v1/notes/${note._id}`)).status).toBe(404);
   });
 });
@@ -151,14 +191,18 @@ describe('GET /api/v1/notes', () => {
     expect(summary.body.data[0].content).toBeUndefined();
   });
 
-  it.each([['unknown=1', /unknown/], ['companyId=x', /companyId/], ['fields=content', /fields/], ['limit=101', /limit must be at most 100/], ['company=nope', /company/], ['dateTo=x', /dateTo/]])(
-    '400 for ?%s (strict list)',
-    async (qs, message) => {
-      const res = await t.http.get(`/api/v1/notes?${qs}`);
-      expect(res.status).toBe(400);
-      expect(res.body.error).toMatch(message);
-    },
-  );
+  it.each([
+    ['unknown=1', /unknown/],
+    ['companyId=x', /companyId/],
+    ['fields=content', /fields/],
+    ['limit=101', /limit must be at most 100/],
+    ['company=nope', /company/],
+    ['dateTo=x', /dateTo/],
+  ])('400 for ?%s (strict list)', async (qs, message) => {
+    const res = await t.http.get(`/api/v1/notes?${qs}`);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(message);
+  });
 
   it('accepts limit=100', async () => {
     expect((await t.http.get('/api/v1/notes?limit=100')).status).toBe(200);

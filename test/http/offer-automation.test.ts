@@ -1,4 +1,13 @@
-import { action, chainGraph, createAutomation, executionsOf, startEngineHarness, waitFor, waitForExecution, type EngineHarness } from '../support/automation-engine';
+import {
+  action,
+  chainGraph,
+  createAutomation,
+  executionsOf,
+  startEngineHarness,
+  waitFor,
+  waitForExecution,
+  type EngineHarness,
+} from '../support/automation-engine';
 import type { Tenant } from '../support/app';
 
 // Automations see offers: sending one emits offer_sent, which starts an automation with that
@@ -17,20 +26,39 @@ jest.setTimeout(60_000);
 
 it('offer_sent starts an automation whose context holds the offer and its company', async () => {
   const d = h.dispatcher([t.workspaceId]);
-  const id = await createAutomation(t.http, chainGraph({ triggerType: 'offer_sent' }, [
-    action('create_activity', { description: 'Offer {{offer.offerNumber}} to {{company.name}}', activityType: 'note' }),
-  ]));
+  const id = await createAutomation(
+    t.http,
+    chainGraph({ triggerType: 'offer_sent' }, [
+      action('create_activity', {
+        description: 'Offer {{offer.offerNumber}} to {{company.name}}',
+        activityType: 'note',
+      }),
+    ]),
+  );
   await d.drainOnce();
   const company = (await t.http.post('/api/v1/companies', { name: 'Automated ApS' })).body.data._id;
-  const offer = (await t.http.post('/api/v1/offers', { title: 'Boiler', companyRef: company, lineItems: [{ name: 'Boiler', unitPrice: 9000 }] })).body.data;
+  const offer = (
+    await t.http.post('/api/v1/offers', {
+      title: 'Boiler',
+      companyRef: company,
+      lineItems: [{ name: 'Boiler', unitPrice: 9000 }],
+    })
+  ).body.data;
   const sent = (await t.http.post(`/api/v1/offers/${offer._id}/send`)).body.data;
   await d.drainOnce();
-  const [execution] = await waitFor(async () => {
-    const runs = await executionsOf(h, id);
-    return runs.length ? runs : null;
-  }, 20_000, 'the automation run');
+  const [execution] = await waitFor(
+    async () => {
+      const runs = await executionsOf(h, id);
+      return runs.length ? runs : null;
+    },
+    20_000,
+    'the automation run',
+  );
   expect(execution).toMatchObject({ triggerType: 'offer_sent', entityType: 'offer', entityId: offer._id });
   const done = await waitForExecution(h, execution!._id);
-  expect(done.context).toMatchObject({ offer: { _id: offer._id, offerNumber: sent.offerNumber }, company: { name: 'Automated ApS' } });
+  expect(done.context).toMatchObject({
+    offer: { _id: offer._id, offerNumber: sent.offerNumber },
+    company: { name: 'Automated ApS' },
+  });
   await d.stop();
 });

@@ -18,9 +18,15 @@ beforeAll(async () => {
   app = await startTestApp({ MEILI_INDEX_PREFIX: PREFIX });
   [a, b] = await Promise.all([app.tenant('Offer search A'), app.tenant('Offer search B')]);
   dispatcher = createOutboxDispatcher({
-    pgConnectionString: app.config.databaseUrl, workspaceIds: [a.workspaceId, b.workspaceId],
-    subscribers: buildSubscribers({ orm: app.runtime.deps.orm, config: app.config, log, searchIndex: createSearchIndexSubscriber }, { without: ['automations', 'webhooks', 'sequences'] }),
-    log, pollIntervalMs: 100, backoff: () => 100,
+    pgConnectionString: app.config.databaseUrl,
+    workspaceIds: [a.workspaceId, b.workspaceId],
+    subscribers: buildSubscribers(
+      { orm: app.runtime.deps.orm, config: app.config, log, searchIndex: createSearchIndexSubscriber },
+      { without: ['automations', 'webhooks', 'sequences'] },
+    ),
+    log,
+    pollIntervalMs: 100,
+    backoff: () => 100,
   });
   await dispatcher.start();
 });
@@ -31,13 +37,27 @@ afterAll(async () => {
 });
 jest.setTimeout(90_000);
 
-it('finds offers by title, number and company name, only in the caller\'s workspace', async () => {
+it("finds offers by title, number and company name, only in the caller's workspace", async () => {
   const company = (await a.http.post('/api/v1/companies', { name: 'Wolframite Roofing' })).body.data._id;
-  const offer = (await a.http.post('/api/v1/offers', { title: 'Quartzite terrace', companyRef: company, lineItems: [{ name: 'Tiles', unitPrice: 100 }] })).body.data;
-  const found = await searchUntil(a.http, 'q=quartzite&types=offer', (body) => titles(body, 'offer').includes('Quartzite terrace'));
-  expect(found.data.results.offer.hits[0]).toMatchObject({ _id: offer._id, type: 'offer', subtitle: 'Wolframite Roofing · draft' });
+  const offer = (
+    await a.http.post('/api/v1/offers', {
+      title: 'Quartzite terrace',
+      companyRef: company,
+      lineItems: [{ name: 'Tiles', unitPrice: 100 }],
+    })
+  ).body.data;
+  const found = await searchUntil(a.http, 'q=quartzite&types=offer', (body) =>
+    titles(body, 'offer').includes('Quartzite terrace'),
+  );
+  expect(found.data.results.offer.hits[0]).toMatchObject({
+    _id: offer._id,
+    type: 'offer',
+    subtitle: 'Wolframite Roofing · draft',
+  });
   const sent = (await a.http.post(`/api/v1/offers/${offer._id}/send`)).body.data;
-  await searchUntil(a.http, `q=${encodeURIComponent(sent.offerNumber)}&types=offer`, (body) => titles(body, 'offer').includes(`${sent.offerNumber} Quartzite terrace`));
+  await searchUntil(a.http, `q=${encodeURIComponent(sent.offerNumber)}&types=offer`, (body) =>
+    titles(body, 'offer').includes(`${sent.offerNumber} Quartzite terrace`),
+  );
   await searchUntil(a.http, 'q=wolframite&types=offer', (body) => titles(body, 'offer').length === 1);
   expect((await b.http.get('/api/v1/search?q=quartzite&types=offer')).body.data.results.offer.total).toBe(0);
 });

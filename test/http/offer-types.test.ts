@@ -25,13 +25,44 @@ const painting = (extra: Record<string, unknown> = {}) => ({
     { fieldId: 'hours', label: 'Hours', type: 'computed', expression: 'roundTo(area * coats * 0.25, 2)' },
   ],
   pricingRules: {
-    vatRate: 25, currency: 'DKK', vatDisplayMode: 'excl',
-    products: [{ id: 'paint', name: 'Paint', unitPrice: 60, unit: 'l', pricingType: 'advanced', tieredPricing: { mode: 'volume', tiers: [{ upTo: 20, unitPrice: 60 }, { upTo: null, unitPrice: 50 }] } }],
+    vatRate: 25,
+    currency: 'DKK',
+    vatDisplayMode: 'excl',
+    products: [
+      {
+        id: 'paint',
+        name: 'Paint',
+        unitPrice: 60,
+        unit: 'l',
+        pricingType: 'advanced',
+        tieredPricing: {
+          mode: 'volume',
+          tiers: [
+            { upTo: 20, unitPrice: 60 },
+            { upTo: null, unitPrice: 50 },
+          ],
+        },
+      },
+    ],
     rules: [
-      { name: 'Labour', then: [{ type: 'add_line', name: 'Labour', quantityExpression: 'hours', unitPrice: 450, unit: 'hours' }] },
-      { name: 'Paint', then: [{ type: 'add_product', productId: 'paint', quantityExpression: 'ceil(area * coats / 8)' }] },
-      { name: 'Rush', when: { all: [{ subject: 'field.rush', operator: 'is_true' }] }, then: [{ type: 'percent_surcharge', percent: 20 }] },
-      { name: 'Cap', when: { all: [{ subject: 'offer.manualDiscountPercent', operator: 'gt', value: 25 }] }, then: [{ type: 'block', message: 'discount needs approval' }] },
+      {
+        name: 'Labour',
+        then: [{ type: 'add_line', name: 'Labour', quantityExpression: 'hours', unitPrice: 450, unit: 'hours' }],
+      },
+      {
+        name: 'Paint',
+        then: [{ type: 'add_product', productId: 'paint', quantityExpression: 'ceil(area * coats / 8)' }],
+      },
+      {
+        name: 'Rush',
+        when: { all: [{ subject: 'field.rush', operator: 'is_true' }] },
+        then: [{ type: 'percent_surcharge', percent: 20 }],
+      },
+      {
+        name: 'Cap',
+        when: { all: [{ subject: 'offer.manualDiscountPercent', operator: 'gt', value: 25 }] },
+        then: [{ type: 'block', message: 'discount needs approval' }],
+      },
     ],
   },
   ...extra,
@@ -45,9 +76,25 @@ const create = async (body: Record<string, unknown>, http = t.http) => {
 describe('offer types CRUD', () => {
   it('creates with generated slug and rule id/order/phase, reads, patches and deletes', async () => {
     const made = await create(painting({ name: 'Maling & Tapet Ærø' }));
-    expect(made).toMatchObject({ name: 'Maling & Tapet Ærø', slug: 'maling-tapet-aeroe', isDefault: false, isActive: true, defaultTemplateId: null, offerSettings: {}, customPlaceholders: [] });
-    expect(made.pricingRules.rules.map((r: any) => [r.id, r.order, r.phase])).toEqual([['rule-1', 10, 'lines'], ['rule-2', 20, 'lines'], ['rule-3', 30, 'adjustments'], ['rule-4', 40, 'totals']]);
-    expect(made.ruleSummaries[2]).toMatchObject({ id: 'rule-3', summary: 'adjustments #30: when field.rush is true → 20% surcharge' });
+    expect(made).toMatchObject({
+      name: 'Maling & Tapet Ærø',
+      slug: 'maling-tapet-aeroe',
+      isDefault: false,
+      isActive: true,
+      defaultTemplateId: null,
+      offerSettings: {},
+      customPlaceholders: [],
+    });
+    expect(made.pricingRules.rules.map((r: any) => [r.id, r.order, r.phase])).toEqual([
+      ['rule-1', 10, 'lines'],
+      ['rule-2', 20, 'lines'],
+      ['rule-3', 30, 'adjustments'],
+      ['rule-4', 40, 'totals'],
+    ]);
+    expect(made.ruleSummaries[2]).toMatchObject({
+      id: 'rule-3',
+      summary: 'adjustments #30: when field.rush is true → 20% surcharge',
+    });
     const second = await create(painting({ name: 'Maling & Tapet Ærø' }));
     expect(second.slug).toBe('maling-tapet-aeroe-2');
 
@@ -57,17 +104,36 @@ describe('offer types CRUD', () => {
     expect((await t.http.get(`${BASE}/${made._id}?describe=true`)).body.data.ruleSummaries).toHaveLength(4);
 
     // VAT settings merge; rules, products and fields stay unless given.
-    const unknownTemplate = await t.http.patch(`${BASE}/${made._id}`, { defaultTemplateId: '0123456789abcdef01234567' });
+    const unknownTemplate = await t.http.patch(`${BASE}/${made._id}`, {
+      defaultTemplateId: '0123456789abcdef01234567',
+    });
     expect(unknownTemplate.status).toBe(400);
-    expect(unknownTemplate.body.details).toEqual([{ path: 'defaultTemplateId', error: 'no offer template with id 0123456789abcdef01234567' }]);
+    expect(unknownTemplate.body.details).toEqual([
+      { path: 'defaultTemplateId', error: 'no offer template with id 0123456789abcdef01234567' },
+    ]);
     const template = (await t.http.post('/api/v1/offer-templates', { name: 'Painting' })).body.data;
-    const vat = await t.http.patch(`${BASE}/${made._id}`, { pricingRules: { vatRate: 12.5 }, description: 'Indoor', defaultTemplateId: template._id });
+    const vat = await t.http.patch(`${BASE}/${made._id}`, {
+      pricingRules: { vatRate: 12.5 },
+      description: 'Indoor',
+      defaultTemplateId: template._id,
+    });
     expect(vat.status).toBe(200);
-    expect(vat.body.data.pricingRules).toMatchObject({ vatRate: 12.5, currency: 'DKK', vatDisplayMode: 'excl', rules: made.pricingRules.rules, products: made.pricingRules.products });
+    expect(vat.body.data.pricingRules).toMatchObject({
+      vatRate: 12.5,
+      currency: 'DKK',
+      vatDisplayMode: 'excl',
+      rules: made.pricingRules.rules,
+      products: made.pricingRules.products,
+    });
     expect(vat.body.data).toMatchObject({ description: 'Indoor', defaultTemplateId: template._id });
     // Arrays replace whole.
-    const rules = await t.http.patch(`${BASE}/${made._id}`, { pricingRules: { rules: [{ name: 'Only', then: [{ type: 'warn', message: 'hi' }] }] }, requiredInputFields: [{ fieldId: 'x', label: 'X', type: 'text' }] });
-    expect(rules.body.data.pricingRules.rules).toEqual([expect.objectContaining({ id: 'rule-1', name: 'Only', phase: 'totals', order: 10 })]);
+    const rules = await t.http.patch(`${BASE}/${made._id}`, {
+      pricingRules: { rules: [{ name: 'Only', then: [{ type: 'warn', message: 'hi' }] }] },
+      requiredInputFields: [{ fieldId: 'x', label: 'X', type: 'text' }],
+    });
+    expect(rules.body.data.pricingRules.rules).toEqual([
+      expect.objectContaining({ id: 'rule-1', name: 'Only', phase: 'totals', order: 10 }),
+    ]);
     expect(rules.body.data.pricingRules.vatRate).toBe(12.5);
     expect(rules.body.data.requiredInputFields).toEqual([{ fieldId: 'x', label: 'X', type: 'text' }]);
 
@@ -87,12 +153,17 @@ describe('offer types CRUD', () => {
     const slug = `custom-${unique()}`;
     await create(painting({ slug }));
     const dup = await t.http.post(BASE, painting({ slug }));
-    expect([dup.status, dup.body.details]).toEqual([400, [{ path: 'slug', error: 'is already used by another offer type' }]]);
+    expect([dup.status, dup.body.details]).toEqual([
+      400,
+      [{ path: 'slug', error: 'is already used by another offer type' }],
+    ]);
   });
 
   it('concurrent defaults leave exactly one default (a loser of the race gets 409)', async () => {
     const fresh = await app.tenant();
-    const results = await Promise.all(Array.from({ length: 6 }, () => fresh.http.post(BASE, painting({ isDefault: true }))));
+    const results = await Promise.all(
+      Array.from({ length: 6 }, () => fresh.http.post(BASE, painting({ isDefault: true }))),
+    );
     expect(results.every((r) => r.status === 201 || r.status === 409)).toBe(true);
     expect(results.some((r) => r.status === 201)).toBe(true);
     const all = (await fresh.http.get(`${BASE}?limit=100`)).body.data;
@@ -123,13 +194,22 @@ describe('offer types CRUD', () => {
 
   it('writes need the admin or owner role and the write scope; reads and read-only checks do not', async () => {
     const made = await create(painting());
-    for (const [http, label] of [[member, 'member'], [readOnly, 'read-only key']] as const) {
+    for (const [http, label] of [
+      [member, 'member'],
+      [readOnly, 'read-only key'],
+    ] as const) {
       expect([label, (await http.post(BASE, painting())).status]).toEqual([label, 403]);
       expect([label, (await http.patch(`${BASE}/${made._id}`, { name: 'x' })).status]).toEqual([label, 403]);
       expect([label, (await http.delete(`${BASE}/${made._id}`)).status]).toEqual([label, 403]);
       expect([label, (await http.get(`${BASE}/${made._id}`)).status]).toEqual([label, 200]);
-      expect([label, (await http.post(`${BASE}/validate`, { pricingRules: { rules: [] } })).status]).toEqual([label, 200]);
-      expect([label, (await http.post(`${BASE}/simulate`, { offerTypeId: made._id, fields: { area: 10 } })).status]).toEqual([label, 200]);
+      expect([label, (await http.post(`${BASE}/validate`, { pricingRules: { rules: [] } })).status]).toEqual([
+        label,
+        200,
+      ]);
+      expect([
+        label,
+        (await http.post(`${BASE}/simulate`, { offerTypeId: made._id, fields: { area: 10 } })).status,
+      ]).toEqual([label, 200]);
     }
     const admin = (await makeUser(app, t.workspaceId, 'admin')).http;
     expect((await admin.post(BASE, painting())).status).toBe(201);
@@ -141,52 +221,184 @@ describe('offer types CRUD', () => {
     const cases: [Record<string, unknown>, string, RegExp][] = [
       [{}, 'name', /required|expected string/i],
       [{ name: '' }, 'name', /required/],
-      [{ name: 'x', requiredInputFields: [{ fieldId: 'a', label: 'A', type: 'weird' }] }, 'requiredInputFields.0.type', /must be one of number, text, select, checkbox, radio, slider, computed/],
-      [{ name: 'x', requiredInputFields: [{ fieldId: '1a', label: 'A', type: 'number' }] }, 'requiredInputFields.0.fieldId', /must start with a letter/],
-      [{ name: 'x', requiredInputFields: [{ fieldId: 'a', label: 'A', type: 'select' }] }, 'requiredInputFields.0.options', /needs options/],
-      [{ name: 'x', requiredInputFields: [{ fieldId: 'a', label: 'A', type: 'number' }, { fieldId: 'a', label: 'B', type: 'number' }] }, 'requiredInputFields.1.fieldId', /duplicate/],
-      [{ name: 'x', requiredInputFields: [{ fieldId: 'c', label: 'C', type: 'computed', expression: 'constructor' }] }, 'requiredInputFields.0.expression', /not allowed/],
-      [{ name: 'x', requiredInputFields: [{ fieldId: 'c', label: 'C', type: 'computed', expression: 'c.__proto__' }] }, 'requiredInputFields.0.expression', /member access/],
-      [{ name: 'x', requiredInputFields: [{ fieldId: 'c', label: 'C', type: 'computed' }] }, 'requiredInputFields.0.expression', /needs an expression/],
-      [{ name: 'x', requiredInputFields: [{ fieldId: 'subtotal', label: 'S', type: 'number' }] }, 'requiredInputFields.0.fieldId', /reserved/],
+      [
+        { name: 'x', requiredInputFields: [{ fieldId: 'a', label: 'A', type: 'weird' }] },
+        'requiredInputFields.0.type',
+        /must be one of number, text, select, checkbox, radio, slider, computed/,
+      ],
+      [
+        { name: 'x', requiredInputFields: [{ fieldId: '1a', label: 'A', type: 'number' }] },
+        'requiredInputFields.0.fieldId',
+        /must start with a letter/,
+      ],
+      [
+        { name: 'x', requiredInputFields: [{ fieldId: 'a', label: 'A', type: 'select' }] },
+        'requiredInputFields.0.options',
+        /needs options/,
+      ],
+      [
+        {
+          name: 'x',
+          requiredInputFields: [
+            { fieldId: 'a', label: 'A', type: 'number' },
+            { fieldId: 'a', label: 'B', type: 'number' },
+          ],
+        },
+        'requiredInputFields.1.fieldId',
+        /duplicate/,
+      ],
+      [
+        { name: 'x', requiredInputFields: [{ fieldId: 'c', label: 'C', type: 'computed', expression: 'constructor' }] },
+        'requiredInputFields.0.expression',
+        /not allowed/,
+      ],
+      [
+        { name: 'x', requiredInputFields: [{ fieldId: 'c', label: 'C', type: 'computed', expression: 'c.__proto__' }] },
+        'requiredInputFields.0.expression',
+        /member access/,
+      ],
+      [
+        { name: 'x', requiredInputFields: [{ fieldId: 'c', label: 'C', type: 'computed' }] },
+        'requiredInputFields.0.expression',
+        /needs an expression/,
+      ],
+      [
+        { name: 'x', requiredInputFields: [{ fieldId: 'subtotal', label: 'S', type: 'number' }] },
+        'requiredInputFields.0.fieldId',
+        /reserved/,
+      ],
       [{ name: 'x', requiredInputFields: 'nope' }, 'requiredInputFields', /array/],
-      [rules({ name: 'r', then: [{ type: 'explode' }] }), 'pricingRules.rules.0.then.0.type', /type must be one of add_line/],
+      [
+        rules({ name: 'r', then: [{ type: 'explode' }] }),
+        'pricingRules.rules.0.then.0.type',
+        /type must be one of add_line/,
+      ],
       [rules({ name: 'r', then: [] }), 'pricingRules.rules.0.then', /at least one action/],
-      [rules({ name: 'r', when: { all: [{ subject: 'field.a', operator: 'resembles', value: 1 }] }, then: [{ type: 'warn', message: 'm' }] }), 'pricingRules.rules.0.when.all.0.operator', /must be one of equals/],
-      [rules({ name: 'r', when: { all: [{ subject: 'weather.today', operator: 'eq', value: 1 }] }, then: [{ type: 'warn', message: 'm' }] }), 'pricingRules.rules.0.when.all.0.subject', /unknown subject/],
-      [rules({ name: 'r', when: { all: [{ subject: 'customer.age', operator: 'eq', value: 1 }] }, then: [{ type: 'warn', message: 'm' }] }), 'pricingRules.rules.0.when.all.0.subject', /unknown customer subject/],
-      [rules({ name: 'r', when: { all: [{ subject: 'subtotal', operator: 'between', value: 5 }] }, then: [{ type: 'warn', message: 'm' }] }), 'pricingRules.rules.0.when.all.0.value', /\[min, max\]/],
-      [rules({ name: 'r', then: [{ type: 'add_line', name: 'L', unitPriceExpression: 'toString' }] }), 'pricingRules.rules.0.then.0.unitPriceExpression', /not allowed/],
-      [rules({ name: 'r', then: [{ type: 'add_line', name: 'L', unitPriceExpression: 'missing * 2' }] }), 'pricingRules.rules.0.then.0.unitPriceExpression', /unknown variable "missing"/],
-      [rules({ name: 'r', then: [{ type: 'add_line', name: 'L' }] }), 'pricingRules.rules.0.then.0.unitPrice', /needs unitPrice or unitPriceExpression/],
-      [rules({ name: 'r', then: [{ type: 'percent_discount', percent: 150 }] }), 'pricingRules.rules.0.then.0.percent', /at most 100/],
-      [rules({ name: 'r', phase: 'later', then: [{ type: 'warn', message: 'm' }] }), 'pricingRules.rules.0.phase', /inputs, lines, adjustments, totals/],
-      [rules({ id: 'same', name: 'a', then: [{ type: 'warn', message: 'm' }] }, { id: 'same', name: 'b', then: [{ type: 'warn', message: 'm' }] }), 'pricingRules.rules.1.id', /duplicate/],
+      [
+        rules({
+          name: 'r',
+          when: { all: [{ subject: 'field.a', operator: 'resembles', value: 1 }] },
+          then: [{ type: 'warn', message: 'm' }],
+        }),
+        'pricingRules.rules.0.when.all.0.operator',
+        /must be one of equals/,
+      ],
+      [
+        rules({
+          name: 'r',
+          when: { all: [{ subject: 'weather.today', operator: 'eq', value: 1 }] },
+          then: [{ type: 'warn', message: 'm' }],
+        }),
+        'pricingRules.rules.0.when.all.0.subject',
+        /unknown subject/,
+      ],
+      [
+        rules({
+          name: 'r',
+          when: { all: [{ subject: 'customer.age', operator: 'eq', value: 1 }] },
+          then: [{ type: 'warn', message: 'm' }],
+        }),
+        'pricingRules.rules.0.when.all.0.subject',
+        /unknown customer subject/,
+      ],
+      [
+        rules({
+          name: 'r',
+          when: { all: [{ subject: 'subtotal', operator: 'between', value: 5 }] },
+          then: [{ type: 'warn', message: 'm' }],
+        }),
+        'pricingRules.rules.0.when.all.0.value',
+        /\[min, max\]/,
+      ],
+      [
+        rules({ name: 'r', then: [{ type: 'add_line', name: 'L', unitPriceExpression: 'toString' }] }),
+        'pricingRules.rules.0.then.0.unitPriceExpression',
+        /not allowed/,
+      ],
+      [
+        rules({ name: 'r', then: [{ type: 'add_line', name: 'L', unitPriceExpression: 'missing * 2' }] }),
+        'pricingRules.rules.0.then.0.unitPriceExpression',
+        /unknown variable "missing"/,
+      ],
+      [
+        rules({ name: 'r', then: [{ type: 'add_line', name: 'L' }] }),
+        'pricingRules.rules.0.then.0.unitPrice',
+        /needs unitPrice or unitPriceExpression/,
+      ],
+      [
+        rules({ name: 'r', then: [{ type: 'percent_discount', percent: 150 }] }),
+        'pricingRules.rules.0.then.0.percent',
+        /at most 100/,
+      ],
+      [
+        rules({ name: 'r', phase: 'later', then: [{ type: 'warn', message: 'm' }] }),
+        'pricingRules.rules.0.phase',
+        /inputs, lines, adjustments, totals/,
+      ],
+      [
+        rules(
+          { id: 'same', name: 'a', then: [{ type: 'warn', message: 'm' }] },
+          { id: 'same', name: 'b', then: [{ type: 'warn', message: 'm' }] },
+        ),
+        'pricingRules.rules.1.id',
+        /duplicate/,
+      ],
       [{ name: 'x', pricingRules: { vatRate: 101 } }, 'pricingRules.vatRate', /at most 100/],
       [{ name: 'x', pricingRules: { currency: 'kr' } }, 'pricingRules.currency', /3-letter/],
       [{ name: 'x', pricingRules: { vatDisplayMode: 'gross' } }, 'pricingRules.vatDisplayMode', /excl, incl, both/],
-      [{ name: 'x', pricingRules: { products: [{ id: 'p', name: 'P', unitPrice: 1, tieredPricing: { tiers: [{ upTo: null, unitPrice: 1 }, { upTo: 5, unitPrice: 2 }] } }] } }, 'pricingRules.products.0.tieredPricing.tiers.0.upTo', /open-ended/],
+      [
+        {
+          name: 'x',
+          pricingRules: {
+            products: [
+              {
+                id: 'p',
+                name: 'P',
+                unitPrice: 1,
+                tieredPricing: {
+                  tiers: [
+                    { upTo: null, unitPrice: 1 },
+                    { upTo: 5, unitPrice: 2 },
+                  ],
+                },
+              },
+            ],
+          },
+        },
+        'pricingRules.products.0.tieredPricing.tiers.0.upTo',
+        /open-ended/,
+      ],
       [{ name: 'x', defaultTemplateId: 'abc' }, 'defaultTemplateId', /24-character/],
       [{ name: 'x', isDefault: 'yes' }, 'isDefault', /boolean/],
     ];
     for (const [body, path, error] of cases) {
       const res = await t.http.post(BASE, body);
       expect([path, res.status]).toEqual([path, 400]);
-      expect([path, res.body.details]).toEqual([path, expect.arrayContaining([{ path, error: expect.stringMatching(error) }])]);
+      expect([path, res.body.details]).toEqual([
+        path,
+        expect.arrayContaining([{ path, error: expect.stringMatching(error) }]),
+      ]);
       for (const d of res.body.details) expect(Object.keys(d).sort()).toEqual(['error', 'path']);
     }
     const made = await create(painting());
-    const bad = await t.http.patch(`${BASE}/${made._id}`, { pricingRules: { rules: [{ name: 'r', then: [{ type: 'set_field', field: 'x' }] }] } });
-    expect([bad.status, bad.body.details]).toEqual([400, [{ path: 'pricingRules.rules.0.then.0.value', error: 'set_field needs value or expression' }]]);
+    const bad = await t.http.patch(`${BASE}/${made._id}`, {
+      pricingRules: { rules: [{ name: 'r', then: [{ type: 'set_field', field: 'x' }] }] },
+    });
+    expect([bad.status, bad.body.details]).toEqual([
+      400,
+      [{ path: 'pricingRules.rules.0.then.0.value', error: 'set_field needs value or expression' }],
+    ]);
   });
 
-  it('another workspace\'s offer type is 404 and never listed', async () => {
+  it("another workspace's offer type is 404 and never listed", async () => {
     const mine = await create(painting());
     expect((await other.http.get(`${BASE}/${mine._id}`)).status).toBe(404);
     expect((await other.http.patch(`${BASE}/${mine._id}`, { name: 'x' })).status).toBe(404);
     expect((await other.http.delete(`${BASE}/${mine._id}`)).status).toBe(404);
     expect((await other.http.post(`${BASE}/simulate`, { offerTypeId: mine._id })).status).toBe(404);
-    expect((await other.http.get(`${BASE}?limit=100&includeInactive=true`)).body.data.map((x: any) => x._id)).not.toContain(mine._id);
+    expect(
+      (await other.http.get(`${BASE}?limit=100&includeInactive=true`)).body.data.map((x: any) => x._id),
+    ).not.toContain(mine._id);
     expect((await t.http.get(`${BASE}/${mine._id}`)).status).toBe(200);
   });
 });
@@ -197,10 +409,37 @@ describe('rule reference and templates', () => {
     expect(res.status).toBe(200);
     const ref = res.body.data;
     expect(ref.phases.map((p: any) => p.phase)).toEqual(['inputs', 'lines', 'adjustments', 'totals']);
-    expect(ref.operators.map((o: any) => o.operator)).toEqual(expect.arrayContaining(['equals', 'between', 'in', 'is_true']));
-    expect(ref.actionTypes.map((a: any) => a.type)).toEqual(expect.arrayContaining(['add_line', 'add_product', 'set_price', 'percent_discount', 'fixed_surcharge', 'multiply_quantity', 'set_field', 'warn', 'block', 'set_vat']));
-    expect(ref.subjects.map((s: any) => s.subject)).toEqual(expect.arrayContaining(['field.<fieldId>', 'customer.industry', 'customer.postalCode', 'offer.manualDiscountPercent', 'subtotal', 'line.quantity', 'product.category']));
-    expect(Object.keys(ref.expressions.functions)).toEqual(expect.arrayContaining(['min(a, b, …)', 'round(x)', 'ceil(x)', 'floor(x)']));
+    expect(ref.operators.map((o: any) => o.operator)).toEqual(
+      expect.arrayContaining(['equals', 'between', 'in', 'is_true']),
+    );
+    expect(ref.actionTypes.map((a: any) => a.type)).toEqual(
+      expect.arrayContaining([
+        'add_line',
+        'add_product',
+        'set_price',
+        'percent_discount',
+        'fixed_surcharge',
+        'multiply_quantity',
+        'set_field',
+        'warn',
+        'block',
+        'set_vat',
+      ]),
+    );
+    expect(ref.subjects.map((s: any) => s.subject)).toEqual(
+      expect.arrayContaining([
+        'field.<fieldId>',
+        'customer.industry',
+        'customer.postalCode',
+        'offer.manualDiscountPercent',
+        'subtotal',
+        'line.quantity',
+        'product.category',
+      ]),
+    );
+    expect(Object.keys(ref.expressions.functions)).toEqual(
+      expect.arrayContaining(['min(a, b, …)', 'round(x)', 'ceil(x)', 'floor(x)']),
+    );
     expect(ref.products.tierModes).toHaveProperty('graduated');
     expect(Object.keys(ref.vat.displayModes)).toEqual(['excl', 'incl', 'both']);
   });
@@ -219,7 +458,15 @@ describe('rule reference and templates', () => {
     expect([unknown.status, unknown.body.details[0].path]).toEqual([400, 'industry']);
     // A template drops into an offer type as it is.
     const tpl = all.templates.find((x: any) => x.key === 'craft-driving');
-    expect((await t.http.post(BASE, { name: `From template ${unique()}`, requiredInputFields: tpl.requiredInputFields, pricingRules: { rules: [tpl.rule] } })).status).toBe(201);
+    expect(
+      (
+        await t.http.post(BASE, {
+          name: `From template ${unique()}`,
+          requiredInputFields: tpl.requiredInputFields,
+          pricingRules: { rules: [tpl.rule] },
+        })
+      ).status,
+    ).toBe(201);
   });
 });
 
@@ -227,30 +474,52 @@ describe('validate and simulate', () => {
   it('validate reports errors, warnings and summaries and saves nothing', async () => {
     const before = (await t.http.get(`${BASE}?includeInactive=true`)).body.total;
     const res = await t.http.post(`${BASE}/validate`, {
-      requiredInputFields: [{ fieldId: 'a', label: 'A', type: 'computed', expression: 'b * 2' }, { fieldId: 'b', label: 'B', type: 'computed', expression: 'a / 2' }],
-      pricingRules: { rules: [
-        { name: 'Always', then: [{ type: 'add_line', name: 'Fee', unitPrice: 100 }] },
-        { name: 'Ghost', when: { all: [{ subject: 'field.ghost', operator: 'eq', value: 1 }] }, then: [{ type: 'add_product', productId: 'nowhere' }] },
-      ] },
+      requiredInputFields: [
+        { fieldId: 'a', label: 'A', type: 'computed', expression: 'b * 2' },
+        { fieldId: 'b', label: 'B', type: 'computed', expression: 'a / 2' },
+      ],
+      pricingRules: {
+        rules: [
+          { name: 'Always', then: [{ type: 'add_line', name: 'Fee', unitPrice: 100 }] },
+          {
+            name: 'Ghost',
+            when: { all: [{ subject: 'field.ghost', operator: 'eq', value: 1 }] },
+            then: [{ type: 'add_product', productId: 'nowhere' }],
+          },
+        ],
+      },
     });
     expect(res.status).toBe(200);
     expect(res.body.data.valid).toBe(false);
-    expect(res.body.data.errors).toEqual([{ path: 'requiredInputFields', error: expect.stringMatching(/cycle: a → b → a|cycle: b → a → b/) }]);
-    expect(res.body.data.warnings).toEqual(expect.arrayContaining([
-      { path: 'pricingRules.rules.0.when', error: 'no conditions: the rule always applies' },
-      { path: 'pricingRules.rules.1.when.all.0.subject', error: expect.stringMatching(/not a declared input field/) },
-      { path: 'pricingRules.rules.1.then.0.productId', error: expect.stringMatching(/not in pricingRules.products/) },
-    ]));
+    expect(res.body.data.errors).toEqual([
+      { path: 'requiredInputFields', error: expect.stringMatching(/cycle: a → b → a|cycle: b → a → b/) },
+    ]);
+    expect(res.body.data.warnings).toEqual(
+      expect.arrayContaining([
+        { path: 'pricingRules.rules.0.when', error: 'no conditions: the rule always applies' },
+        { path: 'pricingRules.rules.1.when.all.0.subject', error: expect.stringMatching(/not a declared input field/) },
+        { path: 'pricingRules.rules.1.then.0.productId', error: expect.stringMatching(/not in pricingRules.products/) },
+      ]),
+    );
     expect(res.body.data.ruleSummaries.map((s: any) => s.id)).toEqual(['rule-1', 'rule-2']);
-    expect((await t.http.post(`${BASE}/validate`, { pricingRules: { rules: [{ name: 'x', then: [{ type: 'nope' }] }] } })).status).toBe(400);
-    expect((await t.http.post(`${BASE}/validate`, { pricingRules: { rules: [] } })).body.data).toMatchObject({ valid: true, errors: [], warnings: [] });
+    expect(
+      (await t.http.post(`${BASE}/validate`, { pricingRules: { rules: [{ name: 'x', then: [{ type: 'nope' }] }] } }))
+        .status,
+    ).toBe(400);
+    expect((await t.http.post(`${BASE}/validate`, { pricingRules: { rules: [] } })).body.data).toMatchObject({
+      valid: true,
+      errors: [],
+      warnings: [],
+    });
     expect((await t.http.get(`${BASE}?includeInactive=true`)).body.total).toBe(before);
   });
 
   it('simulates a stored offer type: lines, tiers, computed fields, surcharge, blocks and trace', async () => {
     const made = await create(painting());
     const res = await t.http.post(`${BASE}/simulate`, {
-      offerTypeId: made._id, fields: { area: 100, coats: '2', rush: true }, offer: { manualDiscountPercent: 30 },
+      offerTypeId: made._id,
+      fields: { area: 100, coats: '2', rush: true },
+      offer: { manualDiscountPercent: 30 },
       lines: [{ name: 'Scaffolding', quantity: 1, unitPrice: 999.99, vatRate: 25 }],
     });
     expect(res.status).toBe(200);
@@ -264,32 +533,69 @@ describe('validate and simulate', () => {
     expect([d.subtotal, d.vatAmount, d.total]).toEqual([29699.99, 7425, 37124.99]);
     expect(d.blocked).toBe(true);
     expect(d.blocks).toEqual([{ ruleId: 'rule-4', ruleName: 'Cap', message: 'discount needs approval' }]);
-    expect(d.trace.map((x: any) => [x.ruleId, x.matched])).toEqual([['rule-1', true], ['rule-2', true], ['rule-3', true], ['rule-4', true]]);
+    expect(d.trace.map((x: any) => [x.ruleId, x.matched])).toEqual([
+      ['rule-1', true],
+      ['rule-2', true],
+      ['rule-3', true],
+      ['rule-4', true],
+    ]);
     expect(d.trace[2].effects).toHaveLength(3);
     expect(d.warnings).toEqual([]);
   });
 
   it('simulates a draft; input type errors and bad combinations are 400; missing required values warn', async () => {
-    const draft = { requiredInputFields: [{ fieldId: 'n', label: 'N', type: 'number', required: true }], pricingRules: { vatDisplayMode: 'both', rules: [{ name: 'L', then: [{ type: 'add_line', name: 'Item', quantityExpression: 'n', unitPrice: 8 }] }] } };
-    const ok = await t.http.post(`${BASE}/simulate`, { offerType: draft, fields: { n: 3 }, customer: { industry: 'IT', country: 'DK', postalCode: '8000', isExisting: false } });
-    expect(ok.body.data.lines[0].display).toEqual({ mode: 'both', excl: { unitPrice: 8, total: 24 }, incl: { unitPrice: 10, total: 30 } });
+    const draft = {
+      requiredInputFields: [{ fieldId: 'n', label: 'N', type: 'number', required: true }],
+      pricingRules: {
+        vatDisplayMode: 'both',
+        rules: [{ name: 'L', then: [{ type: 'add_line', name: 'Item', quantityExpression: 'n', unitPrice: 8 }] }],
+      },
+    };
+    const ok = await t.http.post(`${BASE}/simulate`, {
+      offerType: draft,
+      fields: { n: 3 },
+      customer: { industry: 'IT', country: 'DK', postalCode: '8000', isExisting: false },
+    });
+    expect(ok.body.data.lines[0].display).toEqual({
+      mode: 'both',
+      excl: { unitPrice: 8, total: 24 },
+      incl: { unitPrice: 10, total: 30 },
+    });
     const missing = await t.http.post(`${BASE}/simulate`, { offerType: draft, fields: {} });
-    expect(missing.body.data.warnings).toEqual(expect.arrayContaining([expect.objectContaining({ message: 'required field "n" has no value' })]));
+    expect(missing.body.data.warnings).toEqual(
+      expect.arrayContaining([expect.objectContaining({ message: 'required field "n" has no value' })]),
+    );
     const cases: [Record<string, unknown>, string][] = [
       [{ offerType: draft, fields: { n: 'three' } }, 'fields.n'],
       [{ fields: {} }, 'offerTypeId'],
       [{ offerTypeId: '0123456789abcdef01234567', offerType: draft }, 'offerTypeId'],
-      [{ offerType: { pricingRules: { rules: [{ name: 'x', then: [{ type: 'add_line', name: 'L', unitPriceExpression: '__proto__' }] }] } } }, 'offerType.pricingRules.rules.0.then.0.unitPriceExpression'],
+      [
+        {
+          offerType: {
+            pricingRules: {
+              rules: [{ name: 'x', then: [{ type: 'add_line', name: 'L', unitPriceExpression: '__proto__' }] }],
+            },
+          },
+        },
+        'offerType.pricingRules.rules.0.then.0.unitPriceExpression',
+      ],
       [{ offerType: draft, lines: [{ quantity: 1 }] }, 'lines.0'],
       [{ offerType: draft, offer: { manualDiscountPercent: 101 } }, 'offer.manualDiscountPercent'],
       [{ offerType: draft, customer: { isExisting: 'yes' } }, 'customer.isExisting'],
     ];
     for (const [body, path] of cases) {
       const res = await t.http.post(`${BASE}/simulate`, body);
-      expect([path, res.status, res.body.details?.map((x: any) => x.path)]).toEqual([path, 400, expect.arrayContaining([path])]);
+      expect([path, res.status, res.body.details?.map((x: any) => x.path)]).toEqual([
+        path,
+        400,
+        expect.arrayContaining([path]),
+      ]);
     }
     expect((await t.http.post(`${BASE}/simulate`, { offerTypeId: '0123456789abcdef01234567' })).status).toBe(404);
-    const huge = await t.http.post(`${BASE}/simulate`, { offerType: {}, lines: [{ name: 'Huge', unitPrice: 10_000_000_000, quantity: 1_000_000 }] });
+    const huge = await t.http.post(`${BASE}/simulate`, {
+      offerType: {},
+      lines: [{ name: 'Huge', unitPrice: 10_000_000_000, quantity: 1_000_000 }],
+    });
     expect([huge.status, huge.body.error]).toEqual([400, expect.stringMatching(/supported range/)]);
   });
 });

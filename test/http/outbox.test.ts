@@ -9,7 +9,11 @@ import { newId } from '../../domain/ids';
 import { createLogger } from '../../domain/logger';
 import { ormConfig } from '../../domain/orm/config';
 import { forkForWorkspace } from '../../domain/orm/tenant';
-import { createOutboxDispatcher, type OutboxDispatcher, type OutboxDispatcherOptions } from '../../domain/outbox/dispatcher';
+import {
+  createOutboxDispatcher,
+  type OutboxDispatcher,
+  type OutboxDispatcherOptions,
+} from '../../domain/outbox/dispatcher';
 import { emit, type DomainEventInput } from '../../domain/outbox/emit';
 import type { OutboxEventRecord, Subscriber } from '../../domain/outbox/subscriber';
 
@@ -43,13 +47,21 @@ function ctxFor(em: EntityManager, workspaceId: string): Ctx {
 async function createCompany(workspaceId: string, name = 'Acme'): Promise<string> {
   const em = forkForWorkspace(orm.em, workspaceId);
   const company = em.create(Company, { _id: newId(), workspaceId, name });
-  emit(ctxFor(em, workspaceId), { type: 'company_created', entityType: 'company', entityId: company._id, payload: { name } });
+  emit(ctxFor(em, workspaceId), {
+    type: 'company_created',
+    entityType: 'company',
+    entityId: company._id,
+    payload: { name },
+  });
   await em.flush();
   return company._id;
 }
 
 /** Events only, each in its own transaction (in the order given). */
-async function emitEvents(workspaceId: string, events: Array<Partial<DomainEventInput> & { entityId: string }>): Promise<void> {
+async function emitEvents(
+  workspaceId: string,
+  events: Array<Partial<DomainEventInput> & { entityId: string }>,
+): Promise<void> {
   for (const e of events) {
     const em = forkForWorkspace(orm.em, workspaceId);
     emit(ctxFor(em, workspaceId), { type: 'company_updated', entityType: 'company', payload: {}, ...e });
@@ -57,7 +69,16 @@ async function emitEvents(workspaceId: string, events: Array<Partial<DomainEvent
   }
 }
 
-interface Row { event_id: string; entity_id: string; payload: Record<string, unknown>; attempts: number; delivered_to: string[]; processed_at: Date | null; last_error: string | null; locked_by: string | null }
+interface Row {
+  event_id: string;
+  entity_id: string;
+  payload: Record<string, unknown>;
+  attempts: number;
+  delivered_to: string[];
+  processed_at: Date | null;
+  last_error: string | null;
+  locked_by: string | null;
+}
 async function rows(workspaceIds: string | string[]): Promise<Row[]> {
   const res = await db.query<Row>(
     `select event_id, entity_id, payload, attempts, delivered_to, processed_at, last_error, locked_by from outbox_event where workspace_id = any($1::text[]) order by id`,
@@ -66,8 +87,20 @@ async function rows(workspaceIds: string | string[]): Promise<Row[]> {
   return res.rows;
 }
 
-function dispatcher(workspaceIds: string[], subscribers: Subscriber[], extra: Partial<OutboxDispatcherOptions> = {}): OutboxDispatcher {
-  const d = createOutboxDispatcher({ pgConnectionString: databaseUrl, workspaceIds, subscribers, log, pollIntervalMs: 100, backoff: () => 0, ...extra });
+function dispatcher(
+  workspaceIds: string[],
+  subscribers: Subscriber[],
+  extra: Partial<OutboxDispatcherOptions> = {},
+): OutboxDispatcher {
+  const d = createOutboxDispatcher({
+    pgConnectionString: databaseUrl,
+    workspaceIds,
+    subscribers,
+    log,
+    pollIntervalMs: 100,
+    backoff: () => 0,
+    ...extra,
+  });
   dispatchers.push(d);
   return d;
 }
@@ -104,7 +137,14 @@ describe('outbox: events are written with the change, or not at all', () => {
 
     expect(result).toEqual({ claimed: 1, processed: 1, failed: 0 });
     expect(sub.delivered).toHaveLength(1);
-    expect(sub.delivered[0]).toMatchObject({ workspaceId: ws, type: 'company_created', entityType: 'company', entityId: companyId, payload: { name: 'Committed Ltd' }, attempts: 1 });
+    expect(sub.delivered[0]).toMatchObject({
+      workspaceId: ws,
+      type: 'company_created',
+      entityType: 'company',
+      entityId: companyId,
+      payload: { name: 'Committed Ltd' },
+      attempts: 1,
+    });
     expect(sub.delivered[0].eventId).toMatch(/^[0-9a-f]{24}$/);
     const [row] = await rows(ws);
     expect(row).toMatchObject({ delivered_to: ['test'], last_error: null, locked_by: null });
@@ -149,7 +189,10 @@ describe('outbox: batch subscribers and parallel delivery', () => {
   it('handleBatch gets the whole claimed batch once; a reported failure retries only that event', async () => {
     const ws = newId();
     const records = Array.from({ length: 6 }, () => newId());
-    await emitEvents(ws, records.map((entityId) => ({ entityId })));
+    await emitEvents(
+      ws,
+      records.map((entityId) => ({ entityId })),
+    );
     const batches: string[][] = [];
     let failOnce: string | null = records[2]!;
     const batcher: Subscriber = {
@@ -180,15 +223,36 @@ describe('outbox: batch subscribers and parallel delivery', () => {
     let release: () => void = () => undefined;
     const gate = new Promise<void>((r) => (release = r));
     const order: string[] = [];
-    const slow: Subscriber = { name: 'slow', async handleBatch() { order.push('slow start'); await gate; order.push('slow end'); throw new Error('meili down'); } };
-    const fast: Subscriber = { name: 'fast', async handleBatch() { order.push('fast'); release(); } };
-    expect(await dispatcher([ws], [slow, fast], { backoff: () => 60_000 }).drainOnce()).toEqual({ claimed: 2, processed: 0, failed: 2 });
+    const slow: Subscriber = {
+      name: 'slow',
+      async handleBatch() {
+        order.push('slow start');
+        await gate;
+        order.push('slow end');
+        throw new Error('meili down');
+      },
+    };
+    const fast: Subscriber = {
+      name: 'fast',
+      async handleBatch() {
+        order.push('fast');
+        release();
+      },
+    };
+    expect(await dispatcher([ws], [slow, fast], { backoff: () => 60_000 }).drainOnce()).toEqual({
+      claimed: 2,
+      processed: 0,
+      failed: 2,
+    });
     expect(order).toEqual(['slow start', 'fast', 'slow end']);
-    for (const r of await rows(ws)) expect(r).toMatchObject({ processed_at: null, delivered_to: ['fast'], last_error: 'slow: meili down' });
+    for (const r of await rows(ws))
+      expect(r).toMatchObject({ processed_at: null, delivered_to: ['fast'], last_error: 'slow: meili down' });
   });
 
   it('refuses a subscriber with neither handle nor handleBatch', () => {
-    expect(() => dispatcher([newId()], [{ name: 'empty' }])).toThrow('outbox subscriber "empty" needs handle or handleBatch');
+    expect(() => dispatcher([newId()], [{ name: 'empty' }])).toThrow(
+      'outbox subscriber "empty" needs handle or handleBatch',
+    );
   });
 });
 
@@ -224,10 +288,18 @@ describe('outbox: at least once across failures and crashes', () => {
     children.push(child);
     const lines: string[] = [];
     createInterface({ input: child.stdout! }).on('line', (l) => lines.push(l));
-    await waitFor(() => lines.some((l) => l.startsWith('hanging second')), 20_000, 'the child to reach the second subscriber');
+    await waitFor(
+      () => lines.some((l) => l.startsWith('hanging second')),
+      20_000,
+      'the child to reach the second subscriber',
+    );
     expect(lines.filter((l) => l.startsWith('delivered first'))).toHaveLength(1);
     // Subscribers run side by side: 'first' records its success as it finishes, which may land just after the line.
-    await waitFor(async () => ((await rows(ws))[0]?.delivered_to ?? []).includes('first'), 10_000, "first's success to be recorded");
+    await waitFor(
+      async () => ((await rows(ws))[0]?.delivered_to ?? []).includes('first'),
+      10_000,
+      "first's success to be recorded",
+    );
 
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGKILL');
@@ -273,7 +345,10 @@ describe('outbox: at least once across failures and crashes', () => {
   it('gives up after maxAttempts (dead-letter) so later events of the record go out', async () => {
     const ws = newId();
     const entityId = newId();
-    await emitEvents(ws, [{ entityId, type: 'poison' }, { entityId, type: 'after_poison' }]);
+    await emitEvents(ws, [
+      { entityId, type: 'poison' },
+      { entityId, type: 'after_poison' },
+    ]);
     const sub = recorder('s', (e) => e.type === 'poison');
     const d = dispatcher([ws], [sub.subscriber], { maxAttempts: 3 });
     await d.drainOnce();
@@ -319,7 +394,8 @@ describe('outbox: order per record', () => {
     const records = Array.from({ length: 8 }, () => newId());
     const em = forkForWorkspace(orm.em, ws);
     for (let seq = 0; seq < 25; seq++) {
-      for (const entityId of records) emit(ctxFor(em, ws), { type: 'company_updated', entityType: 'company', entityId, payload: { seq } });
+      for (const entityId of records)
+        emit(ctxFor(em, ws), { type: 'company_updated', entityType: 'company', entityId, payload: { seq } });
     }
     await em.flush();
 
@@ -355,7 +431,8 @@ describe('outbox: several batches in flight in one dispatcher (parallelBatches)'
     const records = Array.from({ length: 40 }, () => newId());
     const em = forkForWorkspace(orm.em, ws);
     for (let seq = 0; seq < 5; seq++) {
-      for (const entityId of records) emit(ctxFor(em, ws), { type: 'company_updated', entityType: 'company', entityId, payload: { seq } });
+      for (const entityId of records)
+        emit(ctxFor(em, ws), { type: 'company_updated', entityType: 'company', entityId, payload: { seq } });
     }
     await em.flush();
 
@@ -407,13 +484,21 @@ describe('outbox: LISTEN/NOTIFY wake-up', () => {
     expect(delivered[0].at - t0).toBeLessThan(1000);
 
     const appName = `crm-outbox-listen:wake-${ws}`;
-    const before = await db.query<{ pid: number }>(`select pid from pg_stat_activity where application_name = $1`, [appName]);
+    const before = await db.query<{ pid: number }>(`select pid from pg_stat_activity where application_name = $1`, [
+      appName,
+    ]);
     expect(before.rows).toHaveLength(1);
     await db.query(`select pg_terminate_backend($1)`, [before.rows[0].pid]);
-    await waitFor(async () => {
-      const now = await db.query<{ pid: number }>(`select pid from pg_stat_activity where application_name = $1`, [appName]);
-      return now.rows.length === 1 && now.rows[0].pid !== before.rows[0].pid;
-    }, 5000, 'the LISTEN connection to come back');
+    await waitFor(
+      async () => {
+        const now = await db.query<{ pid: number }>(`select pid from pg_stat_activity where application_name = $1`, [
+          appName,
+        ]);
+        return now.rows.length === 1 && now.rows[0].pid !== before.rows[0].pid;
+      },
+      5000,
+      'the LISTEN connection to come back',
+    );
 
     const t1 = Date.now();
     await createCompany(ws);

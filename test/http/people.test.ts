@@ -14,19 +14,33 @@ describe('people', () => {
   it('creates a person with e-mails, phones, company and custom fields; links the company', async () => {
     const company = (await makeCompany(t.http, { name: 'Linked Co' })).body.data;
     const res = await t.http.post('/api/v1/people', {
-      firstName: 'Grace', lastName: 'Hopper', title: 'CTO', companyId: company._id,
-      emails: [{ email: 'Grace@Navy.mil', label: 'work' }], phones: [{ phone: '+45 20 30 40 50', label: 'mobile' }],
-      customFields: { shoeSize: 38 }, tags: ['speaker'],
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      title: 'CTO',
+      companyId: company._id,
+      emails: [{ email: 'Grace@Navy.mil', label: 'work' }],
+      phones: [{ phone: '+45 20 30 40 50', label: 'mobile' }],
+      customFields: { shoeSize: 38 },
+      tags: ['speaker'],
     });
     expect(res.status).toBe(201);
     const p = res.body.data;
     expect(p).toMatchObject({
-      firstName: 'Grace', lastName: 'Hopper', title: 'CTO', companyId: company._id,
-      emails: [{ email: 'grace@navy.mil', label: 'work' }], phones: [{ phone: '+45 20 30 40 50', label: 'mobile' }],
-      customFields: [{ name: 'shoeSize', value: 38 }], tags: ['speaker'],
+      firstName: 'Grace',
+      lastName: 'Hopper',
+      title: 'CTO',
+      companyId: company._id,
+      emails: [{ email: 'grace@navy.mil', label: 'work' }],
+      phones: [{ phone: '+45 20 30 40 50', label: 'mobile' }],
+      customFields: [{ name: 'shoeSize', value: 38 }],
+      tags: ['speaker'],
     });
-    expect((await t.http.get(`/api/v1/companies/${company._id}/people`)).body.data.map((x: any) => x._id)).toEqual([p._id]);
-    expect((await t.http.get(`/api/v1/people/${p._id}/companies`)).body.data.map((x: any) => x._id)).toEqual([company._id]);
+    expect((await t.http.get(`/api/v1/companies/${company._id}/people`)).body.data.map((x: any) => x._id)).toEqual([
+      p._id,
+    ]);
+    expect((await t.http.get(`/api/v1/people/${p._id}/companies`)).body.data.map((x: any) => x._id)).toEqual([
+      company._id,
+    ]);
     expect((await eventsFor(app.runtime.deps.orm, p._id)).map((e) => e.type)).toEqual(['person_created', 'tag_added']);
   });
 
@@ -39,7 +53,11 @@ describe('people', () => {
     ['malformed companyId', { firstName: 'a', companyId: 'xyz' }, /companyId/],
     ['unknown companyId', { firstName: 'a', companyId: '0123456789abcdef01234567' }, /companyId/],
     ['avatar http', { firstName: 'a', avatar: 'http://x/y.png' }, /avatar/],
-    ['21 e-mails', { firstName: 'a', emails: Array.from({ length: 21 }, (_, i) => ({ email: `a${i}@b.dk` })) }, /emails/],
+    [
+      '21 e-mails',
+      { firstName: 'a', emails: Array.from({ length: 21 }, (_, i) => ({ email: `a${i}@b.dk` })) },
+      /emails/,
+    ],
   ];
   it.each(bad)('400 for %s', async (_label, body, message) => {
     const res = await t.http.post('/api/v1/people', body);
@@ -50,21 +68,46 @@ describe('people', () => {
   it('updates partially, merges custom fields, searches by name and e-mail, filters by companyId', async () => {
     const mine = await app.tenant();
     const c = (await makeCompany(mine.http)).body.data;
-    const p = (await makePerson(mine.http, { firstName: 'Linus', emails: [{ email: 'linus@kernel.example' }], customFields: [{ name: 'a', value: 1 }] })).body.data;
+    const p = (
+      await makePerson(mine.http, {
+        firstName: 'Linus',
+        emails: [{ email: 'linus@kernel.example' }],
+        customFields: [{ name: 'a', value: 1 }],
+      })
+    ).body.data;
     await makePerson(mine.http, { firstName: 'Other' });
-    const upd = await mine.http.put(`/api/v1/people/${p._id}`, { title: 'Maintainer', companyId: c._id, customFields: { b: 2 } });
+    const upd = await mine.http.put(`/api/v1/people/${p._id}`, {
+      title: 'Maintainer',
+      companyId: c._id,
+      customFields: { b: 2 },
+    });
     expect(upd.status).toBe(200);
-    expect(upd.body.data).toMatchObject({ firstName: 'Linus', title: 'Maintainer', companyId: c._id, customFields: [{ name: 'a', value: 1 }, { name: 'b', value: 2 }] });
+    expect(upd.body.data).toMatchObject({
+      firstName: 'Linus',
+      title: 'Maintainer',
+      companyId: c._id,
+      customFields: [
+        { name: 'a', value: 1 },
+        { name: 'b', value: 2 },
+      ],
+    });
     expect((await mine.http.get('/api/v1/people?q=kernel.example')).body.data.map((x: any) => x._id)).toEqual([p._id]);
     expect((await mine.http.get('/api/v1/people?q=LINUS')).body.total).toBe(1);
-    expect((await mine.http.get(`/api/v1/people?companyId=${c._id}`)).body.data.map((x: any) => x._id)).toEqual([p._id]);
+    expect((await mine.http.get(`/api/v1/people?companyId=${c._id}`)).body.data.map((x: any) => x._id)).toEqual([
+      p._id,
+    ]);
     expect((await mine.http.get(`/api/v1/companies/${c._id}/people`)).body.total).toBe(1);
     const feed = await mine.http.get(`/api/v1/people/${p._id}/activity-feed`);
     expect(feed.body.data.map((a: any) => a.type)).toEqual(['record_updated', 'record_created']);
     expect(feed.body.data[0].metadata.changes.title).toEqual({ from: null, to: 'Maintainer' });
     const summary = await mine.http.get('/api/v1/people?view=summary&limit=1');
-    expect(Object.keys(summary.body.data[0]).sort()).toEqual(['_id', 'companyId', 'emails', 'firstName', 'lastName', 'phones', 'title', 'updatedAt'].sort());
-    expect((await mine.http.get(`/api/v1/people/${p._id}?fields=firstName`)).body.data).toEqual({ _id: p._id, firstName: 'Linus' });
+    expect(Object.keys(summary.body.data[0]).sort()).toEqual(
+      ['_id', 'companyId', 'emails', 'firstName', 'lastName', 'phones', 'title', 'updatedAt'].sort(),
+    );
+    expect((await mine.http.get(`/api/v1/people/${p._id}?fields=firstName`)).body.data).toEqual({
+      _id: p._id,
+      firstName: 'Linus',
+    });
   });
 
   it('preview on POST and PUT writes nothing', async () => {

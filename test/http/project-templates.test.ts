@@ -15,9 +15,19 @@ const TEMPLATE = {
   name: 'Website build',
   description: 'Standard site',
   flowRef: 'web',
-  taskTemplates: [{ title: 'Kick-off', priority: 'high' }, { title: 'Design', description: 'Mock-ups', stage: 2 }, { title: 'Launch' }],
+  taskTemplates: [
+    { title: 'Kick-off', priority: 'high' },
+    { title: 'Design', description: 'Mock-ups', stage: 2 },
+    { title: 'Launch' },
+  ],
   milestoneTemplates: [{ title: 'Design approved', dueInDays: 14 }, { title: 'Go live' }],
-  projectData: { description: 'From the template', priority: 'high', tags: ['web'], budget: { hours: 40, hourlyRate: 900 }, minTimeEntryWords: 2 },
+  projectData: {
+    description: 'From the template',
+    priority: 'high',
+    tags: ['web'],
+    budget: { hours: 40, hourlyRate: 900 },
+    minTimeEntryWords: 2,
+  },
   portalSettings: { showTasks: true, allowComments: false },
 };
 const newTemplate = async (body: Record<string, unknown> = {}, http = t.http) => {
@@ -25,7 +35,10 @@ const newTemplate = async (body: Record<string, unknown> = {}, http = t.http) =>
   expect(res.status).toBe(201);
   return res.body.data as Record<string, any>;
 };
-const listNames = async (q = '') => (await t.http.get(`/api/v1/project-templates?limit=100${q}`)).body.data.map((d: { name: string }) => d.name) as string[];
+const listNames = async (q = '') =>
+  (await t.http.get(`/api/v1/project-templates?limit=100${q}`)).body.data.map(
+    (d: { name: string }) => d.name,
+  ) as string[];
 
 describe('project templates', () => {
   it('creates, reads, lists (default first), updates; one default per workspace', async () => {
@@ -34,8 +47,17 @@ describe('project templates', () => {
     expect((await t.http.get(`/api/v1/project-templates/${a._id}`)).body.data).toEqual(a);
     const b = await newTemplate({ name: 'Beta', isDefault: true });
     expect((await listNames()).slice(0, 1)).toEqual(['Beta']);
-    const patched = await t.http.patch(`/api/v1/project-templates/${a._id}`, { isDefault: true, description: null, taskTemplates: [{ title: 'Only' }] });
-    expect(patched.body.data).toMatchObject({ isDefault: true, description: null, taskTemplates: [{ title: 'Only' }], name: 'Alpha' });
+    const patched = await t.http.patch(`/api/v1/project-templates/${a._id}`, {
+      isDefault: true,
+      description: null,
+      taskTemplates: [{ title: 'Only' }],
+    });
+    expect(patched.body.data).toMatchObject({
+      isDefault: true,
+      description: null,
+      taskTemplates: [{ title: 'Only' }],
+      name: 'Alpha',
+    });
     expect((await t.http.get(`/api/v1/project-templates/${b._id}`)).body.data.isDefault).toBe(false);
     const list = await t.http.get('/api/v1/project-templates');
     expect(list.body).toMatchObject({ page: 1, limit: 20 });
@@ -76,17 +98,25 @@ describe('project templates', () => {
     expect((await t.http.get('/api/v1/project-templates?includeInactive=maybe')).status).toBe(400);
     // A deactivated template makes no projects.
     expect((await t.http.post('/api/v1/projects/from-template', { templateId: tpl._id })).status).toBe(404);
-    expect((await t.http.patch(`/api/v1/project-templates/${tpl._id}`, { isActive: true })).body.data.isActive).toBe(true);
+    expect((await t.http.patch(`/api/v1/project-templates/${tpl._id}`, { isActive: true })).body.data.isActive).toBe(
+      true,
+    );
     expect(await listNames()).toContain(tpl.name);
   });
 
   it('another workspace gets 404', async () => {
     const tpl = await newTemplate();
     for (const res of [
-      await other.http.get(`/api/v1/project-templates/${tpl._id}`), await other.http.patch(`/api/v1/project-templates/${tpl._id}`, { name: 'x' }),
-      await other.http.delete(`/api/v1/project-templates/${tpl._id}`), await other.http.post('/api/v1/projects/from-template', { templateId: tpl._id }),
-    ]) expect(res.status).toBe(404);
-    expect((await t.http.get(`/api/v1/project-templates/${tpl._id}`)).body.data).toMatchObject({ name: 'Website build', isActive: true });
+      await other.http.get(`/api/v1/project-templates/${tpl._id}`),
+      await other.http.patch(`/api/v1/project-templates/${tpl._id}`, { name: 'x' }),
+      await other.http.delete(`/api/v1/project-templates/${tpl._id}`),
+      await other.http.post('/api/v1/projects/from-template', { templateId: tpl._id }),
+    ])
+      expect(res.status).toBe(404);
+    expect((await t.http.get(`/api/v1/project-templates/${tpl._id}`)).body.data).toMatchObject({
+      name: 'Website build',
+      isActive: true,
+    });
   });
 });
 
@@ -99,17 +129,38 @@ describe('POST /projects/from-template', () => {
     const lead = await factories.lead!(t.http);
     const before = Date.now();
     const res = await t.http.post('/api/v1/projects/from-template', {
-      templateId: tpl._id, company, personRef: person,
+      templateId: tpl._id,
+      company,
+      personRef: person,
       offerData: {
-        offerId: 'offer-77', offerTitle: 'Shop for Acme', dealRef: deal, leadRef: lead,
-        lineItems: [{ title: 'Design', quantity: 10, unitPrice: 900 }, { name: 'Hosting', quantity: 12, price: 100, discount: 25, unit: 'month' }, { description: 'Setup fee', unitPrice: 500 }],
+        offerId: 'offer-77',
+        offerTitle: 'Shop for Acme',
+        dealRef: deal,
+        leadRef: lead,
+        lineItems: [
+          { title: 'Design', quantity: 10, unitPrice: 900 },
+          { name: 'Hosting', quantity: 12, price: 100, discount: 25, unit: 'month' },
+          { description: 'Setup fee', unitPrice: 500 },
+        ],
       },
     });
     expect(res.status).toBe(201);
     const p = res.body.data;
     expect(p).toMatchObject({
-      title: 'Shop for Acme', description: 'From the template', priority: 'high', tags: ['web'], budget: { hours: 40, hourlyRate: 900, amount: null }, minTimeEntryWords: 2,
-      company, personRef: person, dealRef: deal, leadRef: lead, offerRef: 'offer-77', templateRef: tpl._id, status: 'active', stage: 1,
+      title: 'Shop for Acme',
+      description: 'From the template',
+      priority: 'high',
+      tags: ['web'],
+      budget: { hours: 40, hourlyRate: 900, amount: null },
+      minTimeEntryWords: 2,
+      company,
+      personRef: person,
+      dealRef: deal,
+      leadRef: lead,
+      offerRef: 'offer-77',
+      templateRef: tpl._id,
+      status: 'active',
+      stage: 1,
       portalSettings: { showTasks: true, allowComments: false },
       lines: [
         { title: 'Design', quantity: 10, unitPrice: 900, discount: 0, total: 9000, unit: null },
@@ -136,8 +187,20 @@ describe('POST /projects/from-template', () => {
 
   it('title defaults to the template name without offer data; body title wins', async () => {
     const tpl = await newTemplate({ name: 'Retainer', taskTemplates: [] });
-    expect((await t.http.post('/api/v1/projects/from-template', { templateId: tpl._id })).body.data).toMatchObject({ title: 'Retainer', lines: [], tasks: [] });
-    expect((await t.http.post('/api/v1/projects/from-template', { templateId: tpl._id, title: 'Own title', offerData: { offerTitle: 'Offer title' } })).body.data.title).toBe('Own title');
+    expect((await t.http.post('/api/v1/projects/from-template', { templateId: tpl._id })).body.data).toMatchObject({
+      title: 'Retainer',
+      lines: [],
+      tasks: [],
+    });
+    expect(
+      (
+        await t.http.post('/api/v1/projects/from-template', {
+          templateId: tpl._id,
+          title: 'Own title',
+          offerData: { offerTitle: 'Offer title' },
+        })
+      ).body.data.title,
+    ).toBe('Own title');
   });
 
   it.each([

@@ -29,13 +29,35 @@ describe('projects CRUD', () => {
     const person = await factories.person!(t.http);
     const deal = await factories.deal!(t.http);
     const project = await newProject({
-      title: 'Shop build', description: 'New shop', status: 'planning', priority: 'high', tags: ['web', 'web'], customFields: { phase: 'one' },
-      company, personRef: person, dealRef: deal, startDate: '2030-01-01', endDate: '2030-03-01', budget: { hours: 100, amount: 90000, hourlyRate: 900 },
-      stage: 2, minTimeEntryWords: 3,
+      title: 'Shop build',
+      description: 'New shop',
+      status: 'planning',
+      priority: 'high',
+      tags: ['web', 'web'],
+      customFields: { phase: 'one' },
+      company,
+      personRef: person,
+      dealRef: deal,
+      startDate: '2030-01-01',
+      endDate: '2030-03-01',
+      budget: { hours: 100, amount: 90000, hourlyRate: 900 },
+      stage: 2,
+      minTimeEntryWords: 3,
     });
     expect(project).toMatchObject({
-      title: 'Shop build', status: 'planning', priority: 'high', owner: me, tags: ['web'], customFields: { phase: 'one' }, company, personRef: person, dealRef: deal,
-      startDate: '2030-01-01T00:00:00.000Z', budget: { hours: 100, amount: 90000, hourlyRate: 900 }, stage: 2, minTimeEntryWords: 3,
+      title: 'Shop build',
+      status: 'planning',
+      priority: 'high',
+      owner: me,
+      tags: ['web'],
+      customFields: { phase: 'one' },
+      company,
+      personRef: person,
+      dealRef: deal,
+      startDate: '2030-01-01T00:00:00.000Z',
+      budget: { hours: 100, amount: 90000, hourlyRate: 900 },
+      stage: 2,
+      minTimeEntryWords: 3,
     });
     expect((await t.http.get(`/api/v1/projects/${project._id}`)).body.data).toEqual(project);
     const other = await newProject({ title: 'Intranet' });
@@ -44,12 +66,24 @@ describe('projects CRUD', () => {
     const byCompany = await t.http.get(`/api/v1/projects?company=${company}`);
     expect(byCompany.body).toMatchObject({ page: 1, limit: 20, total: 1 });
     expect(byCompany.body.data[0]._id).toBe(project._id);
-    expect((await t.http.get('/api/v1/projects?status=planning')).body.data.map((p: any) => p._id)).toEqual([project._id]);
+    expect((await t.http.get('/api/v1/projects?status=planning')).body.data.map((p: any) => p._id)).toEqual([
+      project._id,
+    ]);
     expect((await t.http.get('/api/v1/projects?q=intra')).body.data.map((p: any) => p._id)).toEqual([other._id]);
     expect((await t.http.get(`/api/v1/projects?owner=${me}&limit=1`)).body).toMatchObject({ limit: 1, total: 2 });
 
-    const updated = await t.http.put(`/api/v1/projects/${project._id}`, { title: 'Shop v2', customFields: { size: 'L' }, budget: { hours: 120 }, company: null });
-    expect(updated.body.data).toMatchObject({ title: 'Shop v2', customFields: { phase: 'one', size: 'L' }, budget: { hours: 120, amount: 90000 }, company: null });
+    const updated = await t.http.put(`/api/v1/projects/${project._id}`, {
+      title: 'Shop v2',
+      customFields: { size: 'L' },
+      budget: { hours: 120 },
+      company: null,
+    });
+    expect(updated.body.data).toMatchObject({
+      title: 'Shop v2',
+      customFields: { phase: 'one', size: 'L' },
+      budget: { hours: 120, amount: 90000 },
+      company: null,
+    });
     expect((await t.http.delete(`/api/v1/projects/${project._id}`)).body).toEqual({ ok: true });
     expect((await t.http.get(`/api/v1/projects/${project._id}`)).status).toBe(404);
   });
@@ -80,7 +114,7 @@ describe('projects CRUD', () => {
     expect(await countProjects()).toBe(before);
   });
 
-  it('refuses a link to another workspace\'s company', async () => {
+  it("refuses a link to another workspace's company", async () => {
     const other = await app.tenant();
     const company = (await makeCompany(other.http)).body.data._id as string;
     expect((await t.http.post('/api/v1/projects', { title: 'P', company })).status).toBe(400);
@@ -88,7 +122,17 @@ describe('projects CRUD', () => {
 
   it('applies required project custom fields', async () => {
     const ws = await app.tenant();
-    expect((await ws.http.post('/api/v1/custom-fields', { entityType: 'project', key: 'po', label: 'PO number', type: 'number', required: true })).status).toBe(201);
+    expect(
+      (
+        await ws.http.post('/api/v1/custom-fields', {
+          entityType: 'project',
+          key: 'po',
+          label: 'PO number',
+          type: 'number',
+          required: true,
+        })
+      ).status,
+    ).toBe(201);
     expect((await ws.http.post('/api/v1/projects', { title: 'P' })).status).toBe(400);
     expect((await ws.http.post('/api/v1/projects', { title: 'P', customFields: { po: 'abc' } })).status).toBe(400);
     expect((await ws.http.post('/api/v1/projects', { title: 'P', customFields: { po: 42 } })).status).toBe(201);
@@ -100,13 +144,28 @@ describe('preview', () => {
     const before = await countProjects();
     const created = await t.http.post('/api/v1/projects', { title: 'Preview me', preview: true });
     expect(created.status).toBe(200);
-    expect(created.body.data).toMatchObject({ preview: true, current: null, proposed: { title: 'Preview me', status: 'active' }, diff: { title: { from: null, to: 'Preview me' } } });
+    expect(created.body.data).toMatchObject({
+      preview: true,
+      current: null,
+      proposed: { title: 'Preview me', status: 'active' },
+      diff: { title: { from: null, to: 'Preview me' } },
+    });
     expect(await countProjects()).toBe(before);
 
     const project = await newProject({ title: 'Real' });
-    const viaQuery = await t.http.put(`/api/v1/projects/${project._id}?preview=true`, { title: 'Renamed', status: 'on_hold' });
-    expect(viaQuery.body.data).toMatchObject({ preview: true, current: { title: 'Real' }, proposed: { title: 'Renamed', status: 'on_hold' } });
-    expect(viaQuery.body.data.diff).toEqual({ title: { from: 'Real', to: 'Renamed' }, status: { from: 'active', to: 'on_hold' } });
+    const viaQuery = await t.http.put(`/api/v1/projects/${project._id}?preview=true`, {
+      title: 'Renamed',
+      status: 'on_hold',
+    });
+    expect(viaQuery.body.data).toMatchObject({
+      preview: true,
+      current: { title: 'Real' },
+      proposed: { title: 'Renamed', status: 'on_hold' },
+    });
+    expect(viaQuery.body.data.diff).toEqual({
+      title: { from: 'Real', to: 'Renamed' },
+      status: { from: 'active', to: 'on_hold' },
+    });
     expect((await t.http.get(`/api/v1/projects/${project._id}`)).body.data.title).toBe('Real');
     expect((await t.http.put(`/api/v1/projects/${project._id}`, { title: 'Renamed' })).body.data.title).toBe('Renamed');
   });
@@ -129,7 +188,11 @@ describe('move and stats', () => {
   it('stats count hours (billable and not), budget used and open/done tasks', async () => {
     const project = await newProject({ budget: { hours: 10, amount: 1000, hourlyRate: 100 } });
     const empty = (await t.http.get(`/api/v1/projects/${project._id}/stats`)).body.data;
-    expect(empty).toMatchObject({ hours: { total: 0, billable: 0, nonBillable: 0 }, tasks: { open: 0, done: 0 }, budgetUsed: { hours: 0, hoursPercent: 0, amount: 0 } });
+    expect(empty).toMatchObject({
+      hours: { total: 0, billable: 0, nonBillable: 0 },
+      tasks: { open: 0, done: 0 },
+      budgetUsed: { hours: 0, hoursPercent: 0, amount: 0 },
+    });
     await newTask(project._id, { status: 'done' });
     await newTask(project._id);
     await newTask(project._id, { status: 'in_progress' });
@@ -147,18 +210,48 @@ describe('move and stats', () => {
 describe('project tasks', () => {
   it('creates, lists, reads, updates (with project extras) and deletes tasks of a project', async () => {
     const project = await newProject();
-    const task = await newTask(project._id, { priority: 'high', startDate: '2030-01-02', taskType: 'design', billable: false, order: 2 });
-    expect(task).toMatchObject({ title: 'Design', project: project._id, priority: 'high', status: 'to_do', startDate: '2030-01-02T00:00:00.000Z', taskType: 'design', billable: false, order: 2 });
+    const task = await newTask(project._id, {
+      priority: 'high',
+      startDate: '2030-01-02',
+      taskType: 'design',
+      billable: false,
+      order: 2,
+    });
+    expect(task).toMatchObject({
+      title: 'Design',
+      project: project._id,
+      priority: 'high',
+      status: 'to_do',
+      startDate: '2030-01-02T00:00:00.000Z',
+      taskType: 'design',
+      billable: false,
+      order: 2,
+    });
     const first = await newTask(project._id, { title: 'Kickoff', order: 1 });
     const list = await t.http.get(`/api/v1/projects/${project._id}/tasks`);
     expect(list.body).toMatchObject({ page: 1, limit: 20, total: 2 });
     expect(list.body.data.map((x: any) => x._id)).toEqual([first._id, task._id]);
 
-    const updated = await t.http.put(`/api/v1/projects/tasks/${task._id}`, { status: 'done', billable: true, order: 0, taskType: '' });
-    expect(updated.body.data).toMatchObject({ status: 'done', stage: 4, billable: true, order: 0, taskType: null, project: project._id });
+    const updated = await t.http.put(`/api/v1/projects/tasks/${task._id}`, {
+      status: 'done',
+      billable: true,
+      order: 0,
+      taskType: '',
+    });
+    expect(updated.body.data).toMatchObject({
+      status: 'done',
+      stage: 4,
+      billable: true,
+      order: 0,
+      taskType: null,
+      project: project._id,
+    });
     expect((await t.http.get(`/api/v1/projects/tasks/${task._id}`)).body.data).toEqual(updated.body.data);
     // The generic task endpoints see the same task (its parent is the project).
-    expect((await t.http.get(`/api/v1/tasks/${task._id}`)).body.data).toMatchObject({ project: project._id, status: 'done' });
+    expect((await t.http.get(`/api/v1/tasks/${task._id}`)).body.data).toMatchObject({
+      project: project._id,
+      status: 'done',
+    });
     await t.http.put(`/api/v1/projects/tasks/${task._id}`, { order: 5 });
     const events = await eventsFor(app.runtime.deps.orm, task._id);
     expect(events.map((e) => e.type)).toEqual(['task_created', 'task_updated', 'task_updated', 'task_updated']);
@@ -171,8 +264,12 @@ describe('project tasks', () => {
     const project = await newProject();
     const res = await t.http.post('/api/v1/tasks', { title: 'Generic', project: project._id });
     expect(res.status).toBe(201);
-    expect((await t.http.get(`/api/v1/projects/${project._id}/tasks`)).body.data.map((x: any) => x._id)).toContain(res.body.data._id);
-    expect((await t.http.post('/api/v1/tasks', { title: 'Generic', project: '0123456789abcdef01234567' })).status).toBe(400);
+    expect((await t.http.get(`/api/v1/projects/${project._id}/tasks`)).body.data.map((x: any) => x._id)).toContain(
+      res.body.data._id,
+    );
+    expect((await t.http.post('/api/v1/tasks', { title: 'Generic', project: '0123456789abcdef01234567' })).status).toBe(
+      400,
+    );
   });
 
   it('a task of a company is not a project task', async () => {
@@ -202,7 +299,10 @@ describe('project tasks', () => {
     const task = await newTask(project._id);
     await t.http.delete(`/api/v1/projects/${project._id}`);
     expect((await t.http.get(`/api/v1/tasks/${task._id}`)).status).toBe(404);
-    expect((await eventsFor(app.runtime.deps.orm, task._id)).map((e) => e.type)).toEqual(['task_created', 'task_deleted']);
+    expect((await eventsFor(app.runtime.deps.orm, task._id)).map((e) => e.type)).toEqual([
+      'task_created',
+      'task_deleted',
+    ]);
   });
 });
 
@@ -220,11 +320,17 @@ describe('comments', () => {
     const id = res.body.data._id;
     const patched = await t.http.patch(`/api/v1/projects/tasks/${taskId}/comments/${id}`, { internal: true });
     expect(patched.body.data).toMatchObject({ content: 'Hello team', internal: true, visibility: 'internal' });
-    const back = await t.http.patch(`/api/v1/projects/tasks/${taskId}/comments/${id}`, { visibility: 'customer', content: '<i>Edited</i>' });
+    const back = await t.http.patch(`/api/v1/projects/tasks/${taskId}/comments/${id}`, {
+      visibility: 'customer',
+      content: '<i>Edited</i>',
+    });
     expect(back.body.data).toMatchObject({ content: 'Edited', internal: false, visibility: 'customer' });
     const list = await t.http.get(`/api/v1/projects/tasks/${taskId}/comments`);
     expect(list.body.data.find((c: any) => c._id === id)).toEqual(back.body.data);
-    expect((await t.http.patch(`/api/v1/projects/tasks/${taskId}/comments/0123456789abcdef01234567`, { content: 'x' })).status).toBe(404);
+    expect(
+      (await t.http.patch(`/api/v1/projects/tasks/${taskId}/comments/0123456789abcdef01234567`, { content: 'x' }))
+        .status,
+    ).toBe(404);
   });
 
   it('accepts 5,000 characters after stripping and refuses 5,001', async () => {
@@ -235,17 +341,56 @@ describe('comments', () => {
     expect(over.status).toBe(400);
     expect(over.body.error).toMatch(/content/);
     const id = atLimit.body.data._id;
-    expect((await t.http.patch(`/api/v1/projects/tasks/${taskId}/comments/${id}`, { content: 'b'.repeat(5001) })).status).toBe(400);
-    expect((await t.http.patch(`/api/v1/projects/tasks/${taskId}/comments/${id}`, { content: 'b'.repeat(5000) })).status).toBe(200);
+    expect(
+      (await t.http.patch(`/api/v1/projects/tasks/${taskId}/comments/${id}`, { content: 'b'.repeat(5001) })).status,
+    ).toBe(400);
+    expect(
+      (await t.http.patch(`/api/v1/projects/tasks/${taskId}/comments/${id}`, { content: 'b'.repeat(5000) })).status,
+    ).toBe(200);
   });
 
-  const agreement: { label: string; patch: Record<string, unknown>; status: number; expected: Record<string, unknown> | null }[] = [
-    { label: 'internal true + visibility internal', patch: { internal: true, visibility: 'internal' }, status: 201, expected: { internal: true, visibility: 'internal' } },
-    { label: 'internal false + visibility customer', patch: { internal: false, visibility: 'customer' }, status: 201, expected: { internal: false, visibility: 'customer' } },
-    { label: 'visibility internal alone', patch: { visibility: 'internal' }, status: 201, expected: { internal: true, visibility: 'internal' } },
-    { label: 'internal true alone', patch: { internal: true }, status: 201, expected: { internal: true, visibility: 'internal' } },
-    { label: 'internal true + visibility customer', patch: { internal: true, visibility: 'customer' }, status: 400, expected: null },
-    { label: 'internal false + visibility internal', patch: { internal: false, visibility: 'internal' }, status: 400, expected: null },
+  const agreement: {
+    label: string;
+    patch: Record<string, unknown>;
+    status: number;
+    expected: Record<string, unknown> | null;
+  }[] = [
+    {
+      label: 'internal true + visibility internal',
+      patch: { internal: true, visibility: 'internal' },
+      status: 201,
+      expected: { internal: true, visibility: 'internal' },
+    },
+    {
+      label: 'internal false + visibility customer',
+      patch: { internal: false, visibility: 'customer' },
+      status: 201,
+      expected: { internal: false, visibility: 'customer' },
+    },
+    {
+      label: 'visibility internal alone',
+      patch: { visibility: 'internal' },
+      status: 201,
+      expected: { internal: true, visibility: 'internal' },
+    },
+    {
+      label: 'internal true alone',
+      patch: { internal: true },
+      status: 201,
+      expected: { internal: true, visibility: 'internal' },
+    },
+    {
+      label: 'internal true + visibility customer',
+      patch: { internal: true, visibility: 'customer' },
+      status: 400,
+      expected: null,
+    },
+    {
+      label: 'internal false + visibility internal',
+      patch: { internal: false, visibility: 'internal' },
+      status: 400,
+      expected: null,
+    },
     { label: 'unknown visibility', patch: { visibility: 'public' }, status: 400, expected: null },
     { label: 'internal not boolean', patch: { internal: 'yes' }, status: 400, expected: null },
     { label: 'missing content', patch: { content: undefined }, status: 400, expected: null },
@@ -261,8 +406,18 @@ describe('comments', () => {
 
   it('PATCH refuses a contradiction with the stored value only when both are sent', async () => {
     const id = (await post({ content: 'x', internal: true })).body.data._id;
-    expect((await t.http.patch(`/api/v1/projects/tasks/${taskId}/comments/${id}`, { internal: false, visibility: 'internal' })).status).toBe(400);
-    expect((await t.http.patch(`/api/v1/projects/tasks/${taskId}/comments/${id}`, {})).body.data).toMatchObject({ internal: true, visibility: 'internal' });
+    expect(
+      (
+        await t.http.patch(`/api/v1/projects/tasks/${taskId}/comments/${id}`, {
+          internal: false,
+          visibility: 'internal',
+        })
+      ).status,
+    ).toBe(400);
+    expect((await t.http.patch(`/api/v1/projects/tasks/${taskId}/comments/${id}`, {})).body.data).toMatchObject({
+      internal: true,
+      visibility: 'internal',
+    });
   });
 });
 
@@ -271,11 +426,19 @@ describe('time entries', () => {
     const project = await newProject();
     const task = await newTask(project._id);
     const before = Date.now();
-    const res = await t.http.post(`/api/v1/projects/${project._id}/time-entries`, { hours: 1, minutes: 45, taskId: task._id });
+    const res = await t.http.post(`/api/v1/projects/${project._id}/time-entries`, {
+      hours: 1,
+      minutes: 45,
+      taskId: task._id,
+    });
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({ hours: 1.75, billable: true, taskId: task._id, projectId: project._id });
     expect(Date.parse(res.body.data.date)).toBeGreaterThanOrEqual(before - 1000);
-    await t.http.post(`/api/v1/projects/${project._id}/time-entries`, { hours: 0.5, billable: false, date: '2030-02-01' });
+    await t.http.post(`/api/v1/projects/${project._id}/time-entries`, {
+      hours: 0.5,
+      billable: false,
+      date: '2030-02-01',
+    });
     expect((await t.http.get(`/api/v1/projects/${project._id}/time-entries`)).body).toMatchObject({ total: 2 });
     const byTask = await t.http.get(`/api/v1/projects/${project._id}/time-entries?taskId=${task._id}`);
     expect(byTask.body.data.map((e: any) => e._id)).toEqual([res.body.data._id]);
@@ -285,9 +448,16 @@ describe('time entries', () => {
     const project = await newProject();
     const otherTask = await newTask((await newProject())._id);
     const cases: [Record<string, unknown>, RegExp][] = [
-      [{}, /hours/], [{ hours: 0 }, /hours/], [{ hours: -1 }, /hours/], [{ hours: 'two' }, /hours/], [{ hours: 0, minutes: 30 }, /hours/],
-      [{ hours: 1, minutes: -5 }, /minutes/], [{ hours: 1, taskId: otherTask._id }, /taskId/], [{ hours: 1, taskId: '0123456789abcdef01234567' }, /taskId/],
-      [{ hours: 1, date: 'yesterday' }, /date/], [{ hours: 1, billable: 'no' }, /billable/],
+      [{}, /hours/],
+      [{ hours: 0 }, /hours/],
+      [{ hours: -1 }, /hours/],
+      [{ hours: 'two' }, /hours/],
+      [{ hours: 0, minutes: 30 }, /hours/],
+      [{ hours: 1, minutes: -5 }, /minutes/],
+      [{ hours: 1, taskId: otherTask._id }, /taskId/],
+      [{ hours: 1, taskId: '0123456789abcdef01234567' }, /taskId/],
+      [{ hours: 1, date: 'yesterday' }, /date/],
+      [{ hours: 1, billable: 'no' }, /billable/],
     ];
     for (const [body, field] of cases) {
       const res = await t.http.post(`/api/v1/projects/${project._id}/time-entries`, body);
@@ -296,7 +466,7 @@ describe('time entries', () => {
     expect((await t.http.get(`/api/v1/projects/${project._id}/time-entries`)).body.total).toBe(0);
   });
 
-  it('needs a description of at least the project\'s minimum word count', async () => {
+  it("needs a description of at least the project's minimum word count", async () => {
     const project = await newProject({ minTimeEntryWords: 3 });
     const url = `/api/v1/projects/${project._id}/time-entries`;
     for (const description of [undefined, '', 'one two', '  one   two  ']) {

@@ -9,20 +9,44 @@ let seller: TestUser;
 const flows: { id: string; stages: Record<string, string> }[] = [];
 
 type Row = Record<string, unknown>;
-const sql = (query: string, params: unknown[] = []): Promise<Row[]> => app.runtime.deps.orm.em.fork().execute(query, params, 'all');
+const sql = (query: string, params: unknown[] = []): Promise<Row[]> =>
+  app.runtime.deps.orm.em.fork().execute(query, params, 'all');
 const round2 = (v: number): number => Math.round(v * 100) / 100;
 
 beforeAll(async () => {
   app = await startTestApp();
   t = await app.tenant();
-  seller = await makeUser(app, t.workspaceId, 'member', { firstName: 'Sal', lastName: 'Seller', email: 'sal@acme.test' });
+  seller = await makeUser(app, t.workspaceId, 'member', {
+    firstName: 'Sal',
+    lastName: 'Seller',
+    email: 'sal@acme.test',
+  });
   for (const [title, stages] of [
-    ['Sales', [{ title: 'New', probability: 10 }, { title: 'Talk' }, { title: 'Offer', probability: 75 }, { title: 'Won', type: 'won' }, { title: 'Lost', type: 'lost' }]],
-    ['Renewals', [{ title: 'Due', probability: 30 }, { title: 'Signed', type: 'won', probability: 90 }, { title: 'Gone', type: 'lost' }]],
+    [
+      'Sales',
+      [
+        { title: 'New', probability: 10 },
+        { title: 'Talk' },
+        { title: 'Offer', probability: 75 },
+        { title: 'Won', type: 'won' },
+        { title: 'Lost', type: 'lost' },
+      ],
+    ],
+    [
+      'Renewals',
+      [
+        { title: 'Due', probability: 30 },
+        { title: 'Signed', type: 'won', probability: 90 },
+        { title: 'Gone', type: 'lost' },
+      ],
+    ],
   ] as const) {
     const res = await t.http.post('/api/v1/flows', { title, stages });
     expect(res.status).toBe(201);
-    flows.push({ id: res.body.data._id, stages: Object.fromEntries(res.body.data.stages.map((s: any) => [s.title, s.id ?? s._id])) });
+    flows.push({
+      id: res.body.data._id,
+      stages: Object.fromEntries(res.body.data.stages.map((s: any) => [s.title, s.id ?? s._id])),
+    });
   }
   const [sales, renewals] = flows as [(typeof flows)[0], (typeof flows)[0]];
   const deals: [typeof sales, string, Record<string, unknown>][] = [
@@ -42,15 +66,25 @@ beforeAll(async () => {
     [renewals, 'Gone', { value: 60.6 }],
   ];
   for (const [i, [flow, stage, extra]] of deals.entries()) {
-    const res = await t.http.post('/api/v1/deals', { title: `Deal ${i}`, flowId: flow.id, stageId: flow.stages[stage], ...extra });
+    const res = await t.http.post('/api/v1/deals', {
+      title: `Deal ${i}`,
+      flowId: flow.id,
+      stageId: flow.stages[stage],
+      ...extra,
+    });
     expect(res.status).toBe(201);
     // Spread creation over the last 40 days (and one a year ago) for the date-range variants.
-    await sql(`update deal set created_at = now() - ? * interval '1 day' where id = ?`, [i === 13 ? 370 : i * 3, res.body.data._id]);
+    await sql(`update deal set created_at = now() - ? * interval '1 day' where id = ?`, [
+      i === 13 ? 370 : i * 3,
+      res.body.data._id,
+    ]);
   }
 });
 afterAll(() => app.close());
 
-/** The pipeline report as two statements (stages joined with deals; deals by status), as it was before the single scan. */
+/**
+ * The pipeline report as two statements (stages joined with deals; deals by status), as it was before the single scan.
+ */
 async function referencePipeline(filter: { flowId?: string; ownerId?: string; from?: string }) {
   const dealParams: unknown[] = [];
   let dealFilter = '';
@@ -81,7 +115,12 @@ async function referencePipeline(filter: { flowId?: string; ownerId?: string; fr
     return { count: Number(r?.count ?? 0), value: round2(Number(r?.value ?? 0)) };
   };
   return {
-    byStage: byStage.map((r) => ({ stageId: r.stage_id, count: Number(r.count), value: round2(Number(r.value)), weightedValue: round2(Number(r.weighted)) })),
+    byStage: byStage.map((r) => ({
+      stageId: r.stage_id,
+      count: Number(r.count),
+      value: round2(Number(r.value)),
+      weightedValue: round2(Number(r.weighted)),
+    })),
     open: status('open'),
     won: status('won'),
     lost: status('lost'),
@@ -92,15 +131,36 @@ describe('GET /api/v1/reports/pipeline (one scan of the deals)', () => {
   it('gives the same figures as the two-statement reference, for every flow, owner and date filter', async () => {
     const since = new Date(Date.now() - 20 * 86_400_000).toISOString().slice(0, 10);
     const variants: { flowId?: string; ownerId?: string; from?: string }[] = [
-      {}, { flowId: flows[0]!.id }, { flowId: flows[1]!.id }, { ownerId: seller.userId }, { from: since }, { flowId: flows[0]!.id, ownerId: seller.userId, from: since },
+      {},
+      { flowId: flows[0]!.id },
+      { flowId: flows[1]!.id },
+      { ownerId: seller.userId },
+      { from: since },
+      { flowId: flows[0]!.id, ownerId: seller.userId, from: since },
     ];
     for (const v of variants) {
-      const query = new URLSearchParams({ ...(v.flowId ? { flowId: v.flowId } : {}), ...(v.ownerId ? { ownerId: v.ownerId } : {}), ...(v.from ? { dateFrom: v.from } : {}) });
+      const query = new URLSearchParams({
+        ...(v.flowId ? { flowId: v.flowId } : {}),
+        ...(v.ownerId ? { ownerId: v.ownerId } : {}),
+        ...(v.from ? { dateFrom: v.from } : {}),
+      });
       const res = await t.http.get(`/api/v1/reports/pipeline?${query}`);
       expect(res.status).toBe(200);
       const ref = await referencePipeline(v);
-      expect(res.body.data.byStage.map((s: any) => ({ stageId: s.stageId, count: s.count, value: s.value, weightedValue: s.weightedValue }))).toEqual(ref.byStage);
-      expect(res.body.data.totals).toMatchObject({ open: ref.open, won: ref.won, lost: ref.lost, count: ref.open.count + ref.won.count + ref.lost.count });
+      expect(
+        res.body.data.byStage.map((s: any) => ({
+          stageId: s.stageId,
+          count: s.count,
+          value: s.value,
+          weightedValue: s.weightedValue,
+        })),
+      ).toEqual(ref.byStage);
+      expect(res.body.data.totals).toMatchObject({
+        open: ref.open,
+        won: ref.won,
+        lost: ref.lost,
+        count: ref.open.count + ref.won.count + ref.lost.count,
+      });
     }
   });
 
@@ -117,10 +177,17 @@ describe('GET /api/v1/reports/pipeline (one scan of the deals)', () => {
 
 describe('GET /api/v1/metrics/query (one grouped statement)', () => {
   it('total, series and breakdown agree with per-group counts, including deals without an owner', async () => {
-    const unowned = await t.http.post('/api/v1/deals', { title: 'Nobody', flowId: flows[0]!.id, stageId: flows[0]!.stages.New, value: 5 });
+    const unowned = await t.http.post('/api/v1/deals', {
+      title: 'Nobody',
+      flowId: flows[0]!.id,
+      stageId: flows[0]!.stages.New,
+      value: 5,
+    });
     await sql('update deal set owner_id = null where id = ?', [unowned.body.data._id]);
     const from = new Date(Date.now() - 60 * 86_400_000).toISOString().slice(0, 10);
-    const res = await t.http.get(`/api/v1/metrics/query?metricKey=deals.created_value&from=${from}&granularity=week&dimension=owner&compareTo=previous_year`);
+    const res = await t.http.get(
+      `/api/v1/metrics/query?metricKey=deals.created_value&from=${from}&granularity=week&dimension=owner&compareTo=previous_year`,
+    );
     expect(res.status).toBe(200);
     const data = res.body.data;
     const ref = await sql(
@@ -138,7 +205,10 @@ describe('GET /api/v1/metrics/query (one grouped statement)', () => {
       expect(entry.series.map((b: any) => b.bucket)).toEqual(data.series.map((b: any) => b.bucket));
       expect(entry.series.reduce((sum: number, b: any) => sum + b.value, 0)).toBeCloseTo(Number(r.v), 4);
     }
-    expect(data.breakdown.find((b: any) => b.dimensionValue === null)).toMatchObject({ dimensionLabel: '(none)', total: 5 });
+    expect(data.breakdown.find((b: any) => b.dimensionValue === null)).toMatchObject({
+      dimensionLabel: '(none)',
+      total: 5,
+    });
     expect(data.breakdown.find((b: any) => b.dimensionValue === seller.userId).dimensionLabel).toBe('Sal Seller');
     // The deal created 370 days ago falls in the previous year's window.
     expect(data.compare.total).toBe(60.6);
@@ -152,12 +222,17 @@ describe('GET /api/v1/custom-objects/:slug/records?q= (trigram prefilter)', () =
   it('finds values with quotes, backslashes, wildcards and other cases; record numbers; not keys or other fields', async () => {
     const base = '/api/v1/custom-objects';
     expect((await t.http.post(base, { slug: 'gadgets', singular: 'Gadget', plural: 'Gadgets' })).status).toBe(201);
-    for (const f of [{ slug: 'name', label: 'Name', type: 'text' }, { slug: 'secret', label: 'Secret', type: 'number' }]) {
+    for (const f of [
+      { slug: 'name', label: 'Name', type: 'text' },
+      { slug: 'secret', label: 'Secret', type: 'number' },
+    ]) {
       expect((await t.http.post(`${base}/gadgets/fields`, f)).status).toBe(201);
     }
     const names = ['Say "hi"', 'C:\\temp', '100% cotton', 'snake_case', 'ÆBLEGRØD', 'plain', 'line\nbreak'];
-    for (const [i, name] of names.entries()) expect((await t.http.post(`${base}/gadgets/records`, { name, secret: 4242 + i })).status).toBe(201);
-    const found = async (q: string) => (await t.http.get(`${base}/gadgets/records?q=${encodeURIComponent(q)}`)).body.data.map((r: any) => r.name).sort();
+    for (const [i, name] of names.entries())
+      expect((await t.http.post(`${base}/gadgets/records`, { name, secret: 4242 + i })).status).toBe(201);
+    const found = async (q: string) =>
+      (await t.http.get(`${base}/gadgets/records?q=${encodeURIComponent(q)}`)).body.data.map((r: any) => r.name).sort();
     expect(await found('"hi"')).toEqual(['Say "hi"']);
     expect(await found('c:\\t')).toEqual(['C:\\temp']);
     expect(await found('0% c')).toEqual(['100% cotton']);

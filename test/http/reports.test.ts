@@ -10,10 +10,19 @@ let stages: Record<string, string>;
 beforeAll(async () => {
   app = await startTestApp();
   t = await app.tenant();
-  seller = await makeUser(app, t.workspaceId, 'member', { firstName: 'Sal', lastName: 'Seller', email: 'sal@acme.test' });
+  seller = await makeUser(app, t.workspaceId, 'member', {
+    firstName: 'Sal',
+    lastName: 'Seller',
+    email: 'sal@acme.test',
+  });
   const flow = await t.http.post('/api/v1/flows', {
     title: 'Report pipeline',
-    stages: [{ title: 'New', probability: 10 }, { title: 'Offer', probability: 50 }, { title: 'Won', type: 'won' }, { title: 'Lost', type: 'lost' }],
+    stages: [
+      { title: 'New', probability: 10 },
+      { title: 'Offer', probability: 50 },
+      { title: 'Won', type: 'won' },
+      { title: 'Lost', type: 'lost' },
+    ],
   });
   expect(flow.status).toBe(201);
   flowId = flow.body.data._id;
@@ -28,7 +37,8 @@ beforeAll(async () => {
   await deal('C', 'Offer', 2000.5, { ownerId: seller.userId });
   await deal('D', 'Won', 3000, { ownerId: seller.userId });
   await deal('E', 'Lost', 700);
-  const lead = async (body: Record<string, unknown>) => (await t.http.post('/api/v1/leads', { title: 'L', ...body })).body.data._id as string;
+  const lead = async (body: Record<string, unknown>) =>
+    (await t.http.post('/api/v1/leads', { title: 'L', ...body })).body.data._id as string;
   const converted = await lead({ status: 'qualified', source: 'web', value: 100 });
   await lead({ status: 'new', source: 'web' });
   await lead({ status: 'new' });
@@ -51,7 +61,13 @@ describe('GET /api/v1/reports/pipeline', () => {
     expect(byName.Won).toMatchObject({ count: 1, value: 3000, weightedValue: 3000, stageType: 'won' });
     expect(byName.Lost).toMatchObject({ count: 1, value: 700, weightedValue: 0, stageType: 'lost' });
     expect(res.body.data.totals).toMatchObject({
-      count: 6, value: 7200.5, weightedValue: 4300.25, open: { count: 4, value: 3500.5 }, won: { count: 1, value: 3000 }, lost: { count: 1, value: 700 }, winRate: 50,
+      count: 6,
+      value: 7200.5,
+      weightedValue: 4300.25,
+      open: { count: 4, value: 3500.5 },
+      won: { count: 1, value: 3000 },
+      lost: { count: 1, value: 700 },
+      winRate: 50,
     });
   });
 
@@ -91,8 +107,15 @@ describe('GET /api/v1/reports/leads', () => {
     const res = await t.http.get('/api/v1/reports/leads');
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ total: 4, value: 100, converted: 1, conversionRate: 25 });
-    expect(res.body.data.byStatus).toEqual([{ status: 'new', count: 3, value: 0 }, { status: 'qualified', count: 1, value: 100 }]);
-    expect(res.body.data.bySource).toEqual([{ source: 'web', count: 2 }, { source: 'fair', count: 1 }, { source: null, count: 1 }]);
+    expect(res.body.data.byStatus).toEqual([
+      { status: 'new', count: 3, value: 0 },
+      { status: 'qualified', count: 1, value: 100 },
+    ]);
+    expect(res.body.data.bySource).toEqual([
+      { source: 'web', count: 2 },
+      { source: 'fair', count: 1 },
+      { source: null, count: 1 },
+    ]);
     expect(res.body.data.scoreDistribution.reduce((s: number, b: any) => s + b.count, 0)).toBe(4);
     expect((await t.http.get(`/api/v1/reports/leads?ownerId=${seller.userId}`)).body.data.total).toBe(1);
   });
@@ -102,16 +125,31 @@ describe('GET /api/v1/reports/organization and /users', () => {
   it('gives workspace totals', async () => {
     const res = await t.http.get('/api/v1/reports/organization');
     expect(res.body.data).toMatchObject({
-      leads: 4, users: 2, activities: 3, deals: { open: { count: 4, value: 3500.5 }, won: { count: 1, value: 3000 }, lost: { count: 1, value: 700 } },
+      leads: 4,
+      users: 2,
+      activities: 3,
+      deals: { open: { count: 4, value: 3500.5 }, won: { count: 1, value: 3000 }, lost: { count: 1, value: 700 } },
     });
   });
 
   it('lists every user with their figures and one user in detail', async () => {
     const res = await t.http.get('/api/v1/reports/users');
     const sal = res.body.data.users.find((u: any) => u.userId === seller.userId);
-    expect(sal).toMatchObject({ name: 'Sal Seller', deals: { open: 1, won: 1, lost: 0, wonValue: 3000, openValue: 2000.5 }, leads: 1, activities: 3 });
+    expect(sal).toMatchObject({
+      name: 'Sal Seller',
+      deals: { open: 1, won: 1, lost: 0, wonValue: 3000, openValue: 2000.5 },
+      leads: 1,
+      activities: 3,
+    });
     const one = await t.http.get(`/api/v1/reports/users/${seller.userId}`);
-    expect(one.body.data).toMatchObject({ userId: seller.userId, activities: 3, activitiesByType: [{ type: 'call', count: 2 }, { type: 'meeting', count: 1 }] });
+    expect(one.body.data).toMatchObject({
+      userId: seller.userId,
+      activities: 3,
+      activitiesByType: [
+        { type: 'call', count: 2 },
+        { type: 'meeting', count: 1 },
+      ],
+    });
     expect(typeof one.body.data.lastActivityAt).toBe('string');
     const stranger = await app.tenant();
     expect((await stranger.http.get(`/api/v1/reports/users/${seller.userId}`)).status).toBe(404);
@@ -128,7 +166,9 @@ describe('GET /api/v1/reports/history', () => {
     expect(res.body.data).toMatchObject({ stat: 'leads', timezone: 'Europe/Copenhagen', total: 4, endDate: today });
     expect(res.body.data.series.length).toBeGreaterThanOrEqual(3);
     expect(res.body.data.series.at(-1)).toEqual({ date: today, count: 4 });
-    const aliases = await t.http.get(`/api/v1/reports/history?stat=deals&from=${start}&to=${today}&userId=${seller.userId}`);
+    const aliases = await t.http.get(
+      `/api/v1/reports/history?stat=deals&from=${start}&to=${today}&userId=${seller.userId}`,
+    );
     expect(aliases.body.data.total).toBe(2);
     const acts = await t.http.get(`/api/v1/reports/history?stat=activities&dateFrom=${today}&dateTo=${today}`);
     expect(acts.body.data.series).toEqual([{ date: today, count: 3 }]);
@@ -148,7 +188,11 @@ describe('GET /api/v1/reports/history', () => {
       expect([q, res.status]).toEqual([q, 400]);
       expect(typeof res.body.error).toBe('string');
     }
-    expect((await t.http.get('/api/v1/reports/history?stat=deals&startDate=2025-01-01&endDate=2025-12-31')).body.data.series).toHaveLength(365);
-    expect((await t.http.get('/api/v1/reports/history?stat=deals&startDate=2024-01-01&endDate=2024-12-31')).body.data.series).toHaveLength(366);
+    expect(
+      (await t.http.get('/api/v1/reports/history?stat=deals&startDate=2025-01-01&endDate=2025-12-31')).body.data.series,
+    ).toHaveLength(365);
+    expect(
+      (await t.http.get('/api/v1/reports/history?stat=deals&startDate=2024-01-01&endDate=2024-12-31')).body.data.series,
+    ).toHaveLength(366);
   });
 });

@@ -39,11 +39,13 @@ const ALLOWED_PUBLIC = [
 ];
 
 const SAMPLE_ID = '0123456789abcdef01234567';
-const normalize = (method: string, path: string): string => `${method.toUpperCase()} ${path.replace(/[:*][A-Za-z0-9_]+/g, ':')}`;
+const normalize = (method: string, path: string): string =>
+  `${method.toUpperCase()} ${path.replace(/[:*][A-Za-z0-9_]+/g, ':')}`;
 const label = (r: RouteDef): string => `${r.method} ${r.path}`;
 const concretePath = (path: string): string => path.replace(/[:*][A-Za-z0-9_]+/g, SAMPLE_ID);
 // Tolerates a missing declaration: such a route is reported by the access test and treated as guarded.
-const isPublicRoute = (r: RouteDef): boolean => Boolean(r.access && typeof r.access === 'object' && 'public' in r.access);
+const isPublicRoute = (r: RouteDef): boolean =>
+  Boolean(r.access && typeof r.access === 'object' && 'public' in r.access);
 
 let app: TestApp;
 beforeAll(async () => {
@@ -71,13 +73,18 @@ describe('route guard', () => {
       const isPublic = 'public' in a;
       const hasScopes = 'scopes' in a;
       if (isPublic === hasScopes) problems.push(`${label(r)}: access must have exactly one of public or scopes`);
-      if (isPublic && (typeof a.public !== 'string' || !a.public.trim())) problems.push(`${label(r)}: public access needs a reason`);
+      if (isPublic && (typeof a.public !== 'string' || !a.public.trim()))
+        problems.push(`${label(r)}: public access needs a reason`);
       if (hasScopes) {
         if (!Array.isArray(a.scopes)) problems.push(`${label(r)}: scopes must be an array`);
-        else for (const s of a.scopes) if (!SCOPES.includes(s)) problems.push(`${label(r)}: unknown scope ${String(s)}`);
+        else
+          for (const s of a.scopes) if (!SCOPES.includes(s)) problems.push(`${label(r)}: unknown scope ${String(s)}`);
         if (a.roles !== undefined) {
-          if (!Array.isArray(a.roles) || a.roles.length === 0) problems.push(`${label(r)}: roles, when given, must be a non-empty array`);
-          else for (const role of a.roles) if (!ROLES.includes(role)) problems.push(`${label(r)}: unknown role ${String(role)}`);
+          if (!Array.isArray(a.roles) || a.roles.length === 0)
+            problems.push(`${label(r)}: roles, when given, must be a non-empty array`);
+          else
+            for (const role of a.roles)
+              if (!ROLES.includes(role)) problems.push(`${label(r)}: unknown role ${String(role)}`);
         }
       }
       if (typeof r.section !== 'string' || !r.section.trim()) problems.push(`${label(r)}: no section`);

@@ -26,13 +26,23 @@ afterAll(async () => {
   await deleteIndexes(meili, PREFIX);
 });
 
-const subscribersFor = (config: TestApp['config']) => buildSubscribers({ orm: app.runtime.deps.orm, config, log, searchIndex: createSearchIndexSubscriber }, { without: ['automations', 'webhooks', 'sequences'] });
+const subscribersFor = (config: TestApp['config']) =>
+  buildSubscribers(
+    { orm: app.runtime.deps.orm, config, log, searchIndex: createSearchIndexSubscriber },
+    { without: ['automations', 'webhooks', 'sequences'] },
+  );
 
 describe('search after Meilisearch comes back', () => {
   it('answers degraded (from Postgres, complete) until the backlog is indexed, then from Meilisearch again', async () => {
     const ws = await app.tenant('Catch up');
     const bystander = await app.tenant('Catch up bystander');
-    const live = createOutboxDispatcher({ pgConnectionString: app.config.databaseUrl, workspaceIds: [ws.workspaceId, bystander.workspaceId], subscribers: subscribersFor(app.config), log, pollIntervalMs: 100 });
+    const live = createOutboxDispatcher({
+      pgConnectionString: app.config.databaseUrl,
+      workspaceIds: [ws.workspaceId, bystander.workspaceId],
+      subscribers: subscribersFor(app.config),
+      log,
+      pollIntervalMs: 100,
+    });
     await live.start();
     try {
       await ws.http.post('/api/v1/companies', { name: 'Alpha Quartz' });
@@ -46,13 +56,21 @@ describe('search after Meilisearch comes back', () => {
     // Meilisearch down: a write's search event fails and waits for its retry.
     const bravo = await ws.http.post('/api/v1/companies', { name: 'Bravo Quartz' });
     expect(bravo.status).toBe(201);
-    const down = createOutboxDispatcher({ pgConnectionString: app.config.databaseUrl, workspaceIds: [ws.workspaceId], subscribers: subscribersFor({ ...app.config, meiliUrl: DEAD_MEILI }), log, backoff: () => 300 });
+    const down = createOutboxDispatcher({
+      pgConnectionString: app.config.databaseUrl,
+      workspaceIds: [ws.workspaceId],
+      subscribers: subscribersFor({ ...app.config, meiliUrl: DEAD_MEILI }),
+      log,
+      backoff: () => 300,
+    });
     expect(await down.drainOnce()).toEqual({ claimed: 1, processed: 0, failed: 1 });
     await down.stop();
 
     // Meilisearch is back (the app reaches it) but the event is not indexed yet, past the 2 s grace.
     await new Promise((r) => setTimeout(r, 2300));
-    const meiliOnly = await meili.index(`${PREFIX}company`).search('quartz', { filter: `workspaceId = "${ws.workspaceId}"` });
+    const meiliOnly = await meili
+      .index(`${PREFIX}company`)
+      .search('quartz', { filter: `workspaceId = "${ws.workspaceId}"` });
     expect(meiliOnly.hits.map((h) => h.title)).toEqual(['Alpha Quartz']); // what a non-degraded answer would have shown
     const behind = await ws.http.get('/api/v1/search?q=quartz&types=company');
     expect(behind.status).toBe(200);
@@ -64,10 +82,20 @@ describe('search after Meilisearch comes back', () => {
     expect(titles(other.body, 'company')).toEqual(['Bystander Quartz']);
 
     // The dispatcher delivers the backlog: answers come from Meilisearch again, complete.
-    const back = createOutboxDispatcher({ pgConnectionString: app.config.databaseUrl, workspaceIds: [ws.workspaceId], subscribers: subscribersFor(app.config), log, pollIntervalMs: 100 });
+    const back = createOutboxDispatcher({
+      pgConnectionString: app.config.databaseUrl,
+      workspaceIds: [ws.workspaceId],
+      subscribers: subscribersFor(app.config),
+      log,
+      pollIntervalMs: 100,
+    });
     await back.start();
     try {
-      const caughtUp = await searchUntil(ws.http, 'q=quartz&types=company', (body) => titles(body, 'company').length === 2);
+      const caughtUp = await searchUntil(
+        ws.http,
+        'q=quartz&types=company',
+        (body) => titles(body, 'company').length === 2,
+      );
       expect(caughtUp.data.degraded).toBeUndefined();
       expect(titles(caughtUp, 'company').sort()).toEqual(['Alpha Quartz', 'Bravo Quartz']);
     } finally {

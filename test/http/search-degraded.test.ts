@@ -37,8 +37,19 @@ const deadHttp = (tenant: Tenant): HttpClient => new HttpClient(dead.baseUrl, te
 
 describe('GET /api/v1/search with Meilisearch down', () => {
   beforeAll(async () => {
-    const companyId = (await t.http.post('/api/v1/companies', { name: 'Obsidian Freight', email: 'hello@obsidian-freight.example', city: 'Odense' })).body.data._id;
-    await t.http.post('/api/v1/people', { firstName: 'Maren', lastName: 'Obsidiansen', companyId, emails: [{ email: 'maren@obsidian-freight.example' }] });
+    const companyId = (
+      await t.http.post('/api/v1/companies', {
+        name: 'Obsidian Freight',
+        email: 'hello@obsidian-freight.example',
+        city: 'Odense',
+      })
+    ).body.data._id;
+    await t.http.post('/api/v1/people', {
+      firstName: 'Maren',
+      lastName: 'Obsidiansen',
+      companyId,
+      emails: [{ email: 'maren@obsidian-freight.example' }],
+    });
     await t.http.post('/api/v1/people', { firstName: 'Kai', lastName: 'Lund', title: 'Buyer', companyId });
     await other.http.post('/api/v1/companies', { name: 'Obsidian Other' });
   });
@@ -50,7 +61,15 @@ describe('GET /api/v1/search with Meilisearch down', () => {
     expect(res.body.data.query).toBe('obsidian');
     expect(Object.keys(res.body.data.results)).toEqual([...SEARCH_TYPES]);
     expect(res.body.data.results.company).toEqual({
-      hits: [{ _id: expect.any(String), type: 'company', title: 'Obsidian Freight', subtitle: 'Odense · hello@obsidian-freight.example', snippet: '<mark>Obsidian</mark> Freight' }],
+      hits: [
+        {
+          _id: expect.any(String),
+          type: 'company',
+          title: 'Obsidian Freight',
+          subtitle: 'Odense · hello@obsidian-freight.example',
+          snippet: '<mark>Obsidian</mark> Freight',
+        },
+      ],
       total: 1,
     });
     // Name, e-mail and the company name of people all match case-insensitively.
@@ -61,7 +80,12 @@ describe('GET /api/v1/search with Meilisearch down', () => {
 
   it('applies types, limit and the full-name match in degraded mode too', async () => {
     const res = await deadHttp(t).get('/api/v1/search?q=MAREN%20obsid&types=person&limit=1');
-    expect(res.body.data).toMatchObject({ degraded: true, results: { person: { total: 1, hits: [{ title: 'Maren Obsidiansen', snippet: '<mark>Maren Obsid</mark>iansen' }] } } });
+    expect(res.body.data).toMatchObject({
+      degraded: true,
+      results: {
+        person: { total: 1, hits: [{ title: 'Maren Obsidiansen', snippet: '<mark>Maren Obsid</mark>iansen' }] },
+      },
+    });
     expect(Object.keys(res.body.data.results)).toEqual(['person']);
     const limited = await deadHttp(t).get('/api/v1/search?q=obsidian&types=person&limit=1');
     expect(limited.body.data.results.person.hits).toHaveLength(1);
@@ -85,26 +109,53 @@ describe('indexing while Meilisearch is down', () => {
     const res = await ws.http.post('/api/v1/companies', { name: 'Phoenix Recovered' });
     expect(res.status).toBe(201);
 
-    const subscribersFor = (config: typeof app.config) => buildSubscribers({ orm: app.runtime.deps.orm, config, log, searchIndex: createSearchIndexSubscriber }, { without: ['automations', 'webhooks', 'sequences'] });
-    const down = createOutboxDispatcher({ pgConnectionString: app.config.databaseUrl, workspaceIds: [ws.workspaceId], subscribers: subscribersFor({ ...app.config, meiliUrl: DEAD_MEILI }), log, backoff: () => 300 });
+    const subscribersFor = (config: typeof app.config) =>
+      buildSubscribers(
+        { orm: app.runtime.deps.orm, config, log, searchIndex: createSearchIndexSubscriber },
+        { without: ['automations', 'webhooks', 'sequences'] },
+      );
+    const down = createOutboxDispatcher({
+      pgConnectionString: app.config.databaseUrl,
+      workspaceIds: [ws.workspaceId],
+      subscribers: subscribersFor({ ...app.config, meiliUrl: DEAD_MEILI }),
+      log,
+      backoff: () => 300,
+    });
     const first = await down.drainOnce();
     await down.stop();
     expect(first).toEqual({ claimed: 1, processed: 0, failed: 1 });
-    const { rows } = await db.query(`select attempts, processed_at, last_error, delivered_to from outbox_event where entity_id = $1 and type = 'company_created'`, [res.body.data._id]);
+    const { rows } = await db.query(
+      `select attempts, processed_at, last_error, delivered_to from outbox_event where entity_id = $1 and type = 'company_created'`,
+      [res.body.data._id],
+    );
     expect(rows[0]).toMatchObject({ processed_at: null, delivered_to: expect.not.arrayContaining(['search-index']) });
     expect(rows[0].attempts).toBeGreaterThanOrEqual(1);
     expect(rows[0].last_error).toMatch(/search-index: /);
 
     // The API still answers, from Postgres.
-    expect((await deadHttp(ws).get('/api/v1/search?q=phoenix')).body.data).toMatchObject({ degraded: true, results: { company: { total: 1 } } });
+    expect((await deadHttp(ws).get('/api/v1/search?q=phoenix')).body.data).toMatchObject({
+      degraded: true,
+      results: { company: { total: 1 } },
+    });
 
     // Meilisearch "restarted": a dispatcher reaching it picks the event up once its backoff passed.
-    const back = createOutboxDispatcher({ pgConnectionString: app.config.databaseUrl, workspaceIds: [ws.workspaceId], subscribers: subscribersFor(app.config), log, pollIntervalMs: 100 });
+    const back = createOutboxDispatcher({
+      pgConnectionString: app.config.databaseUrl,
+      workspaceIds: [ws.workspaceId],
+      subscribers: subscribersFor(app.config),
+      log,
+      pollIntervalMs: 100,
+    });
     await back.start();
     try {
-      const found = await searchUntil(ws.http, 'q=phoenix', (body) => titles(body, 'company').includes('Phoenix Recovered'));
+      const found = await searchUntil(ws.http, 'q=phoenix', (body) =>
+        titles(body, 'company').includes('Phoenix Recovered'),
+      );
       expect(found.data.degraded).toBeUndefined();
-      const after = await db.query(`select attempts, processed_at, delivered_to from outbox_event where entity_id = $1 and type = 'company_created'`, [res.body.data._id]);
+      const after = await db.query(
+        `select attempts, processed_at, delivered_to from outbox_event where entity_id = $1 and type = 'company_created'`,
+        [res.body.data._id],
+      );
       expect(after.rows[0].attempts).toBe(2);
       expect(after.rows[0].delivered_to).toContain('search-index');
       expect(after.rows[0].processed_at).not.toBeNull();

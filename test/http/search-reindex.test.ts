@@ -29,8 +29,15 @@ afterAll(async () => {
   await deleteIndexes(meili, PREFIX);
 });
 
-const run = (opts: Partial<ReindexOptions>) => reindex({ em: app.runtime.deps.orm.em, client: meili, prefix: PREFIX, types: ['company'], ...opts });
-const ghost = (workspaceId: string, title: string) => ({ id: newId(), workspaceId, title, subtitle: null, updatedAt: Date.now() });
+const run = (opts: Partial<ReindexOptions>) =>
+  reindex({ em: app.runtime.deps.orm.em, client: meili, prefix: PREFIX, types: ['company'], ...opts });
+const ghost = (workspaceId: string, title: string) => ({
+  id: newId(),
+  workspaceId,
+  title,
+  subtitle: null,
+  updatedAt: Date.now(),
+});
 const inject = async (...docs: object[]) => {
   const task = await meili.index(`${PREFIX}company`).addDocuments(docs).waitTask({ timeout: 60_000 });
   expect(task.status).toBe('succeeded');
@@ -39,7 +46,13 @@ const inject = async (...docs: object[]) => {
 describe('search reindex', () => {
   it('--workspace rebuilds that workspace in place: current rows in, stale documents out, others untouched', async () => {
     const [first] = await run({ workspaceId: x.workspaceId });
-    expect(first).toMatchObject({ type: 'company', index: `${PREFIX}company`, mode: 'workspace', documents: 1, deleted: 0 });
+    expect(first).toMatchObject({
+      type: 'company',
+      index: `${PREFIX}company`,
+      mode: 'workspace',
+      documents: 1,
+      deleted: 0,
+    });
     expect(titles(await searchUntil(x.http, 'q=tamarind'), 'company')).toEqual(['Tamarind Shipping']);
     expect(titles(await searchUntil(y.http, 'q=tamarind'), 'company')).toEqual([]);
 
@@ -56,7 +69,11 @@ describe('search reindex', () => {
     const poll = (async () => {
       while (!done) {
         const res = await x.http.get('/api/v1/search?q=tamarind&types=company');
-        answers.push({ status: res.status, titles: titles(res.body, 'company'), degraded: Boolean(res.body?.data?.degraded) });
+        answers.push({
+          status: res.status,
+          titles: titles(res.body, 'company'),
+          degraded: Boolean(res.body?.data?.degraded),
+        });
       }
     })();
     const [result] = await run({}).finally(() => (done = true));
@@ -94,20 +111,35 @@ describe('crm search reindex (CLI)', () => {
   const cli = async (args: string[]) => {
     let stdout = '';
     let stderr = '';
-    const code = await runCli(args, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), env: env() });
+    const code = await runCli(args, {
+      stdout: (t) => void (stdout += t),
+      stderr: (t) => void (stderr += t),
+      env: env(),
+    });
     return { code, stdout, stderr };
   };
 
   it('runs as a process: progress on stderr, the JSON result on the last stdout line', async () => {
     const res = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {
-      execFile(path.join(ROOT, 'node_modules/.bin/tsx'), ['bin/crm.ts', 'search', 'reindex', '--workspace', x.workspaceId, '--type', 'company', '--json'], { cwd: ROOT, env: env(), timeout: 90_000 }, (err, stdout, stderr) =>
-        resolve({ code: err ? Number(err.code) : 0, stdout, stderr }),
+      execFile(
+        path.join(ROOT, 'node_modules/.bin/tsx'),
+        ['bin/crm.ts', 'search', 'reindex', '--workspace', x.workspaceId, '--type', 'company', '--json'],
+        { cwd: ROOT, env: env(), timeout: 90_000 },
+        (err, stdout, stderr) => resolve({ code: err ? Number(err.code) : 0, stdout, stderr }),
       );
     });
     expect(res.code).toBe(0);
     const lines = res.stdout.trimEnd().split('\n');
     expect(JSON.parse(lines[lines.length - 1])).toEqual({
-      indexes: [expect.objectContaining({ type: 'company', index: `${PREFIX}company`, mode: 'workspace', documents: 2, deleted: 0 })],
+      indexes: [
+        expect.objectContaining({
+          type: 'company',
+          index: `${PREFIX}company`,
+          mode: 'workspace',
+          documents: 2,
+          deleted: 0,
+        }),
+      ],
     });
     expect(res.stderr).toMatch(/company load \[#+\] 100% 2\/2/);
   });
@@ -130,5 +162,7 @@ describe('crm search reindex (CLI)', () => {
 });
 
 it('uses a Meilisearch it can reach (sanity of the shared test server)', async () => {
-  await expect(createMeiliClient(process.env.MEILI_URL as string, process.env.MEILI_MASTER_KEY).health()).resolves.toEqual({ status: 'available' });
+  await expect(
+    createMeiliClient(process.env.MEILI_URL as string, process.env.MEILI_MASTER_KEY).health(),
+  ).resolves.toEqual({ status: 'available' });
 });

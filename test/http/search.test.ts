@@ -24,7 +24,10 @@ beforeAll(async () => {
   dispatcher = createOutboxDispatcher({
     pgConnectionString: app.config.databaseUrl,
     workspaceIds: [a.workspaceId, b.workspaceId],
-    subscribers: buildSubscribers({ orm: app.runtime.deps.orm, config: app.config, log, searchIndex: createSearchIndexSubscriber }, { without: ['automations', 'webhooks', 'sequences'] }),
+    subscribers: buildSubscribers(
+      { orm: app.runtime.deps.orm, config: app.config, log, searchIndex: createSearchIndexSubscriber },
+      { without: ['automations', 'webhooks', 'sequences'] },
+    ),
     log,
     pollIntervalMs: 100,
     backoff: () => 100,
@@ -51,8 +54,16 @@ const post = async (t: Tenant, path: string, body: Record<string, unknown>): Pro
 describe('GET /api/v1/search: freshness through the outbox', () => {
   it('a created company becomes searchable; an update replaces its title; a delete removes it', async () => {
     const id = await post(a, '/api/v1/companies', { name: 'Zephyrine Robotics', city: 'Aarhus' });
-    const found = await searchUntil(a.http, q('zephyrine'), (body) => titles(body, 'company').includes('Zephyrine Robotics'));
-    expect(found.data.results.company.hits[0]).toEqual({ _id: id, type: 'company', title: 'Zephyrine Robotics', subtitle: 'Aarhus', snippet: '<mark>Zephyrine</mark> Robotics' });
+    const found = await searchUntil(a.http, q('zephyrine'), (body) =>
+      titles(body, 'company').includes('Zephyrine Robotics'),
+    );
+    expect(found.data.results.company.hits[0]).toEqual({
+      _id: id,
+      type: 'company',
+      title: 'Zephyrine Robotics',
+      subtitle: 'Aarhus',
+      snippet: '<mark>Zephyrine</mark> Robotics',
+    });
     expect(found.data.degraded).toBeUndefined();
 
     expect((await a.http.put(`/api/v1/companies/${id}`, { name: 'Quillfeather Robotics' })).status).toBe(200);
@@ -68,25 +79,52 @@ describe('GET /api/v1/search: freshness through the outbox', () => {
     const companyId = await post(a, '/api/v1/companies', { name: 'Heliotrope Labs' });
     await post(a, '/api/v1/people', { firstName: 'Ingrid', lastName: 'Solberg', title: 'CTO', companyId });
     await post(a, '/api/v1/deals', { title: 'Ingrid pilot', company: companyId });
-    await searchUntil(a.http, q('heliotrope', '&types=person,deal'), (body) => titles(body, 'person').includes('Ingrid Solberg') && titles(body, 'deal').includes('Ingrid pilot'));
+    await searchUntil(
+      a.http,
+      q('heliotrope', '&types=person,deal'),
+      (body) => titles(body, 'person').includes('Ingrid Solberg') && titles(body, 'deal').includes('Ingrid pilot'),
+    );
 
     await a.http.put(`/api/v1/companies/${companyId}`, { name: 'Marigold Labs' });
-    const renamed = await searchUntil(a.http, q('marigold', '&types=person,deal'), (body) => titles(body, 'person').includes('Ingrid Solberg') && titles(body, 'deal').includes('Ingrid pilot'));
-    expect(renamed.data.results.person.hits[0]).toMatchObject({ subtitle: 'CTO · Marigold Labs', snippet: '<mark>Marigold</mark> Labs' });
-    expect((await searchUntil(a.http, q('heliotrope', '&types=person,deal'))).data.results).toEqual({ person: { hits: [], total: 0 }, deal: { hits: [], total: 0 } });
+    const renamed = await searchUntil(
+      a.http,
+      q('marigold', '&types=person,deal'),
+      (body) => titles(body, 'person').includes('Ingrid Solberg') && titles(body, 'deal').includes('Ingrid pilot'),
+    );
+    expect(renamed.data.results.person.hits[0]).toMatchObject({
+      subtitle: 'CTO · Marigold Labs',
+      snippet: '<mark>Marigold</mark> Labs',
+    });
+    expect((await searchUntil(a.http, q('heliotrope', '&types=person,deal'))).data.results).toEqual({
+      person: { hits: [], total: 0 },
+      deal: { hits: [], total: 0 },
+    });
 
     // The delete unlinks people and deals in Postgres without events of their own.
     await a.http.delete(`/api/v1/companies/${companyId}`);
-    await searchUntil(a.http, q('marigold', '&types=person,deal'), (body) => body.data.results.person.total === 0 && body.data.results.deal.total === 0);
+    await searchUntil(
+      a.http,
+      q('marigold', '&types=person,deal'),
+      (body) => body.data.results.person.total === 0 && body.data.results.deal.total === 0,
+    );
     const ingrid = await searchUntil(a.http, q('ingrid solberg', '&types=person'));
-    expect(ingrid.data.results.person.hits).toEqual([expect.objectContaining({ title: 'Ingrid Solberg', subtitle: 'CTO' })]);
+    expect(ingrid.data.results.person.hits).toEqual([
+      expect.objectContaining({ title: 'Ingrid Solberg', subtitle: 'CTO' }),
+    ]);
   });
 
   it('projects are searchable by title and company name; a delete removes them', async () => {
     const companyId = await post(a, '/api/v1/companies', { name: 'Brambleworth Foods' });
     const id = await post(a, '/api/v1/projects', { title: 'Orchard portal', company: companyId });
-    const found = await searchUntil(a.http, q('brambleworth', '&types=project'), (body) => titles(body, 'project').includes('Orchard portal'));
-    expect(found.data.results.project.hits[0]).toMatchObject({ _id: id, type: 'project', title: 'Orchard portal', subtitle: 'Brambleworth Foods · active' });
+    const found = await searchUntil(a.http, q('brambleworth', '&types=project'), (body) =>
+      titles(body, 'project').includes('Orchard portal'),
+    );
+    expect(found.data.results.project.hits[0]).toMatchObject({
+      _id: id,
+      type: 'project',
+      title: 'Orchard portal',
+      subtitle: 'Brambleworth Foods · active',
+    });
     expect((await a.http.delete(`/api/v1/projects/${id}`)).status).toBe(200);
     await searchUntil(a.http, q('orchard', '&types=project'), (body) => body.data.results.project.total === 0);
   });
@@ -94,9 +132,21 @@ describe('GET /api/v1/search: freshness through the outbox', () => {
 
 describe('GET /api/v1/search: matching', () => {
   beforeAll(async () => {
-    await post(a, '/api/v1/companies', { name: 'Acme Widgets', email: 'sales@acmewidgets.example', tags: ['fish & "chips"'] });
-    await post(a, '/api/v1/people', { firstName: 'Torvald', lastName: 'Brekke', emails: [{ email: 'torvald.brekke@fjordline.example' }] });
-    await searchUntil(a.http, q('torvald'), (body) => titles(body, 'person').length === 1 && body.data.results.company.total >= 0);
+    await post(a, '/api/v1/companies', {
+      name: 'Acme Widgets',
+      email: 'sales@acmewidgets.example',
+      tags: ['fish & "chips"'],
+    });
+    await post(a, '/api/v1/people', {
+      firstName: 'Torvald',
+      lastName: 'Brekke',
+      emails: [{ email: 'torvald.brekke@fjordline.example' }],
+    });
+    await searchUntil(
+      a.http,
+      q('torvald'),
+      (body) => titles(body, 'person').length === 1 && body.data.results.company.total >= 0,
+    );
     await searchUntil(a.http, q('acme widgets'), (body) => titles(body, 'company').includes('Acme Widgets'));
   });
 
@@ -142,16 +192,32 @@ describe('GET /api/v1/search: input rules', () => {
     expect(res.body.error).toMatch(message);
   });
 
-  it.each([['2 characters', q('ac')], ['200 characters', q('x'.repeat(200))], ['limit 50', q('acme', '&limit=50')]])('200 for %s', async (_case, query) => {
+  it.each([
+    ['2 characters', q('ac')],
+    ['200 characters', q('x'.repeat(200))],
+    ['limit 50', q('acme', '&limit=50')],
+  ])('200 for %s', async (_case, query) => {
     expect((await a.http.get(`/api/v1/search?${query}`)).status).toBe(200);
   });
 
   it('limit: default 10, at most 50 hits per type, total counts all matches', async () => {
     const t = await app.tenant('Search limits');
-    const d = createOutboxDispatcher({ pgConnectionString: app.config.databaseUrl, workspaceIds: [t.workspaceId], subscribers: buildSubscribers({ orm: app.runtime.deps.orm, config: app.config, log, searchIndex: createSearchIndexSubscriber }, { without: ['automations', 'webhooks', 'sequences'] }), log, pollIntervalMs: 100 });
+    const d = createOutboxDispatcher({
+      pgConnectionString: app.config.databaseUrl,
+      workspaceIds: [t.workspaceId],
+      subscribers: buildSubscribers(
+        { orm: app.runtime.deps.orm, config: app.config, log, searchIndex: createSearchIndexSubscriber },
+        { without: ['automations', 'webhooks', 'sequences'] },
+      ),
+      log,
+      pollIntervalMs: 100,
+    });
     await d.start();
     try {
-      for (let i = 0; i < 51; i += 17) await Promise.all(Array.from({ length: 17 }, (_, j) => post(t, '/api/v1/companies', { name: `Limitless ${i + j}` })));
+      for (let i = 0; i < 51; i += 17)
+        await Promise.all(
+          Array.from({ length: 17 }, (_, j) => post(t, '/api/v1/companies', { name: `Limitless ${i + j}` })),
+        );
       await searchUntil(t.http, q('limitless', '&types=company'), (body) => body.data.results.company.total === 51);
       expect((await searchUntil(t.http, q('limitless', '&types=company'))).data.results.company.hits).toHaveLength(10);
       const max = await searchUntil(t.http, q('limitless', '&types=company&limit=50'));
@@ -173,7 +239,11 @@ describe('GET /api/v1/search: isolation between workspaces', () => {
     await post(a, '/api/v1/companies', { name: 'Quasar Dynamics' });
     await post(b, '/api/v1/companies', { name: 'Quasar Holdings' });
     await post(b, '/api/v1/people', { firstName: 'Secret', lastName: 'Quasarsen' });
-    await searchUntil(b.http, q('quasar'), (body) => titles(body, 'company').includes('Quasar Holdings') && titles(body, 'person').length === 1);
+    await searchUntil(
+      b.http,
+      q('quasar'),
+      (body) => titles(body, 'company').includes('Quasar Holdings') && titles(body, 'person').length === 1,
+    );
     await searchUntil(a.http, q('quasar'), (body) => titles(body, 'company').includes('Quasar Dynamics'));
   });
 
@@ -185,7 +255,7 @@ describe('GET /api/v1/search: isolation between workspaces', () => {
     `quasar\\" OR workspaceId != "x`,
   ];
 
-  it('never returns another workspace\'s records, whatever q looks like', async () => {
+  it("never returns another workspace's records, whatever q looks like", async () => {
     for (const text of crafted()) {
       // The same key against the app whose Meilisearch is down: the Postgres answer is isolated too.
       for (const http of [a.http, new HttpClient(dead.baseUrl, a.apiKey)]) {

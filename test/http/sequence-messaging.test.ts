@@ -25,7 +25,11 @@ let smtp: LocalSmtp;
 let mailbox: { id: string; address: string };
 beforeAll(async () => {
   smtp = await startSmtp({ user: 'mailer', password: 's3cret-smtp' });
-  h = await startEngineHarness({ SMTP_URL: `smtp://mailer:s3cret-smtp@127.0.0.1:${smtp.port}`, MAIL_FROM: 'Fallback <fallback@example.test>', SEQUENCE_WAIT_SCALE: '0.001' });
+  h = await startEngineHarness({
+    SMTP_URL: `smtp://mailer:s3cret-smtp@127.0.0.1:${smtp.port}`,
+    MAIL_FROM: 'Fallback <fallback@example.test>',
+    SEQUENCE_WAIT_SCALE: '0.001',
+  });
   await h.startWorker();
   t = await h.app.tenant('Sequence messaging');
   const account = (await connectAccount(h.app, t.workspaceId, smtp.port)).account;
@@ -39,11 +43,18 @@ afterAll(async () => {
 let n = 0;
 const uniqueMail = () => `ada${++n}-${Date.now().toString(36)}@example.test`;
 const decoded = (raw: string) => raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
-const enrollment = (id: string) => forkForWorkspace(h.app.runtime.deps.orm.em, t.workspaceId).findOne(SequenceEnrollment, { _id: id });
+const enrollment = (id: string) =>
+  forkForWorkspace(h.app.runtime.deps.orm.em, t.workspaceId).findOne(SequenceEnrollment, { _id: id });
 
 async function enrollPerson(sequenceId: string) {
   const address = uniqueMail();
-  const p = (await t.http.post('/api/v1/people', { firstName: 'Ada', lastName: 'Lovelace', emails: [{ email: address, label: 'work' }] })).body.data;
+  const p = (
+    await t.http.post('/api/v1/people', {
+      firstName: 'Ada',
+      lastName: 'Lovelace',
+      emails: [{ email: address, label: 'work' }],
+    })
+  ).body.data;
   const l = (await t.http.post('/api/v1/leads', { title: 'Nordic Bikes', personRef: p._id })).body.data;
   const res = await t.http.post(`/api/v1/sequences/${sequenceId}/enroll`, { entityType: 'Lead', entityId: l._id });
   expect(res.status).toBe(201);
@@ -52,16 +63,34 @@ async function enrollPerson(sequenceId: string) {
 
 it('send_email with templateId and senderAccountId: the template rendered for the contact, from the mailbox, tracked, with a signed unsubscribe link', async () => {
   const template = await t.http.post('/api/v1/email-templates', {
-    name: `Intro ${Date.now()}`, category: 'follow-up', metadata: { subject: 'Template for {{contact.firstName}}' },
-    bodyHtml: '<p>Hello {{contact.firstName}} at {{lead.title}}, see <a href="https://example.com/offer?x=1">the offer</a></p>',
+    name: `Intro ${Date.now()}`,
+    category: 'follow-up',
+    metadata: { subject: 'Template for {{contact.firstName}}' },
+    bodyHtml:
+      '<p>Hello {{contact.firstName}} at {{lead.title}}, see <a href="https://example.com/offer?x=1">the offer</a></p>',
   });
   expect(template.status).toBe(201);
   const seqId = await createSequence(t.http, {
-    ...line([{ type: 'send_email', data: { templateId: template.body.data._id, emailMode: 'template', senderAccountId: mailbox.id, unsubscribeLinkEnabled: true } }, waitNode({ waitDays: 30 })]),
+    ...line([
+      {
+        type: 'send_email',
+        data: {
+          templateId: template.body.data._id,
+          emailMode: 'template',
+          senderAccountId: mailbox.id,
+          unsubscribeLinkEnabled: true,
+        },
+      },
+      waitNode({ waitDays: 30 }),
+    ]),
     trackingSettings: { trackOpens: true, trackClicks: true },
   });
   const { address, enrollmentId } = await enrollPerson(seqId);
-  const mail = await waitFor(async () => smtp.received.find((m) => m.to.includes(address)), 20_000, 'the sequence e-mail');
+  const mail = await waitFor(
+    async () => smtp.received.find((m) => m.to.includes(address)),
+    20_000,
+    'the sequence e-mail',
+  );
   expect(mail.headers.subject).toBe('Template for Ada');
   expect(mail.user).toBe('mailer');
   expect(mail.from).toBe(mailbox.address);
@@ -75,7 +104,10 @@ it('send_email with templateId and senderAccountId: the template rendered for th
 
   // A forged or altered token opens nothing; the genuine one exits the enrollment.
   const [ids, sig] = token.split('.') as [string, string];
-  for (const bad of [`${ids}.${sig.slice(0, -1)}${sig.endsWith('A') ? 'B' : 'A'}`, `${ids.slice(0, 24)}${'0'.repeat(24)}.${sig}`]) {
+  for (const bad of [
+    `${ids}.${sig.slice(0, -1)}${sig.endsWith('A') ? 'B' : 'A'}`,
+    `${ids.slice(0, 24)}${'0'.repeat(24)}.${sig}`,
+  ]) {
     expect((await h.app.anonymous.post(`/api/unsubscribe/${bad}`)).status).toBe(404);
   }
   expect((await enrollment(enrollmentId))!.status).toBe('active');
@@ -88,23 +120,50 @@ it('send_email with templateId and senderAccountId: the template rendered for th
 
 it('tracking off in the sequence settings sends the body untouched (no pixel, no click redirect)', async () => {
   const seqId = await createSequence(t.http, {
-    ...line([{ type: 'send_email', data: { subject: 'Plain {{contact.firstName}}', body: '<p>See <a href="https://example.com/x">x</a></p>', senderAccountId: mailbox.id } }]),
+    ...line([
+      {
+        type: 'send_email',
+        data: {
+          subject: 'Plain {{contact.firstName}}',
+          body: '<p>See <a href="https://example.com/x">x</a></p>',
+          senderAccountId: mailbox.id,
+        },
+      },
+    ]),
     trackingSettings: { trackOpens: false, trackClicks: false },
   });
   const { address } = await enrollPerson(seqId);
-  const mail = await waitFor(async () => smtp.received.find((m) => m.to.includes(address)), 20_000, 'the sequence e-mail');
+  const mail = await waitFor(
+    async () => smtp.received.find((m) => m.to.includes(address)),
+    20_000,
+    'the sequence e-mail',
+  );
   const raw = decoded(mail.raw);
   expect(raw).toContain('href="https://example.com/x"');
   expect(raw).not.toContain('/api/track/email/');
 }, 40_000);
 
 it('an unknown templateId is refused when the sequence is written, or fails the step permanently', async () => {
-  const refused = await t.http.post('/api/v1/sequences', { name: 'Unknown template', ...line([{ type: 'send_email', data: { templateId: '0123456789abcdef01234567', emailMode: 'template' } }]) });
+  const refused = await t.http.post('/api/v1/sequences', {
+    name: 'Unknown template',
+    ...line([{ type: 'send_email', data: { templateId: '0123456789abcdef01234567', emailMode: 'template' } }]),
+  });
   expect(refused.status).toBe(400);
-  expect(refused.body.details).toEqual([{ path: 'nodes[1].data.templateId', error: 'no e-mail template 0123456789abcdef01234567 in this workspace' }]);
+  expect(refused.body.details).toEqual([
+    { path: 'nodes[1].data.templateId', error: 'no e-mail template 0123456789abcdef01234567 in this workspace' },
+  ]);
   // Deleted after the sequence was written and activated: the step fails when it sends.
-  const template = (await t.http.post('/api/v1/email-templates', { name: `Gone ${Date.now()}`, bodyHtml: '<p>x</p>', metadata: { subject: 'Gone' } })).body.data;
-  const seqId = await createSequence(t.http, line([{ type: 'send_email', data: { templateId: template._id, emailMode: 'template' } }]));
+  const template = (
+    await t.http.post('/api/v1/email-templates', {
+      name: `Gone ${Date.now()}`,
+      bodyHtml: '<p>x</p>',
+      metadata: { subject: 'Gone' },
+    })
+  ).body.data;
+  const seqId = await createSequence(
+    t.http,
+    line([{ type: 'send_email', data: { templateId: template._id, emailMode: 'template' } }]),
+  );
   expect((await t.http.delete(`/api/v1/email-templates/${template._id}`)).status).toBeLessThan(300);
   const { enrollmentId } = await enrollPerson(seqId);
   await waitFor(async () => (await enrollment(enrollmentId))?.status === 'exited', 20_000, 'the enrollment to exit');
@@ -124,34 +183,85 @@ it('unsubscribe tokens are HMACs of workspace and enrollment under a key from CR
 });
 
 it('an enrollment committed without a started workflow (the enrolling process died) is started by the reconciler, once', async () => {
-  const seqId = await createSequence(t.http, line([{ type: 'send_email', data: { subject: 'Orphan {{contact.firstName}}', body: '<p>x</p>', senderAccountId: mailbox.id } }, waitNode({ waitDays: 30 })]));
+  const seqId = await createSequence(
+    t.http,
+    line([
+      {
+        type: 'send_email',
+        data: { subject: 'Orphan {{contact.firstName}}', body: '<p>x</p>', senderAccountId: mailbox.id },
+      },
+      waitNode({ waitDays: 30 }),
+    ]),
+  );
   const address = uniqueMail();
-  const p = (await t.http.post('/api/v1/people', { firstName: 'Ada', emails: [{ email: address, label: 'work' }] })).body.data;
+  const p = (await t.http.post('/api/v1/people', { firstName: 'Ada', emails: [{ email: address, label: 'work' }] }))
+    .body.data;
   // The enroll call's transaction committed, its process died before the start: a row and no workflow.
   const ctx = await workspaceCtx(h.app, t.http);
   const sequence = await ctx.em.findOneOrFail(Sequence, { _id: seqId });
   const row = createRecord(ctx, SequenceEnrollment, {
-    sequenceId: seqId, sequenceName: sequence.name, entityType: 'People', entityId: p._id, personId: p._id, links: { personId: p._id }, exclusive: true, status: 'active',
-    exitReason: null, source: 'api', currentNodeId: null, nextActionAt: null, pausedUntil: null, snapshot: snapshotOf(sequence), workflowId: '', enrolledAt: new Date(), finishedAt: null,
-    error: null, enrolledBy: ctx.actor.userId, unsubscribeToken: `legacy-${Date.now().toString(36)}-orphan-token`,
+    sequenceId: seqId,
+    sequenceName: sequence.name,
+    entityType: 'People',
+    entityId: p._id,
+    personId: p._id,
+    links: { personId: p._id },
+    exclusive: true,
+    status: 'active',
+    exitReason: null,
+    source: 'api',
+    currentNodeId: null,
+    nextActionAt: null,
+    pausedUntil: null,
+    snapshot: snapshotOf(sequence),
+    workflowId: '',
+    enrolledAt: new Date(),
+    finishedAt: null,
+    error: null,
+    enrolledBy: ctx.actor.userId,
+    unsubscribeToken: `legacy-${Date.now().toString(36)}-orphan-token`,
   });
   row.workflowId = enrollmentWorkflowId(t.workspaceId, row._id);
   await ctx.em.flush();
-  const deps = { orm: h.app.runtime.deps.orm, log: createLogger('silent', 'test'), workflows: createSequenceWorkflowPort(h.client, h.taskQueue), waitScale: 0.001 };
+  const deps = {
+    orm: h.app.runtime.deps.orm,
+    log: createLogger('silent', 'test'),
+    workflows: createSequenceWorkflowPort(h.client, h.taskQueue),
+    waitScale: 0.001,
+  };
   // Within the grace period an enroll call may still be starting it: left alone.
   expect(await reconcileEnrollments(deps, { workspaceIds: [t.workspaceId] })).toEqual({ started: 0, checked: 0 });
-  expect(await reconcileEnrollments(deps, { workspaceIds: [t.workspaceId], graceMs: 0 })).toEqual({ started: 1, checked: 1 });
-  const mail = await waitFor(async () => smtp.received.find((m) => m.to.includes(address)), 20_000, 'the orphan enrollment e-mail');
+  expect(await reconcileEnrollments(deps, { workspaceIds: [t.workspaceId], graceMs: 0 })).toEqual({
+    started: 1,
+    checked: 1,
+  });
+  const mail = await waitFor(
+    async () => smtp.received.find((m) => m.to.includes(address)),
+    20_000,
+    'the orphan enrollment e-mail',
+  );
   expect(mail.headers.subject).toBe('Orphan Ada');
-  await waitFor(async () => (await enrollment(row._id))?.currentNodeId === 's2', 20_000, 'the enrollment to park on its wait');
-  expect(await reconcileEnrollments(deps, { workspaceIds: [t.workspaceId], graceMs: 0 })).toEqual({ started: 0, checked: 0 });
+  await waitFor(
+    async () => (await enrollment(row._id))?.currentNodeId === 's2',
+    20_000,
+    'the enrollment to park on its wait',
+  );
+  expect(await reconcileEnrollments(deps, { workspaceIds: [t.workspaceId], graceMs: 0 })).toEqual({
+    started: 0,
+    checked: 0,
+  });
   expect(smtp.received.filter((m) => m.to.includes(address))).toHaveLength(1);
 }, 40_000);
 
 it('emailIntervalSeconds spaces the e-mails of one mailbox across enrollments', async () => {
   const own = (await connectAccount(h.app, t.workspaceId, smtp.port)).account;
   const seqId = await createSequence(t.http, {
-    ...line([{ type: 'send_email', data: { subject: 'Spaced {{contact.firstName}}', body: '<p>x</p>', senderAccountId: String(own._id) } }]),
+    ...line([
+      {
+        type: 'send_email',
+        data: { subject: 'Spaced {{contact.firstName}}', body: '<p>x</p>', senderAccountId: String(own._id) },
+      },
+    ]),
     sendSettings: { emailIntervalSeconds: 2 },
   });
   const people = await Promise.all([0, 1, 2].map(() => enrollPerson(seqId)));

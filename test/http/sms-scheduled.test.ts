@@ -11,7 +11,11 @@ let t: Tenant;
 beforeAll(async () => {
   gateway = await startHttp();
   gateway.respond(json(200, { id: 'gw-scheduled', status: 'queued' }));
-  h = await startEngineHarness({ SMS_GATEWAY_URL: `${gateway.url}/sms`, SMS_GATEWAY_TOKEN: 'tok', SMS_DEFAULT_FROM: 'Acme' });
+  h = await startEngineHarness({
+    SMS_GATEWAY_URL: `${gateway.url}/sms`,
+    SMS_GATEWAY_TOKEN: 'tok',
+    SMS_DEFAULT_FROM: 'Acme',
+  });
   await h.startWorker();
   t = await h.app.tenant('Scheduled SMS');
 }, 60_000);
@@ -22,11 +26,16 @@ afterAll(async () => {
 
 const rowOf = (id: string) => h.app.runtime.deps.orm.em.fork().findOne(ScheduledSms, { _id: id }, { filters: false });
 const sentTo = (to: string) => gateway.requests.filter((r) => JSON.parse(r.body).to === to);
-const workflowStatus = async (workflowId: string) => (await h.client.workflow.getHandle(workflowId).describe()).status.name;
+const workflowStatus = async (workflowId: string) =>
+  (await h.client.workflow.getHandle(workflowId).describe()).status.name;
 
 async function schedule(inMs: number, message = 'Scheduled hello') {
   const to = uniquePhone();
-  const res = await t.http.post('/api/v1/sms/schedule', { to, message, sendAt: new Date(Date.now() + inMs).toISOString() });
+  const res = await t.http.post('/api/v1/sms/schedule', {
+    to,
+    message,
+    sendAt: new Date(Date.now() + inMs).toISOString(),
+  });
   expect(res.status).toBe(201);
   return { ...(res.body.data as { _id: string; workflowId: string; sendAt: string }), to };
 }
@@ -34,7 +43,11 @@ async function schedule(inMs: number, message = 'Scheduled hello') {
 it('sends once at sendAt: the SMS is stored, the row is sent, the workflow completes', async () => {
   const s = await schedule(1500);
   expect(sentTo(s.to)).toHaveLength(0);
-  const row = await waitFor(async () => ((await rowOf(s._id))?.status === 'sent' ? rowOf(s._id) : null), 20_000, 'the scheduled SMS to be sent');
+  const row = await waitFor(
+    async () => ((await rowOf(s._id))?.status === 'sent' ? rowOf(s._id) : null),
+    20_000,
+    'the scheduled SMS to be sent',
+  );
   expect(row!.sentAt!.getTime()).toBeGreaterThanOrEqual(Date.parse(s.sendAt));
   expect(sentTo(s.to)).toHaveLength(1);
   expect(JSON.parse(sentTo(s.to)[0]!.body)).toEqual({ to: s.to, from: 'Acme', message: 'Scheduled hello' });
@@ -57,7 +70,11 @@ it('a worker restart across sendAt neither loses nor duplicates the send', async
   expect(sentTo(s.to)).toHaveLength(0);
   expect((await rowOf(s._id))!.status).toBe('scheduled');
   await h.startWorker();
-  await waitFor(async () => (await rowOf(s._id))?.status === 'sent', 30_000, 'the scheduled SMS to be sent after the restart');
+  await waitFor(
+    async () => (await rowOf(s._id))?.status === 'sent',
+    30_000,
+    'the scheduled SMS to be sent after the restart',
+  );
   await waitFor(async () => (await workflowStatus(s.workflowId)) === 'COMPLETED', 10_000, 'the workflow to complete');
   await new Promise((r) => setTimeout(r, 1000));
   expect(sentTo(s.to)).toHaveLength(1);
@@ -69,7 +86,11 @@ it('cancel during the timer: the row is cancelled, the workflow is cancelled, no
   const res = await t.http.delete(`/api/v1/sms/scheduled/${s._id}`);
   expect(res.status).toBe(200);
   expect(res.body.data.status).toBe('cancelled');
-  await waitFor(async () => (await workflowStatus(s.workflowId)) === 'CANCELLED', 10_000, 'the workflow to be cancelled');
+  await waitFor(
+    async () => (await workflowStatus(s.workflowId)) === 'CANCELLED',
+    10_000,
+    'the workflow to be cancelled',
+  );
   await new Promise((r) => setTimeout(r, 3000));
   expect(sentTo(s.to)).toHaveLength(0);
   expect((await rowOf(s._id))!.status).toBe('cancelled');
@@ -80,10 +101,14 @@ it('a gateway refusal at sendAt marks the scheduled SMS failed (no retry of a re
   gateway.respond(json(400, { error: 'blocked number' }));
   try {
     const s = await schedule(1000, 'Refused');
-    const row = await waitFor(async () => {
-      const r = await rowOf(s._id);
-      return r?.status === 'failed' ? r : null;
-    }, 20_000, 'the scheduled SMS to fail');
+    const row = await waitFor(
+      async () => {
+        const r = await rowOf(s._id);
+        return r?.status === 'failed' ? r : null;
+      },
+      20_000,
+      'the scheduled SMS to fail',
+    );
     expect(row.error).toContain('blocked number');
     expect(sentTo(s.to)).toHaveLength(1);
     const sms = (await t.http.get(`/api/v1/sms?phoneNumber=${encodeURIComponent(s.to)}`)).body.data;

@@ -17,7 +17,10 @@ let gatewayId = 0;
 beforeAll(async () => {
   gateway = await startHttp();
   app = await startTestApp({
-    SMS_GATEWAY_URL: `${gateway.url}/sms`, SMS_GATEWAY_TOKEN: 'gw-token', SMS_DEFAULT_FROM: 'Acme', SMS_DEFAULT_COUNTRY_CODE: '45',
+    SMS_GATEWAY_URL: `${gateway.url}/sms`,
+    SMS_GATEWAY_TOKEN: 'gw-token',
+    SMS_DEFAULT_FROM: 'Acme',
+    SMS_DEFAULT_COUNTRY_CODE: '45',
     OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
   });
   t = await app.tenant('SMS');
@@ -31,10 +34,19 @@ beforeEach(() => {
   gateway.respond((_req, res) => json(200, { id: `gw-${++gatewayId}`, status: 'queued' })(_req, res));
 });
 
-const rows = (workspaceId: string) => forkForWorkspace(app.runtime.deps.orm.em, workspaceId).find(SmsMessage, {}, { orderBy: { createdAt: 'asc', _id: 'asc' } });
+const rows = (workspaceId: string) =>
+  forkForWorkspace(app.runtime.deps.orm.em, workspaceId).find(
+    SmsMessage,
+    {},
+    { orderBy: { createdAt: 'asc', _id: 'asc' } },
+  );
 const national = (e164: string) => e164.slice(3); // +45 dropped: the crm-connect rule still matches it
 async function person(http = t.http, phone = uniquePhone()) {
-  const res = await http.post('/api/v1/people', { firstName: 'Ann', lastName: 'Texter', phones: [{ phone, label: 'mobile' }] });
+  const res = await http.post('/api/v1/people', {
+    firstName: 'Ann',
+    lastName: 'Texter',
+    phones: [{ phone, label: 'mobile' }],
+  });
   expect(res.status).toBe(201);
   return { id: res.body.data._id as string, phone };
 }
@@ -44,17 +56,27 @@ async function webhookSecret(http = t.http): Promise<string> {
   return res.body.data.secret as string;
 }
 const hook = (workspaceId: string, body: unknown, secret?: string) =>
-  app.anonymous.post(`/api/webhooks/sms/${workspaceId}`, body, { headers: secret === undefined ? {} : { 'x-webhook-secret': secret } });
+  app.anonymous.post(`/api/webhooks/sms/${workspaceId}`, body, {
+    headers: secret === undefined ? {} : { 'x-webhook-secret': secret },
+  });
 
 describe('scope sms', () => {
   it('a key without the sms scope (read, write) gets 403 on every SMS route', async () => {
     const key = await app.key(t.workspaceId, ['read', 'write', 'inbound', 'webhooks', 'export', 'import'], 'owner');
-    const smsRoutes = app.runtime.routes.filter((r) => !isPublic(r.access) && (r.path.startsWith('/api/v1/sms/') || r.path === '/api/v1/sms' || r.path.startsWith('/api/v1/sms-templates')));
+    const smsRoutes = app.runtime.routes.filter(
+      (r) =>
+        !isPublic(r.access) &&
+        (r.path.startsWith('/api/v1/sms/') || r.path === '/api/v1/sms' || r.path.startsWith('/api/v1/sms-templates')),
+    );
     expect(smsRoutes.length).toBeGreaterThanOrEqual(18);
     const wrong: string[] = [];
     for (const r of smsRoutes) {
       const path = r.path.replace(':phoneNumber', '+4512345678').replace(/:\w+/g, '0123456789abcdef01234567');
-      const res = await key.request(r.method, path, r.method === 'GET' || r.method === 'DELETE' ? undefined : { to: '+4512345678', message: 'x' });
+      const res = await key.request(
+        r.method,
+        path,
+        r.method === 'GET' || r.method === 'DELETE' ? undefined : { to: '+4512345678', message: 'x' },
+      );
       if (res.status !== 403) wrong.push(`${r.method} ${r.path}: ${res.status}`);
     }
     expect(wrong).toEqual([]);
@@ -76,17 +98,37 @@ describe('POST /sms', () => {
     const res = await t.http.post('/api/v1/sms', { to: national(p.phone), message: 'Hej Ann' });
     expect(res.status).toBe(201);
     const sms = res.body.data;
-    expect(sms).toMatchObject({ direction: 'outbound', to: p.phone, from: 'Acme', body: 'Hej Ann', status: 'sent', unread: false, starred: false, phoneNumber: p.phone, personId: p.id, source: 'api' });
+    expect(sms).toMatchObject({
+      direction: 'outbound',
+      to: p.phone,
+      from: 'Acme',
+      body: 'Hej Ann',
+      status: 'sent',
+      unread: false,
+      starred: false,
+      phoneNumber: p.phone,
+      personId: p.id,
+      source: 'api',
+    });
     expect(sms.providerMessageId).toMatch(/^gw-/);
     expect(gateway.requests).toHaveLength(1);
     expect(JSON.parse(gateway.requests[0]!.body)).toEqual({ to: p.phone, from: 'Acme', message: 'Hej Ann' });
     expect(gateway.requests[0]!.headers['idempotency-key']).toBe(sms._id);
     // One visible record per message; the claim row (idempotency) shares its id.
-    const claim = await forkForWorkspace(app.runtime.deps.orm.em, t.workspaceId).findOne(OutboundMessage, { _id: sms._id });
+    const claim = await forkForWorkspace(app.runtime.deps.orm.em, t.workspaceId).findOne(OutboundMessage, {
+      _id: sms._id,
+    });
     expect(claim).toMatchObject({ channel: 'sms', status: 'sent' });
     const events = await eventsFor(app.runtime.deps.orm, sms._id);
     expect(events.map((e) => e.type)).toEqual(['sms_sent']);
-    expect(events[0]).toMatchObject({ entity_type: 'sms', payload: { sms: { _id: sms._id, from: 'Acme', to: p.phone, body: 'Hej Ann' }, links: { personId: p.id }, source: 'api' } });
+    expect(events[0]).toMatchObject({
+      entity_type: 'sms',
+      payload: {
+        sms: { _id: sms._id, from: 'Acme', to: p.phone, body: 'Hej Ann' },
+        links: { personId: p.id },
+        source: 'api',
+      },
+    });
     expect((await t.http.get(`/api/v1/sms/${sms._id}`)).body.data).toEqual(sms);
   });
 
@@ -96,8 +138,16 @@ describe('POST /sms', () => {
     const again = await t.http.post('/api/v1/sms', { to, message: 'once', idempotencyKey: `k-${to}` });
     expect(first.status).toBe(201);
     expect(again.body.data._id).toBe(first.body.data._id);
-    const h1 = await t.http.post('/api/v1/sms', { to, message: 'header' }, { headers: { 'idempotency-key': `h-${to}` } });
-    const h2 = await t.http.post('/api/v1/sms', { to, message: 'header' }, { headers: { 'idempotency-key': `h-${to}` } });
+    const h1 = await t.http.post(
+      '/api/v1/sms',
+      { to, message: 'header' },
+      { headers: { 'idempotency-key': `h-${to}` } },
+    );
+    const h2 = await t.http.post(
+      '/api/v1/sms',
+      { to, message: 'header' },
+      { headers: { 'idempotency-key': `h-${to}` } },
+    );
     expect(h2.body.data._id).toBe(h1.body.data._id);
     expect(gateway.requests).toHaveLength(2);
   });
@@ -129,7 +179,9 @@ describe('POST /sms', () => {
     expect(res.status).toBe(502);
     expect(res.body.error).toContain('invalid destination');
     const list = await t.http.get(`/api/v1/sms?phoneNumber=${encodeURIComponent(to)}`);
-    expect(list.body.data).toEqual([expect.objectContaining({ status: 'failed', error: expect.stringContaining('invalid destination') })]);
+    expect(list.body.data).toEqual([
+      expect.objectContaining({ status: 'failed', error: expect.stringContaining('invalid destination') }),
+    ]);
   });
 
   it('without a gateway: 503 not_configured naming the variables, nothing stored', async () => {
@@ -139,7 +191,10 @@ describe('POST /sms', () => {
       for (const [path, body] of [
         ['/api/v1/sms', { to: '+4512345678', message: 'x' }],
         ['/api/v1/sms/bulk', { message: 'x', recipients: ['+4512345678'] }],
-        ['/api/v1/sms/schedule', { to: '+4512345678', message: 'x', sendAt: new Date(Date.now() + 60_000).toISOString() }],
+        [
+          '/api/v1/sms/schedule',
+          { to: '+4512345678', message: 'x', sendAt: new Date(Date.now() + 60_000).toISOString() },
+        ],
       ] as const) {
         const res = await u.http.post(path, body);
         expect(res.status).toBe(503);
@@ -175,7 +230,9 @@ describe('GET /sms (strict list) and GET|PUT /sms/:id', () => {
     expect(res.body).toMatchObject({ page: 1, limit: 2, total: 3 });
     expect(res.body.data.map((m: any) => m._id)).toEqual([ids.other, ids.in1]);
     const summary = await u.http.get('/api/v1/sms?view=summary&limit=1');
-    expect(Object.keys(summary.body.data[0]).sort()).toEqual(['_id', 'body', 'createdAt', 'direction', 'from', 'phoneNumber', 'starred', 'status', 'to', 'unread'].sort());
+    expect(Object.keys(summary.body.data[0]).sort()).toEqual(
+      ['_id', 'body', 'createdAt', 'direction', 'from', 'phoneNumber', 'starred', 'status', 'to', 'unread'].sort(),
+    );
   });
 
   it.each([
@@ -190,18 +247,41 @@ describe('GET /sms (strict list) and GET|PUT /sms/:id', () => {
   });
 
   it('phoneNumber matches by the crm-connect rule (national form too), personId by link, dates by createdAt', async () => {
-    for (const phone of [p.phone, national(p.phone), `00${p.phone.slice(1)}`, `${p.phone.slice(0, 3)} ${p.phone.slice(3, 7)} ${p.phone.slice(7)}`]) {
+    for (const phone of [
+      p.phone,
+      national(p.phone),
+      `00${p.phone.slice(1)}`,
+      `${p.phone.slice(0, 3)} ${p.phone.slice(3, 7)} ${p.phone.slice(7)}`,
+    ]) {
       const res = await u.http.get(`/api/v1/sms?phoneNumber=${encodeURIComponent(phone)}`);
       expect(res.body.data.map((m: any) => m._id)).toEqual([ids.in1, ids.out]);
     }
-    expect((await u.http.get(`/api/v1/sms?personId=${p.id}`)).body.data.map((m: any) => m._id)).toEqual([ids.in1, ids.out]);
+    expect((await u.http.get(`/api/v1/sms?personId=${p.id}`)).body.data.map((m: any) => m._id)).toEqual([
+      ids.in1,
+      ids.out,
+    ]);
     expect((await u.http.get('/api/v1/sms?dateTo=2000-01-01')).body.total).toBe(0);
-    expect((await u.http.get(`/api/v1/sms?dateFrom=${new Date(Date.now() - 60_000).toISOString()}`)).body.total).toBe(3);
-    expect((await u.http.get(`/api/v1/sms?updatedSince=${new Date(Date.now() + 60_000).toISOString()}`)).body.total).toBe(0);
+    expect((await u.http.get(`/api/v1/sms?dateFrom=${new Date(Date.now() - 60_000).toISOString()}`)).body.total).toBe(
+      3,
+    );
+    expect(
+      (await u.http.get(`/api/v1/sms?updatedSince=${new Date(Date.now() + 60_000).toISOString()}`)).body.total,
+    ).toBe(0);
   });
 
   it.each([
-    'foo=1', 'direction=sideways', 'unread=yes', 'starred=1', 'limit=101', 'limit=0', 'page=0', 'phoneNumber=abc', 'personId=nope', 'dateFrom=yesterday', 'view=everything', 'sortBy=createdAt',
+    'foo=1',
+    'direction=sideways',
+    'unread=yes',
+    'starred=1',
+    'limit=101',
+    'limit=0',
+    'page=0',
+    'phoneNumber=abc',
+    'personId=nope',
+    'dateFrom=yesterday',
+    'view=everything',
+    'sortBy=createdAt',
   ])('400 for ?%s', async (q) => {
     const res = await u.http.get(`/api/v1/sms?${q}`);
     expect(res.status).toBe(400);
@@ -217,11 +297,22 @@ describe('GET /sms (strict list) and GET|PUT /sms/:id', () => {
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({ _id: ids.in1, unread: false, starred: true, body: 'in one' });
     expect((await u.http.get('/api/v1/sms?starred=true')).body.data.map((m: any) => m._id)).toEqual([ids.in1]);
-    for (const body of [{}, { body: 'changed', unread: true }, { status: 'delivered', starred: false }, { unread: 'no' }, { starred: null }]) {
+    for (const body of [
+      {},
+      { body: 'changed', unread: true },
+      { status: 'delivered', starred: false },
+      { unread: 'no' },
+      { starred: null },
+    ]) {
       const bad = await u.http.put(`/api/v1/sms/${ids.in1}`, body);
       expect(bad.status).toBe(400);
     }
-    expect((await u.http.get(`/api/v1/sms/${ids.in1}`)).body.data).toMatchObject({ unread: false, starred: true, body: 'in one', status: 'received' });
+    expect((await u.http.get(`/api/v1/sms/${ids.in1}`)).body.data).toMatchObject({
+      unread: false,
+      starred: true,
+      body: 'in one',
+      status: 'received',
+    });
     await u.http.put(`/api/v1/sms/${ids.in1}`, { unread: true });
   });
 
@@ -256,7 +347,11 @@ describe('gateway webhook', () => {
     expect((await hook(u.workspaceId, body, secret)).status).toBe(401);
     expect((await hook(u.workspaceId, body, rotated)).status).toBe(200);
     const status = await u.http.get('/api/v1/sms/webhook');
-    expect(status.body.data).toEqual({ url: expect.stringContaining(`/api/webhooks/sms/${u.workspaceId}`), secretSet: true, secretHint: `****${rotated.slice(-4)}` });
+    expect(status.body.data).toEqual({
+      url: expect.stringContaining(`/api/webhooks/sms/${u.workspaceId}`),
+      secretSet: true,
+      secretHint: `****${rotated.slice(-4)}`,
+    });
     expect(JSON.stringify(status.body)).not.toContain(rotated);
   });
 
@@ -270,10 +365,22 @@ describe('gateway webhook', () => {
     const u = await app.tenant('SMS inbound');
     const secret = await webhookSecret(u.http);
     const p = await person(u.http);
-    const first = await hook(u.workspaceId, { from: national(p.phone), to: '+4570000000', message: 'Who is this?', id: 'in-1' }, secret);
+    const first = await hook(
+      u.workspaceId,
+      { from: national(p.phone), to: '+4570000000', message: 'Who is this?', id: 'in-1' },
+      secret,
+    );
     expect(first.status).toBe(200);
     const sms = first.body.data.sms;
-    expect(sms).toMatchObject({ direction: 'inbound', from: national(p.phone), body: 'Who is this?', status: 'received', unread: true, personId: p.id, providerMessageId: 'in-1' });
+    expect(sms).toMatchObject({
+      direction: 'inbound',
+      from: national(p.phone),
+      body: 'Who is this?',
+      status: 'received',
+      unread: true,
+      personId: p.id,
+      providerMessageId: 'in-1',
+    });
     expect(first.body.data.contact).toEqual({ entityType: 'person', _id: p.id, name: 'Ann Texter' });
     expect((await eventsFor(app.runtime.deps.orm, sms._id)).map((e) => e.type)).toEqual(['sms_received']);
     // Re-delivery of the same gateway id: stored once, no new events.
@@ -281,18 +388,32 @@ describe('gateway webhook', () => {
     expect(again.body.data).toMatchObject({ duplicate: true, sms: { _id: sms._id } });
     expect(await rows(u.workspaceId)).toHaveLength(1);
 
-    const ours = (await u.http.post('/api/v1/sms', { to: p.phone, message: 'It is Acme', idempotencyKey: 'seq-1' })).body.data;
-    const reply = (await hook(u.workspaceId, { from: p.phone, text: 'Thanks STOP', messageId: 77 }, secret)).body.data.sms;
+    const ours = (await u.http.post('/api/v1/sms', { to: p.phone, message: 'It is Acme', idempotencyKey: 'seq-1' }))
+      .body.data;
+    const reply = (await hook(u.workspaceId, { from: p.phone, text: 'Thanks STOP', messageId: 77 }, secret)).body.data
+      .sms;
     const events = await eventsFor(app.runtime.deps.orm, reply._id);
     expect(events.map((e) => e.type)).toEqual(['sms_received', 'sms_replied']);
-    expect(events[0]!.payload).toEqual({ sms: { _id: reply._id, from: p.phone, to: '', body: 'Thanks STOP' }, links: { personId: p.id } });
-    expect(events[1]!.payload).toMatchObject({ sms: { _id: reply._id }, links: { personId: p.id }, inReplyTo: { smsId: ours._id, source: 'api' } });
+    expect(events[0]!.payload).toEqual({
+      sms: { _id: reply._id, from: p.phone, to: '', body: 'Thanks STOP' },
+      links: { personId: p.id },
+    });
+    expect(events[1]!.payload).toMatchObject({
+      sms: { _id: reply._id },
+      links: { personId: p.id },
+      inReplyTo: { smsId: ours._id, source: 'api' },
+    });
     // Automations started by sms_received see the message and its contact (contact.*, sms.*).
     const context = await loadEntityContext(forkForWorkspace(app.runtime.deps.orm.em, u.workspaceId), 'sms', reply._id);
-    expect(context).toMatchObject({ sms: { body: 'Thanks STOP', from: p.phone }, contact: { _id: p.id, firstName: 'Ann' } });
+    expect(context).toMatchObject({
+      sms: { body: 'Thanks STOP', from: p.phone },
+      contact: { _id: p.id, firstName: 'Ann' },
+    });
     // The reply shows on the person's timeline.
     const feed = await u.http.get(`/api/v1/activities?personId=${p.id}&type=sms`);
-    expect(feed.body.data.map((a: any) => a.summary)).toEqual(expect.arrayContaining([`SMS from ${p.phone}`, `SMS to ${p.phone}`]));
+    expect(feed.body.data.map((a: any) => a.summary)).toEqual(
+      expect.arrayContaining([`SMS from ${p.phone}`, `SMS to ${p.phone}`]),
+    );
   });
 
   it('an unknown number is stored without contact; bad bodies are 400 and store nothing', async () => {
@@ -300,7 +421,15 @@ describe('gateway webhook', () => {
     const secret = await webhookSecret(u.http);
     const res = await hook(u.workspaceId, { from: '+4599999999', message: 'hello?' }, secret);
     expect(res.body.data).toMatchObject({ contact: null, sms: { personId: null, companyId: null, leadId: null } });
-    for (const body of [{}, { from: '+4599999999' }, { message: 'x' }, { from: 'abc', message: 'x' }, { type: 'delivery_report', id: 'x', status: 'exploded' }, { type: 'delivery_report', status: 'delivered' }, []]) {
+    for (const body of [
+      {},
+      { from: '+4599999999' },
+      { message: 'x' },
+      { from: 'abc', message: 'x' },
+      { type: 'delivery_report', id: 'x', status: 'exploded' },
+      { type: 'delivery_report', status: 'delivered' },
+      [],
+    ]) {
       expect((await hook(u.workspaceId, body, secret)).status).toBe(400);
     }
     expect(await rows(u.workspaceId)).toHaveLength(1);
@@ -311,17 +440,31 @@ describe('gateway webhook', () => {
     const secret = await webhookSecret(u.http);
     const a = (await u.http.post('/api/v1/sms', { to: uniquePhone(), message: 'a' })).body.data;
     const b = (await u.http.post('/api/v1/sms', { to: uniquePhone(), message: 'b' })).body.data;
-    expect((await hook(u.workspaceId, { type: 'delivery_report', reference: a._id, status: 'DELIVERED' }, secret)).body.data).toMatchObject({ matched: true, sms: { status: 'delivered' } });
+    expect(
+      (await hook(u.workspaceId, { type: 'delivery_report', reference: a._id, status: 'DELIVERED' }, secret)).body.data,
+    ).toMatchObject({ matched: true, sms: { status: 'delivered' } });
     await hook(u.workspaceId, { type: 'delivery_report', reference: a._id, status: 'sent' }, secret);
     const got = (await u.http.get(`/api/v1/sms/${a._id}`)).body.data;
     expect(got.status).toBe('delivered');
     expect(got.deliveredAt).toEqual(expect.any(String));
-    await hook(u.workspaceId, { type: 'status', id: b.providerMessageId, status: 'undelivered', error: 'handset off' }, secret);
-    expect((await u.http.get(`/api/v1/sms/${b._id}`)).body.data).toMatchObject({ status: 'failed', error: 'handset off' });
+    await hook(
+      u.workspaceId,
+      { type: 'status', id: b.providerMessageId, status: 'undelivered', error: 'handset off' },
+      secret,
+    );
+    expect((await u.http.get(`/api/v1/sms/${b._id}`)).body.data).toMatchObject({
+      status: 'failed',
+      error: 'handset off',
+    });
     await hook(u.workspaceId, { type: 'status', id: b.providerMessageId, status: 'accepted' }, secret);
     expect((await u.http.get(`/api/v1/sms/${b._id}`)).body.data.status).toBe('failed');
-    expect((await hook(u.workspaceId, { type: 'delivery_report', id: 'unknown-id', status: 'delivered' }, secret)).body.data).toEqual({ matched: false });
-    expect((await hook(u.workspaceId, { type: 'delivery_report', id: b.providerMessageId, status: 'delivered' }, 'wrong')).status).toBe(401);
+    expect(
+      (await hook(u.workspaceId, { type: 'delivery_report', id: 'unknown-id', status: 'delivered' }, secret)).body.data,
+    ).toEqual({ matched: false });
+    expect(
+      (await hook(u.workspaceId, { type: 'delivery_report', id: b.providerMessageId, status: 'delivered' }, 'wrong'))
+        .status,
+    ).toBe(401);
   });
 });
 
@@ -341,28 +484,54 @@ describe('threads', () => {
     await u.http.post('/api/v1/sms', { to: stranger, message: 'hello stranger' });
   });
 
-  it.each(['threads', 'conversations'])('GET /sms/%s: one row per number, last message, unread count, resolved contact', async (path) => {
-    const res = await u.http.get(`/api/v1/sms/${path}`);
-    expect(res.status).toBe(200);
-    expect(res.body).toMatchObject({ page: 1, limit: 20, total: 2 });
-    expect(res.body.data).toEqual([
-      expect.objectContaining({ phoneNumber: stranger, messageCount: 1, unreadCount: 0, contact: null, lastMessage: expect.objectContaining({ body: 'hello stranger' }) }),
-      expect.objectContaining({ phoneNumber: p.phone, messageCount: 3, unreadCount: 2, contact: { entityType: 'person', _id: p.id, name: 'Ann Texter' }, lastMessage: expect.objectContaining({ body: 'three', direction: 'inbound' }) }),
-    ]);
-    expect((await u.http.get(`/api/v1/sms/${path}?unread=true`)).body.data.map((r: any) => r.phoneNumber)).toEqual([p.phone]);
-    expect((await u.http.get(`/api/v1/sms/${path}?limit=1&page=2`)).body.data.map((r: any) => r.phoneNumber)).toEqual([p.phone]);
-    expect((await u.http.get(`/api/v1/sms/${path}?bogus=1`)).status).toBe(400);
-    expect((await u.http.get(`/api/v1/sms/${path}?limit=101`)).status).toBe(400);
-  });
+  it.each(['threads', 'conversations'])(
+    'GET /sms/%s: one row per number, last message, unread count, resolved contact',
+    async (path) => {
+      const res = await u.http.get(`/api/v1/sms/${path}`);
+      expect(res.status).toBe(200);
+      expect(res.body).toMatchObject({ page: 1, limit: 20, total: 2 });
+      expect(res.body.data).toEqual([
+        expect.objectContaining({
+          phoneNumber: stranger,
+          messageCount: 1,
+          unreadCount: 0,
+          contact: null,
+          lastMessage: expect.objectContaining({ body: 'hello stranger' }),
+        }),
+        expect.objectContaining({
+          phoneNumber: p.phone,
+          messageCount: 3,
+          unreadCount: 2,
+          contact: { entityType: 'person', _id: p.id, name: 'Ann Texter' },
+          lastMessage: expect.objectContaining({ body: 'three', direction: 'inbound' }),
+        }),
+      ]);
+      expect((await u.http.get(`/api/v1/sms/${path}?unread=true`)).body.data.map((r: any) => r.phoneNumber)).toEqual([
+        p.phone,
+      ]);
+      expect((await u.http.get(`/api/v1/sms/${path}?limit=1&page=2`)).body.data.map((r: any) => r.phoneNumber)).toEqual(
+        [p.phone],
+      );
+      expect((await u.http.get(`/api/v1/sms/${path}?bogus=1`)).status).toBe(400);
+      expect((await u.http.get(`/api/v1/sms/${path}?limit=101`)).status).toBe(400);
+    },
+  );
 
   it('GET /sms/threads/:phoneNumber: messages (newest first) plus the contact, in any written form of the number', async () => {
     for (const form of [p.phone, national(p.phone), `00${p.phone.slice(1)}`]) {
       const res = await u.http.get(`/api/v1/sms/threads/${encodeURIComponent(form)}`);
       expect(res.status).toBe(200);
-      expect(res.body).toMatchObject({ total: 3, data: { phoneNumber: expect.any(String), unreadCount: 2, contact: { _id: p.id } } });
+      expect(res.body).toMatchObject({
+        total: 3,
+        data: { phoneNumber: expect.any(String), unreadCount: 2, contact: { _id: p.id } },
+      });
       expect(res.body.data.messages.map((m: any) => m.body)).toEqual(['three', 'two', 'one']);
     }
-    expect((await u.http.get(`/api/v1/sms/threads/${encodeURIComponent(p.phone)}?limit=1`)).body.data.messages.map((m: any) => m.body)).toEqual(['three']);
+    expect(
+      (await u.http.get(`/api/v1/sms/threads/${encodeURIComponent(p.phone)}?limit=1`)).body.data.messages.map(
+        (m: any) => m.body,
+      ),
+    ).toEqual(['three']);
     expect((await u.http.get('/api/v1/sms/threads/%2B4511111111')).status).toBe(404);
     expect((await u.http.get('/api/v1/sms/threads/not-a-number')).status).toBe(404);
   });
@@ -388,7 +557,12 @@ describe('POST /sms/bulk', () => {
     const res = await t.http.post('/api/v1/sms/bulk', { message: 'Hi {{name}}', recipients });
     expect(res.status).toBe(201);
     expect(res.body.data.summary).toEqual({ total: 500, sent: 0, failed: 500 });
-    expect(res.body.data.results[499]).toMatchObject({ index: 499, to: '+4560000499', status: 'failed', error: expect.stringContaining('{{name}}') });
+    expect(res.body.data.results[499]).toMatchObject({
+      index: 499,
+      to: '+4560000499',
+      status: 'failed',
+      error: expect.stringContaining('{{name}}'),
+    });
     expect(gateway.requests).toHaveLength(0);
   });
 
@@ -401,7 +575,11 @@ describe('POST /sms/bulk', () => {
     expect(res.body.data.bulkId).toBe('campaign-1');
     expect(res.body.data.results.map((r: any) => r.to)).toEqual(recipients);
     expect(new Set(gateway.requests.map((r) => JSON.parse(r.body).to)).size).toBe(30);
-    const again = await u.http.post('/api/v1/sms/bulk', { message: 'Sale!', recipients }, { headers: { 'idempotency-key': 'campaign-1' } });
+    const again = await u.http.post(
+      '/api/v1/sms/bulk',
+      { message: 'Sale!', recipients },
+      { headers: { 'idempotency-key': 'campaign-1' } },
+    );
     expect(again.body.data.summary).toEqual({ total: 30, sent: 30, failed: 0 });
     expect(again.body.data.results.every((r: any) => r.replayed === true)).toBe(true);
     expect(again.body.data.results.map((r: any) => r.smsId)).toEqual(res.body.data.results.map((r: any) => r.smsId));
@@ -437,7 +615,10 @@ describe('POST /sms/bulk', () => {
     expect(r1).toMatchObject({ index: 1, status: 'sent', to: ok2 });
     expect(r2).toMatchObject({ index: 2, status: 'failed', code: 'validation', error: expect.stringContaining('to') });
     expect(r3).toMatchObject({ index: 3, status: 'failed', error: expect.stringContaining('{{code}}') });
-    expect(gateway.requests.map((r) => JSON.parse(r.body).message).sort()).toEqual(['Custom for you', 'Hi Ann, your code is 42']);
+    expect(gateway.requests.map((r) => JSON.parse(r.body).message).sort()).toEqual([
+      'Custom for you',
+      'Hi Ann, your code is 42',
+    ]);
   });
 
   it.each([
@@ -462,12 +643,21 @@ describe('scheduled SMS (API side; the timer is tested in sms-scheduled.test.ts)
     const res = await u.http.post('/api/v1/sms/schedule', { to: '12 34 56 78', message: 'Reminder', sendAt });
     expect(res.status).toBe(201);
     const s = res.body.data;
-    expect(s).toMatchObject({ to: '+4512345678', from: 'Acme', message: 'Reminder', status: 'scheduled', sendAt, workflowId: `sms-scheduled:${u.workspaceId}:${s._id}` });
+    expect(s).toMatchObject({
+      to: '+4512345678',
+      from: 'Acme',
+      message: 'Reminder',
+      status: 'scheduled',
+      sendAt,
+      workflowId: `sms-scheduled:${u.workspaceId}:${s._id}`,
+    });
     const wf = await app.runtime.deps.temporal.workflow.getHandle(s.workflowId).describe();
     expect(wf.status.name).toBe('RUNNING');
     expect(wf.type).toBe('scheduledSmsWorkflow');
     expect(JSON.stringify(wf.searchAttributes)).toContain(u.workspaceId);
-    const history = JSON.stringify((await app.runtime.deps.temporal.workflow.getHandle(s.workflowId).fetchHistory()).events?.[0]);
+    const history = JSON.stringify(
+      (await app.runtime.deps.temporal.workflow.getHandle(s.workflowId).fetchHistory()).events?.[0],
+    );
     expect(history).not.toContain('Reminder');
 
     const list = await u.http.get('/api/v1/sms/scheduled');
@@ -503,7 +693,11 @@ describe('scheduled SMS (API side; the timer is tested in sms-scheduled.test.ts)
   });
 
   it('364 days ahead is accepted', async () => {
-    const res = await t.http.post('/api/v1/sms/schedule', { to: '+4512345678', message: 'far', sendAt: new Date(Date.now() + 364 * 86_400_000).toISOString() });
+    const res = await t.http.post('/api/v1/sms/schedule', {
+      to: '+4512345678',
+      message: 'far',
+      sendAt: new Date(Date.now() + 364 * 86_400_000).toISOString(),
+    });
     expect(res.status).toBe(201);
     expect((await t.http.delete(`/api/v1/sms/scheduled/${res.body.data._id}`)).status).toBe(200);
   });
@@ -512,22 +706,39 @@ describe('scheduled SMS (API side; the timer is tested in sms-scheduled.test.ts)
 describe('GET /sms-templates (admin writes beyond the spec)', () => {
   it('create, list, read, update, delete; names unique; members read only', async () => {
     const u = await app.tenant('SMS templates');
-    const created = await u.http.post('/api/v1/sms-templates', { name: 'Reminder', message: 'Hi {{contact.firstName}}, see you at {{time}}', category: 'booking' });
+    const created = await u.http.post('/api/v1/sms-templates', {
+      name: 'Reminder',
+      message: 'Hi {{contact.firstName}}, see you at {{time}}',
+      category: 'booking',
+    });
     expect(created.status).toBe(201);
     const tpl = created.body.data;
     expect(tpl).toMatchObject({ name: 'Reminder', category: 'booking', placeholders: ['contact.firstName', 'time'] });
     expect((await u.http.post('/api/v1/sms-templates', { name: 'Reminder', message: 'dup' })).status).toBe(409);
-    for (const body of [{ message: 'x' }, { name: 'x' }, { name: '', message: 'x' }, { name: 'x', message: 'y'.repeat(1601) }, { name: 'x'.repeat(201), message: 'y' }]) {
+    for (const body of [
+      { message: 'x' },
+      { name: 'x' },
+      { name: '', message: 'x' },
+      { name: 'x', message: 'y'.repeat(1601) },
+      { name: 'x'.repeat(201), message: 'y' },
+    ]) {
       expect((await u.http.post('/api/v1/sms-templates', body)).status).toBe(400);
     }
-    expect((await u.http.post('/api/v1/sms-templates', { name: 'x'.repeat(200), message: 'y'.repeat(1600) })).status).toBe(201);
+    expect(
+      (await u.http.post('/api/v1/sms-templates', { name: 'x'.repeat(200), message: 'y'.repeat(1600) })).status,
+    ).toBe(201);
     const member = await app.key(u.workspaceId, ['sms'], 'member');
     expect((await member.get('/api/v1/sms-templates')).body.total).toBe(2);
     expect((await member.post('/api/v1/sms-templates', { name: 'M', message: 'm' })).status).toBe(403);
     expect((await member.put(`/api/v1/sms-templates/${tpl._id}`, { name: 'M' })).status).toBe(403);
     expect((await member.delete(`/api/v1/sms-templates/${tpl._id}`)).status).toBe(403);
     const updated = await u.http.put(`/api/v1/sms-templates/${tpl._id}`, { message: 'Bye {{name}}', category: null });
-    expect(updated.body.data).toMatchObject({ name: 'Reminder', message: 'Bye {{name}}', category: null, placeholders: ['name'] });
+    expect(updated.body.data).toMatchObject({
+      name: 'Reminder',
+      message: 'Bye {{name}}',
+      category: null,
+      placeholders: ['name'],
+    });
     expect((await u.http.get(`/api/v1/sms-templates/${tpl._id}`)).body.data.message).toBe('Bye {{name}}');
     expect((await u.http.delete(`/api/v1/sms-templates/${tpl._id}`)).body).toEqual({ ok: true });
     expect((await u.http.get(`/api/v1/sms-templates/${tpl._id}`)).status).toBe(404);

@@ -26,20 +26,47 @@ describe('GET /api/v1/tags', () => {
     await mine.http.post('/api/v1/deals', { title: 'D', tags: ['hot', 'vip'] });
     const companies = await mine.http.get('/api/v1/tags?entityType=company');
     expect(companies.status).toBe(200);
-    expect(companies.body.data).toEqual([{ tag: 'Beta', count: 1 }, { tag: 'vip', count: 2 }]);
+    expect(companies.body.data).toEqual([
+      { tag: 'Beta', count: 1 },
+      { tag: 'vip', count: 2 },
+    ]);
     expect((await mine.http.get('/api/v1/tags?entityType=lead')).body.data).toEqual([{ tag: 'warm', count: 1 }]);
     const all = await mine.http.get('/api/v1/tags');
     expect(all.body).toEqual({
-      data: [{ tag: 'alpha', count: 1 }, { tag: 'Beta', count: 1 }, { tag: 'hot', count: 1 }, { tag: 'vip', count: 4 }, { tag: 'warm', count: 1 }],
+      data: [
+        { tag: 'alpha', count: 1 },
+        { tag: 'Beta', count: 1 },
+        { tag: 'hot', count: 1 },
+        { tag: 'vip', count: 4 },
+        { tag: 'warm', count: 1 },
+      ],
       page: 1,
       limit: 20,
       total: 5,
     });
     // Paged like every list: total counts unique tags, not the tags on the page.
-    expect((await mine.http.get('/api/v1/tags?page=2&limit=2')).body).toEqual({ data: [{ tag: 'hot', count: 1 }, { tag: 'vip', count: 4 }], page: 2, limit: 2, total: 5 });
-    expect((await mine.http.get('/api/v1/tags?page=4&limit=2')).body).toEqual({ data: [], page: 4, limit: 2, total: 5 });
+    expect((await mine.http.get('/api/v1/tags?page=2&limit=2')).body).toEqual({
+      data: [
+        { tag: 'hot', count: 1 },
+        { tag: 'vip', count: 4 },
+      ],
+      page: 2,
+      limit: 2,
+      total: 5,
+    });
+    expect((await mine.http.get('/api/v1/tags?page=4&limit=2')).body).toEqual({
+      data: [],
+      page: 4,
+      limit: 2,
+      total: 5,
+    });
     expect((await mine.http.get('/api/v1/tags?limit=500')).body.limit).toBe(500);
-    expect((await (await app.tenant()).http.get('/api/v1/tags')).body).toEqual({ data: [], page: 1, limit: 20, total: 0 });
+    expect((await (await app.tenant()).http.get('/api/v1/tags')).body).toEqual({
+      data: [],
+      page: 1,
+      limit: 20,
+      total: 0,
+    });
   });
 
   it.each(['limit=501', 'limit=0', 'page=0', 'page=x'])('400 for %s', async (q) => {
@@ -59,18 +86,34 @@ describe('POST /api/v1/tags/bulk', () => {
   it('adds and removes on every record, emits tag events only for tags that changed, one feed row each', async () => {
     const a = (await makeCompany(t.http, { tags: ['old', 'keep'] })).body.data;
     const b = (await makeCompany(t.http, { tags: ['keep', 'new'] })).body.data;
-    const res = await bulk(t.http, { entityType: 'company', entityIds: [a._id, b._id, a._id], add: ['new', ' new '], remove: ['old'] });
+    const res = await bulk(t.http, {
+      entityType: 'company',
+      entityIds: [a._id, b._id, a._id],
+      add: ['new', ' new '],
+      remove: ['old'],
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toEqual({ updated: 1, unchanged: 1 });
     expect((await t.http.get(`/api/v1/companies/${a._id}`)).body.data.tags).toEqual(['keep', 'new']);
     expect((await t.http.get(`/api/v1/companies/${b._id}`)).body.data.tags).toEqual(['keep', 'new']);
     const events = (await eventsFor(app.runtime.deps.orm, a._id)).slice(3);
-    expect(events.map((e) => [e.type, e.payload.tag])).toEqual([['company_updated', undefined], ['tag_added', 'new'], ['tag_removed', 'old']]);
+    expect(events.map((e) => [e.type, e.payload.tag])).toEqual([
+      ['company_updated', undefined],
+      ['tag_added', 'new'],
+      ['tag_removed', 'old'],
+    ]);
     expect(events[1]!.payload).toEqual({ entityType: 'company', entityId: a._id, tag: 'new' });
     expect(events[0]!.payload.changes).toEqual({ tags: { from: ['old', 'keep'], to: ['keep', 'new'] } });
-    expect((await eventsFor(app.runtime.deps.orm, b._id)).map((e) => e.type)).toEqual(['company_created', 'tag_added', 'tag_added']);
+    expect((await eventsFor(app.runtime.deps.orm, b._id)).map((e) => e.type)).toEqual([
+      'company_created',
+      'tag_added',
+      'tag_added',
+    ]);
     const feed = await t.http.get(`/api/v1/companies/${a._id}/activity-feed`);
-    expect(feed.body.data[0]).toMatchObject({ type: 'record_updated', metadata: { changes: { tags: { from: ['old', 'keep'], to: ['keep', 'new'] } } } });
+    expect(feed.body.data[0]).toMatchObject({
+      type: 'record_updated',
+      metadata: { changes: { tags: { from: ['old', 'keep'], to: ['keep', 'new'] } } },
+    });
   });
 
   it.each([
@@ -88,7 +131,13 @@ describe('POST /api/v1/tags/bulk', () => {
 
   it('rescores leads whose tags changed (scoring rules can use tags)', async () => {
     const mine = await app.tenant();
-    const rule = await mine.http.post('/api/v1/lead-scoring/rules', { name: 'VIP', field: 'tags', condition: 'contains', value: 'vip', points: 30 });
+    const rule = await mine.http.post('/api/v1/lead-scoring/rules', {
+      name: 'VIP',
+      field: 'tags',
+      condition: 'contains',
+      value: 'vip',
+      points: 30,
+    });
     expect(rule.status).toBe(201);
     const lead = (await mine.http.post('/api/v1/leads', { title: 'L' })).body.data;
     expect(lead.score).toBe(0);
@@ -103,7 +152,11 @@ describe('POST /api/v1/tags/bulk', () => {
     const person = (await makePerson(t.http)).body.data;
     const other = await app.tenant();
     const foreign = (await makeCompany(other.http)).body.data;
-    const res = await bulk(t.http, { entityType: 'company', entityIds: [mine._id, MISSING, foreign._id, person._id], add: ['y'] });
+    const res = await bulk(t.http, {
+      entityType: 'company',
+      entityIds: [mine._id, MISSING, foreign._id, person._id],
+      add: ['y'],
+    });
     expect(res.status).toBe(400);
     expect(res.body.error).toContain(MISSING);
     expect(res.body.error).toContain(foreign._id);
@@ -120,7 +173,13 @@ describe('POST /api/v1/tags/bulk', () => {
     const em = forkForWorkspace(app.runtime.deps.orm.em, mine.workspaceId);
     const ids = Array.from({ length: 500 }, (_, i) => {
       const now = new Date();
-      return em.create(Company, { _id: newId(now), workspaceId: mine.workspaceId, createdAt: now, updatedAt: now, name: `Bulk ${i}` })._id;
+      return em.create(Company, {
+        _id: newId(now),
+        workspaceId: mine.workspaceId,
+        createdAt: now,
+        updatedAt: now,
+        name: `Bulk ${i}`,
+      })._id;
     });
     await em.flush();
     const res = await bulk(mine.http, { entityType: 'company', entityIds: ids, add: ['bulk'] });
@@ -146,7 +205,11 @@ describe('POST /api/v1/tags/bulk', () => {
     ['malformed id', { entityType: 'company', entityIds: ['nope'], add: ['a'] }, /entityIds/],
     ['neither add nor remove', { entityType: 'company', entityIds: [id] }, /add or remove/],
     ['both empty', { entityType: 'company', entityIds: [id], add: [], remove: [] }, /add or remove/],
-    ['tag in add and remove', { entityType: 'company', entityIds: [id], add: ['a'], remove: ['a'] }, /both add and remove/],
+    [
+      'tag in add and remove',
+      { entityType: 'company', entityIds: [id], add: ['a'], remove: ['a'] },
+      /both add and remove/,
+    ],
     ['empty tag', { entityType: 'company', entityIds: [id], add: [' '] }, /tags must not be empty/],
     ['tag over 100 chars', { entityType: 'company', entityIds: [id], add: ['x'.repeat(101)] }, /100 characters/],
     ['add not an array', { entityType: 'company', entityIds: [id], add: 'a' }, /add/],

@@ -16,7 +16,8 @@ afterAll(() => app.close());
 
 const MISSING = '0123456789abcdef01234567';
 const countTasks = async (): Promise<number> => (await t.http.get('/api/v1/tasks?limit=1')).body.total;
-const newTask = (body: Record<string, unknown> = {}) => t.http.post('/api/v1/tasks', { title: 'Call back', company: companyId, ...body });
+const newTask = (body: Record<string, unknown> = {}) =>
+  t.http.post('/api/v1/tasks', { title: 'Call back', company: companyId, ...body });
 
 describe('GET /api/v1/task-flow', () => {
   it('creates the default flow lazily: stages 1-4 and completedStageId 4', async () => {
@@ -40,12 +41,30 @@ describe('GET /api/v1/task-flow', () => {
 
 describe('POST /api/v1/tasks', () => {
   it('creates a task with defaults (caller as owner and assignee, to_do in stage 1) and emits events', async () => {
-    const res = await newTask({ tags: ['urgent', 'urgent'], customFields: { source: 'web' }, deadline: '2030-05-01', estimatedHours: 2.5, taskValue: 0 });
+    const res = await newTask({
+      tags: ['urgent', 'urgent'],
+      customFields: { source: 'web' },
+      deadline: '2030-05-01',
+      estimatedHours: 2.5,
+      taskValue: 0,
+    });
     expect(res.status).toBe(201);
     const task = res.body.data;
     expect(task).toMatchObject({
-      title: 'Call back', status: 'to_do', stage: 1, priority: 'medium', owner: t.userId, assignees: [t.userId], company: companyId,
-      personRef: null, project: null, tags: ['urgent'], customFields: { source: 'web' }, estimatedHours: 2.5, taskValue: 0, completedAt: null,
+      title: 'Call back',
+      status: 'to_do',
+      stage: 1,
+      priority: 'medium',
+      owner: t.userId,
+      assignees: [t.userId],
+      company: companyId,
+      personRef: null,
+      project: null,
+      tags: ['urgent'],
+      customFields: { source: 'web' },
+      estimatedHours: 2.5,
+      taskValue: 0,
+      completedAt: null,
     });
     expect(task.deadline).toBe('2030-05-01T00:00:00.000Z');
     const events = await eventsFor(app.runtime.deps.orm, task._id);
@@ -53,7 +72,13 @@ describe('POST /api/v1/tasks', () => {
     expect(events[0]!.payload.task.title).toBe('Call back');
     // A history row on the parent's feed, not in its activities list.
     const feed = await t.http.get(`/api/v1/companies/${companyId}/activity-feed`);
-    expect(feed.body.data[0]).toMatchObject({ type: 'task_created', system: true, taskRef: task._id, companyId, entityType: 'company' });
+    expect(feed.body.data[0]).toMatchObject({
+      type: 'task_created',
+      system: true,
+      taskRef: task._id,
+      companyId,
+      entityType: 'company',
+    });
   });
 
   it.each([
@@ -78,32 +103,72 @@ describe('POST /api/v1/tasks', () => {
   });
 
   const bad: [string, () => Record<string, unknown>, RegExp][] = [
-    ['status open', () => ({ title: 'x', company: companyId, status: 'open' }), /status: must be one of to_do, in_progress, blocked, done/],
+    [
+      'status open',
+      () => ({ title: 'x', company: companyId, status: 'open' }),
+      /status: must be one of to_do, in_progress, blocked, done/,
+    ],
     ['status cancelled', () => ({ title: 'x', company: companyId, status: 'cancelled' }), /status/],
     ['no parent', () => ({ title: 'x' }), /exactly one parent is required/],
     ['two parents', () => ({ title: 'x', company: companyId, personRef: MISSING }), /exactly one parent is allowed/],
-    ['companyRef is not the field name', () => ({ title: 'x', companyRef: companyId }), /exactly one parent is required/],
+    [
+      'companyRef is not the field name',
+      () => ({ title: 'x', companyRef: companyId }),
+      /exactly one parent is required/,
+    ],
     ['unknown company', () => ({ title: 'x', company: MISSING }), /company: no company with id/],
     ['unknown person', () => ({ title: 'x', personRef: MISSING }), /personRef: no person with id/],
     ['unknown lead', () => ({ title: 'x', leadRef: MISSING }), /leadRef: no lead with id/],
     ['unknown deal', () => ({ title: 'x', dealRef: MISSING }), /dealRef: no deal with id/],
     ['project (none exist yet)', () => ({ title: 'x', project: MISSING }), /project: no project with id/],
-    ['customObjectRecord without slug', () => ({ title: 'x', customObjectRecord: MISSING }), /customObjectSlug: is required/],
-    ['customObjectRecord with slug (none exist yet)', () => ({ title: 'x', customObjectRecord: MISSING, customObjectSlug: 'machines' }), /customObjectRecord: no custom object record with id/],
+    [
+      'customObjectRecord without slug',
+      () => ({ title: 'x', customObjectRecord: MISSING }),
+      /customObjectSlug: is required/,
+    ],
+    [
+      'customObjectRecord with slug (none exist yet)',
+      () => ({ title: 'x', customObjectRecord: MISSING, customObjectSlug: 'machines' }),
+      /customObjectRecord: no custom object record with id/,
+    ],
     ['malformed parent id', () => ({ title: 'x', company: 'nope' }), /company/],
     ['missing title', () => ({ company: companyId }), /title/],
     ['title over 500', () => ({ title: 'x'.repeat(501), company: companyId }), /title.*500/],
-    ['priority urgent', () => ({ title: 'x', company: companyId, priority: 'urgent' }), /priority: must be one of low, medium, high, critical/],
+    [
+      'priority urgent',
+      () => ({ title: 'x', company: companyId, priority: 'urgent' }),
+      /priority: must be one of low, medium, high, critical/,
+    ],
     ['unknown stage', () => ({ title: 'x', company: companyId, stage: 9 }), /stage: unknown task-flow stage 9/],
     ['stage not integer', () => ({ title: 'x', company: companyId, stage: 1.5 }), /stage/],
     ['deadline not a date', () => ({ title: 'x', company: companyId, deadline: 'tomorrow' }), /deadline/],
-    ['negative estimatedHours', () => ({ title: 'x', company: companyId, estimatedHours: -1 }), /estimatedHours: must be at least 0/],
+    [
+      'negative estimatedHours',
+      () => ({ title: 'x', company: companyId, estimatedHours: -1 }),
+      /estimatedHours: must be at least 0/,
+    ],
     ['negative taskValue', () => ({ title: 'x', company: companyId, taskValue: -0.01 }), /taskValue/],
-    ['assignee of another workspace', () => ({ title: 'x', company: companyId, assignees: [other.userId] }), /assignees: no user with id/],
-    ['owner of another workspace', () => ({ title: 'x', company: companyId, owner: other.userId }), /owner: no user with id/],
-    ['51 assignees', () => ({ title: 'x', company: companyId, assignees: Array.from({ length: 51 }, () => t.userId) }), /at most 50 assignees/],
+    [
+      'assignee of another workspace',
+      () => ({ title: 'x', company: companyId, assignees: [other.userId] }),
+      /assignees: no user with id/,
+    ],
+    [
+      'owner of another workspace',
+      () => ({ title: 'x', company: companyId, owner: other.userId }),
+      /owner: no user with id/,
+    ],
+    [
+      '51 assignees',
+      () => ({ title: 'x', company: companyId, assignees: Array.from({ length: 51 }, () => t.userId) }),
+      /at most 50 assignees/,
+    ],
     ['customFields not an object', () => ({ title: 'x', company: companyId, customFields: ['a'] }), /customFields/],
-    ['101 tags', () => ({ title: 'x', company: companyId, tags: Array.from({ length: 101 }, (_, i) => `t${i}`) }), /tags/],
+    [
+      '101 tags',
+      () => ({ title: 'x', company: companyId, tags: Array.from({ length: 101 }, (_, i) => `t${i}`) }),
+      /tags/,
+    ],
   ];
   it.each(bad)('400 for %s, nothing written', async (_label, body, message) => {
     const before = await countTasks();
@@ -121,7 +186,11 @@ describe('POST /api/v1/tasks', () => {
   });
 
   it('accepts the boundaries: 500-char title, 50 assignees, 100 tags', async () => {
-    const res = await newTask({ title: 't'.repeat(500), assignees: Array.from({ length: 50 }, () => t.userId), tags: Array.from({ length: 100 }, (_, i) => `t${i}`) });
+    const res = await newTask({
+      title: 't'.repeat(500),
+      assignees: Array.from({ length: 50 }, () => t.userId),
+      tags: Array.from({ length: 100 }, (_, i) => `t${i}`),
+    });
     expect(res.status).toBe(201);
     expect(res.body.data.assignees).toEqual([t.userId]);
     expect(res.body.data.tags).toHaveLength(100);
@@ -129,13 +198,22 @@ describe('POST /api/v1/tasks', () => {
 
   it('validates customFields against task definitions', async () => {
     const mine = await app.tenant();
-    const def = await mine.http.post('/api/v1/custom-fields', { entityType: 'task', key: 'effort', label: 'Effort', type: 'number' });
+    const def = await mine.http.post('/api/v1/custom-fields', {
+      entityType: 'task',
+      key: 'effort',
+      label: 'Effort',
+      type: 'number',
+    });
     expect(def.status).toBe(201);
     const company = (await makeCompany(mine.http)).body.data._id;
     const wrong = await mine.http.post('/api/v1/tasks', { title: 'x', company, customFields: { effort: 'lots' } });
     expect(wrong.status).toBe(400);
     expect(wrong.body.error).toMatch(/customFields.effort: must be a number/);
-    const right = await mine.http.post('/api/v1/tasks', { title: 'x', company, customFields: { effort: 3, free: 'form' } });
+    const right = await mine.http.post('/api/v1/tasks', {
+      title: 'x',
+      company,
+      customFields: { effort: 3, free: 'form' },
+    });
     expect(right.status).toBe(201);
     const put = await mine.http.put(`/api/v1/tasks/${right.body.data._id}`, { customFields: { effort: 'x' } });
     expect(put.status).toBe(400);
@@ -157,7 +235,7 @@ describe('PUT /api/v1/tasks/:id (States table)', () => {
     expect((await t.http.get(`/api/v1/tasks/${id}`)).body.data).toMatchObject({ status: 'to_do', stage: 1 });
   });
 
-  it('completing a task writes task_completed on the parent\'s feed and emits task_updated with changes', async () => {
+  it("completing a task writes task_completed on the parent's feed and emits task_updated with changes", async () => {
     const person = await factories.person!(t.http);
     const id = (await t.http.post('/api/v1/tasks', { title: 'Send offer', personRef: person })).body.data._id;
     const res = await t.http.put(`/api/v1/tasks/${id}`, { status: 'done' });
@@ -173,9 +251,20 @@ describe('PUT /api/v1/tasks/:id (States table)', () => {
   it('merges customFields partially, changes tags with events, moves the parent, and an unchanged PUT emits nothing', async () => {
     const task = (await newTask({ customFields: { a: 1, b: 2 }, tags: ['x'] })).body.data;
     const deal = await factories.deal!(t.http);
-    const res = await t.http.put(`/api/v1/tasks/${task._id}`, { customFields: { b: 3, a: null, c: 'new' }, tags: ['y'], dealRef: deal, assignees: [] });
+    const res = await t.http.put(`/api/v1/tasks/${task._id}`, {
+      customFields: { b: 3, a: null, c: 'new' },
+      tags: ['y'],
+      dealRef: deal,
+      assignees: [],
+    });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ customFields: { b: 3, c: 'new' }, tags: ['y'], dealRef: deal, company: null, assignees: [] });
+    expect(res.body.data).toMatchObject({
+      customFields: { b: 3, c: 'new' },
+      tags: ['y'],
+      dealRef: deal,
+      company: null,
+      assignees: [],
+    });
     const types = (await eventsFor(app.runtime.deps.orm, task._id)).map((e) => e.type);
     expect(types).toEqual(['task_created', 'tag_added', 'task_updated', 'tag_added', 'tag_removed']);
     await t.http.put(`/api/v1/tasks/${task._id}`, { tags: ['y'] });
@@ -202,7 +291,8 @@ describe('GET/DELETE /api/v1/tasks', () => {
   it('filters by status, priority, owner (aliases), assignee, project, q, deadline window, updatedSince; view=summary', async () => {
     const mine = await app.tenant();
     const company = (await makeCompany(mine.http)).body.data._id;
-    const mk = (body: Record<string, unknown>) => mine.http.post('/api/v1/tasks', { company, ...body }).then((r) => r.body.data);
+    const mk = (body: Record<string, unknown>) =>
+      mine.http.post('/api/v1/tasks', { company, ...body }).then((r) => r.body.data);
     const a = await mk({ title: 'Alpha report', priority: 'high', deadline: '2030-01-10' });
     const b = await mk({ title: 'Beta call', status: 'blocked', assignees: [], deadline: '2030-02-10' });
     await new Promise((r) => setTimeout(r, 20));
@@ -220,18 +310,31 @@ describe('GET/DELETE /api/v1/tasks', () => {
     expect(await ids(`updatedSince=${encodeURIComponent(mark)}`)).toEqual([a._id]);
     expect(await ids(`project=${MISSING}`)).toEqual([]);
     const summary = await mine.http.get('/api/v1/tasks?view=summary&limit=1');
-    expect(Object.keys(summary.body.data[0]).sort()).toEqual(['_id', 'assignees', 'deadline', 'owner', 'priority', 'stage', 'status', 'title', 'updatedAt']);
+    expect(Object.keys(summary.body.data[0]).sort()).toEqual([
+      '_id',
+      'assignees',
+      'deadline',
+      'owner',
+      'priority',
+      'stage',
+      'status',
+      'title',
+      'updatedAt',
+    ]);
     expect(summary.body).toMatchObject({ page: 1, limit: 1, total: 2 });
   });
 
-  it.each([['limit=101', /limit must be at most 100/], ['status=open', /status/], ['priority=x', /priority/], ['ownerId=me', /ownerId/], ['dateFrom=soon', /dateFrom/]])(
-    '400 for ?%s',
-    async (qs, message) => {
-      const res = await t.http.get(`/api/v1/tasks?${qs}`);
-      expect(res.status).toBe(400);
-      expect(res.body.error).toMatch(message);
-    },
-  );
+  it.each([
+    ['limit=101', /limit must be at most 100/],
+    ['status=open', /status/],
+    ['priority=x', /priority/],
+    ['ownerId=me', /ownerId/],
+    ['dateFrom=soon', /dateFrom/],
+  ])('400 for ?%s', async (qs, message) => {
+    const res = await t.http.get(`/api/v1/tasks?${qs}`);
+    expect(res.status).toBe(400);
+    expect(res.body.error).toMatch(message);
+  });
 
   it('accepts limit=100; ignores unknown parameters (tasks are not a strict list)', async () => {
     expect((await t.http.get('/api/v1/tasks?limit=100&whatever=1')).status).toBe(200);

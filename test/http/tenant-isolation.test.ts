@@ -21,10 +21,31 @@ afterAll(() => app.close());
 
 // Required body ids (personId, a stage `id`, stageId) are filled so the 404 check is reached, not a 400.
 const SAMPLE_BODY = {
-  name: 'Hijacked', firstName: 'Hijacked', title: 'Hijacked', personId: '0123456789abcdef01234567', id: '0123456789abcdef01234567', stageId: '0123456789abcdef01234567', preview: false, unread: false, hours: 1, inputs: {}, newSlotStart: '2031-01-01T10:00:00Z',
+  name: 'Hijacked',
+  firstName: 'Hijacked',
+  title: 'Hijacked',
+  personId: '0123456789abcdef01234567',
+  id: '0123456789abcdef01234567',
+  stageId: '0123456789abcdef01234567',
+  preview: false,
+  unread: false,
+  hours: 1,
+  inputs: {},
+  newSlotStart: '2031-01-01T10:00:00Z',
 };
 /** Custom object field and bulk-record bodies need their own required keys (a `type` would break other routes). */
-const bodyFor = (path: string) => (path.includes('/custom-objects') ? { ...SAMPLE_BODY, slug: 'hijacked', label: 'Hijacked', type: 'text', ids: ['0123456789abcdef01234567'], patch: {}, rows: [{ name: 'Hijacked' }] } : SAMPLE_BODY);
+const bodyFor = (path: string) =>
+  path.includes('/custom-objects')
+    ? {
+        ...SAMPLE_BODY,
+        slug: 'hijacked',
+        label: 'Hijacked',
+        type: 'text',
+        ids: ['0123456789abcdef01234567'],
+        patch: {},
+        rows: [{ name: 'Hijacked' }],
+      }
+    : SAMPLE_BODY;
 
 /** GET path of a kind when it is not its manifest's getPath (domain/resources.ts) or /api/v1/<kind>s/:id. */
 const COLLECTIONS: Record<string, string | ((id: string) => string)> = {
@@ -70,7 +91,13 @@ it('every route with path parameters declares the resource kind of each, and a f
 });
 
 it('another workspace gets 404 on every :id route and changes nothing', async () => {
-  const routes = app.runtime.routes.filter((r) => !isPublic(r.access) && r.path.includes('/:') && r.resources && Object.values(r.resources).every((k) => factories[k]));
+  const routes = app.runtime.routes.filter(
+    (r) =>
+      !isPublic(r.access) &&
+      r.path.includes('/:') &&
+      r.resources &&
+      Object.values(r.resources).every((k) => factories[k]),
+  );
   expect(routes.length).toBeGreaterThan(10);
   const failures: string[] = [];
   for (const r of routes) {
@@ -79,18 +106,23 @@ it('another workspace gets 404 on every :id route and changes nothing', async ()
     const path = r.path.replace(/:(\w+)/g, (_, p: string) => ids[p]!);
     const getPaths = Object.entries(r.resources!).map(([param, kind]) => getPathOf(kind, ids[param]!));
     const before = await Promise.all(getPaths.map((p) => a.http.get(p)));
-    const res = await b.http.request(r.method, path, r.method === 'GET' || r.method === 'DELETE' ? undefined : bodyFor(r.path));
+    const res = await b.http.request(
+      r.method,
+      path,
+      r.method === 'GET' || r.method === 'DELETE' ? undefined : bodyFor(r.path),
+    );
     if (res.status !== 404) failures.push(`${r.method} ${r.path} answered ${res.status} ${JSON.stringify(res.body)}`);
     else if (typeof res.body?.error !== 'string') failures.push(`${r.method} ${r.path}: 404 without { error }`);
     const after = await Promise.all(getPaths.map((p) => a.http.get(p)));
     after.forEach((x, i) => {
-      if (x.status !== 200 || JSON.stringify(x.body) !== JSON.stringify(before[i]!.body)) failures.push(`${r.method} ${r.path} changed workspace A's record`);
+      if (x.status !== 200 || JSON.stringify(x.body) !== JSON.stringify(before[i]!.body))
+        failures.push(`${r.method} ${r.path} changed workspace A's record`);
     });
   }
   expect(failures).toEqual([]);
 }, 180_000);
 
-it('lists never show another workspace\'s records', async () => {
+it("lists never show another workspace's records", async () => {
   const id = await factories.company!(a.http);
   const res = await b.http.get('/api/v1/companies?limit=500');
   expect(res.body.data.map((c: any) => c._id)).not.toContain(id);
@@ -98,7 +130,7 @@ it('lists never show another workspace\'s records', async () => {
   expect((await b.http.get('/api/v1/people?limit=500')).body.data.map((p: any) => p._id)).not.toContain(personId);
 });
 
-it('a write in B cannot reference A\'s records', async () => {
+it("a write in B cannot reference A's records", async () => {
   const companyOfA = await factories.company!(a.http);
   const res = await b.http.post('/api/v1/people', { firstName: 'X', companyId: companyOfA });
   expect(res.status).toBe(400);

@@ -10,22 +10,35 @@ let admin: TestUser;
 beforeAll(async () => {
   app = await startTestApp();
   t = await app.tenant();
-  member = await makeUser(app, t.workspaceId, 'member', { firstName: 'Mia', lastName: 'Hansen', email: 'mia@acme.test' });
+  member = await makeUser(app, t.workspaceId, 'member', {
+    firstName: 'Mia',
+    lastName: 'Hansen',
+    email: 'mia@acme.test',
+  });
   other = await makeUser(app, t.workspaceId, 'member', { firstName: 'Ole', lastName: 'Berg', email: 'ole@acme.test' });
   admin = await makeUser(app, t.workspaceId, 'admin', { firstName: 'Ada', email: 'ada@acme.test' });
 });
 afterAll(() => app.close());
 
 describe('GET /api/v1/users', () => {
-  it('lists the workspace\'s users by name with paging and search on name and e-mail', async () => {
+  it("lists the workspace's users by name with paging and search on name and e-mail", async () => {
     const all = await member.http.get('/api/v1/users');
     expect(all.body).toMatchObject({ page: 1, limit: 20, total: 4 });
     expect(all.body.data.map((u: any) => u.firstName)).toEqual(['Ada', 'Mia', 'Ole', 'Owner']);
     expect(all.body.data[1]).toEqual({
-      _id: member.userId, email: 'mia@acme.test', firstName: 'Mia', lastName: 'Hansen', name: 'Mia Hansen', phone: null, defaultUserPhone: null,
-      role: 'member', createdAt: expect.any(String), updatedAt: expect.any(String),
+      _id: member.userId,
+      email: 'mia@acme.test',
+      firstName: 'Mia',
+      lastName: 'Hansen',
+      name: 'Mia Hansen',
+      phone: null,
+      defaultUserPhone: null,
+      role: 'member',
+      createdAt: expect.any(String),
+      updatedAt: expect.any(String),
     });
-    const search = async (q: string) => (await t.http.get(`/api/v1/users?search=${encodeURIComponent(q)}`)).body.data.map((u: any) => u.firstName);
+    const search = async (q: string) =>
+      (await t.http.get(`/api/v1/users?search=${encodeURIComponent(q)}`)).body.data.map((u: any) => u.firstName);
     expect(await search('hansen')).toEqual(['Mia']);
     expect(await search('mia hans')).toEqual(['Mia']);
     expect(await search('OLE@ACME')).toEqual(['Ole']);
@@ -33,10 +46,11 @@ describe('GET /api/v1/users', () => {
     expect(await search('%')).toEqual([]);
     const page2 = await t.http.get('/api/v1/users?limit=2&page=2');
     expect(page2.body.data.map((u: any) => u.firstName)).toEqual(['Ole', 'Owner']);
-    for (const q of ['limit=101', 'page=0', `search=${'x'.repeat(201)}`]) expect((await t.http.get(`/api/v1/users?${q}`)).status).toBe(400);
+    for (const q of ['limit=101', 'page=0', `search=${'x'.repeat(201)}`])
+      expect((await t.http.get(`/api/v1/users?${q}`)).status).toBe(400);
   });
 
-  it('never lists or returns another workspace\'s users', async () => {
+  it("never lists or returns another workspace's users", async () => {
     const stranger = await app.tenant();
     expect((await stranger.http.get('/api/v1/users')).body.total).toBe(1);
     expect((await stranger.http.get(`/api/v1/users/${member.userId}`)).status).toBe(404);
@@ -44,18 +58,36 @@ describe('GET /api/v1/users', () => {
   });
 
   it('GET /users/:id returns one user; unknown and malformed ids are 404', async () => {
-    expect((await member.http.get(`/api/v1/users/${admin.userId}`)).body.data).toMatchObject({ _id: admin.userId, firstName: 'Ada', role: 'admin' });
-    for (const id of ['0123456789abcdef01234567', 'me']) expect((await t.http.get(`/api/v1/users/${id}`)).status).toBe(404);
+    expect((await member.http.get(`/api/v1/users/${admin.userId}`)).body.data).toMatchObject({
+      _id: admin.userId,
+      firstName: 'Ada',
+      role: 'admin',
+    });
+    for (const id of ['0123456789abcdef01234567', 'me'])
+      expect((await t.http.get(`/api/v1/users/${id}`)).status).toBe(404);
   });
 });
 
 describe('PUT /api/v1/users/:id', () => {
   it('a member updates their own allowed fields; e-mail and role are ignored; user_updated is emitted', async () => {
     const res = await member.http.put(`/api/v1/users/${member.userId}`, {
-      firstName: ' Mia ', lastName: 'Holm', phone: '+45 11 22 33 44', defaultUserPhone: '+45 55 66 77 88', email: 'evil@x.test', role: 'owner',
+      firstName: ' Mia ',
+      lastName: 'Holm',
+      phone: '+45 11 22 33 44',
+      defaultUserPhone: '+45 55 66 77 88',
+      email: 'evil@x.test',
+      role: 'owner',
     });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ firstName: 'Mia', lastName: 'Holm', name: 'Mia Holm', phone: '+45 11 22 33 44', defaultUserPhone: '+45 55 66 77 88', email: 'mia@acme.test', role: 'member' });
+    expect(res.body.data).toMatchObject({
+      firstName: 'Mia',
+      lastName: 'Holm',
+      name: 'Mia Holm',
+      phone: '+45 11 22 33 44',
+      defaultUserPhone: '+45 55 66 77 88',
+      email: 'mia@acme.test',
+      role: 'member',
+    });
     const cleared = await member.http.put(`/api/v1/users/${member.userId}`, { phone: '', lastName: null });
     expect(cleared.body.data).toMatchObject({ phone: null, lastName: null, defaultUserPhone: '+45 55 66 77 88' });
     const events = await eventsFor(app.runtime.deps.orm, member.userId);
@@ -94,7 +126,10 @@ describe('PUT /api/v1/users/:id', () => {
   });
 
   it('accepts values exactly at their limits', async () => {
-    const res = await admin.http.put(`/api/v1/users/${admin.userId}`, { firstName: 'f'.repeat(200), phone: '1'.repeat(50) });
+    const res = await admin.http.put(`/api/v1/users/${admin.userId}`, {
+      firstName: 'f'.repeat(200),
+      phone: '1'.repeat(50),
+    });
     expect(res.status).toBe(200);
   });
 });

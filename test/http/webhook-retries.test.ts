@@ -31,20 +31,37 @@ afterAll(async () => {
   await h?.close();
 });
 
-/** A running dispatcher with only the webhooks subscriber, retries on the harness's task queue; `schedule` overrides the app's. */
+/**
+ * A running dispatcher with only the webhooks subscriber, retries on the harness's task queue; `schedule` overrides the
+ * app's.
+ */
 async function startDispatcher(schedule?: number[]): Promise<void> {
-  const config = schedule ? { ...h.app.config, webhooks: { ...h.app.config.webhooks, retryScheduleMs: schedule } } : h.app.config;
+  const config = schedule
+    ? { ...h.app.config, webhooks: { ...h.app.config.webhooks, retryScheduleMs: schedule } }
+    : h.app.config;
   const log = createLogger('silent', 'webhook-retries-test');
   const d = createOutboxDispatcher({
-    pgConnectionString: config.databaseUrl, workspaceIds: [t.workspaceId], log, pollIntervalMs: 100, backoff: () => 100,
-    subscribers: [createWebhookSubscriber({ orm: h.app.runtime.deps.orm, config, log, retries: createWebhookRetryPort(h.client, h.taskQueue) })],
+    pgConnectionString: config.databaseUrl,
+    workspaceIds: [t.workspaceId],
+    log,
+    pollIntervalMs: 100,
+    backoff: () => 100,
+    subscribers: [
+      createWebhookSubscriber({
+        orm: h.app.runtime.deps.orm,
+        config,
+        log,
+        retries: createWebhookRetryPort(h.client, h.taskQueue),
+      }),
+    ],
   });
   dispatchers.push(d);
   await d.start();
 }
 
 async function subscribe(): Promise<string> {
-  for (const s of (await t.http.get('/api/v1/webhooks/subscriptions?limit=100')).body.data) await t.http.delete(`/api/v1/webhooks/subscriptions/${s._id}`);
+  for (const s of (await t.http.get('/api/v1/webhooks/subscriptions?limit=100')).body.data)
+    await t.http.delete(`/api/v1/webhooks/subscriptions/${s._id}`);
   const res = await t.http.post('/api/v1/webhooks/subscriptions', { url: receiver.url, events: ['company.created'] });
   expect(res.status).toBe(201);
   receiver.secrets = [res.body.data.secret];
@@ -52,7 +69,8 @@ async function subscribe(): Promise<string> {
   return res.body.data._id;
 }
 
-const deliveriesOf = async (subId: string) => (await t.http.get(`/api/v1/webhooks/subscriptions/${subId}/deliveries`)).body.data as any[];
+const deliveriesOf = async (subId: string) =>
+  (await t.http.get(`/api/v1/webhooks/subscriptions/${subId}/deliveries`)).body.data as any[];
 const deliveryWhen = (subId: string, pred: (d: any) => boolean, what: string, timeoutMs = 20_000) =>
   waitFor(async () => (await deliveriesOf(subId)).find(pred), timeoutMs, what);
 
@@ -66,7 +84,9 @@ describe('retry workflow', () => {
     const d = await deliveryWhen(subId, (x) => x.status === 'delivered', 'the delivery to succeed on the 3rd attempt');
     expect(d).toMatchObject({ attempts: 3, lastStatusCode: 200, nextAttemptAt: null });
     expect(receiver.received.map((r) => [r.answered, r.verified, r.headers['webhook-id']])).toEqual([
-      [500, true, d.webhookId], [500, true, d.webhookId], [200, true, d.webhookId],
+      [500, true, d.webhookId],
+      [500, true, d.webhookId],
+      [200, true, d.webhookId],
     ]);
     expect(new Set(receiver.received.map((r) => r.body)).size).toBe(1);
     // Spacing follows the schedule (1 s, 1 s), each attempt newly signed.
@@ -83,7 +103,10 @@ describe('retry workflow', () => {
     expect(history).not.toContain(secret.slice(6));
     expect(history).not.toContain(Buffer.from('Flaky Receiver').toString('base64'));
     expect(history).not.toContain('Flaky Receiver');
-    expect((await t.http.get(`/api/v1/webhooks/subscriptions/${subId}`)).body.data).toMatchObject({ active: true, failedDeliveriesInRow: 0 });
+    expect((await t.http.get(`/api/v1/webhooks/subscriptions/${subId}`)).body.data).toMatchObject({
+      active: true,
+      failedDeliveriesInRow: 0,
+    });
   }, 30_000);
 
   it('a delivery that fails every attempt ends failed; N such deliveries in a row disable the subscription', async () => {
@@ -93,11 +116,20 @@ describe('retry workflow', () => {
     const first = await deliveryWhen(subId, (x) => x.status === 'failed', 'the first delivery to fail every attempt');
     expect(first).toMatchObject({ attempts: 4, lastStatusCode: 500, nextAttemptAt: null });
     expect(receiver.received.map((r) => r.headers['webhook-id'])).toEqual(Array(4).fill(first.webhookId));
-    expect((await t.http.get(`/api/v1/webhooks/subscriptions/${subId}`)).body.data).toMatchObject({ active: true, failedDeliveriesInRow: 1 });
-    await t.http.post('/api/v1/companies', { name: 'Never Up 2' });
-    await waitFor(async () => (await t.http.get(`/api/v1/webhooks/subscriptions/${subId}`)).body.data.active === false, 20_000, 'the subscription to be disabled');
     expect((await t.http.get(`/api/v1/webhooks/subscriptions/${subId}`)).body.data).toMatchObject({
-      active: false, failedDeliveriesInRow: 2, disabledReason: '2 deliveries in a row failed every attempt',
+      active: true,
+      failedDeliveriesInRow: 1,
+    });
+    await t.http.post('/api/v1/companies', { name: 'Never Up 2' });
+    await waitFor(
+      async () => (await t.http.get(`/api/v1/webhooks/subscriptions/${subId}`)).body.data.active === false,
+      20_000,
+      'the subscription to be disabled',
+    );
+    expect((await t.http.get(`/api/v1/webhooks/subscriptions/${subId}`)).body.data).toMatchObject({
+      active: false,
+      failedDeliveriesInRow: 2,
+      disabledReason: '2 deliveries in a row failed every attempt',
     });
   }, 45_000);
 
@@ -108,7 +140,10 @@ describe('retry workflow', () => {
     const d = await deliveryWhen(subId, (x) => x.status === 'failed', 'the delivery to end after 410');
     expect(d).toMatchObject({ attempts: 2, lastStatusCode: 410 });
     expect(await h.client.workflow.getHandle(webhookDeliveryWorkflowId(t.workspaceId, d._id)).result()).toBe('gone');
-    expect((await t.http.get(`/api/v1/webhooks/subscriptions/${subId}`)).body.data).toMatchObject({ active: false, disabledReason: expect.stringContaining('410') });
+    expect((await t.http.get(`/api/v1/webhooks/subscriptions/${subId}`)).body.data).toMatchObject({
+      active: false,
+      disabledReason: expect.stringContaining('410'),
+    });
     await new Promise((r) => setTimeout(r, 1500));
     expect(receiver.received).toHaveLength(2);
   }, 30_000);
@@ -116,11 +151,23 @@ describe('retry workflow', () => {
 
 describe('worker killed mid-retry', () => {
   function spawnWorker(): { child: ChildProcess; ready: Promise<void> } {
-    const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../support/webhook-worker-child.ts')], {
-      cwd: path.join(__dirname, '../..'),
-      env: { ...process.env, ...ENV, DATABASE_URL: h.app.config.databaseUrl, TEMPORAL_ADDRESS: h.app.config.temporalAddress, TEMPORAL_NAMESPACE: h.app.config.temporalNamespace, TEMPORAL_TASK_QUEUE: h.taskQueue, OUTBOUND_ALLOW_HOSTS: '127.0.0.1' },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    });
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', path.join(__dirname, '../support/webhook-worker-child.ts')],
+      {
+        cwd: path.join(__dirname, '../..'),
+        env: {
+          ...process.env,
+          ...ENV,
+          DATABASE_URL: h.app.config.databaseUrl,
+          TEMPORAL_ADDRESS: h.app.config.temporalAddress,
+          TEMPORAL_NAMESPACE: h.app.config.temporalNamespace,
+          TEMPORAL_TASK_QUEUE: h.taskQueue,
+          OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
+        },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
     children.push(child);
     const ready = new Promise<void>((resolve, reject) => {
       createInterface({ input: child.stdout! }).on('line', (l) => l === 'ready' && resolve());
@@ -139,14 +186,22 @@ describe('worker killed mid-retry', () => {
     const subId = await subscribe();
     receiver.respond = (n) => (n < 2 ? 500 : 200);
     await t.http.post('/api/v1/companies', { name: 'Crash Test AS' });
-    const waiting = await deliveryWhen(subId, (x) => x.attempts === 2 && x.status === 'retrying', 'the 2nd attempt to be recorded');
+    const waiting = await deliveryWhen(
+      subId,
+      (x) => x.attempts === 2 && x.status === 'retrying',
+      'the 2nd attempt to be recorded',
+    );
     // The row is written inside the activity: kill only once its completion reached the server and
     // the workflow sleeps on its second timer (a kill before that waits out the 1-minute start-to-close).
     const handle = h.client.workflow.getHandle(webhookDeliveryWorkflowId(t.workspaceId, waiting._id));
-    await waitFor(async () => {
-      const { events } = await handle.fetchHistory();
-      return (events ?? []).filter((e) => e.timerStartedEventAttributes).length >= 2 || undefined;
-    }, 20_000, 'the workflow to sleep on its second timer');
+    await waitFor(
+      async () => {
+        const { events } = await handle.fetchHistory();
+        return (events ?? []).filter((e) => e.timerStartedEventAttributes).length >= 2 || undefined;
+      },
+      20_000,
+      'the workflow to sleep on its second timer',
+    );
     const exited = new Promise((r) => a.child.once('exit', r));
     a.child.kill('SIGKILL');
     await exited;
@@ -158,7 +213,9 @@ describe('worker killed mid-retry', () => {
     expect(receiver.received.map((r) => r.answered)).toEqual([500, 500, 200]);
     expect(new Set(receiver.received.map((r) => r.headers['webhook-id']))).toEqual(new Set([waiting.webhookId]));
     expect(receiver.received.every((r) => r.verified)).toBe(true);
-    expect(await h.client.workflow.getHandle(webhookDeliveryWorkflowId(t.workspaceId, waiting._id)).result()).toBe('delivered');
+    expect(await h.client.workflow.getHandle(webhookDeliveryWorkflowId(t.workspaceId, waiting._id)).result()).toBe(
+      'delivered',
+    );
     b.child.kill('SIGKILL');
   }, 90_000);
 });

@@ -20,9 +20,20 @@ beforeAll(async () => {
   receiver = await startReceiver();
   const log = createLogger('silent', 'webhooks-test');
   dispatcher = createOutboxDispatcher({
-    pgConnectionString: app.config.databaseUrl, workspaceIds: [t.workspaceId], log, backoff: () => 0,
-    // Only failing first attempts reach the retry port; this file checks that it is asked (the engine is tested with Temporal).
-    subscribers: [createWebhookSubscriber({ orm: app.runtime.deps.orm, config: app.config, log, retries: { startRetry: async (input) => (retriesStarted.push(input), 'started') } })],
+    pgConnectionString: app.config.databaseUrl,
+    workspaceIds: [t.workspaceId],
+    log,
+    backoff: () => 0,
+    // Only failing first attempts reach the retry port; this file checks that it is asked (the engine is tested with
+    // Temporal).
+    subscribers: [
+      createWebhookSubscriber({
+        orm: app.runtime.deps.orm,
+        config: app.config,
+        log,
+        retries: { startRetry: async (input) => (retriesStarted.push(input), 'started') },
+      }),
+    ],
   });
 });
 afterAll(async () => {
@@ -31,7 +42,8 @@ afterAll(async () => {
   await app?.close();
 });
 
-const create = (http = t.http, body: Record<string, unknown> = {}) => http.post('/api/v1/webhooks/subscriptions', { url: receiver.url, events: ['company.created'], ...body });
+const create = (http = t.http, body: Record<string, unknown> = {}) =>
+  http.post('/api/v1/webhooks/subscriptions', { url: receiver.url, events: ['company.created'], ...body });
 async function subscribe(body: Record<string, unknown> = {}): Promise<{ id: string; secret: string }> {
   const res = await create(t.http, body);
   expect(res.status).toBe(201);
@@ -43,12 +55,23 @@ const parsed = (i: number) => JSON.parse(receiver.received[i]!.body);
 describe('scope webhooks', () => {
   it('every webhook route answers 403 without the webhooks scope; a webhooks-only key may use them all', async () => {
     const noScope = await app.key(t.workspaceId, ['read', 'write', 'inbound', 'sms', 'export', 'import'], 'owner');
-    const routes = app.runtime.routes.filter((r) => r.path.startsWith('/api/v1/webhooks/subscriptions') || r.path.startsWith('/api/v1/webhooks/deliveries'));
+    const routes = app.runtime.routes.filter(
+      (r) => r.path.startsWith('/api/v1/webhooks/subscriptions') || r.path.startsWith('/api/v1/webhooks/deliveries'),
+    );
     expect(routes.length).toBe(10);
     const id = '0123456789abcdef01234567';
     for (const r of routes) {
-      const res = await noScope.request(r.method, r.path.replace(/:\w+/g, id), r.method === 'GET' || r.method === 'DELETE' ? undefined : { url: receiver.url, events: ['*'] });
-      expect([r.method, r.path, res.status, res.body.error]).toEqual([r.method, r.path, 403, expect.stringMatching(/webhooks/)]);
+      const res = await noScope.request(
+        r.method,
+        r.path.replace(/:\w+/g, id),
+        r.method === 'GET' || r.method === 'DELETE' ? undefined : { url: receiver.url, events: ['*'] },
+      );
+      expect([r.method, r.path, res.status, res.body.error]).toEqual([
+        r.method,
+        r.path,
+        403,
+        expect.stringMatching(/webhooks/),
+      ]);
     }
     const only = await app.key(t.workspaceId, ['webhooks'], 'member');
     const made = await create(only);
@@ -87,13 +110,27 @@ describe('validation', () => {
   it('accepts the limits: a 2048-character url, 100 event types (deduplicated), a 200-character name; "*" stands alone', async () => {
     const url = `https://example.com/${'a'.repeat(2028)}`;
     expect(url.length).toBe(2048);
-    const res = await create(t.http, { url, events: [...Array(99).fill('company.created'), 'deal.won'], name: 'n'.repeat(200) });
+    const res = await create(t.http, {
+      url,
+      events: [...Array(99).fill('company.created'), 'deal.won'],
+      name: 'n'.repeat(200),
+    });
     expect(res.status).toBe(201);
     expect(res.body.data).toMatchObject({ url, events: ['company.created', 'deal.won'], active: true });
     const all = await create(t.http, { events: ['deal.won', '*'] });
     expect(all.body.data.events).toEqual(['*']);
     // Every documented type, including features still to come (offers, contracts, bookings), is subscribable.
-    expect(WEBHOOK_EVENT_TYPES).toEqual(expect.arrayContaining(['offer.sent', 'contract.signed', 'booking.rescheduled', 'deal.stage_changed', 'email.bounced', 'sms.received', 'sequence.completed']));
+    expect(WEBHOOK_EVENT_TYPES).toEqual(
+      expect.arrayContaining([
+        'offer.sent',
+        'contract.signed',
+        'booking.rescheduled',
+        'deal.stage_changed',
+        'email.bounced',
+        'sms.received',
+        'sequence.completed',
+      ]),
+    );
     expect((await create(t.http, { events: [...WEBHOOK_EVENT_TYPES] })).status).toBe(201);
   });
 
@@ -108,13 +145,24 @@ describe('validation', () => {
 
   it('PUT validates the same way and is partial', async () => {
     const { id } = await subscribe();
-    for (const body of [{ events: [] }, { url: null }, { url: 'http://example.com' }, { events: ['nope'] }, { active: 1 }]) {
+    for (const body of [
+      { events: [] },
+      { url: null },
+      { url: 'http://example.com' },
+      { events: ['nope'] },
+      { active: 1 },
+    ]) {
       const res = await t.http.put(`/api/v1/webhooks/subscriptions/${id}`, body);
       expect([body, res.status]).toEqual([body, 400]);
     }
     const res = await t.http.put(`/api/v1/webhooks/subscriptions/${id}`, { name: 'CRM sync' });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ name: 'CRM sync', url: receiver.url, events: ['company.created'], active: true });
+    expect(res.body.data).toMatchObject({
+      name: 'CRM sync',
+      url: receiver.url,
+      events: ['company.created'],
+      active: true,
+    });
     expect((await t.http.put(`/api/v1/webhooks/subscriptions/${id}`, { name: null })).body.data.name).toBeNull();
   });
 });
@@ -134,7 +182,9 @@ describe('secrets', () => {
     expect(JSON.stringify([one.body, list.body])).not.toContain(secret.slice(6));
     const put = await t.http.put(`/api/v1/webhooks/subscriptions/${res.body.data._id}`, { name: 'x' });
     expect(put.body.data.secret).toBe(mask);
-    const [row] = await app.runtime.deps.orm.em.getConnection().execute(`select secret from webhook_subscription where id = ?`, [res.body.data._id]);
+    const [row] = await app.runtime.deps.orm.em
+      .getConnection()
+      .execute(`select secret from webhook_subscription where id = ?`, [res.body.data._id]);
     expect(row.secret).toMatch(/^v1:/);
     expect(row.secret).not.toContain(secret.slice(6));
   });
@@ -151,7 +201,8 @@ describe('secrets', () => {
 describe('deliveries from the outbox', () => {
   // Every test starts without subscriptions (they all point at the one receiver) and with a drained outbox.
   beforeEach(async () => {
-    for (const s of (await t.http.get('/api/v1/webhooks/subscriptions?limit=100')).body.data) await t.http.delete(`/api/v1/webhooks/subscriptions/${s._id}`);
+    for (const s of (await t.http.get('/api/v1/webhooks/subscriptions?limit=100')).body.data)
+      await t.http.delete(`/api/v1/webhooks/subscriptions/${s._id}`);
     await dispatcher.drainOnce();
     receiver.received.length = 0;
     receiver.respond = () => 200;
@@ -165,9 +216,17 @@ describe('deliveries from the outbox', () => {
     await t.http.put(`/api/v1/companies/${company._id}`, { name: 'Hooked A/S' });
     await t.http.put(`/api/v1/companies/${company._id}`, { city: 'Aarhus' });
     await dispatcher.drainOnce();
-    expect(receiver.received.map((r) => [r.verified, r.answered])).toEqual([[true, 200], [true, 200], [true, 200]]);
+    expect(receiver.received.map((r) => [r.verified, r.answered])).toEqual([
+      [true, 200],
+      [true, 200],
+      [true, 200],
+    ]);
     expect([0, 1, 2].map((i) => parsed(i).type)).toEqual(['company.created', 'company.updated', 'company.updated']);
-    expect(parsed(0)).toEqual({ type: 'company.created', timestamp: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/), data: { company: expect.objectContaining({ _id: company._id, name: 'Hooked ApS' }) } });
+    expect(parsed(0)).toEqual({
+      type: 'company.created',
+      timestamp: expect.stringMatching(/^\d{4}-\d{2}-\d{2}T/),
+      data: { company: expect.objectContaining({ _id: company._id, name: 'Hooked ApS' }) },
+    });
     expect(parsed(1).data.changes).toEqual({ name: { from: 'Hooked ApS', to: 'Hooked A/S' } });
     const h = receiver.received[0]!.headers;
     expect(h['webhook-id']).toMatch(/^msg_[0-9a-f]{24}$/);
@@ -176,10 +235,24 @@ describe('deliveries from the outbox', () => {
     expect(h['content-type']).toBe('application/json');
     const log = await t.http.get(`/api/v1/webhooks/subscriptions/${id}/deliveries`);
     expect(log.body).toMatchObject({ page: 1, limit: 20, total: 3 });
-    expect(log.body.data[2]).toMatchObject({ webhookId: h['webhook-id'], eventType: 'company.created', status: 'delivered', attempts: 1, lastStatusCode: 200, lastDurationMs: expect.any(Number), nextAttemptAt: null, deliveredAt: expect.any(String) });
+    expect(log.body.data[2]).toMatchObject({
+      webhookId: h['webhook-id'],
+      eventType: 'company.created',
+      status: 'delivered',
+      attempts: 1,
+      lastStatusCode: 200,
+      lastDurationMs: expect.any(Number),
+      nextAttemptAt: null,
+      deliveredAt: expect.any(String),
+    });
     expect((await t.http.get(`/api/v1/webhooks/subscriptions/${other.body.data._id}/deliveries`)).body.total).toBe(0);
     // Re-delivering the same outbox events sends nothing twice (deliveries are unique per subscription and event).
-    await app.runtime.deps.orm.em.getConnection().execute(`update outbox_event set processed_at = null, delivered_to = '{}' where workspace_id = ? and type like 'company_%'`, [t.workspaceId]);
+    await app.runtime.deps.orm.em
+      .getConnection()
+      .execute(
+        `update outbox_event set processed_at = null, delivered_to = '{}' where workspace_id = ? and type like 'company_%'`,
+        [t.workspaceId],
+      );
     await dispatcher.drainOnce();
     expect(receiver.received).toHaveLength(3);
   });
@@ -191,7 +264,12 @@ describe('deliveries from the outbox', () => {
     const { body, headers } = receiver.received[0]!;
     expect(verifyWith(secret, body, headers)).toBe(true);
     expect(verifyWith(secret, body.replace('Tamper Inc', 'Tamper Ltd'), headers)).toBe(false);
-    expect(verifyWith(secret, body, { ...headers, 'webhook-timestamp': String(Number(headers['webhook-timestamp']) + 1) } as never)).toBe(false);
+    expect(
+      verifyWith(secret, body, {
+        ...headers,
+        'webhook-timestamp': String(Number(headers['webhook-timestamp']) + 1),
+      } as never),
+    ).toBe(false);
     expect(verifyWith(secret, body, { ...headers, 'webhook-id': 'msg_other' } as never)).toBe(false);
     expect(verifyWith(`whsec_${Buffer.alloc(24, 1).toString('base64')}`, body, headers)).toBe(false);
   });
@@ -202,7 +280,10 @@ describe('deliveries from the outbox', () => {
     const lead = (await t.http.post('/api/v1/leads', { title: 'Wildcard' })).body.data;
     await t.http.post('/api/v1/deals', { title: 'Wildcard deal', leadRef: lead._id });
     await dispatcher.drainOnce();
-    expect(receiver.received.map((r) => parsed(receiver.received.indexOf(r)).type).sort()).toEqual(['deal.created', 'lead.created']);
+    expect(receiver.received.map((r) => parsed(receiver.received.indexOf(r)).type).sort()).toEqual([
+      'deal.created',
+      'lead.created',
+    ]);
     expect((await t.http.get(`/api/v1/webhooks/subscriptions/${off.body.data._id}/deliveries`)).body.total).toBe(0);
     await t.http.delete(`/api/v1/webhooks/subscriptions/${all.id}`);
   });
@@ -216,7 +297,14 @@ describe('deliveries from the outbox', () => {
     const [d] = (await t.http.get(`/api/v1/webhooks/subscriptions/${id}/deliveries`)).body.data;
     expect(d).toMatchObject({ status: 'retrying', attempts: 1, lastStatusCode: 503, lastError: 'HTTP 503' });
     expect(Date.parse(d.nextAttemptAt) - Date.parse(d.lastAttemptAt)).toBeGreaterThanOrEqual(4000);
-    expect(retriesStarted).toEqual([{ workspaceId: t.workspaceId, deliveryId: d._id, delaysMs: [5000, 300000, 1800000, 7200000, 18000000, 36000000, 36000000], jitter: 0.1 }]);
+    expect(retriesStarted).toEqual([
+      {
+        workspaceId: t.workspaceId,
+        deliveryId: d._id,
+        delaysMs: [5000, 300000, 1800000, 7200000, 18000000, 36000000, 36000000],
+        jitter: 0.1,
+      },
+    ]);
     await t.http.delete(`/api/v1/webhooks/subscriptions/${id}`);
   });
 
@@ -224,15 +312,30 @@ describe('deliveries from the outbox', () => {
     const { id } = await subscribe();
     const log = createLogger('silent', 'webhooks-test');
     const strict = createOutboxDispatcher({
-      pgConnectionString: app.config.databaseUrl, workspaceIds: [t.workspaceId], log, backoff: () => 0,
-      subscribers: [createWebhookSubscriber({ orm: app.runtime.deps.orm, config: { ...app.config, outboundAllowHosts: [] }, log, retries: { startRetry: async (input) => (retriesStarted.push(input), 'started') } })],
+      pgConnectionString: app.config.databaseUrl,
+      workspaceIds: [t.workspaceId],
+      log,
+      backoff: () => 0,
+      subscribers: [
+        createWebhookSubscriber({
+          orm: app.runtime.deps.orm,
+          config: { ...app.config, outboundAllowHosts: [] },
+          log,
+          retries: { startRetry: async (input) => (retriesStarted.push(input), 'started') },
+        }),
+      ],
     });
     await t.http.post('/api/v1/companies', { name: 'Private Target' });
     await strict.drainOnce();
     await strict.stop();
     expect(receiver.received).toHaveLength(0);
     const [d] = (await t.http.get(`/api/v1/webhooks/subscriptions/${id}/deliveries`)).body.data;
-    expect(d).toMatchObject({ status: 'retrying', attempts: 1, lastStatusCode: null, lastError: expect.stringMatching(/refusing to fetch .*127\.0\.0\.1 is a loopback address/) });
+    expect(d).toMatchObject({
+      status: 'retrying',
+      attempts: 1,
+      lastStatusCode: null,
+      lastError: expect.stringMatching(/refusing to fetch .*127\.0\.0\.1 is a loopback address/),
+    });
   });
 
   it('410 Gone disables the subscription with a reason; re-activating clears it', async () => {
@@ -242,14 +345,27 @@ describe('deliveries from the outbox', () => {
     await t.http.post('/api/v1/companies', { name: 'Gone GmbH' });
     await dispatcher.drainOnce();
     const sub = (await t.http.get(`/api/v1/webhooks/subscriptions/${id}`)).body.data;
-    expect(sub).toMatchObject({ active: false, disabledReason: expect.stringContaining('410'), disabledAt: expect.any(String) });
-    expect((await t.http.get(`/api/v1/webhooks/subscriptions/${id}/deliveries`)).body.data[0]).toMatchObject({ status: 'failed', lastStatusCode: 410, nextAttemptAt: null });
+    expect(sub).toMatchObject({
+      active: false,
+      disabledReason: expect.stringContaining('410'),
+      disabledAt: expect.any(String),
+    });
+    expect((await t.http.get(`/api/v1/webhooks/subscriptions/${id}/deliveries`)).body.data[0]).toMatchObject({
+      status: 'failed',
+      lastStatusCode: 410,
+      nextAttemptAt: null,
+    });
     expect(retriesStarted).toEqual([]);
     await t.http.post('/api/v1/companies', { name: 'Still gone' });
     await dispatcher.drainOnce();
     expect(receiver.received).toHaveLength(1);
     const again = await t.http.put(`/api/v1/webhooks/subscriptions/${id}`, { active: true });
-    expect(again.body.data).toMatchObject({ active: true, disabledReason: null, disabledAt: null, failedDeliveriesInRow: 0 });
+    expect(again.body.data).toMatchObject({
+      active: true,
+      disabledReason: null,
+      disabledAt: null,
+      failedDeliveriesInRow: 0,
+    });
     await t.http.delete(`/api/v1/webhooks/subscriptions/${id}`);
   });
 });
@@ -264,13 +380,23 @@ describe('test event, replay, rotation', () => {
     const { id } = await subscribe({ events: ['deal.won'], active: false });
     const res = await t.http.post(`/api/v1/webhooks/subscriptions/${id}/test`);
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ eventType: 'webhook.test', status: 'delivered', attempts: 1, lastStatusCode: 200 });
+    expect(res.body.data).toMatchObject({
+      eventType: 'webhook.test',
+      status: 'delivered',
+      attempts: 1,
+      lastStatusCode: 200,
+    });
     expect(receiver.received[0]!.verified).toBe(true);
     expect(parsed(0)).toMatchObject({ type: 'webhook.test', data: { subscriptionId: id } });
     expect(receiver.received[0]!.headers['webhook-id']).toBe(res.body.data.webhookId);
     receiver.respond = () => 500;
     const failed = await t.http.post(`/api/v1/webhooks/subscriptions/${id}/test`);
-    expect(failed.body.data).toMatchObject({ status: 'failed', lastStatusCode: 500, lastError: 'HTTP 500', nextAttemptAt: null });
+    expect(failed.body.data).toMatchObject({
+      status: 'failed',
+      lastStatusCode: 500,
+      lastError: 'HTTP 500',
+      nextAttemptAt: null,
+    });
   });
 
   it('replay sends the same webhook-id and body again, newly signed', async () => {
@@ -287,7 +413,9 @@ describe('test event, replay, rotation', () => {
     expect(receiver.received[1]!.verified).toBe(true);
     // A delivery of another subscription is not found under this one.
     const other = await subscribe();
-    expect((await t.http.post(`/api/v1/webhooks/subscriptions/${other.id}/deliveries/${d._id}/replay`)).status).toBe(404);
+    expect((await t.http.post(`/api/v1/webhooks/subscriptions/${other.id}/deliveries/${d._id}/replay`)).status).toBe(
+      404,
+    );
     await t.http.put(`/api/v1/webhooks/subscriptions/${id}`, { active: false });
     expect((await t.http.post(`/api/v1/webhooks/subscriptions/${id}/deliveries/${d._id}/replay`)).status).toBe(409);
     await t.http.delete(`/api/v1/webhooks/subscriptions/${other.id}`);
@@ -303,14 +431,21 @@ describe('test event, replay, rotation', () => {
     const overlapMs = Date.parse(res.body.data.previousSecretExpiresAt) - Date.now();
     expect(overlapMs).toBeGreaterThan(24 * 3600_000 - 60_000);
     expect(overlapMs).toBeLessThanOrEqual(24 * 3600_000);
-    expect((await t.http.get(`/api/v1/webhooks/subscriptions/${id}`)).body.data.secret).toBe(`whsec_****${newSecret.slice(-4)}`);
+    expect((await t.http.get(`/api/v1/webhooks/subscriptions/${id}`)).body.data.secret).toBe(
+      `whsec_****${newSecret.slice(-4)}`,
+    );
     receiver.secrets = [oldSecret, newSecret];
     await t.http.post(`/api/v1/webhooks/subscriptions/${id}/test`);
     const sigs = String(receiver.received[0]!.headers['webhook-signature']).split(' ');
     expect(sigs).toHaveLength(2);
     expect(receiver.received[0]!.verifiedWith).toEqual([0, 1]);
     // After the overlap only the new secret signs.
-    await app.runtime.deps.orm.em.getConnection().execute(`update webhook_subscription set previous_secret_expires_at = now() - interval '1 second' where id = ?`, [id]);
+    await app.runtime.deps.orm.em
+      .getConnection()
+      .execute(
+        `update webhook_subscription set previous_secret_expires_at = now() - interval '1 second' where id = ?`,
+        [id],
+      );
     await t.http.post(`/api/v1/webhooks/subscriptions/${id}/test`);
     expect(receiver.received[1]!.verifiedWith).toEqual([1]);
     expect(String(receiver.received[1]!.headers['webhook-signature']).split(' ')).toHaveLength(1);
@@ -321,7 +456,10 @@ describe('test event, replay, rotation', () => {
     await t.http.post(`/api/v1/webhooks/subscriptions/${id}/test`);
     const [d] = (await t.http.get(`/api/v1/webhooks/subscriptions/${id}/deliveries`)).body.data;
     expect((await t.http.get(`/api/v1/webhooks/deliveries/${d._id}`)).status).toBe(200);
-    expect(await t.http.delete(`/api/v1/webhooks/subscriptions/${id}`)).toMatchObject({ status: 200, body: { ok: true } });
+    expect(await t.http.delete(`/api/v1/webhooks/subscriptions/${id}`)).toMatchObject({
+      status: 200,
+      body: { ok: true },
+    });
     expect((await t.http.get(`/api/v1/webhooks/subscriptions/${id}`)).status).toBe(404);
     expect((await t.http.get(`/api/v1/webhooks/deliveries/${d._id}`)).status).toBe(404);
   });

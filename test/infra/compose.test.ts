@@ -30,7 +30,16 @@ describe('docker-compose.yml', () => {
     expect(result.status).toBe(0);
     const services = result.stdout.split('\n').filter(Boolean);
     expect(services).toEqual(
-      expect.arrayContaining(['postgres', 'temporal', 'temporal-setup', 'temporal-ui', 'meilisearch', 'migrate', 'api', 'worker']),
+      expect.arrayContaining([
+        'postgres',
+        'temporal',
+        'temporal-setup',
+        'temporal-ui',
+        'meilisearch',
+        'migrate',
+        'api',
+        'worker',
+      ]),
     );
   });
 

@@ -89,7 +89,13 @@ describe('resolveStackConfig', () => {
 
   it('reads port and data folder overrides from the env', () => {
     const config = resolveStackConfig({
-      env: { CRM_PG_PORT: '6000', MEILI_PORT: '6001', TEMPORAL_PORT: '6002', TEMPORAL_UI_PORT: '6003', CRM_DATA_DIR: '/tmp/x' },
+      env: {
+        CRM_PG_PORT: '6000',
+        MEILI_PORT: '6001',
+        TEMPORAL_PORT: '6002',
+        TEMPORAL_UI_PORT: '6003',
+        CRM_DATA_DIR: '/tmp/x',
+      },
     });
     expect(config.ports).toEqual({ postgres: 6000, meilisearch: 6001, temporal: 6002, temporalUi: 6003 });
     expect(config.dataDir).toBe('/tmp/x');
@@ -178,16 +184,33 @@ describe('startStack', () => {
     await second.stop();
     expect(second.env.TEMPORAL_PAYLOAD_KEYS).toBe(first.env.TEMPORAL_PAYLOAD_KEYS);
     expect(second.env.TEMPORAL_CODEC_AUTH_TOKEN).toBe(first.env.TEMPORAL_CODEC_AUTH_TOKEN);
-    expect(fs.readFileSync(path.join(dataDir, 'temporal-payload-keys'), 'utf8').trim()).toBe(first.env.TEMPORAL_PAYLOAD_KEYS);
-    expect(seen).toEqual([`http://127.0.0.1:3999/codec/${first.env.TEMPORAL_CODEC_AUTH_TOKEN}`, `http://127.0.0.1:3999/codec/${first.env.TEMPORAL_CODEC_AUTH_TOKEN}`]);
+    expect(fs.readFileSync(path.join(dataDir, 'temporal-payload-keys'), 'utf8').trim()).toBe(
+      first.env.TEMPORAL_PAYLOAD_KEYS,
+    );
+    expect(seen).toEqual([
+      `http://127.0.0.1:3999/codec/${first.env.TEMPORAL_CODEC_AUTH_TOKEN}`,
+      `http://127.0.0.1:3999/codec/${first.env.TEMPORAL_CODEC_AUTH_TOKEN}`,
+    ]);
     // Keys from the environment win over the data folder's.
-    const given = await startStack({ env: { TEMPORAL_PAYLOAD_KEYS: 'mine:abc', TEMPORAL_CODEC_AUTH_TOKEN: 'tok' }, dataDir, handleSignals: false, log: quiet, launchers });
+    const given = await startStack({
+      env: { TEMPORAL_PAYLOAD_KEYS: 'mine:abc', TEMPORAL_CODEC_AUTH_TOKEN: 'tok' },
+      dataDir,
+      handleSignals: false,
+      log: quiet,
+      launchers,
+    });
     await given.stop();
     expect(given.env).toMatchObject({ TEMPORAL_PAYLOAD_KEYS: 'mine:abc', TEMPORAL_CODEC_AUTH_TOKEN: 'tok' });
   });
 
   it('refuses a second stack on the same data folder', async () => {
-    const first = await startStack({ env: {}, dataDir, handleSignals: false, log: quiet, launchers: fakeLaunchers([]) });
+    const first = await startStack({
+      env: {},
+      dataDir,
+      handleSignals: false,
+      log: quiet,
+      launchers: fakeLaunchers([]),
+    });
     const lockFile = path.join(dataDir, LOCK_FILE_NAME);
     expect((JSON.parse(fs.readFileSync(lockFile, 'utf8')) as { pid: number }).pid).toBe(process.pid);
     await first.stop();
@@ -203,7 +226,13 @@ describe('startStack', () => {
     const deadPid = spawnSync('true').pid;
     fs.writeFileSync(path.join(dataDir, LOCK_FILE_NAME), JSON.stringify({ pid: deadPid, children: {} }));
     const lines: string[] = [];
-    const stack = await startStack({ env: {}, dataDir, handleSignals: false, log: (l) => lines.push(l), launchers: fakeLaunchers([]) });
+    const stack = await startStack({
+      env: {},
+      dataDir,
+      handleSignals: false,
+      log: (l) => lines.push(l),
+      launchers: fakeLaunchers([]),
+    });
     expect(lines.join('\n')).toMatch(/stale lock/);
     await stack.stop();
   });
@@ -212,7 +241,9 @@ describe('startStack', () => {
     const stopped: string[] = [];
     const launchers = fakeLaunchers([], stopped);
     launchers.temporal = () => Promise.reject(new Error('temporal broke'));
-    await expect(startStack({ env: {}, dataDir, handleSignals: false, log: quiet, launchers })).rejects.toThrow('temporal broke');
+    await expect(startStack({ env: {}, dataDir, handleSignals: false, log: quiet, launchers })).rejects.toThrow(
+      'temporal broke',
+    );
     expect(stopped.sort()).toEqual(['meilisearch', 'postgres']);
     expect(fs.existsSync(path.join(dataDir, LOCK_FILE_NAME))).toBe(false);
   });
@@ -221,8 +252,17 @@ describe('startStack', () => {
     const controller = new AbortController();
     const launchers = fakeLaunchers([]);
     launchers.temporal = (ctx) =>
-      new Promise((_resolve, reject) => ctx.signal.addEventListener('abort', () => reject(new Error('temporal: cancelled'))));
-    const starting = startStack({ env: {}, dataDir, handleSignals: false, log: quiet, launchers, signal: controller.signal });
+      new Promise((_resolve, reject) =>
+        ctx.signal.addEventListener('abort', () => reject(new Error('temporal: cancelled'))),
+      );
+    const starting = startStack({
+      env: {},
+      dataDir,
+      handleSignals: false,
+      log: quiet,
+      launchers,
+      signal: controller.signal,
+    });
     setTimeout(() => controller.abort(), 20);
     await expect(starting).rejects.toThrow(/cancelled/);
     expect(fs.existsSync(path.join(dataDir, LOCK_FILE_NAME))).toBe(false);
@@ -240,7 +280,9 @@ describe('Temporal dev server', () => {
       uiPortEnvVar: 'TEMPORAL_UI_PORT',
     });
     expect(args.slice(0, 2)).toEqual(['server', 'start-dev']);
-    expect(args.join(' ')).toContain('--db-filename /d/temporal.db --sqlite-pragma journal_mode=WAL --sqlite-pragma synchronous=NORMAL');
+    expect(args.join(' ')).toContain(
+      '--db-filename /d/temporal.db --sqlite-pragma journal_mode=WAL --sqlite-pragma synchronous=NORMAL',
+    );
     expect(args.join(' ')).toContain('--ip 127.0.0.1 --port 7233 --ui-port 8233 --namespace default');
     expect(args).toEqual(expect.arrayContaining(searchAttributeCliArgs()));
     expect(CRM_SEARCH_ATTRIBUTE_NAMES).toEqual([

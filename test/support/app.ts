@@ -7,13 +7,28 @@ import { createWorkspace } from '../../domain/workspaces/workspaces.service';
 import { createApiKey } from '../../domain/workspaces/api-keys.service';
 import type { Role, Scope } from '../../domain/context';
 
-export interface HttpResult<T = any> { status: number; body: T; headers: Headers }
+export interface HttpResult<T = any> {
+  status: number;
+  body: T;
+  headers: Headers;
+}
 
 export class HttpClient {
-  constructor(readonly baseUrl: string, readonly apiKey?: string) {}
+  constructor(
+    readonly baseUrl: string,
+    readonly apiKey?: string,
+  ) {}
 
-  async request<T = any>(method: string, path: string, body?: unknown, init: { headers?: Record<string, string>; raw?: string } = {}): Promise<HttpResult<T>> {
-    const headers: Record<string, string> = { ...(this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {}), ...init.headers };
+  async request<T = any>(
+    method: string,
+    path: string,
+    body?: unknown,
+    init: { headers?: Record<string, string>; raw?: string } = {},
+  ): Promise<HttpResult<T>> {
+    const headers: Record<string, string> = {
+      ...(this.apiKey ? { authorization: `Bearer ${this.apiKey}` } : {}),
+      ...init.headers,
+    };
     let payload: string | undefined = init.raw;
     if (body !== undefined && payload === undefined) {
       payload = JSON.stringify(body);
@@ -29,14 +44,29 @@ export class HttpClient {
     }
     return { status: res.status, body: parsed as T, headers: res.headers };
   }
-  get<T = any>(path: string, init?: { headers?: Record<string, string> }) { return this.request<T>('GET', path, undefined, init); }
-  post<T = any>(path: string, body?: unknown, init?: { headers?: Record<string, string>; raw?: string }) { return this.request<T>('POST', path, body, init); }
-  put<T = any>(path: string, body?: unknown, init?: { headers?: Record<string, string>; raw?: string }) { return this.request<T>('PUT', path, body, init); }
-  patch<T = any>(path: string, body?: unknown) { return this.request<T>('PATCH', path, body); }
-  delete<T = any>(path: string) { return this.request<T>('DELETE', path); }
+  get<T = any>(path: string, init?: { headers?: Record<string, string> }) {
+    return this.request<T>('GET', path, undefined, init);
+  }
+  post<T = any>(path: string, body?: unknown, init?: { headers?: Record<string, string>; raw?: string }) {
+    return this.request<T>('POST', path, body, init);
+  }
+  put<T = any>(path: string, body?: unknown, init?: { headers?: Record<string, string>; raw?: string }) {
+    return this.request<T>('PUT', path, body, init);
+  }
+  patch<T = any>(path: string, body?: unknown) {
+    return this.request<T>('PATCH', path, body);
+  }
+  delete<T = any>(path: string) {
+    return this.request<T>('DELETE', path);
+  }
 }
 
-export interface Tenant { workspaceId: string; userId: string; apiKey: string; http: HttpClient }
+export interface Tenant {
+  workspaceId: string;
+  userId: string;
+  apiKey: string;
+  http: HttpClient;
+}
 
 export interface TestApp {
   runtime: ApiRuntime;
@@ -53,7 +83,13 @@ export interface TestApp {
 /** The real app on an ephemeral port, against the services the test command started. */
 export async function startTestApp(env: Record<string, string> = {}): Promise<TestApp> {
   // Suites make hundreds of calls with one key; the rate-limit tests pass their own limits.
-  const config = loadConfig({ ...process.env, RATE_LIMIT_PER_MINUTE: '1000000', RATE_LIMIT_PER_DAY: '100000000', AUTH_FAILURE_LIMIT_PER_MINUTE: '1000000', ...env });
+  const config = loadConfig({
+    ...process.env,
+    RATE_LIMIT_PER_MINUTE: '1000000',
+    RATE_LIMIT_PER_DAY: '100000000',
+    AUTH_FAILURE_LIMIT_PER_MINUTE: '1000000',
+    ...env,
+  });
   const runtime = await buildApi(config, createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'api'));
   const server: Server = await new Promise((resolve) => {
     const s = runtime.app.listen(0, '127.0.0.1', () => resolve(s));

@@ -4,7 +4,14 @@
  * only claims the test's workspaces.
  */
 import { Connection, type Client } from '@temporalio/client';
-import { NativeConnection, Runtime, Worker, bundleWorkflowCode, DefaultLogger, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import {
+  NativeConnection,
+  Runtime,
+  Worker,
+  bundleWorkflowCode,
+  DefaultLogger,
+  type WorkflowBundleWithSourceMap,
+} from '@temporalio/worker';
 import { createActivities } from '../../activities';
 import { createTemporalClient } from '../../temporal/client';
 import { crmDataConverter } from '../../temporal/codec';
@@ -27,7 +34,9 @@ export interface EngineHarness {
   client: Client;
   workflows: WorkflowPort;
   engine: EngineDeps;
-  /** Starts (another) in-process worker; `retryIntervalMs` shortens retryIntervalMinutes for runs its activities start. */
+  /**
+   * Starts (another) in-process worker; `retryIntervalMs` shortens retryIntervalMinutes for runs its activities start.
+   */
   startWorker(): Promise<Worker>;
   stopWorker(worker?: Worker): Promise<void>;
   /** Replaces the messaging deps the worker's activities send with (tests that interpose on the transport). */
@@ -39,7 +48,11 @@ export interface EngineHarness {
 
 export async function startEngineHarness(env: Record<string, string> = {}): Promise<EngineHarness> {
   const taskQueue = `test-${newId()}`;
-  const app = await startTestApp({ TEMPORAL_TASK_QUEUE: taskQueue, OUTBOUND_ALLOW_HOSTS: '127.0.0.1,localhost', ...env });
+  const app = await startTestApp({
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    OUTBOUND_ALLOW_HOSTS: '127.0.0.1,localhost',
+    ...env,
+  });
   const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'engine-test');
   if (!runtimeInstalled) {
     try {
@@ -58,15 +71,31 @@ export async function startEngineHarness(env: Record<string, string> = {}): Prom
   const dispatchers: OutboxDispatcher[] = [];
 
   const harness: EngineHarness = {
-    app, taskQueue, client, workflows, engine,
+    app,
+    taskQueue,
+    client,
+    workflows,
+    engine,
     async startWorker() {
-      bundle ??= await bundleWorkflowCode({ workflowsPath: require.resolve('../../workflows'), logger: new DefaultLogger('WARN') });
+      bundle ??= await bundleWorkflowCode({
+        workflowsPath: require.resolve('../../workflows'),
+        logger: new DefaultLogger('WARN'),
+      });
       const connection = await NativeConnection.connect({ address: app.config.temporalAddress });
       const worker = await Worker.create({
-        connection, namespace: app.config.temporalNamespace, taskQueue, workflowBundle: bundle,
+        connection,
+        namespace: app.config.temporalNamespace,
+        taskQueue,
+        workflowBundle: bundle,
         activities: createActivities({
-          orm: app.runtime.deps.orm, config: app.config, log, workflows, retryIntervalMs: env.RETRY_INTERVAL_MS ? Number(env.RETRY_INTERVAL_MS) : undefined,
-          staleClaimMs: env.STALE_CLAIM_MS ? Number(env.STALE_CLAIM_MS) : undefined, messaging: harness.messaging, sequenceWorkflows: createSequenceWorkflowPort(client, taskQueue),
+          orm: app.runtime.deps.orm,
+          config: app.config,
+          log,
+          workflows,
+          retryIntervalMs: env.RETRY_INTERVAL_MS ? Number(env.RETRY_INTERVAL_MS) : undefined,
+          staleClaimMs: env.STALE_CLAIM_MS ? Number(env.STALE_CLAIM_MS) : undefined,
+          messaging: harness.messaging,
+          sequenceWorkflows: createSequenceWorkflowPort(client, taskQueue),
         }),
         shutdownGraceTime: '1 second',
         dataConverter: crmDataConverter(app.config.temporalCodec.payloadKeys),
@@ -86,8 +115,22 @@ export async function startEngineHarness(env: Record<string, string> = {}): Prom
     },
     dispatcher(workspaceIds) {
       const d = createOutboxDispatcher({
-        pgConnectionString: app.config.databaseUrl, workspaceIds, log, pollIntervalMs: 100, backoff: () => 50,
-        subscribers: buildSubscribers({ orm: app.runtime.deps.orm, config: app.config, log, workflows, sequenceWorkflows: createSequenceWorkflowPort(client, taskQueue), searchIndex: createSearchIndexSubscriber }, { without: ['webhooks'] }),
+        pgConnectionString: app.config.databaseUrl,
+        workspaceIds,
+        log,
+        pollIntervalMs: 100,
+        backoff: () => 50,
+        subscribers: buildSubscribers(
+          {
+            orm: app.runtime.deps.orm,
+            config: app.config,
+            log,
+            workflows,
+            sequenceWorkflows: createSequenceWorkflowPort(client, taskQueue),
+            searchIndex: createSearchIndexSubscriber,
+          },
+          { without: ['webhooks'] },
+        ),
       });
       dispatchers.push(d);
       return d;
@@ -98,7 +141,10 @@ export async function startEngineHarness(env: Record<string, string> = {}): Prom
       // terminate what is left (long delays), so nothing lingers on the shared dev server.
       const running = async () => {
         const ids: { workflowId: string; runId: string }[] = [];
-        for await (const wf of client.workflow.list({ query: `TaskQueue = '${taskQueue}' AND ExecutionStatus = 'Running'` })) ids.push(wf);
+        for await (const wf of client.workflow.list({
+          query: `TaskQueue = '${taskQueue}' AND ExecutionStatus = 'Running'`,
+        }))
+          ids.push(wf);
         return ids;
       };
       const deadline = Date.now() + 5000;
@@ -108,13 +154,21 @@ export async function startEngineHarness(env: Record<string, string> = {}): Prom
         left = await running().catch(() => []);
       }
       await harness.stopWorker();
-      await Promise.all(left.map((wf) => client.workflow.getHandle(wf.workflowId, wf.runId).terminate('test cleanup').catch(() => undefined)));
+      await Promise.all(
+        left.map((wf) =>
+          client.workflow
+            .getHandle(wf.workflowId, wf.runId)
+            .terminate('test cleanup')
+            .catch(() => undefined),
+        ),
+      );
       // Schedules a failed test left behind would start ticks on this queue forever.
       for await (const sched of client.schedule.list()) {
         if (!sched.scheduleId.startsWith('automation-schedule:')) continue;
         const handle = client.schedule.getHandle(sched.scheduleId);
         const d = await handle.describe().catch(() => null);
-        if (d?.action.type === 'startWorkflow' && d.action.taskQueue === taskQueue) await handle.delete().catch(() => undefined);
+        if (d?.action.type === 'startWorkflow' && d.action.taskQueue === taskQueue)
+          await handle.delete().catch(() => undefined);
       }
       await client.connection.close().catch(() => undefined);
       await app.close();
@@ -124,29 +178,50 @@ export async function startEngineHarness(env: Record<string, string> = {}): Prom
 }
 
 /** Creates an automation through the definitions API and activates it (unless active: false). */
-export async function createAutomation(http: HttpClient, body: Record<string, unknown>, opts: { active?: boolean } = {}): Promise<string> {
+export async function createAutomation(
+  http: HttpClient,
+  body: Record<string, unknown>,
+  opts: { active?: boolean } = {},
+): Promise<string> {
   const res = await http.post('/api/v1/automations', { name: `Automation ${newId().slice(-6)}`, ...body });
   if (res.status !== 201) throw new Error(`create automation failed: ${res.status} ${JSON.stringify(res.body)}`);
   const id = res.body.data._id as string;
   if (opts.active !== false) {
     const t = await http.post(`/api/v1/automations/${id}/toggle`);
-    if (t.status !== 200 || t.body.data.isActive !== true) throw new Error(`toggle failed: ${t.status} ${JSON.stringify(t.body)}`);
+    if (t.status !== 200 || t.body.data.isActive !== true)
+      throw new Error(`toggle failed: ${t.status} ${JSON.stringify(t.body)}`);
   }
   return id;
 }
 
-/** trigger → the given nodes in a chain (ids n1, n2, …), e.g. chain('lead_created', [actionNode('create_note', {...})]). */
-export function chainGraph(trigger: { triggerType: string; config?: Record<string, unknown> }, nodes: { type: string; data: Record<string, unknown>; id?: string }[]) {
-  const all = [{ id: 'trigger', type: 'trigger', data: trigger }, ...nodes.map((n, i) => ({ id: n.id ?? `n${i + 1}`, type: n.type, data: n.data }))];
+/**
+ * trigger → the given nodes in a chain (ids n1, n2, …), e.g. chain('lead_created', [actionNode('create_note', {...})]).
+ */
+export function chainGraph(
+  trigger: { triggerType: string; config?: Record<string, unknown> },
+  nodes: { type: string; data: Record<string, unknown>; id?: string }[],
+) {
+  const all = [
+    { id: 'trigger', type: 'trigger', data: trigger },
+    ...nodes.map((n, i) => ({ id: n.id ?? `n${i + 1}`, type: n.type, data: n.data })),
+  ];
   return {
     nodes: all.map((n, i) => ({ ...n, position: { x: 500, y: i * 200 } })),
     edges: all.slice(1).map((n, i) => ({ id: `e${i + 1}`, source: all[i]!.id, target: n.id, sourceHandle: null })),
   };
 }
 
-export const action = (actionType: string, config: Record<string, unknown>, id?: string) => ({ id, type: 'action', data: { actionType, config } });
+export const action = (actionType: string, config: Record<string, unknown>, id?: string) => ({
+  id,
+  type: 'action',
+  data: { actionType, config },
+});
 
-export async function waitFor<T>(check: () => Promise<T | null | undefined | false>, timeoutMs = 15_000, what = 'condition'): Promise<T> {
+export async function waitFor<T>(
+  check: () => Promise<T | null | undefined | false>,
+  timeoutMs = 15_000,
+  what = 'condition',
+): Promise<T> {
   const deadline = Date.now() + timeoutMs;
   for (;;) {
     const v = await check();
@@ -157,19 +232,34 @@ export async function waitFor<T>(check: () => Promise<T | null | undefined | fal
 }
 
 /** The execution row (any workspace) once it has one of `statuses`. */
-export async function waitForExecution(h: EngineHarness, executionId: string, statuses: string[] = ['completed', 'failed', 'cancelled'], timeoutMs = 15_000): Promise<AutomationExecution> {
-  return waitFor(async () => {
-    const e = await h.app.runtime.deps.orm.em.fork().findOne(AutomationExecution, { _id: executionId }, { filters: false });
-    return e && statuses.includes(e.status) ? e : null;
-  }, timeoutMs, `execution ${executionId} to be ${statuses.join('/')}`);
+export async function waitForExecution(
+  h: EngineHarness,
+  executionId: string,
+  statuses: string[] = ['completed', 'failed', 'cancelled'],
+  timeoutMs = 15_000,
+): Promise<AutomationExecution> {
+  return waitFor(
+    async () => {
+      const e = await h.app.runtime.deps.orm.em
+        .fork()
+        .findOne(AutomationExecution, { _id: executionId }, { filters: false });
+      return e && statuses.includes(e.status) ? e : null;
+    },
+    timeoutMs,
+    `execution ${executionId} to be ${statuses.join('/')}`,
+  );
 }
 
 export async function stepsOf(h: EngineHarness, executionId: string): Promise<AutomationStep[]> {
-  return h.app.runtime.deps.orm.em.fork().find(AutomationStep, { executionId }, { filters: false, orderBy: { startedAt: 'asc', _id: 'asc' } });
+  return h.app.runtime.deps.orm.em
+    .fork()
+    .find(AutomationStep, { executionId }, { filters: false, orderBy: { startedAt: 'asc', _id: 'asc' } });
 }
 
 export async function executionsOf(h: EngineHarness, automationId: string): Promise<AutomationExecution[]> {
-  return h.app.runtime.deps.orm.em.fork().find(AutomationExecution, { automationId }, { filters: false, orderBy: { startedAt: 'asc', _id: 'asc' } });
+  return h.app.runtime.deps.orm.em
+    .fork()
+    .find(AutomationExecution, { automationId }, { filters: false, orderBy: { startedAt: 'asc', _id: 'asc' } });
 }
 
 export async function workspaceIdOf(http: HttpClient): Promise<string> {

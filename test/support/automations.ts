@@ -1,4 +1,10 @@
-import { AutomationExecution, AutomationStep, type ExecutionStatus, type GraphEdge, type GraphNode } from '../../domain/automations/automation.entity';
+import {
+  AutomationExecution,
+  AutomationStep,
+  type ExecutionStatus,
+  type GraphEdge,
+  type GraphNode,
+} from '../../domain/automations/automation.entity';
 import { SCOPES, type Ctx } from '../../domain/context';
 import { forkForWorkspace } from '../../domain/orm/tenant';
 import { createRecord } from '../../domain/shared/records';
@@ -7,19 +13,37 @@ import type { HttpClient, TestApp } from './app';
 /** A valid graph: record_created trigger → create_note. */
 export const validGraph = (): { nodes: GraphNode[]; edges: GraphEdge[] } => ({
   nodes: [
-    { id: 'trigger_1', type: 'trigger', position: { x: 500, y: 0 }, data: { triggerType: 'record_created', config: { entityTypes: ['lead'] } } },
-    { id: 'action_1', type: 'action', position: { x: 500, y: 200 }, data: { actionType: 'create_note', config: { noteContent: 'New lead {{lead.title}}' } } },
+    {
+      id: 'trigger_1',
+      type: 'trigger',
+      position: { x: 500, y: 0 },
+      data: { triggerType: 'record_created', config: { entityTypes: ['lead'] } },
+    },
+    {
+      id: 'action_1',
+      type: 'action',
+      position: { x: 500, y: 200 },
+      data: { actionType: 'create_note', config: { noteContent: 'New lead {{lead.title}}' } },
+    },
   ],
   edges: [{ id: 'e1', source: 'trigger_1', target: 'action_1', sourceHandle: null }],
 });
 
-export const automationBody = (overrides: Record<string, unknown> = {}) => ({ name: 'Welcome note', description: 'Notes every new lead', ...validGraph(), ...overrides });
+export const automationBody = (overrides: Record<string, unknown> = {}) => ({
+  name: 'Welcome note',
+  description: 'Notes every new lead',
+  ...validGraph(),
+  ...overrides,
+});
 
 /** Executions are created by the engine only: tests insert them straight into the mirror. */
 export async function workspaceCtx(app: TestApp, http: HttpClient): Promise<Ctx> {
   const me = (await http.get('/api/v1/whoami')).body.data;
   const workspaceId = me.workspace._id as string;
-  return { em: forkForWorkspace(app.runtime.deps.orm.em, workspaceId), actor: { workspaceId, userId: me.user?._id ?? workspaceId, role: 'owner', scopes: SCOPES } };
+  return {
+    em: forkForWorkspace(app.runtime.deps.orm.em, workspaceId),
+    actor: { workspaceId, userId: me.user?._id ?? workspaceId, role: 'owner', scopes: SCOPES },
+  };
 }
 
 export interface ExecutionSeed {
@@ -32,7 +56,11 @@ export interface ExecutionSeed {
   entityId?: string | null;
 }
 
-export async function insertExecution(ctx: Ctx, automationId: string, seed: ExecutionSeed = {}): Promise<AutomationExecution> {
+export async function insertExecution(
+  ctx: Ctx,
+  automationId: string,
+  seed: ExecutionSeed = {},
+): Promise<AutomationExecution> {
   const startedAt = seed.startedAt ?? new Date();
   const status = seed.status ?? 'completed';
   const finished = status !== 'running';
@@ -41,7 +69,10 @@ export async function insertExecution(ctx: Ctx, automationId: string, seed: Exec
     automationId,
     automationName: 'Welcome note',
     automationVersion: 1,
-    graph: { ...validGraph(), executionSettings: { failureBehavior: 'stop', retryMaxAttempts: 3, retryIntervalMinutes: 5 } },
+    graph: {
+      ...validGraph(),
+      executionSettings: { failureBehavior: 'stop', retryMaxAttempts: 3, retryIntervalMinutes: 5 },
+    },
     status,
     triggerType: 'record_created',
     triggerKey: `test-${Math.random().toString(36).slice(2)}`,
@@ -61,8 +92,23 @@ export async function insertExecution(ctx: Ctx, automationId: string, seed: Exec
   return e;
 }
 
-export async function insertStep(ctx: Ctx, executionId: string, step: Partial<AutomationStep> & { nodeId: string; nodeType: string; startedAt: Date }): Promise<AutomationStep> {
-  const s = createRecord(ctx, AutomationStep, { status: 'completed', attempt: 1, actionType: null, endedAt: null, input: null, output: null, error: null, handle: null, ...step, executionId });
+export async function insertStep(
+  ctx: Ctx,
+  executionId: string,
+  step: Partial<AutomationStep> & { nodeId: string; nodeType: string; startedAt: Date },
+): Promise<AutomationStep> {
+  const s = createRecord(ctx, AutomationStep, {
+    status: 'completed',
+    attempt: 1,
+    actionType: null,
+    endedAt: null,
+    input: null,
+    output: null,
+    error: null,
+    handle: null,
+    ...step,
+    executionId,
+  });
   await ctx.em.flush();
   return s;
 }

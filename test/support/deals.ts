@@ -13,13 +13,35 @@ async function insert(app: TestApp, entity: unknown, data: Record<string, unknow
   return (row as { _id: string })._id;
 }
 
-export const insertLead = (app: TestApp, t: Tenant, title = 'Lead') => insert(app, Lead, { workspaceId: t.workspaceId, title });
+export const insertLead = (app: TestApp, t: Tenant, title = 'Lead') =>
+  insert(app, Lead, { workspaceId: t.workspaceId, title });
 export const insertUser = (app: TestApp, t: Tenant) =>
-  insert(app, User, { workspaceId: t.workspaceId, email: `u-${newId()}@example.test`, firstName: 'Second', role: 'member' });
-export const insertDealField = (app: TestApp, t: Tenant, key: string, type: CustomFieldType, extra: Record<string, unknown> = {}) =>
-  insert(app, CustomFieldDefinition, { workspaceId: t.workspaceId, entityType: 'deal', key, label: key, type, ...extra });
+  insert(app, User, {
+    workspaceId: t.workspaceId,
+    email: `u-${newId()}@example.test`,
+    firstName: 'Second',
+    role: 'member',
+  });
+export const insertDealField = (
+  app: TestApp,
+  t: Tenant,
+  key: string,
+  type: CustomFieldType,
+  extra: Record<string, unknown> = {},
+) =>
+  insert(app, CustomFieldDefinition, {
+    workspaceId: t.workspaceId,
+    entityType: 'deal',
+    key,
+    label: key,
+    type,
+    ...extra,
+  });
 
 export async function countDeals(app: TestApp, workspaceId: string): Promise<number> {
-  const rows = await app.runtime.deps.orm.em.fork().getConnection().execute<{ n: string }[]>('select count(*) as n from deal where workspace_id = ?', [workspaceId]);
+  const rows = await app.runtime.deps.orm.em
+    .fork()
+    .getConnection()
+    .execute<{ n: string }[]>('select count(*) as n from deal where workspace_id = ?', [workspaceId]);
   return Number(rows[0]!.n);
 }

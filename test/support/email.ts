@@ -9,11 +9,24 @@ import { workspaceCtx } from './automations';
 import { unique } from './unique';
 
 /** Connects a mailbox the way the operator CLI does (against the test app's database and key). */
-export async function connectAccount(app: TestApp, workspaceId: string, smtpPort: number, over: Partial<EmailAccountInput> = {}) {
-  return addEmailAccount(app.runtime.deps.orm.em.fork(), {
-    workspaceId, name: 'Sales', emailAddress: `sales-${unique()}@acme.example`, displayName: 'Acme Sales',
-    smtp: { host: '127.0.0.1', port: smtpPort, secure: false, user: 'mailer', password: 's3cret-smtp' }, ...over,
-  }, parseSecretsKey(app.config.secretsKey));
+export async function connectAccount(
+  app: TestApp,
+  workspaceId: string,
+  smtpPort: number,
+  over: Partial<EmailAccountInput> = {},
+) {
+  return addEmailAccount(
+    app.runtime.deps.orm.em.fork(),
+    {
+      workspaceId,
+      name: 'Sales',
+      emailAddress: `sales-${unique()}@acme.example`,
+      displayName: 'Acme Sales',
+      smtp: { host: '127.0.0.1', port: smtpPort, secure: false, user: 'mailer', password: 's3cret-smtp' },
+      ...over,
+    },
+    parseSecretsKey(app.config.secretsKey),
+  );
 }
 
 /** An e-mail row without a send (tenant-isolation factory): sent by the fallback sender, so the owner sees it. */
@@ -21,8 +34,24 @@ export async function insertEmail(app: TestApp, http: HttpClient): Promise<strin
   const ctx = await workspaceCtx(app, http);
   const id = newId();
   recordOutboundEmail(ctx, {
-    id, activityId: id, at: new Date(), accountId: null, links: {}, messageId: `<${id}@acme.example>`, thread: null, sourceRef: null, trackOpens: false,
-    mail: { from: { address: 'crm@acme.example' }, to: [{ address: 'ann@example.com' }], cc: [], bcc: [], subject: `Factory ${unique()}`, text: 'Hello', source: 'api' },
+    id,
+    activityId: id,
+    at: new Date(),
+    accountId: null,
+    links: {},
+    messageId: `<${id}@acme.example>`,
+    thread: null,
+    sourceRef: null,
+    trackOpens: false,
+    mail: {
+      from: { address: 'crm@acme.example' },
+      to: [{ address: 'ann@example.com' }],
+      cc: [],
+      bcc: [],
+      subject: `Factory ${unique()}`,
+      text: 'Hello',
+      source: 'api',
+    },
   });
   await ctx.em.flush();
   return id;
@@ -32,12 +61,32 @@ export async function insertEmail(app: TestApp, http: HttpClient): Promise<strin
 export async function insertEmailBulk(app: TestApp, http: HttpClient): Promise<string> {
   const ctx = await workspaceCtx(app, http);
   const bulk = createRecord(ctx, EmailBulk, {
-    accountId: newId(), subject: `Factory bulk ${unique()}`, html: null, text: 'Hello', trackOpens: false, immediate: true, status: 'completed', total: 1,
-    workflowId: null, createdBy: ctx.actor.userId, error: null, finishedAt: new Date(),
+    accountId: newId(),
+    subject: `Factory bulk ${unique()}`,
+    html: null,
+    text: 'Hello',
+    trackOpens: false,
+    immediate: true,
+    status: 'completed',
+    total: 1,
+    workflowId: null,
+    createdBy: ctx.actor.userId,
+    error: null,
+    finishedAt: new Date(),
   });
   createRecord(ctx, EmailBulkRecipient, {
-    bulkId: bulk._id, index: 0, email: 'ann@example.com', name: null, personId: null, companyId: null, personalizedSubject: null, personalizedHtml: null,
-    status: 'sent', emailId: null, error: null, sentAt: new Date(),
+    bulkId: bulk._id,
+    index: 0,
+    email: 'ann@example.com',
+    name: null,
+    personId: null,
+    companyId: null,
+    personalizedSubject: null,
+    personalizedHtml: null,
+    status: 'sent',
+    emailId: null,
+    error: null,
+    sentAt: new Date(),
   });
   await ctx.em.flush();
   return bulk._id;

@@ -4,9 +4,11 @@ import { createMeiliClient } from '../../search/meili';
 import type { HttpClient } from './app';
 
 /** A Meilisearch index prefix no other test run uses (the server is shared). */
-export const uniqueIndexPrefix = (label: string): string => `t_${label}_${Date.now().toString(36)}${randomBytes(3).toString('hex')}_`;
+export const uniqueIndexPrefix = (label: string): string =>
+  `t_${label}_${Date.now().toString(36)}${randomBytes(3).toString('hex')}_`;
 
-export const testMeili = (): MeiliSearch => createMeiliClient(process.env.MEILI_URL as string, process.env.MEILI_MASTER_KEY || undefined);
+export const testMeili = (): MeiliSearch =>
+  createMeiliClient(process.env.MEILI_URL as string, process.env.MEILI_MASTER_KEY || undefined);
 
 /**
  * Deletes every index under the prefix (afterAll). Pending writes finish first: a document task
@@ -17,7 +19,10 @@ export async function deleteIndexes(client: MeiliSearch, prefix: string): Promis
   const uids = results.filter((i) => i.uid.startsWith(prefix)).map((i) => i.uid);
   if (!uids.length) return;
   const pending = await client.tasks.getTasks({ indexUids: uids, statuses: ['enqueued', 'processing'], limit: 1000 });
-  await client.tasks.waitForTasks(pending.results.map((t) => t.uid), { timeout: 120_000 });
+  await client.tasks.waitForTasks(
+    pending.results.map((t) => t.uid),
+    { timeout: 120_000 },
+  );
   await Promise.all(uids.map((uid) => client.deleteIndex(uid).waitTask({ timeout: 120_000 })));
 }
 
@@ -25,16 +30,25 @@ export async function deleteIndexes(client: MeiliSearch, prefix: string): Promis
  * Polls GET /api/v1/search until `check` accepts a Meilisearch answer (no fixed sleeps). Degraded
  * answers are skipped: on a busy machine a search can time out and fall back to Postgres.
  */
-export async function searchUntil(http: HttpClient, query: string, check: (body: any) => boolean = () => true, timeoutMs = 30_000): Promise<any> {
+export async function searchUntil(
+  http: HttpClient,
+  query: string,
+  check: (body: any) => boolean = () => true,
+  timeoutMs = 30_000,
+): Promise<any> {
   const deadline = Date.now() + timeoutMs;
   let last: unknown;
   for (;;) {
     const res = await http.get(`/api/v1/search?${query}`);
     last = res.body;
     if (res.status === 200 && !res.body.data.degraded && check(res.body)) return res.body;
-    if (Date.now() > deadline) throw new Error(`search ${query} did not satisfy the check within ${timeoutMs} ms; last answer ${JSON.stringify(last)}`);
+    if (Date.now() > deadline)
+      throw new Error(
+        `search ${query} did not satisfy the check within ${timeoutMs} ms; last answer ${JSON.stringify(last)}`,
+      );
     await new Promise((r) => setTimeout(r, 25));
   }
 }
 
-export const titles = (body: any, type: string): string[] => (body?.data?.results?.[type]?.hits ?? []).map((h: { title: string }) => h.title);
+export const titles = (body: any, type: string): string[] =>
+  (body?.data?.results?.[type]?.hits ?? []).map((h: { title: string }) => h.title);

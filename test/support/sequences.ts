@@ -5,38 +5,74 @@ import { SequenceEnrollment, type EnrollmentStatus } from '../../domain/sequence
 import { DEFAULT_SETTINGS } from '../../domain/sequences/definition.schemas';
 import type { HttpClient } from './app';
 
-export interface SeqNode { id?: string; type: string; data?: Record<string, unknown> }
+export interface SeqNode {
+  id?: string;
+  type: string;
+  data?: Record<string, unknown>;
+}
 
 /** start → the given nodes in a line (ids s1, s2, … unless given). */
 export function line(nodes: SeqNode[]) {
-  const all = [{ id: 'start', type: 'start', data: {} }, ...nodes.map((n, i) => ({ id: n.id ?? `s${i + 1}`, type: n.type, data: n.data ?? {} }))];
+  const all = [
+    { id: 'start', type: 'start', data: {} },
+    ...nodes.map((n, i) => ({ id: n.id ?? `s${i + 1}`, type: n.type, data: n.data ?? {} })),
+  ];
   return {
     nodes: all.map((n, i) => ({ ...n, position: { x: 100 + i * 300, y: 200 } })),
     edges: all.slice(1).map((n, i) => ({ id: `e${i + 1}`, source: all[i]!.id, target: n.id, sourceHandle: null })),
   };
 }
 
-export const emailNode = (data: Record<string, unknown> = {}, id?: string): SeqNode => ({ id, type: 'send_email', data: { subject: 'Hello {{contact.firstName|default:there}}', body: '<p>Hi {{lead.title}}</p>', ...data } });
+export const emailNode = (data: Record<string, unknown> = {}, id?: string): SeqNode => ({
+  id,
+  type: 'send_email',
+  data: { subject: 'Hello {{contact.firstName|default:there}}', body: '<p>Hi {{lead.title}}</p>', ...data },
+});
 export const waitNode = (data: Record<string, unknown> = {}, id?: string): SeqNode => ({ id, type: 'wait', data });
 
-export async function createSequence(http: HttpClient, body: Record<string, unknown>, opts: { active?: boolean } = {}): Promise<string> {
+export async function createSequence(
+  http: HttpClient,
+  body: Record<string, unknown>,
+  opts: { active?: boolean } = {},
+): Promise<string> {
   const res = await http.post('/api/v1/sequences', { name: `Sequence ${randomBytes(3).toString('hex')}`, ...body });
   if (res.status !== 201) throw new Error(`create sequence failed: ${res.status} ${JSON.stringify(res.body)}`);
   const id = res.body.data._id as string;
   if (opts.active !== false) {
     const t = await http.post(`/api/v1/sequences/${id}/toggle`);
-    if (t.status !== 200 || t.body.data.isActive !== true) throw new Error(`toggle failed: ${t.status} ${JSON.stringify(t.body)}`);
+    if (t.status !== 200 || t.body.data.isActive !== true)
+      throw new Error(`toggle failed: ${t.status} ${JSON.stringify(t.body)}`);
   }
   return id;
 }
 
 /** Enrollments are made by the engine: tests that only need a row insert one (no workflow). */
-export async function insertEnrollment(ctx: Ctx, sequenceId: string, seed: { status?: EnrollmentStatus; entityId?: string; entityType?: string } = {}): Promise<SequenceEnrollment> {
+export async function insertEnrollment(
+  ctx: Ctx,
+  sequenceId: string,
+  seed: { status?: EnrollmentStatus; entityId?: string; entityType?: string } = {},
+): Promise<SequenceEnrollment> {
   const e = createRecord(ctx, SequenceEnrollment, {
-    sequenceId, sequenceName: 'Seeded', entityType: seed.entityType ?? 'Lead', entityId: seed.entityId ?? '0123456789abcdef01234567', personId: null, links: {},
-    exclusive: true, status: seed.status ?? 'completed', exitReason: null, source: 'test', currentNodeId: null, nextActionAt: null, pausedUntil: null,
-    snapshot: { version: 1, nodes: [], edges: [], settings: DEFAULT_SETTINGS }, workflowId: '', enrolledAt: new Date(), finishedAt: null, error: null,
-    enrolledBy: ctx.actor.userId, unsubscribeToken: randomBytes(24).toString('base64url'),
+    sequenceId,
+    sequenceName: 'Seeded',
+    entityType: seed.entityType ?? 'Lead',
+    entityId: seed.entityId ?? '0123456789abcdef01234567',
+    personId: null,
+    links: {},
+    exclusive: true,
+    status: seed.status ?? 'completed',
+    exitReason: null,
+    source: 'test',
+    currentNodeId: null,
+    nextActionAt: null,
+    pausedUntil: null,
+    snapshot: { version: 1, nodes: [], edges: [], settings: DEFAULT_SETTINGS },
+    workflowId: '',
+    enrolledAt: new Date(),
+    finishedAt: null,
+    error: null,
+    enrolledBy: ctx.actor.userId,
+    unsubscribeToken: randomBytes(24).toString('base64url'),
   });
   e.workflowId = `sequence-enrollment:${ctx.actor.workspaceId}:${e._id}`;
   await ctx.em.flush();

@@ -5,10 +5,18 @@ import { createUser } from '../../domain/workspaces/workspaces.service';
 import { HttpClient, type TestApp } from './app';
 import { unique } from './factories';
 
-export interface TestUser { userId: string; http: HttpClient }
+export interface TestUser {
+  userId: string;
+  http: HttpClient;
+}
 
 /** Another user of the workspace with their own key (users are created by operators, not the API). */
-export async function makeUser(app: TestApp, workspaceId: string, role: Role, opts: { scopes?: Scope[]; firstName?: string; lastName?: string; email?: string } = {}): Promise<TestUser> {
+export async function makeUser(
+  app: TestApp,
+  workspaceId: string,
+  role: Role,
+  opts: { scopes?: Scope[]; firstName?: string; lastName?: string; email?: string } = {},
+): Promise<TestUser> {
   const em = app.runtime.deps.orm.em;
   const user = await createUser(forkForWorkspace(em, workspaceId), {
     workspaceId,
@@ -17,6 +25,11 @@ export async function makeUser(app: TestApp, workspaceId: string, role: Role, op
     lastName: opts.lastName,
     role,
   });
-  const key = await createApiKey(em.fork(), { workspaceId, scopes: opts.scopes ?? ['read', 'write'], role, userId: user.id });
+  const key = await createApiKey(em.fork(), {
+    workspaceId,
+    scopes: opts.scopes ?? ['read', 'write'],
+    role,
+    userId: user.id,
+  });
   return { userId: user.id, http: new HttpClient(app.baseUrl, key.apiKey) };
 }

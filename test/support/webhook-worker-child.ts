@@ -19,7 +19,10 @@ async function main(): Promise<void> {
   const client = createTemporalClient(await Connection.connect({ address: config.temporalAddress }), config);
   const connection = await NativeConnection.connect({ address: config.temporalAddress });
   const worker = await Worker.create({
-    connection, namespace: config.temporalNamespace, taskQueue: config.temporalTaskQueue, dataConverter: crmDataConverter(config.temporalCodec.payloadKeys),
+    connection,
+    namespace: config.temporalNamespace,
+    taskQueue: config.temporalTaskQueue,
+    dataConverter: crmDataConverter(config.temporalCodec.payloadKeys),
     workflowsPath: require.resolve('../../workflows'),
     activities: createActivities({ orm, config, log, workflows: createWorkflowPort(client, config.temporalTaskQueue) }),
   });

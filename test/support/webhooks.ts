@@ -28,7 +28,11 @@ export interface Receiver {
   close(): Promise<void>;
 }
 
-export function verifyWith(secret: string, body: string, headers: IncomingHttpHeaders | Record<string, string>): boolean {
+export function verifyWith(
+  secret: string,
+  body: string,
+  headers: IncomingHttpHeaders | Record<string, string>,
+): boolean {
   try {
     new Webhook(secret).verify(body, {
       'webhook-id': String(headers['webhook-id']),
@@ -48,18 +52,28 @@ export async function startReceiver(path = '/hook'): Promise<Receiver> {
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
       const body = Buffer.concat(chunks).toString('utf8');
-      const verifiedWith = receiver.secrets.map((s, i) => (verifyWith(s, body, req.headers) ? i : -1)).filter((i) => i >= 0);
+      const verifiedWith = receiver.secrets
+        .map((s, i) => (verifyWith(s, body, req.headers) ? i : -1))
+        .filter((i) => i >= 0);
       const answered = receiver.respond(receiver.received.length, { headers: req.headers, body });
-      receiver.received.push({ headers: req.headers, body, at: Date.now(), verified: verifiedWith.length > 0, verifiedWith, answered });
+      receiver.received.push({
+        headers: req.headers,
+        body,
+        at: Date.now(),
+        verified: verifiedWith.length > 0,
+        verifiedWith,
+        answered,
+      });
       res.writeHead(answered, { 'content-type': 'text/plain' }).end('ok');
     });
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   receiver.url = `http://127.0.0.1:${(server.address() as AddressInfo).port}${path}`;
-  receiver.close = () => new Promise<void>((resolve) => {
-    server.closeAllConnections();
-    server.close(() => resolve());
-  });
+  receiver.close = () =>
+    new Promise<void>((resolve) => {
+      server.closeAllConnections();
+      server.close(() => resolve());
+    });
   return receiver;
 }
 
@@ -67,8 +81,17 @@ export async function startReceiver(path = '/hook'): Promise<Receiver> {
 export async function insertDelivery(ctx: Ctx, subscriptionId: string): Promise<string> {
   const body = JSON.stringify({ type: 'company.created', timestamp: new Date().toISOString(), data: {} });
   const d = createRecord(ctx, WebhookDelivery, {
-    subscriptionId, eventId: newId(), eventType: 'company.created', body, status: 'delivered', attempts: 1, retryStep: 0,
-    lastStatusCode: 200, lastDurationMs: 5, lastAttemptAt: new Date(), deliveredAt: new Date(),
+    subscriptionId,
+    eventId: newId(),
+    eventType: 'company.created',
+    body,
+    status: 'delivered',
+    attempts: 1,
+    retryStep: 0,
+    lastStatusCode: 200,
+    lastDurationMs: 5,
+    lastAttemptAt: new Date(),
+    deliveredAt: new Date(),
   });
   await ctx.em.flush();
   return d._id;

@@ -16,7 +16,12 @@ async function main(): Promise<void> {
   const orm = await MikroORM.init(ormConfig(config.databaseUrl));
   const connection = await connectTemporal(config, log);
   const client = createTemporalClient(connection, config);
-  const activities = createActivities({ orm, config, log, workflows: createWorkflowPort(client, config.temporalTaskQueue) });
+  const activities = createActivities({
+    orm,
+    config,
+    log,
+    workflows: createWorkflowPort(client, config.temporalTaskQueue),
+  });
   await startTemporalWorker({ config, connection, activities, workflowsPath: require.resolve('../../workflows'), log });
   process.stdout.write('started\n');
 }

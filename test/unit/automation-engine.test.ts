@@ -7,7 +7,13 @@ import { DomainError } from '../../domain/errors';
 import { topology } from '../../domain/automations/topology';
 import { delayMsOf, failureMessage, mergeContext, walkFrom } from '../../domain/automations/engine/walk';
 import { FAILURE_TYPES } from '../../domain/automations/engine/types';
-import { automationScheduleId, executionWorkflowId, parseExecutionWorkflowId, scheduledTimeOfTick, scheduleTickWorkflowId } from '../../domain/automations/workflow-ids';
+import {
+  automationScheduleId,
+  executionWorkflowId,
+  parseExecutionWorkflowId,
+  scheduledTimeOfTick,
+  scheduleTickWorkflowId,
+} from '../../domain/automations/workflow-ids';
 
 const WS = '0123456789abcdef01234567';
 const ID = '89abcdef0123456789abcdef';
@@ -25,7 +31,13 @@ describe('workflow ids', () => {
 
 describe('walkFrom', () => {
   const graph = {
-    nodes: [{ id: 't', type: 'trigger' }, { id: 'l', type: 'lookup' }, { id: 'a', type: 'action' }, { id: 'b', type: 'action' }, { id: 'c', type: 'action' }],
+    nodes: [
+      { id: 't', type: 'trigger' },
+      { id: 'l', type: 'lookup' },
+      { id: 'a', type: 'action' },
+      { id: 'b', type: 'action' },
+      { id: 'c', type: 'action' },
+    ],
     edges: [
       { id: 'e1', source: 't', target: 'l' },
       { id: 'e2', source: 'l', target: 'a', sourceHandle: 'found' },
@@ -46,8 +58,12 @@ describe('walkFrom', () => {
   });
 
   it('a handle no edge carries stops that branch only; stop ends the walk', async () => {
-    expect((await walkFrom(topology(graph), null, async (n) => ({ handle: n.id === 'l' ? '\u0000fanout' : null }))).ran).toEqual(['t', 'l', 'c']);
-    expect(await walkFrom(topology(graph), null, async (n) => (n.id === 'l' ? { stop: true } : { handle: null }))).toEqual({ ran: ['t', 'l'], stopped: true });
+    expect(
+      (await walkFrom(topology(graph), null, async (n) => ({ handle: n.id === 'l' ? '\u0000fanout' : null }))).ran,
+    ).toEqual(['t', 'l', 'c']);
+    expect(
+      await walkFrom(topology(graph), null, async (n) => (n.id === 'l' ? { stop: true } : { handle: null })),
+    ).toEqual({ ran: ['t', 'l'], stopped: true });
   });
 });
 
@@ -66,8 +82,15 @@ describe('delayMsOf', () => {
 
 describe('mergeContext and failureMessage', () => {
   it('later outputs replace per key; lookups accumulate', () => {
-    const merged = mergeContext({ lead: { a: 1 }, lookup: { x: { found: true } } }, { httpResponse: { status: 200 }, lookup: { y: { found: false } } });
-    expect(merged).toEqual({ lead: { a: 1 }, httpResponse: { status: 200 }, lookup: { x: { found: true }, y: { found: false } } });
+    const merged = mergeContext(
+      { lead: { a: 1 }, lookup: { x: { found: true } } },
+      { httpResponse: { status: 200 }, lookup: { y: { found: false } } },
+    );
+    expect(merged).toEqual({
+      lead: { a: 1 },
+      httpResponse: { status: 200 },
+      lookup: { x: { found: true }, y: { found: false } },
+    });
   });
   it('takes the innermost cause', () => {
     const err = Object.assign(new Error('Activity task failed'), { cause: new Error('POST https://x answered 500') });
@@ -93,22 +116,56 @@ describe('toFailure: which errors are retried', () => {
 describe('resolveActionConfig', () => {
   const context = { lead: { title: 'A & <B>', value: 1500 }, webhookData: { n: 3 } };
   it('resolves placeholders (typed when a value is one placeholder), escapes e-mail bodies, fills defaults', () => {
-    expect(resolveActionConfig('create_note', { noteContent: 'Hi {{lead.title}}' }, context, 'UTC').config).toEqual({ noteContent: 'Hi A & <B>' });
-    const email = resolveActionConfig('send_email', { subject: 'For {{lead.title}}', body: '<p>{{lead.title}}</p>' }, context, 'UTC').config;
-    expect(email).toMatchObject({ subject: 'For A & <B>', body: '<p>A &amp; &lt;B&gt;</p>', recipientField: 'primary', recipientType: 'auto' });
-    expect(resolveActionConfig('create_deal', { title: 'D', value: '{{lead.value}}' }, context, 'UTC').config).toMatchObject({ value: 1500 });
-    expect(resolveActionConfig('create_task', { title: 'T' }, context, 'UTC').config).toMatchObject({ activityType: 'meeting', priority: 'medium', dateScheduleType: 'relative', durationMinutes: 30, assignTo: 'owner', conflictPolicy: 'find_next' });
+    expect(resolveActionConfig('create_note', { noteContent: 'Hi {{lead.title}}' }, context, 'UTC').config).toEqual({
+      noteContent: 'Hi A & <B>',
+    });
+    const email = resolveActionConfig(
+      'send_email',
+      { subject: 'For {{lead.title}}', body: '<p>{{lead.title}}</p>' },
+      context,
+      'UTC',
+    ).config;
+    expect(email).toMatchObject({
+      subject: 'For A & <B>',
+      body: '<p>A &amp; &lt;B&gt;</p>',
+      recipientField: 'primary',
+      recipientType: 'auto',
+    });
+    expect(
+      resolveActionConfig('create_deal', { title: 'D', value: '{{lead.value}}' }, context, 'UTC').config,
+    ).toMatchObject({ value: 1500 });
+    expect(resolveActionConfig('create_task', { title: 'T' }, context, 'UTC').config).toMatchObject({
+      activityType: 'meeting',
+      priority: 'medium',
+      dateScheduleType: 'relative',
+      durationMinutes: 30,
+      assignTo: 'owner',
+      conflictPolicy: 'find_next',
+    });
   });
   it('reports unresolvable placeholders and refuses configs that end up invalid', () => {
-    expect(resolveActionConfig('create_note', { noteContent: 'Hi {{firstName}} {{lead.title}}' }, context, 'UTC').unresolved).toEqual(['firstName (bare_name)']);
-    expect(() => resolveActionConfig('create_note', { noteContent: '{{lead.missing}}' }, context, 'UTC')).toThrow('create_note: config.noteContent: is required');
+    expect(
+      resolveActionConfig('create_note', { noteContent: 'Hi {{firstName}} {{lead.title}}' }, context, 'UTC').unresolved,
+    ).toEqual(['firstName (bare_name)']);
+    expect(() => resolveActionConfig('create_note', { noteContent: '{{lead.missing}}' }, context, 'UTC')).toThrow(
+      'create_note: config.noteContent: is required',
+    );
   });
 });
 
 describe('recipients', () => {
   const context = {
     lead: { _id: WS, email: 'lead@x.test', phone: null },
-    contact: { _id: ID, emails: [{ email: 'p@x.test', label: 'work' }, { email: 'home@x.test', label: 'privat' }], phones: [{ phone: '+4511', label: 'mobile' }], mobile: '+4511', phone: '+4511' },
+    contact: {
+      _id: ID,
+      emails: [
+        { email: 'p@x.test', label: 'work' },
+        { email: 'home@x.test', label: 'privat' },
+      ],
+      phones: [{ phone: '+4511', label: 'mobile' }],
+      mobile: '+4511',
+      phone: '+4511',
+    },
     company: { _id: '111111111111111111111111', email: 'info@co.test', phone: '+4599' },
   };
   it.each([
@@ -119,7 +176,9 @@ describe('recipients', () => {
     ['company', 'auto', ['info@co.test']],
     ['all', 'auto', ['lead@x.test', 'p@x.test', 'home@x.test', 'info@co.test']],
     ['faktura', 'auto', []],
-  ])('recipientField %s, recipientType %s', (field, type, expected) => expect(emailRecipients(context, field, type)).toEqual(expected));
+  ])('recipientField %s, recipientType %s', (field, type, expected) =>
+    expect(emailRecipients(context, field, type)).toEqual(expected),
+  );
   it('custom splits `to`; phones by field; links name every record', () => {
     expect(emailRecipients(context, 'custom', 'auto', 'a@x.test, b@x.test')).toEqual(['a@x.test', 'b@x.test']);
     expect(phoneOf(context, 'mobile')).toBe('+4511');

@@ -7,14 +7,31 @@ import type { Ctx } from '../../domain/context';
 const view = z.object({ _id: z.string(), name: z.string() });
 const calls: string[] = [];
 const routes = crudRoutes({
-  base: '/api/v1/widgets', section: 'Widgets', kind: 'widget',
-  access: { read: { scopes: ['read'] }, write: { scopes: ['write'] }, ops: { remove: { scopes: ['write'], roles: ['owner'] } } },
-  schemas: { list: z.object({ page: z.number(), limit: z.number() }), create: z.object({ name: z.string() }), update: z.object({ name: z.string() }).partial(), view },
+  base: '/api/v1/widgets',
+  section: 'Widgets',
+  kind: 'widget',
+  access: {
+    read: { scopes: ['read'] },
+    write: { scopes: ['write'] },
+    ops: { remove: { scopes: ['write'], roles: ['owner'] } },
+  },
+  schemas: {
+    list: z.object({ page: z.number(), limit: z.number() }),
+    create: z.object({ name: z.string() }),
+    update: z.object({ name: z.string() }).partial(),
+    view,
+  },
   service: {
     list: async () => ({ items: [{ _id: 'a', name: 'A' }], total: 7 }),
-    create: async (_ctx, body, { preview }) => (calls.push(`create preview=${preview}`), preview ? { preview: true, current: null, proposed: { _id: 'x', ...body }, diff: {} } : { _id: 'x', ...body }),
+    create: async (_ctx, body, { preview }) => (
+      calls.push(`create preview=${preview}`),
+      preview ? { preview: true, current: null, proposed: { _id: 'x', ...body }, diff: {} } : { _id: 'x', ...body }
+    ),
     get: async (_ctx, id) => ({ _id: id, name: 'A' }),
-    update: async (_ctx, id, body, { preview }) => (calls.push(`update preview=${preview}`), { _id: id, name: body.name ?? 'A' }),
+    update: async (_ctx, id, body, { preview }) => (
+      calls.push(`update preview=${preview}`),
+      { _id: id, name: body.name ?? 'A' }
+    ),
     remove: async (_ctx, id) => void calls.push(`remove ${id}`),
   },
   summaries: { list: 'l', create: 'c', get: 'g', update: 'u', remove: 'd' },
@@ -28,7 +45,11 @@ const call = (def: RouteDef, input: Partial<HandlerInput<unknown, unknown, unkno
 describe('crudRoutes', () => {
   it('makes the five routes with access, resources and a response schema each', () => {
     expect(routes.map((r) => `${r.method} ${r.path} ${r.crud}`)).toEqual([
-      'GET /api/v1/widgets list', 'POST /api/v1/widgets create', 'GET /api/v1/widgets/:id get', 'PUT /api/v1/widgets/:id update', 'DELETE /api/v1/widgets/:id remove',
+      'GET /api/v1/widgets list',
+      'POST /api/v1/widgets create',
+      'GET /api/v1/widgets/:id get',
+      'PUT /api/v1/widgets/:id update',
+      'DELETE /api/v1/widgets/:id remove',
     ]);
     for (const r of routes) expect(r.response).toBeDefined();
     expect(find('DELETE', '/api/v1/widgets/:id').access).toEqual({ scopes: ['write'], roles: ['owner'] });
@@ -46,7 +67,12 @@ describe('crudRoutes', () => {
     expect(preview.status).toBe(200);
     const removed = await call(find('DELETE', '/api/v1/widgets/:id'), { params: { id: 'x' } });
     expect(removed).toEqual({ status: 200, body: { ok: true } });
-    for (const [def, reply] of [[find('GET', '/api/v1/widgets'), list], [find('POST', '/api/v1/widgets'), made], [find('POST', '/api/v1/widgets'), preview], [find('DELETE', '/api/v1/widgets/:id'), removed]] as const) {
+    for (const [def, reply] of [
+      [find('GET', '/api/v1/widgets'), list],
+      [find('POST', '/api/v1/widgets'), made],
+      [find('POST', '/api/v1/widgets'), preview],
+      [find('DELETE', '/api/v1/widgets/:id'), removed],
+    ] as const) {
       expect(def.response!.safeParse(reply.body).success).toBe(true);
     }
     expect(find('GET', '/api/v1/widgets').response!.safeParse({ data: [], page: 1, limit: 1 }).success).toBe(false);

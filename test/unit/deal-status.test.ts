@@ -9,30 +9,98 @@ const lost: StatusState = { status: 'lost', wonDate: null, lostDate: earlier };
 
 describe('nextStatus', () => {
   it.each([
-    ['open deal, status won → won today', { current: open, currentStageType: 'open', status: 'won' }, { status: 'won', wonDate: now, lostDate: null }],
-    ['open deal, status lost → lost today', { current: open, currentStageType: 'open', status: 'lost' }, { status: 'lost', wonDate: null, lostDate: now }],
-    ['won deal, status lost → lost, wonDate cleared', { current: won, currentStageType: 'open', status: 'lost' }, { status: 'lost', wonDate: null, lostDate: now }],
-    ['won deal, status open → reopened, dates cleared', { current: won, currentStageType: 'open', status: 'open' }, { status: 'open', wonDate: null, lostDate: null }],
+    [
+      'open deal, status won → won today',
+      { current: open, currentStageType: 'open', status: 'won' },
+      { status: 'won', wonDate: now, lostDate: null },
+    ],
+    [
+      'open deal, status lost → lost today',
+      { current: open, currentStageType: 'open', status: 'lost' },
+      { status: 'lost', wonDate: null, lostDate: now },
+    ],
+    [
+      'won deal, status lost → lost, wonDate cleared',
+      { current: won, currentStageType: 'open', status: 'lost' },
+      { status: 'lost', wonDate: null, lostDate: now },
+    ],
+    [
+      'won deal, status open → reopened, dates cleared',
+      { current: won, currentStageType: 'open', status: 'open' },
+      { status: 'open', wonDate: null, lostDate: null },
+    ],
     ['won deal, status won again → keeps its wonDate', { current: won, currentStageType: 'open', status: 'won' }, won],
     ['won deal, no status → unchanged', { current: won, currentStageType: 'open' }, won],
-    ['backdated win', { current: open, currentStageType: 'open', status: 'won', wonDate: earlier }, { status: 'won', wonDate: earlier, lostDate: null }],
-    ['move into a won stage → won', { current: open, currentStageType: 'open', nextStageType: 'won' }, { status: 'won', wonDate: now, lostDate: null }],
-    ['move into a lost stage → lost', { current: won, currentStageType: 'won', nextStageType: 'lost' }, { status: 'lost', wonDate: null, lostDate: now }],
-    ['move from a won stage to an open stage → reopened', { current: won, currentStageType: 'won', nextStageType: 'open' }, open],
-    ['move a lost deal between open stages → reopened', { current: lost, currentStageType: 'open', nextStageType: 'open' }, open],
-    ['move to an open stage and mark lost in one call → lost', { current: open, currentStageType: 'open', nextStageType: 'open', status: 'lost' }, { status: 'lost', wonDate: null, lostDate: now }],
-    ['new deal in a won stage → won', { current: open, currentStageType: null, nextStageType: 'won' }, { status: 'won', wonDate: now, lostDate: null }],
-    ['new deal created lost in an open stage', { current: open, currentStageType: null, nextStageType: 'open', status: 'lost' }, { status: 'lost', wonDate: null, lostDate: now }],
+    [
+      'backdated win',
+      { current: open, currentStageType: 'open', status: 'won', wonDate: earlier },
+      { status: 'won', wonDate: earlier, lostDate: null },
+    ],
+    [
+      'move into a won stage → won',
+      { current: open, currentStageType: 'open', nextStageType: 'won' },
+      { status: 'won', wonDate: now, lostDate: null },
+    ],
+    [
+      'move into a lost stage → lost',
+      { current: won, currentStageType: 'won', nextStageType: 'lost' },
+      { status: 'lost', wonDate: null, lostDate: now },
+    ],
+    [
+      'move from a won stage to an open stage → reopened',
+      { current: won, currentStageType: 'won', nextStageType: 'open' },
+      open,
+    ],
+    [
+      'move a lost deal between open stages → reopened',
+      { current: lost, currentStageType: 'open', nextStageType: 'open' },
+      open,
+    ],
+    [
+      'move to an open stage and mark lost in one call → lost',
+      { current: open, currentStageType: 'open', nextStageType: 'open', status: 'lost' },
+      { status: 'lost', wonDate: null, lostDate: now },
+    ],
+    [
+      'new deal in a won stage → won',
+      { current: open, currentStageType: null, nextStageType: 'won' },
+      { status: 'won', wonDate: now, lostDate: null },
+    ],
+    [
+      'new deal created lost in an open stage',
+      { current: open, currentStageType: null, nextStageType: 'open', status: 'lost' },
+      { status: 'lost', wonDate: null, lostDate: now },
+    ],
     ['status equal to the won stage it sits in', { current: won, currentStageType: 'won', status: 'won' }, won],
   ] as const)('%s', (_label, input, expected) => {
     expect(nextStatus({ ...input, now } as Parameters<typeof nextStatus>[0])).toEqual(expected);
   });
 
   it.each([
-    ['a status other than the target won stage', { current: open, currentStageType: 'open', nextStageType: 'won', status: 'lost' }, 'validation', /target stage is a won stage/],
-    ['reopening a deal that sits in a lost stage', { current: lost, currentStageType: 'lost', status: 'open' }, 'invalid_state', /in a lost stage/],
-    ['winning a deal that sits in a lost stage', { current: lost, currentStageType: 'lost', status: 'won' }, 'invalid_state', /move it to an open stage/],
-    ['wonDate without status won', { current: open, currentStageType: 'open', wonDate: earlier }, 'validation', /wonDate/],
+    [
+      'a status other than the target won stage',
+      { current: open, currentStageType: 'open', nextStageType: 'won', status: 'lost' },
+      'validation',
+      /target stage is a won stage/,
+    ],
+    [
+      'reopening a deal that sits in a lost stage',
+      { current: lost, currentStageType: 'lost', status: 'open' },
+      'invalid_state',
+      /in a lost stage/,
+    ],
+    [
+      'winning a deal that sits in a lost stage',
+      { current: lost, currentStageType: 'lost', status: 'won' },
+      'invalid_state',
+      /move it to an open stage/,
+    ],
+    [
+      'wonDate without status won',
+      { current: open, currentStageType: 'open', wonDate: earlier },
+      'validation',
+      /wonDate/,
+    ],
     ['lostDate on a won deal', { current: won, currentStageType: 'open', lostDate: earlier }, 'validation', /lostDate/],
   ] as const)('refuses %s', (_label, input, code, message) => {
     let error: unknown;
@@ -49,8 +117,19 @@ describe('nextStatus', () => {
 
 describe('firstStage', () => {
   it('takes the lowest-ordered open stage, else the lowest-ordered stage, else nothing', () => {
-    expect(firstStage([{ type: 'open', order: 3, n: 'c' }, { type: 'won', order: 1, n: 'w' }, { type: 'open', order: 2, n: 'b' }])?.n).toBe('b');
-    expect(firstStage([{ type: 'lost', order: 2, n: 'l' }, { type: 'won', order: 1, n: 'w' }])?.n).toBe('w');
+    expect(
+      firstStage([
+        { type: 'open', order: 3, n: 'c' },
+        { type: 'won', order: 1, n: 'w' },
+        { type: 'open', order: 2, n: 'b' },
+      ])?.n,
+    ).toBe('b');
+    expect(
+      firstStage([
+        { type: 'lost', order: 2, n: 'l' },
+        { type: 'won', order: 1, n: 'w' },
+      ])?.n,
+    ).toBe('w');
     expect(firstStage([])).toBeUndefined();
   });
 });

@@ -14,16 +14,29 @@ const idParams = z.object({ id: z.string().regex(/^[0-9a-f]{24}$/) });
 
 const ROUTES: RouteDef[] = [
   route({
-    method: 'GET', path: '/api/v1/widgets', section: 'Widgets', summary: 'List widgets.', access: { scopes: ['read'] }, handler,
-    query: z.object({
-      page: z.coerce.number().int().min(1).default(1),
-      limit: z.coerce.number().int().min(1).max(100).default(20),
-      q: z.string().optional().describe('free-text search'),
-    }).transform((q) => ({ ...q, search: q.q })),
+    method: 'GET',
+    path: '/api/v1/widgets',
+    section: 'Widgets',
+    summary: 'List widgets.',
+    access: { scopes: ['read'] },
+    handler,
+    query: z
+      .object({
+        page: z.coerce.number().int().min(1).default(1),
+        limit: z.coerce.number().int().min(1).max(100).default(20),
+        q: z.string().optional().describe('free-text search'),
+      })
+      .transform((q) => ({ ...q, search: q.q })),
   }),
   route({
-    method: 'POST', path: '/api/v1/widgets', section: 'Widgets', summary: 'Create a widget.', access: { scopes: ['write'] }, handler,
-    previewable: true, successStatus: 201,
+    method: 'POST',
+    path: '/api/v1/widgets',
+    section: 'Widgets',
+    summary: 'Create a widget.',
+    access: { scopes: ['write'] },
+    handler,
+    previewable: true,
+    successStatus: 201,
     body: z.object({
       name: z.string().min(1).describe('display name'),
       size: z.number().int().optional(),
@@ -34,18 +47,41 @@ const ROUTES: RouteDef[] = [
     }),
   }),
   route({
-    method: 'GET', path: '/api/v1/widgets/:id', section: 'Widgets', summary: 'Get one widget.', access: { scopes: ['read'] }, handler,
-    params: idParams, resources: { id: 'widget' },
+    method: 'GET',
+    path: '/api/v1/widgets/:id',
+    section: 'Widgets',
+    summary: 'Get one widget.',
+    access: { scopes: ['read'] },
+    handler,
+    params: idParams,
+    resources: { id: 'widget' },
   }),
   route({
-    method: 'DELETE', path: '/api/v1/widgets/:id/parts/:partId', section: 'Widgets', summary: 'Remove a part.', handler,
-    access: { scopes: ['write', 'admin'], roles: ['owner', 'admin'] }, params: idParams,
+    method: 'DELETE',
+    path: '/api/v1/widgets/:id/parts/:partId',
+    section: 'Widgets',
+    summary: 'Remove a part.',
+    handler,
+    access: { scopes: ['write', 'admin'], roles: ['owner', 'admin'] },
+    params: idParams,
   }),
   route({
-    method: 'POST', path: '/api/v1/gadget-boxes/import', section: 'Gadget boxes', summary: 'Import gadgets.', handler,
-    access: { scopes: ['import'] }, rawBody: true,
+    method: 'POST',
+    path: '/api/v1/gadget-boxes/import',
+    section: 'Gadget boxes',
+    summary: 'Import gadgets.',
+    handler,
+    access: { scopes: ['import'] },
+    rawBody: true,
   }),
-  route({ method: 'GET', path: '/healthz', section: 'System', summary: 'Liveness.', access: { public: 'probe' }, handler }),
+  route({
+    method: 'GET',
+    path: '/healthz',
+    section: 'System',
+    summary: 'Liveness.',
+    access: { public: 'probe' },
+    handler,
+  }),
 ];
 
 const resolve = (query: Record<string, string>) => resolveDocs(ROUTES, docsQuery.parse(query));
@@ -116,8 +152,23 @@ describe('zod → JSON Schema', () => {
 
   it('flattens nested objects and arrays of objects into field rows', () => {
     const rows = fieldRows(toJsonSchema(ROUTES[1]!.body));
-    expect(rows.map((r) => r.name)).toEqual(['name', 'size', 'address', 'address.city', 'address.zip', 'lines', 'lines[].sku', 'when', 'code']);
-    expect(rows[0]).toEqual({ name: 'name', type: 'string', required: true, description: 'display name; min length 1' });
+    expect(rows.map((r) => r.name)).toEqual([
+      'name',
+      'size',
+      'address',
+      'address.city',
+      'address.zip',
+      'lines',
+      'lines[].sku',
+      'when',
+      'code',
+    ]);
+    expect(rows[0]).toEqual({
+      name: 'name',
+      type: 'string',
+      required: true,
+      description: 'display name; min length 1',
+    });
     expect(rows.find((r) => r.name === 'address.city')).toMatchObject({ required: true, description: 'city name' });
   });
 
@@ -160,9 +211,24 @@ describe('endpoint documentation', () => {
       successStatus: 201,
       bodyFormats: ['application/json'],
     });
-    expect(endpointDoc(ROUTES[3]!).auth).toEqual({ public: false, scopes: ['write', 'admin'], roles: ['owner', 'admin'] });
-    expect(endpointDoc(ROUTES[4]!).bodyFormats).toEqual(['application/json', 'application/x-www-form-urlencoded', 'text/plain']);
-    expect(endpointDoc(ROUTES[5]!)).toMatchObject({ auth: { public: true, reason: 'probe' }, bodyFormats: [], successStatus: 200, params: null, query: null, body: null });
+    expect(endpointDoc(ROUTES[3]!).auth).toEqual({
+      public: false,
+      scopes: ['write', 'admin'],
+      roles: ['owner', 'admin'],
+    });
+    expect(endpointDoc(ROUTES[4]!).bodyFormats).toEqual([
+      'application/json',
+      'application/x-www-form-urlencoded',
+      'text/plain',
+    ]);
+    expect(endpointDoc(ROUTES[5]!)).toMatchObject({
+      auth: { public: true, reason: 'probe' },
+      bodyFormats: [],
+      successStatus: 200,
+      params: null,
+      query: null,
+      body: null,
+    });
   });
 
   it('the error table covers every status the error mapper can produce', () => {
@@ -196,11 +262,17 @@ describe('resolveDocs', () => {
 
   it('index=true lists endpoints by section; with section only that one', () => {
     const body = (resolve({ index: 'true', section: 'system' }) as { body: unknown }).body;
-    expect(body).toEqual({ data: { sections: [{ name: 'System', endpoints: [{ method: 'GET', path: '/healthz', summary: 'Liveness.' }] }] } });
+    expect(body).toEqual({
+      data: { sections: [{ name: 'System', endpoints: [{ method: 'GET', path: '/healthz', summary: 'Liveness.' }] }] },
+    });
   });
 
   it('section + subsection answers the matching endpoints in full', () => {
-    const body = (resolve({ section: 'widgets', subsection: 'parts' }) as { body: { data: { section: string; subsection: string; endpoints: { path: string; params: object }[] } } }).body;
+    const body = (
+      resolve({ section: 'widgets', subsection: 'parts' }) as {
+        body: { data: { section: string; subsection: string; endpoints: { path: string; params: object }[] } };
+      }
+    ).body;
     expect(body.data.section).toBe('Widgets');
     expect(body.data.subsection).toBe('parts');
     expect(body.data.endpoints.map((e) => e.path)).toEqual(['/api/v1/widgets/:id/parts/:partId']);
@@ -208,7 +280,9 @@ describe('resolveDocs', () => {
   });
 
   it('full=true answers every section in full', () => {
-    const body = (resolve({ full: 'true' }) as { body: { data: { sections: { endpoints: unknown[] }[]; conventions: object } } }).body;
+    const body = (
+      resolve({ full: 'true' }) as { body: { data: { sections: { endpoints: unknown[] }[]; conventions: object } } }
+    ).body;
     expect(body.data.conventions).toBeDefined();
     expect(body.data.sections.flatMap((s) => s.endpoints)).toHaveLength(ROUTES.length);
   });
@@ -223,9 +297,12 @@ describe('resolveDocs', () => {
     expectDomainError(() => resolve(query), code, message);
   });
 
-  it.each([{ type: 'yaml' }, { index: '1' }, { full: 'yes' }, { section: '' }, { other: 'x' }])('the query schema refuses %j', (query) => {
-    expect(docsQuery.safeParse(query).success).toBe(false);
-  });
+  it.each([{ type: 'yaml' }, { index: '1' }, { full: 'yes' }, { section: '' }, { other: 'x' }])(
+    'the query schema refuses %j',
+    (query) => {
+      expect(docsQuery.safeParse(query).success).toBe(false);
+    },
+  );
 
   it('names an unknown query parameter in the error', () => {
     const result = docsQuery.safeParse({ sectoin: 'x' });
@@ -250,7 +327,9 @@ describe('OpenAPI', () => {
 
   it('turns each route into an operation with parameters, body, responses and security', () => {
     const list = doc.paths['/api/v1/widgets'].get;
-    expect(list.parameters.map((p: { name: string; in: string; required: boolean }) => [p.name, p.in, p.required])).toEqual([
+    expect(
+      list.parameters.map((p: { name: string; in: string; required: boolean }) => [p.name, p.in, p.required]),
+    ).toEqual([
       ['page', 'query', false],
       ['limit', 'query', false],
       ['q', 'query', false],
@@ -266,7 +345,9 @@ describe('OpenAPI', () => {
     expect(create.parameters).toContainEqual(expect.objectContaining({ name: 'preview', in: 'query' }));
 
     const remove = doc.paths['/api/v1/widgets/{id}/parts/{partId}'].delete;
-    expect(remove.parameters.filter((p: { in: string }) => p.in === 'path').map((p: { name: string }) => p.name)).toEqual(['id', 'partId']);
+    expect(
+      remove.parameters.filter((p: { in: string }) => p.in === 'path').map((p: { name: string }) => p.name),
+    ).toEqual(['id', 'partId']);
     expect(remove.parameters.every((p: { in: string; required: boolean }) => p.in !== 'path' || p.required)).toBe(true);
 
     const health = doc.paths['/healthz'].get;
@@ -276,10 +357,19 @@ describe('OpenAPI', () => {
   });
 
   it('documents the parameters of a union query schema', () => {
-    const union = z.union([z.object({ a: z.string(), b: z.string() }), z.object({ a: z.string(), c: z.string().optional() })]);
-    const routes = [route({ method: 'GET', path: '/u', section: 'U', summary: 's', access: { public: 'p' }, handler, query: union })];
+    const union = z.union([
+      z.object({ a: z.string(), b: z.string() }),
+      z.object({ a: z.string(), c: z.string().optional() }),
+    ]);
+    const routes = [
+      route({ method: 'GET', path: '/u', section: 'U', summary: 's', access: { public: 'p' }, handler, query: union }),
+    ];
     const op = (openApiDocument(routes) as any).paths['/u'].get;
-    expect(op.parameters.map((p: { name: string; required: boolean }) => [p.name, p.required])).toEqual([['a', true], ['b', false], ['c', false]]);
+    expect(op.parameters.map((p: { name: string; required: boolean }) => [p.name, p.required])).toEqual([
+      ['a', true],
+      ['b', false],
+      ['c', false],
+    ]);
   });
 
   it('gives every operation a unique id and resolvable response references', () => {
@@ -302,7 +392,14 @@ describe('Markdown', () => {
 
   it('starts with the conventions, then a heading per section and per endpoint', () => {
     expect(text.indexOf('## Conventions')).toBeLessThan(text.indexOf('## Widgets'));
-    for (const heading of ['### Authentication', '### Envelopes', '### Pagination', '### Errors', '### Rate limits', '### Preview mode']) {
+    for (const heading of [
+      '### Authentication',
+      '### Envelopes',
+      '### Pagination',
+      '### Errors',
+      '### Rate limits',
+      '### Preview mode',
+    ]) {
       expect(text).toContain(heading);
     }
     for (const r of ROUTES) expect(text).toContain(`### \`${r.method} ${r.path}\``);
@@ -319,7 +416,17 @@ describe('Markdown', () => {
 
   it('escapes pipes inside table cells', () => {
     expect(text).toMatch(/\| `code` \| string \| yes \|/);
-    const enumRoutes = [route({ method: 'GET', path: '/x', section: 'X', summary: 's', access: { public: 'p' }, handler, query: z.object({ t: z.enum(['a', 'b']) }) })];
+    const enumRoutes = [
+      route({
+        method: 'GET',
+        path: '/x',
+        section: 'X',
+        summary: 's',
+        access: { public: 'p' },
+        handler,
+        query: z.object({ t: z.enum(['a', 'b']) }),
+      }),
+    ];
     expect(markdownReference(enumRoutes, { withConventions: false })).toContain('| `t` | "a" \\| "b" | yes |  |');
   });
 });

@@ -20,9 +20,12 @@ describe('parseDecimal', () => {
     ['0,5', 0.5],
   ])('%s → %d', (input, expected) => expect(parseDecimal(input)).toBe(expected));
 
-  it.each(['abc', '', '1,2,3', '12.5kr', '1.2.3,4.5', '1,234,56', '--1', '1e5', '0x10', '12,'])('%j is not a number', (input) => {
-    expect(parseDecimal(input)).toBeUndefined();
-  });
+  it.each(['abc', '', '1,2,3', '12.5kr', '1.2.3,4.5', '1,234,56', '--1', '1e5', '0x10', '12,'])(
+    '%j is not a number',
+    (input) => {
+      expect(parseDecimal(input)).toBeUndefined();
+    },
+  );
 });
 
 describe('tags and domains', () => {
@@ -47,7 +50,8 @@ describe('tags and domains', () => {
   ])('websiteDomain(%j) = %j', (input, expected) => expect(websiteDomain(input)).toBe(expected));
 
   it('free-mail domains never identify a company', () => {
-    for (const address of ['a@gmail.com', 'a@HOTMAIL.com', 'a@outlook.com', 'a@yahoo.com', 'a@icloud.com']) expect(companyDomainOf(address)).toBeUndefined();
+    for (const address of ['a@gmail.com', 'a@HOTMAIL.com', 'a@outlook.com', 'a@yahoo.com', 'a@icloud.com'])
+      expect(companyDomainOf(address)).toBeUndefined();
     expect(companyDomainOf('a@acme.dk')).toBe('acme.dk');
   });
 });
@@ -68,7 +72,14 @@ describe('normalizeInbound', () => {
   it('maps names case-insensitively, ignoring spaces, dashes, underscores and dots; aliases; first occurrence wins', () => {
     expect(normalizeName('Company_Name')).toBe('companyname');
     const { values, format } = normalizeInbound(
-      { 'Company Name': 'Acme', 'person.email': 'a@acme.dk', 'E-mail': 'second@acme.dk', CVR: '123', Message: 'hi', unknown: 'x' },
+      {
+        'Company Name': 'Acme',
+        'person.email': 'a@acme.dk',
+        'E-mail': 'second@acme.dk',
+        CVR: '123',
+        Message: 'hi',
+        unknown: 'x',
+      },
       INBOUND_KEYS,
     );
     expect(format).toBe('flat');
@@ -76,7 +87,10 @@ describe('normalizeInbound', () => {
   });
 
   it('collects customFields from an object and from customFields.<key> / customFields[<key>] names', () => {
-    const { values } = normalizeInbound({ customFields: { a: 1 }, 'customFields.b': 2, 'customFields[c]': 'three', 'custom_fields.a': 'ignored' }, INBOUND_KEYS);
+    const { values } = normalizeInbound(
+      { customFields: { a: 1 }, 'customFields.b': 2, 'customFields[c]': 'three', 'custom_fields.a': 'ignored' },
+      INBOUND_KEYS,
+    );
     expect(values.customFields).toEqual({ a: 1, b: 2, c: 'three' });
   });
 
@@ -98,9 +112,17 @@ describe('normalizeInbound', () => {
     expect(out).toEqual({
       format: 'form-builder',
       formLabel: 'f1',
-      values: { companyName: 'Acme', dealValue: '1200', tags: ['a', 'b'], leadNotes: 'x, y', customFields: { newsletter: true } },
+      values: {
+        companyName: 'Acme',
+        dealValue: '1200',
+        tags: ['a', 'b'],
+        leadNotes: 'x, y',
+        customFields: { newsletter: true },
+      },
     });
-    expect(normalizeInbound({ data: { formName: 'Contact', fields: [{ name: 'email', value: 'a@b.dk' }] } }, INBOUND_KEYS)).toMatchObject({ formLabel: 'Contact', values: { personEmail: 'a@b.dk' } });
+    expect(
+      normalizeInbound({ data: { formName: 'Contact', fields: [{ name: 'email', value: 'a@b.dk' }] } }, INBOUND_KEYS),
+    ).toMatchObject({ formLabel: 'Contact', values: { personEmail: 'a@b.dk' } });
   });
 
   it.each([
@@ -113,14 +135,30 @@ describe('normalizeInbound', () => {
   });
 
   it('uses the connector key table for the connector', () => {
-    expect(normalizeInbound({ FirstName: 'Zed', mail: 'z@x.dk', Amount: '5' }, CONNECTOR_KEYS).values).toEqual({ firstName: 'Zed', email: 'z@x.dk', dealValue: '5' });
+    expect(normalizeInbound({ FirstName: 'Zed', mail: 'z@x.dk', Amount: '5' }, CONNECTOR_KEYS).values).toEqual({
+      firstName: 'Zed',
+      email: 'z@x.dk',
+      dealValue: '5',
+    });
   });
 });
 
 describe('inbound body schema', () => {
   it('treats blanks as not given, lower-cases e-mails, parses amounts and tag strings', () => {
-    const parsed = inboundBody.parse({ companyName: '  ', personEmail: ' A@B.DK ', dealValue: '1.234,50', tags: 'x, y', leadTitle: null });
-    expect(parsed).toMatchObject({ companyName: undefined, personEmail: 'a@b.dk', dealValue: 1234.5, tags: ['x', 'y'], leadTitle: undefined });
+    const parsed = inboundBody.parse({
+      companyName: '  ',
+      personEmail: ' A@B.DK ',
+      dealValue: '1.234,50',
+      tags: 'x, y',
+      leadTitle: null,
+    });
+    expect(parsed).toMatchObject({
+      companyName: undefined,
+      personEmail: 'a@b.dk',
+      dealValue: 1234.5,
+      tags: ['x', 'y'],
+      leadTitle: undefined,
+    });
   });
 
   it.each([

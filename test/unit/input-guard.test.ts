@@ -44,7 +44,9 @@ describe('findInputProblem', () => {
 
   it(`bounds nesting at ${MAX_INPUT_DEPTH} levels (objects and arrays), iteratively`, () => {
     expect(findInputProblem(nest(MAX_INPUT_DEPTH), 'body')).toBeNull();
-    expect(findInputProblem(nest(MAX_INPUT_DEPTH + 1), 'body')).toMatchObject({ error: `is nested deeper than ${MAX_INPUT_DEPTH} levels` });
+    expect(findInputProblem(nest(MAX_INPUT_DEPTH + 1), 'body')).toMatchObject({
+      error: `is nested deeper than ${MAX_INPUT_DEPTH} levels`,
+    });
     expect(findInputProblem(nestArrays(MAX_INPUT_DEPTH), 'body')).toBeNull();
     expect(findInputProblem(nestArrays(MAX_INPUT_DEPTH + 1), 'body')).toMatchObject({ error: /nested deeper/ });
     // 100,000 levels: refused without a stack overflow.
@@ -85,13 +87,16 @@ describe('inputGuard', () => {
   });
 
   it('lets clean requests through', async () => {
-    expect(await run(ctxWith({ headers: { 'user-agent': 'x' }, query: { q: 'Zoë' }, body: { name: '😀' } }))).toEqual({ reached: true });
+    expect(await run(ctxWith({ headers: { 'user-agent': 'x' }, query: { q: 'Zoë' }, body: { name: '😀' } }))).toEqual({
+      reached: true,
+    });
     expect(await run(ctxWith({ body: '{not json \\u0000' }))).toEqual({ reached: true }); // text that is not JSON stays text
   });
 });
 
 describe('bodyParseError', () => {
-  const ctx = (encoding: string) => ({ get: (h: string) => (h.toLowerCase() === 'content-encoding' ? encoding : '') }) as unknown as Context;
+  const ctx = (encoding: string) =>
+    ({ get: (h: string) => (h.toLowerCase() === 'content-encoding' ? encoding : '') }) as unknown as Context;
   it('turns a decompression failure into a 400 naming the encoding', () => {
     const zlibError = Object.assign(new Error('incorrect header check'), { code: 'Z_DATA_ERROR', errno: -3 });
     const mapped = bodyParseError(zlibError, ctx('gzip'));
@@ -110,12 +115,23 @@ describe('error serializer', () => {
   const statement = `insert into "person" ("email") values ('ada@example.test') - duplicate key value violates unique constraint "person_email"`;
   it('logs a database error as SQLSTATE, condition and constraint, without statement, values or detail', () => {
     const pgLike = Object.assign(new Error(statement), {
-      name: 'UniqueConstraintViolationException', code: '23505', severity: 'ERROR', routine: '_bt_check_unique',
-      detail: 'Key (email)=(ada@example.test) already exists.', table: 'person', constraint: 'person_email',
+      name: 'UniqueConstraintViolationException',
+      code: '23505',
+      severity: 'ERROR',
+      routine: '_bt_check_unique',
+      detail: 'Key (email)=(ada@example.test) already exists.',
+      table: 'person',
+      constraint: 'person_email',
     });
     pgLike.stack = `${pgLike.name}: ${statement}\n    at somewhere (file.ts:1:1)`;
     const out = serializeError(pgLike) as Record<string, unknown>;
-    expect(out).toMatchObject({ type: 'UniqueConstraintViolationException', code: '23505', condition: 'unique_violation', table: 'person', constraint: 'person_email' });
+    expect(out).toMatchObject({
+      type: 'UniqueConstraintViolationException',
+      code: '23505',
+      condition: 'unique_violation',
+      table: 'person',
+      constraint: 'person_email',
+    });
     expect(JSON.stringify(out)).not.toContain('ada@example.test');
     expect(out.stack).toBe('    at somewhere (file.ts:1:1)');
   });
@@ -126,7 +142,11 @@ describe('error serializer', () => {
     expect(out).not.toContain('ada@example.test');
     expect(withoutStatement(statement)).toBe('[statement withheld] database error');
     expect(withoutStatement('provider timed out - retrying')).toBe('provider timed out - retrying');
-    expect(serializeError(new DomainError('validation', 'name: is required'))).toMatchObject({ type: 'DomainError', message: 'name: is required', code: 'validation' });
+    expect(serializeError(new DomainError('validation', 'name: is required'))).toMatchObject({
+      type: 'DomainError',
+      message: 'name: is required',
+      code: 'validation',
+    });
   });
 
   it('a logger built by createLogger applies it to err and error, objects and strings', () => {

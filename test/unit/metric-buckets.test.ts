@@ -14,11 +14,17 @@ describe('metric windows and buckets', () => {
     const w = resolveWindow('2026-03-28', '2026-03-29', CPH);
     expect(w.from.toISOString()).toBe('2026-03-27T23:00:00.000Z');
     expect(w.to.toISOString()).toBe('2026-03-29T22:00:00.000Z');
-    expect(resolveWindow('2026-01-01T10:00:00Z', undefined, CPH, new Date('2026-01-02T00:00:00Z')).to.toISOString()).toBe('2026-01-02T00:00:00.000Z');
+    expect(
+      resolveWindow('2026-01-01T10:00:00Z', undefined, CPH, new Date('2026-01-02T00:00:00Z')).to.toISOString(),
+    ).toBe('2026-01-02T00:00:00.000Z');
   });
 
   it('day buckets across the spring DST change; the short day is one bucket', () => {
-    expect(bucketLabels(resolveWindow('2026-03-28', '2026-03-30', CPH), 'day', CPH)).toEqual(['2026-03-28', '2026-03-29', '2026-03-30']);
+    expect(bucketLabels(resolveWindow('2026-03-28', '2026-03-30', CPH), 'day', CPH)).toEqual([
+      '2026-03-28',
+      '2026-03-29',
+      '2026-03-30',
+    ]);
   });
 
   it('hour buckets: 23 on the spring-forward day, 24 labels (25 hours) on the fall-back day', () => {
@@ -44,7 +50,11 @@ describe('metric windows and buckets', () => {
     expect(bucketLabels(w, 'month', CPH)).toEqual(['2026-01-01', '2026-02-01', '2026-03-01', '2026-04-01']);
     expect(bucketLabels(w, 'quarter', CPH)).toEqual(['2026-01-01', '2026-04-01']);
     expect(bucketLabels(w, 'year', CPH)).toEqual(['2026-01-01']);
-    expect(bucketLabels(resolveWindow('2026-11-20', '2026-11-30', CPH), 'week', CPH)).toEqual(['2026-11-16', '2026-11-23', '2026-11-30']);
+    expect(bucketLabels(resolveWindow('2026-11-20', '2026-11-30', CPH), 'week', CPH)).toEqual([
+      '2026-11-16',
+      '2026-11-23',
+      '2026-11-30',
+    ]);
   });
 
   it('comparison windows', () => {

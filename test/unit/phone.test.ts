@@ -13,12 +13,18 @@ describe('normalizePhone', () => {
     expect(normalizePhone(raw)).toEqual(expected);
   });
 
-  it.each([['', 'empty'], ['abc', 'letters'], ['123', 'three digits'], ['+45 1234 5678 ext 9', 'extension text'], ['1'.repeat(21), '21 digits'], ['++4512345678', 'double plus'], ['12/34', 'slash'], ['+', 'plus only']])(
-    '%j (%s) is not a phone number',
-    (raw) => {
-      expect(normalizePhone(raw)).toBeNull();
-    },
-  );
+  it.each([
+    ['', 'empty'],
+    ['abc', 'letters'],
+    ['123', 'three digits'],
+    ['+45 1234 5678 ext 9', 'extension text'],
+    ['1'.repeat(21), '21 digits'],
+    ['++4512345678', 'double plus'],
+    ['12/34', 'slash'],
+    ['+', 'plus only'],
+  ])('%j (%s) is not a phone number', (raw) => {
+    expect(normalizePhone(raw)).toBeNull();
+  });
 });
 
 describe('phonesMatch', () => {

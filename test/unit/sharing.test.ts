@@ -3,7 +3,12 @@ import { canChange, canSee, type Shared } from '../../domain/presets/sharing';
 const OWNER = 'aaaaaaaaaaaaaaaaaaaaaaaa';
 const NAMED = 'bbbbbbbbbbbbbbbbbbbbbbbb';
 const OTHER = 'cccccccccccccccccccccccc';
-const item = (visibility: Shared['visibility']): Shared => ({ ownerId: OWNER, visibility, userIds: [NAMED], groupIds: ['dddddddddddddddddddddddd'] });
+const item = (visibility: Shared['visibility']): Shared => ({
+  ownerId: OWNER,
+  visibility,
+  userIds: [NAMED],
+  groupIds: ['dddddddddddddddddddddddd'],
+});
 
 describe('sharing visibility', () => {
   it.each([
@@ -13,7 +18,11 @@ describe('sharing visibility', () => {
     // No user groups exist yet: group items are visible to their owner only.
     ['group', [OWNER]],
   ] as const)('%s is visible to exactly its audience', (visibility, audience) => {
-    for (const userId of [OWNER, NAMED, OTHER]) expect([userId, canSee({ userId }, item(visibility))]).toEqual([userId, (audience as readonly string[]).includes(userId)]);
+    for (const userId of [OWNER, NAMED, OTHER])
+      expect([userId, canSee({ userId }, item(visibility))]).toEqual([
+        userId,
+        (audience as readonly string[]).includes(userId),
+      ]);
   });
 
   it('the owner, or an owner/admin role, may change', () => {

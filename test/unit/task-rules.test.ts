@@ -1,6 +1,12 @@
 import { DomainError } from '../../domain/errors';
 import { resolveParent, TASK_PARENT_FIELDS } from '../../domain/timeline/parents';
-import { DEFAULT_TASK_FLOW, resolveStageStatus, stageOfStatus, statusOfStage, type TaskFlowShape } from '../../domain/tasks/task-rules';
+import {
+  DEFAULT_TASK_FLOW,
+  resolveStageStatus,
+  stageOfStatus,
+  statusOfStage,
+  type TaskFlowShape,
+} from '../../domain/tasks/task-rules';
 
 const flow = DEFAULT_TASK_FLOW;
 
@@ -13,14 +19,21 @@ describe('task stage/status rules (States table)', () => {
     [null, { stage: 4 }, { status: 'done', stage: 4 }, 'completed stage ⇒ done'],
     [null, { stage: 2, status: 'done' }, { status: 'in_progress', stage: 2 }, 'stage wins over status'],
     [null, { stage: 4, status: 'to_do' }, { status: 'done', stage: 4 }, 'completed stage wins over status'],
-    [{ status: 'done', stage: 4 }, { status: 'to_do' }, { status: 'to_do', stage: 1 }, 'reopen moves out of the completed stage'],
+    [
+      { status: 'done', stage: 4 },
+      { status: 'to_do' },
+      { status: 'to_do', stage: 1 },
+      'reopen moves out of the completed stage',
+    ],
     [{ status: 'blocked', stage: 3 }, {}, { status: 'blocked', stage: 3 }, 'update without either keeps both'],
   ] as const)('%j + %j → %j (%s)', (current, input, expected, _label) => {
     expect(resolveStageStatus(flow, current, input)).toEqual(expected);
   });
 
   it('an unknown stage is a 400 naming the valid stages', () => {
-    expect(() => resolveStageStatus(flow, null, { stage: 9 })).toThrow(/stage: unknown task-flow stage 9; valid: 1, 2, 3, 4/);
+    expect(() => resolveStageStatus(flow, null, { stage: 9 })).toThrow(
+      /stage: unknown task-flow stage 9; valid: 1, 2, 3, 4/,
+    );
     try {
       statusOfStage(flow, 0);
     } catch (err) {
@@ -50,7 +63,14 @@ describe('exactly one parent', () => {
   const fields = Object.keys(TASK_PARENT_FIELDS) as (keyof typeof TASK_PARENT_FIELDS)[];
   const A = 'aaaaaaaaaaaaaaaaaaaaaaaa';
   const B = 'bbbbbbbbbbbbbbbbbbbbbbbb';
-  const none = { project: null, customObjectRecord: null, company: null, personRef: null, leadRef: null, dealRef: null };
+  const none = {
+    project: null,
+    customObjectRecord: null,
+    company: null,
+    personRef: null,
+    leadRef: null,
+    dealRef: null,
+  };
 
   it('create: one parent is taken, the others are null', () => {
     expect(resolveParent(fields, null, { leadRef: A })).toEqual({ field: 'leadRef', values: { ...none, leadRef: A } });

@@ -59,7 +59,12 @@ describe('defineTransitions', () => {
 
   it('refuses a table that names an unknown state', () => {
     expect(() =>
-      defineTransitions<'a' | 'b'>({ resource: 'x', field: 'status', states: ['a'] as never, transitions: { a: ['b'], b: [] } }),
+      defineTransitions<'a' | 'b'>({
+        resource: 'x',
+        field: 'status',
+        states: ['a'] as never,
+        transitions: { a: ['b'], b: [] },
+      }),
     ).toThrow(/unknown state/);
   });
 });
@@ -67,27 +72,52 @@ describe('defineTransitions', () => {
 describe('transition tables in the docs', () => {
   const routes = [
     route({
-      method: 'PUT', path: '/api/v1/deals/:id', section: 'Deals', summary: 'Update a deal.', access: { scopes: ['write'] },
-      transitions: [dealStatusTransitions], handler: async () => ({ status: 200, body: {} }),
+      method: 'PUT',
+      path: '/api/v1/deals/:id',
+      section: 'Deals',
+      summary: 'Update a deal.',
+      access: { scopes: ['write'] },
+      transitions: [dealStatusTransitions],
+      handler: async () => ({ status: 200, body: {} }),
     }),
-    route({ method: 'GET', path: '/api/v1/deals', section: 'Deals', summary: 'List deals.', access: { scopes: ['read'] }, handler: async () => ({ status: 200, body: {} }) }),
+    route({
+      method: 'GET',
+      path: '/api/v1/deals',
+      section: 'Deals',
+      summary: 'List deals.',
+      access: { scopes: ['read'] },
+      handler: async () => ({ status: 200, body: {} }),
+    }),
   ];
   const limits = { rateLimitPerMinute: 1, rateLimitPerDay: 1, bodyLimitBytes: 1 };
 
-  it('section=<name> lists the section\'s tables; the endpoint that enforces one carries it', () => {
+  it("section=<name> lists the section's tables; the endpoint that enforces one carries it", () => {
     const out = resolveDocs(routes, docsQuery.parse({ section: 'deals' }), limits);
     if (out.kind !== 'json') throw new Error('expected json');
-    const data = (out.body as { data: { stateMachines: { resource: string; transitions: { from: string; to: string[] }[] }[]; endpoints: { stateMachines?: unknown[] }[] } }).data;
+    const data = (
+      out.body as {
+        data: {
+          stateMachines: { resource: string; transitions: { from: string; to: string[] }[] }[];
+          endpoints: { stateMachines?: unknown[] }[];
+        };
+      }
+    ).data;
     expect(data.stateMachines).toHaveLength(1);
     expect(data.stateMachines[0]).toMatchObject({ resource: 'deal', field: 'status' });
-    expect(data.stateMachines[0]!.transitions).toContainEqual({ from: 'won', to: ['open', 'lost'], requires: 'the deal sits in an open stage' });
+    expect(data.stateMachines[0]!.transitions).toContainEqual({
+      from: 'won',
+      to: ['open', 'lost'],
+      requires: 'the deal sits in an open stage',
+    });
     expect(data.endpoints[0]!.stateMachines).toHaveLength(1);
     expect(data.endpoints[1]!.stateMachines).toBeUndefined();
   });
 
   it('Markdown and OpenAPI show the table', () => {
     expect(markdownReference(routes)).toContain('| `won` | `open`, `lost` | the deal sits in an open stage |');
-    const doc = openApiDocument(routes) as { paths: Record<string, Record<string, { description: string; 'x-state-machines'?: unknown[] }>> };
+    const doc = openApiDocument(routes) as {
+      paths: Record<string, Record<string, { description: string; 'x-state-machines'?: unknown[] }>>;
+    };
     const put = doc.paths['/api/v1/deals/{id}']!.put!;
     expect(put.description).toContain('deal status transitions');
     expect(put['x-state-machines']).toHaveLength(1);

@@ -63,13 +63,19 @@ describe('waitDurationOf: the whole alias family', () => {
     expect(waitDurationOf({ delayUnit: 'hours' }, SEQUENCE_WAIT_DEFAULTS)).toMatchObject({ ok: true, ms: HOUR });
     expect(waitDurationOf({ delayAmount: 3 }, SEQUENCE_WAIT_DEFAULTS)).toMatchObject({ ok: true, ms: 3 * DAY });
     expect(waitDurationOf({ waitHours: 2 }, SEQUENCE_WAIT_DEFAULTS)).toMatchObject({ ok: true, ms: 2 * HOUR });
-    expect(waitDurationOf({ delayAmount: 0 }, SEQUENCE_WAIT_DEFAULTS)).toMatchObject({ ok: false, path: 'delayAmount' });
+    expect(waitDurationOf({ delayAmount: 0 }, SEQUENCE_WAIT_DEFAULTS)).toMatchObject({
+      ok: false,
+      path: 'delayAmount',
+    });
   });
 
   it('the delay node validator reports the offending key', () => {
     expect(delayDataSchema.safeParse({ delayAmount: 1, delayUnit: 'days' }).success).toBe(true);
     const bad = delayDataSchema.safeParse({ delayAmount: 1, delayUnit: 'fortnights' });
     expect(bad.success).toBe(false);
-    expect(bad.error?.issues[0]).toMatchObject({ path: ['delayUnit'], message: expect.stringMatching(/must be one of/) });
+    expect(bad.error?.issues[0]).toMatchObject({
+      path: ['delayUnit'],
+      message: expect.stringMatching(/must be one of/),
+    });
   });
 });

@@ -18,7 +18,11 @@ const CANCEL_CONCURRENCY = 10;
 const MARK_CANCELLED = `status = 'cancelled', error = coalesce(error, 'cancelled'), finished_at = now(), updated_at = now(),
   duration_ms = least(2147483647, (extract(epoch from (now() - started_at)) * 1000)::bigint)`;
 
-export async function cancelExecution(deps: EngineDeps, workspaceId: string, executionId: string): Promise<{ cancelled: true; childrenCancelled: number }> {
+export async function cancelExecution(
+  deps: EngineDeps,
+  workspaceId: string,
+  executionId: string,
+): Promise<{ cancelled: true; childrenCancelled: number }> {
   const em = forkForWorkspace(deps.orm.em, workspaceId);
   const found = await em.findOne(AutomationExecution, { _id: executionId }, { fields: ['status', 'workflowId'] });
   if (!found) throw notFound('execution');
@@ -31,9 +35,15 @@ export async function cancelExecution(deps: EngineDeps, workspaceId: string, exe
       await deps.workflows.cancel(rows[0]!.workflow_id);
     } catch (err) {
       // Temporal is unreachable: the run goes on, so its row must not claim otherwise.
-      await em.execute(`update automation_execution set status = 'running', error = null, finished_at = null, duration_ms = null where id = ? and workspace_id = ?`, [executionId, workspaceId]);
+      await em.execute(
+        `update automation_execution set status = 'running', error = null, finished_at = null, duration_ms = null where id = ? and workspace_id = ?`,
+        [executionId, workspaceId],
+      );
       deps.log.error({ err, executionId }, 'cancel failed: workflow engine unavailable');
-      throw new DomainError('upstream_failed', 'could not cancel the run: the workflow engine is unavailable; retry later');
+      throw new DomainError(
+        'upstream_failed',
+        'could not cancel the run: the workflow engine is unavailable; retry later',
+      );
     }
   }
   const workflowIds: string[] = [];
@@ -49,14 +59,20 @@ export async function cancelExecution(deps: EngineDeps, workspaceId: string, exe
     parents = children.map((c) => c.id);
   }
   if (!rows.length && childrenCancelled === 0) {
-    throw new DomainError('invalid_state', `execution is ${found.status}, not running: only a running execution (or one with running fan-out children) can be cancelled`, {
-      current: found.status,
-      requested: 'cancelled',
-      allowed: executionStatusTransitions.allowedFrom(found.status),
-    });
+    throw new DomainError(
+      'invalid_state',
+      `execution is ${found.status}, not running: only a running execution (or one with running fan-out children) can be cancelled`,
+      {
+        current: found.status,
+        requested: 'cancelled',
+        allowed: executionStatusTransitions.allowedFrom(found.status),
+      },
+    );
   }
   await mapLimited(workflowIds, CANCEL_CONCURRENCY, (id) =>
-    deps.workflows.cancel(id).catch((err: unknown) => deps.log.warn({ err, workflowId: id }, 'workflow cancel failed (its row is cancelled)')),
+    deps.workflows
+      .cancel(id)
+      .catch((err: unknown) => deps.log.warn({ err, workflowId: id }, 'workflow cancel failed (its row is cancelled)')),
   );
   return { cancelled: true, childrenCancelled };
 }

@@ -49,7 +49,11 @@ async function addLinks(em: EntityManager, ctx: Context, links: ContextLinks): P
  * `contact`), company and owner; a deal its stage title, company, person and owner; and so on.
  * Unknown types or ids yield an empty context (the execution still runs, placeholders render "").
  */
-export async function loadEntityContext(em: EntityManager, entityType: string | null | undefined, entityId: string | null | undefined): Promise<Context> {
+export async function loadEntityContext(
+  em: EntityManager,
+  entityType: string | null | undefined,
+  entityId: string | null | undefined,
+): Promise<Context> {
   const ctx: Context = {};
   const kind = normalizeEntity(entityType);
   if (!entityId) return ctx;
@@ -66,27 +70,46 @@ export async function loadEntityContext(em: EntityManager, entityType: string | 
 type ContextLoader = NonNullable<AutomationSupport['load']>;
 let loaders: Map<string, ContextLoader> | null = null;
 
-/** The manifests' context loaders by the kind's normalised automation entity name (lead, person, call, custom_object, …). */
+/**
+ * The manifests' context loaders by the kind's normalised automation entity name (lead, person, call, custom_object,
+ * …).
+ */
 export function contextLoaders(): ReadonlyMap<string, ContextLoader> {
-  loaders ??= new Map(RESOURCES.flatMap((r) => {
-    const a = r.automation;
-    return a?.load ? [[normalizeEntity(a.entityType) ?? a.entityType, a.load.bind(a)] as const] : [];
-  }));
+  loaders ??= new Map(
+    RESOURCES.flatMap((r) => {
+      const a = r.automation;
+      return a?.load ? [[normalizeEntity(a.entityType) ?? a.entityType, a.load.bind(a)] as const] : [];
+    }),
+  );
   return loaders;
 }
 
 /** Context for an outbox event: the record's namespaces, payload namespaces we do not store, `system`. */
 export async function loadTriggerContext(
   em: EntityManager,
-  event: { workspaceId: string; type: string; entityType: string; entityId: string; payload: Record<string, unknown>; occurredAt?: Date },
+  event: {
+    workspaceId: string;
+    type: string;
+    entityType: string;
+    entityId: string;
+    payload: Record<string, unknown>;
+    occurredAt?: Date;
+  },
   namespaces: readonly string[],
 ): Promise<Context> {
   // Tag events name the tagged record in the payload (entityType/entityId) as well.
-  let entityType = typeof event.payload.entityType === 'string' && (event.type === 'tag_added' || event.type === 'tag_removed') ? event.payload.entityType : event.entityType;
+  let entityType =
+    typeof event.payload.entityType === 'string' && (event.type === 'tag_added' || event.type === 'tag_removed')
+      ? event.payload.entityType
+      : event.entityType;
   let entityId = event.entityId;
   // Sequence enrollment events are about the enrolled record (Lead, People, Deal, Company).
   const enrollment = event.payload.enrollment as { entityType?: unknown; entityId?: unknown } | undefined;
-  if (event.entityType === 'sequence_enrollment' && typeof enrollment?.entityType === 'string' && typeof enrollment.entityId === 'string') {
+  if (
+    event.entityType === 'sequence_enrollment' &&
+    typeof enrollment?.entityType === 'string' &&
+    typeof enrollment.entityId === 'string'
+  ) {
     entityType = enrollment.entityType;
     entityId = enrollment.entityId;
   }
@@ -94,14 +117,25 @@ export async function loadTriggerContext(
   // Namespaces without a table here yet (offer, booking, ticket, …) come from the event payload.
   for (const ns of namespaces) {
     const fromPayload = event.payload[ns];
-    if (ctx[ns] === undefined && fromPayload && typeof fromPayload === 'object' && !Array.isArray(fromPayload)) ctx[ns] = fromPayload;
+    if (ctx[ns] === undefined && fromPayload && typeof fromPayload === 'object' && !Array.isArray(fromPayload))
+      ctx[ns] = fromPayload;
   }
   if (event.type === 'tag_added' || event.type === 'tag_removed') ctx.tag = event.payload.tag ?? null;
   if (event.payload.changes && typeof event.payload.changes === 'object') ctx.changes = event.payload.changes;
-  ctx.system = systemNamespace(event.workspaceId, normalizeEntity(entityType) ?? event.entityType, entityId, event.occurredAt ?? new Date());
+  ctx.system = systemNamespace(
+    event.workspaceId,
+    normalizeEntity(entityType) ?? event.entityType,
+    entityId,
+    event.occurredAt ?? new Date(),
+  );
   return ctx;
 }
 
-export function systemNamespace(workspaceId: string, entityType: string | null, entityId: string | null, at: Date): Record<string, unknown> {
+export function systemNamespace(
+  workspaceId: string,
+  entityType: string | null,
+  entityId: string | null,
+  at: Date,
+): Record<string, unknown> {
   return { triggeredAt: at.toISOString(), entityId, entityType, workspaceId };
 }

@@ -33,15 +33,26 @@ export interface LookupSpec {
   customObjectId?: string;
 }
 
-interface LookupEntity { entity: string; namespace: string | null; kind: string }
+interface LookupEntity {
+  entity: string;
+  namespace: string | null;
+  kind: string;
+}
 let entities: Map<string, LookupEntity> | null = null;
 
-/** Lookup entityType → ORM entity name (tenant-filtered), context namespace and record kind: the manifests with `automation.lookup`. */
+/**
+ * Lookup entityType → ORM entity name (tenant-filtered), context namespace and record kind: the manifests with
+ * `automation.lookup`.
+ */
 function lookupEntities(): ReadonlyMap<string, LookupEntity> {
-  entities ??= new Map(RESOURCES.flatMap((r) => {
-    const a = r.automation;
-    return a?.lookup ? [[a.lookup, { entity: r.entity.meta.className, namespace: a.namespace, kind: a.entityType }] as const] : [];
-  }));
+  entities ??= new Map(
+    RESOURCES.flatMap((r) => {
+      const a = r.automation;
+      return a?.lookup
+        ? [[a.lookup, { entity: r.entity.meta.className, namespace: a.namespace, kind: a.entityType }] as const]
+        : [];
+    }),
+  );
   return entities;
 }
 
@@ -80,7 +91,9 @@ function sqlCondition(type: string, op: ConditionOperator, value: unknown): Wher
     case 'less_than':
     case 'greater_than_or_equal':
     case 'less_than_or_equal': {
-      const key = { greater_than: '$gt', less_than: '$lt', greater_than_or_equal: '$gte', less_than_or_equal: '$lte' }[op];
+      const key = { greater_than: '$gt', less_than: '$lt', greater_than_or_equal: '$gte', less_than_or_equal: '$lte' }[
+        op
+      ];
       if (num && Number.isFinite(Number(value)) && !isEmpty(value)) return { [key]: Number(value) };
       if (date && typeof value === 'string' && !Number.isNaN(Date.parse(value))) return { [key]: new Date(value) };
       return null;
@@ -90,7 +103,9 @@ function sqlCondition(type: string, op: ConditionOperator, value: unknown): Wher
     case 'not_exists':
       return { $eq: null };
     case 'array_contains':
-      return type === 'string[]' || type === 'ArrayType' ? { $contains: (Array.isArray(value) ? value : [value]).map(String) } : null;
+      return type === 'string[]' || type === 'ArrayType'
+        ? { $contains: (Array.isArray(value) ? value : [value]).map(String) }
+        : null;
     default:
       return null;
   }
@@ -114,29 +129,39 @@ export async function runLookupQuery(
   opts: { limit: number; timezone: string; now: Date; countOnly?: boolean },
 ): Promise<LookupResult> {
   const info = lookupEntities().get(spec.entityType);
-  if (!info) throw new DomainError('not_configured', `lookup entity ${spec.entityType} is not available in this workspace yet`);
+  if (!info)
+    throw new DomainError('not_configured', `lookup entity ${spec.entityType} is not available in this workspace yet`);
   const meta = em.getMetadata().get(info.entity);
   const ands: Where[] = [];
-  // Custom records: only the named object's, flattened (field slugs at the top level) so filters read them like API reads.
+  // Custom records: only the named object's, flattened (field slugs at the top level) so filters read them like API
+  // reads.
   let object: CustomObject | null = null;
   if (info.entity === 'CustomObjectRecord') {
     object = await findObjectByIdOrSlug(em, spec.customObjectId ?? '');
-    if (!object) throw new DomainError('validation', `lookup customObjectId: no custom object ${spec.customObjectId ?? ''}`);
+    if (!object)
+      throw new DomainError('validation', `lookup customObjectId: no custom object ${spec.customObjectId ?? ''}`);
     ands.push({ objectId: object._id });
   }
-  const view = (row: object): Record<string, unknown> => (object ? automationRecordView(object, row as CustomObjectRecord) : plainRecord(row));
+  const view = (row: object): Record<string, unknown> =>
+    object ? automationRecordView(object, row as CustomObjectRecord) : plainRecord(row);
   const inMemory: { path: string[]; op: ConditionOperator; expected: unknown }[] = [];
   for (const f of spec.filters) {
-    const expected = Array.isArray(f.value) ? f.value.map((v) => resolveValue(v, context, { timezone: opts.timezone })) : resolveValue(f.value, context, { timezone: opts.timezone });
+    const expected = Array.isArray(f.value)
+      ? f.value.map((v) => resolveValue(v, context, { timezone: opts.timezone }))
+      : resolveValue(f.value, context, { timezone: opts.timezone });
     const path = splitPath(f.field.trim().replace(/^\{\{\s*|\s*\}\}$/g, ''));
-    const prop = path.length === 1 ? meta.properties[path[0] as never] as { runtimeType?: string; type?: string } | undefined : undefined;
+    const prop =
+      path.length === 1
+        ? (meta.properties[path[0] as never] as { runtimeType?: string; type?: string } | undefined)
+        : undefined;
     const cond = prop ? sqlCondition(String(prop.runtimeType ?? prop.type), f.operator, expected) : null;
     if (cond) ands.push({ [path[0]!]: cond });
     else inMemory.push({ path, op: f.operator, expected });
   }
   const where: Where = ands.length ? { $and: ands } : {};
   const sortProp = meta.properties[spec.sortField as never] ? spec.sortField : null;
-  if (!sortProp) throw new DomainError('validation', `lookup sortField "${spec.sortField}" is not a field of ${spec.entityType}`);
+  if (!sortProp)
+    throw new DomainError('validation', `lookup sortField "${spec.sortField}" is not a field of ${spec.entityType}`);
   const dir = spec.sortOrder === 1 ? 'asc' : 'desc';
   const orderBy = { [sortProp]: dir, _id: dir } as never;
 
@@ -148,14 +173,29 @@ export async function runLookupQuery(
   }
   const rows = await em.find<object>(info.entity, where as never, { orderBy, limit: MAX_SCAN + 1 });
   const scanned = rows.slice(0, MAX_SCAN).map(view);
-  const matches = scanned.filter((rec) => inMemory.every((f) => applyOperator(f.op, getPath(rec, f.path), f.expected, undefined, { now: opts.now, timezone: opts.timezone })));
-  return { records: opts.countOnly ? [] : matches.slice(0, opts.limit), count: matches.length, truncated: rows.length > MAX_SCAN || matches.length > opts.limit };
+  const matches = scanned.filter((rec) =>
+    inMemory.every((f) =>
+      applyOperator(f.op, getPath(rec, f.path), f.expected, undefined, { now: opts.now, timezone: opts.timezone }),
+    ),
+  );
+  return {
+    records: opts.countOnly ? [] : matches.slice(0, opts.limit),
+    count: matches.length,
+    truncated: rows.length > MAX_SCAN || matches.length > opts.limit,
+  };
 }
 
 const SKIP_KEYS = new Set(['_id', 'workspaceId', 'createdAt', 'updatedAt', 'scoreBreakdown']);
 
 /** The watched values of a record: the given paths, or its first 10 non-internal keys. */
-export function watchedValues(record: Record<string, unknown>, watchedFields: readonly string[]): Record<string, unknown> {
-  const fields = watchedFields.length ? watchedFields : Object.keys(record).filter((k) => !SKIP_KEYS.has(k)).slice(0, 10);
+export function watchedValues(
+  record: Record<string, unknown>,
+  watchedFields: readonly string[],
+): Record<string, unknown> {
+  const fields = watchedFields.length
+    ? watchedFields
+    : Object.keys(record)
+        .filter((k) => !SKIP_KEYS.has(k))
+        .slice(0, 10);
   return Object.fromEntries(fields.map((f) => [f, getPath(record, splitPath(f)) ?? null]));
 }

@@ -25,16 +25,26 @@ export interface ManualStartInput {
   entityId?: string;
 }
 
-async function buildContext(deps: EngineDeps, workspaceId: string, input: ManualStartInput): Promise<{ context: Context; entityType: string | null; entityId: string | null }> {
-  const entityType = input.entityType ? normalizeEntity(input.entityType) ?? input.entityType.toLowerCase() : null;
+async function buildContext(
+  deps: EngineDeps,
+  workspaceId: string,
+  input: ManualStartInput,
+): Promise<{ context: Context; entityType: string | null; entityId: string | null }> {
+  const entityType = input.entityType ? (normalizeEntity(input.entityType) ?? input.entityType.toLowerCase()) : null;
   const entityId = input.entityId ?? null;
   let loaded: Context = {};
   if (entityType && entityId) {
     loaded = await loadEntityContext(forkForWorkspace(deps.orm.em, workspaceId), entityType, entityId);
-    if (!Object.keys(loaded).length) throw validation(`entityId: no ${entityType} with id ${entityId}`, [{ path: 'entityId', error: `no ${entityType} with this id` }]);
+    if (!Object.keys(loaded).length)
+      throw validation(`entityId: no ${entityType} with id ${entityId}`, [
+        { path: 'entityId', error: `no ${entityType} with this id` },
+      ]);
   }
   const given = input.context ?? {};
-  const system = { ...systemNamespace(workspaceId, entityType, entityId, new Date()), ...(isPlainObject(given.system) ? given.system : {}) };
+  const system = {
+    ...systemNamespace(workspaceId, entityType, entityId, new Date()),
+    ...(isPlainObject(given.system) ? given.system : {}),
+  };
   return { context: { ...loaded, ...given, system }, entityType, entityId };
 }
 
@@ -45,12 +55,27 @@ async function loadAutomation(deps: EngineDeps, workspaceId: string, automationI
 }
 
 /** POST /automations/:id/trigger: an active automation only; a run-cap skip answers 409 with the reason. */
-export async function triggerManually(deps: EngineDeps, workspaceId: string, automationId: string, input: ManualStartInput): Promise<StartedExecution> {
+export async function triggerManually(
+  deps: EngineDeps,
+  workspaceId: string,
+  automationId: string,
+  input: ManualStartInput,
+): Promise<StartedExecution> {
   const automation = await loadAutomation(deps, workspaceId, automationId);
-  if (!automation.isActive) throw new DomainError('invalid_state', 'automation is inactive: activate it (POST /api/v1/automations/:id/toggle) or use /test');
+  if (!automation.isActive)
+    throw new DomainError(
+      'invalid_state',
+      'automation is inactive: activate it (POST /api/v1/automations/:id/toggle) or use /test',
+    );
   const { context, entityType, entityId } = await buildContext(deps, workspaceId, input);
   const res = await startExecution(deps, {
-    workspaceId, automationId, triggerType: automation.triggerType ?? 'manual', triggerKey: `api:${newId()}`, entityType, entityId, context,
+    workspaceId,
+    automationId,
+    triggerType: automation.triggerType ?? 'manual',
+    triggerKey: `api:${newId()}`,
+    entityType,
+    entityId,
+    context,
   });
   if (res.status === 'skipped') throw new DomainError('invalid_state', `run skipped: ${res.reason}`);
   return res.execution;
@@ -60,13 +85,25 @@ export async function triggerManually(deps: EngineDeps, workspaceId: string, aut
  * POST /automations/:id/test: active or not, in test mode (no external sends, no CRM writes,
  * delays not awaited, no run caps or counters). The graph must be complete.
  */
-export async function testAutomation(deps: EngineDeps, workspaceId: string, automationId: string, input: ManualStartInput): Promise<StartedExecution> {
+export async function testAutomation(
+  deps: EngineDeps,
+  workspaceId: string,
+  automationId: string,
+  input: ManualStartInput,
+): Promise<StartedExecution> {
   const automation = await loadAutomation(deps, workspaceId, automationId);
   const check = validateAutomationGraph(automation.nodes, automation.edges);
   if (!check.ok) throw new DomainError('invalid_state', `automation cannot run: ${formatGraphErrors(check.errors)}`);
   const { context, entityType, entityId } = await buildContext(deps, workspaceId, input);
   const res = await startExecution(deps, {
-    workspaceId, automationId, triggerType: automation.triggerType ?? 'test', triggerKey: `test:${newId()}`, entityType, entityId, context, isTest: true,
+    workspaceId,
+    automationId,
+    triggerType: automation.triggerType ?? 'test',
+    triggerKey: `test:${newId()}`,
+    entityType,
+    entityId,
+    context,
+    isTest: true,
   });
   if (res.status === 'skipped') throw new DomainError('invalid_state', `run skipped: ${res.reason}`);
   return res.execution;
@@ -96,20 +133,34 @@ const WEBHOOK_ENTITY: Record<string, string> = { Lead: 'lead', People: 'person',
  * one 404 (ids are not probed); a trigger without a secret refuses every call (401), as does a
  * wrong secret; nothing runs then. Calls are counted per automation before the secret check.
  */
-export async function startFromWebhook(deps: EngineDeps, req: WebhookStart): Promise<{ executionId: string | null; status: string; reason?: string }> {
+export async function startFromWebhook(
+  deps: EngineDeps,
+  req: WebhookStart,
+): Promise<{ executionId: string | null; status: string; reason?: string }> {
   if (!isId(req.automationId)) throw notFound('automation');
   const em = deps.orm.em.fork({ clear: true, useContext: false });
   const automation = await em.findOne(Automation, { _id: req.automationId }, { filters: false });
   const trigger = automation?.nodes.find((n) => n.type === 'trigger');
-  if (!automation || !automation.isActive || automation.triggerType !== 'webhook' || !trigger) throw notFound('automation');
-  const config = (isPlainObject(trigger.data.config) ? trigger.data.config : {}) as { secret?: string | null; entityMapping?: { entityType?: string; entityIdField?: string } };
+  if (!automation || !automation.isActive || automation.triggerType !== 'webhook' || !trigger)
+    throw notFound('automation');
+  const config = (isPlainObject(trigger.data.config) ? trigger.data.config : {}) as {
+    secret?: string | null;
+    entityMapping?: { entityType?: string; entityIdField?: string };
+  };
 
   const state = await consumeRateLimit(em, `wh${automation._id.slice(2)}`, req.limits);
   if (state.retryAfter !== undefined) {
-    throw new DomainError('rate_limited', 'too many webhook calls for this automation; retry later', undefined, { 'Retry-After': String(state.retryAfter) });
+    throw new DomainError('rate_limited', 'too many webhook calls for this automation; retry later', undefined, {
+      'Retry-After': String(state.retryAfter),
+    });
   }
-  if (!config.secret) throw new DomainError('unauthenticated', 'this webhook trigger has no secret configured: set one on the trigger to accept calls');
-  if (!secretMatches(req.secret, config.secret)) throw new DomainError('unauthenticated', 'missing or wrong x-webhook-secret header');
+  if (!config.secret)
+    throw new DomainError(
+      'unauthenticated',
+      'this webhook trigger has no secret configured: set one on the trigger to accept calls',
+    );
+  if (!secretMatches(req.secret, config.secret))
+    throw new DomainError('unauthenticated', 'missing or wrong x-webhook-secret header');
   if (!isPlainObject(req.body)) throw validation('body: must be a JSON object (its fields become webhookData.*)');
 
   const workspaceId = automation.workspaceId;
@@ -118,13 +169,24 @@ export async function startFromWebhook(deps: EngineDeps, req: WebhookStart): Pro
   let entityId: string | null = null;
   if (kind && mapping?.entityIdField) {
     const raw = getPath(req.body, splitPath(mapping.entityIdField));
-    if (typeof raw !== 'string' || !isId(raw)) throw validation(`${mapping.entityIdField}: must hold the id of a ${mapping.entityType} (entityMapping)`);
+    if (typeof raw !== 'string' || !isId(raw))
+      throw validation(`${mapping.entityIdField}: must hold the id of a ${mapping.entityType} (entityMapping)`);
     entityId = raw;
   }
-  const { context } = await buildContext(deps, workspaceId, { entityType: kind, entityId: entityId ?? undefined, context: { webhookData: req.body } });
+  const { context } = await buildContext(deps, workspaceId, {
+    entityType: kind,
+    entityId: entityId ?? undefined,
+    context: { webhookData: req.body },
+  });
   const key = req.deliveryKey && /^[\w.:-]{1,80}$/.test(req.deliveryKey) ? req.deliveryKey : newId();
   const res = await startExecution(deps, {
-    workspaceId, automationId: automation._id, triggerType: 'webhook', triggerKey: `wh:${key}`, entityType: kind ?? null, entityId, context,
+    workspaceId,
+    automationId: automation._id,
+    triggerType: 'webhook',
+    triggerKey: `wh:${key}`,
+    entityType: kind ?? null,
+    entityId,
+    context,
   });
   if (res.status === 'skipped') return { executionId: null, status: 'skipped', reason: res.reason };
   return { executionId: res.execution._id, status: res.execution.status };

@@ -41,7 +41,11 @@ export async function syncSchedule(deps: EngineDeps, workspaceId: string, automa
   });
 }
 
-export interface ReconcileResult { synced: number; removed: number; failed: number }
+export interface ReconcileResult {
+  synced: number;
+  removed: number;
+  failed: number;
+}
 
 /**
  * Brings Temporal's schedules in line with Postgres after anything the outbox could not see (a
@@ -50,13 +54,20 @@ export interface ReconcileResult { synced: number; removed: number; failed: numb
  * automation is gone or no longer active and scheduled is removed. Idempotent; the worker runs it
  * at start. `workspaceIds` limits it to those workspaces (tests share one server).
  */
-export async function reconcileSchedules(deps: EngineDeps, opts: { workspaceIds?: readonly string[] } = {}): Promise<ReconcileResult> {
+export async function reconcileSchedules(
+  deps: EngineDeps,
+  opts: { workspaceIds?: readonly string[] } = {},
+): Promise<ReconcileResult> {
   const result: ReconcileResult = { synced: 0, removed: 0, failed: 0 };
   const inScope = (ws: string): boolean => !opts.workspaceIds || opts.workspaceIds.includes(ws);
   // Across workspaces: the tenant filter is lifted for this one read of ids.
   const active = await deps.orm.em.fork().find(
     Automation,
-    { isActive: true, triggerType: 'scheduled', ...(opts.workspaceIds ? { workspaceId: { $in: [...opts.workspaceIds] } } : {}) },
+    {
+      isActive: true,
+      triggerType: 'scheduled',
+      ...(opts.workspaceIds ? { workspaceId: { $in: [...opts.workspaceIds] } } : {}),
+    },
     { fields: ['_id', 'workspaceId'], filters: false },
   );
   const wanted = new Set(active.map((a) => automationScheduleId(a.workspaceId, a._id)));

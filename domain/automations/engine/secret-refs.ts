@@ -8,10 +8,16 @@ import { DomainError } from '../../errors';
 import { AutomationExecution } from '../automation.entity';
 import { hasSecretRefs } from '../secrets';
 
-export async function nodeDataWithSecrets(em: EntityManager, executionId: string, nodeId: string, data: Record<string, unknown>): Promise<Record<string, unknown>> {
+export async function nodeDataWithSecrets(
+  em: EntityManager,
+  executionId: string,
+  nodeId: string,
+  data: Record<string, unknown>,
+): Promise<Record<string, unknown>> {
   if (!hasSecretRefs(data)) return data;
   const row = await em.findOne(AutomationExecution, { _id: executionId }, { fields: ['graph'] });
   const node = row?.graph.nodes.find((n) => n.id === nodeId);
-  if (!node?.data) throw new DomainError('not_found', `node ${nodeId} of execution ${executionId} is missing from its stored graph`);
+  if (!node?.data)
+    throw new DomainError('not_found', `node ${nodeId} of execution ${executionId} is missing from its stored graph`);
   return node.data as Record<string, unknown>;
 }

@@ -15,7 +15,13 @@ import { automationExecutionKind } from '../../workflow-kinds';
 import { startForRow } from '../../workflow-port';
 import { redactNodeSecrets } from '../secrets';
 import type { EngineDeps } from './ports';
-import { ENGINE_VERSION, type Context, type ExecutionWorkflowInput, type GraphSnapshot, type StartPoint } from './types';
+import {
+  ENGINE_VERSION,
+  type Context,
+  type ExecutionWorkflowInput,
+  type GraphSnapshot,
+  type StartPoint,
+} from './types';
 import { automationActor, automationActorId, workspaceInfo } from './workspace';
 
 export interface StartRequest {
@@ -49,8 +55,7 @@ export interface StartedExecution {
 }
 
 export type StartResult =
-  | { status: 'started' | 'existing'; execution: StartedExecution }
-  | { status: 'skipped'; reason: string };
+  { status: 'started' | 'existing'; execution: StartedExecution } | { status: 'skipped'; reason: string };
 
 const WINDOWS = [
   { cap: 'maxRunsPerHour', ms: 3_600_000, label: 'hour' },
@@ -103,7 +108,12 @@ interface Created {
  * automation once, dedupe on triggerKey, apply the caps and counters in request order, insert the
  * rows; all in one transaction. Returns one outcome per request, in order.
  */
-async function createRoots(em: EntityManager, automationId: string, reqs: readonly StartRequest[], batchNow: Date): Promise<(Created | { skipped: string })[]> {
+async function createRoots(
+  em: EntityManager,
+  automationId: string,
+  reqs: readonly StartRequest[],
+  batchNow: Date,
+): Promise<(Created | { skipped: string })[]> {
   await em.begin();
   try {
     const automation = await em.findOne(Automation, { _id: automationId }, { lockMode: LockMode.PESSIMISTIC_WRITE });
@@ -115,7 +125,11 @@ async function createRoots(em: EntityManager, automationId: string, reqs: readon
     const capped = automation.isActive && WINDOWS.some((w) => automation.rateLimits?.[w.cap]);
     const counts = capped ? await windowCounts(em, automation, batchNow) : new Map<CapKey, number>();
     let counted = 0;
-    const graph: GraphSnapshot = { nodes: automation.nodes, edges: automation.edges, executionSettings: automation.executionSettings };
+    const graph: GraphSnapshot = {
+      nodes: automation.nodes,
+      edges: automation.edges,
+      executionSettings: automation.executionSettings,
+    };
     const out: (Created | { skipped: string })[] = [];
     for (const req of reqs) {
       const now = req.now ?? batchNow;
@@ -142,10 +156,18 @@ async function createRoots(em: EntityManager, automationId: string, reqs: readon
           automation.isActive = false;
           automation.deactivatedReason = `maxTotalRuns reached (${automation.totalRuns} runs)`;
           // The schedule subscriber removes a scheduled automation's Temporal Schedule on this event.
-          emit({ em, actor: automationActor(automation.workspaceId, actorUserId) }, {
-            type: 'automation_changed', entityType: 'automation', entityId: automation._id,
-            payload: { automation: { _id: automation._id, isActive: false, deactivatedReason: automation.deactivatedReason }, action: 'deactivated' },
-          });
+          emit(
+            { em, actor: automationActor(automation.workspaceId, actorUserId) },
+            {
+              type: 'automation_changed',
+              entityType: 'automation',
+              entityId: automation._id,
+              payload: {
+                automation: { _id: automation._id, isActive: false, deactivatedReason: automation.deactivatedReason },
+                action: 'deactivated',
+              },
+            },
+          );
         }
       }
       const execution = newRow(em, req, { automationName: automation.name, version: automation.version, graph, now });
@@ -174,12 +196,19 @@ async function createChild(em: EntityManager, req: StartRequest, now: Date): Pro
   if (found) return { execution: found, automationName: automation.name, actorUserId, existing: true };
   await em.begin();
   try {
-    const parent = await em.execute<{ status: string }[]>(`select status from automation_execution where id = ? and workspace_id = ? for share`, [req.parentExecutionId, req.workspaceId]);
+    const parent = await em.execute<{ status: string }[]>(
+      `select status from automation_execution where id = ? and workspace_id = ? for share`,
+      [req.parentExecutionId, req.workspaceId],
+    );
     if (parent[0]?.status !== 'running') {
       await em.commit();
       return { skipped: `parent execution is ${parent[0]?.status ?? 'missing'}` };
     }
-    const graph = req.graph ?? { nodes: automation.nodes, edges: automation.edges, executionSettings: automation.executionSettings };
+    const graph = req.graph ?? {
+      nodes: automation.nodes,
+      edges: automation.edges,
+      executionSettings: automation.executionSettings,
+    };
     const execution = newRow(em, req, { automationName: automation.name, version: automation.version, graph, now });
     await em.flush();
     await em.commit();
@@ -187,16 +216,26 @@ async function createChild(em: EntityManager, req: StartRequest, now: Date): Pro
   } catch (err) {
     await em.rollback();
     if (err instanceof UniqueConstraintViolationException) {
-      const again = await forkForWorkspace(em, req.workspaceId).findOne(AutomationExecution, { automationId: automation._id, triggerKey: req.triggerKey });
+      const again = await forkForWorkspace(em, req.workspaceId).findOne(AutomationExecution, {
+        automationId: automation._id,
+        triggerKey: req.triggerKey,
+      });
       if (again) return { execution: again, automationName: automation.name, actorUserId, existing: true };
     }
     throw err;
   }
 }
 
-function newRow(em: EntityManager, req: StartRequest, meta: { automationName: string; version: number; graph: GraphSnapshot; now: Date }): AutomationExecution {
+function newRow(
+  em: EntityManager,
+  req: StartRequest,
+  meta: { automationName: string; version: number; graph: GraphSnapshot; now: Date },
+): AutomationExecution {
   const _id = newId(meta.now);
-  const system = (req.context.system && typeof req.context.system === 'object' ? req.context.system : {}) as Record<string, unknown>;
+  const system = (req.context.system && typeof req.context.system === 'object' ? req.context.system : {}) as Record<
+    string,
+    unknown
+  >;
   // Loop guard and fan-out origin travel in the row so a re-start rebuilds the same input.
   const context: Context = {
     ...req.context,
@@ -236,7 +275,12 @@ function newRow(em: EntityManager, req: StartRequest, meta: { automationName: st
 }
 
 /** The workflow start for a row (new or found running): same id, same input, so it is idempotent. */
-export async function startWorkflowFor(deps: EngineDeps, row: AutomationExecution, meta: { automationName: string; actorUserId: string; timezone: string }, opts: { retryable: boolean } = { retryable: true }): Promise<void> {
+export async function startWorkflowFor(
+  deps: EngineDeps,
+  row: AutomationExecution,
+  meta: { automationName: string; actorUserId: string; timezone: string },
+  opts: { retryable: boolean } = { retryable: true },
+): Promise<void> {
   const system = (row.context.system ?? {}) as Record<string, unknown>;
   const { timezone } = meta;
   const input: ExecutionWorkflowInput = {
@@ -262,8 +306,15 @@ export async function startWorkflowFor(deps: EngineDeps, row: AutomationExecutio
       id: row._id,
       input,
       meta: {
-        workspaceId: row.workspaceId, executionId: row._id, automationId: row.automationId, automationName: meta.automationName, triggerType: row.triggerType,
-        entityType: row.entityType, entityId: row.entityId, isTest: row.isTest, parentExecutionId: row.parentExecutionId,
+        workspaceId: row.workspaceId,
+        executionId: row._id,
+        automationId: row.automationId,
+        automationName: meta.automationName,
+        triggerType: row.triggerType,
+        entityType: row.entityType,
+        entityId: row.entityId,
+        isTest: row.isTest,
+        parentExecutionId: row.parentExecutionId,
       },
     },
     {
@@ -271,20 +322,34 @@ export async function startWorkflowFor(deps: EngineDeps, row: AutomationExecutio
       retryable: opts.retryable,
       what: `the automation run (execution ${row._id} was recorded as failed)`,
       markNotStarted: async (reason) => {
-        await forkForWorkspace(deps.orm.em, row.workspaceId).nativeUpdate(AutomationExecution, { _id: row._id, status: 'running' }, { status: 'failed', error: reason, finishedAt: new Date() });
+        await forkForWorkspace(deps.orm.em, row.workspaceId).nativeUpdate(
+          AutomationExecution,
+          { _id: row._id, status: 'running' },
+          { status: 'failed', error: reason, finishedAt: new Date() },
+        );
       },
     },
   );
 }
 
-/** Starts the workflow of a created (or found running) row; what happens when Temporal refuses it depends on the caller. */
-async function launch(deps: EngineDeps, em: EntityManager, req: StartRequest, created: Created, timezone: string): Promise<StartResult> {
+/**
+ * Starts the workflow of a created (or found running) row; what happens when Temporal refuses it depends on the caller.
+ */
+async function launch(
+  deps: EngineDeps,
+  em: EntityManager,
+  req: StartRequest,
+  created: Created,
+  timezone: string,
+): Promise<StartResult> {
   const { execution } = created;
   if (created.existing && execution.status !== 'running') return { status: 'existing', execution: view(execution) };
   await startWorkflowFor(deps, execution, { ...created, timezone }, { retryable: Boolean(req.retryable) });
   if (req.parentExecutionId && !created.existing) {
     // A cancel that flipped this child's row after its insert may have missed its workflow.
-    const now2 = await em.fork().findOne(AutomationExecution, { _id: execution._id }, { fields: ['status'], filters: false });
+    const now2 = await em
+      .fork()
+      .findOne(AutomationExecution, { _id: execution._id }, { fields: ['status'], filters: false });
     if (now2?.status === 'cancelled') await deps.workflows.cancel(execution.workflowId);
   }
   return { status: created.existing ? 'existing' : 'started', execution: view(execution) };
@@ -303,7 +368,9 @@ function skippedResult(deps: EngineDeps, req: StartRequest, reason: string): Sta
 export async function startExecution(deps: EngineDeps, req: StartRequest): Promise<StartResult> {
   const em = forkForWorkspace(deps.orm.em, req.workspaceId);
   const now = req.now ?? new Date();
-  const created = req.parentExecutionId ? await createChild(em, req, now) : (await createRoots(em, req.automationId, [req], now))[0]!;
+  const created = req.parentExecutionId
+    ? await createChild(em, req, now)
+    : (await createRoots(em, req.automationId, [req], now))[0]!;
   if ('skipped' in created) return skippedResult(deps, req, created.skipped);
   const { timezone } = await workspaceInfo(em, req.workspaceId);
   return launch(deps, em, req, created, timezone);
@@ -320,10 +387,15 @@ const LAUNCH_CONCURRENCY = 32;
  * outcomes are in request order; an error fails only its own request (it is retried with its
  * event, and the deterministic triggerKey makes the retry pick up the same row).
  */
-export async function startExecutions(deps: EngineDeps, workspaceId: string, reqs: readonly StartRequest[]): Promise<StartOutcome[]> {
+export async function startExecutions(
+  deps: EngineDeps,
+  workspaceId: string,
+  reqs: readonly StartRequest[],
+): Promise<StartOutcome[]> {
   const outcomes: StartOutcome[] = new Array(reqs.length);
   if (reqs.length === 0) return outcomes;
-  if (reqs.some((r) => r.workspaceId !== workspaceId || r.parentExecutionId)) throw new Error('startExecutions takes root starts of one workspace');
+  if (reqs.some((r) => r.workspaceId !== workspaceId || r.parentExecutionId))
+    throw new Error('startExecutions takes root starts of one workspace');
   const em = forkForWorkspace(deps.orm.em, workspaceId);
   const { timezone } = await workspaceInfo(em, workspaceId);
   const byAutomation = new Map<string, number[]>();
@@ -336,7 +408,12 @@ export async function startExecutions(deps: EngineDeps, workspaceId: string, req
   const now = new Date();
   for (const [automationId, indexes] of byAutomation) {
     try {
-      const created = await createRoots(em.fork(), automationId, indexes.map((i) => reqs[i]!), now);
+      const created = await createRoots(
+        em.fork(),
+        automationId,
+        indexes.map((i) => reqs[i]!),
+        now,
+      );
       created.forEach((c, k) => {
         const index = indexes[k]!;
         if ('skipped' in c) outcomes[index] = skippedResult(deps, reqs[index]!, c.skipped);

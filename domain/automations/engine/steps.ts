@@ -22,13 +22,29 @@ const json = (v: unknown): string | null => (v === undefined ? null : JSON.strin
  * Creates the row if needed and locks it until the caller's transaction ends, in one statement:
  * `on conflict do update` takes the row lock on an existing row and returns it either way.
  */
-export async function lockStep(em: EntityManager, key: StepKey, attempt: number, now = new Date()): Promise<AutomationStep> {
+export async function lockStep(
+  em: EntityManager,
+  key: StepKey,
+  attempt: number,
+  now = new Date(),
+): Promise<AutomationStep> {
   const rows = await em.execute<Record<string, unknown>[]>(
     `insert into automation_step (id, workspace_id, created_at, updated_at, execution_id, node_id, node_type, action_type, status, attempt, started_at)
      values (?, ?, ?, ?, ?, ?, ?, ?, 'running', ?, ?)
      on conflict (execution_id, node_id) do update set updated_at = automation_step.updated_at
      returning *`,
-    [newId(now), key.workspaceId, now, now, key.executionId, key.nodeId, key.nodeType, key.actionType ?? null, attempt, now],
+    [
+      newId(now),
+      key.workspaceId,
+      now,
+      now,
+      key.executionId,
+      key.nodeId,
+      key.nodeType,
+      key.actionType ?? null,
+      attempt,
+      now,
+    ],
   );
   return em.map(AutomationStep, rows[0]!);
 }
@@ -38,13 +54,23 @@ export function findStep(em: EntityManager, executionId: string, nodeId: string)
   return em.findOne(AutomationStep, { executionId, nodeId }, { refresh: true });
 }
 
-export const isDone = (s: AutomationStep | null | undefined): s is AutomationStep => s?.status === 'completed' || s?.status === 'skipped';
+export const isDone = (s: AutomationStep | null | undefined): s is AutomationStep =>
+  s?.status === 'completed' || s?.status === 'skipped';
 
 /** Upserts a finished step; a completed row is never overwritten (the effect happened). */
 export async function writeStep(
   em: EntityManager,
   key: StepKey,
-  step: { status: StepStatus; attempt: number; startedAt: Date; endedAt: Date | null; input?: unknown; output?: unknown; error?: string | null; handle?: string | null },
+  step: {
+    status: StepStatus;
+    attempt: number;
+    startedAt: Date;
+    endedAt: Date | null;
+    input?: unknown;
+    output?: unknown;
+    error?: string | null;
+    handle?: string | null;
+  },
   mode: 'overwrite' | 'if_missing' = 'overwrite',
 ): Promise<void> {
   const now = new Date();
@@ -58,26 +84,59 @@ export async function writeStep(
     `insert into automation_step (id, workspace_id, created_at, updated_at, execution_id, node_id, node_type, action_type, status, attempt, started_at, ended_at, input, output, error, handle)
      values (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?::jsonb, ?::jsonb, ?, ?) on conflict (execution_id, node_id) ${conflict}`,
     [
-      newId(now), key.workspaceId, now, now, key.executionId, key.nodeId, key.nodeType, key.actionType ?? null, step.status, step.attempt,
-      step.startedAt, step.endedAt, json(step.input), json(step.output), step.error ?? null, step.handle ?? null,
+      newId(now),
+      key.workspaceId,
+      now,
+      now,
+      key.executionId,
+      key.nodeId,
+      key.nodeType,
+      key.actionType ?? null,
+      step.status,
+      step.attempt,
+      step.startedAt,
+      step.endedAt,
+      json(step.input),
+      json(step.output),
+      step.error ?? null,
+      step.handle ?? null,
     ],
   );
 }
 
 /** Steps decided inside the workflow (trigger, condition, delay) and action failures it had to record itself. */
-export async function writeWorkflowSteps(em: EntityManager, workspaceId: string, executionId: string, steps: readonly WorkflowStep[]): Promise<void> {
+export async function writeWorkflowSteps(
+  em: EntityManager,
+  workspaceId: string,
+  executionId: string,
+  steps: readonly WorkflowStep[],
+): Promise<void> {
   for (const s of steps) {
     await writeStep(
       em,
       { workspaceId, executionId, nodeId: s.nodeId, nodeType: s.nodeType, actionType: s.actionType ?? null },
-      { status: s.status, attempt: 1, startedAt: new Date(s.startedAt), endedAt: s.endedAt ? new Date(s.endedAt) : null, input: s.input, output: s.output, error: s.error ?? null, handle: s.handle ?? null },
+      {
+        status: s.status,
+        attempt: 1,
+        startedAt: new Date(s.startedAt),
+        endedAt: s.endedAt ? new Date(s.endedAt) : null,
+        input: s.input,
+        output: s.output,
+        error: s.error ?? null,
+        handle: s.handle ?? null,
+      },
       s.onlyIfMissing ? 'if_missing' : 'overwrite',
     );
   }
 }
 
 /** Final status; only a running execution changes (a cancel recorded by the API stays cancelled). */
-export async function finishExecutionRow(em: EntityManager, executionId: string, status: Exclude<ExecutionStatus, 'running'>, error: string | null): Promise<boolean> {
+export async function finishExecutionRow(
+  em: EntityManager,
+  executionId: string,
+  status: Exclude<ExecutionStatus, 'running'>,
+  error: string | null,
+): Promise<boolean> {
   const rows = await em.execute<{ id: string }[]>(
     `update automation_execution set status = ?, error = ?, finished_at = now(), updated_at = now(),
        duration_ms = least(2147483647, (extract(epoch from (now() - started_at)) * 1000)::bigint)
@@ -88,7 +147,10 @@ export async function finishExecutionRow(em: EntityManager, executionId: string,
 }
 
 /** The execution row as the API shows it, with its steps in run order. */
-export async function executionWithSteps(em: EntityManager, executionId: string): Promise<{ execution: AutomationExecution; steps: AutomationStep[] } | null> {
+export async function executionWithSteps(
+  em: EntityManager,
+  executionId: string,
+): Promise<{ execution: AutomationExecution; steps: AutomationStep[] } | null> {
   const execution = await em.findOne(AutomationExecution, { _id: executionId });
   if (!execution) return null;
   const steps = await em.find(AutomationStep, { executionId }, { orderBy: { startedAt: 'asc', _id: 'asc' } });

@@ -17,12 +17,17 @@ import { startExecutions, type StartRequest } from './start';
 import type { Context } from './types';
 
 /** Events about automations themselves never trigger automations. */
-const isEngineEvent = (e: OutboxEventRecord): boolean => e.entityType === 'automation' || e.type.startsWith('automation_');
+const isEngineEvent = (e: OutboxEventRecord): boolean =>
+  e.entityType === 'automation' || e.type.startsWith('automation_');
 
 /** The record an event is about: tag events name it in their payload. */
 function subjectOf(event: OutboxEventRecord): { entityType: string; entityId: string } {
   const p = event.payload;
-  if ((event.type === 'tag_added' || event.type === 'tag_removed') && typeof p.entityType === 'string' && typeof p.entityId === 'string') {
+  if (
+    (event.type === 'tag_added' || event.type === 'tag_removed') &&
+    typeof p.entityType === 'string' &&
+    typeof p.entityId === 'string'
+  ) {
     return { entityType: normalizeEntity(p.entityType) ?? p.entityType, entityId: p.entityId };
   }
   return { entityType: normalizeEntity(event.entityType) ?? event.entityType, entityId: event.entityId };
@@ -31,18 +36,32 @@ function subjectOf(event: OutboxEventRecord): { entityType: string; entityId: st
 /** Context loads of one batch in flight at once (each a few primary-key reads). */
 const CONTEXT_CONCURRENCY = 8;
 
-interface PlannedStart { event: OutboxEventRecord; automationId: string; triggerType: string; chain: string[] }
+interface PlannedStart {
+  event: OutboxEventRecord;
+  automationId: string;
+  triggerType: string;
+  chain: string[];
+}
 
 /**
  * Starts for the events of one workspace: one query for the active automations any of them can
  * trigger, the matching (event, automation) pairs, each event's context loaded once per set of
  * namespaces, then every start through startExecutions (one transaction per automation).
  */
-async function startForWorkspace(deps: EngineDeps, workspaceId: string, events: readonly OutboxEventRecord[], failures: Map<string, unknown>): Promise<void> {
+async function startForWorkspace(
+  deps: EngineDeps,
+  workspaceId: string,
+  events: readonly OutboxEventRecord[],
+  failures: Map<string, unknown>,
+): Promise<void> {
   const em = forkForWorkspace(deps.orm.em, workspaceId);
   const types = [...new Set(events.flatMap((e) => candidateTriggerTypes(e.type, e.entityType)))];
   if (!types.length) return;
-  const candidates = await em.find(Automation, { isActive: true, triggerType: { $in: types } }, { fields: ['_id', 'nodes', 'triggerType'] });
+  const candidates = await em.find(
+    Automation,
+    { isActive: true, triggerType: { $in: types } },
+    { fields: ['_id', 'nodes', 'triggerType'] },
+  );
   if (!candidates.length) return;
 
   const planned: PlannedStart[] = [];
@@ -53,12 +72,18 @@ async function startForWorkspace(deps: EngineDeps, workspaceId: string, events: 
       deps.log.warn({ eventId: event.eventId, chain }, 'automation chain too deep: event starts no automation');
       continue;
     }
-    const crmEvent = { type: event.type, entityType: event.entityType, entityId: event.entityId, payload: event.payload };
+    const crmEvent = {
+      type: event.type,
+      entityType: event.entityType,
+      entityId: event.entityId,
+      payload: event.payload,
+    };
     for (const a of candidates) {
       const trigger = a.nodes.find((n) => n.type === 'trigger');
       if (!trigger || chain.includes(a._id)) continue;
       const triggerType = String(trigger.data.triggerType ?? a.triggerType);
-      if (matchesTrigger({ triggerType, config: trigger.data.config as Record<string, unknown> | undefined }, crmEvent)) planned.push({ event, automationId: a._id, triggerType, chain });
+      if (matchesTrigger({ triggerType, config: trigger.data.config as Record<string, unknown> | undefined }, crmEvent))
+        planned.push({ event, automationId: a._id, triggerType, chain });
     }
   }
   if (!planned.length) return;
@@ -75,16 +100,29 @@ async function startForWorkspace(deps: EngineDeps, workspaceId: string, events: 
     try {
       const subject = subjectOf(p.event);
       return {
-        workspaceId, automationId: p.automationId, triggerType: p.triggerType, triggerKey: p.event.eventId,
-        entityType: subject.entityType, entityId: subject.entityId, context: await contextFor(p), chain: p.chain, retryable: true,
+        workspaceId,
+        automationId: p.automationId,
+        triggerType: p.triggerType,
+        triggerKey: p.event.eventId,
+        entityType: subject.entityType,
+        entityId: subject.entityId,
+        context: await contextFor(p),
+        chain: p.chain,
+        retryable: true,
       };
     } catch (err) {
       failures.set(p.event.id, err);
       return null;
     }
   });
-  const ready = planned.map((p, i) => ({ p, req: reqs[i] })).filter((x): x is { p: PlannedStart; req: StartRequest } => x.req !== null && !failures.has(x.p.event.id));
-  const outcomes = await startExecutions(deps, workspaceId, ready.map((x) => x.req));
+  const ready = planned
+    .map((p, i) => ({ p, req: reqs[i] }))
+    .filter((x): x is { p: PlannedStart; req: StartRequest } => x.req !== null && !failures.has(x.p.event.id));
+  const outcomes = await startExecutions(
+    deps,
+    workspaceId,
+    ready.map((x) => x.req),
+  );
   outcomes.forEach((o, i) => {
     if (o.status === 'error' && !failures.has(ready[i]!.p.event.id)) failures.set(ready[i]!.p.event.id, o.error);
   });
@@ -117,7 +155,8 @@ export function automationTriggerSubscriber(deps: EngineDeps): Subscriber {
 export function automationScheduleSubscriber(deps: EngineDeps): Subscriber {
   return {
     name: 'automation-schedules',
-    handles: (e) => e.entityType === 'automation' && (e.type === 'automation_changed' || e.type === 'automation_deleted'),
+    handles: (e) =>
+      e.entityType === 'automation' && (e.type === 'automation_changed' || e.type === 'automation_deleted'),
     async handle(event) {
       await syncSchedule(deps, event.workspaceId, event.entityId);
     },
@@ -125,4 +164,7 @@ export function automationScheduleSubscriber(deps: EngineDeps): Subscriber {
 }
 
 /** Both subscribers, for buildSubscribers. */
-export const automationSubscribers = (deps: EngineDeps): Subscriber[] => [automationTriggerSubscriber(deps), automationScheduleSubscriber(deps)];
+export const automationSubscribers = (deps: EngineDeps): Subscriber[] => [
+  automationTriggerSubscriber(deps),
+  automationScheduleSubscriber(deps),
+];

@@ -5,7 +5,14 @@ import { User } from '../../workspaces/user.entity';
 import { Workspace, type WorkspacePlan } from '../../workspaces/workspace.entity';
 
 /** Lookup fan-out cap per plan (spec Limits: Trial/Free 100, Basic/Starter 500, Pro+ 1000). */
-export const FANOUT_CAP: Record<WorkspacePlan, number> = { trial: 100, free: 100, basic: 500, starter: 500, pro: 1000, enterprise: 1000 };
+export const FANOUT_CAP: Record<WorkspacePlan, number> = {
+  trial: 100,
+  free: 100,
+  basic: 500,
+  starter: 500,
+  pro: 1000,
+  enterprise: 1000,
+};
 
 export interface WorkspaceInfo {
   timezone: string;
@@ -27,10 +34,17 @@ export async function automationActorId(em: EntityManager, createdBy: string | n
     const user = await em.findOne(User, { _id: createdBy }, { fields: ['_id'] });
     if (user) return user._id;
   }
-  const owner = (await em.findOne(User, { role: 'owner' }, { orderBy: { createdAt: 'asc' }, fields: ['_id'] })) ?? (await em.findOne(User, {}, { orderBy: { createdAt: 'asc' }, fields: ['_id'] }));
+  const owner =
+    (await em.findOne(User, { role: 'owner' }, { orderBy: { createdAt: 'asc' }, fields: ['_id'] })) ??
+    (await em.findOne(User, {}, { orderBy: { createdAt: 'asc' }, fields: ['_id'] }));
   if (!owner) throw new Error('the workspace has no users: automations need one to act as');
   return owner._id;
 }
 
 /** Automations act with every scope of an owner: their author chose to automate these writes. */
-export const automationActor = (workspaceId: string, userId: string): Actor => ({ workspaceId, userId, role: 'owner', scopes: SCOPES });
+export const automationActor = (workspaceId: string, userId: string): Actor => ({
+  workspaceId,
+  userId,
+  role: 'owner',
+  scopes: SCOPES,
+});

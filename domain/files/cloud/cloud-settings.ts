@@ -22,8 +22,13 @@ export const CLOUD_ENV_VARS = {
 } as const;
 
 const opt = (env: NodeJS.ProcessEnv, name: string): string | undefined => env[name]?.trim() || undefined;
-const list = (env: NodeJS.ProcessEnv, name: string): string[] => (opt(env, name) ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-const base = (env: NodeJS.ProcessEnv, name: string, fallback: string): string => (opt(env, name) ?? fallback).replace(/\/+$/, '');
+const list = (env: NodeJS.ProcessEnv, name: string): string[] =>
+  (opt(env, name) ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
+const base = (env: NodeJS.ProcessEnv, name: string, fallback: string): string =>
+  (opt(env, name) ?? fallback).replace(/\/+$/, '');
 
 export function cloudEnv(env: NodeJS.ProcessEnv): CloudEnv {
   return {

@@ -27,23 +27,60 @@ export class GoogleDriveProvider implements CloudStorageProvider {
 
   constructor(settings: CloudEnv['googleDrive'], fetch: SafeFetch, allowHosts: readonly string[]) {
     this.api = settings.apiUrl;
-    this.client = new OAuthJsonClient('Google Drive', {
-      tokenUrl: settings.tokenUrl, clientId: settings.clientId!, clientSecret: settings.clientSecret!, refreshToken: settings.refreshToken!,
-    }, fetch, allowHosts);
+    this.client = new OAuthJsonClient(
+      'Google Drive',
+      {
+        tokenUrl: settings.tokenUrl,
+        clientId: settings.clientId!,
+        clientSecret: settings.clientSecret!,
+        refreshToken: settings.refreshToken!,
+      },
+      fetch,
+      allowHosts,
+    );
   }
 
   async account(): Promise<CloudAccount> {
-    const about = (await this.client.request('GET', `${this.api}/about?fields=user(displayName,emailAddress,permissionId)`)) ?? {};
+    const about =
+      (await this.client.request('GET', `${this.api}/about?fields=user(displayName,emailAddress,permissionId)`)) ?? {};
     const user = (about.user ?? {}) as DriveFile;
-    return { provider: this.id, accountId: String(user.permissionId ?? ''), displayName: user.displayName ?? null, email: user.emailAddress ?? null };
+    return {
+      provider: this.id,
+      accountId: String(user.permissionId ?? ''),
+      displayName: user.displayName ?? null,
+      email: user.emailAddress ?? null,
+    };
   }
 
   async browse(q: BrowseQuery): Promise<CloudItem[]> {
     if (q.roots) {
-      const shared = (await this.client.request('GET', `${this.api}/drives?pageSize=${Math.min(q.limit, 100)}`))?.drives as DriveFile[] | undefined;
+      const shared = (await this.client.request('GET', `${this.api}/drives?pageSize=${Math.min(q.limit, 100)}`))
+        ?.drives as DriveFile[] | undefined;
       const roots: CloudItem[] = [
-        { provider: this.id, id: 'root', driveId: null, parentId: null, name: 'My Drive', kind: 'drive', mimeType: null, size: null, modifiedAt: null, webUrl: 'https://drive.google.com/drive/my-drive' },
-        ...(shared ?? []).map((d) => ({ provider: this.id, id: String(d.id), driveId: String(d.id), parentId: null, name: String(d.name ?? ''), kind: 'drive' as const, mimeType: null, size: null, modifiedAt: null, webUrl: null })),
+        {
+          provider: this.id,
+          id: 'root',
+          driveId: null,
+          parentId: null,
+          name: 'My Drive',
+          kind: 'drive',
+          mimeType: null,
+          size: null,
+          modifiedAt: null,
+          webUrl: 'https://drive.google.com/drive/my-drive',
+        },
+        ...(shared ?? []).map((d) => ({
+          provider: this.id,
+          id: String(d.id),
+          driveId: String(d.id),
+          parentId: null,
+          name: String(d.name ?? ''),
+          kind: 'drive' as const,
+          mimeType: null,
+          size: null,
+          modifiedAt: null,
+          webUrl: null,
+        })),
       ];
       return roots.slice(0, q.limit).map((r) => (q.withPath ? { ...r, path: '/' } : r));
     }
@@ -54,14 +91,20 @@ export class GoogleDriveProvider implements CloudStorageProvider {
     const order = q.recent ? '&orderBy=viewedByMeTime desc' : '&orderBy=folder,name';
     const url = `${this.api}/files?q=${encodeURIComponent(where.join(' and '))}&pageSize=${q.limit}&fields=${encodeURIComponent(`files(${FIELDS})`)}${corpora}${order.replace(/ /g, '%20')}&${ALL_DRIVES}`;
     const page = await this.client.request('GET', url);
-    if (!page) throw validation('parentId: no such folder in the drive', [{ path: 'parentId', error: 'not found at the provider' }]);
+    if (!page)
+      throw validation('parentId: no such folder in the drive', [
+        { path: 'parentId', error: 'not found at the provider' },
+      ]);
     const items = ((page.files as DriveFile[] | undefined) ?? []).slice(0, q.limit).map((f) => this.toItem(f));
     if (q.withPath) for (const item of items) item.path = await this.pathOf(item);
     return items;
   }
 
   async item(id: string): Promise<CloudItem | null> {
-    const file = await this.client.request('GET', `${this.api}/files/${encodeURIComponent(id)}?fields=${encodeURIComponent(FIELDS)}&supportsAllDrives=true`);
+    const file = await this.client.request(
+      'GET',
+      `${this.api}/files/${encodeURIComponent(id)}?fields=${encodeURIComponent(FIELDS)}&supportsAllDrives=true`,
+    );
     if (!file) return null;
     const item = this.toItem(file);
     item.path = await this.pathOf(item);
@@ -69,10 +112,19 @@ export class GoogleDriveProvider implements CloudStorageProvider {
   }
 
   async create(input: { name: string; kind: CreateKind; parentId?: string; driveId?: string }): Promise<CloudItem> {
-    const made = await this.client.request('POST', `${this.api}/files?fields=${encodeURIComponent(FIELDS)}&supportsAllDrives=true`, {
-      name: input.name, mimeType: KIND_MIME[input.kind], parents: [input.parentId ?? input.driveId ?? 'root'],
-    });
-    if (!made) throw validation('parentId: no such folder in the drive', [{ path: 'parentId', error: 'not found at the provider' }]);
+    const made = await this.client.request(
+      'POST',
+      `${this.api}/files?fields=${encodeURIComponent(FIELDS)}&supportsAllDrives=true`,
+      {
+        name: input.name,
+        mimeType: KIND_MIME[input.kind],
+        parents: [input.parentId ?? input.driveId ?? 'root'],
+      },
+    );
+    if (!made)
+      throw validation('parentId: no such folder in the drive', [
+        { path: 'parentId', error: 'not found at the provider' },
+      ]);
     const item = this.toItem(made);
     // Same shape as item(): a later sync compares paths.
     item.path = await this.pathOf(item);
@@ -84,7 +136,10 @@ export class GoogleDriveProvider implements CloudStorageProvider {
     const names = [item.name];
     let parent = item.parentId;
     for (let depth = 0; parent && depth < 10; depth++) {
-      const up = await this.client.request('GET', `${this.api}/files/${encodeURIComponent(parent)}?fields=id,name,parents&supportsAllDrives=true`);
+      const up = await this.client.request(
+        'GET',
+        `${this.api}/files/${encodeURIComponent(parent)}?fields=id,name,parents&supportsAllDrives=true`,
+      );
       if (!up || !Array.isArray(up.parents) || !up.parents.length) break;
       names.unshift(String(up.name ?? ''));
       parent = String(up.parents[0]);

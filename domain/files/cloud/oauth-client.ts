@@ -9,7 +9,13 @@ export class OAuthJsonClient {
 
   constructor(
     private readonly label: string,
-    private readonly settings: { tokenUrl: string; clientId: string; clientSecret: string; refreshToken: string; scope?: string },
+    private readonly settings: {
+      tokenUrl: string;
+      clientId: string;
+      clientSecret: string;
+      refreshToken: string;
+      scope?: string;
+    },
     private readonly fetch: SafeFetch,
     private readonly allowHosts: readonly string[],
   ) {}
@@ -30,11 +36,19 @@ export class OAuthJsonClient {
       refresh_token: this.settings.refreshToken,
       ...(this.settings.scope ? { scope: this.settings.scope } : {}),
     });
-    const res = await this.fetch(this.settings.tokenUrl, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' }, body: form.toString(), allowHosts: this.allowHosts });
+    const res = await this.fetch(this.settings.tokenUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', accept: 'application/json' },
+      body: form.toString(),
+      allowHosts: this.allowHosts,
+    });
     const body = parse(res.body);
     if (res.status !== 200 || typeof body.access_token !== 'string') {
       // The provider's error code only: its description may echo request values.
-      throw new DomainError('upstream_failed', `${this.label}: the provider refused the stored refresh token (${String(body.error ?? res.status)}); reconnect the account`);
+      throw new DomainError(
+        'upstream_failed',
+        `${this.label}: the provider refused the stored refresh token (${String(body.error ?? res.status)}); reconnect the account`,
+      );
     }
     this.accessToken = body.access_token;
     this.expiresAt = Date.now() + Number(body.expires_in ?? 3600) * 1000;
@@ -48,7 +62,11 @@ export class OAuthJsonClient {
     const token = await this.token();
     const res = await this.fetch(url, {
       method,
-      headers: { authorization: `Bearer ${token}`, accept: 'application/json', ...(body !== undefined ? { 'content-type': 'application/json' } : {}) },
+      headers: {
+        authorization: `Bearer ${token}`,
+        accept: 'application/json',
+        ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+      },
       body: body === undefined ? undefined : typeof body === 'string' ? body : JSON.stringify(body),
       allowHosts: this.allowHosts,
       timeoutMs: 15_000,
@@ -58,7 +76,10 @@ export class OAuthJsonClient {
     if (res.status < 200 || res.status >= 300) {
       const err = parsed.error as { code?: unknown; message?: unknown } | string | undefined;
       const code = typeof err === 'object' && err ? String(err.code ?? '') : String(err ?? '');
-      throw new DomainError('upstream_failed', `${this.label}: ${method} failed with HTTP ${res.status}${code ? ` (${code})` : ''}`);
+      throw new DomainError(
+        'upstream_failed',
+        `${this.label}: ${method} failed with HTTP ${res.status}${code ? ` (${code})` : ''}`,
+      );
     }
     return parsed;
   }

@@ -22,7 +22,12 @@ describe('toStrictSchema', () => {
         tier: { type: ['string', 'null'], enum: ['a', 'b', null] },
         tags: {
           type: ['array', 'null'],
-          items: { type: 'object', additionalProperties: false, required: ['label'], properties: { label: { type: ['string', 'null'] } } },
+          items: {
+            type: 'object',
+            additionalProperties: false,
+            required: ['label'],
+            properties: { label: { type: ['string', 'null'] } },
+          },
         },
         any: { anyOf: [{ description: 'free' }, { type: 'null' }] },
         already: { type: ['number', 'null'] },
@@ -31,12 +36,30 @@ describe('toStrictSchema', () => {
   });
 
   it('keeps an explicit additionalProperties', () => {
-    expect(toStrictSchema({ type: 'object', properties: { a: { type: 'string' } }, required: ['a'], additionalProperties: true }).additionalProperties).toBe(true);
+    expect(
+      toStrictSchema({
+        type: 'object',
+        properties: { a: { type: 'string' } },
+        required: ['a'],
+        additionalProperties: true,
+      }).additionalProperties,
+    ).toBe(true);
   });
 });
 
 describe('topLevelProblems', () => {
-  const schema = { type: 'object', properties: { a: { type: 'string' }, n: { type: 'number' }, i: { type: 'integer' }, o: { type: 'object' }, l: { type: 'array' }, x: {} }, required: ['a', 'i'] };
+  const schema = {
+    type: 'object',
+    properties: {
+      a: { type: 'string' },
+      n: { type: 'number' },
+      i: { type: 'integer' },
+      o: { type: 'object' },
+      l: { type: 'array' },
+      x: {},
+    },
+    required: ['a', 'i'],
+  };
   it.each([
     [{ a: 'x', i: 1 }, []],
     [{ a: 'x', i: 1, n: null, o: null }, []],

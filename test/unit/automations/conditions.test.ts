@@ -1,5 +1,15 @@
-import { CONDITION_OPERATORS, type ConditionDataType, type ConditionOperator } from '../../../domain/automations/definition.schemas';
-import { evaluateCondition, evaluateConditions, explainConditions, toArray, toBoolean } from '../../../domain/automations/conditions';
+import {
+  CONDITION_OPERATORS,
+  type ConditionDataType,
+  type ConditionOperator,
+} from '../../../domain/automations/definition.schemas';
+import {
+  evaluateCondition,
+  evaluateConditions,
+  explainConditions,
+  toArray,
+  toBoolean,
+} from '../../../domain/automations/conditions';
 
 // 2024-06-15 10:00 in Copenhagen (08:00 UTC).
 const NOW = new Date('2024-06-15T08:00:00Z');
@@ -150,7 +160,13 @@ describe('evaluateCondition: every operator', () => {
 });
 
 describe('evaluateCondition: fields and values', () => {
-  const context = { lead: { score: 80, email: 'a@b.dk', tags: ['vip'] }, deal: { value: 500, threshold: 400 }, webhookData: { min: '100', max: '900' }, aiOutput: { qualified: 'yes' }, ai_text: 'YES please' };
+  const context = {
+    lead: { score: 80, email: 'a@b.dk', tags: ['vip'] },
+    deal: { value: 500, threshold: 400 },
+    webhookData: { min: '100', max: '900' },
+    aiOutput: { qualified: 'yes' },
+    ai_text: 'YES please',
+  };
 
   it.each([
     [{ field: '{{deal.value}}', operator: 'greater_than', value: 100 }, true],
@@ -167,8 +183,15 @@ describe('evaluateCondition: fields and values', () => {
   });
 
   it('requires an explicit now for relative date operators', () => {
-    expect(() => evaluateCondition({ field: 'lead.x', operator: 'date_within_days', value: 3 }, { lead: { x: '2024-01-01' } })).toThrow(/options\.now/);
-    expect(evaluateCondition({ field: 'lead.x', operator: 'date_before', value: '2025-01-01' }, { lead: { x: '2024-01-01' } })).toBe(true);
+    expect(() =>
+      evaluateCondition({ field: 'lead.x', operator: 'date_within_days', value: 3 }, { lead: { x: '2024-01-01' } }),
+    ).toThrow(/options\.now/);
+    expect(
+      evaluateCondition(
+        { field: 'lead.x', operator: 'date_before', value: '2025-01-01' },
+        { lead: { x: '2024-01-01' } },
+      ),
+    ).toBe(true);
   });
 
   it('uses the given time zone for calendar days', () => {
@@ -208,10 +231,27 @@ describe('evaluateConditions', () => {
 
 describe('coercion helpers', () => {
   it.each([
-    [true, true], ['TRUE', true], ['ja', true], [1, true], ['0', false], ['no', false], [0, false], [null, false], ['', false], ['x', null], [2, null], [{}, null],
+    [true, true],
+    ['TRUE', true],
+    ['ja', true],
+    [1, true],
+    ['0', false],
+    ['no', false],
+    [0, false],
+    [null, false],
+    ['', false],
+    ['x', null],
+    [2, null],
+    [{}, null],
   ])('toBoolean(%j) → %j', (v, expected) => expect(toBoolean(v)).toBe(expected));
 
   it.each([
-    [[1], [1]], [undefined, []], ['', []], ['a, b,,c', ['a', 'b', 'c']], ['[1,2]', [1, 2]], ['[oops', ['[oops']], [5, [5]],
+    [[1], [1]],
+    [undefined, []],
+    ['', []],
+    ['a, b,,c', ['a', 'b', 'c']],
+    ['[1,2]', [1, 2]],
+    ['[oops', ['[oops']],
+    [5, [5]],
   ])('toArray(%j) → %j', (v, expected) => expect(toArray(v)).toEqual(expected));
 });

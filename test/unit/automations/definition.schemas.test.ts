@@ -1,6 +1,13 @@
 import { ACTION_CONFIG_SCHEMAS } from '../../../domain/automations/action-config.schemas';
 import {
-  ACTION_TYPES, CONDITION_OPERATORS, DEPRECATED_ACTIONS, LEGACY_TRIGGERS, LOOKUP_ENTITY_TYPES, TRIGGER_TYPES, automationCreateBody, automationUpdateBody,
+  ACTION_TYPES,
+  CONDITION_OPERATORS,
+  DEPRECATED_ACTIONS,
+  LEGACY_TRIGGERS,
+  LOOKUP_ENTITY_TYPES,
+  TRIGGER_TYPES,
+  automationCreateBody,
+  automationUpdateBody,
 } from '../../../domain/automations/definition.schemas';
 import { validGraph } from './fixtures';
 
@@ -24,13 +31,39 @@ describe('vocabularies', () => {
 
   it('fills the spec defaults when an activity parses a config', () => {
     expect(ACTION_CONFIG_SCHEMAS.create_task.parse({ title: 'Call' })).toEqual({
-      title: 'Call', activityType: 'meeting', priority: 'medium', dateScheduleType: 'relative', dueInDays: 1, durationMinutes: 30, assignTo: 'owner', conflictPolicy: 'find_next',
+      title: 'Call',
+      activityType: 'meeting',
+      priority: 'medium',
+      dateScheduleType: 'relative',
+      dueInDays: 1,
+      durationMinutes: 30,
+      assignTo: 'owner',
+      conflictPolicy: 'find_next',
     });
-    expect(ACTION_CONFIG_SCHEMAS.send_email.parse({ templateId: 't' })).toEqual({ templateId: 't', recipientField: 'primary', recipientType: 'auto' });
-    expect(ACTION_CONFIG_SCHEMAS.http_request.parse({ url: 'https://x.dk' })).toEqual({ url: 'https://x.dk', method: 'GET' });
-    expect(ACTION_CONFIG_SCHEMAS.add_to_sequence.parse({ sequenceId: 's' })).toEqual({ sequenceId: 's', entityType: 'trigger', forceRestart: false });
-    expect(ACTION_CONFIG_SCHEMAS.create_record.parse({})).toEqual({ recordType: 'lead', fieldValues: {}, customFields: [] });
-    expect(ACTION_CONFIG_SCHEMAS.accounting_create_customer.parse({ system: 'books', mapping: {} })).toEqual({ system: 'books', mapping: {}, contactCountryKey: 'DK' });
+    expect(ACTION_CONFIG_SCHEMAS.send_email.parse({ templateId: 't' })).toEqual({
+      templateId: 't',
+      recipientField: 'primary',
+      recipientType: 'auto',
+    });
+    expect(ACTION_CONFIG_SCHEMAS.http_request.parse({ url: 'https://x.dk' })).toEqual({
+      url: 'https://x.dk',
+      method: 'GET',
+    });
+    expect(ACTION_CONFIG_SCHEMAS.add_to_sequence.parse({ sequenceId: 's' })).toEqual({
+      sequenceId: 's',
+      entityType: 'trigger',
+      forceRestart: false,
+    });
+    expect(ACTION_CONFIG_SCHEMAS.create_record.parse({})).toEqual({
+      recordType: 'lead',
+      fieldValues: {},
+      customFields: [],
+    });
+    expect(ACTION_CONFIG_SCHEMAS.accounting_create_customer.parse({ system: 'books', mapping: {} })).toEqual({
+      system: 'books',
+      mapping: {},
+      contactCountryKey: 'DK',
+    });
   });
 });
 
@@ -59,22 +92,70 @@ describe('automationCreateBody', () => {
     [{ name: 'x'.repeat(201) }, 'name', 'must be at most 200 characters'],
     [{ name: 'a', description: 'x'.repeat(2001) }, 'description', 'must be at most 2000 characters'],
     [{ name: 'a', nodes: {} }, 'nodes', 'must be an array'],
-    [{ name: 'a', nodes: Array.from({ length: 201 }, (_, i) => ({ ...node, id: `n${i}` })) }, 'nodes', 'at most 200 nodes'],
-    [{ name: 'a', edges: Array.from({ length: 401 }, (_, i) => ({ id: `e${i}`, source: 'a', target: 'b' })) }, 'edges', 'at most 400 edges'],
-    [{ name: 'a', nodes: [{ ...node, id: 'lookup.1' }] }, 'nodes.0.id', 'must be 1-100 characters without spaces, dots, braces or |'],
-    [{ name: 'a', nodes: [{ ...node, id: '' }] }, 'nodes.0.id', 'must be 1-100 characters without spaces, dots, braces or |'],
-    [{ name: 'a', nodes: [{ ...node, type: 'merge' }] }, 'nodes.0.type', 'must be one of trigger, action, condition, delay, ai, lookup'],
+    [
+      { name: 'a', nodes: Array.from({ length: 201 }, (_, i) => ({ ...node, id: `n${i}` })) },
+      'nodes',
+      'at most 200 nodes',
+    ],
+    [
+      { name: 'a', edges: Array.from({ length: 401 }, (_, i) => ({ id: `e${i}`, source: 'a', target: 'b' })) },
+      'edges',
+      'at most 400 edges',
+    ],
+    [
+      { name: 'a', nodes: [{ ...node, id: 'lookup.1' }] },
+      'nodes.0.id',
+      'must be 1-100 characters without spaces, dots, braces or |',
+    ],
+    [
+      { name: 'a', nodes: [{ ...node, id: '' }] },
+      'nodes.0.id',
+      'must be 1-100 characters without spaces, dots, braces or |',
+    ],
+    [
+      { name: 'a', nodes: [{ ...node, type: 'merge' }] },
+      'nodes.0.type',
+      'must be one of trigger, action, condition, delay, ai, lookup',
+    ],
     [{ name: 'a', nodes: [{ ...node, position: undefined }] }, 'nodes.0.position', 'is required'],
     [{ name: 'a', nodes: [{ ...node, position: { x: '1', y: 0 } }] }, 'nodes.0.position.x', 'must be a number'],
     [{ name: 'a', nodes: [{ ...node, data: [] }] }, 'nodes.0.data', 'must be an object'],
     [{ name: 'a', edges: [{ id: 'e', source: 'a' }] }, 'edges.0.target', 'is required'],
-    [{ name: 'a', edges: [{ id: 'e', source: 'a', target: 'b', sourceHandle: 1 }] }, 'edges.0.sourceHandle', 'must be a string'],
-    [{ name: 'a', executionSettings: { failureBehavior: 'skip' } }, 'executionSettings.failureBehavior', 'must be one of stop, continue, retry'],
-    [{ name: 'a', executionSettings: { retryMaxAttempts: 0 } }, 'executionSettings.retryMaxAttempts', 'must be at least 1'],
-    [{ name: 'a', executionSettings: { retryMaxAttempts: 11 } }, 'executionSettings.retryMaxAttempts', 'must be at most 10'],
-    [{ name: 'a', executionSettings: { retryMaxAttempts: 2.5 } }, 'executionSettings.retryMaxAttempts', 'must be an integer'],
-    [{ name: 'a', executionSettings: { retryIntervalMinutes: 1441 } }, 'executionSettings.retryIntervalMinutes', 'must be at most 1440'],
-    [{ name: 'a', executionSettings: { retryIntervalMinutes: 0 } }, 'executionSettings.retryIntervalMinutes', 'must be at least 1'],
+    [
+      { name: 'a', edges: [{ id: 'e', source: 'a', target: 'b', sourceHandle: 1 }] },
+      'edges.0.sourceHandle',
+      'must be a string',
+    ],
+    [
+      { name: 'a', executionSettings: { failureBehavior: 'skip' } },
+      'executionSettings.failureBehavior',
+      'must be one of stop, continue, retry',
+    ],
+    [
+      { name: 'a', executionSettings: { retryMaxAttempts: 0 } },
+      'executionSettings.retryMaxAttempts',
+      'must be at least 1',
+    ],
+    [
+      { name: 'a', executionSettings: { retryMaxAttempts: 11 } },
+      'executionSettings.retryMaxAttempts',
+      'must be at most 10',
+    ],
+    [
+      { name: 'a', executionSettings: { retryMaxAttempts: 2.5 } },
+      'executionSettings.retryMaxAttempts',
+      'must be an integer',
+    ],
+    [
+      { name: 'a', executionSettings: { retryIntervalMinutes: 1441 } },
+      'executionSettings.retryIntervalMinutes',
+      'must be at most 1440',
+    ],
+    [
+      { name: 'a', executionSettings: { retryIntervalMinutes: 0 } },
+      'executionSettings.retryIntervalMinutes',
+      'must be at least 1',
+    ],
     [{ name: 'a', executionSettings: { retries: 3 } }, 'executionSettings', 'unknown field(s): retries'],
     [{ name: 'a', rateLimits: { maxRunsPerHour: -1 } }, 'rateLimits.maxRunsPerHour', 'must be at least 0'],
     [{ name: 'a', rateLimits: { maxTotalRuns: 1.5 } }, 'rateLimits.maxTotalRuns', 'must be an integer'],
@@ -87,14 +168,21 @@ describe('automationCreateBody', () => {
 
 describe('automationUpdateBody', () => {
   it('keeps only the keys sent (settings merge over the stored ones)', () => {
-    expect(automationUpdateBody.parse({ executionSettings: { retryMaxAttempts: 5 }, rateLimits: {} })).toEqual({ executionSettings: { retryMaxAttempts: 5 }, rateLimits: {} });
+    expect(automationUpdateBody.parse({ executionSettings: { retryMaxAttempts: 5 }, rateLimits: {} })).toEqual({
+      executionSettings: { retryMaxAttempts: 5 },
+      rateLimits: {},
+    });
     expect(automationUpdateBody.parse({ description: '' })).toEqual({ description: null });
     expect(automationUpdateBody.parse({})).toEqual({});
   });
 
   it.each([
     [{ name: '' }, 'name', 'is required'],
-    [{ executionSettings: { failureBehavior: 'explode' } }, 'executionSettings.failureBehavior', 'must be one of stop, continue, retry'],
+    [
+      { executionSettings: { failureBehavior: 'explode' } },
+      'executionSettings.failureBehavior',
+      'must be one of stop, continue, retry',
+    ],
     [{ rateLimits: { maxRunsPerDay: -3 } }, 'rateLimits.maxRunsPerDay', 'must be at least 0'],
   ])('refuses %j', (body, path, message) => {
     expect(issues(automationUpdateBody, body)).toContainEqual({ path, message });

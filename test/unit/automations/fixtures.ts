@@ -6,21 +6,45 @@ export interface TestGraph {
 }
 
 let row = 0;
-export const node = (id: string, type: string, data: Record<string, unknown>) => ({ id, type, position: { x: 500, y: 200 * row++ }, data });
-export const edge = (id: string, source: string, target: string, sourceHandle: string | null = null): GraphEdge => ({ id, source, target, sourceHandle });
+export const node = (id: string, type: string, data: Record<string, unknown>) => ({
+  id,
+  type,
+  position: { x: 500, y: 200 * row++ },
+  data,
+});
+export const edge = (id: string, source: string, target: string, sourceHandle: string | null = null): GraphEdge => ({
+  id,
+  source,
+  target,
+  sourceHandle,
+});
 
 /** A valid graph using every node type and every branch handle kind. */
 export function validGraph(): TestGraph {
   return {
     nodes: [
       node('trigger_1', 'trigger', { triggerType: 'deal_stage_changed', config: { stageId: 'stage_won' } }),
-      node('lookup_1', 'lookup', { label: 'Open deals', entityType: 'Deal', mode: 'first', filters: [{ field: 'companyId', operator: 'equals', value: '{{deal.companyId}}' }] }),
-      node('condition_1', 'condition', { conditions: [{ id: 'c1', field: 'deal.value', operator: 'greater_than', value: 1000 }], logic: 'and' }),
+      node('lookup_1', 'lookup', {
+        label: 'Open deals',
+        entityType: 'Deal',
+        mode: 'first',
+        filters: [{ field: 'companyId', operator: 'equals', value: '{{deal.companyId}}' }],
+      }),
+      node('condition_1', 'condition', {
+        conditions: [{ id: 'c1', field: 'deal.value', operator: 'greater_than', value: 1000 }],
+        logic: 'and',
+      }),
       node('ai_1', 'ai', { prompt: 'Summarise {{deal.title}}', outputMode: 'text' }),
       node('delay_1', 'delay', { amount: 2, unit: 'hours' }),
-      node('action_note', 'action', { actionType: 'create_note', config: { noteContent: 'Deal {{deal.title}} moved' } }),
+      node('action_note', 'action', {
+        actionType: 'create_note',
+        config: { noteContent: 'Deal {{deal.title}} moved' },
+      }),
       node('action_task', 'action', { actionType: 'create_task', config: { title: 'Call {{contact.firstName}}' } }),
-      node('action_email', 'action', { actionType: 'send_email', config: { subject: 'Hi', body: '<p>{{ai_text}}</p>' } }),
+      node('action_email', 'action', {
+        actionType: 'send_email',
+        config: { subject: 'Hi', body: '<p>{{ai_text}}</p>' },
+      }),
     ],
     edges: [
       edge('e1', 'trigger_1', 'lookup_1'),

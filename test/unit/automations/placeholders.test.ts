@@ -1,16 +1,46 @@
 import {
-  SEQUENCE_NAMESPACES, SEQUENCE_TOP_LEVEL_NAMES, listPlaceholders, parsePlaceholder, renderTemplate, renderValue, resolveDeep, resolveTemplate, resolveValue,
+  SEQUENCE_NAMESPACES,
+  SEQUENCE_TOP_LEVEL_NAMES,
+  listPlaceholders,
+  parsePlaceholder,
+  renderTemplate,
+  renderValue,
+  resolveDeep,
+  resolveTemplate,
+  resolveValue,
 } from '../../../domain/automations/placeholders';
 
 const ctx = {
-  lead: { _id: 'l1', title: 'Big lead', email: 'ann@example.com', score: 42, value: 0, notes: '', customFields: { budget: 5000, 'tier.level': 'gold' } },
+  lead: {
+    _id: 'l1',
+    title: 'Big lead',
+    email: 'ann@example.com',
+    score: 42,
+    value: 0,
+    notes: '',
+    customFields: { budget: 5000, 'tier.level': 'gold' },
+  },
   contact: { firstName: 'Ann', lastName: 'Berg', fullName: 'Ann Berg', email: null },
   company: { name: 'Acme & Co <Ltd>', customFields: [{ name: 'segment', value: 'SMB' }] },
-  deal: { _id: 'd1', title: 'Roof', value: 1234.5, stage: 'won', probability: 0.8, createdAt: '2024-03-31T22:30:00.000Z', items: [{ name: 'Tiles', qty: 3 }, { name: 'Gutter', qty: 1 }] },
+  deal: {
+    _id: 'd1',
+    title: 'Roof',
+    value: 1234.5,
+    stage: 'won',
+    probability: 0.8,
+    createdAt: '2024-03-31T22:30:00.000Z',
+    items: [
+      { name: 'Tiles', qty: 3 },
+      { name: 'Gutter', qty: 1 },
+    ],
+  },
   owner: { fullName: 'Bo Owner' },
   webhookData: { order: { id: 77, lines: ['a', 'b'] }, flag: true },
   httpResponse: { status: 201, data: { id: 'x9' } },
-  lookup: { lookup_1: { found: true, count: 2, title: 'Other deal', items: [{ title: 'A' }, { title: 'B' }] }, open_deals: { count: 2 } },
+  lookup: {
+    lookup_1: { found: true, count: 2, title: 'Other deal', items: [{ title: 'A' }, { title: 'B' }] },
+    open_deals: { count: 2 },
+  },
   system: { triggeredAt: new Date('2024-06-30T23:15:00Z'), entityType: 'deal', workspaceId: 'w1' },
   ai_text: 'Looks qualified',
   ai_json: { qualified: true, reason: 'budget' },
@@ -35,7 +65,10 @@ describe('resolveTemplate: paths and namespaces', () => {
     ['{{lead.customFields.budget}}', '5000'],
     ['{{company.customFields.segment}}', 'SMB'],
     ['{{httpResponse.status}} {{httpResponse.data.id}}', '201 x9'],
-    ['{{lookup.lookup_1.title}} / {{lookup.open_deals.count}} / {{lookup.lookup_1.items.1.title}}', 'Other deal / 2 / B'],
+    [
+      '{{lookup.lookup_1.title}} / {{lookup.open_deals.count}} / {{lookup.lookup_1.items.1.title}}',
+      'Other deal / 2 / B',
+    ],
     ['{{ai_text}}', 'Looks qualified'],
     ['{{ai_json.reason}}', 'budget'],
     ['{{aiOutput.qualified}}', 'true'],
@@ -57,23 +90,38 @@ describe('resolveTemplate: paths and namespaces', () => {
     ['{{lead.__proto__}}', 'missing'],
     ['{{deal.items.9.name}}', 'missing'],
   ])('%s renders empty and is reported as %s', (template, reason) => {
-    expect(renderTemplate(template, ctx)).toEqual({ text: '', unresolved: [{ placeholder: template.slice(2, -2), reason }] });
+    expect(renderTemplate(template, ctx)).toEqual({
+      text: '',
+      unresolved: [{ placeholder: template.slice(2, -2), reason }],
+    });
   });
 
   it('never evaluates code', () => {
-    const out = renderTemplate('{{ lead.score + 1 }}{{constructor.constructor("return 1")()}}{{process.env.HOME}}', ctx);
+    const out = renderTemplate(
+      '{{ lead.score + 1 }}{{constructor.constructor("return 1")()}}{{process.env.HOME}}',
+      ctx,
+    );
     expect(out.text).toBe('');
     expect(out.unresolved.map((u) => u.reason)).toEqual(['missing', 'unknown_namespace', 'unknown_namespace']);
   });
 
   it('leaves sequence AI blocks untouched', () => {
-    expect(renderTemplate('Hi {{ai:intro}} {{contact.firstName}}', ctx)).toEqual({ text: 'Hi {{ai:intro}} Ann', unresolved: [] });
+    expect(renderTemplate('Hi {{ai:intro}} {{contact.firstName}}', ctx)).toEqual({
+      text: 'Hi {{ai:intro}} Ann',
+      unresolved: [],
+    });
   });
 
   it('can use the sequence namespaces', () => {
-    const seq = { workspace: { name: 'WS' }, currentDate: '2024-05-01', stepHistory: { lastEmail: { replied: false } } };
+    const seq = {
+      workspace: { name: 'WS' },
+      currentDate: '2024-05-01',
+      stepHistory: { lastEmail: { replied: false } },
+    };
     const opts = { namespaces: SEQUENCE_NAMESPACES, topLevelNames: SEQUENCE_TOP_LEVEL_NAMES };
-    expect(resolveTemplate('{{workspace.name}} {{currentDate|format:date}} {{stepHistory.lastEmail.replied}}', seq, opts)).toBe('WS 2024-05-01 false');
+    expect(
+      resolveTemplate('{{workspace.name}} {{currentDate|format:date}} {{stepHistory.lastEmail.replied}}', seq, opts),
+    ).toBe('WS 2024-05-01 false');
   });
 });
 
@@ -102,7 +150,9 @@ describe('resolveTemplate: filters', () => {
   });
 
   it('formats with explicit locale, currency and time zone', () => {
-    expect(resolveTemplate('{{deal.value|format:currency}}', ctx, { locale: 'en-US', currency: 'USD' })).toBe('$1,234.50');
+    expect(resolveTemplate('{{deal.value|format:currency}}', ctx, { locale: 'en-US', currency: 'USD' })).toBe(
+      '$1,234.50',
+    );
     expect(resolveTemplate('{{deal.createdAt|format:date}}', ctx, { timezone: 'America/New_York' })).toBe('2024-03-31');
     expect(resolveTemplate('{{deal.createdAt|format:datetime}}', ctx, { timezone: 'UTC' })).toBe('2024-03-31 22:30');
   });
@@ -124,11 +174,16 @@ describe('resolveTemplate: filters', () => {
   });
 
   it('a bare name is reported even when a default fills it', () => {
-    expect(renderTemplate('{{firstName|default:there}}', ctx)).toEqual({ text: 'there', unresolved: [{ placeholder: 'firstName|default:there', reason: 'bare_name' }] });
+    expect(renderTemplate('{{firstName|default:there}}', ctx)).toEqual({
+      text: 'there',
+      unresolved: [{ placeholder: 'firstName|default:there', reason: 'bare_name' }],
+    });
   });
 
   it('escapes substituted values for HTML, not the template', () => {
-    expect(resolveTemplate('<b>{{company.name}}</b>', ctx, { escape: 'html' })).toBe('<b>Acme &amp; Co &lt;Ltd&gt;</b>');
+    expect(resolveTemplate('<b>{{company.name}}</b>', ctx, { escape: 'html' })).toBe(
+      '<b>Acme &amp; Co &lt;Ltd&gt;</b>',
+    );
     expect(resolveTemplate('<b>{{company.name}}</b>', ctx)).toBe('<b>Acme & Co <Ltd></b>');
   });
 });
@@ -155,11 +210,18 @@ describe('resolveValue', () => {
   });
 
   it('reports unresolved placeholders for the step log', () => {
-    expect(renderValue('{{lead.nothing}}', ctx).unresolved).toEqual([{ placeholder: 'lead.nothing', reason: 'missing' }]);
+    expect(renderValue('{{lead.nothing}}', ctx).unresolved).toEqual([
+      { placeholder: 'lead.nothing', reason: 'missing' },
+    ]);
   });
 
   it('resolves every string of a JSON value, keeping types of whole placeholders', () => {
-    const body = { id: '{{deal._id}}', amount: '{{deal.value}}', tags: ['{{deal.stage}}', 'x'], nested: { who: 'Hi {{contact.firstName}}', n: 3, miss: '{{lead.zzz}}' } };
+    const body = {
+      id: '{{deal._id}}',
+      amount: '{{deal.value}}',
+      tags: ['{{deal.stage}}', 'x'],
+      nested: { who: 'Hi {{contact.firstName}}', n: 3, miss: '{{lead.zzz}}' },
+    };
     expect(resolveDeep(body, ctx)).toEqual({
       value: { id: 'd1', amount: 1234.5, tags: ['won', 'x'], nested: { who: 'Hi Ann', n: 3, miss: undefined } },
       unresolved: [{ placeholder: 'lead.zzz', reason: 'missing' }],
@@ -173,7 +235,10 @@ describe('parsing', () => {
       expression: ' deal.value | default:"a|b" | format:currency:EUR ',
       path: 'deal.value',
       segments: ['deal', 'value'],
-      filters: [{ name: 'default', args: ['a|b'] }, { name: 'format', args: ['currency', 'EUR'] }],
+      filters: [
+        { name: 'default', args: ['a|b'] },
+        { name: 'format', args: ['currency', 'EUR'] },
+      ],
     });
   });
 

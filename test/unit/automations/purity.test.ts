@@ -2,11 +2,14 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 // The rule modules also run inside Temporal workflow code: only zod and each other, no clock, no
-// randomness. Entities, services and the resource manifest beside them (database side) and the REST request schemas of the
+// randomness. Entities, services and the resource manifest beside them (database side) and the REST request schemas of
+// the
 // automation routes (API side: automations.schemas.ts, automation-runs.schemas.ts) are not imported by workflows.
 const dir = join(__dirname, '../../../domain/automations');
 const API_SIDE = new Set(['automations.schemas.ts', 'automation-runs.schemas.ts']);
-const files = readdirSync(dir).filter((f) => f.endsWith('.ts') && !/\.(entity|service|resource)\.ts$/.test(f) && !API_SIDE.has(f));
+const files = readdirSync(dir).filter(
+  (f) => f.endsWith('.ts') && !/\.(entity|service|resource)\.ts$/.test(f) && !API_SIDE.has(f),
+);
 const PURE_SHARED = ['../shared/wait-duration', '../shared/transitions', '../shared/record-types'];
 
 describe('domain/automations purity', () => {
@@ -15,7 +18,8 @@ describe('domain/automations purity', () => {
     const imports = [...src.matchAll(/(?:from|import)\s+'([^']+)'/g)].map((m) => m[1]!);
     // PURE_SHARED modules are pure too (checked below): delays and sequence waits share the wait
     // normaliser, the status tables (automations.rules.ts) use the transitions, action configs the record types.
-    for (const spec of imports) expect(spec === 'zod' || /^\.\/[\w.-]+$/.test(spec) || PURE_SHARED.includes(spec)).toBe(true);
+    for (const spec of imports)
+      expect(spec === 'zod' || /^\.\/[\w.-]+$/.test(spec) || PURE_SHARED.includes(spec)).toBe(true);
   });
 
   it.each(files)('%s reads no clock, randomness or environment', (file) => {

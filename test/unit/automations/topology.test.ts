@@ -6,7 +6,16 @@ describe('topology', () => {
   it('orders parents before children, ties in nodes order', () => {
     const t = topology(validGraph());
     expect(t.triggerId).toBe('trigger_1');
-    expect(t.order).toEqual(['trigger_1', 'lookup_1', 'condition_1', 'ai_1', 'delay_1', 'action_note', 'action_task', 'action_email']);
+    expect(t.order).toEqual([
+      'trigger_1',
+      'lookup_1',
+      'condition_1',
+      'ai_1',
+      'delay_1',
+      'action_note',
+      'action_task',
+      'action_email',
+    ]);
     expect(t.cyclic).toEqual([]);
   });
 
@@ -14,7 +23,12 @@ describe('topology', () => {
     const g = validGraph();
     const t = topology({ nodes: g.nodes, edges: [...g.edges, edge('back', 'action_task', 'delay_1')] });
     expect(t.cyclic).toEqual(['delay_1', 'action_task']);
-    expect(findCycle(t, g.nodes.map((n) => n.id))!.map((e) => e.id)).toEqual(['e7', 'back']);
+    expect(
+      findCycle(
+        t,
+        g.nodes.map((n) => n.id),
+      )!.map((e) => e.id),
+    ).toEqual(['e7', 'back']);
   });
 
   it('ignores edges to unknown nodes', () => {
@@ -25,14 +39,24 @@ describe('topology', () => {
   it('computes reachability', () => {
     const g = validGraph();
     g.nodes.push(node('orphan', 'delay', {}));
-    expect([...reachableFrom(topology(g), 'condition_1')].sort()).toEqual(['action_email', 'action_task', 'ai_1', 'condition_1', 'delay_1']);
+    expect([...reachableFrom(topology(g), 'condition_1')].sort()).toEqual([
+      'action_email',
+      'action_task',
+      'ai_1',
+      'condition_1',
+      'delay_1',
+    ]);
   });
 });
 
 describe('successors', () => {
   const g = validGraph();
   g.nodes.push(node('ai_branch', 'ai', {}), node('yes', 'delay', {}), node('always', 'delay', {}));
-  g.edges.push(edge('a1', 'ai_branch', 'yes', 'true'), edge('a2', 'ai_branch', 'always'), edge('a3', 'ai_branch', 'always', 'false'));
+  g.edges.push(
+    edge('a1', 'ai_branch', 'yes', 'true'),
+    edge('a2', 'ai_branch', 'always'),
+    edge('a3', 'ai_branch', 'always', 'false'),
+  );
 
   it.each([
     ['trigger_1', null, ['lookup_1']],
@@ -67,13 +91,18 @@ describe('walkGraph', () => {
 
   it('runs the taken branch only, in order', async () => {
     const seen: string[] = [];
-    const res = await walkGraph(topology(validGraph()), async (n) => (seen.push(n.id), outcomes[n.id] ?? { handle: null }));
+    const res = await walkGraph(
+      topology(validGraph()),
+      async (n) => (seen.push(n.id), outcomes[n.id] ?? { handle: null }),
+    );
     expect(res).toEqual({ ran: ['trigger_1', 'lookup_1', 'condition_1', 'delay_1', 'action_task'], stopped: false });
     expect(seen).toEqual(res.ran);
   });
 
   it('stops when a node says stop', async () => {
-    const res = await walkGraph(topology(validGraph()), async (n) => (n.id === 'condition_1' ? { stop: true } : outcomes[n.id] ?? { handle: null }));
+    const res = await walkGraph(topology(validGraph()), async (n) =>
+      n.id === 'condition_1' ? { stop: true } : (outcomes[n.id] ?? { handle: null }),
+    );
     expect(res).toEqual({ ran: ['trigger_1', 'lookup_1', 'condition_1'], stopped: true });
   });
 

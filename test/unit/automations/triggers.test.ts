@@ -1,7 +1,19 @@
 import { TRIGGER_TYPES } from '../../../domain/automations/definition.schemas';
-import { TRIGGER_NAMESPACES, candidateTriggerTypes, changeOf, matchesTrigger, normalizeEntity, type CrmEvent } from '../../../domain/automations/triggers';
+import {
+  TRIGGER_NAMESPACES,
+  candidateTriggerTypes,
+  changeOf,
+  matchesTrigger,
+  normalizeEntity,
+  type CrmEvent,
+} from '../../../domain/automations/triggers';
 
-const ev = (type: string, entityType: string, payload: Record<string, unknown> = {}): CrmEvent => ({ type, entityType, entityId: 'x1', payload });
+const ev = (type: string, entityType: string, payload: Record<string, unknown> = {}): CrmEvent => ({
+  type,
+  entityType,
+  entityId: 'x1',
+  payload,
+});
 const lead = { _id: 'l1', title: 'L' };
 const deal = { _id: 'd1', stageId: 's2' };
 
@@ -10,9 +22,15 @@ const E = {
   leadUpdated: ev('lead_updated', 'lead', { lead, changes: { status: { from: 'new', to: 'won' } } }),
   leadUpdatedNothing: ev('lead_updated', 'lead', { lead, changes: {} }),
   personCreated: ev('person_created', 'person', { person: { _id: 'p1' } }),
-  personUpdated: ev('person_updated', 'person', { person: { _id: 'p1' }, changes: { email: { from: null, to: 'a@b.dk' } } }),
+  personUpdated: ev('person_updated', 'person', {
+    person: { _id: 'p1' },
+    changes: { email: { from: null, to: 'a@b.dk' } },
+  }),
   companyCreated: ev('company_created', 'company', { company: { _id: 'c1' } }),
-  companyUpdated: ev('company_updated', 'company', { company: { _id: 'c1' }, changes: { city: { from: 'A', to: 'B' } } }),
+  companyUpdated: ev('company_updated', 'company', {
+    company: { _id: 'c1' },
+    changes: { city: { from: 'A', to: 'B' } },
+  }),
   companyDeleted: ev('company_deleted', 'company', { company: { _id: 'c1' } }),
   dealCreated: ev('deal_created', 'deal', { deal }),
   dealWon: ev('deal_won', 'deal', { deal }),
@@ -62,11 +80,23 @@ const rows: Row[] = [
   ['record_changed empty change', 'record_changed', undefined, E.leadUpdatedNothing, false],
   ['record_changed entity listed', 'record_changed', { entityTypes: ['person'] }, E.personUpdated, true],
   ['record_changed entity not listed', 'record_changed', { entityTypes: ['deal'] }, E.personUpdated, false],
-  ['record_changed stage change', 'record_changed', { entityTypes: ['deal'], changeTypes: ['stage_changed'] }, E.dealStage, true],
+  [
+    'record_changed stage change',
+    'record_changed',
+    { entityTypes: ['deal'], changeTypes: ['stage_changed'] },
+    E.dealStage,
+    true,
+  ],
   ['record_changed ticket stage', 'record_changed', { entityTypes: ['support_ticket'] }, E.ticketStage, true],
   ['record_changed stage not wanted', 'record_changed', { changeTypes: ['field_changed'] }, E.dealStage, false],
   ['record_changed tag', 'record_changed', { changeTypes: ['tag_added'], tagId: 'vip' }, E.tagAddedPerson, true],
-  ['record_changed tag other value', 'record_changed', { changeTypes: ['tag_added'], tagId: 'gold' }, E.tagAddedPerson, false],
+  [
+    'record_changed tag other value',
+    'record_changed',
+    { changeTypes: ['tag_added'], tagId: 'gold' },
+    E.tagAddedPerson,
+    false,
+  ],
   ['record_changed tag removed not wanted', 'record_changed', { changeTypes: ['tag_added'] }, E.tagRemovedLead, false],
   ['record_changed tagId ignored for fields', 'record_changed', { tagId: 'gold' }, E.companyUpdated, true],
   ['record_changed vs create', 'record_changed', undefined, E.leadCreated, false],
@@ -94,13 +124,24 @@ describe('matchesTrigger', () => {
   });
 
   it('tolerates a null config and a malformed payload', () => {
-    expect(matchesTrigger({ triggerType: 'deal_stage_changed', config: null }, { ...E.dealStage, payload: null as unknown as Record<string, unknown> })).toBe(true);
+    expect(
+      matchesTrigger(
+        { triggerType: 'deal_stage_changed', config: null },
+        { ...E.dealStage, payload: null as unknown as Record<string, unknown> },
+      ),
+    ).toBe(true);
   });
 });
 
 describe('helpers', () => {
   it.each([
-    ['People', 'person'], ['SupportTicket', 'support_ticket'], ['CustomObjectRecord', 'custom_object'], ['Lead', 'lead'], ['lead', 'lead'], ['invoice', null], [3, null],
+    ['People', 'person'],
+    ['SupportTicket', 'support_ticket'],
+    ['CustomObjectRecord', 'custom_object'],
+    ['Lead', 'lead'],
+    ['lead', 'lead'],
+    ['invoice', null],
+    [3, null],
   ])('normalizeEntity(%j) → %j', (v, expected) => expect(normalizeEntity(v)).toBe(expected));
 
   it.each([

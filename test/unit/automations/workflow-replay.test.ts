@@ -13,12 +13,19 @@
 import { randomBytes } from 'node:crypto';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import { bundleWorkflowCode, DefaultLogger, Runtime, Worker, type WorkflowBundleWithSourceMap } from '@temporalio/worker';
+import {
+  bundleWorkflowCode,
+  DefaultLogger,
+  Runtime,
+  Worker,
+  type WorkflowBundleWithSourceMap,
+} from '@temporalio/worker';
 import { WORKFLOW_KINDS } from '../../../domain/workflow-kinds';
 import { crmDataConverter } from '../../../temporal/codec';
 
 /** The CLI's JSON; runReplayHistory converts it (historyFromJSON) itself. */
-const fixture = (name: string): unknown => JSON.parse(readFileSync(path.join(__dirname, '../../fixtures', name), 'utf8'));
+const fixture = (name: string): unknown =>
+  JSON.parse(readFileSync(path.join(__dirname, '../../fixtures', name), 'utf8'));
 let bundle: WorkflowBundleWithSourceMap;
 
 beforeAll(async () => {
@@ -27,21 +34,38 @@ beforeAll(async () => {
   } catch {
     // installed by another test file of this jest worker
   }
-  bundle = await bundleWorkflowCode({ workflowsPath: require.resolve('../../../workflows'), logger: new DefaultLogger('WARN') });
+  bundle = await bundleWorkflowCode({
+    workflowsPath: require.resolve('../../../workflows'),
+    logger: new DefaultLogger('WARN'),
+  });
 }, 120_000);
 
 const FIXTURES = WORKFLOW_KINDS.flatMap((k) => k.replayFixtures.map((f) => [k.workflowType, f] as const));
 
 describe('workflow replay of recorded histories (every fixture of domain/workflow-kinds.ts)', () => {
   it('covers the recorded execution fixtures and the schedule tick', () => {
-    expect(FIXTURES.map(([, f]) => f)).toEqual(expect.arrayContaining(['automation-execution-remote-bookkeeping.history.json', 'automation-execution-local-bookkeeping.history.json', 'automation-tick.history.json']));
+    expect(FIXTURES.map(([, f]) => f)).toEqual(
+      expect.arrayContaining([
+        'automation-execution-remote-bookkeeping.history.json',
+        'automation-execution-local-bookkeeping.history.json',
+        'automation-tick.history.json',
+      ]),
+    );
   });
 
-  it.each(FIXTURES)('%s: %s replays without nondeterminism (through the payload codec)', async (type, name) => {
-    const history = fixture(name) as { events: { workflowExecutionStartedEventAttributes?: { workflowType?: { name?: string } } }[] };
-    expect(history.events[0]!.workflowExecutionStartedEventAttributes?.workflowType?.name).toBe(type);
-    // Histories from before the codec hold plain payloads: the codec passes them through.
-    const dataConverter = crmDataConverter(`k1:${randomBytes(32).toString('base64')}`);
-    await expect(Worker.runReplayHistory({ workflowBundle: bundle, dataConverter }, history, `replay-${name}`)).resolves.toBeUndefined();
-  }, 60_000);
+  it.each(FIXTURES)(
+    '%s: %s replays without nondeterminism (through the payload codec)',
+    async (type, name) => {
+      const history = fixture(name) as {
+        events: { workflowExecutionStartedEventAttributes?: { workflowType?: { name?: string } } }[];
+      };
+      expect(history.events[0]!.workflowExecutionStartedEventAttributes?.workflowType?.name).toBe(type);
+      // Histories from before the codec hold plain payloads: the codec passes them through.
+      const dataConverter = crmDataConverter(`k1:${randomBytes(32).toString('base64')}`);
+      await expect(
+        Worker.runReplayHistory({ workflowBundle: bundle, dataConverter }, history, `replay-${name}`),
+      ).resolves.toBeUndefined();
+    },
+    60_000,
+  );
 });

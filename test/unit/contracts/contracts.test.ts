@@ -7,7 +7,13 @@ import { hashToken, isTokenShape, newSignerToken } from '../../../domain/contrac
 
 describe('contract money: integer minor units', () => {
   it.each([
-    [0.1, 10], [0.005, 1], [-0.005, -1], [33.335, 3334], [1.005, 101], [19.99, 1999], [1e9, 1e11],
+    [0.1, 10],
+    [0.005, 1],
+    [-0.005, -1],
+    [33.335, 3334],
+    [1.005, 101],
+    [19.99, 1999],
+    [1e9, 1e11],
   ])('toMinor(%p) = %p', (amount, minor) => expect(toMinor(amount)).toBe(minor));
 
   it.each([
@@ -29,12 +35,18 @@ describe('contract money: integer minor units', () => {
     expect(priceLines([{ quantity: 3, unitPrice: 0.1, vatRate: 0 }]).subtotalMinor).toBe(30);
     expect(priceLines([{ quantity: 0.333333, unitPrice: 300, vatRate: 0 }]).subtotalMinor).toBe(10000);
     expect(priceLines([{ quantity: 1.000001, unitPrice: 1_000_000, vatRate: 0 }]).subtotalMinor).toBe(100_000_100);
-    expect(() => priceLines([{ quantity: 1_000_000, unitPrice: 1_000_000_000, vatRate: 25 }])).toThrow(/supported range/);
-    expect(priceLines([{ quantity: 1000, unitPrice: 1_000_000_000, vatRate: 25 }]).totalMinor).toBe(125_000_000_000_000);
+    expect(() => priceLines([{ quantity: 1_000_000, unitPrice: 1_000_000_000, vatRate: 25 }])).toThrow(
+      /supported range/,
+    );
+    expect(priceLines([{ quantity: 1000, unitPrice: 1_000_000_000, vatRate: 25 }]).totalMinor).toBe(
+      125_000_000_000_000,
+    );
   });
 
   it('sums per line (no drift over many lines) and gives each line an id', () => {
-    const { lines, totalMinor } = priceLines(Array.from({ length: 1000 }, () => ({ name: 'x', quantity: 1, unitPrice: 0.1, vatRate: 25 })));
+    const { lines, totalMinor } = priceLines(
+      Array.from({ length: 1000 }, () => ({ name: 'x', quantity: 1, unitPrice: 0.1, vatRate: 25 })),
+    );
     expect(totalMinor).toBe(1000 * 13);
     expect(new Set(lines.map((l) => l.id)).size).toBe(1000);
   });
@@ -54,7 +66,11 @@ describe('signer tokens', () => {
 
   it('never reach the request log: the signing path segment is redacted', () => {
     const { token } = newSignerToken();
-    for (const p of [`/public/contracts/sign/${token}`, `/public/contracts/sign/${token}/sign`, `/public/contracts/sign/${token}/document`]) {
+    for (const p of [
+      `/public/contracts/sign/${token}`,
+      `/public/contracts/sign/${token}/sign`,
+      `/public/contracts/sign/${token}/document`,
+    ]) {
       expect(loggedPath(p)).not.toContain(token);
       expect(loggedPath(p)).toMatch(/^\/public\/contracts\/sign\/\[redacted\]/);
     }

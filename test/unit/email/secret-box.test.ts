@@ -29,7 +29,10 @@ describe('secret-box', () => {
     expect(() => sealSecret('x', null, 'a')).toThrow(/CRM_SECRETS_KEY/);
   });
 
-  it.each([['a'.repeat(64), 32], [randomBytes(32).toString('base64'), 32]])('parses %s', (raw, len) => {
+  it.each([
+    ['a'.repeat(64), 32],
+    [randomBytes(32).toString('base64'), 32],
+  ])('parses %s', (raw, len) => {
     expect(parseSecretsKey(raw)!.length).toBe(len);
   });
   it.each(['abc', 'a'.repeat(63)])('refuses key %s', (raw) => {
@@ -41,11 +44,18 @@ describe('secret-box', () => {
 describe('addTracking', () => {
   const t = { baseUrl: 'https://crm.example', key: trackingKey(key) };
   it('rewrites http(s) links, keeps others, appends the pixel before </body>', () => {
-    const html = '<html><body><a href="https://a.example/x?y=1&amp;z=2">A</a> <a href="mailto:x@y.z">M</a> <a class="b" href=\'http://b.example\'>B</a></body></html>';
+    const html =
+      '<html><body><a href="https://a.example/x?y=1&amp;z=2">A</a> <a href="mailto:x@y.z">M</a> <a class="b" href=\'http://b.example\'>B</a></body></html>';
     const out = addTracking(html, t, 'a'.repeat(24), 'b'.repeat(24));
-    expect(out).toContain(clickUrl(t, 'a'.repeat(24), 'b'.repeat(24), 'https://a.example/x?y=1&z=2').replace(/&/g, '&amp;'));
+    expect(out).toContain(
+      clickUrl(t, 'a'.repeat(24), 'b'.repeat(24), 'https://a.example/x?y=1&z=2').replace(/&/g, '&amp;'),
+    );
     expect(out).toContain('href="mailto:x@y.z"');
-    expect(out).toContain(`href='${clickUrl(t, 'a'.repeat(24), 'b'.repeat(24), 'http://b.example').replace(/&/g, '&amp;')}'`);
-    expect(out).toMatch(/<img src="https:\/\/crm\.example\/api\/track\/email\/open\/[0-9a-f]{48}\.[\w-]{43}"[^>]*><\/body><\/html>$/);
+    expect(out).toContain(
+      `href='${clickUrl(t, 'a'.repeat(24), 'b'.repeat(24), 'http://b.example').replace(/&/g, '&amp;')}'`,
+    );
+    expect(out).toMatch(
+      /<img src="https:\/\/crm\.example\/api\/track\/email\/open\/[0-9a-f]{48}\.[\w-]{43}"[^>]*><\/body><\/html>$/,
+    );
   });
 });

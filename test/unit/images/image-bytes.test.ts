@@ -50,22 +50,32 @@ describe('decodeImageDataUrl', () => {
   it('accepts image/jpg as JPEG, upper-case types, parameters and wrapped base64', () => {
     expect(decodeImageDataUrl(dataUrl('image/jpg', JPEG)).contentType).toBe('image/jpeg');
     expect(decodeImageDataUrl(dataUrl('IMAGE/PNG', PNG)).contentType).toBe('image/png');
-    expect(decodeImageDataUrl(`data:image/png;name=logo.png;base64,${PNG.toString('base64')}`).bytes.equals(PNG)).toBe(true);
+    expect(decodeImageDataUrl(`data:image/png;name=logo.png;base64,${PNG.toString('base64')}`).bytes.equals(PNG)).toBe(
+      true,
+    );
     const b64 = PNG.toString('base64');
-    expect(decodeImageDataUrl(`data:image/png;base64,${b64.slice(0, 8)}\n${b64.slice(8)}`).bytes.equals(PNG)).toBe(true);
+    expect(decodeImageDataUrl(`data:image/png;base64,${b64.slice(0, 8)}\n${b64.slice(8)}`).bytes.equals(PNG)).toBe(
+      true,
+    );
     expect(decodeImageDataUrl(`data:image/png;base64,${b64.replace(/=+$/, '')}`).bytes.equals(PNG)).toBe(true);
   });
 
   it('accepts exactly 2 MB and refuses one byte more with too_large', () => {
     expect(decodeImageDataUrl(dataUrl('image/png', padded(PNG, MAX_IMAGE_BYTES))).bytes).toHaveLength(MAX_IMAGE_BYTES);
-    expect(codeOf(() => decodeImageDataUrl(dataUrl('image/png', padded(PNG, MAX_IMAGE_BYTES + 1))))).toMatch(/^too_large: .*2 MB limit/);
+    expect(codeOf(() => decodeImageDataUrl(dataUrl('image/png', padded(PNG, MAX_IMAGE_BYTES + 1))))).toMatch(
+      /^too_large: .*2 MB limit/,
+    );
   });
 
   it.each([
     ['text data URL', `data:text/plain;base64,${Buffer.from('hi').toString('base64')}`, /image media type/],
     ['html data URL', 'data:text/html,<script>alert(1)</script>', /image media type/],
     ['no media type', `data:;base64,${PNG.toString('base64')}`, /image media type/],
-    ['SVG', dataUrl('image/svg+xml', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>')), /SVG images are not accepted/],
+    [
+      'SVG',
+      dataUrl('image/svg+xml', Buffer.from('<svg xmlns="http://www.w3.org/2000/svg"><script>alert(1)</script></svg>')),
+      /SVG images are not accepted/,
+    ],
     ['BMP', dataUrl('image/bmp', Buffer.from('BM....')), /unsupported image type "image\/bmp"/],
     ['not base64-encoded', 'data:image/png,%89PNG', /must be base64-encoded/],
     ['invalid base64 characters', 'data:image/png;base64,iVBO!!!w0KGgo=', /invalid base64/],

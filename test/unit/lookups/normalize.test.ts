@@ -1,4 +1,10 @@
-import { emailDomain, isCompanyDomain, normalizeDomain, normalizeHandle, normalizeProfileUrl } from '../../../domain/lookups/normalize';
+import {
+  emailDomain,
+  isCompanyDomain,
+  normalizeDomain,
+  normalizeHandle,
+  normalizeProfileUrl,
+} from '../../../domain/lookups/normalize';
 import { parseRegistryAnswer } from '../../../domain/lookups/registry';
 
 describe('normalizeDomain', () => {
@@ -44,10 +50,16 @@ describe('normalizeProfileUrl', () => {
     ['https://example.org/profiles/Someone/', 'https://example.org/profiles/someone', 'someone', null],
   ])('%s', (input, url, handle, kind) => expect(normalizeProfileUrl(input)).toEqual({ url, handle, kind }));
 
-  it.each(['', 'not a url', 'ftp://linkedin.com/in/x', 'https://linkedin.com/', 'https://linkedin.com/feed', 'https://linkedin.com/in/', 'https://example.org/', 'javascript:alert(1)'])(
-    'refuses %j',
-    (input) => expect(normalizeProfileUrl(input)).toBeNull(),
-  );
+  it.each([
+    '',
+    'not a url',
+    'ftp://linkedin.com/in/x',
+    'https://linkedin.com/',
+    'https://linkedin.com/feed',
+    'https://linkedin.com/in/',
+    'https://example.org/',
+    'javascript:alert(1)',
+  ])('refuses %j', (input) => expect(normalizeProfileUrl(input)).toBeNull());
 
   it('handles', () => {
     expect(normalizeHandle(' @Acme ')).toBe('acme');
@@ -58,13 +70,43 @@ describe('normalizeProfileUrl', () => {
 
 describe('parseRegistryAnswer', () => {
   it('maps the cvrapi.dk shape and optional enrichment keys', () => {
-    expect(parseRegistryAnswer({ vat: 12345678, name: ' Acme ApS ', address: 'Vej 1', zipcode: 8000, city: 'Aarhus', email: 'info@acme.dk', industrydesc: 'Software', employees: '10-19', website: 'www.acme.dk/x', logo: 'https://cdn.example/logo.png', linkedin: 'linkedin.com/company/acme' })).toEqual({
-      cvr: '12345678', name: 'Acme ApS', address: 'Vej 1', zip: '8000', city: 'Aarhus', phone: null, email: 'info@acme.dk', industry: 'Software', employees: 10,
-      website: 'https://acme.dk', logoUrl: 'https://cdn.example/logo.png', profileUrl: 'https://linkedin.com/company/acme',
+    expect(
+      parseRegistryAnswer({
+        vat: 12345678,
+        name: ' Acme ApS ',
+        address: 'Vej 1',
+        zipcode: 8000,
+        city: 'Aarhus',
+        email: 'info@acme.dk',
+        industrydesc: 'Software',
+        employees: '10-19',
+        website: 'www.acme.dk/x',
+        logo: 'https://cdn.example/logo.png',
+        linkedin: 'linkedin.com/company/acme',
+      }),
+    ).toEqual({
+      cvr: '12345678',
+      name: 'Acme ApS',
+      address: 'Vej 1',
+      zip: '8000',
+      city: 'Aarhus',
+      phone: null,
+      email: 'info@acme.dk',
+      industry: 'Software',
+      employees: 10,
+      website: 'https://acme.dk',
+      logoUrl: 'https://cdn.example/logo.png',
+      profileUrl: 'https://linkedin.com/company/acme',
     });
   });
-  it.each([[null], ['x'], [[]], [{ error: 'NOT_FOUND' }], [{ vat: 1 }], [{ name: 'No number' }]])('no company in %j', (json) => expect(parseRegistryAnswer(json)).toBeNull());
+  it.each([[null], ['x'], [[]], [{ error: 'NOT_FOUND' }], [{ vat: 1 }], [{ name: 'No number' }]])(
+    'no company in %j',
+    (json) => expect(parseRegistryAnswer(json)).toBeNull(),
+  );
   it('drops a non-https logo and a non-profile link', () => {
-    expect(parseRegistryAnswer({ vat: 1, name: 'A', logo: 'http://x/logo.png', linkedin: 'nope' })).toMatchObject({ logoUrl: null, profileUrl: null });
+    expect(parseRegistryAnswer({ vat: 1, name: 'A', logo: 'http://x/logo.png', linkedin: 'nope' })).toMatchObject({
+      logoUrl: null,
+      profileUrl: null,
+    });
   });
 });

@@ -1,19 +1,38 @@
-import { emailProblem, normalizePhoneNumber, normalizeSmsSender, parseMailbox } from '../../../domain/messaging/addresses';
+import {
+  emailProblem,
+  normalizePhoneNumber,
+  normalizeSmsSender,
+  parseMailbox,
+} from '../../../domain/messaging/addresses';
 import { htmlToText } from '../../../domain/messaging/html-text';
 
 describe('e-mail addresses', () => {
   it.each([
-    'ann@example.com', 'a.b+tag@sub.example.co.uk', "o'brien@example.ie", 'x@xn--bcher-kva.example', 'jens@æble.dk',
-    `${'a'.repeat(64)}@example.com`, `a@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}.${'e'.repeat(60)}`,
+    'ann@example.com',
+    'a.b+tag@sub.example.co.uk',
+    "o'brien@example.ie",
+    'x@xn--bcher-kva.example',
+    'jens@æble.dk',
+    `${'a'.repeat(64)}@example.com`,
+    `a@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}.${'e'.repeat(60)}`,
   ])('accepts %s', (address) => {
     expect(emailProblem(address)).toBeNull();
   });
 
   it.each([
-    ['', 'not an e-mail'], ['ann', 'not an e-mail'], ['ann@', 'not an e-mail'], ['@example.com', 'not an e-mail'],
-    ['ann@localhost', 'not an e-mail'], ['ann@@example.com', 'not an e-mail'], ['.ann@example.com', 'not an e-mail'],
-    ['an..n@example.com', 'not an e-mail'], ['ann@-example.com', 'not an e-mail'], ['ann@example.c', 'not an e-mail'],
-    ['"ann"@example.com', 'not an e-mail'], ['ann smith@example.com', 'not an e-mail'], ['ann@exa_mple.com', 'not an e-mail'],
+    ['', 'not an e-mail'],
+    ['ann', 'not an e-mail'],
+    ['ann@', 'not an e-mail'],
+    ['@example.com', 'not an e-mail'],
+    ['ann@localhost', 'not an e-mail'],
+    ['ann@@example.com', 'not an e-mail'],
+    ['.ann@example.com', 'not an e-mail'],
+    ['an..n@example.com', 'not an e-mail'],
+    ['ann@-example.com', 'not an e-mail'],
+    ['ann@example.c', 'not an e-mail'],
+    ['"ann"@example.com', 'not an e-mail'],
+    ['ann smith@example.com', 'not an e-mail'],
+    ['ann@exa_mple.com', 'not an e-mail'],
     [`${'a'.repeat(65)}@example.com`, 'local part must be at most 64'],
     [`a@${'b'.repeat(63)}.${'c'.repeat(63)}.${'d'.repeat(63)}.${'e'.repeat(61)}`, 'at most 254'],
   ])('refuses %j (%s)', (address, why) => {
@@ -41,7 +60,9 @@ describe('e-mail addresses', () => {
   });
 
   it('accepts a display name of exactly 200 characters', () => {
-    expect(parseMailbox(`${'n'.repeat(200)} <ann@example.com>`)).toEqual({ mailbox: { address: 'ann@example.com', name: 'n'.repeat(200) } });
+    expect(parseMailbox(`${'n'.repeat(200)} <ann@example.com>`)).toEqual({
+      mailbox: { address: 'ann@example.com', name: 'n'.repeat(200) },
+    });
   });
 });
 
@@ -75,8 +96,12 @@ describe('phone numbers (E.164)', () => {
 
 describe('SMS sender', () => {
   it.each([
-    ['Acme', 'Acme'], ['ACME Shop 1', 'ACME Shop 1'], ['A'.repeat(11), 'A'.repeat(11)], ['B&B-Hotel', 'B&B-Hotel'],
-    ['+45 87 65 43 21', '+4587654321'], ['0045 87654321', '+4587654321'],
+    ['Acme', 'Acme'],
+    ['ACME Shop 1', 'ACME Shop 1'],
+    ['A'.repeat(11), 'A'.repeat(11)],
+    ['B&B-Hotel', 'B&B-Hotel'],
+    ['+45 87 65 43 21', '+4587654321'],
+    ['0045 87654321', '+4587654321'],
   ])('accepts %j', (raw, from) => {
     expect(normalizeSmsSender(raw)).toEqual({ from });
   });

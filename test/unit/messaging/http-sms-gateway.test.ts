@@ -12,7 +12,10 @@ beforeEach(() => {
 });
 
 const gateway = (opts: { timeoutMs?: number; allowHosts?: string[] } = {}) =>
-  createHttpSmsGateway({ url: `${server.url}/v1/sms`, token: 'tok-123', defaultFrom: 'Acme' }, { allowHosts: opts.allowHosts ?? ['127.0.0.1'], timeoutMs: opts.timeoutMs });
+  createHttpSmsGateway(
+    { url: `${server.url}/v1/sms`, token: 'tok-123', defaultFrom: 'Acme' },
+    { allowHosts: opts.allowHosts ?? ['127.0.0.1'], timeoutMs: opts.timeoutMs },
+  );
 const sms = { to: '+4512345678', from: 'Acme', message: 'Hej Ann', reference: 'out-1' };
 
 describe('HTTP SMS gateway', () => {
@@ -45,7 +48,9 @@ describe('HTTP SMS gateway', () => {
     [503, '', false, 'empty body'],
   ])('%i: not sent, with the gateway message', async (status, body, permanent, text) => {
     server.respond(json(status, body));
-    const err = await gateway().send(sms).catch((e: unknown) => e);
+    const err = await gateway()
+      .send(sms)
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DeliveryError);
     expect(err).toMatchObject({ code: 'upstream_failed', outcome: 'not_sent', permanent });
     expect((err as Error).message).toContain(`answered ${status}`);
@@ -54,12 +59,16 @@ describe('HTTP SMS gateway', () => {
 
   it('no answer within the timeout: outcome unknown (the gateway may have sent it)', async () => {
     server.respond(() => undefined);
-    const err = await gateway({ timeoutMs: 200 }).send(sms).catch((e: unknown) => e);
+    const err = await gateway({ timeoutMs: 200 })
+      .send(sms)
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'upstream_failed', outcome: 'unknown' });
   });
 
   it('a private gateway host that is not allow-listed is a configuration error', async () => {
-    const err = await gateway({ allowHosts: [] }).send(sms).catch((e: unknown) => e);
+    const err = await gateway({ allowHosts: [] })
+      .send(sms)
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'not_configured' });
     expect((err as Error).message).toContain('OUTBOUND_ALLOW_HOSTS');
     expect(server.requests).toHaveLength(0);

@@ -3,7 +3,12 @@ import type { AddressInfo } from 'node:net';
 
 /** A local HTTP server whose answer each test sets; it records every request. */
 
-export interface SeenRequest { method: string; url: string; headers: http.IncomingHttpHeaders; body: string }
+export interface SeenRequest {
+  method: string;
+  url: string;
+  headers: http.IncomingHttpHeaders;
+  body: string;
+}
 export type Responder = (req: SeenRequest, res: http.ServerResponse) => void;
 
 export interface LocalHttp {
@@ -13,9 +18,13 @@ export interface LocalHttp {
   close(): Promise<void>;
 }
 
-export const json = (status: number, body: unknown): Responder => (_req, res) => {
-  res.writeHead(status, { 'content-type': 'application/json' }).end(typeof body === 'string' ? body : JSON.stringify(body));
-};
+export const json =
+  (status: number, body: unknown): Responder =>
+  (_req, res) => {
+    res
+      .writeHead(status, { 'content-type': 'application/json' })
+      .end(typeof body === 'string' ? body : JSON.stringify(body));
+  };
 
 export async function startHttp(): Promise<LocalHttp> {
   const requests: SeenRequest[] = [];
@@ -27,7 +36,12 @@ export async function startHttp(): Promise<LocalHttp> {
     const chunks: Buffer[] = [];
     req.on('data', (c: Buffer) => chunks.push(c));
     req.on('end', () => {
-      const seen = { method: req.method ?? '', url: req.url ?? '', headers: req.headers, body: Buffer.concat(chunks).toString('utf8') };
+      const seen = {
+        method: req.method ?? '',
+        url: req.url ?? '',
+        headers: req.headers,
+        body: Buffer.concat(chunks).toString('utf8'),
+      };
       requests.push(seen);
       responder(seen, res);
     });
@@ -36,10 +50,13 @@ export async function startHttp(): Promise<LocalHttp> {
   return {
     url: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
     requests,
-    respond: (fn) => { responder = fn; },
-    close: () => new Promise<void>((resolve) => {
-      for (const res of open) res.destroy();
-      server.close(() => resolve());
-    }),
+    respond: (fn) => {
+      responder = fn;
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const res of open) res.destroy();
+        server.close(() => resolve());
+      }),
   };
 }

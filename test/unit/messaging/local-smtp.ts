@@ -30,7 +30,14 @@ export function parseHeaders(raw: string): Record<string, string> {
   return out;
 }
 
-export async function startSmtp(opts: { user?: string; password?: string; rejectRecipient?: RegExp; rejectData?: { code: number; message: string } } = {}): Promise<LocalSmtp> {
+export async function startSmtp(
+  opts: {
+    user?: string;
+    password?: string;
+    rejectRecipient?: RegExp;
+    rejectData?: { code: number; message: string };
+  } = {},
+): Promise<LocalSmtp> {
   const received: ReceivedMail[] = [];
   const server = new SMTPServer({
     secure: false,
@@ -39,19 +46,22 @@ export async function startSmtp(opts: { user?: string; password?: string; reject
     authOptional: !opts.user,
     logger: false,
     onAuth(auth, _session, callback) {
-      if (auth.username === opts.user && auth.password === opts.password) return callback(null, { user: auth.username });
+      if (auth.username === opts.user && auth.password === opts.password)
+        return callback(null, { user: auth.username });
       const err = Object.assign(new Error('Invalid username or password'), { responseCode: 535 });
       return callback(err);
     },
     onRcptTo(address: SMTPServerAddress, _session, callback) {
-      if (opts.rejectRecipient?.test(address.address)) return callback(Object.assign(new Error('No such user here'), { responseCode: 550 }));
+      if (opts.rejectRecipient?.test(address.address))
+        return callback(Object.assign(new Error('No such user here'), { responseCode: 550 }));
       return callback();
     },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (c: Buffer) => chunks.push(c));
       stream.on('end', () => {
-        if (opts.rejectData) return callback(Object.assign(new Error(opts.rejectData.message), { responseCode: opts.rejectData.code }));
+        if (opts.rejectData)
+          return callback(Object.assign(new Error(opts.rejectData.message), { responseCode: opts.rejectData.code }));
         const raw = Buffer.concat(chunks).toString('utf8');
         received.push({
           from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
@@ -74,7 +84,11 @@ export async function startSmtp(opts: { user?: string; password?: string; reject
  * An SMTP server that takes the whole message and then drops the connection without answering
  * the final dot: the client cannot know whether the message was accepted.
  */
-export async function startDroppingSmtp(): Promise<{ port: number; dataReceived: () => number; close(): Promise<void> }> {
+export async function startDroppingSmtp(): Promise<{
+  port: number;
+  dataReceived: () => number;
+  close(): Promise<void>;
+}> {
   let messages = 0;
   const sockets = new Set<net.Socket>();
   const server = net.createServer((socket) => {
@@ -113,10 +127,11 @@ export async function startDroppingSmtp(): Promise<{ port: number; dataReceived:
   return {
     port: (server.address() as AddressInfo).port,
     dataReceived: () => messages,
-    close: () => new Promise<void>((resolve) => {
-      for (const s of sockets) s.destroy();
-      server.close(() => resolve());
-    }),
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const s of sockets) s.destroy();
+        server.close(() => resolve());
+      }),
   };
 }
 

@@ -6,7 +6,11 @@ import { closedPort, startDroppingSmtp, startSmtp, type LocalSmtp } from './loca
 
 const from = { address: 'crm@sender.example', name: 'Acme CRM' };
 const settings = (port: number, auth = true): SmtpSettings => ({
-  host: '127.0.0.1', port, secure: false, from, ...(auth ? { user: 'mailer', password: 's3cret' } : {}),
+  host: '127.0.0.1',
+  port,
+  secure: false,
+  from,
+  ...(auth ? { user: 'mailer', password: 's3cret' } : {}),
 });
 const message = (over: Partial<EmailMessage> = {}): EmailMessage => ({
   from,
@@ -38,7 +42,11 @@ describe('SMTP transport against a real SMTP server', () => {
     smtp = await startSmtp({ user: 'mailer', password: 's3cret' });
     closers.push(() => smtp.close());
     const result = await transportFor(settings(smtp.port)).send(message());
-    expect(result).toEqual({ messageId: '<abc123@sender.example>', accepted: ['ann@example.com', 'cc@example.com', 'hidden@example.com'], rejected: [] });
+    expect(result).toEqual({
+      messageId: '<abc123@sender.example>',
+      accepted: ['ann@example.com', 'cc@example.com', 'hidden@example.com'],
+      rejected: [],
+    });
     expect(smtp.received).toHaveLength(1);
     const mail = smtp.received[0]!;
     expect(mail.user).toBe('mailer');
@@ -59,7 +67,9 @@ describe('SMTP transport against a real SMTP server', () => {
   it('encodes a non-ASCII subject and text-only bodies', async () => {
     smtp = await startSmtp();
     closers.push(() => smtp.close());
-    await transportFor(settings(smtp.port, false)).send(message({ subject: 'Tilbud på æbler', html: undefined, text: 'Kun tekst', cc: [], bcc: [] }));
+    await transportFor(settings(smtp.port, false)).send(
+      message({ subject: 'Tilbud på æbler', html: undefined, text: 'Kun tekst', cc: [], bcc: [] }),
+    );
     const mail = smtp.received[0]!;
     expect(mail.user).toBeUndefined();
     expect(mail.headers.subject).toMatch(/^=\?UTF-8\?/i);
@@ -70,7 +80,9 @@ describe('SMTP transport against a real SMTP server', () => {
   it('reports recipients the server refused while delivering to the others', async () => {
     smtp = await startSmtp({ rejectRecipient: /^nobody@/ });
     closers.push(() => smtp.close());
-    const result = await transportFor(settings(smtp.port, false)).send(message({ to: [{ address: 'ann@example.com' }, { address: 'nobody@example.com' }], cc: [], bcc: [] }));
+    const result = await transportFor(settings(smtp.port, false)).send(
+      message({ to: [{ address: 'ann@example.com' }, { address: 'nobody@example.com' }], cc: [], bcc: [] }),
+    );
     expect(result.accepted).toEqual(['ann@example.com']);
     expect(result.rejected).toEqual(['nobody@example.com']);
     expect(smtp.received[0]!.to).toEqual(['ann@example.com']);
@@ -79,13 +91,21 @@ describe('SMTP transport against a real SMTP server', () => {
   it.each([
     ['wrong credentials', 'other', {}, 'authentication', true],
     ['every recipient refused', null, { rejectRecipient: /./ }, 'refused', true],
-    ['message refused permanently', null, { rejectData: { code: 554, message: 'spam detected' } }, 'spam detected', true],
+    [
+      'message refused permanently',
+      null,
+      { rejectData: { code: 554, message: 'spam detected' } },
+      'spam detected',
+      true,
+    ],
     ['message deferred', null, { rejectData: { code: 451, message: 'try later' } }, 'try later', false],
   ])('%s: not sent', async (_name, password, serverOpts, text, permanent) => {
     smtp = await startSmtp({ ...(password ? { user: 'mailer', password: 's3cret' } : {}), ...serverOpts });
     closers.push(() => smtp.close());
     const s = password ? { ...settings(smtp.port), password } : settings(smtp.port, false);
-    const err = await transportFor(s).send(message()).catch((e: unknown) => e);
+    const err = await transportFor(s)
+      .send(message())
+      .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(DeliveryError);
     expect(err).toMatchObject({ code: 'upstream_failed', outcome: 'not_sent', permanent });
     expect((err as Error).message).toMatch(new RegExp(text, 'i'));
@@ -93,7 +113,9 @@ describe('SMTP transport against a real SMTP server', () => {
   });
 
   it('connection refused: not sent, retryable', async () => {
-    const err = await transportFor(settings(await closedPort(), false)).send(message()).catch((e: unknown) => e);
+    const err = await transportFor(settings(await closedPort(), false))
+      .send(message())
+      .catch((e: unknown) => e);
     expect(err).toMatchObject({ code: 'upstream_failed', outcome: 'not_sent', permanent: false });
     expect((err as Error).message).toContain('could not connect');
   });
@@ -101,7 +123,9 @@ describe('SMTP transport against a real SMTP server', () => {
   it('connection dropped after the message data: outcome unknown', async () => {
     const server = await startDroppingSmtp();
     closers.push(() => server.close());
-    const err = await transportFor(settings(server.port, false)).send(message()).catch((e: unknown) => e);
+    const err = await transportFor(settings(server.port, false))
+      .send(message())
+      .catch((e: unknown) => e);
     expect(server.dataReceived()).toBe(1);
     expect(err).toMatchObject({ code: 'upstream_failed', outcome: 'unknown' });
   });

@@ -1,7 +1,13 @@
 import { MAX_EMAIL_BODY_BYTES, validateEmail, type SendEmailInput } from '../../../domain/messaging/email.service';
 import { validateSms, type SendSmsInput } from '../../../domain/messaging/sms.service';
 
-const email = (over: Partial<SendEmailInput> = {}): SendEmailInput => ({ to: ['ann@example.com'], subject: 'Hi', html: '<p>Hi</p>', links: {}, ...over });
+const email = (over: Partial<SendEmailInput> = {}): SendEmailInput => ({
+  to: ['ann@example.com'],
+  subject: 'Hi',
+  html: '<p>Hi</p>',
+  links: {},
+  ...over,
+});
 const failure = (fn: () => unknown): { code?: string; message?: string } => {
   try {
     fn();
@@ -14,8 +20,17 @@ const addresses = (n: number) => Array.from({ length: n }, (_, i) => `r${i}@exam
 
 describe('validateEmail', () => {
   it('normalises: trims the subject, dedupes recipients, applies the default sender and source', () => {
-    const v = validateEmail(email({ to: ['Ann <ann@example.com>', 'ANN@example.com'], subject: '  Hi  ' }), 'CRM <crm@example.com>');
-    expect(v).toMatchObject({ to: [{ address: 'ann@example.com', name: 'Ann' }], subject: 'Hi', from: { address: 'crm@example.com', name: 'CRM' }, source: 'api', idempotencyKey: null });
+    const v = validateEmail(
+      email({ to: ['Ann <ann@example.com>', 'ANN@example.com'], subject: '  Hi  ' }),
+      'CRM <crm@example.com>',
+    );
+    expect(v).toMatchObject({
+      to: [{ address: 'ann@example.com', name: 'Ann' }],
+      subject: 'Hi',
+      from: { address: 'crm@example.com', name: 'CRM' },
+      source: 'api',
+      idempotencyKey: null,
+    });
   });
 
   it.each([
@@ -42,7 +57,11 @@ describe('validateEmail', () => {
     ['subject with line break', { subject: 'Hi\r\nBcc: x@evil.example' }, 'subject: must not contain line breaks'],
     ['no body', { html: '', text: undefined }, 'html or text is required'],
     ['blank body', { html: '   ', text: ' ' }, 'html or text is required'],
-    ['body one byte too large', { html: 'h'.repeat(MAX_EMAIL_BODY_BYTES - 10), text: 't'.repeat(11) }, `at most ${MAX_EMAIL_BODY_BYTES} bytes`],
+    [
+      'body one byte too large',
+      { html: 'h'.repeat(MAX_EMAIL_BODY_BYTES - 10), text: 't'.repeat(11) },
+      `at most ${MAX_EMAIL_BODY_BYTES} bytes`,
+    ],
     ['multi-byte body too large', { html: 'æ'.repeat(MAX_EMAIL_BODY_BYTES / 2 + 1) }, 'bytes'],
     ['bad from', { from: 'not-an-address' }, 'from: is not an e-mail address'],
     ['bad replyTo', { replyTo: 'x\ny@example.com' }, 'replyTo: must not contain line breaks'],
@@ -65,11 +84,25 @@ describe('validateEmail', () => {
 });
 
 describe('validateSms', () => {
-  const sms = (over: Partial<SendSmsInput> = {}): SendSmsInput => ({ to: '+45 12 34 56 78', message: 'Hej', links: {}, ...over });
+  const sms = (over: Partial<SendSmsInput> = {}): SendSmsInput => ({
+    to: '+45 12 34 56 78',
+    message: 'Hej',
+    links: {},
+    ...over,
+  });
 
   it('normalises numbers and uses the default sender', () => {
-    expect(validateSms(sms(), { from: 'Acme' })).toEqual({ to: '+4512345678', from: 'Acme', message: 'Hej', source: 'api', idempotencyKey: null });
-    expect(validateSms(sms({ to: '12345678', from: '87 65 43 21' }), { countryCode: '45' })).toMatchObject({ to: '+4512345678', from: '+4587654321' });
+    expect(validateSms(sms(), { from: 'Acme' })).toEqual({
+      to: '+4512345678',
+      from: 'Acme',
+      message: 'Hej',
+      source: 'api',
+      idempotencyKey: null,
+    });
+    expect(validateSms(sms({ to: '12345678', from: '87 65 43 21' }), { countryCode: '45' })).toMatchObject({
+      to: '+4512345678',
+      from: '+4587654321',
+    });
   });
 
   it.each([
@@ -85,7 +118,11 @@ describe('validateSms', () => {
     ['empty message', { message: ' ' }, 'message: is required'],
     ['bad number', { to: '12ab' }, 'to: is not a phone number'],
     ['national number without default country', { to: '12345678' }, 'to: must be an international number'],
-    ['12-character sender id', { from: 'ABCDEFGHIJKL' }, 'from: an alphanumeric sender id must be at most 11 characters'],
+    [
+      '12-character sender id',
+      { from: 'ABCDEFGHIJKL' },
+      'from: an alphanumeric sender id must be at most 11 characters',
+    ],
     ['sender id with symbols', { from: 'Acme!' }, 'from: an alphanumeric sender id may only contain'],
     ['bad idempotency key', { idempotencyKey: 'k'.repeat(201) }, 'idempotencyKey'],
   ])('refuses %s', (_name, over, message) => {

@@ -1,4 +1,10 @@
-import { isAddressAllowed, isHostAllowed, isPublicAddress, nonPublicReason, parseIp } from '../../../domain/net/address-policy';
+import {
+  isAddressAllowed,
+  isHostAllowed,
+  isPublicAddress,
+  nonPublicReason,
+  parseIp,
+} from '../../../domain/net/address-policy';
 
 describe('nonPublicReason', () => {
   it.each([

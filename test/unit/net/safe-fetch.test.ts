@@ -25,7 +25,15 @@ beforeAll(async () => {
           return;
         case '/echo':
           res.writeHead(201, { 'content-type': 'application/json' });
-          res.end(JSON.stringify({ method: req.method, host: req.headers.host, token: req.headers['x-token'], body: Buffer.concat(chunks).toString(), query: req.url }));
+          res.end(
+            JSON.stringify({
+              method: req.method,
+              host: req.headers.host,
+              token: req.headers['x-token'],
+              body: Buffer.concat(chunks).toString(),
+              query: req.url,
+            }),
+          );
           return;
         case '/redirect':
           res.writeHead(302, { location: `${base}/ok` }).end('moved');
@@ -108,7 +116,9 @@ describe('refused targets (no allow-list)', () => {
   });
 
   it('refuses a host resolving to an IPv4-mapped private IPv6 address', async () => {
-    const err = await failure(safeFetch('https://mapped.example/', { resolve: async () => [{ address: '::ffff:192.168.0.10', family: 6 }] }));
+    const err = await failure(
+      safeFetch('https://mapped.example/', { resolve: async () => [{ address: '::ffff:192.168.0.10', family: 6 }] }),
+    );
     expect(err.message).toMatch(/private \(IPv4-mapped\)/);
   });
 
@@ -157,9 +167,20 @@ describe('allowed exchanges', () => {
   });
 
   it('sends method, headers, body and query', async () => {
-    const res = await safeFetch(`${base}/echo?a=1`, { ...local, method: 'post', headers: { 'x-token': 't1', 'content-type': 'text/plain' }, body: 'payload' });
+    const res = await safeFetch(`${base}/echo?a=1`, {
+      ...local,
+      method: 'post',
+      headers: { 'x-token': 't1', 'content-type': 'text/plain' },
+      body: 'payload',
+    });
     expect(res.status).toBe(201);
-    expect(JSON.parse(res.body.toString())).toEqual({ method: 'POST', host: `127.0.0.1:${port}`, token: 't1', body: 'payload', query: '/echo?a=1' });
+    expect(JSON.parse(res.body.toString())).toEqual({
+      method: 'POST',
+      host: `127.0.0.1:${port}`,
+      token: 't1',
+      body: 'payload',
+      query: '/echo?a=1',
+    });
   });
 
   it('connects to the address it vetted, resolving once, and keeps the original Host', async () => {
@@ -171,7 +192,10 @@ describe('allowed exchanges', () => {
   });
 
   it('an allow-listed address admits any name resolving to it', async () => {
-    const res = await safeFetch(`http://svc.test:${port}/ok`, { allowHosts: ['127.0.0.0/8'], resolve: async () => [{ address: '127.0.0.1', family: 4 }] });
+    const res = await safeFetch(`http://svc.test:${port}/ok`, {
+      allowHosts: ['127.0.0.0/8'],
+      resolve: async () => [{ address: '127.0.0.1', family: 4 }],
+    });
     expect(res.status).toBe(200);
   });
 
@@ -218,7 +242,9 @@ describe('bounds', () => {
   });
 
   it('bounds a DNS lookup that hangs', async () => {
-    const err = await failure(safeFetch('https://slow-dns.test/', { timeoutMs: 150, resolve: () => new Promise(() => undefined) }));
+    const err = await failure(
+      safeFetch('https://slow-dns.test/', { timeoutMs: 150, resolve: () => new Promise(() => undefined) }),
+    );
     expect(err.code).toBe('upstream_failed');
   });
 
@@ -256,12 +282,28 @@ hTUAQXq/6cM=
   it('connects to the vetted address with SNI = original host and verifies the certificate', async () => {
     const names: (string | undefined)[] = [];
     const context = tls.createSecureContext({ key, cert });
-    const tlsServer = tls.createServer({ key, cert, SNICallback: (name, cb) => { names.push(name); cb(null, context); } }, (s) => s.end());
+    const tlsServer = tls.createServer(
+      {
+        key,
+        cert,
+        SNICallback: (name, cb) => {
+          names.push(name);
+          cb(null, context);
+        },
+      },
+      (s) => s.end(),
+    );
     await new Promise<void>((resolve) => tlsServer.listen(0, '127.0.0.1', resolve));
     const tlsPort = (tlsServer.address() as AddressInfo).port;
     try {
       const resolve = jest.fn(async () => [{ address: '127.0.0.1', family: 4 }]);
-      const err = await failure(safeFetch(`https://images.test:${tlsPort}/a.png`, { allowHosts: ['images.test'], resolve, allowedProtocols: ['https'] }));
+      const err = await failure(
+        safeFetch(`https://images.test:${tlsPort}/a.png`, {
+          allowHosts: ['images.test'],
+          resolve,
+          allowedProtocols: ['https'],
+        }),
+      );
       expect(err.code).toBe('upstream_failed');
       expect(err.message).toMatch(/SELF_SIGNED|certificate/i);
       expect(names).toEqual(['images.test']);

@@ -16,27 +16,47 @@ describe('offer money', () => {
     [1, 80, 0, 8_000, 0],
     [1_000_000, 0.000001, 25, 100, 25],
   ])('%p × %p at %p%% VAT → net %p, VAT %p (minor units)', (quantity, unitPrice, vatRate, net, vat) => {
-    const { lines, totals } = computeLines([{ name: 'x', quantity, unitPrice, vatRate }], { defaultVatRate: 25, currency: 'DKK' });
+    const { lines, totals } = computeLines([{ name: 'x', quantity, unitPrice, vatRate }], {
+      defaultVatRate: 25,
+      currency: 'DKK',
+    });
     expect([lines[0]!.netMinor, lines[0]!.vatMinor]).toEqual([net, vat]);
     expect(totals).toEqual({ subtotalMinor: net, vatMinor: vat, totalMinor: net + vat });
   });
 
   it('sums rounded lines exactly where floats drift (0.1 + 0.2)', () => {
-    const { totals } = computeLines([{ name: 'a', unitPrice: 0.1 }, { name: 'b', unitPrice: 0.2 }], { defaultVatRate: 0, currency: 'DKK' });
+    const { totals } = computeLines(
+      [
+        { name: 'a', unitPrice: 0.1 },
+        { name: 'b', unitPrice: 0.2 },
+      ],
+      { defaultVatRate: 0, currency: 'DKK' },
+    );
     expect(totals.subtotalMinor).toBe(30);
-    const many = computeLines(Array.from({ length: 500 }, () => ({ name: 'c', unitPrice: 0.01, vatRate: 25 })), { defaultVatRate: 25, currency: 'DKK' });
+    const many = computeLines(
+      Array.from({ length: 500 }, () => ({ name: 'c', unitPrice: 0.01, vatRate: 25 })),
+      { defaultVatRate: 25, currency: 'DKK' },
+    );
     expect(many.totals).toEqual({ subtotalMinor: 500, vatMinor: 0, totalMinor: 500 });
   });
 
   it('uses the default VAT rate, a zero-decimal currency and generated unique line ids', () => {
-    const { lines, totals } = computeLines([{ name: 'a', unitPrice: 1000.4, id: 'x' }, { name: 'b', unitPrice: 1 }], { defaultVatRate: 10, currency: 'JPY' });
+    const { lines, totals } = computeLines(
+      [
+        { name: 'a', unitPrice: 1000.4, id: 'x' },
+        { name: 'b', unitPrice: 1 },
+      ],
+      { defaultVatRate: 10, currency: 'JPY' },
+    );
     expect(totals).toEqual({ subtotalMinor: 1001, vatMinor: 100, totalMinor: 1101 });
     expect(lines[0]!.id).toMatch(/^[0-9a-f]{24}$/);
     expect(lines[0]!.id).not.toBe(lines[1]!.id);
   });
 
   it('refuses more decimals than it can keep exact', () => {
-    expect(() => computeLines([{ name: 'a', unitPrice: 1.0000001 }], { defaultVatRate: 25, currency: 'DKK' })).toThrow(MoneyError);
+    expect(() => computeLines([{ name: 'a', unitPrice: 1.0000001 }], { defaultVatRate: 25, currency: 'DKK' })).toThrow(
+      MoneyError,
+    );
     expect(toScaled(0.1, 6)).toBe(100_000n);
     expect(toScaled(-2.5, 2)).toBe(-250n);
     expect(toScaled(1e-7, 6)).toBeNull();
@@ -58,9 +78,17 @@ describe('offer status', () => {
   });
 
   it('settings merge nested objects and replace arrays', () => {
-    const base = { defaults: { vatRate: 25, currency: 'DKK' }, lineItemUnits: [{ value: 'a' }, { value: 'b' }], numbering: { prefix: 'X', nextNumber: 1 } };
-    expect(mergeSettings(base, { defaults: { vatRate: 12 }, lineItemUnits: [{ value: 'c' }], numbering: { prefix: null } })).toEqual({
-      defaults: { vatRate: 12, currency: 'DKK' }, lineItemUnits: [{ value: 'c' }], numbering: { prefix: null, nextNumber: 1 },
+    const base = {
+      defaults: { vatRate: 25, currency: 'DKK' },
+      lineItemUnits: [{ value: 'a' }, { value: 'b' }],
+      numbering: { prefix: 'X', nextNumber: 1 },
+    };
+    expect(
+      mergeSettings(base, { defaults: { vatRate: 12 }, lineItemUnits: [{ value: 'c' }], numbering: { prefix: null } }),
+    ).toEqual({
+      defaults: { vatRate: 12, currency: 'DKK' },
+      lineItemUnits: [{ value: 'c' }],
+      numbering: { prefix: null, nextNumber: 1 },
     });
   });
 });

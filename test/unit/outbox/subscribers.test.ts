@@ -8,7 +8,11 @@ import type { SequenceWorkflowPort } from '../../../domain/sequences/ports';
 import type { WebhookRetryPort } from '../../../domain/webhooks/ports';
 
 // Constructing subscribers touches none of their dependencies, so stand-ins are enough here.
-const base = { orm: {} as MikroORM, config: loadConfig({ DATABASE_URL: 'postgres://u@127.0.0.1:1/db' }), log: createLogger('silent', 'subscribers-test') };
+const base = {
+  orm: {} as MikroORM,
+  config: loadConfig({ DATABASE_URL: 'postgres://u@127.0.0.1:1/db' }),
+  log: createLogger('silent', 'subscribers-test'),
+};
 const ports = {
   workflows: {} as WorkflowPort,
   searchIndex: () => ({ name: 'search-index', handle: async () => undefined }),
@@ -17,7 +21,8 @@ const ports = {
 } satisfies Partial<SubscriberDeps>;
 const ALL: SubscriberDeps = { ...base, ...ports };
 const GROUPS = Object.keys(PORTED_SUBSCRIBERS) as PortedSubscriber[];
-const names = (deps: SubscriberDeps, without?: PortedSubscriber[]) => buildSubscribers(deps, { without }).map((s) => s.name);
+const names = (deps: SubscriberDeps, without?: PortedSubscriber[]) =>
+  buildSubscribers(deps, { without }).map((s) => s.name);
 
 describe('buildSubscribers', () => {
   it('registers every subscriber when every port is given, each name once', () => {
@@ -42,10 +47,17 @@ describe('buildSubscribers', () => {
   });
 
   it('refuses a port that is given and left out at once', () => {
-    expect(() => buildSubscribers(ALL, { without: ['webhooks'] })).toThrow('webhookRetries is given but \'webhooks\' is listed in without');
+    expect(() => buildSubscribers(ALL, { without: ['webhooks'] })).toThrow(
+      "webhookRetries is given but 'webhooks' is listed in without",
+    );
   });
 
   it('runs the port-free subscribers alone when every ported group is left out by name', () => {
-    expect(names(base, GROUPS).sort()).toEqual(['booking-notifications', 'lead-contact-sync', 'lead-rescore', 'support-inbound']);
+    expect(names(base, GROUPS).sort()).toEqual([
+      'booking-notifications',
+      'lead-contact-sync',
+      'lead-rescore',
+      'support-inbound',
+    ]);
   });
 });

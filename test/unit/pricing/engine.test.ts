@@ -3,7 +3,15 @@ import { compileExpression } from '../../../domain/pricing/expressions';
 import { inputFieldsSchema, pricingRulesSchema, type RuleInput } from '../../../domain/pricing/pricing.schemas';
 import { RULE_TEMPLATES } from '../../../domain/pricing/rule-templates';
 import { normalizePricing, validateOfferType } from '../../../domain/pricing/validate';
-import { AmountRangeError, fromMinor, percentOf, percentScaled, toMinor, timesQuantity, qtyOf } from '../../../domain/pricing/money';
+import {
+  AmountRangeError,
+  fromMinor,
+  percentOf,
+  percentScaled,
+  toMinor,
+  timesQuantity,
+  qtyOf,
+} from '../../../domain/pricing/money';
 
 interface Setup {
   rules?: unknown[];
@@ -17,21 +25,47 @@ interface Setup {
 
 function run(setup: Setup): Evaluation {
   // Without declared fields, each given value is declared by its type (so expressions may read it).
-  const declared = Object.entries(setup.fields ?? {}).map(([fieldId, v]) => ({ fieldId, label: fieldId, type: typeof v === 'number' ? 'number' : typeof v === 'boolean' ? 'checkbox' : 'text' }));
+  const declared = Object.entries(setup.fields ?? {}).map(([fieldId, v]) => ({
+    fieldId,
+    label: fieldId,
+    type: typeof v === 'number' ? 'number' : typeof v === 'boolean' ? 'checkbox' : 'text',
+  }));
   const inputFields = inputFieldsSchema.parse(setup.inputFields ?? declared);
   const pricing = normalizePricing(pricingRulesSchema.parse({ rules: setup.rules ?? [], ...setup.pricing }));
   const report = validateOfferType(inputFields, pricing);
   if (report.errors.length) throw new Error(`invalid setup: ${JSON.stringify(report.errors)}`);
-  return evaluatePricing({ inputFields, pricing, fields: setup.fields, lines: setup.lines as never, customer: setup.customer, offer: setup.offer });
+  return evaluatePricing({
+    inputFields,
+    pricing,
+    fields: setup.fields,
+    lines: setup.lines as never,
+    customer: setup.customer,
+    offer: setup.offer,
+  });
 }
 
-const line = (name: string, unitPrice: number, quantity = 1, extra: Record<string, unknown> = {}) => ({ name, unitPrice, quantity, ...extra });
-const warnWhen = (condition: Record<string, unknown>): RuleInput => ({ name: 'probe', when: { all: [condition as never] }, then: [{ type: 'warn', message: 'hit' }] });
+const line = (name: string, unitPrice: number, quantity = 1, extra: Record<string, unknown> = {}) => ({
+  name,
+  unitPrice,
+  quantity,
+  ...extra,
+});
+const warnWhen = (condition: Record<string, unknown>): RuleInput => ({
+  name: 'probe',
+  when: { all: [condition as never] },
+  then: [{ type: 'warn', message: 'hit' }],
+});
 const fired = (r: Evaluation) => r.warnings.some((w) => w.message === 'hit');
 
 describe('money', () => {
   it.each([
-    [1.005, 101], [0.125, 13], [-0.125, -13], [19.99, 1999], [0.1 + 0.2, 30], [1e-7, 0], [123456789.12, 12345678912],
+    [1.005, 101],
+    [0.125, 13],
+    [-0.125, -13],
+    [19.99, 1999],
+    [0.1 + 0.2, 30],
+    [1e-7, 0],
+    [123456789.12, 12345678912],
   ])('toMinor(%p) = %p (half away from zero, no float drift)', (major, minor) => expect(toMinor(major)).toBe(minor));
   it('percentages and quantities are exact', () => {
     expect(percentOf(1999, percentScaled(12.5))).toBe(250); // 249.875 → 250
@@ -70,37 +104,235 @@ describe('operators', () => {
     ['offer.manualDiscountPercent', { subject: 'offer.manualDiscountPercent', operator: 'gte', value: 10 }, true],
     ['expression condition', { expression: 'area * 2 > 99 and rush' }, true],
   ])('%s', (_name, condition, expected) => {
-    expect(fired(run({ rules: [warnWhen(condition)], fields, customer: { country: 'DK', isExisting: true }, offer: { manualDiscountPercent: 10 } }))).toBe(expected);
+    expect(
+      fired(
+        run({
+          rules: [warnWhen(condition)],
+          fields,
+          customer: { country: 'DK', isExisting: true },
+          offer: { manualDiscountPercent: 10 },
+        }),
+      ),
+    ).toBe(expected);
   });
 
   it('all needs every condition, any at least one; groups nest', () => {
     const rule = (when: unknown) => ({ name: 'probe', when, then: [{ type: 'warn', message: 'hit' }] });
     const f = { a: 1, b: 2 };
-    expect(fired(run({ fields: f, rules: [rule({ all: [{ subject: 'field.a', operator: 'eq', value: 1 }, { subject: 'field.b', operator: 'eq', value: 3 }] })] }))).toBe(false);
-    expect(fired(run({ fields: f, rules: [rule({ any: [{ subject: 'field.a', operator: 'eq', value: 9 }, { subject: 'field.b', operator: 'eq', value: 2 }] })] }))).toBe(true);
-    expect(fired(run({ fields: f, rules: [rule({ all: [{ subject: 'field.a', operator: 'eq', value: 1 }, { any: [{ subject: 'field.b', operator: 'eq', value: 5 }, { subject: 'field.b', operator: 'lt', value: 3 }] }] })] }))).toBe(true);
-    expect(fired(run({ fields: f, rules: [rule({ all: [{ subject: 'field.a', operator: 'eq', value: 1 }], any: [{ subject: 'field.b', operator: 'eq', value: 5 }] })] }))).toBe(false);
+    expect(
+      fired(
+        run({
+          fields: f,
+          rules: [
+            rule({
+              all: [
+                { subject: 'field.a', operator: 'eq', value: 1 },
+                { subject: 'field.b', operator: 'eq', value: 3 },
+              ],
+            }),
+          ],
+        }),
+      ),
+    ).toBe(false);
+    expect(
+      fired(
+        run({
+          fields: f,
+          rules: [
+            rule({
+              any: [
+                { subject: 'field.a', operator: 'eq', value: 9 },
+                { subject: 'field.b', operator: 'eq', value: 2 },
+              ],
+            }),
+          ],
+        }),
+      ),
+    ).toBe(true);
+    expect(
+      fired(
+        run({
+          fields: f,
+          rules: [
+            rule({
+              all: [
+                { subject: 'field.a', operator: 'eq', value: 1 },
+                {
+                  any: [
+                    { subject: 'field.b', operator: 'eq', value: 5 },
+                    { subject: 'field.b', operator: 'lt', value: 3 },
+                  ],
+                },
+              ],
+            }),
+          ],
+        }),
+      ),
+    ).toBe(true);
+    expect(
+      fired(
+        run({
+          fields: f,
+          rules: [
+            rule({
+              all: [{ subject: 'field.a', operator: 'eq', value: 1 }],
+              any: [{ subject: 'field.b', operator: 'eq', value: 5 }],
+            }),
+          ],
+        }),
+      ),
+    ).toBe(false);
   });
 });
 
 describe('actions', () => {
-  it.each<[string, Setup, Partial<{ subtotal: number; vatAmount: number; total: number; lineTotals: number[]; quantities: number[] }>]>([
-    ['add_line with a quantity expression', { fields: { h: 2.5 }, rules: [{ name: 'x', then: [{ type: 'add_line', name: 'Work', quantityExpression: 'h * 2', unitPrice: 100 }] }] }, { subtotal: 500, lineTotals: [500] }],
-    ['add_line with quantity 0 adds nothing', { fields: { h: 0 }, rules: [{ name: 'x', then: [{ type: 'add_line', name: 'Work', quantityExpression: 'h', unitPrice: 100 }] }] }, { subtotal: 0, lineTotals: [] }],
-    ['add_product uses the product price', { pricing: { products: [{ id: 'p1', name: 'Box', unitPrice: 19.99 }] }, rules: [{ name: 'x', then: [{ type: 'add_product', productId: 'p1', quantity: 3 }] }] }, { lineTotals: [59.97] }],
-    ['set_price on the current line', { lines: [line('A', 10), line('B', 10)], rules: [{ name: 'x', when: { all: [{ subject: 'line.name', operator: 'eq', value: 'b' }] }, then: [{ type: 'set_price', unitPrice: 7.5 }] }] }, { lineTotals: [10, 7.5] }],
-    ['set_quantity on a target', { lines: [line('A', 10, 1, { category: 'materials' }), line('B', 10)], rules: [{ name: 'x', then: [{ type: 'set_quantity', quantity: 4, target: { category: 'Materials' } }] }] }, { quantities: [4, 1] }],
-    ['multiply_quantity', { lines: [line('Tiles', 100, 20)], rules: [{ name: 'waste', when: { all: [{ subject: 'line.name', operator: 'eq', value: 'tiles' }] }, then: [{ type: 'multiply_quantity', factor: 1.1 }] }] }, { quantities: [22], lineTotals: [2200] }],
-    ['percent_discount on every line', { lines: [line('A', 100), line('B', 50)], rules: [{ name: 'x', then: [{ type: 'percent_discount', percent: 10 }] }] }, { lineTotals: [90, 45], subtotal: 135 }],
-    ['percent_surcharge on one line', { lines: [line('A', 100), line('B', 50)], rules: [{ name: 'x', when: { all: [{ subject: 'line.unitPrice', operator: 'gt', value: 60 }] }, then: [{ type: 'percent_surcharge', percent: 25 }] }] }, { lineTotals: [125, 50] }],
-    ['percentages of one line add up, not compound', { lines: [line('A', 100)], rules: [{ name: 'a', then: [{ type: 'percent_discount', percent: 10 }] }, { name: 'b', then: [{ type: 'percent_discount', percent: 10 }] }] }, { lineTotals: [80] }],
-    ['fixed_discount on the offer is an adjustment', { lines: [line('A', 100)], rules: [{ name: 'x', then: [{ type: 'fixed_discount', amount: 30 }] }] }, { lineTotals: [100], subtotal: 70, vatAmount: 17.5, total: 87.5 }],
-    ['fixed_surcharge per line', { lines: [line('A', 100), line('B', 100)], rules: [{ name: 'x', then: [{ type: 'fixed_surcharge', amount: 5, target: 'all' }] }] }, { lineTotals: [105, 105] }],
-    ['minimum_total lifts the subtotal', { lines: [line('A', 400)], rules: [{ name: 'min', then: [{ type: 'minimum_total', amount: 1500 }] }] }, { subtotal: 1500 }],
-    ['minimum_total leaves a larger subtotal', { lines: [line('A', 4000)], rules: [{ name: 'min', then: [{ type: 'minimum_total', amount: 1500 }] }] }, { subtotal: 4000 }],
-    ['set_vat on the offer', { lines: [line('A', 100)], rules: [{ name: 'export', then: [{ type: 'set_vat', rate: 0 }] }] }, { vatAmount: 0, total: 100 }],
-    ['set_field feeds later rules', { rules: [{ name: 'f', then: [{ type: 'set_field', field: 'hours', expression: '3 * 4' }] }, { name: 'l', then: [{ type: 'add_line', name: 'Work', quantityExpression: 'hours', unitPrice: 10 }] }] }, { subtotal: 120 }],
-    ['expressions read subtotal and manualDiscountPercent', { offer: { manualDiscountPercent: 15 }, lines: [line('A', 200)], rules: [{ name: 'manual', then: [{ type: 'percent_discount', expression: 'manualDiscountPercent' }] }] }, { subtotal: 170 }],
+  it.each<
+    [
+      string,
+      Setup,
+      Partial<{ subtotal: number; vatAmount: number; total: number; lineTotals: number[]; quantities: number[] }>,
+    ]
+  >([
+    [
+      'add_line with a quantity expression',
+      {
+        fields: { h: 2.5 },
+        rules: [{ name: 'x', then: [{ type: 'add_line', name: 'Work', quantityExpression: 'h * 2', unitPrice: 100 }] }],
+      },
+      { subtotal: 500, lineTotals: [500] },
+    ],
+    [
+      'add_line with quantity 0 adds nothing',
+      {
+        fields: { h: 0 },
+        rules: [{ name: 'x', then: [{ type: 'add_line', name: 'Work', quantityExpression: 'h', unitPrice: 100 }] }],
+      },
+      { subtotal: 0, lineTotals: [] },
+    ],
+    [
+      'add_product uses the product price',
+      {
+        pricing: { products: [{ id: 'p1', name: 'Box', unitPrice: 19.99 }] },
+        rules: [{ name: 'x', then: [{ type: 'add_product', productId: 'p1', quantity: 3 }] }],
+      },
+      { lineTotals: [59.97] },
+    ],
+    [
+      'set_price on the current line',
+      {
+        lines: [line('A', 10), line('B', 10)],
+        rules: [
+          {
+            name: 'x',
+            when: { all: [{ subject: 'line.name', operator: 'eq', value: 'b' }] },
+            then: [{ type: 'set_price', unitPrice: 7.5 }],
+          },
+        ],
+      },
+      { lineTotals: [10, 7.5] },
+    ],
+    [
+      'set_quantity on a target',
+      {
+        lines: [line('A', 10, 1, { category: 'materials' }), line('B', 10)],
+        rules: [{ name: 'x', then: [{ type: 'set_quantity', quantity: 4, target: { category: 'Materials' } }] }],
+      },
+      { quantities: [4, 1] },
+    ],
+    [
+      'multiply_quantity',
+      {
+        lines: [line('Tiles', 100, 20)],
+        rules: [
+          {
+            name: 'waste',
+            when: { all: [{ subject: 'line.name', operator: 'eq', value: 'tiles' }] },
+            then: [{ type: 'multiply_quantity', factor: 1.1 }],
+          },
+        ],
+      },
+      { quantities: [22], lineTotals: [2200] },
+    ],
+    [
+      'percent_discount on every line',
+      {
+        lines: [line('A', 100), line('B', 50)],
+        rules: [{ name: 'x', then: [{ type: 'percent_discount', percent: 10 }] }],
+      },
+      { lineTotals: [90, 45], subtotal: 135 },
+    ],
+    [
+      'percent_surcharge on one line',
+      {
+        lines: [line('A', 100), line('B', 50)],
+        rules: [
+          {
+            name: 'x',
+            when: { all: [{ subject: 'line.unitPrice', operator: 'gt', value: 60 }] },
+            then: [{ type: 'percent_surcharge', percent: 25 }],
+          },
+        ],
+      },
+      { lineTotals: [125, 50] },
+    ],
+    [
+      'percentages of one line add up, not compound',
+      {
+        lines: [line('A', 100)],
+        rules: [
+          { name: 'a', then: [{ type: 'percent_discount', percent: 10 }] },
+          { name: 'b', then: [{ type: 'percent_discount', percent: 10 }] },
+        ],
+      },
+      { lineTotals: [80] },
+    ],
+    [
+      'fixed_discount on the offer is an adjustment',
+      { lines: [line('A', 100)], rules: [{ name: 'x', then: [{ type: 'fixed_discount', amount: 30 }] }] },
+      { lineTotals: [100], subtotal: 70, vatAmount: 17.5, total: 87.5 },
+    ],
+    [
+      'fixed_surcharge per line',
+      {
+        lines: [line('A', 100), line('B', 100)],
+        rules: [{ name: 'x', then: [{ type: 'fixed_surcharge', amount: 5, target: 'all' }] }],
+      },
+      { lineTotals: [105, 105] },
+    ],
+    [
+      'minimum_total lifts the subtotal',
+      { lines: [line('A', 400)], rules: [{ name: 'min', then: [{ type: 'minimum_total', amount: 1500 }] }] },
+      { subtotal: 1500 },
+    ],
+    [
+      'minimum_total leaves a larger subtotal',
+      { lines: [line('A', 4000)], rules: [{ name: 'min', then: [{ type: 'minimum_total', amount: 1500 }] }] },
+      { subtotal: 4000 },
+    ],
+    [
+      'set_vat on the offer',
+      { lines: [line('A', 100)], rules: [{ name: 'export', then: [{ type: 'set_vat', rate: 0 }] }] },
+      { vatAmount: 0, total: 100 },
+    ],
+    [
+      'set_field feeds later rules',
+      {
+        rules: [
+          { name: 'f', then: [{ type: 'set_field', field: 'hours', expression: '3 * 4' }] },
+          { name: 'l', then: [{ type: 'add_line', name: 'Work', quantityExpression: 'hours', unitPrice: 10 }] },
+        ],
+      },
+      { subtotal: 120 },
+    ],
+    [
+      'expressions read subtotal and manualDiscountPercent',
+      {
+        offer: { manualDiscountPercent: 15 },
+        lines: [line('A', 200)],
+        rules: [{ name: 'manual', then: [{ type: 'percent_discount', expression: 'manualDiscountPercent' }] }],
+      },
+      { subtotal: 170 },
+    ],
   ])('%s', (_name, setup, expected) => {
     const r = run(setup);
     if (expected.subtotal !== undefined) expect(r.subtotal).toBe(expected.subtotal);
@@ -111,9 +343,20 @@ describe('actions', () => {
   });
 
   it('warn and block are collected with their rule; blocked is true', () => {
-    const r = run({ offer: { manualDiscountPercent: 40 }, rules: [
-      { id: 'cap', name: 'Cap', when: { all: [{ subject: 'offer.manualDiscountPercent', operator: 'gt', value: 25 }] }, then: [{ type: 'block', message: 'needs approval' }, { type: 'warn', message: 'large discount' }] },
-    ] });
+    const r = run({
+      offer: { manualDiscountPercent: 40 },
+      rules: [
+        {
+          id: 'cap',
+          name: 'Cap',
+          when: { all: [{ subject: 'offer.manualDiscountPercent', operator: 'gt', value: 25 }] },
+          then: [
+            { type: 'block', message: 'needs approval' },
+            { type: 'warn', message: 'large discount' },
+          ],
+        },
+      ],
+    });
     expect(r.blocked).toBe(true);
     expect(r.blocks).toEqual([{ ruleId: 'cap', ruleName: 'Cap', message: 'needs approval' }]);
     expect(r.warnings).toEqual([{ ruleId: 'cap', ruleName: 'Cap', message: 'large discount' }]);
@@ -122,13 +365,27 @@ describe('actions', () => {
 
 describe('phases, order and trace', () => {
   it('runs inputs → lines → adjustments → totals whatever the list order, then by order', () => {
-    const r = run({ fields: {}, rules: [
-      { id: 'total-check', name: 'check', phase: 'totals', when: { all: [{ subject: 'subtotal', operator: 'eq', value: 90 }] }, then: [{ type: 'warn', message: 'hit' }] },
-      { id: 'discount', name: 'discount', then: [{ type: 'percent_discount', percent: 10 }] },
-      { id: 'second-line', name: 'b', order: 20, then: [{ type: 'add_line', name: 'B', unitPriceExpression: 'base', quantity: 1 }] },
-      { id: 'first-line', name: 'a', order: 5, then: [{ type: 'add_line', name: 'A', unitPrice: 50 }] },
-      { id: 'set-base', name: 'base', then: [{ type: 'set_field', field: 'base', value: 50 }] },
-    ] });
+    const r = run({
+      fields: {},
+      rules: [
+        {
+          id: 'total-check',
+          name: 'check',
+          phase: 'totals',
+          when: { all: [{ subject: 'subtotal', operator: 'eq', value: 90 }] },
+          then: [{ type: 'warn', message: 'hit' }],
+        },
+        { id: 'discount', name: 'discount', then: [{ type: 'percent_discount', percent: 10 }] },
+        {
+          id: 'second-line',
+          name: 'b',
+          order: 20,
+          then: [{ type: 'add_line', name: 'B', unitPriceExpression: 'base', quantity: 1 }],
+        },
+        { id: 'first-line', name: 'a', order: 5, then: [{ type: 'add_line', name: 'A', unitPrice: 50 }] },
+        { id: 'set-base', name: 'base', then: [{ type: 'set_field', field: 'base', value: 50 }] },
+      ],
+    });
     expect(r.trace.map((t) => t.ruleId)).toEqual(['set-base', 'first-line', 'second-line', 'discount', 'total-check']);
     expect(r.trace.map((t) => t.phase)).toEqual(['inputs', 'lines', 'lines', 'adjustments', 'totals']);
     expect(r.lines.map((l) => l.name)).toEqual(['A', 'B']);
@@ -137,12 +394,20 @@ describe('phases, order and trace', () => {
   });
 
   it('fills id, order and phase; stopProcessing skips the rest of the phase; disabled rules are skipped', () => {
-    const pricing = normalizePricing(pricingRulesSchema.parse({ rules: [
-      { name: 'a', stopProcessing: true, then: [{ type: 'percent_discount', percent: 5 }] },
-      { name: 'b', then: [{ type: 'percent_discount', percent: 50 }] },
-      { name: 'c', enabled: false, then: [{ type: 'add_line', name: 'X', unitPrice: 1 }] },
-    ] }));
-    expect(pricing.rules.map((r) => [r.id, r.order, r.phase])).toEqual([['rule-1', 10, 'adjustments'], ['rule-2', 20, 'adjustments'], ['rule-3', 30, 'lines']]);
+    const pricing = normalizePricing(
+      pricingRulesSchema.parse({
+        rules: [
+          { name: 'a', stopProcessing: true, then: [{ type: 'percent_discount', percent: 5 }] },
+          { name: 'b', then: [{ type: 'percent_discount', percent: 50 }] },
+          { name: 'c', enabled: false, then: [{ type: 'add_line', name: 'X', unitPrice: 1 }] },
+        ],
+      }),
+    );
+    expect(pricing.rules.map((r) => [r.id, r.order, r.phase])).toEqual([
+      ['rule-1', 10, 'adjustments'],
+      ['rule-2', 20, 'adjustments'],
+      ['rule-3', 30, 'lines'],
+    ]);
     const r = evaluatePricing({ inputFields: [], pricing, lines: [line('A', 100)] as never });
     expect(r.subtotal).toBe(95);
     expect(r.trace.find((t) => t.ruleId === 'rule-2')!.skipped).toBe('stopped');
@@ -150,48 +415,115 @@ describe('phases, order and trace', () => {
   });
 
   it('line-scoped rules run once per matching line and say which', () => {
-    const r = run({ lines: [line('A', 10, 1, { id: 'a' }), line('B', 20, 1, { id: 'b' }), line('C', 30, 1, { id: 'c' })], rules: [
-      { id: 'cheap', name: 'cheap', when: { all: [{ subject: 'line.unitPrice', operator: 'lt', value: 25 }] }, then: [{ type: 'fixed_surcharge', amount: 1 }] },
-    ] });
+    const r = run({
+      lines: [line('A', 10, 1, { id: 'a' }), line('B', 20, 1, { id: 'b' }), line('C', 30, 1, { id: 'c' })],
+      rules: [
+        {
+          id: 'cheap',
+          name: 'cheap',
+          when: { all: [{ subject: 'line.unitPrice', operator: 'lt', value: 25 }] },
+          then: [{ type: 'fixed_surcharge', amount: 1 }],
+        },
+      ],
+    });
     expect(r.trace[0]).toMatchObject({ scope: 'line', matched: true, matchedLines: ['a', 'b'] });
     expect(r.lines.map((l) => l.total)).toEqual([11, 21, 30]);
   });
 
   it('is deterministic', () => {
-    const setup: Setup = { fields: { area: 33.3 }, inputFields: [{ fieldId: 'area', label: 'Area', type: 'number' }, { fieldId: 'h', label: 'Hours', type: 'computed', expression: 'area / 3' }],
-      rules: [{ name: 'l', then: [{ type: 'add_line', name: 'Work', quantityExpression: 'h', unitPrice: 99.99 }] }, { name: 'd', then: [{ type: 'percent_discount', percent: 7.5 }] }] };
+    const setup: Setup = {
+      fields: { area: 33.3 },
+      inputFields: [
+        { fieldId: 'area', label: 'Area', type: 'number' },
+        { fieldId: 'h', label: 'Hours', type: 'computed', expression: 'area / 3' },
+      ],
+      rules: [
+        { name: 'l', then: [{ type: 'add_line', name: 'Work', quantityExpression: 'h', unitPrice: 99.99 }] },
+        { name: 'd', then: [{ type: 'percent_discount', percent: 7.5 }] },
+      ],
+    };
     expect(run(setup)).toEqual(run(setup));
   });
 });
 
 describe('products: tiers and conditional prices', () => {
-  const tiered = (mode: string) => ({ id: 't', name: 'Licence', unitPrice: 100, pricingType: 'advanced', tieredPricing: { mode, tiers: [{ upTo: 10, unitPrice: 100 }, { upTo: 50, unitPrice: 80 }, { upTo: null, unitPrice: 60 }] } });
+  const tiered = (mode: string) => ({
+    id: 't',
+    name: 'Licence',
+    unitPrice: 100,
+    pricingType: 'advanced',
+    tieredPricing: {
+      mode,
+      tiers: [
+        { upTo: 10, unitPrice: 100 },
+        { upTo: 50, unitPrice: 80 },
+        { upTo: null, unitPrice: 60 },
+      ],
+    },
+  });
   it.each([
-    ['volume', 5, 500], ['volume', 10, 1000], ['volume', 11, 880], ['volume', 60, 3600],
-    ['graduated', 5, 500], ['graduated', 11, 1080], ['graduated', 60, 1000 + 40 * 80 + 10 * 60],
+    ['volume', 5, 500],
+    ['volume', 10, 1000],
+    ['volume', 11, 880],
+    ['volume', 60, 3600],
+    ['graduated', 5, 500],
+    ['graduated', 11, 1080],
+    ['graduated', 60, 1000 + 40 * 80 + 10 * 60],
   ])('%s tiers for quantity %p → %p', (mode, quantity, total) => {
-    const r = run({ pricing: { products: [tiered(mode as string)] }, rules: [{ name: 'x', then: [{ type: 'add_product', productId: 't', quantity }] }] });
+    const r = run({
+      pricing: { products: [tiered(mode as string)] },
+      rules: [{ name: 'x', then: [{ type: 'add_product', productId: 't', quantity }] }],
+    });
     expect(r.lines[0]!.total).toBe(total);
     expect(r.lines[0]!.priceSource).toBe(`tiers:${mode}`);
-    expect(r.trace[0]!.effects[0]).toMatchObject({ action: 'add_product', description: `added ${quantity} × Licence (price: tiers:${mode})`, amount: total });
+    expect(r.trace[0]!.effects[0]).toMatchObject({
+      action: 'add_product',
+      description: `added ${quantity} × Licence (price: tiers:${mode})`,
+      amount: total,
+    });
   });
 
   it('tiers re-price when a rule changes the quantity; fixed products ignore tiers', () => {
-    const r = run({ pricing: { products: [tiered('volume')] }, rules: [{ name: 'x', then: [{ type: 'add_product', productId: 't', quantity: 5 }] }, { name: 'm', phase: 'lines', order: 100, then: [{ type: 'multiply_quantity', factor: 4, target: { productId: 't' } }] }] });
+    const r = run({
+      pricing: { products: [tiered('volume')] },
+      rules: [
+        { name: 'x', then: [{ type: 'add_product', productId: 't', quantity: 5 }] },
+        {
+          name: 'm',
+          phase: 'lines',
+          order: 100,
+          then: [{ type: 'multiply_quantity', factor: 4, target: { productId: 't' } }],
+        },
+      ],
+    });
     expect(r.lines[0]).toMatchObject({ quantity: 20, total: 1600 });
-    const fixed = run({ pricing: { products: [{ ...tiered('volume'), pricingType: 'fixed' }] }, rules: [{ name: 'x', then: [{ type: 'add_product', productId: 't', quantity: 20 }] }] });
+    const fixed = run({
+      pricing: { products: [{ ...tiered('volume'), pricingType: 'fixed' }] },
+      rules: [{ name: 'x', then: [{ type: 'add_product', productId: 't', quantity: 20 }] }],
+    });
     expect(fixed.lines[0]!.total).toBe(2000);
   });
 
   it('the first matching conditional price wins over tiers', () => {
-    const product = { ...tiered('volume'), conditionalRules: [
-      { when: { all: [{ subject: 'customer.isExisting', operator: 'is_true' }] }, unitPrice: 70, label: 'existing' },
-      { when: { all: [{ subject: 'customer.country', operator: 'equals', value: 'DK' }] }, unitPrice: 90 },
-    ] };
+    const product = {
+      ...tiered('volume'),
+      conditionalRules: [
+        { when: { all: [{ subject: 'customer.isExisting', operator: 'is_true' }] }, unitPrice: 70, label: 'existing' },
+        { when: { all: [{ subject: 'customer.country', operator: 'equals', value: 'DK' }] }, unitPrice: 90 },
+      ],
+    };
     const rules = [{ name: 'x', then: [{ type: 'add_product', productId: 't', quantity: 2 }] }];
-    expect(run({ pricing: { products: [product] }, rules, customer: { isExisting: true, country: 'DK' } }).lines[0]).toMatchObject({ unitPrice: 70, priceSource: 'conditional:existing' });
-    expect(run({ pricing: { products: [product] }, rules, customer: { country: 'DK' } }).lines[0]).toMatchObject({ unitPrice: 90, total: 180 });
-    expect(run({ pricing: { products: [product] }, rules, customer: {} }).lines[0]).toMatchObject({ unitPrice: 100, priceSource: 'tiers:volume' });
+    expect(
+      run({ pricing: { products: [product] }, rules, customer: { isExisting: true, country: 'DK' } }).lines[0],
+    ).toMatchObject({ unitPrice: 70, priceSource: 'conditional:existing' });
+    expect(run({ pricing: { products: [product] }, rules, customer: { country: 'DK' } }).lines[0]).toMatchObject({
+      unitPrice: 90,
+      total: 180,
+    });
+    expect(run({ pricing: { products: [product] }, rules, customer: {} }).lines[0]).toMatchObject({
+      unitPrice: 100,
+      priceSource: 'tiers:volume',
+    });
   });
 });
 
@@ -210,7 +542,10 @@ describe('VAT and rounding', () => {
     const lines = Array.from({ length: 3 }, (_, i) => line(`L${i}`, 0.1, 1));
     const r = run({ pricing: { vatRate: 25 }, lines: [...lines, line('Food', 9.99, 1, { vatRate: 12.5 })] });
     // 0.30 × 25% = 0.075 → 0.08 (per line it would be 3 × 0.03 = 0.09); 9.99 × 12.5% = 1.24875 → 1.25
-    expect(r.vatBreakdown).toEqual([{ rate: 12.5, base: 9.99, vat: 1.25 }, { rate: 25, base: 0.3, vat: 0.08 }]);
+    expect(r.vatBreakdown).toEqual([
+      { rate: 12.5, base: 9.99, vat: 1.25 },
+      { rate: 25, base: 0.3, vat: 0.08 },
+    ]);
     expect(r.amountsMinor).toEqual({ subtotal: 1029, vatAmount: 133, total: 1162 });
     expect(r.total).toBe(11.62);
   });
@@ -221,7 +556,10 @@ describe('VAT and rounding', () => {
   });
 
   it('a discount larger than a line clamps it to 0 with a warning', () => {
-    const r = run({ lines: [line('A', 10)], rules: [{ name: 'x', then: [{ type: 'fixed_discount', amount: 50, target: 'all' }] }] });
+    const r = run({
+      lines: [line('A', 10)],
+      rules: [{ name: 'x', then: [{ type: 'fixed_discount', amount: 50, target: 'all' }] }],
+    });
     expect(r.lines[0]!.total).toBe(0);
     expect(r.warnings.map((w) => w.message)).toEqual([expect.stringMatching(/exceed/)]);
   });
@@ -229,46 +567,83 @@ describe('VAT and rounding', () => {
 
 describe('computed fields and expressions', () => {
   it('evaluates computed fields in dependency order, cleaned of float noise', () => {
-    const r = run({ inputFields: [
-      { fieldId: 'total', label: 'Total', type: 'computed', expression: 'sub * 2' },
-      { fieldId: 'sub', label: 'Sub', type: 'computed', expression: 'a + b' },
-      { fieldId: 'a', label: 'A', type: 'number' }, { fieldId: 'b', label: 'B', type: 'number' },
-    ], fields: { a: 0.1, b: 0.2 } });
+    const r = run({
+      inputFields: [
+        { fieldId: 'total', label: 'Total', type: 'computed', expression: 'sub * 2' },
+        { fieldId: 'sub', label: 'Sub', type: 'computed', expression: 'a + b' },
+        { fieldId: 'a', label: 'A', type: 'number' },
+        { fieldId: 'b', label: 'B', type: 'number' },
+      ],
+      fields: { a: 0.1, b: 0.2 },
+    });
     expect(r.computedFields).toEqual({ sub: 0.3, total: 0.6 });
   });
 
   it('computed fields are evaluated again after the inputs phase; a value a rule set itself stays', () => {
-    const r = run({ inputFields: [
-      { fieldId: 'hours', label: 'Hours', type: 'number' },
-      { fieldId: 'cost', label: 'Cost', type: 'computed', expression: 'hours * rate' },
-      { fieldId: 'fixed', label: 'Fixed', type: 'computed', expression: 'hours' },
-    ], fields: { hours: 10 }, customer: { industry: 'IT' }, rules: [
-      { name: 'rate', when: { all: [{ subject: 'customer.industry', operator: 'eq', value: 'it' }] }, then: [{ type: 'set_field', field: 'rate', value: 900 }, { type: 'set_field', field: 'fixed', value: 1 }] },
-      { name: 'line', then: [{ type: 'add_line', name: 'Work', quantity: 1, unitPriceExpression: 'cost + fixed' }] },
-    ] });
+    const r = run({
+      inputFields: [
+        { fieldId: 'hours', label: 'Hours', type: 'number' },
+        { fieldId: 'cost', label: 'Cost', type: 'computed', expression: 'hours * rate' },
+        { fieldId: 'fixed', label: 'Fixed', type: 'computed', expression: 'hours' },
+      ],
+      fields: { hours: 10 },
+      customer: { industry: 'IT' },
+      rules: [
+        {
+          name: 'rate',
+          when: { all: [{ subject: 'customer.industry', operator: 'eq', value: 'it' }] },
+          then: [
+            { type: 'set_field', field: 'rate', value: 900 },
+            { type: 'set_field', field: 'fixed', value: 1 },
+          ],
+        },
+        { name: 'line', then: [{ type: 'add_line', name: 'Work', quantity: 1, unitPriceExpression: 'cost + fixed' }] },
+      ],
+    });
     expect(r.computedFields).toEqual({ cost: 9000, fixed: 1 });
     expect(r.subtotal).toBe(9001);
     expect(r.warnings).toEqual([]); // the first pass's "rate has no value" is not reported
   });
 
   it('an expression error skips the action with a warning and a trace error', () => {
-    const r = run({ fields: { x: 0 }, rules: [{ name: 'div', then: [{ type: 'add_line', name: 'A', quantity: 1, unitPriceExpression: '100 / x' }] }] });
+    const r = run({
+      fields: { x: 0 },
+      rules: [{ name: 'div', then: [{ type: 'add_line', name: 'A', quantity: 1, unitPriceExpression: '100 / x' }] }],
+    });
     expect(r.lines).toEqual([]);
     expect(r.warnings[0]!.message).toMatch(/finite/);
     expect(r.trace[0]!.effects[0]!.error).toMatch(/finite/);
   });
 
   it('a computed field without a value for its input is null with a warning', () => {
-    const r = run({ inputFields: [{ fieldId: 'a', label: 'A', type: 'number' }, { fieldId: 'c', label: 'C', type: 'computed', expression: 'a * 2' }], fields: {} });
+    const r = run({
+      inputFields: [
+        { fieldId: 'a', label: 'A', type: 'number' },
+        { fieldId: 'c', label: 'C', type: 'computed', expression: 'a * 2' },
+      ],
+      fields: {},
+    });
     expect(r.computedFields).toEqual({ c: null });
     expect(r.warnings.map((w) => w.message)).toEqual([expect.stringMatching(/"a" has no value/)]);
   });
 
-  it.each(['constructor', '__proto__', 'a.constructor', 'toString', 'a["constructor"]', '[1,2]', 'x = 1', 'f(y) = y', 'random()', 'sin(a)', 'a || "x"', 'process', 'this'])(
-    'rejects the unsafe or unsupported expression %p', (source) => {
-      expect(compileExpression(source, ['a']).ok).toBe(false);
-    },
-  );
+  it.each([
+    'constructor',
+    '__proto__',
+    'a.constructor',
+    'toString',
+    'a["constructor"]',
+    '[1,2]',
+    'x = 1',
+    'f(y) = y',
+    'random()',
+    'sin(a)',
+    'a || "x"',
+    'process',
+    'this',
+  ])('rejects the unsafe or unsupported expression %p', (source) => {
+    expect(compileExpression(source, ['a']).ok).toBe(false);
+  });
 
   it('validation reports bad expressions, unknown references, cycles and duplicates with paths', () => {
     const fields = inputFieldsSchema.parse([
@@ -277,23 +652,56 @@ describe('computed fields and expressions', () => {
       { fieldId: 'c', label: 'C', type: 'computed', expression: 'constructor' },
       { fieldId: 'c', label: 'C2', type: 'select' },
     ]);
-    const pricing = normalizePricing(pricingRulesSchema.parse({ rules: [
-      { id: 'r', name: 'x', when: { all: [{ subject: 'customer.shoeSize', operator: 'eq', value: 1 }] }, then: [{ type: 'add_line', name: 'X', unitPriceExpression: 'nope * 2' }] },
-      { id: 'r', name: 'y', then: [{ type: 'set_price' }] },
-    ] }));
+    const pricing = normalizePricing(
+      pricingRulesSchema.parse({
+        rules: [
+          {
+            id: 'r',
+            name: 'x',
+            when: { all: [{ subject: 'customer.shoeSize', operator: 'eq', value: 1 }] },
+            then: [{ type: 'add_line', name: 'X', unitPriceExpression: 'nope * 2' }],
+          },
+          { id: 'r', name: 'y', then: [{ type: 'set_price' }] },
+        ],
+      }),
+    );
     const { errors } = validateOfferType(fields, pricing);
-    expect(errors.map((e) => e.path)).toEqual(expect.arrayContaining([
-      'requiredInputFields.3.fieldId', 'requiredInputFields.3.options', 'requiredInputFields.2.expression', 'requiredInputFields',
-      'pricingRules.rules.0.when.all.0.subject', 'pricingRules.rules.0.then.0.unitPriceExpression', 'pricingRules.rules.1.id', 'pricingRules.rules.1.then.0.unitPrice',
-    ]));
+    expect(errors.map((e) => e.path)).toEqual(
+      expect.arrayContaining([
+        'requiredInputFields.3.fieldId',
+        'requiredInputFields.3.options',
+        'requiredInputFields.2.expression',
+        'requiredInputFields',
+        'pricingRules.rules.0.when.all.0.subject',
+        'pricingRules.rules.0.then.0.unitPriceExpression',
+        'pricingRules.rules.1.id',
+        'pricingRules.rules.1.then.0.unitPrice',
+      ]),
+    );
     expect(errors.find((e) => e.path === 'requiredInputFields')!.error).toMatch(/cycle/);
-    const scoped = normalizePricing(pricingRulesSchema.parse({ rules: [{ name: 'x', scope: 'offer', when: { all: [{ subject: 'line.name', operator: 'eq', value: 'a' }] }, then: [{ type: 'warn', message: 'm' }] }] }));
-    expect(validateOfferType([], scoped).errors).toEqual([{ path: 'pricingRules.rules.0.scope', error: 'an offer-scoped rule cannot read line. or product. subjects' }]);
+    const scoped = normalizePricing(
+      pricingRulesSchema.parse({
+        rules: [
+          {
+            name: 'x',
+            scope: 'offer',
+            when: { all: [{ subject: 'line.name', operator: 'eq', value: 'a' }] },
+            then: [{ type: 'warn', message: 'm' }],
+          },
+        ],
+      }),
+    );
+    expect(validateOfferType([], scoped).errors).toEqual([
+      { path: 'pricingRules.rules.0.scope', error: 'an offer-scoped rule cannot read line. or product. subjects' },
+    ]);
   });
 
   it('every starter template validates on its own fields', () => {
     for (const t of RULE_TEMPLATES) {
-      const report = validateOfferType(inputFieldsSchema.parse(t.requiredInputFields), normalizePricing(pricingRulesSchema.parse({ rules: [t.rule] })));
+      const report = validateOfferType(
+        inputFieldsSchema.parse(t.requiredInputFields),
+        normalizePricing(pricingRulesSchema.parse({ rules: [t.rule] })),
+      );
       expect([t.key, report.errors]).toEqual([t.key, []]);
     }
   });

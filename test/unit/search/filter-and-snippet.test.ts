@@ -19,9 +19,12 @@ describe('search filters: user text can never become filter syntax', () => {
     expect(workspaceFilter(WS, equals('companyId', 'abc'))).toBe(`workspaceId = "${WS}" AND companyId = "abc"`);
   });
 
-  it.each([[''], ['not-an-id'], [`${WS}" OR workspaceId = "x`], [WS.toUpperCase()]])('refuses a workspace id that is not a 24-hex id: %s', (ws) => {
-    expect(() => workspaceFilter(ws)).toThrow(/24-hex/);
-  });
+  it.each([[''], ['not-an-id'], [`${WS}" OR workspaceId = "x`], [WS.toUpperCase()]])(
+    'refuses a workspace id that is not a 24-hex id: %s',
+    (ws) => {
+      expect(() => workspaceFilter(ws)).toThrow(/24-hex/);
+    },
+  );
 
   it('refuses attribute names that are not plain identifiers', () => {
     expect(() => equals('a = "b" OR c', 'x')).toThrow(/not a filterable attribute/);
@@ -30,7 +33,9 @@ describe('search filters: user text can never become filter syntax', () => {
 
 describe('snippets', () => {
   it('escapes record text and turns the match markers into <mark>', () => {
-    expect(markedToHtml(`<img src=x onerror=alert(1)> ${PRE}Acme${POST} & "Co"`)).toBe('&lt;img src=x onerror=alert(1)&gt; <mark>Acme</mark> &amp; &quot;Co&quot;');
+    expect(markedToHtml(`<img src=x onerror=alert(1)> ${PRE}Acme${POST} & "Co"`)).toBe(
+      '&lt;img src=x onerror=alert(1)&gt; <mark>Acme</mark> &amp; &quot;Co&quot;',
+    );
   });
 
   it('degraded mode crops around the first case-insensitive match', () => {

@@ -2,7 +2,10 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import type { MeiliSearch } from 'meilisearch';
 import { createIndexFreshness } from '../../../search/freshness';
 
-function stubs(opts: { outbox?: { type: string; entity_type: string; payload: Record<string, unknown> }[]; pendingTasks?: number }) {
+function stubs(opts: {
+  outbox?: { type: string; entity_type: string; payload: Record<string, unknown> }[];
+  pendingTasks?: number;
+}) {
   const taskQueries: Record<string, unknown>[] = [];
   const sqlCalls: unknown[][] = [];
   const sqlText: string[] = [];
@@ -14,7 +17,11 @@ function stubs(opts: { outbox?: { type: string; entity_type: string; payload: Re
       },
     },
   } as unknown as MeiliSearch;
-  const em = { getConnection: () => ({ execute: async (sql: string, params: unknown[]) => (sqlText.push(sql), sqlCalls.push(params), opts.outbox ?? []) }) } as unknown as EntityManager;
+  const em = {
+    getConnection: () => ({
+      execute: async (sql: string, params: unknown[]) => (sqlText.push(sql), sqlCalls.push(params), opts.outbox ?? []),
+    }),
+  } as unknown as EntityManager;
   return { client, em, taskQueries, sqlCalls, sqlText };
 }
 
@@ -26,14 +33,22 @@ describe('index freshness (is the index behind for a workspace?)', () => {
     expect(s.sqlText[0]).toMatch(/processed_at is null and attempts > 0 and not \(\? = any\(delivered_to\)\)/);
     expect(s.sqlCalls[0]![1]).toBe('search-index');
     expect(Date.now() - (s.sqlCalls[0]![2] as Date).getTime()).toBeGreaterThanOrEqual(2000);
-    expect(s.taskQueries[0]).toMatchObject({ statuses: ['enqueued', 'processing'], indexUids: expect.arrayContaining(['p_company', 'p_person']), limit: 1 });
+    expect(s.taskQueries[0]).toMatchObject({
+      statuses: ['enqueued', 'processing'],
+      indexUids: expect.arrayContaining(['p_company', 'p_person']),
+      limit: 1,
+    });
     expect(Date.now() - Date.parse(s.taskQueries[0]!.beforeEnqueuedAt as string)).toBeGreaterThanOrEqual(2000);
   });
 
   it('is behind when an undelivered event touches an index, not for events search ignores', async () => {
     const relevant = stubs({ outbox: [{ type: 'company_created', entity_type: 'company', payload: {} }] });
-    expect(await createIndexFreshness({ client: relevant.client, prefix: 'p_' }).behind(relevant.em, 'w1')).toMatch(/wait for their retry/);
-    const ignored = stubs({ outbox: [{ type: 'lead_scoring_rules_changed', entity_type: 'lead_scoring_rule', payload: {} }] });
+    expect(await createIndexFreshness({ client: relevant.client, prefix: 'p_' }).behind(relevant.em, 'w1')).toMatch(
+      /wait for their retry/,
+    );
+    const ignored = stubs({
+      outbox: [{ type: 'lead_scoring_rules_changed', entity_type: 'lead_scoring_rule', payload: {} }],
+    });
     expect(await createIndexFreshness({ client: ignored.client, prefix: 'p_' }).behind(ignored.em, 'w1')).toBeNull();
   });
 

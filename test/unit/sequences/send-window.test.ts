@@ -2,8 +2,14 @@ import { nextSendTime, type SendWindowSettings } from '../../../domain/sequences
 import { normalizeWait } from '../../../domain/sequences/wait';
 
 const base: SendWindowSettings = {
-  businessHoursOnly: true, businessStart: '08:00', businessEnd: '16:30', timezone: 'Europe/Copenhagen', skipWeekends: true,
-  smsQuietHoursEnabled: false, smsQuietHoursStart: '20:00', smsQuietHoursEnd: '08:00',
+  businessHoursOnly: true,
+  businessStart: '08:00',
+  businessEnd: '16:30',
+  timezone: 'Europe/Copenhagen',
+  skipWeekends: true,
+  smsQuietHoursEnabled: false,
+  smsQuietHoursStart: '20:00',
+  smsQuietHoursEnd: '08:00',
 };
 const at = (iso: string) => Date.parse(iso);
 const next = (now: string, s: Partial<SendWindowSettings> = {}, channel: 'email' | 'sms' = 'email', ignore = false) =>
@@ -16,9 +22,21 @@ describe('nextSendTime (business hours in the sequence time zone)', () => {
     ['2026-03-25T05:00:00.000Z', '2026-03-25T07:00:00.000Z', 'before opening (06:00 CET): 08:00 CET'],
     ['2026-03-25T15:30:00.000Z', '2026-03-26T07:00:00.000Z', 'at/after closing (16:30 CET): next day 08:00'],
     ['2026-03-25T15:29:00.000Z', '2026-03-25T15:29:00.000Z', 'one minute before closing: now'],
-    ['2026-03-27T16:00:00.000Z', '2026-03-30T06:00:00.000Z', 'Friday after hours → Monday 08:00 CEST (DST began Sunday 29 March)'],
-    ['2026-03-28T10:00:00.000Z', '2026-03-30T06:00:00.000Z', 'Saturday → Monday 08:00, after the spring DST change (UTC+2)'],
-    ['2026-10-24T10:00:00.000Z', '2026-10-26T07:00:00.000Z', 'Saturday → Monday 08:00, after the autumn DST change (UTC+1)'],
+    [
+      '2026-03-27T16:00:00.000Z',
+      '2026-03-30T06:00:00.000Z',
+      'Friday after hours → Monday 08:00 CEST (DST began Sunday 29 March)',
+    ],
+    [
+      '2026-03-28T10:00:00.000Z',
+      '2026-03-30T06:00:00.000Z',
+      'Saturday → Monday 08:00, after the spring DST change (UTC+2)',
+    ],
+    [
+      '2026-10-24T10:00:00.000Z',
+      '2026-10-26T07:00:00.000Z',
+      'Saturday → Monday 08:00, after the autumn DST change (UTC+1)',
+    ],
     ['2026-10-23T15:00:00.000Z', '2026-10-26T07:00:00.000Z', 'Friday 17:00 CEST → Monday 08:00 CET'],
   ])('%s → %s (%s)', (now, expected) => {
     expect(next(now)).toBe(expected);
@@ -31,7 +49,9 @@ describe('nextSendTime (business hours in the sequence time zone)', () => {
   });
 
   it('without businessHoursOnly and skipWeekends any time goes', () => {
-    expect(next('2026-03-28T03:00:00.000Z', { businessHoursOnly: false, skipWeekends: false })).toBe('2026-03-28T03:00:00.000Z');
+    expect(next('2026-03-28T03:00:00.000Z', { businessHoursOnly: false, skipWeekends: false })).toBe(
+      '2026-03-28T03:00:00.000Z',
+    );
   });
 
   it('skipWeekends alone moves a weekend send to Monday 00:00 local', () => {
@@ -51,7 +71,13 @@ describe('nextSendTime (business hours in the sequence time zone)', () => {
   });
 
   it('quiet hours that do not wrap (12:00-13:00)', () => {
-    const quiet = { businessHoursOnly: false, skipWeekends: false, smsQuietHoursEnabled: true, smsQuietHoursStart: '12:00', smsQuietHoursEnd: '13:00' };
+    const quiet = {
+      businessHoursOnly: false,
+      skipWeekends: false,
+      smsQuietHoursEnabled: true,
+      smsQuietHoursStart: '12:00',
+      smsQuietHoursEnd: '13:00',
+    };
     expect(next('2026-06-10T10:15:00.000Z', quiet, 'sms')).toBe('2026-06-10T11:00:00.000Z');
   });
 
@@ -65,18 +91,36 @@ describe('normalizeWait (wait node aliases)', () => {
   it.each([
     [{}, { amount: 1, unit: 'days', ms: D }],
     [{ delayAmount: 3 }, { amount: 3, unit: 'days', ms: 3 * D }],
-    [{ delayAmount: 2, delayUnit: 'hours' }, { amount: 2, unit: 'hours', ms: 2 * 3_600_000 }],
+    [
+      { delayAmount: 2, delayUnit: 'hours' },
+      { amount: 2, unit: 'hours', ms: 2 * 3_600_000 },
+    ],
     [{ delayUnit: 'weeks' }, { amount: 1, unit: 'weeks', ms: 7 * D }],
-    [{ waitAmount: 15, waitUnit: 'minutes' }, { amount: 15, unit: 'minutes', ms: 15 * 60_000 }],
-    [{ duration: 2, unit: 'day' }, { amount: 2, unit: 'days', ms: 2 * D }],
+    [
+      { waitAmount: 15, waitUnit: 'minutes' },
+      { amount: 15, unit: 'minutes', ms: 15 * 60_000 },
+    ],
+    [
+      { duration: 2, unit: 'day' },
+      { amount: 2, unit: 'days', ms: 2 * D },
+    ],
     [{ amount: 5 }, { amount: 5, unit: 'days', ms: 5 * D }],
     [{ waitDays: 2 }, { amount: 2, unit: 'days', ms: 2 * D }],
     [{ waitHours: 6 }, { amount: 6, unit: 'hours', ms: 6 * 3_600_000 }],
-    [{ waitDays: 1, waitHours: 6 }, { amount: 30, unit: 'hours', ms: 30 * 3_600_000 }],
-    [{ delayAmount: '4', delayUnit: 'Hours' }, { amount: 4, unit: 'hours', ms: 4 * 3_600_000 }],
+    [
+      { waitDays: 1, waitHours: 6 },
+      { amount: 30, unit: 'hours', ms: 30 * 3_600_000 },
+    ],
+    [
+      { delayAmount: '4', delayUnit: 'Hours' },
+      { amount: 4, unit: 'hours', ms: 4 * 3_600_000 },
+    ],
     [{ delayAmount: 365 }, { amount: 365, unit: 'days', ms: 365 * D }],
     [{ delayMinutes: 90 }, { amount: 90, unit: 'minutes', ms: 90 * 60_000 }],
-    [{ waitDays: '2', waitHours: 0 }, { amount: 2, unit: 'days', ms: 2 * D }],
+    [
+      { waitDays: '2', waitHours: 0 },
+      { amount: 2, unit: 'days', ms: 2 * D },
+    ],
   ])('%j → %j', (data, wait) => {
     expect(normalizeWait(data)).toEqual({ ok: true, wait });
   });

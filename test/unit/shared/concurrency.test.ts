@@ -9,14 +9,15 @@ describe('createLimiter', () => {
     let peak = 0;
     const started: number[] = [];
     const release: (() => void)[] = [];
-    const call = (i: number) => limiter.run(async () => {
-      started.push(i);
-      active++;
-      peak = Math.max(peak, active);
-      await new Promise<void>((r) => release.push(r));
-      active--;
-      return i;
-    });
+    const call = (i: number) =>
+      limiter.run(async () => {
+        started.push(i);
+        active++;
+        peak = Math.max(peak, active);
+        await new Promise<void>((r) => release.push(r));
+        active--;
+        return i;
+      });
     // Two "batches" sharing the limiter.
     const a = Promise.all([0, 1, 2, 3].map(call));
     const b = Promise.all([4, 5, 6].map(call));
@@ -35,13 +36,22 @@ describe('createLimiter', () => {
 
   it('frees the slot when a call throws', async () => {
     const limiter = createLimiter(1);
-    await expect(limiter.run(async () => { throw new Error('boom'); })).rejects.toThrow('boom');
+    await expect(
+      limiter.run(async () => {
+        throw new Error('boom');
+      }),
+    ).rejects.toThrow('boom');
     await expect(limiter.run(async () => 'next')).resolves.toBe('next');
   });
 });
 
 describe('mapLimited', () => {
   it('returns results in input order', async () => {
-    expect(await mapLimited([3, 1, 2], 2, async (n) => { await new Promise((r) => setTimeout(r, n)); return n * 10; })).toEqual([30, 10, 20]);
+    expect(
+      await mapLimited([3, 1, 2], 2, async (n) => {
+        await new Promise((r) => setTimeout(r, n));
+        return n * 10;
+      }),
+    ).toEqual([30, 10, 20]);
   });
 });

@@ -1,10 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { defaultPayloadConverter } from '@temporalio/common';
-import { AesGcmPayloadCodec, ENCRYPTED_ENCODING, generatePayloadKeyEntry, KEY_ID_METADATA, parsePayloadKeys, PayloadKeyError } from '../../../temporal/codec';
+import {
+  AesGcmPayloadCodec,
+  ENCRYPTED_ENCODING,
+  generatePayloadKeyEntry,
+  KEY_ID_METADATA,
+  parsePayloadKeys,
+  PayloadKeyError,
+} from '../../../temporal/codec';
 
 const key = (id: string) => `${id}:${randomBytes(32).toString('base64')}`;
 const str = (b: Uint8Array | null | undefined) => Buffer.from(b ?? new Uint8Array()).toString('utf8');
-const plain = () => defaultPayloadConverter.toPayload({ email: 'ada@example.com', phone: '+4512345678', nested: [1, 2, 3] });
+const plain = () =>
+  defaultPayloadConverter.toPayload({ email: 'ada@example.com', phone: '+4512345678', nested: [1, 2, 3] });
 
 describe('AES-256-GCM payload codec', () => {
   it('round-trips payloads; the ciphertext carries the key id and no clear text', async () => {
@@ -15,7 +23,11 @@ describe('AES-256-GCM payload codec', () => {
     expect(Buffer.from(enc!.data!).toString('latin1')).not.toContain('ada@example.com');
     expect(Object.keys(enc!.metadata!).sort()).toEqual([KEY_ID_METADATA, 'encoding'].sort());
     const [dec] = await codec.decode([enc!]);
-    expect(defaultPayloadConverter.fromPayload(dec!)).toEqual({ email: 'ada@example.com', phone: '+4512345678', nested: [1, 2, 3] });
+    expect(defaultPayloadConverter.fromPayload(dec!)).toEqual({
+      email: 'ada@example.com',
+      phone: '+4512345678',
+      nested: [1, 2, 3],
+    });
     // A fresh IV each time: equal inputs give different ciphertexts.
     const [again] = await codec.encode([plain()]);
     expect(Buffer.compare(Buffer.from(again!.data!), Buffer.from(enc!.data!))).not.toBe(0);
@@ -29,7 +41,9 @@ describe('AES-256-GCM payload codec', () => {
     const rotated = new AesGcmPayloadCodec(parsePayloadKeys(`${k1},${k2}`));
     const [newPayload] = await rotated.encode([plain()]);
     expect(str(newPayload!.metadata![KEY_ID_METADATA])).toBe('k2');
-    expect(defaultPayloadConverter.fromPayload((await rotated.decode([oldPayload!]))[0]!)).toMatchObject({ email: 'ada@example.com' });
+    expect(defaultPayloadConverter.fromPayload((await rotated.decode([oldPayload!]))[0]!)).toMatchObject({
+      email: 'ada@example.com',
+    });
     // Once k1 is dropped, its payloads no longer decode (and say which key is missing).
     const k2Only = new AesGcmPayloadCodec(parsePayloadKeys(k2));
     await expect(k2Only.decode([oldPayload!])).rejects.toThrow(/unknown key "k1"/);

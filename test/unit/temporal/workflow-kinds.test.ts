@@ -6,7 +6,15 @@
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import * as workflows from '../../../workflows';
-import { automationExecutionKind, automationScheduleTickKind, defineWorkflowKind, scheduledSmsKind, sequenceEnrollmentKind, webhookDeliveryKind, WORKFLOW_KINDS } from '../../../domain/workflow-kinds';
+import {
+  automationExecutionKind,
+  automationScheduleTickKind,
+  defineWorkflowKind,
+  scheduledSmsKind,
+  sequenceEnrollmentKind,
+  webhookDeliveryKind,
+  WORKFLOW_KINDS,
+} from '../../../domain/workflow-kinds';
 import { scheduledSmsWorkflowId } from '../../../domain/messaging/sms-workflow-ids';
 import { enrollmentWorkflowId, parseEnrollmentWorkflowId } from '../../../domain/sequences/workflow-ids';
 import { webhookDeliveryWorkflowId } from '../../../domain/webhooks/ports';
@@ -23,26 +31,37 @@ describe('workflow registry', () => {
   });
 
   it('knows every workflow the bundle exports, and the bundle exports every kind', () => {
-    const exported = Object.entries(workflows).filter(([, v]) => typeof v === 'function').map(([name]) => name).sort();
+    const exported = Object.entries(workflows)
+      .filter(([, v]) => typeof v === 'function')
+      .map(([name]) => name)
+      .sort();
     expect(WORKFLOW_KINDS.map((k) => k.workflowType).sort()).toEqual(exported);
   });
 
-  it.each(WORKFLOW_KINDS.map((k) => [k.kind, k] as const))('%s has replay fixtures of its own workflow type', (_kind, k) => {
-    expect(k.replayFixtures.length).toBeGreaterThan(0);
-    for (const f of k.replayFixtures) {
-      const file = path.join(fixtures, f);
-      expect(existsSync(file)).toBe(true);
-      const history = JSON.parse(readFileSync(file, 'utf8')) as { events: { workflowExecutionStartedEventAttributes?: { workflowType?: { name?: string } } }[] };
-      expect(history.events[0]!.workflowExecutionStartedEventAttributes?.workflowType?.name).toBe(k.workflowType);
-    }
-  });
+  it.each(WORKFLOW_KINDS.map((k) => [k.kind, k] as const))(
+    '%s has replay fixtures of its own workflow type',
+    (_kind, k) => {
+      expect(k.replayFixtures.length).toBeGreaterThan(0);
+      for (const f of k.replayFixtures) {
+        const file = path.join(fixtures, f);
+        expect(existsSync(file)).toBe(true);
+        const history = JSON.parse(readFileSync(file, 'utf8')) as {
+          events: { workflowExecutionStartedEventAttributes?: { workflowType?: { name?: string } } }[];
+        };
+        expect(history.events[0]!.workflowExecutionStartedEventAttributes?.workflowType?.name).toBe(k.workflowType);
+      }
+    },
+  );
 
-  it.each(WORKFLOW_KINDS.map((k) => [k.kind, k] as const))('%s builds and parses <kind>:<workspaceId>:<id>', (kind, k) => {
-    expect(k.workflowId(WS, ID)).toBe(`${kind}:${WS}:${ID}`);
-    expect(k.parseId(k.workflowId(WS, ID))).toEqual({ workspaceId: WS, id: ID });
-    expect(k.parseId(`${kind}:${WS}:not-an-id`)).toBeNull();
-    expect(k.parseId(`other:${WS}:${ID}`)).toBeNull();
-  });
+  it.each(WORKFLOW_KINDS.map((k) => [k.kind, k] as const))(
+    '%s builds and parses <kind>:<workspaceId>:<id>',
+    (kind, k) => {
+      expect(k.workflowId(WS, ID)).toBe(`${kind}:${WS}:${ID}`);
+      expect(k.parseId(k.workflowId(WS, ID))).toEqual({ workspaceId: WS, id: ID });
+      expect(k.parseId(`${kind}:${WS}:not-an-id`)).toBeNull();
+      expect(k.parseId(`other:${WS}:${ID}`)).toBeNull();
+    },
+  );
 
   it('is pure: imports only the automation id helpers; no clock, randomness or environment', () => {
     const src = readFileSync(path.join(__dirname, '../../../domain/workflow-kinds.ts'), 'utf8');
@@ -51,15 +70,41 @@ describe('workflow registry', () => {
   });
 
   it('refuses a kind that is not kebab-case', () => {
-    expect(() => defineWorkflowKind({ kind: 'Bad Kind', workflowType: 'x', replayFixtures: [], searchAttributes: () => ({}), memo: () => ({}), summary: () => '' })).toThrow(/kebab-case/);
+    expect(() =>
+      defineWorkflowKind({
+        kind: 'Bad Kind',
+        workflowType: 'x',
+        replayFixtures: [],
+        searchAttributes: () => ({}),
+        memo: () => ({}),
+        summary: () => '',
+      }),
+    ).toThrow(/kebab-case/);
   });
 
   it('search attributes are registered on the server and hold ids, not names', () => {
     const registered = new Set<string>(CRM_SEARCH_ATTRIBUTES.map((a) => a.name));
-    const attrs = automationExecutionKind.searchAttributes({ workspaceId: WS, executionId: ID, automationId: ID, automationName: 'Welcome lead', triggerType: 'lead_created', entityType: 'lead', entityId: ID });
-    expect(attrs).toEqual({ CrmWorkspaceId: WS, CrmAutomationId: ID, CrmTriggerType: 'lead_created', CrmEntityType: 'lead', CrmEntityId: ID });
+    const attrs = automationExecutionKind.searchAttributes({
+      workspaceId: WS,
+      executionId: ID,
+      automationId: ID,
+      automationName: 'Welcome lead',
+      triggerType: 'lead_created',
+      entityType: 'lead',
+      entityId: ID,
+    });
+    expect(attrs).toEqual({
+      CrmWorkspaceId: WS,
+      CrmAutomationId: ID,
+      CrmTriggerType: 'lead_created',
+      CrmEntityType: 'lead',
+      CrmEntityId: ID,
+    });
     for (const name of Object.keys(attrs)) expect(registered.has(name)).toBe(true);
-    for (const name of Object.keys(automationScheduleTickKind.searchAttributes({ workspaceId: WS, automationId: ID, automationName: 'x' }))) expect(registered.has(name)).toBe(true);
+    for (const name of Object.keys(
+      automationScheduleTickKind.searchAttributes({ workspaceId: WS, automationId: ID, automationName: 'x' }),
+    ))
+      expect(registered.has(name)).toBe(true);
   });
 
   it('SMS, webhook and sequence kinds: the start paths build their ids with the registry; ids-only search attributes', () => {
@@ -68,7 +113,15 @@ describe('workflow registry', () => {
     expect(enrollmentWorkflowId(WS, ID)).toBe(`sequence-enrollment:${WS}:${ID}`);
     expect(parseEnrollmentWorkflowId(enrollmentWorkflowId(WS, ID))).toEqual({ workspaceId: WS, enrollmentId: ID });
     const registered = new Set<string>(CRM_SEARCH_ATTRIBUTES.map((a) => a.name));
-    const seq = { workspaceId: WS, enrollmentId: ID, sequenceId: ID, sequenceName: 'Onboarding\n drip', sequenceVersion: 3, entityType: 'lead', entityId: ID };
+    const seq = {
+      workspaceId: WS,
+      enrollmentId: ID,
+      sequenceId: ID,
+      sequenceName: 'Onboarding\n drip',
+      sequenceVersion: 3,
+      entityType: 'lead',
+      entityId: ID,
+    };
     const all = [
       scheduledSmsKind.searchAttributes({ workspaceId: WS, scheduledId: ID, sendAt: '2026-01-01T09:00:00.000Z' }),
       webhookDeliveryKind.searchAttributes({ workspaceId: WS, deliveryId: ID, retries: 2 }),
@@ -77,16 +130,37 @@ describe('workflow registry', () => {
     expect(all[2]).toEqual({ CrmWorkspaceId: WS, CrmSequenceId: ID, CrmEntityType: 'lead', CrmEntityId: ID });
     for (const attrs of all) for (const name of Object.keys(attrs)) expect(registered.has(name)).toBe(true);
     expect(sequenceEnrollmentKind.summary(seq)).toBe(`Sequence "Onboarding drip" · lead ${ID}`);
-    expect(webhookDeliveryKind.summary({ workspaceId: WS, deliveryId: ID, retries: 1 })).toBe(`Webhook delivery ${ID} · 1 retry left`);
-    expect(scheduledSmsKind.summary({ workspaceId: WS, scheduledId: ID, sendAt: '2026-01-01T09:00:00.000Z' })).toBe(`Scheduled SMS ${ID} · at 2026-01-01T09:00:00.000Z`);
+    expect(webhookDeliveryKind.summary({ workspaceId: WS, deliveryId: ID, retries: 1 })).toBe(
+      `Webhook delivery ${ID} · 1 retry left`,
+    );
+    expect(scheduledSmsKind.summary({ workspaceId: WS, scheduledId: ID, sendAt: '2026-01-01T09:00:00.000Z' })).toBe(
+      `Scheduled SMS ${ID} · at 2026-01-01T09:00:00.000Z`,
+    );
   });
 
   it('summaries are one readable line: automation name, trigger, record', () => {
-    const meta = { workspaceId: WS, executionId: ID, automationId: ID, automationName: 'Welcome\n lead', triggerType: 'lead_created', entityType: 'lead', entityId: ID };
+    const meta = {
+      workspaceId: WS,
+      executionId: ID,
+      automationId: ID,
+      automationName: 'Welcome\n lead',
+      triggerType: 'lead_created',
+      entityType: 'lead',
+      entityId: ID,
+    };
     expect(automationExecutionKind.summary(meta)).toBe(`Automation "Welcome lead" · lead_created · lead ${ID}`);
-    expect(automationExecutionKind.summary({ ...meta, isTest: true, entityType: null, entityId: null })).toBe('Test run · Automation "Welcome lead" · lead_created');
+    expect(automationExecutionKind.summary({ ...meta, isTest: true, entityType: null, entityId: null })).toBe(
+      'Test run · Automation "Welcome lead" · lead_created',
+    );
     expect(automationExecutionKind.summary({ ...meta, automationName: 'x'.repeat(300) }).length).toBeLessThan(200);
     expect(automationExecutionKind.details!(meta)).toContain(`\`${ID}\``);
-    expect(automationScheduleTickKind.summary({ workspaceId: WS, automationId: ID, automationName: 'Daily digest', description: 'every day at 09:00' })).toBe('Schedule tick · Automation "Daily digest" · every day at 09:00');
+    expect(
+      automationScheduleTickKind.summary({
+        workspaceId: WS,
+        automationId: ID,
+        automationName: 'Daily digest',
+        description: 'every day at 09:00',
+      }),
+    ).toBe('Schedule tick · Automation "Daily digest" · every day at 09:00');
   });
 });

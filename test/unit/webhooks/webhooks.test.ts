@@ -8,7 +8,10 @@ describe('retry schedule setting', () => {
     expect(webhookEnv({}).retryScheduleMs).toEqual(STANDARD_RETRY_SCHEDULE_MS);
     expect(parseSchedule('5s,5m,30m,2h,5h,10h,10h')).toEqual(STANDARD_RETRY_SCHEDULE_MS);
   });
-  it.each([['1s, 250ms ,2', [1000, 250, 2]], ['0.5s', [500]]])('reads %s', (raw, ms) => expect(parseSchedule(raw)).toEqual(ms));
+  it.each([
+    ['1s, 250ms ,2', [1000, 250, 2]],
+    ['0.5s', [500]],
+  ])('reads %s', (raw, ms) => expect(parseSchedule(raw)).toEqual(ms));
   it.each([',', '5 minutes', '-1s', '1d', Array(21).fill('1s').join(',')])('refuses %j', (raw) => {
     expect(() => webhookEnv({ WEBHOOK_RETRY_SCHEDULE: raw })).toThrow(/WEBHOOK_RETRY_SCHEDULE/);
   });
@@ -44,7 +47,12 @@ describe('event mapping', () => {
     expect(subscribedTo(['lead.updated'], 'lead.created')).toBe(false);
   });
   it('body { type, timestamp, data } without internal keys', () => {
-    const body = JSON.parse(webhookBody('lead.created', new Date('2030-01-01T00:00:00Z'), { lead: { _id: 'x' }, causedBy: { executionId: 'e' } }));
+    const body = JSON.parse(
+      webhookBody('lead.created', new Date('2030-01-01T00:00:00Z'), {
+        lead: { _id: 'x' },
+        causedBy: { executionId: 'e' },
+      }),
+    );
     expect(body).toEqual({ type: 'lead.created', timestamp: '2030-01-01T00:00:00.000Z', data: { lead: { _id: 'x' } } });
   });
 });
