@@ -28,22 +28,8 @@ export const EVENT_FIELDS = [
   'updatedAt',
 ] as const;
 
-const FIELDS = [
-  'title',
-  'description',
-  'type',
-  'start',
-  'end',
-  'allDay',
-  'location',
-  'attendees',
-  'companyId',
-  'personId',
-  'leadId',
-  'dealId',
-  'ownerId',
-  'reminderMinutes',
-] as const;
+/** The writable fields: every field of the view but the id and the timestamps. */
+const FIELDS = EVENT_FIELDS.filter((f) => f !== '_id' && f !== 'createdAt' && f !== 'updatedAt');
 
 export const serializeEvent = (e: CalendarEvent): Record<string, unknown> => toPlain(e, EVENT_FIELDS);
 
