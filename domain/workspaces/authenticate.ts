@@ -114,7 +114,8 @@ export async function authenticateAndCount(
   const rows = await leanQuery<KeyRow & { minute_count: number | null; day_count: number | null }>(
     em,
     AUTHENTICATE_AND_COUNT,
-    [hash, minuteStart, dayStart],
+    // ISO strings: pg's Date formatting (local time zone) costs more than toISOString.
+    [hash, minuteStart.toISOString(), dayStart.toISOString()],
     'authenticate_and_count',
   );
   const actor = toActor(rows[0]);
