@@ -1,6 +1,5 @@
 import type { RouteFactory } from '../app';
 import * as companies from '../../domain/companies/companies.service';
-import { serializeCompany } from '../../domain/companies/companies.service';
 import { COMPANY_SUMMARY_FIELDS } from '../../domain/companies/companies.schemas';
 import { linkPerson, listCompanyPeople, listDealsFor, unlinkPerson } from '../../domain/people/people.service';
 import { imageResolver } from '../http/images';
@@ -79,8 +78,7 @@ export const companiesRoutes: RouteFactory = (deps) => {
       query: getCompanyQuery,
       resources,
       summary: 'Get one company.',
-      handler: async ({ ctx, params, query }) =>
-        ok(project(serializeCompany(await companies.getCompany(ctx, params.id)), query)),
+      handler: async ({ ctx, params, query }) => ok(project(await companies.readCompany(ctx, params.id), query)),
     }),
     route({
       method: 'PUT',

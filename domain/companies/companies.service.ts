@@ -11,6 +11,7 @@ import { assertCustomFieldValues } from '../custom-fields/validate-values';
 import { dateWhere, findPage, likePattern, toPlain, type DateFilterInput, type PageRequest } from '../shared/listing';
 import { previewOf, type PreviewResult } from '../shared/preview';
 import { inTransaction } from '../shared/tx';
+import { findRowById } from '../orm/lean';
 import { Company } from './company.entity';
 import { COMPANY_FIELDS, type CompanyInput } from './companies.schemas';
 
@@ -18,6 +19,13 @@ import { COMPANY_FIELDS, type CompanyInput } from './companies.schemas';
 export type ImageResolver = (ctx: Ctx, value: string) => Promise<string | null>;
 
 export const serializeCompany = (c: Company): Record<string, unknown> => toPlain(c, COMPANY_FIELDS);
+
+/** GET :id: one prepared primary-key select, no query building or hydration (domain/orm/lean.ts). */
+export async function readCompany(ctx: Ctx, id: string): Promise<Record<string, unknown>> {
+  const company = await findRowById(ctx.em, Company, id);
+  if (!company) throw notFound('company');
+  return serializeCompany(company);
+}
 
 export async function getCompany(ctx: Ctx, id: string): Promise<Company> {
   const company = await ctx.em.findOne(Company, { _id: id });

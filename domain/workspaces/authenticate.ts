@@ -1,6 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Actor, Role, Scope } from '../context';
 import { DomainError } from '../errors';
+import { leanQuery } from '../orm/lean';
 import { hashKey, KEY_PREFIX } from './api-keys.service';
 import { rateLimitState, rateWindows, type RateLimitState } from './rate-limit.service';
 
@@ -81,6 +82,21 @@ export async function authenticateKey(em: EntityManager, key: string | undefined
   return actor;
 }
 
+const AUTHENTICATE_AND_COUNT = `with k as (
+       select ${KEY_COLUMNS} from api_key k join workspace w on w.id = k.workspace_id where k.hash = $1
+     ), counted as (
+       insert into rate_limit_window (key_id, kind, window_start, count)
+       select k.id, v.kind, v.window_start, 1
+         from k cross join (values ('m', $2::timestamptz), ('d', $3::timestamptz)) as v(kind, window_start)
+        where k.revoked_at is null and k.workspace_status = 'active'
+       on conflict (key_id, kind, window_start) do update set count = rate_limit_window.count + 1
+       returning kind, count
+     )
+     select k.*,
+            (select count from counted where kind = 'm') as minute_count,
+            (select count from counted where kind = 'd') as day_count
+       from k`;
+
 /**
  * Authentication and rate-limit counting in one round trip: the key lookup and the upsert of the
  * minute and day windows are one statement, so every API process still shares the count in
@@ -94,22 +110,13 @@ export async function authenticateAndCount(
 ): Promise<{ actor: Authenticated; rate: RateLimitState }> {
   const hash = checkKey(key);
   const { minuteStart, dayStart } = rateWindows(now);
-  const rows = await em.getConnection().execute<(KeyRow & { minute_count: number | null; day_count: number | null })[]>(
-    `with k as (
-       select ${KEY_COLUMNS} from api_key k join workspace w on w.id = k.workspace_id where k.hash = ?
-     ), counted as (
-       insert into rate_limit_window (key_id, kind, window_start, count)
-       select k.id, v.kind, v.window_start, 1
-         from k cross join (values ('m', ?::timestamptz), ('d', ?::timestamptz)) as v(kind, window_start)
-        where k.revoked_at is null and k.workspace_status = 'active'
-       on conflict (key_id, kind, window_start) do update set count = rate_limit_window.count + 1
-       returning kind, count
-     )
-     select k.*,
-            (select count from counted where kind = 'm') as minute_count,
-            (select count from counted where kind = 'd') as day_count
-       from k`,
-    [hash, minuteStart, dayStart],
+  // Prepared once per pooled connection; no ORM on this path (domain/orm/lean.ts).
+  const rows = await leanQuery<KeyRow & { minute_count: number | null; day_count: number | null }>(
+    em,
+    AUTHENTICATE_AND_COUNT,
+    // ISO strings: pg's Date formatting (local time zone) costs more than toISOString.
+    [hash, minuteStart.toISOString(), dayStart.toISOString()],
+    'authenticate_and_count',
   );
   const actor = toActor(rows[0]);
   touchLastUsed(em, actor.keyId);

@@ -1,0 +1,92 @@
+import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityName, EntityProperty } from '@mikro-orm/core';
+import { TENANT_FILTER, type TenantFilterArgs } from './tenant';
+
+// The hot read path (GET /…/:id, the key lookup of every request) without MikroORM's query building,
+// identity map and hydration: one parameterised statement on a pooled pg client. Everything else
+// (writes, transactions, lists) keeps going through the ORM.
+
+interface PgClient {
+  query(config: { text: string; values: unknown[]; name?: string }): Promise<{ rows: unknown[] }>;
+}
+interface KnexClient {
+  acquireConnection(): Promise<PgClient>;
+  releaseConnection(connection: PgClient): Promise<void>;
+}
+
+/**
+ * Runs one statement (`$1`… placeholders, each used once and in order) on a pooled connection.
+ * `name` makes it a prepared statement per connection (parsed and planned once). Inside a
+ * transaction it runs on the transaction's connection through the ORM instead.
+ */
+export async function leanQuery<R>(em: EntityManager, text: string, values: unknown[], name?: string): Promise<R[]> {
+  const connection = em.getConnection();
+  const trx = em.getTransactionContext();
+  if (trx) return connection.execute<R[]>(text.replace(/\$\d+/g, '?'), values, 'all', trx);
+  const client = connection.getKnex().client as unknown as KnexClient;
+  const pg = await client.acquireConnection();
+  try {
+    return (await pg.query(name ? { name, text, values } : { text, values })).rows as R[];
+  } finally {
+    await client.releaseConnection(pg);
+  }
+}
+
+interface ByIdStatement {
+  text: string;
+  name: string;
+  /** Properties read as text that the ORM turns into Dates (its pg types leave timestamps as text). */
+  dates: string[];
+}
+const byIdStatements = new Map<string, ByIdStatement>();
+
+const isColumn = (prop: EntityProperty): boolean =>
+  prop.kind === 'scalar' && prop.persist !== false && !prop.lazy && !prop.formula && prop.fieldNames?.length === 1;
+// Column types pg returns as the ORM would (timestamptz: as text, converted like the ORM converts it).
+const PLAIN_COLUMN =
+  /^(varchar(\(\d+\))?|text|int|integer|smallint|boolean|double precision|jsonb|text\[\]|timestamptz)$/;
+
+function byIdStatement(em: EntityManager, entity: EntityName<object>): ByIdStatement {
+  const meta = em.getMetadata().get(entity);
+  const cached = byIdStatements.get(meta.className);
+  if (cached) return cached;
+  const props = Object.values(meta.properties) as EntityProperty[];
+  if (!props.some((prop) => prop.name === 'workspaceId')) throw new Error(`${meta.className} is not a tenant entity`);
+  const pk = meta.properties[meta.primaryKeys[0] as keyof typeof meta.properties] as EntityProperty;
+  const columns = props.filter(isColumn);
+  for (const prop of columns) {
+    const type = prop.columnTypes?.[0] ?? '';
+    if (!PLAIN_COLUMN.test(type))
+      throw new Error(`${meta.className}.${prop.name}: column type ${type} not lean-readable`);
+  }
+  const statement = {
+    text: `select ${columns.map((prop) => `"${prop.fieldNames[0]}" as "${prop.name}"`).join(', ')} from "${
+      meta.tableName
+    }" where "${pk.fieldNames[0]}" = $1 and "workspace_id" = $2`,
+    name: `lean_by_id_${meta.tableName}`,
+    dates: columns.filter((prop) => prop.columnTypes[0] === 'timestamptz').map((prop) => prop.name),
+  };
+  byIdStatements.set(meta.className, statement);
+  return statement;
+}
+
+/**
+ * One tenant row by primary key, its columns under the entity's property names (what the
+ * serializers read), or null. Fails closed like the tenant filter: the workspace bound to the EM is
+ * always in the WHERE clause, and an EM without one throws. Only for plain columns (strings,
+ * numbers, dates, jsonb, arrays), which pg returns as the ORM would; not a managed entity.
+ */
+export async function findRowById<T extends object>(
+  em: EntityManager,
+  entity: EntityName<T>,
+  id: string,
+): Promise<T | null> {
+  const workspaceId = (em.getFilterParams(TENANT_FILTER) as TenantFilterArgs | undefined)?.workspaceId;
+  if (!workspaceId) throw new Error('tenant filter: no workspace bound to this entity manager');
+  const { text, name, dates } = byIdStatement(em, entity as EntityName<object>);
+  const row = (await leanQuery<Record<string, unknown>>(em, text, [id, workspaceId], name))[0];
+  if (!row) return null;
+  const platform = em.getPlatform();
+  for (const prop of dates) if (row[prop] != null) row[prop] = platform.parseDate(row[prop] as string);
+  return row as T;
+}
