@@ -1,6 +1,6 @@
 import { newId } from '../ids';
 import { validation } from '../errors';
-import { AmountRangeError, fromMinor, roundDiv, safe, toScaled } from '../pricing/money';
+import { AmountRangeError, fromMinor, percentOf, percentScaled, roundDiv, safe, toScaled } from '../pricing/money';
 import type { ContractLine } from './contract.entity';
 
 /** A line as written by the API caller (decimal amounts). */
@@ -39,13 +39,12 @@ export function priceLines(lines: readonly LineInput[]): {
     const priced = lines.map((l): ContractLine => {
       const unitPriceMinor = toMinor(l.unitPrice);
       const vatRate = l.vatRate ?? DEFAULT_VAT_RATE;
-      const lineSubtotal = roundDiv(BigInt(unitPriceMinor) * toScaled(l.quantity, QTY_DECIMALS), QTY_SCALE);
-      const lineVat = roundDiv(lineSubtotal * toScaled(vatRate, 4), 1_000_000n);
-      subtotal += lineSubtotal;
-      vat += lineVat;
-      const subtotalMinor = safe(lineSubtotal);
-      const vatMinor = safe(lineVat);
-      const totalMinor = safe(lineSubtotal + lineVat);
+      // Quantities keep 6 decimals (as offers do); the engine's timesQuantity keeps 4.
+      const subtotalMinor = safe(roundDiv(BigInt(unitPriceMinor) * toScaled(l.quantity, QTY_DECIMALS), QTY_SCALE));
+      const vatMinor = percentOf(subtotalMinor, percentScaled(vatRate));
+      const totalMinor = safe(BigInt(subtotalMinor) + BigInt(vatMinor));
+      subtotal += BigInt(subtotalMinor);
+      vat += BigInt(vatMinor);
       return {
         id: newId(),
         name: l.name ?? null,
