@@ -3,6 +3,7 @@
 // the bench's lines so that its RESULT line is the last line of the output.
 import { rmSync } from 'node:fs';
 import path from 'node:path';
+import { runMigrations } from '../domain/orm/migrate';
 import { devDataDir } from '../infra/paths';
 import { startStack, type RunningStack } from '../infra/stack';
 
@@ -40,6 +41,30 @@ export async function startBenchStack(name: string, defaults: BenchPorts): Promi
       temporalUi: Number(env.CRM_BENCH_TEMPORAL_UI_PORT ?? defaults.temporalUi),
     },
   });
+}
+
+/**
+ * For the benches that need only Postgres (Meilisearch and Temporal count as external and are never
+ * contacted): DATABASE_URL when set, otherwise an embedded Postgres (test profile, data folder
+ * `<dev data>/<dataFolder>`, port `CRM_BENCH_PG_PORT` or the default), migrated. Stop `stack` when done.
+ */
+export async function startBenchPostgres(
+  dataFolder: string,
+  defaultPort: number,
+): Promise<{ databaseUrl: string; stack?: RunningStack }> {
+  const configured = process.env.DATABASE_URL?.trim();
+  if (configured) return { databaseUrl: configured };
+  benchLog('DATABASE_URL not set: starting an embedded Postgres (test profile)…');
+  const stack = await startStack({
+    profile: 'test',
+    env: { ...process.env, MEILI_URL: 'http://127.0.0.1:9', TEMPORAL_ADDRESS: '127.0.0.1:9' },
+    dataDir: path.join(devDataDir(), dataFolder),
+    ports: { postgres: Number(process.env.CRM_BENCH_PG_PORT ?? defaultPort) },
+    log: benchLog,
+  });
+  const databaseUrl = stack.env.DATABASE_URL!;
+  await runMigrations(databaseUrl);
+  return { databaseUrl, stack };
 }
 
 /** Runs one bench with its services and exits: 0 after printing its lines, 1 on failure. */

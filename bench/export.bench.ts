@@ -3,6 +3,7 @@
 // side. Uses DATABASE_URL when set (assumed migrated); otherwise starts an embedded Postgres with
 // the test profile (own data folder and port, CRM_BENCH_PG_PORT, default 54349), migrates it and
 // stops it at the end. Last line: RESULT export_ms=<n> raw_ms=<n> ratio=<x> extra_mb=<n>
+import { startBenchPostgres } from './bench-stack';
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { MikroORM } from '@mikro-orm/postgresql';
@@ -10,10 +11,8 @@ import pg from 'pg';
 import { DEAL_FIELDS } from '../domain/deals/deals.schemas';
 import { newId } from '../domain/ids';
 import { ormConfig } from '../domain/orm/config';
-import { runMigrations } from '../domain/orm/migrate';
 import { createWorkspace } from '../domain/workspaces/workspaces.service';
-import { devDataDir, repoRoot } from '../infra/paths';
-import { startStack, type RunningStack } from '../infra/stack';
+import { repoRoot } from '../infra/paths';
 import type { ChildMessage } from './export.child';
 
 const ROWS = 10_000;
@@ -114,21 +113,7 @@ async function cleanup(client: pg.Client, workspaceId: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  let stack: RunningStack | undefined;
-  let databaseUrl = process.env.DATABASE_URL?.trim();
-  if (!databaseUrl) {
-    log('DATABASE_URL not set: starting an embedded Postgres (test profile)…');
-    // Only Postgres is needed: Meilisearch and Temporal count as external and are never contacted.
-    stack = await startStack({
-      profile: 'test',
-      env: { ...process.env, MEILI_URL: 'http://127.0.0.1:9', TEMPORAL_ADDRESS: '127.0.0.1:9' },
-      dataDir: path.join(devDataDir(), 'bench'),
-      ports: { postgres: Number(process.env.CRM_BENCH_PG_PORT ?? 54349) },
-      log,
-    });
-    databaseUrl = stack.env.DATABASE_URL;
-    await runMigrations(databaseUrl);
-  }
+  const { databaseUrl, stack } = await startBenchPostgres('bench', 54349);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL: databaseUrl,

@@ -5,6 +5,7 @@
 // DATABASE_URL when set (assumed migrated); otherwise starts an embedded Postgres with the test
 // profile (CRM_BENCH_PG_PORT, default 54349) and stops it at the end. CRM_BENCH_DURATION overrides 10 s.
 // Last line: RESULT api_rps=<n> raw_rps=<n> ratio=<x> p50_ms=<n> p99_ms=<n> (latencies of the API side)
+import { startBenchPostgres } from './bench-stack';
 import { fork, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import autocannon from 'autocannon';
@@ -12,10 +13,8 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { newId } from '../domain/ids';
 import { ormConfig } from '../domain/orm/config';
-import { runMigrations } from '../domain/orm/migrate';
 import { createWorkspace } from '../domain/workspaces/workspaces.service';
 import { devDataDir, repoRoot } from '../infra/paths';
-import { startStack, type RunningStack } from '../infra/stack';
 import type { ReadChildMessage } from './read.child';
 
 const CONNECTIONS = 10;
@@ -134,21 +133,7 @@ async function cleanup(client: pg.Client, workspaceId: string): Promise<void> {
 }
 
 async function main(): Promise<void> {
-  let stack: RunningStack | undefined;
-  let databaseUrl = process.env.DATABASE_URL?.trim();
-  if (!databaseUrl) {
-    log('DATABASE_URL not set: starting an embedded Postgres (test profile)…');
-    // Only Postgres is needed: Meilisearch and Temporal count as external and are never contacted.
-    stack = await startStack({
-      profile: 'test',
-      env: { ...process.env, MEILI_URL: 'http://127.0.0.1:9', TEMPORAL_ADDRESS: '127.0.0.1:9' },
-      dataDir: path.join(devDataDir(), 'bench'),
-      ports: { postgres: Number(process.env.CRM_BENCH_PG_PORT ?? 54349) },
-      log,
-    });
-    databaseUrl = stack.env.DATABASE_URL;
-    await runMigrations(databaseUrl);
-  }
+  const { databaseUrl, stack } = await startBenchPostgres('bench', 54349);
   const env: NodeJS.ProcessEnv = {
     ...process.env,
     DATABASE_URL: databaseUrl,

@@ -7,9 +7,9 @@
 // migrated); otherwise starts an embedded Postgres (test profile, CRM_BENCH_PG_PORT, default 54353)
 // and stops it at the end. Meilisearch and Temporal are not needed. Target: each p95 ≤ 100 ms.
 // Last line: RESULT pipeline_p95_ms=<n> history_p95_ms=<n> metrics_query_p95_ms=<n> records_list_p95_ms=<n>
+import { startBenchPostgres } from './bench-stack';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
-import path from 'node:path';
 import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { buildApi } from '../api/bootstrap';
@@ -17,10 +17,7 @@ import { loadConfig } from '../domain/config';
 import { newId } from '../domain/ids';
 import { createLogger } from '../domain/logger';
 import { ormConfig } from '../domain/orm/config';
-import { runMigrations } from '../domain/orm/migrate';
 import { createWorkspace } from '../domain/workspaces/workspaces.service';
-import { devDataDir } from '../infra/paths';
-import { startStack, type RunningStack } from '../infra/stack';
 
 const DEALS = Number(process.env.BENCH_DEALS ?? 100_000);
 const ACTIVITIES = Number(process.env.BENCH_ACTIVITIES ?? 200_000);
@@ -153,20 +150,7 @@ async function timeGets(label: string, baseUrl: string, apiKey: string, paths: s
 }
 
 async function main(): Promise<void> {
-  let stack: RunningStack | undefined;
-  let databaseUrl = process.env.DATABASE_URL?.trim();
-  if (!databaseUrl) {
-    log('DATABASE_URL not set: starting an embedded Postgres (test profile)…');
-    stack = await startStack({
-      profile: 'test',
-      env: { ...process.env, MEILI_URL: 'http://127.0.0.1:9', TEMPORAL_ADDRESS: '127.0.0.1:9' },
-      dataDir: path.join(devDataDir(), 'bench-reports'),
-      ports: { postgres: Number(process.env.CRM_BENCH_PG_PORT ?? 54353) },
-      log,
-    });
-    databaseUrl = stack.env.DATABASE_URL;
-    await runMigrations(databaseUrl);
-  }
+  const { databaseUrl, stack } = await startBenchPostgres('bench-reports', 54353);
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
   let workspaceId: string | undefined;
