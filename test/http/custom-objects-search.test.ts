@@ -1,11 +1,9 @@
 import { createLogger } from '../../domain/logger';
-import { createOutboxDispatcher, type OutboxDispatcher } from '../../domain/outbox/dispatcher';
-import { buildSubscribers } from '../../domain/outbox/subscribers';
-import { createSearchIndexSubscriber } from '../../search/index-subscriber';
+import type { OutboxDispatcher } from '../../domain/outbox/dispatcher';
 import { equals } from '../../search/meili';
 import { reindex } from '../../search/reindex';
 import { HttpClient, startTestApp, type Tenant, type TestApp } from '../support/app';
-import { deleteIndexes, testMeili, uniqueIndexPrefix } from '../support/search';
+import { deleteIndexes, testMeili, startSearchIndexing, uniqueIndexPrefix } from '../support/search';
 
 // Records written through the API reach Meilisearch through the outbox (a dispatcher limited to this
 // file's workspaces, under a per-run index prefix).
@@ -24,18 +22,7 @@ beforeAll(async () => {
   app = await startTestApp({ MEILI_INDEX_PREFIX: PREFIX });
   dead = await startTestApp({ MEILI_INDEX_PREFIX: PREFIX, MEILI_URL: 'http://127.0.0.1:9' });
   [a, b] = await Promise.all([app.tenant('CO Search A'), app.tenant('CO Search B')]);
-  dispatcher = createOutboxDispatcher({
-    pgConnectionString: app.config.databaseUrl,
-    workspaceIds: [a.workspaceId, b.workspaceId],
-    subscribers: buildSubscribers(
-      { orm: app.runtime.deps.orm, config: app.config, log, searchIndex: createSearchIndexSubscriber },
-      { without: ['automations', 'webhooks', 'sequences'] },
-    ),
-    log,
-    pollIntervalMs: 100,
-    backoff: () => 100,
-  });
-  await dispatcher.start();
+  dispatcher = await startSearchIndexing(app, [a.workspaceId, b.workspaceId], log);
 });
 
 afterAll(async () => {

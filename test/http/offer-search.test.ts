@@ -1,9 +1,14 @@
 import { createLogger } from '../../domain/logger';
-import { createOutboxDispatcher, type OutboxDispatcher } from '../../domain/outbox/dispatcher';
-import { buildSubscribers } from '../../domain/outbox/subscribers';
-import { createSearchIndexSubscriber } from '../../search/index-subscriber';
+import type { OutboxDispatcher } from '../../domain/outbox/dispatcher';
 import { startTestApp, type Tenant, type TestApp } from '../support/app';
-import { deleteIndexes, searchUntil, testMeili, titles, uniqueIndexPrefix } from '../support/search';
+import {
+  deleteIndexes,
+  searchUntil,
+  testMeili,
+  titles,
+  startSearchIndexing,
+  uniqueIndexPrefix,
+} from '../support/search';
 
 // Offers are a search type: writes reach Meilisearch through the outbox like the other types.
 const PREFIX = uniqueIndexPrefix('offers');
@@ -17,18 +22,7 @@ let dispatcher: OutboxDispatcher;
 beforeAll(async () => {
   app = await startTestApp({ MEILI_INDEX_PREFIX: PREFIX });
   [a, b] = await Promise.all([app.tenant('Offer search A'), app.tenant('Offer search B')]);
-  dispatcher = createOutboxDispatcher({
-    pgConnectionString: app.config.databaseUrl,
-    workspaceIds: [a.workspaceId, b.workspaceId],
-    subscribers: buildSubscribers(
-      { orm: app.runtime.deps.orm, config: app.config, log, searchIndex: createSearchIndexSubscriber },
-      { without: ['automations', 'webhooks', 'sequences'] },
-    ),
-    log,
-    pollIntervalMs: 100,
-    backoff: () => 100,
-  });
-  await dispatcher.start();
+  dispatcher = await startSearchIndexing(app, [a.workspaceId, b.workspaceId], log);
 });
 afterAll(async () => {
   await dispatcher?.stop();

@@ -4,7 +4,14 @@ import { buildSubscribers } from '../../domain/outbox/subscribers';
 import { createSearchIndexSubscriber } from '../../search/index-subscriber';
 import { SEARCH_TYPES } from '../../search/registry';
 import { HttpClient, startTestApp, type Tenant, type TestApp } from '../support/app';
-import { deleteIndexes, searchUntil, testMeili, titles, uniqueIndexPrefix } from '../support/search';
+import {
+  deleteIndexes,
+  searchUntil,
+  testMeili,
+  titles,
+  startSearchIndexing,
+  uniqueIndexPrefix,
+} from '../support/search';
 
 // Writes go through the API; a dispatcher running buildSubscribers (limited to this file's
 // workspaces) carries them to Meilisearch under a per-run index prefix.
@@ -21,18 +28,7 @@ beforeAll(async () => {
   app = await startTestApp({ MEILI_INDEX_PREFIX: PREFIX });
   dead = await startTestApp({ MEILI_INDEX_PREFIX: PREFIX, MEILI_URL: 'http://127.0.0.1:9' });
   [a, b] = await Promise.all([app.tenant('Search A'), app.tenant('Search B')]);
-  dispatcher = createOutboxDispatcher({
-    pgConnectionString: app.config.databaseUrl,
-    workspaceIds: [a.workspaceId, b.workspaceId],
-    subscribers: buildSubscribers(
-      { orm: app.runtime.deps.orm, config: app.config, log, searchIndex: createSearchIndexSubscriber },
-      { without: ['automations', 'webhooks', 'sequences'] },
-    ),
-    log,
-    pollIntervalMs: 100,
-    backoff: () => 100,
-  });
-  await dispatcher.start();
+  dispatcher = await startSearchIndexing(app, [a.workspaceId, b.workspaceId], log);
 });
 
 afterAll(async () => {

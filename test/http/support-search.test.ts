@@ -1,10 +1,15 @@
 import { createLogger } from '../../domain/logger';
-import { createOutboxDispatcher, type OutboxDispatcher } from '../../domain/outbox/dispatcher';
-import { buildSubscribers } from '../../domain/outbox/subscribers';
-import { createSearchIndexSubscriber } from '../../search/index-subscriber';
+import type { OutboxDispatcher } from '../../domain/outbox/dispatcher';
 import { startTestApp, type Tenant, type TestApp } from '../support/app';
 import { makeCompany } from '../support/factories';
-import { deleteIndexes, searchUntil, testMeili, titles, uniqueIndexPrefix } from '../support/search';
+import {
+  deleteIndexes,
+  searchUntil,
+  testMeili,
+  titles,
+  startSearchIndexing,
+  uniqueIndexPrefix,
+} from '../support/search';
 
 // Tickets reach Meilisearch through the outbox, like every searchable type (per-run index prefix).
 const PREFIX = uniqueIndexPrefix('supsearch');
@@ -18,18 +23,7 @@ let dispatcher: OutboxDispatcher;
 beforeAll(async () => {
   app = await startTestApp({ MEILI_INDEX_PREFIX: PREFIX });
   [a, b] = await Promise.all([app.tenant('Support search A'), app.tenant('Support search B')]);
-  dispatcher = createOutboxDispatcher({
-    pgConnectionString: app.config.databaseUrl,
-    workspaceIds: [a.workspaceId, b.workspaceId],
-    subscribers: buildSubscribers(
-      { orm: app.runtime.deps.orm, config: app.config, log, searchIndex: createSearchIndexSubscriber },
-      { without: ['automations', 'webhooks', 'sequences'] },
-    ),
-    log,
-    pollIntervalMs: 100,
-    backoff: () => 100,
-  });
-  await dispatcher.start();
+  dispatcher = await startSearchIndexing(app, [a.workspaceId, b.workspaceId], log);
 });
 afterAll(async () => {
   await dispatcher?.stop();

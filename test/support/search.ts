@@ -1,7 +1,11 @@
 import { randomBytes } from 'node:crypto';
 import type { MeiliSearch } from 'meilisearch';
+import type { Logger } from '../../domain/logger';
+import { createOutboxDispatcher, type OutboxDispatcher } from '../../domain/outbox/dispatcher';
+import { buildSubscribers } from '../../domain/outbox/subscribers';
+import { createSearchIndexSubscriber } from '../../search/index-subscriber';
 import { createMeiliClient } from '../../search/meili';
-import type { HttpClient } from './app';
+import type { HttpClient, TestApp } from './app';
 
 /** A Meilisearch index prefix no other test run uses (the server is shared). */
 export const uniqueIndexPrefix = (label: string): string =>
@@ -9,6 +13,30 @@ export const uniqueIndexPrefix = (label: string): string =>
 
 export const testMeili = (): MeiliSearch =>
   createMeiliClient(process.env.MEILI_URL as string, process.env.MEILI_MASTER_KEY || undefined);
+
+/**
+ * A started outbox dispatcher with only the search-index subscriber, for the given workspaces: writes
+ * reach Meilisearch the way the worker sends them. Stop it in afterAll.
+ */
+export async function startSearchIndexing(
+  app: TestApp,
+  workspaceIds: string[],
+  log: Logger,
+): Promise<OutboxDispatcher> {
+  const dispatcher = createOutboxDispatcher({
+    pgConnectionString: app.config.databaseUrl,
+    workspaceIds,
+    subscribers: buildSubscribers(
+      { orm: app.runtime.deps.orm, config: app.config, log, searchIndex: createSearchIndexSubscriber },
+      { without: ['automations', 'webhooks', 'sequences'] },
+    ),
+    log,
+    pollIntervalMs: 100,
+    backoff: () => 100,
+  });
+  await dispatcher.start();
+  return dispatcher;
+}
 
 /**
  * Deletes every index under the prefix (afterAll). Pending writes finish first: a document task
