@@ -31,7 +31,16 @@ import { Person } from '../domain/people/person.entity';
 import { recipientsFor, type Selection } from '../domain/sequences/recipients';
 import { enrollmentEventPayload } from '../domain/sequences/runs';
 import { sendKey, sendSequenceEmail, sendSequenceSms, type SendOutcome } from '../domain/sequences/send';
-import { SequenceEnrollment, SequenceStep, type SequenceStepStatus } from '../domain/sequences/sequence.entity';
+import { SequenceEnrollment } from '../domain/sequences/sequence.entity';
+import {
+  findStep,
+  markCurrentStep,
+  mirrorWithoutStatus,
+  stepHistory,
+  upsertStep,
+  type StepHistoryRow,
+} from '../domain/sequences/step-rows';
+import { findRowById, leanQuery } from '../domain/orm/lean';
 import {
   SEQUENCE_FAILURE_TYPES,
   type MirrorInput,
@@ -43,7 +52,6 @@ import { renderStoredTemplate } from '../domain/email/template-render';
 import { renderStoredSmsTemplate } from '../domain/messaging/sms-templates.service';
 import { NO_TRACK } from '../domain/email/tracking';
 import { reserveSendSlot } from '../domain/sequences/send-interval';
-import { Workspace } from '../domain/workspaces/workspace.entity';
 import { createRecallAction, createTaskAction } from './actions/timeline';
 import { setAccessAction, updateRecordAction } from './actions/records';
 import type { ActionEnv, ActionHandler } from './actions/types';
@@ -82,41 +90,6 @@ const stepFail = (message: string): never => {
   throw new StepError('validation', message);
 };
 
-async function upsertStep(
-  em: EntityManager,
-  e: SequenceEnrollment,
-  nodeId: string,
-  nodeType: string,
-  patch: Partial<SequenceStep> & { status: SequenceStepStatus },
-): Promise<SequenceStep> {
-  let step = await em.findOne(SequenceStep, { enrollmentId: e._id, nodeId });
-  const now = new Date();
-  if (!step) {
-    step = em.create(SequenceStep, {
-      workspaceId: e.workspaceId,
-      enrollmentId: e._id,
-      sequenceId: e.sequenceId,
-      nodeId,
-      nodeType,
-      startedAt: now,
-      endedAt: null,
-      output: null,
-      error: null,
-      handle: null,
-      messageId: null,
-      sentAt: null,
-      openedAt: null,
-      clickedAt: null,
-      repliedAt: null,
-      ...patch,
-    } as never);
-    em.persist(step);
-  } else Object.assign(step, patch);
-  if (patch.status !== 'waiting' && patch.status !== 'running') step.endedAt = now;
-  await em.flush();
-  return step;
-}
-
 /** Placeholder namespaces of a sequence step (fresh for every step: data may have changed). */
 async function buildContext(em: EntityManager, e: SequenceEnrollment): Promise<Record<string, unknown>> {
   const kind = KIND[e.entityType] ?? e.entityType.toLowerCase();
@@ -131,11 +104,13 @@ async function buildContext(em: EntityManager, e: SequenceEnrollment): Promise<R
   const pad = (n: number) => String(n).padStart(2, '0');
   const currentDate = `${p.year}-${pad(p.month)}-${pad(p.day)}`;
   const currentTime = `${pad(p.hour)}:${pad(p.minute)}`;
-  const ws = await em.findOne(Workspace, { _id: e.workspaceId });
+  const ws = (
+    await leanQuery<{ name: string }>(em, 'select name from workspace where id = $1', [e.workspaceId], 'ws_name')
+  )[0];
   const record = c[kind] as Record<string, unknown> | undefined;
-  const steps = await em.find(SequenceStep, { enrollmentId: e._id }, { orderBy: { startedAt: 'asc', _id: 'asc' } });
+  const steps = await stepHistory(em, e.workspaceId, e._id);
   const last = (type: string) => [...steps].reverse().find((s) => s.nodeType === type && s.sentAt);
-  const history = (s: SequenceStep | undefined) => ({
+  const history = (s: StepHistoryRow | undefined) => ({
     sent: !!s,
     sentAt: s?.sentAt?.toISOString() ?? null,
     opened: !!s?.openedAt,
@@ -298,7 +273,7 @@ export function createSequenceActivities(opts: SequenceActivityOptions) {
       // emailIntervalSeconds: one slot per send and mailbox, reserved once per step (kept on the step row).
       const interval = settings.sendSettings.emailIntervalSeconds ?? 0;
       if (interval > 0) {
-        const prior = await em.findOne(SequenceStep, { enrollmentId: e._id, nodeId: node.id });
+        const prior = await findStep(em, e.workspaceId, e._id, node.id);
         const kept = typeof prior?.output?.slotAt === 'string' ? new Date(prior.output.slotAt) : null;
         const slot = kept ?? (await reserveSendSlot(em, e.workspaceId, accountId ?? 'fallback', interval));
         if (!kept)
@@ -432,9 +407,10 @@ export function createSequenceActivities(opts: SequenceActivityOptions) {
       ]),
     );
     return em.transactional(async (tem) => {
-      const step = await upsertStep(tem, e, node.id, node.type, { status: 'running' });
-      await tem.findOne(SequenceStep, { _id: step._id }, { lockMode: LockMode.PESSIMISTIC_WRITE, refresh: true });
-      if (step.status === 'completed') return { status: 'completed' as const, output: step.output ?? {} };
+      // A concurrent attempt that finished this step first holds its row until it commits.
+      const prior = await findStep(tem, e.workspaceId, e._id, node.id, { forUpdate: true });
+      if (prior?.status === 'completed') return { status: 'completed' as const, output: prior.output ?? {} };
+      await upsertStep(tem, e, node.id, node.type, { status: 'running' });
       const tctx: Ctx = { em: tem, actor: ctx.actor };
       const env = {
         em: tem,
@@ -511,6 +487,8 @@ export function createSequenceActivities(opts: SequenceActivityOptions) {
     /** Bookkeeping (local activity): never moves a finished enrollment back; events in the same transaction. */
     async sequenceMirror(input: MirrorInput): Promise<boolean> {
       const em = forkForWorkspace(opts.orm.em, input.workspaceId);
+      // Most mirrors (a step reached, a wait scheduled or done) change no status: one statement.
+      if (input.status === undefined) return mirrorWithoutStatus(em, input);
       return em.transactional(async (tem) => {
         const e = await tem.findOne(
           SequenceEnrollment,
@@ -561,7 +539,7 @@ export function createSequenceActivities(opts: SequenceActivityOptions) {
 
     async sequenceRunStep(input: StepActivityInput): Promise<StepActivityResult> {
       const em = forkForWorkspace(opts.orm.em, input.workspaceId);
-      const e = await em.findOne(SequenceEnrollment, { _id: input.enrollmentId });
+      const e = await findRowById(em, SequenceEnrollment, input.enrollmentId);
       if (!e) throw ApplicationFailure.nonRetryable('enrollment not found', SEQUENCE_FAILURE_TYPES.permanent);
       // The workflow carries a node's id and type only (runs.ts workflowNodeOf); its data is the enrollment's snapshot.
       // Runs started with full node data (before that) keep working: their own data is the same snapshot.
@@ -569,18 +547,14 @@ export function createSequenceActivities(opts: SequenceActivityOptions) {
       // Ended meanwhile (a restart or unenroll): the run leaves without acting.
       if (e.status !== 'active' && e.status !== 'paused')
         return { status: 'skipped', exit: (e.exitReason as never) ?? 'manual' };
-      const done = await em.findOne(SequenceStep, { enrollmentId: e._id, nodeId: node.id });
+      const done = await findStep(em, e.workspaceId, e._id, node.id);
       if (done && (done.status === 'completed' || done.status === 'skipped'))
         return {
           status: done.status,
           handle: (done.handle as 'true' | 'false' | null) ?? null,
           output: done.output ?? {},
         };
-      await em.nativeUpdate(
-        SequenceEnrollment,
-        { _id: e._id },
-        { currentNodeId: node.id, nextActionAt: null, updatedAt: new Date() },
-      );
+      await markCurrentStep(em, e.workspaceId, e._id, node.id);
       try {
         const actorId = await automationActorId(em, e.enrolledBy);
         const ctx: Ctx = { em, actor: automationActor(e.workspaceId, actorId) };

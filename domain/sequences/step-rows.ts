@@ -1,0 +1,239 @@
+/**
+ * The enrollment workflow's own bookkeeping rows (sequence_step, the enrollment's current node and
+ * next action time) written with single statements on the lean path (domain/orm/lean.ts) instead
+ * of find + create + flush through the ORM: an enrollment writes them several times on its way to
+ * its first wait, and the ORM's query building, identity map and transactions were the larger
+ * part of the worker's time per enrollment (README "Enrollment throughput"). Inside a
+ * transaction each statement runs on the transaction's connection.
+ */
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { newId } from '../ids';
+import { leanQuery } from '../orm/lean';
+import type { SequenceStepStatus } from './sequence.entity';
+import type { MirrorInput } from './types';
+
+/** The fields of a step row a write may set; the rest keep their value (insert: null). */
+export interface StepPatch {
+  status: SequenceStepStatus;
+  output?: Record<string, unknown> | null;
+  error?: string | null;
+  handle?: string | null;
+  messageId?: string | null;
+  sentAt?: Date | null;
+}
+
+/** What callers read back of a step row. */
+export interface StepRow {
+  _id: string;
+  status: SequenceStepStatus;
+  output: Record<string, unknown> | null;
+  handle: string | null;
+}
+
+/** The step's enrollment: its id, workspace and sequence (what a step row records). */
+export interface StepOwner {
+  _id: string;
+  workspaceId: string;
+  sequenceId: string;
+}
+
+const PATCH_COLUMNS = {
+  output: 'output',
+  error: 'error',
+  handle: 'handle',
+  messageId: 'message_id',
+  sentAt: 'sent_at',
+} as const;
+type PatchKey = keyof typeof PATCH_COLUMNS;
+const PATCH_KEYS = Object.keys(PATCH_COLUMNS) as PatchKey[];
+const isOpen = (status: SequenceStepStatus): boolean => status === 'waiting' || status === 'running';
+const json = (v: Record<string, unknown> | null | undefined): string | null => (v == null ? null : JSON.stringify(v));
+
+const upsertTexts = new Map<string, string>();
+/**
+ * insert … on conflict (enrollment_id, node_id) do update: the patched columns, updated_at and,
+ * for a finished status, ended_at. Each `$n` once and in order (leanQuery's contract).
+ */
+function upsertText(keys: PatchKey[], finished: boolean): string {
+  const cacheKey = `${keys.join(',')}|${finished}`;
+  let text = upsertTexts.get(cacheKey);
+  if (!text) {
+    const set = [
+      'status = excluded.status',
+      ...keys.map((k) => `${PATCH_COLUMNS[k]} = excluded.${PATCH_COLUMNS[k]}`),
+      'updated_at = excluded.updated_at',
+      ...(finished ? ['ended_at = excluded.ended_at'] : []),
+    ];
+    text =
+      `insert into sequence_step (id, workspace_id, created_at, updated_at, enrollment_id, sequence_id, node_id,` +
+      ` node_type, status, started_at, ended_at, output, error, handle, message_id, sent_at)` +
+      ` values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13, $14, $15, $16)` +
+      ` on conflict (enrollment_id, node_id) do update set ${set.join(', ')}` +
+      ` returning id as "_id", status, output, handle`;
+    upsertTexts.set(cacheKey, text);
+  }
+  return text;
+}
+
+/** Creates or updates the step row of one node (one statement); returns the row as written. */
+export async function upsertStep(
+  em: EntityManager,
+  e: StepOwner,
+  nodeId: string,
+  nodeType: string,
+  patch: StepPatch,
+): Promise<StepRow> {
+  const now = new Date();
+  const keys = PATCH_KEYS.filter((k) => patch[k] !== undefined);
+  const finished = !isOpen(patch.status);
+  const rows = await leanQuery<StepRow>(
+    em,
+    upsertText(keys, finished),
+    [
+      newId(now),
+      e.workspaceId,
+      now,
+      now,
+      e._id,
+      e.sequenceId,
+      nodeId,
+      nodeType,
+      patch.status,
+      now,
+      finished ? now : null,
+      json(patch.output),
+      patch.error ?? null,
+      patch.handle ?? null,
+      patch.messageId ?? null,
+      patch.sentAt ?? null,
+    ],
+    `seq_step_upsert_${keys.join('_')}_${finished ? 'f' : 'o'}`,
+  );
+  return rows[0]!;
+}
+
+/** One step row of an enrollment, or null. */
+export async function findStep(
+  em: EntityManager,
+  workspaceId: string,
+  enrollmentId: string,
+  nodeId: string,
+  opts: { forUpdate?: boolean } = {},
+): Promise<StepRow | null> {
+  const rows = await leanQuery<StepRow>(
+    em,
+    `select id as "_id", status, output, handle from sequence_step where workspace_id = $1 and enrollment_id = $2` +
+      ` and node_id = $3${opts.forUpdate ? ' for update' : ''}`,
+    [workspaceId, enrollmentId, nodeId],
+    opts.forUpdate ? undefined : 'seq_step_find',
+  );
+  return rows[0] ?? null;
+}
+
+/** The fields of an enrollment's step history that placeholders (stepHistory.*, aiOutput) read. */
+export interface StepHistoryRow {
+  nodeType: string;
+  status: SequenceStepStatus;
+  output: Record<string, unknown> | null;
+  sentAt: Date | null;
+  openedAt: Date | null;
+  clickedAt: Date | null;
+  repliedAt: Date | null;
+}
+
+export async function stepHistory(
+  em: EntityManager,
+  workspaceId: string,
+  enrollmentId: string,
+): Promise<StepHistoryRow[]> {
+  const rows = await leanQuery<Record<string, unknown>>(
+    em,
+    `select node_type as "nodeType", status, output, sent_at as "sentAt", opened_at as "openedAt",` +
+      ` clicked_at as "clickedAt", replied_at as "repliedAt" from sequence_step` +
+      ` where workspace_id = $1 and enrollment_id = $2 order by started_at asc, id asc`,
+    [workspaceId, enrollmentId],
+    'seq_step_history',
+  );
+  // The ORM's pg type parsers leave timestamps as text; it turns them into Dates as the ORM does.
+  const platform = em.getPlatform();
+  const date = (v: unknown): Date | null =>
+    v == null ? null : v instanceof Date ? v : platform.parseDate(v as string);
+  return rows.map((r) => ({
+    ...(r as unknown as StepHistoryRow),
+    sentAt: date(r.sentAt),
+    openedAt: date(r.openedAt),
+    clickedAt: date(r.clickedAt),
+    repliedAt: date(r.repliedAt),
+  }));
+}
+
+/** A step starts: the enrollment's current node is it and nothing is scheduled. */
+export async function markCurrentStep(
+  em: EntityManager,
+  workspaceId: string,
+  enrollmentId: string,
+  nodeId: string,
+): Promise<void> {
+  await leanQuery(
+    em,
+    `update sequence_enrollment set current_node_id = $1, next_action_at = null, updated_at = $2` +
+      ` where workspace_id = $3 and id = $4`,
+    [nodeId, new Date(), workspaceId, enrollmentId],
+    'seq_enrollment_current',
+  );
+}
+
+/**
+ * A mirror without a status change (a step reached, a wait scheduled or done) as one statement:
+ * the enrollment's current node, next action time and pause end while it runs, and the step row
+ * (written even for an enrollment that ended meanwhile, as the ORM path does). Status changes
+ * carry an outbox event and go through the ORM path (sequence.activities.ts). Returns whether the
+ * enrollment is still running.
+ */
+export async function mirrorWithoutStatus(em: EntityManager, input: MirrorInput): Promise<boolean> {
+  const now = new Date();
+  const values: unknown[] = [];
+  const param = (v: unknown, cast = ''): string => {
+    values.push(v);
+    return `$${values.length}${cast}`;
+  };
+  const set: string[] = [];
+  const shape: string[] = [];
+  if (input.currentNodeId !== undefined) {
+    set.push(`current_node_id = ${param(input.currentNodeId)}`);
+    shape.push('c');
+  }
+  if (input.nextActionAt !== undefined) {
+    set.push(`next_action_at = ${param(input.nextActionAt ? new Date(input.nextActionAt) : null, '::timestamptz')}`);
+    shape.push('n');
+  }
+  if (input.pausedUntil !== undefined) {
+    set.push(`paused_until = ${param(input.pausedUntil ? new Date(input.pausedUntil) : null, '::timestamptz')}`);
+    shape.push('p');
+  }
+  set.push(`updated_at = ${param(now)}`);
+  let text =
+    `with running as (update sequence_enrollment set ${set.join(', ')}` +
+    ` where workspace_id = ${param(input.workspaceId)} and id = ${param(input.enrollmentId)}` +
+    ` and status in ('active', 'paused') returning id)`;
+  const step = input.step;
+  if (step) {
+    shape.push(isOpen(step.status) ? 'so' : 'sf');
+    const finished = !isOpen(step.status);
+    text +=
+      `, step as (insert into sequence_step (id, workspace_id, created_at, updated_at, enrollment_id, sequence_id,` +
+      ` node_id, node_type, status, started_at, ended_at, output, error)` +
+      ` select ${param(newId(now))}, e.workspace_id, ${param(now)}::timestamptz, ${param(now)}::timestamptz, e.id,` +
+      ` e.sequence_id, ${param(step.nodeId)}, ${param(step.nodeType)}, ${param(step.status)},` +
+      ` ${param(now)}::timestamptz, ${param(finished ? now : null)}::timestamptz,` +
+      ` ${param(json(step.output), '::jsonb')}, ${param(step.error ?? null)}` +
+      ` from sequence_enrollment e where e.workspace_id = ${param(input.workspaceId)}` +
+      ` and e.id = ${param(input.enrollmentId)}` +
+      ` on conflict (enrollment_id, node_id) do update set status = excluded.status, output = excluded.output,` +
+      ` error = excluded.error, updated_at = excluded.updated_at${finished ? ', ended_at = excluded.ended_at' : ''})`;
+  }
+  text += ` select count(*)::int as n from running`;
+  // The statement's text follows from its shape (which fields are set), so the shape names it.
+  const rows = await leanQuery<{ n: number }>(em, text, values, `seq_mirror_${shape.join('')}`);
+  return rows[0]!.n > 0;
+}
