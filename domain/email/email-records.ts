@@ -4,6 +4,7 @@ import { isId } from '../ids';
 import { formatMailbox } from '../messaging/addresses';
 import type { MessageLinks } from '../messaging/outbound.service';
 import type { Mailbox } from '../messaging/ports';
+import { leanQuery } from '../orm/lean';
 import { toPlain } from '../shared/listing';
 import { Email, type EmailStatus } from './email.entity';
 
@@ -119,19 +120,38 @@ export async function setEmailStatus(ctx: Ctx, id: string, status: EmailStatus, 
   );
 }
 
-export async function markEmailSent(ctx: Ctx, id: string, messageId: string): Promise<Email | null> {
-  const email = await ctx.em.findOne(Email, { _id: id }, { refresh: true });
-  if (!email) return null;
-  email.status = 'sent';
-  email.error = null;
-  if (messageId) email.messageId = messageId;
-  email.date = new Date();
-  email.updatedAt = new Date();
-  return email;
+export async function markEmailSent(ctx: Ctx, id: string, messageId: string): Promise<SentEmailRow | null> {
+  // One statement (no read, no unit of work): the send path runs it for every message.
+  const now = new Date();
+  const rows = await leanQuery<SentEmailRow>(
+    ctx.em,
+    `update email set status = 'sent', error = null, message_id = coalesce(nullif($1, ''), message_id), date = $2,` +
+      ` updated_at = $3 where workspace_id = $4 and id = $5 returning id as "_id", subject, from_address as` +
+      ` "fromAddress", "to", thread_id as "threadId", message_id as "messageId", person_id as "personId",` +
+      ` company_id as "companyId", lead_id as "leadId", deal_id as "dealId", source, source_ref as "sourceRef"`,
+    [messageId ?? '', now, now, ctx.actor.workspaceId, id],
+  );
+  return rows[0] ?? null;
 }
 
-/** The payload of every email_* event (EVENTS.md). */
-export function emailEventPayload(e: Email): Record<string, unknown> {
+/** What an e-mail event tells about its e-mail. */
+export type SentEmailRow = Pick<
+  Email,
+  | '_id'
+  | 'subject'
+  | 'fromAddress'
+  | 'to'
+  | 'threadId'
+  | 'messageId'
+  | 'personId'
+  | 'companyId'
+  | 'leadId'
+  | 'dealId'
+  | 'source'
+  | 'sourceRef'
+>;
+
+export function emailEventPayload(e: SentEmailRow): Record<string, unknown> {
   const links: Record<string, string> = {};
   if (e.personId) links.personId = e.personId;
   if (e.companyId) links.companyId = e.companyId;

@@ -277,7 +277,8 @@ export async function sendEmail(ctx: Ctx, input: SendEmailInput, deps: EmailDeps
   );
   const { row } = claim;
   if (claim.kind === 'sent') return replayOf(row);
-  await setEmailStatus(ctx, row._id, 'queued', null);
+  // A fresh claim wrote its e-mail row as queued; a failed one claimed again goes back to queued.
+  if (row.attempts > 1) await setEmailStatus(ctx, row._id, 'queued', null);
   let sent;
   try {
     sent = await prepared.transport.send({

@@ -4,6 +4,7 @@ import { assertRefs } from '../timeline/references';
 import { serializeActivity } from '../timeline/timeline.service';
 import { DomainError } from '../errors';
 import { newId } from '../ids';
+import { leanQuery } from '../orm/lean';
 import { emit } from '../outbox/emit';
 import { createRecord } from '../shared/records';
 import { inTransaction } from '../shared/tx';
@@ -92,6 +93,9 @@ async function insertClaim(ctx: Ctx, draft: OutboundDraft): Promise<OutboundRow 
   return inTransaction(ctx, async () => {
     const now = new Date();
     const id = newId(now);
+    // The timeline row's id is chosen now, so the claim is written with it (no second update); the row itself only
+    // exists once the claim won.
+    const activityId = newId(now);
     const res = await ctx.em
       .createQueryBuilder(OutboundMessage)
       .insert({
@@ -102,7 +106,7 @@ async function insertClaim(ctx: Ctx, draft: OutboundDraft): Promise<OutboundRow 
         status: 'queued',
         source: draft.source,
         recipients: draft.recipients,
-        activityId: id,
+        activityId,
         providerMessageId: null,
         result: null,
         error: null,
@@ -116,26 +120,29 @@ async function insertClaim(ctx: Ctx, draft: OutboundDraft): Promise<OutboundRow 
       .ignore()
       .execute('run');
     if (!res.affectedRows) return null;
-    // The timeline row only exists once the claim won; its id is then written onto the claim.
-    const activity = createRecord(ctx, Activity, {
-      type: draft.channel,
-      system: false,
-      summary: draft.activity.summary,
-      description: draft.activity.description,
-      companyId: draft.links.companyId ?? null,
-      personId: draft.links.personId ?? null,
-      dealId: draft.links.dealId ?? null,
-      leadId: draft.links.leadId ?? null,
-      ...mainRecord(draft.links),
-      noteRef: null,
-      callRef: null,
-      taskRef: null,
-      date: now,
-      metadata: { ...draft.activity.metadata, outboundMessageId: id, status: 'queued' },
-      userId: ctx.actor.userId,
-      ownerId: ctx.actor.userId,
-    });
-    await ctx.em.nativeUpdate(OutboundMessage, { _id: id }, { activityId: activity._id });
+    const activity = createRecord(
+      ctx,
+      Activity,
+      {
+        type: draft.channel,
+        system: false,
+        summary: draft.activity.summary,
+        description: draft.activity.description,
+        companyId: draft.links.companyId ?? null,
+        personId: draft.links.personId ?? null,
+        dealId: draft.links.dealId ?? null,
+        leadId: draft.links.leadId ?? null,
+        ...mainRecord(draft.links),
+        noteRef: null,
+        callRef: null,
+        taskRef: null,
+        date: now,
+        metadata: { ...draft.activity.metadata, outboundMessageId: id, status: 'queued' },
+        userId: ctx.actor.userId,
+        ownerId: ctx.actor.userId,
+      },
+      { id: activityId },
+    );
     draft.onClaim?.(ctx, { outboundId: id, activityId: activity._id, at: now });
     emit(ctx, {
       type: 'activity_created',
@@ -162,12 +169,24 @@ async function setStatus(
       { ...set, updatedAt: new Date() },
     );
     if (!changed) return false;
-    const activity = await ctx.em.findOne(Activity, { _id: row.activityId });
-    if (activity) {
-      activity.metadata = { ...activity.metadata, ...activityPatch.metadata };
-      if (activityPatch.summary !== undefined) activity.summary = activityPatch.summary;
-      if (activityPatch.description !== undefined) activity.description = activityPatch.description;
+    // One statement: the metadata keys merged (jsonb ||), as the timeline row's own update would.
+    const values: unknown[] = [JSON.stringify(activityPatch.metadata)];
+    let assign = "metadata = coalesce(metadata, '{}'::jsonb) || $1::jsonb";
+    if (activityPatch.summary !== undefined) {
+      values.push(activityPatch.summary);
+      assign += `, summary = $${values.length}`;
     }
+    if (activityPatch.description !== undefined) {
+      values.push(activityPatch.description);
+      assign += `, description = $${values.length}`;
+    }
+    values.push(new Date(), ctx.actor.workspaceId, row.activityId);
+    const n = values.length;
+    await leanQuery(
+      ctx.em,
+      `update activity set ${assign}, updated_at = $${n - 2} where workspace_id = $${n - 1} and id = $${n}`,
+      values,
+    );
     return true;
   });
 }

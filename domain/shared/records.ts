@@ -11,11 +11,12 @@ export function createRecord<T extends object>(
   ctx: Ctx,
   entity: EntityName<T>,
   data: Omit<RequiredEntityData<T>, '_id' | 'workspaceId' | 'createdAt' | 'updatedAt'> & Record<string, unknown>,
+  opts: { id?: string } = {},
 ): T {
   const now = new Date();
   return ctx.em.create(entity, {
     ...data,
-    _id: newId(now),
+    _id: opts.id ?? newId(now),
     workspaceId: ctx.actor.workspaceId,
     createdAt: now,
     updatedAt: now,
