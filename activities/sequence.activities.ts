@@ -538,76 +538,92 @@ export function createSequenceActivities(opts: SequenceActivityOptions) {
     },
 
     async sequenceRunStep(input: StepActivityInput): Promise<StepActivityResult> {
-      const em = forkForWorkspace(opts.orm.em, input.workspaceId);
-      const e = await findRowById(em, SequenceEnrollment, input.enrollmentId);
-      if (!e) throw ApplicationFailure.nonRetryable('enrollment not found', SEQUENCE_FAILURE_TYPES.permanent);
-      // The workflow carries a node's id and type only (runs.ts workflowNodeOf); its data is the enrollment's snapshot.
-      // Runs started with full node data (before that) keep working: their own data is the same snapshot.
-      const node = e.snapshot.nodes.find((n) => n.id === input.node.id && n.type === input.node.type) ?? input.node;
-      // Ended meanwhile (a restart or unenroll): the run leaves without acting.
-      if (e.status !== 'active' && e.status !== 'paused')
-        return { status: 'skipped', exit: (e.exitReason as never) ?? 'manual' };
-      const done = await findStep(em, e.workspaceId, e._id, node.id);
-      if (done && (done.status === 'completed' || done.status === 'skipped'))
-        return {
-          status: done.status,
-          handle: (done.handle as 'true' | 'false' | null) ?? null,
-          output: done.output ?? {},
-        };
-      await markCurrentStep(em, e.workspaceId, e._id, node.id);
-      try {
-        const actorId = await automationActorId(em, e.enrolledBy);
-        const ctx: Ctx = { em, actor: automationActor(e.workspaceId, actorId) };
-        const context = await buildContext(em, e);
-        switch (node.type) {
-          case 'send_email':
-          case 'send_sms':
-            return await sendStep(em, ctx, e, node, context);
-          case 'create_task':
-          case 'create_recall':
-          case 'update_field':
-          case 'set_access':
-            return await crmStep(em, ctx, e, node, context);
-          case 'ai_condition':
-          case 'ai_analyzer':
-            return await aiStep(em, e, node, context);
-          case 'condition': {
-            const check = checkCondition(
-              { field: String(node.data.field), operator: node.data.operator as never, value: node.data.value },
-              context,
-              { ...PLACEHOLDERS, now: Date.now(), timezone: e.snapshot.settings.sendSettings.timezone },
-            );
-            const handle = check.passed ? 'true' : 'false';
-            const output = { actual: check.actual as never, expected: check.expected as never, passed: check.passed };
-            await upsertStep(em, e, node.id, node.type, { status: 'completed', output, handle });
-            return { status: 'completed', handle, output };
-          }
-          default:
-            return stepFail(`unknown node type ${node.type}`);
-        }
-      } catch (err) {
-        // Not a failure: the mailbox's next send slot is later; Temporal retries the step then.
-        if (err instanceof DeferredStep)
-          throw ApplicationFailure.create({
-            message: `deferred ${err.waitMs} ms by emailIntervalSeconds`,
-            type: 'SequenceStepDeferred',
-            nextRetryDelay: err.waitMs,
-          });
-        const message = (err instanceof Error ? err.message : String(err)).slice(0, 2000);
-        const permanent = err instanceof DomainError && PERMANENT.has(err.code);
-        log.warn(
-          { enrollmentId: e._id, nodeId: node.id, code: err instanceof DomainError ? err.code : undefined, permanent },
-          'sequence step failed',
-        );
-        await upsertStep(forkForWorkspace(opts.orm.em, input.workspaceId), e, node.id, node.type, {
-          status: 'failed',
-          error: message,
-        }).catch(() => undefined);
-        if (permanent) throw ApplicationFailure.nonRetryable(message, SEQUENCE_FAILURE_TYPES.permanent);
-        throw err;
-      }
+      const result = await runStep(input);
+      const then = input.then;
+      if (!then || result.exit || result.status === 'failed') return result;
+      // The wait that follows starts now: recorded here instead of by a bookkeeping round trip of the run.
+      const until = new Date(Date.now() + then.waitMs).toISOString();
+      await mirrorWithoutStatus(forkForWorkspace(opts.orm.em, input.workspaceId), {
+        workspaceId: input.workspaceId,
+        enrollmentId: input.enrollmentId,
+        currentNodeId: then.nodeId,
+        nextActionAt: until,
+        step: { nodeId: then.nodeId, nodeType: 'wait', status: 'waiting', output: { until, ms: then.waitMs } },
+      });
+      return { ...result, waitUntil: until };
     },
   };
+
+  async function runStep(input: StepActivityInput): Promise<StepActivityResult> {
+    const em = forkForWorkspace(opts.orm.em, input.workspaceId);
+    const e = await findRowById(em, SequenceEnrollment, input.enrollmentId);
+    if (!e) throw ApplicationFailure.nonRetryable('enrollment not found', SEQUENCE_FAILURE_TYPES.permanent);
+    // The workflow carries a node's id and type only (runs.ts workflowNodeOf); its data is the enrollment's snapshot.
+    // Runs started with full node data (before that) keep working: their own data is the same snapshot.
+    const node = e.snapshot.nodes.find((n) => n.id === input.node.id && n.type === input.node.type) ?? input.node;
+    // Ended meanwhile (a restart or unenroll): the run leaves without acting.
+    if (e.status !== 'active' && e.status !== 'paused')
+      return { status: 'skipped', exit: (e.exitReason as never) ?? 'manual' };
+    const done = await findStep(em, e.workspaceId, e._id, node.id);
+    if (done && (done.status === 'completed' || done.status === 'skipped'))
+      return {
+        status: done.status,
+        handle: (done.handle as 'true' | 'false' | null) ?? null,
+        output: done.output ?? {},
+      };
+    await markCurrentStep(em, e.workspaceId, e._id, node.id);
+    try {
+      const actorId = await automationActorId(em, e.enrolledBy);
+      const ctx: Ctx = { em, actor: automationActor(e.workspaceId, actorId) };
+      const context = await buildContext(em, e);
+      switch (node.type) {
+        case 'send_email':
+        case 'send_sms':
+          return await sendStep(em, ctx, e, node, context);
+        case 'create_task':
+        case 'create_recall':
+        case 'update_field':
+        case 'set_access':
+          return await crmStep(em, ctx, e, node, context);
+        case 'ai_condition':
+        case 'ai_analyzer':
+          return await aiStep(em, e, node, context);
+        case 'condition': {
+          const check = checkCondition(
+            { field: String(node.data.field), operator: node.data.operator as never, value: node.data.value },
+            context,
+            { ...PLACEHOLDERS, now: Date.now(), timezone: e.snapshot.settings.sendSettings.timezone },
+          );
+          const handle = check.passed ? 'true' : 'false';
+          const output = { actual: check.actual as never, expected: check.expected as never, passed: check.passed };
+          await upsertStep(em, e, node.id, node.type, { status: 'completed', output, handle });
+          return { status: 'completed', handle, output };
+        }
+        default:
+          return stepFail(`unknown node type ${node.type}`);
+      }
+    } catch (err) {
+      // Not a failure: the mailbox's next send slot is later; Temporal retries the step then.
+      if (err instanceof DeferredStep)
+        throw ApplicationFailure.create({
+          message: `deferred ${err.waitMs} ms by emailIntervalSeconds`,
+          type: 'SequenceStepDeferred',
+          nextRetryDelay: err.waitMs,
+        });
+      const message = (err instanceof Error ? err.message : String(err)).slice(0, 2000);
+      const permanent = err instanceof DomainError && PERMANENT.has(err.code);
+      log.warn(
+        { enrollmentId: e._id, nodeId: node.id, code: err instanceof DomainError ? err.code : undefined, permanent },
+        'sequence step failed',
+      );
+      await upsertStep(forkForWorkspace(opts.orm.em, input.workspaceId), e, node.id, node.type, {
+        status: 'failed',
+        error: message,
+      }).catch(() => undefined);
+      if (permanent) throw ApplicationFailure.nonRetryable(message, SEQUENCE_FAILURE_TYPES.permanent);
+      throw err;
+    }
+  }
 }
 
 const addressOf = (mailbox: string): string => /<([^>]+)>/.exec(mailbox)?.[1] ?? mailbox;

@@ -85,7 +85,7 @@ async function workerMemory(child: ChildProcess): Promise<string> {
 
 async function startWorkerProcess(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
   // Started like bin/start.ts and docker-compose start it (workerProcessEnv: the malloc settings).
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../bin/worker.ts')], {
+  const child = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/wprof'] : []), '--import', 'tsx', path.join(__dirname, '../bin/worker.ts')], {
     env: workerProcessEnv({ ...env, LOG_LEVEL: 'info' }),
     stdio: ['ignore', 'pipe', 'inherit'],
   });

@@ -76,8 +76,21 @@ export async function sequenceEnrollmentWorkflow(input: EnrollmentWorkflowInput)
   let finished: 'completed' | 'exited' | null = null;
   let current: string | null = null;
   let finishing: Promise<unknown> | null = null;
+  /** A wait the last step activity already recorded as started (StepActivityInput.then), with its deadline. */
+  let parked: { nodeId: string; until: number } | null = null;
 
   const finish = (): Promise<unknown> => {
+    // A wait recorded as started that the run never reached (it ended during the step before) did not happen.
+    const unreached = parked
+      ? {
+          step: {
+            nodeId: parked.nodeId,
+            nodeType: 'wait',
+            status: 'skipped' as const,
+            output: { skipped: true, reason: 'the enrollment ended before this wait' },
+          },
+        }
+      : {};
     finishing ??= exit
       ? mirror({
           status: 'exited',
@@ -86,6 +99,7 @@ export async function sequenceEnrollmentWorkflow(input: EnrollmentWorkflowInput)
           nextActionAt: null,
           pausedUntil: null,
           error: exit.error ?? null,
+          ...unreached,
         })
       : mirror({ status: 'completed', event: 'sequence_completed', nextActionAt: null, pausedUntil: null });
     finished = exit ? 'exited' : 'completed';
@@ -200,23 +214,40 @@ export async function sequenceEnrollmentWorkflow(input: EnrollmentWorkflowInput)
     return edge ? (byId.get(edge.target) ?? null) : null;
   };
 
+  const waitMsOf = (wait: WorkflowNode): number => Math.round(Number(wait.data.ms ?? DAY_MS) * scale);
+  /** The wait a non-branching node leads to by its only edge, started by its step activity (StepActivityInput.then). */
+  const waitAfter = (from: WorkflowNode): { nodeId: string; waitMs: number } | null => {
+    if (from.type === 'condition' || from.type === 'ai_condition') return null;
+    const out = input.edges.filter((e) => e.source === from.id);
+    const target = out.length === 1 ? byId.get(out[0]!.target) : undefined;
+    return target?.type === 'wait' ? { nodeId: target.id, waitMs: waitMsOf(target) } : null;
+  };
+
   let node: WorkflowNode | null = input.nodes.find((n) => n.type === 'start') ?? null;
   while (node) {
     if (exit || (isPaused() && !(await whilePaused()))) break;
     current = node.id;
     let result: StepActivityResult;
     if (node.type === 'start' || node.type === 'stop') {
-      await mirror({ currentNodeId: node.id, step: { nodeId: node.id, nodeType: node.type, status: 'completed' } });
+      // The enrollment row was written with its start step (input.startRecorded): nothing to mirror.
+      if (!(node.type === 'start' && input.startRecorded))
+        await mirror({ currentNodeId: node.id, step: { nodeId: node.id, nodeType: node.type, status: 'completed' } });
       if (node.type === 'stop') break;
       result = { status: 'completed' };
     } else if (node.type === 'wait') {
-      const ms = Math.round(Number(node.data.ms ?? DAY_MS) * scale);
-      const until = Date.now() + ms;
-      await mirror({
-        currentNodeId: node.id,
-        nextActionAt: iso(until),
-        step: { nodeId: node.id, nodeType: 'wait', status: 'waiting', output: { until: iso(until), ms } },
-      });
+      const ms = waitMsOf(node);
+      let until: number;
+      if (parked?.nodeId === node.id) {
+        until = parked.until;
+        parked = null;
+      } else {
+        until = Date.now() + ms;
+        await mirror({
+          currentNodeId: node.id,
+          nextActionAt: iso(until),
+          step: { nodeId: node.id, nodeType: 'wait', status: 'waiting', output: { until: iso(until), ms } },
+        });
+      }
       if (!(await sleepUntil(until))) break;
       await mirror({
         nextActionAt: null,
@@ -246,7 +277,9 @@ export async function sequenceEnrollmentWorkflow(input: EnrollmentWorkflowInput)
         }
       }
       try {
-        result = await acts.sequenceRunStep({ ...ids, node });
+        const then = waitAfter(node);
+        result = await acts.sequenceRunStep({ ...ids, node, ...(then ? { then } : {}) });
+        if (then && result.waitUntil) parked = { nodeId: then.nodeId, until: Date.parse(result.waitUntil) };
       } catch (err) {
         if (input.failureBehavior === 'continue') {
           result = { status: 'failed' };

@@ -313,7 +313,11 @@ async function insertEnrollments(
     'enrolled_at',
     'enrolled_by',
     'unsubscribe_token',
+    'current_node_id',
   ];
+  // Every enrollment starts at its start node: recorded here, in the same transaction as the row,
+  // so its workflow needs no bookkeeping round trip for it (input.startRecorded).
+  const start = common.snapshot.nodes.find((n) => n.type === 'start');
   const params: unknown[] = [];
   const snapshotJson = JSON.stringify(common.snapshot);
   const values = rows.map((r) => {
@@ -336,6 +340,7 @@ async function insertEnrollments(
       common.now,
       ctx.actor.userId,
       randomBytes(24).toString('base64url'),
+      start?.id ?? null,
     );
     return `(${cols.map(() => '?').join(',')})`;
   });
@@ -345,6 +350,22 @@ async function insertEnrollments(
     params,
   );
   const ids = new Set(returned.map((r) => r.id));
+  if (start && ids.size)
+    await ctx.em.execute(
+      `insert into sequence_step (id, workspace_id, created_at, updated_at, enrollment_id, sequence_id, node_id,
+       node_type, status, started_at, ended_at) select x.sid, ?, ?, ?, x.eid, ?, ?, 'start', 'completed', ?, ?
+       from jsonb_to_recordset(?::jsonb) as x(sid text, eid text) on conflict (enrollment_id, node_id) do nothing`,
+      [
+        ctx.actor.workspaceId,
+        common.now,
+        common.now,
+        common.sequence._id,
+        start.id,
+        common.now,
+        common.now,
+        JSON.stringify([...ids].map((eid) => ({ sid: newId(common.now), eid }))),
+      ],
+    );
   return rows
     .filter((r) => ids.has(r.id))
     .map((r) => ({
@@ -357,6 +378,7 @@ async function insertEnrollments(
       status: 'active' as const,
       snapshot: common.snapshot,
       workflowId: r.workflowId,
+      startRecorded: start !== undefined,
     }));
 }
 

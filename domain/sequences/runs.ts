@@ -29,6 +29,8 @@ export interface EnrollmentStartRow {
   snapshot: EnrollmentSnapshot;
   workflowId: string;
   exitReason?: string | null;
+  /** The start node's step and current node were written with the row (insertEnrollments). */
+  startRecorded?: boolean;
 }
 
 export const enrollmentEventPayload = (e: EnrollmentStartRow): Record<string, unknown> => ({
@@ -87,6 +89,7 @@ export async function startEnrollmentWorkflow(
     failureBehavior: exec.failureBehavior,
     retryMaxAttempts: exec.retryMaxAttempts,
     retryIntervalMinutes: exec.retryIntervalMinutes,
+    ...(row.startRecorded ? { startRecorded: true } : {}),
     ...(deps.waitScale && deps.waitScale !== 1 ? { waitScale: deps.waitScale } : {}),
     ...(deps.stepTimeoutMs ? { stepTimeoutMs: deps.stepTimeoutMs } : {}),
   };

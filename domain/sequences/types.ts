@@ -33,6 +33,11 @@ export interface EnrollmentWorkflowInput {
    * minutes.
    */
   stepTimeoutMs?: number;
+  /**
+   * The start node's step row and the enrollment's current node were written with the enrollment row, so the run
+   * does not mirror them (absent for runs started before that, and for runs the reconciler restarts).
+   */
+  startRecorded?: boolean;
 }
 
 export type ExitReason =
@@ -63,6 +68,12 @@ export interface StepActivityInput {
   workspaceId: string;
   enrollmentId: string;
   node: WorkflowNode;
+  /**
+   * The node's only way on is this wait: once the step is done the activity also records the wait as started (its
+   * step row waiting, the enrollment's current node and next action time) and answers its deadline (`waitUntil`),
+   * which the run then sleeps until without a bookkeeping round trip of its own.
+   */
+  then?: { nodeId: string; waitMs: number };
 }
 export interface StepActivityResult {
   status: 'completed' | 'skipped' | 'failed';
@@ -70,6 +81,8 @@ export interface StepActivityResult {
   /** An ai_condition decided to leave the sequence. */
   exit?: ExitReason;
   output?: Record<string, unknown>;
+  /** The deadline (ISO) of the wait recorded as started for `then`. */
+  waitUntil?: string;
 }
 
 export interface MirrorInput {
