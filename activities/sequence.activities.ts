@@ -34,13 +34,13 @@ import { sendKey, sendSequenceEmail, sendSequenceSms, type SendOutcome } from '.
 import { SequenceEnrollment } from '../domain/sequences/sequence.entity';
 import {
   findStep,
-  markCurrentStep,
+  beginStep,
   mirrorWithoutStatus,
   stepHistory,
   upsertStep,
   type StepHistoryRow,
 } from '../domain/sequences/step-rows';
-import { findRowById, leanQuery } from '../domain/orm/lean';
+import { leanQuery } from '../domain/orm/lean';
 import {
   SEQUENCE_FAILURE_TYPES,
   type MirrorInput,
@@ -556,22 +556,21 @@ export function createSequenceActivities(opts: SequenceActivityOptions) {
 
   async function runStep(input: StepActivityInput): Promise<StepActivityResult> {
     const em = forkForWorkspace(opts.orm.em, input.workspaceId);
-    const e = await findRowById(em, SequenceEnrollment, input.enrollmentId);
-    if (!e) throw ApplicationFailure.nonRetryable('enrollment not found', SEQUENCE_FAILURE_TYPES.permanent);
+    const begun = await beginStep(em, input.workspaceId, input.enrollmentId, input.node.id);
+    if (!begun) throw ApplicationFailure.nonRetryable('enrollment not found', SEQUENCE_FAILURE_TYPES.permanent);
+    const { enrollment: e, step: done } = begun;
     // The workflow carries a node's id and type only (runs.ts workflowNodeOf); its data is the enrollment's snapshot.
     // Runs started with full node data (before that) keep working: their own data is the same snapshot.
     const node = e.snapshot.nodes.find((n) => n.id === input.node.id && n.type === input.node.type) ?? input.node;
     // Ended meanwhile (a restart or unenroll): the run leaves without acting.
     if (e.status !== 'active' && e.status !== 'paused')
       return { status: 'skipped', exit: (e.exitReason as never) ?? 'manual' };
-    const done = await findStep(em, e.workspaceId, e._id, node.id);
     if (done && (done.status === 'completed' || done.status === 'skipped'))
       return {
         status: done.status,
         handle: (done.handle as 'true' | 'false' | null) ?? null,
         output: done.output ?? {},
       };
-    await markCurrentStep(em, e.workspaceId, e._id, node.id);
     try {
       const actorId = await automationActorId(em, e.enrolledBy);
       const ctx: Ctx = { em, actor: automationActor(e.workspaceId, actorId) };

@@ -46,6 +46,36 @@ const isColumn = (prop: EntityProperty): boolean =>
 const PLAIN_COLUMN =
   /^(varchar(\(\d+\))?|text|int|integer|smallint|boolean|double precision|jsonb|text\[\]|timestamptz)$/;
 
+/**
+ * The select list of an entity's plain columns under its property names (`"col" as "prop"`, each
+ * prefixed with `alias.` when given) and the properties to read back as Dates (see readDates).
+ */
+export function leanColumns(
+  em: EntityManager,
+  entity: EntityName<object>,
+  alias?: string,
+): { select: string; dates: string[] } {
+  const meta = em.getMetadata().get(entity);
+  const columns = (Object.values(meta.properties) as EntityProperty[]).filter(isColumn);
+  for (const prop of columns) {
+    const type = prop.columnTypes?.[0] ?? '';
+    if (!PLAIN_COLUMN.test(type))
+      throw new Error(`${meta.className}.${prop.name}: column type ${type} not lean-readable`);
+  }
+  const prefix = alias ? `${alias}.` : '';
+  return {
+    select: columns.map((prop) => `${prefix}"${prop.fieldNames[0]}" as "${prop.name}"`).join(', '),
+    dates: columns.filter((prop) => prop.columnTypes[0] === 'timestamptz').map((prop) => prop.name),
+  };
+}
+
+/** Turns the timestamp columns of a lean row (text with the ORM's pg types) into Dates, as the ORM does. */
+export function readDates<T extends object>(em: EntityManager, row: Record<string, unknown>, dates: string[]): T {
+  const platform = em.getPlatform();
+  for (const prop of dates) if (row[prop] != null) row[prop] = platform.parseDate(row[prop] as string);
+  return row as T;
+}
+
 function byIdStatement(em: EntityManager, entity: EntityName<object>): ByIdStatement {
   const meta = em.getMetadata().get(entity);
   const cached = byIdStatements.get(meta.className);
@@ -53,18 +83,11 @@ function byIdStatement(em: EntityManager, entity: EntityName<object>): ByIdState
   const props = Object.values(meta.properties) as EntityProperty[];
   if (!props.some((prop) => prop.name === 'workspaceId')) throw new Error(`${meta.className} is not a tenant entity`);
   const pk = meta.properties[meta.primaryKeys[0] as keyof typeof meta.properties] as EntityProperty;
-  const columns = props.filter(isColumn);
-  for (const prop of columns) {
-    const type = prop.columnTypes?.[0] ?? '';
-    if (!PLAIN_COLUMN.test(type))
-      throw new Error(`${meta.className}.${prop.name}: column type ${type} not lean-readable`);
-  }
+  const { select, dates } = leanColumns(em, entity);
   const statement = {
-    text: `select ${columns.map((prop) => `"${prop.fieldNames[0]}" as "${prop.name}"`).join(', ')} from "${
-      meta.tableName
-    }" where "${pk.fieldNames[0]}" = $1 and "workspace_id" = $2`,
+    text: `select ${select} from "${meta.tableName}" where "${pk.fieldNames[0]}" = $1 and "workspace_id" = $2`,
     name: `lean_by_id_${meta.tableName}`,
-    dates: columns.filter((prop) => prop.columnTypes[0] === 'timestamptz').map((prop) => prop.name),
+    dates,
   };
   byIdStatements.set(meta.className, statement);
   return statement;
@@ -85,8 +108,5 @@ export async function findRowById<T extends object>(
   if (!workspaceId) throw new Error('tenant filter: no workspace bound to this entity manager');
   const { text, name, dates } = byIdStatement(em, entity as EntityName<object>);
   const row = (await leanQuery<Record<string, unknown>>(em, text, [id, workspaceId], name))[0];
-  if (!row) return null;
-  const platform = em.getPlatform();
-  for (const prop of dates) if (row[prop] != null) row[prop] = platform.parseDate(row[prop] as string);
-  return row as T;
+  return row ? readDates<T>(em, row, dates) : null;
 }

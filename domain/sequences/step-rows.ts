@@ -6,10 +6,11 @@
  * part of the worker's time per enrollment (README "Enrollment throughput"). Inside a
  * transaction each statement runs on the transaction's connection.
  */
+import type { EntityName } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../ids';
-import { leanQuery } from '../orm/lean';
-import type { SequenceStepStatus } from './sequence.entity';
+import { leanColumns, leanQuery, readDates } from '../orm/lean';
+import { SequenceEnrollment, type SequenceStepStatus } from './sequence.entity';
 import type { MirrorInput } from './types';
 
 /** The fields of a step row a write may set; the rest keep their value (insert: null). */
@@ -167,20 +168,52 @@ export async function stepHistory(
   }));
 }
 
-/** A step starts: the enrollment's current node is it and nothing is scheduled. */
-export async function markCurrentStep(
+let beginText: { text: string; dates: string[] } | undefined;
+
+/**
+ * A step activity begins, in one statement: the enrollment, the node's step row if one exists (a
+ * retried or replayed step), and, when the enrollment runs and the step is not done yet, the
+ * enrollment's current node set to it with nothing scheduled.
+ */
+export async function beginStep(
   em: EntityManager,
   workspaceId: string,
   enrollmentId: string,
   nodeId: string,
-): Promise<void> {
-  await leanQuery(
+): Promise<{ enrollment: SequenceEnrollment; step: Omit<StepRow, '_id'> | null } | null> {
+  beginText ??= (() => {
+    const { select, dates } = leanColumns(em, SequenceEnrollment as EntityName<object>, 'e');
+    return {
+      dates,
+      text:
+        `with e as (select * from sequence_enrollment where workspace_id = $1 and id = $2),` +
+        ` s as (select status, output, handle from sequence_step where workspace_id = $3 and enrollment_id = $4` +
+        ` and node_id = $5), u as (update sequence_enrollment set current_node_id = $6, next_action_at = null,` +
+        ` updated_at = $7 where workspace_id = $8 and id = $9 and status in ('active', 'paused')` +
+        ` and not exists (select 1 from s where s.status in ('completed', 'skipped')))` +
+        ` select ${select}, s.status as "stepStatus", s.output as "stepOutput", s.handle as "stepHandle"` +
+        ` from e left join s on true`,
+    };
+  })();
+  const rows = await leanQuery<Record<string, unknown>>(
     em,
-    `update sequence_enrollment set current_node_id = $1, next_action_at = null, updated_at = $2` +
-      ` where workspace_id = $3 and id = $4`,
-    [nodeId, new Date(), workspaceId, enrollmentId],
-    'seq_enrollment_current',
+    beginText.text,
+    [workspaceId, enrollmentId, workspaceId, enrollmentId, nodeId, nodeId, new Date(), workspaceId, enrollmentId],
+    'seq_step_begin',
   );
+  const row = rows[0];
+  if (!row) return null;
+  const { stepStatus, stepOutput, stepHandle, ...enrollment } = row;
+  return {
+    enrollment: readDates<SequenceEnrollment>(em, enrollment, beginText.dates),
+    step: stepStatus
+      ? {
+          status: stepStatus as SequenceStepStatus,
+          output: (stepOutput as Record<string, unknown> | null) ?? null,
+          handle: (stepHandle as string | null) ?? null,
+        }
+      : null,
+  };
 }
 
 /**
