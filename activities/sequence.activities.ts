@@ -542,15 +542,20 @@ export function createSequenceActivities(opts: SequenceActivityOptions) {
       const then = input.then;
       if (!then || result.exit || result.status === 'failed') return result;
       // The wait that follows starts now: recorded here instead of by a bookkeeping round trip of the run.
+      // An enrollment that ended meanwhile gets no wait (the run then leaves without one).
       const until = new Date(Date.now() + then.waitMs).toISOString();
-      await mirrorWithoutStatus(forkForWorkspace(opts.orm.em, input.workspaceId), {
-        workspaceId: input.workspaceId,
-        enrollmentId: input.enrollmentId,
-        currentNodeId: then.nodeId,
-        nextActionAt: until,
-        step: { nodeId: then.nodeId, nodeType: 'wait', status: 'waiting', output: { until, ms: then.waitMs } },
-      });
-      return { ...result, waitUntil: until };
+      const running = await mirrorWithoutStatus(
+        forkForWorkspace(opts.orm.em, input.workspaceId),
+        {
+          workspaceId: input.workspaceId,
+          enrollmentId: input.enrollmentId,
+          currentNodeId: then.nodeId,
+          nextActionAt: until,
+          step: { nodeId: then.nodeId, nodeType: 'wait', status: 'waiting', output: { until, ms: then.waitMs } },
+        },
+        { stepOnlyWhileRunning: true },
+      );
+      return running ? { ...result, waitUntil: until } : result;
     },
   };
 

@@ -79,18 +79,21 @@ export async function sequenceEnrollmentWorkflow(input: EnrollmentWorkflowInput)
   /** A wait the last step activity already recorded as started (StepActivityInput.then), with its deadline. */
   let parked: { nodeId: string; until: number } | null = null;
 
+  /** A wait recorded as started that the run never reached (it ended during the step before) did not happen. */
+  const unreachedWait = () => {
+    if (!parked) return {};
+    const step = {
+      nodeId: parked.nodeId,
+      nodeType: 'wait',
+      status: 'skipped' as const,
+      output: { skipped: true, reason: 'the enrollment ended before this wait' },
+    };
+    parked = null;
+    return { step };
+  };
+
   const finish = (): Promise<unknown> => {
-    // A wait recorded as started that the run never reached (it ended during the step before) did not happen.
-    const unreached = parked
-      ? {
-          step: {
-            nodeId: parked.nodeId,
-            nodeType: 'wait',
-            status: 'skipped' as const,
-            output: { skipped: true, reason: 'the enrollment ended before this wait' },
-          },
-        }
-      : {};
+    const unreached = finishing ? {} : unreachedWait();
     finishing ??= exit
       ? mirror({
           status: 'exited',
@@ -307,6 +310,8 @@ export async function sequenceEnrollmentWorkflow(input: EnrollmentWorkflowInput)
   // A stop node, the end of the path, or an exit: recorded once (an unenroll update may already have).
   if (!finished) await finish();
   else await finishing;
+  // An unenroll finished the run while its step was recording the wait that follows.
+  if (parked) await mirror(unreachedWait());
   await condition(allHandlersFinished);
   return {
     status: finished ?? 'completed',

@@ -223,7 +223,11 @@ export async function beginStep(
  * carry an outbox event and go through the ORM path (sequence.activities.ts). Returns whether the
  * enrollment is still running.
  */
-export async function mirrorWithoutStatus(em: EntityManager, input: MirrorInput): Promise<boolean> {
+export async function mirrorWithoutStatus(
+  em: EntityManager,
+  input: MirrorInput,
+  opts: { stepOnlyWhileRunning?: boolean } = {},
+): Promise<boolean> {
   const now = new Date();
   const values: unknown[] = [];
   const param = (v: unknown, cast = ''): string => {
@@ -248,10 +252,10 @@ export async function mirrorWithoutStatus(em: EntityManager, input: MirrorInput)
   let text =
     `with running as (update sequence_enrollment set ${set.join(', ')}` +
     ` where workspace_id = ${param(input.workspaceId)} and id = ${param(input.enrollmentId)}` +
-    ` and status in ('active', 'paused') returning id)`;
+    ` and status in ('active', 'paused') returning id, workspace_id, sequence_id)`;
   const step = input.step;
   if (step) {
-    shape.push(isOpen(step.status) ? 'so' : 'sf');
+    shape.push(isOpen(step.status) ? 'so' : 'sf', opts.stepOnlyWhileRunning ? 'r' : '');
     const finished = !isOpen(step.status);
     text +=
       `, step as (insert into sequence_step (id, workspace_id, created_at, updated_at, enrollment_id, sequence_id,` +
@@ -260,8 +264,10 @@ export async function mirrorWithoutStatus(em: EntityManager, input: MirrorInput)
       ` e.sequence_id, ${param(step.nodeId)}, ${param(step.nodeType)}, ${param(step.status)},` +
       ` ${param(now)}::timestamptz, ${param(finished ? now : null)}::timestamptz,` +
       ` ${param(json(step.output), '::jsonb')}, ${param(step.error ?? null)}` +
-      ` from sequence_enrollment e where e.workspace_id = ${param(input.workspaceId)}` +
-      ` and e.id = ${param(input.enrollmentId)}` +
+      (opts.stepOnlyWhileRunning
+        ? ' from running e'
+        : ` from sequence_enrollment e where e.workspace_id = ${param(input.workspaceId)}` +
+          ` and e.id = ${param(input.enrollmentId)}`) +
       ` on conflict (enrollment_id, node_id) do update set status = excluded.status, output = excluded.output,` +
       ` error = excluded.error, updated_at = excluded.updated_at${finished ? ', ended_at = excluded.ended_at' : ''})`;
   }

@@ -701,3 +701,66 @@ describe('durability', () => {
     expect(mailsTo(p.emails[0].email).map((m) => m.headers.subject)).toEqual(['one', 'two']);
   }, 60_000);
 });
+
+describe('bookkeeping folded into the API and the step activity', () => {
+  const smsThenWait = () =>
+    createSequence(
+      t.http,
+      line([
+        { type: 'send_sms', data: { phoneField: 'mobile', message: 'Hi' } },
+        waitNode({ waitDays: 30 }),
+        emailNode(),
+      ]),
+    );
+
+  it('the start step is written with the enrollment; the wait after a step is recorded by that step', async () => {
+    const p = await person();
+    const l = await lead({ personRef: p._id });
+    const seqId = await smsThenWait();
+    const id = await enroll(seqId, 'Lead', l._id);
+    // Committed with the enrollment row, before its workflow ran.
+    const start = (await stepsOf(id)).find((s) => s.nodeId === 'start');
+    expect(start).toMatchObject({ nodeType: 'start', status: 'completed' });
+    const wait = await untilStep(id, 's2', ['waiting']);
+    const row = (await enrollmentRow(id))!;
+    expect(row).toMatchObject({ status: 'active', currentNodeId: 's2' });
+    expect(row.nextActionAt!.toISOString()).toBe(wait.output!.until);
+    expect((await stepsOf(id)).map((s) => [s.nodeId, s.status])).toEqual([
+      ['start', 'completed'],
+      ['s1', 'completed'],
+      ['s2', 'waiting'],
+    ]);
+    expect((await t.http.post(`/api/v1/sequences/enrollments/${id}/unenroll`)).status).toBe(200);
+    expect(await enrollmentRow(id)).toMatchObject({ status: 'exited', nextActionAt: null });
+  }, 30_000);
+
+  it('an unenroll while the step before a wait is still sending leaves no waiting wait behind', async () => {
+    const p = await person();
+    const l = await lead({ personRef: p._id });
+    const seqId = await smsThenWait();
+    const seen = gateway.requests.length;
+    gateway.respond((req, res) => {
+      setTimeout(() => json(200, { id: 'sms-slow', status: 'sent' })(req, res), 1500);
+    });
+    try {
+      const id = await enroll(seqId, 'Lead', l._id);
+      await waitFor(async () => gateway.requests.length > seen, 20_000, 'the SMS to reach the gateway');
+      expect((await t.http.post(`/api/v1/sequences/enrollments/${id}/unenroll`)).body).toEqual({
+        data: { unenrolled: true },
+      });
+      await waitFor(
+        async () =>
+          (await h.client.workflow.getHandle(`sequence-enrollment:${t.workspaceId}:${id}`).describe()).status.name ===
+          'COMPLETED',
+        20_000,
+        'workflow end',
+      );
+      expect(await enrollmentRow(id)).toMatchObject({ status: 'exited', exitReason: 'manual', nextActionAt: null });
+      const steps = await stepsOf(id);
+      expect(steps.find((s) => s.nodeId === 's1')?.status).toBe('completed');
+      expect(steps.find((s) => s.nodeId === 's2')?.status ?? 'absent').not.toBe('waiting');
+    } finally {
+      gateway.respond(json(200, { id: 'sms-1', status: 'sent' }));
+    }
+  }, 40_000);
+});
