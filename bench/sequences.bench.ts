@@ -12,7 +12,8 @@
 //   worker_rss_mb = the worker process's resident memory with the 2,000 parked runs
 // Uses its own stack (fresh .data/bench-sequences; ports CRM_BENCH_PG_PORT 54379, CRM_BENCH_MEILI_PORT
 // 7779, CRM_BENCH_TEMPORAL_PORT 7279, CRM_BENCH_TEMPORAL_UI_PORT 8279) unless DATABASE_URL,
-// TEMPORAL_ADDRESS and MEILI_URL are all set. Options: BENCH_ENROLLMENTS (default 2000).
+// TEMPORAL_ADDRESS and MEILI_URL are all set. Options: BENCH_ENROLLMENTS (default 2000); BENCH_CPU_PROF=1 writes
+// a CPU profile of the worker process (node --cpu-prof) to /tmp/wprof when it exits.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import http from 'node:http';
@@ -85,10 +86,19 @@ async function workerMemory(child: ChildProcess): Promise<string> {
 
 async function startWorkerProcess(env: NodeJS.ProcessEnv): Promise<ChildProcess> {
   // Started like bin/start.ts and docker-compose start it (workerProcessEnv: the malloc settings).
-  const child = spawn(process.execPath, [...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/wprof'] : []), '--import', 'tsx', path.join(__dirname, '../bin/worker.ts')], {
-    env: workerProcessEnv({ ...env, LOG_LEVEL: 'info' }),
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  const child = spawn(
+    process.execPath,
+    [
+      ...(process.env.BENCH_CPU_PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/wprof'] : []),
+      '--import',
+      'tsx',
+      path.join(__dirname, '../bin/worker.ts'),
+    ],
+    {
+      env: workerProcessEnv({ ...env, LOG_LEVEL: 'info' }),
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
   await new Promise<void>((resolve, reject) => {
     let buf = '';
     child.stdout!.on('data', (chunk: Buffer) => {
