@@ -1,8 +1,11 @@
 /**
  * Enrollments whose workflow never started: the enroll call commits the rows first and starts the
  * workflows after the commit, so a process that dies in between leaves `active` rows nothing runs.
- * A workflow's first act is to mirror its start step, so an active row older than the grace period
- * without any step row is such an orphan; starting it again is idempotent (same workflow id).
+ * The row is written with created_at = updated_at, and every first act of a workflow (its first
+ * step activity, a wait or send-window mirror, a stop) moves updated_at, so an active row older than
+ * the grace period that nothing has touched since its insert is such an orphan (the start step row
+ * is written with the enrollment, so "no step row yet" no longer tells); starting it again is
+ * idempotent (same workflow id).
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '../logger';
@@ -33,7 +36,7 @@ export async function reconcileEnrollments(
   }[] = await em.execute(
     `select e.id, e.workspace_id, e.sequence_id, e.sequence_name, e.entity_type, e.entity_id, e.snapshot from sequence_enrollment e
      where e.status = 'active' and e.created_at < ? ${opts.workspaceIds?.length ? `and e.workspace_id in (${opts.workspaceIds.map(() => '?').join(',')})` : ''}
-       and not exists (select 1 from sequence_step s where s.workspace_id = e.workspace_id and s.enrollment_id = e.id)
+       and e.updated_at = e.created_at
      order by e.created_at limit ${BATCH}`,
     [cutoff, ...(opts.workspaceIds ?? [])],
   );

@@ -4,7 +4,7 @@
  * unsubscribe link. Real services: an in-process worker, a local SMTP server.
  */
 import { createLogger } from '../../domain/logger';
-import { snapshotOf } from '../../domain/sequences/enroll.service';
+import { enrollEntities, snapshotOf } from '../../domain/sequences/enroll.service';
 import { reconcileEnrollments } from '../../domain/sequences/reconcile';
 import { Sequence, SequenceEnrollment } from '../../domain/sequences/sequence.entity';
 import { enrollmentWorkflowId } from '../../domain/sequences/workflow-ids';
@@ -251,6 +251,68 @@ it('an enrollment committed without a started workflow (the enrolling process di
     checked: 0,
   });
   expect(smtp.received.filter((m) => m.to.includes(address))).toHaveLength(1);
+}, 40_000);
+
+it('an orphan written by the enroll path itself (start step included) is found by the reconciler', async () => {
+  const seqId = await createSequence(
+    t.http,
+    line([
+      {
+        type: 'send_email',
+        data: { subject: 'Orphan two {{contact.firstName}}', body: '<p>x</p>', senderAccountId: mailbox.id },
+      },
+      waitNode({ waitDays: 30 }),
+    ]),
+  );
+  const address = uniqueMail();
+  const p = (await t.http.post('/api/v1/people', { firstName: 'Ada', emails: [{ email: address, label: 'work' }] }))
+    .body.data;
+  const port = createSequenceWorkflowPort(h.client, h.taskQueue);
+  const deps = { orm: h.app.runtime.deps.orm, log: createLogger('silent', 'test'), waitScale: 0.001 };
+  // The enroll call commits its rows (with their start step), then hangs before its start (a process about to die):
+  // the start is held until the end of the test.
+  let release!: () => void;
+  const held = new Promise<void>((resolve) => (release = resolve));
+  const hanging = {
+    ...port,
+    engine: {
+      ...port.engine,
+      start: async () => {
+        await held;
+        return 'already_started' as const;
+      },
+    },
+  };
+  const ctx = await workspaceCtx(h.app, t.http);
+  const pending = enrollEntities(ctx, { ...deps, workflows: hanging as typeof port }, seqId, 'People', [p._id]);
+  const row = await waitFor(
+    () =>
+      forkForWorkspace(h.app.runtime.deps.orm.em, t.workspaceId).findOne(SequenceEnrollment, {
+        sequenceId: seqId,
+        entityId: p._id,
+      }),
+    10_000,
+    'the committed enrollment row',
+  );
+  expect(row).toMatchObject({ status: 'active', currentNodeId: 'start' });
+  const live = { ...deps, workflows: port };
+  expect(await reconcileEnrollments(live, { workspaceIds: [t.workspaceId], graceMs: 0 })).toEqual({
+    started: 1,
+    checked: 1,
+  });
+  await waitFor(async () => smtp.received.find((m) => m.to.includes(address)), 20_000, 'the orphan enrollment e-mail');
+  await waitFor(
+    async () => (await enrollment(row._id))?.currentNodeId === 's2',
+    20_000,
+    'the enrollment to park on its wait',
+  );
+  // Running now (its first step touched the row): not an orphan any more.
+  expect(await reconcileEnrollments(live, { workspaceIds: [t.workspaceId], graceMs: 0 })).toEqual({
+    started: 0,
+    checked: 0,
+  });
+  release();
+  expect((await pending)[0]).toMatchObject({ success: true });
 }, 40_000);
 
 it('emailIntervalSeconds spaces the e-mails of one mailbox across enrollments', async () => {
