@@ -13,8 +13,11 @@
 // Uses DATABASE_URL / TEMPORAL_ADDRESS / MEILI_URL when all set (database assumed migrated);
 // otherwise starts the stack (test profile, fresh .data/bench-email, ports CRM_BENCH_PG_PORT 54389,
 // CRM_BENCH_MEILI_PORT 7789, CRM_BENCH_TEMPORAL_PORT 7289, CRM_BENCH_TEMPORAL_UI_PORT 8289).
+// BENCH_CPU_PROF=1 writes a CPU profile of the product leg to /tmp/email-product.cpuprofile.
 // Last line: RESULT emails_per_s=<x> raw_smtp_per_s=<x> ratio=<x>
 import { fork, type ChildProcess } from 'node:child_process';
+import { writeFileSync } from 'node:fs';
+import { Session } from 'node:inspector';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import path from 'node:path';
@@ -149,9 +152,16 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
       recipients: Array.from({ length: n }, (_, i) => ({ email: `r${i}@bench.example`, name: `R${i} Bench` })),
     });
     const em = forkForWorkspace(api.deps.orm.em, ws.workspaceId);
-    const waitDone = async (queueId: string) => {
+    /** When (ms after `since`) the sink first saw a message of this leg and when it had all of them. */
+    const seen = { first: NaN, all: NaN };
+    const waitDone = async (queueId: string, track?: { since: number; before: number; n: number }) => {
       const deadline = Date.now() + TIMEOUT_MS;
       for (;;) {
+        if (track) {
+          const got = (await sink.count()) - track.before;
+          if (got > 0 && Number.isNaN(seen.first)) seen.first = performance.now() - track.since;
+          if (got >= track.n && Number.isNaN(seen.all)) seen.all = performance.now() - track.since;
+        }
         const row = await em.fork().findOne(EmailBulk, { _id: queueId });
         if (row?.status === 'completed') return;
         if (Date.now() > deadline) throw new Error('the bulk send did not complete in time');
@@ -172,12 +182,29 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
       `product: POST /emails/bulk with ${RECIPIENTS} recipients (batch ${config.emailBulk.batchSize}, concurrency ${config.emailBulk.concurrency}, pacing ${config.emailBulk.perAccountPerSecond || 'off'})…`,
     );
     const before = await sink.count();
+    // BENCH_CPU_PROF=1: a CPU profile of this process (API and worker) over the product leg only.
+    const profiler = process.env.BENCH_CPU_PROF ? new Session() : undefined;
+    if (profiler) {
+      profiler.connect();
+      await new Promise((r) => profiler.post('Profiler.enable', () => profiler.post('Profiler.start', r)));
+    }
     const started = performance.now();
     const res = await post(bulkBody('product', RECIPIENTS));
     if (res.status !== 201) throw new Error(`POST /emails/bulk answered ${res.status}: ${await res.text()}`);
     const queueId = ((await res.json()) as { data: { queueId: string } }).data.queueId;
-    await waitDone(queueId);
+    const answered = performance.now() - started;
+    await waitDone(queueId, { since: started, before, n: RECIPIENTS });
     const ms = performance.now() - started;
+    if (profiler)
+      await new Promise<void>((r) =>
+        profiler.post('Profiler.stop', (_err, { profile }) => {
+          writeFileSync('/tmp/email-product.cpuprofile', JSON.stringify(profile));
+          r();
+        }),
+      );
+    log(
+      `product timeline (ms after the POST, polled every ~25 ms): answered ${Math.round(answered)}, first message at the sink ${Math.round(seen.first)}, all ${RECIPIENTS} at the sink ${Math.round(seen.all)}, bulk row completed ${Math.round(ms)}`,
+    );
     const delivered = (await sink.count()) - before;
     if (delivered !== RECIPIENTS)
       throw new Error(`product: the sink received ${delivered} messages, not ${RECIPIENTS}`);
