@@ -151,7 +151,14 @@ function signal(): { wait(): Promise<void>; fire(): void } {
  */
 export async function sendBulkMessages(
   ctx: Ctx,
-  input: { accountId: string; trackOpens: boolean; bulkRef: string; items: BulkItem[] },
+  input: {
+    accountId: string;
+    trackOpens: boolean;
+    bulkRef: string;
+    items: BulkItem[];
+    /** No attempt ever claimed these items (the send's first batch, first attempt): no earlier claims to look up. */
+    firstStart?: boolean;
+  },
   deps: { email: EmailDeps; throttle: SendThrottle; concurrency: number; heartbeat?: () => void },
 ): Promise<BulkOutcome[]> {
   const { em } = ctx;
@@ -195,7 +202,7 @@ export async function sendBulkMessages(
 
   // Claims a previous attempt left: sent ones replay, failed ones go again, the rest is decided below.
   const existing = new Map(
-    (input.items.length
+    (input.items.length && !input.firstStart
       ? await em.find(OutboundMessage, { idempotencyKey: { $in: input.items.map((i) => i.key) } })
       : []
     ).map((o) => [o.idempotencyKey!, o]),

@@ -5,6 +5,7 @@
  * through sendEmail under the key `bulk:<queueId>:<index>`, so a retried batch (worker killed
  * mid-send) replays what was sent and never hands one recipient to SMTP twice.
  */
+import type { EntityName } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { contactView, plainRecord } from '../automations/engine/context';
 import { Company } from '../companies/company.entity';
@@ -12,6 +13,7 @@ import type { Ctx } from '../context';
 import { DomainError, notFound, validation } from '../errors';
 import { parseMailbox } from '../messaging/addresses';
 import { MAX_EMAIL_BODY_BYTES, MAX_SUBJECT, type EmailDeps } from '../messaging/email.service';
+import { leanColumns, leanQuery, readDates } from '../orm/lean';
 import { forkForWorkspace } from '../orm/tenant';
 import { Person } from '../people/person.entity';
 import { createRecord } from '../shared/records';
@@ -310,13 +312,21 @@ export async function processBulkBatch(
   const bulk = await em.findOne(EmailBulk, { _id: input.queueId });
   const result: BatchResult = { sent: 0, failed: 0, unknown: 0, retryLater: 0, remaining: 0 };
   if (!bulk || bulk.status === 'completed' || bulk.status === 'failed') return result;
-  if (bulk.status === 'queued')
+  // The first batch of a send that never started: no claim of it can exist yet (claims follow this update).
+  const firstStart = bulk.status === 'queued';
+  if (firstStart)
     await em.nativeUpdate(EmailBulk, { _id: bulk._id, status: 'queued' }, { status: 'sending', updatedAt: new Date() });
-  const batch = await em.find(
-    EmailBulkRecipient,
-    { bulkId: bulk._id, status: 'pending' },
-    { orderBy: { index: 'asc' }, limit: input.limit ?? deps.settings.batchSize },
-  );
+  // Read without the ORM's hydration (up to a batch of 500 rows; nothing here is written back through it).
+  const columns = leanColumns(em, EmailBulkRecipient as EntityName<object>);
+  const batch = (
+    await leanQuery<Record<string, unknown>>(
+      em,
+      `select ${columns.select} from email_bulk_recipient where workspace_id = $1 and bulk_id = $2 and status = 'pending'` +
+        ` order by "index" asc limit $3`,
+      [input.workspaceId, bulk._id, input.limit ?? deps.settings.batchSize],
+      'bulk_recipients_pending',
+    )
+  ).map((row) => readDates<EmailBulkRecipient>(em, row, columns.dates));
   const personIds = [...new Set(batch.map((r) => r.personId).filter((v): v is string => !!v))];
   const companyIds = [...new Set(batch.map((r) => r.companyId).filter((v): v is string => !!v))];
   const people = new Map(
@@ -359,7 +369,7 @@ export async function processBulkBatch(
   // One pipeline for the batch (bulk-send.ts): claims, sends and records overlap, so SMTP stays busy.
   const outcomes = await sendBulkMessages(
     { em: forkForWorkspace(rootEm, input.workspaceId), actor },
-    { accountId: bulk.accountId, trackOpens: bulk.trackOpens, bulkRef: `bulk:${bulk._id}`, items },
+    { accountId: bulk.accountId, trackOpens: bulk.trackOpens, bulkRef: `bulk:${bulk._id}`, items, firstStart },
     {
       email: deps.email,
       throttle: deps.throttle,
