@@ -204,6 +204,28 @@ export const slotTaken = (): DomainError =>
     code: 'slot_unavailable',
   });
 
+/**
+ * Postgres deadlock_detected. Concurrent inserts of conflicting rows under an exclusion constraint
+ * can deadlock in the constraint check (each waits for the other's uncommitted row); Postgres then
+ * rolls one transaction back, and running it again meets the survivor's row as a plain conflict.
+ */
+export function isDeadlock(err: unknown): boolean {
+  const e = err as { code?: string; message?: string } | null;
+  return !!e && (e.code === '40P01' || /deadlock detected/i.test(e.message ?? ''));
+}
+
+/** Runs `attempt` again (up to `tries` times in all) when its transaction was a deadlock victim. */
+export async function retryOnDeadlock<T>(attempt: () => Promise<T>, beforeRetry: () => void, tries = 3): Promise<T> {
+  for (let n = 1; ; n++) {
+    try {
+      return await attempt();
+    } catch (err) {
+      if (!isDeadlock(err) || n >= tries) throw err;
+      beforeRetry();
+    }
+  }
+}
+
 /** Postgres exclusion_violation of the booking hold constraint. */
 export function isHoldConflict(err: unknown): boolean {
   const e = err as { code?: string; constraint?: string; message?: string } | null;

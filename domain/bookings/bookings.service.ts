@@ -18,7 +18,14 @@ import { createRecord } from '../shared/records';
 import { inTransaction } from '../shared/tx';
 import { isId } from '../ids';
 import { raw } from '@mikro-orm/core';
-import { freeAgentsFor, isHoldConflict, lockedDayCount, meetingTypeOf, slotTaken } from './availability';
+import {
+  freeAgentsFor,
+  isHoldConflict,
+  lockedDayCount,
+  meetingTypeOf,
+  retryOnDeadlock,
+  slotTaken,
+} from './availability';
 import { Booking, BookingConfig, HOLDING_STATUSES, type BookingStatus, type MeetingType } from './booking.entity';
 import { getConfig } from './booking-configs.service';
 import { bookingTransitions } from './bookings.rules';
@@ -279,7 +286,12 @@ export async function createBooking(
   for (const agentId of rankAgents(free.agentIds, free.perDay)) {
     let booking: Booking;
     try {
-      booking = await insertFor(ctx, config, mt, input, agentId, free.localDate, opts);
+      // A deadlock victim among concurrent requests for one slot (isDeadlock) runs again: it then meets the
+      // winner's hold as a conflict, or takes the slot if nobody holds it.
+      booking = await retryOnDeadlock(
+        () => insertFor(ctx, config, mt, input, agentId, free.localDate, opts),
+        () => ctx.em.clear(),
+      );
     } catch (err) {
       // Another request took this agent's slot between the check and the insert: try the next free agent.
       if (!isHoldConflict(err) && !(err instanceof DomainError && err.code === 'conflict')) throw err;
