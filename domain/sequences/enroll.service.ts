@@ -26,6 +26,7 @@ import {
   type EnrollmentSnapshot,
 } from './sequence.entity';
 import { settingsOf } from './sequences.service';
+import { recordStartSteps } from './step-rows';
 import { enrollmentWorkflowId } from './workflow-ids';
 
 export const MAX_BULK_ENROLL = 500;
@@ -350,21 +351,11 @@ async function insertEnrollments(
     params,
   );
   const ids = new Set(returned.map((r) => r.id));
-  if (start && ids.size)
-    await ctx.em.execute(
-      `insert into sequence_step (id, workspace_id, created_at, updated_at, enrollment_id, sequence_id, node_id,
-       node_type, status, started_at, ended_at) select x.sid, ?, ?, ?, x.eid, ?, ?, 'start', 'completed', ?, ?
-       from jsonb_to_recordset(?::jsonb) as x(sid text, eid text) on conflict (enrollment_id, node_id) do nothing`,
-      [
-        ctx.actor.workspaceId,
-        common.now,
-        common.now,
-        common.sequence._id,
-        start.id,
-        common.now,
-        common.now,
-        JSON.stringify([...ids].map((eid) => ({ sid: newId(common.now), eid }))),
-      ],
+  if (start)
+    await recordStartSteps(
+      ctx.em,
+      { workspaceId: ctx.actor.workspaceId, sequenceId: common.sequence._id, nodeId: start.id, at: common.now },
+      [...ids],
     );
   return rows
     .filter((r) => ids.has(r.id))

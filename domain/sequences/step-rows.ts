@@ -50,6 +50,20 @@ const PATCH_KEYS = Object.keys(PATCH_COLUMNS) as PatchKey[];
 const isOpen = (status: SequenceStepStatus): boolean => status === 'waiting' || status === 'running';
 const json = (v: Record<string, unknown> | null | undefined): string | null => (v == null ? null : JSON.stringify(v));
 
+/**
+ * The update of an existing step row: its status, the given columns, updated_at and, for a finished
+ * status, ended_at (the insert's values, `excluded`).
+ */
+function onConflictUpdate(columns: string[], finished: boolean): string {
+  const set = [
+    'status = excluded.status',
+    ...columns.map((c) => `${c} = excluded.${c}`),
+    'updated_at = excluded.updated_at',
+    ...(finished ? ['ended_at = excluded.ended_at'] : []),
+  ];
+  return ` on conflict (enrollment_id, node_id) do update set ${set.join(', ')}`;
+}
+
 const upsertTexts = new Map<string, string>();
 /**
  * insert … on conflict (enrollment_id, node_id) do update: the patched columns, updated_at and,
@@ -59,17 +73,14 @@ function upsertText(keys: PatchKey[], finished: boolean): string {
   const cacheKey = `${keys.join(',')}|${finished}`;
   let text = upsertTexts.get(cacheKey);
   if (!text) {
-    const set = [
-      'status = excluded.status',
-      ...keys.map((k) => `${PATCH_COLUMNS[k]} = excluded.${PATCH_COLUMNS[k]}`),
-      'updated_at = excluded.updated_at',
-      ...(finished ? ['ended_at = excluded.ended_at'] : []),
-    ];
     text =
       `insert into sequence_step (id, workspace_id, created_at, updated_at, enrollment_id, sequence_id, node_id,` +
       ` node_type, status, started_at, ended_at, output, error, handle, message_id, sent_at)` +
       ` values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12::jsonb, $13, $14, $15, $16)` +
-      ` on conflict (enrollment_id, node_id) do update set ${set.join(', ')}` +
+      onConflictUpdate(
+        keys.map((k) => PATCH_COLUMNS[k]),
+        finished,
+      ) +
       ` returning id as "_id", status, output, handle`;
     upsertTexts.set(cacheKey, text);
   }
@@ -111,6 +122,33 @@ export async function upsertStep(
     `seq_step_upsert_${keys.join('_')}_${finished ? 'f' : 'o'}`,
   );
   return rows[0]!;
+}
+
+/**
+ * The start node's step rows of enrollments just inserted (completed at `at`), in the caller's
+ * transaction: one multi-row statement for a bulk enroll.
+ */
+export async function recordStartSteps(
+  em: EntityManager,
+  common: { workspaceId: string; sequenceId: string; nodeId: string; at: Date },
+  enrollmentIds: readonly string[],
+): Promise<void> {
+  if (!enrollmentIds.length) return;
+  await em.execute(
+    `insert into sequence_step (id, workspace_id, created_at, updated_at, enrollment_id, sequence_id, node_id,
+     node_type, status, started_at, ended_at) select x.sid, ?, ?, ?, x.eid, ?, ?, 'start', 'completed', ?, ?
+     from jsonb_to_recordset(?::jsonb) as x(sid text, eid text) on conflict (enrollment_id, node_id) do nothing`,
+    [
+      common.workspaceId,
+      common.at,
+      common.at,
+      common.sequenceId,
+      common.nodeId,
+      common.at,
+      common.at,
+      JSON.stringify(enrollmentIds.map((eid) => ({ sid: newId(common.at), eid }))),
+    ],
+  );
 }
 
 /** One step row of an enrollment, or null. */
@@ -155,18 +193,9 @@ export async function stepHistory(
     [workspaceId, enrollmentId],
     'seq_step_history',
   );
-  // The ORM's pg type parsers leave timestamps as text; it turns them into Dates as the ORM does.
-  const platform = em.getPlatform();
-  const date = (v: unknown): Date | null =>
-    v == null ? null : v instanceof Date ? v : platform.parseDate(v as string);
-  return rows.map((r) => ({
-    ...(r as unknown as StepHistoryRow),
-    sentAt: date(r.sentAt),
-    openedAt: date(r.openedAt),
-    clickedAt: date(r.clickedAt),
-    repliedAt: date(r.repliedAt),
-  }));
+  return rows.map((r) => readDates<StepHistoryRow>(em, r, HISTORY_DATES));
 }
+const HISTORY_DATES = ['sentAt', 'openedAt', 'clickedAt', 'repliedAt'];
 
 let beginText: { text: string; dates: string[] } | undefined;
 
@@ -255,8 +284,8 @@ export async function mirrorWithoutStatus(
     ` and status in ('active', 'paused') returning id, workspace_id, sequence_id)`;
   const step = input.step;
   if (step) {
-    shape.push(isOpen(step.status) ? 'so' : 'sf', opts.stepOnlyWhileRunning ? 'r' : '');
     const finished = !isOpen(step.status);
+    shape.push(finished ? 'sf' : 'so', opts.stepOnlyWhileRunning ? 'r' : '');
     text +=
       `, step as (insert into sequence_step (id, workspace_id, created_at, updated_at, enrollment_id, sequence_id,` +
       ` node_id, node_type, status, started_at, ended_at, output, error)` +
@@ -268,8 +297,8 @@ export async function mirrorWithoutStatus(
         ? ' from running e'
         : ` from sequence_enrollment e where e.workspace_id = ${param(input.workspaceId)}` +
           ` and e.id = ${param(input.enrollmentId)}`) +
-      ` on conflict (enrollment_id, node_id) do update set status = excluded.status, output = excluded.output,` +
-      ` error = excluded.error, updated_at = excluded.updated_at${finished ? ', ended_at = excluded.ended_at' : ''})`;
+      onConflictUpdate(['output', 'error'], finished) +
+      ')';
   }
   text += ` select count(*)::int as n from running`;
   // The statement's text follows from its shape (which fields are set), so the shape names it.
