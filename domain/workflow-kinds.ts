@@ -195,7 +195,9 @@ export interface SequenceEnrollmentMeta {
 export const sequenceEnrollmentKind = defineWorkflowKind<SequenceEnrollmentMeta>({
   kind: 'sequence-enrollment',
   workflowType: 'sequenceEnrollmentWorkflow',
-  replayFixtures: ['sequence-enrollment.history.json'],
+  // Before and after the bookkeeping folds (input.startRecorded, StepActivityInput.then): mirrors as local-activity
+  // markers, then none until the first timer.
+  replayFixtures: ['sequence-enrollment.history.json', 'sequence-enrollment-folded-bookkeeping.history.json'],
   searchAttributes: (m) => ({
     CrmWorkspaceId: m.workspaceId,
     CrmSequenceId: m.sequenceId,
