@@ -1,7 +1,7 @@
 // Shared scaffolding of the benches that need Postgres, Meilisearch and Temporal: start what the
 // environment does not provide (test profile, a fresh data folder per bench), run, stop, then print
 // the bench's lines so that its RESULT line is the last line of the output.
-import { rmSync } from 'node:fs';
+import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
 import { runMigrations } from '../domain/orm/migrate';
 import { devDataDir } from '../infra/paths';
@@ -91,4 +91,55 @@ export function runBench(
       process.exit(1);
     },
   );
+}
+
+/**
+ * CPU time (user + system, ms) used so far by the processes on this machine, grouped: `named` pids
+ * under their own label, then Temporal (`temporal`), Postgres (`postgres` and its backends),
+ * Meilisearch and everything else. Two snapshots around a phase show where its CPU went; a process
+ * that exits between them (a closed Postgres backend) drops out, so the figures are lower bounds.
+ */
+export function cpuByGroup(named: Record<string, number>): Map<string, number> {
+  const groups = new Map<string, number>();
+  const byPid = new Map(Object.entries(named).map(([label, pid]) => [pid, label]));
+  let entries: string[] = [];
+  try {
+    entries = readdirSync('/proc').filter((e) => /^\d+$/.test(e));
+  } catch {
+    return groups; // not Linux: no figures
+  }
+  for (const e of entries) {
+    let stat: string;
+    try {
+      stat = readFileSync(`/proc/${e}/stat`, 'utf8');
+    } catch {
+      continue; // exited meanwhile
+    }
+    const close = stat.lastIndexOf(')');
+    const comm = stat.slice(stat.indexOf('(') + 1, close);
+    const fields = stat.slice(close + 2).split(' ');
+    // Fields 14 and 15 of /proc/<pid>/stat (utime, stime) are at 11 and 12 after the comm; clock ticks of 10 ms.
+    const ms = (Number(fields[11]) + Number(fields[12])) * 10;
+    const label =
+      byPid.get(Number(e)) ??
+      (comm === 'temporal'
+        ? 'temporal'
+        : comm.startsWith('postgres')
+          ? 'postgres'
+          : comm.startsWith('meilisearch')
+            ? 'meilisearch'
+            : 'other');
+    groups.set(label, (groups.get(label) ?? 0) + ms);
+  }
+  return groups;
+}
+
+/** `label a ms, label b ms, …` per `per` units of work between two cpuByGroup snapshots. */
+export function cpuDelta(before: Map<string, number>, after: Map<string, number>, per: number): string {
+  const rows = [...after]
+    .map(([label, ms]) => [label, (ms - (before.get(label) ?? 0)) / per] as const)
+    .filter(([, ms]) => ms > 0.05)
+    .sort((a, b) => b[1] - a[1]);
+  const total = rows.reduce((s, [, ms]) => s + ms, 0);
+  return `${rows.map(([label, ms]) => `${label} ${ms.toFixed(1)}`).join(', ')} (total ${total.toFixed(1)} ms)`;
 }

@@ -35,7 +35,7 @@ import { forkForWorkspace } from '../domain/orm/tenant';
 import { createWorkspace } from '../domain/workspaces/workspaces.service';
 import type { RunningStack } from '../infra/stack';
 import { workerProcessEnv } from '../infra/worker-env';
-import { benchLog, runBench } from './bench-stack';
+import { benchLog, cpuByGroup, cpuDelta, runBench } from './bench-stack';
 import { startSmtp } from '../test/unit/messaging/local-smtp';
 import type { bareSequenceWorkflow } from './bare-sequence.workflow';
 
@@ -235,6 +235,8 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
       ).rows[0]!.n;
 
     log(`enrolling ${N} leads in ${Math.ceil(N / PER_CALL)} bulk calls…`);
+    const named = { worker: worker.pid!, 'bench (API, SMTP sink, bare worker)': process.pid };
+    const cpu0 = cpuByGroup(named);
     const t0 = Date.now();
     let enrolled = 0;
     for (let i = 0; i < N; i += PER_CALL) {
@@ -248,6 +250,7 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     if (enrolled !== N) throw new Error(`only ${enrolled} of ${N} enrolled`);
     log(`enroll calls answered in ${apiMs} ms; waiting for every enrollment to send and park…`);
     await until(`${N} parked enrollments`, async () => (await parkedCount()) >= N);
+    const enrollCpu = cpuDelta(cpu0, cpuByGroup(named), N);
     const { rows } = await pool.query<{ enrolled_at: Date; sent_at: Date; parked_at: Date }>(
       `select e.enrolled_at, m.sent_at, w.started_at as parked_at from sequence_enrollment e
        join sequence_step m on m.enrollment_id = e.id and m.node_id = 'mail' join sequence_step w on w.enrollment_id = e.id and w.node_id = 'wait'
@@ -291,6 +294,7 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
       },
     });
     bare = { worker: bareWorker, done: bareWorker.run(), native };
+    const bareCpu0 = cpuByGroup(named);
     const b0 = Date.now();
     let next = 0;
     await Promise.all(
@@ -310,6 +314,7 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
       `${N} bare activities`,
       async () => (await pool.query<{ n: number }>(`select count(*)::int as n from ${BARE_TABLE}`)).rows[0]!.n >= N,
     );
+    const bareCpu = cpuDelta(bareCpu0, cpuByGroup(named), N);
     const bareLast = (
       await pool.query<{ t: Date }>(`select max(done_at) as t from ${BARE_TABLE}`)
     ).rows[0]!.t.getTime();
@@ -319,7 +324,9 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     out.push(
       `enrollment: ${N} leads in ${Math.ceil(N / PER_CALL)} bulk API calls (answered in ${apiMs} ms), sequence send_email → wait 1 day → send_sms`,
       `  ${enrollPerS.toFixed(1)} enrollments/s to parked; e-mails received ${smtp.received.length}; enrolled → first e-mail p50 ${p50} ms, p95 ${p95} ms`,
+      `  CPU ms per enrollment: ${enrollCpu}`,
       `bare: ${N} workflows with one activity and a one-day timer: ${barePerS.toFixed(1)}/s`,
+      `  CPU ms per bare workflow: ${bareCpu}`,
       `ratio ${ratio.toFixed(2)} (target ≥ ${TARGET_RATIO}): ${met(ratio >= TARGET_RATIO)}`,
       `parked ${parked} of ${N} (Temporal: ${running.count} running): ${met(parked === N && running.count === N)}`,
       `worker RSS ${rss.toFixed(0)} MB with ${N} parked enrollments (${memory}; idle after start: ${idleRss.toFixed(0)} MB), maxCachedWorkflows ${config.temporalMaxCachedWorkflows} (target ≤ ${TARGET_RSS_MB} MB): ${met(rss <= TARGET_RSS_MB)}`,

@@ -6,7 +6,6 @@
  * the mailbox's pooled transport, one transaction records every outcome. A rerun after a crash
  * finds the claims: sent ones are replayed, fresh ones wait, abandoned ones become `unknown`.
  */
-import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Activity } from '../timeline/activity.entity';
 import { serializeActivity } from '../timeline/timeline.service';
 import type { Ctx } from '../context';
@@ -23,6 +22,10 @@ import type { SendThrottle } from './bulk-throttle';
 import { accountForSend } from './email-accounts.service';
 import { Email } from './email.entity';
 import { addTracking } from './tracking';
+import { executeAsOne, insertRowsSql } from '../orm/lean';
+import { outboxRow } from '../outbox/emit';
+
+export { insertRowsSql };
 
 export interface BulkMessage {
   /** The recipient row. */
@@ -66,58 +69,6 @@ function mainRecord(links: BulkMessage['links']): { entityType: string | null; e
   if (links.personId) return { entityType: 'person', entityId: links.personId };
   if (links.companyId) return { entityType: 'company', entityId: links.companyId };
   return { entityType: null, entityId: null };
-}
-
-function outboxRow(
-  ctx: Ctx,
-  at: Date,
-  type: string,
-  entityType: string,
-  entityId: string,
-  payload: Record<string, unknown>,
-) {
-  return {
-    eventId: newId(at),
-    workspaceId: ctx.actor.workspaceId,
-    type,
-    entityType,
-    entityId,
-    actorUserId: ctx.actor.userId,
-    payload,
-    occurredAt: at,
-    availableAt: at,
-    attempts: 0,
-    deliveredTo: [],
-    processedAt: null,
-  };
-}
-
-const column = (key: string): string => (key === '_id' ? 'id' : key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
-
-/**
- * One multi-row insert from JSON (the rows' keys are entity property names): a single statement
- * and no per-row ORM work, which is most of a batch's CPU otherwise. Columns come from the first
- * row. Returns the SQL and pushes its one parameter, so several can share one statement (CTEs).
- */
-export function insertRowsSql(table: string, rows: Record<string, unknown>[], params: unknown[]): string {
-  const keys = Object.keys(rows[0]!);
-  const cols = keys.map((k) => `"${column(k)}"`).join(', ');
-  params.push(JSON.stringify(rows.map((r) => Object.fromEntries(keys.map((k) => [column(k), r[k]])))));
-  return `insert into "${table}" (${cols}) select ${cols} from jsonb_populate_recordset(null::"${table}", ?::jsonb)`;
-}
-
-/** Several statements as one (data-modifying CTEs): atomic without a transaction, one round trip. */
-export async function executeAsOne(em: EntityManager, statements: string[], params: unknown[]): Promise<void> {
-  if (!statements.length) return;
-  const last = statements[statements.length - 1]!;
-  const sql =
-    statements.length === 1
-      ? last
-      : `with ${statements
-          .slice(0, -1)
-          .map((st, i) => `s${i} as (${st})`)
-          .join(', ')} ${last}`;
-  await em.execute(sql, params, 'run');
 }
 
 /**

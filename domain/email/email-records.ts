@@ -2,9 +2,9 @@ import type { Ctx } from '../context';
 import { validation } from '../errors';
 import { isId } from '../ids';
 import { formatMailbox } from '../messaging/addresses';
-import type { MessageLinks } from '../messaging/outbound.service';
+import type { ClaimRow, MessageLinks } from '../messaging/outbound.service';
 import type { Mailbox } from '../messaging/ports';
-import { leanQuery } from '../orm/lean';
+import { leanQuery, type FullRow } from '../orm/lean';
 import { toPlain } from '../shared/listing';
 import { Email, type EmailStatus } from './email.entity';
 
@@ -72,10 +72,10 @@ export interface OutboundEmailDraft {
   trackOpens: boolean;
 }
 
-/** Called inside the claim's transaction: the e-mail row exists exactly when the claim does. */
-export function recordOutboundEmail(ctx: Ctx, d: OutboundEmailDraft): void {
+/** The `email` row of a claim (written in the claim's statement: it exists exactly when the claim does). */
+export function outboundEmailRow(ctx: Ctx, d: OutboundEmailDraft): ClaimRow {
   const addresses = (list: Mailbox[]) => list.map((m) => m.address);
-  ctx.em.create(Email, {
+  const row = {
     _id: d.id,
     workspaceId: ctx.actor.workspaceId,
     createdAt: d.at,
@@ -109,7 +109,8 @@ export function recordOutboundEmail(ctx: Ctx, d: OutboundEmailDraft): void {
     userId: ctx.actor.userId,
     date: d.at,
     calendarInvite: null,
-  });
+  } satisfies FullRow<Email>;
+  return { table: 'email', row };
 }
 
 export async function setEmailStatus(ctx: Ctx, id: string, status: EmailStatus, error: string | null): Promise<void> {

@@ -13,6 +13,7 @@ import {
   type MessageLinks,
   type MessageSource,
   type OutboundRow,
+  type AlsoStatement,
 } from './outbound.service';
 import type { EmailTransport, Mailbox } from './ports';
 import type { AccountTransports } from '../email/account-transports';
@@ -21,12 +22,11 @@ import { accountForSend } from '../email/email-accounts.service';
 import {
   emailEventPayload,
   markEmailSent,
-  recordOutboundEmail,
+  outboundEmailRow,
   setEmailStatus,
   threadOfReply,
   type ThreadPlacement,
 } from '../email/email-records';
-import { inTransaction } from '../shared/tx';
 import { EMAIL_NOT_CONFIGURED } from './settings';
 
 /** Subject line limit of RFC 5322 (998 characters per header line). */
@@ -259,8 +259,8 @@ export async function sendEmail(ctx: Ctx, input: SendEmailInput, deps: EmailDeps
         description: truncate(mail.text?.trim() || htmlToText(mail.html ?? ''), MAX_TIMELINE_TEXT),
         metadata,
       },
-      onClaim: (c, claimed) =>
-        recordOutboundEmail(c, {
+      onClaim: (claimed) => [
+        outboundEmailRow(ctx, {
           id: claimed.outboundId,
           activityId: claimed.activityId,
           at: claimed.at,
@@ -272,6 +272,7 @@ export async function sendEmail(ctx: Ctx, input: SendEmailInput, deps: EmailDeps
           sourceRef: input.sourceRef ?? null,
           trackOpens: input.trackOpens ?? false,
         }),
+      ],
     },
     deps.staleClaimMs,
   );
@@ -311,25 +312,41 @@ export async function sendEmail(ctx: Ctx, input: SendEmailInput, deps: EmailDeps
     await setEmailStatus(ctx, row._id, outcome, err instanceof Error ? err.message : String(err));
     throw toThrow;
   }
-  await inTransaction(ctx, async () => {
-    const email = await markEmailSent(ctx, row._id, sent.messageId);
-    await recordSent(
-      ctx,
-      row,
-      { providerMessageId: sent.messageId, result: { accepted: sent.accepted, rejected: sent.rejected } },
-      {
-        type: 'email_sent',
-        entityType: 'email',
-        payload: email
-          ? emailEventPayload(email)
-          : {
-              email: { _id: row._id, subject: mail.subject, to: metadata.to, messageId: sent.messageId },
-              links,
-              source: mail.source,
+  const emailSent: AlsoStatement = {
+    sql:
+      "update email set status = 'sent', error = null, message_id = coalesce(nullif(?, ''), message_id), date = ?," +
+      ' updated_at = ? where workspace_id = ? and id = ?',
+    params: [sent.messageId ?? '', new Date(), new Date(), ctx.actor.workspaceId, row._id],
+  };
+  // A fresh claim wrote the e-mail row from this very message: the event is built from it. A failed claim sent again
+  // reads its row (written by an earlier attempt) back.
+  const fresh = row.attempts === 1;
+  const email = fresh ? null : await markEmailSent(ctx, row._id, sent.messageId);
+  await recordSent(
+    ctx,
+    row,
+    { providerMessageId: sent.messageId, result: { accepted: sent.accepted, rejected: sent.rejected } },
+    {
+      type: 'email_sent',
+      entityType: 'email',
+      payload: email
+        ? emailEventPayload(email)
+        : {
+            email: {
+              _id: row._id,
+              subject: mail.subject,
+              from: metadata.from,
+              to: metadata.to,
+              threadId: prepared.thread?.threadId ?? row._id,
+              messageId: sent.messageId || messageIdOf(row._id),
             },
-      },
-    );
-  });
+            links: Object.fromEntries(Object.entries(links).filter(([, v]) => v)),
+            ...(mail.source ? { source: mail.source } : {}),
+            ...(input.sourceRef ? { sourceRef: input.sourceRef } : {}),
+          },
+    },
+    fresh ? [emailSent] : [],
+  );
   return {
     emailId: row._id,
     outboundMessageId: row._id,

@@ -1,12 +1,11 @@
 import type { Ctx } from '../context';
-import { Activity } from '../timeline/activity.entity';
+import type { Activity } from '../timeline/activity.entity';
 import { assertRefs } from '../timeline/references';
 import { serializeActivity } from '../timeline/timeline.service';
 import { DomainError } from '../errors';
 import { newId } from '../ids';
-import { leanQuery } from '../orm/lean';
-import { emit } from '../outbox/emit';
-import { createRecord } from '../shared/records';
+import { insertRowsSql, leanQuery } from '../orm/lean';
+import { outboxRow } from '../outbox/emit';
 import { inTransaction } from '../shared/tx';
 import { DeliveryError } from './delivery-error';
 import { OutboundMessage, type OutboundChannel, type OutboundStatus } from './outbound-message.entity';
@@ -42,8 +41,8 @@ export interface OutboundDraft {
   recipients: string[];
   links: MessageLinks;
   activity: { summary: string; description: string | null; metadata: Record<string, unknown> };
-  /** Writes rows that belong to the claim (e.g. the e-mail record) in the claim's transaction. */
-  onClaim?: (ctx: Ctx, claim: { outboundId: string; activityId: string; at: Date }) => void;
+  /** Rows that belong to the claim (e.g. the e-mail record), written in the claim's statement. */
+  onClaim?: (claim: { outboundId: string; activityId: string; at: Date }) => ClaimRow[];
 }
 
 export interface OutboundRow {
@@ -89,69 +88,86 @@ function mainRecord(links: MessageLinks): { entityType: string | null; entityId:
   return { entityType: null, entityId: null };
 }
 
+/** A row written together with a claim (e.g. the `email` row), as entity property names. */
+export interface ClaimRow {
+  table: string;
+  row: Record<string, unknown>;
+}
+
+/**
+ * The claim in one statement (data-modifying CTEs: atomic, one round trip): the outbound row (on
+ * conflict with an earlier claim of the key: nothing), and only if it was inserted the timeline
+ * row, the caller's rows and the `activity_created` event. Null when the key was claimed before.
+ */
 async function insertClaim(ctx: Ctx, draft: OutboundDraft): Promise<OutboundRow | null> {
-  return inTransaction(ctx, async () => {
-    const now = new Date();
-    const id = newId(now);
-    // The timeline row's id is chosen now, so the claim is written with it (no second update); the row itself only
-    // exists once the claim won.
-    const activityId = newId(now);
-    const res = await ctx.em
-      .createQueryBuilder(OutboundMessage)
-      .insert({
-        _id: id,
-        workspaceId: ctx.actor.workspaceId,
-        channel: draft.channel,
-        idempotencyKey: draft.idempotencyKey,
-        status: 'queued',
-        source: draft.source,
-        recipients: draft.recipients,
-        activityId,
-        providerMessageId: null,
-        result: null,
-        error: null,
-        attempts: 1,
-        claimedAt: now,
-        sentAt: null,
-        createdAt: now,
-        updatedAt: now,
-      })
-      .onConflict(['workspaceId', 'idempotencyKey'])
-      .ignore()
-      .execute('run');
-    if (!res.affectedRows) return null;
-    const activity = createRecord(
-      ctx,
-      Activity,
-      {
-        type: draft.channel,
-        system: false,
-        summary: draft.activity.summary,
-        description: draft.activity.description,
-        companyId: draft.links.companyId ?? null,
-        personId: draft.links.personId ?? null,
-        dealId: draft.links.dealId ?? null,
-        leadId: draft.links.leadId ?? null,
-        ...mainRecord(draft.links),
-        noteRef: null,
-        callRef: null,
-        taskRef: null,
-        date: now,
-        metadata: { ...draft.activity.metadata, outboundMessageId: id, status: 'queued' },
-        userId: ctx.actor.userId,
-        ownerId: ctx.actor.userId,
-      },
-      { id: activityId },
-    );
-    draft.onClaim?.(ctx, { outboundId: id, activityId: activity._id, at: now });
-    emit(ctx, {
-      type: 'activity_created',
-      entityType: 'activity',
-      entityId: activity._id,
-      payload: { activity: serializeActivity(activity) },
-    });
-    return { _id: id, activityId: activity._id, status: 'queued', attempts: 1, providerMessageId: null, result: null };
-  });
+  // Changes the caller left in the entity manager are committed first, as the claim's transaction did before.
+  await ctx.em.flush();
+  const now = new Date();
+  const id = newId(now);
+  const activityId = newId(now);
+  const ws = ctx.actor.workspaceId;
+  const outbound = {
+    _id: id,
+    workspaceId: ws,
+    channel: draft.channel,
+    idempotencyKey: draft.idempotencyKey,
+    status: 'queued',
+    source: draft.source,
+    recipients: draft.recipients,
+    activityId,
+    providerMessageId: null,
+    result: null,
+    error: null,
+    attempts: 1,
+    claimedAt: now,
+    sentAt: null,
+    createdAt: now,
+    updatedAt: now,
+  };
+  const activity = {
+    _id: activityId,
+    workspaceId: ws,
+    createdAt: now,
+    updatedAt: now,
+    type: draft.channel,
+    system: false,
+    summary: draft.activity.summary,
+    description: draft.activity.description,
+    companyId: draft.links.companyId ?? null,
+    personId: draft.links.personId ?? null,
+    dealId: draft.links.dealId ?? null,
+    leadId: draft.links.leadId ?? null,
+    ...mainRecord(draft.links),
+    noteRef: null,
+    callRef: null,
+    taskRef: null,
+    date: now,
+    metadata: { ...draft.activity.metadata, outboundMessageId: id, status: 'queued' },
+    userId: ctx.actor.userId,
+    ownerId: ctx.actor.userId,
+  };
+  const rows: ClaimRow[] = [
+    { table: 'activity', row: activity },
+    ...(draft.onClaim?.({ outboundId: id, activityId, at: now }) ?? []),
+    {
+      table: 'outbox_event',
+      row: outboxRow(ctx, now, 'activity_created', 'activity', activityId, {
+        activity: serializeActivity(activity as unknown as Activity),
+      }),
+    },
+  ];
+  const params: unknown[] = [];
+  const claim = `${insertRowsSql('outbound_message', [outbound], params)} on conflict (workspace_id, idempotency_key) do nothing returning id`;
+  const rest = rows.map(
+    (r, i) => `w${i} as (${insertRowsSql(r.table, [r.row], params)} where exists (select 1 from claimed))`,
+  );
+  const res = await ctx.em.execute<{ n: number }[]>(
+    `with claimed as (${claim}), ${rest.join(', ')} select count(*)::int as n from claimed`,
+    params,
+    'all',
+  );
+  if (!res[0]?.n) return null;
+  return { _id: id, activityId, status: 'queued', attempts: 1, providerMessageId: null, result: null };
 }
 
 /** Sets the status (and more) of the outbound row and mirrors it into its timeline row, in one transaction. */
@@ -291,34 +307,51 @@ export async function claimOutbound(
   });
 }
 
-/** The provider accepted the message. Recorded even when the row was meanwhile marked unknown: it was sent. */
+/** A statement run together with another (as one of its CTEs), with its `?` parameters. */
+export interface AlsoStatement {
+  sql: string;
+  params: unknown[];
+}
+
+/**
+ * The provider accepted the message: the outbound row becomes `sent` (even when it was meanwhile
+ * marked unknown: it was sent), its timeline row shows it, the channel's own record is updated
+ * (`also`) and the event is written, all in one statement (data-modifying CTEs: atomic, one round trip).
+ */
 export async function recordSent(
   ctx: Ctx,
   row: OutboundRow,
   sent: { providerMessageId: string | null; result: Record<string, unknown> },
   event: { type: 'email_sent' | 'sms_sent'; entityType: OutboundChannel; payload: Record<string, unknown> },
+  also: AlsoStatement[] = [],
 ): Promise<void> {
-  await inTransaction(ctx, async () => {
-    await setStatus(
-      ctx,
-      row,
-      {},
-      {
-        status: 'sent',
-        providerMessageId: sent.providerMessageId,
-        result: sent.result,
-        error: null,
-        sentAt: new Date(),
-      },
-      { metadata: { status: 'sent', messageId: sent.providerMessageId, error: null, ...sent.result } },
-    );
-    emit(ctx, {
-      type: event.type,
-      entityType: event.entityType,
-      entityId: row._id,
-      payload: { outboundMessageId: row._id, activityId: row.activityId, ...event.payload },
-    });
+  const at = new Date();
+  const ws = ctx.actor.workspaceId;
+  const metadata = { status: 'sent', messageId: sent.providerMessageId, error: null, ...sent.result };
+  const params: unknown[] = [sent.providerMessageId, JSON.stringify(sent.result), at, at, ws, row._id];
+  const parts = [
+    `o as (update outbound_message set status = 'sent', provider_message_id = ?, result = ?::jsonb, error = null,` +
+      ` sent_at = ?, updated_at = ? where workspace_id = ? and id = ? returning id)`,
+    `a as (update activity set metadata = coalesce(metadata, '{}'::jsonb) || ?::jsonb, updated_at = ?` +
+      ` where workspace_id = ? and id = ? and exists (select 1 from o))`,
+  ];
+  params.push(JSON.stringify(metadata), at, ws, row.activityId);
+  also.forEach((st, i) => {
+    parts.push(`x${i} as (${st.sql})`);
+    params.push(...st.params);
   });
+  const insert = insertRowsSql(
+    'outbox_event',
+    [
+      outboxRow(ctx, at, event.type, event.entityType, row._id, {
+        outboundMessageId: row._id,
+        activityId: row.activityId,
+        ...event.payload,
+      }),
+    ],
+    params,
+  );
+  await ctx.em.execute(`with ${parts.join(', ')} ${insert}`, params, 'run');
 }
 
 /** The provider failed: `failed` (may be sent again) or `unknown` (never again); returns the error to throw. */

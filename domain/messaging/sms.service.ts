@@ -3,6 +3,7 @@ import { firstPhoneMatch } from '../crm-connect/lookup.service';
 import { DomainError, validation } from '../errors';
 import { Person } from '../people/person.entity';
 import { inTransaction } from '../shared/tx';
+import type { FullRow } from '../orm/lean';
 import { normalizePhoneNumber, normalizeSmsSender } from './addresses';
 import {
   checkIdempotencyKey,
@@ -140,9 +141,10 @@ export async function sendSms(ctx: Ctx, input: SendSmsInput, deps: SmsDeps): Pro
         description: sms.message,
         metadata: { to: sms.to, from: sms.from, source: sms.source, messageId: null },
       },
-      onClaim: (tx, { outboundId: id, activityId, at }) => {
-        tx.em.persist(
-          tx.em.create(SmsMessage, {
+      onClaim: ({ outboundId: id, activityId, at }) => [
+        {
+          table: 'sms_message',
+          row: {
             _id: id,
             workspaceId: ctx.actor.workspaceId,
             createdAt: at,
@@ -167,9 +169,9 @@ export async function sendSms(ctx: Ctx, input: SendSmsInput, deps: SmsDeps): Pro
             error: null,
             sentAt: null,
             deliveredAt: null,
-          }),
-        );
-      },
+          } satisfies FullRow<SmsMessage>,
+        },
+      ],
     },
     deps.staleClaimMs,
   );
@@ -195,37 +197,33 @@ export async function sendSms(ctx: Ctx, input: SendSmsInput, deps: SmsDeps): Pro
     });
   }
   const sentAt = new Date();
-  await inTransaction(ctx, async () => {
-    await recordSent(
-      ctx,
-      row,
-      { providerMessageId: sent.providerMessageId, result: { providerStatus: sent.status } },
-      {
-        type: 'sms_sent',
-        entityType: 'sms',
-        payload: {
-          sms: { _id: row._id, from: sms.from, to: sms.to, body: sms.message },
-          links,
-          source: sms.source,
-          ...(sourceRef ? { sourceRef } : {}),
-          providerMessageId: sent.providerMessageId,
-          to: sms.to,
-          from: sms.from,
-        },
+  await recordSent(
+    ctx,
+    row,
+    { providerMessageId: sent.providerMessageId, result: { providerStatus: sent.status } },
+    {
+      type: 'sms_sent',
+      entityType: 'sms',
+      payload: {
+        sms: { _id: row._id, from: sms.from, to: sms.to, body: sms.message },
+        links,
+        source: sms.source,
+        ...(sourceRef ? { sourceRef } : {}),
+        providerMessageId: sent.providerMessageId,
+        to: sms.to,
+        from: sms.from,
       },
-    );
-    // A delivery report may already have arrived and moved the record on.
-    await ctx.em.nativeUpdate(
-      SmsMessage,
-      { _id: row._id, status: { $in: ['queued', 'failed', 'unknown'] } },
-      { status: 'sent', updatedAt: sentAt },
-    );
-    await ctx.em.nativeUpdate(
-      SmsMessage,
-      { _id: row._id },
-      { providerMessageId: sent.providerMessageId, sentAt, error: null, updatedAt: sentAt },
-    );
-  });
+    },
+    [
+      {
+        // A delivery report may already have arrived and moved the record's status on.
+        sql:
+          "update sms_message set status = case when status in ('queued', 'failed', 'unknown') then 'sent' else status end," +
+          ' provider_message_id = ?, sent_at = ?, error = null, updated_at = ? where workspace_id = ? and id = ?',
+        params: [sent.providerMessageId, sentAt, sentAt, ctx.actor.workspaceId, row._id],
+      },
+    ],
+  );
   return {
     ...base,
     smsId: row._id,

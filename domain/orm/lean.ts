@@ -110,3 +110,34 @@ export async function findRowById<T extends object>(
   const row = (await leanQuery<Record<string, unknown>>(em, text, [id, workspaceId], name))[0];
   return row ? readDates<T>(em, row, dates) : null;
 }
+
+const column = (key: string): string => (key === '_id' ? 'id' : key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
+
+/**
+ * One multi-row insert from JSON (the rows' keys are entity property names): a single statement
+ * and no per-row ORM work, which is most of a batch's CPU otherwise. Columns come from the first
+ * row. Returns the SQL and pushes its one parameter, so several can share one statement (CTEs).
+ */
+export function insertRowsSql(table: string, rows: Record<string, unknown>[], params: unknown[]): string {
+  const keys = Object.keys(rows[0]!);
+  const cols = keys.map((k) => `"${column(k)}"`).join(', ');
+  params.push(JSON.stringify(rows.map((r) => Object.fromEntries(keys.map((k) => [column(k), r[k]])))));
+  return `insert into "${table}" (${cols}) select ${cols} from jsonb_populate_recordset(null::"${table}", ?::jsonb)`;
+}
+
+/** Several statements as one (data-modifying CTEs): atomic without a transaction, one round trip. */
+export async function executeAsOne(em: EntityManager, statements: string[], params: unknown[]): Promise<void> {
+  if (!statements.length) return;
+  const last = statements[statements.length - 1]!;
+  const sql =
+    statements.length === 1
+      ? last
+      : `with ${statements
+          .slice(0, -1)
+          .map((st, i) => `s${i} as (${st})`)
+          .join(', ')} ${last}`;
+  await em.execute(sql, params, 'run');
+}
+
+/** Every (string-keyed) property of an entity type: a plain row for insertRowsSql that names them all (`satisfies`). */
+export type FullRow<T> = { [K in keyof T as K extends string ? K : never]-?: unknown };

@@ -34,3 +34,46 @@ export function emit(ctx: Ctx, event: DomainEventInput): void {
     }),
   );
 }
+
+/**
+ * An event subscriber of an entity manager that adds to the payload of every outbox event the
+ * manager writes (the automation engine's loop guard stamps `causedBy`). Events written without
+ * the unit of work (outboxRow) ask the manager's subscribers for it, so both ways stamp alike.
+ */
+export interface OutboxPayloadStamp {
+  stampOutboxPayload(payload: Record<string, unknown>): Record<string, unknown>;
+}
+
+const isStamp = (s: unknown): s is OutboxPayloadStamp =>
+  typeof (s as Partial<OutboxPayloadStamp> | null)?.stampOutboxPayload === 'function';
+
+/**
+ * An outbox event as a plain row (entity property names) for set-based inserts (lean.ts
+ * insertRowsSql) that write it in the same statement as the change it describes: the same row
+ * `emit` would persist, stamped by the entity manager's OutboxPayloadStamp if it has one.
+ */
+export function outboxRow(
+  ctx: Ctx,
+  at: Date,
+  type: string,
+  entityType: string,
+  entityId: string,
+  payload: Record<string, unknown>,
+): Record<string, unknown> {
+  let stamped = payload;
+  for (const s of ctx.em.getEventManager().getSubscribers()) if (isStamp(s)) stamped = s.stampOutboxPayload(stamped);
+  return {
+    eventId: newId(at),
+    workspaceId: ctx.actor.workspaceId,
+    type,
+    entityType,
+    entityId,
+    actorUserId: ctx.actor.userId,
+    payload: stamped,
+    occurredAt: at,
+    availableAt: at,
+    attempts: 0,
+    deliveredTo: [],
+    processedAt: null,
+  };
+}

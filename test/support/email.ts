@@ -1,5 +1,6 @@
 import { addEmailAccount, type EmailAccountInput } from '../../domain/email/email-accounts.service';
-import { recordOutboundEmail } from '../../domain/email/email-records';
+import { outboundEmailRow } from '../../domain/email/email-records';
+import { insertRowsSql } from '../../domain/orm/lean';
 import { EmailBulk, EmailBulkRecipient } from '../../domain/email/email-bulk.entity';
 import { createRecord } from '../../domain/shared/records';
 import { newId } from '../../domain/ids';
@@ -33,7 +34,7 @@ export async function connectAccount(
 export async function insertEmail(app: TestApp, http: HttpClient): Promise<string> {
   const ctx = await workspaceCtx(app, http);
   const id = newId();
-  recordOutboundEmail(ctx, {
+  const { table, row } = outboundEmailRow(ctx, {
     id,
     activityId: id,
     at: new Date(),
@@ -53,7 +54,8 @@ export async function insertEmail(app: TestApp, http: HttpClient): Promise<strin
       source: 'api',
     },
   });
-  await ctx.em.flush();
+  const params: unknown[] = [];
+  await ctx.em.execute(insertRowsSql(table, [row], params), params, 'run');
   return id;
 }
 

@@ -1,12 +1,14 @@
 /**
  * Loop guard: events written by an automation's actions carry `payload.causedBy` (the automation,
- * execution and chain of automations that led to it). The trigger subscriber never starts an
+ * execution and chain of automations that led to it; also on events written without the unit of
+ * work, through outbox/emit.ts outboxRow). The trigger subscriber never starts an
  * automation that is already in an event's chain, so A → event → A (or A → B → A) cannot loop,
  * while other automations may still react to what an automation did.
  */
 import type { EventSubscriber, FlushEventArgs } from '@mikro-orm/core';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { TENANT_FILTER } from '../../orm/tenant';
+import type { OutboxPayloadStamp } from '../../outbox/emit';
 import { OutboxEvent } from '../../outbox/outbox-event.entity';
 
 export interface EventOrigin {
@@ -19,13 +21,16 @@ export interface EventOrigin {
 /** Longest chain of automations triggering automations; deeper events start nothing. */
 export const MAX_CHAIN = 10;
 
-class StampOrigin implements EventSubscriber {
+class StampOrigin implements EventSubscriber, OutboxPayloadStamp {
   constructor(private readonly origin: EventOrigin) {}
+  stampOutboxPayload(payload: Record<string, unknown>): Record<string, unknown> {
+    return { ...payload, causedBy: this.origin };
+  }
   onFlush(args: FlushEventArgs): void {
     for (const cs of args.uow.getChangeSets()) {
       if (cs.type !== 'create' || cs.meta.className !== OutboxEvent.meta.className) continue;
       const entity = cs.entity as OutboxEvent;
-      entity.payload = { ...entity.payload, causedBy: this.origin };
+      entity.payload = this.stampOutboxPayload(entity.payload);
       args.uow.recomputeSingleChangeSet(entity);
     }
   }
