@@ -1,6 +1,7 @@
 import { simpleParser } from 'mailparser';
 import type { Tenant } from '../support/app';
 import { connectAccount } from '../support/email';
+import { eventsFor } from '../support/outbox';
 import { startSmtp, type LocalSmtp } from '../unit/messaging/local-smtp';
 import {
   action,
@@ -70,6 +71,19 @@ it('sends a template from the sender account, rendered for the run, with sourceR
     sourceRef: r.done._id,
     leadId: lead._id,
     subject: 'About Bikes',
+  });
+  // The loop guard: both events of the send (written in the claim's and the outcome's one statement) carry the run.
+  const orm = h.app.runtime.deps.orm;
+  const sentEvent = (await eventsFor(orm, emailId)).find((e) => e.type === 'email_sent');
+  const claimEvent = (await eventsFor(orm, email.activityId as string)).find((e) => e.type === 'activity_created');
+  for (const ev of [sentEvent, claimEvent])
+    expect(ev?.payload.causedBy).toMatchObject({ executionId: r.done._id, chain: [expect.any(String)] });
+  expect(sentEvent!.payload).toMatchObject({
+    outboundMessageId: emailId,
+    email: { _id: emailId, subject: 'About Bikes', to: ['buyer@example.test'], threadId: emailId },
+    links: { leadId: lead._id },
+    source: 'automation',
+    sourceRef: r.done._id,
   });
 });
 
