@@ -25,6 +25,7 @@ import type { Ctx } from '../domain/context';
 import { DomainError } from '../domain/errors';
 import type { Logger } from '../domain/logger';
 import { createMessagingDeps, type MessagingDeps } from '../domain/messaging/factory';
+import type { MessageLinks } from '../domain/messaging/outbound.service';
 import { forkForWorkspace } from '../domain/orm/tenant';
 import { emit } from '../domain/outbox/emit';
 import { Person } from '../domain/people/person.entity';
@@ -36,11 +37,9 @@ import {
   findStep,
   beginStep,
   mirrorWithoutStatus,
-  stepHistory,
   upsertStep,
   type StepHistoryRow,
 } from '../domain/sequences/step-rows';
-import { leanQuery } from '../domain/orm/lean';
 import {
   SEQUENCE_FAILURE_TYPES,
   type MirrorInput,
@@ -90,8 +89,15 @@ const stepFail = (message: string): never => {
   throw new StepError('validation', message);
 };
 
-/** Placeholder namespaces of a sequence step (fresh for every step: data may have changed). */
-async function buildContext(em: EntityManager, e: SequenceEnrollment): Promise<Record<string, unknown>> {
+/**
+ * Placeholder namespaces of a sequence step (fresh for every step: data may have changed); the
+ * workspace's name and the step history come with the step's begin statement (beginStep).
+ */
+async function buildContext(
+  em: EntityManager,
+  e: SequenceEnrollment,
+  begun: { workspaceName: string; history: StepHistoryRow[] },
+): Promise<Record<string, unknown>> {
   const kind = KIND[e.entityType] ?? e.entityType.toLowerCase();
   const c = await loadEntityContext(em, kind, e.entityId);
   if (!c.contact && e.personId) {
@@ -104,11 +110,8 @@ async function buildContext(em: EntityManager, e: SequenceEnrollment): Promise<R
   const pad = (n: number) => String(n).padStart(2, '0');
   const currentDate = `${p.year}-${pad(p.month)}-${pad(p.day)}`;
   const currentTime = `${pad(p.hour)}:${pad(p.minute)}`;
-  const ws = (
-    await leanQuery<{ name: string }>(em, 'select name from workspace where id = $1', [e.workspaceId], 'ws_name')
-  )[0];
   const record = c[kind] as Record<string, unknown> | undefined;
-  const steps = await stepHistory(em, e.workspaceId, e._id);
+  const steps = begun.history;
   const last = (type: string) => [...steps].reverse().find((s) => s.nodeType === type && s.sentAt);
   const history = (s: StepHistoryRow | undefined) => ({
     sent: !!s,
@@ -123,7 +126,7 @@ async function buildContext(em: EntityManager, e: SequenceEnrollment): Promise<R
       Object.assign(aiOutput, (s.output.json as object | null) ?? { text: s.output.text });
   return {
     ...c,
-    workspace: { name: ws?.name ?? '' },
+    workspace: { name: begun.workspaceName },
     system: {
       currentDate,
       currentTime,
@@ -298,6 +301,7 @@ export function createSequenceActivities(opts: SequenceActivityOptions) {
           trackOpens: track.trackOpens,
           trackClicks: track.trackClicks,
           links,
+          linksRead: linksIn(links, context),
           key: sendKey(e._id, node.id),
         }),
       ];
@@ -579,7 +583,7 @@ export function createSequenceActivities(opts: SequenceActivityOptions) {
     try {
       const actorId = await automationActorId(em, e.enrolledBy);
       const ctx: Ctx = { em, actor: automationActor(e.workspaceId, actorId) };
-      const context = await buildContext(em, e);
+      const context = await buildContext(em, e, begun);
       switch (node.type) {
         case 'send_email':
         case 'send_sms':
@@ -628,6 +632,18 @@ export function createSequenceActivities(opts: SequenceActivityOptions) {
       throw err;
     }
   }
+}
+
+/** Whether every record the links name is one the step's context has just loaded (then the send need not check them). */
+function linksIn(links: MessageLinks, context: Record<string, unknown>): boolean {
+  const loaded = (ns: string, id: string | undefined): boolean =>
+    id == null || (context[ns] as { _id?: unknown } | undefined)?._id === id;
+  return (
+    loaded('lead', links.leadId) &&
+    loaded('deal', links.dealId) &&
+    loaded('person', links.personId) &&
+    loaded('company', links.companyId)
+  );
 }
 
 const addressOf = (mailbox: string): string => /<([^>]+)>/.exec(mailbox)?.[1] ?? mailbox;

@@ -4,6 +4,7 @@
  * `sequence_event` (another sequence's enrollment event) enroll the event's record, with the
  * sequence's own duplicate handling (so a re-delivered event finds the entity already enrolled).
  */
+import { raw } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { automationActor, automationActorId } from '../automations/engine/workspace';
 import type { Logger } from '../logger';
@@ -106,37 +107,54 @@ const HANDLED =
   /^((lead|person|deal|company)_(created|updated)|sequence_(enrolled|completed|exited|paused|resumed|unenrolled))$/;
 
 export function sequenceAutoEnrollSubscriber(deps: SequenceEngineDeps & { log: Logger; orm: MikroORM }): Subscriber {
+  /** One event against the workspace's sequences that have triggers. */
+  const enrollFor = async (event: OutboxEventRecord, candidates: Sequence[]): Promise<void> => {
+    const subject = eventSubject(event);
+    if (!subject) return;
+    for (const s of candidates) {
+      const settings = settingsOf(s);
+      if (!settings.triggers.some((t) => triggerFires(t, event, s._id))) continue;
+      if (!settings.allowedEntityTypes.includes(subject.entityType)) continue;
+      const em = forkForWorkspace(deps.orm.em, event.workspaceId);
+      const actor = automationActor(event.workspaceId, await automationActorId(em, s.createdBy));
+      const [r] = await enrollEntities(
+        { em: forkForWorkspace(deps.orm.em, event.workspaceId), actor },
+        deps,
+        s._id,
+        subject.entityType,
+        [subject.entityId],
+        { source: `auto:${event.type}` },
+      );
+      deps.log.info(
+        { sequenceId: s._id, eventId: event.eventId, success: r?.success, code: r?.code },
+        'sequence auto-enrollment',
+      );
+    }
+  };
   return {
     name: 'sequence-auto-enroll',
     handles: (e) => HANDLED.test(e.type),
-    async handle(event) {
-      const em = forkForWorkspace(deps.orm.em, event.workspaceId);
-      // Only sequences with triggers are loaded (most events concern none).
-      const ids: { id: string }[] = await em.execute(
-        `select id from sequence where workspace_id = ? and is_active and jsonb_array_length(coalesce(settings->'triggers', '[]'::jsonb)) > 0`,
-        [event.workspaceId],
-      );
-      if (!ids.length) return;
-      const candidates = await em.find(Sequence, { _id: { $in: ids.map((r) => r.id) } });
-      for (const s of candidates) {
-        const settings = settingsOf(s);
-        const subject = eventSubject(event);
-        if (!subject || !settings.triggers.some((t) => triggerFires(t, event, s._id))) continue;
-        if (!settings.allowedEntityTypes.includes(subject.entityType)) continue;
-        const actor = automationActor(event.workspaceId, await automationActorId(em, s.createdBy));
-        const [r] = await enrollEntities(
-          { em: forkForWorkspace(deps.orm.em, event.workspaceId), actor },
-          deps,
-          s._id,
-          subject.entityType,
-          [subject.entityId],
-          { source: `auto:${event.type}` },
-        );
-        deps.log.info(
-          { sequenceId: s._id, eventId: event.eventId, success: r?.success, code: r?.code },
-          'sequence auto-enrollment',
-        );
+    // A batch at a time: the sequences with triggers are read once per workspace of the batch, not once per event
+    // (most events concern none).
+    async handleBatch(events) {
+      const failures = new Map<string, unknown>();
+      const byWorkspace = new Map<string, OutboxEventRecord[]>();
+      for (const e of events) byWorkspace.set(e.workspaceId, [...(byWorkspace.get(e.workspaceId) ?? []), e]);
+      for (const [workspaceId, list] of byWorkspace) {
+        let candidates: Sequence[];
+        try {
+          candidates = await forkForWorkspace(deps.orm.em, workspaceId).find(Sequence, {
+            isActive: true,
+            [raw(`jsonb_array_length(coalesce(settings->'triggers', '[]'::jsonb))`)]: { $gt: 0 },
+          });
+        } catch (err) {
+          for (const e of list) failures.set(e.id, err);
+          continue;
+        }
+        if (!candidates.length) continue;
+        for (const e of list) await enrollFor(e, candidates).catch((err: unknown) => failures.set(e.id, err));
       }
+      return failures;
     },
   };
 }

@@ -47,6 +47,8 @@ export interface SequenceEmail {
   trackOpens?: boolean;
   trackClicks?: boolean;
   links: MessageLinks;
+  /** Every record in `links` was just read from the workspace (the step's context): no separate check. */
+  linksRead?: boolean;
   key: string;
   sourceRef?: string;
 }
@@ -63,6 +65,7 @@ export async function sendSequenceEmail(ctx: Ctx, deps: SequenceSendDeps, msg: S
         from: msg.from,
         replyTo: msg.replyTo,
         links: msg.links,
+        ...(msg.linksRead ? { linksRead: true } : {}),
         idempotencyKey: msg.key,
         source: 'sequence',
         ...(msg.sourceRef ? { sourceRef: msg.sourceRef } : {}),

@@ -180,36 +180,25 @@ export interface StepHistoryRow {
   repliedAt: Date | null;
 }
 
-export async function stepHistory(
-  em: EntityManager,
-  workspaceId: string,
-  enrollmentId: string,
-): Promise<StepHistoryRow[]> {
-  const rows = await leanQuery<Record<string, unknown>>(
-    em,
-    `select node_type as "nodeType", status, output, sent_at as "sentAt", opened_at as "openedAt",` +
-      ` clicked_at as "clickedAt", replied_at as "repliedAt" from sequence_step` +
-      ` where workspace_id = $1 and enrollment_id = $2 order by started_at asc, id asc`,
-    [workspaceId, enrollmentId],
-    'seq_step_history',
-  );
-  return rows.map((r) => readDates<StepHistoryRow>(em, r, HISTORY_DATES));
-}
-const HISTORY_DATES = ['sentAt', 'openedAt', 'clickedAt', 'repliedAt'];
-
 let beginText: { text: string; dates: string[] } | undefined;
 
 /**
  * A step activity begins, in one statement: the enrollment, the node's step row if one exists (a
  * retried or replayed step), and, when the enrollment runs and the step is not done yet, the
- * enrollment's current node set to it with nothing scheduled.
+ * enrollment's current node set to it with nothing scheduled; with what the step's placeholders
+ * read besides the record (the workspace's name, the step history in the order the steps started).
  */
 export async function beginStep(
   em: EntityManager,
   workspaceId: string,
   enrollmentId: string,
   nodeId: string,
-): Promise<{ enrollment: SequenceEnrollment; step: Omit<StepRow, '_id'> | null } | null> {
+): Promise<{
+  enrollment: SequenceEnrollment;
+  step: Omit<StepRow, '_id'> | null;
+  workspaceName: string;
+  history: StepHistoryRow[];
+} | null> {
   beginText ??= (() => {
     const { select, dates } = leanColumns(em, SequenceEnrollment as EntityName<object>, 'e');
     return {
@@ -220,20 +209,48 @@ export async function beginStep(
         ` and node_id = $5), u as (update sequence_enrollment set current_node_id = $6, next_action_at = null,` +
         ` updated_at = $7 where workspace_id = $8 and id = $9 and status in ('active', 'paused')` +
         ` and not exists (select 1 from s where s.status in ('completed', 'skipped')))` +
-        ` select ${select}, s.status as "stepStatus", s.output as "stepOutput", s.handle as "stepHandle"` +
-        ` from e left join s on true`,
+        ` select ${select}, s.status as "stepStatus", s.output as "stepOutput", s.handle as "stepHandle",` +
+        ` (select name from workspace where id = $10) as "workspaceName",` +
+        ` (select coalesce(json_agg(json_build_object('nodeType', node_type, 'status', status, 'output', output,` +
+        ` 'sentAt', sent_at, 'openedAt', opened_at, 'clickedAt', clicked_at, 'repliedAt', replied_at)` +
+        ` order by started_at asc, id asc), '[]') from sequence_step where workspace_id = $11 and enrollment_id = $12)` +
+        ` as "history" from e left join s on true`,
     };
   })();
   const rows = await leanQuery<Record<string, unknown>>(
     em,
     beginText.text,
-    [workspaceId, enrollmentId, workspaceId, enrollmentId, nodeId, nodeId, new Date(), workspaceId, enrollmentId],
+    [
+      workspaceId,
+      enrollmentId,
+      workspaceId,
+      enrollmentId,
+      nodeId,
+      nodeId,
+      new Date(),
+      workspaceId,
+      enrollmentId,
+      workspaceId,
+      workspaceId,
+      enrollmentId,
+    ],
     'seq_step_begin',
   );
   const row = rows[0];
   if (!row) return null;
-  const { stepStatus, stepOutput, stepHandle, ...enrollment } = row;
+  const { stepStatus, stepOutput, stepHandle, workspaceName, history, ...enrollment } = row;
+  const at = (v: unknown): Date | null => (typeof v === 'string' ? new Date(v) : null);
   return {
+    workspaceName: typeof workspaceName === 'string' ? workspaceName : '',
+    history: (history as Record<string, unknown>[]).map((h) => ({
+      nodeType: h.nodeType as string,
+      status: h.status as SequenceStepStatus,
+      output: (h.output as Record<string, unknown> | null) ?? null,
+      sentAt: at(h.sentAt),
+      openedAt: at(h.openedAt),
+      clickedAt: at(h.clickedAt),
+      repliedAt: at(h.repliedAt),
+    })),
     enrollment: readDates<SequenceEnrollment>(em, enrollment, beginText.dates),
     step: stepStatus
       ? {

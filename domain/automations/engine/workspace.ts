@@ -31,7 +31,8 @@ export async function workspaceInfo(em: EntityManager, workspaceId: string): Pro
  */
 export async function automationActorId(em: EntityManager, createdBy: string | null | undefined): Promise<string> {
   if (createdBy) {
-    const user = await em.findOne(User, { _id: createdBy }, { fields: ['_id'] });
+    // Loaded whole: the context of the run usually reads the same user as its owner (identity map, no second query).
+    const user = await em.findOne(User, { _id: createdBy });
     if (user) return user._id;
   }
   const owner =
