@@ -4,7 +4,7 @@ import { assertRefs } from '../timeline/references';
 import { serializeActivity } from '../timeline/timeline.service';
 import { DomainError } from '../errors';
 import { newId } from '../ids';
-import { insertRowsSql, leanQuery } from '../orm/lean';
+import { executeLean, insertRowsSql, leanQuery } from '../orm/lean';
 import { outboxRow } from '../outbox/emit';
 import { inTransaction } from '../shared/tx';
 import { DeliveryError } from './delivery-error';
@@ -161,10 +161,10 @@ async function insertClaim(ctx: Ctx, draft: OutboundDraft): Promise<OutboundRow 
   const rest = rows.map(
     (r, i) => `w${i} as (${insertRowsSql(r.table, [r.row], params)} where exists (select 1 from claimed))`,
   );
-  const res = await ctx.em.execute<{ n: number }[]>(
+  const res = await executeLean<{ n: number }>(
+    ctx.em,
     `with claimed as (${claim}), ${rest.join(', ')} select count(*)::int as n from claimed`,
     params,
-    'all',
   );
   if (!res[0]?.n) return null;
   return { _id: id, activityId, status: 'queued', attempts: 1, providerMessageId: null, result: null };
@@ -351,7 +351,7 @@ export async function recordSent(
     ],
     params,
   );
-  await ctx.em.execute(`with ${parts.join(', ')} ${insert}`, params, 'run');
+  await executeLean(ctx.em, `with ${parts.join(', ')} ${insert}`, params);
 }
 
 /** The provider failed: `failed` (may be sent again) or `unknown` (never again); returns the error to throw. */

@@ -136,7 +136,19 @@ export async function executeAsOne(em: EntityManager, statements: string[], para
           .slice(0, -1)
           .map((st, i) => `s${i} as (${st})`)
           .join(', ')} ${last}`;
-  await em.execute(sql, params, 'run');
+  await executeLean(em, sql, params);
+}
+
+/**
+ * One statement with `?` placeholders (no literal `?` in its text), its values sent as bind
+ * parameters (leanQuery) instead of being escaped into the SQL text as em.execute does: the set-based
+ * writes carry their rows as one JSON parameter, often hundreds of kilobytes.
+ */
+export async function executeLean<R = unknown>(em: EntityManager, sql: string, params: unknown[]): Promise<R[]> {
+  let n = 0;
+  const text = sql.replace(/\?/g, () => `$${++n}`);
+  if (n !== params.length) throw new Error(`executeLean: ${n} placeholders for ${params.length} values`);
+  return leanQuery<R>(em, text, params);
 }
 
 /** Every (string-keyed) property of an entity type: a plain row for insertRowsSql that names them all (`satisfies`). */
