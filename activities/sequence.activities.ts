@@ -634,7 +634,7 @@ export function createSequenceActivities(opts: SequenceActivityOptions) {
   }
 }
 
-/** Whether every record the links name is one the step's context has just loaded (then the send need not check them). */
+/** Whether every record the links name is one the step's context has just loaded (then the send need not check it). */
 function linksIn(links: MessageLinks, context: Record<string, unknown>): boolean {
   const loaded = (ns: string, id: string | undefined): boolean =>
     id == null || (context[ns] as { _id?: unknown } | undefined)?._id === id;
