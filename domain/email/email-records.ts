@@ -121,16 +121,14 @@ export async function setEmailStatus(ctx: Ctx, id: string, status: EmailStatus, 
   );
 }
 
-export async function markEmailSent(ctx: Ctx, id: string, messageId: string): Promise<SentEmailRow | null> {
-  // One statement (no read, no unit of work): the send path runs it for every message.
-  const now = new Date();
+/** The e-mail row as its sent event tells it (read only: the outcome's one statement writes it). */
+export async function readSentEmailRow(ctx: Ctx, id: string): Promise<SentEmailRow | null> {
   const rows = await leanQuery<SentEmailRow>(
     ctx.em,
-    `update email set status = 'sent', error = null, message_id = coalesce(nullif($1, ''), message_id), date = $2,` +
-      ` updated_at = $3 where workspace_id = $4 and id = $5 returning id as "_id", subject, from_address as` +
-      ` "fromAddress", "to", thread_id as "threadId", message_id as "messageId", person_id as "personId",` +
-      ` company_id as "companyId", lead_id as "leadId", deal_id as "dealId", source, source_ref as "sourceRef"`,
-    [messageId ?? '', now, now, ctx.actor.workspaceId, id],
+    `select id as "_id", subject, from_address as "fromAddress", "to", thread_id as "threadId", message_id as` +
+      ` "messageId", person_id as "personId", company_id as "companyId", lead_id as "leadId", deal_id as "dealId",` +
+      ` source, source_ref as "sourceRef" from email where workspace_id = $1 and id = $2`,
+    [ctx.actor.workspaceId, id],
   );
   return rows[0] ?? null;
 }

@@ -21,7 +21,7 @@ import { addTracking, type TrackingConfig } from '../email/tracking';
 import { accountForSend } from '../email/email-accounts.service';
 import {
   emailEventPayload,
-  markEmailSent,
+  readSentEmailRow,
   outboundEmailRow,
   setEmailStatus,
   threadOfReply,
@@ -325,9 +325,9 @@ export async function sendEmail(ctx: Ctx, input: SendEmailInput, deps: EmailDeps
     params: [sent.messageId ?? '', new Date(), new Date(), ctx.actor.workspaceId, row._id],
   };
   // A fresh claim wrote the e-mail row from this very message: the event is built from it. A failed claim sent again
-  // reads its row (written by an earlier attempt) back.
-  const fresh = row.attempts === 1;
-  const email = fresh ? null : await markEmailSent(ctx, row._id, sent.messageId);
+  // reads its row (written by an earlier attempt) first; the writes stay one statement either way.
+  const stored = row.attempts === 1 ? null : await readSentEmailRow(ctx, row._id);
+  const email = stored && { ...stored, messageId: sent.messageId || stored.messageId };
   await recordSent(
     ctx,
     row,
@@ -351,7 +351,7 @@ export async function sendEmail(ctx: Ctx, input: SendEmailInput, deps: EmailDeps
             ...(input.sourceRef ? { sourceRef: input.sourceRef } : {}),
           },
     },
-    fresh ? [emailSent] : [],
+    [emailSent],
   );
   return {
     emailId: row._id,

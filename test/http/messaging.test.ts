@@ -275,6 +275,24 @@ describe('sendEmail', () => {
     expect(acts).toHaveLength(1);
     expect(acts[0]!._id).toBe(sent.activityId);
     expect(acts[0]!.metadata).toMatchObject({ status: 'sent', error: null });
+    // The e-mail row written by the first attempt is sent now, and its one email_sent event tells that row.
+    const conn = w.ctx().em.getConnection();
+    const [email] = await conn.execute<{ status: string; subject: string }[]>(
+      'select status, subject from email where id = ?',
+      [sent.emailId],
+    );
+    expect(email).toMatchObject({ status: 'sent', subject: req.subject });
+    const events = await conn.execute<{ payload: Record<string, unknown> }[]>(
+      "select payload from outbox_event where entity_id = ? and type = 'email_sent'",
+      [sent.emailId],
+    );
+    expect(events.map((e) => e.payload)).toEqual([
+      expect.objectContaining({
+        outboundMessageId: sent.emailId,
+        activityId: sent.activityId,
+        email: expect.objectContaining({ _id: sent.emailId, subject: req.subject, messageId: sent.messageId }),
+      }),
+    ]);
   });
 
   it('an unknown outcome (connection dropped after the data) is never sent again', async () => {
