@@ -6,20 +6,19 @@
  * the mailbox's pooled transport, one transaction records every outcome. A rerun after a crash
  * finds the claims: sent ones are replayed, fresh ones wait, abandoned ones become `unknown`.
  */
-import type { Activity } from '../timeline/activity.entity';
-import { serializeActivity } from '../timeline/timeline.service';
 import type { Ctx } from '../context';
 import { DomainError } from '../errors';
 import { newId } from '../ids';
 import { formatMailbox } from '../messaging/addresses';
 import { DeliveryError } from '../messaging/delivery-error';
-import { validateEmail, type EmailDeps, type ValidEmail } from '../messaging/email.service';
+import { MAX_TIMELINE_TEXT, validateEmail, type EmailDeps, type ValidEmail } from '../messaging/email.service';
 import { htmlToText, truncate } from '../messaging/html-text';
 import { OutboundMessage } from '../messaging/outbound-message.entity';
-import { DEFAULT_STALE_CLAIM_MS } from '../messaging/outbound.service';
+import { claimRows, DEFAULT_STALE_CLAIM_MS } from '../messaging/outbound.service';
 import type { EmailSendResult } from '../messaging/ports';
 import type { SendThrottle } from './bulk-throttle';
 import { accountForSend } from './email-accounts.service';
+import { outboundEmailRow } from './email-records';
 import { Email } from './email.entity';
 import { addTracking } from './tracking';
 import { executeAsOne, insertRowsSql } from '../orm/lean';
@@ -62,14 +61,7 @@ interface Claimed {
   messageId: string;
 }
 
-const MAX_TIMELINE_TEXT = 20_000;
 const json = (v: unknown): string => JSON.stringify(v);
-
-function mainRecord(links: BulkMessage['links']): { entityType: string | null; entityId: string | null } {
-  if (links.personId) return { entityType: 'person', entityId: links.personId };
-  if (links.companyId) return { entityType: 'company', entityId: links.companyId };
-  return { entityType: null, entityId: null };
-}
 
 /**
  * Claimed per statement. The first group is small so SMTP starts at once; the claimer stays at
@@ -224,104 +216,52 @@ export async function sendBulkMessages(
     const events: Record<string, unknown>[] = [];
     const claimed: Claimed[] = [];
     for (const v of group) {
-      const id = newId(now);
-      const activityId = newId(now);
+      const ids = { outboundId: newId(now), activityId: newId(now), at: now };
+      const id = ids.outboundId;
       const messageId = `<${id}@${domain}>`;
       const to = v.mail.to.map((m) => m.address);
-      const fromAddress = formatMailbox(v.mail.from);
-      const metadata = {
-        from: fromAddress,
-        to,
-        cc: [],
-        bcc: [],
-        source: 'api',
-        messageId: null,
-        accountId: account._id,
-        outboundMessageId: id,
-        status: 'queued',
-      };
-      outbound.push({
-        _id: id,
-        workspaceId: ws,
-        channel: 'email',
-        idempotencyKey: v.msg.key,
-        status: 'queued',
-        source: 'api',
-        recipients: to,
-        activityId,
-        providerMessageId: null,
-        result: null,
-        error: null,
-        attempts: 1,
-        claimedAt: now,
-        sentAt: null,
-        createdAt: now,
-        updatedAt: now,
-      });
-      const activity = {
-        _id: activityId,
-        workspaceId: ws,
-        createdAt: now,
-        updatedAt: now,
-        type: 'email',
-        system: false,
-        summary: v.mail.subject,
-        description: truncate(v.mail.text?.trim() || htmlToText(v.mail.html ?? ''), MAX_TIMELINE_TEXT),
-        companyId: v.msg.links.companyId ?? null,
-        personId: v.msg.links.personId ?? null,
-        dealId: null,
-        leadId: null,
-        ...mainRecord(v.msg.links),
-        noteRef: null,
-        callRef: null,
-        taskRef: null,
-        date: now,
-        metadata,
-        userId: ctx.actor.userId,
-        ownerId: ctx.actor.userId,
-      };
-      activities.push(activity);
-      emails.push({
-        _id: id,
-        workspaceId: ws,
-        createdAt: now,
-        updatedAt: now,
-        accountId: account._id,
-        direction: 'outbound',
-        status: 'queued',
-        fromAddress,
-        to,
-        cc: [],
-        bcc: [],
-        subject: v.mail.subject,
-        html: v.mail.html ?? null,
-        text: v.mail.text ?? null,
-        messageId,
-        inReplyTo: null,
-        references: [],
-        threadId: id,
-        personId: v.msg.links.personId ?? null,
-        companyId: v.msg.links.companyId ?? null,
-        dealId: null,
-        leadId: null,
-        source: 'api',
-        sourceRef: input.bulkRef,
-        activityId,
-        trackOpens: input.trackOpens,
-        openCount: 0,
-        clickCount: 0,
-        firstOpenedAt: null,
-        error: null,
-        userId: ctx.actor.userId,
-        date: now,
-        calendarInvite: null,
-      });
-      events.push(
-        outboxRow(ctx, now, 'activity_created', 'activity', activityId, {
-          activity: serializeActivity(activity as unknown as Activity),
-        }),
+      const rows = claimRows(
+        ctx,
+        {
+          channel: 'email',
+          idempotencyKey: v.msg.key,
+          source: 'api',
+          recipients: to,
+          links: v.msg.links,
+          activity: {
+            summary: v.mail.subject,
+            description: truncate(v.mail.text?.trim() || htmlToText(v.mail.html ?? ''), MAX_TIMELINE_TEXT),
+            metadata: {
+              from: formatMailbox(v.mail.from),
+              to,
+              cc: [],
+              bcc: [],
+              source: 'api',
+              messageId: null,
+              accountId: account._id,
+            },
+          },
+        },
+        ids,
       );
-      claimed.push({ ...v, id, activityId, messageId });
+      outbound.push(rows.outbound);
+      activities.push(rows.activity);
+      emails.push(
+        outboundEmailRow(ctx, {
+          id,
+          activityId: ids.activityId,
+          at: now,
+          accountId: account._id,
+          mail: v.mail,
+          links: v.msg.links,
+          messageId,
+          thread: null,
+          sourceRef: input.bulkRef,
+          trackOpens: input.trackOpens,
+        }).row,
+      );
+      events.push(rows.event);
+      claimed.push({ ...v, id, activityId: ids.activityId, messageId });
     }
     const params: unknown[] = [];
     await executeAsOne(

@@ -4,7 +4,7 @@ import { assertRefs } from '../timeline/references';
 import { serializeActivity } from '../timeline/timeline.service';
 import { DomainError } from '../errors';
 import { newId } from '../ids';
-import { executeLean, insertRowsSql, leanQuery } from '../orm/lean';
+import { executeLean, insertRowsSql, leanQuery, type FullRow } from '../orm/lean';
 import { outboxRow } from '../outbox/emit';
 import { inTransaction } from '../shared/tx';
 import { DeliveryError } from './delivery-error';
@@ -95,16 +95,16 @@ export interface ClaimRow {
 }
 
 /**
- * The claim in one statement (data-modifying CTEs: atomic, one round trip): the outbound row (on
- * conflict with an earlier claim of the key: nothing), and only if it was inserted the timeline
- * row, the caller's rows and the `activity_created` event. Null when the key was claimed before.
+ * The rows of one fresh claim as plain rows for insertRowsSql: the outbound row (`queued`), its
+ * timeline row and the `activity_created` event. The single claim below and bulk e-mail's batched
+ * claims (email/bulk-send.ts) write exactly these.
  */
-async function insertClaim(ctx: Ctx, draft: OutboundDraft): Promise<OutboundRow | null> {
-  // Changes the caller left in the entity manager are committed first, as the claim's transaction did before.
-  await ctx.em.flush();
-  const now = new Date();
-  const id = newId(now);
-  const activityId = newId(now);
+export function claimRows(
+  ctx: Ctx,
+  draft: Omit<OutboundDraft, 'onClaim'>,
+  claim: { outboundId: string; activityId: string; at: Date },
+): { outbound: FullRow<OutboundMessage>; activity: FullRow<Activity>; event: Record<string, unknown> } {
+  const { outboundId: id, activityId, at } = claim;
   const ws = ctx.actor.workspaceId;
   const outbound = {
     _id: id,
@@ -119,16 +119,16 @@ async function insertClaim(ctx: Ctx, draft: OutboundDraft): Promise<OutboundRow 
     result: null,
     error: null,
     attempts: 1,
-    claimedAt: now,
+    claimedAt: at,
     sentAt: null,
-    createdAt: now,
-    updatedAt: now,
-  };
+    createdAt: at,
+    updatedAt: at,
+  } satisfies FullRow<OutboundMessage>;
   const activity = {
     _id: activityId,
     workspaceId: ws,
-    createdAt: now,
-    updatedAt: now,
+    createdAt: at,
+    updatedAt: at,
     type: draft.channel,
     system: false,
     summary: draft.activity.summary,
@@ -141,20 +141,32 @@ async function insertClaim(ctx: Ctx, draft: OutboundDraft): Promise<OutboundRow 
     noteRef: null,
     callRef: null,
     taskRef: null,
-    date: now,
+    date: at,
     metadata: { ...draft.activity.metadata, outboundMessageId: id, status: 'queued' },
     userId: ctx.actor.userId,
     ownerId: ctx.actor.userId,
-  };
+  } satisfies FullRow<Activity>;
+  const event = outboxRow(ctx, at, 'activity_created', 'activity', activityId, {
+    activity: serializeActivity(activity as unknown as Activity),
+  });
+  return { outbound, activity, event };
+}
+
+/**
+ * The claim in one statement (data-modifying CTEs: atomic, one round trip): the outbound row (on
+ * conflict with an earlier claim of the key: nothing), and only if it was inserted the timeline
+ * row, the caller's rows and the `activity_created` event. Null when the key was claimed before.
+ */
+async function insertClaim(ctx: Ctx, draft: OutboundDraft): Promise<OutboundRow | null> {
+  // Changes the caller left in the entity manager are committed first, as the claim's transaction did before.
+  await ctx.em.flush();
+  const at = new Date();
+  const ids = { outboundId: newId(at), activityId: newId(at), at };
+  const { outbound, activity, event } = claimRows(ctx, draft, ids);
   const rows: ClaimRow[] = [
     { table: 'activity', row: activity },
-    ...(draft.onClaim?.({ outboundId: id, activityId, at: now }) ?? []),
-    {
-      table: 'outbox_event',
-      row: outboxRow(ctx, now, 'activity_created', 'activity', activityId, {
-        activity: serializeActivity(activity as unknown as Activity),
-      }),
-    },
+    ...(draft.onClaim?.(ids) ?? []),
+    { table: 'outbox_event', row: event },
   ];
   const params: unknown[] = [];
   const claim = `${insertRowsSql('outbound_message', [outbound], params)} on conflict (workspace_id, idempotency_key) do nothing returning id`;
@@ -167,7 +179,14 @@ async function insertClaim(ctx: Ctx, draft: OutboundDraft): Promise<OutboundRow 
     params,
   );
   if (!res[0]?.n) return null;
-  return { _id: id, activityId, status: 'queued', attempts: 1, providerMessageId: null, result: null };
+  return {
+    _id: ids.outboundId,
+    activityId: ids.activityId,
+    status: 'queued',
+    attempts: 1,
+    providerMessageId: null,
+    result: null,
+  };
 }
 
 /** Sets the status (and more) of the outbound row and mirrors it into its timeline row, in one transaction. */
