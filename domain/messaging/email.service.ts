@@ -318,11 +318,12 @@ export async function sendEmail(ctx: Ctx, input: SendEmailInput, deps: EmailDeps
     await setEmailStatus(ctx, row._id, outcome, err instanceof Error ? err.message : String(err));
     throw toThrow;
   }
+  const sentAt = new Date();
   const emailSent: AlsoStatement = {
     sql:
       "update email set status = 'sent', error = null, message_id = coalesce(nullif(?, ''), message_id), date = ?," +
       ' updated_at = ? where workspace_id = ? and id = ?',
-    params: [sent.messageId ?? '', new Date(), new Date(), ctx.actor.workspaceId, row._id],
+    params: [sent.messageId ?? '', sentAt, sentAt, ctx.actor.workspaceId, row._id],
   };
   // A fresh claim wrote the e-mail row from this very message: the event is built from it. A failed claim sent again
   // reads its row (written by an earlier attempt) first; the writes stay one statement either way.

@@ -139,7 +139,11 @@ export function sequenceAutoEnrollSubscriber(deps: SequenceEngineDeps & { log: L
     async handleBatch(events) {
       const failures = new Map<string, unknown>();
       const byWorkspace = new Map<string, OutboxEventRecord[]>();
-      for (const e of events) byWorkspace.set(e.workspaceId, [...(byWorkspace.get(e.workspaceId) ?? []), e]);
+      for (const e of events) {
+        const list = byWorkspace.get(e.workspaceId);
+        if (list) list.push(e);
+        else byWorkspace.set(e.workspaceId, [e]);
+      }
       for (const [workspaceId, list] of byWorkspace) {
         let candidates: Sequence[];
         try {

@@ -45,6 +45,10 @@ afterAll(async () => {
 
 const em = () => forkForWorkspace(h.app.runtime.deps.orm.em, t.workspaceId);
 const enrollmentRow = (id: string) => em().findOne(SequenceEnrollment, { _id: id });
+/** Whether the enrollment's workflow has completed (its run ended). */
+const workflowCompleted = async (id: string) =>
+  (await h.client.workflow.getHandle(`sequence-enrollment:${t.workspaceId}:${id}`).describe()).status.name ===
+  'COMPLETED';
 const stepsOf = async (id: string) =>
   em().find(SequenceStep, { enrollmentId: id }, { orderBy: { startedAt: 'asc', _id: 'asc' } });
 const mailsTo = (address: string) => smtp.received.filter((m) => m.to.includes(address));
@@ -467,13 +471,7 @@ describe('duplicate handling under concurrent enrolls (a database constraint, no
     expect(all).toHaveLength(7);
     expect(all.filter((e) => e.status === 'exited').every((e) => e.exitReason === 'restarted')).toBe(true);
     // The first run's workflow got the exit and closed.
-    await waitFor(
-      async () =>
-        (await h.client.workflow.getHandle(`sequence-enrollment:${t.workspaceId}:${first}`).describe()).status.name ===
-        'COMPLETED',
-      15_000,
-      'the replaced workflow to end',
-    );
+    await waitFor(() => workflowCompleted(first), 15_000, 'the replaced workflow to end');
     expect((await enrollmentRow(first))!.status).toBe('exited');
   }, 40_000);
 
@@ -535,13 +533,7 @@ describe('pause, resume, unenroll (workflow updates)', () => {
       'sequence_resumed',
       'sequence_unenrolled',
     ]);
-    await waitFor(
-      async () =>
-        (await h.client.workflow.getHandle(`sequence-enrollment:${t.workspaceId}:${id}`).describe()).status.name ===
-        'COMPLETED',
-      10_000,
-      'workflow end',
-    );
+    await waitFor(() => workflowCompleted(id), 10_000, 'workflow end');
     expect((await t.http.post(`${base}/pause`, { durationDays: 0 })).status).toBe(400);
     expect((await t.http.post(`${base}/pause`, { durationDays: 366 })).status).toBe(400);
     expect((await t.http.post('/api/v1/sequences/enrollments/0123456789abcdef01234567/pause')).status).toBe(404);
@@ -748,13 +740,7 @@ describe('bookkeeping folded into the API and the step activity', () => {
       expect((await t.http.post(`/api/v1/sequences/enrollments/${id}/unenroll`)).body).toEqual({
         data: { unenrolled: true },
       });
-      await waitFor(
-        async () =>
-          (await h.client.workflow.getHandle(`sequence-enrollment:${t.workspaceId}:${id}`).describe()).status.name ===
-          'COMPLETED',
-        20_000,
-        'workflow end',
-      );
+      await waitFor(() => workflowCompleted(id), 20_000, 'workflow end');
       expect(await enrollmentRow(id)).toMatchObject({ status: 'exited', exitReason: 'manual', nextActionAt: null });
       const steps = await stepsOf(id);
       expect(steps.find((s) => s.nodeId === 's1')?.status).toBe('completed');

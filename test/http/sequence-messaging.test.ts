@@ -182,13 +182,14 @@ it('unsubscribe tokens are HMACs of workspace and enrollment under a key from CR
   expect(unsubscribeKey({ secretsKey: undefined })).toBeNull();
 });
 
-it('an enrollment committed without a started workflow (the enrolling process died) is started by the reconciler, once', async () => {
+/** A sequence `send_email → wait 30 days` and a person with a fresh address, for the reconciler's orphan cases. */
+async function orphanCase(subject: string) {
   const seqId = await createSequence(
     t.http,
     line([
       {
         type: 'send_email',
-        data: { subject: 'Orphan {{contact.firstName}}', body: '<p>x</p>', senderAccountId: mailbox.id },
+        data: { subject: `${subject} {{contact.firstName}}`, body: '<p>x</p>', senderAccountId: mailbox.id },
       },
       waitNode({ waitDays: 30 }),
     ]),
@@ -196,6 +197,11 @@ it('an enrollment committed without a started workflow (the enrolling process di
   const address = uniqueMail();
   const p = (await t.http.post('/api/v1/people', { firstName: 'Ada', emails: [{ email: address, label: 'work' }] }))
     .body.data;
+  return { seqId, address, p };
+}
+
+it('an enrollment committed without a started workflow (the enrolling process died) is started by the reconciler, once', async () => {
+  const { seqId, address, p } = await orphanCase('Orphan');
   // The enroll call's transaction committed, its process died before the start: a row and no workflow.
   const ctx = await workspaceCtx(h.app, t.http);
   const sequence = await ctx.em.findOneOrFail(Sequence, { _id: seqId });
@@ -254,19 +260,7 @@ it('an enrollment committed without a started workflow (the enrolling process di
 }, 40_000);
 
 it('an orphan written by the enroll path itself (start step included) is found by the reconciler', async () => {
-  const seqId = await createSequence(
-    t.http,
-    line([
-      {
-        type: 'send_email',
-        data: { subject: 'Orphan two {{contact.firstName}}', body: '<p>x</p>', senderAccountId: mailbox.id },
-      },
-      waitNode({ waitDays: 30 }),
-    ]),
-  );
-  const address = uniqueMail();
-  const p = (await t.http.post('/api/v1/people', { firstName: 'Ada', emails: [{ email: address, label: 'work' }] }))
-    .body.data;
+  const { seqId, address, p } = await orphanCase('Orphan two');
   const port = createSequenceWorkflowPort(h.client, h.taskQueue);
   const deps = { orm: h.app.runtime.deps.orm, log: createLogger('silent', 'test'), waitScale: 0.001 };
   // The enroll call commits its rows (with their start step), then hangs before its start (a process about to die):
