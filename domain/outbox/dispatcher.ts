@@ -21,6 +21,9 @@ export type { BatchFailures, OutboxEventRecord, Subscriber } from './subscriber'
  */
 export const WORKER_PARALLEL_BATCHES = 2;
 
+/** How long a batch may stay busy before the successes of its finished subscribers are written ahead of its outcome. */
+const MARK_AHEAD_MS = 250;
+
 export interface OutboxDispatcherOptions {
   /** The dispatcher owns a small pg pool for claims and progress plus one LISTEN connection. */
   pgConnectionString: string;
@@ -38,6 +41,19 @@ export interface OutboxDispatcherOptions {
    * bench:automations, 2 raised throughput ~5% but doubled event-to-first-action latency.
    */
   parallelBatches?: number;
+  /**
+   * With parallelBatches > 1: how long events that arrive while a runner is busy wait for it before
+   * an idle runner claims them (default 50 ms). A runner normally finishes a batch in a few
+   * milliseconds and then claims what arrived meanwhile in one go; a slow subscriber can hold it for seconds.
+   */
+  slowBatchMs?: number;
+  /**
+   * Under a steady trickle, a runner claims at most this often (default 100 ms): events written
+   * meanwhile go out together in its next claim instead of one or two per claim, which costs a claim,
+   * the subscribers' look-ups and an outcome statement each. Only after a claim that found some
+   * events but not a full batch: the first event after a quiet spell and a backlog go at once.
+   */
+  claimIntervalMs?: number;
   /** Fallback poll when no NOTIFY arrives (default 2 s). */
   pollIntervalMs?: number;
   /** How long a claim is exclusive; renewed every third of it while delivering (default 30 s). */
@@ -56,6 +72,8 @@ export interface DrainResult {
   claimed: number;
   processed: number;
   failed: number;
+  /** A processed event's record has a later event waiting: it became claimable just now. */
+  chained?: boolean;
 }
 
 export interface OutboxDispatcher {
@@ -81,6 +99,8 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
   const concurrency = Math.max(1, opts.concurrency ?? 8);
   const parallelBatches = Math.max(1, opts.parallelBatches ?? 1);
   const pollIntervalMs = opts.pollIntervalMs ?? 2000;
+  const slowBatchMs = opts.slowBatchMs ?? 50;
+  const claimIntervalMs = Math.max(0, opts.claimIntervalMs ?? 100);
   const leaseMs = opts.leaseMs ?? 30_000;
   const backoff = opts.backoff ?? exponentialBackoff({ jitter: 0.2 });
   const subscribers = [...opts.subscribers];
@@ -118,13 +138,33 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
   let closed = false;
 
   const wakeOneIdle = (): void => idle.values().next().value?.();
-  /** New events: one idle runner claims (a busy one notices the new wakeSeq when it finishes). */
+  /** Runners between the start of their claim and their batch's outcome. */
+  let busy = 0;
+  /** Runners waiting out claimIntervalMs: they claim what arrives meanwhile. */
+  let pacing = 0;
+  /** wakeSeq when the latest claim started: wake-ups after it are not yet served. */
+  let claimedSeq = 0;
+  let deferredWake: NodeJS.Timeout | null = null;
+  /**
+   * New events. With every runner idle, one claims at once. While one is busy, the new events wait
+   * for it (it sees the new wakeSeq when it finishes and claims again), so a steady trickle is
+   * claimed in batches instead of an event or two per statement by each runner in turn; only if
+   * they are still unclaimed after slowBatchMs (a slow subscriber holds the busy runner) does
+   * an idle runner take them.
+   */
   const wake = (): void => {
     wakeSeq += 1;
-    wakeOneIdle();
+    if (pacing > 0) return;
+    if (busy === 0) return wakeOneIdle();
+    deferredWake ??= setTimeout(() => {
+      deferredWake = null;
+      if (wakeSeq !== claimedSeq && pacing === 0) wakeOneIdle();
+    }, slowBatchMs);
+    deferredWake.unref();
   };
 
   async function claim(): Promise<ClaimedEvent[]> {
+    claimedSeq = wakeSeq;
     const params: unknown[] = [id, leaseMs, batchSize];
     if (workspaceFilter) params.push(workspaceFilter);
     const res = await pool.query<OutboxRow>(claimSql(Boolean(workspaceFilter)), params);
@@ -146,6 +186,9 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
     subscriber: Subscriber,
     claimed: readonly ClaimedEvent[],
     outcomes: Map<string, Outcome>,
+    /** Subscribers of this batch still delivering (this one included). */
+    inFlight: { count: number },
+    marks: BatchMarks,
   ): Promise<void> {
     const pending: OutboxEventRecord[] = [];
     for (const c of claimed) {
@@ -168,9 +211,46 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
       succeeded.push(event.id);
     };
     await handOver(subscriber, pending, fail, succeed);
-    // Recorded at once (not only with the batch's outcome), so a crash while another subscriber
-    // is still busy does not hand these events to this subscriber again.
-    if (succeeded.length) await markDelivered(succeeded, subscriber.name);
+    // The last one to finish leaves it to the outcome statement that follows at once.
+    if (succeeded.length && inFlight.count > 1) marks.add(subscriber.name, succeeded);
+  }
+
+  interface BatchMarks {
+    add(subscriber: string, rowIds: string[]): void;
+    /** Before the outcome statement: drops what is not written yet, waits for what is being written. */
+    settle(): Promise<void>;
+  }
+
+  /**
+   * A subscriber's successes while another subscriber of the batch is still busy: written ahead of
+   * the batch's outcome if the batch is still busy MARK_AHEAD_MS later, so a crash while a slow
+   * subscriber holds the batch does not hand the events to this subscriber again. A batch that ends
+   * sooner (nearly all) writes them with its outcome, one statement instead of one per subscriber.
+   */
+  function batchMarks(): BatchMarks {
+    const pending = new Map<string, string[]>();
+    let timer: NodeJS.Timeout | null = null;
+    let writing: Promise<unknown> = Promise.resolve();
+    const flush = (): void => {
+      timer = null;
+      const due = [...pending];
+      pending.clear();
+      writing = Promise.all([writing, ...due.map(([subscriber, rowIds]) => markDelivered(rowIds, subscriber))]).catch(
+        (err: unknown) => log.warn({ err: errorMessage(err) }, 'outbox: recording a subscriber success ahead failed'),
+      );
+    };
+    return {
+      add(subscriber, rowIds) {
+        pending.set(subscriber, [...(pending.get(subscriber) ?? []), ...rowIds]);
+        timer ??= setTimeout(flush, MARK_AHEAD_MS);
+      },
+      async settle() {
+        if (timer) clearTimeout(timer);
+        timer = null;
+        pending.clear();
+        await writing;
+      },
+    };
   }
 
   async function markDelivered(rowIds: string[], subscriber: string): Promise<void> {
@@ -217,7 +297,10 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
    * dead-lettered, or released for a retry after its backoff. Only rows this dispatcher still
    * leases change; the ids written are returned (a missing id lost its lease to another dispatcher).
    */
-  async function record(claimed: readonly ClaimedEvent[], outcomes: Map<string, Outcome>): Promise<Set<string>> {
+  async function record(
+    claimed: readonly ClaimedEvent[],
+    outcomes: Map<string, Outcome>,
+  ): Promise<{ written: Set<string>; chained: boolean }> {
     const rows = claimed.map(({ event }) => {
       const out = outcomes.get(event.id)!;
       if (out.deadLetter) return { id: event.id, subs: [], done: true, error: out.deadLetter, delay_ms: 0 };
@@ -240,7 +323,7 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
         delay_ms: Math.max(0, Math.round(backoff(event.attempts))),
       };
     });
-    const res = await pool.query<{ id: string }>(
+    const res = await pool.query<{ id: string; more: boolean }>(
       `update outbox_event u set
          delivered_to = u.delivered_to || array(select s from unnest(x.subs) s where not (s = any(u.delivered_to))),
          processed_at = case when x.done then now() else null end,
@@ -249,7 +332,9 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
          locked_until = null, locked_by = null
        from jsonb_to_recordset($2::jsonb) as x(id bigint, subs text[], done boolean, error text, delay_ms double precision)
        where u.id = x.id and u.locked_by = $1 and u.processed_at is null
-       returning u.id`,
+       returning u.id, x.done and exists (
+         select 1 from outbox_event e2 where e2.processed_at is null and e2.workspace_id = u.workspace_id
+           and e2.entity_type = u.entity_type and e2.entity_id = u.entity_id and e2.id > u.id) as more`,
       [id, JSON.stringify(rows)],
     );
     const written = new Set(res.rows.map((r) => String(r.id)));
@@ -276,11 +361,20 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
         );
       }
     });
-    return written;
+    return { written, chained: res.rows.some((r) => r.more) };
   }
 
   /** Claims one batch and hands it to every subscriber in parallel; the lease is renewed meanwhile. */
   async function runBatch(): Promise<DrainResult> {
+    busy += 1;
+    try {
+      return await claimAndDeliver();
+    } finally {
+      busy -= 1;
+    }
+  }
+
+  async function claimAndDeliver(): Promise<DrainResult> {
     const claimed = await claim();
     const result: DrainResult = { claimed: claimed.length, processed: 0, failed: 0 };
     if (claimed.length === 0) return result;
@@ -309,8 +403,18 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
       outcomes.set(event.id, { delivered: [], errors: [], deadLetter });
     }
     try {
-      await Promise.all(subscribers.map((s) => deliverTo(s, claimed, outcomes)));
-      const written = await record(claimed, outcomes);
+      const inFlight = { count: subscribers.length };
+      const marks = batchMarks();
+      await Promise.all(
+        subscribers.map((s) =>
+          deliverTo(s, claimed, outcomes, inFlight, marks).finally(() => {
+            inFlight.count -= 1;
+          }),
+        ),
+      );
+      await marks.settle();
+      const { written, chained } = await record(claimed, outcomes);
+      result.chained = chained;
       for (const { event } of claimed) {
         const out = outcomes.get(event.id)!;
         if (written.has(event.id) && !out.deadLetter && out.errors.length === 0) result.processed += 1;
@@ -345,13 +449,24 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
    * its previous one is processed, so per-record order holds as with several dispatchers.
    */
   async function loop(): Promise<void> {
+    /** Not before this time: the last claim was partial (claimIntervalMs). */
+    let paceUntil = 0;
     while (running) {
+      const pace = paceUntil - Date.now();
+      if (pace > 0) {
+        pacing += 1;
+        await new Promise((r) => setTimeout(r, pace));
+        pacing -= 1;
+        if (!running) break;
+      }
       const seen = wakeSeq;
+      const claimedAt = Date.now();
       let again = false;
       try {
-        // Processing an event can make the next event of its record claimable: claim again at once.
+        // Processing an event can make the next event of its record claimable (chained): claim again (paced).
         const r = await runBatch();
-        again = r.claimed >= batchSize || r.processed > 0 || wakeSeq !== seen;
+        paceUntil = r.claimed > 0 && r.claimed < batchSize ? claimedAt + claimIntervalMs : 0;
+        again = r.claimed >= batchSize || r.chained === true || wakeSeq !== seen;
       } catch (err) {
         log.error({ err: errorMessage(err) }, 'outbox claim failed');
       }
@@ -386,7 +501,14 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
       await listener.start();
       loopDone = Promise.all(Array.from({ length: parallelBatches }, loop)).then(() => undefined);
       log.info(
-        { subscribers: subscribers.map((s) => s.name), batchSize, parallelBatches, pollIntervalMs, leaseMs },
+        {
+          subscribers: subscribers.map((s) => s.name),
+          batchSize,
+          parallelBatches,
+          claimIntervalMs,
+          pollIntervalMs,
+          leaseMs,
+        },
         'outbox dispatcher started',
       );
     },
@@ -394,6 +516,7 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
       if (closed) return;
       closed = true;
       running = false;
+      if (deferredWake) clearTimeout(deferredWake);
       for (const done of [...idle]) done();
       await listener?.stop();
       await loopDone;

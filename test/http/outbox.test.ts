@@ -506,3 +506,131 @@ describe('outbox: LISTEN/NOTIFY wake-up', () => {
     expect(delivered[1].at - t1).toBeLessThan(1000);
   });
 });
+
+describe('outbox: claiming under a trickle and behind a slow subscriber', () => {
+  /** A handleBatch subscriber whose batches wait for `gate` while it is set; records each batch's events. */
+  function gated(name: string) {
+    const batches: string[][] = [];
+    let gate: Promise<void> | null = null;
+    let open: () => void = () => undefined;
+    const subscriber: Subscriber = {
+      name,
+      async handleBatch(events) {
+        batches.push(events.map((e) => e.entityId));
+        if (gate && events.some((e) => e.entityId.startsWith('slow'))) await gate;
+      },
+    };
+    return {
+      subscriber,
+      batches,
+      hold(): void {
+        gate = new Promise<void>((r) => (open = r));
+      },
+      release(): void {
+        open();
+        gate = null;
+      },
+    };
+  }
+
+  it("a record's later events, written before its first was delivered, follow at once (no wait for a poll)", async () => {
+    const ws = newId();
+    const delivered: Array<{ seq: number; at: number }> = [];
+    const sub: Subscriber = {
+      name: 'chain',
+      async handle(event) {
+        delivered.push({ seq: event.payload.seq as number, at: Date.now() });
+      },
+    };
+    await dispatcher([ws], [sub], { pollIntervalMs: 60_000 }).start();
+    await new Promise((r) => setTimeout(r, 100));
+    const entityId = newId();
+    const em = forkForWorkspace(orm.em, ws);
+    // One transaction, one NOTIFY: only the first is claimable until it is processed.
+    for (let seq = 0; seq < 3; seq++)
+      emit(ctxFor(em, ws), { type: 'company_updated', entityType: 'company', entityId, payload: { seq } });
+    const t0 = Date.now();
+    await em.flush();
+    await waitFor(() => delivered.length === 3, 3000, 'all three events of the record');
+    expect(delivered.map((d) => d.seq)).toEqual([0, 1, 2]);
+    expect(delivered[2].at - t0).toBeLessThan(1000);
+  });
+
+  it('events written while the runner is busy wait for it and go out together in its next batch', async () => {
+    const ws = newId();
+    const sub = gated('gather');
+    await dispatcher([ws], [sub.subscriber], {
+      pollIntervalMs: 60_000,
+      parallelBatches: 2,
+      slowBatchMs: 10_000,
+    }).start();
+    await new Promise((r) => setTimeout(r, 100));
+    sub.hold();
+    const later = Array.from({ length: 5 }, () => newId());
+    try {
+      await emitEvents(ws, [{ entityId: `slow-${newId()}` }]);
+      await waitFor(() => sub.batches.length === 1, 3000, 'the first batch');
+      await emitEvents(
+        ws,
+        later.map((entityId) => ({ entityId })),
+      );
+      // The idle second runner does not take them one by one while the first is busy.
+      await new Promise((r) => setTimeout(r, 200));
+      expect(sub.batches).toHaveLength(1);
+    } finally {
+      sub.release();
+    }
+    await waitFor(async () => (await rows(ws)).every((r) => r.processed_at !== null), 3000, 'every event');
+    expect(sub.batches).toHaveLength(2);
+    expect([...sub.batches[1]].sort()).toEqual([...later].sort());
+    expect((await rows(ws)).every((r) => r.delivered_to.includes('gather'))).toBe(true);
+  });
+
+  it('a steady trickle is claimed in batches (claimIntervalMs), not an event per claim', async () => {
+    const ws = newId();
+    const sub = gated('trickle');
+    await dispatcher([ws], [sub.subscriber], {
+      pollIntervalMs: 60_000,
+      parallelBatches: 2,
+      claimIntervalMs: 300,
+    }).start();
+    await new Promise((r) => setTimeout(r, 100));
+    const t0 = Date.now();
+    // 20 events, one transaction each, about 10 ms apart (the emits take time too): some 200+ ms of trickle.
+    for (let i = 0; i < 20; i++) {
+      await emitEvents(ws, [{ entityId: newId() }]);
+      await new Promise((r) => setTimeout(r, 10));
+    }
+    const spread = Date.now() - t0;
+    await waitFor(async () => (await rows(ws)).every((r) => r.processed_at !== null), 5000, 'every event');
+    expect(sub.batches.flat()).toHaveLength(20);
+    // The first goes at once; then a claim at most every 300 ms gathers what came meanwhile.
+    expect(sub.batches.length).toBeLessThanOrEqual(2 + Math.ceil(spread / 300));
+    expect(sub.batches.length).toBeLessThan(10);
+  });
+
+  it('a subscriber holding one runner for long does not hold back new events: another runner claims them', async () => {
+    const ws = newId();
+    const sub = gated('slow');
+    await dispatcher([ws], [sub.subscriber], { pollIntervalMs: 60_000, parallelBatches: 2 }).start();
+    await new Promise((r) => setTimeout(r, 100));
+    sub.hold();
+    try {
+      await emitEvents(ws, [{ entityId: `slow-${newId()}` }]);
+      await waitFor(() => sub.batches.length === 1, 3000, 'the slow batch');
+      const quick = newId();
+      const t0 = Date.now();
+      await emitEvents(ws, [{ entityId: quick }]);
+      await waitFor(
+        async () => (await rows(ws)).some((r) => r.entity_id === quick && r.processed_at !== null),
+        3000,
+        'the event behind the slow batch',
+      );
+      expect(Date.now() - t0).toBeLessThan(1000);
+      expect((await rows(ws)).find((r) => r.entity_id.startsWith('slow'))!.processed_at).toBeNull();
+    } finally {
+      sub.release();
+    }
+    await waitFor(async () => (await rows(ws)).every((r) => r.processed_at !== null), 3000, 'the slow event');
+  });
+});
