@@ -3,11 +3,13 @@
 // the long-running worker; a prebuilt file can be given with TEMPORAL_WORKFLOW_BUNDLE instead.
 import { writeFileSync } from 'node:fs';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
+import { workflowBundlerOptions } from '../temporal/bundle-options';
 
 export async function bundleWorkflowsTo(out: string): Promise<number> {
   const { code } = await bundleWorkflowCode({
     workflowsPath: require.resolve('../workflows'),
     logger: new DefaultLogger('WARN'),
+    ...workflowBundlerOptions(),
   });
   writeFileSync(out, code);
   return code.length;

@@ -16,6 +16,7 @@ import { reconcileSchedules } from '../domain/automations/engine/schedules';
 import { loadConfig, type AppConfig } from '../domain/config';
 import { createLogger, type Logger } from '../domain/logger';
 import { ormConfig } from '../domain/orm/config';
+import { workflowBundlerOptions } from '../temporal/bundle-options';
 import { createOutboxDispatcher, WORKER_PARALLEL_BATCHES } from '../domain/outbox/dispatcher';
 import { pruneProcessedOutboxEvents } from '../domain/outbox/housekeeping';
 import { pruneIdempotencyKeys } from '../domain/idempotency/idempotency.service';
@@ -84,7 +85,7 @@ export async function startTemporalWorker(opts: {
     taskQueue: opts.config.temporalTaskQueue,
     ...(opts.workflowBundlePath
       ? { workflowBundle: { codePath: opts.workflowBundlePath } }
-      : { workflowsPath: opts.workflowsPath }),
+      : { workflowsPath: opts.workflowsPath, bundlerOptions: workflowBundlerOptions() }),
     activities: opts.activities,
     // Payload encryption (TEMPORAL_PAYLOAD_KEYS); codecs run outside the workflow sandbox, so the bundle needs nothing.
     dataConverter: crmDataConverter(opts.config.temporalCodec.payloadKeys),

@@ -22,6 +22,7 @@ import {
 } from '@temporalio/worker';
 import { WORKFLOW_KINDS } from '../../../domain/workflow-kinds';
 import { crmDataConverter } from '../../../temporal/codec';
+import { workflowBundlerOptions } from '../../../temporal/bundle-options';
 
 /** The CLI's JSON; runReplayHistory converts it (historyFromJSON) itself. */
 const fixture = (name: string): unknown =>
@@ -37,6 +38,8 @@ beforeAll(async () => {
   bundle = await bundleWorkflowCode({
     workflowsPath: require.resolve('../../../workflows'),
     logger: new DefaultLogger('WARN'),
+    // As the worker bundles them (bin/bundle-workflows.ts): the preloaded modules shared by every run.
+    ...workflowBundlerOptions(),
   });
 }, 120_000);
 
