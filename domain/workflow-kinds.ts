@@ -196,8 +196,13 @@ export const sequenceEnrollmentKind = defineWorkflowKind<SequenceEnrollmentMeta>
   kind: 'sequence-enrollment',
   workflowType: 'sequenceEnrollmentWorkflow',
   // Before and after the bookkeeping folds (input.startRecorded, StepActivityInput.then): mirrors as local-activity
-  // markers, then none until the first timer.
-  replayFixtures: ['sequence-enrollment.history.json', 'sequence-enrollment-folded-bookkeeping.history.json'],
+  // markers, then none until the first timer. Then steps as local activities (STEP_AS_LOCAL_ACTIVITY_PATCH): e-mail,
+  // wait, e-mail, completed.
+  replayFixtures: [
+    'sequence-enrollment.history.json',
+    'sequence-enrollment-folded-bookkeeping.history.json',
+    'sequence-enrollment-local-steps.history.json',
+  ],
   searchAttributes: (m) => ({
     CrmWorkspaceId: m.workspaceId,
     CrmSequenceId: m.sequenceId,

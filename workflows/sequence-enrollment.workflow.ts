@@ -1,12 +1,14 @@
 /**
  * One sequence enrollment: walks the snapshot it was started with from the start node. Waits and
  * send windows (business hours, weekends, SMS quiet hours) are durable timers computed with the
- * workflow's own clock; every node's effect is one activity (idempotent per enrollment + node);
+ * workflow's own clock; every node's effect is one activity (idempotent per enrollment + node), run
+ * as a local activity inside the workflow task that reached it (input.localSteps);
  * status, current step and next action time are mirrored to Postgres by local activities.
  * pause / resume / unenroll are updates with validators (the API caller gets an answer); exit
  * conditions arrive as the `exit` signal.
  */
 import {
+  type ActivityOptions,
   ApplicationFailure,
   allHandlersFinished,
   condition,
@@ -61,10 +63,12 @@ export async function sequenceEnrollmentWorkflow(input: EnrollmentWorkflowInput)
       : { maximumAttempts: 12, initialInterval: 1000, backoffCoefficient: 2, maximumInterval: 120_000 };
   // Permanent step errors are non-retryable (activity side); transient ones (SMTP down, an e-mail
   // claim still in progress after a crash) retry for long enough to outlast the claim's stale window.
-  const acts = proxyActivities<Activities>({
+  const stepOptions: ActivityOptions = {
     startToCloseTimeout: input.stepTimeoutMs ?? '2 minutes',
     retry: { ...settings, nonRetryableErrorTypes: ['SequenceStepPermanentError'] },
-  });
+  };
+  const acts = proxyActivities<Activities>(stepOptions);
+  const localActs = proxyLocalActivities<Activities>(stepOptions);
   const ids = { workspaceId: input.workspaceId, enrollmentId: input.enrollmentId };
   const mirror = (m: Omit<MirrorInput, 'workspaceId' | 'enrollmentId'>) => bookkeeping.sequenceMirror({ ...ids, ...m });
   const iso = (ms: number): string => new Date(ms).toISOString();
@@ -92,8 +96,23 @@ export async function sequenceEnrollmentWorkflow(input: EnrollmentWorkflowInput)
     return { step };
   };
 
+  /** The step recorded as waiting that the run is in now: a wait, or a send held for its send window. */
+  let waitingIn: { nodeId: string; nodeType: string; output: Record<string, unknown> } | null = null;
+  /** A run that ends (exit, unenroll) in a wait closes it as skipped instead of leaving it waiting. */
+  const interruptedWait = () => {
+    if (!waitingIn) return {};
+    const step = {
+      nodeId: waitingIn.nodeId,
+      nodeType: waitingIn.nodeType,
+      status: 'skipped' as const,
+      output: { ...waitingIn.output, skipped: true, reason: 'the enrollment ended during this wait' },
+    };
+    waitingIn = null;
+    return { step };
+  };
+
   const finish = (): Promise<unknown> => {
-    const unreached = finishing ? {} : unreachedWait();
+    const unreached = finishing ? {} : parked ? unreachedWait() : exit ? interruptedWait() : {};
     finishing ??= exit
       ? mirror({
           status: 'exited',
@@ -251,7 +270,9 @@ export async function sequenceEnrollmentWorkflow(input: EnrollmentWorkflowInput)
           step: { nodeId: node.id, nodeType: 'wait', status: 'waiting', output: { until: iso(until), ms } },
         });
       }
+      waitingIn = { nodeId: node.id, nodeType: 'wait', output: { until: iso(until), ms } };
       if (!(await sleepUntil(until))) break;
+      waitingIn = null;
       await mirror({
         nextActionAt: null,
         step: { nodeId: node.id, nodeType: 'wait', status: 'completed', output: { until: iso(until), waitedMs: ms } },
@@ -276,12 +297,20 @@ export async function sequenceEnrollmentWorkflow(input: EnrollmentWorkflowInput)
               output: { scheduledFor: iso(at), reason: 'send window' },
             },
           });
+          waitingIn = {
+            nodeId: node.id,
+            nodeType: node.type,
+            output: { scheduledFor: iso(at), reason: 'send window' },
+          };
           if (!(await sleepUntil(at))) break;
+          waitingIn = null;
         }
       }
       try {
         const then = waitAfter(node);
-        result = await acts.sequenceRunStep({ ...ids, node, ...(then ? { then } : {}) });
+        // input.localSteps: a local activity (types.ts); runs started before that keep their remote activities.
+        const step = input.localSteps ? localActs : acts;
+        result = await step.sequenceRunStep({ ...ids, node, ...(then ? { then } : {}) });
         if (then && result.waitUntil) parked = { nodeId: then.nodeId, until: Date.parse(result.waitUntil) };
       } catch (err) {
         if (input.failureBehavior === 'continue') {

@@ -90,6 +90,7 @@ export async function startEnrollmentWorkflow(
     retryMaxAttempts: exec.retryMaxAttempts,
     retryIntervalMinutes: exec.retryIntervalMinutes,
     ...(row.startRecorded ? { startRecorded: true } : {}),
+    localSteps: true,
     ...(deps.waitScale && deps.waitScale !== 1 ? { waitScale: deps.waitScale } : {}),
     ...(deps.stepTimeoutMs ? { stepTimeoutMs: deps.stepTimeoutMs } : {}),
   };

@@ -38,6 +38,14 @@ export interface EnrollmentWorkflowInput {
    * does not mirror them (absent for runs started before that, and for runs the reconciler restarts).
    */
   startRecorded?: boolean;
+  /**
+   * Each step runs as a local activity (absent for runs started before that: their steps are remote activities).
+   * The step's effect is the same idempotent activity; it runs inside the workflow task that reached it, so a step
+   * costs one workflow task instead of two plus an activity task, and a run waiting for its step stays in the
+   * worker's cache (the worker takes no new workflow tasks while the cache is full of such runs) instead of being
+   * evicted and replayed when a bulk enrollment outruns the steps.
+   */
+  localSteps?: boolean;
 }
 
 export type ExitReason =
