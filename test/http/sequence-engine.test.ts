@@ -724,6 +724,11 @@ describe('bookkeeping folded into the API and the step activity', () => {
     ]);
     expect((await t.http.post(`/api/v1/sequences/enrollments/${id}/unenroll`)).status).toBe(200);
     expect(await enrollmentRow(id)).toMatchObject({ status: 'exited', nextActionAt: null });
+    // The wait it ended in is closed, not left waiting.
+    expect((await stepsOf(id)).find((s) => s.nodeId === 's2')).toMatchObject({
+      status: 'skipped',
+      output: { until: wait.output!.until, skipped: true, reason: 'the enrollment ended during this wait' },
+    });
   }, 30_000);
 
   it('an unenroll while the step before a wait is still sending leaves no waiting wait behind', async () => {
