@@ -31,6 +31,8 @@ export async function emailBulkWorkflow(
   try {
     for (;;) {
       const batch = await emailBulkSendBatch(ids);
+      // The last batch completed the send (runs recorded before that answer without `finished` and go on below).
+      if (batch.finished) return batch.finished;
       if (batch.remaining === 0) break;
     }
   } catch (err) {

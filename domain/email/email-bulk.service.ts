@@ -270,6 +270,8 @@ export interface BatchResult {
   unknown: number;
   retryLater: number;
   remaining: number;
+  /** The batch that left nothing pending also completed the send (finishBulk): the workflow ends with this. */
+  finished?: { status: string; summary: BulkSummary };
 }
 
 function recipientContext(
@@ -403,6 +405,8 @@ export async function processBulkBatch(
     );
   }
   result.remaining = await em.count(EmailBulkRecipient, { bulkId: bulk._id, status: 'pending' });
+  // The last batch completes the send itself: no further activity round trip before the row says completed.
+  if (result.remaining === 0) result.finished = await finishBulk(rootEm, input);
   return result;
 }
 
