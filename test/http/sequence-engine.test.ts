@@ -731,6 +731,29 @@ describe('bookkeeping folded into the API and the step activity', () => {
     });
   }, 30_000);
 
+  it('failureBehavior retry: a step (a local activity) that fails twice is tried again and the run goes on', async () => {
+    const p = await person();
+    const l = await lead({ personRef: p._id });
+    const seqId = await createSequence(t.http, {
+      ...line([{ type: 'send_sms', data: { phoneField: 'mobile', message: 'Hi' } }, waitNode({ waitDays: 30 })]),
+      executionSettings: { failureBehavior: 'retry', retryMaxAttempts: 3, retryIntervalMinutes: 1 },
+    });
+    let calls = 0;
+    gateway.respond((req, res) => {
+      calls += 1;
+      return calls <= 2 ? json(503, { error: 'busy' })(req, res) : json(200, { id: 'sms-r', status: 'sent' })(req, res);
+    });
+    try {
+      const id = await enroll(seqId, 'Lead', l._id);
+      await untilStep(id, 's2', ['waiting']);
+      expect(calls).toBe(3);
+      expect((await stepsOf(id)).find((s) => s.nodeId === 's1')).toMatchObject({ status: 'completed' });
+      expect(await enrollmentRow(id)).toMatchObject({ status: 'active', currentNodeId: 's2' });
+    } finally {
+      gateway.respond(json(200, { id: 'sms-1', status: 'sent' }));
+    }
+  }, 30_000);
+
   it('an unenroll while the step before a wait is still sending leaves no waiting wait behind', async () => {
     const p = await person();
     const l = await lead({ personRef: p._id });
