@@ -46,6 +46,22 @@ const bookkeeping = proxyLocalActivities<Activities>({
   retry: { initialInterval: '1 second', maximumInterval: '1 minute' },
 });
 
+/** A step the run has recorded as open (waiting), or is about to. */
+interface OpenStep {
+  nodeId: string;
+  nodeType: string;
+  output: Record<string, unknown>;
+}
+const stepOf = (s: OpenStep, status: 'waiting' | 'skipped') => ({
+  nodeId: s.nodeId,
+  nodeType: s.nodeType,
+  status,
+  output: s.output,
+});
+/** An open step the run ends without finishing: closed as skipped, with why. */
+const skipped = (s: OpenStep, reason: string) =>
+  stepOf({ ...s, output: { ...s.output, skipped: true, reason } }, 'skipped');
+
 /** Validators reject with this type; the client maps it to 409 invalid_state. */
 const invalidState = (message: string): never => {
   throw ApplicationFailure.nonRetryable(message, 'invalid_state');
@@ -86,27 +102,20 @@ export async function sequenceEnrollmentWorkflow(input: EnrollmentWorkflowInput)
   /** A wait recorded as started that the run never reached (it ended during the step before) did not happen. */
   const unreachedWait = () => {
     if (!parked) return {};
-    const step = {
-      nodeId: parked.nodeId,
-      nodeType: 'wait',
-      status: 'skipped' as const,
-      output: { skipped: true, reason: 'the enrollment ended before this wait' },
-    };
+    const step = skipped(
+      { nodeId: parked.nodeId, nodeType: 'wait', output: {} },
+      'the enrollment ended before this wait',
+    );
     parked = null;
     return { step };
   };
 
   /** The step recorded as waiting that the run is in now: a wait, or a send held for its send window. */
-  let waitingIn: { nodeId: string; nodeType: string; output: Record<string, unknown> } | null = null;
+  let waitingIn: OpenStep | null = null;
   /** A run that ends (exit, unenroll) in a wait closes it as skipped instead of leaving it waiting. */
   const interruptedWait = () => {
     if (!waitingIn) return {};
-    const step = {
-      nodeId: waitingIn.nodeId,
-      nodeType: waitingIn.nodeType,
-      status: 'skipped' as const,
-      output: { ...waitingIn.output, skipped: true, reason: 'the enrollment ended during this wait' },
-    };
+    const step = skipped(waitingIn, 'the enrollment ended during this wait');
     waitingIn = null;
     return { step };
   };
@@ -258,19 +267,14 @@ export async function sequenceEnrollmentWorkflow(input: EnrollmentWorkflowInput)
       result = { status: 'completed' };
     } else if (node.type === 'wait') {
       const ms = waitMsOf(node);
-      let until: number;
-      if (parked?.nodeId === node.id) {
-        until = parked.until;
-        parked = null;
-      } else {
-        until = Date.now() + ms;
-        await mirror({
-          currentNodeId: node.id,
-          nextActionAt: iso(until),
-          step: { nodeId: node.id, nodeType: 'wait', status: 'waiting', output: { until: iso(until), ms } },
-        });
-      }
-      waitingIn = { nodeId: node.id, nodeType: 'wait', output: { until: iso(until), ms } };
+      // Already recorded as started by the step before (parked), or recorded now.
+      const recorded: { until: number } | null = parked?.nodeId === node.id ? parked : null;
+      const until = recorded ? recorded.until : Date.now() + ms;
+      if (recorded) parked = null;
+      const waiting: OpenStep = { nodeId: node.id, nodeType: 'wait', output: { until: iso(until), ms } };
+      if (!recorded)
+        await mirror({ currentNodeId: node.id, nextActionAt: iso(until), step: stepOf(waiting, 'waiting') });
+      waitingIn = waiting;
       if (!(await sleepUntil(until))) break;
       waitingIn = null;
       await mirror({
@@ -287,21 +291,13 @@ export async function sequenceEnrollmentWorkflow(input: EnrollmentWorkflowInput)
           node.data.ignoreBusinessHours === true,
         );
         if (at > Date.now()) {
-          await mirror({
-            currentNodeId: node.id,
-            nextActionAt: iso(at),
-            step: {
-              nodeId: node.id,
-              nodeType: node.type,
-              status: 'waiting',
-              output: { scheduledFor: iso(at), reason: 'send window' },
-            },
-          });
-          waitingIn = {
+          const waiting: OpenStep = {
             nodeId: node.id,
             nodeType: node.type,
             output: { scheduledFor: iso(at), reason: 'send window' },
           };
+          await mirror({ currentNodeId: node.id, nextActionAt: iso(at), step: stepOf(waiting, 'waiting') });
+          waitingIn = waiting;
           if (!(await sleepUntil(at))) break;
           waitingIn = null;
         }
