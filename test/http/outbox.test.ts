@@ -128,6 +128,21 @@ async function waitFor(check: () => boolean | Promise<boolean>, timeoutMs = 10_0
   }
 }
 
+const allProcessed = (ws: string, timeoutMs: number, what: string): Promise<void> =>
+  waitFor(async () => (await rows(ws)).every((r) => r.processed_at !== null), timeoutMs, what);
+
+/** A started dispatcher of one workspace that woke only by NOTIFY (60 s poll), past its start-up drain. */
+async function listening(
+  ws: string,
+  subscribers: Subscriber[],
+  extra: Partial<OutboxDispatcherOptions> = {},
+): Promise<OutboxDispatcher> {
+  const d = dispatcher([ws], subscribers, { pollIntervalMs: 60_000, ...extra });
+  await d.start();
+  await new Promise((r) => setTimeout(r, 100)); // let the start-up drain settle into the 60 s wait
+  return d;
+}
+
 describe('outbox: events are written with the change, or not at all', () => {
   it('delivers the event of a committed write and marks it processed', async () => {
     const ws = newId();
@@ -412,7 +427,7 @@ describe('outbox: order per record', () => {
     const a = dispatcher([ws], [make('a')], { batchSize: 5, concurrency: 4 });
     const b = dispatcher([ws], [make('b')], { batchSize: 5, concurrency: 4 });
     await Promise.all([a.start(), b.start()]);
-    await waitFor(async () => (await rows(ws)).every((r) => r.processed_at !== null), 20_000, 'all 200 events');
+    await allProcessed(ws, 20_000, 'all 200 events');
 
     expect(seen.size).toBe(200);
     expect([...seen.values()].filter((who) => who.length !== 1)).toEqual([]);
@@ -454,7 +469,7 @@ describe('outbox: several batches in flight in one dispatcher (parallelBatches)'
       },
     };
     await dispatcher([ws], [batches], { batchSize: 5, parallelBatches: 3 }).start();
-    await waitFor(async () => (await rows(ws)).every((r) => r.processed_at !== null), 20_000, 'all 200 events');
+    await allProcessed(ws, 20_000, 'all 200 events');
 
     expect(seen.size).toBe(200);
     expect([...seen.values()].every((n) => n === 1)).toBe(true);
@@ -474,9 +489,7 @@ describe('outbox: LISTEN/NOTIFY wake-up', () => {
         delivered.push({ eventId: event.eventId, at: Date.now() });
       },
     };
-    const d = dispatcher([ws], [sub], { pollIntervalMs: 60_000, dispatcherId: `wake-${ws}` });
-    await d.start();
-    await new Promise((r) => setTimeout(r, 100)); // let the start-up drain settle into the 60 s wait
+    await listening(ws, [sub], { dispatcherId: `wake-${ws}` });
 
     const t0 = Date.now();
     await createCompany(ws);
@@ -542,8 +555,7 @@ describe('outbox: claiming under a trickle and behind a slow subscriber', () => 
         delivered.push({ seq: event.payload.seq as number, at: Date.now() });
       },
     };
-    await dispatcher([ws], [sub], { pollIntervalMs: 60_000 }).start();
-    await new Promise((r) => setTimeout(r, 100));
+    await listening(ws, [sub]);
     const entityId = newId();
     const em = forkForWorkspace(orm.em, ws);
     // One transaction, one NOTIFY: only the first is claimable until it is processed.
@@ -559,12 +571,7 @@ describe('outbox: claiming under a trickle and behind a slow subscriber', () => 
   it('events written while the runner is busy wait for it and go out together in its next batch', async () => {
     const ws = newId();
     const sub = gated('gather');
-    await dispatcher([ws], [sub.subscriber], {
-      pollIntervalMs: 60_000,
-      parallelBatches: 2,
-      slowBatchMs: 10_000,
-    }).start();
-    await new Promise((r) => setTimeout(r, 100));
+    await listening(ws, [sub.subscriber], { parallelBatches: 2, slowBatchMs: 10_000 });
     sub.hold();
     const later = Array.from({ length: 5 }, () => newId());
     try {
@@ -580,7 +587,7 @@ describe('outbox: claiming under a trickle and behind a slow subscriber', () => 
     } finally {
       sub.release();
     }
-    await waitFor(async () => (await rows(ws)).every((r) => r.processed_at !== null), 3000, 'every event');
+    await allProcessed(ws, 3000, 'every event');
     expect(sub.batches).toHaveLength(2);
     expect([...sub.batches[1]].sort()).toEqual([...later].sort());
     expect((await rows(ws)).every((r) => r.delivered_to.includes('gather'))).toBe(true);
@@ -589,12 +596,7 @@ describe('outbox: claiming under a trickle and behind a slow subscriber', () => 
   it('a steady trickle is claimed in batches (claimIntervalMs), not an event per claim', async () => {
     const ws = newId();
     const sub = gated('trickle');
-    await dispatcher([ws], [sub.subscriber], {
-      pollIntervalMs: 60_000,
-      parallelBatches: 2,
-      claimIntervalMs: 300,
-    }).start();
-    await new Promise((r) => setTimeout(r, 100));
+    await listening(ws, [sub.subscriber], { parallelBatches: 2, claimIntervalMs: 300 });
     const t0 = Date.now();
     // 20 events, one transaction each, about 10 ms apart (the emits take time too): some 200+ ms of trickle.
     for (let i = 0; i < 20; i++) {
@@ -602,7 +604,7 @@ describe('outbox: claiming under a trickle and behind a slow subscriber', () => 
       await new Promise((r) => setTimeout(r, 10));
     }
     const spread = Date.now() - t0;
-    await waitFor(async () => (await rows(ws)).every((r) => r.processed_at !== null), 5000, 'every event');
+    await allProcessed(ws, 5000, 'every event');
     expect(sub.batches.flat()).toHaveLength(20);
     // The first goes at once; then a claim at most every 300 ms gathers what came meanwhile.
     expect(sub.batches.length).toBeLessThanOrEqual(2 + Math.ceil(spread / 300));
@@ -612,8 +614,7 @@ describe('outbox: claiming under a trickle and behind a slow subscriber', () => 
   it('a subscriber holding one runner for long does not hold back new events: another runner claims them', async () => {
     const ws = newId();
     const sub = gated('slow');
-    await dispatcher([ws], [sub.subscriber], { pollIntervalMs: 60_000, parallelBatches: 2 }).start();
-    await new Promise((r) => setTimeout(r, 100));
+    await listening(ws, [sub.subscriber], { parallelBatches: 2 });
     sub.hold();
     try {
       await emitEvents(ws, [{ entityId: `slow-${newId()}` }]);
@@ -631,6 +632,6 @@ describe('outbox: claiming under a trickle and behind a slow subscriber', () => 
     } finally {
       sub.release();
     }
-    await waitFor(async () => (await rows(ws)).every((r) => r.processed_at !== null), 3000, 'the slow event');
+    await allProcessed(ws, 3000, 'the slow event');
   });
 });
