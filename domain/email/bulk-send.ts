@@ -2,9 +2,11 @@
  * The batched send of bulk e-mail: the same rows and guarantees as one sendEmail per recipient
  * (outbound claim under `bulk:<queueId>:<index>` committed before SMTP sees the message, an
  * `email` row sharing its id, a timeline activity, `activity_created` and `email_sent` events), but
- * written a batch at a time: one transaction claims the whole batch, the messages go out through
- * the mailbox's pooled transport, one transaction records every outcome. A rerun after a crash
- * finds the claims: sent ones are replayed, fresh ones wait, abandoned ones become `unknown`.
+ * written a group at a time: one statement claims a group (the outbound rows only), the messages go
+ * out through the mailbox's pooled transport, one statement records a group's outcomes together
+ * with the e-mail and timeline rows as they stand then (written once, not written `queued` and
+ * updated). A rerun after a crash finds the claims: sent ones are replayed, fresh ones wait,
+ * abandoned ones become `unknown` and get their e-mail and timeline rows then.
  */
 import type { Ctx } from '../context';
 import { DomainError } from '../errors';
@@ -14,14 +16,18 @@ import { DeliveryError } from '../messaging/delivery-error';
 import { MAX_TIMELINE_TEXT, validateEmail, type EmailDeps, type ValidEmail } from '../messaging/email.service';
 import { htmlToText, truncate } from '../messaging/html-text';
 import { OutboundMessage } from '../messaging/outbound-message.entity';
-import { claimRows, DEFAULT_STALE_CLAIM_MS } from '../messaging/outbound.service';
+import {
+  activityCreatedRow,
+  claimActivityRow,
+  DEFAULT_STALE_CLAIM_MS,
+  outboundClaimRow,
+} from '../messaging/outbound.service';
 import type { EmailSendResult } from '../messaging/ports';
 import type { SendThrottle } from './bulk-throttle';
 import { accountForSend } from './email-accounts.service';
 import { outboundEmailRow } from './email-records';
-import { Email } from './email.entity';
 import { addTracking } from './tracking';
-import { executeAsOne, insertRowsSql } from '../orm/lean';
+import { executeLean, insertRowsSql } from '../orm/lean';
 import { outboxRow } from '../outbox/emit';
 
 export { insertRowsSql };
@@ -59,6 +65,109 @@ interface Claimed {
   id: string;
   activityId: string;
   messageId: string;
+  /** When the claim was written: the e-mail and timeline rows are dated then. */
+  at: Date;
+}
+
+/** What became of a claim, as its rows record it. */
+interface Outcome {
+  status: 'sent' | 'failed' | 'unknown';
+  pid: string | null;
+  result: Record<string, unknown> | null;
+  error: string | null;
+}
+
+/** Data-modifying CTEs (name, statement) run as one statement: atomic without a transaction, one round trip. */
+async function runAsOne(ctx: Ctx, ctes: [string, string][], params: unknown[]): Promise<void> {
+  await executeLean(ctx.em, `with ${ctes.map(([n, sql]) => `${n} as (${sql})`).join(', ')} select 1`, params);
+}
+
+/**
+ * The CTEs that write the e-mail rows and timeline rows of `list` as they stand with their outcome:
+ * inserted, with the timeline row's `activity_created` event, or updated where an earlier attempt
+ * wrote them (a failed send tried again). `onlyQueued` updates only rows still `queued` (claims
+ * written before rows were kept until the outcome had theirs from the claim on).
+ */
+function outcomeRowsSql(
+  ctx: Ctx,
+  list: { c: Claimed; o: Outcome }[],
+  input: { accountId: string; bulkRef: string; trackOpens: boolean; at: Date; onlyQueued: boolean },
+  params: unknown[],
+): [string, string][] {
+  const emails: Record<string, unknown>[] = [];
+  const activities: Record<string, unknown>[] = [];
+  const events: Record<string, unknown>[] = [];
+  for (const { c, o } of list) {
+    const to = c.mail.to.map((m) => m.address);
+    const claim = { outboundId: c.id, activityId: c.activityId, at: c.at };
+    const activity = claimActivityRow(
+      ctx,
+      {
+        channel: 'email',
+        links: c.msg.links,
+        activity: {
+          summary: c.mail.subject,
+          description: truncate(c.mail.text?.trim() || htmlToText(c.mail.html ?? ''), MAX_TIMELINE_TEXT),
+          metadata: {
+            from: formatMailbox(c.mail.from),
+            to,
+            cc: [],
+            bcc: [],
+            source: 'api',
+            messageId: null,
+            accountId: input.accountId,
+          },
+        },
+      },
+      claim,
+    );
+    activity.updatedAt = input.at;
+    activity.metadata = {
+      ...(activity.metadata as Record<string, unknown>),
+      status: o.status,
+      messageId: o.pid,
+      error: o.error?.slice(0, 500) ?? null,
+      ...o.result,
+    };
+    activities.push(activity);
+    events.push(activityCreatedRow(ctx, input.at, activity));
+    const email = outboundEmailRow(ctx, {
+      id: c.id,
+      activityId: c.activityId,
+      at: c.at,
+      accountId: input.accountId,
+      mail: c.mail,
+      links: c.msg.links,
+      messageId: o.pid || c.messageId,
+      thread: null,
+      sourceRef: input.bulkRef,
+      trackOpens: input.trackOpens,
+    }).row;
+    Object.assign(email, {
+      status: o.status,
+      error: o.error,
+      updatedAt: input.at,
+      date: o.status === 'sent' ? input.at : c.at,
+    });
+    emails.push(email);
+  }
+  const guard = (status: string) => (input.onlyQueued ? ` where ${status} = 'queued'` : '');
+  return [
+    [
+      'e',
+      `${insertRowsSql('email', emails, params)} on conflict (id) do update set status = excluded.status,` +
+        ` message_id = excluded.message_id, error = excluded.error, updated_at = excluded.updated_at,` +
+        ` date = case when excluded.status = 'sent' then excluded.date else email.date end${guard('email.status')}`,
+    ],
+    [
+      'a',
+      `${insertRowsSql('activity', activities, params)} on conflict (id) do update set` +
+        ` metadata = activity.metadata || excluded.metadata, updated_at = excluded.updated_at` +
+        `${guard("activity.metadata->>'status'")} returning id, xmax = 0 as inserted`,
+    ],
+    // Only a timeline row written now is announced: an updated one was announced when it was written.
+    ['ac', `${insertRowsSql('outbox_event', events, params)} where entity_id in (select id from a where inserted)`],
+  ];
 }
 
 const json = (v: unknown): string => JSON.stringify(v);
@@ -112,25 +221,29 @@ export async function sendBulkMessages(
   const { transport, from } = deps.email.accounts.forAccount(account);
   const domain = from.address.slice(from.address.lastIndexOf('@') + 1);
   const outcomes = new Map<string, BulkOutcome>();
-  /** Renders and checks one recipient's message; a message that cannot be sent fails its recipient (undefined). */
+  /** Renders and checks one recipient's message (throws a DomainError for a message that cannot be sent). */
+  const render = (item: BulkItem): { msg: BulkMessage; mail: ValidEmail } => {
+    const msg = item.render();
+    return {
+      msg,
+      mail: validateEmail(
+        {
+          to: [msg.to],
+          subject: msg.subject,
+          html: msg.html,
+          text: msg.text,
+          links: msg.links,
+          idempotencyKey: msg.key,
+          source: 'api',
+        },
+        formatMailbox(from),
+      ),
+    };
+  };
+  /** render(), where a message that cannot be sent fails its recipient (undefined). */
   const prepare = (item: BulkItem): { msg: BulkMessage; mail: ValidEmail } | undefined => {
     try {
-      const msg = item.render();
-      return {
-        msg,
-        mail: validateEmail(
-          {
-            to: [msg.to],
-            subject: msg.subject,
-            html: msg.html,
-            text: msg.text,
-            links: msg.links,
-            idempotencyKey: msg.key,
-            source: 'api',
-          },
-          formatMailbox(from),
-        ),
-      };
+      return render(item);
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
       outcomes.set(item.recipientId, {
@@ -153,14 +266,21 @@ export async function sendBulkMessages(
   const staleBefore = Date.now() - (deps.email.staleClaimMs ?? DEFAULT_STALE_CLAIM_MS);
   const retried: Claimed[] = [];
   const fresh: BulkItem[] = [];
-  const abandoned: string[] = [];
+  const abandoned: { item: BulkItem; claim: OutboundMessage }[] = [];
+  const claimedOf = (v: { msg: BulkMessage; mail: ValidEmail }, o: OutboundMessage): Claimed => ({
+    ...v,
+    id: o._id,
+    activityId: o.activityId,
+    messageId: `<${o._id}@${domain}>`,
+    at: o.createdAt,
+  });
   for (const item of input.items) {
     const o = existing.get(item.key);
     if (!o) fresh.push(item);
     else if (o.status === 'sent')
       outcomes.set(item.recipientId, { recipientId: item.recipientId, status: 'sent', emailId: o._id });
     else if (o.status === 'unknown' || (o.status === 'queued' && o.claimedAt.getTime() < staleBefore)) {
-      abandoned.push(o._id);
+      abandoned.push({ item, claim: o });
       outcomes.set(item.recipientId, {
         recipientId: item.recipientId,
         status: 'unknown',
@@ -172,133 +292,104 @@ export async function sendBulkMessages(
       outcomes.set(item.recipientId, { recipientId: item.recipientId, status: 'retry' });
     else {
       const v = prepare(item);
-      if (v) retried.push({ ...v, id: o._id, activityId: o.activityId, messageId: `<${o._id}@${domain}>` });
+      if (v) retried.push(claimedOf(v, o));
     }
   }
 
-  // Only after a crash or a failed attempt: abandoned claims become unknown, failed ones go again (nothing left the
-  // last time).
+  // Only after a crash or a failed attempt, in one statement: abandoned claims become unknown and get their e-mail and
+  // timeline rows (the outcome that would have written them never came), failed ones go again (nothing left the last
+  // time; their rows stay as the failure left them until the new outcome).
   if (abandoned.length || retried.length) {
     const now = new Date();
-    await em.transactional(async (tem) => {
-      if (abandoned.length) {
-        const note = 'the attempt stopped before its outcome was recorded';
-        await tem.nativeUpdate(
-          OutboundMessage,
-          { _id: { $in: abandoned }, status: 'queued' },
-          { status: 'unknown', error: note, updatedAt: now },
-        );
-        await tem.nativeUpdate(
-          Email,
-          { _id: { $in: abandoned }, status: 'queued' },
-          { status: 'unknown', error: note, updatedAt: now },
-        );
+    const note = 'the attempt stopped before its outcome was recorded';
+    const params: unknown[] = [];
+    const ctes: [string, string][] = [];
+    if (abandoned.length) {
+      const ids = abandoned.map((a) => a.claim._id);
+      params.push(note, now, ws, ...ids);
+      ctes.push([
+        'u',
+        `update outbound_message set status = 'unknown', error = ?, updated_at = ? where workspace_id = ? and id in (${ids.map(() => '?').join(',')}) and status = 'queued'`,
+      ]);
+      const rows: { c: Claimed; o: Outcome }[] = [];
+      for (const { item, claim: o } of abandoned) {
+        let v: { msg: BulkMessage; mail: ValidEmail };
+        try {
+          v = render(item);
+        } catch (err) {
+          // The message no longer renders (deterministic, so it did when claimed; its data changed since): the claim
+          // stays unknown without rows.
+          if (err instanceof DomainError) continue;
+          throw err;
+        }
+        rows.push({ c: claimedOf(v, o), o: { status: 'unknown', pid: null, result: null, error: note } });
       }
-      const ids = retried.map((c) => c.id);
-      if (ids.length)
-        await tem.execute(
-          `update outbound_message set status = 'queued', claimed_at = ?, attempts = attempts + 1, error = null, updated_at = ? where workspace_id = ? and id in (${ids.map(() => '?').join(',')}) and status = 'failed'`,
-          [now, now, ws, ...ids],
+      if (rows.length)
+        ctes.push(
+          ...outcomeRowsSql(
+            ctx,
+            rows,
+            { accountId: account._id, bulkRef: input.bulkRef, trackOpens: input.trackOpens, at: now, onlyQueued: true },
+            params,
+          ),
         );
-    });
+    }
+    const ids = retried.map((c) => c.id);
+    if (ids.length) {
+      params.push(now, now, ws, ...ids);
+      ctes.push([
+        'r',
+        `update outbound_message set status = 'queued', claimed_at = ?, attempts = attempts + 1, error = null, updated_at = ? where workspace_id = ? and id in (${ids.map(() => '?').join(',')}) and status = 'failed'`,
+      ]);
+    }
+    await runAsOne(ctx, ctes, params);
   }
 
-  /**
-   * Commits the claims of `group` (claim, e-mail row, timeline activity, activity_created event each) in one statement.
-   */
+  /** Commits the claims of `items` (the outbound rows) in one statement; the other rows come with the outcome. */
   const claim = async (items: BulkItem[]): Promise<Claimed[]> => {
     const group = items.map(prepare).filter((v) => v !== undefined);
     if (!group.length) return [];
-    const now = new Date();
-    const outbound: Record<string, unknown>[] = [];
-    const activities: Record<string, unknown>[] = [];
-    const emails: Record<string, unknown>[] = [];
-    const events: Record<string, unknown>[] = [];
-    const claimed: Claimed[] = [];
-    for (const v of group) {
-      const ids = { outboundId: newId(now), activityId: newId(now), at: now };
-      const id = ids.outboundId;
-      const messageId = `<${id}@${domain}>`;
-      const to = v.mail.to.map((m) => m.address);
-      const rows = claimRows(
-        ctx,
-        {
-          channel: 'email',
-          idempotencyKey: v.msg.key,
-          source: 'api',
-          recipients: to,
-          links: v.msg.links,
-          activity: {
-            summary: v.mail.subject,
-            description: truncate(v.mail.text?.trim() || htmlToText(v.mail.html ?? ''), MAX_TIMELINE_TEXT),
-            metadata: {
-              from: formatMailbox(v.mail.from),
-              to,
-              cc: [],
-              bcc: [],
-              source: 'api',
-              messageId: null,
-              accountId: account._id,
-            },
-          },
-        },
-        ids,
-      );
-      outbound.push(rows.outbound);
-      activities.push(rows.activity);
-      emails.push(
-        outboundEmailRow(ctx, {
-          id,
-          activityId: ids.activityId,
-          at: now,
-          accountId: account._id,
-          mail: v.mail,
-          links: v.msg.links,
-          messageId,
-          thread: null,
-          sourceRef: input.bulkRef,
-          trackOpens: input.trackOpens,
-        }).row,
-      );
-      events.push(rows.event);
-      claimed.push({ ...v, id, activityId: ids.activityId, messageId });
-    }
+    const at = new Date();
+    const claimed = group.map((v): Claimed => {
+      const id = newId(at);
+      return { ...v, id, activityId: newId(at), messageId: `<${id}@${domain}>`, at };
+    });
     const params: unknown[] = [];
-    await executeAsOne(
-      em,
-      [
-        insertRowsSql('outbound_message', outbound, params),
-        insertRowsSql('activity', activities, params),
-        insertRowsSql('email', emails, params),
-        insertRowsSql('outbox_event', events, params),
-      ],
+    const sql = insertRowsSql(
+      'outbound_message',
+      claimed.map((c) =>
+        outboundClaimRow(
+          ctx,
+          {
+            channel: 'email',
+            idempotencyKey: c.msg.key,
+            source: 'api',
+            recipients: c.mail.to.map((m) => m.address),
+          },
+          { outboundId: c.id, activityId: c.activityId, at },
+        ),
+      ),
       params,
     );
+    await executeLean(em, sql, params);
     return claimed;
   };
 
   type Result = { c: Claimed; sent?: EmailSendResult; err?: unknown };
-  /** Writes the outcomes of `results` (claim, e-mail row, timeline metadata, email_sent events) in one statement. */
+  /**
+   * Writes the outcomes of `results` in one statement: the claims, the e-mail and timeline rows as they stand now (with
+   * their activity_created events) and the email_sent events.
+   */
   const record = async (results: Result[]): Promise<void> => {
     const at = new Date();
-    const rows: {
-      id: string;
-      aid: string;
-      status: string;
-      pid: string | null;
-      result: Record<string, unknown> | null;
-      error: string | null;
-    }[] = [];
+    const rows: { c: Claimed; o: Outcome }[] = [];
     const events: Record<string, unknown>[] = [];
     for (const { c, sent, err } of results) {
       if (sent) {
+        const pid = sent.messageId || c.messageId;
         rows.push({
-          id: c.id,
-          aid: c.activityId,
-          status: 'sent',
-          pid: sent.messageId || c.messageId,
-          result: { accepted: sent.accepted, rejected: sent.rejected },
-          error: null,
+          c,
+          o: { status: 'sent', pid, result: { accepted: sent.accepted, rejected: sent.rejected }, error: null },
         });
         const links = Object.fromEntries(Object.entries(c.msg.links).filter(([, v]) => v));
         events.push(
@@ -311,7 +402,7 @@ export async function sendBulkMessages(
               from: formatMailbox(c.mail.from),
               to: c.mail.to.map((m) => m.address),
               threadId: c.id,
-              messageId: sent.messageId || c.messageId,
+              messageId: pid,
             },
             links,
             source: 'api',
@@ -323,14 +414,7 @@ export async function sendBulkMessages(
       }
       const message = (err instanceof Error ? err.message : String(err)).slice(0, 2000);
       const unknown = err instanceof DeliveryError && err.outcome === 'unknown';
-      rows.push({
-        id: c.id,
-        aid: c.activityId,
-        status: unknown ? 'unknown' : 'failed',
-        pid: null,
-        result: null,
-        error: message,
-      });
+      rows.push({ c, o: { status: unknown ? 'unknown' : 'failed', pid: null, result: null, error: message } });
       // A refusal for good fails the recipient; an unreachable server leaves it for the next attempt (the claim is
       // `failed`, so it goes again).
       const transient = err instanceof DeliveryError && err.outcome === 'not_sent' && !err.permanent;
@@ -341,22 +425,24 @@ export async function sendBulkMessages(
           : { recipientId: c.msg.recipientId, status: unknown ? 'unknown' : 'failed', emailId: c.id, error: message },
       );
     }
-    const data = json(rows);
-    const params: unknown[] = [at, at, data, ws, at, at, data, ws, at, data, ws];
-    await executeAsOne(
-      em,
+    const claims = json(rows.map(({ c, o }) => ({ id: c.id, ...o })));
+    const params: unknown[] = [at, at, claims, ws];
+    const ctes: [string, string][] = [
       [
-        // Sent is recorded even over a row meanwhile marked unknown: it was sent.
+        // Sent is recorded even over a claim meanwhile marked unknown: it was sent.
+        'claims',
         `update outbound_message o set status = v.status, provider_message_id = v.pid, result = v.result, error = v.error, updated_at = ?, sent_at = case when v.status = 'sent' then ?::timestamptz else o.sent_at end
         from jsonb_to_recordset(?::jsonb) as v(id text, status text, pid text, result jsonb, error text) where o.workspace_id = ? and o.id = v.id and (v.status = 'sent' or o.status = 'queued')`,
-        `update email e set status = v.status, message_id = coalesce(v.pid, e.message_id), error = v.error, updated_at = ?, date = case when v.status = 'sent' then ?::timestamptz else e.date end
-        from jsonb_to_recordset(?::jsonb) as v(id text, status text, pid text, error text) where e.workspace_id = ? and e.id = v.id`,
-        `update activity a set metadata = a.metadata || jsonb_build_object('status', v.status, 'messageId', v.pid, 'error', left(v.error, 500)) || coalesce(v.result, '{}'::jsonb), updated_at = ?
-        from jsonb_to_recordset(?::jsonb) as v(aid text, status text, pid text, result jsonb, error text) where a.workspace_id = ? and a.id = v.aid`,
-        ...(events.length ? [insertRowsSql('outbox_event', events, params)] : ['select 1']),
       ],
-      params,
-    );
+      ...outcomeRowsSql(
+        ctx,
+        rows,
+        { accountId: account._id, bulkRef: input.bulkRef, trackOpens: input.trackOpens, at, onlyQueued: false },
+        params,
+      ),
+    ];
+    if (events.length) ctes.push(['es', insertRowsSql('outbox_event', events, params)]);
+    await runAsOne(ctx, ctes, params);
   };
 
   // The pipeline: claimer → queue → senders → results → recorder. A failed claim stops claiming

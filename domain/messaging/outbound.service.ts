@@ -94,21 +94,16 @@ export interface ClaimRow {
   row: Record<string, unknown>;
 }
 
-/**
- * The rows of one fresh claim as plain rows for insertRowsSql: the outbound row (`queued`), its
- * timeline row and the `activity_created` event. The single claim below and bulk e-mail's batched
- * claims (email/bulk-send.ts) write exactly these.
- */
-export function claimRows(
+/** The outbound row of a fresh claim (`queued`), as a plain row for insertRowsSql. */
+export function outboundClaimRow(
   ctx: Ctx,
-  draft: Omit<OutboundDraft, 'onClaim'>,
+  draft: Pick<OutboundDraft, 'channel' | 'idempotencyKey' | 'source' | 'recipients'>,
   claim: { outboundId: string; activityId: string; at: Date },
-): { outbound: FullRow<OutboundMessage>; activity: FullRow<Activity>; event: Record<string, unknown> } {
+): FullRow<OutboundMessage> {
   const { outboundId: id, activityId, at } = claim;
-  const ws = ctx.actor.workspaceId;
-  const outbound = {
+  return {
     _id: id,
-    workspaceId: ws,
+    workspaceId: ctx.actor.workspaceId,
     channel: draft.channel,
     idempotencyKey: draft.idempotencyKey,
     status: 'queued',
@@ -124,9 +119,18 @@ export function claimRows(
     createdAt: at,
     updatedAt: at,
   } satisfies FullRow<OutboundMessage>;
-  const activity = {
+}
+
+/** The timeline row of a claim (metadata `status: queued` plus the draft's), as a plain row for insertRowsSql. */
+export function claimActivityRow(
+  ctx: Ctx,
+  draft: Pick<OutboundDraft, 'channel' | 'links' | 'activity'>,
+  claim: { outboundId: string; activityId: string; at: Date },
+): FullRow<Activity> {
+  const { outboundId: id, activityId, at } = claim;
+  return {
     _id: activityId,
-    workspaceId: ws,
+    workspaceId: ctx.actor.workspaceId,
     createdAt: at,
     updatedAt: at,
     type: draft.channel,
@@ -146,10 +150,30 @@ export function claimRows(
     userId: ctx.actor.userId,
     ownerId: ctx.actor.userId,
   } satisfies FullRow<Activity>;
-  const event = outboxRow(ctx, at, 'activity_created', 'activity', activityId, {
+}
+
+/** The `activity_created` event of a timeline row written as `activity`. */
+export const activityCreatedRow = (ctx: Ctx, at: Date, activity: FullRow<Activity>): Record<string, unknown> =>
+  outboxRow(ctx, at, 'activity_created', 'activity', activity._id as string, {
     activity: serializeActivity(activity as unknown as Activity),
   });
-  return { outbound, activity, event };
+
+/**
+ * The rows of one fresh claim as plain rows for insertRowsSql: the outbound row (`queued`), its
+ * timeline row and the `activity_created` event. The single claim below writes exactly these; bulk
+ * e-mail (email/bulk-send.ts) writes the same rows, the timeline row with the outcome.
+ */
+export function claimRows(
+  ctx: Ctx,
+  draft: Omit<OutboundDraft, 'onClaim'>,
+  claim: { outboundId: string; activityId: string; at: Date },
+): { outbound: FullRow<OutboundMessage>; activity: FullRow<Activity>; event: Record<string, unknown> } {
+  const activity = claimActivityRow(ctx, draft, claim);
+  return {
+    outbound: outboundClaimRow(ctx, draft, claim),
+    activity,
+    event: activityCreatedRow(ctx, claim.at, activity),
+  };
 }
 
 /**

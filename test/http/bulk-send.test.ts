@@ -1,0 +1,336 @@
+import { randomBytes } from 'node:crypto';
+import { MikroORM } from '@mikro-orm/postgresql';
+import type { Ctx } from '../../domain/context';
+import { sendBulkMessages, type BulkItem, type BulkOutcome } from '../../domain/email/bulk-send';
+import { createSendThrottle } from '../../domain/email/bulk-throttle';
+import { addEmailAccount } from '../../domain/email/email-accounts.service';
+import { outboundEmailRow } from '../../domain/email/email-records';
+import { Email } from '../../domain/email/email.entity';
+import { DeliveryError } from '../../domain/messaging/delivery-error';
+import { claimRows } from '../../domain/messaging/outbound.service';
+import { OutboundMessage } from '../../domain/messaging/outbound-message.entity';
+import type { EmailMessage, EmailSendResult, EmailTransport } from '../../domain/messaging/ports';
+import { newId } from '../../domain/ids';
+import { executeLean, insertRowsSql } from '../../domain/orm/lean';
+import { ormConfig } from '../../domain/orm/config';
+import { forkForWorkspace } from '../../domain/orm/tenant';
+import { Activity } from '../../domain/timeline/activity.entity';
+import { createWorkspace } from '../../domain/workspaces/workspaces.service';
+import { unique } from '../support/factories';
+import { eventsFor } from '../support/outbox';
+
+// The batched send of bulk e-mail (domain/email/bulk-send.ts) against real Postgres with a scripted
+// transport: which rows a recipient leaves behind after a send, a failed send, and an attempt that
+// died between its claim and its outcome. The e-mail row and the timeline row are written with the
+// outcome, so every path is checked for them and for exactly one activity_created event each.
+let orm: MikroORM;
+beforeAll(async () => {
+  orm = await MikroORM.init(ormConfig(process.env.DATABASE_URL as string));
+});
+afterAll(async () => {
+  await orm.close(true);
+});
+
+/** A transport whose behaviour each test scripts; counts every hand-over. */
+function scripted(
+  ...steps: Array<(m: EmailMessage) => Promise<EmailSendResult>>
+): EmailTransport & { calls: EmailMessage[] } {
+  const calls: EmailMessage[] = [];
+  return {
+    calls,
+    send(m) {
+      calls.push(m);
+      return steps[Math.min(calls.length, steps.length) - 1]!(m);
+    },
+  };
+}
+const ok = async (m: EmailMessage): Promise<EmailSendResult> => ({
+  messageId: m.messageId ?? '<x@y>',
+  accepted: m.to.map((t) => t.address),
+  rejected: [],
+});
+const unreachable = async (): Promise<EmailSendResult> => {
+  throw new DeliveryError('connect ECONNREFUSED 127.0.0.1:25', 'not_sent', false);
+};
+
+interface World {
+  ctx: () => Ctx;
+  accountId: string;
+  items: BulkItem[];
+  send(transport: EmailTransport, opts?: { staleClaimMs?: number; firstStart?: boolean }): Promise<BulkOutcome[]>;
+}
+
+async function world(recipients = 1): Promise<World> {
+  const { workspaceId, userId } = await createWorkspace(orm.em.fork(), { name: `Bulk send ${unique()}` });
+  const key = randomBytes(32);
+  const { account } = await addEmailAccount(
+    orm.em.fork(),
+    {
+      workspaceId,
+      name: 'Sales',
+      emailAddress: 'sales@acme.example',
+      displayName: 'Acme Sales',
+      smtp: { host: '127.0.0.1', port: 2525, secure: false, user: 'u', password: 'p' },
+    },
+    key,
+  );
+  const ctx = (): Ctx => ({
+    em: forkForWorkspace(orm.em, workspaceId),
+    actor: { workspaceId, userId, role: 'admin', scopes: ['read', 'write'] },
+  });
+  const bulkRef = `bulk:${newId()}`;
+  const items: BulkItem[] = Array.from({ length: recipients }, (_, i) => ({
+    recipientId: newId(),
+    key: `${bulkRef}:${i}`,
+    render: () => ({
+      recipientId: items[i]!.recipientId,
+      key: `${bulkRef}:${i}`,
+      to: `r${i}@example.com`,
+      subject: `Hello R${i}`,
+      html: `<p>Hi R${i}</p>`,
+      links: {},
+    }),
+  }));
+  return {
+    ctx,
+    accountId: String(account._id),
+    items,
+    send: (transport, opts = {}) =>
+      sendBulkMessages(
+        ctx(),
+        { accountId: String(account._id), trackOpens: false, bulkRef, items, firstStart: opts.firstStart ?? false },
+        {
+          email: {
+            transport,
+            accounts: { forAccount: () => ({ transport, from: { address: 'sales@acme.example' } }), close() {} },
+            staleClaimMs: opts.staleClaimMs,
+          },
+          throttle: createSendThrottle(0),
+          concurrency: 4,
+        },
+      ),
+  };
+}
+
+/** What one recipient left behind: its claim, e-mail row, timeline row and their events. */
+async function rowsOf(w: World, index: number) {
+  const em = w.ctx().em;
+  const claim = await em.findOne(OutboundMessage, { idempotencyKey: w.items[index]!.key }, { refresh: true });
+  if (!claim) return { claim: null, email: null, activity: null, activityCreated: [], emailSent: [] };
+  const email = await em.findOne(Email, { _id: claim._id }, { refresh: true });
+  const activity = await em.findOne(Activity, { _id: claim.activityId }, { refresh: true });
+  const events = [...(await eventsFor(orm, claim._id)), ...(await eventsFor(orm, claim.activityId))];
+  return {
+    claim,
+    email,
+    activity,
+    activityCreated: events.filter((e) => e.type === 'activity_created'),
+    emailSent: events.filter((e) => e.type === 'email_sent'),
+  };
+}
+
+async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  while (!check()) {
+    if (Date.now() > deadline) throw new Error('condition not reached in time');
+    await new Promise((r) => setTimeout(r, 10));
+  }
+}
+
+describe('bulk send rows', () => {
+  it('a sent recipient has its claim, e-mail row and timeline row as sent, one activity_created and one email_sent', async () => {
+    const w = await world(3);
+    const transport = scripted(ok);
+    const outcomes = await w.send(transport, { firstStart: true });
+    expect(outcomes.map((o) => o.status)).toEqual(['sent', 'sent', 'sent']);
+    expect(transport.calls).toHaveLength(3);
+    for (let i = 0; i < 3; i++) {
+      const r = await rowsOf(w, i);
+      expect(r.claim).toMatchObject({ status: 'sent', attempts: 1 });
+      expect(r.email).toMatchObject({
+        status: 'sent',
+        subject: `Hello R${i}`,
+        to: [`r${i}@example.com`],
+        accountId: w.accountId,
+        activityId: r.claim!.activityId,
+        messageId: transport.calls[i]!.messageId,
+      });
+      expect(r.activity).toMatchObject({ type: 'email', summary: `Hello R${i}`, description: `Hi R${i}` });
+      expect(r.activity!.metadata).toMatchObject({
+        status: 'sent',
+        outboundMessageId: r.claim!._id,
+        messageId: transport.calls[i]!.messageId,
+        accepted: [`r${i}@example.com`],
+        error: null,
+      });
+      expect(r.activityCreated).toHaveLength(1);
+      expect(r.activityCreated[0]!.payload).toMatchObject({ activity: { _id: r.claim!.activityId } });
+      expect(r.emailSent).toHaveLength(1);
+      expect(r.emailSent[0]!.payload).toMatchObject({ email: { _id: r.claim!._id, subject: `Hello R${i}` } });
+    }
+    // A rerun replays: nothing sent twice, no row or event written twice.
+    expect((await w.send(transport)).map((o) => o.status)).toEqual(['sent', 'sent', 'sent']);
+    expect(transport.calls).toHaveLength(3);
+    expect((await rowsOf(w, 0)).activityCreated).toHaveLength(1);
+  });
+
+  it('while a message is with the mail server only its claim exists; an attempt that died then leaves it unknown with its rows, never sent again', async () => {
+    const w = await world(2);
+    const held: (() => void)[] = [];
+    const hanging = scripted((m) => new Promise((resolve) => held.push(() => void ok(m).then(resolve))));
+    const dead = w.send(hanging, { firstStart: true });
+    await until(() => hanging.calls.length === 2);
+    const during = await rowsOf(w, 0);
+    expect(during.claim).toMatchObject({ status: 'queued' });
+    expect(during.email).toBeNull();
+    expect(during.activity).toBeNull();
+    expect(during.activityCreated).toHaveLength(0);
+
+    // Within the stale window the claim is in flight: left for later, nothing sent.
+    const again = scripted(ok);
+    expect((await w.send(again, { staleClaimMs: 60_000 })).map((o) => o.status)).toEqual(['retry', 'retry']);
+    // Past it, the attempt counts as dead: unknown, with the rows the outcome would have written.
+    const outcomes = await w.send(again, { staleClaimMs: 0 });
+    expect(outcomes.map((o) => o.status)).toEqual(['unknown', 'unknown']);
+    expect(again.calls).toHaveLength(0);
+    const after = await rowsOf(w, 0);
+    expect(after.claim).toMatchObject({ status: 'unknown' });
+    expect(after.email).toMatchObject({
+      status: 'unknown',
+      subject: 'Hello R0',
+      error: 'the attempt stopped before its outcome was recorded',
+    });
+    expect(after.activity!.metadata).toMatchObject({ status: 'unknown', outboundMessageId: after.claim!._id });
+    expect(after.activityCreated).toHaveLength(1);
+    expect(after.activityCreated[0]!.payload).toMatchObject({ activity: { metadata: { status: 'unknown' } } });
+    expect(after.emailSent).toHaveLength(0);
+    // Marked again by a later rerun: no row or event written twice.
+    await w.send(again, { staleClaimMs: 0 });
+    expect((await rowsOf(w, 0)).activityCreated).toHaveLength(1);
+
+    // The "dead" attempt turns out to have handed both over: sent is recorded over unknown, the same rows updated.
+    for (const release of held) release();
+    expect((await dead).map((o) => o.status)).toEqual(['sent', 'sent']);
+    const late = await rowsOf(w, 0);
+    expect(late.claim).toMatchObject({ status: 'sent' });
+    expect(late.email).toMatchObject({ status: 'sent', error: null });
+    expect(late.activity!.metadata).toMatchObject({ status: 'sent', error: null });
+    expect(late.activityCreated).toHaveLength(1);
+    expect(late.emailSent).toHaveLength(1);
+  });
+
+  it('a send the server could not take leaves a failed e-mail row; the next attempt sends it and updates the same rows', async () => {
+    const w = await world(1);
+    const down = scripted(unreachable);
+    expect((await w.send(down, { firstStart: true })).map((o) => o.status)).toEqual(['retry']);
+    const failed = await rowsOf(w, 0);
+    expect(failed.claim).toMatchObject({ status: 'failed', attempts: 1 });
+    expect(failed.email).toMatchObject({ status: 'failed', error: expect.stringContaining('ECONNREFUSED') });
+    expect(failed.activity!.metadata).toMatchObject({
+      status: 'failed',
+      error: expect.stringContaining('ECONNREFUSED'),
+    });
+    expect(failed.activityCreated).toHaveLength(1);
+
+    const up = scripted(ok);
+    expect(await w.send(up)).toEqual([
+      { recipientId: w.items[0]!.recipientId, status: 'sent', emailId: failed.claim!._id },
+    ]);
+    expect(up.calls).toHaveLength(1);
+    const sent = await rowsOf(w, 0);
+    expect(sent.claim).toMatchObject({ _id: failed.claim!._id, status: 'sent', attempts: 2 });
+    expect(sent.email).toMatchObject({ status: 'sent', error: null });
+    expect(sent.activity).toMatchObject({ _id: failed.activity!._id });
+    expect(sent.activity!.metadata).toMatchObject({ status: 'sent', error: null, accepted: ['r0@example.com'] });
+    expect(sent.activityCreated).toHaveLength(1);
+    expect(sent.emailSent).toHaveLength(1);
+  });
+
+  it('a refusal for good fails the recipient with its rows', async () => {
+    const w = await world(1);
+    const refusing = scripted(async () => {
+      throw new DeliveryError('550 mailbox unavailable', 'not_sent', true);
+    });
+    expect(await w.send(refusing, { firstStart: true })).toEqual([
+      expect.objectContaining({ status: 'failed', error: '550 mailbox unavailable' }),
+    ]);
+    const r = await rowsOf(w, 0);
+    expect(r.email).toMatchObject({ status: 'failed', error: '550 mailbox unavailable' });
+    expect(r.activity!.metadata).toMatchObject({ status: 'failed' });
+    expect(r.activityCreated).toHaveLength(1);
+    expect(r.emailSent).toHaveLength(0);
+  });
+
+  it('a connection lost after the hand-over is unknown with its error, kept by a rerun', async () => {
+    const w = await world(1);
+    const lost = scripted(async () => {
+      throw new DeliveryError('connection closed after DATA', 'unknown', false);
+    });
+    expect(await w.send(lost, { firstStart: true })).toEqual([
+      expect.objectContaining({ status: 'unknown', error: 'connection closed after DATA' }),
+    ]);
+    const again = scripted(ok);
+    expect((await w.send(again, { staleClaimMs: 0 })).map((o) => o.status)).toEqual(['unknown']);
+    expect(again.calls).toHaveLength(0);
+    const r = await rowsOf(w, 0);
+    expect(r.claim).toMatchObject({ status: 'unknown', error: 'connection closed after DATA' });
+    expect(r.email).toMatchObject({ status: 'unknown', error: 'connection closed after DATA' });
+    expect(r.activity!.metadata).toMatchObject({ status: 'unknown', error: 'connection closed after DATA' });
+    expect(r.activityCreated).toHaveLength(1);
+  });
+
+  it('a claim written with its rows at claim time (before rows waited for the outcome) becomes unknown without a second timeline row', async () => {
+    const w = await world(1);
+    const ctx = w.ctx();
+    const at = new Date(Date.now() - 60_000);
+    const ids = { outboundId: newId(at), activityId: newId(at), at };
+    const draft = {
+      channel: 'email' as const,
+      idempotencyKey: w.items[0]!.key,
+      source: 'api' as const,
+      recipients: ['r0@example.com'],
+      links: {},
+      activity: { summary: 'Hello R0', description: 'Hi R0', metadata: { accountId: w.accountId } },
+    };
+    const rows = claimRows(ctx, draft, ids);
+    const email = outboundEmailRow(ctx, {
+      id: ids.outboundId,
+      activityId: ids.activityId,
+      at,
+      accountId: w.accountId,
+      mail: {
+        from: { address: 'sales@acme.example' },
+        to: [{ address: 'r0@example.com' }],
+        cc: [],
+        bcc: [],
+        subject: 'Hello R0',
+        html: '<p>Hi R0</p>',
+        source: 'api',
+      },
+      links: {},
+      messageId: `<${ids.outboundId}@acme.example>`,
+      thread: null,
+      sourceRef: null,
+      trackOpens: false,
+    }).row;
+    for (const [table, row] of [
+      ['outbound_message', rows.outbound],
+      ['activity', rows.activity],
+      ['email', email],
+      ['outbox_event', rows.event],
+    ] as const) {
+      const params: unknown[] = [];
+      await executeLean(ctx.em, insertRowsSql(table, [row as Record<string, unknown>], params), params);
+    }
+
+    const transport = scripted(ok);
+    expect((await w.send(transport, { staleClaimMs: 0 })).map((o) => o.status)).toEqual(['unknown']);
+    expect(transport.calls).toHaveLength(0);
+    const r = await rowsOf(w, 0);
+    expect(r.claim).toMatchObject({ _id: ids.outboundId, status: 'unknown' });
+    expect(r.email).toMatchObject({ status: 'unknown', subject: 'Hello R0' });
+    expect(r.activity!.metadata).toMatchObject({ status: 'unknown' });
+    expect(r.activityCreated).toHaveLength(1);
+    expect(r.activityCreated[0]!.payload).toMatchObject({ activity: { metadata: { status: 'queued' } } });
+  });
+});
