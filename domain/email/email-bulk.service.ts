@@ -13,7 +13,7 @@ import type { Ctx } from '../context';
 import { DomainError, notFound, validation } from '../errors';
 import { parseMailbox } from '../messaging/addresses';
 import { MAX_EMAIL_BODY_BYTES, MAX_SUBJECT, type EmailDeps } from '../messaging/email.service';
-import { leanColumns, leanQuery, readDates } from '../orm/lean';
+import { executeLean, leanColumns, leanQuery, readDates } from '../orm/lean';
 import { forkForWorkspace } from '../orm/tenant';
 import { Person } from '../people/person.entity';
 import { createRecord } from '../shared/records';
@@ -201,7 +201,7 @@ export async function createBulkEmail(ctx: Ctx, input: BulkEmailInput, deps: Cre
       })),
       params,
     );
-    await ctx.em.execute(insert, params, 'run');
+    await executeLean(ctx.em, insert, params);
     return row;
   });
   const base = { queueId: bulk._id, duplicatesRemoved: duplicates };
@@ -386,7 +386,8 @@ export async function processBulkBatch(
   }
   if (decided.length) {
     const at = new Date();
-    await em.execute(
+    await executeLean(
+      em,
       `update email_bulk_recipient r set status = v.status, email_id = v.email_id, error = left(v.error, 2000), updated_at = ?, sent_at = case when v.status = 'sent' then ?::timestamptz else null end
       from jsonb_to_recordset(?::jsonb) as v(id text, status text, email_id text, error text) where r.workspace_id = ? and r.id = v.id`,
       [

@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 import type { EntityName, EntityProperty } from '@mikro-orm/core';
 import { TENANT_FILTER, type TenantFilterArgs } from './tenant';
 
@@ -17,12 +17,21 @@ interface KnexClient {
 /**
  * Runs one statement (`$1`… placeholders, each used once and in order) on a pooled connection.
  * `name` makes it a prepared statement per connection (parsed and planned once). Inside a
- * transaction it runs on the transaction's connection through the ORM instead.
+ * transaction it runs on the transaction's connection, its values still sent as bind parameters
+ * (the ORM's execute would escape them into the SQL text, slow for the large JSON parameters of
+ * set-based writes).
  */
 export async function leanQuery<R>(em: EntityManager, text: string, values: unknown[], name?: string): Promise<R[]> {
   const connection = em.getConnection();
-  const trx = em.getTransactionContext();
-  if (trx) return connection.execute<R[]>(text.replace(/\$\d+/g, '?'), values, 'all', trx);
+  const trx = em.getTransactionContext<Knex.Transaction>();
+  if (trx) {
+    await connection.ensureConnection();
+    const res = (await connection
+      .getKnex()
+      .raw(text.replace(/\$\d+/g, '?'), values.map((v) => (v === undefined ? null : v)) as Knex.RawBinding[])
+      .transacting(trx)) as { rows: R[] };
+    return res.rows;
+  }
   const client = connection.getKnex().client as unknown as KnexClient;
   const pg = await client.acquireConnection();
   try {
@@ -120,8 +129,15 @@ const column = (key: string): string => (key === '_id' ? 'id' : key.replace(/[A-
  */
 export function insertRowsSql(table: string, rows: Record<string, unknown>[], params: unknown[]): string {
   const keys = Object.keys(rows[0]!);
-  const cols = keys.map((k) => `"${column(k)}"`).join(', ');
-  params.push(JSON.stringify(rows.map((r) => Object.fromEntries(keys.map((k) => [column(k), r[k]])))));
+  const names = keys.map(column);
+  // Renamed with a plain loop: Object.fromEntries over mapped pairs cost ~3× as much for a group of e-mail rows.
+  const renamed = rows.map((r) => {
+    const out: Record<string, unknown> = {};
+    for (let i = 0; i < keys.length; i++) out[names[i]!] = r[keys[i]!];
+    return out;
+  });
+  params.push(JSON.stringify(renamed));
+  const cols = names.map((c) => `"${c}"`).join(', ');
   return `insert into "${table}" (${cols}) select ${cols} from jsonb_populate_recordset(null::"${table}", ?::jsonb)`;
 }
 

@@ -84,6 +84,15 @@ describe('GET /api/v1/companies/:id (lean read)', () => {
         const row = await findRowById(tx, Company, 'a'.repeat(24));
         expect(row?.name).toBe('Uncommitted');
         expect(await leanQuery(tx, 'select $1::int as a, $2::text as b', [1, 'x'])).toEqual([{ a: 1, b: 'x' }]);
+        // Values go as bind parameters, not escaped into the SQL text: an untyped parameter is text to Postgres,
+        // where the number written into the statement would be an integer. Undefined is null.
+        expect(
+          await leanQuery(
+            tx,
+            'select pg_typeof(v)::text as t, s, n from (select $1 as v, $2::text as s, $3::text as n) x',
+            [7, "it's ? $1", undefined],
+          ),
+        ).toEqual([{ t: 'text', s: "it's ? $1", n: null }]);
         throw new Error('rollback');
       })
       .catch((err: Error) => expect(err.message).toBe('rollback'));
