@@ -16,9 +16,10 @@
 // A leg lasts about a second, so one of each is noisy: BENCH_ROUNDS (default 5) rounds of raw then
 // product; the RESULT compares the median of each leg (every round is printed too).
 // BENCH_CPU_PROF=1 writes a CPU profile of the last product leg to /tmp/email-product.cpuprofile.
+// Each leg also prints its CPU per message by process (/proc: this process, the sink, Postgres, Temporal).
 // Last line: RESULT emails_per_s=<x> raw_smtp_per_s=<x> ratio=<x>
 import { fork, type ChildProcess } from 'node:child_process';
-import { writeFileSync } from 'node:fs';
+import { readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { Session } from 'node:inspector';
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
@@ -37,7 +38,7 @@ import { forkForWorkspace } from '../domain/orm/tenant';
 import { parseSecretsKey } from '../domain/shared/secret-box';
 import { createWorkspace } from '../domain/workspaces/workspaces.service';
 import type { RunningStack } from '../infra/stack';
-import { benchLog, runBench } from './bench-stack';
+import { benchLog, cpuByGroup, cpuDelta, runBench } from './bench-stack';
 import { createTemporalClient } from '../temporal/client';
 import { createWorkflowPort } from '../temporal/workflow-client';
 
@@ -78,7 +79,37 @@ const message = (i: number, tag: string) => ({
   text: `Hi R${i}, this is the ${tag} leg of the bench.`,
 });
 
-async function rawLeg(port: number, count: () => Promise<number>): Promise<number> {
+/** CPU (ms per message) by process over one leg: this process (API, worker, raw nodemailer), the sink, the services. */
+function cpuMeter(sinkPid: number): () => string {
+  const named = { bench: process.pid, sink: sinkPid };
+  const before = cpuByGroup(named);
+  const threads0 = threadCpu();
+  return () => {
+    const t = threadCpu();
+    const parts = [...t]
+      .map(([k, v]) => [k, (v - (threads0.get(k) ?? 0)) / RECIPIENTS] as const)
+      .filter(([, v]) => v > 0.05);
+    return `${cpuDelta(before, cpuByGroup(named), RECIPIENTS)}; bench threads ${parts.map(([k, v]) => `${k} ${v.toFixed(2)}`).join(', ')}`;
+  };
+}
+function threadCpu(): Map<string, number> {
+  const out = new Map<string, number>();
+  for (const tid of readdirSync('/proc/self/task')) {
+    try {
+      const stat = readFileSync(`/proc/self/task/${tid}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      const comm =
+        Number(tid) === process.pid ? 'main' : stat.slice(stat.indexOf('(') + 1, close).replace(/[-\d]+$/, '');
+      const f = stat.slice(close + 2).split(' ');
+      out.set(comm, (out.get(comm) ?? 0) + (Number(f[11]) + Number(f[12])) * 10);
+    } catch {
+      // exited
+    }
+  }
+  return out;
+}
+
+async function rawLeg(port: number, count: () => Promise<number>, sinkPid: number): Promise<number> {
   const transporter = createTransport({
     pool: true,
     maxConnections: POOL_CONNECTIONS,
@@ -88,9 +119,11 @@ async function rawLeg(port: number, count: () => Promise<number>): Promise<numbe
     auth: { user: 'bench', pass: 'bench' },
   });
   const before = await count();
+  const cpu = cpuMeter(sinkPid);
   const started = performance.now();
   await Promise.all(Array.from({ length: RECIPIENTS }, (_, i) => transporter.sendMail(message(i, 'raw'))));
   const ms = performance.now() - started;
+  log(`  raw: CPU ms per message ${cpu()}`);
   transporter.close();
   if ((await count()) - before !== RECIPIENTS) throw new Error('raw leg: the sink did not receive every message');
   return (RECIPIENTS / ms) * 1000;
@@ -165,13 +198,16 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     const waitDone = async (queueId: string, track?: { since: number; before: number; n: number }) => {
       const deadline = Date.now() + TIMEOUT_MS;
       for (;;) {
+        // The row cannot be completed before the sink has every message: until then only the sink is asked (the poll
+        // runs in the product's process, so it should cost the product as little as possible).
+        let all = true;
         if (track) {
           const got = (await sink.count()) - track.before;
           if (got > 0 && Number.isNaN(seen.first)) seen.first = performance.now() - track.since;
           if (got >= track.n && Number.isNaN(seen.all)) seen.all = performance.now() - track.since;
+          all = got >= track.n;
         }
-        const row = await em.fork().findOne(EmailBulk, { _id: queueId });
-        if (row?.status === 'completed') return;
+        if (all && (await em.fork().findOne(EmailBulk, { _id: queueId }))?.status === 'completed') return;
         if (Date.now() > deadline) throw new Error('the bulk send did not complete in time');
         await sleep(25);
       }
@@ -180,7 +216,7 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     log('warming up…');
     const warm = await post(bulkBody('warm-up', 20));
     await waitDone(((await warm.json()) as { data: { queueId: string } }).data.queueId);
-    await rawLeg(sink.port, sink.count);
+    await rawLeg(sink.port, sink.count, sink.child.pid!);
 
     /** One product leg: POST → bulk row completed; e-mails per second. */
     const productLeg = async (round: number): Promise<number> => {
@@ -193,6 +229,7 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
         profiler.connect();
         await new Promise((r) => profiler.post('Profiler.enable', () => profiler.post('Profiler.start', r)));
       }
+      const cpu = cpuMeter(sink.child.pid!);
       const started = performance.now();
       const res = await post(bulkBody(`product ${round}`, RECIPIENTS));
       if (res.status !== 201) throw new Error(`POST /emails/bulk answered ${res.status}: ${await res.text()}`);
@@ -200,6 +237,7 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
       const answered = performance.now() - started;
       await waitDone(queueId, { since: started, before, n: RECIPIENTS });
       const ms = performance.now() - started;
+      const cpuUsed = cpu();
       if (profiler)
         await new Promise<void>((r) =>
           profiler.post('Profiler.stop', (_err, { profile }) => {
@@ -211,7 +249,7 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
       if (delivered !== RECIPIENTS)
         throw new Error(`product: the sink received ${delivered} messages, not ${RECIPIENTS}`);
       log(
-        `  product: answered ${Math.round(answered)} ms after the POST, first message at the sink ${Math.round(seen.first)}, all ${RECIPIENTS} at the sink ${Math.round(seen.all)}, bulk row completed ${Math.round(ms)} (polled every ~25 ms)`,
+        `  product: answered ${Math.round(answered)} ms after the POST, first message at the sink ${Math.round(seen.first)}, all ${RECIPIENTS} at the sink ${Math.round(seen.all)}, bulk row completed ${Math.round(ms)} (polled every ~25 ms); CPU ms per message ${cpuUsed}`,
       );
       return (RECIPIENTS / ms) * 1000;
     };
@@ -222,7 +260,7 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     const raws: number[] = [];
     const products: number[] = [];
     for (let round = 0; round < ROUNDS; round++) {
-      raws.push(await rawLeg(sink.port, sink.count));
+      raws.push(await rawLeg(sink.port, sink.count, sink.child.pid!));
       products.push(await productLeg(round));
       log(
         `round ${round + 1}: raw ${raws[round]!.toFixed(1)}/s, product ${products[round]!.toFixed(1)}/s (each also stored with its timeline row and events), ratio ${(products[round]! / raws[round]!).toFixed(2)}`,
