@@ -6,6 +6,7 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../ids';
+import { executeLean } from '../orm/lean';
 
 export const IDEMPOTENCY_TTL_HOURS = 24;
 /** An in-progress row older than this was left by a crashed process; a retry may take it over. */
@@ -99,11 +100,12 @@ export async function completeIdempotencyKey(
   lockId: string,
   response: StoredResponse,
 ): Promise<void> {
-  await em.getConnection().execute(
+  // The stored body as a bind parameter (executeLean): the ORM's execute would escape it into the SQL text.
+  await executeLean(
+    em,
     `update idempotency_key set state = 'completed', response_status = ?, response_body = ?, response_headers = ?::jsonb, completed_at = now()
      where workspace_id = ? and key = ? and lock_id = ?`,
     [response.status, response.body, JSON.stringify(response.headers), workspaceId, key, lockId],
-    'run',
   );
 }
 

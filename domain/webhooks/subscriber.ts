@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { AppConfig } from '../config';
 import { newId } from '../ids';
+import { executeLean } from '../orm/lean';
 import type { Logger } from '../logger';
 import type { BatchFailures, OutboxEventRecord, Subscriber } from '../outbox/subscriber';
 import type { SafeFetch } from '../net/safe-fetch';
@@ -61,9 +62,11 @@ export function createWebhookSubscriber(deps: WebhookSubscriberDeps): Subscriber
     name: 'webhooks',
     handles: (event) => webhookTypeOf(event.type) !== undefined,
     async handleBatch(events: OutboxEventRecord[]): Promise<BatchFailures | void> {
-      const conn = orm.em.getConnection();
+      // Set-based statements with their JSON as bind parameters (executeLean), not escaped into the SQL text.
+      const em = orm.em.fork();
       const workspaces = [...new Set(events.map((e) => e.workspaceId))];
-      const subs = await conn.execute<SubRow[]>(
+      const subs = await executeLean<SubRow>(
+        em,
         `select id, workspace_id, url, events, secret, previous_secret, previous_secret_expires_at from webhook_subscription where workspace_id in (select jsonb_array_elements_text(?::jsonb)) and active`,
         [JSON.stringify(workspaces)],
       );
@@ -90,7 +93,8 @@ export function createWebhookSubscriber(deps: WebhookSubscriberDeps): Subscriber
         }
       }
       if (!rows.length) return;
-      const inserted = await conn.execute<{ id: string }[]>(
+      const inserted = await executeLean<{ id: string }>(
+        em,
         `insert into webhook_delivery (id, workspace_id, created_at, updated_at, subscription_id, event_id, event_type, body, status, attempts)
          select x.id, x.workspace_id, now(), now(), x.subscription_id, x.event_id, x.event_type, x.body, 'pending', 0
          from jsonb_to_recordset(?::jsonb) as x(id text, workspace_id text, subscription_id text, event_id text, event_type text, body text)
@@ -103,7 +107,8 @@ export function createWebhookSubscriber(deps: WebhookSubscriberDeps): Subscriber
       const deliveries: DeliveryRow[] =
         inserted.length === rows.length
           ? rows
-          : await conn.execute<DeliveryRow[]>(
+          : await executeLean<DeliveryRow>(
+              em,
               `select id, workspace_id, subscription_id, event_id, body, status from webhook_delivery
          where subscription_id in (select jsonb_array_elements_text(?::jsonb)) and event_id in (select jsonb_array_elements_text(?::jsonb))
            and status in ('pending', 'retrying')`,
@@ -150,7 +155,8 @@ export function createWebhookSubscriber(deps: WebhookSubscriberDeps): Subscriber
       const firstDelay = settings.retryScheduleMs[0] ?? null;
       const attempted = outcomes.filter((o): o is { d: DeliveryRow; result: AttemptResult } => o.result !== null);
       if (attempted.length) {
-        await conn.execute(
+        await executeLean(
+          em,
           `update webhook_delivery w set
              attempts = w.attempts + 1, status = x.status, last_status_code = x.code, last_error = x.error, last_duration_ms = x.ms,
              last_attempt_at = now(), updated_at = now(),
@@ -170,11 +176,9 @@ export function createWebhookSubscriber(deps: WebhookSubscriberDeps): Subscriber
               })),
             ),
           ],
-          'run',
         );
       }
       // Subscription bookkeeping: at most one statement per subscription and kind of outcome, not one per delivery.
-      const em = orm.em.fork();
       const succeeded: string[] = [];
       for (const subId of new Set(attempted.map((o) => o.d.subscription_id))) {
         const results = attempted.filter((o) => o.d.subscription_id === subId).map((o) => o.result);
