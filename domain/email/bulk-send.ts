@@ -85,8 +85,9 @@ async function runAsOne(ctx: Ctx, ctes: [string, string][], params: unknown[]): 
 /**
  * The CTEs that write the e-mail rows and timeline rows of `list` as they stand with their outcome:
  * inserted, with the timeline row's `activity_created` event, or updated where an earlier attempt
- * wrote them (a failed send tried again). `onlyQueued` updates only rows still `queued` (claims
- * written before rows were kept until the outcome had theirs from the claim on).
+ * wrote them (a failed send tried again). `onlyQueued` updates only rows still `queued`: an
+ * abandoned claim made before rows waited for the outcome has them from the claim on, and a row
+ * that already records an outcome (an `unknown` with the mail server's error) keeps it.
  */
 function outcomeRowsSql(
   ctx: Ctx,

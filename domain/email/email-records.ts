@@ -72,7 +72,10 @@ export interface OutboundEmailDraft {
   trackOpens: boolean;
 }
 
-/** The `email` row of a claim (written in the claim's statement: it exists exactly when the claim does). */
+/**
+ * The `email` row of a claim: a single send writes it in the claim's statement (it exists exactly when the claim
+ * does); a bulk send writes it with the outcome (email/bulk-send.ts).
+ */
 export function outboundEmailRow(ctx: Ctx, d: OutboundEmailDraft): ClaimRow {
   const addresses = (list: Mailbox[]) => list.map((m) => m.address);
   const row = {
