@@ -46,19 +46,11 @@ describe('Idempotency-Key on POST', () => {
     const name = `Idem ${newId()}`;
     // Stored and replayed byte for byte, also quotes, placeholders, backslashes and characters outside ASCII.
     const city = "Århus 'Ø' ? $1 \\ 😀";
-    const first = await t.http.post(
-      '/api/v1/companies',
-      { name, city },
-      { headers: { 'idempotency-key': k } },
-    );
+    const first = await t.http.post('/api/v1/companies', { name, city }, { headers: { 'idempotency-key': k } });
     expect(first.status).toBe(201);
     expect(first.headers.get('idempotent-replayed')).toBeNull();
     // Same JSON with keys in another order is the same request.
-    const again = await t.http.post(
-      '/api/v1/companies',
-      { city, name },
-      { headers: { 'idempotency-key': k } },
-    );
+    const again = await t.http.post('/api/v1/companies', { city, name }, { headers: { 'idempotency-key': k } });
     expect(again.status).toBe(201);
     expect(again.headers.get('idempotent-replayed')).toBe('true');
     expect(again.headers.get('content-type')).toContain('application/json');
