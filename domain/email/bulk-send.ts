@@ -27,7 +27,7 @@ import type { SendThrottle } from './bulk-throttle';
 import { accountForSend } from './email-accounts.service';
 import { outboundEmailRow } from './email-records';
 import { addTracking } from './tracking';
-import { executeLean, insertRowsSql } from '../orm/lean';
+import { executeAsOne, executeLean, insertRowsSql } from '../orm/lean';
 import { outboxRow } from '../outbox/emit';
 
 export { insertRowsSql };
@@ -77,11 +77,6 @@ interface Outcome {
   error: string | null;
 }
 
-/** Data-modifying CTEs (name, statement) run as one statement: atomic without a transaction, one round trip. */
-async function runAsOne(ctx: Ctx, ctes: [string, string][], params: unknown[]): Promise<void> {
-  await executeLean(ctx.em, `with ${ctes.map(([n, sql]) => `${n} as (${sql})`).join(', ')} select 1`, params);
-}
-
 /**
  * The CTEs that write the e-mail rows and timeline rows of `list` as they stand with their outcome:
  * inserted, with the timeline row's `activity_created` event, or updated where an earlier attempt
@@ -92,7 +87,8 @@ async function runAsOne(ctx: Ctx, ctes: [string, string][], params: unknown[]): 
 function outcomeRowsSql(
   ctx: Ctx,
   list: { c: Claimed; o: Outcome }[],
-  input: { accountId: string; bulkRef: string; trackOpens: boolean; at: Date; onlyQueued: boolean },
+  input: { accountId: string; bulkRef: string; trackOpens: boolean },
+  written: { at: Date; onlyQueued: boolean },
   params: unknown[],
 ): [string, string][] {
   const emails: Record<string, unknown>[] = [];
@@ -122,7 +118,7 @@ function outcomeRowsSql(
       },
       claim,
     );
-    activity.updatedAt = input.at;
+    activity.updatedAt = written.at;
     activity.metadata = {
       ...(activity.metadata as Record<string, unknown>),
       status: o.status,
@@ -131,7 +127,7 @@ function outcomeRowsSql(
       ...o.result,
     };
     activities.push(activity);
-    events.push(activityCreatedRow(ctx, input.at, activity));
+    events.push(activityCreatedRow(ctx, written.at, activity));
     const email = outboundEmailRow(ctx, {
       id: c.id,
       activityId: c.activityId,
@@ -147,12 +143,12 @@ function outcomeRowsSql(
     Object.assign(email, {
       status: o.status,
       error: o.error,
-      updatedAt: input.at,
-      date: o.status === 'sent' ? input.at : c.at,
+      updatedAt: written.at,
+      date: o.status === 'sent' ? written.at : c.at,
     });
     emails.push(email);
   }
-  const guard = (status: string) => (input.onlyQueued ? ` where ${status} = 'queued'` : '');
+  const guard = (status: string) => (written.onlyQueued ? ` where ${status} = 'queued'` : '');
   return [
     [
       'e',
@@ -221,6 +217,8 @@ export async function sendBulkMessages(
     throw new DomainError('not_configured', 'sending from connected e-mail accounts is not available in this process');
   const { transport, from } = deps.email.accounts.forAccount(account);
   const domain = from.address.slice(from.address.lastIndexOf('@') + 1);
+  /** What every row of this send shares. */
+  const sendOf = { accountId: account._id, bulkRef: input.bulkRef, trackOpens: input.trackOpens };
   const outcomes = new Map<string, BulkOutcome>();
   /** Renders and checks one recipient's message (throws a DomainError for a message that cannot be sent). */
   const render = (item: BulkItem): { msg: BulkMessage; mail: ValidEmail } => {
@@ -325,15 +323,7 @@ export async function sendBulkMessages(
         }
         rows.push({ c: claimedOf(v, o), o: { status: 'unknown', pid: null, result: null, error: note } });
       }
-      if (rows.length)
-        ctes.push(
-          ...outcomeRowsSql(
-            ctx,
-            rows,
-            { accountId: account._id, bulkRef: input.bulkRef, trackOpens: input.trackOpens, at: now, onlyQueued: true },
-            params,
-          ),
-        );
+      if (rows.length) ctes.push(...outcomeRowsSql(ctx, rows, sendOf, { at: now, onlyQueued: true }, params));
     }
     const ids = retried.map((c) => c.id);
     if (ids.length) {
@@ -343,7 +333,7 @@ export async function sendBulkMessages(
         `update outbound_message set status = 'queued', claimed_at = ?, attempts = attempts + 1, error = null, updated_at = ? where workspace_id = ? and id in (${ids.map(() => '?').join(',')}) and status = 'failed'`,
       ]);
     }
-    await runAsOne(ctx, ctes, params);
+    await executeAsOne(em, ctes, params);
   }
 
   /** Commits the claims of `items` (the outbound rows) in one statement; the other rows come with the outcome. */
@@ -435,15 +425,10 @@ export async function sendBulkMessages(
         `update outbound_message o set status = v.status, provider_message_id = v.pid, result = v.result, error = v.error, updated_at = ?, sent_at = case when v.status = 'sent' then ?::timestamptz else o.sent_at end
         from jsonb_to_recordset(?::jsonb) as v(id text, status text, pid text, result jsonb, error text) where o.workspace_id = ? and o.id = v.id and (v.status = 'sent' or o.status = 'queued')`,
       ],
-      ...outcomeRowsSql(
-        ctx,
-        rows,
-        { accountId: account._id, bulkRef: input.bulkRef, trackOpens: input.trackOpens, at, onlyQueued: false },
-        params,
-      ),
+      ...outcomeRowsSql(ctx, rows, sendOf, { at, onlyQueued: false }, params),
     ];
     if (events.length) ctes.push(['es', insertRowsSql('outbox_event', events, params)]);
-    await runAsOne(ctx, ctes, params);
+    await executeAsOne(em, ctes, params);
   };
 
   // The pipeline: claimer → queue → senders → results → recorder. A failed claim stops claiming

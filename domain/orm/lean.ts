@@ -25,7 +25,6 @@ export async function leanQuery<R>(em: EntityManager, text: string, values: unkn
   const connection = em.getConnection();
   const trx = em.getTransactionContext<Knex.Transaction>();
   if (trx) {
-    await connection.ensureConnection();
     const res = (await connection
       .getKnex()
       .raw(text.replace(/\$\d+/g, '?'), values.map((v) => (v === undefined ? null : v)) as Knex.RawBinding[])
@@ -141,18 +140,17 @@ export function insertRowsSql(table: string, rows: Record<string, unknown>[], pa
   return `insert into "${table}" (${cols}) select ${cols} from jsonb_populate_recordset(null::"${table}", ?::jsonb)`;
 }
 
-/** Several statements as one (data-modifying CTEs): atomic without a transaction, one round trip. */
-export async function executeAsOne(em: EntityManager, statements: string[], params: unknown[]): Promise<void> {
-  if (!statements.length) return;
-  const last = statements[statements.length - 1]!;
-  const sql =
-    statements.length === 1
-      ? last
-      : `with ${statements
-          .slice(0, -1)
-          .map((st, i) => `s${i} as (${st})`)
-          .join(', ')} ${last}`;
-  await executeLean(em, sql, params);
+/**
+ * Several statements as one, each a data-modifying CTE under its name (a later one may read an earlier one's
+ * `returning`): atomic without a transaction, one round trip.
+ */
+export async function executeAsOne(
+  em: EntityManager,
+  ctes: [name: string, sql: string][],
+  params: unknown[],
+): Promise<void> {
+  if (!ctes.length) return;
+  await executeLean(em, `with ${ctes.map(([name, sql]) => `${name} as (${sql})`).join(', ')} select 1`, params);
 }
 
 /**

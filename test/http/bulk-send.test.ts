@@ -9,7 +9,7 @@ import { Email } from '../../domain/email/email.entity';
 import { DeliveryError } from '../../domain/messaging/delivery-error';
 import { claimRows } from '../../domain/messaging/outbound.service';
 import { OutboundMessage } from '../../domain/messaging/outbound-message.entity';
-import type { EmailMessage, EmailSendResult, EmailTransport } from '../../domain/messaging/ports';
+import type { EmailTransport } from '../../domain/messaging/ports';
 import { newId } from '../../domain/ids';
 import { executeLean, insertRowsSql } from '../../domain/orm/lean';
 import { ormConfig } from '../../domain/orm/config';
@@ -18,6 +18,7 @@ import { Activity } from '../../domain/timeline/activity.entity';
 import { createWorkspace } from '../../domain/workspaces/workspaces.service';
 import { unique } from '../support/factories';
 import { eventsFor } from '../support/outbox';
+import { failing, ok, scripted, until } from '../support/transports';
 
 // The batched send of bulk e-mail (domain/email/bulk-send.ts) against real Postgres with a scripted
 // transport: which rows a recipient leaves behind after a send, a failed send, and an attempt that
@@ -30,28 +31,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await orm.close(true);
 });
-
-/** A transport whose behaviour each test scripts; counts every hand-over. */
-function scripted(
-  ...steps: Array<(m: EmailMessage) => Promise<EmailSendResult>>
-): EmailTransport & { calls: EmailMessage[] } {
-  const calls: EmailMessage[] = [];
-  return {
-    calls,
-    send(m) {
-      calls.push(m);
-      return steps[Math.min(calls.length, steps.length) - 1]!(m);
-    },
-  };
-}
-const ok = async (m: EmailMessage): Promise<EmailSendResult> => ({
-  messageId: m.messageId ?? '<x@y>',
-  accepted: m.to.map((t) => t.address),
-  rejected: [],
-});
-const unreachable = async (): Promise<EmailSendResult> => {
-  throw new DeliveryError('connect ECONNREFUSED 127.0.0.1:25', 'not_sent', false);
-};
 
 interface World {
   ctx: () => Ctx;
@@ -127,14 +106,6 @@ async function rowsOf(w: World, index: number) {
     activityCreated: events.filter((e) => e.type === 'activity_created'),
     emailSent: events.filter((e) => e.type === 'email_sent'),
   };
-}
-
-async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
 }
 
 describe('bulk send rows', () => {
@@ -221,7 +192,7 @@ describe('bulk send rows', () => {
 
   it('a send the server could not take leaves a failed e-mail row; the next attempt sends it and updates the same rows', async () => {
     const w = await world(1);
-    const down = scripted(unreachable);
+    const down = failing(new DeliveryError('connect ECONNREFUSED 127.0.0.1:25', 'not_sent', false));
     expect((await w.send(down, { firstStart: true })).map((o) => o.status)).toEqual(['retry']);
     const failed = await rowsOf(w, 0);
     expect(failed.claim).toMatchObject({ status: 'failed', attempts: 1 });
@@ -248,9 +219,7 @@ describe('bulk send rows', () => {
 
   it('a refusal for good fails the recipient with its rows', async () => {
     const w = await world(1);
-    const refusing = scripted(async () => {
-      throw new DeliveryError('550 mailbox unavailable', 'not_sent', true);
-    });
+    const refusing = failing(new DeliveryError('550 mailbox unavailable', 'not_sent', true));
     expect(await w.send(refusing, { firstStart: true })).toEqual([
       expect.objectContaining({ status: 'failed', error: '550 mailbox unavailable' }),
     ]);
@@ -263,9 +232,7 @@ describe('bulk send rows', () => {
 
   it('a connection lost after the hand-over is unknown with its error, kept by a rerun', async () => {
     const w = await world(1);
-    const lost = scripted(async () => {
-      throw new DeliveryError('connection closed after DATA', 'unknown', false);
-    });
+    const lost = failing(new DeliveryError('connection closed after DATA', 'unknown', false));
     expect(await w.send(lost, { firstStart: true })).toEqual([
       expect.objectContaining({ status: 'unknown', error: 'connection closed after DATA' }),
     ]);

@@ -7,7 +7,6 @@ import { sendEmail, type EmailDeps, type SendEmailInput } from '../../domain/mes
 import { createMessagingDeps } from '../../domain/messaging/factory';
 import { createHttpSmsGateway } from '../../domain/messaging/http-sms-gateway';
 import { OutboundMessage } from '../../domain/messaging/outbound-message.entity';
-import type { EmailMessage, EmailSendResult, EmailTransport } from '../../domain/messaging/ports';
 import { sendSms, type SendSmsInput } from '../../domain/messaging/sms.service';
 import { createSmtpTransport } from '../../domain/messaging/smtp-transport';
 import { loadConfig } from '../../domain/config';
@@ -17,6 +16,7 @@ import { Person } from '../../domain/people/person.entity';
 import { createRecord } from '../../domain/shared/records';
 import { createWorkspace } from '../../domain/workspaces/workspaces.service';
 import { eventsFor } from '../support/outbox';
+import { ok, scripted, until } from '../support/transports';
 import { unique } from '../support/factories';
 import { json, startHttp, type LocalHttp } from '../unit/messaging/local-http';
 import { startDroppingSmtp, startSmtp, type LocalSmtp } from '../unit/messaging/local-smtp';
@@ -79,35 +79,7 @@ async function world(): Promise<World> {
 
 const rows = (w: World) => w.ctx().em.find(OutboundMessage, {}, { orderBy: { createdAt: 'asc' } });
 const activities = (w: World) => w.ctx().em.find(Activity, { type: { $in: ['email', 'sms'] } });
-async function until(check: () => boolean, timeoutMs = 5000): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  while (!check()) {
-    if (Date.now() > deadline) throw new Error('condition not reached in time');
-    await new Promise((r) => setTimeout(r, 10));
-  }
-}
 const received = (subject: string) => smtp.received.filter((m) => m.headers.subject === subject);
-
-/** A transport whose behaviour each test scripts; counts every hand-over. */
-function scripted(
-  ...steps: Array<(m: EmailMessage) => Promise<EmailSendResult>>
-): EmailTransport & { calls: EmailMessage[] } {
-  const calls: EmailMessage[] = [];
-  return {
-    defaultFrom: 'crm@sender.example',
-    calls,
-    send(m) {
-      calls.push(m);
-      const step = steps[Math.min(calls.length, steps.length) - 1]!;
-      return step(m);
-    },
-  };
-}
-const ok = async (m: EmailMessage): Promise<EmailSendResult> => ({
-  messageId: m.messageId ?? '<x@y>',
-  accepted: m.to.map((t) => t.address),
-  rejected: [],
-});
 
 describe('sendEmail', () => {
   const input = (w: World, over: Partial<SendEmailInput> = {}): SendEmailInput => ({
