@@ -14,6 +14,7 @@ import { createAuthFailureLimiter, type AuthFailureLimiter } from './http/auth-f
 import { codecServer } from './http/codec-server';
 import { formatZodError } from '../domain/shared/schemas';
 import { errorMiddleware } from './http/errors';
+import { contractCheckMiddleware, markRoute } from './docs/contract-check';
 import { idempotencyKeyOf, withIdempotency } from './http/idempotency';
 import { assertStorableParams, bodyParseError, inputGuard } from './http/input-guard';
 import { isPublic, type RouteDef } from './http/registry';
@@ -82,6 +83,7 @@ function takePreview(ctx: Context, def: RouteDef): boolean {
 
 function mount(router: Router, def: RouteDef, deps: AppDeps, authFailures: AuthFailureLimiter): void {
   const handler = async (ctx: Context): Promise<void> => {
+    markRoute(ctx, def);
     // Auth, rate limit and idempotency only borrow the pool's connection; the handler gets the one fork.
     const em = deps.orm.em;
     const actor = isPublic(def.access)
@@ -154,6 +156,8 @@ export function createApp(deps: AppDeps, routes: RouteDef[]): Koa {
   for (const def of routes) mount(router, def, deps, authFailures);
 
   app.use((ctx, next) => requestContext(ctx, next, deps.log));
+  if (deps.config.contractCheck)
+    app.use(contractCheckMiddleware(() => routes, deps.config.contractCheck.violationsFile));
   app.use(errorMiddleware);
   // Temporal codec server (outside /api/v1, own token; reads its own body): api/http/codec-server.ts.
   app.use(codecServer(deps.config.temporalCodec));

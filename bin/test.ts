@@ -123,6 +123,23 @@ function readJestSummary(file: string): JestSummary | undefined {
   }
 }
 
+/** Distinct contract violations recorded by the app during the run, with their count. */
+function readViolations(file: string): string[] {
+  let text = '';
+  try {
+    text = fs.readFileSync(file, 'utf8');
+  } catch {
+    return [];
+  }
+  const counts = new Map<string, number>();
+  for (const line of text.split('\n').filter(Boolean)) {
+    const v = JSON.parse(line) as { method: string; route: string; status: number; problem: string };
+    const key = `${v.method} ${v.route} ${v.status}: ${v.problem}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  }
+  return [...counts].map(([key, n]) => (n > 1 ? `${key} (×${n})` : key));
+}
+
 async function runJest(stack: RunningStack, dataDir: string): Promise<number> {
   const wantsOwnJson = jestArgs.some((arg) => arg === '--json' || arg.startsWith('--outputFile'));
   // Inside the stack's data folder (ignored by git), never next to the clone or in a shared tmp.
@@ -132,9 +149,24 @@ async function runJest(stack: RunningStack, dataDir: string): Promise<number> {
     ...(wantsOwnJson ? [] : ['--json', `--outputFile=${summaryFile}`]),
     ...jestArgs,
   ];
-  const env: NodeJS.ProcessEnv = { ...process.env, ...stack.env, CRM_TEST: '1' };
+  // Every answer any test receives is checked against the document (api/docs/contract-check.ts).
+  const violationsFile = path.join(dataDir, `contract-violations-${process.pid}.jsonl`);
+  fs.rmSync(violationsFile, { force: true });
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...stack.env,
+    CRM_TEST: '1',
+    CRM_CONTRACT_CHECK: process.env.CRM_CONTRACT_CHECK ?? '1',
+    CRM_CONTRACT_VIOLATIONS: violationsFile,
+  };
   log(`jest ${jestArgs.join(' ')}`.trim());
-  const code = await runNode(bin('jest/bin/jest.js'), args, env);
+  let code = await runNode(bin('jest/bin/jest.js'), args, env);
+  const violations = readViolations(violationsFile);
+  if (violations.length) {
+    log(`${violations.length} answer(s) did not match the documented contract:`);
+    for (const v of violations) log(`  ${v}`);
+    code ||= 1;
+  }
   if (!wantsOwnJson) {
     const summary = readJestSummary(summaryFile);
     fs.rmSync(summaryFile, { force: true });

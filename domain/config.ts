@@ -30,6 +30,12 @@ export interface AppConfig {
   /** Failed authentications (invalid key) per client address and minute, per API process; 0 = off. */
   authFailuresPerMinute: number;
   bodyLimitBytes: number;
+  /**
+   * Test runs (CRM_CONTRACT_CHECK=1, set by `npm test`): every answer is checked against the
+   * documented response of its route and status; a mismatch becomes a 500 and a line in
+   * CRM_CONTRACT_VIOLATIONS (the test command fails on it).
+   */
+  contractCheck?: { violationsFile?: string };
   logLevel: string;
   /** Hosts (or IPs) outbound HTTP may reach even when they resolve to private addresses. */
   outboundAllowHosts: string[];
@@ -165,6 +171,8 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     rateLimitPerDay: intEnv(env, 'RATE_LIMIT_PER_DAY', 50_000),
     authFailuresPerMinute: intEnv(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 30),
     bodyLimitBytes: intEnv(env, 'BODY_LIMIT_BYTES', 4 * 1024 * 1024),
+    contractCheck:
+      env.CRM_CONTRACT_CHECK === '1' ? { violationsFile: env.CRM_CONTRACT_VIOLATIONS || undefined } : undefined,
     logLevel: env.LOG_LEVEL ?? (env.CRM_TEST ? 'warn' : 'info'),
     outboundAllowHosts: (env.OUTBOUND_ALLOW_HOSTS ?? '')
       .split(',')

@@ -54,6 +54,11 @@ export const ERROR_TABLE: readonly ErrorRow[] = [
   },
   { status: 413, codes: ['too_large'], meaning: 'request body or upload exceeds the size limit' },
   {
+    status: 415,
+    codes: ['http'],
+    meaning: 'the body has a Content-Type or Content-Encoding the endpoint does not take (send application/json)',
+  },
+  {
     status: 422,
     codes: ['idempotency_mismatch'],
     meaning: 'the Idempotency-Key was already used for a different request (method, path, query or body)',
@@ -108,6 +113,13 @@ export const RATE_LIMIT_HEADERS = [
   'X-RateLimit-Limit-Day',
   'X-RateLimit-Remaining-Day',
 ] as const;
+
+export const RATE_LIMIT_HEADER_DOCS: Record<(typeof RATE_LIMIT_HEADERS)[number], string> = {
+  'X-RateLimit-Limit-Minute': 'requests this key may make per minute',
+  'X-RateLimit-Remaining-Minute': 'requests left in the current minute',
+  'X-RateLimit-Limit-Day': 'requests this key may make per day',
+  'X-RateLimit-Remaining-Day': 'requests left today',
+};
 
 export function authenticationDoc() {
   return {

@@ -54,6 +54,14 @@ function endpointMarkdown(doc: EndpointDoc): string[] {
   const lines = [`### \`${doc.method} ${doc.path}\``, '', doc.summary, ''];
   if (doc.description) lines.push(doc.description, '');
   lines.push(authLine(doc), '', `**Success:** ${doc.successStatus}`, '');
+  for (const res of doc.responses) {
+    const media = res.media.length ? res.media.map((m) => `\`${m}\``).join(', ') : 'no body';
+    const headers = res.headers.length ? `; headers ${res.headers.map((h) => `\`${h}\``).join(', ')}` : '';
+    lines.push(`**${res.status}** (${media}${headers}): ${res.description}`, '');
+    if (res.media.includes('application/json'))
+      lines.push(...fieldsTable(`Response ${res.status}`, res.schema ?? null));
+  }
+  lines.push(`**Errors:** ${doc.errors.join(', ')} (body \`{ error, code?, details? }\`)`, '');
   if (doc.previewable)
     lines.push(
       '**Preview:** accepts `preview: true` (body) or `?preview=true`; answers `{ data: { preview: true, current, proposed, diff } }` without saving.',

@@ -1,9 +1,10 @@
-import type { RouteDef } from '../http/registry';
+import { RESPONSE_HEADERS, type RouteDef } from '../http/registry';
 import {
   API_TITLE,
   API_VERSION,
   ERROR_TABLE,
   RATE_LIMIT_HEADERS,
+  RATE_LIMIT_HEADER_DOCS,
   referenceHeader,
   type DocsLimits,
 } from './conventions';
@@ -30,10 +31,19 @@ function errorResponses(): Record<string, JsonSchema> {
 }
 
 function components(): JsonSchema {
-  const headers: Record<string, JsonSchema> = {
-    'Retry-After': { description: 'seconds to wait before retrying', schema: { type: 'integer' } },
-  };
-  for (const name of RATE_LIMIT_HEADERS) headers[name] = { schema: { type: 'integer' } };
+  const headers: Record<string, JsonSchema> = {};
+  for (const [name, description] of Object.entries(RESPONSE_HEADERS))
+    headers[name] = {
+      description,
+      schema:
+        name === 'Retry-After'
+          ? { type: 'integer' }
+          : name === 'Idempotent-Replayed'
+            ? { type: 'string', enum: ['true'] }
+            : { type: 'string' },
+    };
+  for (const name of RATE_LIMIT_HEADERS)
+    headers[name] = { description: RATE_LIMIT_HEADER_DOCS[name], schema: { type: 'integer' } };
   return {
     securitySchemes: {
       bearer: {
@@ -59,7 +69,28 @@ function components(): JsonSchema {
             description: 'machine-readable code',
             enum: [...new Set(ERROR_TABLE.flatMap((r) => r.codes))],
           },
-          details: { description: 'e.g. [{ path, error }] for validation failures' },
+          details: {
+            description:
+              'validation (400): [{ path, error }]; invalid_state (409): { current, requested, allowed }; otherwise as the message says',
+            anyOf: [
+              {
+                type: 'array',
+                items: {
+                  type: 'object',
+                  properties: { path: { type: 'string' }, error: { type: 'string' } },
+                },
+              },
+              {
+                type: 'object',
+                properties: {
+                  current: { description: 'the state the record is in' },
+                  requested: { description: 'the state asked for' },
+                  allowed: { type: 'array', description: 'states reachable from the current one' },
+                },
+              },
+            ],
+          },
+          requestId: { type: 'string', description: '500 only: the request id to quote to support' },
         },
       },
     },
@@ -122,28 +153,34 @@ function requestBody(doc: EndpointDoc): JsonSchema | undefined {
 
 function responses(doc: EndpointDoc): JsonSchema {
   const out: JsonSchema = {};
-  const ok = String(doc.successStatus);
-  out[ok] =
-    doc.successStatus === 204
-      ? { description: 'Success, no content' }
-      : {
-          description: doc.previewable
-            ? 'Success; in preview mode { data: { preview: true, current, proposed, diff } }'
-            : 'Success',
-          content: { 'application/json': { schema: doc.response ?? {} } },
-          // Every authenticated answer carries the rate-limit headers (spec: Rate limits).
-          ...(doc.auth.public
-            ? {}
-            : {
-                headers: Object.fromEntries(RATE_LIMIT_HEADERS.map((h) => [h, { $ref: `#/components/headers/${h}` }])),
-              }),
-        };
-  const statuses = new Set<number>([400, 404, 500]);
-  if (!doc.auth.public) [401, 403, 429].forEach((s) => statuses.add(s));
-  if (doc.bodyFormats.length) [409, 413].forEach((s) => statuses.add(s));
-  if (doc.method === 'DELETE') statuses.add(409);
-  if (idempotent(doc)) [409, 422].forEach((s) => statuses.add(s));
-  for (const status of [...statuses].sort((a, b) => a - b))
+  // Every authenticated answer carries the rate-limit headers (spec: Rate limits); every answer X-Request-Id.
+  const common = [...(doc.auth.public ? [] : RATE_LIMIT_HEADERS), 'X-Request-Id'];
+  const documented = doc.responses.length
+    ? doc.responses
+    : [
+        {
+          status: doc.successStatus,
+          description: 'Success (body not documented)',
+          media: ['application/json'],
+          content: { 'application/json': {} },
+          headers: [],
+        },
+      ];
+  for (const res of documented) {
+    const names = [...common, ...res.headers];
+    if (idempotent(doc) && res.status < 300) names.push('Idempotent-Replayed');
+    out[String(res.status)] = {
+      description:
+        doc.previewable && res.status === doc.successStatus
+          ? `${res.description}; in preview mode { data: { preview: true, current, proposed, diff } }`
+          : res.description,
+      ...(res.media.length
+        ? { content: Object.fromEntries(Object.entries(res.content).map(([type, schema]) => [type, { schema }])) }
+        : {}),
+      headers: Object.fromEntries([...new Set(names)].map((h) => [h, { $ref: `#/components/headers/${h}` }])),
+    };
+  }
+  for (const status of doc.errors)
     out[String(status)] = { $ref: `#/components/responses/${errorResponseName(status)}` };
   return out;
 }

@@ -1,6 +1,16 @@
 import { ROLES } from '../../domain/context';
 import { transitionsDoc, type TransitionsDoc } from '../../domain/shared/transitions';
-import { isPublic, type Method, type RouteDef } from '../http/registry';
+import {
+  errorStatuses,
+  isEmptyResponse,
+  isJsonResponse,
+  isMediaResponse,
+  isPublic,
+  successResponses,
+  type Method,
+  type ResponseSpec,
+  type RouteDef,
+} from '../http/registry';
 import { BASE_PATH, referenceHeader, type DocsLimits } from './conventions';
 import { paramsJsonSchema, toJsonSchema, type JsonSchema } from './schema';
 
@@ -27,6 +37,59 @@ export interface EndpointDoc extends EndpointSummary {
   stateMachines?: TransitionsDoc[];
   /** JSON Schema of the success body, for routes that declare one. */
   response?: JsonSchema;
+  /** Every documented success answer, by status. */
+  responses: ResponseDoc[];
+  /** Error statuses the route may give (body: the Error schema). */
+  errors: number[];
+}
+
+export interface ResponseDoc {
+  status: number;
+  description: string;
+  /** Media types of the body; none for an empty answer. */
+  media: string[];
+  /** JSON Schema of the JSON body, or of the body of other media (binary unless stated). */
+  schema?: JsonSchema;
+  /** Schema of each media type (the JSON one is `schema`). */
+  content: Record<string, JsonSchema>;
+  headers: string[];
+}
+
+const BINARY: JsonSchema = { type: 'string', format: 'binary' };
+
+function describeStatus(status: number): string {
+  if (status === 201) return 'Created';
+  if (status === 202) return 'Accepted: the work goes on in the background';
+  if (status === 204) return 'Success, no content';
+  if (status >= 300 && status < 400) return 'Redirect';
+  return 'Success';
+}
+
+export function responseDoc(status: number, spec: ResponseSpec): ResponseDoc {
+  if (isMediaResponse(spec)) {
+    const schema = spec.schema ?? BINARY;
+    return {
+      status,
+      description: spec.description,
+      media: [...spec.media],
+      schema,
+      content: Object.fromEntries(spec.media.map((m) => [m, schema])),
+      headers: [...(spec.headers ?? [])],
+    };
+  }
+  if (isEmptyResponse(spec))
+    return { status, description: spec.description, media: [], content: {}, headers: [...(spec.headers ?? [])] };
+  const json = isJsonResponse(spec) ? spec.json : spec;
+  const other = (isJsonResponse(spec) ? spec.otherMedia : undefined) ?? [];
+  const schema = toJsonSchema(json, 'output') ?? {};
+  return {
+    status,
+    description: (isJsonResponse(spec) ? spec.description : undefined) ?? describeStatus(status),
+    media: ['application/json', ...other],
+    schema,
+    content: { 'application/json': schema, ...Object.fromEntries(other.map((m) => [m, { type: 'string' }])) },
+    headers: [...((isJsonResponse(spec) ? spec.headers : undefined) ?? [])],
+  };
 }
 
 export interface Section {
@@ -100,6 +163,10 @@ export function endpointSummary(def: RouteDef): EndpointSummary {
 
 export function endpointDoc(def: RouteDef): EndpointDoc {
   const takesBody = BODY_METHODS.includes(def.method) || Boolean(def.body);
+  const successStatus = def.successStatus ?? 200;
+  const responses = [...successResponses(def)]
+    .sort(([a], [b]) => a - b)
+    .map(([status, spec]) => responseDoc(status, spec));
   return {
     ...endpointSummary(def),
     ...(def.description ? { description: def.description } : {}),
@@ -109,9 +176,13 @@ export function endpointDoc(def: RouteDef): EndpointDoc {
     body: toJsonSchema(def.body),
     bodyFormats: !takesBody ? [] : def.rawBody ? RAW_BODY_FORMATS : ['application/json'],
     previewable: Boolean(def.previewable),
-    successStatus: def.successStatus ?? 200,
+    successStatus,
     ...(def.transitions?.length ? { stateMachines: def.transitions.map(transitionsDoc) } : {}),
-    ...(def.response ? { response: toJsonSchema(def.response, 'output') ?? {} } : {}),
+    ...(responses.find((r) => r.status === successStatus)?.schema
+      ? { response: responses.find((r) => r.status === successStatus)!.schema }
+      : {}),
+    responses,
+    errors: errorStatuses(def),
   };
 }
 

@@ -9,6 +9,7 @@ import {
   type Access,
   type Method,
   type Reply,
+  type ResponseSpec,
   type RouteDef,
 } from './registry';
 import { idParams } from '../../domain/shared/schemas';
@@ -186,7 +187,10 @@ export function publicRoute<P extends z.ZodType, Q extends z.ZodType, B extends 
   params?: P;
   query?: Q;
   body?: B;
-  response?: z.ZodType;
+  rawBody?: boolean;
+  response?: ResponseSpec;
+  responses?: RouteDef['responses'];
+  errors?: RouteDef['errors'];
   successStatus?: number;
   handler: (input: { params: z.infer<P>; query: z.infer<Q>; body: z.infer<B> }) => Promise<Reply>;
 }): RouteDef {

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import type { RouteDef } from '../../api/http/registry';
+import { jsonSchemaOf, type RouteDef } from '../../api/http/registry';
 import { toJsonSchema } from '../../api/docs/schema';
 import { startTestApp, type Tenant, type TestApp } from '../support/app';
 
@@ -106,29 +106,29 @@ describe('CRUD contract', () => {
       const fx = FIXTURES[kind]!;
       const made = await t.http.post(base, bind(fx.create, t));
       expect(made.status).toBe(201);
-      parse(op('create').response, made.body, 'create');
+      parse(jsonSchemaOf(op('create').response), made.body, 'create');
       const id = made.body.data._id as string;
 
       const got = await t.http.get(`${base}/${id}`);
       expect(got.status).toBe(200);
-      parse(op('get').response, got.body, 'get');
+      parse(jsonSchemaOf(op('get').response), got.body, 'get');
       expect(got.body.data).toEqual(made.body.data);
 
       const list = await t.http.get(paged() ? `${base}?page=1&limit=5` : base);
       expect(list.status).toBe(200);
-      parse(op('list').response, list.body, 'list');
+      parse(jsonSchemaOf(op('list').response), list.body, 'list');
       if (paged()) expect(list.body).toMatchObject({ page: 1, limit: 5 });
       expect(list.body.data.map((x: { _id: string }) => x._id)).toContain(id);
 
       const updated = await t.http.put(`${base}/${id}`, fx.update);
       expect(updated.status).toBe(200);
-      parse(op('update').response, updated.body, 'update');
+      parse(jsonSchemaOf(op('update').response), updated.body, 'update');
       expect(updated.body.data[fx.field]).toEqual(fx.update[fx.field]);
       expect(updated.body.data[fx.unchanged]).toEqual(made.body.data[fx.unchanged]);
 
       const removed = await t.http.delete(`${base}/${id}`);
       expect(removed.status).toBe(200);
-      parse(op('remove').response, removed.body, 'delete');
+      parse(jsonSchemaOf(op('remove').response), removed.body, 'delete');
       expect(removed.body).toEqual({ ok: true });
       for (const res of [
         await t.http.get(`${base}/${id}`),
@@ -189,7 +189,7 @@ describe('CRUD contract', () => {
       const preview = await t.http.post(`${base}?preview=true`, bind(fx.create, t));
       expect(preview.status).toBe(200);
       expect(preview.body.data.preview).toBe(true);
-      parse(op('create').response, preview.body, 'create preview');
+      parse(jsonSchemaOf(op('create').response), preview.body, 'create preview');
       expect(await total()).toBe(before);
       const made = (await t.http.post(base, bind(fx.create, t))).body.data;
       const previewUpdate = await t.http.put(`${base}/${made._id}`, { ...fx.update, preview: true });

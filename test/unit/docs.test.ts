@@ -336,7 +336,7 @@ describe('OpenAPI', () => {
     ]);
     expect(list.parameters[2].description).toBe('free-text search');
     expect(list.security).toEqual([{ bearer: ['read'] }, { apiKey: ['read'] }]);
-    expect(Object.keys(list.responses)).toEqual(['200', '400', '401', '403', '404', '429', '500']);
+    expect(Object.keys(list.responses)).toEqual(['200', '400', '401', '403', '404', '429', '500', '503']);
 
     const create = doc.paths['/api/v1/widgets'].post;
     expect(create.requestBody.required).toBe(true);
