@@ -33,7 +33,7 @@ const builtinPaths = builtinModules
   .map((name) => ({ name, message: workflowSandboxMessage, allowTypeImports: true }));
 
 export default defineConfig(
-  globalIgnores(['node_modules/', '.tools/', '.data/', 'dist/', 'coverage/']),
+  globalIgnores(['node_modules/', '.tools/', '.data/', 'dist/', 'coverage/', 'sdk/typescript/schema.ts']),
 
   ...tseslint.configs.recommended,
 

@@ -14,7 +14,7 @@ export function newId(date: Date = new Date()): string {
   return buf.toString('hex');
 }
 
-const ID_RE = /^[0-9a-f]{24}$/;
+export const ID_RE = /^[0-9a-f]{24}$/;
 
 export function isId(value: unknown): value is string {
   return typeof value === 'string' && ID_RE.test(value);

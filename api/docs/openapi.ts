@@ -9,6 +9,7 @@ import {
   type DocsLimits,
 } from './conventions';
 import { stateMachineMarkdown } from './markdown';
+import { SECTION_DESCRIPTIONS } from './sections';
 import { endpointDoc, groupSections, type EndpointDoc } from './reference';
 import { openApiPath, type JsonSchema } from './schema';
 
@@ -239,6 +240,22 @@ function operation(doc: EndpointDoc, section: string, taken: Set<string>): JsonS
   };
 }
 
+/** Drops the error responses and headers no operation refers to (redocly: no-unused-components). */
+function usedComponents(all: JsonSchema, paths: Record<string, unknown>): JsonSchema {
+  const refsIn = (node: unknown): Set<string> =>
+    new Set(JSON.stringify(node).match(/#\/components\/[A-Za-z]+\/[A-Za-z0-9-]+/g) ?? []);
+  const keep = (kind: string, refs: Set<string>): Record<string, JsonSchema> =>
+    Object.fromEntries(
+      Object.entries(all[kind] as Record<string, JsonSchema>).filter(([name]) =>
+        refs.has(`#/components/${kind}/${name}`),
+      ),
+    );
+  const responses = keep('responses', refsIn(paths));
+  // Error responses refer to headers (Retry-After) too.
+  const headers = keep('headers', new Set([...refsIn(paths), ...refsIn(responses)]));
+  return { ...all, responses, headers };
+}
+
 /** An OpenAPI 3.1 document of the given routes, from the same zod schemas that validate requests. */
 export function openApiDocument(routes: readonly RouteDef[], limits?: DocsLimits): JsonSchema {
   const header = referenceHeader(limits);
@@ -263,8 +280,11 @@ export function openApiDocument(routes: readonly RouteDef[], limits?: DocsLimits
         'Full conventions: GET /api/v1/docs.',
     },
     servers: [{ url: '/' }],
-    tags: sections.map((s) => ({ name: s.name })),
-    components: components(),
+    tags: sections.map((s) => ({
+      name: s.name,
+      ...(SECTION_DESCRIPTIONS[s.name] ? { description: SECTION_DESCRIPTIONS[s.name] } : {}),
+    })),
+    components: usedComponents(components(), paths),
     paths,
     'x-conventions': header.conventions,
   };

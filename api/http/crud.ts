@@ -1,3 +1,4 @@
+import type { Context } from 'koa';
 import { z } from 'zod';
 import type { Ctx } from '../../domain/context';
 import {
@@ -192,12 +193,15 @@ export function publicRoute<P extends z.ZodType, Q extends z.ZodType, B extends 
   responses?: RouteDef['responses'];
   errors?: RouteDef['errors'];
   successStatus?: number;
-  handler: (input: { params: z.infer<P>; query: z.infer<Q>; body: z.infer<B> }) => Promise<Reply>;
+  /** Reads a body the body parser leaves alone (multipart); see RouteDef.prepareBody. */
+  prepareBody?: RouteDef['prepareBody'];
+  handler: (input: { params: z.infer<P>; query: z.infer<Q>; body: z.infer<B>; koa: Context }) => Promise<Reply>;
 }): RouteDef {
   const { reason, handler, ...rest } = def;
   return route<P, Q, B>({
     ...rest,
     access: { public: reason },
-    handler: ({ params, query, body }) => handler({ params, query, body }),
+    keyless: true,
+    handler: ({ params, query, body, koa }) => handler({ params, query, body, koa }),
   });
 }

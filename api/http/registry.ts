@@ -66,6 +66,8 @@ export interface RouteDef<
    * (`defaultErrorStatuses`), e.g. 409 on a read, 410, 502.
    */
   errors?: readonly number[];
+  /** Set by publicRoute: the handler gets no workspace context (the registry test requires it of public routes). */
+  keyless?: true;
   /** Set by crudRoutes: which CRUD operation this is (the CRUD contract suite walks these). */
   crud?: 'list' | 'create' | 'get' | 'update' | 'remove';
   /** State-transition tables (`<module>.rules.ts`) this route enforces; shown in the docs. */

@@ -1,8 +1,8 @@
 import { z, type ZodError } from 'zod';
-import { isId } from '../ids';
+import { ID_RE } from '../ids';
 
-/** A 24-hex object id; path params that fail it answer 404 like an unknown id. */
-export const objectId = z.string().refine(isId, { message: 'must be a 24-character hex id' });
+/** A 24-hex object id; path params that fail it answer 404 like an unknown id (the pattern is in the docs). */
+export const objectId = z.string().regex(ID_RE, { message: 'must be a 24-character hex id' });
 export const idParams = z.object({ id: objectId });
 
 /** Optional text that may be cleared with null or "" (stored as null). */

@@ -322,7 +322,11 @@ describe('OpenAPI', () => {
       apiKey: expect.objectContaining({ type: 'apiKey', in: 'query', name: 'api_key' }),
     });
     expect(doc.components.schemas.Error).toMatchObject({ type: 'object', required: ['error'] });
-    expect(doc.tags).toEqual([{ name: 'Widgets' }, { name: 'Gadget boxes' }, { name: 'System' }]);
+    expect(doc.tags).toEqual([
+      { name: 'Widgets' },
+      { name: 'Gadget boxes' },
+      { name: 'System', description: 'Liveness and readiness probes for load balancers and orchestrators.' },
+    ]);
   });
 
   it('turns each route into an operation with parameters, body, responses and security', () => {
