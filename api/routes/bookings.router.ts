@@ -19,6 +19,15 @@ import {
 } from '../../domain/bookings/bookings.schemas';
 import { API_START_DEADLINE_MS, createWorkflowPort } from '../../temporal/workflow-client';
 import { created, ok, paged, route } from '../http/registry';
+import { envelopes } from '../http/crud';
+import {
+  availableSlotsView,
+  bookingConfigView,
+  bookingView,
+  type AvailableSlotsView,
+} from '../../domain/bookings/bookings.views';
+import { BOOKING_VIEWS } from '../../domain/bookings/bookings.schemas';
+import { z } from 'zod';
 import { idParams } from '../../domain/shared/schemas';
 
 const read = { scopes: ['read'] } as const;
@@ -46,6 +55,7 @@ export const bookingsRoutes: RouteFactory = (deps) => {
       section,
       access: read,
       query: configPageQuery,
+      response: envelopes.list(bookingConfigView),
       summary:
         "Booking configs (oldest first). The first call creates the workspace's default config (owners as agents, Mon-Fri 09:00-17:00 Europe/Copenhagen, one 30-minute meeting type, 60 minutes notice).",
       handler: async ({ ctx, query }) => {
@@ -60,6 +70,7 @@ export const bookingsRoutes: RouteFactory = (deps) => {
       access: admin,
       body: createBookingConfigBody,
       successStatus: 201,
+      response: envelopes.data(bookingConfigView),
       summary:
         'Create another booking config (beyond the spec; admin scope and owner/admin role). name and timeZone (IANA) required; other fields as PATCH.',
       handler: async ({ ctx, body }) => created(await configs.createConfig(ctx, body)),
@@ -72,6 +83,7 @@ export const bookingsRoutes: RouteFactory = (deps) => {
       params: idParams,
       resources: configResources,
       summary: 'One booking config.',
+      response: envelopes.data(bookingConfigView),
       handler: async ({ ctx, params }) => ok(configs.serializeConfig(await configs.getConfig(ctx, params.id))),
     }),
     route({
@@ -82,6 +94,7 @@ export const bookingsRoutes: RouteFactory = (deps) => {
       params: idParams,
       body: updateBookingConfigBody,
       resources: configResources,
+      response: envelopes.data(bookingConfigView),
       summary:
         'Update a booking config (admin scope; partial; agents, meetingTypes and approvers are replaced whole). Fields: name, description, timeZone (IANA), location, agents [{ userId, weeklyAvailability: { mon: [{ start: "09:00", end: "17:00" }], … } }], meetingTypes [{ id, name, durationMinutes }], bufferBeforeMinutes, bufferAfterMinutes, minimumNoticeMinutes, maxPerDay, slotIntervalMinutes, requiresApproval, approvalDeadlineHours, approvalReminderHours, onApprovalTimeout (reject, approve), approvers (user ids; empty = owners and admins), createPerson, createLead, leadSource, publicBookingEnabled.',
       handler: async ({ ctx, params, body }) => ok(await configs.updateConfig(ctx, params.id, body)),
@@ -92,6 +105,7 @@ export const bookingsRoutes: RouteFactory = (deps) => {
       section,
       access: read,
       query: availableSlotsQuery,
+      response: envelopes.data(availableSlotsView),
       summary:
         "Free slots of a config between two local dates (configId, startDate, endDate required, YYYY-MM-DD in the config's time zone, at most 62 days; meetingTypeId default the first; agentId optional). Availability minus holding bookings (with buffers), the agents' calendar events, minimum notice and maxPerDay; DST-correct. { data: { configId, timeZone, meetingType, slots: [{ start, end, localDate, localTime, agentIds }] } }.",
       handler: async ({ ctx, query }) => {
@@ -102,14 +116,15 @@ export const bookingsRoutes: RouteFactory = (deps) => {
           meetingTypeId: query.meetingTypeId,
           agentId: query.agentId,
         });
-        return ok({
+        const view: AvailableSlotsView = {
           configId: config._id,
           timeZone: config.timeZone,
           meetingType,
           startDate: query.startDate,
           endDate: query.endDate,
           slots,
-        });
+        };
+        return ok(view);
       },
     }),
     route({
@@ -118,6 +133,7 @@ export const bookingsRoutes: RouteFactory = (deps) => {
       section,
       access: read,
       query: listBookingsQuery,
+      response: envelopes.list(bookingView).extend({ view: z.enum(BOOKING_VIEWS) }),
       summary:
         'Bookings. Filters: status (comma list), dateFrom/dateTo (createdAt), startFrom/startTo (startDateTime), configId, agentId, personId; sortBy startDateTime, endDateTime, createdAt, status; sortOrder asc|desc; view all (default, newest first), upcoming (not yet ended, soonest first), past (ended, latest first).',
       handler: async ({ ctx, query }) => {
@@ -132,6 +148,8 @@ export const bookingsRoutes: RouteFactory = (deps) => {
       access: write,
       body: createBookingBody,
       successStatus: 201,
+      response: envelopes.data(bookingView),
+      errors: [502],
       transitions,
       summary:
         "Book a slot: configId, slotStart (ISO with offset; a slot of available-slots), attendeeInfo { name, email, phone?, notes? } required; meetingTypeId, selectedAgentId, customFieldsData, invitedParticipants optional. Holds the slot atomically (409 code slot_unavailable when taken; 400 when slotStart is no slot of the config), then person (found by e-mail or created), lead (createLead), calendar event, booking_created (automations, webhooks booking.created, sequence exit meeting_booked) and the attendee's confirmation e-mail with an iCalendar invite. With requiresApproval the booking is pending and its approval workflow starts.",
@@ -146,6 +164,7 @@ export const bookingsRoutes: RouteFactory = (deps) => {
       params: bookingRefParams,
       resources,
       summary: 'One booking, by _id or publicId.',
+      response: envelopes.data(bookingView),
       handler: async ({ ctx, params }) => ok(bookings.serializeBooking(await bookings.getBooking(ctx, params.id))),
     }),
     route({
@@ -156,6 +175,7 @@ export const bookingsRoutes: RouteFactory = (deps) => {
       params: idParams,
       body: cancelBody,
       resources,
+      response: envelopes.data(bookingView),
       transitions,
       summary:
         'Cancel (optional reason): frees the slot, removes the calendar event, ends a pending approval, e-mails the attendee a cancellation (iCalendar CANCEL). 409 when already cancelled or rejected.',
@@ -179,6 +199,7 @@ export const bookingsRoutes: RouteFactory = (deps) => {
       params: idParams,
       body: approveBody,
       resources,
+      response: envelopes.data(bookingView),
       transitions,
       summary:
         'Approve a pending booking (notes optional) through its approval workflow (a Temporal update; answers when decided). 409 unless pending.',
@@ -197,6 +218,7 @@ export const bookingsRoutes: RouteFactory = (deps) => {
       params: idParams,
       body: rejectBody,
       resources,
+      response: envelopes.data(bookingView),
       transitions,
       summary:
         'Reject a pending booking (reason optional) through its approval workflow; frees the slot and tells the attendee. 409 unless pending.',
@@ -215,6 +237,7 @@ export const bookingsRoutes: RouteFactory = (deps) => {
       params: idParams,
       body: rescheduleBody,
       resources,
+      response: envelopes.data(bookingView),
       transitions,
       summary:
         'Move the booking to newSlotStart (required) under the same checks as create (same agent when free); the old slot is freed in the same transaction. 409 when taken or the booking is cancelled/rejected.',

@@ -14,6 +14,21 @@ import {
   updateFieldBody,
   updateObjectBody,
 } from '../../domain/custom-objects/custom-objects.schemas';
+import {
+  bulkUpdateResultView,
+  customObjectDeletedView,
+  customObjectDetailView,
+  customObjectFieldView,
+  customObjectImportReportView,
+  customObjectRecordView,
+  customObjectSearchView,
+  customObjectView,
+  recordActivityView,
+  recordExportPageView,
+  recordListExtras,
+  relatedRecordView,
+} from '../../domain/custom-objects/custom-objects.views';
+import { envelopes } from '../http/crud';
 import { imageResolver } from '../http/images';
 import { pageParams } from '../../domain/shared/list-query';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
@@ -61,6 +76,7 @@ export const customObjectsRoutes: RouteFactory = (deps) => {
       section,
       access: read,
       query: searchQuery.pick({ q: true, limit: true }),
+      response: envelopes.data(customObjectSearchView),
       summary:
         'Search the records of every custom object with `searchable: true` (q: 2-200 characters, limit: default 10, max 50).',
       description:
@@ -74,6 +90,7 @@ export const customObjectsRoutes: RouteFactory = (deps) => {
       access: read,
       query: pageQuery,
       summary: 'Custom object definitions of the workspace (oldest first).',
+      response: envelopes.list(customObjectView),
       handler: async ({ ctx, query }) => {
         const { items, total } = await objects.listObjects(ctx, query);
         return paged(items, { page: query.page, limit: query.limit, total });
@@ -86,6 +103,7 @@ export const customObjectsRoutes: RouteFactory = (deps) => {
       access: admin,
       body: createObjectBody,
       successStatus: 201,
+      response: envelopes.data(customObjectDetailView),
       summary:
         'Create a definition: slug (req; URL-safe, unique: 409), singular and plural (req), description, icon, color (hex; without useAccentNavIcon it turns accent icons on), useAccentNavIcon, searchable, showInSidebar.',
       handler: async ({ ctx, body }) => created(await objects.createObject(ctx, body)),
@@ -98,6 +116,7 @@ export const customObjectsRoutes: RouteFactory = (deps) => {
       params: objectParams,
       body: customObjectImportBody,
       resources: onObject,
+      response: envelopes.data(customObjectImportReportView),
       summary: `Import records of a custom object: rows (1-${MAX_IMPORT_ROWS}) validated one by one like POST /custom-objects/:slug/records; valid rows saved, invalid ones reported; validate: true saves nothing.`,
       description:
         'Each row is saved in its own transaction through the same service as the create endpoint (record number, unique values, references, events); the batch is not all-or-nothing. No duplicate detection: every valid row is a new record (a value already taken in a unique field fails its row). Answer { data: { importId, entityType: "custom_object", dryRun, dedupe: "none", total, created, updated, skipped, failed, errors: [{ row, errors: [{ path, error }] }] } } (row: 0-based index). The run is listed in GET /import/history.',
@@ -126,6 +145,7 @@ export const customObjectsRoutes: RouteFactory = (deps) => {
       query: customObjectExportQuery,
       body: customObjectExportBody,
       resources: onObject,
+      response: recordExportPageView,
       summary: `Export records of a custom object in creation order: limit (default ${DEFAULT_EXPORT_ROWS}, max ${MAX_EXPORT_ROWS}), page or cursor, from/to on createdAt (aliases dateFrom/dateTo); body or query string.`,
       description:
         'Rows are shaped like GET /custom-objects/:slug/records/:id (field slugs at the top level). Answer { data: [rows], total, limit, hasMore, nextCursor, page? }; nextCursor is the _id of the last row when hasMore.',
@@ -152,6 +172,7 @@ export const customObjectsRoutes: RouteFactory = (deps) => {
       params: objectParams,
       resources: onObject,
       summary: 'One definition with its field schemas (`fields`).',
+      response: envelopes.data(customObjectDetailView),
       handler: async ({ ctx, params }) => ok(await objects.describeObject(ctx, params.slug)),
     }),
     route({
@@ -162,6 +183,7 @@ export const customObjectsRoutes: RouteFactory = (deps) => {
       params: objectParams,
       body: updateObjectBody,
       resources: onObject,
+      response: envelopes.data(customObjectDetailView),
       summary:
         'Update a definition: singular, plural, description, icon, color, useAccentNavIcon, searchable, showInSidebar, titleField, favoriteFieldKeys (≤ 5), searchableFields, views, piiFields (field slugs must exist). The slug cannot change.',
       handler: async ({ ctx, params, body }) => ok(await objects.updateObject(ctx, params.slug, body)),
@@ -174,6 +196,7 @@ export const customObjectsRoutes: RouteFactory = (deps) => {
       params: objectParams,
       resources: onObject,
       summary: 'Delete a definition with its fields and all its records.',
+      response: envelopes.data(customObjectDeletedView),
       handler: async ({ ctx, params }) => ok({ deleted: true, ...(await objects.deleteObject(ctx, params.slug)) }),
     }),
     route({
@@ -185,6 +208,7 @@ export const customObjectsRoutes: RouteFactory = (deps) => {
       body: createFieldBody,
       resources: onObject,
       successStatus: 201,
+      response: envelopes.data(customObjectFieldView),
       summary:
         'Add a field: slug, label, type (req), isRequired, isUnique (enforced by the database), options (select types), referenceType custom|native with referenceObject / nativeEntity (record_reference), order.',
       description:
@@ -199,6 +223,7 @@ export const customObjectsRoutes: RouteFactory = (deps) => {
       params: fieldParams,
       body: updateFieldBody,
       resources: onField,
+      response: envelopes.data(customObjectFieldView),
       summary:
         'Update a field: label, isRequired, isUnique (409 when records already share a value), options, order, expression (formula fields: every record is recomputed). Type and slug cannot change.',
       handler: async ({ ctx, params, body }) => ok(await objects.updateField(ctx, params.slug, params.fieldSlug, body)),
@@ -211,6 +236,7 @@ export const customObjectsRoutes: RouteFactory = (deps) => {
       params: fieldParams,
       resources: onField,
       summary: 'Delete a field and its value on every record (409 while a formula field reads it).',
+      response: envelopes.ok,
       handler: async ({ ctx, params }) => {
         await objects.deleteField(ctx, params.slug, params.fieldSlug);
         return acknowledged();
@@ -224,6 +250,7 @@ export const customObjectsRoutes: RouteFactory = (deps) => {
       params: objectParams,
       query: listRecordsQuery,
       resources: onObject,
+      response: envelopes.list(customObjectRecordView).extend(recordListExtras),
       summary:
         'Records (newest first): `q` (alias `search`) over the searchable fields and the record number, `sort` (a field slug, recordNumber, createdAt, updatedAt) with `dir`, `cursor` (the last `_id` of the previous page, default order only); answers `nextCursor` too.',
       handler: async ({ ctx, params, query }) => {
@@ -240,6 +267,8 @@ export const customObjectsRoutes: RouteFactory = (deps) => {
       body: recordBody,
       resources: onObject,
       successStatus: 201,
+      response: envelopes.data(customObjectRecordView),
+      errors: [502],
       summary: `Create a record; recordNumber counts up per object. ${RECORD_SHAPE}`,
       handler: async ({ ctx, params, body }) => created(await records.createRecordOf(ctx, params.slug, body, images)),
     }),
@@ -251,6 +280,7 @@ export const customObjectsRoutes: RouteFactory = (deps) => {
       params: objectParams,
       body: bulkBody,
       resources: onObject,
+      response: envelopes.data(bulkUpdateResultView),
       summary: `Apply one patch to up to ${MAX_BULK_IDS} records (ids, patch both required) in one transaction; answers { matched, updated, notFound }.`,
       handler: async ({ ctx, params, body }) =>
         ok(await records.bulkUpdate(ctx, params.slug, body.ids, body.patch, images)),
@@ -263,6 +293,7 @@ export const customObjectsRoutes: RouteFactory = (deps) => {
       params: recordParams,
       resources: onRecord,
       summary: 'One record with its field values at the top level.',
+      response: envelopes.data(customObjectRecordView),
       handler: async ({ ctx, params }) => ok(await records.getRecord(ctx, params.slug, params.id)),
     }),
     ...(['PATCH', 'PUT'] as const).map((method) =>
@@ -274,6 +305,8 @@ export const customObjectsRoutes: RouteFactory = (deps) => {
         params: recordParams,
         body: recordBody,
         resources: onRecord,
+        response: envelopes.data(customObjectRecordView),
+        errors: [502],
         summary: `Update a record (partial merge: only given slugs change; null clears). ${RECORD_SHAPE}`,
         handler: async ({ ctx, params, body }) =>
           ok(await records.updateRecordOf(ctx, params.slug, params.id, body, images)),
@@ -287,6 +320,7 @@ export const customObjectsRoutes: RouteFactory = (deps) => {
       params: recordParams,
       resources: onRecord,
       summary: 'Delete a record.',
+      response: envelopes.ok,
       handler: async ({ ctx, params }) => {
         await records.deleteRecordOf(ctx, params.slug, params.id);
         return acknowledged();
@@ -301,6 +335,7 @@ export const customObjectsRoutes: RouteFactory = (deps) => {
       query: pageQuery,
       resources: onRecord,
       summary: "The record's history (created, field changes with from/to) and activities, newest first.",
+      response: envelopes.list(recordActivityView),
       handler: async ({ ctx, params, query }) => {
         const { items, total } = await records.recordFeed(ctx, params.slug, params.id, query);
         return paged(items, { page: query.page, limit: query.limit, total });
@@ -315,6 +350,7 @@ export const customObjectsRoutes: RouteFactory = (deps) => {
       resources: onRecord,
       summary:
         'Records linked through reference fields (up to 500): outgoing (its references to native or custom records) and incoming (records referencing it): [{ direction, field, entityType, object?, entityId, title }].',
+      response: envelopes.list(relatedRecordView),
       handler: async ({ ctx, params }) => {
         const items = await records.relatedRecords(ctx, params.slug, params.id);
         return paged(items, { page: 1, limit: 500, total: items.length });

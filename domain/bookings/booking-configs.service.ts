@@ -3,11 +3,13 @@ import type { Ctx } from '../context';
 import { notFound, validation } from '../errors';
 import { emit } from '../outbox/emit';
 import { applyPatch } from '../shared/changes';
-import { findPage, toPlain, type PageRequest } from '../shared/listing';
+import { findPage, type PageRequest } from '../shared/listing';
+import { plainOf } from '../shared/views';
 import { createRecord, pickDefined } from '../shared/records';
 import { User } from '../workspaces/user.entity';
 import { BookingConfig, type BookingAgent, type MeetingType } from './booking.entity';
 import type { BookingConfigInput } from './bookings.schemas';
+import type { BookingConfigView } from './bookings.views';
 
 /**
  * Booking configs. The spec shows no create: every workspace gets one default config, created on
@@ -43,7 +45,7 @@ export const CONFIG_FIELDS = [
 ] as const;
 const WRITABLE = CONFIG_FIELDS.filter((k) => !['_id', 'isDefault', 'createdAt', 'updatedAt'].includes(k));
 
-export const serializeConfig = (c: BookingConfig): Record<string, unknown> => toPlain(c, CONFIG_FIELDS);
+export const serializeConfig = (c: BookingConfig): BookingConfigView => plainOf(c, CONFIG_FIELDS);
 
 export const DEFAULT_TIME_ZONE = 'Europe/Copenhagen';
 const WORKDAY = [{ start: '09:00', end: '17:00' }];
@@ -139,7 +141,7 @@ async function checkRefs(ctx: Ctx, input: BookingConfigInput): Promise<void> {
 export async function createConfig(
   ctx: Ctx,
   input: BookingConfigInput & { name: string; timeZone: string },
-): Promise<Record<string, unknown>> {
+): Promise<BookingConfigView> {
   await checkRefs(ctx, input);
   const config = createRecord(ctx, BookingConfig, {
     ...defaults(),
@@ -157,7 +159,7 @@ export async function createConfig(
 }
 
 /** PATCH: only the given keys change; arrays (agents, meetingTypes, approvers) are replaced whole. */
-export async function updateConfig(ctx: Ctx, id: string, input: BookingConfigInput): Promise<Record<string, unknown>> {
+export async function updateConfig(ctx: Ctx, id: string, input: BookingConfigInput): Promise<BookingConfigView> {
   const config = await getConfig(ctx, id);
   await checkRefs(ctx, input);
   const changes = applyPatch(config, pickDefined<BookingConfig>(input as Record<string, unknown>, WRITABLE));

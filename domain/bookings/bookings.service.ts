@@ -13,7 +13,8 @@ import { createLead } from '../leads/leads.service';
 import { emit } from '../outbox/emit';
 import { createPerson } from '../people/people.service';
 import { Person } from '../people/person.entity';
-import { findPage, likePattern, toPlain, type PageRequest } from '../shared/listing';
+import { findPage, likePattern, type PageRequest } from '../shared/listing';
+import { plainOf } from '../shared/views';
 import { createRecord } from '../shared/records';
 import { inTransaction } from '../shared/tx';
 import { isId } from '../ids';
@@ -30,6 +31,7 @@ import { Booking, BookingConfig, HOLDING_STATUSES, type BookingStatus, type Meet
 import { getConfig } from './booking-configs.service';
 import { bookingTransitions } from './bookings.rules';
 import type { CreateBookingInput } from './bookings.schemas';
+import type { BookingView } from './bookings.views';
 import { holdOf, rankAgents } from './slots';
 
 export const BOOKING_FIELDS = [
@@ -66,7 +68,7 @@ export const BOOKING_FIELDS = [
   'updatedAt',
 ] as const;
 
-export const serializeBooking = (b: Booking): Record<string, unknown> => toPlain(b, BOOKING_FIELDS);
+export const serializeBooking = (b: Booking): BookingView => plainOf(b, BOOKING_FIELDS);
 
 /** The outbox payload: `booking` (with bookingConfigId for trigger filters), `person`, `links` (sequence exits). */
 export function bookingEventPayload(b: Booking, extra: Record<string, unknown> = {}): Record<string, unknown> {

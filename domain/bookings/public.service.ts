@@ -13,6 +13,7 @@ import { availableSlots } from './availability';
 import { Booking, BookingConfig, HOLDING_STATUSES } from './booking.entity';
 import { cancelBooking, rescheduleBooking, type BookingSideDeps } from './bookings.service';
 import { isLocalDate } from './slots';
+import type { PublicBookingView, PublicSlotsView } from './bookings.views';
 
 interface Loaded {
   ctx: Ctx;
@@ -50,7 +51,7 @@ function selfService(l: Loaded, now: Date): { canCancel: boolean; canReschedule:
   return { canCancel: why === null, canReschedule: why === null, why };
 }
 
-export async function publicView(orm: MikroORM, publicId: string, now = new Date()): Promise<Record<string, unknown>> {
+export async function publicView(orm: MikroORM, publicId: string, now = new Date()): Promise<PublicBookingView> {
   const l = await load(orm, publicId);
   const b = l.booking;
   const agent = await l.ctx.em.findOne(User, { _id: b.agentId }, { fields: ['firstName', 'lastName'] });
@@ -61,12 +62,12 @@ export async function publicView(orm: MikroORM, publicId: string, now = new Date
     startDateTime: b.startDateTime.toISOString(),
     endDateTime: b.endDateTime.toISOString(),
     timeZone: b.timeZone,
-    meetingType: { id: b.meetingTypeId, name: b.meetingTypeName },
+    meetingType: { id: b.meetingTypeId ?? null, name: b.meetingTypeName ?? null },
     attendeeInfo: { name: b.attendeeInfo.name, email: b.attendeeInfo.email },
     host: agent ? [agent.firstName, agent.lastName].filter(Boolean).join(' ') : null,
     bookingPage: {
       name: l.config.name,
-      location: l.config.location,
+      location: l.config.location ?? null,
       minimumNoticeMinutes: l.config.minimumNoticeMinutes,
     },
     approvalDeadlineAt: b.status === 'pending' ? (b.approvalDeadlineAt?.toISOString() ?? null) : null,
@@ -85,7 +86,7 @@ export async function publicSlots(
   publicId: string,
   q: { startDate: string; endDate: string },
   now = new Date(),
-) {
+): Promise<PublicSlotsView> {
   if (!isLocalDate(q.startDate))
     throw validation('startDate: must be a date YYYY-MM-DD', [{ path: 'startDate', error: 'not a date' }]);
   if (!isLocalDate(q.endDate))
@@ -113,14 +114,19 @@ export async function publicCancel(
   reason: string | undefined,
   side: BookingSideDeps,
   now = new Date(),
-) {
+): Promise<PublicBookingView> {
   const l = await load(orm, publicId);
   assertSelfService(l, now);
   await cancelBooking(l.ctx, l.booking, { reason, by: 'attendee' }, side);
   return publicView(orm, publicId, now);
 }
 
-export async function publicReschedule(orm: MikroORM, publicId: string, newSlotStart: Date, now = new Date()) {
+export async function publicReschedule(
+  orm: MikroORM,
+  publicId: string,
+  newSlotStart: Date,
+  now = new Date(),
+): Promise<PublicBookingView> {
   const l = await load(orm, publicId);
   assertSelfService(l, now);
   await rescheduleBooking(l.ctx, l.booking, { newSlotStart, by: 'attendee' }, { now });

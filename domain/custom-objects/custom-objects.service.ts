@@ -2,7 +2,8 @@ import type { Ctx } from '../context';
 import { conflict, notFound, validation } from '../errors';
 import { emit } from '../outbox/emit';
 import { applyPatch } from '../shared/changes';
-import { findPage, toPlain, type PageRequest } from '../shared/listing';
+import { findPage, type PageRequest } from '../shared/listing';
+import { plainOf } from '../shared/views';
 import { createRecord } from '../shared/records';
 import { inTransaction } from '../shared/tx';
 import { CustomObject, CustomObjectField, CustomObjectRecord } from './custom-object.entity';
@@ -13,6 +14,7 @@ import type {
   UpdateObjectInput,
 } from './custom-objects.schemas';
 import { MAX_FIELDS_PER_OBJECT } from './custom-objects.schemas';
+import type { CustomObjectDetailView, CustomObjectFieldView, CustomObjectView } from './custom-objects.views';
 import { UNIQUE_TYPES, type FieldType } from './field-types';
 import { checkExpression, recomputeFormula } from './formula-values';
 import { formulaReferences, parseFormula } from './formula';
@@ -55,11 +57,15 @@ const FIELD_FIELDS = [
   'updatedAt',
 ] as const;
 
-export const serializeField = (f: CustomObjectField): Record<string, unknown> => toPlain(f, FIELD_FIELDS);
-export const serializeObject = (o: CustomObject, fields?: CustomObjectField[]): Record<string, unknown> => ({
-  ...toPlain(o, OBJECT_FIELDS),
+export const serializeField = (f: CustomObjectField): CustomObjectFieldView => plainOf(f, FIELD_FIELDS);
+export const serializeObject = (o: CustomObject): CustomObjectView => ({
+  ...plainOf(o, OBJECT_FIELDS),
   workspace: o.workspaceId,
-  ...(fields ? { fields: fields.map(serializeField) } : {}),
+});
+/** A definition with its field schemas (single reads and writes). */
+export const serializeObjectWithFields = (o: CustomObject, fields: CustomObjectField[]): CustomObjectDetailView => ({
+  ...serializeObject(o),
+  fields: fields.map(serializeField),
 });
 
 export async function getObject(ctx: Ctx, slug: string): Promise<CustomObject> {
@@ -82,7 +88,7 @@ export async function listObjects(ctx: Ctx, query: PageRequest) {
 
 export async function describeObject(ctx: Ctx, slug: string) {
   const object = await getObject(ctx, slug);
-  return serializeObject(object, await fieldsOf(ctx, object._id));
+  return serializeObjectWithFields(object, await fieldsOf(ctx, object._id));
 }
 
 export async function createObject(ctx: Ctx, input: CreateObjectInput) {
@@ -120,7 +126,7 @@ export async function createObject(ctx: Ctx, input: CreateObjectInput) {
       throw conflict(`a custom object with slug ${input.slug} already exists`);
     throw error;
   }
-  return serializeObject(object, []);
+  return serializeObjectWithFields(object, []);
 }
 
 function assertSlugs(field: string, slugs: readonly string[] | undefined, known: Set<string>): void {
@@ -156,7 +162,7 @@ export async function updateObject(ctx: Ctx, slug: string, input: UpdateObjectIn
     });
     await ctx.em.flush();
   }
-  return serializeObject(object, fields);
+  return serializeObjectWithFields(object, fields);
 }
 
 /** Deletes the definition, its fields and every record (one transaction). */

@@ -12,6 +12,12 @@ import { dateWhere, findPage, likePattern, type PageRequest } from '../shared/li
 import { createRecord } from '../shared/records';
 import { CustomObject, CustomObjectField, CustomObjectRecord } from './custom-object.entity';
 import type { ListRecordsQuery } from './custom-objects.schemas';
+import type {
+  BulkUpdateResultView,
+  CustomObjectRecordView,
+  RecordExportPageView,
+  RelatedRecordView,
+} from './custom-objects.views';
 import { fieldsOf, getObject } from './custom-objects.service';
 import { normalizeValue, READ_ONLY_TYPES, uniqueKey } from './field-types';
 import { applyFormulas } from './formula-values';
@@ -31,7 +37,7 @@ async function load(ctx: Ctx, slug: string): Promise<Loaded> {
 }
 
 /** Reads flatten field slugs to the top level (spec); `title` is the title field's value. */
-export function serializeRecord(object: CustomObject, r: CustomObjectRecord): Record<string, unknown> {
+export function serializeRecord(object: CustomObject, r: CustomObjectRecord): CustomObjectRecordView {
   return {
     _id: r._id,
     object: object.slug,
@@ -303,7 +309,7 @@ export async function bulkUpdate(
   ids: string[],
   patch: Record<string, unknown>,
   images: ImageResolver,
-) {
+): Promise<BulkUpdateResultView> {
   const { object, fields } = await load(ctx, slug);
   const { values } = splitBody(patch);
   checkValues(fields, values, 'update');
@@ -437,7 +443,7 @@ export async function recordFeed(ctx: Ctx, slug: string, id: string, page: PageR
 export async function relatedRecords(ctx: Ctx, slug: string, id: string) {
   const { object, fields } = await load(ctx, slug);
   const record = await getRecordOf(ctx, object, id);
-  const related: Record<string, unknown>[] = [];
+  const related: RelatedRecordView[] = [];
   for (const field of fields.filter((f) => f.type === 'record_reference')) {
     const target = record.data[field.slug];
     if (typeof target !== 'string') continue;
@@ -541,7 +547,7 @@ export interface RecordExportRequest {
  * `from`/`to` bound createdAt (a bare `to` date covers the whole day). Offset (`page`) or keyset
  * (`cursor`: the last `_id` of the previous page) paging; `total` counts every matching record.
  */
-export async function exportRecordsOf(ctx: Ctx, slug: string, req: RecordExportRequest) {
+export async function exportRecordsOf(ctx: Ctx, slug: string, req: RecordExportRequest): Promise<RecordExportPageView> {
   const object = await getObject(ctx, slug);
   const created = (dateWhere({ dateFrom: req.from, dateTo: req.to }).createdAt ?? {}) as { $gte?: Date; $lte?: Date };
   const params: unknown[] = [ctx.actor.workspaceId, object._id];
@@ -571,7 +577,7 @@ export async function exportRecordsOf(ctx: Ctx, slug: string, req: RecordExportR
   ]);
   const hasMore = rows.length > req.limit;
   if (hasMore) rows.pop();
-  const data: Record<string, unknown>[] = [];
+  const data: CustomObjectRecordView[] = [];
   for (let i = 0; i < rows.length; i += 1000) {
     const ids = rows.slice(i, i + 1000).map((r) => String(r.id));
     const records = await ctx.em.find(CustomObjectRecord, { _id: { $in: ids } }, { orderBy: { _id: 'asc' } });

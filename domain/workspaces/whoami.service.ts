@@ -2,8 +2,10 @@ import type { Ctx } from '../context';
 import { notFound } from '../errors';
 import { User } from './user.entity';
 import { Workspace } from './workspace.entity';
+import type { WhoamiView } from './workspaces.views';
 
-export async function getWhoami(ctx: Ctx, keyPrefix: string) {
+/** The calling key's workspace, user, key and scopes; `key` is the authenticated key (id and prefix). */
+export async function getWhoami(ctx: Ctx, key: { id: string; prefix: string }): Promise<WhoamiView> {
   const [workspace, user] = await Promise.all([
     ctx.em.findOne(Workspace, { _id: ctx.actor.workspaceId }),
     ctx.em.findOne(User, { _id: ctx.actor.userId }),
@@ -19,7 +21,7 @@ export async function getWhoami(ctx: Ctx, keyPrefix: string) {
           role: user.role,
         }
       : null,
-    key: { _id: ctx.actor.keyId, prefix: keyPrefix, role: ctx.actor.role },
-    scopes: ctx.actor.scopes,
+    key: { _id: key.id, prefix: key.prefix, role: ctx.actor.role },
+    scopes: [...ctx.actor.scopes],
   };
 }
