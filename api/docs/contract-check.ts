@@ -73,7 +73,10 @@ export function createContractChecker(routes: readonly RouteDef[]) {
   function check(def: RouteDef | undefined, ctx: Context): string | undefined {
     const status = ctx.status;
     if (status === 304) return undefined;
-    if ((status === 429 || status === 503) && !ctx.response.get('Retry-After')) return `${status} without Retry-After`;
+    // A dependency that is down says when to retry; a missing configuration (not_configured) makes no such promise.
+    const retryable =
+      status === 429 || (status === 503 && (ctx.body as { code?: unknown } | null)?.code !== 'not_configured');
+    if (retryable && !ctx.response.get('Retry-After')) return `${status} without Retry-After`;
     const type = (ctx.response.type || '').toLowerCase();
     if (!def) {
       // Before routing (body parser, input guard, unknown path): only the error envelope is promised.

@@ -122,7 +122,9 @@ export function crudRoutes<LQ extends z.ZodType, CB extends z.ZodType, UB extend
       summary: summaries.create,
       successStatus: 201,
       previewable,
-      response: written(schemas.view),
+      response: envelopes.data(schemas.view),
+      // A preview saves nothing: 200 with { data: { preview, current, proposed, diff } }.
+      ...(previewable ? { responses: { 200: envelopes.preview(schemas.view) } } : {}),
       crud: 'create',
       handler: async ({ ctx, body, preview }) => {
         const result = await service.create(ctx, body, { preview });

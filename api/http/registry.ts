@@ -81,7 +81,7 @@ export const RESPONSE_HEADERS = {
   'Idempotent-Replayed': '`true` when this is the stored answer of an earlier request with the same Idempotency-Key',
   'Content-Disposition': 'attachment; filename="…" for downloads',
   'Cache-Control': 'caching policy of the answer',
-  'Retry-After': 'seconds to wait before retrying',
+  'Retry-After': 'seconds to wait before retrying (429; 503 while a dependency is down, not for not_configured)',
   'X-Request-Id': 'the request id (also in logs); send X-Request-Id to choose it',
 } as const;
 export type ResponseHeader = keyof typeof RESPONSE_HEADERS;

@@ -60,6 +60,8 @@ describe('contract check', () => {
     expect(check(one, answer(400, { message: 'bad' }))).toMatch(/error/);
     expect(check(one, answer(503, { error: 'down' }))).toMatch(/Retry-After/);
     expect(check(one, answer(503, { error: 'down' }, 'application/json', { 'Retry-After': '5' }))).toBeUndefined();
+    // Nothing to wait for when a provider is not configured.
+    expect(check(one, answer(503, { error: 'set SMTP_URL', code: 'not_configured' }))).toBeUndefined();
     // A public route has no 401.
     expect(check(page, answer(401, { error: 'no' }))).toMatch(/not documented/);
   });

@@ -1,0 +1,196 @@
+// `npm run contract:drift`: the API's real traffic checked against its served OpenAPI document from
+// outside. Starts the services (test profile, own data folder and ports), the API and a worker, puts
+// `redocly proxy` (a recording reverse proxy) in front of the API, drives the SDK scenario of
+// test/support/sdk-scenario.ts through it, then runs `redocly drift` on the recorded HAR against
+// GET /api/v1/docs?type=openapi. Loopback only; bounded (one scenario). Last line:
+// RESULT operations_exercised=<n> responses_checked=<n> drift_errors=<n>
+import { spawn, type ChildProcess } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import path from 'node:path';
+import type { AddressInfo } from 'node:net';
+import { buildApi } from '../api/bootstrap';
+import { loadConfig } from '../domain/config';
+import { createLogger } from '../domain/logger';
+import { runMigrations } from '../domain/orm/migrate';
+import { createWorkspace } from '../domain/workspaces/workspaces.service';
+import { devDataDir, repoRoot } from '../infra/paths';
+import { startStack } from '../infra/stack';
+import { createCrmClient } from '../sdk/typescript';
+import { runSdkScenario } from '../test/support/sdk-scenario';
+
+const log = (line: string): void => void process.stderr.write(`[drift] ${line}\n`);
+const redoclyBin = path.join(repoRoot, 'node_modules', '.bin', 'redocly');
+const redoclyEnv = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+async function waitForPort(port: number, timeoutMs: number): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const open = await new Promise<boolean>((resolve) => {
+      const socket = net.connect(port, '127.0.0.1', () => {
+        socket.end();
+        resolve(true);
+      });
+      socket.once('error', () => resolve(false));
+    });
+    if (open) return;
+    if (Date.now() > deadline) throw new Error(`nothing listens on 127.0.0.1:${port} after ${timeoutMs} ms`);
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(redoclyBin, args, { cwd: repoRoot, env: redoclyEnv });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.on('data', (d: Buffer) => (stdout += d.toString()));
+    child.stderr.on('data', (d: Buffer) => (stderr += d.toString()));
+    child.once('exit', (code) => resolve({ code: code ?? 1, stdout, stderr }));
+  });
+}
+
+async function stopProxy(proxy: ChildProcess, har: string): Promise<void> {
+  const exited = new Promise((resolve) => proxy.once('exit', resolve));
+  proxy.kill('SIGINT');
+  const timer = setTimeout(() => proxy.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+  if (!fs.existsSync(har)) throw new Error(`redocly proxy wrote no HAR file (${har})`);
+}
+
+interface DriftReport {
+  problems?: { ruleId?: string; severity?: string; message?: string }[];
+  findings?: { ruleId?: string; severity?: string; message?: string }[];
+}
+
+async function main(): Promise<void> {
+  const dataDir = path.join(devDataDir(), 'contract-drift');
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  const stack = await startStack({
+    profile: 'test',
+    dataDir,
+    log,
+    ports: {
+      postgres: Number(process.env.CRM_DRIFT_PG_PORT ?? 54369),
+      meilisearch: Number(process.env.CRM_DRIFT_MEILI_PORT ?? 7730),
+      temporal: Number(process.env.CRM_DRIFT_TEMPORAL_PORT ?? 7263),
+      temporalUi: Number(process.env.CRM_DRIFT_TEMPORAL_UI_PORT ?? 8263),
+    },
+  });
+  const env = { ...process.env, ...stack.env, CRM_TEST: '1' } as NodeJS.ProcessEnv;
+  let proxy: ChildProcess | undefined;
+  const closers: (() => Promise<void>)[] = [];
+  try {
+    await runMigrations(env.DATABASE_URL!);
+    const config = loadConfig({ ...env, RATE_LIMIT_PER_MINUTE: '100000' });
+    // The production worker (Temporal workflows and the outbox dispatcher: search indexing, starts).
+    const worker = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, 'bin', 'worker.ts')], {
+      cwd: repoRoot,
+      env: { ...env, LOG_LEVEL: 'warn' },
+      stdio: ['ignore', 'ignore', 'inherit'],
+    });
+    closers.push(async () => {
+      const exited = new Promise((resolve) => worker.once('exit', resolve));
+      worker.kill('SIGTERM');
+      const timer = setTimeout(() => worker.kill('SIGKILL'), 20_000);
+      await exited;
+      clearTimeout(timer);
+    });
+    const api = await buildApi(config, createLogger('warn', 'api'));
+    const server = api.app.listen(0, '127.0.0.1');
+    await new Promise((resolve) => server.once('listening', resolve));
+    closers.push(async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeAllConnections?.();
+      await api.close();
+    });
+    const apiPort = (server.address() as AddressInfo).port;
+
+    const docFile = path.join(dataDir, 'openapi.json');
+    const served = await fetch(`http://127.0.0.1:${apiPort}/api/v1/docs?type=openapi`);
+    fs.writeFileSync(docFile, JSON.stringify(await served.json(), null, 2));
+
+    const proxyPort = await freePort();
+    const har = path.join(dataDir, 'traffic.har');
+    proxy = spawn(
+      redoclyBin,
+      ['proxy', '--target', `http://127.0.0.1:${apiPort}`, '--port', String(proxyPort), '--har', har],
+      { cwd: repoRoot, env: redoclyEnv, stdio: ['ignore', 'ignore', 'inherit'] },
+    );
+    await waitForPort(proxyPort, 60_000);
+    log(`recording proxy on :${proxyPort} → API on :${apiPort}`);
+
+    const { apiKey } = await createWorkspace(api.deps.orm.em.fork(), { name: 'Drift scenario' });
+    const crm = createCrmClient({ baseUrl: `http://127.0.0.1:${proxyPort}`, apiKey });
+    const steps = await runSdkScenario(crm);
+    log(`scenario: ${steps.length} calls`);
+    await stopProxy(proxy, har);
+    proxy = undefined;
+
+    const report = path.join(dataDir, 'drift.json');
+    const coverage = path.join(dataDir, 'coverage.json');
+    const drift = await run([
+      'drift',
+      har,
+      '--api',
+      docFile,
+      '--server',
+      `http://127.0.0.1:${proxyPort}`,
+      '--format',
+      'json',
+      '-o',
+      report,
+      '--coverage-output',
+      coverage,
+    ]);
+    if (!fs.existsSync(report))
+      throw new Error(`redocly drift wrote no report (exit ${drift.code}):\n${drift.stderr.slice(-3000)}`);
+    const parsed = JSON.parse(fs.readFileSync(report, 'utf8')) as DriftReport | DriftReport['problems'];
+    const findings = Array.isArray(parsed) ? parsed : (parsed?.problems ?? parsed?.findings ?? []);
+    const errors = findings.filter((f) => (f.severity ?? 'error') === 'error');
+    for (const f of findings.slice(0, 40)) log(`${f.severity ?? '?'} ${f.ruleId ?? ''}: ${f.message ?? ''}`);
+    const entries = (JSON.parse(fs.readFileSync(har, 'utf8')) as { log: { entries: { request: { method: string; url: string } }[] } })
+      .log.entries;
+    const operations = coverageOperations(coverage);
+    process.stdout.write(
+      `RESULT operations_exercised=${operations ?? new Set(entries.map((e) => `${e.request.method} ${new URL(e.request.url).pathname}`)).size} responses_checked=${entries.length} drift_errors=${errors.length}\n`,
+    );
+    if (errors.length) process.exitCode = 1;
+  } finally {
+    if (proxy) proxy.kill('SIGKILL');
+    for (const close of closers.reverse()) await close().catch(() => undefined);
+    await stack.stop();
+  }
+}
+
+/** Operations the traffic exercised, from redocly's coverage report (undefined if unreadable). */
+function coverageOperations(file: string): number | undefined {
+  try {
+    const cov = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
+    const ops = (cov.operations ?? (cov.summary as Record<string, unknown> | undefined)?.operations) as
+      | { covered?: number }
+      | unknown[]
+      | undefined;
+    if (Array.isArray(ops)) return ops.filter((o) => (o as { covered?: boolean }).covered !== false).length;
+    return typeof ops?.covered === 'number' ? ops.covered : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+main().catch((error: unknown) => {
+  log(error instanceof Error ? (error.stack ?? error.message) : String(error));
+  process.exit(1);
+});
