@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { RouteFactory } from '../app';
 import * as deals from '../../domain/deals/deals.service';
 import { serializeDeal } from '../../domain/deals/deals.service';
@@ -10,11 +11,14 @@ import { idParams } from '../../domain/shared/schemas';
 import { timelineRoutes } from './sub-lists';
 import {
   createDealBody,
+  dealReadView,
+  dealView,
   getDealQuery,
   listDealsQuery,
   moveDealBody,
   updateDealBody,
 } from '../../domain/deals/deals.schemas';
+import { envelopes } from '../http/crud';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;
@@ -31,6 +35,7 @@ export const dealsRoutes: RouteFactory = () => [
     query: listDealsQuery,
     summary:
       'List deals (newest first unless sortBy; oldest change first with updatedSince). Unknown query parameters answer 400.',
+    response: envelopes.list(dealReadView).extend({ view: z.enum(['summary', 'full']).describe('the view asked for') }),
     handler: async ({ ctx, query }) => {
       const { items, total } = await listDeals(ctx, query);
       return paged(
@@ -48,6 +53,8 @@ export const dealsRoutes: RouteFactory = () => [
     previewable: true,
     successStatus: 201,
     summary: 'Create a deal (without flowId/stageId it enters the first open stage of the default flow).',
+    response: envelopes.data(dealView),
+    responses: { 200: envelopes.preview(dealView) },
     handler: async ({ ctx, body, preview }) => {
       const result = await deals.createDeal(ctx, body, { preview });
       return preview ? ok(result) : created(result);
@@ -62,6 +69,7 @@ export const dealsRoutes: RouteFactory = () => [
     query: getDealQuery,
     resources,
     summary: 'Get one deal.',
+    response: envelopes.data(dealReadView),
     handler: async ({ ctx, params, query }) => ok(project(serializeDeal(await deals.getDeal(ctx, params.id)), query)),
   }),
   route({
@@ -76,6 +84,7 @@ export const dealsRoutes: RouteFactory = () => [
     transitions: [dealStatusTransitions],
     summary:
       'Update a deal (partial; customFields merges by key). Field, status and stage changes are logged to the activity feed.',
+    response: z.union([envelopes.data(dealView), envelopes.preview(dealView)]),
     handler: async ({ ctx, params, body, preview }) => ok(await deals.updateDeal(ctx, params.id, body, { preview })),
   }),
   route({
@@ -86,6 +95,7 @@ export const dealsRoutes: RouteFactory = () => [
     params: idParams,
     resources,
     summary: 'Delete a deal.',
+    response: envelopes.ok,
     handler: async ({ ctx, params }) => {
       await deals.deleteDeal(ctx, params.id);
       return acknowledged();
@@ -102,6 +112,7 @@ export const dealsRoutes: RouteFactory = () => [
     transitions: [dealStatusTransitions],
     summary:
       'Move a deal to a stage (of its flow, or of flowId). Entering a won/lost stage closes the deal; an open stage reopens it.',
+    response: envelopes.data(dealView),
     handler: async ({ ctx, params, body }) => ok(await deals.moveDeal(ctx, params.id, body)),
   }),
   ...timelineRoutes(parent, 'dealId', 'deal'),

@@ -2,10 +2,13 @@ import type { RouteFactory } from '../app';
 import * as flows from '../../domain/deals/flows.service';
 import { createStage, deleteStage, updateStage } from '../../domain/deals/flow-stages.service';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
+import { envelopes } from '../http/crud';
 import { idParams, pageQuery } from '../../domain/shared/schemas';
 import {
   createFlowBody,
   createStageBody,
+  flowStageView,
+  flowView,
   stageIdInput,
   updateFlowBody,
   updateStageBody,
@@ -16,7 +19,7 @@ const write = { scopes: ['write'] } as const;
 const section = 'Flows (pipelines)';
 const resources = { id: 'flow' };
 
-export const flowsRoutes: RouteFactory = (deps) => [
+export const flowsRoutes: RouteFactory = () => [
   route({
     method: 'GET',
     path: '/api/v1/flows',
@@ -25,6 +28,7 @@ export const flowsRoutes: RouteFactory = (deps) => [
     query: pageQuery(),
     summary:
       'List flows with their stages (oldest first). A workspace without flows gets the default "Sales pipeline" here.',
+    response: envelopes.list(flowView),
     handler: async ({ ctx, query }) => {
       const { items, total } = await flows.listFlows(ctx, query);
       return paged(items, { ...query, total });
@@ -39,6 +43,7 @@ export const flowsRoutes: RouteFactory = (deps) => [
     successStatus: 201,
     summary:
       'Create a flow, optionally with stages. The first flow, or one sent with isDefault: true, becomes the default.',
+    response: envelopes.data(flowView),
     handler: async ({ ctx, body }) => created(await flows.createFlow(ctx, body)),
   }),
   route({
@@ -49,6 +54,7 @@ export const flowsRoutes: RouteFactory = (deps) => [
     params: idParams,
     resources,
     summary: 'Get one flow with its stages ordered by `order`.',
+    response: envelopes.data(flowView),
     handler: async ({ ctx, params }) => ok(await flows.getFlowView(ctx, params.id)),
   }),
   route({
@@ -60,6 +66,7 @@ export const flowsRoutes: RouteFactory = (deps) => [
     body: updateFlowBody,
     resources,
     summary: 'Update title, description or isDefault (partial). Stages change through /flows/:id/stages.',
+    response: envelopes.data(flowView),
     handler: async ({ ctx, params, body }) => ok(await flows.updateFlow(ctx, params.id, body)),
   }),
   route({
@@ -70,6 +77,7 @@ export const flowsRoutes: RouteFactory = (deps) => [
     params: idParams,
     resources,
     summary: 'Delete a flow and its stages; 409 while it has deals or when it is the last flow.',
+    response: envelopes.ok,
     handler: async ({ ctx, params }) => {
       await flows.deleteFlow(ctx, params.id);
       return acknowledged();
@@ -85,6 +93,7 @@ export const flowsRoutes: RouteFactory = (deps) => [
     resources,
     successStatus: 201,
     summary: 'Add a stage (title required; order defaults to after the last stage; type open|won|lost).',
+    response: envelopes.data(flowStageView),
     handler: async ({ ctx, params, body }) => created(await createStage(ctx, params.id, body)),
   }),
   route({
@@ -97,6 +106,7 @@ export const flowsRoutes: RouteFactory = (deps) => [
     resources,
     summary:
       'Update a stage named by `id` (title, order, type, probability); the type cannot change while deals are in it (409).',
+    response: envelopes.data(flowStageView),
     handler: async ({ ctx, params, body }) => ok(await updateStage(ctx, params.id, body)),
   }),
   route({
@@ -108,6 +118,7 @@ export const flowsRoutes: RouteFactory = (deps) => [
     query: stageIdInput.partial(),
     resources,
     summary: 'Delete the stage named by `id` (body or ?id=); 409 while deals are in it.',
+    response: envelopes.ok,
     handler: async ({ ctx, params, query, koa }) => {
       await flows.getFlow(ctx, params.id);
       const { id } = stageIdInput.parse({ id: query.id ?? (koa.request.body as { id?: unknown } | undefined)?.id });

@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { RouteFactory } from '../app';
 import * as leads from '../../domain/leads/leads.service';
 import { serializeLead } from '../../domain/leads/leads.service';
@@ -6,7 +7,15 @@ import { project } from '../../domain/shared/list-query';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
 import { idParams } from '../../domain/shared/schemas';
 import { timelineRoutes } from './sub-lists';
-import { createLeadBody, getLeadQuery, listLeadsQuery, updateLeadBody } from '../../domain/leads/leads.schemas';
+import {
+  createLeadBody,
+  getLeadQuery,
+  leadReadView,
+  leadView,
+  listLeadsQuery,
+  updateLeadBody,
+} from '../../domain/leads/leads.schemas';
+import { envelopes } from '../http/crud';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;
@@ -23,6 +32,7 @@ export const leadsRoutes: RouteFactory = () => [
     query: listLeadsQuery,
     summary:
       'List leads (newest first; oldest change first with updatedSince); filters status, source, ownerId, search (alias q).',
+    response: envelopes.list(leadReadView),
     handler: async ({ ctx, query }) => {
       const { items, total } = await leads.listLeads(ctx, { ...query, search: query.search || query.q });
       return paged(
@@ -41,6 +51,8 @@ export const leadsRoutes: RouteFactory = () => [
     successStatus: 201,
     summary:
       'Create a lead; the score is computed from the scoring rules and, without ownerId, routing rules pick the owner.',
+    response: envelopes.data(leadView),
+    responses: { 200: envelopes.preview(leadView) },
     handler: async ({ ctx, body, preview }) => {
       const result = await leads.createLead(ctx, body, { preview });
       return preview ? ok(result) : created(result);
@@ -55,6 +67,7 @@ export const leadsRoutes: RouteFactory = () => [
     query: getLeadQuery,
     resources,
     summary: 'Get one lead, including score and scoreBreakdown.',
+    response: envelopes.data(leadReadView),
     handler: async ({ ctx, params, query }) => ok(project(serializeLead(await leads.getLead(ctx, params.id)), query)),
   }),
   route({
@@ -67,6 +80,7 @@ export const leadsRoutes: RouteFactory = () => [
     previewable: true,
     resources,
     summary: 'Update a lead (partial; customFields merges, null removes a key); the score is recalculated.',
+    response: z.union([envelopes.data(leadView), envelopes.preview(leadView)]),
     handler: async ({ ctx, params, body, preview }) => ok(await leads.updateLead(ctx, params.id, body, { preview })),
   }),
   route({
@@ -77,6 +91,7 @@ export const leadsRoutes: RouteFactory = () => [
     params: idParams,
     resources,
     summary: 'Delete a lead; deals that referenced it stay, unlinked.',
+    response: envelopes.ok,
     handler: async ({ ctx, params }) => {
       await leads.deleteLead(ctx, params.id);
       return acknowledged();

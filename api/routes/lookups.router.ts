@@ -1,6 +1,8 @@
 import type { RouteFactory } from '../app';
 import { findAvatar } from '../../domain/lookups/avatar.service';
 import { cvrMatchQuery } from '../../domain/lookups/lookups.schemas';
+import { avatarResultView, registryMatchView, webPresenceView } from '../../domain/lookups/lookups.views';
+import { envelopes } from '../http/crud';
 import { createHttpRegistry } from '../../domain/lookups/registry';
 import { matchRegistry } from '../../domain/lookups/registry-match.service';
 import { findWebPresence } from '../../domain/lookups/web-presence.service';
@@ -22,6 +24,8 @@ export const lookupsRoutes: RouteFactory = (deps) => {
       query: cvrMatchQuery,
       summary:
         'Match a company in the national company registry by profile URL or domain (through the workspace company they find and its cvr), exact name, or domain (registry web/e-mail domain must equal it). 200 { data: registry company | null, matched, matchedOn, companyId }; 503 not_configured without CVR_API_URL.',
+      response: registryMatchView,
+      errors: [502],
       handler: async ({ ctx, query }) => {
         const { data, ...meta } = await matchRegistry(ctx, registry, query);
         return { status: 200, body: { data, ...meta } };
@@ -36,6 +40,7 @@ export const lookupsRoutes: RouteFactory = (deps) => {
       resources: { id: 'company' },
       summary:
         "Fill only the empty website, logo and profile link: website from the company's (else its people's) e-mail domain unless free-mail, else from the registry; logo and profile link from the registry when CVR_API_URL is set. data.status updated | already_filled | not_found, data.hint says what to do next.",
+      response: envelopes.data(webPresenceView),
       handler: async ({ ctx, params }) => ok(await findWebPresence(ctx, params.id, { registry, images })),
     }),
     route({
@@ -47,6 +52,8 @@ export const lookupsRoutes: RouteFactory = (deps) => {
       resources: { id: 'person' },
       summary:
         "Fill only an empty avatar from the public avatar of the person's e-mail addresses (Gravatar protocol at AVATAR_LOOKUP_URL), stored as a workspace image. data.status updated | already_filled | not_found, plus data.hint.",
+      response: envelopes.data(avatarResultView),
+      errors: [502],
       handler: async ({ ctx, params }) =>
         ok(
           await findAvatar(ctx, params.id, {

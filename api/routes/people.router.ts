@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { RouteFactory } from '../app';
 import * as people from '../../domain/people/people.service';
 import { serializePerson } from '../../domain/people/people.service';
@@ -13,14 +14,22 @@ import {
   createPersonBody,
   getPersonQuery,
   listPeopleQuery,
+  personReadView,
+  personView,
   updatePersonBody,
 } from '../../domain/people/people.schemas';
+import { personLookupView } from '../../domain/lookups/lookups.views';
+import { companyView } from '../../domain/companies/companies.schemas';
+import { dealView } from '../../domain/deals/deals.schemas';
+import { envelopes } from '../http/crud';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;
 const section = 'People';
 const resources = { id: 'person' };
 const parent = { base: '/api/v1/people', section, kind: 'person', load: people.getPerson };
+// An avatar given as a URL is fetched: a failing image host is a 502.
+const imageErrors = [502];
 
 export const peopleRoutes: RouteFactory = (deps) => {
   const images = imageResolver(deps.config);
@@ -32,6 +41,7 @@ export const peopleRoutes: RouteFactory = (deps) => {
       access: read,
       query: listPeopleQuery,
       summary: 'List people (newest first; oldest change first with updatedSince).',
+      response: envelopes.list(personReadView),
       handler: async ({ ctx, query }) => {
         const { items, total } = await people.listPeople(ctx, query);
         return paged(
@@ -49,6 +59,9 @@ export const peopleRoutes: RouteFactory = (deps) => {
       previewable: true,
       successStatus: 201,
       summary: 'Create a person.',
+      response: envelopes.data(personView),
+      responses: { 200: envelopes.preview(personView) },
+      errors: imageErrors,
       handler: async ({ ctx, body, preview }) => {
         const result = await people.createPerson(ctx, body, { preview, images });
         return preview ? ok(result) : created(result);
@@ -63,6 +76,7 @@ export const peopleRoutes: RouteFactory = (deps) => {
       query: personLookupQuery,
       summary:
         'Find the workspace person with a professional-network profile URL (normalised). 200 { data: person | null, matched, matchedOn }; profile is required.',
+      response: personLookupView,
       handler: async ({ ctx, query }) => {
         const { data, ...meta } = await lookupPerson(ctx, query);
         return { status: 200, body: { data, ...meta } };
@@ -77,6 +91,7 @@ export const peopleRoutes: RouteFactory = (deps) => {
       query: getPersonQuery,
       resources,
       summary: 'Get one person.',
+      response: envelopes.data(personReadView),
       handler: async ({ ctx, params, query }) =>
         ok(project(serializePerson(await people.getPerson(ctx, params.id)), query)),
     }),
@@ -90,6 +105,8 @@ export const peopleRoutes: RouteFactory = (deps) => {
       previewable: true,
       resources,
       summary: 'Update a person (partial: only given keys change; customFields merges by name, null removes a key).',
+      response: z.union([envelopes.data(personView), envelopes.preview(personView)]),
+      errors: imageErrors,
       handler: async ({ ctx, params, body, preview }) =>
         ok(await people.updatePerson(ctx, params.id, body, { preview, images })),
     }),
@@ -101,13 +118,14 @@ export const peopleRoutes: RouteFactory = (deps) => {
       params: idParams,
       resources,
       summary: 'Delete a person; company links are removed and deals keep no person reference.',
+      response: envelopes.ok,
       handler: async ({ ctx, params }) => {
         await people.deletePerson(ctx, params.id);
         return acknowledged();
       },
     }),
-    childListRoute(parent, 'companies', 'Companies the person is linked to.', people.listPersonCompanies),
-    childListRoute(parent, 'deals', 'Deals where the person is the contact.', (ctx, id, page) =>
+    childListRoute(parent, 'companies', 'Companies the person is linked to.', companyView, people.listPersonCompanies),
+    childListRoute(parent, 'deals', 'Deals where the person is the contact.', dealView, (ctx, id, page) =>
       people.listDealsFor(ctx, { personRef: id }, page),
     ),
     ...timelineRoutes(parent, 'personId', 'person'),

@@ -1,6 +1,9 @@
+import type { z } from 'zod';
 import type { Ctx } from '../../domain/context';
 import { listTimeline, type TimelineLink } from '../../domain/timeline/timeline.service';
+import { activityView } from '../../domain/timeline/timeline.schemas';
 import type { PageRequest } from '../../domain/shared/listing';
+import { envelopes } from '../http/crud';
 import { paged, route, type RouteDef } from '../http/registry';
 import { idParams, pageQuery } from '../../domain/shared/schemas';
 
@@ -14,12 +17,13 @@ interface ParentSpec {
   load: (ctx: Ctx, id: string) => Promise<unknown>;
 }
 
-/** A paginated child list of one record, e.g. GET /companies/:id/deals. */
-export function childListRoute(
+/** A paginated child list of one record, e.g. GET /companies/:id/deals; `view` is one item as listed. */
+export function childListRoute<V extends z.ZodType>(
   parent: ParentSpec,
   sub: string,
   summary: string,
-  list: (ctx: Ctx, id: string, page: PageRequest) => Promise<{ items: unknown[]; total: number }>,
+  view: V,
+  list: (ctx: Ctx, id: string, page: PageRequest) => Promise<{ items: z.infer<V>[]; total: number }>,
 ): RouteDef {
   return route({
     method: 'GET',
@@ -30,6 +34,7 @@ export function childListRoute(
     query: pageQuery(),
     resources: { id: parent.kind },
     summary,
+    response: envelopes.list(view),
     handler: async ({ ctx, params, query }) => {
       await parent.load(ctx, params.id);
       const { items, total } = await list(ctx, params.id, query);
@@ -49,12 +54,14 @@ export function timelineRoutes(
       parent,
       'activities',
       `Activities (calls, meetings, notes, …) linked to the ${noun}, newest first.`,
+      activityView,
       (ctx, id, page) => listTimeline(ctx, { [link]: id }, page, { feed: false }),
     ),
     childListRoute(
       parent,
       'activity-feed',
       `Full timeline of the ${noun}: activities plus record events (created, field changes with old and new values, links), newest first.`,
+      activityView,
       (ctx, id, page) => listTimeline(ctx, { [link]: id }, page, { feed: true }),
     ),
   ];

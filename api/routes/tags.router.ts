@@ -1,7 +1,14 @@
 import type { RouteFactory } from '../app';
 import { bulkTags, listTags } from '../../domain/tags/tags.service';
 import { ok, paged, route } from '../http/registry';
-import { bulkTagsBody, listTagsQuery, MAX_TAGS_PAGE } from '../../domain/tags/tags.schemas';
+import {
+  bulkTagsBody,
+  bulkTagsResultView,
+  listTagsQuery,
+  MAX_TAGS_PAGE,
+  tagCountView,
+} from '../../domain/tags/tags.schemas';
+import { envelopes } from '../http/crud';
 
 const section = 'Tags';
 
@@ -13,6 +20,7 @@ export const tagsRoutes: RouteFactory = () => [
     access: { scopes: ['read'] },
     query: listTagsQuery,
     summary: `Unique tags with the number of records carrying each ({ data: [{ tag, count }], page, limit, total }; total counts unique tags), sorted by tag; all of company, person, lead and deal when entityType is omitted. limit up to ${MAX_TAGS_PAGE}.`,
+    response: envelopes.list(tagCountView),
     handler: async ({ ctx, query }) => {
       const { items, total } = await listTags(ctx, query);
       return paged(items, { page: query.page, limit: query.limit, total });
@@ -26,6 +34,7 @@ export const tagsRoutes: RouteFactory = () => [
     body: bulkTagsBody,
     summary:
       'Add and remove tags on up to 500 records of one type in one transaction; every id must exist (400 lists the missing ones, nothing changes). Emits tag_added/tag_removed per record and tag changed.',
+    response: envelopes.data(bulkTagsResultView),
     handler: async ({ ctx, body }) => ok(await bulkTags(ctx, body)),
   }),
 ];

@@ -1,10 +1,17 @@
+import { z } from 'zod';
 import type { RouteFactory } from '../app';
 import * as activities from '../../domain/timeline/entries.service';
 import { ACTIVITY_SUMMARY_FIELDS } from '../../domain/timeline/entries.service';
 import { project } from '../../domain/shared/list-query';
 import { created, ok, paged, route } from '../http/registry';
 import { idParams } from '../../domain/shared/schemas';
-import { createActivityBody, listActivitiesQuery } from '../../domain/timeline/timeline.schemas';
+import {
+  activityReadView,
+  activityView,
+  createActivityBody,
+  listActivitiesQuery,
+} from '../../domain/timeline/timeline.schemas';
+import { envelopes } from '../http/crud';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;
@@ -19,6 +26,9 @@ export const timelineEntryRoutes: RouteFactory = () => [
     query: listActivitiesQuery,
     summary:
       'List activities (calls, meetings, notes, …), newest `date` first. Record history rows are only in the per-record activity feeds. dateFrom/dateTo (aliases startDate/from, endDate/to) bound the activity date; unknown parameters are refused.',
+    response: envelopes
+      .list(activityReadView)
+      .extend({ view: z.enum(['summary', 'full']).describe('the view asked for') }),
     handler: async ({ ctx, query }) => {
       const { items, total } = await activities.listActivities(ctx, query);
       return paged(
@@ -35,6 +45,7 @@ export const timelineEntryRoutes: RouteFactory = () => [
     body: createActivityBody,
     successStatus: 201,
     summary: 'Create an activity on the timelines of the records it links (each link must exist).',
+    response: envelopes.data(activityView),
     handler: async ({ ctx, body }) => created(await activities.createActivity(ctx, body)),
   }),
   route({
@@ -45,6 +56,7 @@ export const timelineEntryRoutes: RouteFactory = () => [
     params: idParams,
     resources: { id: 'activity' },
     summary: 'Get one activity (also record-history rows seen in activity feeds).',
+    response: envelopes.data(activityView),
     handler: async ({ ctx, params }) => ok(await activities.getActivity(ctx, params.id)),
   }),
 ];

@@ -2,7 +2,8 @@ import type { RouteFactory } from '../app';
 import * as users from '../../domain/users/users.service';
 import { ok, paged, route } from '../http/registry';
 import { idParams } from '../../domain/shared/schemas';
-import { listUsersQuery, updateUserBody } from '../../domain/users/users.schemas';
+import { listUsersQuery, updateUserBody, userView } from '../../domain/users/users.schemas';
+import { envelopes } from '../http/crud';
 
 const section = 'Users';
 const resources = { id: 'user' };
@@ -15,6 +16,7 @@ export const usersRoutes: RouteFactory = () => [
     access: { scopes: ['read'] },
     query: listUsersQuery,
     summary: 'Users of the workspace sorted by name; search matches name and e-mail.',
+    response: envelopes.list(userView),
     handler: async ({ ctx, query }) => {
       const { items, total } = await users.listUsers(ctx, query);
       return paged(items, { page: query.page, limit: query.limit, total });
@@ -28,6 +30,7 @@ export const usersRoutes: RouteFactory = () => [
     params: idParams,
     resources,
     summary: 'One user.',
+    response: envelopes.data(userView),
     handler: async ({ ctx, params }) => ok(users.serializeUser(await users.getUser(ctx, params.id))),
   }),
   route({
@@ -40,6 +43,7 @@ export const usersRoutes: RouteFactory = () => [
     resources,
     summary:
       'Update firstName, lastName, phone, defaultUserPhone (partial). A member may update only their own user; owners and admins any (403 otherwise).',
+    response: envelopes.data(userView),
     handler: async ({ ctx, params, body }) => ok(await users.updateUser(ctx, params.id, body)),
   }),
 ];

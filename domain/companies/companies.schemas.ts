@@ -10,6 +10,7 @@ import {
   requiredText,
   tagsField,
 } from '../shared/schemas';
+import { dateTimeView, idView } from '../shared/views';
 
 export const COMPANY_FIELDS = [
   '_id',
@@ -81,3 +82,46 @@ export const personLinkBody = z.object({ personId: objectId });
 
 /** What the company service writes: the parsed create/update body (create also requires name). */
 export type CompanyInput = z.infer<typeof updateCompanyBody>;
+
+/** One stored custom field of a company or person (spec: Conventions, name/value pairs). */
+export const nameValueView = z.object({
+  name: z.string(),
+  value: z.unknown().describe('string, number, boolean or array of strings/numbers, as the field definition allows'),
+});
+
+export const companyView = z.object({
+  _id: idView,
+  name: z.string(),
+  cvr: z.string().nullable().describe('national company registry number'),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  address: z.string().nullable(),
+  city: z.string().nullable(),
+  zip: z.string().nullable(),
+  country: z.string().nullable(),
+  website: z.string().nullable(),
+  industry: z.string().nullable(),
+  employees: z.number().int().nullable(),
+  customFields: z.array(nameValueView),
+  tags: z.array(z.string()),
+  avatar: z.string().nullable().describe('image URL'),
+  logoUrl: z.string().nullable().describe('image URL'),
+  ownerId: idView.nullable().describe('user who created the company'),
+  createdAt: dateTimeView,
+  updatedAt: dateTimeView,
+  profileUrl: z.string().nullable().describe('professional-network profile URL (canonical form)'),
+});
+export type CompanyView = z.infer<typeof companyView>;
+
+/** `fields=` or `view=summary`: `_id` plus the requested (or summary) fields. */
+export const companyProjectionView = companyView
+  .partial()
+  .required({ _id: true })
+  .describe('projection (fields= or view=summary): _id plus the chosen fields');
+/** A company as GET/list answer it: the full view, or a projection when `fields`/`view=summary` is given. */
+export const companyReadView = z.union([companyView, companyProjectionView]);
+
+export const linkResultView = z.object({ linked: z.boolean().describe('false when the person was already linked') });
+export const unlinkResultView = z.object({ unlinked: z.boolean().describe('false when the person was not linked') });
+export type LinkResultView = z.infer<typeof linkResultView>;
+export type UnlinkResultView = z.infer<typeof unlinkResultView>;

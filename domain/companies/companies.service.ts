@@ -8,20 +8,21 @@ import { CompanyPerson, Person } from '../people/person.entity';
 import { applyPatch, emitTagChanges, normalizeTags } from '../shared/changes';
 import { asRecord, mergeNameValues, toNameValueArray } from '../shared/custom-fields';
 import { assertCustomFieldValues } from '../custom-fields/validate-values';
-import { dateWhere, findPage, likePattern, toPlain, type DateFilterInput, type PageRequest } from '../shared/listing';
+import { dateWhere, findPage, likePattern, type DateFilterInput, type PageRequest } from '../shared/listing';
+import { plainOf } from '../shared/views';
 import { previewOf, type PreviewResult } from '../shared/preview';
 import { inTransaction } from '../shared/tx';
 import { findRowById } from '../orm/lean';
 import { Company } from './company.entity';
-import { COMPANY_FIELDS, type CompanyInput } from './companies.schemas';
+import { COMPANY_FIELDS, type CompanyInput, type CompanyView } from './companies.schemas';
 
 /** Turns an image field value (URL, data URL or "") into the stored URL; provided by the API layer. */
 export type ImageResolver = (ctx: Ctx, value: string) => Promise<string | null>;
 
-export const serializeCompany = (c: Company): Record<string, unknown> => toPlain(c, COMPANY_FIELDS);
+export const serializeCompany = (c: Company): CompanyView => plainOf(c, COMPANY_FIELDS);
 
 /** GET :id: one prepared primary-key select, no query building or hydration (domain/orm/lean.ts). */
-export async function readCompany(ctx: Ctx, id: string): Promise<Record<string, unknown>> {
+export async function readCompany(ctx: Ctx, id: string): Promise<CompanyView> {
   const company = await findRowById(ctx.em, Company, id);
   if (!company) throw notFound('company');
   return serializeCompany(company);
@@ -55,7 +56,7 @@ export async function createCompany(
   ctx: Ctx,
   input: CompanyInput & { name: string },
   opts: { preview: boolean; images: ImageResolver },
-): Promise<Record<string, unknown> | PreviewResult> {
+): Promise<CompanyView | PreviewResult> {
   await assertCustomFieldValues(ctx, 'company', asRecord(input.customFields ?? {}), { requireAll: true });
   const company = createRecord(ctx, Company, {
     ...scalarFields(input),
@@ -86,7 +87,7 @@ export async function updateCompany(
   id: string,
   input: CompanyInput,
   opts: { preview: boolean; images: ImageResolver },
-): Promise<Record<string, unknown> | PreviewResult> {
+): Promise<CompanyView | PreviewResult> {
   const company = await getCompany(ctx, id);
   if (input.customFields !== undefined) await assertCustomFieldValues(ctx, 'company', asRecord(input.customFields));
   const current = serializeCompany(company);

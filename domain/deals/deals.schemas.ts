@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { fieldsQuery, isoDateParam, listQuery } from '../shared/list-query';
 import { nameValueCustomFields, objectId, requiredText, tagsField } from '../shared/schemas';
+import { customFieldsView, dateTimeView, idView } from '../shared/views';
 
 export const DEAL_FIELDS = [
   '_id',
@@ -133,3 +134,32 @@ export const listDealsQuery = listQuery({
 
 /** What the deal service writes: the parsed create/update body (create also requires title). */
 export type DealInput = z.infer<typeof updateDealBody>;
+
+export const dealView = z.object({
+  _id: idView,
+  title: z.string(),
+  value: z.number().nullable(),
+  flowId: idView.nullable().describe('pipeline'),
+  stageId: idView.nullable().describe('stage of the pipeline'),
+  priority: z.enum(['low', 'medium', 'high']).nullable(),
+  probability: z.number().nullable().describe('0–100'),
+  company: idView.nullable().describe('company id'),
+  personRef: idView.nullable().describe('person id'),
+  leadRef: idView.nullable().describe('lead id'),
+  customFields: customFieldsView,
+  tags: z.array(z.string()),
+  status: z.enum(DEAL_STATUSES),
+  wonDate: dateTimeView.nullable(),
+  lostDate: dateTimeView.nullable(),
+  ownerId: idView.nullable(),
+  createdAt: dateTimeView,
+  updatedAt: dateTimeView,
+});
+export type DealView = z.infer<typeof dealView>;
+
+/** `fields=` or `view=summary`: `_id` plus the requested (or summary) fields. */
+export const dealProjectionView = dealView
+  .partial()
+  .required({ _id: true })
+  .describe('projection (fields= or view=summary): _id plus the chosen fields');
+export const dealReadView = z.union([dealView, dealProjectionView]);

@@ -10,7 +10,7 @@ import { Person } from '../people/person.entity';
 import { User } from '../workspaces/user.entity';
 import { applyPatch, emitTagChanges, normalizeTags, type Changes } from '../shared/changes';
 import { asRecord, mergeObject } from '../shared/custom-fields';
-import { toPlain } from '../shared/listing';
+import { plainOf } from '../shared/views';
 import { previewOf, type PreviewResult } from '../shared/preview';
 import { createRecord } from '../shared/records';
 import { inTransaction } from '../shared/tx';
@@ -19,9 +19,9 @@ import { nextStatus } from './deal-status';
 import { FlowStage } from './flow.entity';
 import { resolvePlacement, type Placement } from './placement';
 import { stageRef, type StageRef } from './flows.service';
-import { DEAL_FIELDS, type DealInput } from './deals.schemas';
+import { DEAL_FIELDS, type DealInput, type DealView } from './deals.schemas';
 
-export const serializeDeal = (d: Deal): Record<string, unknown> => toPlain(d, DEAL_FIELDS);
+export const serializeDeal = (d: Deal): DealView => plainOf(d, DEAL_FIELDS);
 
 export async function getDeal(ctx: Ctx, id: string): Promise<Deal> {
   const deal = await ctx.em.findOne(Deal, { _id: id });
@@ -70,7 +70,7 @@ export async function createDeal(
   ctx: Ctx,
   input: DealInput & { title: string },
   opts: { preview: boolean },
-): Promise<Record<string, unknown> | PreviewResult> {
+): Promise<DealView | PreviewResult> {
   await assertReferences(ctx, input);
   const customFields = dropNulls(asRecord(input.customFields ?? {}));
   await assertCustomFieldValues(ctx, 'deal', customFields, { requireAll: true });
@@ -121,7 +121,7 @@ export async function updateDeal(
   id: string,
   input: DealInput,
   opts: { preview: boolean },
-): Promise<Record<string, unknown> | PreviewResult> {
+): Promise<DealView | PreviewResult> {
   const deal = await getDeal(ctx, id);
   await assertReferences(ctx, input, deal);
   if (input.customFields !== undefined) await assertCustomFieldValues(ctx, 'deal', asRecord(input.customFields));
@@ -217,15 +217,10 @@ function emitUpdateEvents(
 }
 
 /** POST /deals/:id/move: a stage change through the same rules, events and feed row as PUT. */
-export async function moveDeal(
-  ctx: Ctx,
-  id: string,
-  input: { stageId: string; flowId?: string },
-): Promise<Record<string, unknown>> {
-  return (await updateDeal(ctx, id, { stageId: input.stageId, flowId: input.flowId }, { preview: false })) as Record<
-    string,
-    unknown
-  >;
+export async function moveDeal(ctx: Ctx, id: string, input: { stageId: string; flowId?: string }): Promise<DealView> {
+  const result = await updateDeal(ctx, id, { stageId: input.stageId, flowId: input.flowId }, { preview: false });
+  if ('preview' in result) throw new Error('unreachable: moveDeal never previews');
+  return result;
 }
 
 export async function deleteDeal(ctx: Ctx, id: string): Promise<void> {

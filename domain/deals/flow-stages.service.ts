@@ -7,7 +7,7 @@ import { createRecord } from '../shared/records';
 import { inTransaction } from '../shared/tx';
 import { Deal } from './deal.entity';
 import { FlowStage, type StageType } from './flow.entity';
-import { MAX_STAGES_PER_FLOW, type StageInput } from './flows.schemas';
+import { MAX_STAGES_PER_FLOW, type FlowStageView, type StageInput } from './flows.schemas';
 import { getFlow, serializeStageOf } from './flows.service';
 
 export interface StagePatch {
@@ -19,7 +19,7 @@ export interface StagePatch {
 }
 
 /** Adds a stage; without `order` it goes after the last one. */
-export async function createStage(ctx: Ctx, flowId: string, input: StageInput): Promise<Record<string, unknown>> {
+export async function createStage(ctx: Ctx, flowId: string, input: StageInput): Promise<FlowStageView> {
   await getFlow(ctx, flowId);
   const existing = await ctx.em.find(FlowStage, { flowId }, { fields: ['order'] });
   if (existing.length >= MAX_STAGES_PER_FLOW)
@@ -52,7 +52,7 @@ async function lockedStage(ctx: Ctx, flowId: string, id: string): Promise<FlowSt
  * Renames, reorders or retypes a stage. Its type cannot change while deals are in it (409): their
  * status follows the stage type, so a silent retype would leave them contradicting it.
  */
-export async function updateStage(ctx: Ctx, flowId: string, input: StagePatch): Promise<Record<string, unknown>> {
+export async function updateStage(ctx: Ctx, flowId: string, input: StagePatch): Promise<FlowStageView> {
   await getFlow(ctx, flowId);
   return inTransaction(ctx, async () => {
     const stage = await lockedStage(ctx, flowId, input.id);

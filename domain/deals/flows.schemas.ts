@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { STAGE_TYPES } from './flow.entity';
 import { clearableText, objectId, requiredText } from '../shared/schemas';
+import { dateTimeView, idView } from '../shared/views';
 
 export const MAX_STAGES_PER_FLOW = 50;
 
@@ -54,3 +55,28 @@ export const updateFlowBody = z
 export type StageInput = z.infer<typeof createStageBody>;
 /** A flow's own fields (stages are edited through /flows/:id/stages). */
 export type FlowInput = z.infer<typeof updateFlowBody>;
+
+/** A stage inside a flow view. */
+export const stageView = z.object({
+  id: idView.describe('stage id (deals point to it with stageId)'),
+  title: z.string(),
+  order: z.number().describe('position in the pipeline (ascending)'),
+  type: z.enum(STAGE_TYPES).describe('won/lost stages close the deals that enter them'),
+  probability: z.number().nullable().describe('0–100'),
+});
+export type StageView = z.infer<typeof stageView>;
+
+/** A stage on its own (stage routes): the stage plus its flow. */
+export const flowStageView = stageView.extend({ flowId: idView });
+export type FlowStageView = z.infer<typeof flowStageView>;
+
+export const flowView = z.object({
+  _id: idView,
+  title: z.string(),
+  description: z.string().nullable(),
+  isDefault: z.boolean().describe('the default flow receives deals created without flowId'),
+  stages: z.array(stageView).describe('ordered by `order`'),
+  createdAt: dateTimeView,
+  updatedAt: dateTimeView,
+});
+export type FlowView = z.infer<typeof flowView>;

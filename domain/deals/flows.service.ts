@@ -4,12 +4,13 @@ import { conflict, notFound } from '../errors';
 import { newId } from '../ids';
 import { emit } from '../outbox/emit';
 import { applyPatch } from '../shared/changes';
-import { findPage, toPlain, type PageRequest } from '../shared/listing';
+import { findPage, type PageRequest } from '../shared/listing';
+import { plainOf } from '../shared/views';
 import { createRecord } from '../shared/records';
 import { inTransaction } from '../shared/tx';
 import { Deal } from './deal.entity';
 import { Flow, FlowStage, type StageType } from './flow.entity';
-import type { FlowInput, StageInput } from './flows.schemas';
+import type { FlowInput, FlowStageView, FlowView, StageInput, StageView } from './flows.schemas';
 
 /** A stage as deals see it (plain, so a preview can use one that was never stored). */
 export interface StageRef {
@@ -42,7 +43,7 @@ export const stageRef = (s: FlowStage): StageRef => ({
   type: s.type,
   probability: s.probability ?? null,
 });
-const serializeStage = (s: StageRef): Record<string, unknown> => ({
+const serializeStage = (s: StageRef): StageView => ({
   id: s.id,
   title: s.title,
   order: s.order,
@@ -50,14 +51,14 @@ const serializeStage = (s: StageRef): Record<string, unknown> => ({
   probability: s.probability,
 });
 
-export function serializeFlow(flow: Flow, stages: readonly StageRef[]): Record<string, unknown> {
+export function serializeFlow(flow: Flow, stages: readonly StageRef[]): FlowView {
   return {
-    ...toPlain(flow, ['_id', 'title', 'description', 'isDefault']),
+    ...plainOf(flow, ['_id', 'title', 'description', 'isDefault']),
     stages: stages.map(serializeStage),
-    ...toPlain(flow, ['createdAt', 'updatedAt']),
+    ...plainOf(flow, ['createdAt', 'updatedAt']),
   };
 }
-export const serializeStageOf = (s: FlowStage): Record<string, unknown> => ({
+export const serializeStageOf = (s: FlowStage): FlowStageView => ({
   ...serializeStage(stageRef(s)),
   flowId: s.flowId,
 });
@@ -75,7 +76,7 @@ export async function stagesOf(ctx: Ctx, flowIds: string[]): Promise<Map<string,
   return map;
 }
 
-export async function getFlowView(ctx: Ctx, id: string): Promise<Record<string, unknown>> {
+export async function getFlowView(ctx: Ctx, id: string): Promise<FlowView> {
   const flow = await getFlow(ctx, id);
   return serializeFlow(flow, (await stagesOf(ctx, [id])).get(id) ?? []);
 }
@@ -156,7 +157,7 @@ export async function listFlows(ctx: Ctx, page: PageRequest) {
 export async function createFlow(
   ctx: Ctx,
   input: FlowInput & { title: string; stages?: StageInput[] },
-): Promise<Record<string, unknown>> {
+): Promise<FlowView> {
   return inTransaction(ctx, async () => {
     const hasFlows = (await ctx.em.count(Flow, {})) > 0;
     const isDefault = input.isDefault === true || !hasFlows;
@@ -169,7 +170,7 @@ export async function createFlow(
   });
 }
 
-export async function updateFlow(ctx: Ctx, id: string, input: FlowInput): Promise<Record<string, unknown>> {
+export async function updateFlow(ctx: Ctx, id: string, input: FlowInput): Promise<FlowView> {
   const flow = await getFlow(ctx, id);
   if (input.isDefault === false && flow.isDefault)
     throw conflict('isDefault: this is the default flow; set isDefault: true on another flow instead');

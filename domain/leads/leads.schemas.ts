@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { fieldsQuery, listQuery } from '../shared/list-query';
 import { clearableEmail, clearableText, mapCustomFields, objectId, requiredText, tagsField } from '../shared/schemas';
+import { customFieldsView, dateTimeView, idView } from '../shared/views';
 
 export const LEAD_FIELDS = [
   '_id',
@@ -81,3 +82,40 @@ export const getLeadQuery = z.object({ fields: fieldsQuery(LEAD_FIELDS).optional
 
 /** Writable lead fields; score and scoreBreakdown are computed, never taken from the client. */
 export type LeadInput = z.infer<typeof updateLeadBody>;
+
+/** One matched scoring rule, kept on the lead so a client can explain its score. */
+export const scoreBreakdownEntryView = z.object({
+  ruleId: idView.describe('scoring rule'),
+  name: z.string(),
+  field: z.string(),
+  condition: z.string(),
+  points: z.number(),
+});
+
+export const leadView = z.object({
+  _id: idView,
+  title: z.string(),
+  email: z.string().nullable(),
+  phone: z.string().nullable(),
+  status: z.string().describe('free text, default "new"'),
+  source: z.string().nullable(),
+  notes: z.string().nullable(),
+  score: z.number().int().describe('sum of the points of the matching scoring rules'),
+  scoreBreakdown: z.array(scoreBreakdownEntryView),
+  value: z.number().nullable(),
+  companyRef: idView.nullable().describe('company id'),
+  personRef: idView.nullable().describe('person id'),
+  customFields: customFieldsView,
+  tags: z.array(z.string()),
+  ownerId: idView.nullable(),
+  createdAt: dateTimeView,
+  updatedAt: dateTimeView,
+});
+export type LeadView = z.infer<typeof leadView>;
+
+/** `fields=` or `view=summary`: `_id` plus the requested (or summary) fields. */
+export const leadProjectionView = leadView
+  .partial()
+  .required({ _id: true })
+  .describe('projection (fields= or view=summary): _id plus the chosen fields');
+export const leadReadView = z.union([leadView, leadProjectionView]);

@@ -6,7 +6,8 @@ import { Deal } from '../deals/deal.entity';
 import { applyPatch, emitTagChanges, normalizeTags } from '../shared/changes';
 import { mergeObject } from '../shared/custom-fields';
 import { assertCustomFieldValues } from '../custom-fields/validate-values';
-import { dateWhere, findPage, likePattern, toPlain, type DateFilterInput, type PageRequest } from '../shared/listing';
+import { dateWhere, findPage, likePattern, type DateFilterInput, type PageRequest } from '../shared/listing';
+import { plainOf } from '../shared/views';
 import { previewOf, type PreviewResult } from '../shared/preview';
 import { createRecord } from '../shared/records';
 import { inTransaction } from '../shared/tx';
@@ -15,9 +16,9 @@ import { assertCompanyRef, assertPersonRef, assertUsers } from './refs';
 import { computeScore, subjectFor } from './lead-scoring.service';
 import { scoreChanged } from './scoring';
 import { routeOwner } from './lead-routing.service';
-import { LEAD_FIELDS, type LeadInput } from './leads.schemas';
+import { LEAD_FIELDS, type LeadInput, type LeadView } from './leads.schemas';
 
-export const serializeLead = (l: Lead): Record<string, unknown> => toPlain(l, LEAD_FIELDS);
+export const serializeLead = (l: Lead): LeadView => plainOf(l, LEAD_FIELDS);
 
 export async function getLead(ctx: Ctx, id: string): Promise<Lead> {
   const lead = await ctx.em.findOne(Lead, { _id: id });
@@ -40,7 +41,7 @@ export async function createLead(
   ctx: Ctx,
   input: LeadInput & { title: string },
   opts: { preview: boolean },
-): Promise<Record<string, unknown> | PreviewResult> {
+): Promise<LeadView | PreviewResult> {
   await assertCompanyRef(ctx, input.companyRef);
   await assertPersonRef(ctx, input.personRef);
   if (input.ownerId) await assertUsers(ctx, [input.ownerId], 'ownerId');
@@ -88,7 +89,7 @@ export async function updateLead(
   id: string,
   input: LeadInput,
   opts: { preview: boolean },
-): Promise<Record<string, unknown> | PreviewResult> {
+): Promise<LeadView | PreviewResult> {
   const lead = await getLead(ctx, id);
   if (input.companyRef !== undefined && input.companyRef !== lead.companyRef)
     await assertCompanyRef(ctx, input.companyRef);

@@ -5,13 +5,7 @@ import type { ImageResolver } from '../companies/companies.service';
 import { getPerson, serializePerson, updatePerson } from '../people/people.service';
 import { MAX_IMAGE_BYTES, assertMagic, imageTypeOf } from '../images/image-bytes';
 import { safeFetch as defaultFetch, type SafeFetch } from '../net/safe-fetch';
-
-export interface AvatarResult {
-  status: 'updated' | 'already_filled' | 'not_found';
-  hint: string;
-  source: 'gravatar' | null;
-  person: Record<string, unknown>;
-}
+import type { AvatarResultView } from './lookups.views';
 
 const MAX_EMAILS = 5;
 const AVATAR_TIMEOUT_MS = 8_000;
@@ -25,7 +19,7 @@ export async function findAvatar(
   ctx: Ctx,
   id: string,
   deps: { avatarLookupUrl: string | null; allowHosts: readonly string[]; images: ImageResolver; fetch?: SafeFetch },
-): Promise<AvatarResult> {
+): Promise<AvatarResultView> {
   const person = await getPerson(ctx, id);
   if (person.avatar)
     return {
@@ -38,7 +32,7 @@ export async function findAvatar(
     .map((e) => e.email.trim().toLowerCase())
     .filter(Boolean)
     .slice(0, MAX_EMAILS);
-  const notFound = (hint: string): AvatarResult => ({
+  const notFound = (hint: string): AvatarResultView => ({
     status: 'not_found',
     hint,
     source: null,
@@ -78,10 +72,8 @@ export async function findAvatar(
     } catch {
       continue;
     }
-    const view = (await updatePerson(ctx, id, { avatar: dataUrl }, { preview: false, images: deps.images })) as Record<
-      string,
-      unknown
-    >;
+    const view = await updatePerson(ctx, id, { avatar: dataUrl }, { preview: false, images: deps.images });
+    if ('preview' in view) throw new Error('unreachable: not a preview');
     return {
       status: 'updated',
       hint: "avatar set from the public profile picture of the person's e-mail address",

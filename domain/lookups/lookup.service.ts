@@ -5,6 +5,7 @@ import { serializeCompany } from '../companies/companies.service';
 import { Person } from '../people/person.entity';
 import { serializePerson } from '../people/people.service';
 import type { NormalizedProfile } from './normalize';
+import type { CompanyLookupView, PersonLookupView } from './lookups.views';
 
 /**
  * The website's bare host in SQL, matching normalizeDomain for stored values. The same text is
@@ -16,14 +17,7 @@ export const WEBSITE_DOMAIN_SQL = (alias: string): string =>
 const websiteDomain = raw((alias: string) => WEBSITE_DOMAIN_SQL(alias));
 const emailDomainSql = raw((alias: string) => `split_part(lower(${alias}."email"), '@', 2)`);
 
-export interface LookupResult {
-  data: Record<string, unknown> | null;
-  matched: boolean;
-  /** Which key matched: `profile` or `domain` (website, else the company e-mail's domain). */
-  matchedOn: 'profile' | 'domain' | null;
-}
-
-const none: LookupResult = { data: null, matched: false, matchedOn: null };
+const none = { data: null, matched: false, matchedOn: null } as const;
 
 /** The oldest company with the profile link, else with the website (or e-mail) domain. */
 export async function findCompanyByKeys(
@@ -47,12 +41,12 @@ export async function findCompanyByKeys(
 export async function lookupCompany(
   ctx: Ctx,
   keys: { profile?: NormalizedProfile; domain?: string },
-): Promise<LookupResult> {
+): Promise<CompanyLookupView> {
   const hit = await findCompanyByKeys(ctx, keys);
   return hit ? { data: serializeCompany(hit.company), matched: true, matchedOn: hit.matchedOn } : none;
 }
 
-export async function lookupPerson(ctx: Ctx, keys: { profile: NormalizedProfile }): Promise<LookupResult> {
+export async function lookupPerson(ctx: Ctx, keys: { profile: NormalizedProfile }): Promise<PersonLookupView> {
   const person = await ctx.em.findOne(Person, { profileUrl: keys.profile.url }, { orderBy: { createdAt: 'asc' } });
   return person ? { data: serializePerson(person), matched: true, matchedOn: 'profile' } : none;
 }

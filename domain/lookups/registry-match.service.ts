@@ -3,15 +3,7 @@ import { emailDomain } from './normalize';
 import type { NormalizedProfile } from './normalize';
 import { findCompanyByKeys } from './lookup.service';
 import type { CompanyRegistry, RegistryCompany } from './registry';
-
-export interface RegistryMatch {
-  data: RegistryCompany | null;
-  matched: boolean;
-  /** `cvr` (via the workspace company the profile/domain found), `name` (exact) or `domain`. */
-  matchedOn: 'cvr' | 'name' | 'domain' | null;
-  /** The workspace company the profile or domain found, if any. */
-  companyId: string | null;
-}
+import type { RegistryMatchView } from './lookups.views';
 
 const sameName = (a: string, b: string): boolean =>
   a.trim().toLocaleLowerCase('da') === b.trim().toLocaleLowerCase('da');
@@ -28,11 +20,11 @@ export async function matchRegistry(
   ctx: Ctx,
   registry: CompanyRegistry,
   q: { profile?: NormalizedProfile; domain?: string; name?: string },
-): Promise<RegistryMatch> {
+): Promise<RegistryMatchView> {
   if (!registry.configured) await registry.find({ search: '' });
   const local = q.profile || q.domain ? await findCompanyByKeys(ctx, q) : null;
   const companyId = local?.company._id ?? null;
-  const hit = (data: RegistryCompany, matchedOn: RegistryMatch['matchedOn']): RegistryMatch => ({
+  const hit = (data: RegistryCompany, matchedOn: RegistryMatchView['matchedOn']): RegistryMatchView => ({
     data,
     matched: true,
     matchedOn,

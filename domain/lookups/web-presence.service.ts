@@ -4,17 +4,10 @@ import { getCompany, updateCompany, serializeCompany, type ImageResolver } from 
 import { CompanyPerson, Person } from '../people/person.entity';
 import { emailDomain, isCompanyDomain } from './normalize';
 import type { CompanyRegistry, RegistryCompany } from './registry';
+import type { WebPresenceView } from './lookups.views';
 
 type Field = 'website' | 'logoUrl' | 'profileUrl';
 type Source = 'email_domain' | 'registry';
-
-export interface WebPresenceResult {
-  status: 'updated' | 'already_filled' | 'not_found';
-  hint: string;
-  filled: Field[];
-  sources: Partial<Record<Field, Source>>;
-  company: Record<string, unknown>;
-}
 
 /** The company domain most of the company's people write from (free-mail domains ignored). */
 async function peopleEmailDomain(ctx: Ctx, companyId: string): Promise<string | null> {
@@ -52,7 +45,7 @@ export async function findWebPresence(
   ctx: Ctx,
   id: string,
   deps: { registry: CompanyRegistry; images: ImageResolver },
-): Promise<WebPresenceResult> {
+): Promise<WebPresenceView> {
   const company = await getCompany(ctx, id);
   const missing = (['website', 'logoUrl', 'profileUrl'] as const).filter((f) => !company[f]);
   if (!missing.length) {
@@ -124,10 +117,8 @@ export async function findWebPresence(
     return { status: 'not_found', hint, filled: [], sources: {}, company: serializeCompany(company) };
   }
   // Logo is already a workspace image URL: the resolver accepts it back unchanged.
-  const view = (await updateCompany(ctx, id, found, { preview: false, images: deps.images })) as Record<
-    string,
-    unknown
-  >;
+  const view = await updateCompany(ctx, id, found, { preview: false, images: deps.images });
+  if ('preview' in view) throw new Error('unreachable: not a preview');
   const stillMissing = missing.filter((f) => !found[f]);
   const hint = stillMissing.length
     ? [`filled ${filled.join(', ')}; still empty: ${stillMissing.join(', ')}`, ...notes].join('; ')

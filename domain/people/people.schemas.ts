@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { profileUrlField } from '../lookups/lookups.schemas';
 import { fieldsQuery, listQuery } from '../shared/list-query';
 import { clearableText, imageField, nameValueCustomFields, objectId, requiredText, tagsField } from '../shared/schemas';
+import { dateTimeView, idView } from '../shared/views';
+import { nameValueView } from '../companies/companies.schemas';
 
 export const PERSON_FIELDS = [
   '_id',
@@ -79,3 +81,30 @@ export const getPersonQuery = z.object({ fields: fieldsQuery(PERSON_FIELDS).opti
 
 /** What the person service writes: the parsed create/update body (create also requires firstName). */
 export type PersonInput = z.infer<typeof updatePersonBody>;
+
+const labelView = z.string().nullable().optional().describe('e.g. work, home; absent when none was given');
+
+export const personView = z.object({
+  _id: idView,
+  firstName: z.string(),
+  lastName: z.string().nullable(),
+  title: z.string().nullable(),
+  emails: z.array(z.object({ email: z.string(), label: labelView })),
+  phones: z.array(z.object({ phone: z.string(), label: labelView })),
+  companyId: idView.nullable().describe('primary company'),
+  customFields: z.array(nameValueView),
+  tags: z.array(z.string()),
+  avatar: z.string().nullable().describe('image URL'),
+  ownerId: idView.nullable().describe('user who created the person'),
+  createdAt: dateTimeView,
+  updatedAt: dateTimeView,
+  profileUrl: z.string().nullable().describe('professional-network profile URL (canonical form)'),
+});
+export type PersonView = z.infer<typeof personView>;
+
+/** `fields=` or `view=summary`: `_id` plus the requested (or summary) fields. */
+export const personProjectionView = personView
+  .partial()
+  .required({ _id: true })
+  .describe('projection (fields= or view=summary): _id plus the chosen fields');
+export const personReadView = z.union([personView, personProjectionView]);

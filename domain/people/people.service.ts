@@ -6,17 +6,20 @@ import { emit } from '../outbox/emit';
 import { recordSystemActivity } from '../timeline/timeline.service';
 import { Company } from '../companies/company.entity';
 import { serializeCompany, type ImageResolver } from '../companies/companies.service';
+import type { LinkResultView, UnlinkResultView } from '../companies/companies.schemas';
 import { Deal } from '../deals/deal.entity';
 import { applyPatch, emitTagChanges, normalizeTags } from '../shared/changes';
 import { asRecord, mergeNameValues, toNameValueArray } from '../shared/custom-fields';
 import { assertCustomFieldValues } from '../custom-fields/validate-values';
-import { dateWhere, findPage, likePattern, toPlain, type DateFilterInput, type PageRequest } from '../shared/listing';
+import { dateWhere, findPage, likePattern, type DateFilterInput, type PageRequest } from '../shared/listing';
+import { plainOf } from '../shared/views';
+import { serializeDeal } from '../deals/deals.service';
 import { previewOf, type PreviewResult } from '../shared/preview';
 import { inTransaction } from '../shared/tx';
 import { CompanyPerson, Person } from './person.entity';
-import { PERSON_FIELDS, type PersonInput } from './people.schemas';
+import { PERSON_FIELDS, type PersonInput, type PersonView } from './people.schemas';
 
-export const serializePerson = (p: Person): Record<string, unknown> => toPlain(p, PERSON_FIELDS);
+export const serializePerson = (p: Person): PersonView => plainOf(p, PERSON_FIELDS);
 
 export async function getPerson(ctx: Ctx, id: string): Promise<Person> {
   const person = await ctx.em.findOne(Person, { _id: id });
@@ -40,7 +43,7 @@ export async function createPerson(
   ctx: Ctx,
   input: PersonInput & { firstName: string },
   opts: { preview: boolean; images: ImageResolver },
-): Promise<Record<string, unknown> | PreviewResult> {
+): Promise<PersonView | PreviewResult> {
   await assertCompany(ctx, input.companyId);
   await assertCustomFieldValues(ctx, 'person', asRecord(input.customFields ?? {}), { requireAll: true });
   const { customFields, tags, avatar, ...scalars } = input;
@@ -80,7 +83,7 @@ export async function updatePerson(
   id: string,
   input: PersonInput,
   opts: { preview: boolean; images: ImageResolver },
-): Promise<Record<string, unknown> | PreviewResult> {
+): Promise<PersonView | PreviewResult> {
   const person = await getPerson(ctx, id);
   if (input.companyId !== undefined && input.companyId !== person.companyId) await assertCompany(ctx, input.companyId);
   if (input.customFields !== undefined) await assertCustomFieldValues(ctx, 'person', asRecord(input.customFields));
@@ -182,7 +185,7 @@ export async function listPersonCompanies(ctx: Ctx, personId: string, page: Page
 }
 
 /** Links a person to a company; the first company linked becomes the person's primary one. */
-export async function linkPerson(ctx: Ctx, companyId: string, personId: string): Promise<{ linked: boolean }> {
+export async function linkPerson(ctx: Ctx, companyId: string, personId: string): Promise<LinkResultView> {
   const company = await ctx.em.findOne(Company, { _id: companyId });
   if (!company) throw notFound('company');
   const person = await ctx.em.findOne(Person, { _id: personId });
@@ -209,7 +212,7 @@ export async function linkPerson(ctx: Ctx, companyId: string, personId: string):
 }
 
 /** Unlinks; if it was the primary company, another linked company (or none) takes its place. */
-export async function unlinkPerson(ctx: Ctx, companyId: string, personId: string): Promise<{ unlinked: boolean }> {
+export async function unlinkPerson(ctx: Ctx, companyId: string, personId: string): Promise<UnlinkResultView> {
   const company = await ctx.em.findOne(Company, { _id: companyId });
   if (!company) throw notFound('company');
   const person = await ctx.em.findOne(Person, { _id: personId });
@@ -243,29 +246,5 @@ export async function unlinkPerson(ctx: Ctx, companyId: string, personId: string
 
 export async function listDealsFor(ctx: Ctx, where: { company?: string; personRef?: string }, page: PageRequest) {
   const { items, total } = await findPage(ctx.em, Deal, where, page, { createdAt: 'desc' });
-  return {
-    items: items.map((d) =>
-      toPlain(d, [
-        '_id',
-        'title',
-        'value',
-        'status',
-        'flowId',
-        'stageId',
-        'priority',
-        'probability',
-        'company',
-        'personRef',
-        'leadRef',
-        'tags',
-        'customFields',
-        'wonDate',
-        'lostDate',
-        'ownerId',
-        'createdAt',
-        'updatedAt',
-      ]),
-    ),
-    total,
-  };
+  return { items: items.map(serializeDeal), total };
 }

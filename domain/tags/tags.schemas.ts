@@ -21,3 +21,15 @@ export const bulkTagsBody = z
     message: 'add or remove must name at least one tag',
     path: ['add'],
   });
+
+export const tagCountView = z.object({
+  tag: z.string(),
+  count: z.number().int().min(1).describe('records of the listed types carrying the tag'),
+});
+export type TagCountView = z.infer<typeof tagCountView>;
+
+export const bulkTagsResultView = z.object({
+  updated: z.number().int().min(0).describe('records whose tags changed'),
+  unchanged: z.number().int().min(0).describe('records that already had (or lacked) the tags'),
+});
+export type BulkTagsResultView = z.infer<typeof bulkTagsResultView>;

@@ -13,13 +13,9 @@ import {
   type RecordType,
 } from '../shared/record-kinds';
 import { inTransaction } from '../shared/tx';
+import type { BulkTagsResultView, TagCountView } from './tags.schemas';
 
 export const MAX_TAGS_PER_RECORD = 100;
-
-export interface TagCount {
-  tag: string;
-  count: number;
-}
 
 /**
  * Unique tags with how many records carry each, sorted by tag (case-insensitive), one page of
@@ -28,7 +24,7 @@ export interface TagCount {
 export async function listTags(
   ctx: Ctx,
   query: { entityType?: RecordType; page: number; limit: number },
-): Promise<{ items: TagCount[]; total: number }> {
+): Promise<{ items: TagCountView[]; total: number }> {
   const types = query.entityType ? [query.entityType] : RECORD_TYPES;
   const parts = types.map((type) => {
     const { table, column } = tableOf(ctx, RECORD_KINDS[type]);
@@ -59,7 +55,7 @@ export interface BulkTagInput {
  * Adds and removes tags on many records of one type in one transaction. Every id must exist in
  * the workspace, else nothing changes. Events and feed rows only for records whose tags changed.
  */
-export async function bulkTags(ctx: Ctx, input: BulkTagInput): Promise<{ updated: number; unchanged: number }> {
+export async function bulkTags(ctx: Ctx, input: BulkTagInput): Promise<BulkTagsResultView> {
   const kind = RECORD_KINDS[input.entityType];
   const add = normalizeTags(input.add) ?? [];
   const remove = normalizeTags(input.remove) ?? [];

@@ -7,7 +7,7 @@ import { createRecord } from '../shared/records';
 import { Activity } from './activity.entity';
 import { assertRefs, assertUsers, linkColumns } from './references';
 import { serializeActivity } from './timeline.service';
-import type { ActivityInput } from './timeline.schemas';
+import type { ActivityInput, ActivityView } from './timeline.schemas';
 
 export const ACTIVITY_SUMMARY_FIELDS = [
   'type',
@@ -21,7 +21,7 @@ export const ACTIVITY_SUMMARY_FIELDS = [
   'ownerId',
 ] as const;
 
-export async function getActivity(ctx: Ctx, id: string): Promise<Record<string, unknown>> {
+export async function getActivity(ctx: Ctx, id: string): Promise<ActivityView> {
   const row = await ctx.em.findOne(Activity, { _id: id });
   if (!row) throw notFound('activity');
   return serializeActivity(row);
@@ -31,7 +31,7 @@ export async function getActivity(ctx: Ctx, id: string): Promise<Record<string, 
  * A user activity (call, meeting, e-mail, …) on the timelines of the records it links.
  * entityType/entityId also fills the matching link column when that one is not given.
  */
-export async function createActivity(ctx: Ctx, input: ActivityInput): Promise<Record<string, unknown>> {
+export async function createActivity(ctx: Ctx, input: ActivityInput): Promise<ActivityView> {
   const links = {
     companyId: input.companyId ?? null,
     personId: input.personId ?? null,

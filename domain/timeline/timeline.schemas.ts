@@ -4,6 +4,7 @@ import { clearableText, objectId } from '../shared/schemas';
 import { isoDate, metadataField, refField, userId } from '../shared/record-fields';
 import { RECORD_TYPES } from '../shared/record-types';
 import type { RefKind } from './references';
+import { dateTimeView, idView, openObjectView } from '../shared/views';
 
 /** entityType values a timeline entry may name with entityId. */
 export const ACTIVITY_ENTITY_TYPES = RECORD_TYPES satisfies readonly RefKind[];
@@ -63,3 +64,36 @@ export const listActivitiesQuery = listQuery({
 
 /** What the service writes: the parsed create body (title folded into summary). */
 export type ActivityInput = z.infer<typeof createActivityBody>;
+
+/** One timeline row: a user activity (call, meeting, note, …) or, with system: true, record history. */
+export const activityView = z.object({
+  _id: idView,
+  type: z.string().describe('call, meeting, email, note, …; record history: record_created, record_updated, …'),
+  system: z.boolean().describe('true for record-history rows (only in activity feeds)'),
+  summary: z.string().nullable(),
+  title: z.string().nullable().describe('same as summary'),
+  description: z.string().nullable(),
+  companyId: idView.nullable(),
+  personId: idView.nullable(),
+  dealId: idView.nullable(),
+  leadId: idView.nullable(),
+  entityType: z.string().nullable().describe('kind of the record the row is about'),
+  entityId: z.string().nullable().describe('id of the record the row is about'),
+  noteRef: idView.nullable().describe('note this row mirrors'),
+  callRef: idView.nullable().describe('call this row mirrors'),
+  taskRef: idView.nullable().describe('task this row mirrors'),
+  date: dateTimeView.describe('when it happened'),
+  metadata: openObjectView.describe('extra data of the row, e.g. changes { field: { from, to } } on record_updated'),
+  userId: idView.nullable().describe('who recorded it'),
+  ownerId: idView.nullable().describe('whose activity it is'),
+  createdAt: dateTimeView,
+  updatedAt: dateTimeView,
+});
+export type ActivityView = z.infer<typeof activityView>;
+
+/** `view=summary`: `_id` plus the summary fields. */
+export const activityProjectionView = activityView
+  .partial()
+  .required({ _id: true })
+  .describe('projection (view=summary): _id plus the summary fields');
+export const activityReadView = z.union([activityView, activityProjectionView]);

@@ -1,7 +1,9 @@
 import type { Ctx } from '../context';
 import { createRecord } from '../shared/records';
 import { Activity } from './activity.entity';
-import { findPage, toPlain, type PageRequest } from '../shared/listing';
+import { findPage, type PageRequest } from '../shared/listing';
+import { plainOf } from '../shared/views';
+import type { ActivityView } from './timeline.schemas';
 
 export type TimelineLink = Partial<Pick<Activity, 'companyId' | 'personId' | 'dealId' | 'leadId'>> & {
   entityType: string;
@@ -75,8 +77,8 @@ export const ACTIVITY_KEYS = [
 ] as const;
 
 /** `title` mirrors `summary`: create accepts either name (spec: "summary or title"). */
-export const serializeActivity = (a: Activity): Record<string, unknown> => {
-  const plain = toPlain(a, ACTIVITY_KEYS);
+export const serializeActivity = (a: Activity): ActivityView => {
+  const plain = plainOf(a, ACTIVITY_KEYS);
   return { ...plain, title: plain.summary };
 };
 
@@ -89,7 +91,7 @@ export async function listTimeline(
   link: Partial<Pick<Activity, 'companyId' | 'personId' | 'dealId' | 'leadId'>>,
   page: PageRequest,
   opts: { feed: boolean },
-): Promise<{ items: Record<string, unknown>[]; total: number }> {
+): Promise<{ items: ActivityView[]; total: number }> {
   const where: Record<string, unknown> = { ...link };
   if (!opts.feed) where.system = false;
   const { items, total } = await findPage(ctx.em, Activity, where, page, { date: 'desc' });

@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { pageParams } from '../shared/list-query';
 import { clearableText, requiredText } from '../shared/schemas';
+import { dateTimeView, idView } from '../shared/views';
 
 export const listUsersQuery = z.object({
   ...pageParams(100),
@@ -19,3 +20,17 @@ export const updateUserBody = z
 
 /** What the service writes: the parsed updateUserBody (create bodies add their required fields). */
 export type UserInput = z.infer<typeof updateUserBody>;
+
+export const userView = z.object({
+  _id: idView,
+  email: z.string(),
+  firstName: z.string(),
+  lastName: z.string().nullable(),
+  phone: z.string().nullable(),
+  defaultUserPhone: z.string().nullable().describe('number calls from this user are made from by default'),
+  role: z.enum(['owner', 'admin', 'member']),
+  createdAt: dateTimeView,
+  updatedAt: dateTimeView,
+  name: z.string().describe('first and last name'),
+});
+export type UserView = z.infer<typeof userView>;

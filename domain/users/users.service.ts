@@ -3,9 +3,10 @@ import type { Ctx } from '../context';
 import { forbidden, notFound } from '../errors';
 import { emit } from '../outbox/emit';
 import { applyPatch } from '../shared/changes';
-import { findPage, likePattern, toPlain, type PageRequest } from '../shared/listing';
+import { findPage, likePattern, type PageRequest } from '../shared/listing';
+import { plainOf } from '../shared/views';
 import { User } from '../workspaces/user.entity';
-import type { UserInput } from './users.schemas';
+import type { UserInput, UserView } from './users.schemas';
 
 const FIELDS = [
   '_id',
@@ -19,8 +20,8 @@ const FIELDS = [
   'updatedAt',
 ] as const;
 
-export const serializeUser = (u: User): Record<string, unknown> => ({
-  ...toPlain(u, FIELDS),
+export const serializeUser = (u: User): UserView => ({
+  ...plainOf(u, FIELDS),
   name: [u.firstName, u.lastName].filter(Boolean).join(' '),
 });
 
@@ -45,7 +46,7 @@ export async function listUsers(ctx: Ctx, query: PageRequest & { search?: string
 }
 
 /** Members may update only their own user; owners and admins any user of the workspace. */
-export async function updateUser(ctx: Ctx, id: string, input: UserInput): Promise<Record<string, unknown>> {
+export async function updateUser(ctx: Ctx, id: string, input: UserInput): Promise<UserView> {
   const user = await getUser(ctx, id);
   if (user._id !== ctx.actor.userId && ctx.actor.role === 'member')
     throw forbidden('a member may only update their own user');
