@@ -134,7 +134,7 @@ async function main(): Promise<void> {
 
     const { apiKey } = await createWorkspace(api.deps.orm.em.fork(), { name: 'Drift scenario' });
     const crm = createCrmClient({ baseUrl: `http://127.0.0.1:${proxyPort}`, apiKey });
-    const steps = await runSdkScenario(crm);
+    const { steps } = await runSdkScenario(crm);
     log(`scenario: ${steps.length} calls`);
     await stopProxy(proxy, har);
     proxy = undefined;
@@ -161,8 +161,9 @@ async function main(): Promise<void> {
     const findings = Array.isArray(parsed) ? parsed : (parsed?.problems ?? parsed?.findings ?? []);
     const errors = findings.filter((f) => (f.severity ?? 'error') === 'error');
     for (const f of findings.slice(0, 40)) log(`${f.severity ?? '?'} ${f.ruleId ?? ''}: ${f.message ?? ''}`);
-    const entries = (JSON.parse(fs.readFileSync(har, 'utf8')) as { log: { entries: { request: { method: string; url: string } }[] } })
-      .log.entries;
+    const entries = (
+      JSON.parse(fs.readFileSync(har, 'utf8')) as { log: { entries: { request: { method: string; url: string } }[] } }
+    ).log.entries;
     const operations = coverageOperations(coverage);
     process.stdout.write(
       `RESULT operations_exercised=${operations ?? new Set(entries.map((e) => `${e.request.method} ${new URL(e.request.url).pathname}`)).size} responses_checked=${entries.length} drift_errors=${errors.length}\n`,
@@ -180,9 +181,7 @@ function coverageOperations(file: string): number | undefined {
   try {
     const cov = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
     const ops = (cov.operations ?? (cov.summary as Record<string, unknown> | undefined)?.operations) as
-      | { covered?: number }
-      | unknown[]
-      | undefined;
+      { covered?: number } | unknown[] | undefined;
     if (Array.isArray(ops)) return ops.filter((o) => (o as { covered?: boolean }).covered !== false).length;
     return typeof ops?.covered === 'number' ? ops.covered : undefined;
   } catch {

@@ -21,3 +21,13 @@ export function createCrmClient({ baseUrl, apiKey, headers, ...rest }: CrmClient
     ...rest,
   });
 }
+
+/** A previewable write answers either the saved record or, with `preview: true`, a preview of it. */
+export type Saved<T> = Exclude<T, { preview: true }>;
+
+/** Narrows a previewable write's `data` to the saved record (throws on a preview answer). */
+export function saved<T extends object>(data: T): Saved<T> {
+  if ('preview' in data && (data as { preview?: unknown }).preview === true)
+    throw new Error('expected a saved record, got a preview answer');
+  return data as Saved<T>;
+}

@@ -30,7 +30,9 @@ export interface paths {
         };
         /**
          * Readiness: Postgres, Temporal and Meilisearch are reachable; 503 naming the failing part otherwise.
-         * @description No authentication (readiness probe).
+         * @description Not ready: 503 `{ error: "not ready: <names> unreachable", checks }` (the error body plus `checks`) with Retry-After.
+         *
+         *     No authentication (readiness probe).
          */
         get: operations["getReadyz"];
         put?: never;
@@ -6225,6 +6227,15 @@ export interface components {
                 "application/json": components["schemas"]["Error"];
             };
         };
+        /** @description an external provider (SMTP, SMS gateway, storage, …) failed (code: upstream_failed) */
+        Error502: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
         /** @description `not_configured`: the feature needs a provider that is not configured (the message says what); `unavailable`: a dependency (database, workflow engine) is down for now: retry after `Retry-After` seconds (code: not_configured, unavailable) */
         Error503: {
             headers: {
@@ -6241,7 +6252,7 @@ export interface components {
     headers: {
         /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key */
         "Idempotent-Replayed": "true";
-        /** @description seconds to wait before retrying */
+        /** @description seconds to wait before retrying (429; 503 while a dependency is down, not for not_configured) */
         "Retry-After": number;
         /** @description the request id (also in logs); send X-Request-Id to choose it */
         "X-Request-Id": string;
@@ -6267,14 +6278,17 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        status: "ok";
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -6292,14 +6306,21 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        status: "ready";
+                        /** @description dependency (postgres, temporal, meilisearch) → "ok" or "unreachable: <reason>" */
+                        checks: {
+                            [key: string]: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -6317,7 +6338,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -6328,7 +6349,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            workspace: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                name: string;
+                                /** @enum {string} */
+                                plan: "trial" | "free" | "basic" | "starter" | "pro" | "enterprise";
+                                /** @description IANA time zone */
+                                timezone: string;
+                            };
+                            /** @description the key's user; null when that user no longer exists */
+                            user: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                name: string;
+                                email: string;
+                                /** @enum {string} */
+                                role: "owner" | "admin" | "member";
+                            } | null;
+                            key: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                /** @description the first characters of the key, as shown in key lists */
+                                prefix: string;
+                                /**
+                                 * @description the role the key acts with
+                                 * @enum {string}
+                                 */
+                                role: "owner" | "admin" | "member";
+                            };
+                            /** @description effective scopes of the key */
+                            scopes: ("read" | "write" | "inbound" | "webhooks" | "sms" | "export" | "import" | "admin" | "contribute")[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -6368,7 +6423,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -6379,7 +6434,90 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: ({
+                            /** @description 24-hex object id */
+                            _id: string;
+                            name: string;
+                            /** @description national company registry number */
+                            cvr: string | null;
+                            email: string | null;
+                            phone: string | null;
+                            address: string | null;
+                            city: string | null;
+                            zip: string | null;
+                            country: string | null;
+                            website: string | null;
+                            industry: string | null;
+                            employees: number | null;
+                            customFields: {
+                                name: string;
+                                /** @description string, number, boolean or array of strings/numbers, as the field definition allows */
+                                value: unknown;
+                            }[];
+                            tags: string[];
+                            /** @description image URL */
+                            avatar: string | null;
+                            /** @description image URL */
+                            logoUrl: string | null;
+                            /** @description user who created the company */
+                            ownerId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description professional-network profile URL (canonical form) */
+                            profileUrl: string | null;
+                        } | {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            name?: string;
+                            /** @description national company registry number */
+                            cvr?: string | null;
+                            email?: string | null;
+                            phone?: string | null;
+                            address?: string | null;
+                            city?: string | null;
+                            zip?: string | null;
+                            country?: string | null;
+                            website?: string | null;
+                            industry?: string | null;
+                            employees?: number | null;
+                            customFields?: {
+                                name: string;
+                                /** @description string, number, boolean or array of strings/numbers, as the field definition allows */
+                                value: unknown;
+                            }[];
+                            tags?: string[];
+                            /** @description image URL */
+                            avatar?: string | null;
+                            /** @description image URL */
+                            logoUrl?: string | null;
+                            /** @description user who created the company */
+                            ownerId?: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt?: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt?: string;
+                            /** @description professional-network profile URL (canonical form) */
+                            profileUrl?: string | null;
+                        })[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -6435,7 +6573,115 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented); in preview mode { data: { preview: true, current, proposed, diff } } */
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
+                    "X-RateLimit-Remaining-Minute": components["headers"]["X-RateLimit-Remaining-Minute"];
+                    "X-RateLimit-Limit-Day": components["headers"]["X-RateLimit-Limit-Day"];
+                    "X-RateLimit-Remaining-Day": components["headers"]["X-RateLimit-Remaining-Day"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            preview: true;
+                            /** @description the record as stored (null on create) */
+                            current: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                name: string;
+                                /** @description national company registry number */
+                                cvr: string | null;
+                                email: string | null;
+                                phone: string | null;
+                                address: string | null;
+                                city: string | null;
+                                zip: string | null;
+                                country: string | null;
+                                website: string | null;
+                                industry: string | null;
+                                employees: number | null;
+                                customFields: {
+                                    name: string;
+                                    /** @description string, number, boolean or array of strings/numbers, as the field definition allows */
+                                    value: unknown;
+                                }[];
+                                tags: string[];
+                                /** @description image URL */
+                                avatar: string | null;
+                                /** @description image URL */
+                                logoUrl: string | null;
+                                /** @description user who created the company */
+                                ownerId: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                updatedAt: string;
+                                /** @description professional-network profile URL (canonical form) */
+                                profileUrl: string | null;
+                            } | null;
+                            proposed: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                name: string;
+                                /** @description national company registry number */
+                                cvr: string | null;
+                                email: string | null;
+                                phone: string | null;
+                                address: string | null;
+                                city: string | null;
+                                zip: string | null;
+                                country: string | null;
+                                website: string | null;
+                                industry: string | null;
+                                employees: number | null;
+                                customFields: {
+                                    name: string;
+                                    /** @description string, number, boolean or array of strings/numbers, as the field definition allows */
+                                    value: unknown;
+                                }[];
+                                tags: string[];
+                                /** @description image URL */
+                                avatar: string | null;
+                                /** @description image URL */
+                                logoUrl: string | null;
+                                /** @description user who created the company */
+                                ownerId: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                updatedAt: string;
+                                /** @description professional-network profile URL (canonical form) */
+                                profileUrl: string | null;
+                            };
+                            /** @description field → { from, to } */
+                            diff: {
+                                [key: string]: {
+                                    from: unknown;
+                                    to: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Created; in preview mode { data: { preview: true, current, proposed, diff } } */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -6447,7 +6693,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            name: string;
+                            /** @description national company registry number */
+                            cvr: string | null;
+                            email: string | null;
+                            phone: string | null;
+                            address: string | null;
+                            city: string | null;
+                            zip: string | null;
+                            country: string | null;
+                            website: string | null;
+                            industry: string | null;
+                            employees: number | null;
+                            customFields: {
+                                name: string;
+                                /** @description string, number, boolean or array of strings/numbers, as the field definition allows */
+                                value: unknown;
+                            }[];
+                            tags: string[];
+                            /** @description image URL */
+                            avatar: string | null;
+                            /** @description image URL */
+                            logoUrl: string | null;
+                            /** @description user who created the company */
+                            ownerId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description professional-network profile URL (canonical form) */
+                            profileUrl: string | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -6460,6 +6747,7 @@ export interface operations {
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
             503: components["responses"]["Error503"];
         };
     };
@@ -6477,7 +6765,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -6488,7 +6776,51 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            name: string;
+                            /** @description national company registry number */
+                            cvr: string | null;
+                            email: string | null;
+                            phone: string | null;
+                            address: string | null;
+                            city: string | null;
+                            zip: string | null;
+                            country: string | null;
+                            website: string | null;
+                            industry: string | null;
+                            employees: number | null;
+                            customFields: {
+                                name: string;
+                                /** @description string, number, boolean or array of strings/numbers, as the field definition allows */
+                                value: unknown;
+                            }[];
+                            tags: string[];
+                            /** @description image URL */
+                            avatar: string | null;
+                            /** @description image URL */
+                            logoUrl: string | null;
+                            /** @description user who created the company */
+                            ownerId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description professional-network profile URL (canonical form) */
+                            profileUrl: string | null;
+                        } | null;
+                        matched: boolean;
+                        /** @description profile, or domain (website, else the company e-mail domain); null without a match */
+                        matchedOn: ("profile" | "domain") | null;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -6514,7 +6846,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -6525,7 +6857,87 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            name: string;
+                            /** @description national company registry number */
+                            cvr: string | null;
+                            email: string | null;
+                            phone: string | null;
+                            address: string | null;
+                            city: string | null;
+                            zip: string | null;
+                            country: string | null;
+                            website: string | null;
+                            industry: string | null;
+                            employees: number | null;
+                            customFields: {
+                                name: string;
+                                /** @description string, number, boolean or array of strings/numbers, as the field definition allows */
+                                value: unknown;
+                            }[];
+                            tags: string[];
+                            /** @description image URL */
+                            avatar: string | null;
+                            /** @description image URL */
+                            logoUrl: string | null;
+                            /** @description user who created the company */
+                            ownerId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description professional-network profile URL (canonical form) */
+                            profileUrl: string | null;
+                        } | {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            name?: string;
+                            /** @description national company registry number */
+                            cvr?: string | null;
+                            email?: string | null;
+                            phone?: string | null;
+                            address?: string | null;
+                            city?: string | null;
+                            zip?: string | null;
+                            country?: string | null;
+                            website?: string | null;
+                            industry?: string | null;
+                            employees?: number | null;
+                            customFields?: {
+                                name: string;
+                                /** @description string, number, boolean or array of strings/numbers, as the field definition allows */
+                                value: unknown;
+                            }[];
+                            tags?: string[];
+                            /** @description image URL */
+                            avatar?: string | null;
+                            /** @description image URL */
+                            logoUrl?: string | null;
+                            /** @description user who created the company */
+                            ownerId?: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt?: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt?: string;
+                            /** @description professional-network profile URL (canonical form) */
+                            profileUrl?: string | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -6581,7 +6993,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented); in preview mode { data: { preview: true, current, proposed, diff } } */
+            /** @description Success; in preview mode { data: { preview: true, current, proposed, diff } } */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -6592,7 +7004,141 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            name: string;
+                            /** @description national company registry number */
+                            cvr: string | null;
+                            email: string | null;
+                            phone: string | null;
+                            address: string | null;
+                            city: string | null;
+                            zip: string | null;
+                            country: string | null;
+                            website: string | null;
+                            industry: string | null;
+                            employees: number | null;
+                            customFields: {
+                                name: string;
+                                /** @description string, number, boolean or array of strings/numbers, as the field definition allows */
+                                value: unknown;
+                            }[];
+                            tags: string[];
+                            /** @description image URL */
+                            avatar: string | null;
+                            /** @description image URL */
+                            logoUrl: string | null;
+                            /** @description user who created the company */
+                            ownerId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description professional-network profile URL (canonical form) */
+                            profileUrl: string | null;
+                        };
+                    } | {
+                        data: {
+                            /** @constant */
+                            preview: true;
+                            /** @description the record as stored (null on create) */
+                            current: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                name: string;
+                                /** @description national company registry number */
+                                cvr: string | null;
+                                email: string | null;
+                                phone: string | null;
+                                address: string | null;
+                                city: string | null;
+                                zip: string | null;
+                                country: string | null;
+                                website: string | null;
+                                industry: string | null;
+                                employees: number | null;
+                                customFields: {
+                                    name: string;
+                                    /** @description string, number, boolean or array of strings/numbers, as the field definition allows */
+                                    value: unknown;
+                                }[];
+                                tags: string[];
+                                /** @description image URL */
+                                avatar: string | null;
+                                /** @description image URL */
+                                logoUrl: string | null;
+                                /** @description user who created the company */
+                                ownerId: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                updatedAt: string;
+                                /** @description professional-network profile URL (canonical form) */
+                                profileUrl: string | null;
+                            } | null;
+                            proposed: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                name: string;
+                                /** @description national company registry number */
+                                cvr: string | null;
+                                email: string | null;
+                                phone: string | null;
+                                address: string | null;
+                                city: string | null;
+                                zip: string | null;
+                                country: string | null;
+                                website: string | null;
+                                industry: string | null;
+                                employees: number | null;
+                                customFields: {
+                                    name: string;
+                                    /** @description string, number, boolean or array of strings/numbers, as the field definition allows */
+                                    value: unknown;
+                                }[];
+                                tags: string[];
+                                /** @description image URL */
+                                avatar: string | null;
+                                /** @description image URL */
+                                logoUrl: string | null;
+                                /** @description user who created the company */
+                                ownerId: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                updatedAt: string;
+                                /** @description professional-network profile URL (canonical form) */
+                                profileUrl: string | null;
+                            };
+                            /** @description field → { from, to } */
+                            diff: {
+                                [key: string]: {
+                                    from: unknown;
+                                    to: unknown;
+                                };
+                            };
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -6604,6 +7150,7 @@ export interface operations {
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
             503: components["responses"]["Error503"];
         };
     };
@@ -6619,7 +7166,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -6630,7 +7177,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -6660,7 +7210,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -6671,7 +7221,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            firstName: string;
+                            lastName: string | null;
+                            title: string | null;
+                            emails: {
+                                email: string;
+                                /** @description e.g. work, home; absent when none was given */
+                                label?: string | null;
+                            }[];
+                            phones: {
+                                phone: string;
+                                /** @description e.g. work, home; absent when none was given */
+                                label?: string | null;
+                            }[];
+                            /** @description primary company */
+                            companyId: string | null;
+                            customFields: {
+                                name: string;
+                                /** @description string, number, boolean or array of strings/numbers, as the field definition allows */
+                                value: unknown;
+                            }[];
+                            tags: string[];
+                            /** @description image URL */
+                            avatar: string | null;
+                            /** @description user who created the person */
+                            ownerId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description professional-network profile URL (canonical form) */
+                            profileUrl: string | null;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -6704,7 +7299,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -6716,7 +7311,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description false when the person was already linked */
+                            linked: boolean;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -6746,7 +7346,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -6757,7 +7357,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description false when the person was not linked */
+                            unlinked: boolean;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -6787,7 +7392,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -6798,7 +7403,50 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            title: string;
+                            value: number | null;
+                            /** @description pipeline */
+                            flowId: string | null;
+                            /** @description stage of the pipeline */
+                            stageId: string | null;
+                            priority: ("low" | "medium" | "high") | null;
+                            /** @description 0–100 */
+                            probability: number | null;
+                            /** @description company id */
+                            company: string | null;
+                            /** @description person id */
+                            personRef: string | null;
+                            /** @description lead id */
+                            leadRef: string | null;
+                            /** @description custom field values by key (open: keys are defined per workspace) */
+                            customFields: {
+                                [key: string]: unknown;
+                            };
+                            tags: string[];
+                            /** @enum {string} */
+                            status: "open" | "won" | "lost";
+                            wonDate: string | null;
+                            lostDate: string | null;
+                            ownerId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -6825,7 +7473,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -6836,7 +7484,60 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /** @description call, meeting, email, note, …; record history: record_created, record_updated, … */
+                            type: string;
+                            /** @description true for record-history rows (only in activity feeds) */
+                            system: boolean;
+                            summary: string | null;
+                            /** @description same as summary */
+                            title: string | null;
+                            description: string | null;
+                            companyId: string | null;
+                            personId: string | null;
+                            dealId: string | null;
+                            leadId: string | null;
+                            /** @description kind of the record the row is about */
+                            entityType: string | null;
+                            /** @description id of the record the row is about */
+                            entityId: string | null;
+                            /** @description note this row mirrors */
+                            noteRef: string | null;
+                            /** @description call this row mirrors */
+                            callRef: string | null;
+                            /** @description task this row mirrors */
+                            taskRef: string | null;
+                            /**
+                             * Format: date-time
+                             * @description when it happened
+                             */
+                            date: string;
+                            /** @description extra data of the row, e.g. changes { field: { from, to } } on record_updated */
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                            /** @description who recorded it */
+                            userId: string | null;
+                            /** @description whose activity it is */
+                            ownerId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -6863,7 +7564,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -6874,7 +7575,60 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /** @description call, meeting, email, note, …; record history: record_created, record_updated, … */
+                            type: string;
+                            /** @description true for record-history rows (only in activity feeds) */
+                            system: boolean;
+                            summary: string | null;
+                            /** @description same as summary */
+                            title: string | null;
+                            description: string | null;
+                            companyId: string | null;
+                            personId: string | null;
+                            dealId: string | null;
+                            leadId: string | null;
+                            /** @description kind of the record the row is about */
+                            entityType: string | null;
+                            /** @description id of the record the row is about */
+                            entityId: string | null;
+                            /** @description note this row mirrors */
+                            noteRef: string | null;
+                            /** @description call this row mirrors */
+                            callRef: string | null;
+                            /** @description task this row mirrors */
+                            taskRef: string | null;
+                            /**
+                             * Format: date-time
+                             * @description when it happened
+                             */
+                            date: string;
+                            /** @description extra data of the row, e.g. changes { field: { from, to } } on record_updated */
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                            /** @description who recorded it */
+                            userId: string | null;
+                            /** @description whose activity it is */
+                            ownerId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -6915,7 +7669,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -6926,7 +7680,92 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: ({
+                            /** @description 24-hex object id */
+                            _id: string;
+                            firstName: string;
+                            lastName: string | null;
+                            title: string | null;
+                            emails: {
+                                email: string;
+                                /** @description e.g. work, home; absent when none was given */
+                                label?: string | null;
+                            }[];
+                            phones: {
+                                phone: string;
+                                /** @description e.g. work, home; absent when none was given */
+                                label?: string | null;
+                            }[];
+                            /** @description primary company */
+                            companyId: string | null;
+                            customFields: {
+                                name: string;
+                                /** @description string, number, boolean or array of strings/numbers, as the field definition allows */
+                                value: unknown;
+                            }[];
+                            tags: string[];
+                            /** @description image URL */
+                            avatar: string | null;
+                            /** @description user who created the person */
+                            ownerId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description professional-network profile URL (canonical form) */
+                            profileUrl: string | null;
+                        } | {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            firstName?: string;
+                            lastName?: string | null;
+                            title?: string | null;
+                            emails?: {
+                                email: string;
+                                /** @description e.g. work, home; absent when none was given */
+                                label?: string | null;
+                            }[];
+                            phones?: {
+                                phone: string;
+                                /** @description e.g. work, home; absent when none was given */
+                                label?: string | null;
+                            }[];
+                            /** @description primary company */
+                            companyId?: string | null;
+                            customFields?: {
+                                name: string;
+                                /** @description string, number, boolean or array of strings/numbers, as the field definition allows */
+                                value: unknown;
+                            }[];
+                            tags?: string[];
+                            /** @description image URL */
+                            avatar?: string | null;
+                            /** @description user who created the person */
+                            ownerId?: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt?: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt?: string;
+                            /** @description professional-network profile URL (canonical form) */
+                            profileUrl?: string | null;
+                        })[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -6983,7 +7822,117 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented); in preview mode { data: { preview: true, current, proposed, diff } } */
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
+                    "X-RateLimit-Remaining-Minute": components["headers"]["X-RateLimit-Remaining-Minute"];
+                    "X-RateLimit-Limit-Day": components["headers"]["X-RateLimit-Limit-Day"];
+                    "X-RateLimit-Remaining-Day": components["headers"]["X-RateLimit-Remaining-Day"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            preview: true;
+                            /** @description the record as stored (null on create) */
+                            current: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                firstName: string;
+                                lastName: string | null;
+                                title: string | null;
+                                emails: {
+                                    email: string;
+                                    /** @description e.g. work, home; absent when none was given */
+                                    label?: string | null;
+                                }[];
+                                phones: {
+                                    phone: string;
+                                    /** @description e.g. work, home; absent when none was given */
+                                    label?: string | null;
+                                }[];
+                                /** @description primary company */
+                                companyId: string | null;
+                                customFields: {
+                                    name: string;
+                                    /** @description string, number, boolean or array of strings/numbers, as the field definition allows */
+                                    value: unknown;
+                                }[];
+                                tags: string[];
+                                /** @description image URL */
+                                avatar: string | null;
+                                /** @description user who created the person */
+                                ownerId: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                updatedAt: string;
+                                /** @description professional-network profile URL (canonical form) */
+                                profileUrl: string | null;
+                            } | null;
+                            proposed: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                firstName: string;
+                                lastName: string | null;
+                                title: string | null;
+                                emails: {
+                                    email: string;
+                                    /** @description e.g. work, home; absent when none was given */
+                                    label?: string | null;
+                                }[];
+                                phones: {
+                                    phone: string;
+                                    /** @description e.g. work, home; absent when none was given */
+                                    label?: string | null;
+                                }[];
+                                /** @description primary company */
+                                companyId: string | null;
+                                customFields: {
+                                    name: string;
+                                    /** @description string, number, boolean or array of strings/numbers, as the field definition allows */
+                                    value: unknown;
+                                }[];
+                                tags: string[];
+                                /** @description image URL */
+                                avatar: string | null;
+                                /** @description user who created the person */
+                                ownerId: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                updatedAt: string;
+                                /** @description professional-network profile URL (canonical form) */
+                                profileUrl: string | null;
+                            };
+                            /** @description field → { from, to } */
+                            diff: {
+                                [key: string]: {
+                                    from: unknown;
+                                    to: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Created; in preview mode { data: { preview: true, current, proposed, diff } } */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -6995,7 +7944,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            firstName: string;
+                            lastName: string | null;
+                            title: string | null;
+                            emails: {
+                                email: string;
+                                /** @description e.g. work, home; absent when none was given */
+                                label?: string | null;
+                            }[];
+                            phones: {
+                                phone: string;
+                                /** @description e.g. work, home; absent when none was given */
+                                label?: string | null;
+                            }[];
+                            /** @description primary company */
+                            companyId: string | null;
+                            customFields: {
+                                name: string;
+                                /** @description string, number, boolean or array of strings/numbers, as the field definition allows */
+                                value: unknown;
+                            }[];
+                            tags: string[];
+                            /** @description image URL */
+                            avatar: string | null;
+                            /** @description user who created the person */
+                            ownerId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description professional-network profile URL (canonical form) */
+                            profileUrl: string | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -7008,6 +7999,7 @@ export interface operations {
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
             503: components["responses"]["Error503"];
         };
     };
@@ -7023,7 +8015,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -7034,7 +8026,51 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            firstName: string;
+                            lastName: string | null;
+                            title: string | null;
+                            emails: {
+                                email: string;
+                                /** @description e.g. work, home; absent when none was given */
+                                label?: string | null;
+                            }[];
+                            phones: {
+                                phone: string;
+                                /** @description e.g. work, home; absent when none was given */
+                                label?: string | null;
+                            }[];
+                            /** @description primary company */
+                            companyId: string | null;
+                            customFields: {
+                                name: string;
+                                /** @description string, number, boolean or array of strings/numbers, as the field definition allows */
+                                value: unknown;
+                            }[];
+                            tags: string[];
+                            /** @description image URL */
+                            avatar: string | null;
+                            /** @description user who created the person */
+                            ownerId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description professional-network profile URL (canonical form) */
+                            profileUrl: string | null;
+                        } | null;
+                        matched: boolean;
+                        matchedOn: "profile" | null;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -7060,7 +8096,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -7071,7 +8107,89 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            firstName: string;
+                            lastName: string | null;
+                            title: string | null;
+                            emails: {
+                                email: string;
+                                /** @description e.g. work, home; absent when none was given */
+                                label?: string | null;
+                            }[];
+                            phones: {
+                                phone: string;
+                                /** @description e.g. work, home; absent when none was given */
+                                label?: string | null;
+                            }[];
+                            /** @description primary company */
+                            companyId: string | null;
+                            customFields: {
+                                name: string;
+                                /** @description string, number, boolean or array of strings/numbers, as the field definition allows */
+                                value: unknown;
+                            }[];
+                            tags: string[];
+                            /** @description image URL */
+                            avatar: string | null;
+                            /** @description user who created the person */
+                            ownerId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description professional-network profile URL (canonical form) */
+                            profileUrl: string | null;
+                        } | {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            firstName?: string;
+                            lastName?: string | null;
+                            title?: string | null;
+                            emails?: {
+                                email: string;
+                                /** @description e.g. work, home; absent when none was given */
+                                label?: string | null;
+                            }[];
+                            phones?: {
+                                phone: string;
+                                /** @description e.g. work, home; absent when none was given */
+                                label?: string | null;
+                            }[];
+                            /** @description primary company */
+                            companyId?: string | null;
+                            customFields?: {
+                                name: string;
+                                /** @description string, number, boolean or array of strings/numbers, as the field definition allows */
+                                value: unknown;
+                            }[];
+                            tags?: string[];
+                            /** @description image URL */
+                            avatar?: string | null;
+                            /** @description user who created the person */
+                            ownerId?: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt?: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt?: string;
+                            /** @description professional-network profile URL (canonical form) */
+                            profileUrl?: string | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -7128,7 +8246,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented); in preview mode { data: { preview: true, current, proposed, diff } } */
+            /** @description Success; in preview mode { data: { preview: true, current, proposed, diff } } */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -7139,7 +8257,144 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            firstName: string;
+                            lastName: string | null;
+                            title: string | null;
+                            emails: {
+                                email: string;
+                                /** @description e.g. work, home; absent when none was given */
+                                label?: string | null;
+                            }[];
+                            phones: {
+                                phone: string;
+                                /** @description e.g. work, home; absent when none was given */
+                                label?: string | null;
+                            }[];
+                            /** @description primary company */
+                            companyId: string | null;
+                            customFields: {
+                                name: string;
+                                /** @description string, number, boolean or array of strings/numbers, as the field definition allows */
+                                value: unknown;
+                            }[];
+                            tags: string[];
+                            /** @description image URL */
+                            avatar: string | null;
+                            /** @description user who created the person */
+                            ownerId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description professional-network profile URL (canonical form) */
+                            profileUrl: string | null;
+                        };
+                    } | {
+                        data: {
+                            /** @constant */
+                            preview: true;
+                            /** @description the record as stored (null on create) */
+                            current: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                firstName: string;
+                                lastName: string | null;
+                                title: string | null;
+                                emails: {
+                                    email: string;
+                                    /** @description e.g. work, home; absent when none was given */
+                                    label?: string | null;
+                                }[];
+                                phones: {
+                                    phone: string;
+                                    /** @description e.g. work, home; absent when none was given */
+                                    label?: string | null;
+                                }[];
+                                /** @description primary company */
+                                companyId: string | null;
+                                customFields: {
+                                    name: string;
+                                    /** @description string, number, boolean or array of strings/numbers, as the field definition allows */
+                                    value: unknown;
+                                }[];
+                                tags: string[];
+                                /** @description image URL */
+                                avatar: string | null;
+                                /** @description user who created the person */
+                                ownerId: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                updatedAt: string;
+                                /** @description professional-network profile URL (canonical form) */
+                                profileUrl: string | null;
+                            } | null;
+                            proposed: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                firstName: string;
+                                lastName: string | null;
+                                title: string | null;
+                                emails: {
+                                    email: string;
+                                    /** @description e.g. work, home; absent when none was given */
+                                    label?: string | null;
+                                }[];
+                                phones: {
+                                    phone: string;
+                                    /** @description e.g. work, home; absent when none was given */
+                                    label?: string | null;
+                                }[];
+                                /** @description primary company */
+                                companyId: string | null;
+                                customFields: {
+                                    name: string;
+                                    /** @description string, number, boolean or array of strings/numbers, as the field definition allows */
+                                    value: unknown;
+                                }[];
+                                tags: string[];
+                                /** @description image URL */
+                                avatar: string | null;
+                                /** @description user who created the person */
+                                ownerId: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                updatedAt: string;
+                                /** @description professional-network profile URL (canonical form) */
+                                profileUrl: string | null;
+                            };
+                            /** @description field → { from, to } */
+                            diff: {
+                                [key: string]: {
+                                    from: unknown;
+                                    to: unknown;
+                                };
+                            };
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -7151,6 +8406,7 @@ export interface operations {
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
             503: components["responses"]["Error503"];
         };
     };
@@ -7166,7 +8422,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -7177,7 +8433,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -7207,7 +8466,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -7218,7 +8477,51 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            name: string;
+                            /** @description national company registry number */
+                            cvr: string | null;
+                            email: string | null;
+                            phone: string | null;
+                            address: string | null;
+                            city: string | null;
+                            zip: string | null;
+                            country: string | null;
+                            website: string | null;
+                            industry: string | null;
+                            employees: number | null;
+                            customFields: {
+                                name: string;
+                                /** @description string, number, boolean or array of strings/numbers, as the field definition allows */
+                                value: unknown;
+                            }[];
+                            tags: string[];
+                            /** @description image URL */
+                            avatar: string | null;
+                            /** @description image URL */
+                            logoUrl: string | null;
+                            /** @description user who created the company */
+                            ownerId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description professional-network profile URL (canonical form) */
+                            profileUrl: string | null;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -7245,7 +8548,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -7256,7 +8559,50 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            title: string;
+                            value: number | null;
+                            /** @description pipeline */
+                            flowId: string | null;
+                            /** @description stage of the pipeline */
+                            stageId: string | null;
+                            priority: ("low" | "medium" | "high") | null;
+                            /** @description 0–100 */
+                            probability: number | null;
+                            /** @description company id */
+                            company: string | null;
+                            /** @description person id */
+                            personRef: string | null;
+                            /** @description lead id */
+                            leadRef: string | null;
+                            /** @description custom field values by key (open: keys are defined per workspace) */
+                            customFields: {
+                                [key: string]: unknown;
+                            };
+                            tags: string[];
+                            /** @enum {string} */
+                            status: "open" | "won" | "lost";
+                            wonDate: string | null;
+                            lostDate: string | null;
+                            ownerId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -7283,7 +8629,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -7294,7 +8640,60 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /** @description call, meeting, email, note, …; record history: record_created, record_updated, … */
+                            type: string;
+                            /** @description true for record-history rows (only in activity feeds) */
+                            system: boolean;
+                            summary: string | null;
+                            /** @description same as summary */
+                            title: string | null;
+                            description: string | null;
+                            companyId: string | null;
+                            personId: string | null;
+                            dealId: string | null;
+                            leadId: string | null;
+                            /** @description kind of the record the row is about */
+                            entityType: string | null;
+                            /** @description id of the record the row is about */
+                            entityId: string | null;
+                            /** @description note this row mirrors */
+                            noteRef: string | null;
+                            /** @description call this row mirrors */
+                            callRef: string | null;
+                            /** @description task this row mirrors */
+                            taskRef: string | null;
+                            /**
+                             * Format: date-time
+                             * @description when it happened
+                             */
+                            date: string;
+                            /** @description extra data of the row, e.g. changes { field: { from, to } } on record_updated */
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                            /** @description who recorded it */
+                            userId: string | null;
+                            /** @description whose activity it is */
+                            ownerId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -7321,7 +8720,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -7332,7 +8731,60 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /** @description call, meeting, email, note, …; record history: record_created, record_updated, … */
+                            type: string;
+                            /** @description true for record-history rows (only in activity feeds) */
+                            system: boolean;
+                            summary: string | null;
+                            /** @description same as summary */
+                            title: string | null;
+                            description: string | null;
+                            companyId: string | null;
+                            personId: string | null;
+                            dealId: string | null;
+                            leadId: string | null;
+                            /** @description kind of the record the row is about */
+                            entityType: string | null;
+                            /** @description id of the record the row is about */
+                            entityId: string | null;
+                            /** @description note this row mirrors */
+                            noteRef: string | null;
+                            /** @description call this row mirrors */
+                            callRef: string | null;
+                            /** @description task this row mirrors */
+                            taskRef: string | null;
+                            /**
+                             * Format: date-time
+                             * @description when it happened
+                             */
+                            date: string;
+                            /** @description extra data of the row, e.g. changes { field: { from, to } } on record_updated */
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                            /** @description who recorded it */
+                            userId: string | null;
+                            /** @description whose activity it is */
+                            ownerId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -7379,7 +8831,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -7390,7 +8842,94 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: ({
+                            /** @description 24-hex object id */
+                            _id: string;
+                            title: string;
+                            email: string | null;
+                            phone: string | null;
+                            /** @description free text, default "new" */
+                            status: string;
+                            source: string | null;
+                            notes: string | null;
+                            /** @description sum of the points of the matching scoring rules */
+                            score: number;
+                            scoreBreakdown: {
+                                /** @description scoring rule */
+                                ruleId: string;
+                                name: string;
+                                field: string;
+                                condition: string;
+                                points: number;
+                            }[];
+                            value: number | null;
+                            /** @description company id */
+                            companyRef: string | null;
+                            /** @description person id */
+                            personRef: string | null;
+                            /** @description custom field values by key (open: keys are defined per workspace) */
+                            customFields: {
+                                [key: string]: unknown;
+                            };
+                            tags: string[];
+                            ownerId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        } | {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            title?: string;
+                            email?: string | null;
+                            phone?: string | null;
+                            /** @description free text, default "new" */
+                            status?: string;
+                            source?: string | null;
+                            notes?: string | null;
+                            /** @description sum of the points of the matching scoring rules */
+                            score?: number;
+                            scoreBreakdown?: {
+                                /** @description scoring rule */
+                                ruleId: string;
+                                name: string;
+                                field: string;
+                                condition: string;
+                                points: number;
+                            }[];
+                            value?: number | null;
+                            /** @description company id */
+                            companyRef?: string | null;
+                            /** @description person id */
+                            personRef?: string | null;
+                            /** @description custom field values by key (open: keys are defined per workspace) */
+                            customFields?: {
+                                [key: string]: unknown;
+                            };
+                            tags?: string[];
+                            ownerId?: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt?: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt?: string;
+                        })[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -7444,7 +8983,119 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented); in preview mode { data: { preview: true, current, proposed, diff } } */
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
+                    "X-RateLimit-Remaining-Minute": components["headers"]["X-RateLimit-Remaining-Minute"];
+                    "X-RateLimit-Limit-Day": components["headers"]["X-RateLimit-Limit-Day"];
+                    "X-RateLimit-Remaining-Day": components["headers"]["X-RateLimit-Remaining-Day"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            preview: true;
+                            /** @description the record as stored (null on create) */
+                            current: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                title: string;
+                                email: string | null;
+                                phone: string | null;
+                                /** @description free text, default "new" */
+                                status: string;
+                                source: string | null;
+                                notes: string | null;
+                                /** @description sum of the points of the matching scoring rules */
+                                score: number;
+                                scoreBreakdown: {
+                                    /** @description scoring rule */
+                                    ruleId: string;
+                                    name: string;
+                                    field: string;
+                                    condition: string;
+                                    points: number;
+                                }[];
+                                value: number | null;
+                                /** @description company id */
+                                companyRef: string | null;
+                                /** @description person id */
+                                personRef: string | null;
+                                /** @description custom field values by key (open: keys are defined per workspace) */
+                                customFields: {
+                                    [key: string]: unknown;
+                                };
+                                tags: string[];
+                                ownerId: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                updatedAt: string;
+                            } | null;
+                            proposed: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                title: string;
+                                email: string | null;
+                                phone: string | null;
+                                /** @description free text, default "new" */
+                                status: string;
+                                source: string | null;
+                                notes: string | null;
+                                /** @description sum of the points of the matching scoring rules */
+                                score: number;
+                                scoreBreakdown: {
+                                    /** @description scoring rule */
+                                    ruleId: string;
+                                    name: string;
+                                    field: string;
+                                    condition: string;
+                                    points: number;
+                                }[];
+                                value: number | null;
+                                /** @description company id */
+                                companyRef: string | null;
+                                /** @description person id */
+                                personRef: string | null;
+                                /** @description custom field values by key (open: keys are defined per workspace) */
+                                customFields: {
+                                    [key: string]: unknown;
+                                };
+                                tags: string[];
+                                ownerId: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                updatedAt: string;
+                            };
+                            /** @description field → { from, to } */
+                            diff: {
+                                [key: string]: {
+                                    from: unknown;
+                                    to: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Created; in preview mode { data: { preview: true, current, proposed, diff } } */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -7456,7 +9107,50 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            title: string;
+                            email: string | null;
+                            phone: string | null;
+                            /** @description free text, default "new" */
+                            status: string;
+                            source: string | null;
+                            notes: string | null;
+                            /** @description sum of the points of the matching scoring rules */
+                            score: number;
+                            scoreBreakdown: {
+                                /** @description scoring rule */
+                                ruleId: string;
+                                name: string;
+                                field: string;
+                                condition: string;
+                                points: number;
+                            }[];
+                            value: number | null;
+                            /** @description company id */
+                            companyRef: string | null;
+                            /** @description person id */
+                            personRef: string | null;
+                            /** @description custom field values by key (open: keys are defined per workspace) */
+                            customFields: {
+                                [key: string]: unknown;
+                            };
+                            tags: string[];
+                            ownerId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -7486,7 +9180,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -7497,7 +9191,91 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            title: string;
+                            email: string | null;
+                            phone: string | null;
+                            /** @description free text, default "new" */
+                            status: string;
+                            source: string | null;
+                            notes: string | null;
+                            /** @description sum of the points of the matching scoring rules */
+                            score: number;
+                            scoreBreakdown: {
+                                /** @description scoring rule */
+                                ruleId: string;
+                                name: string;
+                                field: string;
+                                condition: string;
+                                points: number;
+                            }[];
+                            value: number | null;
+                            /** @description company id */
+                            companyRef: string | null;
+                            /** @description person id */
+                            personRef: string | null;
+                            /** @description custom field values by key (open: keys are defined per workspace) */
+                            customFields: {
+                                [key: string]: unknown;
+                            };
+                            tags: string[];
+                            ownerId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        } | {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            title?: string;
+                            email?: string | null;
+                            phone?: string | null;
+                            /** @description free text, default "new" */
+                            status?: string;
+                            source?: string | null;
+                            notes?: string | null;
+                            /** @description sum of the points of the matching scoring rules */
+                            score?: number;
+                            scoreBreakdown?: {
+                                /** @description scoring rule */
+                                ruleId: string;
+                                name: string;
+                                field: string;
+                                condition: string;
+                                points: number;
+                            }[];
+                            value?: number | null;
+                            /** @description company id */
+                            companyRef?: string | null;
+                            /** @description person id */
+                            personRef?: string | null;
+                            /** @description custom field values by key (open: keys are defined per workspace) */
+                            customFields?: {
+                                [key: string]: unknown;
+                            };
+                            tags?: string[];
+                            ownerId?: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt?: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt?: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -7551,7 +9329,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented); in preview mode { data: { preview: true, current, proposed, diff } } */
+            /** @description Success; in preview mode { data: { preview: true, current, proposed, diff } } */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -7562,7 +9340,147 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            title: string;
+                            email: string | null;
+                            phone: string | null;
+                            /** @description free text, default "new" */
+                            status: string;
+                            source: string | null;
+                            notes: string | null;
+                            /** @description sum of the points of the matching scoring rules */
+                            score: number;
+                            scoreBreakdown: {
+                                /** @description scoring rule */
+                                ruleId: string;
+                                name: string;
+                                field: string;
+                                condition: string;
+                                points: number;
+                            }[];
+                            value: number | null;
+                            /** @description company id */
+                            companyRef: string | null;
+                            /** @description person id */
+                            personRef: string | null;
+                            /** @description custom field values by key (open: keys are defined per workspace) */
+                            customFields: {
+                                [key: string]: unknown;
+                            };
+                            tags: string[];
+                            ownerId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        };
+                    } | {
+                        data: {
+                            /** @constant */
+                            preview: true;
+                            /** @description the record as stored (null on create) */
+                            current: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                title: string;
+                                email: string | null;
+                                phone: string | null;
+                                /** @description free text, default "new" */
+                                status: string;
+                                source: string | null;
+                                notes: string | null;
+                                /** @description sum of the points of the matching scoring rules */
+                                score: number;
+                                scoreBreakdown: {
+                                    /** @description scoring rule */
+                                    ruleId: string;
+                                    name: string;
+                                    field: string;
+                                    condition: string;
+                                    points: number;
+                                }[];
+                                value: number | null;
+                                /** @description company id */
+                                companyRef: string | null;
+                                /** @description person id */
+                                personRef: string | null;
+                                /** @description custom field values by key (open: keys are defined per workspace) */
+                                customFields: {
+                                    [key: string]: unknown;
+                                };
+                                tags: string[];
+                                ownerId: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                updatedAt: string;
+                            } | null;
+                            proposed: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                title: string;
+                                email: string | null;
+                                phone: string | null;
+                                /** @description free text, default "new" */
+                                status: string;
+                                source: string | null;
+                                notes: string | null;
+                                /** @description sum of the points of the matching scoring rules */
+                                score: number;
+                                scoreBreakdown: {
+                                    /** @description scoring rule */
+                                    ruleId: string;
+                                    name: string;
+                                    field: string;
+                                    condition: string;
+                                    points: number;
+                                }[];
+                                value: number | null;
+                                /** @description company id */
+                                companyRef: string | null;
+                                /** @description person id */
+                                personRef: string | null;
+                                /** @description custom field values by key (open: keys are defined per workspace) */
+                                customFields: {
+                                    [key: string]: unknown;
+                                };
+                                tags: string[];
+                                ownerId: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                updatedAt: string;
+                            };
+                            /** @description field → { from, to } */
+                            diff: {
+                                [key: string]: {
+                                    from: unknown;
+                                    to: unknown;
+                                };
+                            };
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -7589,7 +9507,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -7600,7 +9518,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -7630,7 +9551,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -7641,7 +9562,60 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /** @description call, meeting, email, note, …; record history: record_created, record_updated, … */
+                            type: string;
+                            /** @description true for record-history rows (only in activity feeds) */
+                            system: boolean;
+                            summary: string | null;
+                            /** @description same as summary */
+                            title: string | null;
+                            description: string | null;
+                            companyId: string | null;
+                            personId: string | null;
+                            dealId: string | null;
+                            leadId: string | null;
+                            /** @description kind of the record the row is about */
+                            entityType: string | null;
+                            /** @description id of the record the row is about */
+                            entityId: string | null;
+                            /** @description note this row mirrors */
+                            noteRef: string | null;
+                            /** @description call this row mirrors */
+                            callRef: string | null;
+                            /** @description task this row mirrors */
+                            taskRef: string | null;
+                            /**
+                             * Format: date-time
+                             * @description when it happened
+                             */
+                            date: string;
+                            /** @description extra data of the row, e.g. changes { field: { from, to } } on record_updated */
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                            /** @description who recorded it */
+                            userId: string | null;
+                            /** @description whose activity it is */
+                            ownerId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -7668,7 +9642,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -7679,7 +9653,60 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /** @description call, meeting, email, note, …; record history: record_created, record_updated, … */
+                            type: string;
+                            /** @description true for record-history rows (only in activity feeds) */
+                            system: boolean;
+                            summary: string | null;
+                            /** @description same as summary */
+                            title: string | null;
+                            description: string | null;
+                            companyId: string | null;
+                            personId: string | null;
+                            dealId: string | null;
+                            leadId: string | null;
+                            /** @description kind of the record the row is about */
+                            entityType: string | null;
+                            /** @description id of the record the row is about */
+                            entityId: string | null;
+                            /** @description note this row mirrors */
+                            noteRef: string | null;
+                            /** @description call this row mirrors */
+                            callRef: string | null;
+                            /** @description task this row mirrors */
+                            taskRef: string | null;
+                            /**
+                             * Format: date-time
+                             * @description when it happened
+                             */
+                            date: string;
+                            /** @description extra data of the row, e.g. changes { field: { from, to } } on record_updated */
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                            /** @description who recorded it */
+                            userId: string | null;
+                            /** @description whose activity it is */
+                            ownerId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -8532,7 +10559,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -8543,7 +10570,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            tag: string;
+                            /** @description records of the listed types carrying the tag */
+                            count: number;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -8579,7 +10615,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -8591,7 +10627,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description records whose tags changed */
+                            updated: number;
+                            /** @description records that already had (or lacked) the tags */
+                            unchanged: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -9624,7 +11667,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -9635,7 +11678,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            email: string;
+                            firstName: string;
+                            lastName: string | null;
+                            phone: string | null;
+                            /** @description number calls from this user are made from by default */
+                            defaultUserPhone: string | null;
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "member";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description first and last name */
+                            name: string;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -9659,7 +11730,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -9670,7 +11741,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            email: string;
+                            firstName: string;
+                            lastName: string | null;
+                            phone: string | null;
+                            /** @description number calls from this user are made from by default */
+                            defaultUserPhone: string | null;
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "member";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description first and last name */
+                            name: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -9703,7 +11799,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -9714,7 +11810,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            email: string;
+                            firstName: string;
+                            lastName: string | null;
+                            phone: string | null;
+                            /** @description number calls from this user are made from by default */
+                            defaultUserPhone: string | null;
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "member";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description first and last name */
+                            name: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -9771,7 +11892,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -9782,7 +11903,93 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: ({
+                            /** @description 24-hex object id */
+                            _id: string;
+                            title: string;
+                            value: number | null;
+                            /** @description pipeline */
+                            flowId: string | null;
+                            /** @description stage of the pipeline */
+                            stageId: string | null;
+                            priority: ("low" | "medium" | "high") | null;
+                            /** @description 0–100 */
+                            probability: number | null;
+                            /** @description company id */
+                            company: string | null;
+                            /** @description person id */
+                            personRef: string | null;
+                            /** @description lead id */
+                            leadRef: string | null;
+                            /** @description custom field values by key (open: keys are defined per workspace) */
+                            customFields: {
+                                [key: string]: unknown;
+                            };
+                            tags: string[];
+                            /** @enum {string} */
+                            status: "open" | "won" | "lost";
+                            wonDate: string | null;
+                            lostDate: string | null;
+                            ownerId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        } | {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            title?: string;
+                            value?: number | null;
+                            /** @description pipeline */
+                            flowId?: string | null;
+                            /** @description stage of the pipeline */
+                            stageId?: string | null;
+                            priority?: ("low" | "medium" | "high") | null;
+                            /** @description 0–100 */
+                            probability?: number | null;
+                            /** @description company id */
+                            company?: string | null;
+                            /** @description person id */
+                            personRef?: string | null;
+                            /** @description lead id */
+                            leadRef?: string | null;
+                            /** @description custom field values by key (open: keys are defined per workspace) */
+                            customFields?: {
+                                [key: string]: unknown;
+                            };
+                            tags?: string[];
+                            /** @enum {string} */
+                            status?: "open" | "won" | "lost";
+                            wonDate?: string | null;
+                            lostDate?: string | null;
+                            ownerId?: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt?: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt?: string;
+                        })[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                        /**
+                         * @description the view asked for
+                         * @enum {string}
+                         */
+                        view: "summary" | "full";
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -9847,7 +12054,113 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented); in preview mode { data: { preview: true, current, proposed, diff } } */
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
+                    "X-RateLimit-Remaining-Minute": components["headers"]["X-RateLimit-Remaining-Minute"];
+                    "X-RateLimit-Limit-Day": components["headers"]["X-RateLimit-Limit-Day"];
+                    "X-RateLimit-Remaining-Day": components["headers"]["X-RateLimit-Remaining-Day"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            preview: true;
+                            /** @description the record as stored (null on create) */
+                            current: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                title: string;
+                                value: number | null;
+                                /** @description pipeline */
+                                flowId: string | null;
+                                /** @description stage of the pipeline */
+                                stageId: string | null;
+                                priority: ("low" | "medium" | "high") | null;
+                                /** @description 0–100 */
+                                probability: number | null;
+                                /** @description company id */
+                                company: string | null;
+                                /** @description person id */
+                                personRef: string | null;
+                                /** @description lead id */
+                                leadRef: string | null;
+                                /** @description custom field values by key (open: keys are defined per workspace) */
+                                customFields: {
+                                    [key: string]: unknown;
+                                };
+                                tags: string[];
+                                /** @enum {string} */
+                                status: "open" | "won" | "lost";
+                                wonDate: string | null;
+                                lostDate: string | null;
+                                ownerId: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                updatedAt: string;
+                            } | null;
+                            proposed: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                title: string;
+                                value: number | null;
+                                /** @description pipeline */
+                                flowId: string | null;
+                                /** @description stage of the pipeline */
+                                stageId: string | null;
+                                priority: ("low" | "medium" | "high") | null;
+                                /** @description 0–100 */
+                                probability: number | null;
+                                /** @description company id */
+                                company: string | null;
+                                /** @description person id */
+                                personRef: string | null;
+                                /** @description lead id */
+                                leadRef: string | null;
+                                /** @description custom field values by key (open: keys are defined per workspace) */
+                                customFields: {
+                                    [key: string]: unknown;
+                                };
+                                tags: string[];
+                                /** @enum {string} */
+                                status: "open" | "won" | "lost";
+                                wonDate: string | null;
+                                lostDate: string | null;
+                                ownerId: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                updatedAt: string;
+                            };
+                            /** @description field → { from, to } */
+                            diff: {
+                                [key: string]: {
+                                    from: unknown;
+                                    to: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Created; in preview mode { data: { preview: true, current, proposed, diff } } */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -9859,7 +12172,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            title: string;
+                            value: number | null;
+                            /** @description pipeline */
+                            flowId: string | null;
+                            /** @description stage of the pipeline */
+                            stageId: string | null;
+                            priority: ("low" | "medium" | "high") | null;
+                            /** @description 0–100 */
+                            probability: number | null;
+                            /** @description company id */
+                            company: string | null;
+                            /** @description person id */
+                            personRef: string | null;
+                            /** @description lead id */
+                            leadRef: string | null;
+                            /** @description custom field values by key (open: keys are defined per workspace) */
+                            customFields: {
+                                [key: string]: unknown;
+                            };
+                            tags: string[];
+                            /** @enum {string} */
+                            status: "open" | "won" | "lost";
+                            wonDate: string | null;
+                            lostDate: string | null;
+                            ownerId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -9889,7 +12242,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -9900,7 +12253,85 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            title: string;
+                            value: number | null;
+                            /** @description pipeline */
+                            flowId: string | null;
+                            /** @description stage of the pipeline */
+                            stageId: string | null;
+                            priority: ("low" | "medium" | "high") | null;
+                            /** @description 0–100 */
+                            probability: number | null;
+                            /** @description company id */
+                            company: string | null;
+                            /** @description person id */
+                            personRef: string | null;
+                            /** @description lead id */
+                            leadRef: string | null;
+                            /** @description custom field values by key (open: keys are defined per workspace) */
+                            customFields: {
+                                [key: string]: unknown;
+                            };
+                            tags: string[];
+                            /** @enum {string} */
+                            status: "open" | "won" | "lost";
+                            wonDate: string | null;
+                            lostDate: string | null;
+                            ownerId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        } | {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            title?: string;
+                            value?: number | null;
+                            /** @description pipeline */
+                            flowId?: string | null;
+                            /** @description stage of the pipeline */
+                            stageId?: string | null;
+                            priority?: ("low" | "medium" | "high") | null;
+                            /** @description 0–100 */
+                            probability?: number | null;
+                            /** @description company id */
+                            company?: string | null;
+                            /** @description person id */
+                            personRef?: string | null;
+                            /** @description lead id */
+                            leadRef?: string | null;
+                            /** @description custom field values by key (open: keys are defined per workspace) */
+                            customFields?: {
+                                [key: string]: unknown;
+                            };
+                            tags?: string[];
+                            /** @enum {string} */
+                            status?: "open" | "won" | "lost";
+                            wonDate?: string | null;
+                            lostDate?: string | null;
+                            ownerId?: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt?: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt?: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -9965,7 +12396,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented); in preview mode { data: { preview: true, current, proposed, diff } } */
+            /** @description Success; in preview mode { data: { preview: true, current, proposed, diff } } */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -9976,7 +12407,138 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            title: string;
+                            value: number | null;
+                            /** @description pipeline */
+                            flowId: string | null;
+                            /** @description stage of the pipeline */
+                            stageId: string | null;
+                            priority: ("low" | "medium" | "high") | null;
+                            /** @description 0–100 */
+                            probability: number | null;
+                            /** @description company id */
+                            company: string | null;
+                            /** @description person id */
+                            personRef: string | null;
+                            /** @description lead id */
+                            leadRef: string | null;
+                            /** @description custom field values by key (open: keys are defined per workspace) */
+                            customFields: {
+                                [key: string]: unknown;
+                            };
+                            tags: string[];
+                            /** @enum {string} */
+                            status: "open" | "won" | "lost";
+                            wonDate: string | null;
+                            lostDate: string | null;
+                            ownerId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        };
+                    } | {
+                        data: {
+                            /** @constant */
+                            preview: true;
+                            /** @description the record as stored (null on create) */
+                            current: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                title: string;
+                                value: number | null;
+                                /** @description pipeline */
+                                flowId: string | null;
+                                /** @description stage of the pipeline */
+                                stageId: string | null;
+                                priority: ("low" | "medium" | "high") | null;
+                                /** @description 0–100 */
+                                probability: number | null;
+                                /** @description company id */
+                                company: string | null;
+                                /** @description person id */
+                                personRef: string | null;
+                                /** @description lead id */
+                                leadRef: string | null;
+                                /** @description custom field values by key (open: keys are defined per workspace) */
+                                customFields: {
+                                    [key: string]: unknown;
+                                };
+                                tags: string[];
+                                /** @enum {string} */
+                                status: "open" | "won" | "lost";
+                                wonDate: string | null;
+                                lostDate: string | null;
+                                ownerId: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                updatedAt: string;
+                            } | null;
+                            proposed: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                title: string;
+                                value: number | null;
+                                /** @description pipeline */
+                                flowId: string | null;
+                                /** @description stage of the pipeline */
+                                stageId: string | null;
+                                priority: ("low" | "medium" | "high") | null;
+                                /** @description 0–100 */
+                                probability: number | null;
+                                /** @description company id */
+                                company: string | null;
+                                /** @description person id */
+                                personRef: string | null;
+                                /** @description lead id */
+                                leadRef: string | null;
+                                /** @description custom field values by key (open: keys are defined per workspace) */
+                                customFields: {
+                                    [key: string]: unknown;
+                                };
+                                tags: string[];
+                                /** @enum {string} */
+                                status: "open" | "won" | "lost";
+                                wonDate: string | null;
+                                lostDate: string | null;
+                                ownerId: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                updatedAt: string;
+                            };
+                            /** @description field → { from, to } */
+                            diff: {
+                                [key: string]: {
+                                    from: unknown;
+                                    to: unknown;
+                                };
+                            };
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -10003,7 +12565,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -10014,7 +12576,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -10052,7 +12617,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -10064,7 +12629,47 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            title: string;
+                            value: number | null;
+                            /** @description pipeline */
+                            flowId: string | null;
+                            /** @description stage of the pipeline */
+                            stageId: string | null;
+                            priority: ("low" | "medium" | "high") | null;
+                            /** @description 0–100 */
+                            probability: number | null;
+                            /** @description company id */
+                            company: string | null;
+                            /** @description person id */
+                            personRef: string | null;
+                            /** @description lead id */
+                            leadRef: string | null;
+                            /** @description custom field values by key (open: keys are defined per workspace) */
+                            customFields: {
+                                [key: string]: unknown;
+                            };
+                            tags: string[];
+                            /** @enum {string} */
+                            status: "open" | "won" | "lost";
+                            wonDate: string | null;
+                            lostDate: string | null;
+                            ownerId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -10095,7 +12700,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -10106,7 +12711,60 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /** @description call, meeting, email, note, …; record history: record_created, record_updated, … */
+                            type: string;
+                            /** @description true for record-history rows (only in activity feeds) */
+                            system: boolean;
+                            summary: string | null;
+                            /** @description same as summary */
+                            title: string | null;
+                            description: string | null;
+                            companyId: string | null;
+                            personId: string | null;
+                            dealId: string | null;
+                            leadId: string | null;
+                            /** @description kind of the record the row is about */
+                            entityType: string | null;
+                            /** @description id of the record the row is about */
+                            entityId: string | null;
+                            /** @description note this row mirrors */
+                            noteRef: string | null;
+                            /** @description call this row mirrors */
+                            callRef: string | null;
+                            /** @description task this row mirrors */
+                            taskRef: string | null;
+                            /**
+                             * Format: date-time
+                             * @description when it happened
+                             */
+                            date: string;
+                            /** @description extra data of the row, e.g. changes { field: { from, to } } on record_updated */
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                            /** @description who recorded it */
+                            userId: string | null;
+                            /** @description whose activity it is */
+                            ownerId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -10133,7 +12791,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -10144,7 +12802,60 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /** @description call, meeting, email, note, …; record history: record_created, record_updated, … */
+                            type: string;
+                            /** @description true for record-history rows (only in activity feeds) */
+                            system: boolean;
+                            summary: string | null;
+                            /** @description same as summary */
+                            title: string | null;
+                            description: string | null;
+                            companyId: string | null;
+                            personId: string | null;
+                            dealId: string | null;
+                            leadId: string | null;
+                            /** @description kind of the record the row is about */
+                            entityType: string | null;
+                            /** @description id of the record the row is about */
+                            entityId: string | null;
+                            /** @description note this row mirrors */
+                            noteRef: string | null;
+                            /** @description call this row mirrors */
+                            callRef: string | null;
+                            /** @description task this row mirrors */
+                            taskRef: string | null;
+                            /**
+                             * Format: date-time
+                             * @description when it happened
+                             */
+                            date: string;
+                            /** @description extra data of the row, e.g. changes { field: { from, to } } on record_updated */
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                            /** @description who recorded it */
+                            userId: string | null;
+                            /** @description whose activity it is */
+                            ownerId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -10168,7 +12879,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -10179,7 +12890,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            title: string;
+                            description: string | null;
+                            /** @description the default flow receives deals created without flowId */
+                            isDefault: boolean;
+                            /** @description ordered by `order` */
+                            stages: {
+                                /** @description stage id (deals point to it with stageId) */
+                                id: string;
+                                title: string;
+                                /** @description position in the pipeline (ascending) */
+                                order: number;
+                                /**
+                                 * @description won/lost stages close the deals that enter them
+                                 * @enum {string}
+                                 */
+                                type: "open" | "won" | "lost";
+                                /** @description 0–100 */
+                                probability: number | null;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -10223,7 +12971,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -10235,7 +12983,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            title: string;
+                            description: string | null;
+                            /** @description the default flow receives deals created without flowId */
+                            isDefault: boolean;
+                            /** @description ordered by `order` */
+                            stages: {
+                                /** @description stage id (deals point to it with stageId) */
+                                id: string;
+                                title: string;
+                                /** @description position in the pipeline (ascending) */
+                                order: number;
+                                /**
+                                 * @description won/lost stages close the deals that enter them
+                                 * @enum {string}
+                                 */
+                                type: "open" | "won" | "lost";
+                                /** @description 0–100 */
+                                probability: number | null;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -10263,7 +13045,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -10274,7 +13056,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            title: string;
+                            description: string | null;
+                            /** @description the default flow receives deals created without flowId */
+                            isDefault: boolean;
+                            /** @description ordered by `order` */
+                            stages: {
+                                /** @description stage id (deals point to it with stageId) */
+                                id: string;
+                                title: string;
+                                /** @description position in the pipeline (ascending) */
+                                order: number;
+                                /**
+                                 * @description won/lost stages close the deals that enter them
+                                 * @enum {string}
+                                 */
+                                type: "open" | "won" | "lost";
+                                /** @description 0–100 */
+                                probability: number | null;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -10306,7 +13122,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -10317,7 +13133,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            title: string;
+                            description: string | null;
+                            /** @description the default flow receives deals created without flowId */
+                            isDefault: boolean;
+                            /** @description ordered by `order` */
+                            stages: {
+                                /** @description stage id (deals point to it with stageId) */
+                                id: string;
+                                title: string;
+                                /** @description position in the pipeline (ascending) */
+                                order: number;
+                                /**
+                                 * @description won/lost stages close the deals that enter them
+                                 * @enum {string}
+                                 */
+                                type: "open" | "won" | "lost";
+                                /** @description 0–100 */
+                                probability: number | null;
+                            }[];
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -10344,7 +13194,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -10355,7 +13205,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -10398,7 +13251,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -10409,7 +13262,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description stage id (deals point to it with stageId) */
+                            id: string;
+                            title: string;
+                            /** @description position in the pipeline (ascending) */
+                            order: number;
+                            /**
+                             * @description won/lost stages close the deals that enter them
+                             * @enum {string}
+                             */
+                            type: "open" | "won" | "lost";
+                            /** @description 0–100 */
+                            probability: number | null;
+                            /** @description 24-hex object id */
+                            flowId: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -10453,7 +13323,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -10465,7 +13335,24 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description stage id (deals point to it with stageId) */
+                            id: string;
+                            title: string;
+                            /** @description position in the pipeline (ascending) */
+                            order: number;
+                            /**
+                             * @description won/lost stages close the deals that enter them
+                             * @enum {string}
+                             */
+                            type: "open" | "won" | "lost";
+                            /** @description 0–100 */
+                            probability: number | null;
+                            /** @description 24-hex object id */
+                            flowId: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -10496,7 +13383,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -10507,7 +13394,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -11563,7 +14453,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -11575,7 +14465,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description the run in GET /import/history (null for validate: true) */
+                            importId: string | null;
+                            /** @constant */
+                            entityType: "custom_object";
+                            dryRun: boolean;
+                            /** @constant */
+                            dedupe: "none";
+                            total: number;
+                            created: number;
+                            updated: number;
+                            skipped: number;
+                            failed: number;
+                            errors: {
+                                /** @description 0-based index */
+                                row: number;
+                                errors: {
+                                    path: string;
+                                    error: string;
+                                }[];
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -11629,7 +14542,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -11641,7 +14554,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: ({
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /** @description slug of the custom object */
+                            object: string;
+                            recordNumber: number;
+                            /** @description the title field's value; null without a title field or value */
+                            title: unknown;
+                            avatar: string | null;
+                            /** @description workspace id */
+                            workspace: string;
+                            /** @description 24-hex object id */
+                            createdBy: string;
+                            /** @description 24-hex object id */
+                            updatedBy: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        total: number;
+                        limit: number;
+                        hasMore: boolean;
+                        /** @description `_id` of the last row when hasMore */
+                        nextCursor: string | null;
+                        /** @description absent when paging by cursor */
+                        page?: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -11729,7 +14678,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -11740,7 +14689,113 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: ({
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /** @description call, meeting, email, note, …; record history: record_created, record_updated, … */
+                            type: string;
+                            /** @description true for record-history rows (only in activity feeds) */
+                            system: boolean;
+                            summary: string | null;
+                            /** @description same as summary */
+                            title: string | null;
+                            description: string | null;
+                            companyId: string | null;
+                            personId: string | null;
+                            dealId: string | null;
+                            leadId: string | null;
+                            /** @description kind of the record the row is about */
+                            entityType: string | null;
+                            /** @description id of the record the row is about */
+                            entityId: string | null;
+                            /** @description note this row mirrors */
+                            noteRef: string | null;
+                            /** @description call this row mirrors */
+                            callRef: string | null;
+                            /** @description task this row mirrors */
+                            taskRef: string | null;
+                            /**
+                             * Format: date-time
+                             * @description when it happened
+                             */
+                            date: string;
+                            /** @description extra data of the row, e.g. changes { field: { from, to } } on record_updated */
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                            /** @description who recorded it */
+                            userId: string | null;
+                            /** @description whose activity it is */
+                            ownerId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        } | {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /** @description call, meeting, email, note, …; record history: record_created, record_updated, … */
+                            type?: string;
+                            /** @description true for record-history rows (only in activity feeds) */
+                            system?: boolean;
+                            summary?: string | null;
+                            /** @description same as summary */
+                            title?: string | null;
+                            description?: string | null;
+                            companyId?: string | null;
+                            personId?: string | null;
+                            dealId?: string | null;
+                            leadId?: string | null;
+                            /** @description kind of the record the row is about */
+                            entityType?: string | null;
+                            /** @description id of the record the row is about */
+                            entityId?: string | null;
+                            /** @description note this row mirrors */
+                            noteRef?: string | null;
+                            /** @description call this row mirrors */
+                            callRef?: string | null;
+                            /** @description task this row mirrors */
+                            taskRef?: string | null;
+                            /**
+                             * Format: date-time
+                             * @description when it happened
+                             */
+                            date?: string;
+                            /** @description extra data of the row, e.g. changes { field: { from, to } } on record_updated */
+                            metadata?: {
+                                [key: string]: unknown;
+                            };
+                            /** @description who recorded it */
+                            userId?: string | null;
+                            /** @description whose activity it is */
+                            ownerId?: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt?: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt?: string;
+                        })[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                        /**
+                         * @description the view asked for
+                         * @enum {string}
+                         */
+                        view: "summary" | "full";
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -11791,7 +14846,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -11803,7 +14858,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /** @description call, meeting, email, note, …; record history: record_created, record_updated, … */
+                            type: string;
+                            /** @description true for record-history rows (only in activity feeds) */
+                            system: boolean;
+                            summary: string | null;
+                            /** @description same as summary */
+                            title: string | null;
+                            description: string | null;
+                            companyId: string | null;
+                            personId: string | null;
+                            dealId: string | null;
+                            leadId: string | null;
+                            /** @description kind of the record the row is about */
+                            entityType: string | null;
+                            /** @description id of the record the row is about */
+                            entityId: string | null;
+                            /** @description note this row mirrors */
+                            noteRef: string | null;
+                            /** @description call this row mirrors */
+                            callRef: string | null;
+                            /** @description task this row mirrors */
+                            taskRef: string | null;
+                            /**
+                             * Format: date-time
+                             * @description when it happened
+                             */
+                            date: string;
+                            /** @description extra data of the row, e.g. changes { field: { from, to } } on record_updated */
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                            /** @description who recorded it */
+                            userId: string | null;
+                            /** @description whose activity it is */
+                            ownerId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -11831,7 +14936,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -11842,7 +14947,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /** @description call, meeting, email, note, …; record history: record_created, record_updated, … */
+                            type: string;
+                            /** @description true for record-history rows (only in activity feeds) */
+                            system: boolean;
+                            summary: string | null;
+                            /** @description same as summary */
+                            title: string | null;
+                            description: string | null;
+                            companyId: string | null;
+                            personId: string | null;
+                            dealId: string | null;
+                            leadId: string | null;
+                            /** @description kind of the record the row is about */
+                            entityType: string | null;
+                            /** @description id of the record the row is about */
+                            entityId: string | null;
+                            /** @description note this row mirrors */
+                            noteRef: string | null;
+                            /** @description call this row mirrors */
+                            callRef: string | null;
+                            /** @description task this row mirrors */
+                            taskRef: string | null;
+                            /**
+                             * Format: date-time
+                             * @description when it happened
+                             */
+                            date: string;
+                            /** @description extra data of the row, e.g. changes { field: { from, to } } on record_updated */
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                            /** @description who recorded it */
+                            userId: string | null;
+                            /** @description whose activity it is */
+                            ownerId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -17412,7 +20567,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -17423,7 +20578,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            query: string;
+                            hits: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                /** @description custom object slug */
+                                object: string;
+                                /** @description its singular label */
+                                objectLabel: string;
+                                recordNumber: number;
+                                title: string;
+                                /** @description HTML fragment with matches in <mark>…</mark> */
+                                snippet: string;
+                            }[];
+                            total: number;
+                            /**
+                             * @description answered from Postgres: Meilisearch unavailable or behind
+                             * @constant
+                             */
+                            degraded?: true;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -17447,7 +20624,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -17458,7 +20635,44 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            slug: string;
+                            singular: string;
+                            plural: string;
+                            description: string | null;
+                            icon: string | null;
+                            /** @description hex colour, lower case */
+                            color: string | null;
+                            useAccentNavIcon: boolean;
+                            searchable: boolean;
+                            showInSidebar: boolean;
+                            /** @description slug of the field whose value is a record title */
+                            titleField: string | null;
+                            favoriteFieldKeys: string[];
+                            searchableFields: string[];
+                            /** @description saved UI views (open JSON as written); null when unset */
+                            views: unknown;
+                            piiFields: string[];
+                            /** @description workspace id */
+                            workspace: string;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -17496,7 +20710,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -17508,7 +20722,86 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            slug: string;
+                            singular: string;
+                            plural: string;
+                            description: string | null;
+                            icon: string | null;
+                            /** @description hex colour, lower case */
+                            color: string | null;
+                            useAccentNavIcon: boolean;
+                            searchable: boolean;
+                            showInSidebar: boolean;
+                            /** @description slug of the field whose value is a record title */
+                            titleField: string | null;
+                            favoriteFieldKeys: string[];
+                            searchableFields: string[];
+                            /** @description saved UI views (open JSON as written); null when unset */
+                            views: unknown;
+                            piiFields: string[];
+                            /** @description workspace id */
+                            workspace: string;
+                            fields: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                updatedAt: string;
+                                slug: string;
+                                label: string;
+                                /** @enum {string} */
+                                type: "text" | "number" | "currency" | "date" | "datetime" | "select" | "multi_select" | "checkbox" | "url" | "email" | "phone" | "file" | "record_reference" | "json" | "formula" | "rollup";
+                                isRequired: boolean;
+                                isUnique: boolean;
+                                /** @description select and multi_select fields; empty otherwise */
+                                options: {
+                                    value: string;
+                                    label: string;
+                                    color?: string;
+                                }[];
+                                /** @description record_reference fields */
+                                referenceType: ("custom" | "native") | null;
+                                /** @description custom record_reference: the target object slug */
+                                referenceObject: string | null;
+                                /** @description native record_reference: the target record type */
+                                nativeEntity: ("company" | "person" | "lead" | "deal") | null;
+                                order: number;
+                                /** @description formula fields: the arithmetic expression */
+                                expression: string | null;
+                                rollup: {
+                                    /** @description slug of the custom object whose records are aggregated */
+                                    object: string;
+                                    /** @description its record_reference field that points at this object */
+                                    via: string;
+                                    /** @enum {string} */
+                                    aggregate: "count" | "sum" | "avg" | "min" | "max";
+                                    /** @description aggregated number, currency or formula field (null for count) */
+                                    field: string | null;
+                                } | null;
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -17536,7 +20829,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -17547,7 +20840,86 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            slug: string;
+                            singular: string;
+                            plural: string;
+                            description: string | null;
+                            icon: string | null;
+                            /** @description hex colour, lower case */
+                            color: string | null;
+                            useAccentNavIcon: boolean;
+                            searchable: boolean;
+                            showInSidebar: boolean;
+                            /** @description slug of the field whose value is a record title */
+                            titleField: string | null;
+                            favoriteFieldKeys: string[];
+                            searchableFields: string[];
+                            /** @description saved UI views (open JSON as written); null when unset */
+                            views: unknown;
+                            piiFields: string[];
+                            /** @description workspace id */
+                            workspace: string;
+                            fields: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                updatedAt: string;
+                                slug: string;
+                                label: string;
+                                /** @enum {string} */
+                                type: "text" | "number" | "currency" | "date" | "datetime" | "select" | "multi_select" | "checkbox" | "url" | "email" | "phone" | "file" | "record_reference" | "json" | "formula" | "rollup";
+                                isRequired: boolean;
+                                isUnique: boolean;
+                                /** @description select and multi_select fields; empty otherwise */
+                                options: {
+                                    value: string;
+                                    label: string;
+                                    color?: string;
+                                }[];
+                                /** @description record_reference fields */
+                                referenceType: ("custom" | "native") | null;
+                                /** @description custom record_reference: the target object slug */
+                                referenceObject: string | null;
+                                /** @description native record_reference: the target record type */
+                                nativeEntity: ("company" | "person" | "lead" | "deal") | null;
+                                order: number;
+                                /** @description formula fields: the arithmetic expression */
+                                expression: string | null;
+                                rollup: {
+                                    /** @description slug of the custom object whose records are aggregated */
+                                    object: string;
+                                    /** @description its record_reference field that points at this object */
+                                    via: string;
+                                    /** @enum {string} */
+                                    aggregate: "count" | "sum" | "avg" | "min" | "max";
+                                    /** @description aggregated number, currency or formula field (null for count) */
+                                    field: string | null;
+                                } | null;
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -17571,7 +20943,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -17582,7 +20954,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            deleted: true;
+                            /** @description records deleted with the definition */
+                            deletedRecords: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -17628,7 +21007,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -17639,7 +21018,86 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            slug: string;
+                            singular: string;
+                            plural: string;
+                            description: string | null;
+                            icon: string | null;
+                            /** @description hex colour, lower case */
+                            color: string | null;
+                            useAccentNavIcon: boolean;
+                            searchable: boolean;
+                            showInSidebar: boolean;
+                            /** @description slug of the field whose value is a record title */
+                            titleField: string | null;
+                            favoriteFieldKeys: string[];
+                            searchableFields: string[];
+                            /** @description saved UI views (open JSON as written); null when unset */
+                            views: unknown;
+                            piiFields: string[];
+                            /** @description workspace id */
+                            workspace: string;
+                            fields: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                updatedAt: string;
+                                slug: string;
+                                label: string;
+                                /** @enum {string} */
+                                type: "text" | "number" | "currency" | "date" | "datetime" | "select" | "multi_select" | "checkbox" | "url" | "email" | "phone" | "file" | "record_reference" | "json" | "formula" | "rollup";
+                                isRequired: boolean;
+                                isUnique: boolean;
+                                /** @description select and multi_select fields; empty otherwise */
+                                options: {
+                                    value: string;
+                                    label: string;
+                                    color?: string;
+                                }[];
+                                /** @description record_reference fields */
+                                referenceType: ("custom" | "native") | null;
+                                /** @description custom record_reference: the target object slug */
+                                referenceObject: string | null;
+                                /** @description native record_reference: the target record type */
+                                nativeEntity: ("company" | "person" | "lead" | "deal") | null;
+                                order: number;
+                                /** @description formula fields: the arithmetic expression */
+                                expression: string | null;
+                                rollup: {
+                                    /** @description slug of the custom object whose records are aggregated */
+                                    object: string;
+                                    /** @description its record_reference field that points at this object */
+                                    via: string;
+                                    /** @enum {string} */
+                                    aggregate: "count" | "sum" | "avg" | "min" | "max";
+                                    /** @description aggregated number, currency or formula field (null for count) */
+                                    field: string | null;
+                                } | null;
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -17704,7 +21162,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -17716,7 +21174,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            slug: string;
+                            label: string;
+                            /** @enum {string} */
+                            type: "text" | "number" | "currency" | "date" | "datetime" | "select" | "multi_select" | "checkbox" | "url" | "email" | "phone" | "file" | "record_reference" | "json" | "formula" | "rollup";
+                            isRequired: boolean;
+                            isUnique: boolean;
+                            /** @description select and multi_select fields; empty otherwise */
+                            options: {
+                                value: string;
+                                label: string;
+                                color?: string;
+                            }[];
+                            /** @description record_reference fields */
+                            referenceType: ("custom" | "native") | null;
+                            /** @description custom record_reference: the target object slug */
+                            referenceObject: string | null;
+                            /** @description native record_reference: the target record type */
+                            nativeEntity: ("company" | "person" | "lead" | "deal") | null;
+                            order: number;
+                            /** @description formula fields: the arithmetic expression */
+                            expression: string | null;
+                            rollup: {
+                                /** @description slug of the custom object whose records are aggregated */
+                                object: string;
+                                /** @description its record_reference field that points at this object */
+                                via: string;
+                                /** @enum {string} */
+                                aggregate: "count" | "sum" | "avg" | "min" | "max";
+                                /** @description aggregated number, currency or formula field (null for count) */
+                                field: string | null;
+                            } | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -17746,7 +21250,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -17757,7 +21261,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -17803,7 +21310,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -17814,7 +21321,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            slug: string;
+                            label: string;
+                            /** @enum {string} */
+                            type: "text" | "number" | "currency" | "date" | "datetime" | "select" | "multi_select" | "checkbox" | "url" | "email" | "phone" | "file" | "record_reference" | "json" | "formula" | "rollup";
+                            isRequired: boolean;
+                            isUnique: boolean;
+                            /** @description select and multi_select fields; empty otherwise */
+                            options: {
+                                value: string;
+                                label: string;
+                                color?: string;
+                            }[];
+                            /** @description record_reference fields */
+                            referenceType: ("custom" | "native") | null;
+                            /** @description custom record_reference: the target object slug */
+                            referenceObject: string | null;
+                            /** @description native record_reference: the target record type */
+                            nativeEntity: ("company" | "person" | "lead" | "deal") | null;
+                            order: number;
+                            /** @description formula fields: the arithmetic expression */
+                            expression: string | null;
+                            rollup: {
+                                /** @description slug of the custom object whose records are aggregated */
+                                object: string;
+                                /** @description its record_reference field that points at this object */
+                                via: string;
+                                /** @enum {string} */
+                                aggregate: "count" | "sum" | "avg" | "min" | "max";
+                                /** @description aggregated number, currency or formula field (null for count) */
+                                field: string | null;
+                            } | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -17850,7 +21403,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -17861,7 +21414,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: ({
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /** @description slug of the custom object */
+                            object: string;
+                            recordNumber: number;
+                            /** @description the title field's value; null without a title field or value */
+                            title: unknown;
+                            avatar: string | null;
+                            /** @description workspace id */
+                            workspace: string;
+                            /** @description 24-hex object id */
+                            createdBy: string;
+                            /** @description 24-hex object id */
+                            updatedBy: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                        /** @description `_id` of the last record when the page is full (pass as cursor) */
+                        nextCursor: string | null;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -17894,7 +21481,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -17906,7 +21493,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @description field slug → value at the top level (open: fields are defined per object) */
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /** @description slug of the custom object */
+                            object: string;
+                            recordNumber: number;
+                            /** @description the title field's value; null without a title field or value */
+                            title: unknown;
+                            avatar: string | null;
+                            /** @description workspace id */
+                            workspace: string;
+                            /** @description 24-hex object id */
+                            createdBy: string;
+                            /** @description 24-hex object id */
+                            updatedBy: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -17919,6 +21536,7 @@ export interface operations {
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
             503: components["responses"]["Error503"];
         };
     };
@@ -17946,7 +21564,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -17958,7 +21576,14 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            matched: number;
+                            updated: number;
+                            /** @description ids that are no record of this object */
+                            notFound: string[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -17988,7 +21613,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -17999,7 +21624,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @description field slug → value at the top level (open: fields are defined per object) */
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /** @description slug of the custom object */
+                            object: string;
+                            recordNumber: number;
+                            /** @description the title field's value; null without a title field or value */
+                            title: unknown;
+                            avatar: string | null;
+                            /** @description workspace id */
+                            workspace: string;
+                            /** @description 24-hex object id */
+                            createdBy: string;
+                            /** @description 24-hex object id */
+                            updatedBy: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -18031,7 +21686,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -18042,7 +21697,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @description field slug → value at the top level (open: fields are defined per object) */
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /** @description slug of the custom object */
+                            object: string;
+                            recordNumber: number;
+                            /** @description the title field's value; null without a title field or value */
+                            title: unknown;
+                            avatar: string | null;
+                            /** @description workspace id */
+                            workspace: string;
+                            /** @description 24-hex object id */
+                            createdBy: string;
+                            /** @description 24-hex object id */
+                            updatedBy: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -18054,6 +21739,7 @@ export interface operations {
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
             503: components["responses"]["Error503"];
         };
     };
@@ -18071,7 +21757,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -18082,7 +21768,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -18117,7 +21806,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -18128,7 +21817,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @description field slug → value at the top level (open: fields are defined per object) */
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /** @description slug of the custom object */
+                            object: string;
+                            recordNumber: number;
+                            /** @description the title field's value; null without a title field or value */
+                            title: unknown;
+                            avatar: string | null;
+                            /** @description workspace id */
+                            workspace: string;
+                            /** @description 24-hex object id */
+                            createdBy: string;
+                            /** @description 24-hex object id */
+                            updatedBy: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        } & {
+                            [key: string]: unknown;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -18140,6 +21859,7 @@ export interface operations {
             415: components["responses"]["Error415"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
             503: components["responses"]["Error503"];
         };
     };
@@ -18160,7 +21880,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -18171,7 +21891,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            type: string;
+                            /** @description true for history rows (created, field changes) */
+                            system: boolean;
+                            summary: string | null;
+                            /** @description same as summary */
+                            title: string | null;
+                            description: string | null;
+                            companyId: string | null;
+                            personId: string | null;
+                            dealId: string | null;
+                            leadId: string | null;
+                            entityType: string | null;
+                            entityId: string | null;
+                            noteRef: string | null;
+                            callRef: string | null;
+                            taskRef: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            date: string;
+                            /** @description record_updated: { changes: { <slug>: { from, to } } } */
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                            userId: string | null;
+                            ownerId: string | null;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -18197,7 +21962,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -18208,7 +21973,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: ({
+                            /** @constant */
+                            direction: "outgoing";
+                            /** @description the reference field slug (of this record when outgoing, of the other when incoming) */
+                            field: string;
+                            /** @description 24-hex object id */
+                            entityId: string;
+                            title: string;
+                            /** @enum {string} */
+                            entityType: "company" | "person" | "lead" | "deal";
+                        } | {
+                            /** @enum {string} */
+                            direction: "outgoing" | "incoming";
+                            /** @description the reference field slug (of this record when outgoing, of the other when incoming) */
+                            field: string;
+                            /** @description 24-hex object id */
+                            entityId: string;
+                            title: string;
+                            /** @constant */
+                            entityType: "custom_object_record";
+                            /** @description slug of the other custom object */
+                            object: string;
+                        })[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -23721,7 +27513,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -23732,7 +27524,103 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string;
+                            description: string | null;
+                            /** @description IANA time zone */
+                            timeZone: string;
+                            location: string | null;
+                            agents: {
+                                /** @description 24-hex object id */
+                                userId: string;
+                                /** @description weekday → local time windows; a missing day has no availability */
+                                weeklyAvailability: {
+                                    mon?: {
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        start: string;
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        end: string;
+                                    }[];
+                                    tue?: {
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        start: string;
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        end: string;
+                                    }[];
+                                    wed?: {
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        start: string;
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        end: string;
+                                    }[];
+                                    thu?: {
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        start: string;
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        end: string;
+                                    }[];
+                                    fri?: {
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        start: string;
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        end: string;
+                                    }[];
+                                    sat?: {
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        start: string;
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        end: string;
+                                    }[];
+                                    sun?: {
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        start: string;
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        end: string;
+                                    }[];
+                                };
+                            }[];
+                            meetingTypes: {
+                                id: string;
+                                name: string;
+                                durationMinutes: number;
+                            }[];
+                            bufferBeforeMinutes: number;
+                            bufferAfterMinutes: number;
+                            minimumNoticeMinutes: number;
+                            /** @description bookings per agent and local day; null: no limit */
+                            maxPerDay: number | null;
+                            slotIntervalMinutes: number;
+                            requiresApproval: boolean;
+                            approvalDeadlineHours: number;
+                            approvalReminderHours: number | null;
+                            /** @enum {string} */
+                            onApprovalTimeout: "reject" | "approve";
+                            /** @description user ids; empty: the owners and admins */
+                            approvers: string[];
+                            createPerson: boolean;
+                            createLead: boolean;
+                            leadSource: string | null;
+                            publicBookingEnabled: boolean;
+                            /** @description the workspace's default config (created by the first list) */
+                            isDefault: boolean;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -23818,7 +27706,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -23830,7 +27718,100 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string;
+                            description: string | null;
+                            /** @description IANA time zone */
+                            timeZone: string;
+                            location: string | null;
+                            agents: {
+                                /** @description 24-hex object id */
+                                userId: string;
+                                /** @description weekday → local time windows; a missing day has no availability */
+                                weeklyAvailability: {
+                                    mon?: {
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        start: string;
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        end: string;
+                                    }[];
+                                    tue?: {
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        start: string;
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        end: string;
+                                    }[];
+                                    wed?: {
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        start: string;
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        end: string;
+                                    }[];
+                                    thu?: {
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        start: string;
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        end: string;
+                                    }[];
+                                    fri?: {
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        start: string;
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        end: string;
+                                    }[];
+                                    sat?: {
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        start: string;
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        end: string;
+                                    }[];
+                                    sun?: {
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        start: string;
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        end: string;
+                                    }[];
+                                };
+                            }[];
+                            meetingTypes: {
+                                id: string;
+                                name: string;
+                                durationMinutes: number;
+                            }[];
+                            bufferBeforeMinutes: number;
+                            bufferAfterMinutes: number;
+                            minimumNoticeMinutes: number;
+                            /** @description bookings per agent and local day; null: no limit */
+                            maxPerDay: number | null;
+                            slotIntervalMinutes: number;
+                            requiresApproval: boolean;
+                            approvalDeadlineHours: number;
+                            approvalReminderHours: number | null;
+                            /** @enum {string} */
+                            onApprovalTimeout: "reject" | "approve";
+                            /** @description user ids; empty: the owners and admins */
+                            approvers: string[];
+                            createPerson: boolean;
+                            createLead: boolean;
+                            leadSource: string | null;
+                            publicBookingEnabled: boolean;
+                            /** @description the workspace's default config (created by the first list) */
+                            isDefault: boolean;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -23858,7 +27839,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -23869,7 +27850,100 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string;
+                            description: string | null;
+                            /** @description IANA time zone */
+                            timeZone: string;
+                            location: string | null;
+                            agents: {
+                                /** @description 24-hex object id */
+                                userId: string;
+                                /** @description weekday → local time windows; a missing day has no availability */
+                                weeklyAvailability: {
+                                    mon?: {
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        start: string;
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        end: string;
+                                    }[];
+                                    tue?: {
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        start: string;
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        end: string;
+                                    }[];
+                                    wed?: {
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        start: string;
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        end: string;
+                                    }[];
+                                    thu?: {
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        start: string;
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        end: string;
+                                    }[];
+                                    fri?: {
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        start: string;
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        end: string;
+                                    }[];
+                                    sat?: {
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        start: string;
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        end: string;
+                                    }[];
+                                    sun?: {
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        start: string;
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        end: string;
+                                    }[];
+                                };
+                            }[];
+                            meetingTypes: {
+                                id: string;
+                                name: string;
+                                durationMinutes: number;
+                            }[];
+                            bufferBeforeMinutes: number;
+                            bufferAfterMinutes: number;
+                            minimumNoticeMinutes: number;
+                            /** @description bookings per agent and local day; null: no limit */
+                            maxPerDay: number | null;
+                            slotIntervalMinutes: number;
+                            requiresApproval: boolean;
+                            approvalDeadlineHours: number;
+                            approvalReminderHours: number | null;
+                            /** @enum {string} */
+                            onApprovalTimeout: "reject" | "approve";
+                            /** @description user ids; empty: the owners and admins */
+                            approvers: string[];
+                            createPerson: boolean;
+                            createLead: boolean;
+                            leadSource: string | null;
+                            publicBookingEnabled: boolean;
+                            /** @description the workspace's default config (created by the first list) */
+                            isDefault: boolean;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -23955,7 +28029,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -23966,7 +28040,100 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string;
+                            description: string | null;
+                            /** @description IANA time zone */
+                            timeZone: string;
+                            location: string | null;
+                            agents: {
+                                /** @description 24-hex object id */
+                                userId: string;
+                                /** @description weekday → local time windows; a missing day has no availability */
+                                weeklyAvailability: {
+                                    mon?: {
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        start: string;
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        end: string;
+                                    }[];
+                                    tue?: {
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        start: string;
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        end: string;
+                                    }[];
+                                    wed?: {
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        start: string;
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        end: string;
+                                    }[];
+                                    thu?: {
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        start: string;
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        end: string;
+                                    }[];
+                                    fri?: {
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        start: string;
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        end: string;
+                                    }[];
+                                    sat?: {
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        start: string;
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        end: string;
+                                    }[];
+                                    sun?: {
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        start: string;
+                                        /** @description local wall-clock time HH:mm (end may be '24:00') */
+                                        end: string;
+                                    }[];
+                                };
+                            }[];
+                            meetingTypes: {
+                                id: string;
+                                name: string;
+                                durationMinutes: number;
+                            }[];
+                            bufferBeforeMinutes: number;
+                            bufferAfterMinutes: number;
+                            minimumNoticeMinutes: number;
+                            /** @description bookings per agent and local day; null: no limit */
+                            maxPerDay: number | null;
+                            slotIntervalMinutes: number;
+                            requiresApproval: boolean;
+                            approvalDeadlineHours: number;
+                            approvalReminderHours: number | null;
+                            /** @enum {string} */
+                            onApprovalTimeout: "reject" | "approve";
+                            /** @description user ids; empty: the owners and admins */
+                            approvers: string[];
+                            createPerson: boolean;
+                            createLead: boolean;
+                            leadSource: string | null;
+                            publicBookingEnabled: boolean;
+                            /** @description the workspace's default config (created by the first list) */
+                            isDefault: boolean;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -23996,7 +28163,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -24007,7 +28174,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            configId: string;
+                            timeZone: string;
+                            meetingType: {
+                                id: string;
+                                name: string;
+                                durationMinutes: number;
+                            };
+                            /** @description YYYY-MM-DD as asked */
+                            startDate: string;
+                            /** @description YYYY-MM-DD as asked */
+                            endDate: string;
+                            slots: {
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                start: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                end: string;
+                                /**
+                                 * Format: date
+                                 * @description local date of the start in the config's time zone
+                                 */
+                                localDate: string;
+                                /** @description local time of the start, HH:mm */
+                                localTime: string;
+                                /** @description agents free for this slot */
+                                agentIds: string[];
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -24042,7 +28245,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -24053,7 +28256,100 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description the attendee's capability (public links) */
+                            publicId: string;
+                            /** @description 24-hex object id */
+                            configId: string;
+                            meetingTypeId: string | null;
+                            meetingTypeName: string | null;
+                            /** @description 24-hex object id */
+                            agentId: string;
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "confirmed" | "rejected" | "cancelled";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            startDateTime: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            endDateTime: string;
+                            /** @description the config's IANA time zone at booking time */
+                            timeZone: string;
+                            attendeeInfo: {
+                                name: string;
+                                email: string;
+                                phone?: string | null;
+                                notes?: string | null;
+                            };
+                            /** @description custom field values by key (open: keys are defined per workspace) */
+                            customFieldsData: {
+                                [key: string]: unknown;
+                            };
+                            invitedParticipants: {
+                                email: string;
+                                name?: string | null;
+                            }[];
+                            personId: string | null;
+                            leadId: string | null;
+                            calendarEventId: string | null;
+                            /** @enum {string} */
+                            source: "api" | "public";
+                            approvalDeadlineAt: string | null;
+                            approvalWorkflowId: string | null;
+                            /** @description null when the deadline decided */
+                            decidedBy: string | null;
+                            decidedAt: string | null;
+                            decisionNotes: string | null;
+                            rejectionReason: string | null;
+                            cancelledAt: string | null;
+                            cancelledBy: ("user" | "attendee") | null;
+                            cancelReason: string | null;
+                            rescheduleCount: number;
+                            rescheduleHistory: {
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                from: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                to: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                at: string;
+                                /** @enum {string} */
+                                by: "user" | "attendee";
+                            }[];
+                            /** @description null for bookings made on the public page */
+                            createdBy: string | null;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                        /** @enum {string} */
+                        view: "all" | "upcoming" | "past";
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -24101,7 +28397,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -24113,7 +28409,95 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description the attendee's capability (public links) */
+                            publicId: string;
+                            /** @description 24-hex object id */
+                            configId: string;
+                            meetingTypeId: string | null;
+                            meetingTypeName: string | null;
+                            /** @description 24-hex object id */
+                            agentId: string;
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "confirmed" | "rejected" | "cancelled";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            startDateTime: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            endDateTime: string;
+                            /** @description the config's IANA time zone at booking time */
+                            timeZone: string;
+                            attendeeInfo: {
+                                name: string;
+                                email: string;
+                                phone?: string | null;
+                                notes?: string | null;
+                            };
+                            /** @description custom field values by key (open: keys are defined per workspace) */
+                            customFieldsData: {
+                                [key: string]: unknown;
+                            };
+                            invitedParticipants: {
+                                email: string;
+                                name?: string | null;
+                            }[];
+                            personId: string | null;
+                            leadId: string | null;
+                            calendarEventId: string | null;
+                            /** @enum {string} */
+                            source: "api" | "public";
+                            approvalDeadlineAt: string | null;
+                            approvalWorkflowId: string | null;
+                            /** @description null when the deadline decided */
+                            decidedBy: string | null;
+                            decidedAt: string | null;
+                            decisionNotes: string | null;
+                            rejectionReason: string | null;
+                            cancelledAt: string | null;
+                            cancelledBy: ("user" | "attendee") | null;
+                            cancelReason: string | null;
+                            rescheduleCount: number;
+                            rescheduleHistory: {
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                from: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                to: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                at: string;
+                                /** @enum {string} */
+                                by: "user" | "attendee";
+                            }[];
+                            /** @description null for bookings made on the public page */
+                            createdBy: string | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -24126,6 +28510,7 @@ export interface operations {
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
             503: components["responses"]["Error503"];
         };
     };
@@ -24141,7 +28526,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -24152,7 +28537,95 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description the attendee's capability (public links) */
+                            publicId: string;
+                            /** @description 24-hex object id */
+                            configId: string;
+                            meetingTypeId: string | null;
+                            meetingTypeName: string | null;
+                            /** @description 24-hex object id */
+                            agentId: string;
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "confirmed" | "rejected" | "cancelled";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            startDateTime: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            endDateTime: string;
+                            /** @description the config's IANA time zone at booking time */
+                            timeZone: string;
+                            attendeeInfo: {
+                                name: string;
+                                email: string;
+                                phone?: string | null;
+                                notes?: string | null;
+                            };
+                            /** @description custom field values by key (open: keys are defined per workspace) */
+                            customFieldsData: {
+                                [key: string]: unknown;
+                            };
+                            invitedParticipants: {
+                                email: string;
+                                name?: string | null;
+                            }[];
+                            personId: string | null;
+                            leadId: string | null;
+                            calendarEventId: string | null;
+                            /** @enum {string} */
+                            source: "api" | "public";
+                            approvalDeadlineAt: string | null;
+                            approvalWorkflowId: string | null;
+                            /** @description null when the deadline decided */
+                            decidedBy: string | null;
+                            decidedAt: string | null;
+                            decisionNotes: string | null;
+                            rejectionReason: string | null;
+                            cancelledAt: string | null;
+                            cancelledBy: ("user" | "attendee") | null;
+                            cancelReason: string | null;
+                            rescheduleCount: number;
+                            rescheduleHistory: {
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                from: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                to: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                at: string;
+                                /** @enum {string} */
+                                by: "user" | "attendee";
+                            }[];
+                            /** @description null for bookings made on the public page */
+                            createdBy: string | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -24185,7 +28658,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -24197,7 +28670,95 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description the attendee's capability (public links) */
+                            publicId: string;
+                            /** @description 24-hex object id */
+                            configId: string;
+                            meetingTypeId: string | null;
+                            meetingTypeName: string | null;
+                            /** @description 24-hex object id */
+                            agentId: string;
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "confirmed" | "rejected" | "cancelled";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            startDateTime: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            endDateTime: string;
+                            /** @description the config's IANA time zone at booking time */
+                            timeZone: string;
+                            attendeeInfo: {
+                                name: string;
+                                email: string;
+                                phone?: string | null;
+                                notes?: string | null;
+                            };
+                            /** @description custom field values by key (open: keys are defined per workspace) */
+                            customFieldsData: {
+                                [key: string]: unknown;
+                            };
+                            invitedParticipants: {
+                                email: string;
+                                name?: string | null;
+                            }[];
+                            personId: string | null;
+                            leadId: string | null;
+                            calendarEventId: string | null;
+                            /** @enum {string} */
+                            source: "api" | "public";
+                            approvalDeadlineAt: string | null;
+                            approvalWorkflowId: string | null;
+                            /** @description null when the deadline decided */
+                            decidedBy: string | null;
+                            decidedAt: string | null;
+                            decisionNotes: string | null;
+                            rejectionReason: string | null;
+                            cancelledAt: string | null;
+                            cancelledBy: ("user" | "attendee") | null;
+                            cancelReason: string | null;
+                            rescheduleCount: number;
+                            rescheduleHistory: {
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                from: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                to: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                at: string;
+                                /** @enum {string} */
+                                by: "user" | "attendee";
+                            }[];
+                            /** @description null for bookings made on the public page */
+                            createdBy: string | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -24234,7 +28795,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -24246,7 +28807,95 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description the attendee's capability (public links) */
+                            publicId: string;
+                            /** @description 24-hex object id */
+                            configId: string;
+                            meetingTypeId: string | null;
+                            meetingTypeName: string | null;
+                            /** @description 24-hex object id */
+                            agentId: string;
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "confirmed" | "rejected" | "cancelled";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            startDateTime: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            endDateTime: string;
+                            /** @description the config's IANA time zone at booking time */
+                            timeZone: string;
+                            attendeeInfo: {
+                                name: string;
+                                email: string;
+                                phone?: string | null;
+                                notes?: string | null;
+                            };
+                            /** @description custom field values by key (open: keys are defined per workspace) */
+                            customFieldsData: {
+                                [key: string]: unknown;
+                            };
+                            invitedParticipants: {
+                                email: string;
+                                name?: string | null;
+                            }[];
+                            personId: string | null;
+                            leadId: string | null;
+                            calendarEventId: string | null;
+                            /** @enum {string} */
+                            source: "api" | "public";
+                            approvalDeadlineAt: string | null;
+                            approvalWorkflowId: string | null;
+                            /** @description null when the deadline decided */
+                            decidedBy: string | null;
+                            decidedAt: string | null;
+                            decisionNotes: string | null;
+                            rejectionReason: string | null;
+                            cancelledAt: string | null;
+                            cancelledBy: ("user" | "attendee") | null;
+                            cancelReason: string | null;
+                            rescheduleCount: number;
+                            rescheduleHistory: {
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                from: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                to: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                at: string;
+                                /** @enum {string} */
+                                by: "user" | "attendee";
+                            }[];
+                            /** @description null for bookings made on the public page */
+                            createdBy: string | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -24283,7 +28932,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -24295,7 +28944,95 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description the attendee's capability (public links) */
+                            publicId: string;
+                            /** @description 24-hex object id */
+                            configId: string;
+                            meetingTypeId: string | null;
+                            meetingTypeName: string | null;
+                            /** @description 24-hex object id */
+                            agentId: string;
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "confirmed" | "rejected" | "cancelled";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            startDateTime: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            endDateTime: string;
+                            /** @description the config's IANA time zone at booking time */
+                            timeZone: string;
+                            attendeeInfo: {
+                                name: string;
+                                email: string;
+                                phone?: string | null;
+                                notes?: string | null;
+                            };
+                            /** @description custom field values by key (open: keys are defined per workspace) */
+                            customFieldsData: {
+                                [key: string]: unknown;
+                            };
+                            invitedParticipants: {
+                                email: string;
+                                name?: string | null;
+                            }[];
+                            personId: string | null;
+                            leadId: string | null;
+                            calendarEventId: string | null;
+                            /** @enum {string} */
+                            source: "api" | "public";
+                            approvalDeadlineAt: string | null;
+                            approvalWorkflowId: string | null;
+                            /** @description null when the deadline decided */
+                            decidedBy: string | null;
+                            decidedAt: string | null;
+                            decisionNotes: string | null;
+                            rejectionReason: string | null;
+                            cancelledAt: string | null;
+                            cancelledBy: ("user" | "attendee") | null;
+                            cancelReason: string | null;
+                            rescheduleCount: number;
+                            rescheduleHistory: {
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                from: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                to: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                at: string;
+                                /** @enum {string} */
+                                by: "user" | "attendee";
+                            }[];
+                            /** @description null for bookings made on the public page */
+                            createdBy: string | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -24333,7 +29070,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -24345,7 +29082,95 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description the attendee's capability (public links) */
+                            publicId: string;
+                            /** @description 24-hex object id */
+                            configId: string;
+                            meetingTypeId: string | null;
+                            meetingTypeName: string | null;
+                            /** @description 24-hex object id */
+                            agentId: string;
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "confirmed" | "rejected" | "cancelled";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            startDateTime: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            endDateTime: string;
+                            /** @description the config's IANA time zone at booking time */
+                            timeZone: string;
+                            attendeeInfo: {
+                                name: string;
+                                email: string;
+                                phone?: string | null;
+                                notes?: string | null;
+                            };
+                            /** @description custom field values by key (open: keys are defined per workspace) */
+                            customFieldsData: {
+                                [key: string]: unknown;
+                            };
+                            invitedParticipants: {
+                                email: string;
+                                name?: string | null;
+                            }[];
+                            personId: string | null;
+                            leadId: string | null;
+                            calendarEventId: string | null;
+                            /** @enum {string} */
+                            source: "api" | "public";
+                            approvalDeadlineAt: string | null;
+                            approvalWorkflowId: string | null;
+                            /** @description null when the deadline decided */
+                            decidedBy: string | null;
+                            decidedAt: string | null;
+                            decisionNotes: string | null;
+                            rejectionReason: string | null;
+                            cancelledAt: string | null;
+                            cancelledBy: ("user" | "attendee") | null;
+                            cancelReason: string | null;
+                            rescheduleCount: number;
+                            rescheduleHistory: {
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                from: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                to: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                at: string;
+                                /** @enum {string} */
+                                by: "user" | "attendee";
+                            }[];
+                            /** @description null for bookings made on the public page */
+                            createdBy: string | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -24372,14 +29197,50 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            publicId: string;
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "confirmed" | "rejected" | "cancelled";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            startDateTime: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            endDateTime: string;
+                            timeZone: string;
+                            meetingType: {
+                                id: string | null;
+                                name: string | null;
+                            };
+                            attendeeInfo: {
+                                name: string;
+                                email: string;
+                            };
+                            /** @description the agent's name */
+                            host: string | null;
+                            bookingPage: {
+                                name: string;
+                                location: string | null;
+                                minimumNoticeMinutes: number;
+                            };
+                            /** @description while pending */
+                            approvalDeadlineAt: string | null;
+                            canCancel: boolean;
+                            canReschedule: boolean;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -24402,14 +29263,39 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            timeZone: string;
+                            startDate: string;
+                            endDate: string;
+                            slots: {
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                start: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                end: string;
+                                /**
+                                 * Format: date
+                                 * @description local date of the start in the config's time zone
+                                 */
+                                localDate: string;
+                                /** @description local time of the start, HH:mm */
+                                localTime: string;
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -24435,14 +29321,50 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            publicId: string;
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "confirmed" | "rejected" | "cancelled";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            startDateTime: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            endDateTime: string;
+                            timeZone: string;
+                            meetingType: {
+                                id: string | null;
+                                name: string | null;
+                            };
+                            attendeeInfo: {
+                                name: string;
+                                email: string;
+                            };
+                            /** @description the agent's name */
+                            host: string | null;
+                            bookingPage: {
+                                name: string;
+                                location: string | null;
+                                minimumNoticeMinutes: number;
+                            };
+                            /** @description while pending */
+                            approvalDeadlineAt: string | null;
+                            canCancel: boolean;
+                            canReschedule: boolean;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -24472,14 +29394,50 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            publicId: string;
+                            /** @enum {string} */
+                            status: "pending" | "approved" | "confirmed" | "rejected" | "cancelled";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            startDateTime: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            endDateTime: string;
+                            timeZone: string;
+                            meetingType: {
+                                id: string | null;
+                                name: string | null;
+                            };
+                            attendeeInfo: {
+                                name: string;
+                                email: string;
+                            };
+                            /** @description the agent's name */
+                            host: string | null;
+                            bookingPage: {
+                                name: string;
+                                location: string | null;
+                                minimumNoticeMinutes: number;
+                            };
+                            /** @description while pending */
+                            approvalDeadlineAt: string | null;
+                            canCancel: boolean;
+                            canReschedule: boolean;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -25970,7 +30928,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -25981,7 +30939,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description registry number */
+                            cvr: string;
+                            name: string;
+                            address: string | null;
+                            zip: string | null;
+                            city: string | null;
+                            phone: string | null;
+                            email: string | null;
+                            industry: string | null;
+                            employees: number | null;
+                            website: string | null;
+                            logoUrl: string | null;
+                            /** @description professional-network profile URL (canonical form) */
+                            profileUrl: string | null;
+                        } | null;
+                        matched: boolean;
+                        /** @description cvr (through the workspace company the profile/domain found), name (exact) or domain */
+                        matchedOn: ("cvr" | "name" | "domain") | null;
+                        /** @description the workspace company the profile or domain found, if any */
+                        companyId: string | null;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -25990,6 +30970,7 @@ export interface operations {
             404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
             503: components["responses"]["Error503"];
         };
     };
@@ -26012,7 +30993,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -26024,7 +31005,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description updated: something was filled; already_filled: nothing was empty; not_found: nothing found
+                             * @enum {string}
+                             */
+                            status: "updated" | "already_filled" | "not_found";
+                            /** @description what was done or what to do next */
+                            hint: string;
+                            filled: ("website" | "logoUrl" | "profileUrl")[];
+                            /** @description field → where it came from */
+                            sources: {
+                                [key: string]: "email_domain" | "registry";
+                            };
+                            company: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                name: string;
+                                /** @description national company registry number */
+                                cvr: string | null;
+                                email: string | null;
+                                phone: string | null;
+                                address: string | null;
+                                city: string | null;
+                                zip: string | null;
+                                country: string | null;
+                                website: string | null;
+                                industry: string | null;
+                                employees: number | null;
+                                customFields: {
+                                    name: string;
+                                    /** @description string, number, boolean or array of strings/numbers, as the field definition allows */
+                                    value: unknown;
+                                }[];
+                                tags: string[];
+                                /** @description image URL */
+                                avatar: string | null;
+                                /** @description image URL */
+                                logoUrl: string | null;
+                                /** @description user who created the company */
+                                ownerId: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                updatedAt: string;
+                                /** @description professional-network profile URL (canonical form) */
+                                profileUrl: string | null;
+                            };
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -26059,7 +31095,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -26071,7 +31107,59 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description updated: something was filled; already_filled: nothing was empty; not_found: nothing found
+                             * @enum {string}
+                             */
+                            status: "updated" | "already_filled" | "not_found";
+                            /** @description what was done or what to do next */
+                            hint: string;
+                            source: "gravatar" | null;
+                            person: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                firstName: string;
+                                lastName: string | null;
+                                title: string | null;
+                                emails: {
+                                    email: string;
+                                    /** @description e.g. work, home; absent when none was given */
+                                    label?: string | null;
+                                }[];
+                                phones: {
+                                    phone: string;
+                                    /** @description e.g. work, home; absent when none was given */
+                                    label?: string | null;
+                                }[];
+                                /** @description primary company */
+                                companyId: string | null;
+                                customFields: {
+                                    name: string;
+                                    /** @description string, number, boolean or array of strings/numbers, as the field definition allows */
+                                    value: unknown;
+                                }[];
+                                tags: string[];
+                                /** @description image URL */
+                                avatar: string | null;
+                                /** @description user who created the person */
+                                ownerId: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                updatedAt: string;
+                                /** @description professional-network profile URL (canonical form) */
+                                profileUrl: string | null;
+                            };
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -26084,6 +31172,7 @@ export interface operations {
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
             503: components["responses"]["Error503"];
         };
     };
@@ -26849,14 +31938,228 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description JSON: `{ data }` (reference, index, section or full), or the OpenAPI document (type=openapi) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            title: string;
+                            version: string;
+                            basePath: string;
+                            /** @description schemes, key prefix, scopes, roles and rules */
+                            authentication: {
+                                [key: string]: unknown;
+                            };
+                            /** @description envelopes, pagination, errors, rate limits, preview, idempotency, ids, dates */
+                            conventions: {
+                                [key: string]: unknown;
+                            };
+                            usage: {
+                                [key: string]: string;
+                            };
+                            sections: {
+                                name: string;
+                                routes: number;
+                                href: string;
+                            }[];
+                        } | {
+                            sections: {
+                                name: string;
+                                endpoints: {
+                                    /** @enum {string} */
+                                    method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                                    path: string;
+                                    summary: string;
+                                }[];
+                            }[];
+                        } | {
+                            section: string;
+                            subsection?: string;
+                            endpoints: {
+                                /** @enum {string} */
+                                method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                                path: string;
+                                summary: string;
+                                description?: string;
+                                auth: {
+                                    /** @constant */
+                                    public: true;
+                                    reason: string;
+                                } | {
+                                    /** @constant */
+                                    public: false;
+                                    scopes: string[];
+                                    roles: string[];
+                                };
+                                params: {
+                                    [key: string]: unknown;
+                                } | null;
+                                query: {
+                                    [key: string]: unknown;
+                                } | null;
+                                body: {
+                                    [key: string]: unknown;
+                                } | null;
+                                bodyFormats: string[];
+                                previewable: boolean;
+                                successStatus: number;
+                                stateMachines?: {
+                                    resource: string;
+                                    field: string;
+                                    states: string[];
+                                    transitions: {
+                                        from: string;
+                                        to: string[];
+                                        requires?: string;
+                                    }[];
+                                    notes: string[];
+                                }[];
+                                /** @description schema of the success body */
+                                response?: {
+                                    [key: string]: unknown;
+                                };
+                                responses: {
+                                    status: number;
+                                    description: string;
+                                    /** @description media types of the body; none for an empty answer */
+                                    media: string[];
+                                    /** @description schema of the JSON body (or of other media) */
+                                    schema?: {
+                                        [key: string]: unknown;
+                                    };
+                                    /** @description media type → schema */
+                                    content: {
+                                        [key: string]: {
+                                            [key: string]: unknown;
+                                        };
+                                    };
+                                    headers: string[];
+                                }[];
+                                errors: number[];
+                            }[];
+                            stateMachines?: {
+                                resource: string;
+                                field: string;
+                                states: string[];
+                                transitions: {
+                                    from: string;
+                                    to: string[];
+                                    requires?: string;
+                                }[];
+                                notes: string[];
+                            }[];
+                        } | {
+                            title: string;
+                            version: string;
+                            basePath: string;
+                            /** @description schemes, key prefix, scopes, roles and rules */
+                            authentication: {
+                                [key: string]: unknown;
+                            };
+                            /** @description envelopes, pagination, errors, rate limits, preview, idempotency, ids, dates */
+                            conventions: {
+                                [key: string]: unknown;
+                            };
+                            sections: {
+                                name: string;
+                                endpoints: {
+                                    /** @enum {string} */
+                                    method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+                                    path: string;
+                                    summary: string;
+                                    description?: string;
+                                    auth: {
+                                        /** @constant */
+                                        public: true;
+                                        reason: string;
+                                    } | {
+                                        /** @constant */
+                                        public: false;
+                                        scopes: string[];
+                                        roles: string[];
+                                    };
+                                    params: {
+                                        [key: string]: unknown;
+                                    } | null;
+                                    query: {
+                                        [key: string]: unknown;
+                                    } | null;
+                                    body: {
+                                        [key: string]: unknown;
+                                    } | null;
+                                    bodyFormats: string[];
+                                    previewable: boolean;
+                                    successStatus: number;
+                                    stateMachines?: {
+                                        resource: string;
+                                        field: string;
+                                        states: string[];
+                                        transitions: {
+                                            from: string;
+                                            to: string[];
+                                            requires?: string;
+                                        }[];
+                                        notes: string[];
+                                    }[];
+                                    /** @description schema of the success body */
+                                    response?: {
+                                        [key: string]: unknown;
+                                    };
+                                    responses: {
+                                        status: number;
+                                        description: string;
+                                        /** @description media types of the body; none for an empty answer */
+                                        media: string[];
+                                        /** @description schema of the JSON body (or of other media) */
+                                        schema?: {
+                                            [key: string]: unknown;
+                                        };
+                                        /** @description media type → schema */
+                                        content: {
+                                            [key: string]: {
+                                                [key: string]: unknown;
+                                            };
+                                        };
+                                        headers: string[];
+                                    }[];
+                                    errors: number[];
+                                }[];
+                            }[];
+                        };
+                    } | {
+                        /** @constant */
+                        openapi: "3.1.0";
+                        info: {
+                            title: string;
+                            version: string;
+                            description: string;
+                        };
+                        servers: {
+                            url: string;
+                        }[];
+                        tags: {
+                            name: string;
+                        }[];
+                        components: {
+                            [key: string]: unknown;
+                        };
+                        /** @description path → method → operation */
+                        paths: {
+                            [key: string]: {
+                                [key: string]: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                        "x-conventions": {
+                            [key: string]: unknown;
+                        };
+                    };
+                    "text/markdown": string;
                 };
             };
             400: components["responses"]["Error400"];
@@ -26874,14 +32177,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description the full reference as Markdown */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "text/markdown": string;
                 };
             };
             400: components["responses"]["Error400"];

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { crudRoutes } from '../../api/http/crud';
-import { jsonSchemaOf, type HandlerInput, type RouteDef } from '../../api/http/registry';
+import { jsonSchemaOf, successResponses, type HandlerInput, type RouteDef } from '../../api/http/registry';
 import type { Ctx } from '../../domain/context';
 
 // The builder's wiring without a database: which routes, which envelopes, preview answers 200.
@@ -67,14 +67,18 @@ describe('crudRoutes', () => {
     expect(preview.status).toBe(200);
     const removed = await call(find('DELETE', '/api/v1/widgets/:id'), { params: { id: 'x' } });
     expect(removed).toEqual({ status: 200, body: { ok: true } });
+    // Each answer matches the schema documented for its status.
     for (const [def, reply] of [
       [find('GET', '/api/v1/widgets'), list],
       [find('POST', '/api/v1/widgets'), made],
       [find('POST', '/api/v1/widgets'), preview],
       [find('DELETE', '/api/v1/widgets/:id'), removed],
     ] as const) {
-      expect(jsonSchemaOf(def.response)!.safeParse(reply.body).success).toBe(true);
+      expect(jsonSchemaOf(successResponses(def).get(reply.status))!.safeParse(reply.body).success).toBe(true);
     }
+    expect(successResponses(find('POST', '/api/v1/widgets')).get(201)).not.toBe(
+      successResponses(find('POST', '/api/v1/widgets')).get(200),
+    );
     expect(
       jsonSchemaOf(find('GET', '/api/v1/widgets').response)!.safeParse({ data: [], page: 1, limit: 1 }).success,
     ).toBe(false);
