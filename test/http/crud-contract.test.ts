@@ -36,6 +36,24 @@ const FIXTURES: Record<
     field: 'name',
     unchanged: 'unitPrice',
   },
+  event: {
+    create: { title: 'Kickoff', start: '2030-01-01T10:00:00.000Z', end: '2030-01-01T11:00:00.000Z' },
+    update: { title: 'Renamed' },
+    field: 'title',
+    unchanged: 'start',
+  },
+  'custom-field': {
+    create: { entityType: 'company', key: 'segment', label: 'Segment', type: 'text' },
+    update: { label: 'Renamed' },
+    field: 'label',
+    unchanged: 'type',
+  },
+  list: {
+    create: { name: 'Conference leads', entityType: 'lead' },
+    update: { name: 'Renamed' },
+    field: 'name',
+    unchanged: 'entityType',
+  },
 };
 
 /** Fixture bodies may name the calling tenant's user as `__self__`. */
