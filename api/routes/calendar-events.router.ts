@@ -1,69 +1,32 @@
 import type { RouteFactory } from '../app';
 import * as events from '../../domain/calendar/calendar-events.service';
-import { acknowledged, created, ok, paged, route } from '../http/registry';
-import { idParams } from '../../domain/shared/schemas';
-import { createEventBody, listEventsQuery, updateEventBody } from '../../domain/calendar/calendar-events.schemas';
+import { crudRoutes } from '../http/crud';
+import {
+  calendarEventView,
+  createEventBody,
+  listEventsQuery,
+  updateEventBody,
+} from '../../domain/calendar/calendar-events.schemas';
 
-const read = { scopes: ['read'] } as const;
-const write = { scopes: ['write'] } as const;
-const section = 'Calendar events';
-const resources = { id: 'event' };
-
-export const calendarEventsRoutes: RouteFactory = () => [
-  route({
-    method: 'GET',
-    path: '/api/v1/events',
-    section,
-    access: read,
-    query: listEventsQuery,
-    summary: 'List calendar events, earliest start first; from/to bound the start.',
-    handler: async ({ ctx, query }) => {
-      const { items, total } = await events.listEvents(ctx, query);
-      return paged(items, { page: query.page, limit: query.limit, total });
+export const calendarEventsRoutes: RouteFactory = () =>
+  crudRoutes({
+    base: '/api/v1/events',
+    section: 'Calendar events',
+    kind: 'event',
+    access: { read: { scopes: ['read'] }, write: { scopes: ['write'] } },
+    schemas: { list: listEventsQuery, create: createEventBody, update: updateEventBody, view: calendarEventView },
+    service: {
+      list: events.listEvents,
+      create: (ctx, body) => events.createEvent(ctx, body),
+      get: async (ctx, id) => events.serializeEvent(await events.getEvent(ctx, id)),
+      update: (ctx, id, body) => events.updateEvent(ctx, id, body),
+      remove: events.deleteEvent,
     },
-  }),
-  route({
-    method: 'POST',
-    path: '/api/v1/events',
-    section,
-    access: write,
-    body: createEventBody,
-    successStatus: 201,
-    summary: 'Create a calendar event (emits event_created).',
-    handler: async ({ ctx, body }) => created(await events.createEvent(ctx, body)),
-  }),
-  route({
-    method: 'GET',
-    path: '/api/v1/events/:id',
-    section,
-    access: read,
-    params: idParams,
-    resources,
-    summary: 'Get one calendar event.',
-    handler: async ({ ctx, params }) => ok(events.serializeEvent(await events.getEvent(ctx, params.id))),
-  }),
-  route({
-    method: 'PUT',
-    path: '/api/v1/events/:id',
-    section,
-    access: write,
-    params: idParams,
-    body: updateEventBody,
-    resources,
-    summary: 'Update a calendar event (partial; end must stay at or after start).',
-    handler: async ({ ctx, params, body }) => ok(await events.updateEvent(ctx, params.id, body)),
-  }),
-  route({
-    method: 'DELETE',
-    path: '/api/v1/events/:id',
-    section,
-    access: write,
-    params: idParams,
-    resources,
-    summary: 'Delete a calendar event.',
-    handler: async ({ ctx, params }) => {
-      await events.deleteEvent(ctx, params.id);
-      return acknowledged();
+    summaries: {
+      list: 'List calendar events, earliest start first; from/to bound the start.',
+      create: 'Create a calendar event (emits event_created).',
+      get: 'Get one calendar event.',
+      update: 'Update a calendar event (partial; end must stay at or after start).',
+      remove: 'Delete a calendar event.',
     },
-  }),
-];
+  });

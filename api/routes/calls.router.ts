@@ -4,7 +4,8 @@ import { serializeCall } from '../../domain/calls/call-view';
 import { listCalls } from '../../domain/calls/calls.query';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
 import { idParams } from '../../domain/shared/schemas';
-import { createCallBody, listCallsQuery, updateCallBody } from '../../domain/calls/calls.schemas';
+import { callView, createCallBody, listCallsQuery, updateCallBody } from '../../domain/calls/calls.schemas';
+import { envelopes } from '../http/crud';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;
@@ -20,6 +21,7 @@ export const callsRoutes: RouteFactory = () => [
     query: listCallsQuery,
     summary:
       'List calls, latest startedAt first (dateFrom/dateTo bound startedAt). Each row carries at most 50 conversation turns (conversationTruncated says when more are stored).',
+    response: envelopes.list(callView),
     handler: async ({ ctx, query }) => {
       const { items, total } = await listCalls(ctx, query);
       return paged(items, { page: query.page, limit: query.limit, total });
@@ -33,6 +35,8 @@ export const callsRoutes: RouteFactory = () => [
     body: createCallBody,
     successStatus: 201,
     summary: 'Log a call; also creates its call activity. A repeated externalId answers the stored call with 200.',
+    response: envelopes.data(callView),
+    responses: { 200: { json: envelopes.data(callView), description: 'the call already logged with this externalId' } },
     handler: async ({ ctx, body }) => {
       const result = await calls.createCall(ctx, body);
       return result.created ? created(result.call) : ok(result.call);
@@ -47,6 +51,7 @@ export const callsRoutes: RouteFactory = () => [
     resources,
     summary:
       'Get one call with its full conversation. Recording links are never given to API keys (hasRecording says whether one exists).',
+    response: envelopes.data(callView),
     handler: async ({ ctx, params }) => ok(serializeCall(await calls.getCall(ctx, params.id))),
   }),
   route({
@@ -58,6 +63,7 @@ export const callsRoutes: RouteFactory = () => [
     body: updateCallBody,
     resources,
     summary: 'Update a call (partial); its activity follows.',
+    response: envelopes.data(callView),
     handler: async ({ ctx, params, body }) => ok(await calls.updateCall(ctx, params.id, body)),
   }),
   route({
@@ -68,6 +74,7 @@ export const callsRoutes: RouteFactory = () => [
     params: idParams,
     resources,
     summary: 'Delete a call and its activity.',
+    response: envelopes.ok,
     handler: async ({ ctx, params }) => {
       await calls.deleteCall(ctx, params.id);
       return acknowledged();

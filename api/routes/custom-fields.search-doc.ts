@@ -1,6 +1,9 @@
 import { SEARCH_OPERATORS } from '../../domain/custom-fields/search-conditions';
 import { RECORD_TYPES } from '../../domain/shared/record-kinds';
-import { MAX_SEARCH_FILTERS } from '../../domain/custom-fields/custom-fields.schemas';
+import {
+  MAX_SEARCH_FILTERS,
+  type CustomFieldSearchDescriptionView,
+} from '../../domain/custom-fields/custom-fields.schemas';
 
 const OPERATOR_DOC: Record<(typeof SEARCH_OPERATORS)[number], string> = {
   equals: 'value (string, number or boolean) equals the stored value exactly (case-sensitive, "5" ≠ 5)',
@@ -15,7 +18,7 @@ const OPERATOR_DOC: Record<(typeof SEARCH_OPERATORS)[number], string> = {
 };
 
 /** GET /custom-fields/search: how to call the POST. */
-export function searchDescription() {
+export function searchDescription(): CustomFieldSearchDescriptionView {
   return {
     method: 'POST',
     path: '/api/v1/custom-fields/search',

@@ -5,7 +5,13 @@ import { exportRecords } from '../../domain/exports/export.service';
 import { getList } from '../../domain/lists/lists.service';
 import { RECORD_TYPES, type RecordType } from '../../domain/shared/record-kinds';
 import { route, type Reply } from '../http/registry';
-import { EXPORT_PARAMS, exportQuery, listExportParams } from '../../domain/exports/export.schemas';
+import {
+  EXPORT_PARAMS,
+  EXPORT_ROW_VIEWS,
+  exportPageView,
+  exportQuery,
+  listExportParams,
+} from '../../domain/exports/export.schemas';
 
 // Spec: export needs the export scope (read does not cover it) and the admin or owner role; POST only.
 const access = { scopes: ['export'], roles: ['owner', 'admin'] } as const;
@@ -33,6 +39,7 @@ export const exportRoutes: RouteFactory = () => [
       body: EXPORT_PARAMS[type],
       summary: `Export ${EXPORT_PATHS[type]}: up to ${MAX_EXPORT_ROWS} rows per request with offset (page/skip) or keyset (cursor) paging, sort, fields, createdAt range and filters.`,
       description: `Rows carry the same field names as GET /api/v1/${EXPORT_PATHS[type]}/:id (dates as ISO strings). Default order _id ascending (creation order). Answer ${ANSWER}; nextCursor is the _id of the last row when hasMore.`,
+      response: exportPageView(EXPORT_ROW_VIEWS[type]),
       handler: async ({ ctx, query, koa }) =>
         reply(await exportRecords(ctx, type, params(type, query as RawQuery, koa.request.body))),
     }),
@@ -49,6 +56,9 @@ export const exportRoutes: RouteFactory = () => [
     summary:
       'Export the records of a list (its entity type decides the fields, sorts and filters); same parameters and answer as the typed exports.',
     description: `Answer ${ANSWER}. Unknown list: 404.`,
+    response: exportPageView(
+      z.union(RECORD_TYPES.map((t) => EXPORT_ROW_VIEWS[t])).describe("a row of the list's entity type"),
+    ),
     handler: async ({ ctx, params: p, query, koa }) => {
       const list = await getList(ctx, p.listId);
       return reply(

@@ -11,7 +11,15 @@ import {
 import { imageResolver } from '../http/images';
 import { ok, paged, route } from '../http/registry';
 import { pageQuery } from '../../domain/shared/schemas';
-import { IMPORT_PATHS, importBody, rowParser, validateBody } from '../../domain/imports/import.schemas';
+import {
+  IMPORT_PATHS,
+  importBody,
+  importReportView,
+  importRunView,
+  rowParser,
+  validateBody,
+} from '../../domain/imports/import.schemas';
+import { envelopes } from '../http/crud';
 
 // Spec: import needs the import scope (write does not cover it) and the admin or owner role.
 const access = { scopes: ['import'], roles: ['owner', 'admin'] } as const;
@@ -37,6 +45,7 @@ export const importRoutes: RouteFactory = (deps) => {
         body: importBody,
         summary: `Import ${IMPORT_PATHS[entityType]}: rows (1-5000) validated one by one with the create schema; valid rows saved, invalid ones reported.`,
         description: `Each row is saved in its own transaction through the same service as POST /api/v1/${IMPORT_PATHS[entityType]} (events, feed, validation); the batch is not all-or-nothing. Duplicates: ${importers[entityType].dedupeKey ?? 'none (every row is created)'}. row in errors is the 0-based index in rows. Answer ${REPORT}.`,
+        response: envelopes.data(importReportView),
         handler: async ({ ctx, body }) =>
           ok(
             await runImport(ctx, importers[entityType], body.rows, rowParser(entityType), {
@@ -55,6 +64,7 @@ export const importRoutes: RouteFactory = (deps) => {
       body: validateBody,
       summary: 'Dry run of an import ({ entityType, rows, options }): the same report, nothing saved.',
       description: `Runs every check of the real import (schema, references, custom fields, duplicates, also within the batch) without writing. importId is null. Answer ${REPORT}.`,
+      response: envelopes.data(importReportView),
       handler: async ({ ctx, body }) =>
         ok(
           await runImport(ctx, importers[body.entityType], body.rows, rowParser(body.entityType), {
@@ -72,6 +82,7 @@ export const importRoutes: RouteFactory = (deps) => {
       query: pageQuery(),
       summary:
         'Import runs, newest first: entityType, counts, the first 100 row errors, userId, startedAt, finishedAt (null while running or when cut short).',
+      response: envelopes.list(importRunView),
       handler: async ({ ctx, query }) => {
         const { items, total } = await listImportRuns(ctx, query);
         return paged(items, { ...query, total });

@@ -8,7 +8,16 @@ import { fieldRows, toJsonSchema } from '../docs/schema';
 import { formatZodError } from '../../domain/shared/schemas';
 import { created, ok, route } from '../http/registry';
 import { normalizeInbound, type KeyTable } from '../../domain/inbound/payload';
-import { CONNECTOR_KEYS, connectorBody, INBOUND_KEYS, inboundBody } from '../../domain/inbound/inbound.schemas';
+import {
+  CONNECTOR_KEYS,
+  connectorBody,
+  INBOUND_KEYS,
+  inboundBody,
+  inboundDescriptionView,
+  inboundResultView,
+  type InboundDescriptionView,
+} from '../../domain/inbound/inbound.schemas';
+import { envelopes } from '../http/crud';
 
 const access = { scopes: ['inbound'] } as const;
 const section = 'Inbound';
@@ -45,7 +54,7 @@ function parseBody<S extends z.ZodType>(
 const ANSWER =
   '201 { data: { company, person, lead, deal } }; each is null or { _id, action: "created" | "updated" | "matched", matchedBy? }';
 
-function selfDescription() {
+function selfDescription(): InboundDescriptionView {
   return {
     endpoint: 'POST /api/v1/inbound',
     scope: 'inbound',
@@ -109,6 +118,7 @@ export const inboundRoutes: RouteFactory = () => [
     summary:
       'Create or find-and-update a company, person, lead and deal from one form submission or integration payload.',
     description: `JSON, form-urlencoded or a form-builder webhook payload (GET /api/v1/inbound describes the formats and matching rules). Answer: ${ANSWER}.`,
+    response: envelopes.data(inboundResultView),
     handler: async ({ ctx, koa }) => {
       const { values, formLabel } = parseBody(koa, INBOUND_KEYS, inboundBody);
       return created(await processInbound(ctx, values as InboundInput, { defaultSource: formLabel ?? 'inbound' }));
@@ -120,6 +130,7 @@ export const inboundRoutes: RouteFactory = () => [
     section,
     access,
     summary: 'Self-description of POST /api/v1/inbound: formats, fields, matching rules, answer.',
+    response: envelopes.data(inboundDescriptionView),
     handler: async () => ok(selfDescription()),
   }),
   route({
@@ -133,6 +144,7 @@ export const inboundRoutes: RouteFactory = () => [
     summary:
       'Automation-platform inbound: finds or creates the person (by e-mail), creates a lead and, with dealTitle or dealValue, a deal.',
     description: `Same formats, matching and atomicity as POST /api/v1/inbound. Answer: ${ANSWER} (company is null unless the e-mail domain matches a company).`,
+    response: envelopes.data(inboundResultView),
     handler: async ({ ctx, koa }) => {
       const { values: v } = parseBody(koa, CONNECTOR_KEYS, connectorBody);
       const input: InboundInput = {

@@ -3,12 +3,17 @@ import type { RouteFactory } from '../app';
 import * as lists from '../../domain/lists/lists.service';
 import { DomainError } from '../../domain/errors';
 import { formatZodError } from '../../domain/shared/schemas';
-import { acknowledged, created, ok, paged, route } from '../http/registry';
+import { ok, paged, route } from '../http/registry';
+import { crudRoutes, envelopes } from '../http/crud';
 import { idParams, pageQuery } from '../../domain/shared/schemas';
 import {
   createListBody,
+  listItemsAddedView,
   listItemsBody,
+  listItemsRemovedView,
+  listItemView,
   listListsQuery,
+  listView,
   removeItemsQuery,
   updateListBody,
 } from '../../domain/lists/lists.schemas';
@@ -29,60 +34,25 @@ function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
 }
 
 export const listsRoutes: RouteFactory = () => [
-  route({
-    method: 'GET',
-    path: '/api/v1/lists',
+  ...crudRoutes({
+    base: '/api/v1/lists',
     section,
-    access: read,
-    query: listListsQuery,
-    summary: 'Lists, newest first, each with itemCount; filter by entityType or name (q).',
-    handler: async ({ ctx, query }) => {
-      const { items, total } = await lists.listLists(ctx, query);
-      return paged(items, { page: query.page, limit: query.limit, total });
+    kind: 'list',
+    access: { read, write },
+    schemas: { list: listListsQuery, create: createListBody, update: updateListBody, view: listView },
+    service: {
+      list: lists.listLists,
+      create: (ctx, body) => lists.createList(ctx, body),
+      get: lists.getListView,
+      update: (ctx, id, body) => lists.updateList(ctx, id, body),
+      remove: lists.deleteList,
     },
-  }),
-  route({
-    method: 'POST',
-    path: '/api/v1/lists',
-    section,
-    access: write,
-    body: createListBody,
-    successStatus: 201,
-    summary: 'Create a list of company, person, lead or deal records.',
-    handler: async ({ ctx, body }) => created(await lists.createList(ctx, body)),
-  }),
-  route({
-    method: 'GET',
-    path: '/api/v1/lists/:id',
-    section,
-    access: read,
-    params: idParams,
-    resources,
-    summary: 'One list with itemCount.',
-    handler: async ({ ctx, params }) => ok(await lists.getListView(ctx, params.id)),
-  }),
-  route({
-    method: 'PUT',
-    path: '/api/v1/lists/:id',
-    section,
-    access: write,
-    params: idParams,
-    body: updateListBody,
-    resources,
-    summary: 'Update name and description (partial); the entity type cannot change.',
-    handler: async ({ ctx, params, body }) => ok(await lists.updateList(ctx, params.id, body)),
-  }),
-  route({
-    method: 'DELETE',
-    path: '/api/v1/lists/:id',
-    section,
-    access: write,
-    params: idParams,
-    resources,
-    summary: 'Delete a list and its items (the records stay).',
-    handler: async ({ ctx, params }) => {
-      await lists.deleteList(ctx, params.id);
-      return acknowledged();
+    summaries: {
+      list: 'Lists, newest first, each with itemCount; filter by entityType or name (q).',
+      create: 'Create a list of company, person, lead or deal records.',
+      get: 'One list with itemCount.',
+      update: 'Update name and description (partial); the entity type cannot change.',
+      remove: 'Delete a list and its items (the records stay).',
     },
   }),
   route({
@@ -94,6 +64,7 @@ export const listsRoutes: RouteFactory = () => [
     query: pageQuery(),
     resources,
     summary: 'Items, most recently added first: { entityId, entityType, addedAt, addedBy, entity: <record summary> }.',
+    response: envelopes.list(listItemView),
     handler: async ({ ctx, params, query }) => {
       const { items, total } = await lists.listItems(ctx, params.id, query);
       return paged(items, { ...query, total });
@@ -109,6 +80,7 @@ export const listsRoutes: RouteFactory = () => [
     resources,
     summary:
       "Add records ({ entityIds }, 1-500) of the list's type; all must exist, else 400 and nothing is added. Re-adding is a no-op: answers { added, alreadyPresent }.",
+    response: envelopes.data(listItemsAddedView),
     handler: async ({ ctx, params, koa }) => {
       await lists.getList(ctx, params.id);
       const body = parseBody(listItemsBody, koa.request.body);
@@ -124,6 +96,7 @@ export const listsRoutes: RouteFactory = () => [
     query: removeItemsQuery,
     resources,
     summary: 'Remove records ({ entityIds } in the body, or ?entityId=); answers { removed, notPresent }.',
+    response: envelopes.data(listItemsRemovedView),
     handler: async ({ ctx, params, query, koa }) => {
       await lists.getList(ctx, params.id);
       const body = parseBody(listItemsBody, query.entityId ? { entityIds: [query.entityId] } : koa.request.body);

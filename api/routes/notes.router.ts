@@ -1,8 +1,16 @@
+import { z } from 'zod';
 import type { RouteFactory } from '../app';
 import * as notes from '../../domain/notes/notes.service';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
 import { idParams } from '../../domain/shared/schemas';
-import { createNoteBody, listNotesQuery, updateNoteBody } from '../../domain/notes/notes.schemas';
+import {
+  createNoteBody,
+  listNotesQuery,
+  noteSummaryView,
+  noteView,
+  updateNoteBody,
+} from '../../domain/notes/notes.schemas';
+import { envelopes } from '../http/crud';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;
@@ -18,6 +26,9 @@ export const notesRoutes: RouteFactory = () => [
     query: listNotesQuery,
     summary:
       'List notes (newest first; oldest change first with updatedSince); view=summary gives a plain-text excerpt instead of content. Unknown parameters are refused.',
+    response: envelopes
+      .list(z.union([noteView, noteSummaryView]).describe('the note; view=summary: its summary with excerpt'))
+      .extend({ view: z.enum(['summary', 'full']) }),
     handler: async ({ ctx, query }) => {
       const { items, total } = await notes.listNotes(ctx, query);
       const data = items.map((n) => (query.view === 'summary' ? notes.summarizeNote(n) : notes.serializeNote(n)));
@@ -33,6 +44,7 @@ export const notesRoutes: RouteFactory = () => [
     successStatus: 201,
     summary:
       'Create a note on exactly one record (company, personRef, leadRef, dealRef or customObjectRecord); also creates its timeline activity (type note).',
+    response: envelopes.data(noteView),
     handler: async ({ ctx, body }) => created(await notes.createNote(ctx, body)),
   }),
   route({
@@ -43,6 +55,7 @@ export const notesRoutes: RouteFactory = () => [
     params: idParams,
     resources,
     summary: 'Get one note.',
+    response: envelopes.data(noteView),
     handler: async ({ ctx, params }) => ok(notes.serializeNote(await notes.getNote(ctx, params.id))),
   }),
   route({
@@ -54,6 +67,7 @@ export const notesRoutes: RouteFactory = () => [
     body: updateNoteBody,
     resources,
     summary: 'Update a note (content and/or its one reference); its activity follows.',
+    response: envelopes.data(noteView),
     handler: async ({ ctx, params, body }) => ok(await notes.updateNote(ctx, params.id, body)),
   }),
   route({
@@ -64,6 +78,7 @@ export const notesRoutes: RouteFactory = () => [
     params: idParams,
     resources,
     summary: 'Delete a note and its activity.',
+    response: envelopes.ok,
     handler: async ({ ctx, params }) => {
       await notes.deleteNote(ctx, params.id);
       return acknowledged();

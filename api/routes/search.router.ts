@@ -4,7 +4,8 @@ import { SEARCH_TYPES } from '../../search/registry';
 import { createIndexFreshness } from '../../search/freshness';
 import { createSearchService } from '../../search/search.service';
 import { ok, route } from '../http/registry';
-import { searchQuery } from './search.schemas';
+import { envelopes } from '../http/crud';
+import { searchQuery, searchResultsView, type SearchResultsView } from './search.schemas';
 
 // Short timeout: a slow Meilisearch should turn into a degraded answer, not a hanging request.
 const SEARCH_TIMEOUT_MS = 2000;
@@ -39,14 +40,15 @@ export const searchRoutes: RouteFactory = (deps) => {
       query: searchQuery,
       summary: 'Search companies, people, leads, deals, … of the workspace at once, grouped by type.',
       description: DESCRIPTION,
-      handler: async ({ ctx, query }) =>
-        ok(
-          await service.search(ctx, {
-            q: query.q,
-            types: query.types?.length ? query.types : SEARCH_TYPES,
-            limit: query.limit,
-          }),
-        ),
+      response: envelopes.data(searchResultsView),
+      handler: async ({ ctx, query }) => {
+        const results: SearchResultsView = await service.search(ctx, {
+          q: query.q,
+          types: query.types?.length ? query.types : SEARCH_TYPES,
+          limit: query.limit,
+        });
+        return ok(results);
+      },
     }),
   ];
 };

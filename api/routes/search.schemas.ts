@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { SEARCH_TYPES, SPEC_SEARCH_TYPES } from '../../search/registry';
+import { idView } from '../../domain/shared/views';
 
 export const SEARCH_Q_MIN = 2;
 export const SEARCH_Q_MAX = 200;
@@ -45,3 +46,29 @@ export const searchQuery = z.object({
     .default(10)
     .describe(`hits per type (default 10, max ${SEARCH_LIMIT_MAX})`),
 });
+
+export const searchHitView = z.object({
+  _id: idView,
+  type: z.string().describe('the record type of the hit'),
+  title: z.string().describe('plain text'),
+  subtitle: z.string().nullable().describe('plain text'),
+  snippet: z.string().describe('HTML fragment: record text escaped, matched words in <mark>…</mark>'),
+});
+
+export const searchTypeResultsView = z.object({
+  hits: z.array(searchHitView),
+  total: z.number().int().min(0).describe('matches of this type, counted up to 1000'),
+});
+
+/** GET /search: hits grouped by type. */
+export const searchResultsView = z.object({
+  query: z.string(),
+  results: z
+    .record(z.string(), searchTypeResultsView)
+    .describe(`one entry per requested type (${SEARCH_TYPES.join(', ')})`),
+  degraded: z
+    .literal(true)
+    .optional()
+    .describe('present when the answer comes from Postgres (Meilisearch unavailable or behind)'),
+});
+export type SearchResultsView = z.infer<typeof searchResultsView>;

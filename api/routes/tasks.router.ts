@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { RouteFactory } from '../app';
 import * as tasks from '../../domain/tasks/tasks.service';
 import { TASK_SUMMARY_FIELDS } from '../../domain/tasks/tasks.service';
@@ -6,7 +7,15 @@ import { readTaskFlow } from '../../domain/tasks/task-flow.service';
 import { project } from '../../domain/shared/list-query';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
 import { idParams } from '../../domain/shared/schemas';
-import { createTaskBody, listTasksQuery, updateTaskBody } from '../../domain/tasks/tasks.schemas';
+import {
+  createTaskBody,
+  listTasksQuery,
+  taskFlowView,
+  taskSummaryView,
+  taskView,
+  updateTaskBody,
+} from '../../domain/tasks/tasks.schemas';
+import { envelopes } from '../http/crud';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;
@@ -21,6 +30,9 @@ export const tasksRoutes: RouteFactory = () => [
     access: read,
     query: listTasksQuery,
     summary: 'List tasks (newest first; oldest change first with updatedSince). dateFrom/dateTo bound the deadline.',
+    response: envelopes.list(
+      z.union([taskView, taskSummaryView]).describe('the task; view=summary: its summary fields'),
+    ),
     handler: async ({ ctx, query }) => {
       const { items, total } = await listTasks(ctx, query);
       return paged(
@@ -38,6 +50,7 @@ export const tasksRoutes: RouteFactory = () => [
     successStatus: 201,
     summary:
       'Create a task with exactly one parent (project, customObjectRecord + customObjectSlug, company, personRef, leadRef or dealRef).',
+    response: envelopes.data(taskView),
     handler: async ({ ctx, body }) => created(await tasks.createTask(ctx, body)),
   }),
   route({
@@ -48,6 +61,7 @@ export const tasksRoutes: RouteFactory = () => [
     params: idParams,
     resources,
     summary: 'Get one task.',
+    response: envelopes.data(taskView),
     handler: async ({ ctx, params }) => ok(tasks.serializeTask(await tasks.getTask(ctx, params.id))),
   }),
   route({
@@ -60,6 +74,7 @@ export const tasksRoutes: RouteFactory = () => [
     resources,
     summary:
       'Update a task (partial). stage wins over status; status done moves to the completed stage and the completed stage means done; customFields merge.',
+    response: envelopes.data(taskView),
     handler: async ({ ctx, params, body }) => ok(await tasks.updateTask(ctx, params.id, body)),
   }),
   route({
@@ -70,6 +85,7 @@ export const tasksRoutes: RouteFactory = () => [
     params: idParams,
     resources,
     summary: 'Delete a task (its timeline history rows stay).',
+    response: envelopes.ok,
     handler: async ({ ctx, params }) => {
       await tasks.deleteTask(ctx, params.id);
       return acknowledged();
@@ -82,6 +98,7 @@ export const tasksRoutes: RouteFactory = () => [
     access: read,
     summary:
       'The task flow: stages { id, title, order, status } and completedStageId (default: 1 To do, 2 In progress, 3 Blocked, 4 Done).',
+    response: envelopes.data(taskFlowView),
     handler: async ({ ctx }) => ok(await readTaskFlow(ctx)),
   }),
 ];

@@ -3,6 +3,7 @@ import { ATTENDEE_STATUSES, EVENT_TYPES } from './calendar-event.entity';
 import { isoDateParam, pageParams } from '../shared/list-query';
 import { clearableText, objectId, requiredText } from '../shared/schemas';
 import { isoDate, refField, userId } from '../shared/record-fields';
+import { dateTimeView, idView } from '../shared/views';
 
 export const MAX_ATTENDEES = 100;
 export const MAX_REMINDER_MINUTES = 40_320;
@@ -62,3 +63,33 @@ export const listEventsQuery = z.object({
 
 /** What the service writes: the parsed updateEventBody (create bodies add their required fields). */
 export type EventInput = z.infer<typeof updateEventBody>;
+
+const nullableId = idView.nullable();
+
+export const attendeeView = z.object({
+  email: z.string().describe('e-mail address (lower case)'),
+  name: z.string().nullable(),
+  status: z.enum(ATTENDEE_STATUSES),
+});
+
+/** A calendar event as the API shows it. */
+export const calendarEventView = z.object({
+  _id: idView,
+  title: z.string(),
+  description: z.string().nullable(),
+  type: z.enum(EVENT_TYPES),
+  start: dateTimeView,
+  end: dateTimeView,
+  allDay: z.boolean(),
+  location: z.string().nullable(),
+  attendees: z.array(attendeeView),
+  companyId: nullableId,
+  personId: nullableId,
+  leadId: nullableId,
+  dealId: nullableId,
+  ownerId: idView.describe('user id'),
+  reminderMinutes: z.number().int().nullable().describe('minutes before start'),
+  createdAt: dateTimeView,
+  updatedAt: dateTimeView,
+});
+export type CalendarEventView = z.infer<typeof calendarEventView>;

@@ -3,10 +3,11 @@ import { notFound, validation } from '../errors';
 import { emit } from '../outbox/emit';
 import { assertRecordLinks } from '../timeline/references';
 import { applyPatch } from '../shared/changes';
-import { dateWhere, findPage, toPlain, type PageRequest } from '../shared/listing';
+import { dateWhere, findPage, type PageRequest } from '../shared/listing';
+import { plainOf } from '../shared/views';
 import { createRecord, pickDefined } from '../shared/records';
 import { CalendarEvent } from './calendar-event.entity';
-import type { EventInput } from './calendar-events.schemas';
+import type { CalendarEventView, EventInput } from './calendar-events.schemas';
 
 export const EVENT_FIELDS = [
   '_id',
@@ -31,7 +32,7 @@ export const EVENT_FIELDS = [
 /** The writable fields: every field of the view but the id and the timestamps. */
 const FIELDS = EVENT_FIELDS.filter((f) => f !== '_id' && f !== 'createdAt' && f !== 'updatedAt');
 
-export const serializeEvent = (e: CalendarEvent): Record<string, unknown> => toPlain(e, EVENT_FIELDS);
+export const serializeEvent = (e: CalendarEvent): CalendarEventView => plainOf(e, EVENT_FIELDS);
 
 export async function getEvent(ctx: Ctx, id: string): Promise<CalendarEvent> {
   const event = await ctx.em.findOne(CalendarEvent, { _id: id });
@@ -56,7 +57,7 @@ function assertOrder(start: Date, end: Date): void {
 export async function createEvent(
   ctx: Ctx,
   input: EventInput & { title: string; start: Date; end: Date },
-): Promise<Record<string, unknown>> {
+): Promise<CalendarEventView> {
   assertOrder(input.start, input.end);
   await check(ctx, input);
   const event = createRecord(ctx, CalendarEvent, {
@@ -76,7 +77,7 @@ export async function createEvent(
   return serializeEvent(event);
 }
 
-export async function updateEvent(ctx: Ctx, id: string, input: EventInput): Promise<Record<string, unknown>> {
+export async function updateEvent(ctx: Ctx, id: string, input: EventInput): Promise<CalendarEventView> {
   const event = await getEvent(ctx, id);
   assertOrder(input.start ?? event.start, input.end ?? event.end);
   await check(ctx, input);

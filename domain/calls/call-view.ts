@@ -1,5 +1,6 @@
 import type { LinkedActivity } from '../timeline/linked';
 import type { Call } from './call.entity';
+import type { CallView } from './calls.schemas';
 
 /** List reads carry at most this many conversation turns (single reads carry all stored turns). */
 export const LIST_CONVERSATION_TURNS = 50;
@@ -8,7 +9,7 @@ export const LIST_CONVERSATION_TURNS = 50;
  * The read shape (spec: Call). `recordingUrl` is never included: recording links are for logged-in
  * sessions, and this interface only has API keys; `hasRecording` says whether one exists.
  */
-export function serializeCall(c: Call, opts: { maxTurns?: number } = {}): Record<string, unknown> {
+export function serializeCall(c: Call, opts: { maxTurns?: number } = {}): CallView {
   const turns = c.conversation ?? [];
   const shown = opts.maxTurns !== undefined ? turns.slice(0, opts.maxTurns) : turns;
   return {

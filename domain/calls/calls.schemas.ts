@@ -3,6 +3,7 @@ import { CALL_DIRECTIONS, CALL_STATUSES, TRANSCRIPT_STATUSES } from './call.enti
 import { listQuery } from '../shared/list-query';
 import { clearableText, objectId, requiredText } from '../shared/schemas';
 import { isoDate, refField, userId } from '../shared/record-fields';
+import { dateTimeView, idView } from '../shared/views';
 
 export const MAX_CONVERSATION_TURNS = 2000;
 export const MAX_TURN_CHARS = 5000;
@@ -85,3 +86,46 @@ export const listCallsQuery = listQuery({
 
 /** What the service writes: a parsed create or update body (every field optional; externalId only on create). */
 export type CallInput = Partial<z.infer<typeof createCallBody>>;
+
+const nullableId = idView.nullable();
+const msView = z.number().int().nullable().optional();
+
+/** One conversation turn as stored. */
+export const conversationTurnView = z.object({
+  speaker: z.string(),
+  text: z.string(),
+  startMs: msView.describe('offset from the call start, ms'),
+  endMs: msView,
+});
+
+/** A call as the API shows it (spec: Call). The recording link is never shown (hasRecording). */
+export const callView = z.object({
+  _id: idView,
+  subject: z.string().nullable(),
+  phone: z.string(),
+  status: z.enum(CALL_STATUSES),
+  direction: z.enum(CALL_DIRECTIONS),
+  duration: z.number().int().describe('seconds'),
+  startedAt: dateTimeView,
+  notes: z.string().nullable(),
+  outcome: z.string().nullable(),
+  companyId: nullableId,
+  personId: nullableId,
+  leadId: nullableId,
+  dealId: nullableId,
+  ownerId: nullableId.describe('user id'),
+  externalId: z.string().nullable().describe('idempotency key of the logging system'),
+  transcriptText: z.string().nullable(),
+  transcriptSummary: z.string().nullable(),
+  transcriptStatus: z.enum(TRANSCRIPT_STATUSES),
+  hasTranscript: z.boolean().describe('transcript text or conversation turns exist'),
+  conversation: z.array(conversationTurnView).describe('list reads: at most 50 turns'),
+  conversationTruncated: z.boolean().describe('more turns are stored than shown (list reads)'),
+  languageCode: z.string().nullable(),
+  hasRecording: z.boolean().describe('a recording link is stored (the link itself is never shown to API keys)'),
+  recordingPending: z.boolean().describe('a recording is expected but not stored yet'),
+  activityId: nullableId.describe("the call's timeline activity id"),
+  createdAt: dateTimeView,
+  updatedAt: dateTimeView,
+});
+export type CallView = z.infer<typeof callView>;

@@ -9,7 +9,7 @@ import { createRecord, pickDefined } from '../shared/records';
 import { inTransaction } from '../shared/tx';
 import { Call, type CallStatus } from './call.entity';
 import { callTimelineRow, serializeCall } from './call-view';
-import type { CallInput } from './calls.schemas';
+import type { CallInput, CallView } from './calls.schemas';
 
 const FIELDS = [
   'subject',
@@ -63,7 +63,7 @@ export async function getCall(ctx: Ctx, id: string): Promise<Call> {
 export async function createCall(
   ctx: Ctx,
   input: CallInput & { phone: string },
-): Promise<{ call: Record<string, unknown>; created: boolean }> {
+): Promise<{ call: CallView; created: boolean }> {
   if (input.externalId) {
     const existing = await ctx.em.findOne(Call, { externalId: input.externalId });
     if (existing) return { call: serializeCall(existing), created: false };
@@ -99,7 +99,7 @@ export async function createCall(
   }
 }
 
-export async function updateCall(ctx: Ctx, id: string, input: CallInput): Promise<Record<string, unknown>> {
+export async function updateCall(ctx: Ctx, id: string, input: CallInput): Promise<CallView> {
   const call = await getCall(ctx, id);
   await checkLinks(ctx, input);
   const before = call.status;

@@ -5,6 +5,7 @@ import { filterValueProblem, SEARCH_OPERATORS } from './search-conditions';
 import { RECORD_TYPES } from '../shared/record-kinds';
 import { boolParam, pageParams } from '../shared/list-query';
 import { clearableText, requiredText } from '../shared/schemas';
+import { dateTimeView, idView, openObjectView } from '../shared/views';
 
 const entityType = z.enum(CUSTOM_FIELD_ENTITY_TYPES, {
   message: `must be one of: ${CUSTOM_FIELD_ENTITY_TYPES.join(', ')}`,
@@ -101,3 +102,47 @@ export const searchBody = z.object({
 
 /** What the service writes: the parsed updateDefinitionBody (create bodies add their required fields). */
 export type DefinitionInput = z.infer<typeof updateDefinitionBody>;
+
+export const customFieldOptionView = z.object({
+  value: z.string(),
+  label: z.string(),
+  color: z.string().nullable().optional(),
+});
+
+/** A custom field definition as the API shows it. */
+export const customFieldDefinitionView = z.object({
+  _id: idView,
+  entityType: z.enum(CUSTOM_FIELD_ENTITY_TYPES),
+  key: z.string().describe('the key values are stored under on records'),
+  label: z.string(),
+  type: z.enum(CUSTOM_FIELD_TYPES),
+  description: z.string().nullable(),
+  options: z.array(customFieldOptionView).describe('choices of select and multi_select fields'),
+  required: z.boolean(),
+  order: z.number().int(),
+  showInCreateDialog: z.boolean(),
+  createdAt: dateTimeView,
+  updatedAt: dateTimeView,
+});
+export type CustomFieldDefinitionView = z.infer<typeof customFieldDefinitionView>;
+
+/**
+ * A matching record: the full record of the searched entity type, as GET /companies/:id,
+ * /people/:id, /leads/:id or /deals/:id show it.
+ */
+export const customFieldSearchHitView = z
+  .object({ _id: idView })
+  .catchall(z.unknown())
+  .describe('the full record of entityType (as its own GET /<type>/:id shows it)');
+
+/** GET /custom-fields/search: the self-description of the POST. */
+export const customFieldSearchDescriptionView = z.object({
+  method: z.literal('POST'),
+  path: z.string(),
+  description: z.string(),
+  body: openObjectView.describe('body fields with their type, limits and defaults'),
+  operators: z.array(z.object({ name: z.enum(SEARCH_OPERATORS), description: z.string() })),
+  response: z.string().describe('shape of the answer'),
+  example: z.object({ request: openObjectView, response: openObjectView }),
+});
+export type CustomFieldSearchDescriptionView = z.infer<typeof customFieldSearchDescriptionView>;

@@ -2,7 +2,8 @@ import type { Ctx } from '../context';
 import { conflict, DomainError, notFound, validation } from '../errors';
 import { emit } from '../outbox/emit';
 import { applyPatch } from '../shared/changes';
-import { findPage, toPlain, type PageRequest } from '../shared/listing';
+import { findPage, type PageRequest } from '../shared/listing';
+import { plainOf } from '../shared/views';
 import { createRecord } from '../shared/records';
 import { RECORD_KINDS, tableOf, type RecordType } from '../shared/record-kinds';
 import {
@@ -12,7 +13,7 @@ import {
   type CustomFieldType,
 } from './custom-field-definition.entity';
 import { definitionProblem, isSelectType, MAX_DEFINITIONS_PER_TYPE } from './definition-rules';
-import type { DefinitionInput } from './custom-fields.schemas';
+import type { CustomFieldDefinitionView, DefinitionInput } from './custom-fields.schemas';
 
 const FIELDS = [
   '_id',
@@ -28,7 +29,7 @@ const FIELDS = [
   'createdAt',
   'updatedAt',
 ] as const;
-export const serializeDefinition = (d: CustomFieldDefinition): Record<string, unknown> => toPlain(d, FIELDS);
+export const serializeDefinition = (d: CustomFieldDefinition): CustomFieldDefinitionView => plainOf(d, FIELDS);
 
 const ORDER = { entityType: 'asc', order: 'asc', createdAt: 'asc' } as const;
 
@@ -57,7 +58,7 @@ function assertConsistent(def: { type: CustomFieldType; options: CustomFieldOpti
 export async function createDefinition(
   ctx: Ctx,
   input: DefinitionInput & Required<Pick<DefinitionInput, 'entityType' | 'key' | 'label' | 'type'>>,
-): Promise<Record<string, unknown>> {
+): Promise<CustomFieldDefinitionView> {
   const options = input.options ?? [];
   assertConsistent({ type: input.type, options });
   if (await ctx.em.count(CustomFieldDefinition, { entityType: input.entityType, key: input.key })) {
@@ -114,7 +115,11 @@ export async function definitionHasValues(
  * Partial update. Key and entity type are immutable (records hold values under the key); the
  * type may change only while no record holds a value for the field.
  */
-export async function updateDefinition(ctx: Ctx, id: string, input: DefinitionInput): Promise<Record<string, unknown>> {
+export async function updateDefinition(
+  ctx: Ctx,
+  id: string,
+  input: DefinitionInput,
+): Promise<CustomFieldDefinitionView> {
   const def = await getDefinition(ctx, id);
   if (input.key !== undefined && input.key !== def.key)
     throw validation('key: cannot be changed; create a new field instead');

@@ -3,6 +3,7 @@ import { DEFAULT_EXPORT_ROWS, EXPORT_SPECS, MAX_EXPORT_ROWS, type ExportSpec } f
 import type { RecordType } from '../shared/record-kinds';
 import { isoDateParam } from '../shared/list-query';
 import { objectId } from '../shared/schemas';
+import { idView } from '../shared/views';
 
 // Paging may come in the body or the query string (?limit=10000): numeric strings count as numbers.
 const int = (schema: z.ZodNumber) =>
@@ -146,3 +147,33 @@ export const customObjectExportQuery = z.object({
   from: z.string().optional(),
   to: z.string().optional(),
 });
+
+/**
+ * One exported row of a record type: `_id` and the selected stored fields (all of the spec's
+ * fields unless `fields` narrows them), named as GET /<type>/:id names them, dates as ISO strings.
+ */
+export function exportRowView(spec: ExportSpec) {
+  return z
+    .object({
+      _id: idView,
+      ...Object.fromEntries(spec.fields.filter((f) => f !== '_id').map((f) => [f, z.unknown().optional()])),
+    })
+    .describe(`a ${spec.type} row: _id and the selected fields (${spec.fields.join(', ')})`);
+}
+
+/** The answer of an export: one page of rows with offset (page/skip) or keyset (cursor) paging. */
+export function exportPageView(row: z.ZodType) {
+  return z.object({
+    data: z.array(row),
+    total: z.number().int().min(0).describe('rows matching the filters (all pages)'),
+    limit: z.number().int().min(1),
+    hasMore: z.boolean(),
+    nextCursor: idView.nullable().describe('_id of the last row when hasMore (send it as cursor)'),
+    page: z.number().int().min(1).optional().describe('offset paging by page (absent with cursor or skip)'),
+    skip: z.number().int().min(0).optional().describe('offset paging by skip (absent with cursor or page)'),
+  });
+}
+
+export const EXPORT_ROW_VIEWS = Object.fromEntries(
+  Object.entries(EXPORT_SPECS).map(([type, spec]) => [type, exportRowView(spec)]),
+) as Record<RecordType, ReturnType<typeof exportRowView>>;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { IMPORT_ENTITY_TYPES, type ImportEntityType } from './import-run.entity';
 import { MAX_IMPORT_ROWS, type ParsedRow } from './import.service';
 import { formatZodError } from '../shared/schemas';
+import { dateTimeView, idView } from '../shared/views';
 import { createCompanyBody } from '../companies/companies.schemas';
 import { createDealBody } from '../deals/deals.schemas';
 import { createLeadBody } from '../leads/leads.schemas';
@@ -82,3 +83,45 @@ export const customObjectImportBody = z.object({
     .default(false)
     .describe('true: run every check and answer the same report without saving (importId null)'),
 });
+
+const importEntityTypeView = z
+  .enum([...IMPORT_ENTITY_TYPES, 'custom_object'])
+  .describe('the record type imported (custom_object: records of one custom object)');
+const dedupeView = z.enum(['skip', 'update', 'none']).describe('none when the type has no duplicate key');
+
+export const importRowErrorView = z.object({
+  row: z.number().int().min(0).describe('0-based index in rows'),
+  errors: z.array(z.object({ path: z.string().describe('field path; empty for the whole row'), error: z.string() })),
+});
+
+/** The answer of an import or a dry run (validate). */
+export const importReportView = z.object({
+  importId: idView.nullable().describe('the import run (GET /import/history); null for a dry run'),
+  entityType: importEntityTypeView,
+  dryRun: z.boolean(),
+  dedupe: dedupeView,
+  total: z.number().int().min(0),
+  created: z.number().int().min(0),
+  updated: z.number().int().min(0),
+  skipped: z.number().int().min(0),
+  failed: z.number().int().min(0),
+  errors: z.array(importRowErrorView).describe('every failed row'),
+});
+export type ImportReportView = z.infer<typeof importReportView>;
+
+/** One import run of GET /import/history. */
+export const importRunView = z.object({
+  _id: idView,
+  entityType: importEntityTypeView,
+  dedupe: dedupeView,
+  total: z.number().int().min(0),
+  created: z.number().int().min(0),
+  updated: z.number().int().min(0),
+  skipped: z.number().int().min(0),
+  failed: z.number().int().min(0),
+  errors: z.array(importRowErrorView).describe('the first 100 row errors'),
+  userId: idView.nullable().describe('who ran the import'),
+  startedAt: dateTimeView,
+  finishedAt: dateTimeView.nullable().describe('null while running or when cut short'),
+});
+export type ImportRunView = z.infer<typeof importRunView>;

@@ -2,11 +2,13 @@ import type { Ctx } from '../context';
 import { DomainError } from '../errors';
 import type { Logger } from '../logger';
 import { emit } from '../outbox/emit';
-import { findPage, toPlain, type PageRequest } from '../shared/listing';
+import { findPage, type PageRequest } from '../shared/listing';
+import { plainOf } from '../shared/views';
 import { createRecord } from '../shared/records';
 import { inTransaction } from '../shared/tx';
 import { ImportRun, type Dedupe, type RowError } from './import-run.entity';
 import type { Importer } from './importers';
+import type { ImportReportView, ImportRunView } from './import.schemas';
 
 export const MAX_IMPORT_ROWS = 5000;
 const STORED_ERRORS = 100;
@@ -14,18 +16,8 @@ const STORED_ERRORS = 100;
 /** Result of validating one raw row against the create schema (done by the API layer with zod). */
 export type ParsedRow<Row> = { ok: true; row: Row } | { ok: false; errors: RowError['errors'] };
 
-export interface ImportReport {
-  importId: string | null;
-  entityType: string;
-  dryRun: boolean;
-  dedupe: Dedupe;
-  total: number;
-  created: number;
-  updated: number;
-  skipped: number;
-  failed: number;
-  errors: RowError[];
-}
+/** The answer of an import (the view in import.schemas.ts). */
+export type ImportReport = ImportReportView;
 
 /** "companyId: no company with id x" → { path: 'companyId', error: 'no company …' }; details win when given. */
 export function rowErrorsOf(err: unknown): RowError['errors'] {
@@ -180,7 +172,7 @@ const RUN_FIELDS = [
 ] as const;
 
 /** Import runs of the workspace, newest first. */
-export async function listImportRuns(ctx: Ctx, page: PageRequest) {
+export async function listImportRuns(ctx: Ctx, page: PageRequest): Promise<{ items: ImportRunView[]; total: number }> {
   const { items, total } = await findPage(ctx.em, ImportRun, {}, page, { startedAt: 'desc' });
-  return { items: items.map((r) => toPlain(r, RUN_FIELDS)), total };
+  return { items: items.map((r) => plainOf(r, RUN_FIELDS)), total };
 }

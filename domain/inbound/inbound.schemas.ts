@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { parseDecimal, splitTags } from './values';
 import { MAX_CUSTOM_FIELDS, MAX_TAGS, objectId } from '../shared/schemas';
 import type { KeyTable } from './payload';
+import { idView, openObjectView } from '../shared/views';
 import { MAX_LEAD_NOTES, MAX_LEAD_VALUE } from '../leads/leads.schemas';
 
 // Form posts send "" for blank inputs: empty and whitespace-only values count as "not given".
@@ -174,3 +175,59 @@ export const CONNECTOR_KEYS: KeyTable = {
     amount: 'dealValue',
   },
 };
+
+/** What inbound did with one record. */
+export const inboundRefView = z.object({
+  _id: idView,
+  action: z
+    .enum(['created', 'updated', 'matched'])
+    .describe('updated: empty fields filled in; matched: nothing changed'),
+  matchedBy: z
+    .enum(['cvr', 'domain', 'name', 'email'])
+    .optional()
+    .describe('how an existing record was found (companies: cvr, domain or name; people: email)'),
+});
+export type InboundRefView = z.infer<typeof inboundRefView>;
+
+/** The answer of POST /inbound and POST /webhooks/connector: each record or null when not touched. */
+export const inboundResultView = z.object({
+  company: inboundRefView.nullable(),
+  person: inboundRefView.nullable(),
+  lead: inboundRefView.nullable(),
+  deal: inboundRefView.nullable(),
+});
+export type InboundResultView = z.infer<typeof inboundResultView>;
+
+/** One row of a field table (name, JSON type, required, description). */
+const fieldRowView = z.object({ name: z.string(), type: z.string(), required: z.boolean(), description: z.string() });
+
+/** GET /inbound: the self-description of the POST. */
+export const inboundDescriptionView = z.object({
+  endpoint: z.string(),
+  scope: z.literal('inbound'),
+  formats: z.array(
+    z.object({
+      contentType: z.string(),
+      shape: z.string().optional(),
+      example: z.union([z.string(), openObjectView]).describe('an example body (form-urlencoded as a string)'),
+    }),
+  ),
+  fieldNames: z.string().describe('how submitted names are matched to fields'),
+  aliases: z.record(z.string(), z.string()).describe('accepted alias (normalized) → field name'),
+  fields: z.array(fieldRowView),
+  rules: z
+    .object({
+      company: z.string(),
+      person: z.string(),
+      updates: z.string(),
+      lead: z.string(),
+      deal: z.string(),
+      atomicity: z.string(),
+      dealValue: z.string(),
+    })
+    .describe('matching and creation rules, in words'),
+  freeMailDomains: z.array(z.string()).describe('domains that never match a company'),
+  answer: z.string().describe('shape of the answer'),
+  connector: z.object({ endpoint: z.string(), fields: z.array(fieldRowView) }),
+});
+export type InboundDescriptionView = z.infer<typeof inboundDescriptionView>;

@@ -10,6 +10,7 @@ import { createLead } from '../leads/leads.service';
 import { createDeal } from '../deals/deals.service';
 import { inTransaction } from '../shared/tx';
 import { matchCompany, matchPersonByEmail } from './matching';
+import type { InboundRefView, InboundResultView } from './inbound.schemas';
 
 /** One inbound submission in canonical keys (spec: POST /inbound); every key is optional. */
 export interface InboundInput {
@@ -34,18 +35,10 @@ export interface InboundInput {
   tags?: string[];
 }
 
-export type InboundAction = 'created' | 'updated' | 'matched';
-export interface InboundRef {
-  _id: string;
-  action: InboundAction;
-  matchedBy?: string;
-}
-export interface InboundResult {
-  company: InboundRef | null;
-  person: InboundRef | null;
-  lead: InboundRef | null;
-  deal: InboundRef | null;
-}
+export type InboundRef = InboundRefView;
+export type InboundAction = InboundRef['action'];
+/** The answer of an inbound submission (the view in inbound.schemas.ts). */
+export type InboundResult = InboundResultView;
 
 // Inbound payloads carry no images; a resolver that is never reached keeps the services' contract.
 const noImages: ImageResolver = async () => {

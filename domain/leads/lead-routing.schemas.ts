@@ -73,6 +73,7 @@ export const routingRuleView = z.object({
   isActive: z.boolean(),
   sortOrder: z.number().int(),
 });
+export type RoutingRuleView = z.infer<typeof routingRuleView>;
 
 /** What the service writes: the parsed updateRoutingRuleBody (create bodies add their required fields). */
 export type RoutingRuleInput = z.infer<typeof updateRoutingRuleBody>;

@@ -2,12 +2,12 @@ import type { Ctx } from '../context';
 import { conflict, DomainError, notFound, validation } from '../errors';
 import { emit } from '../outbox/emit';
 import { applyPatch } from '../shared/changes';
-import { toPlain } from '../shared/listing';
+import { plainOf } from '../shared/views';
 import { createRecord } from '../shared/records';
 import { conditionError, matchesAll, ROUTING_EXTRA_FIELDS, type Condition, type Subject } from './conditions';
 import { LeadRoutingRule, type RoutingAssignment } from './lead-routing-rule.entity';
 import { assertUsers, existingUsers } from './refs';
-import type { RoutingRuleInput } from './lead-routing.schemas';
+import type { RoutingRuleInput, RoutingRuleView } from './lead-routing.schemas';
 
 /** Lead creation walks the active rules in order, and the list is not paginated: keep it bounded. */
 export const MAX_ROUTING_RULES = 100;
@@ -24,14 +24,14 @@ export const ROUTING_RULE_FIELDS = [
   'updatedAt',
 ] as const;
 
-export const serializeRoutingRule = (r: LeadRoutingRule): Record<string, unknown> => toPlain(r, ROUTING_RULE_FIELDS);
+export const serializeRoutingRule = (r: LeadRoutingRule): RoutingRuleView => plainOf(r, ROUTING_RULE_FIELDS);
 
 const RULE_ORDER = { sortOrder: 'asc', createdAt: 'asc', _id: 'asc' } as const;
 
 export async function listRoutingRules(
   ctx: Ctx,
   page: { page: number; limit: number },
-): Promise<{ items: Record<string, unknown>[]; total: number }> {
+): Promise<{ items: RoutingRuleView[]; total: number }> {
   const [rules, total] = await ctx.em.findAndCount(
     LeadRoutingRule,
     {},
@@ -76,7 +76,7 @@ function rulesChanged(ctx: Ctx, action: 'created' | 'updated' | 'deleted', rule:
 export async function createRoutingRule(
   ctx: Ctx,
   input: RoutingRuleInput & { name: string; assignment: RoutingAssignment },
-): Promise<Record<string, unknown>> {
+): Promise<RoutingRuleView> {
   assertConditions(input.conditions ?? []);
   await assertAssignment(ctx, input.assignment);
   await assertNameFree(ctx, input.name);
@@ -101,11 +101,7 @@ export async function createRoutingRule(
 }
 
 /** Partial update: given keys replace the stored ones (conditions and assignment as a whole). */
-export async function updateRoutingRule(
-  ctx: Ctx,
-  id: string,
-  input: RoutingRuleInput,
-): Promise<Record<string, unknown>> {
+export async function updateRoutingRule(ctx: Ctx, id: string, input: RoutingRuleInput): Promise<RoutingRuleView> {
   const rule = await getRoutingRule(ctx, id);
   if (input.conditions) assertConditions(input.conditions);
   if (input.assignment) await assertAssignment(ctx, input.assignment);

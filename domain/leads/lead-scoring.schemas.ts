@@ -85,6 +85,7 @@ export const scoringRuleView = z.object({
   isActive: z.boolean(),
   sortOrder: z.number().int(),
 });
+export type ScoringRuleView = z.infer<typeof scoringRuleView>;
 
 /** What the service writes: the parsed updateScoringRuleBody (create bodies add their required fields). */
 export type ScoringRuleInput = z.infer<typeof updateScoringRuleBody>;

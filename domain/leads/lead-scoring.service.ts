@@ -4,12 +4,12 @@ import { conflict, DomainError, notFound, validation } from '../errors';
 import { emit } from '../outbox/emit';
 import { Person } from '../people/person.entity';
 import { applyPatch } from '../shared/changes';
-import { toPlain } from '../shared/listing';
+import { plainOf } from '../shared/views';
 import { createRecord } from '../shared/records';
 import { conditionError, type ConditionOperator, type ContactFacts, type LeadFacts, type Subject } from './conditions';
 import { LeadScoringRule } from './lead-scoring-rule.entity';
 import { scoreLead, type ScoreResult } from './scoring';
-import type { ScoringRuleInput } from './lead-scoring.schemas';
+import type { ScoringRuleInput, ScoringRuleView } from './lead-scoring.schemas';
 
 export const SCORING_RULE_FIELDS = [
   '_id',
@@ -28,14 +28,14 @@ export const RULES_CHANGED_EVENT = 'lead_scoring_rules_changed';
 /** Every lead write evaluates all active rules, and the list is not paginated: keep it bounded. */
 export const MAX_SCORING_RULES = 200;
 
-export const serializeScoringRule = (r: LeadScoringRule): Record<string, unknown> => toPlain(r, SCORING_RULE_FIELDS);
+export const serializeScoringRule = (r: LeadScoringRule): ScoringRuleView => plainOf(r, SCORING_RULE_FIELDS);
 
 const RULE_ORDER = { sortOrder: 'asc', createdAt: 'asc', _id: 'asc' } as const;
 
 export async function listScoringRules(
   ctx: Ctx,
   page: { page: number; limit: number },
-): Promise<{ items: Record<string, unknown>[]; total: number }> {
+): Promise<{ items: ScoringRuleView[]; total: number }> {
   const [rules, total] = await ctx.em.findAndCount(
     LeadScoringRule,
     {},
@@ -78,7 +78,7 @@ function rulesChanged(ctx: Ctx, action: 'created' | 'updated' | 'deleted', rule:
 export async function createScoringRule(
   ctx: Ctx,
   input: ScoringRuleInput & { name: string; field: string; condition: ConditionOperator; points: number },
-): Promise<Record<string, unknown>> {
+): Promise<ScoringRuleView> {
   assertShape(input);
   await assertNameFree(ctx, input.name);
   if ((await ctx.em.count(LeadScoringRule, {})) >= MAX_SCORING_RULES) {
@@ -103,11 +103,7 @@ export async function createScoringRule(
 }
 
 /** Partial update; the merged rule is validated as a whole (condition and value must fit the field). */
-export async function updateScoringRule(
-  ctx: Ctx,
-  id: string,
-  input: ScoringRuleInput,
-): Promise<Record<string, unknown>> {
+export async function updateScoringRule(ctx: Ctx, id: string, input: ScoringRuleInput): Promise<ScoringRuleView> {
   const rule = await getScoringRule(ctx, id);
   if (input.name !== undefined && input.name !== rule.name) await assertNameFree(ctx, input.name, id);
   const patch: Partial<LeadScoringRule> = { ...(input as Partial<LeadScoringRule>) };

@@ -7,7 +7,8 @@ import { createRecord } from '../shared/records';
 import { loadRecords, RECORD_KINDS, tableOf } from '../shared/record-kinds';
 import { inTransaction } from '../shared/tx';
 import { List, ListItem, type ListEntityType } from './list.entity';
-import type { ListInput } from './lists.schemas';
+import type { ListInput, ListItemView, ListView } from './lists.schemas';
+import { plainOf } from '../shared/views';
 
 const LIST_FIELDS = ['_id', 'name', 'entityType', 'description', 'ownerId', 'createdAt', 'updatedAt'] as const;
 
@@ -22,12 +23,14 @@ async function itemCounts(ctx: Ctx, listIds: string[]): Promise<Map<string, numb
   return new Map(rows.map((r) => [r.list_id, Number(r.count)]));
 }
 
-export async function serializeLists(ctx: Ctx, lists: List[]): Promise<Record<string, unknown>[]> {
+const serializeList = (l: List, itemCount: number): ListView => ({ ...plainOf(l, LIST_FIELDS), itemCount });
+
+export async function serializeLists(ctx: Ctx, lists: List[]): Promise<ListView[]> {
   const counts = await itemCounts(
     ctx,
     lists.map((l) => l._id),
   );
-  return lists.map((l) => ({ ...toPlain(l, LIST_FIELDS), itemCount: counts.get(l._id) ?? 0 }));
+  return lists.map((l) => serializeList(l, counts.get(l._id) ?? 0));
 }
 
 export async function getList(ctx: Ctx, id: string): Promise<List> {
@@ -36,7 +39,7 @@ export async function getList(ctx: Ctx, id: string): Promise<List> {
   return list;
 }
 
-export async function getListView(ctx: Ctx, id: string): Promise<Record<string, unknown>> {
+export async function getListView(ctx: Ctx, id: string): Promise<ListView> {
   return (await serializeLists(ctx, [await getList(ctx, id)]))[0]!;
 }
 
@@ -48,7 +51,10 @@ export async function listLists(ctx: Ctx, query: PageRequest & { entityType?: Li
   return { items: await serializeLists(ctx, items), total };
 }
 
-export async function createList(ctx: Ctx, input: ListInput & { name: string; entityType: ListEntityType }) {
+export async function createList(
+  ctx: Ctx,
+  input: ListInput & { name: string; entityType: ListEntityType },
+): Promise<ListView> {
   const list = createRecord(ctx, List, {
     name: input.name,
     entityType: input.entityType,
@@ -62,11 +68,11 @@ export async function createList(ctx: Ctx, input: ListInput & { name: string; en
     payload: { list: toPlain(list, LIST_FIELDS) },
   });
   await ctx.em.flush();
-  return { ...toPlain(list, LIST_FIELDS), itemCount: 0 };
+  return serializeList(list, 0);
 }
 
 /** The entity type of a list is fixed: its items are records of that type. */
-export async function updateList(ctx: Ctx, id: string, input: ListInput) {
+export async function updateList(ctx: Ctx, id: string, input: ListInput): Promise<ListView> {
   const list = await getList(ctx, id);
   if (input.entityType !== undefined && input.entityType !== list.entityType) {
     throw validation(`entityType: a list's entity type cannot be changed (it is ${list.entityType})`);
@@ -103,7 +109,11 @@ export async function deleteList(ctx: Ctx, id: string): Promise<void> {
  * Items of a list, most recently added first, each with the record's summary. Items whose record
  * was deleted since are skipped (joined against the record table), so totals stay exact.
  */
-export async function listItems(ctx: Ctx, id: string, page: PageRequest) {
+export async function listItems(
+  ctx: Ctx,
+  id: string,
+  page: PageRequest,
+): Promise<{ items: ListItemView[]; total: number }> {
   const list = await getList(ctx, id);
   const kind = RECORD_KINDS[list.entityType];
   const { table, column } = tableOf(ctx, kind);
@@ -124,12 +134,12 @@ export async function listItems(ctx: Ctx, id: string, page: PageRequest) {
     rows.map((r) => r.entity_id),
   );
   const byId = new Map(records.map((r) => [r._id, r]));
-  const items = rows.map((r) => ({
+  const items = rows.map((r): ListItemView => ({
     entityId: r.entity_id,
     entityType: list.entityType,
     addedAt: new Date(r.added_at).toISOString(),
     addedBy: r.added_by,
-    entity: kind.summary(byId.get(r.entity_id)!),
+    entity: { _id: r.entity_id, ...kind.summary(byId.get(r.entity_id)!) },
   }));
   return { items, total: Number(counted[0]?.total ?? 0) };
 }

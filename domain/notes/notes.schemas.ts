@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { listQuery } from '../shared/list-query';
 import { objectId } from '../shared/schemas';
 import { customObjectSlug, refField } from '../shared/record-fields';
+import { idView, recordViewFields } from '../shared/views';
 
 export const MAX_NOTE_CHARS = 50_000;
 
@@ -38,3 +39,36 @@ export const listNotesQuery = listQuery({
 
 /** What the service writes: the parsed updateNoteBody (create bodies add their required fields). */
 export type NoteInput = z.infer<typeof updateNoteBody>;
+
+const nullableId = idView.nullable();
+
+/** A note as the API shows it (spec: Note); exactly one of the reference fields is set. */
+export const noteView = z.object({
+  ...recordViewFields,
+  content: z.string().describe('text or HTML as stored'),
+  company: nullableId.describe('company id'),
+  personRef: nullableId.describe('person id'),
+  leadRef: nullableId.describe('lead id'),
+  dealRef: nullableId.describe('deal id'),
+  customObjectRecord: nullableId.describe('custom object record id'),
+  customObjectSlug: z.string().nullable(),
+  ownerId: nullableId.describe('user id of the author'),
+  activityId: nullableId.describe("the note's timeline activity id"),
+});
+export type NoteView = z.infer<typeof noteView>;
+
+/** `view=summary` rows of the note list: a plain-text excerpt instead of content. */
+export const noteSummaryView = noteView
+  .pick({
+    _id: true,
+    company: true,
+    personRef: true,
+    leadRef: true,
+    dealRef: true,
+    customObjectRecord: true,
+    ownerId: true,
+    createdAt: true,
+    updatedAt: true,
+  })
+  .extend({ excerpt: z.string().describe('plain text of the content, at most 200 characters') });
+export type NoteSummaryView = z.infer<typeof noteSummaryView>;

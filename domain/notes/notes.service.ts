@@ -10,11 +10,12 @@ import {
 import { NOTE_PARENT_FIELDS, resolveParent, type ParentValues } from '../timeline/parents';
 import { assertRefs, linkColumns } from '../timeline/references';
 import { applyPatch } from '../shared/changes';
-import { dateWhere, findPage, likePattern, toPlain, type DateFilterInput, type PageRequest } from '../shared/listing';
+import { dateWhere, findPage, likePattern, type DateFilterInput, type PageRequest } from '../shared/listing';
 import { createRecord } from '../shared/records';
 import { inTransaction } from '../shared/tx';
 import { Note } from './note.entity';
-import type { NoteInput } from './notes.schemas';
+import type { NoteInput, NoteSummaryView, NoteView } from './notes.schemas';
+import { plainOf } from '../shared/views';
 
 export const NOTE_FIELDS = [
   '_id',
@@ -31,7 +32,6 @@ export const NOTE_FIELDS = [
   'updatedAt',
 ] as const;
 const NOTE_SUMMARY_FIELDS = [
-  'excerpt',
   'company',
   'personRef',
   'leadRef',
@@ -63,12 +63,13 @@ export function excerpt(content: string, max = 200): string {
   return text.length > max ? `${text.slice(0, max - 1)}…` : text;
 }
 
-export const serializeNote = (n: Note): Record<string, unknown> => toPlain(n, NOTE_FIELDS);
+export const serializeNote = (n: Note): NoteView => plainOf(n, NOTE_FIELDS);
 
-export function summarizeNote(n: Note): Record<string, unknown> {
-  const full: Record<string, unknown> = { ...serializeNote(n), excerpt: excerpt(n.content) };
-  return Object.fromEntries([['_id', n._id], ...NOTE_SUMMARY_FIELDS.map((k) => [k, full[k]])]);
-}
+export const summarizeNote = (n: Note): NoteSummaryView => ({
+  _id: n._id,
+  excerpt: excerpt(n.content),
+  ...plainOf(n, NOTE_SUMMARY_FIELDS),
+});
 
 export async function getNote(ctx: Ctx, id: string): Promise<Note> {
   const note = await ctx.em.findOne(Note, { _id: id });
@@ -114,7 +115,7 @@ function timelineRow(note: Note): LinkedActivity {
 }
 
 /** The note and its timeline row are written together. */
-export async function createNote(ctx: Ctx, input: NoteInput & { content: string }): Promise<Record<string, unknown>> {
+export async function createNote(ctx: Ctx, input: NoteInput & { content: string }): Promise<NoteView> {
   const refs = await resolveRef(ctx, null, input);
   return inTransaction(ctx, async () => {
     const note = createRecord(ctx, Note, {
@@ -130,7 +131,7 @@ export async function createNote(ctx: Ctx, input: NoteInput & { content: string 
 }
 
 /** Content or reference changes are mirrored to the linked activity in the same transaction. */
-export async function updateNote(ctx: Ctx, id: string, input: NoteInput): Promise<Record<string, unknown>> {
+export async function updateNote(ctx: Ctx, id: string, input: NoteInput): Promise<NoteView> {
   const note = await getNote(ctx, id);
   const touchesRef = REF_FIELDS.some((f) => input[f] !== undefined) || input.customObjectSlug !== undefined;
   const refs = touchesRef ? await resolveRef(ctx, note, input) : {};

@@ -2,6 +2,7 @@ import type { Ctx } from '../context';
 import { newId } from '../ids';
 import { TaskFlow } from './task-flow.entity';
 import { DEFAULT_TASK_FLOW, type TaskFlowShape } from './task-rules';
+import type { TaskFlowView } from './tasks.schemas';
 
 /** The workspace's task flow, created with the default stages on first use (race-safe). */
 export async function getTaskFlow(ctx: Ctx): Promise<TaskFlowShape> {
@@ -26,7 +27,7 @@ export async function getTaskFlow(ctx: Ctx): Promise<TaskFlowShape> {
   return { stages: flow.stages, completedStageId: flow.completedStageId };
 }
 
-export async function readTaskFlow(ctx: Ctx) {
+export async function readTaskFlow(ctx: Ctx): Promise<TaskFlowView> {
   const flow = await getTaskFlow(ctx);
   const stages = [...flow.stages]
     .sort((a, b) => a.order - b.order)

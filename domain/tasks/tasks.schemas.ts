@@ -3,6 +3,7 @@ import { TASK_PRIORITIES, TASK_STATUSES } from './task.entity';
 import { listQuery } from '../shared/list-query';
 import { clearableText, objectId, requiredText, tagsField } from '../shared/schemas';
 import { customFieldMap, customObjectSlug, isoDate, refField, userId } from '../shared/record-fields';
+import { customFieldsView, dateTimeView, idView, recordViewFields } from '../shared/views';
 
 export const MAX_ASSIGNEES = 50;
 
@@ -65,3 +66,56 @@ export const listTasksQuery = listQuery({
 
 /** What the service writes: the parsed updateTaskBody (create bodies add their required fields). */
 export type TaskInput = z.infer<typeof updateTaskBody>;
+
+const nullableId = idView.nullable();
+
+/** A task as the API shows it (spec: Task). */
+export const taskView = z.object({
+  ...recordViewFields,
+  title: z.string(),
+  description: z.string().nullable(),
+  status: z.enum(TASK_STATUSES),
+  stage: z.number().int().describe('task-flow stage id'),
+  priority: z.enum(TASK_PRIORITIES),
+  assignees: z.array(idView).describe('user ids'),
+  owner: idView.describe('user id'),
+  deadline: dateTimeView.nullable(),
+  tags: z.array(z.string()),
+  customFields: customFieldsView,
+  estimatedHours: z.number().nullable(),
+  taskValue: z.number().nullable(),
+  project: nullableId.describe('project id (parent)'),
+  customObjectRecord: nullableId.describe('custom object record id (parent)'),
+  customObjectSlug: z.string().nullable(),
+  company: nullableId.describe('company id (parent)'),
+  personRef: nullableId.describe('person id (parent)'),
+  leadRef: nullableId.describe('lead id (parent)'),
+  dealRef: nullableId.describe('deal id (parent)'),
+  completedAt: dateTimeView.nullable().describe('when the task became done (null while open)'),
+});
+export type TaskView = z.infer<typeof taskView>;
+
+/** `view=summary` rows of the task list. */
+export const taskSummaryView = taskView.pick({
+  _id: true,
+  title: true,
+  status: true,
+  stage: true,
+  priority: true,
+  assignees: true,
+  owner: true,
+  deadline: true,
+  updatedAt: true,
+});
+
+export const taskStageView = z.object({
+  id: z.number().int(),
+  title: z.string(),
+  order: z.number(),
+  status: z.enum(TASK_STATUSES).describe('the status a task in this stage has'),
+});
+export const taskFlowView = z.object({
+  stages: z.array(taskStageView).describe('ordered by order'),
+  completedStageId: z.number().int().describe('the stage that means done'),
+});
+export type TaskFlowView = z.infer<typeof taskFlowView>;

@@ -7,12 +7,12 @@ import { assertRefs, assertUsers, linkColumns } from '../timeline/references';
 import { assertCustomFieldValues } from '../custom-fields/validate-values';
 import { applyPatch, emitTagChanges, normalizeTags } from '../shared/changes';
 import { mergeObject } from '../shared/custom-fields';
-import { toPlain } from '../shared/listing';
+import { plainOf } from '../shared/views';
 import { createRecord } from '../shared/records';
 import { getTaskFlow } from './task-flow.service';
 import { resolveStageStatus } from './task-rules';
 import { Task } from './task.entity';
-import type { TaskInput } from './tasks.schemas';
+import type { TaskInput, TaskView } from './tasks.schemas';
 
 export const TASK_FIELDS = [
   '_id',
@@ -61,7 +61,7 @@ const ENTITY_TYPE: Record<ParentField, string> = {
   dealRef: 'deal',
 };
 
-export const serializeTask = (t: Task): Record<string, unknown> => toPlain(t, TASK_FIELDS);
+export const serializeTask = (t: Task): TaskView => plainOf(t, TASK_FIELDS);
 
 export async function getTask(ctx: Ctx, id: string): Promise<Task> {
   const task = await ctx.em.findOne(Task, { _id: id });
@@ -113,7 +113,7 @@ function scalars(input: TaskInput): Partial<Task> {
   return out;
 }
 
-export async function createTask(ctx: Ctx, input: TaskInput & { title: string }): Promise<Record<string, unknown>> {
+export async function createTask(ctx: Ctx, input: TaskInput & { title: string }): Promise<TaskView> {
   const parent = await resolveTaskParent(ctx, null, input);
   const assignees = input.assignees ?? [ctx.actor.userId];
   const owner = input.owner ?? ctx.actor.userId;
@@ -139,7 +139,7 @@ export async function createTask(ctx: Ctx, input: TaskInput & { title: string })
   return serializeTask(task);
 }
 
-export async function updateTask(ctx: Ctx, id: string, input: TaskInput): Promise<Record<string, unknown>> {
+export async function updateTask(ctx: Ctx, id: string, input: TaskInput): Promise<TaskView> {
   const task = await getTask(ctx, id);
   const touchesParent = PARENT_FIELDS.some((f) => input[f] !== undefined) || input.customObjectSlug !== undefined;
   const parent = touchesParent ? await resolveTaskParent(ctx, task, input) : null;

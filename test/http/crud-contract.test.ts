@@ -5,7 +5,6 @@ import { startTestApp, type Tenant, type TestApp } from '../support/app';
 
 // Walks every route made by crudRoutes (api/http/crud.ts): a resource converted to the builder is
 // covered here without touching this file, except for one valid create body and one partial update.
-// Lead scoring and routing rules keep their own routers (paged lists, tested in their own suites).
 
 /** Per kind: a valid create body, and a partial update that changes `field` (only). */
 const FIXTURES: Record<
@@ -35,6 +34,36 @@ const FIXTURES: Record<
     update: { name: 'Renamed' },
     field: 'name',
     unchanged: 'unitPrice',
+  },
+  event: {
+    create: { title: 'Kickoff', start: '2030-01-01T10:00:00.000Z', end: '2030-01-01T11:00:00.000Z' },
+    update: { title: 'Renamed' },
+    field: 'title',
+    unchanged: 'start',
+  },
+  'custom-field': {
+    create: { entityType: 'company', key: 'segment', label: 'Segment', type: 'text' },
+    update: { label: 'Renamed' },
+    field: 'label',
+    unchanged: 'type',
+  },
+  list: {
+    create: { name: 'Conference leads', entityType: 'lead' },
+    update: { name: 'Renamed' },
+    field: 'name',
+    unchanged: 'entityType',
+  },
+  'lead-scoring-rule': {
+    create: { name: 'Has e-mail', field: 'hasEmail', condition: 'equals', value: true, points: 10 },
+    update: { name: 'Renamed' },
+    field: 'name',
+    unchanged: 'points',
+  },
+  'lead-routing-rule': {
+    create: { name: 'Everyone to me', assignment: { type: 'user', userId: '__self__' } },
+    update: { name: 'Renamed' },
+    field: 'name',
+    unchanged: 'assignment',
   },
 };
 
