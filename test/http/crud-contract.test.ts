@@ -36,6 +36,12 @@ const FIXTURES: Record<
     field: 'name',
     unchanged: 'unitPrice',
   },
+  agent: {
+    create: { name: 'Researcher', goal: 'Find leads' },
+    update: { name: 'Renamed' },
+    field: 'name',
+    unchanged: 'modelTier',
+  },
 };
 
 /** Fixture bodies may name the calling tenant's user as `__self__`. */
