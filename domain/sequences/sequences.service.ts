@@ -26,7 +26,6 @@ import { EmailTemplate } from '../email/email-template.entity';
 import { isId } from '../ids';
 import { SmsTemplate } from '../messaging/sms-message.entity';
 
-
 /** Stored settings may predate a key: defaults fill what is missing. */
 export function settingsOf(s: Sequence): SequenceSettings {
   return mergeSettings(DEFAULT_SETTINGS, (s.settings ?? {}) as never).settings;
