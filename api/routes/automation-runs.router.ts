@@ -5,7 +5,14 @@ import { cancelExecution } from '../../domain/automations/engine/cancel';
 import { startFromWebhook, testAutomation, triggerManually } from '../../domain/automations/engine/manual';
 import type { EngineDeps } from '../../domain/automations/engine/ports';
 import { validation } from '../../domain/errors';
+import { envelopes } from '../http/crud';
 import { ok, route } from '../http/registry';
+import {
+  cancelledRunView,
+  startedRunView,
+  startedTestRunView,
+  webhookStartView,
+} from '../../domain/automations/automations.views';
 import { idParams } from '../../domain/shared/schemas';
 import { cancelParams, testBody, triggerBody, webhookParams } from '../../domain/automations/automation-runs.schemas';
 
@@ -33,6 +40,7 @@ export const automationRunsRoutes: RouteFactory = (deps) => {
       successStatus: 201,
       summary:
         "Start a run of an active automation (409 when inactive or a run cap skips it). `context` holds namespaces (e.g. lead, webhookData); entityType + entityId load that record's namespaces first. Answers 201 { data: { executionId, workflowId, status } }.",
+      response: envelopes.data(startedRunView),
       handler: async ({ ctx, params, body }) => {
         const e = await triggerManually(engine, ctx.actor.workspaceId, params.id, {
           context: body.context,
@@ -53,6 +61,7 @@ export const automationRunsRoutes: RouteFactory = (deps) => {
       successStatus: 201,
       summary:
         'Run the automation (active or not) in test mode: steps record what they would do (no e-mail, SMS, HTTP, AI or CRM writes), delays are not awaited, lookups and conditions run for real; no run caps or counters. 201 { data: { executionId, workflowId, status, isTest: true } }.',
+      response: envelopes.data(startedTestRunView),
       handler: async ({ ctx, params, body }) => {
         const e = await testAutomation(engine, ctx.actor.workspaceId, params.id, {
           context: body.testContext,
@@ -74,8 +83,12 @@ export const automationRunsRoutes: RouteFactory = (deps) => {
       transitions: [executionStatusTransitions],
       resources: { executionId: 'automation-execution' },
       summary: 'Cancel a running execution and its fan-out children (status cancelled); 409 when it is not running.',
+      response: envelopes.data(cancelledRunView),
+      errors: [502],
       handler: async ({ ctx, params }) => ok(await cancelExecution(engine, ctx.actor.workspaceId, params.executionId)),
     }),
+    // Not publicRoute: the handler reads the secret and Idempotency-Key headers and the raw body's type from `koa`,
+    // which publicRoute's handler input does not carry.
     route({
       method: 'POST',
       path: '/api/webhooks/automation/:automationId',
@@ -85,6 +98,8 @@ export const automationRunsRoutes: RouteFactory = (deps) => {
       access: {
         public: 'authenticated by the x-webhook-secret header (compared in constant time with the trigger secret)',
       },
+      response: envelopes.data(webhookStartView),
+      errors: [401, 429],
       summary:
         'Start an active automation with a webhook trigger. The JSON body becomes webhookData.*; entityMapping loads the named record. 401 (nothing runs) on a missing or wrong secret; 404 for unknown ids and automations that are inactive or not webhook-triggered; rate-limited per automation. An Idempotency-Key header makes re-deliveries start nothing new. 202 { data: { executionId, status } }.',
       handler: async ({ params, body, koa }) => {

@@ -2,7 +2,17 @@ import type { RouteFactory } from '../app';
 import * as automations from '../../domain/automations/automations.service';
 import * as reads from '../../domain/automations/automations-read.service';
 import type { ValidationIssue } from '../../domain/automations/zod-kit';
+import { envelopes } from '../http/crud';
 import { ok, paged, route, type Reply } from '../http/registry';
+import {
+  automationStatsView,
+  automationToggleView,
+  automationView,
+  deletedView,
+  executionSummaryView,
+  executionView,
+  savedAutomationView,
+} from '../../domain/automations/automations.views';
 import { idParams } from '../../domain/shared/schemas';
 import {
   automationCreateBody,
@@ -36,6 +46,7 @@ export const automationsRoutes: RouteFactory = () => [
     access: read,
     query: listAutomationsQuery,
     summary: 'List automations (newest first), optionally only active or inactive ones.',
+    response: envelopes.list(automationView),
     handler: async ({ ctx, query }) => {
       const { items, total } = await reads.listAutomations(ctx, query);
       return paged(items, { page: query.page, limit: query.limit, total });
@@ -50,6 +61,7 @@ export const automationsRoutes: RouteFactory = () => [
     successStatus: 201,
     summary:
       'Create an automation (always inactive; an empty graph is allowed as a draft, any other graph must validate).',
+    response: savedAutomationView,
     handler: async ({ ctx, body }) => saved(201, await automations.createAutomation(ctx, body)),
   }),
   route({
@@ -58,6 +70,7 @@ export const automationsRoutes: RouteFactory = () => [
     section,
     access: read,
     summary: 'Workspace automation stats: counts, executions by status, average duration (ms) of finished runs.',
+    response: envelopes.data(automationStatsView),
     handler: async ({ ctx }) => ok(await reads.getAutomationStats(ctx)),
   }),
   route({
@@ -68,6 +81,7 @@ export const automationsRoutes: RouteFactory = () => [
     params: executionParams,
     resources: { executionId: 'automation-execution' },
     summary: 'One execution with its trigger context, the graph snapshot it ran with and its full step log.',
+    response: envelopes.data(executionView),
     handler: async ({ ctx, params }) => ok(await reads.getExecution(ctx, params.executionId)),
   }),
   route({
@@ -78,6 +92,7 @@ export const automationsRoutes: RouteFactory = () => [
     params: idParams,
     resources,
     summary: 'Get one automation with its run counters (stats) and version.',
+    response: envelopes.data(automationView),
     handler: async ({ ctx, params }) =>
       ok(automations.serializeAutomation(await automations.getAutomation(ctx, params.id))),
   }),
@@ -91,6 +106,7 @@ export const automationsRoutes: RouteFactory = () => [
     resources,
     summary:
       'Update an automation (partial; settings merge key by key; the merged graph must validate, fully when active). version grows when nodes, edges or settings change.',
+    response: savedAutomationView,
     handler: async ({ ctx, params, body }) => saved(200, await automations.updateAutomation(ctx, params.id, body)),
   }),
   route({
@@ -101,6 +117,7 @@ export const automationsRoutes: RouteFactory = () => [
     params: idParams,
     resources,
     summary: 'Delete an automation with its execution history; 409 while an execution is running.',
+    response: envelopes.data(deletedView),
     handler: async ({ ctx, params }) => {
       await automations.deleteAutomation(ctx, params.id);
       return ok({ deleted: true });
@@ -115,6 +132,7 @@ export const automationsRoutes: RouteFactory = () => [
     resources,
     summary:
       'Activate or deactivate; activating needs a fully valid graph (400 otherwise) and clears deactivatedReason.',
+    response: envelopes.data(automationToggleView),
     handler: async ({ ctx, params }) => ok(await automations.toggleAutomation(ctx, params.id)),
   }),
   route({
@@ -127,6 +145,7 @@ export const automationsRoutes: RouteFactory = () => [
     successStatus: 201,
     summary:
       'Create an inactive copy named "<name> (copy)" with the same graph (same node ids) and settings, fresh counters.',
+    response: envelopes.data(automationView),
     handler: async ({ ctx, params }) => ({
       status: 201,
       body: { data: await automations.duplicateAutomation(ctx, params.id) },
@@ -141,6 +160,7 @@ export const automationsRoutes: RouteFactory = () => [
     query: listExecutionsQuery,
     resources,
     summary: 'Executions of an automation, newest first, optionally by status (without graph snapshot and context).',
+    response: envelopes.list(executionSummaryView),
     handler: async ({ ctx, params, query }) => {
       const { items, total } = await reads.listExecutions(ctx, params.id, query);
       return paged(items, { page: query.page, limit: query.limit, total });

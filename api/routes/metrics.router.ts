@@ -6,9 +6,14 @@ import {
   MAX_BATCH_QUERIES,
   MAX_POINTS,
   metricBatchBody,
+  metricBatchView,
+  metricCatalogEntryView,
   metricPointsBody,
+  metricPointsResultView,
   metricQuery,
+  metricResultView,
 } from '../../domain/metrics/metrics.schemas';
+import { envelopes } from '../http/crud';
 import { ok, paged, route, type Reply } from '../http/registry';
 
 const section = 'Metrics';
@@ -39,6 +44,7 @@ export const metricsRoutes: RouteFactory = () => [
     query: catalogQuery,
     summary:
       'The metric catalog: entries { key, label, description, category, format, mode, dimensions, measureType }, built-in metrics then `external:<seriesKey>` series; filter `category`. Default limit 100.',
+    response: envelopes.list(metricCatalogEntryView),
     handler: async ({ ctx, query }) => {
       const { items, total } = await metrics.listCatalog(ctx, query);
       return paged(items, { page: query.page, limit: query.limit, total });
@@ -52,6 +58,11 @@ export const metricsRoutes: RouteFactory = () => [
     query: metricQuery,
     summary: 'Query one metric: total, bucketed series, optional dimension breakdown and comparison with delta.',
     description: `${QUERY_DOC} An unknown metric or dimension is 400.`,
+    response: {
+      json: envelopes.data(metricResultView),
+      otherMedia: ['text/csv'],
+      description: 'The result; with format=csv the CSV rows (text/csv).',
+    },
     handler: async ({ ctx, query }) => {
       const result = await metrics.queryMetric(ctx, query);
       return query.format === 'csv' ? csv([result]) : ok(result);
@@ -66,6 +77,11 @@ export const metricsRoutes: RouteFactory = () => [
     summary: `Query up to ${MAX_BATCH_QUERIES} metrics at once: \`{ requests: [ …GET fields ], format }\` → \`{ data: { results } }\` in request order.`,
     description:
       'An entry whose metric is unknown or whose query is invalid is `{ metricKey, error, code }` with code `unknown_metric` or `invalid_query`; the other entries still answer. With format csv the rows of every successful entry, in order.',
+    response: {
+      json: envelopes.data(metricBatchView),
+      otherMedia: ['text/csv'],
+      description: 'The results in request order; with format=csv the CSV rows of every successful entry (text/csv).',
+    },
     handler: async ({ ctx, body }) => {
       const results = await metrics.queryMetrics(ctx, body.requests);
       return body.format === 'csv' ? csv(results) : ok({ results });
@@ -80,6 +96,7 @@ export const metricsRoutes: RouteFactory = () => [
     summary: `Upsert up to ${MAX_POINTS} daily points of an external series (\`external:<seriesKey>\` in the catalog): seriesKey (req; letters, digits, _ . -), label, description, format (integer, decimal default, currency, percent, duration), points (req: [{ date, value, dimensions? }]).`,
     description:
       'Idempotent: one value per series, day and dimension combination; sending a day again replaces its value. Answers `{ seriesKey, metricKey, received, upserted, inserted, updated }`.',
+    response: envelopes.data(metricPointsResultView),
     handler: async ({ ctx, body }) => ok(await metrics.upsertPoints(ctx, body)),
   }),
 ];

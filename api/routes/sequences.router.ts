@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { RouteFactory } from '../app';
 import { createSequenceWorkflowPort } from '../../temporal/sequence-client';
 import { API_START_DEADLINE_MS } from '../../temporal/workflow-client';
@@ -14,7 +15,23 @@ import {
 } from '../../domain/sequences/runs';
 import * as sequences from '../../domain/sequences/sequences.service';
 import { unsubscribe, unsubscribeKey, UNSUBSCRIBE_PATH } from '../../domain/sequences/unsubscribe';
+import { envelopes, publicRoute } from '../http/crud';
 import { ok, paged, route } from '../http/registry';
+import {
+  eligibilityView,
+  enrolledManyView,
+  enrolledOneView,
+  enrollmentDetailView,
+  enrollmentView,
+  pausedView,
+  resumedView,
+  sequenceDeletedView,
+  sequenceStatsView,
+  sequenceToggleView,
+  sequenceView,
+  unenrolledView,
+  unsubscribedView,
+} from '../../domain/sequences/sequences.views';
 import { idParams } from '../../domain/shared/schemas';
 import {
   eligibilityQuery,
@@ -34,6 +51,7 @@ const write = { scopes: ['write'] } as const;
 const section = 'Sequences';
 const resources = { id: 'sequence' };
 const enrollment = { enrollmentId: 'sequence-enrollment' };
+const UNSUBSCRIBE_REASON = 'the token in the e-mail link (HMAC-signed enrollment id) is the capability';
 
 const ERROR_OF: Record<string, DomainError['code']> = {
   entity_not_found: 'not_found',
@@ -64,6 +82,7 @@ export const sequencesRoutes: RouteFactory = (deps) => {
       params: enrollmentParams,
       resources: enrollment,
       summary: 'One enrollment with its status, current step, next action time and step history.',
+      response: envelopes.data(enrollmentDetailView),
       handler: async ({ ctx, params }) => ok(await readEnrollment(ctx, params.enrollmentId)),
     }),
     route({
@@ -76,6 +95,7 @@ export const sequencesRoutes: RouteFactory = (deps) => {
       resources: enrollment,
       summary:
         'Pause an active enrollment; with durationDays it resumes by itself after that many days (0 < d ≤ 365). 409 invalid_state unless active.',
+      response: envelopes.data(pausedView),
       handler: async ({ ctx, params, body }) =>
         ok(await pauseEnrollment(ctx, engine, params.enrollmentId, body.durationDays)),
     }),
@@ -87,6 +107,7 @@ export const sequencesRoutes: RouteFactory = (deps) => {
       params: enrollmentParams,
       resources: enrollment,
       summary: 'Resume a paused enrollment. 409 invalid_state unless paused.',
+      response: envelopes.data(resumedView),
       handler: async ({ ctx, params }) => ok(await resumeEnrollment(ctx, engine, params.enrollmentId)),
     }),
     route({
@@ -97,6 +118,7 @@ export const sequencesRoutes: RouteFactory = (deps) => {
       params: enrollmentParams,
       resources: enrollment,
       summary: 'End an active or paused enrollment: status exited with exitReason manual. 409 invalid_state otherwise.',
+      response: envelopes.data(unenrolledView),
       handler: async ({ ctx, params }) => ok(await unenrollEnrollment(ctx, engine, params.enrollmentId)),
     }),
     route({
@@ -107,6 +129,7 @@ export const sequencesRoutes: RouteFactory = (deps) => {
       query: listSequencesQuery,
       summary:
         'List sequences (newest first), optionally only active or inactive ones; each with enrollment counts (stats).',
+      response: envelopes.list(sequenceView),
       handler: async ({ ctx, query }) => {
         const { items, total } = await sequences.listSequences(ctx, query);
         return paged(items, { page: query.page, limit: query.limit, total });
@@ -120,6 +143,7 @@ export const sequencesRoutes: RouteFactory = (deps) => {
       body: sequenceCreateBody,
       successStatus: 201,
       summary: 'Create a sequence (inactive). Without nodes it gets one start node; settings take the spec defaults.',
+      response: envelopes.data(sequenceView),
       handler: async ({ ctx, body }) => ({ status: 201, body: { data: await sequences.createSequence(ctx, body) } }),
     }),
     route({
@@ -130,6 +154,7 @@ export const sequencesRoutes: RouteFactory = (deps) => {
       params: idParams,
       resources,
       summary: 'One sequence with its graph, settings (defaults filled in), version and enrollment counts.',
+      response: envelopes.data(sequenceView),
       handler: async ({ ctx, params }) => ok(await sequences.readSequence(ctx, params.id)),
     }),
     route({
@@ -142,6 +167,7 @@ export const sequencesRoutes: RouteFactory = (deps) => {
       resources,
       summary:
         'Update a sequence (partial; settings objects merge key by key). Running enrollments keep the snapshot they started with.',
+      response: envelopes.data(sequenceView),
       handler: async ({ ctx, params, body }) => ok(await sequences.updateSequence(ctx, params.id, body)),
     }),
     route({
@@ -152,6 +178,7 @@ export const sequencesRoutes: RouteFactory = (deps) => {
       params: idParams,
       resources,
       summary: 'Delete a sequence with its finished enrollments; 409 while enrollments are active or paused.',
+      response: envelopes.data(sequenceDeletedView),
       handler: async ({ ctx, params }) => {
         await sequences.deleteSequence(ctx, params.id);
         return ok({ deleted: true });
@@ -166,6 +193,7 @@ export const sequencesRoutes: RouteFactory = (deps) => {
       resources,
       summary:
         'Activate or deactivate; activating needs a valid graph with a start node and at least one action node (400 with details).',
+      response: envelopes.data(sequenceToggleView),
       handler: async ({ ctx, params }) => ok(await sequences.toggleSequence(ctx, params.id)),
     }),
     route({
@@ -177,6 +205,7 @@ export const sequencesRoutes: RouteFactory = (deps) => {
       resources,
       successStatus: 201,
       summary: 'An inactive copy named "<name> (copy)" with the same graph and settings.',
+      response: envelopes.data(sequenceView),
       handler: async ({ ctx, params }) => ({
         status: 201,
         body: { data: await sequences.duplicateSequence(ctx, params.id) },
@@ -192,6 +221,7 @@ export const sequencesRoutes: RouteFactory = (deps) => {
       resources,
       summary:
         'Whether the entity could be enrolled now: { eligible, reason? } (sequence_inactive, entity_type_not_allowed, entity_not_found, unsubscribed, already_enrolled; already_enrolled_will_restart / already_enrolled_parallel_allowed when eligible).',
+      response: envelopes.data(eligibilityView),
       handler: async ({ ctx, params, query }) => {
         await sequences.getSequence(ctx, params.id);
         const missing = (['entityType', 'entityId'] as const)
@@ -213,6 +243,8 @@ export const sequencesRoutes: RouteFactory = (deps) => {
       successStatus: 201,
       summary:
         'Enroll one entity (entityId: 201 { ok, action, enrollmentId }; 404 unknown entity, 409 already enrolled or unsubscribed) or up to 500 (entityIds: 201 { enrolled, failed, results }). The sequence must be active (409).',
+      response: envelopes.data(z.union([enrolledOneView, enrolledManyView])),
+      errors: [502],
       handler: async ({ ctx, params, body }) => {
         await sequences.getSequence(ctx, params.id);
         const target = enrollTarget(body);
@@ -253,6 +285,7 @@ export const sequencesRoutes: RouteFactory = (deps) => {
       query: listEnrollmentsQuery,
       resources,
       summary: 'Enrollments of a sequence, newest first, optionally by status.',
+      response: envelopes.list(enrollmentView),
       handler: async ({ ctx, params, query }) => {
         const { items, total } = await listEnrollments(ctx, params.id, query);
         return paged(items, { page: query.page, limit: query.limit, total });
@@ -267,25 +300,28 @@ export const sequencesRoutes: RouteFactory = (deps) => {
       resources,
       summary:
         'Enrollment totals by status and exit reason, per-step sent/opened/clicked/replied and outcomes, and enrollmentCounts [{ _id: status, count }].',
+      response: envelopes.data(sequenceStatsView),
       handler: async ({ ctx, params }) => ok(await sequenceStats(ctx, params.id)),
     }),
-    route({
+    publicRoute({
       method: 'POST',
       path: `${UNSUBSCRIBE_PATH}/:token`,
       section,
-      access: { public: 'the token in the e-mail link (HMAC-signed enrollment id) is the capability' },
+      reason: UNSUBSCRIBE_REASON,
       params: tokenParams,
+      response: envelopes.data(unsubscribedView),
       summary:
         'Unsubscribe link of sequence e-mails (one-click POST): opts the contact out of sequences and exits its running enrollments.',
       handler: async ({ params }) =>
         ok(await unsubscribe(deps.orm, engine.workflows, params.token, unsubscribeKey(deps.config))),
     }),
-    route({
+    publicRoute({
       method: 'GET',
       path: `${UNSUBSCRIBE_PATH}/:token`,
       section,
-      access: { public: 'the token in the e-mail link (HMAC-signed enrollment id) is the capability' },
+      reason: UNSUBSCRIBE_REASON,
       params: tokenParams,
+      response: { media: ['text/html'], description: 'A short HTML page saying the contact is unsubscribed.' },
       summary:
         'Unsubscribe link of sequence e-mails (opened in a browser): same effect as the POST; answers a short HTML page.',
       handler: async ({ params }) => {

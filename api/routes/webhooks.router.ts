@@ -2,6 +2,7 @@ import type { RouteFactory } from '../app';
 import * as deliveries from '../../domain/webhooks/deliveries.service';
 import { eventTypesDoc } from '../../domain/webhooks/event-types';
 import * as subs from '../../domain/webhooks/subscriptions.service';
+import { envelopes } from '../http/crud';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
 import { idParams } from '../../domain/shared/schemas';
 import {
@@ -10,6 +11,8 @@ import {
   listDeliveriesQuery,
   listSubscriptionsQuery,
   updateSubscriptionBody,
+  webhookDeliveryView,
+  webhookSubscriptionView,
 } from '../../domain/webhooks/webhooks.schemas';
 
 const access = { scopes: ['webhooks'] } as const;
@@ -26,6 +29,7 @@ export const webhooksRoutes: RouteFactory = ({ config }) => [
     access,
     query: listSubscriptionsQuery,
     summary: 'Outbound webhook subscriptions of the workspace, newest first (secrets masked); filter by active.',
+    response: envelopes.list(webhookSubscriptionView),
     handler: async ({ ctx, query }) => {
       const { items, total } = await subs.listSubscriptions(ctx, config, query);
       return paged(items, { page: query.page, limit: query.limit, total });
@@ -41,6 +45,7 @@ export const webhooksRoutes: RouteFactory = ({ config }) => [
     summary:
       'Subscribe a URL (https; http only for OUTBOUND_ALLOW_HOSTS) to event types ("*" for all). The answer carries the whole secret (whsec_…), the only time it is shown.',
     description: `${delivery} Retries: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (±10% jitter); 410 disables the subscription, as do ${config.webhooks.disableAfterFailedDeliveries} deliveries in a row that failed every attempt. Event types: ${eventTypesDoc()}; plus webhook.test (POST …/test only).`,
+    response: envelopes.data(webhookSubscriptionView),
     handler: async ({ ctx, body }) => created(await subs.createSubscription(ctx, config, body)),
   }),
   route({
@@ -52,6 +57,7 @@ export const webhooksRoutes: RouteFactory = ({ config }) => [
     resources,
     summary:
       'One subscription; the secret is masked (whsec_**** + last 4); disabledReason says why the product disabled it.',
+    response: envelopes.data(webhookSubscriptionView),
     handler: async ({ ctx, params }) =>
       ok(subs.serializeSubscription(await subs.getSubscription(ctx, params.id), config)),
   }),
@@ -65,6 +71,7 @@ export const webhooksRoutes: RouteFactory = ({ config }) => [
     resources,
     summary:
       'Update url, events, name, active (partial). active: true re-enables a disabled subscription and clears its failure streak.',
+    response: envelopes.data(webhookSubscriptionView),
     handler: async ({ ctx, params, body }) => ok(await subs.updateSubscription(ctx, config, params.id, body)),
   }),
   route({
@@ -75,6 +82,7 @@ export const webhooksRoutes: RouteFactory = ({ config }) => [
     params: idParams,
     resources,
     summary: 'Delete the subscription and its delivery log; pending retries stop.',
+    response: envelopes.ok,
     handler: async ({ ctx, params }) => {
       await subs.deleteSubscription(ctx, params.id);
       return acknowledged();
@@ -89,6 +97,7 @@ export const webhooksRoutes: RouteFactory = ({ config }) => [
     resources,
     summary:
       'New secret (shown once in the answer); the previous one keeps signing for 24 hours, so both signatures are sent until previousSecretExpiresAt.',
+    response: envelopes.data(webhookSubscriptionView),
     handler: async ({ ctx, params }) => ok(await subs.rotateSecret(ctx, config, params.id)),
   }),
   route({
@@ -100,6 +109,7 @@ export const webhooksRoutes: RouteFactory = ({ config }) => [
     resources,
     summary:
       'Send a webhook.test event now (active or not) and answer with the delivery: status delivered or failed, lastStatusCode, lastDurationMs. Not retried.',
+    response: envelopes.data(webhookDeliveryView),
     handler: async ({ ctx, params }) => ok(await deliveries.sendTestEvent(ctx, { config }, params.id)),
   }),
   route({
@@ -112,6 +122,7 @@ export const webhooksRoutes: RouteFactory = ({ config }) => [
     resources,
     summary:
       'Delivery log of a subscription, newest first: webhookId, eventType, status (pending, retrying, delivered, failed), attempts, lastStatusCode, lastError, lastDurationMs, nextAttemptAt.',
+    response: envelopes.list(webhookDeliveryView),
     handler: async ({ ctx, params, query }) => {
       const { items, total } = await deliveries.listDeliveries(ctx, params.id, query);
       return paged(items, { page: query.page, limit: query.limit, total });
@@ -125,6 +136,7 @@ export const webhooksRoutes: RouteFactory = ({ config }) => [
     params: idParams,
     resources: { id: 'webhook-delivery' },
     summary: 'One delivery.',
+    response: envelopes.data(webhookDeliveryView),
     handler: async ({ ctx, params }) => ok(deliveries.serializeDelivery(await deliveries.getDelivery(ctx, params.id))),
   }),
   route({
@@ -136,6 +148,7 @@ export const webhooksRoutes: RouteFactory = ({ config }) => [
     resources: { id: 'webhook-subscription', deliveryId: 'webhook-delivery' },
     summary:
       'Send a delivery again now with the same webhook-id and body; answers with the delivery. 409 while the subscription is disabled.',
+    response: envelopes.data(webhookDeliveryView),
     handler: async ({ ctx, params }) =>
       ok(await deliveries.replayDelivery(ctx, { config }, params.id, params.deliveryId)),
   }),

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { idView, recordViewFields } from '../shared/views';
 
 export const MODEL_TIERS = ['fast', 'balanced', 'thorough'] as const;
 export type ModelTier = (typeof MODEL_TIERS)[number];
@@ -53,3 +54,25 @@ export type AgentBody = z.infer<typeof agentBody>;
 /** PATCH: only the given fields change; permissions merge key by key. */
 export const agentPatchBody = z.object({ name, ...fields }).partial();
 export type AgentPatch = z.infer<typeof agentPatchBody>;
+
+export const agentPermissionsView = z.object({
+  trustLevel: z.string().describe('how far the agent may act on its own (default suggest)'),
+  allowedModules: z.array(z.string()),
+  webAccess: z.boolean(),
+  maxActionsPerRun: z.number().int(),
+  maxDailyActions: z.number().int(),
+});
+
+export const agentView = z.object({
+  ...recordViewFields,
+  name: z.string(),
+  description: z.string().nullable(),
+  goal: z.string().nullable(),
+  systemPrompt: z.string().nullable(),
+  icon: z.string().nullable(),
+  modelTier: z.enum(MODEL_TIERS),
+  enabled: z.boolean(),
+  permissions: agentPermissionsView,
+  createdBy: idView,
+});
+export type AgentView = z.infer<typeof agentView>;

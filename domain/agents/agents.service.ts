@@ -2,10 +2,17 @@ import type { Ctx } from '../context';
 import { notFound } from '../errors';
 import { emit } from '../outbox/emit';
 import { applyPatch } from '../shared/changes';
-import { findPage, toPlain, type PageRequest } from '../shared/listing';
+import { findPage, type PageRequest } from '../shared/listing';
+import { plainOf } from '../shared/views';
 import { createRecord } from '../shared/records';
 import { Agent } from './agent.entity';
-import { DEFAULT_PERMISSIONS, type AgentBody, type AgentPatch, type AgentPermissions } from './agents.schemas';
+import {
+  DEFAULT_PERMISSIONS,
+  type AgentBody,
+  type AgentPatch,
+  type AgentPermissions,
+  type AgentView,
+} from './agents.schemas';
 
 const FIELDS = [
   '_id',
@@ -21,7 +28,7 @@ const FIELDS = [
   'createdAt',
   'updatedAt',
 ] as const;
-export const serializeAgent = (a: Agent): Record<string, unknown> => toPlain(a, FIELDS);
+export const serializeAgent = (a: Agent): AgentView => plainOf(a, FIELDS);
 
 const withDefaults = (
   p: Partial<AgentPermissions> | undefined,

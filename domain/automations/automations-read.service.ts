@@ -8,6 +8,7 @@ import { notFound } from '../errors';
 import { findPage, type PageRequest } from '../shared/listing';
 import { Automation, AutomationExecution, AutomationStep, type ExecutionStatus } from './automation.entity';
 import { getAutomation, serializeAutomation } from './automations.service';
+import type { ExecutionSummaryView, ExecutionView, StepView } from './automations.views';
 
 export const EXECUTION_STATUSES = [
   'running',
@@ -76,7 +77,7 @@ export async function getAutomationStats(ctx: Ctx): Promise<AutomationStats> {
 }
 
 /** An execution without its graph snapshot and context (list rows stay small). */
-export function serializeExecutionSummary(e: Omit<AutomationExecution, 'graph' | 'context'>): Record<string, unknown> {
+export function serializeExecutionSummary(e: Omit<AutomationExecution, 'graph' | 'context'>): ExecutionSummaryView {
   return {
     _id: e._id,
     automationId: e.automationId,
@@ -89,14 +90,14 @@ export function serializeExecutionSummary(e: Omit<AutomationExecution, 'graph' |
     isTest: e.isTest,
     parentExecutionId: e.parentExecutionId ?? null,
     workflowId: e.workflowId,
-    startedAt: iso(e.startedAt),
+    startedAt: e.startedAt.toISOString(),
     finishedAt: iso(e.finishedAt),
     durationMs: e.durationMs ?? null,
     error: e.error ?? null,
   };
 }
 
-export function serializeStep(s: AutomationStep): Record<string, unknown> {
+export function serializeStep(s: AutomationStep): StepView {
   return {
     _id: s._id,
     nodeId: s.nodeId,
@@ -104,7 +105,7 @@ export function serializeStep(s: AutomationStep): Record<string, unknown> {
     actionType: s.actionType ?? null,
     status: s.status,
     attempt: s.attempt,
-    startedAt: iso(s.startedAt),
+    startedAt: s.startedAt.toISOString(),
     endedAt: iso(s.endedAt),
     // Rows written before credential headers were masked at write time are masked here too.
     input: maskConfigSecrets(s.actionType ?? null, s.input ?? null),
@@ -132,7 +133,7 @@ export async function listExecutions(ctx: Ctx, automationId: string, query: Exec
 }
 
 /** One run: summary, trigger context, the graph snapshot it ran with, and its step log in run order. */
-export async function getExecution(ctx: Ctx, executionId: string): Promise<Record<string, unknown>> {
+export async function getExecution(ctx: Ctx, executionId: string): Promise<ExecutionView> {
   const e = await ctx.em.findOne(AutomationExecution, { _id: executionId });
   if (!e) throw notFound('automation execution');
   const steps = await ctx.em.find(AutomationStep, { executionId }, { orderBy: { startedAt: 'asc', _id: 'asc' } });

@@ -22,12 +22,13 @@ import {
 } from './definition.schemas';
 import { formatGraphErrors, validateAutomationGraph } from './graph';
 import type { ValidationIssue } from './zod-kit';
+import type { AutomationView } from './automations.views';
 
 export type AutomationChangeAction = 'created' | 'updated' | 'toggled' | 'deleted' | 'duplicated';
 
 /** A write's result: the record plus save-time warnings (deprecated actions, dead placeholders). */
 export interface SavedAutomation {
-  data: Record<string, unknown>;
+  data: AutomationView;
   warnings: ValidationIssue[];
 }
 
@@ -37,7 +38,7 @@ const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() 
 const settingsOf = (a: Automation): ExecutionSettings => ({ ...DEFAULT_EXECUTION_SETTINGS, ...a.executionSettings });
 const limitsOf = (a: Automation): RateLimits => ({ ...DEFAULT_RATE_LIMITS, ...a.rateLimits });
 
-export function serializeAutomation(a: Automation): Record<string, unknown> {
+export function serializeAutomation(a: Automation): AutomationView {
   return {
     _id: a._id,
     name: a.name,
@@ -57,8 +58,8 @@ export function serializeAutomation(a: Automation): Record<string, unknown> {
       lastSkippedAt: iso(a.lastSkippedAt),
     },
     createdBy: a.createdBy ?? null,
-    createdAt: iso(a.createdAt),
-    updatedAt: iso(a.updatedAt),
+    createdAt: a.createdAt.toISOString(),
+    updatedAt: a.updatedAt.toISOString(),
   };
 }
 
@@ -210,7 +211,7 @@ export async function toggleAutomation(ctx: Ctx, id: string): Promise<{ _id: str
 const COPY_SUFFIX = ' (copy)';
 
 /** An inactive copy with the same graph and node ids (ids are per automation) and fresh counters. */
-export async function duplicateAutomation(ctx: Ctx, id: string): Promise<Record<string, unknown>> {
+export async function duplicateAutomation(ctx: Ctx, id: string): Promise<AutomationView> {
   const source = await getAutomation(ctx, id);
   const copy = createRecord(ctx, Automation, {
     name: source.name.slice(0, 200 - COPY_SUFFIX.length) + COPY_SUFFIX,

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { isTimeZone } from '../reports/history-days';
 import { COMPARE_TO, GRANULARITIES } from './buckets';
 import { METRIC_FORMATS } from './catalog';
+import { dateTimeView } from '../shared/views';
 
 const DATE_OR_DATETIME = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
 const bound = (name: string) =>
@@ -76,3 +77,80 @@ export const catalogQuery = z.object({
   page: z.coerce.number().int().min(1, 'page must be at least 1').default(1),
   limit: z.coerce.number().int().min(1, 'limit must be at least 1').max(100, 'limit must be at most 100').default(100),
 });
+
+export const MODES = ['flow', 'snapshot'] as const;
+export const MEASURE_TYPES = ['count', 'sum', 'average', 'ratio', 'external'] as const;
+
+export const metricCatalogEntryView = z.object({
+  key: z.string().describe('built-in key, or external:<seriesKey>'),
+  label: z.string(),
+  description: z.string(),
+  category: z.string(),
+  format: z.enum(METRIC_FORMATS),
+  mode: z.enum(MODES).describe('flow: counted per window; snapshot: the state now (ignores the window)'),
+  measureType: z.enum(MEASURE_TYPES),
+  dimensions: z.array(z.object({ key: z.string(), label: z.string() })),
+});
+export type MetricCatalogEntryView = z.infer<typeof metricCatalogEntryView>;
+
+const seriesView = z
+  .array(z.object({ bucket: z.string(), value: z.number().nullable() }))
+  .describe('zero-filled buckets (null for averages and rates without data); empty for snapshot metrics');
+
+export const metricResultView = z.object({
+  metricKey: z.string(),
+  label: z.string(),
+  format: z.enum(METRIC_FORMATS),
+  mode: z.enum(MODES),
+  measureType: z.enum(MEASURE_TYPES),
+  granularity: z.enum(GRANULARITIES),
+  timezone: z.string(),
+  from: dateTimeView,
+  to: dateTimeView,
+  total: z.number().nullable(),
+  series: seriesView,
+  dimension: z.string().optional(),
+  breakdown: z
+    .array(
+      z.object({
+        dimensionValue: z.string().nullable(),
+        dimensionLabel: z.string(),
+        total: z.number().nullable(),
+        series: seriesView,
+      }),
+    )
+    .optional()
+    .describe('with `dimension`: one entry per dimension value, largest total first'),
+  compare: z
+    .object({
+      compareTo: z.enum(COMPARE_TO),
+      from: dateTimeView,
+      to: dateTimeView,
+      total: z.number().nullable(),
+      series: seriesView,
+    })
+    .optional(),
+  delta: z.object({ abs: z.number().nullable(), pct: z.number().nullable() }).optional(),
+});
+export type MetricResultView = z.infer<typeof metricResultView>;
+
+export const metricErrorEntryView = z.object({
+  metricKey: z.string(),
+  error: z.string(),
+  code: z.string().describe('unknown_metric, invalid_query (or another error code)'),
+});
+export type MetricErrorEntryView = z.infer<typeof metricErrorEntryView>;
+
+export const metricBatchView = z.object({
+  results: z.array(z.union([metricResultView, metricErrorEntryView])).describe('in request order'),
+});
+
+export const metricPointsResultView = z.object({
+  seriesKey: z.string(),
+  metricKey: z.string(),
+  received: z.number().int(),
+  upserted: z.number().int().describe('distinct (day, dimensions) points'),
+  inserted: z.number().int(),
+  updated: z.number().int(),
+});
+export type MetricPointsResultView = z.infer<typeof metricPointsResultView>;

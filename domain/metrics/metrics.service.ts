@@ -18,7 +18,13 @@ import {
   type MetricDef,
   type MetricFormat,
 } from './catalog';
-import type { MetricPointsBody } from './metrics.schemas';
+import type {
+  MetricCatalogEntryView,
+  MetricErrorEntryView,
+  MetricPointsBody,
+  MetricPointsResultView,
+  MetricResultView,
+} from './metrics.schemas';
 import { MetricSeries } from './metric-series.entity';
 import { localDay } from '../reports/history-days';
 
@@ -84,9 +90,12 @@ async function resolve(ctx: Ctx, key: string): Promise<Resolved> {
 }
 
 /** The catalog: built-in metrics plus the workspace's external series, optionally one category. */
-export async function listCatalog(ctx: Ctx, query: { category?: string; page: number; limit: number }) {
+export async function listCatalog(
+  ctx: Ctx,
+  query: { category?: string; page: number; limit: number },
+): Promise<{ items: MetricCatalogEntryView[]; total: number }> {
   const external = await ctx.em.find(MetricSeries, {}, { orderBy: { seriesKey: 'asc' } });
-  const entries = [
+  const entries: MetricCatalogEntryView[] = [
     ...BUILT_IN_METRICS.map(catalogEntry),
     ...external.map((s) =>
       catalogEntry({
@@ -271,7 +280,7 @@ async function dimensionLabels(ctx: Ctx, dim: DimensionDef, values: unknown[]): 
 }
 
 /** One metric query: total, bucketed series, optional comparison (delta) and dimension breakdown. */
-export async function queryMetric(ctx: Ctx, req: MetricRequest) {
+export async function queryMetric(ctx: Ctx, req: MetricRequest): Promise<MetricResultView> {
   const { def, entry } = await resolve(ctx, req.metricKey);
   const dim = req.dimension ? def.dimensions.find((x) => x.key === req.dimension) : undefined;
   if (req.dimension && !dim) {
@@ -288,7 +297,7 @@ export async function queryMetric(ctx: Ctx, req: MetricRequest) {
     toDay: addDays(localDay(new Date(w.to.getTime() - 1), req.tz), 1),
   });
   const current = await aggregate(ctx, def, snapshot ? null : window, req, dim, localDays(window));
-  const result: Record<string, unknown> = {
+  const result: MetricResultView = {
     metricKey: def.key,
     label: entry.label,
     format: entry.format,
@@ -322,8 +331,11 @@ export async function queryMetric(ctx: Ctx, req: MetricRequest) {
 }
 
 /** A batch: results in request order; a failing entry carries metricKey, error and code. */
-export async function queryMetrics(ctx: Ctx, requests: MetricRequest[]) {
-  const results: Record<string, unknown>[] = [];
+export async function queryMetrics(
+  ctx: Ctx,
+  requests: MetricRequest[],
+): Promise<(MetricResultView | MetricErrorEntryView)[]> {
+  const results: (MetricResultView | MetricErrorEntryView)[] = [];
   for (const req of requests) {
     try {
       results.push(await queryMetric(ctx, req));
@@ -392,7 +404,7 @@ export const CSV_COLUMNS = [
  * Idempotent daily upsert of an external series: one value per (day, dimensions); sending the same
  * day again replaces it. The series (label, description, format, dimension keys) is created or updated.
  */
-export async function upsertPoints(ctx: Ctx, body: MetricPointsBody) {
+export async function upsertPoints(ctx: Ctx, body: MetricPointsBody): Promise<MetricPointsResultView> {
   const dimensionKeys = new Set<string>();
   const unique = new Map<string, { day: string; dims: Record<string, string>; dimsKey: string; value: number }>();
   for (const point of body.points) {

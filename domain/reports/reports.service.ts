@@ -4,6 +4,17 @@ import { User } from '../workspaces/user.entity';
 import { Workspace } from '../workspaces/workspace.entity';
 import { daysBetween, localDay, MAX_HISTORY_DAYS } from './history-days';
 import type { Bound, HistoryReportQuery, HistoryStat, PipelineReportQuery, ReportRangeQuery } from './reports.schemas';
+import type {
+  HistoryReportView,
+  LeadsReportView,
+  OffersReportView,
+  OrganizationReportView,
+  PipelineReportView,
+  UserReportView,
+  UsersReportView,
+} from './reports.views';
+import type { StageType } from '../deals/flow.entity';
+import type { OfferStatus } from '../offers/offer.entity';
 
 // Read-only SQL aggregates. Raw SQL bypasses the tenant filter, so every statement names the
 // workspace explicitly (first parameter) — never rely on the caller for it.
@@ -50,7 +61,10 @@ export function createdRange(
   return sql;
 }
 
-export const period = (q: { dateFrom?: Bound; dateTo?: Bound }) => ({
+export const period = (q: {
+  dateFrom?: Bound;
+  dateTo?: Bound;
+}): { dateFrom: string | null; dateTo: string | null } => ({
   dateFrom: q.dateFrom ? ('day' in q.dateFrom ? q.dateFrom.day : q.dateFrom.at.toISOString()) : null,
   dateTo: q.dateTo ? ('day' in q.dateTo ? q.dateTo.day : q.dateTo.at.toISOString()) : null,
 });
@@ -60,7 +74,7 @@ export const period = (q: { dateFrom?: Bound; dateTo?: Bound }) => ({
  * weighted value (value × probability: the deal's own, else the stage's, else 100 for won and
  * 0 for lost stages), plus totals by deal status and the win rate (won / (won + lost)).
  */
-export async function pipelineReport(ctx: Ctx, q: PipelineReportQuery) {
+export async function pipelineReport(ctx: Ctx, q: PipelineReportQuery): Promise<PipelineReportView> {
   const ws = ctx.actor.workspaceId;
   const tz = await workspaceTimeZone(ctx);
   const dealParams: unknown[] = [];
@@ -130,13 +144,13 @@ export async function pipelineReport(ctx: Ctx, q: PipelineReportQuery) {
   const won = status('won');
   const lost = status('lost');
   const stages = byStage.map((r) => ({
-    stageId: r.stage_id,
-    stageName: r.stage_name,
-    stageType: r.type,
+    stageId: r.stage_id as string,
+    stageName: r.stage_name as string,
+    stageType: r.type as StageType,
     order: num(r.order),
     probability: r.probability === null ? null : num(r.probability),
-    flowId: r.flow_id,
-    flowTitle: r.flow_title,
+    flowId: r.flow_id as string,
+    flowTitle: r.flow_title as string,
     count: num(r.count),
     value: round2(num(r.value)),
     weightedValue: round2(num(r.weighted)),
@@ -159,7 +173,7 @@ export async function pipelineReport(ctx: Ctx, q: PipelineReportQuery) {
 }
 
 /** Leads: totals, by status and source, score distribution, conversion (a deal refers to the lead). */
-export async function leadsReport(ctx: Ctx, q: ReportRangeQuery) {
+export async function leadsReport(ctx: Ctx, q: ReportRangeQuery): Promise<LeadsReportView> {
   const ws = ctx.actor.workspaceId;
   const tz = await workspaceTimeZone(ctx);
   const params: unknown[] = [ws];
@@ -200,19 +214,19 @@ export async function leadsReport(ctx: Ctx, q: ReportRangeQuery) {
       summary?.avg_score === null || summary?.avg_score === undefined ? null : round2(num(summary.avg_score)),
     converted,
     conversionRate: total ? round2((converted / total) * 100) : null,
-    byStatus: byStatus.map((r) => ({ status: r.status, count: num(r.count), value: round2(num(r.value)) })),
-    bySource: bySource.map((r) => ({ source: r.source ?? null, count: num(r.count) })),
+    byStatus: byStatus.map((r) => ({ status: r.status as string, count: num(r.count), value: round2(num(r.value)) })),
+    bySource: bySource.map((r) => ({ source: (r.source as string | null) ?? null, count: num(r.count) })),
     scoreDistribution: [
-      { range: '0-24', count: num(summary?.s0) },
-      { range: '25-49', count: num(summary?.s1) },
-      { range: '50-74', count: num(summary?.s2) },
-      { range: '75-100', count: num(summary?.s3) },
+      { range: '0-24' as const, count: num(summary?.s0) },
+      { range: '25-49' as const, count: num(summary?.s1) },
+      { range: '50-74' as const, count: num(summary?.s2) },
+      { range: '75-100' as const, count: num(summary?.s3) },
     ],
   };
 }
 
 /** Workspace-wide record counts (optionally only records created in the period). */
-export async function organizationReport(ctx: Ctx, q: ReportRangeQuery) {
+export async function organizationReport(ctx: Ctx, q: ReportRangeQuery): Promise<OrganizationReportView> {
   const ws = ctx.actor.workspaceId;
   const tz = await workspaceTimeZone(ctx);
   const count = async (table: string, extra = '') => {
@@ -355,14 +369,14 @@ const userHead = (u: User) => ({
 });
 
 /** One row per user of the workspace (sorted by name) with their deals, leads, activities and tasks. */
-export async function usersReport(ctx: Ctx, q: ReportRangeQuery) {
+export async function usersReport(ctx: Ctx, q: ReportRangeQuery): Promise<UsersReportView> {
   const users = await ctx.em.find(User, {}, { orderBy: { firstName: 'asc', lastName: 'asc', _id: 'asc' } });
   const figures = await figuresByUser(ctx, { ...q, ownerId: undefined });
   return { ...period(q), users: users.map((u) => ({ ...userHead(u), ...(figures.get(u._id) ?? emptyFigures()) })) };
 }
 
 /** One user's figures plus their activities by type; another workspace's user is 404. */
-export async function userReport(ctx: Ctx, userId: string, q: ReportRangeQuery) {
+export async function userReport(ctx: Ctx, userId: string, q: ReportRangeQuery): Promise<UserReportView> {
   const user = await ctx.em.findOne(User, { _id: userId });
   if (!user) throw notFound('user');
   const figures = (await figuresByUser(ctx, { ...q, ownerId: undefined }, userId)).get(userId) ?? emptyFigures();
@@ -384,7 +398,7 @@ export async function userReport(ctx: Ctx, userId: string, q: ReportRangeQuery) 
     ...period(q),
     ...userHead(user),
     ...figures,
-    activitiesByType: byType.map((r) => ({ type: r.type, count: num(r.n) })),
+    activitiesByType: byType.map((r) => ({ type: r.type as string, count: num(r.n) })),
     lastActivityAt: last ? last.toISOString() : null,
   };
 }
@@ -397,7 +411,7 @@ const HISTORY_SOURCES: Record<HistoryStat, { table: string; owner: string; extra
 };
 
 /** Records created per local day (workspace time zone), every day of the range present (0 when none). */
-export async function historyReport(ctx: Ctx, q: HistoryReportQuery) {
+export async function historyReport(ctx: Ctx, q: HistoryReportQuery): Promise<HistoryReportView> {
   const tz = await workspaceTimeZone(ctx);
   const first = 'day' in q.dateFrom ? q.dateFrom.day : localDay(q.dateFrom.at, tz);
   const last = 'day' in q.dateTo ? q.dateTo.day : localDay(q.dateTo.at, tz);
@@ -440,7 +454,7 @@ export async function historyReport(ctx: Ctx, q: HistoryReportQuery) {
  * / sent, average values over all offers and over accepted ones. One currency is assumed per
  * workspace; `byCurrency` splits the values when offers use several.
  */
-export async function offersReport(ctx: Ctx, q: ReportRangeQuery) {
+export async function offersReport(ctx: Ctx, q: ReportRangeQuery): Promise<OffersReportView> {
   const ws = ctx.actor.workspaceId;
   const tz = await workspaceTimeZone(ctx);
   const params: unknown[] = [];
@@ -484,7 +498,7 @@ export async function offersReport(ctx: Ctx, q: ReportRangeQuery) {
     total: num(t.count),
     totalValue: major(t.value),
     averageValue: major(t.average),
-    byStatus: byStatus.map((r) => ({ status: r.status, count: num(r.count), value: major(r.value) })),
+    byStatus: byStatus.map((r) => ({ status: r.status as OfferStatus, count: num(r.count), value: major(r.value) })),
     sent,
     sentValue: major(t.sent_value),
     accepted,
@@ -492,6 +506,6 @@ export async function offersReport(ctx: Ctx, q: ReportRangeQuery) {
     averageAcceptedValue: major(t.accepted_average),
     declined: num(t.declined),
     conversionRate: sent ? round2((accepted / sent) * 100) : 0,
-    byCurrency: byCurrency.map((r) => ({ currency: r.currency, count: num(r.count), value: major(r.value) })),
+    byCurrency: byCurrency.map((r) => ({ currency: r.currency as string, count: num(r.count), value: major(r.value) })),
   };
 }

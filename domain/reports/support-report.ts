@@ -1,5 +1,6 @@
 import type { Ctx } from '../context';
 import type { ReportRangeQuery } from './reports.schemas';
+import type { SupportReportView } from './reports.views';
 import { createdRange, period, rows, workspaceTimeZone } from './reports.service';
 
 // Read-only SQL aggregates over support tickets; every statement names the workspace (raw SQL bypasses the tenant
@@ -16,7 +17,7 @@ const CLOSED = `status in ('resolved', 'closed')`;
  * (resolved, closed) counts by status, priority and category; average first response (first
  * public agent reply) and resolution time (resolvedAt) in minutes from creation.
  */
-export async function supportReport(ctx: Ctx, q: ReportRangeQuery) {
+export async function supportReport(ctx: Ctx, q: ReportRangeQuery): Promise<SupportReportView> {
   const tz = await workspaceTimeZone(ctx);
   const params: unknown[] = [ctx.actor.workspaceId];
   let filter = createdRange('t', q, tz, params);
@@ -41,7 +42,7 @@ export async function supportReport(ctx: Ctx, q: ReportRangeQuery) {
          ${from} group by t.${column} order by count(*) desc, t.${column}`,
         params,
       )
-    ).map((r) => ({ [column]: r.key, count: num(r.count), open: num(r.open), closed: num(r.closed) }));
+    ).map((r) => ({ key: r.key as string, count: num(r.count), open: num(r.open), closed: num(r.closed) }));
   const [byStatus, byPriority, byCategory] = [
     await grouped('status'),
     await grouped('priority'),
@@ -53,9 +54,9 @@ export async function supportReport(ctx: Ctx, q: ReportRangeQuery) {
     total: num(summary?.total),
     open: num(summary?.open),
     closed: num(summary?.closed),
-    byStatus: byStatus.map(({ status, count }) => ({ status, count })),
-    byPriority,
-    byCategory,
+    byStatus: byStatus.map(({ key, count }) => ({ status: key, count })),
+    byPriority: byPriority.map(({ key, ...rest }) => ({ priority: key, ...rest })),
+    byCategory: byCategory.map(({ key, ...rest }) => ({ category: key, ...rest })),
     averageFirstResponseMinutes: minutes(summary?.first_response),
     averageResolutionMinutes: minutes(summary?.resolution),
     responded: num(summary?.responded),

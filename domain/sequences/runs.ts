@@ -2,6 +2,8 @@
  * Enrollment runs: starting the workflow of an enrollment row, steering it (pause, resume,
  * unenroll through workflow updates), and the read side (lists, one enrollment, stats).
  */
+import type { EnrollmentDetailView, EnrollmentStepView, EnrollmentView, SequenceStatsView } from './sequences.views';
+import type { EnrollEntityType } from './definition.schemas';
 import type { Ctx } from '../context';
 import { DomainError, notFound, validation } from '../errors';
 import type { SequenceEngineDeps, UpdateOutcome } from './ports';
@@ -121,13 +123,13 @@ export async function startEnrollmentWorkflow(
   );
 }
 
-export function serializeEnrollment(e: SequenceEnrollment): Record<string, unknown> {
+export function serializeEnrollment(e: SequenceEnrollment): EnrollmentView {
   const iso = (d: Date | null | undefined) => (d ? d.toISOString() : null);
   return {
     _id: e._id,
     sequenceId: e.sequenceId,
     sequenceName: e.sequenceName,
-    entityType: e.entityType,
+    entityType: e.entityType as EnrollEntityType,
     entityId: e.entityId,
     personId: e.personId ?? null,
     status: e.status,
@@ -138,15 +140,15 @@ export function serializeEnrollment(e: SequenceEnrollment): Record<string, unkno
     pausedUntil: iso(e.pausedUntil),
     sequenceVersion: e.snapshot?.version ?? null,
     workflowId: e.workflowId,
-    enrolledAt: iso(e.enrolledAt),
+    enrolledAt: e.enrolledAt.toISOString(),
     finishedAt: iso(e.finishedAt),
     error: e.error ?? null,
-    createdAt: iso(e.createdAt),
-    updatedAt: iso(e.updatedAt),
+    createdAt: e.createdAt.toISOString(),
+    updatedAt: e.updatedAt.toISOString(),
   };
 }
 
-const serializeStep = (s: SequenceStep): Record<string, unknown> => ({
+const serializeStep = (s: SequenceStep): EnrollmentStepView => ({
   nodeId: s.nodeId,
   nodeType: s.nodeType,
   status: s.status,
@@ -168,7 +170,7 @@ export async function getEnrollment(ctx: Ctx, id: string): Promise<SequenceEnrol
 }
 
 /** One enrollment with its step history (oldest first). */
-export async function readEnrollment(ctx: Ctx, id: string): Promise<Record<string, unknown>> {
+export async function readEnrollment(ctx: Ctx, id: string): Promise<EnrollmentDetailView> {
   const e = await getEnrollment(ctx, id);
   const steps = await ctx.em.find(SequenceStep, { enrollmentId: id }, { orderBy: { startedAt: 'asc', _id: 'asc' } });
   return { ...serializeEnrollment(e), steps: steps.map(serializeStep) };
@@ -178,7 +180,7 @@ export async function listEnrollments(
   ctx: Ctx,
   sequenceId: string,
   q: { page: number; limit: number; status?: EnrollmentStatus },
-): Promise<{ items: Record<string, unknown>[]; total: number }> {
+): Promise<{ items: EnrollmentView[]; total: number }> {
   await getSequence(ctx, sequenceId);
   const where = { sequenceId, ...(q.status ? { status: q.status } : {}) };
   const [rows, total] = await ctx.em.findAndCount(SequenceEnrollment, where, {
@@ -190,7 +192,7 @@ export async function listEnrollments(
 }
 
 /** Totals per status and per step (sent/opened/clicked/replied and step outcomes). */
-export async function sequenceStats(ctx: Ctx, sequenceId: string): Promise<Record<string, unknown>> {
+export async function sequenceStats(ctx: Ctx, sequenceId: string): Promise<SequenceStatsView> {
   const sequence = await getSequence(ctx, sequenceId);
   const ws = ctx.actor.workspaceId;
   const counts: { status: EnrollmentStatus; n: string }[] = await ctx.em.execute(

@@ -3,6 +3,7 @@
  * JSON column with the spec's defaults filled in on read; every change bumps `version` only when
  * the graph or settings change (running enrollments keep their own snapshot anyway).
  */
+import type { SequenceView } from './sequences.views';
 import { LockMode } from '@mikro-orm/core';
 import type { Ctx } from '../context';
 import { DomainError, notFound } from '../errors';
@@ -25,8 +26,6 @@ import { EmailTemplate } from '../email/email-template.entity';
 import { isId } from '../ids';
 import { SmsTemplate } from '../messaging/sms-message.entity';
 
-const iso = (d: Date | null | undefined): string | null => (d ? d.toISOString() : null);
-
 /** Stored settings may predate a key: defaults fill what is missing. */
 export function settingsOf(s: Sequence): SequenceSettings {
   return mergeSettings(DEFAULT_SETTINGS, (s.settings ?? {}) as never).settings;
@@ -42,7 +41,7 @@ export interface SequenceCounts {
 }
 const EMPTY_COUNTS: SequenceCounts = { totalEnrolled: 0, active: 0, paused: 0, completed: 0, exited: 0, switched: 0 };
 
-export function serializeSequence(s: Sequence, counts: SequenceCounts = EMPTY_COUNTS): Record<string, unknown> {
+export function serializeSequence(s: Sequence, counts: SequenceCounts = EMPTY_COUNTS): SequenceView {
   return {
     _id: s._id,
     name: s.name,
@@ -54,8 +53,8 @@ export function serializeSequence(s: Sequence, counts: SequenceCounts = EMPTY_CO
     version: s.version,
     stats: counts,
     createdBy: s.createdBy ?? null,
-    createdAt: iso(s.createdAt),
-    updatedAt: iso(s.updatedAt),
+    createdAt: s.createdAt.toISOString(),
+    updatedAt: s.updatedAt.toISOString(),
   };
 }
 
@@ -83,7 +82,7 @@ export async function getSequence(ctx: Ctx, id: string, lock = false): Promise<S
   return s;
 }
 
-export async function readSequence(ctx: Ctx, id: string): Promise<Record<string, unknown>> {
+export async function readSequence(ctx: Ctx, id: string): Promise<SequenceView> {
   const s = await getSequence(ctx, id);
   return serializeSequence(s, (await countsFor(ctx, [id])).get(id));
 }
@@ -91,7 +90,7 @@ export async function readSequence(ctx: Ctx, id: string): Promise<Record<string,
 export async function listSequences(
   ctx: Ctx,
   q: { page: number; limit: number; isActive?: boolean },
-): Promise<{ items: Record<string, unknown>[]; total: number }> {
+): Promise<{ items: SequenceView[]; total: number }> {
   const where = q.isActive === undefined ? {} : { isActive: q.isActive };
   const [rows, total] = await ctx.em.findAndCount(Sequence, where, {
     orderBy: { createdAt: 'desc', _id: 'desc' },
@@ -161,7 +160,7 @@ async function checkedTemplates(ctx: Ctx, nodes: SequenceNode[]): Promise<void> 
   if (issues.length) invalid(issues);
 }
 
-export async function createSequence(ctx: Ctx, input: SequenceBody): Promise<Record<string, unknown>> {
+export async function createSequence(ctx: Ctx, input: SequenceBody): Promise<SequenceView> {
   const nodes = input.nodes?.length ? input.nodes : [DEFAULT_START_NODE];
   const edges = input.edges ?? [];
   const { settings, issues } = mergeSettings(DEFAULT_SETTINGS, input);
@@ -184,7 +183,7 @@ export async function createSequence(ctx: Ctx, input: SequenceBody): Promise<Rec
 const same = (a: unknown, b: unknown): boolean => JSON.stringify(a) === JSON.stringify(b);
 
 /** Partial update; the merged definition is validated, and an active sequence must stay activatable. */
-export async function updateSequence(ctx: Ctx, id: string, input: SequenceBody): Promise<Record<string, unknown>> {
+export async function updateSequence(ctx: Ctx, id: string, input: SequenceBody): Promise<SequenceView> {
   return inTransaction(ctx, async () => {
     const s = await getSequence(ctx, id, true);
     const nodes = input.nodes ?? s.nodes;
@@ -225,7 +224,7 @@ export async function toggleSequence(ctx: Ctx, id: string): Promise<{ _id: strin
 
 const COPY_SUFFIX = ' (copy)';
 
-export async function duplicateSequence(ctx: Ctx, id: string): Promise<Record<string, unknown>> {
+export async function duplicateSequence(ctx: Ctx, id: string): Promise<SequenceView> {
   const source = await getSequence(ctx, id);
   const copy = createRecord(ctx, Sequence, {
     name: source.name.slice(0, 200 - COPY_SUFFIX.length) + COPY_SUFFIX,

@@ -1,12 +1,14 @@
 import type { Ctx } from '../context';
 import { DomainError, notFound } from '../errors';
-import { findPage, toPlain, type PageRequest } from '../shared/listing';
+import { findPage, type PageRequest } from '../shared/listing';
+import { plainOf } from '../shared/views';
 import { createRecord } from '../shared/records';
 import { applyResult, attempt, recordOnSubscription, type AttemptDeps } from './attempts';
 import { TEST_EVENT_TYPE } from './event-types';
 import { webhookIdOf } from './ports';
 import { getSubscription } from './subscriptions.service';
 import { WebhookDelivery, type DeliveryStatus } from './webhook.entity';
+import type { WebhookDeliveryView } from './webhooks.schemas';
 
 const FIELDS = [
   '_id',
@@ -25,8 +27,8 @@ const FIELDS = [
   'updatedAt',
 ] as const;
 
-export function serializeDelivery(d: WebhookDelivery): Record<string, unknown> {
-  return { ...toPlain(d, FIELDS), webhookId: webhookIdOf(d._id) };
+export function serializeDelivery(d: WebhookDelivery): WebhookDeliveryView {
+  return { ...plainOf(d, FIELDS), webhookId: webhookIdOf(d._id) };
 }
 
 export async function listDeliveries(

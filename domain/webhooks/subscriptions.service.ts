@@ -3,12 +3,13 @@ import type { AppConfig } from '../config';
 import type { Ctx } from '../context';
 import { notFound, validation } from '../errors';
 import { isHostAllowed, nonPublicReason, normalizeHost } from '../net/address-policy';
-import { findPage, toPlain, type PageRequest } from '../shared/listing';
+import { findPage, type PageRequest } from '../shared/listing';
+import { plainOf } from '../shared/views';
 import { createRecord } from '../shared/records';
 import { ALL_EVENTS } from './event-types';
 import { generateSecret, maskWebhookSecret, openSecret, sealSecret } from './secrets';
 import { WebhookDelivery, WebhookSubscription } from './webhook.entity';
-import type { SubscriptionInput } from './webhooks.schemas';
+import type { SubscriptionInput, WebhookSubscriptionView } from './webhooks.schemas';
 
 /** How long the previous secret keeps signing after a rotation (both signatures are sent meanwhile). */
 export const ROTATION_OVERLAP_MS = 24 * 60 * 60 * 1000;
@@ -31,12 +32,13 @@ const FIELDS = [
 ] as const;
 
 /** The read view: the secret masked (`whsec_****` + its last 4 characters). */
-export function serializeSubscription(sub: WebhookSubscription, config: AppConfig): Record<string, unknown> {
-  const view = toPlain(sub, FIELDS);
-  view.secret = maskWebhookSecret(openSecret(sub.secret, config.webhooks.encryptionKey));
-  if (sub.previousSecretExpiresAt && sub.previousSecretExpiresAt.getTime() <= Date.now())
-    view.previousSecretExpiresAt = null;
-  return view;
+export function serializeSubscription(sub: WebhookSubscription, config: AppConfig): WebhookSubscriptionView {
+  const expired = sub.previousSecretExpiresAt && sub.previousSecretExpiresAt.getTime() <= Date.now();
+  return {
+    ...plainOf(sub, FIELDS),
+    ...(expired ? { previousSecretExpiresAt: null } : {}),
+    secret: maskWebhookSecret(openSecret(sub.secret, config.webhooks.encryptionKey)),
+  };
 }
 
 /**
@@ -85,7 +87,7 @@ export async function createSubscription(
   ctx: Ctx,
   config: AppConfig,
   input: SubscriptionInput & { url: string; events: string[] },
-) {
+): Promise<WebhookSubscriptionView> {
   const secret = generateSecret();
   const sub = createRecord(ctx, WebhookSubscription, {
     name: input.name ?? null,
@@ -127,7 +129,7 @@ export async function deleteSubscription(ctx: Ctx, id: string): Promise<void> {
  * New secret; the current one becomes the previous one and keeps signing for 24 hours (receivers
  * verify whichever they hold). Rotating again within the overlap drops the oldest secret.
  */
-export async function rotateSecret(ctx: Ctx, config: AppConfig, id: string) {
+export async function rotateSecret(ctx: Ctx, config: AppConfig, id: string): Promise<WebhookSubscriptionView> {
   const sub = await find(ctx, id);
   const secret = generateSecret();
   sub.previousSecret = sub.secret;

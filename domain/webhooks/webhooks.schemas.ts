@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from './event-types';
 import { boolParam, pageParams } from '../shared/list-query';
 import { clearableText, objectId } from '../shared/schemas';
+import { dateTimeView, idView, recordViewFields } from '../shared/views';
 
 export const MAX_EVENTS = 100;
 
@@ -37,3 +38,44 @@ export const deliveryParams = z.object({ id: objectId, deliveryId: objectId });
 
 /** What the service writes: the parsed updateSubscriptionBody (create bodies add their required fields). */
 export type SubscriptionInput = z.infer<typeof updateSubscriptionBody>;
+
+const deliveryStatusView = z.enum(['pending', 'retrying', 'delivered', 'failed']);
+
+/** A subscription as the API shows it; `secret` is masked except in the create and rotate answers. */
+export const webhookSubscriptionView = z.object({
+  ...recordViewFields,
+  name: z.string().nullable(),
+  url: z.string(),
+  events: z.array(z.string()).describe('event types, or ["*"] for all'),
+  active: z.boolean(),
+  disabledReason: z.string().nullable().describe('why the product disabled it (410, repeated failures)'),
+  disabledAt: dateTimeView.nullable(),
+  failedDeliveriesInRow: z.number().int(),
+  lastSuccessAt: dateTimeView.nullable(),
+  lastFailureAt: dateTimeView.nullable(),
+  previousSecretExpiresAt: dateTimeView
+    .nullable()
+    .describe('until when the previous secret still signs (null when there is none or it expired)'),
+  createdBy: idView,
+  secret: z
+    .string()
+    .describe('whsec_**** + the last 4 characters; the whole secret only in the create and rotate-secret answers'),
+});
+export type WebhookSubscriptionView = z.infer<typeof webhookSubscriptionView>;
+
+export const webhookDeliveryView = z.object({
+  ...recordViewFields,
+  subscriptionId: idView,
+  eventId: idView.nullable().describe('the outbox event id (null for test events)'),
+  eventType: z.string(),
+  status: deliveryStatusView,
+  attempts: z.number().int(),
+  lastStatusCode: z.number().int().nullable(),
+  lastError: z.string().nullable(),
+  lastDurationMs: z.number().int().nullable(),
+  lastAttemptAt: dateTimeView.nullable(),
+  nextAttemptAt: dateTimeView.nullable(),
+  deliveredAt: dateTimeView.nullable(),
+  webhookId: z.string().describe('msg_<deliveryId>: the webhook-id header of every attempt'),
+});
+export type WebhookDeliveryView = z.infer<typeof webhookDeliveryView>;

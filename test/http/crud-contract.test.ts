@@ -65,6 +65,12 @@ const FIXTURES: Record<
     field: 'name',
     unchanged: 'assignment',
   },
+  agent: {
+    create: { name: 'Researcher', goal: 'Find leads' },
+    update: { name: 'Renamed' },
+    field: 'name',
+    unchanged: 'modelTier',
+  },
 };
 
 /** Fixture bodies may name the calling tenant's user as `__self__`. */

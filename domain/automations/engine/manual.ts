@@ -2,6 +2,7 @@
  * Starts that do not come from the outbox: the trigger and test endpoints, and the public
  * webhook endpoint (secret compared in constant time, rate-limited per automation).
  */
+import type { WebhookStartView } from '../automations.views';
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { DomainError, notFound, validation } from '../../errors';
 import { isId, newId } from '../../ids';
@@ -133,10 +134,7 @@ const WEBHOOK_ENTITY: Record<string, string> = { Lead: 'lead', People: 'person',
  * one 404 (ids are not probed); a trigger without a secret refuses every call (401), as does a
  * wrong secret; nothing runs then. Calls are counted per automation before the secret check.
  */
-export async function startFromWebhook(
-  deps: EngineDeps,
-  req: WebhookStart,
-): Promise<{ executionId: string | null; status: string; reason?: string }> {
+export async function startFromWebhook(deps: EngineDeps, req: WebhookStart): Promise<WebhookStartView> {
   if (!isId(req.automationId)) throw notFound('automation');
   const em = deps.orm.em.fork({ clear: true, useContext: false });
   const automation = await em.findOne(Automation, { _id: req.automationId }, { filters: false });
