@@ -1,13 +1,24 @@
+import { z } from 'zod';
 import type { RouteFactory } from '../app';
 import * as cloud from '../../domain/files/cloud/cloud.service';
 import { created, paged, route } from '../http/registry';
-import { cloudAccountsQuery, cloudBrowseQuery, cloudCreateBody, cloudLinkBody } from '../../domain/files/files.schemas';
+import { envelopes } from '../http/crud';
+import {
+  cloudAccountView,
+  cloudAccountsQuery,
+  cloudBrowseQuery,
+  cloudCreateBody,
+  cloudCreateView,
+  cloudItemView,
+  cloudLinkBody,
+  fileView,
+} from '../../domain/files/files.schemas';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;
 const section = 'Files';
 const notConfigured =
-  'A provider that is not set up answers 503 { error, code: "not_configured" } naming the variables to set (ONEDRIVE_*, GOOGLE_DRIVE_*).';
+  'A provider that is not set up answers 503 { error, code: "not_configured" } naming the variables to set (ONEDRIVE_*, GOOGLE_DRIVE_*); a provider that fails or refuses the stored token answers 502 upstream_failed.';
 
 /** Cloud storage (OneDrive, Google Drive): mounted before /files/:id so the paths are not read as ids. */
 export const cloudFileRoutes: RouteFactory = (deps) => [
@@ -19,6 +30,7 @@ export const cloudFileRoutes: RouteFactory = (deps) => [
     query: cloudAccountsQuery,
     summary:
       'Cloud storage accounts connected to the workspace (provider, accountId, displayName, email, status); no credentials. None: an empty list.',
+    response: envelopes.list(cloudAccountView),
     handler: async ({ ctx, query }) => {
       const accounts = await cloud.listAccounts(ctx, deps.config);
       return paged(accounts.slice((query.page - 1) * query.limit, query.page * query.limit), {
@@ -37,6 +49,10 @@ export const cloudFileRoutes: RouteFactory = (deps) => [
     summary:
       "Browse a connected cloud drive: roots=true lists drives; recent=true recent files; query searches names; parentId (+ driveId) lists a folder; withPath adds each item's path.",
     description: `provider (onedrive, google_drive) may be omitted when only one is connected. ${notConfigured}`,
+    response: envelopes.list(cloudItemView).extend({
+      hasMore: z.boolean().describe('the provider may have more items past this page'),
+    }),
+    errors: [502],
     handler: async ({ ctx, query }) => {
       // Providers page by cursor: read up to the requested page and answer its slice.
       const upTo = Math.min(query.page * query.limit, 1000);
@@ -55,6 +71,8 @@ export const cloudFileRoutes: RouteFactory = (deps) => [
     summary:
       'Record a cloud file (itemId, optional provider, driveId, folderId) as a file of the workspace, optionally linked to a record (entityType, entityId).',
     description: notConfigured,
+    response: envelopes.data(fileView),
+    errors: [502],
     handler: async ({ ctx, body }) => created(await cloud.linkCloudItem(ctx, deps.config, body)),
   }),
   route({
@@ -67,6 +85,8 @@ export const cloudFileRoutes: RouteFactory = (deps) => [
     summary:
       'Create a folder or an empty document, spreadsheet, presentation or file in a cloud drive; documents are recorded (and optionally linked) as files. Answers { item, file }.',
     description: notConfigured,
+    response: envelopes.data(cloudCreateView),
+    errors: [502],
     handler: async ({ ctx, body }) => created(await cloud.createCloudItem(ctx, deps.config, body)),
   }),
 ];

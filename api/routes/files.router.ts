@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { AppDeps, RouteFactory } from '../app';
 import type { Ctx } from '../../domain/context';
 import * as files from '../../domain/files/files.service';
@@ -11,9 +12,19 @@ import { fileStorageFor, localStorageFor } from '../../domain/files/storage-fact
 import { DomainError } from '../../domain/errors';
 import { formatZodError } from '../../domain/shared/schemas';
 import { acknowledged, created, ok, paged, route, type Reply } from '../http/registry';
+import { envelopes, publicRoute } from '../http/crud';
 import { idParams } from '../../domain/shared/schemas';
 import { cloudFileRoutes } from './files-cloud.router';
-import { createFolderBody, fileLinkBody, listFilesQuery, listFoldersQuery } from '../../domain/files/files.schemas';
+import {
+  createFolderBody,
+  fileLinkBody,
+  fileView,
+  fileWithUrlView,
+  folderView,
+  listFilesQuery,
+  listFoldersQuery,
+  signedUploadView,
+} from '../../domain/files/files.schemas';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;
@@ -38,6 +49,8 @@ async function linkInput(ctx: Ctx, id: string, body: unknown) {
   }
   return parsed.data;
 }
+
+const tokenParams = z.object({ token: z.string() });
 
 const gone = (status: 403 | 404 | 410, error: string, code: string): Reply => ({ status, body: { error, code } });
 
@@ -78,6 +91,7 @@ export const filesRoutes: RouteFactory = (deps) => [
     query: listFilesQuery,
     summary:
       'List files (newest first); filters folderId (or "root"), q (name contains), source, entityType + entityId (files linked to a record).',
+    response: envelopes.list(fileView),
     handler: async ({ ctx, query }) => {
       const { items, total } = await files.listFiles(ctx, query);
       return paged(items, { page: query.page, limit: query.limit, total });
@@ -100,6 +114,7 @@ export const filesRoutes: RouteFactory = (deps) => [
       koa.state.stagedUpload = staged;
       return { summary: files.uploadSummary(staged), dispose: () => staged.discard() };
     },
+    response: envelopes.data(fileView),
     handler: async ({ ctx, koa }) =>
       created(await files.storeUpload(ctx, fileDeps(deps), koa.state.stagedUpload as StagedUpload)),
   }),
@@ -112,6 +127,7 @@ export const filesRoutes: RouteFactory = (deps) => [
     resources: { id: 'file' },
     summary:
       'Get one file with a signed downloadUrl that expires at downloadUrlExpiresAt (FILE_URL_TTL_SECONDS, default 15 minutes).',
+    response: envelopes.data(fileWithUrlView),
     handler: async ({ ctx, params }) => ok(await files.getFile(ctx, fileDeps(deps), params.id)),
   }),
   route({
@@ -122,6 +138,7 @@ export const filesRoutes: RouteFactory = (deps) => [
     params: idParams,
     resources: { id: 'file' },
     summary: 'Delete a file: the stored object, the record and its links.',
+    response: envelopes.ok,
     handler: async ({ ctx, params }) => {
       await files.deleteFile(ctx, fileDeps(deps), params.id);
       return acknowledged();
@@ -138,6 +155,7 @@ export const filesRoutes: RouteFactory = (deps) => [
     resources: { id: 'file' },
     summary:
       "Link the file to a record (entityType company, person, lead, deal, project or custom_object_record; entityId must exist); shown on the record's activity feed. Already linked is 409.",
+    response: envelopes.data(fileView),
     handler: async ({ ctx, params, koa }) =>
       ok(await files.linkFile(ctx, params.id, await linkInput(ctx, params.id, koa.request.body))),
   }),
@@ -151,21 +169,29 @@ export const filesRoutes: RouteFactory = (deps) => [
     rawBody: true,
     resources: { id: 'file' },
     summary: 'Unlink the file from a record (body entityType, entityId); 404 when not linked.',
+    response: envelopes.data(fileView),
     handler: async ({ ctx, params, koa }) =>
       ok(await files.unlinkFile(ctx, params.id, await linkInput(ctx, params.id, koa.request.body))),
   }),
-  route({
+  publicRoute({
     method: 'GET',
     path: `${LOCAL_DOWNLOAD_PATH}/:token`,
     section,
-    access: {
-      public:
-        'signed download URLs are opened by browsers without credentials; the HMAC-signed, expiring token is the capability',
-    },
+    reason:
+      'signed download URLs are opened by browsers without credentials; the HMAC-signed, expiring token is the capability',
+    params: tokenParams,
     summary:
       'The bytes of a file behind a signed download URL (local storage); 403 when the token is altered, 410 when it has expired.',
-    handler: async ({ koa }) => download(deps, String(koa.params.token ?? '')),
+    response: {
+      media: ['*/*'],
+      description:
+        "the file's bytes with its recorded content type (active types such as HTML or SVG as application/octet-stream), as an attachment",
+      headers: ['Content-Disposition', 'Cache-Control'],
+    },
+    errors: [403, 410],
+    handler: async ({ params }) => download(deps, params.token),
   }),
+  // Not publicRoute: the handler reads the request stream and its Content-Type (publicRoute hands over no koa context).
   route({
     method: 'PUT',
     path: `${LOCAL_UPLOAD_PATH}/:token`,
@@ -176,6 +202,8 @@ export const filesRoutes: RouteFactory = (deps) => [
     },
     summary:
       'Upload the bytes behind a signed upload URL (local storage): Content-Type must be the signed type; 403 altered, 410 expired, 413 over FILE_MAX_BYTES.',
+    response: signedUploadView,
+    errors: [403, 410],
     handler: async ({ koa }) => {
       const storage = localStorageFor(deps.config);
       if (!storage) return gone(404, 'upload URLs of this server come from the configured object store', 'not_found');
@@ -192,6 +220,7 @@ export const filesRoutes: RouteFactory = (deps) => [
     access: read,
     query: listFoldersQuery,
     summary: 'List folders by name with fileCount and folderCount; parentId (a folder id or "root") lists one level.',
+    response: envelopes.list(folderView),
     handler: async ({ ctx, query }) => {
       const { items, total } = await folders.listFolders(ctx, query);
       return paged(items, { page: query.page, limit: query.limit, total });
@@ -205,6 +234,7 @@ export const filesRoutes: RouteFactory = (deps) => [
     body: createFolderBody,
     successStatus: 201,
     summary: 'Create a folder (name, optional parentId); sibling names are unique case-insensitively (409).',
+    response: envelopes.data(folderView),
     handler: async ({ ctx, body }) => created(await folders.createFolder(ctx, body)),
   }),
   route({
@@ -215,6 +245,7 @@ export const filesRoutes: RouteFactory = (deps) => [
     params: idParams,
     resources: { id: 'folder' },
     summary: 'Delete an empty folder; a folder that still holds files or folders is 409.',
+    response: envelopes.ok,
     handler: async ({ ctx, params }) => {
       await folders.deleteFolder(ctx, params.id);
       return acknowledged();

@@ -1,11 +1,14 @@
 import type { RouteFactory } from '../app';
 import * as templates from '../../domain/projects/project-templates.service';
 import { created, ok, paged, route } from '../http/registry';
+import { envelopes } from '../http/crud';
 import { idParams } from '../../domain/shared/schemas';
 import {
   createTemplateBody,
   fromTemplateBody,
   listTemplatesQuery,
+  projectFromTemplateView,
+  projectTemplateView,
   updateTemplateBody,
 } from '../../domain/projects/project-templates.schemas';
 
@@ -22,6 +25,7 @@ export const projectTemplatesRoutes: RouteFactory = () => [
     access: read,
     query: listTemplatesQuery,
     summary: 'Active project templates (default first, then by name); includeInactive=true adds deleted ones.',
+    response: envelopes.list(projectTemplateView),
     handler: async ({ ctx, query }) => {
       const { items, total } = await templates.listTemplates(ctx, query);
       return paged(items, { page: query.page, limit: query.limit, total });
@@ -36,6 +40,7 @@ export const projectTemplatesRoutes: RouteFactory = () => [
     successStatus: 201,
     summary:
       'Create a template (name required; taskTemplates [{title, description?, stage?, priority?}], milestoneTemplates, projectData, portalSettings, isDefault). Needs the permission to create projects (write).',
+    response: envelopes.data(projectTemplateView),
     handler: async ({ ctx, body }) => created(await templates.createTemplate(ctx, body)),
   }),
   route({
@@ -46,6 +51,7 @@ export const projectTemplatesRoutes: RouteFactory = () => [
     params: idParams,
     resources,
     summary: 'Get one template (also a deactivated one).',
+    response: envelopes.data(projectTemplateView),
     handler: async ({ ctx, params }) => ok(templates.serializeTemplate(await templates.getTemplate(ctx, params.id))),
   }),
   route({
@@ -57,6 +63,7 @@ export const projectTemplatesRoutes: RouteFactory = () => [
     body: updateTemplateBody,
     resources,
     summary: 'Update the given fields (isActive: true restores a deleted template).',
+    response: envelopes.data(projectTemplateView),
     handler: async ({ ctx, params, body }) => ok(await templates.updateTemplate(ctx, params.id, body)),
   }),
   route({
@@ -67,7 +74,8 @@ export const projectTemplatesRoutes: RouteFactory = () => [
     params: idParams,
     resources,
     summary:
-      'Soft delete: the template becomes inactive (isActive=false) and stays readable by id and with includeInactive.',
+      'Soft delete: the template becomes inactive (isActive=false) and stays readable by id and with includeInactive. Answers the deactivated template.',
+    response: envelopes.data(projectTemplateView),
     handler: async ({ ctx, params }) => ok(await templates.deactivateTemplate(ctx, params.id)),
   }),
   route({
@@ -81,6 +89,7 @@ export const projectTemplatesRoutes: RouteFactory = () => [
       'Create a project from an active template: its project fields, milestones, portal settings and tasks are copied; offerData lineItems become project lines, dealRef/leadRef are linked.',
     description:
       'templateId required (400); an unknown or deactivated template is 404. Title defaults to offerData.offerTitle, else the template name. Answers the project with `tasks`.',
+    response: envelopes.data(projectFromTemplateView),
     handler: async ({ ctx, body }) => created(await templates.createProjectFromTemplate(ctx, body)),
   }),
 ];

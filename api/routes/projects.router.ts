@@ -1,8 +1,10 @@
+import { z } from 'zod';
 import type { RouteFactory } from '../app';
 import * as projects from '../../domain/projects/projects.service';
 import * as projectTasks from '../../domain/projects/project-tasks.service';
 import { createTimeEntry, listTimeEntries } from '../../domain/projects/time-entries.service';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
+import { envelopes } from '../http/crud';
 import { idParams } from '../../domain/shared/schemas';
 import {
   commentParams,
@@ -14,6 +16,11 @@ import {
   listTimeEntriesQuery,
   moveProjectBody,
   pageQuery,
+  projectCommentView,
+  projectStatsView,
+  projectTaskView,
+  projectView,
+  timeEntryView,
   taskIdParams,
   updateCommentBody,
   updateProjectBody,
@@ -34,6 +41,7 @@ export const projectsRoutes: RouteFactory = () => [
     access: read,
     query: listProjectsQuery,
     summary: 'List projects (newest first); filters status, owner, company, q.',
+    response: envelopes.list(projectView),
     handler: async ({ ctx, query }) => {
       const { items, total } = await projects.listProjects(ctx, query);
       return paged(items, { page: query.page, limit: query.limit, total });
@@ -48,6 +56,8 @@ export const projectsRoutes: RouteFactory = () => [
     previewable: true,
     successStatus: 201,
     summary: 'Create a project (preview: true returns current, proposed and diff without saving).',
+    response: envelopes.data(projectView),
+    responses: { 200: envelopes.preview(projectView) },
     handler: async ({ ctx, body, preview }) => {
       const result = await projects.createProject(ctx, body, { preview });
       return preview ? ok(result) : created(result);
@@ -61,6 +71,7 @@ export const projectsRoutes: RouteFactory = () => [
     params: idParams,
     resources,
     summary: 'Get one project.',
+    response: envelopes.data(projectView),
     handler: async ({ ctx, params }) => ok(projects.serializeProject(await projects.getProject(ctx, params.id))),
   }),
   route({
@@ -73,6 +84,7 @@ export const projectsRoutes: RouteFactory = () => [
     previewable: true,
     resources,
     summary: 'Update a project (partial; customFields merge; preview supported).',
+    response: z.union([envelopes.data(projectView), envelopes.preview(projectView)]),
     handler: async ({ ctx, params, body, preview }) =>
       ok(await projects.updateProject(ctx, params.id, body, { preview })),
   }),
@@ -84,6 +96,7 @@ export const projectsRoutes: RouteFactory = () => [
     params: idParams,
     resources,
     summary: 'Delete a project with its tasks, comments, time entries and clip cards.',
+    response: envelopes.ok,
     handler: async ({ ctx, params }) => {
       await projects.deleteProject(ctx, params.id);
       return acknowledged();
@@ -98,6 +111,7 @@ export const projectsRoutes: RouteFactory = () => [
     body: moveProjectBody,
     resources,
     summary: 'Move a project to another stage of the project flow (stageId 1-4; unknown → 400).',
+    response: envelopes.data(projectView),
     handler: async ({ ctx, params, body }) => ok(await projects.moveProject(ctx, params.id, body.stageId)),
   }),
   route({
@@ -108,6 +122,7 @@ export const projectsRoutes: RouteFactory = () => [
     params: idParams,
     resources,
     summary: 'Hours logged (billable and not), budget used, open and done tasks.',
+    response: envelopes.data(projectStatsView),
     handler: async ({ ctx, params }) => ok(await projects.projectStats(ctx, params.id)),
   }),
   route({
@@ -119,6 +134,7 @@ export const projectsRoutes: RouteFactory = () => [
     query: pageQuery,
     resources,
     summary: 'Tasks of the project (by order, then oldest first).',
+    response: envelopes.list(projectTaskView),
     handler: async ({ ctx, params, query }) => {
       const { items, total } = await projectTasks.listProjectTasks(ctx, params.id, query);
       return paged(items, { page: query.page, limit: query.limit, total });
@@ -134,6 +150,7 @@ export const projectsRoutes: RouteFactory = () => [
     resources,
     successStatus: 201,
     summary: 'Create a task in the project (task fields plus startDate, taskType, billable, order).',
+    response: envelopes.data(projectTaskView),
     handler: async ({ ctx, params, body }) => created(await projectTasks.createProjectTask(ctx, params.id, body)),
   }),
   route({
@@ -144,6 +161,7 @@ export const projectsRoutes: RouteFactory = () => [
     params: taskIdParams,
     resources: taskResources,
     summary: 'Get one project task.',
+    response: envelopes.data(projectTaskView),
     handler: async ({ ctx, params }) =>
       ok(projectTasks.serializeProjectTask(await projectTasks.getProjectTask(ctx, params.taskId))),
   }),
@@ -156,6 +174,7 @@ export const projectsRoutes: RouteFactory = () => [
     body: updateProjectTaskBody,
     resources: taskResources,
     summary: 'Update a project task (partial; also startDate, taskType, billable, order).',
+    response: envelopes.data(projectTaskView),
     handler: async ({ ctx, params, body }) => ok(await projectTasks.updateProjectTask(ctx, params.taskId, body)),
   }),
   route({
@@ -166,6 +185,7 @@ export const projectsRoutes: RouteFactory = () => [
     params: taskIdParams,
     resources: taskResources,
     summary: 'Delete a project task and its comments.',
+    response: envelopes.ok,
     handler: async ({ ctx, params }) => {
       await projectTasks.deleteProjectTask(ctx, params.taskId);
       return acknowledged();
@@ -180,6 +200,7 @@ export const projectsRoutes: RouteFactory = () => [
     query: pageQuery,
     resources: taskResources,
     summary: 'Comments of a project task (oldest first).',
+    response: envelopes.list(projectCommentView),
     handler: async ({ ctx, params, query }) => {
       const { items, total } = await projectTasks.listComments(ctx, params.taskId, query);
       return paged(items, { page: query.page, limit: query.limit, total });
@@ -196,6 +217,7 @@ export const projectsRoutes: RouteFactory = () => [
     successStatus: 201,
     summary:
       'Comment on a project task (content required; HTML stripped; at most 5,000 characters; internal and visibility must agree).',
+    response: envelopes.data(projectCommentView),
     handler: async ({ ctx, params, body }) => created(await projectTasks.createComment(ctx, params.taskId, body)),
   }),
   route({
@@ -207,6 +229,7 @@ export const projectsRoutes: RouteFactory = () => [
     body: updateCommentBody,
     resources: { taskId: 'project-task', commentId: 'project-comment' },
     summary: 'Edit a comment (content, internal, visibility; all optional).',
+    response: envelopes.data(projectCommentView),
     handler: async ({ ctx, params, body }) =>
       ok(await projectTasks.updateComment(ctx, params.taskId, params.commentId, body)),
   }),
@@ -219,6 +242,7 @@ export const projectsRoutes: RouteFactory = () => [
     query: listTimeEntriesQuery,
     resources,
     summary: 'Time entries of the project (newest date first; filter taskId).',
+    response: envelopes.list(timeEntryView),
     handler: async ({ ctx, params, query }) => {
       const { items, total } = await listTimeEntries(ctx, params.id, query);
       return paged(items, { page: query.page, limit: query.limit, total });
@@ -235,6 +259,7 @@ export const projectsRoutes: RouteFactory = () => [
     successStatus: 201,
     summary:
       "Log time (hours > 0, minutes added; billable default true); consumes hours of the project's active clip card.",
+    response: envelopes.data(timeEntryView),
     handler: async ({ ctx, params, body }) => created(await createTimeEntry(ctx, params.id, body)),
   }),
 ];

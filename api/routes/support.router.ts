@@ -1,3 +1,4 @@
+import { z } from 'zod';
 import type { RouteFactory } from '../app';
 import * as tickets from '../../domain/support/tickets.service';
 import { ensureSupportFlow, serializeSupportFlow, updateSupportFlow } from '../../domain/support/support-flow.service';
@@ -11,6 +12,7 @@ import {
 import { FALLBACK_CATEGORY, ticketStatusTransitions } from '../../domain/support/support.rules';
 import { validation } from '../../domain/errors';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
+import { envelopes } from '../http/crud';
 import { idParams } from '../../domain/shared/schemas';
 import {
   createTicketBody,
@@ -19,8 +21,17 @@ import {
   messagesQuery,
   moveTicketBody,
   replyBody,
+  supportCustomerDetailView,
   supportCustomersQuery,
+  supportCustomerView,
   supportFlowBody,
+  supportFlowView,
+  ticketCategoriesView,
+  ticketMessageView,
+  ticketPreviewView,
+  ticketReplyView,
+  ticketTimeEntryView,
+  ticketView,
   ticketTimeBody,
   ticketTimeQuery,
   updateTicketBody,
@@ -47,6 +58,7 @@ export const supportRoutes: RouteFactory = (deps) => [
     access: read,
     summary:
       'The support flow: kanban stages (numeric ids), ticket categories and support mailboxes; created with defaults on first use.',
+    response: envelopes.data(supportFlowView),
     handler: async ({ ctx }) => ok(serializeSupportFlow(await ensureSupportFlow(ctx))),
   }),
   route({
@@ -57,6 +69,7 @@ export const supportRoutes: RouteFactory = (deps) => [
     body: supportFlowBody,
     summary:
       'Rename the flow, replace its categories (the first is the default) or the mailboxes (e-mail account ids) whose received mail opens tickets.',
+    response: envelopes.data(supportFlowView),
     handler: async ({ ctx, body }) => ok(await updateSupportFlow(ctx, body)),
   }),
   route({
@@ -66,6 +79,7 @@ export const supportRoutes: RouteFactory = (deps) => [
     access: read,
     query: listTicketsQuery,
     summary: 'Support tickets, newest first; filters status, priority, assignee, category, search.',
+    response: envelopes.list(ticketView),
     handler: async ({ ctx, query }) => {
       const { items, total } = await tickets.listTickets(ctx, query);
       return paged(items, { page: query.page, limit: query.limit, total });
@@ -83,6 +97,8 @@ export const supportRoutes: RouteFactory = (deps) => [
       "Create a ticket (title required; category defaults to the flow's first category, else general); preview: true returns current, proposed and diff without saving.",
     description:
       'The support flow is created first if it does not exist. The ticket starts `open` in the first stage with the next ticket number. Event support_ticket_created.',
+    response: envelopes.data(ticketView),
+    responses: { 200: envelopes.preview(ticketPreviewView) },
     handler: async ({ ctx, body, preview }) => {
       const { view } = await tickets.createTicket(ctx, body, { preview });
       return preview ? ok(view) : created(view);
@@ -94,6 +110,7 @@ export const supportRoutes: RouteFactory = (deps) => [
     section,
     access: read,
     summary: "Allowed category values (the support flow's categories; the first is the default).",
+    response: envelopes.data(ticketCategoriesView),
     handler: async ({ ctx }) => {
       const flow = await ensureSupportFlow(ctx);
       return ok({ categories: flow.categories, default: flow.categories[0] ?? FALLBACK_CATEGORY });
@@ -107,6 +124,7 @@ export const supportRoutes: RouteFactory = (deps) => [
     params: idParams,
     resources,
     summary: 'Get one ticket.',
+    response: envelopes.data(ticketView),
     handler: async ({ ctx, params }) => ok(tickets.serializeTicket(await tickets.getTicket(ctx, params.id))),
   }),
   route({
@@ -123,6 +141,7 @@ export const supportRoutes: RouteFactory = (deps) => [
       'Update a ticket (partial): create fields plus status, resolution, customFields (merged); preview supported.',
     description:
       'Status changes follow the table below (409 invalid_state otherwise); events support_ticket_updated plus _resolved, _closed, _reopened, _assigned as they apply.',
+    response: z.union([envelopes.data(ticketView), envelopes.preview(ticketView)]),
     handler: async ({ ctx, params, body, preview }) =>
       ok(await tickets.updateTicket(ctx, params.id, body, { preview })),
   }),
@@ -134,6 +153,7 @@ export const supportRoutes: RouteFactory = (deps) => [
     params: idParams,
     resources,
     summary: 'Delete a ticket with its messages and time entries (the e-mails stay in the mailbox).',
+    response: envelopes.ok,
     handler: async ({ ctx, params }) => {
       await tickets.deleteTicket(ctx, params.id);
       return acknowledged();
@@ -152,7 +172,9 @@ export const supportRoutes: RouteFactory = (deps) => [
     summary:
       'Answer a ticket: content required; type reply (default) or note; visibility public (default for replies) or internal (notes).',
     description:
-      "A public reply is e-mailed to the customer (ticket customerEmail) from the first support mailbox, else the fallback sender (503 not_configured when neither is set up), threaded under the conversation's last message with `[#<ticketNumber>]` in the subject; the customer's answers continue the ticket. Internal notes are never e-mailed. Event support_ticket_replied.",
+      "A public reply is e-mailed to the customer (ticket customerEmail) from the first support mailbox, else the fallback sender (503 not_configured when neither is set up; 502 upstream_failed when the mail server refuses it), threaded under the conversation's last message with `[#<ticketNumber>]` in the subject; the customer's answers continue the ticket. Internal notes are never e-mailed. Event support_ticket_replied.",
+    response: envelopes.data(ticketReplyView),
+    errors: [502],
     handler: async ({ ctx, params, body }) => {
       if (body.content === undefined) await tickets.getTicket(ctx, params.id);
       return created(
@@ -175,6 +197,7 @@ export const supportRoutes: RouteFactory = (deps) => [
     resources,
     summary:
       'Move a ticket to a kanban stage of the support flow (stageId number; unknown → 400); event support_ticket_stage_changed.',
+    response: envelopes.data(ticketView),
     handler: async ({ ctx, params, body }) => {
       await tickets.getTicket(ctx, params.id);
       return ok(await tickets.moveTicket(ctx, params.id, stageNumber(body.stageId), body.flowId));
@@ -190,6 +213,7 @@ export const supportRoutes: RouteFactory = (deps) => [
     resources,
     summary:
       'The conversation, oldest first: customer e-mails, public replies and internal notes; `limit` default 50 (max 200), `visibility` public or internal.',
+    response: envelopes.list(ticketMessageView),
     handler: async ({ ctx, params, query }) => {
       const { items, total } = await listMessages(ctx, params.id, query);
       return paged(items, { page: query.page, limit: query.limit, total });
@@ -204,6 +228,9 @@ export const supportRoutes: RouteFactory = (deps) => [
     query: ticketTimeQuery,
     resources,
     summary: 'Time logged on the ticket (newest date first) with totalHours.',
+    response: envelopes.list(ticketTimeEntryView).extend({
+      totalHours: z.number().describe('hours of every entry of the ticket (not only this page)'),
+    }),
     handler: async ({ ctx, params, query }) => {
       const { items, total, totalHours } = await listTicketTimeEntries(ctx, params.id, query);
       return paged(items, { page: query.page, limit: query.limit, total, totalHours });
@@ -220,6 +247,7 @@ export const supportRoutes: RouteFactory = (deps) => [
     successStatus: 201,
     summary:
       'Log time on a ticket: hours > 0 (minutes added), description, date (default now), billable (default true).',
+    response: envelopes.data(ticketTimeEntryView),
     handler: async ({ ctx, params, body }) => created(await createTicketTimeEntry(ctx, params.id, body)),
   }),
   route({
@@ -232,6 +260,7 @@ export const supportRoutes: RouteFactory = (deps) => [
       'Customers with tickets (one per person, else e-mail, else chat visitor): totalTickets, openTickets, unread, lastActivityAt.',
     description:
       '`search` (alias `q`) matches name, e-mail or visitor id; `sortBy` lastActivityAt (default), totalTickets, openTickets, unread; `sortOrder` desc (default) or asc.',
+    response: envelopes.list(supportCustomerView),
     handler: async ({ ctx, query }) => {
       const { items, total } = await listSupportCustomers(ctx, query);
       return paged(items, { page: query.page, limit: query.limit, total });
@@ -245,6 +274,7 @@ export const supportRoutes: RouteFactory = (deps) => [
     query: customerDetailQuery,
     summary:
       'One support customer: `type` person (value = person id), email (address) or visitor (chat visitor id); stats, person and tickets. 404 when unknown.',
+    response: envelopes.data(supportCustomerDetailView),
     handler: async ({ ctx, query }) => ok(await supportCustomerDetail(ctx, query.type, query.value)),
   }),
 ];

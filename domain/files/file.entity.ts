@@ -1,11 +1,15 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import { p, tenantProps } from '../orm/base';
+import type { CloudProviderId } from './cloud/cloud-provider';
+import type { LinkEntityType } from './files.service';
 
 /** Where a file's bytes are: an object in our storage, or an item in a linked cloud drive. */
-export type FileSource = 'upload' | 'cloud';
+export const FILE_SOURCES = ['upload', 'cloud'] as const;
+export type FileSource = (typeof FILE_SOURCES)[number];
+export type StorageDriver = 'local' | 's3';
 
 export interface CloudRef {
-  provider: string;
+  provider: CloudProviderId;
   itemId: string;
   driveId: string | null;
   webUrl: string | null;
@@ -28,7 +32,7 @@ export const StoredFile = defineEntity({
     folderId: p.string().length(24).nullable(),
     source: p.string().length(10).$type<FileSource>(),
     /** `local` or `s3` for uploads; null for cloud items. */
-    storage: p.string().length(10).nullable(),
+    storage: p.string().length(10).$type<StorageDriver>().nullable(),
     storageKey: p.string().length(300).nullable(),
     cloud: p.json<CloudRef>().nullable(),
     uploadedBy: p.string().length(24),
@@ -44,7 +48,7 @@ export const FileLink = defineEntity({
   properties: {
     ...tenantProps,
     fileId: p.string().length(24),
-    entityType: p.string().length(30),
+    entityType: p.string().length(30).$type<LinkEntityType>(),
     entityId: p.string().length(24),
     linkedBy: p.string().length(24),
   },

@@ -6,6 +6,8 @@ import { emit } from '../outbox/emit';
 import { assertRefs, linkColumns, type RefKind } from '../timeline/references';
 import { recordSystemActivity } from '../timeline/timeline.service';
 import { findPage, likePattern, toPlain, type PageRequest } from '../shared/listing';
+import { plainOf } from '../shared/views';
+import type { FileView, FileWithUrlView } from './files.schemas';
 import { createRecord } from '../shared/records';
 import { FileLink, Folder, StoredFile } from './file.entity';
 import { receiveUpload, type IncomingUpload, type StagedUpload } from './receive-upload';
@@ -45,9 +47,9 @@ const STORED = [
   'updatedAt',
 ] as const;
 
-export function serializeFile(file: StoredFile, links: FileLink[] = []): Record<string, unknown> {
+export function serializeFile(file: StoredFile, links: FileLink[] = []): FileView {
   return {
-    ...toPlain(file, STORED),
+    ...plainOf(file, STORED),
     cloud: file.cloud ?? null,
     links: links.map((l) => ({ entityType: l.entityType, entityId: l.entityId, linkedAt: l.createdAt.toISOString() })),
   };
@@ -104,7 +106,7 @@ export function uploadSummary(staged: StagedUpload): Record<string, unknown> {
 }
 
 /** Stores a staged upload and records the file; the caller discards the staged copy afterwards. */
-export async function storeUpload(ctx: Ctx, deps: FileDeps, staged: StagedUpload): Promise<Record<string, unknown>> {
+export async function storeUpload(ctx: Ctx, deps: FileDeps, staged: StagedUpload): Promise<FileView> {
   const folderId = staged.fields.folderId?.trim() || null;
   if (folderId !== null && !OBJECT_ID_RE.test(folderId))
     throw validation('folderId: must be a 24-character hex id', [
@@ -168,7 +170,7 @@ export async function listFiles(ctx: Ctx, query: ListFilesQuery) {
 }
 
 /** Uploads carry a signed download URL that expires; cloud items link to the provider's page. */
-export async function getFile(ctx: Ctx, deps: FileDeps, id: string): Promise<Record<string, unknown>> {
+export async function getFile(ctx: Ctx, deps: FileDeps, id: string): Promise<FileWithUrlView> {
   const file = await loadFile(ctx, id);
   const links = await linksOf(ctx, [file._id]);
   let download: SignedUrl | null = null;
@@ -208,7 +210,7 @@ export async function linkFile(
   ctx: Ctx,
   id: string,
   input: { entityType: LinkEntityType; entityId: string },
-): Promise<Record<string, unknown>> {
+): Promise<FileView> {
   const file = await loadFile(ctx, id);
   await assertRefs(ctx, [{ field: 'entityId', kind: LINK_ENTITY_TYPES[input.entityType], id: input.entityId }]);
   if (await ctx.em.count(FileLink, { fileId: file._id, entityType: input.entityType, entityId: input.entityId })) {
@@ -249,7 +251,7 @@ export async function unlinkFile(
   ctx: Ctx,
   id: string,
   input: { entityType: LinkEntityType; entityId: string },
-): Promise<Record<string, unknown>> {
+): Promise<FileView> {
   const file = await loadFile(ctx, id);
   const link = await ctx.em.findOne(FileLink, {
     fileId: file._id,

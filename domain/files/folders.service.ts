@@ -2,19 +2,25 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Ctx } from '../context';
 import { conflict, notFound, validation } from '../errors';
 import { emit } from '../outbox/emit';
-import { findPage, toPlain, type PageRequest } from '../shared/listing';
+import { findPage, type PageRequest } from '../shared/listing';
+import { plainOf } from '../shared/views';
+import type { FolderView } from './files.schemas';
 import { createRecord } from '../shared/records';
 import { Folder, StoredFile } from './file.entity';
 import { sanitizeFilename } from './sniff';
 
 const KEYS = ['_id', 'name', 'parentId', 'createdBy', 'createdAt', 'updatedAt'] as const;
-export const serializeFolder = (
-  folder: Folder,
-  counts?: { files: number; folders: number },
-): Record<string, unknown> => ({
-  ...toPlain(folder, KEYS),
-  ...(counts ? { fileCount: counts.files, folderCount: counts.folders } : {}),
+/** The folder record without its counts (event payloads). */
+const folderRecord = (folder: Folder) => plainOf(folder, KEYS);
+
+/** The folder as the API shows it: the record with what it holds. */
+export const serializeFolder = (folder: Folder, counts: { files: number; folders: number }): FolderView => ({
+  ...folderRecord(folder),
+  fileCount: counts.files,
+  folderCount: counts.folders,
 });
+
+const NO_CONTENT = { files: 0, folders: 0 };
 
 /** Maximum nesting: a deeper tree is refused rather than walked without bound. */
 export const MAX_FOLDER_DEPTH = 20;
@@ -34,7 +40,7 @@ export async function listFolders(ctx: Ctx, query: ListFoldersQuery) {
     ctx,
     items.map((f) => f._id),
   );
-  return { items: items.map((f) => serializeFolder(f, counts.get(f._id))), total };
+  return { items: items.map((f) => serializeFolder(f, counts.get(f._id) ?? NO_CONTENT)), total };
 }
 
 async function contentCounts(ctx: Ctx, ids: string[]): Promise<Map<string, { files: number; folders: number }>> {
@@ -64,7 +70,7 @@ async function depthOf(ctx: Ctx, folderId: string): Promise<number> {
 }
 
 /** Sibling names are unique (case-insensitive, 409); the parent must be a folder of the workspace. */
-export async function createFolder(ctx: Ctx, input: { name: string; parentId?: string | null }) {
+export async function createFolder(ctx: Ctx, input: { name: string; parentId?: string | null }): Promise<FolderView> {
   const parentId = input.parentId || null;
   if (parentId) {
     if (!(await ctx.em.count(Folder, { _id: parentId })))
@@ -82,7 +88,7 @@ export async function createFolder(ctx: Ctx, input: { name: string; parentId?: s
     type: 'folder_created',
     entityType: 'folder',
     entityId: folder._id,
-    payload: { folder: serializeFolder(folder) },
+    payload: { folder: folderRecord(folder) },
   });
   try {
     await ctx.em.flush();
@@ -91,7 +97,7 @@ export async function createFolder(ctx: Ctx, input: { name: string; parentId?: s
       throw conflict(`a folder named "${name}" already exists here`);
     throw err;
   }
-  return serializeFolder(folder, { files: 0, folders: 0 });
+  return serializeFolder(folder, NO_CONTENT);
 }
 
 /** Only an empty folder is deleted: one holding files or folders is 409 (move or delete them first). */
@@ -109,14 +115,14 @@ export async function deleteFolder(ctx: Ctx, id: string): Promise<void> {
     type: 'folder_deleted',
     entityType: 'folder',
     entityId: folder._id,
-    payload: { folder: serializeFolder(folder) },
+    payload: { folder: folderRecord(folder) },
   });
   await ctx.em.flush();
 }
 
-export async function getFolder(ctx: Ctx, id: string) {
+export async function getFolder(ctx: Ctx, id: string): Promise<FolderView> {
   const folder = await ctx.em.findOne(Folder, { _id: id });
   if (!folder) throw notFound('folder');
   const counts = await contentCounts(ctx, [id]);
-  return serializeFolder(folder, counts.get(id));
+  return serializeFolder(folder, counts.get(id) ?? NO_CONTENT);
 }

@@ -3,6 +3,7 @@ import { CLIP_CARD_STATUSES } from './project.entity';
 import { pageParams } from '../shared/list-query';
 import { clearableText, objectId } from '../shared/schemas';
 import { isoDate } from '../shared/record-fields';
+import { dateTimeView, idView, recordViewFields } from '../shared/views';
 
 const hours = z
   .number({ message: 'must be a number' })
@@ -44,3 +45,24 @@ export const listClipCardsQuery = z.object({
 
 /** What the service writes: the parsed updateClipCardBody (create bodies add their required fields). */
 export type ClipCardInput = z.infer<typeof updateClipCardBody>;
+
+// ---- Views (response schemas) ----
+
+export const clipCardView = z.object({
+  ...recordViewFields,
+  projectId: idView,
+  project: idView.describe('same as projectId (the write name)'),
+  title: z.string().nullable(),
+  totalHours: z.number(),
+  usedHours: z.number().describe('hours consumed by time entries'),
+  hourlyRate: z.number(),
+  allowOverdraft: z.boolean(),
+  overdraftRate: z.number().nullable(),
+  expiresAt: dateTimeView.nullable(),
+  notes: z.string().nullable(),
+  cancelledAt: dateTimeView.nullable(),
+  status: z.enum(CLIP_CARD_STATUSES).describe('derived on every read from cancelledAt, expiresAt and hours'),
+  remainingHours: z.number().describe('totalHours − usedHours; negative only with allowOverdraft'),
+  overdraftHours: z.number().describe('hours used beyond totalHours (0 when none)'),
+});
+export type ClipCardView = z.infer<typeof clipCardView>;

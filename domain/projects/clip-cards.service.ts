@@ -4,11 +4,12 @@ import { notFound, validation } from '../errors';
 import { emit } from '../outbox/emit';
 import { assertRefs } from '../timeline/references';
 import { applyPatch } from '../shared/changes';
-import { findPage, toPlain, type PageRequest } from '../shared/listing';
+import { findPage, type PageRequest } from '../shared/listing';
+import { plainOf } from '../shared/views';
 import { createRecord } from '../shared/records';
 import { ClipCard, type ClipCardStatus } from './project.entity';
 import { clipCardRemaining, clipCardStatus } from './project-rules';
-import type { ClipCardInput } from './clip-cards.schemas';
+import type { ClipCardInput, ClipCardView } from './clip-cards.schemas';
 
 const STORED = [
   '_id',
@@ -27,10 +28,10 @@ const STORED = [
 ] as const;
 
 /** `project` is the spec's write name; the view carries both project and projectId. */
-export function serializeClipCard(card: ClipCard, now: Date = new Date()): Record<string, unknown> {
+export function serializeClipCard(card: ClipCard, now: Date = new Date()): ClipCardView {
   const remainingHours = clipCardRemaining(card);
   return {
-    ...toPlain(card, STORED),
+    ...plainOf(card, STORED),
     project: card.projectId,
     status: clipCardStatus(card, now),
     remainingHours,
@@ -63,7 +64,7 @@ function scalars(input: ClipCardInput): Partial<ClipCard> {
 export async function createClipCard(
   ctx: Ctx,
   input: ClipCardInput & { project: string; totalHours: number; hourlyRate: number },
-) {
+): Promise<ClipCardView> {
   await assertRefs(ctx, [{ field: 'project', kind: 'project', id: input.project }]);
   const card = createRecord(ctx, ClipCard, {
     projectId: input.project,
@@ -85,7 +86,7 @@ export async function createClipCard(
 /**
  * status `cancelled` cancels; status `active` lifts a cancellation (the other statuses follow from hours and dates).
  */
-export async function updateClipCard(ctx: Ctx, id: string, input: ClipCardInput) {
+export async function updateClipCard(ctx: Ctx, id: string, input: ClipCardInput): Promise<ClipCardView> {
   const card = await getClipCard(ctx, id);
   if (input.project !== undefined && input.project !== card.projectId) {
     throw validation('project: a clip card cannot move to another project', [

@@ -2,16 +2,17 @@ import type { Ctx } from '../context';
 import { notFound } from '../errors';
 import { emit } from '../outbox/emit';
 import { applyPatch } from '../shared/changes';
-import { findPage, toPlain, type PageRequest } from '../shared/listing';
+import { findPage, type PageRequest } from '../shared/listing';
+import { plainOf } from '../shared/views';
 import { createRecord } from '../shared/records';
 import { inTransaction } from '../shared/tx';
 import { Task } from '../tasks/task.entity';
-import { createTask, deleteTask, serializeTask, updateTask } from '../tasks/tasks.service';
+import { createTask, deleteTask, TASK_FIELDS, updateTask } from '../tasks/tasks.service';
 import type { TaskInput } from '../tasks/tasks.schemas';
 import { ProjectComment } from './project.entity';
 import { commentText, commentVisibility } from './project-rules';
 import { getProject } from './projects.service';
-import type { CommentInput } from './projects.schemas';
+import type { CommentInput, ProjectCommentView, ProjectTaskView } from './projects.schemas';
 
 /** Fields only project tasks carry (spec: project-task updates additionally accept these). */
 export interface ProjectTaskExtras {
@@ -22,10 +23,8 @@ export interface ProjectTaskExtras {
 }
 const EXTRA_KEYS = ['startDate', 'taskType', 'billable', 'order'] as const;
 
-export const serializeProjectTask = (t: Task): Record<string, unknown> => ({
-  ...serializeTask(t),
-  ...toPlain(t, EXTRA_KEYS),
-});
+/** The task view (TASK_FIELDS, as serializeTask) plus the project-task extras. */
+export const serializeProjectTask = (t: Task): ProjectTaskView => plainOf(t, [...TASK_FIELDS, ...EXTRA_KEYS]);
 
 /** A task whose parent is a project; other tasks are not found under /projects/tasks. */
 export async function getProjectTask(ctx: Ctx, taskId: string): Promise<Task> {
@@ -68,7 +67,7 @@ export async function createProjectTask(
   ctx: Ctx,
   projectId: string,
   input: TaskInput & ProjectTaskExtras & { title: string },
-): Promise<Record<string, unknown>> {
+): Promise<ProjectTaskView> {
   await getProject(ctx, projectId);
   const { base, extras } = splitExtras(input);
   return inTransaction(ctx, async () => {
@@ -81,7 +80,7 @@ export async function updateProjectTask(
   ctx: Ctx,
   taskId: string,
   input: TaskInput & ProjectTaskExtras,
-): Promise<Record<string, unknown>> {
+): Promise<ProjectTaskView> {
   await getProjectTask(ctx, taskId);
   const { base, extras } = splitExtras(input);
   return inTransaction(ctx, async () => {
@@ -124,9 +123,9 @@ export const COMMENT_FIELDS = [
   'createdAt',
   'updatedAt',
 ] as const;
-export const serializeComment = (c: ProjectComment): Record<string, unknown> => toPlain(c, COMMENT_FIELDS);
+export const serializeComment = (c: ProjectComment): ProjectCommentView => plainOf(c, COMMENT_FIELDS);
 
-export async function createComment(ctx: Ctx, taskId: string, input: CommentInput): Promise<Record<string, unknown>> {
+export async function createComment(ctx: Ctx, taskId: string, input: CommentInput): Promise<ProjectCommentView> {
   const task = await getProjectTask(ctx, taskId);
   const content = commentText(input.content ?? '');
   const vis = commentVisibility(input);
@@ -159,7 +158,7 @@ export async function updateComment(
   taskId: string,
   commentId: string,
   input: CommentInput,
-): Promise<Record<string, unknown>> {
+): Promise<ProjectCommentView> {
   const comment = await getComment(ctx, taskId, commentId);
   const patch: Partial<ProjectComment> = {
     ...commentVisibility(input, { internal: comment.internal, visibility: comment.visibility }),

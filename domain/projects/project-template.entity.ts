@@ -1,11 +1,13 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import { p, tenantProps } from '../orm/base';
+import type { TaskPriority } from '../tasks/task.entity';
+import type { TemplateProjectData } from './project-templates.schemas';
 
 export interface TaskTemplate {
   title: string;
   description?: string | null;
   stage?: number | null;
-  priority?: string | null;
+  priority?: TaskPriority | null;
 }
 export interface MilestoneTemplate {
   title: string;
@@ -25,7 +27,7 @@ export const ProjectTemplate = defineEntity({
     flowRef: p.string().length(100).nullable(),
     taskTemplates: p.json<TaskTemplate[]>().defaultRaw(`'[]'`),
     milestoneTemplates: p.json<MilestoneTemplate[]>().defaultRaw(`'[]'`),
-    projectData: p.json<Record<string, unknown>>().defaultRaw(`'{}'`),
+    projectData: p.json<TemplateProjectData>().defaultRaw(`'{}'`),
     portalSettings: p.json<Record<string, unknown>>().defaultRaw(`'{}'`),
     isDefault: p.boolean().default(false),
     isActive: p.boolean().default(true),

@@ -2,7 +2,9 @@ import { z } from 'zod';
 import { TASK_PRIORITIES } from '../tasks/task.entity';
 import { boolParam, pageParams } from '../shared/list-query';
 import { clearableText, objectId, requiredText } from '../shared/schemas';
-import { createProjectBody } from './projects.schemas';
+import { createProjectBody, projectTaskView, projectView } from './projects.schemas';
+import { PROJECT_PRIORITIES, PROJECT_STATUSES } from './project.entity';
+import { customFieldsView, idView, openObjectView, recordViewFields } from '../shared/views';
 import { refField } from '../shared/record-fields';
 
 const taskTemplate = z.object({
@@ -109,3 +111,56 @@ export type TemplateInput = z.infer<typeof updateTemplateBody>;
 
 /** What createFromTemplate takes: the parsed body of POST /projects/from-template. */
 export type FromTemplateInput = z.infer<typeof fromTemplateBody>;
+
+/** Project fields a template stores (the parsed `projectData` of its body). */
+export type TemplateProjectData = z.infer<typeof projectData>;
+
+// ---- Views (response schemas) ----
+
+const taskTemplateView = z.object({
+  title: z.string(),
+  description: z.string().nullable().optional(),
+  stage: z.number().int().nullable().optional().describe('task stage id (task flow)'),
+  priority: z.enum(TASK_PRIORITIES).nullable().optional(),
+});
+const milestoneTemplateView = z.object({
+  title: z.string(),
+  description: z.string().nullable().optional(),
+  dueInDays: z.number().int().nullable().optional().describe('due date = project creation + days'),
+});
+const templateProjectDataView = z
+  .object({
+    description: z.string().nullable(),
+    status: z.enum(PROJECT_STATUSES),
+    priority: z.enum(PROJECT_PRIORITIES),
+    owner: idView.describe('user id'),
+    tags: z.array(z.string()),
+    customFields: customFieldsView,
+    budget: z
+      .object({ hours: z.number().nullable(), amount: z.number().nullable(), hourlyRate: z.number().nullable() })
+      .partial()
+      .nullable(),
+    stage: z.number().int(),
+    minTimeEntryWords: z.number().int().nullable(),
+  })
+  .partial()
+  .describe('project fields copied into projects made from the template (only the keys given)');
+
+export const projectTemplateView = z.object({
+  ...recordViewFields,
+  name: z.string(),
+  description: z.string().nullable(),
+  flowRef: z.string().nullable().describe('project flow reference (informational)'),
+  taskTemplates: z.array(taskTemplateView),
+  milestoneTemplates: z.array(milestoneTemplateView),
+  projectData: templateProjectDataView,
+  portalSettings: openObjectView.describe('portal settings copied into projects (open)'),
+  isDefault: z.boolean().describe('one default per workspace'),
+  isActive: z.boolean().describe('false once deleted (soft delete)'),
+  createdBy: idView.describe('user id'),
+});
+export type ProjectTemplateView = z.infer<typeof projectTemplateView>;
+
+/** POST /projects/from-template: the project with the tasks copied from the template. */
+export const projectFromTemplateView = projectView.extend({ tasks: z.array(projectTaskView) });
+export type ProjectFromTemplateView = z.infer<typeof projectFromTemplateView>;

@@ -3,7 +3,7 @@ import { assertRefs } from '../timeline/references';
 import { notFound } from '../errors';
 import { emit } from '../outbox/emit';
 import { applyPatch } from '../shared/changes';
-import { toPlain } from '../shared/listing';
+import { plainOf } from '../shared/views';
 import { createRecord } from '../shared/records';
 import { inTransaction } from '../shared/tx';
 import type { TaskPriority } from '../tasks/task.entity';
@@ -12,7 +12,13 @@ import { ProjectTemplate, type MilestoneTemplate } from './project-template.enti
 import { createProjectTask } from './project-tasks.service';
 import { createProject, serializeProject } from './projects.service';
 import type { ProjectInput } from './projects.schemas';
-import type { FromTemplateInput, TemplateInput } from './project-templates.schemas';
+import type {
+  FromTemplateInput,
+  ProjectFromTemplateView,
+  ProjectTemplateView,
+  TemplateInput,
+} from './project-templates.schemas';
+import type { ProjectTaskView } from './projects.schemas';
 
 const FIELDS = [
   '_id',
@@ -29,7 +35,7 @@ const FIELDS = [
   'createdAt',
   'updatedAt',
 ] as const;
-export const serializeTemplate = (t: ProjectTemplate): Record<string, unknown> => toPlain(t, FIELDS);
+export const serializeTemplate = (t: ProjectTemplate): ProjectTemplateView => plainOf(t, FIELDS);
 
 export async function getTemplate(ctx: Ctx, id: string): Promise<ProjectTemplate> {
   const template = await ctx.em.findOne(ProjectTemplate, { _id: id });
@@ -57,10 +63,7 @@ async function clearOtherDefaults(ctx: Ctx, keepId: string): Promise<void> {
   );
 }
 
-export async function createTemplate(
-  ctx: Ctx,
-  input: TemplateInput & { name: string },
-): Promise<Record<string, unknown>> {
+export async function createTemplate(ctx: Ctx, input: TemplateInput & { name: string }): Promise<ProjectTemplateView> {
   return inTransaction(ctx, async () => {
     const template = createRecord(ctx, ProjectTemplate, {
       name: input.name,
@@ -68,7 +71,7 @@ export async function createTemplate(
       flowRef: input.flowRef ?? null,
       taskTemplates: input.taskTemplates ?? [],
       milestoneTemplates: input.milestoneTemplates ?? [],
-      projectData: (input.projectData ?? {}) as Record<string, unknown>,
+      projectData: input.projectData ?? {},
       portalSettings: input.portalSettings ?? {},
       isDefault: input.isDefault ?? false,
       isActive: input.isActive ?? true,
@@ -85,13 +88,10 @@ export async function createTemplate(
   });
 }
 
-export async function updateTemplate(ctx: Ctx, id: string, input: TemplateInput): Promise<Record<string, unknown>> {
+export async function updateTemplate(ctx: Ctx, id: string, input: TemplateInput): Promise<ProjectTemplateView> {
   const template = await getTemplate(ctx, id);
   return inTransaction(ctx, async () => {
-    const changes = applyPatch(template, {
-      ...input,
-      ...(input.projectData ? { projectData: input.projectData as Record<string, unknown> } : {}),
-    } as Partial<ProjectTemplate>);
+    const changes = applyPatch(template, { ...input } as Partial<ProjectTemplate>);
     if (Object.keys(changes).length) {
       template.updatedAt = new Date();
       if (template.isDefault) await clearOtherDefaults(ctx, template._id);
@@ -107,7 +107,7 @@ export async function updateTemplate(ctx: Ctx, id: string, input: TemplateInput)
 }
 
 /** Soft delete (spec): the template is deactivated and no longer the default; projects made from it keep their copy. */
-export async function deactivateTemplate(ctx: Ctx, id: string): Promise<Record<string, unknown>> {
+export async function deactivateTemplate(ctx: Ctx, id: string): Promise<ProjectTemplateView> {
   return updateTemplate(ctx, id, { isActive: false, isDefault: false });
 }
 
@@ -155,7 +155,7 @@ const milestone = (m: MilestoneTemplate, from: Date): ProjectMilestone => ({
  * and tasks are copied; offerData's lines become project lines and its deal and lead are linked.
  * All in one transaction: an invalid copied task (unknown task stage) leaves nothing behind.
  */
-export async function createProjectFromTemplate(ctx: Ctx, input: FromTemplateInput): Promise<Record<string, unknown>> {
+export async function createProjectFromTemplate(ctx: Ctx, input: FromTemplateInput): Promise<ProjectFromTemplateView> {
   const template = await getTemplate(ctx, input.templateId);
   if (!template.isActive) throw notFound('project template');
   const data = template.projectData as ProjectInput;
@@ -182,7 +182,7 @@ export async function createProjectFromTemplate(ctx: Ctx, input: FromTemplateInp
     project.lines = (offer?.lineItems ?? []).map(projectLine);
     project.milestones = template.milestoneTemplates.map((m) => milestone(m, now));
     project.portalSettings = Object.keys(template.portalSettings).length ? template.portalSettings : null;
-    const tasks: Record<string, unknown>[] = [];
+    const tasks: ProjectTaskView[] = [];
     for (const [i, t] of template.taskTemplates.entries()) {
       tasks.push(
         await createProjectTask(ctx, project._id, {

@@ -5,6 +5,8 @@ import { pageParams } from '../shared/list-query';
 import { clearableText, objectId, requiredText, tagsField } from '../shared/schemas';
 import { createTaskBody } from '../tasks/tasks.schemas';
 import { customFieldMap, isoDate, refField, userId } from '../shared/record-fields';
+import { TASK_PRIORITIES, TASK_STATUSES } from '../tasks/task.entity';
+import { customFieldsView, dateTimeView, idView, openObjectView, recordViewFields } from '../shared/views';
 
 const status = z.enum(PROJECT_STATUSES, { message: `must be one of ${PROJECT_STATUSES.join(', ')}` });
 const priority = z.enum(PROJECT_PRIORITIES, { message: `must be one of ${PROJECT_PRIORITIES.join(', ')}` });
@@ -125,3 +127,125 @@ export type TimeEntryInput = z.infer<typeof createTimeEntryBody>;
 
 /** A comment as the services take it (create and update share the body). */
 export type CommentInput = z.infer<typeof createCommentBody>;
+
+// ---- Views (response schemas) ----
+
+const budgetNumber = z.number().nullable();
+export const projectBudgetView = z
+  .object({ hours: budgetNumber, amount: budgetNumber, hourlyRate: budgetNumber })
+  .describe('hours and/or an amount; hourlyRate prices billable hours against the amount');
+export const projectLineView = z
+  .object({
+    title: z.string(),
+    description: z.string().nullable(),
+    quantity: z.number(),
+    unitPrice: z.number(),
+    unit: z.string().nullable(),
+    discount: z.number().describe('percent'),
+    total: z.number().describe('quantity × unitPrice less the discount'),
+    productId: z.string().nullable(),
+  })
+  .describe('an offer line carried into the project (POST /projects/from-template)');
+export const projectMilestoneView = z.object({
+  title: z.string(),
+  description: z.string().nullable(),
+  dueDate: z.string().nullable().describe('ISO 8601 date-time (creation + dueInDays of the template)'),
+});
+
+export const projectView = z.object({
+  ...recordViewFields,
+  title: z.string(),
+  description: z.string().nullable(),
+  status: z.enum(PROJECT_STATUSES),
+  priority: z.enum(PROJECT_PRIORITIES),
+  owner: idView.describe('user id'),
+  tags: z.array(z.string()),
+  customFields: customFieldsView,
+  company: idView.nullable(),
+  personRef: idView.nullable(),
+  dealRef: idView.nullable(),
+  startDate: dateTimeView.nullable(),
+  endDate: dateTimeView.nullable(),
+  budget: projectBudgetView.nullable(),
+  stage: z.number().int().describe('project stage id (1 Planning, 2 In progress, 3 Review, 4 Completed)'),
+  minTimeEntryWords: z.number().int().nullable(),
+  templateRef: idView.nullable().describe('the template the project was made from'),
+  offerRef: z.string().nullable().describe('offerData.offerId of POST /projects/from-template'),
+  leadRef: idView.nullable(),
+  lines: z.array(projectLineView),
+  milestones: z.array(projectMilestoneView),
+  portalSettings: openObjectView.nullable().describe("the template's portal settings (open)"),
+});
+export type ProjectView = z.infer<typeof projectView>;
+
+export const projectTaskView = z.object({
+  ...recordViewFields,
+  title: z.string(),
+  description: z.string().nullable(),
+  status: z.enum(TASK_STATUSES),
+  stage: z.number().int().describe('task stage id (task flow)'),
+  priority: z.enum(TASK_PRIORITIES),
+  assignees: z.array(idView),
+  owner: idView,
+  deadline: dateTimeView.nullable(),
+  tags: z.array(z.string()),
+  customFields: customFieldsView,
+  estimatedHours: z.number().nullable(),
+  taskValue: z.number().nullable(),
+  project: idView.nullable().describe('the project (always set for a project task)'),
+  customObjectRecord: idView.nullable(),
+  customObjectSlug: z.string().nullable(),
+  company: idView.nullable(),
+  personRef: idView.nullable(),
+  leadRef: idView.nullable(),
+  dealRef: idView.nullable(),
+  completedAt: dateTimeView.nullable(),
+  startDate: dateTimeView.nullable(),
+  taskType: z.string().nullable(),
+  billable: z.boolean().nullable(),
+  order: z.number().nullable().describe('board order (ascending; null last)'),
+});
+export type ProjectTaskView = z.infer<typeof projectTaskView>;
+
+export const projectCommentView = z.object({
+  ...recordViewFields,
+  projectId: idView,
+  taskId: idView,
+  content: z.string(),
+  internal: z.boolean(),
+  visibility: z.enum(COMMENT_VISIBILITIES),
+  authorId: idView.describe('user id'),
+});
+export type ProjectCommentView = z.infer<typeof projectCommentView>;
+
+export const timeEntryView = z.object({
+  ...recordViewFields,
+  projectId: idView,
+  taskId: idView.nullable(),
+  hours: z.number(),
+  description: z.string().nullable(),
+  date: dateTimeView,
+  billable: z.boolean(),
+  userId: idView,
+  clipCardId: idView.nullable().describe('the clip card whose hours the entry consumed'),
+});
+export type TimeEntryView = z.infer<typeof timeEntryView>;
+
+export const projectStatsView = z.object({
+  projectId: idView,
+  hours: z.object({
+    total: z.number(),
+    billable: z.number(),
+    nonBillable: z.number(),
+    entries: z.number().int(),
+  }),
+  budget: projectBudgetView.nullable(),
+  budgetUsed: z.object({
+    hours: z.number(),
+    hoursPercent: z.number().nullable().describe('null without a budget in hours'),
+    amount: z.number().nullable().describe('billable hours × hourlyRate; null without an hourlyRate'),
+    amountPercent: z.number().nullable(),
+  }),
+  tasks: z.object({ open: z.number().int(), done: z.number().int(), total: z.number().int() }),
+});
+export type ProjectStatsView = z.infer<typeof projectStatsView>;

@@ -5,7 +5,8 @@ import { assertRefs, assertUsers } from '../timeline/references';
 import { assertCustomFieldValues } from '../custom-fields/validate-values';
 import { applyPatch, emitTagChanges, normalizeTags } from '../shared/changes';
 import { mergeObject } from '../shared/custom-fields';
-import { findPage, likePattern, toPlain, type PageRequest } from '../shared/listing';
+import { findPage, likePattern, type PageRequest } from '../shared/listing';
+import { plainOf } from '../shared/views';
 import { previewOf, type PreviewResult } from '../shared/preview';
 import { createRecord } from '../shared/records';
 import { inTransaction } from '../shared/tx';
@@ -13,7 +14,7 @@ import { Task } from '../tasks/task.entity';
 import { serializeTask } from '../tasks/tasks.service';
 import { ClipCard, Project, ProjectComment, TimeEntry, type ProjectBudget, type ProjectStatus } from './project.entity';
 import { assertProjectStage, FIRST_PROJECT_STAGE } from './project-rules';
-import type { ProjectInput } from './projects.schemas';
+import type { ProjectInput, ProjectStatsView, ProjectView } from './projects.schemas';
 
 export const PROJECT_FIELDS = [
   '_id',
@@ -42,7 +43,7 @@ export const PROJECT_FIELDS = [
   'portalSettings',
 ] as const;
 
-export const serializeProject = (p: Project): Record<string, unknown> => toPlain(p, PROJECT_FIELDS);
+export const serializeProject = (p: Project): ProjectView => plainOf(p, PROJECT_FIELDS);
 
 export async function getProject(ctx: Ctx, id: string): Promise<Project> {
   const project = await ctx.em.findOne(Project, { _id: id });
@@ -96,7 +97,7 @@ export async function createProject(
   ctx: Ctx,
   input: ProjectInput & { title: string },
   opts: { preview: boolean },
-): Promise<Record<string, unknown> | PreviewResult> {
+): Promise<ProjectView | PreviewResult> {
   await checkInput(ctx, input, true);
   const project = createRecord(ctx, Project, {
     status: 'active',
@@ -135,7 +136,7 @@ export async function updateProject(
   id: string,
   input: ProjectInput,
   opts: { preview: boolean },
-): Promise<Record<string, unknown> | PreviewResult> {
+): Promise<ProjectView | PreviewResult> {
   const project = await getProject(ctx, id);
   await checkInput(ctx, input, false);
   const current = serializeProject(project);
@@ -167,7 +168,7 @@ export async function updateProject(
   return serializeProject(project);
 }
 
-export async function moveProject(ctx: Ctx, id: string, stageId: number | string): Promise<Record<string, unknown>> {
+export async function moveProject(ctx: Ctx, id: string, stageId: number | string): Promise<ProjectView> {
   await getProject(ctx, id);
   const stage = typeof stageId === 'number' ? stageId : /^\d{1,9}$/.test(stageId.trim()) ? Number(stageId) : NaN;
   if (!Number.isInteger(stage))
@@ -175,7 +176,9 @@ export async function moveProject(ctx: Ctx, id: string, stageId: number | string
       { path: 'stageId', error: 'unknown stage' },
     ]);
   assertProjectStage('stageId', stage);
-  return (await updateProject(ctx, id, { stage }, { preview: false })) as Record<string, unknown>;
+  const saved = await updateProject(ctx, id, { stage }, { preview: false });
+  if ('preview' in saved) throw new Error('moveProject: an update without preview answered a preview');
+  return saved;
 }
 
 /** The project goes with its tasks, comments, time entries and clip cards. */
@@ -230,7 +233,7 @@ const round = (n: number): number => Math.round(n * 100) / 100;
 const percent = (used: number, budget: number | null): number | null => (budget ? round((used / budget) * 100) : null);
 
 /** Hours logged (billable and not), budget used, open and done tasks. */
-export async function projectStats(ctx: Ctx, id: string) {
+export async function projectStats(ctx: Ctx, id: string): Promise<ProjectStatsView> {
   const project = await getProject(ctx, id);
   const ws = ctx.actor.workspaceId;
   const [hours] = await ctx.em.execute<{ total: number | null; billable: number | null; entries: string }[]>(

@@ -1,14 +1,15 @@
 import type { Ctx } from '../context';
 import { validation } from '../errors';
 import { emit } from '../outbox/emit';
-import { findPage, toPlain, type PageRequest } from '../shared/listing';
+import { findPage, type PageRequest } from '../shared/listing';
+import { plainOf } from '../shared/views';
 import { createRecord } from '../shared/records';
 import { inTransaction } from '../shared/tx';
 import { Task } from '../tasks/task.entity';
 import { TimeEntry } from './project.entity';
 import { assertTimeEntryWords, entryHours } from './project-rules';
 import { getProject } from './projects.service';
-import type { TimeEntryInput } from './projects.schemas';
+import type { TimeEntryInput, TimeEntryView } from './projects.schemas';
 
 export const TIME_ENTRY_FIELDS = [
   '_id',
@@ -23,7 +24,7 @@ export const TIME_ENTRY_FIELDS = [
   'createdAt',
   'updatedAt',
 ] as const;
-export const serializeTimeEntry = (e: TimeEntry): Record<string, unknown> => toPlain(e, TIME_ENTRY_FIELDS);
+export const serializeTimeEntry = (e: TimeEntry): TimeEntryView => plainOf(e, TIME_ENTRY_FIELDS);
 
 const USABLE_CARD = `select id from clip_card where workspace_id = ? and project_id = ? and cancelled_at is null
   and (expires_at is null or expires_at > now()) and (allow_overdraft or used_hours < total_hours)
@@ -46,11 +47,7 @@ async function lockActiveCard(ctx: Ctx, projectId: string): Promise<string | nul
 }
 
 /** Logs time on a project; every entry (billable or not) consumes hours of the active clip card. */
-export async function createTimeEntry(
-  ctx: Ctx,
-  projectId: string,
-  input: TimeEntryInput,
-): Promise<Record<string, unknown>> {
+export async function createTimeEntry(ctx: Ctx, projectId: string, input: TimeEntryInput): Promise<TimeEntryView> {
   const project = await getProject(ctx, projectId);
   const hours = entryHours(input.hours, input.minutes);
   if (input.taskId && !(await ctx.em.count(Task, { _id: input.taskId, project: projectId }))) {

@@ -5,6 +5,7 @@ import { likePattern, type PageRequest } from '../shared/listing';
 import { Person } from '../people/person.entity';
 import { SupportTicket } from './support.entity';
 import { serializeTicket } from './tickets.service';
+import type { SupportCustomerDetailView, SupportCustomerView } from './support.schemas';
 
 /**
  * Support customers are derived from tickets: one per person, else per customer e-mail, else per
@@ -28,8 +29,23 @@ export interface SupportCustomersQuery extends PageRequest {
   sortOrder: 'asc' | 'desc';
 }
 
-type Row = Record<string, unknown>;
-const customerView = (r: Row) => ({
+/** What AGGREGATES selects (counts are ::int; the timestamp may come back as a Date or a string). */
+interface AggregateRow {
+  name: string | null;
+  email: string | null;
+  visitor_id: string | null;
+  total_tickets: number | string | null;
+  open_tickets: number | string | null;
+  unread: number | string | null;
+  last_activity_at: Date | string | null;
+}
+type CustomerType = SupportCustomerView['type'];
+type CustomerRow = AggregateRow & { type: CustomerType; value: string };
+
+const isoOrNull = (v: Date | string | null | undefined): string | null =>
+  v instanceof Date ? v.toISOString() : v ? new Date(String(v)).toISOString() : null;
+
+const customerView = (r: CustomerRow): SupportCustomerView => ({
   type: r.type,
   value: r.value,
   personId: r.type === 'person' ? r.value : null,
@@ -39,19 +55,17 @@ const customerView = (r: Row) => ({
   totalTickets: Number(r.total_tickets),
   openTickets: Number(r.open_tickets),
   unread: Number(r.unread),
-  lastActivityAt:
-    r.last_activity_at instanceof Date
-      ? r.last_activity_at.toISOString()
-      : r.last_activity_at
-        ? new Date(String(r.last_activity_at)).toISOString()
-        : null,
+  lastActivityAt: isoOrNull(r.last_activity_at),
 });
 
 const AGGREGATES = `max(coalesce(nullif(trim(concat_ws(' ', p.first_name, p.last_name)), ''), t.customer_name)) as name, max(t.customer_email) as email, max(t.visitor_id) as visitor_id,
   count(*)::int as total_tickets, count(*) filter (where ${OPEN})::int as open_tickets, coalesce(sum(t.unread_count), 0)::int as unread, max(t.last_activity_at) as last_activity_at`;
 const JOIN = `from support_ticket t left join person p on p.workspace_id = t.workspace_id and p.id = t.person_ref`;
 
-export async function listSupportCustomers(ctx: Ctx, query: SupportCustomersQuery) {
+export async function listSupportCustomers(
+  ctx: Ctx,
+  query: SupportCustomersQuery,
+): Promise<{ items: SupportCustomerView[]; total: number }> {
   const params: unknown[] = [ctx.actor.workspaceId];
   let where = `t.workspace_id = ? and ${VALUE} is not null`;
   const search = query.search ?? query.q;
@@ -61,7 +75,7 @@ export async function listSupportCustomers(ctx: Ctx, query: SupportCustomersQuer
     params.push(like, like, like, like);
   }
   const dir = query.sortOrder === 'asc' ? 'asc' : 'desc';
-  const result = await ctx.em.execute<Row[]>(
+  const result = await ctx.em.execute<(CustomerRow & { full_count: number })[]>(
     `select ${KEY} as type, ${VALUE} as value, ${AGGREGATES}, count(*) over ()::int as full_count
        ${JOIN} where ${where} group by 1, 2
       order by ${SORT_SQL[query.sortBy]} ${dir} nulls last, value asc limit ? offset ?`,
@@ -69,7 +83,7 @@ export async function listSupportCustomers(ctx: Ctx, query: SupportCustomersQuer
   );
   let total = Number(result[0]?.full_count ?? 0);
   if (!result.length && query.page > 1) {
-    const [c] = await ctx.em.execute<Row[]>(
+    const [c] = await ctx.em.execute<{ n: number }[]>(
       `select count(distinct (${KEY}, ${VALUE}))::int as n ${JOIN} where ${where}`,
       params,
     );
@@ -82,7 +96,11 @@ export async function listSupportCustomers(ctx: Ctx, query: SupportCustomersQuer
  * One customer by person id, e-mail address or visitor id: stats, the person (if any) and their tickets (newest first,
  * up to 100).
  */
-export async function supportCustomerDetail(ctx: Ctx, type: 'person' | 'email' | 'visitor', value: string) {
+export async function supportCustomerDetail(
+  ctx: Ctx,
+  type: CustomerType,
+  value: string,
+): Promise<SupportCustomerDetailView> {
   const ws = ctx.actor.workspaceId;
   const column = type === 'person' ? 't.person_ref' : type === 'email' ? 't.customer_email' : 't.visitor_id';
   const key = type === 'email' ? value.toLowerCase() : value;
@@ -94,7 +112,7 @@ export async function supportCustomerDetail(ctx: Ctx, type: 'person' | 'email' |
         ? ' and t.person_ref is null and t.customer_email is null'
         : '';
   const person = type === 'person' && isId(value) ? await ctx.em.findOne(Person, { _id: value }) : null;
-  const [stats] = await ctx.em.execute<Row[]>(
+  const [stats] = await ctx.em.execute<AggregateRow[]>(
     `select ${AGGREGATES} ${JOIN} where t.workspace_id = ? and ${column} = ?${extra}`,
     [ws, key],
   );
@@ -123,9 +141,9 @@ export async function supportCustomerDetail(ctx: Ctx, type: 'person' | 'email' |
       ? {
           _id: person._id,
           firstName: person.firstName,
-          lastName: person.lastName,
+          lastName: person.lastName ?? null,
           emails: person.emails,
-          companyId: person.companyId,
+          companyId: person.companyId ?? null,
         }
       : null,
     tickets: tickets.map(serializeTicket),

@@ -3,14 +3,15 @@ import { validation } from '../errors';
 import { EmailAccount } from '../email/email-account.entity';
 import { newId } from '../ids';
 import { emit } from '../outbox/emit';
-import { toPlain } from '../shared/listing';
+import { plainOf } from '../shared/views';
+import type { SupportFlowView } from './support.schemas';
 import { inTransaction } from '../shared/tx';
 import { SupportFlow } from './support.entity';
 import { DEFAULT_SUPPORT_CATEGORIES, DEFAULT_SUPPORT_STAGES, FALLBACK_CATEGORY } from './support.rules';
 
 const FLOW_FIELDS = ['_id', 'name', 'stages', 'categories', 'mailboxAccountIds', 'createdAt', 'updatedAt'] as const;
-export const serializeSupportFlow = (f: SupportFlow): Record<string, unknown> => ({
-  ...toPlain(f, FLOW_FIELDS),
+export const serializeSupportFlow = (f: SupportFlow): SupportFlowView => ({
+  ...plainOf(f, FLOW_FIELDS),
   defaultCategory: f.categories[0] ?? FALLBACK_CATEGORY,
 });
 
@@ -45,7 +46,7 @@ export interface SupportFlowPatch {
 }
 
 /** Renames the flow, replaces its categories or the mailboxes whose inbound mail opens tickets. */
-export async function updateSupportFlow(ctx: Ctx, input: SupportFlowPatch): Promise<Record<string, unknown>> {
+export async function updateSupportFlow(ctx: Ctx, input: SupportFlowPatch): Promise<SupportFlowView> {
   const flow = await ensureSupportFlow(ctx);
   if (input.mailboxAccountIds?.length) {
     const found = await ctx.em.find(EmailAccount, { _id: { $in: input.mailboxAccountIds } }, { fields: ['_id'] });

@@ -21,6 +21,10 @@ export const SupportFlow = defineEntity({
 });
 export type SupportFlow = InferEntity<typeof SupportFlow>;
 
+/** How a ticket was opened: through the API or by received mail. */
+export const TICKET_SOURCES = ['api', 'email'] as const;
+export type TicketSource = (typeof TICKET_SOURCES)[number];
+
 export const SupportTicket = defineEntity({
   name: 'SupportTicket',
   tableName: 'support_ticket',
@@ -50,7 +54,7 @@ export const SupportTicket = defineEntity({
     resolution: p.text().nullable(),
     flowId: p.string().length(24),
     stageId: p.integer(),
-    source: p.string().length(10).default('api'),
+    source: p.string().length(10).$type<TicketSource>().default('api'),
     /** Customer messages since the last public answer of an agent. */
     unreadCount: p.integer().default(0),
     lastActivityAt: p.datetime(),
@@ -63,7 +67,11 @@ export type SupportTicket = InferEntity<typeof SupportTicket>;
 
 export const MESSAGE_VISIBILITIES = ['public', 'internal'] as const;
 export type MessageVisibility = (typeof MESSAGE_VISIBILITIES)[number];
-export type MessageDirection = 'inbound' | 'outbound' | 'internal';
+export const MESSAGE_DIRECTIONS = ['inbound', 'outbound', 'internal'] as const;
+export type MessageDirection = (typeof MESSAGE_DIRECTIONS)[number];
+/** reply and note are an agent's answers; email is a message received from the customer. */
+export const MESSAGE_TYPES = ['reply', 'note', 'email'] as const;
+export type MessageType = (typeof MESSAGE_TYPES)[number];
 
 export const SupportTicketMessage = defineEntity({
   name: 'SupportTicketMessage',
@@ -78,7 +86,7 @@ export const SupportTicketMessage = defineEntity({
   properties: {
     ...tenantProps,
     ticketId: p.string().length(24),
-    type: p.string().length(20),
+    type: p.string().length(20).$type<MessageType>(),
     visibility: p.string().length(10).$type<MessageVisibility>(),
     direction: p.string().length(10).$type<MessageDirection>(),
     content: p.text(),

@@ -1,9 +1,10 @@
 import { z } from 'zod';
-import { MESSAGE_VISIBILITIES } from './support.entity';
+import { MESSAGE_DIRECTIONS, MESSAGE_TYPES, MESSAGE_VISIBILITIES, TICKET_SOURCES } from './support.entity';
 import { TICKET_PRIORITIES, TICKET_STATUSES } from './support.rules';
 import { pageParams } from '../shared/list-query';
 import { clearableEmail, clearableText, objectId, requiredText, tagsField } from '../shared/schemas';
 import { customFieldMap, isoDate, refField, userId } from '../shared/record-fields';
+import { customFieldsView, dateTimeView, idView, recordViewFields } from '../shared/views';
 
 export const REPLY_TYPES = ['reply', 'note'] as const;
 export type ReplyType = (typeof REPLY_TYPES)[number];
@@ -123,3 +124,124 @@ export type TicketInput = z.infer<typeof updateTicketBody>;
 
 /** A ticket time entry as the service takes it: the parsed body. */
 export type TicketTimeInput = z.infer<typeof ticketTimeBody>;
+
+// ---- Views (response schemas) ----
+
+export const supportStageView = z.object({
+  id: z.number().int().describe('numeric stage id (POST /support-tickets/:id/move)'),
+  title: z.string(),
+  order: z.number().int(),
+});
+
+export const supportFlowView = z.object({
+  ...recordViewFields,
+  name: z.string(),
+  stages: z.array(supportStageView).describe('kanban stages'),
+  categories: z.array(z.string()).describe('allowed ticket categories; the first is the default'),
+  mailboxAccountIds: z.array(idView).describe('e-mail accounts whose received mail opens tickets'),
+  defaultCategory: z.string().describe('the first category (general when there is none)'),
+});
+export type SupportFlowView = z.infer<typeof supportFlowView>;
+
+export const ticketCategoriesView = z.object({
+  categories: z.array(z.string()),
+  default: z.string().describe('the first category (general when there is none)'),
+});
+
+export const ticketView = z.object({
+  ...recordViewFields,
+  ticketNumber: z.number().int().describe('per workspace, from 1; shown as [#n] in e-mail subjects'),
+  title: z.string(),
+  description: z.string().nullable(),
+  status: z.enum(TICKET_STATUSES),
+  priority: z.enum(TICKET_PRIORITIES),
+  category: z.string(),
+  assignee: idView.nullable().describe('user id'),
+  company: idView.nullable(),
+  personRef: idView.nullable(),
+  customerEmail: z.string().nullable().describe('lower-cased'),
+  customerName: z.string().nullable(),
+  visitorId: z.string().nullable().describe('chat visitor id'),
+  tags: z.array(z.string()),
+  customFields: customFieldsView,
+  resolution: z.string().nullable(),
+  flowId: idView.describe('the support flow'),
+  stageId: z.number().int().describe('kanban stage of the support flow'),
+  source: z.enum(TICKET_SOURCES).describe('api (created through the API) or email (opened by received mail)'),
+  unreadCount: z.number().int().describe('customer messages since the last public answer of an agent'),
+  lastActivityAt: dateTimeView,
+  firstResponseAt: dateTimeView.nullable(),
+  resolvedAt: dateTimeView.nullable(),
+  closedAt: dateTimeView.nullable(),
+});
+export type TicketView = z.infer<typeof ticketView>;
+
+/** A create preview: the ticket number is only taken on save. */
+export const ticketPreviewView = ticketView.extend({
+  ticketNumber: z.number().int().nullable().describe('null in a create preview (taken on save)'),
+});
+export type TicketPreviewView = z.infer<typeof ticketPreviewView>;
+
+export const ticketMessageView = z.object({
+  _id: idView,
+  createdAt: dateTimeView,
+  ticketId: idView,
+  type: z.enum(MESSAGE_TYPES).describe('reply or note (agent), email (received from the customer)'),
+  visibility: z.enum(MESSAGE_VISIBILITIES),
+  direction: z.enum(MESSAGE_DIRECTIONS),
+  content: z.string(),
+  authorUserId: idView.nullable().describe('the agent (null for customer e-mails)'),
+  fromAddress: z.string().nullable().describe('sender of a received e-mail'),
+  emailId: idView.nullable().describe('the e-mail row (sent reply or received message)'),
+  messageId: z.string().nullable().describe('Message-ID header (threading)'),
+});
+export type TicketMessageView = z.infer<typeof ticketMessageView>;
+
+export const ticketReplyView = ticketMessageView.extend({
+  emailed: z.boolean().describe('true when the reply went out by e-mail'),
+  email: z
+    .object({ emailId: idView, messageId: z.string(), to: z.string() })
+    .nullable()
+    .describe('the e-mail sent (null for internal notes and tickets without a customer address)'),
+  ticket: ticketView.describe('the ticket after the reply'),
+});
+export type TicketReplyView = z.infer<typeof ticketReplyView>;
+
+export const ticketTimeEntryView = z.object({
+  ...recordViewFields,
+  ticketId: idView,
+  hours: z.number(),
+  description: z.string().nullable(),
+  date: dateTimeView,
+  billable: z.boolean(),
+  userId: idView,
+});
+export type TicketTimeEntryView = z.infer<typeof ticketTimeEntryView>;
+
+export const supportCustomerView = z.object({
+  type: z.enum(CUSTOMER_TYPES),
+  value: z.string().describe('person id, e-mail address or visitor id (by type)'),
+  personId: idView.nullable(),
+  email: z.string().nullable(),
+  name: z.string().nullable(),
+  visitorId: z.string().nullable(),
+  totalTickets: z.number().int(),
+  openTickets: z.number().int().describe('open, pending or on_hold'),
+  unread: z.number().int(),
+  lastActivityAt: dateTimeView.nullable(),
+});
+export type SupportCustomerView = z.infer<typeof supportCustomerView>;
+
+export const supportCustomerDetailView = supportCustomerView.extend({
+  person: z
+    .object({
+      _id: idView,
+      firstName: z.string(),
+      lastName: z.string().nullable(),
+      emails: z.array(z.object({ email: z.string(), label: z.string().nullable().optional() })),
+      companyId: idView.nullable(),
+    })
+    .nullable(),
+  tickets: z.array(ticketView).describe('newest first, at most 100'),
+});
+export type SupportCustomerDetailView = z.infer<typeof supportCustomerDetailView>;

@@ -4,14 +4,21 @@ import { newId } from '../ids';
 import { htmlToText } from '../messaging/html-text';
 import { sendEmail, type EmailDeps } from '../messaging/email.service';
 import { emit } from '../outbox/emit';
-import { findPage, toPlain, type PageRequest } from '../shared/listing';
+import { findPage, type PageRequest } from '../shared/listing';
+import { plainOf } from '../shared/views';
 import { createRecord } from '../shared/records';
 import { inTransaction } from '../shared/tx';
 import { entryHours } from '../projects/project-rules';
 import { SupportTicketMessage, SupportTimeEntry, type MessageVisibility, type SupportTicket } from './support.entity';
 import { ensureSupportFlow } from './support-flow.service';
 import { ticketRef } from './support.rules';
-import type { ReplyType, TicketTimeInput } from './support.schemas';
+import type {
+  ReplyType,
+  TicketMessageView,
+  TicketReplyView,
+  TicketTimeEntryView,
+  TicketTimeInput,
+} from './support.schemas';
 import { emitTicketChanges, getTicket, serializeTicket, setStatus, ticketEventPayload } from './tickets.service';
 
 const MESSAGE_FIELDS = [
@@ -27,7 +34,7 @@ const MESSAGE_FIELDS = [
   'messageId',
   'createdAt',
 ] as const;
-export const serializeMessage = (m: SupportTicketMessage): Record<string, unknown> => toPlain(m, MESSAGE_FIELDS);
+export const serializeMessage = (m: SupportTicketMessage): TicketMessageView => plainOf(m, MESSAGE_FIELDS);
 
 /** The newest Message-ID of the ticket's conversation: the reply threads under it. */
 async function lastMessageId(ctx: Ctx, ticketId: string): Promise<string | null> {
@@ -53,7 +60,7 @@ export async function replyToTicket(
   id: string,
   input: { content: string; type?: ReplyType; visibility?: MessageVisibility },
   deps: EmailDeps,
-): Promise<Record<string, unknown>> {
+): Promise<TicketReplyView> {
   const ticket = await getTicket(ctx, id);
   const type = input.type ?? (input.visibility === 'internal' ? 'note' : 'reply');
   const visibility = input.visibility ?? (type === 'note' ? 'internal' : 'public');
@@ -180,13 +187,13 @@ const TIME_FIELDS = [
   'createdAt',
   'updatedAt',
 ] as const;
-const serializeTime = (e: SupportTimeEntry): Record<string, unknown> => toPlain(e, TIME_FIELDS);
+const serializeTime = (e: SupportTimeEntry): TicketTimeEntryView => plainOf(e, TIME_FIELDS);
 
 export async function createTicketTimeEntry(
   ctx: Ctx,
   id: string,
   input: TicketTimeInput,
-): Promise<Record<string, unknown>> {
+): Promise<TicketTimeEntryView> {
   const ticket = await getTicket(ctx, id);
   const hours = entryHours(input.hours, input.minutes);
   return inTransaction(ctx, async () => {

@@ -7,7 +7,8 @@ import { Person } from '../people/person.entity';
 import { emit } from '../outbox/emit';
 import { applyPatch, emitTagChanges, normalizeTags, type Changes } from '../shared/changes';
 import { mergeObject } from '../shared/custom-fields';
-import { findPage, likePattern, toPlain, type PageRequest } from '../shared/listing';
+import { findPage, likePattern, type PageRequest } from '../shared/listing';
+import { plainOf } from '../shared/views';
 import { previewOf, type PreviewResult } from '../shared/preview';
 import { createRecord } from '../shared/records';
 import { inTransaction } from '../shared/tx';
@@ -22,7 +23,7 @@ import {
   type TicketPriority,
   type TicketStatus,
 } from './support.rules';
-import type { TicketInput } from './support.schemas';
+import type { TicketInput, TicketPreviewView, TicketView } from './support.schemas';
 
 export const TICKET_FIELDS = [
   '_id',
@@ -52,7 +53,7 @@ export const TICKET_FIELDS = [
   'createdAt',
   'updatedAt',
 ] as const;
-export const serializeTicket = (t: SupportTicket): Record<string, unknown> => toPlain(t, TICKET_FIELDS);
+export const serializeTicket = (t: SupportTicket): TicketView => plainOf(t, TICKET_FIELDS);
 
 export async function getTicket(ctx: Ctx, id: string): Promise<SupportTicket> {
   const ticket = await ctx.em.findOne(SupportTicket, { _id: id });
@@ -112,7 +113,7 @@ export async function createTicket(
   ctx: Ctx,
   input: TicketInput & { title: string },
   opts: { preview: boolean; source?: 'api' | 'email' },
-): Promise<{ ticket: SupportTicket; view: Record<string, unknown> | PreviewResult }> {
+): Promise<{ ticket: SupportTicket; view: TicketView | PreviewResult }> {
   const flow = await ensureSupportFlow(ctx);
   await checkInput(ctx, input, flow.categories);
   const customer = await customerOf(ctx, input);
@@ -142,7 +143,7 @@ export async function createTicket(
       closedAt: null,
     } as SupportTicket);
   if (opts.preview) {
-    const proposed = { ...serializeTicket(build(0)), ticketNumber: null };
+    const proposed: TicketPreviewView = { ...serializeTicket(build(0)), ticketNumber: null };
     ctx.em.clear();
     return { ticket: null as never, view: previewOf(null, proposed) };
   }
@@ -199,7 +200,7 @@ export async function updateTicket(
   id: string,
   input: TicketInput,
   opts: { preview: boolean },
-): Promise<Record<string, unknown> | PreviewResult> {
+): Promise<TicketView | PreviewResult> {
   const ticket = await getTicket(ctx, id);
   const flow = await ensureSupportFlow(ctx);
   await checkInput(ctx, input, flow.categories);
@@ -246,12 +247,7 @@ export async function updateTicket(
   return serializeTicket(ticket);
 }
 
-export async function moveTicket(
-  ctx: Ctx,
-  id: string,
-  stageId: number,
-  flowId?: string,
-): Promise<Record<string, unknown>> {
+export async function moveTicket(ctx: Ctx, id: string, stageId: number, flowId?: string): Promise<TicketView> {
   const ticket = await getTicket(ctx, id);
   const flow = await ensureSupportFlow(ctx);
   if (flowId !== undefined && flowId !== flow._id)

@@ -8,6 +8,7 @@ import { StoredFile } from '../file.entity';
 import { assertRefs } from '../../timeline/references';
 import { assertFolder, LINK_ENTITY_TYPES, linkFile, serializeFile, type LinkEntityType } from '../files.service';
 import { sanitizeFilename } from '../sniff';
+import type { CloudAccountView, CloudCreateView, FileView } from '../files.schemas';
 import {
   CLOUD_PROVIDERS,
   type BrowseQuery,
@@ -86,8 +87,8 @@ function chooseProvider(config: AppConfig, workspaceId: string, requested?: Clou
 }
 
 /** Connected cloud accounts of the workspace (never their credentials); an unreachable one is listed with its error. */
-export async function listAccounts(ctx: Ctx, config: AppConfig): Promise<Record<string, unknown>[]> {
-  const out: Record<string, unknown>[] = [];
+export async function listAccounts(ctx: Ctx, config: AppConfig): Promise<CloudAccountView[]> {
+  const out: CloudAccountView[] = [];
   for (const id of CLOUD_PROVIDERS.filter((p) => isConnected(config, p, ctx.actor.workspaceId))) {
     try {
       out.push({
@@ -132,7 +133,7 @@ async function recordCloudFile(
   ctx: Ctx,
   item: CloudItem,
   input: { folderId?: string | null; entityType?: LinkEntityType; entityId?: string },
-) {
+): Promise<FileView> {
   if (item.kind !== 'file')
     throw validation(`itemId: "${item.name}" is a ${item.kind}; link files`, [
       { path: 'itemId', error: `is a ${item.kind}` },
@@ -182,7 +183,7 @@ async function recordCloudFile(
   return serializeFile(file);
 }
 
-export async function linkCloudItem(ctx: Ctx, config: AppConfig, input: CloudLinkInput) {
+export async function linkCloudItem(ctx: Ctx, config: AppConfig, input: CloudLinkInput): Promise<FileView> {
   const provider = chooseProvider(config, ctx.actor.workspaceId, input.provider);
   const item = await provider.item(input.itemId, input.driveId);
   if (!item)
@@ -199,7 +200,7 @@ export interface CloudCreateInput extends Omit<CloudLinkInput, 'itemId'> {
 }
 
 /** Creates a folder or an empty document at the provider; a document is also recorded (and linked) as a file. */
-export async function createCloudItem(ctx: Ctx, config: AppConfig, input: CloudCreateInput) {
+export async function createCloudItem(ctx: Ctx, config: AppConfig, input: CloudCreateInput): Promise<CloudCreateView> {
   const provider = chooseProvider(config, ctx.actor.workspaceId, input.provider);
   const item = await provider.create({
     name: input.name,
