@@ -345,9 +345,20 @@ export const productView = z.object({
   unit: z.string().nullable(),
   vatRate: z.number().nullable(),
   pricingType: z.enum(['fixed', 'advanced']),
-  tieredPricing: z.array(z.unknown()),
-  conditionalRules: z.array(z.unknown()),
-  variants: z.array(z.unknown()),
+  tieredPricing: z.array(
+    z.object({
+      minQuantity: z.number(),
+      maxQuantity: z.number().nullable().optional().describe('absent or null: no upper limit'),
+      unitPrice: z.number(),
+    }),
+  ),
+  conditionalRules: z.array(openObjectView).describe('price rules as given (open objects)'),
+  variants: z.array(
+    z
+      .object({ name: z.string(), unitPrice: z.number().optional(), sku: z.string().nullable().optional() })
+      .catchall(z.unknown())
+      .describe('other keys are kept as given'),
+  ),
   category: z.string().nullable(),
   isActive: z.boolean(),
 });
