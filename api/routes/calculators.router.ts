@@ -2,7 +2,14 @@ import { z } from 'zod';
 import type { RouteFactory } from '../app';
 import * as calculators from '../../domain/pricing/calculators.service';
 import { calculateBody } from '../../domain/pricing/offer-types.schemas';
+import {
+  calculationView,
+  calculatorSubmissionView,
+  calculatorTemplateSummaryView,
+  calculatorTemplateView,
+} from '../../domain/pricing/pricing.views';
 import { pageParams } from '../../domain/shared/list-query';
+import { envelopes } from '../http/crud';
 import { ok, paged, route } from '../http/registry';
 import { idParams, objectId } from '../../domain/shared/schemas';
 
@@ -23,6 +30,7 @@ export const calculatorsRoutes: RouteFactory = () => [
     section,
     access: read,
     query: listQuery,
+    response: envelopes.list(calculatorTemplateSummaryView),
     summary:
       'Calculator templates: every active offer type (same _id) with its inputFields, currency, vatRate, vatDisplayMode and ruleCount. Create and edit them through /offer-types.',
     handler: async ({ ctx, query }) => {
@@ -37,6 +45,7 @@ export const calculatorsRoutes: RouteFactory = () => [
     access: read,
     params: idParams,
     resources,
+    response: envelopes.data(calculatorTemplateView),
     summary: 'One calculator template with its pricing rules (an inactive offer type is 404 here).',
     handler: async ({ ctx, params }) => ok(await calculators.getTemplate(ctx, params.id)),
   }),
@@ -48,6 +57,7 @@ export const calculatorsRoutes: RouteFactory = () => [
     params: idParams,
     body: calculateBody,
     resources,
+    response: envelopes.data(calculationView),
     summary:
       "Run the template's rules on `inputs` (required object; missing required inputs and wrong types are 400 with details), optional lines, customer, offer, products. Stateless; `save: true` (needs the write scope) also stores a calculator submission (optional offerId) and returns its submissionId.",
     handler: async ({ ctx, params, body }) => ok(await calculators.calculate(ctx, params.id, body)),
@@ -58,6 +68,7 @@ export const calculatorsRoutes: RouteFactory = () => [
     section,
     access: read,
     query: submissionsQuery,
+    response: envelopes.list(calculatorSubmissionView),
     summary: 'Saved calculations, newest first; filters templateId and offerId.',
     handler: async ({ ctx, query }) => {
       const { items, total } = await calculators.listSubmissions(ctx, query);

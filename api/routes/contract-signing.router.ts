@@ -8,14 +8,16 @@ import {
   viewAsSigner,
 } from '../../domain/contracts/signing.service';
 import { createWorkflowPort } from '../../temporal/workflow-client';
+import { envelopes, publicRoute } from '../http/crud';
 import { ok, route } from '../http/registry';
 import { declineBody, signBody, tokenParams } from '../../domain/contracts/contracts.schemas';
+import { declineResultView, signerDocumentView, signResultView } from '../../domain/contracts/contracts.views';
 
 const section = 'Contract signing (public)';
-const access = {
-  public:
-    'opened by signers from their invitation, who hold no API key; the link token (stored only as a SHA-256) is the capability',
-} as const;
+const reason =
+  'opened by signers from their invitation, who hold no API key; the link token (stored only as a SHA-256) is the capability';
+// route() rather than publicRoute() where the handler reads the request itself (Accept, IP, user agent).
+const access = { public: reason } as const;
 // The link must not leak to third parties through caches or referrers.
 const noStore = { 'Cache-Control': 'no-store, private', 'Referrer-Policy': 'no-referrer' };
 const clientOf = (koa: Context) => ({ ip: koa.ip || null, userAgent: koa.get('user-agent') || null });
@@ -33,6 +35,13 @@ export const contractSigningRoutes: RouteFactory = (deps) => {
       section,
       access,
       params: tokenParams,
+      response: {
+        json: envelopes.data(signerDocumentView),
+        description: 'the document as JSON (Accept: application/json) or as an HTML page',
+        otherMedia: ['text/html'],
+        headers: ['Cache-Control'],
+      },
+      errors: [410],
       summary:
         'The document for its signer: HTML (escaped), or JSON with Accept: application/json. Records the first view. 404 unknown link; 410 once the envelope is voided, expired, declined or completed.',
       handler: async ({ params, koa }) => {
@@ -60,6 +69,8 @@ export const contractSigningRoutes: RouteFactory = (deps) => {
       access,
       params: tokenParams,
       body: signBody,
+      response: { json: envelopes.data(signResultView), headers: ['Cache-Control'] },
+      errors: [410],
       summary:
         'Sign: typedName, or signatureImage (data:image/png;base64, at most 2 MB). Idempotent (a repeat answers the first signature). 409 when an earlier signer has not signed yet (sequential) or the signer declined; 410 once the envelope ended. IP and user agent are recorded.',
       handler: async ({ params, body, koa }) => ({
@@ -74,6 +85,8 @@ export const contractSigningRoutes: RouteFactory = (deps) => {
       access,
       params: tokenParams,
       body: declineBody,
+      response: { json: envelopes.data(declineResultView), headers: ['Cache-Control'] },
+      errors: [410],
       summary:
         'Decline with an optional reason: the contract becomes declined (contract.declined) and every link stops working.',
       handler: async ({ params, body, koa }) => ({
@@ -81,12 +94,14 @@ export const contractSigningRoutes: RouteFactory = (deps) => {
         headers: noStore,
       }),
     }),
-    route({
+    publicRoute({
       method: 'GET',
       path: '/public/contracts/sign/:token/document',
       section,
-      access,
+      reason,
       params: tokenParams,
+      response: { media: ['application/pdf'], description: 'the signed PDF', headers: ['Cache-Control'] },
+      errors: [410],
       summary:
         'The signed PDF, from the link in the signed-copy e-mail every recipient (cc included) gets once all have signed.',
       handler: async ({ params }) => ({

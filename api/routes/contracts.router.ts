@@ -3,6 +3,7 @@ import * as contracts from '../../domain/contracts/contracts.service';
 import { contractStatusTransitions } from '../../domain/contracts/contracts.rules';
 import { eidProviderFromConfig } from '../../domain/contracts/eid';
 import { API_START_DEADLINE_MS, createWorkflowPort } from '../../temporal/workflow-client';
+import { envelopes } from '../http/crud';
 import { created, ok, paged, route } from '../http/registry';
 import { idParams } from '../../domain/shared/schemas';
 import {
@@ -11,6 +12,7 @@ import {
   sendContractBody,
   voidContractBody,
 } from '../../domain/contracts/contracts.schemas';
+import { contractAuditTrailView, contractView } from '../../domain/contracts/contracts.views';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;
@@ -38,6 +40,7 @@ export const contractsRoutes: RouteFactory = (deps) => {
       section,
       access: read,
       query: listContractsQuery,
+      response: envelopes.list(contractView),
       summary: 'List contracts (newest first) with envelope status and signer progress; filter status.',
       handler: async ({ ctx, query }) => {
         const { items, total } = await contracts.listContracts(ctx, query);
@@ -51,6 +54,7 @@ export const contractsRoutes: RouteFactory = (deps) => {
       access: write,
       body: createContractBody,
       successStatus: 201,
+      response: envelopes.data(contractView),
       summary:
         'Create a draft contract: signers in signing order (role signer or cc, at least one signer), mode, signatureLevel, deadlineAt, contract {startDate, endDate}, lineItems (totals computed in integer minor units), links to company/person/deal (must exist).',
       handler: async ({ ctx, body }) => created(await contracts.createContract(ctx, body)),
@@ -62,6 +66,7 @@ export const contractsRoutes: RouteFactory = (deps) => {
       access: read,
       params: idParams,
       resources,
+      response: envelopes.data(contractView),
       summary:
         'One contract: envelope status and per-signer progress (pending, invited, viewed, signed, declined, with times). Signer links are never shown.',
       handler: async ({ ctx, params }) => ok(await contracts.getContractView(ctx, params.id)),
@@ -75,6 +80,8 @@ export const contractsRoutes: RouteFactory = (deps) => {
       body: sendContractBody,
       resources,
       transitions,
+      response: envelopes.data(contractView),
+      errors: [502],
       summary:
         'Send a draft: starts the signing envelope workflow contract-envelope:<workspaceId>:<contractId>. Sequential mode invites one signer at a time, parallel all at once; reminders every reminderIntervalHours; deadlineAt passing expires it. Emits contract.sent. 409 unless draft; 503 not_configured for eid without EID_PROVIDER_URL or a channel without SMTP/SMS gateway.',
       handler: async ({ ctx, params, body }) => ok(await contracts.sendContract(ctx, params.id, body, sendDeps)),
@@ -88,6 +95,7 @@ export const contractsRoutes: RouteFactory = (deps) => {
       body: voidContractBody,
       resources,
       transitions,
+      response: envelopes.data(contractView),
       summary:
         'Void a sent contract (reason, notifySigners): signer links stop working at once, the envelope ends, contract.voided is emitted. 409 unless sent.',
       handler: async ({ ctx, params, body }) =>
@@ -100,6 +108,11 @@ export const contractsRoutes: RouteFactory = (deps) => {
       access: read,
       params: idParams,
       resources,
+      response: {
+        media: ['application/pdf'],
+        description: 'the signed PDF; X-Document-Sha256 carries its SHA-256',
+        headers: ['Content-Disposition'],
+      },
       summary: 'The signed PDF (with its audit trail page) of a fully signed contract; 404 until then.',
       handler: async ({ ctx, params }) => {
         const doc = await contracts.getSignedDocument(ctx, params.id);
@@ -121,6 +134,7 @@ export const contractsRoutes: RouteFactory = (deps) => {
       access: read,
       params: idParams,
       resources,
+      response: envelopes.data(contractAuditTrailView),
       summary:
         'Audit trail: document SHA-256, signed PDF SHA-256, and for each recipient the invitation, view, signature or decline times, IP and user agent.',
       handler: async ({ ctx, params }) => ok(await contracts.auditTrail(ctx, params.id)),

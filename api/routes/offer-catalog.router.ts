@@ -1,7 +1,7 @@
 import type { RouteFactory } from '../app';
 import * as templates from '../../domain/offers/offer-templates.service';
 import * as products from '../../domain/offers/products.service';
-import { crudRoutes } from '../http/crud';
+import { crudRoutes, envelopes } from '../http/crud';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
 import { idParams } from '../../domain/shared/schemas';
 import {
@@ -16,6 +16,7 @@ import {
   updateOfferTemplateBody,
   updateProductBody,
 } from '../../domain/offers/offers.schemas';
+import { offerTemplateSummaryView, offerTemplateView } from '../../domain/offers/offers.views';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;
@@ -30,6 +31,7 @@ export const offerCatalogRoutes: RouteFactory = () => [
     section,
     access: read,
     query: listTemplatesQuery,
+    response: envelopes.list(offerTemplateSummaryView),
     summary:
       'Offer templates as summaries (no pages or elements; pageCount instead), newest first; inactive ones only with includeInactive=true.',
     handler: async ({ ctx, query }) => {
@@ -44,6 +46,7 @@ export const offerCatalogRoutes: RouteFactory = () => [
     access: admin,
     body: createOfferTemplateBody,
     successStatus: 201,
+    response: envelopes.data(offerTemplateView),
     summary:
       'Create an offer template (owner/admin): name required; pages (≤ 100), headerElements, footerElements, branding, defaultTerms, defaultPaymentTerms, defaultValidity (days), isDefault (one per workspace), isActive; at most 1 MB.',
     handler: async ({ ctx, body }) => created(await templates.createOfferTemplate(ctx, body)),
@@ -55,6 +58,7 @@ export const offerCatalogRoutes: RouteFactory = () => [
     access: read,
     params: idParams,
     resources,
+    response: envelopes.data(offerTemplateView),
     summary: 'One offer template with its pages and elements.',
     handler: async ({ ctx, params }) =>
       ok(templates.serializeOfferTemplate(await templates.getOfferTemplate(ctx, params.id))),
@@ -67,6 +71,7 @@ export const offerCatalogRoutes: RouteFactory = () => [
     params: idParams,
     body: updateOfferTemplateBody,
     resources,
+    response: envelopes.data(offerTemplateView),
     summary: 'Update an offer template (owner/admin; given fields replace, arrays whole).',
     handler: async ({ ctx, params, body }) => ok(await templates.updateOfferTemplate(ctx, params.id, body)),
   }),
@@ -77,6 +82,7 @@ export const offerCatalogRoutes: RouteFactory = () => [
     access: admin,
     params: idParams,
     resources,
+    response: envelopes.ok,
     summary: 'Delete an offer template (owner/admin); offers keep their sent snapshots.',
     handler: async ({ ctx, params }) => {
       await templates.deleteOfferTemplate(ctx, params.id);
@@ -91,6 +97,7 @@ export const offerCatalogRoutes: RouteFactory = () => [
     params: idParams,
     resources,
     successStatus: 201,
+    response: envelopes.data(offerTemplateView),
     summary: 'Copy a template as "<name> (copy)" (never the default); answers the copy.',
     handler: async ({ ctx, params }) => created(await templates.duplicateOfferTemplate(ctx, params.id)),
   }),

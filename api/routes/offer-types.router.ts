@@ -7,9 +7,18 @@ import {
   simulateBody,
   validateOfferTypeBody,
 } from '../../domain/pricing/offer-types.schemas';
+import {
+  offerTypeValidationView,
+  offerTypeView,
+  ruleReferenceView,
+  ruleTemplatesView,
+  simulationView,
+  type RuleTemplatesView,
+} from '../../domain/pricing/pricing.views';
 import { ruleReference } from '../../domain/pricing/rule-reference';
 import { INDUSTRIES, ruleTemplates } from '../../domain/pricing/rule-templates';
 import { boolParam, pageParams } from '../../domain/shared/list-query';
+import { envelopes } from '../http/crud';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
 import { idParams } from '../../domain/shared/schemas';
 
@@ -37,6 +46,7 @@ export const offerTypesRoutes: RouteFactory = () => [
     section,
     access: read,
     query: listQuery,
+    response: envelopes.list(offerTypeView),
     summary: 'Offer types, newest first; only active ones unless includeInactive=true. limit max 100 (above: 400).',
     handler: async ({ ctx, query }) => {
       const { items, total } = await offerTypes.listOfferTypes(ctx, query);
@@ -50,6 +60,7 @@ export const offerTypesRoutes: RouteFactory = () => [
     access: admin,
     body: createOfferTypeBody,
     successStatus: 201,
+    response: envelopes.data(offerTypeView),
     summary: `Create an offer type (admin/owner): ${BODY}. Rule id, order and phase are filled when omitted; any problem answers 400 with details[{ path, error }]. The answer includes ruleSummaries.`,
     handler: async ({ ctx, body }) => created(await offerTypes.createOfferType(ctx, body)),
   }),
@@ -58,6 +69,7 @@ export const offerTypesRoutes: RouteFactory = () => [
     path: '/api/v1/offer-types/rule-reference',
     section,
     access: read,
+    response: envelopes.data(ruleReferenceView),
     summary:
       'The pricing-rule vocabulary: rule shape, phases, subjects, operators (with aliases), action types, targets, field types, expression operators and functions, products (tiers, conditional prices), VAT display modes.',
     handler: async () => ok(ruleReference()),
@@ -68,9 +80,13 @@ export const offerTypesRoutes: RouteFactory = () => [
     section,
     access: read,
     query: templatesQuery,
+    response: envelopes.data(ruleTemplatesView),
     summary:
       'Starter rules per industry (`IT`, `Håndværk`, `Generelt`; none = all): { industries, templates: [{ key, industry, name, description, requiredInputFields, rule }] }.',
-    handler: async ({ query }) => ok({ industries: INDUSTRIES, templates: ruleTemplates(query.industry) }),
+    handler: async ({ query }) => {
+      const view: RuleTemplatesView = { industries: [...INDUSTRIES], templates: ruleTemplates(query.industry) };
+      return ok(view);
+    },
   }),
   route({
     method: 'POST',
@@ -78,6 +94,7 @@ export const offerTypesRoutes: RouteFactory = () => [
     section,
     access: read,
     body: validateOfferTypeBody,
+    response: envelopes.data(offerTypeValidationView),
     summary:
       'Check requiredInputFields and pricingRules without saving: { valid, errors[], warnings[] (each { path, error }), ruleSummaries, normalizedRules }. Malformed shapes are a 400 like on create.',
     handler: async ({ body }) => ok(offerTypes.validateDraft(body)),
@@ -88,6 +105,7 @@ export const offerTypesRoutes: RouteFactory = () => [
     section,
     access: read,
     body: simulateBody,
+    response: envelopes.data(simulationView),
     summary:
       'Run the rules without saving: offerTypeId or offerType (draft), fields, lines, customer { industry, country, postalCode, isExisting }, offer { manualDiscountPercent }, products → lines, adjustments, subtotal, vatAmount, total, vatBreakdown, computedFields, warnings, blocks, trace.',
     handler: async ({ ctx, body }) => ok(await offerTypes.simulate(ctx, body)),
@@ -100,6 +118,7 @@ export const offerTypesRoutes: RouteFactory = () => [
     params: idParams,
     query: getQuery,
     resources,
+    response: envelopes.data(offerTypeView),
     summary: 'One offer type; describe=true adds ruleSummaries.',
     handler: async ({ ctx, params, query }) =>
       ok(offerTypes.serializeOfferType(await offerTypes.getOfferType(ctx, params.id), { describe: query.describe })),
@@ -112,6 +131,7 @@ export const offerTypesRoutes: RouteFactory = () => [
     params: idParams,
     body: patchOfferTypeBody,
     resources,
+    response: envelopes.data(offerTypeView),
     summary:
       'Change the given fields (admin/owner). pricingRules merges vatRate, currency and vatDisplayMode; pricingRules.rules, pricingRules.products and requiredInputFields replace whole arrays and are validated like on create.',
     handler: async ({ ctx, params, body }) => ok(await offerTypes.patchOfferType(ctx, params.id, body)),
@@ -123,6 +143,7 @@ export const offerTypesRoutes: RouteFactory = () => [
     access: admin,
     params: idParams,
     resources,
+    response: envelopes.ok,
     summary: 'Delete an offer type (admin/owner); its calculator submissions stay.',
     handler: async ({ ctx, params }) => {
       await offerTypes.deleteOfferType(ctx, params.id);

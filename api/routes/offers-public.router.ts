@@ -12,8 +12,10 @@ import {
 } from '../../domain/offers/offer-public.service';
 import { parseSecretsKey } from '../../domain/shared/secret-box';
 import { formatZodError } from '../../domain/shared/schemas';
-import { route, type Reply } from '../http/registry';
+import { envelopes } from '../http/crud';
+import { route, type Reply, type ResponseSpec } from '../http/registry';
 import { acceptBody, declineBody, previewTokenParams, publicIdParams } from '../../domain/offers/offers.schemas';
+import { publicOfferView } from '../../domain/offers/offers.views';
 
 const section = 'Offers';
 const REASON =
@@ -34,6 +36,24 @@ function answer(koa: Context, view: PublicOffer, actionBase: string | null, mess
     return { status: 200, body: { data: view }, headers: { 'Cache-Control': 'no-store, private' } };
   return { status: 200, body: renderOfferHtml(view, { actionBase, message }), headers: HTML_HEADERS };
 }
+
+// route() rather than publicRoute(): these handlers read the request itself (Accept, Content-Type, IP, user agent).
+const page: ResponseSpec = {
+  json: envelopes.data(publicOfferView),
+  description: 'the offer as JSON (Accept: application/json) or as the HTML page',
+  otherMedia: ['text/html'],
+  headers: ['Cache-Control'],
+};
+const responded = {
+  response: { json: envelopes.data(publicOfferView), description: 'a JSON post: the answered offer' },
+  responses: {
+    303: {
+      empty: true,
+      description: 'a form post: back to the offer page',
+      headers: ['Location', 'Cache-Control'],
+    },
+  },
+} as const;
 
 const meta = (koa: Context) => ({ ip: koa.ip || null, userAgent: koa.get('user-agent') || null });
 
@@ -73,6 +93,7 @@ export const offersPublicRoutes: RouteFactory = (deps) => {
       section,
       params: previewTokenParams,
       access: { public: REASON },
+      response: page,
       summary:
         'Preview of a draft through the signed token from GET /offers/:id/preview-token (valid 1 hour): the page as it would be sent, without accept/decline. Expired, forged or unknown tokens: 404.',
       handler: async ({ params, koa }) => answer(koa, await previewOffer(em, key, params.token), null),
@@ -83,6 +104,7 @@ export const offersPublicRoutes: RouteFactory = (deps) => {
       section,
       params: publicIdParams,
       access: { public: REASON },
+      response: page,
       summary:
         'The sent offer as its recipient sees it: HTML (escaped) with accept/decline forms, or { data } JSON with Accept: application/json. Shows only the snapshot taken at send. Unknown publicId: 404. Counts views (the first emits offer_viewed).',
       handler: async ({ params, koa }) =>
@@ -95,6 +117,7 @@ export const offersPublicRoutes: RouteFactory = (deps) => {
       params: publicIdParams,
       rawBody: true,
       access: { public: REASON },
+      ...responded,
       summary:
         'Accept a sent offer once: { name, email?, comment? } (JSON or form). acceptanceSettings at send decide: requireName (default true) and requireEmail (400 when missing). Already answered, cancelled or past validUntil: 409. Emits offer_accepted (webhook offer.accepted) and a timeline row.',
       handler: async ({ params, koa }) => respond('accepted')({ params, koa }),
@@ -106,6 +129,7 @@ export const offersPublicRoutes: RouteFactory = (deps) => {
       params: publicIdParams,
       rawBody: true,
       access: { public: REASON },
+      ...responded,
       summary:
         'Decline a sent offer once: { name?, email?, reason? } (JSON or form). acceptanceSettings: allowDecline false → 409; requireDeclineReason → reason required (400). Emits offer_rejected (webhook offer.declined) and a timeline row.',
       handler: async ({ params, koa }) => respond('declined')({ params, koa }),

@@ -17,6 +17,12 @@ import {
   sendSmsBody,
   updateOfferBody,
 } from '../../domain/offers/offers.schemas';
+import {
+  offerEmailResultView,
+  offerPreviewLinkView,
+  offerSettingsView,
+  offerSmsResultView,
+} from '../../domain/offers/offers.views';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;
@@ -44,6 +50,7 @@ export const offersRoutes: RouteFactory = (deps) => {
       path: '/api/v1/workspace/offer-settings',
       section,
       access: read,
+      response: envelopes.data(offerSettingsView),
       summary:
         'The workspace offer settings (created with defaults on first read): companyInfo, bankInfo, defaults, branding, emailSettings, smsSettings, acceptanceSettings, trackingSettings, sequenceSettings, orderConfirmationSettings, numbering { prefix, nextNumber }, contractSettings, defaultTerms, defaultPaymentTerms, lineItemUnits, billingFrequencies, setupCompleted.',
       handler: async ({ ctx }) => ok(await getOfferSettings(ctx)),
@@ -54,6 +61,7 @@ export const offersRoutes: RouteFactory = (deps) => {
       section,
       access: admin,
       body: offerSettingsPatch,
+      response: envelopes.data(offerSettingsView),
       summary:
         'Update offer settings (owner/admin): nested objects merge key by key, arrays replace; unknown top-level keys are 400. numbering.nextNumber sets the next offer number.',
       handler: async ({ ctx, body }) => ok(await updateOfferSettings(ctx, body as Record<string, unknown>)),
@@ -118,6 +126,7 @@ export const offersRoutes: RouteFactory = (deps) => {
       params: offerIdParams,
       resources,
       transitions,
+      response: envelopes.ok,
       summary: 'Delete a draft. Not a draft: 409.',
       handler: async ({ ctx, params }) => {
         await offers.deleteOffer(ctx, params.id, links);
@@ -160,6 +169,8 @@ export const offersRoutes: RouteFactory = (deps) => {
       body: sendEmailBody,
       resources,
       transitions,
+      response: envelopes.data(offerEmailResultView),
+      errors: [502],
       summary:
         "E-mail the public link through the messaging layer (recorded on the linked timelines). emailTo defaults to the linked person's e-mail (400 without a recipient); senderAccountId a connected mailbox (default offer-settings emailSettings.senderAccountId, else the fallback sender); templateId an e-mail template (default emailSettings subject/body). A draft is sent first.",
       description:
@@ -175,6 +186,8 @@ export const offersRoutes: RouteFactory = (deps) => {
       body: sendSmsBody,
       resources,
       transitions,
+      response: envelopes.data(offerSmsResultView),
+      errors: [502],
       summary:
         "SMS the public link through the SMS gateway (scopes write and sms, like every SMS send). phoneTo defaults to the linked person's phone (400 without one); text from offer-settings smsSettings.message. A draft is sent first. 503 not_configured without a gateway.",
       handler: async ({ ctx, params, body }) =>
@@ -187,6 +200,8 @@ export const offersRoutes: RouteFactory = (deps) => {
       access: read,
       params: offerIdParams,
       resources,
+      response: envelopes.data(offerPreviewLinkView),
+      errors: [409],
       summary:
         'Draft: { kind: preview, url, token, expiresAt }, a signed preview URL valid for 1 hour (HMAC; 503 without CRM_SECRETS_KEY). Sent or later: { kind: public, url, publicId }. A cancelled never-sent draft: 409.',
       handler: async ({ ctx, params }) => ok(await offerPreviewLink(ctx, params.id, key, links)),

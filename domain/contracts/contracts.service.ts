@@ -5,7 +5,8 @@ import { DomainError, notFound, validation } from '../errors';
 import type { Logger } from '../logger';
 import type { EmailTransport, SmsGateway } from '../messaging/ports';
 import { emit } from '../outbox/emit';
-import { findPage, toPlain, type PageRequest } from '../shared/listing';
+import { findPage, type PageRequest } from '../shared/listing';
+import { plainOf } from '../shared/views';
 import { createRecord } from '../shared/records';
 import { inTransaction } from '../shared/tx';
 import { contractEnvelopeKind } from '../workflow-kinds';
@@ -24,6 +25,7 @@ import { documentSha256 } from './document';
 import type { EidProvider } from './eid';
 import { ENVELOPE_CHANGED_SIGNAL, type ContractEnvelopeInput } from './envelope-messages';
 import { fromMinor, lineView, priceLines, type LineInput } from './money';
+import type { ContractAuditTrailView, ContractView } from './contracts.views';
 
 export const MAX_SIGNERS = 20;
 export const DEFAULT_REMINDER_HOURS = 72;
@@ -94,10 +96,10 @@ const CONTRACT_FIELDS = [
 ] as const;
 
 /** The API view: envelope status and per-signer progress; never a token or its hash, never a signature image. */
-export function serializeContract(c: Contract, signers: readonly ContractSigner[]): Record<string, unknown> {
+export function serializeContract(c: Contract, signers: readonly ContractSigner[]): ContractView {
   const required = signers.filter((s) => s.role === 'signer');
   return {
-    ...toPlain(c, CONTRACT_FIELDS),
+    ...plainOf(c, CONTRACT_FIELDS),
     kind: 'contract',
     contract: c.term ?? null,
     lineItems: c.lineItems.map(lineView),
@@ -105,7 +107,7 @@ export function serializeContract(c: Contract, signers: readonly ContractSigner[
     vatAmount: fromMinor(c.vatMinor),
     total: fromMinor(c.totalMinor),
     reminderIntervalHours: c.reminderIntervalMs ? c.reminderIntervalMs / 3_600_000 : null,
-    signers: signers.map((s) => ({ ...toPlain(s, SIGNER_FIELDS), order: s.position })),
+    signers: signers.map((s) => ({ ...plainOf(s, SIGNER_FIELDS), order: s.position })),
     progress: { signed: required.filter((s) => s.status === 'signed').length, required: required.length },
   };
 }
@@ -239,7 +241,7 @@ export async function getContract(ctx: Ctx, id: string): Promise<Contract> {
   );
 }
 
-export async function getContractView(ctx: Ctx, id: string): Promise<Record<string, unknown>> {
+export async function getContractView(ctx: Ctx, id: string): Promise<ContractView> {
   const c = await getContract(ctx, id);
   return serializeContract(c, (await signersOf(ctx, [c._id])).get(c._id) ?? []);
 }
@@ -268,7 +270,7 @@ export async function sendContract(
   input: SendContractInput,
   deps: SendDeps,
   now = new Date(),
-): Promise<Record<string, unknown>> {
+): Promise<ContractView> {
   const c = await getContract(ctx, id);
   contractStatusTransitions.assert(c.status, 'sent');
   const signers = (await signersOf(ctx, [c._id])).get(c._id) ?? [];
@@ -362,7 +364,7 @@ export async function voidContract(
   input: { reason?: string | null; notifySigners?: boolean },
   deps: { workflows: WorkflowPort; log: Logger },
   now = new Date(),
-): Promise<Record<string, unknown>> {
+): Promise<ContractView> {
   const c = await getContract(ctx, id);
   contractStatusTransitions.assert(c.status, 'voided');
   await inTransaction(ctx, async () => {
@@ -411,19 +413,19 @@ export async function getSignedDocument(ctx: Ctx, id: string): Promise<ContractD
 }
 
 /** GET /contracts/:id/audit-trail: who was invited, viewed, signed or declined, when, from where. */
-export async function auditTrail(ctx: Ctx, id: string): Promise<Record<string, unknown>> {
+export async function auditTrail(ctx: Ctx, id: string): Promise<ContractAuditTrailView> {
   const c = await getContract(ctx, id);
   const signers = (await signersOf(ctx, [c._id])).get(c._id) ?? [];
   const doc = await ctx.em.findOne(ContractDocument, { contractId: id }, { fields: ['pdfSha256', 'createdAt'] });
   return {
     contractId: c._id,
     status: c.status,
-    documentSha256: c.documentSha256,
+    documentSha256: c.documentSha256 ?? null,
     signedPdfSha256: doc?.pdfSha256 ?? null,
     sentAt: c.sentAt?.toISOString() ?? null,
     completedAt: c.completedAt?.toISOString() ?? null,
     signers: signers.map((s) => ({
-      ...toPlain(s, [
+      ...plainOf(s, [
         '_id',
         'name',
         'email',

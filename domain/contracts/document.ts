@@ -1,9 +1,10 @@
 import { createHash } from 'node:crypto';
 import type { Contract, ContractSigner } from './contract.entity';
 import { fromMinor, lineView } from './money';
+import type { ContractDocumentView } from './contracts.views';
 
 /** The signed content: what the document hash covers (fixed when the envelope is sent). */
-export function documentContent(c: Contract, signers: readonly ContractSigner[]) {
+export function documentContent(c: Contract, signers: readonly ContractSigner[]): ContractDocumentView {
   return {
     contractId: c._id,
     title: c.title,

@@ -13,6 +13,7 @@ import type { WorkflowPort } from '../workflow-port';
 import { Contract, ContractDocument, ContractSigner } from './contract.entity';
 import { notifyEnvelope } from './contracts.service';
 import { documentContent } from './document';
+import type { DeclineResultView, SignerDocumentView, SignResultView } from './contracts.views';
 import { hashToken, isTokenShape } from './tokens';
 
 export const MAX_SIGNATURE_IMAGE_BYTES = 2 * 1024 * 1024;
@@ -71,7 +72,7 @@ function turnOf(c: Contract, signer: ContractSigner, all: readonly ContractSigne
 }
 
 /** GET: the document as the signer sees it; the first view is recorded. */
-export async function viewAsSigner(orm: MikroORM, token: string) {
+export async function viewAsSigner(orm: MikroORM, token: string): Promise<SignerDocumentView> {
   const { em, contract, signer } = await findByToken(orm, token);
   assertOpen(contract);
   const all = await em.find(ContractSigner, { contractId: contract._id }, { orderBy: { position: 'asc' } });
@@ -93,7 +94,7 @@ export async function viewAsSigner(orm: MikroORM, token: string) {
     turnOf(contract, signer, all);
   return {
     document: documentContent(contract, all),
-    documentSha256: contract.documentSha256,
+    documentSha256: contract.documentSha256 ?? null,
     status: contract.status,
     deadlineAt: contract.deadlineAt?.toISOString() ?? null,
     signer: {
@@ -139,7 +140,12 @@ const ctxOf = (em: EntityManager, c: Contract): Ctx => ({
 });
 
 /** POST sign: idempotent (a signer who signed gets the same answer); the wrong turn is 409. */
-export async function signAsSigner(deps: SigningDeps, token: string, input: SignInput, client: SignerClient) {
+export async function signAsSigner(
+  deps: SigningDeps,
+  token: string,
+  input: SignInput,
+  client: SignerClient,
+): Promise<SignResultView> {
   if (!input.typedName && !input.signatureImage)
     throw validation('typedName or signatureImage is required', [
       { path: 'typedName', error: 'typedName or signatureImage is required' },
@@ -198,7 +204,7 @@ export async function declineAsSigner(
   token: string,
   input: { reason?: string | null },
   client: SignerClient,
-) {
+): Promise<DeclineResultView> {
   const found = await findByToken(deps.orm, token);
   if (found.signer.role !== 'signer')
     throw new DomainError('invalid_state', 'this recipient receives a copy and does not sign');

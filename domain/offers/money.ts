@@ -1,4 +1,5 @@
 import { newId } from '../ids';
+import type { OfferLineView } from './offers.schemas';
 
 /**
  * Offer arithmetic in exact integers (pure, no I/O). Inputs are decimals with at most 6 places
@@ -155,7 +156,7 @@ export function computeLines(
 }
 
 /** A stored line as the API shows it (major units beside the exact minor ones). */
-export function lineView(line: StoredLine, digits: number): Record<string, unknown> {
+export function lineView(line: StoredLine, digits: number): OfferLineView {
   return {
     id: line.id,
     name: line.name,

@@ -13,6 +13,7 @@ import { minorDigits, toMajor } from './money';
 import type { Offer } from './offer.entity';
 import { getOfferSettings } from './offer-settings.service';
 import { getOffer, publicOfferUrl, sendOffer, serializeOffer, type OfferLinks } from './offers.service';
+import type { OfferEmailResultView, OfferSmsResultView } from './offers.views';
 import { effectiveStatus } from './offers.rules';
 
 /**
@@ -90,7 +91,7 @@ export async function emailOffer(
   id: string,
   input: OfferEmailInput,
   deps: { email: EmailDeps; links: OfferLinks },
-) {
+): Promise<OfferEmailResultView> {
   let offer = await getOffer(ctx, id);
   const status = effectiveStatus(offer);
   if (status !== 'draft' && status !== 'sent')
@@ -155,7 +156,7 @@ export async function smsOffer(
   id: string,
   input: { phoneTo?: string },
   deps: { gateway: SmsGateway; links: OfferLinks },
-) {
+): Promise<OfferSmsResultView> {
   let offer = await getOffer(ctx, id);
   const status = effectiveStatus(offer);
   if (status !== 'draft' && status !== 'sent')

@@ -19,6 +19,7 @@ import {
   type OfferLinks,
 } from './offers.service';
 import { effectiveStatus } from './offers.rules';
+import type { OfferPreviewLinkView, PublicOffer } from './offers.views';
 
 /** Draft previews: a signed link that works for this long. */
 export const PREVIEW_TTL_SECONDS = 3600;
@@ -53,7 +54,13 @@ export function verifyPreviewToken(
 }
 
 /** Draft: a signed preview URL valid for an hour; sent (or later): the public link. */
-export async function offerPreviewLink(ctx: Ctx, id: string, key: Buffer | null, links: OfferLinks, now = new Date()) {
+export async function offerPreviewLink(
+  ctx: Ctx,
+  id: string,
+  key: Buffer | null,
+  links: OfferLinks,
+  now = new Date(),
+): Promise<OfferPreviewLinkView> {
   const offer = await getOffer(ctx, id);
   if (offer.publicId)
     return { kind: 'public', url: publicOfferUrl(links, offer.publicId), publicId: offer.publicId, expiresAt: null };
@@ -73,18 +80,7 @@ export async function offerPreviewLink(ctx: Ctx, id: string, key: Buffer | null,
   };
 }
 
-export interface PublicOffer {
-  publicId: string | null;
-  preview: boolean;
-  status: string;
-  offerNumber: string | null;
-  title: string;
-  validUntil: string | null;
-  canAccept: boolean;
-  canDecline: boolean;
-  response: { decision: string; name: string | null; at: string } | null;
-  offer: Record<string, unknown>;
-}
+export type { PublicOffer };
 
 const acceptanceOf = (snapshot: Record<string, unknown>) => (snapshot.acceptance ?? {}) as Record<string, unknown>;
 

@@ -4,9 +4,10 @@ import { newId } from '../ids';
 import { emit } from '../outbox/emit';
 import { inTransaction } from '../shared/tx';
 import { OfferSettings } from './offer.entity';
+import type { OfferSettingsView } from './offers.views';
 
 /** The settings document a workspace starts with (created on first read). */
-export function defaultOfferSettings(): Record<string, unknown> {
+export function defaultOfferSettings(): OfferSettingsView {
   return {
     companyInfo: {
       name: null,

@@ -2,10 +2,12 @@ import type { Ctx } from '../context';
 import { notFound } from '../errors';
 import { emit } from '../outbox/emit';
 import { applyPatch } from '../shared/changes';
-import { findPage, toPlain, type PageRequest } from '../shared/listing';
+import { findPage, type PageRequest } from '../shared/listing';
+import { plainOf } from '../shared/views';
 import { createRecord } from '../shared/records';
 import { inTransaction } from '../shared/tx';
 import { OfferTemplate } from './offer.entity';
+import type { OfferTemplateSummaryView, OfferTemplateView } from './offers.views';
 
 export interface OfferTemplateInput {
   name?: string;
@@ -42,8 +44,11 @@ const FULL = [
 ] as const;
 
 /** The list shows summaries (no pages or elements) plus the page count. */
-export const templateSummary = (t: OfferTemplate) => ({ ...toPlain(t, SUMMARY), pageCount: t.pages.length });
-export const serializeOfferTemplate = (t: OfferTemplate) => toPlain(t, FULL);
+export const templateSummary = (t: OfferTemplate): OfferTemplateSummaryView => ({
+  ...plainOf(t, SUMMARY),
+  pageCount: t.pages.length,
+});
+export const serializeOfferTemplate = (t: OfferTemplate): OfferTemplateView => plainOf(t, FULL);
 
 export async function getOfferTemplate(ctx: Ctx, id: string): Promise<OfferTemplate> {
   const t = await ctx.em.findOne(OfferTemplate, { _id: id });

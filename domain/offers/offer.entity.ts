@@ -96,6 +96,11 @@ export type OfferTemplate = InferEntity<typeof OfferTemplate>;
 export const PRICING_TYPES = ['fixed', 'advanced'] as const;
 export type PricingType = (typeof PRICING_TYPES)[number];
 
+/** A quantity tier of a product's price. */
+export type ProductTier = { minQuantity: number; maxQuantity?: number | null; unitPrice: number };
+/** A product variant; keys beyond name, unitPrice and sku are kept as given. */
+export type ProductVariant = { [key: string]: unknown; name: string; unitPrice?: number; sku?: string | null };
+
 export const OfferProduct = defineEntity({
   name: 'OfferProduct',
   tableName: 'offer_product',
@@ -109,9 +114,9 @@ export const OfferProduct = defineEntity({
     unit: p.string().length(50).nullable(),
     vatRate: p.double().$type<number>().nullable(),
     pricingType: p.string().length(10).$type<PricingType>().default('fixed'),
-    tieredPricing: p.json<unknown[]>().defaultRaw(`'[]'`),
-    conditionalRules: p.json<unknown[]>().defaultRaw(`'[]'`),
-    variants: p.json<unknown[]>().defaultRaw(`'[]'`),
+    tieredPricing: p.json<ProductTier[]>().defaultRaw(`'[]'`),
+    conditionalRules: p.json<Record<string, unknown>[]>().defaultRaw(`'[]'`),
+    variants: p.json<ProductVariant[]>().defaultRaw(`'[]'`),
     category: p.string().length(200).nullable(),
     isActive: p.boolean().default(true),
   },

@@ -5,6 +5,7 @@ import { pageParams } from '../shared/list-query';
 import { clearableText, objectId, requiredText } from '../shared/schemas';
 import { recordView } from '../presets/sharing.schemas';
 import { refField } from '../shared/record-fields';
+import { dateTimeView, openObjectView } from '../shared/views';
 
 export const OFFER_JSON_MAX_BYTES = 64 * 1024;
 
@@ -101,14 +102,14 @@ export const sendSmsBody = z.object({
   phoneTo: z.string().trim().min(3).max(40).optional().describe("default: the linked person's phone"),
 });
 
-const lineView = z.object({
+export const offerLineView = z.object({
   id: z.string(),
   name: z.string().nullable(),
   description: z.string().nullable(),
   quantity: z.number(),
-  unitPrice: z.number(),
+  unitPrice: z.number().describe('major units'),
   unit: z.string().nullable(),
-  vatRate: z.number(),
+  vatRate: z.number().describe('percent'),
   productId: z.string().nullable(),
   net: z.number(),
   vatAmount: z.number(),
@@ -116,6 +117,18 @@ const lineView = z.object({
   netMinor: z.number().int(),
   vatMinor: z.number().int(),
   totalMinor: z.number().int(),
+});
+export type OfferLineView = z.infer<typeof offerLineView>;
+
+/** What the recipient did on the public link. */
+export const offerResponseView = z.object({
+  decision: z.enum(['accepted', 'declined']),
+  name: z.string().nullable(),
+  email: z.string().nullable(),
+  comment: z.string().nullable().describe('the comment on accept, the reason on decline'),
+  at: dateTimeView,
+  ip: z.string().nullable(),
+  userAgent: z.string().nullable(),
 });
 
 export const offerView = z.object({
@@ -128,9 +141,9 @@ export const offerView = z.object({
   companyRef: z.string().nullable(),
   personRef: z.string().nullable(),
   dealRef: z.string().nullable(),
-  quoteInput: z.record(z.string(), z.unknown()).nullable(),
-  calculatorResult: z.record(z.string(), z.unknown()).nullable(),
-  lineItems: z.array(lineView),
+  quoteInput: openObjectView.nullable().describe('{ contact, address, facts, calculatorInputs } as given'),
+  calculatorResult: openObjectView.nullable().describe('as the calculator returned it'),
+  lineItems: z.array(offerLineView),
   currency: z.string(),
   subtotal: z.number(),
   vatAmount: z.number(),
@@ -138,18 +151,19 @@ export const offerView = z.object({
   subtotalMinor: z.number().int(),
   vatMinor: z.number().int(),
   totalMinor: z.number().int(),
-  validUntil: z.string().nullable(),
+  validUntil: z.string().nullable().describe('YYYY-MM-DD, inclusive'),
   offerNumber: z.string().nullable(),
   publicId: z.string().nullable(),
   publicUrl: z.string().nullable(),
   ownerId: z.string(),
-  sentAt: z.string().nullable(),
-  cancelledAt: z.string().nullable(),
-  respondedAt: z.string().nullable(),
-  response: z.record(z.string(), z.unknown()).nullable(),
+  sentAt: dateTimeView.nullable(),
+  cancelledAt: dateTimeView.nullable(),
+  respondedAt: dateTimeView.nullable(),
+  response: offerResponseView.nullable(),
   viewCount: z.number().int(),
-  firstViewedAt: z.string().nullable(),
+  firstViewedAt: dateTimeView.nullable(),
 });
+export type OfferView = z.infer<typeof offerView>;
 
 // ---- offer settings ----
 
@@ -331,9 +345,20 @@ export const productView = z.object({
   unit: z.string().nullable(),
   vatRate: z.number().nullable(),
   pricingType: z.enum(['fixed', 'advanced']),
-  tieredPricing: z.array(z.unknown()),
-  conditionalRules: z.array(z.unknown()),
-  variants: z.array(z.unknown()),
+  tieredPricing: z.array(
+    z.object({
+      minQuantity: z.number(),
+      maxQuantity: z.number().nullable().optional().describe('absent or null: no upper limit'),
+      unitPrice: z.number(),
+    }),
+  ),
+  conditionalRules: z.array(openObjectView).describe('price rules as given (open objects)'),
+  variants: z.array(
+    z
+      .object({ name: z.string(), unitPrice: z.number().optional(), sku: z.string().nullable().optional() })
+      .catchall(z.unknown())
+      .describe('other keys are kept as given'),
+  ),
   category: z.string().nullable(),
   isActive: z.boolean(),
 });
@@ -384,6 +409,9 @@ export const declineBody = z.object({
   email: z.email({ message: 'must be a valid e-mail address' }).max(320).optional(),
   reason: z.string().trim().max(5000, 'must be at most 5000 characters').optional(),
 });
+
+export type ProductView = z.infer<typeof productView>;
+export type CatalogView = z.infer<typeof catalogView>;
 
 /** What the service writes: the parsed updateOfferBody (create bodies add their required fields). */
 export type OfferInput = z.infer<typeof updateOfferBody>;

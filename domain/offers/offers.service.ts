@@ -17,7 +17,8 @@ import { computeLines, lineView, minorDigits, MoneyError, toMajor, type LineInpu
 import { Offer, OfferTemplate, type OfferStatus } from './offer.entity';
 import { getOfferSettings, takeOfferNumber } from './offer-settings.service';
 import { effectiveStatus, offerStatusTransitions, todayUtc } from './offers.rules';
-import type { OfferInput } from './offers.schemas';
+import type { OfferInput, OfferView } from './offers.schemas';
+import { plainOf } from '../shared/views';
 
 /** Where public links point: `${publicBaseUrl}/public/offers/<publicId>`. */
 export interface OfferLinks {
@@ -29,7 +30,6 @@ export const publicOfferUrl = (links: OfferLinks, publicId: string): string =>
 
 const PLAIN = [
   '_id',
-  'kind',
   'title',
   'offerTypeId',
   'templateId',
@@ -56,10 +56,11 @@ const PLAIN = [
   'updatedAt',
 ] as const;
 
-export function serializeOffer(offer: Offer, links: OfferLinks): Record<string, unknown> {
+export function serializeOffer(offer: Offer, links: OfferLinks): OfferView {
   const digits = minorDigits(offer.currency);
   return {
-    ...toPlain(offer, PLAIN),
+    ...plainOf(offer, PLAIN),
+    kind: 'offer',
     status: effectiveStatus(offer),
     lineItems: offer.lineItems.map((l) => lineView(l, digits)),
     subtotal: toMajor(offer.subtotalMinor, digits),

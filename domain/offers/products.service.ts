@@ -2,11 +2,12 @@ import type { Ctx } from '../context';
 import { notFound, validation } from '../errors';
 import { emit } from '../outbox/emit';
 import { applyPatch } from '../shared/changes';
-import { findPage, likePattern, toPlain, type PageRequest } from '../shared/listing';
+import { findPage, likePattern, type PageRequest } from '../shared/listing';
+import { plainOf } from '../shared/views';
 import { createRecord } from '../shared/records';
 import { CatalogItem, OfferProduct } from './offer.entity';
 import type { ProductInput } from './offers.schemas';
-import type { CatalogInput } from './offers.schemas';
+import type { CatalogInput, CatalogView, ProductView } from './offers.schemas';
 
 // Products (offer line building blocks with pricing) and catalog items (the price list a
 // workspace shows; each may point at a product). Plain CRUD with an outbox event per write.
@@ -50,8 +51,8 @@ const CATALOG_FIELDS = [
   'createdAt',
   'updatedAt',
 ] as const;
-export const serializeProduct = (p: OfferProduct) => toPlain(p, PRODUCT_FIELDS);
-export const serializeCatalogItem = (c: CatalogItem) => toPlain(c, CATALOG_FIELDS);
+export const serializeProduct = (p: OfferProduct): ProductView => plainOf(p, PRODUCT_FIELDS);
+export const serializeCatalogItem = (c: CatalogItem): CatalogView => plainOf(c, CATALOG_FIELDS);
 
 function listWhere(query: CatalogListQuery): Record<string, unknown> {
   const where: Record<string, unknown> = {};

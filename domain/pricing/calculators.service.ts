@@ -1,7 +1,14 @@
 import type { Ctx } from '../context';
 import { forbidden, notFound, validation } from '../errors';
 import { emit } from '../outbox/emit';
-import { findPage, toPlain, type PageRequest } from '../shared/listing';
+import { findPage, type PageRequest } from '../shared/listing';
+import { plainOf } from '../shared/views';
+import type {
+  CalculationView,
+  CalculatorSubmissionView,
+  CalculatorTemplateSummaryView,
+  CalculatorTemplateView,
+} from './pricing.views';
 import { createRecord } from '../shared/records';
 import { isId } from '../ids';
 import { fromMinor } from './money';
@@ -14,8 +21,8 @@ import { runEvaluation } from './offer-types.service';
 // created, changed and retired through /offer-types. `calculate` is stateless unless `save: true`,
 // which stores a calculator submission (inputs and result, frozen).
 
-export function serializeTemplate(type: OfferType, withRules = false): Record<string, unknown> {
-  const { rules, products, ...settings } = type.pricingRules;
+function templateFields(type: OfferType) {
+  const { vatRate, currency, vatDisplayMode } = type.pricingRules;
   return {
     _id: type._id,
     offerTypeId: type._id,
@@ -24,11 +31,24 @@ export function serializeTemplate(type: OfferType, withRules = false): Record<st
     description: type.description ?? null,
     isDefault: type.isDefault,
     inputFields: type.requiredInputFields,
-    ...settings,
-    ...(withRules ? { pricingRules: { rules, products, ...settings } } : { ruleCount: rules.length }),
+    vatRate,
+    currency,
+    vatDisplayMode,
     createdAt: type.createdAt.toISOString(),
     updatedAt: type.updatedAt.toISOString(),
   };
+}
+
+/** A list row: the rule count instead of the rules. */
+export const serializeTemplateSummary = (type: OfferType): CalculatorTemplateSummaryView => ({
+  ...templateFields(type),
+  ruleCount: type.pricingRules.rules.length,
+});
+
+/** One template with its pricing rules. */
+export function serializeTemplate(type: OfferType): CalculatorTemplateView {
+  const { rules, products, vatRate, currency, vatDisplayMode } = type.pricingRules;
+  return { ...templateFields(type), pricingRules: { rules, products, vatRate, currency, vatDisplayMode } };
 }
 
 async function activeTemplate(ctx: Ctx, id: string): Promise<OfferType> {
@@ -39,14 +59,14 @@ async function activeTemplate(ctx: Ctx, id: string): Promise<OfferType> {
 
 export async function listTemplates(ctx: Ctx, query: PageRequest) {
   const { items, total } = await findPage(ctx.em, OfferType, { isActive: true }, query, { createdAt: 'desc' });
-  return { items: items.map((t) => serializeTemplate(t)), total };
+  return { items: items.map(serializeTemplateSummary), total };
 }
 
 export async function getTemplate(ctx: Ctx, id: string) {
-  return serializeTemplate(await activeTemplate(ctx, id), true);
+  return serializeTemplate(await activeTemplate(ctx, id));
 }
 
-export async function calculate(ctx: Ctx, id: string, input: CalculateInput) {
+export async function calculate(ctx: Ctx, id: string, input: CalculateInput): Promise<CalculationView> {
   if (input.save && !ctx.actor.scopes.includes('write'))
     throw forbidden('save: true stores a submission and needs the write scope');
   const type = await activeTemplate(ctx, id);
@@ -110,8 +130,8 @@ const SUBMISSION_FIELDS = [
   'createdBy',
   'createdAt',
 ] as const;
-export const serializeSubmission = (s: CalculatorSubmission): Record<string, unknown> => ({
-  ...toPlain(s, SUBMISSION_FIELDS),
+export const serializeSubmission = (s: CalculatorSubmission): CalculatorSubmissionView => ({
+  ...plainOf(s, SUBMISSION_FIELDS),
   subtotal: fromMinor(s.subtotal),
   total: fromMinor(s.total),
 });

@@ -3,7 +3,9 @@ import type { Ctx } from '../context';
 import { notFound, validation } from '../errors';
 import { emit } from '../outbox/emit';
 import { applyPatch } from '../shared/changes';
-import { findPage, likePattern, toPlain, type PageRequest } from '../shared/listing';
+import { findPage, likePattern, type PageRequest } from '../shared/listing';
+import { plainOf } from '../shared/views';
+import type { OfferTypeValidationView, OfferTypeView, SimulationView } from './pricing.views';
 import { createRecord } from '../shared/records';
 import { inTransaction } from '../shared/tx';
 import { isId } from '../ids';
@@ -32,9 +34,9 @@ const FIELDS = [
   'updatedAt',
 ] as const;
 
-export function serializeOfferType(type: OfferType, opts: { describe?: boolean } = {}): Record<string, unknown> {
+export function serializeOfferType(type: OfferType, opts: { describe?: boolean } = {}): OfferTypeView {
   return {
-    ...toPlain(type, FIELDS),
+    ...plainOf(type, FIELDS),
     ...(opts.describe ? { ruleSummaries: type.pricingRules.rules.map(summarizeRule) } : {}),
   };
 }
@@ -210,7 +212,10 @@ export async function deleteOfferType(ctx: Ctx, id: string): Promise<void> {
 }
 
 /** Read-only check of a draft: never throws for rule problems, reports them. */
-export function validateDraft(input: { requiredInputFields?: InputField[]; pricingRules?: PricingRulesInput }) {
+export function validateDraft(input: {
+  requiredInputFields?: InputField[];
+  pricingRules?: PricingRulesInput;
+}): OfferTypeValidationView {
   const pricing = normalizePricing(input.pricingRules);
   const report = validateOfferType(input.requiredInputFields ?? [], pricing);
   return { valid: report.errors.length === 0, ...report, normalizedRules: pricing.rules };
@@ -233,7 +238,7 @@ export function runEvaluation(input: EvaluateInput, where: string) {
   return result;
 }
 
-export async function simulate(ctx: Ctx, input: SimulateInput) {
+export async function simulate(ctx: Ctx, input: SimulateInput): Promise<SimulationView> {
   let fields: InputField[];
   let pricing: PricingRules;
   if (input.offerTypeId) {

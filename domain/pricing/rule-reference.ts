@@ -1,5 +1,6 @@
 import { SUBJECTS } from './conditions';
 import { EXPRESSION_VOCABULARY } from './expressions';
+import type { RuleReferenceView } from './pricing.views';
 import {
   ACTION_TYPES,
   DEFAULT_PRICING,
@@ -99,7 +100,7 @@ const PHASE_HELP: Record<Phase, string> = {
   totals: 'minimum totals, warnings and blocks that look at the final amounts',
 };
 
-export function ruleReference() {
+export function ruleReference(): RuleReferenceView {
   return {
     ruleShape: {
       id: 'optional; filled as rule-<n>',
@@ -126,7 +127,7 @@ export function ruleReference() {
     actionTypes: ACTION_TYPES.map((type) => ({ type, ...ACTION_HELP[type] })),
     targets:
       '"all" or { productId?, category?, lineKey?, source?: input|rule } (offer rules; line rules act on their line)',
-    fieldTypes: FIELD_TYPES,
+    fieldTypes: [...FIELD_TYPES],
     expressions: EXPRESSION_VOCABULARY,
     products: {
       shape:
@@ -151,6 +152,6 @@ export function ruleReference() {
     },
     money:
       'amounts in major units (e.g. 1234.5) in and out; computed exactly in integer minor units, rounded half away from zero; amountsMinor carries the integers',
-    vatDisplayModes: VAT_DISPLAY_MODES,
+    vatDisplayModes: [...VAT_DISPLAY_MODES],
   };
 }
