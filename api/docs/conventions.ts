@@ -48,9 +48,9 @@ export const ERROR_TABLE: readonly ErrorRow[] = [
   },
   {
     status: 410,
-    codes: ['gone'],
+    codes: ['gone', 'expired'],
     meaning:
-      'a public capability link (contract signing link) that no longer works: the envelope was voided, expired, declined or completed',
+      'a public capability link that no longer works: a contract signing link whose envelope was voided, expired, declined or completed (gone), or a signed file URL past its expiry (expired)',
   },
   { status: 413, codes: ['too_large'], meaning: 'request body or upload exceeds the size limit' },
   {

@@ -5,7 +5,7 @@ import { cancelExecution } from '../../domain/automations/engine/cancel';
 import { startFromWebhook, testAutomation, triggerManually } from '../../domain/automations/engine/manual';
 import type { EngineDeps } from '../../domain/automations/engine/ports';
 import { validation } from '../../domain/errors';
-import { envelopes } from '../http/crud';
+import { envelopes, publicRoute } from '../http/crud';
 import { ok, route } from '../http/registry';
 import {
   cancelledRunView,
@@ -87,17 +87,13 @@ export const automationRunsRoutes: RouteFactory = (deps) => {
       errors: [502],
       handler: async ({ ctx, params }) => ok(await cancelExecution(engine, ctx.actor.workspaceId, params.executionId)),
     }),
-    // Not publicRoute: the handler reads the secret and Idempotency-Key headers and the raw body's type from `koa`,
-    // which publicRoute's handler input does not carry.
-    route({
+    publicRoute({
       method: 'POST',
       path: '/api/webhooks/automation/:automationId',
       section,
       params: webhookParams,
       successStatus: 202,
-      access: {
-        public: 'authenticated by the x-webhook-secret header (compared in constant time with the trigger secret)',
-      },
+      reason: 'authenticated by the x-webhook-secret header (compared in constant time with the trigger secret)',
       response: envelopes.data(webhookStartView),
       errors: [401, 429],
       summary:

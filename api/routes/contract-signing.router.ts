@@ -16,8 +16,6 @@ import { declineResultView, signerDocumentView, signResultView } from '../../dom
 const section = 'Contract signing (public)';
 const reason =
   'opened by signers from their invitation, who hold no API key; the link token (stored only as a SHA-256) is the capability';
-// route() rather than publicRoute() where the handler reads the request itself (Accept, IP, user agent).
-const access = { public: reason } as const;
 // The link must not leak to third parties through caches or referrers.
 const noStore = { 'Cache-Control': 'no-store, private', 'Referrer-Policy': 'no-referrer' };
 const clientOf = (koa: Context) => ({ ip: koa.ip || null, userAgent: koa.get('user-agent') || null });
@@ -29,11 +27,11 @@ export const contractSigningRoutes: RouteFactory = (deps) => {
     log: deps.log.child({ component: 'contracts' }),
   };
   return [
-    route({
+    publicRoute({
       method: 'GET',
       path: '/public/contracts/sign/:token',
       section,
-      access,
+      reason,
       params: tokenParams,
       response: {
         json: envelopes.data(signerDocumentView),
@@ -62,11 +60,11 @@ export const contractSigningRoutes: RouteFactory = (deps) => {
         };
       },
     }),
-    route({
+    publicRoute({
       method: 'POST',
       path: '/public/contracts/sign/:token/sign',
       section,
-      access,
+      reason,
       params: tokenParams,
       body: signBody,
       response: { json: envelopes.data(signResultView), headers: ['Cache-Control'] },
@@ -78,11 +76,11 @@ export const contractSigningRoutes: RouteFactory = (deps) => {
         headers: noStore,
       }),
     }),
-    route({
+    publicRoute({
       method: 'POST',
       path: '/public/contracts/sign/:token/decline',
       section,
-      access,
+      reason,
       params: tokenParams,
       body: declineBody,
       response: { json: envelopes.data(declineResultView), headers: ['Cache-Control'] },

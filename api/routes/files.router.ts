@@ -191,15 +191,12 @@ export const filesRoutes: RouteFactory = (deps) => [
     errors: [403, 410],
     handler: async ({ params }) => download(deps, params.token),
   }),
-  // Not publicRoute: the handler reads the request stream and its Content-Type (publicRoute hands over no koa context).
-  route({
+  publicRoute({
     method: 'PUT',
     path: `${LOCAL_UPLOAD_PATH}/:token`,
     section,
-    access: {
-      public:
-        'presigned upload URLs (extension captures) are used without credentials; the HMAC-signed, expiring token is the capability',
-    },
+    reason:
+      'presigned upload URLs (extension captures) are used without credentials; the HMAC-signed, expiring token is the capability',
     summary:
       'Upload the bytes behind a signed upload URL (local storage): Content-Type must be the signed type; 403 altered, 410 expired, 413 over FILE_MAX_BYTES.',
     response: signedUploadView,

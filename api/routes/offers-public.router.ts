@@ -12,7 +12,7 @@ import {
 } from '../../domain/offers/offer-public.service';
 import { parseSecretsKey } from '../../domain/shared/secret-box';
 import { formatZodError } from '../../domain/shared/schemas';
-import { envelopes } from '../http/crud';
+import { envelopes, publicRoute } from '../http/crud';
 import { route, type Reply, type ResponseSpec } from '../http/registry';
 import { acceptBody, declineBody, previewTokenParams, publicIdParams } from '../../domain/offers/offers.schemas';
 import { publicOfferView } from '../../domain/offers/offers.views';
@@ -87,48 +87,48 @@ export const offersPublicRoutes: RouteFactory = (deps) => {
     };
   return [
     // Literal path before /public/offers/:publicId.
-    route({
+    publicRoute({
       method: 'GET',
       path: '/public/offers/preview/:token',
       section,
       params: previewTokenParams,
-      access: { public: REASON },
+      reason: REASON,
       response: page,
       summary:
         'Preview of a draft through the signed token from GET /offers/:id/preview-token (valid 1 hour): the page as it would be sent, without accept/decline. Expired, forged or unknown tokens: 404.',
       handler: async ({ params, koa }) => answer(koa, await previewOffer(em, key, params.token), null),
     }),
-    route({
+    publicRoute({
       method: 'GET',
       path: '/public/offers/:publicId',
       section,
       params: publicIdParams,
-      access: { public: REASON },
+      reason: REASON,
       response: page,
       summary:
         'The sent offer as its recipient sees it: HTML (escaped) with accept/decline forms, or { data } JSON with Accept: application/json. Shows only the snapshot taken at send. Unknown publicId: 404. Counts views (the first emits offer_viewed).',
       handler: async ({ params, koa }) =>
         answer(koa, await viewPublicOffer(em, params.publicId, links), `/public/offers/${params.publicId}`),
     }),
-    route({
+    publicRoute({
       method: 'POST',
       path: '/public/offers/:publicId/accept',
       section,
       params: publicIdParams,
       rawBody: true,
-      access: { public: REASON },
+      reason: REASON,
       ...responded,
       summary:
         'Accept a sent offer once: { name, email?, comment? } (JSON or form). acceptanceSettings at send decide: requireName (default true) and requireEmail (400 when missing). Already answered, cancelled or past validUntil: 409. Emits offer_accepted (webhook offer.accepted) and a timeline row.',
       handler: async ({ params, koa }) => respond('accepted')({ params, koa }),
     }),
-    route({
+    publicRoute({
       method: 'POST',
       path: '/public/offers/:publicId/decline',
       section,
       params: publicIdParams,
       rawBody: true,
-      access: { public: REASON },
+      reason: REASON,
       ...responded,
       summary:
         'Decline a sent offer once: { name?, email?, reason? } (JSON or form). acceptanceSettings: allowDecline false → 409; requireDeclineReason → reason required (400). Emits offer_rejected (webhook offer.declined) and a timeline row.',
