@@ -9,7 +9,7 @@ import {
 } from '../../domain/contracts/signing.service';
 import { createWorkflowPort } from '../../temporal/workflow-client';
 import { envelopes, publicRoute } from '../http/crud';
-import { ok, route } from '../http/registry';
+import { ok } from '../http/registry';
 import { declineBody, signBody, tokenParams } from '../../domain/contracts/contracts.schemas';
 import { declineResultView, signerDocumentView, signResultView } from '../../domain/contracts/contracts.views';
 

@@ -13,7 +13,7 @@ import {
 import { parseSecretsKey } from '../../domain/shared/secret-box';
 import { formatZodError } from '../../domain/shared/schemas';
 import { envelopes, publicRoute } from '../http/crud';
-import { route, type Reply, type ResponseSpec } from '../http/registry';
+import { type Reply, type ResponseSpec } from '../http/registry';
 import { acceptBody, declineBody, previewTokenParams, publicIdParams } from '../../domain/offers/offers.schemas';
 import { publicOfferView } from '../../domain/offers/offers.views';
 
