@@ -80,7 +80,7 @@ const openApiView = z
     openapi: z.literal('3.1.0'),
     info: z.object({ title: z.string(), version: z.string(), description: z.string() }),
     servers: z.array(z.object({ url: z.string() })),
-    tags: z.array(z.object({ name: z.string() })),
+    tags: z.array(z.object({ name: z.string(), description: z.string().optional() })),
     components: openObjectView,
     paths: z.record(z.string(), z.record(z.string(), openObjectView)).describe('path → method → operation'),
     'x-conventions': openObjectView,
