@@ -70,9 +70,19 @@ async function stopProxy(proxy: ChildProcess, har: string): Promise<void> {
   if (!fs.existsSync(har)) throw new Error(`redocly proxy wrote no HAR file (${har})`);
 }
 
+/** The parts of `redocly drift --format json` and `--coverage-output` read here. */
 interface DriftReport {
-  problems?: { ruleId?: string; severity?: string; message?: string }[];
-  findings?: { ruleId?: string; severity?: string; message?: string }[];
+  run: {
+    totalExchanges: number;
+    documentedExchanges: number;
+    undocumentedExchanges: number;
+    skippedExchanges: number;
+    findingsBySeverity: { error?: number; warning?: number; info?: number };
+  };
+  problems: { ruleId?: string; severity?: string; message?: string }[];
+}
+interface Coverage {
+  totals: Record<'operations' | 'responses', { covered: number; total: number }>;
 }
 
 async function main(): Promise<void> {
@@ -146,8 +156,9 @@ async function main(): Promise<void> {
       har,
       '--api',
       docFile,
+      // The HAR records the upstream URL (the API's), not the proxy's.
       '--server',
-      `http://127.0.0.1:${proxyPort}`,
+      `http://127.0.0.1:${apiPort}`,
       '--format',
       'json',
       '-o',
@@ -157,35 +168,22 @@ async function main(): Promise<void> {
     ]);
     if (!fs.existsSync(report))
       throw new Error(`redocly drift wrote no report (exit ${drift.code}):\n${drift.stderr.slice(-3000)}`);
-    const parsed = JSON.parse(fs.readFileSync(report, 'utf8')) as DriftReport | DriftReport['problems'];
-    const findings = Array.isArray(parsed) ? parsed : (parsed?.problems ?? parsed?.findings ?? []);
-    const errors = findings.filter((f) => (f.severity ?? 'error') === 'error');
-    for (const f of findings.slice(0, 40)) log(`${f.severity ?? '?'} ${f.ruleId ?? ''}: ${f.message ?? ''}`);
-    const entries = (
-      JSON.parse(fs.readFileSync(har, 'utf8')) as { log: { entries: { request: { method: string; url: string } }[] } }
-    ).log.entries;
-    const operations = coverageOperations(coverage);
-    process.stdout.write(
-      `RESULT operations_exercised=${operations ?? new Set(entries.map((e) => `${e.request.method} ${new URL(e.request.url).pathname}`)).size} responses_checked=${entries.length} drift_errors=${errors.length}\n`,
+    const { run: summary, problems } = JSON.parse(fs.readFileSync(report, 'utf8')) as DriftReport;
+    for (const p of problems.slice(0, 40)) log(`${p.severity ?? '?'} ${p.ruleId ?? ''}: ${p.message ?? ''}`);
+    // Drift: every error finding, and every exchange the document does not describe or that matched no operation.
+    const errors = (summary.findingsBySeverity.error ?? 0) + summary.undocumentedExchanges + summary.skippedExchanges;
+    const covered = (JSON.parse(fs.readFileSync(coverage, 'utf8')) as Coverage).totals;
+    log(
+      `coverage: operations ${covered.operations.covered}/${covered.operations.total}, responses ${covered.responses.covered}/${covered.responses.total}`,
     );
-    if (errors.length) process.exitCode = 1;
+    process.stdout.write(
+      `RESULT operations_exercised=${covered.operations.covered} responses_checked=${summary.documentedExchanges} drift_errors=${errors}\n`,
+    );
+    if (errors > 0) process.exitCode = 1;
   } finally {
     if (proxy) proxy.kill('SIGKILL');
     for (const close of closers.reverse()) await close().catch(() => undefined);
     await stack.stop();
-  }
-}
-
-/** Operations the traffic exercised, from redocly's coverage report (undefined if unreadable). */
-function coverageOperations(file: string): number | undefined {
-  try {
-    const cov = JSON.parse(fs.readFileSync(file, 'utf8')) as Record<string, unknown>;
-    const ops = (cov.operations ?? (cov.summary as Record<string, unknown> | undefined)?.operations) as
-      { covered?: number } | unknown[] | undefined;
-    if (Array.isArray(ops)) return ops.filter((o) => (o as { covered?: boolean }).covered !== false).length;
-    return typeof ops?.covered === 'number' ? ops.covered : undefined;
-  } catch {
-    return undefined;
   }
 }
 

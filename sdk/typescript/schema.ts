@@ -571,30 +571,6 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
-    "/api/v1/custom-fields": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Custom field definitions, by entity type then order; all entity types when entityType is omitted.
-         * @description Scopes: read. Roles: owner, admin, member.
-         */
-        get: operations["getApiV1CustomFields"];
-        put?: never;
-        /**
-         * Create a definition (entityType: lead, deal, company, person, project, task); key unique per entity type (409), options required for select/multi_select. Owner/admin.
-         * @description Scopes: write. Roles: owner, admin.
-         */
-        post: operations["postApiV1CustomFields"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
     "/api/v1/custom-fields/search": {
         parameters: {
             query?: never;
@@ -613,6 +589,30 @@ export interface paths {
          * @description Scopes: read. Roles: owner, admin, member.
          */
         post: operations["postApiV1CustomFieldsSearch"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/custom-fields": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Custom field definitions, by entity type then order; all entity types when entityType is omitted.
+         * @description Scopes: read. Roles: owner, admin, member.
+         */
+        get: operations["getApiV1CustomFields"];
+        put?: never;
+        /**
+         * Create a definition (entityType: lead, deal, company, person, project, task); key unique per entity type (409), options required for select/multi_select. Owner/admin.
+         * @description Scopes: write. Roles: owner, admin.
+         */
+        post: operations["postApiV1CustomFields"];
         delete?: never;
         options?: never;
         head?: never;
@@ -3933,7 +3933,7 @@ export interface paths {
         put?: never;
         post?: never;
         /**
-         * Soft delete: the template becomes inactive (isActive=false) and stays readable by id and with includeInactive.
+         * Soft delete: the template becomes inactive (isActive=false) and stays readable by id and with includeInactive. Answers the deactivated template.
          * @description Scopes: write. Roles: owner, admin, member.
          */
         delete: operations["deleteApiV1ProjectTemplatesById"];
@@ -5226,7 +5226,7 @@ export interface paths {
         put?: never;
         /**
          * Answer a ticket: content required; type reply (default) or note; visibility public (default for replies) or internal (notes).
-         * @description A public reply is e-mailed to the customer (ticket customerEmail) from the first support mailbox, else the fallback sender (503 not_configured when neither is set up), threaded under the conversation's last message with `[#<ticketNumber>]` in the subject; the customer's answers continue the ticket. Internal notes are never e-mailed. Event support_ticket_replied.
+         * @description A public reply is e-mailed to the customer (ticket customerEmail) from the first support mailbox, else the fallback sender (503 not_configured when neither is set up; 502 upstream_failed when the mail server refuses it), threaded under the conversation's last message with `[#<ticketNumber>]` in the subject; the customer's answers continue the ticket. Internal notes are never e-mailed. Event support_ticket_replied.
          *
          *     Scopes: write. Roles: owner, admin, member.
          *
@@ -5386,7 +5386,7 @@ export interface paths {
         };
         /**
          * Browse a connected cloud drive: roots=true lists drives; recent=true recent files; query searches names; parentId (+ driveId) lists a folder; withPath adds each item's path.
-         * @description provider (onedrive, google_drive) may be omitted when only one is connected. A provider that is not set up answers 503 { error, code: "not_configured" } naming the variables to set (ONEDRIVE_*, GOOGLE_DRIVE_*).
+         * @description provider (onedrive, google_drive) may be omitted when only one is connected. A provider that is not set up answers 503 { error, code: "not_configured" } naming the variables to set (ONEDRIVE_*, GOOGLE_DRIVE_*); a provider that fails or refuses the stored token answers 502 upstream_failed.
          *
          *     Scopes: read. Roles: owner, admin, member.
          */
@@ -5410,7 +5410,7 @@ export interface paths {
         put?: never;
         /**
          * Record a cloud file (itemId, optional provider, driveId, folderId) as a file of the workspace, optionally linked to a record (entityType, entityId).
-         * @description A provider that is not set up answers 503 { error, code: "not_configured" } naming the variables to set (ONEDRIVE_*, GOOGLE_DRIVE_*).
+         * @description A provider that is not set up answers 503 { error, code: "not_configured" } naming the variables to set (ONEDRIVE_*, GOOGLE_DRIVE_*); a provider that fails or refuses the stored token answers 502 upstream_failed.
          *
          *     Scopes: write. Roles: owner, admin, member.
          */
@@ -5432,7 +5432,7 @@ export interface paths {
         put?: never;
         /**
          * Create a folder or an empty document, spreadsheet, presentation or file in a cloud drive; documents are recorded (and optionally linked) as files. Answers { item, file }.
-         * @description A provider that is not set up answers 503 { error, code: "not_configured" } naming the variables to set (ONEDRIVE_*, GOOGLE_DRIVE_*).
+         * @description A provider that is not set up answers 503 { error, code: "not_configured" } naming the variables to set (ONEDRIVE_*, GOOGLE_DRIVE_*); a provider that fails or refuses the stored token answers 502 upstream_failed.
          *
          *     Scopes: write. Roles: owner, admin, member.
          */
@@ -6118,7 +6118,7 @@ export interface components {
              * @description machine-readable code
              * @enum {string}
              */
-            code?: "validation" | "unauthenticated" | "forbidden" | "not_found" | "http" | "conflict" | "invalid_state" | "idempotency_in_progress" | "gone" | "too_large" | "idempotency_mismatch" | "rate_limited" | "internal" | "upstream_failed" | "not_configured" | "unavailable";
+            code?: "validation" | "unauthenticated" | "forbidden" | "not_found" | "http" | "conflict" | "invalid_state" | "idempotency_in_progress" | "gone" | "expired" | "too_large" | "idempotency_mismatch" | "rate_limited" | "internal" | "upstream_failed" | "not_configured" | "unavailable";
             /** @description validation (400): [{ path, error }]; invalid_state (409): { current, requested, allowed }; otherwise as the message says */
             details?: {
                 path?: string;
@@ -6174,6 +6174,15 @@ export interface components {
         };
         /** @description duplicate unique value, the record is in a state that does not allow the operation, or a request with the same Idempotency-Key is still running (retry after `Retry-After`) (code: conflict, invalid_state, idempotency_in_progress) */
         Error409: {
+            headers: {
+                [name: string]: unknown;
+            };
+            content: {
+                "application/json": components["schemas"]["Error"];
+            };
+        };
+        /** @description a public capability link that no longer works: a contract signing link whose envelope was voided, expired, declined or completed (gone), or a signed file URL past its expiry (expired) (code: gone, expired) */
+        Error410: {
             headers: {
                 [name: string]: unknown;
             };
@@ -6250,8 +6259,14 @@ export interface components {
     parameters: never;
     requestBodies: never;
     headers: {
+        /** @description where the created or next resource is */
+        Location: string;
         /** @description `true` when this is the stored answer of an earlier request with the same Idempotency-Key */
         "Idempotent-Replayed": "true";
+        /** @description attachment; filename="…" for downloads */
+        "Content-Disposition": string;
+        /** @description caching policy of the answer */
+        "Cache-Control": string;
         /** @description seconds to wait before retrying (429; 503 while a dependency is down, not for not_configured) */
         "Retry-After": number;
         /** @description the request id (also in logs); send X-Request-Id to choose it */
@@ -9730,7 +9745,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -9741,7 +9756,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            name: string;
+                            description: string | null;
+                            field: string;
+                            /** @enum {string} */
+                            condition: "equals" | "not_equals" | "contains" | "greater_than" | "less_than" | "exists" | "not_exists" | "in" | "not_in";
+                            value: ((string | number | boolean) | (string | number | boolean)[]) | null;
+                            points: number;
+                            isActive: boolean;
+                            sortOrder: number;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -9785,7 +9821,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -9797,7 +9833,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            name: string;
+                            description: string | null;
+                            field: string;
+                            /** @enum {string} */
+                            condition: "equals" | "not_equals" | "contains" | "greater_than" | "less_than" | "exists" | "not_exists" | "in" | "not_in";
+                            value: ((string | number | boolean) | (string | number | boolean)[]) | null;
+                            points: number;
+                            isActive: boolean;
+                            sortOrder: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -9825,7 +9879,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -9836,7 +9890,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            name: string;
+                            description: string | null;
+                            field: string;
+                            /** @enum {string} */
+                            condition: "equals" | "not_equals" | "contains" | "greater_than" | "less_than" | "exists" | "not_exists" | "in" | "not_in";
+                            value: ((string | number | boolean) | (string | number | boolean)[]) | null;
+                            points: number;
+                            isActive: boolean;
+                            sortOrder: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -9880,7 +9952,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -9891,7 +9963,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            name: string;
+                            description: string | null;
+                            field: string;
+                            /** @enum {string} */
+                            condition: "equals" | "not_equals" | "contains" | "greater_than" | "less_than" | "exists" | "not_exists" | "in" | "not_in";
+                            value: ((string | number | boolean) | (string | number | boolean)[]) | null;
+                            points: number;
+                            isActive: boolean;
+                            sortOrder: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -9918,7 +10008,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -9929,7 +10019,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -9956,7 +10049,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -9967,7 +10060,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            name: string;
+                            description: string | null;
+                            conditions: {
+                                field: string;
+                                /** @enum {string} */
+                                operator: "equals" | "not_equals" | "contains" | "greater_than" | "less_than" | "exists" | "not_exists" | "in" | "not_in";
+                                value?: ((string | number | boolean) | (string | number | boolean)[]) | null;
+                            }[];
+                            assignment: {
+                                /** @constant */
+                                type: "user";
+                                userId: string;
+                            } | {
+                                /** @constant */
+                                type: "round_robin";
+                                userIds: string[];
+                            };
+                            isActive: boolean;
+                            sortOrder: number;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -10022,7 +10146,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -10034,7 +10158,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            name: string;
+                            description: string | null;
+                            conditions: {
+                                field: string;
+                                /** @enum {string} */
+                                operator: "equals" | "not_equals" | "contains" | "greater_than" | "less_than" | "exists" | "not_exists" | "in" | "not_in";
+                                value?: ((string | number | boolean) | (string | number | boolean)[]) | null;
+                            }[];
+                            assignment: {
+                                /** @constant */
+                                type: "user";
+                                userId: string;
+                            } | {
+                                /** @constant */
+                                type: "round_robin";
+                                userIds: string[];
+                            };
+                            isActive: boolean;
+                            sortOrder: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -10062,7 +10214,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -10073,7 +10225,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            name: string;
+                            description: string | null;
+                            conditions: {
+                                field: string;
+                                /** @enum {string} */
+                                operator: "equals" | "not_equals" | "contains" | "greater_than" | "less_than" | "exists" | "not_exists" | "in" | "not_in";
+                                value?: ((string | number | boolean) | (string | number | boolean)[]) | null;
+                            }[];
+                            assignment: {
+                                /** @constant */
+                                type: "user";
+                                userId: string;
+                            } | {
+                                /** @constant */
+                                type: "round_robin";
+                                userIds: string[];
+                            };
+                            isActive: boolean;
+                            sortOrder: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -10128,7 +10308,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -10139,7 +10319,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /** Format: date-time */
+                            createdAt: string;
+                            /** Format: date-time */
+                            updatedAt: string;
+                            name: string;
+                            description: string | null;
+                            conditions: {
+                                field: string;
+                                /** @enum {string} */
+                                operator: "equals" | "not_equals" | "contains" | "greater_than" | "less_than" | "exists" | "not_exists" | "in" | "not_in";
+                                value?: ((string | number | boolean) | (string | number | boolean)[]) | null;
+                            }[];
+                            assignment: {
+                                /** @constant */
+                                type: "user";
+                                userId: string;
+                            } | {
+                                /** @constant */
+                                type: "round_robin";
+                                userIds: string[];
+                            };
+                            isActive: boolean;
+                            sortOrder: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -10166,7 +10374,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -10177,7 +10385,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -10187,6 +10398,131 @@ export interface operations {
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getApiV1CustomFieldsSearch: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
+                    "X-RateLimit-Remaining-Minute": components["headers"]["X-RateLimit-Remaining-Minute"];
+                    "X-RateLimit-Limit-Day": components["headers"]["X-RateLimit-Limit-Day"];
+                    "X-RateLimit-Remaining-Day": components["headers"]["X-RateLimit-Remaining-Day"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            method: "POST";
+                            path: string;
+                            description: string;
+                            /** @description body fields with their type, limits and defaults */
+                            body: {
+                                [key: string]: unknown;
+                            };
+                            operators: {
+                                /** @enum {string} */
+                                name: "equals" | "not_equals" | "contains" | "greater_than" | "less_than" | "exists" | "not_exists" | "in";
+                                description: string;
+                            }[];
+                            /** @description shape of the answer */
+                            response: string;
+                            example: {
+                                request: {
+                                    [key: string]: unknown;
+                                };
+                                response: {
+                                    [key: string]: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postApiV1CustomFieldsSearch: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first response is stored for 24 h and replayed (header Idempotent-Replayed: true) for the same request; see conventions.idempotency */
+                "Idempotency-Key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @enum {string} */
+                    entityType: "company" | "person" | "lead" | "deal";
+                    filters: {
+                        key: string;
+                        /** @enum {string} */
+                        operator: "equals" | "not_equals" | "contains" | "greater_than" | "less_than" | "exists" | "not_exists" | "in";
+                        value?: (string | number | boolean) | (string | number | boolean)[];
+                    }[];
+                    /** @default 1 */
+                    page?: number;
+                    /** @default 20 */
+                    limit?: number;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
+                    "X-RateLimit-Remaining-Minute": components["headers"]["X-RateLimit-Remaining-Minute"];
+                    "X-RateLimit-Limit-Day": components["headers"]["X-RateLimit-Limit-Day"];
+                    "X-RateLimit-Remaining-Day": components["headers"]["X-RateLimit-Remaining-Day"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: ({
+                            /** @description 24-hex object id */
+                            _id: string;
+                        } & {
+                            [key: string]: unknown;
+                        })[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
@@ -10205,7 +10541,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -10216,7 +10552,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /** @enum {string} */
+                            entityType: "lead" | "deal" | "company" | "person" | "project" | "task";
+                            /** @description the key values are stored under on records */
+                            key: string;
+                            label: string;
+                            /** @enum {string} */
+                            type: "text" | "number" | "date" | "checkbox" | "select" | "multi_select" | "url" | "email" | "phone" | "textarea";
+                            description: string | null;
+                            /** @description choices of select and multi_select fields */
+                            options: {
+                                value: string;
+                                label: string;
+                                color?: string | null;
+                            }[];
+                            required: boolean;
+                            order: number;
+                            showInCreateDialog: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -10260,7 +10631,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -10272,96 +10643,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            409: components["responses"]["Error409"];
-            413: components["responses"]["Error413"];
-            415: components["responses"]["Error415"];
-            422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
-        };
-    };
-    getApiV1CustomFieldsSearch: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success (body not documented) */
-            200: {
-                headers: {
-                    "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
-                    "X-RateLimit-Remaining-Minute": components["headers"]["X-RateLimit-Remaining-Minute"];
-                    "X-RateLimit-Limit-Day": components["headers"]["X-RateLimit-Limit-Day"];
-                    "X-RateLimit-Remaining-Day": components["headers"]["X-RateLimit-Remaining-Day"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
-        };
-    };
-    postApiV1CustomFieldsSearch: {
-        parameters: {
-            query?: never;
-            header?: {
-                /** @description Makes a retry safe: the first response is stored for 24 h and replayed (header Idempotent-Replayed: true) for the same request; see conventions.idempotency */
-                "Idempotency-Key"?: string;
-            };
-            path?: never;
-            cookie?: never;
-        };
-        requestBody: {
-            content: {
-                "application/json": {
-                    /** @enum {string} */
-                    entityType: "company" | "person" | "lead" | "deal";
-                    filters: {
-                        key: string;
-                        /** @enum {string} */
-                        operator: "equals" | "not_equals" | "contains" | "greater_than" | "less_than" | "exists" | "not_exists" | "in";
-                        value?: (string | number | boolean) | (string | number | boolean)[];
-                    }[];
-                    /** @default 1 */
-                    page?: number;
-                    /** @default 20 */
-                    limit?: number;
-                };
-            };
-        };
-        responses: {
-            /** @description Success (body not documented) */
-            200: {
-                headers: {
-                    "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
-                    "X-RateLimit-Remaining-Minute": components["headers"]["X-RateLimit-Remaining-Minute"];
-                    "X-RateLimit-Limit-Day": components["headers"]["X-RateLimit-Limit-Day"];
-                    "X-RateLimit-Remaining-Day": components["headers"]["X-RateLimit-Remaining-Day"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /** @enum {string} */
+                            entityType: "lead" | "deal" | "company" | "person" | "project" | "task";
+                            /** @description the key values are stored under on records */
+                            key: string;
+                            label: string;
+                            /** @enum {string} */
+                            type: "text" | "number" | "date" | "checkbox" | "select" | "multi_select" | "url" | "email" | "phone" | "textarea";
+                            description: string | null;
+                            /** @description choices of select and multi_select fields */
+                            options: {
+                                value: string;
+                                label: string;
+                                color?: string | null;
+                            }[];
+                            required: boolean;
+                            order: number;
+                            showInCreateDialog: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -10389,7 +10703,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -10400,7 +10714,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /** @enum {string} */
+                            entityType: "lead" | "deal" | "company" | "person" | "project" | "task";
+                            /** @description the key values are stored under on records */
+                            key: string;
+                            label: string;
+                            /** @enum {string} */
+                            type: "text" | "number" | "date" | "checkbox" | "select" | "multi_select" | "url" | "email" | "phone" | "textarea";
+                            description: string | null;
+                            /** @description choices of select and multi_select fields */
+                            options: {
+                                value: string;
+                                label: string;
+                                color?: string | null;
+                            }[];
+                            required: boolean;
+                            order: number;
+                            showInCreateDialog: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -10444,7 +10790,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -10455,7 +10801,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /** @enum {string} */
+                            entityType: "lead" | "deal" | "company" | "person" | "project" | "task";
+                            /** @description the key values are stored under on records */
+                            key: string;
+                            label: string;
+                            /** @enum {string} */
+                            type: "text" | "number" | "date" | "checkbox" | "select" | "multi_select" | "url" | "email" | "phone" | "textarea";
+                            description: string | null;
+                            /** @description choices of select and multi_select fields */
+                            options: {
+                                value: string;
+                                label: string;
+                                color?: string | null;
+                            }[];
+                            required: boolean;
+                            order: number;
+                            showInCreateDialog: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -10482,7 +10860,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -10493,7 +10871,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -10523,7 +10904,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -10534,7 +10915,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /** @enum {string} */
+                            entityType: "lead" | "deal" | "company" | "person" | "project" | "task";
+                            /** @description the key values are stored under on records */
+                            key: string;
+                            label: string;
+                            /** @enum {string} */
+                            type: "text" | "number" | "date" | "checkbox" | "select" | "multi_select" | "url" | "email" | "phone" | "textarea";
+                            description: string | null;
+                            /** @description choices of select and multi_select fields */
+                            options: {
+                                value: string;
+                                label: string;
+                                color?: string | null;
+                            }[];
+                            required: boolean;
+                            order: number;
+                            showInCreateDialog: boolean;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -10665,7 +11081,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -10676,7 +11092,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            name: string;
+                            /**
+                             * @description the type of every record on the list
+                             * @enum {string}
+                             */
+                            entityType: "company" | "person" | "lead" | "deal";
+                            description: string | null;
+                            /** @description user id of the creator */
+                            ownerId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            itemCount: number;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -10709,7 +11153,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -10721,7 +11165,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            name: string;
+                            /**
+                             * @description the type of every record on the list
+                             * @enum {string}
+                             */
+                            entityType: "company" | "person" | "lead" | "deal";
+                            description: string | null;
+                            /** @description user id of the creator */
+                            ownerId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            itemCount: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -10749,7 +11218,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -10760,7 +11229,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            name: string;
+                            /**
+                             * @description the type of every record on the list
+                             * @enum {string}
+                             */
+                            entityType: "company" | "person" | "lead" | "deal";
+                            description: string | null;
+                            /** @description user id of the creator */
+                            ownerId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            itemCount: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -10793,7 +11287,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -10804,7 +11298,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            name: string;
+                            /**
+                             * @description the type of every record on the list
+                             * @enum {string}
+                             */
+                            entityType: "company" | "person" | "lead" | "deal";
+                            description: string | null;
+                            /** @description user id of the creator */
+                            ownerId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            itemCount: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -10831,7 +11350,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -10842,7 +11361,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -10872,7 +11394,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -10883,7 +11405,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            entityId: string;
+                            /** @enum {string} */
+                            entityType: "company" | "person" | "lead" | "deal";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            addedAt: string;
+                            /** @description user id */
+                            addedBy: string | null;
+                            /** @description the record's summary fields (as its own list shows them with view=summary) */
+                            entity: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -10916,7 +11462,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -10928,7 +11474,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            added: number;
+                            /** @description ids already on the list (not added again) */
+                            alreadyPresent: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -10958,7 +11510,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -10969,7 +11521,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            removed: number;
+                            /** @description ids that were not on the list */
+                            notPresent: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -13421,7 +13979,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -13432,7 +13990,56 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            endpoint: string;
+                            /** @constant */
+                            scope: "inbound";
+                            formats: {
+                                contentType: string;
+                                shape?: string;
+                                /** @description an example body (form-urlencoded as a string) */
+                                example: string | {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                            /** @description how submitted names are matched to fields */
+                            fieldNames: string;
+                            /** @description accepted alias (normalized) → field name */
+                            aliases: {
+                                [key: string]: string;
+                            };
+                            fields: {
+                                name: string;
+                                type: string;
+                                required: boolean;
+                                description: string;
+                            }[];
+                            /** @description matching and creation rules, in words */
+                            rules: {
+                                company: string;
+                                person: string;
+                                updates: string;
+                                lead: string;
+                                deal: string;
+                                atomicity: string;
+                                dealValue: string;
+                            };
+                            /** @description domains that never match a company */
+                            freeMailDomains: string[];
+                            /** @description shape of the answer */
+                            answer: string;
+                            connector: {
+                                endpoint: string;
+                                fields: {
+                                    name: string;
+                                    type: string;
+                                    required: boolean;
+                                    description: string;
+                                }[];
+                            };
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -13561,7 +14168,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -13573,7 +14180,66 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            company: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                /**
+                                 * @description updated: empty fields filled in; matched: nothing changed
+                                 * @enum {string}
+                                 */
+                                action: "created" | "updated" | "matched";
+                                /**
+                                 * @description how an existing record was found (companies: cvr, domain or name; people: email)
+                                 * @enum {string}
+                                 */
+                                matchedBy?: "cvr" | "domain" | "name" | "email";
+                            } | null;
+                            person: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                /**
+                                 * @description updated: empty fields filled in; matched: nothing changed
+                                 * @enum {string}
+                                 */
+                                action: "created" | "updated" | "matched";
+                                /**
+                                 * @description how an existing record was found (companies: cvr, domain or name; people: email)
+                                 * @enum {string}
+                                 */
+                                matchedBy?: "cvr" | "domain" | "name" | "email";
+                            } | null;
+                            lead: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                /**
+                                 * @description updated: empty fields filled in; matched: nothing changed
+                                 * @enum {string}
+                                 */
+                                action: "created" | "updated" | "matched";
+                                /**
+                                 * @description how an existing record was found (companies: cvr, domain or name; people: email)
+                                 * @enum {string}
+                                 */
+                                matchedBy?: "cvr" | "domain" | "name" | "email";
+                            } | null;
+                            deal: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                /**
+                                 * @description updated: empty fields filled in; matched: nothing changed
+                                 * @enum {string}
+                                 */
+                                action: "created" | "updated" | "matched";
+                                /**
+                                 * @description how an existing record was found (companies: cvr, domain or name; people: email)
+                                 * @enum {string}
+                                 */
+                                matchedBy?: "cvr" | "domain" | "name" | "email";
+                            } | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -13646,7 +14312,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -13658,7 +14324,66 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            company: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                /**
+                                 * @description updated: empty fields filled in; matched: nothing changed
+                                 * @enum {string}
+                                 */
+                                action: "created" | "updated" | "matched";
+                                /**
+                                 * @description how an existing record was found (companies: cvr, domain or name; people: email)
+                                 * @enum {string}
+                                 */
+                                matchedBy?: "cvr" | "domain" | "name" | "email";
+                            } | null;
+                            person: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                /**
+                                 * @description updated: empty fields filled in; matched: nothing changed
+                                 * @enum {string}
+                                 */
+                                action: "created" | "updated" | "matched";
+                                /**
+                                 * @description how an existing record was found (companies: cvr, domain or name; people: email)
+                                 * @enum {string}
+                                 */
+                                matchedBy?: "cvr" | "domain" | "name" | "email";
+                            } | null;
+                            lead: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                /**
+                                 * @description updated: empty fields filled in; matched: nothing changed
+                                 * @enum {string}
+                                 */
+                                action: "created" | "updated" | "matched";
+                                /**
+                                 * @description how an existing record was found (companies: cvr, domain or name; people: email)
+                                 * @enum {string}
+                                 */
+                                matchedBy?: "cvr" | "domain" | "name" | "email";
+                            } | null;
+                            deal: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                /**
+                                 * @description updated: empty fields filled in; matched: nothing changed
+                                 * @enum {string}
+                                 */
+                                action: "created" | "updated" | "matched";
+                                /**
+                                 * @description how an existing record was found (companies: cvr, domain or name; people: email)
+                                 * @enum {string}
+                                 */
+                                matchedBy?: "cvr" | "domain" | "name" | "email";
+                            } | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -13706,7 +14431,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -13718,7 +14443,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description the import run (GET /import/history); null for a dry run */
+                            importId: string | null;
+                            /**
+                             * @description the record type imported (custom_object: records of one custom object)
+                             * @enum {string}
+                             */
+                            entityType: "company" | "person" | "lead" | "deal" | "custom_object";
+                            dryRun: boolean;
+                            /**
+                             * @description none when the type has no duplicate key
+                             * @enum {string}
+                             */
+                            dedupe: "skip" | "update" | "none";
+                            total: number;
+                            created: number;
+                            updated: number;
+                            skipped: number;
+                            failed: number;
+                            /** @description every failed row */
+                            errors: {
+                                /** @description 0-based index in rows */
+                                row: number;
+                                errors: {
+                                    /** @description field path; empty for the whole row */
+                                    path: string;
+                                    error: string;
+                                }[];
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -13766,7 +14522,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -13778,7 +14534,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description the import run (GET /import/history); null for a dry run */
+                            importId: string | null;
+                            /**
+                             * @description the record type imported (custom_object: records of one custom object)
+                             * @enum {string}
+                             */
+                            entityType: "company" | "person" | "lead" | "deal" | "custom_object";
+                            dryRun: boolean;
+                            /**
+                             * @description none when the type has no duplicate key
+                             * @enum {string}
+                             */
+                            dedupe: "skip" | "update" | "none";
+                            total: number;
+                            created: number;
+                            updated: number;
+                            skipped: number;
+                            failed: number;
+                            /** @description every failed row */
+                            errors: {
+                                /** @description 0-based index in rows */
+                                row: number;
+                                errors: {
+                                    /** @description field path; empty for the whole row */
+                                    path: string;
+                                    error: string;
+                                }[];
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -13826,7 +14613,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -13838,7 +14625,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description the import run (GET /import/history); null for a dry run */
+                            importId: string | null;
+                            /**
+                             * @description the record type imported (custom_object: records of one custom object)
+                             * @enum {string}
+                             */
+                            entityType: "company" | "person" | "lead" | "deal" | "custom_object";
+                            dryRun: boolean;
+                            /**
+                             * @description none when the type has no duplicate key
+                             * @enum {string}
+                             */
+                            dedupe: "skip" | "update" | "none";
+                            total: number;
+                            created: number;
+                            updated: number;
+                            skipped: number;
+                            failed: number;
+                            /** @description every failed row */
+                            errors: {
+                                /** @description 0-based index in rows */
+                                row: number;
+                                errors: {
+                                    /** @description field path; empty for the whole row */
+                                    path: string;
+                                    error: string;
+                                }[];
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -13886,7 +14704,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -13898,7 +14716,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description the import run (GET /import/history); null for a dry run */
+                            importId: string | null;
+                            /**
+                             * @description the record type imported (custom_object: records of one custom object)
+                             * @enum {string}
+                             */
+                            entityType: "company" | "person" | "lead" | "deal" | "custom_object";
+                            dryRun: boolean;
+                            /**
+                             * @description none when the type has no duplicate key
+                             * @enum {string}
+                             */
+                            dedupe: "skip" | "update" | "none";
+                            total: number;
+                            created: number;
+                            updated: number;
+                            skipped: number;
+                            failed: number;
+                            /** @description every failed row */
+                            errors: {
+                                /** @description 0-based index in rows */
+                                row: number;
+                                errors: {
+                                    /** @description field path; empty for the whole row */
+                                    path: string;
+                                    error: string;
+                                }[];
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -13948,7 +14797,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -13960,7 +14809,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description the import run (GET /import/history); null for a dry run */
+                            importId: string | null;
+                            /**
+                             * @description the record type imported (custom_object: records of one custom object)
+                             * @enum {string}
+                             */
+                            entityType: "company" | "person" | "lead" | "deal" | "custom_object";
+                            dryRun: boolean;
+                            /**
+                             * @description none when the type has no duplicate key
+                             * @enum {string}
+                             */
+                            dedupe: "skip" | "update" | "none";
+                            total: number;
+                            created: number;
+                            updated: number;
+                            skipped: number;
+                            failed: number;
+                            /** @description every failed row */
+                            errors: {
+                                /** @description 0-based index in rows */
+                                row: number;
+                                errors: {
+                                    /** @description field path; empty for the whole row */
+                                    path: string;
+                                    error: string;
+                                }[];
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -13988,7 +14868,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -13999,7 +14879,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * @description the record type imported (custom_object: records of one custom object)
+                             * @enum {string}
+                             */
+                            entityType: "company" | "person" | "lead" | "deal" | "custom_object";
+                            /**
+                             * @description none when the type has no duplicate key
+                             * @enum {string}
+                             */
+                            dedupe: "skip" | "update" | "none";
+                            total: number;
+                            created: number;
+                            updated: number;
+                            skipped: number;
+                            failed: number;
+                            /** @description the first 100 row errors */
+                            errors: {
+                                /** @description 0-based index in rows */
+                                row: number;
+                                errors: {
+                                    /** @description field path; empty for the whole row */
+                                    path: string;
+                                    error: string;
+                                }[];
+                            }[];
+                            /** @description who ran the import */
+                            userId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            startedAt: string;
+                            /** @description null while running or when cut short */
+                            finishedAt: string | null;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -14073,7 +14995,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -14085,7 +15007,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            name?: unknown;
+                            cvr?: unknown;
+                            email?: unknown;
+                            phone?: unknown;
+                            address?: unknown;
+                            city?: unknown;
+                            zip?: unknown;
+                            country?: unknown;
+                            website?: unknown;
+                            industry?: unknown;
+                            employees?: unknown;
+                            customFields?: unknown;
+                            tags?: unknown;
+                            avatar?: unknown;
+                            logoUrl?: unknown;
+                            ownerId?: unknown;
+                            createdAt?: unknown;
+                            updatedAt?: unknown;
+                            profileUrl?: unknown;
+                        }[];
+                        /** @description rows matching the filters (all pages) */
+                        total: number;
+                        limit: number;
+                        hasMore: boolean;
+                        /** @description _id of the last row when hasMore (send it as cursor) */
+                        nextCursor: string | null;
+                        /** @description offset paging by page (absent with cursor or skip) */
+                        page?: number;
+                        /** @description offset paging by skip (absent with cursor or page) */
+                        skip?: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -14159,7 +15115,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -14171,7 +15127,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            firstName?: unknown;
+                            lastName?: unknown;
+                            title?: unknown;
+                            emails?: unknown;
+                            phones?: unknown;
+                            companyId?: unknown;
+                            customFields?: unknown;
+                            tags?: unknown;
+                            avatar?: unknown;
+                            ownerId?: unknown;
+                            createdAt?: unknown;
+                            updatedAt?: unknown;
+                            profileUrl?: unknown;
+                        }[];
+                        /** @description rows matching the filters (all pages) */
+                        total: number;
+                        limit: number;
+                        hasMore: boolean;
+                        /** @description _id of the last row when hasMore (send it as cursor) */
+                        nextCursor: string | null;
+                        /** @description offset paging by page (absent with cursor or skip) */
+                        page?: number;
+                        /** @description offset paging by skip (absent with cursor or page) */
+                        skip?: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -14248,7 +15232,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -14260,7 +15244,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            title?: unknown;
+                            email?: unknown;
+                            phone?: unknown;
+                            status?: unknown;
+                            source?: unknown;
+                            notes?: unknown;
+                            score?: unknown;
+                            scoreBreakdown?: unknown;
+                            value?: unknown;
+                            companyRef?: unknown;
+                            personRef?: unknown;
+                            customFields?: unknown;
+                            tags?: unknown;
+                            ownerId?: unknown;
+                            createdAt?: unknown;
+                            updatedAt?: unknown;
+                        }[];
+                        /** @description rows matching the filters (all pages) */
+                        total: number;
+                        limit: number;
+                        hasMore: boolean;
+                        /** @description _id of the last row when hasMore (send it as cursor) */
+                        nextCursor: string | null;
+                        /** @description offset paging by page (absent with cursor or skip) */
+                        page?: number;
+                        /** @description offset paging by skip (absent with cursor or page) */
+                        skip?: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -14339,7 +15354,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -14351,7 +15366,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            title?: unknown;
+                            value?: unknown;
+                            flowId?: unknown;
+                            stageId?: unknown;
+                            priority?: unknown;
+                            probability?: unknown;
+                            company?: unknown;
+                            personRef?: unknown;
+                            leadRef?: unknown;
+                            customFields?: unknown;
+                            tags?: unknown;
+                            status?: unknown;
+                            wonDate?: unknown;
+                            lostDate?: unknown;
+                            ownerId?: unknown;
+                            createdAt?: unknown;
+                            updatedAt?: unknown;
+                        }[];
+                        /** @description rows matching the filters (all pages) */
+                        total: number;
+                        limit: number;
+                        hasMore: boolean;
+                        /** @description _id of the last row when hasMore (send it as cursor) */
+                        nextCursor: string | null;
+                        /** @description offset paging by page (absent with cursor or skip) */
+                        page?: number;
+                        /** @description offset paging by skip (absent with cursor or page) */
+                        skip?: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -14398,7 +15445,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -14410,7 +15457,96 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: ({
+                            /** @description 24-hex object id */
+                            _id: string;
+                            name?: unknown;
+                            cvr?: unknown;
+                            email?: unknown;
+                            phone?: unknown;
+                            address?: unknown;
+                            city?: unknown;
+                            zip?: unknown;
+                            country?: unknown;
+                            website?: unknown;
+                            industry?: unknown;
+                            employees?: unknown;
+                            customFields?: unknown;
+                            tags?: unknown;
+                            avatar?: unknown;
+                            logoUrl?: unknown;
+                            ownerId?: unknown;
+                            createdAt?: unknown;
+                            updatedAt?: unknown;
+                            profileUrl?: unknown;
+                        } | {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            firstName?: unknown;
+                            lastName?: unknown;
+                            title?: unknown;
+                            emails?: unknown;
+                            phones?: unknown;
+                            companyId?: unknown;
+                            customFields?: unknown;
+                            tags?: unknown;
+                            avatar?: unknown;
+                            ownerId?: unknown;
+                            createdAt?: unknown;
+                            updatedAt?: unknown;
+                            profileUrl?: unknown;
+                        } | {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            title?: unknown;
+                            email?: unknown;
+                            phone?: unknown;
+                            status?: unknown;
+                            source?: unknown;
+                            notes?: unknown;
+                            score?: unknown;
+                            scoreBreakdown?: unknown;
+                            value?: unknown;
+                            companyRef?: unknown;
+                            personRef?: unknown;
+                            customFields?: unknown;
+                            tags?: unknown;
+                            ownerId?: unknown;
+                            createdAt?: unknown;
+                            updatedAt?: unknown;
+                        } | {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            title?: unknown;
+                            value?: unknown;
+                            flowId?: unknown;
+                            stageId?: unknown;
+                            priority?: unknown;
+                            probability?: unknown;
+                            company?: unknown;
+                            personRef?: unknown;
+                            leadRef?: unknown;
+                            customFields?: unknown;
+                            tags?: unknown;
+                            status?: unknown;
+                            wonDate?: unknown;
+                            lostDate?: unknown;
+                            ownerId?: unknown;
+                            createdAt?: unknown;
+                            updatedAt?: unknown;
+                        })[];
+                        /** @description rows matching the filters (all pages) */
+                        total: number;
+                        limit: number;
+                        hasMore: boolean;
+                        /** @description _id of the last row when hasMore (send it as cursor) */
+                        nextCursor: string | null;
+                        /** @description offset paging by page (absent with cursor or skip) */
+                        page?: number;
+                        /** @description offset paging by skip (absent with cursor or page) */
+                        skip?: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -14622,7 +15758,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -14633,7 +15769,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            query: string;
+                            /** @description one entry per requested type (company, person, lead, deal, support-ticket, project, offer, task) */
+                            results: {
+                                [key: string]: {
+                                    hits: {
+                                        /** @description 24-hex object id */
+                                        _id: string;
+                                        /** @description the record type of the hit */
+                                        type: string;
+                                        /** @description plain text */
+                                        title: string;
+                                        /** @description plain text */
+                                        subtitle: string | null;
+                                        /** @description HTML fragment: record text escaped, matched words in <mark>…</mark> */
+                                        snippet: string;
+                                    }[];
+                                    /** @description matches of this type, counted up to 1000 */
+                                    total: number;
+                                };
+                            };
+                            /**
+                             * @description present when the answer comes from Postgres (Meilisearch unavailable or behind)
+                             * @constant
+                             */
+                            degraded?: true;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -15049,7 +16213,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -15060,7 +16224,80 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: ({
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            title: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            status: "to_do" | "in_progress" | "blocked" | "done";
+                            /** @description task-flow stage id */
+                            stage: number;
+                            /** @enum {string} */
+                            priority: "low" | "medium" | "high" | "critical";
+                            /** @description user ids */
+                            assignees: string[];
+                            /** @description user id */
+                            owner: string;
+                            deadline: string | null;
+                            tags: string[];
+                            /** @description custom field values by key (open: keys are defined per workspace) */
+                            customFields: {
+                                [key: string]: unknown;
+                            };
+                            estimatedHours: number | null;
+                            taskValue: number | null;
+                            /** @description project id (parent) */
+                            project: string | null;
+                            /** @description custom object record id (parent) */
+                            customObjectRecord: string | null;
+                            customObjectSlug: string | null;
+                            /** @description company id (parent) */
+                            company: string | null;
+                            /** @description person id (parent) */
+                            personRef: string | null;
+                            /** @description lead id (parent) */
+                            leadRef: string | null;
+                            /** @description deal id (parent) */
+                            dealRef: string | null;
+                            /** @description when the task became done (null while open) */
+                            completedAt: string | null;
+                        } | {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            title: string;
+                            /** @enum {string} */
+                            status: "to_do" | "in_progress" | "blocked" | "done";
+                            /** @description task-flow stage id */
+                            stage: number;
+                            /** @enum {string} */
+                            priority: "low" | "medium" | "high" | "critical";
+                            /** @description user ids */
+                            assignees: string[];
+                            /** @description user id */
+                            owner: string;
+                            deadline: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        })[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -15129,7 +16366,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -15141,7 +16378,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            title: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            status: "to_do" | "in_progress" | "blocked" | "done";
+                            /** @description task-flow stage id */
+                            stage: number;
+                            /** @enum {string} */
+                            priority: "low" | "medium" | "high" | "critical";
+                            /** @description user ids */
+                            assignees: string[];
+                            /** @description user id */
+                            owner: string;
+                            deadline: string | null;
+                            tags: string[];
+                            /** @description custom field values by key (open: keys are defined per workspace) */
+                            customFields: {
+                                [key: string]: unknown;
+                            };
+                            estimatedHours: number | null;
+                            taskValue: number | null;
+                            /** @description project id (parent) */
+                            project: string | null;
+                            /** @description custom object record id (parent) */
+                            customObjectRecord: string | null;
+                            customObjectSlug: string | null;
+                            /** @description company id (parent) */
+                            company: string | null;
+                            /** @description person id (parent) */
+                            personRef: string | null;
+                            /** @description lead id (parent) */
+                            leadRef: string | null;
+                            /** @description deal id (parent) */
+                            dealRef: string | null;
+                            /** @description when the task became done (null while open) */
+                            completedAt: string | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -15169,7 +16456,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -15180,7 +16467,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            title: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            status: "to_do" | "in_progress" | "blocked" | "done";
+                            /** @description task-flow stage id */
+                            stage: number;
+                            /** @enum {string} */
+                            priority: "low" | "medium" | "high" | "critical";
+                            /** @description user ids */
+                            assignees: string[];
+                            /** @description user id */
+                            owner: string;
+                            deadline: string | null;
+                            tags: string[];
+                            /** @description custom field values by key (open: keys are defined per workspace) */
+                            customFields: {
+                                [key: string]: unknown;
+                            };
+                            estimatedHours: number | null;
+                            taskValue: number | null;
+                            /** @description project id (parent) */
+                            project: string | null;
+                            /** @description custom object record id (parent) */
+                            customObjectRecord: string | null;
+                            customObjectSlug: string | null;
+                            /** @description company id (parent) */
+                            company: string | null;
+                            /** @description person id (parent) */
+                            personRef: string | null;
+                            /** @description lead id (parent) */
+                            leadRef: string | null;
+                            /** @description deal id (parent) */
+                            dealRef: string | null;
+                            /** @description when the task became done (null while open) */
+                            completedAt: string | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -15249,7 +16586,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -15260,7 +16597,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            title: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            status: "to_do" | "in_progress" | "blocked" | "done";
+                            /** @description task-flow stage id */
+                            stage: number;
+                            /** @enum {string} */
+                            priority: "low" | "medium" | "high" | "critical";
+                            /** @description user ids */
+                            assignees: string[];
+                            /** @description user id */
+                            owner: string;
+                            deadline: string | null;
+                            tags: string[];
+                            /** @description custom field values by key (open: keys are defined per workspace) */
+                            customFields: {
+                                [key: string]: unknown;
+                            };
+                            estimatedHours: number | null;
+                            taskValue: number | null;
+                            /** @description project id (parent) */
+                            project: string | null;
+                            /** @description custom object record id (parent) */
+                            customObjectRecord: string | null;
+                            customObjectSlug: string | null;
+                            /** @description company id (parent) */
+                            company: string | null;
+                            /** @description person id (parent) */
+                            personRef: string | null;
+                            /** @description lead id (parent) */
+                            leadRef: string | null;
+                            /** @description deal id (parent) */
+                            dealRef: string | null;
+                            /** @description when the task became done (null while open) */
+                            completedAt: string | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -15287,7 +16674,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -15298,7 +16685,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -15322,7 +16712,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -15333,7 +16723,23 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description ordered by order */
+                            stages: {
+                                id: number;
+                                title: string;
+                                order: number;
+                                /**
+                                 * @description the status a task in this stage has
+                                 * @enum {string}
+                                 */
+                                status: "to_do" | "in_progress" | "blocked" | "done";
+                            }[];
+                            /** @description the stage that means done */
+                            completedStageId: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -15376,7 +16782,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -15387,7 +16793,71 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: ({
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description text or HTML as stored */
+                            content: string;
+                            /** @description company id */
+                            company: string | null;
+                            /** @description person id */
+                            personRef: string | null;
+                            /** @description lead id */
+                            leadRef: string | null;
+                            /** @description deal id */
+                            dealRef: string | null;
+                            /** @description custom object record id */
+                            customObjectRecord: string | null;
+                            customObjectSlug: string | null;
+                            /** @description user id of the author */
+                            ownerId: string | null;
+                            /** @description the note's timeline activity id */
+                            activityId: string | null;
+                        } | {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /** @description company id */
+                            company: string | null;
+                            /** @description person id */
+                            personRef: string | null;
+                            /** @description lead id */
+                            leadRef: string | null;
+                            /** @description deal id */
+                            dealRef: string | null;
+                            /** @description custom object record id */
+                            customObjectRecord: string | null;
+                            /** @description user id of the author */
+                            ownerId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description plain text of the content, at most 200 characters */
+                            excerpt: string;
+                        })[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                        /** @enum {string} */
+                        view: "summary" | "full";
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -15429,7 +16899,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -15441,7 +16911,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description text or HTML as stored */
+                            content: string;
+                            /** @description company id */
+                            company: string | null;
+                            /** @description person id */
+                            personRef: string | null;
+                            /** @description lead id */
+                            leadRef: string | null;
+                            /** @description deal id */
+                            dealRef: string | null;
+                            /** @description custom object record id */
+                            customObjectRecord: string | null;
+                            customObjectSlug: string | null;
+                            /** @description user id of the author */
+                            ownerId: string | null;
+                            /** @description the note's timeline activity id */
+                            activityId: string | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -15469,7 +16971,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -15480,7 +16982,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description text or HTML as stored */
+                            content: string;
+                            /** @description company id */
+                            company: string | null;
+                            /** @description person id */
+                            personRef: string | null;
+                            /** @description lead id */
+                            leadRef: string | null;
+                            /** @description deal id */
+                            dealRef: string | null;
+                            /** @description custom object record id */
+                            customObjectRecord: string | null;
+                            customObjectSlug: string | null;
+                            /** @description user id of the author */
+                            ownerId: string | null;
+                            /** @description the note's timeline activity id */
+                            activityId: string | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -15522,7 +17056,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -15533,7 +17067,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description text or HTML as stored */
+                            content: string;
+                            /** @description company id */
+                            company: string | null;
+                            /** @description person id */
+                            personRef: string | null;
+                            /** @description lead id */
+                            leadRef: string | null;
+                            /** @description deal id */
+                            dealRef: string | null;
+                            /** @description custom object record id */
+                            customObjectRecord: string | null;
+                            customObjectSlug: string | null;
+                            /** @description user id of the author */
+                            ownerId: string | null;
+                            /** @description the note's timeline activity id */
+                            activityId: string | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -15560,7 +17126,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -15571,7 +17137,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -15620,7 +17189,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -15631,7 +17200,71 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            subject: string | null;
+                            phone: string;
+                            /** @enum {string} */
+                            status: "ringing" | "in_progress" | "answered" | "completed" | "missed" | "busy" | "failed" | "no_answer" | "voicemail" | "cancelled";
+                            /** @enum {string} */
+                            direction: "inbound" | "outbound";
+                            /** @description seconds */
+                            duration: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            startedAt: string;
+                            notes: string | null;
+                            outcome: string | null;
+                            companyId: string | null;
+                            personId: string | null;
+                            leadId: string | null;
+                            dealId: string | null;
+                            /** @description user id */
+                            ownerId: string | null;
+                            /** @description idempotency key of the logging system */
+                            externalId: string | null;
+                            transcriptText: string | null;
+                            transcriptSummary: string | null;
+                            /** @enum {string} */
+                            transcriptStatus: "none" | "pending" | "processing" | "completed" | "failed";
+                            /** @description transcript text or conversation turns exist */
+                            hasTranscript: boolean;
+                            /** @description list reads: at most 50 turns */
+                            conversation: {
+                                speaker: string;
+                                text: string;
+                                /** @description offset from the call start, ms */
+                                startMs?: number | null;
+                                endMs?: number | null;
+                            }[];
+                            /** @description more turns are stored than shown (list reads) */
+                            conversationTruncated: boolean;
+                            languageCode: string | null;
+                            /** @description a recording link is stored (the link itself is never shown to API keys) */
+                            hasRecording: boolean;
+                            /** @description a recording is expected but not stored yet */
+                            recordingPending: boolean;
+                            /** @description the call's timeline activity id */
+                            activityId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -15697,7 +17330,83 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description the call already logged with this externalId */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
+                    "X-RateLimit-Remaining-Minute": components["headers"]["X-RateLimit-Remaining-Minute"];
+                    "X-RateLimit-Limit-Day": components["headers"]["X-RateLimit-Limit-Day"];
+                    "X-RateLimit-Remaining-Day": components["headers"]["X-RateLimit-Remaining-Day"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            subject: string | null;
+                            phone: string;
+                            /** @enum {string} */
+                            status: "ringing" | "in_progress" | "answered" | "completed" | "missed" | "busy" | "failed" | "no_answer" | "voicemail" | "cancelled";
+                            /** @enum {string} */
+                            direction: "inbound" | "outbound";
+                            /** @description seconds */
+                            duration: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            startedAt: string;
+                            notes: string | null;
+                            outcome: string | null;
+                            companyId: string | null;
+                            personId: string | null;
+                            leadId: string | null;
+                            dealId: string | null;
+                            /** @description user id */
+                            ownerId: string | null;
+                            /** @description idempotency key of the logging system */
+                            externalId: string | null;
+                            transcriptText: string | null;
+                            transcriptSummary: string | null;
+                            /** @enum {string} */
+                            transcriptStatus: "none" | "pending" | "processing" | "completed" | "failed";
+                            /** @description transcript text or conversation turns exist */
+                            hasTranscript: boolean;
+                            /** @description list reads: at most 50 turns */
+                            conversation: {
+                                speaker: string;
+                                text: string;
+                                /** @description offset from the call start, ms */
+                                startMs?: number | null;
+                                endMs?: number | null;
+                            }[];
+                            /** @description more turns are stored than shown (list reads) */
+                            conversationTruncated: boolean;
+                            languageCode: string | null;
+                            /** @description a recording link is stored (the link itself is never shown to API keys) */
+                            hasRecording: boolean;
+                            /** @description a recording is expected but not stored yet */
+                            recordingPending: boolean;
+                            /** @description the call's timeline activity id */
+                            activityId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -15709,7 +17418,68 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            subject: string | null;
+                            phone: string;
+                            /** @enum {string} */
+                            status: "ringing" | "in_progress" | "answered" | "completed" | "missed" | "busy" | "failed" | "no_answer" | "voicemail" | "cancelled";
+                            /** @enum {string} */
+                            direction: "inbound" | "outbound";
+                            /** @description seconds */
+                            duration: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            startedAt: string;
+                            notes: string | null;
+                            outcome: string | null;
+                            companyId: string | null;
+                            personId: string | null;
+                            leadId: string | null;
+                            dealId: string | null;
+                            /** @description user id */
+                            ownerId: string | null;
+                            /** @description idempotency key of the logging system */
+                            externalId: string | null;
+                            transcriptText: string | null;
+                            transcriptSummary: string | null;
+                            /** @enum {string} */
+                            transcriptStatus: "none" | "pending" | "processing" | "completed" | "failed";
+                            /** @description transcript text or conversation turns exist */
+                            hasTranscript: boolean;
+                            /** @description list reads: at most 50 turns */
+                            conversation: {
+                                speaker: string;
+                                text: string;
+                                /** @description offset from the call start, ms */
+                                startMs?: number | null;
+                                endMs?: number | null;
+                            }[];
+                            /** @description more turns are stored than shown (list reads) */
+                            conversationTruncated: boolean;
+                            languageCode: string | null;
+                            /** @description a recording link is stored (the link itself is never shown to API keys) */
+                            hasRecording: boolean;
+                            /** @description a recording is expected but not stored yet */
+                            recordingPending: boolean;
+                            /** @description the call's timeline activity id */
+                            activityId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -15737,7 +17507,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -15748,7 +17518,68 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            subject: string | null;
+                            phone: string;
+                            /** @enum {string} */
+                            status: "ringing" | "in_progress" | "answered" | "completed" | "missed" | "busy" | "failed" | "no_answer" | "voicemail" | "cancelled";
+                            /** @enum {string} */
+                            direction: "inbound" | "outbound";
+                            /** @description seconds */
+                            duration: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            startedAt: string;
+                            notes: string | null;
+                            outcome: string | null;
+                            companyId: string | null;
+                            personId: string | null;
+                            leadId: string | null;
+                            dealId: string | null;
+                            /** @description user id */
+                            ownerId: string | null;
+                            /** @description idempotency key of the logging system */
+                            externalId: string | null;
+                            transcriptText: string | null;
+                            transcriptSummary: string | null;
+                            /** @enum {string} */
+                            transcriptStatus: "none" | "pending" | "processing" | "completed" | "failed";
+                            /** @description transcript text or conversation turns exist */
+                            hasTranscript: boolean;
+                            /** @description list reads: at most 50 turns */
+                            conversation: {
+                                speaker: string;
+                                text: string;
+                                /** @description offset from the call start, ms */
+                                startMs?: number | null;
+                                endMs?: number | null;
+                            }[];
+                            /** @description more turns are stored than shown (list reads) */
+                            conversationTruncated: boolean;
+                            languageCode: string | null;
+                            /** @description a recording link is stored (the link itself is never shown to API keys) */
+                            hasRecording: boolean;
+                            /** @description a recording is expected but not stored yet */
+                            recordingPending: boolean;
+                            /** @description the call's timeline activity id */
+                            activityId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -15812,7 +17643,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -15823,7 +17654,68 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            subject: string | null;
+                            phone: string;
+                            /** @enum {string} */
+                            status: "ringing" | "in_progress" | "answered" | "completed" | "missed" | "busy" | "failed" | "no_answer" | "voicemail" | "cancelled";
+                            /** @enum {string} */
+                            direction: "inbound" | "outbound";
+                            /** @description seconds */
+                            duration: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            startedAt: string;
+                            notes: string | null;
+                            outcome: string | null;
+                            companyId: string | null;
+                            personId: string | null;
+                            leadId: string | null;
+                            dealId: string | null;
+                            /** @description user id */
+                            ownerId: string | null;
+                            /** @description idempotency key of the logging system */
+                            externalId: string | null;
+                            transcriptText: string | null;
+                            transcriptSummary: string | null;
+                            /** @enum {string} */
+                            transcriptStatus: "none" | "pending" | "processing" | "completed" | "failed";
+                            /** @description transcript text or conversation turns exist */
+                            hasTranscript: boolean;
+                            /** @description list reads: at most 50 turns */
+                            conversation: {
+                                speaker: string;
+                                text: string;
+                                /** @description offset from the call start, ms */
+                                startMs?: number | null;
+                                endMs?: number | null;
+                            }[];
+                            /** @description more turns are stored than shown (list reads) */
+                            conversationTruncated: boolean;
+                            languageCode: string | null;
+                            /** @description a recording link is stored (the link itself is never shown to API keys) */
+                            hasRecording: boolean;
+                            /** @description a recording is expected but not stored yet */
+                            recordingPending: boolean;
+                            /** @description the call's timeline activity id */
+                            activityId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -15850,7 +17742,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -15861,7 +17753,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -15897,7 +17792,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -15908,7 +17803,56 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            title: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            type: "meeting" | "call" | "task" | "follow_up" | "email" | "deadline" | "reminder" | "other";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            start: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            end: string;
+                            allDay: boolean;
+                            location: string | null;
+                            attendees: {
+                                /** @description e-mail address (lower case) */
+                                email: string;
+                                name: string | null;
+                                /** @enum {string} */
+                                status: "needs_action" | "accepted" | "declined" | "tentative";
+                            }[];
+                            companyId: string | null;
+                            personId: string | null;
+                            leadId: string | null;
+                            dealId: string | null;
+                            /** @description user id */
+                            ownerId: string;
+                            /** @description minutes before start */
+                            reminderMinutes: number | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -15967,7 +17911,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -15979,7 +17923,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            title: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            type: "meeting" | "call" | "task" | "follow_up" | "email" | "deadline" | "reminder" | "other";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            start: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            end: string;
+                            allDay: boolean;
+                            location: string | null;
+                            attendees: {
+                                /** @description e-mail address (lower case) */
+                                email: string;
+                                name: string | null;
+                                /** @enum {string} */
+                                status: "needs_action" | "accepted" | "declined" | "tentative";
+                            }[];
+                            companyId: string | null;
+                            personId: string | null;
+                            leadId: string | null;
+                            dealId: string | null;
+                            /** @description user id */
+                            ownerId: string;
+                            /** @description minutes before start */
+                            reminderMinutes: number | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -16007,7 +17997,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -16018,7 +18008,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            title: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            type: "meeting" | "call" | "task" | "follow_up" | "email" | "deadline" | "reminder" | "other";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            start: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            end: string;
+                            allDay: boolean;
+                            location: string | null;
+                            attendees: {
+                                /** @description e-mail address (lower case) */
+                                email: string;
+                                name: string | null;
+                                /** @enum {string} */
+                                status: "needs_action" | "accepted" | "declined" | "tentative";
+                            }[];
+                            companyId: string | null;
+                            personId: string | null;
+                            leadId: string | null;
+                            dealId: string | null;
+                            /** @description user id */
+                            ownerId: string;
+                            /** @description minutes before start */
+                            reminderMinutes: number | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -16077,7 +18113,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -16088,7 +18124,53 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            title: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            type: "meeting" | "call" | "task" | "follow_up" | "email" | "deadline" | "reminder" | "other";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            start: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            end: string;
+                            allDay: boolean;
+                            location: string | null;
+                            attendees: {
+                                /** @description e-mail address (lower case) */
+                                email: string;
+                                name: string | null;
+                                /** @enum {string} */
+                                status: "needs_action" | "accepted" | "declined" | "tentative";
+                            }[];
+                            companyId: string | null;
+                            personId: string | null;
+                            leadId: string | null;
+                            dealId: string | null;
+                            /** @description user id */
+                            ownerId: string;
+                            /** @description minutes before start */
+                            reminderMinutes: number | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -16115,7 +18197,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -16126,7 +18208,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -16273,7 +18358,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -16284,7 +18369,74 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            name: string;
+                            description: string | null;
+                            isActive: boolean;
+                            /** @description the trigger node's type (null while the graph has none) */
+                            triggerType: string | null;
+                            nodes: {
+                                id: string;
+                                /** @description trigger, action, condition, delay, … (see the node types of the spec) */
+                                type: string;
+                                position: {
+                                    x: number;
+                                    y: number;
+                                };
+                                /** @description node settings: triggers and actions under data.config (secrets masked) */
+                                data: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                            edges: {
+                                id: string;
+                                source: string;
+                                target: string;
+                                sourceHandle?: string | null;
+                                targetHandle?: string | null;
+                            }[];
+                            executionSettings: {
+                                /** @enum {string} */
+                                failureBehavior: "stop" | "continue" | "retry";
+                                retryMaxAttempts: number;
+                                retryIntervalMinutes: number;
+                            };
+                            /** @description run caps; 0 means unlimited */
+                            rateLimits: {
+                                maxRunsPerHour: number;
+                                maxRunsPerDay: number;
+                                maxRunsPerWeek: number;
+                                maxTotalRuns: number;
+                            };
+                            /** @description grows when nodes, edges or settings change */
+                            version: number;
+                            /** @description why the product deactivated it (cleared on activation) */
+                            deactivatedReason: string | null;
+                            stats: {
+                                totalRuns: number;
+                                skippedRuns: number;
+                                lastSkipReason: string | null;
+                                lastSkippedAt: string | null;
+                            };
+                            createdBy: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -16373,7 +18525,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -16385,7 +18537,76 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            name: string;
+                            description: string | null;
+                            isActive: boolean;
+                            /** @description the trigger node's type (null while the graph has none) */
+                            triggerType: string | null;
+                            nodes: {
+                                id: string;
+                                /** @description trigger, action, condition, delay, … (see the node types of the spec) */
+                                type: string;
+                                position: {
+                                    x: number;
+                                    y: number;
+                                };
+                                /** @description node settings: triggers and actions under data.config (secrets masked) */
+                                data: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                            edges: {
+                                id: string;
+                                source: string;
+                                target: string;
+                                sourceHandle?: string | null;
+                                targetHandle?: string | null;
+                            }[];
+                            executionSettings: {
+                                /** @enum {string} */
+                                failureBehavior: "stop" | "continue" | "retry";
+                                retryMaxAttempts: number;
+                                retryIntervalMinutes: number;
+                            };
+                            /** @description run caps; 0 means unlimited */
+                            rateLimits: {
+                                maxRunsPerHour: number;
+                                maxRunsPerDay: number;
+                                maxRunsPerWeek: number;
+                                maxTotalRuns: number;
+                            };
+                            /** @description grows when nodes, edges or settings change */
+                            version: number;
+                            /** @description why the product deactivated it (cleared on activation) */
+                            deactivatedReason: string | null;
+                            stats: {
+                                totalRuns: number;
+                                skippedRuns: number;
+                                lastSkipReason: string | null;
+                                lastSkippedAt: string | null;
+                            };
+                            createdBy: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        };
+                        /** @description deprecated actions, placeholders that never resolve (absent when none) */
+                        warnings?: {
+                            path: string;
+                            error: string;
+                        }[];
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -16410,7 +18631,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -16421,7 +18642,21 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            totalAutomations: number;
+                            activeAutomations: number;
+                            totalExecutions: number;
+                            executionsByStatus: {
+                                running: number;
+                                completed: number;
+                                failed: number;
+                                cancelled: number;
+                            };
+                            /** @description mean durationMs of finished executions; null when none */
+                            avgDuration: number | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -16445,7 +18680,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -16456,7 +18691,89 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /** @description 24-hex object id */
+                            automationId: string;
+                            automationName: string;
+                            automationVersion: number;
+                            /** @enum {string} */
+                            status: "running" | "completed" | "failed" | "cancelled";
+                            triggerType: string;
+                            entityType: string | null;
+                            entityId: string | null;
+                            isTest: boolean;
+                            /** @description the fan-out parent run */
+                            parentExecutionId: string | null;
+                            workflowId: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            startedAt: string;
+                            finishedAt: string | null;
+                            durationMs: number | null;
+                            error: string | null;
+                            /** @description the trigger context (namespaces such as lead, webhookData) */
+                            context: {
+                                [key: string]: unknown;
+                            };
+                            graph: {
+                                nodes: {
+                                    id: string;
+                                    /** @description trigger, action, condition, delay, … (see the node types of the spec) */
+                                    type: string;
+                                    position: {
+                                        x: number;
+                                        y: number;
+                                    };
+                                    /** @description node settings: triggers and actions under data.config (secrets masked) */
+                                    data: {
+                                        [key: string]: unknown;
+                                    };
+                                }[];
+                                edges: {
+                                    id: string;
+                                    source: string;
+                                    target: string;
+                                    sourceHandle?: string | null;
+                                    targetHandle?: string | null;
+                                }[];
+                                executionSettings: {
+                                    /** @enum {string} */
+                                    failureBehavior: "stop" | "continue" | "retry";
+                                    retryMaxAttempts: number;
+                                    retryIntervalMinutes: number;
+                                };
+                            };
+                            /** @description step log in run order */
+                            steps: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                nodeId: string;
+                                nodeType: string;
+                                actionType: string | null;
+                                /** @enum {string} */
+                                status: "running" | "completed" | "failed" | "skipped";
+                                attempt: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                startedAt: string;
+                                endedAt: string | null;
+                                /** @description what the step ran with (secrets masked) */
+                                input: unknown;
+                                /** @description what it produced (null when nothing) */
+                                output: unknown;
+                                error: string | null;
+                                /** @description branch taken by a branching node (true/false, found/empty/error) */
+                                handle: string | null;
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -16480,7 +18797,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -16491,7 +18808,71 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            name: string;
+                            description: string | null;
+                            isActive: boolean;
+                            /** @description the trigger node's type (null while the graph has none) */
+                            triggerType: string | null;
+                            nodes: {
+                                id: string;
+                                /** @description trigger, action, condition, delay, … (see the node types of the spec) */
+                                type: string;
+                                position: {
+                                    x: number;
+                                    y: number;
+                                };
+                                /** @description node settings: triggers and actions under data.config (secrets masked) */
+                                data: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                            edges: {
+                                id: string;
+                                source: string;
+                                target: string;
+                                sourceHandle?: string | null;
+                                targetHandle?: string | null;
+                            }[];
+                            executionSettings: {
+                                /** @enum {string} */
+                                failureBehavior: "stop" | "continue" | "retry";
+                                retryMaxAttempts: number;
+                                retryIntervalMinutes: number;
+                            };
+                            /** @description run caps; 0 means unlimited */
+                            rateLimits: {
+                                maxRunsPerHour: number;
+                                maxRunsPerDay: number;
+                                maxRunsPerWeek: number;
+                                maxTotalRuns: number;
+                            };
+                            /** @description grows when nodes, edges or settings change */
+                            version: number;
+                            /** @description why the product deactivated it (cleared on activation) */
+                            deactivatedReason: string | null;
+                            stats: {
+                                totalRuns: number;
+                                skippedRuns: number;
+                                lastSkipReason: string | null;
+                                lastSkippedAt: string | null;
+                            };
+                            createdBy: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -16554,7 +18935,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -16565,7 +18946,76 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            name: string;
+                            description: string | null;
+                            isActive: boolean;
+                            /** @description the trigger node's type (null while the graph has none) */
+                            triggerType: string | null;
+                            nodes: {
+                                id: string;
+                                /** @description trigger, action, condition, delay, … (see the node types of the spec) */
+                                type: string;
+                                position: {
+                                    x: number;
+                                    y: number;
+                                };
+                                /** @description node settings: triggers and actions under data.config (secrets masked) */
+                                data: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                            edges: {
+                                id: string;
+                                source: string;
+                                target: string;
+                                sourceHandle?: string | null;
+                                targetHandle?: string | null;
+                            }[];
+                            executionSettings: {
+                                /** @enum {string} */
+                                failureBehavior: "stop" | "continue" | "retry";
+                                retryMaxAttempts: number;
+                                retryIntervalMinutes: number;
+                            };
+                            /** @description run caps; 0 means unlimited */
+                            rateLimits: {
+                                maxRunsPerHour: number;
+                                maxRunsPerDay: number;
+                                maxRunsPerWeek: number;
+                                maxTotalRuns: number;
+                            };
+                            /** @description grows when nodes, edges or settings change */
+                            version: number;
+                            /** @description why the product deactivated it (cleared on activation) */
+                            deactivatedReason: string | null;
+                            stats: {
+                                totalRuns: number;
+                                skippedRuns: number;
+                                lastSkipReason: string | null;
+                                lastSkippedAt: string | null;
+                            };
+                            createdBy: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        };
+                        /** @description deprecated actions, placeholders that never resolve (absent when none) */
+                        warnings?: {
+                            path: string;
+                            error: string;
+                        }[];
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -16592,7 +19042,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -16603,7 +19053,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            deleted: true;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -16637,7 +19092,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -16649,7 +19104,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            isActive: boolean;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -16684,7 +19145,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -16696,7 +19157,71 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            name: string;
+                            description: string | null;
+                            isActive: boolean;
+                            /** @description the trigger node's type (null while the graph has none) */
+                            triggerType: string | null;
+                            nodes: {
+                                id: string;
+                                /** @description trigger, action, condition, delay, … (see the node types of the spec) */
+                                type: string;
+                                position: {
+                                    x: number;
+                                    y: number;
+                                };
+                                /** @description node settings: triggers and actions under data.config (secrets masked) */
+                                data: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                            edges: {
+                                id: string;
+                                source: string;
+                                target: string;
+                                sourceHandle?: string | null;
+                                targetHandle?: string | null;
+                            }[];
+                            executionSettings: {
+                                /** @enum {string} */
+                                failureBehavior: "stop" | "continue" | "retry";
+                                retryMaxAttempts: number;
+                                retryIntervalMinutes: number;
+                            };
+                            /** @description run caps; 0 means unlimited */
+                            rateLimits: {
+                                maxRunsPerHour: number;
+                                maxRunsPerDay: number;
+                                maxRunsPerWeek: number;
+                                maxTotalRuns: number;
+                            };
+                            /** @description grows when nodes, edges or settings change */
+                            version: number;
+                            /** @description why the product deactivated it (cleared on activation) */
+                            deactivatedReason: string | null;
+                            stats: {
+                                totalRuns: number;
+                                skippedRuns: number;
+                                lastSkipReason: string | null;
+                                lastSkippedAt: string | null;
+                            };
+                            createdBy: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -16728,7 +19253,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -16739,7 +19264,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /** @description 24-hex object id */
+                            automationId: string;
+                            automationName: string;
+                            automationVersion: number;
+                            /** @enum {string} */
+                            status: "running" | "completed" | "failed" | "cancelled";
+                            triggerType: string;
+                            entityType: string | null;
+                            entityId: string | null;
+                            isTest: boolean;
+                            /** @description the fan-out parent run */
+                            parentExecutionId: string | null;
+                            workflowId: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            startedAt: string;
+                            finishedAt: string | null;
+                            durationMs: number | null;
+                            error: string | null;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -16777,7 +19331,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -16789,7 +19343,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            executionId: string;
+                            workflowId: string;
+                            /** @enum {string} */
+                            status: "running" | "completed" | "failed" | "cancelled";
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -16831,7 +19393,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -16843,7 +19405,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            executionId: string;
+                            workflowId: string;
+                            /** @enum {string} */
+                            status: "running" | "completed" | "failed" | "cancelled";
+                            /** @constant */
+                            isTest: true;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -16878,7 +19450,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -16890,7 +19462,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            cancelled: true;
+                            childrenCancelled: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -16903,6 +19481,7 @@ export interface operations {
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
             503: components["responses"]["Error503"];
         };
     };
@@ -16921,21 +19500,31 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Accepted: the work goes on in the background */
             202: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description null when the run was skipped */
+                            executionId: string | null;
+                            status: ("running" | "completed" | "failed" | "cancelled") | "skipped";
+                            /** @description why it was skipped (run caps) */
+                            reason?: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -16952,7 +19541,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -16963,7 +19552,71 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /** @description 24-hex object id */
+                            sequenceId: string;
+                            sequenceName: string;
+                            /** @enum {string} */
+                            entityType: "Lead" | "People" | "Deal" | "Company";
+                            /** @description 24-hex object id */
+                            entityId: string;
+                            /** @description the contact person behind the entity */
+                            personId: string | null;
+                            /** @enum {string} */
+                            status: "active" | "paused" | "completed" | "exited" | "switched";
+                            exitReason: string | null;
+                            /** @description how it was enrolled (manual, api, trigger, …) */
+                            source: string;
+                            currentNodeId: string | null;
+                            nextActionAt: string | null;
+                            pausedUntil: string | null;
+                            /** @description the sequence version the enrollment runs with */
+                            sequenceVersion: number | null;
+                            workflowId: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            enrolledAt: string;
+                            finishedAt: string | null;
+                            error: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description step history, oldest first */
+                            steps: {
+                                nodeId: string;
+                                nodeType: string;
+                                /** @enum {string} */
+                                status: "running" | "waiting" | "completed" | "skipped" | "failed";
+                                handle: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                startedAt: string;
+                                endedAt: string | null;
+                                output: {
+                                    [key: string]: unknown;
+                                } | null;
+                                error: string | null;
+                                sentAt: string | null;
+                                openedAt: string | null;
+                                clickedAt: string | null;
+                                repliedAt: string | null;
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -16996,7 +19649,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -17008,7 +19661,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            paused: true;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -17043,7 +19701,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -17055,7 +19713,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            resumed: true;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -17090,7 +19753,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -17102,7 +19765,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            unenrolled: true;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -17132,7 +19800,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -17143,7 +19811,136 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            name: string;
+                            description: string | null;
+                            isActive: boolean;
+                            nodes: {
+                                id: string;
+                                /** @enum {string} */
+                                type: "start" | "send_email" | "send_sms" | "wait" | "create_task" | "create_recall" | "update_field" | "condition" | "ai_condition" | "ai_analyzer" | "set_access" | "stop";
+                                position: {
+                                    x: number;
+                                    y: number;
+                                };
+                                /** @description node settings (subject, body, templateId, delay, branch rules, …) */
+                                data: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                            edges: {
+                                id: string;
+                                source: string;
+                                target: string;
+                                sourceHandle?: string | null;
+                                targetHandle?: string | null;
+                            }[];
+                            allowedEntityTypes: ("Lead" | "People" | "Deal" | "Company")[];
+                            exitConditions: {
+                                onEmailReply: boolean;
+                                onSmsReply: boolean;
+                                onMeetingBooked: boolean;
+                                onDealStageChange: {
+                                    enabled: boolean;
+                                    stages: (number | string)[];
+                                };
+                                onLeadStatusChange: {
+                                    enabled: boolean;
+                                    statuses: string[];
+                                };
+                            };
+                            sendSettings: {
+                                businessHoursOnly: boolean;
+                                /** @description HH:mm */
+                                businessStart: string;
+                                /** @description HH:mm */
+                                businessEnd: string;
+                                timezone: string;
+                                skipWeekends: boolean;
+                                smsQuietHoursEnabled: boolean;
+                                /** @description HH:mm */
+                                smsQuietHoursStart: string;
+                                /** @description HH:mm */
+                                smsQuietHoursEnd: string;
+                                emailIntervalSeconds: number | null;
+                            };
+                            trackingSettings: {
+                                trackOpens: boolean;
+                                trackClicks: boolean;
+                            };
+                            /** @enum {string} */
+                            duplicateHandling: "block" | "block_with_restart" | "allow_multiple";
+                            /** @description auto-enrollment triggers */
+                            triggers: ({
+                                /** @constant */
+                                type: "field_change";
+                                id?: string;
+                                /** @enum {string} */
+                                entityType: "Lead" | "People" | "Deal" | "Company";
+                                field: string;
+                                /** @enum {string} */
+                                operator: "changed" | "equals" | "not_equals" | "contains";
+                                value?: unknown;
+                            } | {
+                                /** @constant */
+                                type: "entity_created";
+                                id?: string;
+                                /** @enum {string} */
+                                entityType: "Lead" | "People" | "Deal" | "Company";
+                                filters: {
+                                    [key: string]: unknown;
+                                };
+                            } | {
+                                /** @constant */
+                                type: "sequence_event";
+                                id?: string;
+                                /** @description 24-hex object id */
+                                sourceSequenceId: string;
+                                /** @enum {string} */
+                                event: "sequence_enrolled" | "sequence_completed" | "sequence_exited" | "sequence_paused" | "sequence_resumed" | "sequence_unenrolled";
+                            })[];
+                            aiSettings: {
+                                [key: string]: unknown;
+                            };
+                            executionSettings: {
+                                /** @enum {string} */
+                                failureBehavior: "stop" | "continue" | "retry";
+                                retryMaxAttempts: number;
+                                retryIntervalMinutes: number;
+                            };
+                            defaultSenderType: ("fixed" | "owner") | null;
+                            defaultSenderId: string | null;
+                            defaultSmsNumber: string | null;
+                            /** @description grows on every graph or settings change */
+                            version: number;
+                            /** @description enrollments by status */
+                            stats: {
+                                totalEnrolled: number;
+                                active: number;
+                                paused: number;
+                                completed: number;
+                                exited: number;
+                                switched: number;
+                            };
+                            createdBy: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -17309,7 +20106,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -17321,7 +20118,133 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            name: string;
+                            description: string | null;
+                            isActive: boolean;
+                            nodes: {
+                                id: string;
+                                /** @enum {string} */
+                                type: "start" | "send_email" | "send_sms" | "wait" | "create_task" | "create_recall" | "update_field" | "condition" | "ai_condition" | "ai_analyzer" | "set_access" | "stop";
+                                position: {
+                                    x: number;
+                                    y: number;
+                                };
+                                /** @description node settings (subject, body, templateId, delay, branch rules, …) */
+                                data: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                            edges: {
+                                id: string;
+                                source: string;
+                                target: string;
+                                sourceHandle?: string | null;
+                                targetHandle?: string | null;
+                            }[];
+                            allowedEntityTypes: ("Lead" | "People" | "Deal" | "Company")[];
+                            exitConditions: {
+                                onEmailReply: boolean;
+                                onSmsReply: boolean;
+                                onMeetingBooked: boolean;
+                                onDealStageChange: {
+                                    enabled: boolean;
+                                    stages: (number | string)[];
+                                };
+                                onLeadStatusChange: {
+                                    enabled: boolean;
+                                    statuses: string[];
+                                };
+                            };
+                            sendSettings: {
+                                businessHoursOnly: boolean;
+                                /** @description HH:mm */
+                                businessStart: string;
+                                /** @description HH:mm */
+                                businessEnd: string;
+                                timezone: string;
+                                skipWeekends: boolean;
+                                smsQuietHoursEnabled: boolean;
+                                /** @description HH:mm */
+                                smsQuietHoursStart: string;
+                                /** @description HH:mm */
+                                smsQuietHoursEnd: string;
+                                emailIntervalSeconds: number | null;
+                            };
+                            trackingSettings: {
+                                trackOpens: boolean;
+                                trackClicks: boolean;
+                            };
+                            /** @enum {string} */
+                            duplicateHandling: "block" | "block_with_restart" | "allow_multiple";
+                            /** @description auto-enrollment triggers */
+                            triggers: ({
+                                /** @constant */
+                                type: "field_change";
+                                id?: string;
+                                /** @enum {string} */
+                                entityType: "Lead" | "People" | "Deal" | "Company";
+                                field: string;
+                                /** @enum {string} */
+                                operator: "changed" | "equals" | "not_equals" | "contains";
+                                value?: unknown;
+                            } | {
+                                /** @constant */
+                                type: "entity_created";
+                                id?: string;
+                                /** @enum {string} */
+                                entityType: "Lead" | "People" | "Deal" | "Company";
+                                filters: {
+                                    [key: string]: unknown;
+                                };
+                            } | {
+                                /** @constant */
+                                type: "sequence_event";
+                                id?: string;
+                                /** @description 24-hex object id */
+                                sourceSequenceId: string;
+                                /** @enum {string} */
+                                event: "sequence_enrolled" | "sequence_completed" | "sequence_exited" | "sequence_paused" | "sequence_resumed" | "sequence_unenrolled";
+                            })[];
+                            aiSettings: {
+                                [key: string]: unknown;
+                            };
+                            executionSettings: {
+                                /** @enum {string} */
+                                failureBehavior: "stop" | "continue" | "retry";
+                                retryMaxAttempts: number;
+                                retryIntervalMinutes: number;
+                            };
+                            defaultSenderType: ("fixed" | "owner") | null;
+                            defaultSenderId: string | null;
+                            defaultSmsNumber: string | null;
+                            /** @description grows on every graph or settings change */
+                            version: number;
+                            /** @description enrollments by status */
+                            stats: {
+                                totalEnrolled: number;
+                                active: number;
+                                paused: number;
+                                completed: number;
+                                exited: number;
+                                switched: number;
+                            };
+                            createdBy: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -17349,7 +20272,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -17360,7 +20283,133 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            name: string;
+                            description: string | null;
+                            isActive: boolean;
+                            nodes: {
+                                id: string;
+                                /** @enum {string} */
+                                type: "start" | "send_email" | "send_sms" | "wait" | "create_task" | "create_recall" | "update_field" | "condition" | "ai_condition" | "ai_analyzer" | "set_access" | "stop";
+                                position: {
+                                    x: number;
+                                    y: number;
+                                };
+                                /** @description node settings (subject, body, templateId, delay, branch rules, …) */
+                                data: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                            edges: {
+                                id: string;
+                                source: string;
+                                target: string;
+                                sourceHandle?: string | null;
+                                targetHandle?: string | null;
+                            }[];
+                            allowedEntityTypes: ("Lead" | "People" | "Deal" | "Company")[];
+                            exitConditions: {
+                                onEmailReply: boolean;
+                                onSmsReply: boolean;
+                                onMeetingBooked: boolean;
+                                onDealStageChange: {
+                                    enabled: boolean;
+                                    stages: (number | string)[];
+                                };
+                                onLeadStatusChange: {
+                                    enabled: boolean;
+                                    statuses: string[];
+                                };
+                            };
+                            sendSettings: {
+                                businessHoursOnly: boolean;
+                                /** @description HH:mm */
+                                businessStart: string;
+                                /** @description HH:mm */
+                                businessEnd: string;
+                                timezone: string;
+                                skipWeekends: boolean;
+                                smsQuietHoursEnabled: boolean;
+                                /** @description HH:mm */
+                                smsQuietHoursStart: string;
+                                /** @description HH:mm */
+                                smsQuietHoursEnd: string;
+                                emailIntervalSeconds: number | null;
+                            };
+                            trackingSettings: {
+                                trackOpens: boolean;
+                                trackClicks: boolean;
+                            };
+                            /** @enum {string} */
+                            duplicateHandling: "block" | "block_with_restart" | "allow_multiple";
+                            /** @description auto-enrollment triggers */
+                            triggers: ({
+                                /** @constant */
+                                type: "field_change";
+                                id?: string;
+                                /** @enum {string} */
+                                entityType: "Lead" | "People" | "Deal" | "Company";
+                                field: string;
+                                /** @enum {string} */
+                                operator: "changed" | "equals" | "not_equals" | "contains";
+                                value?: unknown;
+                            } | {
+                                /** @constant */
+                                type: "entity_created";
+                                id?: string;
+                                /** @enum {string} */
+                                entityType: "Lead" | "People" | "Deal" | "Company";
+                                filters: {
+                                    [key: string]: unknown;
+                                };
+                            } | {
+                                /** @constant */
+                                type: "sequence_event";
+                                id?: string;
+                                /** @description 24-hex object id */
+                                sourceSequenceId: string;
+                                /** @enum {string} */
+                                event: "sequence_enrolled" | "sequence_completed" | "sequence_exited" | "sequence_paused" | "sequence_resumed" | "sequence_unenrolled";
+                            })[];
+                            aiSettings: {
+                                [key: string]: unknown;
+                            };
+                            executionSettings: {
+                                /** @enum {string} */
+                                failureBehavior: "stop" | "continue" | "retry";
+                                retryMaxAttempts: number;
+                                retryIntervalMinutes: number;
+                            };
+                            defaultSenderType: ("fixed" | "owner") | null;
+                            defaultSenderId: string | null;
+                            defaultSmsNumber: string | null;
+                            /** @description grows on every graph or settings change */
+                            version: number;
+                            /** @description enrollments by status */
+                            stats: {
+                                totalEnrolled: number;
+                                active: number;
+                                paused: number;
+                                completed: number;
+                                exited: number;
+                                switched: number;
+                            };
+                            createdBy: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -17472,7 +20521,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -17483,7 +20532,133 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            name: string;
+                            description: string | null;
+                            isActive: boolean;
+                            nodes: {
+                                id: string;
+                                /** @enum {string} */
+                                type: "start" | "send_email" | "send_sms" | "wait" | "create_task" | "create_recall" | "update_field" | "condition" | "ai_condition" | "ai_analyzer" | "set_access" | "stop";
+                                position: {
+                                    x: number;
+                                    y: number;
+                                };
+                                /** @description node settings (subject, body, templateId, delay, branch rules, …) */
+                                data: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                            edges: {
+                                id: string;
+                                source: string;
+                                target: string;
+                                sourceHandle?: string | null;
+                                targetHandle?: string | null;
+                            }[];
+                            allowedEntityTypes: ("Lead" | "People" | "Deal" | "Company")[];
+                            exitConditions: {
+                                onEmailReply: boolean;
+                                onSmsReply: boolean;
+                                onMeetingBooked: boolean;
+                                onDealStageChange: {
+                                    enabled: boolean;
+                                    stages: (number | string)[];
+                                };
+                                onLeadStatusChange: {
+                                    enabled: boolean;
+                                    statuses: string[];
+                                };
+                            };
+                            sendSettings: {
+                                businessHoursOnly: boolean;
+                                /** @description HH:mm */
+                                businessStart: string;
+                                /** @description HH:mm */
+                                businessEnd: string;
+                                timezone: string;
+                                skipWeekends: boolean;
+                                smsQuietHoursEnabled: boolean;
+                                /** @description HH:mm */
+                                smsQuietHoursStart: string;
+                                /** @description HH:mm */
+                                smsQuietHoursEnd: string;
+                                emailIntervalSeconds: number | null;
+                            };
+                            trackingSettings: {
+                                trackOpens: boolean;
+                                trackClicks: boolean;
+                            };
+                            /** @enum {string} */
+                            duplicateHandling: "block" | "block_with_restart" | "allow_multiple";
+                            /** @description auto-enrollment triggers */
+                            triggers: ({
+                                /** @constant */
+                                type: "field_change";
+                                id?: string;
+                                /** @enum {string} */
+                                entityType: "Lead" | "People" | "Deal" | "Company";
+                                field: string;
+                                /** @enum {string} */
+                                operator: "changed" | "equals" | "not_equals" | "contains";
+                                value?: unknown;
+                            } | {
+                                /** @constant */
+                                type: "entity_created";
+                                id?: string;
+                                /** @enum {string} */
+                                entityType: "Lead" | "People" | "Deal" | "Company";
+                                filters: {
+                                    [key: string]: unknown;
+                                };
+                            } | {
+                                /** @constant */
+                                type: "sequence_event";
+                                id?: string;
+                                /** @description 24-hex object id */
+                                sourceSequenceId: string;
+                                /** @enum {string} */
+                                event: "sequence_enrolled" | "sequence_completed" | "sequence_exited" | "sequence_paused" | "sequence_resumed" | "sequence_unenrolled";
+                            })[];
+                            aiSettings: {
+                                [key: string]: unknown;
+                            };
+                            executionSettings: {
+                                /** @enum {string} */
+                                failureBehavior: "stop" | "continue" | "retry";
+                                retryMaxAttempts: number;
+                                retryIntervalMinutes: number;
+                            };
+                            defaultSenderType: ("fixed" | "owner") | null;
+                            defaultSenderId: string | null;
+                            defaultSmsNumber: string | null;
+                            /** @description grows on every graph or settings change */
+                            version: number;
+                            /** @description enrollments by status */
+                            stats: {
+                                totalEnrolled: number;
+                                active: number;
+                                paused: number;
+                                completed: number;
+                                exited: number;
+                                switched: number;
+                            };
+                            createdBy: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -17510,7 +20685,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -17521,7 +20696,12 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            deleted: true;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -17555,7 +20735,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -17567,7 +20747,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            isActive: boolean;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -17602,7 +20788,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -17614,7 +20800,133 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            name: string;
+                            description: string | null;
+                            isActive: boolean;
+                            nodes: {
+                                id: string;
+                                /** @enum {string} */
+                                type: "start" | "send_email" | "send_sms" | "wait" | "create_task" | "create_recall" | "update_field" | "condition" | "ai_condition" | "ai_analyzer" | "set_access" | "stop";
+                                position: {
+                                    x: number;
+                                    y: number;
+                                };
+                                /** @description node settings (subject, body, templateId, delay, branch rules, …) */
+                                data: {
+                                    [key: string]: unknown;
+                                };
+                            }[];
+                            edges: {
+                                id: string;
+                                source: string;
+                                target: string;
+                                sourceHandle?: string | null;
+                                targetHandle?: string | null;
+                            }[];
+                            allowedEntityTypes: ("Lead" | "People" | "Deal" | "Company")[];
+                            exitConditions: {
+                                onEmailReply: boolean;
+                                onSmsReply: boolean;
+                                onMeetingBooked: boolean;
+                                onDealStageChange: {
+                                    enabled: boolean;
+                                    stages: (number | string)[];
+                                };
+                                onLeadStatusChange: {
+                                    enabled: boolean;
+                                    statuses: string[];
+                                };
+                            };
+                            sendSettings: {
+                                businessHoursOnly: boolean;
+                                /** @description HH:mm */
+                                businessStart: string;
+                                /** @description HH:mm */
+                                businessEnd: string;
+                                timezone: string;
+                                skipWeekends: boolean;
+                                smsQuietHoursEnabled: boolean;
+                                /** @description HH:mm */
+                                smsQuietHoursStart: string;
+                                /** @description HH:mm */
+                                smsQuietHoursEnd: string;
+                                emailIntervalSeconds: number | null;
+                            };
+                            trackingSettings: {
+                                trackOpens: boolean;
+                                trackClicks: boolean;
+                            };
+                            /** @enum {string} */
+                            duplicateHandling: "block" | "block_with_restart" | "allow_multiple";
+                            /** @description auto-enrollment triggers */
+                            triggers: ({
+                                /** @constant */
+                                type: "field_change";
+                                id?: string;
+                                /** @enum {string} */
+                                entityType: "Lead" | "People" | "Deal" | "Company";
+                                field: string;
+                                /** @enum {string} */
+                                operator: "changed" | "equals" | "not_equals" | "contains";
+                                value?: unknown;
+                            } | {
+                                /** @constant */
+                                type: "entity_created";
+                                id?: string;
+                                /** @enum {string} */
+                                entityType: "Lead" | "People" | "Deal" | "Company";
+                                filters: {
+                                    [key: string]: unknown;
+                                };
+                            } | {
+                                /** @constant */
+                                type: "sequence_event";
+                                id?: string;
+                                /** @description 24-hex object id */
+                                sourceSequenceId: string;
+                                /** @enum {string} */
+                                event: "sequence_enrolled" | "sequence_completed" | "sequence_exited" | "sequence_paused" | "sequence_resumed" | "sequence_unenrolled";
+                            })[];
+                            aiSettings: {
+                                [key: string]: unknown;
+                            };
+                            executionSettings: {
+                                /** @enum {string} */
+                                failureBehavior: "stop" | "continue" | "retry";
+                                retryMaxAttempts: number;
+                                retryIntervalMinutes: number;
+                            };
+                            defaultSenderType: ("fixed" | "owner") | null;
+                            defaultSenderId: string | null;
+                            defaultSmsNumber: string | null;
+                            /** @description grows on every graph or settings change */
+                            version: number;
+                            /** @description enrollments by status */
+                            stats: {
+                                totalEnrolled: number;
+                                active: number;
+                                paused: number;
+                                completed: number;
+                                exited: number;
+                                switched: number;
+                            };
+                            createdBy: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -17647,7 +20959,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -17658,7 +20970,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            eligible: boolean;
+                            /** @enum {string} */
+                            reason?: "sequence_inactive" | "entity_type_not_allowed" | "entity_not_found" | "unsubscribed" | "already_enrolled" | "already_enrolled_will_restart" | "already_enrolled_parallel_allowed";
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -17701,7 +21019,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -17713,7 +21031,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            ok: true;
+                            /** @enum {string} */
+                            action?: "enrolled" | "restarted";
+                            /** @description 24-hex object id */
+                            enrollmentId?: string;
+                        } | {
+                            enrolled: number;
+                            failed: number;
+                            results: {
+                                entityId: string;
+                                success: boolean;
+                                /** @description 24-hex object id */
+                                enrollmentId?: string;
+                                /** @enum {string} */
+                                action?: "enrolled" | "restarted";
+                                error?: string;
+                                /** @description entity_not_found, unsubscribed, already_enrolled, engine_unavailable, … */
+                                code?: string;
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -17726,6 +21067,7 @@ export interface operations {
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
             503: components["responses"]["Error503"];
         };
     };
@@ -17745,7 +21087,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -17756,7 +21098,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /** @description 24-hex object id */
+                            sequenceId: string;
+                            sequenceName: string;
+                            /** @enum {string} */
+                            entityType: "Lead" | "People" | "Deal" | "Company";
+                            /** @description 24-hex object id */
+                            entityId: string;
+                            /** @description the contact person behind the entity */
+                            personId: string | null;
+                            /** @enum {string} */
+                            status: "active" | "paused" | "completed" | "exited" | "switched";
+                            exitReason: string | null;
+                            /** @description how it was enrolled (manual, api, trigger, …) */
+                            source: string;
+                            currentNodeId: string | null;
+                            nextActionAt: string | null;
+                            pausedUntil: string | null;
+                            /** @description the sequence version the enrollment runs with */
+                            sequenceVersion: number | null;
+                            workflowId: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            enrolledAt: string;
+                            finishedAt: string | null;
+                            error: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -17780,7 +21167,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -17791,7 +21178,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            stats: {
+                                totalEnrolled: number;
+                                active: number;
+                                paused: number;
+                                completed: number;
+                                exited: number;
+                                switched: number;
+                                /** @description exited enrollments by exitReason */
+                                exitReasons: {
+                                    [key: string]: number;
+                                };
+                                steps: {
+                                    nodeId: string;
+                                    nodeType: string;
+                                    label: string | null;
+                                    sent: number;
+                                    opened: number;
+                                    clicked: number;
+                                    replied: number;
+                                    completed: number;
+                                    skipped: number;
+                                    failed: number;
+                                    waiting: number;
+                                }[];
+                            };
+                            /** @description [{ _id: status, count }] for the statuses that have enrollments */
+                            enrollmentCounts: {
+                                /** @enum {string} */
+                                _id: "active" | "paused" | "completed" | "exited" | "switched";
+                                count: number;
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -17814,14 +21235,14 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description A short HTML page saying the contact is unsubscribed. */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "text/html": string;
                 };
             };
             400: components["responses"]["Error400"];
@@ -17845,14 +21266,20 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            unsubscribed: true;
+                            exited: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -19734,7 +23161,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -19745,7 +23172,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            flowId: string | null;
+                            dateFrom: string | null;
+                            dateTo: string | null;
+                            timezone: string;
+                            totals: {
+                                count: number;
+                                /** @description sum in major units */
+                                value: number;
+                                /** @description sum in major units */
+                                weightedValue: number;
+                                open: {
+                                    count: number;
+                                    /** @description sum in major units */
+                                    value: number;
+                                };
+                                won: {
+                                    count: number;
+                                    /** @description sum in major units */
+                                    value: number;
+                                };
+                                lost: {
+                                    count: number;
+                                    /** @description sum in major units */
+                                    value: number;
+                                };
+                                /** @description won / (won + lost), percent; null without closed deals */
+                                winRate: number | null;
+                            };
+                            byStage: {
+                                /** @description 24-hex object id */
+                                stageId: string;
+                                stageName: string;
+                                /** @enum {string} */
+                                stageType: "open" | "won" | "lost";
+                                order: number;
+                                probability: number | null;
+                                /** @description 24-hex object id */
+                                flowId: string;
+                                flowTitle: string;
+                                count: number;
+                                /** @description sum in major units */
+                                value: number;
+                                /** @description value × probability (deal, else stage, else 100 won / 0 lost) */
+                                weightedValue: number;
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -19778,7 +23253,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -19789,7 +23264,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            dateFrom: string | null;
+                            dateTo: string | null;
+                            timezone: string;
+                            total: number;
+                            /** @description sum in major units */
+                            value: number;
+                            averageScore: number | null;
+                            /** @description leads a deal refers to */
+                            converted: number;
+                            conversionRate: number | null;
+                            byStatus: {
+                                status: string;
+                                count: number;
+                                /** @description sum in major units */
+                                value: number;
+                            }[];
+                            bySource: {
+                                source: string | null;
+                                count: number;
+                            }[];
+                            scoreDistribution: {
+                                /** @enum {string} */
+                                range: "0-24" | "25-49" | "50-74" | "75-100";
+                                count: number;
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -19822,7 +23325,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -19833,7 +23336,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            dateFrom: string | null;
+                            dateTo: string | null;
+                            timezone: string;
+                            companies: number;
+                            people: number;
+                            leads: number;
+                            deals: {
+                                open: {
+                                    count: number;
+                                    /** @description sum in major units */
+                                    value: number;
+                                };
+                                won: {
+                                    count: number;
+                                    /** @description sum in major units */
+                                    value: number;
+                                };
+                                lost: {
+                                    count: number;
+                                    /** @description sum in major units */
+                                    value: number;
+                                };
+                            };
+                            activities: number;
+                            tasks: {
+                                open: number;
+                                done: number;
+                            };
+                            notes: number;
+                            calls: number;
+                            events: number;
+                            users: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -19866,7 +23404,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -19877,7 +23415,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            dateFrom: string | null;
+                            dateTo: string | null;
+                            users: {
+                                /** @description 24-hex object id */
+                                userId: string;
+                                name: string;
+                                email: string;
+                                /** @enum {string} */
+                                role: "owner" | "admin" | "member";
+                                deals: {
+                                    open: number;
+                                    won: number;
+                                    lost: number;
+                                    /** @description sum in major units */
+                                    wonValue: number;
+                                    /** @description sum in major units */
+                                    openValue: number;
+                                };
+                                leads: number;
+                                activities: number;
+                                tasks: {
+                                    open: number;
+                                    done: number;
+                                };
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -19913,7 +23479,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -19924,7 +23490,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            dateFrom: string | null;
+                            dateTo: string | null;
+                            /** @description 24-hex object id */
+                            userId: string;
+                            name: string;
+                            email: string;
+                            /** @enum {string} */
+                            role: "owner" | "admin" | "member";
+                            deals: {
+                                open: number;
+                                won: number;
+                                lost: number;
+                                /** @description sum in major units */
+                                wonValue: number;
+                                /** @description sum in major units */
+                                openValue: number;
+                            };
+                            leads: number;
+                            activities: number;
+                            tasks: {
+                                open: number;
+                                done: number;
+                            };
+                            activitiesByType: {
+                                type: string;
+                                count: number;
+                            }[];
+                            lastActivityAt: string | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -19958,7 +23555,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -19969,7 +23566,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            stat: "deals" | "leads" | "activities" | "companies";
+                            /** Format: date */
+                            startDate: string;
+                            /** Format: date */
+                            endDate: string;
+                            userId: string | null;
+                            timezone: string;
+                            total: number;
+                            /** @description every day of the range, 0 when none */
+                            series: {
+                                /** Format: date */
+                                date: string;
+                                count: number;
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -20002,7 +23617,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -20013,7 +23628,46 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            period: {
+                                dateFrom: string | null;
+                                dateTo: string | null;
+                            };
+                            total: number;
+                            /** @description sum in major units */
+                            totalValue: number;
+                            /** @description sum in major units */
+                            averageValue: number;
+                            byStatus: {
+                                /**
+                                 * @description a sent offer past validUntil counts as expired
+                                 * @enum {string}
+                                 */
+                                status: "draft" | "sent" | "accepted" | "declined" | "cancelled" | "expired";
+                                count: number;
+                                /** @description sum in major units */
+                                value: number;
+                            }[];
+                            sent: number;
+                            /** @description sum in major units */
+                            sentValue: number;
+                            accepted: number;
+                            /** @description sum in major units */
+                            acceptedValue: number;
+                            /** @description sum in major units */
+                            averageAcceptedValue: number;
+                            declined: number;
+                            /** @description accepted / sent, percent (0 when nothing was sent) */
+                            conversionRate: number;
+                            byCurrency: {
+                                currency: string;
+                                count: number;
+                                /** @description sum in major units */
+                                value: number;
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -20046,7 +23700,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -20057,7 +23711,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            dateFrom: string | null;
+                            dateTo: string | null;
+                            timezone: string;
+                            total: number;
+                            /** @description open, pending, on_hold */
+                            open: number;
+                            /** @description resolved, closed */
+                            closed: number;
+                            byStatus: {
+                                status: string;
+                                count: number;
+                            }[];
+                            byPriority: {
+                                priority: string;
+                                count: number;
+                                open: number;
+                                closed: number;
+                            }[];
+                            byCategory: {
+                                category: string;
+                                count: number;
+                                open: number;
+                                closed: number;
+                            }[];
+                            /** @description minutes, 2 decimals; null when no ticket has one */
+                            averageFirstResponseMinutes: number | null;
+                            /** @description minutes, 2 decimals; null when no ticket has one */
+                            averageResolutionMinutes: number | null;
+                            responded: number;
+                            resolved: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -20082,7 +23769,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -20093,7 +23780,43 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string;
+                            description: string | null;
+                            goal: string | null;
+                            systemPrompt: string | null;
+                            icon: string | null;
+                            /** @enum {string} */
+                            modelTier: "fast" | "balanced" | "thorough";
+                            enabled: boolean;
+                            permissions: {
+                                /** @description how far the agent may act on its own (default suggest) */
+                                trustLevel: string;
+                                allowedModules: string[];
+                                webAccess: boolean;
+                                maxActionsPerRun: number;
+                                maxDailyActions: number;
+                            };
+                            /** @description 24-hex object id */
+                            createdBy: string;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -20137,7 +23860,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -20149,7 +23872,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string;
+                            description: string | null;
+                            goal: string | null;
+                            systemPrompt: string | null;
+                            icon: string | null;
+                            /** @enum {string} */
+                            modelTier: "fast" | "balanced" | "thorough";
+                            enabled: boolean;
+                            permissions: {
+                                /** @description how far the agent may act on its own (default suggest) */
+                                trustLevel: string;
+                                allowedModules: string[];
+                                webAccess: boolean;
+                                maxActionsPerRun: number;
+                                maxDailyActions: number;
+                            };
+                            /** @description 24-hex object id */
+                            createdBy: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -20177,7 +23933,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -20188,7 +23944,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string;
+                            description: string | null;
+                            goal: string | null;
+                            systemPrompt: string | null;
+                            icon: string | null;
+                            /** @enum {string} */
+                            modelTier: "fast" | "balanced" | "thorough";
+                            enabled: boolean;
+                            permissions: {
+                                /** @description how far the agent may act on its own (default suggest) */
+                                trustLevel: string;
+                                allowedModules: string[];
+                                webAccess: boolean;
+                                maxActionsPerRun: number;
+                                maxDailyActions: number;
+                            };
+                            /** @description 24-hex object id */
+                            createdBy: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -20232,7 +24021,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -20243,7 +24032,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string;
+                            description: string | null;
+                            goal: string | null;
+                            systemPrompt: string | null;
+                            icon: string | null;
+                            /** @enum {string} */
+                            modelTier: "fast" | "balanced" | "thorough";
+                            enabled: boolean;
+                            permissions: {
+                                /** @description how far the agent may act on its own (default suggest) */
+                                trustLevel: string;
+                                allowedModules: string[];
+                                webAccess: boolean;
+                                maxActionsPerRun: number;
+                                maxDailyActions: number;
+                            };
+                            /** @description 24-hex object id */
+                            createdBy: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -20270,7 +24092,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -20281,7 +24103,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -20328,7 +24153,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -20339,7 +24164,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string;
+                            description: string | null;
+                            goal: string | null;
+                            systemPrompt: string | null;
+                            icon: string | null;
+                            /** @enum {string} */
+                            modelTier: "fast" | "balanced" | "thorough";
+                            enabled: boolean;
+                            permissions: {
+                                /** @description how far the agent may act on its own (default suggest) */
+                                trustLevel: string;
+                                allowedModules: string[];
+                                webAccess: boolean;
+                                maxActionsPerRun: number;
+                                maxDailyActions: number;
+                            };
+                            /** @description 24-hex object id */
+                            createdBy: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -20367,7 +24225,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -20378,7 +24236,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description built-in key, or external:<seriesKey> */
+                            key: string;
+                            label: string;
+                            description: string;
+                            category: string;
+                            /** @enum {string} */
+                            format: "integer" | "currency" | "percent" | "duration" | "decimal";
+                            /**
+                             * @description flow: counted per window; snapshot: the state now (ignores the window)
+                             * @enum {string}
+                             */
+                            mode: "flow" | "snapshot";
+                            /** @enum {string} */
+                            measureType: "count" | "sum" | "average" | "ratio" | "external";
+                            dimensions: {
+                                key: string;
+                                label: string;
+                            }[];
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -20408,7 +24290,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description The result; with format=csv the CSV rows (text/csv). */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -20419,7 +24301,74 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            metricKey: string;
+                            label: string;
+                            /** @enum {string} */
+                            format: "integer" | "currency" | "percent" | "duration" | "decimal";
+                            /** @enum {string} */
+                            mode: "flow" | "snapshot";
+                            /** @enum {string} */
+                            measureType: "count" | "sum" | "average" | "ratio" | "external";
+                            /** @enum {string} */
+                            granularity: "hour" | "day" | "week" | "month" | "quarter" | "year";
+                            timezone: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            from: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            to: string;
+                            total: number | null;
+                            /** @description zero-filled buckets (null for averages and rates without data); empty for snapshot metrics */
+                            series: {
+                                bucket: string;
+                                value: number | null;
+                            }[];
+                            dimension?: string;
+                            /** @description with `dimension`: one entry per dimension value, largest total first */
+                            breakdown?: {
+                                dimensionValue: string | null;
+                                dimensionLabel: string;
+                                total: number | null;
+                                /** @description zero-filled buckets (null for averages and rates without data); empty for snapshot metrics */
+                                series: {
+                                    bucket: string;
+                                    value: number | null;
+                                }[];
+                            }[];
+                            compare?: {
+                                /** @enum {string} */
+                                compareTo: "previous_period" | "previous_year";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                from: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                to: string;
+                                total: number | null;
+                                /** @description zero-filled buckets (null for averages and rates without data); empty for snapshot metrics */
+                                series: {
+                                    bucket: string;
+                                    value: number | null;
+                                }[];
+                            };
+                            delta?: {
+                                abs: number | null;
+                                pct: number | null;
+                            };
+                        };
+                    };
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["Error400"];
@@ -20468,7 +24417,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description The results in request order; with format=csv the CSV rows of every successful entry (text/csv). */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -20480,7 +24429,82 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description in request order */
+                            results: ({
+                                metricKey: string;
+                                label: string;
+                                /** @enum {string} */
+                                format: "integer" | "currency" | "percent" | "duration" | "decimal";
+                                /** @enum {string} */
+                                mode: "flow" | "snapshot";
+                                /** @enum {string} */
+                                measureType: "count" | "sum" | "average" | "ratio" | "external";
+                                /** @enum {string} */
+                                granularity: "hour" | "day" | "week" | "month" | "quarter" | "year";
+                                timezone: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                from: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                to: string;
+                                total: number | null;
+                                /** @description zero-filled buckets (null for averages and rates without data); empty for snapshot metrics */
+                                series: {
+                                    bucket: string;
+                                    value: number | null;
+                                }[];
+                                dimension?: string;
+                                /** @description with `dimension`: one entry per dimension value, largest total first */
+                                breakdown?: {
+                                    dimensionValue: string | null;
+                                    dimensionLabel: string;
+                                    total: number | null;
+                                    /** @description zero-filled buckets (null for averages and rates without data); empty for snapshot metrics */
+                                    series: {
+                                        bucket: string;
+                                        value: number | null;
+                                    }[];
+                                }[];
+                                compare?: {
+                                    /** @enum {string} */
+                                    compareTo: "previous_period" | "previous_year";
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 date-time (UTC)
+                                     */
+                                    from: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 date-time (UTC)
+                                     */
+                                    to: string;
+                                    total: number | null;
+                                    /** @description zero-filled buckets (null for averages and rates without data); empty for snapshot metrics */
+                                    series: {
+                                        bucket: string;
+                                        value: number | null;
+                                    }[];
+                                };
+                                delta?: {
+                                    abs: number | null;
+                                    pct: number | null;
+                                };
+                            } | {
+                                metricKey: string;
+                                error: string;
+                                /** @description unknown_metric, invalid_query (or another error code) */
+                                code: string;
+                            })[];
+                        };
+                    };
+                    "text/csv": string;
                 };
             };
             400: components["responses"]["Error400"];
@@ -20525,7 +24549,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -20537,7 +24561,17 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            seriesKey: string;
+                            metricKey: string;
+                            received: number;
+                            /** @description distinct (day, dimensions) points */
+                            upserted: number;
+                            inserted: number;
+                            updated: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -22025,7 +26059,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -22036,7 +26070,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string | null;
+                            url: string;
+                            /** @description event types, or ["*"] for all */
+                            events: string[];
+                            active: boolean;
+                            /** @description why the product disabled it (410, repeated failures) */
+                            disabledReason: string | null;
+                            disabledAt: string | null;
+                            failedDeliveriesInRow: number;
+                            lastSuccessAt: string | null;
+                            lastFailureAt: string | null;
+                            /** @description until when the previous secret still signs (null when there is none or it expired) */
+                            previousSecretExpiresAt: string | null;
+                            /** @description 24-hex object id */
+                            createdBy: string;
+                            /** @description whsec_**** + the last 4 characters; the whole secret only in the create and rotate-secret answers */
+                            secret: string;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -22069,7 +26138,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -22081,7 +26150,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string | null;
+                            url: string;
+                            /** @description event types, or ["*"] for all */
+                            events: string[];
+                            active: boolean;
+                            /** @description why the product disabled it (410, repeated failures) */
+                            disabledReason: string | null;
+                            disabledAt: string | null;
+                            failedDeliveriesInRow: number;
+                            lastSuccessAt: string | null;
+                            lastFailureAt: string | null;
+                            /** @description until when the previous secret still signs (null when there is none or it expired) */
+                            previousSecretExpiresAt: string | null;
+                            /** @description 24-hex object id */
+                            createdBy: string;
+                            /** @description whsec_**** + the last 4 characters; the whole secret only in the create and rotate-secret answers */
+                            secret: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -22109,7 +26210,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -22120,7 +26221,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string | null;
+                            url: string;
+                            /** @description event types, or ["*"] for all */
+                            events: string[];
+                            active: boolean;
+                            /** @description why the product disabled it (410, repeated failures) */
+                            disabledReason: string | null;
+                            disabledAt: string | null;
+                            failedDeliveriesInRow: number;
+                            lastSuccessAt: string | null;
+                            lastFailureAt: string | null;
+                            /** @description until when the previous secret still signs (null when there is none or it expired) */
+                            previousSecretExpiresAt: string | null;
+                            /** @description 24-hex object id */
+                            createdBy: string;
+                            /** @description whsec_**** + the last 4 characters; the whole secret only in the create and rotate-secret answers */
+                            secret: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -22153,7 +26286,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -22164,7 +26297,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string | null;
+                            url: string;
+                            /** @description event types, or ["*"] for all */
+                            events: string[];
+                            active: boolean;
+                            /** @description why the product disabled it (410, repeated failures) */
+                            disabledReason: string | null;
+                            disabledAt: string | null;
+                            failedDeliveriesInRow: number;
+                            lastSuccessAt: string | null;
+                            lastFailureAt: string | null;
+                            /** @description until when the previous secret still signs (null when there is none or it expired) */
+                            previousSecretExpiresAt: string | null;
+                            /** @description 24-hex object id */
+                            createdBy: string;
+                            /** @description whsec_**** + the last 4 characters; the whole secret only in the create and rotate-secret answers */
+                            secret: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -22191,7 +26356,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -22202,7 +26367,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -22236,7 +26404,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -22248,7 +26416,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string | null;
+                            url: string;
+                            /** @description event types, or ["*"] for all */
+                            events: string[];
+                            active: boolean;
+                            /** @description why the product disabled it (410, repeated failures) */
+                            disabledReason: string | null;
+                            disabledAt: string | null;
+                            failedDeliveriesInRow: number;
+                            lastSuccessAt: string | null;
+                            lastFailureAt: string | null;
+                            /** @description until when the previous secret still signs (null when there is none or it expired) */
+                            previousSecretExpiresAt: string | null;
+                            /** @description 24-hex object id */
+                            createdBy: string;
+                            /** @description whsec_**** + the last 4 characters; the whole secret only in the create and rotate-secret answers */
+                            secret: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -22283,7 +26483,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -22295,7 +26495,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description 24-hex object id */
+                            subscriptionId: string;
+                            /** @description the outbox event id (null for test events) */
+                            eventId: string | null;
+                            eventType: string;
+                            /** @enum {string} */
+                            status: "pending" | "retrying" | "delivered" | "failed";
+                            attempts: number;
+                            lastStatusCode: number | null;
+                            lastError: string | null;
+                            lastDurationMs: number | null;
+                            lastAttemptAt: string | null;
+                            nextAttemptAt: string | null;
+                            deliveredAt: string | null;
+                            /** @description msg_<deliveryId>: the webhook-id header of every attempt */
+                            webhookId: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -22327,7 +26558,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -22338,7 +26569,41 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description 24-hex object id */
+                            subscriptionId: string;
+                            /** @description the outbox event id (null for test events) */
+                            eventId: string | null;
+                            eventType: string;
+                            /** @enum {string} */
+                            status: "pending" | "retrying" | "delivered" | "failed";
+                            attempts: number;
+                            lastStatusCode: number | null;
+                            lastError: string | null;
+                            lastDurationMs: number | null;
+                            lastAttemptAt: string | null;
+                            nextAttemptAt: string | null;
+                            deliveredAt: string | null;
+                            /** @description msg_<deliveryId>: the webhook-id header of every attempt */
+                            webhookId: string;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -22362,7 +26627,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -22373,7 +26638,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description 24-hex object id */
+                            subscriptionId: string;
+                            /** @description the outbox event id (null for test events) */
+                            eventId: string | null;
+                            eventType: string;
+                            /** @enum {string} */
+                            status: "pending" | "retrying" | "delivered" | "failed";
+                            attempts: number;
+                            lastStatusCode: number | null;
+                            lastError: string | null;
+                            lastDurationMs: number | null;
+                            lastAttemptAt: string | null;
+                            nextAttemptAt: string | null;
+                            deliveredAt: string | null;
+                            /** @description msg_<deliveryId>: the webhook-id header of every attempt */
+                            webhookId: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -22406,7 +26702,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -22418,7 +26714,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description 24-hex object id */
+                            subscriptionId: string;
+                            /** @description the outbox event id (null for test events) */
+                            eventId: string | null;
+                            eventType: string;
+                            /** @enum {string} */
+                            status: "pending" | "retrying" | "delivered" | "failed";
+                            attempts: number;
+                            lastStatusCode: number | null;
+                            lastError: string | null;
+                            lastDurationMs: number | null;
+                            lastAttemptAt: string | null;
+                            nextAttemptAt: string | null;
+                            deliveredAt: string | null;
+                            /** @description msg_<deliveryId>: the webhook-id header of every attempt */
+                            webhookId: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -22452,7 +26779,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -22463,7 +26790,78 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            title: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            status: "planning" | "active" | "on_hold" | "completed" | "cancelled";
+                            /** @enum {string} */
+                            priority: "low" | "medium" | "high" | "critical";
+                            /** @description user id */
+                            owner: string;
+                            tags: string[];
+                            /** @description custom field values by key (open: keys are defined per workspace) */
+                            customFields: {
+                                [key: string]: unknown;
+                            };
+                            company: string | null;
+                            personRef: string | null;
+                            dealRef: string | null;
+                            startDate: string | null;
+                            endDate: string | null;
+                            budget: {
+                                hours: number | null;
+                                amount: number | null;
+                                hourlyRate: number | null;
+                            } | null;
+                            /** @description project stage id (1 Planning, 2 In progress, 3 Review, 4 Completed) */
+                            stage: number;
+                            minTimeEntryWords: number | null;
+                            /** @description the template the project was made from */
+                            templateRef: string | null;
+                            /** @description offerData.offerId of POST /projects/from-template */
+                            offerRef: string | null;
+                            leadRef: string | null;
+                            lines: {
+                                title: string;
+                                description: string | null;
+                                quantity: number;
+                                unitPrice: number;
+                                unit: string | null;
+                                /** @description percent */
+                                discount: number;
+                                /** @description quantity × unitPrice less the discount */
+                                total: number;
+                                productId: string | null;
+                            }[];
+                            milestones: {
+                                title: string;
+                                description: string | null;
+                                /** @description ISO 8601 date-time (creation + dueInDays of the template) */
+                                dueDate: string | null;
+                            }[];
+                            /** @description the template's portal settings (open) */
+                            portalSettings: {
+                                [key: string]: unknown;
+                            } | null;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -22535,7 +26933,169 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented); in preview mode { data: { preview: true, current, proposed, diff } } */
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
+                    "X-RateLimit-Remaining-Minute": components["headers"]["X-RateLimit-Remaining-Minute"];
+                    "X-RateLimit-Limit-Day": components["headers"]["X-RateLimit-Limit-Day"];
+                    "X-RateLimit-Remaining-Day": components["headers"]["X-RateLimit-Remaining-Day"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            preview: true;
+                            /** @description the record as stored (null on create) */
+                            current: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                updatedAt: string;
+                                title: string;
+                                description: string | null;
+                                /** @enum {string} */
+                                status: "planning" | "active" | "on_hold" | "completed" | "cancelled";
+                                /** @enum {string} */
+                                priority: "low" | "medium" | "high" | "critical";
+                                /** @description user id */
+                                owner: string;
+                                tags: string[];
+                                /** @description custom field values by key (open: keys are defined per workspace) */
+                                customFields: {
+                                    [key: string]: unknown;
+                                };
+                                company: string | null;
+                                personRef: string | null;
+                                dealRef: string | null;
+                                startDate: string | null;
+                                endDate: string | null;
+                                budget: {
+                                    hours: number | null;
+                                    amount: number | null;
+                                    hourlyRate: number | null;
+                                } | null;
+                                /** @description project stage id (1 Planning, 2 In progress, 3 Review, 4 Completed) */
+                                stage: number;
+                                minTimeEntryWords: number | null;
+                                /** @description the template the project was made from */
+                                templateRef: string | null;
+                                /** @description offerData.offerId of POST /projects/from-template */
+                                offerRef: string | null;
+                                leadRef: string | null;
+                                lines: {
+                                    title: string;
+                                    description: string | null;
+                                    quantity: number;
+                                    unitPrice: number;
+                                    unit: string | null;
+                                    /** @description percent */
+                                    discount: number;
+                                    /** @description quantity × unitPrice less the discount */
+                                    total: number;
+                                    productId: string | null;
+                                }[];
+                                milestones: {
+                                    title: string;
+                                    description: string | null;
+                                    /** @description ISO 8601 date-time (creation + dueInDays of the template) */
+                                    dueDate: string | null;
+                                }[];
+                                /** @description the template's portal settings (open) */
+                                portalSettings: {
+                                    [key: string]: unknown;
+                                } | null;
+                            } | null;
+                            proposed: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                updatedAt: string;
+                                title: string;
+                                description: string | null;
+                                /** @enum {string} */
+                                status: "planning" | "active" | "on_hold" | "completed" | "cancelled";
+                                /** @enum {string} */
+                                priority: "low" | "medium" | "high" | "critical";
+                                /** @description user id */
+                                owner: string;
+                                tags: string[];
+                                /** @description custom field values by key (open: keys are defined per workspace) */
+                                customFields: {
+                                    [key: string]: unknown;
+                                };
+                                company: string | null;
+                                personRef: string | null;
+                                dealRef: string | null;
+                                startDate: string | null;
+                                endDate: string | null;
+                                budget: {
+                                    hours: number | null;
+                                    amount: number | null;
+                                    hourlyRate: number | null;
+                                } | null;
+                                /** @description project stage id (1 Planning, 2 In progress, 3 Review, 4 Completed) */
+                                stage: number;
+                                minTimeEntryWords: number | null;
+                                /** @description the template the project was made from */
+                                templateRef: string | null;
+                                /** @description offerData.offerId of POST /projects/from-template */
+                                offerRef: string | null;
+                                leadRef: string | null;
+                                lines: {
+                                    title: string;
+                                    description: string | null;
+                                    quantity: number;
+                                    unitPrice: number;
+                                    unit: string | null;
+                                    /** @description percent */
+                                    discount: number;
+                                    /** @description quantity × unitPrice less the discount */
+                                    total: number;
+                                    productId: string | null;
+                                }[];
+                                milestones: {
+                                    title: string;
+                                    description: string | null;
+                                    /** @description ISO 8601 date-time (creation + dueInDays of the template) */
+                                    dueDate: string | null;
+                                }[];
+                                /** @description the template's portal settings (open) */
+                                portalSettings: {
+                                    [key: string]: unknown;
+                                } | null;
+                            };
+                            /** @description field → { from, to } */
+                            diff: {
+                                [key: string]: {
+                                    from: unknown;
+                                    to: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Created; in preview mode { data: { preview: true, current, proposed, diff } } */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -22547,7 +27107,75 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            title: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            status: "planning" | "active" | "on_hold" | "completed" | "cancelled";
+                            /** @enum {string} */
+                            priority: "low" | "medium" | "high" | "critical";
+                            /** @description user id */
+                            owner: string;
+                            tags: string[];
+                            /** @description custom field values by key (open: keys are defined per workspace) */
+                            customFields: {
+                                [key: string]: unknown;
+                            };
+                            company: string | null;
+                            personRef: string | null;
+                            dealRef: string | null;
+                            startDate: string | null;
+                            endDate: string | null;
+                            budget: {
+                                hours: number | null;
+                                amount: number | null;
+                                hourlyRate: number | null;
+                            } | null;
+                            /** @description project stage id (1 Planning, 2 In progress, 3 Review, 4 Completed) */
+                            stage: number;
+                            minTimeEntryWords: number | null;
+                            /** @description the template the project was made from */
+                            templateRef: string | null;
+                            /** @description offerData.offerId of POST /projects/from-template */
+                            offerRef: string | null;
+                            leadRef: string | null;
+                            lines: {
+                                title: string;
+                                description: string | null;
+                                quantity: number;
+                                unitPrice: number;
+                                unit: string | null;
+                                /** @description percent */
+                                discount: number;
+                                /** @description quantity × unitPrice less the discount */
+                                total: number;
+                                productId: string | null;
+                            }[];
+                            milestones: {
+                                title: string;
+                                description: string | null;
+                                /** @description ISO 8601 date-time (creation + dueInDays of the template) */
+                                dueDate: string | null;
+                            }[];
+                            /** @description the template's portal settings (open) */
+                            portalSettings: {
+                                [key: string]: unknown;
+                            } | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -22575,7 +27203,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -22586,7 +27214,75 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            title: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            status: "planning" | "active" | "on_hold" | "completed" | "cancelled";
+                            /** @enum {string} */
+                            priority: "low" | "medium" | "high" | "critical";
+                            /** @description user id */
+                            owner: string;
+                            tags: string[];
+                            /** @description custom field values by key (open: keys are defined per workspace) */
+                            customFields: {
+                                [key: string]: unknown;
+                            };
+                            company: string | null;
+                            personRef: string | null;
+                            dealRef: string | null;
+                            startDate: string | null;
+                            endDate: string | null;
+                            budget: {
+                                hours: number | null;
+                                amount: number | null;
+                                hourlyRate: number | null;
+                            } | null;
+                            /** @description project stage id (1 Planning, 2 In progress, 3 Review, 4 Completed) */
+                            stage: number;
+                            minTimeEntryWords: number | null;
+                            /** @description the template the project was made from */
+                            templateRef: string | null;
+                            /** @description offerData.offerId of POST /projects/from-template */
+                            offerRef: string | null;
+                            leadRef: string | null;
+                            lines: {
+                                title: string;
+                                description: string | null;
+                                quantity: number;
+                                unitPrice: number;
+                                unit: string | null;
+                                /** @description percent */
+                                discount: number;
+                                /** @description quantity × unitPrice less the discount */
+                                total: number;
+                                productId: string | null;
+                            }[];
+                            milestones: {
+                                title: string;
+                                description: string | null;
+                                /** @description ISO 8601 date-time (creation + dueInDays of the template) */
+                                dueDate: string | null;
+                            }[];
+                            /** @description the template's portal settings (open) */
+                            portalSettings: {
+                                [key: string]: unknown;
+                            } | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -22658,7 +27354,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented); in preview mode { data: { preview: true, current, proposed, diff } } */
+            /** @description Success; in preview mode { data: { preview: true, current, proposed, diff } } */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -22669,7 +27365,222 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            title: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            status: "planning" | "active" | "on_hold" | "completed" | "cancelled";
+                            /** @enum {string} */
+                            priority: "low" | "medium" | "high" | "critical";
+                            /** @description user id */
+                            owner: string;
+                            tags: string[];
+                            /** @description custom field values by key (open: keys are defined per workspace) */
+                            customFields: {
+                                [key: string]: unknown;
+                            };
+                            company: string | null;
+                            personRef: string | null;
+                            dealRef: string | null;
+                            startDate: string | null;
+                            endDate: string | null;
+                            budget: {
+                                hours: number | null;
+                                amount: number | null;
+                                hourlyRate: number | null;
+                            } | null;
+                            /** @description project stage id (1 Planning, 2 In progress, 3 Review, 4 Completed) */
+                            stage: number;
+                            minTimeEntryWords: number | null;
+                            /** @description the template the project was made from */
+                            templateRef: string | null;
+                            /** @description offerData.offerId of POST /projects/from-template */
+                            offerRef: string | null;
+                            leadRef: string | null;
+                            lines: {
+                                title: string;
+                                description: string | null;
+                                quantity: number;
+                                unitPrice: number;
+                                unit: string | null;
+                                /** @description percent */
+                                discount: number;
+                                /** @description quantity × unitPrice less the discount */
+                                total: number;
+                                productId: string | null;
+                            }[];
+                            milestones: {
+                                title: string;
+                                description: string | null;
+                                /** @description ISO 8601 date-time (creation + dueInDays of the template) */
+                                dueDate: string | null;
+                            }[];
+                            /** @description the template's portal settings (open) */
+                            portalSettings: {
+                                [key: string]: unknown;
+                            } | null;
+                        };
+                    } | {
+                        data: {
+                            /** @constant */
+                            preview: true;
+                            /** @description the record as stored (null on create) */
+                            current: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                updatedAt: string;
+                                title: string;
+                                description: string | null;
+                                /** @enum {string} */
+                                status: "planning" | "active" | "on_hold" | "completed" | "cancelled";
+                                /** @enum {string} */
+                                priority: "low" | "medium" | "high" | "critical";
+                                /** @description user id */
+                                owner: string;
+                                tags: string[];
+                                /** @description custom field values by key (open: keys are defined per workspace) */
+                                customFields: {
+                                    [key: string]: unknown;
+                                };
+                                company: string | null;
+                                personRef: string | null;
+                                dealRef: string | null;
+                                startDate: string | null;
+                                endDate: string | null;
+                                budget: {
+                                    hours: number | null;
+                                    amount: number | null;
+                                    hourlyRate: number | null;
+                                } | null;
+                                /** @description project stage id (1 Planning, 2 In progress, 3 Review, 4 Completed) */
+                                stage: number;
+                                minTimeEntryWords: number | null;
+                                /** @description the template the project was made from */
+                                templateRef: string | null;
+                                /** @description offerData.offerId of POST /projects/from-template */
+                                offerRef: string | null;
+                                leadRef: string | null;
+                                lines: {
+                                    title: string;
+                                    description: string | null;
+                                    quantity: number;
+                                    unitPrice: number;
+                                    unit: string | null;
+                                    /** @description percent */
+                                    discount: number;
+                                    /** @description quantity × unitPrice less the discount */
+                                    total: number;
+                                    productId: string | null;
+                                }[];
+                                milestones: {
+                                    title: string;
+                                    description: string | null;
+                                    /** @description ISO 8601 date-time (creation + dueInDays of the template) */
+                                    dueDate: string | null;
+                                }[];
+                                /** @description the template's portal settings (open) */
+                                portalSettings: {
+                                    [key: string]: unknown;
+                                } | null;
+                            } | null;
+                            proposed: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                updatedAt: string;
+                                title: string;
+                                description: string | null;
+                                /** @enum {string} */
+                                status: "planning" | "active" | "on_hold" | "completed" | "cancelled";
+                                /** @enum {string} */
+                                priority: "low" | "medium" | "high" | "critical";
+                                /** @description user id */
+                                owner: string;
+                                tags: string[];
+                                /** @description custom field values by key (open: keys are defined per workspace) */
+                                customFields: {
+                                    [key: string]: unknown;
+                                };
+                                company: string | null;
+                                personRef: string | null;
+                                dealRef: string | null;
+                                startDate: string | null;
+                                endDate: string | null;
+                                budget: {
+                                    hours: number | null;
+                                    amount: number | null;
+                                    hourlyRate: number | null;
+                                } | null;
+                                /** @description project stage id (1 Planning, 2 In progress, 3 Review, 4 Completed) */
+                                stage: number;
+                                minTimeEntryWords: number | null;
+                                /** @description the template the project was made from */
+                                templateRef: string | null;
+                                /** @description offerData.offerId of POST /projects/from-template */
+                                offerRef: string | null;
+                                leadRef: string | null;
+                                lines: {
+                                    title: string;
+                                    description: string | null;
+                                    quantity: number;
+                                    unitPrice: number;
+                                    unit: string | null;
+                                    /** @description percent */
+                                    discount: number;
+                                    /** @description quantity × unitPrice less the discount */
+                                    total: number;
+                                    productId: string | null;
+                                }[];
+                                milestones: {
+                                    title: string;
+                                    description: string | null;
+                                    /** @description ISO 8601 date-time (creation + dueInDays of the template) */
+                                    dueDate: string | null;
+                                }[];
+                                /** @description the template's portal settings (open) */
+                                portalSettings: {
+                                    [key: string]: unknown;
+                                } | null;
+                            };
+                            /** @description field → { from, to } */
+                            diff: {
+                                [key: string]: {
+                                    from: unknown;
+                                    to: unknown;
+                                };
+                            };
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -22696,7 +27607,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -22707,7 +27618,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -22743,7 +27657,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -22755,7 +27669,75 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            title: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            status: "planning" | "active" | "on_hold" | "completed" | "cancelled";
+                            /** @enum {string} */
+                            priority: "low" | "medium" | "high" | "critical";
+                            /** @description user id */
+                            owner: string;
+                            tags: string[];
+                            /** @description custom field values by key (open: keys are defined per workspace) */
+                            customFields: {
+                                [key: string]: unknown;
+                            };
+                            company: string | null;
+                            personRef: string | null;
+                            dealRef: string | null;
+                            startDate: string | null;
+                            endDate: string | null;
+                            budget: {
+                                hours: number | null;
+                                amount: number | null;
+                                hourlyRate: number | null;
+                            } | null;
+                            /** @description project stage id (1 Planning, 2 In progress, 3 Review, 4 Completed) */
+                            stage: number;
+                            minTimeEntryWords: number | null;
+                            /** @description the template the project was made from */
+                            templateRef: string | null;
+                            /** @description offerData.offerId of POST /projects/from-template */
+                            offerRef: string | null;
+                            leadRef: string | null;
+                            lines: {
+                                title: string;
+                                description: string | null;
+                                quantity: number;
+                                unitPrice: number;
+                                unit: string | null;
+                                /** @description percent */
+                                discount: number;
+                                /** @description quantity × unitPrice less the discount */
+                                total: number;
+                                productId: string | null;
+                            }[];
+                            milestones: {
+                                title: string;
+                                description: string | null;
+                                /** @description ISO 8601 date-time (creation + dueInDays of the template) */
+                                dueDate: string | null;
+                            }[];
+                            /** @description the template's portal settings (open) */
+                            portalSettings: {
+                                [key: string]: unknown;
+                            } | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -22783,7 +27765,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -22794,7 +27776,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            projectId: string;
+                            hours: {
+                                total: number;
+                                billable: number;
+                                nonBillable: number;
+                                entries: number;
+                            };
+                            budget: {
+                                hours: number | null;
+                                amount: number | null;
+                                hourlyRate: number | null;
+                            } | null;
+                            budgetUsed: {
+                                hours: number;
+                                /** @description null without a budget in hours */
+                                hoursPercent: number | null;
+                                /** @description billable hours × hourlyRate; null without an hourlyRate */
+                                amount: number | null;
+                                amountPercent: number | null;
+                            };
+                            tasks: {
+                                open: number;
+                                done: number;
+                                total: number;
+                            };
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -22821,7 +27832,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -22832,7 +27843,58 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            title: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            status: "to_do" | "in_progress" | "blocked" | "done";
+                            /** @description task stage id (task flow) */
+                            stage: number;
+                            /** @enum {string} */
+                            priority: "low" | "medium" | "high" | "critical";
+                            assignees: string[];
+                            /** @description 24-hex object id */
+                            owner: string;
+                            deadline: string | null;
+                            tags: string[];
+                            /** @description custom field values by key (open: keys are defined per workspace) */
+                            customFields: {
+                                [key: string]: unknown;
+                            };
+                            estimatedHours: number | null;
+                            taskValue: number | null;
+                            /** @description the project (always set for a project task) */
+                            project: string | null;
+                            customObjectRecord: string | null;
+                            customObjectSlug: string | null;
+                            company: string | null;
+                            personRef: string | null;
+                            leadRef: string | null;
+                            dealRef: string | null;
+                            completedAt: string | null;
+                            startDate: string | null;
+                            taskType: string | null;
+                            billable: boolean | null;
+                            /** @description board order (ascending; null last) */
+                            order: number | null;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -22895,7 +27957,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -22907,7 +27969,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            title: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            status: "to_do" | "in_progress" | "blocked" | "done";
+                            /** @description task stage id (task flow) */
+                            stage: number;
+                            /** @enum {string} */
+                            priority: "low" | "medium" | "high" | "critical";
+                            assignees: string[];
+                            /** @description 24-hex object id */
+                            owner: string;
+                            deadline: string | null;
+                            tags: string[];
+                            /** @description custom field values by key (open: keys are defined per workspace) */
+                            customFields: {
+                                [key: string]: unknown;
+                            };
+                            estimatedHours: number | null;
+                            taskValue: number | null;
+                            /** @description the project (always set for a project task) */
+                            project: string | null;
+                            customObjectRecord: string | null;
+                            customObjectSlug: string | null;
+                            company: string | null;
+                            personRef: string | null;
+                            leadRef: string | null;
+                            dealRef: string | null;
+                            completedAt: string | null;
+                            startDate: string | null;
+                            taskType: string | null;
+                            billable: boolean | null;
+                            /** @description board order (ascending; null last) */
+                            order: number | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -22935,7 +28045,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -22946,7 +28056,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            title: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            status: "to_do" | "in_progress" | "blocked" | "done";
+                            /** @description task stage id (task flow) */
+                            stage: number;
+                            /** @enum {string} */
+                            priority: "low" | "medium" | "high" | "critical";
+                            assignees: string[];
+                            /** @description 24-hex object id */
+                            owner: string;
+                            deadline: string | null;
+                            tags: string[];
+                            /** @description custom field values by key (open: keys are defined per workspace) */
+                            customFields: {
+                                [key: string]: unknown;
+                            };
+                            estimatedHours: number | null;
+                            taskValue: number | null;
+                            /** @description the project (always set for a project task) */
+                            project: string | null;
+                            customObjectRecord: string | null;
+                            customObjectSlug: string | null;
+                            company: string | null;
+                            personRef: string | null;
+                            leadRef: string | null;
+                            dealRef: string | null;
+                            completedAt: string | null;
+                            startDate: string | null;
+                            taskType: string | null;
+                            billable: boolean | null;
+                            /** @description board order (ascending; null last) */
+                            order: number | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -23006,7 +28164,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -23017,7 +28175,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            title: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            status: "to_do" | "in_progress" | "blocked" | "done";
+                            /** @description task stage id (task flow) */
+                            stage: number;
+                            /** @enum {string} */
+                            priority: "low" | "medium" | "high" | "critical";
+                            assignees: string[];
+                            /** @description 24-hex object id */
+                            owner: string;
+                            deadline: string | null;
+                            tags: string[];
+                            /** @description custom field values by key (open: keys are defined per workspace) */
+                            customFields: {
+                                [key: string]: unknown;
+                            };
+                            estimatedHours: number | null;
+                            taskValue: number | null;
+                            /** @description the project (always set for a project task) */
+                            project: string | null;
+                            customObjectRecord: string | null;
+                            customObjectSlug: string | null;
+                            company: string | null;
+                            personRef: string | null;
+                            leadRef: string | null;
+                            dealRef: string | null;
+                            completedAt: string | null;
+                            startDate: string | null;
+                            taskType: string | null;
+                            billable: boolean | null;
+                            /** @description board order (ascending; null last) */
+                            order: number | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -23044,7 +28250,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -23055,7 +28261,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -23085,7 +28294,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -23096,7 +28305,35 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description 24-hex object id */
+                            projectId: string;
+                            /** @description 24-hex object id */
+                            taskId: string;
+                            content: string;
+                            internal: boolean;
+                            /** @enum {string} */
+                            visibility: "customer" | "internal";
+                            /** @description user id */
+                            authorId: string;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -23136,7 +28373,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -23148,7 +28385,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description 24-hex object id */
+                            projectId: string;
+                            /** @description 24-hex object id */
+                            taskId: string;
+                            content: string;
+                            internal: boolean;
+                            /** @enum {string} */
+                            visibility: "customer" | "internal";
+                            /** @description user id */
+                            authorId: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -23191,7 +28453,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -23202,7 +28464,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description 24-hex object id */
+                            projectId: string;
+                            /** @description 24-hex object id */
+                            taskId: string;
+                            content: string;
+                            internal: boolean;
+                            /** @enum {string} */
+                            visibility: "customer" | "internal";
+                            /** @description user id */
+                            authorId: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -23233,7 +28520,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -23244,7 +28531,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description 24-hex object id */
+                            projectId: string;
+                            taskId: string | null;
+                            hours: number;
+                            description: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            date: string;
+                            billable: boolean;
+                            /** @description 24-hex object id */
+                            userId: string;
+                            /** @description the clip card whose hours the entry consumed */
+                            clipCardId: string | null;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -23287,7 +28607,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -23299,7 +28619,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description 24-hex object id */
+                            projectId: string;
+                            taskId: string | null;
+                            hours: number;
+                            description: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            date: string;
+                            billable: boolean;
+                            /** @description 24-hex object id */
+                            userId: string;
+                            /** @description the clip card whose hours the entry consumed */
+                            clipCardId: string | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -23329,7 +28679,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -23340,7 +28690,74 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string;
+                            description: string | null;
+                            /** @description project flow reference (informational) */
+                            flowRef: string | null;
+                            taskTemplates: {
+                                title: string;
+                                description?: string | null;
+                                /** @description task stage id (task flow) */
+                                stage?: number | null;
+                                priority?: ("low" | "medium" | "high" | "critical") | null;
+                            }[];
+                            milestoneTemplates: {
+                                title: string;
+                                description?: string | null;
+                                /** @description due date = project creation + days */
+                                dueInDays?: number | null;
+                            }[];
+                            /** @description project fields copied into projects made from the template (only the keys given) */
+                            projectData: {
+                                description?: string | null;
+                                /** @enum {string} */
+                                status?: "planning" | "active" | "on_hold" | "completed" | "cancelled";
+                                /** @enum {string} */
+                                priority?: "low" | "medium" | "high" | "critical";
+                                /** @description user id */
+                                owner?: string;
+                                tags?: string[];
+                                /** @description custom field values by key (open: keys are defined per workspace) */
+                                customFields?: {
+                                    [key: string]: unknown;
+                                };
+                                budget?: {
+                                    hours?: number | null;
+                                    amount?: number | null;
+                                    hourlyRate?: number | null;
+                                } | null;
+                                stage?: number;
+                                minTimeEntryWords?: number | null;
+                            };
+                            /** @description portal settings copied into projects (open) */
+                            portalSettings: {
+                                [key: string]: unknown;
+                            };
+                            /** @description one default per workspace */
+                            isDefault: boolean;
+                            /** @description false once deleted (soft delete) */
+                            isActive: boolean;
+                            /** @description user id */
+                            createdBy: string;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -23425,7 +28842,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -23437,7 +28854,71 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string;
+                            description: string | null;
+                            /** @description project flow reference (informational) */
+                            flowRef: string | null;
+                            taskTemplates: {
+                                title: string;
+                                description?: string | null;
+                                /** @description task stage id (task flow) */
+                                stage?: number | null;
+                                priority?: ("low" | "medium" | "high" | "critical") | null;
+                            }[];
+                            milestoneTemplates: {
+                                title: string;
+                                description?: string | null;
+                                /** @description due date = project creation + days */
+                                dueInDays?: number | null;
+                            }[];
+                            /** @description project fields copied into projects made from the template (only the keys given) */
+                            projectData: {
+                                description?: string | null;
+                                /** @enum {string} */
+                                status?: "planning" | "active" | "on_hold" | "completed" | "cancelled";
+                                /** @enum {string} */
+                                priority?: "low" | "medium" | "high" | "critical";
+                                /** @description user id */
+                                owner?: string;
+                                tags?: string[];
+                                /** @description custom field values by key (open: keys are defined per workspace) */
+                                customFields?: {
+                                    [key: string]: unknown;
+                                };
+                                budget?: {
+                                    hours?: number | null;
+                                    amount?: number | null;
+                                    hourlyRate?: number | null;
+                                } | null;
+                                stage?: number;
+                                minTimeEntryWords?: number | null;
+                            };
+                            /** @description portal settings copied into projects (open) */
+                            portalSettings: {
+                                [key: string]: unknown;
+                            };
+                            /** @description one default per workspace */
+                            isDefault: boolean;
+                            /** @description false once deleted (soft delete) */
+                            isActive: boolean;
+                            /** @description user id */
+                            createdBy: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -23465,7 +28946,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -23476,7 +28957,71 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string;
+                            description: string | null;
+                            /** @description project flow reference (informational) */
+                            flowRef: string | null;
+                            taskTemplates: {
+                                title: string;
+                                description?: string | null;
+                                /** @description task stage id (task flow) */
+                                stage?: number | null;
+                                priority?: ("low" | "medium" | "high" | "critical") | null;
+                            }[];
+                            milestoneTemplates: {
+                                title: string;
+                                description?: string | null;
+                                /** @description due date = project creation + days */
+                                dueInDays?: number | null;
+                            }[];
+                            /** @description project fields copied into projects made from the template (only the keys given) */
+                            projectData: {
+                                description?: string | null;
+                                /** @enum {string} */
+                                status?: "planning" | "active" | "on_hold" | "completed" | "cancelled";
+                                /** @enum {string} */
+                                priority?: "low" | "medium" | "high" | "critical";
+                                /** @description user id */
+                                owner?: string;
+                                tags?: string[];
+                                /** @description custom field values by key (open: keys are defined per workspace) */
+                                customFields?: {
+                                    [key: string]: unknown;
+                                };
+                                budget?: {
+                                    hours?: number | null;
+                                    amount?: number | null;
+                                    hourlyRate?: number | null;
+                                } | null;
+                                stage?: number;
+                                minTimeEntryWords?: number | null;
+                            };
+                            /** @description portal settings copied into projects (open) */
+                            portalSettings: {
+                                [key: string]: unknown;
+                            };
+                            /** @description one default per workspace */
+                            isDefault: boolean;
+                            /** @description false once deleted (soft delete) */
+                            isActive: boolean;
+                            /** @description user id */
+                            createdBy: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -23500,7 +29045,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -23511,7 +29056,71 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string;
+                            description: string | null;
+                            /** @description project flow reference (informational) */
+                            flowRef: string | null;
+                            taskTemplates: {
+                                title: string;
+                                description?: string | null;
+                                /** @description task stage id (task flow) */
+                                stage?: number | null;
+                                priority?: ("low" | "medium" | "high" | "critical") | null;
+                            }[];
+                            milestoneTemplates: {
+                                title: string;
+                                description?: string | null;
+                                /** @description due date = project creation + days */
+                                dueInDays?: number | null;
+                            }[];
+                            /** @description project fields copied into projects made from the template (only the keys given) */
+                            projectData: {
+                                description?: string | null;
+                                /** @enum {string} */
+                                status?: "planning" | "active" | "on_hold" | "completed" | "cancelled";
+                                /** @enum {string} */
+                                priority?: "low" | "medium" | "high" | "critical";
+                                /** @description user id */
+                                owner?: string;
+                                tags?: string[];
+                                /** @description custom field values by key (open: keys are defined per workspace) */
+                                customFields?: {
+                                    [key: string]: unknown;
+                                };
+                                budget?: {
+                                    hours?: number | null;
+                                    amount?: number | null;
+                                    hourlyRate?: number | null;
+                                } | null;
+                                stage?: number;
+                                minTimeEntryWords?: number | null;
+                            };
+                            /** @description portal settings copied into projects (open) */
+                            portalSettings: {
+                                [key: string]: unknown;
+                            };
+                            /** @description one default per workspace */
+                            isDefault: boolean;
+                            /** @description false once deleted (soft delete) */
+                            isActive: boolean;
+                            /** @description user id */
+                            createdBy: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -23600,7 +29209,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -23611,7 +29220,71 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string;
+                            description: string | null;
+                            /** @description project flow reference (informational) */
+                            flowRef: string | null;
+                            taskTemplates: {
+                                title: string;
+                                description?: string | null;
+                                /** @description task stage id (task flow) */
+                                stage?: number | null;
+                                priority?: ("low" | "medium" | "high" | "critical") | null;
+                            }[];
+                            milestoneTemplates: {
+                                title: string;
+                                description?: string | null;
+                                /** @description due date = project creation + days */
+                                dueInDays?: number | null;
+                            }[];
+                            /** @description project fields copied into projects made from the template (only the keys given) */
+                            projectData: {
+                                description?: string | null;
+                                /** @enum {string} */
+                                status?: "planning" | "active" | "on_hold" | "completed" | "cancelled";
+                                /** @enum {string} */
+                                priority?: "low" | "medium" | "high" | "critical";
+                                /** @description user id */
+                                owner?: string;
+                                tags?: string[];
+                                /** @description custom field values by key (open: keys are defined per workspace) */
+                                customFields?: {
+                                    [key: string]: unknown;
+                                };
+                                budget?: {
+                                    hours?: number | null;
+                                    amount?: number | null;
+                                    hourlyRate?: number | null;
+                                } | null;
+                                stage?: number;
+                                minTimeEntryWords?: number | null;
+                            };
+                            /** @description portal settings copied into projects (open) */
+                            portalSettings: {
+                                [key: string]: unknown;
+                            };
+                            /** @description one default per workspace */
+                            isDefault: boolean;
+                            /** @description false once deleted (soft delete) */
+                            isActive: boolean;
+                            /** @description user id */
+                            createdBy: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -23669,7 +29342,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -23681,7 +29354,122 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            title: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            status: "planning" | "active" | "on_hold" | "completed" | "cancelled";
+                            /** @enum {string} */
+                            priority: "low" | "medium" | "high" | "critical";
+                            /** @description user id */
+                            owner: string;
+                            tags: string[];
+                            /** @description custom field values by key (open: keys are defined per workspace) */
+                            customFields: {
+                                [key: string]: unknown;
+                            };
+                            company: string | null;
+                            personRef: string | null;
+                            dealRef: string | null;
+                            startDate: string | null;
+                            endDate: string | null;
+                            budget: {
+                                hours: number | null;
+                                amount: number | null;
+                                hourlyRate: number | null;
+                            } | null;
+                            /** @description project stage id (1 Planning, 2 In progress, 3 Review, 4 Completed) */
+                            stage: number;
+                            minTimeEntryWords: number | null;
+                            /** @description the template the project was made from */
+                            templateRef: string | null;
+                            /** @description offerData.offerId of POST /projects/from-template */
+                            offerRef: string | null;
+                            leadRef: string | null;
+                            lines: {
+                                title: string;
+                                description: string | null;
+                                quantity: number;
+                                unitPrice: number;
+                                unit: string | null;
+                                /** @description percent */
+                                discount: number;
+                                /** @description quantity × unitPrice less the discount */
+                                total: number;
+                                productId: string | null;
+                            }[];
+                            milestones: {
+                                title: string;
+                                description: string | null;
+                                /** @description ISO 8601 date-time (creation + dueInDays of the template) */
+                                dueDate: string | null;
+                            }[];
+                            /** @description the template's portal settings (open) */
+                            portalSettings: {
+                                [key: string]: unknown;
+                            } | null;
+                            tasks: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                updatedAt: string;
+                                title: string;
+                                description: string | null;
+                                /** @enum {string} */
+                                status: "to_do" | "in_progress" | "blocked" | "done";
+                                /** @description task stage id (task flow) */
+                                stage: number;
+                                /** @enum {string} */
+                                priority: "low" | "medium" | "high" | "critical";
+                                assignees: string[];
+                                /** @description 24-hex object id */
+                                owner: string;
+                                deadline: string | null;
+                                tags: string[];
+                                /** @description custom field values by key (open: keys are defined per workspace) */
+                                customFields: {
+                                    [key: string]: unknown;
+                                };
+                                estimatedHours: number | null;
+                                taskValue: number | null;
+                                /** @description the project (always set for a project task) */
+                                project: string | null;
+                                customObjectRecord: string | null;
+                                customObjectSlug: string | null;
+                                company: string | null;
+                                personRef: string | null;
+                                leadRef: string | null;
+                                dealRef: string | null;
+                                completedAt: string | null;
+                                startDate: string | null;
+                                taskType: string | null;
+                                billable: boolean | null;
+                                /** @description board order (ascending; null last) */
+                                order: number | null;
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -23711,7 +29499,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -23722,7 +29510,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description 24-hex object id */
+                            projectId: string;
+                            /** @description same as projectId (the write name) */
+                            project: string;
+                            title: string | null;
+                            totalHours: number;
+                            /** @description hours consumed by time entries */
+                            usedHours: number;
+                            hourlyRate: number;
+                            allowOverdraft: boolean;
+                            overdraftRate: number | null;
+                            expiresAt: string | null;
+                            notes: string | null;
+                            cancelledAt: string | null;
+                            /**
+                             * @description derived on every read from cancelledAt, expiresAt and hours
+                             * @enum {string}
+                             */
+                            status: "active" | "depleted" | "expired" | "cancelled";
+                            /** @description totalHours − usedHours; negative only with allowOverdraft */
+                            remainingHours: number;
+                            /** @description hours used beyond totalHours (0 when none) */
+                            overdraftHours: number;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -23760,7 +29589,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -23772,7 +29601,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description 24-hex object id */
+                            projectId: string;
+                            /** @description same as projectId (the write name) */
+                            project: string;
+                            title: string | null;
+                            totalHours: number;
+                            /** @description hours consumed by time entries */
+                            usedHours: number;
+                            hourlyRate: number;
+                            allowOverdraft: boolean;
+                            overdraftRate: number | null;
+                            expiresAt: string | null;
+                            notes: string | null;
+                            cancelledAt: string | null;
+                            /**
+                             * @description derived on every read from cancelledAt, expiresAt and hours
+                             * @enum {string}
+                             */
+                            status: "active" | "depleted" | "expired" | "cancelled";
+                            /** @description totalHours − usedHours; negative only with allowOverdraft */
+                            remainingHours: number;
+                            /** @description hours used beyond totalHours (0 when none) */
+                            overdraftHours: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -23800,7 +29667,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -23811,7 +29678,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description 24-hex object id */
+                            projectId: string;
+                            /** @description same as projectId (the write name) */
+                            project: string;
+                            title: string | null;
+                            totalHours: number;
+                            /** @description hours consumed by time entries */
+                            usedHours: number;
+                            hourlyRate: number;
+                            allowOverdraft: boolean;
+                            overdraftRate: number | null;
+                            expiresAt: string | null;
+                            notes: string | null;
+                            cancelledAt: string | null;
+                            /**
+                             * @description derived on every read from cancelledAt, expiresAt and hours
+                             * @enum {string}
+                             */
+                            status: "active" | "depleted" | "expired" | "cancelled";
+                            /** @description totalHours − usedHours; negative only with allowOverdraft */
+                            remainingHours: number;
+                            /** @description hours used beyond totalHours (0 when none) */
+                            overdraftHours: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -23851,7 +29756,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -23862,7 +29767,45 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description 24-hex object id */
+                            projectId: string;
+                            /** @description same as projectId (the write name) */
+                            project: string;
+                            title: string | null;
+                            totalHours: number;
+                            /** @description hours consumed by time entries */
+                            usedHours: number;
+                            hourlyRate: number;
+                            allowOverdraft: boolean;
+                            overdraftRate: number | null;
+                            expiresAt: string | null;
+                            notes: string | null;
+                            cancelledAt: string | null;
+                            /**
+                             * @description derived on every read from cancelledAt, expiresAt and hours
+                             * @enum {string}
+                             */
+                            status: "active" | "depleted" | "expired" | "cancelled";
+                            /** @description totalHours − usedHours; negative only with allowOverdraft */
+                            remainingHours: number;
+                            /** @description hours used beyond totalHours (0 when none) */
+                            overdraftHours: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -23889,7 +29832,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -23900,7 +29843,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -23924,7 +29870,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -23935,7 +29881,92 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description name, address, zip, city, country, cvr, email, phone, website (open object) */
+                            companyInfo: {
+                                [key: string]: unknown;
+                            };
+                            bankInfo: {
+                                bankName: string | null;
+                                registrationNumber: string | null;
+                                accountNumber: string | null;
+                                iban: string | null;
+                                swift: string | null;
+                            };
+                            defaults: {
+                                vatRate: number;
+                                currency: string;
+                                defaultValidityDays: number;
+                                paymentTerms: string | null;
+                                defaultTemplateId: string | null;
+                                defaultOfferTypeId: string | null;
+                            };
+                            /** @description colours, font and logo; other keys are kept as given */
+                            branding: {
+                                primaryColor: string | null;
+                                accentColor: string | null;
+                                fontFamily: string | null;
+                                logoUrl: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            emailSettings: {
+                                subject: string | null;
+                                body: string | null;
+                                senderAccountId: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            smsSettings: {
+                                message: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            acceptanceSettings: {
+                                requireName: boolean;
+                                requireEmail: boolean;
+                                allowDecline: boolean;
+                                requireDeclineReason: boolean;
+                                acceptButtonText: string | null;
+                                declineButtonText: string | null;
+                                termsText: string | null;
+                            };
+                            /** @description { trackViews } and other keys as given */
+                            trackingSettings: {
+                                [key: string]: unknown;
+                            };
+                            /** @description { enabled, sequenceId } and other keys as given */
+                            sequenceSettings: {
+                                [key: string]: unknown;
+                            };
+                            /** @description { enabled, subject, body } and other keys as given */
+                            orderConfirmationSettings: {
+                                [key: string]: unknown;
+                            };
+                            numbering: {
+                                prefix: string;
+                                /** @description the next offer number */
+                                nextNumber: number;
+                            };
+                            contractSettings: {
+                                [key: string]: unknown;
+                            };
+                            defaultTerms: string | null;
+                            defaultPaymentTerms: string | null;
+                            lineItemUnits: {
+                                value: string;
+                                label: string;
+                                sortOrder?: number;
+                            }[];
+                            billingFrequencies: {
+                                value: string;
+                                label: string;
+                                sortOrder?: number;
+                            }[];
+                            setupCompleted: boolean;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -24037,7 +30068,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -24048,7 +30079,92 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description name, address, zip, city, country, cvr, email, phone, website (open object) */
+                            companyInfo: {
+                                [key: string]: unknown;
+                            };
+                            bankInfo: {
+                                bankName: string | null;
+                                registrationNumber: string | null;
+                                accountNumber: string | null;
+                                iban: string | null;
+                                swift: string | null;
+                            };
+                            defaults: {
+                                vatRate: number;
+                                currency: string;
+                                defaultValidityDays: number;
+                                paymentTerms: string | null;
+                                defaultTemplateId: string | null;
+                                defaultOfferTypeId: string | null;
+                            };
+                            /** @description colours, font and logo; other keys are kept as given */
+                            branding: {
+                                primaryColor: string | null;
+                                accentColor: string | null;
+                                fontFamily: string | null;
+                                logoUrl: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            emailSettings: {
+                                subject: string | null;
+                                body: string | null;
+                                senderAccountId: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            smsSettings: {
+                                message: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            };
+                            acceptanceSettings: {
+                                requireName: boolean;
+                                requireEmail: boolean;
+                                allowDecline: boolean;
+                                requireDeclineReason: boolean;
+                                acceptButtonText: string | null;
+                                declineButtonText: string | null;
+                                termsText: string | null;
+                            };
+                            /** @description { trackViews } and other keys as given */
+                            trackingSettings: {
+                                [key: string]: unknown;
+                            };
+                            /** @description { enabled, sequenceId } and other keys as given */
+                            sequenceSettings: {
+                                [key: string]: unknown;
+                            };
+                            /** @description { enabled, subject, body } and other keys as given */
+                            orderConfirmationSettings: {
+                                [key: string]: unknown;
+                            };
+                            numbering: {
+                                prefix: string;
+                                /** @description the next offer number */
+                                nextNumber: number;
+                            };
+                            contractSettings: {
+                                [key: string]: unknown;
+                            };
+                            defaultTerms: string | null;
+                            defaultPaymentTerms: string | null;
+                            lineItemUnits: {
+                                value: string;
+                                label: string;
+                                sortOrder?: number;
+                            }[];
+                            billingFrequencies: {
+                                value: string;
+                                label: string;
+                                sortOrder?: number;
+                            }[];
+                            setupCompleted: boolean;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -24110,9 +30226,11 @@ export interface operations {
                             companyRef: string | null;
                             personRef: string | null;
                             dealRef: string | null;
+                            /** @description { contact, address, facts, calculatorInputs } as given */
                             quoteInput: {
                                 [key: string]: unknown;
                             } | null;
+                            /** @description as the calculator returned it */
                             calculatorResult: {
                                 [key: string]: unknown;
                             } | null;
@@ -24121,8 +30239,10 @@ export interface operations {
                                 name: string | null;
                                 description: string | null;
                                 quantity: number;
+                                /** @description major units */
                                 unitPrice: number;
                                 unit: string | null;
+                                /** @description percent */
                                 vatRate: number;
                                 productId: string | null;
                                 net: number;
@@ -24139,6 +30259,7 @@ export interface operations {
                             subtotalMinor: number;
                             vatMinor: number;
                             totalMinor: number;
+                            /** @description YYYY-MM-DD, inclusive */
                             validUntil: string | null;
                             offerNumber: string | null;
                             publicId: string | null;
@@ -24148,7 +30269,19 @@ export interface operations {
                             cancelledAt: string | null;
                             respondedAt: string | null;
                             response: {
-                                [key: string]: unknown;
+                                /** @enum {string} */
+                                decision: "accepted" | "declined";
+                                name: string | null;
+                                email: string | null;
+                                /** @description the comment on accept, the reason on decline */
+                                comment: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                at: string;
+                                ip: string | null;
+                                userAgent: string | null;
                             } | null;
                             viewCount: number;
                             firstViewedAt: string | null;
@@ -24252,9 +30385,11 @@ export interface operations {
                             companyRef: string | null;
                             personRef: string | null;
                             dealRef: string | null;
+                            /** @description { contact, address, facts, calculatorInputs } as given */
                             quoteInput: {
                                 [key: string]: unknown;
                             } | null;
+                            /** @description as the calculator returned it */
                             calculatorResult: {
                                 [key: string]: unknown;
                             } | null;
@@ -24263,8 +30398,10 @@ export interface operations {
                                 name: string | null;
                                 description: string | null;
                                 quantity: number;
+                                /** @description major units */
                                 unitPrice: number;
                                 unit: string | null;
+                                /** @description percent */
                                 vatRate: number;
                                 productId: string | null;
                                 net: number;
@@ -24281,6 +30418,7 @@ export interface operations {
                             subtotalMinor: number;
                             vatMinor: number;
                             totalMinor: number;
+                            /** @description YYYY-MM-DD, inclusive */
                             validUntil: string | null;
                             offerNumber: string | null;
                             publicId: string | null;
@@ -24290,7 +30428,19 @@ export interface operations {
                             cancelledAt: string | null;
                             respondedAt: string | null;
                             response: {
-                                [key: string]: unknown;
+                                /** @enum {string} */
+                                decision: "accepted" | "declined";
+                                name: string | null;
+                                email: string | null;
+                                /** @description the comment on accept, the reason on decline */
+                                comment: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                at: string;
+                                ip: string | null;
+                                userAgent: string | null;
                             } | null;
                             viewCount: number;
                             firstViewedAt: string | null;
@@ -24352,9 +30502,11 @@ export interface operations {
                             companyRef: string | null;
                             personRef: string | null;
                             dealRef: string | null;
+                            /** @description { contact, address, facts, calculatorInputs } as given */
                             quoteInput: {
                                 [key: string]: unknown;
                             } | null;
+                            /** @description as the calculator returned it */
                             calculatorResult: {
                                 [key: string]: unknown;
                             } | null;
@@ -24363,8 +30515,10 @@ export interface operations {
                                 name: string | null;
                                 description: string | null;
                                 quantity: number;
+                                /** @description major units */
                                 unitPrice: number;
                                 unit: string | null;
+                                /** @description percent */
                                 vatRate: number;
                                 productId: string | null;
                                 net: number;
@@ -24381,6 +30535,7 @@ export interface operations {
                             subtotalMinor: number;
                             vatMinor: number;
                             totalMinor: number;
+                            /** @description YYYY-MM-DD, inclusive */
                             validUntil: string | null;
                             offerNumber: string | null;
                             publicId: string | null;
@@ -24390,7 +30545,19 @@ export interface operations {
                             cancelledAt: string | null;
                             respondedAt: string | null;
                             response: {
-                                [key: string]: unknown;
+                                /** @enum {string} */
+                                decision: "accepted" | "declined";
+                                name: string | null;
+                                email: string | null;
+                                /** @description the comment on accept, the reason on decline */
+                                comment: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                at: string;
+                                ip: string | null;
+                                userAgent: string | null;
                             } | null;
                             viewCount: number;
                             firstViewedAt: string | null;
@@ -24490,9 +30657,11 @@ export interface operations {
                             companyRef: string | null;
                             personRef: string | null;
                             dealRef: string | null;
+                            /** @description { contact, address, facts, calculatorInputs } as given */
                             quoteInput: {
                                 [key: string]: unknown;
                             } | null;
+                            /** @description as the calculator returned it */
                             calculatorResult: {
                                 [key: string]: unknown;
                             } | null;
@@ -24501,8 +30670,10 @@ export interface operations {
                                 name: string | null;
                                 description: string | null;
                                 quantity: number;
+                                /** @description major units */
                                 unitPrice: number;
                                 unit: string | null;
+                                /** @description percent */
                                 vatRate: number;
                                 productId: string | null;
                                 net: number;
@@ -24519,6 +30690,7 @@ export interface operations {
                             subtotalMinor: number;
                             vatMinor: number;
                             totalMinor: number;
+                            /** @description YYYY-MM-DD, inclusive */
                             validUntil: string | null;
                             offerNumber: string | null;
                             publicId: string | null;
@@ -24528,7 +30700,19 @@ export interface operations {
                             cancelledAt: string | null;
                             respondedAt: string | null;
                             response: {
-                                [key: string]: unknown;
+                                /** @enum {string} */
+                                decision: "accepted" | "declined";
+                                name: string | null;
+                                email: string | null;
+                                /** @description the comment on accept, the reason on decline */
+                                comment: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                at: string;
+                                ip: string | null;
+                                userAgent: string | null;
                             } | null;
                             viewCount: number;
                             firstViewedAt: string | null;
@@ -24560,7 +30744,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -24571,7 +30755,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -24635,9 +30822,11 @@ export interface operations {
                             companyRef: string | null;
                             personRef: string | null;
                             dealRef: string | null;
+                            /** @description { contact, address, facts, calculatorInputs } as given */
                             quoteInput: {
                                 [key: string]: unknown;
                             } | null;
+                            /** @description as the calculator returned it */
                             calculatorResult: {
                                 [key: string]: unknown;
                             } | null;
@@ -24646,8 +30835,10 @@ export interface operations {
                                 name: string | null;
                                 description: string | null;
                                 quantity: number;
+                                /** @description major units */
                                 unitPrice: number;
                                 unit: string | null;
+                                /** @description percent */
                                 vatRate: number;
                                 productId: string | null;
                                 net: number;
@@ -24664,6 +30855,7 @@ export interface operations {
                             subtotalMinor: number;
                             vatMinor: number;
                             totalMinor: number;
+                            /** @description YYYY-MM-DD, inclusive */
                             validUntil: string | null;
                             offerNumber: string | null;
                             publicId: string | null;
@@ -24673,7 +30865,19 @@ export interface operations {
                             cancelledAt: string | null;
                             respondedAt: string | null;
                             response: {
-                                [key: string]: unknown;
+                                /** @enum {string} */
+                                decision: "accepted" | "declined";
+                                name: string | null;
+                                email: string | null;
+                                /** @description the comment on accept, the reason on decline */
+                                comment: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                at: string;
+                                ip: string | null;
+                                userAgent: string | null;
                             } | null;
                             viewCount: number;
                             firstViewedAt: string | null;
@@ -24743,9 +30947,11 @@ export interface operations {
                             companyRef: string | null;
                             personRef: string | null;
                             dealRef: string | null;
+                            /** @description { contact, address, facts, calculatorInputs } as given */
                             quoteInput: {
                                 [key: string]: unknown;
                             } | null;
+                            /** @description as the calculator returned it */
                             calculatorResult: {
                                 [key: string]: unknown;
                             } | null;
@@ -24754,8 +30960,10 @@ export interface operations {
                                 name: string | null;
                                 description: string | null;
                                 quantity: number;
+                                /** @description major units */
                                 unitPrice: number;
                                 unit: string | null;
+                                /** @description percent */
                                 vatRate: number;
                                 productId: string | null;
                                 net: number;
@@ -24772,6 +30980,7 @@ export interface operations {
                             subtotalMinor: number;
                             vatMinor: number;
                             totalMinor: number;
+                            /** @description YYYY-MM-DD, inclusive */
                             validUntil: string | null;
                             offerNumber: string | null;
                             publicId: string | null;
@@ -24781,7 +30990,19 @@ export interface operations {
                             cancelledAt: string | null;
                             respondedAt: string | null;
                             response: {
-                                [key: string]: unknown;
+                                /** @enum {string} */
+                                decision: "accepted" | "declined";
+                                name: string | null;
+                                email: string | null;
+                                /** @description the comment on accept, the reason on decline */
+                                comment: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                at: string;
+                                ip: string | null;
+                                userAgent: string | null;
                             } | null;
                             viewCount: number;
                             firstViewedAt: string | null;
@@ -24831,7 +31052,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -24843,7 +31064,95 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            offer: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                                /** @constant */
+                                kind: "offer";
+                                title: string;
+                                /** @enum {string} */
+                                status: "draft" | "sent" | "accepted" | "declined" | "cancelled" | "expired";
+                                offerTypeId: string | null;
+                                templateId: string | null;
+                                companyRef: string | null;
+                                personRef: string | null;
+                                dealRef: string | null;
+                                /** @description { contact, address, facts, calculatorInputs } as given */
+                                quoteInput: {
+                                    [key: string]: unknown;
+                                } | null;
+                                /** @description as the calculator returned it */
+                                calculatorResult: {
+                                    [key: string]: unknown;
+                                } | null;
+                                lineItems: {
+                                    id: string;
+                                    name: string | null;
+                                    description: string | null;
+                                    quantity: number;
+                                    /** @description major units */
+                                    unitPrice: number;
+                                    unit: string | null;
+                                    /** @description percent */
+                                    vatRate: number;
+                                    productId: string | null;
+                                    net: number;
+                                    vatAmount: number;
+                                    total: number;
+                                    netMinor: number;
+                                    vatMinor: number;
+                                    totalMinor: number;
+                                }[];
+                                currency: string;
+                                subtotal: number;
+                                vatAmount: number;
+                                total: number;
+                                subtotalMinor: number;
+                                vatMinor: number;
+                                totalMinor: number;
+                                /** @description YYYY-MM-DD, inclusive */
+                                validUntil: string | null;
+                                offerNumber: string | null;
+                                publicId: string | null;
+                                publicUrl: string | null;
+                                ownerId: string;
+                                sentAt: string | null;
+                                cancelledAt: string | null;
+                                respondedAt: string | null;
+                                response: {
+                                    /** @enum {string} */
+                                    decision: "accepted" | "declined";
+                                    name: string | null;
+                                    email: string | null;
+                                    /** @description the comment on accept, the reason on decline */
+                                    comment: string | null;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 date-time (UTC)
+                                     */
+                                    at: string;
+                                    ip: string | null;
+                                    userAgent: string | null;
+                                } | null;
+                                viewCount: number;
+                                firstViewedAt: string | null;
+                            };
+                            email: {
+                                /** @description the e-mail record */
+                                _id: string;
+                                to: string;
+                                messageId: string;
+                                accepted: string[];
+                                rejected: string[];
+                            };
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -24856,6 +31165,7 @@ export interface operations {
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
             503: components["responses"]["Error503"];
         };
     };
@@ -24881,7 +31191,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -24893,7 +31203,95 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            offer: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                /** Format: date-time */
+                                createdAt: string;
+                                /** Format: date-time */
+                                updatedAt: string;
+                                /** @constant */
+                                kind: "offer";
+                                title: string;
+                                /** @enum {string} */
+                                status: "draft" | "sent" | "accepted" | "declined" | "cancelled" | "expired";
+                                offerTypeId: string | null;
+                                templateId: string | null;
+                                companyRef: string | null;
+                                personRef: string | null;
+                                dealRef: string | null;
+                                /** @description { contact, address, facts, calculatorInputs } as given */
+                                quoteInput: {
+                                    [key: string]: unknown;
+                                } | null;
+                                /** @description as the calculator returned it */
+                                calculatorResult: {
+                                    [key: string]: unknown;
+                                } | null;
+                                lineItems: {
+                                    id: string;
+                                    name: string | null;
+                                    description: string | null;
+                                    quantity: number;
+                                    /** @description major units */
+                                    unitPrice: number;
+                                    unit: string | null;
+                                    /** @description percent */
+                                    vatRate: number;
+                                    productId: string | null;
+                                    net: number;
+                                    vatAmount: number;
+                                    total: number;
+                                    netMinor: number;
+                                    vatMinor: number;
+                                    totalMinor: number;
+                                }[];
+                                currency: string;
+                                subtotal: number;
+                                vatAmount: number;
+                                total: number;
+                                subtotalMinor: number;
+                                vatMinor: number;
+                                totalMinor: number;
+                                /** @description YYYY-MM-DD, inclusive */
+                                validUntil: string | null;
+                                offerNumber: string | null;
+                                publicId: string | null;
+                                publicUrl: string | null;
+                                ownerId: string;
+                                sentAt: string | null;
+                                cancelledAt: string | null;
+                                respondedAt: string | null;
+                                response: {
+                                    /** @enum {string} */
+                                    decision: "accepted" | "declined";
+                                    name: string | null;
+                                    email: string | null;
+                                    /** @description the comment on accept, the reason on decline */
+                                    comment: string | null;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 date-time (UTC)
+                                     */
+                                    at: string;
+                                    ip: string | null;
+                                    userAgent: string | null;
+                                } | null;
+                                viewCount: number;
+                                firstViewedAt: string | null;
+                            };
+                            sms: {
+                                /** @description the SMS record */
+                                _id: string;
+                                to: string;
+                                /** @constant */
+                                status: "sent";
+                                providerMessageId: string | null;
+                            };
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -24906,6 +31304,7 @@ export interface operations {
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
             503: components["responses"]["Error503"];
         };
     };
@@ -24921,7 +31320,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -24932,13 +31331,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            kind: "public";
+                            url: string;
+                            publicId: string;
+                            expiresAt: null;
+                        } | {
+                            /** @constant */
+                            kind: "preview";
+                            url: string;
+                            token: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            expiresAt: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
             401: components["responses"]["Error401"];
             403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
@@ -24955,14 +31373,43 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description the offer as JSON (Accept: application/json) or as the HTML page */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description null on a preview */
+                            publicId: string | null;
+                            preview: boolean;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "accepted" | "declined" | "cancelled" | "expired";
+                            offerNumber: string | null;
+                            title: string;
+                            validUntil: string | null;
+                            canAccept: boolean;
+                            canDecline: boolean;
+                            response: {
+                                /** @enum {string} */
+                                decision: "accepted" | "declined";
+                                name: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                at: string;
+                            } | null;
+                            /** @description the snapshot frozen at send (live data on a preview): offerNumber, title, currency, lineItems, totals, customer, seller, template, terms, paymentTerms, acceptance */
+                            offer: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                    "text/html": string;
                 };
             };
             400: components["responses"]["Error400"];
@@ -24982,14 +31429,43 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description the offer as JSON (Accept: application/json) or as the HTML page */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description null on a preview */
+                            publicId: string | null;
+                            preview: boolean;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "accepted" | "declined" | "cancelled" | "expired";
+                            offerNumber: string | null;
+                            title: string;
+                            validUntil: string | null;
+                            canAccept: boolean;
+                            canDecline: boolean;
+                            response: {
+                                /** @enum {string} */
+                                decision: "accepted" | "declined";
+                                name: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                at: string;
+                            } | null;
+                            /** @description the snapshot frozen at send (live data on a preview): offerNumber, title, currency, lineItems, totals, customer, seller, template, terms, paymentTerms, acceptance */
+                            offer: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
+                    "text/html": string;
                 };
             };
             400: components["responses"]["Error400"];
@@ -25015,15 +31491,52 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description a JSON post: the answered offer */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description null on a preview */
+                            publicId: string | null;
+                            preview: boolean;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "accepted" | "declined" | "cancelled" | "expired";
+                            offerNumber: string | null;
+                            title: string;
+                            validUntil: string | null;
+                            canAccept: boolean;
+                            canDecline: boolean;
+                            response: {
+                                /** @enum {string} */
+                                decision: "accepted" | "declined";
+                                name: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                at: string;
+                            } | null;
+                            /** @description the snapshot frozen at send (live data on a preview): offerNumber, title, currency, lineItems, totals, customer, seller, template, terms, paymentTerms, acceptance */
+                            offer: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
                 };
+            };
+            /** @description a form post: back to the offer page */
+            303: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Location: components["headers"]["Location"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["Error400"];
             404: components["responses"]["Error404"];
@@ -25051,15 +31564,52 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description a JSON post: the answered offer */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description null on a preview */
+                            publicId: string | null;
+                            preview: boolean;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "accepted" | "declined" | "cancelled" | "expired";
+                            offerNumber: string | null;
+                            title: string;
+                            validUntil: string | null;
+                            canAccept: boolean;
+                            canDecline: boolean;
+                            response: {
+                                /** @enum {string} */
+                                decision: "accepted" | "declined";
+                                name: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                at: string;
+                            } | null;
+                            /** @description the snapshot frozen at send (live data on a preview): offerNumber, title, currency, lineItems, totals, customer, seller, template, terms, paymentTerms, acceptance */
+                            offer: {
+                                [key: string]: unknown;
+                            };
+                        };
+                    };
                 };
+            };
+            /** @description a form post: back to the offer page */
+            303: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Location: components["headers"]["Location"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
             400: components["responses"]["Error400"];
             404: components["responses"]["Error404"];
@@ -25083,7 +31633,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -25094,7 +31644,32 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string;
+                            description: string | null;
+                            isDefault: boolean;
+                            isActive: boolean;
+                            /** @description days */
+                            defaultValidity: number | null;
+                            pageCount: number;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -25147,7 +31722,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -25159,7 +31734,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string;
+                            description: string | null;
+                            isDefault: boolean;
+                            isActive: boolean;
+                            /** @description days */
+                            defaultValidity: number | null;
+                            /** @description pages with their elements (layout content, open) */
+                            pages: unknown[];
+                            headerElements: unknown[];
+                            footerElements: unknown[];
+                            branding: {
+                                [key: string]: unknown;
+                            };
+                            defaultTerms: string | null;
+                            defaultPaymentTerms: string | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -25187,7 +31792,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -25198,7 +31803,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string;
+                            description: string | null;
+                            isDefault: boolean;
+                            isActive: boolean;
+                            /** @description days */
+                            defaultValidity: number | null;
+                            /** @description pages with their elements (layout content, open) */
+                            pages: unknown[];
+                            headerElements: unknown[];
+                            footerElements: unknown[];
+                            branding: {
+                                [key: string]: unknown;
+                            };
+                            defaultTerms: string | null;
+                            defaultPaymentTerms: string | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -25222,7 +31857,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -25233,7 +31868,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -25289,7 +31927,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -25300,7 +31938,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string;
+                            description: string | null;
+                            isDefault: boolean;
+                            isActive: boolean;
+                            /** @description days */
+                            defaultValidity: number | null;
+                            /** @description pages with their elements (layout content, open) */
+                            pages: unknown[];
+                            headerElements: unknown[];
+                            footerElements: unknown[];
+                            branding: {
+                                [key: string]: unknown;
+                            };
+                            defaultTerms: string | null;
+                            defaultPaymentTerms: string | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -25334,7 +32002,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -25346,7 +32014,37 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string;
+                            description: string | null;
+                            isDefault: boolean;
+                            isActive: boolean;
+                            /** @description days */
+                            defaultValidity: number | null;
+                            /** @description pages with their elements (layout content, open) */
+                            pages: unknown[];
+                            headerElements: unknown[];
+                            footerElements: unknown[];
+                            branding: {
+                                [key: string]: unknown;
+                            };
+                            defaultTerms: string | null;
+                            defaultPaymentTerms: string | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -25404,9 +32102,23 @@ export interface operations {
                             vatRate: number | null;
                             /** @enum {string} */
                             pricingType: "fixed" | "advanced";
-                            tieredPricing: unknown[];
-                            conditionalRules: unknown[];
-                            variants: unknown[];
+                            tieredPricing: {
+                                minQuantity: number;
+                                /** @description absent or null: no upper limit */
+                                maxQuantity?: number | null;
+                                unitPrice: number;
+                            }[];
+                            /** @description price rules as given (open objects) */
+                            conditionalRules: {
+                                [key: string]: unknown;
+                            }[];
+                            variants: ({
+                                name: string;
+                                unitPrice?: number;
+                                sku?: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
                             category: string | null;
                             isActive: boolean;
                         }[];
@@ -25495,9 +32207,23 @@ export interface operations {
                             vatRate: number | null;
                             /** @enum {string} */
                             pricingType: "fixed" | "advanced";
-                            tieredPricing: unknown[];
-                            conditionalRules: unknown[];
-                            variants: unknown[];
+                            tieredPricing: {
+                                minQuantity: number;
+                                /** @description absent or null: no upper limit */
+                                maxQuantity?: number | null;
+                                unitPrice: number;
+                            }[];
+                            /** @description price rules as given (open objects) */
+                            conditionalRules: {
+                                [key: string]: unknown;
+                            }[];
+                            variants: ({
+                                name: string;
+                                unitPrice?: number;
+                                sku?: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
                             category: string | null;
                             isActive: boolean;
                         };
@@ -25556,9 +32282,23 @@ export interface operations {
                             vatRate: number | null;
                             /** @enum {string} */
                             pricingType: "fixed" | "advanced";
-                            tieredPricing: unknown[];
-                            conditionalRules: unknown[];
-                            variants: unknown[];
+                            tieredPricing: {
+                                minQuantity: number;
+                                /** @description absent or null: no upper limit */
+                                maxQuantity?: number | null;
+                                unitPrice: number;
+                            }[];
+                            /** @description price rules as given (open objects) */
+                            conditionalRules: {
+                                [key: string]: unknown;
+                            }[];
+                            variants: ({
+                                name: string;
+                                unitPrice?: number;
+                                sku?: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
                             category: string | null;
                             isActive: boolean;
                         };
@@ -25643,9 +32383,23 @@ export interface operations {
                             vatRate: number | null;
                             /** @enum {string} */
                             pricingType: "fixed" | "advanced";
-                            tieredPricing: unknown[];
-                            conditionalRules: unknown[];
-                            variants: unknown[];
+                            tieredPricing: {
+                                minQuantity: number;
+                                /** @description absent or null: no upper limit */
+                                maxQuantity?: number | null;
+                                unitPrice: number;
+                            }[];
+                            /** @description price rules as given (open objects) */
+                            conditionalRules: {
+                                [key: string]: unknown;
+                            }[];
+                            variants: ({
+                                name: string;
+                                unitPrice?: number;
+                                sku?: string | null;
+                            } & {
+                                [key: string]: unknown;
+                            })[];
                             category: string | null;
                             isActive: boolean;
                         };
@@ -26027,7 +32781,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -26038,7 +32792,132 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string;
+                            slug: string;
+                            description: string | null;
+                            isDefault: boolean;
+                            isActive: boolean;
+                            defaultTemplateId: string | null;
+                            requiredInputFields: {
+                                fieldId: string;
+                                label: string;
+                                /** @enum {string} */
+                                type: "number" | "text" | "select" | "checkbox" | "radio" | "slider" | "computed";
+                                unit?: string;
+                                options?: (string | number | {
+                                    value: string | number;
+                                    label?: string;
+                                })[];
+                                required?: boolean;
+                                /** @description computed fields: the formula */
+                                expression?: string;
+                                min?: number;
+                                max?: number;
+                                step?: number;
+                                defaultValue?: string | number | boolean;
+                                helpText?: string;
+                            }[];
+                            pricingRules: {
+                                rules: {
+                                    id: string;
+                                    name: string;
+                                    description?: string;
+                                    /** @enum {string} */
+                                    phase: "inputs" | "lines" | "adjustments" | "totals";
+                                    order: number;
+                                    enabled?: boolean;
+                                    /** @enum {string} */
+                                    scope?: "offer" | "line";
+                                    stopProcessing?: boolean;
+                                    /** @description every `all` and at least one `any`; groups nest (at most 3 deep) */
+                                    when?: {
+                                        /** @description conditions { subject, operator, value } or { expression }, or nested groups */
+                                        all?: unknown[];
+                                        /** @description conditions { subject, operator, value } or { expression }, or nested groups */
+                                        any?: unknown[];
+                                    };
+                                    then: ({
+                                        /** @enum {string} */
+                                        type: "add_line" | "add_product" | "set_price" | "set_quantity" | "multiply_quantity" | "percent_discount" | "percent_surcharge" | "fixed_discount" | "fixed_surcharge" | "minimum_total" | "set_vat" | "set_field" | "warn" | "block";
+                                    } & {
+                                        [key: string]: unknown;
+                                    })[];
+                                }[];
+                                vatRate: number;
+                                currency: string;
+                                /** @enum {string} */
+                                vatDisplayMode: "excl" | "incl" | "both";
+                                products: {
+                                    id: string;
+                                    name: string;
+                                    unitPrice: number;
+                                    unit?: string;
+                                    vatRate?: number;
+                                    category?: string;
+                                    /** @enum {string} */
+                                    pricingType?: "fixed" | "advanced";
+                                    tieredPricing?: {
+                                        /** @enum {string} */
+                                        mode?: "volume" | "graduated";
+                                        tiers: {
+                                            upTo?: number | null;
+                                            unitPrice: number;
+                                        }[];
+                                    };
+                                    conditionalRules?: {
+                                        /** @description every `all` and at least one `any`; groups nest (at most 3 deep) */
+                                        when: {
+                                            /** @description conditions { subject, operator, value } or { expression }, or nested groups */
+                                            all?: unknown[];
+                                            /** @description conditions { subject, operator, value } or { expression }, or nested groups */
+                                            any?: unknown[];
+                                        };
+                                        unitPrice: number;
+                                        label?: string;
+                                    }[];
+                                    attributes?: {
+                                        [key: string]: string | number | boolean;
+                                    };
+                                }[];
+                            };
+                            offerSettings: {
+                                [key: string]: unknown;
+                            };
+                            customPlaceholders: unknown[];
+                            /** @description 24-hex object id */
+                            createdBy: string;
+                            /** @description on create and update, and on GET with describe=true */
+                            ruleSummaries?: {
+                                id: string;
+                                name: string;
+                                /** @enum {string} */
+                                phase: "inputs" | "lines" | "adjustments" | "totals";
+                                order: number;
+                                /** @enum {string} */
+                                scope: "offer" | "line";
+                                enabled: boolean;
+                                /** @description the rule in one line of prose */
+                                summary: string;
+                            }[];
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -26291,7 +33170,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -26303,7 +33182,129 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string;
+                            slug: string;
+                            description: string | null;
+                            isDefault: boolean;
+                            isActive: boolean;
+                            defaultTemplateId: string | null;
+                            requiredInputFields: {
+                                fieldId: string;
+                                label: string;
+                                /** @enum {string} */
+                                type: "number" | "text" | "select" | "checkbox" | "radio" | "slider" | "computed";
+                                unit?: string;
+                                options?: (string | number | {
+                                    value: string | number;
+                                    label?: string;
+                                })[];
+                                required?: boolean;
+                                /** @description computed fields: the formula */
+                                expression?: string;
+                                min?: number;
+                                max?: number;
+                                step?: number;
+                                defaultValue?: string | number | boolean;
+                                helpText?: string;
+                            }[];
+                            pricingRules: {
+                                rules: {
+                                    id: string;
+                                    name: string;
+                                    description?: string;
+                                    /** @enum {string} */
+                                    phase: "inputs" | "lines" | "adjustments" | "totals";
+                                    order: number;
+                                    enabled?: boolean;
+                                    /** @enum {string} */
+                                    scope?: "offer" | "line";
+                                    stopProcessing?: boolean;
+                                    /** @description every `all` and at least one `any`; groups nest (at most 3 deep) */
+                                    when?: {
+                                        /** @description conditions { subject, operator, value } or { expression }, or nested groups */
+                                        all?: unknown[];
+                                        /** @description conditions { subject, operator, value } or { expression }, or nested groups */
+                                        any?: unknown[];
+                                    };
+                                    then: ({
+                                        /** @enum {string} */
+                                        type: "add_line" | "add_product" | "set_price" | "set_quantity" | "multiply_quantity" | "percent_discount" | "percent_surcharge" | "fixed_discount" | "fixed_surcharge" | "minimum_total" | "set_vat" | "set_field" | "warn" | "block";
+                                    } & {
+                                        [key: string]: unknown;
+                                    })[];
+                                }[];
+                                vatRate: number;
+                                currency: string;
+                                /** @enum {string} */
+                                vatDisplayMode: "excl" | "incl" | "both";
+                                products: {
+                                    id: string;
+                                    name: string;
+                                    unitPrice: number;
+                                    unit?: string;
+                                    vatRate?: number;
+                                    category?: string;
+                                    /** @enum {string} */
+                                    pricingType?: "fixed" | "advanced";
+                                    tieredPricing?: {
+                                        /** @enum {string} */
+                                        mode?: "volume" | "graduated";
+                                        tiers: {
+                                            upTo?: number | null;
+                                            unitPrice: number;
+                                        }[];
+                                    };
+                                    conditionalRules?: {
+                                        /** @description every `all` and at least one `any`; groups nest (at most 3 deep) */
+                                        when: {
+                                            /** @description conditions { subject, operator, value } or { expression }, or nested groups */
+                                            all?: unknown[];
+                                            /** @description conditions { subject, operator, value } or { expression }, or nested groups */
+                                            any?: unknown[];
+                                        };
+                                        unitPrice: number;
+                                        label?: string;
+                                    }[];
+                                    attributes?: {
+                                        [key: string]: string | number | boolean;
+                                    };
+                                }[];
+                            };
+                            offerSettings: {
+                                [key: string]: unknown;
+                            };
+                            customPlaceholders: unknown[];
+                            /** @description 24-hex object id */
+                            createdBy: string;
+                            /** @description on create and update, and on GET with describe=true */
+                            ruleSummaries?: {
+                                id: string;
+                                name: string;
+                                /** @enum {string} */
+                                phase: "inputs" | "lines" | "adjustments" | "totals";
+                                order: number;
+                                /** @enum {string} */
+                                scope: "offer" | "line";
+                                enabled: boolean;
+                                /** @description the rule in one line of prose */
+                                summary: string;
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -26328,7 +33329,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -26339,7 +33340,77 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description rule key → what it means */
+                            ruleShape: {
+                                [key: string]: string;
+                            };
+                            phases: {
+                                description: string;
+                                /** @enum {string} */
+                                phase: "inputs" | "lines" | "adjustments" | "totals";
+                            }[];
+                            subjects: {
+                                description: string;
+                                subject: string;
+                            }[];
+                            operators: {
+                                description: string;
+                                /** @enum {string} */
+                                operator: "equals" | "not_equals" | "greater_than" | "greater_than_or_equal" | "less_than" | "less_than_or_equal" | "between" | "in" | "not_in" | "contains" | "not_contains" | "starts_with" | "is_empty" | "is_not_empty" | "is_true" | "is_false";
+                                aliases: string[];
+                            }[];
+                            actionTypes: {
+                                description: string;
+                                /** @enum {string} */
+                                type: "add_line" | "add_product" | "set_price" | "set_quantity" | "multiply_quantity" | "percent_discount" | "percent_surcharge" | "fixed_discount" | "fixed_surcharge" | "minimum_total" | "set_vat" | "set_field" | "warn" | "block";
+                                params: string;
+                            }[];
+                            targets: string;
+                            fieldTypes: ("number" | "text" | "select" | "checkbox" | "radio" | "slider" | "computed")[];
+                            expressions: {
+                                maxLength: number;
+                                arithmetic: string[];
+                                comparison: string[];
+                                logic: string[];
+                                functions: {
+                                    [key: string]: string;
+                                };
+                                constants: string[];
+                                literals: string;
+                                variables: string;
+                                forbidden: string;
+                            };
+                            products: {
+                                shape: string;
+                                pricingTypes: {
+                                    fixed: string;
+                                    advanced: string;
+                                };
+                                tierModes: {
+                                    volume: string;
+                                    graduated: string;
+                                };
+                            };
+                            vat: {
+                                displayModes: {
+                                    excl: string;
+                                    incl: string;
+                                    both: string;
+                                };
+                                default: {
+                                    vatRate: number;
+                                    currency: string;
+                                    /** @enum {string} */
+                                    vatDisplayMode: "excl" | "incl" | "both";
+                                };
+                                rule: string;
+                            };
+                            money: string;
+                            vatDisplayModes: ("excl" | "incl" | "both")[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -26362,7 +33433,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -26373,7 +33444,62 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            industries: ("IT" | "Håndværk" | "Generelt")[];
+                            templates: {
+                                key: string;
+                                /** @enum {string} */
+                                industry: "IT" | "Håndværk" | "Generelt";
+                                name: string;
+                                description: string;
+                                requiredInputFields: {
+                                    fieldId: string;
+                                    label: string;
+                                    /** @enum {string} */
+                                    type: "number" | "text" | "select" | "checkbox" | "radio" | "slider" | "computed";
+                                    unit?: string;
+                                    options?: (string | number | {
+                                        value: string | number;
+                                        label?: string;
+                                    })[];
+                                    required?: boolean;
+                                    /** @description computed fields: the formula */
+                                    expression?: string;
+                                    min?: number;
+                                    max?: number;
+                                    step?: number;
+                                    defaultValue?: string | number | boolean;
+                                    helpText?: string;
+                                }[];
+                                rule: {
+                                    id?: string;
+                                    name: string;
+                                    description?: string;
+                                    /** @enum {string} */
+                                    phase?: "inputs" | "lines" | "adjustments" | "totals";
+                                    order?: number;
+                                    enabled?: boolean;
+                                    /** @enum {string} */
+                                    scope?: "offer" | "line";
+                                    stopProcessing?: boolean;
+                                    /** @description every `all` and at least one `any`; groups nest (at most 3 deep) */
+                                    when?: {
+                                        /** @description conditions { subject, operator, value } or { expression }, or nested groups */
+                                        all?: unknown[];
+                                        /** @description conditions { subject, operator, value } or { expression }, or nested groups */
+                                        any?: unknown[];
+                                    };
+                                    then: ({
+                                        /** @enum {string} */
+                                        type: "add_line" | "add_product" | "set_price" | "set_quantity" | "multiply_quantity" | "percent_discount" | "percent_surcharge" | "fixed_discount" | "fixed_surcharge" | "minimum_total" | "set_vat" | "set_field" | "warn" | "block";
+                                    } & {
+                                        [key: string]: unknown;
+                                    })[];
+                                };
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -26611,7 +33737,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -26623,7 +33749,57 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            valid: boolean;
+                            errors: {
+                                path: string;
+                                error: string;
+                            }[];
+                            warnings: {
+                                path: string;
+                                error: string;
+                            }[];
+                            ruleSummaries: {
+                                id: string;
+                                name: string;
+                                /** @enum {string} */
+                                phase: "inputs" | "lines" | "adjustments" | "totals";
+                                order: number;
+                                /** @enum {string} */
+                                scope: "offer" | "line";
+                                enabled: boolean;
+                                /** @description the rule in one line of prose */
+                                summary: string;
+                            }[];
+                            /** @description the rules with id, order and phase filled */
+                            normalizedRules: {
+                                id: string;
+                                name: string;
+                                description?: string;
+                                /** @enum {string} */
+                                phase: "inputs" | "lines" | "adjustments" | "totals";
+                                order: number;
+                                enabled?: boolean;
+                                /** @enum {string} */
+                                scope?: "offer" | "line";
+                                stopProcessing?: boolean;
+                                /** @description every `all` and at least one `any`; groups nest (at most 3 deep) */
+                                when?: {
+                                    /** @description conditions { subject, operator, value } or { expression }, or nested groups */
+                                    all?: unknown[];
+                                    /** @description conditions { subject, operator, value } or { expression }, or nested groups */
+                                    any?: unknown[];
+                                };
+                                then: ({
+                                    /** @enum {string} */
+                                    type: "add_line" | "add_product" | "set_price" | "set_quantity" | "multiply_quantity" | "percent_discount" | "percent_surcharge" | "fixed_discount" | "fixed_surcharge" | "minimum_total" | "set_vat" | "set_field" | "warn" | "block";
+                                } & {
+                                    [key: string]: unknown;
+                                })[];
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -26921,7 +34097,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -26933,7 +34109,116 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            currency: string;
+                            /** @enum {string} */
+                            vatDisplayMode: "excl" | "incl" | "both";
+                            /** @description input values after the rules ran */
+                            fields: {
+                                [key: string]: string | number | boolean | null;
+                            };
+                            computedFields: {
+                                [key: string]: string | number | boolean | null;
+                            };
+                            lines: {
+                                id: string;
+                                lineKey: string | null;
+                                /** @enum {string} */
+                                source: "input" | "rule";
+                                ruleId: string | null;
+                                productId: string | null;
+                                name: string;
+                                description: string | null;
+                                unit: string | null;
+                                category: string | null;
+                                quantity: number;
+                                unitPrice: number;
+                                /** @description input, product, tiers:<mode>, conditional, rule, … */
+                                priceSource: string;
+                                baseTotal: number;
+                                adjustments: {
+                                    ruleId: string;
+                                    label: string;
+                                    percent?: number;
+                                    amount: number;
+                                }[];
+                                total: number;
+                                totalMinor: number;
+                                vatRate: number;
+                                vatAmount: number;
+                                display: {
+                                    unitPrice: number;
+                                    total: number;
+                                    /** @enum {string} */
+                                    mode: "excl" | "incl";
+                                } | {
+                                    /** @constant */
+                                    mode: "both";
+                                    excl: {
+                                        unitPrice: number;
+                                        total: number;
+                                    };
+                                    incl: {
+                                        unitPrice: number;
+                                        total: number;
+                                    };
+                                };
+                            }[];
+                            adjustments: {
+                                ruleId: string;
+                                label: string;
+                                amount: number;
+                                vatRate: number;
+                            }[];
+                            subtotal: number;
+                            vatAmount: number;
+                            total: number;
+                            vatBreakdown: {
+                                rate: number;
+                                base: number;
+                                vat: number;
+                            }[];
+                            amountsMinor: {
+                                subtotal: number;
+                                vatAmount: number;
+                                total: number;
+                            };
+                            warnings: {
+                                ruleId: string | null;
+                                ruleName: string | null;
+                                message: string;
+                            }[];
+                            blocks: {
+                                ruleId: string | null;
+                                ruleName: string | null;
+                                message: string;
+                            }[];
+                            blocked: boolean;
+                            trace: {
+                                ruleId: string;
+                                ruleName: string;
+                                phase: string;
+                                order: number;
+                                /** @enum {string} */
+                                scope: "offer" | "line";
+                                matched: boolean;
+                                matchedLines?: string[];
+                                /** @enum {string} */
+                                skipped?: "disabled" | "stopped";
+                                effects: {
+                                    /** @enum {string} */
+                                    action: "add_line" | "add_product" | "set_price" | "set_quantity" | "multiply_quantity" | "percent_discount" | "percent_surcharge" | "fixed_discount" | "fixed_surcharge" | "minimum_total" | "set_vat" | "set_field" | "warn" | "block";
+                                    lineId?: string;
+                                    description: string;
+                                    amount?: number;
+                                    error?: string;
+                                }[];
+                            }[];
+                            /** @description required inputs without a value (a warning here) */
+                            missingFields: string[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -26963,7 +34248,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -26974,7 +34259,129 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string;
+                            slug: string;
+                            description: string | null;
+                            isDefault: boolean;
+                            isActive: boolean;
+                            defaultTemplateId: string | null;
+                            requiredInputFields: {
+                                fieldId: string;
+                                label: string;
+                                /** @enum {string} */
+                                type: "number" | "text" | "select" | "checkbox" | "radio" | "slider" | "computed";
+                                unit?: string;
+                                options?: (string | number | {
+                                    value: string | number;
+                                    label?: string;
+                                })[];
+                                required?: boolean;
+                                /** @description computed fields: the formula */
+                                expression?: string;
+                                min?: number;
+                                max?: number;
+                                step?: number;
+                                defaultValue?: string | number | boolean;
+                                helpText?: string;
+                            }[];
+                            pricingRules: {
+                                rules: {
+                                    id: string;
+                                    name: string;
+                                    description?: string;
+                                    /** @enum {string} */
+                                    phase: "inputs" | "lines" | "adjustments" | "totals";
+                                    order: number;
+                                    enabled?: boolean;
+                                    /** @enum {string} */
+                                    scope?: "offer" | "line";
+                                    stopProcessing?: boolean;
+                                    /** @description every `all` and at least one `any`; groups nest (at most 3 deep) */
+                                    when?: {
+                                        /** @description conditions { subject, operator, value } or { expression }, or nested groups */
+                                        all?: unknown[];
+                                        /** @description conditions { subject, operator, value } or { expression }, or nested groups */
+                                        any?: unknown[];
+                                    };
+                                    then: ({
+                                        /** @enum {string} */
+                                        type: "add_line" | "add_product" | "set_price" | "set_quantity" | "multiply_quantity" | "percent_discount" | "percent_surcharge" | "fixed_discount" | "fixed_surcharge" | "minimum_total" | "set_vat" | "set_field" | "warn" | "block";
+                                    } & {
+                                        [key: string]: unknown;
+                                    })[];
+                                }[];
+                                vatRate: number;
+                                currency: string;
+                                /** @enum {string} */
+                                vatDisplayMode: "excl" | "incl" | "both";
+                                products: {
+                                    id: string;
+                                    name: string;
+                                    unitPrice: number;
+                                    unit?: string;
+                                    vatRate?: number;
+                                    category?: string;
+                                    /** @enum {string} */
+                                    pricingType?: "fixed" | "advanced";
+                                    tieredPricing?: {
+                                        /** @enum {string} */
+                                        mode?: "volume" | "graduated";
+                                        tiers: {
+                                            upTo?: number | null;
+                                            unitPrice: number;
+                                        }[];
+                                    };
+                                    conditionalRules?: {
+                                        /** @description every `all` and at least one `any`; groups nest (at most 3 deep) */
+                                        when: {
+                                            /** @description conditions { subject, operator, value } or { expression }, or nested groups */
+                                            all?: unknown[];
+                                            /** @description conditions { subject, operator, value } or { expression }, or nested groups */
+                                            any?: unknown[];
+                                        };
+                                        unitPrice: number;
+                                        label?: string;
+                                    }[];
+                                    attributes?: {
+                                        [key: string]: string | number | boolean;
+                                    };
+                                }[];
+                            };
+                            offerSettings: {
+                                [key: string]: unknown;
+                            };
+                            customPlaceholders: unknown[];
+                            /** @description 24-hex object id */
+                            createdBy: string;
+                            /** @description on create and update, and on GET with describe=true */
+                            ruleSummaries?: {
+                                id: string;
+                                name: string;
+                                /** @enum {string} */
+                                phase: "inputs" | "lines" | "adjustments" | "totals";
+                                order: number;
+                                /** @enum {string} */
+                                scope: "offer" | "line";
+                                enabled: boolean;
+                                /** @description the rule in one line of prose */
+                                summary: string;
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -26998,7 +34405,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -27009,7 +34416,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -27265,7 +34675,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -27276,7 +34686,129 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string;
+                            slug: string;
+                            description: string | null;
+                            isDefault: boolean;
+                            isActive: boolean;
+                            defaultTemplateId: string | null;
+                            requiredInputFields: {
+                                fieldId: string;
+                                label: string;
+                                /** @enum {string} */
+                                type: "number" | "text" | "select" | "checkbox" | "radio" | "slider" | "computed";
+                                unit?: string;
+                                options?: (string | number | {
+                                    value: string | number;
+                                    label?: string;
+                                })[];
+                                required?: boolean;
+                                /** @description computed fields: the formula */
+                                expression?: string;
+                                min?: number;
+                                max?: number;
+                                step?: number;
+                                defaultValue?: string | number | boolean;
+                                helpText?: string;
+                            }[];
+                            pricingRules: {
+                                rules: {
+                                    id: string;
+                                    name: string;
+                                    description?: string;
+                                    /** @enum {string} */
+                                    phase: "inputs" | "lines" | "adjustments" | "totals";
+                                    order: number;
+                                    enabled?: boolean;
+                                    /** @enum {string} */
+                                    scope?: "offer" | "line";
+                                    stopProcessing?: boolean;
+                                    /** @description every `all` and at least one `any`; groups nest (at most 3 deep) */
+                                    when?: {
+                                        /** @description conditions { subject, operator, value } or { expression }, or nested groups */
+                                        all?: unknown[];
+                                        /** @description conditions { subject, operator, value } or { expression }, or nested groups */
+                                        any?: unknown[];
+                                    };
+                                    then: ({
+                                        /** @enum {string} */
+                                        type: "add_line" | "add_product" | "set_price" | "set_quantity" | "multiply_quantity" | "percent_discount" | "percent_surcharge" | "fixed_discount" | "fixed_surcharge" | "minimum_total" | "set_vat" | "set_field" | "warn" | "block";
+                                    } & {
+                                        [key: string]: unknown;
+                                    })[];
+                                }[];
+                                vatRate: number;
+                                currency: string;
+                                /** @enum {string} */
+                                vatDisplayMode: "excl" | "incl" | "both";
+                                products: {
+                                    id: string;
+                                    name: string;
+                                    unitPrice: number;
+                                    unit?: string;
+                                    vatRate?: number;
+                                    category?: string;
+                                    /** @enum {string} */
+                                    pricingType?: "fixed" | "advanced";
+                                    tieredPricing?: {
+                                        /** @enum {string} */
+                                        mode?: "volume" | "graduated";
+                                        tiers: {
+                                            upTo?: number | null;
+                                            unitPrice: number;
+                                        }[];
+                                    };
+                                    conditionalRules?: {
+                                        /** @description every `all` and at least one `any`; groups nest (at most 3 deep) */
+                                        when: {
+                                            /** @description conditions { subject, operator, value } or { expression }, or nested groups */
+                                            all?: unknown[];
+                                            /** @description conditions { subject, operator, value } or { expression }, or nested groups */
+                                            any?: unknown[];
+                                        };
+                                        unitPrice: number;
+                                        label?: string;
+                                    }[];
+                                    attributes?: {
+                                        [key: string]: string | number | boolean;
+                                    };
+                                }[];
+                            };
+                            offerSettings: {
+                                [key: string]: unknown;
+                            };
+                            customPlaceholders: unknown[];
+                            /** @description 24-hex object id */
+                            createdBy: string;
+                            /** @description on create and update, and on GET with describe=true */
+                            ruleSummaries?: {
+                                id: string;
+                                name: string;
+                                /** @enum {string} */
+                                phase: "inputs" | "lines" | "adjustments" | "totals";
+                                order: number;
+                                /** @enum {string} */
+                                scope: "offer" | "line";
+                                enabled: boolean;
+                                /** @description the rule in one line of prose */
+                                summary: string;
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -27303,7 +34835,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -27314,7 +34846,55 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /** @description the same id as the offer type */
+                            offerTypeId: string;
+                            name: string;
+                            slug: string;
+                            description: string | null;
+                            isDefault: boolean;
+                            inputFields: {
+                                fieldId: string;
+                                label: string;
+                                /** @enum {string} */
+                                type: "number" | "text" | "select" | "checkbox" | "radio" | "slider" | "computed";
+                                unit?: string;
+                                options?: (string | number | {
+                                    value: string | number;
+                                    label?: string;
+                                })[];
+                                required?: boolean;
+                                /** @description computed fields: the formula */
+                                expression?: string;
+                                min?: number;
+                                max?: number;
+                                step?: number;
+                                defaultValue?: string | number | boolean;
+                                helpText?: string;
+                            }[];
+                            vatRate: number;
+                            currency: string;
+                            /** @enum {string} */
+                            vatDisplayMode: "excl" | "incl" | "both";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            ruleCount: number;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -27338,7 +34918,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -27349,7 +34929,114 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /** @description the same id as the offer type */
+                            offerTypeId: string;
+                            name: string;
+                            slug: string;
+                            description: string | null;
+                            isDefault: boolean;
+                            inputFields: {
+                                fieldId: string;
+                                label: string;
+                                /** @enum {string} */
+                                type: "number" | "text" | "select" | "checkbox" | "radio" | "slider" | "computed";
+                                unit?: string;
+                                options?: (string | number | {
+                                    value: string | number;
+                                    label?: string;
+                                })[];
+                                required?: boolean;
+                                /** @description computed fields: the formula */
+                                expression?: string;
+                                min?: number;
+                                max?: number;
+                                step?: number;
+                                defaultValue?: string | number | boolean;
+                                helpText?: string;
+                            }[];
+                            vatRate: number;
+                            currency: string;
+                            /** @enum {string} */
+                            vatDisplayMode: "excl" | "incl" | "both";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            pricingRules: {
+                                rules: {
+                                    id: string;
+                                    name: string;
+                                    description?: string;
+                                    /** @enum {string} */
+                                    phase: "inputs" | "lines" | "adjustments" | "totals";
+                                    order: number;
+                                    enabled?: boolean;
+                                    /** @enum {string} */
+                                    scope?: "offer" | "line";
+                                    stopProcessing?: boolean;
+                                    /** @description every `all` and at least one `any`; groups nest (at most 3 deep) */
+                                    when?: {
+                                        /** @description conditions { subject, operator, value } or { expression }, or nested groups */
+                                        all?: unknown[];
+                                        /** @description conditions { subject, operator, value } or { expression }, or nested groups */
+                                        any?: unknown[];
+                                    };
+                                    then: ({
+                                        /** @enum {string} */
+                                        type: "add_line" | "add_product" | "set_price" | "set_quantity" | "multiply_quantity" | "percent_discount" | "percent_surcharge" | "fixed_discount" | "fixed_surcharge" | "minimum_total" | "set_vat" | "set_field" | "warn" | "block";
+                                    } & {
+                                        [key: string]: unknown;
+                                    })[];
+                                }[];
+                                vatRate: number;
+                                currency: string;
+                                /** @enum {string} */
+                                vatDisplayMode: "excl" | "incl" | "both";
+                                products: {
+                                    id: string;
+                                    name: string;
+                                    unitPrice: number;
+                                    unit?: string;
+                                    vatRate?: number;
+                                    category?: string;
+                                    /** @enum {string} */
+                                    pricingType?: "fixed" | "advanced";
+                                    tieredPricing?: {
+                                        /** @enum {string} */
+                                        mode?: "volume" | "graduated";
+                                        tiers: {
+                                            upTo?: number | null;
+                                            unitPrice: number;
+                                        }[];
+                                    };
+                                    conditionalRules?: {
+                                        /** @description every `all` and at least one `any`; groups nest (at most 3 deep) */
+                                        when: {
+                                            /** @description conditions { subject, operator, value } or { expression }, or nested groups */
+                                            all?: unknown[];
+                                            /** @description conditions { subject, operator, value } or { expression }, or nested groups */
+                                            any?: unknown[];
+                                        };
+                                        unitPrice: number;
+                                        label?: string;
+                                    }[];
+                                    attributes?: {
+                                        [key: string]: string | number | boolean;
+                                    };
+                                }[];
+                            };
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -27436,7 +35123,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -27448,7 +35135,118 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            templateId: string;
+                            /** @description with save: true */
+                            submissionId?: string;
+                            currency: string;
+                            /** @enum {string} */
+                            vatDisplayMode: "excl" | "incl" | "both";
+                            /** @description input values after the rules ran */
+                            fields: {
+                                [key: string]: string | number | boolean | null;
+                            };
+                            computedFields: {
+                                [key: string]: string | number | boolean | null;
+                            };
+                            lines: {
+                                id: string;
+                                lineKey: string | null;
+                                /** @enum {string} */
+                                source: "input" | "rule";
+                                ruleId: string | null;
+                                productId: string | null;
+                                name: string;
+                                description: string | null;
+                                unit: string | null;
+                                category: string | null;
+                                quantity: number;
+                                unitPrice: number;
+                                /** @description input, product, tiers:<mode>, conditional, rule, … */
+                                priceSource: string;
+                                baseTotal: number;
+                                adjustments: {
+                                    ruleId: string;
+                                    label: string;
+                                    percent?: number;
+                                    amount: number;
+                                }[];
+                                total: number;
+                                totalMinor: number;
+                                vatRate: number;
+                                vatAmount: number;
+                                display: {
+                                    unitPrice: number;
+                                    total: number;
+                                    /** @enum {string} */
+                                    mode: "excl" | "incl";
+                                } | {
+                                    /** @constant */
+                                    mode: "both";
+                                    excl: {
+                                        unitPrice: number;
+                                        total: number;
+                                    };
+                                    incl: {
+                                        unitPrice: number;
+                                        total: number;
+                                    };
+                                };
+                            }[];
+                            adjustments: {
+                                ruleId: string;
+                                label: string;
+                                amount: number;
+                                vatRate: number;
+                            }[];
+                            subtotal: number;
+                            vatAmount: number;
+                            total: number;
+                            vatBreakdown: {
+                                rate: number;
+                                base: number;
+                                vat: number;
+                            }[];
+                            amountsMinor: {
+                                subtotal: number;
+                                vatAmount: number;
+                                total: number;
+                            };
+                            warnings: {
+                                ruleId: string | null;
+                                ruleName: string | null;
+                                message: string;
+                            }[];
+                            blocks: {
+                                ruleId: string | null;
+                                ruleName: string | null;
+                                message: string;
+                            }[];
+                            blocked: boolean;
+                            trace: {
+                                ruleId: string;
+                                ruleName: string;
+                                phase: string;
+                                order: number;
+                                /** @enum {string} */
+                                scope: "offer" | "line";
+                                matched: boolean;
+                                matchedLines?: string[];
+                                /** @enum {string} */
+                                skipped?: "disabled" | "stopped";
+                                effects: {
+                                    /** @enum {string} */
+                                    action: "add_line" | "add_product" | "set_price" | "set_quantity" | "multiply_quantity" | "percent_discount" | "percent_surcharge" | "fixed_discount" | "fixed_surcharge" | "minimum_total" | "set_vat" | "set_field" | "warn" | "block";
+                                    lineId?: string;
+                                    description: string;
+                                    amount?: number;
+                                    error?: string;
+                                }[];
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -27478,7 +35276,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -27489,7 +35287,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /** @description 24-hex object id */
+                            templateId: string;
+                            templateName: string;
+                            offerId: string | null;
+                            /** @description the inputs as given */
+                            inputs: {
+                                [key: string]: unknown;
+                            };
+                            /** @description { lines, customer, offer, products } as given */
+                            context: {
+                                [key: string]: unknown;
+                            };
+                            /** @description the calculation as answered then (frozen) */
+                            result: {
+                                [key: string]: unknown;
+                            };
+                            currency: string;
+                            blocked: boolean;
+                            /** @description 24-hex object id */
+                            createdBy: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            subtotal: number;
+                            total: number;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -29458,7 +37291,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -29469,7 +37302,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string;
+                            /** @description kanban stages */
+                            stages: {
+                                /** @description numeric stage id (POST /support-tickets/:id/move) */
+                                id: number;
+                                title: string;
+                                order: number;
+                            }[];
+                            /** @description allowed ticket categories; the first is the default */
+                            categories: string[];
+                            /** @description e-mail accounts whose received mail opens tickets */
+                            mailboxAccountIds: string[];
+                            /** @description the first category (general when there is none) */
+                            defaultCategory: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -29499,7 +37361,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -29510,7 +37372,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string;
+                            /** @description kanban stages */
+                            stages: {
+                                /** @description numeric stage id (POST /support-tickets/:id/move) */
+                                id: number;
+                                title: string;
+                                order: number;
+                            }[];
+                            /** @description allowed ticket categories; the first is the default */
+                            categories: string[];
+                            /** @description e-mail accounts whose received mail opens tickets */
+                            mailboxAccountIds: string[];
+                            /** @description the first category (general when there is none) */
+                            defaultCategory: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -29544,7 +37435,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -29555,7 +37446,68 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description per workspace, from 1; shown as [#n] in e-mail subjects */
+                            ticketNumber: number;
+                            title: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            status: "open" | "pending" | "on_hold" | "resolved" | "closed";
+                            /** @enum {string} */
+                            priority: "low" | "medium" | "high" | "urgent";
+                            category: string;
+                            /** @description user id */
+                            assignee: string | null;
+                            company: string | null;
+                            personRef: string | null;
+                            /** @description lower-cased */
+                            customerEmail: string | null;
+                            customerName: string | null;
+                            /** @description chat visitor id */
+                            visitorId: string | null;
+                            tags: string[];
+                            /** @description custom field values by key (open: keys are defined per workspace) */
+                            customFields: {
+                                [key: string]: unknown;
+                            };
+                            resolution: string | null;
+                            /** @description the support flow */
+                            flowId: string;
+                            /** @description kanban stage of the support flow */
+                            stageId: number;
+                            /**
+                             * @description api (created through the API) or email (opened by received mail)
+                             * @enum {string}
+                             */
+                            source: "api" | "email";
+                            /** @description customer messages since the last public answer of an agent */
+                            unreadCount: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            lastActivityAt: string;
+                            firstResponseAt: string | null;
+                            resolvedAt: string | null;
+                            closedAt: string | null;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -29608,7 +37560,149 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented); in preview mode { data: { preview: true, current, proposed, diff } } */
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
+                    "X-RateLimit-Remaining-Minute": components["headers"]["X-RateLimit-Remaining-Minute"];
+                    "X-RateLimit-Limit-Day": components["headers"]["X-RateLimit-Limit-Day"];
+                    "X-RateLimit-Remaining-Day": components["headers"]["X-RateLimit-Remaining-Day"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            preview: true;
+                            /** @description the record as stored (null on create) */
+                            current: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                updatedAt: string;
+                                /** @description null in a create preview (taken on save) */
+                                ticketNumber: number | null;
+                                title: string;
+                                description: string | null;
+                                /** @enum {string} */
+                                status: "open" | "pending" | "on_hold" | "resolved" | "closed";
+                                /** @enum {string} */
+                                priority: "low" | "medium" | "high" | "urgent";
+                                category: string;
+                                /** @description user id */
+                                assignee: string | null;
+                                company: string | null;
+                                personRef: string | null;
+                                /** @description lower-cased */
+                                customerEmail: string | null;
+                                customerName: string | null;
+                                /** @description chat visitor id */
+                                visitorId: string | null;
+                                tags: string[];
+                                /** @description custom field values by key (open: keys are defined per workspace) */
+                                customFields: {
+                                    [key: string]: unknown;
+                                };
+                                resolution: string | null;
+                                /** @description the support flow */
+                                flowId: string;
+                                /** @description kanban stage of the support flow */
+                                stageId: number;
+                                /**
+                                 * @description api (created through the API) or email (opened by received mail)
+                                 * @enum {string}
+                                 */
+                                source: "api" | "email";
+                                /** @description customer messages since the last public answer of an agent */
+                                unreadCount: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                lastActivityAt: string;
+                                firstResponseAt: string | null;
+                                resolvedAt: string | null;
+                                closedAt: string | null;
+                            } | null;
+                            proposed: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                updatedAt: string;
+                                /** @description null in a create preview (taken on save) */
+                                ticketNumber: number | null;
+                                title: string;
+                                description: string | null;
+                                /** @enum {string} */
+                                status: "open" | "pending" | "on_hold" | "resolved" | "closed";
+                                /** @enum {string} */
+                                priority: "low" | "medium" | "high" | "urgent";
+                                category: string;
+                                /** @description user id */
+                                assignee: string | null;
+                                company: string | null;
+                                personRef: string | null;
+                                /** @description lower-cased */
+                                customerEmail: string | null;
+                                customerName: string | null;
+                                /** @description chat visitor id */
+                                visitorId: string | null;
+                                tags: string[];
+                                /** @description custom field values by key (open: keys are defined per workspace) */
+                                customFields: {
+                                    [key: string]: unknown;
+                                };
+                                resolution: string | null;
+                                /** @description the support flow */
+                                flowId: string;
+                                /** @description kanban stage of the support flow */
+                                stageId: number;
+                                /**
+                                 * @description api (created through the API) or email (opened by received mail)
+                                 * @enum {string}
+                                 */
+                                source: "api" | "email";
+                                /** @description customer messages since the last public answer of an agent */
+                                unreadCount: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                lastActivityAt: string;
+                                firstResponseAt: string | null;
+                                resolvedAt: string | null;
+                                closedAt: string | null;
+                            };
+                            /** @description field → { from, to } */
+                            diff: {
+                                [key: string]: {
+                                    from: unknown;
+                                    to: unknown;
+                                };
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description Created; in preview mode { data: { preview: true, current, proposed, diff } } */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -29620,7 +37714,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description per workspace, from 1; shown as [#n] in e-mail subjects */
+                            ticketNumber: number;
+                            title: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            status: "open" | "pending" | "on_hold" | "resolved" | "closed";
+                            /** @enum {string} */
+                            priority: "low" | "medium" | "high" | "urgent";
+                            category: string;
+                            /** @description user id */
+                            assignee: string | null;
+                            company: string | null;
+                            personRef: string | null;
+                            /** @description lower-cased */
+                            customerEmail: string | null;
+                            customerName: string | null;
+                            /** @description chat visitor id */
+                            visitorId: string | null;
+                            tags: string[];
+                            /** @description custom field values by key (open: keys are defined per workspace) */
+                            customFields: {
+                                [key: string]: unknown;
+                            };
+                            resolution: string | null;
+                            /** @description the support flow */
+                            flowId: string;
+                            /** @description kanban stage of the support flow */
+                            stageId: number;
+                            /**
+                             * @description api (created through the API) or email (opened by received mail)
+                             * @enum {string}
+                             */
+                            source: "api" | "email";
+                            /** @description customer messages since the last public answer of an agent */
+                            unreadCount: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            lastActivityAt: string;
+                            firstResponseAt: string | null;
+                            resolvedAt: string | null;
+                            closedAt: string | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -29645,7 +37797,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -29656,7 +37808,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            categories: string[];
+                            /** @description the first category (general when there is none) */
+                            default: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -29680,7 +37838,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -29691,7 +37849,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description per workspace, from 1; shown as [#n] in e-mail subjects */
+                            ticketNumber: number;
+                            title: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            status: "open" | "pending" | "on_hold" | "resolved" | "closed";
+                            /** @enum {string} */
+                            priority: "low" | "medium" | "high" | "urgent";
+                            category: string;
+                            /** @description user id */
+                            assignee: string | null;
+                            company: string | null;
+                            personRef: string | null;
+                            /** @description lower-cased */
+                            customerEmail: string | null;
+                            customerName: string | null;
+                            /** @description chat visitor id */
+                            visitorId: string | null;
+                            tags: string[];
+                            /** @description custom field values by key (open: keys are defined per workspace) */
+                            customFields: {
+                                [key: string]: unknown;
+                            };
+                            resolution: string | null;
+                            /** @description the support flow */
+                            flowId: string;
+                            /** @description kanban stage of the support flow */
+                            stageId: number;
+                            /**
+                             * @description api (created through the API) or email (opened by received mail)
+                             * @enum {string}
+                             */
+                            source: "api" | "email";
+                            /** @description customer messages since the last public answer of an agent */
+                            unreadCount: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            lastActivityAt: string;
+                            firstResponseAt: string | null;
+                            resolvedAt: string | null;
+                            closedAt: string | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -29757,7 +37973,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented); in preview mode { data: { preview: true, current, proposed, diff } } */
+            /** @description Success; in preview mode { data: { preview: true, current, proposed, diff } } */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -29768,7 +37984,192 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description per workspace, from 1; shown as [#n] in e-mail subjects */
+                            ticketNumber: number;
+                            title: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            status: "open" | "pending" | "on_hold" | "resolved" | "closed";
+                            /** @enum {string} */
+                            priority: "low" | "medium" | "high" | "urgent";
+                            category: string;
+                            /** @description user id */
+                            assignee: string | null;
+                            company: string | null;
+                            personRef: string | null;
+                            /** @description lower-cased */
+                            customerEmail: string | null;
+                            customerName: string | null;
+                            /** @description chat visitor id */
+                            visitorId: string | null;
+                            tags: string[];
+                            /** @description custom field values by key (open: keys are defined per workspace) */
+                            customFields: {
+                                [key: string]: unknown;
+                            };
+                            resolution: string | null;
+                            /** @description the support flow */
+                            flowId: string;
+                            /** @description kanban stage of the support flow */
+                            stageId: number;
+                            /**
+                             * @description api (created through the API) or email (opened by received mail)
+                             * @enum {string}
+                             */
+                            source: "api" | "email";
+                            /** @description customer messages since the last public answer of an agent */
+                            unreadCount: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            lastActivityAt: string;
+                            firstResponseAt: string | null;
+                            resolvedAt: string | null;
+                            closedAt: string | null;
+                        };
+                    } | {
+                        data: {
+                            /** @constant */
+                            preview: true;
+                            /** @description the record as stored (null on create) */
+                            current: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                updatedAt: string;
+                                /** @description per workspace, from 1; shown as [#n] in e-mail subjects */
+                                ticketNumber: number;
+                                title: string;
+                                description: string | null;
+                                /** @enum {string} */
+                                status: "open" | "pending" | "on_hold" | "resolved" | "closed";
+                                /** @enum {string} */
+                                priority: "low" | "medium" | "high" | "urgent";
+                                category: string;
+                                /** @description user id */
+                                assignee: string | null;
+                                company: string | null;
+                                personRef: string | null;
+                                /** @description lower-cased */
+                                customerEmail: string | null;
+                                customerName: string | null;
+                                /** @description chat visitor id */
+                                visitorId: string | null;
+                                tags: string[];
+                                /** @description custom field values by key (open: keys are defined per workspace) */
+                                customFields: {
+                                    [key: string]: unknown;
+                                };
+                                resolution: string | null;
+                                /** @description the support flow */
+                                flowId: string;
+                                /** @description kanban stage of the support flow */
+                                stageId: number;
+                                /**
+                                 * @description api (created through the API) or email (opened by received mail)
+                                 * @enum {string}
+                                 */
+                                source: "api" | "email";
+                                /** @description customer messages since the last public answer of an agent */
+                                unreadCount: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                lastActivityAt: string;
+                                firstResponseAt: string | null;
+                                resolvedAt: string | null;
+                                closedAt: string | null;
+                            } | null;
+                            proposed: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                updatedAt: string;
+                                /** @description per workspace, from 1; shown as [#n] in e-mail subjects */
+                                ticketNumber: number;
+                                title: string;
+                                description: string | null;
+                                /** @enum {string} */
+                                status: "open" | "pending" | "on_hold" | "resolved" | "closed";
+                                /** @enum {string} */
+                                priority: "low" | "medium" | "high" | "urgent";
+                                category: string;
+                                /** @description user id */
+                                assignee: string | null;
+                                company: string | null;
+                                personRef: string | null;
+                                /** @description lower-cased */
+                                customerEmail: string | null;
+                                customerName: string | null;
+                                /** @description chat visitor id */
+                                visitorId: string | null;
+                                tags: string[];
+                                /** @description custom field values by key (open: keys are defined per workspace) */
+                                customFields: {
+                                    [key: string]: unknown;
+                                };
+                                resolution: string | null;
+                                /** @description the support flow */
+                                flowId: string;
+                                /** @description kanban stage of the support flow */
+                                stageId: number;
+                                /**
+                                 * @description api (created through the API) or email (opened by received mail)
+                                 * @enum {string}
+                                 */
+                                source: "api" | "email";
+                                /** @description customer messages since the last public answer of an agent */
+                                unreadCount: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                lastActivityAt: string;
+                                firstResponseAt: string | null;
+                                resolvedAt: string | null;
+                                closedAt: string | null;
+                            };
+                            /** @description field → { from, to } */
+                            diff: {
+                                [key: string]: {
+                                    from: unknown;
+                                    to: unknown;
+                                };
+                            };
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -29795,7 +38196,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -29806,7 +38207,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -29853,7 +38257,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -29865,7 +38269,104 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /** @description 24-hex object id */
+                            ticketId: string;
+                            /**
+                             * @description reply or note (agent), email (received from the customer)
+                             * @enum {string}
+                             */
+                            type: "reply" | "note" | "email";
+                            /** @enum {string} */
+                            visibility: "public" | "internal";
+                            /** @enum {string} */
+                            direction: "inbound" | "outbound" | "internal";
+                            content: string;
+                            /** @description the agent (null for customer e-mails) */
+                            authorUserId: string | null;
+                            /** @description sender of a received e-mail */
+                            fromAddress: string | null;
+                            /** @description the e-mail row (sent reply or received message) */
+                            emailId: string | null;
+                            /** @description Message-ID header (threading) */
+                            messageId: string | null;
+                            /** @description true when the reply went out by e-mail */
+                            emailed: boolean;
+                            /** @description the e-mail sent (null for internal notes and tickets without a customer address) */
+                            email: {
+                                /** @description 24-hex object id */
+                                emailId: string;
+                                messageId: string;
+                                to: string;
+                            } | null;
+                            /** @description the ticket after the reply */
+                            ticket: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                updatedAt: string;
+                                /** @description per workspace, from 1; shown as [#n] in e-mail subjects */
+                                ticketNumber: number;
+                                title: string;
+                                description: string | null;
+                                /** @enum {string} */
+                                status: "open" | "pending" | "on_hold" | "resolved" | "closed";
+                                /** @enum {string} */
+                                priority: "low" | "medium" | "high" | "urgent";
+                                category: string;
+                                /** @description user id */
+                                assignee: string | null;
+                                company: string | null;
+                                personRef: string | null;
+                                /** @description lower-cased */
+                                customerEmail: string | null;
+                                customerName: string | null;
+                                /** @description chat visitor id */
+                                visitorId: string | null;
+                                tags: string[];
+                                /** @description custom field values by key (open: keys are defined per workspace) */
+                                customFields: {
+                                    [key: string]: unknown;
+                                };
+                                resolution: string | null;
+                                /** @description the support flow */
+                                flowId: string;
+                                /** @description kanban stage of the support flow */
+                                stageId: number;
+                                /**
+                                 * @description api (created through the API) or email (opened by received mail)
+                                 * @enum {string}
+                                 */
+                                source: "api" | "email";
+                                /** @description customer messages since the last public answer of an agent */
+                                unreadCount: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                lastActivityAt: string;
+                                firstResponseAt: string | null;
+                                resolvedAt: string | null;
+                                closedAt: string | null;
+                            };
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -29878,6 +38379,7 @@ export interface operations {
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
             503: components["responses"]["Error503"];
         };
     };
@@ -29904,7 +38406,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -29916,7 +38418,65 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description per workspace, from 1; shown as [#n] in e-mail subjects */
+                            ticketNumber: number;
+                            title: string;
+                            description: string | null;
+                            /** @enum {string} */
+                            status: "open" | "pending" | "on_hold" | "resolved" | "closed";
+                            /** @enum {string} */
+                            priority: "low" | "medium" | "high" | "urgent";
+                            category: string;
+                            /** @description user id */
+                            assignee: string | null;
+                            company: string | null;
+                            personRef: string | null;
+                            /** @description lower-cased */
+                            customerEmail: string | null;
+                            customerName: string | null;
+                            /** @description chat visitor id */
+                            visitorId: string | null;
+                            tags: string[];
+                            /** @description custom field values by key (open: keys are defined per workspace) */
+                            customFields: {
+                                [key: string]: unknown;
+                            };
+                            resolution: string | null;
+                            /** @description the support flow */
+                            flowId: string;
+                            /** @description kanban stage of the support flow */
+                            stageId: number;
+                            /**
+                             * @description api (created through the API) or email (opened by received mail)
+                             * @enum {string}
+                             */
+                            source: "api" | "email";
+                            /** @description customer messages since the last public answer of an agent */
+                            unreadCount: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            lastActivityAt: string;
+                            firstResponseAt: string | null;
+                            resolvedAt: string | null;
+                            closedAt: string | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -29948,7 +38508,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -29959,7 +38519,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /** @description 24-hex object id */
+                            ticketId: string;
+                            /**
+                             * @description reply or note (agent), email (received from the customer)
+                             * @enum {string}
+                             */
+                            type: "reply" | "note" | "email";
+                            /** @enum {string} */
+                            visibility: "public" | "internal";
+                            /** @enum {string} */
+                            direction: "inbound" | "outbound" | "internal";
+                            content: string;
+                            /** @description the agent (null for customer e-mails) */
+                            authorUserId: string | null;
+                            /** @description sender of a received e-mail */
+                            fromAddress: string | null;
+                            /** @description the e-mail row (sent reply or received message) */
+                            emailId: string | null;
+                            /** @description Message-ID header (threading) */
+                            messageId: string | null;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -29986,7 +38579,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -29997,7 +38590,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description 24-hex object id */
+                            ticketId: string;
+                            hours: number;
+                            description: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            date: string;
+                            billable: boolean;
+                            /** @description 24-hex object id */
+                            userId: string;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                        /** @description hours of every entry of the ticket (not only this page) */
+                        totalHours: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -30037,7 +38662,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -30049,7 +38674,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description 24-hex object id */
+                            ticketId: string;
+                            hours: number;
+                            description: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            date: string;
+                            billable: boolean;
+                            /** @description 24-hex object id */
+                            userId: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -30082,7 +38734,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -30093,7 +38745,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            type: "person" | "email" | "visitor";
+                            /** @description person id, e-mail address or visitor id (by type) */
+                            value: string;
+                            personId: string | null;
+                            email: string | null;
+                            name: string | null;
+                            visitorId: string | null;
+                            totalTickets: number;
+                            /** @description open, pending or on_hold */
+                            openTickets: number;
+                            unread: number;
+                            lastActivityAt: string | null;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -30117,7 +38788,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -30128,7 +38799,92 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            type: "person" | "email" | "visitor";
+                            /** @description person id, e-mail address or visitor id (by type) */
+                            value: string;
+                            personId: string | null;
+                            email: string | null;
+                            name: string | null;
+                            visitorId: string | null;
+                            totalTickets: number;
+                            /** @description open, pending or on_hold */
+                            openTickets: number;
+                            unread: number;
+                            lastActivityAt: string | null;
+                            person: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                firstName: string;
+                                lastName: string | null;
+                                emails: {
+                                    email: string;
+                                    label?: string | null;
+                                }[];
+                                companyId: string | null;
+                            } | null;
+                            /** @description newest first, at most 100 */
+                            tickets: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                updatedAt: string;
+                                /** @description per workspace, from 1; shown as [#n] in e-mail subjects */
+                                ticketNumber: number;
+                                title: string;
+                                description: string | null;
+                                /** @enum {string} */
+                                status: "open" | "pending" | "on_hold" | "resolved" | "closed";
+                                /** @enum {string} */
+                                priority: "low" | "medium" | "high" | "urgent";
+                                category: string;
+                                /** @description user id */
+                                assignee: string | null;
+                                company: string | null;
+                                personRef: string | null;
+                                /** @description lower-cased */
+                                customerEmail: string | null;
+                                customerName: string | null;
+                                /** @description chat visitor id */
+                                visitorId: string | null;
+                                tags: string[];
+                                /** @description custom field values by key (open: keys are defined per workspace) */
+                                customFields: {
+                                    [key: string]: unknown;
+                                };
+                                resolution: string | null;
+                                /** @description the support flow */
+                                flowId: string;
+                                /** @description kanban stage of the support flow */
+                                stageId: number;
+                                /**
+                                 * @description api (created through the API) or email (opened by received mail)
+                                 * @enum {string}
+                                 */
+                                source: "api" | "email";
+                                /** @description customer messages since the last public answer of an agent */
+                                unreadCount: number;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                lastActivityAt: string;
+                                firstResponseAt: string | null;
+                                resolvedAt: string | null;
+                                closedAt: string | null;
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -30152,7 +38908,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -30163,7 +38919,25 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            provider: "onedrive" | "google_drive";
+                            /** @description null when the provider could not be reached */
+                            accountId: string | null;
+                            displayName: string | null;
+                            email: string | null;
+                            /** @description provider name, e.g. Google Drive */
+                            label: string;
+                            /** @enum {string} */
+                            status: "connected" | "error";
+                            /** @description why the account could not be read (status error) */
+                            error?: string;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -30194,7 +38968,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -30205,7 +38979,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            provider: "onedrive" | "google_drive";
+                            id: string;
+                            driveId: string | null;
+                            parentId: string | null;
+                            name: string;
+                            /** @enum {string} */
+                            kind: "drive" | "folder" | "file";
+                            mimeType: string | null;
+                            size: number | null;
+                            /** @description ISO 8601 date-time from the provider */
+                            modifiedAt: string | null;
+                            webUrl: string | null;
+                            /** @description folder path inside its drive (withPath=true) */
+                            path?: string | null;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                        /** @description the provider may have more items past this page */
+                        hasMore: boolean;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -30214,6 +39011,7 @@ export interface operations {
             404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
             503: components["responses"]["Error503"];
         };
     };
@@ -30242,7 +39040,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -30254,7 +39052,63 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string;
+                            /** @description sniffed from the bytes (uploads) or given by the provider (cloud) */
+                            contentType: string;
+                            /** @description bytes */
+                            size: number;
+                            /** @description hex SHA-256 of an upload (null for cloud files) */
+                            sha256: string | null;
+                            folderId: string | null;
+                            /** @enum {string} */
+                            source: "upload" | "cloud";
+                            /** @description storage driver of an upload (null for cloud files) */
+                            storage: ("local" | "s3") | null;
+                            /** @description user id */
+                            uploadedBy: string;
+                            cloud: {
+                                /** @enum {string} */
+                                provider: "onedrive" | "google_drive";
+                                /** @description the provider's item id */
+                                itemId: string;
+                                driveId: string | null;
+                                /** @description the item's page at the provider */
+                                webUrl: string | null;
+                                /** @description folder path inside its drive */
+                                path?: string | null;
+                                /** @description last time a sync read the item at the provider */
+                                checkedAt?: string | null;
+                                /** @description true when the provider no longer has the item */
+                                missing?: boolean;
+                            } | null;
+                            /** @description records the file is linked to */
+                            links: {
+                                /** @enum {string} */
+                                entityType: "company" | "person" | "lead" | "deal" | "project" | "custom_object_record";
+                                /** @description 24-hex object id */
+                                entityId: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                linkedAt: string;
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -30267,6 +39121,7 @@ export interface operations {
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
             503: components["responses"]["Error503"];
         };
     };
@@ -30298,7 +39153,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -30310,7 +39165,84 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description what the provider created */
+                            item: {
+                                /** @enum {string} */
+                                provider: "onedrive" | "google_drive";
+                                id: string;
+                                driveId: string | null;
+                                parentId: string | null;
+                                name: string;
+                                /** @enum {string} */
+                                kind: "drive" | "folder" | "file";
+                                mimeType: string | null;
+                                size: number | null;
+                                /** @description ISO 8601 date-time from the provider */
+                                modifiedAt: string | null;
+                                webUrl: string | null;
+                                /** @description folder path inside its drive (withPath=true) */
+                                path?: string | null;
+                            };
+                            /** @description the workspace file recorded for a document (null for a folder) */
+                            file: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                updatedAt: string;
+                                name: string;
+                                /** @description sniffed from the bytes (uploads) or given by the provider (cloud) */
+                                contentType: string;
+                                /** @description bytes */
+                                size: number;
+                                /** @description hex SHA-256 of an upload (null for cloud files) */
+                                sha256: string | null;
+                                folderId: string | null;
+                                /** @enum {string} */
+                                source: "upload" | "cloud";
+                                /** @description storage driver of an upload (null for cloud files) */
+                                storage: ("local" | "s3") | null;
+                                /** @description user id */
+                                uploadedBy: string;
+                                cloud: {
+                                    /** @enum {string} */
+                                    provider: "onedrive" | "google_drive";
+                                    /** @description the provider's item id */
+                                    itemId: string;
+                                    driveId: string | null;
+                                    /** @description the item's page at the provider */
+                                    webUrl: string | null;
+                                    /** @description folder path inside its drive */
+                                    path?: string | null;
+                                    /** @description last time a sync read the item at the provider */
+                                    checkedAt?: string | null;
+                                    /** @description true when the provider no longer has the item */
+                                    missing?: boolean;
+                                } | null;
+                                /** @description records the file is linked to */
+                                links: {
+                                    /** @enum {string} */
+                                    entityType: "company" | "person" | "lead" | "deal" | "project" | "custom_object_record";
+                                    /** @description 24-hex object id */
+                                    entityId: string;
+                                    /**
+                                     * Format: date-time
+                                     * @description ISO 8601 date-time (UTC)
+                                     */
+                                    linkedAt: string;
+                                }[];
+                            } | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -30323,6 +39255,7 @@ export interface operations {
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
             503: components["responses"]["Error503"];
         };
     };
@@ -30343,7 +39276,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -30354,7 +39287,66 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string;
+                            /** @description sniffed from the bytes (uploads) or given by the provider (cloud) */
+                            contentType: string;
+                            /** @description bytes */
+                            size: number;
+                            /** @description hex SHA-256 of an upload (null for cloud files) */
+                            sha256: string | null;
+                            folderId: string | null;
+                            /** @enum {string} */
+                            source: "upload" | "cloud";
+                            /** @description storage driver of an upload (null for cloud files) */
+                            storage: ("local" | "s3") | null;
+                            /** @description user id */
+                            uploadedBy: string;
+                            cloud: {
+                                /** @enum {string} */
+                                provider: "onedrive" | "google_drive";
+                                /** @description the provider's item id */
+                                itemId: string;
+                                driveId: string | null;
+                                /** @description the item's page at the provider */
+                                webUrl: string | null;
+                                /** @description folder path inside its drive */
+                                path?: string | null;
+                                /** @description last time a sync read the item at the provider */
+                                checkedAt?: string | null;
+                                /** @description true when the provider no longer has the item */
+                                missing?: boolean;
+                            } | null;
+                            /** @description records the file is linked to */
+                            links: {
+                                /** @enum {string} */
+                                entityType: "company" | "person" | "lead" | "deal" | "project" | "custom_object_record";
+                                /** @description 24-hex object id */
+                                entityId: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                linkedAt: string;
+                            }[];
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -30382,7 +39374,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -30394,7 +39386,63 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string;
+                            /** @description sniffed from the bytes (uploads) or given by the provider (cloud) */
+                            contentType: string;
+                            /** @description bytes */
+                            size: number;
+                            /** @description hex SHA-256 of an upload (null for cloud files) */
+                            sha256: string | null;
+                            folderId: string | null;
+                            /** @enum {string} */
+                            source: "upload" | "cloud";
+                            /** @description storage driver of an upload (null for cloud files) */
+                            storage: ("local" | "s3") | null;
+                            /** @description user id */
+                            uploadedBy: string;
+                            cloud: {
+                                /** @enum {string} */
+                                provider: "onedrive" | "google_drive";
+                                /** @description the provider's item id */
+                                itemId: string;
+                                driveId: string | null;
+                                /** @description the item's page at the provider */
+                                webUrl: string | null;
+                                /** @description folder path inside its drive */
+                                path?: string | null;
+                                /** @description last time a sync read the item at the provider */
+                                checkedAt?: string | null;
+                                /** @description true when the provider no longer has the item */
+                                missing?: boolean;
+                            } | null;
+                            /** @description records the file is linked to */
+                            links: {
+                                /** @enum {string} */
+                                entityType: "company" | "person" | "lead" | "deal" | "project" | "custom_object_record";
+                                /** @description 24-hex object id */
+                                entityId: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                linkedAt: string;
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -30422,7 +39470,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -30433,7 +39481,67 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string;
+                            /** @description sniffed from the bytes (uploads) or given by the provider (cloud) */
+                            contentType: string;
+                            /** @description bytes */
+                            size: number;
+                            /** @description hex SHA-256 of an upload (null for cloud files) */
+                            sha256: string | null;
+                            folderId: string | null;
+                            /** @enum {string} */
+                            source: "upload" | "cloud";
+                            /** @description storage driver of an upload (null for cloud files) */
+                            storage: ("local" | "s3") | null;
+                            /** @description user id */
+                            uploadedBy: string;
+                            cloud: {
+                                /** @enum {string} */
+                                provider: "onedrive" | "google_drive";
+                                /** @description the provider's item id */
+                                itemId: string;
+                                driveId: string | null;
+                                /** @description the item's page at the provider */
+                                webUrl: string | null;
+                                /** @description folder path inside its drive */
+                                path?: string | null;
+                                /** @description last time a sync read the item at the provider */
+                                checkedAt?: string | null;
+                                /** @description true when the provider no longer has the item */
+                                missing?: boolean;
+                            } | null;
+                            /** @description records the file is linked to */
+                            links: {
+                                /** @enum {string} */
+                                entityType: "company" | "person" | "lead" | "deal" | "project" | "custom_object_record";
+                                /** @description 24-hex object id */
+                                entityId: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                linkedAt: string;
+                            }[];
+                            /** @description signed download URL of an upload, or the cloud item's page; null when there is none */
+                            downloadUrl: string | null;
+                            /** @description when the signed URL expires (null for cloud files) */
+                            downloadUrlExpiresAt: string | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -30457,7 +39565,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -30468,7 +39576,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -30516,7 +39627,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -30528,7 +39639,63 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string;
+                            /** @description sniffed from the bytes (uploads) or given by the provider (cloud) */
+                            contentType: string;
+                            /** @description bytes */
+                            size: number;
+                            /** @description hex SHA-256 of an upload (null for cloud files) */
+                            sha256: string | null;
+                            folderId: string | null;
+                            /** @enum {string} */
+                            source: "upload" | "cloud";
+                            /** @description storage driver of an upload (null for cloud files) */
+                            storage: ("local" | "s3") | null;
+                            /** @description user id */
+                            uploadedBy: string;
+                            cloud: {
+                                /** @enum {string} */
+                                provider: "onedrive" | "google_drive";
+                                /** @description the provider's item id */
+                                itemId: string;
+                                driveId: string | null;
+                                /** @description the item's page at the provider */
+                                webUrl: string | null;
+                                /** @description folder path inside its drive */
+                                path?: string | null;
+                                /** @description last time a sync read the item at the provider */
+                                checkedAt?: string | null;
+                                /** @description true when the provider no longer has the item */
+                                missing?: boolean;
+                            } | null;
+                            /** @description records the file is linked to */
+                            links: {
+                                /** @enum {string} */
+                                entityType: "company" | "person" | "lead" | "deal" | "project" | "custom_object_record";
+                                /** @description 24-hex object id */
+                                entityId: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                linkedAt: string;
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -30574,7 +39741,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -30585,7 +39752,63 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string;
+                            /** @description sniffed from the bytes (uploads) or given by the provider (cloud) */
+                            contentType: string;
+                            /** @description bytes */
+                            size: number;
+                            /** @description hex SHA-256 of an upload (null for cloud files) */
+                            sha256: string | null;
+                            folderId: string | null;
+                            /** @enum {string} */
+                            source: "upload" | "cloud";
+                            /** @description storage driver of an upload (null for cloud files) */
+                            storage: ("local" | "s3") | null;
+                            /** @description user id */
+                            uploadedBy: string;
+                            cloud: {
+                                /** @enum {string} */
+                                provider: "onedrive" | "google_drive";
+                                /** @description the provider's item id */
+                                itemId: string;
+                                driveId: string | null;
+                                /** @description the item's page at the provider */
+                                webUrl: string | null;
+                                /** @description folder path inside its drive */
+                                path?: string | null;
+                                /** @description last time a sync read the item at the provider */
+                                checkedAt?: string | null;
+                                /** @description true when the provider no longer has the item */
+                                missing?: boolean;
+                            } | null;
+                            /** @description records the file is linked to */
+                            links: {
+                                /** @enum {string} */
+                                entityType: "company" | "person" | "lead" | "deal" | "project" | "custom_object_record";
+                                /** @description 24-hex object id */
+                                entityId: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                linkedAt: string;
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -30611,18 +39834,22 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description the file's bytes with its recorded content type (active types such as HTML or SVG as application/octet-stream), as an attachment */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "*/*": string;
                 };
             };
             400: components["responses"]["Error400"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
+            410: components["responses"]["Error410"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -30642,19 +39869,28 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                        /** @description storage key the bytes were written to */
+                        key: string;
+                        /** @description bytes received */
+                        size: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            410: components["responses"]["Error410"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             500: components["responses"]["Error500"];
@@ -30675,7 +39911,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -30686,7 +39922,34 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string;
+                            /** @description null at the top level */
+                            parentId: string | null;
+                            /** @description user id */
+                            createdBy: string;
+                            /** @description files directly in the folder */
+                            fileCount: number;
+                            /** @description folders directly in the folder */
+                            folderCount: number;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -30717,7 +39980,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -30729,7 +39992,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string;
+                            /** @description null at the top level */
+                            parentId: string | null;
+                            /** @description user id */
+                            createdBy: string;
+                            /** @description files directly in the folder */
+                            fileCount: number;
+                            /** @description folders directly in the folder */
+                            folderCount: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -30757,7 +40044,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -30768,7 +40055,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -31457,7 +40747,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -31468,7 +40758,106 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @constant */
+                            kind: "contract";
+                            title: string;
+                            templateId: string | null;
+                            companyRef: string | null;
+                            personRef: string | null;
+                            dealRef: string | null;
+                            sourceOfferId: string | null;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "accepted" | "declined" | "expired" | "voided";
+                            /** @enum {string} */
+                            mode: "sequential" | "parallel";
+                            /** @enum {string} */
+                            signatureLevel: "standard" | "eid";
+                            deadlineAt: string | null;
+                            /** @description set at send */
+                            channels: {
+                                email: boolean;
+                                sms: boolean;
+                            } | null;
+                            message: string | null;
+                            /** @description SHA-256 of the document content, fixed at send */
+                            documentSha256: string | null;
+                            workflowId: string | null;
+                            sentAt: string | null;
+                            completedAt: string | null;
+                            declinedAt: string | null;
+                            expiredAt: string | null;
+                            voidedAt: string | null;
+                            voidReason: string | null;
+                            /** @description why the last send did not start the envelope */
+                            lastError: string | null;
+                            /** @description 24-hex object id */
+                            createdBy: string;
+                            /** @description { startDate, endDate } of the agreement */
+                            contract: {
+                                startDate: string | null;
+                                endDate: string | null;
+                            } | null;
+                            lineItems: {
+                                id: string;
+                                name: string | null;
+                                description: string | null;
+                                quantity: number;
+                                unit: string | null;
+                                /** @description major units */
+                                unitPrice: number;
+                                /** @description percent */
+                                vatRate: number;
+                                subtotal: number;
+                                vatAmount: number;
+                                total: number;
+                            }[];
+                            subtotal: number;
+                            vatAmount: number;
+                            total: number;
+                            reminderIntervalHours: number | null;
+                            signers: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                name: string;
+                                email: string;
+                                phone: string | null;
+                                title: string | null;
+                                /** @enum {string} */
+                                role: "signer" | "cc";
+                                /** @enum {string} */
+                                status: "pending" | "invited" | "viewed" | "signed" | "declined";
+                                invitedAt: string | null;
+                                viewedAt: string | null;
+                                signedAt: string | null;
+                                declinedAt: string | null;
+                                declineReason: string | null;
+                                remindersSent: number;
+                                /** @description position in the signing order */
+                                order: number;
+                            }[];
+                            progress: {
+                                signed: number;
+                                required: number;
+                            };
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -31549,7 +40938,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -31561,7 +40950,103 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @constant */
+                            kind: "contract";
+                            title: string;
+                            templateId: string | null;
+                            companyRef: string | null;
+                            personRef: string | null;
+                            dealRef: string | null;
+                            sourceOfferId: string | null;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "accepted" | "declined" | "expired" | "voided";
+                            /** @enum {string} */
+                            mode: "sequential" | "parallel";
+                            /** @enum {string} */
+                            signatureLevel: "standard" | "eid";
+                            deadlineAt: string | null;
+                            /** @description set at send */
+                            channels: {
+                                email: boolean;
+                                sms: boolean;
+                            } | null;
+                            message: string | null;
+                            /** @description SHA-256 of the document content, fixed at send */
+                            documentSha256: string | null;
+                            workflowId: string | null;
+                            sentAt: string | null;
+                            completedAt: string | null;
+                            declinedAt: string | null;
+                            expiredAt: string | null;
+                            voidedAt: string | null;
+                            voidReason: string | null;
+                            /** @description why the last send did not start the envelope */
+                            lastError: string | null;
+                            /** @description 24-hex object id */
+                            createdBy: string;
+                            /** @description { startDate, endDate } of the agreement */
+                            contract: {
+                                startDate: string | null;
+                                endDate: string | null;
+                            } | null;
+                            lineItems: {
+                                id: string;
+                                name: string | null;
+                                description: string | null;
+                                quantity: number;
+                                unit: string | null;
+                                /** @description major units */
+                                unitPrice: number;
+                                /** @description percent */
+                                vatRate: number;
+                                subtotal: number;
+                                vatAmount: number;
+                                total: number;
+                            }[];
+                            subtotal: number;
+                            vatAmount: number;
+                            total: number;
+                            reminderIntervalHours: number | null;
+                            signers: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                name: string;
+                                email: string;
+                                phone: string | null;
+                                title: string | null;
+                                /** @enum {string} */
+                                role: "signer" | "cc";
+                                /** @enum {string} */
+                                status: "pending" | "invited" | "viewed" | "signed" | "declined";
+                                invitedAt: string | null;
+                                viewedAt: string | null;
+                                signedAt: string | null;
+                                declinedAt: string | null;
+                                declineReason: string | null;
+                                remindersSent: number;
+                                /** @description position in the signing order */
+                                order: number;
+                            }[];
+                            progress: {
+                                signed: number;
+                                required: number;
+                            };
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -31589,7 +41074,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -31600,7 +41085,103 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @constant */
+                            kind: "contract";
+                            title: string;
+                            templateId: string | null;
+                            companyRef: string | null;
+                            personRef: string | null;
+                            dealRef: string | null;
+                            sourceOfferId: string | null;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "accepted" | "declined" | "expired" | "voided";
+                            /** @enum {string} */
+                            mode: "sequential" | "parallel";
+                            /** @enum {string} */
+                            signatureLevel: "standard" | "eid";
+                            deadlineAt: string | null;
+                            /** @description set at send */
+                            channels: {
+                                email: boolean;
+                                sms: boolean;
+                            } | null;
+                            message: string | null;
+                            /** @description SHA-256 of the document content, fixed at send */
+                            documentSha256: string | null;
+                            workflowId: string | null;
+                            sentAt: string | null;
+                            completedAt: string | null;
+                            declinedAt: string | null;
+                            expiredAt: string | null;
+                            voidedAt: string | null;
+                            voidReason: string | null;
+                            /** @description why the last send did not start the envelope */
+                            lastError: string | null;
+                            /** @description 24-hex object id */
+                            createdBy: string;
+                            /** @description { startDate, endDate } of the agreement */
+                            contract: {
+                                startDate: string | null;
+                                endDate: string | null;
+                            } | null;
+                            lineItems: {
+                                id: string;
+                                name: string | null;
+                                description: string | null;
+                                quantity: number;
+                                unit: string | null;
+                                /** @description major units */
+                                unitPrice: number;
+                                /** @description percent */
+                                vatRate: number;
+                                subtotal: number;
+                                vatAmount: number;
+                                total: number;
+                            }[];
+                            subtotal: number;
+                            vatAmount: number;
+                            total: number;
+                            reminderIntervalHours: number | null;
+                            signers: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                name: string;
+                                email: string;
+                                phone: string | null;
+                                title: string | null;
+                                /** @enum {string} */
+                                role: "signer" | "cc";
+                                /** @enum {string} */
+                                status: "pending" | "invited" | "viewed" | "signed" | "declined";
+                                invitedAt: string | null;
+                                viewedAt: string | null;
+                                signedAt: string | null;
+                                declinedAt: string | null;
+                                declineReason: string | null;
+                                remindersSent: number;
+                                /** @description position in the signing order */
+                                order: number;
+                            }[];
+                            progress: {
+                                signed: number;
+                                required: number;
+                            };
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -31641,7 +41222,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -31653,7 +41234,103 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @constant */
+                            kind: "contract";
+                            title: string;
+                            templateId: string | null;
+                            companyRef: string | null;
+                            personRef: string | null;
+                            dealRef: string | null;
+                            sourceOfferId: string | null;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "accepted" | "declined" | "expired" | "voided";
+                            /** @enum {string} */
+                            mode: "sequential" | "parallel";
+                            /** @enum {string} */
+                            signatureLevel: "standard" | "eid";
+                            deadlineAt: string | null;
+                            /** @description set at send */
+                            channels: {
+                                email: boolean;
+                                sms: boolean;
+                            } | null;
+                            message: string | null;
+                            /** @description SHA-256 of the document content, fixed at send */
+                            documentSha256: string | null;
+                            workflowId: string | null;
+                            sentAt: string | null;
+                            completedAt: string | null;
+                            declinedAt: string | null;
+                            expiredAt: string | null;
+                            voidedAt: string | null;
+                            voidReason: string | null;
+                            /** @description why the last send did not start the envelope */
+                            lastError: string | null;
+                            /** @description 24-hex object id */
+                            createdBy: string;
+                            /** @description { startDate, endDate } of the agreement */
+                            contract: {
+                                startDate: string | null;
+                                endDate: string | null;
+                            } | null;
+                            lineItems: {
+                                id: string;
+                                name: string | null;
+                                description: string | null;
+                                quantity: number;
+                                unit: string | null;
+                                /** @description major units */
+                                unitPrice: number;
+                                /** @description percent */
+                                vatRate: number;
+                                subtotal: number;
+                                vatAmount: number;
+                                total: number;
+                            }[];
+                            subtotal: number;
+                            vatAmount: number;
+                            total: number;
+                            reminderIntervalHours: number | null;
+                            signers: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                name: string;
+                                email: string;
+                                phone: string | null;
+                                title: string | null;
+                                /** @enum {string} */
+                                role: "signer" | "cc";
+                                /** @enum {string} */
+                                status: "pending" | "invited" | "viewed" | "signed" | "declined";
+                                invitedAt: string | null;
+                                viewedAt: string | null;
+                                signedAt: string | null;
+                                declinedAt: string | null;
+                                declineReason: string | null;
+                                remindersSent: number;
+                                /** @description position in the signing order */
+                                order: number;
+                            }[];
+                            progress: {
+                                signed: number;
+                                required: number;
+                            };
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -31666,6 +41343,7 @@ export interface operations {
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
             503: components["responses"]["Error503"];
         };
     };
@@ -31692,7 +41370,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -31704,7 +41382,103 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @constant */
+                            kind: "contract";
+                            title: string;
+                            templateId: string | null;
+                            companyRef: string | null;
+                            personRef: string | null;
+                            dealRef: string | null;
+                            sourceOfferId: string | null;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "accepted" | "declined" | "expired" | "voided";
+                            /** @enum {string} */
+                            mode: "sequential" | "parallel";
+                            /** @enum {string} */
+                            signatureLevel: "standard" | "eid";
+                            deadlineAt: string | null;
+                            /** @description set at send */
+                            channels: {
+                                email: boolean;
+                                sms: boolean;
+                            } | null;
+                            message: string | null;
+                            /** @description SHA-256 of the document content, fixed at send */
+                            documentSha256: string | null;
+                            workflowId: string | null;
+                            sentAt: string | null;
+                            completedAt: string | null;
+                            declinedAt: string | null;
+                            expiredAt: string | null;
+                            voidedAt: string | null;
+                            voidReason: string | null;
+                            /** @description why the last send did not start the envelope */
+                            lastError: string | null;
+                            /** @description 24-hex object id */
+                            createdBy: string;
+                            /** @description { startDate, endDate } of the agreement */
+                            contract: {
+                                startDate: string | null;
+                                endDate: string | null;
+                            } | null;
+                            lineItems: {
+                                id: string;
+                                name: string | null;
+                                description: string | null;
+                                quantity: number;
+                                unit: string | null;
+                                /** @description major units */
+                                unitPrice: number;
+                                /** @description percent */
+                                vatRate: number;
+                                subtotal: number;
+                                vatAmount: number;
+                                total: number;
+                            }[];
+                            subtotal: number;
+                            vatAmount: number;
+                            total: number;
+                            reminderIntervalHours: number | null;
+                            signers: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                name: string;
+                                email: string;
+                                phone: string | null;
+                                title: string | null;
+                                /** @enum {string} */
+                                role: "signer" | "cc";
+                                /** @enum {string} */
+                                status: "pending" | "invited" | "viewed" | "signed" | "declined";
+                                invitedAt: string | null;
+                                viewedAt: string | null;
+                                signedAt: string | null;
+                                declinedAt: string | null;
+                                declineReason: string | null;
+                                remindersSent: number;
+                                /** @description position in the signing order */
+                                order: number;
+                            }[];
+                            progress: {
+                                signed: number;
+                                required: number;
+                            };
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -31732,7 +41506,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description the signed PDF; X-Document-Sha256 carries its SHA-256 */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -31740,10 +41514,11 @@ export interface operations {
                     "X-RateLimit-Limit-Day": components["headers"]["X-RateLimit-Limit-Day"];
                     "X-RateLimit-Remaining-Day": components["headers"]["X-RateLimit-Remaining-Day"];
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Content-Disposition": components["headers"]["Content-Disposition"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/pdf": string;
                 };
             };
             400: components["responses"]["Error400"];
@@ -31767,7 +41542,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -31778,7 +41553,39 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            contractId: string;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "accepted" | "declined" | "expired" | "voided";
+                            documentSha256: string | null;
+                            signedPdfSha256: string | null;
+                            sentAt: string | null;
+                            completedAt: string | null;
+                            signers: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                name: string;
+                                email: string;
+                                /** @enum {string} */
+                                role: "signer" | "cc";
+                                /** @enum {string} */
+                                status: "pending" | "invited" | "viewed" | "signed" | "declined";
+                                invitedAt: string | null;
+                                viewedAt: string | null;
+                                signedAt: string | null;
+                                declinedAt: string | null;
+                                declineReason: string | null;
+                                signatureType: ("typed" | "drawn") | null;
+                                signatureName: string | null;
+                                ip: string | null;
+                                userAgent: string | null;
+                                remindersSent: number;
+                                order: number;
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -31801,18 +41608,73 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description the document as JSON (Accept: application/json) or as an HTML page */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            document: {
+                                /** @description 24-hex object id */
+                                contractId: string;
+                                title: string;
+                                term: {
+                                    startDate: string | null;
+                                    endDate: string | null;
+                                } | null;
+                                lineItems: {
+                                    id: string;
+                                    name: string | null;
+                                    description: string | null;
+                                    quantity: number;
+                                    unit: string | null;
+                                    /** @description major units */
+                                    unitPrice: number;
+                                    /** @description percent */
+                                    vatRate: number;
+                                    subtotal: number;
+                                    vatAmount: number;
+                                    total: number;
+                                }[];
+                                subtotal: number;
+                                vatAmount: number;
+                                total: number;
+                                signers: {
+                                    order: number;
+                                    name: string;
+                                    email: string;
+                                    /** @description absent only before the signer row was stored */
+                                    title?: string | null;
+                                    /** @enum {string} */
+                                    role: "signer" | "cc";
+                                }[];
+                            };
+                            documentSha256: string | null;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "accepted" | "declined" | "expired" | "voided";
+                            deadlineAt: string | null;
+                            signer: {
+                                name: string;
+                                /** @enum {string} */
+                                role: "signer" | "cc";
+                                /** @enum {string} */
+                                status: "pending" | "invited" | "viewed" | "signed" | "declined";
+                                signedAt: string | null;
+                                /** @description a signer whose turn it is and who has not signed or declined */
+                                canSign: boolean;
+                            };
+                        };
+                    };
+                    "text/html": string;
                 };
             };
             400: components["responses"]["Error400"];
             404: components["responses"]["Error404"];
+            410: components["responses"]["Error410"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -31836,19 +41698,33 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            status: "signed";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            signedAt: string;
+                            /** @description true when this link had signed already (the first signature is kept) */
+                            replayed: boolean;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            410: components["responses"]["Error410"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             500: components["responses"]["Error500"];
@@ -31872,19 +41748,31 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            status: "declined";
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            declinedAt: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
+            410: components["responses"]["Error410"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             500: components["responses"]["Error500"];
@@ -31902,18 +41790,20 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description the signed PDF */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/pdf": string;
                 };
             };
             400: components["responses"]["Error400"];
             404: components["responses"]["Error404"];
+            410: components["responses"]["Error410"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
@@ -32143,6 +42033,7 @@ export interface operations {
                         }[];
                         tags: {
                             name: string;
+                            description?: string;
                         }[];
                         components: {
                             [key: string]: unknown;

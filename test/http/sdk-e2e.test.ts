@@ -10,7 +10,7 @@ beforeAll(async () => {
 });
 afterAll(() => app.close());
 
-it('an integration creates a company, a person and a deal and moves the deal, through the SDK alone', async () => {
+it('an integration works through the SDK alone: records, a deal moved, an automation, an enrollment, search', async () => {
   const tenant = await app.tenant();
   const crm = createCrmClient({ baseUrl: app.baseUrl, apiKey: tenant.apiKey });
   const result = await runSdkScenario(crm);
@@ -19,6 +19,14 @@ it('an integration creates a company, a person and a deal and moves the deal, th
   expect(deal.response.status).toBe(200);
   expect(deal.data?.data).toMatchObject({ stageId: result.stageId, company: result.companyId });
   expect(result.steps.every((s) => s.status < 300)).toBe(true);
+
+  const automation = await crm.GET('/api/v1/automations/{id}', { params: { path: { id: result.automationId } } });
+  expect(automation.data?.data.isActive).toBe(true);
+  const enrollment = await crm.GET('/api/v1/sequences/enrollments/{enrollmentId}', {
+    params: { path: { enrollmentId: result.enrollmentId } },
+  });
+  expect(enrollment.data?.data).toMatchObject({ sequenceId: result.sequenceId, entityId: result.personId });
+  expect(enrollment.data?.data.status).toBe('active');
 });
 
 it('a typed error answer: an unknown id is 404 with { error }', async () => {

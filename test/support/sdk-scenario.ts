@@ -14,6 +14,9 @@ export interface ScenarioResult {
   personId: string;
   dealId: string;
   stageId: string;
+  automationId: string;
+  sequenceId: string;
+  enrollmentId: string;
 }
 
 /** The body of a successful answer, or an error naming the call and what came back. */
@@ -76,5 +79,102 @@ export async function runSdkScenario(crm: CrmClient, name = `Nordic Bikes ${Date
   ).data;
   if (moved.stageId !== next.id) throw new Error(`the deal did not move: ${JSON.stringify(moved)}`);
 
-  return { steps, companyId: company._id, personId: person._id, dealId: deal._id, stageId: next.id };
+  // An automation: a note on every new deal, activated.
+  const automation = expectData(
+    'POST /automations',
+    await crm.POST('/api/v1/automations', {
+      body: {
+        name: `${name}: note new deals`,
+        nodes: [
+          {
+            id: 'trigger_1',
+            type: 'trigger',
+            position: { x: 0, y: 0 },
+            data: { triggerType: 'record_created', config: { entityTypes: ['deal'] } },
+          },
+          {
+            id: 'action_1',
+            type: 'action',
+            position: { x: 0, y: 200 },
+            data: { actionType: 'create_note', config: { noteContent: 'New deal {{deal.title}}' } },
+          },
+        ],
+        edges: [{ id: 'e1', source: 'trigger_1', target: 'action_1', sourceHandle: null }],
+      },
+    }),
+    steps,
+  ).data;
+  const active = expectData(
+    'POST /automations/:id/toggle',
+    await crm.POST('/api/v1/automations/{id}/toggle', { params: { path: { id: automation._id } } }),
+    steps,
+  ).data;
+  if (!active.isActive) throw new Error('the automation did not activate');
+
+  // A sequence (start → wait 30 days → a task), activated; the person enrolled and the enrollment read back.
+  const sequence = expectData(
+    'POST /sequences',
+    await crm.POST('/api/v1/sequences', {
+      body: {
+        name: `${name}: nurture`,
+        nodes: [
+          { id: 'start', type: 'start', position: { x: 0, y: 0 }, data: {} },
+          { id: 'wait_1', type: 'wait', position: { x: 300, y: 0 }, data: { waitDays: 30 } },
+          {
+            id: 'task_1',
+            type: 'create_task',
+            position: { x: 600, y: 0 },
+            data: { taskTitle: 'Call {{contact.firstName}}' },
+          },
+        ],
+        edges: [
+          { id: 'e1', source: 'start', target: 'wait_1', sourceHandle: null },
+          { id: 'e2', source: 'wait_1', target: 'task_1', sourceHandle: null },
+        ],
+      },
+    }),
+    steps,
+  ).data;
+  expectData(
+    'POST /sequences/:id/toggle',
+    await crm.POST('/api/v1/sequences/{id}/toggle', { params: { path: { id: sequence._id } } }),
+    steps,
+  );
+  const enrolled = expectData(
+    'POST /sequences/:id/enroll',
+    await crm.POST('/api/v1/sequences/{id}/enroll', {
+      params: { path: { id: sequence._id } },
+      body: { entityType: 'People', entityId: person._id },
+    }),
+    steps,
+  ).data;
+  const enrollmentId = 'enrollmentId' in enrolled ? enrolled.enrollmentId : undefined;
+  if (!enrollmentId) throw new Error(`enroll answered no enrollmentId: ${JSON.stringify(enrolled)}`);
+  const enrollment = expectData(
+    'GET /sequences/enrollments/:enrollmentId',
+    await crm.GET('/api/v1/sequences/enrollments/{enrollmentId}', { params: { path: { enrollmentId } } }),
+    steps,
+  ).data;
+  if (enrollment.entityId !== person._id || enrollment.sequenceId !== sequence._id)
+    throw new Error(`the enrollment names another record: ${JSON.stringify(enrollment)}`);
+
+  // Search finds the company (Meilisearch, or Postgres while the index catches up).
+  const found = expectData(
+    'GET /search',
+    await crm.GET('/api/v1/search', { params: { query: { q: name, types: 'company' } } }),
+    steps,
+  ).data;
+  if (!found.results.company?.hits.some((hit) => hit._id === company._id))
+    throw new Error(`search did not find the company: ${JSON.stringify(found)}`);
+
+  return {
+    steps,
+    companyId: company._id,
+    personId: person._id,
+    dealId: deal._id,
+    stageId: next.id,
+    automationId: automation._id,
+    sequenceId: sequence._id,
+    enrollmentId,
+  };
 }
