@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { dateTimeView, idView, recordViewFields } from '../shared/views';
 
-/** Response views of SMS, SMS threads, scheduled SMS, SMS templates and the gateway webhook (spec: Email, SMS, webhooks). */
+/** Response views of SMS, threads, scheduled SMS, SMS templates and the gateway webhook (spec: Email, SMS). */
 
 const smsDirection = z.enum(['inbound', 'outbound']);
 const smsStatus = z
