@@ -15,6 +15,8 @@ import {
 import * as sequences from '../../domain/sequences/sequences.service';
 import { unsubscribe, unsubscribeKey, UNSUBSCRIBE_PATH } from '../../domain/sequences/unsubscribe';
 import { ok, paged, route } from '../http/registry';
+import { envelopes, publicRoute } from '../http/crud';
+import { unsubscribeResultView } from '../../domain/sequences/unsubscribe.views';
 import { idParams } from '../../domain/shared/schemas';
 import {
   eligibilityQuery,
@@ -269,25 +271,27 @@ export const sequencesRoutes: RouteFactory = (deps) => {
         'Enrollment totals by status and exit reason, per-step sent/opened/clicked/replied and outcomes, and enrollmentCounts [{ _id: status, count }].',
       handler: async ({ ctx, params }) => ok(await sequenceStats(ctx, params.id)),
     }),
-    route({
+    publicRoute({
       method: 'POST',
       path: `${UNSUBSCRIBE_PATH}/:token`,
       section,
-      access: { public: 'the token in the e-mail link (HMAC-signed enrollment id) is the capability' },
+      reason: 'the token in the e-mail link (HMAC-signed enrollment id) is the capability',
       params: tokenParams,
       summary:
         'Unsubscribe link of sequence e-mails (one-click POST): opts the contact out of sequences and exits its running enrollments.',
+      response: envelopes.data(unsubscribeResultView),
       handler: async ({ params }) =>
         ok(await unsubscribe(deps.orm, engine.workflows, params.token, unsubscribeKey(deps.config))),
     }),
-    route({
+    publicRoute({
       method: 'GET',
       path: `${UNSUBSCRIBE_PATH}/:token`,
       section,
-      access: { public: 'the token in the e-mail link (HMAC-signed enrollment id) is the capability' },
+      reason: 'the token in the e-mail link (HMAC-signed enrollment id) is the capability',
       params: tokenParams,
       summary:
         'Unsubscribe link of sequence e-mails (opened in a browser): same effect as the POST; answers a short HTML page.',
+      response: { media: ['text/html'], description: 'a short page saying the contact is unsubscribed' },
       handler: async ({ params }) => {
         await unsubscribe(deps.orm, engine.workflows, params.token, unsubscribeKey(deps.config));
         return {
