@@ -2,6 +2,8 @@ import type { RouteFactory } from '../app';
 import { lookup } from '../../domain/crm-connect/lookup.service';
 import { logConnectorCall } from '../../domain/crm-connect/connector-calls.service';
 import { created, ok, route } from '../http/registry';
+import { envelopes } from '../http/crud';
+import { connectorCallView, lookupResultView } from '../../domain/crm-connect/crm-connect.views';
 import { connectorCallBody, lookupQuery } from '../../domain/crm-connect/crm-connect.schemas';
 
 const section = 'CRM connect';
@@ -15,6 +17,7 @@ export const crmConnectRoutes: RouteFactory = () => [
     query: lookupQuery,
     summary:
       'Find people, companies and leads by phone (normalised: spaces, dashes, dots, parentheses ignored, 00 = +, last 8 digits compared when a country prefix may be missing) or by e-mail (case-insensitive).',
+    response: envelopes.data(lookupResultView),
     handler: async ({ ctx, query }) => ok(await lookup(ctx, query)),
   }),
   route({
@@ -26,6 +29,10 @@ export const crmConnectRoutes: RouteFactory = () => [
     successStatus: 201,
     summary:
       'Log a call from a telephony connector, linked to the first record matching the phone (person, else company, else lead); idempotent on externalId (200 for a repeat).',
+    response: envelopes.data(connectorCallView),
+    responses: {
+      200: { json: envelopes.data(connectorCallView), description: 'a repeat of an externalId: the stored call' },
+    },
     handler: async ({ ctx, body }) => {
       const result = await logConnectorCall(ctx, body);
       return result.created ? created(result.call) : ok(result.call);

@@ -9,6 +9,8 @@ import {
 } from '../../domain/email/email-bulk.service';
 import { API_START_DEADLINE_MS, createWorkflowPort } from '../../temporal/workflow-client';
 import { created, route } from '../http/registry';
+import { envelopes } from '../http/crud';
+import { bulkEmailCreatedView, bulkProgressView } from '../../domain/email/email.views';
 
 const section = 'E-mail';
 
@@ -29,6 +31,7 @@ export const emailBulkRoutes: RouteFactory = (deps) => {
       successStatus: 201,
       summary: `Send one e-mail to 1-${MAX_BULK_EMAIL_RECIPIENTS} recipients from a connected mailbox, personalised per recipient (personalizedSubject/personalizedHtml, placeholders such as {{contact.firstName}}, {{name}}, {{company.name}}, {{x | default:"there"}}).`,
       description: `Queued by default: one Temporal workflow (email-bulk:<workspaceId>:<queueId>) sends in batches, paced per mailbox, each recipient at most once; 201 { data: { queued: true, queueId, summary } }, progress at GET /emails/bulk/:queueId. \`immediate: true\` (only with ${MAX_IMMEDIATE_RECIPIENTS} or fewer recipients, 400 otherwise) sends now: 201 { data: { immediate: true, queueId, summary, results } }. Owners and admins only. Addresses repeated in one send get one e-mail (summary.duplicatesRemoved).`,
+      response: envelopes.data(bulkEmailCreatedView),
       handler: async ({ ctx, body }) => {
         return created(
           await createBulkEmail(ctx, body, {
@@ -57,6 +60,8 @@ export const emailBulkRoutes: RouteFactory = (deps) => {
         'Progress of a bulk send: { data: { queueId, status, summary: { total, pending, sent, failed, unknown }, recipients: [{ index, email, status, emailId, error, sentAt }] }, page, limit, total } (recipients paged in send order; filter status).',
       description:
         '`unknown`: the attempt stopped after the message may have been handed to the mail server, so it is never sent again automatically.',
+      // The page meta (page, limit, total) counts the recipients of data.recipients.
+      response: envelopes.list(bulkProgressView).extend({ data: bulkProgressView }),
       handler: async ({ ctx, params, query }) => ({
         status: 200,
         body: await getBulkProgress(ctx, params.queueId, query),

@@ -4,6 +4,8 @@ import type { RouteFactory } from '../app';
 import { DomainError } from '../../domain/errors';
 import { authenticateInbound, receiveRawEmail } from '../../domain/email/inbound.service';
 import { route } from '../http/registry';
+import { envelopes } from '../http/crud';
+import { inboundEmailResultView } from '../../domain/email/email.views';
 
 const params = z.object({ accountId: z.string() });
 
@@ -37,6 +39,9 @@ export const emailInboundRoutes: RouteFactory = (deps) => [
     params,
     rawBody: true,
     successStatus: 202,
+    response: envelopes.data(inboundEmailResultView),
+    // 401: a missing or wrong x-webhook-secret (the route has no API key, so 401 is not among its defaults).
+    errors: [401],
     access: {
       public:
         "authenticated by the x-webhook-secret header: the mailbox's inbound secret (shown once by `crm email-account add`), compared in constant time",

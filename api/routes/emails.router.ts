@@ -8,6 +8,16 @@ import { created, ok, paged, route } from '../http/registry';
 import { idParams } from '../../domain/shared/schemas';
 import { listEmailsQuery, rsvpBody, sendEmailBody, threadParams } from '../../domain/email/emails.schemas';
 import { getCalendarInvite, rsvpCalendarInvite } from '../../domain/email/calendar-invite';
+import {
+  calendarInviteView,
+  emailAccountView,
+  emailSummaryView,
+  emailThreadView,
+  emailView,
+  rsvpResultView,
+  sentEmailView,
+} from '../../domain/email/email.views';
+import { envelopes } from '../http/crud';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;
@@ -25,6 +35,7 @@ export const emailsRoutes: RouteFactory = (deps) => [
     summary:
       'Connected mailboxes the caller can use (listed on the account, or shared). Credentials are never returned.',
     description: 'Accounts are connected by the operator CLI: `crm email-account add|test|remove`.',
+    response: envelopes.list(emailAccountView),
     handler: async ({ ctx, query }) => {
       const items = await listEmailAccounts(ctx);
       const start = (query.page - 1) * query.limit;
@@ -42,6 +53,8 @@ export const emailsRoutes: RouteFactory = (deps) => [
     access: read,
     query: listEmailsQuery,
     summary: `E-mails, newest first (${accessNote}). Strict list: unknown parameters answer 400.`,
+    description: 'view=summary answers the summary of each e-mail.',
+    response: envelopes.list(z.union([emailView, emailSummaryView])),
     handler: async ({ ctx, query }) => {
       const { items, total } = await emails.listEmails(ctx, query);
       return paged(items, { page: query.page, limit: query.limit, total });
@@ -58,6 +71,9 @@ export const emailsRoutes: RouteFactory = (deps) => [
       'Send one e-mail from a connected mailbox (accountId, to, subject, html and/or text); bodyHtml is refused (400).',
     description:
       'Links (linkPersonId, linkCompanyId, linkDealId) put it on those timelines; replyToMessageId (an e-mail id or Message-ID) threads it. An `Idempotency-Key` header (or idempotencyKey) sends at most once.',
+    response: envelopes.data(sentEmailView),
+    // 502: the mail server refused, or the outcome is unknown (never sent again automatically).
+    errors: [502],
     handler: async ({ ctx, body, koa }) => {
       const idempotencyKey = body.idempotencyKey ?? (koa.get('idempotency-key') || undefined);
       return created(
@@ -77,6 +93,7 @@ export const emailsRoutes: RouteFactory = (deps) => [
     params: threadParams,
     resources: { threadId: 'email' },
     summary: 'One conversation, oldest first (threaded by Message-ID, In-Reply-To and References).',
+    response: envelopes.data(emailThreadView),
     handler: async ({ ctx, params }) => ok(await emails.getThread(ctx, params.threadId)),
   }),
   route({
@@ -87,6 +104,7 @@ export const emailsRoutes: RouteFactory = (deps) => [
     params: idParams,
     resources: { id: 'email' },
     summary: `One e-mail (${accessNote}).`,
+    response: envelopes.data(emailView),
     handler: async ({ ctx, params }) => ok(serializeEmail(await emails.getEmail(ctx, params.id))),
   }),
   route({
@@ -98,6 +116,7 @@ export const emailsRoutes: RouteFactory = (deps) => [
     resources: { id: 'email' },
     summary:
       'The calendar invite (text/calendar part) of a received e-mail: uid, summary, start, end, organizer, attendees; 404 when it has none.',
+    response: envelopes.data(calendarInviteView),
     handler: async ({ ctx, params }) => ok(await getCalendarInvite(ctx, params.id)),
   }),
   route({
@@ -110,6 +129,8 @@ export const emailsRoutes: RouteFactory = (deps) => [
     resources: { id: 'email' },
     summary:
       'RSVP to a received invite: { response: accepted|declined|tentative, comment? } sends an iCalendar REPLY to the organizer from the receiving mailbox (once per response).',
+    response: envelopes.data(rsvpResultView),
+    errors: [502],
     handler: async ({ ctx, params, body }) =>
       ok(
         await rsvpCalendarInvite(ctx, params.id, body, {

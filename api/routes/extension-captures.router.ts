@@ -2,6 +2,8 @@ import type { RouteFactory } from '../app';
 import { presignCapturesBody } from '../../domain/files/captures.schemas';
 import { presignCaptures } from '../../domain/files/captures.service';
 import { ok, route } from '../http/registry';
+import { envelopes } from '../http/crud';
+import { captureUploadsView } from '../../domain/extension/extension.views';
 import { fileDeps } from './files.router';
 
 export const extensionCapturesRoutes: RouteFactory = (deps) => [
@@ -16,6 +18,7 @@ export const extensionCapturesRoutes: RouteFactory = (deps) => [
     description:
       'Each upload is { key, uploadUrl, method: PUT, headers, expiresAt, maxBytes }: PUT the bytes to uploadUrl with the headers before expiresAt. ' +
       'S3 storage answers presigned S3 URLs; local storage answers signed URLs of this API (403 altered, 410 expired, 413 over FILE_MAX_BYTES, 400 when the bytes are not the signed type).',
+    response: envelopes.data(captureUploadsView),
     handler: async ({ ctx, body }) => ok(await presignCaptures(ctx, fileDeps(deps), body)),
   }),
 ];

@@ -9,6 +9,13 @@ import {
 import { contributionBody, networkQuery, observationsBody } from '../../domain/extension/extension.schemas';
 import { pageParams } from '../../domain/shared/list-query';
 import { ok, paged, route } from '../http/registry';
+import { envelopes } from '../http/crud';
+import {
+  contributionView,
+  knownDomainView,
+  networkProfileView,
+  observationsResultView,
+} from '../../domain/extension/extension.views';
 import { z } from 'zod';
 
 const section = 'Browser extension';
@@ -22,6 +29,7 @@ export const extensionRoutes: RouteFactory = () => [
     access: { scopes: ['read'] },
     summary:
       'Data-contribution status of the workspace: { enabled, changedAt, changedBy, observations (stored by this workspace) }.',
+    response: envelopes.data(contributionView),
     handler: async ({ ctx }) => ok(await getContribution(ctx)),
   }),
   route({
@@ -32,6 +40,7 @@ export const extensionRoutes: RouteFactory = () => [
     body: contributionBody,
     summary:
       "Switch data contribution on or off (admin). While on, the workspace's observations are shared with, and it may read, the contributor network.",
+    response: envelopes.data(contributionView),
     handler: async ({ ctx, body }) => ok(await setContribution(ctx, body.enabled)),
   }),
   route({
@@ -42,6 +51,7 @@ export const extensionRoutes: RouteFactory = () => [
     body: observationsBody,
     summary:
       'Store public-profile observations from the extension (1-500; each { profile, kind?, handle?, name, headline, title, companyName, companyProfile, domain, location, industry, employees, observedAt }); one per profile and workspace, newer replaces older. { received, stored, shared }.',
+    response: envelopes.data(observationsResultView),
     handler: async ({ ctx, body }) => ok(await addObservations(ctx, body.observations)),
   }),
   route({
@@ -52,6 +62,7 @@ export const extensionRoutes: RouteFactory = () => [
     query: networkQuery,
     summary:
       'What contributing workspaces observed about a profile (by profile URL or handle): merged public facts, contributor count, first/last seen; never workspace ids or CRM data. 403 unless this workspace contributes.',
+    response: envelopes.list(networkProfileView),
     handler: async ({ ctx, query }) => {
       const { items, total } = await networkLookup(ctx, query);
       return paged(items, { page: query.page, limit: query.limit, total });
@@ -65,6 +76,7 @@ export const extensionRoutes: RouteFactory = () => [
     query: domainsQuery,
     summary:
       'Known company domains of the workspace (website, else company e-mail domain; free-mail domains left out), alphabetical: { domain, companyIds }; limit up to 1000.',
+    response: envelopes.list(knownDomainView),
     handler: async ({ ctx, query }) => {
       const { items, total } = await knownDomains(ctx, query);
       return paged(items, { page: query.page, limit: query.limit, total });

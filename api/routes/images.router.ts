@@ -1,23 +1,26 @@
+import { z } from 'zod';
 import type { RouteFactory } from '../app';
-import { route } from '../http/registry';
+import { publicRoute } from '../http/crud';
+import { IMAGE_TYPES } from '../../domain/images/image-bytes';
 import { getPublicImage } from '../../domain/images/images.service';
 
 export const imagesRoutes: RouteFactory = (deps) => [
-  route({
+  publicRoute({
     method: 'GET',
     path: '/api/v1/images/:token',
     section: 'Images',
     summary: 'The bytes of a workspace image (avatar, logo) by its public token; cacheable forever.',
     description: 'Image fields hold URLs of this endpoint. The token is 64 hex characters; an unknown one is 404.',
-    access: {
-      public: 'image URLs are embedded in pages that cannot send credentials; the random token is the capability',
+    reason: 'image URLs are embedded in pages that cannot send credentials; the random token is the capability',
+    params: z.object({ token: z.string() }),
+    response: {
+      media: IMAGE_TYPES,
+      description: 'the image bytes (immutable: cached for a year; ETag is its SHA-256)',
+      headers: ['Cache-Control'],
     },
-    handler: async ({ koa }) => {
+    handler: async ({ params }) => {
       // Unbound fork on purpose: the token lookup crosses workspaces (see getPublicImage).
-      const image = await getPublicImage(
-        deps.orm.em.fork({ clear: true, useContext: false }),
-        String(koa.params.token ?? ''),
-      );
+      const image = await getPublicImage(deps.orm.em.fork({ clear: true, useContext: false }), params.token);
       return {
         status: 200,
         body: image.data,

@@ -1,6 +1,8 @@
 import type { RouteFactory } from '../app';
 import { listIntegrations, syncIntegration } from '../../domain/files/cloud/integrations.service';
 import { ok, paged, route } from '../http/registry';
+import { envelopes } from '../http/crud';
+import { integrationSyncResultView, integrationView } from '../../domain/files/cloud/integrations.views';
 import { CLOUD_PROVIDERS } from '../../domain/files/cloud/cloud-provider';
 import { integrationsQuery, syncBody } from '../../domain/files/files.schemas';
 
@@ -15,6 +17,7 @@ export const integrationsRoutes: RouteFactory = (deps) => [
     query: integrationsQuery,
     summary:
       'Providers of the deployment (cloud storage, e-mail, SMS, AI, file storage): configured, connected for this workspace, the variables that set them up (names only) and cloud sync health.',
+    response: envelopes.list(integrationView),
     handler: async ({ ctx, query }) => {
       const all = await listIntegrations(ctx, deps.config);
       return paged(all.slice((query.page - 1) * query.limit, query.page * query.limit), {
@@ -35,6 +38,9 @@ export const integrationsRoutes: RouteFactory = (deps) => [
       summary: `Sync ${provider} now: re-read linked cloud files (fullSync: every file; otherwise those not checked since the last success) and record the sync health.`,
       description:
         'Not set up: 503 not_configured naming the variables. Other providers (smtp, sms_gateway, ai, file_storage) have no sync: 404.',
+      response: envelopes.data(integrationSyncResultView),
+      // 502: the provider refused or could not be reached (the failure is kept as sync health).
+      errors: [502],
       handler: async ({ ctx, body }) => ok(await syncIntegration(ctx, deps.config, provider, body.fullSync)),
     }),
   ),

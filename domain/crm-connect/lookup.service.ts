@@ -6,6 +6,7 @@ import { Lead } from '../leads/lead.entity';
 import { Person } from '../people/person.entity';
 import { likePattern } from '../shared/listing';
 import { matchesPhone, normalizePhone, tailDigits, type NormalizedPhone } from './phone';
+import type { LookupResultView } from './crm-connect.views';
 
 export interface LookupMatch {
   entityType: 'person' | 'company' | 'lead';
@@ -80,7 +81,7 @@ export function parsePhone(phone: string, field = 'phone'): NormalizedPhone {
 }
 
 /** People first, then companies, then leads; newest first within each type. */
-export async function lookup(ctx: Ctx, input: { phone?: string; email?: string }): Promise<{ matches: LookupMatch[] }> {
+export async function lookup(ctx: Ctx, input: { phone?: string; email?: string }): Promise<LookupResultView> {
   if ((input.phone === undefined) === (input.email === undefined))
     throw validation('give exactly one of phone or email');
   const matches =

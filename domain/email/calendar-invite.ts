@@ -6,6 +6,7 @@ import { Email } from './email.entity';
 import { EmailAccount } from './email-account.entity';
 import { getEmail } from './emails.service';
 import { serializeEmail } from './email-records';
+import type { CalendarInviteView, RsvpResultView } from './email.views';
 import { CalendarEvent, type Attendee, type AttendeeStatus } from '../calendar/calendar-event.entity';
 import { serializeEvent } from '../calendar/calendar-events.service';
 import { emit } from '../outbox/emit';
@@ -100,14 +101,14 @@ async function inviteOf(ctx: Ctx, id: string): Promise<{ email: Email; invite: I
   return { email, invite };
 }
 
-export async function getCalendarInvite(ctx: Ctx, id: string) {
+export async function getCalendarInvite(ctx: Ctx, id: string): Promise<CalendarInviteView> {
   const { email, invite } = await inviteOf(ctx, id);
   const event = await ctx.em.findOne(
     CalendarEvent,
     { icalUid: invite.uid },
     { fields: ['_id'], orderBy: { createdAt: 'asc' } },
   );
-  return { emailId: email._id, ...invite, calendarEventId: event?._id ?? null, raw: email.calendarInvite };
+  return { emailId: email._id, ...invite, calendarEventId: event?._id ?? null, raw: email.calendarInvite ?? null };
 }
 
 const PARTSTAT: Record<string, AttendeeStatus> = {
@@ -210,7 +211,7 @@ export async function rsvpCalendarInvite(
   id: string,
   input: { response?: RsvpResponse; comment?: string },
   deps: EmailDeps,
-) {
+): Promise<RsvpResultView> {
   const { email, invite } = await inviteOf(ctx, id);
   const response = input.response ?? fail();
   if (email.direction !== 'inbound' || !email.accountId)

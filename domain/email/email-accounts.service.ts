@@ -5,10 +5,11 @@ import { DomainError, notFound, validation } from '../errors';
 import { newId } from '../ids';
 import { parseMailbox } from '../messaging/addresses';
 import { forkForWorkspace } from '../orm/tenant';
-import { toPlain } from '../shared/listing';
+import { plainOf } from '../shared/views';
 import { openSecret, sealSecret } from '../shared/secret-box';
 import { User } from '../workspaces/user.entity';
 import { EmailAccount } from './email-account.entity';
+import type { EmailAccountView } from './email.views';
 
 /** What the operator CLI gives to connect a mailbox (passwords are sealed before they are stored). */
 export interface EmailAccountInput {
@@ -42,13 +43,13 @@ const PUBLIC_FIELDS = [
 ] as const;
 
 /** The API view: hosts and ports, never user names, passwords or the inbound secret. */
-export function serializeEmailAccount(a: EmailAccount): Record<string, unknown> {
+export function serializeEmailAccount(a: EmailAccount): EmailAccountView {
   return {
-    ...toPlain(a, PUBLIC_FIELDS),
+    ...plainOf(a, PUBLIC_FIELDS),
     canSend: true,
     canReceive: !!a.imapHost,
     smtp: { host: a.smtpHost, port: a.smtpPort, secure: a.smtpSecure },
-    imap: a.imapHost ? { host: a.imapHost, port: a.imapPort, secure: a.imapSecure } : null,
+    imap: a.imapHost ? { host: a.imapHost, port: a.imapPort ?? null, secure: a.imapSecure } : null,
   };
 }
 
@@ -88,7 +89,7 @@ export async function addEmailAccount(
   rootEm: EntityManager,
   input: EmailAccountInput,
   key: Buffer | null,
-): Promise<{ account: Record<string, unknown>; inboundSecret: string }> {
+): Promise<{ account: EmailAccountView; inboundSecret: string }> {
   const em = forkForWorkspace(rootEm, input.workspaceId);
   const name = input.name.trim();
   if (!name || name.length > 200) throw validation('name must be 1-200 characters');
@@ -170,7 +171,7 @@ export const visibleAccountsWhere = (ctx: Ctx): Record<string, unknown> => ({
   $or: [{ shared: true }, { userIds: { $contains: [ctx.actor.userId] } }],
 });
 
-export async function listEmailAccounts(ctx: Ctx): Promise<Record<string, unknown>[]> {
+export async function listEmailAccounts(ctx: Ctx): Promise<EmailAccountView[]> {
   const rows = await ctx.em.find(EmailAccount, visibleAccountsWhere(ctx), {
     orderBy: { createdAt: 'asc', _id: 'asc' },
   });

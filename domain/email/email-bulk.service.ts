@@ -25,6 +25,7 @@ import type { SendThrottle } from './bulk-throttle';
 import { accountForSend } from './email-accounts.service';
 import { EmailBulk, EmailBulkRecipient, type BulkRecipientStatus } from './email-bulk.entity';
 import { renderEmailParts } from './template-render';
+import type { BulkEmailCreatedView, BulkProgressView, BulkRecipientView } from './email.views';
 import { insertRowsSql, sendBulkMessages, type BulkItem, type BulkMessage } from './bulk-send';
 import { newId } from '../ids';
 
@@ -149,7 +150,11 @@ export interface CreateBulkDeps extends BulkDeps {
 }
 
 /** POST /emails/bulk: stores the send and queues it (one workflow) or, when immediate, sends it now. */
-export async function createBulkEmail(ctx: Ctx, input: BulkEmailInput, deps: CreateBulkDeps) {
+export async function createBulkEmail(
+  ctx: Ctx,
+  input: BulkEmailInput,
+  deps: CreateBulkDeps,
+): Promise<BulkEmailCreatedView> {
   const { recipients, duplicates } = checkBulkInput(input);
   if (input.trackOpens && !deps.email.tracking)
     throw new DomainError(
@@ -449,7 +454,7 @@ export async function finishBulk(
   return { status: 'completed', summary: await summaryOf(em, input.workspaceId, input.queueId) };
 }
 
-const serializeRecipient = (r: EmailBulkRecipient): Record<string, unknown> => ({
+const serializeRecipient = (r: EmailBulkRecipient): BulkRecipientView => ({
   index: r.index,
   email: r.email,
   name: r.name ?? null,
@@ -466,7 +471,7 @@ export async function getBulkProgress(
   ctx: Ctx,
   queueId: string,
   q: { page: number; limit: number; status?: BulkRecipientStatus },
-) {
+): Promise<{ data: BulkProgressView; page: number; limit: number; total: number }> {
   const bulk = await ctx.em.findOne(EmailBulk, { _id: queueId });
   if (!bulk) throw notFound('bulk e-mail');
   const where = { bulkId: bulk._id, ...(q.status ? { status: q.status } : {}) };

@@ -5,7 +5,8 @@ import { formatMailbox } from '../messaging/addresses';
 import type { ClaimRow, MessageLinks } from '../messaging/outbound.service';
 import type { Mailbox } from '../messaging/ports';
 import { leanQuery, type FullRow } from '../orm/lean';
-import { toPlain } from '../shared/listing';
+import { plainOf } from '../shared/views';
+import type { EmailSummaryView, EmailView } from './email.views';
 import { Email, type EmailStatus } from './email.entity';
 
 /** Rows of the `email` table written by the send path and read by the API. */
@@ -208,12 +209,12 @@ const FIELDS = [
 ] as const;
 const SUMMARY = ['_id', 'accountId', 'direction', 'status', 'subject', 'to', 'threadId', 'date'] as const;
 
-export function serializeEmail(e: Email, view: 'full' | 'summary' = 'full'): Record<string, unknown> {
-  const base = toPlain(e, view === 'summary' ? SUMMARY : FIELDS);
-  return {
-    ...base,
-    from: e.fromAddress,
-    folder: e.direction === 'inbound' ? 'inbox' : 'sent',
-    ...(view === 'full' ? { hasCalendarInvite: !!e.calendarInvite } : {}),
-  };
+const folderOf = (e: Email) => (e.direction === 'inbound' ? 'inbox' : 'sent');
+
+export function serializeEmail(e: Email, view?: 'full'): EmailView;
+export function serializeEmail(e: Email, view: 'summary'): EmailSummaryView;
+export function serializeEmail(e: Email, view: 'full' | 'summary'): EmailView | EmailSummaryView;
+export function serializeEmail(e: Email, view: 'full' | 'summary' = 'full'): EmailView | EmailSummaryView {
+  if (view === 'summary') return { ...plainOf(e, SUMMARY), from: e.fromAddress, folder: folderOf(e) };
+  return { ...plainOf(e, FIELDS), from: e.fromAddress, folder: folderOf(e), hasCalendarInvite: !!e.calendarInvite };
 }

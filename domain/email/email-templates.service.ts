@@ -1,7 +1,9 @@
 import type { Ctx } from '../context';
 import { notFound } from '../errors';
 import { emit } from '../outbox/emit';
-import { findPage, likePattern, toPlain, type PageRequest } from '../shared/listing';
+import { findPage, likePattern, type PageRequest } from '../shared/listing';
+import { plainOf } from '../shared/views';
+import type { EmailSignatureView, EmailTemplateSummaryView, EmailTemplateView } from './email.views';
 import { createRecord } from '../shared/records';
 import { EmailSignature, EmailTemplate } from './email-template.entity';
 import { compileTemplateHtml, type LayoutSettings } from './template-compile';
@@ -26,8 +28,18 @@ const FIELDS = [
 ] as const;
 const SUMMARY = ['_id', 'name', 'category', 'metadata', 'tags', 'createdAt', 'updatedAt'] as const;
 
-export const serializeEmailTemplate = (t: EmailTemplate, view: 'full' | 'summary' = 'full') =>
-  toPlain(t, view === 'summary' ? SUMMARY : FIELDS);
+export function serializeEmailTemplate(t: EmailTemplate, view?: 'full'): EmailTemplateView;
+export function serializeEmailTemplate(t: EmailTemplate, view: 'summary'): EmailTemplateSummaryView;
+export function serializeEmailTemplate(
+  t: EmailTemplate,
+  view: 'full' | 'summary',
+): EmailTemplateView | EmailTemplateSummaryView;
+export function serializeEmailTemplate(
+  t: EmailTemplate,
+  view: 'full' | 'summary' = 'full',
+): EmailTemplateView | EmailTemplateSummaryView {
+  return view === 'summary' ? plainOf(t, SUMMARY) : plainOf(t, FIELDS);
+}
 
 /** A template given a compiledHtml keeps it; otherwise the server builds (and rebuilds) it from the parts. */
 function compile(t: EmailTemplate): void {
@@ -61,7 +73,10 @@ export async function getEmailTemplate(ctx: Ctx, id: string): Promise<EmailTempl
   return t;
 }
 
-export async function createEmailTemplate(ctx: Ctx, input: EmailTemplateInput & { name: string }) {
+export async function createEmailTemplate(
+  ctx: Ctx,
+  input: EmailTemplateInput & { name: string },
+): Promise<EmailTemplateView> {
   const t = createRecord(ctx, EmailTemplate, {
     name: input.name,
     category: input.category ?? 'other',
@@ -87,7 +102,7 @@ export async function createEmailTemplate(ctx: Ctx, input: EmailTemplateInput & 
   return serializeEmailTemplate(t);
 }
 
-export async function updateEmailTemplate(ctx: Ctx, id: string, input: EmailTemplateInput) {
+export async function updateEmailTemplate(ctx: Ctx, id: string, input: EmailTemplateInput): Promise<EmailTemplateView> {
   const t = await getEmailTemplate(ctx, id);
   for (const key of [
     'name',
@@ -134,7 +149,7 @@ export async function deleteEmailTemplate(ctx: Ctx, id: string): Promise<void> {
 // Signatures: HTML the client inlines into `html` when sending (the send API takes no signature id).
 
 const SIGNATURE_FIELDS = ['_id', 'name', 'content', 'textContent', 'ownerId', 'createdAt', 'updatedAt'] as const;
-export const serializeEmailSignature = (s: EmailSignature) => toPlain(s, SIGNATURE_FIELDS);
+export const serializeEmailSignature = (s: EmailSignature): EmailSignatureView => plainOf(s, SIGNATURE_FIELDS);
 
 export async function listEmailSignatures(ctx: Ctx, query: PageRequest) {
   const { items, total } = await findPage(ctx.em, EmailSignature, {}, query, { createdAt: 'desc' });
@@ -150,7 +165,7 @@ export async function getEmailSignature(ctx: Ctx, id: string): Promise<EmailSign
 export async function createEmailSignature(
   ctx: Ctx,
   input: { name: string; content: string; textContent?: string | null },
-) {
+): Promise<EmailSignatureView> {
   const s = createRecord(ctx, EmailSignature, {
     name: input.name,
     content: input.content,
@@ -161,7 +176,11 @@ export async function createEmailSignature(
   return serializeEmailSignature(s);
 }
 
-export async function updateEmailSignature(ctx: Ctx, id: string, input: EmailSignatureInput) {
+export async function updateEmailSignature(
+  ctx: Ctx,
+  id: string,
+  input: EmailSignatureInput,
+): Promise<EmailSignatureView> {
   const s = await getEmailSignature(ctx, id);
   if (input.name !== undefined) s.name = input.name;
   if (input.content !== undefined) s.content = input.content;

@@ -6,6 +6,7 @@ import { dateWhere, findPage, likePattern, type DateFilterInput, type PageReques
 import { Email } from './email.entity';
 import { visibleAccountIds } from './email-accounts.service';
 import { serializeEmail } from './email-records';
+import type { EmailThreadView, SentEmailView } from './email.views';
 
 export interface ApiSendInput {
   accountId: string;
@@ -25,7 +26,7 @@ export interface ApiSendInput {
 }
 
 /** POST /emails: sends from a mailbox the caller can use and answers with the stored e-mail. */
-export async function sendFromApi(ctx: Ctx, input: ApiSendInput, deps: EmailDeps): Promise<Record<string, unknown>> {
+export async function sendFromApi(ctx: Ctx, input: ApiSendInput, deps: EmailDeps): Promise<SentEmailView> {
   const sent = await sendEmail(
     ctx,
     {
@@ -111,7 +112,7 @@ export async function getEmail(ctx: Ctx, id: string): Promise<Email> {
 /**
  * One thread in the order we stored its messages (sent or received); a thread with no e-mail the caller may see is 404.
  */
-export async function getThread(ctx: Ctx, threadId: string) {
+export async function getThread(ctx: Ctx, threadId: string): Promise<EmailThreadView> {
   const emails = await ctx.em.find(
     Email,
     { $and: [{ threadId }, await accessWhere(ctx)] },

@@ -17,6 +17,7 @@ import { Email } from './email.entity';
 import { EmailAccount } from './email-account.entity';
 import { inboundSecretMatches } from './email-accounts.service';
 import { emailEventPayload, normalizeMessageId, serializeEmail } from './email-records';
+import type { InboundEmailResultView } from './email.views';
 
 /**
  * Received mail (raw MIME from a provider webhook or the IMAP poller): parsed with mailparser,
@@ -27,9 +28,7 @@ import { emailEventPayload, normalizeMessageId, serializeEmail } from './email-r
 
 export const MAX_REFERENCES_LOOKUP = 50;
 
-export type InboundResult =
-  | { kind: 'received'; email: Record<string, unknown>; duplicate: boolean; replyTo: string | null }
-  | { kind: 'bounced'; emailId: string | null; recipients: string[] };
+export type InboundResult = InboundEmailResultView;
 
 /** The account of an inbound webhook, checked against its secret (401 for a wrong one, 404 for an unknown id). */
 export async function authenticateInbound(

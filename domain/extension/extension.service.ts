@@ -5,15 +5,9 @@ import { newId } from '../ids';
 import { FREE_MAIL_DOMAINS } from '../lookups/normalize';
 import { WEBSITE_DOMAIN_SQL } from '../lookups/lookup.service';
 import type { PageRequest } from '../shared/listing';
-import { ExtensionContribution, ExtensionObservation, type ObservedFacts } from './extension.entity';
+import { ExtensionContribution, ExtensionObservation } from './extension.entity';
 import type { ObservationInput } from './extension.schemas';
-
-export interface ContributionView {
-  enabled: boolean;
-  changedAt: string | null;
-  changedBy: string | null;
-  observations: number;
-}
+import type { ContributionView, KnownDomainView, NetworkProfileView, ObservationsResultView } from './extension.views';
 
 export async function getContribution(ctx: Ctx): Promise<ContributionView> {
   const row = await ctx.em.findOne(ExtensionContribution, { workspaceId: ctx.actor.workspaceId });
@@ -47,10 +41,7 @@ const isContributing = async (ctx: Ctx): Promise<boolean> =>
  * Stores the observations (one row per workspace and profile; a newer observation replaces the
  * facts of an older one). They are shared with the network only while the workspace contributes.
  */
-export async function addObservations(
-  ctx: Ctx,
-  items: ObservationInput[],
-): Promise<{ received: number; stored: number; shared: boolean }> {
+export async function addObservations(ctx: Ctx, items: ObservationInput[]): Promise<ObservationsResultView> {
   // The last observation of a profile within one request wins.
   const byProfile = new Map(items.map((o) => [o.profileUrl, o]));
   const rows = [...byProfile.values()];
@@ -68,17 +59,8 @@ export async function addObservations(
   return { received: items.length, stored: rows.length, shared: await isContributing(ctx) };
 }
 
-export interface NetworkProfile {
-  profileUrl: string;
-  handle: string;
-  kind: 'company' | 'person';
-  /** Newest value of each fact across the contributing workspaces. */
-  facts: ObservedFacts;
-  /** How many contributing workspaces observed the profile (which ones is never shown). */
-  contributors: number;
-  firstObservedAt: string;
-  lastObservedAt: string;
-}
+/** A profile as the contributor network shows it (facts: the newest value of each across contributing workspaces). */
+export type NetworkProfile = NetworkProfileView;
 
 /**
  * What contributing workspaces observed about a profile. Only for contributing workspaces; the
@@ -137,10 +119,7 @@ export async function networkLookup(
  * The workspace's known company domains (website, else e-mail domain; free-mail domains left out), for highlighting in
  * the extension.
  */
-export async function knownDomains(
-  ctx: Ctx,
-  page: PageRequest,
-): Promise<{ items: { domain: string; companyIds: string[] }[]; total: number }> {
+export async function knownDomains(ctx: Ctx, page: PageRequest): Promise<{ items: KnownDomainView[]; total: number }> {
   const free = [...FREE_MAIL_DOMAINS];
   const base = `
     with d as (

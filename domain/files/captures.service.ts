@@ -10,12 +10,13 @@ import type { LocalFileStorage } from './local-storage';
 import { tooLarge } from './receive-upload';
 import { CAPTURE_TYPES, type PresignInput } from './captures.schemas';
 import { sniffContentType } from './sniff';
+import type { CaptureUploadsView } from '../extension/extension.views';
 
 /**
  * Signed PUT URLs for extension captures, one object key each under `captures/<workspaceId>/`.
  * The store enforces the type (signed header); the local store also enforces FILE_MAX_BYTES.
  */
-export async function presignCaptures(ctx: Ctx, deps: FileDeps, input: PresignInput) {
+export async function presignCaptures(ctx: Ctx, deps: FileDeps, input: PresignInput): Promise<CaptureUploadsView> {
   input.captures.forEach((c, i) => {
     if (c.size !== undefined && c.size > deps.maxBytes)
       throw new DomainError('too_large', `captures.${i}.size: larger than the ${deps.maxBytes}-byte upload limit`, {

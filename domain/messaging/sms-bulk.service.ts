@@ -6,6 +6,7 @@ import type { MessageLinks } from './outbound.service';
 import type { SmsGateway } from './ports';
 import { fillPlaceholders } from './sms-placeholders';
 import { sendSms } from './sms.service';
+import type { SmsBulkResultView } from './sms.views';
 
 /** POST /sms/bulk: one idempotent send per recipient (key `bulk:<bulkId>:<index>`), results per recipient. */
 
@@ -37,7 +38,10 @@ export interface BulkResult {
 }
 
 /** `newCtx` gives each send its own entity manager (bound to the caller's workspace): sends run side by side. */
-export async function sendBulkSms(input: BulkSmsInput, deps: { gateway: SmsGateway; newCtx: () => Ctx }) {
+export async function sendBulkSms(
+  input: BulkSmsInput,
+  deps: { gateway: SmsGateway; newCtx: () => Ctx },
+): Promise<SmsBulkResultView> {
   deps.gateway.assertConfigured?.();
   const bulkId = input.bulkId ?? newId();
   const results = await mapLimited(input.recipients, BULK_CONCURRENCY, async (r, index): Promise<BulkResult> => {

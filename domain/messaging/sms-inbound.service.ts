@@ -18,6 +18,7 @@ import { Workspace } from '../workspaces/workspace.entity';
 import type { MessageLinks } from './outbound.service';
 import { SmsMessage, SmsWorkspaceSettings, type SmsStatus } from './sms-message.entity';
 import { phoneWhere, resolveContact, serializeSms } from './sms-messages.service';
+import type { SmsWebhookResultView } from './sms.views';
 import { counterpartyOf } from './sms-phone';
 
 /**
@@ -127,7 +128,7 @@ async function authenticate(orm: MikroORM, call: SmsWebhookCall): Promise<Ctx> {
   };
 }
 
-export async function receiveSmsWebhook(orm: MikroORM, call: SmsWebhookCall): Promise<Record<string, unknown>> {
+export async function receiveSmsWebhook(orm: MikroORM, call: SmsWebhookCall): Promise<SmsWebhookResultView> {
   const ctx = await authenticate(orm, call);
   const parsed = smsWebhookBody.safeParse(call.body ?? {});
   if (!parsed.success) {
@@ -151,7 +152,7 @@ async function linksFor(
   return { links: { personId: contact._id, ...(person?.companyId ? { companyId: person.companyId } : {}) }, contact };
 }
 
-async function receiveInbound(ctx: Ctx, body: z.infer<typeof inboundBody>): Promise<Record<string, unknown>> {
+async function receiveInbound(ctx: Ctx, body: z.infer<typeof inboundBody>): Promise<SmsWebhookResultView> {
   const message = body.message ?? body.body ?? body.text;
   if (message === undefined) throw validation('body: message: is required');
   const counterparty = counterpartyOf(body.from);
@@ -256,7 +257,7 @@ async function receiveInbound(ctx: Ctx, body: z.infer<typeof inboundBody>): Prom
   }
 }
 
-async function deliveryReport(ctx: Ctx, body: z.infer<typeof reportBody>): Promise<Record<string, unknown>> {
+async function deliveryReport(ctx: Ctx, body: z.infer<typeof reportBody>): Promise<SmsWebhookResultView> {
   const providerMessageId = body.id ?? body.messageId;
   if (!providerMessageId && !body.reference)
     throw validation('body: id (the gateway message id) or reference (our id) is required');

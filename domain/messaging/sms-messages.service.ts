@@ -3,7 +3,9 @@ import type { Ctx } from '../context';
 import { firstPhoneMatch, type LookupMatch } from '../crm-connect/lookup.service';
 import { MATCH_TAIL_DIGITS, type NormalizedPhone } from '../crm-connect/phone';
 import { notFound } from '../errors';
-import { dateWhere, findPage, toPlain, type DateFilterInput, type PageRequest } from '../shared/listing';
+import { dateWhere, findPage, type DateFilterInput, type PageRequest } from '../shared/listing';
+import { plainOf } from '../shared/views';
+import type { SmsSummaryView, SmsThreadRowView, SmsThreadView, SmsView } from './sms.views';
 import { SmsMessage, type SmsDirection } from './sms-message.entity';
 import { counterpartyOf } from './sms-phone';
 
@@ -48,7 +50,8 @@ export const SMS_SUMMARY_FIELDS = [
   'createdAt',
 ] as const;
 
-export const serializeSms = (m: SmsMessage): Record<string, unknown> => toPlain(m, SMS_FIELDS);
+export const serializeSms = (m: SmsMessage): SmsView => plainOf(m, SMS_FIELDS);
+export const serializeSmsSummary = (m: SmsMessage): SmsSummaryView => plainOf(m, SMS_SUMMARY_FIELDS);
 
 /**
  * Messages whose counterparty matches `wanted` by the crm-connect rule: equal digits, or equal last
@@ -116,14 +119,7 @@ export async function resolveContact(ctx: Ctx, phoneNumber: string): Promise<Thr
   return match ? { entityType: match.entityType, _id: match._id, name: match.name } : null;
 }
 
-export interface ThreadRow {
-  phoneNumber: string;
-  messageCount: number;
-  unreadCount: number;
-  lastMessageAt: string;
-  lastMessage: Record<string, unknown>;
-  contact: ThreadContact | null;
-}
+export type ThreadRow = SmsThreadRowView;
 
 /** One row per counterparty number, most recent conversation first. */
 export async function listThreads(
@@ -178,7 +174,11 @@ export function parseThreadNumber(raw: string): NormalizedPhone {
  * The messages with one number (newest first, paged), its unread count and the resolved contact; 404 when there are
  * none.
  */
-export async function getThread(ctx: Ctx, raw: string, page: PageRequest) {
+export async function getThread(
+  ctx: Ctx,
+  raw: string,
+  page: PageRequest,
+): Promise<{ thread: SmsThreadView; total: number }> {
   const wanted = parseThreadNumber(raw);
   const { items, total } = await findPage(ctx.em, SmsMessage, phoneWhere(wanted), page, { createdAt: 'desc' });
   if (!total) throw notFound('sms thread');

@@ -4,7 +4,9 @@ import { DomainError, notFound, validation } from '../errors';
 import type { Logger } from '../logger';
 import { forkForWorkspace } from '../orm/tenant';
 import { createRecord } from '../shared/records';
-import { findPage, toPlain, type PageRequest } from '../shared/listing';
+import { findPage, type PageRequest } from '../shared/listing';
+import { plainOf } from '../shared/views';
+import type { ScheduledSmsView } from './sms.views';
 import { DeliveryError } from './delivery-error';
 import { checkLinks, type MessageLinks } from './outbound.service';
 import type { SmsGateway } from './ports';
@@ -38,8 +40,8 @@ export const SCHEDULED_FIELDS = [
   'createdAt',
   'updatedAt',
 ] as const;
-export const serializeScheduled = (s: ScheduledSms): Record<string, unknown> => ({
-  ...toPlain(s, SCHEDULED_FIELDS),
+export const serializeScheduled = (s: ScheduledSms): ScheduledSmsView => ({
+  ...plainOf(s, SCHEDULED_FIELDS),
   ...s.links,
 });
 

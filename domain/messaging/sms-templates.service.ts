@@ -4,7 +4,9 @@ import { conflict, notFound, validation } from '../errors';
 import { isId } from '../ids';
 import { renderTemplate, type PlaceholderOptions } from '../automations/placeholders';
 import { createRecord } from '../shared/records';
-import { findPage, toPlain, type PageRequest } from '../shared/listing';
+import { findPage, type PageRequest } from '../shared/listing';
+import { plainOf } from '../shared/views';
+import type { SmsTemplateView } from './sms.views';
 import { SmsTemplate } from './sms-message.entity';
 import { placeholdersOf } from './sms-placeholders';
 
@@ -12,8 +14,8 @@ import { placeholdersOf } from './sms-placeholders';
 
 export const MAX_SMS_TEMPLATES = 500;
 
-export const serializeSmsTemplate = (t: SmsTemplate): Record<string, unknown> => ({
-  ...toPlain(t, ['_id', 'name', 'message', 'category', 'createdBy', 'createdAt', 'updatedAt']),
+export const serializeSmsTemplate = (t: SmsTemplate): SmsTemplateView => ({
+  ...plainOf(t, ['_id', 'name', 'message', 'category', 'createdBy', 'createdAt', 'updatedAt']),
   placeholders: placeholdersOf(t.message),
 });
 

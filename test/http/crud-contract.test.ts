@@ -71,6 +71,18 @@ const FIXTURES: Record<
     field: 'name',
     unchanged: 'modelTier',
   },
+  'email-signature': {
+    create: { name: 'Sales', content: '<p>Best regards</p>', textContent: 'Best regards' },
+    update: { name: 'Renamed' },
+    field: 'name',
+    unchanged: 'content',
+  },
+  'sms-template': {
+    create: { name: 'Reminder', message: 'Hi {{firstName}}, see you tomorrow', category: 'reminders' },
+    update: { name: 'Renamed' },
+    field: 'name',
+    unchanged: 'message',
+  },
 };
 
 /** Fixture bodies may name the calling tenant's user as `__self__`. */

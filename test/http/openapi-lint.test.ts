@@ -36,7 +36,7 @@ function redocly(args: string[]): Promise<{ code: number; stdout: string; output
 }
 
 /** Warnings explained in redocly.yaml; any other rule that warns fails the test. */
-const EXPLAINED_WARNINGS = ['no-ambiguous-paths'];
+const EXPLAINED_WARNINGS = ['no-ambiguous-paths', 'operation-2xx-response'];
 
 it('redocly lint finds no errors in /api/v1/docs?type=openapi, only explained warnings', async () => {
   const res = await app.anonymous.get('/api/v1/docs?type=openapi');

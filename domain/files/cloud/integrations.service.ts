@@ -5,11 +5,14 @@ import { emit } from '../../outbox/emit';
 import { createRecord } from '../../shared/records';
 import { IntegrationSync, StoredFile } from '../file.entity';
 import { CLOUD_PROVIDERS, type CloudProviderId } from './cloud-provider';
+import type { IntegrationSyncResultView, IntegrationSyncView, IntegrationView } from './integrations.views';
 import { CLOUD_ENV_VARS } from './cloud-settings';
 import { PROVIDER_LABELS, isConfigured, isConnected, providerFor } from './cloud.service';
 
 /** Providers configured by the deployment without a sync of their own (listed for status only). */
-function serviceProviders(config: AppConfig) {
+function serviceProviders(
+  config: AppConfig,
+): Pick<IntegrationView, 'provider' | 'label' | 'category' | 'configured' | 'env'>[] {
   return [
     {
       provider: 'smtp',
@@ -45,14 +48,14 @@ function serviceProviders(config: AppConfig) {
   ];
 }
 
-const syncView = (row: IntegrationSync | undefined) =>
+const syncView = (row: IntegrationSync | undefined): IntegrationSyncView =>
   row
     ? {
         status: row.status,
         lastSyncAt: row.lastSyncAt.toISOString(),
         lastSuccessAt: row.lastSuccessAt?.toISOString() ?? null,
         lastFullSyncAt: row.lastFullSyncAt?.toISOString() ?? null,
-        lastError: row.lastError,
+        lastError: row.lastError ?? null,
         itemsChecked: row.itemsChecked,
         itemsMissing: row.itemsMissing,
       }
@@ -70,9 +73,9 @@ const syncView = (row: IntegrationSync | undefined) =>
  * Every provider with whether it is set up for this workspace and its sync health; names of variables only, never
  * values.
  */
-export async function listIntegrations(ctx: Ctx, config: AppConfig): Promise<Record<string, unknown>[]> {
+export async function listIntegrations(ctx: Ctx, config: AppConfig): Promise<IntegrationView[]> {
   const rows = new Map((await ctx.em.find(IntegrationSync, {})).map((r) => [r.provider, r]));
-  const cloud = CLOUD_PROVIDERS.map((id) => ({
+  const cloud = CLOUD_PROVIDERS.map((id): IntegrationView => ({
     provider: id,
     label: PROVIDER_LABELS[id],
     category: 'cloud_storage',
@@ -100,7 +103,12 @@ const signature = (f: StoredFile): string =>
  * items the provider no longer has are marked missing. `fullSync` checks every file; otherwise
  * only files not checked since the last successful sync. The outcome is the provider's sync health.
  */
-export async function syncIntegration(ctx: Ctx, config: AppConfig, provider: string, fullSync: boolean) {
+export async function syncIntegration(
+  ctx: Ctx,
+  config: AppConfig,
+  provider: string,
+  fullSync: boolean,
+): Promise<IntegrationSyncResultView> {
   if (!(CLOUD_PROVIDERS as readonly string[]).includes(provider)) {
     if (serviceProviders(config).some((s) => s.provider === provider))
       throw new DomainError('invalid_state', `${provider} has nothing to sync`);
