@@ -3,8 +3,7 @@ import { z } from 'zod';
 import type { RouteFactory } from '../app';
 import { DomainError } from '../../domain/errors';
 import { authenticateInbound, receiveRawEmail } from '../../domain/email/inbound.service';
-import { route } from '../http/registry';
-import { envelopes } from '../http/crud';
+import { envelopes, publicRoute } from '../http/crud';
 import { inboundEmailResultView } from '../../domain/email/email.views';
 
 const params = z.object({ accountId: z.string() });
@@ -32,7 +31,7 @@ async function rawMime(koa: Context, limit: number): Promise<Buffer> {
 }
 
 export const emailInboundRoutes: RouteFactory = (deps) => [
-  route({
+  publicRoute({
     method: 'POST',
     path: '/api/webhooks/email/inbound/:accountId',
     section: 'E-mail',
@@ -42,10 +41,8 @@ export const emailInboundRoutes: RouteFactory = (deps) => [
     response: envelopes.data(inboundEmailResultView),
     // 401: a missing or wrong x-webhook-secret (the route has no API key, so 401 is not among its defaults).
     errors: [401],
-    access: {
-      public:
-        "authenticated by the x-webhook-secret header: the mailbox's inbound secret (shown once by `crm email-account add`), compared in constant time",
-    },
+    reason:
+      "authenticated by the x-webhook-secret header: the mailbox's inbound secret (shown once by `crm email-account add`), compared in constant time",
     summary:
       'Receive one e-mail for a connected mailbox as raw MIME (the way hosted mail providers forward mail). Stored, threaded, linked to the sender; bounces (DSN) mark the original as bounced.',
     description:

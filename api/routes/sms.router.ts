@@ -19,7 +19,7 @@ import {
 import { sendSms } from '../../domain/messaging/sms.service';
 import { forkForWorkspace } from '../../domain/orm/tenant';
 import { created, ok, paged, route } from '../http/registry';
-import { envelopes } from '../http/crud';
+import { envelopes, publicRoute } from '../http/crud';
 import {
   scheduledSmsView,
   smsBulkResultView,
@@ -299,16 +299,14 @@ export const smsRoutes: RouteFactory = (deps) => {
       handler: async ({ ctx, params, body }) =>
         ok(messages.serializeSms(await messages.updateSmsFlags(ctx, params.id, body))),
     }),
-    route({
+    publicRoute({
       method: 'POST',
       path: '/api/webhooks/sms/:workspaceId',
       section,
       params: z.object({ workspaceId: z.string() }),
       successStatus: 200,
-      access: {
-        public:
-          "authenticated by the x-webhook-secret header (the workspace's SMS webhook secret, compared in constant time)",
-      },
+      reason:
+        "authenticated by the x-webhook-secret header (the workspace's SMS webhook secret, compared in constant time)",
       summary:
         'The SMS gateway\'s webhook. Inbound: { from, to?, message (alias body, text), id? } → stored (deduplicated on id), contact resolved by the crm-connect phone rule, events sms_received (+ sms_replied when we texted that number). Delivery report: { type: "delivery_report", id | reference, status, error? } → the outbound SMS status. 401 and nothing stored on a missing or wrong secret.',
       response: envelopes.data(smsWebhookResultView),

@@ -2387,7 +2387,9 @@ export interface paths {
         };
         /**
          * E-mails, newest first (only e-mails of mailboxes the caller can use (GET /email-accounts); those sent by the fallback sender only to owners and admins). Strict list: unknown parameters answer 400.
-         * @description Scopes: read. Roles: owner, admin, member.
+         * @description view=summary answers the summary of each e-mail.
+         *
+         *     Scopes: read. Roles: owner, admin, member.
          */
         get: operations["getApiV1Emails"];
         put?: never;
@@ -2585,7 +2587,9 @@ export interface paths {
         };
         /**
          * E-mail templates, newest first; filter by category, tag or q (name).
-         * @description Scopes: read. Roles: owner, admin, member.
+         * @description view=summary answers { _id, name, category, metadata, tags, createdAt, updatedAt } per template.
+         *
+         *     Scopes: read. Roles: owner, admin, member.
          */
         get: operations["getApiV1EmailTemplates"];
         put?: never;
@@ -18238,7 +18242,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -18249,7 +18253,22 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description people, then companies, then leads; at most 25 of each */
+                            matches: {
+                                /** @enum {string} */
+                                entityType: "person" | "company" | "lead";
+                                /** @description 24-hex object id */
+                                _id: string;
+                                name: string;
+                                /** @enum {string} */
+                                matchedOn: "phone" | "email";
+                                /** @description the stored phone number or e-mail address that matched */
+                                value: string;
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -18289,7 +18308,74 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description a repeat of an externalId: the stored call */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
+                    "X-RateLimit-Remaining-Minute": components["headers"]["X-RateLimit-Remaining-Minute"];
+                    "X-RateLimit-Limit-Day": components["headers"]["X-RateLimit-Limit-Day"];
+                    "X-RateLimit-Remaining-Day": components["headers"]["X-RateLimit-Remaining-Day"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            subject: string | null;
+                            phone: string;
+                            /** @enum {string} */
+                            status: "ringing" | "in_progress" | "answered" | "completed" | "missed" | "busy" | "failed" | "no_answer" | "voicemail" | "cancelled";
+                            /** @enum {string} */
+                            direction: "inbound" | "outbound";
+                            /** @description seconds */
+                            duration: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            startedAt: string;
+                            notes: string | null;
+                            outcome: string | null;
+                            companyId: string | null;
+                            personId: string | null;
+                            leadId: string | null;
+                            dealId: string | null;
+                            ownerId: string | null;
+                            externalId: string | null;
+                            transcriptText: string | null;
+                            transcriptSummary: string | null;
+                            /** @enum {string} */
+                            transcriptStatus: "none" | "pending" | "processing" | "completed" | "failed";
+                            hasTranscript: boolean;
+                            conversation: {
+                                speaker: string;
+                                text: string;
+                                startMs?: number | null;
+                                endMs?: number | null;
+                            }[];
+                            conversationTruncated: boolean;
+                            languageCode: string | null;
+                            hasRecording: boolean;
+                            recordingPending: boolean;
+                            activityId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        };
+                    };
+                };
+            };
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -18301,7 +18387,59 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            subject: string | null;
+                            phone: string;
+                            /** @enum {string} */
+                            status: "ringing" | "in_progress" | "answered" | "completed" | "missed" | "busy" | "failed" | "no_answer" | "voicemail" | "cancelled";
+                            /** @enum {string} */
+                            direction: "inbound" | "outbound";
+                            /** @description seconds */
+                            duration: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            startedAt: string;
+                            notes: string | null;
+                            outcome: string | null;
+                            companyId: string | null;
+                            personId: string | null;
+                            leadId: string | null;
+                            dealId: string | null;
+                            ownerId: string | null;
+                            externalId: string | null;
+                            transcriptText: string | null;
+                            transcriptSummary: string | null;
+                            /** @enum {string} */
+                            transcriptStatus: "none" | "pending" | "processing" | "completed" | "failed";
+                            hasTranscript: boolean;
+                            conversation: {
+                                speaker: string;
+                                text: string;
+                                startMs?: number | null;
+                                endMs?: number | null;
+                            }[];
+                            conversationTruncated: boolean;
+                            languageCode: string | null;
+                            hasRecording: boolean;
+                            recordingPending: boolean;
+                            activityId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -18328,14 +18466,18 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description the image bytes (immutable: cached for a year; ETag is its SHA-256) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "image/png": string;
+                    "image/jpeg": string;
+                    "image/gif": string;
+                    "image/webp": string;
                 };
             };
             400: components["responses"]["Error400"];
@@ -21303,7 +21445,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -21314,7 +21456,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string;
+                            emailAddress: string;
+                            displayName: string | null;
+                            /** @description usable by every user of the workspace */
+                            shared: boolean;
+                            /** @description users who may use it (when not shared) */
+                            userIds: string[];
+                            /** @enum {string} */
+                            status: "untested" | "ok" | "failing";
+                            lastTestedAt: string | null;
+                            lastError: string | null;
+                            canSend: boolean;
+                            /** @description IMAP is configured */
+                            canReceive: boolean;
+                            smtp: {
+                                host: string;
+                                port: number | null;
+                                secure: boolean;
+                            };
+                            imap: {
+                                host: string;
+                                port: number | null;
+                                secure: boolean;
+                            } | null;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -21361,7 +21545,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -21372,7 +21556,94 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: ({
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description null: sent by the workspace fallback sender */
+                            accountId: string | null;
+                            /** @enum {string} */
+                            direction: "outbound" | "inbound";
+                            /** @enum {string} */
+                            status: "queued" | "sent" | "failed" | "unknown" | "received" | "bounced";
+                            to: string[];
+                            cc: string[];
+                            bcc: string[];
+                            subject: string;
+                            html: string | null;
+                            text: string | null;
+                            /** @description Message-ID header, with angle brackets */
+                            messageId: string | null;
+                            inReplyTo: string | null;
+                            references: string[];
+                            /** @description the thread's first e-mail id */
+                            threadId: string;
+                            personId: string | null;
+                            companyId: string | null;
+                            dealId: string | null;
+                            leadId: string | null;
+                            /** @description what sent it: api, automation, sequence, bulk, … */
+                            source: string | null;
+                            sourceRef: string | null;
+                            activityId: string | null;
+                            trackOpens: boolean;
+                            openCount: number;
+                            clickCount: number;
+                            firstOpenedAt: string | null;
+                            error: string | null;
+                            /** @description who sent it; null for received mail */
+                            userId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            date: string;
+                            from: string;
+                            /**
+                             * @description inbox for received mail, sent for outbound
+                             * @enum {string}
+                             */
+                            folder: "inbox" | "sent";
+                            hasCalendarInvite: boolean;
+                        } | {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /** @description null: sent by the workspace fallback sender */
+                            accountId: string | null;
+                            /** @enum {string} */
+                            direction: "outbound" | "inbound";
+                            /** @enum {string} */
+                            status: "queued" | "sent" | "failed" | "unknown" | "received" | "bounced";
+                            subject: string;
+                            to: string[];
+                            /** @description 24-hex object id */
+                            threadId: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            date: string;
+                            from: string;
+                            /**
+                             * @description inbox for received mail, sent for outbound
+                             * @enum {string}
+                             */
+                            folder: "inbox" | "sent";
+                        })[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -21416,7 +21687,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -21428,7 +21699,73 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description null: sent by the workspace fallback sender */
+                            accountId: string | null;
+                            /** @enum {string} */
+                            direction: "outbound" | "inbound";
+                            /** @enum {string} */
+                            status: "queued" | "sent" | "failed" | "unknown" | "received" | "bounced";
+                            to: string[];
+                            cc: string[];
+                            bcc: string[];
+                            subject: string;
+                            html: string | null;
+                            text: string | null;
+                            /** @description Message-ID header, with angle brackets */
+                            messageId: string | null;
+                            inReplyTo: string | null;
+                            references: string[];
+                            /** @description the thread's first e-mail id */
+                            threadId: string;
+                            personId: string | null;
+                            companyId: string | null;
+                            dealId: string | null;
+                            leadId: string | null;
+                            /** @description what sent it: api, automation, sequence, bulk, … */
+                            source: string | null;
+                            sourceRef: string | null;
+                            activityId: string | null;
+                            trackOpens: boolean;
+                            openCount: number;
+                            clickCount: number;
+                            firstOpenedAt: string | null;
+                            error: string | null;
+                            /** @description who sent it; null for received mail */
+                            userId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            date: string;
+                            from: string;
+                            /**
+                             * @description inbox for received mail, sent for outbound
+                             * @enum {string}
+                             */
+                            folder: "inbox" | "sent";
+                            hasCalendarInvite: boolean;
+                            /** @description recipients the mail server accepted */
+                            accepted: string[];
+                            /** @description recipients the mail server refused */
+                            rejected: string[];
+                            /** @description true when an earlier send with the same idempotency key is answered */
+                            replayed: boolean;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -21441,6 +21778,7 @@ export interface operations {
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
             503: components["responses"]["Error503"];
         };
     };
@@ -21456,7 +21794,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -21467,7 +21805,75 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            threadId: string;
+                            /** @description the first e-mail's subject */
+                            subject: string;
+                            count: number;
+                            /** @description oldest first (at most 500) */
+                            emails: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                updatedAt: string;
+                                /** @description null: sent by the workspace fallback sender */
+                                accountId: string | null;
+                                /** @enum {string} */
+                                direction: "outbound" | "inbound";
+                                /** @enum {string} */
+                                status: "queued" | "sent" | "failed" | "unknown" | "received" | "bounced";
+                                to: string[];
+                                cc: string[];
+                                bcc: string[];
+                                subject: string;
+                                html: string | null;
+                                text: string | null;
+                                /** @description Message-ID header, with angle brackets */
+                                messageId: string | null;
+                                inReplyTo: string | null;
+                                references: string[];
+                                /** @description the thread's first e-mail id */
+                                threadId: string;
+                                personId: string | null;
+                                companyId: string | null;
+                                dealId: string | null;
+                                leadId: string | null;
+                                /** @description what sent it: api, automation, sequence, bulk, … */
+                                source: string | null;
+                                sourceRef: string | null;
+                                activityId: string | null;
+                                trackOpens: boolean;
+                                openCount: number;
+                                clickCount: number;
+                                firstOpenedAt: string | null;
+                                error: string | null;
+                                /** @description who sent it; null for received mail */
+                                userId: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                date: string;
+                                from: string;
+                                /**
+                                 * @description inbox for received mail, sent for outbound
+                                 * @enum {string}
+                                 */
+                                folder: "inbox" | "sent";
+                                hasCalendarInvite: boolean;
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -21491,7 +21897,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -21502,7 +21908,67 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description null: sent by the workspace fallback sender */
+                            accountId: string | null;
+                            /** @enum {string} */
+                            direction: "outbound" | "inbound";
+                            /** @enum {string} */
+                            status: "queued" | "sent" | "failed" | "unknown" | "received" | "bounced";
+                            to: string[];
+                            cc: string[];
+                            bcc: string[];
+                            subject: string;
+                            html: string | null;
+                            text: string | null;
+                            /** @description Message-ID header, with angle brackets */
+                            messageId: string | null;
+                            inReplyTo: string | null;
+                            references: string[];
+                            /** @description the thread's first e-mail id */
+                            threadId: string;
+                            personId: string | null;
+                            companyId: string | null;
+                            dealId: string | null;
+                            leadId: string | null;
+                            /** @description what sent it: api, automation, sequence, bulk, … */
+                            source: string | null;
+                            sourceRef: string | null;
+                            activityId: string | null;
+                            trackOpens: boolean;
+                            openCount: number;
+                            clickCount: number;
+                            firstOpenedAt: string | null;
+                            error: string | null;
+                            /** @description who sent it; null for received mail */
+                            userId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            date: string;
+                            from: string;
+                            /**
+                             * @description inbox for received mail, sent for outbound
+                             * @enum {string}
+                             */
+                            folder: "inbox" | "sent";
+                            hasCalendarInvite: boolean;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -21526,7 +21992,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -21537,7 +22003,38 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            emailId: string;
+                            /** @description iCalendar METHOD, e.g. REQUEST */
+                            method: string | null;
+                            uid: string;
+                            summary: string | null;
+                            description: string | null;
+                            location: string | null;
+                            /** @description as written in the invite: YYYY-MM-DD (all day), YYYY-MM-DDThh:mm:ss (floating) or with Z (UTC) */
+                            start: string | null;
+                            /** @description as written in the invite: YYYY-MM-DD (all day), YYYY-MM-DDThh:mm:ss (floating) or with Z (UTC) */
+                            end: string | null;
+                            allDay: boolean;
+                            sequence: number;
+                            organizer: {
+                                email: string;
+                                name: string | null;
+                            } | null;
+                            attendees: {
+                                email: string;
+                                name: string | null;
+                                /** @description PARTSTAT as received, e.g. NEEDS-ACTION */
+                                status: string | null;
+                            }[];
+                            /** @description the calendar event with the same UID, if any */
+                            calendarEventId: string | null;
+                            /** @description the text/calendar part as received */
+                            raw: string | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -21577,7 +22074,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -21589,7 +22086,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            emailId: string;
+                            uid: string;
+                            /** @enum {string} */
+                            response: "accepted" | "declined" | "tentative";
+                            calendarEventId: string | null;
+                            /** @description the iCalendar REPLY sent to the organizer */
+                            reply: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                /** @description null: sent by the workspace fallback sender */
+                                accountId: string | null;
+                                /** @enum {string} */
+                                direction: "outbound" | "inbound";
+                                /** @enum {string} */
+                                status: "queued" | "sent" | "failed" | "unknown" | "received" | "bounced";
+                                subject: string;
+                                to: string[];
+                                /** @description 24-hex object id */
+                                threadId: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                date: string;
+                                from: string;
+                                /**
+                                 * @description inbox for received mail, sent for outbound
+                                 * @enum {string}
+                                 */
+                                folder: "inbox" | "sent";
+                            };
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -21602,6 +22134,7 @@ export interface operations {
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
             503: components["responses"]["Error503"];
         };
     };
@@ -21622,17 +22155,92 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Accepted: the work goes on in the background */
             202: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            kind: "received";
+                            email: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                updatedAt: string;
+                                /** @description null: sent by the workspace fallback sender */
+                                accountId: string | null;
+                                /** @enum {string} */
+                                direction: "outbound" | "inbound";
+                                /** @enum {string} */
+                                status: "queued" | "sent" | "failed" | "unknown" | "received" | "bounced";
+                                to: string[];
+                                cc: string[];
+                                bcc: string[];
+                                subject: string;
+                                html: string | null;
+                                text: string | null;
+                                /** @description Message-ID header, with angle brackets */
+                                messageId: string | null;
+                                inReplyTo: string | null;
+                                references: string[];
+                                /** @description the thread's first e-mail id */
+                                threadId: string;
+                                personId: string | null;
+                                companyId: string | null;
+                                dealId: string | null;
+                                leadId: string | null;
+                                /** @description what sent it: api, automation, sequence, bulk, … */
+                                source: string | null;
+                                sourceRef: string | null;
+                                activityId: string | null;
+                                trackOpens: boolean;
+                                openCount: number;
+                                clickCount: number;
+                                firstOpenedAt: string | null;
+                                error: string | null;
+                                /** @description who sent it; null for received mail */
+                                userId: string | null;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                date: string;
+                                from: string;
+                                /**
+                                 * @description inbox for received mail, sent for outbound
+                                 * @enum {string}
+                                 */
+                                folder: "inbox" | "sent";
+                                hasCalendarInvite: boolean;
+                            };
+                            /** @description the Message-ID was already stored: nothing new was written */
+                            duplicate: boolean;
+                            /** @description the e-mail this one answers */
+                            replyTo: string | null;
+                        } | {
+                            /** @constant */
+                            kind: "bounced";
+                            /** @description the original e-mail now marked bounced (null: not found) */
+                            emailId: string | null;
+                            recipients: string[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
@@ -21652,14 +22260,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description a transparent 1×1 GIF (never cached) */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "image/gif": string;
                 };
             };
             400: components["responses"]["Error400"];
@@ -21681,15 +22290,15 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
-            200: {
+            /** @description redirect to the original link (never cached) */
+            302: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Location: components["headers"]["Location"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
                     [name: string]: unknown;
                 };
-                content: {
-                    "application/json": unknown;
-                };
+                content?: never;
             };
             400: components["responses"]["Error400"];
             404: components["responses"]["Error404"];
@@ -21732,7 +22341,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -21744,7 +22353,52 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @constant */
+                            queued: true;
+                            /** @description 24-hex object id */
+                            queueId: string;
+                            /** @description addresses repeated in the request */
+                            duplicatesRemoved: number;
+                            summary: {
+                                total: number;
+                                pending: number;
+                                sent: number;
+                                failed: number;
+                                /** @description may have reached the mail server: never sent again automatically */
+                                unknown: number;
+                            };
+                        } | {
+                            /** @constant */
+                            immediate: true;
+                            /** @description 24-hex object id */
+                            queueId: string;
+                            /** @description addresses repeated in the request */
+                            duplicatesRemoved: number;
+                            summary: {
+                                total: number;
+                                pending: number;
+                                sent: number;
+                                failed: number;
+                                /** @description may have reached the mail server: never sent again automatically */
+                                unknown: number;
+                            };
+                            results: {
+                                /** @description position in the request */
+                                index: number;
+                                email: string;
+                                name: string | null;
+                                personId: string | null;
+                                companyId: string | null;
+                                /** @enum {string} */
+                                status: "pending" | "sent" | "failed" | "unknown";
+                                emailId: string | null;
+                                error: string | null;
+                                sentAt: string | null;
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -21776,7 +22430,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -21787,7 +22441,54 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            queueId: string;
+                            /** @enum {string} */
+                            status: "queued" | "sending" | "completed" | "failed";
+                            /** @description 24-hex object id */
+                            accountId: string;
+                            subject: string;
+                            immediate: boolean;
+                            trackOpens: boolean;
+                            workflowId: string | null;
+                            error: string | null;
+                            /** @description 24-hex object id */
+                            createdBy: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            finishedAt: string | null;
+                            summary: {
+                                total: number;
+                                pending: number;
+                                sent: number;
+                                failed: number;
+                                /** @description may have reached the mail server: never sent again automatically */
+                                unknown: number;
+                            };
+                            /** @description this page of recipients, in send order */
+                            recipients: {
+                                /** @description position in the request */
+                                index: number;
+                                email: string;
+                                name: string | null;
+                                personId: string | null;
+                                companyId: string | null;
+                                /** @enum {string} */
+                                status: "pending" | "sent" | "failed" | "unknown";
+                                emailId: string | null;
+                                error: string | null;
+                                sentAt: string | null;
+                            }[];
+                        };
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -21815,7 +22516,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -21826,7 +22527,66 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: ({
+                            /** @description 24-hex object id */
+                            _id: string;
+                            name: string;
+                            /** @enum {string} */
+                            category: "marketing" | "transactional" | "reminder" | "follow-up" | "notification" | "quote" | "newsletter" | "other";
+                            /** @description subject, preheader and any other keys the editor keeps */
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                            tags: string[];
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            bodyHtml: string | null;
+                            bodyCss: string | null;
+                            /** @description the full document sent (built by the server unless given) */
+                            compiledHtml: string | null;
+                            plainText: string | null;
+                            /** @description width, align, containerWidth and editor keys */
+                            layoutSettings: {
+                                [key: string]: unknown;
+                            };
+                            /** @description the editor's project (any JSON, null when none) */
+                            projectData: unknown;
+                            createdBy: string | null;
+                        } | {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            name: string;
+                            /** @enum {string} */
+                            category: "marketing" | "transactional" | "reminder" | "follow-up" | "notification" | "quote" | "newsletter" | "other";
+                            /** @description subject, preheader and any other keys the editor keeps */
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                            tags: string[];
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                        })[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -21879,7 +22639,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -21891,7 +22651,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            name: string;
+                            /** @enum {string} */
+                            category: "marketing" | "transactional" | "reminder" | "follow-up" | "notification" | "quote" | "newsletter" | "other";
+                            /** @description subject, preheader and any other keys the editor keeps */
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                            tags: string[];
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            bodyHtml: string | null;
+                            bodyCss: string | null;
+                            /** @description the full document sent (built by the server unless given) */
+                            compiledHtml: string | null;
+                            plainText: string | null;
+                            /** @description width, align, containerWidth and editor keys */
+                            layoutSettings: {
+                                [key: string]: unknown;
+                            };
+                            /** @description the editor's project (any JSON, null when none) */
+                            projectData: unknown;
+                            createdBy: string | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -21919,7 +22714,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -21930,7 +22725,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            name: string;
+                            /** @enum {string} */
+                            category: "marketing" | "transactional" | "reminder" | "follow-up" | "notification" | "quote" | "newsletter" | "other";
+                            /** @description subject, preheader and any other keys the editor keeps */
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                            tags: string[];
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            bodyHtml: string | null;
+                            bodyCss: string | null;
+                            /** @description the full document sent (built by the server unless given) */
+                            compiledHtml: string | null;
+                            plainText: string | null;
+                            /** @description width, align, containerWidth and editor keys */
+                            layoutSettings: {
+                                [key: string]: unknown;
+                            };
+                            /** @description the editor's project (any JSON, null when none) */
+                            projectData: unknown;
+                            createdBy: string | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -21954,7 +22784,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -21965,7 +22795,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -22021,7 +22854,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -22032,7 +22865,42 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            name: string;
+                            /** @enum {string} */
+                            category: "marketing" | "transactional" | "reminder" | "follow-up" | "notification" | "quote" | "newsletter" | "other";
+                            /** @description subject, preheader and any other keys the editor keeps */
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                            tags: string[];
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            bodyHtml: string | null;
+                            bodyCss: string | null;
+                            /** @description the full document sent (built by the server unless given) */
+                            compiledHtml: string | null;
+                            plainText: string | null;
+                            /** @description width, align, containerWidth and editor keys */
+                            layoutSettings: {
+                                [key: string]: unknown;
+                            };
+                            /** @description the editor's project (any JSON, null when none) */
+                            projectData: unknown;
+                            createdBy: string | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -22059,7 +22927,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -22070,7 +22938,30 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string;
+                            /** @description HTML */
+                            content: string;
+                            textContent: string | null;
+                            ownerId: string | null;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -22102,7 +22993,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -22114,7 +23005,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string;
+                            /** @description HTML */
+                            content: string;
+                            textContent: string | null;
+                            ownerId: string | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -22142,7 +23053,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -22153,7 +23064,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string;
+                            /** @description HTML */
+                            content: string;
+                            textContent: string | null;
+                            ownerId: string | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -22185,7 +23116,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -22196,7 +23127,27 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string;
+                            /** @description HTML */
+                            content: string;
+                            textContent: string | null;
+                            ownerId: string | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -22223,7 +23174,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -22234,7 +23185,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -22283,7 +23237,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -22294,7 +23248,74 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: ({
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @enum {string} */
+                            direction: "inbound" | "outbound";
+                            from: string;
+                            to: string;
+                            body: string;
+                            /**
+                             * @description outbound: queued → sent → delivered, or failed / unknown (never re-sent automatically); inbound: received
+                             * @enum {string}
+                             */
+                            status: "queued" | "sent" | "delivered" | "failed" | "unknown" | "received";
+                            /** @description the gateway's message id */
+                            providerMessageId: string | null;
+                            unread: boolean;
+                            starred: boolean;
+                            /** @description the counterparty number, normalised (optional + and digits) */
+                            phoneNumber: string;
+                            personId: string | null;
+                            companyId: string | null;
+                            leadId: string | null;
+                            dealId: string | null;
+                            /** @description api, automation, sequence (outbound) or gateway (inbound) */
+                            source: string;
+                            /** @description automation execution, sequence enrollment, scheduled SMS or bulk id */
+                            sourceRef: string | null;
+                            error: string | null;
+                            sentAt: string | null;
+                            deliveredAt: string | null;
+                        } | {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /** @enum {string} */
+                            direction: "inbound" | "outbound";
+                            from: string;
+                            to: string;
+                            body: string;
+                            /**
+                             * @description outbound: queued → sent → delivered, or failed / unknown (never re-sent automatically); inbound: received
+                             * @enum {string}
+                             */
+                            status: "queued" | "sent" | "delivered" | "failed" | "unknown" | "received";
+                            unread: boolean;
+                            starred: boolean;
+                            /** @description the counterparty number, normalised (optional + and digits) */
+                            phoneNumber: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                        })[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -22335,7 +23356,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -22347,7 +23368,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @enum {string} */
+                            direction: "inbound" | "outbound";
+                            from: string;
+                            to: string;
+                            body: string;
+                            /**
+                             * @description outbound: queued → sent → delivered, or failed / unknown (never re-sent automatically); inbound: received
+                             * @enum {string}
+                             */
+                            status: "queued" | "sent" | "delivered" | "failed" | "unknown" | "received";
+                            /** @description the gateway's message id */
+                            providerMessageId: string | null;
+                            unread: boolean;
+                            starred: boolean;
+                            /** @description the counterparty number, normalised (optional + and digits) */
+                            phoneNumber: string;
+                            personId: string | null;
+                            companyId: string | null;
+                            leadId: string | null;
+                            dealId: string | null;
+                            /** @description api, automation, sequence (outbound) or gateway (inbound) */
+                            source: string;
+                            /** @description automation execution, sequence enrollment, scheduled SMS or bulk id */
+                            sourceRef: string | null;
+                            error: string | null;
+                            sentAt: string | null;
+                            deliveredAt: string | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -22360,6 +23423,7 @@ export interface operations {
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
             503: components["responses"]["Error503"];
         };
     };
@@ -22377,7 +23441,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -22388,7 +23452,71 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description the counterparty number, normalised (optional + and digits) */
+                            phoneNumber: string;
+                            messageCount: number;
+                            /** @description unread inbound messages */
+                            unreadCount: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            lastMessageAt: string;
+                            lastMessage: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                updatedAt: string;
+                                /** @enum {string} */
+                                direction: "inbound" | "outbound";
+                                from: string;
+                                to: string;
+                                body: string;
+                                /**
+                                 * @description outbound: queued → sent → delivered, or failed / unknown (never re-sent automatically); inbound: received
+                                 * @enum {string}
+                                 */
+                                status: "queued" | "sent" | "delivered" | "failed" | "unknown" | "received";
+                                /** @description the gateway's message id */
+                                providerMessageId: string | null;
+                                unread: boolean;
+                                starred: boolean;
+                                /** @description the counterparty number, normalised (optional + and digits) */
+                                phoneNumber: string;
+                                personId: string | null;
+                                companyId: string | null;
+                                leadId: string | null;
+                                dealId: string | null;
+                                /** @description api, automation, sequence (outbound) or gateway (inbound) */
+                                source: string;
+                                /** @description automation execution, sequence enrollment, scheduled SMS or bulk id */
+                                sourceRef: string | null;
+                                error: string | null;
+                                sentAt: string | null;
+                                deliveredAt: string | null;
+                            };
+                            contact: {
+                                /** @enum {string} */
+                                entityType: "person" | "company" | "lead";
+                                /** @description 24-hex object id */
+                                _id: string;
+                                name: string;
+                            } | null;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -22414,7 +23542,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -22425,7 +23553,71 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description the counterparty number, normalised (optional + and digits) */
+                            phoneNumber: string;
+                            messageCount: number;
+                            /** @description unread inbound messages */
+                            unreadCount: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            lastMessageAt: string;
+                            lastMessage: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                updatedAt: string;
+                                /** @enum {string} */
+                                direction: "inbound" | "outbound";
+                                from: string;
+                                to: string;
+                                body: string;
+                                /**
+                                 * @description outbound: queued → sent → delivered, or failed / unknown (never re-sent automatically); inbound: received
+                                 * @enum {string}
+                                 */
+                                status: "queued" | "sent" | "delivered" | "failed" | "unknown" | "received";
+                                /** @description the gateway's message id */
+                                providerMessageId: string | null;
+                                unread: boolean;
+                                starred: boolean;
+                                /** @description the counterparty number, normalised (optional + and digits) */
+                                phoneNumber: string;
+                                personId: string | null;
+                                companyId: string | null;
+                                leadId: string | null;
+                                dealId: string | null;
+                                /** @description api, automation, sequence (outbound) or gateway (inbound) */
+                                source: string;
+                                /** @description automation execution, sequence enrollment, scheduled SMS or bulk id */
+                                sourceRef: string | null;
+                                error: string | null;
+                                sentAt: string | null;
+                                deliveredAt: string | null;
+                            };
+                            contact: {
+                                /** @enum {string} */
+                                entityType: "person" | "company" | "lead";
+                                /** @description 24-hex object id */
+                                _id: string;
+                                name: string;
+                            } | null;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -22452,7 +23644,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -22463,7 +23655,66 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description the counterparty number, normalised (optional + and digits) */
+                            phoneNumber: string;
+                            contact: {
+                                /** @enum {string} */
+                                entityType: "person" | "company" | "lead";
+                                /** @description 24-hex object id */
+                                _id: string;
+                                name: string;
+                            } | null;
+                            /** @description unread inbound messages */
+                            unreadCount: number;
+                            /** @description this page of messages, newest first */
+                            messages: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                updatedAt: string;
+                                /** @enum {string} */
+                                direction: "inbound" | "outbound";
+                                from: string;
+                                to: string;
+                                body: string;
+                                /**
+                                 * @description outbound: queued → sent → delivered, or failed / unknown (never re-sent automatically); inbound: received
+                                 * @enum {string}
+                                 */
+                                status: "queued" | "sent" | "delivered" | "failed" | "unknown" | "received";
+                                /** @description the gateway's message id */
+                                providerMessageId: string | null;
+                                unread: boolean;
+                                starred: boolean;
+                                /** @description the counterparty number, normalised (optional + and digits) */
+                                phoneNumber: string;
+                                personId: string | null;
+                                companyId: string | null;
+                                leadId: string | null;
+                                dealId: string | null;
+                                /** @description api, automation, sequence (outbound) or gateway (inbound) */
+                                source: string;
+                                /** @description automation execution, sequence enrollment, scheduled SMS or bulk id */
+                                sourceRef: string | null;
+                                error: string | null;
+                                sentAt: string | null;
+                                deliveredAt: string | null;
+                            }[];
+                        };
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -22493,7 +23744,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -22504,7 +23755,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description the counterparty number, normalised (optional + and digits) */
+                            phoneNumber: string;
+                            /** @description messages whose unread flag changed */
+                            updated: number;
+                            unreadCount: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -22553,7 +23812,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -22565,7 +23824,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description the idempotencyKey (or Idempotency-Key header) when given, else a new id */
+                            bulkId: string;
+                            summary: {
+                                total: number;
+                                sent: number;
+                                failed: number;
+                            };
+                            results: {
+                                /** @description position in the request */
+                                index: number;
+                                to: string;
+                                /** @enum {string} */
+                                status: "sent" | "failed";
+                                /** @description 24-hex object id */
+                                smsId?: string;
+                                /** @description true when an earlier send with the same key is answered */
+                                replayed?: boolean;
+                                error?: string;
+                                /** @description the error code of a failed send, e.g. validation, upstream_failed */
+                                code?: string;
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -22607,7 +23890,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -22619,7 +23902,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            to: string;
+                            from: string;
+                            message: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            sendAt: string;
+                            /** @enum {string} */
+                            status: "scheduled" | "sending" | "sent" | "failed" | "cancelled";
+                            /** @description the SMS once sent */
+                            smsId: string | null;
+                            error: string | null;
+                            workflowId: string;
+                            sentAt: string | null;
+                            cancelledAt: string | null;
+                            /** @description 24-hex object id */
+                            createdBy: string;
+                            /** @description 24-hex object id */
+                            personId?: string;
+                            /** @description 24-hex object id */
+                            companyId?: string;
+                            /** @description 24-hex object id */
+                            leadId?: string;
+                            /** @description 24-hex object id */
+                            dealId?: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -22632,6 +23956,7 @@ export interface operations {
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
             503: components["responses"]["Error503"];
         };
     };
@@ -22648,7 +23973,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -22659,7 +23984,51 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            to: string;
+                            from: string;
+                            message: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            sendAt: string;
+                            /** @enum {string} */
+                            status: "scheduled" | "sending" | "sent" | "failed" | "cancelled";
+                            /** @description the SMS once sent */
+                            smsId: string | null;
+                            error: string | null;
+                            workflowId: string;
+                            sentAt: string | null;
+                            cancelledAt: string | null;
+                            /** @description 24-hex object id */
+                            createdBy: string;
+                            /** @description 24-hex object id */
+                            personId?: string;
+                            /** @description 24-hex object id */
+                            companyId?: string;
+                            /** @description 24-hex object id */
+                            leadId?: string;
+                            /** @description 24-hex object id */
+                            dealId?: string;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -22683,7 +24052,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -22694,7 +24063,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            to: string;
+                            from: string;
+                            message: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            sendAt: string;
+                            /** @enum {string} */
+                            status: "scheduled" | "sending" | "sent" | "failed" | "cancelled";
+                            /** @description the SMS once sent */
+                            smsId: string | null;
+                            error: string | null;
+                            workflowId: string;
+                            sentAt: string | null;
+                            cancelledAt: string | null;
+                            /** @description 24-hex object id */
+                            createdBy: string;
+                            /** @description 24-hex object id */
+                            personId?: string;
+                            /** @description 24-hex object id */
+                            companyId?: string;
+                            /** @description 24-hex object id */
+                            leadId?: string;
+                            /** @description 24-hex object id */
+                            dealId?: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -22718,7 +24128,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -22729,7 +24139,48 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            to: string;
+                            from: string;
+                            message: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            sendAt: string;
+                            /** @enum {string} */
+                            status: "scheduled" | "sending" | "sent" | "failed" | "cancelled";
+                            /** @description the SMS once sent */
+                            smsId: string | null;
+                            error: string | null;
+                            workflowId: string;
+                            sentAt: string | null;
+                            cancelledAt: string | null;
+                            /** @description 24-hex object id */
+                            createdBy: string;
+                            /** @description 24-hex object id */
+                            personId?: string;
+                            /** @description 24-hex object id */
+                            companyId?: string;
+                            /** @description 24-hex object id */
+                            leadId?: string;
+                            /** @description 24-hex object id */
+                            dealId?: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -22753,7 +24204,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -22764,7 +24215,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description the URL to give the gateway */
+                            url: string;
+                            secretSet: boolean;
+                            /** @description ****<last characters> of the secret */
+                            secretHint: string | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -22792,7 +24251,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -22804,7 +24263,13 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            url: string;
+                            /** @description shown only in this answer */
+                            secret: string;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -22832,7 +24297,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -22843,7 +24308,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @enum {string} */
+                            direction: "inbound" | "outbound";
+                            from: string;
+                            to: string;
+                            body: string;
+                            /**
+                             * @description outbound: queued → sent → delivered, or failed / unknown (never re-sent automatically); inbound: received
+                             * @enum {string}
+                             */
+                            status: "queued" | "sent" | "delivered" | "failed" | "unknown" | "received";
+                            /** @description the gateway's message id */
+                            providerMessageId: string | null;
+                            unread: boolean;
+                            starred: boolean;
+                            /** @description the counterparty number, normalised (optional + and digits) */
+                            phoneNumber: string;
+                            personId: string | null;
+                            companyId: string | null;
+                            leadId: string | null;
+                            dealId: string | null;
+                            /** @description api, automation, sequence (outbound) or gateway (inbound) */
+                            source: string;
+                            /** @description automation execution, sequence enrollment, scheduled SMS or bulk id */
+                            sourceRef: string | null;
+                            error: string | null;
+                            sentAt: string | null;
+                            deliveredAt: string | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -22876,7 +24383,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -22887,7 +24394,49 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @enum {string} */
+                            direction: "inbound" | "outbound";
+                            from: string;
+                            to: string;
+                            body: string;
+                            /**
+                             * @description outbound: queued → sent → delivered, or failed / unknown (never re-sent automatically); inbound: received
+                             * @enum {string}
+                             */
+                            status: "queued" | "sent" | "delivered" | "failed" | "unknown" | "received";
+                            /** @description the gateway's message id */
+                            providerMessageId: string | null;
+                            unread: boolean;
+                            starred: boolean;
+                            /** @description the counterparty number, normalised (optional + and digits) */
+                            phoneNumber: string;
+                            personId: string | null;
+                            companyId: string | null;
+                            leadId: string | null;
+                            dealId: string | null;
+                            /** @description api, automation, sequence (outbound) or gateway (inbound) */
+                            source: string;
+                            /** @description automation execution, sequence enrollment, scheduled SMS or bulk id */
+                            sourceRef: string | null;
+                            error: string | null;
+                            sentAt: string | null;
+                            deliveredAt: string | null;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -22917,17 +24466,167 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-Request-Id": components["headers"]["X-Request-Id"];
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            sms: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                updatedAt: string;
+                                /** @enum {string} */
+                                direction: "inbound" | "outbound";
+                                from: string;
+                                to: string;
+                                body: string;
+                                /**
+                                 * @description outbound: queued → sent → delivered, or failed / unknown (never re-sent automatically); inbound: received
+                                 * @enum {string}
+                                 */
+                                status: "queued" | "sent" | "delivered" | "failed" | "unknown" | "received";
+                                /** @description the gateway's message id */
+                                providerMessageId: string | null;
+                                unread: boolean;
+                                starred: boolean;
+                                /** @description the counterparty number, normalised (optional + and digits) */
+                                phoneNumber: string;
+                                personId: string | null;
+                                companyId: string | null;
+                                leadId: string | null;
+                                dealId: string | null;
+                                /** @description api, automation, sequence (outbound) or gateway (inbound) */
+                                source: string;
+                                /** @description automation execution, sequence enrollment, scheduled SMS or bulk id */
+                                sourceRef: string | null;
+                                error: string | null;
+                                sentAt: string | null;
+                                deliveredAt: string | null;
+                            };
+                            contact: {
+                                /** @enum {string} */
+                                entityType: "person" | "company" | "lead";
+                                /** @description 24-hex object id */
+                                _id: string;
+                                name: string;
+                            } | null;
+                        } | {
+                            sms: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                updatedAt: string;
+                                /** @enum {string} */
+                                direction: "inbound" | "outbound";
+                                from: string;
+                                to: string;
+                                body: string;
+                                /**
+                                 * @description outbound: queued → sent → delivered, or failed / unknown (never re-sent automatically); inbound: received
+                                 * @enum {string}
+                                 */
+                                status: "queued" | "sent" | "delivered" | "failed" | "unknown" | "received";
+                                /** @description the gateway's message id */
+                                providerMessageId: string | null;
+                                unread: boolean;
+                                starred: boolean;
+                                /** @description the counterparty number, normalised (optional + and digits) */
+                                phoneNumber: string;
+                                personId: string | null;
+                                companyId: string | null;
+                                leadId: string | null;
+                                dealId: string | null;
+                                /** @description api, automation, sequence (outbound) or gateway (inbound) */
+                                source: string;
+                                /** @description automation execution, sequence enrollment, scheduled SMS or bulk id */
+                                sourceRef: string | null;
+                                error: string | null;
+                                sentAt: string | null;
+                                deliveredAt: string | null;
+                            };
+                            /**
+                             * @description the gateway message id was already stored
+                             * @constant
+                             */
+                            duplicate: true;
+                        } | {
+                            /**
+                             * @description no outbound SMS has that id: acknowledged and ignored
+                             * @constant
+                             */
+                            matched: false;
+                        } | {
+                            /** @constant */
+                            matched: true;
+                            sms: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                createdAt: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                updatedAt: string;
+                                /** @enum {string} */
+                                direction: "inbound" | "outbound";
+                                from: string;
+                                to: string;
+                                body: string;
+                                /**
+                                 * @description outbound: queued → sent → delivered, or failed / unknown (never re-sent automatically); inbound: received
+                                 * @enum {string}
+                                 */
+                                status: "queued" | "sent" | "delivered" | "failed" | "unknown" | "received";
+                                /** @description the gateway's message id */
+                                providerMessageId: string | null;
+                                unread: boolean;
+                                starred: boolean;
+                                /** @description the counterparty number, normalised (optional + and digits) */
+                                phoneNumber: string;
+                                personId: string | null;
+                                companyId: string | null;
+                                leadId: string | null;
+                                dealId: string | null;
+                                /** @description api, automation, sequence (outbound) or gateway (inbound) */
+                                source: string;
+                                /** @description automation execution, sequence enrollment, scheduled SMS or bulk id */
+                                sourceRef: string | null;
+                                error: string | null;
+                                sentAt: string | null;
+                                deliveredAt: string | null;
+                            };
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
             404: components["responses"]["Error404"];
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
@@ -22949,7 +24648,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -22960,7 +24659,31 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string;
+                            message: string;
+                            category: string | null;
+                            createdBy: string | null;
+                            /** @description the {{placeholders}} the message uses */
+                            placeholders: string[];
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -22992,7 +24715,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Created */
             201: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -23004,7 +24727,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string;
+                            message: string;
+                            category: string | null;
+                            createdBy: string | null;
+                            /** @description the {{placeholders}} the message uses */
+                            placeholders: string[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -23032,7 +24776,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -23043,7 +24787,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string;
+                            message: string;
+                            category: string | null;
+                            createdBy: string | null;
+                            /** @description the {{placeholders}} the message uses */
+                            placeholders: string[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -23075,7 +24840,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -23086,7 +24851,28 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            name: string;
+                            message: string;
+                            category: string | null;
+                            createdBy: string | null;
+                            /** @description the {{placeholders}} the message uses */
+                            placeholders: string[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -23113,7 +24899,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -23124,7 +24910,10 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        /** @constant */
+                        ok: true;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -40085,7 +41874,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -40096,7 +41885,36 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            provider: "onedrive" | "google_drive" | "smtp" | "sms_gateway" | "ai" | "file_storage";
+                            label: string;
+                            /** @enum {string} */
+                            category: "cloud_storage" | "email" | "sms" | "ai" | "file_storage";
+                            /** @description the deployment has the variables set */
+                            configured: boolean;
+                            /** @description usable by this workspace */
+                            connected: boolean;
+                            syncable: boolean;
+                            /** @description names of the variables that set it up (never values) */
+                            env: string[];
+                            /** @description cloud sync health (null: not syncable) */
+                            sync: {
+                                /** @enum {string} */
+                                status: "ok" | "failed" | "never";
+                                lastSyncAt: string | null;
+                                lastSuccessAt: string | null;
+                                lastFullSyncAt: string | null;
+                                lastError: string | null;
+                                itemsChecked: number;
+                                itemsMissing: number;
+                            } | null;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -40127,7 +41945,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -40139,7 +41957,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            provider: "onedrive" | "google_drive";
+                            fullSync: boolean;
+                            itemsChecked: number;
+                            itemsUpdated: number;
+                            itemsMissing: number;
+                            sync: {
+                                /** @enum {string} */
+                                status: "ok" | "failed" | "never";
+                                lastSyncAt: string | null;
+                                lastSuccessAt: string | null;
+                                lastFullSyncAt: string | null;
+                                lastError: string | null;
+                                itemsChecked: number;
+                                itemsMissing: number;
+                            };
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -40152,6 +41989,7 @@ export interface operations {
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
             503: components["responses"]["Error503"];
         };
     };
@@ -40174,7 +42012,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -40186,7 +42024,26 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            /** @enum {string} */
+                            provider: "onedrive" | "google_drive";
+                            fullSync: boolean;
+                            itemsChecked: number;
+                            itemsUpdated: number;
+                            itemsMissing: number;
+                            sync: {
+                                /** @enum {string} */
+                                status: "ok" | "failed" | "never";
+                                lastSyncAt: string | null;
+                                lastSuccessAt: string | null;
+                                lastFullSyncAt: string | null;
+                                lastError: string | null;
+                                itemsChecked: number;
+                                itemsMissing: number;
+                            };
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -40199,6 +42056,7 @@ export interface operations {
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
+            502: components["responses"]["Error502"];
             503: components["responses"]["Error503"];
         };
     };
@@ -40475,7 +42333,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -40486,7 +42344,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            enabled: boolean;
+                            /** @description when contribution was last switched (null: never) */
+                            changedAt: string | null;
+                            changedBy: string | null;
+                            /** @description observations stored by this workspace */
+                            observations: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -40513,7 +42380,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -40524,7 +42391,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            enabled: boolean;
+                            /** @description when contribution was last switched (null: never) */
+                            changedAt: string | null;
+                            changedBy: string | null;
+                            /** @description observations stored by this workspace */
+                            observations: number;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -40575,7 +42451,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -40587,7 +42463,15 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            received: number;
+                            /** @description one per profile: newer replaces older */
+                            stored: number;
+                            /** @description the workspace contributes, so the observations are shared */
+                            shared: boolean;
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -40619,7 +42503,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -40630,7 +42514,40 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            profileUrl: string;
+                            handle: string;
+                            /** @enum {string} */
+                            kind: "company" | "person";
+                            facts: {
+                                name?: string;
+                                headline?: string;
+                                title?: string;
+                                companyName?: string;
+                                companyProfile?: string;
+                                domain?: string;
+                                location?: string;
+                                industry?: string;
+                                employees?: number;
+                            };
+                            /** @description contributing workspaces that observed it (never which) */
+                            contributors: number;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            firstObservedAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            lastObservedAt: string;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -40654,7 +42571,7 @@ export interface operations {
         };
         requestBody?: never;
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -40665,7 +42582,16 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            domain: string;
+                            /** @description at most 20 */
+                            companyIds: string[];
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
                 };
             };
             400: components["responses"]["Error400"];
@@ -40706,7 +42632,7 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Success (body not documented) */
+            /** @description Success */
             200: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
@@ -40718,7 +42644,29 @@ export interface operations {
                     [name: string]: unknown;
                 };
                 content: {
-                    "application/json": unknown;
+                    "application/json": {
+                        data: {
+                            uploads: {
+                                /** @description the object key of the capture */
+                                key: string;
+                                /** @enum {string} */
+                                contentType: "image/png" | "image/jpeg" | "image/webp";
+                                uploadUrl: string;
+                                /** @constant */
+                                method: "PUT";
+                                /** @description headers to send with the PUT (the signature covers them) */
+                                headers: {
+                                    [key: string]: string;
+                                };
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                expiresAt: string;
+                                maxBytes: number;
+                            }[];
+                        };
+                    };
                 };
             };
             400: components["responses"]["Error400"];
