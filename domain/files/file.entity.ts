@@ -1,7 +1,7 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import { p, tenantProps } from '../orm/base';
 import type { CloudProviderId } from './cloud/cloud-provider';
-import type { LinkEntityType } from './files.service';
+import type { LinkEntityType } from './file-links';
 
 /** Where a file's bytes are: an object in our storage, or an item in a linked cloud drive. */
 export const FILE_SOURCES = ['upload', 'cloud'] as const;

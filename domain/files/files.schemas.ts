@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { LINK_ENTITY_TYPES } from './files.service';
+import { LINK_ENTITY_TYPES } from './file-links';
 import { pageParams } from '../shared/list-query';
 import { objectId } from '../shared/schemas';
 import { dateTimeView, idView, recordViewFields } from '../shared/views';

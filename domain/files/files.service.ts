@@ -10,6 +10,7 @@ import { plainOf } from '../shared/views';
 import type { FileView, FileWithUrlView } from './files.schemas';
 import { createRecord } from '../shared/records';
 import { FileLink, Folder, StoredFile } from './file.entity';
+import { LINK_ENTITY_TYPES, type LinkEntityType } from './file-links';
 import { receiveUpload, type IncomingUpload, type StagedUpload } from './receive-upload';
 import { sanitizeFilename, sniffContentType } from './sniff';
 import type { FileStorage, SignedUrl } from './storage';
@@ -22,16 +23,7 @@ export interface FileDeps {
   log?: Logger;
 }
 
-/** Record kinds a file can be linked to (API name → reference kind). */
-export const LINK_ENTITY_TYPES = {
-  company: 'company',
-  person: 'person',
-  lead: 'lead',
-  deal: 'deal',
-  project: 'project',
-  custom_object_record: 'customObjectRecord',
-} as const satisfies Record<string, RefKind>;
-export type LinkEntityType = keyof typeof LINK_ENTITY_TYPES;
+export { LINK_ENTITY_TYPES, type LinkEntityType };
 
 const STORED = [
   '_id',

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { IMPORT_ENTITY_TYPES, type ImportEntityType } from './import-run.entity';
-import { MAX_IMPORT_ROWS, type ParsedRow } from './import.service';
+import { MAX_IMPORT_ROWS, type ParsedRow } from './import.limits';
 import { formatZodError } from '../shared/schemas';
 import { dateTimeView, idView } from '../shared/views';
 import { createCompanyBody } from '../companies/companies.schemas';

@@ -9,12 +9,11 @@ import { inTransaction } from '../shared/tx';
 import { ImportRun, type Dedupe, type RowError } from './import-run.entity';
 import type { Importer } from './importers';
 import type { ImportReportView, ImportRunView } from './import.schemas';
+import { MAX_IMPORT_ROWS, type ParsedRow } from './import.limits';
 
-export const MAX_IMPORT_ROWS = 5000;
+export { MAX_IMPORT_ROWS, type ParsedRow };
+
 const STORED_ERRORS = 100;
-
-/** Result of validating one raw row against the create schema (done by the API layer with zod). */
-export type ParsedRow<Row> = { ok: true; row: Row } | { ok: false; errors: RowError['errors'] };
 
 /** The answer of an import (the view in import.schemas.ts). */
 export type ImportReport = ImportReportView;

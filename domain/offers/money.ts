@@ -1,5 +1,5 @@
 import { newId } from '../ids';
-import type { OfferLineView } from './offers.schemas';
+import type { OfferLineView } from './offer-line.views';
 
 /**
  * Offer arithmetic in exact integers (pure, no I/O). Inputs are decimals with at most 6 places

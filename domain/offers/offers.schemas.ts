@@ -6,6 +6,7 @@ import { clearableText, objectId, requiredText } from '../shared/schemas';
 import { recordView } from '../presets/sharing.schemas';
 import { refField } from '../shared/record-fields';
 import { dateTimeView, openObjectView } from '../shared/views';
+import { offerLineView } from './offer-line.views';
 
 export const OFFER_JSON_MAX_BYTES = 64 * 1024;
 
@@ -102,23 +103,7 @@ export const sendSmsBody = z.object({
   phoneTo: z.string().trim().min(3).max(40).optional().describe("default: the linked person's phone"),
 });
 
-export const offerLineView = z.object({
-  id: z.string(),
-  name: z.string().nullable(),
-  description: z.string().nullable(),
-  quantity: z.number(),
-  unitPrice: z.number().describe('major units'),
-  unit: z.string().nullable(),
-  vatRate: z.number().describe('percent'),
-  productId: z.string().nullable(),
-  net: z.number(),
-  vatAmount: z.number(),
-  total: z.number(),
-  netMinor: z.number().int(),
-  vatMinor: z.number().int(),
-  totalMinor: z.number().int(),
-});
-export type OfferLineView = z.infer<typeof offerLineView>;
+export { offerLineView, type OfferLineView } from './offer-line.views';
 
 /** What the recipient did on the public link. */
 export const offerResponseView = z.object({

@@ -1,0 +1,20 @@
+import { z } from 'zod';
+
+/** One priced line of an offer as the API shows it (money.ts builds it; a leaf file: money.ts and the schemas both use it). */
+export const offerLineView = z.object({
+  id: z.string(),
+  name: z.string().nullable(),
+  description: z.string().nullable(),
+  quantity: z.number(),
+  unitPrice: z.number().describe('major units'),
+  unit: z.string().nullable(),
+  vatRate: z.number().describe('percent'),
+  productId: z.string().nullable(),
+  net: z.number(),
+  vatAmount: z.number(),
+  total: z.number(),
+  netMinor: z.number().int(),
+  vatMinor: z.number().int(),
+  totalMinor: z.number().int(),
+});
+export type OfferLineView = z.infer<typeof offerLineView>;
