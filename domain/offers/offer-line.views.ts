@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** One priced line of an offer as the API shows it (money.ts builds it; a leaf file: money.ts and the schemas both use it). */
+/** One priced line of an offer as the API shows it (built by money.ts; a leaf file used by money and schemas). */
 export const offerLineView = z.object({
   id: z.string(),
   name: z.string().nullable(),
