@@ -39,6 +39,10 @@ export const envelopes = {
 
 type Op = 'list' | 'create' | 'get' | 'update' | 'remove';
 
+export type CrudRouteOverrides = Partial<
+  Pick<RouteDef, 'description' | 'query' | 'response' | 'responses' | 'errors' | 'transitions'>
+>;
+
 export interface CrudSpec<LQ extends z.ZodType, CB extends z.ZodType, UB extends z.ZodType> {
   /** Collection path, e.g. /api/v1/filter-presets; the record lives at `${base}/:id`. */
   base: string;
@@ -56,14 +60,26 @@ export interface CrudSpec<LQ extends z.ZodType, CB extends z.ZodType, UB extends
     view: z.ZodType;
   };
   service: {
-    /** Paged: `{ items, total }` of the page; unpaged: every record. */
-    list(ctx: Ctx, query: z.infer<LQ>): Promise<{ items: unknown[]; total: number } | unknown[]>;
+    /** Paged: `{ items, total }` of the page (and `extra` envelope keys, e.g. `view`); unpaged: every record. */
+    list(
+      ctx: Ctx,
+      query: z.infer<LQ>,
+    ): Promise<{ items: unknown[]; total: number; extra?: Record<string, unknown> } | unknown[]>;
     create(ctx: Ctx, body: z.infer<CB>, opts: { preview: boolean }): Promise<unknown>;
-    /** The view of one record; throws 404 for an unknown, invisible or foreign id. */
-    get(ctx: Ctx, id: string): Promise<unknown>;
+    /** The view of one record; throws 404 for an unknown, invisible or foreign id. `query`: see `routes.get.query`. */
+    get(ctx: Ctx, id: string, query?: unknown): Promise<unknown>;
     update(ctx: Ctx, id: string, body: z.infer<UB>, opts: { preview: boolean }): Promise<unknown>;
-    remove(ctx: Ctx, id: string): Promise<void>;
+    /** Nothing: the delete answers `{ ok: true }`; a value: `{ data: value }` (document it in `routes.remove.response`). */
+    remove(ctx: Ctx, id: string): Promise<unknown>;
   };
+  /** The update's method: PUT (default) or PATCH; either way a partial update. */
+  updateMethod?: 'PUT' | 'PATCH';
+  /**
+   * Per operation, what differs from the plain shape: a description, a get query (`fields=`), another
+   * documented answer (a summary list, a delete that answers the record), other answers, extra error
+   * statuses, the state-transition tables it enforces.
+   */
+  routes?: Partial<Record<Op, CrudRouteOverrides>>;
   summaries: Record<Op, string>;
   /** POST/PUT accept `preview: true` / `?preview=true` and answer { data: { preview, current, proposed, diff } }. */
   previewable?: boolean;
@@ -82,7 +98,12 @@ export function crudRoutes<LQ extends z.ZodType, CB extends z.ZodType, UB extend
   const previewable = Boolean(spec.previewable);
   const written = (view: z.ZodType) =>
     previewable ? z.union([envelopes.data(view), envelopes.preview(view)]) : envelopes.data(view);
-  return [
+  const tuned = (op: Op, def: RouteDef): RouteDef => {
+    const extra = spec.routes?.[op];
+    if (!extra) return def;
+    return { ...def, ...extra, responses: { ...def.responses, ...extra.responses } };
+  };
+  const routes: RouteDef[] = [
     spec.unpaged
       ? route({
           method: 'GET',
@@ -110,7 +131,7 @@ export function crudRoutes<LQ extends z.ZodType, CB extends z.ZodType, UB extend
             const result = await service.list(ctx, query);
             if (Array.isArray(result)) throw new Error(`${base}: a paged list must return { items, total }`);
             const { page, limit } = query as { page: number; limit: number };
-            return paged(result.items, { page, limit, total: result.total });
+            return paged(result.items, { ...result.extra, page, limit, total: result.total });
           },
         }),
     route({
@@ -141,10 +162,10 @@ export function crudRoutes<LQ extends z.ZodType, CB extends z.ZodType, UB extend
       summary: summaries.get,
       response: envelopes.data(schemas.view),
       crud: 'get',
-      handler: async ({ ctx, params }) => ok(await service.get(ctx, params.id)),
+      handler: async ({ ctx, params, query }) => ok(await service.get(ctx, params.id, query)),
     }),
     route({
-      method: 'PUT',
+      method: spec.updateMethod ?? 'PUT',
       path: `${base}/:id`,
       section,
       access: access('update'),
@@ -168,11 +189,13 @@ export function crudRoutes<LQ extends z.ZodType, CB extends z.ZodType, UB extend
       response: envelopes.ok,
       crud: 'remove',
       handler: async ({ ctx, params }) => {
-        await service.remove(ctx, params.id);
-        return acknowledged();
+        const answer = await service.remove(ctx, params.id);
+        return answer === undefined ? acknowledged() : ok(answer);
       },
     }),
   ];
+  const ops: Op[] = ['list', 'create', 'get', 'update', 'remove'];
+  return routes.map((def, i) => tuned(ops[i]!, def));
 }
 
 /**

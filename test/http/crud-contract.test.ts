@@ -167,7 +167,7 @@ describe('CRUD contract', () => {
       if (paged()) expect(list.body).toMatchObject({ page: 1, limit: 5 });
       expect(list.body.data.map((x: { _id: string }) => x._id)).toContain(id);
 
-      const updated = await t.http.put(`${base}/${id}`, fx.update);
+      const updated = await t.http.request(op('update').method, `${base}/${id}`, fx.update);
       expect(updated.status).toBe(200);
       parse(jsonSchemaOf(op('update').response), updated.body, 'update');
       expect(updated.body.data[fx.field]).toEqual(fx.update[fx.field]);
@@ -176,10 +176,11 @@ describe('CRUD contract', () => {
       const removed = await t.http.delete(`${base}/${id}`);
       expect(removed.status).toBe(200);
       parse(jsonSchemaOf(op('remove').response), removed.body, 'delete');
-      expect(removed.body).toEqual({ ok: true });
+      // `{ ok: true }`, or `{ data }` where the resource documents its delete answer that way.
+      if (!('data' in removed.body)) expect(removed.body).toEqual({ ok: true });
       for (const res of [
         await t.http.get(`${base}/${id}`),
-        await t.http.put(`${base}/${id}`, fx.update),
+        await t.http.request(op('update').method, `${base}/${id}`, fx.update),
         await t.http.delete(`${base}/${id}`),
       ]) {
         expect(res.status).toBe(404);
@@ -215,7 +216,7 @@ describe('CRUD contract', () => {
       for (const id of ['nope', '0123', 'zzzzzzzzzzzzzzzzzzzzzzzz', theirs._id]) {
         for (const res of [
           await t.http.get(`${base}/${id}`),
-          await t.http.put(`${base}/${id}`, fx.update),
+          await t.http.request(op('update').method, `${base}/${id}`, fx.update),
           await t.http.delete(`${base}/${id}`),
         ]) {
           expect([id, res.status]).toEqual([id, 404]);
@@ -239,7 +240,10 @@ describe('CRUD contract', () => {
       parse(jsonSchemaOf(op('create').response), preview.body, 'create preview');
       expect(await total()).toBe(before);
       const made = (await t.http.post(base, bind(fx.create, t))).body.data;
-      const previewUpdate = await t.http.put(`${base}/${made._id}`, { ...fx.update, preview: true });
+      const previewUpdate = await t.http.request(op('update').method, `${base}/${made._id}`, {
+        ...fx.update,
+        preview: true,
+      });
       expect(previewUpdate.body.data.preview).toBe(true);
       expect((await t.http.get(`${base}/${made._id}`)).body.data).toEqual(made);
     });

@@ -85,3 +85,52 @@ describe('crudRoutes', () => {
     expect(calls).toEqual(['create preview=false', 'create preview=true', 'remove x']);
   });
 });
+
+describe('crudRoutes: what differs per resource', () => {
+  const gadget = z.object({ _id: z.string(), title: z.string() });
+  const summary = z.object({ _id: z.string() });
+  const seen: unknown[] = [];
+  const gadgets = crudRoutes({
+    base: '/api/v1/gadgets',
+    section: 'Gadgets',
+    kind: 'gadget',
+    access: { read: { scopes: ['read'] }, write: { scopes: ['write'] } },
+    schemas: {
+      list: z.object({ page: z.number(), limit: z.number(), view: z.enum(['full', 'summary']).optional() }),
+      create: z.object({ title: z.string() }),
+      update: z.object({ title: z.string() }).partial(),
+      view: gadget,
+    },
+    service: {
+      list: async (_ctx, query) => ({ items: [{ _id: 'a' }], total: 1, extra: { view: query.view ?? 'full' } }),
+      create: async (_ctx, body) => ({ _id: 'x', ...body }),
+      get: async (_ctx, id, query) => (seen.push(query), { _id: id, title: 'T' }),
+      update: async (_ctx, id, body) => ({ _id: id, title: body.title ?? 'T' }),
+      remove: async (_ctx, id) => ({ _id: id, deleted: true }),
+    },
+    summaries: { list: 'l', create: 'c', get: 'g', update: 'u', remove: 'd' },
+    updateMethod: 'PATCH',
+    routes: {
+      list: { response: z.object({ data: z.array(summary), page: z.number(), limit: z.number(), total: z.number() }) },
+      get: { query: z.object({ fields: z.string().optional() }), description: 'with fields=' },
+      remove: { response: z.object({ data: z.object({ _id: z.string(), deleted: z.literal(true) }) }), errors: [410] },
+    },
+  });
+  const at = (method: string, path: string): RouteDef => gadgets.find((r) => r.method === method && r.path === path)!;
+
+  it('updates with PATCH, documents the overrides, and keeps the crud markers', () => {
+    expect(gadgets.map((r) => `${r.method} ${r.path} ${r.crud}`)).toContain('PATCH /api/v1/gadgets/:id update');
+    expect(at('GET', '/api/v1/gadgets/:id').description).toBe('with fields=');
+    expect(at('DELETE', '/api/v1/gadgets/:id').errors).toEqual([410]);
+  });
+
+  it('passes the get query, adds list envelope keys, and answers a delete value as { data }', async () => {
+    await call(at('GET', '/api/v1/gadgets/:id'), { params: { id: 'g' }, query: { fields: 'title' } });
+    expect(seen).toEqual([{ fields: 'title' }]);
+    const list = await call(at('GET', '/api/v1/gadgets'), { query: { page: 1, limit: 5, view: 'summary' } });
+    expect(list.body).toEqual({ data: [{ _id: 'a' }], view: 'summary', page: 1, limit: 5, total: 1 });
+    const removed = await call(at('DELETE', '/api/v1/gadgets/:id'), { params: { id: 'g' } });
+    expect(removed).toEqual({ status: 200, body: { data: { _id: 'g', deleted: true } } });
+    expect(jsonSchemaOf(at('DELETE', '/api/v1/gadgets/:id').response)!.safeParse(removed.body).success).toBe(true);
+  });
+});
