@@ -69,7 +69,7 @@ export interface CrudSpec<LQ extends z.ZodType, CB extends z.ZodType, UB extends
     /** The view of one record; throws 404 for an unknown, invisible or foreign id. `query`: see `routes.get.query`. */
     get(ctx: Ctx, id: string, query?: unknown): Promise<unknown>;
     update(ctx: Ctx, id: string, body: z.infer<UB>, opts: { preview: boolean }): Promise<unknown>;
-    /** Nothing: the delete answers `{ ok: true }`; a value: `{ data: value }` (document it in `routes.remove.response`). */
+    /** Nothing: the delete answers `{ ok: true }`; a value: `{ data: value }` (document it: routes.remove.response). */
     remove(ctx: Ctx, id: string): Promise<unknown>;
   };
   /** The update's method: PUT (default) or PATCH; either way a partial update. */
