@@ -3,7 +3,8 @@ import { lookup } from '../../domain/crm-connect/lookup.service';
 import { logConnectorCall } from '../../domain/crm-connect/connector-calls.service';
 import { created, ok, route } from '../http/registry';
 import { envelopes } from '../http/crud';
-import { connectorCallView, lookupResultView } from '../../domain/crm-connect/crm-connect.views';
+import { lookupResultView } from '../../domain/crm-connect/crm-connect.views';
+import { callView } from '../../domain/calls/calls.schemas';
 import { connectorCallBody, lookupQuery } from '../../domain/crm-connect/crm-connect.schemas';
 
 const section = 'CRM connect';
@@ -29,9 +30,9 @@ export const crmConnectRoutes: RouteFactory = () => [
     successStatus: 201,
     summary:
       'Log a call from a telephony connector, linked to the first record matching the phone (person, else company, else lead); idempotent on externalId (200 for a repeat).',
-    response: envelopes.data(connectorCallView),
+    response: envelopes.data(callView),
     responses: {
-      200: { json: envelopes.data(connectorCallView), description: 'a repeat of an externalId: the stored call' },
+      200: { json: envelopes.data(callView), description: 'a repeat of an externalId: the stored call' },
     },
     handler: async ({ ctx, body }) => {
       const result = await logConnectorCall(ctx, body);

@@ -23,11 +23,11 @@ import {
   customObjectRecordView,
   customObjectSearchView,
   customObjectView,
-  recordActivityView,
   recordExportPageView,
   recordListExtras,
   relatedRecordView,
 } from '../../domain/custom-objects/custom-objects.views';
+import { activityView } from '../../domain/timeline/timeline.schemas';
 import { envelopes } from '../http/crud';
 import { imageResolver } from '../http/images';
 import { pageParams } from '../../domain/shared/list-query';
@@ -335,7 +335,7 @@ export const customObjectsRoutes: RouteFactory = (deps) => {
       query: pageQuery,
       resources: onRecord,
       summary: "The record's history (created, field changes with from/to) and activities, newest first.",
-      response: envelopes.list(recordActivityView),
+      response: envelopes.list(activityView),
       handler: async ({ ctx, params, query }) => {
         const { items, total } = await records.recordFeed(ctx, params.slug, params.id, query);
         return paged(items, { page: query.page, limit: query.limit, total });

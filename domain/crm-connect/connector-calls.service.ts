@@ -2,7 +2,7 @@ import type { Ctx } from '../context';
 import { Person } from '../people/person.entity';
 import { Call, type CallDirection, type CallStatus } from '../calls/call.entity';
 import { serializeCall } from '../calls/call-view';
-import type { CallInput } from '../calls/calls.schemas';
+import type { CallInput, CallView } from '../calls/calls.schemas';
 import { createCall } from '../calls/calls.service';
 import { firstPhoneMatch } from './lookup.service';
 
@@ -23,7 +23,7 @@ export interface ConnectorCallInput {
 export async function logConnectorCall(
   ctx: Ctx,
   input: ConnectorCallInput,
-): Promise<{ call: Record<string, unknown>; created: boolean }> {
+): Promise<{ call: CallView; created: boolean }> {
   if (input.externalId) {
     const existing = await ctx.em.findOne(Call, { externalId: input.externalId });
     if (existing) return { call: serializeCall(existing), created: false };

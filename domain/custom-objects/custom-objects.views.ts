@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateTimeView, idView, openObjectView, recordViewFields } from '../shared/views';
+import { dateTimeView, idView, recordViewFields } from '../shared/views';
 import { RECORD_TYPES } from '../shared/record-types';
 import { FIELD_TYPES, ROLLUP_AGGREGATES } from './field-types';
 
@@ -113,32 +113,6 @@ export const relatedRecordView = z.union([
   }),
 ]);
 export type RelatedRecordView = z.infer<typeof relatedRecordView>;
-
-/**
- * One entry of a record's activity feed (the timeline's activity shape: system history rows such
- * as record_created / record_updated and activities linked to the record).
- */
-export const recordActivityView = z.object({
-  ...recordViewFields,
-  type: z.string(),
-  system: z.boolean().describe('true for history rows (created, field changes)'),
-  summary: z.string().nullable(),
-  title: z.string().nullable().describe('same as summary'),
-  description: z.string().nullable(),
-  companyId: idView.nullable(),
-  personId: idView.nullable(),
-  dealId: idView.nullable(),
-  leadId: idView.nullable(),
-  entityType: z.string().nullable(),
-  entityId: z.string().nullable(),
-  noteRef: idView.nullable(),
-  callRef: idView.nullable(),
-  taskRef: idView.nullable(),
-  date: dateTimeView,
-  metadata: openObjectView.describe('record_updated: { changes: { <slug>: { from, to } } }'),
-  userId: idView.nullable(),
-  ownerId: idView.nullable(),
-});
 
 export const customObjectSearchView = z.object({
   query: z.string(),
