@@ -2,7 +2,7 @@ import type { RouteFactory } from '../app';
 import * as templates from '../../domain/offers/offer-templates.service';
 import * as products from '../../domain/offers/products.service';
 import { crudRoutes, envelopes } from '../http/crud';
-import { acknowledged, created, ok, paged, route } from '../http/registry';
+import { created, route } from '../http/registry';
 import { idParams } from '../../domain/shared/schemas';
 import {
   catalogView,
@@ -25,68 +25,33 @@ const section = 'Offers';
 const resources = { id: 'offer-template' };
 
 export const offerCatalogRoutes: RouteFactory = () => [
-  route({
-    method: 'GET',
-    path: '/api/v1/offer-templates',
+  ...crudRoutes({
+    base: '/api/v1/offer-templates',
     section,
-    access: read,
-    query: listTemplatesQuery,
-    response: envelopes.list(offerTemplateSummaryView),
-    summary:
-      'Offer templates as summaries (no pages or elements; pageCount instead), newest first; inactive ones only with includeInactive=true.',
-    handler: async ({ ctx, query }) => {
-      const { items, total } = await templates.listOfferTemplates(ctx, query);
-      return paged(items, { page: query.page, limit: query.limit, total });
+    kind: 'offer-template',
+    access: { read, write: admin },
+    schemas: {
+      list: listTemplatesQuery,
+      create: createOfferTemplateBody,
+      update: updateOfferTemplateBody,
+      view: offerTemplateView,
     },
-  }),
-  route({
-    method: 'POST',
-    path: '/api/v1/offer-templates',
-    section,
-    access: admin,
-    body: createOfferTemplateBody,
-    successStatus: 201,
-    response: envelopes.data(offerTemplateView),
-    summary:
-      'Create an offer template (owner/admin): name required; pages (≤ 100), headerElements, footerElements, branding, defaultTerms, defaultPaymentTerms, defaultValidity (days), isDefault (one per workspace), isActive; at most 1 MB.',
-    handler: async ({ ctx, body }) => created(await templates.createOfferTemplate(ctx, body)),
-  }),
-  route({
-    method: 'GET',
-    path: '/api/v1/offer-templates/:id',
-    section,
-    access: read,
-    params: idParams,
-    resources,
-    response: envelopes.data(offerTemplateView),
-    summary: 'One offer template with its pages and elements.',
-    handler: async ({ ctx, params }) =>
-      ok(templates.serializeOfferTemplate(await templates.getOfferTemplate(ctx, params.id))),
-  }),
-  route({
-    method: 'PATCH',
-    path: '/api/v1/offer-templates/:id',
-    section,
-    access: admin,
-    params: idParams,
-    body: updateOfferTemplateBody,
-    resources,
-    response: envelopes.data(offerTemplateView),
-    summary: 'Update an offer template (owner/admin; given fields replace, arrays whole).',
-    handler: async ({ ctx, params, body }) => ok(await templates.updateOfferTemplate(ctx, params.id, body)),
-  }),
-  route({
-    method: 'DELETE',
-    path: '/api/v1/offer-templates/:id',
-    section,
-    access: admin,
-    params: idParams,
-    resources,
-    response: envelopes.ok,
-    summary: 'Delete an offer template (owner/admin); offers keep their sent snapshots.',
-    handler: async ({ ctx, params }) => {
-      await templates.deleteOfferTemplate(ctx, params.id);
-      return acknowledged();
+    service: {
+      list: templates.listOfferTemplates,
+      create: (ctx, body) => templates.createOfferTemplate(ctx, body),
+      get: async (ctx, id) => templates.serializeOfferTemplate(await templates.getOfferTemplate(ctx, id)),
+      update: (ctx, id, body) => templates.updateOfferTemplate(ctx, id, body),
+      remove: templates.deleteOfferTemplate,
+    },
+    updateMethod: 'PATCH',
+    routes: { list: { response: envelopes.list(offerTemplateSummaryView) } },
+    summaries: {
+      list: 'Offer templates as summaries (no pages or elements; pageCount instead), newest first; inactive ones only with includeInactive=true.',
+      create:
+        'Create an offer template (owner/admin): name required; pages (≤ 100), headerElements, footerElements, branding, defaultTerms, defaultPaymentTerms, defaultValidity (days), isDefault (one per workspace), isActive; at most 1 MB.',
+      get: 'One offer template with its pages and elements.',
+      update: 'Update an offer template (owner/admin; given fields replace, arrays whole).',
+      remove: 'Delete an offer template (owner/admin); offers keep their sent snapshots.',
     },
   }),
   route({

@@ -77,6 +77,18 @@ const FIXTURES: Record<
     field: 'name',
     unchanged: 'content',
   },
+  'email-template': {
+    create: { name: 'Welcome', category: 'marketing', bodyHtml: '<p>Hello {{contact.firstName}}</p>' },
+    update: { name: 'Renamed' },
+    field: 'name',
+    unchanged: 'category',
+  },
+  'offer-template': {
+    create: { name: 'Standard offer', defaultTerms: 'Net 30', defaultValidity: 30 },
+    update: { name: 'Renamed' },
+    field: 'name',
+    unchanged: 'defaultValidity',
+  },
   'sms-template': {
     create: { name: 'Reminder', message: 'Hi {{firstName}}, see you tomorrow', category: 'reminders' },
     update: { name: 'Renamed' },
