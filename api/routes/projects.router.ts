@@ -1,10 +1,9 @@
-import { z } from 'zod';
 import type { RouteFactory } from '../app';
 import * as projects from '../../domain/projects/projects.service';
 import * as projectTasks from '../../domain/projects/project-tasks.service';
 import { createTimeEntry, listTimeEntries } from '../../domain/projects/time-entries.service';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
-import { envelopes } from '../http/crud';
+import { crudRoutes, envelopes } from '../http/crud';
 import { idParams } from '../../domain/shared/schemas';
 import {
   commentParams,
@@ -34,72 +33,31 @@ const resources = { id: 'project' };
 const taskResources = { taskId: 'project-task' };
 
 export const projectsRoutes: RouteFactory = () => [
-  route({
-    method: 'GET',
-    path: '/api/v1/projects',
+  ...crudRoutes({
+    base: '/api/v1/projects',
     section,
-    access: read,
-    query: listProjectsQuery,
-    summary: 'List projects (newest first); filters status, owner, company, q.',
-    response: envelopes.list(projectView),
-    handler: async ({ ctx, query }) => {
-      const { items, total } = await projects.listProjects(ctx, query);
-      return paged(items, { page: query.page, limit: query.limit, total });
+    kind: 'project',
+    access: { read, write },
+    schemas: {
+      list: listProjectsQuery,
+      create: createProjectBody,
+      update: updateProjectBody,
+      view: projectView,
     },
-  }),
-  route({
-    method: 'POST',
-    path: '/api/v1/projects',
-    section,
-    access: write,
-    body: createProjectBody,
-    previewable: true,
-    successStatus: 201,
-    summary: 'Create a project (preview: true returns current, proposed and diff without saving).',
-    response: envelopes.data(projectView),
-    responses: { 200: envelopes.preview(projectView) },
-    handler: async ({ ctx, body, preview }) => {
-      const result = await projects.createProject(ctx, body, { preview });
-      return preview ? ok(result) : created(result);
+    service: {
+      list: projects.listProjects,
+      create: projects.createProject,
+      get: async (ctx, id) => projects.serializeProject(await projects.getProject(ctx, id)),
+      update: projects.updateProject,
+      remove: projects.deleteProject,
     },
-  }),
-  route({
-    method: 'GET',
-    path: '/api/v1/projects/:id',
-    section,
-    access: read,
-    params: idParams,
-    resources,
-    summary: 'Get one project.',
-    response: envelopes.data(projectView),
-    handler: async ({ ctx, params }) => ok(projects.serializeProject(await projects.getProject(ctx, params.id))),
-  }),
-  route({
-    method: 'PUT',
-    path: '/api/v1/projects/:id',
-    section,
-    access: write,
-    params: idParams,
-    body: updateProjectBody,
     previewable: true,
-    resources,
-    summary: 'Update a project (partial; customFields merge; preview supported).',
-    response: z.union([envelopes.data(projectView), envelopes.preview(projectView)]),
-    handler: async ({ ctx, params, body, preview }) =>
-      ok(await projects.updateProject(ctx, params.id, body, { preview })),
-  }),
-  route({
-    method: 'DELETE',
-    path: '/api/v1/projects/:id',
-    section,
-    access: write,
-    params: idParams,
-    resources,
-    summary: 'Delete a project with its tasks, comments, time entries and clip cards.',
-    response: envelopes.ok,
-    handler: async ({ ctx, params }) => {
-      await projects.deleteProject(ctx, params.id);
-      return acknowledged();
+    summaries: {
+      list: 'List projects (newest first); filters status, owner, company, q.',
+      create: 'Create a project (preview: true returns current, proposed and diff without saving).',
+      get: 'Get one project.',
+      update: 'Update a project (partial; customFields merge; preview supported).',
+      remove: 'Delete a project with its tasks, comments, time entries and clip cards.',
     },
   }),
   route({

@@ -11,8 +11,8 @@ import {
 } from '../../domain/support/ticket-replies.service';
 import { FALLBACK_CATEGORY, ticketStatusTransitions } from '../../domain/support/support.rules';
 import { validation } from '../../domain/errors';
-import { acknowledged, created, ok, paged, route } from '../http/registry';
-import { envelopes } from '../http/crud';
+import { created, ok, paged, route } from '../http/registry';
+import { crudRoutes, envelopes } from '../http/crud';
 import { idParams } from '../../domain/shared/schemas';
 import {
   createTicketBody,
@@ -74,38 +74,6 @@ export const supportRoutes: RouteFactory = (deps) => [
   }),
   route({
     method: 'GET',
-    path: '/api/v1/support-tickets',
-    section,
-    access: read,
-    query: listTicketsQuery,
-    summary: 'Support tickets, newest first; filters status, priority, assignee, category, search.',
-    response: envelopes.list(ticketView),
-    handler: async ({ ctx, query }) => {
-      const { items, total } = await tickets.listTickets(ctx, query);
-      return paged(items, { page: query.page, limit: query.limit, total });
-    },
-  }),
-  route({
-    method: 'POST',
-    path: '/api/v1/support-tickets',
-    section,
-    access: write,
-    body: createTicketBody,
-    previewable: true,
-    successStatus: 201,
-    summary:
-      "Create a ticket (title required; category defaults to the flow's first category, else general); preview: true returns current, proposed and diff without saving.",
-    description:
-      'The support flow is created first if it does not exist. The ticket starts `open` in the first stage with the next ticket number. Event support_ticket_created.',
-    response: envelopes.data(ticketView),
-    responses: { 200: envelopes.preview(ticketPreviewView) },
-    handler: async ({ ctx, body, preview }) => {
-      const { view } = await tickets.createTicket(ctx, body, { preview });
-      return preview ? ok(view) : created(view);
-    },
-  }),
-  route({
-    method: 'GET',
     path: '/api/v1/support-tickets/categories',
     section,
     access: read,
@@ -116,47 +84,45 @@ export const supportRoutes: RouteFactory = (deps) => [
       return ok({ categories: flow.categories, default: flow.categories[0] ?? FALLBACK_CATEGORY });
     },
   }),
-  route({
-    method: 'GET',
-    path: '/api/v1/support-tickets/:id',
+  ...crudRoutes({
+    base: '/api/v1/support-tickets',
     section,
-    access: read,
-    params: idParams,
-    resources,
-    summary: 'Get one ticket.',
-    response: envelopes.data(ticketView),
-    handler: async ({ ctx, params }) => ok(tickets.serializeTicket(await tickets.getTicket(ctx, params.id))),
-  }),
-  route({
-    method: 'PUT',
-    path: '/api/v1/support-tickets/:id',
-    section,
-    access: write,
-    params: idParams,
-    body: updateTicketBody,
+    kind: 'support-ticket',
+    access: { read, write },
+    schemas: {
+      list: listTicketsQuery,
+      create: createTicketBody,
+      update: updateTicketBody,
+      view: ticketView,
+    },
+    service: {
+      list: tickets.listTickets,
+      create: async (ctx, body, opts) => (await tickets.createTicket(ctx, body, opts)).view,
+      get: async (ctx, id) => tickets.serializeTicket(await tickets.getTicket(ctx, id)),
+      update: tickets.updateTicket,
+      remove: tickets.deleteTicket,
+    },
     previewable: true,
-    resources,
-    transitions: [ticketStatusTransitions],
-    summary:
-      'Update a ticket (partial): create fields plus status, resolution, customFields (merged); preview supported.',
-    description:
-      'Status changes follow the table below (409 invalid_state otherwise); events support_ticket_updated plus _resolved, _closed, _reopened, _assigned as they apply.',
-    response: z.union([envelopes.data(ticketView), envelopes.preview(ticketView)]),
-    handler: async ({ ctx, params, body, preview }) =>
-      ok(await tickets.updateTicket(ctx, params.id, body, { preview })),
-  }),
-  route({
-    method: 'DELETE',
-    path: '/api/v1/support-tickets/:id',
-    section,
-    access: write,
-    params: idParams,
-    resources,
-    summary: 'Delete a ticket with its messages and time entries (the e-mails stay in the mailbox).',
-    response: envelopes.ok,
-    handler: async ({ ctx, params }) => {
-      await tickets.deleteTicket(ctx, params.id);
-      return acknowledged();
+    routes: {
+      create: {
+        description:
+          'The support flow is created first if it does not exist. The ticket starts `open` in the first stage with the next ticket number. Event support_ticket_created.',
+        responses: { 200: envelopes.preview(ticketPreviewView) },
+      },
+      update: {
+        description:
+          'Status changes follow the table below (409 invalid_state otherwise); events support_ticket_updated plus _resolved, _closed, _reopened, _assigned as they apply.',
+        transitions: [ticketStatusTransitions],
+      },
+    },
+    summaries: {
+      list: 'Support tickets, newest first; filters status, priority, assignee, category, search.',
+      create:
+        "Create a ticket (title required; category defaults to the flow's first category, else general); preview: true returns current, proposed and diff without saving.",
+      get: 'Get one ticket.',
+      update:
+        'Update a ticket (partial): create fields plus status, resolution, customFields (merged); preview supported.',
+      remove: 'Delete a ticket with its messages and time entries (the e-mails stay in the mailbox).',
     },
   }),
   route({

@@ -5129,6 +5129,26 @@ export interface paths {
         patch: operations["patchApiV1SupportFlow"];
         trace?: never;
     };
+    "/api/v1/support-tickets/categories": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Allowed category values (the support flow's categories; the first is the default).
+         * @description Scopes: read. Roles: owner, admin, member.
+         */
+        get: operations["getApiV1SupportTicketsCategories"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/support-tickets": {
         parameters: {
             query?: never;
@@ -5149,26 +5169,6 @@ export interface paths {
          *     Scopes: write. Roles: owner, admin, member.
          */
         post: operations["postApiV1SupportTickets"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/support-tickets/categories": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Allowed category values (the support flow's categories; the first is the default).
-         * @description Scopes: read. Roles: owner, admin, member.
-         */
-        get: operations["getApiV1SupportTicketsCategories"];
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -18343,23 +18343,32 @@ export interface operations {
                             personId: string | null;
                             leadId: string | null;
                             dealId: string | null;
+                            /** @description user id */
                             ownerId: string | null;
+                            /** @description idempotency key of the logging system */
                             externalId: string | null;
                             transcriptText: string | null;
                             transcriptSummary: string | null;
                             /** @enum {string} */
                             transcriptStatus: "none" | "pending" | "processing" | "completed" | "failed";
+                            /** @description transcript text or conversation turns exist */
                             hasTranscript: boolean;
+                            /** @description list reads: at most 50 turns */
                             conversation: {
                                 speaker: string;
                                 text: string;
+                                /** @description offset from the call start, ms */
                                 startMs?: number | null;
                                 endMs?: number | null;
                             }[];
+                            /** @description more turns are stored than shown (list reads) */
                             conversationTruncated: boolean;
                             languageCode: string | null;
+                            /** @description a recording link is stored (the link itself is never shown to API keys) */
                             hasRecording: boolean;
+                            /** @description a recording is expected but not stored yet */
                             recordingPending: boolean;
+                            /** @description the call's timeline activity id */
                             activityId: string | null;
                             /**
                              * Format: date-time
@@ -18410,23 +18419,32 @@ export interface operations {
                             personId: string | null;
                             leadId: string | null;
                             dealId: string | null;
+                            /** @description user id */
                             ownerId: string | null;
+                            /** @description idempotency key of the logging system */
                             externalId: string | null;
                             transcriptText: string | null;
                             transcriptSummary: string | null;
                             /** @enum {string} */
                             transcriptStatus: "none" | "pending" | "processing" | "completed" | "failed";
+                            /** @description transcript text or conversation turns exist */
                             hasTranscript: boolean;
+                            /** @description list reads: at most 50 turns */
                             conversation: {
                                 speaker: string;
                                 text: string;
+                                /** @description offset from the call start, ms */
                                 startMs?: number | null;
                                 endMs?: number | null;
                             }[];
+                            /** @description more turns are stored than shown (list reads) */
                             conversationTruncated: boolean;
                             languageCode: string | null;
+                            /** @description a recording link is stored (the link itself is never shown to API keys) */
                             hasRecording: boolean;
+                            /** @description a recording is expected but not stored yet */
                             recordingPending: boolean;
+                            /** @description the call's timeline activity id */
                             activityId: string | null;
                             /**
                              * Format: date-time
@@ -27718,6 +27736,41 @@ export interface operations {
                         data: {
                             /** @description 24-hex object id */
                             _id: string;
+                            /** @description call, meeting, email, note, …; record history: record_created, record_updated, … */
+                            type: string;
+                            /** @description true for record-history rows (only in activity feeds) */
+                            system: boolean;
+                            summary: string | null;
+                            /** @description same as summary */
+                            title: string | null;
+                            description: string | null;
+                            companyId: string | null;
+                            personId: string | null;
+                            dealId: string | null;
+                            leadId: string | null;
+                            /** @description kind of the record the row is about */
+                            entityType: string | null;
+                            /** @description id of the record the row is about */
+                            entityId: string | null;
+                            /** @description note this row mirrors */
+                            noteRef: string | null;
+                            /** @description call this row mirrors */
+                            callRef: string | null;
+                            /** @description task this row mirrors */
+                            taskRef: string | null;
+                            /**
+                             * Format: date-time
+                             * @description when it happened
+                             */
+                            date: string;
+                            /** @description extra data of the row, e.g. changes { field: { from, to } } on record_updated */
+                            metadata: {
+                                [key: string]: unknown;
+                            };
+                            /** @description who recorded it */
+                            userId: string | null;
+                            /** @description whose activity it is */
+                            ownerId: string | null;
                             /**
                              * Format: date-time
                              * @description ISO 8601 date-time (UTC)
@@ -27728,33 +27781,6 @@ export interface operations {
                              * @description ISO 8601 date-time (UTC)
                              */
                             updatedAt: string;
-                            type: string;
-                            /** @description true for history rows (created, field changes) */
-                            system: boolean;
-                            summary: string | null;
-                            /** @description same as summary */
-                            title: string | null;
-                            description: string | null;
-                            companyId: string | null;
-                            personId: string | null;
-                            dealId: string | null;
-                            leadId: string | null;
-                            entityType: string | null;
-                            entityId: string | null;
-                            noteRef: string | null;
-                            callRef: string | null;
-                            taskRef: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 date-time (UTC)
-                             */
-                            date: string;
-                            /** @description record_updated: { changes: { <slug>: { from, to } } } */
-                            metadata: {
-                                [key: string]: unknown;
-                            };
-                            userId: string | null;
-                            ownerId: string | null;
                         }[];
                         page: number;
                         limit: number;
@@ -39205,6 +39231,44 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
+    getApiV1SupportTicketsCategories: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
+                    "X-RateLimit-Remaining-Minute": components["headers"]["X-RateLimit-Remaining-Minute"];
+                    "X-RateLimit-Limit-Day": components["headers"]["X-RateLimit-Limit-Day"];
+                    "X-RateLimit-Remaining-Day": components["headers"]["X-RateLimit-Remaining-Day"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            categories: string[];
+                            /** @description the first category (general when there is none) */
+                            default: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
     getApiV1SupportTickets: {
         parameters: {
             query?: {
@@ -39572,44 +39636,6 @@ export interface operations {
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
             422: components["responses"]["Error422"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
-            503: components["responses"]["Error503"];
-        };
-    };
-    getApiV1SupportTicketsCategories: {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
-                    "X-RateLimit-Remaining-Minute": components["headers"]["X-RateLimit-Remaining-Minute"];
-                    "X-RateLimit-Limit-Day": components["headers"]["X-RateLimit-Limit-Day"];
-                    "X-RateLimit-Remaining-Day": components["headers"]["X-RateLimit-Remaining-Day"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            categories: string[];
-                            /** @description the first category (general when there is none) */
-                            default: string;
-                        };
-                    };
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
