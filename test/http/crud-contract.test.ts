@@ -77,6 +77,12 @@ const FIXTURES: Record<
     field: 'name',
     unchanged: 'content',
   },
+  company: {
+    create: { name: 'Acme ApS', city: 'Aarhus', tags: ['vip'] },
+    update: { name: 'Renamed' },
+    field: 'name',
+    unchanged: 'city',
+  },
   'sms-template': {
     create: { name: 'Reminder', message: 'Hi {{firstName}}, see you tomorrow', category: 'reminders' },
     update: { name: 'Renamed' },
