@@ -83,6 +83,12 @@ const FIXTURES: Record<
     field: 'name',
     unchanged: 'city',
   },
+  person: {
+    create: { firstName: 'Ada', lastName: 'Lovelace', emails: [{ email: 'ada@example.com' }] },
+    update: { firstName: 'Renamed' },
+    field: 'firstName',
+    unchanged: 'lastName',
+  },
   'sms-template': {
     create: { name: 'Reminder', message: 'Hi {{firstName}}, see you tomorrow', category: 'reminders' },
     update: { name: 'Renamed' },
