@@ -89,6 +89,12 @@ const FIXTURES: Record<
     field: 'firstName',
     unchanged: 'lastName',
   },
+  lead: {
+    create: { title: 'Solar inquiry', email: 'grace@example.com', source: 'website' },
+    update: { title: 'Renamed' },
+    field: 'title',
+    unchanged: 'email',
+  },
   'sms-template': {
     create: { name: 'Reminder', message: 'Hi {{firstName}}, see you tomorrow', category: 'reminders' },
     update: { name: 'Renamed' },
