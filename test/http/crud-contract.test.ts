@@ -95,6 +95,12 @@ const FIXTURES: Record<
     field: 'title',
     unchanged: 'email',
   },
+  deal: {
+    create: { title: 'Roof renovation', value: 12000 },
+    update: { title: 'Renamed' },
+    field: 'title',
+    unchanged: 'value',
+  },
   'sms-template': {
     create: { name: 'Reminder', message: 'Hi {{firstName}}, see you tomorrow', category: 'reminders' },
     update: { name: 'Renamed' },
