@@ -5,7 +5,7 @@ import { COMPANY_SUMMARY_FIELDS } from '../../domain/companies/companies.schemas
 import { linkPerson, listCompanyPeople, listDealsFor, unlinkPerson } from '../../domain/people/people.service';
 import { imageResolver } from '../http/images';
 import { project } from '../../domain/shared/list-query';
-import { acknowledged, created, ok, paged, route } from '../http/registry';
+import { ok, route } from '../http/registry';
 import { idParams } from '../../domain/shared/schemas';
 import { childListRoute, timelineRoutes } from './sub-lists';
 import { companyLookupQuery } from '../../domain/lookups/lookups.schemas';
@@ -24,7 +24,7 @@ import {
 import { companyLookupView } from '../../domain/lookups/lookups.views';
 import { personView } from '../../domain/people/people.schemas';
 import { dealView } from '../../domain/deals/deals.schemas';
-import { envelopes } from '../http/crud';
+import { crudRoutes, envelopes } from '../http/crud';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;
@@ -37,39 +37,6 @@ const imageErrors = [502];
 export const companiesRoutes: RouteFactory = (deps) => {
   const images = imageResolver(deps.config);
   return [
-    route({
-      method: 'GET',
-      path: '/api/v1/companies',
-      section,
-      access: read,
-      query: listCompaniesQuery,
-      summary: 'List companies (newest first; oldest change first with updatedSince).',
-      response: envelopes.list(companyReadView),
-      handler: async ({ ctx, query }) => {
-        const { items, total } = await companies.listCompanies(ctx, query);
-        return paged(
-          items.map((c) => project(c, { ...query, summary: COMPANY_SUMMARY_FIELDS })),
-          { page: query.page, limit: query.limit, total },
-        );
-      },
-    }),
-    route({
-      method: 'POST',
-      path: '/api/v1/companies',
-      section,
-      access: write,
-      body: createCompanyBody,
-      previewable: true,
-      successStatus: 201,
-      summary: 'Create a company.',
-      response: envelopes.data(companyView),
-      responses: { 200: envelopes.preview(companyView) },
-      errors: imageErrors,
-      handler: async ({ ctx, body, preview }) => {
-        const result = await companies.createCompany(ctx, body, { preview, images });
-        return preview ? ok(result) : created(result);
-      },
-    }),
     // Before /:id, which would otherwise take "lookup" for an id.
     route({
       method: 'GET',
@@ -85,45 +52,38 @@ export const companiesRoutes: RouteFactory = (deps) => {
         return { status: 200, body: { data, ...meta } };
       },
     }),
-    route({
-      method: 'GET',
-      path: '/api/v1/companies/:id',
+    ...crudRoutes({
+      base: '/api/v1/companies',
       section,
-      access: read,
-      params: idParams,
-      query: getCompanyQuery,
-      resources,
-      summary: 'Get one company.',
-      response: envelopes.data(companyReadView),
-      handler: async ({ ctx, params, query }) => ok(project(await companies.readCompany(ctx, params.id), query)),
-    }),
-    route({
-      method: 'PUT',
-      path: '/api/v1/companies/:id',
-      section,
-      access: write,
-      params: idParams,
-      body: updateCompanyBody,
+      kind: 'company',
+      access: { read, write },
+      schemas: { list: listCompaniesQuery, create: createCompanyBody, update: updateCompanyBody, view: companyView },
+      service: {
+        list: async (ctx, query) => {
+          const { items, total } = await companies.listCompanies(ctx, query);
+          return { items: items.map((c) => project(c, { ...query, summary: COMPANY_SUMMARY_FIELDS })), total };
+        },
+        create: (ctx, body, { preview }) => companies.createCompany(ctx, body, { preview, images }),
+        get: async (ctx, id, query) =>
+          project(await companies.readCompany(ctx, id), query as z.infer<typeof getCompanyQuery>),
+        update: (ctx, id, body, { preview }) => companies.updateCompany(ctx, id, body, { preview, images }),
+        remove: async (ctx, id) => {
+          await companies.deleteCompany(ctx, id);
+        },
+      },
+      summaries: {
+        list: 'List companies (newest first; oldest change first with updatedSince).',
+        create: 'Create a company.',
+        get: 'Get one company.',
+        update: 'Update a company (partial: only given keys change; customFields merges by name, null removes a key).',
+        remove: 'Delete a company; its people and deals stay, unlinked.',
+      },
       previewable: true,
-      resources,
-      summary: 'Update a company (partial: only given keys change; customFields merges by name, null removes a key).',
-      response: z.union([envelopes.data(companyView), envelopes.preview(companyView)]),
-      errors: imageErrors,
-      handler: async ({ ctx, params, body, preview }) =>
-        ok(await companies.updateCompany(ctx, params.id, body, { preview, images })),
-    }),
-    route({
-      method: 'DELETE',
-      path: '/api/v1/companies/:id',
-      section,
-      access: write,
-      params: idParams,
-      resources,
-      summary: 'Delete a company; its people and deals stay, unlinked.',
-      response: envelopes.ok,
-      handler: async ({ ctx, params }) => {
-        await companies.deleteCompany(ctx, params.id);
-        return acknowledged();
+      routes: {
+        list: { response: envelopes.list(companyReadView) },
+        create: { errors: imageErrors },
+        get: { query: getCompanyQuery, response: envelopes.data(companyReadView) },
+        update: { errors: imageErrors },
       },
     }),
     childListRoute(parent, 'people', 'People linked to the company.', personView, listCompanyPeople),

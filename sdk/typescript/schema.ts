@@ -63,6 +63,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/companies/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find the workspace company with a professional-network profile URL or web domain (URLs, www. and paths normalised; the website domain, else the company e-mail domain). 200 { data: company | null, matched, matchedOn } — no match is not an error.
+         * @description Scopes: read. Roles: owner, admin, member.
+         */
+        get: operations["getApiV1CompaniesLookup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/companies": {
         parameters: {
             query?: never;
@@ -81,26 +101,6 @@ export interface paths {
          * @description Scopes: write. Roles: owner, admin, member.
          */
         post: operations["postApiV1Companies"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/companies/lookup": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Find the workspace company with a professional-network profile URL or web domain (URLs, www. and paths normalised; the website domain, else the company e-mail domain). 200 { data: company | null, matched, matchedOn } — no match is not an error.
-         * @description Scopes: read. Roles: owner, admin, member.
-         */
-        get: operations["getApiV1CompaniesLookup"];
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -223,6 +223,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/people/lookup": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Find the workspace person with a professional-network profile URL (normalised). 200 { data: person | null, matched, matchedOn }; profile is required.
+         * @description Scopes: read. Roles: owner, admin, member.
+         */
+        get: operations["getApiV1PeopleLookup"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/people": {
         parameters: {
             query?: never;
@@ -241,26 +261,6 @@ export interface paths {
          * @description Scopes: write. Roles: owner, admin, member.
          */
         post: operations["postApiV1People"];
-        delete?: never;
-        options?: never;
-        head?: never;
-        patch?: never;
-        trace?: never;
-    };
-    "/api/v1/people/lookup": {
-        parameters: {
-            query?: never;
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        /**
-         * Find the workspace person with a professional-network profile URL (normalised). 200 { data: person | null, matched, matchedOn }; profile is required.
-         * @description Scopes: read. Roles: owner, admin, member.
-         */
-        get: operations["getApiV1PeopleLookup"];
-        put?: never;
-        post?: never;
         delete?: never;
         options?: never;
         head?: never;
@@ -6414,6 +6414,87 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
+    getApiV1CompaniesLookup: {
+        parameters: {
+            query?: {
+                /** @description professional-network profile URL of the company */
+                profile?: string;
+                /** @description web domain or URL (www. and paths ignored) */
+                domain?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
+                    "X-RateLimit-Remaining-Minute": components["headers"]["X-RateLimit-Remaining-Minute"];
+                    "X-RateLimit-Limit-Day": components["headers"]["X-RateLimit-Limit-Day"];
+                    "X-RateLimit-Remaining-Day": components["headers"]["X-RateLimit-Remaining-Day"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            name: string;
+                            /** @description national company registry number */
+                            cvr: string | null;
+                            email: string | null;
+                            phone: string | null;
+                            address: string | null;
+                            city: string | null;
+                            zip: string | null;
+                            country: string | null;
+                            website: string | null;
+                            industry: string | null;
+                            employees: number | null;
+                            customFields: {
+                                name: string;
+                                /** @description string, number, boolean or array of strings/numbers, as the field definition allows */
+                                value: unknown;
+                            }[];
+                            tags: string[];
+                            /** @description image URL */
+                            avatar: string | null;
+                            /** @description image URL */
+                            logoUrl: string | null;
+                            /** @description user who created the company */
+                            ownerId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description professional-network profile URL (canonical form) */
+                            profileUrl: string | null;
+                        } | null;
+                        matched: boolean;
+                        /** @description profile, or domain (website, else the company e-mail domain); null without a match */
+                        matchedOn: ("profile" | "domain") | null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
     getApiV1Companies: {
         parameters: {
             query?: {
@@ -6767,87 +6848,6 @@ export interface operations {
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
-        };
-    };
-    getApiV1CompaniesLookup: {
-        parameters: {
-            query?: {
-                /** @description professional-network profile URL of the company */
-                profile?: string;
-                /** @description web domain or URL (www. and paths ignored) */
-                domain?: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
-                    "X-RateLimit-Remaining-Minute": components["headers"]["X-RateLimit-Remaining-Minute"];
-                    "X-RateLimit-Limit-Day": components["headers"]["X-RateLimit-Limit-Day"];
-                    "X-RateLimit-Remaining-Day": components["headers"]["X-RateLimit-Remaining-Day"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            /** @description 24-hex object id */
-                            _id: string;
-                            name: string;
-                            /** @description national company registry number */
-                            cvr: string | null;
-                            email: string | null;
-                            phone: string | null;
-                            address: string | null;
-                            city: string | null;
-                            zip: string | null;
-                            country: string | null;
-                            website: string | null;
-                            industry: string | null;
-                            employees: number | null;
-                            customFields: {
-                                name: string;
-                                /** @description string, number, boolean or array of strings/numbers, as the field definition allows */
-                                value: unknown;
-                            }[];
-                            tags: string[];
-                            /** @description image URL */
-                            avatar: string | null;
-                            /** @description image URL */
-                            logoUrl: string | null;
-                            /** @description user who created the company */
-                            ownerId: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 date-time (UTC)
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 date-time (UTC)
-                             */
-                            updatedAt: string;
-                            /** @description professional-network profile URL (canonical form) */
-                            profileUrl: string | null;
-                        } | null;
-                        matched: boolean;
-                        /** @description profile, or domain (website, else the company e-mail domain); null without a match */
-                        matchedOn: ("profile" | "domain") | null;
-                    };
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };
@@ -7659,6 +7659,85 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
+    getApiV1PeopleLookup: {
+        parameters: {
+            query: {
+                /** @description professional-network profile URL of the person */
+                profile: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
+                    "X-RateLimit-Remaining-Minute": components["headers"]["X-RateLimit-Remaining-Minute"];
+                    "X-RateLimit-Limit-Day": components["headers"]["X-RateLimit-Limit-Day"];
+                    "X-RateLimit-Remaining-Day": components["headers"]["X-RateLimit-Remaining-Day"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            firstName: string;
+                            lastName: string | null;
+                            title: string | null;
+                            emails: {
+                                email: string;
+                                /** @description e.g. work, home; absent when none was given */
+                                label?: string | null;
+                            }[];
+                            phones: {
+                                phone: string;
+                                /** @description e.g. work, home; absent when none was given */
+                                label?: string | null;
+                            }[];
+                            /** @description primary company */
+                            companyId: string | null;
+                            customFields: {
+                                name: string;
+                                /** @description string, number, boolean or array of strings/numbers, as the field definition allows */
+                                value: unknown;
+                            }[];
+                            tags: string[];
+                            /** @description image URL */
+                            avatar: string | null;
+                            /** @description user who created the person */
+                            ownerId: string | null;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description professional-network profile URL (canonical form) */
+                            profileUrl: string | null;
+                        } | null;
+                        matched: boolean;
+                        matchedOn: "profile" | null;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
     getApiV1People: {
         parameters: {
             query?: {
@@ -8019,85 +8098,6 @@ export interface operations {
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             502: components["responses"]["Error502"];
-            503: components["responses"]["Error503"];
-        };
-    };
-    getApiV1PeopleLookup: {
-        parameters: {
-            query: {
-                /** @description professional-network profile URL of the person */
-                profile: string;
-            };
-            header?: never;
-            path?: never;
-            cookie?: never;
-        };
-        requestBody?: never;
-        responses: {
-            /** @description Success */
-            200: {
-                headers: {
-                    "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
-                    "X-RateLimit-Remaining-Minute": components["headers"]["X-RateLimit-Remaining-Minute"];
-                    "X-RateLimit-Limit-Day": components["headers"]["X-RateLimit-Limit-Day"];
-                    "X-RateLimit-Remaining-Day": components["headers"]["X-RateLimit-Remaining-Day"];
-                    "X-Request-Id": components["headers"]["X-Request-Id"];
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": {
-                        data: {
-                            /** @description 24-hex object id */
-                            _id: string;
-                            firstName: string;
-                            lastName: string | null;
-                            title: string | null;
-                            emails: {
-                                email: string;
-                                /** @description e.g. work, home; absent when none was given */
-                                label?: string | null;
-                            }[];
-                            phones: {
-                                phone: string;
-                                /** @description e.g. work, home; absent when none was given */
-                                label?: string | null;
-                            }[];
-                            /** @description primary company */
-                            companyId: string | null;
-                            customFields: {
-                                name: string;
-                                /** @description string, number, boolean or array of strings/numbers, as the field definition allows */
-                                value: unknown;
-                            }[];
-                            tags: string[];
-                            /** @description image URL */
-                            avatar: string | null;
-                            /** @description user who created the person */
-                            ownerId: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 date-time (UTC)
-                             */
-                            createdAt: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601 date-time (UTC)
-                             */
-                            updatedAt: string;
-                            /** @description professional-network profile URL (canonical form) */
-                            profileUrl: string | null;
-                        } | null;
-                        matched: boolean;
-                        matchedOn: "profile" | null;
-                    };
-                };
-            };
-            400: components["responses"]["Error400"];
-            401: components["responses"]["Error401"];
-            403: components["responses"]["Error403"];
-            404: components["responses"]["Error404"];
-            429: components["responses"]["Error429"];
-            500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };
     };

@@ -89,6 +89,30 @@ const FIXTURES: Record<
     field: 'name',
     unchanged: 'defaultValidity',
   },
+  company: {
+    create: { name: 'Acme ApS', city: 'Aarhus', tags: ['vip'] },
+    update: { name: 'Renamed' },
+    field: 'name',
+    unchanged: 'city',
+  },
+  person: {
+    create: { firstName: 'Ada', lastName: 'Lovelace', emails: [{ email: 'ada@example.com' }] },
+    update: { firstName: 'Renamed' },
+    field: 'firstName',
+    unchanged: 'lastName',
+  },
+  lead: {
+    create: { title: 'Solar inquiry', email: 'grace@example.com', source: 'website' },
+    update: { title: 'Renamed' },
+    field: 'title',
+    unchanged: 'email',
+  },
+  deal: {
+    create: { title: 'Roof renovation', value: 12000 },
+    update: { title: 'Renamed' },
+    field: 'title',
+    unchanged: 'value',
+  },
   'sms-template': {
     create: { name: 'Reminder', message: 'Hi {{firstName}}, see you tomorrow', category: 'reminders' },
     update: { name: 'Renamed' },
