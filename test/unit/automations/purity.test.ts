@@ -4,9 +4,10 @@ import { join } from 'node:path';
 // The rule modules also run inside Temporal workflow code: only zod and each other, no clock, no
 // randomness. Entities, services and the resource manifest beside them (database side) and the REST request schemas of
 // the
-// automation routes (API side: automations.schemas.ts, automation-runs.schemas.ts) are not imported by workflows.
+// automation routes (API side: automations.schemas.ts, automation-runs.schemas.ts, and the response views
+// automations.views.ts) are not imported by workflows.
 const dir = join(__dirname, '../../../domain/automations');
-const API_SIDE = new Set(['automations.schemas.ts', 'automation-runs.schemas.ts']);
+const API_SIDE = new Set(['automations.schemas.ts', 'automation-runs.schemas.ts', 'automations.views.ts']);
 const files = readdirSync(dir).filter(
   (f) => f.endsWith('.ts') && !/\.(entity|service|resource)\.ts$/.test(f) && !API_SIDE.has(f),
 );
