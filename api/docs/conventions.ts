@@ -39,7 +39,11 @@ export const ERROR_TABLE: readonly ErrorRow[] = [
     codes: ['not_found'],
     meaning: 'no such route, or the record does not exist or belongs to another workspace; a malformed id is also 404',
   },
-  { status: 405, codes: ['http'], meaning: 'the path exists but not for this method' },
+  {
+    status: 405,
+    codes: ['http', 'method_not_allowed'],
+    meaning: 'the path exists but not for this method (the Temporal codec server: method_not_allowed)',
+  },
   {
     status: 409,
     codes: ['conflict', 'invalid_state', 'idempotency_in_progress'],

@@ -6122,7 +6122,7 @@ export interface components {
              * @description machine-readable code
              * @enum {string}
              */
-            code?: "validation" | "unauthenticated" | "forbidden" | "not_found" | "http" | "conflict" | "invalid_state" | "idempotency_in_progress" | "gone" | "expired" | "too_large" | "idempotency_mismatch" | "rate_limited" | "internal" | "upstream_failed" | "not_configured" | "unavailable";
+            code?: "validation" | "unauthenticated" | "forbidden" | "not_found" | "http" | "method_not_allowed" | "conflict" | "invalid_state" | "idempotency_in_progress" | "gone" | "expired" | "too_large" | "idempotency_mismatch" | "rate_limited" | "internal" | "upstream_failed" | "not_configured" | "unavailable";
             /** @description validation (400): [{ path, error }]; invalid_state (409): { current, requested, allowed }; otherwise as the message says */
             details?: {
                 path?: string;
