@@ -1,17 +1,29 @@
 // End to end through the generated TypeScript SDK only (sdk/typescript), type-checked with the
 // repository's strict tsconfig: the scenario of test/support/sdk-scenario.ts against the real app.
 import { createCrmClient } from '../../sdk/typescript';
-import { startTestApp, type TestApp } from '../support/app';
+import { createLogger } from '../../domain/logger';
+import type { OutboxDispatcher } from '../../domain/outbox/dispatcher';
+import { startTestApp, type Tenant, type TestApp } from '../support/app';
 import { runSdkScenario } from '../support/sdk-scenario';
+import { deleteIndexes, startSearchIndexing, testMeili, uniqueIndexPrefix } from '../support/search';
 
+// Search reads Meilisearch, which the outbox dispatcher feeds (as the worker does), under this file's own prefix.
+const PREFIX = uniqueIndexPrefix('sdk');
 let app: TestApp;
+let tenant: Tenant;
+let indexing: OutboxDispatcher;
 beforeAll(async () => {
-  app = await startTestApp();
+  app = await startTestApp({ MEILI_INDEX_PREFIX: PREFIX });
+  tenant = await app.tenant();
+  indexing = await startSearchIndexing(app, [tenant.workspaceId], createLogger('silent', 'sdk-e2e'));
 });
-afterAll(() => app.close());
+afterAll(async () => {
+  await indexing?.stop();
+  await deleteIndexes(testMeili(), PREFIX);
+  await app.close();
+});
 
 it('an integration works through the SDK alone: records, a deal moved, an automation, an enrollment, search', async () => {
-  const tenant = await app.tenant();
   const crm = createCrmClient({ baseUrl: app.baseUrl, apiKey: tenant.apiKey });
   const result = await runSdkScenario(crm);
 

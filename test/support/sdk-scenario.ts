@@ -31,7 +31,10 @@ function expectData<T>(
   return result.data;
 }
 
-export async function runSdkScenario(crm: CrmClient, name = `Nordic Bikes ${Date.now()}`): Promise<ScenarioResult> {
+export async function runSdkScenario(
+  crm: CrmClient,
+  { name = `Nordic Bikes ${Date.now()}`, searchWaitMs = 30_000 }: { name?: string; searchWaitMs?: number } = {},
+): Promise<ScenarioResult> {
   const steps: ScenarioStep[] = [];
 
   const me = expectData('GET /whoami', await crm.GET('/api/v1/whoami'), steps);
@@ -158,14 +161,20 @@ export async function runSdkScenario(crm: CrmClient, name = `Nordic Bikes ${Date
   if (enrollment.entityId !== person._id || enrollment.sequenceId !== sequence._id)
     throw new Error(`the enrollment names another record: ${JSON.stringify(enrollment)}`);
 
-  // Search finds the company (Meilisearch, or Postgres while the index catches up).
-  const found = expectData(
-    'GET /search',
-    await crm.GET('/api/v1/search', { params: { query: { q: name, types: 'company' } } }),
-    steps,
-  ).data;
-  if (!found.results.company?.hits.some((hit) => hit._id === company._id))
-    throw new Error(`search did not find the company: ${JSON.stringify(found)}`);
+  // Search finds the company once the index has it (Meilisearch is updated from the outbox, a moment
+  // after the write; Postgres answers while the index is unavailable).
+  const deadline = Date.now() + searchWaitMs;
+  for (;;) {
+    const found = expectData(
+      'GET /search',
+      await crm.GET('/api/v1/search', { params: { query: { q: name, types: 'company' } } }),
+      steps,
+    ).data;
+    if (found.results.company?.hits.some((hit) => hit._id === company._id)) break;
+    if (Date.now() > deadline)
+      throw new Error(`search did not find the company within ${searchWaitMs} ms: ${JSON.stringify(found)}`);
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
 
   return {
     steps,
