@@ -236,6 +236,16 @@ export function isHoldConflict(err: unknown): boolean {
  * Counts the agent's holding bookings of a local day under a transaction lock (maxPerDay stays exact under
  * concurrency).
  */
+/**
+ * Makes writes of one agent's day take turns until commit (transaction-scoped advisory lock). Two
+ * concurrent inserts of overlapping holds would otherwise wait on each other's uncommitted row in the
+ * exclusion constraint check and deadlock under load; in turn, the second meets the first's
+ * committed hold as a plain exclusion conflict (409).
+ */
+export async function lockAgentDay(em: EntityManager, workspaceId: string, agentId: string, localDate: string) {
+  await em.execute(`select pg_advisory_xact_lock(hashtext(?))`, [`booking-day:${workspaceId}:${agentId}:${localDate}`]);
+}
+
 export async function lockedDayCount(
   em: EntityManager,
   workspaceId: string,
@@ -244,7 +254,7 @@ export async function lockedDayCount(
   localDate: string,
   excludeBookingId?: string,
 ): Promise<number> {
-  await em.execute(`select pg_advisory_xact_lock(hashtext(?))`, [`booking-day:${workspaceId}:${agentId}:${localDate}`]);
+  await lockAgentDay(em, workspaceId, agentId, localDate);
   const r = localRange(localDate, localDate, zone);
   const rows = await em.execute<{ n: string }[]>(
     `select count(*) as n from booking where workspace_id = ? and agent_id = ? and status in (${HOLDING_SQL}) and start_date_time >= ? and start_date_time < ?${excludeBookingId ? ' and id <> ?' : ''}`,

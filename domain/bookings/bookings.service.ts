@@ -24,6 +24,7 @@ import {
   isHoldConflict,
   lockedDayCount,
   meetingTypeOf,
+  lockAgentDay,
   retryOnDeadlock,
   slotTaken,
 } from './availability';
@@ -167,6 +168,7 @@ async function insertFor(
   opts: CreateOptions,
 ): Promise<Booking> {
   return inTransaction(ctx, async () => {
+    await lockAgentDay(ctx.em, ctx.actor.workspaceId, agentId, localDate);
     if (
       config.maxPerDay != null &&
       (await lockedDayCount(ctx.em, ctx.actor.workspaceId, agentId, config.timeZone, localDate)) >= config.maxPerDay
