@@ -21,7 +21,12 @@ export interface ContractViolation {
 interface Documented {
   media: string[];
   validate?: ValidateFunction;
+  /** Response headers the document names for this status (lower case). */
+  headers: Set<string>;
 }
+
+/** Headers whose presence is part of a route's contract: each must be documented where it is sent. */
+const ROUTE_HEADERS = ['location', 'content-disposition'];
 
 const ROUTE_STATE = 'contractRoute';
 
@@ -61,7 +66,8 @@ export function createContractChecker(routes: readonly RouteDef[]) {
         const schema = json.$ref === '#/components/schemas/Error' ? { $ref: 'crm:Error' } : json;
         validate = ajv.compile(schema);
       }
-      out.set(Number(status), { media, validate });
+      const headers = new Set(Object.keys((res.headers ?? {}) as object).map((h) => h.toLowerCase()));
+      out.set(Number(status), { media, validate, headers });
     }
     cache.set(key, out);
     return out;
@@ -87,6 +93,8 @@ export function createContractChecker(routes: readonly RouteDef[]) {
     if (!def.response) return undefined;
     const entry = documented(def).get(status);
     if (!entry) return `status ${status} is not documented`;
+    const undocumented = ROUTE_HEADERS.filter((h) => ctx.response.get(h) && !entry.headers.has(h));
+    if (undocumented.length) return `header ${undocumented.join(', ')} is not documented for ${status}`;
     if (!entry.media.length) {
       return ctx.body === undefined || ctx.body === null || ctx.body === '' ? undefined : 'documented without a body';
     }

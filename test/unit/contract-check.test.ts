@@ -62,6 +62,11 @@ describe('contract check', () => {
     expect(check(one, answer(503, { error: 'down' }, 'application/json', { 'Retry-After': '5' }))).toBeUndefined();
     // Nothing to wait for when a provider is not configured.
     expect(check(one, answer(503, { error: 'set SMTP_URL', code: 'not_configured' }))).toBeUndefined();
+    // A header with meaning (Location, Content-Disposition) must be documented where it is sent.
+    expect(check(page, answer(303, '', 'application/json', { location: '/x' }))).toBeUndefined();
+    expect(
+      check(one, answer(200, { data: { _id: 'a', name: 'n', size: null } }, 'application/json', { location: '/x' })),
+    ).toMatch(/header location is not documented/);
     // A public route has no 401.
     expect(check(page, answer(401, { error: 'no' }))).toMatch(/not documented/);
   });
