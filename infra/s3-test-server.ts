@@ -1,10 +1,10 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import { formatSeconds, stackLog, type LogFn } from './log';
 import { toolsBinDir } from './paths';
+import { freePort, isListening } from './ports';
 
 /**
  * gofakes3: an in-memory S3-compatible server (Go), used by the S3 storage tests. Built once with
@@ -83,17 +83,6 @@ async function build(log: LogFn): Promise<string> {
   return gofakes3Path;
 }
 
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
 export interface RunningS3 {
   endpoint: string;
   bucket: string;
@@ -115,14 +104,7 @@ export async function startS3TestServer(bucket: string, options: { log?: LogFn }
   const deadline = Date.now() + 15_000;
   for (;;) {
     if (child.exitCode !== null) throw new Error(`gofakes3 exited early: ${stderr}`);
-    const up = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => {
-        socket.destroy();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (up) break;
+    if (await isListening(port)) break;
     if (Date.now() > deadline) {
       child.kill('SIGKILL');
       throw new Error(`gofakes3 did not listen on ${port} within 15 s: ${stderr}`);

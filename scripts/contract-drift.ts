@@ -6,7 +6,6 @@
 // RESULT operations_exercised=<n> responses_checked=<n> drift_errors=<n>
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import path from 'node:path';
 import type { AddressInfo } from 'node:net';
 import { buildApi } from '../api/bootstrap';
@@ -16,39 +15,14 @@ import { runMigrations } from '../domain/orm/migrate';
 import { createWorkspace } from '../domain/workspaces/workspaces.service';
 import { devDataDir, repoRoot } from '../infra/paths';
 import { startStack } from '../infra/stack';
+import { freePort, isListening } from '../infra/ports';
+import { waitFor } from '../infra/wait';
 import { createCrmClient } from '../sdk/typescript';
 import { runSdkScenario } from '../test/support/sdk-scenario';
 
 const log = (line: string): void => void process.stderr.write(`[drift] ${line}\n`);
 const redoclyBin = path.join(repoRoot, 'node_modules', '.bin', 'redocly');
 const redoclyEnv = { ...process.env, REDOCLY_TELEMETRY: 'off', REDOCLY_SUPPRESS_UPDATE_NOTICE: 'true' };
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = net.createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
-
-async function waitForPort(port: number, timeoutMs: number): Promise<void> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const open = await new Promise<boolean>((resolve) => {
-      const socket = net.connect(port, '127.0.0.1', () => {
-        socket.end();
-        resolve(true);
-      });
-      socket.once('error', () => resolve(false));
-    });
-    if (open) return;
-    if (Date.now() > deadline) throw new Error(`nothing listens on 127.0.0.1:${port} after ${timeoutMs} ms`);
-    await new Promise((r) => setTimeout(r, 200));
-  }
-}
 
 function run(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
   return new Promise((resolve) => {
@@ -139,7 +113,10 @@ async function main(): Promise<void> {
       ['proxy', '--target', `http://127.0.0.1:${apiPort}`, '--port', String(proxyPort), '--har', har],
       { cwd: repoRoot, env: redoclyEnv, stdio: ['ignore', 'ignore', 'inherit'] },
     );
-    await waitForPort(proxyPort, 60_000);
+    await waitFor(async () => ((await isListening(proxyPort)) ? true : undefined), {
+      what: `redocly proxy on :${proxyPort}`,
+      timeoutMs: 60_000,
+    });
     log(`recording proxy on :${proxyPort} → API on :${apiPort}`);
 
     const { apiKey } = await createWorkspace(api.deps.orm.em.fork(), { name: 'Drift scenario' });

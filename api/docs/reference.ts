@@ -167,6 +167,7 @@ export function endpointDoc(def: RouteDef): EndpointDoc {
   const responses = [...successResponses(def)]
     .sort(([a], [b]) => a - b)
     .map(([status, spec]) => responseDoc(status, spec));
+  const success = responses.find((r) => r.status === successStatus);
   return {
     ...endpointSummary(def),
     ...(def.description ? { description: def.description } : {}),
@@ -178,9 +179,7 @@ export function endpointDoc(def: RouteDef): EndpointDoc {
     previewable: Boolean(def.previewable),
     successStatus,
     ...(def.transitions?.length ? { stateMachines: def.transitions.map(transitionsDoc) } : {}),
-    ...(responses.find((r) => r.status === successStatus)?.schema
-      ? { response: responses.find((r) => r.status === successStatus)!.schema }
-      : {}),
+    ...(success?.schema ? { response: success.schema } : {}),
     responses,
     errors: errorStatuses(def),
   };

@@ -9,8 +9,9 @@ import type { JsonSchema } from './schema';
  * The route registry as the app builds it, without a database, Temporal or a server (route
  * construction touches none of them), with the default limits: what the SDK is generated from.
  */
-export function registryRoutes(): RouteDef[] {
-  const config = loadConfig({ DATABASE_URL: 'postgres://registry@localhost/none' } as NodeJS.ProcessEnv);
+const registryConfig = () => loadConfig({ DATABASE_URL: 'postgres://registry@localhost/none' } as NodeJS.ProcessEnv);
+
+export function registryRoutes(config = registryConfig()): RouteDef[] {
   return allRoutes({
     config,
     orm: {},
@@ -23,6 +24,6 @@ export function registryRoutes(): RouteDef[] {
 
 /** The OpenAPI document of the whole API with the default limits (deterministic). */
 export function registryDocument(): JsonSchema {
-  const config = loadConfig({ DATABASE_URL: 'postgres://registry@localhost/none' } as NodeJS.ProcessEnv);
-  return openApiDocument(registryRoutes(), config);
+  const config = registryConfig();
+  return openApiDocument(registryRoutes(config), config);
 }

@@ -94,17 +94,22 @@ export const importRowErrorView = z.object({
   errors: z.array(z.object({ path: z.string().describe('field path; empty for the whole row'), error: z.string() })),
 });
 
+/** Row counts of an import run, shared by the report and the history row. */
+const importCountsView = {
+  total: z.number().int().min(0),
+  created: z.number().int().min(0),
+  updated: z.number().int().min(0),
+  skipped: z.number().int().min(0),
+  failed: z.number().int().min(0),
+};
+
 /** The answer of an import or a dry run (validate). */
 export const importReportView = z.object({
   importId: idView.nullable().describe('the import run (GET /import/history); null for a dry run'),
   entityType: importEntityTypeView,
   dryRun: z.boolean(),
   dedupe: dedupeView,
-  total: z.number().int().min(0),
-  created: z.number().int().min(0),
-  updated: z.number().int().min(0),
-  skipped: z.number().int().min(0),
-  failed: z.number().int().min(0),
+  ...importCountsView,
   errors: z.array(importRowErrorView).describe('every failed row'),
 });
 export type ImportReportView = z.infer<typeof importReportView>;
@@ -114,11 +119,7 @@ export const importRunView = z.object({
   _id: idView,
   entityType: importEntityTypeView,
   dedupe: dedupeView,
-  total: z.number().int().min(0),
-  created: z.number().int().min(0),
-  updated: z.number().int().min(0),
-  skipped: z.number().int().min(0),
-  failed: z.number().int().min(0),
+  ...importCountsView,
   errors: z.array(importRowErrorView).describe('the first 100 row errors'),
   userId: idView.nullable().describe('who ran the import'),
   startedAt: dateTimeView,

@@ -1,30 +1,15 @@
 // Every operation documents the body of every status it answers: the registry is walked here, and
 // every answer in `npm test` is checked against the document (api/docs/contract-check.ts).
-import type { RouteDef } from '../../api/http/registry';
-import { allRoutes } from '../../api/routes';
+import { registryRoutes } from '../../api/docs/registry-document';
 import { openApiDocument } from '../../api/docs/openapi';
 import { openApiPath } from '../../api/docs/schema';
 import { SECTION_DESCRIPTIONS } from '../../api/docs/sections';
-import { loadConfig } from '../../domain/config';
-import { createLogger } from '../../domain/logger';
-
-function routes(): RouteDef[] {
-  const config = loadConfig({ DATABASE_URL: 'postgres://contract-test@localhost/none' } as NodeJS.ProcessEnv);
-  return allRoutes({
-    config,
-    orm: {},
-    log: createLogger('silent', 'contract-test'),
-    temporal: {},
-    messaging: {},
-    readiness: {},
-  } as never);
-}
 
 const isEmptySchema = (schema: unknown): boolean =>
   !schema || (typeof schema === 'object' && Object.keys(schema as object).length === 0);
 
 describe('contract registry', () => {
-  const all = routes();
+  const all = registryRoutes();
   const doc = openApiDocument(all) as { paths: Record<string, Record<string, { responses: Record<string, any> }>> };
 
   it('every route declares the answer at its success status', () => {
