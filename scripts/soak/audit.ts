@@ -76,9 +76,13 @@ export async function audit(databaseUrl: string, workspaceId: string, requests: 
   const db = new pg.Client({ connectionString: databaseUrl });
   await db.connect();
   const q = async <T = any>(sql: string): Promise<T[]> => (await db.query(sql, [workspaceId])).rows as T[];
-  const expected: Expected[] = [];
-  const owe = (key: string, kind: string, sure = true): void =>
-    void expected.push({ key, kind, obligation: sure ? 'exactly_once' : 'at_most_once' });
+  // Two records may owe the same effect (a retried enroll that made a second enrollment): the stronger wins.
+  const owed = new Map<string, Expected>();
+  const owe = (key: string, kind: string, sure = true): void => {
+    const prior = owed.get(key);
+    if (!prior || (sure && prior.obligation === 'at_most_once'))
+      owed.set(key, { key, kind, obligation: sure ? 'exactly_once' : 'at_most_once' });
+  };
   const recordsLost: string[] = [];
   const acked = (what: Requested['what']) => requests.filter((r) => r.what === what && ok(r.outcome)).map((r) => r.key);
   const missing = (what: Requested['what'], found: Set<string>) => {
@@ -198,6 +202,11 @@ export async function audit(databaseUrl: string, workspaceId: string, requests: 
       ),
     };
     const notes: string[] = [];
+    const extra = await q<{ n: string }>(
+      `select count(*) - count(distinct entity_id) n from sequence_enrollment where workspace_id = $1`,
+    );
+    if (Number(extra[0]?.n) > 0)
+      notes.push(`${extra[0]!.n} extra enrollment(s) of an already enrolled person (a retried enroll)`);
     for (const [k, v] of Object.entries(stuck)) if (v < 0) notes.push(`stuck query ${k} failed (schema changed?)`);
 
     const waits = await q<{ id: string; due: string; ended: Date | null }>(
@@ -218,7 +227,7 @@ export async function audit(databaseUrl: string, workspaceId: string, requests: 
           fired: new Date(b.decided!).getTime(),
         })),
     ];
-    return { expected, recordsLost, stuck, timers, notes };
+    return { expected: [...owed.values()], recordsLost, stuck, timers, notes };
   } finally {
     await db.end();
   }
