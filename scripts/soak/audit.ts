@@ -172,7 +172,7 @@ export async function audit(databaseUrl: string, workspaceId: string, requests: 
     const count = async (sql: string): Promise<number> => {
       try {
         return Number((await q<{ n: string }>(sql))[0]?.n ?? 0);
-      } catch (err) {
+      } catch {
         return -1;
       }
     };

@@ -120,8 +120,23 @@ export class AppSlot {
     return `http://127.0.0.1:${this.port}`;
   }
 
+  /**
+   * Starts the process and waits until it is ready. The soak's ports lie in Linux's ephemeral range, so a busy
+   * machine's outgoing connection may hold one for a moment: a start that dies on EADDRINUSE is tried again.
+   */
   async start(timeoutMs = 120_000): Promise<void> {
-    const offset = existsSync(this.logFile) ? statSync(this.logFile).size : 0;
+    for (let attempt = 1; ; attempt++) {
+      const offset = existsSync(this.logFile) ? statSync(this.logFile).size : 0;
+      try {
+        return await this.startOnce(offset, timeoutMs);
+      } catch (err) {
+        if (attempt >= 5 || !readFrom(this.logFile, offset).includes('EADDRINUSE')) throw err;
+        await delay(2000);
+      }
+    }
+  }
+
+  private async startOnce(offset: number, timeoutMs: number): Promise<void> {
     const script = path.join(repoRoot, 'bin', `${this.role}.ts`);
     this.proc = spawnManaged({
       name: this.name,
