@@ -68,6 +68,19 @@ async function runFault(
   return { ...f, killedAt, backAt: Date.now() };
 }
 
+/** The ports lie in Linux's ephemeral range: a busy machine's outgoing connection may hold one for a moment. */
+async function startWithRetry<T>(start: () => Promise<T>): Promise<T> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await start();
+    } catch (err) {
+      if (attempt >= 5 || !/already in use/.test(String(err))) throw err;
+      log(`${String(err)}: trying again`);
+      await delay(3000);
+    }
+  }
+}
+
 async function main(): Promise<void> {
   const opts = parseSoakArgs(process.argv.slice(2));
   const P = opts.basePort;
@@ -88,11 +101,8 @@ async function main(): Promise<void> {
   );
   if (built.status !== 0) throw new Error('building the workflow bundle failed');
 
-  const stack = await startSoakStack(
-    dataDir,
-    { postgres: P + 1, meilisearch: P + 2, temporal: P + 3, temporalUi: P + 4 },
-    log,
-  );
+  const ports = { postgres: P + 1, meilisearch: P + 2, temporal: P + 3, temporalUi: P + 4 };
+  const stack = await startWithRetry(() => startSoakStack(dataDir, ports, log));
   const cleanup: (() => Promise<unknown>)[] = [() => stack.stack.stop()];
   try {
     const env: NodeJS.ProcessEnv = { ...process.env, ...stack.stack.env };
