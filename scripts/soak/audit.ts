@@ -49,7 +49,7 @@ export function hookObservations(hooks: readonly Hook[]): Observed[] {
         ? d.company?.name
         : type.startsWith('booking.')
           ? d.booking?._id
-          : d.contract?._id;
+          : (d.contractId ?? d.contract?._id);
       out.push({ key: `hook:${type}:${String(id)}`, identity: h.headers['webhook-id'] ?? String(h.at) });
     } else if (h.path === '/auto/company') {
       out.push({ key: `auto:company:${String(body.name)}`, identity: h.headers['idempotency-key'] ?? String(h.at) });
