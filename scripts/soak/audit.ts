@@ -100,8 +100,9 @@ export async function audit(databaseUrl: string, workspaceId: string, requests: 
       `select lower(p.emails->0->>'email') as email, e.status from sequence_enrollment e
        join person p on p.id = e.entity_id where e.workspace_id = $1`,
     );
+    // A completed run owes both mails; one that exited (e.g. its workflow never started) at most what it reached.
     for (const e of enrollments)
-      for (const step of ['A', 'B']) owe(`mail:${e.email}:seq:${step}`, `sequence mail ${step}`);
+      for (const step of ['A', 'B']) owe(`mail:${e.email}:seq:${step}`, `sequence mail ${step}`, e.status !== 'exited');
     missing('enroll', new Set(enrollments.map((e) => e.email)));
 
     const contracts = await q<{ id: string; title: string; status: string; email: string; signer_status: string }>(
