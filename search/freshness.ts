@@ -54,10 +54,22 @@ export function createIndexFreshness(opts: { client: MeiliSearch; prefix: string
     const rows = await em
       .getConnection()
       .execute<{ type: string; entity_type: string; payload: Record<string, unknown> }[]>(
-        `select type, entity_type, payload from outbox_event
-        where workspace_id = ? and processed_at is null and attempts > 0 and not (? = any(delivered_to)) and occurred_at < ?
-        order by id limit ${OUTBOX_SAMPLE}`,
-        [workspaceId, SEARCH_SUBSCRIBER_NAME, new Date(Date.now() - graceMs)],
+        // In flight after a crashed attempt, or failed to index and parked for a retry (outbox_delivery).
+        `(select type, entity_type, payload from outbox_event
+          where workspace_id = ? and processed_at is null and attempts > 0 and not (? = any(delivered_to)) and occurred_at < ?
+          order by id limit ${OUTBOX_SAMPLE})
+        union all
+        (select type, entity_type, payload from outbox_delivery
+          where workspace_id = ? and status = 'pending' and subscriber = ? and occurred_at < ?
+          order by outbox_id limit ${OUTBOX_SAMPLE})`,
+        [
+          workspaceId,
+          SEARCH_SUBSCRIBER_NAME,
+          new Date(Date.now() - graceMs),
+          workspaceId,
+          SEARCH_SUBSCRIBER_NAME,
+          new Date(Date.now() - graceMs),
+        ],
       );
     return rows.some((r) => affectsSearch({ type: r.type, entityType: r.entity_type, payload: r.payload }));
   };

@@ -24,10 +24,12 @@ const { advanceEnvelope, expireEnvelope } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
 });
-// Sends: SMTP and SMS gateways may be slow; retried with backoff (a retry re-issues the link).
+// Sends: SMTP and SMS gateways may be slow or down for hours; retried with backoff for about a day, like
+// webhook deliveries (a retry re-issues the link). The contract's lastError shows why meanwhile.
 const { inviteSigners, remindSigners, closeEnvelope } = proxyActivities<Activities>({
   startToCloseTimeout: '2 minutes',
-  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '10 minutes', maximumAttempts: 20 },
+  scheduleToCloseTimeout: '26 hours',
+  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '1 hour' },
 });
 
 // Same name as ENVELOPE_CHANGED_SIGNAL (domain/contracts/envelope-messages.ts), which the API signals.

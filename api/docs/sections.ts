@@ -38,6 +38,8 @@ export const SECTION_DESCRIPTIONS: Readonly<Record<string, string>> = {
   Metrics: 'Time series of workspace figures for dashboards.',
   'Custom objects': 'Workspace-defined record types with their own fields, formulas, rollups and records.',
   Webhooks: 'Outbound webhook subscriptions to domain events, signed (Standard Webhooks), with deliveries.',
+  'Outbox deliveries':
+    'Side effects of domain events that did not go through for one subscriber (e-mails, search indexing, automation starts), retried on their own schedule; operators list, retry and drop them.',
   Projects: 'Delivery projects with phases, tasks and custom fields, from templates.',
   'Clip cards': 'Prepaid hour cards and the time registered against them.',
   Offers: 'Priced offers (quotes) sent to customers to accept or decline on a public page.',

@@ -33,6 +33,7 @@ import { agentsRoutes } from './agents.router';
 import { metricsRoutes } from './metrics.router';
 import { customObjectsRoutes } from './custom-objects.router';
 import { webhooksRoutes } from './webhooks.router';
+import { outboxAdminRoutes } from './outbox-admin.router';
 import { smsRoutes } from './sms.router';
 import { smsTemplatesRoutes } from './sms-templates.router';
 import { emailsRoutes } from './emails.router';
@@ -102,6 +103,7 @@ export function allRoutes(deps: AppDeps): RouteDef[] {
     metricsRoutes,
     customObjectsRoutes,
     webhooksRoutes,
+    outboxAdminRoutes,
     projectsRoutes,
     clipCardsRoutes,
     offersRoutes,

@@ -11,6 +11,7 @@ import { createWorkspace, setWorkspaceStatus } from '../../domain/workspaces/wor
 import type { CommandSpec, Flag } from './command-spec';
 import { searchReindexCommand } from './search';
 import { emailAccountCommands } from './email-accounts';
+import { outboxCommands } from './outbox';
 
 export type { CommandOutput, CommandSpec, Flag, Runner, RunnerIo } from './command-spec';
 
@@ -133,4 +134,5 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   searchReindexCommand,
   ...emailAccountCommands,
+  ...outboxCommands,
 ];

@@ -4,7 +4,10 @@
  *   iCalendar invite (REQUEST), "awaiting approval", approval (invite), rejection, cancellation
  *   (CANCEL), reschedule (REQUEST with a higher SEQUENCE);
  * - the approvers, from the approval workflow's activities: the request and its reminders.
- * E-mail not configured is logged and skipped (the booking stands); other failures are retried.
+ * E-mail not configured is logged and skipped (the booking stands). A failed attendee e-mail is parked
+ * by the outbox for this subscriber only (webhooks and automations of the booking go on) and retried on
+ * the outbox schedule (about a day); a refusal (SMTP 5xx, bad address) fails it at once. Either way
+ * operators see it (GET /admin/outbox/deliveries, `crm outbox list`).
  */
 import ical, { ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
 import { DateTime } from 'luxon';
@@ -16,7 +19,7 @@ import type { Logger } from '../logger';
 import { sendEmail, type EmailDeps } from '../messaging/email.service';
 import { createMessagingDeps, type MessagingDeps } from '../messaging/factory';
 import { forkForWorkspace } from '../orm/tenant';
-import type { OutboxEventRecord, Subscriber } from '../outbox/subscriber';
+import { PermanentFailure, type OutboxEventRecord, type Subscriber } from '../outbox/subscriber';
 import { User } from '../workspaces/user.entity';
 import { Booking, BookingConfig } from './booking.entity';
 
@@ -27,8 +30,6 @@ const ATTENDEE_EVENTS = [
   'booking_cancelled',
   'booking_rescheduled',
 ];
-/** Give up on one notification after this many delivery attempts (the event itself is kept). */
-const MAX_ATTEMPTS = 8;
 
 export const publicBookingUrl = (baseUrl: string, publicId: string): string =>
   `${baseUrl.replace(/\/+$/, '')}/api/v1/public/bookings/${publicId}`;
@@ -88,7 +89,8 @@ export function attendeeMail(
   const hi = `Hi ${b.attendeeInfo.name},\n\n`;
   switch (type) {
     case 'booking_created':
-      return b.status === 'pending'
+      // The status when the event happened: a mail held by an outage must not confirm what was then only requested.
+      return ((payload.booking as { status?: string } | undefined)?.status ?? b.status) === 'pending'
         ? {
             subject: `Booking request received: ${what}`,
             text: `${hi}we received your booking request for ${when(b)}. It needs approval; we will e-mail you once it is decided.${manage}`,
@@ -215,8 +217,12 @@ export function bookingNotificationSubscriber(deps: NotificationDeps): Subscribe
             { bookingId: booking._id, event: event.type },
             'booking e-mail skipped: e-mail is not configured',
           );
-        if (event.attempts >= MAX_ATTEMPTS)
-          return deps.log.error({ err, bookingId: booking._id, event: event.type }, 'booking e-mail given up');
+        // A refused address, or a send that may already have reached the server: retrying cannot help.
+        if (
+          err instanceof DomainError &&
+          (err.code === 'validation' || (err.details as { retryable?: boolean } | undefined)?.retryable === false)
+        )
+          throw new PermanentFailure(err.message);
         throw err;
       }
     },

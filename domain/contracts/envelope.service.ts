@@ -203,7 +203,19 @@ export async function inviteSigners(
   if (!state || state.c.status !== 'sent') return { invited: 0 };
   let invited = 0;
   for (const s of state.signers.filter((x) => input.signerIds.includes(x._id) && x.invitedAt === null)) {
-    await sendWithNewLink(deps, em, state.c, s, inviteMessage(state.c));
+    try {
+      await sendWithNewLink(deps, em, state.c, s, inviteMessage(state.c));
+    } catch (err) {
+      // Visible on the contract while the activity retries (about a day); cleared by the next success.
+      const reason = `invitation to signer ${s._id} could not be sent: ${err instanceof Error ? err.message : String(err)}`;
+      await em.nativeUpdate(
+        Contract,
+        { _id: state.c._id },
+        { lastError: reason.slice(0, 2000), updatedAt: new Date() },
+      );
+      throw err;
+    }
+    if (state.c.lastError) await em.nativeUpdate(Contract, { _id: state.c._id }, { lastError: null });
     const now = new Date();
     await em.nativeUpdate(
       ContractSigner,

@@ -19,3 +19,15 @@ export function exponentialBackoff({
     return Math.round(Math.min(maxMs, base + base * jitter * Math.random()));
   };
 }
+
+/**
+ * Delay after `attempts` failed attempts taken from a fixed schedule (the n-th entry after the n-th
+ * failure, the last one repeating), with up to `jitter` of it added at random.
+ */
+export function scheduleBackoff(scheduleMs: readonly number[], jitter = 0): Backoff {
+  if (!scheduleMs.length) throw new Error('a retry schedule needs at least one delay');
+  return (attempts) => {
+    const base = scheduleMs[Math.min(Math.max(attempts, 1), scheduleMs.length) - 1]!;
+    return Math.round(base + base * jitter * Math.random());
+  };
+}

@@ -3,10 +3,13 @@ import { hostname } from 'node:os';
 import { Pool } from 'pg';
 import type { Logger } from '../logger';
 import { mapLimited } from '../shared/concurrency';
-import { exponentialBackoff, type Backoff } from './backoff';
+import { newId } from '../ids';
+import { STANDARD_RETRY_SCHEDULE_MS } from '../webhooks/settings';
+import { scheduleBackoff, type Backoff } from './backoff';
+import { createParkedRunner, RECORD_WITH_PARKED_SQL, type ParkRow } from './deliveries';
 import { createOutboxListener, type OutboxListener } from './listener';
 import { claimSql, toClaimed, type ClaimedEvent, type OutboxRow } from './outbox.sql';
-import type { BatchFailures, OutboxEventRecord, Subscriber } from './subscriber';
+import { isPermanentFailure, type BatchFailures, type OutboxEventRecord, type Subscriber } from './subscriber';
 
 export type { Backoff } from './backoff';
 export type { BatchFailures, OutboxEventRecord, Subscriber } from './subscriber';
@@ -58,9 +61,17 @@ export interface OutboxDispatcherOptions {
   pollIntervalMs?: number;
   /** How long a claim is exclusive; renewed every third of it while delivering (default 30 s). */
   leaseMs?: number;
-  /** Give up (dead-letter) after this many attempts; default: retry forever, keeping per-record order. */
+  /**
+   * A parked delivery (one subscriber's failed event) is `failed` after this many attempts; an event
+   * whose deliveries crashed the dispatcher this often is dead-lettered. Default: with the default
+   * backoff, its schedule's length + 1 (8: about a day); with a given backoff, retried forever.
+   */
   maxAttempts?: number;
-  /** Delay before the next attempt after `attempts` attempts (default 1 s doubling, capped at 5 min). */
+  /**
+   * Delay before a parked delivery's next attempt after `attempts` attempts. Default: the webhook
+   * schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; +20% jitter), so an outside service that is
+   * down for hours still gets each notification once it returns.
+   */
   backoff?: Backoff;
   /** Only claim events of these workspaces (tests share one database); default: every workspace. */
   workspaceIds?: readonly string[];
@@ -74,6 +85,10 @@ export interface DrainResult {
   failed: number;
   /** A processed event's record has a later event waiting: it became claimable just now. */
   chained?: boolean;
+  /** Deliveries parked (failed) or queued behind a parked one by these batches. */
+  parked?: number;
+  /** drainOnce: parked deliveries attempted again, delivered, failed again. */
+  retried?: { claimed: number; delivered: number; failed: number };
 }
 
 export interface OutboxDispatcher {
@@ -102,7 +117,8 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
   const slowBatchMs = opts.slowBatchMs ?? 50;
   const claimIntervalMs = Math.max(0, opts.claimIntervalMs ?? 100);
   const leaseMs = opts.leaseMs ?? 30_000;
-  const backoff = opts.backoff ?? exponentialBackoff({ jitter: 0.2 });
+  const backoff = opts.backoff ?? scheduleBackoff(STANDARD_RETRY_SCHEDULE_MS, 0.2);
+  const maxAttempts = opts.maxAttempts ?? (opts.backoff ? undefined : STANDARD_RETRY_SCHEDULE_MS.length + 1);
   const subscribers = [...opts.subscribers];
   const id = (opts.dispatcherId ?? `${hostname().slice(0, 60)}:${process.pid}:${randomBytes(3).toString('hex')}`).slice(
     0,
@@ -175,6 +191,10 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
     /** Subscribers that succeeded in this attempt. */
     delivered: string[];
     errors: string[];
+    /** Subscribers that failed: their delivery is parked (permanent: failed at once). */
+    failures: Array<{ subscriber: string; error: string; permanent: boolean }>;
+    /** Subscribers with an earlier delivery of this record parked: this one queues behind it. */
+    queued: string[];
     /** Set for events dead-lettered before delivery (attempts beyond maxAttempts). */
     deadLetter?: string;
   }
@@ -197,14 +217,16 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
       try {
         if (subscriber.handles && !subscriber.handles(c.event)) continue;
       } catch (err) {
-        out.errors.push(`${subscriber.name}: ${errorMessage(err)}`);
+        failOutcome(out, subscriber.name, err);
         continue;
       }
-      pending.push(c.event);
+      // Order per record and subscriber: behind this subscriber's parked delivery of the record.
+      if (c.queuedFor.includes(subscriber.name)) out.queued.push(subscriber.name);
+      else pending.push(c.event);
     }
     if (pending.length === 0) return;
     const fail = (event: OutboxEventRecord, err: unknown): void =>
-      void outcomes.get(event.id)!.errors.push(`${subscriber.name}: ${errorMessage(err)}`);
+      failOutcome(outcomes.get(event.id)!, subscriber.name, err);
     const succeeded: string[] = [];
     const succeed = (event: OutboxEventRecord): void => {
       outcomes.get(event.id)!.delivered.push(subscriber.name);
@@ -213,6 +235,12 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
     await handOver(subscriber, pending, fail, succeed);
     // The last one to finish leaves it to the outcome statement that follows at once.
     if (succeeded.length && inFlight.count > 1) marks.add(subscriber.name, succeeded);
+  }
+
+  function failOutcome(out: Outcome, subscriber: string, err: unknown): void {
+    const error = errorMessage(err);
+    out.errors.push(`${subscriber}: ${error}`);
+    out.failures.push({ subscriber, error, permanent: isPermanentFailure(err) });
   }
 
   interface BatchMarks {
@@ -300,31 +328,45 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
   async function record(
     claimed: readonly ClaimedEvent[],
     outcomes: Map<string, Outcome>,
-  ): Promise<{ written: Set<string>; chained: boolean }> {
+  ): Promise<{ written: Set<string>; chained: boolean; parked: number }> {
+    const park: ParkRow[] = [];
     const rows = claimed.map(({ event }) => {
       const out = outcomes.get(event.id)!;
       if (out.deadLetter) return { id: event.id, subs: [], done: true, error: out.deadLetter, delay_ms: 0 };
-      if (out.errors.length === 0) return { id: event.id, subs: out.delivered, done: true, error: null, delay_ms: 0 };
-      const error = out.errors.join('; ').slice(0, 4000);
-      if (opts.maxAttempts && event.attempts >= opts.maxAttempts) {
-        return {
-          id: event.id,
-          subs: out.delivered,
-          done: true,
-          error: `dead-lettered after ${event.attempts} attempts: ${error}`.slice(0, 4000),
-          delay_ms: 0,
-        };
+      // A failing subscriber's delivery is parked (retried on its own) and the event is done for the others.
+      for (const f of out.failures) {
+        const failed = f.permanent || (maxAttempts !== undefined && maxAttempts <= 1);
+        park.push({
+          did: newId(),
+          outbox_id: event.id,
+          subscriber: f.subscriber,
+          status: failed ? 'failed' : 'pending',
+          attempts: 1,
+          delay_ms: failed ? 0 : Math.max(0, Math.round(backoff(1))),
+          error: f.error,
+        });
       }
-      return {
-        id: event.id,
-        subs: out.delivered,
-        done: false,
-        error,
-        delay_ms: Math.max(0, Math.round(backoff(event.attempts))),
-      };
+      for (const subscriber of out.queued)
+        park.push({
+          did: newId(),
+          outbox_id: event.id,
+          subscriber,
+          status: 'pending',
+          attempts: 0,
+          delay_ms: 0,
+          error: null,
+        });
+      const error = out.errors.length ? out.errors.join('; ').slice(0, 4000) : null;
+      return { id: event.id, subs: out.delivered, done: true, error, delay_ms: 0 };
     });
-    const res = await pool.query<{ id: string; more: boolean }>(
-      `update outbox_event u set
+    const res = park.length
+      ? await pool.query<{ id: string; more: boolean; parked: number }>(RECORD_WITH_PARKED_SQL, [
+          id,
+          JSON.stringify(rows),
+          JSON.stringify(park),
+        ])
+      : await pool.query<{ id: string; more: boolean; parked?: number }>(
+          `update outbox_event u set
          delivered_to = u.delivered_to || array(select s from unnest(x.subs) s where not (s = any(u.delivered_to))),
          processed_at = case when x.done then now() else null end,
          last_error = coalesce(x.error, u.last_error),
@@ -335,33 +377,37 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
        returning u.id, x.done and exists (
          select 1 from outbox_event e2 where e2.processed_at is null and e2.workspace_id = u.workspace_id
            and e2.entity_type = u.entity_type and e2.entity_id = u.entity_id and e2.id > u.id) as more`,
-      [id, JSON.stringify(rows)],
-    );
+          [id, JSON.stringify(rows)],
+        );
     const written = new Set(res.rows.map((r) => String(r.id)));
     rows.forEach((row, i) => {
       const { event } = claimed[i]!;
+      const out = outcomes.get(event.id)!;
       if (!written.has(row.id)) {
         log.warn({ eventId: event.eventId }, 'outbox lease lost during delivery; another dispatcher owns the event');
-      } else if (row.done && row.error) {
+      } else if (out.deadLetter) {
         log.error(
           { eventId: event.eventId, type: event.type, attempts: event.attempts, error: row.error },
           'outbox event dead-lettered',
         );
-      } else if (!row.done) {
-        nextRetryAt = Math.min(nextRetryAt, Date.now() + row.delay_ms);
-        log.warn(
-          {
-            eventId: event.eventId,
-            type: event.type,
-            attempts: event.attempts,
-            retryInMs: row.delay_ms,
-            error: row.error,
-          },
-          'outbox delivery failed; will retry',
-        );
+      } else {
+        for (const f of out.failures)
+          log.warn(
+            {
+              eventId: event.eventId,
+              type: event.type,
+              subscriber: f.subscriber,
+              permanent: f.permanent,
+              error: f.error,
+            },
+            f.permanent ? 'outbox delivery failed for good' : 'outbox delivery failed; parked for retry',
+          );
       }
     });
-    return { written, chained: res.rows.some((r) => r.more) };
+    const parked = res.rows[0]?.parked ?? 0;
+    // A queued row may be claimable at once (its parked head was delivered meanwhile); a failure after its delay.
+    if (parked > 0) wakeParked(Math.min(...park.filter((p) => p.status === 'pending').map((p) => p.delay_ms)));
+    return { written, chained: res.rows.some((r) => r.more), parked };
   }
 
   /** Claims one batch and hands it to every subscriber in parallel; the lease is renewed meanwhile. */
@@ -400,7 +446,7 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
         opts.maxAttempts && event.attempts > opts.maxAttempts
           ? `dead-lettered after ${event.attempts - 1} attempts without an outcome`
           : undefined;
-      outcomes.set(event.id, { delivered: [], errors: [], deadLetter });
+      outcomes.set(event.id, { delivered: [], errors: [], failures: [], queued: [], deadLetter });
     }
     try {
       const inFlight = { count: subscribers.length };
@@ -413,8 +459,9 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
         ),
       );
       await marks.settle();
-      const { written, chained } = await record(claimed, outcomes);
+      const { written, chained, parked } = await record(claimed, outcomes);
       result.chained = chained;
+      if (parked) result.parked = parked;
       for (const { event } of claimed) {
         const out = outcomes.get(event.id)!;
         if (written.has(event.id) && !out.deadLetter && out.errors.length === 0) result.processed += 1;
@@ -432,12 +479,72 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
 
   async function drainOnce(): Promise<DrainResult> {
     const total: DrainResult = { claimed: 0, processed: 0, failed: 0 };
-    for (;;) {
-      const r = await runBatch();
-      if (r.claimed === 0) return total;
-      total.claimed += r.claimed;
-      total.processed += r.processed;
-      total.failed += r.failed;
+    const retried = { claimed: 0, delivered: 0, failed: 0 };
+    // Parked deliveries due now go too; a bounded number of passes, since a zero backoff keeps a failing one due.
+    for (let pass = 0; pass < 20; pass++) {
+      for (;;) {
+        const r = await runBatch();
+        if (r.claimed === 0) break;
+        total.claimed += r.claimed;
+        total.processed += r.processed;
+        total.failed += r.failed;
+        if (r.parked) total.parked = (total.parked ?? 0) + r.parked;
+      }
+      const p = await parked.runOnce();
+      if (p.claimed === 0) break;
+      retried.claimed += p.claimed;
+      retried.delivered += p.delivered;
+      retried.failed += p.failed;
+    }
+    if (retried.claimed) total.retried = retried;
+    return total;
+  }
+
+  const parked = createParkedRunner({
+    pool,
+    dispatcherId: id,
+    subscribers,
+    log,
+    leaseMs,
+    batchSize,
+    concurrency,
+    backoff,
+    maxAttempts,
+    workspaceIds: workspaceFilter,
+  });
+  /** When the parked-delivery runner should look next (ms epoch); it also polls every pollIntervalMs. */
+  let parkedAt = Infinity;
+  let parkedWake: (() => void) | null = null;
+  function wakeParked(delayMs: number): void {
+    parkedAt = Math.min(parkedAt, Date.now() + Math.max(0, delayMs));
+    if (delayMs <= 0) parkedWake?.();
+  }
+
+  /** Retries parked deliveries (deliveries.ts): at their due time, after a poll, or at once when a queue moved. */
+  async function parkedLoop(): Promise<void> {
+    while (running) {
+      let again = false;
+      try {
+        const r = await parked.runOnce();
+        if (r.nextAt !== undefined) parkedAt = Math.min(parkedAt, r.nextAt);
+        // A delivered head lets the next row of its queue go at once.
+        again = r.delivered > 0 || r.claimed >= batchSize;
+      } catch (err) {
+        log.error({ err: errorMessage(err) }, 'outbox: parked deliveries pass failed');
+      }
+      if (!running) break;
+      if (again) continue;
+      const wait = Math.max(0, Math.min(pollIntervalMs, parkedAt - Date.now()));
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          clearTimeout(timer);
+          parkedWake = null;
+          resolve();
+        };
+        const timer = setTimeout(done, wait);
+        parkedWake = done;
+      });
+      if (Date.now() >= parkedAt) parkedAt = Infinity;
     }
   }
 
@@ -499,7 +606,7 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
         onWake: wake,
       });
       await listener.start();
-      loopDone = Promise.all(Array.from({ length: parallelBatches }, loop)).then(() => undefined);
+      loopDone = Promise.all([...Array.from({ length: parallelBatches }, loop), parkedLoop()]).then(() => undefined);
       log.info(
         {
           subscribers: subscribers.map((s) => s.name),
@@ -518,6 +625,7 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
       running = false;
       if (deferredWake) clearTimeout(deferredWake);
       for (const done of [...idle]) done();
+      parkedWake?.();
       await listener?.stop();
       await loopDone;
       await pool.end();

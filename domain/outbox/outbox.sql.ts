@@ -10,6 +10,8 @@ import type { OutboxEventRecord } from './subscriber';
  * as a scan of every unprocessed row per candidate when the statistics predate a burst (no
  * unprocessed rows when last analysed), O(backlog²); the subquery always probes
  * outbox_event_pending_record_index for one record.
+ * `queued_for` names the subscribers that still have an earlier delivery of this record parked
+ * (outbox_delivery, pending): the event queues behind it for them instead of being handed over.
  * Params: $1 dispatcher id, $2 lease ms, $3 batch size, [$4 workspace ids].
  */
 export function claimSql(filterWorkspaces: boolean): string {
@@ -33,7 +35,10 @@ export function claimSql(filterWorkspaces: boolean): string {
     set locked_by = $1, locked_until = now() + $2::double precision * interval '1 millisecond', attempts = u.attempts + 1
     from claimable where u.id = claimable.id
     returning u.id, u.event_id, u.workspace_id, u.type, u.entity_type, u.entity_id, u.actor_user_id,
-      u.payload, u.occurred_at, u.attempts, u.delivered_to`;
+      u.payload, u.occurred_at, u.attempts, u.delivered_to,
+      (select array_agg(distinct d.subscriber) from outbox_delivery d
+        where d.status = 'pending' and d.workspace_id = u.workspace_id
+          and d.entity_type = u.entity_type and d.entity_id = u.entity_id) as queued_for`;
 }
 
 export interface OutboxRow {
@@ -48,12 +53,15 @@ export interface OutboxRow {
   occurred_at: Date;
   attempts: number;
   delivered_to: string[];
+  queued_for: string[] | null;
 }
 
 export interface ClaimedEvent {
   event: OutboxEventRecord;
   /** Subscribers that already succeeded in an earlier attempt: they are not called again. */
   deliveredTo: string[];
+  /** Subscribers with an earlier delivery of this record still parked: this event queues behind it. */
+  queuedFor: string[];
 }
 
 export function toClaimed(row: OutboxRow): ClaimedEvent {
@@ -71,5 +79,6 @@ export function toClaimed(row: OutboxRow): ClaimedEvent {
       attempts: row.attempts,
     },
     deliveredTo: row.delivered_to ?? [],
+    queuedFor: row.queued_for ?? [],
   };
 }

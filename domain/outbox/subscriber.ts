@@ -26,9 +26,25 @@ export interface OutboxEventRecord {
 export type BatchFailures = ReadonlyMap<string, unknown>;
 
 /**
+ * A failure retrying cannot mend (an SMTP 550, a refused address): the delivery is marked `failed`
+ * at once instead of being retried. Any error with `permanent: true` (messaging's DeliveryError) or
+ * `details.permanent: true` counts as well.
+ */
+export class PermanentFailure extends Error {
+  readonly permanent = true;
+}
+
+export function isPermanentFailure(err: unknown): boolean {
+  if (!err || typeof err !== 'object') return false;
+  const e = err as { permanent?: unknown; details?: { permanent?: unknown } };
+  return e.permanent === true || e.details?.permanent === true;
+}
+
+/**
  * A consumer of domain events. Handlers must be idempotent on `event.eventId`: after a crash or a
- * lost lease the same event can arrive again. A failed event is retried with backoff, and later
- * events of the same record wait until every subscriber received it.
+ * lost lease the same event can arrive again. A failed event is parked for this subscriber only
+ * (outbox_delivery) and retried on its own schedule (about a day); this subscriber's later events
+ * of the same record queue behind it, while every other subscriber goes on.
  *
  * Implement `handle` (one event at a time; the dispatcher runs several in parallel) or
  * `handleBatch` (every event of one claimed batch at once — at most one event per record, in id

@@ -3686,6 +3686,88 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/admin/outbox/deliveries": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Side effects of this workspace's events that did not go through (e-mails of bookings, search indexing, automation starts, …), newest first; filter by subscriber and status (queued, failing, failed, dropped).
+         * @description A subscriber that fails on an event holds back only its own later deliveries of that record (queued behind it); every other subscriber goes on. Failing deliveries are retried 5 s, 5 min, 30 min, 2 h, 5 h, 10 h and 10 h after each failure (about a day), then failed; a permanent refusal (an SMTP 5xx such as 550) fails at once. Delivered ones are not listed.
+         *
+         *     Scopes: admin. Roles: owner, admin.
+         */
+        get: operations["getApiV1AdminOutboxDeliveries"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/outbox/deliveries/{id}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * One parked delivery with its last error.
+         * @description Scopes: admin. Roles: owner, admin.
+         */
+        get: operations["getApiV1AdminOutboxDeliveriesById"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/outbox/deliveries/{id}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Attempt the delivery again within a few seconds, with a fresh retry schedule (status queued, attempts 0; lastError kept). 409 while it is being attempted.
+         * @description Scopes: admin. Roles: owner, admin.
+         */
+        post: operations["postApiV1AdminOutboxDeliveriesByIdRetry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/admin/outbox/deliveries/{id}/drop": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Never attempt the delivery again (status dropped; kept for the record); the subscriber's later deliveries of the same record go on. 409 while it is being attempted.
+         * @description Scopes: admin. Roles: owner, admin.
+         */
+        post: operations["postApiV1AdminOutboxDeliveriesByIdDrop"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/projects": {
         parameters: {
             query?: never;
@@ -28559,6 +28641,311 @@ export interface operations {
                             deliveredAt: string | null;
                             /** @description msg_<deliveryId>: the webhook-id header of every attempt */
                             webhookId: string;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getApiV1AdminOutboxDeliveries: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                subscriber?: string;
+                status?: "queued" | "failing" | "failed" | "dropped";
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
+                    "X-RateLimit-Remaining-Minute": components["headers"]["X-RateLimit-Remaining-Minute"];
+                    "X-RateLimit-Limit-Day": components["headers"]["X-RateLimit-Limit-Day"];
+                    "X-RateLimit-Remaining-Day": components["headers"]["X-RateLimit-Remaining-Day"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description the outbox subscriber (booking-notifications, search-index, automations, …) */
+                            subscriber: string;
+                            /** @description the outbox event */
+                            eventId: string;
+                            eventType: string;
+                            entityType: string;
+                            entityId: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            occurredAt: string;
+                            /** @enum {string} */
+                            status: "queued" | "failing" | "failed" | "dropped";
+                            attempts: number;
+                            lastError: string | null;
+                            lastAttemptAt: string | null;
+                            /** @description queued and failing only */
+                            nextAttemptAt: string | null;
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getApiV1AdminOutboxDeliveriesById: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description outbox-delivery id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
+                    "X-RateLimit-Remaining-Minute": components["headers"]["X-RateLimit-Remaining-Minute"];
+                    "X-RateLimit-Limit-Day": components["headers"]["X-RateLimit-Limit-Day"];
+                    "X-RateLimit-Remaining-Day": components["headers"]["X-RateLimit-Remaining-Day"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description the outbox subscriber (booking-notifications, search-index, automations, …) */
+                            subscriber: string;
+                            /** @description the outbox event */
+                            eventId: string;
+                            eventType: string;
+                            entityType: string;
+                            entityId: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            occurredAt: string;
+                            /** @enum {string} */
+                            status: "queued" | "failing" | "failed" | "dropped";
+                            attempts: number;
+                            lastError: string | null;
+                            lastAttemptAt: string | null;
+                            /** @description queued and failing only */
+                            nextAttemptAt: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postApiV1AdminOutboxDeliveriesByIdRetry: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first response is stored for 24 h and replayed (header Idempotent-Replayed: true) for the same request; see conventions.idempotency */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description outbox-delivery id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
+                    "X-RateLimit-Remaining-Minute": components["headers"]["X-RateLimit-Remaining-Minute"];
+                    "X-RateLimit-Limit-Day": components["headers"]["X-RateLimit-Limit-Day"];
+                    "X-RateLimit-Remaining-Day": components["headers"]["X-RateLimit-Remaining-Day"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description the outbox subscriber (booking-notifications, search-index, automations, …) */
+                            subscriber: string;
+                            /** @description the outbox event */
+                            eventId: string;
+                            eventType: string;
+                            entityType: string;
+                            entityId: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            occurredAt: string;
+                            /** @enum {string} */
+                            status: "queued" | "failing" | "failed" | "dropped";
+                            attempts: number;
+                            lastError: string | null;
+                            lastAttemptAt: string | null;
+                            /** @description queued and failing only */
+                            nextAttemptAt: string | null;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postApiV1AdminOutboxDeliveriesByIdDrop: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first response is stored for 24 h and replayed (header Idempotent-Replayed: true) for the same request; see conventions.idempotency */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description outbox-delivery id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
+                    "X-RateLimit-Remaining-Minute": components["headers"]["X-RateLimit-Remaining-Minute"];
+                    "X-RateLimit-Limit-Day": components["headers"]["X-RateLimit-Limit-Day"];
+                    "X-RateLimit-Remaining-Day": components["headers"]["X-RateLimit-Remaining-Day"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @description the outbox subscriber (booking-notifications, search-index, automations, …) */
+                            subscriber: string;
+                            /** @description the outbox event */
+                            eventId: string;
+                            eventType: string;
+                            entityType: string;
+                            entityId: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            occurredAt: string;
+                            /** @enum {string} */
+                            status: "queued" | "failing" | "failed" | "dropped";
+                            attempts: number;
+                            lastError: string | null;
+                            lastAttemptAt: string | null;
+                            /** @description queued and failing only */
+                            nextAttemptAt: string | null;
                         };
                     };
                 };

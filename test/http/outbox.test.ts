@@ -15,7 +15,7 @@ import {
   type OutboxDispatcherOptions,
 } from '../../domain/outbox/dispatcher';
 import { emit, type DomainEventInput } from '../../domain/outbox/emit';
-import type { OutboxEventRecord, Subscriber } from '../../domain/outbox/subscriber';
+import { PermanentFailure, type OutboxEventRecord, type Subscriber } from '../../domain/outbox/subscriber';
 
 // Other test files share this database: every test uses its own workspace ids and its
 // dispatchers only claim those (workspaceIds), so no one else's events are touched.
@@ -67,6 +67,25 @@ async function emitEvents(
     emit(ctxFor(em, workspaceId), { type: 'company_updated', entityType: 'company', payload: {}, ...e });
     await em.flush();
   }
+}
+
+interface ParkedRow {
+  subscriber: string;
+  type: string;
+  entity_id: string;
+  status: string;
+  attempts: number;
+  last_error: string | null;
+  next_attempt_at: Date;
+  locked_by: string | null;
+}
+async function parkedRows(ws: string): Promise<ParkedRow[]> {
+  const res = await db.query<ParkedRow>(
+    `select subscriber, type, entity_id, status, attempts, last_error, next_attempt_at, locked_by from outbox_delivery
+     where workspace_id = $1 order by outbox_id, subscriber`,
+    [ws],
+  );
+  return res.rows;
 }
 
 interface Row {
@@ -201,7 +220,7 @@ describe('outbox: events are written with the change, or not at all', () => {
 });
 
 describe('outbox: batch subscribers and parallel delivery', () => {
-  it('handleBatch gets the whole claimed batch once; a reported failure retries only that event', async () => {
+  it('handleBatch gets the whole claimed batch once; a reported failure parks and retries only that event for that subscriber', async () => {
     const ws = newId();
     const records = Array.from({ length: 6 }, () => newId());
     await emitEvents(
@@ -221,15 +240,22 @@ describe('outbox: batch subscribers and parallel delivery', () => {
     };
     const single = recorder('single');
     const d = dispatcher([ws], [batcher, single.subscriber]);
-    expect(await d.drainOnce()).toEqual({ claimed: 7, processed: 6, failed: 1 });
+    expect(await d.drainOnce()).toEqual({
+      claimed: 6,
+      processed: 5,
+      failed: 1,
+      parked: 1,
+      retried: { claimed: 1, delivered: 1, failed: 0 },
+    });
     expect(batches[0]).toEqual(records); // one call, id order
     expect(batches[1]).toEqual([records[2]]); // only the failed one again
     expect(single.calls).toHaveLength(6); // the other subscriber got each event once, the failed one included
     const all = await rows(ws);
     expect(all.every((r) => r.processed_at !== null)).toBe(true);
     const retried = all.find((r) => r.entity_id === records[2])!;
-    expect(retried).toMatchObject({ attempts: 2, delivered_to: ['single', 'batcher'] });
+    expect(retried).toMatchObject({ attempts: 1, delivered_to: ['single'] });
     expect(retried.last_error).toBe('batcher: index write refused');
+    expect(await parkedRows(ws)).toEqual([]); // delivered on retry: nothing left parked
   });
 
   it('a throwing handleBatch fails every event of the batch; subscribers run side by side, not one after another', async () => {
@@ -258,10 +284,19 @@ describe('outbox: batch subscribers and parallel delivery', () => {
       claimed: 2,
       processed: 0,
       failed: 2,
+      parked: 2,
     });
     expect(order).toEqual(['slow start', 'fast', 'slow end']);
-    for (const r of await rows(ws))
-      expect(r).toMatchObject({ processed_at: null, delivered_to: ['fast'], last_error: 'slow: meili down' });
+    for (const r of await rows(ws)) {
+      expect(r).toMatchObject({ delivered_to: ['fast'], last_error: 'slow: meili down' });
+      expect(r.processed_at).not.toBeNull(); // done for 'fast'; 'slow' retries from its parked rows
+    }
+    const parked = await parkedRows(ws);
+    expect(parked.map((p) => [p.subscriber, p.status, p.attempts, p.last_error])).toEqual([
+      ['slow', 'pending', 1, 'meili down'],
+      ['slow', 'pending', 1, 'meili down'],
+    ]);
+    expect(parked[0]!.next_attempt_at.getTime()).toBeGreaterThan(Date.now() + 50_000);
   });
 
   it('refuses a subscriber with neither handle nor handleBatch', () => {
@@ -272,24 +307,32 @@ describe('outbox: batch subscribers and parallel delivery', () => {
 });
 
 describe('outbox: at least once across failures and crashes', () => {
-  it('a subscriber error is retried with backoff by a later dispatcher instance', async () => {
+  it('a subscriber error is parked and retried with backoff by a later dispatcher instance', async () => {
     const ws = newId();
     await createCompany(ws);
     const flaky = recorder('flaky', () => true);
     const first = await dispatcher([ws], [flaky.subscriber], { backoff: () => 60_000 }).drainOnce();
-    expect(first).toEqual({ claimed: 1, processed: 0, failed: 1 });
-    let [row] = await rows(ws);
-    expect(row).toMatchObject({ attempts: 1, processed_at: null, locked_by: null, delivered_to: [] });
+    expect(first).toEqual({ claimed: 1, processed: 0, failed: 1, parked: 1 });
+    const [row] = await rows(ws);
+    expect(row).toMatchObject({ attempts: 1, locked_by: null, delivered_to: [] });
     expect(row.last_error).toMatch(/^flaky: flaky failed on/);
+    let [parked] = await parkedRows(ws);
+    expect(parked).toMatchObject({ subscriber: 'flaky', status: 'pending', attempts: 1, locked_by: null });
 
-    // Not due yet: a fresh instance claims nothing until available_at passes.
+    // Not due yet: a fresh instance retries nothing until next_attempt_at passes.
     const healthy = recorder('flaky');
-    expect((await dispatcher([ws], [healthy.subscriber]).drainOnce()).claimed).toBe(0);
-    await db.query(`update outbox_event set available_at = now() where workspace_id = $1`, [ws]);
-    expect(await dispatcher([ws], [healthy.subscriber]).drainOnce()).toEqual({ claimed: 1, processed: 1, failed: 0 });
-    [row] = await rows(ws);
-    expect(row).toMatchObject({ attempts: 2, delivered_to: ['flaky'] });
-    expect(row.processed_at).not.toBeNull();
+    expect(await dispatcher([ws], [healthy.subscriber]).drainOnce()).toEqual({ claimed: 0, processed: 0, failed: 0 });
+    await db.query(`update outbox_delivery set next_attempt_at = now() where workspace_id = $1`, [ws]);
+    expect(await dispatcher([ws], [healthy.subscriber]).drainOnce()).toEqual({
+      claimed: 0,
+      processed: 0,
+      failed: 0,
+      retried: { claimed: 1, delivered: 1, failed: 0 },
+    });
+    expect(healthy.delivered).toHaveLength(1);
+    expect(healthy.delivered[0]).toMatchObject({ eventId: row.event_id, type: 'company_created', attempts: 2 });
+    [parked] = await parkedRows(ws);
+    expect(parked).toBeUndefined();
   });
 
   it('a dispatcher process killed mid-delivery: a fresh dispatcher delivers the event after the lease expires', async () => {
@@ -357,7 +400,7 @@ describe('outbox: at least once across failures and crashes', () => {
     expect(row.processed_at).not.toBeNull();
   });
 
-  it('gives up after maxAttempts (dead-letter) so later events of the record go out', async () => {
+  it("a parked delivery fails for good after maxAttempts, and the record's later events queued behind it go out", async () => {
     const ws = newId();
     const entityId = newId();
     await emitEvents(ws, [
@@ -367,12 +410,11 @@ describe('outbox: at least once across failures and crashes', () => {
     const sub = recorder('s', (e) => e.type === 'poison');
     const d = dispatcher([ws], [sub.subscriber], { maxAttempts: 3 });
     await d.drainOnce();
-    const [poison, after] = await rows(ws);
-    expect(poison.attempts).toBe(3);
-    expect(poison.processed_at).not.toBeNull();
-    expect(poison.last_error).toMatch(/^dead-lettered after 3 attempts: s: /);
     expect(sub.calls.map((e) => e.type)).toEqual(['poison', 'poison', 'poison', 'after_poison']);
-    expect(after.delivered_to).toEqual(['s']);
+    const parked = await parkedRows(ws);
+    expect(parked.map((p) => [p.type, p.status, p.attempts])).toEqual([['poison', 'failed', 3]]);
+    expect(parked[0]!.last_error).toMatch(/^s failed on /);
+    expect((await rows(ws)).every((r) => r.processed_at !== null)).toBe(true);
   });
 });
 
@@ -391,8 +433,8 @@ describe('outbox: order per record', () => {
     const d = dispatcher([ws], [sub.subscriber], { backoff: () => 150 });
 
     const first = await d.drainOnce();
-    // Batch 1 holds e1 (fails) and o1 (delivered); e2 and e3 wait behind e1.
-    expect(first).toEqual({ claimed: 2, processed: 1, failed: 1 });
+    // Batch 1 holds e1 (fails: parked) and o1 (delivered); e2 and e3 queue behind e1 for this subscriber.
+    expect(first).toEqual({ claimed: 4, processed: 3, failed: 1, parked: 3 });
     expect(sub.delivered.map((e) => e.type)).toEqual(['o1']);
     await new Promise((r) => setTimeout(r, 200));
     await d.drainOnce();
@@ -400,6 +442,65 @@ describe('outbox: order per record', () => {
     expect(sub.calls.map((e) => e.type)).toEqual(['e1', 'o1', 'e1', 'e2', 'e3']);
     expect(sub.delivered.filter((e) => e.entityId === record).map((e) => e.type)).toEqual(['e1', 'e2', 'e3']);
     expect((await rows(ws)).every((r) => r.processed_at !== null)).toBe(true);
+  });
+
+  it('a failing subscriber delays only its own deliveries of the record; the others go on in order', async () => {
+    const ws = newId();
+    const record = newId();
+    await emitEvents(ws, [
+      { entityId: record, type: 'e1' },
+      { entityId: record, type: 'e2' },
+      { entityId: record, type: 'e3' },
+    ]);
+    let down = true;
+    const mail = recorder('mail', () => down);
+    const hooks = recorder('hooks');
+    await dispatcher([ws], [mail.subscriber, hooks.subscriber], { backoff: () => 100 }).start();
+    await waitFor(() => hooks.delivered.length === 3, 5000, 'the healthy subscriber to get all three');
+    expect(hooks.delivered.map((e) => e.type)).toEqual(['e1', 'e2', 'e3']);
+    expect(mail.delivered).toEqual([]);
+    // Only e1 was attempted for 'mail' (again and again); e2 and e3 wait behind it, never handed over.
+    await waitFor(() => mail.calls.length >= 2, 5000, 'a retry of the parked delivery');
+    expect(new Set(mail.calls.map((e) => e.type))).toEqual(new Set(['e1']));
+    const parked = await parkedRows(ws);
+    expect(parked.map((p) => [p.type, p.status])).toEqual([
+      ['e1', 'pending'],
+      ['e2', 'pending'],
+      ['e3', 'pending'],
+    ]);
+    expect(parked.slice(1).every((p) => p.attempts === 0 && p.last_error === null)).toBe(true);
+    expect((await rows(ws)).every((r) => r.processed_at !== null)).toBe(true);
+
+    down = false;
+    await waitFor(() => mail.delivered.length === 3, 5000, 'the recovered subscriber to catch up');
+    expect(mail.delivered.map((e) => e.type)).toEqual(['e1', 'e2', 'e3']);
+    expect(hooks.calls).toHaveLength(3);
+    await waitFor(async () => (await parkedRows(ws)).length === 0, 5000, 'the parked rows to go');
+  });
+
+  it("a permanent failure is failed at once, not retried, and does not hold back the record's later events", async () => {
+    const ws = newId();
+    const record = newId();
+    await emitEvents(ws, [
+      { entityId: record, type: 'refused' },
+      { entityId: record, type: 'later' },
+    ]);
+    const calls: string[] = [];
+    const strict: Subscriber = {
+      name: 'strict',
+      async handle(event) {
+        calls.push(event.type);
+        if (event.type === 'refused') throw new PermanentFailure('550 mailbox unavailable');
+      },
+    };
+    const d = dispatcher([ws], [strict]);
+    expect(await d.drainOnce()).toEqual({ claimed: 2, processed: 1, failed: 1, parked: 1 });
+    expect(calls).toEqual(['refused', 'later']);
+    const parked = await parkedRows(ws);
+    expect(parked.map((p) => [p.type, p.status, p.attempts, p.last_error])).toEqual([
+      ['refused', 'failed', 1, '550 mailbox unavailable'],
+    ]);
+    expect(await d.drainOnce()).toEqual({ claimed: 0, processed: 0, failed: 0 });
   });
 
   it('two dispatchers on 200 events: each delivered exactly once, in order per record', async () => {

@@ -53,6 +53,7 @@ const COLLECTIONS: Record<string, string | ((id: string) => string)> = {
   'lead-routing-rule': 'lead-routing/rules',
   'automation-execution': 'automations/executions',
   'webhook-delivery': 'webhooks/deliveries',
+  'outbox-delivery': 'admin/outbox/deliveries',
   'sms-thread': 'sms/threads',
   'sms-scheduled': 'sms/scheduled',
   'sms-template': 'sms-templates',

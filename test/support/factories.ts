@@ -1,6 +1,7 @@
 import type { HttpClient, TestApp } from './app';
 import { automationBody, insertExecution, workspaceCtx } from './automations';
 import { insertDelivery } from './webhooks';
+import { insertParkedDelivery } from './outbox';
 
 import { insertScheduledSms, insertSms } from './sms';
 
@@ -166,6 +167,11 @@ export const factories: Record<string, Factory> = {
       name: `Hook ${unique()}`,
     }),
   // Deliveries are written by the outbox subscriber: insert a delivered one directly.
+  'outbox-delivery': async (http, helpers) => {
+    if (!helpers) throw new Error('the outbox-delivery factory needs { app } as its second argument');
+    const ctx = await workspaceCtx(helpers.app, http);
+    return insertParkedDelivery(helpers.app.runtime.deps.orm, ctx.actor.workspaceId);
+  },
   'webhook-delivery': async (http, helpers) => {
     if (!helpers) throw new Error('the webhook-delivery factory needs { app } as its second argument');
     return insertDelivery(await workspaceCtx(helpers.app, http), await factories['webhook-subscription']!(http));
