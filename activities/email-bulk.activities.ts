@@ -3,6 +3,7 @@ import { Context } from '@temporalio/activity';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { AppConfig } from '../domain/config';
 import type { Logger } from '../domain/logger';
+import type { BulkProgress } from '../domain/email/bulk-send';
 import { createSendThrottle } from '../domain/email/bulk-throttle';
 import { finishBulk, processBulkBatch, type BatchResult } from '../domain/email/email-bulk.service';
 import { createMessagingDeps, type MessagingDeps } from '../domain/messaging/factory';
@@ -15,20 +16,27 @@ export interface EmailBulkActivityOptions {
   messaging?: MessagingDeps;
 }
 
-/** At most one heartbeat per second per activity: each one is encoded (and encrypted) on the way out. */
-const heartbeater = (): (() => void) => {
-  let last = 0;
-  return () => {
-    const now = Date.now();
-    if (now - last < 1000) return;
-    last = now;
-    try {
-      Context.current().heartbeat();
-    } catch {
-      // called outside an activity (scripts)
-    }
-  };
-};
+/**
+ * Heartbeats every second with the batch's progress as details while `fn` runs (also while the mail server is slow to
+ * answer), so a dead worker is noticed after the workflow's short heartbeat timeout.
+ */
+async function withProgressHeartbeats<T>(fn: (report: (p: BulkProgress) => void) => Promise<T>): Promise<T> {
+  let ctx: Context;
+  try {
+    ctx = Context.current();
+  } catch {
+    return fn(() => undefined); // called outside an activity (scripts)
+  }
+  let progress: BulkProgress | undefined;
+  const beat = () => ctx.heartbeat(progress);
+  beat();
+  const timer = setInterval(beat, 1000);
+  try {
+    return await fn((p) => (progress = { ...p }));
+  } finally {
+    clearInterval(timer);
+  }
+}
 
 export function createEmailBulkActivities(opts: EmailBulkActivityOptions) {
   const messaging = opts.messaging ? () => opts.messaging! : lazy(() => createMessagingDeps(opts.config));
@@ -43,12 +51,14 @@ export function createEmailBulkActivities(opts: EmailBulkActivityOptions) {
     async emailBulkSendBatch(input: { workspaceId: string; queueId: string }): Promise<BatchResult> {
       const m = messaging();
       if (!m) throw new Error('messaging is not available in this worker');
-      const res = await processBulkBatch(opts.orm.em, input, {
-        email: { transport: m.transport, accounts: m.accounts, tracking: m.tracking },
-        throttle,
-        settings,
-        heartbeat: heartbeater(),
-      });
+      const res = await withProgressHeartbeats((heartbeat) =>
+        processBulkBatch(opts.orm.em, input, {
+          email: { transport: m.transport, accounts: m.accounts, tracking: m.tracking },
+          throttle,
+          settings,
+          heartbeat,
+        }),
+      );
       opts.log.info({ workspaceId: input.workspaceId, queueId: input.queueId, ...res }, 'bulk e-mail batch');
       if (res.retryLater)
         throw new Error(`${res.retryLater} recipient(s) could not be handed to the mail server yet; retrying`);

@@ -1,7 +1,7 @@
 /**
  * One bulk e-mail send: batches of recipients, one activity each, until none is pending. The input
  * is ids only; a batch that dies mid-send is retried and replays what already went out (every
- * recipient's send is keyed), so no recipient gets two copies.
+ * recipient's send is keyed), so no recipient gets two copies, and sends what was never handed over.
  */
 import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
@@ -10,9 +10,11 @@ type Activities = ReturnType<typeof createActivities>;
 
 const { emailBulkSendBatch } = proxyActivities<Activities>({
   startToCloseTimeout: '15 minutes',
-  // Each finished send heartbeats: a killed worker is noticed in seconds, not after 15 minutes.
-  heartbeatTimeout: '30 seconds',
-  retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 12 },
+  // The batch heartbeats every second: a killed worker is noticed in 10 s and the batch resumes on another one, which
+  // sends every message the dead one never handed over (bulk-send.ts).
+  heartbeatTimeout: '10 seconds',
+  // A retry after a crash starts at once; an unreachable mail server is tried for about half an hour in all.
+  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '5 minutes', maximumAttempts: 14 },
 });
 const { emailBulkFinish } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',

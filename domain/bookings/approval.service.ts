@@ -24,6 +24,7 @@ import {
   type DecideActivityInput,
   type DecisionResult,
 } from './approval-types';
+import { lockAgents } from './availability';
 import { Booking, BookingConfig } from './booking.entity';
 import { bookingEventPayload, getBooking, type BookingSideDeps } from './bookings.service';
 
@@ -37,20 +38,27 @@ export async function decideBooking(
   const to = input.decision === 'approve' ? 'approved' : 'rejected';
   return inTransaction(ctx, async () => {
     const now = new Date();
-    const changed = await ctx.em.nativeUpdate(
-      Booking,
-      { _id: input.bookingId, status: 'pending' },
-      {
-        status: to,
-        decidedAt: now,
-        decidedBy: input.timeout ? null : input.userId,
-        updatedAt: now,
-        ...(to === 'approved'
-          ? { decisionNotes: input.notes ?? null }
-          : { rejectionReason: input.reason ?? (input.timeout ? 'approval deadline passed' : null) }),
-      },
-    );
-    const booking = await ctx.em.findOne(Booking, { _id: input.bookingId }, { refresh: true });
+    let booking = await ctx.em.findOne(Booking, { _id: input.bookingId }, { refresh: true });
+    let changed = 0;
+    // The agent's lock before the row, as every write of a hold takes them (availability.ts lockAgents); conditional on
+    // the agent too, so a reschedule to another agent in between is met by locking that one.
+    for (let tries = 0; booking?.status === 'pending' && !changed && tries < 3; tries++) {
+      await lockAgents(ctx.em, ctx.actor.workspaceId, [booking.agentId]);
+      changed = await ctx.em.nativeUpdate(
+        Booking,
+        { _id: input.bookingId, status: 'pending', agentId: booking.agentId },
+        {
+          status: to,
+          decidedAt: now,
+          decidedBy: input.timeout ? null : input.userId,
+          updatedAt: now,
+          ...(to === 'approved'
+            ? { decisionNotes: input.notes ?? null }
+            : { rejectionReason: input.reason ?? (input.timeout ? 'approval deadline passed' : null) }),
+        },
+      );
+      booking = await ctx.em.findOne(Booking, { _id: input.bookingId }, { refresh: true });
+    }
     if (!booking) return { decided: false, status: 'missing' };
     if (!changed) return { decided: false, status: booking.status };
     if (to === 'rejected' && booking.calendarEventId) {

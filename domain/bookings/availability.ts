@@ -4,6 +4,7 @@
  * pure functions of slots.ts. Also the slot checks of create and reschedule.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import { createHash } from 'node:crypto';
 import { DomainError, validation } from '../errors';
 import { HOLDING_STATUSES, type BookingConfig, type MeetingType } from './booking.entity';
 import { MAX_SLOT_RANGE_DAYS } from './bookings.schemas';
@@ -232,21 +233,42 @@ export function isHoldConflict(err: unknown): boolean {
   return !!e && (e.code === '23P01' || /booking_agent_hold_excl/.test(e.message ?? ''));
 }
 
-/**
- * Counts the agent's holding bookings of a local day under a transaction lock (maxPerDay stays exact under
- * concurrency).
- */
-/**
- * Makes writes of one agent's day take turns until commit (transaction-scoped advisory lock). Two
- * concurrent inserts of overlapping holds would otherwise wait on each other's uncommitted row in the
- * exclusion constraint check and deadlock under load; in turn, the second meets the first's
- * committed hold as a plain exclusion conflict (409).
- */
-export async function lockAgentDay(em: EntityManager, workspaceId: string, agentId: string, localDate: string) {
-  await em.execute(`select pg_advisory_xact_lock(hashtext(?))`, [`booking-day:${workspaceId}:${agentId}:${localDate}`]);
+/** The advisory lock key of one agent's holds (64 bits of a hash: ordered and compared as numbers). */
+export function agentLockKey(workspaceId: string, agentId: string): bigint {
+  return createHash('sha256').update(`booking-agent:${workspaceId}:${agentId}`).digest().readBigInt64BE(0);
 }
 
-export async function lockedDayCount(
+/**
+ * Makes every write of the holds of `agentIds` (insert, approve, reschedule, cancel) take turns until commit:
+ * transaction-scoped advisory locks, always taken before any booking row and in one order (by key). Without them two
+ * concurrent writes of overlapping holds wait on each other's uncommitted row in the exclusion constraint check and
+ * deadlock (more often under load); with them, the second meets the first's committed hold as a plain conflict (409).
+ */
+export async function lockAgents(em: EntityManager, workspaceId: string, agentIds: readonly string[]): Promise<void> {
+  const keys = [...new Set(agentIds.map((id) => agentLockKey(workspaceId, id)))].sort((x, y) =>
+    x < y ? -1 : x > y ? 1 : 0,
+  );
+  for (const key of keys) await em.execute(`select pg_advisory_xact_lock(?::bigint)`, [key.toString()]);
+}
+
+/** lockAgents for one agent without waiting: false when another transaction writes that agent's holds now. */
+export async function tryLockAgent(em: EntityManager, workspaceId: string, agentId: string): Promise<boolean> {
+  const rows = await em.execute<{ got: boolean }[]>(`select pg_try_advisory_xact_lock(?::bigint) as got`, [
+    agentLockKey(workspaceId, agentId).toString(),
+  ]);
+  return rows[0]?.got === true;
+}
+
+/**
+ * Returns once the transaction that writes the agent's holds now has ended (a shared lock, taken and let go in one
+ * statement outside any transaction): every request that waits so wakes at once, not one after the other.
+ */
+export async function waitForAgent(em: EntityManager, workspaceId: string, agentId: string): Promise<void> {
+  await em.execute(`select pg_advisory_xact_lock_shared(?::bigint)`, [agentLockKey(workspaceId, agentId).toString()]);
+}
+
+/** Counts the agent's holding bookings of a local day; exact under concurrency when called under lockAgents. */
+export async function dayCount(
   em: EntityManager,
   workspaceId: string,
   agentId: string,
@@ -254,7 +276,6 @@ export async function lockedDayCount(
   localDate: string,
   excludeBookingId?: string,
 ): Promise<number> {
-  await lockAgentDay(em, workspaceId, agentId, localDate);
   const r = localRange(localDate, localDate, zone);
   const rows = await em.execute<{ n: string }[]>(
     `select count(*) as n from booking where workspace_id = ? and agent_id = ? and status in (${HOLDING_SQL}) and start_date_time >= ? and start_date_time < ?${excludeBookingId ? ' and id <> ?' : ''}`,

@@ -21,12 +21,14 @@ import { isId } from '../ids';
 import { raw } from '@mikro-orm/core';
 import {
   freeAgentsFor,
+  dayCount,
   isHoldConflict,
-  lockedDayCount,
+  lockAgents,
   meetingTypeOf,
-  lockAgentDay,
   retryOnDeadlock,
   slotTaken,
+  tryLockAgent,
+  waitForAgent,
 } from './availability';
 import { Booking, BookingConfig, HOLDING_STATUSES, type BookingStatus, type MeetingType } from './booking.entity';
 import { getConfig } from './booking-configs.service';
@@ -157,7 +159,13 @@ export interface CreateOptions {
   now?: Date;
 }
 
-/** One attempt for one agent, in one transaction: a hold conflict rolls back the CRM records too. */
+/** Rounds of createBooking that wait for a busy agent instead of queueing for it. */
+const BUSY_ROUNDS = 3;
+
+/**
+ * One attempt for one agent, in one transaction: a hold conflict rolls back the CRM records too. Null (nothing
+ * written) when another transaction writes the agent's holds now, unless `wait`.
+ */
 async function insertFor(
   ctx: Ctx,
   config: BookingConfig,
@@ -165,13 +173,14 @@ async function insertFor(
   input: CreateBookingInput,
   agentId: string,
   localDate: string,
-  opts: CreateOptions,
-): Promise<Booking> {
+  opts: CreateOptions & { wait: boolean },
+): Promise<Booking | null> {
   return inTransaction(ctx, async () => {
-    await lockAgentDay(ctx.em, ctx.actor.workspaceId, agentId, localDate);
+    if (opts.wait) await lockAgents(ctx.em, ctx.actor.workspaceId, [agentId]);
+    else if (!(await tryLockAgent(ctx.em, ctx.actor.workspaceId, agentId))) return null;
     if (
       config.maxPerDay != null &&
-      (await lockedDayCount(ctx.em, ctx.actor.workspaceId, agentId, config.timeZone, localDate)) >= config.maxPerDay
+      (await dayCount(ctx.em, ctx.actor.workspaceId, agentId, config.timeZone, localDate)) >= config.maxPerDay
     )
       throw slotTaken();
     const start = input.slotStart;
@@ -278,34 +287,47 @@ export async function createBooking(
       { path: 'selectedAgentId', error: 'not an agent of the config' },
     ]);
   }
-  const free = await freeAgentsFor(
-    ctx.em,
-    ctx.actor.workspaceId,
-    config,
-    mt,
-    input.slotStart,
-    { agentIds: input.selectedAgentId ? [input.selectedAgentId] : undefined, field: 'slotStart' },
-    opts.now,
-  );
-  for (const agentId of rankAgents(free.agentIds, free.perDay)) {
-    let booking: Booking;
-    try {
-      // A deadlock victim among concurrent requests for one slot (isDeadlock) runs again: it then meets the
-      // winner's hold as a conflict, or takes the slot if nobody holds it.
-      booking = await retryOnDeadlock(
-        () => insertFor(ctx, config, mt, input, agentId, free.localDate, opts),
-        () => ctx.em.clear(),
-      );
-    } catch (err) {
-      // Another request took this agent's slot between the check and the insert: try the next free agent.
-      if (!isHoldConflict(err) && !(err instanceof DomainError && err.code === 'conflict')) throw err;
-      ctx.em.clear();
-      continue;
+  const freeNow = () =>
+    freeAgentsFor(
+      ctx.em,
+      ctx.actor.workspaceId,
+      config,
+      mt,
+      input.slotStart,
+      { agentIds: input.selectedAgentId ? [input.selectedAgentId] : undefined, field: 'slotStart' },
+      opts.now,
+    );
+  let free = await freeNow();
+  for (let round = 1; ; round++) {
+    // The first rounds do not queue for an agent another request is writing: they wait until it is done, all together,
+    // and look again (the usual answer: the slot is gone, 409). The last round queues, so nobody starves.
+    const wait = round >= BUSY_ROUNDS;
+    let busy: string | undefined;
+    for (const agentId of rankAgents(free.agentIds, free.perDay)) {
+      let booking: Booking | null;
+      try {
+        // A deadlock victim (none expected: every write of a hold takes the agent's lock first) runs again.
+        booking = await retryOnDeadlock(
+          () => insertFor(ctx, config, mt, input, agentId, free.localDate, { ...opts, wait }),
+          () => ctx.em.clear(),
+        );
+      } catch (err) {
+        // Another request took this agent's slot between the check and the insert: try the next free agent.
+        if (!isHoldConflict(err) && !(err instanceof DomainError && err.code === 'conflict')) throw err;
+        ctx.em.clear();
+        continue;
+      }
+      if (!booking) {
+        busy ??= agentId;
+        continue;
+      }
+      if (booking.status === 'pending') await deps.startApproval(ctx, booking, config);
+      return booking;
     }
-    if (booking.status === 'pending') await deps.startApproval(ctx, booking, config);
-    return booking;
+    if (!busy) throw slotTaken();
+    await waitForAgent(ctx.em, ctx.actor.workspaceId, busy);
+    free = await freeNow();
   }
-  throw slotTaken();
 }
 
 export interface BookingListQuery extends PageRequest {
@@ -379,6 +401,8 @@ export async function cancelBooking(
   const wasPending = booking.status === 'pending';
   const now = new Date();
   await inTransaction(ctx, async () => {
+    // The agent's lock before the row, as every write of a hold takes them (availability.ts lockAgents).
+    await lockAgents(ctx.em, ctx.actor.workspaceId, [booking.agentId]);
     // Conditional on the status read: a decision racing the cancel either lands first (then this is 409) or not at all.
     const changed = await ctx.em.nativeUpdate(
       Booking,
@@ -441,16 +465,12 @@ export async function rescheduleBooking(
   for (const agentId of ranked) {
     try {
       await inTransaction(ctx, async () => {
+        // Both agents' locks (the hold leaves one and joins the other), in lockAgents' one order, before the row.
+        await lockAgents(ctx.em, ctx.actor.workspaceId, [previous.agentId, agentId]);
         if (
           config.maxPerDay != null &&
-          (await lockedDayCount(
-            ctx.em,
-            ctx.actor.workspaceId,
-            agentId,
-            config.timeZone,
-            free.localDate,
-            booking._id,
-          )) >= config.maxPerDay
+          (await dayCount(ctx.em, ctx.actor.workspaceId, agentId, config.timeZone, free.localDate, booking._id)) >=
+            config.maxPerDay
         )
           throw slotTaken();
         const start = input.newSlotStart;
@@ -459,7 +479,7 @@ export async function rescheduleBooking(
         const now = new Date();
         const changed = await ctx.em.nativeUpdate(
           Booking,
-          { _id: booking._id, status: booking.status, startDateTime: previous.start },
+          { _id: booking._id, status: booking.status, startDateTime: previous.start, agentId: previous.agentId },
           {
             startDateTime: start,
             endDateTime: end,

@@ -1,51 +1,37 @@
 /**
  * The batched send of bulk e-mail: the same rows and guarantees as one sendEmail per recipient
  * (outbound claim under `bulk:<queueId>:<index>` committed before SMTP sees the message, an
- * `email` row sharing its id, a timeline activity, `activity_created` and `email_sent` events), but
- * written a group at a time: one statement claims a group (the outbound rows only), the messages go
- * out through the mailbox's pooled transport, one statement records a group's outcomes together
- * with the e-mail and timeline rows as they stand then (written once, not written `queued` and
- * updated). A rerun after a crash finds the claims: sent ones are replayed, fresh ones wait,
- * abandoned ones become `unknown` and get their e-mail and timeline rows then.
+ * `email` row sharing its id, a timeline activity, `activity_created` and `email_sent` events).
+ * Each of `concurrency` senders claims one message, hands it to the mailbox's pooled transport and
+ * records the outcome (with the recipient row and the accepted time) before it takes the next, so
+ * at most `concurrency` claims are ever open: a crash leaves at most that many `unknown`. The
+ * claims and outcomes of the senders go to Postgres by group commit (one statement for many).
+ * A rerun finds the claims: sent ones are replayed, failed ones go again, open ones are `unknown`
+ * (at once when the caller holds the send's lease, which fences every earlier attempt off).
  */
 import type { Ctx } from '../context';
 import { DomainError } from '../errors';
 import { newId } from '../ids';
 import { formatMailbox } from '../messaging/addresses';
 import { DeliveryError } from '../messaging/delivery-error';
-import { MAX_TIMELINE_TEXT, validateEmail, type EmailDeps, type ValidEmail } from '../messaging/email.service';
-import { htmlToText, truncate } from '../messaging/html-text';
+import { validateEmail, type EmailDeps, type ValidEmail } from '../messaging/email.service';
 import { OutboundMessage } from '../messaging/outbound-message.entity';
-import {
-  activityCreatedRow,
-  claimActivityRow,
-  DEFAULT_STALE_CLAIM_MS,
-  outboundClaimRow,
-} from '../messaging/outbound.service';
+import { DEFAULT_STALE_CLAIM_MS, outboundClaimRow } from '../messaging/outbound.service';
 import type { EmailSendResult } from '../messaging/ports';
-import type { SendThrottle } from './bulk-throttle';
-import { accountForSend } from './email-accounts.service';
-import { outboundEmailRow } from './email-records';
-import { addTracking } from './tracking';
 import { executeAsOne, executeLean, insertRowsSql } from '../orm/lean';
 import { outboxRow } from '../outbox/emit';
+import { groupCommit } from '../shared/group-commit';
+import { outcomeRowsSql, type BulkMessage, type Claimed, type Outcome } from './bulk-rows';
+import type { SendThrottle } from './bulk-throttle';
+import { accountForSend } from './email-accounts.service';
+import { addTracking } from './tracking';
 
 export { insertRowsSql };
-
-export interface BulkMessage {
-  /** The recipient row. */
-  recipientId: string;
-  key: string;
-  to: string;
-  subject: string;
-  html?: string;
-  text?: string;
-  links: { personId?: string; companyId?: string };
-}
+export type { BulkMessage };
 
 /**
- * One recipient as the pipeline gets it: id and key now, the message rendered only when its
- * claim group comes up, so rendering overlaps the sends of the groups before it.
+ * One recipient as the pipeline gets it: id and key now, the message rendered only when a sender
+ * takes it, so rendering overlaps the sends before it.
  */
 export interface BulkItem {
   recipientId: string;
@@ -54,148 +40,42 @@ export interface BulkItem {
 }
 
 export type BulkOutcome =
-  | { recipientId: string; status: 'sent'; emailId: string }
+  | { recipientId: string; status: 'sent'; emailId: string; sentAt: Date }
   | { recipientId: string; status: 'failed' | 'unknown'; emailId: string | null; error: string }
   /** Not sent now, nothing lost: the mail server was unreachable or a previous attempt is still in flight. */
   | { recipientId: string; status: 'retry' };
 
-interface Claimed {
-  msg: BulkMessage;
-  mail: ValidEmail;
-  id: string;
-  activityId: string;
-  messageId: string;
-  /** When the claim was written: the e-mail and timeline rows are dated then. */
-  at: Date;
-}
-
-/** What became of a claim, as its rows record it. */
-interface Outcome {
-  status: 'sent' | 'failed' | 'unknown';
-  pid: string | null;
-  result: Record<string, unknown> | null;
-  error: string | null;
-}
-
 /**
- * The CTEs that write the e-mail rows and timeline rows of `list` as they stand with their outcome:
- * inserted, with the timeline row's `activity_created` event, or updated where an earlier attempt
- * wrote them (a failed send tried again). `onlyQueued` updates only rows still `queued`: an
- * abandoned claim made before rows waited for the outcome has them from the claim on, and a row
- * that already records an outcome (an `unknown` with the mail server's error) keeps it.
+ * The send's lease (email_bulk.lease) as the caller took it: claims commit only while it is still
+ * this one, so an attempt that lost it (a worker presumed dead that is not) hands nothing more over.
  */
-function outcomeRowsSql(
-  ctx: Ctx,
-  list: { c: Claimed; o: Outcome }[],
-  input: { accountId: string; bulkRef: string; trackOpens: boolean },
-  written: { at: Date; onlyQueued: boolean },
-  params: unknown[],
-): [string, string][] {
-  const emails: Record<string, unknown>[] = [];
-  const activities: Record<string, unknown>[] = [];
-  const events: Record<string, unknown>[] = [];
-  for (const { c, o } of list) {
-    const to = c.mail.to.map((m) => m.address);
-    const claim = { outboundId: c.id, activityId: c.activityId, at: c.at };
-    const activity = claimActivityRow(
-      ctx,
-      {
-        channel: 'email',
-        links: c.msg.links,
-        activity: {
-          summary: c.mail.subject,
-          description: truncate(c.mail.text?.trim() || htmlToText(c.mail.html ?? ''), MAX_TIMELINE_TEXT),
-          metadata: {
-            from: formatMailbox(c.mail.from),
-            to,
-            cc: [],
-            bcc: [],
-            source: 'api',
-            messageId: null,
-            accountId: input.accountId,
-          },
-        },
-      },
-      claim,
-    );
-    activity.updatedAt = written.at;
-    activity.metadata = {
-      ...(activity.metadata as Record<string, unknown>),
-      status: o.status,
-      messageId: o.pid,
-      error: o.error?.slice(0, 500) ?? null,
-      ...o.result,
-    };
-    activities.push(activity);
-    events.push(activityCreatedRow(ctx, written.at, activity));
-    const email = outboundEmailRow(ctx, {
-      id: c.id,
-      activityId: c.activityId,
-      at: c.at,
-      accountId: input.accountId,
-      mail: c.mail,
-      links: c.msg.links,
-      messageId: o.pid || c.messageId,
-      thread: null,
-      sourceRef: input.bulkRef,
-      trackOpens: input.trackOpens,
-    }).row;
-    Object.assign(email, {
-      status: o.status,
-      error: o.error,
-      updatedAt: written.at,
-      date: o.status === 'sent' ? written.at : c.at,
-    });
-    emails.push(email);
+export interface BulkLease {
+  bulkId: string;
+  token: string;
+}
+
+/** Thrown by an attempt whose lease another attempt took: it stops handing messages over. */
+export class LeaseLost extends Error {
+  constructor() {
+    super('another attempt of this bulk send took over; this one stops');
+    this.name = 'LeaseLost';
   }
-  const guard = (status: string) => (written.onlyQueued ? ` where ${status} = 'queued'` : '');
-  return [
-    [
-      'e',
-      `${insertRowsSql('email', emails, params)} on conflict (id) do update set status = excluded.status,` +
-        ` message_id = excluded.message_id, error = excluded.error, updated_at = excluded.updated_at,` +
-        ` date = case when excluded.status = 'sent' then excluded.date else email.date end${guard('email.status')}`,
-    ],
-    [
-      'a',
-      `${insertRowsSql('activity', activities, params)} on conflict (id) do update set` +
-        ` metadata = activity.metadata || excluded.metadata, updated_at = excluded.updated_at` +
-        `${guard("activity.metadata->>'status'")} returning id, xmax = 0 as inserted`,
-    ],
-    // Only a timeline row written now is announced: an updated one was announced when it was written.
-    ['ac', `${insertRowsSql('outbox_event', events, params)} where entity_id in (select id from a where inserted)`],
-  ];
+}
+
+/** Counts for heartbeat details. */
+export interface BulkProgress {
+  sent: number;
+  failed: number;
+  unknown: number;
+  retry: number;
 }
 
 const json = (v: unknown): string => JSON.stringify(v);
 
 /**
- * Claimed per statement. The first group is small so SMTP starts at once; the claimer stays at
- * most about one group ahead of the senders, so a crash leaves few claims that never went out.
- */
-const FIRST_CLAIM = 10;
-const CLAIM = 50;
-/** Outcomes recorded per statement (at most). */
-const RECORD = 50;
-
-/** A minimal wake-up signal between the pipeline's stages. */
-function signal(): { wait(): Promise<void>; fire(): void } {
-  let waiters: (() => void)[] = [];
-  return {
-    wait: () => new Promise<void>((r) => waiters.push(r)),
-    fire: () => {
-      const w = waiters;
-      waiters = [];
-      for (const r of w) r();
-    },
-  };
-}
-
-/**
- * Claims, sends and records one batch as a pipeline: groups of claims are committed (one statement
- * each) a little ahead of the senders, `concurrency` sends stay in flight on the mailbox's pooled
- * transport, and outcomes are recorded in groups (one statement each) while later messages are
- * still going out, so SMTP does not wait for the database between groups.
+ * Claims, sends and records one batch. With `lease`, every claim an earlier attempt left open is
+ * `unknown` now (taking the lease fenced that attempt off: it may have handed those over, nothing
+ * more); without, only claims older than the stale window are.
  * `ctx.em` must be a workspace-bound fork outside any transaction.
  */
 export async function sendBulkMessages(
@@ -207,8 +87,14 @@ export async function sendBulkMessages(
     items: BulkItem[];
     /** No attempt ever claimed these items (the send's first batch, first attempt): no earlier claims to look up. */
     firstStart?: boolean;
+    lease?: BulkLease;
   },
-  deps: { email: EmailDeps; throttle: SendThrottle; concurrency: number; heartbeat?: () => void },
+  deps: {
+    email: EmailDeps;
+    throttle: SendThrottle;
+    concurrency: number;
+    heartbeat?: (progress: BulkProgress) => void;
+  },
 ): Promise<BulkOutcome[]> {
   const { em } = ctx;
   const ws = ctx.actor.workspaceId;
@@ -220,6 +106,11 @@ export async function sendBulkMessages(
   /** What every row of this send shares. */
   const sendOf = { accountId: account._id, bulkRef: input.bulkRef, trackOpens: input.trackOpens };
   const outcomes = new Map<string, BulkOutcome>();
+  const progress: BulkProgress = { sent: 0, failed: 0, unknown: 0, retry: 0 };
+  const decide = (o: BulkOutcome): void => {
+    outcomes.set(o.recipientId, o);
+    progress[o.status]++;
+  };
   /** Renders and checks one recipient's message (throws a DomainError for a message that cannot be sent). */
   const render = (item: BulkItem): { msg: BulkMessage; mail: ValidEmail } => {
     const msg = item.render();
@@ -245,16 +136,10 @@ export async function sendBulkMessages(
       return render(item);
     } catch (err) {
       if (!(err instanceof DomainError)) throw err;
-      outcomes.set(item.recipientId, {
-        recipientId: item.recipientId,
-        status: 'failed',
-        emailId: null,
-        error: err.message,
-      });
+      decide({ recipientId: item.recipientId, status: 'failed', emailId: null, error: err.message });
       return undefined;
     }
   };
-
   // Claims a previous attempt left: sent ones replay, failed ones go again, the rest is decided below.
   const existing = new Map(
     (input.items.length && !input.firstStart
@@ -262,7 +147,8 @@ export async function sendBulkMessages(
       : []
     ).map((o) => [o.idempotencyKey!, o]),
   );
-  const staleBefore = Date.now() - (deps.email.staleClaimMs ?? DEFAULT_STALE_CLAIM_MS);
+  // Holding the lease, every open claim is abandoned: the attempt that made it can claim nothing more.
+  const staleBefore = input.lease ? Infinity : Date.now() - (deps.email.staleClaimMs ?? DEFAULT_STALE_CLAIM_MS);
   const retried: Claimed[] = [];
   const fresh: BulkItem[] = [];
   const abandoned: { item: BulkItem; claim: OutboundMessage }[] = [];
@@ -277,110 +163,139 @@ export async function sendBulkMessages(
     const o = existing.get(item.key);
     if (!o) fresh.push(item);
     else if (o.status === 'sent')
-      outcomes.set(item.recipientId, { recipientId: item.recipientId, status: 'sent', emailId: o._id });
+      decide({ recipientId: item.recipientId, status: 'sent', emailId: o._id, sentAt: o.sentAt ?? o.updatedAt });
     else if (o.status === 'unknown' || (o.status === 'queued' && o.claimedAt.getTime() < staleBefore)) {
       abandoned.push({ item, claim: o });
-      outcomes.set(item.recipientId, {
+      decide({
         recipientId: item.recipientId,
         status: 'unknown',
         emailId: o._id,
         error:
           'a previous attempt stopped after the message may have been handed to the mail server; it is not sent again',
       });
-    } else if (o.status === 'queued')
-      outcomes.set(item.recipientId, { recipientId: item.recipientId, status: 'retry' });
+    } else if (o.status === 'queued') decide({ recipientId: item.recipientId, status: 'retry' });
     else {
       const v = prepare(item);
       if (v) retried.push(claimedOf(v, o));
     }
   }
 
-  // Only after a crash or a failed attempt, in one statement: abandoned claims become unknown and get their e-mail and
-  // timeline rows (the outcome that would have written them never came), failed ones go again (nothing left the last
-  // time; their rows stay as the failure left them until the new outcome).
-  if (abandoned.length || retried.length) {
+  // Only after a crash, in one statement: abandoned claims become unknown and get their e-mail and timeline rows (the
+  // outcome that would have written them never came). Failed ones go again when a sender claims them.
+  if (abandoned.length) {
     const now = new Date();
     const note = 'the attempt stopped before its outcome was recorded';
-    const params: unknown[] = [];
-    const ctes: [string, string][] = [];
-    if (abandoned.length) {
-      const ids = abandoned.map((a) => a.claim._id);
-      params.push(note, now, ws, ...ids);
-      ctes.push([
+    const ids = abandoned.map((a) => a.claim._id);
+    const params: unknown[] = [note, now, ws, ...ids];
+    const ctes: [string, string][] = [
+      [
         'u',
         `update outbound_message set status = 'unknown', error = ?, updated_at = ? where workspace_id = ? and id in (${ids.map(() => '?').join(',')}) and status = 'queued'`,
-      ]);
-      const rows: { c: Claimed; o: Outcome }[] = [];
-      for (const { item, claim: o } of abandoned) {
-        let v: { msg: BulkMessage; mail: ValidEmail };
-        try {
-          v = render(item);
-        } catch (err) {
-          // The message no longer renders (deterministic, so it did when claimed; its data changed since): the claim
-          // stays unknown without rows.
-          if (err instanceof DomainError) continue;
-          throw err;
-        }
-        rows.push({ c: claimedOf(v, o), o: { status: 'unknown', pid: null, result: null, error: note } });
+      ],
+    ];
+    const rows: { c: Claimed; o: Outcome }[] = [];
+    for (const { item, claim: o } of abandoned) {
+      let v: { msg: BulkMessage; mail: ValidEmail };
+      try {
+        v = render(item);
+      } catch (err) {
+        // The message no longer renders (deterministic, so it did when claimed; its data changed since): the claim
+        // stays unknown without rows.
+        if (err instanceof DomainError) continue;
+        throw err;
       }
-      if (rows.length) ctes.push(...outcomeRowsSql(ctx, rows, sendOf, { at: now, onlyQueued: true }, params));
+      rows.push({ c: claimedOf(v, o), o: { status: 'unknown', pid: null, result: null, error: note } });
     }
-    const ids = retried.map((c) => c.id);
-    if (ids.length) {
-      params.push(now, now, ws, ...ids);
-      ctes.push([
-        'r',
-        `update outbound_message set status = 'queued', claimed_at = ?, attempts = attempts + 1, error = null, updated_at = ? where workspace_id = ? and id in (${ids.map(() => '?').join(',')}) and status = 'failed'`,
-      ]);
-    }
+    if (rows.length) ctes.push(...outcomeRowsSql(ctx, rows, sendOf, { at: now, onlyQueued: true }, params));
     await executeAsOne(em, ctes, params);
   }
 
-  /** Commits the claims of `items` (the outbound rows) in one statement; the other rows come with the outcome. */
-  const claim = async (items: BulkItem[]): Promise<Claimed[]> => {
-    const group = items.map(prepare).filter((v) => v !== undefined);
-    if (!group.length) return [];
+  /** The lease check of a claim statement: the send's row, share-locked, while the lease is still this attempt's. */
+  const fence = (params: unknown[]): { cte: string; cond: string } => {
+    if (!input.lease) return { cte: '', cond: '' };
+    params.push(ws, input.lease.bulkId, input.lease.token);
+    return {
+      cte: `lease as (select 1 from email_bulk where workspace_id = ? and id = ? and lease = ? for share), `,
+      cond: ' and exists (select 1 from lease)',
+    };
+  };
+
+  /**
+   * Claims what the senders are about to hand over, in one statement: fresh claims inserted, failed ones queued again.
+   * An entry is undefined when its message cannot be sent; LeaseLost when another attempt took over.
+   */
+  const claimGroup = async (group: Array<BulkItem | Claimed>): Promise<Array<Claimed | undefined>> => {
     const at = new Date();
-    const claimed = group.map((v): Claimed => {
+    const out = group.map((g): Claimed | undefined => {
+      if ('id' in g) return g;
+      const v = prepare(g);
+      if (!v) return undefined;
       const id = newId(at);
       return { ...v, id, activityId: newId(at), messageId: `<${id}@${domain}>`, at };
     });
+    const fresh = out.filter((c, i): c is Claimed => !!c && !('id' in group[i]!));
+    const again = out.filter((c, i): c is Claimed => !!c && 'id' in group[i]!);
+    if (!fresh.length && !again.length) return out;
     const params: unknown[] = [];
-    const sql = insertRowsSql(
-      'outbound_message',
-      claimed.map((c) =>
-        outboundClaimRow(
-          ctx,
-          {
-            channel: 'email',
-            idempotencyKey: c.msg.key,
-            source: 'api',
-            recipients: c.mail.to.map((m) => m.address),
-          },
-          { outboundId: c.id, activityId: c.activityId, at },
+    const { cte, cond } = fence(params);
+    const parts: string[] = [];
+    if (fresh.length) {
+      const insert = insertRowsSql(
+        'outbound_message',
+        fresh.map((c) =>
+          outboundClaimRow(
+            ctx,
+            { channel: 'email', idempotencyKey: c.msg.key, source: 'api', recipients: c.mail.to.map((m) => m.address) },
+            { outboundId: c.id, activityId: c.activityId, at },
+          ),
         ),
-      ),
-      params,
-    );
-    await executeLean(em, sql, params);
-    return claimed;
+        params,
+      );
+      parts.push(`ins as (${insert} where true${cond} returning id)`);
+    }
+    if (again.length) {
+      params.push(at, at, ws, json(again.map((c) => c.id)));
+      parts.push(
+        `req as (update outbound_message set status = 'queued', claimed_at = ?, attempts = attempts + 1, error = null, updated_at = ?` +
+          ` where workspace_id = ? and id in (select jsonb_array_elements_text(?::jsonb)) and status = 'failed'${cond} returning id)`,
+      );
+    }
+    const select = [fresh.length ? 'select id from ins' : '', again.length ? 'select id from req' : '']
+      .filter(Boolean)
+      .join(' union all ');
+    const rows = await executeLean<{ id: string }>(em, `with ${cte}${parts.join(', ')} ${select}`, params);
+    if (rows.length < fresh.length + again.length) {
+      // The lease is gone (nothing was written: every part had the same check) or a failed claim was claimed again
+      // elsewhere: hand nothing over.
+      if (input.lease && !rows.length) throw new LeaseLost();
+      const claimedNow = new Set(rows.map((r) => r.id));
+      return out.map((c) => (c && claimedNow.has(c.id) ? c : undefined));
+    }
+    return out;
   };
 
-  type Result = { c: Claimed; sent?: EmailSendResult; err?: unknown };
+  type Result = { c: Claimed; sent?: EmailSendResult; acceptedAt?: Date; err?: unknown };
   /**
    * Writes the outcomes of `results` in one statement: the claims, the e-mail and timeline rows as they stand now (with
-   * their activity_created events) and the email_sent events.
+   * their activity_created events), the email_sent events and the recipient rows.
    */
-  const record = async (results: Result[]): Promise<void> => {
+  const recordGroup = async (results: Result[]): Promise<void[]> => {
     const at = new Date();
     const rows: { c: Claimed; o: Outcome }[] = [];
     const events: Record<string, unknown>[] = [];
-    for (const { c, sent, err } of results) {
+    const decided: BulkOutcome[] = [];
+    for (const { c, sent, acceptedAt, err } of results) {
       if (sent) {
         const pid = sent.messageId || c.messageId;
         rows.push({
           c,
-          o: { status: 'sent', pid, result: { accepted: sent.accepted, rejected: sent.rejected }, error: null },
+          o: {
+            status: 'sent',
+            pid,
+            result: { accepted: sent.accepted, rejected: sent.rejected },
+            error: null,
+            acceptedAt,
+          },
         });
         const links = Object.fromEntries(Object.entries(c.msg.links).filter(([, v]) => v));
         events.push(
@@ -400,7 +315,7 @@ export async function sendBulkMessages(
             sourceRef: input.bulkRef,
           }),
         );
-        outcomes.set(c.msg.recipientId, { recipientId: c.msg.recipientId, status: 'sent', emailId: c.id });
+        decided.push({ recipientId: c.msg.recipientId, status: 'sent', emailId: c.id, sentAt: acceptedAt! });
         continue;
       }
       const message = (err instanceof Error ? err.message : String(err)).slice(0, 2000);
@@ -409,125 +324,98 @@ export async function sendBulkMessages(
       // A refusal for good fails the recipient; an unreachable server leaves it for the next attempt (the claim is
       // `failed`, so it goes again).
       const transient = err instanceof DeliveryError && err.outcome === 'not_sent' && !err.permanent;
-      outcomes.set(
-        c.msg.recipientId,
+      decided.push(
         transient
           ? { recipientId: c.msg.recipientId, status: 'retry' }
           : { recipientId: c.msg.recipientId, status: unknown ? 'unknown' : 'failed', emailId: c.id, error: message },
       );
     }
-    const claims = json(rows.map(({ c, o }) => ({ id: c.id, ...o })));
-    const params: unknown[] = [at, at, claims, ws];
+    const claims = json(rows.map(({ c, o }) => ({ id: c.id, ...o, sent_at: o.acceptedAt ?? null })));
+    const params: unknown[] = [at, claims, ws];
     const ctes: [string, string][] = [
       [
         // Sent is recorded even over a claim meanwhile marked unknown: it was sent.
         'claims',
-        `update outbound_message o set status = v.status, provider_message_id = v.pid, result = v.result, error = v.error, updated_at = ?, sent_at = case when v.status = 'sent' then ?::timestamptz else o.sent_at end
-        from jsonb_to_recordset(?::jsonb) as v(id text, status text, pid text, result jsonb, error text) where o.workspace_id = ? and o.id = v.id and (v.status = 'sent' or o.status = 'queued')`,
+        `update outbound_message o set status = v.status, provider_message_id = v.pid, result = v.result, error = v.error, updated_at = ?, sent_at = coalesce(v.sent_at, o.sent_at)
+        from jsonb_to_recordset(?::jsonb) as v(id text, status text, pid text, result jsonb, error text, sent_at timestamptz) where o.workspace_id = ? and o.id = v.id and (v.status = 'sent' or o.status = 'queued')`,
       ],
       ...outcomeRowsSql(ctx, rows, sendOf, { at, onlyQueued: false }, params),
     ];
     if (events.length) ctes.push(['es', insertRowsSql('outbox_event', events, params)]);
+    const recipients = decided.filter((o) => o.status !== 'retry');
+    if (recipients.length) ctes.push(['rcp', recipientsSql(recipients, at, ws, params)]);
     await executeAsOne(em, ctes, params);
+    for (const o of decided) decide(o);
+    return results.map(() => undefined);
   };
+  const claimOne = groupCommit(claimGroup);
+  const recordOne = groupCommit(recordGroup);
 
-  // The pipeline: claimer → queue → senders → results → recorder. A failed claim stops claiming
-  // (what is claimed still goes out and is recorded); a failed record also stops sending. Then the
-  // error is thrown: the activity is retried and replays by key.
-  const queue: Claimed[] = [...retried];
-  const results: Result[] = [];
-  let claiming = fresh.length > 0;
-  let sending = true;
+  // Senders take work in order; each claims, sends and records one message before the next, so the claims open at
+  // any moment (the messages that may be with the mail server without a recorded outcome) are at most one per sender.
+  const work: Array<BulkItem | Claimed> = [...retried, ...fresh];
+  let next = 0;
   let failure: unknown;
-  const queued = signal();
-  const taken = signal();
-  const finished = signal();
-  const fail = (err: unknown, stopSending: boolean): void => {
-    failure ??= err;
-    claiming = false;
-    if (stopSending) queue.length = 0;
-    queued.fire();
-    taken.fire();
-  };
-
-  const claimer = (async () => {
-    try {
-      for (let at = 0; at < fresh.length && failure === undefined;) {
-        while (queue.length > CLAIM / 2 && failure === undefined) await taken.wait();
-        if (failure !== undefined) break;
-        const size = at === 0 ? FIRST_CLAIM : CLAIM;
-        const group = await claim(fresh.slice(at, at + size));
-        at += size;
-        if (failure === undefined) queue.push(...group);
-        queued.fire();
-      }
-    } catch (err) {
-      fail(err, false);
-    } finally {
-      claiming = false;
-      queued.fire();
-    }
-  })();
-
   const sender = async (): Promise<void> => {
-    for (;;) {
-      const c = queue.shift();
-      if (!c) {
-        if (!claiming) return;
-        await queued.wait();
-        continue;
-      }
-      taken.fire();
-      await deps.throttle.take(account._id);
-      const html =
-        c.mail.html && input.trackOpens && deps.email.tracking
-          ? addTracking(c.mail.html, deps.email.tracking, ws, c.id)
-          : c.mail.html;
+    while (failure === undefined && next < work.length) {
+      const w = work[next++]!;
       try {
-        results.push({
-          c,
-          sent: await transport.send({
+        await deps.throttle.take(account._id);
+        if (failure !== undefined) return;
+        const c = await claimOne(w);
+        if (!c) continue;
+        const html =
+          c.mail.html && input.trackOpens && deps.email.tracking
+            ? addTracking(c.mail.html, deps.email.tracking, ws, c.id)
+            : c.mail.html;
+        let result: Result;
+        try {
+          const sent = await transport.send({
             from: c.mail.from,
             to: c.mail.to,
             subject: c.mail.subject,
             messageId: c.messageId,
             text: c.mail.text,
             html,
-          }),
-        });
+          });
+          result = { c, sent, acceptedAt: new Date() };
+        } catch (err) {
+          result = { c, err };
+        }
+        // Not recorded (the database failed): the claim stays open and the next attempt counts it as possibly sent.
+        await recordOne(result);
+        deps.heartbeat?.(progress);
       } catch (err) {
-        results.push({ c, err });
+        failure ??= err;
       }
-      finished.fire();
-      deps.heartbeat?.();
     }
   };
-  const senders = Promise.all(Array.from({ length: Math.max(1, deps.concurrency) }, sender)).finally(() => {
-    sending = false;
-    finished.fire();
-  });
-
-  const recorder = (async () => {
-    // Every result is recorded, also after another stage failed: those messages went out.
-    for (;;) {
-      if (results.length >= RECORD || (!sending && results.length)) {
-        try {
-          await record(results.splice(0, RECORD));
-        } catch (err) {
-          fail(err, true);
-          // Not recorded: the claims stay queued and the next attempt treats them as possibly sent.
-          while (sending) await finished.wait();
-          results.length = 0;
-          return;
-        }
-        continue;
-      }
-      if (!sending) return;
-      await finished.wait();
-    }
-  })();
-
-  await Promise.all([claimer, senders, recorder]);
+  await Promise.all(Array.from({ length: Math.max(1, Math.min(deps.concurrency, work.length)) }, sender));
   if (failure !== undefined) throw failure;
   return input.items.map((i) => outcomes.get(i.recipientId) ?? { recipientId: i.recipientId, status: 'retry' });
+}
+
+/**
+ * The recipient rows of decided outcomes (a CTE). A recipient recorded sent stays sent: an attempt that counted its
+ * claim as possibly sent (unknown) does not overwrite it.
+ */
+export function recipientsSql(decided: BulkOutcome[], at: Date, ws: string, params: unknown[]): string {
+  params.push(
+    at,
+    json(
+      decided.map((o) => ({
+        id: o.recipientId,
+        status: o.status,
+        email_id: 'emailId' in o ? o.emailId : null,
+        error: 'error' in o ? o.error : null,
+        sent_at: o.status === 'sent' ? o.sentAt : null,
+      })),
+    ),
+    ws,
+  );
+  return (
+    `update email_bulk_recipient r set status = v.status, email_id = v.email_id, error = left(v.error, 2000), updated_at = ?, sent_at = v.sent_at` +
+    ` from jsonb_to_recordset(?::jsonb) as v(id text, status text, email_id text, error text, sent_at timestamptz)` +
+    ` where r.workspace_id = ? and r.id = v.id and (r.status <> 'sent' or v.status = 'sent')`
+  );
 }

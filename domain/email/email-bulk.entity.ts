@@ -26,6 +26,8 @@ export const EmailBulk = defineEntity({
     createdBy: p.string().length(24),
     error: p.text().nullable(),
     finishedAt: p.datetime().nullable(),
+    /** The attempt that may send now (a token it wrote): claims of any other attempt are refused (bulk-send.ts). */
+    lease: p.string().length(24).nullable(),
   },
 });
 export type EmailBulk = InferEntity<typeof EmailBulk>;

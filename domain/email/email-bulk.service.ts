@@ -26,7 +26,14 @@ import { accountForSend } from './email-accounts.service';
 import { EmailBulk, EmailBulkRecipient, type BulkRecipientStatus } from './email-bulk.entity';
 import { renderEmailParts } from './template-render';
 import type { BulkEmailCreatedView, BulkProgressView, BulkRecipientView } from './email.views';
-import { insertRowsSql, sendBulkMessages, type BulkItem, type BulkMessage } from './bulk-send';
+import {
+  insertRowsSql,
+  recipientsSql,
+  sendBulkMessages,
+  type BulkItem,
+  type BulkMessage,
+  type BulkProgress,
+} from './bulk-send';
 import { newId } from '../ids';
 
 export const MAX_BULK_EMAIL_RECIPIENTS = 500;
@@ -313,16 +320,24 @@ function recipientContext(
 export async function processBulkBatch(
   rootEm: EntityManager,
   input: { workspaceId: string; queueId: string; limit?: number },
-  deps: BulkDeps & { heartbeat?: () => void },
+  deps: BulkDeps & { heartbeat?: (progress: BulkProgress) => void },
 ): Promise<BatchResult> {
   const em = forkForWorkspace(rootEm, input.workspaceId);
   const bulk = await em.findOne(EmailBulk, { _id: input.queueId });
   const result: BatchResult = { sent: 0, failed: 0, unknown: 0, retryLater: 0, remaining: 0 };
   if (!bulk || bulk.status === 'completed' || bulk.status === 'failed') return result;
+  // This attempt takes the send's lease: from its commit on, no earlier attempt (a worker presumed dead) can claim a
+  // message, so the claims they left open are final and count as possibly sent at once (bulk-send.ts).
+  const lease = { bulkId: bulk._id, token: newId() };
+  const [taken] = await executeLean<{ was: string }>(
+    em,
+    `with old as (select id, status from email_bulk where workspace_id = ? and id = ? and status in ('queued', 'sending') for update)` +
+      ` update email_bulk b set lease = ?, status = 'sending', updated_at = ? from old where b.id = old.id returning old.status as was`,
+    [input.workspaceId, bulk._id, lease.token, new Date()],
+  );
+  if (!taken) return result;
   // The first batch of a send that never started: no claim of it can exist yet (claims follow this update).
-  const firstStart = bulk.status === 'queued';
-  if (firstStart)
-    await em.nativeUpdate(EmailBulk, { _id: bulk._id, status: 'queued' }, { status: 'sending', updatedAt: new Date() });
+  const firstStart = taken.was === 'queued';
   // Read without the ORM's hydration (up to a batch of 500 rows; nothing here is written back through it).
   const columns = leanColumns(em, EmailBulkRecipient as EntityName<object>);
   const batch = (
@@ -376,7 +391,7 @@ export async function processBulkBatch(
   // One pipeline for the batch (bulk-send.ts): claims, sends and records overlap, so SMTP stays busy.
   const outcomes = await sendBulkMessages(
     { em: forkForWorkspace(rootEm, input.workspaceId), actor },
-    { accountId: bulk.accountId, trackOpens: bulk.trackOpens, bulkRef: `bulk:${bulk._id}`, items, firstStart },
+    { accountId: bulk.accountId, trackOpens: bulk.trackOpens, bulkRef: `bulk:${bulk._id}`, items, firstStart, lease },
     {
       email: deps.email,
       throttle: deps.throttle,
@@ -389,26 +404,11 @@ export async function processBulkBatch(
     if (o.status === 'retry') result.retryLater++;
     else result[o.status]++;
   }
+  // The pipeline recorded the recipients it sent; this records the rest (replays, earlier attempts' open claims,
+  // messages that do not render) in one statement, the same values again for the others.
   if (decided.length) {
-    const at = new Date();
-    await executeLean(
-      em,
-      `update email_bulk_recipient r set status = v.status, email_id = v.email_id, error = left(v.error, 2000), updated_at = ?, sent_at = case when v.status = 'sent' then ?::timestamptz else null end
-      from jsonb_to_recordset(?::jsonb) as v(id text, status text, email_id text, error text) where r.workspace_id = ? and r.id = v.id`,
-      [
-        at,
-        at,
-        JSON.stringify(
-          decided.map((o) => ({
-            id: o.recipientId,
-            status: o.status,
-            email_id: 'emailId' in o ? o.emailId : null,
-            error: 'error' in o ? o.error : null,
-          })),
-        ),
-        input.workspaceId,
-      ],
-    );
+    const params: unknown[] = [];
+    await executeLean(em, recipientsSql(decided, new Date(), input.workspaceId, params), params);
   }
   result.remaining = await em.count(EmailBulkRecipient, { bulkId: bulk._id, status: 'pending' });
   // The last batch completes the send itself: no further activity round trip before the row says completed.

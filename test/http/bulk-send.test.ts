@@ -1,7 +1,14 @@
 import { randomBytes } from 'node:crypto';
 import { MikroORM } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../domain/context';
-import { sendBulkMessages, type BulkItem, type BulkOutcome } from '../../domain/email/bulk-send';
+import {
+  LeaseLost,
+  sendBulkMessages,
+  type BulkItem,
+  type BulkLease,
+  type BulkOutcome,
+} from '../../domain/email/bulk-send';
+import { EmailBulk } from '../../domain/email/email-bulk.entity';
 import { createSendThrottle } from '../../domain/email/bulk-throttle';
 import { addEmailAccount } from '../../domain/email/email-accounts.service';
 import { outboundEmailRow } from '../../domain/email/email-records';
@@ -36,7 +43,12 @@ interface World {
   ctx: () => Ctx;
   accountId: string;
   items: BulkItem[];
-  send(transport: EmailTransport, opts?: { staleClaimMs?: number; firstStart?: boolean }): Promise<BulkOutcome[]>;
+  send(
+    transport: EmailTransport,
+    opts?: { staleClaimMs?: number; firstStart?: boolean; lease?: BulkLease; concurrency?: number },
+  ): Promise<BulkOutcome[]>;
+  /** A bulk send row for this world's items, its lease held by `token` (what an attempt writes when it starts). */
+  takeLease(token: string): Promise<BulkLease>;
 }
 
 async function world(recipients = 1): Promise<World> {
@@ -57,7 +69,8 @@ async function world(recipients = 1): Promise<World> {
     em: forkForWorkspace(orm.em, workspaceId),
     actor: { workspaceId, userId, role: 'admin', scopes: ['read', 'write'] },
   });
-  const bulkRef = `bulk:${newId()}`;
+  const bulkId = newId();
+  const bulkRef = `bulk:${bulkId}`;
   const items: BulkItem[] = Array.from({ length: recipients }, (_, i) => ({
     recipientId: newId(),
     key: `${bulkRef}:${i}`,
@@ -77,7 +90,14 @@ async function world(recipients = 1): Promise<World> {
     send: (transport, opts = {}) =>
       sendBulkMessages(
         ctx(),
-        { accountId: String(account._id), trackOpens: false, bulkRef, items, firstStart: opts.firstStart ?? false },
+        {
+          accountId: String(account._id),
+          trackOpens: false,
+          bulkRef,
+          items,
+          firstStart: opts.firstStart ?? false,
+          lease: opts.lease,
+        },
         {
           email: {
             transport,
@@ -85,10 +105,48 @@ async function world(recipients = 1): Promise<World> {
             staleClaimMs: opts.staleClaimMs,
           },
           throttle: createSendThrottle(0),
-          concurrency: 4,
+          concurrency: opts.concurrency ?? 4,
         },
       ),
+    async takeLease(token) {
+      const c = ctx();
+      const found = await c.em.findOne(EmailBulk, { _id: bulkId });
+      if (found) found.lease = token;
+      else
+        c.em.persist(
+          c.em.create(EmailBulk, {
+            _id: bulkId,
+            workspaceId,
+            createdAt: new Date(),
+            updatedAt: new Date(),
+            accountId: String(account._id),
+            subject: 'Hello',
+            text: 'Hi',
+            trackOpens: false,
+            immediate: false,
+            status: 'sending',
+            total: recipients,
+            createdBy: userId,
+            lease: token,
+          }),
+        );
+      await c.em.flush();
+      return { bulkId, token };
+    },
   };
+}
+
+/** A transport that holds every message until released (release() lets all held and later ones through). */
+function holding() {
+  const held: (() => void)[] = [];
+  let open = false;
+  const t = scripted((m) => (open ? ok(m) : new Promise((resolve) => held.push(() => void ok(m).then(resolve)))));
+  return Object.assign(t, {
+    release() {
+      open = true;
+      for (const r of held.splice(0)) r();
+    },
+  });
 }
 
 /** What one recipient left behind: its claim, e-mail row, timeline row and their events. */
@@ -205,7 +263,7 @@ describe('bulk send rows', () => {
 
     const up = scripted(ok);
     expect(await w.send(up)).toEqual([
-      { recipientId: w.items[0]!.recipientId, status: 'sent', emailId: failed.claim!._id },
+      { recipientId: w.items[0]!.recipientId, status: 'sent', emailId: failed.claim!._id, sentAt: expect.any(Date) },
     ]);
     expect(up.calls).toHaveLength(1);
     const sent = await rowsOf(w, 0);
@@ -299,5 +357,61 @@ describe('bulk send rows', () => {
     expect(r.activity!.metadata).toMatchObject({ status: 'unknown' });
     expect(r.activityCreated).toHaveLength(1);
     expect(r.activityCreated[0]!.payload).toMatchObject({ activity: { metadata: { status: 'queued' } } });
+  });
+
+  it('at most `concurrency` claims are open while messages are with the mail server, the rest unclaimed', async () => {
+    const w = await world(20);
+    const transport = holding();
+    const running = w.send(transport, { firstStart: true, concurrency: 4 });
+    await until(() => transport.calls.length === 4);
+    await new Promise((r) => setTimeout(r, 100));
+    const claims = await w.ctx().em.find(OutboundMessage, { idempotencyKey: { $in: w.items.map((i) => i.key) } });
+    // A crash now leaves 4 messages whose fate is unknown; the 16 others were never claimed, so they go out later.
+    expect(claims).toHaveLength(4);
+    expect(transport.calls).toHaveLength(4);
+    transport.release();
+    expect((await running).every((o) => o.status === 'sent')).toBe(true);
+    expect(transport.calls).toHaveLength(20);
+  });
+
+  it('a sent outcome carries the time the server accepted, written to the claim and the e-mail row', async () => {
+    const w = await world(2);
+    const slow = scripted((m) => new Promise((r) => setTimeout(() => void ok(m).then(r), 300)));
+    const started = Date.now();
+    const outcomes = await w.send(slow, { firstStart: true, concurrency: 1 });
+    const [first, second] = outcomes as Extract<BulkOutcome, { status: 'sent' }>[];
+    // One after the other: the first accepted ~300 ms in, the second ~600 ms in (not both at the end).
+    expect(first!.sentAt.getTime() - started).toBeLessThan(550);
+    expect(second!.sentAt.getTime() - first!.sentAt.getTime()).toBeGreaterThanOrEqual(250);
+    const r = await rowsOf(w, 0);
+    expect(r.claim!.sentAt!.getTime()).toBe(first!.sentAt.getTime());
+    expect(r.email!.date.getTime()).toBe(first!.sentAt.getTime());
+    // A replay reports the recorded time.
+    const again = await w.send(scripted(ok));
+    expect((again[0] as Extract<BulkOutcome, { status: 'sent' }>).sentAt.getTime()).toBe(first!.sentAt.getTime());
+  });
+
+  it('an attempt holding the lease counts the open claims of the one before as unknown at once and sends the rest; the fenced-off attempt hands nothing more over', async () => {
+    const w = await world(6);
+    const first = holding();
+    const dead = w.send(first, { firstStart: true, concurrency: 2, lease: await w.takeLease('a'.repeat(24)) });
+    await until(() => first.calls.length === 2);
+
+    // The next attempt takes the lease: no stale window to wait out.
+    const second = scripted(ok);
+    const outcomes = await w.send(second, { lease: await w.takeLease('b'.repeat(24)), concurrency: 2 });
+    expect(outcomes.map((o) => o.status)).toEqual(['unknown', 'unknown', 'sent', 'sent', 'sent', 'sent']);
+    expect(second.calls.map((m) => m.to[0]!.address)).toEqual([
+      'r2@example.com',
+      'r3@example.com',
+      'r4@example.com',
+      'r5@example.com',
+    ]);
+
+    // The earlier attempt was alive after all: its two messages are recorded sent, then it stops at the fence.
+    first.release();
+    await expect(dead).rejects.toBeInstanceOf(LeaseLost);
+    expect(first.calls).toHaveLength(2);
+    for (const i of [0, 1]) expect((await rowsOf(w, i)).claim).toMatchObject({ status: 'sent' });
   });
 });

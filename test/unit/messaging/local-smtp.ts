@@ -36,6 +36,8 @@ export async function startSmtp(
     password?: string;
     rejectRecipient?: RegExp;
     rejectData?: { code: number; message: string };
+    /** Answers each message this long after its data arrived (a slow server): it counts as received then. */
+    delayMs?: number;
   } = {},
 ): Promise<LocalSmtp> {
   const received: ReceivedMail[] = [];
@@ -63,18 +65,24 @@ export async function startSmtp(
         if (opts.rejectData)
           return callback(Object.assign(new Error(opts.rejectData.message), { responseCode: opts.rejectData.code }));
         const raw = Buffer.concat(chunks).toString('utf8');
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-          to: session.envelope.rcptTo.map((r) => r.address),
-          user: session.user as string | undefined,
-          raw,
-          headers: parseHeaders(raw),
-          receivedAt: Date.now(),
-        });
-        callback();
+        const accept = (): void => {
+          received.push({
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            to: session.envelope.rcptTo.map((r) => r.address),
+            user: session.user as string | undefined,
+            raw,
+            headers: parseHeaders(raw),
+            receivedAt: Date.now(),
+          });
+          callback();
+        };
+        if (opts.delayMs) setTimeout(accept, opts.delayMs);
+        else accept();
       });
     },
   });
+  // A client that vanishes mid-session (a worker killed -9) resets its socket: a server shrugs that off.
+  server.on('error', () => undefined);
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const port = (server.server.address() as AddressInfo).port;
   return { port, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
