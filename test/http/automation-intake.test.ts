@@ -28,6 +28,8 @@ beforeAll(async () => {
   t = await h.app.tenant('Intake');
 }, 120_000);
 afterAll(() => h?.close());
+// Each test starts without a worker (and so without a run starter).
+afterEach(() => h.stopWorker());
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 const notesOf = (leadId: string) =>
@@ -85,13 +87,15 @@ describe('durable intake', () => {
       t.http,
       chainGraph({ triggerType: 'lead_created' }, [action('create_note', { noteContent: 'capped' })]),
     );
+    const lead = (await t.http.post('/api/v1/leads', { title: 'Capped' })).body.data;
+    const trigger = () => t.http.post(`/api/v1/automations/${id}/trigger`, { entityType: 'lead', entityId: lead._id });
     const accepted: string[] = [];
     for (let i = 0; i < CAP; i++) {
-      const res = await t.http.post(`/api/v1/automations/${id}/trigger`, {});
+      const res = await trigger();
       expect(res.status).toBe(202);
       accepted.push(res.body.data.executionId as string);
     }
-    const refused = await t.http.post(`/api/v1/automations/${id}/trigger`, {});
+    const refused = await trigger();
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(refused.body.error).toMatch(/too many runs of this workspace are waiting to start/);
@@ -101,7 +105,7 @@ describe('durable intake', () => {
     for (const executionId of accepted)
       expect((await waitForExecution(h, executionId, ['completed', 'failed'], 30_000)).status).toBe('completed');
     await sleep(300);
-    const later = await t.http.post(`/api/v1/automations/${id}/trigger`, {});
+    const later = await trigger();
     expect(later.status).toBe(202);
     await waitForExecution(h, later.body.data.executionId as string, ['completed'], 30_000);
     await h.stopWorker();

@@ -43,7 +43,7 @@ interface ClaimedRow {
 const claimSql = (scoped: boolean): string => `with c as (
     select id, run_counted from automation_execution
      where status = 'queued' and (start_lease_until is null or start_lease_until < now())
-       ${scoped ? 'and workspace_id = any(?)' : ''}
+       ${scoped ? 'and workspace_id in (?)' : ''}
      order by id limit ? for update skip locked),
   u as (
     update automation_execution e set start_lease_until = now() + make_interval(secs => ?), run_counted = true
@@ -145,14 +145,14 @@ export function createRunStarter(deps: EngineDeps, opts: RunStarterOptions = {})
     const conn = deps.orm.em.getConnection();
     const flipped = await conn.execute<{ id: string }[]>(
       `update automation_execution set status = 'running', start_lease_until = null, updated_at = now()
-        where id = any(?) and status = 'queued' returning id`,
+        where id in (?) and status = 'queued' returning id`,
       [ids],
     );
     if (flipped.length === ids.length) return;
     const done = new Set(flipped.map((f) => f.id));
     const rest = ids.filter((id) => !done.has(id));
     const cancelled = await conn.execute<{ id: string }[]>(
-      `select id from automation_execution where id = any(?) and status = 'cancelled'`,
+      `select id from automation_execution where id in (?) and status = 'cancelled'`,
       [rest],
     );
     const byId = new Map(rows.map((r) => [r.id, r]));
