@@ -209,7 +209,8 @@ async function createChild(em: EntityManager, req: StartRequest, now: Date): Pro
       `select status from automation_execution where id = ? and workspace_id = ? for share`,
       [req.parentExecutionId, req.workspaceId],
     );
-    if (parent[0]?.status !== 'running') {
+    // A parent still `queued` runs already: the starter records its start only after starting it.
+    if (parent[0]?.status !== 'running' && parent[0]?.status !== 'queued') {
       await em.commit();
       return { skipped: `parent execution is ${parent[0]?.status ?? 'missing'}` };
     }
