@@ -219,10 +219,7 @@ async function main(): Promise<void> {
   });
   await dispatcher.start();
   // Runs the API recorded as queued (webhooks, trigger, test): started in batches, woken by NOTIFY.
-  const starter = createRunStarter(
-    { orm, log, workflows: deps.workflows },
-    { connectionString: config.databaseUrl },
-  );
+  const starter = createRunStarter({ orm, log, workflows: deps.workflows }, { connectionString: config.databaseUrl });
   await starter.start();
   const housekeeping = startHousekeeping(orm, log.child({ component: 'housekeeping' }));
 

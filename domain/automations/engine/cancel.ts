@@ -26,7 +26,7 @@ export async function cancelExecution(
   const em = forkForWorkspace(deps.orm.em, workspaceId);
   const found = await em.findOne(AutomationExecution, { _id: executionId }, { fields: ['status', 'workflowId'] });
   if (!found) throw notFound('execution');
-  // A queued run has no workflow yet: the starter sees `cancelled` and starts nothing (or cancels what it just started).
+  // A queued run has no workflow yet: the starter sees `cancelled` and starts nothing (or cancels what it started).
   const rows = await em.execute<{ workflow_id: string; was: string }[]>(
     `with old as (select id, status from automation_execution where id = ? and workspace_id = ? and status in ('queued', 'running') for update)
      update automation_execution e set ${MARK_CANCELLED} from old where e.id = old.id returning e.workflow_id, old.status as was`,

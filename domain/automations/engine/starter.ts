@@ -6,7 +6,6 @@
  * on commit (eager); a slow poll is only the fallback. A starter that dies leaves its claims to
  * expire and be taken over: nothing lost, nothing started twice.
  */
-import type { Logger } from '../../logger';
 import { createOutboxListener, type OutboxListener } from '../../outbox/listener';
 import { forkForWorkspace } from '../../orm/tenant';
 import { mapLimited } from '../../shared/concurrency';
