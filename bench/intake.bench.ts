@@ -100,6 +100,14 @@ interface Round {
 async function round(pool: pg.Pool, ctx: Ctx, n: number, durationS = DURATION_S): Promise<Round> {
   const automationId = await webhookAutomation(ctx, n);
   const url = `http://127.0.0.1:${API_PORT}/api/webhooks/automation/${automationId}`;
+  // One request first: a misconfigured run fails here, loudly, instead of measuring nothing.
+  const probe = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-webhook-secret': SECRET },
+    body: JSON.stringify({ source: 'probe' }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  if (probe.status !== 202) throw new Error(`the webhook answered ${probe.status}: ${await probe.text()}`);
   log(`round ${n}: ${CONNECTIONS} connections, ${durationS} s…`);
   const t0 = Date.now();
   const result = await autocannon({
