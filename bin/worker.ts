@@ -13,6 +13,7 @@ import { crmDataConverter } from '../temporal/codec';
 import { createWorkflowPort } from '../temporal/workflow-client';
 import { createSequenceWorkflowPort } from '../temporal/sequence-client';
 import { reconcileSchedules } from '../domain/automations/engine/schedules';
+import { createRunStarter } from '../domain/automations/engine/starter';
 import { loadConfig, type AppConfig } from '../domain/config';
 import { createLogger, type Logger } from '../domain/logger';
 import { ormConfig } from '../domain/orm/config';
@@ -217,6 +218,9 @@ async function main(): Promise<void> {
     parallelBatches: WORKER_PARALLEL_BATCHES,
   });
   await dispatcher.start();
+  // Runs the API recorded as queued (webhooks, trigger, test): started in batches, woken by NOTIFY.
+  const starter = createRunStarter({ orm, log, workflows: deps.workflows }, { connectionString: config.databaseUrl });
+  await starter.start();
   const housekeeping = startHousekeeping(orm, log.child({ component: 'housekeeping' }));
 
   let temporal: TemporalWorkerHandle | undefined;
@@ -229,7 +233,7 @@ async function main(): Promise<void> {
       log.error('worker shutdown timed out');
       process.exit(1);
     }, SHUTDOWN_TIMEOUT_MS).unref();
-    await Promise.allSettled([dispatcher.stop(), temporal?.shutdown(), housekeeping.stop()]);
+    await Promise.allSettled([dispatcher.stop(), starter.stop(), temporal?.shutdown(), housekeeping.stop()]);
     await connection.close().catch(() => undefined);
     await orm.close(true).catch(() => undefined);
     process.exit(code);

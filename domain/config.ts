@@ -26,6 +26,8 @@ export interface AppConfig {
    */
   temporalMaxConcurrentActivities: number;
   rateLimitPerMinute: number;
+  /** Back-pressure of the durable intake: queued (not yet started) runs per workspace before 429. */
+  intakeMaxQueuedPerWorkspace: number;
   rateLimitPerDay: number;
   /** Failed authentications (invalid key) per client address and minute, per API process; 0 = off. */
   authFailuresPerMinute: number;
@@ -169,6 +171,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     temporalMaxConcurrentActivities: Math.max(1, intEnv(env, 'TEMPORAL_MAX_CONCURRENT_ACTIVITIES', 32)),
     rateLimitPerMinute: intEnv(env, 'RATE_LIMIT_PER_MINUTE', 120),
     rateLimitPerDay: intEnv(env, 'RATE_LIMIT_PER_DAY', 50_000),
+    intakeMaxQueuedPerWorkspace: Math.max(1, intEnv(env, 'INTAKE_MAX_QUEUED_PER_WORKSPACE', 10_000)),
     authFailuresPerMinute: intEnv(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 30),
     bodyLimitBytes: intEnv(env, 'BODY_LIMIT_BYTES', 4 * 1024 * 1024),
     contractCheck:

@@ -24,6 +24,7 @@ export const automationRunsRoutes: RouteFactory = (deps) => {
   const engine: EngineDeps = {
     orm: deps.orm,
     log: deps.log.child({ component: 'automations' }),
+    intakeMaxQueued: deps.config.intakeMaxQueuedPerWorkspace,
     workflows: createWorkflowPort(deps.temporal, deps.config.temporalTaskQueue, {
       startDeadlineMs: API_START_DEADLINE_MS,
     }),
@@ -37,17 +38,18 @@ export const automationRunsRoutes: RouteFactory = (deps) => {
       params: idParams,
       body: triggerBody,
       resources,
-      successStatus: 201,
+      successStatus: 202,
       summary:
-        "Start a run of an active automation (409 when inactive or a run cap skips it). `context` holds namespaces (e.g. lead, webhookData); entityType + entityId load that record's namespaces first. Answers 201 { data: { executionId, workflowId, status } }.",
+        "Record a run of an active automation and answer at once (409 when inactive or a run cap skips it). `context` holds namespaces (e.g. lead, webhookData); entityType + entityId load that record's namespaces first. Answers 202 { data: { executionId, workflowId, status: 'queued' } }: the workflow starts moments later (status running), also when the engine was down at the time. 429 with Retry-After when too many runs of the workspace wait to start.",
       response: envelopes.data(startedRunView),
+      errors: [429],
       handler: async ({ ctx, params, body }) => {
         const e = await triggerManually(engine, ctx.actor.workspaceId, params.id, {
           context: body.context,
           entityType: body.entityType,
           entityId: body.entityId,
         });
-        return { status: 201, body: { data: { executionId: e._id, workflowId: e.workflowId, status: e.status } } };
+        return { status: 202, body: { data: { executionId: e._id, workflowId: e.workflowId, status: e.status } } };
       },
     }),
     route({
@@ -58,10 +60,11 @@ export const automationRunsRoutes: RouteFactory = (deps) => {
       params: idParams,
       body: testBody,
       resources,
-      successStatus: 201,
+      successStatus: 202,
       summary:
-        'Run the automation (active or not) in test mode: steps record what they would do (no e-mail, SMS, HTTP, AI or CRM writes), delays are not awaited, lookups and conditions run for real; no run caps or counters. 201 { data: { executionId, workflowId, status, isTest: true } }.',
+        "Run the automation (active or not) in test mode: steps record what they would do (no e-mail, SMS, HTTP, AI or CRM writes), delays are not awaited, lookups and conditions run for real; no run caps or counters. 202 { data: { executionId, workflowId, status: 'queued', isTest: true } } (the run starts moments later); 429 with Retry-After when too many runs of the workspace wait to start.",
       response: envelopes.data(startedTestRunView),
+      errors: [429],
       handler: async ({ ctx, params, body }) => {
         const e = await testAutomation(engine, ctx.actor.workspaceId, params.id, {
           context: body.testContext,
@@ -69,7 +72,7 @@ export const automationRunsRoutes: RouteFactory = (deps) => {
           entityId: body.entityId,
         });
         return {
-          status: 201,
+          status: 202,
           body: { data: { executionId: e._id, workflowId: e.workflowId, status: e.status, isTest: true } },
         };
       },
@@ -97,7 +100,7 @@ export const automationRunsRoutes: RouteFactory = (deps) => {
       response: envelopes.data(webhookStartView),
       errors: [401, 429],
       summary:
-        'Start an active automation with a webhook trigger. The JSON body becomes webhookData.*; entityMapping loads the named record. 401 (nothing runs) on a missing or wrong secret; 404 for unknown ids and automations that are inactive or not webhook-triggered; rate-limited per automation. An Idempotency-Key header makes re-deliveries start nothing new. 202 { data: { executionId, status } }.',
+        'Start an active automation with a webhook trigger. The JSON body becomes webhookData.*; entityMapping loads the named record. 401 (nothing runs) on a missing or wrong secret; 404 for unknown ids and automations that are inactive or not webhook-triggered; rate-limited per automation, and 429 with Retry-After when too many runs of the workspace wait to start. An Idempotency-Key header makes re-deliveries start nothing new. Answers after one commit: 202 { data: { executionId, status: queued } }; the workflow starts moments later (status running), also when the engine was down at the time.',
       handler: async ({ params, body, koa }) => {
         if (koa.request.rawBody && !koa.request.is('json'))
           throw validation('request body must be JSON (Content-Type: application/json)');

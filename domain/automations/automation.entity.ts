@@ -54,7 +54,8 @@ export const Automation = defineEntity({
 });
 export type Automation = InferEntity<typeof Automation>;
 
-export type ExecutionStatus = 'running' | 'completed' | 'failed' | 'cancelled';
+/** `queued`: committed by an API start, its workflow not started yet (the starter does that next). */
+export type ExecutionStatus = 'queued' | 'running' | 'completed' | 'failed' | 'cancelled';
 
 /**
  * One run, mirrored from its Temporal workflow so REST reads never need workflow history.
@@ -89,6 +90,10 @@ export const AutomationExecution = defineEntity({
     finishedAt: p.datetime().nullable(),
     durationMs: p.integer().nullable(),
     error: p.text().nullable(),
+    /** A starter's claim on a queued row (engine/starter.ts); expired claims are taken over. */
+    startLeaseUntil: p.datetime().nullable(),
+    /** False while the automation's totalRuns does not include this run yet (the starter adds it). */
+    runCounted: p.boolean().default(true),
   },
 });
 export type AutomationExecution = InferEntity<typeof AutomationExecution>;

@@ -11,6 +11,7 @@ import { getAutomation, serializeAutomation } from './automations.service';
 import type { ExecutionSummaryView, ExecutionView, StepView } from './automations.views';
 
 export const EXECUTION_STATUSES = [
+  'queued',
   'running',
   'completed',
   'failed',
@@ -62,7 +63,7 @@ export async function getAutomationStats(ctx: Ctx): Promise<AutomationStats> {
     totalExecutions += row.n;
     if ((EXECUTION_STATUSES as readonly string[]).includes(row.status))
       executionsByStatus[row.status as ExecutionStatus] = row.n;
-    if (row.status !== 'running') {
+    if (row.status !== 'running' && row.status !== 'queued') {
       durationSum += Number(row.duration_sum ?? 0);
       durationCount += row.duration_n;
     }

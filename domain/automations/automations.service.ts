@@ -238,7 +238,10 @@ export async function deleteAutomation(ctx: Ctx, id: string): Promise<void> {
   const ws = ctx.actor.workspaceId;
   await inTransaction(ctx, async () => {
     const a = await getAutomation(ctx, id, true);
-    const running = await ctx.em.count(AutomationExecution, { automationId: id, status: 'running' });
+    const running = await ctx.em.count(AutomationExecution, {
+      automationId: id,
+      status: { $in: ['queued', 'running'] },
+    });
     if (running > 0) {
       throw new DomainError(
         'conflict',

@@ -5,7 +5,7 @@ import { dateTimeView, idView, openObjectView, recordViewFields } from '../share
 // Response views of automations and their executions (the API's answers; request bodies live in
 // definition.schemas.ts and automations.schemas.ts).
 
-export const executionStatusView = z.enum(['running', 'completed', 'failed', 'cancelled']);
+export const executionStatusView = z.enum(['queued', 'running', 'completed', 'failed', 'cancelled']);
 
 export const graphNodeView = z.object({
   id: z.string(),
@@ -80,6 +80,7 @@ export const automationStatsView = z.object({
   activeAutomations: z.number().int(),
   totalExecutions: z.number().int(),
   executionsByStatus: z.object({
+    queued: z.number().int().describe('recorded, workflow not started yet'),
     running: z.number().int(),
     completed: z.number().int(),
     failed: z.number().int(),

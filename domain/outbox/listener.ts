@@ -20,6 +20,8 @@ export function createOutboxListener(opts: {
   applicationName: string;
   log: Logger;
   onWake: () => void;
+  /** Another channel than the outbox's (the run starter's, engine/queue-signal.ts). */
+  channel?: string;
   reconnectMinMs?: number;
   reconnectMaxMs?: number;
 }): OutboxListener {
@@ -63,7 +65,7 @@ export function createOutboxListener(opts: {
     c.on('end', () => dropped(c));
     try {
       await c.connect();
-      await c.query(`LISTEN ${OUTBOX_CHANNEL}`);
+      await c.query(`LISTEN ${opts.channel ?? OUTBOX_CHANNEL}`);
       if (client !== c) return;
       connected = true;
       if (failures > 0) opts.log.info('outbox LISTEN connection restored');

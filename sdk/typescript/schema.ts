@@ -1999,7 +1999,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Start a run of an active automation (409 when inactive or a run cap skips it). `context` holds namespaces (e.g. lead, webhookData); entityType + entityId load that record's namespaces first. Answers 201 { data: { executionId, workflowId, status } }.
+         * Record a run of an active automation and answer at once (409 when inactive or a run cap skips it). `context` holds namespaces (e.g. lead, webhookData); entityType + entityId load that record's namespaces first. Answers 202 { data: { executionId, workflowId, status: 'queued' } }: the workflow starts moments later (status running), also when the engine was down at the time. 429 with Retry-After when too many runs of the workspace wait to start.
          * @description Scopes: write. Roles: owner, admin, member.
          */
         post: operations["postApiV1AutomationsByIdTrigger"];
@@ -2019,7 +2019,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Run the automation (active or not) in test mode: steps record what they would do (no e-mail, SMS, HTTP, AI or CRM writes), delays are not awaited, lookups and conditions run for real; no run caps or counters. 201 { data: { executionId, workflowId, status, isTest: true } }.
+         * Run the automation (active or not) in test mode: steps record what they would do (no e-mail, SMS, HTTP, AI or CRM writes), delays are not awaited, lookups and conditions run for real; no run caps or counters. 202 { data: { executionId, workflowId, status: 'queued', isTest: true } } (the run starts moments later); 429 with Retry-After when too many runs of the workspace wait to start.
          * @description Scopes: write. Roles: owner, admin, member.
          */
         post: operations["postApiV1AutomationsByIdTest"];
@@ -2046,11 +2046,13 @@ export interface paths {
          *
          *     | From | To | Only when |
          *     |---|---|---|
+         *     | `queued` | `running`, `completed`, `failed`, `cancelled` |  |
          *     | `running` | `completed`, `failed`, `cancelled` |  |
          *     | `completed` | (final) |  |
          *     | `failed` | (final) |  |
          *     | `cancelled` | (final) |  |
          *
+         *     - queued: the run is recorded (API starts answer 202 then) and its workflow starts moments later; it stays queued while the engine is unavailable and starts once it is back.
          *     - A finished parent whose fan-out children still run can be cancelled: that cancels the children (the parent keeps its status).
          */
         post: operations["postApiV1AutomationsExecutionsByExecutionIdCancel"];
@@ -2070,7 +2072,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Start an active automation with a webhook trigger. The JSON body becomes webhookData.*; entityMapping loads the named record. 401 (nothing runs) on a missing or wrong secret; 404 for unknown ids and automations that are inactive or not webhook-triggered; rate-limited per automation. An Idempotency-Key header makes re-deliveries start nothing new. 202 { data: { executionId, status } }.
+         * Start an active automation with a webhook trigger. The JSON body becomes webhookData.*; entityMapping loads the named record. 401 (nothing runs) on a missing or wrong secret; 404 for unknown ids and automations that are inactive or not webhook-triggered; rate-limited per automation, and 429 with Retry-After when too many runs of the workspace wait to start. An Idempotency-Key header makes re-deliveries start nothing new. Answers after one commit: 202 { data: { executionId, status: queued } }; the workflow starts moments later (status running), also when the engine was down at the time.
          * @description No authentication (authenticated by the x-webhook-secret header (compared in constant time with the trigger secret)).
          */
         post: operations["postApiWebhooksAutomationByAutomationId"];
@@ -18890,6 +18892,8 @@ export interface operations {
                             activeAutomations: number;
                             totalExecutions: number;
                             executionsByStatus: {
+                                /** @description recorded, workflow not started yet */
+                                queued: number;
                                 running: number;
                                 completed: number;
                                 failed: number;
@@ -18942,7 +18946,7 @@ export interface operations {
                             automationName: string;
                             automationVersion: number;
                             /** @enum {string} */
-                            status: "running" | "completed" | "failed" | "cancelled";
+                            status: "queued" | "running" | "completed" | "failed" | "cancelled";
                             triggerType: string;
                             entityType: string | null;
                             entityId: string | null;
@@ -19484,7 +19488,7 @@ export interface operations {
             query?: {
                 page?: number;
                 limit?: number;
-                status?: "running" | "completed" | "failed" | "cancelled";
+                status?: "queued" | "running" | "completed" | "failed" | "cancelled";
             };
             header?: never;
             path: {
@@ -19515,7 +19519,7 @@ export interface operations {
                             automationName: string;
                             automationVersion: number;
                             /** @enum {string} */
-                            status: "running" | "completed" | "failed" | "cancelled";
+                            status: "queued" | "running" | "completed" | "failed" | "cancelled";
                             triggerType: string;
                             entityType: string | null;
                             entityId: string | null;
@@ -19573,8 +19577,8 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created */
-            201: {
+            /** @description Accepted: the work goes on in the background */
+            202: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
                     "X-RateLimit-Remaining-Minute": components["headers"]["X-RateLimit-Remaining-Minute"];
@@ -19591,7 +19595,7 @@ export interface operations {
                             executionId: string;
                             workflowId: string;
                             /** @enum {string} */
-                            status: "running" | "completed" | "failed" | "cancelled";
+                            status: "queued" | "running" | "completed" | "failed" | "cancelled";
                         };
                     };
                 };
@@ -19635,8 +19639,8 @@ export interface operations {
             };
         };
         responses: {
-            /** @description Created */
-            201: {
+            /** @description Accepted: the work goes on in the background */
+            202: {
                 headers: {
                     "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
                     "X-RateLimit-Remaining-Minute": components["headers"]["X-RateLimit-Remaining-Minute"];
@@ -19653,7 +19657,7 @@ export interface operations {
                             executionId: string;
                             workflowId: string;
                             /** @enum {string} */
-                            status: "running" | "completed" | "failed" | "cancelled";
+                            status: "queued" | "running" | "completed" | "failed" | "cancelled";
                             /** @constant */
                             isTest: true;
                         };
@@ -19753,7 +19757,7 @@ export interface operations {
                         data: {
                             /** @description null when the run was skipped */
                             executionId: string | null;
-                            status: ("running" | "completed" | "failed" | "cancelled") | "skipped";
+                            status: ("queued" | "running" | "completed" | "failed" | "cancelled") | "skipped";
                             /** @description why it was skipped (run caps) */
                             reason?: string;
                         };

@@ -44,8 +44,8 @@ const automation = async (id: string) => (await t.http.get(`/api/v1/automations/
 describe('run caps', () => {
   it('maxRunsPerHour 2: the third start is skipped, with the reason on the automation (trigger answers 409)', async () => {
     const id = await createAutomation(t.http, { ...noteGraph(), rateLimits: { maxRunsPerHour: 2 } });
-    expect((await t.http.post(`/api/v1/automations/${id}/trigger`, {})).status).toBe(201);
-    expect((await t.http.post(`/api/v1/automations/${id}/trigger`, {})).status).toBe(201);
+    expect((await t.http.post(`/api/v1/automations/${id}/trigger`, {})).status).toBe(202);
+    expect((await t.http.post(`/api/v1/automations/${id}/trigger`, {})).status).toBe(202);
     const third = await t.http.post(`/api/v1/automations/${id}/trigger`, {});
     expect(third.status).toBe(409);
     expect(third.body.error).toBe('run skipped: maxRunsPerHour reached (2 runs in the last hour)');
@@ -59,7 +59,7 @@ describe('run caps', () => {
     expect(a.isActive).toBe(true);
     expect(await executionsOf(h, id)).toHaveLength(2);
     // Test runs ignore caps.
-    expect((await t.http.post(`/api/v1/automations/${id}/test`, {})).status).toBe(201);
+    expect((await t.http.post(`/api/v1/automations/${id}/test`, {})).status).toBe(202);
   });
 
   it.each([['maxRunsPerDay'], ['maxRunsPerWeek']])('%s counts the same way', async (cap) => {

@@ -37,7 +37,7 @@ async function trigger(nodes: ReturnType<typeof action>[] | { type: string; data
     entityType: 'lead',
     entityId: lead._id,
   });
-  expect(res.status).toBe(201);
+  expect(res.status).toBe(202);
   return {
     executionId: res.body.data.executionId as string,
     workflowId: res.body.data.workflowId as string,

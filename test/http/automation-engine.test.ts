@@ -276,7 +276,7 @@ describe('conditions', () => {
       entityType: 'lead',
       entityId: lead._id,
     });
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(202);
     const done = await waitForExecution(h, res.body.data.executionId);
     expect(done.status).toBe('completed');
     expect((await notesOf(t.workspaceId, lead._id)).map((n) => n.content)).toEqual([note]);
@@ -287,7 +287,7 @@ describe('conditions', () => {
 });
 
 describe('POST /automations/:id/trigger and /test', () => {
-  it('trigger answers 201 with the execution; inactive automations 409; unknown 404', async () => {
+  it('trigger answers 202 with the queued execution; inactive automations 409; unknown 404', async () => {
     const active = await createAutomation(
       t.http,
       chainGraph({ triggerType: 'lead_created' }, [action('create_note', { noteContent: 'manual' })]),
@@ -296,11 +296,11 @@ describe('POST /automations/:id/trigger and /test', () => {
     const res = await t.http.post(`/api/v1/automations/${active}/trigger`, {
       context: { lead: { _id: lead._id, title: 'Manual' } },
     });
-    expect(res.status).toBe(201);
+    expect(res.status).toBe(202);
     expect(res.body.data).toEqual({
       executionId: expect.stringMatching(/^[0-9a-f]{24}$/),
       workflowId: executionWorkflowId(t.workspaceId, res.body.data.executionId),
-      status: 'running',
+      status: 'queued',
     });
     expect((await waitForExecution(h, res.body.data.executionId)).status).toBe('completed');
     expect(await notesOf(t.workspaceId, lead._id)).toHaveLength(1);
@@ -342,8 +342,8 @@ describe('POST /automations/:id/trigger and /test', () => {
     const res = await t.http.post(`/api/v1/automations/${id}/test`, {
       testContext: { lead: { _id: lead._id, title: 'Tested' } },
     });
-    expect(res.status).toBe(201);
-    expect(res.body.data).toMatchObject({ status: 'running', isTest: true });
+    expect(res.status).toBe(202);
+    expect(res.body.data).toMatchObject({ status: 'queued', isTest: true });
     const done = await waitForExecution(h, res.body.data.executionId, undefined, 10_000);
     expect(done).toMatchObject({ status: 'completed', isTest: true });
     const steps = await stepsOf(h, done._id);

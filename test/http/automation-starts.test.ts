@@ -44,7 +44,7 @@ describe('POST /api/webhooks/automation/:automationId', () => {
       { headers: { 'x-webhook-secret': 's3cret-value' } },
     );
     expect(res.status).toBe(202);
-    expect(res.body.data).toEqual({ executionId: expect.stringMatching(/^[0-9a-f]{24}$/), status: 'running' });
+    expect(res.body.data).toEqual({ executionId: expect.stringMatching(/^[0-9a-f]{24}$/), status: 'queued' });
     const done = await waitForExecution(h, res.body.data.executionId);
     expect(done).toMatchObject({ status: 'completed', triggerType: 'webhook', entityType: 'lead', entityId: lead._id });
     expect(done.context.webhookData).toEqual({ order: { id: 'A-17', leadId: lead._id } });

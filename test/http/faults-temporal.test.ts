@@ -1,12 +1,16 @@
 /**
- * Temporal outage for manual starts: the API reaches the Temporal server through a TCP proxy that
- * the test takes down and brings back; the shared dev server keeps running.
+ * Temporal outage for manual starts: the API and the run starter reach the Temporal server through a
+ * TCP proxy that the test takes down and brings back; the shared dev server keeps running.
  */
 import { Connection } from '@temporalio/client';
 import { createTemporalClient } from '../../temporal/client';
 import { AutomationExecution } from '../../domain/automations/automation.entity';
 import { newId } from '../../domain/ids';
 import { forkForWorkspace } from '../../domain/orm/tenant';
+import { createRunStarter } from '../../domain/automations/engine/starter';
+import { createLogger } from '../../domain/logger';
+import { createWorkflowPort } from '../../temporal/workflow-client';
+import { waitFor } from '../support/automation-engine';
 import { startTestApp, type Tenant, type TestApp } from '../support/app';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
 
@@ -47,49 +51,49 @@ async function manualAutomation(): Promise<string> {
 }
 
 describe('POST /automations/:id/trigger while Temporal is down', () => {
-  it('answers 503 unavailable with Retry-After within a few seconds; the execution row is failed and says why', async () => {
+  it('answers 202 queued at once; the run waits as queued and starts once, when the engine is back', async () => {
     const automationId = await manualAutomation();
+    const orm = app.runtime.deps.orm;
+    // The worker's run starter, reaching Temporal through the same proxy.
+    const starter = createRunStarter(
+      {
+        orm,
+        log: createLogger('silent', 'faults-temporal'),
+        workflows: createWorkflowPort(app.runtime.deps.temporal, taskQueue),
+      },
+      { workspaceIds: () => [t.workspaceId], pollMs: 200 },
+    );
     await proxy.down();
+    await starter.start();
     let executionId: string;
     try {
       const started = Date.now();
       const res = await t.http.post(`/api/v1/automations/${automationId}/trigger`, {});
-      expect(Date.now() - started).toBeLessThan(6000);
-      expect(res.status).toBe(503);
-      expect(res.body.code).toBe('unavailable');
-      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
-      const rows = await forkForWorkspace(app.runtime.deps.orm.em, t.workspaceId).find(AutomationExecution, {
-        automationId,
-      });
-      expect(rows).toHaveLength(1);
-      executionId = rows[0]!._id;
-      expect(res.body.error).toContain(executionId);
-      expect(rows[0]).toMatchObject({
-        status: 'failed',
-        error: expect.stringContaining('workflow engine (Temporal) is unavailable'),
-      });
-      expect(rows[0]!.finishedAt).toBeInstanceOf(Date);
-      // The API shows the reason too.
+      expect(Date.now() - started).toBeLessThan(2000);
+      expect(res.status).toBe(202);
+      expect(res.body.data.status).toBe('queued');
+      executionId = res.body.data.executionId as string;
+      await new Promise((r) => setTimeout(r, 1500));
       const shown = await t.http.get(`/api/v1/automations/executions/${executionId}`);
-      expect(shown.body.data).toMatchObject({ status: 'failed', error: expect.stringContaining('nothing ran') });
+      expect(shown.body.data).toMatchObject({ status: 'queued', error: null });
     } finally {
       await proxy.up();
     }
-    // Back up: a client retrying after Retry-After gets its run (the gRPC channel reconnects with backoff).
-    let ok = await t.http.post(`/api/v1/automations/${automationId}/trigger`, {});
-    for (let i = 0; ok.status === 503 && i < 10; i++) {
-      await new Promise((r) => setTimeout(r, 1000));
-      ok = await t.http.post(`/api/v1/automations/${automationId}/trigger`, {});
-    }
-    expect(ok.status).toBe(201);
+    const rowStatus = async () =>
+      (await forkForWorkspace(orm.em, t.workspaceId).findOne(AutomationExecution, { _id: executionId }))?.status;
+    await waitFor(async () => (await rowStatus()) === 'running', 20_000, 'the queued run to start');
+    await starter.stop();
+    const rows = await forkForWorkspace(orm.em, t.workspaceId).find(AutomationExecution, { automationId });
+    expect(rows).toHaveLength(1);
     const client = createTemporalClient(
       await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! }),
       app.config,
     );
     try {
-      expect((await client.workflow.getHandle(ok.body.data.workflowId).describe()).status.name).toBe('RUNNING');
+      const handle = client.workflow.getHandle(rows[0]!.workflowId);
+      expect((await handle.describe()).status.name).toBe('RUNNING');
       // No worker polls this queue: remove the run from the shared dev server.
-      await client.workflow.getHandle(ok.body.data.workflowId).terminate('test cleanup');
+      await handle.terminate('test cleanup');
     } finally {
       await client.connection.close();
     }

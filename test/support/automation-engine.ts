@@ -22,6 +22,8 @@ import type { EngineDeps, WorkflowPort } from '../../domain/automations/engine/p
 import { newId } from '../../domain/ids';
 import { createLogger } from '../../domain/logger';
 import { createOutboxDispatcher, type OutboxDispatcher } from '../../domain/outbox/dispatcher';
+import { createRunStarter, type RunStarter } from '../../domain/automations/engine/starter';
+import { queuedRuns } from '../../domain/automations/engine/queue-signal';
 import { buildSubscribers } from '../../domain/outbox/subscribers';
 import { startTestApp, type HttpClient, type TestApp } from './app';
 import { createSearchIndexSubscriber } from '../../search/index-subscriber';
@@ -67,7 +69,16 @@ export async function startEngineHarness(env: Record<string, string> = {}): Prom
   const workflows = createWorkflowPort(client, taskQueue);
   const engine: EngineDeps = { orm: app.runtime.deps.orm, log, workflows };
   let bundle: WorkflowBundleWithSourceMap | null = null;
-  const workers = new Set<{ worker: Worker; running: Promise<void>; connection: NativeConnection }>();
+  const workers = new Set<{
+    worker: Worker;
+    running: Promise<void>;
+    connection: NativeConnection;
+    starter: RunStarter;
+  }>();
+  // The starter of a harness worker claims only the runs this test file's app queued (the database is shared).
+  const queuedIn = new Set<string>();
+  const track = (workspaceId: string): void => void queuedIn.add(workspaceId);
+  queuedRuns.on('queued', track);
   const dispatchers: OutboxDispatcher[] = [];
 
   const harness: EngineHarness = {
@@ -100,13 +111,17 @@ export async function startEngineHarness(env: Record<string, string> = {}): Prom
         shutdownGraceTime: '1 second',
         dataConverter: crmDataConverter(app.config.temporalCodec.payloadKeys),
       });
-      const entry = { worker, connection, running: worker.run() };
+      // As in the worker process: the starter of queued API runs lives with the worker.
+      const starter = createRunStarter(engine, { workspaceIds: () => [...queuedIn], pollMs: 200 });
+      const entry = { worker, connection, running: worker.run(), starter };
       workers.add(entry);
+      await starter.start();
       return worker;
     },
     async stopWorker(worker) {
       for (const entry of [...workers]) {
         if (worker && entry.worker !== worker) continue;
+        await entry.starter.stop();
         if (entry.worker.getState() === 'RUNNING') entry.worker.shutdown();
         await entry.running.catch(() => undefined);
         await entry.connection.close().catch(() => undefined);
@@ -136,6 +151,7 @@ export async function startEngineHarness(env: Record<string, string> = {}): Prom
       return d;
     },
     async close() {
+      queuedRuns.off('queued', track);
       await Promise.all(dispatchers.map((d) => d.stop()));
       // Let runs finish their last workflow task (a row can be final before its workflow is), then
       // terminate what is left (long delays), so nothing lingers on the shared dev server.

@@ -3,12 +3,14 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { createActivities } from '../../activities';
 import { createWorkflowPort } from '../../temporal/workflow-client';
 import { connectTemporal, startTemporalWorker } from '../../bin/worker';
+import { createRunStarter } from '../../domain/automations/engine/starter';
 import { loadConfig } from '../../domain/config';
 import { createLogger } from '../../domain/logger';
 import { ormConfig } from '../../domain/orm/config';
 
 // Child process for the worker crash test: the production Temporal worker (bin/worker.ts) on the
-// test's task queue, without the outbox dispatcher (other test files' events are not its business).
+// test's task queue, without the outbox dispatcher (other test files' events are not its business);
+// with a run starter for STARTER_WORKSPACE_IDS.
 // Prints "started" once polling; the test SIGKILLs it mid-action.
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -16,13 +18,16 @@ async function main(): Promise<void> {
   const orm = await MikroORM.init(ormConfig(config.databaseUrl));
   const connection = await connectTemporal(config, log);
   const client = createTemporalClient(connection, config);
-  const activities = createActivities({
-    orm,
-    config,
-    log,
-    workflows: createWorkflowPort(client, config.temporalTaskQueue),
-  });
+  const workflows = createWorkflowPort(client, config.temporalTaskQueue);
+  const activities = createActivities({ orm, config, log, workflows });
   await startTemporalWorker({ config, connection, activities, workflowsPath: require.resolve('../../workflows'), log });
+  // As in bin/worker.ts, the queued API runs of the given workspaces (STARTER_WORKSPACE_IDS) are started here.
+  const scope = (process.env.STARTER_WORKSPACE_IDS ?? '').split(',').filter(Boolean);
+  if (scope.length)
+    await createRunStarter(
+      { orm, log, workflows },
+      { connectionString: config.databaseUrl, workspaceIds: () => scope, pollMs: 200 },
+    ).start();
   process.stdout.write('started\n');
 }
 

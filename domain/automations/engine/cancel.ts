@@ -26,13 +26,15 @@ export async function cancelExecution(
   const em = forkForWorkspace(deps.orm.em, workspaceId);
   const found = await em.findOne(AutomationExecution, { _id: executionId }, { fields: ['status', 'workflowId'] });
   if (!found) throw notFound('execution');
-  const rows = await em.execute<{ workflow_id: string }[]>(
-    `update automation_execution set ${MARK_CANCELLED} where id = ? and workspace_id = ? and status = 'running' returning workflow_id`,
+  // A queued run has no workflow yet: the starter sees `cancelled` and starts nothing (or cancels what it started).
+  const rows = await em.execute<{ workflow_id: string; was: string }[]>(
+    `with old as (select id, status from automation_execution where id = ? and workspace_id = ? and status in ('queued', 'running') for update)
+     update automation_execution e set ${MARK_CANCELLED} from old where e.id = old.id returning e.workflow_id, old.status as was`,
     [executionId, workspaceId],
   );
-  if (rows.length) {
+  if (rows[0]?.was === 'running') {
     try {
-      await deps.workflows.cancel(rows[0]!.workflow_id);
+      await deps.workflows.cancel(rows[0].workflow_id);
     } catch (err) {
       // Temporal is unreachable: the run goes on, so its row must not claim otherwise.
       await em.execute(
@@ -51,7 +53,7 @@ export async function cancelExecution(
   let childrenCancelled = 0;
   for (let depth = 0; depth < MAX_DEPTH && parents.length; depth++) {
     const children = await em.execute<{ id: string; workflow_id: string }[]>(
-      `update automation_execution set ${MARK_CANCELLED} where workspace_id = ? and parent_execution_id in (?) and status = 'running' returning id, workflow_id`,
+      `update automation_execution set ${MARK_CANCELLED} where workspace_id = ? and parent_execution_id in (?) and status in ('queued', 'running') returning id, workflow_id`,
       [workspaceId, parents],
     );
     childrenCancelled += children.length;

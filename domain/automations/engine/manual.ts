@@ -1,6 +1,7 @@
 /**
  * Starts that do not come from the outbox: the trigger and test endpoints, and the public
- * webhook endpoint (secret compared in constant time, rate-limited per automation).
+ * webhook endpoint (secret compared in constant time, rate-limited per automation). Each records
+ * its run as `queued` in one commit and answers; the worker's starter starts it (engine/intake.ts).
  */
 import type { WebhookStartView } from '../automations.views';
 import { createHash, timingSafeEqual } from 'node:crypto';
@@ -15,7 +16,8 @@ import { normalizeEntity } from '../triggers';
 import { isPlainObject } from '../zod-kit';
 import { loadEntityContext, systemNamespace } from './context';
 import type { EngineDeps } from './ports';
-import { startExecution, type StartedExecution } from './start';
+import { enqueueExecution } from './intake';
+import type { StartedExecution } from './start';
 import type { Context } from './types';
 
 export interface ManualStartInput {
@@ -69,7 +71,7 @@ export async function triggerManually(
       'automation is inactive: activate it (POST /api/v1/automations/:id/toggle) or use /test',
     );
   const { context, entityType, entityId } = await buildContext(deps, workspaceId, input);
-  const res = await startExecution(deps, {
+  const res = await enqueueExecution(deps, automation, {
     workspaceId,
     automationId,
     triggerType: automation.triggerType ?? 'manual',
@@ -96,7 +98,7 @@ export async function testAutomation(
   const check = validateAutomationGraph(automation.nodes, automation.edges);
   if (!check.ok) throw new DomainError('invalid_state', `automation cannot run: ${formatGraphErrors(check.errors)}`);
   const { context, entityType, entityId } = await buildContext(deps, workspaceId, input);
-  const res = await startExecution(deps, {
+  const res = await enqueueExecution(deps, automation, {
     workspaceId,
     automationId,
     triggerType: automation.triggerType ?? 'test',
@@ -177,7 +179,7 @@ export async function startFromWebhook(deps: EngineDeps, req: WebhookStart): Pro
     context: { webhookData: req.body },
   });
   const key = req.deliveryKey && /^[\w.:-]{1,80}$/.test(req.deliveryKey) ? req.deliveryKey : newId();
-  const res = await startExecution(deps, {
+  const res = await enqueueExecution(deps, automation, {
     workspaceId,
     automationId: automation._id,
     triggerType: 'webhook',

@@ -11,6 +11,8 @@ export interface EngineDeps {
   orm: import('@mikro-orm/postgresql').MikroORM;
   log: import('../../logger').Logger;
   workflows: WorkflowPort;
+  /** API starts: queued runs per workspace before the intake answers 429 (config INTAKE_MAX_QUEUED_PER_WORKSPACE). */
+  intakeMaxQueued?: number;
   /** Tests only: replaces retryIntervalMinutes (whose minimum is one minute). */
   retryIntervalMs?: number;
 }

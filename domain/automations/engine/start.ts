@@ -12,6 +12,7 @@ import { emit } from '../../outbox/emit';
 import { mapLimited } from '../../shared/concurrency';
 import { Automation, AutomationExecution, type ExecutionStatus } from '../automation.entity';
 import { automationExecutionKind } from '../../workflow-kinds';
+import { notifyQueued } from './queue-signal';
 import { startForRow } from '../../workflow-port';
 import { redactNodeSecrets } from '../secrets';
 import type { EngineDeps } from './ports';
@@ -96,7 +97,7 @@ function capReached(automation: Automation, counts: Map<CapKey, number>, extra: 
 
 const view = (e: AutomationExecution): StartedExecution => ({ _id: e._id, workflowId: e.workflowId, status: e.status });
 
-interface Created {
+export interface Created {
   execution: AutomationExecution;
   automationName: string;
   actorUserId: string;
@@ -108,11 +109,12 @@ interface Created {
  * automation once, dedupe on triggerKey, apply the caps and counters in request order, insert the
  * rows; all in one transaction. Returns one outcome per request, in order.
  */
-async function createRoots(
+export async function createRoots(
   em: EntityManager,
   automationId: string,
   reqs: readonly StartRequest[],
   batchNow: Date,
+  opts: { queued?: boolean } = {},
 ): Promise<(Created | { skipped: string })[]> {
   await em.begin();
   try {
@@ -170,11 +172,18 @@ async function createRoots(
           );
         }
       }
-      const execution = newRow(em, req, { automationName: automation.name, version: automation.version, graph, now });
+      const execution = newRow(em, req, {
+        automationName: automation.name,
+        version: automation.version,
+        graph,
+        now,
+        status: opts.queued ? 'queued' : 'running',
+      });
       byKey.set(req.triggerKey, execution);
       out.push({ execution, automationName: automation.name, actorUserId, existing: false });
     }
     await em.flush();
+    if (opts.queued && out.some((o) => 'execution' in o && !o.existing)) await notifyQueued(em);
     await em.commit();
     return out;
   } catch (err) {
@@ -200,7 +209,8 @@ async function createChild(em: EntityManager, req: StartRequest, now: Date): Pro
       `select status from automation_execution where id = ? and workspace_id = ? for share`,
       [req.parentExecutionId, req.workspaceId],
     );
-    if (parent[0]?.status !== 'running') {
+    // A parent still `queued` runs already: the starter records its start only after starting it.
+    if (parent[0]?.status !== 'running' && parent[0]?.status !== 'queued') {
       await em.commit();
       return { skipped: `parent execution is ${parent[0]?.status ?? 'missing'}` };
     }
@@ -209,7 +219,13 @@ async function createChild(em: EntityManager, req: StartRequest, now: Date): Pro
       edges: automation.edges,
       executionSettings: automation.executionSettings,
     };
-    const execution = newRow(em, req, { automationName: automation.name, version: automation.version, graph, now });
+    const execution = newRow(em, req, {
+      automationName: automation.name,
+      version: automation.version,
+      graph,
+      now,
+      status: 'running',
+    });
     await em.flush();
     await em.commit();
     return { execution, automationName: automation.name, actorUserId, existing: false };
@@ -226,27 +242,31 @@ async function createChild(em: EntityManager, req: StartRequest, now: Date): Pro
   }
 }
 
-function newRow(
-  em: EntityManager,
-  req: StartRequest,
-  meta: { automationName: string; version: number; graph: GraphSnapshot; now: Date },
-): AutomationExecution {
-  const _id = newId(meta.now);
+/** The row's context: loop guard and fan-out origin travel in it, so a re-start rebuilds the same input. */
+export function rowContext(req: StartRequest, executionId: string): Context {
   const system = (req.context.system && typeof req.context.system === 'object' ? req.context.system : {}) as Record<
     string,
     unknown
   >;
-  // Loop guard and fan-out origin travel in the row so a re-start rebuilds the same input.
-  const context: Context = {
+  return {
     ...req.context,
     system: {
       ...system,
-      executionId: _id,
+      executionId,
       automationId: req.automationId,
       ...(req.chain?.length ? { automationChain: req.chain } : {}),
       ...(req.startAt ? { startAt: req.startAt } : {}),
     },
   };
+}
+
+function newRow(
+  em: EntityManager,
+  req: StartRequest,
+  meta: { automationName: string; version: number; graph: GraphSnapshot; now: Date; status: ExecutionStatus },
+): AutomationExecution {
+  const _id = newId(meta.now);
+  const context = rowContext(req, _id);
   const row = em.create(AutomationExecution, {
     _id,
     workspaceId: req.workspaceId,
@@ -256,7 +276,7 @@ function newRow(
     automationName: meta.automationName,
     automationVersion: meta.version,
     graph: meta.graph,
-    status: 'running',
+    status: meta.status,
     triggerType: req.triggerType.slice(0, 60),
     triggerKey: req.triggerKey.slice(0, 100),
     entityType: req.entityType ?? null,
@@ -275,9 +295,23 @@ function newRow(
 }
 
 /** The workflow start for a row (new or found running): same id, same input, so it is idempotent. */
+export type StartableRow = Pick<
+  AutomationExecution,
+  | '_id'
+  | 'workspaceId'
+  | 'automationId'
+  | 'graph'
+  | 'context'
+  | 'isTest'
+  | 'triggerType'
+  | 'entityType'
+  | 'entityId'
+  | 'parentExecutionId'
+>;
+
 export async function startWorkflowFor(
   deps: EngineDeps,
-  row: AutomationExecution,
+  row: StartableRow,
   meta: { automationName: string; actorUserId: string; timezone: string },
   opts: { retryable: boolean } = { retryable: true },
 ): Promise<void> {
@@ -324,7 +358,7 @@ export async function startWorkflowFor(
       markNotStarted: async (reason) => {
         await forkForWorkspace(deps.orm.em, row.workspaceId).nativeUpdate(
           AutomationExecution,
-          { _id: row._id, status: 'running' },
+          { _id: row._id, status: { $in: ['queued', 'running'] } },
           { status: 'failed', error: reason, finishedAt: new Date() },
         );
       },

@@ -130,7 +130,7 @@ export async function writeWorkflowSteps(
   }
 }
 
-/** Final status; only a running execution changes (a cancel recorded by the API stays cancelled). */
+/** Final status; only a queued or running execution changes (a cancel recorded by the API stays cancelled). */
 export async function finishExecutionRow(
   em: EntityManager,
   executionId: string,
@@ -140,7 +140,7 @@ export async function finishExecutionRow(
   const rows = await em.execute<{ id: string }[]>(
     `update automation_execution set status = ?, error = ?, finished_at = now(), updated_at = now(),
        duration_ms = least(2147483647, (extract(epoch from (now() - started_at)) * 1000)::bigint)
-     where id = ? and status = 'running' returning id`,
+     where id = ? and status in ('queued', 'running') returning id`,
     [status, error ? error.slice(0, 4000) : null, executionId],
   );
   return rows.length > 0;

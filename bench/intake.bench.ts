@@ -1,0 +1,228 @@
+// `npm run bench:intake`: the durable intake of webhook-triggered automations from outside.
+//
+// The production API (bin/api.ts) and worker (bin/worker.ts: Temporal worker, outbox dispatcher and
+// the run starter) run as child processes; autocannon drives 50 connections POSTing the webhook
+// trigger of an active automation (one create_task action) for DURATION_S seconds per round. Each
+// round has its own automation; after the load the bench waits until every accepted run finished.
+// Counted from the database: `lost` = 202 answers without a finished run (or without a row), and
+// `duplicated` = tasks created beyond one per accepted run (each run creates exactly one task).
+// Figures are the median of ROUNDS rounds (lost and duplicated are summed).
+//
+// Uses DATABASE_URL / TEMPORAL_ADDRESS / MEILI_URL when all set (database assumed migrated);
+// otherwise starts the stack (test profile, fresh data folder; ports CRM_BENCH_PG_PORT 42101,
+// CRM_BENCH_MEILI_PORT 42102, CRM_BENCH_TEMPORAL_PORT 42103, CRM_BENCH_TEMPORAL_UI_PORT 42104).
+// Options: BENCH_ROUNDS (3), BENCH_DURATION_S (5), BENCH_CONNECTIONS (50), CRM_BENCH_API_PORT (42110).
+// Last line: RESULT accepted_per_s=… p50_ms=… p99_ms=… completed_per_s=… lost=… duplicated=…
+import { spawn, type ChildProcess } from 'node:child_process';
+import path from 'node:path';
+import autocannon from 'autocannon';
+import { MikroORM } from '@mikro-orm/postgresql';
+import pg from 'pg';
+import { createAutomation, toggleAutomation } from '../domain/automations/automations.service';
+import { automationCreateBody } from '../domain/automations/definition.schemas';
+import { SCOPES, type Ctx } from '../domain/context';
+import { ormConfig } from '../domain/orm/config';
+import { runMigrations } from '../domain/orm/migrate';
+import { forkForWorkspace } from '../domain/orm/tenant';
+import { createWorkspace } from '../domain/workspaces/workspaces.service';
+import { repoRoot } from '../infra/paths';
+import type { RunningStack } from '../infra/stack';
+import { benchLog as log, runBench } from './bench-stack';
+
+const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
+const DURATION_S = Math.max(1, Number(process.env.BENCH_DURATION_S ?? 5));
+const CONNECTIONS = Math.max(1, Number(process.env.BENCH_CONNECTIONS ?? 50));
+const API_PORT = Number(process.env.CRM_BENCH_API_PORT ?? 42110);
+const SECRET = 'bench-intake-secret';
+const DRAIN_TIMEOUT_MS = 600_000;
+const TARGETS = { acceptedPerS: 1000, p50: 10, p99: 50 };
+
+const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+const median = (xs: number[]): number => {
+  const s = [...xs].sort((a, b) => a - b);
+  const m = Math.floor(s.length / 2);
+  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
+};
+
+function child(script: string, env: NodeJS.ProcessEnv, ready: RegExp): Promise<ChildProcess> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, script)], {
+    cwd: repoRoot,
+    env,
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  return new Promise((resolve, reject) => {
+    let seen = '';
+    const onData = (chunk: Buffer): void => {
+      if (!ready.test(seen)) seen = (seen + chunk.toString()).slice(-4000);
+      if (ready.test(seen)) resolve(proc);
+    };
+    // Keep reading (the request log goes here) so the child never blocks on a full pipe.
+    proc.stdout!.on('data', onData);
+    proc.once('exit', (code) => reject(new Error(`${script} exited (${code}) before it was ready`)));
+  });
+}
+
+async function stopChild(proc: ChildProcess | undefined): Promise<void> {
+  if (!proc || proc.exitCode !== null) return;
+  const exited = new Promise((r) => proc.once('exit', r));
+  proc.kill('SIGTERM');
+  const timer = setTimeout(() => proc.kill('SIGKILL'), 15_000);
+  await exited;
+  clearTimeout(timer);
+}
+
+async function webhookAutomation(ctx: Ctx, round: number): Promise<string> {
+  const nodes = [
+    { id: 'trigger', type: 'trigger', data: { triggerType: 'webhook', config: { secret: SECRET } } },
+    { id: 'n1', type: 'action', data: { actionType: 'create_task', config: { title: `Intake bench ${round}` } } },
+  ].map((n, i) => ({ ...n, position: { x: 500, y: i * 200 } }));
+  const edges = [{ id: 'e1', source: 'trigger', target: 'n1', sourceHandle: null }];
+  const saved = await createAutomation(
+    ctx,
+    automationCreateBody.parse({ name: `Intake bench ${round}`, nodes, edges }),
+  );
+  const id = saved.data._id as string;
+  const toggled = await toggleAutomation({ ...ctx, em: ctx.em.fork() }, id);
+  if (!toggled.isActive) throw new Error('the bench automation could not be activated');
+  return id;
+}
+
+interface Round {
+  acceptedPerS: number;
+  p50: number;
+  p99: number;
+  completedPerS: number;
+  lost: number;
+  duplicated: number;
+  other: number;
+}
+
+async function round(pool: pg.Pool, ctx: Ctx, n: number, durationS = DURATION_S): Promise<Round> {
+  const automationId = await webhookAutomation(ctx, n);
+  const url = `http://127.0.0.1:${API_PORT}/api/webhooks/automation/${automationId}`;
+  // One request first: a misconfigured run fails here, loudly, instead of measuring nothing.
+  const probe = await fetch(url, {
+    method: 'POST',
+    headers: { 'content-type': 'application/json', 'x-webhook-secret': SECRET },
+    body: JSON.stringify({ source: 'probe' }),
+    signal: AbortSignal.timeout(10_000),
+  });
+  if (probe.status !== 202) throw new Error(`the webhook answered ${probe.status}: ${await probe.text()}`);
+  log(`round ${n}: ${CONNECTIONS} connections, ${durationS} s…`);
+  const t0 = Date.now();
+  const result = await autocannon({
+    url,
+    method: 'POST',
+    connections: CONNECTIONS,
+    duration: durationS,
+    headers: { 'content-type': 'application/json', 'x-webhook-secret': SECRET },
+    body: JSON.stringify({ source: 'bench' }),
+  });
+  const accepted = result['2xx'];
+  const other = result.non2xx + result.errors + result.timeouts;
+  log(`round ${n}: ${accepted} accepted, ${other} other answers or errors; waiting for the runs…`);
+  const counts = async () =>
+    (
+      await pool.query<{ rows: number; done: number; first: Date | null; last: Date | null }>(
+        `select count(*)::int as rows, (count(*) filter (where status in ('completed', 'failed', 'cancelled')))::int as done,
+                min(started_at) as first, max(finished_at) as last
+           from automation_execution where automation_id = $1`,
+        [automationId],
+      )
+    ).rows[0]!;
+  const deadline = Date.now() + DRAIN_TIMEOUT_MS;
+  let c = await counts();
+  while (c.done < c.rows && Date.now() < deadline) {
+    await sleep(500);
+    c = await counts();
+  }
+  const completed = (
+    await pool.query<{ n: number }>(
+      `select count(*)::int as n from automation_execution where automation_id = $1 and status = 'completed'`,
+      [automationId],
+    )
+  ).rows[0]!.n;
+  const tasks = (
+    await pool.query<{ n: number }>(`select count(*)::int as n from task where workspace_id = $1 and title = $2`, [
+      ctx.actor.workspaceId,
+      `Intake bench ${n}`,
+    ])
+  ).rows[0]!.n;
+  const wallS = ((c.last?.getTime() ?? Date.now()) - t0) / 1000;
+  return {
+    acceptedPerS: accepted / durationS,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    completedPerS: completed / wallS,
+    lost: Math.max(0, accepted - completed),
+    duplicated: Math.max(0, tasks - completed),
+    other,
+  };
+}
+
+async function run(stack: RunningStack | undefined): Promise<string[]> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...(stack ? Object.fromEntries(Object.entries(stack.env).filter(([, v]) => v)) : {}),
+  };
+  const databaseUrl = env.DATABASE_URL!;
+  if (stack?.started.includes('postgres')) await runMigrations(databaseUrl);
+  const childEnv: NodeJS.ProcessEnv = {
+    ...env,
+    PORT: String(API_PORT),
+    LOG_LEVEL: env.BENCH_LOG_LEVEL ?? 'info',
+    // The bench measures intake, not the per-automation rate limit or the queue cap.
+    RATE_LIMIT_PER_MINUTE: '100000000',
+    RATE_LIMIT_PER_DAY: '1000000000',
+    INTAKE_MAX_QUEUED_PER_WORKSPACE: '1000000',
+    TEMPORAL_TASK_QUEUE: `bench-intake-${Date.now()}`,
+  };
+  const pool = new pg.Pool({ connectionString: databaseUrl, max: 4 });
+  const orm = await MikroORM.init(ormConfig(databaseUrl));
+  let api: ChildProcess | undefined;
+  let worker: ChildProcess | undefined;
+  try {
+    log('starting the worker (bundles the workflows) and the API…');
+    worker = await child('bin/worker.ts', childEnv, /Temporal worker started/);
+    api = await child('bin/api.ts', childEnv, /API listening/);
+    const ws = await createWorkspace(orm.em.fork(), { name: 'Intake benchmark' });
+    const ctx: Ctx = {
+      em: forkForWorkspace(orm.em, ws.workspaceId),
+      actor: { workspaceId: ws.workspaceId, userId: ws.userId, role: 'owner', scopes: [...SCOPES] },
+    };
+    // Warm-up: connections, JIT, the worker's first workflow tasks.
+    await round(pool, ctx, 0, 1);
+    const rounds: Round[] = [];
+    for (let i = 1; i <= ROUNDS; i++) {
+      const r = await round(pool, ctx, i);
+      log(
+        `round ${i}: accepted ${r.acceptedPerS.toFixed(0)}/s, p50 ${r.p50} ms, p99 ${r.p99} ms, completed ${r.completedPerS.toFixed(1)}/s, lost ${r.lost}, duplicated ${r.duplicated}, other ${r.other}`,
+      );
+      rounds.push(r);
+    }
+    const m = {
+      acceptedPerS: median(rounds.map((r) => r.acceptedPerS)),
+      p50: median(rounds.map((r) => r.p50)),
+      p99: median(rounds.map((r) => r.p99)),
+      completedPerS: median(rounds.map((r) => r.completedPerS)),
+      lost: rounds.reduce((s, r) => s + r.lost, 0),
+      duplicated: rounds.reduce((s, r) => s + r.duplicated, 0),
+    };
+    const met = (ok: boolean): string => (ok ? 'met' : 'NOT met');
+    return [
+      `webhook intake, ${CONNECTIONS} connections, ${DURATION_S} s per round, median of ${ROUNDS} rounds`,
+      `  accepted/s ${m.acceptedPerS.toFixed(0)} (target ≥ ${TARGETS.acceptedPerS}): ${met(m.acceptedPerS >= TARGETS.acceptedPerS)}`,
+      `  p50 ${m.p50} ms (target ≤ ${TARGETS.p50}): ${met(m.p50 <= TARGETS.p50)}; p99 ${m.p99} ms (target ≤ ${TARGETS.p99}): ${met(m.p99 <= TARGETS.p99)}`,
+      `  completed/s ${m.completedPerS.toFixed(1)} (engine speed, from the first accept to the last completion)`,
+      `  lost ${m.lost}, duplicated ${m.duplicated} (summed over the rounds)`,
+      `RESULT accepted_per_s=${m.acceptedPerS.toFixed(0)} p50_ms=${m.p50} p99_ms=${m.p99} completed_per_s=${m.completedPerS.toFixed(1)} lost=${m.lost} duplicated=${m.duplicated}`,
+    ];
+  } finally {
+    await stopChild(api);
+    await stopChild(worker);
+    await pool.end();
+    await orm.close(true);
+  }
+}
+
+runBench('intake', { postgres: 42101, meilisearch: 42102, temporal: 42103, temporalUi: 42104 }, run);

@@ -1,0 +1,18 @@
+/**
+ * How the starter (engine/starter.ts) learns that runs were queued: a Postgres NOTIFY sent in the
+ * queuing transaction (delivered on commit, to every worker), and an in-process event for a
+ * starter that shares the API's process (tests, a single-process deployment).
+ */
+import { EventEmitter } from 'node:events';
+import type { EntityManager } from '@mikro-orm/postgresql';
+
+export const START_QUEUE_CHANNEL = 'crm_run_starts';
+
+/** Emits 'queued' with the workspace id after a queuing transaction committed. */
+export const queuedRuns = new EventEmitter();
+queuedRuns.setMaxListeners(100);
+
+/** Inside the queuing transaction: the NOTIFY goes out when it commits (and not if it rolls back). */
+export async function notifyQueued(em: EntityManager): Promise<void> {
+  await em.execute(`select pg_notify('${START_QUEUE_CHANNEL}', '')`);
+}

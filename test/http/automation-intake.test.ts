@@ -1,0 +1,133 @@
+/**
+ * Durable intake: API starts answer 202 after one commit with the run `queued`; the run starter
+ * that lives with the worker starts it. Runs accepted while no worker runs start exactly once when
+ * it returns; a workspace with too many queued runs is answered 429 with Retry-After.
+ */
+import { Note } from '../../domain/notes/note.entity';
+import { forkForWorkspace } from '../../domain/orm/tenant';
+import {
+  action,
+  chainGraph,
+  createAutomation,
+  executionsOf,
+  startEngineHarness,
+  stepsOf,
+  waitForExecution,
+  type EngineHarness,
+} from '../support/automation-engine';
+import type { Tenant } from '../support/app';
+
+const CAP = 3;
+let h: EngineHarness;
+let t: Tenant;
+beforeAll(async () => {
+  h = await startEngineHarness({ INTAKE_MAX_QUEUED_PER_WORKSPACE: String(CAP) });
+  // Bundle the workflows once now, so the starts below are quick; the tests run without a worker first.
+  await h.startWorker();
+  await h.stopWorker();
+  t = await h.app.tenant('Intake');
+}, 120_000);
+afterAll(() => h?.close());
+// Each test starts without a worker (and so without a run starter).
+afterEach(() => h.stopWorker());
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const notesOf = (leadId: string) =>
+  forkForWorkspace(h.app.runtime.deps.orm.em, t.workspaceId).find(Note, { leadRef: leadId });
+
+describe('durable intake', () => {
+  it('a webhook accepted while the worker is down stays queued, then runs exactly once when it returns', async () => {
+    const lead = (await t.http.post('/api/v1/leads', { title: 'Queued' })).body.data;
+    const id = await createAutomation(
+      t.http,
+      chainGraph(
+        {
+          triggerType: 'webhook',
+          config: { secret: 'intake-secret', entityMapping: { entityType: 'Lead', entityIdField: 'leadId' } },
+        },
+        [action('create_note', { noteContent: 'hooked' })],
+      ),
+    );
+    const send = () =>
+      h.app.anonymous.post(
+        `/api/webhooks/automation/${id}`,
+        { leadId: lead._id },
+        { headers: { 'x-webhook-secret': 'intake-secret', 'idempotency-key': 'delivery-1' } },
+      );
+    const res = await send();
+    expect(res.status).toBe(202);
+    expect(res.body.data).toEqual({ executionId: expect.stringMatching(/^[0-9a-f]{24}$/), status: 'queued' });
+    const executionId = res.body.data.executionId as string;
+    // A re-delivery of the same webhook answers the same run.
+    const again = await send();
+    expect(again.status).toBe(202);
+    expect(again.body.data.executionId).toBe(executionId);
+
+    await sleep(1000);
+    const shown = await t.http.get(`/api/v1/automations/executions/${executionId}`);
+    expect(shown.status).toBe(200);
+    expect(shown.body.data).toMatchObject({ status: 'queued', finishedAt: null });
+    const listed = await t.http.get(`/api/v1/automations/${id}/executions?status=queued`);
+    expect(listed.body.data.map((e: { _id: string }) => e._id)).toEqual([executionId]);
+    expect(await stepsOf(h, executionId)).toHaveLength(0);
+
+    await h.startWorker();
+    const done = await waitForExecution(h, executionId, ['completed', 'failed', 'cancelled'], 30_000);
+    expect(done.status).toBe('completed');
+    expect(await executionsOf(h, id)).toHaveLength(1);
+    expect((await stepsOf(h, executionId)).map((s) => s.nodeId)).toEqual(['trigger', 'n1']);
+    expect((await notesOf(lead._id)).map((n) => n.content)).toEqual(['hooked']);
+    // The starter counted the run on the automation.
+    expect((await t.http.get(`/api/v1/automations/${id}`)).body.data.stats.totalRuns).toBe(1);
+    await h.stopWorker();
+  }, 60_000);
+
+  it(`answers 429 with Retry-After once ${CAP} runs of the workspace wait to start; they start when the worker is back`, async () => {
+    const id = await createAutomation(
+      t.http,
+      chainGraph({ triggerType: 'lead_created' }, [action('create_note', { noteContent: 'capped' })]),
+    );
+    const lead = (await t.http.post('/api/v1/leads', { title: 'Capped' })).body.data;
+    const trigger = () => t.http.post(`/api/v1/automations/${id}/trigger`, { entityType: 'lead', entityId: lead._id });
+    const accepted: string[] = [];
+    for (let i = 0; i < CAP; i++) {
+      const res = await trigger();
+      expect(res.status).toBe(202);
+      accepted.push(res.body.data.executionId as string);
+    }
+    const refused = await trigger();
+    expect(refused.status).toBe(429);
+    expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+    expect(refused.body.error).toMatch(/too many runs of this workspace are waiting to start/);
+    expect(await executionsOf(h, id)).toHaveLength(CAP);
+
+    await h.startWorker();
+    for (const executionId of accepted)
+      expect((await waitForExecution(h, executionId, ['completed', 'failed'], 30_000)).status).toBe('completed');
+    await sleep(300);
+    const later = await trigger();
+    expect(later.status).toBe(202);
+    await waitForExecution(h, later.body.data.executionId as string, ['completed'], 30_000);
+    await h.stopWorker();
+  }, 60_000);
+
+  it('a queued run that is cancelled never starts', async () => {
+    const lead = (await t.http.post('/api/v1/leads', { title: 'Cancelled' })).body.data;
+    const id = await createAutomation(
+      t.http,
+      chainGraph({ triggerType: 'lead_created' }, [action('create_note', { noteContent: 'never' })]),
+    );
+    const res = await t.http.post(`/api/v1/automations/${id}/trigger`, { entityType: 'lead', entityId: lead._id });
+    expect(res.status).toBe(202);
+    const executionId = res.body.data.executionId as string;
+    const cancelled = await t.http.post(`/api/v1/automations/executions/${executionId}/cancel`);
+    expect(cancelled.status).toBe(200);
+    await h.startWorker();
+    await sleep(1500);
+    const row = await waitForExecution(h, executionId, ['cancelled']);
+    expect(row.status).toBe('cancelled');
+    expect(await stepsOf(h, executionId)).toHaveLength(0);
+    expect(await notesOf(lead._id)).toHaveLength(0);
+    await h.stopWorker();
+  }, 60_000);
+});
