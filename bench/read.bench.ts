@@ -163,7 +163,7 @@ async function main(): Promise<void> {
     const meili = createMeiliClient(config.meiliUrl, config.meiliMasterKey);
     await reindex({ em: orm.em, client: meili, prefix: config.meiliIndexPrefix, workspaceId: ws.workspaceId });
     await orm.close(true);
-    const routes: [string, string][] = [
+    const allRoutes: [string, string][] = [
       ['whoami', '/api/v1/whoami'],
       ['company', `/api/v1/companies/${ids.company}`],
       ['person', `/api/v1/people/${ids.person}`],
@@ -177,6 +177,9 @@ async function main(): Promise<void> {
       ['deals list', '/api/v1/deals?page=1&limit=25'],
       ['search', '/api/v1/search?q=acme'],
     ];
+    // CRM_BENCH_ROUTES=company,search: only these (by label) while investigating one route.
+    const only = process.env.CRM_BENCH_ROUTES?.split(',').map((r) => r.trim());
+    const routes = only ? allRoutes.filter(([label]) => only.includes(label)) : allRoutes;
     // Record each route a few times and keep the leanest request (a cached check skipped, e.g. search's queue probe).
     const recordings: Record<string, Recording> = {};
     for (const [label, url] of routes) {

@@ -83,6 +83,7 @@ async function raw(databaseUrl: string): Promise<void> {
     }
     ctx.body = { data: await replay(pool, recording) };
   });
+  app.silent = true; // requests still in flight when the pool closes at the end
   const listener = app.listen(0, '127.0.0.1', () =>
     send({ type: 'ready', port: (listener.address() as AddressInfo).port }),
   );

@@ -149,11 +149,12 @@ describe('the key cache fails closed', () => {
 
   it('answers nothing once its heartbeat is late (a connection that hangs without closing)', async () => {
     const url = new URL(a.config.databaseUrl);
+    const target = { host: url.hostname, port: Number(url.port || 5432) };
     let hung = false;
     const sockets = new Set<net.Socket>();
     // Forwards until `hung`, then swallows every byte both ways and keeps the sockets open.
     const server = net.createServer((client) => {
-      const upstream = net.connect({ host: url.hostname, port: Number(url.port || 5432) });
+      const upstream = net.connect(target);
       for (const sock of [client, upstream]) sockets.add(sock);
       for (const sock of [client, upstream]) sock.on('error', () => undefined);
       client.on('data', (d) => void (hung || upstream.write(d)));
