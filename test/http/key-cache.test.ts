@@ -41,7 +41,11 @@ async function warm(apiKey: string): Promise<void> {
 }
 
 /** Milliseconds until `check` holds on both apps (polled every 20 ms), or fails after 1 s. */
-async function withinOneSecond(apiKey: string, path: string, check: (status: number, body: any) => boolean) {
+async function withinOneSecond(
+  apiKey: string,
+  path: string,
+  check: (status: number, body: { error?: string; data?: { key: { role: string } } }) => boolean,
+) {
   const started = Date.now();
   for (const http of both(apiKey)) {
     for (;;) {
@@ -59,7 +63,11 @@ describe('API-key cache with NOTIFY invalidation, on every API process', () => {
     const t = await a.tenant();
     await warm(t.apiKey);
     await sql.query('update api_key set revoked_at = now() where workspace_id = $1', [t.workspaceId]);
-    await withinOneSecond(t.apiKey, '/api/v1/whoami', (status, body) => status === 403 && /revoked/.test(body.error));
+    await withinOneSecond(
+      t.apiKey,
+      '/api/v1/whoami',
+      (status, body) => status === 403 && /revoked/.test(body.error ?? ''),
+    );
   });
 
   it('a role change shows within 1 s on both apps', async () => {
@@ -69,7 +77,7 @@ describe('API-key cache with NOTIFY invalidation, on every API process', () => {
     await withinOneSecond(
       t.apiKey,
       '/api/v1/whoami',
-      (status, body) => status === 200 && body.data.key.role === 'member',
+      (status, body) => status === 200 && body.data?.key.role === 'member',
     );
   });
 
@@ -84,7 +92,11 @@ describe('API-key cache with NOTIFY invalidation, on every API process', () => {
     const t = await a.tenant();
     await warm(t.apiKey);
     await sql.query(`update workspace set status = 'suspended' where id = $1`, [t.workspaceId]);
-    await withinOneSecond(t.apiKey, '/api/v1/whoami', (status, body) => status === 403 && /suspended/.test(body.error));
+    await withinOneSecond(
+      t.apiKey,
+      '/api/v1/whoami',
+      (status, body) => status === 403 && /suspended/.test(body.error ?? ''),
+    );
     await sql.query(`update workspace set status = 'active' where id = $1`, [t.workspaceId]);
     await withinOneSecond(t.apiKey, '/api/v1/whoami', (status) => status === 200);
   });
