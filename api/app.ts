@@ -10,6 +10,7 @@ import type { Logger } from '../domain/logger';
 import type { MessagingDeps } from '../domain/messaging/factory';
 import { forkForWorkspace } from '../domain/orm/tenant';
 import { authorize } from './http/auth';
+import type { ActorCache } from '../domain/workspaces/authenticate';
 import { createAuthFailureLimiter, type AuthFailureLimiter } from './http/auth-failures';
 import { codecServer } from './http/codec-server';
 import { formatZodError } from '../domain/shared/schemas';
@@ -29,6 +30,8 @@ export interface AppDeps {
   messaging: MessagingDeps;
   /** Named readiness probes for /readyz (postgres, temporal, meilisearch). */
   readiness: Record<string, () => Promise<void>>;
+  /** API-key lookups cached in this process, emptied by NOTIFY (domain/workspaces/key-cache.ts); none: no cache. */
+  keyCache?: ActorCache;
 }
 
 export type RouteFactory = (deps: AppDeps) => RouteDef[];
@@ -94,6 +97,7 @@ function mount(router: Router, def: RouteDef, deps: AppDeps, authFailures: AuthF
           def.access,
           { perMinute: deps.config.rateLimitPerMinute, perDay: deps.config.rateLimitPerDay },
           authFailures,
+          deps.keyCache,
         );
 
     // Validation and handler; answers the names of the headers the handler set (kept with an idempotent response).

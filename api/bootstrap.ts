@@ -5,6 +5,8 @@ import type { AppConfig } from '../domain/config';
 import { createLogger, type Logger } from '../domain/logger';
 import { createMessagingDeps } from '../domain/messaging/factory';
 import { ormConfig } from '../domain/orm/config';
+import { createKeyCache } from '../domain/workspaces/key-cache';
+import type { Authenticated } from '../domain/workspaces/authenticate';
 import { createMeiliClient, meiliHealthy } from '../search/meili';
 import { createTemporalClient } from '../temporal/client';
 import { createApp, type AppDeps } from './app';
@@ -29,12 +31,19 @@ export async function buildApi(
   const meili = createMeiliClient(config.meiliUrl, config.meiliMasterKey);
   // Work connection (default retries), separate from the probe: connects on first use.
   const client = createTemporalClient(Connection.lazy({ address: config.temporalAddress }), config);
+  const keyCache = createKeyCache<Authenticated>({
+    connectionString: config.databaseUrl,
+    log,
+    ttlMs: config.keyCacheTtlMs,
+  });
+  await keyCache.start();
   const deps: AppDeps = {
     orm,
     config,
     log,
     temporal: client,
     messaging: createMessagingDeps(config),
+    keyCache,
     readiness: {
       postgres: async () => {
         await orm.em.fork().getConnection().execute('select 1');
@@ -53,7 +62,7 @@ export async function buildApi(
     routes,
     async close() {
       deps.messaging.close();
-      await Promise.allSettled([orm.close(true), temporal.close(), client.connection.close()]);
+      await Promise.allSettled([keyCache.stop(), orm.close(true), temporal.close(), client.connection.close()]);
     },
   };
 }

@@ -17,7 +17,7 @@ import type { ChildMessage } from './export.child';
 
 const ROWS = 10_000;
 const RUNS = 5;
-const TARGET_RATIO = 3;
+const TARGET_RATIO = 1.5;
 const TARGET_EXTRA_MB = 150;
 const log = (line: string): void => void process.stderr.write(`[bench] ${line}\n`);
 

@@ -1,31 +1,47 @@
 // Child process of bench/read.bench.ts: one HTTP server per process, so the two sides never share
-// an event loop. `api` runs the real API; `raw` is a bare Koa + pg handler doing the same key lookup
-// and row select (no rate limit, no ORM, no validation, no logging).
+// an event loop. `api` runs the real API and records, on request, what one request sends to Postgres
+// and Meilisearch (bench/read-record.ts); `raw` is a bare Koa handler that checks the bearer key
+// (sha256, like the API's cached lookup) and replays the recorded statements of the requested URL
+// on a pg pool: no router, validation, ORM, tenant filter, serializer, envelope or logging.
 import { createHash } from 'node:crypto';
 import type { AddressInfo } from 'node:net';
 import Koa from 'koa';
 import pg from 'pg';
 import pino from 'pino';
-import { buildApi } from '../api/bootstrap';
-import { loadConfig } from '../domain/config';
-import { createLogger } from '../domain/logger';
+import { installRecorder, replay, startRecording, stopRecording, type Recording } from './read-record';
 
-export type ReadChildMessage = { type: 'ready'; port: number } | { type: 'cpu'; micros: number };
+export type ReadChildMessage =
+  | { type: 'ready'; port: number }
+  | { type: 'cpu'; micros: number }
+  | { type: 'recording' }
+  | { type: 'recorded'; recording: Recording };
+
+export type ReadParentMessage =
+  | { type: 'cpu' }
+  | { type: 'stop' }
+  | { type: 'record-start' }
+  | { type: 'record-stop' }
+  | { type: 'routes'; keyHash: string; routes: Record<string, Recording> };
 
 const send = (message: ReadChildMessage): void => void process.send?.(message);
 
-function onStop(stop: () => Promise<void>): void {
-  process.on('message', (message: { type: string }) => {
+function onMessages(stop: () => Promise<void>, other: (message: ReadParentMessage) => void = () => undefined): void {
+  process.on('message', (message: ReadParentMessage) => {
     // CPU time of this process (user + system) since start; the parent takes the difference over a run.
     if (message.type === 'cpu') {
       const usage = process.cpuUsage();
       send({ type: 'cpu', micros: usage.user + usage.system });
-    }
-    if (message.type === 'stop') void stop().then(() => process.exit(0));
+    } else if (message.type === 'stop') void stop().then(() => process.exit(0));
+    else other(message);
   });
 }
 
 async function api(): Promise<void> {
+  installRecorder();
+  // Imported after the recorder is installed (it patches pg's Client and fetch).
+  const { buildApi } = await import('../api/bootstrap');
+  const { loadConfig } = await import('../domain/config');
+  const { createLogger } = await import('../domain/logger');
   // Limits high enough that the run never sees a 429; counting still happens on every request.
   const config = loadConfig({ ...process.env, RATE_LIMIT_PER_MINUTE: '100000000', RATE_LIMIT_PER_DAY: '1000000000' });
   // The production log line per request is part of the cost: info level, written to /dev/null.
@@ -34,51 +50,54 @@ async function api(): Promise<void> {
   const listener = runtime.app.listen(0, '127.0.0.1', () =>
     send({ type: 'ready', port: (listener.address() as AddressInfo).port }),
   );
-  onStop(async () => {
-    listener.close();
-    listener.closeAllConnections?.();
-    await runtime.close();
-  });
+  onMessages(
+    async () => {
+      listener.close();
+      listener.closeAllConnections?.();
+      await runtime.close();
+    },
+    (message) => {
+      if (message.type === 'record-start') {
+        startRecording();
+        send({ type: 'recording' });
+      }
+      if (message.type === 'record-stop') send({ type: 'recorded', recording: stopRecording() });
+    },
+  );
 }
 
 async function raw(databaseUrl: string): Promise<void> {
   const pool = new pg.Pool({ connectionString: databaseUrl, max: Number(process.env.DB_POOL_MAX ?? 10) });
+  let table: { keyHash: string; routes: Map<string, Recording> } | undefined;
   const app = new Koa();
   app.use(async (ctx) => {
-    const match = /^\/api\/v1\/companies\/([0-9a-f]{24})$/.exec(ctx.path);
     const bearer = /^Bearer\s+(\S+)$/i.exec(ctx.get('authorization'));
-    if (ctx.method !== 'GET' || !match || !bearer) {
+    const recording = table?.routes.get(ctx.url);
+    if (ctx.method !== 'GET' || !bearer || !recording) {
       ctx.status = 404;
       return;
     }
-    const hash = createHash('sha256').update(bearer[1]!).digest('hex');
-    const key = await pool.query<{ workspace_id: string }>(
-      `select k.workspace_id from api_key k join workspace w on w.id = k.workspace_id
-        where k.hash = $1 and k.revoked_at is null and w.status = 'active'`,
-      [hash],
-    );
-    if (!key.rows[0]) {
+    if (createHash('sha256').update(bearer[1]!).digest('hex') !== table!.keyHash) {
       ctx.status = 401;
       return;
     }
-    const row = await pool.query('select * from company where id = $1 and workspace_id = $2', [
-      match[1],
-      key.rows[0].workspace_id,
-    ]);
-    if (!row.rows[0]) {
-      ctx.status = 404;
-      return;
-    }
-    ctx.body = { data: row.rows[0] };
+    ctx.body = { data: await replay(pool, recording) };
   });
+  app.silent = true; // requests still in flight when the pool closes at the end
   const listener = app.listen(0, '127.0.0.1', () =>
     send({ type: 'ready', port: (listener.address() as AddressInfo).port }),
   );
-  onStop(async () => {
-    listener.closeAllConnections?.();
-    await new Promise((resolve) => listener.close(resolve));
-    await pool.end();
-  });
+  onMessages(
+    async () => {
+      listener.closeAllConnections?.();
+      await new Promise((resolve) => listener.close(resolve));
+      await pool.end();
+    },
+    (message) => {
+      if (message.type === 'routes')
+        table = { keyHash: message.keyHash, routes: new Map(Object.entries(message.routes)) };
+    },
+  );
 }
 
 const [mode, ...args] = process.argv.slice(2);

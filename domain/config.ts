@@ -31,6 +31,8 @@ export interface AppConfig {
   rateLimitPerDay: number;
   /** Failed authentications (invalid key) per client address and minute, per API process; 0 = off. */
   authFailuresPerMinute: number;
+  /** How long an API process reuses a key lookup (KEY_CACHE_TTL_MS, default 10 s; 0 = off); emptied by NOTIFY. */
+  keyCacheTtlMs: number;
   bodyLimitBytes: number;
   /**
    * Test runs (CRM_CONTRACT_CHECK=1, set by `npm test`): every answer is checked against the
@@ -173,6 +175,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     rateLimitPerDay: intEnv(env, 'RATE_LIMIT_PER_DAY', 50_000),
     intakeMaxQueuedPerWorkspace: Math.max(1, intEnv(env, 'INTAKE_MAX_QUEUED_PER_WORKSPACE', 10_000)),
     authFailuresPerMinute: intEnv(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 30),
+    keyCacheTtlMs: intEnv(env, 'KEY_CACHE_TTL_MS', 10_000),
     bodyLimitBytes: intEnv(env, 'BODY_LIMIT_BYTES', 4 * 1024 * 1024),
     contractCheck:
       env.CRM_CONTRACT_CHECK === '1' ? { violationsFile: env.CRM_CONTRACT_VIOLATIONS || undefined } : undefined,

@@ -2,7 +2,7 @@ import type { Context } from 'koa';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { Access } from './registry';
 import { DomainError } from '../../domain/errors';
-import { authenticateAndCount, type Authenticated } from '../../domain/workspaces/authenticate';
+import { authenticateAndCount, type ActorCache, type Authenticated } from '../../domain/workspaces/authenticate';
 import type { RateLimitState } from '../../domain/workspaces/rate-limit.service';
 import type { AuthFailureLimiter } from './auth-failures';
 
@@ -27,6 +27,7 @@ export async function authorize(
   access: Exclude<Access, { public: string }>,
   limits: { perMinute: number; perDay: number },
   failures?: AuthFailureLimiter,
+  cache?: ActorCache,
 ): Promise<Authenticated> {
   const key = extractKey(ctx);
   const blockedFor = key && failures ? failures.blockedFor(ctx.ip) : undefined;
@@ -41,7 +42,7 @@ export async function authorize(
   let actor: Authenticated;
   let rate: RateLimitState;
   try {
-    ({ actor, rate } = await authenticateAndCount(em, key, limits));
+    ({ actor, rate } = await authenticateAndCount(em, key, limits, new Date(), cache));
   } catch (err) {
     if (key && failures && err instanceof DomainError && err.code === 'unauthenticated') failures.recordFailure(ctx.ip);
     throw err;

@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { RouteFactory } from '../app';
 import * as deals from '../../domain/deals/deals.service';
-import { serializeDeal } from '../../domain/deals/deals.service';
 import { DEAL_SUMMARY_FIELDS } from '../../domain/deals/deals.schemas';
 import { listDeals } from '../../domain/deals/deals-list';
 import { dealStatusTransitions } from '../../domain/deals/deals.rules';
@@ -43,8 +42,7 @@ export const dealsRoutes: RouteFactory = () => [
         };
       },
       create: (ctx, body, { preview }) => deals.createDeal(ctx, body, { preview }),
-      get: async (ctx, id, query) =>
-        project(serializeDeal(await deals.getDeal(ctx, id)), query as z.infer<typeof getDealQuery>),
+      get: async (ctx, id, query) => project(await deals.readDeal(ctx, id), query as z.infer<typeof getDealQuery>),
       update: (ctx, id, body, { preview }) => deals.updateDeal(ctx, id, body, { preview }),
       remove: async (ctx, id) => {
         await deals.deleteDeal(ctx, id);

@@ -26,7 +26,12 @@ function params(type: RecordType, query: RawQuery, body: unknown) {
   return EXPORT_PARAMS[type].parse({ ...fromQuery, ...(body && typeof body === 'object' ? body : {}) });
 }
 
-const reply = (page: unknown): Reply => ({ status: 200, body: page });
+// The page arrives as JSON text (export.service.ts): sent as is.
+const reply = (page: string): Reply => ({
+  status: 200,
+  body: page,
+  headers: { 'Content-Type': 'application/json; charset=utf-8' },
+});
 
 export const exportRoutes: RouteFactory = () => [
   ...RECORD_TYPES.map((type) =>

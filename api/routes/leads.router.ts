@@ -1,7 +1,6 @@
 import type { z } from 'zod';
 import type { RouteFactory } from '../app';
 import * as leads from '../../domain/leads/leads.service';
-import { serializeLead } from '../../domain/leads/leads.service';
 import { LEAD_SUMMARY_FIELDS } from '../../domain/leads/leads.schemas';
 import { project } from '../../domain/shared/list-query';
 import { timelineRoutes } from './sub-lists';
@@ -33,8 +32,7 @@ export const leadsRoutes: RouteFactory = () => [
         return { items: items.map((l) => project(l, { ...query, summary: LEAD_SUMMARY_FIELDS })), total };
       },
       create: (ctx, body, { preview }) => leads.createLead(ctx, body, { preview }),
-      get: async (ctx, id, query) =>
-        project(serializeLead(await leads.getLead(ctx, id)), query as z.infer<typeof getLeadQuery>),
+      get: async (ctx, id, query) => project(await leads.readLead(ctx, id), query as z.infer<typeof getLeadQuery>),
       update: (ctx, id, body, { preview }) => leads.updateLead(ctx, id, body, { preview }),
       remove: async (ctx, id) => {
         await leads.deleteLead(ctx, id);

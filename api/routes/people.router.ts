@@ -1,7 +1,6 @@
 import { z } from 'zod';
 import type { RouteFactory } from '../app';
 import * as people from '../../domain/people/people.service';
-import { serializePerson } from '../../domain/people/people.service';
 import { PERSON_SUMMARY_FIELDS } from '../../domain/people/people.schemas';
 import { imageResolver } from '../http/images';
 import { project } from '../../domain/shared/list-query';
@@ -60,7 +59,7 @@ export const peopleRoutes: RouteFactory = (deps) => {
         },
         create: (ctx, body, { preview }) => people.createPerson(ctx, body, { preview, images }),
         get: async (ctx, id, query) =>
-          project(serializePerson(await people.getPerson(ctx, id)), query as z.infer<typeof getPersonQuery>),
+          project(await people.readPerson(ctx, id), query as z.infer<typeof getPersonQuery>),
         update: (ctx, id, body, { preview }) => people.updatePerson(ctx, id, body, { preview, images }),
         remove: async (ctx, id) => {
           await people.deletePerson(ctx, id);

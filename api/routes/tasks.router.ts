@@ -62,7 +62,7 @@ export const tasksRoutes: RouteFactory = () => [
     resources,
     summary: 'Get one task.',
     response: envelopes.data(taskView),
-    handler: async ({ ctx, params }) => ok(tasks.serializeTask(await tasks.getTask(ctx, params.id))),
+    handler: async ({ ctx, params }) => ok(await tasks.readTask(ctx, params.id)),
   }),
   route({
     method: 'PUT',

@@ -20,8 +20,16 @@ import { FlowStage } from './flow.entity';
 import { resolvePlacement, type Placement } from './placement';
 import { stageRef, type StageRef } from './flows.service';
 import { DEAL_FIELDS, type DealInput, type DealView } from './deals.schemas';
+import { findRowById } from '../orm/lean';
 
 export const serializeDeal = (d: Deal): DealView => plainOf(d, DEAL_FIELDS);
+
+/** GET :id: one prepared primary-key select, no query building or hydration (domain/orm/lean.ts). */
+export async function readDeal(ctx: Ctx, id: string): Promise<DealView> {
+  const row = await findRowById(ctx.em, Deal, id);
+  if (!row) throw notFound('deal');
+  return serializeDeal(row);
+}
 
 export async function getDeal(ctx: Ctx, id: string): Promise<Deal> {
   const deal = await ctx.em.findOne(Deal, { _id: id });

@@ -17,8 +17,16 @@ import { computeScore, subjectFor } from './lead-scoring.service';
 import { scoreChanged } from './scoring';
 import { routeOwner } from './lead-routing.service';
 import { LEAD_FIELDS, type LeadInput, type LeadView } from './leads.schemas';
+import { findRowById } from '../orm/lean';
 
 export const serializeLead = (l: Lead): LeadView => plainOf(l, LEAD_FIELDS);
+
+/** GET :id: one prepared primary-key select, no query building or hydration (domain/orm/lean.ts). */
+export async function readLead(ctx: Ctx, id: string): Promise<LeadView> {
+  const row = await findRowById(ctx.em, Lead, id);
+  if (!row) throw notFound('lead');
+  return serializeLead(row);
+}
 
 export async function getLead(ctx: Ctx, id: string): Promise<Lead> {
   const lead = await ctx.em.findOne(Lead, { _id: id });

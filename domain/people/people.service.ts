@@ -18,8 +18,16 @@ import { previewOf, type PreviewResult } from '../shared/preview';
 import { inTransaction } from '../shared/tx';
 import { CompanyPerson, Person } from './person.entity';
 import { PERSON_FIELDS, type PersonInput, type PersonView } from './people.schemas';
+import { findRowById } from '../orm/lean';
 
 export const serializePerson = (p: Person): PersonView => plainOf(p, PERSON_FIELDS);
+
+/** GET :id: one prepared primary-key select, no query building or hydration (domain/orm/lean.ts). */
+export async function readPerson(ctx: Ctx, id: string): Promise<PersonView> {
+  const row = await findRowById(ctx.em, Person, id);
+  if (!row) throw notFound('person');
+  return serializePerson(row);
+}
 
 export async function getPerson(ctx: Ctx, id: string): Promise<Person> {
   const person = await ctx.em.findOne(Person, { _id: id });

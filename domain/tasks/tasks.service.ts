@@ -13,6 +13,7 @@ import { getTaskFlow } from './task-flow.service';
 import { resolveStageStatus } from './task-rules';
 import { Task } from './task.entity';
 import type { TaskInput, TaskView } from './tasks.schemas';
+import { findRowById } from '../orm/lean';
 
 export const TASK_FIELDS = [
   '_id',
@@ -62,6 +63,13 @@ const ENTITY_TYPE: Record<ParentField, string> = {
 };
 
 export const serializeTask = (t: Task): TaskView => plainOf(t, TASK_FIELDS);
+
+/** GET :id: one prepared primary-key select, no query building or hydration (domain/orm/lean.ts). */
+export async function readTask(ctx: Ctx, id: string): Promise<TaskView> {
+  const row = await findRowById(ctx.em, Task, id);
+  if (!row) throw notFound('task');
+  return serializeTask(row);
+}
 
 export async function getTask(ctx: Ctx, id: string): Promise<Task> {
   const task = await ctx.em.findOne(Task, { _id: id });

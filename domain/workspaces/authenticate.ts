@@ -3,6 +3,7 @@ import type { Actor, Role, Scope } from '../context';
 import { DomainError } from '../errors';
 import { leanQuery } from '../orm/lean';
 import { hashKey, KEY_PREFIX } from './api-keys.service';
+import type { KeyCache } from './key-cache';
 import { rateLimitState, rateWindows, type RateLimitState } from './rate-limit.service';
 
 interface KeyRow {
@@ -97,19 +98,43 @@ const AUTHENTICATE_AND_COUNT = `with k as (
             (select count from counted where kind = 'd') as day_count
        from k`;
 
+// A cached key only needs its count: the two windows' upsert, prepared per connection.
+const COUNT = `insert into rate_limit_window (key_id, kind, window_start, count)
+     values ($1, 'm', $2::timestamptz, 1), ($1, 'd', $3::timestamptz, 1)
+     on conflict (key_id, kind, window_start) do update set count = rate_limit_window.count + 1
+     returning kind, count`;
+
+export type ActorCache = KeyCache<Authenticated>;
+
 /**
  * Authentication and rate-limit counting in one round trip: the key lookup and the upsert of the
  * minute and day windows are one statement, so every API process still shares the count in
- * Postgres. Only a usable key (not revoked, workspace active) is counted, as before.
+ * Postgres. Only a usable key (not revoked, workspace active) is counted, as before. With a cache
+ * (emptied by NOTIFY on every grant change, see key-cache.ts) a known key costs only the count.
  */
 export async function authenticateAndCount(
   em: EntityManager,
   key: string | undefined,
   limits: { perMinute: number; perDay: number },
   now = new Date(),
+  cache?: ActorCache,
 ): Promise<{ actor: Authenticated; rate: RateLimitState }> {
   const hash = checkKey(key);
   const { minuteStart, dayStart } = rateWindows(now);
+  const cached = cache?.get(hash, now.getTime());
+  if (cached) {
+    const counts = await leanQuery<{ kind: string; count: number }>(
+      em,
+      COUNT,
+      [cached.keyId, minuteStart.toISOString(), dayStart.toISOString()],
+      'rate_limit_count',
+    );
+    touchLastUsed(em, cached.keyId);
+    const minute = counts.find((r) => r.kind.trim() === 'm')?.count ?? 0;
+    const day = counts.find((r) => r.kind.trim() === 'd')?.count ?? 0;
+    return { actor: cached, rate: rateLimitState({ minute, day }, limits, now) };
+  }
+  const generation = cache?.generation ?? 0;
   // Prepared once per pooled connection; no ORM on this path (domain/orm/lean.ts).
   const rows = await leanQuery<KeyRow & { minute_count: number | null; day_count: number | null }>(
     em,
@@ -119,6 +144,14 @@ export async function authenticateAndCount(
     'authenticate_and_count',
   );
   const actor = toActor(rows[0]);
+  // Shared by the requests that hit the cache: frozen so that none can change another's actor.
+  if (cache)
+    cache.set(
+      hash,
+      Object.freeze({ ...actor, scopes: Object.freeze([...actor.scopes]) as Scope[] }),
+      generation,
+      now.getTime(),
+    );
   touchLastUsed(em, actor.keyId);
   const row = rows[0]!;
   return { actor, rate: rateLimitState({ minute: row.minute_count ?? 0, day: row.day_count ?? 0 }, limits, now) };
