@@ -270,6 +270,8 @@ export async function sequenceEnrollmentWorkflow(input: EnrollmentWorkflowInput)
       // Already recorded as started by the step before (parked), or recorded now.
       const recorded: { until: number } | null = parked?.nodeId === node.id ? parked : null;
       const until = recorded ? recorded.until : Date.now() + ms;
+      // The wait began when it was recorded; it ends when the run goes on (a pause or a worker outage holds it).
+      const began = until - ms;
       if (recorded) parked = null;
       const waiting: OpenStep = { nodeId: node.id, nodeType: 'wait', output: { until: iso(until), ms } };
       if (!recorded)
@@ -279,7 +281,12 @@ export async function sequenceEnrollmentWorkflow(input: EnrollmentWorkflowInput)
       waitingIn = null;
       await mirror({
         nextActionAt: null,
-        step: { nodeId: node.id, nodeType: 'wait', status: 'completed', output: { until: iso(until), waitedMs: ms } },
+        step: {
+          nodeId: node.id,
+          nodeType: 'wait',
+          status: 'completed',
+          output: { until: iso(until), ms, waitedMs: Math.max(0, Date.now() - began) },
+        },
       });
       result = { status: 'completed' };
     } else {
