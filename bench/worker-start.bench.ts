@@ -29,6 +29,11 @@ function startOnce(env: NodeJS.ProcessEnv): Promise<number> {
       buf = (buf + chunk.toString('utf8')).slice(-20_000);
       if (polledAfter === null && buf.includes('"Temporal worker started"')) {
         polledAfter = Date.now() - started;
+        if (process.env.BENCH_VERBOSE)
+          for (const line of buf.split('\n').filter(Boolean)) {
+            const m = /"time":(\d+).*"msg":"([^"]*)"/.exec(line);
+            if (m) benchLog(`  +${Number(m[1]) - started} ms ${m[2]}`);
+          }
         child.kill('SIGTERM');
       }
     });
