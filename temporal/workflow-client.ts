@@ -83,8 +83,55 @@ export const apiPortOptions = (config: { engineDeadlineMs: number }): WorkflowPo
   deadlineMs: config.engineDeadlineMs,
 });
 
+/** A command's deadline when the port has none (callers that are not the API). */
+const DEFAULT_COMMAND_DEADLINE_MS = 30_000;
+
 const isDeadline = (err: unknown): boolean =>
   err instanceof WorkflowUpdateRPCTimeoutOrCancelledError || isRpcUnavailable(err);
+
+/**
+ * `fn` under an absolute gRPC deadline, and given up at that deadline even when the client's retry
+ * interceptor is still sleeping between attempts (it would overrun the deadline by its backoff).
+ */
+const abandoned = new Set<Promise<unknown>>();
+
+/**
+ * Waits (at most `maxMs`) for calls given up at their deadline: the client's retry interceptor may
+ * still start one more attempt, which throws out of a timer once the connection is closed. Call it
+ * before closing a connection these ports used.
+ */
+export async function settleAbandonedCalls(maxMs = 10_000): Promise<void> {
+  if (!abandoned.size) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.allSettled([...abandoned]),
+    new Promise((r) => {
+      timer = setTimeout(r, maxMs);
+    }),
+  ]);
+  clearTimeout(timer);
+}
+
+function raceDeadline<R>(client: Client, deadlineAt: number, fn: () => Promise<R>): Promise<R> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          Object.assign(new Error('4 DEADLINE_EXCEEDED: the workflow engine did not answer in time'), { code: 4 }),
+        ),
+      Math.max(0, deadlineAt - Date.now()),
+    );
+  });
+  const call = client.withDeadline(deadlineAt, fn);
+  const settled = call.then(
+    () => undefined,
+    () => undefined,
+  );
+  abandoned.add(settled);
+  void settled.then(() => abandoned.delete(settled));
+  return Promise.race([call, late]).finally(() => clearTimeout(timer));
+}
 
 /** A refused or impossible update, in domain terms. */
 function updateError(err: unknown): unknown {
@@ -97,7 +144,7 @@ function updateError(err: unknown): unknown {
 
 export function createWorkflowPort(client: Client, taskQueue: string, opts: WorkflowPortOptions = {}): WorkflowPort {
   const within = <R>(fn: () => Promise<R>): Promise<R> =>
-    opts.deadlineMs ? client.withDeadline(Date.now() + opts.deadlineMs, fn) : fn();
+    opts.deadlineMs ? raceDeadline(client, Date.now() + opts.deadlineMs, fn) : fn();
   return {
     async start({ kind, workspaceId, id, input, meta }) {
       const details = kind.details?.(meta);
@@ -151,8 +198,13 @@ export function createWorkflowPort(client: Client, taskQueue: string, opts: Work
     async command<R>(workflowId: string, cmd: EngineCommand): Promise<R> {
       const handle = client.workflow.getHandle(workflowId);
       const arg = { ...cmd.arg, commandId: cmd.id };
+      // One deadline for the whole call: the update gets it less the time the signal may need.
+      const end = Date.now() + (opts.deadlineMs ?? DEFAULT_COMMAND_DEADLINE_MS);
+      const signalReserve = Math.min(1000, (opts.deadlineMs ?? DEFAULT_COMMAND_DEADLINE_MS) / 3);
       try {
-        return await within(() => handle.executeUpdate<R, [unknown]>(cmd.update, { args: [arg], updateId: cmd.id }));
+        return await raceDeadline(client, end - signalReserve, () =>
+          handle.executeUpdate<R, [unknown]>(cmd.update, { args: [arg], updateId: cmd.id }),
+        );
       } catch (err) {
         if (!isDeadline(err)) throw updateError(err);
       }
@@ -160,10 +212,10 @@ export function createWorkflowPort(client: Client, taskQueue: string, opts: Work
       // a worker), so the same command goes as a signal, which is; the workflow applies whichever comes first.
       let recorded: boolean;
       try {
-        recorded = await within(async () => {
-          await handle.signal(cmd.signal, { ...arg, name: cmd.update });
-          return true;
-        });
+        await raceDeadline(client, Math.max(end, Date.now() + 200), () =>
+          handle.signal(cmd.signal, { ...arg, name: cmd.update }),
+        );
+        recorded = true;
       } catch (err) {
         if (isNotFound(err)) throw new DomainError('not_found', 'workflow not found');
         recorded = false;
