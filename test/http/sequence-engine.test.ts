@@ -32,6 +32,9 @@ beforeAll(async () => {
     SMS_DEFAULT_FROM: 'ACME',
     SMS_DEFAULT_COUNTRY_CODE: '45',
     SEQUENCE_WAIT_SCALE: '0.001',
+    // Updates here answer synchronously even when a step holds the workflow task on a loaded machine;
+    // the engine deadline itself is tested in engine-deadlines.test.ts.
+    ENGINE_DEADLINE_MS: '15000',
   });
   await h.startWorker();
   t = await h.app.tenant('Sequence engine');
