@@ -14,8 +14,7 @@ const ROOT = path.join(__dirname, '..');
 const KEEP_OTHERS = 3;
 
 // `import … from './x'`, `export … from './x'`, `import './x'`, `import('./x')`, `require('./x')`.
-const RELATIVE_IMPORT =
-  /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g;
+const RELATIVE_IMPORT = /(?:\bfrom\s*|\bimport\s*\(?\s*|\brequire\s*\(\s*)['"](\.{1,2}\/[^'"]+)['"]/g;
 
 function resolveSource(fromFile: string, spec: string): string | null {
   const base = path.resolve(path.dirname(fromFile), spec);
