@@ -116,7 +116,7 @@ export default defineConfig(
               // below
               // an excluded folder).
               regex:
-                '(^|/)domain(/(?!automations/(topology|conditions|workflow-ids|engine/walk|engine/types)$|shared/wait-duration$|workflow-kinds$|sequences/send-window$|bookings/approval-types$).*)?$',
+                '(^|/)domain(/(?!automations/(topology|conditions|workflow-ids|engine/walk|engine/types)$|shared/wait-duration$|workflow-kinds$|sequences/send-window$|sequences/types$|bookings/approval-types$).*)?$',
               message: workflowSandboxMessage,
               allowTypeImports: true,
             },

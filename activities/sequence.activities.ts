@@ -508,6 +508,7 @@ export function createSequenceActivities(opts: SequenceActivityOptions) {
           if (input.pausedUntil !== undefined) e.pausedUntil = input.pausedUntil ? new Date(input.pausedUntil) : null;
           if (input.status && input.status !== e.status) {
             e.status = input.status;
+            e.lastCommandId = input.commandId ?? null;
             if (input.status === 'completed' || input.status === 'exited') {
               e.finishedAt = new Date();
               e.exitReason = input.status === 'exited' ? (input.exitReason ?? null) : null;

@@ -1,3 +1,4 @@
+import { settleAbandonedCalls } from '../temporal/workflow-client';
 import type Koa from 'koa';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Connection } from '@temporalio/client';
@@ -62,6 +63,7 @@ export async function buildApi(
     routes,
     async close() {
       deps.messaging.close();
+      await settleAbandonedCalls();
       await Promise.allSettled([keyCache.stop(), orm.close(true), temporal.close(), client.connection.close()]);
     },
   };

@@ -1,6 +1,5 @@
 import { spawn } from 'node:child_process';
-import { existsSync, rmSync } from 'node:fs';
-import os from 'node:os';
+import { existsSync } from 'node:fs';
 import path from 'node:path';
 import v8 from 'node:v8';
 import { runInNewContext } from 'node:vm';
@@ -17,7 +16,8 @@ import { createRunStarter } from '../domain/automations/engine/starter';
 import { loadConfig, type AppConfig } from '../domain/config';
 import { createLogger, type Logger } from '../domain/logger';
 import { ormConfig } from '../domain/orm/config';
-import { workflowBundlerOptions } from '../temporal/bundle-options';
+import { WORKFLOWS_PATH, workflowBundlerOptions } from '../temporal/bundle-options';
+import { cachedWorkflowBundle, defaultBundleCacheDir } from '../temporal/bundle-cache';
 import { createOutboxDispatcher, WORKER_PARALLEL_BATCHES } from '../domain/outbox/dispatcher';
 import { pruneProcessedOutboxEvents } from '../domain/outbox/housekeeping';
 import { pruneIdempotencyKeys } from '../domain/idempotency/idempotency.service';
@@ -111,34 +111,38 @@ export async function startTemporalWorker(opts: {
 }
 
 /**
- * The workflow bundle: TEMPORAL_WORKFLOW_BUNDLE when set, else built by bin/bundle-workflows.ts in
- * a child process (same node flags as this one, e.g. tsx) into a temporary file. Bundling in this
- * process would keep webpack's memory in the worker for good (~120 MB of RSS, README "Worker memory").
+ * The workflow bundle: TEMPORAL_WORKFLOW_BUNDLE when set, else the cached bundle of the current
+ * code (temporal/bundle-cache.ts), built on a miss by bin/bundle-workflows.ts in a child process
+ * (same node flags as this one, e.g. tsx). Bundling in this process would keep webpack's memory in
+ * the worker for good (~120 MB of RSS, README "Worker memory").
  */
-async function workflowBundle(log: Logger): Promise<{ codePath: string; temporary: boolean }> {
+export async function workflowBundle(log: Logger): Promise<{ codePath: string; hit: boolean }> {
   const given = process.env.TEMPORAL_WORKFLOW_BUNDLE?.trim();
   if (given) {
     if (!existsSync(given))
       throw new Error(
         `TEMPORAL_WORKFLOW_BUNDLE=${given} does not exist (build it with: node --import tsx bin/bundle-workflows.ts ${given})`,
       );
-    return { codePath: given, temporary: false };
+    return { codePath: given, hit: true };
   }
-  const codePath = path.join(os.tmpdir(), `crm-workflows-${process.pid}-${Date.now().toString(36)}.js`);
   const started = Date.now();
-  await new Promise<void>((resolve, reject) => {
-    const child = spawn(
-      process.execPath,
-      [...process.execArgv, path.join(__dirname, 'bundle-workflows.ts'), codePath],
-      { stdio: ['ignore', 'ignore', 'inherit'] },
-    );
-    child.once('error', reject);
-    child.once('exit', (code, signal) =>
-      code === 0 ? resolve() : reject(new Error(`bin/bundle-workflows.ts exited with ${code ?? signal}`)),
-    );
+  const bundle = await cachedWorkflowBundle({
+    entry: WORKFLOWS_PATH,
+    options: workflowBundlerOptions(),
+    cacheDir: defaultBundleCacheDir(),
+    build: (out) =>
+      new Promise<void>((resolve, reject) => {
+        const child = spawn(process.execPath, [...process.execArgv, path.join(__dirname, 'bundle-workflows.ts'), out], {
+          stdio: ['ignore', 'ignore', 'inherit'],
+        });
+        child.once('error', reject);
+        child.once('exit', (code, signal) =>
+          code === 0 ? resolve() : reject(new Error(`bin/bundle-workflows.ts exited with ${code ?? signal}`)),
+        );
+      }),
   });
-  log.info({ ms: Date.now() - started }, 'workflow bundle built');
-  return { codePath, temporary: true };
+  log.info({ ms: Date.now() - started, cached: bundle.hit, key: bundle.key }, 'workflow bundle ready');
+  return bundle;
 }
 
 /** Hourly cleanup; several worker replicas may run it at once (the deletes are idempotent). */
@@ -252,19 +256,14 @@ async function main(): Promise<void> {
 
   try {
     const bundle = await workflowBundle(log.child({ component: 'temporal' }));
-    try {
-      temporal = await startTemporalWorker({
-        config,
-        connection,
-        activities: createActivities(deps),
-        workflowsPath: require.resolve('../workflows'),
-        workflowBundlePath: bundle.codePath,
-        log: log.child({ component: 'temporal' }),
-      });
-    } finally {
-      // Worker.create has read the file.
-      if (bundle.temporary) rmSync(bundle.codePath, { force: true });
-    }
+    temporal = await startTemporalWorker({
+      config,
+      connection,
+      activities: createActivities(deps),
+      workflowsPath: require.resolve('../workflows'),
+      workflowBundlePath: bundle.codePath,
+      log: log.child({ component: 'temporal' }),
+    });
   } catch (err) {
     log.error({ err }, 'Temporal worker failed to start');
     return shutdown('temporal start failed', 1);

@@ -15,6 +15,11 @@ export interface AppConfig {
   temporalNamespace: string;
   temporalTaskQueue: string;
   /**
+   * How long an API call waits on the workflow engine (start, update, signal, query) before it
+   * answers 503 `unavailable` (ENGINE_DEADLINE_MS, default 3000, at least 500).
+   */
+  engineDeadlineMs: number;
+  /**
    * Workflow runs kept in the worker's cache (TEMPORAL_MAX_CACHED_WORKFLOWS, default 200, ~0.4 MB of RSS each): bounds
    * memory with many parked enrollments (README "Worker memory").
    */
@@ -169,6 +174,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     temporalAddress: env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233',
     temporalNamespace: env.TEMPORAL_NAMESPACE ?? 'default',
     temporalTaskQueue: env.TEMPORAL_TASK_QUEUE ?? 'crm',
+    engineDeadlineMs: Math.max(500, intEnv(env, 'ENGINE_DEADLINE_MS', 3000)),
     temporalMaxCachedWorkflows: intEnv(env, 'TEMPORAL_MAX_CACHED_WORKFLOWS', 200),
     temporalMaxConcurrentActivities: Math.max(1, intEnv(env, 'TEMPORAL_MAX_CONCURRENT_ACTIVITIES', 32)),
     rateLimitPerMinute: intEnv(env, 'RATE_LIMIT_PER_MINUTE', 120),

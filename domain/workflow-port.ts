@@ -58,6 +58,13 @@ export interface WorkflowPort {
   signal(workflowId: string, signal: string, arg?: unknown): Promise<boolean>;
   /** Runs an update and returns its result (a rejected update throws a validation DomainError). */
   update<R>(workflowId: string, update: string, arg?: unknown): Promise<R>;
+  /**
+   * Runs an update the API caller waits for, within the port's deadline. When the engine does not
+   * answer in time (no worker, server slow or down) the same command goes as `cmd.signal` (durable
+   * at once, no worker needed) and this throws 503 `unavailable` saying whether it was recorded;
+   * the workflow applies the update and the signal with one `cmd.id` once (engineCommandRecorded).
+   */
+  command<R>(workflowId: string, cmd: EngineCommand): Promise<R>;
   /** Runs a query (read-only); not_found DomainError when the workflow does not exist. */
   query<R>(workflowId: string, query: string, arg?: unknown): Promise<R>;
   /** Requests cancellation; false when no such running workflow exists. */
@@ -69,6 +76,33 @@ export interface WorkflowPort {
   deleteSchedule(scheduleId: string): Promise<boolean>;
   /** Ids of the schedules on the server whose id starts with `prefix:` (visibility: a new one may lag). */
   listScheduleIds(prefix: string): Promise<string[]>;
+}
+
+/** One update an API caller waits for, with its durable twin (a signal the workflow dedupes on `id`). */
+export interface EngineCommand {
+  /** Update id and the signal's `commandId`: the same request (Idempotency-Key) keeps the same id. */
+  id: string;
+  update: string;
+  /** Signal name the workflow accepts with `{ ...arg, commandId: id }` (and, for several updates, `name`). */
+  signal: string;
+  arg?: Record<string, unknown>;
+  /** What the 503 message says was asked, e.g. "the approval". */
+  what: string;
+}
+
+/**
+ * The 503 of a command that did not complete in time. `recorded: true`: the engine holds it and it
+ * takes effect once when a worker runs it (a retry with the same Idempotency-Key then returns the
+ * outcome); false: nothing was recorded, retry.
+ */
+export function engineCommandUnavailable(what: string, recorded: boolean): DomainError {
+  return new DomainError(
+    'unavailable',
+    recorded
+      ? `the workflow engine did not confirm ${what} in time; it is recorded and takes effect once when the engine's worker runs it (retry with the same Idempotency-Key to get the outcome)`
+      : `the workflow engine is unavailable: ${what} was not recorded; retry later`,
+    { recorded },
+  );
 }
 
 const errText = (err: unknown): string => (err instanceof Error ? err.message : String(err)).slice(0, 500);

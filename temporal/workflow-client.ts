@@ -13,13 +13,21 @@ import {
   WorkflowIdReusePolicy,
   WorkflowNotFoundError,
   WorkflowUpdateFailedError,
+  WorkflowUpdateRPCTimeoutOrCancelledError,
   type ScheduleOptionsStartWorkflowAction,
   type ScheduleUpdateOptions,
   type Workflow,
 } from '@temporalio/client';
 import { DomainError } from '../domain/errors';
 import type { SearchAttributes } from '../domain/workflow-kinds';
-import type { WorkflowDescription, WorkflowPort, WorkflowRunStatus } from '../domain/workflow-port';
+import { isRpcUnavailable } from '../domain/shared/unavailable';
+import {
+  engineCommandUnavailable,
+  type EngineCommand,
+  type WorkflowDescription,
+  type WorkflowPort,
+  type WorkflowRunStatus,
+} from '../domain/workflow-port';
 
 /** Keyword pairs (a search attribute key is just { name, type }; the names are registered on the server). */
 function typedAttributes(attrs: SearchAttributes): { key: { name: string; type: 'KEYWORD' }; value: string }[] {
@@ -59,12 +67,84 @@ export interface WorkflowPortOptions {
    * user (API): a Temporal outage then fails in seconds instead of after ~20 s of retries.
    */
   startDeadlineMs?: number;
+  /**
+   * Deadline of signals, updates, queries, cancels and descriptions (API callers): a command not
+   * confirmed in time is recorded by its signal instead (see `command`).
+   */
+  deadlineMs?: number;
 }
 
 /** The deadline the API's starts use (trigger, test, webhook). */
 export const API_START_DEADLINE_MS = 3000;
 
+/** Options of the port the API answers through: every engine call bounded by ENGINE_DEADLINE_MS. */
+export const apiPortOptions = (config: { engineDeadlineMs: number }): WorkflowPortOptions => ({
+  startDeadlineMs: config.engineDeadlineMs,
+  deadlineMs: config.engineDeadlineMs,
+});
+
+/** A command's deadline when the port has none (callers that are not the API). */
+const DEFAULT_COMMAND_DEADLINE_MS = 30_000;
+
+const isDeadline = (err: unknown): boolean =>
+  err instanceof WorkflowUpdateRPCTimeoutOrCancelledError || isRpcUnavailable(err);
+
+/**
+ * `fn` under an absolute gRPC deadline, and given up at that deadline even when the client's retry
+ * interceptor is still sleeping between attempts (it would overrun the deadline by its backoff).
+ */
+const abandoned = new Set<Promise<unknown>>();
+
+/**
+ * Waits (at most `maxMs`) for calls given up at their deadline: the client's retry interceptor may
+ * still start one more attempt, which throws out of a timer once the connection is closed. Call it
+ * before closing a connection these ports used.
+ */
+export async function settleAbandonedCalls(maxMs = 10_000): Promise<void> {
+  if (!abandoned.size) return;
+  let timer: NodeJS.Timeout | undefined;
+  await Promise.race([
+    Promise.allSettled([...abandoned]),
+    new Promise((r) => {
+      timer = setTimeout(r, maxMs);
+    }),
+  ]);
+  clearTimeout(timer);
+}
+
+function raceDeadline<R>(client: Client, deadlineAt: number, fn: () => Promise<R>): Promise<R> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () =>
+        reject(
+          Object.assign(new Error('4 DEADLINE_EXCEEDED: the workflow engine did not answer in time'), { code: 4 }),
+        ),
+      Math.max(0, deadlineAt - Date.now()),
+    );
+  });
+  const call = client.withDeadline(deadlineAt, fn);
+  const settled = call.then(
+    () => undefined,
+    () => undefined,
+  );
+  abandoned.add(settled);
+  void settled.then(() => abandoned.delete(settled));
+  return Promise.race([call, late]).finally(() => clearTimeout(timer));
+}
+
+/** A refused or impossible update, in domain terms. */
+function updateError(err: unknown): unknown {
+  if (isNotFound(err)) return new DomainError('not_found', 'workflow not found');
+  // The update's validator (or handler) refused it: the caller's input or the run's state.
+  if (err instanceof WorkflowUpdateFailedError)
+    return new DomainError('invalid_state', (err.cause as Error | undefined)?.message ?? err.message);
+  return err;
+}
+
 export function createWorkflowPort(client: Client, taskQueue: string, opts: WorkflowPortOptions = {}): WorkflowPort {
+  const within = <R>(fn: () => Promise<R>): Promise<R> =>
+    opts.deadlineMs ? raceDeadline(client, Date.now() + opts.deadlineMs, fn) : fn();
   return {
     async start({ kind, workspaceId, id, input, meta }) {
       const details = kind.details?.(meta);
@@ -94,7 +174,7 @@ export function createWorkflowPort(client: Client, taskQueue: string, opts: Work
 
     async signal(workflowId, signal, arg) {
       try {
-        await client.workflow.getHandle(workflowId).signal(signal, ...(arg === undefined ? [] : [arg]));
+        await within(() => client.workflow.getHandle(workflowId).signal(signal, ...(arg === undefined ? [] : [arg])));
         return true;
       } catch (err) {
         if (isNotFound(err)) return false;
@@ -105,23 +185,50 @@ export function createWorkflowPort(client: Client, taskQueue: string, opts: Work
     async update<R>(workflowId: string, update: string, arg?: unknown): Promise<R> {
       try {
         const handle = client.workflow.getHandle(workflowId);
-        return arg === undefined
-          ? await handle.executeUpdate<R, []>(update)
-          : await handle.executeUpdate<R, [unknown]>(update, { args: [arg] });
+        return await within(() =>
+          arg === undefined
+            ? handle.executeUpdate<R, []>(update)
+            : handle.executeUpdate<R, [unknown]>(update, { args: [arg] }),
+        );
+      } catch (err) {
+        throw updateError(err);
+      }
+    },
+
+    async command<R>(workflowId: string, cmd: EngineCommand): Promise<R> {
+      const handle = client.workflow.getHandle(workflowId);
+      const arg = { ...cmd.arg, commandId: cmd.id };
+      // One deadline for the whole call: the update gets it less the time the signal may need.
+      const end = Date.now() + (opts.deadlineMs ?? DEFAULT_COMMAND_DEADLINE_MS);
+      // A signal to a reachable server takes milliseconds; an unreachable one fails at once.
+      const signalReserve = Math.min(300, (opts.deadlineMs ?? DEFAULT_COMMAND_DEADLINE_MS) / 4);
+      try {
+        return await raceDeadline(client, end - signalReserve, () =>
+          handle.executeUpdate<R, [unknown]>(cmd.update, { args: [arg], updateId: cmd.id }),
+        );
+      } catch (err) {
+        if (!isDeadline(err)) throw updateError(err);
+      }
+      // Not confirmed in time: an admitted update is not durable (it waits in the server's memory for
+      // a worker), so the same command goes as a signal, which is; the workflow applies whichever comes first.
+      let recorded: boolean;
+      try {
+        await raceDeadline(client, Math.max(end, Date.now() + 200), () =>
+          handle.signal(cmd.signal, { ...arg, name: cmd.update }),
+        );
+        recorded = true;
       } catch (err) {
         if (isNotFound(err)) throw new DomainError('not_found', 'workflow not found');
-        // The update's validator (or handler) refused it: the caller's input or the run's state.
-        if (err instanceof WorkflowUpdateFailedError)
-          throw new DomainError('invalid_state', (err.cause as Error | undefined)?.message ?? err.message);
-        throw err;
+        recorded = false;
       }
+      throw engineCommandUnavailable(cmd.what, recorded);
     },
 
     async query<R>(workflowId: string, query: string, arg?: unknown): Promise<R> {
       try {
-        return await client.workflow
-          .getHandle(workflowId)
-          .query<R, unknown[]>(query, ...(arg === undefined ? [] : [arg]));
+        return await within(() =>
+          client.workflow.getHandle(workflowId).query<R, unknown[]>(query, ...(arg === undefined ? [] : [arg])),
+        );
       } catch (err) {
         if (isNotFound(err)) throw new DomainError('not_found', 'workflow not found');
         if (err instanceof QueryNotRegisteredError)
@@ -132,7 +239,7 @@ export function createWorkflowPort(client: Client, taskQueue: string, opts: Work
 
     async cancel(workflowId) {
       try {
-        await client.workflow.getHandle(workflowId).cancel();
+        await within(() => client.workflow.getHandle(workflowId).cancel());
         return true;
       } catch (err) {
         if (isNotFound(err)) return false;
@@ -142,7 +249,7 @@ export function createWorkflowPort(client: Client, taskQueue: string, opts: Work
 
     async describe(workflowId): Promise<WorkflowDescription | null> {
       try {
-        const d = await client.workflow.getHandle(workflowId).describe();
+        const d = await within(() => client.workflow.getHandle(workflowId).describe());
         const searchAttributes: SearchAttributes = {};
         for (const pair of d.typedSearchAttributes.getAll()) {
           if (pair.key.name.startsWith('Crm') && typeof pair.value === 'string')

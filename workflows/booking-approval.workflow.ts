@@ -4,6 +4,8 @@
  * `reject` are updates (the API caller gets the outcome); the decision is an activity's
  * conditional update of the row, so a cancel that got there first makes the update fail (409).
  * The `bookingClosed` signal (booking cancelled) ends the run. Input: ids and times only.
+ * `decide` is the durable twin of an update the API could not get confirmed in time (no worker):
+ * both carry the request's command id and the first one decides.
  */
 import {
   ApplicationFailure,
@@ -18,8 +20,10 @@ import type { createActivities } from '../activities';
 import {
   APPROVE_UPDATE,
   CLOSED_SIGNAL,
+  DECIDE_SIGNAL,
   REJECT_UPDATE,
   type BookingApprovalInput,
+  type DecideSignalArgs,
   type DecisionArgs,
   type DecisionResult,
 } from '../domain/bookings/approval-types';
@@ -37,43 +41,61 @@ const { notifyBookingApprovers } = proxyActivities<Activities>({
 
 export const approveBookingUpdate = defineUpdate<DecisionResult, [DecisionArgs]>(APPROVE_UPDATE);
 export const rejectBookingUpdate = defineUpdate<DecisionResult, [DecisionArgs]>(REJECT_UPDATE);
+export const decideBookingSignal = defineSignal<[DecideSignalArgs]>(DECIDE_SIGNAL);
 export const bookingClosedSignal = defineSignal(CLOSED_SIGNAL);
 
 export async function bookingApprovalWorkflow(input: BookingApprovalInput): Promise<string> {
   const ids = { workspaceId: input.workspaceId, bookingId: input.bookingId };
   let outcome: string | null = null;
   let busy = false;
+  /** Decisions by command id: an update and its signal twin (API deadline) with one id decide once. */
+  const commands = new Map<string, Promise<DecisionResult>>();
+  const run = async (decision: 'approve' | 'reject', args: DecisionArgs): Promise<DecisionResult> => {
+    busy = true;
+    try {
+      const result = await decideBooking({
+        ...ids,
+        decision,
+        userId: args.userId,
+        notes: args.notes,
+        reason: args.reason,
+        ...(args.commandId ? { commandId: args.commandId } : {}),
+      });
+      if (!result.decided) {
+        outcome = result.status;
+        throw ApplicationFailure.nonRetryable(
+          `status: the booking is ${result.status}; it is no longer pending`,
+          'invalid_state',
+        );
+      }
+      outcome = result.status;
+      return result;
+    } finally {
+      busy = false;
+    }
+  };
   const decide =
     (decision: 'approve' | 'reject') =>
-    async (args: DecisionArgs): Promise<DecisionResult> => {
-      busy = true;
-      try {
-        const result = await decideBooking({
-          ...ids,
-          decision,
-          userId: args.userId,
-          notes: args.notes,
-          reason: args.reason,
-        });
-        if (!result.decided) {
-          outcome = result.status;
-          throw ApplicationFailure.nonRetryable(
-            `status: the booking is ${result.status}; it is no longer pending`,
-            'invalid_state',
-          );
-        }
-        outcome = result.status;
-        return result;
-      } finally {
-        busy = false;
-      }
+    (args: DecisionArgs): Promise<DecisionResult> => {
+      const known = args.commandId ? commands.get(args.commandId) : undefined;
+      if (known) return known;
+      const result = run(decision, args);
+      if (args.commandId) commands.set(args.commandId, result);
+      return result;
     };
-  const open = (_args: DecisionArgs): void => {
+  const open = (args: DecisionArgs): void => {
+    if (args?.commandId && commands.has(args.commandId)) return; // the same command again: its outcome
     if (outcome !== null || busy)
       throw new Error('status: the booking is no longer pending (a decision was made or is in progress)');
   };
   setHandler(approveBookingUpdate, decide('approve'), { validator: open });
   setHandler(rejectBookingUpdate, decide('reject'), { validator: open });
+  // A decision that came too late or twice is dropped, as its update's validator would refuse it.
+  setHandler(decideBookingSignal, async (args) => {
+    if (commands.has(args.commandId) || outcome !== null || busy) return;
+    if (args.name !== APPROVE_UPDATE && args.name !== REJECT_UPDATE) return;
+    await decide(args.name === APPROVE_UPDATE ? 'approve' : 'reject')(args).catch(() => undefined);
+  });
   setHandler(bookingClosedSignal, () => {
     outcome ??= 'closed';
   });

@@ -21,22 +21,26 @@ import {
 } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
 import { nextSendTime } from '../domain/sequences/send-window';
-import type {
-  EnrollmentState,
-  EnrollmentWorkflowInput,
-  ExitReason,
-  MirrorInput,
-  PauseArgs,
-  StepActivityResult,
-  WorkflowNode,
+import {
+  COMMAND_SIGNAL,
+  type CommandArgs,
+  type CommandSignalArgs,
+  type EnrollmentState,
+  type EnrollmentWorkflowInput,
+  type ExitReason,
+  type MirrorInput,
+  type PauseArgs,
+  type StepActivityResult,
+  type WorkflowNode,
 } from '../domain/sequences/types';
 
 type Activities = ReturnType<typeof createActivities>;
 
 export const pauseUpdate = defineUpdate<{ paused: true }, [PauseArgs]>('pause');
-export const resumeUpdate = defineUpdate<{ resumed: true }>('resume');
-export const unenrollUpdate = defineUpdate<{ unenrolled: true }>('unenroll');
+export const resumeUpdate = defineUpdate<{ resumed: true }, [CommandArgs?]>('resume');
+export const unenrollUpdate = defineUpdate<{ unenrolled: true }, [CommandArgs?]>('unenroll');
 export const exitSignal = defineSignal<[{ reason: ExitReason }]>('exit');
+export const commandSignal = defineSignal<[CommandSignalArgs]>(COMMAND_SIGNAL);
 export const stateQuery = defineQuery<EnrollmentState>('state');
 
 const DAY_MS = 86_400_000;
@@ -92,7 +96,20 @@ export async function sequenceEnrollmentWorkflow(input: EnrollmentWorkflowInput)
   let status = 'active' as 'active' | 'paused';
   const isPaused = (): boolean => status === 'paused';
   let pausedUntil: number | null = null;
-  let exit: { reason: ExitReason; event: 'sequence_exited' | 'sequence_unenrolled'; error?: string } | null = null;
+  let exit: {
+    reason: ExitReason;
+    event: 'sequence_exited' | 'sequence_unenrolled';
+    error?: string;
+    commandId?: string;
+  } | null = null;
+  /** Ids of the API commands applied (update or its signal twin): a repeat is not applied again. */
+  const applied = new Set<string>();
+  const seen = (args: CommandArgs | undefined): boolean => Boolean(args?.commandId && applied.has(args.commandId));
+  const mark = (args: CommandArgs | undefined): { commandId?: string } => {
+    if (!args?.commandId) return {};
+    applied.add(args.commandId);
+    return { commandId: args.commandId };
+  };
   let finished: 'completed' | 'exited' | null = null;
   let current: string | null = null;
   let finishing: Promise<unknown> | null = null;
@@ -130,6 +147,7 @@ export async function sequenceEnrollmentWorkflow(input: EnrollmentWorkflowInput)
           nextActionAt: null,
           pausedUntil: null,
           error: exit.error ?? null,
+          ...(exit.commandId ? { commandId: exit.commandId } : {}),
           ...unreached,
         })
       : mirror({ status: 'completed', event: 'sequence_completed', nextActionAt: null, pausedUntil: null });
@@ -144,63 +162,74 @@ export async function sequenceEnrollmentWorkflow(input: EnrollmentWorkflowInput)
     exitReason: exit?.reason ?? null,
   }));
 
-  setHandler(
-    pauseUpdate,
-    async (args) => {
-      status = 'paused';
-      pausedUntil = args.durationDays ? Date.now() + Math.round(args.durationDays * DAY_MS * scale) : null;
-      await mirror({
-        status: 'paused',
-        event: 'sequence_paused',
-        pausedUntil: pausedUntil === null ? null : iso(pausedUntil),
-      });
-      return { paused: true as const };
-    },
-    {
-      validator: (args) => {
-        if (finished || exit || status !== 'active')
-          invalidState(
-            `enrollment is ${finished ?? (exit ? 'exiting' : status)}; only active enrollments can be paused`,
-          );
-        const d = args?.durationDays;
-        if (d !== undefined && !(typeof d === 'number' && d > 0 && d <= MAX_PAUSE_DAYS))
-          invalidState(`durationDays must be greater than 0 and at most ${MAX_PAUSE_DAYS}`);
-      },
-    },
-  );
-
-  setHandler(
-    resumeUpdate,
-    async () => {
-      status = 'active';
-      pausedUntil = null;
-      await mirror({ status: 'active', event: 'sequence_resumed', pausedUntil: null });
-      return { resumed: true as const };
-    },
-    {
-      validator: () => {
-        if (finished || exit || status !== 'paused')
-          invalidState(
-            `enrollment is ${finished ?? (exit ? 'exiting' : status)}; only paused enrollments can be resumed`,
-          );
-      },
-    },
-  );
-
-  setHandler(
-    unenrollUpdate,
-    async () => {
-      exit = { reason: 'manual', event: 'sequence_unenrolled' };
-      await finish();
+  const pauseValidator = (args: PauseArgs): void => {
+    if (seen(args)) return;
+    if (finished || exit || status !== 'active')
+      invalidState(`enrollment is ${finished ?? (exit ? 'exiting' : status)}; only active enrollments can be paused`);
+    const d = args?.durationDays;
+    if (d !== undefined && !(typeof d === 'number' && d > 0 && d <= MAX_PAUSE_DAYS))
+      invalidState(`durationDays must be greater than 0 and at most ${MAX_PAUSE_DAYS}`);
+  };
+  const pause = async (args: PauseArgs) => {
+    if (seen(args)) return { paused: true as const };
+    const command = mark(args);
+    status = 'paused';
+    pausedUntil = args.durationDays ? Date.now() + Math.round(args.durationDays * DAY_MS * scale) : null;
+    await mirror({
+      status: 'paused',
+      event: 'sequence_paused',
+      pausedUntil: pausedUntil === null ? null : iso(pausedUntil),
+      ...command,
+    });
+    return { paused: true as const };
+  };
+  const resumeValidator = (args?: CommandArgs): void => {
+    if (seen(args)) return;
+    if (finished || exit || status !== 'paused')
+      invalidState(`enrollment is ${finished ?? (exit ? 'exiting' : status)}; only paused enrollments can be resumed`);
+  };
+  const resume = async (args?: CommandArgs) => {
+    if (seen(args)) return { resumed: true as const };
+    const command = mark(args);
+    status = 'active';
+    pausedUntil = null;
+    await mirror({ status: 'active', event: 'sequence_resumed', pausedUntil: null, ...command });
+    return { resumed: true as const };
+  };
+  const unenrollValidator = (args?: CommandArgs): void => {
+    if (seen(args)) return;
+    if (finished || exit)
+      invalidState(`enrollment is ${finished ?? 'exiting'}; only active or paused enrollments can be unenrolled`);
+  };
+  const unenroll = async (args?: CommandArgs) => {
+    if (seen(args)) {
+      await finishing;
       return { unenrolled: true as const };
-    },
-    {
-      validator: () => {
-        if (finished || exit)
-          invalidState(`enrollment is ${finished ?? 'exiting'}; only active or paused enrollments can be unenrolled`);
-      },
-    },
-  );
+    }
+    exit = { reason: 'manual', event: 'sequence_unenrolled', ...mark(args) };
+    await finish();
+    return { unenrolled: true as const };
+  };
+  setHandler(pauseUpdate, pause, { validator: pauseValidator });
+  setHandler(resumeUpdate, resume, { validator: resumeValidator });
+  setHandler(unenrollUpdate, unenroll, { validator: unenrollValidator });
+  // The durable twin of an update the API could not get confirmed in time: applied once, or dropped
+  // when its update's validator would refuse it now.
+  setHandler(commandSignal, async (args) => {
+    const [validate, apply] =
+      args.name === 'pause'
+        ? [pauseValidator, pause]
+        : args.name === 'resume'
+          ? [resumeValidator, resume]
+          : [unenrollValidator, unenroll];
+    if (seen(args)) return;
+    try {
+      validate(args);
+    } catch {
+      return;
+    }
+    await apply(args);
+  });
 
   setHandler(exitSignal, ({ reason }) => {
     if (!finished && !exit) exit = { reason, event: 'sequence_exited' };
@@ -270,6 +299,8 @@ export async function sequenceEnrollmentWorkflow(input: EnrollmentWorkflowInput)
       // Already recorded as started by the step before (parked), or recorded now.
       const recorded: { until: number } | null = parked?.nodeId === node.id ? parked : null;
       const until = recorded ? recorded.until : Date.now() + ms;
+      // The wait began when it was recorded; it ends when the run goes on (a pause or a worker outage holds it).
+      const began = until - ms;
       if (recorded) parked = null;
       const waiting: OpenStep = { nodeId: node.id, nodeType: 'wait', output: { until: iso(until), ms } };
       if (!recorded)
@@ -279,7 +310,12 @@ export async function sequenceEnrollmentWorkflow(input: EnrollmentWorkflowInput)
       waitingIn = null;
       await mirror({
         nextActionAt: null,
-        step: { nodeId: node.id, nodeType: 'wait', status: 'completed', output: { until: iso(until), waitedMs: ms } },
+        step: {
+          nodeId: node.id,
+          nodeType: 'wait',
+          status: 'completed',
+          output: { until: iso(until), ms, waitedMs: Math.max(0, Date.now() - began) },
+        },
       });
       result = { status: 'completed' };
     } else {

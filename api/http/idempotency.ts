@@ -5,6 +5,7 @@
  * different request is 422 `idempotency_mismatch`, with one still running 409 `idempotency_in_progress`.
  * 4xx answers are stored like successes; a 5xx releases the key so the retry runs again.
  */
+import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { DomainError } from '../../domain/errors';
@@ -16,6 +17,7 @@ import {
   requestHash,
   type StoredResponse,
 } from '../../domain/idempotency/idempotency.service';
+import { newId } from '../../domain/ids';
 import { renderError } from './errors';
 
 export const IDEMPOTENCY_HEADER = 'idempotency-key';
@@ -36,6 +38,20 @@ export function idempotencyKeyOf(ctx: Context): string | undefined {
     ]);
   }
   return key;
+}
+
+/**
+ * The id of a command sent to the workflow engine (update id, signal dedupe key): derived from the
+ * Idempotency-Key, so a retry of a request the engine recorded but did not confirm is the same
+ * command (applied once, answered with its outcome); a fresh id without a key.
+ */
+export function engineCommandId(ctx: Context, workspaceId: string): string {
+  const key = idempotencyKeyOf(ctx);
+  if (key === undefined) return newId();
+  return createHash('sha256')
+    .update(`${workspaceId}\n${ctx.method} ${ctx.path}\n${key}`, 'utf8')
+    .digest('hex')
+    .slice(0, 40);
 }
 
 function storable(ctx: Context, extraHeaders: readonly string[]): StoredResponse | null {

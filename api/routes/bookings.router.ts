@@ -17,7 +17,8 @@ import {
   rescheduleBody,
   updateBookingConfigBody,
 } from '../../domain/bookings/bookings.schemas';
-import { API_START_DEADLINE_MS, createWorkflowPort } from '../../temporal/workflow-client';
+import { apiPortOptions, createWorkflowPort } from '../../temporal/workflow-client';
+import { engineCommandId } from '../http/idempotency';
 import { created, ok, paged, route } from '../http/registry';
 import { envelopes } from '../http/crud';
 import {
@@ -41,9 +42,7 @@ const transitions = [bookingTransitions];
 // Literal paths (available-slots) come before /bookings/:id (the router takes the first match).
 export const bookingsRoutes: RouteFactory = (deps) => {
   const approval: ApprovalDeps = {
-    workflows: createWorkflowPort(deps.temporal, deps.config.temporalTaskQueue, {
-      startDeadlineMs: API_START_DEADLINE_MS,
-    }),
+    workflows: createWorkflowPort(deps.temporal, deps.config.temporalTaskQueue, apiPortOptions(deps.config)),
     log: deps.log.child({ component: 'bookings' }),
     timeScale: deps.config.bookingTimeScale,
   };
@@ -202,11 +201,17 @@ export const bookingsRoutes: RouteFactory = (deps) => {
       response: envelopes.data(bookingView),
       transitions,
       summary:
-        'Approve a pending booking (notes optional) through its approval workflow (a Temporal update; answers when decided). 409 unless pending.',
-      handler: async ({ ctx, params, body }) =>
+        'Approve a pending booking (notes optional) through its approval workflow (a Temporal update; answers when decided). 409 unless pending. 503 unavailable (Retry-After) when the workflow engine does not confirm within ENGINE_DEADLINE_MS: details.recorded says whether it takes effect once the worker runs; a retry with the same Idempotency-Key returns the outcome.',
+      handler: async ({ ctx, params, body, koa }) =>
         ok(
           bookings.serializeBooking(
-            await decideThroughWorkflow(ctx, params.id, 'approve', { notes: body.notes }, approval),
+            await decideThroughWorkflow(
+              ctx,
+              params.id,
+              'approve',
+              { notes: body.notes, commandId: engineCommandId(koa, ctx.actor.workspaceId) },
+              approval,
+            ),
           ),
         ),
     }),
@@ -221,11 +226,17 @@ export const bookingsRoutes: RouteFactory = (deps) => {
       response: envelopes.data(bookingView),
       transitions,
       summary:
-        'Reject a pending booking (reason optional) through its approval workflow; frees the slot and tells the attendee. 409 unless pending.',
-      handler: async ({ ctx, params, body }) =>
+        'Reject a pending booking (reason optional) through its approval workflow; frees the slot and tells the attendee. 409 unless pending. 503 unavailable (Retry-After) when the workflow engine does not confirm within ENGINE_DEADLINE_MS: details.recorded says whether it takes effect once the worker runs; a retry with the same Idempotency-Key returns the outcome.',
+      handler: async ({ ctx, params, body, koa }) =>
         ok(
           bookings.serializeBooking(
-            await decideThroughWorkflow(ctx, params.id, 'reject', { reason: body.reason }, approval),
+            await decideThroughWorkflow(
+              ctx,
+              params.id,
+              'reject',
+              { reason: body.reason, commandId: engineCommandId(koa, ctx.actor.workspaceId) },
+              approval,
+            ),
           ),
         ),
     }),

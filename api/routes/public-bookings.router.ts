@@ -2,7 +2,7 @@ import type { RouteFactory } from '../app';
 import { bookingSideDeps } from '../../domain/bookings/approval.service';
 import { cancelBody, publicIdParams, publicSlotsQuery, rescheduleBody } from '../../domain/bookings/bookings.schemas';
 import { publicCancel, publicReschedule, publicSlots, publicView } from '../../domain/bookings/public.service';
-import { API_START_DEADLINE_MS, createWorkflowPort } from '../../temporal/workflow-client';
+import { apiPortOptions, createWorkflowPort } from '../../temporal/workflow-client';
 import { ok } from '../http/registry';
 import { envelopes, publicRoute } from '../http/crud';
 import { publicBookingView, publicSlotsView } from '../../domain/bookings/bookings.views';
@@ -13,9 +13,7 @@ const reason =
 
 export const publicBookingsRoutes: RouteFactory = (deps) => {
   const side = bookingSideDeps({
-    workflows: createWorkflowPort(deps.temporal, deps.config.temporalTaskQueue, {
-      startDeadlineMs: API_START_DEADLINE_MS,
-    }),
+    workflows: createWorkflowPort(deps.temporal, deps.config.temporalTaskQueue, apiPortOptions(deps.config)),
     log: deps.log.child({ component: 'bookings' }),
     timeScale: deps.config.bookingTimeScale,
   });

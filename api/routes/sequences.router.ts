@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import type { RouteFactory } from '../app';
 import { createSequenceWorkflowPort } from '../../temporal/sequence-client';
-import { API_START_DEADLINE_MS } from '../../temporal/workflow-client';
+import { apiPortOptions } from '../../temporal/workflow-client';
+import { engineCommandId } from '../http/idempotency';
 import { DomainError } from '../../domain/errors';
 import { enrollEligibility, enrollEntities } from '../../domain/sequences/enroll.service';
 import type { SequenceEngineDeps } from '../../domain/sequences/ports';
@@ -69,9 +70,7 @@ export const sequencesRoutes: RouteFactory = (deps) => {
     stepTimeoutMs: deps.config.sequenceStepTimeoutMs,
     // Enroll calls answer a user: a Temporal outage fails each start in seconds (the row is marked, the entity
     // reported).
-    workflows: createSequenceWorkflowPort(deps.temporal, deps.config.temporalTaskQueue, {
-      startDeadlineMs: API_START_DEADLINE_MS,
-    }),
+    workflows: createSequenceWorkflowPort(deps.temporal, deps.config.temporalTaskQueue, apiPortOptions(deps.config)),
   };
   return [
     route({
@@ -94,10 +93,18 @@ export const sequencesRoutes: RouteFactory = (deps) => {
       body: pauseBody,
       resources: enrollment,
       summary:
-        'Pause an active enrollment; with durationDays it resumes by itself after that many days (0 < d ≤ 365). 409 invalid_state unless active.',
+        'Pause an active enrollment; with durationDays it resumes by itself after that many days (0 < d ≤ 365). 409 invalid_state unless active. 503 unavailable (Retry-After) when the workflow engine does not confirm within ENGINE_DEADLINE_MS: details.recorded says whether it takes effect once the worker runs; a retry with the same Idempotency-Key returns the outcome.',
       response: envelopes.data(pausedView),
-      handler: async ({ ctx, params, body }) =>
-        ok(await pauseEnrollment(ctx, engine, params.enrollmentId, body.durationDays)),
+      handler: async ({ ctx, params, body, koa }) =>
+        ok(
+          await pauseEnrollment(
+            ctx,
+            engine,
+            params.enrollmentId,
+            body.durationDays,
+            engineCommandId(koa, ctx.actor.workspaceId),
+          ),
+        ),
     }),
     route({
       method: 'POST',
@@ -106,9 +113,11 @@ export const sequencesRoutes: RouteFactory = (deps) => {
       access: write,
       params: enrollmentParams,
       resources: enrollment,
-      summary: 'Resume a paused enrollment. 409 invalid_state unless paused.',
+      summary:
+        'Resume a paused enrollment. 409 invalid_state unless paused. 503 unavailable (Retry-After) when the workflow engine does not confirm within ENGINE_DEADLINE_MS: details.recorded says whether it takes effect once the worker runs; a retry with the same Idempotency-Key returns the outcome.',
       response: envelopes.data(resumedView),
-      handler: async ({ ctx, params }) => ok(await resumeEnrollment(ctx, engine, params.enrollmentId)),
+      handler: async ({ ctx, params, koa }) =>
+        ok(await resumeEnrollment(ctx, engine, params.enrollmentId, engineCommandId(koa, ctx.actor.workspaceId))),
     }),
     route({
       method: 'POST',
@@ -117,9 +126,11 @@ export const sequencesRoutes: RouteFactory = (deps) => {
       access: write,
       params: enrollmentParams,
       resources: enrollment,
-      summary: 'End an active or paused enrollment: status exited with exitReason manual. 409 invalid_state otherwise.',
+      summary:
+        'End an active or paused enrollment: status exited with exitReason manual. 409 invalid_state otherwise. 503 unavailable (Retry-After) when the workflow engine does not confirm within ENGINE_DEADLINE_MS: details.recorded says whether it takes effect once the worker runs; a retry with the same Idempotency-Key returns the outcome.',
       response: envelopes.data(unenrolledView),
-      handler: async ({ ctx, params }) => ok(await unenrollEnrollment(ctx, engine, params.enrollmentId)),
+      handler: async ({ ctx, params, koa }) =>
+        ok(await unenrollEnrollment(ctx, engine, params.enrollmentId, engineCommandId(koa, ctx.actor.workspaceId))),
     }),
     route({
       method: 'GET',

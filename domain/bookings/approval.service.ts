@@ -19,6 +19,7 @@ import { startForRow, type WorkflowPort } from '../workflow-port';
 import {
   APPROVE_UPDATE,
   CLOSED_SIGNAL,
+  DECIDE_SIGNAL,
   REJECT_UPDATE,
   type BookingApprovalInput,
   type DecideActivityInput,
@@ -51,6 +52,7 @@ export async function decideBooking(
           status: to,
           decidedAt: now,
           decidedBy: input.timeout ? null : input.userId,
+          decisionId: input.commandId ?? null,
           updatedAt: now,
           ...(to === 'approved'
             ? { decisionNotes: input.notes ?? null }
@@ -175,35 +177,45 @@ export function bookingSideDeps(deps: ApprovalDeps): BookingSideDeps {
   };
 }
 
-/** POST /bookings/:id/approve and /reject: through the workflow's update (answers synchronously). */
+/**
+ * POST /bookings/:id/approve and /reject: through the workflow's update, answered within the
+ * engine deadline; when not confirmed in time the decision is recorded (signal) and the port throws
+ * 503 `unavailable` with details.recorded. `commandId` (from the Idempotency-Key) makes a retry of a
+ * recorded decision answer its outcome once the worker applied it.
+ */
 export async function decideThroughWorkflow(
   ctx: Ctx,
   id: string,
   decision: 'approve' | 'reject',
-  args: { notes?: string; reason?: string },
+  args: { notes?: string; reason?: string; commandId: string },
   deps: ApprovalDeps,
 ): Promise<Booking> {
   const booking = await getBooking(ctx, id);
+  const to = decision === 'approve' ? 'approved' : 'rejected';
   const notPending = (status: string) =>
-    new DomainError(
-      'invalid_state',
-      `status: the booking is ${status}; only a pending booking can be ${decision === 'approve' ? 'approved' : 'rejected'}`,
-      { current: status },
-    );
+    new DomainError('invalid_state', `status: the booking is ${status}; only a pending booking can be ${to}`, {
+      current: status,
+    });
+  // This very request decided it earlier (recorded while the engine was away): its outcome.
+  if (booking.status === to && booking.decisionId === args.commandId) return booking;
   if (booking.status !== 'pending') throw notPending(booking.status);
   const call = {
     userId: ctx.actor.userId,
+    commandId: args.commandId,
     ...(args.notes !== undefined ? { notes: args.notes } : {}),
     ...(args.reason !== undefined ? { reason: args.reason } : {}),
   };
   let result: DecisionResult;
   try {
     if (!booking.approvalWorkflowId) throw new DomainError('not_found', 'workflow not found');
-    result = await deps.workflows.update<DecisionResult>(
-      booking.approvalWorkflowId,
-      decision === 'approve' ? APPROVE_UPDATE : REJECT_UPDATE,
-      call,
-    );
+    const { commandId: _id, ...arg } = call;
+    result = await deps.workflows.command<DecisionResult>(booking.approvalWorkflowId, {
+      id: args.commandId,
+      update: decision === 'approve' ? APPROVE_UPDATE : REJECT_UPDATE,
+      signal: DECIDE_SIGNAL,
+      arg,
+      what: decision === 'approve' ? 'the approval' : 'the rejection',
+    });
   } catch (err) {
     if (!(err instanceof DomainError && err.code === 'not_found')) throw err;
     // No run (finished or never started): the row still decides, under the same condition.
@@ -211,6 +223,7 @@ export async function decideThroughWorkflow(
     result = await decideBooking(ctx, { bookingId: booking._id, decision, ...call });
   }
   const fresh = await ctx.em.findOne(Booking, { _id: booking._id }, { refresh: true });
-  if (!result.decided) throw notPending(fresh!.status);
+  if (!result.decided && !(fresh!.status === to && fresh!.decisionId === args.commandId))
+    throw notPending(fresh!.status);
   return fresh!;
 }

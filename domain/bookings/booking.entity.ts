@@ -104,6 +104,8 @@ export const Booking = defineEntity({
     approvalWorkflowId: p.string().length(120).nullable(),
     decidedBy: p.string().length(24).nullable(),
     decidedAt: p.datetime().nullable(),
+    /** The API command that decided (approve/reject): a retry with its Idempotency-Key gets the outcome. */
+    decisionId: p.string().length(64).nullable(),
     decisionNotes: p.text().nullable(),
     rejectionReason: p.text().nullable(),
     cancelledAt: p.datetime().nullable(),

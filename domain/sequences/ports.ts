@@ -6,29 +6,36 @@
  */
 import { DomainError } from '../errors';
 import type { WorkflowPort } from '../workflow-port';
-import type { ExitReason, PauseArgs } from './types';
+import { COMMAND_SIGNAL, type ExitReason, type PauseArgs } from './types';
 
 export type UpdateOutcome = 'ok' | 'invalid_state' | 'not_running';
 
 export interface SequenceWorkflowPort {
   /** The generic port the enrollment workflows are started (and steered) through. */
   readonly engine: WorkflowPort;
-  pause(workflowId: string, args: PauseArgs): Promise<UpdateOutcome>;
-  resume(workflowId: string): Promise<UpdateOutcome>;
-  unenroll(workflowId: string): Promise<UpdateOutcome>;
+  /**
+   * Each answers within the engine deadline, or records the command (signal) and throws 503
+   * `unavailable` (details.recorded); `commandId` makes the update and its signal one command.
+   */
+  pause(workflowId: string, args: PauseArgs, commandId: string): Promise<UpdateOutcome>;
+  resume(workflowId: string, commandId: string): Promise<UpdateOutcome>;
+  unenroll(workflowId: string, commandId: string): Promise<UpdateOutcome>;
   /** Asks a running enrollment to exit; false when it is not running. */
   exit(workflowId: string, reason: ExitReason): Promise<boolean>;
 }
 
-/** The enrollment workflow's updates and signal (workflows/sequence-enrollment.workflow.ts) on the generic port. */
+const WHAT = { pause: 'the pause', resume: 'the resume', unenroll: 'the unenrollment' } as const;
+
+/** The enrollment workflow's updates and signals (workflows/sequence-enrollment.workflow.ts) on the generic port. */
 export function sequenceWorkflowPort(engine: WorkflowPort): SequenceWorkflowPort {
   const update = async (
     workflowId: string,
     name: 'pause' | 'resume' | 'unenroll',
-    arg?: unknown,
+    commandId: string,
+    arg: Record<string, unknown> = {},
   ): Promise<UpdateOutcome> => {
     try {
-      await engine.update(workflowId, name, arg);
+      await engine.command(workflowId, { id: commandId, update: name, signal: COMMAND_SIGNAL, arg, what: WHAT[name] });
       return 'ok';
     } catch (err) {
       // The port maps a refused update (validator) to invalid_state and a missing or closed run to not_found.
@@ -39,9 +46,9 @@ export function sequenceWorkflowPort(engine: WorkflowPort): SequenceWorkflowPort
   };
   return {
     engine,
-    pause: (workflowId, args) => update(workflowId, 'pause', args),
-    resume: (workflowId) => update(workflowId, 'resume'),
-    unenroll: (workflowId) => update(workflowId, 'unenroll'),
+    pause: (workflowId, args, commandId) => update(workflowId, 'pause', commandId, { ...args }),
+    resume: (workflowId, commandId) => update(workflowId, 'resume', commandId),
+    unenroll: (workflowId, commandId) => update(workflowId, 'unenroll', commandId),
     exit: (workflowId, reason) => engine.signal(workflowId, 'exit', { reason }),
   };
 }

@@ -264,11 +264,16 @@ function requireStatus(e: SequenceEnrollment, allowed: EnrollmentStatus[], actio
   }
 }
 
+/** This very command (same Idempotency-Key) changed the enrollment earlier, recorded while the engine was away. */
+const alreadyApplied = (e: SequenceEnrollment, commandId: string, statuses: EnrollmentStatus[]): boolean =>
+  e.lastCommandId === commandId && statuses.includes(e.status);
+
 export async function pauseEnrollment(
   ctx: Ctx,
   deps: SequenceEngineDeps,
   id: string,
-  durationDays?: number,
+  durationDays: number | undefined,
+  commandId: string,
 ): Promise<{ paused: true }> {
   if (
     durationDays !== undefined &&
@@ -277,15 +282,25 @@ export async function pauseEnrollment(
     throw validation(`durationDays: must be greater than 0 and at most ${MAX_PAUSE_DAYS}`);
   }
   const e = await getEnrollment(ctx, id);
+  if (alreadyApplied(e, commandId, ['paused'])) return { paused: true };
   requireStatus(e, ['active'], 'paused');
-  outcome(await deps.workflows.pause(e.workflowId, durationDays === undefined ? {} : { durationDays }), 'paused');
+  outcome(
+    await deps.workflows.pause(e.workflowId, durationDays === undefined ? {} : { durationDays }, commandId),
+    'paused',
+  );
   return { paused: true };
 }
 
-export async function resumeEnrollment(ctx: Ctx, deps: SequenceEngineDeps, id: string): Promise<{ resumed: true }> {
+export async function resumeEnrollment(
+  ctx: Ctx,
+  deps: SequenceEngineDeps,
+  id: string,
+  commandId: string,
+): Promise<{ resumed: true }> {
   const e = await getEnrollment(ctx, id);
+  if (alreadyApplied(e, commandId, ['active'])) return { resumed: true };
   requireStatus(e, ['paused'], 'resumed');
-  outcome(await deps.workflows.resume(e.workflowId), 'resumed');
+  outcome(await deps.workflows.resume(e.workflowId, commandId), 'resumed');
   return { resumed: true };
 }
 
@@ -294,9 +309,11 @@ export async function unenrollEnrollment(
   ctx: Ctx,
   deps: SequenceEngineDeps,
   id: string,
+  commandId: string,
 ): Promise<{ unenrolled: true }> {
   const e = await getEnrollment(ctx, id);
+  if (alreadyApplied(e, commandId, ['exited'])) return { unenrolled: true };
   requireStatus(e, ['active', 'paused'], 'unenrolled');
-  outcome(await deps.workflows.unenroll(e.workflowId), 'unenrolled');
+  outcome(await deps.workflows.unenroll(e.workflowId, commandId), 'unenrolled');
   return { unenrolled: true };
 }

@@ -75,6 +75,8 @@ export const SequenceEnrollment = defineEntity({
     currentNodeId: p.string().length(100).nullable(),
     nextActionAt: p.datetime().nullable(),
     pausedUntil: p.datetime().nullable(),
+    /** The API command (pause, resume, unenroll) that last changed the status: its retry gets the outcome. */
+    lastCommandId: p.string().length(64).nullable(),
     snapshot: p.json<EnrollmentSnapshot>(),
     workflowId: p.string().length(200),
     enrolledAt: p.datetime(),

@@ -60,8 +60,20 @@ export type ExitReason =
   | 'restarted'
   | 'error';
 
-export interface PauseArgs {
+export interface PauseArgs extends CommandArgs {
   durationDays?: number;
+}
+
+/** Every API command carries its id (same Idempotency-Key, same id): applied once, update or signal. */
+export interface CommandArgs {
+  commandId?: string;
+}
+
+/** The durable twin of pause/resume/unenroll, sent when the update is not confirmed in time (no worker). */
+export const COMMAND_SIGNAL = 'command';
+export interface CommandSignalArgs extends PauseArgs {
+  name: 'pause' | 'resume' | 'unenroll';
+  commandId: string;
 }
 
 /** What the workflow reports about itself (query `state`). */
@@ -105,6 +117,8 @@ export interface MirrorInput {
   nextActionAt?: string | null;
   pausedUntil?: string | null;
   error?: string | null;
+  /** The API command that caused this status change (pause, resume, unenroll). */
+  commandId?: string;
   /** A step row to upsert (start, wait, stop; sends and actions write their own). */
   step?: {
     nodeId: string;

@@ -2112,7 +2112,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Pause an active enrollment; with durationDays it resumes by itself after that many days (0 < d ≤ 365). 409 invalid_state unless active.
+         * Pause an active enrollment; with durationDays it resumes by itself after that many days (0 < d ≤ 365). 409 invalid_state unless active. 503 unavailable (Retry-After) when the workflow engine does not confirm within ENGINE_DEADLINE_MS: details.recorded says whether it takes effect once the worker runs; a retry with the same Idempotency-Key returns the outcome.
          * @description Scopes: write. Roles: owner, admin, member.
          */
         post: operations["postApiV1SequencesEnrollmentsByEnrollmentIdPause"];
@@ -2132,7 +2132,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Resume a paused enrollment. 409 invalid_state unless paused.
+         * Resume a paused enrollment. 409 invalid_state unless paused. 503 unavailable (Retry-After) when the workflow engine does not confirm within ENGINE_DEADLINE_MS: details.recorded says whether it takes effect once the worker runs; a retry with the same Idempotency-Key returns the outcome.
          * @description Scopes: write. Roles: owner, admin, member.
          */
         post: operations["postApiV1SequencesEnrollmentsByEnrollmentIdResume"];
@@ -2152,7 +2152,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * End an active or paused enrollment: status exited with exitReason manual. 409 invalid_state otherwise.
+         * End an active or paused enrollment: status exited with exitReason manual. 409 invalid_state otherwise. 503 unavailable (Retry-After) when the workflow engine does not confirm within ENGINE_DEADLINE_MS: details.recorded says whether it takes effect once the worker runs; a retry with the same Idempotency-Key returns the outcome.
          * @description Scopes: write. Roles: owner, admin, member.
          */
         post: operations["postApiV1SequencesEnrollmentsByEnrollmentIdUnenroll"];
@@ -5020,7 +5020,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Approve a pending booking (notes optional) through its approval workflow (a Temporal update; answers when decided). 409 unless pending.
+         * Approve a pending booking (notes optional) through its approval workflow (a Temporal update; answers when decided). 409 unless pending. 503 unavailable (Retry-After) when the workflow engine does not confirm within ENGINE_DEADLINE_MS: details.recorded says whether it takes effect once the worker runs; a retry with the same Idempotency-Key returns the outcome.
          * @description Scopes: write. Roles: owner, admin, member.
          *
          *     **booking status transitions** (anything else: 409 `invalid_state`)
@@ -5053,7 +5053,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Reject a pending booking (reason optional) through its approval workflow; frees the slot and tells the attendee. 409 unless pending.
+         * Reject a pending booking (reason optional) through its approval workflow; frees the slot and tells the attendee. 409 unless pending. 503 unavailable (Retry-After) when the workflow engine does not confirm within ENGINE_DEADLINE_MS: details.recorded says whether it takes effect once the worker runs; a retry with the same Idempotency-Key returns the outcome.
          * @description Scopes: write. Roles: owner, admin, member.
          *
          *     **booking status transitions** (anything else: 409 `invalid_state`)

@@ -1,6 +1,7 @@
 /**
- * Temporal outage for manual starts: the API and the run starter reach the Temporal server through a
- * TCP proxy that the test takes down and brings back; the shared dev server keeps running.
+ * Temporal outage for manual starts (the API and the run starter) and for calls that wait on a workflow
+ * (approve, contract void): they reach the Temporal server through a TCP proxy that the test takes down
+ * and brings back; the shared dev server keeps running.
  */
 import { Connection } from '@temporalio/client';
 import { createTemporalClient } from '../../temporal/client';
@@ -12,6 +13,8 @@ import { createLogger } from '../../domain/logger';
 import { createWorkflowPort } from '../../temporal/workflow-client';
 import { waitFor } from '../support/automation-engine';
 import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import { book, createConfig, freshDay } from '../support/bookings';
+import { createContract } from '../support/contracts';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
 
 let proxy: TcpProxy;
@@ -21,7 +24,13 @@ const taskQueue = `faults-${newId()}`;
 beforeAll(async () => {
   const [host, port] = (process.env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233').split(':');
   proxy = await startTcpProxy({ host, port: Number(port) });
-  app = await startTestApp({ TEMPORAL_ADDRESS: `127.0.0.1:${proxy.port}`, TEMPORAL_TASK_QUEUE: taskQueue });
+  app = await startTestApp({
+    TEMPORAL_ADDRESS: `127.0.0.1:${proxy.port}`,
+    TEMPORAL_TASK_QUEUE: taskQueue,
+    // Sending a contract needs mail configured; no worker runs here, so nothing is ever sent.
+    SMTP_URL: 'smtp://127.0.0.1:9',
+    MAIL_FROM: 'CRM <crm@example.test>',
+  });
   t = await app.tenant('Temporal outage');
 });
 afterAll(async () => {
@@ -98,4 +107,78 @@ describe('POST /automations/:id/trigger while Temporal is down', () => {
       await client.connection.close();
     }
   }, 40_000);
+});
+
+describe('calls that wait on a workflow while Temporal is down answer within the engine deadline', () => {
+  const terminate = async (workflowId: string) => {
+    const client = createTemporalClient(
+      await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! }),
+      app.config,
+    );
+    try {
+      await client.workflow
+        .getHandle(workflowId)
+        .terminate('test cleanup')
+        .catch(() => undefined);
+    } finally {
+      await client.connection.close();
+    }
+  };
+
+  it('approve: 503 recorded false (nothing reached the engine); once it is back the same key is recorded', async () => {
+    const config = await createConfig(t.http, { requiresApproval: true, approvalDeadlineHours: 24 });
+    const created = await book(t.http, config._id, `${freshDay()}T09:00:00Z`);
+    expect(created.status).toBe(201);
+    const { _id: id, approvalWorkflowId } = created.body.data as { _id: string; approvalWorkflowId: string };
+    const key = { headers: { 'Idempotency-Key': `approve-${id}` } };
+    try {
+      await proxy.down();
+      try {
+        const started = Date.now();
+        const res = await t.http.post(`/api/v1/bookings/${id}/approve`, {}, key);
+        expect(Date.now() - started).toBeLessThan(6000);
+        expect(res.status).toBe(503);
+        expect(res.body).toMatchObject({ code: 'unavailable', details: { recorded: false } });
+        expect(res.body.error).toContain('not recorded');
+        expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+      } finally {
+        await proxy.up();
+      }
+      // Temporal back, still no worker on this queue: the decision is recorded now (a signal), not lost.
+      let again = await t.http.post(`/api/v1/bookings/${id}/approve`, {}, key);
+      for (let i = 0; again.body?.details?.recorded !== true && i < 10; i++) {
+        await new Promise((r) => setTimeout(r, 1000));
+        again = await t.http.post(`/api/v1/bookings/${id}/approve`, {}, key);
+      }
+      expect(again.status).toBe(503);
+      expect(again.body.details).toEqual({ recorded: true });
+    } finally {
+      await terminate(approvalWorkflowId);
+    }
+  }, 60_000);
+
+  it('contract void: recorded in the database and answered at once; the envelope signal is bounded, not retried for ~20 s', async () => {
+    const { id } = await createContract(t.http);
+    // After the outage of the test before, the gRPC channel reconnects with backoff.
+    let sent = await t.http.post(`/api/v1/contracts/${id}/send`, { reminderIntervalHours: null });
+    for (let i = 0; sent.status === 503 && i < 10; i++) {
+      await new Promise((r) => setTimeout(r, 1000));
+      sent = await t.http.post(`/api/v1/contracts/${id}/send`, { reminderIntervalHours: null });
+    }
+    expect(sent).toMatchObject({ status: 200 });
+    try {
+      await proxy.down();
+      try {
+        const started = Date.now();
+        const res = await t.http.post(`/api/v1/contracts/${id}/void`, { reason: 'Wrong terms' });
+        expect(Date.now() - started).toBeLessThan(5000);
+        expect(res.status).toBe(200);
+        expect(res.body.data).toMatchObject({ status: 'voided', voidReason: 'Wrong terms' });
+      } finally {
+        await proxy.up();
+      }
+    } finally {
+      await terminate(sent.body.data.workflowId);
+    }
+  }, 60_000);
 });

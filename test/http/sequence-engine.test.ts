@@ -32,6 +32,9 @@ beforeAll(async () => {
     SMS_DEFAULT_FROM: 'ACME',
     SMS_DEFAULT_COUNTRY_CODE: '45',
     SEQUENCE_WAIT_SCALE: '0.001',
+    // Updates here answer synchronously even when a step holds the workflow task on a loaded machine;
+    // the engine deadline itself is tested in engine-deadlines.test.ts.
+    ENGINE_DEADLINE_MS: '15000',
   });
   await h.startWorker();
   t = await h.app.tenant('Sequence engine');
@@ -558,6 +561,10 @@ describe('pause, resume, unenroll (workflow updates)', () => {
     expect(mailsTo(p.emails[0].email)).toHaveLength(0);
     await untilStatus(id, ['completed'], 20_000);
     expect(mailsTo(p.emails[0].email)).toHaveLength(1);
+    // The wait's output reports how long it really held (the pause kept it past its 3.6 s), not the plan.
+    const wait = (await stepsOf(id)).find((s) => s.nodeId === 's1')!;
+    expect(wait.output).toMatchObject({ ms: 3600 });
+    expect((wait.output as { waitedMs: number }).waitedMs).toBeGreaterThanOrEqual(4000);
     expect(await eventsOf(id)).toEqual([
       'sequence_enrolled',
       'sequence_paused',

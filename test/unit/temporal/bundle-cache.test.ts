@@ -1,0 +1,109 @@
+/**
+ * The worker's workflow bundle cache: the same code reuses the built bundle (no webpack at start),
+ * any change to a file the workflows reach (or to the dependencies) builds a new one.
+ */
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, existsSync, readdirSync } from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { WORKFLOWS_PATH } from '../../../temporal/bundle-options';
+import { cachedWorkflowBundle, workflowSourceFiles } from '../../../temporal/bundle-cache';
+
+let dir: string;
+beforeEach(() => {
+  dir = mkdtempSync(path.join(os.tmpdir(), 'bundle-cache-'));
+  mkdirSync(path.join(dir, 'src/wf'), { recursive: true });
+  mkdirSync(path.join(dir, 'src/lib'), { recursive: true });
+  writeFileSync(path.join(dir, 'src/wf/index.ts'), `export * from './a.workflow';\n`);
+  writeFileSync(
+    path.join(dir, 'src/wf/a.workflow.ts'),
+    `import { condition } from '@temporalio/workflow';\nimport type { X } from '../lib/types';\nimport { f } from '../lib/pure';\nexport const a = 1;\n`,
+  );
+  writeFileSync(path.join(dir, 'src/lib/pure.ts'), `export const f = () => 1;\n`);
+  writeFileSync(path.join(dir, 'src/lib/types.ts'), `export type X = string;\n`);
+  writeFileSync(path.join(dir, 'src/lib/unrelated.ts'), `export const u = 1;\n`);
+  writeFileSync(path.join(dir, 'deps.lock'), `{"v":1}\n`);
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+function harness() {
+  const builds: string[] = [];
+  const get = () =>
+    cachedWorkflowBundle({
+      entry: path.join(dir, 'src/wf/index.ts'),
+      options: { preloadModules: ['x'] },
+      depFiles: [path.join(dir, 'deps.lock')],
+      cacheDir: path.join(dir, 'cache'),
+      build: async (out) => {
+        builds.push(out);
+        writeFileSync(out, `/* bundle ${builds.length} */`);
+      },
+    });
+  return { builds, get };
+}
+
+it('walks relative imports (type-only too) from the entry and ignores unrelated files and packages', () => {
+  const files = workflowSourceFiles(path.join(dir, 'src/wf/index.ts')).map((f) => path.relative(dir, f));
+  expect(files).toEqual(['src/lib/pure.ts', 'src/lib/types.ts', 'src/wf/a.workflow.ts', 'src/wf/index.ts']);
+});
+
+it('builds on a miss, reuses the file on a hit, rebuilds when a reached file or a dependency changes', async () => {
+  const { builds, get } = harness();
+  const first = await get();
+  expect(first.hit).toBe(false);
+  expect(builds).toHaveLength(1);
+  expect(readFileSync(first.codePath, 'utf8')).toBe('/* bundle 1 */');
+  // No temporary file left behind.
+  expect(readdirSync(path.join(dir, 'cache'))).toEqual([path.basename(first.codePath)]);
+
+  const again = await get();
+  expect(again).toEqual({ ...first, hit: true });
+  expect(builds).toHaveLength(1);
+
+  writeFileSync(path.join(dir, 'src/lib/unrelated.ts'), `export const u = 2;\n`);
+  expect((await get()).hit).toBe(true);
+
+  writeFileSync(path.join(dir, 'src/lib/types.ts'), `export type X = number;\n`);
+  const changed = await get();
+  expect(changed.hit).toBe(false);
+  expect(changed.key).not.toBe(first.key);
+  expect(builds).toHaveLength(2);
+
+  writeFileSync(path.join(dir, 'deps.lock'), `{"v":2}\n`);
+  expect((await get()).hit).toBe(false);
+  expect(builds).toHaveLength(3);
+  // The old bundles stay (a rollback reuses its own), the latest is a hit again.
+  expect((await get()).hit).toBe(true);
+  expect(existsSync(first.codePath)).toBe(true);
+});
+
+it('a failed build leaves no bundle: the next start builds again', async () => {
+  let fail = true;
+  const opts = {
+    entry: path.join(dir, 'src/wf/index.ts'),
+    options: {},
+    depFiles: [path.join(dir, 'deps.lock')],
+    cacheDir: path.join(dir, 'cache'),
+    build: async (out: string) => {
+      writeFileSync(out, 'partial');
+      if (fail) throw new Error('webpack failed');
+    },
+  };
+  await expect(cachedWorkflowBundle(opts)).rejects.toThrow('webpack failed');
+  expect(readdirSync(path.join(dir, 'cache'))).toEqual([]);
+  fail = false;
+  expect((await cachedWorkflowBundle(opts)).hit).toBe(false);
+});
+
+it('the real workflows entry reaches every workflow file and the domain helpers they import', () => {
+  const files = workflowSourceFiles(WORKFLOWS_PATH).map((f) => path.relative(path.join(__dirname, '../../..'), f));
+  expect(files).toEqual(
+    expect.arrayContaining([
+      'workflows/index.ts',
+      'workflows/booking-approval.workflow.ts',
+      'workflows/sequence-enrollment.workflow.ts',
+      'domain/sequences/send-window.ts',
+      'domain/bookings/approval-types.ts',
+    ]),
+  );
+  expect(files.every((f) => !f.startsWith('node_modules'))).toBe(true);
+});
