@@ -67,7 +67,7 @@ async function run(
     ...(entity ?? {}),
     ...(context ? { context } : {}),
   });
-  if (res.status !== 201) throw new Error(`trigger: ${res.status} ${JSON.stringify(res.body)}`);
+  if (res.status !== 202) throw new Error(`trigger: ${res.status} ${JSON.stringify(res.body)}`);
   const done = await waitForExecution(h, res.body.data.executionId);
   const steps = await stepsOf(h, done._id);
   return { done, steps, step: (nodeId: string) => steps.find((s) => s.nodeId === nodeId)! };
