@@ -10,6 +10,13 @@ import { activityCreatedRow, claimActivityRow } from '../messaging/outbound.serv
 import { insertRowsSql } from '../orm/lean';
 import { outboundEmailRow } from './email-records';
 
+/** A recipient's decided outcome, as its row records it. */
+export type DecidedRecipient =
+  | { recipientId: string; status: 'sent'; emailId: string; sentAt: Date }
+  | { recipientId: string; status: 'failed' | 'unknown'; emailId: string | null; error: string };
+
+const json = (v: unknown): string => JSON.stringify(v);
+
 export interface BulkMessage {
   /** The recipient row. */
   recipientId: string;
@@ -129,4 +136,29 @@ export function outcomeRowsSql(
     // Only a timeline row written now is announced: an updated one was announced when it was written.
     ['ac', `${insertRowsSql('outbox_event', events, params)} where entity_id in (select id from a where inserted)`],
   ];
+}
+
+/**
+ * The recipient rows of decided outcomes (a CTE). A recipient recorded sent stays sent: an attempt that counted its
+ * claim as possibly sent (unknown) does not overwrite it.
+ */
+export function recipientsSql(decided: DecidedRecipient[], at: Date, ws: string, params: unknown[]): string {
+  params.push(
+    at,
+    json(
+      decided.map((o) => ({
+        id: o.recipientId,
+        status: o.status,
+        email_id: 'emailId' in o ? o.emailId : null,
+        error: 'error' in o ? o.error : null,
+        sent_at: o.status === 'sent' ? o.sentAt : null,
+      })),
+    ),
+    ws,
+  );
+  return (
+    `update email_bulk_recipient r set status = v.status, email_id = v.email_id, error = left(v.error, 2000), updated_at = ?, sent_at = v.sent_at` +
+    ` from jsonb_to_recordset(?::jsonb) as v(id text, status text, email_id text, error text, sent_at timestamptz)` +
+    ` where r.workspace_id = ? and r.id = v.id and (r.status <> 'sent' or v.status = 'sent')`
+  );
 }

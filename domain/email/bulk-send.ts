@@ -21,12 +21,12 @@ import type { EmailSendResult } from '../messaging/ports';
 import { executeAsOne, executeLean, insertRowsSql } from '../orm/lean';
 import { outboxRow } from '../outbox/emit';
 import { groupCommit } from '../shared/group-commit';
-import { outcomeRowsSql, type BulkMessage, type Claimed, type Outcome } from './bulk-rows';
+import { outcomeRowsSql, recipientsSql, type BulkMessage, type Claimed, type Outcome } from './bulk-rows';
 import type { SendThrottle } from './bulk-throttle';
 import { accountForSend } from './email-accounts.service';
 import { addTracking } from './tracking';
 
-export { insertRowsSql };
+export { insertRowsSql, recipientsSql };
 export type { BulkMessage };
 
 /**
@@ -221,10 +221,10 @@ export async function sendBulkMessages(
   };
 
   /**
-   * Claims what the senders are about to hand over, in one statement: fresh claims inserted, failed ones queued again.
-   * An entry is undefined when its message cannot be sent; LeaseLost when another attempt took over.
+   * The claim part of a step statement (CTEs `ins` and `req`, after the fence): fresh claims inserted, failed ones
+   * queued again, each only while the lease is this attempt's. `out` has undefined for a message that cannot be sent.
    */
-  const claimGroup = async (group: Array<BulkItem | Claimed>): Promise<Array<Claimed | undefined>> => {
+  const claimParts = (group: Array<BulkItem | Claimed>, cond: string, params: unknown[]) => {
     const at = new Date();
     const out = group.map((g): Claimed | undefined => {
       if ('id' in g) return g;
@@ -235,10 +235,7 @@ export async function sendBulkMessages(
     });
     const fresh = out.filter((c, i): c is Claimed => !!c && !('id' in group[i]!));
     const again = out.filter((c, i): c is Claimed => !!c && 'id' in group[i]!);
-    if (!fresh.length && !again.length) return out;
-    const params: unknown[] = [];
-    const { cte, cond } = fence(params);
-    const parts: string[] = [];
+    const ctes: [string, string][] = [];
     if (fresh.length) {
       const insert = insertRowsSql(
         'outbound_message',
@@ -251,35 +248,25 @@ export async function sendBulkMessages(
         ),
         params,
       );
-      parts.push(`ins as (${insert} where true${cond} returning id)`);
+      ctes.push(['ins', `${insert} where true${cond} returning id`]);
     }
     if (again.length) {
       params.push(at, at, ws, json(again.map((c) => c.id)));
-      parts.push(
-        `req as (update outbound_message set status = 'queued', claimed_at = ?, attempts = attempts + 1, error = null, updated_at = ?` +
-          ` where workspace_id = ? and id in (select jsonb_array_elements_text(?::jsonb)) and status = 'failed'${cond} returning id)`,
-      );
+      ctes.push([
+        'req',
+        `update outbound_message set status = 'queued', claimed_at = ?, attempts = attempts + 1, error = null, updated_at = ?` +
+          ` where workspace_id = ? and id in (select jsonb_array_elements_text(?::jsonb)) and status = 'failed'${cond} returning id`,
+      ]);
     }
-    const select = [fresh.length ? 'select id from ins' : '', again.length ? 'select id from req' : '']
-      .filter(Boolean)
-      .join(' union all ');
-    const rows = await executeLean<{ id: string }>(em, `with ${cte}${parts.join(', ')} ${select}`, params);
-    if (rows.length < fresh.length + again.length) {
-      // The lease is gone (nothing was written: every part had the same check) or a failed claim was claimed again
-      // elsewhere: hand nothing over.
-      if (input.lease && !rows.length) throw new LeaseLost();
-      const claimedNow = new Set(rows.map((r) => r.id));
-      return out.map((c) => (c && claimedNow.has(c.id) ? c : undefined));
-    }
-    return out;
+    return { out, ctes, count: fresh.length + again.length };
   };
 
   type Result = { c: Claimed; sent?: EmailSendResult; acceptedAt?: Date; err?: unknown };
   /**
-   * Writes the outcomes of `results` in one statement: the claims, the e-mail and timeline rows as they stand now (with
-   * their activity_created events), the email_sent events and the recipient rows.
+   * The outcome part of a step statement: the claims, the e-mail and timeline rows as they stand now (with their
+   * activity_created events), the email_sent events and the recipient rows; and the outcomes to count once written.
    */
-  const recordGroup = async (results: Result[]): Promise<void[]> => {
+  const outcomeParts = (results: Result[], params: unknown[]) => {
     const at = new Date();
     const rows: { c: Claimed; o: Outcome }[] = [];
     const events: Record<string, unknown>[] = [];
@@ -330,8 +317,9 @@ export async function sendBulkMessages(
           : { recipientId: c.msg.recipientId, status: unknown ? 'unknown' : 'failed', emailId: c.id, error: message },
       );
     }
+    if (!rows.length) return { ctes: [], decided };
     const claims = json(rows.map(({ c, o }) => ({ id: c.id, ...o, sent_at: o.acceptedAt ?? null })));
-    const params: unknown[] = [at, claims, ws];
+    params.push(at, claims, ws);
     const ctes: [string, string][] = [
       [
         // Sent is recorded even over a claim meanwhile marked unknown: it was sent.
@@ -344,78 +332,106 @@ export async function sendBulkMessages(
     if (events.length) ctes.push(['es', insertRowsSql('outbox_event', events, params)]);
     const recipients = decided.filter((o) => o.status !== 'retry');
     if (recipients.length) ctes.push(['rcp', recipientsSql(recipients, at, ws, params)]);
-    await executeAsOne(em, ctes, params);
-    for (const o of decided) decide(o);
-    return results.map(() => undefined);
+    return { ctes, decided };
   };
-  const claimOne = groupCommit(claimGroup);
-  const recordOne = groupCommit(recordGroup);
 
-  // Senders take work in order; each claims, sends and records one message before the next, so the claims open at
-  // any moment (the messages that may be with the mail server without a recorded outcome) are at most one per sender.
+  /** One sender's step: the outcome of its last message and/or the claim of its next. */
+  type Step = { result?: Result; next?: BulkItem | Claimed };
+  /**
+   * The steps of several senders in one statement: their outcomes recorded and their next messages claimed together, so
+   * a sender's next claim commits with its last outcome and its open claims never exceed one. Each gets its claim
+   * (undefined: its message cannot be sent or another attempt requeued it first) or LeaseLost (the outcomes are
+   * recorded all the same).
+   */
+  const stepGroup = async (steps: Step[]): Promise<Array<Claimed | LeaseLost | undefined>> => {
+    const params: unknown[] = [];
+    const nexts = steps.filter((s) => s.next).map((s) => s.next!);
+    const { cte, cond } = nexts.length ? fence(params) : { cte: '', cond: '' };
+    const outcome = outcomeParts(
+      steps.filter((s) => s.result).map((s) => s.result!),
+      params,
+    );
+    const claim = claimParts(nexts, cond, params);
+    const ctes = [...outcome.ctes, ...claim.ctes];
+    const select =
+      claim.ctes.map(([name]) => `select id from ${name}`).join(' union all ') || 'select null::text as id where false';
+    const rows = ctes.length
+      ? await executeLean<{ id: string }>(
+          em,
+          `with ${cte}${ctes.map(([name, sql]) => `${name} as (${sql})`).join(', ')} ${select}`,
+          params,
+          { prepare: true },
+        )
+      : [];
+    for (const o of outcome.decided) decide(o);
+    // Fewer claims than asked: the lease is gone (no claim was written: every part had the same check) or a failed
+    // claim was claimed again elsewhere. Hand nothing over that was not claimed now.
+    const lost = input.lease && claim.count && !rows.length ? new LeaseLost() : undefined;
+    const claimedNow = rows.length < claim.count ? new Set(rows.map((r) => r.id)) : undefined;
+    let i = 0;
+    return steps.map((s) => {
+      if (!s.next) return undefined;
+      const c = claim.out[i++];
+      return lost ?? (c && (!claimedNow || claimedNow.has(c.id)) ? c : undefined);
+    });
+  };
+  // Two statements at a time: a step waits for less than two statements' time, not the one under way and its own.
+  const step = groupCommit(stepGroup, { inFlight: 2 });
+
+  // Senders take work in order. Each sender's step records the outcome of its last message and claims its next in one
+  // statement, so the claims open at any moment (the messages that may be with the mail server without a recorded
+  // outcome) are at most one per sender.
   const work: Array<BulkItem | Claimed> = [...retried, ...fresh];
   let next = 0;
   let failure: unknown;
   const sender = async (): Promise<void> => {
-    while (failure === undefined && next < work.length) {
-      const w = work[next++]!;
-      try {
-        await deps.throttle.take(account._id);
-        if (failure !== undefined) return;
-        const c = await claimOne(w);
-        if (!c) continue;
-        const html =
-          c.mail.html && input.trackOpens && deps.email.tracking
-            ? addTracking(c.mail.html, deps.email.tracking, ws, c.id)
-            : c.mail.html;
-        let result: Result;
-        try {
-          const sent = await transport.send({
-            from: c.mail.from,
-            to: c.mail.to,
-            subject: c.mail.subject,
-            messageId: c.messageId,
-            text: c.mail.text,
-            html,
-          });
-          result = { c, sent, acceptedAt: new Date() };
-        } catch (err) {
-          result = { c, err };
-        }
-        // Not recorded (the database failed): the claim stays open and the next attempt counts it as possibly sent.
-        await recordOne(result);
+    let last: Result | undefined;
+    try {
+      for (;;) {
+        const w = failure === undefined && next < work.length ? work[next++]! : undefined;
+        if (!w) break;
+        // A paced send waits for its turn here: the last outcome is recorded meanwhile, not held back by the wait.
+        if (last && deps.throttle.paced) {
+          const done = step({ result: last });
+          last = undefined;
+          await Promise.all([deps.throttle.take(account._id), done]);
+        } else await deps.throttle.take(account._id);
+        if (failure !== undefined) break;
+        const r = await step({ result: last, next: w });
+        last = undefined;
         deps.heartbeat?.(progress);
-      } catch (err) {
-        failure ??= err;
+        if (r instanceof LeaseLost) throw r;
+        if (!r) continue;
+        last = await handOver(r);
       }
+      // Not recorded (the database failed): the claim stays open and the next attempt counts it as possibly sent.
+      if (last) await step({ result: last });
+      deps.heartbeat?.(progress);
+    } catch (err) {
+      failure ??= err;
+    }
+  };
+  /** Sends one claimed message through the pooled transport: its result with the time the server accepted it. */
+  const handOver = async (c: Claimed): Promise<Result> => {
+    const html =
+      c.mail.html && input.trackOpens && deps.email.tracking
+        ? addTracking(c.mail.html, deps.email.tracking, ws, c.id)
+        : c.mail.html;
+    try {
+      const sent = await transport.send({
+        from: c.mail.from,
+        to: c.mail.to,
+        subject: c.mail.subject,
+        messageId: c.messageId,
+        text: c.mail.text,
+        html,
+      });
+      return { c, sent, acceptedAt: new Date() };
+    } catch (err) {
+      return { c, err };
     }
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(deps.concurrency, work.length)) }, sender));
   if (failure !== undefined) throw failure;
   return input.items.map((i) => outcomes.get(i.recipientId) ?? { recipientId: i.recipientId, status: 'retry' });
-}
-
-/**
- * The recipient rows of decided outcomes (a CTE). A recipient recorded sent stays sent: an attempt that counted its
- * claim as possibly sent (unknown) does not overwrite it.
- */
-export function recipientsSql(decided: BulkOutcome[], at: Date, ws: string, params: unknown[]): string {
-  params.push(
-    at,
-    json(
-      decided.map((o) => ({
-        id: o.recipientId,
-        status: o.status,
-        email_id: 'emailId' in o ? o.emailId : null,
-        error: 'error' in o ? o.error : null,
-        sent_at: o.status === 'sent' ? o.sentAt : null,
-      })),
-    ),
-    ws,
-  );
-  return (
-    `update email_bulk_recipient r set status = v.status, email_id = v.email_id, error = left(v.error, 2000), updated_at = ?, sent_at = v.sent_at` +
-    ` from jsonb_to_recordset(?::jsonb) as v(id text, status text, email_id text, error text, sent_at timestamptz)` +
-    ` where r.workspace_id = ? and r.id = v.id and (r.status <> 'sent' or v.status = 'sent')`
-  );
 }

@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 import type { EntityName, EntityProperty } from '@mikro-orm/core';
 import { TENANT_FILTER, type TenantFilterArgs } from './tenant';
@@ -158,11 +159,31 @@ export async function executeAsOne(
  * parameters (leanQuery) instead of being escaped into the SQL text as em.execute does: the set-based
  * writes carry their rows as one JSON parameter, often hundreds of kilobytes.
  */
-export async function executeLean<R = unknown>(em: EntityManager, sql: string, params: unknown[]): Promise<R[]> {
+export async function executeLean<R = unknown>(
+  em: EntityManager,
+  sql: string,
+  params: unknown[],
+  opts: { prepare?: boolean } = {},
+): Promise<R[]> {
   let n = 0;
   const text = sql.replace(/\?/g, () => `$${++n}`);
   if (n !== params.length) throw new Error(`executeLean: ${n} placeholders for ${params.length} values`);
-  return leanQuery<R>(em, text, params);
+  return leanQuery<R>(em, text, params, opts.prepare ? preparedName(text) : undefined);
+}
+
+const preparedNames = new Map<string, string>();
+/**
+ * The name of a statement prepared per connection (parsed and planned once): one per distinct text, so a statement
+ * run often in a few shapes (a hot write path) is planned once per shape and connection.
+ */
+function preparedName(text: string): string {
+  let name = preparedNames.get(text);
+  if (!name) {
+    if (preparedNames.size >= 1000) preparedNames.clear();
+    name = `lean_${createHash('sha1').update(text).digest('hex').slice(0, 20)}`;
+    preparedNames.set(text, name);
+  }
+  return name;
 }
 
 /** Every (string-keyed) property of an entity type: a plain row for insertRowsSql that names them all (`satisfies`). */

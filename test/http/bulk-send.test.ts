@@ -1,31 +1,17 @@
-import { randomBytes } from 'node:crypto';
 import { MikroORM } from '@mikro-orm/postgresql';
-import type { Ctx } from '../../domain/context';
-import {
-  LeaseLost,
-  sendBulkMessages,
-  type BulkItem,
-  type BulkLease,
-  type BulkOutcome,
-} from '../../domain/email/bulk-send';
-import { EmailBulk } from '../../domain/email/email-bulk.entity';
-import { createSendThrottle } from '../../domain/email/bulk-throttle';
-import { addEmailAccount } from '../../domain/email/email-accounts.service';
+import { LeaseLost, type BulkOutcome } from '../../domain/email/bulk-send';
 import { outboundEmailRow } from '../../domain/email/email-records';
 import { Email } from '../../domain/email/email.entity';
 import { DeliveryError } from '../../domain/messaging/delivery-error';
 import { claimRows } from '../../domain/messaging/outbound.service';
 import { OutboundMessage } from '../../domain/messaging/outbound-message.entity';
-import type { EmailTransport } from '../../domain/messaging/ports';
 import { newId } from '../../domain/ids';
 import { executeLean, insertRowsSql } from '../../domain/orm/lean';
 import { ormConfig } from '../../domain/orm/config';
-import { forkForWorkspace } from '../../domain/orm/tenant';
 import { Activity } from '../../domain/timeline/activity.entity';
-import { createWorkspace } from '../../domain/workspaces/workspaces.service';
-import { unique } from '../support/factories';
 import { eventsFor } from '../support/outbox';
 import { failing, ok, scripted, until } from '../support/transports';
+import { holding, world, type World } from '../support/bulk-send-world';
 
 // The batched send of bulk e-mail (domain/email/bulk-send.ts) against real Postgres with a scripted
 // transport: which rows a recipient leaves behind after a send, a failed send, and an attempt that
@@ -38,116 +24,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await orm.close(true);
 });
-
-interface World {
-  ctx: () => Ctx;
-  accountId: string;
-  items: BulkItem[];
-  send(
-    transport: EmailTransport,
-    opts?: { staleClaimMs?: number; firstStart?: boolean; lease?: BulkLease; concurrency?: number },
-  ): Promise<BulkOutcome[]>;
-  /** A bulk send row for this world's items, its lease held by `token` (what an attempt writes when it starts). */
-  takeLease(token: string): Promise<BulkLease>;
-}
-
-async function world(recipients = 1): Promise<World> {
-  const { workspaceId, userId } = await createWorkspace(orm.em.fork(), { name: `Bulk send ${unique()}` });
-  const key = randomBytes(32);
-  const { account } = await addEmailAccount(
-    orm.em.fork(),
-    {
-      workspaceId,
-      name: 'Sales',
-      emailAddress: 'sales@acme.example',
-      displayName: 'Acme Sales',
-      smtp: { host: '127.0.0.1', port: 2525, secure: false, user: 'u', password: 'p' },
-    },
-    key,
-  );
-  const ctx = (): Ctx => ({
-    em: forkForWorkspace(orm.em, workspaceId),
-    actor: { workspaceId, userId, role: 'admin', scopes: ['read', 'write'] },
-  });
-  const bulkId = newId();
-  const bulkRef = `bulk:${bulkId}`;
-  const items: BulkItem[] = Array.from({ length: recipients }, (_, i) => ({
-    recipientId: newId(),
-    key: `${bulkRef}:${i}`,
-    render: () => ({
-      recipientId: items[i]!.recipientId,
-      key: `${bulkRef}:${i}`,
-      to: `r${i}@example.com`,
-      subject: `Hello R${i}`,
-      html: `<p>Hi R${i}</p>`,
-      links: {},
-    }),
-  }));
-  return {
-    ctx,
-    accountId: String(account._id),
-    items,
-    send: (transport, opts = {}) =>
-      sendBulkMessages(
-        ctx(),
-        {
-          accountId: String(account._id),
-          trackOpens: false,
-          bulkRef,
-          items,
-          firstStart: opts.firstStart ?? false,
-          lease: opts.lease,
-        },
-        {
-          email: {
-            transport,
-            accounts: { forAccount: () => ({ transport, from: { address: 'sales@acme.example' } }), close() {} },
-            staleClaimMs: opts.staleClaimMs,
-          },
-          throttle: createSendThrottle(0),
-          concurrency: opts.concurrency ?? 4,
-        },
-      ),
-    async takeLease(token) {
-      const c = ctx();
-      const found = await c.em.findOne(EmailBulk, { _id: bulkId });
-      if (found) found.lease = token;
-      else
-        c.em.persist(
-          c.em.create(EmailBulk, {
-            _id: bulkId,
-            workspaceId,
-            createdAt: new Date(),
-            updatedAt: new Date(),
-            accountId: String(account._id),
-            subject: 'Hello',
-            text: 'Hi',
-            trackOpens: false,
-            immediate: false,
-            status: 'sending',
-            total: recipients,
-            createdBy: userId,
-            lease: token,
-          }),
-        );
-      await c.em.flush();
-      return { bulkId, token };
-    },
-  };
-}
-
-/** A transport that holds every message until released (release() lets all held and later ones through). */
-function holding() {
-  const held: (() => void)[] = [];
-  let open = false;
-  const t = scripted((m) => (open ? ok(m) : new Promise((resolve) => held.push(() => void ok(m).then(resolve)))));
-  return Object.assign(t, {
-    release() {
-      open = true;
-      for (const r of held.splice(0)) r();
-    },
-  });
-}
 
 /** What one recipient left behind: its claim, e-mail row, timeline row and their events. */
 async function rowsOf(w: World, index: number) {
@@ -168,7 +44,7 @@ async function rowsOf(w: World, index: number) {
 
 describe('bulk send rows', () => {
   it('a sent recipient has its claim, e-mail row and timeline row as sent, one activity_created and one email_sent', async () => {
-    const w = await world(3);
+    const w = await world(orm, 3);
     const transport = scripted(ok);
     const outcomes = await w.send(transport, { firstStart: true });
     expect(outcomes.map((o) => o.status)).toEqual(['sent', 'sent', 'sent']);
@@ -204,7 +80,7 @@ describe('bulk send rows', () => {
   });
 
   it('while a message is with the mail server only its claim exists; an attempt that died then leaves it unknown with its rows, never sent again', async () => {
-    const w = await world(2);
+    const w = await world(orm, 2);
     const held: (() => void)[] = [];
     const hanging = scripted((m) => new Promise((resolve) => held.push(() => void ok(m).then(resolve))));
     const dead = w.send(hanging, { firstStart: true });
@@ -249,7 +125,7 @@ describe('bulk send rows', () => {
   });
 
   it('a send the server could not take leaves a failed e-mail row; the next attempt sends it and updates the same rows', async () => {
-    const w = await world(1);
+    const w = await world(orm, 1);
     const down = failing(new DeliveryError('connect ECONNREFUSED 127.0.0.1:25', 'not_sent', false));
     expect((await w.send(down, { firstStart: true })).map((o) => o.status)).toEqual(['retry']);
     const failed = await rowsOf(w, 0);
@@ -276,7 +152,7 @@ describe('bulk send rows', () => {
   });
 
   it('a refusal for good fails the recipient with its rows', async () => {
-    const w = await world(1);
+    const w = await world(orm, 1);
     const refusing = failing(new DeliveryError('550 mailbox unavailable', 'not_sent', true));
     expect(await w.send(refusing, { firstStart: true })).toEqual([
       expect.objectContaining({ status: 'failed', error: '550 mailbox unavailable' }),
@@ -289,7 +165,7 @@ describe('bulk send rows', () => {
   });
 
   it('a connection lost after the hand-over is unknown with its error, kept by a rerun', async () => {
-    const w = await world(1);
+    const w = await world(orm, 1);
     const lost = failing(new DeliveryError('connection closed after DATA', 'unknown', false));
     expect(await w.send(lost, { firstStart: true })).toEqual([
       expect.objectContaining({ status: 'unknown', error: 'connection closed after DATA' }),
@@ -305,7 +181,7 @@ describe('bulk send rows', () => {
   });
 
   it('a claim written with its rows at claim time (before rows waited for the outcome) becomes unknown without a second timeline row', async () => {
-    const w = await world(1);
+    const w = await world(orm, 1);
     const ctx = w.ctx();
     const at = new Date(Date.now() - 60_000);
     const ids = { outboundId: newId(at), activityId: newId(at), at };
@@ -360,7 +236,7 @@ describe('bulk send rows', () => {
   });
 
   it('at most `concurrency` claims are open while messages are with the mail server, the rest unclaimed', async () => {
-    const w = await world(20);
+    const w = await world(orm, 20);
     const transport = holding();
     const running = w.send(transport, { firstStart: true, concurrency: 4 });
     await until(() => transport.calls.length === 4);
@@ -375,7 +251,7 @@ describe('bulk send rows', () => {
   });
 
   it('a sent outcome carries the time the server accepted, written to the claim and the e-mail row', async () => {
-    const w = await world(2);
+    const w = await world(orm, 2);
     const slow = scripted((m) => new Promise((r) => setTimeout(() => void ok(m).then(r), 300)));
     const started = Date.now();
     const outcomes = await w.send(slow, { firstStart: true, concurrency: 1 });
@@ -392,7 +268,7 @@ describe('bulk send rows', () => {
   });
 
   it('an attempt holding the lease counts the open claims of the one before as unknown at once and sends the rest; the fenced-off attempt hands nothing more over', async () => {
-    const w = await world(6);
+    const w = await world(orm, 6);
     const first = holding();
     const dead = w.send(first, { firstStart: true, concurrency: 2, lease: await w.takeLease('a'.repeat(24)) });
     await until(() => first.calls.length === 2);
@@ -413,5 +289,31 @@ describe('bulk send rows', () => {
     await expect(dead).rejects.toBeInstanceOf(LeaseLost);
     expect(first.calls).toHaveLength(2);
     for (const i of [0, 1]) expect((await rowsOf(w, i)).claim).toMatchObject({ status: 'sent' });
+  });
+  it("a sender's next claim commits with its last message's outcome: one statement per message, never two open claims", async () => {
+    const w = await world(orm, 4);
+    // While message i is with the mail server, the claim of i and the outcome of i - 1 were written by one transaction.
+    const seen: { prev: { status: string; xmin: string }; cur: { status: string; xmin: string } }[] = [];
+    const xmin = async (i: number) =>
+      (
+        await executeLean<{ status: string; xmin: string }>(
+          w.ctx().em,
+          'select status, xmin::text as xmin from outbound_message where idempotency_key = ?',
+          [w.items[i]!.key],
+        )
+      )[0]!;
+    const transport = scripted(async (m) => {
+      const i = transport.calls.length - 1;
+      if (i > 0) seen.push({ prev: await xmin(i - 1), cur: await xmin(i) });
+      return ok(m);
+    });
+    const outcomes = await w.send(transport, { firstStart: true, concurrency: 1 });
+    expect(outcomes.map((o) => o.status)).toEqual(['sent', 'sent', 'sent', 'sent']);
+    expect(seen).toHaveLength(3);
+    for (const { prev, cur } of seen) {
+      expect(prev.status).toBe('sent');
+      expect(cur.status).toBe('queued');
+      expect(cur.xmin).toBe(prev.xmin);
+    }
   });
 });
