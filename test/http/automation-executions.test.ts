@@ -24,7 +24,7 @@ describe('GET /api/v1/automations/stats', () => {
       totalAutomations: 0,
       activeAutomations: 0,
       totalExecutions: 0,
-      executionsByStatus: { running: 0, completed: 0, failed: 0, cancelled: 0 },
+      executionsByStatus: { queued: 0, running: 0, completed: 0, failed: 0, cancelled: 0 },
       avgDuration: null,
     });
 
@@ -49,7 +49,7 @@ describe('GET /api/v1/automations/stats', () => {
       totalAutomations: 2,
       activeAutomations: 1,
       totalExecutions: 5,
-      executionsByStatus: { running: 1, completed: 2, failed: 1, cancelled: 1 },
+      executionsByStatus: { queued: 0, running: 1, completed: 2, failed: 1, cancelled: 1 },
       avgDuration: Math.round((1000 + 3000 + 2000 + 501) / 4),
     });
   });
@@ -113,7 +113,7 @@ describe('executions', () => {
   });
 
   it.each([
-    ['status=done', /status: must be one of running, completed, failed, cancelled/],
+    ['status=done', /status: must be one of queued, running, completed, failed, cancelled/],
     ['limit=101', /limit must be at most 100/],
     ['state=failed', /state/],
   ])('400 for ?%s', async (qs, message) => {
