@@ -32,12 +32,19 @@ export function claimParkedSql(filterWorkspaces: boolean): string {
 
 /**
  * The outcome of parked attempts ($2: [{ id, ok, failed, error, delay_ms }]): a delivered row is
- * deleted, a failed one is retried after delay_ms or stays `failed`. Only rows leased by $1.
+ * deleted and its subscriber appended to the event's delivered_to (as a first-attempt success is),
+ * a failed one is retried after delay_ms or stays `failed`. Only rows leased by $1.
  */
 export const PARKED_OUTCOME_SQL = `
   with x as (
     select * from jsonb_to_recordset($2::jsonb) as x(id text, ok boolean, failed boolean, error text, delay_ms double precision)),
-  gone as (delete from outbox_delivery d using x where d.id = x.id and x.ok and d.locked_by = $1 returning d.id)
+  gone as (
+    delete from outbox_delivery d using x where d.id = x.id and x.ok and d.locked_by = $1
+    returning d.outbox_id, d.subscriber),
+  delivered as (
+    update outbox_event e set delivered_to = e.delivered_to || array(
+      select distinct g.subscriber from gone g where g.outbox_id = e.id and not (g.subscriber = any(e.delivered_to)))
+    where e.id in (select outbox_id from gone))
   update outbox_delivery d set
     status = case when x.failed then 'failed' else d.status end,
     last_error = x.error,
