@@ -5,10 +5,10 @@ import { STANDARD_RETRY_SCHEDULE_MS } from '../webhooks/settings';
 import { scheduleBackoff } from './backoff';
 import { createParkedRunner, parkRows, RECORD_WITH_PARKED_SQL, type ParkRow } from './deliveries';
 import type { DrainResult, OutboxDispatcher, OutboxDispatcherOptions } from './dispatcher.types';
-import { batchMarks, errorMessage, handOver, keepLeased, type BatchMarks } from './handover';
-import { createOutboxListener, type OutboxListener } from './listener';
+import { batchMarks, errorMessage, failOutcome, handOver, keepLeased, type BatchMarks, type Outcome } from './handover';
+import { createOutboxListener, PARKED_DUE_PAYLOAD, type OutboxListener } from './listener';
 import { claimSql, RECORD_SQL, RENEW_EVENTS_SQL, toClaimed, type ClaimedEvent, type OutboxRow } from './outbox.sql';
-import { isPermanentFailure, type OutboxEventRecord, type Subscriber } from './subscriber';
+import type { OutboxEventRecord, Subscriber } from './subscriber';
 
 export type { Backoff } from './backoff';
 export type { BatchFailures, OutboxEventRecord, Subscriber } from './subscriber';
@@ -119,18 +119,6 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
     return res.rows.map(toClaimed).sort((a, b) => (BigInt(a.event.id) < BigInt(b.event.id) ? -1 : 1));
   }
 
-  interface Outcome {
-    /** Subscribers that succeeded in this attempt. */
-    delivered: string[];
-    errors: string[];
-    /** Subscribers that failed: their delivery is parked (permanent: failed at once). */
-    failures: Array<{ subscriber: string; error: string; permanent: boolean }>;
-    /** Subscribers with an earlier delivery of this record parked: this one queues behind it. */
-    queued: string[];
-    /** Set for events dead-lettered before delivery (attempts beyond maxAttempts). */
-    deadLetter?: string;
-  }
-
   /**
    * Hands `claimed` to one subscriber (as one batch, or per event in parallel lanes) and records the outcome per event.
    */
@@ -167,12 +155,6 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
     await handOver(subscriber, pending, concurrency, fail, succeed);
     // The last one to finish leaves it to the outcome statement that follows at once.
     if (succeeded.length && inFlight.count > 1) marks.add(subscriber.name, succeeded);
-  }
-
-  function failOutcome(out: Outcome, subscriber: string, err: unknown): void {
-    const error = errorMessage(err);
-    out.errors.push(`${subscriber}: ${error}`);
-    out.failures.push({ subscriber, error, permanent: isPermanentFailure(err) });
   }
 
   /**
@@ -366,7 +348,11 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
         connectionString: opts.pgConnectionString,
         applicationName: `crm-outbox-listen:${id}`.slice(0, 63),
         log,
-        onWake: wake,
+        // New events wake a claim runner; an operator's retry the parked runner; a reconnect both.
+        onWake: (payload) => {
+          if (payload !== PARKED_DUE_PAYLOAD) wake();
+          if (payload === undefined || payload === PARKED_DUE_PAYLOAD) parked.wake(0);
+        },
       });
       await listener.start();
       loopDone = Promise.all([...Array.from({ length: parallelBatches }, loop), parked.loop()]).then(() => undefined);

@@ -2,12 +2,31 @@
 import type { Pool } from 'pg';
 import type { Logger } from '../logger';
 import { mapLimited } from '../shared/concurrency';
-import type { BatchFailures, OutboxEventRecord, Subscriber } from './subscriber';
+import { isPermanentFailure, type BatchFailures, type OutboxEventRecord, type Subscriber } from './subscriber';
 
 /** How long a batch may stay busy before the successes of its finished subscribers are written ahead of its outcome. */
 const MARK_AHEAD_MS = 250;
 
 export const errorMessage = (err: unknown): string => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
+
+/** What one claimed event's delivery to every subscriber came to (the dispatcher's outcome statement). */
+export interface Outcome {
+  /** Subscribers that succeeded in this attempt. */
+  delivered: string[];
+  errors: string[];
+  /** Subscribers that failed: their delivery is parked (permanent: failed at once). */
+  failures: Array<{ subscriber: string; error: string; permanent: boolean }>;
+  /** Subscribers with an earlier delivery of this record parked: this one queues behind it. */
+  queued: string[];
+  /** Set for events dead-lettered before delivery (attempts beyond maxAttempts). */
+  deadLetter?: string;
+}
+
+export function failOutcome(out: Outcome, subscriber: string, err: unknown): void {
+  const error = errorMessage(err);
+  out.errors.push(`${subscriber}: ${error}`);
+  out.failures.push({ subscriber, error, permanent: isPermanentFailure(err) });
+}
 
 /** Calls the subscriber (as one batch, or per event with `concurrency` lanes) and reports each event. */
 export async function handOver(
