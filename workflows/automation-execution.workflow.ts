@@ -207,7 +207,10 @@ export async function automationExecutionWorkflow(input: ExecutionWorkflowInput)
           });
           return { handle: null };
         }
-        const until = new Date(Date.now() + ms).toISOString();
+        // The wait begins now (workflow time, deterministic on replay); it ends when the run goes on,
+        // which a worker outage or a busy task queue can make later than planned.
+        const began = Date.now();
+        const until = new Date(began + ms).toISOString();
         // The step log shows the run waiting (and what happened before) for the whole delay.
         await bookkeeping.recordSteps({
           workspaceId: input.workspaceId,
@@ -225,7 +228,7 @@ export async function automationExecutionWorkflow(input: ExecutionWorkflowInput)
           startedAt,
           endedAt: iso(),
           input: { ms, until },
-          output: { waitedMs: ms },
+          output: { ms, waitedMs: Math.max(0, Date.now() - began) },
         });
         return { handle: null };
       }

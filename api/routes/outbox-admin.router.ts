@@ -50,7 +50,7 @@ export const outboxAdminRoutes: RouteFactory = () => [
     params: idParams,
     resources,
     summary:
-      'Attempt the delivery again within a few seconds, with a fresh retry schedule (status queued, attempts 0; lastError kept). 409 while it is being attempted.',
+      'Attempt the delivery again at once (running dispatchers are woken), with a fresh retry schedule (status queued, attempts 0; lastError kept). 409 while it is being attempted.',
     response: envelopes.data(outboxDeliveryView),
     handler: async ({ ctx, params }) => ok(view(await admin.retryDelivery(ctx.em, ctx.actor.workspaceId, params.id))),
   }),

@@ -51,7 +51,7 @@ export const outboxCommands: CommandSpec[] = [
   },
   {
     name: 'outbox retry',
-    summary: 'Attempt a parked delivery again within a few seconds, with a fresh retry schedule',
+    summary: 'Attempt a parked delivery again at once (running dispatchers are woken), with a fresh retry schedule',
     flags: [id, workspace],
     prepare(v) {
       const deliveryId = parseId(v.id as string, 'outbox delivery');

@@ -6,6 +6,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { conflict, notFound } from '../errors';
 import { ID_RE } from '../ids';
+import { OUTBOX_CHANNEL, PARKED_DUE_PAYLOAD } from './listener';
 import type { DeliveryState, ListOutboxDeliveriesQuery, OutboxDeliveryView } from './admin.schemas';
 
 interface Row {
@@ -108,19 +109,21 @@ export async function getDelivery(em: EntityManager, workspaceId: string | null,
 
 /**
  * Due again now with a fresh schedule (attempts 0; the last error stays for reference). Not while a
- * dispatcher is delivering it (409): its outcome comes first.
+ * dispatcher is delivering it (409): its outcome comes first. The statement's NOTIFY (sent when it
+ * commits) wakes the dispatchers' parked-delivery runners, so the attempt does not wait for a poll.
  */
 export async function retryDelivery(em: EntityManager, workspaceId: string | null, id: string): Promise<Row> {
   await getDelivery(em, workspaceId, id);
   const rows = await em.getConnection().execute<Row[]>(
-    `update outbox_delivery set status = 'pending', attempts = 0, next_attempt_at = now(), locked_by = null,
-       locked_until = null, updated_at = now()
-     where id = ? and (status <> 'pending' or locked_until is null or locked_until <= now())
-     returning ${COLUMNS}`,
+    `with u as (
+       update outbox_delivery set status = 'pending', attempts = 0, next_attempt_at = now(), locked_by = null,
+         locked_until = null, updated_at = now()
+       where id = ? and (status <> 'pending' or locked_until is null or locked_until <= now())
+       returning ${COLUMNS})
+     select u.*, pg_notify('${OUTBOX_CHANNEL}', '${PARKED_DUE_PAYLOAD}') as notified from u`,
     [id],
   );
   if (!rows[0]) throw conflict('the delivery is being attempted right now; look again in a moment');
-  // Dispatchers poll parked deliveries every couple of seconds; a NOTIFY would only wake the event claim.
   return rows[0];
 }
 

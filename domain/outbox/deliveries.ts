@@ -9,7 +9,12 @@ import type { Pool } from 'pg';
 import type { Logger } from '../logger';
 import { mapLimited } from '../shared/concurrency';
 import type { Backoff } from './backoff';
+import { newId } from '../ids';
+import { errorMessage, keepLeased } from './handover';
+import { claimParkedSql, PARKED_OUTCOME_SQL, RENEW_PARKED_SQL, type ParkRow } from './deliveries.sql';
 import { isPermanentFailure, type OutboxEventRecord, type Subscriber } from './subscriber';
+
+export { RECORD_WITH_PARKED_SQL, type ParkRow } from './deliveries.sql';
 
 export interface ParkedOptions {
   pool: Pool;
@@ -23,6 +28,8 @@ export interface ParkedOptions {
   /** After this many attempts a delivery is `failed`; undefined: retried forever. */
   maxAttempts?: number;
   workspaceIds: readonly string[] | null;
+  /** loop(): how often it looks for due rows when nothing woke it (the dispatcher's poll interval). */
+  pollIntervalMs: number;
 }
 
 export interface ParkedPass {
@@ -34,7 +41,14 @@ export interface ParkedPass {
 }
 
 export interface ParkedRunner {
+  /** One pass: claims due queue heads, delivers them, writes their outcomes. */
   runOnce(): Promise<ParkedPass>;
+  /** Passes until stop(): at the rows' due times, every pollIntervalMs, or at once when woken. */
+  loop(): Promise<void>;
+  /** Something is due in `delayMs` (0: look now). */
+  wake(delayMs: number): void;
+  /** Ends loop() after its current pass. */
+  stop(): void;
 }
 
 interface DeliveryRow {
@@ -51,38 +65,6 @@ interface DeliveryRow {
   occurred_at: Date;
   attempts: number;
 }
-
-/**
- * Due pending rows that are the head of their (record, subscriber) queue, leased. The order probe is
- * the same LIMIT 1 shape as the outbox claim (outbox.sql.ts). Params: $1 dispatcher, $2 lease ms,
- * $3 limit, $4 subscriber names, [$5 workspaces].
- */
-function claimParkedSql(filterWorkspaces: boolean): string {
-  return `
-    with due as (
-      select d.id from outbox_delivery d
-      where d.status = 'pending' and d.next_attempt_at <= now()
-        and (d.locked_until is null or d.locked_until <= now())
-        and d.subscriber = any($4::text[])
-        ${filterWorkspaces ? 'and d.workspace_id = any($5::text[])' : ''}
-        and (
-          select d2.id from outbox_delivery d2
-          where d2.status = 'pending' and d2.workspace_id = d.workspace_id and d2.entity_type = d.entity_type
-            and d2.entity_id = d.entity_id and d2.subscriber = d.subscriber and d2.outbox_id < d.outbox_id
-          limit 1) is null
-      order by d.next_attempt_at, d.outbox_id
-      limit $3
-      for update skip locked
-    )
-    update outbox_delivery u
-    set locked_by = $1, locked_until = now() + $2::double precision * interval '1 millisecond',
-      attempts = u.attempts + 1, last_attempt_at = now(), updated_at = now()
-    from due where u.id = due.id
-    returning u.id, u.subscriber, u.outbox_id, u.event_id, u.workspace_id, u.type, u.entity_type, u.entity_id,
-      u.actor_user_id, u.payload, u.occurred_at, u.attempts`;
-}
-
-const errorMessage = (err: unknown): string => (err instanceof Error ? err.message : String(err)).slice(0, 2000);
 
 const toEvent = (r: DeliveryRow): OutboxEventRecord => ({
   id: String(r.outbox_id),
@@ -151,115 +133,128 @@ export function createParkedRunner(opts: ParkedOptions): ParkedRunner {
   }
 
   async function record(out: ParkedOutcome[]): Promise<void> {
-    await opts.pool.query(
-      `with x as (
-         select * from jsonb_to_recordset($2::jsonb) as x(id text, ok boolean, failed boolean, error text, delay_ms double precision)),
-       gone as (delete from outbox_delivery d using x where d.id = x.id and x.ok and d.locked_by = $1 returning d.id)
-       update outbox_delivery d set
-         status = case when x.failed then 'failed' else d.status end,
-         last_error = x.error,
-         next_attempt_at = now() + x.delay_ms * interval '1 millisecond',
-         locked_by = null, locked_until = null, updated_at = now()
-       from x where d.id = x.id and not x.ok and d.locked_by = $1 and d.status = 'pending'`,
-      [opts.dispatcherId, JSON.stringify(out)],
+    await opts.pool.query(PARKED_OUTCOME_SQL, [opts.dispatcherId, JSON.stringify(out)]);
+  }
+
+  async function runOnce(): Promise<ParkedPass> {
+    const rows = await claim();
+    const pass: ParkedPass = { claimed: rows.length, delivered: 0, failed: 0 };
+    if (!rows.length) return pass;
+    const ids = rows.map((r) => r.id);
+    const renew = keepLeased(opts.pool, RENEW_PARKED_SQL, [opts.dispatcherId, opts.leaseMs, ids], opts.leaseMs, (err) =>
+      opts.log.warn({ err: err.message }, 'outbox: parked lease renewal failed'),
     );
+    const out: ParkedOutcome[] = [];
+    try {
+      const groups = new Map<string, DeliveryRow[]>();
+      for (const r of rows) groups.set(r.subscriber, [...(groups.get(r.subscriber) ?? []), r]);
+      await Promise.all([...groups].map(([name, list]) => deliver(byName.get(name)!, list, out)));
+      await record(out);
+    } finally {
+      clearInterval(renew);
+    }
+    const now = Date.now();
+    for (const o of out) {
+      if (o.ok) pass.delivered += 1;
+      else {
+        pass.failed += 1;
+        if (!o.failed) pass.nextAt = Math.min(pass.nextAt ?? Infinity, now + o.delay_ms);
+      }
+    }
+    const failedRows = out.filter((o) => !o.ok);
+    if (failedRows.length) {
+      const row = new Map(rows.map((r) => [r.id, r]));
+      for (const o of failedRows) {
+        const r = row.get(o.id)!;
+        const fields = { deliveryId: o.id, subscriber: r.subscriber, eventId: r.event_id, attempts: r.attempts };
+        if (o.failed) opts.log.error({ ...fields, error: o.error }, 'outbox delivery failed for good');
+        else opts.log.warn({ ...fields, retryInMs: o.delay_ms, error: o.error }, 'outbox delivery failed; will retry');
+      }
+    }
+    return pass;
+  }
+
+  let running = false;
+  /** When to look next (ms epoch); loop() also polls every pollIntervalMs. */
+  let nextAt = Infinity;
+  let wakeNow: (() => void) | null = null;
+
+  async function loop(): Promise<void> {
+    running = true;
+    while (running) {
+      let again = false;
+      try {
+        const r = await runOnce();
+        if (r.nextAt !== undefined) nextAt = Math.min(nextAt, r.nextAt);
+        // A delivered head lets the next row of its queue go at once.
+        again = r.delivered > 0 || r.claimed >= opts.batchSize;
+      } catch (err) {
+        opts.log.error({ err: errorMessage(err) }, 'outbox: parked deliveries pass failed');
+      }
+      if (!running) break;
+      if (again) continue;
+      const wait = Math.max(0, Math.min(opts.pollIntervalMs, nextAt - Date.now()));
+      await new Promise<void>((resolve) => {
+        const done = (): void => {
+          clearTimeout(timer);
+          wakeNow = null;
+          resolve();
+        };
+        const timer = setTimeout(done, wait);
+        wakeNow = done;
+      });
+      if (Date.now() >= nextAt) nextAt = Infinity;
+    }
   }
 
   return {
-    async runOnce() {
-      const rows = await claim();
-      const pass: ParkedPass = { claimed: rows.length, delivered: 0, failed: 0 };
-      if (!rows.length) return pass;
-      const ids = rows.map((r) => r.id);
-      const renew = setInterval(
-        () =>
-          void opts.pool
-            .query(
-              `update outbox_delivery set locked_until = now() + $2::double precision * interval '1 millisecond'
-               where locked_by = $1 and id = any($3::text[]) and status = 'pending'`,
-              [opts.dispatcherId, opts.leaseMs, ids],
-            )
-            .catch((err: Error) => opts.log.warn({ err: err.message }, 'outbox: parked lease renewal failed')),
-        Math.max(50, Math.floor(opts.leaseMs / 3)),
-      );
-      renew.unref();
-      const out: ParkedOutcome[] = [];
-      try {
-        const groups = new Map<string, DeliveryRow[]>();
-        for (const r of rows) groups.set(r.subscriber, [...(groups.get(r.subscriber) ?? []), r]);
-        await Promise.all([...groups].map(([name, list]) => deliver(byName.get(name)!, list, out)));
-        await record(out);
-      } finally {
-        clearInterval(renew);
-      }
-      const now = Date.now();
-      for (const o of out) {
-        if (o.ok) pass.delivered += 1;
-        else {
-          pass.failed += 1;
-          if (!o.failed) pass.nextAt = Math.min(pass.nextAt ?? Infinity, now + o.delay_ms);
-        }
-      }
-      const failedRows = out.filter((o) => !o.ok);
-      if (failedRows.length) {
-        const row = new Map(rows.map((r) => [r.id, r]));
-        for (const o of failedRows) {
-          const r = row.get(o.id)!;
-          const fields = { deliveryId: o.id, subscriber: r.subscriber, eventId: r.event_id, attempts: r.attempts };
-          if (o.failed) opts.log.error({ ...fields, error: o.error }, 'outbox delivery failed for good');
-          else
-            opts.log.warn({ ...fields, retryInMs: o.delay_ms, error: o.error }, 'outbox delivery failed; will retry');
-        }
-      }
-      return pass;
+    runOnce,
+    loop,
+    wake(delayMs) {
+      nextAt = Math.min(nextAt, Date.now() + Math.max(0, delayMs));
+      if (delayMs <= 0) wakeNow?.();
+    },
+    stop() {
+      running = false;
+      wakeNow?.();
     },
   };
 }
 
-/** A parked or queued delivery written with its event's outcome (dispatcher record()). */
-export interface ParkRow {
-  did: string;
-  outbox_id: string;
-  subscriber: string;
-  status: 'pending' | 'failed';
-  attempts: number;
-  delay_ms: number;
-  error: string | null;
-}
-
 /**
- * The outcome statement when some subscriber failed or queued: the events' outcome (as the plain
- * one in the dispatcher) and the parked rows, in one statement so an event is never processed
- * without its parked deliveries. Only rows this dispatcher still leases are written.
- * Params: $1 dispatcher, $2 outcomes, $3 park rows.
+ * The parked rows an event's outcome writes: each failing subscriber's delivery (attempt 1, due
+ * after the backoff; `failed` at once when permanent or out of attempts) and a queued row (no
+ * attempt yet) for each subscriber with an earlier delivery of the record still parked.
  */
-export const RECORD_WITH_PARKED_SQL = `
-  with x as (
-    select * from jsonb_to_recordset($2::jsonb) as x(id bigint, subs text[], done boolean, error text, delay_ms double precision)),
-  u as (
-    update outbox_event u set
-      delivered_to = u.delivered_to || array(select s from unnest(x.subs) s where not (s = any(u.delivered_to))),
-      processed_at = case when x.done then now() else null end,
-      last_error = coalesce(x.error, u.last_error),
-      available_at = case when x.done then u.available_at else now() + x.delay_ms * interval '1 millisecond' end,
-      locked_until = null, locked_by = null
-    from x
-    where u.id = x.id and u.locked_by = $1 and u.processed_at is null
-    returning u.id, u.event_id, u.workspace_id, u.type, u.entity_type, u.entity_id, u.actor_user_id, u.payload,
-      u.occurred_at, x.done),
-  parked as (
-    insert into outbox_delivery (id, workspace_id, subscriber, outbox_id, event_id, type, entity_type, entity_id,
-      actor_user_id, payload, occurred_at, status, attempts, next_attempt_at, last_error, last_attempt_at)
-    select k.did, u.workspace_id, k.subscriber, u.id, u.event_id, u.type, u.entity_type, u.entity_id, u.actor_user_id,
-      u.payload, u.occurred_at, k.status, k.attempts, now() + k.delay_ms * interval '1 millisecond', k.error,
-      case when k.attempts > 0 then now() end
-    from jsonb_to_recordset($3::jsonb) as k(did text, outbox_id bigint, subscriber text, status text, attempts int,
-      delay_ms double precision, error text)
-    join u on u.id = k.outbox_id and u.done
-    on conflict (event_id, subscriber) do nothing
-    returning 1)
-  select u.id, u.done and exists (
-    select 1 from outbox_event e2 where e2.processed_at is null and e2.workspace_id = u.workspace_id
-      and e2.entity_type = u.entity_type and e2.entity_id = u.entity_id and e2.id > u.id) as more,
-    (select count(*) from parked)::int as parked
-  from u`;
+export function parkRows(
+  outboxId: string,
+  failures: ReadonlyArray<{ subscriber: string; error: string; permanent: boolean }>,
+  queued: readonly string[],
+  backoff: Backoff,
+  maxAttempts: number | undefined,
+): ParkRow[] {
+  const rows: ParkRow[] = [];
+  for (const f of failures) {
+    const failed = f.permanent || (maxAttempts !== undefined && maxAttempts <= 1);
+    rows.push({
+      did: newId(),
+      outbox_id: outboxId,
+      subscriber: f.subscriber,
+      status: failed ? 'failed' : 'pending',
+      attempts: 1,
+      delay_ms: failed ? 0 : Math.max(0, Math.round(backoff(1))),
+      error: f.error,
+    });
+  }
+  for (const subscriber of queued)
+    rows.push({
+      did: newId(),
+      outbox_id: outboxId,
+      subscriber,
+      status: 'pending',
+      attempts: 0,
+      delay_ms: 0,
+      error: null,
+    });
+  return rows;
+}

@@ -1,18 +1,18 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Pool } from 'pg';
-import type { Logger } from '../logger';
-import { mapLimited } from '../shared/concurrency';
-import { newId } from '../ids';
 import { STANDARD_RETRY_SCHEDULE_MS } from '../webhooks/settings';
-import { scheduleBackoff, type Backoff } from './backoff';
-import { createParkedRunner, RECORD_WITH_PARKED_SQL, type ParkRow } from './deliveries';
-import { createOutboxListener, type OutboxListener } from './listener';
-import { claimSql, toClaimed, type ClaimedEvent, type OutboxRow } from './outbox.sql';
-import { isPermanentFailure, type BatchFailures, type OutboxEventRecord, type Subscriber } from './subscriber';
+import { scheduleBackoff } from './backoff';
+import { createParkedRunner, parkRows, RECORD_WITH_PARKED_SQL, type ParkRow } from './deliveries';
+import type { DrainResult, OutboxDispatcher, OutboxDispatcherOptions } from './dispatcher.types';
+import { batchMarks, errorMessage, failOutcome, handOver, keepLeased, type BatchMarks, type Outcome } from './handover';
+import { createOutboxListener, PARKED_DUE_PAYLOAD, type OutboxListener } from './listener';
+import { claimSql, RECORD_SQL, RENEW_EVENTS_SQL, toClaimed, type ClaimedEvent, type OutboxRow } from './outbox.sql';
+import type { OutboxEventRecord, Subscriber } from './subscriber';
 
 export type { Backoff } from './backoff';
 export type { BatchFailures, OutboxEventRecord, Subscriber } from './subscriber';
+export type { DrainResult, OutboxDispatcher, OutboxDispatcherOptions } from './dispatcher.types';
 
 /**
  * Batches in flight in the worker's dispatcher (bin/worker.ts; bench:webhooks uses the same): while
@@ -23,87 +23,6 @@ export type { BatchFailures, OutboxEventRecord, Subscriber } from './subscriber'
  * ratios 0.37–0.55 with 2 and 0.33–0.64 with 3: no measurable gain from a third.
  */
 export const WORKER_PARALLEL_BATCHES = 2;
-
-/** How long a batch may stay busy before the successes of its finished subscribers are written ahead of its outcome. */
-const MARK_AHEAD_MS = 250;
-
-export interface OutboxDispatcherOptions {
-  /** The dispatcher owns a small pg pool for claims and progress plus one LISTEN connection. */
-  pgConnectionString: string;
-  subscribers: readonly Subscriber[];
-  log: Logger;
-  /** Events claimed per statement (default 100). At most one event per record is in a batch. */
-  batchSize?: number;
-  /**
-   * Per-event subscribers: events of one batch handled in parallel (default 8); they all belong to different records.
-   */
-  concurrency?: number;
-  /**
-   * Batches in flight at once (default 1), each claimed and delivered by its own runner. More
-   * helps when one subscriber is slow (a batch waits for its slowest subscriber); measured with
-   * bench:automations, 2 raised throughput ~5% but doubled event-to-first-action latency.
-   */
-  parallelBatches?: number;
-  /**
-   * With parallelBatches > 1: how long events that arrive while a runner is busy wait for it before
-   * an idle runner claims them (default 50 ms). A runner normally finishes a batch in a few
-   * milliseconds and then claims what arrived meanwhile in one go; a slow subscriber can hold it for seconds.
-   */
-  slowBatchMs?: number;
-  /**
-   * Under a steady trickle, a runner claims at most this often (default 100 ms): events written
-   * meanwhile go out together in its next claim instead of one or two per claim, which costs a claim,
-   * the subscribers' look-ups and an outcome statement each. Only after a claim that found some
-   * events but not a full batch: the first event after a quiet spell and a backlog go at once.
-   */
-  claimIntervalMs?: number;
-  /** Fallback poll when no NOTIFY arrives (default 2 s). */
-  pollIntervalMs?: number;
-  /** How long a claim is exclusive; renewed every third of it while delivering (default 30 s). */
-  leaseMs?: number;
-  /**
-   * A parked delivery (one subscriber's failed event) is `failed` after this many attempts; an event
-   * whose deliveries crashed the dispatcher this often is dead-lettered. Default: with the default
-   * backoff, its schedule's length + 1 (8: about a day); with a given backoff, retried forever.
-   */
-  maxAttempts?: number;
-  /**
-   * Delay before a parked delivery's next attempt after `attempts` attempts. Default: the webhook
-   * schedule (5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h; +20% jitter), so an outside service that is
-   * down for hours still gets each notification once it returns.
-   */
-  backoff?: Backoff;
-  /** Only claim events of these workspaces (tests share one database); default: every workspace. */
-  workspaceIds?: readonly string[];
-  /** Recorded in `locked_by`; default host:pid:random. */
-  dispatcherId?: string;
-}
-
-export interface DrainResult {
-  claimed: number;
-  processed: number;
-  failed: number;
-  /** A processed event's record has a later event waiting: it became claimable just now. */
-  chained?: boolean;
-  /** Deliveries parked (failed) or queued behind a parked one by these batches. */
-  parked?: number;
-  /** drainOnce: parked deliveries attempted again, delivered, failed again. */
-  retried?: { claimed: number; delivered: number; failed: number };
-}
-
-export interface OutboxDispatcher {
-  readonly id: string;
-  /** Starts LISTEN (awaits the first connection attempt) and the delivery loop. */
-  start(): Promise<void>;
-  /** Stops claiming, waits for the in-flight batch, closes the connections. */
-  stop(): Promise<void>;
-  /** Delivers batches until nothing is claimable right now (tests; not for use alongside start()). */
-  drainOnce(): Promise<DrainResult>;
-}
-
-function errorMessage(err: unknown): string {
-  return (err instanceof Error ? err.message : String(err)).slice(0, 2000);
-}
 
 /**
  * Delivers outbox events to subscribers at least once and in order per record
@@ -142,6 +61,20 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
     keepAlive: true,
   });
   pool.on('error', (err) => log.warn({ err: err.message }, 'outbox pool connection error'));
+  /** Retries parked deliveries (deliveries.ts): at their due time, after a poll, or at once when a queue moved. */
+  const parked = createParkedRunner({
+    pool,
+    dispatcherId: id,
+    subscribers,
+    log,
+    leaseMs,
+    batchSize,
+    concurrency,
+    backoff,
+    maxAttempts,
+    workspaceIds: workspaceFilter,
+    pollIntervalMs,
+  });
 
   let listener: OutboxListener | null = null;
   let running = false;
@@ -150,7 +83,6 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
   let wakeSeq = 0;
   /** Idle runners waiting for a wake-up or their poll timer. */
   const idle = new Set<() => void>();
-  let nextRetryAt = Infinity;
   let closed = false;
 
   const wakeOneIdle = (): void => idle.values().next().value?.();
@@ -187,18 +119,6 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
     return res.rows.map(toClaimed).sort((a, b) => (BigInt(a.event.id) < BigInt(b.event.id) ? -1 : 1));
   }
 
-  interface Outcome {
-    /** Subscribers that succeeded in this attempt. */
-    delivered: string[];
-    errors: string[];
-    /** Subscribers that failed: their delivery is parked (permanent: failed at once). */
-    failures: Array<{ subscriber: string; error: string; permanent: boolean }>;
-    /** Subscribers with an earlier delivery of this record parked: this one queues behind it. */
-    queued: string[];
-    /** Set for events dead-lettered before delivery (attempts beyond maxAttempts). */
-    deadLetter?: string;
-  }
-
   /**
    * Hands `claimed` to one subscriber (as one batch, or per event in parallel lanes) and records the outcome per event.
    */
@@ -232,92 +152,9 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
       outcomes.get(event.id)!.delivered.push(subscriber.name);
       succeeded.push(event.id);
     };
-    await handOver(subscriber, pending, fail, succeed);
+    await handOver(subscriber, pending, concurrency, fail, succeed);
     // The last one to finish leaves it to the outcome statement that follows at once.
     if (succeeded.length && inFlight.count > 1) marks.add(subscriber.name, succeeded);
-  }
-
-  function failOutcome(out: Outcome, subscriber: string, err: unknown): void {
-    const error = errorMessage(err);
-    out.errors.push(`${subscriber}: ${error}`);
-    out.failures.push({ subscriber, error, permanent: isPermanentFailure(err) });
-  }
-
-  interface BatchMarks {
-    add(subscriber: string, rowIds: string[]): void;
-    /** Before the outcome statement: drops what is not written yet, waits for what is being written. */
-    settle(): Promise<void>;
-  }
-
-  /**
-   * A subscriber's successes while another subscriber of the batch is still busy: written ahead of
-   * the batch's outcome if the batch is still busy MARK_AHEAD_MS later, so a crash while a slow
-   * subscriber holds the batch does not hand the events to this subscriber again. A batch that ends
-   * sooner (nearly all) writes them with its outcome, one statement instead of one per subscriber.
-   */
-  function batchMarks(): BatchMarks {
-    const pending = new Map<string, string[]>();
-    let timer: NodeJS.Timeout | null = null;
-    let writing: Promise<unknown> = Promise.resolve();
-    const flush = (): void => {
-      timer = null;
-      const due = [...pending];
-      pending.clear();
-      writing = Promise.all([writing, ...due.map(([subscriber, rowIds]) => markDelivered(rowIds, subscriber))]).catch(
-        (err: unknown) => log.warn({ err: errorMessage(err) }, 'outbox: recording a subscriber success ahead failed'),
-      );
-    };
-    return {
-      add(subscriber, rowIds) {
-        pending.set(subscriber, [...(pending.get(subscriber) ?? []), ...rowIds]);
-        timer ??= setTimeout(flush, MARK_AHEAD_MS);
-      },
-      async settle() {
-        if (timer) clearTimeout(timer);
-        timer = null;
-        pending.clear();
-        await writing;
-      },
-    };
-  }
-
-  async function markDelivered(rowIds: string[], subscriber: string): Promise<void> {
-    await pool.query(
-      `update outbox_event set delivered_to = array_append(delivered_to, $3)
-       where id = any($1::bigint[]) and locked_by = $2 and processed_at is null and not ($3 = any(delivered_to))`,
-      [rowIds, id, subscriber],
-    );
-  }
-
-  async function handOver(
-    subscriber: Subscriber,
-    pending: OutboxEventRecord[],
-    fail: (e: OutboxEventRecord, err: unknown) => void,
-    succeed: (e: OutboxEventRecord) => void,
-  ): Promise<void> {
-    if (subscriber.handleBatch) {
-      let failures: BatchFailures | void;
-      try {
-        failures = await subscriber.handleBatch(pending);
-      } catch (err) {
-        for (const event of pending) fail(event, err);
-        return;
-      }
-      for (const event of pending) {
-        if (failures?.has(event.id)) fail(event, failures.get(event.id));
-        else succeed(event);
-      }
-      return;
-    }
-    const handle = subscriber.handle!;
-    await mapLimited(pending, concurrency, async (event) => {
-      try {
-        await handle.call(subscriber, event);
-        succeed(event);
-      } catch (err) {
-        fail(event, err);
-      }
-    });
   }
 
   /**
@@ -334,28 +171,7 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
       const out = outcomes.get(event.id)!;
       if (out.deadLetter) return { id: event.id, subs: [], done: true, error: out.deadLetter, delay_ms: 0 };
       // A failing subscriber's delivery is parked (retried on its own) and the event is done for the others.
-      for (const f of out.failures) {
-        const failed = f.permanent || (maxAttempts !== undefined && maxAttempts <= 1);
-        park.push({
-          did: newId(),
-          outbox_id: event.id,
-          subscriber: f.subscriber,
-          status: failed ? 'failed' : 'pending',
-          attempts: 1,
-          delay_ms: failed ? 0 : Math.max(0, Math.round(backoff(1))),
-          error: f.error,
-        });
-      }
-      for (const subscriber of out.queued)
-        park.push({
-          did: newId(),
-          outbox_id: event.id,
-          subscriber,
-          status: 'pending',
-          attempts: 0,
-          delay_ms: 0,
-          error: null,
-        });
+      park.push(...parkRows(event.id, out.failures, out.queued, backoff, maxAttempts));
       const error = out.errors.length ? out.errors.join('; ').slice(0, 4000) : null;
       return { id: event.id, subs: out.delivered, done: true, error, delay_ms: 0 };
     });
@@ -365,20 +181,7 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
           JSON.stringify(rows),
           JSON.stringify(park),
         ])
-      : await pool.query<{ id: string; more: boolean; parked?: number }>(
-          `update outbox_event u set
-         delivered_to = u.delivered_to || array(select s from unnest(x.subs) s where not (s = any(u.delivered_to))),
-         processed_at = case when x.done then now() else null end,
-         last_error = coalesce(x.error, u.last_error),
-         available_at = case when x.done then u.available_at else now() + x.delay_ms * interval '1 millisecond' end,
-         locked_until = null, locked_by = null
-       from jsonb_to_recordset($2::jsonb) as x(id bigint, subs text[], done boolean, error text, delay_ms double precision)
-       where u.id = x.id and u.locked_by = $1 and u.processed_at is null
-       returning u.id, x.done and exists (
-         select 1 from outbox_event e2 where e2.processed_at is null and e2.workspace_id = u.workspace_id
-           and e2.entity_type = u.entity_type and e2.entity_id = u.entity_id and e2.id > u.id) as more`,
-          [id, JSON.stringify(rows)],
-        );
+      : await pool.query<{ id: string; more: boolean; parked?: number }>(RECORD_SQL, [id, JSON.stringify(rows)]);
     const written = new Set(res.rows.map((r) => String(r.id)));
     rows.forEach((row, i) => {
       const { event } = claimed[i]!;
@@ -404,10 +207,10 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
           );
       }
     });
-    const parked = res.rows[0]?.parked ?? 0;
+    const parkedCount = res.rows[0]?.parked ?? 0;
     // A queued row may be claimable at once (its parked head was delivered meanwhile); a failure after its delay.
-    if (parked > 0) wakeParked(Math.min(...park.filter((p) => p.status === 'pending').map((p) => p.delay_ms)));
-    return { written, chained: res.rows.some((r) => r.more), parked };
+    if (parkedCount > 0) parked.wake(Math.min(...park.filter((p) => p.status === 'pending').map((p) => p.delay_ms)));
+    return { written, chained: res.rows.some((r) => r.more), parked: parkedCount };
   }
 
   /** Claims one batch and hands it to every subscriber in parallel; the lease is renewed meanwhile. */
@@ -427,18 +230,9 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
     // A full batch means a backlog: let another runner claim the next one meanwhile.
     if (claimed.length >= batchSize) wakeOneIdle();
     const ids = claimed.map((c) => c.event.id);
-    const renew = setInterval(
-      () => {
-        pool
-          .query(
-            `update outbox_event set locked_until = now() + $2::double precision * interval '1 millisecond' where locked_by = $1 and id = any($3::bigint[]) and processed_at is null`,
-            [id, leaseMs, ids],
-          )
-          .catch((err: Error) => log.warn({ err: err.message }, 'outbox lease renewal failed'));
-      },
-      Math.max(50, Math.floor(leaseMs / 3)),
+    const renew = keepLeased(pool, RENEW_EVENTS_SQL, [id, leaseMs, ids], leaseMs, (err) =>
+      log.warn({ err: err.message }, 'outbox lease renewal failed'),
     );
-    renew.unref();
     const outcomes = new Map<string, Outcome>();
     for (const { event } of claimed) {
       // Only reachable when earlier attempts crashed or lost their lease (failures dead-letter in record()).
@@ -450,7 +244,7 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
     }
     try {
       const inFlight = { count: subscribers.length };
-      const marks = batchMarks();
+      const marks = batchMarks(pool, id, log);
       await Promise.all(
         subscribers.map((s) =>
           deliverTo(s, claimed, outcomes, inFlight, marks).finally(() => {
@@ -459,9 +253,9 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
         ),
       );
       await marks.settle();
-      const { written, chained, parked } = await record(claimed, outcomes);
+      const { written, chained, parked: parkedNow } = await record(claimed, outcomes);
       result.chained = chained;
-      if (parked) result.parked = parked;
+      if (parkedNow) result.parked = parkedNow;
       for (const { event } of claimed) {
         const out = outcomes.get(event.id)!;
         if (written.has(event.id) && !out.deadLetter && out.errors.length === 0) result.processed += 1;
@@ -500,54 +294,6 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
     return total;
   }
 
-  const parked = createParkedRunner({
-    pool,
-    dispatcherId: id,
-    subscribers,
-    log,
-    leaseMs,
-    batchSize,
-    concurrency,
-    backoff,
-    maxAttempts,
-    workspaceIds: workspaceFilter,
-  });
-  /** When the parked-delivery runner should look next (ms epoch); it also polls every pollIntervalMs. */
-  let parkedAt = Infinity;
-  let parkedWake: (() => void) | null = null;
-  function wakeParked(delayMs: number): void {
-    parkedAt = Math.min(parkedAt, Date.now() + Math.max(0, delayMs));
-    if (delayMs <= 0) parkedWake?.();
-  }
-
-  /** Retries parked deliveries (deliveries.ts): at their due time, after a poll, or at once when a queue moved. */
-  async function parkedLoop(): Promise<void> {
-    while (running) {
-      let again = false;
-      try {
-        const r = await parked.runOnce();
-        if (r.nextAt !== undefined) parkedAt = Math.min(parkedAt, r.nextAt);
-        // A delivered head lets the next row of its queue go at once.
-        again = r.delivered > 0 || r.claimed >= batchSize;
-      } catch (err) {
-        log.error({ err: errorMessage(err) }, 'outbox: parked deliveries pass failed');
-      }
-      if (!running) break;
-      if (again) continue;
-      const wait = Math.max(0, Math.min(pollIntervalMs, parkedAt - Date.now()));
-      await new Promise<void>((resolve) => {
-        const done = (): void => {
-          clearTimeout(timer);
-          parkedWake = null;
-          resolve();
-        };
-        const timer = setTimeout(done, wait);
-        parkedWake = done;
-      });
-      if (Date.now() >= parkedAt) parkedAt = Infinity;
-    }
-  }
-
   /**
    * One runner: claim a batch, deliver it, repeat while there is work; otherwise sleep until a
    * wake-up, a due retry or the poll interval. `parallelBatches` runners share the dispatcher:
@@ -579,7 +325,7 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
       }
       if (!running) break;
       if (again) continue;
-      const wait = Math.max(0, Math.min(pollIntervalMs, nextRetryAt - Date.now()));
+      const wait = pollIntervalMs;
       await new Promise<void>((resolve) => {
         const done = (): void => {
           clearTimeout(timer);
@@ -590,7 +336,6 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
         idle.add(done);
         if (wakeSeq !== seen || !running) done();
       });
-      if (Date.now() >= nextRetryAt) nextRetryAt = Infinity;
     }
   }
 
@@ -603,10 +348,14 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
         connectionString: opts.pgConnectionString,
         applicationName: `crm-outbox-listen:${id}`.slice(0, 63),
         log,
-        onWake: wake,
+        // New events wake a claim runner; an operator's retry the parked runner; a reconnect both.
+        onWake: (payload) => {
+          if (payload !== PARKED_DUE_PAYLOAD) wake();
+          if (payload === undefined || payload === PARKED_DUE_PAYLOAD) parked.wake(0);
+        },
       });
       await listener.start();
-      loopDone = Promise.all([...Array.from({ length: parallelBatches }, loop), parkedLoop()]).then(() => undefined);
+      loopDone = Promise.all([...Array.from({ length: parallelBatches }, loop), parked.loop()]).then(() => undefined);
       log.info(
         {
           subscribers: subscribers.map((s) => s.name),
@@ -625,7 +374,7 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
       running = false;
       if (deferredWake) clearTimeout(deferredWake);
       for (const done of [...idle]) done();
-      parkedWake?.();
+      parked.stop();
       await listener?.stop();
       await loopDone;
       await pool.end();

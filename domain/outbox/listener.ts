@@ -2,6 +2,12 @@ import { Client } from 'pg';
 import type { Logger } from '../logger';
 
 export const OUTBOX_CHANNEL = 'crm_outbox';
+/**
+ * Payload of a NOTIFY on OUTBOX_CHANNEL when parked deliveries became due at once (an operator's
+ * retry, admin.service.ts): it wakes the dispatchers' parked-delivery runners instead of their claim.
+ * New events notify with an empty payload (the outbox_event insert trigger).
+ */
+export const PARKED_DUE_PAYLOAD = 'parked';
 
 export interface OutboxListener {
   /** Resolves after the first connection attempt, successful or not (retries continue in the background). */
@@ -19,7 +25,8 @@ export function createOutboxListener(opts: {
   connectionString: string;
   applicationName: string;
   log: Logger;
-  onWake: () => void;
+  /** `payload`: the NOTIFY's; undefined after a (re)connect (whatever was sent meanwhile is lost). */
+  onWake: (payload?: string) => void;
   /** Another channel than the outbox's (the run starter's, engine/queue-signal.ts). */
   channel?: string;
   reconnectMinMs?: number;
@@ -60,7 +67,7 @@ export function createOutboxListener(opts: {
       keepAlive: true,
     });
     client = c;
-    c.on('notification', () => opts.onWake());
+    c.on('notification', (n) => opts.onWake(n.payload ?? ''));
     c.on('error', (err) => dropped(c, err));
     c.on('end', () => dropped(c));
     try {

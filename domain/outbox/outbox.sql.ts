@@ -41,6 +41,30 @@ export function claimSql(filterWorkspaces: boolean): string {
           and d.entity_type = u.entity_type and d.entity_id = u.entity_id) as queued_for`;
 }
 
+/** Renews the lease of events being delivered. Params: $1 dispatcher, $2 lease ms, $3 ids. */
+export const RENEW_EVENTS_SQL = `
+  update outbox_event set locked_until = now() + $2::double precision * interval '1 millisecond'
+  where locked_by = $1 and id = any($3::bigint[]) and processed_at is null`;
+
+/**
+ * Every event's outcome in one statement (when no subscriber failed or queued; else
+ * RECORD_WITH_PARKED_SQL in deliveries.sql.ts): delivered subscribers appended, then processed, or
+ * released for a retry after delay_ms. Only rows leased by $1 change; `more`: the record has a later
+ * event waiting. Params: $1 dispatcher, $2 [{ id, subs, done, error, delay_ms }].
+ */
+export const RECORD_SQL = `
+  update outbox_event u set
+    delivered_to = u.delivered_to || array(select s from unnest(x.subs) s where not (s = any(u.delivered_to))),
+    processed_at = case when x.done then now() else null end,
+    last_error = coalesce(x.error, u.last_error),
+    available_at = case when x.done then u.available_at else now() + x.delay_ms * interval '1 millisecond' end,
+    locked_until = null, locked_by = null
+  from jsonb_to_recordset($2::jsonb) as x(id bigint, subs text[], done boolean, error text, delay_ms double precision)
+  where u.id = x.id and u.locked_by = $1 and u.processed_at is null
+  returning u.id, x.done and exists (
+    select 1 from outbox_event e2 where e2.processed_at is null and e2.workspace_id = u.workspace_id
+      and e2.entity_type = u.entity_type and e2.entity_id = u.entity_id and e2.id > u.id) as more`;
+
 export interface OutboxRow {
   id: string;
   event_id: string;

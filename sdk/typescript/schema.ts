@@ -3740,7 +3740,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Attempt the delivery again within a few seconds, with a fresh retry schedule (status queued, attempts 0; lastError kept). 409 while it is being attempted.
+         * Attempt the delivery again at once (running dispatchers are woken), with a fresh retry schedule (status queued, attempts 0; lastError kept). 409 while it is being attempted.
          * @description Scopes: admin. Roles: owner, admin.
          */
         post: operations["postApiV1AdminOutboxDeliveriesByIdRetry"];

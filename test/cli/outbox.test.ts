@@ -2,6 +2,9 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { newId } from '../../domain/ids';
 import { ormConfig } from '../../domain/orm/config';
 import { runCli } from '../../bin/crm/main';
+import { createLogger } from '../../domain/logger';
+import { createOutboxDispatcher } from '../../domain/outbox/dispatcher';
+import type { OutboxEventRecord } from '../../domain/outbox/subscriber';
 import { insertParkedDelivery } from '../support/outbox';
 
 // In-process runs of the operator CLI (the same code bin/crm.ts runs) against the test database.
@@ -66,4 +69,34 @@ it('bad input is refused before touching anything', async () => {
   const missing = await crm(['outbox', 'retry', '--id', newId()]);
   expect(missing.code).not.toBe(0);
   expect(missing.stderr).toMatch(/outbox delivery not found/);
+});
+
+it('outbox retry wakes the dispatchers: the delivery is attempted at once, not at the next poll', async () => {
+  const ws = newId();
+  const delivered: Array<{ event: OutboxEventRecord; at: number }> = [];
+  const dispatcher = createOutboxDispatcher({
+    pgConnectionString: process.env.DATABASE_URL as string,
+    workspaceIds: [ws],
+    log: createLogger('silent', 'cli-outbox-test'),
+    pollIntervalMs: 60_000, // without the NOTIFY the retry would wait a minute
+    subscribers: [{ name: 'search-index', handle: async (event) => void delivered.push({ event, at: Date.now() }) }],
+  });
+  await dispatcher.start();
+  try {
+    const id = await insertParkedDelivery(orm, ws, { subscriber: 'search-index' });
+    await new Promise((r) => setTimeout(r, 300)); // the start-up passes are over; a failed row waits
+    expect(delivered).toHaveLength(0);
+    expect(await json(['outbox', 'retry', '--id', id])).toMatchObject({ _id: id, status: 'queued' });
+    const answered = Date.now();
+    while (delivered.length === 0 && Date.now() - answered < 5000) await new Promise((r) => setTimeout(r, 20));
+    expect(delivered).toHaveLength(1);
+    expect(delivered[0]!.at - answered).toBeLessThan(1000);
+    const [left] = await orm.em
+      .fork()
+      .getConnection()
+      .execute<{ n: number }[]>('select count(*)::int as n from outbox_delivery where id = ?', [id]);
+    expect(left!.n).toBe(0);
+  } finally {
+    await dispatcher.stop();
+  }
 });

@@ -66,7 +66,10 @@ describe('delay', () => {
     expect(done.status).toBe('completed');
     const steps = await stepsOf(h, run.executionId);
     const delay = steps.find((s) => s.nodeType === 'delay')!;
-    expect(delay).toMatchObject({ status: 'completed', output: { waitedMs: 2000 } });
+    // waitedMs is the real wait (workflow time from its start to the timer's task), never under the plan.
+    expect(delay).toMatchObject({ status: 'completed', output: { ms: 2000 } });
+    expect((delay.output as { waitedMs: number }).waitedMs).toBeGreaterThanOrEqual(2000);
+    expect((delay.output as { waitedMs: number }).waitedMs).toBeLessThan(2000 + 10_000);
     expect(
       steps.find((s) => s.nodeId === 'n3')!.startedAt.getTime() - delay.startedAt.getTime(),
     ).toBeGreaterThanOrEqual(2000);
@@ -91,12 +94,17 @@ describe('worker restart during a delay', () => {
     const done = await waitForExecution(h, run.executionId, undefined, 20_000);
     expect(done.status).toBe('completed');
     expect(await notes(run.leadId)).toEqual(['before', 'after']);
-    expect((await stepsOf(h, run.executionId)).map((s) => [s.nodeId, s.status, s.attempt])).toEqual([
+    const steps = await stepsOf(h, run.executionId);
+    expect(steps.map((s) => [s.nodeId, s.status, s.attempt])).toEqual([
       ['trigger', 'completed', 1],
       ['n1', 'completed', 1],
       ['n2', 'completed', 1],
       ['n3', 'completed', 1],
     ]);
+    // The step reports the real wait: the planned 3 s plus the time the worker was away after it.
+    const delay = steps.find((s) => s.nodeType === 'delay')!;
+    expect(delay.output).toMatchObject({ ms: 3000 });
+    expect((delay.output as { waitedMs: number }).waitedMs).toBeGreaterThanOrEqual(3500);
   }, 45_000);
 });
 

@@ -253,7 +253,7 @@ describe('outbox: batch subscribers and parallel delivery', () => {
     const all = await rows(ws);
     expect(all.every((r) => r.processed_at !== null)).toBe(true);
     const retried = all.find((r) => r.entity_id === records[2])!;
-    expect(retried).toMatchObject({ attempts: 1, delivered_to: ['single'] });
+    expect(retried).toMatchObject({ attempts: 1, delivered_to: ['single', 'batcher'] }); // the retry's success appended
     expect(retried.last_error).toBe('batcher: index write refused');
     expect(await parkedRows(ws)).toEqual([]); // delivered on retry: nothing left parked
   });
@@ -333,6 +333,8 @@ describe('outbox: at least once across failures and crashes', () => {
     expect(healthy.delivered[0]).toMatchObject({ eventId: row.event_id, type: 'company_created', attempts: 2 });
     [parked] = await parkedRows(ws);
     expect(parked).toBeUndefined();
+    // The retry's success is recorded on the event like a first-attempt one.
+    expect((await rows(ws))[0]!.delivered_to).toEqual(['flaky']);
   });
 
   it('a dispatcher process killed mid-delivery: a fresh dispatcher delivers the event after the lease expires', async () => {
