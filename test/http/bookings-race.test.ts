@@ -1,8 +1,8 @@
 /**
- * Booking races under load: while another process burns a core (and jest's other worker runs a test file),
- * one slot race a reschedule into that slot, an approval and a cancellation on the same agent's
- * day. Every write of a hold takes the agent's lock before any row (availability.ts lockAgents),
- * so nothing deadlocks: one holder, every other request a 409 within 2 s, never a 500.
+ * Booking races under load: while another process burns a core (and jest's other worker runs a test
+ * file), 20 concurrent POST /bookings for one slot race a reschedule into that slot, an approval and a
+ * cancellation on the same agent's day. Every write of a hold takes the agent's lock before any row
+ * (availability.ts lockAgents), so nothing deadlocks: one holder, every other request a 409 within 2 s, never a 500.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { decideBooking } from '../../domain/bookings/approval.service';
