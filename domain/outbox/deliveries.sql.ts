@@ -1,3 +1,4 @@
+import { OUTCOME_SET } from './outbox.sql';
 /** The statements of parked deliveries (outbox_delivery; deliveries.ts and the dispatcher's outcome). */
 
 /**
@@ -79,11 +80,7 @@ export const RECORD_WITH_PARKED_SQL = `
     select * from jsonb_to_recordset($2::jsonb) as x(id bigint, subs text[], done boolean, error text, delay_ms double precision)),
   u as (
     update outbox_event u set
-      delivered_to = u.delivered_to || array(select s from unnest(x.subs) s where not (s = any(u.delivered_to))),
-      processed_at = case when x.done then now() else null end,
-      last_error = coalesce(x.error, u.last_error),
-      available_at = case when x.done then u.available_at else now() + x.delay_ms * interval '1 millisecond' end,
-      locked_until = null, locked_by = null
+${OUTCOME_SET}
     from x
     where u.id = x.id and u.locked_by = $1 and u.processed_at is null
     returning u.id, u.event_id, u.workspace_id, u.type, u.entity_type, u.entity_id, u.actor_user_id, u.payload,

@@ -11,6 +11,7 @@ import { mapLimited } from '../shared/concurrency';
 import type { Backoff } from './backoff';
 import { newId } from '../ids';
 import { errorMessage, keepLeased } from './handover';
+import { eventOf, type EventColumns } from './outbox.sql';
 import { claimParkedSql, PARKED_OUTCOME_SQL, RENEW_PARKED_SQL, type ParkRow } from './deliveries.sql';
 import { isPermanentFailure, type OutboxEventRecord, type Subscriber } from './subscriber';
 
@@ -51,33 +52,13 @@ export interface ParkedRunner {
   stop(): void;
 }
 
-interface DeliveryRow {
+interface DeliveryRow extends EventColumns {
   id: string;
   subscriber: string;
   outbox_id: string;
-  event_id: string;
-  workspace_id: string;
-  type: string;
-  entity_type: string;
-  entity_id: string;
-  actor_user_id: string | null;
-  payload: Record<string, unknown>;
-  occurred_at: Date;
-  attempts: number;
 }
 
-const toEvent = (r: DeliveryRow): OutboxEventRecord => ({
-  id: String(r.outbox_id),
-  eventId: r.event_id,
-  workspaceId: r.workspace_id,
-  type: r.type,
-  entityType: r.entity_type,
-  entityId: r.entity_id,
-  actorUserId: r.actor_user_id,
-  payload: r.payload,
-  occurredAt: r.occurred_at,
-  attempts: r.attempts,
-});
+const toEvent = (r: DeliveryRow): OutboxEventRecord => eventOf(r, r.outbox_id);
 
 /** What the outcome of one parked attempt writes: deleted when ok, else retried after delay_ms or failed. */
 interface ParkedOutcome {

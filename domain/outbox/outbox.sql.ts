@@ -47,6 +47,17 @@ export const RENEW_EVENTS_SQL = `
   where locked_by = $1 and id = any($3::bigint[]) and processed_at is null`;
 
 /**
+ * The SET list of an event's outcome (alias u = outbox_event, x = the outcome row: subs, done, error,
+ * delay_ms), shared by RECORD_SQL and RECORD_WITH_PARKED_SQL.
+ */
+export const OUTCOME_SET = `
+    delivered_to = u.delivered_to || array(select s from unnest(x.subs) s where not (s = any(u.delivered_to))),
+    processed_at = case when x.done then now() else null end,
+    last_error = coalesce(x.error, u.last_error),
+    available_at = case when x.done then u.available_at else now() + x.delay_ms * interval '1 millisecond' end,
+    locked_until = null, locked_by = null`;
+
+/**
  * Every event's outcome in one statement (when no subscriber failed or queued; else
  * RECORD_WITH_PARKED_SQL in deliveries.sql.ts): delivered subscribers appended, then processed, or
  * released for a retry after delay_ms. Only rows leased by $1 change; `more`: the record has a later
@@ -54,11 +65,7 @@ export const RENEW_EVENTS_SQL = `
  */
 export const RECORD_SQL = `
   update outbox_event u set
-    delivered_to = u.delivered_to || array(select s from unnest(x.subs) s where not (s = any(u.delivered_to))),
-    processed_at = case when x.done then now() else null end,
-    last_error = coalesce(x.error, u.last_error),
-    available_at = case when x.done then u.available_at else now() + x.delay_ms * interval '1 millisecond' end,
-    locked_until = null, locked_by = null
+${OUTCOME_SET}
   from jsonb_to_recordset($2::jsonb) as x(id bigint, subs text[], done boolean, error text, delay_ms double precision)
   where u.id = x.id and u.locked_by = $1 and u.processed_at is null
   returning u.id, x.done and exists (
@@ -88,20 +95,39 @@ export interface ClaimedEvent {
   queuedFor: string[];
 }
 
+/** The event fields of a claimed row (an outbox_event row, or a parked delivery joined with its event). */
+export type EventColumns = Pick<
+  OutboxRow,
+  | 'event_id'
+  | 'workspace_id'
+  | 'type'
+  | 'entity_type'
+  | 'entity_id'
+  | 'actor_user_id'
+  | 'payload'
+  | 'occurred_at'
+  | 'attempts'
+>;
+
+/** The record a subscriber gets; `id` is the outbox_event id. */
+export function eventOf(row: EventColumns, id: string): OutboxEventRecord {
+  return {
+    id: String(id),
+    eventId: row.event_id,
+    workspaceId: row.workspace_id,
+    type: row.type,
+    entityType: row.entity_type,
+    entityId: row.entity_id,
+    actorUserId: row.actor_user_id,
+    payload: row.payload,
+    occurredAt: row.occurred_at,
+    attempts: row.attempts,
+  };
+}
+
 export function toClaimed(row: OutboxRow): ClaimedEvent {
   return {
-    event: {
-      id: String(row.id),
-      eventId: row.event_id,
-      workspaceId: row.workspace_id,
-      type: row.type,
-      entityType: row.entity_type,
-      entityId: row.entity_id,
-      actorUserId: row.actor_user_id,
-      payload: row.payload,
-      occurredAt: row.occurred_at,
-      attempts: row.attempts,
-    },
+    event: eventOf(row, row.id),
     deliveredTo: row.delivered_to ?? [],
     queuedFor: row.queued_for ?? [],
   };
