@@ -148,7 +148,9 @@ async function round(pool: pg.Pool, ctx: Ctx, procs: Procs, n: number, durationS
   const accepted = result['2xx'] + paced['2xx'];
   const other = result.non2xx + result.errors + result.timeouts + paced.non2xx + paced.errors + paced.timeouts;
   log(`round ${n}: ${accepted} accepted, ${other} other answers or errors; waiting for the runs…`);
-  log(`round ${n}: CPU ms per 1,000 accepted during the load (machine-wide groups): ${cpuDelta(cpu0, cpu1, result['2xx'] / 1000)}`);
+  log(
+    `round ${n}: CPU ms per 1,000 accepted during the load (machine-wide groups): ${cpuDelta(cpu0, cpu1, result['2xx'] / 1000)}`,
+  );
   const counts = async () =>
     (
       await pool.query<{ rows: number; done: number; first: Date | null; last: Date | null }>(
@@ -176,7 +178,9 @@ async function round(pool: pg.Pool, ctx: Ctx, procs: Procs, n: number, durationS
       `Intake bench ${n}`,
     ])
   ).rows[0]!.n;
-  log(`round ${n}: CPU ms per 1,000 runs while draining: ${cpuDelta(cpu1, snapshot(procs), Math.max(1, c.rows) / 1000)}`);
+  log(
+    `round ${n}: CPU ms per 1,000 runs while draining: ${cpuDelta(cpu1, snapshot(procs), Math.max(1, c.rows) / 1000)}`,
+  );
   const wallS = ((c.last?.getTime() ?? Date.now()) - t0) / 1000;
   return {
     acceptedPerS: result['2xx'] / durationS,
