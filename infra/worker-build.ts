@@ -59,6 +59,8 @@ export async function buildWorkerEntry(outDir: string = WORKER_BUILD_DIR): Promi
     format: 'cjs',
     target: `node${process.versions.node.split('.')[0]}`,
     packages: 'external',
+    // Functions and classes renamed to avoid clashes between files keep their `.name` (error names, logs).
+    keepNames: true,
     // The hash directory is one level below outDir: the map's relative source paths stay right.
     outfile: path.join(outDir, 'current', OUT_NAME),
     sourcemap: 'linked',
