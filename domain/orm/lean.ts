@@ -102,6 +102,13 @@ function byIdStatement(em: EntityManager, entity: EntityName<object>): ByIdState
   return statement;
 }
 
+/** The workspace bound to the EM's tenant filter (forkForWorkspace); throws for an EM without one (fail closed). */
+export function boundWorkspaceId(em: EntityManager): string {
+  const workspaceId = (em.getFilterParams(TENANT_FILTER) as TenantFilterArgs | undefined)?.workspaceId;
+  if (!workspaceId) throw new Error('tenant filter: no workspace bound to this entity manager');
+  return workspaceId;
+}
+
 /**
  * One tenant row by primary key, its columns under the entity's property names (what the
  * serializers read), or null. Fails closed like the tenant filter: the workspace bound to the EM is
@@ -113,8 +120,7 @@ export async function findRowById<T extends object>(
   entity: EntityName<T>,
   id: string,
 ): Promise<T | null> {
-  const workspaceId = (em.getFilterParams(TENANT_FILTER) as TenantFilterArgs | undefined)?.workspaceId;
-  if (!workspaceId) throw new Error('tenant filter: no workspace bound to this entity manager');
+  const workspaceId = boundWorkspaceId(em);
   const { text, name, dates } = byIdStatement(em, entity as EntityName<object>);
   const row = (await leanQuery<Record<string, unknown>>(em, text, [id, workspaceId], name))[0];
   return row ? readDates<T>(em, row, dates) : null;
