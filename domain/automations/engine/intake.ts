@@ -169,6 +169,20 @@ async function existingRun(deps: EngineDeps, workspaceId: string, automationId: 
   };
 }
 
+/** The answer once the insert ran: the new queued run, or the run a repeated trigger key recorded before. */
+async function recorded(
+  deps: EngineDeps,
+  automation: AutomationSnapshot,
+  req: StartRequest,
+  id: string,
+  inserted: boolean,
+): Promise<StartResult> {
+  if (!inserted) return existingRun(deps, req.workspaceId, automation._id, req.triggerKey);
+  queuedRuns.emit('queued', req.workspaceId);
+  const workflowId = automationExecutionKind.workflowId(req.workspaceId, id);
+  return { status: 'started', execution: { _id: id, workflowId, status: 'queued' } };
+}
+
 /**
  * A webhook start of an uncapped automation in one statement (see GUARDED_INSERT), checked against
  * the cached automation it was authenticated with. Capped automations take enqueueExecution.
@@ -209,14 +223,7 @@ export async function enqueueGuarded(
     counts.get(req.workspaceId)!.n -= 1;
     return { status: 'rate_limited', retryAfter: state.retryAfter };
   }
-  if (row.id) {
-    queuedRuns.emit('queued', req.workspaceId);
-    return {
-      status: 'started',
-      execution: { _id: id, workflowId: automationExecutionKind.workflowId(req.workspaceId, id), status: 'queued' },
-    };
-  }
-  return existingRun(deps, req.workspaceId, automation._id, req.triggerKey);
+  return recorded(deps, automation, req, id, Boolean(row.id));
 }
 
 /**
@@ -251,12 +258,5 @@ export async function enqueueExecution(
     rowParams(automation, req, id, now),
     'intake_insert',
   );
-  if (inserted.length) {
-    queuedRuns.emit('queued', req.workspaceId);
-    return {
-      status: 'started',
-      execution: { _id: id, workflowId: automationExecutionKind.workflowId(req.workspaceId, id), status: 'queued' },
-    };
-  }
-  return existingRun(deps, req.workspaceId, automation._id, req.triggerKey);
+  return recorded(deps, automation, req, id, inserted.length > 0);
 }
