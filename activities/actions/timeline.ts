@@ -132,6 +132,96 @@ async function firstConflict(env: ActionEnv, ownerId: string, start: Date, end: 
   );
 }
 
+/** How many of the assignee's later events one read takes for find_next. */
+const NEXT_START_WINDOW = 200;
+/** find_next moves past at most this many overlapping events (a full calendar cannot loop). */
+const NEXT_START_STEPS = 50;
+
+/**
+ * find_next in one read: the assignee's events from `start` on (by start, NEXT_START_WINDOW of them)
+ * and the walk of nextFreeStart over them (walkFreeStart).
+ */
+async function findNextStart(env: ActionEnv, ownerId: string, start: Date, durationMs: number): Promise<Date> {
+  const at = await walkFreeStart(
+    {
+      window: NEXT_START_WINDOW,
+      read: async (from) =>
+        (
+          await env.em.find(
+            CalendarEvent,
+            { ownerId, end: { $gt: new Date(from) } },
+            { orderBy: { start: 'asc' }, limit: NEXT_START_WINDOW, fields: ['start', 'end'] },
+          )
+        ).map((e) => ({ start: e.start.getTime(), end: e.end.getTime() })),
+      latestOverlapEnd: async (from) =>
+        (await firstConflict(env, ownerId, new Date(from), new Date(from + durationMs)))?.end.getTime() ?? null,
+    },
+    start.getTime(),
+    durationMs,
+    NEXT_START_STEPS,
+  );
+  return new Date(at);
+}
+
+export interface CalendarReader {
+  /** Up to `window` events ending after `from`, by start. */
+  read(from: number): Promise<{ start: number; end: number }[]>;
+  window: number;
+  /** The latest end among the events overlapping [from, from + duration), or null. */
+  latestOverlapEnd(from: number): Promise<number | null>;
+}
+
+/**
+ * The find_next walk over windows of events: a walk that reaches past the events read (a very full
+ * calendar) reads the next window from where it stopped; a slot overlapped by more than a window of
+ * events moves one step by the latest end among them.
+ */
+export async function walkFreeStart(cal: CalendarReader, start: number, durationMs: number, steps: number) {
+  let at = start;
+  let left = steps;
+  for (;;) {
+    const events = await cal.read(at);
+    const complete = events.length < cal.window;
+    const walked = nextFreeStart(events, at, durationMs, left, complete ? Infinity : events[events.length - 1]!.start);
+    if (walked.done) return walked.start;
+    if (walked.start === at) {
+      const end = await cal.latestOverlapEnd(at);
+      if (end === null || walked.stepsLeft === 0) return at;
+      at = Math.max(end, at + 60_000);
+      left = walked.stepsLeft - 1;
+      continue;
+    }
+    at = walked.start;
+    left = walked.stepsLeft;
+  }
+}
+
+/**
+ * The find_next walk over events sorted by start (all ending after `start`): while the slot
+ * [s, s + duration) overlaps events, move s to the latest end among them (at least one minute
+ * on), at most `steps` times. `knownUntil`: events starting at or after it were not read, so a slot
+ * reaching past it is not decided (done false, with the walk so far).
+ */
+export function nextFreeStart(
+  events: readonly { start: number; end: number }[],
+  start: number,
+  durationMs: number,
+  steps: number,
+  knownUntil = Infinity,
+): { start: number; done: boolean; stepsLeft: number } {
+  let s = start;
+  for (let left = steps; ; left--) {
+    if (s + durationMs > knownUntil) return { start: s, done: false, stepsLeft: left };
+    let latestEnd = -Infinity;
+    for (const e of events) {
+      if (e.start >= s + durationMs) break;
+      if (e.end > s && e.end > latestEnd) latestEnd = e.end;
+    }
+    if (latestEnd === -Infinity || left === 0) return { start: s, done: true, stepsLeft: left };
+    s = Math.max(latestEnd, s + 60_000);
+  }
+}
+
 export const createTaskAction: ActionHandler<TaskConfig> = {
   kind: 'crm',
   describe: (c) =>
@@ -140,18 +230,14 @@ export const createTaskAction: ActionHandler<TaskConfig> = {
     const ownerId = await assignee(env, c.assignTo, c.assignToPlaceholder);
     let start = startOf(c, env.now, env.input.timezone);
     const durationMs = c.durationMinutes * 60_000;
-    let conflict = await firstConflict(env, ownerId, start, new Date(start.getTime() + durationMs));
+    const conflict = await firstConflict(env, ownerId, start, new Date(start.getTime() + durationMs));
     if (conflict && c.conflictPolicy === 'skip') {
       return {
         status: 'skipped',
         output: { skipped: true, reason: 'conflict', conflictingEventId: conflict._id, start: start.toISOString() },
       };
     }
-    // find_next: move past each overlapping event of the assignee (bounded, so a full calendar cannot loop).
-    for (let i = 0; conflict && c.conflictPolicy === 'find_next' && i < 50; i++) {
-      start = new Date(Math.max(conflict.end.getTime(), start.getTime() + 60_000));
-      conflict = await firstConflict(env, ownerId, start, new Date(start.getTime() + durationMs));
-    }
+    if (conflict && c.conflictPolicy === 'find_next') start = await findNextStart(env, ownerId, start, durationMs);
     const event = await createEvent(env.ctx, {
       title: c.title,
       description: c.description ?? null,
