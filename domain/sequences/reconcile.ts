@@ -1,6 +1,7 @@
 /**
- * Enrollments whose workflow never started: the enroll call commits the rows first and starts the
- * workflows after the commit, so a process that dies in between leaves `active` rows nothing runs.
+ * Enrollments whose workflow never started, from before the durable intake (rows still queued are
+ * the starter's, start-queue.ts): an enroll call committed the rows first and started the workflows
+ * after the commit, so a process that died in between left `active` rows nothing runs.
  * The row is written with created_at = updated_at, and every first act of a workflow (its first
  * step activity, a wait or send-window mirror, a stop) moves updated_at, so an active row older than
  * the grace period that nothing has touched since its insert is such an orphan (the start step row
@@ -36,7 +37,7 @@ export async function reconcileEnrollments(
   }[] = await em.execute(
     `select e.id, e.workspace_id, e.sequence_id, e.sequence_name, e.entity_type, e.entity_id, e.snapshot from sequence_enrollment e
      where e.status = 'active' and e.created_at < ? ${opts.workspaceIds?.length ? `and e.workspace_id in (${opts.workspaceIds.map(() => '?').join(',')})` : ''}
-       and e.updated_at = e.created_at
+       and e.updated_at = e.created_at and not e.start_queued
      order by e.created_at limit ${BATCH}`,
     [cutoff, ...(opts.workspaceIds ?? [])],
   );

@@ -19,6 +19,7 @@ import type { EnrollmentWorkflowInput, WorkflowNode } from './types';
 import { sequenceEnrollmentKind, type SequenceEnrollmentMeta } from '../workflow-kinds';
 import { startForRow } from '../workflow-port';
 import { forkForWorkspace } from '../orm/tenant';
+import { exitQueued } from './start-queue';
 
 export interface EnrollmentStartRow {
   _id: string;
@@ -284,6 +285,13 @@ export async function pauseEnrollment(
   const e = await getEnrollment(ctx, id);
   if (alreadyApplied(e, commandId, ['paused'])) return { paused: true };
   requireStatus(e, ['active'], 'paused');
+  if (e.startQueued)
+    throw new DomainError(
+      'unavailable',
+      "the enrollment's workflow is starting (it was enrolled moments ago); retry shortly",
+      { starting: true },
+      { 'Retry-After': '1' },
+    );
   outcome(
     await deps.workflows.pause(e.workflowId, durationDays === undefined ? {} : { durationDays }, commandId),
     'paused',
@@ -314,6 +322,9 @@ export async function unenrollEnrollment(
   const e = await getEnrollment(ctx, id);
   if (alreadyApplied(e, commandId, ['exited'])) return { unenrolled: true };
   requireStatus(e, ['active', 'paused'], 'unenrolled');
+  // Its workflow has not started: the row ends here (start-queue.ts); one that started meanwhile is told below.
+  if (e.startQueued && (await exitQueued(ctx.em, [id], 'manual', 'sequence_unenrolled', commandId)).has(id))
+    return { unenrolled: true };
   outcome(await deps.workflows.unenroll(e.workflowId, commandId), 'unenrolled');
   return { unenrolled: true };
 }

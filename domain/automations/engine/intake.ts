@@ -4,65 +4,17 @@
  * waits on the engine, so intake runs at database speed, and a run recorded while the engine or
  * the worker is down starts once they are back (its workflow id is deterministic: no double start).
  */
-import { DomainError } from '../../errors';
+import { queuedAdmission } from '../../intake/admission';
 import { newId } from '../../ids';
 import { forkForWorkspace } from '../../orm/tenant';
 import type { Automation } from '../automation.entity';
 import { automationExecutionKind } from '../../workflow-kinds';
 import type { EngineDeps } from './ports';
-import { queuedRuns, START_QUEUE_CHANNEL } from './queue-signal';
+import { queuedRuns, START_QUEUE_CHANNEL } from '../../intake/queue-signal';
 import { createRoots, rowContext, type StartRequest, type StartResult } from './start';
 
-export const DEFAULT_MAX_QUEUED = 10_000;
-/** How long one API process trusts its count of a workspace's queued runs (plus what it queued since). */
-const COUNT_TTL_MS = 250;
-const RETRY_AFTER_S = 2;
-
-interface QueuedCount {
-  n: number;
-  at: number;
-  pending?: Promise<number>;
-}
-const counts = new Map<string, QueuedCount>();
-
-/**
- * Back-pressure per workspace: at `cap` queued runs a start is refused with 429 and Retry-After,
- * never left to time out. The count is read at most every COUNT_TTL_MS per process (bounded by
- * `limit cap`) and advanced locally in between, so the check costs no statement per request.
- */
-async function admit(deps: EngineDeps, workspaceId: string): Promise<void> {
-  const cap = deps.intakeMaxQueued ?? DEFAULT_MAX_QUEUED;
-  let c = counts.get(workspaceId);
-  if (!c || Date.now() - c.at > COUNT_TTL_MS) {
-    const entry: QueuedCount = c ?? { n: 0, at: 0 };
-    entry.pending ??= deps.orm.em
-      .getConnection()
-      .execute<{ n: number }[]>(
-        `select count(*)::int as n from (select 1 from automation_execution where workspace_id = ? and status = 'queued' limit ?) t`,
-        [workspaceId, cap],
-      )
-      .then((rows) => rows[0]?.n ?? 0)
-      .finally(() => {
-        entry.pending = undefined;
-      });
-    const p = entry.pending;
-    counts.set(workspaceId, entry);
-    const n = await p;
-    if (entry.at < Date.now() - COUNT_TTL_MS) {
-      entry.n = n;
-      entry.at = Date.now();
-    }
-    c = entry;
-  }
-  if (c.n >= cap)
-    throw new DomainError(
-      'rate_limited',
-      `too many runs of this workspace are waiting to start (${cap}); retry later`,
-      { queued: c.n, cap },
-      { 'Retry-After': String(RETRY_AFTER_S) },
-    );
-  c.n += 1;
-}
+/** Queued runs per workspace before 429 (domain/intake/admission.ts). */
+const admitRun = queuedAdmission({ table: 'automation_execution', queued: `status = 'queued'`, what: 'runs' });
 
 const FAST_INSERT = `with ins as (
   insert into automation_execution (id, workspace_id, created_at, updated_at, automation_id, automation_name,
@@ -83,7 +35,7 @@ export async function enqueueExecution(
   automation: Automation,
   req: StartRequest,
 ): Promise<StartResult> {
-  await admit(deps, req.workspaceId);
+  await admitRun(deps.orm, req.workspaceId, deps.intakeMaxQueued);
   const em = forkForWorkspace(deps.orm.em, req.workspaceId);
   const now = req.now ?? new Date();
   const limits = automation.rateLimits;
