@@ -20,6 +20,7 @@ import { sequenceEnrollmentKind, type SequenceEnrollmentMeta } from '../workflow
 import { startForRow } from '../workflow-port';
 import { forkForWorkspace } from '../orm/tenant';
 import { exitQueued } from './start-queue';
+import { enrollmentWorkflowId } from './workflow-ids';
 
 export interface EnrollmentStartRow {
   _id: string;
@@ -34,6 +35,33 @@ export interface EnrollmentStartRow {
   exitReason?: string | null;
   /** The start node's step and current node were written with the row (insertEnrollments). */
   startRecorded?: boolean;
+}
+
+/** An enrollment row as selected in SQL (snake case; snapshot as jsonb or its text). */
+export interface EnrollmentDbRow {
+  id: string;
+  workspace_id: string;
+  sequence_id: string;
+  sequence_name: string;
+  entity_type: string;
+  entity_id: string;
+  snapshot: EnrollmentSnapshot | string;
+}
+
+/** The start row of an `active` enrollment read in SQL (the starter, the reconciler). */
+export function startRowOf(r: EnrollmentDbRow, startRecorded?: boolean): EnrollmentStartRow {
+  return {
+    _id: r.id,
+    workspaceId: r.workspace_id,
+    sequenceId: r.sequence_id,
+    sequenceName: r.sequence_name,
+    entityType: r.entity_type,
+    entityId: r.entity_id,
+    status: 'active',
+    snapshot: typeof r.snapshot === 'string' ? (JSON.parse(r.snapshot) as EnrollmentSnapshot) : r.snapshot,
+    workflowId: enrollmentWorkflowId(r.workspace_id, r.id),
+    ...(startRecorded ? { startRecorded } : {}),
+  };
 }
 
 export const enrollmentEventPayload = (e: EnrollmentStartRow): Record<string, unknown> => ({

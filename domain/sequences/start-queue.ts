@@ -12,8 +12,8 @@ import { queuedAdmission } from '../intake/admission';
 import type { StartQueue } from '../intake/starter';
 import { emit } from '../outbox/emit';
 import type { SequenceEngineDeps } from './ports';
-import { enrollmentEventPayload, startEnrollmentWorkflow } from './runs';
-import { SequenceEnrollment, type EnrollmentSnapshot } from './sequence.entity';
+import { enrollmentEventPayload, startEnrollmentWorkflow, startRowOf, type EnrollmentDbRow } from './runs';
+import { SequenceEnrollment } from './sequence.entity';
 import type { ExitReason } from './types';
 
 /** Enrollments per workspace waiting for their workflow before enroll calls answer 429. */
@@ -23,17 +23,7 @@ export const admitEnrollments = queuedAdmission({
   what: 'enrollments',
 });
 
-interface ClaimedEnrollment {
-  id: string;
-  workspace_id: string;
-  sequence_id: string;
-  sequence_name: string;
-  entity_type: string;
-  entity_id: string;
-  snapshot: EnrollmentSnapshot | string;
-  workflow_id: string;
-  exit_reason: string | null;
-}
+type ClaimedEnrollment = EnrollmentDbRow & { workflow_id: string };
 
 const claimSql = (scoped: boolean): string => `with c as (
     select id from sequence_enrollment
@@ -54,24 +44,10 @@ export function enrollmentStartQueue(deps: SequenceEngineDeps): StartQueue<Claim
       ),
     starter: () => ({
       async start(r) {
-        const snapshot = typeof r.snapshot === 'string' ? (JSON.parse(r.snapshot) as EnrollmentSnapshot) : r.snapshot;
-        await startEnrollmentWorkflow(
-          deps,
-          {
-            _id: r.id,
-            workspaceId: r.workspace_id,
-            sequenceId: r.sequence_id,
-            sequenceName: r.sequence_name,
-            entityType: r.entity_type,
-            entityId: r.entity_id,
-            status: 'active',
-            snapshot,
-            workflowId: r.workflow_id,
-            // insertEnrollments records the start node's step with every queued row.
-            startRecorded: snapshot.nodes.some((n) => n.type === 'start'),
-          },
-          { retryable: true },
-        );
+        const row = startRowOf(r);
+        // insertEnrollments records the start node's step with every queued row.
+        row.startRecorded = row.snapshot.nodes.some((n) => n.type === 'start');
+        await startEnrollmentWorkflow(deps, row, { retryable: true });
       },
     }),
     async refused(r, reason) {
