@@ -1,5 +1,4 @@
 import Koa, { type Context, type Next } from 'koa';
-import Router from '@koa/router';
 import { bodyParser } from '@koa/bodyparser';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Client } from '@temporalio/client';
@@ -10,6 +9,7 @@ import type { Logger } from '../domain/logger';
 import type { MessagingDeps } from '../domain/messaging/factory';
 import { forkForWorkspace } from '../domain/orm/tenant';
 import { authorize } from './http/auth';
+import { dispatchBySegments, type Mounted } from './http/dispatch';
 import type { ActorCache } from '../domain/workspaces/authenticate';
 import { createAuthFailureLimiter, type AuthFailureLimiter } from './http/auth-failures';
 import { codecServer } from './http/codec-server';
@@ -84,7 +84,7 @@ function takePreview(ctx: Context, def: RouteDef): boolean {
   return preview;
 }
 
-function mount(router: Router, def: RouteDef, deps: AppDeps, authFailures: AuthFailureLimiter): void {
+function mount(def: RouteDef, deps: AppDeps, authFailures: AuthFailureLimiter): Mounted {
   const handler = async (ctx: Context): Promise<void> => {
     markRoute(ctx, def);
     // Auth, rate limit and idempotency only borrow the pool's connection; the handler gets the one fork.
@@ -149,15 +149,13 @@ function mount(router: Router, def: RouteDef, deps: AppDeps, authFailures: AuthF
       await prepared?.dispose();
     }
   };
-  const method = def.method.toLowerCase() as 'get' | 'post' | 'put' | 'patch' | 'delete';
-  router[method](def.path, handler);
+  return { method: def.method.toLowerCase() as Mounted['method'], path: def.path, handler };
 }
 
 export function createApp(deps: AppDeps, routes: RouteDef[]): Koa {
   const app = new Koa({ proxy: process.env.TRUST_PROXY === '1' });
-  const router = new Router();
   const authFailures = createAuthFailureLimiter(deps.config.authFailuresPerMinute);
-  for (const def of routes) mount(router, def, deps, authFailures);
+  const mounted = routes.map((def) => mount(def, deps, authFailures));
 
   app.use((ctx, next) => requestContext(ctx, next, deps.log));
   if (deps.config.contractCheck)
@@ -180,8 +178,8 @@ export function createApp(deps: AppDeps, routes: RouteDef[]): Koa {
     }),
   );
   app.use(inputGuard);
-  app.use(router.routes());
-  app.use(router.allowedMethods({ throw: true }));
+  // router.routes() + allowedMethods({ throw: true }) over all routes, by the path's first segments.
+  app.use(dispatchBySegments(mounted));
   app.use((ctx) => {
     if (ctx.status === 404 && ctx.body === undefined) {
       ctx.status = 404;

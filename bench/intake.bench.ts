@@ -2,8 +2,13 @@
 //
 // The production API (bin/api.ts) and worker (bin/worker.ts: Temporal worker, outbox dispatcher and
 // the run starter) run as child processes; autocannon drives 50 connections POSTing the webhook
-// trigger of an active automation (one create_task action) for DURATION_S seconds per round. Each
-// round has its own automation; after the load the bench waits until every accepted run finished.
+// trigger of an active automation (one create_task action). Each round has two phases: throughput
+// (the connections send as fast as they are answered, DURATION_S) gives accepted/s; latency (the
+// connections together offer BENCH_RATE requests/s, 1,000 by default, for BENCH_LATENCY_S) gives
+// p50/p99, counted from each request's scheduled send time. With 50 connections always busy, a
+// closed loop's latency is 50 / throughput by construction (50 ms at 1,000/s), so the latency
+// targets are read at the target rate. Each round has its own automation; after the load the bench
+// waits until every accepted run finished.
 // Counted from the database: `lost` = 202 answers without a finished run (or without a row), and
 // `duplicated` = tasks created beyond one per accepted run (each run creates exactly one task).
 // Figures are the median of ROUNDS rounds (lost and duplicated are summed).
@@ -11,7 +16,8 @@
 // Uses DATABASE_URL / TEMPORAL_ADDRESS / MEILI_URL when all set (database assumed migrated);
 // otherwise starts the stack (test profile, fresh data folder; ports CRM_BENCH_PG_PORT 42101,
 // CRM_BENCH_MEILI_PORT 42102, CRM_BENCH_TEMPORAL_PORT 42103, CRM_BENCH_TEMPORAL_UI_PORT 42104).
-// Options: BENCH_ROUNDS (3), BENCH_DURATION_S (5), BENCH_CONNECTIONS (50), CRM_BENCH_API_PORT (42110).
+// Options: BENCH_CPU_PROF=1 (CPU profiles of the API and worker), BENCH_ROUNDS (3), BENCH_DURATION_S (3), BENCH_RATE (1000), BENCH_LATENCY_S (2),
+// BENCH_CONNECTIONS (50), CRM_BENCH_API_PORT (42110).
 // Last line: RESULT accepted_per_s=… p50_ms=… p99_ms=… completed_per_s=… lost=… duplicated=…
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
@@ -27,10 +33,12 @@ import { forkForWorkspace } from '../domain/orm/tenant';
 import { createWorkspace } from '../domain/workspaces/workspaces.service';
 import { repoRoot } from '../infra/paths';
 import type { RunningStack } from '../infra/stack';
-import { benchLog as log, runBench } from './bench-stack';
+import { benchLog as log, cpuByGroup, cpuDelta, runBench } from './bench-stack';
 
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
-const DURATION_S = Math.max(1, Number(process.env.BENCH_DURATION_S ?? 5));
+const DURATION_S = Math.max(1, Number(process.env.BENCH_DURATION_S ?? 3));
+const RATE = Math.max(1, Number(process.env.BENCH_RATE ?? 1000));
+const LATENCY_S = Math.max(1, Number(process.env.BENCH_LATENCY_S ?? 2));
 const CONNECTIONS = Math.max(1, Number(process.env.BENCH_CONNECTIONS ?? 50));
 const API_PORT = Number(process.env.CRM_BENCH_API_PORT ?? 42110);
 const SECRET = 'bench-intake-secret';
@@ -45,7 +53,11 @@ const median = (xs: number[]): number => {
 };
 
 function child(script: string, env: NodeJS.ProcessEnv, ready: RegExp): Promise<ChildProcess> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(repoRoot, script)], {
+  // BENCH_CPU_PROF=1: each child writes a V8 CPU profile (.data/bench/profiles) when it exits.
+  const prof = process.env.BENCH_CPU_PROF
+    ? ['--cpu-prof', `--cpu-prof-dir=${path.join(repoRoot, '.data', 'bench', 'profiles')}`]
+    : [];
+  const proc = spawn(process.execPath, [...prof, '--import', 'tsx', path.join(repoRoot, script)], {
     cwd: repoRoot,
     env,
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -89,6 +101,8 @@ async function webhookAutomation(ctx: Ctx, round: number): Promise<string> {
 
 interface Round {
   acceptedPerS: number;
+  /** Answered per second at the offered RATE (the latency phase). */
+  pacedPerS: number;
   p50: number;
   p99: number;
   completedPerS: number;
@@ -97,7 +111,13 @@ interface Round {
   other: number;
 }
 
-async function round(pool: pg.Pool, ctx: Ctx, n: number, durationS = DURATION_S): Promise<Round> {
+interface Procs {
+  api: ChildProcess;
+  worker: ChildProcess;
+}
+const snapshot = (p: Procs) => cpuByGroup({ api: p.api.pid!, worker: p.worker.pid!, bench: process.pid });
+
+async function round(pool: pg.Pool, ctx: Ctx, procs: Procs, n: number, durationS = DURATION_S): Promise<Round> {
   const automationId = await webhookAutomation(ctx, n);
   const url = `http://127.0.0.1:${API_PORT}/api/webhooks/automation/${automationId}`;
   // One request first: a misconfigured run fails here, loudly, instead of measuring nothing.
@@ -108,19 +128,29 @@ async function round(pool: pg.Pool, ctx: Ctx, n: number, durationS = DURATION_S)
     signal: AbortSignal.timeout(10_000),
   });
   if (probe.status !== 202) throw new Error(`the webhook answered ${probe.status}: ${await probe.text()}`);
-  log(`round ${n}: ${CONNECTIONS} connections, ${durationS} s…`);
+  const load = (opts: { duration: number; overallRate?: number }) =>
+    autocannon({
+      url,
+      method: 'POST',
+      connections: CONNECTIONS,
+      headers: { 'content-type': 'application/json', 'x-webhook-secret': SECRET },
+      body: JSON.stringify({ source: 'bench' }),
+      ...opts,
+    });
+  log(`round ${n}: throughput, ${CONNECTIONS} connections as fast as answered, ${durationS} s…`);
   const t0 = Date.now();
-  const result = await autocannon({
-    url,
-    method: 'POST',
-    connections: CONNECTIONS,
-    duration: durationS,
-    headers: { 'content-type': 'application/json', 'x-webhook-secret': SECRET },
-    body: JSON.stringify({ source: 'bench' }),
-  });
-  const accepted = result['2xx'];
-  const other = result.non2xx + result.errors + result.timeouts;
+  const cpu0 = snapshot(procs);
+  const result = await load({ duration: durationS });
+  const cpu1 = snapshot(procs);
+  log(`round ${n}: latency, ${CONNECTIONS} connections offering ${RATE}/s together, ${LATENCY_S} s…`);
+  // A fixed arrival rate, latency counted from each request's scheduled time (no coordinated omission).
+  const paced = await load({ duration: LATENCY_S, overallRate: RATE });
+  const accepted = result['2xx'] + paced['2xx'];
+  const other = result.non2xx + result.errors + result.timeouts + paced.non2xx + paced.errors + paced.timeouts;
   log(`round ${n}: ${accepted} accepted, ${other} other answers or errors; waiting for the runs…`);
+  log(
+    `round ${n}: CPU ms per 1,000 accepted during the load (machine-wide groups): ${cpuDelta(cpu0, cpu1, result['2xx'] / 1000)}`,
+  );
   const counts = async () =>
     (
       await pool.query<{ rows: number; done: number; first: Date | null; last: Date | null }>(
@@ -148,11 +178,15 @@ async function round(pool: pg.Pool, ctx: Ctx, n: number, durationS = DURATION_S)
       `Intake bench ${n}`,
     ])
   ).rows[0]!.n;
+  log(
+    `round ${n}: CPU ms per 1,000 runs while draining: ${cpuDelta(cpu1, snapshot(procs), Math.max(1, c.rows) / 1000)}`,
+  );
   const wallS = ((c.last?.getTime() ?? Date.now()) - t0) / 1000;
   return {
-    acceptedPerS: accepted / durationS,
-    p50: result.latency.p50,
-    p99: result.latency.p99,
+    acceptedPerS: result['2xx'] / durationS,
+    pacedPerS: paced['2xx'] / LATENCY_S,
+    p50: paced.latency.p50,
+    p99: paced.latency.p99,
     completedPerS: completed / wallS,
     lost: Math.max(0, accepted - completed),
     duplicated: Math.max(0, tasks - completed),
@@ -191,12 +225,12 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
       actor: { workspaceId: ws.workspaceId, userId: ws.userId, role: 'owner', scopes: [...SCOPES] },
     };
     // Warm-up: connections, JIT, the worker's first workflow tasks.
-    await round(pool, ctx, 0, 1);
+    await round(pool, ctx, { api: api!, worker: worker! }, 0, 1);
     const rounds: Round[] = [];
     for (let i = 1; i <= ROUNDS; i++) {
-      const r = await round(pool, ctx, i);
+      const r = await round(pool, ctx, { api: api!, worker: worker! }, i);
       log(
-        `round ${i}: accepted ${r.acceptedPerS.toFixed(0)}/s, p50 ${r.p50} ms, p99 ${r.p99} ms, completed ${r.completedPerS.toFixed(1)}/s, lost ${r.lost}, duplicated ${r.duplicated}, other ${r.other}`,
+        `round ${i}: accepted ${r.acceptedPerS.toFixed(0)}/s; at ${RATE}/s offered: ${r.pacedPerS.toFixed(0)}/s answered, p50 ${r.p50} ms, p99 ${r.p99} ms; completed ${r.completedPerS.toFixed(1)}/s, lost ${r.lost}, duplicated ${r.duplicated}, other ${r.other}`,
       );
       rounds.push(r);
     }
@@ -210,7 +244,7 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     };
     const met = (ok: boolean): string => (ok ? 'met' : 'NOT met');
     return [
-      `webhook intake, ${CONNECTIONS} connections, ${DURATION_S} s per round, median of ${ROUNDS} rounds`,
+      `webhook intake, ${CONNECTIONS} connections, median of ${ROUNDS} rounds: throughput as fast as answered (${DURATION_S} s), latency at ${RATE}/s offered (${LATENCY_S} s)`,
       `  accepted/s ${m.acceptedPerS.toFixed(0)} (target ≥ ${TARGETS.acceptedPerS}): ${met(m.acceptedPerS >= TARGETS.acceptedPerS)}`,
       `  p50 ${m.p50} ms (target ≤ ${TARGETS.p50}): ${met(m.p50 <= TARGETS.p50)}; p99 ${m.p99} ms (target ≤ ${TARGETS.p99}): ${met(m.p99 <= TARGETS.p99)}`,
       `  completed/s ${m.completedPerS.toFixed(1)} (engine speed, from the first accept to the last completion)`,

@@ -1,8 +1,11 @@
-// `npm run bench:worker-start`: time from spawning bin/worker.ts (as `npm start` does) to its
-// "Temporal worker started" line (the worker polls), with the workflow bundle built at start
-// (an empty bundle cache: what every start did before the cache) and with the cached bundle
-// (the code unchanged since the last start). Median of BENCH_ROUNDS rounds each, same process.
-//   RESULT worker_start_cold_ms=… worker_start_cached_ms=… speedup=…
+// `npm run bench:worker-start`: time from spawning the worker as `npm start` does (the precompiled
+// entry, infra/worker-build.ts, with infra/worker-env.ts) to its "Temporal worker started" line (it
+// polls), and the worker's CPU until then. Medians of BENCH_ROUNDS (5) starts with the workflow
+// bundle cached (the code unchanged since the last start), plus BENCH_TSX_ROUNDS (3) starts of
+// bin/worker.ts through tsx (as before the precompiled entry) and BENCH_COLD_ROUNDS (1) with an
+// empty bundle cache (webpack at start), same process. Prints the worker's start-up marks (ms since
+// its process started: modules loaded, ORM ready, Temporal connected, bundle found, polling).
+//   RESULT worker_start_ms=… cached=true cpu_ms=… tsx_ms=… cold_ms=… build_ms=… load1=…
 import { spawn } from 'node:child_process';
 import { mkdtempSync, rmSync } from 'node:fs';
 import os from 'node:os';
@@ -10,40 +13,70 @@ import path from 'node:path';
 import { loadConfig } from '../domain/config';
 import { runMigrations } from '../domain/orm/migrate';
 import { newId } from '../domain/ids';
+import { buildWorkerEntry, workerNodeArgs, type WorkerBuild } from '../infra/worker-build';
 import { workerProcessEnv } from '../infra/worker-env';
 import type { RunningStack } from '../infra/stack';
-import { benchLog, runBench } from './bench-stack';
+import { benchLog, cpuByGroup, runBench } from './bench-stack';
 
-const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
+const rounds = (name: string, fallback: number): number => Math.max(0, Number(process.env[name] ?? fallback));
+const ROUNDS = Math.max(1, rounds('BENCH_ROUNDS', 5));
+const TSX_ROUNDS = rounds('BENCH_TSX_ROUNDS', 3);
+const COLD_ROUNDS = rounds('BENCH_COLD_ROUNDS', 1);
 
-function startOnce(env: NodeJS.ProcessEnv): Promise<number> {
+interface Start {
+  ms: number;
+  cpuMs: number;
+  marks: Record<string, number>;
+}
+
+function startOnce(env: NodeJS.ProcessEnv, build: WorkerBuild | null): Promise<Start> {
   const started = Date.now();
-  const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../bin/worker.ts')], {
+  const child = spawn(process.execPath, workerNodeArgs(build), {
+    cwd: path.join(__dirname, '..'),
     env: workerProcessEnv({ ...env, LOG_LEVEL: 'info' }),
     stdio: ['ignore', 'pipe', 'inherit'],
   });
-  return new Promise<number>((resolve, reject) => {
+  return new Promise<Start>((resolve, reject) => {
     let buf = '';
-    let polledAfter: number | null = null;
+    let result: Start | null = null;
     child.stdout!.on('data', (chunk: Buffer) => {
       buf = (buf + chunk.toString('utf8')).slice(-20_000);
-      if (polledAfter === null && buf.includes('"Temporal worker started"')) {
-        polledAfter = Date.now() - started;
-        if (process.env.BENCH_VERBOSE)
-          for (const line of buf.split('\n').filter(Boolean)) {
-            const m = /"time":(\d+).*"msg":"([^"]*)"/.exec(line);
-            if (m) benchLog(`  +${Number(m[1]) - started} ms ${m[2]}`);
-          }
-        child.kill('SIGTERM');
-      }
+      if (result) return;
+      const line = buf.split('\n').find((l) => l.includes('"Temporal worker started"'));
+      if (!line) return;
+      const ms = Date.now() - started;
+      const cpuMs = cpuByGroup({ worker: child.pid! }).get('worker') ?? NaN;
+      const marks = (JSON.parse(line) as { startup?: Record<string, number> }).startup ?? {};
+      result = { ms, cpuMs, marks };
+      child.kill('SIGTERM');
     });
     child.once('exit', (code) =>
-      polledAfter !== null ? resolve(polledAfter) : reject(new Error(`worker exited with ${code} before polling`)),
+      result ? resolve(result) : reject(new Error(`worker exited with ${code} before polling`)),
     );
   });
 }
 
 const median = (xs: number[]): number => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
+
+async function series(label: string, n: number, start: () => Promise<Start>): Promise<Start[]> {
+  const out: Start[] = [];
+  for (let i = 0; i < n; i++) {
+    out.push(await start());
+    const s = out.at(-1)!;
+    benchLog(`${label} ${i + 1}: ${s.ms} ms (worker CPU ${s.cpuMs} ms) ${JSON.stringify(s.marks)}`);
+  }
+  return out;
+}
+
+function summary(label: string, starts: Start[]): string {
+  if (!starts.length) return `${label}: not run`;
+  const names = Object.keys(starts[0]!.marks);
+  const marks = names.map((k) => `${k} ${median(starts.map((s) => s.marks[k] ?? NaN))}`).join(', ');
+  return (
+    `${label}: median ${median(starts.map((s) => s.ms))} ms to polling, worker CPU ${median(starts.map((s) => s.cpuMs))} ms` +
+    ` (${starts.map((s) => s.ms).join(', ')} ms); marks (median ms since process start): ${marks}`
+  );
+}
 
 async function run(stack: RunningStack | undefined): Promise<string[]> {
   const env: NodeJS.ProcessEnv = {
@@ -54,32 +87,40 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
   delete env.TEMPORAL_WORKFLOW_BUNDLE;
   const config = loadConfig({ ...env, LOG_LEVEL: 'silent' });
   if (stack?.started.includes('postgres')) await runMigrations(config.databaseUrl);
-  const cold: number[] = [];
-  const cached: number[] = [];
+  // As `npm start` does before spawning the worker (there overlapped with the services' start).
+  const build = await buildWorkerEntry();
+  benchLog(`worker precompiled in ${build.ms} ms: ${build.file}`);
   const cacheDir = mkdtempSync(path.join(os.tmpdir(), 'bench-bundles-'));
+  const cachedEnv = { ...env, TEMPORAL_BUNDLE_CACHE_DIR: cacheDir };
+  let cold: Start[] = [];
+  let cached: Start[];
+  let tsx: Start[];
   try {
-    for (let i = 0; i < ROUNDS; i++) {
+    cold = await series('cold (empty bundle cache)', COLD_ROUNDS, async () => {
       const fresh = mkdtempSync(path.join(os.tmpdir(), 'bench-bundles-cold-'));
       try {
-        cold.push(await startOnce({ ...env, TEMPORAL_BUNDLE_CACHE_DIR: fresh }));
+        return await startOnce({ ...env, TEMPORAL_BUNDLE_CACHE_DIR: fresh }, build);
       } finally {
         rmSync(fresh, { recursive: true, force: true });
       }
-      benchLog(`cold start ${i + 1}: ${cold.at(-1)} ms`);
-    }
-    await startOnce({ ...env, TEMPORAL_BUNDLE_CACHE_DIR: cacheDir }); // fills the cache
-    for (let i = 0; i < ROUNDS; i++) {
-      cached.push(await startOnce({ ...env, TEMPORAL_BUNDLE_CACHE_DIR: cacheDir }));
-      benchLog(`cached start ${i + 1}: ${cached.at(-1)} ms`);
-    }
+    });
+    await startOnce(cachedEnv, build); // fills the cache
+    cached = await series('cached', ROUNDS, () => startOnce(cachedEnv, build));
+    tsx = await series('cached, through tsx', TSX_ROUNDS, () => startOnce(cachedEnv, null));
   } finally {
     rmSync(cacheDir, { recursive: true, force: true });
   }
-  const c = median(cold);
-  const h = median(cached);
+  const load1 = os.loadavg()[0]!.toFixed(1);
+  const value = (starts: Start[]): string => (starts.length ? String(median(starts.map((s) => s.ms))) : 'n/a');
   return [
-    `cold: ${cold.join(', ')} ms; cached: ${cached.join(', ')} ms`,
-    `RESULT worker_start_cold_ms=${c} worker_start_cached_ms=${h} speedup=${(c / h).toFixed(1)}`,
+    `load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(1))
+      .join(' ')} on ${os.cpus().length} cores; worker precompile ${build.ms} ms`,
+    summary('cached bundle, precompiled worker (npm start)', cached),
+    summary('cached bundle, bin/worker.ts through tsx', tsx),
+    summary('empty bundle cache (webpack in a child)', cold),
+    `RESULT worker_start_ms=${value(cached)} cached=true cpu_ms=${median(cached.map((s) => s.cpuMs))} tsx_ms=${value(tsx)} cold_ms=${value(cold)} build_ms=${build.ms} load1=${load1}`,
   ];
 }
 

@@ -1,12 +1,12 @@
 import { MikroORM } from '@mikro-orm/postgresql';
-import { ormConfig } from '../domain/orm/config';
+import { migratorOrmConfig } from '../domain/orm/config';
 
 // Developer tool: diff the entities against a database migrated to head and write a migration.
 // Usage: DATABASE_URL=... npx tsx bin/make-migration.ts <name>
 async function main(): Promise<void> {
   const url = process.env.DATABASE_URL;
   if (!url) throw new Error('DATABASE_URL is required');
-  const orm = await MikroORM.init(ormConfig(url));
+  const orm = await MikroORM.init(await migratorOrmConfig(url));
   try {
     await orm.getMigrator().up();
     const result = await orm.getMigrator().createMigration(undefined, false, false, process.argv[2]);

@@ -3,11 +3,12 @@
 // `npm start -- --services-only`: services and migrations only, for running api/worker by hand.
 import { StackLockedError } from '../infra/lock';
 import { formatSeconds, stackLog as log } from '../infra/log';
-import { runMigrations, spawnTsScript } from '../infra/node-scripts';
+import { runMigrations, spawnNode, spawnTsScript } from '../infra/node-scripts';
 import { describeExit, type ManagedProcess } from '../infra/process';
 import { startStack, type RunningStack } from '../infra/stack';
 import { delay } from '../infra/wait';
 import { workerProcessEnv } from '../infra/worker-env';
+import { buildWorkerEntry, workerNodeArgs, type WorkerBuild } from '../infra/worker-build';
 
 const startedAt = Date.now();
 const servicesOnly = process.argv.slice(2).includes('--services-only');
@@ -72,6 +73,15 @@ function banner(lines: [string, string][]): string {
 }
 
 async function main(): Promise<void> {
+  // The worker runs precompiled (infra/worker-build.ts); compiled while the services start.
+  const workerBuild: Promise<WorkerBuild | null> = servicesOnly
+    ? Promise.resolve(null)
+    : buildWorkerEntry().catch((err: unknown) => {
+        log(
+          `could not precompile the worker (${err instanceof Error ? err.message : String(err)}): running it through tsx`,
+        );
+        return null;
+      });
   try {
     const starting = startStack({ profile: 'dev', handleSignals: false, signal: startup.signal });
     stackStarting = starting;
@@ -104,7 +114,7 @@ async function main(): Promise<void> {
   }
 
   const api = spawnTsScript('api', 'bin/api.ts', env);
-  const worker = spawnTsScript('worker', 'bin/worker.ts', workerProcessEnv(env));
+  const worker = spawnNode('worker', workerNodeArgs(await workerBuild), workerProcessEnv(env));
   apps.push(api, worker);
   for (const app of apps) {
     void app.exited.then((exit) => {

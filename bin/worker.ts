@@ -11,6 +11,7 @@ import { createTemporalClient } from '../temporal/client';
 import { crmDataConverter } from '../temporal/codec';
 import { createWorkflowPort } from '../temporal/workflow-client';
 import { createSequenceWorkflowPort } from '../temporal/sequence-client';
+import { WORKFLOW_KINDS } from '../domain/workflow-kinds';
 import { reconcileSchedules } from '../domain/automations/engine/schedules';
 import { createRunStarter } from '../domain/automations/engine/starter';
 import type { SequenceEngineDeps } from '../domain/sequences/ports';
@@ -27,8 +28,6 @@ import { buildSubscribers, type Subscriber } from '../domain/outbox/subscribers'
 import { pruneRateLimitWindows } from '../domain/workspaces/rate-limit.service';
 import { createSearchIndexSubscriber } from '../search/index-subscriber';
 import { reconcileEnrollments } from '../domain/sequences/reconcile';
-import { pollAllImapAccounts } from '../domain/email/imap-poll';
-import { imapflowSource } from '../domain/email/imap-source';
 
 const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
 const OUTBOX_RETENTION_DAYS = 7;
@@ -75,11 +74,18 @@ export async function startTemporalWorker(opts: {
   connection: NativeConnection;
   activities: object;
   workflowsPath: string;
-  /** A prebuilt bundle of `workflowsPath` (bin/bundle-workflows.ts): the worker then never loads webpack. */
+  /**
+   * A prebuilt bundle of `workflowsPath` (bin/bundle-workflows.ts): the worker then never loads webpack,
+   * nor the workflow modules in this context (the names it logs are the registry's, domain/workflow-kinds.ts).
+   */
   workflowBundlePath?: string;
   log: Logger;
+  /** Start-up marks logged with "Temporal worker started" (called once the worker polls). */
+  startup?: () => Record<string, number>;
 }): Promise<TemporalWorkerHandle> {
-  const workflows = registeredWorkflows(opts.workflowsPath);
+  const workflows = opts.workflowBundlePath
+    ? WORKFLOW_KINDS.map((k) => k.workflowType)
+    : registeredWorkflows(opts.workflowsPath);
   const { Worker } = await import('@temporalio/worker');
   const { connection } = opts;
   const worker = await Worker.create({
@@ -99,7 +105,12 @@ export async function startTemporalWorker(opts: {
   });
   const running = worker.run().finally(() => connection.close().catch(() => undefined));
   opts.log.info(
-    { taskQueue: opts.config.temporalTaskQueue, namespace: opts.config.temporalNamespace, workflows },
+    {
+      taskQueue: opts.config.temporalTaskQueue,
+      namespace: opts.config.temporalNamespace,
+      workflows,
+      ...(opts.startup ? { startup: opts.startup() } : {}),
+    },
     'Temporal worker started',
   );
   return {
@@ -134,7 +145,11 @@ export async function workflowBundle(log: Logger): Promise<{ codePath: string; h
     cacheDir: defaultBundleCacheDir(),
     build: (out) =>
       new Promise<void>((resolve, reject) => {
-        const child = spawn(process.execPath, [...process.execArgv, path.join(__dirname, 'bundle-workflows.ts'), out], {
+        // tsx as in this process, or added when this process runs the precompiled entry (infra/worker-build.ts).
+        const tsx = process.execArgv.some((a) => a.includes('tsx')) ? [] : ['--import', 'tsx'];
+        const script = path.join(__dirname, 'bundle-workflows.ts');
+        const child = spawn(process.execPath, [...process.execArgv, ...tsx, script, out], {
+          cwd: path.join(__dirname, '..'),
           stdio: ['ignore', 'ignore', 'inherit'],
         });
         child.once('error', reject);
@@ -174,21 +189,45 @@ function startHousekeeping(orm: MikroORM, log: Logger): { stop(): Promise<void> 
   };
 }
 
+/**
+ * Start-up marks, ms since the process started (before node loaded anything): `imported` when every
+ * module above is loaded, then each step until `polling`. Logged with "Temporal worker started"
+ * (bench:worker-start prints them).
+ */
+const startup: Record<string, number> = {};
+const mark = (name: string): void => void (startup[name] = Math.round(performance.now()));
+
+/** Closes what a failed start had opened and exits 1. */
+async function abortStart(orm: MikroORM | undefined, connection: NativeConnection | undefined): Promise<never> {
+  await connection?.close().catch(() => undefined);
+  await orm?.close(true).catch(() => undefined);
+  process.exit(1);
+}
+
 async function main(): Promise<void> {
+  mark('imported');
   const config = loadConfig();
   const log = createLogger(config.logLevel, 'worker');
-  const orm = await MikroORM.init(ormConfig(config.databaseUrl));
-  let connection: NativeConnection;
-  try {
-    connection = await connectTemporal(config, log.child({ component: 'temporal' }));
-  } catch (err) {
+  const temporalLog = log.child({ component: 'temporal' });
+  // The steps before polling that wait on I/O run at once: the ORM (first DB connection), the native
+  // bridge's connection to Temporal and the workflow bundle (cache lookup; a build on a miss).
+  const [ormResult, connectionResult, bundleResult] = await Promise.allSettled([
+    MikroORM.init(ormConfig(config.databaseUrl)).finally(() => mark('orm')),
+    connectTemporal(config, temporalLog).finally(() => mark('connected')),
+    workflowBundle(temporalLog).finally(() => mark('bundle')),
+  ]);
+  const orm = ormResult.status === 'fulfilled' ? ormResult.value : undefined;
+  const opened = connectionResult.status === 'fulfilled' ? connectionResult.value : undefined;
+  if (connectionResult.status === 'rejected') {
     log.error(
-      { err, temporalAddress: config.temporalAddress },
+      { err: connectionResult.reason, temporalAddress: config.temporalAddress },
       'cannot reach Temporal: check TEMPORAL_ADDRESS and that the server runs',
     );
-    await orm.close(true).catch(() => undefined);
-    process.exit(1);
   }
+  if (ormResult.status === 'rejected') log.error({ err: ormResult.reason }, 'cannot initialise the database (ORM)');
+  if (bundleResult.status === 'rejected') log.error({ err: bundleResult.reason }, 'Temporal worker failed to start');
+  if (!orm || !opened || bundleResult.status === 'rejected') return abortStart(orm, opened);
+  const connection: NativeConnection = opened;
   // Starts and cancels workflows and schedules for the automation engine; starts are eager (see connectTemporal).
   if (!config.temporalCodec.payloadKeys)
     log.warn(
@@ -213,17 +252,33 @@ async function main(): Promise<void> {
     });
   } catch (err) {
     log.error({ err }, 'outbox subscribers are incomplete: refusing to start');
-    await connection.close().catch(() => undefined);
-    await orm.close(true).catch(() => undefined);
-    process.exit(1);
+    return abortStart(orm, connection);
   }
+
+  let temporal: TemporalWorkerHandle;
+  try {
+    // Polling first: the outbox dispatcher, the run starter and the reconcilers start after it (the
+    // dispatcher's eager starts then find this worker polling).
+    temporal = await startTemporalWorker({
+      config,
+      connection,
+      activities: createActivities(deps),
+      workflowsPath: WORKFLOWS_PATH,
+      workflowBundlePath: bundleResult.value.codePath,
+      log: temporalLog,
+      startup: () => (mark('polling'), startup),
+    });
+  } catch (err) {
+    log.error({ err }, 'Temporal worker failed to start');
+    return abortStart(orm, connection);
+  }
+
   const dispatcher = createOutboxDispatcher({
     pgConnectionString: config.databaseUrl,
     subscribers,
     log: log.child({ component: 'outbox' }),
     parallelBatches: WORKER_PARALLEL_BATCHES,
   });
-  await dispatcher.start();
   const sequenceEngine: SequenceEngineDeps = {
     orm,
     log: log.child({ component: 'sequences' }),
@@ -237,10 +292,8 @@ async function main(): Promise<void> {
     { orm, log, workflows: deps.workflows },
     { connectionString: config.databaseUrl, queues: [enrollmentStartQueue(sequenceEngine)] },
   );
-  await starter.start();
-  const housekeeping = startHousekeeping(orm, log.child({ component: 'housekeeping' }));
-
-  let temporal: TemporalWorkerHandle | undefined;
+  /** Started once the dispatcher runs (housekeeping). */
+  const background: { stop(): Promise<void> }[] = [];
   let stopping = false;
   const shutdown = async (reason: string, code: number): Promise<void> => {
     if (stopping) return;
@@ -250,7 +303,12 @@ async function main(): Promise<void> {
       log.error('worker shutdown timed out');
       process.exit(1);
     }, SHUTDOWN_TIMEOUT_MS).unref();
-    await Promise.allSettled([dispatcher.stop(), starter.stop(), temporal?.shutdown(), housekeeping.stop()]);
+    await Promise.allSettled([
+      dispatcher.stop(),
+      starter.stop(),
+      temporal.shutdown(),
+      ...background.map((b) => b.stop()),
+    ]);
     await connection.close().catch(() => undefined);
     await orm.close(true).catch(() => undefined);
     process.exit(code);
@@ -266,21 +324,20 @@ async function main(): Promise<void> {
   });
   process.once('SIGINT', () => void shutdown('SIGINT', 0));
   process.once('SIGTERM', () => void shutdown('SIGTERM', 0));
+  temporal.running.catch((err: unknown) => {
+    log.error({ err }, 'Temporal worker failed');
+    void shutdown('temporal worker failed', 1);
+  });
 
   try {
-    const bundle = await workflowBundle(log.child({ component: 'temporal' }));
-    temporal = await startTemporalWorker({
-      config,
-      connection,
-      activities: createActivities(deps),
-      workflowsPath: require.resolve('../workflows'),
-      workflowBundlePath: bundle.codePath,
-      log: log.child({ component: 'temporal' }),
-    });
+    await dispatcher.start();
+    await starter.start();
   } catch (err) {
-    log.error({ err }, 'Temporal worker failed to start');
-    return shutdown('temporal start failed', 1);
+    log.error({ err }, 'outbox dispatcher or run starter failed to start');
+    return shutdown('outbox start failed', 1);
   }
+  if (stopping) return;
+  background.push(startHousekeeping(orm, log.child({ component: 'housekeeping' })));
   // Schedules the outbox could not keep in step (Temporal data reset, schedules deleted by hand).
   reconcileSchedules({ orm, log, workflows: deps.workflows })
     .then((r) => log.info(r, 'automation schedules reconciled'))
@@ -299,7 +356,11 @@ async function main(): Promise<void> {
     const imapTimer = setInterval(() => {
       if (polling) return;
       polling = true;
-      pollAllImapAccounts(orm.em, config.secretsKey, imapflowSource, log.child({ component: 'imap' }))
+      // Loaded on the first pass: imapflow is not needed to poll Temporal.
+      Promise.all([import('../domain/email/imap-poll'), import('../domain/email/imap-source')])
+        .then(([{ pollAllImapAccounts }, { imapflowSource }]) =>
+          pollAllImapAccounts(orm.em, config.secretsKey, imapflowSource, log.child({ component: 'imap' })),
+        )
         .catch((err: unknown) => log.warn({ err }, 'IMAP poll pass failed'))
         .finally(() => {
           polling = false;
@@ -307,11 +368,7 @@ async function main(): Promise<void> {
     }, config.imapPollSeconds * 1000);
     imapTimer.unref();
   }
-  temporal?.running.catch((err: unknown) => {
-    log.error({ err }, 'Temporal worker failed');
-    void shutdown('temporal worker failed', 1);
-  });
-  log.info('worker running');
+  log.info({ startup: { ...startup, running: Math.round(performance.now()) } }, 'worker running');
 }
 
 if (require.main === module) {

@@ -16,10 +16,20 @@ export function spawnTsScript(
 ): ManagedProcess {
   const file = path.join(repoRoot, script);
   if (!fs.existsSync(file)) throw new Error(`${script} does not exist`);
+  return spawnNode(name, ['--import', 'tsx', file, ...(options.args ?? [])], env, options);
+}
+
+/** `node <args>` in the repository root, managed like spawnTsScript (e.g. the precompiled worker). */
+export function spawnNode(
+  name: string,
+  args: string[],
+  env: NodeJS.ProcessEnv,
+  options: { output?: 'inherit' | 'stderr' } = {},
+): ManagedProcess {
   return spawnManaged({
     name,
     command: process.execPath,
-    args: ['--import', 'tsx', file, ...(options.args ?? [])],
+    args,
     cwd: repoRoot,
     env,
     output: options.output ?? 'inherit',

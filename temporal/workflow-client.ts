@@ -74,9 +74,6 @@ export interface WorkflowPortOptions {
   deadlineMs?: number;
 }
 
-/** The deadline the API's starts use (trigger, test, webhook). */
-export const API_START_DEADLINE_MS = 3000;
-
 /** Options of the port the API answers through: every engine call bounded by ENGINE_DEADLINE_MS. */
 export const apiPortOptions = (config: { engineDeadlineMs: number }): WorkflowPortOptions => ({
   startDeadlineMs: config.engineDeadlineMs,

@@ -1,5 +1,5 @@
 import type { RouteFactory } from '../app';
-import { API_START_DEADLINE_MS, createWorkflowPort } from '../../temporal/workflow-client';
+import { apiPortOptions, createWorkflowPort } from '../../temporal/workflow-client';
 import { executionStatusTransitions } from '../../domain/automations/automations.rules';
 import { cancelExecution } from '../../domain/automations/engine/cancel';
 import { startFromWebhook, testAutomation, triggerManually } from '../../domain/automations/engine/manual';
@@ -25,9 +25,8 @@ export const automationRunsRoutes: RouteFactory = (deps) => {
     orm: deps.orm,
     log: deps.log.child({ component: 'automations' }),
     intakeMaxQueued: deps.config.intakeMaxQueuedPerWorkspace,
-    workflows: createWorkflowPort(deps.temporal, deps.config.temporalTaskQueue, {
-      startDeadlineMs: API_START_DEADLINE_MS,
-    }),
+    // Every engine call bounded by ENGINE_DEADLINE_MS (cancel included): 503 with Retry-After, never a hang.
+    workflows: createWorkflowPort(deps.temporal, deps.config.temporalTaskQueue, apiPortOptions(deps.config)),
   };
   return [
     route({
@@ -85,9 +84,9 @@ export const automationRunsRoutes: RouteFactory = (deps) => {
       params: cancelParams,
       transitions: [executionStatusTransitions],
       resources: { executionId: 'automation-execution' },
-      summary: 'Cancel a running execution and its fan-out children (status cancelled); 409 when it is not running.',
+      summary:
+        'Cancel a running execution and its fan-out children (status cancelled); 409 when it is not running. 503 unavailable (Retry-After) when the workflow engine does not confirm within ENGINE_DEADLINE_MS: details.recorded is false, the run goes on and its status stays running; retry later.',
       response: envelopes.data(cancelledRunView),
-      errors: [502],
       handler: async ({ ctx, params }) => ok(await cancelExecution(engine, ctx.actor.workspaceId, params.executionId)),
     }),
     publicRoute({

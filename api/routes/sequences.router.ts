@@ -6,7 +6,7 @@ import { engineCommandId, requestKeyOf } from '../http/idempotency';
 import { DomainError } from '../../domain/errors';
 import { enrollEligibility, enrollEntities } from '../../domain/sequences/enroll.service';
 import type { SequenceEngineDeps } from '../../domain/sequences/ports';
-import { admitEnrollments } from '../../domain/sequences/start-queue';
+import { enrollmentAdmission } from '../../domain/sequences/start-queue';
 import {
   listEnrollments,
   pauseEnrollment,
@@ -259,7 +259,12 @@ export const sequencesRoutes: RouteFactory = (deps) => {
         await sequences.getSequence(ctx, params.id);
         const target = enrollTarget(body);
         const ws = ctx.actor.workspaceId;
-        await admitEnrollments(deps.orm, ws, deps.config.intakeMaxQueuedPerWorkspace, new Set(target.ids).size);
+        await enrollmentAdmission.admit(
+          deps.orm,
+          ws,
+          deps.config.intakeMaxQueuedPerWorkspace,
+          new Set(target.ids).size,
+        );
         const results = await enrollEntities(ctx, engine, params.id, target.entityType, target.ids, {
           source: body.source,
           forceRestart: body.forceRestart,

@@ -12,7 +12,7 @@ import { dateWhere, findPage, likePattern, type DateFilterInput, type PageReques
 import { plainOf } from '../shared/views';
 import { previewOf, type PreviewResult } from '../shared/preview';
 import { inTransaction } from '../shared/tx';
-import { findRowById } from '../orm/lean';
+import { findPageRows, findRowById } from '../orm/lean';
 import { Company } from './company.entity';
 import { COMPANY_FIELDS, type CompanyInput, type CompanyView } from './companies.schemas';
 
@@ -152,6 +152,11 @@ export interface CompanyListQuery extends PageRequest, DateFilterInput {
 
 export async function listCompanies(ctx: Ctx, query: CompanyListQuery) {
   const where: Record<string, unknown> = { ...dateWhere(query) };
+  // Unfiltered (paging through all): one prepared statement for the page and the total, no ORM.
+  if (!query.q && !Object.keys(where).length) {
+    const { items, total } = await findPageRows(ctx.em, Company, { prop: 'createdAt', dir: 'desc' }, query);
+    return { items: items.map(serializeCompany), total };
+  }
   if (query.q) {
     const like = likePattern(query.q);
     where.$or = [

@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
-import { PDFDocument, StandardFonts, rgb, type PDFFont, type PDFPage } from 'pdf-lib';
+// pdf-lib is loaded when a PDF is rendered, not when the worker starts (bench:worker-start).
+import type { Color, PDFDocument, PDFFont, PDFPage } from 'pdf-lib';
 import type { Contract, ContractSigner } from './contract.entity';
 import { documentContent } from './document';
 
@@ -13,6 +14,7 @@ class Writer {
     readonly pdf: PDFDocument,
     readonly font: PDFFont,
     readonly bold: PDFFont,
+    readonly color: Color,
   ) {
     this.newPage();
   }
@@ -29,7 +31,7 @@ class Writer {
     let current = '';
     const flush = () => {
       if (this.y < 60) this.newPage();
-      this.page.drawText(current, { x: 50, y: this.y, size, font, color: rgb(0, 0, 0) });
+      this.page.drawText(current, { x: 50, y: this.y, size, font, color: this.color });
       this.y -= size + (opts.gap ?? 4);
       current = '';
     };
@@ -49,6 +51,7 @@ export async function renderSignedPdf(
   signers: readonly ContractSigner[],
   completedAt: Date,
 ): Promise<{ pdf: Uint8Array; sha256: string }> {
+  const { PDFDocument, StandardFonts, rgb } = await import('pdf-lib');
   const pdf = await PDFDocument.create();
   pdf.setTitle(printable(c.title));
   pdf.setCreationDate(completedAt);
@@ -58,6 +61,7 @@ export async function renderSignedPdf(
     pdf,
     await pdf.embedFont(StandardFonts.Helvetica),
     await pdf.embedFont(StandardFonts.HelveticaBold),
+    rgb(0, 0, 0),
   );
   const doc = documentContent(c, signers);
   w.line(doc.title, { size: 18, bold: true, gap: 12 });

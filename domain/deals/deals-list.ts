@@ -1,6 +1,7 @@
 import { raw, type QueryOrderKeys } from '@mikro-orm/core';
 import type { Ctx } from '../context';
 import { dateWhere, likePattern, type DateFilterInput, type PageRequest } from '../shared/listing';
+import { findPageRows } from '../orm/lean';
 import { Deal, type DealStatus } from './deal.entity';
 import { DEAL_SORT_FIELDS } from './deals.schemas';
 import { serializeDeal } from './deals.service';
@@ -47,6 +48,12 @@ export async function listDeals(ctx: Ctx, query: DealListQuery) {
   if (query.stageId) where.stageId = query.stageId;
   if (query.ownerId) where.ownerId = query.ownerId;
   if (query.q) where.title = { $ilike: likePattern(query.q) };
+  // Unfiltered and in creation order (paging through all): one prepared statement for the page and the total, no ORM.
+  if (!Object.keys(where).length && !query.sortBy) {
+    const order = { prop: 'createdAt', dir: query.sortOrder ?? 'desc' } as const;
+    const { items, total } = await findPageRows(ctx.em, Deal, order, query);
+    return { items: items.map(serializeDeal), total };
+  }
   let orderBy: Record<string, QueryOrderKeys<false>>[];
   if (query.sortBy) {
     const dir = query.sortOrder ?? DEFAULT_ORDER[query.sortBy];

@@ -1,4 +1,3 @@
-import { ImapFlow } from 'imapflow';
 import { createTransport } from 'nodemailer';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { parseSecretsKey } from '../shared/secret-box';
@@ -101,6 +100,8 @@ async function probeImap(
   account: EmailAccount,
   password: string | undefined,
 ): Promise<{ ok: boolean; error?: string }> {
+  // Loaded on use: imapflow is not needed for the worker to start polling (bench:worker-start).
+  const { ImapFlow } = await import('imapflow');
   const client = new ImapFlow({
     host: account.imapHost!,
     port: account.imapPort ?? 993,

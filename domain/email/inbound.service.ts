@@ -1,4 +1,4 @@
-import { simpleParser, type AddressObject, type ParsedMail } from 'mailparser';
+import type { AddressObject, ParsedMail } from 'mailparser';
 import { UniqueConstraintViolationException, type EntityManager } from '@mikro-orm/postgresql';
 import { Activity } from '../timeline/activity.entity';
 import { serializeActivity } from '../timeline/timeline.service';
@@ -134,6 +134,8 @@ export async function receiveRawEmail(
   raw: Buffer | string,
 ): Promise<InboundResult> {
   if (!raw.length) throw new DomainError('validation', 'body: the raw MIME message is empty');
+  // Loaded on use: mailparser is not needed for the worker to start polling (bench:worker-start).
+  const { simpleParser } = await import('mailparser');
   const mail = await simpleParser(raw, { skipImageLinks: true, skipTextToHtml: true });
   if (isDsn(mail)) return recordBounce(ctx, mail, raw.toString());
   const from = mail.from?.value[0]?.address?.toLowerCase();

@@ -28,12 +28,17 @@ export interface QueuedKind {
   what: string;
 }
 
-export type Admit = (orm: MikroORM, workspaceId: string, cap: number | undefined, n?: number) => Promise<void>;
+export interface Admission {
+  /** Admits `n` starts (default 1) or throws 429 `rate_limited` with Retry-After. */
+  admit(orm: MikroORM, workspaceId: string, cap: number | undefined, n?: number): Promise<void>;
+  /** Gives back admitted starts that recorded nothing (a refusal decided after admit). */
+  release(workspaceId: string, n?: number): void;
+}
 
-export function queuedAdmission(kind: QueuedKind): Admit {
+export function queuedAdmission(kind: QueuedKind): Admission {
   const counts = new Map<string, QueuedCount>();
   const sql = `select count(*)::int as n from (select 1 from ${kind.table} where workspace_id = ? and ${kind.queued} limit ?) t`;
-  return async (orm, workspaceId, maxQueued, n = 1) => {
+  const admit: Admission['admit'] = async (orm, workspaceId, maxQueued, n = 1) => {
     const cap = maxQueued ?? DEFAULT_MAX_QUEUED;
     let c = counts.get(workspaceId);
     if (!c || Date.now() - c.at > COUNT_TTL_MS) {
@@ -62,5 +67,12 @@ export function queuedAdmission(kind: QueuedKind): Admit {
         { 'Retry-After': String(RETRY_AFTER_S) },
       );
     c.n += n;
+  };
+  return {
+    admit,
+    release(workspaceId, n = 1) {
+      const c = counts.get(workspaceId);
+      if (c) c.n = Math.max(0, c.n - n);
+    },
   };
 }

@@ -1,14 +1,16 @@
 import { defineConfig, type Options } from '@mikro-orm/postgresql';
-import { Migrator } from '@mikro-orm/migrations';
 import path from 'node:path';
 import { allEntities } from './entities';
 import { TenantGuard, tenantFilter } from './tenant-filter';
 
+/**
+ * The API's and the worker's ORM options. The Migrator extension (and @mikro-orm/migrations, a
+ * noticeable part of a worker's start) is added only where migrations run: migratorOrmConfig.
+ */
 export function ormConfig(clientUrl: string, overrides: Partial<Options> = {}): Options {
   return defineConfig({
     clientUrl,
     entities: allEntities,
-    extensions: [Migrator],
     filters: { [tenantFilter.name]: tenantFilter },
     subscribers: [new TenantGuard()],
     // Every request and activity forks explicitly; the global EM must never be used for work.
@@ -28,4 +30,10 @@ export function ormConfig(clientUrl: string, overrides: Partial<Options> = {}): 
     },
     ...overrides,
   });
+}
+
+/** ormConfig plus the Migrator (`orm.getMigrator()`): bin/migrate.ts, bin/make-migration.ts. */
+export async function migratorOrmConfig(clientUrl: string): Promise<Options> {
+  const { Migrator } = await import('@mikro-orm/migrations');
+  return ormConfig(clientUrl, { extensions: [Migrator] });
 }

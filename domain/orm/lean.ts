@@ -102,6 +102,13 @@ function byIdStatement(em: EntityManager, entity: EntityName<object>): ByIdState
   return statement;
 }
 
+/** The workspace bound to the EM's tenant filter (forkForWorkspace); throws for an EM without one (fail closed). */
+export function boundWorkspaceId(em: EntityManager): string {
+  const workspaceId = (em.getFilterParams(TENANT_FILTER) as TenantFilterArgs | undefined)?.workspaceId;
+  if (!workspaceId) throw new Error('tenant filter: no workspace bound to this entity manager');
+  return workspaceId;
+}
+
 /**
  * One tenant row by primary key, its columns under the entity's property names (what the
  * serializers read), or null. Fails closed like the tenant filter: the workspace bound to the EM is
@@ -113,11 +120,55 @@ export async function findRowById<T extends object>(
   entity: EntityName<T>,
   id: string,
 ): Promise<T | null> {
-  const workspaceId = (em.getFilterParams(TENANT_FILTER) as TenantFilterArgs | undefined)?.workspaceId;
-  if (!workspaceId) throw new Error('tenant filter: no workspace bound to this entity manager');
+  const workspaceId = boundWorkspaceId(em);
   const { text, name, dates } = byIdStatement(em, entity as EntityName<object>);
   const row = (await leanQuery<Record<string, unknown>>(em, text, [id, workspaceId], name))[0];
   return row ? readDates<T>(em, row, dates) : null;
+}
+
+const pageStatements = new Map<string, ByIdStatement>();
+
+/**
+ * One page of a tenant table ordered by a timestamp property then the primary key (both in `dir`),
+ * with the workspace's total, in one prepared statement: the rows as findRowById reads them. Fails
+ * closed like findRowById. For the unfiltered lists only; filtered ones keep the ORM's findAndCount.
+ */
+export async function findPageRows<T extends object>(
+  em: EntityManager,
+  entity: EntityName<T>,
+  order: { prop: 'createdAt' | 'updatedAt'; dir: 'asc' | 'desc' },
+  page: { page: number; limit: number },
+): Promise<{ items: T[]; total: number }> {
+  const workspaceId = boundWorkspaceId(em);
+  const meta = em.getMetadata().get(entity as EntityName<object>);
+  const key = `${meta.className}:${order.prop}:${order.dir}`;
+  let statement = pageStatements.get(key);
+  if (!statement) {
+    byIdStatement(em, entity as EntityName<object>); // the same checks: a tenant entity, plain columns only
+    const field = (name: string): string =>
+      (meta.properties[name as keyof typeof meta.properties] as EntityProperty).fieldNames[0]!;
+    const { select, dates } = leanColumns(em, entity as EntityName<object>);
+    const dir = order.dir === 'asc' ? 'asc' : 'desc';
+    const table = `"${meta.tableName}"`;
+    statement = {
+      // The count comes back even for a page past the end (one row, its columns null).
+      text: `select t.lean_total, p.* from (select count(*)::int as lean_total from ${table} where "workspace_id" = $1) t
+        left join lateral (select ${select} from ${table} where "workspace_id" = $1
+          order by "${field(order.prop)}" ${dir}, "${field(meta.primaryKeys[0] as string)}" ${dir} limit $2 offset $3) p on true`,
+      name: `lean_page_${meta.tableName}_${field(order.prop)}_${dir}`,
+      dates,
+    };
+    pageStatements.set(key, statement);
+  }
+  const rows = await leanQuery<Record<string, unknown>>(
+    em,
+    statement.text,
+    [workspaceId, page.limit, (page.page - 1) * page.limit],
+    statement.name,
+  );
+  const total = (rows[0]?.lean_total as number | undefined) ?? 0;
+  if (rows.length === 1 && rows[0]![meta.primaryKeys[0] as string] == null) return { items: [], total };
+  return { items: rows.map((row) => readDates<T>(em, row, statement.dates)), total };
 }
 
 const column = (key: string): string => (key === '_id' ? 'id' : key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));

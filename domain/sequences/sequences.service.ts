@@ -24,6 +24,7 @@ import { Sequence, SequenceEnrollment, type EnrollmentStatus } from './sequence.
 import type { ValidationIssue } from '../automations/zod-kit';
 import { EmailTemplate } from '../email/email-template.entity';
 import { isId } from '../ids';
+import { findRowById } from '../orm/lean';
 import { SmsTemplate } from '../messaging/sms-message.entity';
 
 /** Stored settings may predate a key: defaults fill what is missing. */
@@ -82,9 +83,11 @@ export async function getSequence(ctx: Ctx, id: string, lock = false): Promise<S
   return s;
 }
 
+/** GET :id: the row without the ORM (one prepared select, domain/orm/lean.ts) and its counts, side by side. */
 export async function readSequence(ctx: Ctx, id: string): Promise<SequenceView> {
-  const s = await getSequence(ctx, id);
-  return serializeSequence(s, (await countsFor(ctx, [id])).get(id));
+  const [s, counts] = await Promise.all([findRowById(ctx.em, Sequence, id), countsFor(ctx, [id])]);
+  if (!s) throw notFound('sequence');
+  return serializeSequence(s, counts.get(id));
 }
 
 export async function listSequences(

@@ -17,7 +17,7 @@ import { SequenceEnrollment } from './sequence.entity';
 import type { ExitReason } from './types';
 
 /** Enrollments per workspace waiting for their workflow before enroll calls answer 429. */
-export const admitEnrollments = queuedAdmission({
+export const enrollmentAdmission = queuedAdmission({
   table: 'sequence_enrollment',
   queued: 'start_queued',
   what: 'enrollments',

@@ -2039,7 +2039,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Cancel a running execution and its fan-out children (status cancelled); 409 when it is not running.
+         * Cancel a running execution and its fan-out children (status cancelled); 409 when it is not running. 503 unavailable (Retry-After) when the workflow engine does not confirm within ENGINE_DEADLINE_MS: details.recorded is false, the run goes on and its status stays running; retry later.
          * @description Scopes: write. Roles: owner, admin, member.
          *
          *     **execution status transitions** (anything else: 409 `invalid_state`)
@@ -19727,7 +19727,6 @@ export interface operations {
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
             503: components["responses"]["Error503"];
         };
     };

@@ -1,4 +1,6 @@
+import { EntityManager } from '@mikro-orm/core';
 import { ScheduleNotFoundError } from '@temporalio/client';
+import { Automation } from '../../domain/automations/automation.entity';
 import { Note } from '../../domain/notes/note.entity';
 import { forkForWorkspace } from '../../domain/orm/tenant';
 import { automationScheduleId } from '../../domain/automations/workflow-ids';
@@ -93,6 +95,44 @@ describe('POST /api/webhooks/automation/:automationId', () => {
     ).toBe('****');
     expect((await fire('hook-secret-9876')).status).toBe(401);
     expect((await fire('short')).status).toBe(202);
+  });
+
+  it('a changed secret, a deactivation and a reactivation count at once (the per-process cache is checked on every call)', async () => {
+    const id = await createAutomation(t.http, webhookGraph({ secret: 'first-secret' }));
+    const fire = (secret: string) =>
+      h.app.anonymous.post(`/api/webhooks/automation/${id}`, { a: 1 }, { headers: { 'x-webhook-secret': secret } });
+    expect((await fire('first-secret')).status).toBe(202); // now cached with the first secret
+    const nodes = (await t.http.get(`/api/v1/automations/${id}`)).body.data.nodes.map(
+      (n: { type: string; data: Record<string, unknown> }) =>
+        n.type === 'trigger' ? { ...n, data: { ...n.data, config: { secret: 'second-secret' } } } : n,
+    );
+    expect((await t.http.put(`/api/v1/automations/${id}`, { nodes })).status).toBe(200);
+    expect((await fire('second-secret')).status).toBe(202);
+    expect((await fire('first-secret')).status).toBe(401);
+    expect((await t.http.post(`/api/v1/automations/${id}/toggle`)).body.data.isActive).toBe(false);
+    expect((await fire('second-secret')).status).toBe(404);
+    expect((await t.http.post(`/api/v1/automations/${id}/toggle`)).body.data.isActive).toBe(true);
+    expect((await fire('second-secret')).status).toBe(202);
+    expect(await executionsOf(h, id)).toHaveLength(3);
+  });
+
+  it('a repeated call reads the automation from the cache (no ORM load), and still runs', async () => {
+    const id = await createAutomation(t.http, webhookGraph({ secret: 'cached-secret' }));
+    const fire = () =>
+      h.app.anonymous.post(
+        `/api/webhooks/automation/${id}`,
+        { a: 1 },
+        { headers: { 'x-webhook-secret': 'cached-secret' } },
+      );
+    expect((await fire()).status).toBe(202);
+    const loads = jest.spyOn(EntityManager.prototype, 'findOne');
+    try {
+      for (let i = 0; i < 3; i++) expect((await fire()).status).toBe(202);
+      expect(loads.mock.calls.filter(([entity]) => entity === Automation).length).toBe(0);
+    } finally {
+      loads.mockRestore();
+    }
+    expect(await executionsOf(h, id)).toHaveLength(4);
   });
 
   it('an Idempotency-Key re-delivery starts nothing new', async () => {

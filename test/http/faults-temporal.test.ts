@@ -94,6 +94,19 @@ describe('POST /automations/:id/trigger while Temporal is down', () => {
     await starter.stop();
     const rows = await forkForWorkspace(orm.em, t.workspaceId).find(AutomationExecution, { automationId });
     expect(rows).toHaveLength(1);
+    // Cancelling it while the engine is down: 503 within the deadline, nothing recorded, the run still running.
+    await proxy.down();
+    try {
+      const started = Date.now();
+      const res = await t.http.post(`/api/v1/automations/executions/${executionId!}/cancel`, {});
+      expect(Date.now() - started).toBeLessThan(6000);
+      expect(res.status).toBe(503);
+      expect(res.body).toMatchObject({ code: 'unavailable', details: { recorded: false } });
+      expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(await rowStatus()).toBe('running');
+    } finally {
+      await proxy.up();
+    }
     const client = createTemporalClient(
       await Connection.connect({ address: process.env.TEMPORAL_ADDRESS! }),
       app.config,
@@ -106,7 +119,7 @@ describe('POST /automations/:id/trigger while Temporal is down', () => {
     } finally {
       await client.connection.close();
     }
-  }, 40_000);
+  }, 60_000);
 });
 
 describe('calls that wait on a workflow while Temporal is down answer within the engine deadline', () => {

@@ -6,6 +6,7 @@
  * while children of it run: that cancels the children.
  */
 import { DomainError, notFound } from '../../errors';
+import { engineCommandUnavailable } from '../../workflow-port';
 import { forkForWorkspace } from '../../orm/tenant';
 import { mapLimited } from '../../shared/concurrency';
 import { AutomationExecution } from '../automation.entity';
@@ -42,10 +43,7 @@ export async function cancelExecution(
         [executionId, workspaceId],
       );
       deps.log.error({ err, executionId }, 'cancel failed: workflow engine unavailable');
-      throw new DomainError(
-        'upstream_failed',
-        'could not cancel the run: the workflow engine is unavailable; retry later',
-      );
+      throw engineCommandUnavailable('the cancellation of this run', false);
     }
   }
   const workflowIds: string[] = [];

@@ -6,7 +6,9 @@
  */
 import { queuedAdmission } from '../../intake/admission';
 import { newId } from '../../ids';
+import { leanQuery } from '../../orm/lean';
 import { forkForWorkspace } from '../../orm/tenant';
+import { rateLimitState, rateWindows } from '../../workspaces/rate-limit.service';
 import type { Automation } from '../automation.entity';
 import { automationExecutionKind } from '../../workflow-kinds';
 import type { EngineDeps } from './ports';
@@ -14,49 +16,79 @@ import { queuedRuns, START_QUEUE_CHANNEL } from '../../intake/queue-signal';
 import { createRoots, rowContext, type StartRequest, type StartResult } from './start';
 
 /** Queued runs per workspace before 429 (domain/intake/admission.ts). */
-const admitRun = queuedAdmission({ table: 'automation_execution', queued: `status = 'queued'`, what: 'runs' });
+const runAdmission = queuedAdmission({ table: 'automation_execution', queued: `status = 'queued'`, what: 'runs' });
+const admit = (deps: EngineDeps, workspaceId: string): Promise<void> =>
+  runAdmission.admit(deps.orm, workspaceId, deps.intakeMaxQueued);
+
+const EXECUTION_COLUMNS = `id, workspace_id, created_at, updated_at, automation_id, automation_name,
+    automation_version, graph, status, trigger_type, trigger_key, entity_type, entity_id, context, is_test,
+    workflow_id, parent_execution_id, started_at, run_counted`;
+/** The row's values from $<first> on (17 parameters). */
+const rowValues = (first: number): string => {
+  const $ = (i: number): string => `$${first + i}`;
+  return `${$(0)}, ${$(1)}, ${$(2)}, ${$(3)}, ${$(4)}, ${$(5)}, ${$(6)}, ${$(7)}::jsonb, 'queued', ${$(8)}, ${$(9)},
+    ${$(10)}, ${$(11)}, ${$(12)}::jsonb, ${$(13)}, ${$(14)}, null, ${$(15)}, ${$(16)}`;
+};
+const NOTIFY = `pg_notify('${START_QUEUE_CHANNEL}', '')`;
 
 const FAST_INSERT = `with ins as (
-  insert into automation_execution (id, workspace_id, created_at, updated_at, automation_id, automation_name,
-    automation_version, graph, status, trigger_type, trigger_key, entity_type, entity_id, context, is_test,
-    workflow_id, parent_execution_id, started_at, run_counted)
-  values (?, ?, ?, ?, ?, ?, ?, ?::jsonb, 'queued', ?, ?, ?, ?, ?::jsonb, ?, ?, null, ?, ?)
+  insert into automation_execution (${EXECUTION_COLUMNS})
+  values (${rowValues(1)})
   on conflict (automation_id, trigger_key) do nothing returning id)
-select id, pg_notify('${START_QUEUE_CHANNEL}', '') from ins`;
+select id, ${NOTIFY} from ins`;
 
 /**
- * Records a root start as `queued`. An automation with run caps takes the locked path (caps and
- * counters in request order, createRoots); one without inserts its row in a single statement that
- * takes no lock on the automation (the starter adds the run to totalRuns). A repeated triggerKey
- * answers the run it already recorded.
+ * The webhook hot path in one round trip: the automation is still the cached version and active,
+ * the call is counted in its rate-limit windows, and the run is recorded when both windows allow
+ * it. A stale cache entry (`fresh` = 0) counts nothing and records nothing: the caller reloads.
  */
-export async function enqueueExecution(
-  deps: EngineDeps,
-  automation: Automation,
-  req: StartRequest,
-): Promise<StartResult> {
-  await admitRun(deps.orm, req.workspaceId, deps.intakeMaxQueued);
-  const em = forkForWorkspace(deps.orm.em, req.workspaceId);
-  const now = req.now ?? new Date();
+const GUARDED_INSERT = `with fresh as (
+  select 1 from automation
+   where id = $1 and version = $2 and date_trunc('milliseconds', updated_at) = $3
+     and is_active and trigger_type = 'webhook'),
+rl as (
+  insert into rate_limit_window (key_id, kind, window_start, count)
+  select $4, k.kind, k.ws, 1 from fresh cross join (values ('m', $5::timestamptz), ('d', $6::timestamptz)) k(kind, ws)
+  on conflict (key_id, kind, window_start) do update set count = rate_limit_window.count + 1
+  returning kind, count),
+ins as (
+  insert into automation_execution (${EXECUTION_COLUMNS})
+  select ${rowValues(7)} from fresh
+   where not exists (select 1 from rl where (kind = 'm' and count > $24) or (kind = 'd' and count > $25))
+  on conflict (automation_id, trigger_key) do nothing returning id)
+select (select count(*) from fresh)::int as fresh,
+  (select max(count) from rl where kind = 'm')::int as minute,
+  (select max(count) from rl where kind = 'd')::int as day,
+  (select id from ins) as id,
+  (select count(${NOTIFY}) from ins)::int as notified`;
+
+/** What a start needs of its automation (an entity, or a cached snapshot of one). */
+export type AutomationSnapshot = Pick<
+  Automation,
+  '_id' | 'name' | 'version' | 'nodes' | 'edges' | 'executionSettings' | 'rateLimits'
+>;
+
+/** The cached automation a webhook call was checked against, and its per-automation rate limit. */
+export interface WebhookGuard {
+  version: number;
+  updatedAt: Date;
+  rateKey: string;
+  limits: { perMinute: number; perDay: number };
+}
+
+export type GuardedResult = { status: 'stale' } | { status: 'rate_limited'; retryAfter: number } | StartResult;
+
+const isCapped = (automation: AutomationSnapshot, req: StartRequest): boolean => {
   const limits = automation.rateLimits;
-  const capped =
+  return (
     !req.isTest &&
-    Boolean(limits?.maxRunsPerHour || limits?.maxRunsPerDay || limits?.maxRunsPerWeek || limits?.maxTotalRuns);
-  if (capped) {
-    const [created] = await createRoots(em, automation._id, [req], now, { queued: true });
-    if (!created) throw new Error('createRoots returned no outcome');
-    if ('skipped' in created) return { status: 'skipped', reason: created.skipped };
-    const e = created.execution;
-    if (!created.existing) queuedRuns.emit('queued', req.workspaceId);
-    return {
-      status: created.existing ? 'existing' : 'started',
-      execution: { _id: e._id, workflowId: e.workflowId, status: e.status },
-    };
-  }
-  const id = newId(now);
-  const workflowId = automationExecutionKind.workflowId(req.workspaceId, id);
+    Boolean(limits?.maxRunsPerHour || limits?.maxRunsPerDay || limits?.maxRunsPerWeek || limits?.maxTotalRuns)
+  );
+};
+
+function rowParams(automation: AutomationSnapshot, req: StartRequest, id: string, now: Date): unknown[] {
   const graph = { nodes: automation.nodes, edges: automation.edges, executionSettings: automation.executionSettings };
-  const inserted = await em.execute<{ id: string }[]>(FAST_INSERT, [
+  return [
     id,
     req.workspaceId,
     now,
@@ -71,18 +103,114 @@ export async function enqueueExecution(
     req.entityId ?? null,
     JSON.stringify(rowContext(req, id)),
     Boolean(req.isTest),
-    workflowId,
+    automationExecutionKind.workflowId(req.workspaceId, id),
     now,
     Boolean(req.isTest),
+  ];
+}
+
+async function existingRun(deps: EngineDeps, workspaceId: string, automationId: string, triggerKey: string) {
+  const [found] = await forkForWorkspace(deps.orm.em, workspaceId).execute<
+    { id: string; workflow_id: string; status: 'queued' }[]
+  >('select id, workflow_id, status from automation_execution where automation_id = ? and trigger_key = ?', [
+    automationId,
+    triggerKey.slice(0, 100),
   ]);
-  if (inserted.length) {
-    queuedRuns.emit('queued', req.workspaceId);
-    return { status: 'started', execution: { _id: id, workflowId, status: 'queued' } };
-  }
-  const [found] = await em.execute<{ id: string; workflow_id: string; status: 'queued' }[]>(
-    'select id, workflow_id, status from automation_execution where automation_id = ? and trigger_key = ?',
-    [automation._id, req.triggerKey.slice(0, 100)],
-  );
   if (!found) throw new Error('the execution of a repeated trigger key vanished');
-  return { status: 'existing', execution: { _id: found.id, workflowId: found.workflow_id, status: found.status } };
+  return {
+    status: 'existing' as const,
+    execution: { _id: found.id, workflowId: found.workflow_id, status: found.status },
+  };
+}
+
+/** The answer once the insert ran: the new queued run, or the run a repeated trigger key recorded before. */
+async function recorded(
+  deps: EngineDeps,
+  automation: AutomationSnapshot,
+  req: StartRequest,
+  id: string,
+  inserted: boolean,
+): Promise<StartResult> {
+  if (!inserted) return existingRun(deps, req.workspaceId, automation._id, req.triggerKey);
+  queuedRuns.emit('queued', req.workspaceId);
+  const workflowId = automationExecutionKind.workflowId(req.workspaceId, id);
+  return { status: 'started', execution: { _id: id, workflowId, status: 'queued' } };
+}
+
+/**
+ * A webhook start of an uncapped automation in one statement (see GUARDED_INSERT), checked against
+ * the cached automation it was authenticated with. Capped automations take enqueueExecution.
+ */
+export async function enqueueGuarded(
+  deps: EngineDeps,
+  automation: AutomationSnapshot,
+  guard: WebhookGuard,
+  req: StartRequest,
+): Promise<GuardedResult> {
+  if (isCapped(automation, req)) throw new Error('enqueueGuarded: capped automations take enqueueExecution');
+  await admit(deps, req.workspaceId);
+  const now = req.now ?? new Date();
+  const id = newId(now);
+  const { minuteStart, dayStart } = rateWindows(now);
+  const [row] = await leanQuery<{ fresh: number; minute: number | null; day: number | null; id: string | null }>(
+    forkForWorkspace(deps.orm.em, req.workspaceId),
+    GUARDED_INSERT,
+    [
+      automation._id,
+      guard.version,
+      guard.updatedAt,
+      guard.rateKey,
+      minuteStart,
+      dayStart,
+      ...rowParams(automation, req, id, now),
+      guard.limits.perMinute,
+      guard.limits.perDay,
+    ],
+    'intake_guarded_insert',
+  );
+  if (!row?.fresh) {
+    runAdmission.release(req.workspaceId);
+    return { status: 'stale' };
+  }
+  const state = rateLimitState({ minute: row.minute ?? 0, day: row.day ?? 0 }, guard.limits, now);
+  if (state.retryAfter !== undefined) {
+    runAdmission.release(req.workspaceId);
+    return { status: 'rate_limited', retryAfter: state.retryAfter };
+  }
+  return recorded(deps, automation, req, id, Boolean(row.id));
+}
+
+/**
+ * Records a root start as `queued`. An automation with run caps takes the locked path (caps and
+ * counters in request order, createRoots); one without inserts its row in a single statement that
+ * takes no lock on the automation (the starter adds the run to totalRuns). A repeated triggerKey
+ * answers the run it already recorded.
+ */
+export async function enqueueExecution(
+  deps: EngineDeps,
+  automation: AutomationSnapshot,
+  req: StartRequest,
+): Promise<StartResult> {
+  await admit(deps, req.workspaceId);
+  const em = forkForWorkspace(deps.orm.em, req.workspaceId);
+  const now = req.now ?? new Date();
+  if (isCapped(automation, req)) {
+    const [created] = await createRoots(em, automation._id, [req], now, { queued: true });
+    if (!created) throw new Error('createRoots returned no outcome');
+    if ('skipped' in created) return { status: 'skipped', reason: created.skipped };
+    const e = created.execution;
+    if (!created.existing) queuedRuns.emit('queued', req.workspaceId);
+    return {
+      status: created.existing ? 'existing' : 'started',
+      execution: { _id: e._id, workflowId: e.workflowId, status: e.status },
+    };
+  }
+  const id = newId(now);
+  const inserted = await leanQuery<{ id: string }>(
+    em,
+    FAST_INSERT,
+    rowParams(automation, req, id, now),
+    'intake_insert',
+  );
+  return recorded(deps, automation, req, id, inserted.length > 0);
 }

@@ -16,8 +16,8 @@ import { normalizeEntity } from '../triggers';
 import { isPlainObject } from '../zod-kit';
 import { loadEntityContext, systemNamespace } from './context';
 import type { EngineDeps } from './ports';
-import { enqueueExecution } from './intake';
-import type { StartedExecution } from './start';
+import { enqueueExecution, enqueueGuarded, type AutomationSnapshot } from './intake';
+import type { StartedExecution, StartRequest, StartResult } from './start';
 import type { Context } from './types';
 
 export interface ManualStartInput {
@@ -131,37 +131,116 @@ export interface WebhookStart {
 
 const WEBHOOK_ENTITY: Record<string, string> = { Lead: 'lead', People: 'person', Company: 'company', Deal: 'deal' };
 
+/** A webhook automation as last loaded by this process (a snapshot: no ORM entity is kept). */
+interface WebhookAutomation extends AutomationSnapshot {
+  workspaceId: string;
+  updatedAt: Date;
+  isActive: boolean;
+  triggerType?: string | null;
+}
+const WEBHOOK_CACHE_TTL_MS = 60_000;
+const WEBHOOK_CACHE_MAX = 2_000;
+const webhookCache = new Map<string, { a: WebhookAutomation | null; at: number }>();
+
+/**
+ * The automation of a webhook call: from this process's cache when recent, else loaded. Nothing is
+ * trusted blindly: the run is recorded only if the automation still has the cached version and
+ * updatedAt and is active (checked in the same statement, enqueueGuarded); otherwise it is reloaded.
+ */
+async function webhookAutomation(
+  deps: EngineDeps,
+  id: string,
+  reload: boolean,
+): Promise<{ a: WebhookAutomation | null; cached: boolean }> {
+  const hit = webhookCache.get(id);
+  if (hit && !reload && Date.now() - hit.at < WEBHOOK_CACHE_TTL_MS) return { a: hit.a, cached: true };
+  const em = deps.orm.em.fork({ clear: true, useContext: false });
+  const e = await em.findOne(Automation, { _id: id }, { filters: false });
+  const a: WebhookAutomation | null = e
+    ? {
+        _id: e._id,
+        workspaceId: e.workspaceId,
+        name: e.name,
+        version: e.version,
+        updatedAt: e.updatedAt,
+        isActive: e.isActive,
+        triggerType: e.triggerType,
+        nodes: e.nodes,
+        edges: e.edges,
+        executionSettings: e.executionSettings,
+        rateLimits: e.rateLimits,
+      }
+    : null;
+  if (webhookCache.size >= WEBHOOK_CACHE_MAX) webhookCache.delete(webhookCache.keys().next().value!);
+  // Unknown ids are not cached: a probe must not fill the cache, and a new automation is found at once.
+  if (a) webhookCache.set(id, { a, at: Date.now() });
+  else webhookCache.delete(id);
+  return { a, cached: false };
+}
+
+/** Thrown by a refusal decided on cached data: the loop reloads and decides again. */
+const STALE = new Error('stale webhook automation');
+
+const rateLimited = (retryAfter: number): DomainError =>
+  new DomainError('rate_limited', 'too many webhook calls for this automation; retry later', undefined, {
+    'Retry-After': String(retryAfter),
+  });
+
 /**
  * POST /api/webhooks/automation/:automationId. Unknown, inactive and non-webhook automations are
  * one 404 (ids are not probed); a trigger without a secret refuses every call (401), as does a
- * wrong secret; nothing runs then. Calls are counted per automation before the secret check.
+ * wrong secret; nothing runs then. Every call to a webhook automation is counted in its rate limit
+ * (also refused ones, so secrets cannot be guessed at speed). The usual call takes one statement:
+ * the automation comes from a short-lived per-process cache and the statement that records the run
+ * also checks that cache entry is current and counts the call (enqueueGuarded).
  */
 export async function startFromWebhook(deps: EngineDeps, req: WebhookStart): Promise<WebhookStartView> {
   if (!isId(req.automationId)) throw notFound('automation');
-  const em = deps.orm.em.fork({ clear: true, useContext: false });
-  const automation = await em.findOne(Automation, { _id: req.automationId }, { filters: false });
+  const rateKey = `wh${req.automationId.slice(2)}`;
+  for (let attempt = 0; ; attempt++) {
+    try {
+      return await webhookAttempt(deps, req, rateKey, attempt);
+    } catch (err) {
+      if (err !== STALE || attempt > 0) throw err;
+    }
+  }
+}
+
+async function webhookAttempt(
+  deps: EngineDeps,
+  req: WebhookStart,
+  rateKey: string,
+  attempt: number,
+): Promise<WebhookStartView> {
+  const { a: automation, cached } = await webhookAutomation(deps, req.automationId, attempt > 0);
   const trigger = automation?.nodes.find((n) => n.type === 'trigger');
-  if (!automation || !automation.isActive || automation.triggerType !== 'webhook' || !trigger)
+  // A refusal read from the cache is confirmed on a fresh load first (the secret may have changed).
+  if (!automation || !automation.isActive || automation.triggerType !== 'webhook' || !trigger) {
+    if (cached) throw STALE;
     throw notFound('automation');
+  }
   const config = (isPlainObject(trigger.data.config) ? trigger.data.config : {}) as {
     secret?: string | null;
     entityMapping?: { entityType?: string; entityIdField?: string };
   };
-
-  const state = await consumeRateLimit(em, `wh${automation._id.slice(2)}`, req.limits);
-  if (state.retryAfter !== undefined) {
-    throw new DomainError('rate_limited', 'too many webhook calls for this automation; retry later', undefined, {
-      'Retry-After': String(state.retryAfter),
-    });
-  }
+  /** Refusals are counted too: over the limit the answer is 429 whatever else is wrong. */
+  const refuse = async (err: DomainError): Promise<never> => {
+    if (cached) throw STALE;
+    const em = deps.orm.em.fork({ clear: true, useContext: false });
+    const state = await consumeRateLimit(em, rateKey, req.limits);
+    throw state.retryAfter !== undefined ? rateLimited(state.retryAfter) : err;
+  };
   if (!config.secret)
-    throw new DomainError(
-      'unauthenticated',
-      'this webhook trigger has no secret configured: set one on the trigger to accept calls',
+    return refuse(
+      new DomainError(
+        'unauthenticated',
+        'this webhook trigger has no secret configured: set one on the trigger to accept calls',
+      ),
     );
   if (!secretMatches(req.secret, config.secret))
-    throw new DomainError('unauthenticated', 'missing or wrong x-webhook-secret header');
-  if (!isPlainObject(req.body)) throw validation('body: must be a JSON object (its fields become webhookData.*)');
+    return refuse(new DomainError('unauthenticated', 'missing or wrong x-webhook-secret header'));
+  if (!isPlainObject(req.body))
+    return refuse(validation('body: must be a JSON object (its fields become webhookData.*)'));
 
   const workspaceId = automation.workspaceId;
   const mapping = config.entityMapping;
@@ -170,24 +249,51 @@ export async function startFromWebhook(deps: EngineDeps, req: WebhookStart): Pro
   if (kind && mapping?.entityIdField) {
     const raw = getPath(req.body, splitPath(mapping.entityIdField));
     if (typeof raw !== 'string' || !isId(raw))
-      throw validation(`${mapping.entityIdField}: must hold the id of a ${mapping.entityType} (entityMapping)`);
+      return refuse(
+        validation(`${mapping.entityIdField}: must hold the id of a ${mapping.entityType} (entityMapping)`),
+      );
     entityId = raw;
   }
-  const { context } = await buildContext(deps, workspaceId, {
-    entityType: kind,
-    entityId: entityId ?? undefined,
-    context: { webhookData: req.body },
-  });
   const key = req.deliveryKey && /^[\w.:-]{1,80}$/.test(req.deliveryKey) ? req.deliveryKey : newId();
-  const res = await enqueueExecution(deps, automation, {
+  const start = async (): Promise<StartRequest> => ({
     workspaceId,
     automationId: automation._id,
     triggerType: 'webhook',
     triggerKey: `wh:${key}`,
     entityType: kind ?? null,
     entityId,
-    context,
+    context: (
+      await buildContext(deps, workspaceId, {
+        entityType: kind,
+        entityId: entityId ?? undefined,
+        context: { webhookData: req.body },
+      }).catch((err: unknown) => (err instanceof DomainError ? refuse(err) : Promise.reject(err)))
+    ).context,
   });
+  const capped = Boolean(
+    automation.rateLimits?.maxRunsPerHour ||
+    automation.rateLimits?.maxRunsPerDay ||
+    automation.rateLimits?.maxRunsPerWeek ||
+    automation.rateLimits?.maxTotalRuns,
+  );
+  let res: StartResult;
+  if (capped || attempt > 0) {
+    // The locked path (run caps), or a second attempt after a stale cache entry: as before the cache.
+    const em = deps.orm.em.fork({ clear: true, useContext: false });
+    const state = await consumeRateLimit(em, rateKey, req.limits);
+    if (state.retryAfter !== undefined) throw rateLimited(state.retryAfter);
+    res = await enqueueExecution(deps, automation, await start());
+  } else {
+    const guarded = await enqueueGuarded(
+      deps,
+      automation,
+      { version: automation.version, updatedAt: automation.updatedAt, rateKey, limits: req.limits },
+      await start(),
+    );
+    if (guarded.status === 'stale') throw STALE;
+    if (guarded.status === 'rate_limited') throw rateLimited(guarded.retryAfter);
+    res = guarded;
+  }
   if (res.status === 'skipped') return { executionId: null, status: 'skipped', reason: res.reason };
   return { executionId: res.execution._id, status: res.execution.status };
 }

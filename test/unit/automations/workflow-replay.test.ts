@@ -22,7 +22,8 @@ import {
 } from '@temporalio/worker';
 import { WORKFLOW_KINDS } from '../../../domain/workflow-kinds';
 import { crmDataConverter } from '../../../temporal/codec';
-import { workflowBundlerOptions } from '../../../temporal/bundle-options';
+import { WORKFLOWS_PATH, workflowBundlerOptions } from '../../../temporal/bundle-options';
+import { workflowSourceFiles } from '../../../temporal/bundle-cache';
 
 /** The CLI's JSON; runReplayHistory converts it (historyFromJSON) itself. */
 const fixture = (name: string): unknown =>
@@ -71,4 +72,15 @@ describe('workflow replay of recorded histories (every fixture of domain/workflo
     },
     60_000,
   );
+});
+
+it("the worker's bundle cache key (temporal/bundle-cache.ts) hashes every project module webpack put into the bundle", () => {
+  // Module ids of the bundle are paths from the project root: "./workflows/index.ts", "./node_modules/…".
+  const root = path.join(__dirname, '../../..');
+  const bundled = [...new Set(bundle.code.match(/"\.\/[^"\s]+\.[cm]?[jt]s"/g) ?? [])]
+    .map((id) => (JSON.parse(id) as string).slice(2))
+    .filter((id) => !id.startsWith('node_modules/'));
+  expect(bundled).toEqual(expect.arrayContaining(['workflows/index.ts', 'domain/sequences/send-window.ts']));
+  const hashed = workflowSourceFiles(WORKFLOWS_PATH).map((f) => path.relative(root, f));
+  expect(hashed).toEqual(expect.arrayContaining(bundled));
 });

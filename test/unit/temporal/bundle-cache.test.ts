@@ -2,7 +2,17 @@
  * The worker's workflow bundle cache: the same code reuses the built bundle (no webpack at start),
  * any change to a file the workflows reach (or to the dependencies) builds a new one.
  */
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, mkdirSync, existsSync, readdirSync } from 'node:fs';
+import {
+  mkdtempSync,
+  readFileSync,
+  rmSync,
+  writeFileSync,
+  mkdirSync,
+  existsSync,
+  readdirSync,
+  statSync,
+  utimesSync,
+} from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { WORKFLOWS_PATH } from '../../../temporal/bundle-options';
@@ -41,9 +51,66 @@ function harness() {
   return { builds, get };
 }
 
-it('walks relative imports (type-only too) from the entry and ignores unrelated files and packages', () => {
-  const files = workflowSourceFiles(path.join(dir, 'src/wf/index.ts')).map((f) => path.relative(dir, f));
-  expect(files).toEqual(['src/lib/pure.ts', 'src/lib/types.ts', 'src/wf/a.workflow.ts', 'src/wf/index.ts']);
+it('walks relative value imports from the entry (type-only ones on request) and ignores unrelated files and packages', () => {
+  const walk = (valueOnly: boolean) =>
+    workflowSourceFiles(path.join(dir, 'src/wf/index.ts'), valueOnly).map((f) => path.relative(dir, f));
+  expect(walk(true)).toEqual(['src/lib/pure.ts', 'src/wf/a.workflow.ts', 'src/wf/index.ts']);
+  expect(walk(false)).toEqual(['src/lib/pure.ts', 'src/lib/types.ts', 'src/wf/a.workflow.ts', 'src/wf/index.ts']);
+});
+
+it('tells type-only statements from value imports in every form the bundler keeps', () => {
+  const names = ['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 't1', 't2', 't3'];
+  for (const n of names) writeFileSync(path.join(dir, `src/lib/${n}.ts`), `export const ${n} = 1;\n`);
+  writeFileSync(
+    path.join(dir, 'src/wf/index.ts'),
+    [
+      `import type { T1 } from '../lib/t1';`,
+      `export type { T2 } from '../lib/t2';`,
+      `import type * as T3 from '../lib/t3';`,
+      `import {\n  a,\n  // a comment\n} from '../lib/a';`,
+      `import type from '../lib/b'; // a default import named "type"`,
+      `import { type X, c } from '../lib/c';`,
+      `export * from '../lib/d';`,
+      `import '../lib/e';`,
+      `const f = () => import('../lib/f');`,
+      `export { g } from "../lib/g";`,
+      `import type { Y } from '../lib/t1'; import { h } from '../lib/h';`,
+    ].join('\n'),
+  );
+  const files = workflowSourceFiles(path.join(dir, 'src/wf/index.ts')).map((f) => path.basename(f, '.ts'));
+  expect(files.sort()).toEqual(['a', 'b', 'c', 'd', 'e', 'f', 'g', 'h', 'index']);
+});
+
+it('never serves a stale bundle: an edit to any file the workflows reach is built, even with size and mtime kept', async () => {
+  // The "bundle" is the reached sources themselves, so a stale one shows.
+  const entry = path.join(dir, 'src/wf/index.ts');
+  const get = () =>
+    cachedWorkflowBundle({
+      entry,
+      options: {},
+      depFiles: [path.join(dir, 'deps.lock')],
+      cacheDir: path.join(dir, 'cache'),
+      build: async (out) =>
+        writeFileSync(
+          out,
+          workflowSourceFiles(entry)
+            .map((f) => readFileSync(f, 'utf8'))
+            .join('\n'),
+        ),
+    });
+  expect((await get()).hit).toBe(false);
+  for (const file of workflowSourceFiles(entry)) {
+    const before = statSync(file);
+    const text = readFileSync(file, 'utf8');
+    const edited = text.replace(/;\n$/, ' \n'); // same length
+    expect(edited).not.toBe(text);
+    writeFileSync(file, edited);
+    utimesSync(file, before.atime, before.mtime);
+    const bundle = await get();
+    expect(bundle.hit).toBe(false);
+    expect(readFileSync(bundle.codePath, 'utf8')).toContain(edited);
+    expect((await get()).hit).toBe(true);
+  }
 });
 
 it('builds on a miss, reuses the file on a hit, rebuilds when a reached file or a dependency changes', async () => {
@@ -62,7 +129,11 @@ it('builds on a miss, reuses the file on a hit, rebuilds when a reached file or 
   writeFileSync(path.join(dir, 'src/lib/unrelated.ts'), `export const u = 2;\n`);
   expect((await get()).hit).toBe(true);
 
+  // Reached by `import type` only: erased before bundling, so the bundle stays.
   writeFileSync(path.join(dir, 'src/lib/types.ts'), `export type X = number;\n`);
+  expect((await get()).hit).toBe(true);
+
+  writeFileSync(path.join(dir, 'src/lib/pure.ts'), `export const f = () => 2;\n`);
   const changed = await get();
   expect(changed.hit).toBe(false);
   expect(changed.key).not.toBe(first.key);

@@ -1,0 +1,47 @@
+// GET /api/v1/sequences/:id reads its row without the ORM (findRowById) beside its enrollment counts:
+// the answer must be what the ORM-loaded sequence serializes to, and another workspace's is a 404.
+import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import { factories } from '../support/factories';
+import { countsFor, getSequence, serializeSequence } from '../../domain/sequences/sequences.service';
+import { forkForWorkspace } from '../../domain/orm/tenant';
+import type { Actor } from '../../domain/context';
+
+let app: TestApp;
+let t: Tenant;
+let other: Tenant;
+beforeAll(async () => {
+  app = await startTestApp();
+  t = await app.tenant();
+  other = await app.tenant();
+});
+afterAll(() => app.close());
+
+const ctxFor = (tenant: Tenant) => ({
+  em: forkForWorkspace(app.runtime.deps.orm.em, tenant.workspaceId),
+  actor: { workspaceId: tenant.workspaceId, userId: tenant.userId, role: 'owner', scopes: ['read'] } as Actor,
+});
+
+describe('GET /api/v1/sequences/:id (lean read)', () => {
+  it('answers exactly what the ORM-loaded sequence and its counts serialize to', async () => {
+    const enrollment = await factories['sequence-enrollment']!(t.http, { app } as never);
+    const ctx = ctxFor(t);
+    const [row] = await ctx.em
+      .getConnection()
+      .execute<{ sequence_id: string }[]>('select sequence_id from sequence_enrollment where id = ?', [enrollment]);
+    const id = row!.sequence_id;
+    const res = await t.http.get(`/api/v1/sequences/${id}`);
+    expect(res.status).toBe(200);
+    const viaOrm = serializeSequence(await getSequence(ctx, id), (await countsFor(ctx, [id])).get(id));
+    expect(res.body).toEqual({ data: JSON.parse(JSON.stringify(viaOrm)) });
+    expect(res.body.data.stats.totalEnrolled).toBe(1);
+    expect(res.body.data.nodes.length).toBeGreaterThan(0);
+  });
+
+  it('404 for another workspace, unknown and malformed ids', async () => {
+    const id = await factories.sequence!(t.http);
+    expect((await t.http.get(`/api/v1/sequences/${id}`)).status).toBe(200);
+    expect((await other.http.get(`/api/v1/sequences/${id}`)).status).toBe(404);
+    expect((await t.http.get(`/api/v1/sequences/${'0'.repeat(24)}`)).status).toBe(404);
+    expect((await t.http.get('/api/v1/sequences/not-an-id')).status).toBe(404);
+  });
+});
