@@ -14,6 +14,8 @@ import { createSequenceWorkflowPort } from '../temporal/sequence-client';
 import { WORKFLOW_KINDS } from '../domain/workflow-kinds';
 import { reconcileSchedules } from '../domain/automations/engine/schedules';
 import { createRunStarter } from '../domain/automations/engine/starter';
+import type { SequenceEngineDeps } from '../domain/sequences/ports';
+import { enrollmentStartQueue } from '../domain/sequences/start-queue';
 import { loadConfig, type AppConfig } from '../domain/config';
 import { createLogger, type Logger } from '../domain/logger';
 import { ormConfig } from '../domain/orm/config';
@@ -277,8 +279,19 @@ async function main(): Promise<void> {
     log: log.child({ component: 'outbox' }),
     parallelBatches: WORKER_PARALLEL_BATCHES,
   });
-  // Runs the API recorded as queued (webhooks, trigger, test): started in batches, woken by NOTIFY.
-  const starter = createRunStarter({ orm, log, workflows: deps.workflows }, { connectionString: config.databaseUrl });
+  const sequenceEngine: SequenceEngineDeps = {
+    orm,
+    log: log.child({ component: 'sequences' }),
+    workflows: deps.sequenceWorkflows!,
+    waitScale: config.sequenceWaitScale,
+    stepTimeoutMs: config.sequenceStepTimeoutMs,
+  };
+  // Runs the API recorded as queued (webhooks, trigger, test) and queued enrollments: started in batches,
+  // woken by NOTIFY.
+  const starter = createRunStarter(
+    { orm, log, workflows: deps.workflows },
+    { connectionString: config.databaseUrl, queues: [enrollmentStartQueue(sequenceEngine)] },
+  );
   /** Started once the dispatcher runs (housekeeping). */
   const background: { stop(): Promise<void> }[] = [];
   let stopping = false;
@@ -331,13 +344,9 @@ async function main(): Promise<void> {
     .catch((err: unknown) => log.warn({ err }, 'automation schedule reconcile failed; the next worker start retries'));
   // Enrollments committed without a started workflow (the enrolling process died in between).
   const reconcileTimer = setInterval(() => {
-    reconcileEnrollments({
-      orm,
-      log: log.child({ component: 'sequences' }),
-      workflows: deps.sequenceWorkflows!,
-      waitScale: config.sequenceWaitScale,
-      stepTimeoutMs: config.sequenceStepTimeoutMs,
-    }).catch((err: unknown) => log.warn({ err }, 'sequence enrollment reconcile failed; the next round retries'));
+    reconcileEnrollments(sequenceEngine).catch((err: unknown) =>
+      log.warn({ err }, 'sequence enrollment reconcile failed; the next round retries'),
+    );
   }, ENROLLMENT_RECONCILE_MS);
   reconcileTimer.unref();
   process.once('exit', () => clearInterval(reconcileTimer));

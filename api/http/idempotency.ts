@@ -3,7 +3,7 @@
  * Content-Type/Location and the handler's own headers) is stored per workspace + key for 24 h and
  * replayed to a retry of the same request with `Idempotent-Replayed: true`; the same key with a
  * different request is 422 `idempotency_mismatch`, with one still running 409 `idempotency_in_progress`.
- * 4xx answers are stored like successes; a 5xx releases the key so the retry runs again.
+ * 4xx answers are stored like successes; a 5xx or 429 releases the key so the retry runs again.
  */
 import { createHash } from 'node:crypto';
 import type { Context } from 'koa';
@@ -46,8 +46,16 @@ export function idempotencyKeyOf(ctx: Context): string | undefined {
  * command (applied once, answered with its outcome); a fresh id without a key.
  */
 export function engineCommandId(ctx: Context, workspaceId: string): string {
+  return requestKeyOf(ctx, workspaceId) ?? newId();
+}
+
+/**
+ * The request's own id from its Idempotency-Key (workspace, method, path, key; 40 hex), for rows a
+ * write records with it so that a retry whose stored answer was lost still finds them; undefined without a key.
+ */
+export function requestKeyOf(ctx: Context, workspaceId: string): string | undefined {
   const key = idempotencyKeyOf(ctx);
-  if (key === undefined) return newId();
+  if (key === undefined) return undefined;
   return createHash('sha256')
     .update(`${workspaceId}\n${ctx.method} ${ctx.path}\n${key}`, 'utf8')
     .digest('hex')
@@ -117,7 +125,8 @@ export async function withIdempotency(
     handlerHeaders = await run();
   } catch (err) {
     const rendered = renderError(err);
-    if (rendered && rendered.status < 500) {
+    // 429 (back-pressure) says "later", not an outcome: released like a 5xx, so the retry runs again.
+    if (rendered && rendered.status < 500 && rendered.status !== 429) {
       await store(
         ctx,
         em,

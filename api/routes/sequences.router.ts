@@ -2,10 +2,11 @@ import { z } from 'zod';
 import type { RouteFactory } from '../app';
 import { createSequenceWorkflowPort } from '../../temporal/sequence-client';
 import { apiPortOptions } from '../../temporal/workflow-client';
-import { engineCommandId } from '../http/idempotency';
+import { engineCommandId, requestKeyOf } from '../http/idempotency';
 import { DomainError } from '../../domain/errors';
 import { enrollEligibility, enrollEntities } from '../../domain/sequences/enroll.service';
 import type { SequenceEngineDeps } from '../../domain/sequences/ports';
+import { enrollmentAdmission } from '../../domain/sequences/start-queue';
 import {
   listEnrollments,
   pauseEnrollment,
@@ -58,7 +59,6 @@ const ERROR_OF: Record<string, DomainError['code']> = {
   entity_not_found: 'not_found',
   already_enrolled: 'conflict',
   unsubscribed: 'conflict',
-  engine_unavailable: 'upstream_failed',
 };
 
 /** Static paths (/enrollments/…) come before /:id. */
@@ -68,8 +68,7 @@ export const sequencesRoutes: RouteFactory = (deps) => {
     log: deps.log.child({ component: 'sequences' }),
     waitScale: deps.config.sequenceWaitScale,
     stepTimeoutMs: deps.config.sequenceStepTimeoutMs,
-    // Enroll calls answer a user: a Temporal outage fails each start in seconds (the row is marked, the entity
-    // reported).
+    // Pause, resume, unenroll answer a user: a Temporal outage answers within the engine deadline.
     workflows: createSequenceWorkflowPort(deps.temporal, deps.config.temporalTaskQueue, apiPortOptions(deps.config)),
   };
   return [
@@ -253,15 +252,23 @@ export const sequencesRoutes: RouteFactory = (deps) => {
       resources,
       successStatus: 201,
       summary:
-        'Enroll one entity (entityId: 201 { ok, action, enrollmentId }; 404 unknown entity, 409 already enrolled or unsubscribed) or up to 500 (entityIds: 201 { enrolled, failed, results }). The sequence must be active (409).',
+        'Enroll one entity (entityId: 201 { ok, action, enrollmentId }; 404 unknown entity, 409 already enrolled or unsubscribed) or up to 500 (entityIds: 201 { enrolled, failed, results }). The sequence must be active (409). Answers once the enrollments are committed (status active); their workflows start right after. 429 with Retry-After while INTAKE_MAX_QUEUED_PER_WORKSPACE enrollments of the workspace wait to start.',
       response: envelopes.data(z.union([enrolledOneView, enrolledManyView])),
-      errors: [502],
-      handler: async ({ ctx, params, body }) => {
+      errors: [429],
+      handler: async ({ ctx, params, body, koa }) => {
         await sequences.getSequence(ctx, params.id);
         const target = enrollTarget(body);
+        const ws = ctx.actor.workspaceId;
+        await enrollmentAdmission.admit(
+          deps.orm,
+          ws,
+          deps.config.intakeMaxQueuedPerWorkspace,
+          new Set(target.ids).size,
+        );
         const results = await enrollEntities(ctx, engine, params.id, target.entityType, target.ids, {
           source: body.source,
           forceRestart: body.forceRestart,
+          requestKey: requestKeyOf(koa, ws),
         });
         if (target.bulk) {
           const enrolled = results.filter((r) => r.success).length;

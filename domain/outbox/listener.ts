@@ -27,7 +27,7 @@ export function createOutboxListener(opts: {
   log: Logger;
   /** `payload`: the NOTIFY's; undefined after a (re)connect (whatever was sent meanwhile is lost). */
   onWake: (payload?: string) => void;
-  /** Another channel than the outbox's (the run starter's, engine/queue-signal.ts). */
+  /** Another channel than the outbox's (the starter's, intake/queue-signal.ts). */
   channel?: string;
   reconnectMinMs?: number;
   reconnectMaxMs?: number;

@@ -1,9 +1,9 @@
 /**
  * Enrolling entities: one transaction per call (single or bulk) inserts the enrollment rows, with
  * duplicate handling decided by the database (a partial unique index on running exclusive rows and
- * `on conflict do nothing`, never read-then-write), then one workflow is started per enrollment.
+ * `on conflict do nothing`, never read-then-write), queued for their workflows (start-queue.ts):
+ * the call answers after its commit and the worker's starter starts the workflows right after.
  */
-import { randomBytes } from 'node:crypto';
 import type { Ctx } from '../context';
 import { Company } from '../companies/company.entity';
 import { Deal } from '../deals/deal.entity';
@@ -12,12 +12,14 @@ import { newId } from '../ids';
 import { Lead } from '../leads/lead.entity';
 import { emit } from '../outbox/emit';
 import { Person } from '../people/person.entity';
+import { queuedRuns } from '../intake/queue-signal';
 import { mapLimited } from '../shared/concurrency';
 import { inTransaction } from '../shared/tx';
 import type { EnrollEntityType } from './definition.schemas';
 import { normalizeNodeData, type SequenceNodeType } from './nodes.schemas';
 import type { SequenceEngineDeps } from './ports';
-import { enrollmentEventPayload, startEnrollmentWorkflow, type EnrollmentStartRow } from './runs';
+import { insertEnrollments, requestedBefore } from './enroll-rows';
+import { enrollmentEventPayload, type EnrollmentStartRow } from './runs';
 import {
   Sequence,
   SequenceEnrollment,
@@ -26,7 +28,6 @@ import {
   type EnrollmentSnapshot,
 } from './sequence.entity';
 import { settingsOf } from './sequences.service';
-import { recordStartSteps } from './step-rows';
 import { enrollmentWorkflowId } from './workflow-ids';
 
 export const MAX_BULK_ENROLL = 500;
@@ -36,6 +37,8 @@ export interface EnrollOptions {
   forceRestart?: boolean;
   /** Overrides the sequence's duplicateHandling (the automation action has its own rule). */
   duplicateMode?: 'block' | 'block_with_restart' | 'allow_multiple';
+  /** The API request (from its Idempotency-Key, api/http/idempotency.ts): a retry answers the rows it made. */
+  requestKey?: string;
 }
 export interface EnrollResult {
   entityId: string;
@@ -140,8 +143,9 @@ export async function enrollEntities(
 ): Promise<EnrollResult[]> {
   const unique = [...new Set(entityIds)];
   if (unique.length > MAX_BULK_ENROLL) throw validation(`entityIds: at most ${MAX_BULK_ENROLL} per call`);
-  const once = (todo: string[]) =>
+  const once = (batch: string[]) =>
     inTransaction(ctx, async (): Promise<Prepared> => {
+      let todo = batch;
       // FOR SHARE: a concurrent delete or toggle waits for this call (and vice versa).
       const rows: { id: string }[] = await ctx.em.execute(
         'select id from sequence where id = ? and workspace_id = ? for share',
@@ -158,6 +162,10 @@ export async function enrollEntities(
       if (!settings.allowedEntityTypes.includes(entityType))
         throw validation(`entityType: this sequence accepts ${settings.allowedEntityTypes.join(', ')}`);
       const results = new Map<string, EnrollResult>();
+      // A retry of a request whose answer was lost (its key released or taken over) gets the rows it made.
+      for (const r of opts.requestKey ? await requestedBefore(ctx, sequenceId, opts.requestKey, todo) : [])
+        results.set(r.entityId, { entityId: r.entityId, success: true, action: r.action, enrollmentId: r.id });
+      if (results.size) todo = todo.filter((id) => !results.has(id));
       const links = await linksOf(ctx, entityType, todo);
       const blocked = await optedOut(ctx, entityType, links);
       const candidates: string[] = [];
@@ -179,6 +187,7 @@ export async function enrollEntities(
         else candidates.push(id);
       }
       const mode = opts.duplicateMode ?? (opts.forceRestart ? 'block_with_restart' : settings.duplicateHandling);
+      const now = new Date();
       const restartedWorkflows: string[] = [];
       const restarted = new Set<string>();
       if (mode === 'block_with_restart' && candidates.length) {
@@ -189,15 +198,19 @@ export async function enrollEntities(
           sequence_id: string;
           entity_type: string;
           status: string;
+          was_queued: boolean;
         }[] = await ctx.em.execute(
-          `update sequence_enrollment set status = 'exited', exit_reason = 'restarted', finished_at = now(), updated_at = now(), next_action_at = null
+          `update sequence_enrollment o set status = 'exited', exit_reason = 'restarted', finished_at = ?, updated_at = now(), next_action_at = null,
+             start_queued = false, start_lease_until = null
          where workspace_id = ? and sequence_id = ? and entity_type = ? and entity_id in (${candidates.map(() => '?').join(',')}) and status in ('active', 'paused')
-         returning id, entity_id, workflow_id, sequence_id, entity_type, status`,
-          [ctx.actor.workspaceId, sequenceId, entityType, ...candidates],
+         returning id, entity_id, workflow_id, sequence_id, entity_type, status,
+           (select q.start_queued from sequence_enrollment q where q.id = o.id) as was_queued`,
+          [now, ctx.actor.workspaceId, sequenceId, entityType, ...candidates],
         );
         for (const o of old) {
           restarted.add(o.entity_id);
-          restartedWorkflows.push(o.workflow_id);
+          // A queued row's workflow has not started (the starter's markStarted tells it if it is starting).
+          if (!o.was_queued) restartedWorkflows.push(o.workflow_id);
           emit(ctx, {
             type: 'sequence_exited',
             entityType: 'sequence_enrollment',
@@ -216,7 +229,6 @@ export async function enrollEntities(
         }
       }
       const snapshot = snapshotOf(sequence);
-      const now = new Date();
       const exclusive = mode !== 'allow_multiple';
       const inserted = await insertEnrollments(
         ctx,
@@ -230,7 +242,7 @@ export async function enrollEntities(
             workflowId: enrollmentWorkflowId(ctx.actor.workspaceId, id),
           };
         }),
-        { sequence, entityType, source: opts.source ?? 'api', snapshot, now },
+        { sequence, entityType, source: opts.source ?? 'api', snapshot, now, requestKey: opts.requestKey },
       );
       const byEntity = new Map(inserted.map((r) => [r.entityId, r]));
       const conflicted: string[] = [];
@@ -270,107 +282,10 @@ export async function enrollEntities(
     prepared.restartedWorkflows.push(...again.restartedWorkflows);
     prepared.conflicted = again.conflicted;
   }
-  // After commit: the rows exist before their workflows can touch them.
+  // After commit: the starter in this process (tests, one-process deployments) wakes at once; the worker's by NOTIFY.
+  if (prepared.started.length) queuedRuns.emit('queued', ctx.actor.workspaceId);
   await mapLimited(prepared.restartedWorkflows, 16, (wf) => deps.workflows.exit(wf, 'restarted').catch(() => false));
-  // startForRow (through the generic port) marks a row whose start was refused exited, saying why.
-  await mapLimited(prepared.started, 16, async (row) => {
-    try {
-      await startEnrollmentWorkflow(deps, row, { retryable: false });
-    } catch (err) {
-      if (!(err instanceof DomainError)) throw err;
-      prepared.results.set(row.entityId, {
-        entityId: row.entityId,
-        success: false,
-        code: 'engine_unavailable',
-        error: err.message,
-      });
-    }
-  });
   return unique.map((id) => prepared.results.get(id)!);
-}
-
-async function insertEnrollments(
-  ctx: Ctx,
-  rows: { id: string; entityId: string; links: EnrollmentLinks; exclusive: boolean; workflowId: string }[],
-  common: { sequence: Sequence; entityType: string; source: string; snapshot: EnrollmentSnapshot; now: Date },
-): Promise<EnrollmentStartRow[]> {
-  if (!rows.length) return [];
-  const cols = [
-    'id',
-    'workspace_id',
-    'created_at',
-    'updated_at',
-    'sequence_id',
-    'sequence_name',
-    'entity_type',
-    'entity_id',
-    'person_id',
-    'links',
-    'exclusive',
-    'status',
-    'source',
-    'snapshot',
-    'workflow_id',
-    'enrolled_at',
-    'enrolled_by',
-    'unsubscribe_token',
-    'current_node_id',
-  ];
-  // Every enrollment starts at its start node: recorded here, in the same transaction as the row,
-  // so its workflow needs no bookkeeping round trip for it (input.startRecorded).
-  const start = common.snapshot.nodes.find((n) => n.type === 'start');
-  const params: unknown[] = [];
-  const snapshotJson = JSON.stringify(common.snapshot);
-  const values = rows.map((r) => {
-    params.push(
-      r.id,
-      ctx.actor.workspaceId,
-      common.now,
-      common.now,
-      common.sequence._id,
-      common.sequence.name,
-      common.entityType,
-      r.entityId,
-      r.links.personId ?? null,
-      JSON.stringify(r.links),
-      r.exclusive,
-      'active',
-      common.source,
-      snapshotJson,
-      r.workflowId,
-      common.now,
-      ctx.actor.userId,
-      randomBytes(24).toString('base64url'),
-      start?.id ?? null,
-    );
-    return `(${cols.map(() => '?').join(',')})`;
-  });
-  const returned: { id: string }[] = await ctx.em.execute(
-    `insert into sequence_enrollment (${cols.join(',')}) values ${values.join(',')}
-     on conflict (sequence_id, entity_type, entity_id) where exclusive and status in ('active', 'paused') do nothing returning id`,
-    params,
-  );
-  const ids = new Set(returned.map((r) => r.id));
-  if (start)
-    await recordStartSteps(
-      ctx.em,
-      { workspaceId: ctx.actor.workspaceId, sequenceId: common.sequence._id, nodeId: start.id, at: common.now },
-      [...ids],
-    );
-  return rows
-    .filter((r) => ids.has(r.id))
-    .map((r) => ({
-      _id: r.id,
-      workspaceId: ctx.actor.workspaceId,
-      sequenceId: common.sequence._id,
-      sequenceName: common.sequence.name,
-      entityType: common.entityType,
-      entityId: r.entityId,
-      status: 'active' as const,
-      snapshot: common.snapshot,
-      workflowId: r.workflowId,
-      startRecorded: start !== undefined,
-    }));
 }
 
 export type Eligibility = { eligible: true; reason?: string } | { eligible: false; reason: string };

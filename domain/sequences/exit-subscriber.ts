@@ -13,6 +13,7 @@ import type { OutboxEventRecord, Subscriber } from '../outbox/subscriber';
 import { mapLimited } from '../shared/concurrency';
 import type { SequenceWorkflowPort } from './ports';
 import { SequenceEnrollment } from './sequence.entity';
+import { exitQueued } from './start-queue';
 import type { ExitReason } from './types';
 
 export interface SequenceSubscriberDeps {
@@ -51,7 +52,7 @@ function linksOf(event: OutboxEventRecord): Links {
 }
 
 /** Running enrollments of the contact/records an event names. */
-type Running = Pick<SequenceEnrollment, '_id' | 'workflowId' | 'snapshot' | 'entityType' | 'entityId'>;
+type Running = Pick<SequenceEnrollment, '_id' | 'workspaceId' | 'workflowId' | 'snapshot' | 'entityType' | 'entityId'>;
 
 async function runningFor(em: EntityManager, links: Links, enrollmentId?: string): Promise<Running[]> {
   const or: Record<string, unknown>[] = [];
@@ -64,7 +65,7 @@ async function runningFor(em: EntityManager, links: Links, enrollmentId?: string
   return em.find(
     SequenceEnrollment,
     { status: { $in: ['active', 'paused'] }, $or: or },
-    { fields: ['_id', 'workflowId', 'snapshot', 'entityType', 'entityId'] },
+    { fields: ['_id', 'workspaceId', 'workflowId', 'snapshot', 'entityType', 'entityId'] },
   );
 }
 
@@ -94,7 +95,18 @@ async function track(
 
 export function sequenceExitSubscriber(deps: SequenceSubscriberDeps): Subscriber {
   const signal = async (targets: Running[], reason: ExitReason): Promise<void> => {
-    await mapLimited(targets, 8, (e) => deps.workflows.exit(e.workflowId, reason));
+    if (!targets.length) return;
+    // Rows whose workflow has not started yet end here (start-queue.ts); the others are signalled.
+    const ended = await exitQueued(
+      forkForWorkspace(deps.orm.em, targets[0]!.workspaceId),
+      targets.map((e) => e._id),
+      reason,
+    );
+    await mapLimited(
+      targets.filter((e) => !ended.has(e._id)),
+      8,
+      (e) => deps.workflows.exit(e.workflowId, reason),
+    );
     if (targets.length) deps.log.info({ reason, enrollments: targets.map((e) => e._id) }, 'sequence exit signalled');
   };
   return {

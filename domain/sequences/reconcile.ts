@@ -1,6 +1,7 @@
 /**
- * Enrollments whose workflow never started: the enroll call commits the rows first and starts the
- * workflows after the commit, so a process that dies in between leaves `active` rows nothing runs.
+ * Enrollments whose workflow never started, from before the durable intake (rows still queued are
+ * the starter's, start-queue.ts): an enroll call committed the rows first and started the workflows
+ * after the commit, so a process that died in between left `active` rows nothing runs.
  * The row is written with created_at = updated_at, and every first act of a workflow (its first
  * step activity, a wait or send-window mirror, a stop) moves updated_at, so an active row older than
  * the grace period that nothing has touched since its insert is such an orphan (the start step row
@@ -10,9 +11,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Logger } from '../logger';
 import type { SequenceEngineDeps } from './ports';
-import { startEnrollmentWorkflow, type EnrollmentStartRow } from './runs';
-import type { EnrollmentSnapshot } from './sequence.entity';
-import { enrollmentWorkflowId } from './workflow-ids';
+import { startEnrollmentWorkflow, startRowOf, type EnrollmentDbRow } from './runs';
 
 /** Longer than an enroll call takes between its commit and its last start. */
 export const ORPHAN_GRACE_MS = 60_000;
@@ -25,34 +24,16 @@ export async function reconcileEnrollments(
   const em = deps.orm.em.fork();
   const cutoff = new Date(Date.now() - (opts.graceMs ?? ORPHAN_GRACE_MS));
   // Across workspaces on purpose (the worker's housekeeping): each row names its own workspace.
-  const rows: {
-    id: string;
-    workspace_id: string;
-    sequence_id: string;
-    sequence_name: string;
-    entity_type: string;
-    entity_id: string;
-    snapshot: EnrollmentSnapshot;
-  }[] = await em.execute(
+  const rows: EnrollmentDbRow[] = await em.execute(
     `select e.id, e.workspace_id, e.sequence_id, e.sequence_name, e.entity_type, e.entity_id, e.snapshot from sequence_enrollment e
      where e.status = 'active' and e.created_at < ? ${opts.workspaceIds?.length ? `and e.workspace_id in (${opts.workspaceIds.map(() => '?').join(',')})` : ''}
-       and e.updated_at = e.created_at
+       and e.updated_at = e.created_at and not e.start_queued
      order by e.created_at limit ${BATCH}`,
     [cutoff, ...(opts.workspaceIds ?? [])],
   );
   let started = 0;
   for (const r of rows) {
-    const row: EnrollmentStartRow = {
-      _id: r.id,
-      workspaceId: r.workspace_id,
-      sequenceId: r.sequence_id,
-      sequenceName: r.sequence_name,
-      entityType: r.entity_type,
-      entityId: r.entity_id,
-      status: 'active',
-      snapshot: typeof r.snapshot === 'string' ? (JSON.parse(r.snapshot) as EnrollmentSnapshot) : r.snapshot,
-      workflowId: enrollmentWorkflowId(r.workspace_id, r.id),
-    };
+    const row = startRowOf(r);
     try {
       await startEnrollmentWorkflow(deps, row);
       started++;

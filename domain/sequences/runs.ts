@@ -19,6 +19,8 @@ import type { EnrollmentWorkflowInput, WorkflowNode } from './types';
 import { sequenceEnrollmentKind, type SequenceEnrollmentMeta } from '../workflow-kinds';
 import { startForRow } from '../workflow-port';
 import { forkForWorkspace } from '../orm/tenant';
+import { exitQueued } from './start-queue';
+import { enrollmentWorkflowId } from './workflow-ids';
 
 export interface EnrollmentStartRow {
   _id: string;
@@ -33,6 +35,33 @@ export interface EnrollmentStartRow {
   exitReason?: string | null;
   /** The start node's step and current node were written with the row (insertEnrollments). */
   startRecorded?: boolean;
+}
+
+/** An enrollment row as selected in SQL (snake case; snapshot as jsonb or its text). */
+export interface EnrollmentDbRow {
+  id: string;
+  workspace_id: string;
+  sequence_id: string;
+  sequence_name: string;
+  entity_type: string;
+  entity_id: string;
+  snapshot: EnrollmentSnapshot | string;
+}
+
+/** The start row of an `active` enrollment read in SQL (the starter, the reconciler). */
+export function startRowOf(r: EnrollmentDbRow, startRecorded?: boolean): EnrollmentStartRow {
+  return {
+    _id: r.id,
+    workspaceId: r.workspace_id,
+    sequenceId: r.sequence_id,
+    sequenceName: r.sequence_name,
+    entityType: r.entity_type,
+    entityId: r.entity_id,
+    status: 'active',
+    snapshot: typeof r.snapshot === 'string' ? (JSON.parse(r.snapshot) as EnrollmentSnapshot) : r.snapshot,
+    workflowId: enrollmentWorkflowId(r.workspace_id, r.id),
+    ...(startRecorded ? { startRecorded } : {}),
+  };
 }
 
 export const enrollmentEventPayload = (e: EnrollmentStartRow): Record<string, unknown> => ({
@@ -284,6 +313,13 @@ export async function pauseEnrollment(
   const e = await getEnrollment(ctx, id);
   if (alreadyApplied(e, commandId, ['paused'])) return { paused: true };
   requireStatus(e, ['active'], 'paused');
+  if (e.startQueued)
+    throw new DomainError(
+      'unavailable',
+      "the enrollment's workflow is starting (it was enrolled moments ago); retry shortly",
+      { starting: true },
+      { 'Retry-After': '1' },
+    );
   outcome(
     await deps.workflows.pause(e.workflowId, durationDays === undefined ? {} : { durationDays }, commandId),
     'paused',
@@ -314,6 +350,9 @@ export async function unenrollEnrollment(
   const e = await getEnrollment(ctx, id);
   if (alreadyApplied(e, commandId, ['exited'])) return { unenrolled: true };
   requireStatus(e, ['active', 'paused'], 'unenrolled');
+  // Its workflow has not started: the row ends here (start-queue.ts); one that started meanwhile is told below.
+  if (e.startQueued && (await exitQueued(ctx.em, [id], 'manual', 'sequence_unenrolled', commandId)).has(id))
+    return { unenrolled: true };
   outcome(await deps.workflows.unenroll(e.workflowId, commandId), 'unenrolled');
   return { unenrolled: true };
 }

@@ -85,6 +85,12 @@ export const SequenceEnrollment = defineEntity({
     enrolledBy: p.string().length(24).nullable(),
     /** Random capability of the unsubscribe link in this enrollment's e-mails (like image tokens). */
     unsubscribeToken: p.string().length(64).unique(),
+    /** Committed, its workflow not started yet: the starter (sequences/start-queue.ts) starts it. */
+    startQueued: p.boolean().default(false),
+    /** A starter's claim on a queued row; expired claims are taken over. */
+    startLeaseUntil: p.datetime().nullable(),
+    /** The API request (derived from its Idempotency-Key) that made the row: its retry answers this row. */
+    requestKey: p.string().length(64).nullable(),
   },
 });
 export type SequenceEnrollment = InferEntity<typeof SequenceEnrollment>;

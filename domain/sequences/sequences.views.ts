@@ -221,7 +221,7 @@ export const enrolledManyView = z.object({
       enrollmentId: idView.optional(),
       action: enrollAction.optional(),
       error: z.string().optional(),
-      code: z.string().optional().describe('entity_not_found, unsubscribed, already_enrolled, engine_unavailable, …'),
+      code: z.string().optional().describe('entity_not_found, unsubscribed, already_enrolled'),
     }),
   ),
 });

@@ -14,6 +14,7 @@ import { mapLimited } from '../shared/concurrency';
 import { parseSecretsKey } from '../shared/secret-box';
 import type { SequenceWorkflowPort } from './ports';
 import { SequenceEnrollment } from './sequence.entity';
+import { exitQueued } from './start-queue';
 
 export const UNSUBSCRIBE_PATH = '/api/unsubscribe';
 
@@ -101,6 +102,16 @@ export async function unsubscribe(
     },
     { fields: ['_id', 'workflowId'] },
   );
-  const results = await mapLimited(running, 8, (r) => workflows.exit(r.workflowId, 'unsubscribed').catch(() => false));
-  return { unsubscribed: true, exited: results.filter(Boolean).length };
+  // Rows whose workflow has not started yet end here (start-queue.ts); the others are signalled.
+  const ended = await exitQueued(
+    em,
+    running.map((r) => r._id),
+    'unsubscribed',
+  );
+  const results = await mapLimited(
+    running.filter((r) => !ended.has(r._id)),
+    8,
+    (r) => workflows.exit(r.workflowId, 'unsubscribed').catch(() => false),
+  );
+  return { unsubscribed: true, exited: ended.size + results.filter(Boolean).length };
 }

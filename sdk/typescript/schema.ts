@@ -2284,7 +2284,7 @@ export interface paths {
         get?: never;
         put?: never;
         /**
-         * Enroll one entity (entityId: 201 { ok, action, enrollmentId }; 404 unknown entity, 409 already enrolled or unsubscribed) or up to 500 (entityIds: 201 { enrolled, failed, results }). The sequence must be active (409).
+         * Enroll one entity (entityId: 201 { ok, action, enrollmentId }; 404 unknown entity, 409 already enrolled or unsubscribed) or up to 500 (entityIds: 201 { enrolled, failed, results }). The sequence must be active (409). Answers once the enrollments are committed (status active); their workflows start right after. 429 with Retry-After while INTAKE_MAX_QUEUED_PER_WORKSPACE enrollments of the workspace wait to start.
          * @description Scopes: write. Roles: owner, admin, member.
          */
         post: operations["postApiV1SequencesByIdEnroll"];
@@ -21295,7 +21295,7 @@ export interface operations {
                                 /** @enum {string} */
                                 action?: "enrolled" | "restarted";
                                 error?: string;
-                                /** @description entity_not_found, unsubscribed, already_enrolled, engine_unavailable, … */
+                                /** @description entity_not_found, unsubscribed, already_enrolled */
                                 code?: string;
                             }[];
                         };
@@ -21312,7 +21312,6 @@ export interface operations {
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
-            502: components["responses"]["Error502"];
             503: components["responses"]["Error503"];
         };
     };

@@ -259,54 +259,30 @@ it('an enrollment committed without a started workflow (the enrolling process di
   expect(smtp.received.filter((m) => m.to.includes(address))).toHaveLength(1);
 }, 40_000);
 
-it('an orphan written by the enroll path itself (start step included) is found by the reconciler', async () => {
+it('a row the enroll path committed is queued for the starter, not an orphan of the reconciler: it runs once', async () => {
   const { seqId, address, p } = await orphanCase('Orphan two');
   const port = createSequenceWorkflowPort(h.client, h.taskQueue);
-  const deps = { orm: h.app.runtime.deps.orm, log: createLogger('silent', 'test'), waitScale: 0.001 };
-  // The enroll call commits its rows (with their start step), then hangs before its start (a process about to die):
-  // the start is held until the end of the test.
-  let release!: () => void;
-  const held = new Promise<void>((resolve) => (release = resolve));
-  const hanging = {
-    ...port,
-    engine: {
-      ...port.engine,
-      start: async () => {
-        await held;
-        return 'already_started' as const;
-      },
-    },
-  };
+  const deps = { orm: h.app.runtime.deps.orm, log: createLogger('silent', 'test'), waitScale: 0.001, workflows: port };
   const ctx = await workspaceCtx(h.app, t.http);
-  const pending = enrollEntities(ctx, { ...deps, workflows: hanging as typeof port }, seqId, 'People', [p._id]);
-  const row = await waitFor(
-    () =>
-      forkForWorkspace(h.app.runtime.deps.orm.em, t.workspaceId).findOne(SequenceEnrollment, {
-        sequenceId: seqId,
-        entityId: p._id,
-      }),
-    10_000,
-    'the committed enrollment row',
-  );
-  expect(row).toMatchObject({ status: 'active', currentNodeId: 'start' });
-  const live = { ...deps, workflows: port };
-  expect(await reconcileEnrollments(live, { workspaceIds: [t.workspaceId], graceMs: 0 })).toEqual({
-    started: 1,
-    checked: 1,
-  });
-  await waitFor(async () => smtp.received.find((m) => m.to.includes(address)), 20_000, 'the orphan enrollment e-mail');
-  await waitFor(
-    async () => (await enrollment(row._id))?.currentNodeId === 's2',
-    20_000,
-    'the enrollment to park on its wait',
-  );
-  // Running now (its first step touched the row): not an orphan any more.
-  expect(await reconcileEnrollments(live, { workspaceIds: [t.workspaceId], graceMs: 0 })).toEqual({
+  // The enroll path commits its rows (with their start step) queued and starts nothing itself.
+  const [r] = await enrollEntities(ctx, deps, seqId, 'People', [p._id]);
+  expect(r).toMatchObject({ success: true, action: 'enrolled' });
+  expect(await reconcileEnrollments(deps, { workspaceIds: [t.workspaceId], graceMs: 0 })).toEqual({
     started: 0,
     checked: 0,
   });
-  release();
-  expect((await pending)[0]).toMatchObject({ success: true });
+  // The worker's starter starts it.
+  await waitFor(async () => smtp.received.find((m) => m.to.includes(address)), 20_000, 'the enrollment e-mail');
+  await waitFor(
+    async () => (await enrollment(r!.enrollmentId!))?.currentNodeId === 's2',
+    20_000,
+    'the enrollment to park on its wait',
+  );
+  expect(await reconcileEnrollments(deps, { workspaceIds: [t.workspaceId], graceMs: 0 })).toEqual({
+    started: 0,
+    checked: 0,
+  });
+  expect(smtp.received.filter((m) => m.to.includes(address))).toHaveLength(1);
 }, 40_000);
 
 it('emailIntervalSeconds spaces the e-mails of one mailbox across enrollments', async () => {

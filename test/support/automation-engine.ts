@@ -23,7 +23,8 @@ import { newId } from '../../domain/ids';
 import { createLogger } from '../../domain/logger';
 import { createOutboxDispatcher, type OutboxDispatcher } from '../../domain/outbox/dispatcher';
 import { createRunStarter, type RunStarter } from '../../domain/automations/engine/starter';
-import { queuedRuns } from '../../domain/automations/engine/queue-signal';
+import { queuedRuns } from '../../domain/intake/queue-signal';
+import { enrollmentStartQueue } from '../../domain/sequences/start-queue';
 import { buildSubscribers } from '../../domain/outbox/subscribers';
 import { startTestApp, type HttpClient, type TestApp } from './app';
 import { createSearchIndexSubscriber } from '../../search/index-subscriber';
@@ -112,7 +113,19 @@ export async function startEngineHarness(env: Record<string, string> = {}): Prom
         dataConverter: crmDataConverter(app.config.temporalCodec.payloadKeys),
       });
       // As in the worker process: the starter of queued API runs lives with the worker.
-      const starter = createRunStarter(engine, { workspaceIds: () => [...queuedIn], pollMs: 200 });
+      const starter = createRunStarter(engine, {
+        workspaceIds: () => [...queuedIn],
+        pollMs: 200,
+        queues: [
+          enrollmentStartQueue({
+            orm: app.runtime.deps.orm,
+            log,
+            workflows: createSequenceWorkflowPort(client, taskQueue),
+            waitScale: app.config.sequenceWaitScale,
+            stepTimeoutMs: app.config.sequenceStepTimeoutMs,
+          }),
+        ],
+      });
       const entry = { worker, connection, running: worker.run(), starter };
       workers.add(entry);
       await starter.start();

@@ -4,7 +4,7 @@
  * waits on the engine, so intake runs at database speed, and a run recorded while the engine or
  * the worker is down starts once they are back (its workflow id is deterministic: no double start).
  */
-import { DomainError } from '../../errors';
+import { queuedAdmission } from '../../intake/admission';
 import { newId } from '../../ids';
 import { leanQuery } from '../../orm/lean';
 import { forkForWorkspace } from '../../orm/tenant';
@@ -12,59 +12,13 @@ import { rateLimitState, rateWindows } from '../../workspaces/rate-limit.service
 import type { Automation } from '../automation.entity';
 import { automationExecutionKind } from '../../workflow-kinds';
 import type { EngineDeps } from './ports';
-import { queuedRuns, START_QUEUE_CHANNEL } from './queue-signal';
+import { queuedRuns, START_QUEUE_CHANNEL } from '../../intake/queue-signal';
 import { createRoots, rowContext, type StartRequest, type StartResult } from './start';
 
-export const DEFAULT_MAX_QUEUED = 10_000;
-/** How long one API process trusts its count of a workspace's queued runs (plus what it queued since). */
-const COUNT_TTL_MS = 250;
-const RETRY_AFTER_S = 2;
-
-interface QueuedCount {
-  n: number;
-  at: number;
-  pending?: Promise<number>;
-}
-const counts = new Map<string, QueuedCount>();
-
-/**
- * Back-pressure per workspace: at `cap` queued runs a start is refused with 429 and Retry-After,
- * never left to time out. The count is read at most every COUNT_TTL_MS per process (bounded by
- * `limit cap`) and advanced locally in between, so the check costs no statement per request.
- */
-async function admit(deps: EngineDeps, workspaceId: string): Promise<void> {
-  const cap = deps.intakeMaxQueued ?? DEFAULT_MAX_QUEUED;
-  let c = counts.get(workspaceId);
-  if (!c || Date.now() - c.at > COUNT_TTL_MS) {
-    const entry: QueuedCount = c ?? { n: 0, at: 0 };
-    entry.pending ??= deps.orm.em
-      .getConnection()
-      .execute<{ n: number }[]>(
-        `select count(*)::int as n from (select 1 from automation_execution where workspace_id = ? and status = 'queued' limit ?) t`,
-        [workspaceId, cap],
-      )
-      .then((rows) => rows[0]?.n ?? 0)
-      .finally(() => {
-        entry.pending = undefined;
-      });
-    const p = entry.pending;
-    counts.set(workspaceId, entry);
-    const n = await p;
-    if (entry.at < Date.now() - COUNT_TTL_MS) {
-      entry.n = n;
-      entry.at = Date.now();
-    }
-    c = entry;
-  }
-  if (c.n >= cap)
-    throw new DomainError(
-      'rate_limited',
-      `too many runs of this workspace are waiting to start (${cap}); retry later`,
-      { queued: c.n, cap },
-      { 'Retry-After': String(RETRY_AFTER_S) },
-    );
-  c.n += 1;
-}
+/** Queued runs per workspace before 429 (domain/intake/admission.ts). */
+const runAdmission = queuedAdmission({ table: 'automation_execution', queued: `status = 'queued'`, what: 'runs' });
+const admit = (deps: EngineDeps, workspaceId: string): Promise<void> =>
+  runAdmission.admit(deps.orm, workspaceId, deps.intakeMaxQueued);
 
 const EXECUTION_COLUMNS = `id, workspace_id, created_at, updated_at, automation_id, automation_name,
     automation_version, graph, status, trigger_type, trigger_key, entity_type, entity_id, context, is_test,
@@ -215,12 +169,12 @@ export async function enqueueGuarded(
     'intake_guarded_insert',
   );
   if (!row?.fresh) {
-    counts.get(req.workspaceId)!.n -= 1;
+    runAdmission.release(req.workspaceId);
     return { status: 'stale' };
   }
   const state = rateLimitState({ minute: row.minute ?? 0, day: row.day ?? 0 }, guard.limits, now);
   if (state.retryAfter !== undefined) {
-    counts.get(req.workspaceId)!.n -= 1;
+    runAdmission.release(req.workspaceId);
     return { status: 'rate_limited', retryAfter: state.retryAfter };
   }
   return recorded(deps, automation, req, id, Boolean(row.id));

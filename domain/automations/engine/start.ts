@@ -12,7 +12,7 @@ import { emit } from '../../outbox/emit';
 import { mapLimited } from '../../shared/concurrency';
 import { Automation, AutomationExecution, type ExecutionStatus } from '../automation.entity';
 import { automationExecutionKind } from '../../workflow-kinds';
-import { notifyQueued } from './queue-signal';
+import { notifyQueued } from '../../intake/queue-signal';
 import { startForRow } from '../../workflow-port';
 import { redactNodeSecrets } from '../secrets';
 import type { EngineDeps } from './ports';

@@ -1,5 +1,5 @@
 /**
- * How the starter (engine/starter.ts) learns that runs were queued: a Postgres NOTIFY sent in the
+ * How the starter (intake/starter.ts) learns that runs or enrollments were queued: a Postgres NOTIFY sent in the
  * queuing transaction (delivered on commit, to every worker), and an in-process event for a
  * starter that shares the API's process (tests, a single-process deployment).
  */

@@ -1,0 +1,119 @@
+/**
+ * Durable intake of enrollments. An enroll call commits its rows `active` with `start_queued` (and a
+ * NOTIFY) and answers; the starter of the worker (domain/intake/starter.ts) claims them with this
+ * queue, starts their workflows (deterministic ids: a repeat is `already_started`) and clears the
+ * flag. Until then the enrollment is `active` with no workflow: an exit (unenroll, an exit condition,
+ * unsubscribe, a restart) ends the row itself here; a pause answers 409 with Retry-After (runs.ts).
+ */
+import { LockMode } from '@mikro-orm/core';
+import type { EntityManager } from '@mikro-orm/postgresql';
+import { automationActor, automationActorId } from '../automations/engine/workspace';
+import { queuedAdmission } from '../intake/admission';
+import type { StartQueue } from '../intake/starter';
+import { emit } from '../outbox/emit';
+import type { SequenceEngineDeps } from './ports';
+import { enrollmentEventPayload, startEnrollmentWorkflow, startRowOf, type EnrollmentDbRow } from './runs';
+import { SequenceEnrollment } from './sequence.entity';
+import type { ExitReason } from './types';
+
+/** Enrollments per workspace waiting for their workflow before enroll calls answer 429. */
+export const enrollmentAdmission = queuedAdmission({
+  table: 'sequence_enrollment',
+  queued: 'start_queued',
+  what: 'enrollments',
+});
+
+type ClaimedEnrollment = EnrollmentDbRow & { workflow_id: string };
+
+const claimSql = (scoped: boolean): string => `with c as (
+    select id from sequence_enrollment
+     where start_queued and status = 'active' and (start_lease_until is null or start_lease_until < now())
+       ${scoped ? 'and workspace_id in (?)' : ''}
+     order by id limit ? for update skip locked)
+  update sequence_enrollment e set start_lease_until = now() + make_interval(secs => ?) from c where e.id = c.id
+  returning e.id, e.workspace_id, e.sequence_id, e.sequence_name, e.entity_type, e.entity_id, e.snapshot, e.workflow_id`;
+
+export function enrollmentStartQueue(deps: SequenceEngineDeps): StartQueue<ClaimedEnrollment> {
+  const conn = () => deps.orm.em.getConnection();
+  return {
+    name: 'enrollment',
+    claim: (scope, limit, leaseS) =>
+      conn().execute<ClaimedEnrollment[]>(
+        claimSql(Boolean(scope)),
+        scope ? [[...scope], limit, leaseS] : [limit, leaseS],
+      ),
+    starter: () => ({
+      async start(r) {
+        const row = startRowOf(r);
+        // insertEnrollments records the start node's step with every queued row.
+        row.startRecorded = row.snapshot.nodes.some((n) => n.type === 'start');
+        await startEnrollmentWorkflow(deps, row, { retryable: true });
+      },
+    }),
+    async refused(r, reason) {
+      await conn().execute(
+        `update sequence_enrollment set status = 'exited', exit_reason = 'error', error = ?, finished_at = now(), next_action_at = null,
+           start_queued = false, start_lease_until = null, updated_at = now() where id = ? and start_queued`,
+        [reason, r.id],
+      );
+    },
+    /** The started rows leave the queue; one that ended meanwhile (exitQueued) gets its workflow told. */
+    async markStarted(rows, ids) {
+      if (!ids.length) return;
+      const flipped = await conn().execute<{ id: string }[]>(
+        `update sequence_enrollment set start_queued = false, start_lease_until = null, updated_at = now()
+          where id in (?) and start_queued returning id`,
+        [ids],
+      );
+      if (flipped.length === ids.length) return;
+      const done = new Set(flipped.map((f) => f.id));
+      const ended = await conn().execute<{ id: string; workflow_id: string; exit_reason: string | null }[]>(
+        `select id, workflow_id, exit_reason from sequence_enrollment where id in (?) and status = 'exited'`,
+        [ids.filter((id) => !done.has(id))],
+      );
+      for (const e of ended)
+        await deps.workflows.exit(e.workflow_id, (e.exit_reason ?? 'manual') as ExitReason).catch((err: unknown) => {
+          deps.log.warn({ err, enrollmentId: e.id }, 'telling a started enrollment that it ended failed');
+        });
+    },
+  };
+}
+
+/**
+ * Ends those of `ids` whose workflow has not started yet, as their workflow would (status exited,
+ * the reason, the outbox event); answers the ids it ended. The others are left to their workflow.
+ */
+export async function exitQueued(
+  em: EntityManager,
+  ids: string[],
+  reason: ExitReason,
+  event: 'sequence_exited' | 'sequence_unenrolled' = 'sequence_exited',
+  commandId?: string,
+): Promise<Set<string>> {
+  if (!ids.length) return new Set();
+  return em.transactional(async (tem) => {
+    const rows = await tem.find(
+      SequenceEnrollment,
+      { _id: { $in: ids }, startQueued: true, status: 'active' },
+      { lockMode: LockMode.PESSIMISTIC_WRITE },
+    );
+    for (const e of rows) {
+      Object.assign(e, {
+        status: 'exited',
+        exitReason: reason,
+        finishedAt: new Date(),
+        nextActionAt: null,
+        startQueued: false,
+        startLeaseUntil: null,
+        lastCommandId: commandId ?? null,
+        updatedAt: new Date(),
+      });
+      const actor = automationActor(e.workspaceId, await automationActorId(tem, e.enrolledBy));
+      emit(
+        { em: tem, actor },
+        { type: event, entityType: 'sequence_enrollment', entityId: e._id, payload: enrollmentEventPayload(e) },
+      );
+    }
+    return new Set(rows.map((e) => e._id));
+  });
+}
