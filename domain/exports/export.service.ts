@@ -37,6 +37,8 @@ interface Columns {
   table: string;
   col: (prop: string) => string;
   isDate: (prop: string) => boolean;
+  /** Column type as the ORM declares it (`jsonb`, `double precision`, …). */
+  type: (prop: string) => string;
 }
 
 function columnsOf(ctx: Ctx, type: RecordType): Columns {
@@ -45,7 +47,26 @@ function columnsOf(ctx: Ctx, type: RecordType): Columns {
     table: meta.tableName,
     col: (prop) => meta.properties[prop]!.fieldNames[0]!,
     isDate: (prop) => meta.properties[prop]!.runtimeType === 'Date',
+    type: (prop) => meta.properties[prop]!.columnTypes?.[0] ?? '',
   };
+}
+
+/** JSON number grammar (what Postgres' to_json checks before writing a number unquoted). */
+const JSON_NUMBER = /^-?(0|[1-9]\d*)(\.\d+)?([eE][+-]?\d+)?$/;
+const NUMERIC = /^(double precision|real|float[48]?|int|integer|smallint|bigint|int[248]|numeric(\(.*\))?|decimal)$/;
+
+/**
+ * How one field is selected and written: text that is already what to_json would write (jsonb, booleans)
+ * or needs only a check (numbers: `NaN`/`Infinity` are quoted) is selected as plain text, everything
+ * else through to_json (strings, arrays; dates as ISO strings via to_char). to_json costs Postgres
+ * more per value than the plain output, and these checks cost Node less.
+ */
+function valueOf(c: Columns, f: string, column: string): { sql: string; write?: (text: string) => string } {
+  const type = c.type(f);
+  if (c.isDate(f)) return { sql: `to_json(to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))` };
+  if (type === 'jsonb' || type === 'json' || type === 'boolean') return { sql: `${column}::text` };
+  if (NUMERIC.test(type)) return { sql: column, write: (t) => (JSON_NUMBER.test(t) ? t : JSON.stringify(t)) };
+  return { sql: `to_json(${column})` };
 }
 
 /** Workspace, list scope, createdAt range and equality filters: everything but the cursor. */
@@ -146,16 +167,12 @@ export async function exportRecords(
 
   const rowsQuery = baseQuery(knex, ctx, c, req, opts.listId);
   if (req.cursor) await applyCursor(knex, ctx, rowsQuery, c, sortBy, dir, req.cursor);
-  // Postgres writes each value as JSON text with to_json (what json_build_object does per value, dates
-  // via to_char as ISO strings); Node only puts the keys in between. json_build_object itself cost
-  // ~2× the Postgres CPU of to_json per column (it resolves each argument's type on every row).
-  rowsQuery.select(
-    fields.map((f, i) => {
-      const column = knex.raw('??', [`${c.table}.${c.col(f)}`]).toQuery();
-      const value = c.isDate(f) ? `to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"')` : column;
-      return knex.raw(`to_json(${value})::text as "${i}"`);
-    }),
-  );
+  // Each value arrives as JSON text (valueOf: to_json per value, as json_build_object writes it, or
+  // plain text where that is the same); Node puts the keys in between. json_build_object itself cost
+  // ~2× the Postgres CPU of this (it resolves each argument's type on every row).
+  const values = fields.map((f) => valueOf(c, f, knex.raw('??', [`${c.table}.${c.col(f)}`]).toQuery()));
+  rowsQuery.select(values.map((v, i) => knex.raw(`${v.sql}::text as "${i}"`)));
+  const writers = values.map((v) => v.write);
   if (sortBy !== '_id') rowsQuery.orderByRaw(`?? ${dir} nulls last`, [`${c.table}.${c.col(sortBy)}`]);
   rowsQuery.orderBy(`${c.table}.id`, dir).limit(limit + 1);
   if (!req.cursor && offset) rowsQuery.offset(offset);
@@ -175,7 +192,10 @@ export async function exportRecords(
   const onRow = (row: (string | null)[]): void => {
     if (++received > limit) return; // the extra row only says there is more
     let json = received > 1 ? ',' : '';
-    for (let i = 0; i < row.length; i++) json += prefixes[i]! + (row[i] ?? 'null');
+    for (let i = 0; i < row.length; i++) {
+      const value = row[i];
+      json += prefixes[i]! + (value === null || value === undefined ? 'null' : (writers[i]?.(value) ?? value));
+    }
     text += `${json}}`;
     lastId = row[0]!;
     if (text.length >= CHUNK_CHARS) {
