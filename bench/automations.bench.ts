@@ -486,11 +486,12 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     // Rounds of one engine burst and one bare burst (alternating which goes first, so a change of the
     // machine's load hits both); the figures are the medians, the ratio the median of the rounds' ratios.
     const rounds: { engine: Awaited<ReturnType<typeof measureEngine>>; bare: Figures; load: number }[] = [];
-    // CPU by process of this stack only (the machine is shared): ms per run, summed over the rounds.
+    // CPU by process of this stack only (the machine is shared): ms per run, summed over the rounds; a
+    // Postgres backend that closes during a burst takes its CPU with it (lower bounds, never below 0).
     const dataDir = path.join(devDataDir(), 'bench-automations');
     const cpu = { engine: new Map<string, number>(), bare: new Map<string, number>() };
     const addCpu = (into: Map<string, number>, a: Map<string, number>, b: Map<string, number>): void => {
-      for (const [label, ms] of b) into.set(label, (into.get(label) ?? 0) + ms - (a.get(label) ?? 0));
+      for (const [label, ms] of b) into.set(label, (into.get(label) ?? 0) + Math.max(0, ms - (a.get(label) ?? 0)));
     };
     const perRun = (m: Map<string, number>): string => {
       const rows = [...m].map(([label, ms]) => [label, ms / (ROUNDS * EVENTS)] as const).sort((x, y) => y[1] - x[1]);

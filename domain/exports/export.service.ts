@@ -66,6 +66,9 @@ function valueOf(c: Columns, f: string, column: string): { sql: string; write?: 
   if (c.isDate(f)) return { sql: `to_json(to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"'))` };
   if (type === 'jsonb' || type === 'json' || type === 'boolean') return { sql: `${column}::text` };
   if (NUMERIC.test(type)) return { sql: column, write: (t) => (JSON_NUMBER.test(t) ? t : JSON.stringify(t)) };
+  // Strings: JSON.stringify escapes exactly what Postgres' escape_json does (", \\, control characters).
+  if (/^(varchar(\(\d+\))?|text|character varying(\(\d+\))?)$/.test(type))
+    return { sql: column, write: JSON.stringify };
   return { sql: `to_json(${column})` };
 }
 
@@ -211,7 +214,7 @@ export async function exportRecords(
       total: await counted,
       limit,
       hasMore,
-      nextCursor: hasMore && lastId ? (JSON.parse(lastId) as string) : null,
+      nextCursor: hasMore && lastId ? (writers[0] ? lastId : (JSON.parse(lastId) as string)) : null,
       ...(req.cursor ? {} : req.skip !== undefined ? { skip: req.skip } : { page: req.page ?? 1 }),
     };
     out.push(`${text}],${JSON.stringify(rest).slice(1)}`);
