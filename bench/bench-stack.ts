@@ -143,3 +143,46 @@ export function cpuDelta(before: Map<string, number>, after: Map<string, number>
   const total = rows.reduce((s, [, ms]) => s + ms, 0);
   return `${rows.map(([label, ms]) => `${label} ${ms.toFixed(1)}`).join(', ')} (total ${total.toFixed(1)} ms)`;
 }
+
+/**
+ * CPU time (ms) used so far by this process and by the services of the stack whose data folder is
+ * `dataDir` only (other stacks on a shared machine are not counted): `bench` (this process: API or
+ * worker code run in-process), `postgres` (its postmaster and every backend), `temporal`, `meilisearch`.
+ * Processes that exited between two snapshots (closed backends) drop out: lower bounds.
+ */
+export function stackCpu(dataDir: string): Map<string, number> {
+  const out = new Map<string, number>();
+  let entries: string[] = [];
+  try {
+    entries = readdirSync('/proc').filter((e) => /^\d+$/.test(e));
+  } catch {
+    return out; // not Linux
+  }
+  const procs: { pid: number; ppid: number; comm: string; ms: number; cmd: string }[] = [];
+  for (const e of entries) {
+    try {
+      const stat = readFileSync(`/proc/${e}/stat`, 'utf8');
+      const close = stat.lastIndexOf(')');
+      const fields = stat.slice(close + 2).split(' ');
+      const cmd = readFileSync(`/proc/${e}/cmdline`, 'utf8').replace(/\0/g, ' ');
+      procs.push({
+        pid: Number(e),
+        ppid: Number(fields[1]),
+        comm: stat.slice(stat.indexOf('(') + 1, close),
+        ms: (Number(fields[11]) + Number(fields[12])) * 10,
+        cmd,
+      });
+    } catch {
+      continue; // exited meanwhile
+    }
+  }
+  const add = (label: string, ms: number): void => void out.set(label, (out.get(label) ?? 0) + ms);
+  const postmasters = new Set(procs.filter((p) => p.comm === 'postgres' && p.cmd.includes(dataDir)).map((p) => p.pid));
+  for (const p of procs) {
+    if (p.pid === process.pid) add('bench', p.ms);
+    else if (postmasters.has(p.pid) || postmasters.has(p.ppid)) add('postgres', p.ms);
+    else if (p.cmd.includes(dataDir) && p.comm.startsWith('temporal')) add('temporal', p.ms);
+    else if (p.cmd.includes(dataDir) && p.comm.startsWith('meilisearch')) add('meilisearch', p.ms);
+  }
+  return out;
+}

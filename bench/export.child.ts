@@ -1,5 +1,5 @@
 // Child process of bench/export.bench.ts: one side of the comparison per process, so each side's
-// memory is its own. `server` runs the real API; `raw` streams the same rows with plain pg.
+// memory and CPU are its own. `server` runs the real API; `raw` streams the same rows with plain pg.
 import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
@@ -11,7 +11,8 @@ export type ChildMessage =
   | { type: 'ready'; port: number }
   | { type: 'marked'; rss: number; exactPeak: boolean }
   | { type: 'peak'; peak: number }
-  | { type: 'raw'; times: number[]; rows: number; rss: number; peak: number; exactPeak: boolean };
+  | { type: 'raw-ready'; backendPid: number }
+  | { type: 'ran'; ms: number; rows: number };
 
 const send = (message: ChildMessage): void => void process.send?.(message);
 
@@ -78,22 +79,32 @@ function streamOnce(client: pg.Client, sql: string, params: unknown[]): Promise<
   });
 }
 
-async function raw(databaseUrl: string, workspaceId: string, sql: string, runs: number): Promise<void> {
+/**
+ * Streams the rows once per `run` message (the bench alternates it with an export), after the same
+ * memory mark as the export side (`mark` before the first big read, `peak` at the end).
+ */
+async function raw(databaseUrl: string, workspaceId: string, sql: string): Promise<void> {
   const client = new pg.Client({ connectionString: databaseUrl });
   await client.connect();
-  await client.query('select 1');
-  // Same window as the export side: opened before the first big read.
-  const { rss, exactPeak } = mark();
-  for (let i = 0; i < 2; i++) await streamOnce(client, sql, [workspaceId]); // timing warm-up: plan cache, buffers
-  const results: { ms: number; rows: number }[] = [];
-  for (let i = 0; i < runs; i++) results.push(await streamOnce(client, sql, [workspaceId]));
-  const peak = peakRss();
-  await client.end();
-  send({ type: 'raw', times: results.map((r) => r.ms), rows: results[0]!.rows, rss, peak, exactPeak });
+  const { rows } = await client.query<{ pid: number }>('select pg_backend_pid() as pid');
+  process.on('message', (message: { type: string }) => {
+    if (message.type === 'mark') send({ type: 'marked', ...mark() });
+    if (message.type === 'peak') send({ type: 'peak', peak: peakRss() });
+    if (message.type === 'run')
+      void streamOnce(client, sql, [workspaceId]).then(
+        (r) => send({ type: 'ran', ...r }),
+        (error: unknown) => {
+          process.stderr.write(`[bench child raw] ${String(error)}\n`);
+          process.exit(1);
+        },
+      );
+    if (message.type === 'stop') void client.end().then(() => process.exit(0));
+  });
+  send({ type: 'raw-ready', backendPid: rows[0]!.pid });
 }
 
 const [mode, ...args] = process.argv.slice(2);
-const run = mode === 'server' ? server() : raw(args[0]!, args[1]!, args[2]!, Number(args[3] ?? 3));
+const run = mode === 'server' ? server() : raw(args[0]!, args[1]!, args[2]!);
 run.catch((error: unknown) => {
   process.stderr.write(`[bench child ${mode}] ${error instanceof Error ? error.stack : String(error)}\n`);
   process.exit(1);

@@ -1,3 +1,4 @@
+import type { Readable } from 'node:stream';
 import { z } from 'zod';
 import type { RouteFactory } from '../app';
 import { EXPORT_PATHS, MAX_EXPORT_ROWS } from '../../domain/exports/export-specs';
@@ -26,8 +27,8 @@ function params(type: RecordType, query: RawQuery, body: unknown) {
   return EXPORT_PARAMS[type].parse({ ...fromQuery, ...(body && typeof body === 'object' ? body : {}) });
 }
 
-// The page arrives as JSON text (export.service.ts): sent as is.
-const reply = (page: string): Reply => ({
+// The page arrives as a stream of JSON text (export.service.ts): sent as is, while it is read.
+const reply = (page: Readable): Reply => ({
   status: 200,
   body: page,
   headers: { 'Content-Type': 'application/json; charset=utf-8' },

@@ -1,6 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 import type { EntityName, EntityProperty } from '@mikro-orm/core';
+import pg from 'pg';
 import { TENANT_FILTER, type TenantFilterArgs } from './tenant';
 
 // The hot read path (GET /…/:id, the key lookup of every request) without MikroORM's query building,
@@ -8,7 +9,7 @@ import { TENANT_FILTER, type TenantFilterArgs } from './tenant';
 // (writes, transactions, lists) keeps going through the ORM.
 
 interface PgClient {
-  query(config: { text: string; values: unknown[]; name?: string }): Promise<{ rows: unknown[] }>;
+  query(config: { text: string; values: unknown[]; name?: string; rowMode?: 'array' }): Promise<{ rows: unknown[] }>;
 }
 interface KnexClient {
   acquireConnection(): Promise<PgClient>;
@@ -38,6 +39,38 @@ export async function leanQuery<R>(em: EntityManager, text: string, values: unkn
     return (await pg.query(name ? { name, text, values } : { text, values })).rows as R[];
   } finally {
     await client.releaseConnection(pg);
+  }
+}
+
+interface StreamingPgClient {
+  query(query: pg.Query): pg.Query;
+}
+
+/**
+ * Streams the rows of one statement whose columns are all text (cast in the SQL) to `onRow`, as
+ * arrays in select order while they arrive: no row objects, no type parsing, no array of the whole
+ * result. Runs on a pooled connection outside any transaction (for large reads such as an export
+ * page); resolves when the last row has been handed over.
+ */
+export async function streamTextRows(
+  em: EntityManager,
+  statement: { sql: string; bindings: readonly unknown[] },
+  onRow: (row: (string | null)[]) => void,
+): Promise<void> {
+  const values = statement.bindings.map((v) => (v === undefined ? null : v));
+  const client = em.getConnection().getKnex().client as unknown as KnexClient;
+  const connection = (await client.acquireConnection()) as unknown as StreamingPgClient;
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const query = connection.query(
+        new pg.Query({ text: statement.sql, values, rowMode: 'array' } as pg.QueryArrayConfig),
+      );
+      query.on('row', (row: (string | null)[]) => onRow(row));
+      query.on('error', reject);
+      query.on('end', () => resolve());
+    });
+  } finally {
+    await client.releaseConnection(connection as unknown as PgClient);
   }
 }
 
