@@ -67,7 +67,7 @@ export const contractsRoutes: RouteFactory = (deps) => {
       response: envelopes.data(contractView),
       summary:
         'One contract: envelope status and per-signer progress (pending, invited, viewed, signed, declined, with times). Signer links are never shown.',
-      handler: async ({ ctx, params }) => ok(await contracts.getContractView(ctx, params.id)),
+      handler: async ({ ctx, params }) => ok(await contracts.readContract(ctx, params.id)),
     }),
     route({
       method: 'POST',

@@ -102,7 +102,7 @@ export const offersRoutes: RouteFactory = (deps) => {
       resources,
       response: envelopes.data(offerView),
       summary: 'One offer, by `_id` or by its `publicId`.',
-      handler: async ({ ctx, params }) => ok(offers.serializeOffer(await offers.getOffer(ctx, params.id), links)),
+      handler: async ({ ctx, params }) => ok(await offers.readOffer(ctx, params.id, links)),
     }),
     route({
       method: 'PUT',

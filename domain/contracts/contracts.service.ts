@@ -26,6 +26,8 @@ import type { EidProvider } from './eid';
 import { ENVELOPE_CHANGED_SIGNAL, type ContractEnvelopeInput } from './envelope-messages';
 import { fromMinor, lineView, priceLines, type LineInput } from './money';
 import type { ContractAuditTrailView, ContractView } from './contracts.views';
+import type { EntityName } from '@mikro-orm/core';
+import { findRowById } from '../orm/lean';
 
 export const MAX_SIGNERS = 20;
 export const DEFAULT_REMINDER_HOURS = 72;
@@ -244,6 +246,20 @@ export async function getContract(ctx: Ctx, id: string): Promise<Contract> {
 export async function getContractView(ctx: Ctx, id: string): Promise<ContractView> {
   const c = await getContract(ctx, id);
   return serializeContract(c, (await signersOf(ctx, [c._id])).get(c._id) ?? []);
+}
+
+/** GET :id: the contract and its signers in one prepared select without the ORM (domain/orm/lean.ts). */
+export async function readContract(ctx: Ctx, id: string): Promise<ContractView> {
+  const children = {
+    as: 'signers',
+    entity: ContractSigner as EntityName<object>,
+    foreignKey: 'contractId',
+    orderBy: 'position',
+  };
+  const row = (await findRowById(ctx.em, Contract, id, { children })) as
+    (Contract & { signers: ContractSigner[] }) | null;
+  if (!row) throw notFound('contract');
+  return serializeContract(row, row.signers);
 }
 
 export interface SendContractInput {

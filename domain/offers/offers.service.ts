@@ -19,6 +19,7 @@ import { getOfferSettings, takeOfferNumber } from './offer-settings.service';
 import { effectiveStatus, offerStatusTransitions, todayUtc } from './offers.rules';
 import type { OfferInput, OfferView } from './offers.schemas';
 import { plainOf } from '../shared/views';
+import { findRowById } from '../orm/lean';
 
 /** Where public links point: `${publicBaseUrl}/public/offers/<publicId>`. */
 export interface OfferLinks {
@@ -68,6 +69,14 @@ export function serializeOffer(offer: Offer, links: OfferLinks): OfferView {
     total: toMajor(offer.totalMinor, digits),
     publicUrl: offer.publicId ? publicOfferUrl(links, offer.publicId) : null,
   };
+}
+
+/** GET :id: by `_id` or `publicId`, one prepared select without the ORM (domain/orm/lean.ts); 404 as getOffer. */
+export async function readOffer(ctx: Ctx, id: string, links: OfferLinks): Promise<OfferView> {
+  const where = { where: { kind: 'offer' } };
+  const offer = await findRowById(ctx.em, Offer, id, isId(id) ? where : { ...where, by: 'publicId' });
+  if (!offer) throw notFound('offer');
+  return serializeOffer(offer, links);
 }
 
 /** By `_id` or by `publicId`; 404 for unknown or another workspace's. */

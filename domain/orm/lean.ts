@@ -1,6 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { EntityManager, Knex } from '@mikro-orm/postgresql';
-import type { EntityName, EntityProperty } from '@mikro-orm/core';
+import { BigIntType, type EntityName, type EntityProperty } from '@mikro-orm/core';
 import pg from 'pg';
 import { TENANT_FILTER, type TenantFilterArgs } from './tenant';
 
@@ -79,6 +79,10 @@ interface ByIdStatement {
   name: string;
   /** Properties read as text that the ORM turns into Dates (its pg types leave timestamps as text). */
   dates: string[];
+  /** bigint properties, converted by their ORM type (BigIntType: number, string or bigint by its mode). */
+  converted?: EntityProperty[];
+  /** A child collection read in the same statement (json_agg), with how to convert its rows. */
+  children?: { as: string; dates: string[]; converted: EntityProperty[] };
 }
 const byIdStatements = new Map<string, ByIdStatement>();
 
@@ -87,27 +91,40 @@ const isColumn = (prop: EntityProperty): boolean =>
 // Column types pg returns as the ORM would (timestamptz: as text, converted like the ORM converts it).
 const PLAIN_COLUMN =
   /^(varchar(\(\d+\))?|text|int|integer|smallint|boolean|double precision|jsonb|text\[\]|timestamptz)$/;
+// bigint comes back as text (pg's default for int8) and goes through the property's own ORM type.
+const isBigInt = (prop: EntityProperty): boolean =>
+  prop.columnTypes?.[0] === 'bigint' && prop.customType instanceof BigIntType;
 
 /**
  * The select list of an entity's plain columns under its property names (`"col" as "prop"`, each
- * prefixed with `alias.` when given) and the properties to read back as Dates (see readDates).
+ * prefixed with `alias.` when given), the properties to read back as Dates (see readDates) and the
+ * bigint properties to convert (see readRow). `datesAsText` casts timestamps to text (for rows read
+ * through JSON, so they parse exactly as a top-level column does).
  */
 export function leanColumns(
   em: EntityManager,
   entity: EntityName<object>,
   alias?: string,
-): { select: string; dates: string[] } {
+  opts: { datesAsText?: boolean } = {},
+): { select: string; dates: string[]; converted: EntityProperty[] } {
   const meta = em.getMetadata().get(entity);
   const columns = (Object.values(meta.properties) as EntityProperty[]).filter(isColumn);
   for (const prop of columns) {
     const type = prop.columnTypes?.[0] ?? '';
-    if (!PLAIN_COLUMN.test(type))
+    if (!PLAIN_COLUMN.test(type) && !isBigInt(prop))
       throw new Error(`${meta.className}.${prop.name}: column type ${type} not lean-readable`);
   }
   const prefix = alias ? `${alias}.` : '';
+  const isDate = (prop: EntityProperty): boolean => prop.columnTypes[0] === 'timestamptz';
   return {
-    select: columns.map((prop) => `${prefix}"${prop.fieldNames[0]}" as "${prop.name}"`).join(', '),
-    dates: columns.filter((prop) => prop.columnTypes[0] === 'timestamptz').map((prop) => prop.name),
+    select: columns
+      .map((prop) => {
+        const cast = (isDate(prop) && opts.datesAsText) || isBigInt(prop) ? '::text' : '';
+        return `${prefix}"${prop.fieldNames[0]}"${cast} as "${prop.name}"`;
+      })
+      .join(', '),
+    dates: columns.filter(isDate).map((prop) => prop.name),
+    converted: columns.filter(isBigInt),
   };
 }
 
@@ -118,20 +135,73 @@ export function readDates<T extends object>(em: EntityManager, row: Record<strin
   return row as T;
 }
 
-function byIdStatement(em: EntityManager, entity: EntityName<object>): ByIdStatement {
+/** readDates plus the bigint columns, each converted by its property's ORM type exactly as a findOne would. */
+export function readRow<T extends object>(
+  em: EntityManager,
+  row: Record<string, unknown>,
+  cols: { dates: string[]; converted?: EntityProperty[] },
+): T {
+  const platform = em.getPlatform();
+  for (const prop of cols.converted ?? [])
+    if (row[prop.name] != null) row[prop.name] = prop.customType!.convertToJSValue(row[prop.name], platform);
+  return readDates<T>(em, row, cols.dates);
+}
+
+/** A child collection read with its parent (findRowById's `children`): rows whose `foreignKey` is the parent's id. */
+export interface LeanChildren {
+  /** The property of the returned row holding the children (an array, [] when none). */
+  as: string;
+  entity: EntityName<object>;
+  /** Property of the child naming the parent's primary key. */
+  foreignKey: string;
+  /** Property of the child to order by (ascending). */
+  orderBy: string;
+}
+
+function byIdStatement(
+  em: EntityManager,
+  entity: EntityName<object>,
+  by?: string,
+  where: string[] = [],
+  children?: LeanChildren,
+): ByIdStatement {
   const meta = em.getMetadata().get(entity);
-  const cached = byIdStatements.get(meta.className);
+  const childMeta = children ? em.getMetadata().get(children.entity) : undefined;
+  const key = [meta.className, by ?? '', where.join(','), childMeta?.className ?? '', children?.as ?? ''].join(':');
+  const cached = byIdStatements.get(key);
   if (cached) return cached;
   const props = Object.values(meta.properties) as EntityProperty[];
   if (!props.some((prop) => prop.name === 'workspaceId')) throw new Error(`${meta.className} is not a tenant entity`);
-  const pk = meta.properties[meta.primaryKeys[0] as keyof typeof meta.properties] as EntityProperty;
-  const { select, dates } = leanColumns(em, entity);
-  const statement = {
-    text: `select ${select} from "${meta.tableName}" where "${pk.fieldNames[0]}" = $1 and "workspace_id" = $2`,
-    name: `lean_by_id_${meta.tableName}`,
-    dates,
+  const field = (m: typeof meta, name: string): string => {
+    const prop = m.properties[name as keyof typeof m.properties] as EntityProperty | undefined;
+    if (!prop || !isColumn(prop)) throw new Error(`${m.className}.${name}: not a column`);
+    return prop.fieldNames[0]!;
   };
-  byIdStatements.set(meta.className, statement);
+  const pk = field(meta, meta.primaryKeys[0] as string);
+  const { select, dates, converted } = leanColumns(em, entity, 't');
+  let childSelect = '';
+  let childCols: ByIdStatement['children'];
+  if (children && childMeta) {
+    if (!Object.values(childMeta.properties).some((prop) => (prop as EntityProperty).name === 'workspaceId'))
+      throw new Error(`${childMeta.className} is not a tenant entity`);
+    const cols = leanColumns(em, children.entity, 'c0', { datesAsText: true });
+    // The children's workspace is in their WHERE too: fail closed even for a child row pointing across workspaces.
+    childSelect = `, (select coalesce(json_agg(c order by c."${children.orderBy}"), '[]'::json) from (select ${cols.select}
+        from "${childMeta.tableName}" c0 where c0."${field(childMeta, children.foreignKey)}" = t."${pk}"
+        and c0."workspace_id" = $2) c) as "${children.as}"`;
+    field(childMeta, children.orderBy);
+    childCols = { as: children.as, dates: cols.dates, converted: cols.converted };
+  }
+  const extra = where.map((prop, i) => ` and t."${field(meta, prop)}" = $${i + 3}`).join('');
+  const text = `select ${select}${childSelect} from "${meta.tableName}" t where t."${by ? field(meta, by) : pk}" = $1 and t."workspace_id" = $2${extra}`;
+  const statement = {
+    text,
+    name: by || where.length || children ? preparedName(text) : `lean_by_id_${meta.tableName}`,
+    dates,
+    converted,
+    children: childCols,
+  };
+  byIdStatements.set(key, statement);
   return statement;
 }
 
@@ -143,20 +213,35 @@ export function boundWorkspaceId(em: EntityManager): string {
 }
 
 /**
- * One tenant row by primary key, its columns under the entity's property names (what the
- * serializers read), or null. Fails closed like the tenant filter: the workspace bound to the EM is
- * always in the WHERE clause, and an EM without one throws. Only for plain columns (strings,
- * numbers, dates, jsonb, arrays), which pg returns as the ORM would; not a managed entity.
+ * One tenant row by primary key (or by the unique property `by`), its columns under the entity's
+ * property names (what the serializers read), or null. Fails closed like the tenant filter: the
+ * workspace bound to the EM is always in the WHERE clause, and an EM without one throws. Only for
+ * plain columns (strings, numbers, dates, jsonb, arrays), which pg returns as the ORM would, and
+ * bigint ones, converted by their ORM type; not a managed entity. `where` adds equality conditions
+ * on other properties; `children` reads a child collection in the same statement.
  */
 export async function findRowById<T extends object>(
   em: EntityManager,
   entity: EntityName<T>,
   id: string,
+  opts: { by?: string; where?: Record<string, string>; children?: LeanChildren } = {},
 ): Promise<T | null> {
   const workspaceId = boundWorkspaceId(em);
-  const { text, name, dates } = byIdStatement(em, entity as EntityName<object>);
-  const row = (await leanQuery<Record<string, unknown>>(em, text, [id, workspaceId], name))[0];
-  return row ? readDates<T>(em, row, dates) : null;
+  const where = Object.entries(opts.where ?? {});
+  const statement = byIdStatement(
+    em,
+    entity as EntityName<object>,
+    opts.by,
+    where.map(([prop]) => prop),
+    opts.children,
+  );
+  const values = [id, workspaceId, ...where.map(([, value]) => value)];
+  const row = (await leanQuery<Record<string, unknown>>(em, statement.text, values, statement.name))[0];
+  if (!row) return null;
+  const children = statement.children;
+  if (children)
+    row[children.as] = (row[children.as] as Record<string, unknown>[]).map((child) => readRow(em, child, children));
+  return readRow<T>(em, row, statement);
 }
 
 const pageStatements = new Map<string, ByIdStatement>();
@@ -180,7 +265,7 @@ export async function findPageRows<T extends object>(
     byIdStatement(em, entity as EntityName<object>); // the same checks: a tenant entity, plain columns only
     const field = (name: string): string =>
       (meta.properties[name as keyof typeof meta.properties] as EntityProperty).fieldNames[0]!;
-    const { select, dates } = leanColumns(em, entity as EntityName<object>);
+    const { select, dates, converted } = leanColumns(em, entity as EntityName<object>);
     const dir = order.dir === 'asc' ? 'asc' : 'desc';
     const table = `"${meta.tableName}"`;
     statement = {
@@ -190,6 +275,7 @@ export async function findPageRows<T extends object>(
           order by "${field(order.prop)}" ${dir}, "${field(meta.primaryKeys[0] as string)}" ${dir} limit $2 offset $3) p on true`,
       name: `lean_page_${meta.tableName}_${field(order.prop)}_${dir}`,
       dates,
+      converted,
     };
     pageStatements.set(key, statement);
   }
@@ -201,7 +287,7 @@ export async function findPageRows<T extends object>(
   );
   const total = (rows[0]?.lean_total as number | undefined) ?? 0;
   if (rows.length === 1 && rows[0]![meta.primaryKeys[0] as string] == null) return { items: [], total };
-  return { items: rows.map((row) => readDates<T>(em, row, statement.dates)), total };
+  return { items: rows.map((row) => readRow<T>(em, row, statement)), total };
 }
 
 const column = (key: string): string => (key === '_id' ? 'id' : key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
