@@ -16,8 +16,8 @@
 // Uses DATABASE_URL / TEMPORAL_ADDRESS / MEILI_URL when all set (database assumed migrated);
 // otherwise starts the stack (test profile, fresh data folder; ports CRM_BENCH_PG_PORT 42101,
 // CRM_BENCH_MEILI_PORT 42102, CRM_BENCH_TEMPORAL_PORT 42103, CRM_BENCH_TEMPORAL_UI_PORT 42104).
-// Options: BENCH_CPU_PROF=1 (CPU profiles of the API and worker), BENCH_ROUNDS (3), BENCH_DURATION_S (3), BENCH_RATE (1000), BENCH_LATENCY_S (2),
-// BENCH_CONNECTIONS (50), CRM_BENCH_API_PORT (42110).
+// Options: BENCH_CPU_PROF=1 (CPU profiles of the API and worker), BENCH_ROUNDS (3), BENCH_DURATION_S (3),
+// BENCH_RATE (1000), BENCH_LATENCY_S (2), BENCH_CONNECTIONS (50), CRM_BENCH_API_PORT (42110).
 // Last line: RESULT accepted_per_s=… p50_ms=… p99_ms=… completed_per_s=… lost=… duplicated=…
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';

@@ -13,7 +13,7 @@ import type { OutboxEventRecord, Subscriber } from '../outbox/subscriber';
 import { mapLimited } from '../shared/concurrency';
 import type { SequenceWorkflowPort } from './ports';
 import { SequenceEnrollment } from './sequence.entity';
-import { exitQueued } from './start-queue';
+import { exitQueued } from './exit-queued';
 import type { ExitReason } from './types';
 
 export interface SequenceSubscriberDeps {

@@ -19,7 +19,7 @@ import type { EnrollmentWorkflowInput, WorkflowNode } from './types';
 import { sequenceEnrollmentKind, type SequenceEnrollmentMeta } from '../workflow-kinds';
 import { startForRow } from '../workflow-port';
 import { forkForWorkspace } from '../orm/tenant';
-import { exitQueued } from './start-queue';
+import { exitQueued } from './exit-queued';
 import { enrollmentWorkflowId } from './workflow-ids';
 
 export interface EnrollmentStartRow {
@@ -64,16 +64,7 @@ export function startRowOf(r: EnrollmentDbRow, startRecorded?: boolean): Enrollm
   };
 }
 
-export const enrollmentEventPayload = (e: EnrollmentStartRow): Record<string, unknown> => ({
-  enrollment: {
-    _id: e._id,
-    sequenceId: e.sequenceId,
-    entityType: e.entityType,
-    entityId: e.entityId,
-    status: e.status,
-    ...(e.exitReason ? { exitReason: e.exitReason } : {}),
-  },
-});
+export { enrollmentEventPayload } from './exit-queued';
 
 export interface EnrollmentStartOptions {
   /**

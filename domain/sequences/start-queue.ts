@@ -3,17 +3,12 @@
  * NOTIFY) and answers; the starter of the worker (domain/intake/starter.ts) claims them with this
  * queue, starts their workflows (deterministic ids: a repeat is `already_started`) and clears the
  * flag. Until then the enrollment is `active` with no workflow: an exit (unenroll, an exit condition,
- * unsubscribe, a restart) ends the row itself here; a pause answers 409 with Retry-After (runs.ts).
+ * unsubscribe, a restart) ends the row itself (exit-queued.ts); a pause answers 409 with Retry-After (runs.ts).
  */
-import { LockMode } from '@mikro-orm/core';
-import type { EntityManager } from '@mikro-orm/postgresql';
-import { automationActor, automationActorId } from '../automations/engine/workspace';
 import { queuedAdmission } from '../intake/admission';
 import type { StartQueue } from '../intake/starter';
-import { emit } from '../outbox/emit';
 import type { SequenceEngineDeps } from './ports';
-import { enrollmentEventPayload, startEnrollmentWorkflow, startRowOf, type EnrollmentDbRow } from './runs';
-import { SequenceEnrollment } from './sequence.entity';
+import { startEnrollmentWorkflow, startRowOf, type EnrollmentDbRow } from './runs';
 import type { ExitReason } from './types';
 
 /** Enrollments per workspace waiting for their workflow before enroll calls answer 429. */
@@ -77,43 +72,4 @@ export function enrollmentStartQueue(deps: SequenceEngineDeps): StartQueue<Claim
         });
     },
   };
-}
-
-/**
- * Ends those of `ids` whose workflow has not started yet, as their workflow would (status exited,
- * the reason, the outbox event); answers the ids it ended. The others are left to their workflow.
- */
-export async function exitQueued(
-  em: EntityManager,
-  ids: string[],
-  reason: ExitReason,
-  event: 'sequence_exited' | 'sequence_unenrolled' = 'sequence_exited',
-  commandId?: string,
-): Promise<Set<string>> {
-  if (!ids.length) return new Set();
-  return em.transactional(async (tem) => {
-    const rows = await tem.find(
-      SequenceEnrollment,
-      { _id: { $in: ids }, startQueued: true, status: 'active' },
-      { lockMode: LockMode.PESSIMISTIC_WRITE },
-    );
-    for (const e of rows) {
-      Object.assign(e, {
-        status: 'exited',
-        exitReason: reason,
-        finishedAt: new Date(),
-        nextActionAt: null,
-        startQueued: false,
-        startLeaseUntil: null,
-        lastCommandId: commandId ?? null,
-        updatedAt: new Date(),
-      });
-      const actor = automationActor(e.workspaceId, await automationActorId(tem, e.enrolledBy));
-      emit(
-        { em: tem, actor },
-        { type: event, entityType: 'sequence_enrollment', entityId: e._id, payload: enrollmentEventPayload(e) },
-      );
-    }
-    return new Set(rows.map((e) => e._id));
-  });
 }

@@ -14,7 +14,7 @@ import { mapLimited } from '../shared/concurrency';
 import { parseSecretsKey } from '../shared/secret-box';
 import type { SequenceWorkflowPort } from './ports';
 import { SequenceEnrollment } from './sequence.entity';
-import { exitQueued } from './start-queue';
+import { exitQueued } from './exit-queued';
 
 export const UNSUBSCRIBE_PATH = '/api/unsubscribe';
 

@@ -1,27 +1,17 @@
 // GET /api/v1/companies/:id reads its row without the ORM (domain/orm/lean.ts): the answer must be
 // exactly what the ORM-loaded entity serializes to, and the workspace must always be in the SQL.
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
+import { ownerReadCtx, withTwoTenants } from '../support/two-tenants';
 import { makeCompany } from '../support/factories';
 import { getCompany, serializeCompany } from '../../domain/companies/companies.service';
 import { Company } from '../../domain/companies/company.entity';
 import { findRowById, leanQuery } from '../../domain/orm/lean';
-import { forkForWorkspace } from '../../domain/orm/tenant';
-import type { Actor } from '../../domain/context';
 
 let app: TestApp;
 let t: Tenant;
 let other: Tenant;
-beforeAll(async () => {
-  app = await startTestApp();
-  t = await app.tenant();
-  other = await app.tenant();
-});
-afterAll(() => app.close());
-
-const ctxFor = (tenant: Tenant) => ({
-  em: forkForWorkspace(app.runtime.deps.orm.em, tenant.workspaceId),
-  actor: { workspaceId: tenant.workspaceId, userId: tenant.userId, role: 'owner', scopes: ['read'] } as Actor,
-});
+withTwoTenants((s) => ({ app, t, other } = s));
+const ctxFor = (tenant: Tenant) => ownerReadCtx(app, tenant);
 
 describe('GET /api/v1/companies/:id (lean read)', () => {
   it('answers exactly what the ORM-loaded company serializes to, every field set', async () => {

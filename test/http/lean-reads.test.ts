@@ -1,7 +1,8 @@
 // GET /…/:id of people, leads, deals, tasks, offers and contracts read their rows without the ORM
 // (findRowById in domain/orm/lean.ts): each answer must be exactly what the ORM-loaded entity
 // serializes to, including timestamps with microseconds, bigint money and a contract's signers.
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
+import { ownerReadCtx, withTwoTenants } from '../support/two-tenants';
 import { factories, makeLead, makePerson } from '../support/factories';
 import { createContract, signerEmail } from '../support/contracts';
 import { getPerson, serializePerson } from '../../domain/people/people.service';
@@ -13,24 +14,12 @@ import { getContractView } from '../../domain/contracts/contracts.service';
 import { Contract } from '../../domain/contracts/contract.entity';
 import { Offer } from '../../domain/offers/offer.entity';
 import { findRowById } from '../../domain/orm/lean';
-import { forkForWorkspace } from '../../domain/orm/tenant';
-import type { Actor } from '../../domain/context';
-import type { Ctx } from '../../domain/context';
 
 let app: TestApp;
 let t: Tenant;
 let other: Tenant;
-beforeAll(async () => {
-  app = await startTestApp();
-  [t, other] = await Promise.all([app.tenant('Lean reads'), app.tenant('Lean reads other')]);
-});
-afterAll(() => app.close());
-
-const ctxFor = (tenant: Tenant) =>
-  ({
-    em: forkForWorkspace(app.runtime.deps.orm.em, tenant.workspaceId),
-    actor: { workspaceId: tenant.workspaceId, userId: tenant.userId, role: 'owner', scopes: ['read'] } as Actor,
-  }) as unknown as Ctx;
+withTwoTenants((s) => ({ app, t, other } = s));
+const ctxFor = (tenant: Tenant) => ownerReadCtx(app, tenant);
 const sql = (text: string, values: unknown[]) => app.runtime.deps.orm.em.getConnection().execute(text, values);
 const plain = (value: unknown) => JSON.parse(JSON.stringify(value));
 const links = () => ({ publicBaseUrl: app.runtime.deps.config.publicBaseUrl });

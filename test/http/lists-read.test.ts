@@ -1,7 +1,8 @@
 // The unfiltered company and deal lists read a page and the total in one statement without the ORM
 // (findPageRows in domain/orm/lean.ts): every page must be what the ORM's findAndCount, serialized,
 // gives (order with ties on the timestamp, past the end, other workspaces' rows never included).
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
+import { withTwoTenants } from '../support/two-tenants';
 import { factories } from '../support/factories';
 import { serializeCompany } from '../../domain/companies/companies.service';
 import { Company } from '../../domain/companies/company.entity';
@@ -13,24 +14,23 @@ import { forkForWorkspace } from '../../domain/orm/tenant';
 let app: TestApp;
 let t: Tenant;
 let other: Tenant;
-beforeAll(async () => {
-  app = await startTestApp();
-  t = await app.tenant();
-  other = await app.tenant();
-  for (const tenant of [t, other])
-    for (let i = 0; i < 5; i++) {
-      await factories.company!(tenant.http);
-      await factories.deal!(tenant.http);
-    }
-  // Two rows of each with the same creation time: the id decides their order.
-  const em = forkForWorkspace(app.runtime.deps.orm.em, t.workspaceId);
-  const same = new Date('2026-01-02T03:04:05.678Z');
-  const companyIds = (await em.find(Company, {}, { limit: 2 })).map((r) => r._id);
-  await em.nativeUpdate(Company, { _id: { $in: companyIds } }, { createdAt: same });
-  const dealIds = (await em.find(Deal, {}, { limit: 2 })).map((r) => r._id);
-  await em.nativeUpdate(Deal, { _id: { $in: dealIds } }, { createdAt: same });
-});
-afterAll(() => app.close());
+withTwoTenants(
+  (s) => ({ app, t, other } = s),
+  async () => {
+    for (const tenant of [t, other])
+      for (let i = 0; i < 5; i++) {
+        await factories.company!(tenant.http);
+        await factories.deal!(tenant.http);
+      }
+    // Two rows of each with the same creation time: the id decides their order.
+    const em = forkForWorkspace(app.runtime.deps.orm.em, t.workspaceId);
+    const same = new Date('2026-01-02T03:04:05.678Z');
+    const companyIds = (await em.find(Company, {}, { limit: 2 })).map((r) => r._id);
+    await em.nativeUpdate(Company, { _id: { $in: companyIds } }, { createdAt: same });
+    const dealIds = (await em.find(Deal, {}, { limit: 2 })).map((r) => r._id);
+    await em.nativeUpdate(Deal, { _id: { $in: dealIds } }, { createdAt: same });
+  },
+);
 
 const ormPage = async (entity: typeof Company | typeof Deal, dir: 'asc' | 'desc', page: number, limit: number) => {
   const em = forkForWorkspace(app.runtime.deps.orm.em, t.workspaceId);

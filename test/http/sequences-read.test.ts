@@ -1,25 +1,15 @@
 // GET /api/v1/sequences/:id reads its row without the ORM (findRowById) beside its enrollment counts:
 // the answer must be what the ORM-loaded sequence serializes to, and another workspace's is a 404.
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
+import { ownerReadCtx, withTwoTenants } from '../support/two-tenants';
 import { factories } from '../support/factories';
 import { countsFor, getSequence, serializeSequence } from '../../domain/sequences/sequences.service';
-import { forkForWorkspace } from '../../domain/orm/tenant';
-import type { Actor } from '../../domain/context';
 
 let app: TestApp;
 let t: Tenant;
 let other: Tenant;
-beforeAll(async () => {
-  app = await startTestApp();
-  t = await app.tenant();
-  other = await app.tenant();
-});
-afterAll(() => app.close());
-
-const ctxFor = (tenant: Tenant) => ({
-  em: forkForWorkspace(app.runtime.deps.orm.em, tenant.workspaceId),
-  actor: { workspaceId: tenant.workspaceId, userId: tenant.userId, role: 'owner', scopes: ['read'] } as Actor,
-});
+withTwoTenants((s) => ({ app, t, other } = s));
+const ctxFor = (tenant: Tenant) => ownerReadCtx(app, tenant);
 
 describe('GET /api/v1/sequences/:id (lean read)', () => {
   it('answers exactly what the ORM-loaded sequence and its counts serialize to', async () => {

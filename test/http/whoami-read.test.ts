@@ -1,27 +1,18 @@
 // GET /api/v1/whoami reads the workspace and the key's user in one statement without the ORM
 // (domain/workspaces/whoami.service.ts): the answer must be what the ORM-loaded entities give, and
 // the user is only ever found inside the workspace bound to the request.
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
+import { ownerReadCtx, withTwoTenants } from '../support/two-tenants';
 import { getWhoami } from '../../domain/workspaces/whoami.service';
 import { User } from '../../domain/workspaces/user.entity';
 import { Workspace } from '../../domain/workspaces/workspace.entity';
 import { forkForWorkspace } from '../../domain/orm/tenant';
-import type { Actor } from '../../domain/context';
 
 let app: TestApp;
 let t: Tenant;
 let other: Tenant;
-beforeAll(async () => {
-  app = await startTestApp();
-  t = await app.tenant();
-  other = await app.tenant();
-});
-afterAll(() => app.close());
-
-const ctxFor = (tenant: Tenant, userId = tenant.userId) => ({
-  em: forkForWorkspace(app.runtime.deps.orm.em, tenant.workspaceId),
-  actor: { workspaceId: tenant.workspaceId, userId, role: 'owner', scopes: ['read'] } as Actor,
-});
+withTwoTenants((s) => ({ app, t, other } = s));
+const ctxFor = (tenant: Tenant, userId = tenant.userId) => ownerReadCtx(app, tenant, userId);
 
 describe('GET /api/v1/whoami (lean read)', () => {
   it('answers what the ORM-loaded workspace and user give, field for field', async () => {
