@@ -709,8 +709,10 @@ describe('outbox: claiming under a trickle and behind a slow subscriber', () => 
     const spread = Date.now() - t0;
     await allProcessed(ws, 5000, 'every event');
     expect(sub.batches.flat()).toHaveLength(20);
-    // The first goes at once; then a claim at most every 300 ms gathers what came meanwhile.
-    expect(sub.batches.length).toBeLessThanOrEqual(2 + Math.ceil(spread / 300));
+    // The first goes at once; then a claim at most every 300 ms gathers what came meanwhile, one more
+    // gathers the tail after the trickle, and the second parallel runner may take one batch of its own
+    // (a full CI run once gave 5 batches for a 301-600 ms trickle; one per event would be ~20).
+    expect(sub.batches.length).toBeLessThanOrEqual(3 + Math.ceil(spread / 300));
     expect(sub.batches.length).toBeLessThan(10);
   });
 
