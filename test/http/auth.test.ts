@@ -62,7 +62,14 @@ describe('authentication', () => {
     const extra = await app.key(mine.workspaceId, ['read']);
     expect((await extra.get('/api/v1/companies')).status).toBe(200);
     await revokeApiKey(app.runtime.deps.orm.em.fork(), extra.keyId);
-    const res = await extra.get('/api/v1/companies');
+    // The revocation reaches this process's key cache by NOTIFY: refused within 1 s (issue 26), not
+    // necessarily on the very next request (a full CI run once saw one more 200).
+    const deadline = Date.now() + 1000;
+    let res = await extra.get('/api/v1/companies');
+    while (res.status === 200 && Date.now() < deadline) {
+      await new Promise((r) => setTimeout(r, 50));
+      res = await extra.get('/api/v1/companies');
+    }
     expect(res.status).toBe(403);
     expect(res.body.error).toMatch(/revoked/);
     expect((await mine.http.get('/api/v1/companies')).status).toBe(200);
