@@ -78,13 +78,12 @@ export interface WebhookGuard {
 
 export type GuardedResult = { status: 'stale' } | { status: 'rate_limited'; retryAfter: number } | StartResult;
 
-const isCapped = (automation: AutomationSnapshot, req: StartRequest): boolean => {
+/** True when the automation has run caps: its starts take the locked path (createRoots). */
+export const hasRunCaps = (automation: AutomationSnapshot): boolean => {
   const limits = automation.rateLimits;
-  return (
-    !req.isTest &&
-    Boolean(limits?.maxRunsPerHour || limits?.maxRunsPerDay || limits?.maxRunsPerWeek || limits?.maxTotalRuns)
-  );
+  return Boolean(limits?.maxRunsPerHour || limits?.maxRunsPerDay || limits?.maxRunsPerWeek || limits?.maxTotalRuns);
 };
+const isCapped = (automation: AutomationSnapshot, req: StartRequest): boolean => !req.isTest && hasRunCaps(automation);
 
 function rowParams(automation: AutomationSnapshot, req: StartRequest, id: string, now: Date): unknown[] {
   const graph = { nodes: automation.nodes, edges: automation.edges, executionSettings: automation.executionSettings };

@@ -16,7 +16,7 @@ import { normalizeEntity } from '../triggers';
 import { isPlainObject } from '../zod-kit';
 import { loadEntityContext, systemNamespace } from './context';
 import type { EngineDeps } from './ports';
-import { enqueueExecution, enqueueGuarded, type AutomationSnapshot } from './intake';
+import { enqueueExecution, enqueueGuarded, hasRunCaps, type AutomationSnapshot } from './intake';
 import type { StartedExecution, StartRequest, StartResult } from './start';
 import type { Context } from './types';
 
@@ -223,12 +223,16 @@ async function webhookAttempt(
     secret?: string | null;
     entityMapping?: { entityType?: string; entityIdField?: string };
   };
+  /** Counts the call in the automation's rate-limit windows (a statement of its own); 429 over the limit. */
+  const countCall = async (): Promise<void> => {
+    const state = await consumeRateLimit(deps.orm.em.fork({ clear: true, useContext: false }), rateKey, req.limits);
+    if (state.retryAfter !== undefined) throw rateLimited(state.retryAfter);
+  };
   /** Refusals are counted too: over the limit the answer is 429 whatever else is wrong. */
   const refuse = async (err: DomainError): Promise<never> => {
     if (cached) throw STALE;
-    const em = deps.orm.em.fork({ clear: true, useContext: false });
-    const state = await consumeRateLimit(em, rateKey, req.limits);
-    throw state.retryAfter !== undefined ? rateLimited(state.retryAfter) : err;
+    await countCall();
+    throw err;
   };
   if (!config.secret)
     return refuse(
@@ -270,18 +274,10 @@ async function webhookAttempt(
       }).catch((err: unknown) => (err instanceof DomainError ? refuse(err) : Promise.reject(err)))
     ).context,
   });
-  const capped = Boolean(
-    automation.rateLimits?.maxRunsPerHour ||
-    automation.rateLimits?.maxRunsPerDay ||
-    automation.rateLimits?.maxRunsPerWeek ||
-    automation.rateLimits?.maxTotalRuns,
-  );
   let res: StartResult;
-  if (capped || attempt > 0) {
+  if (hasRunCaps(automation) || attempt > 0) {
     // The locked path (run caps), or a second attempt after a stale cache entry: as before the cache.
-    const em = deps.orm.em.fork({ clear: true, useContext: false });
-    const state = await consumeRateLimit(em, rateKey, req.limits);
-    if (state.retryAfter !== undefined) throw rateLimited(state.retryAfter);
+    await countCall();
     res = await enqueueExecution(deps, automation, await start());
   } else {
     const guarded = await enqueueGuarded(
