@@ -25,17 +25,26 @@ function rng(seed: number): () => number {
 
 const MIN = 60_000;
 
+/**
+ * One random case, drawn in this order: a start within `startMin` minutes, a duration of 1-90 min, up to
+ * `events` events starting within `spanMin` minutes (1-120 min long), and a step budget of 1-60.
+ */
+function calendar(r: () => number, o: { startMin: number; events: number; spanMin: number }) {
+  const start = Math.floor(r() * o.startMin) * MIN;
+  const d = (1 + Math.floor(r() * 90)) * MIN;
+  const events = Array.from({ length: Math.floor(r() * o.events) }, () => {
+    const s = Math.floor(r() * o.spanMin) * MIN;
+    return { start: s, end: s + (1 + Math.floor(r() * 120)) * MIN };
+  });
+  const steps = 1 + Math.floor(r() * 60);
+  return { start, d, events, steps };
+}
+
 describe('nextFreeStart (create_task find_next in one read)', () => {
   it('matches the step-by-step rule on 500 random calendars', () => {
     const r = rng(7);
     for (let c = 0; c < 500; c++) {
-      const start = Math.floor(r() * 600) * MIN;
-      const d = (1 + Math.floor(r() * 90)) * MIN;
-      const events = Array.from({ length: Math.floor(r() * 80) }, () => {
-        const s = Math.floor(r() * 1200) * MIN;
-        return { start: s, end: s + (1 + Math.floor(r() * 120)) * MIN };
-      });
-      const steps = 1 + Math.floor(r() * 60);
+      const { start, d, events, steps } = calendar(r, { startMin: 600, events: 80, spanMin: 1200 });
       const sorted = events.filter((e) => e.end > start).sort((a, b) => a.start - b.start);
       const walked = nextFreeStart(sorted, start, d, steps);
       expect([c, walked.done, walked.start]).toEqual([c, true, stepByStep(events, start, d, steps)]);
@@ -45,14 +54,8 @@ describe('nextFreeStart (create_task find_next in one read)', () => {
   it('matches it too when the calendar is read in windows of 1, 3 and 7 events (busy calendars)', async () => {
     const r = rng(11);
     for (let c = 0; c < 300; c++) {
-      const start = Math.floor(r() * 300) * MIN;
-      const d = (1 + Math.floor(r() * 90)) * MIN;
-      const events = Array.from({ length: Math.floor(r() * 120) }, () => {
-        const s = Math.floor(r() * 900) * MIN;
-        return { start: s, end: s + (1 + Math.floor(r() * 120)) * MIN };
-      });
+      const { start, d, events, steps } = calendar(r, { startMin: 300, events: 120, spanMin: 900 });
       const byStart = [...events].sort((a, b) => a.start - b.start);
-      const steps = 1 + Math.floor(r() * 60);
       for (const window of [1, 3, 7]) {
         const walked = await walkFreeStart(
           {
