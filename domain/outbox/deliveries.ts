@@ -31,6 +31,8 @@ export interface ParkedOptions {
   workspaceIds: readonly string[] | null;
   /** loop(): how often it looks for due rows when nothing woke it (the dispatcher's poll interval). */
   pollIntervalMs: number;
+  /** A parked row was delivered (recovery.ts releases its siblings). */
+  onDelivered?(subscriber: string, workspaceId: string): void;
 }
 
 export interface ParkedPass {
@@ -135,18 +137,22 @@ export function createParkedRunner(opts: ParkedOptions): ParkedRunner {
       clearInterval(renew);
     }
     const now = Date.now();
+    const rowById = new Map(rows.map((r) => [r.id, r]));
     for (const o of out) {
-      if (o.ok) pass.delivered += 1;
-      else {
+      if (o.ok) {
+        pass.delivered += 1;
+        const r = rowById.get(o.id)!;
+        opts.onDelivered?.(r.subscriber, r.workspace_id);
+      }
+      if (!o.ok) {
         pass.failed += 1;
         if (!o.failed) pass.nextAt = Math.min(pass.nextAt ?? Infinity, now + o.delay_ms);
       }
     }
     const failedRows = out.filter((o) => !o.ok);
     if (failedRows.length) {
-      const row = new Map(rows.map((r) => [r.id, r]));
       for (const o of failedRows) {
-        const r = row.get(o.id)!;
+        const r = rowById.get(o.id)!;
         const fields = { deliveryId: o.id, subscriber: r.subscriber, eventId: r.event_id, attempts: r.attempts };
         if (o.failed) opts.log.error({ ...fields, error: o.error }, 'outbox delivery failed for good');
         else opts.log.warn({ ...fields, retryInMs: o.delay_ms, error: o.error }, 'outbox delivery failed; will retry');

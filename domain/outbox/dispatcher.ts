@@ -7,6 +7,7 @@ import { createParkedRunner, parkRows, RECORD_WITH_PARKED_SQL, type ParkRow } fr
 import type { DrainResult, OutboxDispatcher, OutboxDispatcherOptions } from './dispatcher.types';
 import { batchMarks, errorMessage, failOutcome, handOver, keepLeased, type BatchMarks, type Outcome } from './handover';
 import { createOutboxListener, PARKED_DUE_PAYLOAD, type OutboxListener } from './listener';
+import { createRecoveryRelease } from './recovery';
 import { claimSql, RECORD_SQL, RENEW_EVENTS_SQL, toClaimed, type ClaimedEvent, type OutboxRow } from './outbox.sql';
 import type { OutboxEventRecord, Subscriber } from './subscriber';
 
@@ -74,7 +75,10 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
     maxAttempts,
     workspaceIds: workspaceFilter,
     pollIntervalMs,
+    onDelivered: (subscriber, workspaceId) => recovery.delivered(subscriber, workspaceId),
   });
+  /** A delivery that works makes its subscriber's parked ones of that workspace due now (recovery.ts). */
+  const recovery = createRecoveryRelease({ pool, log, onReleased: () => parked.wake(0) });
 
   let listener: OutboxListener | null = null;
   let running = false;
@@ -151,6 +155,7 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
     const succeed = (event: OutboxEventRecord): void => {
       outcomes.get(event.id)!.delivered.push(subscriber.name);
       succeeded.push(event.id);
+      recovery.delivered(subscriber.name, event.workspaceId);
     };
     await handOver(subscriber, pending, concurrency, fail, succeed);
     // The last one to finish leaves it to the outcome statement that follows at once.
@@ -208,6 +213,11 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
       }
     });
     const parkedCount = res.rows[0]?.parked ?? 0;
+    if (parkedCount > 0) {
+      const workspaceOf = new Map(claimed.map(({ event }) => [event.id, event.workspaceId]));
+      for (const p of park)
+        if (p.status === 'pending' && p.attempts > 0) recovery.parked(p.subscriber, workspaceOf.get(p.outbox_id)!);
+    }
     // A queued row may be claimable at once (its parked head was delivered meanwhile); a failure after its delay.
     if (parkedCount > 0) parked.wake(Math.min(...park.filter((p) => p.status === 'pending').map((p) => p.delay_ms)));
     return { written, chained: res.rows.some((r) => r.more), parked: parkedCount };
@@ -377,6 +387,8 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
       parked.stop();
       await listener?.stop();
       await loopDone;
+      recovery.close();
+      await recovery.settled();
       await pool.end();
       log.info('outbox dispatcher stopped');
     },

@@ -241,3 +241,43 @@ it('550: the e-mail fails at once, operators see it, and a retry from the admin 
     delete smtpBehaviour.rejectData;
   }
 });
+
+it('mail back: the first e-mail that goes out releases the parked ones at once, not at their 5-minute retry', async () => {
+  const config = await createConfig(t.http);
+  const day = freshDay();
+  let held: Array<{ _id: string; email: string }> = [];
+  await proxy.down();
+  try {
+    for (const hour of ['09', '10']) {
+      const res = await book(t.http, config._id, `${day}T${hour}:00:00Z`);
+      expect(res.status).toBe(201);
+      held.push({ _id: res.body.data._id, email: res.body.data.attendeeInfo.email });
+    }
+    const ids = held.map((b) => b._id);
+    await waitFor(
+      async () => {
+        const rows = await parked(ids);
+        return rows.length === 2 && rows.every((p) => p.attempts >= 1 && p.locked_by === null) ? true : null;
+      },
+      15_000,
+      'two parked e-mails',
+    );
+  } finally {
+    await proxy.up();
+  }
+  const ids = held.map((b) => b._id);
+  // As after the second failure of the schedule: the next attempt in 5 minutes, the last one 40 s ago.
+  await db.query(
+    `update outbox_delivery set attempts = 2, next_attempt_at = now() + interval '5 minutes',
+       last_attempt_at = now() - interval '40 seconds' where workspace_id = $1 and entity_id = any($2::text[])`,
+    [t.workspaceId, ids],
+  );
+  const started = Date.now();
+  const fresh = await book(t.http, config._id, `${day}T12:00:00Z`);
+  expect(fresh.status).toBe(201);
+  await waitFor(async () => ((await parked(ids)).length === 0 ? true : null), 30_000, 'the held e-mails to go out');
+  expect(Date.now() - started).toBeLessThan(30_000);
+  for (const b of [...held, { _id: fresh.body.data._id, email: fresh.body.data.attendeeInfo.email }])
+    expect(mailsTo(b.email).map((m) => m.headers.subject)).toEqual([expect.stringMatching(/^Confirmed/)]);
+  held = [];
+});
