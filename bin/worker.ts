@@ -16,6 +16,7 @@ import { reconcileSchedules } from '../domain/automations/engine/schedules';
 import { createRunStarter } from '../domain/automations/engine/starter';
 import type { SequenceEngineDeps } from '../domain/sequences/ports';
 import { enrollmentStartQueue } from '../domain/sequences/start-queue';
+import { contractStartQueue } from '../domain/contracts/start-queue';
 import { loadConfig, type AppConfig } from '../domain/config';
 import { createLogger, type Logger } from '../domain/logger';
 import { ormConfig } from '../domain/orm/config';
@@ -286,11 +287,17 @@ async function main(): Promise<void> {
     waitScale: config.sequenceWaitScale,
     stepTimeoutMs: config.sequenceStepTimeoutMs,
   };
-  // Runs the API recorded as queued (webhooks, trigger, test) and queued enrollments: started in batches,
-  // woken by NOTIFY.
+  // Runs the API recorded as queued (webhooks, trigger, test), queued enrollments and sent contracts:
+  // started in batches, woken by NOTIFY.
   const starter = createRunStarter(
     { orm, log, workflows: deps.workflows },
-    { connectionString: config.databaseUrl, queues: [enrollmentStartQueue(sequenceEngine)] },
+    {
+      connectionString: config.databaseUrl,
+      queues: [
+        enrollmentStartQueue(sequenceEngine),
+        contractStartQueue({ orm, log: log.child({ component: 'contracts' }), workflows: deps.workflows }),
+      ],
+    },
   );
   /** Started once the dispatcher runs (housekeeping). */
   const background: { stop(): Promise<void> }[] = [];

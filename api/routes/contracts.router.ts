@@ -24,8 +24,6 @@ export const contractsRoutes: RouteFactory = (deps) => {
   const workflows = createWorkflowPort(deps.temporal, deps.config.temporalTaskQueue, apiPortOptions(deps.config));
   const log = deps.log.child({ component: 'contracts' });
   const sendDeps: contracts.SendDeps = {
-    workflows,
-    log,
     transport: deps.messaging.transport,
     gateway: deps.messaging.gateway,
     eid: eidProviderFromConfig(deps.config.eidProviderUrl),

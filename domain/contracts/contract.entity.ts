@@ -72,6 +72,9 @@ export const Contract = defineEntity({
     notifySigners: p.boolean().default(false),
     /** Why the last send did not start the envelope (workflow engine refused or down). */
     lastError: p.text().nullable(),
+    /** Sent, its envelope workflow not started yet: the worker's starter starts it (start-queue.ts). */
+    startQueued: p.boolean().default(false),
+    startLeaseUntil: p.datetime().nullable(),
   },
 });
 export type Contract = InferEntity<typeof Contract>;

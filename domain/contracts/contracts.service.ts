@@ -10,7 +10,8 @@ import { plainOf } from '../shared/views';
 import { createRecord } from '../shared/records';
 import { inTransaction } from '../shared/tx';
 import { contractEnvelopeKind } from '../workflow-kinds';
-import { startForRow, type WorkflowPort } from '../workflow-port';
+import type { WorkflowPort } from '../workflow-port';
+import { notifyQueued, queuedRuns } from '../intake/queue-signal';
 import {
   Contract,
   ContractDocument,
@@ -23,7 +24,7 @@ import {
 import { contractStatusTransitions } from './contracts.rules';
 import { documentSha256 } from './document';
 import type { EidProvider } from './eid';
-import { ENVELOPE_CHANGED_SIGNAL, type ContractEnvelopeInput } from './envelope-messages';
+import { ENVELOPE_CHANGED_SIGNAL } from './envelope-messages';
 import { fromMinor, lineView, priceLines, type LineInput } from './money';
 import type { ContractAuditTrailView, ContractView } from './contracts.views';
 import type { EntityName } from '@mikro-orm/core';
@@ -268,17 +269,16 @@ export interface SendContractInput {
   reminderIntervalHours?: number | null;
 }
 export interface SendDeps {
-  workflows: WorkflowPort;
   transport: EmailTransport;
   gateway: SmsGateway;
   eid: EidProvider;
-  log: Logger;
   /** Tests only (CONTRACT_REMINDER_INTERVAL_MS): replaces the reminder interval. */
   reminderIntervalMs?: number;
 }
 
 /**
- * POST /contracts/:id/send: draft → sent (row first, event in the same transaction), then the envelope workflow starts.
+ * POST /contracts/:id/send: draft → sent, its event and its queued envelope start in one commit; the worker's
+ * starter starts the envelope workflow (start-queue.ts).
  */
 export async function sendContract(
   ctx: Ctx,
@@ -308,6 +308,8 @@ export async function sendContract(
       ? null
       : (deps.reminderIntervalMs ?? Math.round((input.reminderIntervalHours ?? DEFAULT_REMINDER_HOURS) * 3_600_000));
   const workflowId = contractEnvelopeKind.workflowId(ctx.actor.workspaceId, c._id);
+  // One commit: the contract sent, its event, and its envelope queued for the worker's starter
+  // (start-queue.ts), which starts the workflow, also after an engine outage. No Temporal call here.
   await inTransaction(ctx, async () => {
     const moved = await ctx.em.nativeUpdate(
       Contract,
@@ -321,6 +323,8 @@ export async function sendContract(
         documentSha256: documentSha256(c, signers),
         workflowId,
         lastError: null,
+        startQueued: true,
+        startLeaseUntil: null,
         updatedAt: now,
       },
     );
@@ -336,36 +340,9 @@ export async function sendContract(
         signers: signers.filter((s) => s.role === 'signer').length,
       },
     });
+    await notifyQueued(ctx.em);
   });
-  const input_: ContractEnvelopeInput = {
-    workspaceId: ctx.actor.workspaceId,
-    contractId: c._id,
-    deadlineAt: c.deadlineAt?.toISOString() ?? null,
-    reminderIntervalMs: interval,
-  };
-  await startForRow(
-    deps.workflows,
-    {
-      kind: contractEnvelopeKind,
-      workspaceId: ctx.actor.workspaceId,
-      id: c._id,
-      input: input_,
-      meta: { workspaceId: ctx.actor.workspaceId, contractId: c._id, mode: c.mode, signers: signers.length },
-    },
-    {
-      log: deps.log,
-      retryable: false,
-      what: 'the signing envelope',
-      // Back to draft so the caller can send again; nothing was invited.
-      markNotStarted: async (reason) => {
-        await ctx.em.nativeUpdate(
-          Contract,
-          { _id: c._id, status: 'sent' },
-          { status: 'draft', sentAt: null, workflowId: null, lastError: reason, updatedAt: new Date() },
-        );
-      },
-    },
-  );
+  queuedRuns.emit('queued', ctx.actor.workspaceId);
   ctx.em.clear();
   return getContractView(ctx, c._id);
 }
@@ -392,6 +369,7 @@ export async function voidContract(
         voidedAt: now,
         voidReason: input.reason ?? null,
         notifySigners: input.notifySigners ?? false,
+        startQueued: false,
         updatedAt: now,
       },
     );

@@ -5,6 +5,7 @@ import { createWebhookSubscriber } from '../webhooks/subscriber';
 import { sequenceAutoEnrollSubscriber } from '../sequences/auto-enroll';
 import { sequenceExitSubscriber } from '../sequences/exit-subscriber';
 import { bookingNotificationSubscriber } from '../bookings/notifications';
+import { envelopeWakeSubscriber } from '../contracts/envelope-wake';
 import { supportInboundSubscriber } from '../support/support-inbound';
 
 export type { OutboxEventRecord, Subscriber, SubscriberDeps } from './subscriber';
@@ -14,7 +15,10 @@ export type { OutboxEventRecord, Subscriber, SubscriberDeps } from './subscriber
  * uses to leave them out. A missing port is an error, never a silently unregistered subscriber.
  */
 export const PORTED_SUBSCRIBERS = {
-  automations: { dependency: 'workflows', subscribers: ['automations', 'automation-schedules'] },
+  automations: {
+    dependency: 'workflows',
+    subscribers: ['automations', 'automation-schedules', 'contract-envelope-wake'],
+  },
   'search-index': { dependency: 'searchIndex', subscribers: ['search-index'] },
   webhooks: { dependency: 'webhookRetries', subscribers: ['webhooks'] },
   sequences: { dependency: 'sequenceWorkflows', subscribers: ['sequence-exits', 'sequence-auto-enroll'] },
@@ -62,6 +66,8 @@ export function buildSubscribers(deps: SubscriberDeps, opts: BuildSubscribersOpt
   const automations = workflows
     ? automationSubscribers({ orm: deps.orm, log: deps.log.child({ component: 'automations' }), workflows })
     : [];
+  // Needs the engine port like the automations (same group): signals envelope workflows from contract events.
+  const envelopes = workflows ? [envelopeWakeSubscriber({ workflows })] : [];
   const search = searchIndex ? [searchIndex(deps)] : [];
   const webhooks = webhookRetries
     ? [createWebhookSubscriber({ ...deps, log: deps.log.child({ component: 'webhooks' }), retries: webhookRetries })]
@@ -91,6 +97,7 @@ export function buildSubscribers(deps: SubscriberDeps, opts: BuildSubscribersOpt
     ...webhooks,
     ...sequences,
     ...bookings,
+    ...envelopes,
     supportInboundSubscriber(deps),
   ];
 }

@@ -37,7 +37,14 @@ afterAll(async () => {
 
 function startChildWorker(): Promise<ChildProcess> {
   const proc = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../support/worker-child.ts')], {
-    env: { ...process.env, ...mailEnv(), TEMPORAL_TASK_QUEUE: h.taskQueue, DATABASE_URL: h.app.config.databaseUrl },
+    env: {
+      ...process.env,
+      ...mailEnv(),
+      TEMPORAL_TASK_QUEUE: h.taskQueue,
+      DATABASE_URL: h.app.config.databaseUrl,
+      // The child starts the envelope workflow of the contract sent below (its starter).
+      STARTER_WORKSPACE_IDS: t.workspaceId,
+    },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   return new Promise((resolve, reject) => {

@@ -25,6 +25,7 @@ import { createOutboxDispatcher, type OutboxDispatcher } from '../../domain/outb
 import { createRunStarter, type RunStarter } from '../../domain/automations/engine/starter';
 import { queuedRuns } from '../../domain/intake/queue-signal';
 import { enrollmentStartQueue } from '../../domain/sequences/start-queue';
+import { contractStartQueue } from '../../domain/contracts/start-queue';
 import { buildSubscribers } from '../../domain/outbox/subscribers';
 import { startTestApp, type HttpClient, type TestApp } from './app';
 import { createSearchIndexSubscriber } from '../../search/index-subscriber';
@@ -124,6 +125,7 @@ export async function startEngineHarness(env: Record<string, string> = {}): Prom
             waitScale: app.config.sequenceWaitScale,
             stepTimeoutMs: app.config.sequenceStepTimeoutMs,
           }),
+          contractStartQueue({ orm: app.runtime.deps.orm, log, workflows }),
         ],
       });
       const entry = { worker, connection, running: worker.run(), starter };

@@ -4,6 +4,7 @@ import { createActivities } from '../../activities';
 import { createWorkflowPort } from '../../temporal/workflow-client';
 import { connectTemporal, startTemporalWorker } from '../../bin/worker';
 import { createRunStarter } from '../../domain/automations/engine/starter';
+import { contractStartQueue } from '../../domain/contracts/start-queue';
 import { loadConfig } from '../../domain/config';
 import { createLogger } from '../../domain/logger';
 import { ormConfig } from '../../domain/orm/config';
@@ -21,12 +22,18 @@ async function main(): Promise<void> {
   const workflows = createWorkflowPort(client, config.temporalTaskQueue);
   const activities = createActivities({ orm, config, log, workflows });
   await startTemporalWorker({ config, connection, activities, workflowsPath: require.resolve('../../workflows'), log });
-  // As in bin/worker.ts, the queued API runs of the given workspaces (STARTER_WORKSPACE_IDS) are started here.
+  // As in bin/worker.ts, the queued API runs and sent contracts of the given workspaces (STARTER_WORKSPACE_IDS)
+  // are started here.
   const scope = (process.env.STARTER_WORKSPACE_IDS ?? '').split(',').filter(Boolean);
   if (scope.length)
     await createRunStarter(
       { orm, log, workflows },
-      { connectionString: config.databaseUrl, workspaceIds: () => scope, pollMs: 200 },
+      {
+        connectionString: config.databaseUrl,
+        workspaceIds: () => scope,
+        pollMs: 200,
+        queues: [contractStartQueue({ orm, log, workflows })],
+      },
     ).start();
   process.stdout.write('started\n');
 }

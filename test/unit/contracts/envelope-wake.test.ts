@@ -1,0 +1,62 @@
+import type { WorkflowPort } from '../../../domain/automations/engine/ports';
+import { envelopeWakeSubscriber } from '../../../domain/contracts/envelope-wake';
+import { ENVELOPE_CHANGED_SIGNAL } from '../../../domain/contracts/envelope-messages';
+import type { OutboxEventRecord } from '../../../domain/outbox/subscriber';
+import { contractEnvelopeKind } from '../../../domain/workflow-kinds';
+
+const WS = '6b08efbeb5978cbca84069d1';
+const ID = '6b08f0ae38139c74e6ec8f81';
+const event = (type: string, entityType = 'contract'): OutboxEventRecord => ({
+  id: '1',
+  eventId: '6b08f0ae38139c74e6ec8f99',
+  workspaceId: WS,
+  type,
+  entityType,
+  entityId: ID,
+  actorUserId: null,
+  payload: {},
+  occurredAt: new Date(),
+  attempts: 1,
+});
+
+function port(signal: WorkflowPort['signal']): { port: { workflows: WorkflowPort }; calls: unknown[][] } {
+  const calls: unknown[][] = [];
+  const workflows = {
+    signal: (...args: Parameters<WorkflowPort['signal']>) => {
+      calls.push(args);
+      return signal(...args);
+    },
+  } as WorkflowPort;
+  return { calls, port: { workflows } };
+}
+
+describe('contract-envelope-wake subscriber (the durable twin of the API signal)', () => {
+  it('takes signatures, declines and voids of contracts, nothing else', () => {
+    const s = envelopeWakeSubscriber(port(async () => true).port);
+    for (const type of ['contract_signed', 'contract_declined', 'contract_voided'])
+      expect(s.handles!(event(type))).toBe(true);
+    for (const type of ['contract_sent', 'contract_completed', 'contract_viewed'])
+      expect(s.handles!(event(type))).toBe(false);
+    expect(s.handles!(event('contract_signed', 'offer'))).toBe(false);
+  });
+
+  it("signals the contract's envelope workflow", async () => {
+    const p = port(async () => true);
+    await envelopeWakeSubscriber(p.port).handle!(event('contract_signed'));
+    expect(p.calls).toEqual([[contractEnvelopeKind.workflowId(WS, ID), ENVELOPE_CHANGED_SIGNAL]]);
+  });
+
+  it('a finished or not yet started workflow is no failure; an engine outage is (the outbox retries it)', async () => {
+    await expect(envelopeWakeSubscriber(port(async () => false).port).handle!(event('contract_voided'))).resolves.toBe(
+      undefined,
+    );
+    const down = Object.assign(new Error('14 UNAVAILABLE: connection refused'), { code: 14 });
+    await expect(
+      envelopeWakeSubscriber(
+        port(async () => {
+          throw down;
+        }).port,
+      ).handle!(event('contract_signed')),
+    ).rejects.toBe(down);
+  });
+});
