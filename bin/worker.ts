@@ -101,6 +101,8 @@ export async function startTemporalWorker(opts: {
     dataConverter: crmDataConverter(opts.config.temporalCodec.payloadKeys),
     // Parked enrollments and delayed runs are evicted and replayed on their next task instead of staying in memory.
     maxCachedWorkflows: opts.config.temporalMaxCachedWorkflows,
+    // A killed worker's cached runs go to another worker after this, not after the SDK's 10 s (config.ts).
+    stickyQueueScheduleToStartTimeout: opts.config.temporalStickyTimeoutMs,
     maxConcurrentActivityTaskExecutions: opts.config.temporalMaxConcurrentActivities,
     maxConcurrentLocalActivityExecutions: opts.config.temporalMaxConcurrentActivities,
   });

@@ -25,6 +25,12 @@ export interface AppConfig {
    */
   temporalMaxCachedWorkflows: number;
   /**
+   * How long a workflow task waits on the sticky queue of the worker that has the run cached before any worker may
+   * take it (TEMPORAL_STICKY_TIMEOUT_MS, default 2000; the SDK's is 10 s). When that worker died, every timer of its
+   * cached runs fired this much late; the soak measured 10 s. A busy live worker that misses it costs a replay only.
+   */
+  temporalStickyTimeoutMs: number;
+  /**
    * Activities (and local activities) one worker runs at once (TEMPORAL_MAX_CONCURRENT_ACTIVITIES,
    * default 32; the SDK's is 100): beyond a few times the DB pool they only wait for a connection
    * while holding their memory, which V8 keeps after the burst (README "Worker memory").
@@ -176,6 +182,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     temporalTaskQueue: env.TEMPORAL_TASK_QUEUE ?? 'crm',
     engineDeadlineMs: Math.max(500, intEnv(env, 'ENGINE_DEADLINE_MS', 3000)),
     temporalMaxCachedWorkflows: intEnv(env, 'TEMPORAL_MAX_CACHED_WORKFLOWS', 200),
+    temporalStickyTimeoutMs: Math.max(200, intEnv(env, 'TEMPORAL_STICKY_TIMEOUT_MS', 2000)),
     temporalMaxConcurrentActivities: Math.max(1, intEnv(env, 'TEMPORAL_MAX_CONCURRENT_ACTIVITIES', 32)),
     rateLimitPerMinute: intEnv(env, 'RATE_LIMIT_PER_MINUTE', 120),
     rateLimitPerDay: intEnv(env, 'RATE_LIMIT_PER_DAY', 50_000),
