@@ -560,7 +560,9 @@ export function createSequenceActivities(opts: SequenceActivityOptions) {
         },
         { stepOnlyWhileRunning: true },
       );
-      return running ? { ...result, waitUntil: until } : result;
+      return running
+        ? { ...result, waitUntil: until, waitLeftMs: Math.max(0, Date.parse(until) - Date.now()) }
+        : result;
     },
   };
 

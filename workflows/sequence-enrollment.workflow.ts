@@ -114,7 +114,7 @@ export async function sequenceEnrollmentWorkflow(input: EnrollmentWorkflowInput)
   let current: string | null = null;
   let finishing: Promise<unknown> | null = null;
   /** A wait the last step activity already recorded as started (StepActivityInput.then), with its deadline. */
-  let parked: { nodeId: string; until: number } | null = null;
+  let parked: { nodeId: string; until: number; wakeAt?: number } | null = null;
 
   /** A wait recorded as started that the run never reached (it ended during the step before) did not happen. */
   const unreachedWait = () => {
@@ -297,7 +297,7 @@ export async function sequenceEnrollmentWorkflow(input: EnrollmentWorkflowInput)
     } else if (node.type === 'wait') {
       const ms = waitMsOf(node);
       // Already recorded as started by the step before (parked), or recorded now.
-      const recorded: { until: number } | null = parked?.nodeId === node.id ? parked : null;
+      const recorded: { until: number; wakeAt?: number } | null = parked?.nodeId === node.id ? parked : null;
       const until = recorded ? recorded.until : Date.now() + ms;
       // The wait began when it was recorded; it ends when the run goes on (a pause or a worker outage holds it).
       const began = until - ms;
@@ -306,7 +306,7 @@ export async function sequenceEnrollmentWorkflow(input: EnrollmentWorkflowInput)
       if (!recorded)
         await mirror({ currentNodeId: node.id, nextActionAt: iso(until), step: stepOf(waiting, 'waiting') });
       waitingIn = waiting;
-      if (!(await sleepUntil(until))) break;
+      if (!(await sleepUntil(recorded?.wakeAt ?? until))) break;
       waitingIn = null;
       await mirror({
         nextActionAt: null,
@@ -343,7 +343,13 @@ export async function sequenceEnrollmentWorkflow(input: EnrollmentWorkflowInput)
         // input.localSteps: a local activity (types.ts); runs started before that keep their remote activities.
         const step = input.localSteps ? localActs : acts;
         result = await step.sequenceRunStep({ ...ids, node, ...(then ? { then } : {}) });
-        if (then && result.waitUntil) parked = { nodeId: then.nodeId, until: Date.parse(result.waitUntil) };
+        if (then && result.waitUntil)
+          parked = {
+            nodeId: then.nodeId,
+            until: Date.parse(result.waitUntil),
+            // The same deadline on this run's clock (types.ts waitLeftMs); histories from before it have none.
+            ...(result.waitLeftMs !== undefined ? { wakeAt: Date.now() + result.waitLeftMs } : {}),
+          };
       } catch (err) {
         if (input.failureBehavior === 'continue') {
           result = { status: 'failed' };

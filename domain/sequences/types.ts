@@ -103,6 +103,12 @@ export interface StepActivityResult {
   output?: Record<string, unknown>;
   /** The deadline (ISO) of the wait recorded as started for `then`. */
   waitUntil?: string;
+  /**
+   * How long that wait still had to go when the activity answered. The run sleeps this long rather than until
+   * `waitUntil` by its own clock: in a workflow `Date.now()` is the start of the current workflow task, which
+   * lags real time by the local activities it ran (a send retried for 7 s made the wait end 7 s late).
+   */
+  waitLeftMs?: number;
 }
 
 export interface MirrorInput {

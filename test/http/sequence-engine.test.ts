@@ -511,6 +511,36 @@ describe('duplicate handling under concurrent enrolls (a database constraint, no
   }, 30_000);
 });
 
+describe('a wait after a slow step ends on time', () => {
+  it('a send retried for 3 s (the workflow clock lags by it) does not make the wait after it end 3 s late', async () => {
+    const p = await person();
+    const l = await lead({ personRef: p._id });
+    const seqId = await createSequence(
+      t.http,
+      line([{ type: 'send_sms', data: { phoneField: 'mobile', message: 'Hi' } }, waitNode({ waitHours: 1 })]),
+    );
+    // Refused twice, then sent: the step's retries (1 s, then 2 s later) run inside one workflow task.
+    let calls = 0;
+    gateway.respond((req, res) => {
+      calls += 1;
+      return calls <= 2
+        ? json(503, { error: 'busy' })(req, res)
+        : json(200, { id: 'sms-late', status: 'sent' })(req, res);
+    });
+    try {
+      const id = await enroll(seqId, 'Lead', l._id);
+      // One hour is 3.6 s here (SEQUENCE_WAIT_SCALE).
+      const done = await untilStep(id, 's2', ['completed'], 30_000);
+      const late = done.endedAt!.getTime() - Date.parse(done.output!.until as string);
+      expect(late).toBeGreaterThanOrEqual(0);
+      expect(late).toBeLessThan(1500);
+      expect(calls).toBe(3);
+    } finally {
+      gateway.respond(json(200, { id: 'sms-1', status: 'sent' }));
+    }
+  }, 40_000);
+});
+
 describe('pause, resume, unenroll (workflow updates)', () => {
   it('pause → 409 on a second pause → resume → unenroll (exited, manual) → 409', async () => {
     const l = await lead();
