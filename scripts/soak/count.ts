@@ -125,9 +125,11 @@ export interface Timer {
 /**
  * When a timer may fire at the latest without counting as late: its due time, or, when it fell due while
  * something it needs was down (a fault window: killed → back and ready), the end of that window; plus `slackMs`.
+ * A timer due less than `slackMs` before a window starts counts as due in it: its effect had not had its slack
+ * yet when that dependency went down (the soak saw a timer due 0.4 s before Temporal was killed).
  */
 export function timerDeadline(due: number, windows: readonly Window[], slackMs: number): number {
-  const hit = mergeWindows(windows).find((w) => due >= w.start && due <= w.end);
+  const hit = mergeWindows(windows).find((w) => due >= w.start - slackMs && due <= w.end);
   return (hit ? hit.end : due) + slackMs;
 }
 

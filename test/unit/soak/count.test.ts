@@ -72,6 +72,12 @@ describe('soak: lateTimers', () => {
     expect(lateTimers([{ id: 't', due: 25_000, fired: 28_000 }], windows)).toEqual([{ id: 't', lateMs: 3_000 }]);
   });
 
+  it('a timer due less than the slack before a window starts counts as due in it; one due earlier does not', () => {
+    const windows = [{ start: 10_000, end: 20_000 }];
+    expect(lateTimers([{ id: 't', due: 9_000, fired: 21_500 }], windows)).toEqual([]);
+    expect(lateTimers([{ id: 't', due: 7_000, fired: 21_500 }], windows)).toEqual([{ id: 't', lateMs: 14_500 }]);
+  });
+
   it('joins overlapping windows', () => {
     expect(
       mergeWindows([
