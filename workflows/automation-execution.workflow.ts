@@ -51,7 +51,8 @@ const DEFAULT_SETTINGS: ExecutionSettings = { failureBehavior: 'stop', retryMaxA
 /**
  * retry: retryMaxAttempts attempts, retryIntervalMinutes apart (no backoff). stop/continue: the
  * activity reports action errors as non-retryable, so they fail once; only lost attempts
- * (timeouts after a worker crash) are retried, which idempotent steps make safe.
+ * (timeouts after a worker crash) and outages of the CRM's own database are retried, which idempotent
+ * steps make safe.
  */
 function nodeOptions(
   settings: ExecutionSettings,
@@ -72,10 +73,11 @@ function nodeOptions(
       },
     };
   }
+  // Action errors fail once (non-retryable); lost attempts and database outages are retried for ~2.5 minutes.
   return {
     startToCloseTimeout: '2 minutes',
     ...extra,
-    retry: { maximumAttempts: 3, initialInterval: '1 second', backoffCoefficient: 2 },
+    retry: { maximumAttempts: 10, initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '30 seconds' },
   };
 }
 

@@ -21,6 +21,7 @@ import {
 } from '../../domain/automations/engine/types';
 import { automationActor } from '../../domain/automations/engine/workspace';
 import { DomainError } from '../../domain/errors';
+import { isDependencyUnavailable } from '../../domain/shared/unavailable';
 import { forkForWorkspace } from '../../domain/orm/tenant';
 import type { AutomationActivityDeps } from './deps';
 import type { ActionEnv, ActionResult } from './types';
@@ -58,6 +59,10 @@ export function toFailure(err: unknown, failureBehavior: NodeActivityInput['fail
   const message = (err instanceof Error ? err.message : String(err)).slice(0, 2000);
   if (err instanceof DomainError && PERMANENT.has(err.code))
     return ApplicationFailure.nonRetryable(message, FAILURE_TYPES.permanent);
+  // Our own database down or restarting is not the action failing: retried under every failureBehavior
+  // (the node's retry policy rides out a restart). Outbound calls fail as DomainError, never as this.
+  if (!(err instanceof DomainError) && isDependencyUnavailable(err))
+    return ApplicationFailure.retryable(message, FAILURE_TYPES.infrastructure);
   if (failureBehavior !== 'retry') return ApplicationFailure.nonRetryable(message, FAILURE_TYPES.actionFailed);
   return ApplicationFailure.retryable(message, 'AutomationActionError');
 }

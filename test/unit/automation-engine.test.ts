@@ -98,6 +98,13 @@ describe('mergeContext and failureMessage', () => {
   });
 });
 
+function dbDown(): Error {
+  return Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), {
+    name: 'DriverException',
+    code: 'ECONNREFUSED',
+  });
+}
+
 describe('toFailure: which errors are retried', () => {
   it.each([
     [new PermanentActionError('bad config'), 'retry', FAILURE_TYPES.permanent, true],
@@ -106,6 +113,17 @@ describe('toFailure: which errors are retried', () => {
     [new Error('connection reset'), 'retry', 'AutomationActionError', false],
     [new Error('connection reset'), 'stop', FAILURE_TYPES.actionFailed, true],
     [new DomainError('upstream_failed', '500'), 'continue', FAILURE_TYPES.actionFailed, true],
+    // Our database down (as MikroORM wraps pg's connect error) is retried under every failureBehavior ...
+    [dbDown(), 'stop', FAILURE_TYPES.infrastructure, false],
+    [dbDown(), 'continue', FAILURE_TYPES.infrastructure, false],
+    [dbDown(), 'retry', FAILURE_TYPES.infrastructure, false],
+    // ... a refused outbound call is the action's failure.
+    [
+      new DomainError('upstream_failed', 'could not fetch http://x: ECONNREFUSED'),
+      'stop',
+      FAILURE_TYPES.actionFailed,
+      true,
+    ],
   ] as const)('%s under %s → %s (non-retryable: %s)', (err, behavior, type, nonRetryable) => {
     const f = toFailure(err, behavior);
     expect(f).toBeInstanceOf(ApplicationFailure);

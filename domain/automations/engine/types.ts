@@ -124,5 +124,7 @@ export const FAILURE_TYPES = {
   permanent: 'AutomationPermanentError',
   /** An action error under failureBehavior stop/continue: reported once, not retried. */
   actionFailed: 'AutomationActionFailed',
+  /** The CRM's own database was unreachable: not the action's fault, retried under every failureBehavior. */
+  infrastructure: 'AutomationInfrastructureError',
   nodeFailed: 'AutomationNodeFailed',
 } as const;
