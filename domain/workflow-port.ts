@@ -6,12 +6,15 @@
  * arguments and results are typed end to end. Also home of the shared "row first, then start
  * idempotently, map a refused start" step (startForRow).
  */
-import type { QueryDefinition, SignalDefinition, UpdateDefinition } from '@temporalio/workflow';
+import type { defineUpdate, QueryDefinition, SignalDefinition } from '@temporalio/workflow';
 import type { ScheduleSpecData } from './automations/schedule';
 import { DomainError } from './errors';
 import { isRpcUnavailable } from './shared/unavailable';
 import type { Logger } from './logger';
 import type { SearchAttributes, WorkflowKind } from './workflow-kinds';
+
+/** What `defineUpdate<R, Args>(name)` returns (@temporalio/workflow exports no name for that type). */
+export type UpdateDefinition<R, Args extends unknown[]> = ReturnType<typeof defineUpdate<R, Args>>;
 
 export interface WorkflowStartRequest<Meta, Input> {
   kind: WorkflowKind<Meta, Input>;
@@ -58,9 +61,17 @@ export interface WorkflowPort {
   /** Starts the kind's workflow; an already started (or finished) one with that id is success. */
   start<Meta, Input>(req: WorkflowStartRequest<Meta, Input>): Promise<'started' | 'already_started'>;
   /** Sends a signal; false when no running workflow has that id. */
-  signal<Args extends unknown[]>(workflowId: string, signal: SignalDefinition<Args>, ...args: Args): Promise<boolean>;
+  signal<Args extends unknown[]>(
+    workflowId: string,
+    signal: SignalDefinition<Args>,
+    ...args: NoInfer<Args>
+  ): Promise<boolean>;
   /** Runs an update and returns its result (a rejected update throws a validation DomainError). */
-  update<R, Args extends unknown[]>(workflowId: string, update: UpdateDefinition<R, Args>, ...args: Args): Promise<R>;
+  update<R, Args extends unknown[]>(
+    workflowId: string,
+    update: UpdateDefinition<R, Args>,
+    ...args: NoInfer<Args>
+  ): Promise<R>;
   /**
    * Runs an update the API caller waits for, within the port's deadline. When the engine does not
    * answer in time (no worker, server slow or down) the same command goes as `cmd.signal` (durable
@@ -69,7 +80,11 @@ export interface WorkflowPort {
    */
   command<R, A extends CommandArg>(workflowId: string, cmd: EngineCommand<R, A>): Promise<R>;
   /** Runs a query (read-only); not_found DomainError when the workflow does not exist. */
-  query<R, Args extends unknown[]>(workflowId: string, query: QueryDefinition<R, Args>, ...args: Args): Promise<R>;
+  query<R, Args extends unknown[]>(
+    workflowId: string,
+    query: QueryDefinition<R, Args>,
+    ...args: NoInfer<Args>
+  ): Promise<R>;
   /** Requests cancellation; false when no such running workflow exists. */
   cancel(workflowId: string): Promise<boolean>;
   /** Status, summary, memo and search attributes; null when no workflow has that id. */

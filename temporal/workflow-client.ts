@@ -184,13 +184,15 @@ export function createWorkflowPort(client: Client, taskQueue: string, opts: Work
     async update<R, Args extends unknown[]>(
       workflowId: string,
       update: UpdateDefinition<R, Args>,
-      ...args: Args
+      ...args: NoInfer<Args>
     ): Promise<R> {
       try {
         const handle = client.workflow.getHandle(workflowId);
         // The SDK types updates with and without arguments by two overloads; both send `args` as given.
         return await within(() =>
-          handle.executeUpdate(update as UpdateDefinition<R, [unknown]>, { args: args as unknown as [unknown] }),
+          handle.executeUpdate(update as unknown as UpdateDefinition<R, [unknown]>, {
+            args: args as unknown as [unknown],
+          }),
         );
       } catch (err) {
         throw updateError(err);

@@ -65,7 +65,10 @@ describe('workflow registry', () => {
 
   it('is pure: imports only the automation id helpers, and the input types of the kinds; no clock, randomness or environment', () => {
     const src = readFileSync(path.join(__dirname, '../../../domain/workflow-kinds.ts'), 'utf8');
-    const imports = [...src.matchAll(/^import (type )?[^']*'([^']+)'/gm)].map((m) => ({ type: Boolean(m[1]), from: m[2] }));
+    const imports = [...src.matchAll(/^import (type )?[^']*'([^']+)'/gm)].map((m) => ({
+      type: Boolean(m[1]),
+      from: m[2],
+    }));
     expect(imports.filter((i) => !i.type).map((i) => i.from)).toEqual(['./automations/workflow-ids']);
     const typeSources = imports.filter((i) => i.type).map((i) => i.from);
     for (const from of typeSources) expect(from).toMatch(/\.messages$/);

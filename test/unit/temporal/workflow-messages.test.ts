@@ -95,9 +95,7 @@ type InputOfWorkflow<F extends (...args: never[]) => unknown> = Parameters<F>[0]
 
 /** The registry's input type of each kind is the one its workflow function takes. */
 export type KindInputsAreWorkflowInputs = [
-  Expect<
-    Equal<InputOf<typeof automationExecutionKind>, InputOfWorkflow<typeof workflows.automationExecutionWorkflow>>
-  >,
+  Expect<Equal<InputOf<typeof automationExecutionKind>, InputOfWorkflow<typeof workflows.automationExecutionWorkflow>>>,
   Expect<
     Equal<InputOf<typeof automationScheduleTickKind>, InputOfWorkflow<typeof workflows.automationScheduleTickWorkflow>>
   >,
@@ -138,7 +136,12 @@ export function portTypeChecks(port: WorkflowPort, id: string): void {
   void port.command(id, { ...approve, signal: sequenceMessages.exitSignal, arg: { userId: id } });
   // @ts-expect-error an update name string
   void port.command(id, { ...approve, update: 'approve', arg: { userId: id } });
-  void port.command(id, { id, update: sequenceMessages.resumeUpdate, signal: sequenceMessages.commandSignal, what: 'x' });
+  void port.command(id, {
+    id,
+    update: sequenceMessages.resumeUpdate,
+    signal: sequenceMessages.commandSignal,
+    what: 'x',
+  });
   void port.command(id, {
     id,
     update: sequenceMessages.pauseUpdate,
@@ -146,8 +149,14 @@ export function portTypeChecks(port: WorkflowPort, id: string): void {
     arg: { durationDays: 2 },
     what: 'x',
   });
-  // @ts-expect-error pause takes durationDays, a number
-  void port.command(id, { id, update: sequenceMessages.pauseUpdate, signal: sequenceMessages.commandSignal, arg: { durationDays: '2' }, what: 'x' });
+  void port.command(id, {
+    id,
+    update: sequenceMessages.pauseUpdate,
+    signal: sequenceMessages.commandSignal,
+    // @ts-expect-error pause takes durationDays, a number
+    arg: { durationDays: '2' },
+    what: 'x',
+  });
 
   const input = { workspaceId: id, contractId: id, deadlineAt: null, reminderIntervalMs: null };
   const meta = { workspaceId: id, contractId: id, mode: 'parallel', signers: 1 };
@@ -155,7 +164,27 @@ export function portTypeChecks(port: WorkflowPort, id: string): void {
   // @ts-expect-error the input of another kind
   void port.start({ kind: contractEnvelopeKind, workspaceId: id, id, input: { workspaceId: id, queueId: id }, meta });
   const opts = { log: undefined as never, retryable: true, what: 'x', markNotStarted: async () => undefined };
-  void startForRow(port, { kind: emailBulkKind, workspaceId: id, id, input: { workspaceId: id, queueId: id }, meta: { workspaceId: id, queueId: id, accountId: id, recipients: 1 } }, opts);
-  // @ts-expect-error a field the input does not have
-  void startForRow(port, { kind: emailBulkKind, workspaceId: id, id, input: { workspaceId: id, queueId: id, subject: 's' }, meta: { workspaceId: id, queueId: id, accountId: id, recipients: 1 } }, opts);
+  void startForRow(
+    port,
+    {
+      kind: emailBulkKind,
+      workspaceId: id,
+      id,
+      input: { workspaceId: id, queueId: id },
+      meta: { workspaceId: id, queueId: id, accountId: id, recipients: 1 },
+    },
+    opts,
+  );
+  void startForRow(
+    port,
+    {
+      kind: emailBulkKind,
+      workspaceId: id,
+      id,
+      // @ts-expect-error a field the input does not have
+      input: { workspaceId: id, queueId: id, subject: 's' },
+      meta: { workspaceId: id, queueId: id, accountId: id, recipients: 1 },
+    },
+    opts,
+  );
 }
