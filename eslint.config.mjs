@@ -112,11 +112,11 @@ export default defineConfig(
             },
             {
               // domain/ does I/O, except the pure, deterministic automation helpers the execution
-              // workflow runs on and the workflow registry (a regex: gitignore-style groups cannot re-include files
-              // below
-              // an excluded folder).
+              // workflow runs on, the workflow registry and every `*.messages.ts` (a kind's input and
+              // message descriptors, workflow-safe by their own rule below). A regex: gitignore-style
+              // groups cannot re-include files below an excluded folder.
               regex:
-                '(^|/)domain(/(?!automations/(topology|conditions|workflow-ids|engine/walk|engine/types)$|shared/wait-duration$|workflow-kinds$|sequences/send-window$|sequences/types$|bookings/approval-types$).*)?$',
+                '(^|/)domain(/(?!automations/(topology|conditions|workflow-ids|engine/walk|engine/types)$|shared/wait-duration$|workflow-kinds$|sequences/send-window$|[\\w/-]+\\.messages$).*)?$',
               message: workflowSandboxMessage,
               allowTypeImports: true,
             },
@@ -134,9 +134,43 @@ export default defineConfig(
         {
           patterns: [
             {
-              group: ['koa', 'koa-*', '@koa/*', '@temporalio/*'],
+              group: ['koa', 'koa-*', '@koa/*'],
               message:
                 'domain/ never imports Koa or @temporalio/* (house rule 2): take what you need as a parameter or port.',
+            },
+            {
+              regex: '^@temporalio/(?!workflow$)',
+              message:
+                'domain/ never imports Koa or @temporalio/* (house rule 2): take what you need as a parameter or port.',
+            },
+            {
+              // The message descriptor types (SignalDefinition, …) are the port's vocabulary; the
+              // descriptors themselves are defined in `*.messages.ts` only (their own rule below).
+              group: ['@temporalio/workflow'],
+              message:
+                'domain/ imports @temporalio/workflow for types only; define signals, updates and queries in a `<kind>.messages.ts`.',
+              allowTypeImports: true,
+            },
+          ],
+        },
+      ],
+    },
+  },
+
+  {
+    // A workflow kind's input and message descriptors, shared by the workflow (sandbox) and its
+    // callers: defineSignal/defineUpdate/defineQuery from @temporalio/workflow, everything else types.
+    files: ['**/*.messages.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              regex: '^(?!@temporalio/workflow$)',
+              message:
+                'A `*.messages.ts` file is workflow-safe: it imports only @temporalio/workflow, and types (`import type`).',
+              allowTypeImports: true,
             },
           ],
         },

@@ -4,10 +4,21 @@
  * attributes and memo it is started with, and the one-line summary operators see in the Web UI.
  * Pure (no Temporal, no I/O): the API, the domain, activities and workflow code all import it.
  *
+ * Each kind carries the type of its workflow's input (declared in the kind's `<kind>.messages.ts`
+ * beside its signals, updates and queries): starting a kind with another input fails tsc.
+ *
  * Adding a kind is one `defineWorkflowKind({...})` entry in WORKFLOW_KINDS plus a replay fixture;
  * test/unit/temporal/workflow-kinds.test.ts fails until the workflow is exported and the fixture exists.
  */
+import type { ExecutionWorkflowInput } from './automations/engine/automation-execution.messages';
+import type { AutomationScheduleTickInput } from './automations/engine/automation-schedule.messages';
 import { EXECUTION_WORKFLOW_PREFIX, SCHEDULE_TICK_PREFIX } from './automations/workflow-ids';
+import type { BookingApprovalInput } from './bookings/booking-approval.messages';
+import type { ContractEnvelopeInput } from './contracts/contract-envelope.messages';
+import type { EmailBulkWorkflowInput } from './email/email-bulk.messages';
+import type { ScheduledSmsWorkflowInput } from './messaging/sms-scheduled.messages';
+import type { EnrollmentWorkflowInput } from './sequences/sequence-enrollment.messages';
+import type { WebhookRetryInput } from './webhooks/webhook-delivery.messages';
 
 /**
  * Search attributes registered on the server (infra/search-attributes.ts): ids and enum-like values, never personal
@@ -33,11 +44,20 @@ export interface WorkflowKindSpec<Meta> {
   details?(meta: Meta): string;
 }
 
-export interface WorkflowKind<Meta = unknown> extends WorkflowKindSpec<Meta> {
+/** Brands a kind with its input type (no run-time value). */
+declare const inputType: unique symbol;
+
+export interface WorkflowKind<Meta = unknown, Input = unknown> extends WorkflowKindSpec<Meta> {
   workflowId(workspaceId: string, id: string): string;
   /** The workspace and id of one of this kind's workflow ids, or null. */
   parseId(workflowId: string): { workspaceId: string; id: string } | null;
+  /** Type only, absent at run time: what the kind's workflow is started with (its one argument). */
+  readonly [inputType]?: Input;
 }
+
+/** The input type of a kind (`InputOf<typeof bookingApprovalKind>`). */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export type InputOf<K> = K extends WorkflowKind<any, infer Input> ? Input : never;
 
 const OBJECT_ID = '[0-9a-f]{24}';
 /** Keeps summaries one short line whatever a name holds. */
@@ -48,7 +68,8 @@ export function quoteName(name: string | null | undefined): string {
   return `"${oneLine.length > MAX_NAME ? `${oneLine.slice(0, MAX_NAME - 1)}…` : oneLine}"`;
 }
 
-export function defineWorkflowKind<Meta>(spec: WorkflowKindSpec<Meta>): WorkflowKind<Meta> {
+/** `Input` is the workflow's input type (from the kind's `.messages.ts`); `Meta` what the UI fields are built from. */
+export function defineWorkflowKind<Meta, Input>(spec: WorkflowKindSpec<Meta>): WorkflowKind<Meta, Input> {
   if (!/^[a-z][a-z0-9-]*$/.test(spec.kind)) throw new Error(`workflow kind "${spec.kind}" must be kebab-case`);
   const re = new RegExp(`^${spec.kind}:(${OBJECT_ID}):(${OBJECT_ID})$`);
   return {
@@ -75,7 +96,7 @@ export interface AutomationExecutionMeta {
   parentExecutionId?: string | null;
 }
 
-export const automationExecutionKind = defineWorkflowKind<AutomationExecutionMeta>({
+export const automationExecutionKind = defineWorkflowKind<AutomationExecutionMeta, ExecutionWorkflowInput>({
   kind: EXECUTION_WORKFLOW_PREFIX,
   workflowType: 'automationExecutionWorkflow',
   replayFixtures: [
@@ -125,7 +146,7 @@ export interface AutomationScheduleMeta {
  * A tick of a `scheduled` automation's Temporal Schedule (the schedule's id is
  * `automation-schedule:<workspaceId>:<automationId>`; Temporal appends `-<time>` to each tick's id).
  */
-export const automationScheduleTickKind = defineWorkflowKind<AutomationScheduleMeta>({
+export const automationScheduleTickKind = defineWorkflowKind<AutomationScheduleMeta, AutomationScheduleTickInput>({
   kind: SCHEDULE_TICK_PREFIX,
   workflowType: 'automationScheduleTickWorkflow',
   replayFixtures: ['automation-tick.history.json'],
@@ -153,7 +174,7 @@ export interface ScheduledSmsMeta {
 }
 
 /** One timer workflow per scheduled SMS (`POST /sms/schedule`); its input holds ids and the time only. */
-export const scheduledSmsKind = defineWorkflowKind<ScheduledSmsMeta>({
+export const scheduledSmsKind = defineWorkflowKind<ScheduledSmsMeta, ScheduledSmsWorkflowInput>({
   kind: 'sms-scheduled',
   workflowType: 'scheduledSmsWorkflow',
   replayFixtures: ['sms-scheduled.history.json'],
@@ -170,7 +191,7 @@ export interface WebhookDeliveryMeta {
 }
 
 /** The durable retries of one failing webhook delivery (timers between attempts; ids only, no body or secret). */
-export const webhookDeliveryKind = defineWorkflowKind<WebhookDeliveryMeta>({
+export const webhookDeliveryKind = defineWorkflowKind<WebhookDeliveryMeta, WebhookRetryInput>({
   kind: 'webhook-delivery',
   workflowType: 'webhookDeliveryWorkflow',
   replayFixtures: ['webhook-delivery.history.json'],
@@ -192,7 +213,7 @@ export interface SequenceEnrollmentMeta {
 }
 
 /** One workflow per sequence enrollment row (`sequence-enrollment:<workspaceId>:<enrollmentId>`). */
-export const sequenceEnrollmentKind = defineWorkflowKind<SequenceEnrollmentMeta>({
+export const sequenceEnrollmentKind = defineWorkflowKind<SequenceEnrollmentMeta, EnrollmentWorkflowInput>({
   kind: 'sequence-enrollment',
   workflowType: 'sequenceEnrollmentWorkflow',
   // Before and after the bookkeeping folds (input.startRecorded, StepActivityInput.then): mirrors as local-activity
@@ -239,7 +260,7 @@ export interface BookingApprovalMeta {
  * One workflow per booking that needs approval (`booking-approval:<workspaceId>:<bookingId>`): timers, reminders, the
  * approve/reject updates.
  */
-export const bookingApprovalKind = defineWorkflowKind<BookingApprovalMeta>({
+export const bookingApprovalKind = defineWorkflowKind<BookingApprovalMeta, BookingApprovalInput>({
   kind: 'booking-approval',
   workflowType: 'bookingApprovalWorkflow',
   replayFixtures: ['booking-approval.history.json'],
@@ -266,7 +287,7 @@ export interface EmailBulkMeta {
 /**
  * One bulk e-mail send (`POST /emails/bulk`): ids only; the activities load subject, body and addresses from the rows.
  */
-export const emailBulkKind = defineWorkflowKind<EmailBulkMeta>({
+export const emailBulkKind = defineWorkflowKind<EmailBulkMeta, EmailBulkWorkflowInput>({
   kind: 'email-bulk',
   workflowType: 'emailBulkWorkflow',
   replayFixtures: ['email-bulk.history.json'],
@@ -290,7 +311,7 @@ export interface ContractEnvelopeMeta {
  * One signing envelope per sent contract (`contract-envelope:<workspaceId>:<contractId>`); ids only, no names or
  * addresses.
  */
-export const contractEnvelopeKind = defineWorkflowKind<ContractEnvelopeMeta>({
+export const contractEnvelopeKind = defineWorkflowKind<ContractEnvelopeMeta, ContractEnvelopeInput>({
   kind: 'contract-envelope',
   workflowType: 'contractEnvelopeWorkflow',
   replayFixtures: ['contract-envelope.history.json'],
@@ -302,7 +323,7 @@ export const contractEnvelopeKind = defineWorkflowKind<ContractEnvelopeMeta>({
 
 /** Every workflow kind the worker runs. New kinds: one entry here (plus the export and a fixture). */
 // eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const WORKFLOW_KINDS: readonly WorkflowKind<any>[] = [
+export const WORKFLOW_KINDS: readonly WorkflowKind<any, any>[] = [
   automationExecutionKind,
   automationScheduleTickKind,
   scheduledSmsKind,
@@ -313,6 +334,6 @@ export const WORKFLOW_KINDS: readonly WorkflowKind<any>[] = [
   contractEnvelopeKind,
 ];
 
-export function workflowKindOf(workflowId: string): WorkflowKind<unknown> | null {
-  return (WORKFLOW_KINDS.find((k) => workflowId.startsWith(`${k.kind}:`)) as WorkflowKind<unknown> | undefined) ?? null;
+export function workflowKindOf(workflowId: string): WorkflowKind | null {
+  return (WORKFLOW_KINDS.find((k) => workflowId.startsWith(`${k.kind}:`)) as WorkflowKind | undefined) ?? null;
 }

@@ -16,6 +16,7 @@ import {
   WorkflowUpdateRPCTimeoutOrCancelledError,
   type ScheduleOptionsStartWorkflowAction,
   type ScheduleUpdateOptions,
+  type UpdateDefinition,
   type Workflow,
 } from '@temporalio/client';
 import { DomainError } from '../domain/errors';
@@ -23,6 +24,7 @@ import type { SearchAttributes } from '../domain/workflow-kinds';
 import { isRpcUnavailable } from '../domain/shared/unavailable';
 import {
   engineCommandUnavailable,
+  type CommandArg,
   type EngineCommand,
   type WorkflowDescription,
   type WorkflowPort,
@@ -169,9 +171,9 @@ export function createWorkflowPort(client: Client, taskQueue: string, opts: Work
       }
     },
 
-    async signal(workflowId, signal, arg) {
+    async signal(workflowId, signal, ...args) {
       try {
-        await within(() => client.workflow.getHandle(workflowId).signal(signal, ...(arg === undefined ? [] : [arg])));
+        await within(() => client.workflow.getHandle(workflowId).signal(signal, ...args));
         return true;
       } catch (err) {
         if (isNotFound(err)) return false;
@@ -179,29 +181,36 @@ export function createWorkflowPort(client: Client, taskQueue: string, opts: Work
       }
     },
 
-    async update<R>(workflowId: string, update: string, arg?: unknown): Promise<R> {
+    async update<R, Args extends unknown[]>(
+      workflowId: string,
+      update: UpdateDefinition<R, Args>,
+      ...args: NoInfer<Args>
+    ): Promise<R> {
       try {
         const handle = client.workflow.getHandle(workflowId);
+        // The SDK types updates with and without arguments by two overloads; both send `args` as given.
         return await within(() =>
-          arg === undefined
-            ? handle.executeUpdate<R, []>(update)
-            : handle.executeUpdate<R, [unknown]>(update, { args: [arg] }),
+          handle.executeUpdate(update as unknown as UpdateDefinition<R, [unknown]>, {
+            args: args as unknown as [unknown],
+          }),
         );
       } catch (err) {
         throw updateError(err);
       }
     },
 
-    async command<R>(workflowId: string, cmd: EngineCommand): Promise<R> {
+    async command<R, A extends CommandArg>(workflowId: string, cmd: EngineCommand<R, A>): Promise<R> {
       const handle = client.workflow.getHandle(workflowId);
-      const arg = { ...cmd.arg, commandId: cmd.id };
+      // The update's argument: what the caller asked (its arg type without the id) and the command's id.
+      const arg = { ...cmd.arg, commandId: cmd.id } as A & { commandId: string };
+      const update = cmd.update as UpdateDefinition<R, [A]>;
       // One deadline for the whole call: the update gets it less the time the signal may need.
       const end = Date.now() + (opts.deadlineMs ?? DEFAULT_COMMAND_DEADLINE_MS);
       // A signal to a reachable server takes milliseconds; an unreachable one fails at once.
       const signalReserve = Math.min(300, (opts.deadlineMs ?? DEFAULT_COMMAND_DEADLINE_MS) / 4);
       try {
         return await raceDeadline(client, end - signalReserve, () =>
-          handle.executeUpdate<R, [unknown]>(cmd.update, { args: [arg], updateId: cmd.id }),
+          handle.executeUpdate(update, { args: [arg], updateId: cmd.id }),
         );
       } catch (err) {
         if (!isDeadline(err)) throw updateError(err);
@@ -211,7 +220,7 @@ export function createWorkflowPort(client: Client, taskQueue: string, opts: Work
       let recorded: boolean;
       try {
         await raceDeadline(client, Math.max(end, Date.now() + 200), () =>
-          handle.signal(cmd.signal, { ...arg, name: cmd.update }),
+          handle.signal(cmd.signal, { ...arg, name: update.name }),
         );
         recorded = true;
       } catch (err) {
@@ -221,15 +230,13 @@ export function createWorkflowPort(client: Client, taskQueue: string, opts: Work
       throw engineCommandUnavailable(cmd.what, recorded);
     },
 
-    async query<R>(workflowId: string, query: string, arg?: unknown): Promise<R> {
+    async query(workflowId, query, ...args) {
       try {
-        return await within(() =>
-          client.workflow.getHandle(workflowId).query<R, unknown[]>(query, ...(arg === undefined ? [] : [arg])),
-        );
+        return await within(() => client.workflow.getHandle(workflowId).query(query, ...args));
       } catch (err) {
         if (isNotFound(err)) throw new DomainError('not_found', 'workflow not found');
         if (err instanceof QueryNotRegisteredError)
-          throw new DomainError('validation', `the workflow has no query ${query}`);
+          throw new DomainError('validation', `the workflow has no query ${query.name}`);
         throw err;
       }
     },

@@ -20,11 +20,11 @@ import type { ExecutionSettings } from '../domain/automations/automation.entity'
 import { explainConditions, type Condition } from '../domain/automations/conditions';
 import { topology, type GraphNode, type NodeOutcome } from '../domain/automations/topology';
 import { delayMsOf, failureMessage, mergeContext, nodeSummary, walkFrom } from '../domain/automations/engine/walk';
+import type { ExecutionWorkflowInput } from '../domain/automations/engine/automation-execution.messages';
 import {
   FAILURE_TYPES,
   type Context,
   type ExecutionResult,
-  type ExecutionWorkflowInput,
   type NodeActivityInput,
   type NodeActivityResult,
   type WorkflowStep,

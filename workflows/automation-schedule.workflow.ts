@@ -5,6 +5,7 @@
  */
 import { proxyActivities, workflowInfo } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
+import type { AutomationScheduleTickInput } from '../domain/automations/engine/automation-schedule.messages';
 import { scheduledTimeOfTick } from '../domain/automations/workflow-ids';
 
 const { startScheduledExecution } = proxyActivities<ReturnType<typeof createActivities>>({
@@ -12,10 +13,9 @@ const { startScheduledExecution } = proxyActivities<ReturnType<typeof createActi
   retry: { initialInterval: '2 seconds', maximumInterval: '1 minute', maximumAttempts: 20 },
 });
 
-export async function automationScheduleTickWorkflow(input: {
-  workspaceId: string;
-  automationId: string;
-}): Promise<{ status: string; executionId?: string; reason?: string }> {
+export async function automationScheduleTickWorkflow(
+  input: AutomationScheduleTickInput,
+): Promise<{ status: string; executionId?: string; reason?: string }> {
   const info = workflowInfo();
   const scheduledAt = scheduledTimeOfTick(info.workflowId) ?? new Date(info.startTime.getTime()).toISOString();
   return startScheduledExecution({ workspaceId: input.workspaceId, automationId: input.automationId, scheduledAt });

@@ -7,26 +7,16 @@
  * `decide` is the durable twin of an update the API could not get confirmed in time (no worker):
  * both carry the request's command id and the first one decides.
  */
-import {
-  ApplicationFailure,
-  allHandlersFinished,
-  condition,
-  defineSignal,
-  defineUpdate,
-  proxyActivities,
-  setHandler,
-} from '@temporalio/workflow';
+import { ApplicationFailure, allHandlersFinished, condition, proxyActivities, setHandler } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
+import type { DecisionArgs, DecisionResult } from '../domain/bookings/approval-types';
 import {
-  APPROVE_UPDATE,
-  CLOSED_SIGNAL,
-  DECIDE_SIGNAL,
-  REJECT_UPDATE,
+  approveUpdate,
+  closedSignal,
+  decideSignal,
+  rejectUpdate,
   type BookingApprovalInput,
-  type DecideSignalArgs,
-  type DecisionArgs,
-  type DecisionResult,
-} from '../domain/bookings/approval-types';
+} from '../domain/bookings/booking-approval.messages';
 
 type Activities = ReturnType<typeof createActivities>;
 
@@ -38,11 +28,6 @@ const { notifyBookingApprovers } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
   retry: { initialInterval: '5 seconds', maximumInterval: '5 minutes', maximumAttempts: 10 },
 });
-
-export const approveBookingUpdate = defineUpdate<DecisionResult, [DecisionArgs]>(APPROVE_UPDATE);
-export const rejectBookingUpdate = defineUpdate<DecisionResult, [DecisionArgs]>(REJECT_UPDATE);
-export const decideBookingSignal = defineSignal<[DecideSignalArgs]>(DECIDE_SIGNAL);
-export const bookingClosedSignal = defineSignal(CLOSED_SIGNAL);
 
 export async function bookingApprovalWorkflow(input: BookingApprovalInput): Promise<string> {
   const ids = { workspaceId: input.workspaceId, bookingId: input.bookingId };
@@ -88,15 +73,15 @@ export async function bookingApprovalWorkflow(input: BookingApprovalInput): Prom
     if (outcome !== null || busy)
       throw new Error('status: the booking is no longer pending (a decision was made or is in progress)');
   };
-  setHandler(approveBookingUpdate, decide('approve'), { validator: open });
-  setHandler(rejectBookingUpdate, decide('reject'), { validator: open });
+  setHandler(approveUpdate, decide('approve'), { validator: open });
+  setHandler(rejectUpdate, decide('reject'), { validator: open });
   // A decision that came too late or twice is dropped, as its update's validator would refuse it.
-  setHandler(decideBookingSignal, async (args) => {
+  setHandler(decideSignal, async (args) => {
     if (commands.has(args.commandId) || outcome !== null || busy) return;
-    if (args.name !== APPROVE_UPDATE && args.name !== REJECT_UPDATE) return;
-    await decide(args.name === APPROVE_UPDATE ? 'approve' : 'reject')(args).catch(() => undefined);
+    if (args.name !== approveUpdate.name && args.name !== rejectUpdate.name) return;
+    await decide(args.name === approveUpdate.name ? 'approve' : 'reject')(args).catch(() => undefined);
   });
-  setHandler(bookingClosedSignal, () => {
+  setHandler(closedSignal, () => {
     outcome ??= 'closed';
   });
 

@@ -7,14 +7,13 @@
 import {
   condition,
   continueAsNew,
-  defineSignal,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
-import type { ContractEnvelopeInput } from '../domain/contracts/envelope-messages';
+import { envelopeChangedSignal, type ContractEnvelopeInput } from '../domain/contracts/contract-envelope.messages';
 
 type Activities = ReturnType<typeof createActivities>;
 
@@ -32,15 +31,12 @@ const { inviteSigners, remindSigners, closeEnvelope } = proxyActivities<Activiti
   retry: { initialInterval: '5 seconds', backoffCoefficient: 2, maximumInterval: '1 hour' },
 });
 
-// Same name as ENVELOPE_CHANGED_SIGNAL (domain/contracts/envelope-messages.ts), which the API signals.
-export const envelopeChanged = defineSignal('envelopeChanged');
-
 /** Re-read the database at least this often, so a lost signal (API could not reach Temporal) only delays. */
 const MAX_IDLE_MS = 6 * 3_600_000;
 
 export async function contractEnvelopeWorkflow(input: ContractEnvelopeInput): Promise<{ status: string }> {
   let changed = false;
-  setHandler(envelopeChanged, () => {
+  setHandler(envelopeChangedSignal, () => {
     changed = true;
   });
   const ids = { workspaceId: input.workspaceId, contractId: input.contractId };

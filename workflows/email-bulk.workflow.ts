@@ -5,6 +5,7 @@
  */
 import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
+import type { EmailBulkWorkflowInput } from '../domain/email/email-bulk.messages';
 
 type Activities = ReturnType<typeof createActivities>;
 
@@ -20,11 +21,6 @@ const { emailBulkFinish } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',
   retry: { maximumAttempts: 20 },
 });
-
-export interface EmailBulkWorkflowInput {
-  workspaceId: string;
-  queueId: string;
-}
 
 export async function emailBulkWorkflow(
   input: EmailBulkWorkflowInput,

@@ -12,36 +12,27 @@ import {
   ApplicationFailure,
   allHandlersFinished,
   condition,
-  defineQuery,
-  defineSignal,
-  defineUpdate,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
 } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
-import { nextSendTime } from '../domain/sequences/send-window';
 import {
-  COMMAND_SIGNAL,
+  commandSignal,
+  exitSignal,
+  pauseUpdate,
+  resumeUpdate,
+  stateQuery,
+  unenrollUpdate,
   type CommandArgs,
-  type CommandSignalArgs,
   type EnrollmentState,
   type EnrollmentWorkflowInput,
-  type ExitReason,
-  type MirrorInput,
   type PauseArgs,
-  type StepActivityResult,
-  type WorkflowNode,
-} from '../domain/sequences/types';
+} from '../domain/sequences/sequence-enrollment.messages';
+import { nextSendTime } from '../domain/sequences/send-window';
+import type { ExitReason, MirrorInput, StepActivityResult, WorkflowNode } from '../domain/sequences/types';
 
 type Activities = ReturnType<typeof createActivities>;
-
-export const pauseUpdate = defineUpdate<{ paused: true }, [PauseArgs]>('pause');
-export const resumeUpdate = defineUpdate<{ resumed: true }, [CommandArgs?]>('resume');
-export const unenrollUpdate = defineUpdate<{ unenrolled: true }, [CommandArgs?]>('unenroll');
-export const exitSignal = defineSignal<[{ reason: ExitReason }]>('exit');
-export const commandSignal = defineSignal<[CommandSignalArgs]>(COMMAND_SIGNAL);
-export const stateQuery = defineQuery<EnrollmentState>('state');
 
 const DAY_MS = 86_400_000;
 const MAX_PAUSE_DAYS = 365;
@@ -217,9 +208,9 @@ export async function sequenceEnrollmentWorkflow(input: EnrollmentWorkflowInput)
   // when its update's validator would refuse it now.
   setHandler(commandSignal, async (args) => {
     const [validate, apply] =
-      args.name === 'pause'
+      args.name === pauseUpdate.name
         ? [pauseValidator, pause]
-        : args.name === 'resume'
+        : args.name === resumeUpdate.name
           ? [resumeValidator, resume]
           : [unenrollValidator, unenroll];
     if (seen(args)) return;

@@ -5,7 +5,7 @@
  */
 import { ActivityFailure, isCancellation, proxyActivities, sleep } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
-import type { ScheduledSmsWorkflowInput } from '../domain/messaging/sms-workflow-ids';
+import type { ScheduledSmsWorkflowInput } from '../domain/messaging/sms-scheduled.messages';
 
 type Activities = ReturnType<typeof createActivities>;
 

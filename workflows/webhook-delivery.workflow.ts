@@ -5,7 +5,7 @@
  */
 import { proxyActivities, sleep } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
-import type { WebhookRetryInput } from '../domain/webhooks/ports';
+import type { WebhookRetryInput } from '../domain/webhooks/webhook-delivery.messages';
 
 const { attemptWebhookDelivery } = proxyActivities<ReturnType<typeof createActivities>>({
   // One POST is bounded to 10 s; the rest is two small queries.

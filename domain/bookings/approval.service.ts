@@ -16,15 +16,14 @@ import { emit } from '../outbox/emit';
 import { inTransaction } from '../shared/tx';
 import { bookingApprovalKind } from '../workflow-kinds';
 import { startForRow, type WorkflowPort } from '../workflow-port';
+import type { DecideActivityInput, DecisionResult } from './approval-types';
 import {
-  APPROVE_UPDATE,
-  CLOSED_SIGNAL,
-  DECIDE_SIGNAL,
-  REJECT_UPDATE,
+  approveUpdate,
+  closedSignal,
+  decideSignal,
+  rejectUpdate,
   type BookingApprovalInput,
-  type DecideActivityInput,
-  type DecisionResult,
-} from './approval-types';
+} from './booking-approval.messages';
 import { lockAgents } from './availability';
 import { Booking, BookingConfig } from './booking.entity';
 import { bookingEventPayload, getBooking, type BookingSideDeps } from './bookings.service';
@@ -166,7 +165,7 @@ export function bookingSideDeps(deps: ApprovalDeps): BookingSideDeps {
     },
     async closeApproval(workflowId) {
       await deps.workflows
-        .signal(workflowId, CLOSED_SIGNAL)
+        .signal(workflowId, closedSignal)
         .catch((err: unknown) =>
           deps.log.warn(
             { err, workflowId },
@@ -209,10 +208,10 @@ export async function decideThroughWorkflow(
   try {
     if (!booking.approvalWorkflowId) throw new DomainError('not_found', 'workflow not found');
     const { commandId: _id, ...arg } = call;
-    result = await deps.workflows.command<DecisionResult>(booking.approvalWorkflowId, {
+    result = await deps.workflows.command(booking.approvalWorkflowId, {
       id: args.commandId,
-      update: decision === 'approve' ? APPROVE_UPDATE : REJECT_UPDATE,
-      signal: DECIDE_SIGNAL,
+      update: decision === 'approve' ? approveUpdate : rejectUpdate,
+      signal: decideSignal,
       arg,
       what: decision === 'approve' ? 'the approval' : 'the rejection',
     });

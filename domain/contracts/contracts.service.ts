@@ -24,7 +24,7 @@ import {
 import { contractStatusTransitions } from './contracts.rules';
 import { documentSha256 } from './document';
 import type { EidProvider } from './eid';
-import { ENVELOPE_CHANGED_SIGNAL } from './envelope-messages';
+import { envelopeChangedSignal } from './contract-envelope.messages';
 import { fromMinor, lineView, priceLines, type LineInput } from './money';
 import type { ContractAuditTrailView, ContractView } from './contracts.views';
 import type { EntityName } from '@mikro-orm/core';
@@ -393,7 +393,7 @@ export async function notifyEnvelope(
 ): Promise<void> {
   if (!workflowId) return;
   await deps.workflows
-    .signal(workflowId, ENVELOPE_CHANGED_SIGNAL)
+    .signal(workflowId, envelopeChangedSignal)
     .catch((err: unknown) =>
       deps.log.warn({ err, workflowId }, 'contract envelope: signal failed; the workflow re-reads on its next timer'),
     );

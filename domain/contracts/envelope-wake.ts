@@ -10,7 +10,7 @@
 import type { WorkflowPort } from '../automations/engine/ports';
 import type { OutboxEventRecord, Subscriber } from '../outbox/subscriber';
 import { contractEnvelopeKind } from '../workflow-kinds';
-import { ENVELOPE_CHANGED_SIGNAL } from './envelope-messages';
+import { envelopeChangedSignal } from './contract-envelope.messages';
 
 export const ENVELOPE_WAKE_EVENTS: readonly string[] = ['contract_signed', 'contract_declined', 'contract_voided'];
 
@@ -19,7 +19,7 @@ export function envelopeWakeSubscriber(deps: { workflows: WorkflowPort }): Subsc
     name: 'contract-envelope-wake',
     handles: (e: OutboxEventRecord) => e.entityType === 'contract' && ENVELOPE_WAKE_EVENTS.includes(e.type),
     async handle(e) {
-      await deps.workflows.signal(contractEnvelopeKind.workflowId(e.workspaceId, e.entityId), ENVELOPE_CHANGED_SIGNAL);
+      await deps.workflows.signal(contractEnvelopeKind.workflowId(e.workspaceId, e.entityId), envelopeChangedSignal);
     },
   };
 }

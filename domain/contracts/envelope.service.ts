@@ -12,7 +12,7 @@ import { normalizePhoneNumber, normalizeSmsSender } from '../messaging/addresses
 import { forkForWorkspace } from '../orm/tenant';
 import { emit } from '../outbox/emit';
 import { Contract, ContractDocument, ContractSigner } from './contract.entity';
-import type { EnvelopeStep } from './envelope-messages';
+import type { EnvelopeStep } from './contract-envelope.messages';
 import { renderSignedPdf } from './pdf';
 import { newSignerToken } from './tokens';
 import { newId } from '../ids';

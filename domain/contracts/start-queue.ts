@@ -9,7 +9,7 @@ import type { StartQueue } from '../intake/starter';
 import type { Logger } from '../logger';
 import { contractEnvelopeKind } from '../workflow-kinds';
 import type { WorkflowPort } from '../workflow-port';
-import type { ContractEnvelopeInput } from './envelope-messages';
+import type { ContractEnvelopeInput } from './contract-envelope.messages';
 
 interface ClaimedContract {
   id: string;

@@ -1,18 +1,12 @@
 /** Temporal ids of SMS workflows (DESIGN.md "Workflow ids"). Pure: workflow code may import it. */
 import { scheduledSmsKind } from '../workflow-kinds';
+import type { ScheduledSmsWorkflowInput } from './sms-scheduled.messages';
 
 export const SCHEDULED_SMS_WORKFLOW_PREFIX = scheduledSmsKind.kind;
 
 /** `sms-scheduled:<workspaceId>:<scheduledId>`: one workflow per scheduled SMS (the registry's builder). */
 export const scheduledSmsWorkflowId = (workspaceId: string, scheduledId: string): string =>
   scheduledSmsKind.workflowId(workspaceId, scheduledId);
-
-/** Workflow input: ids and the time only; the activity loads the message from Postgres. */
-export interface ScheduledSmsWorkflowInput {
-  workspaceId: string;
-  scheduledId: string;
-  sendAt: string;
-}
 
 /** What the API needs from the workflow engine for scheduled SMS (adapter: temporal/sms-client.ts). */
 export interface SmsSchedulerPort {

@@ -6,7 +6,15 @@
  */
 import { DomainError } from '../errors';
 import type { WorkflowPort } from '../workflow-port';
-import { COMMAND_SIGNAL, type ExitReason, type PauseArgs } from './types';
+import {
+  commandSignal,
+  exitSignal,
+  pauseUpdate,
+  resumeUpdate,
+  unenrollUpdate,
+  type PauseArgs,
+} from './sequence-enrollment.messages';
+import type { ExitReason } from './types';
 
 export type UpdateOutcome = 'ok' | 'invalid_state' | 'not_running';
 
@@ -24,18 +32,11 @@ export interface SequenceWorkflowPort {
   exit(workflowId: string, reason: ExitReason): Promise<boolean>;
 }
 
-const WHAT = { pause: 'the pause', resume: 'the resume', unenroll: 'the unenrollment' } as const;
-
-/** The enrollment workflow's updates and signals (workflows/sequence-enrollment.workflow.ts) on the generic port. */
+/** The enrollment workflow's updates and signals (sequence-enrollment.messages.ts) on the generic port. */
 export function sequenceWorkflowPort(engine: WorkflowPort): SequenceWorkflowPort {
-  const update = async (
-    workflowId: string,
-    name: 'pause' | 'resume' | 'unenroll',
-    commandId: string,
-    arg: Record<string, unknown> = {},
-  ): Promise<UpdateOutcome> => {
+  const outcome = async (command: Promise<unknown>): Promise<UpdateOutcome> => {
     try {
-      await engine.command(workflowId, { id: commandId, update: name, signal: COMMAND_SIGNAL, arg, what: WHAT[name] });
+      await command;
       return 'ok';
     } catch (err) {
       // The port maps a refused update (validator) to invalid_state and a missing or closed run to not_found.
@@ -46,10 +47,30 @@ export function sequenceWorkflowPort(engine: WorkflowPort): SequenceWorkflowPort
   };
   return {
     engine,
-    pause: (workflowId, args, commandId) => update(workflowId, 'pause', commandId, { ...args }),
-    resume: (workflowId, commandId) => update(workflowId, 'resume', commandId),
-    unenroll: (workflowId, commandId) => update(workflowId, 'unenroll', commandId),
-    exit: (workflowId, reason) => engine.signal(workflowId, 'exit', { reason }),
+    pause: (workflowId, args, commandId) =>
+      outcome(
+        engine.command(workflowId, {
+          id: commandId,
+          update: pauseUpdate,
+          signal: commandSignal,
+          arg: { ...args },
+          what: 'the pause',
+        }),
+      ),
+    resume: (workflowId, commandId) =>
+      outcome(
+        engine.command(workflowId, { id: commandId, update: resumeUpdate, signal: commandSignal, what: 'the resume' }),
+      ),
+    unenroll: (workflowId, commandId) =>
+      outcome(
+        engine.command(workflowId, {
+          id: commandId,
+          update: unenrollUpdate,
+          signal: commandSignal,
+          what: 'the unenrollment',
+        }),
+      ),
+    exit: (workflowId, reason) => engine.signal(workflowId, exitSignal, { reason }),
   };
 }
 

@@ -15,7 +15,8 @@ import {
   type EnrollmentSnapshot,
   type EnrollmentStatus,
 } from './sequence.entity';
-import type { EnrollmentWorkflowInput, WorkflowNode } from './types';
+import type { EnrollmentWorkflowInput } from './sequence-enrollment.messages';
+import type { WorkflowNode } from './types';
 import { sequenceEnrollmentKind, type SequenceEnrollmentMeta } from '../workflow-kinds';
 import { startForRow } from '../workflow-port';
 import { forkForWorkspace } from '../orm/tenant';

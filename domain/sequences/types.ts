@@ -1,8 +1,7 @@
 /**
  * Shapes shared by the enrollment workflow, its activities and the services that start and steer
- * it. Pure types and constants: the workflow bundle imports this file.
+ * it (its input and messages: sequence-enrollment.messages.ts). Pure types and constants.
  */
-import type { SendWindowSettings } from './send-window';
 
 export interface WorkflowNode {
   id: string;
@@ -13,39 +12,6 @@ export interface WorkflowEdge {
   source: string;
   target: string;
   sourceHandle: string | null;
-}
-
-/** One serializable input: ids plus the snapshot the enrollment started with. */
-export interface EnrollmentWorkflowInput {
-  workspaceId: string;
-  enrollmentId: string;
-  sequenceId: string;
-  nodes: WorkflowNode[];
-  edges: WorkflowEdge[];
-  sendSettings: SendWindowSettings;
-  failureBehavior: 'stop' | 'continue' | 'retry';
-  retryMaxAttempts: number;
-  retryIntervalMinutes: number;
-  /** Tests only (CRM_TEST with SEQUENCE_WAIT_SCALE): multiplies waits and pause durations; absent = exact. */
-  waitScale?: number;
-  /**
-   * Tests only (CRM_TEST with SEQUENCE_STEP_TIMEOUT_MS): start-to-close timeout of one step attempt; absent = 2
-   * minutes.
-   */
-  stepTimeoutMs?: number;
-  /**
-   * The start node's step row and the enrollment's current node were written with the enrollment row, so the run
-   * does not mirror them (absent for runs started before that, and for runs the reconciler restarts).
-   */
-  startRecorded?: boolean;
-  /**
-   * Each step runs as a local activity (absent for runs started before that: their steps are remote activities).
-   * The step's effect is the same idempotent activity; it runs inside the workflow task that reached it, so a step
-   * costs one workflow task instead of two plus an activity task, and a run waiting for its step stays in the
-   * worker's cache (the worker takes no new workflow tasks while the cache is full of such runs) instead of being
-   * evicted and replayed when a bulk enrollment outruns the steps.
-   */
-  localSteps?: boolean;
 }
 
 export type ExitReason =
@@ -59,30 +25,6 @@ export type ExitReason =
   | 'unsubscribed'
   | 'restarted'
   | 'error';
-
-export interface PauseArgs extends CommandArgs {
-  durationDays?: number;
-}
-
-/** Every API command carries its id (same Idempotency-Key, same id): applied once, update or signal. */
-export interface CommandArgs {
-  commandId?: string;
-}
-
-/** The durable twin of pause/resume/unenroll, sent when the update is not confirmed in time (no worker). */
-export const COMMAND_SIGNAL = 'command';
-export interface CommandSignalArgs extends PauseArgs {
-  name: 'pause' | 'resume' | 'unenroll';
-  commandId: string;
-}
-
-/** What the workflow reports about itself (query `state`). */
-export interface EnrollmentState {
-  status: 'active' | 'paused' | 'completed' | 'exited';
-  currentNodeId: string | null;
-  pausedUntil: string | null;
-  exitReason: ExitReason | null;
-}
 
 export interface StepActivityInput {
   workspaceId: string;

@@ -3,14 +3,7 @@
  * adapter is activities/webhook-client.ts. Inputs carry ids and delays only, never secrets or bodies.
  */
 import { webhookDeliveryKind } from '../workflow-kinds';
-
-export interface WebhookRetryInput {
-  workspaceId: string;
-  deliveryId: string;
-  /** Delays before each remaining attempt (the workflow adds jitter). */
-  delaysMs: number[];
-  jitter: number;
-}
+import type { WebhookRetryInput } from './webhook-delivery.messages';
 
 export interface WebhookRetryPort {
   /** Starts the delivery's retry workflow; one already started (or finished) with that id is success. */

@@ -1,7 +1,7 @@
 import { createLogger } from '../../domain/logger';
 import { createOutboxDispatcher, type OutboxDispatcher } from '../../domain/outbox/dispatcher';
 import { WEBHOOK_EVENT_TYPES } from '../../domain/webhooks/event-types';
-import type { WebhookRetryInput } from '../../domain/webhooks/ports';
+import type { WebhookRetryInput } from '../../domain/webhooks/webhook-delivery.messages';
 import { createWebhookSubscriber } from '../../domain/webhooks/subscriber';
 import { startTestApp, type Tenant, type TestApp } from '../support/app';
 import { startReceiver, verifyWith, type Receiver } from '../support/webhooks';

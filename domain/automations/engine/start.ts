@@ -16,13 +16,8 @@ import { notifyQueued } from '../../intake/queue-signal';
 import { startForRow } from '../../workflow-port';
 import { redactNodeSecrets } from '../secrets';
 import type { EngineDeps } from './ports';
-import {
-  ENGINE_VERSION,
-  type Context,
-  type ExecutionWorkflowInput,
-  type GraphSnapshot,
-  type StartPoint,
-} from './types';
+import type { ExecutionWorkflowInput } from './automation-execution.messages';
+import { ENGINE_VERSION, type Context, type GraphSnapshot, type StartPoint } from './types';
 import { automationActor, automationActorId, workspaceInfo } from './workspace';
 
 export interface StartRequest {

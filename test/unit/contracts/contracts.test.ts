@@ -1,7 +1,4 @@
-import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { loggedPath } from '../../../api/app';
-import { ENVELOPE_CHANGED_SIGNAL } from '../../../domain/contracts/envelope-messages';
 import { priceLines, toMinor } from '../../../domain/contracts/money';
 import { hashToken, isTokenShape, newSignerToken } from '../../../domain/contracts/tokens';
 
@@ -75,10 +72,5 @@ describe('signer tokens', () => {
       expect(loggedPath(p)).toMatch(/^\/public\/contracts\/sign\/\[redacted\]/);
     }
     expect(loggedPath('/api/v1/contracts/abc')).toBe('/api/v1/contracts/abc');
-  });
-
-  it('the workflow listens on the signal name the API sends', () => {
-    const src = readFileSync(path.join(__dirname, '../../../workflows/contract-envelope.workflow.ts'), 'utf8');
-    expect(src).toContain(`defineSignal('${ENVELOPE_CHANGED_SIGNAL}')`);
   });
 });

@@ -1,6 +1,6 @@
 import type { WorkflowPort } from '../../../domain/automations/engine/ports';
 import { envelopeWakeSubscriber } from '../../../domain/contracts/envelope-wake';
-import { ENVELOPE_CHANGED_SIGNAL } from '../../../domain/contracts/envelope-messages';
+import { envelopeChangedSignal } from '../../../domain/contracts/contract-envelope.messages';
 import type { OutboxEventRecord } from '../../../domain/outbox/subscriber';
 import { contractEnvelopeKind } from '../../../domain/workflow-kinds';
 
@@ -43,7 +43,7 @@ describe('contract-envelope-wake subscriber (the durable twin of the API signal)
   it("signals the contract's envelope workflow", async () => {
     const p = port(async () => true);
     await envelopeWakeSubscriber(p.port).handle!(event('contract_signed'));
-    expect(p.calls).toEqual([[contractEnvelopeKind.workflowId(WS, ID), ENVELOPE_CHANGED_SIGNAL]]);
+    expect(p.calls).toEqual([[contractEnvelopeKind.workflowId(WS, ID), envelopeChangedSignal]]);
   });
 
   it('a finished or not yet started workflow is no failure; an engine outage is (the outbox retries it)', async () => {

@@ -165,7 +165,7 @@ it('a failed build leaves no bundle: the next start builds again', async () => {
   expect((await cachedWorkflowBundle(opts)).hit).toBe(false);
 });
 
-it('the real workflows entry reaches every workflow file and the domain helpers they import', () => {
+it('the real workflows entry reaches every workflow file and the domain helpers and messages they import', () => {
   const files = workflowSourceFiles(WORKFLOWS_PATH).map((f) => path.relative(path.join(__dirname, '../../..'), f));
   expect(files).toEqual(
     expect.arrayContaining([
@@ -173,7 +173,10 @@ it('the real workflows entry reaches every workflow file and the domain helpers 
       'workflows/booking-approval.workflow.ts',
       'workflows/sequence-enrollment.workflow.ts',
       'domain/sequences/send-window.ts',
-      'domain/bookings/approval-types.ts',
+      // The message descriptors (defineSignal/defineUpdate values) the workflows register.
+      'domain/bookings/booking-approval.messages.ts',
+      'domain/contracts/contract-envelope.messages.ts',
+      'domain/sequences/sequence-enrollment.messages.ts',
     ]),
   );
   expect(files.every((f) => !f.startsWith('node_modules'))).toBe(true);

@@ -63,9 +63,15 @@ describe('workflow registry', () => {
     },
   );
 
-  it('is pure: imports only the automation id helpers; no clock, randomness or environment', () => {
+  it('is pure: imports only the automation id helpers, and the input types of the kinds; no clock, randomness or environment', () => {
     const src = readFileSync(path.join(__dirname, '../../../domain/workflow-kinds.ts'), 'utf8');
-    expect([...src.matchAll(/(?:from|import)\s+'([^']+)'/g)].map((m) => m[1])).toEqual(['./automations/workflow-ids']);
+    const imports = [...src.matchAll(/^import (type )?[^']*'([^']+)'/gm)].map((m) => ({
+      type: Boolean(m[1]),
+      from: m[2],
+    }));
+    expect(imports.filter((i) => !i.type).map((i) => i.from)).toEqual(['./automations/workflow-ids']);
+    const typeSources = imports.filter((i) => i.type).map((i) => i.from);
+    for (const from of typeSources) expect(from).toMatch(/\.messages$/);
     expect(src).not.toMatch(/Date\.now\(|new Date\(\)|Math\.random|process\.|require\(/);
   });
 
