@@ -1,5 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { z } from 'zod';
 import { newId } from '../../domain/ids';
+import { EVENT_CATALOG, isEventName } from '../../domain/outbox/catalog';
 
 export interface StoredEvent {
   type: string;
@@ -8,15 +10,30 @@ export interface StoredEvent {
   payload: Record<string, any>;
 }
 
-/** Outbox rows written for one entity, oldest first. */
+/**
+ * Throws unless each stored event is declared in the event catalog and its payload parses with the
+ * declared schema: every HTTP test that reads events also checks the catalog against what the code emits.
+ */
+export function assertCatalogued(events: readonly StoredEvent[]): void {
+  for (const e of events) {
+    if (!isEventName(e.type)) throw new Error(`outbox event ${e.type} is not declared (domain/outbox/catalog.ts)`);
+    const parsed = (EVENT_CATALOG[e.type] as z.ZodType).safeParse(e.payload);
+    if (!parsed.success)
+      throw new Error(`outbox event ${e.type}: payload does not match its declared schema\n${z.prettifyError(parsed.error)}`);
+  }
+}
+
+/** Outbox rows written for one entity, oldest first (each checked against the event catalog). */
 export async function eventsFor(orm: MikroORM, entityId: string): Promise<StoredEvent[]> {
-  return orm.em
+  const events = await orm.em
     .fork()
     .getConnection()
     .execute<StoredEvent[]>(
       'select type, entity_type, entity_id, payload from outbox_event where entity_id = ? order by id',
       [entityId],
     );
+  assertCatalogued(events);
+  return events;
 }
 
 /** A failed parked delivery of a made-up event (admin endpoint and tenant-isolation factory). */
