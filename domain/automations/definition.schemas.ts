@@ -116,11 +116,7 @@ export const TRIGGER_TYPES = [
   'sequence_paused',
   'sequence_resumed',
   'sequence_unenrolled',
-] as const satisfies readonly (
-  | EventName
-  | (typeof NON_EVENT_TRIGGERS)[number]
-  | (typeof UNEMITTED_TRIGGERS)[number]
-)[];
+] as const satisfies readonly (EventName | (typeof NON_EVENT_TRIGGERS)[number] | (typeof UNEMITTED_TRIGGERS)[number])[];
 export type TriggerType = (typeof TRIGGER_TYPES)[number];
 
 /** Still accepted; `record_created` / `record_changed` cover them (the spec says to prefer those). */

@@ -36,7 +36,10 @@ const FIELDS = [
 ] as const;
 
 // Automation triggers (second spec document): a call reaching these statuses starts automations.
-const STATUS_EVENTS: Partial<Record<CallStatus, CallEventName>> = { completed: 'call_completed', answered: 'call_answered' };
+const STATUS_EVENTS: Partial<Record<CallStatus, CallEventName>> = {
+  completed: 'call_completed',
+  answered: 'call_answered',
+};
 
 function pick(input: CallInput): Partial<Call> {
   return pickDefined<Call>(input as Record<string, unknown>, FIELDS);

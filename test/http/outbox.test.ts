@@ -14,8 +14,8 @@ import {
   type OutboxDispatcher,
   type OutboxDispatcherOptions,
 } from '../../domain/outbox/dispatcher';
-import { emit, type DomainEventInput } from '../../domain/outbox/emit';
 import { PermanentFailure, type OutboxEventRecord, type Subscriber } from '../../domain/outbox/subscriber';
+import { emitUndeclared, type UndeclaredEvent } from '../support/outbox';
 
 // Other test files share this database: every test uses its own workspace ids and its
 // dispatchers only claim those (workspaceIds), so no one else's events are touched.
@@ -47,7 +47,7 @@ function ctxFor(em: EntityManager, workspaceId: string): Ctx {
 async function createCompany(workspaceId: string, name = 'Acme'): Promise<string> {
   const em = forkForWorkspace(orm.em, workspaceId);
   const company = em.create(Company, { _id: newId(), workspaceId, name });
-  emit(ctxFor(em, workspaceId), {
+  emitUndeclared(ctxFor(em, workspaceId), {
     type: 'company_created',
     entityType: 'company',
     entityId: company._id,
@@ -60,11 +60,11 @@ async function createCompany(workspaceId: string, name = 'Acme'): Promise<string
 /** Events only, each in its own transaction (in the order given). */
 async function emitEvents(
   workspaceId: string,
-  events: Array<Partial<DomainEventInput> & { entityId: string }>,
+  events: Array<Partial<UndeclaredEvent> & { entityId: string }>,
 ): Promise<void> {
   for (const e of events) {
     const em = forkForWorkspace(orm.em, workspaceId);
-    emit(ctxFor(em, workspaceId), { type: 'company_updated', entityType: 'company', payload: {}, ...e });
+    emitUndeclared(ctxFor(em, workspaceId), { type: 'company_updated', entityType: 'company', payload: {}, ...e });
     await em.flush();
   }
 }
@@ -191,7 +191,12 @@ describe('outbox: events are written with the change, or not at all', () => {
     await expect(
       em.transactional(async (tem) => {
         const company = tem.create(Company, { _id: newId(), workspaceId: ws, name: 'Rolled back' });
-        emit(ctxFor(tem, ws), { type: 'company_created', entityType: 'company', entityId: company._id, payload: {} });
+        emitUndeclared(ctxFor(tem, ws), {
+          type: 'company_created',
+          entityType: 'company',
+          entityId: company._id,
+          payload: {},
+        });
         await tem.flush(); // the rows reach Postgres inside the transaction, then it aborts
         throw new Error('business rule violated');
       }),
@@ -513,7 +518,7 @@ describe('outbox: order per record', () => {
     const em = forkForWorkspace(orm.em, ws);
     for (let seq = 0; seq < 25; seq++) {
       for (const entityId of records)
-        emit(ctxFor(em, ws), { type: 'company_updated', entityType: 'company', entityId, payload: { seq } });
+        emitUndeclared(ctxFor(em, ws), { type: 'company_updated', entityType: 'company', entityId, payload: { seq } });
     }
     await em.flush();
 
@@ -550,7 +555,7 @@ describe('outbox: several batches in flight in one dispatcher (parallelBatches)'
     const em = forkForWorkspace(orm.em, ws);
     for (let seq = 0; seq < 5; seq++) {
       for (const entityId of records)
-        emit(ctxFor(em, ws), { type: 'company_updated', entityType: 'company', entityId, payload: { seq } });
+        emitUndeclared(ctxFor(em, ws), { type: 'company_updated', entityType: 'company', entityId, payload: { seq } });
     }
     await em.flush();
 
@@ -663,7 +668,7 @@ describe('outbox: claiming under a trickle and behind a slow subscriber', () => 
     const em = forkForWorkspace(orm.em, ws);
     // One transaction, one NOTIFY: only the first is claimable until it is processed.
     for (let seq = 0; seq < 3; seq++)
-      emit(ctxFor(em, ws), { type: 'company_updated', entityType: 'company', entityId, payload: { seq } });
+      emitUndeclared(ctxFor(em, ws), { type: 'company_updated', entityType: 'company', entityId, payload: { seq } });
     const t0 = Date.now();
     await em.flush();
     await waitFor(() => delivered.length === 3, 3000, 'all three events of the record');

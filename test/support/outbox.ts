@@ -1,7 +1,9 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { z } from 'zod';
+import type { Ctx } from '../../domain/context';
 import { newId } from '../../domain/ids';
 import { EVENT_CATALOG, isEventName } from '../../domain/outbox/catalog';
+import { emit, type DomainEventInput } from '../../domain/outbox/emit';
 
 export interface StoredEvent {
   type: string;
@@ -19,7 +21,9 @@ export function assertCatalogued(events: readonly StoredEvent[]): void {
     if (!isEventName(e.type)) throw new Error(`outbox event ${e.type} is not declared (domain/outbox/catalog.ts)`);
     const parsed = (EVENT_CATALOG[e.type] as z.ZodType).safeParse(e.payload);
     if (!parsed.success)
-      throw new Error(`outbox event ${e.type}: payload does not match its declared schema\n${z.prettifyError(parsed.error)}`);
+      throw new Error(
+        `outbox event ${e.type}: payload does not match its declared schema\n${z.prettifyError(parsed.error)}`,
+      );
   }
 }
 
@@ -61,4 +65,21 @@ export async function insertParkedDelivery(
       ],
     );
   return id;
+}
+
+/** An outbox event as dispatcher and subscriber tests write it: any name, any payload. */
+export interface UndeclaredEvent {
+  type: string;
+  entityType: string;
+  entityId: string;
+  payload: Record<string, unknown>;
+}
+
+/**
+ * Writes an event that need not be declared in the catalog (made-up names such as `poison`,
+ * payloads that carry only test markers): the row emit() writes, its types bypassed on purpose.
+ * Production code has no such door: emit() takes declared names only.
+ */
+export function emitUndeclared(ctx: Ctx, event: UndeclaredEvent): void {
+  emit(ctx, event as unknown as DomainEventInput);
 }

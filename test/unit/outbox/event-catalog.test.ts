@@ -5,11 +5,7 @@
  * the type-level cases at the bottom fail tsc if `emit()` ever accepts an undeclared name again.
  */
 import type { z } from 'zod';
-import {
-  NON_EVENT_TRIGGERS,
-  TRIGGER_TYPES,
-  UNEMITTED_TRIGGERS,
-} from '../../../domain/automations/definition.schemas';
+import { NON_EVENT_TRIGGERS, TRIGGER_TYPES, UNEMITTED_TRIGGERS } from '../../../domain/automations/definition.schemas';
 import type { Ctx } from '../../../domain/context';
 import { EVENT_CATALOG, EVENT_NAMES, FEATURE_EVENTS, isEventName } from '../../../domain/outbox/catalog';
 import { emit, outboxRow } from '../../../domain/outbox/emit';
