@@ -12,7 +12,7 @@ export const contractEvents = defineEvents({
   contract_completed: contract.extend({
     completedAt: z.string(),
     signers: z.number(),
-    documentSha256: z.string().nullable(),
+    documentSha256: z.string().nullish(),
     signedPdfSha256: z.string(),
   }),
   contract_expired: contract.extend({ deadlineAt: z.string().nullable() }),

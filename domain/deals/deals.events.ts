@@ -1,7 +1,8 @@
 import { z } from 'zod';
 import { defineEvents, fieldChanges, recordView } from '../outbox/define-events';
 
-const flowStage = z.object({ flowId: z.string(), stage: recordView });
+/** A stage as flows list it: `id` (not `_id`), title, order, type, probability. */
+const flowStage = z.object({ flowId: z.string(), stage: z.looseObject({ id: z.string() }) });
 
 /** Deal events (status won/lost as `deal_<status>`), and the flows and stages deals move through. */
 export const dealEvents = defineEvents({
@@ -12,7 +13,7 @@ export const dealEvents = defineEvents({
     deal: recordView,
     fromStageId: z.string().nullable(),
     toStageId: z.string(),
-    flowId: z.string(),
+    flowId: z.string().nullish(),
     fromFlowId: z.string().nullable(),
   }),
   deal_won: z.object({ deal: recordView }),

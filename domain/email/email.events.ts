@@ -18,7 +18,7 @@ export const emailEvents = defineEvents({
     inReplyTo: z.object({ emailId: z.string(), source: z.string().optional(), sourceRef: z.string().optional() }),
   }),
   email_opened: email,
-  email_clicked: email.extend({ url: z.string() }),
+  email_clicked: email.extend({ url: z.string().optional() }),
   email_bounced: email.extend({ recipients: z.array(z.string()) }),
   email_template_created: template,
   email_template_updated: template,

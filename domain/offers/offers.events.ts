@@ -9,7 +9,7 @@ const offerWithRelated = offer.extend({
 });
 const response = offerWithRelated.extend({
   response: z.object({
-    decision: z.enum(['accepted', 'rejected']),
+    decision: z.enum(['accepted', 'declined']),
     name: z.string().nullable(),
     email: z.string().nullable(),
     comment: z.string().nullable(),

@@ -25,7 +25,7 @@ export const fieldChanges = z.record(z.string(), z.looseObject({ from: z.unknown
 /** The names of the fields that changed. */
 export const changedKeys = z.array(z.string());
 /** The records a message or booking is about (sequence exits and automations read them). */
-export const recordLinks = z.looseObject({
+export const recordLinks = z.object({
   personId: z.string().nullish(),
   companyId: z.string().nullish(),
   leadId: z.string().nullish(),

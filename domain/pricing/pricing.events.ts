@@ -9,6 +9,6 @@ export const pricingEvents = defineEvents({
   offer_type_updated: offerType.extend({ changes: changedKeys }),
   offer_type_deleted: offerType,
   calculator_submission_created: z.object({
-    submission: z.object({ _id: z.string(), templateId: z.string(), offerId: z.string().nullable() }),
+    submission: z.object({ _id: z.string(), templateId: z.string(), offerId: z.string().nullish() }),
   }),
 });

@@ -11,8 +11,8 @@ const ticket = z.object({
 /** emitTicketChanges: one payload for the update and the status, assignment and stage events it implies. */
 const changed = ticket.extend({
   changes: fieldChanges,
-  fromStageId: z.string().nullable().optional(),
-  toStageId: z.string().optional(),
+  fromStageId: z.number().nullable().optional(),
+  toStageId: z.number().optional(),
 });
 
 /** Support tickets, their replies and time entries, and the support flow. */

@@ -182,7 +182,7 @@ export async function emitTicketChanges(
   ctx: Ctx,
   t: SupportTicket,
   changes: Changes,
-  extra: { fromStageId?: string | null; toStageId?: string } = {},
+  extra: { fromStageId?: number | null; toStageId?: number } = {},
 ): Promise<void> {
   const payload = await ticketEventPayload(ctx, t, { changes, ...extra });
   emit(ctx, { type: 'support_ticket_updated', entityType: 'support-ticket', entityId: t._id, payload });
