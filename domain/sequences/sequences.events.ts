@@ -13,7 +13,7 @@ const enrollment = z.object({
   }),
 });
 
-/** Sequence enrollment events (entity `sequence_enrollment`), written by the service, the workflow's activity and exits. */
+/** Enrollment events (entity `sequence_enrollment`): from the service, the workflow's activity and exits. */
 export const sequenceEvents = defineEvents({
   sequence_enrolled: enrollment,
   sequence_completed: enrollment,
