@@ -39,6 +39,9 @@ afterAll(async () => {
   await orm.close(true);
 });
 
+/** These tests write made-up names (emitUndeclared): compare them as the strings they are. */
+const typeOf = (e: OutboxEventRecord): string => e.type;
+
 function ctxFor(em: EntityManager, workspaceId: string): Ctx {
   return { em, actor: { workspaceId, userId: newId(), role: 'owner', scopes: ['read', 'write'] } };
 }
@@ -414,7 +417,7 @@ describe('outbox: at least once across failures and crashes', () => {
       { entityId, type: 'poison' },
       { entityId, type: 'after_poison' },
     ]);
-    const sub = recorder('s', (e) => e.type === 'poison');
+    const sub = recorder('s', (e) => typeOf(e) === 'poison');
     const d = dispatcher([ws], [sub.subscriber], { maxAttempts: 3 });
     await d.drainOnce();
     expect(sub.calls.map((e) => e.type)).toEqual(['poison', 'poison', 'poison', 'after_poison']);
@@ -436,7 +439,7 @@ describe('outbox: order per record', () => {
       { entityId: other, type: 'o1' },
       { entityId: record, type: 'e3' },
     ]);
-    const sub = recorder('ordered', (e, call) => e.type === 'e1' && call === 1);
+    const sub = recorder('ordered', (e, call) => typeOf(e) === 'e1' && call === 1);
     const d = dispatcher([ws], [sub.subscriber], { backoff: () => 150 });
 
     const first = await d.drainOnce();
@@ -497,7 +500,7 @@ describe('outbox: order per record', () => {
       name: 'strict',
       async handle(event) {
         calls.push(event.type);
-        if (event.type === 'refused') throw new PermanentFailure('550 mailbox unavailable');
+        if (typeOf(event) === 'refused') throw new PermanentFailure('550 mailbox unavailable');
       },
     };
     const d = dispatcher([ws], [strict]);
