@@ -11,6 +11,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { MeiliSearch } from 'meilisearch';
+import type { EventName } from '../domain/outbox/catalog';
 import { SEARCH_SUBSCRIBER_NAME } from './index-subscriber';
 import { indexUid, INDEXED_TYPES } from './registry';
 import { affectsSearch } from './sync';
@@ -71,7 +72,10 @@ export function createIndexFreshness(opts: { client: MeiliSearch; prefix: string
           new Date(Date.now() - graceMs),
         ],
       );
-    return rows.some((r) => affectsSearch({ type: r.type, entityType: r.entity_type, payload: r.payload }));
+    // Rows written by emit()/outboxRow(), which accept declared names only.
+    return rows.some((r) =>
+      affectsSearch({ type: r.type as EventName, entityType: r.entity_type, payload: r.payload }),
+    );
   };
 
   return {

@@ -300,7 +300,7 @@ async function setOwner(
       type: `${target.kind}_updated`,
       entityType: target.kind,
       entityId: target.id,
-      payload: { [target.kind]: view, changes },
+      payload: target.kind === 'company' ? { company: view, changes } : { person: view, changes },
     });
     await env.em.flush();
   }

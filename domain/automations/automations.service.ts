@@ -120,7 +120,7 @@ function emitChanged(
   ctx: Ctx,
   a: Automation,
   action: AutomationChangeAction,
-  extra: Record<string, unknown> = {},
+  extra: { sourceAutomationId?: string } = {},
 ): void {
   emit(ctx, {
     type: 'automation_changed',

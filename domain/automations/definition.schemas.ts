@@ -4,10 +4,45 @@
  * a graph (one trigger, handles, per-type config) is checked by `validateAutomationGraph`.
  */
 import { z } from 'zod';
+import type { EventName } from '../outbox/catalog';
 import { WAIT_FORMS_DOC } from '../shared/wait-duration';
 import { zArray, zEnum, zInt, zNumber, zObject, zRequiredText, zStrictObject, zString, zJsonObject } from './zod-kit';
 
-/** Every trigger of the spec's Events table. */
+/**
+ * Triggers that are not one outbox event: `scheduled` and `webhook` are started by the schedule and
+ * the webhook endpoint; `record_created` and `record_changed` match families of events (triggers.ts).
+ */
+export const NON_EVENT_TRIGGERS = ['record_created', 'record_changed', 'scheduled', 'webhook'] as const;
+
+/**
+ * Triggers of the spec's Events table that no code emits (no declared event of that name): they
+ * can be saved and never fire. The event catalog test fails once one of them is declared.
+ */
+export const UNEMITTED_TRIGGERS = [
+  'agent_field_change',
+  'agent_new_company',
+  'agent_any',
+  'sales_analytics_done',
+  'transcription_ready',
+  'offer_expired',
+  'offer_pdf_downloaded',
+  'contract_period_ending',
+  'contract_viewed',
+  // The calculators service emits calculator_submission_created, not this name.
+  'calculator_submission',
+  'calculator_submission_processed',
+  'reply_intent_detected',
+  'lifecycle_stage_changed',
+  'engagement_risk_detected',
+  'winback_opportunity',
+  'user_joined_workspace',
+  'ads_lead_form_submitted',
+] as const;
+
+/**
+ * Every trigger of the spec's Events table: a declared event's name (catalog.ts), or one of the
+ * two lists above (a misspelt name fails tsc).
+ */
 export const TRIGGER_TYPES = [
   'lead_created',
   'lead_updated',
@@ -81,7 +116,7 @@ export const TRIGGER_TYPES = [
   'sequence_paused',
   'sequence_resumed',
   'sequence_unenrolled',
-] as const;
+] as const satisfies readonly (EventName | (typeof NON_EVENT_TRIGGERS)[number] | (typeof UNEMITTED_TRIGGERS)[number])[];
 export type TriggerType = (typeof TRIGGER_TYPES)[number];
 
 /** Still accepted; `record_created` / `record_changed` cover them (the spec says to prefer those). */

@@ -74,7 +74,7 @@ export const BOOKING_FIELDS = [
 export const serializeBooking = (b: Booking): BookingView => plainOf(b, BOOKING_FIELDS);
 
 /** The outbox payload: `booking` (with bookingConfigId for trigger filters), `person`, `links` (sequence exits). */
-export function bookingEventPayload(b: Booking, extra: Record<string, unknown> = {}): Record<string, unknown> {
+export function bookingEventPayload<E extends Record<string, unknown>>(b: Booking, extra: E) {
   return {
     booking: { ...serializeBooking(b), bookingConfigId: b.configId },
     person: b.personId

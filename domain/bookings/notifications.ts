@@ -19,17 +19,18 @@ import type { Logger } from '../logger';
 import { sendEmail, type EmailDeps } from '../messaging/email.service';
 import { createMessagingDeps, type MessagingDeps } from '../messaging/factory';
 import { forkForWorkspace } from '../orm/tenant';
+import { eventNames } from '../outbox/event-names';
 import { PermanentFailure, type OutboxEventRecord, type Subscriber } from '../outbox/subscriber';
 import { User } from '../workspaces/user.entity';
 import { Booking, BookingConfig } from './booking.entity';
 
-const ATTENDEE_EVENTS = [
+const ATTENDEE_EVENTS = eventNames(
   'booking_created',
   'booking_approved',
   'booking_rejected',
   'booking_cancelled',
   'booking_rescheduled',
-];
+);
 
 export const publicBookingUrl = (baseUrl: string, publicId: string): string =>
   `${baseUrl.replace(/\/+$/, '')}/api/v1/public/bookings/${publicId}`;

@@ -10,6 +10,7 @@ import { inTransaction } from '../shared/tx';
 import { Call, type CallStatus } from './call.entity';
 import { callTimelineRow, serializeCall } from './call-view';
 import type { CallInput, CallView } from './calls.schemas';
+import type { CallEventName } from './calls.events';
 
 const FIELDS = [
   'subject',
@@ -35,7 +36,10 @@ const FIELDS = [
 ] as const;
 
 // Automation triggers (second spec document): a call reaching these statuses starts automations.
-const STATUS_EVENTS: Partial<Record<CallStatus, string>> = { completed: 'call_completed', answered: 'call_answered' };
+const STATUS_EVENTS: Partial<Record<CallStatus, CallEventName>> = {
+  completed: 'call_completed',
+  answered: 'call_answered',
+};
 
 function pick(input: CallInput): Partial<Call> {
   return pickDefined<Call>(input as Record<string, unknown>, FIELDS);
@@ -46,7 +50,7 @@ async function checkLinks(ctx: Ctx, input: CallInput): Promise<void> {
 }
 
 /** Call events for the calls payload: the view never holds the recording link. */
-function emitCall(ctx: Ctx, type: string, call: Call, extra: { changes?: Changes } = {}): void {
+function emitCall(ctx: Ctx, type: CallEventName, call: Call, extra: { changes?: Changes } = {}): void {
   emit(ctx, { type, entityType: 'call', entityId: call._id, payload: { call: serializeCall(call), ...extra } });
 }
 

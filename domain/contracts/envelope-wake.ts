@@ -8,11 +8,12 @@
  * none (it reads the contract when it starts).
  */
 import type { WorkflowPort } from '../automations/engine/ports';
+import { eventNames } from '../outbox/event-names';
 import type { OutboxEventRecord, Subscriber } from '../outbox/subscriber';
 import { contractEnvelopeKind } from '../workflow-kinds';
 import { envelopeChangedSignal } from './contract-envelope.messages';
 
-export const ENVELOPE_WAKE_EVENTS: readonly string[] = ['contract_signed', 'contract_declined', 'contract_voided'];
+export const ENVELOPE_WAKE_EVENTS = eventNames('contract_signed', 'contract_declined', 'contract_voided');
 
 export function envelopeWakeSubscriber(deps: { workflows: WorkflowPort }): Subscriber {
   return {

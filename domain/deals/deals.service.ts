@@ -112,7 +112,12 @@ export async function createDeal(
     emit(ctx, { type: 'deal_created', entityType: 'deal', entityId: deal._id, payload: { deal: view } });
     emitTagChanges(ctx, 'deal', deal._id, [], deal.tags);
     if (deal.status !== 'open')
-      emit(ctx, { type: `deal_${deal.status}`, entityType: 'deal', entityId: deal._id, payload: { deal: view } });
+      emit(ctx, {
+        type: deal.status === 'won' ? 'deal_won' : 'deal_lost',
+        entityType: 'deal',
+        entityId: deal._id,
+        payload: { deal: view },
+      });
     recordSystemActivity(
       ctx,
       link(deal),
@@ -218,7 +223,12 @@ function emitUpdateEvents(
     summary.push(`moved from ${stage.from?.title ?? '(no stage)'} to ${stage.to.title}`);
   }
   if (changes.status && deal.status !== 'open')
-    emit(ctx, { type: `deal_${deal.status}`, entityType: 'deal', entityId: deal._id, payload: { deal: view } });
+    emit(ctx, {
+      type: deal.status === 'won' ? 'deal_won' : 'deal_lost',
+      entityType: 'deal',
+      entityId: deal._id,
+      payload: { deal: view },
+    });
   if (changes.status) summary.push(`status ${String(changes.status.from)} → ${deal.status}`);
   emitTagChanges(ctx, 'deal', deal._id, beforeTags, deal.tags);
   recordSystemActivity(ctx, link(deal), 'record_updated', summary.join('; '), metadata);

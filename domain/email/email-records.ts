@@ -154,7 +154,7 @@ export type SentEmailRow = Pick<
   | 'sourceRef'
 >;
 
-export function emailEventPayload(e: SentEmailRow): Record<string, unknown> {
+export function emailEventPayload(e: SentEmailRow) {
   const links: Record<string, string> = {};
   if (e.personId) links.personId = e.personId;
   if (e.companyId) links.companyId = e.companyId;

@@ -1,5 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { forkForWorkspace } from '../orm/tenant';
+import { eventNames } from '../outbox/event-names';
 import type { Subscriber, SubscriberDeps } from '../outbox/subscriber';
 import { Person } from '../people/person.entity';
 import { Lead } from './lead.entity';
@@ -79,6 +80,8 @@ export function leadRescoreSubscriber(deps: SubscriberDeps): Subscriber {
   };
 }
 
+const CONTACT_EVENTS = eventNames('person_updated', 'person_deleted', 'company_deleted');
+
 /**
  * Keeps leads consistent with their linked records: a person's edit can change `contact.*` rules,
  * and a deleted person or company leaves no dangling reference on leads.
@@ -86,7 +89,7 @@ export function leadRescoreSubscriber(deps: SubscriberDeps): Subscriber {
 export function leadContactSyncSubscriber(deps: SubscriberDeps): Subscriber {
   return {
     name: 'lead-contact-sync',
-    handles: (event) => ['person_updated', 'person_deleted', 'company_deleted'].includes(event.type),
+    handles: (event) => CONTACT_EVENTS.includes(event.type),
     async handle(event) {
       const em = forkForWorkspace(deps.orm.em, event.workspaceId);
       if (event.type === 'person_updated') {

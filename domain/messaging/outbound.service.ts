@@ -5,6 +5,7 @@ import { serializeActivity } from '../timeline/timeline.service';
 import { DomainError } from '../errors';
 import { newId } from '../ids';
 import { executeLean, insertRowsSql, leanQuery, type FullRow } from '../orm/lean';
+import type { EventPayload } from '../outbox/catalog';
 import { outboxRow } from '../outbox/emit';
 import { inTransaction } from '../shared/tx';
 import { DeliveryError } from './delivery-error';
@@ -361,11 +362,21 @@ export interface AlsoStatement {
  * marked unknown: it was sent), its timeline row shows it, the channel's own record is updated
  * (`also`) and the event is written, all in one statement (data-modifying CTEs: atomic, one round trip).
  */
+type SentEventName = 'email_sent' | 'sms_sent';
+/** The sent event of a channel; recordSent adds the outbound message's and its timeline row's ids. */
+export type SentEvent = {
+  [N in SentEventName]: {
+    type: N;
+    entityType: OutboundChannel;
+    payload: Omit<EventPayload<N>, 'outboundMessageId' | 'activityId'>;
+  };
+}[SentEventName];
+
 export async function recordSent(
   ctx: Ctx,
   row: OutboundRow,
   sent: { providerMessageId: string | null; result: Record<string, unknown> },
-  event: { type: 'email_sent' | 'sms_sent'; entityType: OutboundChannel; payload: Record<string, unknown> },
+  event: SentEvent,
   also: AlsoStatement[] = [],
 ): Promise<void> {
   const at = new Date();

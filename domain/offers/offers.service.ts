@@ -298,7 +298,7 @@ async function related(ctx: Ctx, offer: Offer) {
 }
 
 /** Namespaces automations read besides `offer` (deal, company). */
-export async function offerEventPayload(ctx: Ctx, offer: Offer, links: OfferLinks): Promise<Record<string, unknown>> {
+export async function offerEventPayload(ctx: Ctx, offer: Offer, links: OfferLinks) {
   const { company, deal } = await related(ctx, offer);
   return {
     ...eventPayload(serializeOffer(offer, links)),

@@ -1,21 +1,23 @@
 import type { Ctx } from '../context';
 import { newId } from '../ids';
+import type { EventName, EventPayload } from './catalog';
 import { OutboxEvent } from './outbox-event.entity';
 
-export interface DomainEventInput {
-  /** Event name in the automation trigger vocabulary, e.g. company_created, person_updated, tag_added. */
-  type: string;
+export interface DomainEventInput<N extends EventName = EventName> {
+  /** A declared event name (catalog.ts), e.g. company_created, person_updated, tag_added. */
+  type: N;
   /** company, person, lead, deal, … */
   entityType: string;
   entityId: string;
-  payload: Record<string, unknown>;
+  /** What the event declares for that name (NoInfer: the name alone picks the event). */
+  payload: NoInfer<EventPayload<N>>;
 }
 
 /**
  * Appends an event to the outbox through the request's entity manager, so it is written in the
  * same flush (one transaction) as the change it describes; a rolled-back write emits nothing.
  */
-export function emit(ctx: Ctx, event: DomainEventInput): void {
+export function emit<N extends EventName>(ctx: Ctx, event: DomainEventInput<N>): void {
   const now = new Date();
   ctx.em.persist(
     ctx.em.create(OutboxEvent, {
@@ -52,15 +54,15 @@ const isStamp = (s: unknown): s is OutboxPayloadStamp =>
  * insertRowsSql) that write it in the same statement as the change it describes: the same row
  * `emit` would persist, stamped by the entity manager's OutboxPayloadStamp if it has one.
  */
-export function outboxRow(
+export function outboxRow<N extends EventName>(
   ctx: Ctx,
   at: Date,
-  type: string,
+  type: N,
   entityType: string,
   entityId: string,
-  payload: Record<string, unknown>,
+  payload: NoInfer<EventPayload<N>>,
 ): Record<string, unknown> {
-  let stamped = payload;
+  let stamped: Record<string, unknown> = payload;
   for (const s of ctx.em.getEventManager().getSubscribers()) if (isStamp(s)) stamped = s.stampOutboxPayload(stamped);
   return {
     eventId: newId(at),

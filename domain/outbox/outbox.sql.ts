@@ -1,3 +1,4 @@
+import type { EventName } from './catalog';
 import type { OutboxEventRecord } from './subscriber';
 
 /**
@@ -115,7 +116,7 @@ export function eventOf(row: EventColumns, id: string): OutboxEventRecord {
     id: String(id),
     eventId: row.event_id,
     workspaceId: row.workspace_id,
-    type: row.type,
+    type: row.type as EventName,
     entityType: row.entity_type,
     entityId: row.entity_id,
     actorUserId: row.actor_user_id,

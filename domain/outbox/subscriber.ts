@@ -1,6 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { WorkflowPort } from '../automations/engine/ports';
 import type { AppConfig } from '../config';
+import type { EventName } from './catalog';
 import type { Logger } from '../logger';
 import type { SequenceWorkflowPort } from '../sequences/ports';
 import type { WebhookRetryPort } from '../webhooks/ports';
@@ -12,7 +13,8 @@ export interface OutboxEventRecord {
   /** 24-hex event id: the key subscribers dedupe on (delivery is at least once). */
   eventId: string;
   workspaceId: string;
-  type: string;
+  /** A declared name: rows are written by emit()/outboxRow(), which accept no other. */
+  type: EventName;
   entityType: string;
   entityId: string;
   actorUserId: string | null;

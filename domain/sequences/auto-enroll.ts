@@ -9,8 +9,9 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { automationActor, automationActorId } from '../automations/engine/workspace';
 import type { Logger } from '../logger';
 import { forkForWorkspace } from '../orm/tenant';
+import { eventNames } from '../outbox/event-names';
 import type { OutboxEventRecord, Subscriber } from '../outbox/subscriber';
-import type { EnrollEntityType, SequenceTrigger } from './definition.schemas';
+import { SEQUENCE_EVENTS, type EnrollEntityType, type SequenceTrigger } from './definition.schemas';
 import { enrollEntities } from './enroll.service';
 import type { SequenceEngineDeps } from './ports';
 import { Sequence } from './sequence.entity';
@@ -103,8 +104,17 @@ export function triggerFires(
   }
 }
 
-const HANDLED =
-  /^((lead|person|deal|company)_(created|updated)|sequence_(enrolled|completed|exited|paused|resumed|unenrolled))$/;
+const HANDLED = eventNames(
+  'lead_created',
+  'lead_updated',
+  'person_created',
+  'person_updated',
+  'deal_created',
+  'deal_updated',
+  'company_created',
+  'company_updated',
+  ...SEQUENCE_EVENTS,
+);
 
 export function sequenceAutoEnrollSubscriber(deps: SequenceEngineDeps & { log: Logger; orm: MikroORM }): Subscriber {
   /** One event against the workspace's sequences that have triggers. */
@@ -133,7 +143,7 @@ export function sequenceAutoEnrollSubscriber(deps: SequenceEngineDeps & { log: L
   };
   return {
     name: 'sequence-auto-enroll',
-    handles: (e) => HANDLED.test(e.type),
+    handles: (e) => HANDLED.includes(e.type),
     // A batch at a time: the sequences with triggers are read once per workspace of the batch, not once per event
     // (most events concern none).
     async handleBatch(events) {

@@ -11,6 +11,7 @@ import {
   NODE_ID_RE,
   DEFAULT_EXECUTION_SETTINGS,
 } from '../automations/definition.schemas';
+import type { SequenceEventName } from './sequences.events';
 import {
   isPlainObject,
   zArray,
@@ -45,7 +46,7 @@ export const SEQUENCE_EVENTS = [
   'sequence_paused',
   'sequence_resumed',
   'sequence_unenrolled',
-] as const;
+] as const satisfies readonly SequenceEventName[];
 export const MAX_NODES = 200;
 export const MAX_EDGES = 400;
 export const MAX_TRIGGERS = 20;

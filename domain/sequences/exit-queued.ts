@@ -17,7 +17,7 @@ export const enrollmentEventPayload = (e: {
   entityId: string;
   status: string;
   exitReason?: string | null;
-}): Record<string, unknown> => ({
+}) => ({
   enrollment: {
     _id: e._id,
     sequenceId: e.sequenceId,

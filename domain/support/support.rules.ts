@@ -68,7 +68,10 @@ export function ticketNumberInSubject(subject: string | null | undefined): numbe
 }
 
 /** The event of a status change besides support_ticket_updated (null: none). */
-export function statusEvent(from: TicketStatus, to: TicketStatus): string | null {
+export function statusEvent(
+  from: TicketStatus,
+  to: TicketStatus,
+): 'support_ticket_resolved' | 'support_ticket_closed' | 'support_ticket_reopened' | null {
   if (from === to) return null;
   if (to === 'resolved') return 'support_ticket_resolved';
   if (to === 'closed') return 'support_ticket_closed';

@@ -62,11 +62,11 @@ export async function getTicket(ctx: Ctx, id: string): Promise<SupportTicket> {
 }
 
 /** Event payload: the ticket plus the person and company namespaces automations read. */
-export async function ticketEventPayload(
+export async function ticketEventPayload<E extends Record<string, unknown> = Record<never, never>>(
   ctx: Ctx,
   t: SupportTicket,
-  extra: Record<string, unknown> = {},
-): Promise<Record<string, unknown>> {
+  extra: E = {} as E,
+) {
   const person = t.personRef ? await ctx.em.findOne(Person, { _id: t.personRef }) : null;
   const company = t.company ? await ctx.em.findOne(Company, { _id: t.company }) : null;
   return {
@@ -182,7 +182,7 @@ export async function emitTicketChanges(
   ctx: Ctx,
   t: SupportTicket,
   changes: Changes,
-  extra: Record<string, unknown> = {},
+  extra: { fromStageId?: number | null; toStageId?: number } = {},
 ): Promise<void> {
   const payload = await ticketEventPayload(ctx, t, { changes, ...extra });
   emit(ctx, { type: 'support_ticket_updated', entityType: 'support-ticket', entityId: t._id, payload });

@@ -1,5 +1,6 @@
 import type { Ctx } from '../context';
 import { validation } from '../errors';
+import type { EventPayload } from '../outbox/catalog';
 import { emit } from '../outbox/emit';
 import { recordSystemActivity } from '../timeline/timeline.service';
 import { emitTagChanges, normalizeTags } from '../shared/changes';
@@ -14,6 +15,8 @@ import {
 } from '../shared/record-kinds';
 import { inTransaction } from '../shared/tx';
 import type { BulkTagsResultView, TagCountView } from './tags.schemas';
+
+type UpdatedPayload = EventPayload<`${RecordType}_updated`>;
 
 export const MAX_TAGS_PER_RECORD = 100;
 
@@ -96,7 +99,9 @@ export async function bulkTags(ctx: Ctx, input: BulkTagInput): Promise<BulkTagsR
         type: `${input.entityType}_updated`,
         entityType: input.entityType,
         entityId: record._id,
-        payload: { [input.entityType]: kind.serialize(record), changes: diff },
+        // `{ <record type>: view, changes }`: TS types the computed key as an index signature, and the
+        // kinds' serialize() as a plain record, so the declared payload is asserted here.
+        payload: { [input.entityType]: kind.serialize(record), changes: diff } as unknown as UpdatedPayload,
       });
       emitTagChanges(ctx, input.entityType, record._id, before, after);
       recordSystemActivity(

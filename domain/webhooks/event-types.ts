@@ -2,13 +2,28 @@
  * Webhook event types and the one table that maps outbox events (automation trigger vocabulary,
  * `company_created`) to them (`company.created`). Events of features that do not exist yet
  * (offers, contracts, bookings) are subscribable now and flow once those features emit them.
+ * Every mapped name is a declared event (catalog.ts) or listed in UNEMITTED_WEBHOOK_SOURCES.
  */
+import type { EventName } from '../outbox/catalog';
 
-const crud = (entity: string, webhook = entity): Record<string, string> => ({
-  [`${entity}_created`]: `${webhook}.created`,
-  [`${entity}_updated`]: `${webhook}.updated`,
-  [`${entity}_deleted`]: `${webhook}.deleted`,
-});
+/**
+ * Mapped names that no code emits (no declared event): their webhook types can be subscribed to
+ * and are never sent. The event catalog test fails once one of them is declared.
+ */
+export const UNEMITTED_WEBHOOK_SOURCES = ['task_completed'] as const;
+type WebhookSource = EventName | (typeof UNEMITTED_WEBHOOK_SOURCES)[number];
+
+type Crud<E extends string> = `${E}_created` | `${E}_updated` | `${E}_deleted`;
+/** Entities with all three of `<entity>_created`, `_updated`, `_deleted`. */
+type CrudEntity = {
+  [K in WebhookSource]: K extends `${infer E}_created` ? (Crud<E> extends WebhookSource ? E : never) : never;
+}[WebhookSource];
+const crud = <E extends CrudEntity>(entity: E, webhook: string = entity) =>
+  ({
+    [`${entity}_created`]: `${webhook}.created`,
+    [`${entity}_updated`]: `${webhook}.updated`,
+    [`${entity}_deleted`]: `${webhook}.deleted`,
+  }) as Record<Crud<E>, string>;
 
 /** Outbox event type → webhook event type. Outbox events not listed here are never sent. */
 export const OUTBOX_TO_WEBHOOK: Readonly<Record<string, string>> = {
@@ -57,7 +72,7 @@ export const OUTBOX_TO_WEBHOOK: Readonly<Record<string, string>> = {
   booking_rejected: 'booking.rejected',
   offer_accepted: 'offer.accepted',
   offer_rejected: 'offer.declined',
-};
+} satisfies Partial<Record<WebhookSource, string>>;
 
 /** Sent only by `POST /webhooks/subscriptions/:id/test`, whatever the subscription's events. */
 export const TEST_EVENT_TYPE = 'webhook.test';

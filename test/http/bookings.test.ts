@@ -9,6 +9,7 @@ import { OutboxEvent } from '../../domain/outbox/outbox-event.entity';
 import type { Tenant } from '../support/app';
 import { startEngineHarness, waitFor, type EngineHarness } from '../support/automation-engine';
 import { book, createConfig, freshDay, ownerId } from '../support/bookings';
+import { assertCatalogued } from '../support/outbox';
 import { startSmtp, type LocalSmtp } from '../unit/messaging/local-smtp';
 
 let h: EngineHarness;
@@ -265,6 +266,7 @@ describe('POST /bookings', () => {
     expect((await other.http.get(`/api/v1/bookings/${b._id}`)).status).toBe(404);
     expect((await other.http.get(`/api/v1/bookings/${b.publicId}`)).status).toBe(404);
     const events = await em().find(OutboxEvent, { entityId: b._id });
+    assertCatalogued(events);
     const created = events.find((e) => e.type === 'booking_created')!;
     expect(created.payload).toMatchObject({
       booking: { _id: b._id, bookingConfigId: c._id },
@@ -372,7 +374,9 @@ describe('cancel and reschedule', () => {
       (await em().findOne(CalendarEvent, { _id: b.calendarEventId }, { filters: false }))!.start.toISOString(),
     ).toBe(`${day}T09:30:00.000Z`);
     expect(blocker.status).toBe('confirmed');
-    const events = (await em().find(OutboxEvent, { entityId: b._id })).map((e) => e.type);
+    const rows = await em().find(OutboxEvent, { entityId: b._id });
+    assertCatalogued(rows);
+    const events = rows.map((e) => e.type);
     expect(events).toEqual(expect.arrayContaining(['booking_created', 'booking_rescheduled']));
   });
 });

@@ -14,6 +14,7 @@ import { contractEnvelopeKind } from '../../domain/workflow-kinds';
 import { HttpClient, type Tenant } from '../support/app';
 import { startEngineHarness, waitFor, type EngineHarness } from '../support/automation-engine';
 import { createContract, linksFor, signerEmail } from '../support/contracts';
+import { assertCatalogued } from '../support/outbox';
 import { startSmtp, type LocalSmtp } from '../unit/messaging/local-smtp';
 import { createMessagingDeps } from '../../domain/messaging/factory';
 import { createOutboxDispatcher } from '../../domain/outbox/dispatcher';
@@ -50,8 +51,12 @@ afterAll(async () => {
 
 const em = () => h.app.runtime.deps.orm.em.fork();
 const contractRow = (id: string) => em().findOne(Contract, { _id: id }, { filters: false });
-const events = (id: string) =>
-  em().find(OutboxEvent, { entityType: 'contract', entityId: id }, { orderBy: { id: 'asc' } });
+/** The contract's outbox events, each checked against the event catalog. */
+const events = async (id: string) => {
+  const rows = await em().find(OutboxEvent, { entityType: 'contract', entityId: id }, { orderBy: { id: 'asc' } });
+  assertCatalogued(rows);
+  return rows;
+};
 const statusOf = async (id: string) => (await t.http.get(`/api/v1/contracts/${id}`)).body.data;
 const waitStatus = (id: string, status: string, ms = 20_000) =>
   waitFor(async () => ((await contractRow(id))?.status === status ? statusOf(id) : null), ms, `contract ${status}`);

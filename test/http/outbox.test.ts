@@ -14,8 +14,8 @@ import {
   type OutboxDispatcher,
   type OutboxDispatcherOptions,
 } from '../../domain/outbox/dispatcher';
-import { emit, type DomainEventInput } from '../../domain/outbox/emit';
 import { PermanentFailure, type OutboxEventRecord, type Subscriber } from '../../domain/outbox/subscriber';
+import { emitUndeclared, type UndeclaredEvent } from '../support/outbox';
 
 // Other test files share this database: every test uses its own workspace ids and its
 // dispatchers only claim those (workspaceIds), so no one else's events are touched.
@@ -39,6 +39,9 @@ afterAll(async () => {
   await orm.close(true);
 });
 
+/** These tests write made-up names (emitUndeclared): compare them as the strings they are. */
+const typeOf = (e: OutboxEventRecord): string => e.type;
+
 function ctxFor(em: EntityManager, workspaceId: string): Ctx {
   return { em, actor: { workspaceId, userId: newId(), role: 'owner', scopes: ['read', 'write'] } };
 }
@@ -47,7 +50,7 @@ function ctxFor(em: EntityManager, workspaceId: string): Ctx {
 async function createCompany(workspaceId: string, name = 'Acme'): Promise<string> {
   const em = forkForWorkspace(orm.em, workspaceId);
   const company = em.create(Company, { _id: newId(), workspaceId, name });
-  emit(ctxFor(em, workspaceId), {
+  emitUndeclared(ctxFor(em, workspaceId), {
     type: 'company_created',
     entityType: 'company',
     entityId: company._id,
@@ -60,11 +63,11 @@ async function createCompany(workspaceId: string, name = 'Acme'): Promise<string
 /** Events only, each in its own transaction (in the order given). */
 async function emitEvents(
   workspaceId: string,
-  events: Array<Partial<DomainEventInput> & { entityId: string }>,
+  events: Array<Partial<UndeclaredEvent> & { entityId: string }>,
 ): Promise<void> {
   for (const e of events) {
     const em = forkForWorkspace(orm.em, workspaceId);
-    emit(ctxFor(em, workspaceId), { type: 'company_updated', entityType: 'company', payload: {}, ...e });
+    emitUndeclared(ctxFor(em, workspaceId), { type: 'company_updated', entityType: 'company', payload: {}, ...e });
     await em.flush();
   }
 }
@@ -191,7 +194,12 @@ describe('outbox: events are written with the change, or not at all', () => {
     await expect(
       em.transactional(async (tem) => {
         const company = tem.create(Company, { _id: newId(), workspaceId: ws, name: 'Rolled back' });
-        emit(ctxFor(tem, ws), { type: 'company_created', entityType: 'company', entityId: company._id, payload: {} });
+        emitUndeclared(ctxFor(tem, ws), {
+          type: 'company_created',
+          entityType: 'company',
+          entityId: company._id,
+          payload: {},
+        });
         await tem.flush(); // the rows reach Postgres inside the transaction, then it aborts
         throw new Error('business rule violated');
       }),
@@ -409,7 +417,7 @@ describe('outbox: at least once across failures and crashes', () => {
       { entityId, type: 'poison' },
       { entityId, type: 'after_poison' },
     ]);
-    const sub = recorder('s', (e) => e.type === 'poison');
+    const sub = recorder('s', (e) => typeOf(e) === 'poison');
     const d = dispatcher([ws], [sub.subscriber], { maxAttempts: 3 });
     await d.drainOnce();
     expect(sub.calls.map((e) => e.type)).toEqual(['poison', 'poison', 'poison', 'after_poison']);
@@ -431,7 +439,7 @@ describe('outbox: order per record', () => {
       { entityId: other, type: 'o1' },
       { entityId: record, type: 'e3' },
     ]);
-    const sub = recorder('ordered', (e, call) => e.type === 'e1' && call === 1);
+    const sub = recorder('ordered', (e, call) => typeOf(e) === 'e1' && call === 1);
     const d = dispatcher([ws], [sub.subscriber], { backoff: () => 150 });
 
     const first = await d.drainOnce();
@@ -492,7 +500,7 @@ describe('outbox: order per record', () => {
       name: 'strict',
       async handle(event) {
         calls.push(event.type);
-        if (event.type === 'refused') throw new PermanentFailure('550 mailbox unavailable');
+        if (typeOf(event) === 'refused') throw new PermanentFailure('550 mailbox unavailable');
       },
     };
     const d = dispatcher([ws], [strict]);
@@ -513,7 +521,7 @@ describe('outbox: order per record', () => {
     const em = forkForWorkspace(orm.em, ws);
     for (let seq = 0; seq < 25; seq++) {
       for (const entityId of records)
-        emit(ctxFor(em, ws), { type: 'company_updated', entityType: 'company', entityId, payload: { seq } });
+        emitUndeclared(ctxFor(em, ws), { type: 'company_updated', entityType: 'company', entityId, payload: { seq } });
     }
     await em.flush();
 
@@ -550,7 +558,7 @@ describe('outbox: several batches in flight in one dispatcher (parallelBatches)'
     const em = forkForWorkspace(orm.em, ws);
     for (let seq = 0; seq < 5; seq++) {
       for (const entityId of records)
-        emit(ctxFor(em, ws), { type: 'company_updated', entityType: 'company', entityId, payload: { seq } });
+        emitUndeclared(ctxFor(em, ws), { type: 'company_updated', entityType: 'company', entityId, payload: { seq } });
     }
     await em.flush();
 
@@ -663,7 +671,7 @@ describe('outbox: claiming under a trickle and behind a slow subscriber', () => 
     const em = forkForWorkspace(orm.em, ws);
     // One transaction, one NOTIFY: only the first is claimable until it is processed.
     for (let seq = 0; seq < 3; seq++)
-      emit(ctxFor(em, ws), { type: 'company_updated', entityType: 'company', entityId, payload: { seq } });
+      emitUndeclared(ctxFor(em, ws), { type: 'company_updated', entityType: 'company', entityId, payload: { seq } });
     const t0 = Date.now();
     await em.flush();
     await waitFor(() => delivered.length === 3, 3000, 'all three events of the record');

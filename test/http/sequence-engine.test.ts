@@ -6,12 +6,12 @@
 import { CalendarEvent } from '../../domain/calendar/calendar-event.entity';
 import { Lead } from '../../domain/leads/lead.entity';
 import { forkForWorkspace } from '../../domain/orm/tenant';
-import { emit } from '../../domain/outbox/emit';
 import { OutboxEvent } from '../../domain/outbox/outbox-event.entity';
 import { SequenceEnrollment, SequenceStep } from '../../domain/sequences/sequence.entity';
 import type { Tenant } from '../support/app';
 import { startEngineHarness, waitFor, type EngineHarness } from '../support/automation-engine';
 import { workspaceCtx } from '../support/automations';
+import { emitUndeclared } from '../support/outbox';
 import { createSequence, emailNode, line, waitNode } from '../support/sequences';
 import { json, startHttp, type LocalHttp } from '../unit/messaging/local-http';
 import { startSmtp, type LocalSmtp } from '../unit/messaging/local-smtp';
@@ -104,7 +104,7 @@ const eventsOf = async (enrollmentId: string) =>
 
 async function emitEvent(type: string, entityType: string, entityId: string, payload: Record<string, unknown>) {
   const ctx = await workspaceCtx(h.app, t.http);
-  emit(ctx, { type, entityType, entityId, payload });
+  emitUndeclared(ctx, { type, entityType, entityId, payload });
   await ctx.em.flush();
 }
 

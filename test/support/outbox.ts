@@ -1,5 +1,9 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { z } from 'zod';
+import type { Ctx } from '../../domain/context';
 import { newId } from '../../domain/ids';
+import { EVENT_CATALOG, isEventName } from '../../domain/outbox/catalog';
+import { emit, type DomainEventInput } from '../../domain/outbox/emit';
 
 export interface StoredEvent {
   type: string;
@@ -8,15 +12,32 @@ export interface StoredEvent {
   payload: Record<string, any>;
 }
 
-/** Outbox rows written for one entity, oldest first. */
+/**
+ * Throws unless each stored event is declared in the event catalog and its payload parses with the
+ * declared schema: every HTTP test that reads events also checks the catalog against what the code emits.
+ */
+export function assertCatalogued(events: readonly Pick<StoredEvent, 'type' | 'payload'>[]): void {
+  for (const e of events) {
+    if (!isEventName(e.type)) throw new Error(`outbox event ${e.type} is not declared (domain/outbox/catalog.ts)`);
+    const parsed = (EVENT_CATALOG[e.type] as z.ZodType).safeParse(e.payload);
+    if (!parsed.success)
+      throw new Error(
+        `outbox event ${e.type}: payload does not match its declared schema\n${z.prettifyError(parsed.error)}`,
+      );
+  }
+}
+
+/** Outbox rows written for one entity, oldest first (each checked against the event catalog). */
 export async function eventsFor(orm: MikroORM, entityId: string): Promise<StoredEvent[]> {
-  return orm.em
+  const events = await orm.em
     .fork()
     .getConnection()
     .execute<StoredEvent[]>(
       'select type, entity_type, entity_id, payload from outbox_event where entity_id = ? order by id',
       [entityId],
     );
+  assertCatalogued(events);
+  return events;
 }
 
 /** A failed parked delivery of a made-up event (admin endpoint and tenant-isolation factory). */
@@ -44,4 +65,21 @@ export async function insertParkedDelivery(
       ],
     );
   return id;
+}
+
+/** An outbox event as dispatcher and subscriber tests write it: any name, any payload. */
+export interface UndeclaredEvent {
+  type: string;
+  entityType: string;
+  entityId: string;
+  payload: Record<string, unknown>;
+}
+
+/**
+ * Writes an event that need not be declared in the catalog (made-up names such as `poison`,
+ * payloads that carry only test markers): the row emit() writes, its types bypassed on purpose.
+ * Production code has no such door: emit() takes declared names only.
+ */
+export function emitUndeclared(ctx: Ctx, event: UndeclaredEvent): void {
+  emit(ctx, event as unknown as DomainEventInput);
 }

@@ -155,8 +155,8 @@ export function automationTriggerSubscriber(deps: EngineDeps): Subscriber {
 export function automationScheduleSubscriber(deps: EngineDeps): Subscriber {
   return {
     name: 'automation-schedules',
-    handles: (e) =>
-      e.entityType === 'automation' && (e.type === 'automation_changed' || e.type === 'automation_deleted'),
+    // automation_changed covers deletion too (action 'deleted'); no `automation_deleted` event exists.
+    handles: (e) => e.entityType === 'automation' && e.type === 'automation_changed',
     async handle(event) {
       await syncSchedule(deps, event.workspaceId, event.entityId);
     },

@@ -1,12 +1,13 @@
 import type { WorkflowPort } from '../../../domain/automations/engine/ports';
 import { envelopeWakeSubscriber } from '../../../domain/contracts/envelope-wake';
 import { envelopeChangedSignal } from '../../../domain/contracts/contract-envelope.messages';
+import type { EventName } from '../../../domain/outbox/catalog';
 import type { OutboxEventRecord } from '../../../domain/outbox/subscriber';
 import { contractEnvelopeKind } from '../../../domain/workflow-kinds';
 
 const WS = '6b08efbeb5978cbca84069d1';
 const ID = '6b08f0ae38139c74e6ec8f81';
-const event = (type: string, entityType = 'contract'): OutboxEventRecord => ({
+const event = (type: EventName, entityType = 'contract'): OutboxEventRecord => ({
   id: '1',
   eventId: '6b08f0ae38139c74e6ec8f99',
   workspaceId: WS,
@@ -33,9 +34,9 @@ function port(signal: WorkflowPort['signal']): { port: { workflows: WorkflowPort
 describe('contract-envelope-wake subscriber (the durable twin of the API signal)', () => {
   it('takes signatures, declines and voids of contracts, nothing else', () => {
     const s = envelopeWakeSubscriber(port(async () => true).port);
-    for (const type of ['contract_signed', 'contract_declined', 'contract_voided'])
+    for (const type of ['contract_signed', 'contract_declined', 'contract_voided'] as const)
       expect(s.handles!(event(type))).toBe(true);
-    for (const type of ['contract_sent', 'contract_completed', 'contract_viewed'])
+    for (const type of ['contract_sent', 'contract_completed', 'contract_expired'] as const)
       expect(s.handles!(event(type))).toBe(false);
     expect(s.handles!(event('contract_signed', 'offer'))).toBe(false);
   });

@@ -1,4 +1,5 @@
 import { tenantEntities } from '../../../domain/orm/entities';
+import type { EventName } from '../../../domain/outbox/catalog';
 import {
   definitionOf,
   dependentsOf,
@@ -71,7 +72,7 @@ describe('search type definitions', () => {
 });
 
 describe('which events reach the index', () => {
-  const ev = (type: string, entityType: string, payload: Record<string, unknown> = {}) => ({
+  const ev = (type: EventName, entityType: string, payload: Record<string, unknown> = {}) => ({
     type,
     entityType,
     payload,

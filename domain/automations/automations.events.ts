@@ -1,0 +1,14 @@
+import { z } from 'zod';
+import { defineEvents, recordView } from '../outbox/define-events';
+
+/**
+ * An automation was created, updated, toggled, duplicated (with `sourceAutomationId`), deleted,
+ * or deactivated by the engine (then `automation` holds only `_id`, `isActive`, `deactivatedReason`).
+ */
+export const automationEvents = defineEvents({
+  automation_changed: z.object({
+    automation: recordView,
+    action: z.enum(['created', 'updated', 'toggled', 'duplicated', 'deleted', 'deactivated']),
+    sourceAutomationId: z.string().optional(),
+  }),
+});

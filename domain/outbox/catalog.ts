@@ -1,0 +1,86 @@
+/**
+ * The event catalog: every outbox event the code emits, by feature (each feature declares its own
+ * in `domain/<feature>/<feature>.events.ts`). `emit()` and `outboxRow()` accept only these names,
+ * each with its payload type; the automation triggers, the webhook mapping and the sequence exit
+ * subscriptions are checked against them (test/unit/outbox/event-catalog.test.ts). docs/events.md.
+ */
+import type { z } from 'zod';
+import { agentEvents } from '../agents/agents.events';
+import { automationEvents } from '../automations/automations.events';
+import { bookingEvents } from '../bookings/bookings.events';
+import { calendarEvents } from '../calendar/calendar.events';
+import { callEvents } from '../calls/calls.events';
+import { companyEvents } from '../companies/companies.events';
+import { contractEvents } from '../contracts/contracts.events';
+import { customFieldEvents } from '../custom-fields/custom-fields.events';
+import { customObjectEvents } from '../custom-objects/custom-objects.events';
+import { dealEvents } from '../deals/deals.events';
+import { emailEvents } from '../email/email.events';
+import { extensionEvents } from '../extension/extension.events';
+import { fileEvents } from '../files/files.events';
+import { importEvents } from '../imports/imports.events';
+import { leadEvents } from '../leads/leads.events';
+import { listEvents } from '../lists/lists.events';
+import { messagingEvents } from '../messaging/messaging.events';
+import { noteEvents } from '../notes/notes.events';
+import { offerEvents } from '../offers/offers.events';
+import { personEvents } from '../people/people.events';
+import { presetEvents } from '../presets/presets.events';
+import { pricingEvents } from '../pricing/pricing.events';
+import { projectEvents } from '../projects/projects.events';
+import { sequenceEvents } from '../sequences/sequences.events';
+import { supportEvents } from '../support/support.events';
+import { tagEvents } from '../tags/tags.events';
+import { taskEvents } from '../tasks/tasks.events';
+import { timelineEvents } from '../timeline/timeline.events';
+import { userEvents } from '../users/users.events';
+
+/** Each feature's catalog under its folder name (a name declared twice fails the catalog test). */
+export const FEATURE_EVENTS = {
+  agents: agentEvents,
+  automations: automationEvents,
+  bookings: bookingEvents,
+  calendar: calendarEvents,
+  calls: callEvents,
+  companies: companyEvents,
+  contracts: contractEvents,
+  'custom-fields': customFieldEvents,
+  'custom-objects': customObjectEvents,
+  deals: dealEvents,
+  email: emailEvents,
+  extension: extensionEvents,
+  files: fileEvents,
+  imports: importEvents,
+  leads: leadEvents,
+  lists: listEvents,
+  messaging: messagingEvents,
+  notes: noteEvents,
+  offers: offerEvents,
+  people: personEvents,
+  presets: presetEvents,
+  pricing: pricingEvents,
+  projects: projectEvents,
+  sequences: sequenceEvents,
+  support: supportEvents,
+  tags: tagEvents,
+  tasks: taskEvents,
+  timeline: timelineEvents,
+  users: userEvents,
+} as const;
+
+type UnionToIntersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+
+/** Every declared event: name → payload schema (the feature catalogs merged). */
+export const EVENT_CATALOG = Object.assign({}, ...Object.values(FEATURE_EVENTS)) as UnionToIntersection<
+  (typeof FEATURE_EVENTS)[keyof typeof FEATURE_EVENTS]
+>;
+
+export type EventCatalogOf = typeof EVENT_CATALOG;
+/** A declared event name (`company_created`, …). */
+export type EventName = keyof EventCatalogOf;
+/** The payload an event of that name carries. */
+export type EventPayload<N extends EventName> = z.infer<EventCatalogOf[N]>;
+
+export const EVENT_NAMES = Object.keys(EVENT_CATALOG).sort() as EventName[];
+
+export const isEventName = (name: string): name is EventName => Object.hasOwn(EVENT_CATALOG, name);

@@ -1,0 +1,9 @@
+import { z } from 'zod';
+import { defineEvents, fieldChanges, recordView } from '../outbox/define-events';
+
+/** Person events (the people service, tag bulk edits, the assign_user action). */
+export const personEvents = defineEvents({
+  person_created: z.object({ person: recordView }),
+  person_updated: z.object({ person: recordView, changes: fieldChanges }),
+  person_deleted: z.object({ person: recordView }),
+});

@@ -1,0 +1,7 @@
+import { z } from 'zod';
+import { defineEvents, recordView } from '../outbox/define-events';
+
+/** A timeline entry (activity) written by hand, by inbound mail or SMS, or by an outbound claim. */
+export const timelineEvents = defineEvents({
+  activity_created: z.object({ activity: recordView }),
+});
