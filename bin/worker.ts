@@ -11,7 +11,7 @@ import { createTemporalClient } from '../temporal/client';
 import { crmDataConverter } from '../temporal/codec';
 import { createWorkflowPort } from '../temporal/workflow-client';
 import { createSequenceWorkflowPort } from '../temporal/sequence-client';
-import { WORKFLOW_KINDS } from '../domain/workflow-kinds';
+import { WORKFLOW_KINDS } from '../domain/modules';
 import { reconcileSchedules } from '../domain/automations/engine/schedules';
 import { createRunStarter } from '../domain/automations/engine/starter';
 import type { SequenceEngineDeps } from '../domain/sequences/ports';

@@ -4,8 +4,9 @@
  * attributes and memo it is started with, and the one-line summary operators see in the Web UI.
  * Pure (no Temporal, no I/O): the API, the domain, activities and workflow code all import it.
  *
- * Adding a kind is one `defineWorkflowKind({...})` entry in WORKFLOW_KINDS plus a replay fixture;
- * test/unit/temporal/workflow-kinds.test.ts fails until the workflow is exported and the fixture exists.
+ * Adding a kind is one `defineWorkflowKind({...})` here, named in its module's `workflows` (WORKFLOW_KINDS in
+ * domain/modules.ts derives from the modules), plus a replay fixture; test/unit/temporal/workflow-kinds.test.ts fails
+ * until the workflow is exported and the fixture exists.
  */
 import { EXECUTION_WORKFLOW_PREFIX, SCHEDULE_TICK_PREFIX } from './automations/workflow-ids';
 
@@ -299,20 +300,3 @@ export const contractEnvelopeKind = defineWorkflowKind<ContractEnvelopeMeta>({
   summary: (m) =>
     `Contract envelope ${m.contractId} · ${m.mode} · ${m.signers} ${m.signers === 1 ? 'recipient' : 'recipients'}`,
 });
-
-/** Every workflow kind the worker runs. New kinds: one entry here (plus the export and a fixture). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const WORKFLOW_KINDS: readonly WorkflowKind<any>[] = [
-  automationExecutionKind,
-  automationScheduleTickKind,
-  scheduledSmsKind,
-  webhookDeliveryKind,
-  sequenceEnrollmentKind,
-  bookingApprovalKind,
-  emailBulkKind,
-  contractEnvelopeKind,
-];
-
-export function workflowKindOf(workflowId: string): WorkflowKind<unknown> | null {
-  return (WORKFLOW_KINDS.find((k) => workflowId.startsWith(`${k.kind}:`)) as WorkflowKind<unknown> | undefined) ?? null;
-}

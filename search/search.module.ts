@@ -1,0 +1,16 @@
+import { defineModule } from '../domain/module';
+import { portedSubscriberGroup } from '../domain/outbox/subscriber-groups';
+import { searchRoutes } from '../api/routes/search.router';
+
+/**
+ * Cross-record search (`GET /search`) and the Meilisearch indexer. The indexer is a port (`searchIndex`, given by the
+ * worker as search/index-subscriber.ts's createSearchIndexSubscriber) so that runs without Meilisearch can leave it
+ * out by name.
+ */
+export const searchModule = defineModule({
+  name: 'search',
+  routes: [searchRoutes],
+  subscribers: [
+    portedSubscriberGroup('search-index', 'searchIndex', ['search-index'], (deps, searchIndex) => [searchIndex(deps)]),
+  ],
+});
