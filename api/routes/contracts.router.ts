@@ -2,7 +2,6 @@ import type { RouteFactory } from '../app';
 import * as contracts from '../../domain/contracts/contracts.service';
 import { contractStatusTransitions } from '../../domain/contracts/contracts.rules';
 import { eidProviderFromConfig } from '../../domain/contracts/eid';
-import { apiPortOptions, createWorkflowPort } from '../../temporal/workflow-client';
 import { envelopes } from '../http/crud';
 import { created, ok, paged, route } from '../http/registry';
 import { idParams } from '../../domain/shared/schemas';
@@ -21,7 +20,7 @@ const resources = { id: 'contract' };
 const transitions = [contractStatusTransitions];
 
 export const contractsRoutes: RouteFactory = (deps) => {
-  const workflows = createWorkflowPort(deps.temporal, deps.config.temporalTaskQueue, apiPortOptions(deps.config));
+  const workflows = deps.workflows;
   const log = deps.log.child({ component: 'contracts' });
   const sendDeps: contracts.SendDeps = {
     workflows,
