@@ -11,6 +11,7 @@ import type { WorkflowPort } from '../domain/automations/engine/ports';
 import type { SequenceWorkflowPort } from '../domain/sequences/ports';
 import type { SmsSchedulerPort } from '../domain/messaging/sms-workflow-ids';
 import type { CompanyRegistry } from '../domain/lookups/registry';
+import type { EidProvider } from '../domain/contracts/eid';
 import type { SearchService } from '../search/search.service';
 import type { CustomObjectSearch } from '../search/custom-objects';
 import { forkForWorkspace } from '../domain/orm/tenant';
@@ -47,6 +48,8 @@ export interface AppDeps {
   customObjectSearch: CustomObjectSearch;
   /** The company registry (CVR_API_*) behind the lookups routes. */
   registry: CompanyRegistry;
+  /** The national e-ID signing provider (EID_PROVIDER_URL) of contracts with signatureLevel eid. */
+  eid: EidProvider;
   /** Named readiness probes for /readyz (postgres, temporal, meilisearch). */
   readiness: Record<string, () => Promise<void>>;
   /** API-key lookups cached in this process, emptied by NOTIFY (domain/workspaces/key-cache.ts); none: no cache. */

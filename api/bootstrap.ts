@@ -13,6 +13,7 @@ import { createTemporalClient } from '../temporal/client';
 import { createSequenceWorkflowPort } from '../temporal/sequence-client';
 import { createSmsScheduler } from '../temporal/sms-client';
 import { createHttpRegistry } from '../domain/lookups/registry';
+import { eidProviderFromConfig } from '../domain/contracts/eid';
 import { createCustomObjectSearch } from '../search/custom-objects';
 import { createIndexFreshness } from '../search/freshness';
 import { createSearchService } from '../search/search.service';
@@ -70,6 +71,7 @@ export async function buildApi(
     search: createSearchService(searchPorts),
     customObjectSearch: createCustomObjectSearch(searchPorts),
     registry: createHttpRegistry(config.lookups, { allowHosts: config.outboundAllowHosts }),
+    eid: eidProviderFromConfig(config.eidProviderUrl),
     keyCache,
     readiness: {
       postgres: async () => {

@@ -1,7 +1,6 @@
 import type { RouteFactory } from '../app';
 import * as contracts from '../../domain/contracts/contracts.service';
 import { contractStatusTransitions } from '../../domain/contracts/contracts.rules';
-import { eidProviderFromConfig } from '../../domain/contracts/eid';
 import { envelopes } from '../http/crud';
 import { created, ok, paged, route } from '../http/registry';
 import { idParams } from '../../domain/shared/schemas';
@@ -27,7 +26,7 @@ export const contractsRoutes: RouteFactory = (deps) => {
     log,
     transport: deps.messaging.transport,
     gateway: deps.messaging.gateway,
-    eid: eidProviderFromConfig(deps.config.eidProviderUrl),
+    eid: deps.eid,
     reminderIntervalMs: deps.config.contractReminderIntervalMs,
   };
   return [
