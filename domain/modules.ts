@@ -102,4 +102,3 @@ export const WORKFLOW_KINDS: readonly WorkflowKind<any>[] = MODULES.flatMap(
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   (m): readonly WorkflowKind<any>[] => m.workflows,
 );
-

@@ -23,7 +23,11 @@ export const bookingsModule = defineModule({
     }),
   subscribers: [
     subscriberGroup(['booking-notifications'], (deps) => [
-      bookingNotificationSubscriber({ orm: deps.orm, config: deps.config, log: deps.log.child({ component: 'bookings' }) }),
+      bookingNotificationSubscriber({
+        orm: deps.orm,
+        config: deps.config,
+        log: deps.log.child({ component: 'bookings' }),
+      }),
     ]),
   ],
 });

@@ -13,7 +13,10 @@ export interface SubscriberGroup<G extends string = string, K extends Subscriber
 }
 
 /** Subscribers that need nothing beyond the ORM, config and log. */
-export function subscriberGroup(names: readonly string[], build: (deps: SubscriberDeps) => Subscriber[]): SubscriberGroup {
+export function subscriberGroup(
+  names: readonly string[],
+  build: (deps: SubscriberDeps) => Subscriber[],
+): SubscriberGroup {
   return { names, build };
 }
 

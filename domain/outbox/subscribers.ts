@@ -30,7 +30,12 @@ export interface BuildSubscribersOptions {
 }
 
 /** Whether the ported `group` runs; throws when its port is missing or contradicts `without`. */
-function portGiven(deps: SubscriberDeps, port: NonNullable<SubscriberGroup['port']>, names: readonly string[], opts: BuildSubscribersOptions): boolean {
+function portGiven(
+  deps: SubscriberDeps,
+  port: NonNullable<SubscriberGroup['port']>,
+  names: readonly string[],
+  opts: BuildSubscribersOptions,
+): boolean {
   const { group, dependency } = port;
   const given = Boolean(deps[dependency]);
   const left = (opts.without as readonly string[] | undefined)?.includes(group) ?? false;

@@ -43,7 +43,8 @@ const subscriberDeps: SubscriberDeps = {
 function exportsOf(dir: string, suffix: string): { file: string; exports: Record<string, unknown> }[] {
   const files = (readdirSync(path.join(ROOT, dir), { recursive: true }) as string[]).filter((f) => f.endsWith(suffix));
   // eslint-disable-next-line @typescript-eslint/no-require-imports
-  return files.map((f) => ({ file: `${dir}/${f}`, exports: require(path.join(ROOT, dir, f)) as Record<string, unknown> }));
+  const load = (f: string): Record<string, unknown> => require(path.join(ROOT, dir, f)) as Record<string, unknown>;
+  return files.map((f) => ({ file: `${dir}/${f}`, exports: load(f) }));
 }
 
 /** Items listed more than once (by identity), across the modules' lists. */
@@ -130,7 +131,9 @@ describe('modules', () => {
       );
       expect(defined.length).toBeGreaterThanOrEqual(8);
       expect(twice(modules.map((m) => m.workflows))).toEqual([]);
-      expect(defined.filter(([, kind]) => !(WORKFLOW_KINDS as unknown[]).includes(kind)).map(([name]) => name)).toEqual([]);
+      expect(defined.filter(([, kind]) => !(WORKFLOW_KINDS as unknown[]).includes(kind)).map(([name]) => name)).toEqual(
+        [],
+      );
       expect(WORKFLOW_KINDS.length).toBe(defined.length);
     });
   });
@@ -162,7 +165,8 @@ describe('modules', () => {
   describe('outbox subscribers', () => {
     it('each module builds exactly the subscribers it declares, and each name is declared once', () => {
       const groups = modules.flatMap((m) => m.subscribers.map((g) => ({ module: m.name, g })));
-      for (const { module, g } of groups) expect([module, g.build(subscriberDeps).map((s) => s.name)]).toEqual([module, g.names]);
+      for (const { module, g } of groups)
+        expect([module, g.build(subscriberDeps).map((s) => s.name)]).toEqual([module, g.names]);
       const declared = groups.flatMap(({ g }) => g.names);
       expect(declared.filter((n, i) => declared.indexOf(n) !== i)).toEqual([]);
       expect(buildSubscribers(subscriberDeps).map((s) => s.name)).toEqual(declared);
