@@ -3,7 +3,7 @@
  * half-registered (a route factory, resource manifest, workflow kind, activity factory, subscriber or settings loader
  * that no module names, or one named twice), and when a module declares what it does not build.
  */
-import { readdirSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { RouteFactory } from '../../api/app';
@@ -39,12 +39,15 @@ const subscriberDeps: SubscriberDeps = {
   sequenceWorkflows: {} as SequenceWorkflowPort,
 };
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const load = (file: string): Record<string, unknown> => require(path.join(ROOT, file)) as Record<string, unknown>;
+const filesUnder = (dir: string): string[] => readdirSync(path.join(ROOT, dir), { recursive: true }) as string[];
+
 /** The files under `dir` whose name ends with `suffix`, with their exports. */
 function exportsOf(dir: string, suffix: string): { file: string; exports: Record<string, unknown> }[] {
-  const files = (readdirSync(path.join(ROOT, dir), { recursive: true }) as string[]).filter((f) => f.endsWith(suffix));
-  // eslint-disable-next-line @typescript-eslint/no-require-imports
-  const load = (f: string): Record<string, unknown> => require(path.join(ROOT, dir, f)) as Record<string, unknown>;
-  return files.map((f) => ({ file: `${dir}/${f}`, exports: load(f) }));
+  return filesUnder(dir)
+    .filter((f) => f.endsWith(suffix))
+    .map((f) => ({ file: `${dir}/${f}`, exports: load(`${dir}/${f}`) }));
 }
 
 /** Items listed more than once (by identity), across the modules' lists. */
@@ -77,7 +80,7 @@ describe('modules', () => {
 
   describe('routes', () => {
     it('each route factory is named by one module, once', () => {
-      expect(twice(modules.map((m) => m.routes))).toEqual([]);
+      expect(twice(modules.map((m) => m.routes)).map((f) => f.name)).toEqual([]);
       expect(ROUTE_FACTORIES.length).toBe(modules.flatMap((m) => m.routes).length);
     });
 
@@ -107,7 +110,7 @@ describe('modules', () => {
   describe('resources', () => {
     it('each manifest of RESOURCES is named by one module, and each module names only manifests of RESOURCES', () => {
       const named = modules.flatMap((m) => m.resources);
-      expect(twice(modules.map((m) => m.resources))).toEqual([]);
+      expect(twice(modules.map((m) => m.resources)).map((r) => r.kind)).toEqual([]);
       expect(named.filter((r) => !RESOURCES.includes(r)).map((r) => r.kind)).toEqual([]);
       expect(RESOURCES.filter((r) => !named.includes(r)).map((r) => r.kind)).toEqual([]);
     });
@@ -130,7 +133,7 @@ describe('modules', () => {
         ([, v]) => typeof v === 'object' && v !== null && 'workflowType' in v && 'workflowId' in v,
       );
       expect(defined.length).toBeGreaterThanOrEqual(8);
-      expect(twice(modules.map((m) => m.workflows))).toEqual([]);
+      expect(twice(modules.map((m) => m.workflows)).map((k) => k.kind)).toEqual([]);
       expect(defined.filter(([, kind]) => !(WORKFLOW_KINDS as unknown[]).includes(kind)).map(([name]) => name)).toEqual(
         [],
       );
@@ -170,6 +173,31 @@ describe('modules', () => {
       const declared = groups.flatMap(({ g }) => g.names);
       expect(declared.filter((n, i) => declared.indexOf(n) !== i)).toEqual([]);
       expect(buildSubscribers(subscriberDeps).map((s) => s.name)).toEqual(declared);
+    });
+
+    it('every subscriber an exported `…Subscriber` factory of domain/ or search/ builds is registered', () => {
+      const registered = new Set(buildSubscribers(subscriberDeps).map((s) => s.name));
+      const declaring = /export (?:function|const) (\w+Subscriber)\b/g;
+      const factories = ['domain', 'search'].flatMap((dir) =>
+        filesUnder(dir)
+          .filter((f) => f.endsWith('.ts'))
+          .flatMap((f) => {
+            const names = [...readFileSync(path.join(ROOT, dir, f), 'utf8').matchAll(declaring)].map((m) => m[1]!);
+            const exported = names.length ? load(`${dir}/${f}`) : {};
+            return names.map((name) => ({
+              name: `${dir}/${f} ${name}`,
+              make: exported[name] as (deps: unknown) => unknown,
+            }));
+          }),
+      );
+      expect(factories.length).toBeGreaterThanOrEqual(9);
+      // Each factory gets every port and engine setting a subscriber factory takes (construction touches none).
+      const deps = { ...subscriberDeps, retries: {}, waitScale: 1 };
+      const unregistered = factories.flatMap(({ name, make }) => {
+        const built = make(deps) as { name?: unknown };
+        return typeof built.name === 'string' && registered.has(built.name) ? [] : [`${name}: ${String(built.name)}`];
+      });
+      expect(unregistered).toEqual([]);
     });
 
     it('the ported groups are the ones that need a port, each with its own group name', () => {
