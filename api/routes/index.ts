@@ -4,7 +4,7 @@ import { MODULES } from '../../domain/modules';
 import { docsRoutes } from './docs.router';
 
 /** Every module's route factories, in MODULES order (domain/modules.ts). */
-export const ROUTE_FACTORIES: readonly RouteFactory[] = MODULES.flatMap((m): readonly RouteFactory[] => m.routes);
+export const ROUTE_FACTORIES: readonly RouteFactory[] = MODULES.flatMap((m): readonly RouteFactory[] => m.routes());
 
 /**
  * Every route of the API, in one list: mounted by the app, walked by docs and guard tests. The modules' routes, then

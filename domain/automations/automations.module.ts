@@ -1,7 +1,8 @@
+/* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
 import { defineModule } from '../module';
-import { automationsRoutes } from '../../api/routes/automations.router';
-import { automationRunsRoutes } from '../../api/routes/automation-runs.router';
-import { createAutomationActivities } from '../../activities/automation.activities';
+import type * as automationsRouter from '../../api/routes/automations.router';
+import type * as automationRunsRouter from '../../api/routes/automation-runs.router';
+import type * as automationActivities from '../../activities/automation.activities';
 import type { ActivityDeps } from '../../activities/deps';
 import { portedSubscriberGroup } from '../outbox/subscriber-groups';
 import { automationExecutionKind, automationScheduleTickKind } from '../workflow-kinds';
@@ -12,10 +13,15 @@ import { automationSubscribers } from './engine/subscribers';
 export const automationsModule = defineModule({
   name: 'automations',
   resources: [automationResource],
-  routes: [automationsRoutes, automationRunsRoutes],
+  // Loaded when the API mounts them (the worker never loads the HTTP layer).
+  routes: () => [
+    (require('../../api/routes/automations.router') as typeof automationsRouter).automationsRoutes,
+    (require('../../api/routes/automation-runs.router') as typeof automationRunsRouter).automationRunsRoutes,
+  ],
   workflows: [automationExecutionKind, automationScheduleTickKind],
   activities: (deps: ActivityDeps) =>
-    createAutomationActivities({
+    // Loaded when the worker builds them (the API never loads activity code).
+    (require('../../activities/automation.activities') as typeof automationActivities).createAutomationActivities({
       orm: deps.orm,
       config: deps.config,
       log: deps.log.child({ component: 'automations' }),

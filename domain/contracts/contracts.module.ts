@@ -1,7 +1,8 @@
+/* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
 import { defineModule } from '../module';
-import { contractsRoutes } from '../../api/routes/contracts.router';
-import { contractSigningRoutes } from '../../api/routes/contract-signing.router';
-import { createContractActivities } from '../../activities/contracts.activities';
+import type * as contractsRouter from '../../api/routes/contracts.router';
+import type * as contractSigningRouter from '../../api/routes/contract-signing.router';
+import type * as contractsActivities from '../../activities/contracts.activities';
 import type { ActivityDeps } from '../../activities/deps';
 import { contractEnvelopeKind } from '../workflow-kinds';
 import { contractResource } from './contracts.resource';
@@ -10,10 +11,15 @@ import { contractResource } from './contracts.resource';
 export const contractsModule = defineModule({
   name: 'contracts',
   resources: [contractResource],
-  routes: [contractsRoutes, contractSigningRoutes],
+  // Loaded when the API mounts them (the worker never loads the HTTP layer).
+  routes: () => [
+    (require('../../api/routes/contracts.router') as typeof contractsRouter).contractsRoutes,
+    (require('../../api/routes/contract-signing.router') as typeof contractSigningRouter).contractSigningRoutes,
+  ],
   workflows: [contractEnvelopeKind],
   activities: (deps: ActivityDeps) =>
-    createContractActivities({
+    // Loaded when the worker builds them (the API never loads activity code).
+    (require('../../activities/contracts.activities') as typeof contractsActivities).createContractActivities({
       orm: deps.orm,
       config: deps.config,
       log: deps.log.child({ component: 'contracts' }),

@@ -1,7 +1,9 @@
+/* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
 import { defineModule } from '../module';
-import { crmConnectRoutes } from '../../api/routes/crm-connect.router';
+import type * as crmConnectRouter from '../../api/routes/crm-connect.router';
 
 export const crmConnectModule = defineModule({
   name: 'crm-connect',
-  routes: [crmConnectRoutes],
+  // Loaded when the API mounts them (the worker never loads the HTTP layer).
+  routes: () => [(require('../../api/routes/crm-connect.router') as typeof crmConnectRouter).crmConnectRoutes],
 });

@@ -1,6 +1,7 @@
+/* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
 import { defineModule } from '../module';
-import { filesRoutes } from '../../api/routes/files.router';
-import { integrationsRoutes } from '../../api/routes/integrations.router';
+import type * as filesRouter from '../../api/routes/files.router';
+import type * as integrationsRouter from '../../api/routes/integrations.router';
 import { fileResource } from './files.resource';
 import { fileEnv } from './settings';
 
@@ -8,6 +9,10 @@ import { fileEnv } from './settings';
 export const filesModule = defineModule({
   name: 'files',
   resources: [fileResource],
-  routes: [filesRoutes, integrationsRoutes],
+  // Loaded when the API mounts them (the worker never loads the HTTP layer).
+  routes: () => [
+    (require('../../api/routes/files.router') as typeof filesRouter).filesRoutes,
+    (require('../../api/routes/integrations.router') as typeof integrationsRouter).integrationsRoutes,
+  ],
   settings: { section: 'files', load: fileEnv },
 });

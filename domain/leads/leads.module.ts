@@ -1,7 +1,8 @@
+/* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
 import { defineModule } from '../module';
-import { leadsRoutes } from '../../api/routes/leads.router';
-import { leadScoringRoutes } from '../../api/routes/lead-scoring.router';
-import { leadRoutingRoutes } from '../../api/routes/lead-routing.router';
+import type * as leadsRouter from '../../api/routes/leads.router';
+import type * as leadScoringRouter from '../../api/routes/lead-scoring.router';
+import type * as leadRoutingRouter from '../../api/routes/lead-routing.router';
 import { subscriberGroup } from '../outbox/subscriber-groups';
 import { leadResource } from './leads.resource';
 import { leadContactSyncSubscriber, leadRescoreSubscriber } from './rescore';
@@ -10,7 +11,12 @@ import { leadContactSyncSubscriber, leadRescoreSubscriber } from './rescore';
 export const leadsModule = defineModule({
   name: 'leads',
   resources: [leadResource],
-  routes: [leadsRoutes, leadScoringRoutes, leadRoutingRoutes],
+  // Loaded when the API mounts them (the worker never loads the HTTP layer).
+  routes: () => [
+    (require('../../api/routes/leads.router') as typeof leadsRouter).leadsRoutes,
+    (require('../../api/routes/lead-scoring.router') as typeof leadScoringRouter).leadScoringRoutes,
+    (require('../../api/routes/lead-routing.router') as typeof leadRoutingRouter).leadRoutingRoutes,
+  ],
   subscribers: [
     subscriberGroup(['lead-rescore', 'lead-contact-sync'], (deps) => [
       leadRescoreSubscriber(deps),

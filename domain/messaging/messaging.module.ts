@@ -1,7 +1,8 @@
+/* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
 import { defineModule } from '../module';
-import { smsRoutes } from '../../api/routes/sms.router';
-import { smsTemplatesRoutes } from '../../api/routes/sms-templates.router';
-import { createSmsActivities } from '../../activities/sms.activities';
+import type * as smsRouter from '../../api/routes/sms.router';
+import type * as smsTemplatesRouter from '../../api/routes/sms-templates.router';
+import type * as smsActivities from '../../activities/sms.activities';
 import type { ActivityDeps } from '../../activities/deps';
 import { scheduledSmsKind } from '../workflow-kinds';
 import { smsResource } from './sms.resource';
@@ -10,10 +11,15 @@ import { smsResource } from './sms.resource';
 export const messagingModule = defineModule({
   name: 'messaging',
   resources: [smsResource],
-  routes: [smsRoutes, smsTemplatesRoutes],
+  // Loaded when the API mounts them (the worker never loads the HTTP layer).
+  routes: () => [
+    (require('../../api/routes/sms.router') as typeof smsRouter).smsRoutes,
+    (require('../../api/routes/sms-templates.router') as typeof smsTemplatesRouter).smsTemplatesRoutes,
+  ],
   workflows: [scheduledSmsKind],
   activities: (deps: ActivityDeps) =>
-    createSmsActivities({
+    // Loaded when the worker builds them (the API never loads activity code).
+    (require('../../activities/sms.activities') as typeof smsActivities).createSmsActivities({
       orm: deps.orm,
       config: deps.config,
       log: deps.log.child({ component: 'sms' }),

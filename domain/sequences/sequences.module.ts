@@ -1,6 +1,7 @@
+/* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
 import { defineModule } from '../module';
-import { sequencesRoutes } from '../../api/routes/sequences.router';
-import { createSequenceActivities } from '../../activities/sequence.activities';
+import type * as sequencesRouter from '../../api/routes/sequences.router';
+import type * as sequenceActivities from '../../activities/sequence.activities';
 import type { ActivityDeps } from '../../activities/deps';
 import { portedSubscriberGroup } from '../outbox/subscriber-groups';
 import { sequenceEnrollmentKind } from '../workflow-kinds';
@@ -12,10 +13,12 @@ import { sequenceResource } from './sequences.resource';
 export const sequencesModule = defineModule({
   name: 'sequences',
   resources: [sequenceResource],
-  routes: [sequencesRoutes],
+  // Loaded when the API mounts them (the worker never loads the HTTP layer).
+  routes: () => [(require('../../api/routes/sequences.router') as typeof sequencesRouter).sequencesRoutes],
   workflows: [sequenceEnrollmentKind],
   activities: (deps: ActivityDeps) =>
-    createSequenceActivities({
+    // Loaded when the worker builds them (the API never loads activity code).
+    (require('../../activities/sequence.activities') as typeof sequenceActivities).createSequenceActivities({
       orm: deps.orm,
       config: deps.config,
       log: deps.log.child({ component: 'sequences' }),

@@ -1,5 +1,6 @@
+/* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
 import { defineModule } from '../module';
-import { supportRoutes } from '../../api/routes/support.router';
+import type * as supportRouter from '../../api/routes/support.router';
 import { subscriberGroup } from '../outbox/subscriber-groups';
 import { SUPPORT_INBOUND_SUBSCRIBER, supportInboundSubscriber } from './support-inbound';
 import { supportTicketResource } from './support.resource';
@@ -8,6 +9,7 @@ import { supportTicketResource } from './support.resource';
 export const supportModule = defineModule({
   name: 'support',
   resources: [supportTicketResource],
-  routes: [supportRoutes],
+  // Loaded when the API mounts them (the worker never loads the HTTP layer).
+  routes: () => [(require('../../api/routes/support.router') as typeof supportRouter).supportRoutes],
   subscribers: [subscriberGroup([SUPPORT_INBOUND_SUBSCRIBER], (deps) => [supportInboundSubscriber(deps)])],
 });

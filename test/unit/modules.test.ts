@@ -3,6 +3,7 @@
  * half-registered (a route factory, resource manifest, workflow kind, activity factory, subscriber or settings loader
  * that no module names, or one named twice), and when a module declares what it does not build.
  */
+import { execFileSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { MikroORM } from '@mikro-orm/postgresql';
@@ -62,7 +63,7 @@ const routeKey = (r: RouteDef): string => `${r.method} ${r.path}`;
 interface ModuleView {
   name: string;
   resources: readonly ResourceManifest[];
-  routes: readonly RouteFactory[];
+  routes: () => readonly RouteFactory[];
   events?: Readonly<Record<string, unknown>>;
   workflows: readonly workflowKinds.WorkflowKind<never>[];
   activities?: (deps: ActivityDeps) => Readonly<Record<string, unknown>>;
@@ -80,8 +81,8 @@ describe('modules', () => {
 
   describe('routes', () => {
     it('each route factory is named by one module, once', () => {
-      expect(twice(modules.map((m) => m.routes)).map((f) => f.name)).toEqual([]);
-      expect(ROUTE_FACTORIES.length).toBe(modules.flatMap((m) => m.routes).length);
+      expect(twice(modules.map((m) => m.routes())).map((f) => f.name)).toEqual([]);
+      expect(ROUTE_FACTORIES.length).toBe(modules.flatMap((m) => m.routes()).length);
     });
 
     it('every route an exported route factory of api/routes defines is mounted', () => {
@@ -229,6 +230,29 @@ describe('modules', () => {
       expect(found.filter(({ v }) => !loaders.has(v)).map(({ name }) => name)).toEqual([]);
     });
   });
+
+  it('the worker loads no router and the API no activity code (modules require them on first use)', () => {
+    // Which project files a process has loaded once its entry is imported (a child process: jest has its own loader).
+    const loaded = (entry: string): string[] =>
+      JSON.parse(
+        execFileSync(
+          process.execPath,
+          [
+            '--import',
+            'tsx',
+            '-e',
+            `require(${JSON.stringify(entry)}); console.log(JSON.stringify(Object.keys(require.cache)))`,
+          ],
+          { cwd: ROOT, encoding: 'utf8', env: { ...process.env, NODE_OPTIONS: '' } },
+        ),
+      ).map((f: string) => path.relative(ROOT, f));
+    const worker = loaded('./bin/worker.ts');
+    expect(worker).toContain('domain/modules.ts');
+    expect(worker.filter((f) => f.startsWith('api/'))).toEqual([]);
+    const api = loaded('./api/bootstrap.ts');
+    expect(api).toContain('api/routes/bookings.router.ts');
+    expect(api.filter((f) => f.startsWith('activities/'))).toEqual([]);
+  }, 60_000);
 
   it('no two modules declare an event of the same name', () => {
     const names = modules.flatMap((m) => Object.keys(m.events ?? {}));
