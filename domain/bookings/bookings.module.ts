@@ -33,6 +33,7 @@ export const bookingsModule = defineModule({
         orm: deps.orm,
         config: deps.config,
         log: deps.log.child({ component: 'bookings' }),
+        messaging: deps.messaging,
       }),
     ]),
   ],
