@@ -26,7 +26,7 @@ export interface SubscriberGroupSpec {
 export interface ModuleSpec {
   /** kebab-case and unique: the feature (its folder under domain/; later modules/<name>/). */
   name: string;
-  /** Resource kinds the feature declares (manifests; also listed in domain/resources.ts, same relative order). */
+  /** Resource kinds the feature declares (manifests; each also listed in domain/resources.ts). */
   resources?: readonly ResourceManifest[];
   /**
    * The route factories, in mounting order (routes of one module are mounted together, in MODULES order). A function

@@ -6,8 +6,8 @@
  *
  * Order matters: routes are mounted (and documented) in this order, module by module, so a literal path of one
  * module must come before a parameter path of another that would match it; subscribers register in this order.
- * A composition file: it imports api/, activities/ and search/ (the module files do too), so the core (domain
- * services, manifests, config) never imports it.
+ * A composition file: the module files reach api/, activities/ and search/ (routers and activity files are required
+ * on first use), so the core (domain services, manifests, config) never imports it.
  */
 import { workspacesModule } from './workspaces/workspaces.module';
 import { companiesModule } from './companies/companies.module';
