@@ -13,8 +13,21 @@ module.exports = {
       severity: 'error',
       comment:
         'domain/ depends on nothing above it: no api/, activities/, workflows/, search/ or temporal/ imports (put ports in domain/).',
-      from: { path: '^domain/' },
+      // Module declarations (domain/<feature>/<feature>.module.ts, domain/modules.ts) are the exception: they name the
+      // feature's routers and activities (issue 25: defineModule). Nothing in the core imports them.
+      from: { path: '^domain/', pathNot: '^domain/(modules|[a-z-]+/[a-z-]+\\.module)\\.ts$' },
       to: { path: '^(api|activities|workflows|search|temporal)/' },
+    },
+    {
+      name: 'core-not-modules',
+      severity: 'error',
+      comment:
+        'The module list (domain/modules.ts) and module files compose the features: only composition files (the route table, createActivities, buildSubscribers, bin/, tests) import them, never a domain service.',
+      from: {
+        path: '^domain/',
+        pathNot: '^domain/(modules|module|outbox/subscribers|[a-z-]+/[a-z-]+\\.module)\\.ts$',
+      },
+      to: { path: '^(domain/modules|domain/[a-z-]+/[a-z-]+\\.module|search/search\\.module)\\.ts$' },
     },
     {
       name: 'workflows-not-temporal-adapters',

@@ -1,96 +1,29 @@
-import type { MikroORM } from '@mikro-orm/postgresql';
-import type { AiProvider } from '../domain/ai/ai-provider';
-import type { WorkflowPort } from '../domain/automations/engine/ports';
-import type { AppConfig } from '../domain/config';
-import type { Logger } from '../domain/logger';
-import type { MessagingDeps } from '../domain/messaging/factory';
-import { createAutomationActivities } from './automation.activities';
-import { createWebhookActivities } from './webhooks.activities';
+import { MODULES } from '../domain/modules';
+import type { ActivityDeps } from './deps';
 
-import { createSmsActivities } from './sms.activities';
-import { createSequenceActivities } from './sequence.activities';
-import type { SequenceWorkflowPort } from '../domain/sequences/ports';
-import { createBookingActivities } from './bookings.activities';
-import { createEmailBulkActivities } from './email-bulk.activities';
-import { createContractActivities } from './contracts.activities';
+export type { ActivityDeps } from './deps';
 
-/** Dependencies every activity module receives (each activity call forks its own EM from `orm`). */
-export interface ActivityDeps {
-  orm: MikroORM;
-  config: AppConfig;
-  log: Logger;
-  /** Temporal behind the engine port (temporal/workflow-client.ts): fan-out children, schedule ticks. */
-  workflows: WorkflowPort;
-  /** Default: built from config on first use (see domain/messaging/factory.ts, domain/ai/factory.ts). */
-  messaging?: MessagingDeps;
-  ai?: AiProvider;
-  /** Tests only: replaces retryIntervalMinutes for runs started by activities. */
-  retryIntervalMs?: number;
-  /** Starts and signals sequence enrollments (add_to_sequence); absent in processes that do not enroll. */
-  sequenceWorkflows?: SequenceWorkflowPort;
-  /** Tests only: stale window of unfinished e-mail/SMS claims for sequence sends. */
-  staleClaimMs?: number;
-}
+type Modules = (typeof MODULES)[number];
+type ActivitiesOf<M> = M extends { activities: (deps: ActivityDeps) => infer A } ? A : never;
+type Intersection<U> = (U extends unknown ? (u: U) => void : never) extends (i: infer I) => void ? I : never;
+
+/** Every module's activities by name (workflows type their proxies with `ReturnType<typeof createActivities>`). */
+export type Activities = Intersection<ActivitiesOf<Modules>>;
 
 /**
- * All activities registered on the worker. Spread each feature's factory in here, e.g.
- * `...createAutomationActivities(deps)`; workflows type their proxies with
- * `proxyActivities<ReturnType<typeof createActivities>>`, so keep the return type inferred.
+ * All activities registered on the worker: each module's `activities` factory (domain/<feature>/<feature>.module.ts),
+ * in MODULES order. An activity name given by two modules is refused (the worker would run only one of them).
  */
-export function createActivities(deps: ActivityDeps) {
-  const engine = { orm: deps.orm, log: deps.log, workflows: deps.workflows, retryIntervalMs: deps.retryIntervalMs };
-  const sequences = deps.sequenceWorkflows
-    ? {
-        orm: deps.orm,
-        log: deps.log.child({ component: 'sequences' }),
-        workflows: deps.sequenceWorkflows,
-        waitScale: deps.config.sequenceWaitScale,
-        stepTimeoutMs: deps.config.sequenceStepTimeoutMs,
-      }
-    : undefined;
-  return {
-    ...createAutomationActivities({
-      orm: deps.orm,
-      config: deps.config,
-      log: deps.log.child({ component: 'automations' }),
-      engine,
-      messaging: deps.messaging,
-      ai: deps.ai,
-      sequences,
-    }),
-    ...createWebhookActivities({ orm: deps.orm, config: deps.config, log: deps.log.child({ component: 'webhooks' }) }),
-
-    ...createSmsActivities({
-      orm: deps.orm,
-      config: deps.config,
-      log: deps.log.child({ component: 'sms' }),
-      gateway: deps.messaging?.gateway,
-    }),
-    ...createSequenceActivities({
-      orm: deps.orm,
-      config: deps.config,
-      log: deps.log.child({ component: 'sequences' }),
-      messaging: deps.messaging,
-      ai: deps.ai,
-      staleClaimMs: deps.staleClaimMs,
-    }),
-    ...createBookingActivities({
-      orm: deps.orm,
-      config: deps.config,
-      log: deps.log.child({ component: 'bookings' }),
-      messaging: deps.messaging,
-    }),
-    ...createEmailBulkActivities({
-      orm: deps.orm,
-      config: deps.config,
-      log: deps.log.child({ component: 'email-bulk' }),
-      messaging: deps.messaging,
-    }),
-    ...createContractActivities({
-      orm: deps.orm,
-      config: deps.config,
-      log: deps.log.child({ component: 'contracts' }),
-      messaging: deps.messaging,
-    }),
-  } satisfies Record<string, (input: never) => Promise<unknown>>;
+export function createActivities(deps: ActivityDeps): Activities {
+  const all: Record<string, unknown> = {};
+  const owner = new Map<string, string>();
+  for (const m of MODULES as readonly Modules[]) {
+    if (!m.activities) continue;
+    for (const [name, fn] of Object.entries(m.activities(deps))) {
+      if (owner.has(name)) throw new Error(`activity ${name} is defined by modules ${owner.get(name)} and ${m.name}`);
+      owner.set(name, m.name);
+      all[name] = fn;
+    }
+  }
+  return all as Activities;
 }

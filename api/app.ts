@@ -7,6 +7,13 @@ import { DomainError } from '../domain/errors';
 import { newId } from '../domain/ids';
 import type { Logger } from '../domain/logger';
 import type { MessagingDeps } from '../domain/messaging/factory';
+import type { WorkflowPort } from '../domain/automations/engine/ports';
+import type { SequenceWorkflowPort } from '../domain/sequences/ports';
+import type { SmsSchedulerPort } from '../domain/messaging/sms-workflow-ids';
+import type { CompanyRegistry } from '../domain/lookups/registry';
+import type { EidProvider } from '../domain/contracts/eid';
+import type { SearchService } from '../search/search.service';
+import type { CustomObjectSearch } from '../search/custom-objects';
 import { forkForWorkspace } from '../domain/orm/tenant';
 import { authorize } from './http/auth';
 import { dispatchBySegments, type Mounted } from './http/dispatch';
@@ -28,6 +35,21 @@ export interface AppDeps {
   temporal: Client;
   /** E-mail transports (connected mailboxes, fallback sender) and SMS gateway; closed with the runtime. */
   messaging: MessagingDeps;
+  // Ports, built once by the composition root (api/bootstrap.ts) and shared by every router.
+  /** Workflow starts, updates and signals; every call bounded by ENGINE_DEADLINE_MS (apiPortOptions). */
+  workflows: WorkflowPort;
+  /** Sequence enrollments (pause, resume, unenroll), bounded like `workflows`. */
+  sequenceWorkflows: SequenceWorkflowPort;
+  /** Timer workflows of scheduled SMS. */
+  smsScheduler: SmsSchedulerPort;
+  /** `GET /search` over Meilisearch (short timeout; degraded answers from Postgres). */
+  search: SearchService;
+  /** Custom object record search over Meilisearch (same client and freshness check as `search`). */
+  customObjectSearch: CustomObjectSearch;
+  /** The company registry (CVR_API_*) behind the lookups routes. */
+  registry: CompanyRegistry;
+  /** The national e-ID signing provider (EID_PROVIDER_URL) of contracts with signatureLevel eid. */
+  eid: EidProvider;
   /** Named readiness probes for /readyz (postgres, temporal, meilisearch). */
   readiness: Record<string, () => Promise<void>>;
   /** API-key lookups cached in this process, emptied by NOTIFY (domain/workspaces/key-cache.ts); none: no cache. */

@@ -1,4 +1,4 @@
-import { settleAbandonedCalls } from '../temporal/workflow-client';
+import { apiPortOptions, createWorkflowPort, settleAbandonedCalls } from '../temporal/workflow-client';
 import type Koa from 'koa';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Connection } from '@temporalio/client';
@@ -10,6 +10,13 @@ import { createKeyCache } from '../domain/workspaces/key-cache';
 import type { Authenticated } from '../domain/workspaces/authenticate';
 import { createMeiliClient, meiliHealthy } from '../search/meili';
 import { createTemporalClient } from '../temporal/client';
+import { createSequenceWorkflowPort } from '../temporal/sequence-client';
+import { createSmsScheduler } from '../temporal/sms-client';
+import { createHttpRegistry } from '../domain/lookups/registry';
+import { eidProviderFromConfig } from '../domain/contracts/eid';
+import { createCustomObjectSearch } from '../search/custom-objects';
+import { createIndexFreshness } from '../search/freshness';
+import { createSearchService } from '../search/search.service';
 import { createApp, type AppDeps } from './app';
 import type { RouteDef } from './http/registry';
 import { allRoutes } from './routes';
@@ -21,7 +28,13 @@ export interface ApiRuntime {
   close(): Promise<void>;
 }
 
-/** Wires the API's dependencies from config; used by bin/api.ts and by the HTTP tests. */
+// Short timeout: a slow Meilisearch should turn into a degraded answer, not a hanging request.
+const SEARCH_TIMEOUT_MS = 2000;
+
+/**
+ * Wires the API's dependencies from config (the API's composition root: every port is built here once and shared by
+ * the routers); used by bin/api.ts and by the HTTP tests.
+ */
 export async function buildApi(
   config: AppConfig,
   log: Logger = createLogger(config.logLevel, 'api'),
@@ -38,12 +51,27 @@ export async function buildApi(
     ttlMs: config.keyCacheTtlMs,
   });
   await keyCache.start();
+  const searchClient = createMeiliClient(config.meiliUrl, config.meiliMasterKey, { timeoutMs: SEARCH_TIMEOUT_MS });
+  const searchPorts = {
+    client: searchClient,
+    prefix: config.meiliIndexPrefix,
+    log,
+    freshness: createIndexFreshness({ client: searchClient, prefix: config.meiliIndexPrefix }),
+  };
   const deps: AppDeps = {
     orm,
     config,
     log,
     temporal: client,
     messaging: createMessagingDeps(config),
+    // Calls that answer a user: a Temporal outage answers within the engine deadline.
+    workflows: createWorkflowPort(client, config.temporalTaskQueue, apiPortOptions(config)),
+    sequenceWorkflows: createSequenceWorkflowPort(client, config.temporalTaskQueue, apiPortOptions(config)),
+    smsScheduler: createSmsScheduler(client, config.temporalTaskQueue),
+    search: createSearchService(searchPorts),
+    customObjectSearch: createCustomObjectSearch(searchPorts),
+    registry: createHttpRegistry(config.lookups, { allowHosts: config.outboundAllowHosts }),
+    eid: eidProviderFromConfig(config.eidProviderUrl),
     keyCache,
     readiness: {
       postgres: async () => {

@@ -11,13 +11,15 @@ import { createTemporalClient } from '../temporal/client';
 import { crmDataConverter } from '../temporal/codec';
 import { createWorkflowPort } from '../temporal/workflow-client';
 import { createSequenceWorkflowPort } from '../temporal/sequence-client';
-import { WORKFLOW_KINDS } from '../domain/workflow-kinds';
+import { WORKFLOW_KINDS } from '../domain/modules';
 import { reconcileSchedules } from '../domain/automations/engine/schedules';
 import { createRunStarter } from '../domain/automations/engine/starter';
 import type { SequenceEngineDeps } from '../domain/sequences/ports';
 import { enrollmentStartQueue } from '../domain/sequences/start-queue';
 import { contractStartQueue } from '../domain/contracts/start-queue';
 import { loadConfig, type AppConfig } from '../domain/config';
+import { createAiProvider } from '../domain/ai/factory';
+import { createMessagingDeps, type MessagingDeps } from '../domain/messaging/factory';
 import { createLogger, type Logger } from '../domain/logger';
 import { ormConfig } from '../domain/orm/config';
 import { WORKFLOWS_PATH, workflowBundlerOptions } from '../temporal/bundle-options';
@@ -200,6 +202,20 @@ function startHousekeeping(orm: MikroORM, log: Logger): { stop(): Promise<void> 
 const startup: Record<string, number> = {};
 const mark = (name: string): void => void (startup[name] = Math.round(performance.now()));
 
+/**
+ * The e-mail transports and SMS gateway, once for the process. A configuration they refuse (a malformed
+ * CRM_SECRETS_KEY) does not stop the worker: without them each module builds its own on first use, and the steps
+ * that send fail with the configuration error.
+ */
+function workerMessaging(config: AppConfig, log: Logger): MessagingDeps | undefined {
+  try {
+    return createMessagingDeps(config);
+  } catch (err) {
+    log.error({ err }, 'messaging is misconfigured: e-mail and SMS steps will fail until it is fixed');
+    return undefined;
+  }
+}
+
 /** Closes what a failed start had opened and exits 1. */
 async function abortStart(orm: MikroORM | undefined, connection: NativeConnection | undefined): Promise<never> {
   await connection?.close().catch(() => undefined);
@@ -237,12 +253,17 @@ async function main(): Promise<void> {
       'TEMPORAL_PAYLOAD_KEYS is not set: Temporal payloads are stored unencrypted (README "Temporal: … encrypted payloads")',
     );
   const temporalClient = createTemporalClient(connection, config);
+  // The worker's composition root: each port is built once here and shared by every module's activities and
+  // subscribers.
+  const messaging = workerMessaging(config, log);
   const deps: ActivityDeps = {
     orm,
     config,
     log,
     workflows: createWorkflowPort(temporalClient, config.temporalTaskQueue, { eagerStart: true }),
     sequenceWorkflows: createSequenceWorkflowPort(temporalClient, config.temporalTaskQueue, { eagerStart: true }),
+    messaging,
+    ai: createAiProvider(config),
   };
 
   let subscribers: Subscriber[];
@@ -318,6 +339,7 @@ async function main(): Promise<void> {
       temporal.shutdown(),
       ...background.map((b) => b.stop()),
     ]);
+    messaging?.close();
     await connection.close().catch(() => undefined);
     await orm.close(true).catch(() => undefined);
     process.exit(code);

@@ -1,3 +1,5 @@
+// Feature sections: each is its module's `settings` (domain/<m>/<m>.module.ts); test/unit/modules.test.ts checks that
+// loadConfig reads every module's section with its loader.
 import { webhookEnv, type WebhookEnv } from './webhooks/settings';
 import { fileEnv, type FileEnv } from './files/settings';
 import { lookupEnv, type LookupEnv } from './lookups/settings';

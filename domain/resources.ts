@@ -4,7 +4,9 @@
  * (shared/record-kinds.ts), export specs (exports/export-specs.ts), the automation context loader
  * (automations/engine/context.ts) and lookup node (automations/engine/lookup.ts), and the search
  * registry's check (search/registry.ts). test/unit/resources.test.ts fails when a kind is
- * half-registered. Adding a kind = one manifest file + one line here.
+ * half-registered. Adding a kind = one manifest file + one line here + its name in its module's `resources`
+ * (domain/<module>/<module>.module.ts). This list is read by the core at import time, so it cannot derive from
+ * MODULES (the module files import routers, which import the core): test/unit/modules.test.ts keeps the two equal.
  */
 import type { ResourceEntity, ResourceManifest } from './shared/resource';
 import { companyResource } from './companies/companies.resource';

@@ -7,8 +7,9 @@
  * Each kind carries the type of its workflow's input (declared in the kind's `<kind>.messages.ts`
  * beside its signals, updates and queries): starting a kind with another input fails tsc.
  *
- * Adding a kind is one `defineWorkflowKind({...})` entry in WORKFLOW_KINDS plus a replay fixture;
- * test/unit/temporal/workflow-kinds.test.ts fails until the workflow is exported and the fixture exists.
+ * Adding a kind is one `defineWorkflowKind({...})` here, named in its module's `workflows` (WORKFLOW_KINDS in
+ * domain/modules.ts derives from the modules), plus a replay fixture; test/unit/temporal/workflow-kinds.test.ts fails
+ * until the workflow is exported and the fixture exists.
  */
 import type { ExecutionWorkflowInput } from './automations/engine/automation-execution.messages';
 import type { AutomationScheduleTickInput } from './automations/engine/automation-schedule.messages';
@@ -320,20 +321,3 @@ export const contractEnvelopeKind = defineWorkflowKind<ContractEnvelopeMeta, Con
   summary: (m) =>
     `Contract envelope ${m.contractId} · ${m.mode} · ${m.signers} ${m.signers === 1 ? 'recipient' : 'recipients'}`,
 });
-
-/** Every workflow kind the worker runs. New kinds: one entry here (plus the export and a fixture). */
-// eslint-disable-next-line @typescript-eslint/no-explicit-any
-export const WORKFLOW_KINDS: readonly WorkflowKind<any, any>[] = [
-  automationExecutionKind,
-  automationScheduleTickKind,
-  scheduledSmsKind,
-  webhookDeliveryKind,
-  sequenceEnrollmentKind,
-  bookingApprovalKind,
-  emailBulkKind,
-  contractEnvelopeKind,
-];
-
-export function workflowKindOf(workflowId: string): WorkflowKind | null {
-  return (WORKFLOW_KINDS.find((k) => workflowId.startsWith(`${k.kind}:`)) as WorkflowKind | undefined) ?? null;
-}

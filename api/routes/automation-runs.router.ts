@@ -1,5 +1,4 @@
 import type { RouteFactory } from '../app';
-import { apiPortOptions, createWorkflowPort } from '../../temporal/workflow-client';
 import { executionStatusTransitions } from '../../domain/automations/automations.rules';
 import { cancelExecution } from '../../domain/automations/engine/cancel';
 import { startFromWebhook, testAutomation, triggerManually } from '../../domain/automations/engine/manual';
@@ -26,7 +25,7 @@ export const automationRunsRoutes: RouteFactory = (deps) => {
     log: deps.log.child({ component: 'automations' }),
     intakeMaxQueued: deps.config.intakeMaxQueuedPerWorkspace,
     // Every engine call bounded by ENGINE_DEADLINE_MS (cancel included): 503 with Retry-After, never a hang.
-    workflows: createWorkflowPort(deps.temporal, deps.config.temporalTaskQueue, apiPortOptions(deps.config)),
+    workflows: deps.workflows,
   };
   return [
     route({

@@ -17,7 +17,6 @@ import {
   rescheduleBody,
   updateBookingConfigBody,
 } from '../../domain/bookings/bookings.schemas';
-import { apiPortOptions, createWorkflowPort } from '../../temporal/workflow-client';
 import { engineCommandId } from '../http/idempotency';
 import { created, ok, paged, route } from '../http/registry';
 import { envelopes } from '../http/crud';
@@ -42,7 +41,7 @@ const transitions = [bookingTransitions];
 // Literal paths (available-slots) come before /bookings/:id (the router takes the first match).
 export const bookingsRoutes: RouteFactory = (deps) => {
   const approval: ApprovalDeps = {
-    workflows: createWorkflowPort(deps.temporal, deps.config.temporalTaskQueue, apiPortOptions(deps.config)),
+    workflows: deps.workflows,
     log: deps.log.child({ component: 'bookings' }),
     timeScale: deps.config.bookingTimeScale,
   };

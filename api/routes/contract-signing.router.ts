@@ -7,7 +7,6 @@ import {
   signedPdfForRecipient,
   viewAsSigner,
 } from '../../domain/contracts/signing.service';
-import { apiPortOptions, createWorkflowPort } from '../../temporal/workflow-client';
 import { envelopes, publicRoute } from '../http/crud';
 import { ok } from '../http/registry';
 import { declineBody, signBody, tokenParams } from '../../domain/contracts/contracts.schemas';
@@ -23,7 +22,7 @@ const clientOf = (koa: Context) => ({ ip: koa.ip || null, userAgent: koa.get('us
 export const contractSigningRoutes: RouteFactory = (deps) => {
   const signing = {
     orm: deps.orm,
-    workflows: createWorkflowPort(deps.temporal, deps.config.temporalTaskQueue, apiPortOptions(deps.config)),
+    workflows: deps.workflows,
     log: deps.log.child({ component: 'contracts' }),
   };
   return [

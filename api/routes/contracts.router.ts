@@ -1,8 +1,6 @@
 import type { RouteFactory } from '../app';
 import * as contracts from '../../domain/contracts/contracts.service';
 import { contractStatusTransitions } from '../../domain/contracts/contracts.rules';
-import { eidProviderFromConfig } from '../../domain/contracts/eid';
-import { apiPortOptions, createWorkflowPort } from '../../temporal/workflow-client';
 import { envelopes } from '../http/crud';
 import { created, ok, paged, route } from '../http/registry';
 import { idParams } from '../../domain/shared/schemas';
@@ -21,12 +19,12 @@ const resources = { id: 'contract' };
 const transitions = [contractStatusTransitions];
 
 export const contractsRoutes: RouteFactory = (deps) => {
-  const workflows = createWorkflowPort(deps.temporal, deps.config.temporalTaskQueue, apiPortOptions(deps.config));
+  const workflows = deps.workflows;
   const log = deps.log.child({ component: 'contracts' });
   const sendDeps: contracts.SendDeps = {
     transport: deps.messaging.transport,
     gateway: deps.messaging.gateway,
-    eid: eidProviderFromConfig(deps.config.eidProviderUrl),
+    eid: deps.eid,
     reminderIntervalMs: deps.config.contractReminderIntervalMs,
   };
   return [

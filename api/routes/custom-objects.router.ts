@@ -33,9 +33,6 @@ import { imageResolver } from '../http/images';
 import { pageParams } from '../../domain/shared/list-query';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
 import { z } from 'zod';
-import { createCustomObjectSearch } from '../../search/custom-objects';
-import { createIndexFreshness } from '../../search/freshness';
-import { createMeiliClient } from '../../search/meili';
 import { searchQuery } from './search.schemas';
 import { MAX_IMPORT_ROWS, runImport } from '../../domain/imports/import.service';
 import { DEFAULT_EXPORT_ROWS, MAX_EXPORT_ROWS } from '../../domain/exports/export-specs';
@@ -61,13 +58,7 @@ const RECORD_SHAPE =
 export const customObjectsRoutes: RouteFactory = (deps) => {
   const images = imageResolver(deps.config);
   const base = '/api/v1/custom-objects';
-  const client = createMeiliClient(deps.config.meiliUrl, deps.config.meiliMasterKey, { timeoutMs: 2000 });
-  const search = createCustomObjectSearch({
-    client,
-    prefix: deps.config.meiliIndexPrefix,
-    log: deps.log,
-    freshness: createIndexFreshness({ client, prefix: deps.config.meiliIndexPrefix }),
-  });
+  const search = deps.customObjectSearch;
   return [
     // Before `/:slug` (the slug `search` is reserved).
     route({

@@ -7,7 +7,6 @@ import {
   MAX_BULK_EMAIL_RECIPIENTS,
   MAX_IMMEDIATE_RECIPIENTS,
 } from '../../domain/email/email-bulk.service';
-import { apiPortOptions, createWorkflowPort } from '../../temporal/workflow-client';
 import { created, route } from '../http/registry';
 import { envelopes } from '../http/crud';
 import { bulkEmailCreatedView, bulkProgressView } from '../../domain/email/email.views';
@@ -15,7 +14,7 @@ import { bulkEmailCreatedView, bulkProgressView } from '../../domain/email/email
 const section = 'E-mail';
 
 export const emailBulkRoutes: RouteFactory = (deps) => {
-  const workflows = createWorkflowPort(deps.temporal, deps.config.temporalTaskQueue, apiPortOptions(deps.config));
+  const workflows = deps.workflows;
   // Immediate sends are paced per mailbox in this process like the worker paces queued ones.
   const throttle = createSendThrottle(deps.config.emailBulk.perAccountPerSecond);
   const settings = { concurrency: deps.config.emailBulk.concurrency, batchSize: deps.config.emailBulk.batchSize };

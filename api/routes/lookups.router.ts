@@ -3,7 +3,6 @@ import { findAvatar } from '../../domain/lookups/avatar.service';
 import { cvrMatchQuery } from '../../domain/lookups/lookups.schemas';
 import { avatarResultView, registryMatchView, webPresenceView } from '../../domain/lookups/lookups.views';
 import { envelopes } from '../http/crud';
-import { createHttpRegistry } from '../../domain/lookups/registry';
 import { matchRegistry } from '../../domain/lookups/registry-match.service';
 import { findWebPresence } from '../../domain/lookups/web-presence.service';
 import { imageResolver } from '../http/images';
@@ -14,7 +13,7 @@ const section = 'Registry lookups';
 
 export const lookupsRoutes: RouteFactory = (deps) => {
   const images = imageResolver(deps.config);
-  const registry = createHttpRegistry(deps.config.lookups, { allowHosts: deps.config.outboundAllowHosts });
+  const { registry } = deps;
   return [
     route({
       method: 'GET',

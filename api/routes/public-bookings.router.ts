@@ -2,7 +2,6 @@ import type { RouteFactory } from '../app';
 import { bookingSideDeps } from '../../domain/bookings/approval.service';
 import { cancelBody, publicIdParams, publicSlotsQuery, rescheduleBody } from '../../domain/bookings/bookings.schemas';
 import { publicCancel, publicReschedule, publicSlots, publicView } from '../../domain/bookings/public.service';
-import { apiPortOptions, createWorkflowPort } from '../../temporal/workflow-client';
 import { ok } from '../http/registry';
 import { envelopes, publicRoute } from '../http/crud';
 import { publicBookingView, publicSlotsView } from '../../domain/bookings/bookings.views';
@@ -13,7 +12,7 @@ const reason =
 
 export const publicBookingsRoutes: RouteFactory = (deps) => {
   const side = bookingSideDeps({
-    workflows: createWorkflowPort(deps.temporal, deps.config.temporalTaskQueue, apiPortOptions(deps.config)),
+    workflows: deps.workflows,
     log: deps.log.child({ component: 'bookings' }),
     timeScale: deps.config.bookingTimeScale,
   });

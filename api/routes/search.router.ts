@@ -1,14 +1,8 @@
 import type { RouteFactory } from '../app';
-import { createMeiliClient } from '../../search/meili';
 import { SEARCH_TYPES } from '../../search/registry';
-import { createIndexFreshness } from '../../search/freshness';
-import { createSearchService } from '../../search/search.service';
 import { ok, route } from '../http/registry';
 import { envelopes } from '../http/crud';
 import { searchQuery, searchResultsView, type SearchResultsView } from './search.schemas';
-
-// Short timeout: a slow Meilisearch should turn into a degraded answer, not a hanging request.
-const SEARCH_TIMEOUT_MS = 2000;
 
 const DESCRIPTION = [
   'Response: `{ data: { query, results: { <type>: { hits: [{ _id, type, title, subtitle, snippet }], total } }, degraded? } }`.',
@@ -24,13 +18,7 @@ const DESCRIPTION = [
 ].join(' ');
 
 export const searchRoutes: RouteFactory = (deps) => {
-  const client = createMeiliClient(deps.config.meiliUrl, deps.config.meiliMasterKey, { timeoutMs: SEARCH_TIMEOUT_MS });
-  const service = createSearchService({
-    client,
-    prefix: deps.config.meiliIndexPrefix,
-    log: deps.log,
-    freshness: createIndexFreshness({ client, prefix: deps.config.meiliIndexPrefix }),
-  });
+  const service = deps.search;
   return [
     route({
       method: 'GET',

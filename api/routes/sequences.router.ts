@@ -1,7 +1,5 @@
 import { z } from 'zod';
 import type { RouteFactory } from '../app';
-import { createSequenceWorkflowPort } from '../../temporal/sequence-client';
-import { apiPortOptions } from '../../temporal/workflow-client';
 import { engineCommandId, requestKeyOf } from '../http/idempotency';
 import { DomainError } from '../../domain/errors';
 import { enrollEligibility, enrollEntities } from '../../domain/sequences/enroll.service';
@@ -69,7 +67,7 @@ export const sequencesRoutes: RouteFactory = (deps) => {
     waitScale: deps.config.sequenceWaitScale,
     stepTimeoutMs: deps.config.sequenceStepTimeoutMs,
     // Pause, resume, unenroll answer a user: a Temporal outage answers within the engine deadline.
-    workflows: createSequenceWorkflowPort(deps.temporal, deps.config.temporalTaskQueue, apiPortOptions(deps.config)),
+    workflows: deps.sequenceWorkflows,
   };
   return [
     route({

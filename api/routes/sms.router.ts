@@ -1,7 +1,5 @@
 import type { RouteFactory } from '../app';
-import { createSmsScheduler } from '../../temporal/sms-client';
 import { validation } from '../../domain/errors';
-import { smsGatewayFromConfig } from '../../domain/messaging/sms-gateway';
 import { sendBulkSms } from '../../domain/messaging/sms-bulk.service';
 import {
   receiveSmsWebhook,
@@ -59,8 +57,8 @@ const linksOf = (b: { personId?: string; companyId?: string; leadId?: string; de
 
 // Literal paths come before /sms/:id (the router takes the first match).
 export const smsRoutes: RouteFactory = (deps) => {
-  const gateway = smsGatewayFromConfig(deps.config);
-  const scheduler = createSmsScheduler(deps.temporal, deps.config.temporalTaskQueue);
+  const gateway = deps.messaging.gateway;
+  const scheduler = deps.smsScheduler;
   const log = deps.log.child({ component: 'sms' });
   const threadsRoute = (path: string) =>
     route({

@@ -3,6 +3,7 @@ import type { WorkflowPort } from '../automations/engine/ports';
 import type { AppConfig } from '../config';
 import type { EventName } from './catalog';
 import type { Logger } from '../logger';
+import type { MessagingDeps } from '../messaging/factory';
 import type { SequenceWorkflowPort } from '../sequences/ports';
 import type { WebhookRetryPort } from '../webhooks/ports';
 
@@ -78,6 +79,8 @@ export interface SubscriberDeps {
    * unless told).
    */
   workflows?: WorkflowPort;
+  /** The process's e-mail transports and SMS gateway (the worker builds them once); absent: built on first use. */
+  messaging?: MessagingDeps;
   /** Retry workflows of outbound webhook deliveries (the `webhooks` subscriber; required unless left out by name). */
   webhookRetries?: WebhookRetryPort;
   /** The sequence engine's workflow port (the `sequences` subscribers; required unless left out by name). */

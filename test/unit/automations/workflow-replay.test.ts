@@ -20,7 +20,7 @@ import {
   Worker,
   type WorkflowBundleWithSourceMap,
 } from '@temporalio/worker';
-import { WORKFLOW_KINDS } from '../../../domain/workflow-kinds';
+import { WORKFLOW_KINDS } from '../../../domain/modules';
 import { crmDataConverter } from '../../../temporal/codec';
 import { WORKFLOWS_PATH, workflowBundlerOptions } from '../../../temporal/bundle-options';
 import { workflowSourceFiles } from '../../../temporal/bundle-cache';

@@ -1,7 +1,7 @@
 /**
- * The workflow registry (domain/workflow-kinds.ts) is complete: every kind's workflow function is
- * exported by the worker's bundle entry (workflows/index.ts), has a replay fixture, and its ids,
- * search attributes and summary follow the conventions (DESIGN.md "Workflow ids").
+ * The workflow registry (kinds in domain/workflow-kinds.ts, WORKFLOW_KINDS from the modules) is complete: every
+ * kind's workflow function is exported by the worker's bundle entry (workflows/index.ts), has a replay fixture, and
+ * its ids, search attributes and summary follow the conventions (DESIGN.md "Workflow ids").
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
@@ -13,8 +13,8 @@ import {
   scheduledSmsKind,
   sequenceEnrollmentKind,
   webhookDeliveryKind,
-  WORKFLOW_KINDS,
 } from '../../../domain/workflow-kinds';
+import { WORKFLOW_KINDS } from '../../../domain/modules';
 import { scheduledSmsWorkflowId } from '../../../domain/messaging/sms-workflow-ids';
 import { enrollmentWorkflowId, parseEnrollmentWorkflowId } from '../../../domain/sequences/workflow-ids';
 import { webhookDeliveryWorkflowId } from '../../../domain/webhooks/ports';

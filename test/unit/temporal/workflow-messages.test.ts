@@ -22,9 +22,9 @@ import {
   scheduledSmsKind,
   sequenceEnrollmentKind,
   webhookDeliveryKind,
-  WORKFLOW_KINDS,
   type InputOf,
 } from '../../../domain/workflow-kinds';
+import { WORKFLOW_KINDS } from '../../../domain/modules';
 import { startForRow, type WorkflowPort } from '../../../domain/workflow-port';
 import type * as workflows from '../../../workflows';
 

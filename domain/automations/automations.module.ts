@@ -1,0 +1,47 @@
+/* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
+import { defineModule } from '../module';
+import type * as automationsRouter from '../../api/routes/automations.router';
+import type * as automationRunsRouter from '../../api/routes/automation-runs.router';
+import type * as automationActivities from '../../activities/automation.activities';
+import type { ActivityDeps } from '../../activities/deps';
+import { portedSubscriberGroup } from '../outbox/subscriber-groups';
+import { automationExecutionKind, automationScheduleTickKind } from '../workflow-kinds';
+import { automationResource } from './automations.resource';
+import { automationSubscribers } from './engine/subscribers';
+
+/** Automations: definitions, runs (one workflow per execution), schedules and their trigger subscribers. */
+export const automationsModule = defineModule({
+  name: 'automations',
+  resources: [automationResource],
+  // Loaded when the API mounts them (the worker never loads the HTTP layer).
+  routes: () => [
+    (require('../../api/routes/automations.router') as typeof automationsRouter).automationsRoutes,
+    (require('../../api/routes/automation-runs.router') as typeof automationRunsRouter).automationRunsRoutes,
+  ],
+  workflows: [automationExecutionKind, automationScheduleTickKind],
+  activities: (deps: ActivityDeps) =>
+    // Loaded when the worker builds them (the API never loads activity code).
+    (require('../../activities/automation.activities') as typeof automationActivities).createAutomationActivities({
+      orm: deps.orm,
+      config: deps.config,
+      log: deps.log.child({ component: 'automations' }),
+      engine: { orm: deps.orm, log: deps.log, workflows: deps.workflows, retryIntervalMs: deps.retryIntervalMs },
+      messaging: deps.messaging,
+      ai: deps.ai,
+      // add_to_sequence enrolls through the sequence engine when the process has its port.
+      sequences: deps.sequenceWorkflows
+        ? {
+            orm: deps.orm,
+            log: deps.log.child({ component: 'sequences' }),
+            workflows: deps.sequenceWorkflows,
+            waitScale: deps.config.sequenceWaitScale,
+            stepTimeoutMs: deps.config.sequenceStepTimeoutMs,
+          }
+        : undefined,
+    }),
+  subscribers: [
+    portedSubscriberGroup('automations', 'workflows', ['automations', 'automation-schedules'], (deps, workflows) =>
+      automationSubscribers({ orm: deps.orm, log: deps.log.child({ component: 'automations' }), workflows }),
+    ),
+  ],
+});

@@ -1,0 +1,36 @@
+/* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
+import { defineModule } from '../module';
+import type * as contractsRouter from '../../api/routes/contracts.router';
+import type * as contractSigningRouter from '../../api/routes/contract-signing.router';
+import type * as contractsActivities from '../../activities/contracts.activities';
+import type { ActivityDeps } from '../../activities/deps';
+import { contractEnvelopeKind } from '../workflow-kinds';
+import { portedSubscriberGroup } from '../outbox/subscriber-groups';
+import { contractResource } from './contracts.resource';
+import { envelopeWakeSubscriber } from './envelope-wake';
+
+/** Contracts and their signing envelopes (one workflow per sent contract), public signing links. */
+export const contractsModule = defineModule({
+  name: 'contracts',
+  resources: [contractResource],
+  // Loaded when the API mounts them (the worker never loads the HTTP layer).
+  routes: () => [
+    (require('../../api/routes/contracts.router') as typeof contractsRouter).contractsRoutes,
+    (require('../../api/routes/contract-signing.router') as typeof contractSigningRouter).contractSigningRoutes,
+  ],
+  workflows: [contractEnvelopeKind],
+  activities: (deps: ActivityDeps) =>
+    // Loaded when the worker builds them (the API never loads activity code).
+    (require('../../activities/contracts.activities') as typeof contractsActivities).createContractActivities({
+      orm: deps.orm,
+      config: deps.config,
+      log: deps.log.child({ component: 'contracts' }),
+      messaging: deps.messaging,
+    }),
+  // The engine port's group (as the automations'): wakes envelope workflows from contract events (envelope-wake.ts).
+  subscribers: [
+    portedSubscriberGroup('automations', 'workflows', ['contract-envelope-wake'], (_deps, workflows) => [
+      envelopeWakeSubscriber({ workflows }),
+    ]),
+  ],
+});

@@ -1,0 +1,26 @@
+/* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
+import { defineModule } from '../module';
+import type * as leadsRouter from '../../api/routes/leads.router';
+import type * as leadScoringRouter from '../../api/routes/lead-scoring.router';
+import type * as leadRoutingRouter from '../../api/routes/lead-routing.router';
+import { subscriberGroup } from '../outbox/subscriber-groups';
+import { leadResource } from './leads.resource';
+import { leadContactSyncSubscriber, leadRescoreSubscriber } from './rescore';
+
+/** Leads, their scoring rules and routing. */
+export const leadsModule = defineModule({
+  name: 'leads',
+  resources: [leadResource],
+  // Loaded when the API mounts them (the worker never loads the HTTP layer).
+  routes: () => [
+    (require('../../api/routes/leads.router') as typeof leadsRouter).leadsRoutes,
+    (require('../../api/routes/lead-scoring.router') as typeof leadScoringRouter).leadScoringRoutes,
+    (require('../../api/routes/lead-routing.router') as typeof leadRoutingRouter).leadRoutingRoutes,
+  ],
+  subscribers: [
+    subscriberGroup(['lead-rescore', 'lead-contact-sync'], (deps) => [
+      leadRescoreSubscriber(deps),
+      leadContactSyncSubscriber(deps),
+    ]),
+  ],
+});

@@ -1,0 +1,104 @@
+/**
+ * Every feature module, in one list (docs/modules.md). The route table, the workflow-kind registry, the worker's
+ * activities and the outbox subscribers derive from it; test/unit/modules.test.ts fails when a feature is
+ * half-registered (a route factory, resource, workflow kind, activity or subscriber no module names, or one named
+ * twice). Adding a feature = its `<feature>.module.ts` plus one line here.
+ *
+ * Order matters: routes are mounted (and documented) in this order, module by module, so a literal path of one
+ * module must come before a parameter path of another that would match it; subscribers register in this order.
+ * A composition file: the module files reach api/, activities/ and search/ (routers and activity files are required
+ * on first use), so the core (domain services, manifests, config) never imports it.
+ */
+import { workspacesModule } from './workspaces/workspaces.module';
+import { companiesModule } from './companies/companies.module';
+import { peopleModule } from './people/people.module';
+import { leadsModule } from './leads/leads.module';
+import { customFieldsModule } from './custom-fields/custom-fields.module';
+import { tagsModule } from './tags/tags.module';
+import { listsModule } from './lists/lists.module';
+import { presetsModule } from './presets/presets.module';
+import { usersModule } from './users/users.module';
+import { dealsModule } from './deals/deals.module';
+import { inboundModule } from './inbound/inbound.module';
+import { importsModule } from './imports/imports.module';
+import { exportsModule } from './exports/exports.module';
+import { searchModule } from '../search/search.module';
+import { timelineModule } from './timeline/timeline.module';
+import { tasksModule } from './tasks/tasks.module';
+import { notesModule } from './notes/notes.module';
+import { callsModule } from './calls/calls.module';
+import { calendarModule } from './calendar/calendar.module';
+import { crmConnectModule } from './crm-connect/crm-connect.module';
+import { imagesModule } from './images/images.module';
+import { automationsModule } from './automations/automations.module';
+import { sequencesModule } from './sequences/sequences.module';
+import { emailModule } from './email/email.module';
+import { messagingModule } from './messaging/messaging.module';
+import { reportsModule } from './reports/reports.module';
+import { agentsModule } from './agents/agents.module';
+import { metricsModule } from './metrics/metrics.module';
+import { customObjectsModule } from './custom-objects/custom-objects.module';
+import { webhooksModule } from './webhooks/webhooks.module';
+import { outboxModule } from './outbox/outbox.module';
+import { projectsModule } from './projects/projects.module';
+import { offersModule } from './offers/offers.module';
+import { pricingModule } from './pricing/pricing.module';
+import { bookingsModule } from './bookings/bookings.module';
+import { supportModule } from './support/support.module';
+import { filesModule } from './files/files.module';
+import { lookupsModule } from './lookups/lookups.module';
+import { extensionModule } from './extension/extension.module';
+import { contractsModule } from './contracts/contracts.module';
+import type { WorkflowKind } from './workflow-kinds';
+
+export const MODULES = [
+  workspacesModule,
+  companiesModule,
+  peopleModule,
+  leadsModule,
+  customFieldsModule,
+  tagsModule,
+  listsModule,
+  presetsModule,
+  usersModule,
+  dealsModule,
+  inboundModule,
+  importsModule,
+  exportsModule,
+  searchModule,
+  timelineModule,
+  tasksModule,
+  notesModule,
+  callsModule,
+  calendarModule,
+  crmConnectModule,
+  imagesModule,
+  automationsModule,
+  sequencesModule,
+  emailModule,
+  messagingModule,
+  reportsModule,
+  agentsModule,
+  metricsModule,
+  customObjectsModule,
+  webhooksModule,
+  outboxModule,
+  projectsModule,
+  offersModule,
+  pricingModule,
+  bookingsModule,
+  supportModule,
+  filesModule,
+  lookupsModule,
+  extensionModule,
+  contractsModule,
+] as const;
+
+export type ModuleName = (typeof MODULES)[number]['name'];
+
+/** Every workflow kind the worker runs: the modules' `workflows`. */
+// eslint-disable-next-line @typescript-eslint/no-explicit-any
+export const WORKFLOW_KINDS: readonly WorkflowKind<any>[] = MODULES.flatMap(
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any
+  (m): readonly WorkflowKind<any>[] => m.workflows,
+);

@@ -1,0 +1,12 @@
+/* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
+import { defineModule } from '../module';
+import type * as timelineRouter from '../../api/routes/timeline.router';
+import { activityResource } from './activities.resource';
+
+/** The CRM timeline (the spec's /activities rows). */
+export const timelineModule = defineModule({
+  name: 'timeline',
+  resources: [activityResource],
+  // Loaded when the API mounts them (the worker never loads the HTTP layer).
+  routes: () => [(require('../../api/routes/timeline.router') as typeof timelineRouter).timelineEntryRoutes],
+});
