@@ -68,7 +68,7 @@ async function measureFreshness(
   const log = createLogger('silent', 'bench-outbox');
   const subscribers = buildSubscribers(
     { orm, config, log, searchIndex: createSearchIndexSubscriber },
-    { without: ['automations', 'webhooks', 'sequences'] },
+    { without: ['automations', 'contract-envelopes', 'webhooks', 'sequences'] },
   ).filter((s) => s.name === 'search-index');
   const dispatcher = createOutboxDispatcher({
     pgConnectionString: config.databaseUrl,

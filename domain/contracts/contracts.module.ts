@@ -27,9 +27,9 @@ export const contractsModule = defineModule({
       log: deps.log.child({ component: 'contracts' }),
       messaging: deps.messaging,
     }),
-  // The engine port's group (as the automations'): wakes envelope workflows from contract events (envelope-wake.ts).
+  // Needs the engine port: wakes envelope workflows from contract events (envelope-wake.ts).
   subscribers: [
-    portedSubscriberGroup('automations', 'workflows', ['contract-envelope-wake'], (_deps, workflows) => [
+    portedSubscriberGroup('contract-envelopes', 'workflows', ['contract-envelope-wake'], (_deps, workflows) => [
       envelopeWakeSubscriber({ workflows }),
     ]),
   ],

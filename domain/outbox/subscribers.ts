@@ -15,15 +15,9 @@ const GROUPS: readonly SubscriberGroup[] = MODULES.flatMap((m): readonly Subscri
  * uses to leave them out (the modules' ported subscriber groups). A missing port is an error, never a silently
  * unregistered subscriber.
  */
-// Groups of several modules may share a name (and so a port and a `without` entry): their subscriber names add up.
-const ported = new Map<string, { dependency: string; subscribers: string[] }>();
-for (const g of GROUPS)
-  if (g.port) {
-    const entry = ported.get(g.port.group) ?? { dependency: g.port.dependency, subscribers: [] };
-    entry.subscribers.push(...g.names);
-    ported.set(g.port.group, entry);
-  }
-export const PORTED_SUBSCRIBERS = Object.fromEntries(ported) as unknown as {
+export const PORTED_SUBSCRIBERS = Object.fromEntries(
+  GROUPS.flatMap((g) => (g.port ? [[g.port.group, { dependency: g.port.dependency, subscribers: g.names }]] : [])),
+) as {
   readonly [G in PortedSubscriber]: {
     readonly dependency: Extract<Ported, { port: { group: G } }>['port']['dependency'];
     readonly subscribers: readonly string[];

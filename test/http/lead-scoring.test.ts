@@ -450,7 +450,7 @@ describe('background rescoring', () => {
   const startDispatcher = async (workspaceId: string) => {
     // Only the lead subscribers: this suite should not depend on other features' engines.
     const subscribers = buildSubscribers(app.runtime.deps, {
-      without: ['automations', 'search-index', 'webhooks', 'sequences'],
+      without: ['automations', 'contract-envelopes', 'search-index', 'webhooks', 'sequences'],
     }).filter((s) => s.name.startsWith('lead-'));
     expect(subscribers.map((s) => s.name).sort()).toEqual(['lead-contact-sync', 'lead-rescore']);
     dispatcher = createOutboxDispatcher({

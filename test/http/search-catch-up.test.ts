@@ -29,7 +29,7 @@ afterAll(async () => {
 const subscribersFor = (config: TestApp['config']) =>
   buildSubscribers(
     { orm: app.runtime.deps.orm, config, log, searchIndex: createSearchIndexSubscriber },
-    { without: ['automations', 'webhooks', 'sequences'] },
+    { without: ['automations', 'contract-envelopes', 'webhooks', 'sequences'] },
   );
 
 describe('search after Meilisearch comes back', () => {

@@ -122,7 +122,7 @@ describe('indexing while Meilisearch is down', () => {
     const subscribersFor = (config: typeof app.config) =>
       buildSubscribers(
         { orm: app.runtime.deps.orm, config, log, searchIndex: createSearchIndexSubscriber },
-        { without: ['automations', 'webhooks', 'sequences'] },
+        { without: ['automations', 'contract-envelopes', 'webhooks', 'sequences'] },
       );
     const down = createOutboxDispatcher({
       pgConnectionString: app.config.databaseUrl,

@@ -203,7 +203,7 @@ describe('GET /api/v1/search: input rules', () => {
       workspaceIds: [t.workspaceId],
       subscribers: buildSubscribers(
         { orm: app.runtime.deps.orm, config: app.config, log, searchIndex: createSearchIndexSubscriber },
-        { without: ['automations', 'webhooks', 'sequences'] },
+        { without: ['automations', 'contract-envelopes', 'webhooks', 'sequences'] },
       ),
       log,
       pollIntervalMs: 100,

@@ -38,7 +38,7 @@ beforeAll(async () => {
     workspaceIds: [t.workspaceId, other.workspaceId],
     subscribers: buildSubscribers(
       { orm: app.runtime.deps.orm, config: app.config, log },
-      { without: ['automations', 'search-index', 'webhooks', 'sequences'] },
+      { without: ['automations', 'contract-envelopes', 'search-index', 'webhooks', 'sequences'] },
     ),
     log,
     pollIntervalMs: 100,

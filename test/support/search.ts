@@ -28,7 +28,7 @@ export async function startSearchIndexing(
     workspaceIds,
     subscribers: buildSubscribers(
       { orm: app.runtime.deps.orm, config: app.config, log, searchIndex: createSearchIndexSubscriber },
-      { without: ['automations', 'webhooks', 'sequences'] },
+      { without: ['automations', 'contract-envelopes', 'webhooks', 'sequences'] },
     ),
     log,
     pollIntervalMs: 100,
