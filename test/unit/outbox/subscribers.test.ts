@@ -23,6 +23,10 @@ const ALL: SubscriberDeps = { ...base, ...ports };
 const GROUPS = Object.keys(PORTED_SUBSCRIBERS) as PortedSubscriber[];
 const names = (deps: SubscriberDeps, without?: PortedSubscriber[]) =>
   buildSubscribers(deps, { without }).map((s) => s.name);
+/** The other groups that need the same port (automations and contract-envelopes both need `workflows`). */
+const siblings = (group: PortedSubscriber): PortedSubscriber[] =>
+  GROUPS.filter((g) => g !== group && PORTED_SUBSCRIBERS[g].dependency === PORTED_SUBSCRIBERS[group].dependency);
+const namesOf = (groups: PortedSubscriber[]): string[] => groups.flatMap((g) => [...PORTED_SUBSCRIBERS[g].subscribers]);
 
 describe('buildSubscribers', () => {
   it('registers every subscriber when every port is given, each name once', () => {
@@ -35,15 +39,17 @@ describe('buildSubscribers', () => {
   it.each(GROUPS)('refuses to build without the port of %s, naming the missing dependency', (group) => {
     const { dependency } = PORTED_SUBSCRIBERS[group];
     const deps: SubscriberDeps = { ...ALL, [dependency]: undefined };
-    expect(() => buildSubscribers(deps)).toThrow(`missing dependency ${dependency}`);
-    expect(() => buildSubscribers(deps)).toThrow(`list '${group}' in without`);
+    const others = { without: siblings(group) };
+    expect(() => buildSubscribers(deps, others)).toThrow(`missing dependency ${dependency}`);
+    expect(() => buildSubscribers(deps, others)).toThrow(`list '${group}' in without`);
   });
 
   it.each(GROUPS)('leaves out %s only when it is named in without', (group) => {
     const { dependency, subscribers } = PORTED_SUBSCRIBERS[group];
-    const without = names({ ...ALL, [dependency]: undefined }, [group]);
+    const without = names({ ...ALL, [dependency]: undefined }, [group, ...siblings(group)]);
     for (const name of subscribers) expect(without).not.toContain(name);
-    expect(without).toEqual(names(ALL).filter((name) => !(subscribers as readonly string[]).includes(name)));
+    const gone = [...subscribers, ...namesOf(siblings(group))];
+    expect(without).toEqual(names(ALL).filter((name) => !gone.includes(name)));
   });
 
   it('refuses a port that is given and left out at once', () => {
