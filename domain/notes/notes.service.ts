@@ -9,7 +9,7 @@ import {
 } from '../timeline/linked';
 import { NOTE_PARENT_FIELDS, resolveParent, type ParentValues } from '../timeline/parents';
 import { assertRefs, linkColumns } from '../timeline/references';
-import { applyPatch } from '../shared/changes';
+import { applyPatch, deleteWithEvent } from '../shared/changes';
 import { dateWhere, findPage, likePattern, type DateFilterInput, type PageRequest } from '../shared/listing';
 import { createRecord } from '../shared/records';
 import { inTransaction } from '../shared/tx';
@@ -157,8 +157,12 @@ export async function deleteNote(ctx: Ctx, id: string): Promise<void> {
   const note = await getNote(ctx, id);
   await inTransaction(ctx, async () => {
     await removeLinkedActivities(ctx, { noteRef: id });
-    ctx.em.remove(note);
-    emit(ctx, { type: 'note_deleted', entityType: 'note', entityId: id, payload: { note: serializeNote(note) } });
+    await deleteWithEvent(
+      ctx,
+      note,
+      { type: 'note_deleted', entityType: 'note', payload: { note: serializeNote(note) } },
+      { flush: false },
+    );
   });
 }
 

@@ -1,6 +1,6 @@
 import type { Ctx } from '../context';
 import { emit } from '../outbox/emit';
-import { applyPatch } from '../shared/changes';
+import { deleteWithEvent, updateWithEvent } from '../shared/changes';
 import { findPage, toPlain, type PageRequest } from '../shared/listing';
 import { createRecord } from '../shared/records';
 import { DashboardLayout } from './dashboard-layout.entity';
@@ -64,36 +64,32 @@ export async function updateDashboardLayout(ctx: Ctx, id: string, input: Dashboa
     userIds: input.userIds ?? layout.userIds,
     groupIds: input.groupIds ?? layout.groupIds,
   });
-  const changes = applyPatch(layout, {
-    name: input.name,
-    layout: input.layout,
-    visibleComponents: input.visibleComponents,
-    chartWidgets: input.chartWidgets,
-    visibility: input.visibility,
-    userIds: input.userIds,
-    groupIds: input.groupIds,
-  });
-  if (Object.keys(changes).length) {
-    layout.updatedAt = new Date();
-    emit(ctx, {
+  await updateWithEvent(
+    ctx,
+    layout,
+    {
+      name: input.name,
+      layout: input.layout,
+      visibleComponents: input.visibleComponents,
+      chartWidgets: input.chartWidgets,
+      visibility: input.visibility,
+      userIds: input.userIds,
+      groupIds: input.groupIds,
+    },
+    {
       type: 'dashboard_layout_updated',
       entityType: 'dashboard_layout',
-      entityId: id,
-      payload: { dashboardLayout: serializeDashboardLayout(layout), changes },
-    });
-    await ctx.em.flush();
-  }
+      payload: (changes) => ({ dashboardLayout: serializeDashboardLayout(layout), changes }),
+    },
+  );
   return serializeDashboardLayout(layout);
 }
 
 export async function deleteDashboardLayout(ctx: Ctx, id: string): Promise<void> {
   const layout = await loadVisible(ctx, 'dashboard layout', find(ctx, id), { change: true });
-  ctx.em.remove(layout);
-  emit(ctx, {
+  await deleteWithEvent(ctx, layout, {
     type: 'dashboard_layout_deleted',
     entityType: 'dashboard_layout',
-    entityId: id,
     payload: { dashboardLayout: serializeDashboardLayout(layout) },
   });
-  await ctx.em.flush();
 }

@@ -1,6 +1,6 @@
 import type { Ctx } from '../context';
 import { emit } from '../outbox/emit';
-import { applyPatch } from '../shared/changes';
+import { deleteWithEvent, updateWithEvent } from '../shared/changes';
 import { findPage, toPlain, type PageRequest } from '../shared/listing';
 import { createRecord } from '../shared/records';
 import { FilterPreset } from './filter-preset.entity';
@@ -69,38 +69,34 @@ export async function updateFilterPreset(ctx: Ctx, id: string, input: FilterPres
     userIds: input.userIds ?? preset.userIds,
     groupIds: input.groupIds ?? preset.groupIds,
   });
-  const changes = applyPatch(preset, {
-    name: input.name,
-    area: input.area,
-    columnFilters: input.columnFilters,
-    filterTree: input.filterTree,
-    filterMode: input.filterMode,
-    sorting: input.sorting,
-    visibility: input.visibility,
-    userIds: input.userIds,
-    groupIds: input.groupIds,
-  });
-  if (Object.keys(changes).length) {
-    preset.updatedAt = new Date();
-    emit(ctx, {
+  await updateWithEvent(
+    ctx,
+    preset,
+    {
+      name: input.name,
+      area: input.area,
+      columnFilters: input.columnFilters,
+      filterTree: input.filterTree,
+      filterMode: input.filterMode,
+      sorting: input.sorting,
+      visibility: input.visibility,
+      userIds: input.userIds,
+      groupIds: input.groupIds,
+    },
+    {
       type: 'filter_preset_updated',
       entityType: 'filter_preset',
-      entityId: id,
-      payload: { filterPreset: serializeFilterPreset(preset), changes },
-    });
-    await ctx.em.flush();
-  }
+      payload: (changes) => ({ filterPreset: serializeFilterPreset(preset), changes }),
+    },
+  );
   return serializeFilterPreset(preset);
 }
 
 export async function deleteFilterPreset(ctx: Ctx, id: string): Promise<void> {
   const preset = await loadVisible(ctx, 'filter preset', find(ctx, id), { change: true });
-  ctx.em.remove(preset);
-  emit(ctx, {
+  await deleteWithEvent(ctx, preset, {
     type: 'filter_preset_deleted',
     entityType: 'filter_preset',
-    entityId: id,
     payload: { filterPreset: serializeFilterPreset(preset) },
   });
-  await ctx.em.flush();
 }

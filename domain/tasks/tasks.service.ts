@@ -5,7 +5,7 @@ import { recordSystemActivity } from '../timeline/timeline.service';
 import { resolveParent, TASK_PARENT_FIELDS, type ParentValues } from '../timeline/parents';
 import { assertRefs, assertUsers, linkColumns } from '../timeline/references';
 import { assertCustomFieldValues } from '../custom-fields/validate-values';
-import { applyPatch, emitTagChanges, normalizeTags } from '../shared/changes';
+import { applyPatch, deleteWithEvent, emitTagChanges, emitUpdate, normalizeTags } from '../shared/changes';
 import { mergeObject } from '../shared/custom-fields';
 import { plainOf } from '../shared/views';
 import { createRecord } from '../shared/records';
@@ -172,23 +172,28 @@ export async function updateTask(ctx: Ctx, id: string, input: TaskInput): Promis
   if (!Object.keys(changes).length) return serializeTask(task);
   if (task.status === 'done' && !wasDone) task.completedAt = new Date();
   if (task.status !== 'done') task.completedAt = null;
-  task.updatedAt = new Date();
-  emit(ctx, {
-    type: 'task_updated',
-    entityType: 'task',
-    entityId: task._id,
-    payload: { task: serializeTask(task), changes },
-  });
-  emitTagChanges(ctx, 'task', task._id, beforeTags, task.tags);
-  if (task.status === 'done' && !wasDone) feedRow(ctx, task, 'task_completed');
-  await ctx.em.flush();
+  const payload = () => ({ task: serializeTask(task), changes });
+  await emitUpdate(
+    ctx,
+    task,
+    changes,
+    { type: 'task_updated', entityType: 'task', payload },
+    {
+      also: () => {
+        emitTagChanges(ctx, 'task', task._id, beforeTags, task.tags);
+        if (task.status === 'done' && !wasDone) feedRow(ctx, task, 'task_completed');
+      },
+    },
+  );
   return serializeTask(task);
 }
 
 /** The task goes; its feed rows stay as history. */
 export async function deleteTask(ctx: Ctx, id: string): Promise<void> {
   const task = await getTask(ctx, id);
-  ctx.em.remove(task);
-  emit(ctx, { type: 'task_deleted', entityType: 'task', entityId: id, payload: { task: serializeTask(task) } });
-  await ctx.em.flush();
+  await deleteWithEvent(ctx, task, {
+    type: 'task_deleted',
+    entityType: 'task',
+    payload: { task: serializeTask(task) },
+  });
 }
