@@ -4,7 +4,7 @@ import { deleteWithEvent, updateWithEvent } from '../shared/changes';
 import { findPage, toPlain, type PageRequest } from '../shared/listing';
 import { createRecord } from '../shared/records';
 import { DashboardLayout } from './dashboard-layout.entity';
-import { assertSharing, loadVisible, visibleWhere } from './sharing';
+import { loadVisible, newSharing, sharingPatch, visibleWhere } from './sharing';
 import type { DashboardLayoutInput } from './dashboard-layouts.schemas';
 
 const FIELDS = [
@@ -33,12 +33,7 @@ export async function listDashboardLayouts(ctx: Ctx, query: PageRequest) {
 }
 
 export async function createDashboardLayout(ctx: Ctx, input: DashboardLayoutInput & { name: string }) {
-  const sharing = {
-    visibility: input.visibility ?? 'private',
-    userIds: input.userIds ?? [],
-    groupIds: input.groupIds ?? [],
-  };
-  await assertSharing(ctx, sharing);
+  const sharing = await newSharing(ctx, input);
   const layout = createRecord(ctx, DashboardLayout, {
     name: input.name,
     layout: input.layout ?? null,
@@ -59,11 +54,7 @@ export async function createDashboardLayout(ctx: Ctx, input: DashboardLayoutInpu
 
 export async function updateDashboardLayout(ctx: Ctx, id: string, input: DashboardLayoutInput) {
   const layout = await loadVisible(ctx, 'dashboard layout', find(ctx, id), { change: true });
-  await assertSharing(ctx, {
-    visibility: input.visibility ?? layout.visibility,
-    userIds: input.userIds ?? layout.userIds,
-    groupIds: input.groupIds ?? layout.groupIds,
-  });
+  const sharing = await sharingPatch(ctx, input, layout);
   await updateWithEvent(
     ctx,
     layout,
@@ -72,9 +63,7 @@ export async function updateDashboardLayout(ctx: Ctx, id: string, input: Dashboa
       layout: input.layout,
       visibleComponents: input.visibleComponents,
       chartWidgets: input.chartWidgets,
-      visibility: input.visibility,
-      userIds: input.userIds,
-      groupIds: input.groupIds,
+      ...sharing,
     },
     {
       type: 'dashboard_layout_updated',

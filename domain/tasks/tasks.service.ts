@@ -1,9 +1,10 @@
 import type { Ctx } from '../context';
-import { notFound, validation } from '../errors';
+import { notFound } from '../errors';
 import { emit } from '../outbox/emit';
 import { recordSystemActivity } from '../timeline/timeline.service';
-import { resolveParent, TASK_PARENT_FIELDS, type ParentValues } from '../timeline/parents';
-import { assertRefs, assertUsers, linkColumns } from '../timeline/references';
+import { TASK_PARENT_FIELDS } from '../timeline/parents';
+import { resolveParentRef } from '../timeline/parent-refs';
+import { assertUsers, linkColumns } from '../timeline/references';
 import { assertCustomFieldValues } from '../custom-fields/validate-values';
 import { applyPatch, deleteWithEvent, emitTagChanges, emitUpdate, normalizeTags } from '../shared/changes';
 import { mergeObject } from '../shared/custom-fields';
@@ -77,27 +78,8 @@ export async function getTask(ctx: Ctx, id: string): Promise<Task> {
   return task;
 }
 
-const parentOf = (t: Task): ParentValues<ParentField> =>
-  Object.fromEntries(PARENT_FIELDS.map((f) => [f, t[f] ?? null])) as ParentValues<ParentField>;
-
-/** Parent columns plus customObjectSlug, which exists only beside a customObjectRecord parent. */
-async function resolveTaskParent(ctx: Ctx, current: Task | null, input: TaskInput) {
-  const { values, field } = resolveParent(PARENT_FIELDS, current ? parentOf(current) : null, input);
-  let slug: string | null = null;
-  if (field === 'customObjectRecord') {
-    slug =
-      input.customObjectSlug ??
-      (current?.customObjectRecord === values.customObjectRecord ? current.customObjectSlug : null) ??
-      null;
-    if (!slug)
-      throw validation('customObjectSlug: is required with customObjectRecord', [
-        { path: 'customObjectSlug', error: 'is required' },
-      ]);
-  }
-  const changed = !current || current[field] !== values[field];
-  if (changed) await assertRefs(ctx, [{ field, kind: TASK_PARENT_FIELDS[field], id: values[field] }]);
-  return { values: { ...values, customObjectSlug: slug }, field };
-}
+const resolveTaskParent = (ctx: Ctx, current: Task | null, input: TaskInput) =>
+  resolveParentRef(ctx, TASK_PARENT_FIELDS, current, input);
 
 function feedRow(ctx: Ctx, task: Task, type: 'task_created' | 'task_completed'): void {
   const field = PARENT_FIELDS.find((f) => task[f])!;
