@@ -26,7 +26,7 @@
 // (throughput figures from the throughput phase; p50 first action and p95 event → done from the
 // latency phase).
 import { MikroORM } from '@mikro-orm/postgresql';
-import { Connection, type Client } from '@temporalio/client';
+import { Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { loadavg } from 'node:os';
 import path from 'node:path';
@@ -35,14 +35,11 @@ import { createActivities } from '../activities';
 import { createTemporalClient } from '../temporal/client';
 import { crmDataConverter } from '../temporal/codec';
 import { createWorkflowPort } from '../temporal/workflow-client';
-import { createAutomation, toggleAutomation } from '../domain/automations/automations.service';
-import { automationCreateBody } from '../domain/automations/definition.schemas';
 import { loadConfig, type AppConfig } from '../domain/config';
 import { createSearchIndexSubscriber } from '../search/index-subscriber';
 import { createMeiliClient } from '../search/meili';
 import { SCOPES, type Ctx } from '../domain/context';
 import { newId } from '../domain/ids';
-import { createLead } from '../domain/leads/leads.service';
 import { createLogger } from '../domain/logger';
 import { ormConfig } from '../domain/orm/config';
 import { runMigrations } from '../domain/orm/migrate';
@@ -53,7 +50,16 @@ import { createWorkspace } from '../domain/workspaces/workspaces.service';
 import { devDataDir } from '../infra/paths';
 import type { RunningStack } from '../infra/stack';
 import { benchLog, runBench, stackCpu } from './bench-stack';
-import type { bareWorkflow } from './bare.workflow';
+import {
+  createBenchAutomation,
+  createLeads,
+  createLeadsPaced,
+  engineLatencies,
+  executionCounts,
+  latencyLegs,
+} from './automation-runs';
+import { measureBare, measureBarePaced, type BareSetup } from './bare-runs';
+import { figures, median, poller, sleep, type Figures, type Latencies } from './stats';
 
 const EVENTS = Math.max(500, Number(process.env.BENCH_EVENTS ?? 500));
 const ACTIONS = 2;
@@ -73,172 +79,8 @@ const TARGET_FIRST_ACTION_MS = 300;
 const BARE_TABLE = 'bench_bare_step';
 const log = benchLog;
 
-const percentile = (samples: number[], p: number): number => {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
-};
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-
-async function until(what: string, check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + TIMEOUT_MS;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    // Figures come from the rows' timestamps, not from this poll: it only needs to notice the end.
-    await sleep(200);
-  }
-}
-
-/** A record_created (lead) automation with ACTIONS create_note actions in a chain, activated. */
-async function createBenchAutomation(ctx: Ctx): Promise<string> {
-  const actions = Array.from({ length: ACTIONS }, (_, i) => ({
-    id: `n${i + 1}`,
-    type: 'action',
-    data: { actionType: 'create_note', config: { noteContent: `Bench note ${i + 1} for {{lead.title}}` } },
-  }));
-  const nodes = [
-    { id: 'trigger', type: 'trigger', data: { triggerType: 'record_created', config: { entityTypes: ['lead'] } } },
-    ...actions,
-  ].map((n, i) => ({ ...n, position: { x: 500, y: i * 200 } }));
-  const edges = nodes
-    .slice(1)
-    .map((n, i) => ({ id: `e${i + 1}`, source: nodes[i]!.id, target: n.id, sourceHandle: null }));
-  const saved = await createAutomation(ctx, automationCreateBody.parse({ name: 'Automation benchmark', nodes, edges }));
-  const id = saved.data._id as string;
-  const toggled = await toggleAutomation({ ...ctx, em: ctx.em.fork() }, id);
-  if (!toggled.isActive) throw new Error('the bench automation could not be activated');
-  return id;
-}
-
-/** Creates `count` leads through the leads service in `batches` transactions; lead id → commit time (ms). */
-async function createLeads(
-  orm: MikroORM,
-  ctx: Omit<Ctx, 'em'>,
-  count: number,
-  batches: number,
-): Promise<Map<string, number>> {
-  const committed = new Map<string, number>();
-  const per = Math.ceil(count / batches);
-  for (let done = 0; done < count; done += per) {
-    const em = forkForWorkspace(orm.em, ctx.actor.workspaceId);
-    const ids: string[] = [];
-    await em.begin();
-    try {
-      for (let i = done; i < Math.min(count, done + per); i++) {
-        const lead = (await createLead({ ...ctx, em }, { title: `Bench lead ${i}` }, { preview: false })) as {
-          _id: string;
-        };
-        ids.push(lead._id);
-      }
-      await em.commit();
-    } catch (err) {
-      await em.rollback();
-      throw err;
-    }
-    const at = Date.now();
-    for (const id of ids) committed.set(id, at);
-  }
-  return committed;
-}
-
-/**
- * Calls `fn(i)` for i < count, call i due at start + i × intervalMs (open loop: a slow call does not push the
- * schedule).
- */
-async function paced(count: number, intervalMs: number, fn: (i: number) => Promise<void>): Promise<void> {
-  const t0 = Date.now();
-  for (let i = 0; i < count; i++) {
-    const wait = t0 + i * intervalMs - Date.now();
-    if (wait > 0) await sleep(wait);
-    await fn(i);
-  }
-}
-
-/** Creates `count` leads one per transaction, one every `intervalMs` (open loop); lead id → commit time. */
-async function createLeadsPaced(
-  orm: MikroORM,
-  ctx: Omit<Ctx, 'em'>,
-  count: number,
-  intervalMs: number,
-): Promise<Map<string, number>> {
-  const committed = new Map<string, number>();
-  await paced(count, intervalMs, async (i) => {
-    const em = forkForWorkspace(orm.em, ctx.actor.workspaceId);
-    const lead = (await em.transactional((tem) =>
-      createLead({ ...ctx, em: tem }, { title: `Paced lead ${i}` }, { preview: false }),
-    )) as { _id: string };
-    committed.set(lead._id, Date.now());
-  });
-  return committed;
-}
-
-async function executionCounts(pool: pg.Pool, automationId: string): Promise<{ completed: number; failed: number }> {
-  const { rows } = await pool.query<{ completed: number; failed: number }>(
-    `select count(*) filter (where status = 'completed')::int as completed, count(*) filter (where status in ('failed', 'cancelled'))::int as failed
-     from automation_execution where automation_id = $1`,
-    [automationId],
-  );
-  return rows[0]!;
-}
-
-interface Figures {
-  perS: number;
-  p50: number;
-  p95: number;
-  wallMs: number;
-}
-
-function figures(starts: number[], ends: number[]): Figures {
-  const first = Math.min(...starts);
-  const last = Math.max(...ends);
-  const latencies = ends.map((e, i) => e - starts[i]!);
-  return {
-    perS: starts.length / ((last - first) / 1000),
-    p50: percentile(latencies, 50),
-    p95: percentile(latencies, 95),
-    wallMs: last - first,
-  };
-}
-
-interface Latencies {
-  p50: number;
-  p95: number;
-  firstActionP50: number;
-  firstActionP95: number;
-}
-
-/** Event → completion and event → first action (the first action step's start) of the executions of these leads. */
-async function engineLatencies(
-  pool: pg.Pool,
-  automationId: string,
-  committed: Map<string, number>,
-): Promise<Latencies & { starts: number[]; ends: number[] }> {
-  const { rows } = await pool.query<{ entity_id: string; finished_at: Date; first_action: Date | null }>(
-    `select e.entity_id, e.finished_at,
-            (select min(s.started_at) from automation_step s where s.execution_id = e.id and s.node_type = 'action') as first_action
-     from automation_execution e where e.automation_id = $1 and e.entity_id = any($2)`,
-    [automationId, [...committed.keys()]],
-  );
-  if (rows.length !== committed.size) throw new Error(`expected ${committed.size} executions, found ${rows.length}`);
-  const starts = rows.map((r) => committed.get(r.entity_id)!);
-  const ends = rows.map((r) => r.finished_at.getTime());
-  const done = ends.map((e, i) => e - starts[i]!);
-  const firstAction = rows
-    .map((r, i) => (r.first_action ? r.first_action.getTime() - starts[i]! : Number.NaN))
-    .filter((n) => !Number.isNaN(n));
-  return {
-    starts,
-    ends,
-    p50: percentile(done, 50),
-    p95: percentile(done, 95),
-    firstActionP50: percentile(firstAction, 50),
-    firstActionP95: percentile(firstAction, 95),
-  };
-}
+// Figures come from the rows' timestamps, not from this poll: it only needs to notice the end.
+const until = poller(TIMEOUT_MS, 200);
 
 /** Waits until `total` executions of the automation completed (fails on a failed one). */
 function completions(pool: pg.Pool, automationId: string): (total: number) => Promise<void> {
@@ -260,35 +102,6 @@ async function measureEngine(orm: MikroORM, pool: pg.Pool, ctx: Omit<Ctx, 'em'>,
   return { ...result, firstActionP50: burst.firstActionP50, firstActionP95: burst.firstActionP95 };
 }
 
-/** Median of each leg of the paced runs: commit → row created (outbox + start), → first action, actions, → finished. */
-async function latencyLegs(pool: pg.Pool, automationId: string, committed: Map<string, number>): Promise<string> {
-  const { rows } = await pool.query<{
-    entity_id: string;
-    started_at: Date;
-    finished_at: Date;
-    steps: { s: string; e: string }[];
-  }>(
-    `select e.entity_id, e.started_at, e.finished_at,
-            (select json_agg(json_build_object('s', s.started_at, 'e', s.ended_at) order by s.started_at) from automation_step s where s.execution_id = e.id and s.node_type = 'action') as steps
-     from automation_execution e where e.automation_id = $1 and e.entity_id = any($2)`,
-    [automationId, [...committed.keys()]],
-  );
-  const legs = new Map<string, number[]>();
-  const add = (name: string, ms: number): void => void legs.set(name, [...(legs.get(name) ?? []), ms]);
-  for (const r of rows) {
-    const at = (x: string): number => new Date(x).getTime();
-    add('commit→row', r.started_at.getTime() - committed.get(r.entity_id)!);
-    let prev = r.started_at.getTime();
-    r.steps.forEach((st, i) => {
-      add(`→action${i + 1}`, at(st.s) - prev);
-      add(`action${i + 1}`, at(st.e) - at(st.s));
-      prev = at(st.e);
-    });
-    add('→finished', r.finished_at.getTime() - prev);
-  }
-  return [...legs].map(([k, v]) => `${k} ${percentile(v, 50)}`).join(', ');
-}
-
 /** The latency phase: PACED_EVENTS leads at a steady rate below saturation. */
 async function measureEnginePaced(
   orm: MikroORM,
@@ -303,73 +116,6 @@ async function measureEnginePaced(
   await completions(pool, automationId)(before + PACED_EVENTS);
   log(`engine latency, median per leg (ms): ${await latencyLegs(pool, automationId, committed)}`);
   return engineLatencies(pool, automationId, committed);
-}
-
-/** Starts one bare run (ACTIONS + 1 activities, eagerly like the engine's starts); `done` settles when it completes. */
-async function startBare(client: Client, taskQueue: string, runId: string): Promise<{ done: Promise<number> }> {
-  const handle = await client.workflow.start<typeof bareWorkflow>('bareWorkflow', {
-    workflowId: `bench-bare-${runId}`,
-    taskQueue,
-    args: [{ runId, steps: ACTIONS + 1 }],
-    requestEagerStart: true,
-  });
-  return { done: handle.result() };
-}
-
-/** Starts `count` bare workflows, CONCURRENCY at a time; completion = the last activity's insert. */
-async function measureBare(client: Client, pool: pg.Pool, taskQueue: string, count: number): Promise<Figures> {
-  const started = new Map<string, number>();
-  const handles: Promise<number>[] = [];
-  let next = 0;
-  const starter = async (): Promise<void> => {
-    while (next < count) {
-      next += 1;
-      const runId = newId();
-      started.set(runId, Date.now());
-      handles.push((await startBare(client, taskQueue, runId)).done);
-    }
-  };
-  await Promise.all(Array.from({ length: CONCURRENCY }, starter));
-  await Promise.all(handles);
-  const { rows } = await pool.query<{ run_id: string; done_at: Date }>(
-    `select run_id, max(done_at) as done_at from ${BARE_TABLE} where run_id = any($1) group by run_id`,
-    [[...started.keys()]],
-  );
-  if (rows.length !== count) throw new Error(`expected ${count} bare runs, found ${rows.length}`);
-  return figures(
-    rows.map((r) => started.get(r.run_id)!),
-    rows.map((r) => r.done_at.getTime()),
-  );
-}
-
-/** Starts `count` bare workflows one every `intervalMs`; start → first activity and start → done. */
-async function measureBarePaced(
-  client: Client,
-  pool: pg.Pool,
-  taskQueue: string,
-  count: number,
-  intervalMs: number,
-): Promise<Latencies> {
-  const started = new Map<string, number>();
-  const handles: Promise<number>[] = [];
-  await paced(count, intervalMs, async () => {
-    const runId = newId();
-    started.set(runId, Date.now());
-    handles.push((await startBare(client, taskQueue, runId)).done);
-  });
-  await Promise.all(handles);
-  const { rows } = await pool.query<{ run_id: string; first_at: Date; done_at: Date }>(
-    `select run_id, min(done_at) as first_at, max(done_at) as done_at from ${BARE_TABLE} where run_id = any($1) group by run_id`,
-    [[...started.keys()]],
-  );
-  const done = rows.map((r) => r.done_at.getTime() - started.get(r.run_id)!);
-  const first = rows.map((r) => r.first_at.getTime() - started.get(r.run_id)!);
-  return {
-    p50: percentile(done, 50),
-    p95: percentile(done, 95),
-    firstActionP50: percentile(first, 50),
-    firstActionP95: percentile(first, 95),
-  };
 }
 
 /**
@@ -457,11 +203,18 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
       },
     });
     for (const worker of [engineWorker, bareWorker]) running.push({ worker, done: worker.run() });
+    const bareSide: BareSetup = {
+      client: localClient,
+      pool,
+      taskQueue: bareQueue,
+      steps: ACTIONS + 1,
+      table: BARE_TABLE,
+    };
 
     const ws = await createWorkspace(orm.em.fork(), { name: 'Automation benchmark' });
     workspaceId = ws.workspaceId;
     const actor = { workspaceId, userId: ws.userId, role: 'owner' as const, scopes: [...SCOPES] };
-    const automationId = await createBenchAutomation({ em: forkForWorkspace(orm.em, workspaceId), actor });
+    const automationId = await createBenchAutomation({ em: forkForWorkspace(orm.em, workspaceId), actor }, ACTIONS);
     dispatcher = createOutboxDispatcher({
       pgConnectionString: config.databaseUrl,
       workspaceIds: [workspaceId],
@@ -480,7 +233,7 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     log(`warm-up: ${WARMUP} leads, ${WARMUP} bare workflows…`);
     await createLeads(orm, ctx, WARMUP, 1);
     await completions(pool, automationId)(WARMUP);
-    await measureBare(localClient, pool, bareQueue, WARMUP);
+    await measureBare(bareSide, WARMUP, CONCURRENCY);
     await quiet();
     let executions = WARMUP;
     // Rounds of one engine burst and one bare burst (alternating which goes first, so a change of the
@@ -510,7 +263,7 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
       };
       const bareBurst = async () => {
         const before = stackCpu(dataDir);
-        const b = await measureBare(localClient, pool, bareQueue, EVENTS);
+        const b = await measureBare(bareSide, EVENTS, CONCURRENCY);
         await quiet();
         addCpu(cpu.bare, before, stackCpu(dataDir));
         return b;
@@ -556,7 +309,7 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     await dispatcher.stop();
     dispatcher = undefined;
     log(`bare latency: ${PACED_EVENTS} workflows at ${pacedRate.toFixed(1)}/s…`);
-    const barePaced = await measureBarePaced(localClient, pool, bareQueue, PACED_EVENTS, 1000 / pacedRate);
+    const barePaced = await measureBarePaced(bareSide, PACED_EVENTS, 1000 / pacedRate);
     log(
       `bare latency: p50 ${barePaced.p50} ms, p95 ${barePaced.p95} ms, first activity p50 ${barePaced.firstActionP50} ms`,
     );

@@ -41,18 +41,14 @@ import type { RunningStack } from '../infra/stack';
 import { benchLog, cpuByGroup, cpuDelta, runBench } from './bench-stack';
 import { createTemporalClient } from '../temporal/client';
 import { createWorkflowPort } from '../temporal/workflow-client';
+import { median, sleep } from './stats';
 
 const RECIPIENTS = 500;
 const POOL_CONNECTIONS = 5;
 const TIMEOUT_MS = 300_000;
 /** One 500-message leg lasts about a second, so a single one is noisy: each leg runs this often, medians compared. */
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 5));
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 const log = benchLog;
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 async function startSink(): Promise<{ child: ChildProcess; port: number; count(): Promise<number> }> {
   const child = fork(path.join(__dirname, 'smtp-sink.child.ts'), [], {

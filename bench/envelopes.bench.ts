@@ -30,25 +30,15 @@ import { ormConfig } from '../domain/orm/config';
 import type { RunningStack } from '../infra/stack';
 import { benchLog, runBench } from './bench-stack';
 import { startSmtp } from '../test/unit/messaging/local-smtp';
+import { percentile, poller } from './stats';
 
 const CONTRACTS = Math.max(10, Number(process.env.BENCH_CONTRACTS ?? 200));
 const SIGNERS = 3;
 const TARGET_P95_MS = 1000;
 const TIMEOUT_MS = 600_000;
 const log = benchLog;
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-const percentile = (samples: number[], p: number): number => {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
-};
 
-async function until(what: string, check: () => boolean | Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + TIMEOUT_MS;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(100);
-  }
-}
+const until = poller(TIMEOUT_MS, 100);
 
 /** bin/worker.ts as a child process; resolves once it polls. */
 async function startWorkerProcess(env: NodeJS.ProcessEnv): Promise<ChildProcess> {

@@ -34,6 +34,7 @@ import { createWorkspace } from '../domain/workspaces/workspaces.service';
 import { repoRoot } from '../infra/paths';
 import type { RunningStack } from '../infra/stack';
 import { benchLog as log, cpuByGroup, cpuDelta, runBench } from './bench-stack';
+import { median, sleep } from './stats';
 
 const ROUNDS = Math.max(1, Number(process.env.BENCH_ROUNDS ?? 3));
 const DURATION_S = Math.max(1, Number(process.env.BENCH_DURATION_S ?? 3));
@@ -44,13 +45,6 @@ const API_PORT = Number(process.env.CRM_BENCH_API_PORT ?? 42110);
 const SECRET = 'bench-intake-secret';
 const DRAIN_TIMEOUT_MS = 600_000;
 const TARGETS = { acceptedPerS: 1000, p50: 10, p99: 50 };
-
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  const m = Math.floor(s.length / 2);
-  return s.length % 2 ? s[m]! : (s[m - 1]! + s[m]!) / 2;
-};
 
 function child(script: string, env: NodeJS.ProcessEnv, ready: RegExp): Promise<ChildProcess> {
   // BENCH_CPU_PROF=1: each child writes a V8 CPU profile (.data/bench/profiles) when it exits.

@@ -28,6 +28,7 @@ import { factories } from '../test/support/factories';
 import { benchLog as log } from './bench-stack';
 import type { Recording } from './read-record';
 import type { ReadChildMessage, ReadParentMessage } from './read.child';
+import { median } from './stats';
 
 const CONNECTIONS = 10;
 const DURATION_S = Number(process.env.CRM_BENCH_DURATION ?? 3);
@@ -112,11 +113,6 @@ async function measure(child: Child, label: string, url: string, apiKey: string)
     cpuUs: cpu / result.requests.total,
   };
 }
-
-const median = (xs: number[]): number => {
-  const s = [...xs].sort((a, b) => a - b);
-  return s.length % 2 ? s[(s.length - 1) / 2]! : (s[s.length / 2 - 1]! + s[s.length / 2]!) / 2;
-};
 
 /** One record per by-id route (plus rows for the lists and search), created through the API. */
 async function seed(http: HttpClient): Promise<Record<string, string>> {

@@ -18,6 +18,7 @@ import { newId } from '../domain/ids';
 import { createLogger } from '../domain/logger';
 import { ormConfig } from '../domain/orm/config';
 import { createWorkspace } from '../domain/workspaces/workspaces.service';
+import { percentile } from './stats';
 
 const DEALS = Number(process.env.BENCH_DEALS ?? 100_000);
 const ACTIVITIES = Number(process.env.BENCH_ACTIVITIES ?? 200_000);
@@ -25,11 +26,6 @@ const RECORDS = Number(process.env.BENCH_RECORDS ?? 100_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 30);
 const TARGET_MS = 100;
 const log = (line: string): void => void process.stderr.write(`[bench] ${line}\n`);
-
-const percentile = (samples: number[], p: number): number => {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
-};
 
 /**
  * Deals spread over 2 years, 5 stages, 4 owners; activities linked to deals; custom records with a select, a number and

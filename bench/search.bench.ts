@@ -28,6 +28,7 @@ import { createMeiliClient } from '../search/meili';
 import { searchIndexes, type SearchRequest } from '../search/query';
 import { reindex } from '../search/reindex';
 import { BENCH_QUERIES, insertBenchRows } from './search-data';
+import { percentile } from './stats';
 
 const DOCS = Number(process.env.BENCH_DOCS ?? 100_000);
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 10);
@@ -35,10 +36,6 @@ const PG_ROUNDS = Number(process.env.BENCH_PG_ROUNDS ?? 3);
 const TYPES = ['company', 'person'];
 const log = (line: string): void => void process.stderr.write(`[bench] ${line}\n`);
 
-const percentile = (samples: number[], p: number): number => {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
-};
 const fmt = (n: number): string => (n >= 100 ? n.toFixed(0) : n.toFixed(2));
 
 async function time<T>(fn: () => Promise<T>): Promise<[number, T]> {

@@ -38,6 +38,7 @@ import { workerProcessEnv } from '../infra/worker-env';
 import { benchLog, cpuByGroup, cpuDelta, runBench } from './bench-stack';
 import { startSmtp } from '../test/unit/messaging/local-smtp';
 import type { bareSequenceWorkflow } from './bare-sequence.workflow';
+import { percentile, poller, sleep } from './stats';
 
 const N = Math.max(100, Number(process.env.BENCH_ENROLLMENTS ?? 2000));
 const PER_CALL = 500;
@@ -48,19 +49,8 @@ const TARGET_RATIO = 0.5;
 const TARGET_RSS_MB = 400;
 const BARE_TABLE = 'bench_bare_send';
 const log = benchLog;
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-const percentile = (samples: number[], p: number): number => {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
-};
 
-async function until(what: string, check: () => Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + TIMEOUT_MS;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(250);
-  }
-}
+const until = poller(TIMEOUT_MS, 250);
 
 /** bin/worker.ts as a child process; resolves once it polls. */
 /** The worker's last log lines (its memory report, SIGUSR2, lands here). */

@@ -23,6 +23,7 @@ import { forkForWorkspace } from '../domain/orm/tenant';
 import { createUser, createWorkspace } from '../domain/workspaces/workspaces.service';
 import { devDataDir } from '../infra/paths';
 import { startStack, type RunningStack } from '../infra/stack';
+import { percentile } from './stats';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 200);
 const WARMUP = 20;
@@ -31,10 +32,6 @@ const ZONE = 'Europe/Copenhagen';
 const TARGET_P95_MS = 50;
 const log = (line: string): void => void process.stderr.write(`[bench] ${line}\n`);
 
-const percentile = (samples: number[], p: number): number => {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] ?? 0;
-};
 const fmt = (n: number): string => n.toFixed(2);
 
 async function database(): Promise<{ url: string; stack?: RunningStack }> {

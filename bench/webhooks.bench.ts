@@ -45,6 +45,7 @@ import { createSubscription } from '../domain/webhooks/subscriptions.service';
 import { createWorkspace } from '../domain/workspaces/workspaces.service';
 import type { RunningStack } from '../infra/stack';
 import { benchLog, runBench } from './bench-stack';
+import { percentile, poller, sleep } from './stats';
 
 const EVENTS = Math.max(2000, Number(process.env.BENCH_EVENTS ?? 2000));
 const SUBSCRIPTIONS = 3;
@@ -53,11 +54,6 @@ const PACED_EVENTS = Math.max(50, Number(process.env.BENCH_PACED_EVENTS ?? 200))
 const PACED_LOAD = 0.5;
 const TIMEOUT_MS = 180_000;
 const log = benchLog;
-const sleep = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
-const percentile = (samples: number[], p: number): number => {
-  const sorted = [...samples].sort((a, b) => a - b);
-  return sorted[Math.min(sorted.length - 1, Math.max(0, Math.ceil((p / 100) * sorted.length) - 1))] ?? 0;
-};
 
 interface Hit {
   path: string;
@@ -118,13 +114,7 @@ async function startReceiver(): Promise<{
   };
 }
 
-async function until(what: string, check: () => boolean | Promise<boolean>): Promise<void> {
-  const deadline = Date.now() + TIMEOUT_MS;
-  while (!(await check())) {
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await sleep(20);
-  }
-}
+const until = poller(TIMEOUT_MS, 20);
 
 /** Creates `count` companies in `batches` transactions; company id → commit time. */
 async function createCompanies(

@@ -1,5 +1,6 @@
 import type { RouteFactory } from '../app';
 import * as objects from '../../domain/custom-objects/custom-objects.service';
+import * as objectFields from '../../domain/custom-objects/custom-object-fields.service';
 import * as records from '../../domain/custom-objects/records.service';
 import {
   bulkBody,
@@ -204,7 +205,7 @@ export const customObjectsRoutes: RouteFactory = (deps) => {
         'Add a field: slug, label, type (req), isRequired, isUnique (enforced by the database), options (select types), referenceType custom|native with referenceObject / nativeEntity (record_reference), order.',
       description:
         'Types: text, number, currency, date, datetime, select, multi_select, checkbox, url, email, phone, file, record_reference, json, formula (`expression`: + - * / and parentheses over numbers and number/currency field slugs; computed by the server on every write, read-only, existing records recomputed when it is created or its expression changes; an empty input or a division by zero leaves it empty). rollup is refused with 400 until server-side computation lands.',
-      handler: async ({ ctx, params, body }) => created(await objects.createField(ctx, params.slug, body)),
+      handler: async ({ ctx, params, body }) => created(await objectFields.createField(ctx, params.slug, body)),
     }),
     route({
       method: 'PATCH',
@@ -217,7 +218,8 @@ export const customObjectsRoutes: RouteFactory = (deps) => {
       response: envelopes.data(customObjectFieldView),
       summary:
         'Update a field: label, isRequired, isUnique (409 when records already share a value), options, order, expression (formula fields: every record is recomputed). Type and slug cannot change.',
-      handler: async ({ ctx, params, body }) => ok(await objects.updateField(ctx, params.slug, params.fieldSlug, body)),
+      handler: async ({ ctx, params, body }) =>
+        ok(await objectFields.updateField(ctx, params.slug, params.fieldSlug, body)),
     }),
     route({
       method: 'DELETE',
@@ -229,7 +231,7 @@ export const customObjectsRoutes: RouteFactory = (deps) => {
       summary: 'Delete a field and its value on every record (409 while a formula field reads it).',
       response: envelopes.ok,
       handler: async ({ ctx, params }) => {
-        await objects.deleteField(ctx, params.slug, params.fieldSlug);
+        await objectFields.deleteField(ctx, params.slug, params.fieldSlug);
         return acknowledged();
       },
     }),

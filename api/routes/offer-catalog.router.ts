@@ -15,7 +15,7 @@ import {
   updateCatalogBody,
   updateOfferTemplateBody,
   updateProductBody,
-} from '../../domain/offers/offers.schemas';
+} from '../../domain/offers/offer-catalog.schemas';
 import { offerTemplateSummaryView, offerTemplateView } from '../../domain/offers/offers.views';
 
 const read = { scopes: ['read'] } as const;

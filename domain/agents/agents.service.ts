@@ -1,7 +1,7 @@
 import type { Ctx } from '../context';
 import { notFound } from '../errors';
 import { emit } from '../outbox/emit';
-import { applyPatch } from '../shared/changes';
+import { deleteWithEvent, updateWithEvent } from '../shared/changes';
 import { findPage, type PageRequest } from '../shared/listing';
 import { plainOf } from '../shared/views';
 import { createRecord } from '../shared/records';
@@ -75,17 +75,11 @@ export async function createAgent(ctx: Ctx, input: AgentBody) {
 }
 
 async function change(ctx: Ctx, agent: Agent, patch: Record<string, unknown>) {
-  const changes = applyPatch(agent, patch as never);
-  if (Object.keys(changes).length) {
-    agent.updatedAt = new Date();
-    emit(ctx, {
-      type: 'agent_updated',
-      entityType: 'agent',
-      entityId: agent._id,
-      payload: { agent: serializeAgent(agent), changes },
-    });
-    await ctx.em.flush();
-  }
+  await updateWithEvent(ctx, agent, patch as never, {
+    type: 'agent_updated',
+    entityType: 'agent',
+    payload: (changes) => ({ agent: serializeAgent(agent), changes }),
+  });
   return serializeAgent(agent);
 }
 
@@ -107,7 +101,9 @@ export async function patchAgent(ctx: Ctx, id: string, input: AgentPatch) {
 
 export async function deleteAgent(ctx: Ctx, id: string): Promise<void> {
   const agent = await getAgent(ctx, id);
-  ctx.em.remove(agent);
-  emit(ctx, { type: 'agent_deleted', entityType: 'agent', entityId: id, payload: { agent: serializeAgent(agent) } });
-  await ctx.em.flush();
+  await deleteWithEvent(ctx, agent, {
+    type: 'agent_deleted',
+    entityType: 'agent',
+    payload: { agent: serializeAgent(agent) },
+  });
 }

@@ -2,7 +2,7 @@ import type { Ctx } from '../context';
 import { notFound, validation } from '../errors';
 import { emit } from '../outbox/emit';
 import { assertRecordLinks } from '../timeline/references';
-import { applyPatch } from '../shared/changes';
+import { deleteWithEvent, updateWithEvent, type Changes } from '../shared/changes';
 import { dateWhere, findPage, type PageRequest } from '../shared/listing';
 import { plainOf } from '../shared/views';
 import { createRecord, pickDefined } from '../shared/records';
@@ -81,24 +81,18 @@ export async function updateEvent(ctx: Ctx, id: string, input: EventInput): Prom
   const event = await getEvent(ctx, id);
   assertOrder(input.start ?? event.start, input.end ?? event.end);
   await check(ctx, input);
-  const changes = applyPatch(event, pick(input));
-  if (!Object.keys(changes).length) return serializeEvent(event);
-  event.updatedAt = new Date();
-  emit(ctx, {
-    type: 'event_updated',
-    entityType: 'event',
-    entityId: event._id,
-    payload: { event: serializeEvent(event), changes },
-  });
-  await ctx.em.flush();
+  const payload = (changes: Changes) => ({ event: serializeEvent(event), changes });
+  await updateWithEvent(ctx, event, pick(input), { type: 'event_updated', entityType: 'event', payload });
   return serializeEvent(event);
 }
 
 export async function deleteEvent(ctx: Ctx, id: string): Promise<void> {
   const event = await getEvent(ctx, id);
-  ctx.em.remove(event);
-  emit(ctx, { type: 'event_deleted', entityType: 'event', entityId: id, payload: { event: serializeEvent(event) } });
-  await ctx.em.flush();
+  await deleteWithEvent(ctx, event, {
+    type: 'event_deleted',
+    entityType: 'event',
+    payload: { event: serializeEvent(event) },
+  });
 }
 
 export interface EventListQuery extends PageRequest {

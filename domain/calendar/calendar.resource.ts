@@ -1,5 +1,5 @@
 import { defineResource } from '../shared/resource';
-import { plainRecord, byId } from '../automations/engine/record-view';
+import { linkedRecordLoader } from '../automations/engine/record-view';
 import { getEvent, serializeEvent } from './calendar-events.service';
 import { CalendarEvent } from './calendar-event.entity';
 
@@ -15,20 +15,6 @@ export const eventResource = defineResource<CalendarEvent>({
     entityType: 'event',
     namespace: 'event',
     lookup: 'Event',
-    load: async (em, id) => {
-      const row = await byId(em, CalendarEvent, id);
-      return row
-        ? {
-            namespaces: { event: plainRecord(row) },
-            links: {
-              leadId: row.leadId,
-              dealId: row.dealId,
-              personId: row.personId,
-              companyId: row.companyId,
-              ownerId: row.ownerId,
-            },
-          }
-        : null;
-    },
+    load: linkedRecordLoader(CalendarEvent, 'event'),
   },
 });

@@ -1,5 +1,5 @@
 import { defineResource } from '../shared/resource';
-import { plainRecord, byId } from '../automations/engine/record-view';
+import { linkedRecordLoader } from '../automations/engine/record-view';
 import { getCall } from './calls.service';
 import { serializeCall } from './call-view';
 import { Call } from './call.entity';
@@ -15,20 +15,6 @@ export const callResource = defineResource<Call>({
   automation: {
     entityType: 'call',
     namespace: 'call',
-    load: async (em, id) => {
-      const row = await byId(em, Call, id);
-      return row
-        ? {
-            namespaces: { call: plainRecord(row) },
-            links: {
-              leadId: row.leadId,
-              dealId: row.dealId,
-              personId: row.personId,
-              companyId: row.companyId,
-              ownerId: row.ownerId,
-            },
-          }
-        : null;
-    },
+    load: linkedRecordLoader(Call, 'call'),
   },
 });

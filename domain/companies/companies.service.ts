@@ -5,7 +5,7 @@ import { emit } from '../outbox/emit';
 import { recordSystemActivity } from '../timeline/timeline.service';
 import { Deal } from '../deals/deal.entity';
 import { CompanyPerson, Person } from '../people/person.entity';
-import { applyPatch, emitTagChanges, normalizeTags } from '../shared/changes';
+import { applyPatch, deleteWithEvent, emitTagChanges, emitUpdate, normalizeTags } from '../shared/changes';
 import { asRecord, mergeNameValues, toNameValueArray } from '../shared/custom-fields';
 import { assertCustomFieldValues } from '../custom-fields/validate-values';
 import { dateWhere, findPage, likePattern, type DateFilterInput, type PageRequest } from '../shared/listing';
@@ -106,25 +106,25 @@ export async function updateCompany(
     ctx.em.clear();
     return previewOf(current, proposed);
   }
-  if (Object.keys(changes).length) {
-    company.updatedAt = new Date();
-    const view = serializeCompany(company);
-    emit(ctx, {
-      type: 'company_updated',
-      entityType: 'company',
-      entityId: company._id,
-      payload: { company: view, changes },
-    });
-    emitTagChanges(ctx, 'company', company._id, beforeTags, company.tags);
-    recordSystemActivity(
-      ctx,
-      { companyId: company._id, entityType: 'company', entityId: company._id },
-      'record_updated',
-      `Company ${company.name} updated`,
-      { changes },
-    );
-    await ctx.em.flush();
-  }
+  const payload = () => ({ company: serializeCompany(company), changes });
+  await emitUpdate(
+    ctx,
+    company,
+    changes,
+    { type: 'company_updated', entityType: 'company', payload },
+    {
+      also: () => {
+        emitTagChanges(ctx, 'company', company._id, beforeTags, company.tags);
+        recordSystemActivity(
+          ctx,
+          { companyId: company._id, entityType: 'company', entityId: company._id },
+          'record_updated',
+          `Company ${company.name} updated`,
+          { changes },
+        );
+      },
+    },
+  );
   return serializeCompany(company);
 }
 
@@ -136,13 +136,12 @@ export async function deleteCompany(ctx: Ctx, id: string): Promise<void> {
     await ctx.em.nativeDelete(CompanyPerson, { workspaceId: ws, companyId: id });
     await ctx.em.nativeUpdate(Person, { workspaceId: ws, companyId: id }, { companyId: null });
     await ctx.em.nativeUpdate(Deal, { workspaceId: ws, company: id }, { company: null });
-    ctx.em.remove(company);
-    emit(ctx, {
-      type: 'company_deleted',
-      entityType: 'company',
-      entityId: id,
-      payload: { company: serializeCompany(company) },
-    });
+    await deleteWithEvent(
+      ctx,
+      company,
+      { type: 'company_deleted', entityType: 'company', payload: { company: serializeCompany(company) } },
+      { flush: false },
+    );
   });
 }
 

@@ -1,6 +1,17 @@
 import { newId } from '../ids';
 import { validation } from '../errors';
-import { AmountRangeError, fromMinor, percentOf, percentScaled, roundDiv, safe, toScaled } from '../pricing/money';
+import {
+  AmountRangeError,
+  DEFAULT_VAT_RATE,
+  fromMinor,
+  LINE_DECIMALS,
+  percentOf,
+  percentScaled,
+  roundDiv,
+  safe,
+  toMinor,
+  toScaled,
+} from '../shared/money';
 import type { ContractLine } from './contract.entity';
 
 /** A line as written by the API caller (decimal amounts). */
@@ -13,14 +24,9 @@ export interface LineInput {
   vatRate?: number;
 }
 
-export const DEFAULT_VAT_RATE = 25;
+export { DEFAULT_VAT_RATE, fromMinor, toMinor };
 
-/** Decimal amount → integer minor units (2 decimals) from its shortest decimal form, half away from zero. */
-export const toMinor = (amount: number): number => safe(toScaled(amount, 2));
-export { fromMinor };
-
-const QTY_DECIMALS = 6;
-const QTY_SCALE = 10n ** BigInt(QTY_DECIMALS);
+const LINE_SCALE = 10n ** BigInt(LINE_DECIMALS);
 
 /**
  * Prices the lines in integer minor units with the pricing engine's exact BigInt arithmetic: the unit
@@ -40,7 +46,7 @@ export function priceLines(lines: readonly LineInput[]): {
       const unitPriceMinor = toMinor(l.unitPrice);
       const vatRate = l.vatRate ?? DEFAULT_VAT_RATE;
       // Quantities keep 6 decimals (as offers do); the engine's timesQuantity keeps 4.
-      const subtotalMinor = safe(roundDiv(BigInt(unitPriceMinor) * toScaled(l.quantity, QTY_DECIMALS), QTY_SCALE));
+      const subtotalMinor = safe(roundDiv(BigInt(unitPriceMinor) * toScaled(l.quantity, LINE_DECIMALS), LINE_SCALE));
       const vatMinor = percentOf(subtotalMinor, percentScaled(vatRate));
       const totalMinor = safe(BigInt(subtotalMinor) + BigInt(vatMinor));
       subtotal += BigInt(subtotalMinor);

@@ -1,7 +1,7 @@
 import type { Ctx } from '../context';
 import { conflict, DomainError, notFound, validation } from '../errors';
 import { emit } from '../outbox/emit';
-import { applyPatch } from '../shared/changes';
+import { deleteWithEvent, updateWithEvent } from '../shared/changes';
 import { findPage, type PageRequest } from '../shared/listing';
 import { plainOf } from '../shared/views';
 import { createRecord } from '../shared/records';
@@ -134,37 +134,33 @@ export async function updateDefinition(
       `type: cannot change ${def.key} from ${def.type} to ${type} while ${def.entityType} records hold values for it`,
     );
   }
-  const changes = applyPatch(def, {
-    label: input.label,
-    type,
-    description: input.description,
-    options,
-    required: input.required,
-    order: input.order,
-    showInCreateDialog: input.showInCreateDialog,
-  });
-  if (Object.keys(changes).length) {
-    def.updatedAt = new Date();
-    emit(ctx, {
+  await updateWithEvent(
+    ctx,
+    def,
+    {
+      label: input.label,
+      type,
+      description: input.description,
+      options,
+      required: input.required,
+      order: input.order,
+      showInCreateDialog: input.showInCreateDialog,
+    },
+    {
       type: 'custom_field_updated',
       entityType: 'custom_field',
-      entityId: def._id,
-      payload: { customField: serializeDefinition(def), changes },
-    });
-    await ctx.em.flush();
-  }
+      payload: (changes) => ({ customField: serializeDefinition(def), changes }),
+    },
+  );
   return serializeDefinition(def);
 }
 
 /** Removes the definition only: values already stored on records stay (as free-form keys). */
 export async function deleteDefinition(ctx: Ctx, id: string): Promise<void> {
   const def = await getDefinition(ctx, id);
-  ctx.em.remove(def);
-  emit(ctx, {
+  await deleteWithEvent(ctx, def, {
     type: 'custom_field_deleted',
     entityType: 'custom_field',
-    entityId: id,
     payload: { customField: serializeDefinition(def) },
   });
-  await ctx.em.flush();
 }

@@ -8,7 +8,7 @@ import { assertCustomFieldValues } from '../custom-fields/validate-values';
 import { Lead } from '../leads/lead.entity';
 import { Person } from '../people/person.entity';
 import { User } from '../workspaces/user.entity';
-import { applyPatch, emitTagChanges, normalizeTags, type Changes } from '../shared/changes';
+import { applyPatch, deleteWithEvent, emitTagChanges, normalizeTags, type Changes } from '../shared/changes';
 import { asRecord, mergeObject } from '../shared/custom-fields';
 import { plainOf } from '../shared/views';
 import { previewOf, type PreviewResult } from '../shared/preview';
@@ -243,7 +243,9 @@ export async function moveDeal(ctx: Ctx, id: string, input: { stageId: string; f
 
 export async function deleteDeal(ctx: Ctx, id: string): Promise<void> {
   const deal = await getDeal(ctx, id);
-  ctx.em.remove(deal);
-  emit(ctx, { type: 'deal_deleted', entityType: 'deal', entityId: id, payload: { deal: serializeDeal(deal) } });
-  await ctx.em.flush();
+  await deleteWithEvent(ctx, deal, {
+    type: 'deal_deleted',
+    entityType: 'deal',
+    payload: { deal: serializeDeal(deal) },
+  });
 }

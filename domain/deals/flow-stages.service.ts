@@ -2,7 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { Ctx } from '../context';
 import { conflict, notFound, validation } from '../errors';
 import { emit } from '../outbox/emit';
-import { applyPatch } from '../shared/changes';
+import { deleteWithEvent, updateWithEvent } from '../shared/changes';
 import { createRecord } from '../shared/records';
 import { inTransaction } from '../shared/tx';
 import { Deal } from './deal.entity';
@@ -61,21 +61,23 @@ export async function updateStage(ctx: Ctx, flowId: string, input: StagePatch): 
       if (deals)
         throw conflict(`type: stage has ${deals} deal(s); move them to another stage before changing its type`);
     }
-    const changes = applyPatch(stage, {
-      title: input.title,
-      order: input.order,
-      type: input.type,
-      probability: input.probability,
-    });
-    if (Object.keys(changes).length) {
-      stage.updatedAt = new Date();
-      emit(ctx, {
+    await updateWithEvent(
+      ctx,
+      stage,
+      {
+        title: input.title,
+        order: input.order,
+        type: input.type,
+        probability: input.probability,
+      },
+      {
         type: 'flow_stage_updated',
         entityType: 'flow',
         entityId: flowId,
-        payload: { flowId, stage: serializeStageOf(stage), changes },
-      });
-    }
+        payload: (changes) => ({ flowId, stage: serializeStageOf(stage), changes }),
+      },
+      { flush: false },
+    );
     return serializeStageOf(stage);
   });
 }
@@ -88,12 +90,12 @@ export async function deleteStage(ctx: Ctx, flowId: string, id: string): Promise
     const deals = await ctx.em.count(Deal, { stageId: id });
     if (deals)
       throw conflict(`stage "${stage.title}" has ${deals} deal(s); move them to another stage before deleting it`);
-    ctx.em.remove(stage);
-    emit(ctx, {
-      type: 'flow_stage_deleted',
-      entityType: 'flow',
-      entityId: flowId,
-      payload: { flowId, stage: serializeStageOf(stage) },
-    });
+    const payload = { flowId, stage: serializeStageOf(stage) };
+    await deleteWithEvent(
+      ctx,
+      stage,
+      { type: 'flow_stage_deleted', entityType: 'flow', entityId: flowId, payload },
+      { flush: false },
+    );
   });
 }

@@ -3,7 +3,7 @@ import type { Ctx } from '../context';
 import { conflict, notFound } from '../errors';
 import { newId } from '../ids';
 import { emit } from '../outbox/emit';
-import { applyPatch } from '../shared/changes';
+import { applyPatch, emitUpdate } from '../shared/changes';
 import { findPage, type PageRequest } from '../shared/listing';
 import { plainOf } from '../shared/views';
 import { createRecord } from '../shared/records';
@@ -184,11 +184,10 @@ export async function updateFlow(ctx: Ctx, id: string, input: FlowInput): Promis
       description: input.description,
       isDefault: input.isDefault,
     });
+    // Serialized before the stamp: the event has always carried the previous updatedAt.
     const view = serializeFlow(flow, stages);
-    if (Object.keys(changes).length) {
-      flow.updatedAt = new Date();
-      emit(ctx, { type: 'flow_updated', entityType: 'flow', entityId: id, payload: { flow: view, changes } });
-    }
+    const event = { type: 'flow_updated', entityType: 'flow', payload: () => ({ flow: view, changes }) } as const;
+    await emitUpdate(ctx, flow, changes, event, { flush: false });
     return serializeFlow(flow, stages);
   });
 }

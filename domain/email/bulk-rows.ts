@@ -7,7 +7,10 @@ import { formatMailbox } from '../messaging/addresses';
 import { MAX_TIMELINE_TEXT, type ValidEmail } from '../messaging/email.service';
 import { htmlToText, truncate } from '../messaging/html-text';
 import { activityCreatedRow, claimActivityRow } from '../messaging/outbound.service';
+import type { EmailSendResult } from '../messaging/ports';
+import { DeliveryError } from '../messaging/delivery-error';
 import { insertRowsSql } from '../orm/lean';
+import { outboxRow } from '../outbox/emit';
 import { outboundEmailRow } from './email-records';
 
 /** A recipient's decided outcome, as its row records it. */
@@ -16,6 +19,11 @@ export type DecidedRecipient =
   | { recipientId: string; status: 'failed' | 'unknown'; emailId: string | null; error: string };
 
 const json = (v: unknown): string => JSON.stringify(v);
+
+export type BulkOutcome =
+  | DecidedRecipient
+  /** Not sent now, nothing lost: the mail server was unreachable or a previous attempt is still in flight. */
+  | { recipientId: string; status: 'retry' };
 
 export interface BulkMessage {
   /** The recipient row. */
@@ -161,4 +169,84 @@ export function recipientsSql(decided: DecidedRecipient[], at: Date, ws: string,
     ` from jsonb_to_recordset(?::jsonb) as v(id text, status text, email_id text, error text, sent_at timestamptz)` +
     ` where r.workspace_id = ? and r.id = v.id and (r.status <> 'sent' or v.status = 'sent')`
   );
+}
+
+/** A claim handed to the mail server: what it answered (sent), or the error. */
+export type SendResult = { c: Claimed; sent?: EmailSendResult; acceptedAt?: Date; err?: unknown };
+/**
+ * The outcome part of a step statement: the claims, the e-mail and timeline rows as they stand now (with their
+ * activity_created events), the email_sent events and the recipient rows; and the outcomes to count once written.
+ */
+export function outcomePartsSql(
+  ctx: Ctx,
+  sendOf: { accountId: string; bulkRef: string; trackOpens: boolean },
+  results: SendResult[],
+  params: unknown[],
+): { ctes: [string, string][]; decided: BulkOutcome[] } {
+  const at = new Date();
+  const rows: { c: Claimed; o: Outcome }[] = [];
+  const events: Record<string, unknown>[] = [];
+  const decided: BulkOutcome[] = [];
+  for (const { c, sent, acceptedAt, err } of results) {
+    if (sent) {
+      const pid = sent.messageId || c.messageId;
+      rows.push({
+        c,
+        o: {
+          status: 'sent',
+          pid,
+          result: { accepted: sent.accepted, rejected: sent.rejected },
+          error: null,
+          acceptedAt,
+        },
+      });
+      const links = Object.fromEntries(Object.entries(c.msg.links).filter(([, v]) => v));
+      events.push(
+        outboxRow(ctx, at, 'email_sent', 'email', c.id, {
+          outboundMessageId: c.id,
+          activityId: c.activityId,
+          email: {
+            _id: c.id,
+            subject: c.mail.subject,
+            from: formatMailbox(c.mail.from),
+            to: c.mail.to.map((m) => m.address),
+            threadId: c.id,
+            messageId: pid,
+          },
+          links,
+          source: 'api',
+          sourceRef: sendOf.bulkRef,
+        }),
+      );
+      decided.push({ recipientId: c.msg.recipientId, status: 'sent', emailId: c.id, sentAt: acceptedAt! });
+      continue;
+    }
+    const message = (err instanceof Error ? err.message : String(err)).slice(0, 2000);
+    const unknown = err instanceof DeliveryError && err.outcome === 'unknown';
+    rows.push({ c, o: { status: unknown ? 'unknown' : 'failed', pid: null, result: null, error: message } });
+    // A refusal for good fails the recipient; an unreachable server leaves it for the next attempt (the claim is
+    // `failed`, so it goes again).
+    const transient = err instanceof DeliveryError && err.outcome === 'not_sent' && !err.permanent;
+    decided.push(
+      transient
+        ? { recipientId: c.msg.recipientId, status: 'retry' }
+        : { recipientId: c.msg.recipientId, status: unknown ? 'unknown' : 'failed', emailId: c.id, error: message },
+    );
+  }
+  if (!rows.length) return { ctes: [], decided };
+  const claims = json(rows.map(({ c, o }) => ({ id: c.id, ...o, sent_at: o.acceptedAt ?? null })));
+  params.push(at, claims, ctx.actor.workspaceId);
+  const ctes: [string, string][] = [
+    [
+      // Sent is recorded even over a claim meanwhile marked unknown: it was sent.
+      'claims',
+      `update outbound_message o set status = v.status, provider_message_id = v.pid, result = v.result, error = v.error, updated_at = ?, sent_at = coalesce(v.sent_at, o.sent_at)
+      from jsonb_to_recordset(?::jsonb) as v(id text, status text, pid text, result jsonb, error text, sent_at timestamptz) where o.workspace_id = ? and o.id = v.id and (v.status = 'sent' or o.status = 'queued')`,
+    ],
+    ...outcomeRowsSql(ctx, rows, sendOf, { at, onlyQueued: false }, params),
+  ];
+  if (events.length) ctes.push(['es', insertRowsSql('outbox_event', events, params)]);
+  const recipients = decided.filter((o) => o.status !== 'retry');
+  if (recipients.length) ctes.push(['rcp', recipientsSql(recipients, at, ctx.actor.workspaceId, params)]);
+  return { ctes, decided };
 }

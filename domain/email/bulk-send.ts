@@ -13,21 +13,27 @@ import type { Ctx } from '../context';
 import { DomainError } from '../errors';
 import { newId } from '../ids';
 import { formatMailbox } from '../messaging/addresses';
-import { DeliveryError } from '../messaging/delivery-error';
 import { validateEmail, type EmailDeps, type ValidEmail } from '../messaging/email.service';
 import { OutboundMessage } from '../messaging/outbound-message.entity';
 import { DEFAULT_STALE_CLAIM_MS, outboundClaimRow } from '../messaging/outbound.service';
-import type { EmailSendResult } from '../messaging/ports';
 import { executeAsOne, executeLean, insertRowsSql } from '../orm/lean';
-import { outboxRow } from '../outbox/emit';
 import { groupCommit } from '../shared/group-commit';
-import { outcomeRowsSql, recipientsSql, type BulkMessage, type Claimed, type Outcome } from './bulk-rows';
+import {
+  outcomePartsSql,
+  outcomeRowsSql,
+  recipientsSql,
+  type BulkMessage,
+  type BulkOutcome,
+  type Claimed,
+  type Outcome,
+  type SendResult,
+} from './bulk-rows';
 import type { SendThrottle } from './bulk-throttle';
 import { accountForSend } from './email-accounts.service';
 import { addTracking } from './tracking';
 
 export { insertRowsSql, recipientsSql };
-export type { BulkMessage };
+export type { BulkMessage, BulkOutcome };
 
 /**
  * One recipient as the pipeline gets it: id and key now, the message rendered only when a sender
@@ -38,12 +44,6 @@ export interface BulkItem {
   key: string;
   render(): BulkMessage;
 }
-
-export type BulkOutcome =
-  | { recipientId: string; status: 'sent'; emailId: string; sentAt: Date }
-  | { recipientId: string; status: 'failed' | 'unknown'; emailId: string | null; error: string }
-  /** Not sent now, nothing lost: the mail server was unreachable or a previous attempt is still in flight. */
-  | { recipientId: string; status: 'retry' };
 
 /**
  * The send's lease (email_bulk.lease) as the caller took it: claims commit only while it is still
@@ -261,82 +261,8 @@ export async function sendBulkMessages(
     return { out, ctes, count: fresh.length + again.length };
   };
 
-  type Result = { c: Claimed; sent?: EmailSendResult; acceptedAt?: Date; err?: unknown };
-  /**
-   * The outcome part of a step statement: the claims, the e-mail and timeline rows as they stand now (with their
-   * activity_created events), the email_sent events and the recipient rows; and the outcomes to count once written.
-   */
-  const outcomeParts = (results: Result[], params: unknown[]) => {
-    const at = new Date();
-    const rows: { c: Claimed; o: Outcome }[] = [];
-    const events: Record<string, unknown>[] = [];
-    const decided: BulkOutcome[] = [];
-    for (const { c, sent, acceptedAt, err } of results) {
-      if (sent) {
-        const pid = sent.messageId || c.messageId;
-        rows.push({
-          c,
-          o: {
-            status: 'sent',
-            pid,
-            result: { accepted: sent.accepted, rejected: sent.rejected },
-            error: null,
-            acceptedAt,
-          },
-        });
-        const links = Object.fromEntries(Object.entries(c.msg.links).filter(([, v]) => v));
-        events.push(
-          outboxRow(ctx, at, 'email_sent', 'email', c.id, {
-            outboundMessageId: c.id,
-            activityId: c.activityId,
-            email: {
-              _id: c.id,
-              subject: c.mail.subject,
-              from: formatMailbox(c.mail.from),
-              to: c.mail.to.map((m) => m.address),
-              threadId: c.id,
-              messageId: pid,
-            },
-            links,
-            source: 'api',
-            sourceRef: input.bulkRef,
-          }),
-        );
-        decided.push({ recipientId: c.msg.recipientId, status: 'sent', emailId: c.id, sentAt: acceptedAt! });
-        continue;
-      }
-      const message = (err instanceof Error ? err.message : String(err)).slice(0, 2000);
-      const unknown = err instanceof DeliveryError && err.outcome === 'unknown';
-      rows.push({ c, o: { status: unknown ? 'unknown' : 'failed', pid: null, result: null, error: message } });
-      // A refusal for good fails the recipient; an unreachable server leaves it for the next attempt (the claim is
-      // `failed`, so it goes again).
-      const transient = err instanceof DeliveryError && err.outcome === 'not_sent' && !err.permanent;
-      decided.push(
-        transient
-          ? { recipientId: c.msg.recipientId, status: 'retry' }
-          : { recipientId: c.msg.recipientId, status: unknown ? 'unknown' : 'failed', emailId: c.id, error: message },
-      );
-    }
-    if (!rows.length) return { ctes: [], decided };
-    const claims = json(rows.map(({ c, o }) => ({ id: c.id, ...o, sent_at: o.acceptedAt ?? null })));
-    params.push(at, claims, ws);
-    const ctes: [string, string][] = [
-      [
-        // Sent is recorded even over a claim meanwhile marked unknown: it was sent.
-        'claims',
-        `update outbound_message o set status = v.status, provider_message_id = v.pid, result = v.result, error = v.error, updated_at = ?, sent_at = coalesce(v.sent_at, o.sent_at)
-        from jsonb_to_recordset(?::jsonb) as v(id text, status text, pid text, result jsonb, error text, sent_at timestamptz) where o.workspace_id = ? and o.id = v.id and (v.status = 'sent' or o.status = 'queued')`,
-      ],
-      ...outcomeRowsSql(ctx, rows, sendOf, { at, onlyQueued: false }, params),
-    ];
-    if (events.length) ctes.push(['es', insertRowsSql('outbox_event', events, params)]);
-    const recipients = decided.filter((o) => o.status !== 'retry');
-    if (recipients.length) ctes.push(['rcp', recipientsSql(recipients, at, ws, params)]);
-    return { ctes, decided };
-  };
-
   /** One sender's step: the outcome of its last message and/or the claim of its next. */
-  type Step = { result?: Result; next?: BulkItem | Claimed };
+  type Step = { result?: SendResult; next?: BulkItem | Claimed };
   /**
    * The steps of several senders in one statement: their outcomes recorded and their next messages claimed together, so
    * a sender's next claim commits with its last outcome and its open claims never exceed one. Each gets its claim
@@ -347,7 +273,9 @@ export async function sendBulkMessages(
     const params: unknown[] = [];
     const nexts = steps.filter((s) => s.next).map((s) => s.next!);
     const { cte, cond } = nexts.length ? fence(params) : { cte: '', cond: '' };
-    const outcome = outcomeParts(
+    const outcome = outcomePartsSql(
+      ctx,
+      sendOf,
       steps.filter((s) => s.result).map((s) => s.result!),
       params,
     );
@@ -385,7 +313,7 @@ export async function sendBulkMessages(
   let next = 0;
   let failure: unknown;
   const sender = async (): Promise<void> => {
-    let last: Result | undefined;
+    let last: SendResult | undefined;
     try {
       for (;;) {
         const w = failure === undefined && next < work.length ? work[next++]! : undefined;
@@ -412,7 +340,7 @@ export async function sendBulkMessages(
     }
   };
   /** Sends one claimed message through the pooled transport: its result with the time the server accepted it. */
-  const handOver = async (c: Claimed): Promise<Result> => {
+  const handOver = async (c: Claimed): Promise<SendResult> => {
     const html =
       c.mail.html && input.trackOpens && deps.email.tracking
         ? addTracking(c.mail.html, deps.email.tracking, ws, c.id)

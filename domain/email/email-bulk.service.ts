@@ -10,9 +10,8 @@ import type { EntityManager } from '@mikro-orm/postgresql';
 import { contactView, plainRecord } from '../automations/engine/context';
 import { Company } from '../companies/company.entity';
 import type { Ctx } from '../context';
-import { DomainError, notFound, validation } from '../errors';
-import { parseMailbox } from '../messaging/addresses';
-import { MAX_EMAIL_BODY_BYTES, MAX_SUBJECT, type EmailDeps } from '../messaging/email.service';
+import { DomainError } from '../errors';
+import { type EmailDeps } from '../messaging/email.service';
 import { executeLean, leanColumns, leanQuery, readDates } from '../orm/lean';
 import { forkForWorkspace } from '../orm/tenant';
 import { Person } from '../people/person.entity';
@@ -23,9 +22,9 @@ import { startForRow, type WorkflowPort } from '../workflow-port';
 import type { Logger } from '../logger';
 import type { SendThrottle } from './bulk-throttle';
 import { accountForSend } from './email-accounts.service';
-import { EmailBulk, EmailBulkRecipient, type BulkRecipientStatus } from './email-bulk.entity';
+import { EmailBulk, EmailBulkRecipient } from './email-bulk.entity';
 import { renderEmailParts } from './template-render';
-import type { BulkEmailCreatedView, BulkProgressView, BulkRecipientView } from './email.views';
+import type { BulkEmailCreatedView } from './email.views';
 import {
   insertRowsSql,
   recipientsSql,
@@ -35,28 +34,17 @@ import {
   type BulkProgress,
 } from './bulk-send';
 import { newId } from '../ids';
+import { finishBulk, serializeRecipient, type BulkSummary } from './email-bulk-progress.service';
+import { checkBulkInput, checkRecipientLinks, MAX_IMMEDIATE_RECIPIENTS, type BulkEmailInput } from './email-bulk-input';
 
-export const MAX_BULK_EMAIL_RECIPIENTS = 500;
-export const MAX_IMMEDIATE_RECIPIENTS = 10;
-
-export interface BulkRecipientInput {
-  email: string;
-  name?: string;
-  personId?: string;
-  companyId?: string;
-  personalizedSubject?: string;
-  personalizedHtml?: string;
-}
-
-export interface BulkEmailInput {
-  accountId: string;
-  subject: string;
-  html?: string;
-  text?: string;
-  recipients: BulkRecipientInput[];
-  trackOpens?: boolean;
-  immediate?: boolean;
-}
+export { finishBulk, getBulkProgress, type BulkSummary } from './email-bulk-progress.service';
+export {
+  checkBulkInput,
+  MAX_BULK_EMAIL_RECIPIENTS,
+  MAX_IMMEDIATE_RECIPIENTS,
+  type BulkEmailInput,
+  type BulkRecipientInput,
+} from './email-bulk-input';
 
 export interface BulkSendSettings {
   /** Sends in flight at once within one batch (default 16). */
@@ -71,8 +59,6 @@ export interface BulkDeps {
   settings: BulkSendSettings;
 }
 
-type Issue = { path: string; error: string };
-
 /**
  * Placeholder namespaces of a bulk e-mail; bare `{{name}}`, `{{email}}`, `{{firstName}}`, `{{lastName}}` name the
  * recipient.
@@ -81,75 +67,6 @@ const PLACEHOLDERS = {
   namespaces: ['contact', 'person', 'company', 'recipient'],
   topLevelNames: ['name', 'email', 'firstName', 'lastName'],
 } as const;
-
-/** Checks a bulk request (pure): recipient addresses, duplicates, sizes and the immediate limit. */
-export function checkBulkInput(input: BulkEmailInput): { recipients: BulkRecipientInput[]; duplicates: number } {
-  const issues: Issue[] = [];
-  if (!input.recipients.length) issues.push({ path: 'recipients', error: 'at least one recipient is required' });
-  if (input.recipients.length > MAX_BULK_EMAIL_RECIPIENTS)
-    issues.push({ path: 'recipients', error: `at most ${MAX_BULK_EMAIL_RECIPIENTS} recipients per bulk send` });
-  if (input.immediate && input.recipients.length > MAX_IMMEDIATE_RECIPIENTS) {
-    issues.push({
-      path: 'immediate',
-      error: `only sends to ${MAX_IMMEDIATE_RECIPIENTS} or fewer recipients can be immediate; leave it out to queue the send`,
-    });
-  }
-  const subject = input.subject.trim();
-  if (!subject) issues.push({ path: 'subject', error: 'is required' });
-  if (/[\r\n]/.test(input.subject)) issues.push({ path: 'subject', error: 'must not contain line breaks' });
-  if (subject.length > MAX_SUBJECT)
-    issues.push({ path: 'subject', error: `must be at most ${MAX_SUBJECT} characters` });
-  if (!input.html?.trim() && !input.text?.trim() && !input.recipients.every((r) => r.personalizedHtml?.trim()))
-    issues.push({ path: 'html', error: 'html (or bodyHtml) or text is required' });
-  if (Buffer.byteLength(input.html ?? '') + Buffer.byteLength(input.text ?? '') > MAX_EMAIL_BODY_BYTES)
-    issues.push({ path: 'html', error: `html and text together must be at most ${MAX_EMAIL_BODY_BYTES} bytes` });
-  const seen = new Set<string>();
-  const recipients: BulkRecipientInput[] = [];
-  let duplicates = 0;
-  input.recipients.slice(0, MAX_BULK_EMAIL_RECIPIENTS).forEach((r, i) => {
-    const parsed = parseMailbox(r.email);
-    if ('error' in parsed) return void issues.push({ path: `recipients[${i}].email`, error: parsed.error });
-    if (r.personalizedSubject !== undefined && /[\r\n]/.test(r.personalizedSubject))
-      issues.push({ path: `recipients[${i}].personalizedSubject`, error: 'must not contain line breaks' });
-    if (r.personalizedHtml !== undefined && Buffer.byteLength(r.personalizedHtml) > MAX_EMAIL_BODY_BYTES)
-      issues.push({
-        path: `recipients[${i}].personalizedHtml`,
-        error: `must be at most ${MAX_EMAIL_BODY_BYTES} bytes`,
-      });
-    const key = parsed.mailbox.address.toLowerCase();
-    // The same address twice in one send is one e-mail (the first entry's personalisation wins).
-    if (seen.has(key)) return void duplicates++;
-    seen.add(key);
-    recipients.push({ ...r, email: parsed.mailbox.address, name: r.name?.trim() || parsed.mailbox.name || undefined });
-  });
-  if (issues.length) throw validation(`${issues[0]!.path}: ${issues[0]!.error}`, issues);
-  return { recipients, duplicates };
-}
-
-/** personId / companyId of recipients must be records of the workspace (400 naming the entry). */
-async function checkRecipientLinks(ctx: Ctx, recipients: BulkRecipientInput[]): Promise<void> {
-  const ids = (key: 'personId' | 'companyId') => [
-    ...new Set(recipients.map((r) => r[key]).filter((v): v is string => !!v)),
-  ];
-  const people = ids('personId');
-  const companies = ids('companyId');
-  const foundPeople = new Set(
-    people.length ? (await ctx.em.find(Person, { _id: { $in: people } }, { fields: ['_id'] })).map((p) => p._id) : [],
-  );
-  const foundCompanies = new Set(
-    companies.length
-      ? (await ctx.em.find(Company, { _id: { $in: companies } }, { fields: ['_id'] })).map((c) => c._id)
-      : [],
-  );
-  const issues: Issue[] = [];
-  recipients.forEach((r, i) => {
-    if (r.personId && !foundPeople.has(r.personId))
-      issues.push({ path: `recipients[${i}].personId`, error: `no person ${r.personId} in this workspace` });
-    if (r.companyId && !foundCompanies.has(r.companyId))
-      issues.push({ path: `recipients[${i}].companyId`, error: `no company ${r.companyId} in this workspace` });
-  });
-  if (issues.length) throw validation(`${issues[0]!.path}: ${issues[0]!.error}`, issues);
-}
 
 export interface CreateBulkDeps extends BulkDeps {
   workflows: WorkflowPort;
@@ -414,91 +331,4 @@ export async function processBulkBatch(
   // The last batch completes the send itself: no further activity round trip before the row says completed.
   if (result.remaining === 0) result.finished = await finishBulk(rootEm, input);
   return result;
-}
-
-export type BulkSummary = Record<'total' | 'pending' | 'sent' | 'failed' | 'unknown', number>;
-
-async function summaryOf(em: EntityManager, workspaceId: string, bulkId: string): Promise<BulkSummary> {
-  const rows: { status: BulkRecipientStatus; n: string }[] = await em.execute(
-    'select status, count(*) as n from email_bulk_recipient where workspace_id = ? and bulk_id = ? group by status',
-    [workspaceId, bulkId],
-  );
-  const count = (s: BulkRecipientStatus) => Number(rows.find((r) => r.status === s)?.n ?? 0);
-  const out = { pending: count('pending'), sent: count('sent'), failed: count('failed'), unknown: count('unknown') };
-  return { total: out.pending + out.sent + out.failed + out.unknown, ...out };
-}
-
-/** The end of a bulk send: what is still pending fails with `error` (retries spent), the row is completed. */
-export async function finishBulk(
-  rootEm: EntityManager,
-  input: { workspaceId: string; queueId: string; error?: string },
-): Promise<{ status: string; summary: BulkSummary }> {
-  const em = forkForWorkspace(rootEm, input.workspaceId);
-  const now = new Date();
-  if (input.error)
-    await em.nativeUpdate(
-      EmailBulkRecipient,
-      { bulkId: input.queueId, status: 'pending' },
-      { status: 'failed', error: input.error.slice(0, 2000), updatedAt: now },
-    );
-  await em.nativeUpdate(
-    EmailBulk,
-    { _id: input.queueId, status: { $in: ['queued', 'sending'] } },
-    {
-      status: 'completed',
-      finishedAt: now,
-      updatedAt: now,
-      ...(input.error ? { error: input.error.slice(0, 2000) } : {}),
-    },
-  );
-  return { status: 'completed', summary: await summaryOf(em, input.workspaceId, input.queueId) };
-}
-
-const serializeRecipient = (r: EmailBulkRecipient): BulkRecipientView => ({
-  index: r.index,
-  email: r.email,
-  name: r.name ?? null,
-  personId: r.personId ?? null,
-  companyId: r.companyId ?? null,
-  status: r.status,
-  emailId: r.emailId ?? null,
-  error: r.error ?? null,
-  sentAt: r.sentAt?.toISOString() ?? null,
-});
-
-/** GET /emails/bulk/:queueId: totals plus one page of recipients (in send order, optionally by status). */
-export async function getBulkProgress(
-  ctx: Ctx,
-  queueId: string,
-  q: { page: number; limit: number; status?: BulkRecipientStatus },
-): Promise<{ data: BulkProgressView; page: number; limit: number; total: number }> {
-  const bulk = await ctx.em.findOne(EmailBulk, { _id: queueId });
-  if (!bulk) throw notFound('bulk e-mail');
-  const where = { bulkId: bulk._id, ...(q.status ? { status: q.status } : {}) };
-  const [rows, total] = await ctx.em.findAndCount(EmailBulkRecipient, where, {
-    orderBy: { index: 'asc' },
-    limit: q.limit,
-    offset: (q.page - 1) * q.limit,
-  });
-  const summary = await summaryOf(ctx.em, ctx.actor.workspaceId, bulk._id);
-  return {
-    data: {
-      queueId: bulk._id,
-      status: bulk.status,
-      accountId: bulk.accountId,
-      subject: bulk.subject,
-      immediate: bulk.immediate,
-      trackOpens: bulk.trackOpens,
-      workflowId: bulk.workflowId ?? null,
-      error: bulk.error ?? null,
-      createdBy: bulk.createdBy,
-      createdAt: bulk.createdAt.toISOString(),
-      finishedAt: bulk.finishedAt?.toISOString() ?? null,
-      summary,
-      recipients: rows.map(serializeRecipient),
-    },
-    page: q.page,
-    limit: q.limit,
-    total,
-  };
 }

@@ -1,5 +1,6 @@
 import type { Ctx } from '../context';
 import { notFound } from '../errors';
+import { deleteWithEvent } from '../shared/changes';
 import { emit } from '../outbox/emit';
 import { findPage, likePattern, type PageRequest } from '../shared/listing';
 import { plainOf } from '../shared/views';
@@ -136,14 +137,11 @@ export async function updateEmailTemplate(ctx: Ctx, id: string, input: EmailTemp
 
 export async function deleteEmailTemplate(ctx: Ctx, id: string): Promise<void> {
   const t = await getEmailTemplate(ctx, id);
-  ctx.em.remove(t);
-  emit(ctx, {
+  await deleteWithEvent(ctx, t, {
     type: 'email_template_deleted',
     entityType: 'email_template',
-    entityId: id,
     payload: { emailTemplate: serializeEmailTemplate(t, 'summary') },
   });
-  await ctx.em.flush();
 }
 
 // Signatures: HTML the client inlines into `html` when sending (the send API takes no signature id).

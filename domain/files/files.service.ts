@@ -2,6 +2,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Ctx } from '../context';
 import { conflict, notFound, validation } from '../errors';
 import type { Logger } from '../logger';
+import { deleteWithEvent } from '../shared/changes';
 import { emit } from '../outbox/emit';
 import { assertRefs, linkColumns, type RefKind } from '../timeline/references';
 import { recordSystemActivity } from '../timeline/timeline.service';
@@ -186,9 +187,7 @@ export async function deleteFile(ctx: Ctx, deps: FileDeps, id: string): Promise<
   if (file.source === 'upload' && file.storageKey) await deps.storage.delete(file.storageKey);
   const links = await ctx.em.find(FileLink, { fileId: file._id });
   for (const link of links) ctx.em.remove(link);
-  ctx.em.remove(file);
-  emit(ctx, { type: 'file_deleted', entityType: 'file', entityId: file._id, payload: { file: fileSummary(file) } });
-  await ctx.em.flush();
+  await deleteWithEvent(ctx, file, { type: 'file_deleted', entityType: 'file', payload: { file: fileSummary(file) } });
 }
 
 function timelineLink(entityType: LinkEntityType, entityId: string) {

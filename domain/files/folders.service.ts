@@ -1,6 +1,7 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Ctx } from '../context';
 import { conflict, notFound, validation } from '../errors';
+import { deleteWithEvent } from '../shared/changes';
 import { emit } from '../outbox/emit';
 import { findPage, type PageRequest } from '../shared/listing';
 import { plainOf } from '../shared/views';
@@ -110,14 +111,11 @@ export async function deleteFolder(ctx: Ctx, id: string): Promise<void> {
   ]);
   if (files || folders)
     throw conflict(`the folder is not empty (${files} files, ${folders} folders); move or delete them first`);
-  ctx.em.remove(folder);
-  emit(ctx, {
+  await deleteWithEvent(ctx, folder, {
     type: 'folder_deleted',
     entityType: 'folder',
-    entityId: folder._id,
     payload: { folder: folderRecord(folder) },
   });
-  await ctx.em.flush();
 }
 
 export async function getFolder(ctx: Ctx, id: string): Promise<FolderView> {

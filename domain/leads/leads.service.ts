@@ -3,7 +3,7 @@ import { notFound } from '../errors';
 import { emit } from '../outbox/emit';
 import { recordSystemActivity } from '../timeline/timeline.service';
 import { Deal } from '../deals/deal.entity';
-import { applyPatch, emitTagChanges, normalizeTags } from '../shared/changes';
+import { applyPatch, deleteWithEvent, emitTagChanges, emitUpdate, normalizeTags } from '../shared/changes';
 import { mergeObject } from '../shared/custom-fields';
 import { assertCustomFieldValues } from '../custom-fields/validate-values';
 import { dateWhere, findPage, likePattern, type DateFilterInput, type PageRequest } from '../shared/listing';
@@ -122,17 +122,21 @@ export async function updateLead(
     ctx.em.clear();
     return previewOf(current, proposed);
   }
-  if (Object.keys(changes).length) {
-    lead.updatedAt = new Date();
-    emit(ctx, {
-      type: 'lead_updated',
-      entityType: 'lead',
-      entityId: lead._id,
-      payload: { lead: serializeLead(lead), changes },
-    });
-    emitTagChanges(ctx, 'lead', lead._id, beforeTags, lead.tags);
-    recordSystemActivity(ctx, feedLink(lead), 'record_updated', `Lead ${lead.title} updated`, { changes });
-  }
+  const payload = () => ({ lead: serializeLead(lead), changes });
+  await emitUpdate(
+    ctx,
+    lead,
+    changes,
+    { type: 'lead_updated', entityType: 'lead', payload },
+    {
+      // A score breakdown alone (no change set) is still written.
+      flush: false,
+      also: () => {
+        emitTagChanges(ctx, 'lead', lead._id, beforeTags, lead.tags);
+        recordSystemActivity(ctx, feedLink(lead), 'record_updated', `Lead ${lead.title} updated`, { changes });
+      },
+    },
+  );
   await ctx.em.flush();
   return serializeLead(lead);
 }
@@ -142,8 +146,12 @@ export async function deleteLead(ctx: Ctx, id: string): Promise<void> {
   const lead = await getLead(ctx, id);
   await inTransaction(ctx, async () => {
     await ctx.em.nativeUpdate(Deal, { workspaceId: ctx.actor.workspaceId, leadRef: id }, { leadRef: null });
-    ctx.em.remove(lead);
-    emit(ctx, { type: 'lead_deleted', entityType: 'lead', entityId: id, payload: { lead: serializeLead(lead) } });
+    await deleteWithEvent(
+      ctx,
+      lead,
+      { type: 'lead_deleted', entityType: 'lead', payload: { lead: serializeLead(lead) } },
+      { flush: false },
+    );
   });
 }
 

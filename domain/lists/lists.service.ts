@@ -1,7 +1,7 @@
 import type { Ctx } from '../context';
 import { notFound, validation } from '../errors';
 import { emit } from '../outbox/emit';
-import { applyPatch } from '../shared/changes';
+import { deleteWithEvent, updateWithEvent } from '../shared/changes';
 import { findPage, likePattern, toPlain, type PageRequest } from '../shared/listing';
 import { createRecord } from '../shared/records';
 import { loadRecords, RECORD_KINDS, tableOf } from '../shared/record-kinds';
@@ -77,17 +77,12 @@ export async function updateList(ctx: Ctx, id: string, input: ListInput): Promis
   if (input.entityType !== undefined && input.entityType !== list.entityType) {
     throw validation(`entityType: a list's entity type cannot be changed (it is ${list.entityType})`);
   }
-  const changes = applyPatch(list, { name: input.name, description: input.description });
-  if (Object.keys(changes).length) {
-    list.updatedAt = new Date();
-    emit(ctx, {
-      type: 'list_updated',
-      entityType: 'list',
-      entityId: list._id,
-      payload: { list: toPlain(list, LIST_FIELDS), changes },
-    });
-    await ctx.em.flush();
-  }
+  await updateWithEvent(
+    ctx,
+    list,
+    { name: input.name, description: input.description },
+    { type: 'list_updated', entityType: 'list', payload: (changes) => ({ list: toPlain(list, LIST_FIELDS), changes }) },
+  );
   return getListView(ctx, id);
 }
 
@@ -95,13 +90,12 @@ export async function deleteList(ctx: Ctx, id: string): Promise<void> {
   const list = await getList(ctx, id);
   await inTransaction(ctx, async () => {
     await ctx.em.nativeDelete(ListItem, { workspaceId: ctx.actor.workspaceId, listId: id });
-    ctx.em.remove(list);
-    emit(ctx, {
-      type: 'list_deleted',
-      entityType: 'list',
-      entityId: id,
-      payload: { list: toPlain(list, LIST_FIELDS) },
-    });
+    await deleteWithEvent(
+      ctx,
+      list,
+      { type: 'list_deleted', entityType: 'list', payload: { list: toPlain(list, LIST_FIELDS) } },
+      { flush: false },
+    );
   });
 }
 

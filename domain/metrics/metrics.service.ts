@@ -10,22 +10,10 @@ import {
   type Granularity,
   type Window,
 } from './buckets';
-import {
-  BUILT_IN_METRICS,
-  catalogEntry,
-  EXTERNAL_PREFIX,
-  type DimensionDef,
-  type MetricDef,
-  type MetricFormat,
-} from './catalog';
-import type {
-  MetricCatalogEntryView,
-  MetricErrorEntryView,
-  MetricPointsBody,
-  MetricPointsResultView,
-  MetricResultView,
-} from './metrics.schemas';
+import { BUILT_IN_METRICS, catalogEntry, EXTERNAL_PREFIX, type DimensionDef, type MetricDef } from './catalog';
+import type { MetricCatalogEntryView, MetricErrorEntryView, MetricResultView } from './metrics.schemas';
 import { MetricSeries } from './metric-series.entity';
+import type { Aggregated } from './metric-csv';
 import { localDay } from '../reports/history-days';
 
 // Metric reads are SQL aggregates; raw SQL bypasses the tenant filter, so each statement binds the
@@ -34,6 +22,9 @@ import { localDay } from '../reports/history-days';
 type Row = Record<string, unknown>;
 const rows = (ctx: Ctx, sql: string, params: unknown[]): Promise<Row[]> => ctx.em.execute(sql, params, 'all');
 const round = (v: number): number => Math.round(v * 10_000) / 10_000;
+
+export { CSV_COLUMNS, csvRows } from './metric-csv';
+export { upsertPoints } from './metric-points.service';
 
 /** A metric query's failure: 400 on GET; a batch reports it per entry with `code` (unknown_metric, invalid_query). */
 export class MetricError extends DomainError {
@@ -122,17 +113,6 @@ export interface MetricRequest {
   dimension?: string;
   compareTo?: 'previous_period' | 'previous_year';
   tz: string;
-}
-
-interface Aggregated {
-  total: number | null;
-  series: { bucket: string; value: number | null }[];
-  breakdown?: {
-    dimensionValue: string | null;
-    dimensionLabel: string;
-    total: number | null;
-    series: { bucket: string; value: number | null }[];
-  }[];
 }
 
 function timeExpr(def: MetricDef): string {
@@ -349,121 +329,4 @@ export async function queryMetrics(
     }
   }
   return results;
-}
-
-/** CSV rows (spec columns) of one or more query results; failed batch entries are skipped. */
-export function csvRows(results: Record<string, unknown>[]): Record<string, unknown>[] {
-  const out: Record<string, unknown>[] = [];
-  for (const r of results) {
-    if ('error' in r) continue;
-    const base = { metricKey: r.metricKey, label: r.label, granularity: r.granularity, format: r.format };
-    const push = (
-      period: string,
-      series: { bucket: string; value: number | null }[],
-      dim?: { dimensionValue: string | null; dimensionLabel: string },
-    ) => {
-      for (const s of series) {
-        out.push({
-          ...base,
-          period,
-          bucket: s.bucket,
-          dimension: dim ? r.dimension : '',
-          dimensionValue: dim?.dimensionValue ?? '',
-          dimensionLabel: dim?.dimensionLabel ?? '',
-          value: s.value ?? '',
-        });
-      }
-    };
-    const series =
-      r.mode === 'snapshot'
-        ? [{ bucket: 'now', value: r.total as number | null }]
-        : (r.series as { bucket: string; value: number | null }[]);
-    push('current', series);
-    for (const b of (r.breakdown as Aggregated['breakdown']) ?? [])
-      push('current', r.mode === 'snapshot' ? [{ bucket: 'now', value: b.total }] : b.series, b);
-    const compare = r.compare as { series: { bucket: string; value: number | null }[] } | undefined;
-    if (compare) push('compare', compare.series);
-  }
-  return out;
-}
-
-export const CSV_COLUMNS = [
-  'metricKey',
-  'label',
-  'granularity',
-  'period',
-  'bucket',
-  'dimension',
-  'dimensionValue',
-  'dimensionLabel',
-  'value',
-  'format',
-];
-
-/**
- * Idempotent daily upsert of an external series: one value per (day, dimensions); sending the same
- * day again replaces it. The series (label, description, format, dimension keys) is created or updated.
- */
-export async function upsertPoints(ctx: Ctx, body: MetricPointsBody): Promise<MetricPointsResultView> {
-  const dimensionKeys = new Set<string>();
-  const unique = new Map<string, { day: string; dims: Record<string, string>; dimsKey: string; value: number }>();
-  for (const point of body.points) {
-    const dims = Object.fromEntries(Object.entries(point.dimensions ?? {}).sort(([a], [b]) => a.localeCompare(b)));
-    for (const k of Object.keys(dims)) dimensionKeys.add(k);
-    const dimsKey = Object.keys(dims).length ? JSON.stringify(dims) : '';
-    unique.set(`${point.date}|${dimsKey}`, { day: point.date, dims, dimsKey, value: point.value });
-  }
-  const ws = ctx.actor.workspaceId;
-  return ctx.em.transactional(async (em) => {
-    const existing = await em.findOne(MetricSeries, { seriesKey: body.seriesKey });
-    const keys = [...new Set([...(existing?.dimensionKeys ?? []), ...dimensionKeys])].sort();
-    if (existing) {
-      if (body.label !== undefined) existing.label = body.label;
-      if (body.description !== undefined) existing.description = body.description;
-      if (body.format !== undefined) existing.format = body.format as MetricFormat;
-      existing.dimensionKeys = keys;
-      existing.updatedAt = new Date();
-    } else {
-      em.persist(
-        em.create(MetricSeries, {
-          workspaceId: ws,
-          seriesKey: body.seriesKey,
-          label: body.label ?? body.seriesKey,
-          description: body.description ?? null,
-          format: (body.format ?? 'decimal') as MetricFormat,
-          dimensionKeys: keys,
-        }),
-      );
-    }
-    await em.flush();
-    const points = [...unique.values()];
-    let inserted = 0;
-    for (let i = 0; i < points.length; i += 1000) {
-      const chunk = points.slice(i, i + 1000);
-      const res: Row[] = await em.execute(
-        `insert into metric_point (workspace_id, series_key, day, dimensions_key, dimensions, value, updated_at)
-         select ?, ?, x.day::date, x.dims_key, x.dims::jsonb, x.value, now()
-           from jsonb_to_recordset(?::jsonb) as x(day text, dims_key text, dims text, value float8)
-         on conflict (workspace_id, series_key, day, dimensions_key) do update set value = excluded.value, dimensions = excluded.dimensions, updated_at = now()
-         returning (xmax = 0) as inserted`,
-        [
-          ws,
-          body.seriesKey,
-          JSON.stringify(
-            chunk.map((p) => ({ day: p.day, dims_key: p.dimsKey, dims: JSON.stringify(p.dims), value: p.value })),
-          ),
-        ],
-        'all',
-      );
-      inserted += res.filter((r) => r.inserted).length;
-    }
-    return {
-      seriesKey: body.seriesKey,
-      metricKey: `${EXTERNAL_PREFIX}${body.seriesKey}`,
-      received: body.points.length,
-      upserted: points.length,
-      inserted,
-      updated: points.length - inserted,
-    };
-  });
 }

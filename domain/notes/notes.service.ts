@@ -1,5 +1,5 @@
 import type { Ctx } from '../context';
-import { notFound, validation } from '../errors';
+import { notFound } from '../errors';
 import { emit } from '../outbox/emit';
 import {
   createLinkedActivity,
@@ -7,9 +7,10 @@ import {
   syncLinkedActivity,
   type LinkedActivity,
 } from '../timeline/linked';
-import { NOTE_PARENT_FIELDS, resolveParent, type ParentValues } from '../timeline/parents';
-import { assertRefs, linkColumns } from '../timeline/references';
-import { applyPatch } from '../shared/changes';
+import { NOTE_PARENT_FIELDS } from '../timeline/parents';
+import { resolveParentRef } from '../timeline/parent-refs';
+import { linkColumns } from '../timeline/references';
+import { applyPatch, deleteWithEvent } from '../shared/changes';
 import { dateWhere, findPage, likePattern, type DateFilterInput, type PageRequest } from '../shared/listing';
 import { createRecord } from '../shared/records';
 import { inTransaction } from '../shared/tx';
@@ -77,26 +78,8 @@ export async function getNote(ctx: Ctx, id: string): Promise<Note> {
   return note;
 }
 
-const refsOf = (n: Note): ParentValues<RefField> =>
-  Object.fromEntries(REF_FIELDS.map((f) => [f, n[f] ?? null])) as ParentValues<RefField>;
-
-async function resolveRef(ctx: Ctx, current: Note | null, input: NoteInput) {
-  const { values, field } = resolveParent(REF_FIELDS, current ? refsOf(current) : null, input);
-  let slug: string | null = null;
-  if (field === 'customObjectRecord') {
-    slug =
-      input.customObjectSlug ??
-      (current?.customObjectRecord === values.customObjectRecord ? current.customObjectSlug : null) ??
-      null;
-    if (!slug)
-      throw validation('customObjectSlug: is required with customObjectRecord', [
-        { path: 'customObjectSlug', error: 'is required' },
-      ]);
-  }
-  if (!current || current[field] !== values[field])
-    await assertRefs(ctx, [{ field, kind: NOTE_PARENT_FIELDS[field], id: values[field] }]);
-  return { ...values, customObjectSlug: slug };
-}
+const resolveRef = async (ctx: Ctx, current: Note | null, input: NoteInput) =>
+  (await resolveParentRef(ctx, NOTE_PARENT_FIELDS, current, input)).values;
 
 function timelineRow(note: Note): LinkedActivity {
   const field = REF_FIELDS.find((f) => note[f])!;
@@ -157,8 +140,12 @@ export async function deleteNote(ctx: Ctx, id: string): Promise<void> {
   const note = await getNote(ctx, id);
   await inTransaction(ctx, async () => {
     await removeLinkedActivities(ctx, { noteRef: id });
-    ctx.em.remove(note);
-    emit(ctx, { type: 'note_deleted', entityType: 'note', entityId: id, payload: { note: serializeNote(note) } });
+    await deleteWithEvent(
+      ctx,
+      note,
+      { type: 'note_deleted', entityType: 'note', payload: { note: serializeNote(note) } },
+      { flush: false },
+    );
   });
 }
 

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 
-/** One priced line of an offer as the API shows it (built by money.ts; a leaf file used by money and schemas). */
+/** An offer's priced line as the API shows it (built by offer-lines.ts; a leaf used by it and the schemas). */
 export const offerLineView = z.object({
   id: z.string(),
   name: z.string().nullable(),

@@ -9,12 +9,12 @@ import type { SmsGateway } from '../messaging/ports';
 import { sendSms } from '../messaging/sms.service';
 import { Person } from '../people/person.entity';
 import { toPlain } from '../shared/listing';
-import { minorDigits, toMajor } from './money';
+import { fromMinor, minorDigits } from '../shared/money';
 import type { Offer } from './offer.entity';
 import { getOfferSettings } from './offer-settings.service';
 import { getOffer, publicOfferUrl, sendOffer, serializeOffer, type OfferLinks } from './offers.service';
 import type { OfferEmailResultView, OfferSmsResultView } from './offers.views';
-import { effectiveStatus } from './offers.rules';
+import { effectiveStatus, offerCanGoOut } from './offers.rules';
 
 /**
  * Offers go out through the one messaging layer: the e-mail (or SMS) is recorded on the linked
@@ -54,8 +54,8 @@ function templateContext(
       title: offer.title,
       offerNumber: offer.offerNumber,
       link: offer.publicId ? publicOfferUrl(links, offer.publicId) : null,
-      total: toMajor(offer.totalMinor, digits),
-      subtotal: toMajor(offer.subtotalMinor, digits),
+      total: fromMinor(offer.totalMinor, digits),
+      subtotal: fromMinor(offer.subtotalMinor, digits),
       currency: offer.currency,
       validUntil: offer.validUntil,
     },
@@ -71,7 +71,7 @@ async function ensureSent(ctx: Ctx, offer: Offer, links: OfferLinks): Promise<Of
     await sendOffer(ctx, offer._id, links);
     return getOffer(ctx, offer._id);
   }
-  if (status !== 'sent')
+  if (!offerCanGoOut(status))
     throw new DomainError(
       'invalid_state',
       `status: the offer is ${status}; only draft or sent offers can be sent to the customer`,
@@ -94,7 +94,7 @@ export async function emailOffer(
 ): Promise<OfferEmailResultView> {
   let offer = await getOffer(ctx, id);
   const status = effectiveStatus(offer);
-  if (status !== 'draft' && status !== 'sent')
+  if (!offerCanGoOut(status))
     throw new DomainError(
       'invalid_state',
       `status: the offer is ${status}; only draft or sent offers can be e-mailed`,
@@ -159,7 +159,7 @@ export async function smsOffer(
 ): Promise<OfferSmsResultView> {
   let offer = await getOffer(ctx, id);
   const status = effectiveStatus(offer);
-  if (status !== 'draft' && status !== 'sent')
+  if (!offerCanGoOut(status))
     throw new DomainError(
       'invalid_state',
       `status: the offer is ${status}; only draft or sent offers can be sent by SMS`,

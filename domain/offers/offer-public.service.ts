@@ -9,8 +9,8 @@ import { emit } from '../outbox/emit';
 import { inTransaction } from '../shared/tx';
 import { Offer, type OfferResponse } from './offer.entity';
 import { getOfferSettings } from './offer-settings.service';
+import { buildSnapshot } from './offer-snapshot';
 import {
-  buildSnapshot,
   getOffer,
   lockOffer,
   offerEventPayload,
@@ -18,7 +18,7 @@ import {
   publicOfferUrl,
   type OfferLinks,
 } from './offers.service';
-import { effectiveStatus } from './offers.rules';
+import { effectiveStatus, offerCanMove } from './offers.rules';
 import type { OfferPreviewLinkView, PublicOffer } from './offers.views';
 
 /** Draft previews: a signed link that works for this long. */
@@ -187,7 +187,7 @@ export async function respondToOffer(
     const status = effectiveStatus(offer);
     if (status === 'expired')
       throw new DomainError('invalid_state', `the offer expired after ${offer.validUntil}`, { current: status });
-    if (status !== 'sent')
+    if (!offerCanMove(status, decision))
       throw new DomainError('invalid_state', `the offer is ${status}; it can no longer be ${decision}`, {
         current: status,
       });

@@ -2,6 +2,7 @@ import { LockMode } from '@mikro-orm/core';
 import type { Ctx } from '../context';
 import { newId } from '../ids';
 import { emit } from '../outbox/emit';
+import { DEFAULT_CURRENCY, DEFAULT_VAT_RATE } from '../shared/money';
 import { inTransaction } from '../shared/tx';
 import { OfferSettings } from './offer.entity';
 import type { OfferSettingsView } from './offers.views';
@@ -22,8 +23,8 @@ export function defaultOfferSettings(): OfferSettingsView {
     },
     bankInfo: { bankName: null, registrationNumber: null, accountNumber: null, iban: null, swift: null },
     defaults: {
-      vatRate: 25,
-      currency: 'DKK',
+      vatRate: DEFAULT_VAT_RATE,
+      currency: DEFAULT_CURRENCY,
       defaultValidityDays: 30,
       paymentTerms: '8 days net',
       defaultTemplateId: null,

@@ -1,7 +1,7 @@
 import type { Ctx } from '../context';
 import { notFound } from '../errors';
 import { emit } from '../outbox/emit';
-import { applyPatch } from '../shared/changes';
+import { deleteWithEvent, updateWithEvent, type Changes } from '../shared/changes';
 import { findPage, type PageRequest } from '../shared/listing';
 import { plainOf } from '../shared/views';
 import { createRecord } from '../shared/records';
@@ -106,31 +106,22 @@ export async function createOfferTemplate(ctx: Ctx, input: OfferTemplateInput & 
 export async function updateOfferTemplate(ctx: Ctx, id: string, input: OfferTemplateInput) {
   const t = await getOfferTemplate(ctx, id);
   return inTransaction(ctx, async () => {
-    const changes = applyPatch(t, { ...input } as Partial<OfferTemplate>);
-    if (Object.keys(changes).length) {
-      t.updatedAt = new Date();
-      if (input.isDefault === true) await clearOtherDefaults(ctx, t._id);
-      emit(ctx, {
-        type: 'offer_template_updated',
-        entityType: 'offer_template',
-        entityId: t._id,
-        payload: { offerTemplate: templateSummary(t), changes: Object.keys(changes) },
-      });
-    }
+    const payload = (changes: Changes) => ({ offerTemplate: templateSummary(t), changes: Object.keys(changes) });
+    const event = { type: 'offer_template_updated', entityType: 'offer_template', payload } as const;
+    const changes = await updateWithEvent(ctx, t, { ...input } as Partial<OfferTemplate>, event, { flush: false });
+    // A native update runs at once; the event is inserted by the transaction's flush.
+    if (changes && input.isDefault === true) await clearOtherDefaults(ctx, t._id);
     return serializeOfferTemplate(t);
   });
 }
 
 export async function deleteOfferTemplate(ctx: Ctx, id: string): Promise<void> {
   const t = await getOfferTemplate(ctx, id);
-  ctx.em.remove(t);
-  emit(ctx, {
+  await deleteWithEvent(ctx, t, {
     type: 'offer_template_deleted',
     entityType: 'offer_template',
-    entityId: t._id,
     payload: { offerTemplate: templateSummary(t) },
   });
-  await ctx.em.flush();
 }
 
 /** A copy named "<name> (copy)", never the default. */

@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import { p, tenantProps } from '../orm/base';
-import type { StoredLine } from './money';
+import type { StoredLine } from './offer-lines';
 
 export const OFFER_STATUSES = ['draft', 'sent', 'accepted', 'declined', 'cancelled', 'expired'] as const;
 export type OfferStatus = (typeof OFFER_STATUSES)[number];

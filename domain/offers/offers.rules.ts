@@ -21,6 +21,13 @@ export const offerStatusTransitions = defineTransitions<OfferStatus>({
   ],
 });
 
+/** True when an offer in `from` may move on to `to` (a real move: staying in `to` does not count). */
+export const offerCanMove = (from: OfferStatus, to: OfferStatus): boolean =>
+  offerStatusTransitions.allowedFrom(from).includes(to);
+
+/** Draft or sent: an offer that may go out to the customer (a draft is sent first). */
+export const offerCanGoOut = (status: OfferStatus): boolean => offerStatusTransitions.can(status, 'sent');
+
 /** Today as YYYY-MM-DD (UTC): validUntil is inclusive. */
 export const todayUtc = (now = new Date()): string => now.toISOString().slice(0, 10);
 

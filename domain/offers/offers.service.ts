@@ -4,19 +4,18 @@ import { DomainError, notFound, validation } from '../errors';
 import { isId } from '../ids';
 import { assertRefs } from '../timeline/references';
 import { recordSystemActivity } from '../timeline/timeline.service';
-import { Company } from '../companies/company.entity';
-import { Deal } from '../deals/deal.entity';
 import { emit } from '../outbox/emit';
-import { Person } from '../people/person.entity';
-import { applyPatch } from '../shared/changes';
-import { findPage, likePattern, toPlain, type PageRequest } from '../shared/listing';
+import { deleteWithEvent, updateWithEvent } from '../shared/changes';
+import { findPage, likePattern, type PageRequest } from '../shared/listing';
 import { createRecord } from '../shared/records';
 import { inTransaction } from '../shared/tx';
 import { OfferType } from '../pricing/offer-type.entity';
-import { computeLines, lineView, minorDigits, MoneyError, toMajor, type LineInput } from './money';
+import { DEFAULT_CURRENCY, fromMinor, minorDigits } from '../shared/money';
+import { computeLines, lineView, MoneyError, type LineInput } from './offer-lines';
 import { Offer, OfferTemplate, type OfferStatus } from './offer.entity';
 import { getOfferSettings, takeOfferNumber } from './offer-settings.service';
-import { effectiveStatus, offerStatusTransitions, todayUtc } from './offers.rules';
+import { buildSnapshot, related } from './offer-snapshot';
+import { effectiveStatus, offerCanMove, offerStatusTransitions, todayUtc } from './offers.rules';
 import type { OfferInput, OfferView } from './offers.schemas';
 import { plainOf } from '../shared/views';
 import { findRowById } from '../orm/lean';
@@ -64,9 +63,9 @@ export function serializeOffer(offer: Offer, links: OfferLinks): OfferView {
     kind: 'offer',
     status: effectiveStatus(offer),
     lineItems: offer.lineItems.map((l) => lineView(l, digits)),
-    subtotal: toMajor(offer.subtotalMinor, digits),
-    vatAmount: toMajor(offer.vatMinor, digits),
-    total: toMajor(offer.totalMinor, digits),
+    subtotal: fromMinor(offer.subtotalMinor, digits),
+    vatAmount: fromMinor(offer.vatMinor, digits),
+    total: fromMinor(offer.totalMinor, digits),
     publicUrl: offer.publicId ? publicOfferUrl(links, offer.publicId) : null,
   };
 }
@@ -146,7 +145,7 @@ async function settingsDefaults(ctx: Ctx): Promise<{ vatRate: number; currency: 
   const defaults = ((await getOfferSettings(ctx)).defaults ?? {}) as Record<string, unknown>;
   return {
     vatRate: typeof defaults.vatRate === 'number' ? defaults.vatRate : 25,
-    currency: typeof defaults.currency === 'string' ? defaults.currency : 'DKK',
+    currency: typeof defaults.currency === 'string' ? defaults.currency : DEFAULT_CURRENCY,
     validityDays: typeof defaults.defaultValidityDays === 'number' ? defaults.defaultValidityDays : 30,
   };
 }
@@ -255,16 +254,17 @@ export async function updateOffer(
       const { lines, totals } = priced(items, defaults.vatRate, input.currency ?? offer.currency);
       Object.assign(patch, { lineItems: lines, ...totals });
     }
-    const changes = applyPatch(offer, patch);
-    if (Object.keys(changes).length) {
-      offer.updatedAt = new Date();
-      emit(ctx, {
+    await updateWithEvent(
+      ctx,
+      offer,
+      patch,
+      {
         type: 'offer_updated',
         entityType: 'offer',
-        entityId: offer._id,
-        payload: { ...eventPayload(serializeOffer(offer, links)), changes: Object.keys(changes) },
-      });
-    }
+        payload: (changes) => ({ ...eventPayload(serializeOffer(offer, links)), changes: Object.keys(changes) }),
+      },
+      { flush: false },
+    );
     return serializeOffer(offer, links);
   });
 }
@@ -274,28 +274,17 @@ export async function deleteOffer(ctx: Ctx, id: string, links: OfferLinks): Prom
   await inTransaction(ctx, async () => {
     const offer = await lockOffer(ctx, found._id);
     assertDraft(offer, 'deleted');
-    ctx.em.remove(offer);
-    emit(ctx, {
-      type: 'offer_deleted',
-      entityType: 'offer',
-      entityId: offer._id,
-      payload: eventPayload(serializeOffer(offer, links)),
-    });
+    await deleteWithEvent(
+      ctx,
+      offer,
+      { type: 'offer_deleted', entityType: 'offer', payload: eventPayload(serializeOffer(offer, links)) },
+      { flush: false },
+    );
   });
 }
 
 /** 128 random bits, URL-safe: the public link's capability. */
 export const newPublicId = (): string => randomBytes(16).toString('base64url');
-
-async function related(ctx: Ctx, offer: Offer) {
-  const [company, person, deal, template] = await Promise.all([
-    offer.companyRef ? ctx.em.findOne(Company, { _id: offer.companyRef }) : null,
-    offer.personRef ? ctx.em.findOne(Person, { _id: offer.personRef }) : null,
-    offer.dealRef ? ctx.em.findOne(Deal, { _id: offer.dealRef }) : null,
-    offer.templateId ? ctx.em.findOne(OfferTemplate, { _id: offer.templateId }) : null,
-  ]);
-  return { company, person, deal, template };
-}
 
 /** Namespaces automations read besides `offer` (deal, company). */
 export async function offerEventPayload(ctx: Ctx, offer: Offer, links: OfferLinks) {
@@ -304,68 +293,6 @@ export async function offerEventPayload(ctx: Ctx, offer: Offer, links: OfferLink
     ...eventPayload(serializeOffer(offer, links)),
     ...(deal ? { deal: { _id: deal._id, title: deal.title, value: deal.value } } : {}),
     ...(company ? { company: { _id: company._id, name: company.name } } : {}),
-  };
-}
-
-/** What the recipient sees, frozen at send: no internal ids beyond the offer's own. */
-export async function buildSnapshot(
-  ctx: Ctx,
-  offer: Offer,
-  settings: Record<string, unknown>,
-): Promise<Record<string, unknown>> {
-  const { company, person, template } = await related(ctx, offer);
-  const digits = minorDigits(offer.currency);
-  const pick = <T extends object>(row: T | null, keys: (keyof T & string)[]) => (row ? toPlain(row, keys) : null);
-  const personView = person
-    ? {
-        firstName: person.firstName,
-        lastName: person.lastName,
-        title: person.title,
-        email: person.emails[0]?.email ?? null,
-        phone: person.phones[0]?.phone ?? null,
-      }
-    : null;
-  return {
-    offerNumber: offer.offerNumber,
-    title: offer.title,
-    currency: offer.currency,
-    lineItems: offer.lineItems.map((l) => {
-      const { productId: _p, ...rest } = lineView(l, digits);
-      return rest;
-    }),
-    subtotal: toMajor(offer.subtotalMinor, digits),
-    vatAmount: toMajor(offer.vatMinor, digits),
-    total: toMajor(offer.totalMinor, digits),
-    subtotalMinor: offer.subtotalMinor,
-    vatMinor: offer.vatMinor,
-    totalMinor: offer.totalMinor,
-    validUntil: offer.validUntil,
-    sentAt: offer.sentAt?.toISOString() ?? null,
-    quoteInput: offer.quoteInput,
-    customer: {
-      company: pick(company, ['name', 'cvr', 'address', 'zip', 'city', 'country', 'email', 'phone']),
-      person: personView,
-    },
-    seller: {
-      companyInfo: settings.companyInfo ?? {},
-      bankInfo: settings.bankInfo ?? {},
-      branding: { ...(settings.branding as object), ...(template?.branding ?? {}) },
-    },
-    template: template
-      ? {
-          name: template.name,
-          pages: template.pages,
-          headerElements: template.headerElements,
-          footerElements: template.footerElements,
-        }
-      : null,
-    terms: template?.defaultTerms ?? settings.defaultTerms ?? null,
-    paymentTerms:
-      template?.defaultPaymentTerms ??
-      settings.defaultPaymentTerms ??
-      (settings.defaults as Record<string, unknown> | undefined)?.paymentTerms ??
-      null,
-    acceptance: settings.acceptanceSettings ?? {},
   };
 }
 
@@ -401,7 +328,7 @@ export async function sendOffer(ctx: Ctx, id: string, links: OfferLinks): Promis
     const offer = await lockOffer(ctx, found._id);
     // The table allows staying in a state; sending twice is not that.
     const current = effectiveStatus(offer);
-    if (current !== 'draft')
+    if (!offerCanMove(current, 'sent'))
       throw invalidState(current, 'sent', `status: the offer is ${current}; only drafts can be sent`);
     if (!offer.lineItems.length)
       throw validation('lineItems: an offer needs at least one line item to be sent', [
@@ -422,7 +349,7 @@ export async function sendOffer(ctx: Ctx, id: string, links: OfferLinks): Promis
     recordSystemActivity(ctx, linkOf(offer), 'offer_sent', `Offer ${offer.offerNumber} sent: ${offer.title}`, {
       offerId: offer._id,
       offerNumber: offer.offerNumber,
-      total: toMajor(offer.totalMinor, minorDigits(offer.currency)),
+      total: fromMinor(offer.totalMinor, minorDigits(offer.currency)),
       currency: offer.currency,
     });
     emit(ctx, {
@@ -440,7 +367,7 @@ export async function cancelOffer(ctx: Ctx, id: string, links: OfferLinks): Prom
   return inTransaction(ctx, async () => {
     const offer = await lockOffer(ctx, found._id);
     const current = effectiveStatus(offer);
-    if (current !== 'draft' && current !== 'sent')
+    if (!offerCanMove(current, 'cancelled'))
       throw invalidState(
         current,
         'cancelled',

@@ -1,13 +1,12 @@
 import type { Ctx } from '../context';
 import { notFound, validation } from '../errors';
 import { emit } from '../outbox/emit';
-import { applyPatch } from '../shared/changes';
+import { deleteWithEvent, updateWithEvent } from '../shared/changes';
 import { findPage, likePattern, type PageRequest } from '../shared/listing';
 import { plainOf } from '../shared/views';
 import { createRecord } from '../shared/records';
 import { CatalogItem, OfferProduct } from './offer.entity';
-import type { ProductInput } from './offers.schemas';
-import type { CatalogInput, CatalogView, ProductView } from './offers.schemas';
+import type { CatalogInput, CatalogView, ProductInput, ProductView } from './offer-catalog.schemas';
 
 // Products (offer line building blocks with pricing) and catalog items (the price list a
 // workspace shows; each may point at a product). Plain CRUD with an outbox event per write.
@@ -103,32 +102,23 @@ export async function createProduct(ctx: Ctx, input: ProductInput & { name: stri
 
 export async function updateProduct(ctx: Ctx, id: string, input: ProductInput) {
   const p = await getProduct(ctx, id);
-  const changes = applyPatch(p, { ...input } as Partial<OfferProduct>);
-  if (Object.keys(changes).length) {
-    p.updatedAt = new Date();
-    emit(ctx, {
-      type: 'product_updated',
-      entityType: 'product',
-      entityId: p._id,
-      payload: { product: serializeProduct(p), changes },
-    });
-    await ctx.em.flush();
-  }
+  await updateWithEvent(ctx, p, { ...input } as Partial<OfferProduct>, {
+    type: 'product_updated',
+    entityType: 'product',
+    payload: (changes) => ({ product: serializeProduct(p), changes }),
+  });
   return serializeProduct(p);
 }
 
 export async function deleteProduct(ctx: Ctx, id: string): Promise<void> {
   const p = await getProduct(ctx, id);
-  ctx.em.remove(p);
   // Catalog entries selling it stay, unlinked.
   await ctx.em.nativeUpdate(CatalogItem, { productId: id }, { productId: null, updatedAt: new Date() });
-  emit(ctx, {
+  await deleteWithEvent(ctx, p, {
     type: 'product_deleted',
     entityType: 'product',
-    entityId: id,
     payload: { product: serializeProduct(p) },
   });
-  await ctx.em.flush();
 }
 
 async function assertProduct(ctx: Ctx, productId: string | null | undefined): Promise<void> {
@@ -178,28 +168,19 @@ export async function createCatalogItem(ctx: Ctx, input: CatalogInput & { name: 
 export async function updateCatalogItem(ctx: Ctx, id: string, input: CatalogInput) {
   const c = await getCatalogItem(ctx, id);
   await assertProduct(ctx, input.productId);
-  const changes = applyPatch(c, { ...input } as Partial<CatalogItem>);
-  if (Object.keys(changes).length) {
-    c.updatedAt = new Date();
-    emit(ctx, {
-      type: 'catalog_item_updated',
-      entityType: 'catalog_item',
-      entityId: c._id,
-      payload: { catalogItem: serializeCatalogItem(c), changes },
-    });
-    await ctx.em.flush();
-  }
+  await updateWithEvent(ctx, c, { ...input } as Partial<CatalogItem>, {
+    type: 'catalog_item_updated',
+    entityType: 'catalog_item',
+    payload: (changes) => ({ catalogItem: serializeCatalogItem(c), changes }),
+  });
   return serializeCatalogItem(c);
 }
 
 export async function deleteCatalogItem(ctx: Ctx, id: string): Promise<void> {
   const c = await getCatalogItem(ctx, id);
-  ctx.em.remove(c);
-  emit(ctx, {
+  await deleteWithEvent(ctx, c, {
     type: 'catalog_item_deleted',
     entityType: 'catalog_item',
-    entityId: id,
     payload: { catalogItem: serializeCatalogItem(c) },
   });
-  await ctx.em.flush();
 }

@@ -8,7 +8,7 @@ import { Company } from '../companies/company.entity';
 import { serializeCompany, type ImageResolver } from '../companies/companies.service';
 import type { LinkResultView, UnlinkResultView } from '../companies/companies.schemas';
 import { Deal } from '../deals/deal.entity';
-import { applyPatch, emitTagChanges, normalizeTags } from '../shared/changes';
+import { applyPatch, deleteWithEvent, emitTagChanges, emitUpdate, normalizeTags } from '../shared/changes';
 import { asRecord, mergeNameValues, toNameValueArray } from '../shared/custom-fields';
 import { assertCustomFieldValues } from '../custom-fields/validate-values';
 import { dateWhere, findPage, likePattern, type DateFilterInput, type PageRequest } from '../shared/listing';
@@ -110,28 +110,29 @@ export async function updatePerson(
     ctx.em.clear();
     return previewOf(current, proposed);
   }
-  if (Object.keys(changes).length) {
-    person.updatedAt = new Date();
-    if (changes.companyId && person.companyId) {
-      const exists = await ctx.em.count(CompanyPerson, { companyId: person.companyId, personId: person._id });
-      if (!exists) link(ctx, person.companyId, person._id);
-    }
-    emit(ctx, {
-      type: 'person_updated',
-      entityType: 'person',
-      entityId: person._id,
-      payload: { person: serializePerson(person), changes },
-    });
-    emitTagChanges(ctx, 'person', person._id, beforeTags, person.tags);
-    recordSystemActivity(
-      ctx,
-      { personId: person._id, entityType: 'person', entityId: person._id },
-      'record_updated',
-      `Person ${personName(person)} updated`,
-      { changes },
-    );
-    await ctx.em.flush();
+  if (changes.companyId && person.companyId) {
+    const exists = await ctx.em.count(CompanyPerson, { companyId: person.companyId, personId: person._id });
+    if (!exists) link(ctx, person.companyId, person._id);
   }
+  const payload = () => ({ person: serializePerson(person), changes });
+  await emitUpdate(
+    ctx,
+    person,
+    changes,
+    { type: 'person_updated', entityType: 'person', payload },
+    {
+      also: () => {
+        emitTagChanges(ctx, 'person', person._id, beforeTags, person.tags);
+        recordSystemActivity(
+          ctx,
+          { personId: person._id, entityType: 'person', entityId: person._id },
+          'record_updated',
+          `Person ${personName(person)} updated`,
+          { changes },
+        );
+      },
+    },
+  );
   return serializePerson(person);
 }
 
@@ -141,13 +142,12 @@ export async function deletePerson(ctx: Ctx, id: string): Promise<void> {
   await inTransaction(ctx, async () => {
     await ctx.em.nativeDelete(CompanyPerson, { workspaceId: ws, personId: id });
     await ctx.em.nativeUpdate(Deal, { workspaceId: ws, personRef: id }, { personRef: null });
-    ctx.em.remove(person);
-    emit(ctx, {
-      type: 'person_deleted',
-      entityType: 'person',
-      entityId: id,
-      payload: { person: serializePerson(person) },
-    });
+    await deleteWithEvent(
+      ctx,
+      person,
+      { type: 'person_deleted', entityType: 'person', payload: { person: serializePerson(person) } },
+      { flush: false },
+    );
   });
 }
 

@@ -1,10 +1,10 @@
 import type { Ctx } from '../context';
 import { emit } from '../outbox/emit';
-import { applyPatch } from '../shared/changes';
+import { deleteWithEvent, updateWithEvent } from '../shared/changes';
 import { findPage, toPlain, type PageRequest } from '../shared/listing';
 import { createRecord } from '../shared/records';
 import { DashboardLayout } from './dashboard-layout.entity';
-import { assertSharing, loadVisible, visibleWhere } from './sharing';
+import { loadVisible, newSharing, sharingPatch, visibleWhere } from './sharing';
 import type { DashboardLayoutInput } from './dashboard-layouts.schemas';
 
 const FIELDS = [
@@ -33,12 +33,7 @@ export async function listDashboardLayouts(ctx: Ctx, query: PageRequest) {
 }
 
 export async function createDashboardLayout(ctx: Ctx, input: DashboardLayoutInput & { name: string }) {
-  const sharing = {
-    visibility: input.visibility ?? 'private',
-    userIds: input.userIds ?? [],
-    groupIds: input.groupIds ?? [],
-  };
-  await assertSharing(ctx, sharing);
+  const sharing = await newSharing(ctx, input);
   const layout = createRecord(ctx, DashboardLayout, {
     name: input.name,
     layout: input.layout ?? null,
@@ -59,41 +54,31 @@ export async function createDashboardLayout(ctx: Ctx, input: DashboardLayoutInpu
 
 export async function updateDashboardLayout(ctx: Ctx, id: string, input: DashboardLayoutInput) {
   const layout = await loadVisible(ctx, 'dashboard layout', find(ctx, id), { change: true });
-  await assertSharing(ctx, {
-    visibility: input.visibility ?? layout.visibility,
-    userIds: input.userIds ?? layout.userIds,
-    groupIds: input.groupIds ?? layout.groupIds,
-  });
-  const changes = applyPatch(layout, {
-    name: input.name,
-    layout: input.layout,
-    visibleComponents: input.visibleComponents,
-    chartWidgets: input.chartWidgets,
-    visibility: input.visibility,
-    userIds: input.userIds,
-    groupIds: input.groupIds,
-  });
-  if (Object.keys(changes).length) {
-    layout.updatedAt = new Date();
-    emit(ctx, {
+  const sharing = await sharingPatch(ctx, input, layout);
+  await updateWithEvent(
+    ctx,
+    layout,
+    {
+      name: input.name,
+      layout: input.layout,
+      visibleComponents: input.visibleComponents,
+      chartWidgets: input.chartWidgets,
+      ...sharing,
+    },
+    {
       type: 'dashboard_layout_updated',
       entityType: 'dashboard_layout',
-      entityId: id,
-      payload: { dashboardLayout: serializeDashboardLayout(layout), changes },
-    });
-    await ctx.em.flush();
-  }
+      payload: (changes) => ({ dashboardLayout: serializeDashboardLayout(layout), changes }),
+    },
+  );
   return serializeDashboardLayout(layout);
 }
 
 export async function deleteDashboardLayout(ctx: Ctx, id: string): Promise<void> {
   const layout = await loadVisible(ctx, 'dashboard layout', find(ctx, id), { change: true });
-  ctx.em.remove(layout);
-  emit(ctx, {
+  await deleteWithEvent(ctx, layout, {
     type: 'dashboard_layout_deleted',
     entityType: 'dashboard_layout',
-    entityId: id,
     payload: { dashboardLayout: serializeDashboardLayout(layout) },
   });
-  await ctx.em.flush();
 }

@@ -1,10 +1,10 @@
 import type { Ctx } from '../context';
 import { emit } from '../outbox/emit';
-import { applyPatch } from '../shared/changes';
+import { deleteWithEvent, updateWithEvent } from '../shared/changes';
 import { findPage, toPlain, type PageRequest } from '../shared/listing';
 import { createRecord } from '../shared/records';
 import { FilterPreset } from './filter-preset.entity';
-import { assertSharing, loadVisible, visibleWhere } from './sharing';
+import { loadVisible, newSharing, sharingPatch, visibleWhere } from './sharing';
 import type { FilterPresetInput } from './filter-presets.schemas';
 
 const FIELDS = [
@@ -36,12 +36,7 @@ export async function listFilterPresets(ctx: Ctx, query: PageRequest & { area?: 
 }
 
 export async function createFilterPreset(ctx: Ctx, input: FilterPresetInput & { name: string }) {
-  const sharing = {
-    visibility: input.visibility ?? 'private',
-    userIds: input.userIds ?? [],
-    groupIds: input.groupIds ?? [],
-  };
-  await assertSharing(ctx, sharing);
+  const sharing = await newSharing(ctx, input);
   const preset = createRecord(ctx, FilterPreset, {
     name: input.name,
     area: input.area ?? null,
@@ -64,43 +59,33 @@ export async function createFilterPreset(ctx: Ctx, input: FilterPresetInput & { 
 
 export async function updateFilterPreset(ctx: Ctx, id: string, input: FilterPresetInput) {
   const preset = await loadVisible(ctx, 'filter preset', find(ctx, id), { change: true });
-  await assertSharing(ctx, {
-    visibility: input.visibility ?? preset.visibility,
-    userIds: input.userIds ?? preset.userIds,
-    groupIds: input.groupIds ?? preset.groupIds,
-  });
-  const changes = applyPatch(preset, {
-    name: input.name,
-    area: input.area,
-    columnFilters: input.columnFilters,
-    filterTree: input.filterTree,
-    filterMode: input.filterMode,
-    sorting: input.sorting,
-    visibility: input.visibility,
-    userIds: input.userIds,
-    groupIds: input.groupIds,
-  });
-  if (Object.keys(changes).length) {
-    preset.updatedAt = new Date();
-    emit(ctx, {
+  const sharing = await sharingPatch(ctx, input, preset);
+  await updateWithEvent(
+    ctx,
+    preset,
+    {
+      name: input.name,
+      area: input.area,
+      columnFilters: input.columnFilters,
+      filterTree: input.filterTree,
+      filterMode: input.filterMode,
+      sorting: input.sorting,
+      ...sharing,
+    },
+    {
       type: 'filter_preset_updated',
       entityType: 'filter_preset',
-      entityId: id,
-      payload: { filterPreset: serializeFilterPreset(preset), changes },
-    });
-    await ctx.em.flush();
-  }
+      payload: (changes) => ({ filterPreset: serializeFilterPreset(preset), changes }),
+    },
+  );
   return serializeFilterPreset(preset);
 }
 
 export async function deleteFilterPreset(ctx: Ctx, id: string): Promise<void> {
   const preset = await loadVisible(ctx, 'filter preset', find(ctx, id), { change: true });
-  ctx.em.remove(preset);
-  emit(ctx, {
+  await deleteWithEvent(ctx, preset, {
     type: 'filter_preset_deleted',
     entityType: 'filter_preset',
-    entityId: id,
     payload: { filterPreset: serializeFilterPreset(preset) },
   });
-  await ctx.em.flush();
 }

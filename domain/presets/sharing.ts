@@ -70,4 +70,27 @@ export async function assertSharing(
   if (missing.length) throw validation(`userIds: no user with id ${missing.join(', ')}`, { missing });
 }
 
+type Sharing = Pick<Shared, 'visibility' | 'userIds' | 'groupIds'>;
+
+/** A new item's sharing (private unless the input says otherwise), checked. */
+export async function newSharing(ctx: Ctx, input: Partial<Sharing>): Promise<Sharing> {
+  const sharing = {
+    visibility: input.visibility ?? 'private',
+    userIds: input.userIds ?? [],
+    groupIds: input.groupIds ?? [],
+  };
+  await assertSharing(ctx, sharing);
+  return sharing;
+}
+
+/** An update's sharing fields as given (absent keeps the stored value), checked merged with the stored ones. */
+export async function sharingPatch(ctx: Ctx, input: Partial<Sharing>, item: Sharing): Promise<Partial<Sharing>> {
+  await assertSharing(ctx, {
+    visibility: input.visibility ?? item.visibility,
+    userIds: input.userIds ?? item.userIds,
+    groupIds: input.groupIds ?? item.groupIds,
+  });
+  return { visibility: input.visibility, userIds: input.userIds, groupIds: input.groupIds };
+}
+
 export const sharingProps = ['visibility', 'userIds', 'groupIds', 'ownerId'] as const;

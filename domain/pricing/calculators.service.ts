@@ -11,7 +11,7 @@ import type {
 } from './pricing.views';
 import { createRecord } from '../shared/records';
 import { isId } from '../ids';
-import { fromMinor } from './money';
+import { fromMinor } from '../shared/money';
 import { CalculatorSubmission, OfferType } from './offer-type.entity';
 import type { CalculateInput } from './offer-types.schemas';
 import { runEvaluation } from './offer-types.service';

@@ -2,7 +2,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Ctx } from '../context';
 import { notFound, validation } from '../errors';
 import { emit } from '../outbox/emit';
-import { applyPatch } from '../shared/changes';
+import { deleteWithEvent, updateWithEvent, type Changes } from '../shared/changes';
 import { findPage, likePattern, type PageRequest } from '../shared/listing';
 import { plainOf } from '../shared/views';
 import type { OfferTypeValidationView, OfferTypeView, SimulationView } from './pricing.views';
@@ -10,7 +10,7 @@ import { createRecord } from '../shared/records';
 import { inTransaction } from '../shared/tx';
 import { isId } from '../ids';
 import { evaluatePricing, type EvaluateInput } from './engine';
-import { AmountRangeError } from './money';
+import { AmountRangeError } from '../shared/money';
 import { OfferType } from './offer-type.entity';
 import { OfferTemplate } from '../offers/offer.entity';
 import type { CreateOfferTypeInput, PatchOfferTypeInput, SimulateInput } from './offer-types.schemas';
@@ -97,6 +97,8 @@ async function assertSlugFree(ctx: Ctx, slug: string, exceptId?: string): Promis
 }
 
 /** Only one default per workspace: making one the default clears the flag elsewhere (same transaction). */
+const summary = (type: OfferType) => ({ _id: type._id, name: type.name, slug: type.slug });
+
 async function clearOtherDefaults(ctx: Ctx, exceptId: string): Promise<void> {
   await ctx.em.nativeUpdate(
     OfferType,
@@ -153,7 +155,7 @@ async function insertOfferType(
       type: 'offer_type_created',
       entityType: 'offer_type',
       entityId: type._id,
-      payload: { offerType: { _id: type._id, name: type.name, slug: type.slug } },
+      payload: { offerType: summary(type) },
     });
     return serializeOfferType(type, { describe: true });
   });
@@ -173,7 +175,7 @@ export async function patchOfferType(ctx: Ctx, id: string, input: PatchOfferType
   return inTransaction(ctx, async () => {
     await assertTemplateExists(ctx, input.defaultTemplateId);
     if (input.slug && input.slug !== type.slug) await assertSlugFree(ctx, input.slug, type._id);
-    const changes = applyPatch(type, {
+    const patch = {
       name: input.name,
       slug: input.slug,
       description: input.description,
@@ -184,31 +186,28 @@ export async function patchOfferType(ctx: Ctx, id: string, input: PatchOfferType
       customPlaceholders: input.customPlaceholders,
       ...(input.requiredInputFields ? { requiredInputFields } : {}),
       ...(input.pricingRules ? { pricingRules } : {}),
-    } as Partial<OfferType>);
-    if (Object.keys(changes).length) {
-      type.updatedAt = new Date();
-      if (changes.isDefault && type.isDefault) await clearOtherDefaults(ctx, type._id);
-      emit(ctx, {
-        type: 'offer_type_updated',
-        entityType: 'offer_type',
-        entityId: type._id,
-        payload: { offerType: { _id: type._id, name: type.name, slug: type.slug }, changes: Object.keys(changes) },
-      });
-    }
+    } as Partial<OfferType>;
+    const payload = (changes: Changes) => ({ offerType: summary(type), changes: Object.keys(changes) });
+    const changes = await updateWithEvent(
+      ctx,
+      type,
+      patch,
+      { type: 'offer_type_updated', entityType: 'offer_type', payload },
+      { flush: false },
+    );
+    // A native update runs at once; the event is inserted by the transaction's flush.
+    if (changes?.isDefault && type.isDefault) await clearOtherDefaults(ctx, type._id);
     return serializeOfferType(type, { describe: true });
   });
 }
 
 export async function deleteOfferType(ctx: Ctx, id: string): Promise<void> {
   const type = await getOfferType(ctx, id);
-  ctx.em.remove(type);
-  emit(ctx, {
+  await deleteWithEvent(ctx, type, {
     type: 'offer_type_deleted',
     entityType: 'offer_type',
-    entityId: id,
-    payload: { offerType: { _id: type._id, name: type.name, slug: type.slug } },
+    payload: { offerType: summary(type) },
   });
-  await ctx.em.flush();
 }
 
 /** Read-only check of a draft: never throws for rule problems, reports them. */

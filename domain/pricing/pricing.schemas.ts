@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { DEFAULT_CURRENCY, DEFAULT_VAT_RATE } from '../shared/money';
 import { MAX_EXPRESSION_LENGTH } from './expressions';
 
 // The pricing-rule vocabulary as zod schemas: offer-type input fields, rules (when → then), pricing
@@ -343,7 +344,11 @@ export const pricingRulesSchema = z.object({
 });
 export type PricingRulesInput = z.infer<typeof pricingRulesSchema>;
 
-export const DEFAULT_PRICING = { vatRate: 25, currency: 'DKK', vatDisplayMode: 'excl' as VatDisplayMode };
+export const DEFAULT_PRICING = {
+  vatRate: DEFAULT_VAT_RATE,
+  currency: DEFAULT_CURRENCY,
+  vatDisplayMode: 'excl' as VatDisplayMode,
+};
 export interface PricingRules {
   rules: Rule[];
   vatRate: number;

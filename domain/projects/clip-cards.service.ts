@@ -3,7 +3,7 @@ import type { Ctx } from '../context';
 import { notFound, validation } from '../errors';
 import { emit } from '../outbox/emit';
 import { assertRefs } from '../timeline/references';
-import { applyPatch } from '../shared/changes';
+import { deleteWithEvent, updateWithEvent } from '../shared/changes';
 import { findPage, type PageRequest } from '../shared/listing';
 import { plainOf } from '../shared/views';
 import { createRecord } from '../shared/records';
@@ -96,30 +96,18 @@ export async function updateClipCard(ctx: Ctx, id: string, input: ClipCardInput)
   const patch: Partial<ClipCard> = scalars(input);
   if (input.status === 'cancelled' && !card.cancelledAt) patch.cancelledAt = new Date();
   if (input.status === 'active') patch.cancelledAt = null;
-  const changes = applyPatch(card, patch);
-  if (Object.keys(changes).length) {
-    card.updatedAt = new Date();
-    emit(ctx, {
-      type: 'clip_card_updated',
-      entityType: 'clip_card',
-      entityId: card._id,
-      payload: { clipCard: serializeClipCard(card), changes: Object.keys(changes) },
-    });
-    await ctx.em.flush();
-  }
+  await updateWithEvent(ctx, card, patch, {
+    type: 'clip_card_updated',
+    entityType: 'clip_card',
+    payload: (changes) => ({ clipCard: serializeClipCard(card), changes: Object.keys(changes) }),
+  });
   return serializeClipCard(card);
 }
 
 export async function deleteClipCard(ctx: Ctx, id: string): Promise<void> {
   const card = await getClipCard(ctx, id);
-  ctx.em.remove(card);
-  emit(ctx, {
-    type: 'clip_card_deleted',
-    entityType: 'clip_card',
-    entityId: id,
-    payload: { clipCard: serializeClipCard(card) },
-  });
-  await ctx.em.flush();
+  const payload = { clipCard: serializeClipCard(card) };
+  await deleteWithEvent(ctx, card, { type: 'clip_card_deleted', entityType: 'clip_card', payload });
 }
 
 const usedUp = () => raw((alias: string) => `(${alias}.used_hours >= ${alias}.total_hours)`) as unknown as string;

@@ -1,7 +1,7 @@
 import type { Ctx } from '../context';
 import { notFound } from '../errors';
 import { emit } from '../outbox/emit';
-import { applyPatch } from '../shared/changes';
+import { applyPatch, updateWithEvent } from '../shared/changes';
 import { findPage, type PageRequest } from '../shared/listing';
 import { plainOf } from '../shared/views';
 import { createRecord } from '../shared/records';
@@ -164,17 +164,11 @@ export async function updateComment(
     ...commentVisibility(input, { internal: comment.internal, visibility: comment.visibility }),
   };
   if (input.content !== undefined) patch.content = commentText(input.content);
-  const changes = applyPatch(comment, patch);
-  if (Object.keys(changes).length) {
-    comment.updatedAt = new Date();
-    emit(ctx, {
-      type: 'project_comment_updated',
-      entityType: 'project_comment',
-      entityId: comment._id,
-      payload: { comment: serializeComment(comment), changes: Object.keys(changes) },
-    });
-    await ctx.em.flush();
-  }
+  await updateWithEvent(ctx, comment, patch, {
+    type: 'project_comment_updated',
+    entityType: 'project_comment',
+    payload: (changes) => ({ comment: serializeComment(comment), changes: Object.keys(changes) }),
+  });
   return serializeComment(comment);
 }
 

@@ -2,7 +2,7 @@ import type { Ctx } from '../context';
 import { assertRefs } from '../timeline/references';
 import { notFound } from '../errors';
 import { emit } from '../outbox/emit';
-import { applyPatch } from '../shared/changes';
+import { updateWithEvent, type Changes } from '../shared/changes';
 import { plainOf } from '../shared/views';
 import { createRecord } from '../shared/records';
 import { inTransaction } from '../shared/tx';
@@ -91,17 +91,16 @@ export async function createTemplate(ctx: Ctx, input: TemplateInput & { name: st
 export async function updateTemplate(ctx: Ctx, id: string, input: TemplateInput): Promise<ProjectTemplateView> {
   const template = await getTemplate(ctx, id);
   return inTransaction(ctx, async () => {
-    const changes = applyPatch(template, { ...input } as Partial<ProjectTemplate>);
-    if (Object.keys(changes).length) {
-      template.updatedAt = new Date();
-      if (template.isDefault) await clearOtherDefaults(ctx, template._id);
-      emit(ctx, {
-        type: 'project_template_updated',
-        entityType: 'project_template',
-        entityId: template._id,
-        payload: { template: serializeTemplate(template), changes },
-      });
-    }
+    const event = {
+      type: 'project_template_updated',
+      entityType: 'project_template',
+      payload: (changes: Changes) => ({ template: serializeTemplate(template), changes }),
+    } as const;
+    const changes = await updateWithEvent(ctx, template, { ...input } as Partial<ProjectTemplate>, event, {
+      flush: false,
+    });
+    // A native update runs at once; the event is inserted by the transaction's flush.
+    if (changes && template.isDefault) await clearOtherDefaults(ctx, template._id);
     return serializeTemplate(template);
   });
 }

@@ -3,7 +3,7 @@ import { notFound, validation } from '../errors';
 import { emit } from '../outbox/emit';
 import { assertRefs, assertUsers } from '../timeline/references';
 import { assertCustomFieldValues } from '../custom-fields/validate-values';
-import { applyPatch, emitTagChanges, normalizeTags } from '../shared/changes';
+import { applyPatch, deleteWithEvent, emitTagChanges, emitUpdate, normalizeTags } from '../shared/changes';
 import { mergeObject } from '../shared/custom-fields';
 import { findPage, likePattern, type PageRequest } from '../shared/listing';
 import { plainOf } from '../shared/views';
@@ -154,17 +154,17 @@ export async function updateProject(
     ctx.em.clear();
     return previewOf(current, proposed);
   }
-  if (Object.keys(changes).length) {
-    project.updatedAt = new Date();
-    emit(ctx, {
+  await emitUpdate(
+    ctx,
+    project,
+    changes,
+    {
       type: 'project_updated',
       entityType: 'project',
-      entityId: project._id,
-      payload: { project: serializeProject(project), changes },
-    });
-    emitTagChanges(ctx, 'project', project._id, beforeTags, project.tags);
-    await ctx.em.flush();
-  }
+      payload: () => ({ project: serializeProject(project), changes }),
+    },
+    { also: () => emitTagChanges(ctx, 'project', project._id, beforeTags, project.tags) },
+  );
   return serializeProject(project);
 }
 
@@ -191,21 +191,19 @@ export async function deleteProject(ctx: Ctx, id: string): Promise<void> {
     await ctx.em.nativeDelete(ClipCard, { workspaceId: ws, projectId: id });
     // Tasks go one by one with their task_deleted events (search index, webhooks follow them).
     for (const task of await ctx.em.find(Task, { project: id })) {
-      ctx.em.remove(task);
-      emit(ctx, {
-        type: 'task_deleted',
-        entityType: 'task',
-        entityId: task._id,
-        payload: { task: serializeTask(task) },
-      });
+      await deleteWithEvent(
+        ctx,
+        task,
+        { type: 'task_deleted', entityType: 'task', payload: { task: serializeTask(task) } },
+        { flush: false },
+      );
     }
-    ctx.em.remove(project);
-    emit(ctx, {
-      type: 'project_deleted',
-      entityType: 'project',
-      entityId: id,
-      payload: { project: serializeProject(project) },
-    });
+    await deleteWithEvent(
+      ctx,
+      project,
+      { type: 'project_deleted', entityType: 'project', payload: { project: serializeProject(project) } },
+      { flush: false },
+    );
   });
 }
 

@@ -1,7 +1,7 @@
 import type { Ctx } from '../context';
 import type { ReportRangeQuery } from './reports.schemas';
 import type { SupportReportView } from './reports.views';
-import { createdRange, period, rows, workspaceTimeZone } from './reports.service';
+import { createdRange, period, rows, workspaceTimeZone } from './report-sql';
 
 // Read-only SQL aggregates over support tickets; every statement names the workspace (raw SQL bypasses the tenant
 // filter).

@@ -1,4 +1,5 @@
 import type { Ctx } from '../context';
+import type { EventName, EventPayload } from '../outbox/catalog';
 import { emit } from '../outbox/emit';
 
 export type Changes = Record<string, { from: unknown; to: unknown }>;
@@ -16,6 +17,75 @@ export function applyPatch<T extends object>(target: T, patch: Partial<T>): Chan
     (target as Record<string, unknown>)[key] = to;
   }
   return changes;
+}
+
+/** The event names `emit` accepts (the catalog's declared names). */
+export type EventType = EventName;
+/** The payload of event N, as the catalog declares it. */
+export type PayloadFor<N extends EventType> = EventPayload<N>;
+
+/** The event a record's update or delete writes; `entityId` defaults to the record's id. */
+export interface RecordEvent<N extends EventType, P> {
+  type: N;
+  entityType: string;
+  entityId?: string;
+  payload: P;
+}
+
+/** flush: false inside inTransaction (its end flushes); `also` writes what goes with the event, before the flush. */
+export interface WriteOptions {
+  flush?: boolean;
+  also?: (changes: Changes) => void | Promise<void>;
+}
+
+interface Tracked {
+  _id: string;
+  updatedAt: Date;
+}
+
+/**
+ * The update tail after `applyPatch`: when anything changed, stamps updatedAt, emits the event (payload built from
+ * the stamped record and the changes), runs `also`, flushes. Nothing changed writes nothing. Returns whether it wrote.
+ */
+export async function emitUpdate<N extends EventType>(
+  ctx: Ctx,
+  target: Tracked,
+  changes: Changes,
+  event: RecordEvent<N, (changes: Changes) => PayloadFor<N>>,
+  opts: WriteOptions = {},
+): Promise<boolean> {
+  if (!Object.keys(changes).length) return false;
+  target.updatedAt = new Date();
+  const { payload, entityId = target._id, ...rest } = event;
+  emit<N>(ctx, { ...rest, entityId, payload: payload(changes) });
+  await opts.also?.(changes);
+  if (opts.flush !== false) await ctx.em.flush();
+  return true;
+}
+
+/** applyPatch, then the update tail (`emitUpdate`). Returns the changes, null when nothing changed. */
+export async function updateWithEvent<T extends Tracked, N extends EventType>(
+  ctx: Ctx,
+  target: T,
+  patch: Partial<T>,
+  event: RecordEvent<N, (changes: Changes) => PayloadFor<N>>,
+  opts: WriteOptions = {},
+): Promise<Changes | null> {
+  const changes = applyPatch(target, patch);
+  return (await emitUpdate(ctx, target, changes, event, opts)) ? changes : null;
+}
+
+/** The delete tail: removes the record, emits the event (payload as the record was), flushes unless told not to. */
+export async function deleteWithEvent<N extends EventType>(
+  ctx: Ctx,
+  target: { _id: string },
+  event: RecordEvent<N, PayloadFor<N>>,
+  opts: Pick<WriteOptions, 'flush'> = {},
+): Promise<void> {
+  ctx.em.remove(target);
+  const { entityId = target._id, ...rest } = event;
+  emit<N>(ctx, { ...rest, entityId });
+  if (opts.flush !== false) await ctx.em.flush();
 }
 
 /** tag_added / tag_removed events for each tag that appeared or disappeared. */

@@ -1,5 +1,6 @@
 import { z, type ZodError } from 'zod';
 import { ID_RE } from '../ids';
+import { pageParams } from './list-query';
 
 /** A 24-hex object id; path params that fail it answer 404 like an unknown id (the pattern is in the docs). */
 export const objectId = z.string().regex(ID_RE, { message: 'must be a 24-character hex id' });
@@ -57,20 +58,7 @@ export const imageField = z
     message: 'must be an https image URL, a data:image/…;base64 URL, or "" to clear',
   });
 
-export const pageQuery = (max = 100) =>
-  z.object({
-    page: z.coerce
-      .number({ message: 'page must be a number' })
-      .int('page must be an integer')
-      .min(1, 'page must be at least 1')
-      .default(1),
-    limit: z.coerce
-      .number({ message: 'limit must be a number' })
-      .int('limit must be an integer')
-      .min(1, 'limit must be at least 1')
-      .max(max, `limit must be at most ${max}`)
-      .default(20),
-  });
+export const pageQuery = (max = 100) => z.object(pageParams(max));
 
 /**
  * Leads, deals, tasks: stored as a key → value map; name/value pairs are accepted and converted (spec: Conventions).

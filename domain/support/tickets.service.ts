@@ -5,7 +5,7 @@ import { assertRefs, assertUsers } from '../timeline/references';
 import { Company } from '../companies/company.entity';
 import { Person } from '../people/person.entity';
 import { emit } from '../outbox/emit';
-import { applyPatch, emitTagChanges, normalizeTags, type Changes } from '../shared/changes';
+import { applyPatch, deleteWithEvent, emitTagChanges, normalizeTags, type Changes } from '../shared/changes';
 import { mergeObject } from '../shared/custom-fields';
 import { findPage, likePattern, type PageRequest } from '../shared/listing';
 import { plainOf } from '../shared/views';
@@ -270,13 +270,13 @@ export async function deleteTicket(ctx: Ctx, id: string): Promise<void> {
   await inTransaction(ctx, async () => {
     await ctx.em.nativeDelete(SupportTicketMessage, { ticketId: id });
     await ctx.em.nativeDelete(SupportTimeEntry, { ticketId: id });
-    emit(ctx, {
-      type: 'support_ticket_deleted',
-      entityType: 'support-ticket',
-      entityId: id,
-      payload: { ticket: serializeTicket(ticket) },
-    });
-    ctx.em.remove(ticket);
+    const payload = { ticket: serializeTicket(ticket) };
+    await deleteWithEvent(
+      ctx,
+      ticket,
+      { type: 'support_ticket_deleted', entityType: 'support-ticket', payload },
+      { flush: false },
+    );
   });
 }
 

@@ -1,11 +1,12 @@
 import type { Ctx } from '../context';
-import { notFound, validation } from '../errors';
+import { notFound } from '../errors';
 import { emit } from '../outbox/emit';
 import { recordSystemActivity } from '../timeline/timeline.service';
-import { resolveParent, TASK_PARENT_FIELDS, type ParentValues } from '../timeline/parents';
-import { assertRefs, assertUsers, linkColumns } from '../timeline/references';
+import { TASK_PARENT_FIELDS } from '../timeline/parents';
+import { resolveParentRef } from '../timeline/parent-refs';
+import { assertUsers, linkColumns } from '../timeline/references';
 import { assertCustomFieldValues } from '../custom-fields/validate-values';
-import { applyPatch, emitTagChanges, normalizeTags } from '../shared/changes';
+import { applyPatch, deleteWithEvent, emitTagChanges, emitUpdate, normalizeTags } from '../shared/changes';
 import { mergeObject } from '../shared/custom-fields';
 import { plainOf } from '../shared/views';
 import { createRecord } from '../shared/records';
@@ -77,27 +78,8 @@ export async function getTask(ctx: Ctx, id: string): Promise<Task> {
   return task;
 }
 
-const parentOf = (t: Task): ParentValues<ParentField> =>
-  Object.fromEntries(PARENT_FIELDS.map((f) => [f, t[f] ?? null])) as ParentValues<ParentField>;
-
-/** Parent columns plus customObjectSlug, which exists only beside a customObjectRecord parent. */
-async function resolveTaskParent(ctx: Ctx, current: Task | null, input: TaskInput) {
-  const { values, field } = resolveParent(PARENT_FIELDS, current ? parentOf(current) : null, input);
-  let slug: string | null = null;
-  if (field === 'customObjectRecord') {
-    slug =
-      input.customObjectSlug ??
-      (current?.customObjectRecord === values.customObjectRecord ? current.customObjectSlug : null) ??
-      null;
-    if (!slug)
-      throw validation('customObjectSlug: is required with customObjectRecord', [
-        { path: 'customObjectSlug', error: 'is required' },
-      ]);
-  }
-  const changed = !current || current[field] !== values[field];
-  if (changed) await assertRefs(ctx, [{ field, kind: TASK_PARENT_FIELDS[field], id: values[field] }]);
-  return { values: { ...values, customObjectSlug: slug }, field };
-}
+const resolveTaskParent = (ctx: Ctx, current: Task | null, input: TaskInput) =>
+  resolveParentRef(ctx, TASK_PARENT_FIELDS, current, input);
 
 function feedRow(ctx: Ctx, task: Task, type: 'task_created' | 'task_completed'): void {
   const field = PARENT_FIELDS.find((f) => task[f])!;
@@ -172,23 +154,28 @@ export async function updateTask(ctx: Ctx, id: string, input: TaskInput): Promis
   if (!Object.keys(changes).length) return serializeTask(task);
   if (task.status === 'done' && !wasDone) task.completedAt = new Date();
   if (task.status !== 'done') task.completedAt = null;
-  task.updatedAt = new Date();
-  emit(ctx, {
-    type: 'task_updated',
-    entityType: 'task',
-    entityId: task._id,
-    payload: { task: serializeTask(task), changes },
-  });
-  emitTagChanges(ctx, 'task', task._id, beforeTags, task.tags);
-  if (task.status === 'done' && !wasDone) feedRow(ctx, task, 'task_completed');
-  await ctx.em.flush();
+  const payload = () => ({ task: serializeTask(task), changes });
+  await emitUpdate(
+    ctx,
+    task,
+    changes,
+    { type: 'task_updated', entityType: 'task', payload },
+    {
+      also: () => {
+        emitTagChanges(ctx, 'task', task._id, beforeTags, task.tags);
+        if (task.status === 'done' && !wasDone) feedRow(ctx, task, 'task_completed');
+      },
+    },
+  );
   return serializeTask(task);
 }
 
 /** The task goes; its feed rows stay as history. */
 export async function deleteTask(ctx: Ctx, id: string): Promise<void> {
   const task = await getTask(ctx, id);
-  ctx.em.remove(task);
-  emit(ctx, { type: 'task_deleted', entityType: 'task', entityId: id, payload: { task: serializeTask(task) } });
-  await ctx.em.flush();
+  await deleteWithEvent(ctx, task, {
+    type: 'task_deleted',
+    entityType: 'task',
+    payload: { task: serializeTask(task) },
+  });
 }

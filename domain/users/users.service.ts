@@ -1,8 +1,7 @@
 import { raw } from '@mikro-orm/core';
 import type { Ctx } from '../context';
 import { forbidden, notFound } from '../errors';
-import { emit } from '../outbox/emit';
-import { applyPatch } from '../shared/changes';
+import { updateWithEvent } from '../shared/changes';
 import { findPage, likePattern, type PageRequest } from '../shared/listing';
 import { plainOf } from '../shared/views';
 import { User } from '../workspaces/user.entity';
@@ -50,21 +49,12 @@ export async function updateUser(ctx: Ctx, id: string, input: UserInput): Promis
   const user = await getUser(ctx, id);
   if (user._id !== ctx.actor.userId && ctx.actor.role === 'member')
     throw forbidden('a member may only update their own user');
-  const changes = applyPatch(user, {
-    firstName: input.firstName,
-    lastName: input.lastName,
-    phone: input.phone,
-    defaultUserPhone: input.defaultUserPhone,
-  });
-  if (Object.keys(changes).length) {
-    user.updatedAt = new Date();
-    emit(ctx, {
-      type: 'user_updated',
-      entityType: 'user',
-      entityId: user._id,
-      payload: { user: serializeUser(user), changes },
-    });
-    await ctx.em.flush();
-  }
+  const { firstName, lastName, phone, defaultUserPhone } = input;
+  await updateWithEvent(
+    ctx,
+    user,
+    { firstName, lastName, phone, defaultUserPhone },
+    { type: 'user_updated', entityType: 'user', payload: (changes) => ({ user: serializeUser(user), changes }) },
+  );
   return serializeUser(user);
 }

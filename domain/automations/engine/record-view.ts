@@ -50,6 +50,18 @@ export async function byId<T extends object>(em: EntityManager, entity: EntityNa
   return em.findOne(entity, { _id: id } as never);
 }
 
+type LinkedRow = Record<'leadId' | 'dealId' | 'personId' | 'companyId' | 'ownerId', string | null | undefined>;
+
+/** The automation loader of a record linked to a lead, deal, person and company with an owner: its namespace, links. */
+export const linkedRecordLoader =
+  <T extends LinkedRow>(entity: EntityName<T>, namespace: string) =>
+  async (em: EntityManager, id: string) => {
+    const row = await byId(em, entity, id);
+    if (!row) return null;
+    const { leadId, dealId, personId, companyId, ownerId } = row;
+    return { namespaces: { [namespace]: plainRecord(row) }, links: { leadId, dealId, personId, companyId, ownerId } };
+  };
+
 /** A deal with its stage title and type. */
 export async function dealView(em: EntityManager, deal: Deal): Promise<Record<string, unknown>> {
   const stage = deal.stageId ? await byId(em, FlowStage, deal.stageId) : null;

@@ -1,5 +1,12 @@
-import { computeLines, divRound, MoneyError, toScaled } from '../../../domain/offers/money';
-import { effectiveStatus, offerStatusTransitions } from '../../../domain/offers/offers.rules';
+import { computeLines, MoneyError } from '../../../domain/offers/offer-lines';
+import { roundDiv, toScaledExact } from '../../../domain/shared/money';
+import type { OfferStatus } from '../../../domain/offers/offer.entity';
+import {
+  effectiveStatus,
+  offerCanGoOut,
+  offerCanMove,
+  offerStatusTransitions,
+} from '../../../domain/offers/offers.rules';
 import { mergeSettings } from '../../../domain/offers/offer-settings.service';
 
 describe('offer money', () => {
@@ -57,12 +64,12 @@ describe('offer money', () => {
     expect(() => computeLines([{ name: 'a', unitPrice: 1.0000001 }], { defaultVatRate: 25, currency: 'DKK' })).toThrow(
       MoneyError,
     );
-    expect(toScaled(0.1, 6)).toBe(100_000n);
-    expect(toScaled(-2.5, 2)).toBe(-250n);
-    expect(toScaled(1e-7, 6)).toBeNull();
-    expect(divRound(5n, 10n)).toBe(1n);
-    expect(divRound(-5n, 10n)).toBe(-1n);
-    expect(divRound(4n, 10n)).toBe(0n);
+    expect(toScaledExact(0.1, 6)).toBe(100_000n);
+    expect(toScaledExact(-2.5, 2)).toBe(-250n);
+    expect(toScaledExact(1e-7, 6)).toBeNull();
+    expect(roundDiv(5n, 10n)).toBe(1n);
+    expect(roundDiv(-5n, 10n)).toBe(-1n);
+    expect(roundDiv(4n, 10n)).toBe(0n);
   });
 });
 
@@ -75,6 +82,23 @@ describe('offer status', () => {
     expect(offerStatusTransitions.can('draft', 'sent')).toBe(true);
     expect(offerStatusTransitions.can('sent', 'sent')).toBe(true);
     expect(() => offerStatusTransitions.assert('accepted', 'cancelled')).toThrow(/accepted is final/);
+  });
+
+  // The guards of send, cancel, e-mail/SMS and the public answer come from the table: a state's own name is no move.
+  it.each<[OfferStatus, boolean, boolean, boolean, boolean]>([
+    // status, may be sent, may be cancelled, may be accepted, may go out (e-mail, SMS)
+    ['draft', true, true, false, true],
+    ['sent', false, true, true, true],
+    ['accepted', false, false, false, false],
+    ['declined', false, false, false, false],
+    ['cancelled', false, false, false, false],
+    ['expired', false, false, false, false],
+  ])('%s: send %p, cancel %p, accept %p, go out %p', (status, send, cancel, accept, goOut) => {
+    expect(offerCanMove(status, 'sent')).toBe(send);
+    expect(offerCanMove(status, 'cancelled')).toBe(cancel);
+    expect(offerCanMove(status, 'accepted')).toBe(accept);
+    expect(offerCanMove(status, 'declined')).toBe(accept);
+    expect(offerCanGoOut(status)).toBe(goOut);
   });
 
   it('settings merge nested objects and replace arrays', () => {

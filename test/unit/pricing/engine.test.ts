@@ -11,7 +11,7 @@ import {
   toMinor,
   timesQuantity,
   qtyOf,
-} from '../../../domain/pricing/money';
+} from '../../../domain/shared/money';
 
 interface Setup {
   rules?: unknown[];

@@ -1,9 +1,10 @@
 import { newId } from '../ids';
+import { fromMinor, LINE_DECIMALS, minorDigits, RATE_DECIMALS, roundDiv, toScaledExact } from '../shared/money';
 import type { OfferLineView } from './offer-line.views';
 
 /**
- * Offer arithmetic in exact integers (pure, no I/O). Inputs are decimals with at most 6 places
- * (quantity, unitPrice) and 2 places (vatRate, percent); each is scaled to a BigInt, so no binary
+ * Offer lines in exact integers (pure, no I/O; arithmetic from shared/money). Inputs are decimals with at most
+ * 6 places (quantity, unitPrice) and 2 places (vatRate, percent); each is scaled to a BigInt, so no binary
  * float ever enters a sum. Money results are integer minor units (øre, cents).
  *
  * Rounding (documented in the API): each line's net = quantity × unitPrice rounded to the minor
@@ -11,41 +12,9 @@ import type { OfferLineView } from './offer-line.views';
  * subtotal, vatAmount and total are exact sums of the rounded lines (total = subtotal + vatAmount).
  */
 
-export const QTY_SCALE = 6;
-export const RATE_SCALE = 2;
 export const MAX_LINE_ITEMS = 500;
 export const MAX_UNIT_PRICE = 1_000_000_000;
 export const MAX_QUANTITY = 1_000_000;
-
-const pow10 = (n: number): bigint => 10n ** BigInt(n);
-
-/** The number as a scaled BigInt (value × 10^scale), or null when it has more than `scale` decimals. */
-export function toScaled(value: number, scale: number): bigint | null {
-  if (!Number.isFinite(value)) return null;
-  const fixed = value.toFixed(scale);
-  if (Number(fixed) !== value) return null;
-  const negative = fixed.startsWith('-');
-  const [int, frac = ''] = (negative ? fixed.slice(1) : fixed).split('.');
-  const scaled = BigInt(int!) * pow10(scale) + BigInt(frac.padEnd(scale, '0') || '0');
-  return negative ? -scaled : scaled;
-}
-
-/** a / b rounded half away from zero (b > 0). */
-export function divRound(a: bigint, b: bigint): bigint {
-  const negative = a < 0n;
-  const abs = negative ? -a : a;
-  const q = (abs * 2n + b) / (2n * b);
-  return negative ? -q : q;
-}
-
-/** Decimal places a currency's minor unit has (ISO 4217; 2 unless listed). */
-const ZERO_DECIMAL = new Set(['JPY', 'KRW', 'ISK', 'CLP', 'VND', 'UGX', 'XAF', 'XOF', 'PYG']);
-export const minorDigits = (currency: string): number => (ZERO_DECIMAL.has(currency.toUpperCase()) ? 0 : 2);
-
-/** Minor units as a major-unit number for JSON (12345 → 123.45): exact to the displayed decimals. */
-export function toMajor(minor: number | bigint, digits = 2): number {
-  return Number(minor) / 10 ** digits;
-}
 
 export interface LineInput {
   id?: string;
@@ -98,16 +67,16 @@ export function lineAmounts(
   digits: number,
   path = 'lineItems',
 ): { netMinor: bigint; vatMinor: bigint } {
-  const q = toScaled(quantity, QTY_SCALE);
+  const q = toScaledExact(quantity, LINE_DECIMALS);
   if (q === null) throw new MoneyError(`${path}.quantity`, 'must have at most 6 decimals');
-  const p = toScaled(unitPrice, QTY_SCALE);
+  const p = toScaledExact(unitPrice, LINE_DECIMALS);
   if (p === null) throw new MoneyError(`${path}.unitPrice`, 'must have at most 6 decimals');
-  const r = toScaled(vatRate, RATE_SCALE);
+  const r = toScaledExact(vatRate, RATE_DECIMALS);
   if (r === null) throw new MoneyError(`${path}.vatRate`, 'must have at most 2 decimals');
   // q·p carries 12 decimals; the minor unit keeps `digits` of them.
-  const netMinor = divRound(q * p, pow10(2 * QTY_SCALE - digits));
+  const netMinor = roundDiv(q * p, 10n ** BigInt(2 * LINE_DECIMALS - digits));
   // rate is percent with 2 decimals: net × r / (100 × 100).
-  const vatMinor = divRound(netMinor * r, 10_000n);
+  const vatMinor = roundDiv(netMinor * r, 10_000n);
   return { netMinor, vatMinor };
 }
 
@@ -166,9 +135,9 @@ export function lineView(line: StoredLine, digits: number): OfferLineView {
     unit: line.unit,
     vatRate: line.vatRate,
     productId: line.productId,
-    net: toMajor(line.netMinor, digits),
-    vatAmount: toMajor(line.vatMinor, digits),
-    total: toMajor(line.totalMinor, digits),
+    net: fromMinor(line.netMinor, digits),
+    vatAmount: fromMinor(line.vatMinor, digits),
+    total: fromMinor(line.totalMinor, digits),
     netMinor: line.netMinor,
     vatMinor: line.vatMinor,
     totalMinor: line.totalMinor,

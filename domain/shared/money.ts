@@ -1,9 +1,21 @@
-// Exact money arithmetic for the pricing engine: amounts are integer minor units (øre, cents),
-// quantities and percentages are scaled integers (×10,000), products and divisions use BigInt with
-// one rounding step (half away from zero). Floats never accumulate.
+// The one money module: exact arithmetic for offers, contracts and the pricing engine. Amounts are integer
+// minor units (øre, cents); quantities, prices and percentages are scaled integers (BigInt), products and
+// divisions round once, half away from zero. Floats never accumulate.
 
+/** What a workspace starts with: Danish VAT (percent) and kroner; offers, contracts and pricing default to these. */
+export const DEFAULT_VAT_RATE = 25;
+export const DEFAULT_CURRENCY = 'DKK';
+
+/** Decimals an offer or contract line keeps of its quantity and unit price (exact; more → refused or rounded). */
+export const LINE_DECIMALS = 6;
+/** Decimals a VAT rate keeps on an offer line (percent). */
+export const RATE_DECIMALS = 2;
+/** The pricing engine's quantities: scaled ×10,000 (4 decimals). */
 export const QTY_SCALE = 10_000n;
+/** The pricing engine's percentages: scaled ×10,000 (4 decimals). */
 export const PERCENT_SCALE = 10_000n;
+
+const pow10 = (n: number): bigint => 10n ** BigInt(n);
 
 /**
  * A number as a scaled integer (`decimals` places), read through its shortest decimal representation
@@ -21,6 +33,17 @@ export function toScaled(value: number, decimals: number): bigint {
   return negative ? -scaled : scaled;
 }
 
+/** The number as a scaled BigInt (value × 10^decimals) without rounding: null when it has more decimals. */
+export function toScaledExact(value: number, decimals: number): bigint | null {
+  if (!Number.isFinite(value)) return null;
+  const fixed = value.toFixed(decimals);
+  if (Number(fixed) !== value) return null;
+  const negative = fixed.startsWith('-');
+  const [int, frac = ''] = (negative ? fixed.slice(1) : fixed).split('.');
+  const scaled = BigInt(int!) * pow10(decimals) + BigInt(frac.padEnd(decimals, '0') || '0');
+  return negative ? -scaled : scaled;
+}
+
 /** Thrown when an amount leaves the range integers are exact in; the API answers 400. */
 export class AmountRangeError extends RangeError {}
 
@@ -31,10 +54,14 @@ export function safe(value: bigint): number {
   return Number(value);
 }
 
-/** Major units (e.g. 1234.5 DKK) → integer minor units (123450). */
+/** Decimal places a currency's minor unit has (ISO 4217; 2 unless listed). */
+const ZERO_DECIMAL = new Set(['JPY', 'KRW', 'ISK', 'CLP', 'VND', 'UGX', 'XAF', 'XOF', 'PYG']);
+export const minorDigits = (currency: string): number => (ZERO_DECIMAL.has(currency.toUpperCase()) ? 0 : 2);
+
+/** Major units (e.g. 1234.5 DKK) → integer minor units (123450), 2 decimals. */
 export const toMinor = (major: number): number => safe(toScaled(major, 2));
-/** Integer minor units → major units for JSON (exact to the cent in its decimal form). */
-export const fromMinor = (minor: number | bigint): number => Number(minor) / 100;
+/** Integer minor units → major units for JSON (12345 → 123.45): exact to the displayed decimals. */
+export const fromMinor = (minor: number | bigint, digits = 2): number => Number(minor) / 10 ** digits;
 
 /** n / d rounded half away from zero (d > 0). */
 export function roundDiv(n: bigint, d: bigint): bigint {
