@@ -24,17 +24,17 @@ module.exports = {
       comment:
         'The module list (domain/modules.ts) and module files compose the features: only composition files (the route table, createActivities, buildSubscribers, bin/, tests) import them, never a domain service.',
       from: {
-        path: '^domain/',
-        pathNot: '^domain/(modules|module|outbox/subscribers|[a-z-]+/[a-z-]+\\.module)\\.ts$',
+        path: '^(domain|modules)/',
+        pathNot: '^(domain/(modules|module|outbox/subscribers)|(domain|modules)/[a-z-]+/[a-z-]+\\.module)\\.ts$',
       },
-      to: { path: '^(domain/modules|domain/[a-z-]+/[a-z-]+\\.module|search/search\\.module)\\.ts$' },
+      to: { path: '^(domain/modules|(domain|modules)/[a-z-]+/[a-z-]+\\.module|search/search\\.module)\\.ts$' },
     },
     {
       name: 'workflows-not-temporal-adapters',
       severity: 'error',
       comment:
         'Workflow code runs in the sandbox: it never imports the Temporal client adapters of temporal/ (clients, codec, workflow port adapter).',
-      from: { path: '^workflows/' },
+      from: { path: '^(workflows/|modules/[a-z-]+/[a-z-]+\\.workflow\\.ts$)' },
       to: { path: '^temporal/' },
     },
     {

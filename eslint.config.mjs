@@ -66,7 +66,8 @@ export default defineConfig(
   },
 
   {
-    files: ['workflows/**/*.ts'],
+    // Workflow code: workflows/ and every module's `*.workflow.ts`.
+    files: ['workflows/**/*.ts', 'modules/**/*.workflow.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
@@ -117,6 +118,14 @@ export default defineConfig(
               // groups cannot re-include files below an excluded folder.
               regex:
                 '(^|/)domain(/(?!automations/(topology|conditions|workflow-ids|engine/walk|engine/types)$|shared/wait-duration$|workflow-kinds$|sequences/send-window$|[\\w/-]+\\.messages$).*)?$',
+              message: workflowSandboxMessage,
+              allowTypeImports: true,
+            },
+            {
+              // A module folder (modules/<m>/) holds services, routers and activities beside its workflow: from
+              // workflow code, only `*.messages.ts` (workflow-safe by their own rule) and `*.workflow.ts` files by
+              // value, the rest as types.
+              regex: '(^|/)modules/[\\w-]+/(?![\\w-]+\\.(messages|workflow)$)|^\\./(?![\\w-]+\\.(messages|workflow)$)',
               message: workflowSandboxMessage,
               allowTypeImports: true,
             },

@@ -93,7 +93,7 @@ export interface AppConfig {
    */
   emailBulk: { perAccountPerSecond: number; concurrency: number; batchSize: number };
   /**
-   * EID_PROVIDER_URL: national e-ID signing provider for contracts with signatureLevel eid (domain/contracts/eid.ts).
+   * EID_PROVIDER_URL: national e-ID signing provider for contracts with signatureLevel eid (modules/contracts/eid.ts).
    */
   eidProviderUrl?: string;
   /** Test runs only (CRM_TEST=1 with CONTRACT_REMINDER_INTERVAL_MS): replaces the contract reminder interval. */

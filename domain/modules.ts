@@ -43,12 +43,12 @@ import { outboxModule } from './outbox/outbox.module';
 import { projectsModule } from './projects/projects.module';
 import { offersModule } from './offers/offers.module';
 import { pricingModule } from './pricing/pricing.module';
-import { bookingsModule } from './bookings/bookings.module';
+import { bookingsModule } from '../modules/bookings/bookings.module';
 import { supportModule } from './support/support.module';
 import { filesModule } from './files/files.module';
 import { lookupsModule } from './lookups/lookups.module';
 import { extensionModule } from './extension/extension.module';
-import { contractsModule } from './contracts/contracts.module';
+import { contractsModule } from '../modules/contracts/contracts.module';
 import type { WorkflowKind } from './workflow-kinds';
 
 export const MODULES = [

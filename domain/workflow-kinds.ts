@@ -14,8 +14,8 @@
 import type { ExecutionWorkflowInput } from './automations/engine/automation-execution.messages';
 import type { AutomationScheduleTickInput } from './automations/engine/automation-schedule.messages';
 import { EXECUTION_WORKFLOW_PREFIX, SCHEDULE_TICK_PREFIX } from './automations/workflow-ids';
-import type { BookingApprovalInput } from './bookings/booking-approval.messages';
-import type { ContractEnvelopeInput } from './contracts/contract-envelope.messages';
+import type { BookingApprovalInput } from '../modules/bookings/booking-approval.messages';
+import type { ContractEnvelopeInput } from '../modules/contracts/contract-envelope.messages';
 import type { EmailBulkWorkflowInput } from './email/email-bulk.messages';
 import type { ScheduledSmsWorkflowInput } from './messaging/sms-scheduled.messages';
 import type { EnrollmentWorkflowInput } from './sequences/sequence-enrollment.messages';

@@ -8,6 +8,6 @@ export * from './sms-scheduled.workflow';
 
 export * from './sequence-enrollment.workflow';
 
-export * from './booking-approval.workflow';
+export * from '../modules/bookings/booking-approval.workflow';
 export * from './email-bulk.workflow';
-export * from './contract-envelope.workflow';
+export * from '../modules/contracts/contract-envelope.workflow';

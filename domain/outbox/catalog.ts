@@ -7,11 +7,11 @@
 import type { z } from 'zod';
 import { agentEvents } from '../agents/agents.events';
 import { automationEvents } from '../automations/automations.events';
-import { bookingEvents } from '../bookings/bookings.events';
+import { bookingEvents } from '../../modules/bookings/bookings.events';
 import { calendarEvents } from '../calendar/calendar.events';
 import { callEvents } from '../calls/calls.events';
 import { companyEvents } from '../companies/companies.events';
-import { contractEvents } from '../contracts/contracts.events';
+import { contractEvents } from '../../modules/contracts/contracts.events';
 import { customFieldEvents } from '../custom-fields/custom-fields.events';
 import { customObjectEvents } from '../custom-objects/custom-objects.events';
 import { dealEvents } from '../deals/deals.events';

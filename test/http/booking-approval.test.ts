@@ -9,7 +9,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
-import { Booking } from '../../domain/bookings/booking.entity';
+import { Booking } from '../../modules/bookings/booking.entity';
 import type { Tenant } from '../support/app';
 import { startEngineHarness, waitFor, type EngineHarness } from '../support/automation-engine';
 import { book, createConfig, freshDay } from '../support/bookings';

@@ -5,8 +5,8 @@
  * (availability.ts lockAgents), so nothing deadlocks: one holder, every other request a 409 within 2 s, never a 500.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { decideBooking } from '../../domain/bookings/approval.service';
-import { Booking } from '../../domain/bookings/booking.entity';
+import { decideBooking } from '../../modules/bookings/approval.service';
+import { Booking } from '../../modules/bookings/booking.entity';
 import type { Tenant } from '../support/app';
 import { startEngineHarness, type EngineHarness } from '../support/automation-engine';
 import { workspaceCtx } from '../support/automations';

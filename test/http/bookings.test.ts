@@ -3,7 +3,7 @@
  * (exclusion constraint), cancel and reschedule freeing slots, the attendee's public endpoints,
  * e-mails with iCalendar parts (local SMTP, outbox dispatcher), tenancy and 400s.
  */
-import { Booking } from '../../domain/bookings/booking.entity';
+import { Booking } from '../../modules/bookings/booking.entity';
 import { CalendarEvent } from '../../domain/calendar/calendar-event.entity';
 import { OutboxEvent } from '../../domain/outbox/outbox-event.entity';
 import type { Tenant } from '../support/app';

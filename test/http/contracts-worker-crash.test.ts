@@ -4,7 +4,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { Contract, ContractDocument } from '../../domain/contracts/contract.entity';
+import { Contract, ContractDocument } from '../../modules/contracts/contract.entity';
 import { OutboxEvent } from '../../domain/outbox/outbox-event.entity';
 import { contractEnvelopeKind } from '../../domain/workflow-kinds';
 import { HttpClient, type Tenant } from '../support/app';

@@ -6,8 +6,8 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
-import { Contract, ContractSigner } from '../../domain/contracts/contract.entity';
-import { newSignerToken } from '../../domain/contracts/tokens';
+import { Contract, ContractSigner } from '../../modules/contracts/contract.entity';
+import { newSignerToken } from '../../modules/contracts/tokens';
 import { forkForWorkspace } from '../../domain/orm/tenant';
 import { OutboxEvent } from '../../domain/outbox/outbox-event.entity';
 import { contractEnvelopeKind } from '../../domain/workflow-kinds';

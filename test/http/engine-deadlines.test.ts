@@ -6,7 +6,7 @@
  * started again; the Temporal server keeps running (a Temporal outage: faults-temporal.test.ts).
  */
 import { OutboxEvent } from '../../domain/outbox/outbox-event.entity';
-import { Booking } from '../../domain/bookings/booking.entity';
+import { Booking } from '../../modules/bookings/booking.entity';
 import { SequenceEnrollment } from '../../domain/sequences/sequence.entity';
 import type { Tenant } from '../support/app';
 import { startEngineHarness, waitFor, type EngineHarness } from '../support/automation-engine';

@@ -9,8 +9,8 @@ import { AutomationExecution } from '../../domain/automations/automation.entity'
 import { newId } from '../../domain/ids';
 import { forkForWorkspace } from '../../domain/orm/tenant';
 import { createRunStarter } from '../../domain/automations/engine/starter';
-import { Contract } from '../../domain/contracts/contract.entity';
-import { contractStartQueue } from '../../domain/contracts/start-queue';
+import { Contract } from '../../modules/contracts/contract.entity';
+import { contractStartQueue } from '../../modules/contracts/start-queue';
 import { OutboxEvent } from '../../domain/outbox/outbox-event.entity';
 import { createLogger } from '../../domain/logger';
 import { createWorkflowPort } from '../../temporal/workflow-client';

@@ -10,8 +10,8 @@ import { getLead, serializeLead } from '../../domain/leads/leads.service';
 import { getDeal, serializeDeal } from '../../domain/deals/deals.service';
 import { getTask, serializeTask } from '../../domain/tasks/tasks.service';
 import { getOffer, serializeOffer } from '../../domain/offers/offers.service';
-import { getContractView } from '../../domain/contracts/contracts.service';
-import { Contract } from '../../domain/contracts/contract.entity';
+import { getContractView } from '../../modules/contracts/contracts.service';
+import { Contract } from '../../modules/contracts/contract.entity';
 import { Offer } from '../../domain/offers/offer.entity';
 import { findRowById } from '../../domain/orm/lean';
 

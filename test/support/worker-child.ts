@@ -4,7 +4,7 @@ import { createActivities } from '../../activities';
 import { createWorkflowPort } from '../../temporal/workflow-client';
 import { connectTemporal, startTemporalWorker } from '../../bin/worker';
 import { createRunStarter } from '../../domain/automations/engine/starter';
-import { contractStartQueue } from '../../domain/contracts/start-queue';
+import { contractStartQueue } from '../../modules/contracts/start-queue';
 import { loadConfig } from '../../domain/config';
 import { createLogger } from '../../domain/logger';
 import { ormConfig } from '../../domain/orm/config';

@@ -50,6 +50,8 @@ function exportsOf(dir: string, suffix: string): { file: string; exports: Record
     .filter((f) => f.endsWith(suffix))
     .map((f) => ({ file: `${dir}/${f}`, exports: load(`${dir}/${f}`) }));
 }
+/** Feature code lives in domain/ and, once moved, in modules/<feature>/ (issue 25). */
+const FEATURE_DIRS = ['domain', 'modules'] as const;
 
 /** Items listed more than once (by identity), across the modules' lists. */
 function twice<T>(lists: readonly (readonly T[])[]): T[] {
@@ -116,9 +118,9 @@ describe('modules', () => {
       expect(RESOURCES.filter((r) => !named.includes(r)).map((r) => r.kind)).toEqual([]);
     });
 
-    it('every manifest a domain/**/*.resource.ts file exports is named by a module', () => {
+    it('every manifest a domain/ or modules/ *.resource.ts file exports is named by a module', () => {
       const named = new Set<unknown>(modules.flatMap((m) => m.resources));
-      const manifests = exportsOf('domain', '.resource.ts').flatMap(({ file, exports }) =>
+      const manifests = FEATURE_DIRS.flatMap((d) => exportsOf(d, '.resource.ts')).flatMap(({ file, exports }) =>
         Object.entries(exports)
           .filter(([, v]) => typeof v === 'object' && v !== null && 'kind' in v && 'getPath' in v)
           .map(([name, v]) => ({ name: `${file} ${name}`, v })),
@@ -149,13 +151,15 @@ describe('modules', () => {
       expect(Object.keys(createActivities(activityDeps)).sort()).toEqual([...names].sort());
     });
 
-    it('every activity of an activities/*.activities.ts factory is registered', () => {
+    it('every activity of an activities/ or modules/ *.activities.ts factory is registered', () => {
       const registered = new Set(Object.keys(createActivities(activityDeps)));
-      const factories = exportsOf('activities', '.activities.ts').flatMap(({ file, exports }) =>
-        Object.entries(exports)
-          .filter(([name, v]) => /^create\w+Activities$/.test(name) && typeof v === 'function')
-          .map(([name, v]) => ({ name: `${file} ${name}`, make: v as (deps: unknown) => Record<string, unknown> })),
-      );
+      const factories = ['activities', 'modules']
+        .flatMap((d) => exportsOf(d, '.activities.ts'))
+        .flatMap(({ file, exports }) =>
+          Object.entries(exports)
+            .filter(([name, v]) => /^create\w+Activities$/.test(name) && typeof v === 'function')
+            .map(([name, v]) => ({ name: `${file} ${name}`, make: v as (deps: unknown) => Record<string, unknown> })),
+        );
       expect(factories.length).toBeGreaterThanOrEqual(7);
       const missing = factories.flatMap(({ name, make }) =>
         Object.keys(make({ ...activityDeps, engine: activityDeps }))
@@ -179,7 +183,7 @@ describe('modules', () => {
     it('every subscriber an exported `…Subscriber` factory of domain/ or search/ builds is registered', () => {
       const registered = new Set(buildSubscribers(subscriberDeps).map((s) => s.name));
       const declaring = /export (?:function|const) (\w+Subscriber)\b/g;
-      const factories = ['domain', 'search'].flatMap((dir) =>
+      const factories = [...FEATURE_DIRS, 'search'].flatMap((dir) =>
         filesUnder(dir)
           .filter((f) => f.endsWith('.ts'))
           .flatMap((f) => {
@@ -222,7 +226,7 @@ describe('modules', () => {
 
     it('every environment loader of a domain/*/settings.ts file (`<x>Env(env)`) is named by a module', () => {
       const loaders = new Set<unknown>(modules.flatMap((m) => (m.settings ? [m.settings.load] : [])));
-      const found = exportsOf('domain', '/settings.ts').flatMap(({ file, exports }) =>
+      const found = FEATURE_DIRS.flatMap((d) => exportsOf(d, '/settings.ts')).flatMap(({ file, exports }) =>
         Object.entries(exports)
           .filter(([name, v]) => /Env$/.test(name) && typeof v === 'function')
           .map(([name, v]) => ({ name: `${file} ${name}`, v })),
@@ -250,7 +254,7 @@ describe('modules', () => {
     expect(worker).toContain('domain/modules.ts');
     expect(worker.filter((f) => f.startsWith('api/'))).toEqual([]);
     const api = loaded('./api/bootstrap.ts');
-    expect(api).toContain('api/routes/bookings.router.ts');
+    expect(api).toContain('modules/bookings/bookings.router.ts');
     expect(api.filter((f) => f.startsWith('activities/'))).toEqual([]);
   }, 60_000);
 

@@ -1,5 +1,5 @@
-import type { Booking, BookingConfig } from '../../../domain/bookings/booking.entity';
-import { attendeeMail } from '../../../domain/bookings/notifications';
+import type { Booking, BookingConfig } from '../../../modules/bookings/booking.entity';
+import { attendeeMail } from '../../../modules/bookings/notifications';
 
 const booking = (status: string) =>
   ({

@@ -1,4 +1,4 @@
-/** Slot computation (domain/bookings/slots.ts): pure, table-tested, including both DST changes of Europe/Copenhagen. */
+/** Slot computation (modules/bookings/slots.ts): pure, table-tested, including both DST changes of Copenhagen. */
 import {
   computeSlots,
   holdOf,
@@ -7,7 +7,7 @@ import {
   rankAgents,
   type AgentLoad,
   type SlotRules,
-} from '../../../domain/bookings/slots';
+} from '../../../modules/bookings/slots';
 
 const CPH = 'Europe/Copenhagen';
 const rules = (over: Partial<SlotRules> = {}): SlotRules => ({

@@ -1,6 +1,6 @@
 import { loggedPath } from '../../../api/app';
-import { priceLines, toMinor } from '../../../domain/contracts/money';
-import { hashToken, isTokenShape, newSignerToken } from '../../../domain/contracts/tokens';
+import { priceLines, toMinor } from '../../../modules/contracts/money';
+import { hashToken, isTokenShape, newSignerToken } from '../../../modules/contracts/tokens';
 
 describe('contract money: integer minor units', () => {
   it.each([

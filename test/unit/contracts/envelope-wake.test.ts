@@ -1,6 +1,6 @@
 import type { WorkflowPort } from '../../../domain/automations/engine/ports';
-import { envelopeWakeSubscriber } from '../../../domain/contracts/envelope-wake';
-import { envelopeChangedSignal } from '../../../domain/contracts/contract-envelope.messages';
+import { envelopeWakeSubscriber } from '../../../modules/contracts/envelope-wake';
+import { envelopeChangedSignal } from '../../../modules/contracts/contract-envelope.messages';
 import type { EventName } from '../../../domain/outbox/catalog';
 import type { OutboxEventRecord } from '../../../domain/outbox/subscriber';
 import { contractEnvelopeKind } from '../../../domain/workflow-kinds';

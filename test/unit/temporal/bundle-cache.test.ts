@@ -170,12 +170,12 @@ it('the real workflows entry reaches every workflow file and the domain helpers 
   expect(files).toEqual(
     expect.arrayContaining([
       'workflows/index.ts',
-      'workflows/booking-approval.workflow.ts',
+      'modules/bookings/booking-approval.workflow.ts',
       'workflows/sequence-enrollment.workflow.ts',
       'domain/sequences/send-window.ts',
       // The message descriptors (defineSignal/defineUpdate values) the workflows register.
-      'domain/bookings/booking-approval.messages.ts',
-      'domain/contracts/contract-envelope.messages.ts',
+      'modules/bookings/booking-approval.messages.ts',
+      'modules/contracts/contract-envelope.messages.ts',
       'domain/sequences/sequence-enrollment.messages.ts',
     ]),
   );

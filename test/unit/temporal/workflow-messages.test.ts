@@ -9,9 +9,9 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import type { ExitReason } from '../../../domain/sequences/types';
-import type { DecisionResult } from '../../../domain/bookings/approval-types';
-import * as bookingMessages from '../../../domain/bookings/booking-approval.messages';
-import * as contractMessages from '../../../domain/contracts/contract-envelope.messages';
+import type { DecisionResult } from '../../../modules/bookings/approval-types';
+import * as bookingMessages from '../../../modules/bookings/booking-approval.messages';
+import * as contractMessages from '../../../modules/contracts/contract-envelope.messages';
 import * as sequenceMessages from '../../../domain/sequences/sequence-enrollment.messages';
 import {
   automationExecutionKind,

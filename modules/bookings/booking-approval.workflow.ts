@@ -1,0 +1,109 @@
+/**
+ * One pending booking's approval (`booking-approval:<workspaceId>:<bookingId>`): notify the
+ * approvers, remind them on durable timers, and at the deadline apply onTimeout. `approve` and
+ * `reject` are updates (the API caller gets the outcome); the decision is an activity's
+ * conditional update of the row, so a cancel that got there first makes the update fail (409).
+ * The `bookingClosed` signal (booking cancelled) ends the run. Input: ids and times only.
+ * `decide` is the durable twin of an update the API could not get confirmed in time (no worker):
+ * both carry the request's command id and the first one decides.
+ */
+import { ApplicationFailure, allHandlersFinished, condition, proxyActivities, setHandler } from '@temporalio/workflow';
+import type { createActivities } from '../../activities';
+import type { DecisionArgs, DecisionResult } from './approval-types';
+import {
+  approveUpdate,
+  closedSignal,
+  decideSignal,
+  rejectUpdate,
+  type BookingApprovalInput,
+} from './booking-approval.messages';
+
+type Activities = ReturnType<typeof createActivities>;
+
+const { decideBooking } = proxyActivities<Activities>({
+  startToCloseTimeout: '30 seconds',
+  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 20 },
+});
+const { notifyBookingApprovers } = proxyActivities<Activities>({
+  startToCloseTimeout: '1 minute',
+  retry: { initialInterval: '5 seconds', maximumInterval: '5 minutes', maximumAttempts: 10 },
+});
+
+export async function bookingApprovalWorkflow(input: BookingApprovalInput): Promise<string> {
+  const ids = { workspaceId: input.workspaceId, bookingId: input.bookingId };
+  let outcome: string | null = null;
+  let busy = false;
+  /** Decisions by command id: an update and its signal twin (API deadline) with one id decide once. */
+  const commands = new Map<string, Promise<DecisionResult>>();
+  const run = async (decision: 'approve' | 'reject', args: DecisionArgs): Promise<DecisionResult> => {
+    busy = true;
+    try {
+      const result = await decideBooking({
+        ...ids,
+        decision,
+        userId: args.userId,
+        notes: args.notes,
+        reason: args.reason,
+        ...(args.commandId ? { commandId: args.commandId } : {}),
+      });
+      if (!result.decided) {
+        outcome = result.status;
+        throw ApplicationFailure.nonRetryable(
+          `status: the booking is ${result.status}; it is no longer pending`,
+          'invalid_state',
+        );
+      }
+      outcome = result.status;
+      return result;
+    } finally {
+      busy = false;
+    }
+  };
+  const decide =
+    (decision: 'approve' | 'reject') =>
+    (args: DecisionArgs): Promise<DecisionResult> => {
+      const known = args.commandId ? commands.get(args.commandId) : undefined;
+      if (known) return known;
+      const result = run(decision, args);
+      if (args.commandId) commands.set(args.commandId, result);
+      return result;
+    };
+  const open = (args: DecisionArgs): void => {
+    if (args?.commandId && commands.has(args.commandId)) return; // the same command again: its outcome
+    if (outcome !== null || busy)
+      throw new Error('status: the booking is no longer pending (a decision was made or is in progress)');
+  };
+  setHandler(approveUpdate, decide('approve'), { validator: open });
+  setHandler(rejectUpdate, decide('reject'), { validator: open });
+  // A decision that came too late or twice is dropped, as its update's validator would refuse it.
+  setHandler(decideSignal, async (args) => {
+    if (commands.has(args.commandId) || outcome !== null || busy) return;
+    if (args.name !== approveUpdate.name && args.name !== rejectUpdate.name) return;
+    await decide(args.name === approveUpdate.name ? 'approve' : 'reject')(args).catch(() => undefined);
+  });
+  setHandler(closedSignal, () => {
+    outcome ??= 'closed';
+  });
+
+  // A notice that cannot be sent after its retries must not stop the deadline.
+  const notify = (kind: 'request' | 'reminder', n: number) =>
+    notifyBookingApprovers({ ...ids, kind, n }).catch(() => undefined);
+  await notify('request', 0);
+  const deadline = Date.parse(input.deadlineAt);
+  let reminders = 0;
+  while (outcome === null && Date.now() < deadline) {
+    const next = input.reminderEveryMs ? Math.min(deadline, Date.now() + input.reminderEveryMs) : deadline;
+    if (await condition(() => outcome !== null && !busy, Math.max(1, next - Date.now()))) break;
+    if (outcome === null && !busy && Date.now() < deadline) await notify('reminder', ++reminders);
+  }
+  // A decision in flight at the deadline finishes first; only an undecided booking times out.
+  await condition(() => !busy);
+  if (outcome === null) {
+    busy = true;
+    const result = await decideBooking({ ...ids, decision: input.onTimeout, userId: '', timeout: true });
+    outcome = result.status;
+    busy = false;
+  }
+  await condition(allHandlersFinished);
+  return outcome;
+}

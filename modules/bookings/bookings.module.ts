@@ -1,0 +1,40 @@
+/* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
+import { defineModule } from '../../domain/module';
+import type * as bookingsRouter from './bookings.router';
+import type * as publicBookingsRouter from './public-bookings.router';
+import type * as bookingsActivities from './bookings.activities';
+import type { ActivityDeps } from '../../activities/deps';
+import { subscriberGroup } from '../../domain/outbox/subscriber-groups';
+import { bookingApprovalKind } from '../../domain/workflow-kinds';
+import { bookingResource } from './bookings.resource';
+import { bookingNotificationSubscriber } from './notifications';
+
+/** Bookings: booking pages, public booking, approvals (one workflow per booking that needs one), notifications. */
+export const bookingsModule = defineModule({
+  name: 'bookings',
+  resources: [bookingResource],
+  // Loaded when the API mounts them (the worker never loads the HTTP layer).
+  routes: () => [
+    (require('./bookings.router') as typeof bookingsRouter).bookingsRoutes,
+    (require('./public-bookings.router') as typeof publicBookingsRouter).publicBookingsRoutes,
+  ],
+  workflows: [bookingApprovalKind],
+  activities: (deps: ActivityDeps) =>
+    // Loaded when the worker builds them (the API never loads activity code).
+    (require('./bookings.activities') as typeof bookingsActivities).createBookingActivities({
+      orm: deps.orm,
+      config: deps.config,
+      log: deps.log.child({ component: 'bookings' }),
+      messaging: deps.messaging,
+    }),
+  subscribers: [
+    subscriberGroup(['booking-notifications'], (deps) => [
+      bookingNotificationSubscriber({
+        orm: deps.orm,
+        config: deps.config,
+        log: deps.log.child({ component: 'bookings' }),
+        messaging: deps.messaging,
+      }),
+    ]),
+  ],
+});

@@ -1,0 +1,14 @@
+import { defineResource } from '../../domain/shared/resource';
+import { getBooking, serializeBooking } from './bookings.service';
+import { Booking, BookingConfig } from './booking.entity';
+
+export const bookingResource = defineResource<Booking>({
+  kind: 'booking',
+  collection: 'bookings',
+  getPath: '/api/v1/bookings/:id',
+  entity: Booking,
+  ownedEntities: [BookingConfig],
+  load: getBooking,
+  view: serializeBooking,
+  parents: { configId: 'booking-config', personId: 'person', leadId: 'lead' },
+});

@@ -1,0 +1,45 @@
+/** Activities of the contract envelope workflow: ids in, ids and statuses out (no tokens, addresses or documents). */
+import type { MikroORM } from '@mikro-orm/postgresql';
+import type { AppConfig } from '../../domain/config';
+import {
+  advanceEnvelope,
+  closeEnvelope,
+  expireEnvelope,
+  inviteSigners,
+  remindSigners,
+  type EnvelopeDeps,
+  type EnvelopeIds,
+} from './envelope.service';
+import type { Logger } from '../../domain/logger';
+import { createMessagingDeps, type MessagingDeps } from '../../domain/messaging/factory';
+
+export interface ContractActivityOptions {
+  orm: MikroORM;
+  config: AppConfig;
+  log: Logger;
+  messaging?: MessagingDeps;
+}
+
+export function createContractActivities(opts: ContractActivityOptions) {
+  let deps: EnvelopeDeps | undefined;
+  const d = (): EnvelopeDeps => {
+    if (!deps) {
+      const messaging = opts.messaging ?? createMessagingDeps(opts.config);
+      deps = {
+        orm: opts.orm,
+        transport: messaging.transport,
+        gateway: messaging.gateway,
+        publicBaseUrl: opts.config.publicBaseUrl,
+        log: opts.log,
+      };
+    }
+    return deps;
+  };
+  return {
+    advanceEnvelope: (input: EnvelopeIds) => advanceEnvelope(d(), input),
+    inviteSigners: (input: EnvelopeIds & { signerIds: string[] }) => inviteSigners(d(), input),
+    remindSigners: (input: EnvelopeIds & { intervalMs: number }) => remindSigners(d(), input),
+    expireEnvelope: (input: EnvelopeIds) => expireEnvelope(d(), input),
+    closeEnvelope: (input: EnvelopeIds & { status: string }) => closeEnvelope(d(), input),
+  };
+}

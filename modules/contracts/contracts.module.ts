@@ -1,0 +1,36 @@
+/* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
+import { defineModule } from '../../domain/module';
+import type * as contractsRouter from './contracts.router';
+import type * as contractSigningRouter from './contract-signing.router';
+import type * as contractsActivities from './contracts.activities';
+import type { ActivityDeps } from '../../activities/deps';
+import { contractEnvelopeKind } from '../../domain/workflow-kinds';
+import { portedSubscriberGroup } from '../../domain/outbox/subscriber-groups';
+import { contractResource } from './contracts.resource';
+import { envelopeWakeSubscriber } from './envelope-wake';
+
+/** Contracts and their signing envelopes (one workflow per sent contract), public signing links. */
+export const contractsModule = defineModule({
+  name: 'contracts',
+  resources: [contractResource],
+  // Loaded when the API mounts them (the worker never loads the HTTP layer).
+  routes: () => [
+    (require('./contracts.router') as typeof contractsRouter).contractsRoutes,
+    (require('./contract-signing.router') as typeof contractSigningRouter).contractSigningRoutes,
+  ],
+  workflows: [contractEnvelopeKind],
+  activities: (deps: ActivityDeps) =>
+    // Loaded when the worker builds them (the API never loads activity code).
+    (require('./contracts.activities') as typeof contractsActivities).createContractActivities({
+      orm: deps.orm,
+      config: deps.config,
+      log: deps.log.child({ component: 'contracts' }),
+      messaging: deps.messaging,
+    }),
+  // Needs the engine port: wakes envelope workflows from contract events (envelope-wake.ts).
+  subscribers: [
+    portedSubscriberGroup('contract-envelopes', 'workflows', ['contract-envelope-wake'], (_deps, workflows) => [
+      envelopeWakeSubscriber({ workflows }),
+    ]),
+  ],
+});

@@ -1,0 +1,132 @@
+import type { RouteFactory } from '../../api/app';
+import * as contracts from './contracts.service';
+import { contractStatusTransitions } from './contracts.rules';
+import { envelopes } from '../../api/http/crud';
+import { created, ok, paged, route } from '../../api/http/registry';
+import { idParams } from '../../domain/shared/schemas';
+import { createContractBody, listContractsQuery, sendContractBody, voidContractBody } from './contracts.schemas';
+import { contractAuditTrailView, contractView } from './contracts.views';
+
+const read = { scopes: ['read'] } as const;
+const write = { scopes: ['write'] } as const;
+const section = 'Contracts';
+const resources = { id: 'contract' };
+const transitions = [contractStatusTransitions];
+
+export const contractsRoutes: RouteFactory = (deps) => {
+  const workflows = deps.workflows;
+  const log = deps.log.child({ component: 'contracts' });
+  const sendDeps: contracts.SendDeps = {
+    transport: deps.messaging.transport,
+    gateway: deps.messaging.gateway,
+    eid: deps.eid,
+    reminderIntervalMs: deps.config.contractReminderIntervalMs,
+  };
+  return [
+    route({
+      method: 'GET',
+      path: '/api/v1/contracts',
+      section,
+      access: read,
+      query: listContractsQuery,
+      response: envelopes.list(contractView),
+      summary: 'List contracts (newest first) with envelope status and signer progress; filter status.',
+      handler: async ({ ctx, query }) => {
+        const { items, total } = await contracts.listContracts(ctx, query);
+        return paged(items, { page: query.page, limit: query.limit, total });
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/api/v1/contracts',
+      section,
+      access: write,
+      body: createContractBody,
+      successStatus: 201,
+      response: envelopes.data(contractView),
+      summary:
+        'Create a draft contract: signers in signing order (role signer or cc, at least one signer), mode, signatureLevel, deadlineAt, contract {startDate, endDate}, lineItems (totals computed in integer minor units), links to company/person/deal (must exist).',
+      handler: async ({ ctx, body }) => created(await contracts.createContract(ctx, body)),
+    }),
+    route({
+      method: 'GET',
+      path: '/api/v1/contracts/:id',
+      section,
+      access: read,
+      params: idParams,
+      resources,
+      response: envelopes.data(contractView),
+      summary:
+        'One contract: envelope status and per-signer progress (pending, invited, viewed, signed, declined, with times). Signer links are never shown.',
+      handler: async ({ ctx, params }) => ok(await contracts.readContract(ctx, params.id)),
+    }),
+    route({
+      method: 'POST',
+      path: '/api/v1/contracts/:id/send',
+      section,
+      access: write,
+      params: idParams,
+      body: sendContractBody,
+      resources,
+      transitions,
+      response: envelopes.data(contractView),
+      errors: [502],
+      summary:
+        'Send a draft: starts the signing envelope workflow contract-envelope:<workspaceId>:<contractId>. Sequential mode invites one signer at a time, parallel all at once; reminders every reminderIntervalHours; deadlineAt passing expires it. Emits contract.sent. 409 unless draft; 503 not_configured for eid without EID_PROVIDER_URL or a channel without SMTP/SMS gateway.',
+      handler: async ({ ctx, params, body }) => ok(await contracts.sendContract(ctx, params.id, body, sendDeps)),
+    }),
+    route({
+      method: 'POST',
+      path: '/api/v1/contracts/:id/void',
+      section,
+      access: write,
+      params: idParams,
+      body: voidContractBody,
+      resources,
+      transitions,
+      response: envelopes.data(contractView),
+      summary:
+        'Void a sent contract (reason, notifySigners): signer links stop working at once, the envelope ends, contract.voided is emitted. 409 unless sent.',
+      handler: async ({ ctx, params, body }) =>
+        ok(await contracts.voidContract(ctx, params.id, body, { workflows, log })),
+    }),
+    route({
+      method: 'GET',
+      path: '/api/v1/contracts/:id/document',
+      section,
+      access: read,
+      params: idParams,
+      resources,
+      response: {
+        media: ['application/pdf'],
+        description: 'the signed PDF; X-Document-Sha256 carries its SHA-256',
+        headers: ['Content-Disposition'],
+      },
+      summary: 'The signed PDF (with its audit trail page) of a fully signed contract; 404 until then.',
+      handler: async ({ ctx, params }) => {
+        const doc = await contracts.getSignedDocument(ctx, params.id);
+        return {
+          status: 200,
+          body: Buffer.from(doc.pdf),
+          headers: {
+            'Content-Type': 'application/pdf',
+            'Content-Disposition': `inline; filename="contract-${params.id}.pdf"`,
+            'X-Document-Sha256': doc.pdfSha256,
+          },
+        };
+      },
+    }),
+    route({
+      method: 'GET',
+      path: '/api/v1/contracts/:id/audit-trail',
+      section,
+      access: read,
+      params: idParams,
+      resources,
+      response: envelopes.data(contractAuditTrailView),
+      summary:
+        'Audit trail: document SHA-256, signed PDF SHA-256, and for each recipient the invitation, view, signature or decline times, IP and user agent.',
+      handler: async ({ ctx, params }) => ok(await contracts.auditTrail(ctx, params.id)),
+    }),
+  ];
+};

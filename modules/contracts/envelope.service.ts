@@ -1,0 +1,297 @@
+/**
+ * The envelope workflow's steps (called by modules/contracts/contracts.activities.ts). Each takes ids,
+ * forks its own EM and reads the database, so a retry or a replacement worker acts on what is
+ * committed. Links are created here, at send time, and exist only inside the message sent.
+ */
+import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
+import type { Ctx } from '../../domain/context';
+import type { Logger } from '../../domain/logger';
+import { parseMailbox } from '../../domain/messaging/addresses';
+import type { EmailTransport, SmsGateway } from '../../domain/messaging/ports';
+import { normalizePhoneNumber, normalizeSmsSender } from '../../domain/messaging/addresses';
+import { forkForWorkspace } from '../../domain/orm/tenant';
+import { emit } from '../../domain/outbox/emit';
+import { Contract, ContractDocument, ContractSigner } from './contract.entity';
+import type { EnvelopeStep } from './contract-envelope.messages';
+import { renderSignedPdf } from './pdf';
+import { newSignerToken } from './tokens';
+import { newId } from '../../domain/ids';
+
+export interface EnvelopeDeps {
+  orm: MikroORM;
+  transport: EmailTransport;
+  gateway: SmsGateway;
+  publicBaseUrl: string;
+  log: Logger;
+}
+export interface EnvelopeIds {
+  workspaceId: string;
+  contractId: string;
+}
+
+const systemCtx = (em: EntityManager, workspaceId: string, userId: string): Ctx => ({
+  em,
+  actor: { workspaceId, userId, role: 'owner', scopes: [] },
+});
+
+async function load(em: EntityManager, contractId: string): Promise<{ c: Contract; signers: ContractSigner[] } | null> {
+  const c = await em.findOne(Contract, { _id: contractId }, { refresh: true });
+  if (!c) return null;
+  const signers = await em.find(ContractSigner, { contractId }, { orderBy: { position: 'asc' }, refresh: true });
+  return { c, signers };
+}
+
+/** Re-reads the envelope: completes it when every signer signed, else names who is due an invitation. */
+export async function advanceEnvelope(deps: EnvelopeDeps, ids: EnvelopeIds): Promise<EnvelopeStep> {
+  const em = forkForWorkspace(deps.orm.em, ids.workspaceId);
+  const state = await load(em, ids.contractId);
+  if (!state) return { status: 'missing', invite: [] };
+  const { c, signers } = state;
+  if (c.status !== 'sent') return { status: c.status, invite: [] };
+  const required = signers.filter((s) => s.role === 'signer');
+  if (required.every((s) => s.status === 'signed'))
+    return { status: await completeEnvelope(deps, em, c, signers), invite: [] };
+  const notInvited = (s: ContractSigner) => s.invitedAt === null && s.status !== 'signed' && s.status !== 'declined';
+  const due =
+    c.mode === 'parallel'
+      ? required.filter(notInvited)
+      : required
+          .filter((s) => s.status !== 'signed')
+          .slice(0, 1)
+          .filter(notInvited);
+  return { status: 'sent', invite: due.map((s) => s._id) };
+}
+
+/** sent → accepted once: the PDF and the event are committed in one transaction; a repeat finds it done. */
+async function completeEnvelope(
+  deps: EnvelopeDeps,
+  em: EntityManager,
+  c: Contract,
+  signers: ContractSigner[],
+): Promise<EnvelopeStep['status']> {
+  const completedAt = new Date();
+  const { pdf, sha256 } = await renderSignedPdf(c, signers, completedAt);
+  return em.transactional(async (tx) => {
+    const moved = await tx.nativeUpdate(
+      Contract,
+      { _id: c._id, status: 'sent' },
+      { status: 'accepted', completedAt, updatedAt: completedAt },
+    );
+    if (!moved)
+      return ((await tx.findOne(Contract, { _id: c._id }, { refresh: true }))?.status ??
+        'missing') as EnvelopeStep['status'];
+    tx.persist(
+      tx.create(ContractDocument, {
+        _id: newId(completedAt),
+        workspaceId: c.workspaceId,
+        createdAt: completedAt,
+        updatedAt: completedAt,
+        contractId: c._id,
+        pdf: Buffer.from(pdf),
+        pdfSha256: sha256,
+        documentSha256: c.documentSha256 ?? '',
+      }),
+    );
+    emit(systemCtx(tx, c.workspaceId, c.createdBy), {
+      type: 'contract_completed',
+      entityType: 'contract',
+      entityId: c._id,
+      payload: {
+        contractId: c._id,
+        title: c.title,
+        completedAt: completedAt.toISOString(),
+        signers: signers.filter((s) => s.role === 'signer').length,
+        documentSha256: c.documentSha256,
+        signedPdfSha256: sha256,
+      },
+    });
+    return 'accepted' as const;
+  });
+}
+
+/** deadlineAt passed: sent → expired (a signature committed first wins; then this is a no-op). */
+export async function expireEnvelope(deps: EnvelopeDeps, ids: EnvelopeIds): Promise<{ status: string }> {
+  const em = forkForWorkspace(deps.orm.em, ids.workspaceId);
+  return em.transactional(async (tx) => {
+    const now = new Date();
+    await tx.execute('select id from contracts where id = ? for update', [ids.contractId]);
+    const c = await tx.findOne(Contract, { _id: ids.contractId }, { refresh: true });
+    if (!c) return { status: 'missing' };
+    // Every signature arrived before the deadline (the workflow had not run yet): it completes, not expires.
+    const signers = await tx.find(ContractSigner, { contractId: c._id, role: 'signer' }, { refresh: true });
+    if (signers.every((s) => s.status === 'signed')) return { status: c.status };
+    const moved = await tx.nativeUpdate(
+      Contract,
+      { _id: c._id, status: 'sent', deadlineAt: { $lte: now } },
+      { status: 'expired', expiredAt: now, updatedAt: now },
+    );
+    if (!moved) return { status: c.status };
+    emit(systemCtx(tx, c.workspaceId, c.createdBy), {
+      type: 'contract_expired',
+      entityType: 'contract',
+      entityId: c._id,
+      payload: { contractId: c._id, title: c.title, deadlineAt: c.deadlineAt?.toISOString() ?? null },
+    });
+    return { status: 'expired' };
+  });
+}
+
+const linkOf = (deps: EnvelopeDeps, token: string, path = '') =>
+  `${deps.publicBaseUrl}/public/contracts/sign/${token}${path}`;
+
+interface Message {
+  subject: string;
+  text: (link: string) => string;
+  sms: (link: string) => string;
+  linkPath?: string;
+}
+
+/**
+ * Rotates the signer's link (a new token; the old one stops working) and sends it by the
+ * contract's channels. The token lives only in this function and the message.
+ */
+async function sendWithNewLink(
+  deps: EnvelopeDeps,
+  em: EntityManager,
+  c: Contract,
+  s: ContractSigner,
+  msg: Message,
+): Promise<void> {
+  const { token, hash } = newSignerToken();
+  const now = new Date();
+  await em.nativeUpdate(ContractSigner, { _id: s._id }, { tokenHash: hash, tokenIssuedAt: now, updatedAt: now });
+  const link = linkOf(deps, token, msg.linkPath);
+  const channels = c.channels ?? { email: true, sms: false };
+  if (channels.email) {
+    const from = deps.transport.defaultFrom ? parseMailbox(deps.transport.defaultFrom) : null;
+    await deps.transport.send({
+      from: from && 'mailbox' in from ? from.mailbox : { address: 'no-reply@localhost' },
+      to: [{ address: s.email, name: s.name }],
+      subject: msg.subject,
+      text: msg.text(link),
+    });
+  }
+  if (channels.sms && s.phone) {
+    const to = normalizePhoneNumber(s.phone, deps.gateway.defaultCountryCode);
+    const from = deps.gateway.defaultFrom
+      ? normalizeSmsSender(deps.gateway.defaultFrom, deps.gateway.defaultCountryCode)
+      : null;
+    if ('phone' in to && from && 'from' in from)
+      await deps.gateway.send({ to: to.phone, from: from.from, message: msg.sms(link) });
+    else
+      deps.log.warn(
+        { contractId: c._id, signerId: s._id },
+        'contract envelope: SMS skipped (invalid number or no sender)',
+      );
+  }
+}
+
+const inviteMessage = (c: Contract): Message => ({
+  subject: `Please sign: ${c.title}`,
+  text: (link) =>
+    `${c.message ? `${c.message}\n\n` : ''}You are asked to sign "${c.title}".\n\nOpen the document to read and sign it:\n${link}\n${c.deadlineAt ? `\nPlease sign before ${c.deadlineAt.toISOString()}.\n` : ''}`,
+  sms: (link) => `Please sign "${c.title}": ${link}`,
+});
+
+/** Invites the named signers once each (an invitation already sent is not repeated). */
+export async function inviteSigners(
+  deps: EnvelopeDeps,
+  input: EnvelopeIds & { signerIds: string[] },
+): Promise<{ invited: number }> {
+  const em = forkForWorkspace(deps.orm.em, input.workspaceId);
+  const state = await load(em, input.contractId);
+  if (!state || state.c.status !== 'sent') return { invited: 0 };
+  let invited = 0;
+  for (const s of state.signers.filter((x) => input.signerIds.includes(x._id) && x.invitedAt === null)) {
+    try {
+      await sendWithNewLink(deps, em, state.c, s, inviteMessage(state.c));
+    } catch (err) {
+      // Visible on the contract while the activity retries (about a day); cleared by the next success.
+      const reason = `invitation to signer ${s._id} could not be sent: ${err instanceof Error ? err.message : String(err)}`;
+      await em.nativeUpdate(
+        Contract,
+        { _id: state.c._id },
+        { lastError: reason.slice(0, 2000), updatedAt: new Date() },
+      );
+      throw err;
+    }
+    if (state.c.lastError) await em.nativeUpdate(Contract, { _id: state.c._id }, { lastError: null });
+    const now = new Date();
+    await em.nativeUpdate(
+      ContractSigner,
+      { _id: s._id, invitedAt: null },
+      { invitedAt: now, lastNotifiedAt: now, updatedAt: now },
+    );
+    await em.nativeUpdate(ContractSigner, { _id: s._id, status: 'pending' }, { status: 'invited', updatedAt: now });
+    invited++;
+  }
+  deps.log.info({ contractId: input.contractId, invited }, 'contract envelope: invitations sent');
+  return { invited };
+}
+
+/** Reminds invited signers who have not signed and were last contacted at least one interval ago. */
+export async function remindSigners(
+  deps: EnvelopeDeps,
+  input: EnvelopeIds & { intervalMs: number },
+): Promise<{ reminded: number }> {
+  const em = forkForWorkspace(deps.orm.em, input.workspaceId);
+  const state = await load(em, input.contractId);
+  if (!state || state.c.status !== 'sent') return { reminded: 0 };
+  // A little slack: the timer and the last send are not exactly one interval apart.
+  const cutoff = Date.now() - input.intervalMs * 0.9;
+  let reminded = 0;
+  for (const s of state.signers) {
+    if (s.role !== 'signer' || !s.invitedAt || s.status === 'signed' || s.status === 'declined') continue;
+    if (s.lastNotifiedAt && s.lastNotifiedAt.getTime() > cutoff) continue;
+    const base = inviteMessage(state.c);
+    await sendWithNewLink(deps, em, state.c, s, { ...base, subject: `Reminder: please sign ${state.c.title}` });
+    const now = new Date();
+    await em.nativeUpdate(
+      ContractSigner,
+      { _id: s._id },
+      { lastNotifiedAt: now, remindersSent: s.remindersSent + 1, updatedAt: now },
+    );
+    reminded++;
+  }
+  return { reminded };
+}
+
+/** The envelope ended: signed copies to everyone (cc included) once accepted; void notices when asked. */
+export async function closeEnvelope(
+  deps: EnvelopeDeps,
+  input: EnvelopeIds & { status: string },
+): Promise<{ notified: number }> {
+  const em = forkForWorkspace(deps.orm.em, input.workspaceId);
+  const state = await load(em, input.contractId);
+  if (!state) return { notified: 0 };
+  const { c, signers } = state;
+  let notified = 0;
+  if (c.status === 'accepted') {
+    for (const s of signers.filter((x) => x.copySentAt === null)) {
+      await sendWithNewLink(deps, em, c, s, {
+        subject: `Signed: ${c.title}`,
+        linkPath: '/document',
+        text: (link) =>
+          `"${c.title}" has been signed by every signer.\n\nDownload the signed document (PDF with audit trail):\n${link}\n`,
+        sms: (link) => `"${c.title}" is signed. Signed copy: ${link}`,
+      });
+      await em.nativeUpdate(ContractSigner, { _id: s._id }, { copySentAt: new Date(), updatedAt: new Date() });
+      notified++;
+    }
+  } else if (c.status === 'voided' && c.notifySigners) {
+    const from = deps.transport.defaultFrom ? parseMailbox(deps.transport.defaultFrom) : null;
+    for (const s of signers.filter((x) => x.invitedAt !== null && x.copySentAt === null)) {
+      if (c.channels?.email !== false) {
+        await deps.transport.send({
+          from: from && 'mailbox' in from ? from.mailbox : { address: 'no-reply@localhost' },
+          to: [{ address: s.email, name: s.name }],
+          subject: `Cancelled: ${c.title}`,
+          text: `The signing request for "${c.title}" was cancelled.${c.voidReason ? `\n\nReason: ${c.voidReason}` : ''}\n`,
+        });
+      }
+      await em.nativeUpdate(ContractSigner, { _id: s._id }, { copySentAt: new Date(), updatedAt: new Date() });
+      notified++;
+    }
+  }
+  return { notified };
+}
