@@ -6,38 +6,10 @@
 import { z } from 'zod';
 import type { EventName } from '../outbox/catalog';
 import { WAIT_FORMS_DOC } from '../shared/wait-duration';
+import { NON_EVENT_TRIGGERS, UNEMITTED_TRIGGERS } from './trigger-sources';
 import { zArray, zEnum, zInt, zNumber, zObject, zRequiredText, zStrictObject, zString, zJsonObject } from './zod-kit';
 
-/**
- * Triggers that are not one outbox event: `scheduled` and `webhook` are started by the schedule and
- * the webhook endpoint; `record_created` and `record_changed` match families of events (triggers.ts).
- */
-export const NON_EVENT_TRIGGERS = ['record_created', 'record_changed', 'scheduled', 'webhook'] as const;
-
-/**
- * Triggers of the spec's Events table that no code emits (no declared event of that name): they
- * can be saved and never fire. The event catalog test fails once one of them is declared.
- */
-export const UNEMITTED_TRIGGERS = [
-  'agent_field_change',
-  'agent_new_company',
-  'agent_any',
-  'sales_analytics_done',
-  'transcription_ready',
-  'offer_expired',
-  'offer_pdf_downloaded',
-  'contract_period_ending',
-  'contract_viewed',
-  // The calculators service emits calculator_submission_created, not this name.
-  'calculator_submission',
-  'calculator_submission_processed',
-  'reply_intent_detected',
-  'lifecycle_stage_changed',
-  'engagement_risk_detected',
-  'winback_opportunity',
-  'user_joined_workspace',
-  'ads_lead_form_submitted',
-] as const;
+export { NON_EVENT_TRIGGERS, UNEMITTED_TRIGGERS };
 
 /**
  * Every trigger of the spec's Events table: a declared event's name (catalog.ts), or one of the

@@ -449,9 +449,11 @@ describe('background rescoring', () => {
   });
   const startDispatcher = async (workspaceId: string) => {
     // Only the lead subscribers: this suite should not depend on other features' engines.
-    const subscribers = buildSubscribers(app.runtime.deps, {
-      without: ['automations', 'contract-envelopes', 'search-index', 'webhooks', 'sequences'],
-    }).filter((s) => s.name.startsWith('lead-'));
+    const { orm, config } = app.runtime.deps;
+    const subscribers = buildSubscribers(
+      { orm, config, log },
+      { without: ['automations', 'contract-envelopes', 'search-index', 'webhooks', 'sequences'] },
+    ).filter((s) => s.name.startsWith('lead-'));
     expect(subscribers.map((s) => s.name).sort()).toEqual(['lead-contact-sync', 'lead-rescore']);
     dispatcher = createOutboxDispatcher({
       pgConnectionString: app.config.databaseUrl,
