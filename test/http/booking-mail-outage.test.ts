@@ -281,3 +281,30 @@ it('mail back: the first e-mail that goes out releases the parked ones at once, 
     expect(mailsTo(b.email).map((m) => m.headers.subject)).toEqual([expect.stringMatching(/^Confirmed/)]);
   held = [];
 });
+
+it('the approval deadline fires on time while the approver notice is retried through a mail outage', async () => {
+  // 3 hours of deadline are 10.8 s here (BOOKING_TIME_SCALE); the notice's retries (5 s, 10 s, …) outlast it.
+  const config = await createConfig(t.http, { requiresApproval: true, approvalDeadlineHours: 3 });
+  await proxy.down();
+  try {
+    const res = await book(t.http, config._id, `${freshDay()}T09:00:00Z`);
+    expect(res.status).toBe(201);
+    const id = res.body.data._id as string;
+    const decided = await waitFor(
+      async () => {
+        const b = (await t.http.get(`/api/v1/bookings/${id}`)).body.data;
+        return b.status !== 'pending' ? b : null;
+      },
+      30_000,
+      'the deadline to decide the booking',
+    );
+    const { rows } = await db.query<{ late_ms: number }>(
+      `select extract(epoch from decided_at - approval_deadline_at) * 1000 as late_ms from booking where id = $1`,
+      [id],
+    );
+    expect(decided.status).not.toBe('pending');
+    expect(Number(rows[0]!.late_ms)).toBeLessThan(2000);
+  } finally {
+    await proxy.up();
+  }
+}, 60_000);
