@@ -143,8 +143,7 @@ export function createParkedRunner(opts: ParkedOptions): ParkedRunner {
         pass.delivered += 1;
         const r = rowById.get(o.id)!;
         opts.onDelivered?.(r.subscriber, r.workspace_id);
-      }
-      if (!o.ok) {
+      } else {
         pass.failed += 1;
         if (!o.failed) pass.nextAt = Math.min(pass.nextAt ?? Infinity, now + o.delay_ms);
       }
