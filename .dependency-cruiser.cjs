@@ -25,9 +25,35 @@ module.exports = {
         'The module list (domain/modules.ts) and module files compose the features: only composition files (the route table, createActivities, buildSubscribers, bin/, tests) import them, never a domain service.',
       from: {
         path: '^(domain|modules)/',
-        pathNot: '^(domain/(modules|module|outbox/subscribers)|(domain|modules)/[a-z-]+/[a-z-]+\\.module)\\.ts$',
+        pathNot:
+          '^(domain/(modules|module|outbox/subscribers)|(domain|modules)/[a-z-]+/[a-z-]+\\.module)\\.ts$|^modules/[a-z-]+/__tests__/',
       },
       to: { path: '^(domain/modules|(domain|modules)/[a-z-]+/[a-z-]+\\.module|search/search\\.module)\\.ts$' },
+    },
+    {
+      name: 'module-public-surface',
+      severity: 'error',
+      comment:
+        'Outside its folder, a module under modules/ is imported through its index.ts (its public surface) or a declaration file the registries read by suffix (*.module, *.resource, *.events, *.kind, *.messages, *.workflow). Tests and benches may reach inside.',
+      from: { path: '^(api|domain|activities|workflows|search|temporal|bin|infra|scripts)/' },
+      to: {
+        path: '^modules/([a-z-]+)/',
+        pathNot: ['^modules/([a-z-]+)/(index|[a-z-]+\\.(module|resource|events|kind|messages|workflow))\\.ts$'],
+      },
+    },
+    {
+      name: 'module-inside-stays-inside',
+      severity: 'error',
+      comment:
+        "The same rule between modules: modules/A reaches modules/B only through B/index.ts or B's declaration files.",
+      from: { path: '^modules/([a-z-]+)/', pathNot: '^modules/[a-z-]+/__tests__/' },
+      to: {
+        path: '^modules/',
+        pathNot: [
+          '^modules/$1/',
+          '^modules/[a-z-]+/(index|[a-z-]+\\.(module|resource|events|kind|messages|workflow))\\.ts$',
+        ],
+      },
     },
     {
       name: 'workflows-not-temporal-adapters',

@@ -3,7 +3,7 @@
 /** @type {import('jest').Config} */
 module.exports = {
   rootDir: __dirname,
-  roots: ['<rootDir>/test'],
+  roots: ['<rootDir>/test', '<rootDir>/modules'],
   testMatch: ['**/*.test.ts'],
   testEnvironment: 'node',
   transform: {

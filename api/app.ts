@@ -11,7 +11,7 @@ import type { WorkflowPort } from '../domain/automations/engine/ports';
 import type { SequenceWorkflowPort } from '../domain/sequences/ports';
 import type { SmsSchedulerPort } from '../domain/messaging/sms-workflow-ids';
 import type { CompanyRegistry } from '../domain/lookups/registry';
-import type { EidProvider } from '../modules/contracts/eid';
+import type { EidProvider } from '../modules/contracts';
 import type { SearchService } from '../search/search.service';
 import type { CustomObjectSearch } from '../search/custom-objects';
 import { forkForWorkspace } from '../domain/orm/tenant';

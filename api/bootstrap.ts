@@ -13,7 +13,7 @@ import { createTemporalClient } from '../temporal/client';
 import { createSequenceWorkflowPort } from '../temporal/sequence-client';
 import { createSmsScheduler } from '../temporal/sms-client';
 import { createHttpRegistry } from '../domain/lookups/registry';
-import { eidProviderFromConfig } from '../modules/contracts/eid';
+import { eidProviderFromConfig } from '../modules/contracts';
 import { createCustomObjectSearch } from '../search/custom-objects';
 import { createIndexFreshness } from '../search/freshness';
 import { createSearchService } from '../search/search.service';

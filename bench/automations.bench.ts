@@ -60,6 +60,7 @@ import {
 } from './automation-runs';
 import { measureBare, measureBarePaced, type BareSetup } from './bare-runs';
 import { figures, median, poller, sleep, type Figures, type Latencies } from './stats';
+import { WORKFLOWS_PATH } from '../temporal/bundle-options';
 
 const EVENTS = Math.max(500, Number(process.env.BENCH_EVENTS ?? 500));
 const ACTIONS = 2;
@@ -182,7 +183,7 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
       connection: native,
       namespace: config.temporalNamespace,
       taskQueue,
-      workflowsPath: require.resolve('../workflows'),
+      workflowsPath: WORKFLOWS_PATH,
       activities: createActivities({ orm, config, log: appLog, workflows }),
       dataConverter: crmDataConverter(config.temporalCodec.payloadKeys),
     });

@@ -42,6 +42,7 @@ import { benchLog, cpuByGroup, cpuDelta, runBench } from './bench-stack';
 import { createTemporalClient } from '../temporal/client';
 import { createWorkflowPort } from '../temporal/workflow-client';
 import { median, sleep } from './stats';
+import { WORKFLOWS_PATH } from '../temporal/bundle-options';
 
 const RECIPIENTS = 500;
 const POOL_CONNECTIONS = 5;
@@ -152,7 +153,7 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
   const worker = await startTemporalWorker({
     config,
     connection,
-    workflowsPath: require.resolve('../workflows'),
+    workflowsPath: WORKFLOWS_PATH,
     log: appLog,
     activities: createActivities({
       orm: api.deps.orm,

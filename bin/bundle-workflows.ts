@@ -1,13 +1,14 @@
-// `node --import tsx bin/bundle-workflows.ts <out.js>`: webpack-bundles workflows/index.ts for the
+// `node --import tsx bin/bundle-workflows.ts <out.js>`: webpack-bundles the workflow entry
+// (temporal/bundle-options.ts) for the
 // Temporal worker. bin/worker.ts runs it as a short-lived child so webpack's ~100 MB never stay in
 // the long-running worker; a prebuilt file can be given with TEMPORAL_WORKFLOW_BUNDLE instead.
 import { writeFileSync } from 'node:fs';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
-import { workflowBundlerOptions } from '../temporal/bundle-options';
+import { WORKFLOWS_PATH, workflowBundlerOptions } from '../temporal/bundle-options';
 
 export async function bundleWorkflowsTo(out: string): Promise<number> {
   const { code } = await bundleWorkflowCode({
-    workflowsPath: require.resolve('../workflows'),
+    workflowsPath: WORKFLOWS_PATH,
     logger: new DefaultLogger('WARN'),
     ...workflowBundlerOptions(),
   });

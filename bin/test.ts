@@ -72,6 +72,7 @@ async function runChecks(): Promise<boolean> {
         '.dependency-cruiser.cjs',
         'api',
         'domain',
+        'modules',
         'activities',
         'workflows',
         'search',

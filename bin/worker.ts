@@ -16,7 +16,7 @@ import { reconcileSchedules } from '../domain/automations/engine/schedules';
 import { createRunStarter } from '../domain/automations/engine/starter';
 import type { SequenceEngineDeps } from '../domain/sequences/ports';
 import { enrollmentStartQueue } from '../domain/sequences/start-queue';
-import { contractStartQueue } from '../modules/contracts/start-queue';
+import { contractStartQueue } from '../modules/contracts';
 import { loadConfig, type AppConfig } from '../domain/config';
 import { createAiProvider } from '../domain/ai/factory';
 import { createMessagingDeps, type MessagingDeps } from '../domain/messaging/factory';

@@ -1,21 +1,20 @@
 /**
- * The registry of every Temporal workflow kind (DESIGN.md "Workflow ids"): its workflow type (the
- * function exported by workflows/index.ts), its id `<kind>:<workspaceId>:<id>`, the search
- * attributes and memo it is started with, and the one-line summary operators see in the Web UI.
+ * The registry of every Temporal workflow kind (DESIGN.md "Workflow ids"): its workflow type (the function
+ * exported by the generated bundle entry, temporal/bundle-options.ts), its id `<kind>:<workspaceId>:<id>`, the
+ * search attributes and memo it is started with, and the one-line summary operators see in the Web UI.
  * Pure (no Temporal, no I/O): the API, the domain, activities and workflow code all import it.
  *
  * Each kind carries the type of its workflow's input (declared in the kind's `<kind>.messages.ts`
  * beside its signals, updates and queries): starting a kind with another input fails tsc.
  *
- * Adding a kind is one `defineWorkflowKind({...})` here, named in its module's `workflows` (WORKFLOW_KINDS in
- * domain/modules.ts derives from the modules), plus a replay fixture; test/unit/temporal/workflow-kinds.test.ts fails
- * until the workflow is exported and the fixture exists.
+ * A module under modules/ declares its kind in its own `<kind>.kind.ts` (modules/bookings/booking-approval.kind.ts);
+ * the kinds of features not yet moved there are defined below. Either way the kind is named in its module's
+ * `workflows` (WORKFLOW_KINDS in domain/modules.ts derives from the modules) and has a replay fixture;
+ * test/unit/temporal/workflow-kinds.test.ts fails until the workflow is exported and the fixture exists.
  */
 import type { ExecutionWorkflowInput } from './automations/engine/automation-execution.messages';
 import type { AutomationScheduleTickInput } from './automations/engine/automation-schedule.messages';
 import { EXECUTION_WORKFLOW_PREFIX, SCHEDULE_TICK_PREFIX } from './automations/workflow-ids';
-import type { BookingApprovalInput } from '../modules/bookings/booking-approval.messages';
-import type { ContractEnvelopeInput } from '../modules/contracts/contract-envelope.messages';
 import type { EmailBulkWorkflowInput } from './email/email-bulk.messages';
 import type { ScheduledSmsWorkflowInput } from './messaging/sms-scheduled.messages';
 import type { EnrollmentWorkflowInput } from './sequences/sequence-enrollment.messages';
@@ -32,7 +31,7 @@ export type SearchAttributes = Partial<Record<CrmSearchAttribute, string>>;
 export interface WorkflowKindSpec<Meta> {
   /** Id prefix, kebab-case: ids are `<kind>:<workspaceId>:<id>`. */
   kind: string;
-  /** Name of the workflow function exported by workflows/index.ts. */
+  /** Name of the workflow function (exported by a `*.workflow.ts` file; the bundle entry re-exports them all). */
   workflowType: string;
   /** Recorded histories in test/fixtures replayed against the current code (at least one). */
   replayFixtures: readonly string[];
@@ -246,36 +245,6 @@ export const sequenceEnrollmentKind = defineWorkflowKind<SequenceEnrollmentMeta,
     ].join('\n\n'),
 });
 
-// ---- bookings --------------------------------------------------------------------------------
-
-export interface BookingApprovalMeta {
-  workspaceId: string;
-  bookingId: string;
-  configId: string;
-  configName: string;
-  /** ISO time the approval deadline passes. */
-  deadlineAt: string;
-}
-
-/**
- * One workflow per booking that needs approval (`booking-approval:<workspaceId>:<bookingId>`): timers, reminders, the
- * approve/reject updates.
- */
-export const bookingApprovalKind = defineWorkflowKind<BookingApprovalMeta, BookingApprovalInput>({
-  kind: 'booking-approval',
-  workflowType: 'bookingApprovalWorkflow',
-  replayFixtures: ['booking-approval.history.json'],
-  searchAttributes: (m) => ({ CrmWorkspaceId: m.workspaceId, CrmEntityType: 'booking', CrmEntityId: m.bookingId }),
-  memo: (m) => ({
-    workspaceId: m.workspaceId,
-    bookingId: m.bookingId,
-    configId: m.configId,
-    configName: m.configName,
-    deadlineAt: m.deadlineAt,
-  }),
-  summary: (m) => `Booking approval ${m.bookingId} · ${quoteName(m.configName)} · deadline ${m.deadlineAt}`,
-});
-
 // ---- bulk e-mail -----------------------------------------------------------------------------
 
 export interface EmailBulkMeta {
@@ -296,28 +265,4 @@ export const emailBulkKind = defineWorkflowKind<EmailBulkMeta, EmailBulkWorkflow
   memo: (m) => ({ workspaceId: m.workspaceId, queueId: m.queueId, accountId: m.accountId, recipients: m.recipients }),
   summary: (m) =>
     `Bulk e-mail ${m.queueId} · ${m.recipients} ${m.recipients === 1 ? 'recipient' : 'recipients'} · account ${m.accountId}`,
-});
-
-// ---- contracts -------------------------------------------------------------------------------
-
-export interface ContractEnvelopeMeta {
-  workspaceId: string;
-  contractId: string;
-  mode: string;
-  /** Recipients (signers and cc). */
-  signers: number;
-}
-
-/**
- * One signing envelope per sent contract (`contract-envelope:<workspaceId>:<contractId>`); ids only, no names or
- * addresses.
- */
-export const contractEnvelopeKind = defineWorkflowKind<ContractEnvelopeMeta, ContractEnvelopeInput>({
-  kind: 'contract-envelope',
-  workflowType: 'contractEnvelopeWorkflow',
-  replayFixtures: ['contract-envelope.history.json'],
-  searchAttributes: (m) => ({ CrmWorkspaceId: m.workspaceId, CrmEntityType: 'contract', CrmEntityId: m.contractId }),
-  memo: (m) => ({ workspaceId: m.workspaceId, contractId: m.contractId, mode: m.mode, signers: m.signers }),
-  summary: (m) =>
-    `Contract envelope ${m.contractId} · ${m.mode} · ${m.signers} ${m.signers === 1 ? 'recipient' : 'recipients'}`,
 });

@@ -14,7 +14,7 @@ import type { Logger } from '../../domain/logger';
 import { forkForWorkspace } from '../../domain/orm/tenant';
 import { emit } from '../../domain/outbox/emit';
 import { inTransaction } from '../../domain/shared/tx';
-import { bookingApprovalKind } from '../../domain/workflow-kinds';
+import { bookingApprovalKind } from './booking-approval.kind';
 import { startForRow, type WorkflowPort } from '../../domain/workflow-port';
 import type { DecideActivityInput, DecisionResult } from './approval-types';
 import {

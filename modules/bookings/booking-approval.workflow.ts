@@ -30,9 +30,11 @@ type Activities = ReturnType<typeof createActivities>;
 /** Patch id: approver notices run beside the deadline timer instead of before it. */
 const NOTICES_BESIDE_DEADLINE = 'approval-notices-beside-deadline';
 
+// The decision (a conditional update of the row): retried every second for up to 10 minutes of a database outage, so
+// a deadline that fell due meanwhile is applied within a second of the database's return.
 const { decideBooking } = proxyActivities<Activities>({
   startToCloseTimeout: '30 seconds',
-  retry: { initialInterval: '1 second', maximumInterval: '30 seconds', maximumAttempts: 20 },
+  retry: { initialInterval: '1 second', backoffCoefficient: 1, maximumInterval: '1 second', maximumAttempts: 600 },
 });
 const { notifyBookingApprovers } = proxyActivities<Activities>({
   startToCloseTimeout: '1 minute',

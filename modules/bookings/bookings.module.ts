@@ -5,7 +5,7 @@ import type * as publicBookingsRouter from './public-bookings.router';
 import type * as bookingsActivities from './bookings.activities';
 import type { ActivityDeps } from '../../activities/deps';
 import { subscriberGroup } from '../../domain/outbox/subscriber-groups';
-import { bookingApprovalKind } from '../../domain/workflow-kinds';
+import { bookingApprovalKind } from './booking-approval.kind';
 import { bookingResource } from './bookings.resource';
 import { bookingNotificationSubscriber } from './notifications';
 

@@ -3,6 +3,7 @@ import { bookingSideDeps, decideThroughWorkflow, type ApprovalDeps } from './app
 import { availableSlots } from './availability';
 import * as configs from './booking-configs.service';
 import * as bookings from './bookings.service';
+import { createBooking } from './booking-create.service';
 import { bookingTransitions } from './bookings.rules';
 import {
   approveBody,
@@ -147,7 +148,7 @@ export const bookingsRoutes: RouteFactory = (deps) => {
       summary:
         "Book a slot: configId, slotStart (ISO with offset; a slot of available-slots), attendeeInfo { name, email, phone?, notes? } required; meetingTypeId, selectedAgentId, customFieldsData, invitedParticipants optional. Holds the slot atomically (409 code slot_unavailable when taken; 400 when slotStart is no slot of the config), then person (found by e-mail or created), lead (createLead), calendar event, booking_created (automations, webhooks booking.created, sequence exit meeting_booked) and the attendee's confirmation e-mail with an iCalendar invite. With requiresApproval the booking is pending and its approval workflow starts.",
       handler: async ({ ctx, body }) =>
-        created(bookings.serializeBooking(await bookings.createBooking(ctx, body, side, { source: 'api' }))),
+        created(bookings.serializeBooking(await createBooking(ctx, body, side, { source: 'api' }))),
     }),
     route({
       method: 'GET',

@@ -1,5 +1,5 @@
 /**
- * Available booking slots, computed without I/O (table-tested in test/unit/bookings/slots.test.ts).
+ * Available booking slots, computed without I/O (table-tested in modules/bookings/__tests__/slots.test.ts).
  *
  * Availability is local wall-clock windows per weekday in the config's IANA time zone; each local
  * date is turned into instants with luxon, so DST days are 23 or 25 hours long and 09:00 stays

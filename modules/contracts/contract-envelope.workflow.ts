@@ -19,9 +19,11 @@ type Activities = ReturnType<typeof createActivities>;
 
 // Reads and one short transaction (the completion renders the PDF): local activities, so a
 // signature costs one workflow task instead of an activity task round trip through the server.
+// Database writes of the envelope's rows: retried every second while the database is away (recorded within a second
+// of its return).
 const { advanceEnvelope, expireEnvelope } = proxyLocalActivities<Activities>({
   startToCloseTimeout: '1 minute',
-  retry: { initialInterval: '1 second', backoffCoefficient: 2, maximumInterval: '1 minute' },
+  retry: { initialInterval: '1 second', backoffCoefficient: 1, maximumInterval: '1 second' },
 });
 // Sends: SMTP and SMS gateways may be slow or down for hours; retried with backoff for about a day, like
 // webhook deliveries (a retry re-issues the link). The contract's lastError shows why meanwhile.

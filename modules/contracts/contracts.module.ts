@@ -4,7 +4,7 @@ import type * as contractsRouter from './contracts.router';
 import type * as contractSigningRouter from './contract-signing.router';
 import type * as contractsActivities from './contracts.activities';
 import type { ActivityDeps } from '../../activities/deps';
-import { contractEnvelopeKind } from '../../domain/workflow-kinds';
+import { contractEnvelopeKind } from './contract-envelope.kind';
 import { portedSubscriberGroup } from '../../domain/outbox/subscriber-groups';
 import { contractResource } from './contracts.resource';
 import { envelopeWakeSubscriber } from './envelope-wake';

@@ -9,7 +9,7 @@ import { findPage, type PageRequest } from '../../domain/shared/listing';
 import { plainOf } from '../../domain/shared/views';
 import { createRecord } from '../../domain/shared/records';
 import { inTransaction } from '../../domain/shared/tx';
-import { contractEnvelopeKind } from '../../domain/workflow-kinds';
+import { contractEnvelopeKind } from './contract-envelope.kind';
 import type { WorkflowPort } from '../../domain/workflow-port';
 import { notifyQueued, queuedRuns } from '../../domain/intake/queue-signal';
 import {

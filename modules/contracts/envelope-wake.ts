@@ -10,7 +10,7 @@
 import type { WorkflowPort } from '../../domain/automations/engine/ports';
 import { eventNames } from '../../domain/outbox/event-names';
 import type { OutboxEventRecord, Subscriber } from '../../domain/outbox/subscriber';
-import { contractEnvelopeKind } from '../../domain/workflow-kinds';
+import { contractEnvelopeKind } from './contract-envelope.kind';
 import { envelopeChangedSignal } from './contract-envelope.messages';
 
 export const ENVELOPE_WAKE_EVENTS = eventNames('contract_signed', 'contract_declined', 'contract_voided');

@@ -7,7 +7,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { StartQueue } from '../../domain/intake/starter';
 import type { Logger } from '../../domain/logger';
-import { contractEnvelopeKind } from '../../domain/workflow-kinds';
+import { contractEnvelopeKind } from './contract-envelope.kind';
 import type { WorkflowPort } from '../../domain/workflow-port';
 import type { ContractEnvelopeInput } from './contract-envelope.messages';
 

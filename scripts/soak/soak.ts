@@ -16,6 +16,7 @@ import { countEffects, lateTimers, meetsTargets, resultLine, rssGrowth, type Rss
 import { drive, ratesFor, SoakClient } from './driver';
 import { createFixtures, createWorkspaceAndMailbox, SEQUENCE_WAIT_MINUTES } from './fixtures';
 import { parseSoakArgs, planFaults, rng, type Fault } from './plan';
+import { workersPollingAgain } from './pollers';
 import { AppSlot, rssMb, startSoakStack, type SoakStack } from './processes';
 import { startMailSink, startWebhookReceiver, type MailSink } from './sinks';
 
@@ -27,11 +28,13 @@ const DEADLINE_S = 30;
 interface FaultRecord extends Fault {
   killedAt: number;
   backAt: number;
+  /** Temporal faults: when the server answered again (backAt is when every worker polled again). */
+  serverBackAt?: number;
 }
 
 async function runFault(
   f: Fault,
-  s: { stack: SoakStack; apis: AppSlot[]; workers: AppSlot[]; sink: MailSink },
+  s: { stack: SoakStack; apis: AppSlot[]; workers: AppSlot[]; sink: MailSink; env: NodeJS.ProcessEnv },
 ): Promise<FaultRecord> {
   const killedAt = Date.now();
   const restart = async (what: string, start: () => Promise<unknown>): Promise<void> => {
@@ -64,6 +67,18 @@ async function runFault(
       await s.stack.kill(f.kind);
       await delay(f.downMs);
       await restart(f.kind, () => s.stack.restart(f.kind as 'postgres'));
+      if (f.kind === 'temporal') {
+        const serverBackAt = Date.now();
+        const polling = await workersPollingAgain({
+          address: s.env.TEMPORAL_ADDRESS!,
+          namespace: s.env.TEMPORAL_NAMESPACE ?? 'default',
+          taskQueue: s.env.TEMPORAL_TASK_QUEUE ?? 'crm',
+          pids: s.workers.flatMap((w) => (w.proc?.pid ? [w.proc.pid] : [])),
+          capMs: 15_000,
+        });
+        if (!polling.allPolling) log('temporal: not every worker polled again within 15 s of the restart');
+        return { ...f, killedAt, backAt: polling.at, serverBackAt };
+      }
   }
   return { ...f, killedAt, backAt: Date.now() };
 }
@@ -161,8 +176,12 @@ async function main(): Promise<void> {
       for (const f of faults) {
         await delay(Math.max(0, t0 + f.at - Date.now()));
         log(`fault ${f.kind}: down for ${(f.downMs / 1000).toFixed(1)} s from ${rel(Date.now())}`);
-        const r = await runFault(f, { stack, apis, workers, sink });
-        log(`fault ${f.kind}: back at ${rel(r.backAt)}`);
+        const r = await runFault(f, { stack, apis, workers, sink, env });
+        log(
+          r.serverBackAt === undefined
+            ? `fault ${f.kind}: back at ${rel(r.backAt)}`
+            : `fault ${f.kind}: server back at ${rel(r.serverBackAt)}, every worker polling at ${rel(r.backAt)}`,
+        );
         records.push(r);
       }
     })();

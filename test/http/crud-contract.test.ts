@@ -2,15 +2,14 @@ import type { z } from 'zod';
 import { jsonSchemaOf, successResponses, type RouteDef } from '../../api/http/registry';
 import { toJsonSchema } from '../../api/docs/schema';
 import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import { moduleTestRecords, type CrudFixture } from '../support/module-tests';
 
 // Walks every route made by crudRoutes (api/http/crud.ts): a resource converted to the builder is
-// covered here without touching this file, except for one valid create body and one partial update.
+// covered here without touching this file, except for one valid create body and one partial update
+// (here, or for a module under modules/ in its __tests__/factories.ts as `crudFixtures`).
 
 /** Per kind: a valid create body, and a partial update that changes `field` (only). */
-const FIXTURES: Record<
-  string,
-  { create: Record<string, unknown>; update: Record<string, unknown>; field: string; unchanged: string }
-> = {
+const FIXTURES: Record<string, CrudFixture> = {
   'filter-preset': {
     create: { name: 'Hot deals', area: 'deals', filterMode: 'or' },
     update: { name: 'Renamed' },
@@ -132,6 +131,8 @@ const FIXTURES: Record<
     unchanged: 'priority',
   },
 };
+// Modules under modules/ give theirs in __tests__/factories.ts (`crudFixtures`).
+Object.assign(FIXTURES, moduleTestRecords<CrudFixture>('crudFixtures', FIXTURES));
 
 /** Fixture bodies may name the calling tenant's user as `__self__`. */
 const bind = (body: Record<string, unknown>, tenant: Tenant): Record<string, unknown> =>

@@ -10,7 +10,7 @@ import { Booking } from '../../modules/bookings/booking.entity';
 import { SequenceEnrollment } from '../../domain/sequences/sequence.entity';
 import type { Tenant } from '../support/app';
 import { startEngineHarness, waitFor, type EngineHarness } from '../support/automation-engine';
-import { book, createConfig, freshDay } from '../support/bookings';
+import { book, createConfig, freshDay } from '../../modules/bookings/__tests__/support';
 import { createSequence, emailNode, line, waitNode } from '../support/sequences';
 
 let h: EngineHarness;

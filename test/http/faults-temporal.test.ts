@@ -16,8 +16,8 @@ import { createLogger } from '../../domain/logger';
 import { createWorkflowPort } from '../../temporal/workflow-client';
 import { waitFor } from '../support/automation-engine';
 import { startTestApp, type Tenant, type TestApp } from '../support/app';
-import { book, createConfig, freshDay } from '../support/bookings';
-import { createContract } from '../support/contracts';
+import { book, createConfig, freshDay } from '../../modules/bookings/__tests__/support';
+import { createContract } from '../../modules/contracts/__tests__/support';
 import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
 
 let proxy: TcpProxy;

@@ -4,7 +4,7 @@
 import type { Tenant, TestApp } from '../support/app';
 import { ownerReadCtx, withTwoTenants } from '../support/two-tenants';
 import { factories, makeLead, makePerson } from '../support/factories';
-import { createContract, signerEmail } from '../support/contracts';
+import { createContract, signerEmail } from '../../modules/contracts/__tests__/support';
 import { getPerson, serializePerson } from '../../domain/people/people.service';
 import { getLead, serializeLead } from '../../domain/leads/leads.service';
 import { getDeal, serializeDeal } from '../../domain/deals/deals.service';

@@ -29,6 +29,7 @@ import { contractStartQueue } from '../../modules/contracts/start-queue';
 import { buildSubscribers } from '../../domain/outbox/subscribers';
 import { startTestApp, type HttpClient, type TestApp } from './app';
 import { createSearchIndexSubscriber } from '../../search/index-subscriber';
+import { WORKFLOWS_PATH } from '../../temporal/bundle-options';
 
 let runtimeInstalled = false;
 
@@ -91,7 +92,7 @@ export async function startEngineHarness(env: Record<string, string> = {}): Prom
     engine,
     async startWorker() {
       bundle ??= await bundleWorkflowCode({
-        workflowsPath: require.resolve('../../workflows'),
+        workflowsPath: WORKFLOWS_PATH,
         logger: new DefaultLogger('WARN'),
       });
       const connection = await NativeConnection.connect({ address: app.config.temporalAddress });

@@ -7,10 +7,10 @@ import { insertScheduledSms, insertSms } from './sms';
 
 import { createSequence, emailNode, insertEnrollment, line } from './sequences';
 import { unique } from './unique';
+import { moduleTestRecords } from './module-tests';
 import { PNG_BYTES, uploadFile } from './files';
-import { book, createConfig, freshDay } from './bookings';
 
-async function createVia(http: HttpClient, path: string, body: Record<string, unknown>): Promise<string> {
+export async function createVia(http: HttpClient, path: string, body: Record<string, unknown>): Promise<string> {
   const res = await http.post(path, body);
   if (res.status !== 201) throw new Error(`factory POST ${path} failed: ${res.status} ${JSON.stringify(res.body)}`);
   return res.body.data._id as string;
@@ -245,19 +245,10 @@ export const factories: Record<string, Factory> = {
     }),
   // Calculator templates are the active offer types (same id).
   'calculator-template': (http) => factories['offer-type']!(http),
-  contract: (http) =>
-    createVia(http, '/api/v1/contracts', {
-      title: `Contract ${unique()}`,
-      signers: [{ name: 'Ann Signer', email: `ann-${unique()}@example.com` }],
-    }),
-  'booking-config': async (http) => (await createConfig(http))._id as string,
-  booking: async (http) => {
-    const config = await createConfig(http);
-    const res = await book(http, config._id, `${freshDay()}T10:00:00Z`);
-    if (res.status !== 201) throw new Error(`booking factory: ${res.status} ${JSON.stringify(res.body)}`);
-    return res.body.data._id as string;
-  },
 };
+
+// The factories of the features under modules/ (their own __tests__/factories.ts), merged last: they import createVia.
+Object.assign(factories, moduleTestRecords<Factory>('factories', factories));
 
 export const makeCompany = (http: HttpClient, body: Record<string, unknown> = {}) =>
   http.post('/api/v1/companies', { name: `Company ${unique()}`, ...body });

@@ -10,6 +10,7 @@ import { crmDataConverter } from '../../temporal/codec';
 import { loadConfig } from '../../domain/config';
 import { createLogger } from '../../domain/logger';
 import { ormConfig } from '../../domain/orm/config';
+import { WORKFLOWS_PATH } from '../../temporal/bundle-options';
 
 async function main(): Promise<void> {
   const config = loadConfig();
@@ -23,7 +24,7 @@ async function main(): Promise<void> {
     namespace: config.temporalNamespace,
     taskQueue: config.temporalTaskQueue,
     dataConverter: crmDataConverter(config.temporalCodec.payloadKeys),
-    workflowsPath: require.resolve('../../workflows'),
+    workflowsPath: WORKFLOWS_PATH,
     activities: createActivities({ orm, config, log, workflows: createWorkflowPort(client, config.temporalTaskQueue) }),
   });
   const running = worker.run();

@@ -8,6 +8,7 @@ import { contractStartQueue } from '../../modules/contracts/start-queue';
 import { loadConfig } from '../../domain/config';
 import { createLogger } from '../../domain/logger';
 import { ormConfig } from '../../domain/orm/config';
+import { WORKFLOWS_PATH } from '../../temporal/bundle-options';
 
 // Child process for the worker crash test: the production Temporal worker (bin/worker.ts) on the
 // test's task queue, without the outbox dispatcher (other test files' events are not its business);
@@ -21,7 +22,7 @@ async function main(): Promise<void> {
   const client = createTemporalClient(connection, config);
   const workflows = createWorkflowPort(client, config.temporalTaskQueue);
   const activities = createActivities({ orm, config, log, workflows });
-  await startTemporalWorker({ config, connection, activities, workflowsPath: require.resolve('../../workflows'), log });
+  await startTemporalWorker({ config, connection, activities, workflowsPath: WORKFLOWS_PATH, log });
   // As in bin/worker.ts, the queued API runs and sent contracts of the given workspaces (STARTER_WORKSPACE_IDS)
   // are started here.
   const scope = (process.env.STARTER_WORKSPACE_IDS ?? '').split(',').filter(Boolean);

@@ -131,10 +131,15 @@ describe('modules', () => {
   });
 
   describe('workflow kinds', () => {
-    it('each kind of domain/workflow-kinds.ts is named by one module', () => {
-      const defined = Object.entries(workflowKinds).filter(
-        ([, v]) => typeof v === 'object' && v !== null && 'workflowType' in v && 'workflowId' in v,
-      );
+    it("each kind of domain/workflow-kinds.ts and of a module's *.kind.ts is named by one module", () => {
+      const isKind = ([, v]: [string, unknown]): boolean =>
+        typeof v === 'object' && v !== null && 'workflowType' in v && 'workflowId' in v;
+      const defined = [
+        ...Object.entries(workflowKinds),
+        ...FEATURE_DIRS.flatMap((d) => exportsOf(d, '.kind.ts')).flatMap(({ file, exports }) =>
+          Object.entries(exports).map(([name, v]): [string, unknown] => [`${file} ${name}`, v]),
+        ),
+      ].filter(isKind);
       expect(defined.length).toBeGreaterThanOrEqual(8);
       expect(twice(modules.map((m) => m.workflows)).map((k) => k.kind)).toEqual([]);
       expect(defined.filter(([, kind]) => !(WORKFLOW_KINDS as unknown[]).includes(kind)).map(([name]) => name)).toEqual(

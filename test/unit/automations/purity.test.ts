@@ -1,5 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { workflowFiles } from '../../../temporal/bundle-options';
 
 // The rule modules also run inside Temporal workflow code: only zod and each other, no clock, no
 // randomness. Entities, services and the resource manifest beside them (database side) and the REST request schemas of
@@ -44,9 +45,8 @@ describe('domain/automations purity', () => {
   });
 
   it('the API-side request schemas are not imported by workflow code', () => {
-    const workflows = join(__dirname, '../../../workflows');
-    for (const file of readdirSync(workflows).filter((f) => f.endsWith('.ts'))) {
-      const src = readFileSync(join(workflows, file), 'utf8');
+    for (const file of workflowFiles()) {
+      const src = readFileSync(file, 'utf8');
       for (const name of API_SIDE) expect(src).not.toContain(name.replace(/\.ts$/, ''));
     }
   });

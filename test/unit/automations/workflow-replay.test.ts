@@ -37,7 +37,7 @@ beforeAll(async () => {
     // installed by another test file of this jest worker
   }
   bundle = await bundleWorkflowCode({
-    workflowsPath: require.resolve('../../../workflows'),
+    workflowsPath: WORKFLOWS_PATH,
     logger: new DefaultLogger('WARN'),
     // As the worker bundles them (bin/bundle-workflows.ts): the preloaded modules shared by every run.
     ...workflowBundlerOptions(),
@@ -80,7 +80,7 @@ it("the worker's bundle cache key (temporal/bundle-cache.ts) hashes every projec
   const bundled = [...new Set(bundle.code.match(/"\.\/[^"\s]+\.[cm]?[jt]s"/g) ?? [])]
     .map((id) => (JSON.parse(id) as string).slice(2))
     .filter((id) => !id.startsWith('node_modules/'));
-  expect(bundled).toEqual(expect.arrayContaining(['workflows/index.ts', 'domain/sequences/send-window.ts']));
+  expect(bundled).toEqual(expect.arrayContaining(['.data/workflow-entry/index.ts', 'domain/sequences/send-window.ts']));
   const hashed = workflowSourceFiles(WORKFLOWS_PATH).map((f) => path.relative(root, f));
   expect(hashed).toEqual(expect.arrayContaining(bundled));
 });

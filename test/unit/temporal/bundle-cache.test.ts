@@ -169,7 +169,7 @@ it('the real workflows entry reaches every workflow file and the domain helpers 
   const files = workflowSourceFiles(WORKFLOWS_PATH).map((f) => path.relative(path.join(__dirname, '../../..'), f));
   expect(files).toEqual(
     expect.arrayContaining([
-      'workflows/index.ts',
+      '.data/workflow-entry/index.ts',
       'modules/bookings/booking-approval.workflow.ts',
       'workflows/sequence-enrollment.workflow.ts',
       'domain/sequences/send-window.ts',

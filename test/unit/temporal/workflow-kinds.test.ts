@@ -1,11 +1,11 @@
 /**
  * The workflow registry (kinds in domain/workflow-kinds.ts, WORKFLOW_KINDS from the modules) is complete: every
- * kind's workflow function is exported by the worker's bundle entry (workflows/index.ts), has a replay fixture, and
+ * kind's workflow function is exported by the worker's bundle entry (generated from every *.workflow.ts:
+ * temporal/bundle-options.ts), has a replay fixture, and
  * its ids, search attributes and summary follow the conventions (DESIGN.md "Workflow ids").
  */
 import { existsSync, readFileSync } from 'node:fs';
 import path from 'node:path';
-import * as workflows from '../../../workflows';
 import {
   automationExecutionKind,
   automationScheduleTickKind,
@@ -19,6 +19,11 @@ import { scheduledSmsWorkflowId } from '../../../domain/messaging/sms-workflow-i
 import { enrollmentWorkflowId, parseEnrollmentWorkflowId } from '../../../domain/sequences/workflow-ids';
 import { webhookDeliveryWorkflowId } from '../../../domain/webhooks/ports';
 import { CRM_SEARCH_ATTRIBUTES } from '../../../infra/search-attributes';
+import { WORKFLOWS_PATH } from '../../../temporal/bundle-options';
+
+// The generated bundle entry (every *.workflow.ts of workflows/ and modules/<m>/).
+// eslint-disable-next-line @typescript-eslint/no-require-imports
+const workflows = require(WORKFLOWS_PATH) as Record<string, unknown>;
 
 const WS = '6b04aaaaaaaaaaaaaaaaaaaa';
 const ID = '6b04bbbbbbbbbbbbbbbbbbbb';

@@ -16,8 +16,6 @@ import * as sequenceMessages from '../../../domain/sequences/sequence-enrollment
 import {
   automationExecutionKind,
   automationScheduleTickKind,
-  bookingApprovalKind,
-  contractEnvelopeKind,
   emailBulkKind,
   scheduledSmsKind,
   sequenceEnrollmentKind,
@@ -25,8 +23,18 @@ import {
   type InputOf,
 } from '../../../domain/workflow-kinds';
 import { WORKFLOW_KINDS } from '../../../domain/modules';
+import { bookingApprovalKind } from '../../../modules/bookings/booking-approval.kind';
+import { contractEnvelopeKind } from '../../../modules/contracts/contract-envelope.kind';
 import { startForRow, type WorkflowPort } from '../../../domain/workflow-port';
-import type * as workflows from '../../../workflows';
+/** The bundle's workflow functions, by type (the bundle entry is generated: temporal/bundle-options.ts). */
+type Workflows = typeof import('../../../workflows/automation-execution.workflow') &
+  typeof import('../../../workflows/automation-schedule.workflow') &
+  typeof import('../../../workflows/sms-scheduled.workflow') &
+  typeof import('../../../workflows/webhook-delivery.workflow') &
+  typeof import('../../../workflows/sequence-enrollment.workflow') &
+  typeof import('../../../workflows/email-bulk.workflow') &
+  typeof import('../../../modules/bookings/booking-approval.workflow') &
+  typeof import('../../../modules/contracts/contract-envelope.workflow');
 
 /** Each kind with messages, and the module that declares them. */
 const MESSAGES: Record<string, Record<string, unknown>> = {
@@ -95,16 +103,16 @@ type InputOfWorkflow<F extends (...args: never[]) => unknown> = Parameters<F>[0]
 
 /** The registry's input type of each kind is the one its workflow function takes. */
 export type KindInputsAreWorkflowInputs = [
-  Expect<Equal<InputOf<typeof automationExecutionKind>, InputOfWorkflow<typeof workflows.automationExecutionWorkflow>>>,
+  Expect<Equal<InputOf<typeof automationExecutionKind>, InputOfWorkflow<Workflows['automationExecutionWorkflow']>>>,
   Expect<
-    Equal<InputOf<typeof automationScheduleTickKind>, InputOfWorkflow<typeof workflows.automationScheduleTickWorkflow>>
+    Equal<InputOf<typeof automationScheduleTickKind>, InputOfWorkflow<Workflows['automationScheduleTickWorkflow']>>
   >,
-  Expect<Equal<InputOf<typeof scheduledSmsKind>, InputOfWorkflow<typeof workflows.scheduledSmsWorkflow>>>,
-  Expect<Equal<InputOf<typeof webhookDeliveryKind>, InputOfWorkflow<typeof workflows.webhookDeliveryWorkflow>>>,
-  Expect<Equal<InputOf<typeof sequenceEnrollmentKind>, InputOfWorkflow<typeof workflows.sequenceEnrollmentWorkflow>>>,
-  Expect<Equal<InputOf<typeof bookingApprovalKind>, InputOfWorkflow<typeof workflows.bookingApprovalWorkflow>>>,
-  Expect<Equal<InputOf<typeof emailBulkKind>, InputOfWorkflow<typeof workflows.emailBulkWorkflow>>>,
-  Expect<Equal<InputOf<typeof contractEnvelopeKind>, InputOfWorkflow<typeof workflows.contractEnvelopeWorkflow>>>,
+  Expect<Equal<InputOf<typeof scheduledSmsKind>, InputOfWorkflow<Workflows['scheduledSmsWorkflow']>>>,
+  Expect<Equal<InputOf<typeof webhookDeliveryKind>, InputOfWorkflow<Workflows['webhookDeliveryWorkflow']>>>,
+  Expect<Equal<InputOf<typeof sequenceEnrollmentKind>, InputOfWorkflow<Workflows['sequenceEnrollmentWorkflow']>>>,
+  Expect<Equal<InputOf<typeof bookingApprovalKind>, InputOfWorkflow<Workflows['bookingApprovalWorkflow']>>>,
+  Expect<Equal<InputOf<typeof emailBulkKind>, InputOfWorkflow<Workflows['emailBulkWorkflow']>>>,
+  Expect<Equal<InputOf<typeof contractEnvelopeKind>, InputOfWorkflow<Workflows['contractEnvelopeWorkflow']>>>,
 ];
 
 /** Never called: what the port accepts and refuses, for tsc. */

@@ -1,7 +1,7 @@
 import { simpleParser } from 'mailparser';
-import type { HttpClient } from './app';
-import type { LocalSmtp } from '../unit/messaging/local-smtp';
-import { unique } from './unique';
+import type { HttpClient } from '../../../test/support/app';
+import type { LocalSmtp } from '../../../test/unit/messaging/local-smtp';
+import { unique } from '../../../test/support/unique';
 
 /** Tokens from the signing links e-mailed to `email` (oldest first), read from the local SMTP server. */
 export async function linksFor(smtp: LocalSmtp, email: string, path = ''): Promise<string[]> {

@@ -1,6 +1,6 @@
 import { loggedPath } from '../../../api/app';
-import { priceLines, toMinor } from '../../../modules/contracts/money';
-import { hashToken, isTokenShape, newSignerToken } from '../../../modules/contracts/tokens';
+import { priceLines, toMinor } from '../money';
+import { hashToken, isTokenShape, newSignerToken } from '../tokens';
 
 describe('contract money: integer minor units', () => {
   it.each([

@@ -1,5 +1,5 @@
-import type { Booking, BookingConfig } from '../../../modules/bookings/booking.entity';
-import { attendeeMail } from '../../../modules/bookings/notifications';
+import type { Booking, BookingConfig } from '../booking.entity';
+import { attendeeMail } from '../notifications';
 
 const booking = (status: string) =>
   ({

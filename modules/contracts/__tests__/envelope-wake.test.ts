@@ -1,9 +1,9 @@
 import type { WorkflowPort } from '../../../domain/automations/engine/ports';
-import { envelopeWakeSubscriber } from '../../../modules/contracts/envelope-wake';
-import { envelopeChangedSignal } from '../../../modules/contracts/contract-envelope.messages';
+import { envelopeWakeSubscriber } from '../envelope-wake';
+import { envelopeChangedSignal } from '../contract-envelope.messages';
 import type { EventName } from '../../../domain/outbox/catalog';
 import type { OutboxEventRecord } from '../../../domain/outbox/subscriber';
-import { contractEnvelopeKind } from '../../../domain/workflow-kinds';
+import { contractEnvelopeKind } from '../contract-envelope.kind';
 
 const WS = '6b08efbeb5978cbca84069d1';
 const ID = '6b08f0ae38139c74e6ec8f81';

@@ -6,21 +6,21 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
-import { Contract, ContractSigner } from '../../modules/contracts/contract.entity';
-import { newSignerToken } from '../../modules/contracts/tokens';
-import { forkForWorkspace } from '../../domain/orm/tenant';
-import { OutboxEvent } from '../../domain/outbox/outbox-event.entity';
-import { contractEnvelopeKind } from '../../domain/workflow-kinds';
-import { HttpClient, type Tenant } from '../support/app';
-import { startEngineHarness, waitFor, type EngineHarness } from '../support/automation-engine';
-import { createContract, linksFor, signerEmail } from '../support/contracts';
-import { assertCatalogued } from '../support/outbox';
-import { startSmtp, type LocalSmtp } from '../unit/messaging/local-smtp';
-import { createMessagingDeps } from '../../domain/messaging/factory';
-import { createOutboxDispatcher } from '../../domain/outbox/dispatcher';
-import { createLogger } from '../../domain/logger';
-import { createWebhookSubscriber } from '../../domain/webhooks/subscriber';
-import { startReceiver } from '../support/webhooks';
+import { Contract, ContractSigner } from '../contract.entity';
+import { newSignerToken } from '../tokens';
+import { forkForWorkspace } from '../../../domain/orm/tenant';
+import { OutboxEvent } from '../../../domain/outbox/outbox-event.entity';
+import { contractEnvelopeKind } from '../contract-envelope.kind';
+import { HttpClient, type Tenant } from '../../../test/support/app';
+import { startEngineHarness, waitFor, type EngineHarness } from '../../../test/support/automation-engine';
+import { createContract, linksFor, signerEmail } from './support';
+import { assertCatalogued } from '../../../test/support/outbox';
+import { startSmtp, type LocalSmtp } from '../../../test/unit/messaging/local-smtp';
+import { createMessagingDeps } from '../../../domain/messaging/factory';
+import { createOutboxDispatcher } from '../../../domain/outbox/dispatcher';
+import { createLogger } from '../../../domain/logger';
+import { createWebhookSubscriber } from '../../../domain/webhooks/subscriber';
+import { startReceiver } from '../../../test/support/webhooks';
 
 let h: EngineHarness;
 let smtp: LocalSmtp;
@@ -308,7 +308,7 @@ describe('the signing envelope', () => {
     expect(decoded).not.toContain(signers[0]!.email);
     if (RECORD)
       writeFileSync(
-        path.join(__dirname, '../fixtures/contract-envelope.history.json'),
+        path.join(__dirname, '../../../test/fixtures/contract-envelope.history.json'),
         JSON.stringify(history, null, 2),
       );
   }, 60_000);
@@ -506,7 +506,7 @@ describe('the signing envelope', () => {
 
 /** Every payload of a history decoded to text (through the codec when payloads are encrypted). */
 async function decodeAll(history: unknown): Promise<string> {
-  const { crmDataConverter } = await import('../../temporal/codec');
+  const { crmDataConverter } = await import('../../../temporal/codec');
   const conv = crmDataConverter(h.app.config.temporalCodec.payloadKeys);
   const out: string[] = [];
   const walk = async (node: unknown): Promise<void> => {

@@ -7,13 +7,13 @@
  * retry from the admin endpoint sends it.
  */
 import { Pool } from 'pg';
-import { createLogger } from '../../domain/logger';
-import { createOutboxDispatcher, type OutboxDispatcher } from '../../domain/outbox/dispatcher';
-import { buildSubscribers } from '../../domain/outbox/subscribers';
-import { STANDARD_RETRY_SCHEDULE_MS } from '../../domain/webhooks/settings';
-import { createSearchIndexSubscriber } from '../../search/index-subscriber';
-import { createSequenceWorkflowPort } from '../../temporal/sequence-client';
-import type { Tenant } from '../support/app';
+import { createLogger } from '../../../domain/logger';
+import { createOutboxDispatcher, type OutboxDispatcher } from '../../../domain/outbox/dispatcher';
+import { buildSubscribers } from '../../../domain/outbox/subscribers';
+import { STANDARD_RETRY_SCHEDULE_MS } from '../../../domain/webhooks/settings';
+import { createSearchIndexSubscriber } from '../../../search/index-subscriber';
+import { createSequenceWorkflowPort } from '../../../temporal/sequence-client';
+import type { Tenant } from '../../../test/support/app';
 import {
   action,
   chainGraph,
@@ -22,11 +22,11 @@ import {
   startEngineHarness,
   waitFor,
   type EngineHarness,
-} from '../support/automation-engine';
-import { book, createConfig, freshDay } from '../support/bookings';
-import { startTcpProxy, type TcpProxy } from '../support/tcp-proxy';
-import { startReceiver, type Receiver } from '../support/webhooks';
-import { startSmtp, type LocalSmtp } from '../unit/messaging/local-smtp';
+} from '../../../test/support/automation-engine';
+import { book, createConfig, freshDay } from './support';
+import { startTcpProxy, type TcpProxy } from '../../../test/support/tcp-proxy';
+import { startReceiver, type Receiver } from '../../../test/support/webhooks';
+import { startSmtp, type LocalSmtp } from '../../../test/unit/messaging/local-smtp';
 
 jest.setTimeout(120_000);
 const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'booking-mail-outage');

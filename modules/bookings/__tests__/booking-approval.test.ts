@@ -9,11 +9,11 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
-import { Booking } from '../../modules/bookings/booking.entity';
-import type { Tenant } from '../support/app';
-import { startEngineHarness, waitFor, type EngineHarness } from '../support/automation-engine';
-import { book, createConfig, freshDay } from '../support/bookings';
-import { startSmtp, type LocalSmtp } from '../unit/messaging/local-smtp';
+import { Booking } from '../booking.entity';
+import type { Tenant } from '../../../test/support/app';
+import { startEngineHarness, waitFor, type EngineHarness } from '../../../test/support/automation-engine';
+import { book, createConfig, freshDay } from './support';
+import { startSmtp, type LocalSmtp } from '../../../test/unit/messaging/local-smtp';
 
 const RECORD = process.env.RECORD_BOOKING_FIXTURE === '1';
 let h: EngineHarness;
@@ -111,7 +111,7 @@ it('approve by update: pending holds the slot, approvers are e-mailed, the updat
   expect(json).not.toContain(Buffer.from(booking.attendeeInfo.email).toString('base64'));
   if (RECORD)
     writeFileSync(
-      path.join(__dirname, '../fixtures/booking-approval.history.json'),
+      path.join(__dirname, '../../../test/fixtures/booking-approval.history.json'),
       `${JSON.stringify(JSON.parse(json), null, 2)}\n`,
     );
 }, 60_000);

@@ -3,14 +3,14 @@
  * (exclusion constraint), cancel and reschedule freeing slots, the attendee's public endpoints,
  * e-mails with iCalendar parts (local SMTP, outbox dispatcher), tenancy and 400s.
  */
-import { Booking } from '../../modules/bookings/booking.entity';
-import { CalendarEvent } from '../../domain/calendar/calendar-event.entity';
-import { OutboxEvent } from '../../domain/outbox/outbox-event.entity';
-import type { Tenant } from '../support/app';
-import { startEngineHarness, waitFor, type EngineHarness } from '../support/automation-engine';
-import { book, createConfig, freshDay, ownerId } from '../support/bookings';
-import { assertCatalogued } from '../support/outbox';
-import { startSmtp, type LocalSmtp } from '../unit/messaging/local-smtp';
+import { Booking } from '../booking.entity';
+import { CalendarEvent } from '../../../domain/calendar/calendar-event.entity';
+import { OutboxEvent } from '../../../domain/outbox/outbox-event.entity';
+import type { Tenant } from '../../../test/support/app';
+import { startEngineHarness, waitFor, type EngineHarness } from '../../../test/support/automation-engine';
+import { book, createConfig, freshDay, ownerId } from './support';
+import { assertCatalogued } from '../../../test/support/outbox';
+import { startSmtp, type LocalSmtp } from '../../../test/unit/messaging/local-smtp';
 
 let h: EngineHarness;
 let t: Tenant;

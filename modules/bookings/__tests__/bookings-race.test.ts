@@ -5,12 +5,12 @@
  * (availability.ts lockAgents), so nothing deadlocks: one holder, every other request a 409 within 2 s, never a 500.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { decideBooking } from '../../modules/bookings/approval.service';
-import { Booking } from '../../modules/bookings/booking.entity';
-import type { Tenant } from '../support/app';
-import { startEngineHarness, type EngineHarness } from '../support/automation-engine';
-import { workspaceCtx } from '../support/automations';
-import { book, createConfig, freshDay } from '../support/bookings';
+import { decideBooking } from '../approval.service';
+import { Booking } from '../booking.entity';
+import type { Tenant } from '../../../test/support/app';
+import { startEngineHarness, type EngineHarness } from '../../../test/support/automation-engine';
+import { workspaceCtx } from '../../../test/support/automations';
+import { book, createConfig, freshDay } from './support';
 
 let h: EngineHarness;
 let t: Tenant;

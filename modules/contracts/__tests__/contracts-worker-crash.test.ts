@@ -4,14 +4,14 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
-import { Contract, ContractDocument } from '../../modules/contracts/contract.entity';
-import { OutboxEvent } from '../../domain/outbox/outbox-event.entity';
-import { contractEnvelopeKind } from '../../domain/workflow-kinds';
-import { HttpClient, type Tenant } from '../support/app';
-import { startEngineHarness, waitFor, type EngineHarness } from '../support/automation-engine';
-import { createContract, linksFor } from '../support/contracts';
-import { startSmtp, type LocalSmtp } from '../unit/messaging/local-smtp';
-import { createMessagingDeps } from '../../domain/messaging/factory';
+import { Contract, ContractDocument } from '../contract.entity';
+import { OutboxEvent } from '../../../domain/outbox/outbox-event.entity';
+import { contractEnvelopeKind } from '../contract-envelope.kind';
+import { HttpClient, type Tenant } from '../../../test/support/app';
+import { startEngineHarness, waitFor, type EngineHarness } from '../../../test/support/automation-engine';
+import { createContract, linksFor } from './support';
+import { startSmtp, type LocalSmtp } from '../../../test/unit/messaging/local-smtp';
+import { createMessagingDeps } from '../../../domain/messaging/factory';
 
 let h: EngineHarness;
 let smtp: LocalSmtp;
@@ -36,17 +36,21 @@ afterAll(async () => {
 }, 90_000);
 
 function startChildWorker(): Promise<ChildProcess> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../support/worker-child.ts')], {
-    env: {
-      ...process.env,
-      ...mailEnv(),
-      TEMPORAL_TASK_QUEUE: h.taskQueue,
-      DATABASE_URL: h.app.config.databaseUrl,
-      // The child starts the envelope workflow of the contract sent below (its starter).
-      STARTER_WORKSPACE_IDS: t.workspaceId,
+  const proc = spawn(
+    process.execPath,
+    ['--import', 'tsx', path.join(__dirname, '../../../test/support/worker-child.ts')],
+    {
+      env: {
+        ...process.env,
+        ...mailEnv(),
+        TEMPORAL_TASK_QUEUE: h.taskQueue,
+        DATABASE_URL: h.app.config.databaseUrl,
+        // The child starts the envelope workflow of the contract sent below (its starter).
+        STARTER_WORKSPACE_IDS: t.workspaceId,
+      },
+      stdio: ['ignore', 'pipe', 'inherit'],
     },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
+  );
   return new Promise((resolve, reject) => {
     let out = '';
     proc.stdout!.on('data', (chunk: Buffer) => {

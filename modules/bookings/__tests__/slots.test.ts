@@ -7,7 +7,7 @@ import {
   rankAgents,
   type AgentLoad,
   type SlotRules,
-} from '../../../modules/bookings/slots';
+} from '../slots';
 
 const CPH = 'Europe/Copenhagen';
 const rules = (over: Partial<SlotRules> = {}): SlotRules => ({

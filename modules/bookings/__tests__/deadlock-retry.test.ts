@@ -1,4 +1,4 @@
-import { isDeadlock, retryOnDeadlock } from '../../../modules/bookings/availability';
+import { isDeadlock, retryOnDeadlock } from '../availability';
 
 const deadlock = () => Object.assign(new Error('deadlock detected'), { code: '40P01' });
 

@@ -1,5 +1,5 @@
-import type { HttpClient } from './app';
-import { unique } from './unique';
+import type { HttpClient } from '../../../test/support/app';
+import { unique } from '../../../test/support/unique';
 
 /** Every day open around the clock: tests pick instants freely. */
 export const ALL_DAY = Object.fromEntries(

@@ -1,0 +1,263 @@
+/**
+ * Creating a booking: the slot check, the atomic hold (one transaction per agent tried, the agent's advisory lock
+ * first, see availability.ts lockAgents), the CRM records (person, lead, calendar event), the events, and the approval
+ * workflow's start for a booking that needs one. Split from bookings.service.ts (list, get, cancel, reschedule).
+ */
+import { randomBytes } from 'node:crypto';
+import type { Ctx } from '../../domain/context';
+import { CalendarEvent } from '../../domain/calendar/calendar-event.entity';
+import { serializeEvent } from '../../domain/calendar/calendar-events.service';
+import { DomainError, validation } from '../../domain/errors';
+import { createLead } from '../../domain/leads/leads.service';
+import { emit } from '../../domain/outbox/emit';
+import { createPerson } from '../../domain/people/people.service';
+import { Person } from '../../domain/people/person.entity';
+import { likePattern } from '../../domain/shared/listing';
+import { createRecord } from '../../domain/shared/records';
+import { inTransaction } from '../../domain/shared/tx';
+import { raw } from '@mikro-orm/core';
+import {
+  freeAgentsFor,
+  dayCount,
+  isHoldConflict,
+  lockAgents,
+  meetingTypeOf,
+  retryOnDeadlock,
+  slotTaken,
+  tryLockAgent,
+  waitForAgent,
+} from './availability';
+import { Booking, BookingConfig, type BookingStatus, type MeetingType } from './booking.entity';
+import type { CreateBookingInput } from './bookings.schemas';
+import { holdOf, rankAgents } from './slots';
+import { bookingEventPayload, type BookingSideDeps } from './bookings.service';
+
+const splitName = (name: string): { firstName: string; lastName: string | null } => {
+  const parts = name.trim().split(/\s+/);
+  return { firstName: parts[0] ?? name, lastName: parts.length > 1 ? parts.slice(1).join(' ') : null };
+};
+
+/** The attendee's person: the newest person with that e-mail, else a new one (when the config says so). */
+async function personFor(
+  ctx: Ctx,
+  config: BookingConfig,
+  attendee: CreateBookingInput['attendeeInfo'],
+): Promise<string | null> {
+  const wanted = attendee.email.toLowerCase();
+  const candidates = await ctx.em.find(
+    Person,
+    { [raw((a: string) => `lower(${a}.emails::text)`) as unknown as string]: { $like: likePattern(`"${wanted}"`) } },
+    { orderBy: { createdAt: 'desc' }, limit: 20 },
+  );
+  const found = candidates.find((p) => p.emails.some((e) => e.email.toLowerCase() === wanted));
+  if (found) return found._id;
+  if (!config.createPerson) return null;
+  const created = await createPerson(
+    ctx,
+    {
+      ...splitName(attendee.name),
+      emails: [{ email: wanted, label: 'work' }],
+      phones: attendee.phone ? [{ phone: attendee.phone, label: 'mobile' }] : [],
+    },
+    { preview: false, images: async () => null },
+  );
+  return (created as { _id: string })._id;
+}
+
+function calendarEventFor(ctx: Ctx, config: BookingConfig, mt: MeetingType, b: Booking): CalendarEvent {
+  return createRecord(ctx, CalendarEvent, {
+    title: `${mt.name} with ${b.attendeeInfo.name}`.slice(0, 500),
+    description: [b.attendeeInfo.notes, `Booking ${b.publicId}`].filter(Boolean).join('\n\n'),
+    type: 'meeting',
+    start: b.startDateTime,
+    end: b.endDateTime,
+    allDay: false,
+    location: config.location,
+    attendees: [
+      { email: b.attendeeInfo.email, name: b.attendeeInfo.name, status: 'needs_action' },
+      ...b.invitedParticipants.map((p) => ({ email: p.email, name: p.name ?? null, status: 'needs_action' as const })),
+    ],
+    companyId: null,
+    personId: b.personId,
+    leadId: b.leadId,
+    dealId: null,
+    ownerId: b.agentId,
+    reminderMinutes: null,
+  } as CalendarEvent);
+}
+
+export interface CreateOptions {
+  source: 'api' | 'public';
+  now?: Date;
+}
+
+/** Rounds of createBooking that wait for a busy agent instead of queueing for it. */
+const BUSY_ROUNDS = 3;
+
+/**
+ * One attempt for one agent, in one transaction: a hold conflict rolls back the CRM records too. Null (nothing
+ * written) when another transaction writes the agent's holds now, unless `wait`.
+ */
+async function insertFor(
+  ctx: Ctx,
+  config: BookingConfig,
+  mt: MeetingType,
+  input: CreateBookingInput,
+  agentId: string,
+  localDate: string,
+  opts: CreateOptions & { wait: boolean },
+): Promise<Booking | null> {
+  return inTransaction(ctx, async () => {
+    if (opts.wait) await lockAgents(ctx.em, ctx.actor.workspaceId, [agentId]);
+    else if (!(await tryLockAgent(ctx.em, ctx.actor.workspaceId, agentId))) return null;
+    if (
+      config.maxPerDay != null &&
+      (await dayCount(ctx.em, ctx.actor.workspaceId, agentId, config.timeZone, localDate)) >= config.maxPerDay
+    )
+      throw slotTaken();
+    const start = input.slotStart;
+    const hold = holdOf(start.getTime(), mt.durationMinutes, config.bufferBeforeMinutes, config.bufferAfterMinutes);
+    const status: BookingStatus = config.requiresApproval ? 'pending' : 'confirmed';
+    const booking = createRecord(ctx, Booking, {
+      publicId: randomBytes(24).toString('base64url'),
+      configId: config._id,
+      meetingTypeId: mt.id,
+      meetingTypeName: mt.name,
+      agentId,
+      status,
+      startDateTime: start,
+      endDateTime: new Date(start.getTime() + mt.durationMinutes * 60_000),
+      holdStart: new Date(hold.start),
+      holdEnd: new Date(hold.end),
+      timeZone: config.timeZone,
+      attendeeInfo: {
+        name: input.attendeeInfo.name,
+        email: input.attendeeInfo.email,
+        phone: input.attendeeInfo.phone ?? null,
+        notes: input.attendeeInfo.notes ?? null,
+      },
+      customFieldsData: input.customFieldsData ?? {},
+      invitedParticipants: (input.invitedParticipants ?? []).map((p) => ({ email: p.email, name: p.name ?? null })),
+      personId: null,
+      leadId: null,
+      calendarEventId: null,
+      source: opts.source,
+      approvalDeadlineAt: null,
+      approvalWorkflowId: null,
+      decidedBy: null,
+      decidedAt: null,
+      decisionNotes: null,
+      rejectionReason: null,
+      cancelledAt: null,
+      cancelledBy: null,
+      cancelReason: null,
+      rescheduleCount: 0,
+      rescheduleHistory: [],
+      createdBy: opts.source === 'api' ? ctx.actor.userId : null,
+    } as unknown as Booking);
+    // The hold first: a lost race fails here, before any CRM record is written.
+    await ctx.em.persist(booking).flush();
+    booking.personId = await personFor(ctx, config, input.attendeeInfo);
+    if (config.createLead) {
+      const lead = await createLead(
+        ctx,
+        {
+          title: `${mt.name}: ${input.attendeeInfo.name}`.slice(0, 300),
+          email: input.attendeeInfo.email,
+          phone: input.attendeeInfo.phone ?? null,
+          source: config.leadSource ?? 'booking',
+          personRef: booking.personId,
+          ownerId: agentId,
+          notes: input.attendeeInfo.notes ?? null,
+        },
+        { preview: false },
+      );
+      booking.leadId = (lead as { _id: string })._id;
+    }
+    const event = calendarEventFor(ctx, config, mt, booking);
+    booking.calendarEventId = event._id;
+    emit(ctx, {
+      type: 'event_created',
+      entityType: 'event',
+      entityId: event._id,
+      payload: { event: serializeEvent(event) },
+    });
+    if (status === 'pending') {
+      booking.approvalDeadlineAt = new Date(
+        (opts.now ?? new Date()).getTime() + config.approvalDeadlineHours * 3_600_000,
+      );
+    }
+    emit(ctx, {
+      type: 'booking_created',
+      entityType: 'booking',
+      entityId: booking._id,
+      payload: bookingEventPayload(booking, { source: opts.source }),
+    });
+    return booking;
+  });
+}
+
+export async function createBooking(
+  ctx: Ctx,
+  input: CreateBookingInput,
+  deps: BookingSideDeps,
+  opts: CreateOptions,
+): Promise<Booking> {
+  const config = await ctx.em.findOne(BookingConfig, { _id: input.configId });
+  if (!config)
+    throw validation(`configId: no booking config with id ${input.configId}`, [
+      { path: 'configId', error: 'unknown booking config' },
+    ]);
+  if (!config.agents.length)
+    throw new DomainError(
+      'invalid_state',
+      'the booking config has no agents; add agents with PATCH /booking-configs/:id',
+    );
+  const mt = meetingTypeOf(config, input.meetingTypeId);
+  if (input.selectedAgentId && !config.agents.some((a) => a.userId === input.selectedAgentId)) {
+    throw validation('selectedAgentId: not an agent of this booking config', [
+      { path: 'selectedAgentId', error: 'not an agent of the config' },
+    ]);
+  }
+  const freeNow = () =>
+    freeAgentsFor(
+      ctx.em,
+      ctx.actor.workspaceId,
+      config,
+      mt,
+      input.slotStart,
+      { agentIds: input.selectedAgentId ? [input.selectedAgentId] : undefined, field: 'slotStart' },
+      opts.now,
+    );
+  let free = await freeNow();
+  for (let round = 1; ; round++) {
+    // The first rounds do not queue for an agent another request is writing: they wait until it is done, all together,
+    // and look again (the usual answer: the slot is gone, 409). The last round queues, so nobody starves.
+    const wait = round >= BUSY_ROUNDS;
+    let busy: string | undefined;
+    for (const agentId of rankAgents(free.agentIds, free.perDay)) {
+      let booking: Booking | null;
+      try {
+        // A deadlock victim (none expected: every write of a hold takes the agent's lock first) runs again.
+        booking = await retryOnDeadlock(
+          () => insertFor(ctx, config, mt, input, agentId, free.localDate, { ...opts, wait }),
+          () => ctx.em.clear(),
+        );
+      } catch (err) {
+        // Another request took this agent's slot between the check and the insert: try the next free agent.
+        if (!isHoldConflict(err) && !(err instanceof DomainError && err.code === 'conflict')) throw err;
+        ctx.em.clear();
+        continue;
+      }
+      if (!booking) {
+        busy ??= agentId;
+        continue;
+      }
+      if (booking.status === 'pending') await deps.startApproval(ctx, booking, config);
+      return booking;
+    }
+    if (!busy) throw slotTaken();
+    await waitForAgent(ctx.em, ctx.actor.workspaceId, busy);
+    free = await freeNow();
+  }
+}
