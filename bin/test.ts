@@ -1,6 +1,8 @@
 // `npm test`: type check, lint, then a fresh test stack (own ports and data folder), migrations and
 // jest against it. Extra args go to jest: `npm test -- test/http/companies`.
 // CRM_TEST_SKIP_CHECKS=1 skips tsc, eslint, prettier and depcruise; CI=true adds jest's --ci.
+// CRM_TEST_JEST_NODE_ARGS passes node flags to jest's process (`--cpu-prof --cpu-prof-dir=/tmp/prof` with
+// `--runInBand` profiles a test file; NODE_OPTIONS refuses --cpu-prof).
 import { spawn, type ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -39,9 +41,14 @@ for (const [signal, code] of [
 }
 
 /** Runs a node script in the foreground (our process group, so Ctrl-C reaches it); resolves its exit code. */
-function runNode(script: string, args: string[], env: NodeJS.ProcessEnv = process.env): Promise<number> {
+function runNode(
+  script: string,
+  args: string[],
+  env: NodeJS.ProcessEnv = process.env,
+  nodeArgs: readonly string[] = [],
+): Promise<number> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [script, ...args], { cwd: repoRoot, env, stdio: 'inherit' });
+    const child = spawn(process.execPath, [...nodeArgs, script, ...args], { cwd: repoRoot, env, stdio: 'inherit' });
     current = child;
     child.once('error', (error) => {
       log(`could not run ${script}: ${error.message}`);
@@ -161,7 +168,8 @@ async function runJest(stack: RunningStack, dataDir: string): Promise<number> {
     CRM_CONTRACT_VIOLATIONS: violationsFile,
   };
   log(`jest ${jestArgs.join(' ')}`.trim());
-  let code = await runNode(bin('jest/bin/jest.js'), args, env);
+  const jestNodeArgs = (process.env.CRM_TEST_JEST_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  let code = await runNode(bin('jest/bin/jest.js'), args, env, jestNodeArgs);
   const violations = readViolations(violationsFile);
   if (violations.length) {
     log(`${violations.length} answer(s) did not match the documented contract:`);
