@@ -14,7 +14,7 @@ import type { CompanyRegistry } from '../domain/lookups/registry';
 import type { EidProvider } from '../modules/contracts';
 import type { SearchService } from '../search/search.service';
 import type { CustomObjectSearch } from '../search/custom-objects';
-import { forkForWorkspace } from '../domain/orm/tenant';
+import { lazyWorkspaceCtx } from '../domain/orm/tenant';
 import { authorize } from './http/auth';
 import { dispatchBySegments, type Mounted } from './http/dispatch';
 import type { ActorCache } from '../domain/workspaces/authenticate';
@@ -107,24 +107,18 @@ function takePreview(ctx: Context, def: RouteDef): boolean {
 }
 
 function mount(def: RouteDef, deps: AppDeps, authFailures: AuthFailureLimiter): Mounted {
+  const notFound = `${(def.resources ? Object.values(def.resources)[0] : undefined) ?? 'record'} not found`;
+  const limits = { perMinute: deps.config.rateLimitPerMinute, perDay: deps.config.rateLimitPerDay };
   const handler = async (ctx: Context): Promise<void> => {
     markRoute(ctx, def);
     // Auth, rate limit and idempotency only borrow the pool's connection; the handler gets the one fork.
     const em = deps.orm.em;
     const actor = isPublic(def.access)
       ? undefined
-      : await authorize(
-          ctx,
-          em,
-          def.access,
-          { perMinute: deps.config.rateLimitPerMinute, perDay: deps.config.rateLimitPerDay },
-          authFailures,
-          deps.keyCache,
-        );
+      : await authorize(ctx, em, def.access, limits, authFailures, deps.keyCache);
 
     // Validation and handler; answers the names of the headers the handler set (kept with an idempotent response).
     const run = async (): Promise<readonly string[]> => {
-      const notFound = `${(def.resources ? Object.values(def.resources)[0] : undefined) ?? 'record'} not found`;
       assertStorableParams(ctx.params, notFound);
       const params = def.params ? def.params.safeParse(ctx.params) : { success: true as const, data: ctx.params };
       if (!params.success) throw new DomainError('not_found', notFound);
@@ -147,7 +141,8 @@ function mount(def: RouteDef, deps: AppDeps, authFailures: AuthFailureLimiter): 
         }
         body = parsed.data;
       }
-      const ctxForDomain = actor ? { em: forkForWorkspace(em, actor.workspaceId), actor } : (undefined as never);
+      // The EM fork is made when the handler first uses ctx.em; the lean reads never do (domain/orm/tenant.ts).
+      const ctxForDomain = actor ? lazyWorkspaceCtx(em, actor) : (undefined as never);
       const reply = await def.handler({
         params: params.data,
         query: query.data,

@@ -11,6 +11,7 @@
 // Last line: RESULT min_ratio=<x> min_route=<name> max_p99_ms=<n> routes=<n> (ratio = API / raw requests/s)
 import { fork, type ChildProcess } from 'node:child_process';
 import { rmSync } from 'node:fs';
+import { loadavg } from 'node:os';
 import path from 'node:path';
 import autocannon from 'autocannon';
 import { MikroORM } from '@mikro-orm/postgresql';
@@ -43,15 +44,10 @@ interface Child {
 }
 
 async function start(args: string[], env: NodeJS.ProcessEnv): Promise<Child> {
-  // CRM_BENCH_PROFILE=1 writes a V8 CPU profile of each server to .data/bench/profiles (open in Chrome DevTools).
-  const profile =
-    process.env.CRM_BENCH_PROFILE === '1'
-      ? ['--cpu-prof', `--cpu-prof-dir=${path.join(devDataDir(), 'bench', 'profiles')}`]
-      : [];
   const proc = fork(path.join(__dirname, 'read.child.ts'), args, {
     cwd: repoRoot,
     env,
-    execArgv: ['--import', 'tsx', ...profile],
+    execArgv: ['--import', 'tsx'],
     stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
   });
   const port = await new Promise<number>((resolve, reject) => {
@@ -91,8 +87,12 @@ interface Load {
   cpuUs: number;
 }
 
+// CRM_BENCH_PROFILE=1 writes a V8 CPU profile of each measured run (that route and side only) to
+// .data/bench/profiles/<side>-<route>-<round>.cpuprofile (open in Chrome DevTools).
+const PROFILE_DIR = process.env.CRM_BENCH_PROFILE === '1' ? path.join(devDataDir(), 'bench', 'profiles') : undefined;
+
 /** Warm-up then one measured run; refuses a run where any answer was not 2xx. */
-async function measure(child: Child, label: string, url: string, apiKey: string): Promise<Load> {
+async function measure(child: Child, label: string, url: string, apiKey: string, name = label): Promise<Load> {
   const run = (duration: number) =>
     autocannon({
       url: `http://127.0.0.1:${child.port}${url}`,
@@ -101,9 +101,14 @@ async function measure(child: Child, label: string, url: string, apiKey: string)
       headers: { authorization: `Bearer ${apiKey}` },
     });
   await run(WARMUP_S);
+  if (PROFILE_DIR) await ask(child, { type: 'profile-start' }, 'profiling');
   const cpuBefore = (await ask(child, { type: 'cpu' }, 'cpu')).micros;
   const result = await run(DURATION_S);
   const cpu = (await ask(child, { type: 'cpu' }, 'cpu')).micros - cpuBefore;
+  if (PROFILE_DIR) {
+    const file = path.join(PROFILE_DIR, `${name.replace(/\W+/g, '-')}.cpuprofile`);
+    await ask(child, { type: 'profile-stop', file }, 'profiled');
+  }
   if (result.non2xx || result.errors)
     throw new Error(`${label} ${url}: ${result.non2xx} non-2xx answers and ${result.errors} errors`);
   return {
@@ -195,13 +200,18 @@ async function main(): Promise<void> {
     const results = new Map<string, { api: Load[]; raw: Load[] }>(
       routes.map(([label]) => [label, { api: [], raw: [] }]),
     );
+    const load = (): string =>
+      loadavg()
+        .map((l) => l.toFixed(2))
+        .join(' ');
+    const loadAtStart = load();
     for (let round = 1; round <= ROUNDS; round++) {
       log(
         `round ${round}/${ROUNDS}: ${routes.length} routes × 2 sides, ${CONNECTIONS} connections, ${DURATION_S} s each…`,
       );
       for (const [label, url] of routes) {
-        results.get(label)!.api.push(await measure(api, 'api', url, ws.apiKey));
-        results.get(label)!.raw.push(await measure(raw, 'raw', url, ws.apiKey));
+        results.get(label)!.api.push(await measure(api, 'api', url, ws.apiKey, `api-${label}-${round}`));
+        results.get(label)!.raw.push(await measure(raw, 'raw', url, ws.apiKey, `raw-${label}-${round}`));
       }
     }
     const row = (cells: string[]): string => cells.map((c, i) => (i === 0 ? c.padEnd(16) : c.padStart(11))).join('');
@@ -230,6 +240,7 @@ async function main(): Promise<void> {
     }
     const met = min.ratio >= TARGET_RATIO && maxP99 <= TARGET_P99_MS;
     out.push(
+      `load average ${loadAtStart} at the start, ${load()} at the end`,
       `median of ${ROUNDS} rounds; µs = server CPU per request; targets: every ratio ≥ ${TARGET_RATIO}, p99 ≤ ${TARGET_P99_MS} ms: ${met ? 'met' : 'NOT met'}`,
       `RESULT min_ratio=${min.ratio.toFixed(2)} min_route=${min.label.replace(/ /g, '_')} max_p99_ms=${maxP99} routes=${routes.length}`,
     );

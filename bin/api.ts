@@ -1,13 +1,12 @@
-import pino from 'pino';
 import { buildApi } from '../api/bootstrap';
 import { loadConfig } from '../domain/config';
-import { createLogger } from '../domain/logger';
+import { batchedDestination, createLogger } from '../domain/logger';
 
 async function main(): Promise<void> {
   const config = loadConfig();
-  // Asynchronous stdout: the request log line never blocks the event loop in write(2), and lines that
-  // arrive while a write is in flight go out together; pino flushes what is left when the process exits.
-  const log = createLogger(config.logLevel, 'api', pino.destination({ dest: 1, sync: false }));
+  // Asynchronous stdout in batches (domain/logger.ts): the request log line never blocks the event loop in
+  // write(2), and one write carries many lines; pino flushes what is left when the process exits.
+  const log = createLogger(config.logLevel, 'api', batchedDestination(1));
   const runtime = await buildApi(config, log);
   const server = runtime.app.listen(config.port, () =>
     log.info({ port: config.port }, `API listening on http://127.0.0.1:${config.port}`),

@@ -23,7 +23,7 @@ export const serializeCompany = (c: Company): CompanyView => plainOf(c, COMPANY_
 
 /** GET :id: one prepared primary-key select, no query building or hydration (domain/orm/lean.ts). */
 export async function readCompany(ctx: Ctx, id: string): Promise<CompanyView> {
-  const company = await findRowById(ctx.em, Company, id);
+  const company = await findRowById(ctx, Company, id);
   if (!company) throw notFound('company');
   return serializeCompany(company);
 }
@@ -153,7 +153,7 @@ export async function listCompanies(ctx: Ctx, query: CompanyListQuery) {
   const where: Record<string, unknown> = { ...dateWhere(query) };
   // Unfiltered (paging through all): one prepared statement for the page and the total, no ORM.
   if (!query.q && !Object.keys(where).length) {
-    const { items, total } = await findPageRows(ctx.em, Company, { prop: 'createdAt', dir: 'desc' }, query);
+    const { items, total } = await findPageRows(ctx, Company, { prop: 'createdAt', dir: 'desc' }, query);
     return { items: items.map(serializeCompany), total };
   }
   if (query.q) {

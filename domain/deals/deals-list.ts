@@ -51,7 +51,7 @@ export async function listDeals(ctx: Ctx, query: DealListQuery) {
   // Unfiltered and in creation order (paging through all): one prepared statement for the page and the total, no ORM.
   if (!Object.keys(where).length && !query.sortBy) {
     const order = { prop: 'createdAt', dir: query.sortOrder ?? 'desc' } as const;
-    const { items, total } = await findPageRows(ctx.em, Deal, order, query);
+    const { items, total } = await findPageRows(ctx, Deal, order, query);
     return { items: items.map(serializeDeal), total };
   }
   let orderBy: Record<string, QueryOrderKeys<false>>[];

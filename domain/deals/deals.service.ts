@@ -26,7 +26,7 @@ export const serializeDeal = (d: Deal): DealView => plainOf(d, DEAL_FIELDS);
 
 /** GET :id: one prepared primary-key select, no query building or hydration (domain/orm/lean.ts). */
 export async function readDeal(ctx: Ctx, id: string): Promise<DealView> {
-  const row = await findRowById(ctx.em, Deal, id);
+  const row = await findRowById(ctx, Deal, id);
   if (!row) throw notFound('deal');
   return serializeDeal(row);
 }

@@ -23,7 +23,7 @@ export const serializeLead = (l: Lead): LeadView => plainOf(l, LEAD_FIELDS);
 
 /** GET :id: one prepared primary-key select, no query building or hydration (domain/orm/lean.ts). */
 export async function readLead(ctx: Ctx, id: string): Promise<LeadView> {
-  const row = await findRowById(ctx.em, Lead, id);
+  const row = await findRowById(ctx, Lead, id);
   if (!row) throw notFound('lead');
   return serializeLead(row);
 }

@@ -73,7 +73,7 @@ export function serializeOffer(offer: Offer, links: OfferLinks): OfferView {
 /** GET :id: by `_id` or `publicId`, one prepared select without the ORM (domain/orm/lean.ts); 404 as getOffer. */
 export async function readOffer(ctx: Ctx, id: string, links: OfferLinks): Promise<OfferView> {
   const where = { where: { kind: 'offer' } };
-  const offer = await findRowById(ctx.em, Offer, id, isId(id) ? where : { ...where, by: 'publicId' });
+  const offer = await findRowById(ctx, Offer, id, isId(id) ? where : { ...where, by: 'publicId' });
   if (!offer) throw notFound('offer');
   return serializeOffer(offer, links);
 }

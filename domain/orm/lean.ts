@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import type { EntityManager, Knex } from '@mikro-orm/postgresql';
 import { BigIntType, type EntityName, type EntityProperty } from '@mikro-orm/core';
 import pg from 'pg';
-import { TENANT_FILTER, type TenantFilterArgs } from './tenant';
+import { leanScopeOf, TENANT_FILTER, type TenantFilterArgs } from './tenant';
 
 // The hot read path (GET /…/:id, the key lookup of every request) without MikroORM's query building,
 // identity map and hydration: one parameterised statement on a pooled pg client. Everything else
@@ -17,15 +17,30 @@ interface KnexClient {
 }
 
 /**
+ * What the lean reads take: an EntityManager bound to a workspace (forkForWorkspace), or a request
+ * Ctx. A Ctx made by lazyWorkspaceCtx that has not made its fork lends the global EM's pool and
+ * metadata and its actor's workspace instead, so the read builds no entity manager.
+ */
+export type LeanSource = EntityManager | { em: EntityManager; actor: { workspaceId: string } };
+
+/** The EM to use and, for a lent scope, the workspace (else the EM's bound one, see boundWorkspaceId). */
+function resolve(source: LeanSource): { em: EntityManager; workspaceId?: string } {
+  if (!('actor' in source)) return { em: source };
+  return leanScopeOf(source) ?? { em: source.em };
+}
+
+/**
  * Runs one statement (`$1`… placeholders, each used once and in order) on a pooled connection.
  * `name` makes it a prepared statement per connection (parsed and planned once). Inside a
  * transaction it runs on the transaction's connection, its values still sent as bind parameters
  * (the ORM's execute would escape them into the SQL text, slow for the large JSON parameters of
  * set-based writes).
  */
-export async function leanQuery<R>(em: EntityManager, text: string, values: unknown[], name?: string): Promise<R[]> {
+export async function leanQuery<R>(source: LeanSource, text: string, values: unknown[], name?: string): Promise<R[]> {
+  const { em, workspaceId } = resolve(source);
   const connection = em.getConnection();
-  const trx = em.getTransactionContext<Knex.Transaction>();
+  // A lent scope (workspaceId set) is a request Ctx that never made its fork: no transaction can be open on it.
+  const trx = workspaceId === undefined ? em.getTransactionContext<Knex.Transaction>() : undefined;
   if (trx) {
     const res = (await connection
       .getKnex()
@@ -102,12 +117,12 @@ const isBigInt = (prop: EntityProperty): boolean =>
  * through JSON, so they parse exactly as a top-level column does).
  */
 export function leanColumns(
-  em: EntityManager,
+  source: LeanSource,
   entity: EntityName<object>,
   alias?: string,
   opts: { datesAsText?: boolean } = {},
 ): { select: string; dates: string[]; converted: EntityProperty[] } {
-  const meta = em.getMetadata().get(entity);
+  const meta = resolve(source).em.getMetadata().get(entity);
   const columns = (Object.values(meta.properties) as EntityProperty[]).filter(isColumn);
   for (const prop of columns) {
     const type = prop.columnTypes?.[0] ?? '';
@@ -129,18 +144,19 @@ export function leanColumns(
 }
 
 /** Turns the timestamp columns of a lean row (text with the ORM's pg types) into Dates, as the ORM does. */
-export function readDates<T extends object>(em: EntityManager, row: Record<string, unknown>, dates: string[]): T {
-  const platform = em.getPlatform();
+export function readDates<T extends object>(source: LeanSource, row: Record<string, unknown>, dates: string[]): T {
+  const platform = resolve(source).em.getPlatform();
   for (const prop of dates) if (row[prop] != null) row[prop] = platform.parseDate(row[prop] as string);
   return row as T;
 }
 
 /** readDates plus the bigint columns, each converted by its property's ORM type exactly as a findOne would. */
 export function readRow<T extends object>(
-  em: EntityManager,
+  source: LeanSource,
   row: Record<string, unknown>,
   cols: { dates: string[]; converted?: EntityProperty[] },
 ): T {
+  const { em } = resolve(source);
   const platform = em.getPlatform();
   for (const prop of cols.converted ?? [])
     if (row[prop.name] != null) row[prop.name] = prop.customType!.convertToJSValue(row[prop.name], platform);
@@ -205,8 +221,13 @@ function byIdStatement(
   return statement;
 }
 
-/** The workspace bound to the EM's tenant filter (forkForWorkspace); throws for an EM without one (fail closed). */
-export function boundWorkspaceId(em: EntityManager): string {
+/**
+ * The workspace bound to the EM's tenant filter (forkForWorkspace), or lent by a request Ctx (its
+ * actor's, which its fork is bound to); throws for an EM without one (fail closed).
+ */
+export function boundWorkspaceId(source: LeanSource): string {
+  const { em, workspaceId: lent } = resolve(source);
+  if (lent) return lent;
   const workspaceId = (em.getFilterParams(TENANT_FILTER) as TenantFilterArgs | undefined)?.workspaceId;
   if (!workspaceId) throw new Error('tenant filter: no workspace bound to this entity manager');
   return workspaceId;
@@ -221,12 +242,13 @@ export function boundWorkspaceId(em: EntityManager): string {
  * on other properties; `children` reads a child collection in the same statement.
  */
 export async function findRowById<T extends object>(
-  em: EntityManager,
+  source: LeanSource,
   entity: EntityName<T>,
   id: string,
   opts: { by?: string; where?: Record<string, string>; children?: LeanChildren } = {},
 ): Promise<T | null> {
-  const workspaceId = boundWorkspaceId(em);
+  const workspaceId = boundWorkspaceId(source);
+  const { em } = resolve(source);
   const where = Object.entries(opts.where ?? {});
   const statement = byIdStatement(
     em,
@@ -236,7 +258,7 @@ export async function findRowById<T extends object>(
     opts.children,
   );
   const values = [id, workspaceId, ...where.map(([, value]) => value)];
-  const row = (await leanQuery<Record<string, unknown>>(em, statement.text, values, statement.name))[0];
+  const row = (await leanQuery<Record<string, unknown>>(source, statement.text, values, statement.name))[0];
   if (!row) return null;
   const children = statement.children;
   if (children)
@@ -252,12 +274,13 @@ const pageStatements = new Map<string, ByIdStatement>();
  * closed like findRowById. For the unfiltered lists only; filtered ones keep the ORM's findAndCount.
  */
 export async function findPageRows<T extends object>(
-  em: EntityManager,
+  source: LeanSource,
   entity: EntityName<T>,
   order: { prop: 'createdAt' | 'updatedAt'; dir: 'asc' | 'desc' },
   page: { page: number; limit: number },
 ): Promise<{ items: T[]; total: number }> {
-  const workspaceId = boundWorkspaceId(em);
+  const workspaceId = boundWorkspaceId(source);
+  const { em } = resolve(source);
   const meta = em.getMetadata().get(entity as EntityName<object>);
   const key = `${meta.className}:${order.prop}:${order.dir}`;
   let statement = pageStatements.get(key);
@@ -280,7 +303,7 @@ export async function findPageRows<T extends object>(
     pageStatements.set(key, statement);
   }
   const rows = await leanQuery<Record<string, unknown>>(
-    em,
+    source,
     statement.text,
     [workspaceId, page.limit, (page.page - 1) * page.limit],
     statement.name,

@@ -24,7 +24,7 @@ export const serializePerson = (p: Person): PersonView => plainOf(p, PERSON_FIEL
 
 /** GET :id: one prepared primary-key select, no query building or hydration (domain/orm/lean.ts). */
 export async function readPerson(ctx: Ctx, id: string): Promise<PersonView> {
-  const row = await findRowById(ctx.em, Person, id);
+  const row = await findRowById(ctx, Person, id);
   if (!row) throw notFound('person');
   return serializePerson(row);
 }

@@ -51,13 +51,21 @@ export const MAX_NODES = 200;
 export const MAX_EDGES = 400;
 export const MAX_TRIGGERS = 20;
 
+// Building a DateTimeFormat costs ~0.3 ms, and every read of a sequence validates its settings' zone:
+// the answer per zone name is kept (bounded; the names in use are few).
+const zoneChecks = new Map<string, boolean>();
 const validZone = (tz: string): boolean => {
+  let valid = zoneChecks.get(tz);
+  if (valid !== undefined) return valid;
   try {
     new Intl.DateTimeFormat('en-US', { timeZone: tz });
-    return true;
+    valid = true;
   } catch {
-    return false;
+    valid = false;
   }
+  if (zoneChecks.size >= 1000) zoneChecks.clear();
+  zoneChecks.set(tz, valid);
+  return valid;
 };
 const hhmm = () => zString().regex(HHMM_RE, 'must be HH:mm (00:00-23:59)');
 const objectId = () => zString().regex(/^[0-9a-f]{24}$/, 'must be a 24-character hex id');

@@ -4,7 +4,7 @@
  * the graph or settings change (running enrollments keep their own snapshot anyway).
  */
 import type { SequenceView } from './sequences.views';
-import { LockMode } from '@mikro-orm/core';
+import { LockMode, type EntityName, type EntityProperty } from '@mikro-orm/core';
 import type { Ctx } from '../context';
 import { DomainError, notFound } from '../errors';
 import { createRecord } from '../shared/records';
@@ -20,11 +20,11 @@ import {
   type SequenceNode,
   type SequenceSettings,
 } from './definition.schemas';
-import { Sequence, SequenceEnrollment, type EnrollmentStatus } from './sequence.entity';
+import { ENROLLMENT_STATUSES, Sequence, SequenceEnrollment, type EnrollmentStatus } from './sequence.entity';
 import type { ValidationIssue } from '../automations/zod-kit';
 import { EmailTemplate } from '../email/email-template.entity';
 import { isId } from '../ids';
-import { findRowById } from '../orm/lean';
+import { boundWorkspaceId, leanColumns, leanQuery, readRow } from '../orm/lean';
 import { SmsTemplate } from '../messaging/sms-message.entity';
 
 /** Stored settings may predate a key: defaults fill what is missing. */
@@ -83,11 +83,33 @@ export async function getSequence(ctx: Ctx, id: string, lock = false): Promise<S
   return s;
 }
 
-/** GET :id: the row without the ORM (one prepared select, domain/orm/lean.ts) and its counts, side by side. */
+let readStatement: { text: string; dates: string[]; converted: EntityProperty[] } | undefined;
+
+/**
+ * GET :id: the row and its enrollment counts in one prepared statement without the ORM
+ * (domain/orm/lean.ts); the workspace bound to the EM is in both WHERE clauses (fails closed).
+ */
 export async function readSequence(ctx: Ctx, id: string): Promise<SequenceView> {
-  const [s, counts] = await Promise.all([findRowById(ctx.em, Sequence, id), countsFor(ctx, [id])]);
-  if (!s) throw notFound('sequence');
-  return serializeSequence(s, counts.get(id));
+  const workspaceId = boundWorkspaceId(ctx);
+  if (!readStatement) {
+    const { select, dates, converted } = leanColumns(ctx, Sequence as EntityName<object>, 't');
+    const perStatus = ENROLLMENT_STATUSES.map(
+      (status) => `count(*) filter (where e.status = '${status}')::int as "lean_${status}"`,
+    ).join(', ');
+    readStatement = {
+      text: `select ${select}, c.* from sequence t left join lateral (select count(*)::int as lean_total, ${perStatus}
+        from sequence_enrollment e where e.workspace_id = $2 and e.sequence_id = t.id) c on true
+        where t.id = $1 and t.workspace_id = $2`,
+      dates,
+      converted,
+    };
+  }
+  const [row] = await leanQuery<Record<string, unknown>>(ctx, readStatement.text, [id, workspaceId], 'lean_sequence');
+  if (!row) throw notFound('sequence');
+  const counts = { ...EMPTY_COUNTS, totalEnrolled: row.lean_total as number };
+  for (const status of ENROLLMENT_STATUSES) counts[status] = row[`lean_${status}`] as number;
+  // serializeSequence picks its fields by name: the lean_* columns go no further.
+  return serializeSequence(readRow<Sequence>(ctx, row, readStatement), counts);
 }
 
 export async function listSequences(

@@ -67,7 +67,7 @@ export const serializeTask = (t: Task): TaskView => plainOf(t, TASK_FIELDS);
 
 /** GET :id: one prepared primary-key select, no query building or hydration (domain/orm/lean.ts). */
 export async function readTask(ctx: Ctx, id: string): Promise<TaskView> {
-  const row = await findRowById(ctx.em, Task, id);
+  const row = await findRowById(ctx, Task, id);
   if (!row) throw notFound('task');
   return serializeTask(row);
 }

@@ -106,6 +106,17 @@ const COUNT = `insert into rate_limit_window (key_id, kind, window_start, count)
 
 export type ActorCache = KeyCache<Authenticated>;
 
+// The windows' bounds as sent to Postgres, computed once per minute (a UTC day starts on a minute).
+let windowsOf: { minute: number; minuteStart: string; dayStart: string } | undefined;
+function windowBounds(now: Date): { minuteStart: string; dayStart: string } {
+  const minute = Math.floor(now.getTime() / 60_000);
+  if (windowsOf?.minute !== minute) {
+    const { minuteStart, dayStart } = rateWindows(now);
+    windowsOf = { minute, minuteStart: minuteStart.toISOString(), dayStart: dayStart.toISOString() };
+  }
+  return windowsOf;
+}
+
 /**
  * Authentication and rate-limit counting in one round trip: the key lookup and the upsert of the
  * minute and day windows are one statement, so every API process still shares the count in
@@ -120,13 +131,14 @@ export async function authenticateAndCount(
   cache?: ActorCache,
 ): Promise<{ actor: Authenticated; rate: RateLimitState }> {
   const hash = checkKey(key);
-  const { minuteStart, dayStart } = rateWindows(now);
+  // ISO strings: pg's Date formatting (local time zone) costs more than toISOString.
+  const { minuteStart, dayStart } = windowBounds(now);
   const cached = cache?.get(hash, now.getTime());
   if (cached) {
     const counts = await leanQuery<{ kind: string; count: number }>(
       em,
       COUNT,
-      [cached.keyId, minuteStart.toISOString(), dayStart.toISOString()],
+      [cached.keyId, minuteStart, dayStart],
       'rate_limit_count',
     );
     touchLastUsed(em, cached.keyId);
@@ -139,8 +151,7 @@ export async function authenticateAndCount(
   const rows = await leanQuery<KeyRow & { minute_count: number | null; day_count: number | null }>(
     em,
     AUTHENTICATE_AND_COUNT,
-    // ISO strings: pg's Date formatting (local time zone) costs more than toISOString.
-    [hash, minuteStart.toISOString(), dayStart.toISOString()],
+    [hash, minuteStart, dayStart],
     'authenticate_and_count',
   );
   const actor = toActor(rows[0]);

@@ -22,9 +22,9 @@ const WHOAMI = `select w.name, w.plan, w.timezone, u.id as user_id, u.first_name
 
 /** The calling key's workspace, user, key and scopes; `key` is the authenticated key (id and prefix). */
 export async function getWhoami(ctx: Ctx, key: { id: string; prefix: string }): Promise<WhoamiView> {
-  const workspaceId = boundWorkspaceId(ctx.em);
+  const workspaceId = boundWorkspaceId(ctx);
   if (workspaceId !== ctx.actor.workspaceId) throw notFound('workspace');
-  const [row] = await leanQuery<WhoamiRow>(ctx.em, WHOAMI, [workspaceId, ctx.actor.userId], 'lean_whoami');
+  const [row] = await leanQuery<WhoamiRow>(ctx, WHOAMI, [workspaceId, ctx.actor.userId], 'lean_whoami');
   if (!row) throw notFound('workspace');
   return {
     workspace: { _id: workspaceId, name: row.name, plan: row.plan, timezone: row.timezone },

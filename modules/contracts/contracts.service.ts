@@ -257,8 +257,7 @@ export async function readContract(ctx: Ctx, id: string): Promise<ContractView> 
     foreignKey: 'contractId',
     orderBy: 'position',
   };
-  const row = (await findRowById(ctx.em, Contract, id, { children })) as
-    (Contract & { signers: ContractSigner[] }) | null;
+  const row = (await findRowById(ctx, Contract, id, { children })) as (Contract & { signers: ContractSigner[] }) | null;
   if (!row) throw notFound('contract');
   return serializeContract(row, row.signers);
 }
