@@ -11,7 +11,8 @@ import { systemNamespace } from '../domain/automations/engine/context';
 import { nodeDataWithSecrets } from '../domain/automations/engine/secret-refs';
 import type { EngineDeps } from '../domain/automations/engine/ports';
 import { startExecution } from '../domain/automations/engine/start';
-import { finishExecutionRow, writeWorkflowSteps } from '../domain/automations/engine/steps';
+import { finishExecutionWithSteps } from '../domain/automations/engine/finish';
+import { writeWorkflowSteps } from '../domain/automations/engine/steps';
 import type {
   FinishExecutionInput,
   NodeActivityInput,
@@ -138,10 +139,9 @@ export function createAutomationActivities(opts: AutomationActivityOptions) {
     },
 
     async finishExecution(input: FinishExecutionInput): Promise<boolean> {
-      const em = forkForWorkspace(deps.orm.em, input.workspaceId);
-      return em.transactional(async (tem) => {
-        await writeWorkflowSteps(tem, input.workspaceId, input.executionId, input.steps);
-        return finishExecutionRow(tem, input.executionId, input.status, input.error ?? null);
+      return finishExecutionWithSteps(forkForWorkspace(deps.orm.em, input.workspaceId), {
+        ...input,
+        error: input.error ?? null,
       });
     },
 

@@ -130,4 +130,28 @@ describe('durable intake', () => {
     expect(await notesOf(lead._id)).toHaveLength(0);
     await h.stopWorker();
   }, 60_000);
+
+  it(`webhook calls made at once: exactly ${CAP} are queued, the others answer 429 with Retry-After (nothing written for them)`, async () => {
+    const tenant = await h.app.tenant('Webhook cap');
+    const id = await createAutomation(
+      tenant.http,
+      chainGraph({ triggerType: 'webhook', config: { secret: 'cap-secret' } }, [
+        action('create_note', { noteContent: 'capped' }),
+      ]),
+    );
+    const send = (i: number) =>
+      h.app.anonymous.post(`/api/webhooks/automation/${id}`, { i }, { headers: { 'x-webhook-secret': 'cap-secret' } });
+    const answers = await Promise.all(Array.from({ length: CAP + 5 }, (_, i) => send(i)));
+    const accepted = answers.filter((a) => a.status === 202);
+    const refused = answers.filter((a) => a.status === 429);
+    expect(accepted).toHaveLength(CAP);
+    expect(refused).toHaveLength(5);
+    for (const r of refused) {
+      expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
+      expect(r.body.error).toMatch(/too many runs of this workspace are waiting to start/);
+    }
+    const rows = await executionsOf(h, id);
+    expect(rows.map((r) => r._id).sort()).toEqual(accepted.map((a) => a.body.data.executionId as string).sort());
+    expect(rows.every((r) => r.status === 'queued')).toBe(true);
+  }, 60_000);
 });

@@ -8,12 +8,13 @@ import { queuedAdmission } from '../../intake/admission';
 import { newId } from '../../ids';
 import { leanQuery } from '../../orm/lean';
 import { forkForWorkspace } from '../../orm/tenant';
-import { rateLimitState, rateWindows } from '../../workspaces/rate-limit.service';
+import { rateLimitState } from '../../workspaces/rate-limit.service';
 import type { Automation } from '../automation.entity';
 import { automationExecutionKind } from '../../workflow-kinds';
 import type { EngineDeps } from './ports';
 import { queuedRuns, START_QUEUE_CHANNEL } from '../../intake/queue-signal';
 import { createRoots, rowContext, type StartRequest, type StartResult } from './start';
+import { submitGuarded } from './intake-batch';
 
 /** Queued runs per workspace before 429 (domain/intake/admission.ts). */
 const runAdmission = queuedAdmission({ table: 'automation_execution', queued: `status = 'queued'`, what: 'runs' });
@@ -36,31 +37,6 @@ const FAST_INSERT = `with ins as (
   values (${rowValues(1)})
   on conflict (automation_id, trigger_key) do nothing returning id)
 select id, ${NOTIFY} from ins`;
-
-/**
- * The webhook hot path in one round trip: the automation is still the cached version and active,
- * the call is counted in its rate-limit windows, and the run is recorded when both windows allow
- * it. A stale cache entry (`fresh` = 0) counts nothing and records nothing: the caller reloads.
- */
-const GUARDED_INSERT = `with fresh as (
-  select 1 from automation
-   where id = $1 and version = $2 and date_trunc('milliseconds', updated_at) = $3
-     and is_active and trigger_type = 'webhook'),
-rl as (
-  insert into rate_limit_window (key_id, kind, window_start, count)
-  select $4, k.kind, k.ws, 1 from fresh cross join (values ('m', $5::timestamptz), ('d', $6::timestamptz)) k(kind, ws)
-  on conflict (key_id, kind, window_start) do update set count = rate_limit_window.count + 1
-  returning kind, count),
-ins as (
-  insert into automation_execution (${EXECUTION_COLUMNS})
-  select ${rowValues(7)} from fresh
-   where not exists (select 1 from rl where (kind = 'm' and count > $24) or (kind = 'd' and count > $25))
-  on conflict (automation_id, trigger_key) do nothing returning id)
-select (select count(*) from fresh)::int as fresh,
-  (select max(count) from rl where kind = 'm')::int as minute,
-  (select max(count) from rl where kind = 'd')::int as day,
-  (select id from ins) as id,
-  (select count(${NOTIFY}) from ins)::int as notified`;
 
 /** What a start needs of its automation (an entity, or a cached snapshot of one). */
 export type AutomationSnapshot = Pick<
@@ -130,15 +106,20 @@ async function recorded(
   id: string,
   inserted: boolean,
 ): Promise<StartResult> {
-  if (!inserted) return existingRun(deps, req.workspaceId, automation._id, req.triggerKey);
+  if (!inserted) {
+    // A repeated trigger key queued nothing: its admission goes back (the cap counts queued runs).
+    runAdmission.release(req.workspaceId);
+    return existingRun(deps, req.workspaceId, automation._id, req.triggerKey);
+  }
   queuedRuns.emit('queued', req.workspaceId);
   const workflowId = automationExecutionKind.workflowId(req.workspaceId, id);
   return { status: 'started', execution: { _id: id, workflowId, status: 'queued' } };
 }
 
 /**
- * A webhook start of an uncapped automation in one statement (see GUARDED_INSERT), checked against
- * the cached automation it was authenticated with. Capped automations take enqueueExecution.
+ * A webhook start of an uncapped automation, checked against the cached automation it was
+ * authenticated with; the calls arriving together share one statement (intake-batch.ts). Capped
+ * automations take enqueueExecution.
  */
 export async function enqueueGuarded(
   deps: EngineDeps,
@@ -150,33 +131,37 @@ export async function enqueueGuarded(
   await admit(deps, req.workspaceId);
   const now = req.now ?? new Date();
   const id = newId(now);
-  const { minuteStart, dayStart } = rateWindows(now);
-  const [row] = await leanQuery<{ fresh: number; minute: number | null; day: number | null; id: string | null }>(
-    forkForWorkspace(deps.orm.em, req.workspaceId),
-    GUARDED_INSERT,
-    [
-      automation._id,
-      guard.version,
-      guard.updatedAt,
-      guard.rateKey,
-      minuteStart,
-      dayStart,
-      ...rowParams(automation, req, id, now),
-      guard.limits.perMinute,
-      guard.limits.perDay,
-    ],
-    'intake_guarded_insert',
-  );
-  if (!row?.fresh) {
+  const row = await submitGuarded(deps.orm, {
+    id,
+    workspaceId: req.workspaceId,
+    at: now,
+    automationId: automation._id,
+    automationName: automation.name,
+    automationVersion: automation.version,
+    graph: { nodes: automation.nodes, edges: automation.edges, executionSettings: automation.executionSettings },
+    triggerType: req.triggerType,
+    triggerKey: req.triggerKey,
+    entityType: req.entityType ?? null,
+    entityId: req.entityId ?? null,
+    context: rowContext(req, id),
+    isTest: Boolean(req.isTest),
+    workflowId: automationExecutionKind.workflowId(req.workspaceId, id),
+    version: guard.version,
+    updatedAt: guard.updatedAt,
+    rateKey: guard.rateKey,
+    perMinute: guard.limits.perMinute,
+    perDay: guard.limits.perDay,
+  });
+  if (!row.fresh) {
     runAdmission.release(req.workspaceId);
     return { status: 'stale' };
   }
-  const state = rateLimitState({ minute: row.minute ?? 0, day: row.day ?? 0 }, guard.limits, now);
+  const state = rateLimitState({ minute: row.minute, day: row.day }, guard.limits, now);
   if (state.retryAfter !== undefined) {
     runAdmission.release(req.workspaceId);
     return { status: 'rate_limited', retryAfter: state.retryAfter };
   }
-  return recorded(deps, automation, req, id, Boolean(row.id));
+  return recorded(deps, automation, req, id, row.inserted);
 }
 
 /**

@@ -141,6 +141,7 @@ interface WebhookAutomation extends AutomationSnapshot {
 const WEBHOOK_CACHE_TTL_MS = 60_000;
 const WEBHOOK_CACHE_MAX = 2_000;
 const webhookCache = new Map<string, { a: WebhookAutomation | null; at: number }>();
+const webhookLoads = new Map<string, Promise<WebhookAutomation | null>>();
 
 /**
  * The automation of a webhook call: from this process's cache when recent, else loaded. Nothing is
@@ -154,6 +155,21 @@ async function webhookAutomation(
 ): Promise<{ a: WebhookAutomation | null; cached: boolean }> {
   const hit = webhookCache.get(id);
   if (hit && !reload && Date.now() - hit.at < WEBHOOK_CACHE_TTL_MS) return { a: hit.a, cached: true };
+  // A burst of calls to an automation not cached yet shares one load (a reload after a stale entry loads anew).
+  const pending = reload ? undefined : webhookLoads.get(id);
+  if (pending) return { a: await pending, cached: false };
+  const load = loadWebhookAutomation(deps, id);
+  if (!reload) {
+    webhookLoads.set(id, load);
+    void load.then(
+      () => webhookLoads.delete(id),
+      () => webhookLoads.delete(id),
+    );
+  }
+  return { a: await load, cached: false };
+}
+
+async function loadWebhookAutomation(deps: EngineDeps, id: string): Promise<WebhookAutomation | null> {
   const em = deps.orm.em.fork({ clear: true, useContext: false });
   const e = await em.findOne(Automation, { _id: id }, { filters: false });
   const a: WebhookAutomation | null = e
@@ -175,7 +191,7 @@ async function webhookAutomation(
   // Unknown ids are not cached: a probe must not fill the cache, and a new automation is found at once.
   if (a) webhookCache.set(id, { a, at: Date.now() });
   else webhookCache.delete(id);
-  return { a, cached: false };
+  return a;
 }
 
 /** Thrown by a refusal decided on cached data: the loop reloads and decides again. */
