@@ -29,7 +29,9 @@ async function assertPathRecords(ctx: Ctx, def: RouteDef, params: Record<string,
   const refs: FoundRef[] = [];
   for (const [param, kind] of Object.entries(def.resources ?? {})) {
     const id = params[param];
-    if (isRefKind(kind) && typeof id === 'string' && OBJECT_ID.test(id)) refs.push({ path: param, kind, id });
+    const byKey = isRefKind(kind) && 'alternateKey' in REF_KINDS[kind];
+    if (isRefKind(kind) && typeof id === 'string' && (OBJECT_ID.test(id) || byKey))
+      refs.push({ path: param, kind, id });
   }
   const [missing] = refs.length ? await missingRefs(ctx, refs) : [];
   if (missing) throw notFound(missing.kind);

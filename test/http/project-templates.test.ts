@@ -155,13 +155,14 @@ describe('POST /projects/from-template', () => {
     const person = await factories.person!(t.http);
     const deal = await factories.deal!(t.http);
     const lead = await factories.lead!(t.http);
+    const offer = await factories.offer!(t.http);
     const before = Date.now();
     const res = await t.http.post('/api/v1/projects/from-template', {
       templateId: tpl._id,
       company,
       personRef: person,
       offerData: {
-        offerId: 'offer-77',
+        offerId: offer,
         offerTitle: 'Shop for Acme',
         dealRef: deal,
         leadRef: lead,
@@ -185,7 +186,7 @@ describe('POST /projects/from-template', () => {
       personRef: person,
       dealRef: deal,
       leadRef: lead,
-      offerRef: 'offer-77',
+      offerRef: offer,
       templateRef: tpl._id,
       status: 'active',
       stage: 1,
@@ -234,7 +235,8 @@ describe('POST /projects/from-template', () => {
   it.each([
     ['missing templateId', { templateId: undefined }, 400],
     ['malformed templateId', { templateId: 'nope' }, 400],
-    ['unknown templateId', { templateId: '0123456789abcdef01234567' }, 404],
+    ['unknown templateId', { templateId: '0123456789abcdef01234567' }, 400],
+    ['unknown offer', { offerData: { offerId: 'offer-77' } }, 400],
     ['unknown company', { company: '0123456789abcdef01234567' }, 400],
     ['unknown dealRef', { offerData: { dealRef: '0123456789abcdef01234567' } }, 400],
     ['unknown leadRef', { offerData: { leadRef: '0123456789abcdef01234567' } }, 400],
