@@ -26,6 +26,7 @@ import { contractCheckMiddleware, markRoute } from './docs/contract-check';
 import { idempotencyKeyOf, withIdempotency } from './http/idempotency';
 import { assertStorableParams, bodyParseError, inputGuard } from './http/input-guard';
 import { isPublic, type RouteDef } from './http/registry';
+import { assertRouteReferences } from './http/references';
 
 export interface AppDeps {
   orm: MikroORM;
@@ -143,6 +144,9 @@ function mount(def: RouteDef, deps: AppDeps, authFailures: AuthFailureLimiter): 
       }
       // The EM fork is made when the handler first uses ctx.em; the lean reads never do (domain/orm/tenant.ts).
       const ctxForDomain = actor ? lazyWorkspaceCtx(em, actor) : (undefined as never);
+      // Declared reference fields (ref('<kind>') on the schema) must name records of this workspace.
+      if (actor)
+        await assertRouteReferences(ctxForDomain, def, params.data as Record<string, unknown>, query.data, body);
       const reply = await def.handler({
         params: params.data,
         query: query.data,

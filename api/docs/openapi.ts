@@ -72,13 +72,18 @@ function components(): JsonSchema {
           },
           details: {
             description:
-              'validation (400): [{ path, error }]; invalid_state (409): { current, requested, allowed }; otherwise as the message says',
+              'validation (400): [{ path, error }] (graph references add nodeId and field); invalid_state (409): { current, requested, allowed }; otherwise as the message says',
             anyOf: [
               {
                 type: 'array',
                 items: {
                   type: 'object',
-                  properties: { path: { type: 'string' }, error: { type: 'string' } },
+                  properties: {
+                    path: { type: 'string' },
+                    error: { type: 'string' },
+                    nodeId: { type: 'string', description: 'automation or sequence graphs: the node (or trigger) id' },
+                    field: { type: 'string', description: 'automation or sequence graphs: the field inside the node' },
+                  },
                 },
               },
               {

@@ -19,6 +19,7 @@ import {
   zString,
 } from './zod-kit';
 import type { RecordType } from '../shared/record-types';
+import { ref } from '../references/refs';
 
 const optText = (max: number) => zString().max(max, `must be at most ${max} characters`).optional();
 const reqText = zRequiredText;
@@ -69,12 +70,12 @@ const HHMM = /^([01]\d|2[0-3]):[0-5]\d$/;
 const sendEmail = zObject({
   subject: optText(500),
   body: optText(200_000),
-  templateId: optText(100),
+  templateId: ref('email-template', optText(100)),
   emailMode: zEnum(['manual', 'template']).optional(),
   recipientField: zEnum(RECIPIENT_FIELDS).default('primary'),
   recipientType: zEnum(['auto', 'contact', 'company']).default('auto'),
   to: optText(1000),
-  senderAccountId: optText(100),
+  senderAccountId: ref('email-account', optText(100)),
 }).superRefine((c, ctx) => {
   const template = !!c.templateId?.trim();
   if (!template && !c.subject?.trim())
@@ -167,7 +168,7 @@ export const ACTION_CONFIG_SCHEMAS: Record<ActionType, z.ZodType> = {
   }),
   assign_user: zObject({
     assignmentType: zString().trim().min(1).max(50).default('owner'),
-    userId: optText(100),
+    userId: ref('user', optText(100)),
     groupId: optText(100),
   }).superRefine((c, ctx) => {
     if (!c.userId?.trim() && !c.groupId?.trim())
@@ -176,32 +177,32 @@ export const ACTION_CONFIG_SCHEMAS: Record<ActionType, z.ZodType> = {
   set_access: zObject({
     recordType: zEnum(ACCESS_RECORD_TYPES).default('trigger'),
     accessState: zObject({
-      owner: zString().max(100).nullable().optional(),
+      owner: ref('user', zString().max(100)).nullable().optional(),
       visibility: optText(50),
       shares: zArray(z.unknown()).max(200).optional(),
     }),
   }),
   move_deal_stage: zObject({
-    flowRef: optText(100),
-    stageId: z.union([reqText(100), zInt()], {
+    flowRef: ref('flow', optText(100)),
+    stageId: z.union([ref('stage', reqText(100)), zInt()], {
       error: (i) => (i.input === undefined ? 'is required' : 'must be a string or an integer'),
     }),
-    dealId: optText(200),
+    dealId: ref('deal', optText(200)),
   }),
   create_lead: zObject({ title: reqText(300), email: optText(320), phone: optText(50), status: optText(100) }),
   create_deal: zObject({
     title: reqText(300),
     value: zNumberOrPlaceholder(zNumber().min(0)).optional(),
-    flowRef: optText(100),
-    stageId: z.union([zString().max(100), zInt()]).optional(),
+    flowRef: ref('flow', optText(100)),
+    stageId: z.union([ref('stage', zString().max(100)), zInt()]).optional(),
   }),
   create_contact: zObject({ firstName: reqText(200), lastName: optText(200), email: optText(320) }),
-  create_offer: zObject({ templateId: optText(100), title: reqText(300) }),
+  create_offer: zObject({ templateId: ref('offer-template', optText(100)), title: reqText(300) }),
   create_record: zObject({
     recordType: zEnum(RECORD_TYPES).default('lead'),
     fieldValues: zJsonObject().default({}),
     customFields: zArray(customFieldValue).max(200).default([]),
-    customObjectId: optText(100),
+    customObjectId: ref('custom-object', optText(100)),
   }).superRefine((c, ctx) => {
     if (c.recordType === 'custom_object' && !c.customObjectId?.trim())
       ctx.addIssue({
@@ -211,7 +212,7 @@ export const ACTION_CONFIG_SCHEMAS: Record<ActionType, z.ZodType> = {
       });
   }),
   add_to_sequence: zObject({
-    sequenceId: reqText(100),
+    sequenceId: ref('sequence', reqText(100)),
     entityType: zEnum(SEQUENCE_ENTITY_TYPES).default('trigger'),
     forceRestart: zBoolean().default(false),
   }),
@@ -229,8 +230,8 @@ export const ACTION_CONFIG_SCHEMAS: Record<ActionType, z.ZodType> = {
       .optional(),
   }),
   send_webhook: zObject({ url, payload: z.unknown().optional() }),
-  add_to_list: zObject({ listId: reqText(100) }),
-  remove_from_list: zObject({ listId: reqText(100) }),
+  add_to_list: zObject({ listId: ref('list', reqText(100)) }),
+  remove_from_list: zObject({ listId: ref('list', reqText(100)) }),
   accounting_create_customer: zObject({
     ...accountingBase,
     mapping,

@@ -21,6 +21,7 @@ import {
   type RateLimits,
 } from './definition.schemas';
 import { formatGraphErrors, validateAutomationGraph } from './graph';
+import { assertAutomationRefs } from './graph-refs.service';
 import type { ValidationIssue } from './zod-kit';
 import type { AutomationView } from './automations.views';
 
@@ -134,6 +135,7 @@ export async function createAutomation(ctx: Ctx, input: AutomationCreateBody): P
   const nodes = input.nodes as GraphNode[];
   const edges = input.edges as GraphEdge[];
   const warnings = checkGraph(nodes, edges, false);
+  await assertAutomationRefs(ctx, nodes);
   const a = createRecord(ctx, Automation, {
     name: input.name,
     description: input.description ?? null,
@@ -167,6 +169,7 @@ export async function updateAutomation(ctx: Ctx, id: string, input: AutomationUp
       rateLimits: { ...limitsOf(a), ...input.rateLimits },
     };
     const warnings = checkGraph(definition.nodes, definition.edges, a.isActive, definition);
+    if (input.nodes) await assertAutomationRefs(ctx, definition.nodes);
     const definitionChanged =
       !sameJson(a.nodes, definition.nodes) ||
       !sameJson(a.edges, definition.edges) ||
@@ -190,6 +193,8 @@ export async function toggleAutomation(ctx: Ctx, id: string): Promise<{ _id: str
     const a = await getAutomation(ctx, id, true);
     if (!a.isActive) {
       checkGraph(a.nodes, a.edges, true);
+      // A record named by a node may have been deleted since the last save.
+      await assertAutomationRefs(ctx, a.nodes);
       const { maxTotalRuns } = limitsOf(a);
       if (maxTotalRuns > 0 && a.totalRuns >= maxTotalRuns) {
         throw new DomainError(

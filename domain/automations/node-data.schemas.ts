@@ -21,6 +21,7 @@ import { compileSafeRegex, parseRegexValue } from './safe-regex';
 import { parseScheduleConfig } from './schedule';
 import { parseDateInput } from './time';
 import { MAX_WAIT_MINUTES, WAIT_FORMS_DOC, WAIT_UNITS, waitDurationOf } from '../shared/wait-duration';
+import { ref } from '../references/refs';
 import {
   hasPlaceholder,
   isPlainObject,
@@ -46,7 +47,7 @@ const scheduledConfig = z.unknown().superRefine((v, ctx) => {
 export const TRIGGER_CONFIG_SCHEMAS: Partial<Record<TriggerType, z.ZodType>> = {
   deal_stage_changed: zObject({
     stageId: z
-      .union([zString().max(100), zNumber()])
+      .union([ref('stage', zString().max(100)), zNumber()])
       .nullable()
       .optional(),
   }),
@@ -83,14 +84,14 @@ export const TRIGGER_CONFIG_SCHEMAS: Partial<Record<TriggerType, z.ZodType>> = {
   }),
   sms_received: zObject({ keyword: zString().trim().max(50).optional() }),
   sms_replied: zObject({ keyword: zString().trim().max(50).optional() }),
-  booking_created: zObject({ bookingConfigId: optId() }),
-  booking_cancelled: zObject({ bookingConfigId: optId() }),
-  booking_rescheduled: zObject({ bookingConfigId: optId() }),
-  calculator_submission: zObject({ calculatorTemplateId: optId() }),
-  custom_object_created: zObject({ customObjectId: optId() }),
-  custom_object_updated: zObject({ customObjectId: optId() }),
-  agent_field_change: zObject({ agentId: optId() }),
-  agent_new_company: zObject({ agentId: optId() }),
+  booking_created: zObject({ bookingConfigId: ref('booking-config', optId()) }),
+  booking_cancelled: zObject({ bookingConfigId: ref('booking-config', optId()) }),
+  booking_rescheduled: zObject({ bookingConfigId: ref('booking-config', optId()) }),
+  calculator_submission: zObject({ calculatorTemplateId: ref('calculator-template', optId()) }),
+  custom_object_created: zObject({ customObjectId: ref('custom-object', optId()) }),
+  custom_object_updated: zObject({ customObjectId: ref('custom-object', optId()) }),
+  agent_field_change: zObject({ agentId: ref('agent', optId()) }),
+  agent_new_company: zObject({ agentId: ref('agent', optId()) }),
 };
 
 // ── delay ───────────────────────────────────────────────────────────────────────────────────
@@ -135,7 +136,7 @@ const lookupFilter = zObject({
 export const lookupDataSchema = zObject({
   label: zString().max(200).optional(),
   entityType: zEnum(LOOKUP_ENTITY_TYPES),
-  customObjectId: optId(),
+  customObjectId: ref('custom-object', optId()),
   mode: zEnum(LOOKUP_MODES).default('first'),
   filters: zArray(lookupFilter).max(20).default([]),
   sortField: zString().trim().min(1).max(200).default('createdAt'),

@@ -4,6 +4,7 @@ import { isoDateParam, pageParams } from '../shared/list-query';
 import { clearableText, objectId, requiredText } from '../shared/schemas';
 import { isoDate, refField, userId } from '../shared/record-fields';
 import { dateTimeView, idView } from '../shared/views';
+import { ref } from '../references/refs';
 
 export const MAX_ATTENDEES = 100;
 export const MAX_REMINDER_MINUTES = 40_320;
@@ -27,10 +28,10 @@ const eventFields = {
   allDay: z.boolean(),
   location: clearableText(500),
   attendees: z.array(attendee).max(MAX_ATTENDEES, `at most ${MAX_ATTENDEES} attendees`),
-  companyId: refField,
-  personId: refField,
-  leadId: refField,
-  dealId: refField,
+  companyId: ref('company', refField),
+  personId: ref('person', refField),
+  leadId: ref('lead', refField),
+  dealId: ref('deal', refField),
   ownerId: userId.describe('default: the API caller'),
   reminderMinutes: z
     .number()

@@ -4,6 +4,7 @@ import { listQuery } from '../shared/list-query';
 import { clearableText, objectId, requiredText } from '../shared/schemas';
 import { isoDate, refField, userId } from '../shared/record-fields';
 import { dateTimeView, idView } from '../shared/views';
+import { ref } from '../references/refs';
 
 export const MAX_CONVERSATION_TURNS = 2000;
 export const MAX_TURN_CHARS = 5000;
@@ -41,10 +42,10 @@ const callFields = {
   startedAt: isoDate.describe('default now'),
   notes: clearableText(50_000),
   outcome: clearableText(200),
-  companyId: refField,
-  personId: refField,
-  leadId: refField,
-  dealId: refField,
+  companyId: ref('company', refField),
+  personId: ref('person', refField),
+  leadId: ref('lead', refField),
+  dealId: ref('deal', refField),
   ownerId: userId.describe('default: the API caller'),
   transcriptText: clearableText(500_000),
   transcriptSummary: clearableText(20_000),

@@ -11,6 +11,7 @@ import {
   tagsField,
 } from '../shared/schemas';
 import { dateTimeView, idView } from '../shared/views';
+import { ref } from '../references/refs';
 
 export const COMPANY_FIELDS = [
   '_id',
@@ -78,7 +79,7 @@ export const listCompaniesQuery = listQuery({
 
 export const getCompanyQuery = z.object({ fields: fieldsQuery(COMPANY_FIELDS).optional() });
 
-export const personLinkBody = z.object({ personId: objectId });
+export const personLinkBody = z.object({ personId: ref('person', objectId) });
 
 /** What the company service writes: the parsed create/update body (create also requires name). */
 export type CompanyInput = z.infer<typeof updateCompanyBody>;

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { fieldsQuery, isoDateParam, listQuery } from '../shared/list-query';
 import { nameValueCustomFields, objectId, requiredText, tagsField } from '../shared/schemas';
 import { customFieldsView, dateTimeView, idView } from '../shared/views';
+import { ref } from '../references/refs';
 
 export const DEAL_FIELDS = [
   '_id',
@@ -54,22 +55,24 @@ const dealFields = {
     .min(0, 'must be at least 0')
     .max(MAX_VALUE, `must be at most ${MAX_VALUE}`)
     .nullable(),
-  flowId: objectId.describe("pipeline; alone it places the deal in the flow's first open stage"),
-  stageId: objectId.describe("stage; must belong to flowId, or to the deal's flow when flowId is not sent"),
+  flowId: ref('flow', objectId).describe("pipeline; alone it places the deal in the flow's first open stage"),
+  stageId: ref('stage', objectId).describe(
+    "stage; must belong to flowId, or to the deal's flow when flowId is not sent",
+  ),
   priority: z.enum(['low', 'medium', 'high'], { message: 'must be one of low, medium, high' }).nullable(),
   probability: z
     .number({ message: 'must be a number' })
     .min(0, 'must be at least 0')
     .max(100, 'must be at most 100')
     .nullable(),
-  company: objectId.nullable().describe('company id'),
-  personRef: objectId.nullable().describe('person id'),
-  leadRef: objectId.nullable().describe('lead id'),
+  company: ref('company', objectId).nullable().describe('company id'),
+  personRef: ref('person', objectId).nullable().describe('person id'),
+  leadRef: ref('lead', objectId).nullable().describe('lead id'),
   customFields: nameValueCustomFields.describe(
     'object map (name/value pairs are accepted and converted); PUT merges, null removes a key',
   ),
   tags: tagsField,
-  ownerId: objectId.describe('a user of the workspace; default: the caller'),
+  ownerId: ref('user', objectId).describe('a user of the workspace; default: the caller'),
   status: z
     .enum(DEAL_STATUSES, { message: 'must be one of open, won, lost' })
     .describe('won/lost set wonDate/lostDate; open clears both'),
@@ -83,8 +86,8 @@ export const createDealBody = z.object({ title: requiredText(500) }).extend(z.ob
 export const updateDealBody = z.object({ title: requiredText(500), ...dealFields }).partial();
 
 export const moveDealBody = z.object({
-  stageId: objectId,
-  flowId: objectId.optional().describe("required when the stage belongs to another flow than the deal's"),
+  stageId: ref('stage', objectId),
+  flowId: ref('flow', objectId).optional().describe("required when the stage belongs to another flow than the deal's"),
 });
 
 export const getDealQuery = z.object({ fields: fieldsQuery(DEAL_FIELDS).optional() });

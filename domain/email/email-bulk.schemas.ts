@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { MAX_BULK_EMAIL_RECIPIENTS } from './email-bulk.service';
+import { ref } from '../references/refs';
 
 const id = z
   .string()
@@ -19,8 +20,8 @@ const recipient = z.preprocess(
         email: address.optional(),
         to: address.optional().describe('alias of email'),
         name: z.string().trim().max(200, 'must be at most 200 characters').optional(),
-        personId: id.optional(),
-        companyId: id.optional(),
+        personId: ref('person', id).optional(),
+        companyId: ref('company', id).optional(),
         personalizedSubject: z.string().max(998, 'must be at most 998 characters').optional(),
         personalizedHtml: z.string().optional(),
       },
@@ -40,7 +41,7 @@ const recipient = z.preprocess(
 /** POST /emails/bulk (spec: Email, SMS, webhooks). `bodyHtml` is an alias of html here. */
 export const bulkEmailBody = z
   .object({
-    accountId: z.string({ message: 'is required' }).trim().min(1, 'is required').max(24),
+    accountId: ref('email-account', z.string({ message: 'is required' }).trim().min(1, 'is required').max(24)),
     subject: z.string({ message: 'is required' }).max(998, 'must be at most 998 characters'),
     html: z.string().optional(),
     bodyHtml: z.string().optional().describe('alias of html'),

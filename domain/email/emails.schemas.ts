@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { listQuery } from '../shared/list-query';
 import { objectId } from '../shared/schemas';
+import { ref } from '../references/refs';
 
 const address = z.string().max(600, 'must be at most 600 characters');
 const addressList = z
@@ -15,17 +16,17 @@ const linkId = z
 /** Single send (spec: Email single-send shape). `bodyHtml` belongs to templates and bulk sends: refused here. */
 export const sendEmailBody = z
   .object({
-    accountId: z.string({ message: 'is required' }).trim().min(1, 'is required').max(24),
+    accountId: ref('email-account', z.string({ message: 'is required' }).trim().min(1, 'is required').max(24)),
     to: addressList,
     subject: z.string({ message: 'is required' }).max(998, 'must be at most 998 characters'),
     html: z.string().optional(),
     text: z.string().optional(),
     cc: addressList.optional(),
     bcc: addressList.optional(),
-    linkPersonId: linkId.optional(),
-    linkCompanyId: linkId.optional(),
-    linkDealId: linkId.optional(),
-    linkLeadId: linkId.optional(),
+    linkPersonId: ref('person', linkId).optional(),
+    linkCompanyId: ref('company', linkId).optional(),
+    linkDealId: ref('deal', linkId).optional(),
+    linkLeadId: ref('lead', linkId).optional(),
     trackOpens: z.boolean().optional(),
     replyToMessageId: z.string().trim().min(1).max(1000).optional(),
     idempotencyKey: z.string().optional(),

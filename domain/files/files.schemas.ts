@@ -5,6 +5,7 @@ import { objectId } from '../shared/schemas';
 import { dateTimeView, idView, recordViewFields } from '../shared/views';
 import { FILE_SOURCES } from './file.entity';
 import { CLOUD_PROVIDERS } from './cloud/cloud-provider';
+import { ref } from '../references/refs';
 
 const ENTITY_TYPES = Object.keys(LINK_ENTITY_TYPES) as [
   keyof typeof LINK_ENTITY_TYPES,
@@ -45,7 +46,7 @@ export const listFoldersQuery = z.object({
 
 export const createFolderBody = z.object({
   name: z.string({ message: 'is required' }).trim().min(1, 'is required').max(255, 'must be at most 255 characters'),
-  parentId: objectId.nullable().optional(),
+  parentId: ref('folder', objectId).nullable().optional(),
 });
 
 const provider = z.enum(['onedrive', 'google_drive'], { message: 'must be onedrive or google_drive' });
@@ -73,7 +74,7 @@ export const cloudBrowseQuery = z.object({
 const linkTarget = {
   provider: provider.optional(),
   driveId: providerId.optional(),
-  folderId: objectId.nullable().optional(),
+  folderId: ref('folder', objectId).nullable().optional(),
   entityType: entityType.optional(),
   entityId: objectId.optional(),
 };

@@ -4,6 +4,7 @@ import { MAX_CUSTOM_FIELDS, MAX_TAGS, objectId } from '../shared/schemas';
 import type { KeyTable } from './payload';
 import { idView, openObjectView } from '../shared/views';
 import { MAX_LEAD_NOTES, MAX_LEAD_VALUE } from '../leads/leads.schemas';
+import { ref } from '../references/refs';
 
 // Form posts send "" for blank inputs: empty and whitespace-only values count as "not given".
 const text = (max: number) =>
@@ -100,8 +101,8 @@ export const inboundShape = {
   leadNotes: text(MAX_LEAD_NOTES),
   dealTitle: text(500).describe('a deal is created when any deal field is given; title defaults to the lead title'),
   dealValue: amount.describe('number, or a string in Danish or English notation: "1.234,50", "1234.50", "1 234,50"'),
-  dealFlowId: id.describe('flow (pipeline) id; default: the default flow'),
-  dealStageId: id.describe(
+  dealFlowId: ref('flow', id).describe('flow (pipeline) id; default: the default flow'),
+  dealStageId: ref('stage', id).describe(
     "stage id; must belong to dealFlowId when both are given; default: the flow's first open stage",
   ),
   customFields: customFields.describe(

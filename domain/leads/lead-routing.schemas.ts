@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { clearableText, objectId, requiredText } from '../shared/schemas';
 import { CONDITION_OPERATORS } from './conditions';
 import { conditionField, conditionOperator, conditionValue, ruleRecordView, sortOrder } from './lead-scoring.schemas';
+import { ref } from '../references/refs';
 
 export const MAX_ROUTING_CONDITIONS = 20;
 export const MAX_ROUND_ROBIN_USERS = 50;
@@ -11,11 +12,11 @@ const condition = z.object({ field: conditionField, operator: conditionOperator,
 const assignment = z.discriminatedUnion(
   'type',
   [
-    z.object({ type: z.literal('user'), userId: objectId }),
+    z.object({ type: z.literal('user'), userId: ref('user', objectId) }),
     z.object({
       type: z.literal('round_robin'),
       userIds: z
-        .array(objectId)
+        .array(ref('user', objectId))
         .min(1, 'at least one user')
         .max(MAX_ROUND_ROBIN_USERS, `at most ${MAX_ROUND_ROBIN_USERS} users`)
         .refine((ids) => new Set(ids).size === ids.length, 'must not repeat a user'),

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { fieldsQuery, listQuery } from '../shared/list-query';
 import { clearableEmail, clearableText, mapCustomFields, objectId, requiredText, tagsField } from '../shared/schemas';
 import { customFieldsView, dateTimeView, idView } from '../shared/views';
+import { ref } from '../references/refs';
 
 export const LEAD_FIELDS = [
   '_id',
@@ -47,14 +48,14 @@ const leadFields = {
   source: clearableText(100),
   notes: clearableText(MAX_LEAD_NOTES),
   value: z.number().min(0, 'must be at least 0').max(MAX_LEAD_VALUE, `must be at most ${MAX_LEAD_VALUE}`).nullable(),
-  companyRef: clearableRef.describe('company id of this workspace'),
-  personRef: clearableRef.describe("person id of this workspace (the lead's contact)"),
+  companyRef: ref('company', clearableRef).describe('company id of this workspace'),
+  personRef: ref('person', clearableRef).describe("person id of this workspace (the lead's contact)"),
   customFields: mapCustomFields.describe(
     'key → value map (name/value pairs accepted and converted); on update only given keys change, null removes a key',
   ),
   tags: tagsField,
   ownerId: z
-    .union([objectId, z.null()])
+    .union([ref('user', objectId), z.null()])
     .describe('user id of this workspace; on create, when omitted, lead routing rules (else the caller) decide'),
 };
 

@@ -5,6 +5,7 @@ import { SCHEDULED_SMS_STATUSES } from './sms-message.entity';
 import { MAX_SMS_LENGTH } from './sms.service';
 import { boolParam, isoDateParam, listQuery, pageParams } from '../shared/list-query';
 import { objectId } from '../shared/schemas';
+import { ref } from '../references/refs';
 
 const messageText = z
   .string()
@@ -18,10 +19,10 @@ const idempotencyKey = z
   .describe('a retry with the same key sends nothing new and answers the same SMS');
 
 const links = {
-  personId: objectId.optional(),
-  companyId: objectId.optional(),
-  leadId: objectId.optional(),
-  dealId: objectId.optional(),
+  personId: ref('person', objectId).optional(),
+  companyId: ref('company', objectId).optional(),
+  leadId: ref('lead', objectId).optional(),
+  dealId: ref('deal', objectId).optional(),
 };
 
 export const sendSmsBody = z.object({

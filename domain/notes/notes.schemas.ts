@@ -3,6 +3,7 @@ import { listQuery } from '../shared/list-query';
 import { objectId } from '../shared/schemas';
 import { customObjectSlug, refField } from '../shared/record-fields';
 import { idView, recordViewFields } from '../shared/views';
+import { ref } from '../references/refs';
 
 export const MAX_NOTE_CHARS = 50_000;
 
@@ -13,11 +14,13 @@ const content = z
   .describe(`text or HTML, up to ${MAX_NOTE_CHARS} characters; stored as sent (clients sanitise HTML when rendering)`);
 
 const refs = {
-  company: refField.describe('company id'),
-  personRef: refField.describe('person id'),
-  leadRef: refField.describe('lead id'),
-  dealRef: refField.describe('deal id'),
-  customObjectRecord: refField.describe('custom object record id (needs customObjectSlug)'),
+  company: ref('company', refField).describe('company id'),
+  personRef: ref('person', refField).describe('person id'),
+  leadRef: ref('lead', refField).describe('lead id'),
+  dealRef: ref('deal', refField).describe('deal id'),
+  customObjectRecord: ref('custom-object-record', refField).describe(
+    'custom object record id (needs customObjectSlug)',
+  ),
   customObjectSlug,
 };
 

@@ -5,6 +5,7 @@ import { recordView } from '../presets/sharing.schemas';
 import { refField } from '../shared/record-fields';
 import { openObjectView } from '../shared/views';
 import { jsonObject, num, OFFER_JSON_MAX_BYTES, priceField, vatRateField } from './offers.schemas';
+import { ref } from '../references/refs';
 
 // Offer templates, products and catalog entries: request bodies and views.
 
@@ -119,7 +120,7 @@ export const productView = z.object({
 const catalogFields = {
   description: text(5000),
   category: text(200),
-  productId: refField.describe('the product this entry sells (must exist)'),
+  productId: ref('product', refField).describe('the product this entry sells (must exist)'),
   sku: text(100),
   unitPrice: priceField,
   unit: text(50),

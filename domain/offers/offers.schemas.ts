@@ -3,6 +3,7 @@ import { OFFER_STATUSES } from './offer.entity';
 import { MAX_LINE_ITEMS, MAX_QUANTITY, MAX_UNIT_PRICE } from './offer-lines';
 import { pageParams } from '../shared/list-query';
 import { clearableText, objectId, requiredText } from '../shared/schemas';
+import { ref } from '../references/refs';
 import { recordView } from '../presets/sharing.schemas';
 import { refField } from '../shared/record-fields';
 import { dateTimeView, openObjectView } from '../shared/views';
@@ -44,7 +45,7 @@ export const lineItemInput = z
     vatRate: vatRateField
       .optional()
       .describe('percent; default the workspace default (offer-settings defaults.vatRate)'),
-    productId: objectId.optional(),
+    productId: ref('product', objectId).optional(),
   })
   .refine((l) => Boolean(l.name || l.description), { message: 'name or description is required', path: ['name'] });
 
@@ -55,11 +56,11 @@ const validUntil = z
   .transform((s) => s.slice(0, 10));
 
 const offerFields = {
-  offerTypeId: refField.describe('offer type id (pricing rules); stored as given'),
-  templateId: refField.describe('offer template id of this workspace'),
-  companyRef: refField.describe('company id'),
-  personRef: refField.describe('person id'),
-  dealRef: refField.describe('deal id'),
+  offerTypeId: ref('offer-type', refField).describe('offer type id (pricing rules) of this workspace'),
+  templateId: ref('offer-template', refField).describe('offer template id of this workspace'),
+  companyRef: ref('company', refField).describe('company id'),
+  personRef: ref('person', refField).describe('person id'),
+  dealRef: ref('deal', refField).describe('deal id'),
   quoteInput: jsonObject('quoteInput').nullable().describe('{ contact, address, facts, calculatorInputs }'),
   lineItems: z.array(lineItemInput).max(MAX_LINE_ITEMS, `at most ${MAX_LINE_ITEMS} line items`),
   calculatorResult: jsonObject('calculatorResult')
@@ -96,8 +97,12 @@ export const sendEmailBody = z.object({
     .max(320)
     .optional()
     .describe("default: the linked person's e-mail"),
-  senderAccountId: objectId.optional().describe('connected mailbox (GET /email-accounts); default the fallback sender'),
-  templateId: objectId.optional().describe('e-mail template; default offer-settings emailSettings'),
+  senderAccountId: ref('email-account', objectId)
+    .optional()
+    .describe('connected mailbox (GET /email-accounts); default the fallback sender'),
+  templateId: ref('email-template', objectId)
+    .optional()
+    .describe('e-mail template; default offer-settings emailSettings'),
 });
 export const sendSmsBody = z.object({
   phoneTo: z.string().trim().min(3).max(40).optional().describe("default: the linked person's phone"),
@@ -187,8 +192,8 @@ export const offerSettingsPatch = z
           .min(1, 'must be at least 1')
           .max(3650, 'must be at most 3650'),
         paymentTerms: text(2000),
-        defaultTemplateId: objectId.nullable(),
-        defaultOfferTypeId: objectId.nullable(),
+        defaultTemplateId: ref('offer-template').nullable(),
+        defaultOfferTypeId: ref('offer-type').nullable(),
       })
       .partial(),
     branding: z
@@ -197,7 +202,7 @@ export const offerSettingsPatch = z
       .catchall(z.unknown())
       .refine((v) => Buffer.byteLength(JSON.stringify(v)) <= OFFER_JSON_MAX_BYTES, 'must be at most 64 KB of JSON'),
     emailSettings: z
-      .object({ subject: text(998), body: text(100_000), senderAccountId: objectId.nullable() })
+      .object({ subject: text(998), body: text(100_000), senderAccountId: ref('email-account').nullable() })
       .partial()
       .catchall(z.unknown()),
     smsSettings: z

@@ -4,6 +4,7 @@ import { fieldsQuery, listQuery } from '../shared/list-query';
 import { clearableText, imageField, nameValueCustomFields, objectId, requiredText, tagsField } from '../shared/schemas';
 import { dateTimeView, idView } from '../shared/views';
 import { nameValueView } from '../companies/companies.schemas';
+import { ref } from '../references/refs';
 
 export const PERSON_FIELDS = [
   '_id',
@@ -55,7 +56,7 @@ const personFields = {
       }),
     )
     .max(20, 'at most 20 phone numbers'),
-  companyId: objectId.nullable().describe('primary company; also linked in /companies/:id/people'),
+  companyId: ref('company', objectId).nullable().describe('primary company; also linked in /companies/:id/people'),
   customFields: nameValueCustomFields.describe('array of { name, value } (an object map is accepted and converted)'),
   tags: tagsField,
   avatar: imageField,

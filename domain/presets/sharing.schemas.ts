@@ -1,11 +1,12 @@
 import { z } from 'zod';
 import { VISIBILITIES } from './sharing';
 import { objectId } from '../shared/schemas';
+import { ref } from '../references/refs';
 
 /** Sharing fields of filter presets and dashboard layouts. */
 export const sharingFields = {
   visibility: z.enum(VISIBILITIES, { message: `must be one of: ${VISIBILITIES.join(', ')}` }),
-  userIds: z.array(objectId).max(100, 'at most 100 users'),
+  userIds: z.array(ref('user', objectId)).max(100, 'at most 100 users'),
   groupIds: z.array(objectId).max(100, 'at most 100 groups'),
 };
 

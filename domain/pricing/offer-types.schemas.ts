@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { ref } from '../references/refs';
 import {
   customerSchema,
   fieldValuesSchema,
@@ -48,7 +49,9 @@ const fields = {
   description: clearable(5000),
   isDefault: z.boolean({ message: 'must be a boolean' }),
   isActive: z.boolean({ message: 'must be a boolean' }),
-  defaultTemplateId: objectId.nullable().or(z.literal('').transform(() => null)),
+  defaultTemplateId: ref('offer-template', objectId)
+    .nullable()
+    .or(z.literal('').transform(() => null)),
   requiredInputFields: inputFieldsSchema,
   pricingRules: pricingRulesSchema,
   offerSettings: jsonObject,
@@ -74,7 +77,7 @@ const evaluationContext = {
 
 export const simulateBody = z
   .object({
-    offerTypeId: objectId.optional(),
+    offerTypeId: ref('offer-type', objectId).optional(),
     offerType: z
       .object({ requiredInputFields: inputFieldsSchema.optional(), pricingRules: pricingRulesSchema.optional() })
       .optional(),
@@ -96,6 +99,6 @@ export const calculateBody = z.object({
     .pipe(fieldValuesSchema),
   ...evaluationContext,
   save: z.boolean({ message: 'must be a boolean' }).optional(),
-  offerId: objectId.optional(),
+  offerId: ref('offer', objectId).optional(),
 });
 export type CalculateInput = z.infer<typeof calculateBody>;

@@ -4,6 +4,7 @@ import { pageParams } from '../shared/list-query';
 import { clearableText, objectId } from '../shared/schemas';
 import { isoDate } from '../shared/record-fields';
 import { dateTimeView, idView, recordViewFields } from '../shared/views';
+import { ref } from '../references/refs';
 
 const hours = z
   .number({ message: 'must be a number' })
@@ -23,11 +24,11 @@ const cardFields = {
 };
 
 export const createClipCardBody = z
-  .object({ project: objectId.describe('project id'), totalHours: hours, hourlyRate: rate })
+  .object({ project: ref('project', objectId).describe('project id'), totalHours: hours, hourlyRate: rate })
   .extend(z.object(cardFields).partial().shape);
 export const updateClipCardBody = z
   .object({
-    project: objectId.describe('cannot change'),
+    project: ref('project', objectId).describe('cannot change'),
     totalHours: hours,
     hourlyRate: rate,
     ...cardFields,

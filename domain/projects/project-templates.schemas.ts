@@ -6,6 +6,7 @@ import { createProjectBody, projectTaskView, projectView } from './projects.sche
 import { PROJECT_PRIORITIES, PROJECT_STATUSES } from './project.entity';
 import { customFieldsView, idView, openObjectView, recordViewFields } from '../shared/views';
 import { refField } from '../shared/record-fields';
+import { ref } from '../references/refs';
 
 const taskTemplate = z.object({
   title: requiredText(300),
@@ -51,9 +52,9 @@ const portalSettings = z
 export const createTemplateBody = z.object({
   name: requiredText(300),
   description: clearableText(10_000).optional(),
-  flowRef: clearableText(100)
+  flowRef: ref('flow', clearableText(100))
     .optional()
-    .describe('project flow reference (informational: projects use one fixed stage flow)'),
+    .describe('a deal flow (pipeline) of this workspace, kept for reference: projects use one fixed stage flow'),
   taskTemplates: z.array(taskTemplate).max(200, 'at most 200 task templates').optional(),
   milestoneTemplates: z.array(milestoneTemplate).max(100, 'at most 100 milestone templates').optional(),
   projectData: projectData
@@ -85,23 +86,23 @@ const lineItem = z.object({
   productId: z.string().max(100).nullable().optional(),
 });
 
-// templateId is required (400); an unknown or deactivated template is 404.
+// templateId is required; an unknown one is 400 (a reference), a deactivated one 404.
 export const fromTemplateBody = z.object({
-  templateId: objectId.describe('an active project template'),
+  templateId: ref('project-template', objectId).describe('an active project template'),
   title: requiredText(300).optional().describe('default: offerTitle, else the template name'),
-  company: refField.optional(),
-  personRef: refField.optional(),
+  company: ref('company', refField).optional(),
+  personRef: ref('person', refField).optional(),
   offerData: z
     .object({
-      offerId: z.string().trim().min(1).max(100).optional(),
+      offerId: ref('offer', z.string().trim().min(1).max(100)).optional().describe('an offer of this workspace'),
       offerTitle: requiredText(300).optional(),
       lineItems: z
         .array(lineItem)
         .max(500, 'at most 500 line items')
         .optional()
         .describe('become project lines (quantity × unitPrice less discount %)'),
-      dealRef: refField.optional(),
-      leadRef: refField.optional(),
+      dealRef: ref('deal', refField).optional(),
+      leadRef: ref('lead', refField).optional(),
     })
     .optional(),
 });

@@ -7,6 +7,7 @@ import { createTaskBody } from '../tasks/tasks.schemas';
 import { customFieldMap, isoDate, refField, userId } from '../shared/record-fields';
 import { TASK_PRIORITIES, TASK_STATUSES } from '../tasks/task.entity';
 import { customFieldsView, dateTimeView, idView, openObjectView, recordViewFields } from '../shared/views';
+import { ref } from '../references/refs';
 
 const status = z.enum(PROJECT_STATUSES, { message: `must be one of ${PROJECT_STATUSES.join(', ')}` });
 const priority = z.enum(PROJECT_PRIORITIES, { message: `must be one of ${PROJECT_PRIORITIES.join(', ')}` });
@@ -26,9 +27,9 @@ const projectFields = {
   customFields: customFieldMap.describe(
     'project custom fields (GET /project-custom-fields); on update merged partially',
   ),
-  company: refField.describe('company id'),
-  personRef: refField.describe('person id'),
-  dealRef: refField.describe('deal id'),
+  company: ref('company', refField).describe('company id'),
+  personRef: ref('person', refField).describe('person id'),
+  dealRef: ref('deal', refField).describe('deal id'),
   startDate: isoDate.nullable(),
   endDate: isoDate.nullable(),
   budget: z
@@ -112,7 +113,7 @@ export const createTimeEntryBody = z.object({
     .max(100_000)
     .optional()
     .describe('added to hours'),
-  taskId: refField.optional().describe('a task of this project'),
+  taskId: ref('project-task', refField).optional().describe('a task of this project'),
   description: clearableText(10_000).optional(),
   date: isoDate.optional().describe('default now'),
   billable: z.boolean({ message: 'must be a boolean' }).optional().describe('default true'),

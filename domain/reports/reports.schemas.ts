@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { isId } from '../ids';
+import { ref } from '../references/refs';
 
 // Query schemas of /reports/*. A bare date (YYYY-MM-DD) as an upper bound means that whole day.
 
@@ -16,7 +17,8 @@ const boundParam = z
   })
   .transform((s): Bound => (DAY.test(s) ? { day: s } : { at: new Date(s) }));
 
-const userId = z.string().refine(isId, { message: 'must be a 24-character hex id' });
+const hexId = z.string().refine(isId, { message: 'must be a 24-character hex id' });
+const userId = ref('user', hexId);
 
 /** dateFrom (aliases startDate, from) and dateTo (aliases endDate, to) on createdAt; all optional. */
 const rangeShape = {
@@ -46,7 +48,7 @@ export const pipelineReportQuery = z
   .object({
     ...rangeShape,
     ownerId: userId.optional(),
-    flowId: z.string().refine(isId, { message: 'must be a 24-character hex id' }).optional(),
+    flowId: ref('flow', hexId).optional(),
   })
   .transform(mergeRange);
 export type PipelineReportQuery = z.infer<typeof pipelineReportQuery>;
@@ -69,4 +71,4 @@ export const historyReportQuery = z
   .transform((q) => q as typeof q & { dateFrom: Bound; dateTo: Bound });
 export type HistoryReportQuery = z.infer<typeof historyReportQuery>;
 
-export const userReportParams = z.object({ userId });
+export const userReportParams = z.object({ userId: hexId });

@@ -34,6 +34,7 @@ import {
   type SequenceNodeType,
 } from './nodes.schemas';
 import { HHMM_RE } from './send-window';
+import { ref } from '../references/refs';
 
 export const ENTITY_TYPES = ['Lead', 'People', 'Deal', 'Company'] as const;
 export type EnrollEntityType = (typeof ENTITY_TYPES)[number];
@@ -133,7 +134,7 @@ export const triggerSchema = z.discriminatedUnion(
     zObject({
       type: z.literal('sequence_event'),
       id: zString().max(100).optional(),
-      sourceSequenceId: objectId(),
+      sourceSequenceId: ref('sequence', objectId()),
       event: zEnum(SEQUENCE_EVENTS),
     }),
   ],
@@ -179,7 +180,8 @@ const settingsShape = {
   aiSettings: zJsonObject().refine((o) => JSON.stringify(o).length <= 16_384, 'must be at most 16 KB of JSON'),
   executionSettings: executionSettingsSchema,
   defaultSenderType: zEnum(['fixed', 'owner'] as const).nullable(),
-  defaultSenderId: zString().trim().max(100).nullable(),
+  // A 24-hex value names a connected mailbox (the send step uses it); anything else is a display sender.
+  defaultSenderId: z.union([ref('email-account', objectId()), zString().trim().max(100)]).nullable(),
   defaultSmsNumber: zString().trim().max(50).nullable(),
 };
 

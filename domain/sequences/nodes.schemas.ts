@@ -27,6 +27,7 @@ import {
   issuesOf,
 } from '../automations/zod-kit';
 import { HHMM_RE } from './send-window';
+import { ref } from '../references/refs';
 import { normalizeWait } from './wait';
 
 export const SEQUENCE_NODE_TYPES = [
@@ -112,7 +113,7 @@ const contactSelection = (fallbacks: readonly [string, ...string[]]) =>
   });
 
 const attachments = zArray(
-  zObject({ id: text(100), name: text(300), s3Key: optText(1000), workspaceFileId: optText(100) }),
+  zObject({ id: text(100), name: text(300), s3Key: optText(1000), workspaceFileId: ref('file', optText(100)) }),
 )
   .max(20)
   .default([]);
@@ -132,7 +133,7 @@ const sendEmail = zObject({
   body: text(500_000).optional(),
   aiBlocks,
   attachments,
-  templateId: optText(100),
+  templateId: ref('email-template', optText(100)),
   emailMode: zEnum(['manual', 'template'] as const).default('manual'),
   recipientType: zEnum(RECIPIENT_TYPES).default('contact'),
   companyRecipientTarget: zEnum(COMPANY_RECIPIENT_TARGETS).default('contact_person'),
@@ -143,7 +144,7 @@ const sendEmail = zObject({
   recipientField: zEnum(EMAIL_RECIPIENT_FIELDS).default('primary'),
   customRecipient: optText(1000),
   senderType: zEnum(['fixed', 'owner'] as const).optional(),
-  senderAccountId: optText(100),
+  senderAccountId: ref('email-account', optText(100)),
   ignoreBusinessHours: zBoolean().default(false),
   sendCondition: sendCondition.optional(),
   unsubscribeLinkEnabled: zBoolean().default(false),
@@ -177,7 +178,7 @@ const sendSms = zObject({
   phoneField: zEnum(PHONE_FIELDS).default('primary'),
   customPhone: optText(50),
   smsMode: zEnum(['manual', 'template'] as const).default('manual'),
-  templateId: optText(100),
+  templateId: ref('sms-template', optText(100)),
   ignoreBusinessHours: zBoolean().default(false),
   sendCondition: sendCondition.optional(),
   senderType: zEnum(['fixed', 'owner', 'alphanumeric'] as const).default('fixed'),
@@ -311,8 +312,7 @@ const aiAnalyzer = zObject({
 const setAccess = zObject({
   recordType: zEnum(['trigger'] as const).default('trigger'),
   accessState: zObject({
-    owner: zString()
-      .regex(/^[0-9a-f]{24}$/, 'must be a user id')
+    owner: ref('user', zString().regex(/^[0-9a-f]{24}$/, 'must be a user id'))
       .nullable()
       .optional(),
     visibility: zEnum(['private', 'workspace', 'team'] as const).optional(),

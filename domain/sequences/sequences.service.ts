@@ -19,13 +19,15 @@ import {
   type SequenceEdge,
   type SequenceNode,
   type SequenceSettings,
+  type SequenceTrigger,
 } from './definition.schemas';
 import { ENROLLMENT_STATUSES, Sequence, SequenceEnrollment, type EnrollmentStatus } from './sequence.entity';
 import type { ValidationIssue } from '../automations/zod-kit';
 import { EmailTemplate } from '../email/email-template.entity';
 import { isId } from '../ids';
-import { boundWorkspaceId, leanColumns, leanQuery, readRow } from '../orm/lean';
+import { boundWorkspaceId, findRowById, leanColumns, leanQuery, readRow } from '../orm/lean';
 import { SmsTemplate } from '../messaging/sms-message.entity';
+import { sequenceRefIssues } from './graph-refs.service';
 
 /** Stored settings may predate a key: defaults fill what is missing. */
 export function settingsOf(s: Sequence): SequenceSettings {
@@ -143,45 +145,9 @@ function checked(nodes: SequenceNode[], edges: SequenceEdge[], settingsIssues: V
   if (issues.length) invalid(issues);
 }
 
-/**
- * Every `templateId` of a send step names a template of this workspace (e-mail templates for
- * send_email, SMS templates for send_sms; two queries at most). Checked on write and on
- * activation; a template deleted later fails the step permanently when it sends.
- */
-export async function templateIssues(ctx: Ctx, nodes: SequenceNode[]): Promise<ValidationIssue[]> {
-  const refs = nodes.flatMap((n, i) => {
-    const id = (n.data as Record<string, unknown> | undefined)?.templateId;
-    return (n.type === 'send_email' || n.type === 'send_sms') && typeof id === 'string' && id.trim()
-      ? [{ i, type: n.type, id: id.trim() }]
-      : [];
-  });
-  const idsOf = (type: string) => [
-    ...new Set(
-      refs
-        .filter((r) => r.type === type)
-        .map((r) => r.id)
-        .filter(isId),
-    ),
-  ];
-  const [email, sms] = [idsOf('send_email'), idsOf('send_sms')];
-  const found = new Set([
-    ...(email.length ? await ctx.em.find(EmailTemplate, { _id: { $in: email } }, { fields: ['_id'] }) : []).map(
-      (t) => `send_email:${t._id}`,
-    ),
-    ...(sms.length ? await ctx.em.find(SmsTemplate, { _id: { $in: sms } }, { fields: ['_id'] }) : []).map(
-      (t) => `send_sms:${t._id}`,
-    ),
-  ]);
-  return refs
-    .filter((r) => !found.has(`${r.type}:${r.id}`))
-    .map((r) => ({
-      path: `nodes[${r.i}].data.templateId`,
-      error: `no ${r.type === 'send_sms' ? 'SMS' : 'e-mail'} template ${r.id} in this workspace`,
-    }));
-}
-
-async function checkedTemplates(ctx: Ctx, nodes: SequenceNode[]): Promise<void> {
-  const issues = await templateIssues(ctx, nodes);
+/** The records a sequence names exist in this workspace (400 naming the node and the field). */
+async function checkedRefs(ctx: Ctx, nodes: SequenceNode[], triggers: SequenceTrigger[] = []): Promise<void> {
+  const issues = await sequenceRefIssues(ctx, nodes, triggers);
   if (issues.length) invalid(issues);
 }
 
@@ -190,7 +156,7 @@ export async function createSequence(ctx: Ctx, input: SequenceBody): Promise<Seq
   const edges = input.edges ?? [];
   const { settings, issues } = mergeSettings(DEFAULT_SETTINGS, input);
   checked(nodes, edges, issues);
-  await checkedTemplates(ctx, nodes);
+  await checkedRefs(ctx, nodes, settings.triggers);
   const s = createRecord(ctx, Sequence, {
     name: input.name!,
     description: input.description ?? null,
@@ -215,7 +181,7 @@ export async function updateSequence(ctx: Ctx, id: string, input: SequenceBody):
     const edges = input.edges ?? s.edges;
     const { settings, issues } = mergeSettings(settingsOf(s), input);
     checked(nodes, edges, issues);
-    if (input.nodes) await checkedTemplates(ctx, nodes);
+    if (input.nodes || input.triggers) await checkedRefs(ctx, nodes, settings.triggers);
     if (s.isActive) {
       const more = activationIssues(nodes);
       if (more.length) invalid(more);
@@ -237,7 +203,7 @@ export async function toggleSequence(ctx: Ctx, id: string): Promise<{ _id: strin
       const issues = [
         ...validateSequenceGraph(s.nodes, s.edges),
         ...activationIssues(s.nodes),
-        ...(await templateIssues(ctx, s.nodes)),
+        ...(await sequenceRefIssues(ctx, s.nodes, settingsOf(s).triggers)),
       ];
       if (issues.length) invalid(issues);
     }

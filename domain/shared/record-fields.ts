@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { isoDateParam } from './list-query';
 import { mapCustomFields, objectId } from './schemas';
+import { ref } from '../references/refs';
 
 // Building blocks shared by the activities, tasks, notes, calls and events schemas.
 
@@ -10,7 +11,7 @@ export const isoDate = isoDateParam;
 /** An optional record link: an object id, or null / "" to clear it on update. */
 export const refField = z.union([objectId, z.literal(''), z.null()]).transform((v) => (v ? v : null));
 
-export const userId = objectId.describe('user id of this workspace');
+export const userId = ref('user', objectId).describe('user id of this workspace');
 
 export const MAX_METADATA_CHARS = 16_384;
 /** Free-form JSON object, bounded by its serialized size. */

@@ -5,6 +5,7 @@ import { pageParams } from '../shared/list-query';
 import { clearableEmail, clearableText, objectId, requiredText, tagsField } from '../shared/schemas';
 import { customFieldMap, isoDate, refField, userId } from '../shared/record-fields';
 import { customFieldsView, dateTimeView, idView, recordViewFields } from '../shared/views';
+import { ref } from '../references/refs';
 
 export const REPLY_TYPES = ['reply', 'note'] as const;
 export type ReplyType = (typeof REPLY_TYPES)[number];
@@ -18,9 +19,9 @@ const ticketFields = {
   description: clearableText(50_000),
   priority: priority.describe(`${TICKET_PRIORITIES.join(', ')}; default medium`),
   category: category.describe('one of GET /support-tickets/categories; default the first category (general)'),
-  assignee: refField.describe('user id of this workspace'),
-  company: refField.describe("company id (default: the person's company)"),
-  personRef: refField.describe('person id (the customer)'),
+  assignee: ref('user', refField).describe('user id of this workspace'),
+  company: ref('company', refField).describe("company id (default: the person's company)"),
+  personRef: ref('person', refField).describe('person id (the customer)'),
   customerEmail: clearableEmail.describe("customer address for e-mail replies; default the person's first e-mail"),
   customerName: clearableText(300),
   visitorId: clearableText(100).describe('chat visitor id (support customers of type visitor)'),
@@ -71,7 +72,7 @@ export const replyBody = z.object({
 // Any stageId shape passes here so an unknown ticket answers 404 first; the domain answers 400 for a bad stage.
 export const moveTicketBody = z.object({
   stageId: z.union([z.number(), z.string().max(50)], { message: 'is required (a support stage id, number)' }),
-  flowId: objectId.optional().describe('the support flow (GET /support-flow); optional'),
+  flowId: ref('support-flow', objectId).optional().describe('the support flow (GET /support-flow); optional'),
 });
 
 export const messagesQuery = z.object({
@@ -113,7 +114,7 @@ export const supportFlowBody = z.object({
   name: requiredText(200).optional(),
   categories: z.array(category).min(1, 'at least one category').max(50, 'at most 50 categories').optional(),
   mailboxAccountIds: z
-    .array(objectId)
+    .array(ref('email-account', objectId))
     .max(20, 'at most 20 mailboxes')
     .optional()
     .describe('e-mail accounts whose received mail opens tickets'),

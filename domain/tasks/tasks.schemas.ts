@@ -4,6 +4,7 @@ import { listQuery } from '../shared/list-query';
 import { clearableText, objectId, requiredText, tagsField } from '../shared/schemas';
 import { customFieldMap, customObjectSlug, isoDate, refField, userId } from '../shared/record-fields';
 import { customFieldsView, dateTimeView, idView, recordViewFields } from '../shared/views';
+import { ref } from '../references/refs';
 
 export const MAX_ASSIGNEES = 50;
 
@@ -13,13 +14,15 @@ const amount = (max: number) =>
   z.number({ message: 'must be a number' }).min(0, 'must be at least 0').max(max, `must be at most ${max}`).nullable();
 
 const parentFields = {
-  project: refField.describe('project id (parent)'),
-  customObjectRecord: refField.describe('custom object record id (parent; needs customObjectSlug)'),
+  project: ref('project', refField).describe('project id (parent)'),
+  customObjectRecord: ref('custom-object-record', refField).describe(
+    'custom object record id (parent; needs customObjectSlug)',
+  ),
   customObjectSlug,
-  company: refField.describe('company id (parent; the field is company, not companyRef)'),
-  personRef: refField.describe('person id (parent)'),
-  leadRef: refField.describe('lead id (parent)'),
-  dealRef: refField.describe('deal id (parent)'),
+  company: ref('company', refField).describe('company id (parent; the field is company, not companyRef)'),
+  personRef: ref('person', refField).describe('person id (parent)'),
+  leadRef: ref('lead', refField).describe('lead id (parent)'),
+  dealRef: ref('deal', refField).describe('deal id (parent)'),
 };
 
 const taskFields = {

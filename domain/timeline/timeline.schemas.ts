@@ -5,6 +5,7 @@ import { isoDate, metadataField, refField, userId } from '../shared/record-field
 import { RECORD_TYPES } from '../shared/record-types';
 import type { RefKind } from './references';
 import { dateTimeView, idView, openObjectView } from '../shared/views';
+import { ref } from '../references/refs';
 
 /** entityType values a timeline entry may name with entityId. */
 export const ACTIVITY_ENTITY_TYPES = RECORD_TYPES satisfies readonly RefKind[];
@@ -25,15 +26,15 @@ export const createActivityBody = z
     summary: clearableText(1000).optional(),
     title: clearableText(1000).optional().describe('alias of summary (summary wins when both are sent)'),
     description: clearableText(MAX_ACTIVITY_DESCRIPTION).optional(),
-    companyId: refField.optional(),
-    personId: refField.optional(),
-    dealId: refField.optional(),
-    leadId: refField.optional(),
+    companyId: ref('company', refField).optional(),
+    personId: ref('person', refField).optional(),
+    dealId: ref('deal', refField).optional(),
+    leadId: ref('lead', refField).optional(),
     entityType: z
       .enum(ACTIVITY_ENTITY_TYPES, { message: `must be one of ${ACTIVITY_ENTITY_TYPES.join(', ')}` })
       .optional(),
     entityId: objectId.optional(),
-    noteRef: refField.optional().describe('id of the note this activity belongs to'),
+    noteRef: ref('note', refField).optional().describe('id of the note this activity belongs to'),
     date: isoDate.optional().describe('when it happened; default now'),
     metadata: metadataField.optional(),
     ownerId: userId.optional().describe('default: the API caller'),

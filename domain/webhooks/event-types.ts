@@ -65,6 +65,7 @@ export const OUTBOX_TO_WEBHOOK: Readonly<Record<string, string>> = {
   contract_declined: 'contract.declined',
   contract_expired: 'contract.expired',
   contract_voided: 'contract.voided',
+  contract_invitation_failed: 'contract.invitation_failed',
   booking_created: 'booking.created',
   booking_cancelled: 'booking.cancelled',
   booking_rescheduled: 'booking.rescheduled',

@@ -3,6 +3,7 @@ import { isId } from '../../domain/ids';
 import { isoDateParam, pageParams } from '../../domain/shared/list-query';
 import { APPROVAL_TIMEOUT_OUTCOMES, BOOKING_STATUSES, WEEKDAYS } from './booking.entity';
 import { isLocalDate, isLocalTime, isValidTimeZone, minutesOf } from './slots';
+import { ref } from '../../domain/references/refs';
 
 const objectId = z.string().refine(isId, { message: 'must be a 24-character hex id' });
 const requiredId = z
@@ -62,7 +63,7 @@ export const weeklyAvailabilitySchema = z.strictObject(
   },
 );
 
-const agentSchema = z.object({ userId: objectId, weeklyAvailability: weeklyAvailabilitySchema });
+const agentSchema = z.object({ userId: ref('user', objectId), weeklyAvailability: weeklyAvailabilitySchema });
 const meetingTypeSchema = z.object({
   id: z
     .string()
@@ -101,7 +102,7 @@ export const bookingConfigFields = {
   onApprovalTimeout: z.enum(APPROVAL_TIMEOUT_OUTCOMES, {
     message: `must be one of ${APPROVAL_TIMEOUT_OUTCOMES.join(', ')}`,
   }),
-  approvers: z.array(objectId).max(50, 'at most 50 approvers'),
+  approvers: z.array(ref('user', objectId)).max(50, 'at most 50 approvers'),
   createPerson: z.boolean({ message: 'must be a boolean' }),
   createLead: z.boolean({ message: 'must be a boolean' }),
   leadSource: clearable(100),
@@ -117,11 +118,11 @@ const localDate = z
   .refine(isLocalDate, { message: "must be a date YYYY-MM-DD (a local date in the config's time zone)" });
 
 export const availableSlotsQuery = z.object({
-  configId: requiredId,
+  configId: ref('booking-config', requiredId),
   startDate: localDate,
   endDate: localDate,
   meetingTypeId: z.string().max(100).optional(),
-  agentId: objectId.optional(),
+  agentId: ref('user', objectId).optional(),
 });
 
 /** ISO 8601 instant with a time and an offset (or Z): a slot start is never a bare local time. */
@@ -153,11 +154,11 @@ const attendeeSchema = z.object(
 export const MAX_INVITED = 20;
 
 export const createBookingBody = z.object({
-  configId: requiredId,
+  configId: ref('booking-config', requiredId),
   slotStart: instant,
   attendeeInfo: attendeeSchema,
   meetingTypeId: z.string().max(100).optional(),
-  selectedAgentId: objectId.optional(),
+  selectedAgentId: ref('user', objectId).optional(),
   customFieldsData: z
     .record(z.string().max(100), z.unknown())
     .optional()

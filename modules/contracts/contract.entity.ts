@@ -4,6 +4,8 @@ import { p, tenantProps } from '../../domain/orm/base';
 export const CONTRACT_STATUSES = ['draft', 'sent', 'accepted', 'declined', 'expired', 'voided'] as const;
 export type ContractStatus = (typeof CONTRACT_STATUSES)[number];
 export const SIGNER_STATUSES = ['pending', 'invited', 'viewed', 'signed', 'declined'] as const;
+export const INVITATION_STATUSES = ['queued', 'sent', 'retrying', 'failed'] as const;
+export type InvitationStatus = (typeof INVITATION_STATUSES)[number];
 export type SignerStatus = (typeof SIGNER_STATUSES)[number];
 export const SIGNER_ROLES = ['signer', 'cc'] as const;
 export type SignerRole = (typeof SIGNER_ROLES)[number];
@@ -109,6 +111,13 @@ export const ContractSigner = defineEntity({
     ip: p.string().length(64).nullable(),
     userAgent: p.string().length(500).nullable(),
     copySentAt: p.datetime().nullable(),
+    /** Delivery of the invitation (null until the signer is due one): queued, sent, retrying, failed. */
+    invitationStatus: p.string().length(10).$type<InvitationStatus>().nullable(),
+    /** Why the last attempt failed (retrying, failed); cleared when it is sent. */
+    invitationError: p.text().nullable(),
+    invitationAttempts: p.integer().default(0),
+    /** When the next attempt is due (retrying). */
+    invitationNextAttemptAt: p.datetime().nullable(),
   },
 });
 export type ContractSigner = InferEntity<typeof ContractSigner>;

@@ -7,11 +7,23 @@ import {
   expireEnvelope,
   inviteSigners,
   remindSigners,
+  type AttemptInfo,
   type EnvelopeDeps,
   type EnvelopeIds,
 } from './envelope.service';
+import { Context } from '@temporalio/activity';
 import type { Logger } from '../../domain/logger';
 import { createMessagingDeps, type MessagingDeps } from '../../domain/messaging/factory';
+
+/** Temporal's attempt counter, so a signer's row can say when the next attempt comes (1 outside an activity). */
+function attemptInfo(): AttemptInfo {
+  try {
+    const info = Context.current().info;
+    return { attempt: info.attempt, firstScheduledMs: info.scheduledTimestampMs };
+  } catch {
+    return { attempt: 1, firstScheduledMs: Date.now() };
+  }
+}
 
 export interface ContractActivityOptions {
   orm: MikroORM;
@@ -37,7 +49,7 @@ export function createContractActivities(opts: ContractActivityOptions) {
   };
   return {
     advanceEnvelope: (input: EnvelopeIds) => advanceEnvelope(d(), input),
-    inviteSigners: (input: EnvelopeIds & { signerIds: string[] }) => inviteSigners(d(), input),
+    inviteSigners: (input: EnvelopeIds & { signerIds: string[] }) => inviteSigners(d(), input, attemptInfo()),
     remindSigners: (input: EnvelopeIds & { intervalMs: number }) => remindSigners(d(), input),
     expireEnvelope: (input: EnvelopeIds) => expireEnvelope(d(), input),
     closeEnvelope: (input: EnvelopeIds & { status: string }) => closeEnvelope(d(), input),

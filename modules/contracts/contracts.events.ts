@@ -17,4 +17,12 @@ export const contractEvents = defineEvents({
   }),
   contract_expired: contract.extend({ deadlineAt: z.string().nullable() }),
   contract_voided: contract.extend({ reason: z.string().nullable() }),
+  /** A signer's invitation could not be delivered: first failure (retrying) and retries used up (failed). */
+  contract_invitation_failed: signer.extend({
+    invitationStatus: z.enum(['retrying', 'failed']),
+    lastError: z.string(),
+    attempts: z.number(),
+    nextAttemptAt: z.string().nullable(),
+    noneDelivered: z.boolean().describe('no invitation of this contract has been delivered'),
+  }),
 });

@@ -4,6 +4,7 @@ import { MAX_SIGNERS } from './contracts.service';
 import { pageParams } from '../../domain/shared/list-query';
 import { requiredText } from '../../domain/shared/schemas';
 import { isoDate, refField } from '../../domain/shared/record-fields';
+import { ref } from '../../domain/references/refs';
 
 const enumOf = <T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { message: `must be one of ${values.join(', ')}` });
@@ -66,11 +67,11 @@ export const lineItemInput = z
 
 export const createContractBody = z.strictObject({
   title: requiredText(300),
-  templateId: refField.optional().describe('offer template id (stored as given)'),
-  companyRef: refField.optional().describe('company id (must exist in the workspace)'),
-  personRef: refField.optional().describe('person id (must exist in the workspace)'),
-  dealRef: refField.optional().describe('deal id (must exist in the workspace)'),
-  sourceOfferId: refField.optional().describe('the offer this contract comes from'),
+  templateId: ref('offer-template', refField).optional().describe('offer template id of this workspace'),
+  companyRef: ref('company', refField).optional().describe('company id (must exist in the workspace)'),
+  personRef: ref('person', refField).optional().describe('person id (must exist in the workspace)'),
+  dealRef: ref('deal', refField).optional().describe('deal id (must exist in the workspace)'),
+  sourceOfferId: ref('offer', refField).optional().describe('the offer this contract comes from'),
   signers: z
     .array(signerInput)
     .min(1, 'at least one signer is required')

@@ -26,6 +26,7 @@ import { documentSha256 } from './document';
 import type { EidProvider } from './eid';
 import { envelopeChangedSignal } from './contract-envelope.messages';
 import { fromMinor, lineView, priceLines, type LineInput } from './money';
+import { dueForInvitation, invitationStatusOf, invitationSummary } from './invitations';
 import type { ContractAuditTrailView, ContractView } from './contracts.views';
 import type { EntityName } from '@mikro-orm/core';
 import { findRowById } from '../../domain/orm/lean';
@@ -98,6 +99,14 @@ const CONTRACT_FIELDS = [
   'updatedAt',
 ] as const;
 
+const invitationOf = (s: ContractSigner): ContractView['signers'][number]['invitation'] => ({
+  status: invitationStatusOf(s),
+  ...plainOf(
+    { lastError: s.invitationError, attempts: s.invitationAttempts ?? 0, nextAttemptAt: s.invitationNextAttemptAt },
+    ['lastError', 'attempts', 'nextAttemptAt'],
+  ),
+});
+
 /** The API view: envelope status and per-signer progress; never a token or its hash, never a signature image. */
 export function serializeContract(c: Contract, signers: readonly ContractSigner[]): ContractView {
   const required = signers.filter((s) => s.role === 'signer');
@@ -110,8 +119,9 @@ export function serializeContract(c: Contract, signers: readonly ContractSigner[
     vatAmount: fromMinor(c.vatMinor),
     total: fromMinor(c.totalMinor),
     reminderIntervalHours: c.reminderIntervalMs ? c.reminderIntervalMs / 3_600_000 : null,
-    signers: signers.map((s) => ({ ...plainOf(s, SIGNER_FIELDS), order: s.position })),
+    signers: signers.map((s) => ({ ...plainOf(s, SIGNER_FIELDS), order: s.position, invitation: invitationOf(s) })),
     progress: { signed: required.filter((s) => s.status === 'signed').length, required: required.length },
+    invitations: invitationSummary(signers),
   };
 }
 
@@ -328,6 +338,10 @@ export async function sendContract(
       },
     );
     if (!moved) throw new DomainError('invalid_state', 'contract status is no longer draft');
+    // The first invitations are queued with the send (the envelope workflow sends them).
+    const due = dueForInvitation(c.mode, signers).map((s) => s._id);
+    if (due.length)
+      await ctx.em.nativeUpdate(ContractSigner, { _id: { $in: due } }, { invitationStatus: 'queued', updatedAt: now });
     emit(ctx, {
       type: 'contract_sent',
       entityType: 'contract',

@@ -1,6 +1,13 @@
 import { z } from 'zod';
 import { dateTimeView, idView, recordViewFields } from '../../domain/shared/views';
-import { CONTRACT_STATUSES, SIGNATURE_LEVELS, SIGNER_ROLES, SIGNER_STATUSES, SIGNING_MODES } from './contract.entity';
+import {
+  CONTRACT_STATUSES,
+  INVITATION_STATUSES,
+  SIGNATURE_LEVELS,
+  SIGNER_ROLES,
+  SIGNER_STATUSES,
+  SIGNING_MODES,
+} from './contract.entity';
 
 // Response views of contracts and their signing links (what the serializers return).
 
@@ -38,6 +45,19 @@ export const contractSignerView = z.object({
   declineReason: z.string().nullable(),
   remindersSent: z.number().int(),
   order: z.number().int().describe('position in the signing order'),
+  invitation: z
+    .object({
+      status: z
+        .enum(INVITATION_STATUSES)
+        .nullable()
+        .describe(
+          'queued (due, not sent yet), sent, retrying (the last attempt failed), failed (retries used up); null until due',
+        ),
+      lastError: z.string().nullable().describe('why the last attempt failed (retrying, failed)'),
+      attempts: z.number().int(),
+      nextAttemptAt: dateTimeView.nullable().describe('when the next attempt is due (retrying)'),
+    })
+    .describe("delivery of the signer's invitation"),
 });
 
 export const contractView = z.object({
@@ -63,7 +83,10 @@ export const contractView = z.object({
   expiredAt: dateTimeView.nullable(),
   voidedAt: dateTimeView.nullable(),
   voidReason: z.string().nullable(),
-  lastError: z.string().nullable().describe('why the last send did not start the envelope'),
+  lastError: z
+    .string()
+    .nullable()
+    .describe('why the envelope did not start, or why invitations could not be delivered (says when none could)'),
   createdBy: idView,
   contract: contractTermView.nullable().describe('{ startDate, endDate } of the agreement'),
   lineItems: z.array(contractLineView),
@@ -73,6 +96,15 @@ export const contractView = z.object({
   reminderIntervalHours: z.number().nullable(),
   signers: z.array(contractSignerView),
   progress: z.object({ signed: z.number().int(), required: z.number().int() }),
+  invitations: z
+    .object({
+      queued: z.number().int(),
+      sent: z.number().int(),
+      retrying: z.number().int(),
+      failed: z.number().int(),
+      noneDelivered: z.boolean().describe('true when invitations were attempted and none could be delivered'),
+    })
+    .describe("the signers' invitation deliveries"),
 });
 export type ContractView = z.infer<typeof contractView>;
 

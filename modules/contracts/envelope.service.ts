@@ -16,6 +16,9 @@ import type { EnvelopeStep } from './contract-envelope.messages';
 import { renderSignedPdf } from './pdf';
 import { newSignerToken } from './tokens';
 import { newId } from '../../domain/ids';
+import { dueForInvitation, type AttemptInfo } from './invitations';
+export type { AttemptInfo } from './invitations';
+import { recordInvitationFailures, type InvitationFailure } from './invitation-failures';
 
 export interface EnvelopeDeps {
   orm: MikroORM;
@@ -51,14 +54,14 @@ export async function advanceEnvelope(deps: EnvelopeDeps, ids: EnvelopeIds): Pro
   const required = signers.filter((s) => s.role === 'signer');
   if (required.every((s) => s.status === 'signed'))
     return { status: await completeEnvelope(deps, em, c, signers), invite: [] };
-  const notInvited = (s: ContractSigner) => s.invitedAt === null && s.status !== 'signed' && s.status !== 'declined';
-  const due =
-    c.mode === 'parallel'
-      ? required.filter(notInvited)
-      : required
-          .filter((s) => s.status !== 'signed')
-          .slice(0, 1)
-          .filter(notInvited);
+  const due = dueForInvitation(c.mode, signers);
+  const fresh = due.filter((s) => !s.invitationStatus).map((s) => s._id);
+  if (fresh.length)
+    await em.nativeUpdate(
+      ContractSigner,
+      { _id: { $in: fresh }, invitationStatus: null },
+      { invitationStatus: 'queued' },
+    );
   return { status: 'sent', invite: due.map((s) => s._id) };
 }
 
@@ -193,38 +196,57 @@ const inviteMessage = (c: Contract): Message => ({
   sms: (link) => `Please sign "${c.title}": ${link}`,
 });
 
-/** Invites the named signers once each (an invitation already sent is not repeated). */
+/**
+ * Invites the named signers once each (an invitation already sent is not repeated). Every due
+ * signer is tried; each one's row records its delivery (sent, or retrying with the error and the
+ * next attempt, or failed once the retries are used up), then a failure is thrown so Temporal
+ * retries the ones left.
+ */
 export async function inviteSigners(
   deps: EnvelopeDeps,
   input: EnvelopeIds & { signerIds: string[] },
+  attempt: AttemptInfo = { attempt: 1, firstScheduledMs: Date.now() },
 ): Promise<{ invited: number }> {
   const em = forkForWorkspace(deps.orm.em, input.workspaceId);
   const state = await load(em, input.contractId);
   if (!state || state.c.status !== 'sent') return { invited: 0 };
   let invited = 0;
+  const failures: InvitationFailure[] = [];
+  const sent = new Set<string>();
   for (const s of state.signers.filter((x) => input.signerIds.includes(x._id) && x.invitedAt === null)) {
     try {
       await sendWithNewLink(deps, em, state.c, s, inviteMessage(state.c));
     } catch (err) {
-      // Visible on the contract while the activity retries (about a day); cleared by the next success.
-      const reason = `invitation to signer ${s._id} could not be sent: ${err instanceof Error ? err.message : String(err)}`;
-      await em.nativeUpdate(
-        Contract,
-        { _id: state.c._id },
-        { lastError: reason.slice(0, 2000), updatedAt: new Date() },
-      );
-      throw err;
+      failures.push({ signer: s, error: err });
+      continue;
     }
-    if (state.c.lastError) await em.nativeUpdate(Contract, { _id: state.c._id }, { lastError: null });
     const now = new Date();
     await em.nativeUpdate(
       ContractSigner,
       { _id: s._id, invitedAt: null },
-      { invitedAt: now, lastNotifiedAt: now, updatedAt: now },
+      {
+        invitedAt: now,
+        lastNotifiedAt: now,
+        invitationStatus: 'sent',
+        invitationError: null,
+        invitationNextAttemptAt: null,
+        invitationAttempts: s.invitationAttempts + 1,
+        updatedAt: now,
+      },
     );
     await em.nativeUpdate(ContractSigner, { _id: s._id, status: 'pending' }, { status: 'invited', updatedAt: now });
+    sent.add(s._id);
     invited++;
   }
+  if (failures.length) {
+    await recordInvitationFailures(em, state, failures, sent, attempt);
+    deps.log.warn(
+      { contractId: input.contractId, invited, failed: failures.length, attempt: attempt.attempt },
+      'contract envelope: invitations not delivered',
+    );
+    throw failures[0]!.error;
+  }
+  if (state.c.lastError) await em.nativeUpdate(Contract, { _id: state.c._id }, { lastError: null });
   deps.log.info({ contractId: input.contractId, invited }, 'contract envelope: invitations sent');
   return { invited };
 }

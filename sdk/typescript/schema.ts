@@ -3549,7 +3549,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe a URL (https; http only for OUTBOUND_ALLOW_HOSTS) to event types ("*" for all). The answer carries the whole secret (whsec_…), the only time it is shown.
-         * @description Standard Webhooks: headers webhook-id (msg_<deliveryId>, the same on every attempt), webhook-timestamp, webhook-signature (v1,<base64 HMAC-SHA256>; two, space-separated, during a secret rotation); body { type, timestamp, data }. Retries: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (±10% jitter); 410 disables the subscription, as do 5 deliveries in a row that failed every attempt. Event types: `company.created` (outbox `company_created`), `company.updated` (outbox `company_updated`), `company.deleted` (outbox `company_deleted`), `person.created` (outbox `person_created`), `person.updated` (outbox `person_updated`), `person.deleted` (outbox `person_deleted`), `lead.created` (outbox `lead_created`), `lead.updated` (outbox `lead_updated`), `lead.deleted` (outbox `lead_deleted`), `deal.created` (outbox `deal_created`), `deal.updated` (outbox `deal_updated`), `deal.deleted` (outbox `deal_deleted`), `deal.stage_changed` (outbox `deal_stage_changed`), `deal.won` (outbox `deal_won`), `deal.lost` (outbox `deal_lost`), `task.created` (outbox `task_created`), `task.updated` (outbox `task_updated`), `task.deleted` (outbox `task_deleted`), `task.completed` (outbox `task_completed`), `note.created` (outbox `note_created`), `note.updated` (outbox `note_updated`), `note.deleted` (outbox `note_deleted`), `call.created` (outbox `call_created`), `call.updated` (outbox `call_updated`), `call.deleted` (outbox `call_deleted`), `call.completed` (outbox `call_completed`), `call.answered` (outbox `call_answered`), `calendar_event.created` (outbox `event_created`), `calendar_event.updated` (outbox `event_updated`), `calendar_event.deleted` (outbox `event_deleted`), `tag.added` (outbox `tag_added`), `tag.removed` (outbox `tag_removed`), `email.sent` (outbox `email_sent`), `email.received` (outbox `email_received`), `email.opened` (outbox `email_opened`), `email.clicked` (outbox `email_clicked`), `email.replied` (outbox `email_replied`), `email.bounced` (outbox `email_bounced`), `sms.sent` (outbox `sms_sent`), `sms.received` (outbox `sms_received`), `sms.replied` (outbox `sms_replied`), `sequence.enrolled` (outbox `sequence_enrolled`), `sequence.completed` (outbox `sequence_completed`), `sequence.exited` (outbox `sequence_exited`), `sequence.paused` (outbox `sequence_paused`), `sequence.resumed` (outbox `sequence_resumed`), `sequence.unenrolled` (outbox `sequence_unenrolled`), `offer.sent` (outbox `offer_sent`), `contract.sent` (outbox `contract_sent`), `contract.signed` (outbox `contract_signed`), `contract.completed` (outbox `contract_completed`), `contract.declined` (outbox `contract_declined`), `contract.expired` (outbox `contract_expired`), `contract.voided` (outbox `contract_voided`), `booking.created` (outbox `booking_created`), `booking.cancelled` (outbox `booking_cancelled`), `booking.rescheduled` (outbox `booking_rescheduled`), `booking.approved` (outbox `booking_approved`), `booking.rejected` (outbox `booking_rejected`), `offer.accepted` (outbox `offer_accepted`), `offer.declined` (outbox `offer_rejected`); plus webhook.test (POST …/test only).
+         * @description Standard Webhooks: headers webhook-id (msg_<deliveryId>, the same on every attempt), webhook-timestamp, webhook-signature (v1,<base64 HMAC-SHA256>; two, space-separated, during a secret rotation); body { type, timestamp, data }. Retries: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (±10% jitter); 410 disables the subscription, as do 5 deliveries in a row that failed every attempt. Event types: `company.created` (outbox `company_created`), `company.updated` (outbox `company_updated`), `company.deleted` (outbox `company_deleted`), `person.created` (outbox `person_created`), `person.updated` (outbox `person_updated`), `person.deleted` (outbox `person_deleted`), `lead.created` (outbox `lead_created`), `lead.updated` (outbox `lead_updated`), `lead.deleted` (outbox `lead_deleted`), `deal.created` (outbox `deal_created`), `deal.updated` (outbox `deal_updated`), `deal.deleted` (outbox `deal_deleted`), `deal.stage_changed` (outbox `deal_stage_changed`), `deal.won` (outbox `deal_won`), `deal.lost` (outbox `deal_lost`), `task.created` (outbox `task_created`), `task.updated` (outbox `task_updated`), `task.deleted` (outbox `task_deleted`), `task.completed` (outbox `task_completed`), `note.created` (outbox `note_created`), `note.updated` (outbox `note_updated`), `note.deleted` (outbox `note_deleted`), `call.created` (outbox `call_created`), `call.updated` (outbox `call_updated`), `call.deleted` (outbox `call_deleted`), `call.completed` (outbox `call_completed`), `call.answered` (outbox `call_answered`), `calendar_event.created` (outbox `event_created`), `calendar_event.updated` (outbox `event_updated`), `calendar_event.deleted` (outbox `event_deleted`), `tag.added` (outbox `tag_added`), `tag.removed` (outbox `tag_removed`), `email.sent` (outbox `email_sent`), `email.received` (outbox `email_received`), `email.opened` (outbox `email_opened`), `email.clicked` (outbox `email_clicked`), `email.replied` (outbox `email_replied`), `email.bounced` (outbox `email_bounced`), `sms.sent` (outbox `sms_sent`), `sms.received` (outbox `sms_received`), `sms.replied` (outbox `sms_replied`), `sequence.enrolled` (outbox `sequence_enrolled`), `sequence.completed` (outbox `sequence_completed`), `sequence.exited` (outbox `sequence_exited`), `sequence.paused` (outbox `sequence_paused`), `sequence.resumed` (outbox `sequence_resumed`), `sequence.unenrolled` (outbox `sequence_unenrolled`), `offer.sent` (outbox `offer_sent`), `contract.sent` (outbox `contract_sent`), `contract.signed` (outbox `contract_signed`), `contract.completed` (outbox `contract_completed`), `contract.declined` (outbox `contract_declined`), `contract.expired` (outbox `contract_expired`), `contract.voided` (outbox `contract_voided`), `contract.invitation_failed` (outbox `contract_invitation_failed`), `booking.created` (outbox `booking_created`), `booking.cancelled` (outbox `booking_cancelled`), `booking.rescheduled` (outbox `booking_rescheduled`), `booking.approved` (outbox `booking_approved`), `booking.rejected` (outbox `booking_rejected`), `offer.accepted` (outbox `offer_accepted`), `offer.declined` (outbox `offer_rejected`); plus webhook.test (POST …/test only).
          *
          *     Scopes: webhooks. Roles: owner, admin, member.
          */
@@ -6207,10 +6207,14 @@ export interface components {
              * @enum {string}
              */
             code?: "validation" | "unauthenticated" | "forbidden" | "not_found" | "http" | "method_not_allowed" | "conflict" | "invalid_state" | "idempotency_in_progress" | "gone" | "expired" | "too_large" | "idempotency_mismatch" | "rate_limited" | "internal" | "upstream_failed" | "not_configured" | "unavailable";
-            /** @description validation (400): [{ path, error }]; invalid_state (409): { current, requested, allowed }; otherwise as the message says */
+            /** @description validation (400): [{ path, error }] (graph references add nodeId and field); invalid_state (409): { current, requested, allowed }; otherwise as the message says */
             details?: {
                 path?: string;
                 error?: string;
+                /** @description automation or sequence graphs: the node (or trigger) id */
+                nodeId?: string;
+                /** @description automation or sequence graphs: the field inside the node */
+                field?: string;
             }[] | {
                 /** @description the state the record is in */
                 current?: unknown;
@@ -20345,7 +20349,7 @@ export interface operations {
                         retryIntervalMinutes?: number;
                     };
                     defaultSenderType?: ("fixed" | "owner") | null;
-                    defaultSenderId?: string | null;
+                    defaultSenderId?: (string) | null;
                     defaultSmsNumber?: string | null;
                 };
             };
@@ -20760,7 +20764,7 @@ export interface operations {
                         retryIntervalMinutes?: number;
                     };
                     defaultSenderType?: ("fixed" | "owner") | null;
-                    defaultSenderId?: string | null;
+                    defaultSenderId?: (string) | null;
                     defaultSmsNumber?: string | null;
                 };
             };
@@ -28030,7 +28034,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url: string;
-                    events: ("*" | "booking.approved" | "booking.cancelled" | "booking.created" | "booking.rejected" | "booking.rescheduled" | "calendar_event.created" | "calendar_event.deleted" | "calendar_event.updated" | "call.answered" | "call.completed" | "call.created" | "call.deleted" | "call.updated" | "company.created" | "company.deleted" | "company.updated" | "contract.completed" | "contract.declined" | "contract.expired" | "contract.sent" | "contract.signed" | "contract.voided" | "deal.created" | "deal.deleted" | "deal.lost" | "deal.stage_changed" | "deal.updated" | "deal.won" | "email.bounced" | "email.clicked" | "email.opened" | "email.received" | "email.replied" | "email.sent" | "lead.created" | "lead.deleted" | "lead.updated" | "note.created" | "note.deleted" | "note.updated" | "offer.accepted" | "offer.declined" | "offer.sent" | "person.created" | "person.deleted" | "person.updated" | "sequence.completed" | "sequence.enrolled" | "sequence.exited" | "sequence.paused" | "sequence.resumed" | "sequence.unenrolled" | "sms.received" | "sms.replied" | "sms.sent" | "tag.added" | "tag.removed" | "task.completed" | "task.created" | "task.deleted" | "task.updated")[];
+                    events: ("*" | "booking.approved" | "booking.cancelled" | "booking.created" | "booking.rejected" | "booking.rescheduled" | "calendar_event.created" | "calendar_event.deleted" | "calendar_event.updated" | "call.answered" | "call.completed" | "call.created" | "call.deleted" | "call.updated" | "company.created" | "company.deleted" | "company.updated" | "contract.completed" | "contract.declined" | "contract.expired" | "contract.invitation_failed" | "contract.sent" | "contract.signed" | "contract.voided" | "deal.created" | "deal.deleted" | "deal.lost" | "deal.stage_changed" | "deal.updated" | "deal.won" | "email.bounced" | "email.clicked" | "email.opened" | "email.received" | "email.replied" | "email.sent" | "lead.created" | "lead.deleted" | "lead.updated" | "note.created" | "note.deleted" | "note.updated" | "offer.accepted" | "offer.declined" | "offer.sent" | "person.created" | "person.deleted" | "person.updated" | "sequence.completed" | "sequence.enrolled" | "sequence.exited" | "sequence.paused" | "sequence.resumed" | "sequence.unenrolled" | "sms.received" | "sms.replied" | "sms.sent" | "tag.added" | "tag.removed" | "task.completed" | "task.created" | "task.deleted" | "task.updated")[];
                     name?: string | null;
                     active?: boolean;
                 };
@@ -28178,7 +28182,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url?: string;
-                    events?: ("*" | "booking.approved" | "booking.cancelled" | "booking.created" | "booking.rejected" | "booking.rescheduled" | "calendar_event.created" | "calendar_event.deleted" | "calendar_event.updated" | "call.answered" | "call.completed" | "call.created" | "call.deleted" | "call.updated" | "company.created" | "company.deleted" | "company.updated" | "contract.completed" | "contract.declined" | "contract.expired" | "contract.sent" | "contract.signed" | "contract.voided" | "deal.created" | "deal.deleted" | "deal.lost" | "deal.stage_changed" | "deal.updated" | "deal.won" | "email.bounced" | "email.clicked" | "email.opened" | "email.received" | "email.replied" | "email.sent" | "lead.created" | "lead.deleted" | "lead.updated" | "note.created" | "note.deleted" | "note.updated" | "offer.accepted" | "offer.declined" | "offer.sent" | "person.created" | "person.deleted" | "person.updated" | "sequence.completed" | "sequence.enrolled" | "sequence.exited" | "sequence.paused" | "sequence.resumed" | "sequence.unenrolled" | "sms.received" | "sms.replied" | "sms.sent" | "tag.added" | "tag.removed" | "task.completed" | "task.created" | "task.deleted" | "task.updated")[];
+                    events?: ("*" | "booking.approved" | "booking.cancelled" | "booking.created" | "booking.rejected" | "booking.rescheduled" | "calendar_event.created" | "calendar_event.deleted" | "calendar_event.updated" | "call.answered" | "call.completed" | "call.created" | "call.deleted" | "call.updated" | "company.created" | "company.deleted" | "company.updated" | "contract.completed" | "contract.declined" | "contract.expired" | "contract.invitation_failed" | "contract.sent" | "contract.signed" | "contract.voided" | "deal.created" | "deal.deleted" | "deal.lost" | "deal.stage_changed" | "deal.updated" | "deal.won" | "email.bounced" | "email.clicked" | "email.opened" | "email.received" | "email.replied" | "email.sent" | "lead.created" | "lead.deleted" | "lead.updated" | "note.created" | "note.deleted" | "note.updated" | "offer.accepted" | "offer.declined" | "offer.sent" | "person.created" | "person.deleted" | "person.updated" | "sequence.completed" | "sequence.enrolled" | "sequence.exited" | "sequence.paused" | "sequence.resumed" | "sequence.unenrolled" | "sms.received" | "sms.replied" | "sms.sent" | "tag.added" | "tag.removed" | "task.completed" | "task.created" | "task.deleted" | "task.updated")[];
                     name?: string | null;
                     active?: boolean;
                 };
@@ -30988,7 +30992,7 @@ export interface operations {
                 "application/json": {
                     name: string;
                     description?: string | null;
-                    /** @description project flow reference (informational: projects use one fixed stage flow) */
+                    /** @description a deal flow (pipeline) of this workspace, kept for reference: projects use one fixed stage flow */
                     flowRef?: string | null;
                     taskTemplates?: {
                         title: string;
@@ -31354,7 +31358,7 @@ export interface operations {
                 "application/json": {
                     name?: string;
                     description?: string | null;
-                    /** @description project flow reference (informational: projects use one fixed stage flow) */
+                    /** @description a deal flow (pipeline) of this workspace, kept for reference: projects use one fixed stage flow */
                     flowRef?: string | null;
                     taskTemplates?: {
                         title: string;
@@ -31523,6 +31527,7 @@ export interface operations {
                     company?: string | "" | null;
                     personRef?: string | "" | null;
                     offerData?: {
+                        /** @description an offer of this workspace */
                         offerId?: string;
                         offerTitle?: string;
                         /** @description become project lines (quantity × unitPrice less discount %) */
@@ -32519,7 +32524,7 @@ export interface operations {
             content: {
                 "application/json": {
                     title: string;
-                    /** @description offer type id (pricing rules); stored as given */
+                    /** @description offer type id (pricing rules) of this workspace */
                     offerTypeId?: string | "" | null;
                     /** @description offer template id of this workspace */
                     templateId?: string | "" | null;
@@ -32792,7 +32797,7 @@ export interface operations {
             content: {
                 "application/json": {
                     title?: string;
-                    /** @description offer type id (pricing rules); stored as given */
+                    /** @description offer type id (pricing rules) of this workspace */
                     offerTypeId?: string | "" | null;
                     /** @description offer template id of this workspace */
                     templateId?: string | "" | null;
@@ -43165,7 +43170,7 @@ export interface operations {
                             expiredAt: string | null;
                             voidedAt: string | null;
                             voidReason: string | null;
-                            /** @description why the last send did not start the envelope */
+                            /** @description why the envelope did not start, or why invitations could not be delivered (says when none could) */
                             lastError: string | null;
                             /** @description 24-hex object id */
                             createdBy: string;
@@ -43211,10 +43216,29 @@ export interface operations {
                                 remindersSent: number;
                                 /** @description position in the signing order */
                                 order: number;
+                                /** @description delivery of the signer's invitation */
+                                invitation: {
+                                    /** @description queued (due, not sent yet), sent, retrying (the last attempt failed), failed (retries used up); null until due */
+                                    status: ("queued" | "sent" | "retrying" | "failed") | null;
+                                    /** @description why the last attempt failed (retrying, failed) */
+                                    lastError: string | null;
+                                    attempts: number;
+                                    /** @description when the next attempt is due (retrying) */
+                                    nextAttemptAt: string | null;
+                                };
                             }[];
                             progress: {
                                 signed: number;
                                 required: number;
+                            };
+                            /** @description the signers' invitation deliveries */
+                            invitations: {
+                                queued: number;
+                                sent: number;
+                                retrying: number;
+                                failed: number;
+                                /** @description true when invitations were attempted and none could be delivered */
+                                noneDelivered: boolean;
                             };
                         }[];
                         page: number;
@@ -43246,7 +43270,7 @@ export interface operations {
             content: {
                 "application/json": {
                     title: string;
-                    /** @description offer template id (stored as given) */
+                    /** @description offer template id of this workspace */
                     templateId?: string | "" | null;
                     /** @description company id (must exist in the workspace) */
                     companyRef?: string | "" | null;
@@ -43357,7 +43381,7 @@ export interface operations {
                             expiredAt: string | null;
                             voidedAt: string | null;
                             voidReason: string | null;
-                            /** @description why the last send did not start the envelope */
+                            /** @description why the envelope did not start, or why invitations could not be delivered (says when none could) */
                             lastError: string | null;
                             /** @description 24-hex object id */
                             createdBy: string;
@@ -43403,10 +43427,29 @@ export interface operations {
                                 remindersSent: number;
                                 /** @description position in the signing order */
                                 order: number;
+                                /** @description delivery of the signer's invitation */
+                                invitation: {
+                                    /** @description queued (due, not sent yet), sent, retrying (the last attempt failed), failed (retries used up); null until due */
+                                    status: ("queued" | "sent" | "retrying" | "failed") | null;
+                                    /** @description why the last attempt failed (retrying, failed) */
+                                    lastError: string | null;
+                                    attempts: number;
+                                    /** @description when the next attempt is due (retrying) */
+                                    nextAttemptAt: string | null;
+                                };
                             }[];
                             progress: {
                                 signed: number;
                                 required: number;
+                            };
+                            /** @description the signers' invitation deliveries */
+                            invitations: {
+                                queued: number;
+                                sent: number;
+                                retrying: number;
+                                failed: number;
+                                /** @description true when invitations were attempted and none could be delivered */
+                                noneDelivered: boolean;
                             };
                         };
                     };
@@ -43492,7 +43535,7 @@ export interface operations {
                             expiredAt: string | null;
                             voidedAt: string | null;
                             voidReason: string | null;
-                            /** @description why the last send did not start the envelope */
+                            /** @description why the envelope did not start, or why invitations could not be delivered (says when none could) */
                             lastError: string | null;
                             /** @description 24-hex object id */
                             createdBy: string;
@@ -43538,10 +43581,29 @@ export interface operations {
                                 remindersSent: number;
                                 /** @description position in the signing order */
                                 order: number;
+                                /** @description delivery of the signer's invitation */
+                                invitation: {
+                                    /** @description queued (due, not sent yet), sent, retrying (the last attempt failed), failed (retries used up); null until due */
+                                    status: ("queued" | "sent" | "retrying" | "failed") | null;
+                                    /** @description why the last attempt failed (retrying, failed) */
+                                    lastError: string | null;
+                                    attempts: number;
+                                    /** @description when the next attempt is due (retrying) */
+                                    nextAttemptAt: string | null;
+                                };
                             }[];
                             progress: {
                                 signed: number;
                                 required: number;
+                            };
+                            /** @description the signers' invitation deliveries */
+                            invitations: {
+                                queued: number;
+                                sent: number;
+                                retrying: number;
+                                failed: number;
+                                /** @description true when invitations were attempted and none could be delivered */
+                                noneDelivered: boolean;
                             };
                         };
                     };
@@ -43641,7 +43703,7 @@ export interface operations {
                             expiredAt: string | null;
                             voidedAt: string | null;
                             voidReason: string | null;
-                            /** @description why the last send did not start the envelope */
+                            /** @description why the envelope did not start, or why invitations could not be delivered (says when none could) */
                             lastError: string | null;
                             /** @description 24-hex object id */
                             createdBy: string;
@@ -43687,10 +43749,29 @@ export interface operations {
                                 remindersSent: number;
                                 /** @description position in the signing order */
                                 order: number;
+                                /** @description delivery of the signer's invitation */
+                                invitation: {
+                                    /** @description queued (due, not sent yet), sent, retrying (the last attempt failed), failed (retries used up); null until due */
+                                    status: ("queued" | "sent" | "retrying" | "failed") | null;
+                                    /** @description why the last attempt failed (retrying, failed) */
+                                    lastError: string | null;
+                                    attempts: number;
+                                    /** @description when the next attempt is due (retrying) */
+                                    nextAttemptAt: string | null;
+                                };
                             }[];
                             progress: {
                                 signed: number;
                                 required: number;
+                            };
+                            /** @description the signers' invitation deliveries */
+                            invitations: {
+                                queued: number;
+                                sent: number;
+                                retrying: number;
+                                failed: number;
+                                /** @description true when invitations were attempted and none could be delivered */
+                                noneDelivered: boolean;
                             };
                         };
                     };
@@ -43789,7 +43870,7 @@ export interface operations {
                             expiredAt: string | null;
                             voidedAt: string | null;
                             voidReason: string | null;
-                            /** @description why the last send did not start the envelope */
+                            /** @description why the envelope did not start, or why invitations could not be delivered (says when none could) */
                             lastError: string | null;
                             /** @description 24-hex object id */
                             createdBy: string;
@@ -43835,10 +43916,29 @@ export interface operations {
                                 remindersSent: number;
                                 /** @description position in the signing order */
                                 order: number;
+                                /** @description delivery of the signer's invitation */
+                                invitation: {
+                                    /** @description queued (due, not sent yet), sent, retrying (the last attempt failed), failed (retries used up); null until due */
+                                    status: ("queued" | "sent" | "retrying" | "failed") | null;
+                                    /** @description why the last attempt failed (retrying, failed) */
+                                    lastError: string | null;
+                                    attempts: number;
+                                    /** @description when the next attempt is due (retrying) */
+                                    nextAttemptAt: string | null;
+                                };
                             }[];
                             progress: {
                                 signed: number;
                                 required: number;
+                            };
+                            /** @description the signers' invitation deliveries */
+                            invitations: {
+                                queued: number;
+                                sent: number;
+                                retrying: number;
+                                failed: number;
+                                /** @description true when invitations were attempted and none could be delivered */
+                                noneDelivered: boolean;
                             };
                         };
                     };

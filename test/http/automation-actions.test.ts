@@ -271,10 +271,12 @@ describe('CRM actions act through the domain services (their events fire)', () =
       type: 'company_updated',
       payload: { changes: { ownerId: { to: colleague.id } } },
     });
-    const bad = await run([action('assign_user', { userId: '0123456789abcdef01234567' })], {
-      entityType: 'lead',
-      entityId: l._id,
-    });
+    // A literal unknown id is refused when the automation is saved; one that only the run resolves fails the step.
+    const bad = await run(
+      [action('assign_user', { userId: '{{owner._id}}' })],
+      { entityType: 'lead', entityId: l._id },
+      { owner: { _id: '0123456789abcdef01234567' } },
+    );
     expect(bad.done.status).toBe('failed');
     expect(bad.step('n1').error).toContain('ownerId');
   });

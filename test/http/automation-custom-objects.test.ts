@@ -99,6 +99,22 @@ describe('custom objects in automations', () => {
   });
 
   it('a CustomObjectRecord lookup filters on field slugs and feeds update_record; unknown objects fail the step', async () => {
+    // An unknown object is refused when the automation is saved, naming the node.
+    const unknown = await t.http.post('/api/v1/automations', {
+      name: 'Unknown object',
+      ...chainGraph({ triggerType: 'lead_created' }, [
+        { id: 'look', type: 'lookup', data: { entityType: 'CustomObjectRecord', customObjectId: 'nope' } },
+      ]),
+    });
+    expect([unknown.status, unknown.body.details?.[0]]).toEqual([
+      400,
+      {
+        path: 'nodes[1].data.customObjectId',
+        nodeId: 'look',
+        field: 'customObjectId',
+        error: 'no custom object with id nope in this workspace',
+      },
+    ]);
     await t.http.post(`${base}/machines/records`, { name: 'Small', hours: 5 });
     const big = (await t.http.post(`${base}/machines/records`, { name: 'Big', hours: 500 })).body.data;
     const lookup = {
@@ -133,15 +149,22 @@ describe('custom objects in automations', () => {
     });
     expect((await t.http.get(`${base}/machines/records/${big._id}`)).body.data.status).toBe('busy (500 h)');
 
+    // One deleted after the save fails the step when the run reaches it.
+    expect(
+      (await t.http.post(base, { slug: 'gone-objects', singular: 'Gone object', plural: 'Gone objects' })).status,
+    ).toBe(201);
     const bad = await createAutomation(
       t.http,
-      chainGraph({ triggerType: 'lead_created' }, [{ ...lookup, data: { ...lookup.data, customObjectId: 'nope' } }]),
+      chainGraph({ triggerType: 'lead_created' }, [
+        { ...lookup, data: { ...lookup.data, customObjectId: 'gone-objects', filters: [] } },
+      ]),
     );
+    expect((await t.http.delete(`${base}/gone-objects`)).status).toBe(200);
     const failed = await waitForExecution(
       h,
       (await t.http.post(`/api/v1/automations/${bad}/trigger`, {})).body.data.executionId,
     );
     expect(failed.status).toBe('failed');
-    expect(failed.error).toMatch(/no custom object nope/);
+    expect(failed.error).toMatch(/no custom object gone-objects/);
   });
 });

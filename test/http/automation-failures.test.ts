@@ -152,7 +152,8 @@ describe('failure behaviour', () => {
   it('retry: a permanent error (not available, bad config) is not retried', async () => {
     const r = await run(
       { failureBehavior: 'retry', retryMaxAttempts: 5, retryIntervalMinutes: 1 },
-      [action('add_to_sequence', { sequenceId: 'seq_1' })],
+      // Saved as a placeholder; at run time it resolves to the lead's title, which is no sequence id.
+      [action('add_to_sequence', { sequenceId: '{{lead.title}}' })],
       '/none',
       0,
     );
@@ -167,7 +168,10 @@ describe('failure behaviour', () => {
 
 describe('actions that cannot act yet fail with a clear step error', () => {
   it.each([
-    [action('add_to_sequence', { sequenceId: 'seq_1' }), 'add_to_sequence: sequenceId must be a 24-character hex id'],
+    [
+      action('add_to_sequence', { sequenceId: '{{lead.title}}' }),
+      'add_to_sequence: sequenceId must be a 24-character hex id',
+    ],
     [action('create_offer', { title: 'Offer' }), 'create_offer: offers are not available yet'],
     [
       action('accounting_create_invoice', { system: 'my_books', mapping: { customer: '{{company.name}}' } }),

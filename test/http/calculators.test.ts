@@ -1,5 +1,5 @@
 import { startTestApp, type Tenant, type TestApp } from '../support/app';
-import { unique } from '../support/factories';
+import { factories, unique } from '../support/factories';
 
 let app: TestApp;
 let t: Tenant;
@@ -106,7 +106,7 @@ describe('calculator templates', () => {
   it('save: true stores a submission; the list filters by templateId and offerId', async () => {
     const a = await offerType();
     const b = await offerType();
-    const offerId = '0123456789abcdef0123abcd';
+    const offerId = await factories.offer!(t.http);
     const saved = await calc(a._id, { inputs: { pages: 2 }, save: true, offerId });
     expect(saved.status).toBe(200);
     expect(saved.body.data.submissionId).toMatch(/^[0-9a-f]{24}$/);

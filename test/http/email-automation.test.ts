@@ -1,4 +1,6 @@
 import { simpleParser } from 'mailparser';
+import { EmailAccount } from '../../domain/email/email-account.entity';
+import { forkForWorkspace } from '../../domain/orm/tenant';
 import type { Tenant } from '../support/app';
 import { connectAccount } from '../support/email';
 import { eventsFor } from '../support/outbox';
@@ -32,11 +34,12 @@ afterAll(async () => {
   await mailbox?.close();
 });
 
-async function run(config: Record<string, unknown>, leadId: string) {
+async function run(config: Record<string, unknown>, leadId: string, beforeTrigger?: () => Promise<void>) {
   const id = await createAutomation(
     t.http,
     chainGraph({ triggerType: 'lead_created' }, [action('send_email', config)]),
   );
+  await beforeTrigger?.();
   const res = await t.http.post(`/api/v1/automations/${id}/trigger`, { entityType: 'lead', entityId: leadId });
   const done = await waitForExecution(h, res.body.data.executionId);
   return { done, steps: await stepsOf(h, done._id) };
@@ -87,16 +90,30 @@ it('sends a template from the sender account, rendered for the run, with sourceR
   });
 });
 
-it('an unknown template or account fails the step with a clear error and sends nothing', async () => {
+it('an unknown template or account is refused at save; one deleted later fails the step clearly and sends nothing', async () => {
+  const unknown = await t.http.post('/api/v1/automations', {
+    name: 'Unknown template',
+    ...chainGraph({ triggerType: 'lead_created' }, [action('send_email', { templateId: '0123456789abcdef01234567' })]),
+  });
+  expect([unknown.status, unknown.body.details?.[0]?.field]).toEqual([400, 'templateId']);
   const lead = (await t.http.post('/api/v1/leads', { title: 'Nope', email: 'nope@example.test' })).body.data;
   const before = fallback.received.length + mailbox.received.length;
-  const noTemplate = await run({ templateId: '0123456789abcdef01234567' }, lead._id);
+  const template = (
+    await t.http.post('/api/v1/email-templates', {
+      name: `Gone ${Date.now()}`,
+      bodyHtml: '<p>x</p>',
+      metadata: { subject: 'Gone' },
+    })
+  ).body.data;
+  const noTemplate = await run({ templateId: template._id }, lead._id, async () => {
+    expect((await t.http.delete(`/api/v1/email-templates/${template._id}`)).status).toBe(200);
+  });
   expect(noTemplate.done.status).toBe('failed');
   expect(noTemplate.steps.find((x) => x.nodeId === 'n1')!.error).toMatch(/template/);
-  const noAccount = await run(
-    { subject: 'Hi', body: '<p>Hi</p>', senderAccountId: '0123456789abcdef01234567' },
-    lead._id,
-  );
+  const gone = (await connectAccount(h.app, t.workspaceId, mailbox.port)).account;
+  const noAccount = await run({ subject: 'Hi', body: '<p>Hi</p>', senderAccountId: gone._id }, lead._id, async () => {
+    await forkForWorkspace(h.app.runtime.deps.orm.em, t.workspaceId).nativeDelete(EmailAccount, { _id: gone._id });
+  });
   expect(noAccount.done.status).toBe('failed');
   expect(noAccount.steps.find((x) => x.nodeId === 'n1')!.error).toMatch(/account/);
   expect(fallback.received.length + mailbox.received.length).toBe(before);

@@ -88,7 +88,7 @@ describe('filter presets CRUD', () => {
     [
       'unknown user id',
       { visibility: 'user', userIds: ['0123456789abcdef01234567'] },
-      /userIds: no user with id 0123456789abcdef01234567/,
+      /userIds\[0\]: no user with id 0123456789abcdef01234567/,
     ],
     ['malformed user id', { visibility: 'user', userIds: ['bob'] }, /userIds/],
     ['101 group ids', { visibility: 'group', groupIds: Array.from({ length: 101 }, () => GROUP) }, /at most 100/],

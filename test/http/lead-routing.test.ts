@@ -129,7 +129,7 @@ describe('routing rules CRUD', () => {
     [
       'round robin with an unknown user',
       () => ({ name: 'x', assignment: { type: 'round_robin', userIds: [t.userId, missing] } }),
-      /assignment\.userIds: no user/,
+      /assignment\.userIds\[1\]: no user/,
     ],
     [
       'round robin over 50 users',

@@ -109,7 +109,7 @@ describe('offer types CRUD', () => {
     });
     expect(unknownTemplate.status).toBe(400);
     expect(unknownTemplate.body.details).toEqual([
-      { path: 'defaultTemplateId', error: 'no offer template with id 0123456789abcdef01234567' },
+      { path: 'defaultTemplateId', error: 'no offer template with id 0123456789abcdef01234567 in this workspace' },
     ]);
     const template = (await t.http.post('/api/v1/offer-templates', { name: 'Painting' })).body.data;
     const vat = await t.http.patch(`${BASE}/${made._id}`, {
@@ -395,7 +395,9 @@ describe('offer types CRUD', () => {
     expect((await other.http.get(`${BASE}/${mine._id}`)).status).toBe(404);
     expect((await other.http.patch(`${BASE}/${mine._id}`, { name: 'x' })).status).toBe(404);
     expect((await other.http.delete(`${BASE}/${mine._id}`)).status).toBe(404);
-    expect((await other.http.post(`${BASE}/simulate`, { offerTypeId: mine._id })).status).toBe(404);
+    // The offer type named in the body is a reference: another workspace's one is 400 naming it.
+    const simulated = await other.http.post(`${BASE}/simulate`, { offerTypeId: mine._id });
+    expect([simulated.status, simulated.body.details?.[0]?.path]).toEqual([400, 'offerTypeId']);
     expect(
       (await other.http.get(`${BASE}?limit=100&includeInactive=true`)).body.data.map((x: any) => x._id),
     ).not.toContain(mine._id);
@@ -591,7 +593,7 @@ describe('validate and simulate', () => {
         expect.arrayContaining([path]),
       ]);
     }
-    expect((await t.http.post(`${BASE}/simulate`, { offerTypeId: '0123456789abcdef01234567' })).status).toBe(404);
+    expect((await t.http.post(`${BASE}/simulate`, { offerTypeId: '0123456789abcdef01234567' })).status).toBe(400);
     const huge = await t.http.post(`${BASE}/simulate`, {
       offerType: {},
       lines: [{ name: 'Huge', unitPrice: 10_000_000_000, quantity: 1_000_000 }],

@@ -8,13 +8,14 @@ let other: Tenant;
 beforeAll(async () => {
   app = await startTestApp();
   [t, other] = await Promise.all([app.tenant('Templates A'), app.tenant('Templates B')]);
+  TEMPLATE.flowRef = await factories.flow!(t.http);
 });
 afterAll(() => app.close());
 
-const TEMPLATE = {
+// flowRef names a flow of the workspace (set once the flow exists).
+const TEMPLATE: Record<string, unknown> = {
   name: 'Website build',
   description: 'Standard site',
-  flowRef: 'web',
   taskTemplates: [
     { title: 'Kick-off', priority: 'high' },
     { title: 'Design', description: 'Mock-ups', stage: 2 },
@@ -104,15 +105,42 @@ describe('project templates', () => {
     expect(await listNames()).toContain(tpl.name);
   });
 
+  it("another workspace's flow or owner is 400 naming the field, and nothing is stored", async () => {
+    const flowOfOther = await factories.flow!(other.http);
+    const userOfOther = await factories.user!(other.http);
+    const before = await listNames('&includeInactive=true');
+    for (const [body, path, what] of [
+      [{ flowRef: flowOfOther }, 'flowRef', 'flow'],
+      [{ projectData: { owner: userOfOther } }, 'projectData.owner', 'user'],
+      [{ flowRef: 'web' }, 'flowRef', 'flow'],
+    ] as const) {
+      const res = await t.http.post('/api/v1/project-templates', { ...TEMPLATE, name: `Foreign ${path}`, ...body });
+      expect(res.status).toBe(400);
+      expect(res.body.details).toContainEqual({
+        path,
+        error: expect.stringMatching(`^no ${what} with id .* in this workspace$`),
+      });
+    }
+    const tpl = await newTemplate({ name: 'Patched later' });
+    const patch = await t.http.patch(`/api/v1/project-templates/${tpl._id}`, { flowRef: flowOfOther });
+    expect([patch.status, patch.body.details?.[0]?.path]).toEqual([400, 'flowRef']);
+    expect((await t.http.get(`/api/v1/project-templates/${tpl._id}`)).body.data.flowRef).toBe(TEMPLATE.flowRef);
+    const after = await listNames('&includeInactive=true');
+    expect(after.filter((n) => n.startsWith('Foreign'))).toEqual([]);
+    expect(after.length).toBe(before.length + 1);
+  });
+
   it('another workspace gets 404', async () => {
     const tpl = await newTemplate();
     for (const res of [
       await other.http.get(`/api/v1/project-templates/${tpl._id}`),
       await other.http.patch(`/api/v1/project-templates/${tpl._id}`, { name: 'x' }),
       await other.http.delete(`/api/v1/project-templates/${tpl._id}`),
-      await other.http.post('/api/v1/projects/from-template', { templateId: tpl._id }),
     ])
       expect(res.status).toBe(404);
+    // The template named in a body is a reference: another workspace's one is 400 naming the field.
+    const fromTemplate = await other.http.post('/api/v1/projects/from-template', { templateId: tpl._id });
+    expect([fromTemplate.status, fromTemplate.body.details?.[0]?.path]).toEqual([400, 'templateId']);
     expect((await t.http.get(`/api/v1/project-templates/${tpl._id}`)).body.data).toMatchObject({
       name: 'Website build',
       isActive: true,
@@ -127,13 +155,14 @@ describe('POST /projects/from-template', () => {
     const person = await factories.person!(t.http);
     const deal = await factories.deal!(t.http);
     const lead = await factories.lead!(t.http);
+    const offer = await factories.offer!(t.http);
     const before = Date.now();
     const res = await t.http.post('/api/v1/projects/from-template', {
       templateId: tpl._id,
       company,
       personRef: person,
       offerData: {
-        offerId: 'offer-77',
+        offerId: offer,
         offerTitle: 'Shop for Acme',
         dealRef: deal,
         leadRef: lead,
@@ -157,7 +186,7 @@ describe('POST /projects/from-template', () => {
       personRef: person,
       dealRef: deal,
       leadRef: lead,
-      offerRef: 'offer-77',
+      offerRef: offer,
       templateRef: tpl._id,
       status: 'active',
       stage: 1,
@@ -206,7 +235,8 @@ describe('POST /projects/from-template', () => {
   it.each([
     ['missing templateId', { templateId: undefined }, 400],
     ['malformed templateId', { templateId: 'nope' }, 400],
-    ['unknown templateId', { templateId: '0123456789abcdef01234567' }, 404],
+    ['unknown templateId', { templateId: '0123456789abcdef01234567' }, 400],
+    ['unknown offer', { offerData: { offerId: 'offer-77' } }, 400],
     ['unknown company', { company: '0123456789abcdef01234567' }, 400],
     ['unknown dealRef', { offerData: { dealRef: '0123456789abcdef01234567' } }, 400],
     ['unknown leadRef', { offerData: { leadRef: '0123456789abcdef01234567' } }, 400],

@@ -71,12 +71,21 @@ describe('GET /api/v1/reports/pipeline', () => {
     });
   });
 
-  it('filters by owner and keeps empty stages; an unknown flow is 404; bad parameters are 400', async () => {
+  it('filters by owner and keeps empty stages; an unknown flow or owner is 400 naming the field; bad parameters are 400', async () => {
     const res = await t.http.get(`/api/v1/reports/pipeline?flowId=${flowId}&ownerId=${seller.userId}`);
     const counts = Object.fromEntries(res.body.data.byStage.map((s: any) => [s.stageName, s.count]));
     expect(counts).toEqual({ New: 0, Offer: 1, Won: 1, Lost: 0 });
     expect(res.body.data.totals.winRate).toBe(100);
-    expect((await t.http.get('/api/v1/reports/pipeline?flowId=0123456789abcdef01234567')).status).toBe(404);
+    const unknownFlow = await t.http.get('/api/v1/reports/pipeline?flowId=0123456789abcdef01234567');
+    expect([unknownFlow.status, unknownFlow.body.error]).toEqual([
+      400,
+      'flowId: no flow with id 0123456789abcdef01234567 in this workspace',
+    ]);
+    const unknownOwner = await t.http.get('/api/v1/reports/leads?ownerId=0123456789abcdef01234567');
+    expect(unknownOwner.status).toBe(400);
+    expect(unknownOwner.body.details).toEqual([
+      { path: 'ownerId', error: 'no user with id 0123456789abcdef01234567 in this workspace' },
+    ]);
     for (const q of ['flowId=x', 'ownerId=1', 'dateFrom=yesterday', 'dateTo=2026-13-45']) {
       const bad = await t.http.get(`/api/v1/reports/pipeline?${q}`);
       expect(bad.status).toBe(400);
@@ -98,7 +107,12 @@ describe('GET /api/v1/reports/pipeline', () => {
     const stranger = await app.tenant();
     const res = await stranger.http.get('/api/v1/reports/pipeline');
     expect(res.body.data.totals.count).toBe(0);
-    expect((await stranger.http.get(`/api/v1/reports/pipeline?flowId=${flowId}`)).status).toBe(404);
+    // Another workspace's flow is no flow of this one: 400 naming the filter, as for any reference.
+    expect((await stranger.http.get(`/api/v1/reports/pipeline?flowId=${flowId}`)).status).toBe(400);
+    const history = await stranger.http.get(
+      `/api/v1/reports/history?stat=deals&startDate=2026-01-01&endDate=2026-12-31&userId=${seller.userId}`,
+    );
+    expect([history.status, history.body.details?.[0]?.path]).toEqual([400, 'userId']);
   });
 });
 

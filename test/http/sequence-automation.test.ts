@@ -12,7 +12,7 @@ import { createMessagingDeps, type MessagingDeps } from '../../domain/messaging/
 import type { EmailMessage } from '../../domain/messaging/ports';
 import { Note } from '../../domain/notes/note.entity';
 import { forkForWorkspace } from '../../domain/orm/tenant';
-import { SequenceEnrollment, SequenceStep } from '../../domain/sequences/sequence.entity';
+import { Sequence, SequenceEnrollment, SequenceStep } from '../../domain/sequences/sequence.entity';
 import type { Tenant } from '../support/app';
 import {
   action,
@@ -216,11 +216,21 @@ describe('CRM action nodes', () => {
 
   it('a permanent step error exits the enrollment with reason error (failureBehavior stop) or goes on (continue)', async () => {
     const { l } = await leadWithPerson();
-    const broken = line([
-      { type: 'set_access', data: { accessState: { owner: '0123456789abcdef01234567' } } },
-      { type: 'create_task', data: { taskTitle: 'after' } },
-    ]);
-    const stop = await createSequence(t.http, broken);
+    const steps = (owner: string) =>
+      line([
+        { type: 'set_access', data: { accessState: { owner } } },
+        { type: 'create_task', data: { taskTitle: 'after' } },
+      ]);
+    const broken = steps(t.userId);
+    // The owner was a user when the sequence was saved and activated, and is none when the step runs.
+    const ownerGone = async (id: string) => {
+      const fork = em();
+      const row = await fork.findOneOrFail(Sequence, { _id: id });
+      row.nodes = steps('0123456789abcdef01234567').nodes as never;
+      await fork.flush();
+      return id;
+    };
+    const stop = await ownerGone(await createSequence(t.http, broken));
     const a = await enroll(stop, 'Lead', l._id);
     const exited = await untilStatus(a, ['exited']);
     expect(exited.exitReason).toBe('error');
@@ -229,7 +239,9 @@ describe('CRM action nodes', () => {
       ['start', 'completed'],
       ['s1', 'failed'],
     ]);
-    const go = await createSequence(t.http, { ...broken, executionSettings: { failureBehavior: 'continue' } });
+    const go = await ownerGone(
+      await createSequence(t.http, { ...broken, executionSettings: { failureBehavior: 'continue' } }),
+    );
     const b = await enroll(go, 'Lead', l._id);
     await untilStatus(b, ['completed']);
     expect((await stepsOf(b)).map((s) => [s.nodeId, s.status])).toEqual([

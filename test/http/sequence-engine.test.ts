@@ -357,7 +357,12 @@ describe('send_sms with an SMS template (smsMode template, templateId)', () => {
       });
       expect(res.status).toBe(400);
       expect(res.body.details).toEqual([
-        { path: 'nodes[1].data.templateId', error: `no SMS template ${templateId} in this workspace` },
+        {
+          path: 'nodes[1].data.templateId',
+          nodeId: 's1',
+          field: 'templateId',
+          error: `no SMS template with id ${templateId} in this workspace`,
+        },
       ]);
     }
     // An SMS template id in send_email is not an e-mail template either.
@@ -366,7 +371,12 @@ describe('send_sms with an SMS template (smsMode template, templateId)', () => {
       ...line([{ type: 'send_email', data: { templateId: mine } }]),
     });
     expect(wrongChannel.body.details).toEqual([
-      { path: 'nodes[1].data.templateId', error: `no e-mail template ${mine} in this workspace` },
+      {
+        path: 'nodes[1].data.templateId',
+        nodeId: 's1',
+        field: 'templateId',
+        error: `no e-mail template with id ${mine} in this workspace`,
+      },
     ]);
     // A templateId alone is template mode: no message needed.
     const seqId = await createSequence(t.http, line([smsNode({ templateId: mine })]), { active: false });
@@ -376,14 +386,24 @@ describe('send_sms with an SMS template (smsMode template, templateId)', () => {
     );
     expect(put.status).toBe(400);
     expect(put.body.details).toEqual([
-      { path: 'nodes[1].data.templateId', error: `no SMS template ${foreign} in this workspace` },
+      {
+        path: 'nodes[1].data.templateId',
+        nodeId: 's1',
+        field: 'templateId',
+        error: `no SMS template with id ${foreign} in this workspace`,
+      },
     ]);
     // Deleted after it was written: activation refuses it.
     expect((await t.http.delete(`/api/v1/sms-templates/${mine}`)).status).toBe(200);
     const toggle = await t.http.post(`/api/v1/sequences/${seqId}/toggle`);
     expect(toggle.status).toBe(400);
     expect(toggle.body.details).toEqual([
-      { path: 'nodes[1].data.templateId', error: `no SMS template ${mine} in this workspace` },
+      {
+        path: 'nodes[1].data.templateId',
+        nodeId: 's1',
+        field: 'templateId',
+        error: `no SMS template with id ${mine} in this workspace`,
+      },
     ]);
   });
 

@@ -150,7 +150,12 @@ it('an unknown templateId is refused when the sequence is written, or fails the 
   });
   expect(refused.status).toBe(400);
   expect(refused.body.details).toEqual([
-    { path: 'nodes[1].data.templateId', error: 'no e-mail template 0123456789abcdef01234567 in this workspace' },
+    {
+      path: 'nodes[1].data.templateId',
+      nodeId: 's1',
+      field: 'templateId',
+      error: 'no e-mail template with id 0123456789abcdef01234567 in this workspace',
+    },
   ]);
   // Deleted after the sequence was written and activated: the step fails when it sends.
   const template = (

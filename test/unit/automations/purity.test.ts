@@ -13,7 +13,12 @@ const API_SIDE = new Set(['automations.schemas.ts', 'automation-runs.schemas.ts'
 const files = readdirSync(dir).filter(
   (f) => f.endsWith('.ts') && !/\.(entity|service|resource|module|events)\.ts$/.test(f) && !API_SIDE.has(f),
 );
-const PURE_SHARED = ['../shared/wait-duration', '../shared/transitions', '../shared/record-types'];
+const PURE_SHARED = [
+  '../shared/wait-duration',
+  '../shared/transitions',
+  '../shared/record-types',
+  '../references/refs',
+];
 
 describe('domain/automations purity', () => {
   it.each(files)('%s imports only zod and its siblings', (file) => {
@@ -35,6 +40,12 @@ describe('domain/automations purity', () => {
   it('the shared wait normaliser imports nothing and reads no clock (it runs inside the workflow)', () => {
     const src = readFileSync(join(dir, '../shared/wait-duration.ts'), 'utf8');
     expect(src).not.toMatch(/^import /m);
+    expect(src).not.toMatch(/Date\.now\(|new Date\(\)|Math\.random|process\.|require\(|performance\.now/);
+  });
+
+  it('the reference marker imports only zod (values) and reads no clock', () => {
+    const src = readFileSync(join(dir, '../references/refs.ts'), 'utf8').replace(/^import type [^;]+;$/gm, '');
+    for (const m of src.matchAll(/(?:from|import)\s+'([^']+)'/g)) expect(m[1]).toBe('zod');
     expect(src).not.toMatch(/Date\.now\(|new Date\(\)|Math\.random|process\.|require\(|performance\.now/);
   });
 
