@@ -2,7 +2,6 @@ import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { SCOPES } from '../../domain/context';
-import { DomainError } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import { ormConfig } from '../../domain/orm/config';
 import { forkForWorkspace } from '../../domain/orm/tenant';
@@ -10,6 +9,7 @@ import { ApiKey } from '../../domain/workspaces/api-key.entity';
 import { authenticateKey } from '../../domain/workspaces/authenticate';
 import { User } from '../../domain/workspaces/user.entity';
 import { devStackDatabaseUrl, runCli } from '../../bin/crm/main';
+import { domainErrorOf } from '../support/expect';
 
 // Each spawn costs about a second of CPU (tsx + MikroORM): the main paths and each exit code are
 // checked through a real process, the long tables in-process through runCli (the same code
@@ -97,14 +97,7 @@ function db(): Promise<MikroORM> {
 
 const authenticate = async (key: string) => authenticateKey((await db()).em.fork(), key);
 
-async function authError(key: string): Promise<DomainError> {
-  const err = await authenticate(key).then(
-    () => undefined,
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(DomainError);
-  return err as DomainError;
-}
+const authError = (key: string) => domainErrorOf(authenticate(key));
 
 interface CreatedWorkspace {
   workspaceId: string;

@@ -1,16 +1,16 @@
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
+import { withTestApp } from '../support/suites';
 import { factories, makeCompany } from '../support/factories';
 import { eventsFor } from '../support/outbox';
+import { expectError, expectRejectedCreate } from '../support/expect';
 
 let app: TestApp;
 let t: Tenant;
 let companyId: string;
+withTestApp((s) => ({ app, t } = s));
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await app.tenant();
   companyId = (await makeCompany(t.http)).body.data._id;
 });
-afterAll(() => app.close());
 
 const MISSING = '0123456789abcdef01234567';
 const countActivities = async (): Promise<number> => (await t.http.get('/api/v1/activities?limit=1')).body.total;
@@ -126,11 +126,7 @@ describe('POST /api/v1/activities', () => {
     ['summary over 1000', () => ({ type: 'call', summary: 's'.repeat(1001) }), /summary/],
   ];
   it.each(bad)('400 for %s, nothing written', async (_label, body, message) => {
-    const before = await countActivities();
-    const res = await t.http.post('/api/v1/activities', body());
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
-    expect(await countActivities()).toBe(before);
+    await expectRejectedCreate(t.http, '/api/v1/activities', body(), message, countActivities);
   });
 
   it('a record of another workspace is unknown (400)', async () => {
@@ -233,8 +229,7 @@ describe('GET /api/v1/activities', () => {
     ['companyId=abc', /companyId/, null],
   ])('400 for ?%s (strict list, naming the parameter)', async (qs, message, names) => {
     const res = await mine.http.get(`/api/v1/activities?${qs}`);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
+    expectError(res, 400, message);
     if (names) expect(res.body.error).toMatch(names);
   });
 
@@ -254,8 +249,6 @@ describe('GET /api/v1/activities/:id', () => {
     });
     expect((await t.http.get(`/api/v1/activities/${row._id}`)).status).toBe(404);
     expect((await mine.http.get(`/api/v1/activities/${MISSING}`)).status).toBe(404);
-    const bad = await mine.http.get('/api/v1/activities/xyz');
-    expect(bad.status).toBe(404);
-    expect(bad.body.error).toMatch(/activity not found/);
+    expectError(await mine.http.get('/api/v1/activities/xyz'), 404, /activity not found/);
   });
 });

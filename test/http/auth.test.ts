@@ -5,14 +5,12 @@ import { ok, route } from '../../api/http/registry';
 import { revokeApiKey } from '../../domain/workspaces/api-keys.service';
 import { setWorkspaceStatus } from '../../domain/workspaces/workspaces.service';
 import { HttpClient, startTestApp, type Tenant, type TestApp } from '../support/app';
+import { withTestApp } from '../support/suites';
+import { expectError } from '../support/expect';
 
 let app: TestApp;
 let t: Tenant;
-beforeAll(async () => {
-  app = await startTestApp();
-  t = await app.tenant();
-});
-afterAll(() => app.close());
+withTestApp((s) => ({ app, t } = s));
 
 describe('authentication', () => {
   it('accepts the key as Bearer header and as api_key query parameter', async () => {
@@ -70,8 +68,7 @@ describe('authentication', () => {
       await new Promise((r) => setTimeout(r, 50));
       res = await extra.get('/api/v1/companies');
     }
-    expect(res.status).toBe(403);
-    expect(res.body.error).toMatch(/revoked/);
+    expectError(res, 403, /revoked/);
     expect((await mine.http.get('/api/v1/companies')).status).toBe(200);
   });
 
@@ -79,8 +76,7 @@ describe('authentication', () => {
     const mine = await app.tenant();
     await setWorkspaceStatus(app.runtime.deps.orm.em.fork(), mine.workspaceId, 'suspended');
     const res = await mine.http.get('/api/v1/companies');
-    expect(res.status).toBe(403);
-    expect(res.body.error).toMatch(/suspended/);
+    expectError(res, 403, /suspended/);
     await setWorkspaceStatus(app.runtime.deps.orm.em.fork(), mine.workspaceId, 'active');
     expect((await mine.http.get('/api/v1/companies')).status).toBe(200);
   });
@@ -88,8 +84,7 @@ describe('authentication', () => {
   it('403 naming the scope when the key lacks it (read key cannot write, write key cannot read)', async () => {
     const reader = await app.key(t.workspaceId, ['read']);
     const denied = await reader.post('/api/v1/companies', { name: 'Nope' });
-    expect(denied.status).toBe(403);
-    expect(denied.body.error).toMatch(/write/);
+    expectError(denied, 403, /write/);
     const writer = await app.key(t.workspaceId, ['write']);
     expect((await writer.post('/api/v1/companies', { name: 'Yes' })).status).toBe(201);
     expect((await writer.get('/api/v1/companies')).status).toBe(403);
@@ -114,8 +109,7 @@ describe('authentication', () => {
       const member = await app.key(t.workspaceId, ['read'], 'member');
       const admin = await app.key(t.workspaceId, ['read'], 'admin');
       const denied = await new HttpClient(base, member.apiKey).get('/api/v1/test-admin-only');
-      expect(denied.status).toBe(403);
-      expect(denied.body.error).toMatch(/owner or admin/);
+      expectError(denied, 403, /owner or admin/);
       expect((await new HttpClient(base, admin.apiKey).get('/api/v1/test-admin-only')).body.data).toEqual({
         role: 'admin',
       });
@@ -141,8 +135,7 @@ describe('rate limits', () => {
       if (remaining[0] === 2 && remaining[2] === 0) expect(remaining).toEqual([2, 1, 0]);
       const fourth = await new HttpClient(limited2.baseUrl, mine.apiKey).get('/api/v1/companies');
       if (remaining[2] === 0) {
-        expect(fourth.status).toBe(429);
-        expect(fourth.body.error).toMatch(/rate limit/);
+        expectError(fourth, 429, /rate limit/);
         const retryAfter = Number(fourth.headers.get('retry-after'));
         expect(retryAfter).toBeGreaterThan(0);
         expect(retryAfter).toBeLessThanOrEqual(60);

@@ -1,58 +1,36 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { CalendarEvent } from '../../domain/calendar/calendar-event.entity';
 import { forkForWorkspace } from '../../domain/orm/tenant';
 import { createUser } from '../../domain/workspaces/workspaces.service';
 import type { Tenant } from '../support/app';
 import { startSmtp, type LocalSmtp } from '../unit/messaging/local-smtp';
 import { eventsFor } from '../support/outbox';
-import {
-  action,
-  chainGraph,
-  createAutomation,
-  startEngineHarness,
-  stepsOf,
-  waitForExecution,
-  type EngineHarness,
-} from '../support/automation-engine';
+import { action, chainGraph, createAutomation, type EngineHarness } from '../support/automation-engine';
+import { startAiStub, type AiStub } from '../support/ai-stub';
+import { activitiesOf, withEngine } from '../support/engine-suite';
 
 let h: EngineHarness;
 let t: Tenant;
-let ai: http.Server;
+let ai: AiStub;
 let smtp: LocalSmtp;
-const prompts: string[] = [];
 
 beforeAll(async () => {
-  // An OpenAI-compatible stand-in: echoes a fixed JSON answer or text depending on the request.
-  ai = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      const parsed = JSON.parse(body) as { messages: { content: string }[]; response_format?: unknown };
-      prompts.push(parsed.messages[0]!.content);
-      const content = parsed.response_format
-        ? JSON.stringify({ interested: true, summary: 'wants a demo' })
-        : 'Yes, a warm lead.';
-      res.setHeader('content-type', 'application/json');
-      res.end(JSON.stringify({ model: 'stub-1', choices: [{ message: { content }, finish_reason: 'stop' }] }));
-    });
-  });
-  await new Promise<void>((r) => ai.listen(0, '127.0.0.1', () => r()));
-  const port = (ai.address() as AddressInfo).port;
+  // Echoes a fixed JSON answer or text depending on the request.
+  ai = await startAiStub((_prompt, json) =>
+    json ? JSON.stringify({ interested: true, summary: 'wants a demo' }) : 'Yes, a warm lead.',
+  );
   smtp = await startSmtp();
-  h = await startEngineHarness({
-    AI_BASE_URL: `http://127.0.0.1:${port}/v1`,
+});
+withEngine('Actions', (s) => ({ h, t } = s), {
+  env: () => ({
+    AI_BASE_URL: ai.baseUrl,
     AI_API_KEY: 'test-key',
     AI_MODEL: 'stub-1',
     SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
     MAIL_FROM: 'CRM <crm@example.test>',
-  });
-  await h.startWorker();
-  t = await h.app.tenant('Actions');
-}, 60_000);
+  }),
+});
 afterAll(async () => {
-  await h?.close();
-  await new Promise((r) => ai?.close(r));
+  await ai?.close();
   await smtp?.close();
 });
 
@@ -68,8 +46,8 @@ async function run(
     ...(context ? { context } : {}),
   });
   if (res.status !== 202) throw new Error(`trigger: ${res.status} ${JSON.stringify(res.body)}`);
-  const done = await waitForExecution(h, res.body.data.executionId);
-  const steps = await stepsOf(h, done._id);
+  const done = await h.waitForExecution(res.body.data.executionId);
+  const steps = await h.stepsOf(done._id);
   return { done, steps, step: (nodeId: string) => steps.find((s) => s.nodeId === nodeId)! };
 }
 const lead = async (body: Record<string, unknown> = {}) =>
@@ -296,13 +274,7 @@ describe('send_email through the messaging module', () => {
       [['buyer@example.test'], 'Hello Mailed'],
     ]);
 
-    const { createActivities } = await import('../../activities');
-    const acts = createActivities({
-      orm: h.app.runtime.deps.orm,
-      config: h.app.config,
-      log: h.engine.log,
-      workflows: h.workflows,
-    });
+    const acts = await activitiesOf(h);
     const input = {
       workspaceId: t.workspaceId,
       executionId: r.done._id,
@@ -378,8 +350,8 @@ describe('lookup first / count and change detection', () => {
       entityId: a._id,
       context: { webhookData: { tag } },
     });
-    const done = await waitForExecution(h, res.body.data.executionId);
-    const steps = await stepsOf(h, done._id);
+    const done = await h.waitForExecution(res.body.data.executionId);
+    const steps = await h.stepsOf(done._id);
     expect(steps.find((s) => s.nodeId === 'find')).toMatchObject({
       handle: 'found',
       output: { title: 'Newer', found: true, count: 2 },
@@ -402,8 +374,8 @@ describe('lookup first / count and change detection', () => {
       }),
     );
     const res = await t.http.post(`/api/v1/automations/${id}/trigger`, { entityType: 'lead', entityId: a._id });
-    const done = await waitForExecution(h, res.body.data.executionId);
-    expect((await stepsOf(h, done._id)).find((s) => s.nodeId === 'find')).toMatchObject({
+    const done = await h.waitForExecution(res.body.data.executionId);
+    expect((await h.stepsOf(done._id)).find((s) => s.nodeId === 'find')).toMatchObject({
       handle: 'found',
       output: { found: true, count: 1 },
     });
@@ -422,8 +394,8 @@ describe('lookup first / count and change detection', () => {
     );
     const once = async () => {
       const res = await t.http.post(`/api/v1/automations/${id}/trigger`, { entityType: 'lead', entityId: l._id });
-      const done = await waitForExecution(h, res.body.data.executionId);
-      return (await stepsOf(h, done._id)).find((s) => s.nodeId === 'find')!;
+      const done = await h.waitForExecution(res.body.data.executionId);
+      return (await h.stepsOf(done._id)).find((s) => s.nodeId === 'find')!;
     };
     expect(await once()).toMatchObject({ handle: 'found', output: { changed: true, previous: null } });
     expect(await once()).toMatchObject({ handle: 'empty', output: { found: false } });
@@ -460,7 +432,7 @@ describe('ai node', () => {
       { entityType: 'lead', entityId: l._id },
     );
     expect(r.done.status).toBe('completed');
-    expect(prompts).toContain('Is Curious Corp interested?');
+    expect(ai.prompts).toContain('Is Curious Corp interested?');
     expect(r.step('think')).toMatchObject({
       status: 'completed',
       handle: 'true',
@@ -479,7 +451,7 @@ describe('ai node', () => {
       { entityType: 'lead', entityId: l._id },
     );
     expect(r.step('n2').input).toEqual({ noteContent: 'AI says: Yes, a warm lead.' });
-    const before = prompts.length;
+    const before = ai.prompts.length;
     const id = await createAutomation(
       t.http,
       chainGraph({ triggerType: 'lead_created' }, [
@@ -488,11 +460,11 @@ describe('ai node', () => {
       { active: false },
     );
     const test = await t.http.post(`/api/v1/automations/${id}/test`, { entityType: 'lead', entityId: l._id });
-    const done = await waitForExecution(h, test.body.data.executionId);
-    expect((await stepsOf(h, done._id)).find((s) => s.nodeId === 'think')).toMatchObject({
+    const done = await h.waitForExecution(test.body.data.executionId);
+    expect((await h.stepsOf(done._id)).find((s) => s.nodeId === 'think')).toMatchObject({
       status: 'skipped',
       output: { wouldDo: 'test: would ask the AI model (text): Rate Texty' },
     });
-    expect(prompts.length).toBe(before);
+    expect(ai.prompts.length).toBe(before);
   });
 });

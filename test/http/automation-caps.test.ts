@@ -6,26 +6,12 @@ import { SCOPES } from '../../domain/context';
 import { startExecution, type StartResult } from '../../domain/automations/engine/start';
 import { newId } from '../../domain/ids';
 import type { Tenant } from '../support/app';
-import {
-  action,
-  chainGraph,
-  createAutomation,
-  executionsOf,
-  startEngineHarness,
-  stepsOf,
-  waitFor,
-  waitForExecution,
-  type EngineHarness,
-} from '../support/automation-engine';
+import { action, chainGraph, createAutomation, waitFor, type EngineHarness } from '../support/automation-engine';
+import { withEngine } from '../support/engine-suite';
 
 let h: EngineHarness;
 let t: Tenant;
-beforeAll(async () => {
-  h = await startEngineHarness();
-  await h.startWorker();
-  t = await h.app.tenant('Caps');
-}, 60_000);
-afterAll(() => h?.close());
+withEngine('Caps', (s) => ({ h, t } = s));
 
 const noteGraph = () =>
   chainGraph({ triggerType: 'webhook', config: { secret: 'k' } }, [
@@ -57,7 +43,7 @@ describe('run caps', () => {
       lastSkippedAt: expect.any(String),
     });
     expect(a.isActive).toBe(true);
-    expect(await executionsOf(h, id)).toHaveLength(2);
+    expect(await h.executionsOf(id)).toHaveLength(2);
     // Test runs ignore caps.
     expect((await t.http.post(`/api/v1/automations/${id}/test`, {})).status).toBe(202);
   });
@@ -91,7 +77,7 @@ describe('run caps', () => {
     const results = await Promise.all(Array.from({ length: 10 }, () => start(id)));
     expect(results.filter((r) => r.status === 'started')).toHaveLength(3);
     expect(results.filter((r) => r.status === 'skipped')).toHaveLength(7);
-    expect(await executionsOf(h, id)).toHaveLength(3);
+    expect(await h.executionsOf(id)).toHaveLength(3);
     expect((await automation(id)).stats).toMatchObject({ totalRuns: 3, skippedRuns: 7 });
   });
 
@@ -173,19 +159,19 @@ describe('lookup mode all: fan-out', () => {
       ),
     );
     const res = await t.http.post(`/api/v1/automations/${id}/trigger`, {});
-    const parent = await waitForExecution(h, res.body.data.executionId, undefined, 30_000);
+    const parent = await h.waitForExecution(res.body.data.executionId, undefined, 30_000);
     expect(parent.status).toBe('completed');
-    const lookupStep = (await stepsOf(h, parent._id)).find((s) => s.nodeId === 'find')!;
+    const lookupStep = (await h.stepsOf(parent._id)).find((s) => s.nodeId === 'find')!;
     expect(lookupStep).toMatchObject({
       status: 'completed',
       handle: 'fanout',
       output: { found: true, count: 50, mode: 'all', truncated: false },
     });
-    expect((await stepsOf(h, parent._id)).map((s) => s.nodeId)).toEqual(['trigger', 'find']);
+    expect((await h.stepsOf(parent._id)).map((s) => s.nodeId)).toEqual(['trigger', 'find']);
 
     const children = await waitFor(
       async () => {
-        const list = (await executionsOf(h, id)).filter((e) => e.parentExecutionId === parent._id);
+        const list = (await h.executionsOf(id)).filter((e) => e.parentExecutionId === parent._id);
         return list.length === 50 && list.every((e) => e.status === 'completed') ? list : null;
       },
       60_000,
@@ -199,7 +185,7 @@ describe('lookup mode all: fan-out', () => {
     const byLead = new Map(notes.map((n) => [n.leadRef, n.content]));
     expect(byLead.get(leadIds[7]!)).toBe(`Hello ${source} 7 via ${source} 7`);
     // Children run only the found branch, with the parent's graph snapshot.
-    expect((await stepsOf(h, children[0]!._id)).map((s) => s.nodeId)).toEqual(['each']);
+    expect((await h.stepsOf(children[0]!._id)).map((s) => s.nodeId)).toEqual(['each']);
     expect(children[0]!.graph).toEqual(parent.graph);
     // Children are part of the parent's run: they do not count as runs of the automation.
     expect((await automation(id)).stats.totalRuns).toBe(1);
@@ -209,9 +195,9 @@ describe('lookup mode all: fan-out', () => {
     const source = `none-${newId()}`;
     const id = await createAutomation(t.http, lookupGraph(source, action('create_note', { noteContent: 'x' })));
     const res = await t.http.post(`/api/v1/automations/${id}/trigger`, {});
-    const parent = await waitForExecution(h, res.body.data.executionId);
+    const parent = await h.waitForExecution(res.body.data.executionId);
     expect(parent.status).toBe('completed');
-    expect((await stepsOf(h, parent._id)).map((s) => [s.nodeId, s.handle])).toEqual([
+    expect((await h.stepsOf(parent._id)).map((s) => [s.nodeId, s.handle])).toEqual([
       ['trigger', null],
       ['find', 'empty'],
       ['none', null],
@@ -223,11 +209,11 @@ describe('lookup mode all: fan-out', () => {
     await seedLeads(101, source);
     const id = await createAutomation(t.http, lookupGraph(source, action('create_note', { noteContent: 'x' })));
     const res = await t.http.post(`/api/v1/automations/${id}/test`, {});
-    const done = await waitForExecution(h, res.body.data.executionId);
-    const step = (await stepsOf(h, done._id)).find((s) => s.nodeId === 'find')!;
+    const done = await h.waitForExecution(res.body.data.executionId);
+    const step = (await h.stepsOf(done._id)).find((s) => s.nodeId === 'find')!;
     expect(step.output).toMatchObject({ count: 101, truncated: true, cap: 100, fanOut: false });
     expect((step.output as { matchIds: string[] }).matchIds).toHaveLength(100);
-    expect((await executionsOf(h, id)).filter((e) => e.parentExecutionId)).toHaveLength(0);
+    expect((await h.executionsOf(id)).filter((e) => e.parentExecutionId)).toHaveLength(0);
   });
 
   it('cancelling a parent still running cancels its running children', async () => {
@@ -246,7 +232,7 @@ describe('lookup mode all: fan-out', () => {
     const res = await t.http.post(`/api/v1/automations/${id}/trigger`, {});
     const children = await waitFor(
       async () => {
-        const list = (await executionsOf(h, id)).filter((e) => e.parentExecutionId === res.body.data.executionId);
+        const list = (await h.executionsOf(id)).filter((e) => e.parentExecutionId === res.body.data.executionId);
         return list.length === 3 ? list : null;
       },
       20_000,
@@ -254,7 +240,7 @@ describe('lookup mode all: fan-out', () => {
     );
     await waitFor(
       async () =>
-        (await Promise.all(children.map((c) => stepsOf(h, c._id)))).every((s) =>
+        (await Promise.all(children.map((c) => h.stepsOf(c._id)))).every((s) =>
           s.some((x) => x.nodeType === 'delay' && x.status === 'running'),
         ),
       20_000,
@@ -262,7 +248,7 @@ describe('lookup mode all: fan-out', () => {
     );
     const cancel = await t.http.post(`/api/v1/automations/executions/${res.body.data.executionId}/cancel`);
     expect(cancel.body).toEqual({ data: { cancelled: true, childrenCancelled: 3 } });
-    for (const c of children) expect((await waitForExecution(h, c._id)).status).toBe('cancelled');
+    for (const c of children) expect((await h.waitForExecution(c._id)).status).toBe('cancelled');
     await waitFor(
       async () => (await h.client.workflow.getHandle(children[0]!.workflowId).describe()).status.name === 'CANCELLED',
       10_000,

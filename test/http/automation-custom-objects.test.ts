@@ -1,15 +1,6 @@
 import type { Tenant } from '../support/app';
-import {
-  action,
-  chainGraph,
-  createAutomation,
-  executionsOf,
-  startEngineHarness,
-  stepsOf,
-  waitFor,
-  waitForExecution,
-  type EngineHarness,
-} from '../support/automation-engine';
+import { action, chainGraph, createAutomation, waitFor, type EngineHarness } from '../support/automation-engine';
+import { withEngine } from '../support/engine-suite';
 
 // Custom objects in automations: record triggers, the CustomObjectRecord lookup and create/update_record with
 // custom_object.
@@ -18,10 +9,8 @@ let t: Tenant;
 let machinesId: string;
 const base = '/api/v1/custom-objects';
 
+withEngine('Custom automations', (s) => ({ h, t } = s));
 beforeAll(async () => {
-  h = await startEngineHarness();
-  await h.startWorker();
-  t = await h.app.tenant('Custom automations');
   machinesId = (await t.http.post(base, { slug: 'machines', singular: 'Machine', plural: 'Machines' })).body.data._id;
   await t.http.post(base, { slug: 'logs', singular: 'Log', plural: 'Logs' });
   for (const f of [
@@ -32,12 +21,11 @@ beforeAll(async () => {
     await t.http.post(`${base}/machines/fields`, f);
   await t.http.post(`${base}/logs/fields`, { slug: 'note', label: 'Note', type: 'text' });
 }, 60_000);
-afterAll(() => h?.close());
 
 const runsOf = async (automationId: string, n = 1) =>
   waitFor(
     async () => {
-      const runs = await executionsOf(h, automationId);
+      const runs = await h.executionsOf(automationId);
       return runs.length >= n ? runs : null;
     },
     15_000,
@@ -62,7 +50,7 @@ describe('custom objects in automations', () => {
     ).body.data;
     await d.drainOnce();
     const [run] = await runsOf(id);
-    const done = await waitForExecution(h, run!._id);
+    const done = await h.waitForExecution(run!._id);
     expect(done.status).toBe('completed');
     expect(done.entityType).toBe('custom_object');
     expect((await t.http.get(`${base}/machines/records/${rec._id}`)).body.data.status).toBe(
@@ -87,14 +75,14 @@ describe('custom objects in automations', () => {
     await t.http.post('/api/v1/leads', { title: 'Not custom' });
     await d.drainOnce();
     const [run] = await runsOf(id);
-    const done = await waitForExecution(h, run!._id);
+    const done = await h.waitForExecution(run!._id);
     expect(done.status).toBe('completed');
-    const step = (await stepsOf(h, done._id)).find((s) => s.nodeId === 'n1')!;
+    const step = (await h.stepsOf(done._id)).find((s) => s.nodeId === 'n1')!;
     const logId = (step.output as { recordId: string }).recordId;
     expect((await t.http.get(`${base}/logs/records/${logId}`)).body.data.note).toBe('machine Drill created');
     // The log it created is itself a custom record: the loop guard keeps it from starting this automation again.
     await d.drainOnce();
-    expect((await executionsOf(h, id)).length).toBe(1);
+    expect((await h.executionsOf(id)).length).toBe(1);
     await t.http.post(`/api/v1/automations/${id}/toggle`);
   });
 
@@ -137,9 +125,9 @@ describe('custom objects in automations', () => {
     graph.edges[1]!.sourceHandle = 'found' as never;
     const id = await createAutomation(t.http, graph);
     const res = await t.http.post(`/api/v1/automations/${id}/trigger`, {});
-    const done = await waitForExecution(h, res.body.data.executionId);
+    const done = await h.waitForExecution(res.body.data.executionId);
     expect(done.status).toBe('completed');
-    const steps = await stepsOf(h, done._id);
+    const steps = await h.stepsOf(done._id);
     expect(steps.find((s) => s.nodeId === 'look')!.output).toMatchObject({
       found: true,
       count: 1,
@@ -160,8 +148,7 @@ describe('custom objects in automations', () => {
       ]),
     );
     expect((await t.http.delete(`${base}/gone-objects`)).status).toBe(200);
-    const failed = await waitForExecution(
-      h,
+    const failed = await h.waitForExecution(
       (await t.http.post(`/api/v1/automations/${bad}/trigger`, {})).body.data.executionId,
     );
     expect(failed.status).toBe('failed');

@@ -1,25 +1,13 @@
 import { Note } from '../../domain/notes/note.entity';
 import { forkForWorkspace } from '../../domain/orm/tenant';
 import type { Tenant } from '../support/app';
-import {
-  action,
-  chainGraph,
-  createAutomation,
-  startEngineHarness,
-  stepsOf,
-  waitFor,
-  waitForExecution,
-  type EngineHarness,
-} from '../support/automation-engine';
+import { action, chainGraph, createAutomation, waitFor, type EngineHarness } from '../support/automation-engine';
+import { withEngine } from '../support/engine-suite';
+import { expectError } from '../support/expect';
 
 let h: EngineHarness;
 let t: Tenant;
-beforeAll(async () => {
-  h = await startEngineHarness();
-  await h.startWorker();
-  t = await h.app.tenant('Durability');
-}, 60_000);
-afterAll(() => h?.close());
+withEngine('Durability', (s) => ({ h, t } = s));
 
 const notes = async (leadId: string) =>
   (
@@ -47,7 +35,7 @@ async function trigger(nodes: ReturnType<typeof action>[] | { type: string; data
 
 const delayRunning = (executionId: string) =>
   waitFor(
-    async () => (await stepsOf(h, executionId)).find((s) => s.nodeType === 'delay' && s.status === 'running'),
+    async () => (await h.stepsOf(executionId)).find((s) => s.nodeType === 'delay' && s.status === 'running'),
     10_000,
     'the delay to start',
   );
@@ -62,9 +50,9 @@ describe('delay', () => {
     const waiting = await delayRunning(run.executionId);
     expect(waiting.input).toMatchObject({ ms: 2000 });
     expect(await notes(run.leadId)).toEqual(['before']);
-    const done = await waitForExecution(h, run.executionId);
+    const done = await h.waitForExecution(run.executionId);
     expect(done.status).toBe('completed');
-    const steps = await stepsOf(h, run.executionId);
+    const steps = await h.stepsOf(run.executionId);
     const delay = steps.find((s) => s.nodeType === 'delay')!;
     // waitedMs is the real wait (workflow time from its start to the timer's task), never under the plan.
     expect(delay).toMatchObject({ status: 'completed', output: { ms: 2000 } });
@@ -88,13 +76,13 @@ describe('worker restart during a delay', () => {
     await h.stopWorker();
     // The timer fires while no worker is polling; the run waits on the server, not in memory.
     await new Promise((r) => setTimeout(r, 3500));
-    expect((await waitForExecution(h, run.executionId, ['running'])).status).toBe('running');
+    expect((await h.waitForExecution(run.executionId, ['running'])).status).toBe('running');
     expect(await notes(run.leadId)).toEqual(['before']);
     await h.startWorker();
-    const done = await waitForExecution(h, run.executionId, undefined, 20_000);
+    const done = await h.waitForExecution(run.executionId, undefined, 20_000);
     expect(done.status).toBe('completed');
     expect(await notes(run.leadId)).toEqual(['before', 'after']);
-    const steps = await stepsOf(h, run.executionId);
+    const steps = await h.stepsOf(run.executionId);
     expect(steps.map((s) => [s.nodeId, s.status, s.attempt])).toEqual([
       ['trigger', 'completed', 1],
       ['n1', 'completed', 1],
@@ -118,7 +106,7 @@ describe('POST /automations/executions/:executionId/cancel', () => {
     const res = await t.http.post(`/api/v1/automations/executions/${run.executionId}/cancel`);
     expect(res.status).toBe(200);
     expect(res.body).toEqual({ data: { cancelled: true, childrenCancelled: 0 } });
-    const done = await waitForExecution(h, run.executionId);
+    const done = await h.waitForExecution(run.executionId);
     expect(done.status).toBe('cancelled');
     await waitFor(
       async () => (await h.client.workflow.getHandle(run.workflowId).describe()).status.name === 'CANCELLED',
@@ -127,15 +115,13 @@ describe('POST /automations/executions/:executionId/cancel', () => {
     );
     expect(await notes(run.leadId)).toEqual([]);
     // The workflow wrote the steps it had decided on its way out.
-    expect((await stepsOf(h, run.executionId)).map((s) => s.nodeId)).toEqual(['trigger', 'n1']);
-    const again = await t.http.post(`/api/v1/automations/executions/${run.executionId}/cancel`);
-    expect(again.status).toBe(409);
-    expect(again.body.error).toContain('not running');
+    expect((await h.stepsOf(run.executionId)).map((s) => s.nodeId)).toEqual(['trigger', 'n1']);
+    expectError(await t.http.post(`/api/v1/automations/executions/${run.executionId}/cancel`), 409, 'not running');
   });
 
   it('a finished run is 409; an unknown or malformed id 404; another workspace 404', async () => {
     const run = await trigger([action('create_note', { noteContent: 'quick' })]);
-    await waitForExecution(h, run.executionId);
+    await h.waitForExecution(run.executionId);
     expect((await t.http.post(`/api/v1/automations/executions/${run.executionId}/cancel`)).status).toBe(409);
     expect((await t.http.post('/api/v1/automations/executions/0123456789abcdef01234567/cancel')).status).toBe(404);
     expect((await t.http.post('/api/v1/automations/executions/nope/cancel')).status).toBe(404);

@@ -6,26 +6,13 @@ import { executionWorkflowId } from '../../domain/automations/workflow-ids';
 import { forkForWorkspace } from '../../domain/orm/tenant';
 import type { Tenant } from '../support/app';
 import { eventsFor } from '../support/outbox';
-import {
-  action,
-  chainGraph,
-  createAutomation,
-  executionsOf,
-  startEngineHarness,
-  stepsOf,
-  waitFor,
-  waitForExecution,
-  type EngineHarness,
-} from '../support/automation-engine';
+import { action, chainGraph, createAutomation, waitFor, type EngineHarness } from '../support/automation-engine';
+import { activitiesOf, withEngine } from '../support/engine-suite';
+import { expectError } from '../support/expect';
 
 let h: EngineHarness;
 let t: Tenant;
-beforeAll(async () => {
-  h = await startEngineHarness();
-  await h.startWorker();
-  t = await h.app.tenant('Engine');
-}, 60_000);
-afterAll(() => h?.close());
+withEngine('Engine', (s) => ({ h, t } = s));
 
 const notesOf = (workspaceId: string, leadId: string) =>
   forkForWorkspace(h.app.runtime.deps.orm.em, workspaceId).find(Note, { leadRef: leadId });
@@ -44,7 +31,7 @@ describe('starts from CRM writes (outbox → automations subscriber)', () => {
     await d.drainOnce();
 
     const [execution] = await waitFor(async () => {
-      const list = await executionsOf(h, automationId);
+      const list = await h.executionsOf(automationId);
       return list.length ? list : null;
     });
     expect(execution).toMatchObject({
@@ -53,12 +40,12 @@ describe('starts from CRM writes (outbox → automations subscriber)', () => {
       triggerType: 'lead_created',
       workflowId: executionWorkflowId(tenant.workspaceId, execution!._id),
     });
-    const done = await waitForExecution(h, execution!._id);
+    const done = await h.waitForExecution(execution!._id);
     expect(done.status).toBe('completed');
     const notes = await notesOf(tenant.workspaceId, lead._id);
     expect(notes.map((n) => n.content)).toEqual(['Welcome Acme deal (buyer@acme.test)']);
 
-    const steps = await stepsOf(h, execution!._id);
+    const steps = await h.stepsOf(execution!._id);
     expect(steps.map((s) => [s.nodeId, s.nodeType, s.status])).toEqual([
       ['trigger', 'trigger', 'completed'],
       ['n1', 'action', 'completed'],
@@ -88,7 +75,7 @@ describe('starts from CRM writes (outbox → automations subscriber)', () => {
         tenant.workspaceId,
       ]);
     await d.drainOnce();
-    expect(await executionsOf(h, automationId)).toHaveLength(1);
+    expect(await h.executionsOf(automationId)).toHaveLength(1);
     expect(await notesOf(tenant.workspaceId, lead._id)).toHaveLength(1);
   });
 
@@ -125,16 +112,16 @@ describe('starts from CRM writes (outbox → automations subscriber)', () => {
     const first = await d.drainOnce();
     expect(first.claimed).toBeGreaterThanOrEqual(12);
 
-    const runsOfOpen = await executionsOf(h, open);
+    const runsOfOpen = await h.executionsOf(open);
     expect(runsOfOpen.map((e) => e.entityId).sort()).toEqual(leads.map((l) => l._id).sort());
-    expect(await executionsOf(h, capped)).toHaveLength(5);
+    expect(await h.executionsOf(capped)).toHaveLength(5);
     const a = (await tenant.http.get(`/api/v1/automations/${capped}`)).body.data;
     expect(a.stats).toMatchObject({
       totalRuns: 5,
       skippedRuns: 7,
       lastSkipReason: 'maxRunsPerHour reached (5 runs in the last hour)',
     });
-    for (const e of runsOfOpen) expect((await waitForExecution(h, e._id)).status).toBe('completed');
+    for (const e of runsOfOpen) expect((await h.waitForExecution(e._id)).status).toBe('completed');
 
     // Redelivering the whole batch starts nothing new (dedupe on the event id per automation).
     await h.app.runtime.deps.orm.em
@@ -145,8 +132,8 @@ describe('starts from CRM writes (outbox → automations subscriber)', () => {
         [tenant.workspaceId],
       );
     await d.drainOnce();
-    expect(await executionsOf(h, open)).toHaveLength(12);
-    expect(await executionsOf(h, capped)).toHaveLength(5);
+    expect(await h.executionsOf(open)).toHaveLength(12);
+    expect(await h.executionsOf(capped)).toHaveLength(5);
   });
 
   it('an automation does not trigger itself through the events its own actions write', async () => {
@@ -166,9 +153,9 @@ describe('starts from CRM writes (outbox → automations subscriber)', () => {
     const d = h.dispatcher([tenant.workspaceId]);
     await d.drainOnce();
     const [e] = await waitFor(async () =>
-      (await executionsOf(h, automationId)).length ? executionsOf(h, automationId) : null,
+      (await h.executionsOf(automationId)).length ? h.executionsOf(automationId) : null,
     );
-    await waitForExecution(h, e!._id);
+    await h.waitForExecution(e!._id);
     expect((await tenant.http.get(`/api/v1/leads/${lead._id}`)).body.data.source).toBe('automation qualified');
     // The lead_updated written by the action names its cause (the loop guard reads it).
     const written = (await eventsFor(h.app.runtime.deps.orm, lead._id)).filter(
@@ -179,7 +166,7 @@ describe('starts from CRM writes (outbox → automations subscriber)', () => {
     await d.drainOnce();
     await new Promise((r) => setTimeout(r, 300));
     await d.drainOnce();
-    expect(await executionsOf(h, automationId)).toHaveLength(1);
+    expect(await h.executionsOf(automationId)).toHaveLength(1);
   });
 });
 
@@ -222,15 +209,15 @@ describe('trigger matching from real CRM writes', () => {
     await h.dispatcher([tenant.workspaceId]).drainOnce();
 
     const finished = async (automationId: string) => {
-      const list = await executionsOf(h, automationId);
-      return Promise.all(list.map((e) => waitForExecution(h, e._id)));
+      const list = await h.executionsOf(automationId);
+      return Promise.all(list.map((e) => h.waitForExecution(e._id)));
     };
     expect((await finished(companyCreated)).map((e) => e.status)).toEqual(['completed', 'completed']);
     const vip = await finished(vipTagged);
     expect(vip.map((e) => [e.entityType, e.entityId, e.status])).toEqual([['company', company._id, 'completed']]);
     const moved = await finished(toOffer);
     expect(moved.map((e) => [e.entityId, e.status])).toEqual([[deal._id, 'completed']]);
-    expect((await stepsOf(h, moved[0]!._id)).find((s) => s.nodeId === 'n1')!.input).toEqual({
+    expect((await h.stepsOf(moved[0]!._id)).find((s) => s.nodeId === 'n1')!.input).toEqual({
       noteContent: 'Deal X reached Offer',
     });
   });
@@ -277,10 +264,10 @@ describe('conditions', () => {
       entityId: lead._id,
     });
     expect(res.status).toBe(202);
-    const done = await waitForExecution(h, res.body.data.executionId);
+    const done = await h.waitForExecution(res.body.data.executionId);
     expect(done.status).toBe('completed');
     expect((await notesOf(t.workspaceId, lead._id)).map((n) => n.content)).toEqual([note]);
-    const steps = await stepsOf(h, done._id);
+    const steps = await h.stepsOf(done._id);
     expect(steps.find((s) => s.nodeId === 'big')).toMatchObject({ status: 'completed', handle, nodeType: 'condition' });
     expect(steps.map((s) => s.nodeId)).not.toContain(note === 'big' ? 'no' : 'yes');
   });
@@ -302,7 +289,7 @@ describe('POST /automations/:id/trigger and /test', () => {
       workflowId: executionWorkflowId(t.workspaceId, res.body.data.executionId),
       status: 'queued',
     });
-    expect((await waitForExecution(h, res.body.data.executionId)).status).toBe('completed');
+    expect((await h.waitForExecution(res.body.data.executionId)).status).toBe('completed');
     expect(await notesOf(t.workspaceId, lead._id)).toHaveLength(1);
 
     const inactive = await createAutomation(
@@ -323,9 +310,7 @@ describe('POST /automations/:id/trigger and /test', () => {
       t.http,
       chainGraph({ triggerType: 'lead_created' }, [action('create_note', { noteContent: 'x' })]),
     );
-    const res = await t.http.post(`/api/v1/automations/${id}/trigger`, body);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toContain(field);
+    expectError(await t.http.post(`/api/v1/automations/${id}/trigger`, body), 400, field);
   });
 
   it('test mode records what would happen, writes nothing, skips delays, works while inactive', async () => {
@@ -344,9 +329,9 @@ describe('POST /automations/:id/trigger and /test', () => {
     });
     expect(res.status).toBe(202);
     expect(res.body.data).toMatchObject({ status: 'queued', isTest: true });
-    const done = await waitForExecution(h, res.body.data.executionId, undefined, 10_000);
+    const done = await h.waitForExecution(res.body.data.executionId, undefined, 10_000);
     expect(done).toMatchObject({ status: 'completed', isTest: true });
-    const steps = await stepsOf(h, done._id);
+    const steps = await h.stepsOf(done._id);
     expect(steps.map((s) => [s.nodeId, s.status])).toEqual([
       ['trigger', 'completed'],
       ['n1', 'skipped'],
@@ -383,19 +368,13 @@ describe('idempotency', () => {
     expect(a.status === 'skipped' || b.status === 'skipped').toBe(false);
     const ids = [a, b].map((r) => (r.status === 'skipped' ? null : r.execution._id));
     expect(ids[0]).toBe(ids[1]);
-    const done = await waitForExecution(h, ids[0]!);
+    const done = await h.waitForExecution(ids[0]!);
     expect(done.status).toBe('completed');
     const again = await startExecution(h.engine, req);
     expect(again).toMatchObject({ status: 'existing', execution: { _id: ids[0], status: 'completed' } });
 
     // Replay the step's activity as Temporal would after a lost completion: same output, no new note.
-    const { createActivities } = await import('../../activities');
-    const acts = createActivities({
-      orm: h.app.runtime.deps.orm,
-      config: h.app.config,
-      log: h.engine.log,
-      workflows: h.workflows,
-    });
+    const acts = await activitiesOf(h);
     const input = {
       workspaceId: t.workspaceId,
       executionId: ids[0]!,
@@ -411,7 +390,7 @@ describe('idempotency', () => {
     };
     const replays = await Promise.all([acts.runAction(input), acts.runAction(input)]);
     expect(replays.map((r) => r.status)).toEqual(['completed', 'completed']);
-    expect(replays[0]!.output).toEqual((await stepsOf(h, ids[0]!)).find((s) => s.nodeId === 'n1')!.output);
+    expect(replays[0]!.output).toEqual((await h.stepsOf(ids[0]!)).find((s) => s.nodeId === 'n1')!.output);
     expect(await notesOf(t.workspaceId, lead._id)).toHaveLength(1);
   });
 });
@@ -445,7 +424,7 @@ describe('when Temporal refuses the start', () => {
     await expect(startExecution(down(), { ...base, triggerKey: `api-${lead._id}` })).rejects.toMatchObject({
       code: 'unavailable',
     });
-    const [failed] = await executionsOf(h, automationId);
+    const [failed] = await h.executionsOf(automationId);
     expect(failed).toMatchObject({ status: 'failed', error: expect.stringContaining('could not start the workflow') });
 
     await expect(startExecution(down(), { ...base, triggerKey: `ev-${lead._id}`, retryable: true })).rejects.toThrow(
@@ -453,7 +432,7 @@ describe('when Temporal refuses the start', () => {
     );
     const again = await startExecution(h.engine, { ...base, triggerKey: `ev-${lead._id}`, retryable: true });
     expect(again.status).toBe('existing');
-    expect((await waitForExecution(h, (again as { execution: { _id: string } }).execution._id)).status).toBe(
+    expect((await h.waitForExecution((again as { execution: { _id: string } }).execution._id)).status).toBe(
       'completed',
     );
     expect(await notesOf(t.workspaceId, lead._id)).toHaveLength(1);

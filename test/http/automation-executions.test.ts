@@ -3,6 +3,7 @@ import { automationBody, insertExecution, insertStep, workspaceCtx } from '../su
 import { eventsFor } from '../support/outbox';
 import { AutomationExecution } from '../../domain/automations/automation.entity';
 import type { Ctx } from '../../domain/context';
+import { expectError } from '../support/expect';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -117,9 +118,7 @@ describe('executions', () => {
     ['limit=101', /limit must be at most 100/],
     ['state=failed', /state/],
   ])('400 for ?%s', async (qs, message) => {
-    const res = await t.http.get(`/api/v1/automations/${automationId}/executions?${qs}`);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
+    expectError(await t.http.get(`/api/v1/automations/${automationId}/executions?${qs}`), 400, message);
   });
 
   it('404 for an unknown automation', async () => {
@@ -217,8 +216,7 @@ describe('DELETE /api/v1/automations/:id', () => {
     await insertStep(ctx, kept._id, { nodeId: 'trigger_1', nodeType: 'trigger', startedAt: new Date() });
 
     const refused = await t.http.delete(`/api/v1/automations/${id}`);
-    expect(refused.status).toBe(409);
-    expect(refused.body.error).toMatch(/1 running execution; cancel it/);
+    expectError(refused, 409, /1 running execution; cancel it/);
     expect((await t.http.get(`/api/v1/automations/${id}`)).status).toBe(200);
 
     await ctx.em.nativeUpdate(

@@ -1,55 +1,34 @@
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { Note } from '../../domain/notes/note.entity';
 import { forkForWorkspace } from '../../domain/orm/tenant';
 import { startExecution } from '../../domain/automations/engine/start';
 import { newId } from '../../domain/ids';
 import type { Tenant } from '../support/app';
-import {
-  action,
-  chainGraph,
-  createAutomation,
-  startEngineHarness,
-  stepsOf,
-  waitForExecution,
-  type EngineHarness,
-} from '../support/automation-engine';
+import { action, chainGraph, createAutomation, type EngineHarness } from '../support/automation-engine';
+import { withEngine } from '../support/engine-suite';
+import { json, startHttp, type LocalHttp } from '../unit/messaging/local-http';
 
 let h: EngineHarness;
 let t: Tenant;
-let server: http.Server;
+let server: LocalHttp;
 let base: string;
 /** Per path: how many calls fail with 500 before one succeeds (Infinity: always). */
 const plans = new Map<string, number>();
 const calls = new Map<string, { key: string | undefined; body: string }[]>();
 
+withEngine('Failures', (s) => ({ h, t } = s));
 beforeAll(async () => {
-  h = await startEngineHarness();
-  await h.startWorker();
-  t = await h.app.tenant('Failures');
-  server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      const path = req.url ?? '/';
-      const list = calls.get(path) ?? [];
-      list.push({ key: req.headers['idempotency-key'] as string | undefined, body });
-      calls.set(path, list);
-      const failFirst = plans.get(path) ?? 0;
-      res.setHeader('content-type', 'application/json');
-      if (list.length <= failFirst) {
-        res.statusCode = 500;
-        res.end(JSON.stringify({ error: 'down' }));
-      } else res.end(JSON.stringify({ id: `order-${list.length}`, nested: { ok: true } }));
-    });
+  server = await startHttp();
+  server.respond((req, res) => {
+    const list = calls.get(req.url) ?? [];
+    list.push({ key: req.headers['idempotency-key'] as string | undefined, body: req.body });
+    calls.set(req.url, list);
+    const failFirst = plans.get(req.url) ?? 0;
+    if (list.length <= failFirst) json(500, { error: 'down' })(req, res);
+    else json(200, { id: `order-${list.length}`, nested: { ok: true } })(req, res);
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', () => r()));
-  base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-}, 60_000);
-afterAll(async () => {
-  await new Promise((r) => server?.close(r));
-  await h?.close();
+  base = server.url;
 });
+afterAll(() => server?.close());
 
 const fastRetry = () => ({ ...h.engine, retryIntervalMs: 300 });
 
@@ -75,9 +54,9 @@ async function run(
     context: { lead: { _id: lead._id, title: lead.title }, system: { entityType: 'lead', entityId: lead._id } },
   });
   if (res.status === 'skipped') throw new Error(res.reason);
-  const done = await waitForExecution(h, res.execution._id, undefined, 20_000);
+  const done = await h.waitForExecution(res.execution._id, undefined, 20_000);
   const notes = await forkForWorkspace(h.app.runtime.deps.orm.em, t.workspaceId).find(Note, { leadRef: lead._id });
-  return { done, steps: await stepsOf(h, done._id), notes: notes.map((n) => n.content), calls: calls.get(path) ?? [] };
+  return { done, steps: await h.stepsOf(done._id), notes: notes.map((n) => n.content), calls: calls.get(path) ?? [] };
 }
 
 const hook = (path: string) =>
@@ -205,9 +184,9 @@ describe('actions that cannot act yet fail with a clear step error', () => {
       entityType: 'lead',
       entityId: lead._id,
     });
-    const done = await waitForExecution(h, res.body.data.executionId);
+    const done = await h.waitForExecution(res.body.data.executionId);
     expect(done.status).toBe('failed');
-    const step = (await stepsOf(h, done._id)).find((s) => s.nodeId === 'n1')!;
+    const step = (await h.stepsOf(done._id)).find((s) => s.nodeId === 'n1')!;
     expect(step.error).toMatch(/e-mail is not configured: set SMTP_URL/);
     // Placeholders in the HTML body are escaped; the resolved input is in the step log.
     expect(step.input).toMatchObject({ subject: 'Hi', body: '<p>Hi &lt;b&gt;Bold&lt;/b&gt;</p>' });

@@ -9,10 +9,7 @@ import {
   action,
   chainGraph,
   createAutomation,
-  executionsOf,
   startEngineHarness,
-  stepsOf,
-  waitForExecution,
   type EngineHarness,
 } from '../support/automation-engine';
 import type { Tenant } from '../support/app';
@@ -69,13 +66,13 @@ describe('durable intake', () => {
     expect(shown.body.data).toMatchObject({ status: 'queued', finishedAt: null });
     const listed = await t.http.get(`/api/v1/automations/${id}/executions?status=queued`);
     expect(listed.body.data.map((e: { _id: string }) => e._id)).toEqual([executionId]);
-    expect(await stepsOf(h, executionId)).toHaveLength(0);
+    expect(await h.stepsOf(executionId)).toHaveLength(0);
 
     await h.startWorker();
-    const done = await waitForExecution(h, executionId, ['completed', 'failed', 'cancelled'], 30_000);
+    const done = await h.waitForExecution(executionId, ['completed', 'failed', 'cancelled'], 30_000);
     expect(done.status).toBe('completed');
-    expect(await executionsOf(h, id)).toHaveLength(1);
-    expect((await stepsOf(h, executionId)).map((s) => s.nodeId)).toEqual(['trigger', 'n1']);
+    expect(await h.executionsOf(id)).toHaveLength(1);
+    expect((await h.stepsOf(executionId)).map((s) => s.nodeId)).toEqual(['trigger', 'n1']);
     expect((await notesOf(lead._id)).map((n) => n.content)).toEqual(['hooked']);
     // The starter counted the run on the automation.
     expect((await t.http.get(`/api/v1/automations/${id}`)).body.data.stats.totalRuns).toBe(1);
@@ -99,15 +96,15 @@ describe('durable intake', () => {
     expect(refused.status).toBe(429);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
     expect(refused.body.error).toMatch(/too many runs of this workspace are waiting to start/);
-    expect(await executionsOf(h, id)).toHaveLength(CAP);
+    expect(await h.executionsOf(id)).toHaveLength(CAP);
 
     await h.startWorker();
     for (const executionId of accepted)
-      expect((await waitForExecution(h, executionId, ['completed', 'failed'], 30_000)).status).toBe('completed');
+      expect((await h.waitForExecution(executionId, ['completed', 'failed'], 30_000)).status).toBe('completed');
     await sleep(300);
     const later = await trigger();
     expect(later.status).toBe(202);
-    await waitForExecution(h, later.body.data.executionId as string, ['completed'], 30_000);
+    await h.waitForExecution(later.body.data.executionId as string, ['completed'], 30_000);
     await h.stopWorker();
   }, 60_000);
 
@@ -124,9 +121,9 @@ describe('durable intake', () => {
     expect(cancelled.status).toBe(200);
     await h.startWorker();
     await sleep(1500);
-    const row = await waitForExecution(h, executionId, ['cancelled']);
+    const row = await h.waitForExecution(executionId, ['cancelled']);
     expect(row.status).toBe('cancelled');
-    expect(await stepsOf(h, executionId)).toHaveLength(0);
+    expect(await h.stepsOf(executionId)).toHaveLength(0);
     expect(await notesOf(lead._id)).toHaveLength(0);
     await h.stopWorker();
   }, 60_000);
@@ -150,7 +147,7 @@ describe('durable intake', () => {
       expect(Number(r.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(r.body.error).toMatch(/too many runs of this workspace are waiting to start/);
     }
-    const rows = await executionsOf(h, id);
+    const rows = await h.executionsOf(id);
     expect(rows.map((r) => r._id).sort()).toEqual(accepted.map((a) => a.body.data.executionId as string).sort());
     expect(rows.every((r) => r.status === 'queued')).toBe(true);
   }, 60_000);

@@ -6,27 +6,14 @@ import { forkForWorkspace } from '../../domain/orm/tenant';
 import { automationScheduleId } from '../../domain/automations/workflow-ids';
 import { secretMatches } from '../../domain/automations/engine/manual';
 import { reconcileSchedules } from '../../domain/automations/engine/schedules';
-import {
-  action,
-  chainGraph,
-  createAutomation,
-  executionsOf,
-  startEngineHarness,
-  stepsOf,
-  waitFor,
-  waitForExecution,
-  type EngineHarness,
-} from '../support/automation-engine';
+import { action, chainGraph, createAutomation, waitFor, type EngineHarness } from '../support/automation-engine';
+import { activitiesOf, withEngine } from '../support/engine-suite';
 import type { Tenant } from '../support/app';
+import { expectError } from '../support/expect';
 
 let h: EngineHarness;
 let t: Tenant;
-beforeAll(async () => {
-  h = await startEngineHarness();
-  await h.startWorker();
-  t = await h.app.tenant('Starts');
-}, 60_000);
-afterAll(() => h?.close());
+withEngine('Starts', (s) => ({ h, t } = s));
 
 const webhookGraph = (config: Record<string, unknown>) =>
   chainGraph({ triggerType: 'webhook', config }, [
@@ -47,7 +34,7 @@ describe('POST /api/webhooks/automation/:automationId', () => {
     );
     expect(res.status).toBe(202);
     expect(res.body.data).toEqual({ executionId: expect.stringMatching(/^[0-9a-f]{24}$/), status: 'queued' });
-    const done = await waitForExecution(h, res.body.data.executionId);
+    const done = await h.waitForExecution(res.body.data.executionId);
     expect(done).toMatchObject({ status: 'completed', triggerType: 'webhook', entityType: 'lead', entityId: lead._id });
     expect(done.context.webhookData).toEqual({ order: { id: 'A-17', leadId: lead._id } });
     const notes = await forkForWorkspace(h.app.runtime.deps.orm.em, t.workspaceId).find(Note, { leadRef: lead._id });
@@ -113,7 +100,7 @@ describe('POST /api/webhooks/automation/:automationId', () => {
     expect((await fire('second-secret')).status).toBe(404);
     expect((await t.http.post(`/api/v1/automations/${id}/toggle`)).body.data.isActive).toBe(true);
     expect((await fire('second-secret')).status).toBe(202);
-    expect(await executionsOf(h, id)).toHaveLength(3);
+    expect(await h.executionsOf(id)).toHaveLength(3);
   });
 
   it('a repeated call reads the automation from the cache (no ORM load), and still runs', async () => {
@@ -132,7 +119,7 @@ describe('POST /api/webhooks/automation/:automationId', () => {
     } finally {
       loads.mockRestore();
     }
-    expect(await executionsOf(h, id)).toHaveLength(4);
+    expect(await h.executionsOf(id)).toHaveLength(4);
   });
 
   it('an Idempotency-Key re-delivery starts nothing new', async () => {
@@ -146,7 +133,7 @@ describe('POST /api/webhooks/automation/:automationId', () => {
     const [a, b] = [await send(), await send()];
     expect(a.status).toBe(202);
     expect(b.body.data.executionId).toBe(a.body.data.executionId);
-    expect(await executionsOf(h, id)).toHaveLength(1);
+    expect(await h.executionsOf(id)).toHaveLength(1);
   });
 
   it.each([
@@ -156,18 +143,16 @@ describe('POST /api/webhooks/automation/:automationId', () => {
   ])('%s is 401 and nothing runs', async (_label, headers) => {
     const id = await createAutomation(t.http, webhookGraph({ secret: 's3cret' }));
     const res = await h.app.anonymous.post(`/api/webhooks/automation/${id}`, { a: 1 }, { headers });
-    expect(res.status).toBe(401);
-    expect(typeof res.body.error).toBe('string');
+    expectError(res, 401);
     await new Promise((r) => setTimeout(r, 200));
-    expect(await executionsOf(h, id)).toHaveLength(0);
+    expect(await h.executionsOf(id)).toHaveLength(0);
   });
 
   it('a webhook trigger without a secret refuses every call (401)', async () => {
     const id = await createAutomation(t.http, webhookGraph({}));
     const res = await h.app.anonymous.post(`/api/webhooks/automation/${id}`, { a: 1 });
-    expect(res.status).toBe(401);
-    expect(res.body.error).toContain('no secret configured');
-    expect(await executionsOf(h, id)).toHaveLength(0);
+    expectError(res, 401, 'no secret configured');
+    expect(await h.executionsOf(id)).toHaveLength(0);
   });
 
   it('unknown, malformed, inactive and non-webhook automations are the same 404', async () => {
@@ -209,7 +194,7 @@ describe('POST /api/webhooks/automation/:automationId', () => {
       { headers: { 'x-webhook-secret': 'k' } },
     );
     expect(res.status).toBe(400);
-    expect(await executionsOf(h, id)).toHaveLength(0);
+    expect(await h.executionsOf(id)).toHaveLength(0);
   });
 
   it('is rate-limited per automation (429 with Retry-After)', async () => {
@@ -331,7 +316,7 @@ describe('scheduled triggers become Temporal Schedules', () => {
     await d.drainOnce();
     expect(await describeSchedule(tenant.workspaceId, id)).not.toBeNull();
     await h.client.schedule.getHandle(automationScheduleId(tenant.workspaceId, id)).trigger();
-    await waitFor(async () => (await executionsOf(h, id)).length === 1, 15_000, 'the run');
+    await waitFor(async () => (await h.executionsOf(id)).length === 1, 15_000, 'the run');
     expect((await tenant.http.get(`/api/v1/automations/${id}`)).body.data).toMatchObject({
       isActive: false,
       deactivatedReason: 'maxTotalRuns reached (1 runs)',
@@ -348,27 +333,21 @@ describe('scheduled triggers become Temporal Schedules', () => {
     const handle = h.client.schedule.getHandle(automationScheduleId(tenant.workspaceId, id));
     await handle.trigger();
     const [e] = await waitFor(
-      async () => ((await executionsOf(h, id)).length ? executionsOf(h, id) : null),
+      async () => ((await h.executionsOf(id)).length ? h.executionsOf(id) : null),
       15_000,
       'a scheduled execution',
     );
     expect(e).toMatchObject({ triggerType: 'scheduled', triggerKey: expect.stringMatching(/^tick:\d{4}-\d\d-\d\dT/) });
-    const done = await waitForExecution(h, e!._id);
+    const done = await h.waitForExecution(e!._id);
     expect(done.status).toBe('completed');
-    expect((await stepsOf(h, e!._id)).map((s) => s.nodeId)).toEqual(['trigger', 'n1']);
+    expect((await h.stepsOf(e!._id)).map((s) => s.nodeId)).toEqual(['trigger', 'n1']);
     await handle.delete();
     // A re-run tick (activity retry, overlapping delivery) for the same time starts nothing new.
-    const { createActivities } = await import('../../activities');
-    const acts = createActivities({
-      orm: h.app.runtime.deps.orm,
-      config: h.app.config,
-      log: h.engine.log,
-      workflows: h.workflows,
-    });
+    const acts = await activitiesOf(h);
     const scheduledAt = e!.triggerKey.slice('tick:'.length);
     expect(
       await acts.startScheduledExecution({ workspaceId: tenant.workspaceId, automationId: id, scheduledAt }),
     ).toEqual({ status: 'existing', executionId: e!._id });
-    expect(await executionsOf(h, id)).toHaveLength(1);
+    expect(await h.executionsOf(id)).toHaveLength(1);
   });
 });

@@ -1,15 +1,13 @@
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
+import { withTestApp } from '../support/suites';
 import { automationBody, validGraph, workspaceCtx } from '../support/automations';
 import { eventsFor } from '../support/outbox';
 import { Automation } from '../../domain/automations/automation.entity';
+import { expectError } from '../support/expect';
 
 let app: TestApp;
 let t: Tenant;
-beforeAll(async () => {
-  app = await startTestApp();
-  t = await app.tenant();
-});
-afterAll(() => app.close());
+withTestApp((s) => ({ app, t } = s));
 
 const create = (body: Record<string, unknown> = {}) => t.http.post('/api/v1/automations', automationBody(body));
 const createId = async (body: Record<string, unknown> = {}): Promise<string> => {
@@ -254,8 +252,7 @@ describe('POST /api/v1/automations', () => {
   it.each(bad)('400 for %s, naming the field; nothing written', async (_label, body, message, path) => {
     const before = await count();
     const res = await create(body);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
+    expectError(res, 400, message);
     expect(res.body.details).toEqual(expect.arrayContaining([expect.objectContaining({ path })]));
     expect(await count()).toBe(before);
   });
@@ -285,9 +282,7 @@ describe('GET /api/v1/automations', () => {
     ['isActive=yes', /isActive: must be true or false/],
     ['active=true', /active/],
   ])('400 for ?%s', async (qs, message) => {
-    const res = await t.http.get(`/api/v1/automations?${qs}`);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
+    expectError(await t.http.get(`/api/v1/automations?${qs}`), 400, message);
   });
 
   it('404 for unknown and malformed ids', async () => {
@@ -341,8 +336,7 @@ describe('PUT /api/v1/automations/:id', () => {
       `/api/v1/automations/${id}`,
       graphWith([actionNode('n2', 'create_note', { content: 'x' })]),
     );
-    expect(broken.status).toBe(400);
-    expect(broken.body.error).toMatch(/noteContent/);
+    expectError(broken, 400, /noteContent/);
   });
 
   it('validates an active automation strictly: 400 and nothing changes', async () => {
@@ -371,8 +365,7 @@ describe('POST /api/v1/automations/:id/toggle', () => {
   it('turns on only a fully valid graph and answers { _id, isActive }', async () => {
     const draft = (await t.http.post('/api/v1/automations', { name: 'Empty' })).body.data._id;
     const refused = await t.http.post(`/api/v1/automations/${draft}/toggle`);
-    expect(refused.status).toBe(400);
-    expect(refused.body.error).toMatch(/needs exactly one trigger node/);
+    expectError(refused, 400, /needs exactly one trigger node/);
     expect((await get(draft)).isActive).toBe(false);
 
     const id = await createId();
@@ -405,8 +398,7 @@ describe('POST /api/v1/automations/:id/toggle', () => {
     const res = await create(
       graphWith([{ id: 'wait_1', type: 'delay', data: { delayAmount: 1, delayUnit: 'fortnights' } }]),
     );
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(/data\.delayUnit: must be one of minutes, hours, days, weeks/);
+    expectError(res, 400, /data\.delayUnit: must be one of minutes, hours, days, weeks/);
   });
 
   it('clears deactivatedReason on turning on, and refuses while maxTotalRuns is used up', async () => {
@@ -415,8 +407,7 @@ describe('POST /api/v1/automations/:id/toggle', () => {
     const ctx = await workspaceCtx(app, t.http);
     await ctx.em.nativeUpdate(Automation, { _id: id }, { totalRuns: 5, deactivatedReason: 'reached maxTotalRuns (5)' });
     const capped = await t.http.post(`/api/v1/automations/${id}/toggle`);
-    expect(capped.status).toBe(409);
-    expect(capped.body.error).toMatch(/maxTotalRuns/);
+    expectError(capped, 409, /maxTotalRuns/);
     await t.http.put(`/api/v1/automations/${id}`, { rateLimits: { maxTotalRuns: 0 } });
     expect((await t.http.post(`/api/v1/automations/${id}/toggle`)).body.data.isActive).toBe(true);
     expect(await get(id)).toMatchObject({ isActive: true, deactivatedReason: null, stats: { totalRuns: 5 } });

@@ -1,14 +1,11 @@
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
+import { withTwoTenants } from '../support/two-tenants';
 import { factories, unique } from '../support/factories';
 
 let app: TestApp;
 let t: Tenant;
 let other: Tenant;
-beforeAll(async () => {
-  app = await startTestApp();
-  [t, other] = await Promise.all([app.tenant(), app.tenant()]);
-});
-afterAll(() => app.close());
+withTwoTenants((s) => ({ app, t, other } = s));
 
 const offerType = async (extra: Record<string, unknown> = {}, http = t.http) => {
   const res = await http.post('/api/v1/offer-types', {

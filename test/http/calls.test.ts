@@ -1,14 +1,12 @@
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
+import { withTestApp } from '../support/suites';
 import { factories, makeCompany, makePerson } from '../support/factories';
 import { eventsFor } from '../support/outbox';
+import { expectRejectedCreate } from '../support/expect';
 
 let app: TestApp;
 let t: Tenant;
-beforeAll(async () => {
-  app = await startTestApp();
-  t = await app.tenant();
-});
-afterAll(() => app.close());
+withTestApp((s) => ({ app, t } = s));
 
 const MISSING = '0123456789abcdef01234567';
 const RECORDING = 'https://recordings.example.com/secret-token-123.mp3';
@@ -173,11 +171,7 @@ describe('POST /api/v1/calls', () => {
     ['externalId over 200', { phone: '1', externalId: 'e'.repeat(201) }, /externalId/],
   ];
   it.each(bad)('400 for %s, nothing written', async (_label, body, message) => {
-    const before = await countCalls();
-    const res = await t.http.post('/api/v1/calls', body);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
-    expect(await countCalls()).toBe(before);
+    await expectRejectedCreate(t.http, '/api/v1/calls', body, message, countCalls);
   });
 });
 

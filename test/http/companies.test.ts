@@ -1,14 +1,12 @@
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
+import { withTestApp } from '../support/suites';
 import { makeCompany, makePerson } from '../support/factories';
 import { eventsFor } from '../support/outbox';
+import { expectError, expectRejectedCreate } from '../support/expect';
 
 let app: TestApp;
 let t: Tenant;
-beforeAll(async () => {
-  app = await startTestApp();
-  t = await app.tenant();
-});
-afterAll(() => app.close());
+withTestApp((s) => ({ app, t } = s));
 
 const countCompanies = async (): Promise<number> => (await t.http.get('/api/v1/companies?limit=1')).body.total;
 
@@ -88,11 +86,7 @@ describe('POST /api/v1/companies', () => {
     ['body is an array', [{ name: 'a' }], /body/],
   ];
   it.each(bad)('400 for %s, nothing written', async (_label, body, message) => {
-    const before = await countCompanies();
-    const res = await t.http.post('/api/v1/companies', body);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
-    expect(await countCompanies()).toBe(before);
+    await expectRejectedCreate(t.http, '/api/v1/companies', body, message, countCompanies);
   });
 
   it('accepts strings exactly at their limit', async () => {
@@ -117,8 +111,7 @@ describe('POST /api/v1/companies', () => {
       name: 'x',
       notes: 'y'.repeat(app.config.bodyLimitBytes + 10),
     });
-    expect(huge.status).toBe(413);
-    expect(huge.body.error).toMatch(/too large/);
+    expectError(huge, 413, /too large/);
   });
 
   it('preview (body flag or query) returns current/proposed/diff and writes nothing', async () => {
@@ -147,9 +140,7 @@ describe('GET /api/v1/companies/:id', () => {
     expect(Object.keys(slim.body.data).sort()).toEqual(['_id', 'city', 'name']);
     expect((await t.http.get(`/api/v1/companies/${id}?fields=name,secret`)).status).toBe(400);
     for (const other of ['0123456789abcdef01234567', 'not-an-id', '123', `${id}x`]) {
-      const res = await t.http.get(`/api/v1/companies/${other}`);
-      expect(res.status).toBe(404);
-      expect(res.body.error).toMatch(/company not found/);
+      expectError(await t.http.get(`/api/v1/companies/${other}`), 404, /company not found/);
     }
   });
 });
@@ -209,9 +200,7 @@ describe('GET /api/v1/companies', () => {
     ['fields=nope', /unknown field/],
   ];
   it.each(badQueries)('400 for ?%s', async (qs, message) => {
-    const res = await t.http.get(`/api/v1/companies?${qs}`);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
+    expectError(await t.http.get(`/api/v1/companies?${qs}`), 400, message);
   });
 
   it('accepts limit=500 (the companies maximum)', async () => {
@@ -368,8 +357,7 @@ describe('image fields (avatar, logoUrl)', () => {
     expect(ok.status).toBe(200);
     expect(ok.body.data.avatar).toMatch(/\/api\/v1\/images\//);
     const tooBig = await t.http.put(`/api/v1/people/${p._id}`, { avatar: png(2 * 1024 * 1024 + 1) });
-    expect(tooBig.status).toBe(413);
-    expect(tooBig.body.error).toMatch(/2 MB/);
+    expectError(tooBig, 413, /2 MB/);
     expect((await t.http.get(`/api/v1/people/${p._id}`)).body.data.avatar).toBe(ok.body.data.avatar);
   });
 

@@ -1,13 +1,14 @@
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
+import { withTestApp } from '../support/suites';
 import { makeCompany, makeLead, makePerson } from '../support/factories';
 import { eventsFor } from '../support/outbox';
+import { expectError } from '../support/expect';
 
 let app: TestApp;
 let t: Tenant;
 const ids: Record<string, string> = {};
+withTestApp((s) => ({ app, t } = s));
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await app.tenant();
   ids.company = (
     await makeCompany(t.http, { name: 'Nordic Bikes', phone: '+45 70 20 30 40', email: 'Sales@Nordic.test' })
   ).body.data._id;
@@ -28,7 +29,6 @@ beforeAll(async () => {
     await makePerson(t.http, { firstName: 'Sven', phones: [{ phone: '+46 12 34 56 78', label: 'work' }] })
   ).body.data._id;
 });
-afterAll(() => app.close());
 
 const lookup = (qs: string) => t.http.get(`/api/v1/crm-connect/lookup?${qs}`);
 
@@ -89,9 +89,7 @@ describe('GET /api/v1/crm-connect/lookup', () => {
     [`phone=${'1'.repeat(51)}`, /phone: must be at most 50/],
     ['email=not-an-email', /email/],
   ])('400 for ?%s', async (qs, message) => {
-    const res = await lookup(qs);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
+    expectError(await lookup(qs), 400, message);
   });
 });
 
@@ -169,8 +167,6 @@ describe('POST /api/v1/crm-connect/calls', () => {
     [{ phone: '1', startedAt: 'x' }, /startedAt/],
     [{ phone: '1', externalId: '' }, /externalId/],
   ])('400 for %j', async (body, message) => {
-    const res = await t.http.post('/api/v1/crm-connect/calls', body);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
+    expectError(await t.http.post('/api/v1/crm-connect/calls', body), 400, message);
   });
 });

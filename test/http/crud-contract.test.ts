@@ -1,138 +1,85 @@
 import type { z } from 'zod';
 import { jsonSchemaOf, successResponses, type RouteDef } from '../../api/http/registry';
 import { toJsonSchema } from '../../api/docs/schema';
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
+import { withTwoTenants } from '../support/two-tenants';
+import { expectError } from '../support/expect';
 import { moduleTestRecords, type CrudFixture } from '../support/module-tests';
 
 // Walks every route made by crudRoutes (api/http/crud.ts): a resource converted to the builder is
 // covered here without touching this file, except for one valid create body and one partial update
 // (here, or for a module under modules/ in its __tests__/factories.ts as `crudFixtures`).
 
+type Fixture = CrudFixture;
+/** A valid create body; the partial update renames `field` (only), and `unchanged` keeps its created value. */
+const renaming = (field: string, create: Record<string, unknown>, unchanged: string): Fixture => ({
+  create,
+  update: { [field]: 'Renamed' },
+  field,
+  unchanged,
+});
+
 /** Per kind: a valid create body, and a partial update that changes `field` (only). */
-const FIXTURES: Record<string, CrudFixture> = {
-  'filter-preset': {
-    create: { name: 'Hot deals', area: 'deals', filterMode: 'or' },
-    update: { name: 'Renamed' },
-    field: 'name',
-    unchanged: 'filterMode',
-  },
-  'dashboard-layout': {
-    create: { name: 'Sales board', visibleComponents: ['pipeline'] },
-    update: { name: 'Renamed' },
-    field: 'name',
-    unchanged: 'visibleComponents',
-  },
-  product: {
-    create: { name: 'Solar panel', unitPrice: 1499.95, category: 'energy' },
-    update: { name: 'Renamed' },
-    field: 'name',
-    unchanged: 'unitPrice',
-  },
-  'catalog-item': {
-    create: { name: 'Inspection', unitPrice: 500, sortOrder: 1 },
-    update: { name: 'Renamed' },
-    field: 'name',
-    unchanged: 'unitPrice',
-  },
-  event: {
-    create: { title: 'Kickoff', start: '2030-01-01T10:00:00.000Z', end: '2030-01-01T11:00:00.000Z' },
-    update: { title: 'Renamed' },
-    field: 'title',
-    unchanged: 'start',
-  },
-  'custom-field': {
-    create: { entityType: 'company', key: 'segment', label: 'Segment', type: 'text' },
-    update: { label: 'Renamed' },
-    field: 'label',
-    unchanged: 'type',
-  },
-  list: {
-    create: { name: 'Conference leads', entityType: 'lead' },
-    update: { name: 'Renamed' },
-    field: 'name',
-    unchanged: 'entityType',
-  },
-  'lead-scoring-rule': {
-    create: { name: 'Has e-mail', field: 'hasEmail', condition: 'equals', value: true, points: 10 },
-    update: { name: 'Renamed' },
-    field: 'name',
-    unchanged: 'points',
-  },
-  'lead-routing-rule': {
-    create: { name: 'Everyone to me', assignment: { type: 'user', userId: '__self__' } },
-    update: { name: 'Renamed' },
-    field: 'name',
-    unchanged: 'assignment',
-  },
-  agent: {
-    create: { name: 'Researcher', goal: 'Find leads' },
-    update: { name: 'Renamed' },
-    field: 'name',
-    unchanged: 'modelTier',
-  },
-  'email-signature': {
-    create: { name: 'Sales', content: '<p>Best regards</p>', textContent: 'Best regards' },
-    update: { name: 'Renamed' },
-    field: 'name',
-    unchanged: 'content',
-  },
-  'email-template': {
-    create: { name: 'Welcome', category: 'marketing', bodyHtml: '<p>Hello {{contact.firstName}}</p>' },
-    update: { name: 'Renamed' },
-    field: 'name',
-    unchanged: 'category',
-  },
-  'offer-template': {
-    create: { name: 'Standard offer', defaultTerms: 'Net 30', defaultValidity: 30 },
-    update: { name: 'Renamed' },
-    field: 'name',
-    unchanged: 'defaultValidity',
-  },
-  company: {
-    create: { name: 'Acme ApS', city: 'Aarhus', tags: ['vip'] },
-    update: { name: 'Renamed' },
-    field: 'name',
-    unchanged: 'city',
-  },
-  person: {
-    create: { firstName: 'Ada', lastName: 'Lovelace', emails: [{ email: 'ada@example.com' }] },
-    update: { firstName: 'Renamed' },
-    field: 'firstName',
-    unchanged: 'lastName',
-  },
-  lead: {
-    create: { title: 'Solar inquiry', email: 'grace@example.com', source: 'website' },
-    update: { title: 'Renamed' },
-    field: 'title',
-    unchanged: 'email',
-  },
-  deal: {
-    create: { title: 'Roof renovation', value: 12000 },
-    update: { title: 'Renamed' },
-    field: 'title',
-    unchanged: 'value',
-  },
-  'sms-template': {
-    create: { name: 'Reminder', message: 'Hi {{firstName}}, see you tomorrow', category: 'reminders' },
-    update: { name: 'Renamed' },
-    field: 'name',
-    unchanged: 'message',
-  },
-  project: {
-    create: { title: 'Website relaunch', description: 'Phase one' },
-    update: { title: 'Renamed' },
-    field: 'title',
-    unchanged: 'description',
-  },
-  'support-ticket': {
-    create: { title: 'Login fails', description: 'Since this morning', priority: 'high' },
-    update: { title: 'Renamed' },
-    field: 'title',
-    unchanged: 'priority',
-  },
+const FIXTURES: Record<string, Fixture> = {
+  'filter-preset': renaming('name', { name: 'Hot deals', area: 'deals', filterMode: 'or' }, 'filterMode'),
+  'dashboard-layout': renaming('name', { name: 'Sales board', visibleComponents: ['pipeline'] }, 'visibleComponents'),
+  product: renaming('name', { name: 'Solar panel', unitPrice: 1499.95, category: 'energy' }, 'unitPrice'),
+  'catalog-item': renaming('name', { name: 'Inspection', unitPrice: 500, sortOrder: 1 }, 'unitPrice'),
+  event: renaming(
+    'title',
+    { title: 'Kickoff', start: '2030-01-01T10:00:00.000Z', end: '2030-01-01T11:00:00.000Z' },
+    'start',
+  ),
+  'custom-field': renaming('label', { entityType: 'company', key: 'segment', label: 'Segment', type: 'text' }, 'type'),
+  list: renaming('name', { name: 'Conference leads', entityType: 'lead' }, 'entityType'),
+  'lead-scoring-rule': renaming(
+    'name',
+    { name: 'Has e-mail', field: 'hasEmail', condition: 'equals', value: true, points: 10 },
+    'points',
+  ),
+  'lead-routing-rule': renaming(
+    'name',
+    { name: 'Everyone to me', assignment: { type: 'user', userId: '__self__' } },
+    'assignment',
+  ),
+  agent: renaming('name', { name: 'Researcher', goal: 'Find leads' }, 'modelTier'),
+  'email-signature': renaming(
+    'name',
+    { name: 'Sales', content: '<p>Best regards</p>', textContent: 'Best regards' },
+    'content',
+  ),
+  'email-template': renaming(
+    'name',
+    { name: 'Welcome', category: 'marketing', bodyHtml: '<p>Hello {{contact.firstName}}</p>' },
+    'category',
+  ),
+  'offer-template': renaming(
+    'name',
+    { name: 'Standard offer', defaultTerms: 'Net 30', defaultValidity: 30 },
+    'defaultValidity',
+  ),
+  company: renaming('name', { name: 'Acme ApS', city: 'Aarhus', tags: ['vip'] }, 'city'),
+  person: renaming(
+    'firstName',
+    { firstName: 'Ada', lastName: 'Lovelace', emails: [{ email: 'ada@example.com' }] },
+    'lastName',
+  ),
+  lead: renaming('title', { title: 'Solar inquiry', email: 'grace@example.com', source: 'website' }, 'email'),
+  deal: renaming('title', { title: 'Roof renovation', value: 12000 }, 'value'),
+  'sms-template': renaming(
+    'name',
+    { name: 'Reminder', message: 'Hi {{firstName}}, see you tomorrow', category: 'reminders' },
+    'message',
+  ),
+  project: renaming('title', { title: 'Website relaunch', description: 'Phase one' }, 'description'),
+  'support-ticket': renaming(
+    'title',
+    { title: 'Login fails', description: 'Since this morning', priority: 'high' },
+    'priority',
+  ),
 };
 // Modules under modules/ give theirs in __tests__/factories.ts (`crudFixtures`).
-Object.assign(FIXTURES, moduleTestRecords<CrudFixture>('crudFixtures', FIXTURES));
+Object.assign(FIXTURES, moduleTestRecords<Fixture>('crudFixtures', FIXTURES));
 
 /** Fixture bodies may name the calling tenant's user as `__self__`. */
 const bind = (body: Record<string, unknown>, tenant: Tenant): Record<string, unknown> =>
@@ -147,11 +94,7 @@ interface Resource {
 let app: TestApp;
 let t: Tenant;
 let other: Tenant;
-beforeAll(async () => {
-  app = await startTestApp();
-  [t, other] = await Promise.all([app.tenant(), app.tenant()]);
-});
-afterAll(() => app.close());
+withTwoTenants((s) => ({ app, t, other } = s));
 
 /** Builder routes grouped by collection path; the kind is the get route's `:id` resource. */
 function resources(): Resource[] {
@@ -232,8 +175,7 @@ describe('CRUD contract', () => {
         await t.http.request(op('update').method, `${base}/${id}`, fx.update),
         await t.http.delete(`${base}/${id}`),
       ]) {
-        expect(res.status).toBe(404);
-        expect(typeof res.body.error).toBe('string');
+        expectError(res, 404);
       }
     });
 
@@ -253,9 +195,7 @@ describe('CRUD contract', () => {
       const atMax = await t.http.get(`${resource().base}?limit=${max}`);
       expect(atMax.status).toBe(200);
       expect(atMax.body.limit).toBe(max);
-      const over = await t.http.get(`${resource().base}?limit=${max + 1}`);
-      expect(over.status).toBe(400);
-      expect(over.body.error).toMatch(/limit/);
+      expectError(await t.http.get(`${resource().base}?limit=${max + 1}`), 400, /limit/);
     });
 
     it('malformed and foreign ids are 404 on get, update and delete; the foreign record is untouched', async () => {

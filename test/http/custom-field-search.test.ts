@@ -1,4 +1,6 @@
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
+import { withTestApp } from '../support/suites';
+import { expectError } from '../support/expect';
 
 let app: TestApp;
 let t: Tenant;
@@ -18,9 +20,8 @@ const PATHS = {
   deal: ['/api/v1/deals', 'title'],
 } as const;
 
+withTestApp((s) => ({ app, t } = s));
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await app.tenant();
   for (const [type, [path, nameField]] of Object.entries(PATHS)) {
     for (const [label, customFields] of Object.entries(RECORDS)) {
       const res = await t.http.post(path, { [nameField]: label, customFields });
@@ -29,7 +30,6 @@ beforeAll(async () => {
     }
   }
 });
-afterAll(() => app.close());
 
 const search = (entityType: string, filters: unknown[], extra: Record<string, unknown> = {}) =>
   t.http.post('/api/v1/custom-fields/search', { entityType, filters, ...extra });
@@ -147,9 +147,7 @@ describe('search results and paging', () => {
     ['page 0', { entityType: 'company', filters: [filter], page: 0 }, /page/],
   ];
   it.each(bad)('400 for %s', async (_label, body, message) => {
-    const res = await t.http.post('/api/v1/custom-fields/search', body);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
+    expectError(await t.http.post('/api/v1/custom-fields/search', body), 400, message);
   });
 
   it('accepts exactly 20 filters and 100 in-values', async () => {

@@ -1,11 +1,11 @@
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant } from '../support/app';
+import { withTestApp } from '../support/suites';
+import { expectError } from '../support/expect';
 
 // Record writes are validated against the workspace's definitions (companies, people, leads, deals).
-let app: TestApp;
 let t: Tenant;
+withTestApp((s) => ({ t } = s));
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await app.tenant();
   for (const entityType of ['company', 'person', 'lead', 'deal']) {
     const defs = [
       { key: 'seats', type: 'number' },
@@ -24,7 +24,6 @@ beforeAll(async () => {
     }
   }
 });
-afterAll(() => app.close());
 
 const TYPES = [
   { type: 'company', path: '/api/v1/companies', base: { name: 'Acme' } },
@@ -67,16 +66,17 @@ describe.each(TYPES)('$type writes', ({ path, base }) => {
   });
 
   it.each(WRONG)('create: 400 naming customFields.%s for a wrong value', async (key, wrong) => {
-    const res = await t.http.post(path, { ...base, customFields: { ...valid, ...wrong } });
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(new RegExp(`customFields\\.${key}`));
+    expectError(
+      await t.http.post(path, { ...base, customFields: { ...valid, ...wrong } }),
+      400,
+      new RegExp(`customFields\\.${key}`),
+    );
   });
 
   it('create: 400 when a required definition has no value; undefined keys are free-form', async () => {
     const { code: _code, ...withoutCode } = valid;
     const missing = await t.http.post(path, { ...base, customFields: withoutCode });
-    expect(missing.status).toBe(400);
-    expect(missing.body.error).toMatch(/customFields\.code: is required/);
+    expectError(missing, 400, /customFields\.code: is required/);
     expect((await t.http.post(path, base)).status).toBe(400);
     expect((await t.http.post(path, { ...base, customFields: { ...valid, anything: 'free' } })).status).toBe(201);
   });
@@ -84,9 +84,11 @@ describe.each(TYPES)('$type writes', ({ path, base }) => {
   it('update: wrong values are 400 and leave the record unchanged; the required field need not be resent', async () => {
     const record = (await t.http.post(path, { ...base, customFields: valid })).body.data;
     for (const [key, wrong] of WRONG) {
-      const res = await t.http.put(`${path}/${record._id}`, { customFields: wrong });
-      expect(res.status).toBe(400);
-      expect(res.body.error).toMatch(new RegExp(`customFields\\.${key}`));
+      expectError(
+        await t.http.put(`${path}/${record._id}`, { customFields: wrong }),
+        400,
+        new RegExp(`customFields\\.${key}`),
+      );
     }
     expect((await t.http.get(`${path}/${record._id}`)).body.data.customFields).toEqual(record.customFields);
     expect((await t.http.put(`${path}/${record._id}`, { customFields: { seats: 7 } })).status).toBe(200);

@@ -1,14 +1,12 @@
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
+import { withTestApp } from '../support/suites';
 import { makeCompany, makePerson, unique } from '../support/factories';
 import { eventsFor } from '../support/outbox';
+import { expectError } from '../support/expect';
 
 let app: TestApp;
 let t: Tenant;
-beforeAll(async () => {
-  app = await startTestApp();
-  t = await app.tenant();
-});
-afterAll(() => app.close());
+withTestApp((s) => ({ app, t } = s));
 
 const key = (): string => `k${unique()}`;
 const define = (http: Tenant['http'], body: Record<string, unknown>) =>
@@ -84,8 +82,7 @@ describe('POST /api/v1/custom-fields', () => {
   it.each(bad)('400 for %s', async (_label, override, message) => {
     const before = (await t.http.get('/api/v1/custom-fields?limit=1')).body.total;
     const res = await define(t.http, override);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
+    expectError(res, 400, message);
     expect((await t.http.get('/api/v1/custom-fields?limit=1')).body.total).toBe(before);
   });
 
@@ -100,8 +97,7 @@ describe('POST /api/v1/custom-fields', () => {
     const k = key();
     expect((await define(t.http, { key: k })).status).toBe(201);
     const dup = await define(t.http, { key: k, type: 'number' });
-    expect(dup.status).toBe(409);
-    expect(dup.body.error).toMatch(new RegExp(`key "${k}" already exists`));
+    expectError(dup, 409, new RegExp(`key "${k}" already exists`));
     expect((await define(t.http, { key: k, entityType: 'person' })).status).toBe(201);
   });
 
@@ -110,8 +106,7 @@ describe('POST /api/v1/custom-fields', () => {
     for (let i = 0; i < 100; i++)
       expect((await define(mine.http, { entityType: 'lead', key: `f${i}` })).status).toBe(201);
     const over = await define(mine.http, { entityType: 'lead', key: 'f100' });
-    expect(over.status).toBe(409);
-    expect(over.body.error).toMatch(/at most 100/);
+    expectError(over, 409, /at most 100/);
     expect((await define(mine.http, { entityType: 'deal', key: 'f100' })).status).toBe(201);
   });
 
@@ -188,9 +183,7 @@ describe('GET/PUT/DELETE /api/v1/custom-fields/:id', () => {
       [{ label: '' }, /label/],
       [{ options: ['x'] }, /only select/],
     ] as const) {
-      const res = await t.http.put(`/api/v1/custom-fields/${def._id}`, body);
-      expect(res.status).toBe(400);
-      expect(res.body.error).toMatch(message);
+      expectError(await t.http.put(`/api/v1/custom-fields/${def._id}`, body), 400, message);
     }
     expect((await t.http.get(`/api/v1/custom-fields/${def._id}`)).body.data).toEqual(def);
     const toSelect = await t.http.put(`/api/v1/custom-fields/${def._id}`, { type: 'select', options: ['x'] });
@@ -209,8 +202,7 @@ describe('GET/PUT/DELETE /api/v1/custom-fields/:id', () => {
     expect((await t.http.put(`/api/v1/custom-fields/${def._id}`, { type: 'textarea' })).status).toBe(200);
     expect((await write(def.key)).status).toBe(201);
     const res = await t.http.put(`/api/v1/custom-fields/${def._id}`, { type: 'number' });
-    expect(res.status).toBe(409);
-    expect(res.body.error).toMatch(/records hold values/);
+    expectError(res, 409, /records hold values/);
     expect((await t.http.put(`/api/v1/custom-fields/${def._id}`, { label: 'Still editable' })).status).toBe(200);
   });
 

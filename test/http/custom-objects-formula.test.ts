@@ -1,12 +1,11 @@
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant } from '../support/app';
+import { withTestApp } from '../support/suites';
 
-let app: TestApp;
 let t: Tenant;
 const base = '/api/v1/custom-objects';
 
+withTestApp((s) => ({ t } = s));
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await app.tenant();
   expect((await t.http.post(base, { slug: 'orders', singular: 'Order', plural: 'Orders' })).status).toBe(201);
   for (const f of [
     { slug: 'price', label: 'Price', type: 'currency' },
@@ -16,7 +15,6 @@ beforeAll(async () => {
     expect((await t.http.post(`${base}/orders/fields`, f)).status).toBe(201);
   }
 });
-afterAll(() => app.close());
 
 const get = async (id: string) => (await t.http.get(`${base}/orders/records/${id}`)).body.data;
 

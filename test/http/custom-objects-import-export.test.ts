@@ -1,12 +1,12 @@
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
+import { withTestApp } from '../support/suites';
 
 let app: TestApp;
 let t: Tenant;
 const base = '/api/v1/custom-objects';
 
+withTestApp((s) => ({ app, t } = s));
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await app.tenant();
   expect((await t.http.post(base, { slug: 'parts', singular: 'Part', plural: 'Parts' })).status).toBe(201);
   for (const f of [
     { slug: 'name', label: 'Name', type: 'text', isRequired: true },
@@ -16,7 +16,6 @@ beforeAll(async () => {
     expect((await t.http.post(`${base}/parts/fields`, f)).status).toBe(201);
   }
 });
-afterAll(() => app.close());
 
 const records = async (tenant: Tenant, slug: string) =>
   (await tenant.http.get(`${base}/${slug}/records?limit=100`)).body;

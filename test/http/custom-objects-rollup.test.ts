@@ -1,13 +1,13 @@
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
+import { withTestApp } from '../support/suites';
 import { eventsFor } from '../support/outbox';
 
 let app: TestApp;
 let t: Tenant;
 const base = '/api/v1/custom-objects';
 
+withTestApp((s) => ({ app, t } = s));
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await app.tenant();
   expect((await t.http.post(base, { slug: 'projects', singular: 'Project', plural: 'Projects' })).status).toBe(201);
   expect((await t.http.post(base, { slug: 'invoices', singular: 'Invoice', plural: 'Invoices' })).status).toBe(201);
   expect((await t.http.post(`${base}/projects/fields`, { slug: 'name', label: 'Name', type: 'text' })).status).toBe(
@@ -28,7 +28,6 @@ beforeAll(async () => {
     expect((await t.http.post(`${base}/invoices/fields`, f)).status).toBe(201);
   }
 });
-afterAll(() => app.close());
 
 const project = async (id: string) => (await t.http.get(`${base}/projects/records/${id}`)).body.data;
 const invoice = (body: Record<string, unknown>) => t.http.post(`${base}/invoices/records`, body);

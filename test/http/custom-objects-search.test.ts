@@ -1,35 +1,21 @@
-import { createLogger } from '../../domain/logger';
-import type { OutboxDispatcher } from '../../domain/outbox/dispatcher';
 import { equals } from '../../search/meili';
 import { reindex } from '../../search/reindex';
-import { HttpClient, startTestApp, type Tenant, type TestApp } from '../support/app';
-import { deleteIndexes, testMeili, startSearchIndexing, uniqueIndexPrefix } from '../support/search';
+import { HttpClient, type Tenant, type TestApp } from '../support/app';
+import { testMeili, uniqueIndexPrefix } from '../support/search';
+import { withSearchIndexing } from '../support/search-suite';
 
 // Records written through the API reach Meilisearch through the outbox (a dispatcher limited to this
 // file's workspaces, under a per-run index prefix).
 const PREFIX = uniqueIndexPrefix('cosearch');
 const INDEX = `${PREFIX}custom_object_record`;
-const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'co-search-test');
 const meili = testMeili();
 const base = '/api/v1/custom-objects';
 let app: TestApp;
 let dead: TestApp;
 let a: Tenant;
 let b: Tenant;
-let dispatcher: OutboxDispatcher;
 
-beforeAll(async () => {
-  app = await startTestApp({ MEILI_INDEX_PREFIX: PREFIX });
-  dead = await startTestApp({ MEILI_INDEX_PREFIX: PREFIX, MEILI_URL: 'http://127.0.0.1:9' });
-  [a, b] = await Promise.all([app.tenant('CO Search A'), app.tenant('CO Search B')]);
-  dispatcher = await startSearchIndexing(app, [a.workspaceId, b.workspaceId], log);
-});
-
-afterAll(async () => {
-  await dispatcher?.stop();
-  await Promise.all([app?.close(), dead?.close()]);
-  await deleteIndexes(meili, PREFIX);
-});
+withSearchIndexing(PREFIX, ['CO Search A', 'CO Search B'], (s) => ({ app, dead, a, b } = s), { dead: true });
 
 jest.setTimeout(90_000);
 

@@ -1,15 +1,12 @@
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
+import { withTestApp } from '../support/suites';
 import { makeCompany } from '../support/factories';
 
 let app: TestApp;
 let t: Tenant;
 const base = '/api/v1/custom-objects';
 
-beforeAll(async () => {
-  app = await startTestApp();
-  t = await app.tenant();
-});
-afterAll(() => app.close());
+withTestApp((s) => ({ app, t } = s));
 
 async function object(slug: string, fields: Record<string, unknown>[] = []) {
   const res = await t.http.post(base, { slug, singular: slug, plural: `${slug}s` });

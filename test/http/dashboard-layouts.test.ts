@@ -1,20 +1,20 @@
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
+import { withTestApp } from '../support/suites';
 import { eventsFor } from '../support/outbox';
 import { makeUser, type TestUser } from '../support/users';
+import { expectError } from '../support/expect';
 
 let app: TestApp;
 let t: Tenant;
 let alice: TestUser;
 let bob: TestUser;
 let dave: TestUser;
+withTestApp((s) => ({ app, t } = s));
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await app.tenant();
   alice = await makeUser(app, t.workspaceId, 'member');
   bob = await makeUser(app, t.workspaceId, 'member');
   dave = await makeUser(app, t.workspaceId, 'member');
 });
-afterAll(() => app.close());
 
 const create = (http: Tenant['http'], body: Record<string, unknown> = {}) =>
   http.post('/api/v1/dashboard-layouts', { name: 'Sales board', ...body });
@@ -90,9 +90,7 @@ describe('dashboard layouts', () => {
     ],
   ];
   it.each(bad)('400 for %s', async (_label, override, message) => {
-    const res = await create(alice.http, override);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
+    expectError(await create(alice.http, override), 400, message);
   });
 
   it('accepts 64 KB of layout json and 100 components', async () => {

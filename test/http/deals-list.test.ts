@@ -1,32 +1,29 @@
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
-import { insertUser } from '../support/deals';
+import type { Tenant, TestApp } from '../support/app';
+import { withTestApp } from '../support/suites';
+import { insertUser, defaultFlowAnd, stageId, type FlowView } from '../support/deals';
+import { expectError } from '../support/expect';
 
 let app: TestApp;
 let t: Tenant;
-type FlowView = { _id: string; stages: { id: string; title: string }[] };
 let pipeline: FlowView;
 let other: FlowView;
 let colleague: string;
-const stage = (flow: FlowView, title: string): string => flow.stages.find((s) => s.title === title)!.id;
 const pause = () => new Promise((r) => setTimeout(r, 15));
 const deals: Record<string, any> = {};
 let mark: string;
 
 // Five deals, created in this order: alpha, bravo, charlie, delta (after `mark`), echo.
+withTestApp((s) => ({ app, t } = s));
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await app.tenant();
   colleague = await insertUser(app, t);
-  pipeline = (await t.http.get('/api/v1/flows')).body.data[0];
-  other = (await t.http.post('/api/v1/flows', { title: 'Other', stages: [{ title: 'First' }, { title: 'Second' }] }))
-    .body.data;
+  [pipeline, other] = await defaultFlowAnd(t.http, 'Other', [{ title: 'First' }, { title: 'Second' }]);
   const create = async (key: string, body: Record<string, unknown>) => {
     const res = await t.http.post('/api/v1/deals', body);
     expect(res.status).toBe(201);
     deals[key] = res.body.data;
     await pause();
   };
-  await create('alpha', { title: 'Alpha rollout', value: 300, stageId: stage(pipeline, 'Proposal') });
+  await create('alpha', { title: 'Alpha rollout', value: 300, stageId: stageId(pipeline, 'Proposal') });
   await create('bravo', {
     title: 'bravo upgrade',
     value: 100,
@@ -36,7 +33,7 @@ beforeAll(async () => {
   });
   await create('charlie', {
     title: 'Charlie 100% deal',
-    stageId: stage(pipeline, 'Lost'),
+    stageId: stageId(pipeline, 'Lost'),
     lostDate: '2025-04-01T00:00:00Z',
     status: 'lost',
   });
@@ -48,12 +45,11 @@ beforeAll(async () => {
     value: 50,
     status: 'won',
     wonDate: '2025-06-01T00:00:00Z',
-    stageId: stage(pipeline, 'Qualified'),
+    stageId: stageId(pipeline, 'Qualified'),
   });
   // Touch alpha last so updatedAt differs from createdAt order.
   await t.http.put(`/api/v1/deals/${deals.alpha._id}`, { probability: 50 });
 });
-afterAll(() => app.close());
 
 const titles = async (qs: string): Promise<string[]> => {
   const res = await t.http.get(`/api/v1/deals?${qs}`);
@@ -83,7 +79,7 @@ describe('GET /api/v1/deals', () => {
   it('filters by flowId / flowRef, stageId / stage, ownerId / owner (same results for each alias)', async () => {
     for (const key of ['flowId', 'flowRef']) expect(await titles(`${key}=${other._id}`)).toEqual(['delta']);
     for (const key of ['stageId', 'stage'])
-      expect(await titles(`${key}=${stage(pipeline, 'Proposal')}`)).toEqual(['alpha']);
+      expect(await titles(`${key}=${stageId(pipeline, 'Proposal')}`)).toEqual(['alpha']);
     for (const key of ['ownerId', 'owner']) expect(await titles(`${key}=${colleague}`)).toEqual(['delta', 'bravo']);
     expect(await titles(`ownerId=${t.userId}&status=won`)).toEqual(['echo']);
     expect(await titles(`flowId=${other._id}&flowRef=${other._id}`)).toEqual(['delta']);
@@ -159,9 +155,7 @@ describe('GET /api/v1/deals', () => {
     ['flowId=0123456789abcdef01234567&flowRef=0123456789abcdef01234568', /flowRef: conflicts with flowId/],
   ];
   it.each(badQueries)('400 for ?%s, naming the parameter', async (qs, message) => {
-    const res = await t.http.get(`/api/v1/deals?${qs}`);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
+    expectError(await t.http.get(`/api/v1/deals?${qs}`), 400, message);
   });
 
   it('another workspace sees none of these deals', async () => {

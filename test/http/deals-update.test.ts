@@ -1,26 +1,19 @@
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
+import { withTestApp } from '../support/suites';
 import { eventsFor } from '../support/outbox';
+import { defaultFlowAnd, stageId, type FlowView } from '../support/deals';
+import { expectError } from '../support/expect';
 
 let app: TestApp;
 let t: Tenant;
-type FlowView = { _id: string; stages: { id: string; title: string }[] };
 let pipeline: FlowView;
 let other: FlowView;
 const UNKNOWN = '0123456789abcdef01234567';
-const stage = (flow: FlowView, title: string): string => flow.stages.find((s) => s.title === title)!.id;
 
+withTestApp((s) => ({ app, t } = s));
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await app.tenant();
-  pipeline = (await t.http.get('/api/v1/flows')).body.data[0];
-  other = (
-    await t.http.post('/api/v1/flows', {
-      title: 'Renewals',
-      stages: [{ title: 'Due' }, { title: 'Renewed', type: 'won' }],
-    })
-  ).body.data;
+  [pipeline, other] = await defaultFlowAnd(t.http, 'Renewals', [{ title: 'Due' }, { title: 'Renewed', type: 'won' }]);
 });
-afterAll(() => app.close());
 
 const makeDeal = async (body: Record<string, unknown> = {}) => {
   const res = await t.http.post('/api/v1/deals', { title: 'Deal', ...body });
@@ -96,30 +89,32 @@ describe('PUT /api/v1/deals/:id', () => {
   });
 
   it('a deal in a won stage cannot take another status by PUT (409); moving it to an open stage reopens it', async () => {
-    const d = await makeDeal({ stageId: stage(pipeline, 'Won') });
+    const d = await makeDeal({ stageId: stageId(pipeline, 'Won') });
     const res = await t.http.put(`/api/v1/deals/${d._id}`, { status: 'open' });
-    expect(res.status).toBe(409);
-    expect(res.body.error).toMatch(/won stage/);
+    expectError(res, 409, /won stage/);
     expect((await t.http.get(`/api/v1/deals/${d._id}`)).body.data.status).toBe('won');
   });
 
   it('stageId/flowId by PUT follow the move rules', async () => {
     const d = await makeDeal();
-    const same = await t.http.put(`/api/v1/deals/${d._id}`, { stageId: stage(pipeline, 'Qualified') });
-    expect(same.body.data.stageId).toBe(stage(pipeline, 'Qualified'));
-    const cross = await t.http.put(`/api/v1/deals/${d._id}`, { stageId: stage(other, 'Due') });
+    const same = await t.http.put(`/api/v1/deals/${d._id}`, { stageId: stageId(pipeline, 'Qualified') });
+    expect(same.body.data.stageId).toBe(stageId(pipeline, 'Qualified'));
+    const cross = await t.http.put(`/api/v1/deals/${d._id}`, { stageId: stageId(other, 'Due') });
     expect(cross.status).toBe(400);
     const byFlow = await t.http.put(`/api/v1/deals/${d._id}`, { flowId: other._id });
-    expect(byFlow.body.data).toMatchObject({ flowId: other._id, stageId: stage(other, 'Due') });
+    expect(byFlow.body.data).toMatchObject({ flowId: other._id, stageId: stageId(other, 'Due') });
     // Sending the current flowId alone keeps the stage.
     const keep = await t.http.put(`/api/v1/deals/${d._id}`, { flowId: other._id, title: 'Renamed' });
-    expect(keep.body.data).toMatchObject({ stageId: stage(other, 'Due'), title: 'Renamed' });
+    expect(keep.body.data).toMatchObject({ stageId: stageId(other, 'Due'), title: 'Renamed' });
     expect((await types(d._id)).filter((x) => x === 'deal_stage_changed')).toHaveLength(2);
   });
 
   it('preview shows the diff, including status consequences, and changes nothing', async () => {
     const d = await makeDeal({ value: 1 });
-    const res = await t.http.put(`/api/v1/deals/${d._id}?preview=true`, { value: 2, stageId: stage(pipeline, 'Won') });
+    const res = await t.http.put(`/api/v1/deals/${d._id}?preview=true`, {
+      value: 2,
+      stageId: stageId(pipeline, 'Won'),
+    });
     expect(res.status).toBe(200);
     expect(res.body.data).toMatchObject({
       preview: true,
@@ -129,7 +124,7 @@ describe('PUT /api/v1/deals/:id', () => {
     expect(res.body.data.diff).toMatchObject({
       value: { from: 1, to: 2 },
       status: { from: 'open', to: 'won' },
-      stageId: { from: d.stageId, to: stage(pipeline, 'Won') },
+      stageId: { from: d.stageId, to: stageId(pipeline, 'Won') },
     });
     expect((await t.http.get(`/api/v1/deals/${d._id}`)).body.data).toEqual(d);
     expect(await types(d._id)).toEqual(['deal_created']);
@@ -152,8 +147,7 @@ describe('PUT /api/v1/deals/:id', () => {
   it.each(bad)('400 for %s, deal unchanged', async (_label, body, message) => {
     const d = await makeDeal();
     const res = await t.http.put(`/api/v1/deals/${d._id}`, body);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
+    expectError(res, 400, message);
     expect((await t.http.get(`/api/v1/deals/${d._id}`)).body.data).toEqual(d);
   });
 });
@@ -161,25 +155,29 @@ describe('PUT /api/v1/deals/:id', () => {
 describe('POST /api/v1/deals/:id/move', () => {
   it('moves within the flow, logs the stage titles to the feed and emits deal_stage_changed', async () => {
     const d = await makeDeal();
-    const res = await move(d._id, { stageId: stage(pipeline, 'Proposal') });
+    const res = await move(d._id, { stageId: stageId(pipeline, 'Proposal') });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({ stageId: stage(pipeline, 'Proposal'), flowId: pipeline._id, status: 'open' });
+    expect(res.body.data).toMatchObject({
+      stageId: stageId(pipeline, 'Proposal'),
+      flowId: pipeline._id,
+      status: 'open',
+    });
     const [row] = await feed(d._id);
     expect(row.summary).toMatch(/moved from Lead to Proposal/);
     expect(row.metadata.stage).toEqual({
       fromStageId: d.stageId,
       fromTitle: 'Lead',
-      toStageId: stage(pipeline, 'Proposal'),
+      toStageId: stageId(pipeline, 'Proposal'),
       toTitle: 'Proposal',
       fromFlowId: pipeline._id,
       toFlowId: pipeline._id,
     });
-    expect(row.metadata.changes.stageId).toEqual({ from: d.stageId, to: stage(pipeline, 'Proposal') });
+    expect(row.metadata.changes.stageId).toEqual({ from: d.stageId, to: stageId(pipeline, 'Proposal') });
     const evs = await events(d._id);
     expect(evs.map((e) => e.type)).toEqual(['deal_created', 'deal_updated', 'deal_stage_changed']);
     expect(evs[2]!.payload).toMatchObject({
       fromStageId: d.stageId,
-      toStageId: stage(pipeline, 'Proposal'),
+      toStageId: stageId(pipeline, 'Proposal'),
       flowId: pipeline._id,
       deal: { _id: d._id },
     });
@@ -187,12 +185,12 @@ describe('POST /api/v1/deals/:id/move', () => {
 
   it('into a won stage wins the deal, into a lost stage loses it, back to an open stage reopens it', async () => {
     const d = await makeDeal();
-    const won = (await move(d._id, { stageId: stage(pipeline, 'Won') })).body.data;
+    const won = (await move(d._id, { stageId: stageId(pipeline, 'Won') })).body.data;
     expect(won.status).toBe('won');
     expect(won.wonDate).toEqual(expect.any(String));
-    const lost = (await move(d._id, { stageId: stage(pipeline, 'Lost') })).body.data;
+    const lost = (await move(d._id, { stageId: stageId(pipeline, 'Lost') })).body.data;
     expect(lost).toMatchObject({ status: 'lost', wonDate: null });
-    const reopened = (await move(d._id, { stageId: stage(pipeline, 'Negotiation') })).body.data;
+    const reopened = (await move(d._id, { stageId: stageId(pipeline, 'Negotiation') })).body.data;
     expect(reopened).toMatchObject({ status: 'open', wonDate: null, lostDate: null });
     expect(await types(d._id)).toEqual([
       'deal_created',
@@ -211,14 +209,12 @@ describe('POST /api/v1/deals/:id/move', () => {
 
   it("to another flow's stage only with that flowId", async () => {
     const d = await makeDeal();
-    const without = await move(d._id, { stageId: stage(other, 'Due') });
-    expect(without.status).toBe(400);
-    expect(without.body.error).toMatch(/belongs to another flow; send flowId/);
-    const mismatched = await move(d._id, { stageId: stage(other, 'Due'), flowId: pipeline._id });
-    expect(mismatched.status).toBe(400);
-    expect(mismatched.body.error).toMatch(/does not belong to flow/);
-    const ok = await move(d._id, { stageId: stage(other, 'Renewed'), flowId: other._id });
-    expect(ok.body.data).toMatchObject({ flowId: other._id, stageId: stage(other, 'Renewed'), status: 'won' });
+    const without = await move(d._id, { stageId: stageId(other, 'Due') });
+    expectError(without, 400, /belongs to another flow; send flowId/);
+    const mismatched = await move(d._id, { stageId: stageId(other, 'Due'), flowId: pipeline._id });
+    expectError(mismatched, 400, /does not belong to flow/);
+    const ok = await move(d._id, { stageId: stageId(other, 'Renewed'), flowId: other._id });
+    expect(ok.body.data).toMatchObject({ flowId: other._id, stageId: stageId(other, 'Renewed'), status: 'won' });
     const evs = await events(d._id);
     expect(evs.find((e) => e.type === 'deal_stage_changed')!.payload).toMatchObject({
       flowId: other._id,
@@ -241,7 +237,7 @@ describe('POST /api/v1/deals/:id/move', () => {
   ];
   it.each(bad)('%s → %d', async (_label, body, status, message) => {
     const d = await makeDeal();
-    if (body.stageId === 'LEAD') body.stageId = stage(pipeline, 'Qualified');
+    if (body.stageId === 'LEAD') body.stageId = stageId(pipeline, 'Qualified');
     const res = await move(d._id, body);
     expect(res.status).toBe(status);
     expect(res.body.error).toMatch(message);
@@ -249,6 +245,6 @@ describe('POST /api/v1/deals/:id/move', () => {
   });
 
   it('404 for an unknown deal', async () => {
-    expect((await move(UNKNOWN, { stageId: stage(pipeline, 'Won') })).status).toBe(404);
+    expect((await move(UNKNOWN, { stageId: stageId(pipeline, 'Won') })).status).toBe(404);
   });
 });

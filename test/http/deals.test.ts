@@ -1,27 +1,32 @@
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
+import { withTestApp } from '../support/suites';
 import { makeCompany, makePerson } from '../support/factories';
 import { eventsFor } from '../support/outbox';
-import { countDeals, insertDealField, insertLead, insertUser } from '../support/deals';
+import {
+  countDeals,
+  insertDealField,
+  insertLead,
+  insertUser,
+  defaultFlowAnd,
+  stageId,
+  type FlowView,
+} from '../support/deals';
+import { expectError } from '../support/expect';
 
 let app: TestApp;
 let t: Tenant;
-let pipeline: { _id: string; stages: { id: string; title: string; type: string }[] };
-let other: { _id: string; stages: { id: string; title: string; type: string }[] };
+let pipeline: FlowView;
+let other: FlowView;
 const UNKNOWN = '0123456789abcdef01234567';
-const stage = (flow: typeof pipeline, title: string): string => flow.stages.find((s) => s.title === title)!.id;
 
+withTestApp((s) => ({ app, t } = s));
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await app.tenant();
-  pipeline = (await t.http.get('/api/v1/flows')).body.data[0];
-  other = (
-    await t.http.post('/api/v1/flows', {
-      title: 'Renewals',
-      stages: [{ title: 'Due' }, { title: 'Renewed', type: 'won' }, { title: 'Churned', type: 'lost' }],
-    })
-  ).body.data;
+  [pipeline, other] = await defaultFlowAnd(t.http, 'Renewals', [
+    { title: 'Due' },
+    { title: 'Renewed', type: 'won' },
+    { title: 'Churned', type: 'lost' },
+  ]);
 });
-afterAll(() => app.close());
 
 const makeDeal = async (body: Record<string, unknown> = {}, tenant: Tenant = t) => {
   const res = await tenant.http.post('/api/v1/deals', { title: 'Deal', ...body });
@@ -54,7 +59,7 @@ describe('POST /api/v1/deals', () => {
       title: 'Big deal',
       value: 12500.5,
       flowId: pipeline._id,
-      stageId: stage(pipeline, 'Lead'),
+      stageId: stageId(pipeline, 'Lead'),
       priority: 'high',
       probability: 40,
       company,
@@ -93,24 +98,24 @@ describe('POST /api/v1/deals', () => {
   });
 
   it('places by flowId (first open stage), by stageId (its flow), or both when they match', async () => {
-    expect(await makeDeal({ flowId: other._id })).toMatchObject({ flowId: other._id, stageId: stage(other, 'Due') });
-    expect(await makeDeal({ stageId: stage(other, 'Due') })).toMatchObject({
+    expect(await makeDeal({ flowId: other._id })).toMatchObject({ flowId: other._id, stageId: stageId(other, 'Due') });
+    expect(await makeDeal({ stageId: stageId(other, 'Due') })).toMatchObject({
       flowId: other._id,
-      stageId: stage(other, 'Due'),
+      stageId: stageId(other, 'Due'),
     });
-    expect(await makeDeal({ flowId: pipeline._id, stageId: stage(pipeline, 'Proposal') })).toMatchObject({
+    expect(await makeDeal({ flowId: pipeline._id, stageId: stageId(pipeline, 'Proposal') })).toMatchObject({
       flowId: pipeline._id,
-      stageId: stage(pipeline, 'Proposal'),
+      stageId: stageId(pipeline, 'Proposal'),
     });
   });
 
   it('a deal created in a won or lost stage, or with status won/lost, is closed with its date and event', async () => {
-    const wonByStage = await makeDeal({ stageId: stage(pipeline, 'Won') });
+    const wonByStage = await makeDeal({ stageId: stageId(pipeline, 'Won') });
     expect(wonByStage).toMatchObject({ status: 'won', lostDate: null });
     expect(Date.now() - Date.parse(wonByStage.wonDate)).toBeLessThan(60_000);
     expect(await types(wonByStage._id)).toEqual(['deal_created', 'deal_won']);
     const lost = await makeDeal({ status: 'lost' });
-    expect(lost).toMatchObject({ status: 'lost', wonDate: null, stageId: stage(pipeline, 'Lead') });
+    expect(lost).toMatchObject({ status: 'lost', wonDate: null, stageId: stageId(pipeline, 'Lead') });
     expect(await types(lost._id)).toEqual(['deal_created', 'deal_lost']);
     const backdated = await makeDeal({ status: 'won', wonDate: '2025-03-01T10:00:00Z' });
     expect(backdated.wonDate).toBe('2025-03-01T10:00:00.000Z');
@@ -120,9 +125,7 @@ describe('POST /api/v1/deals', () => {
     const colleague = await insertUser(app, t);
     expect((await makeDeal({ ownerId: colleague })).ownerId).toBe(colleague);
     const stranger = await app.tenant();
-    const res = await t.http.post('/api/v1/deals', { title: 'x', ownerId: stranger.userId });
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(/ownerId: no user/);
+    expectError(await t.http.post('/api/v1/deals', { title: 'x', ownerId: stranger.userId }), 400, /ownerId: no user/);
   });
 
   it('references of another workspace are refused like unknown ones', async () => {
@@ -171,10 +174,9 @@ describe('POST /api/v1/deals', () => {
   it.each(bad)('400 for %s, nothing written', async (_label, body, message) => {
     const before = await countDeals(app, t.workspaceId);
     const payload = body as Record<string, unknown>;
-    if (payload.stageId === 'WON') payload.stageId = stage(pipeline, 'Won');
+    if (payload.stageId === 'WON') payload.stageId = stageId(pipeline, 'Won');
     const res = await t.http.post('/api/v1/deals', payload);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
+    expectError(res, 400, message);
     expect(await countDeals(app, t.workspaceId)).toBe(before);
   });
 
@@ -184,28 +186,30 @@ describe('POST /api/v1/deals', () => {
   });
 
   it('stageId of another flow than flowId is 400; a flow without stages is 400', async () => {
-    const res = await t.http.post('/api/v1/deals', { title: 'x', flowId: pipeline._id, stageId: stage(other, 'Due') });
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(/does not belong to flow/);
+    const res = await t.http.post('/api/v1/deals', {
+      title: 'x',
+      flowId: pipeline._id,
+      stageId: stageId(other, 'Due'),
+    });
+    expectError(res, 400, /does not belong to flow/);
     const empty = (await t.http.post('/api/v1/flows', { title: 'Empty' })).body.data;
-    const none = await t.http.post('/api/v1/deals', { title: 'x', flowId: empty._id });
-    expect(none.status).toBe(400);
-    expect(none.body.error).toMatch(/has no stages/);
+    expectError(await t.http.post('/api/v1/deals', { title: 'x', flowId: empty._id }), 400, /has no stages/);
   });
 
   it('validates custom field values against the deal definitions (type and required)', async () => {
     const mine = await app.tenant();
     await insertDealField(app, mine, 'seats', 'number');
     const wrong = await mine.http.post('/api/v1/deals', { title: 'x', customFields: { seats: 'many' } });
-    expect(wrong.status).toBe(400);
-    expect(wrong.body.error).toMatch(/customFields\.seats: must be a number/);
+    expectError(wrong, 400, /customFields\.seats: must be a number/);
     await insertDealField(app, mine, 'region', 'text', { required: true });
     const missing = await mine.http.post('/api/v1/deals', { title: 'x', customFields: { seats: 3 } });
     expect(missing.body.error).toMatch(/customFields\.region: is required/);
     const d = await makeDeal({ customFields: { seats: 3, region: 'EU' } }, mine);
-    const put = await mine.http.put(`/api/v1/deals/${d._id}`, { customFields: { seats: 'x' } });
-    expect(put.status).toBe(400);
-    expect(put.body.error).toMatch(/customFields\.seats/);
+    expectError(
+      await mine.http.put(`/api/v1/deals/${d._id}`, { customFields: { seats: 'x' } }),
+      400,
+      /customFields\.seats/,
+    );
   });
 
   it('preview returns the proposed deal and writes nothing (not even the default flow)', async () => {
@@ -237,9 +241,7 @@ describe('GET / DELETE /api/v1/deals/:id', () => {
     expect(slim.body.data).toEqual({ _id: d._id, title: 'Deal', value: 7 });
     expect((await t.http.get(`/api/v1/deals/${d._id}?fields=secret`)).status).toBe(400);
     for (const id of [UNKNOWN, 'nope', `${d._id}0`]) {
-      const res = await t.http.get(`/api/v1/deals/${id}`);
-      expect(res.status).toBe(404);
-      expect(res.body.error).toMatch(/deal not found/);
+      expectError(await t.http.get(`/api/v1/deals/${id}`), 404, /deal not found/);
     }
     const del = await t.http.delete(`/api/v1/deals/${d._id}`);
     expect(del.body).toEqual({ ok: true });

@@ -1,4 +1,5 @@
 import { startTestApp, type TestApp } from '../support/app';
+import { expectError } from '../support/expect';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -130,15 +131,12 @@ describe('GET /api/v1/docs', () => {
     const res = await app.anonymous.get('/api/v1/docs?section=Docs&subsection=docs/markdown');
     expect(res.status).toBe(200);
     expect(res.body.data.endpoints.map((e: { path: string }) => e.path)).toEqual(['/api/v1/docs/markdown']);
-    const miss = await app.anonymous.get('/api/v1/docs?section=Docs&subsection=no-such-thing');
-    expect(miss.status).toBe(404);
-    expect(typeof miss.body.error).toBe('string');
+    expectError(await app.anonymous.get('/api/v1/docs?section=Docs&subsection=no-such-thing'), 404);
   });
 
   it('unknown section is 404 with { error } naming the valid sections', async () => {
     const res = await app.anonymous.get('/api/v1/docs?section=no-such-section');
-    expect(res.status).toBe(404);
-    expect(typeof res.body.error).toBe('string');
+    expectError(res, 404);
     for (const name of sectionNames()) expect(res.body.error).toContain(name);
   });
 
@@ -152,9 +150,7 @@ describe('GET /api/v1/docs', () => {
     ['index=true&type=openapi', /index/],
     ['sectoin=Docs', /sectoin/],
   ])('bad parameters are 400: %s', async (qs, message) => {
-    const res = await app.anonymous.get(`/api/v1/docs?${qs}`);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
+    expectError(await app.anonymous.get(`/api/v1/docs?${qs}`), 400, message);
   });
 
   it('type=markdown of a section answers Markdown', async () => {

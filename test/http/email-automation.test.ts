@@ -5,15 +5,8 @@ import type { Tenant } from '../support/app';
 import { connectAccount } from '../support/email';
 import { eventsFor } from '../support/outbox';
 import { startSmtp, type LocalSmtp } from '../unit/messaging/local-smtp';
-import {
-  action,
-  chainGraph,
-  createAutomation,
-  startEngineHarness,
-  stepsOf,
-  waitForExecution,
-  type EngineHarness,
-} from '../support/automation-engine';
+import { action, chainGraph, createAutomation, type EngineHarness } from '../support/automation-engine';
+import { withEngine } from '../support/engine-suite';
 
 // Automation send_email with a template and a connected sender mailbox (fallback SMTP is a different server).
 let h: EngineHarness;
@@ -24,12 +17,11 @@ let mailbox: LocalSmtp;
 beforeAll(async () => {
   fallback = await startSmtp();
   mailbox = await startSmtp({ user: 'mailer', password: 's3cret-smtp' });
-  h = await startEngineHarness({ SMTP_URL: `smtp://127.0.0.1:${fallback.port}`, MAIL_FROM: 'CRM <crm@example.test>' });
-  await h.startWorker();
-  t = await h.app.tenant('Automation mail');
-}, 60_000);
+});
+withEngine('Automation mail', (s) => ({ h, t } = s), {
+  env: () => ({ SMTP_URL: `smtp://127.0.0.1:${fallback.port}`, MAIL_FROM: 'CRM <crm@example.test>' }),
+});
 afterAll(async () => {
-  await h?.close();
   await fallback?.close();
   await mailbox?.close();
 });
@@ -41,8 +33,8 @@ async function run(config: Record<string, unknown>, leadId: string, beforeTrigge
   );
   await beforeTrigger?.();
   const res = await t.http.post(`/api/v1/automations/${id}/trigger`, { entityType: 'lead', entityId: leadId });
-  const done = await waitForExecution(h, res.body.data.executionId);
-  return { done, steps: await stepsOf(h, done._id) };
+  const done = await h.waitForExecution(res.body.data.executionId);
+  return { done, steps: await h.stepsOf(done._id) };
 }
 
 it('sends a template from the sender account, rendered for the run, with sourceRef = execution id', async () => {

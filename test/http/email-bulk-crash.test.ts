@@ -3,12 +3,12 @@
  * flight at the kill receives exactly one message, at most the send concurrency end `unknown`, the
  * send completes within seconds of the restart, and `sentAt` is when the mail server accepted.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import type { Tenant } from '../support/app';
 import { startEngineHarness, waitFor, type EngineHarness } from '../support/automation-engine';
 import { connectAccount } from '../support/email';
 import { startSmtp, type LocalSmtp } from '../unit/messaging/local-smtp';
+import { startWorkerProcess } from '../support/worker-process';
 
 const CONCURRENCY = 8;
 const RECIPIENTS = 300;
@@ -40,20 +40,8 @@ afterAll(async () => {
   await smtp?.close();
 });
 
-function startChildWorker(): Promise<ChildProcess> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../support/worker-child.ts')], {
-    env: { ...process.env, ...env, TEMPORAL_TASK_QUEUE: h.taskQueue, DATABASE_URL: h.app.config.databaseUrl },
-    stdio: ['ignore', 'pipe', 'inherit'],
-  });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    proc.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('started\n')) resolve(proc);
-    });
-    proc.once('exit', (code) => reject(new Error(`worker child exited with ${code} before starting`)));
-  });
-}
+const startChildWorker = (): Promise<ChildProcess> =>
+  startWorkerProcess({ ...env, TEMPORAL_TASK_QUEUE: h.taskQueue, DATABASE_URL: h.app.config.databaseUrl });
 
 interface Recipient {
   index: number;

@@ -3,11 +3,13 @@ import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { createSendThrottle } from '../../domain/email/bulk-throttle';
 import type { Tenant } from '../support/app';
-import { startEngineHarness, waitFor, type EngineHarness } from '../support/automation-engine';
+import { waitFor, type EngineHarness } from '../support/automation-engine';
 import { connectAccount } from '../support/email';
 import { makeCompany, makePerson } from '../support/factories';
 import { makeUser } from '../support/users';
 import { startSmtp, type LocalSmtp } from '../unit/messaging/local-smtp';
+import { expectError } from '../support/expect';
+import { withEngine } from '../support/engine-suite';
 
 // Bulk e-mail end to end: the API, an in-process worker on this file's task queue, a real SMTP
 // server. Payloads are left unencrypted here so the history can be checked for personal data.
@@ -19,19 +21,14 @@ let run = 0;
 
 beforeAll(async () => {
   smtp = await startSmtp({ user: 'mailer', password: 's3cret-smtp' });
-  h = await startEngineHarness({
-    TEMPORAL_PAYLOAD_KEYS: '',
-    EMAIL_BULK_PER_ACCOUNT_PER_SECOND: '500',
-    EMAIL_BULK_BATCH_SIZE: '40',
-  });
-  await h.startWorker();
-  t = await h.app.tenant('Bulk e-mail');
-  accountId = String((await connectAccount(h.app, t.workspaceId, smtp.port)).account._id);
-}, 60_000);
-afterAll(async () => {
-  await h?.close();
-  await smtp?.close();
 });
+withEngine('Bulk e-mail', (s) => ({ h, t } = s), {
+  env: { TEMPORAL_PAYLOAD_KEYS: '', EMAIL_BULK_PER_ACCOUNT_PER_SECOND: '500', EMAIL_BULK_BATCH_SIZE: '40' },
+});
+beforeAll(async () => {
+  accountId = String((await connectAccount(h.app, t.workspaceId, smtp.port)).account._id);
+});
+afterAll(() => smtp?.close());
 
 const tag = () => `b${Date.now().toString(36)}${++run}`;
 const addr = (prefix: string, i: number) => `${prefix}-${i}@bulk.example`;
@@ -140,8 +137,7 @@ describe('POST /emails/bulk (queued)', () => {
       text: 'x',
       recipients: [...recipients, addr(p, 500)],
     });
-    expect(over.status).toBe(400);
-    expect(over.body.error).toMatch(/at most 500/);
+    expectError(over, 400, /at most 500/);
     const res = await t.http.post('/api/v1/emails/bulk', {
       accountId,
       subject: `Five hundred ${p}`,
@@ -245,8 +241,7 @@ describe('POST /emails/bulk (refusals)', () => {
       recipients: ['a@bulk.example'],
       ...over,
     });
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
+    expectError(res, 400, message);
   });
 
   it('needs owner or admin and the write scope', async () => {

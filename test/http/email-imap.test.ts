@@ -6,15 +6,15 @@
 import { EmailAccount } from '../../domain/email/email-account.entity';
 import { pollAllImapAccounts, pollImapAccount, type ImapLogin, type ImapSource } from '../../domain/email/imap-poll';
 import { forkForWorkspace } from '../../domain/orm/tenant';
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
+import { withTestApp } from '../support/suites';
 import { connectAccount } from '../support/email';
 
 let app: TestApp;
 let t: Tenant;
 let accountId: string;
+withTestApp((s) => ({ app, t } = s), { tenant: 'IMAP' });
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await app.tenant('IMAP');
   accountId = String(
     (
       await connectAccount(app, t.workspaceId, 2525, {
@@ -23,7 +23,6 @@ beforeAll(async () => {
     ).account._id,
   );
 });
-afterAll(() => app.close());
 
 const mime = (n: number, messageId = `<imap-${n}-${t.workspaceId}@example.com>`) =>
   Buffer.from(

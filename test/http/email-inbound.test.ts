@@ -1,9 +1,10 @@
 import { simpleParser } from 'mailparser';
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
-import { connectAccount } from '../support/email';
+import type { Tenant, TestApp } from '../support/app';
+import { connectAccount, rawMail } from '../support/email';
 import { makePerson } from '../support/factories';
 import { eventsFor } from '../support/outbox';
-import { startSmtp, type LocalSmtp } from '../unit/messaging/local-smtp';
+import type { LocalSmtp } from '../unit/messaging/local-smtp';
+import { withMailbox } from '../support/mail-suite';
 
 let app: TestApp;
 let smtp: LocalSmtp;
@@ -12,41 +13,26 @@ let accountId: string;
 let secret: string;
 let personId: string;
 
+withMailbox('Inbound mail', (s) => ({ app, smtp, t, accountId, inboundSecret: secret } = s));
 beforeAll(async () => {
-  smtp = await startSmtp({ user: 'mailer', password: 's3cret-smtp' });
-  app = await startTestApp();
-  t = await app.tenant('Inbound mail');
-  const connected = await connectAccount(app, t.workspaceId, smtp.port);
-  accountId = String(connected.account._id);
-  secret = connected.inboundSecret;
   personId = (await makePerson(t.http, { firstName: 'Ann', emails: [{ email: 'ann@example.com' }] })).body.data._id;
 });
-afterAll(async () => {
-  await app.close();
-  await smtp.close();
-});
 
-let n = 0;
 const mime = (
   headers: Record<string, string>,
   body = 'Thanks, sounds good.',
   contentType = 'text/plain; charset=utf-8',
 ) =>
-  [
-    ...Object.entries({
+  rawMail(
+    {
       From: 'Ann <ann@example.com>',
       To: 'sales@acme.example',
       Subject: 'Hello',
-      'Message-ID': `<in-${Date.now()}-${++n}@example.com>`,
-      Date: new Date().toUTCString(),
-      'MIME-Version': '1.0',
       'Content-Type': contentType,
       ...headers,
-    }).map(([k, v]) => `${k}: ${v}`),
-    '',
+    },
     body,
-    '',
-  ].join('\r\n');
+  );
 const deliver = (
   raw: string,
   headers: Record<string, string> = { 'x-webhook-secret': secret, 'content-type': 'message/rfc822' },

@@ -1,13 +1,11 @@
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
+import { withTestApp } from '../support/suites';
 import { renderEmailParts } from '../../domain/email/template-render';
+import { expectError } from '../support/expect';
 
 let app: TestApp;
 let t: Tenant;
-beforeAll(async () => {
-  app = await startTestApp();
-  t = await app.tenant('Templates');
-});
-afterAll(() => app.close());
+withTestApp((s) => ({ app, t } = s), { tenant: 'Templates' });
 
 describe('/email-templates', () => {
   it('creates with category default other and a server-built compiledHtml', async () => {
@@ -72,9 +70,7 @@ describe('/email-templates', () => {
     ['metadata not an object', { name: 'X', metadata: 'x' }, /metadata/],
     ['tags not strings', { name: 'X', tags: [1] }, /tags/],
   ])('refuses %s with 400', async (_n, body, message) => {
-    const res = await t.http.post('/api/v1/email-templates', body);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
+    expectError(await t.http.post('/api/v1/email-templates', body), 400, message);
   });
 
   it('writes need the owner or admin role; reads do not', async () => {
@@ -120,9 +116,7 @@ describe('/email-signatures', () => {
     [{ name: 'X' }, /content/],
     [{ name: 'X', content: '  ' }, /content/],
   ])('refuses %j', async (body, message) => {
-    const res = await t.http.post('/api/v1/email-signatures', body);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
+    expectError(await t.http.post('/api/v1/email-signatures', body), 400, message);
   });
 });
 

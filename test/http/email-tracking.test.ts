@@ -1,23 +1,14 @@
 import { simpleParser } from 'mailparser';
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
-import { connectAccount } from '../support/email';
+import type { Tenant, TestApp } from '../support/app';
 import { eventsFor } from '../support/outbox';
-import { startSmtp, type LocalSmtp } from '../unit/messaging/local-smtp';
+import type { LocalSmtp } from '../unit/messaging/local-smtp';
+import { withMailbox } from '../support/mail-suite';
 
 let app: TestApp;
 let smtp: LocalSmtp;
 let t: Tenant;
 let accountId: string;
-beforeAll(async () => {
-  smtp = await startSmtp({ user: 'mailer', password: 's3cret-smtp' });
-  app = await startTestApp();
-  t = await app.tenant('Tracking');
-  accountId = String((await connectAccount(app, t.workspaceId, smtp.port)).account._id);
-});
-afterAll(async () => {
-  await app.close();
-  await smtp.close();
-});
+withMailbox('Tracking', (s) => ({ app, smtp, t, accountId } = s));
 
 const pathOf = (url: string) => {
   const u = new URL(url);

@@ -1,28 +1,21 @@
 import { Email } from '../../domain/email/email.entity';
 import { EmailAccount } from '../../domain/email/email-account.entity';
 import { forkForWorkspace } from '../../domain/orm/tenant';
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
 import { connectAccount } from '../support/email';
 import { makePerson } from '../support/factories';
 import { eventsFor } from '../support/outbox';
 import { makeUser } from '../support/users';
 import { startSmtp, type LocalSmtp } from '../unit/messaging/local-smtp';
+import { expectError } from '../support/expect';
+import { withMailbox } from '../support/mail-suite';
 
 let app: TestApp;
 let smtp: LocalSmtp;
 let t: Tenant;
 let accountId: string;
 
-beforeAll(async () => {
-  smtp = await startSmtp({ user: 'mailer', password: 's3cret-smtp' });
-  app = await startTestApp();
-  t = await app.tenant('E-mail');
-  accountId = String((await connectAccount(app, t.workspaceId, smtp.port)).account._id);
-});
-afterAll(async () => {
-  await app.close();
-  await smtp.close();
-});
+withMailbox('E-mail', (s) => ({ app, smtp, t, accountId } = s));
 
 const received = (subject: string) => smtp.received.filter((m) => m.headers.subject === subject);
 let n = 0;
@@ -74,8 +67,7 @@ describe('e-mail accounts', () => {
       subject: s,
       text: 'x',
     });
-    expect(refused.status).toBe(400);
-    expect(refused.body.error).toMatch(/accountId/);
+    expectError(refused, 400, /accountId/);
     const sent = await other.http.post('/api/v1/emails', {
       accountId: privateAccount,
       to: 'ann@example.com',
@@ -177,8 +169,7 @@ describe('POST /emails', () => {
       text: 'x',
       ...over,
     });
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
+    expectError(res, 400, message);
     expect(received(s)).toHaveLength(0);
   });
 
@@ -264,8 +255,7 @@ describe('POST /emails', () => {
         subject: subject(),
         text: 'x',
       });
-      expect(res.status).toBe(502);
-      expect(res.body.error).toMatch(/refused/);
+      expectError(res, 502, /refused/);
       const rows = await forkForWorkspace(app.runtime.deps.orm.em, t.workspaceId).find(Email, { accountId: acc });
       expect(rows.map((r) => r.status)).toEqual(['failed']);
     } finally {

@@ -9,21 +9,18 @@ import { OutboxEvent } from '../../domain/outbox/outbox-event.entity';
 import { Booking } from '../../modules/bookings/booking.entity';
 import { SequenceEnrollment } from '../../domain/sequences/sequence.entity';
 import type { Tenant } from '../support/app';
-import { startEngineHarness, waitFor, type EngineHarness } from '../support/automation-engine';
+import { waitFor, type EngineHarness } from '../support/automation-engine';
 import { book, createConfig, freshDay } from '../../modules/bookings/__tests__/support';
 import { createSequence, emailNode, line, waitNode } from '../support/sequences';
+import { withEngine } from '../support/engine-suite';
 
 let h: EngineHarness;
 let t: Tenant;
-beforeAll(async () => {
-  h = await startEngineHarness({ BOOKING_TIME_SCALE: '0.001', SEQUENCE_WAIT_SCALE: '0.001' });
-  await h.startWorker();
-  t = await h.app.tenant('Engine deadlines');
-  await h.dispatcher([t.workspaceId]).start();
-}, 120_000);
-afterAll(async () => {
-  await h?.close();
-}, 60_000);
+withEngine('Engine deadlines', (s) => ({ h, t } = s), {
+  env: { BOOKING_TIME_SCALE: '0.001', SEQUENCE_WAIT_SCALE: '0.001' },
+  timeoutMs: 120_000,
+});
+beforeAll(() => h.dispatcher([t.workspaceId]).start());
 
 const orm = () => h.app.runtime.deps.orm.em.fork();
 const eventsOf = async (entityId: string, type: string) =>

@@ -1,14 +1,12 @@
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
+import { withTestApp } from '../support/suites';
 import { factories } from '../support/factories';
 import { eventsFor } from '../support/outbox';
+import { expectError, expectRejectedCreate } from '../support/expect';
 
 let app: TestApp;
 let t: Tenant;
-beforeAll(async () => {
-  app = await startTestApp();
-  t = await app.tenant();
-});
-afterAll(() => app.close());
+withTestApp((s) => ({ app, t } = s));
 
 const MISSING = '0123456789abcdef01234567';
 const base = { title: 'Demo', start: '2030-06-01T10:00:00Z', end: '2030-06-01T11:00:00Z' };
@@ -103,11 +101,7 @@ describe('POST /api/v1/events', () => {
     ['title over 500', { ...base, title: 't'.repeat(501) }, /title/],
   ];
   it.each(bad)('400 for %s, nothing written', async (_label, body, message) => {
-    const before = await countEvents();
-    const res = await t.http.post('/api/v1/events', body);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
-    expect(await countEvents()).toBe(before);
+    await expectRejectedCreate(t.http, '/api/v1/events', body, message, countEvents);
   });
 });
 
@@ -127,8 +121,7 @@ describe('PUT and DELETE /api/v1/events/:id', () => {
       attendees: [{ email: 'c@d.test', name: null, status: 'tentative' }],
     });
     const early = await t.http.put(`/api/v1/events/${ev._id}`, { end: '2030-06-01T09:00:00Z' });
-    expect(early.status).toBe(400);
-    expect(early.body.error).toMatch(/end: must not be before start/);
+    expectError(early, 400, /end: must not be before start/);
     expect((await t.http.put(`/api/v1/events/${ev._id}`, { start: '2030-06-02T09:00:00Z' })).status).toBe(400);
     expect((await t.http.put(`/api/v1/events/${ev._id}`, { location: '' })).body.data.location).toBeNull();
     expect((await t.http.delete(`/api/v1/events/${ev._id}`)).body).toEqual({ ok: true });

@@ -1,14 +1,15 @@
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
+import { withTestApp } from '../support/suites';
 import { makeCompany, makeLead, makePerson } from '../support/factories';
+import { expectError } from '../support/expect';
 
 let app: TestApp;
 let t: Tenant;
 let deals: any[];
 const PRIORITIES = ['low', 'medium', 'high', null];
 
+withTestApp((s) => ({ app, t } = s), { tenant: 'Export' });
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await app.tenant('Export');
   // 25 deals with repeated and missing values, so sorting needs the _id tie-break and nulls-last rule.
   const rows = Array.from({ length: 25 }, (_, i) => ({
     title: `Deal ${String(i).padStart(2, '0')}`,
@@ -20,7 +21,6 @@ beforeAll(async () => {
   expect(res.body.data.created).toBe(25);
   deals = (await t.http.get('/api/v1/deals?limit=100')).body.data;
 });
-afterAll(() => app.close());
 
 const ids = (rows: any[]): string[] => rows.map((r) => r._id);
 const byId = (a: any, b: any): number => (a._id < b._id ? -1 : a._id > b._id ? 1 : 0);
@@ -116,9 +116,11 @@ describe('fields, filters, dates and the row shape', () => {
         ['_id', 'title', 'value'],
       ]);
     }
-    const bad = await t.http.post('/api/v1/export/deals', { fields: ['title', 'workspaceId'] });
-    expect(bad.status).toBe(400);
-    expect(bad.body.error).toMatch(/unknown field\(s\) workspaceId/);
+    expectError(
+      await t.http.post('/api/v1/export/deals', { fields: ['title', 'workspaceId'] }),
+      400,
+      /unknown field\(s\) workspaceId/,
+    );
   });
 
   it.each([
@@ -153,8 +155,7 @@ describe('limits and bad input', () => {
     expect(max.status).toBe(200);
     expect(max.body).toMatchObject({ limit: 10_000, total: 25, hasMore: false });
     const over = await t.http.post('/api/v1/export/deals', { limit: 10_001 });
-    expect(over.status).toBe(400);
-    expect(over.body.error).toMatch(/limit: must be at most 10000/);
+    expectError(over, 400, /limit: must be at most 10000/);
     expect((await t.http.post('/api/v1/export/deals?limit=10001', {})).status).toBe(400);
   });
 
@@ -174,9 +175,7 @@ describe('limits and bad input', () => {
     ['filters not an object', { filters: 'open' }, /filters/],
     ['bad dateFrom', { dateFrom: 'yesterday' }, /dateFrom/],
   ])('400 for %s', async (_label, body, message) => {
-    const res = await t.http.post('/api/v1/export/deals', body);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
+    expectError(await t.http.post('/api/v1/export/deals', body), 400, message);
   });
 
   it('is POST only and needs the export scope and the admin or owner role', async () => {
@@ -225,8 +224,6 @@ describe('other record types and lists', () => {
     expect((await t.http.post('/api/v1/export/lists/0123456789abcdef01234567', {})).status).toBe(404);
     expect((await t.http.post('/api/v1/export/lists/nope', {})).status).toBe(404);
     const other = await app.tenant();
-    const res = await other.http.post(`/api/v1/export/lists/${list._id}`, {});
-    expect(res.status).toBe(404);
-    expect(res.body.error).toMatch(/list not found/);
+    expectError(await other.http.post(`/api/v1/export/lists/${list._id}`, {}), 404, /list not found/);
   });
 });

@@ -1,4 +1,5 @@
 import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import { expectError } from '../support/expect';
 
 let app: TestApp;
 let a: Tenant;
@@ -105,8 +106,7 @@ describe('/extension/observations and /extension/network', () => {
     });
     await b.http.post('/api/v1/companies', { name: 'B private company', profileUrl: 'linkedin.com/company/acme-net' });
     const refused = await b.http.get('/api/v1/extension/network?profile=linkedin.com/in/net-person');
-    expect(refused.status).toBe(403);
-    expect(refused.body.error).toMatch(/contribut/);
+    expectError(refused, 403, /contribut/);
 
     const before = await a.http.get(
       `/api/v1/extension/network?profile=${encodeURIComponent('https://www.linkedin.com/in/net-person')}`,

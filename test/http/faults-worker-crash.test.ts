@@ -3,25 +3,22 @@
  * on a slow local server; a new worker picks the attempt up after the heartbeat timeout (seconds),
  * not after the 2-minute start-to-close timeout.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import type { Tenant } from '../support/app';
 import {
   action,
   chainGraph,
   createAutomation,
   startEngineHarness,
-  stepsOf,
   waitFor,
-  waitForExecution,
   type EngineHarness,
 } from '../support/automation-engine';
+import { startWorkerProcess } from '../support/worker-process';
+import { json, startHttp, type LocalHttp } from '../unit/messaging/local-http';
 
 let h: EngineHarness;
 let t: Tenant;
-let server: http.Server;
+let server: LocalHttp;
 let child: ChildProcess | null = null;
 const hits: { at: number; key: string | undefined }[] = [];
 
@@ -32,48 +29,32 @@ beforeAll(async () => {
   await h.stopWorker();
   t = await h.app.tenant('Worker crash');
   // First call hangs (the worker is killed meanwhile); later calls answer at once.
-  server = http.createServer((req, res) => {
+  server = await startHttp();
+  server.respond((req, res) => {
     hits.push({ at: Date.now(), key: req.headers['idempotency-key'] as string | undefined });
-    req.resume();
-    if (hits.length === 1) return;
-    res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify({ ok: true }));
+    if (hits.length > 1) json(200, { ok: true })(req, res);
   });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
 }, 120_000);
 
 afterAll(async () => {
   child?.kill('SIGKILL');
-  server?.closeAllConnections();
-  await new Promise((r) => server?.close(r));
+  await server?.close();
   await h?.close();
 });
 
-function startChildWorker(): Promise<ChildProcess> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, '../support/worker-child.ts')], {
-    env: {
-      ...process.env,
-      TEMPORAL_TASK_QUEUE: h.taskQueue,
-      // Its run starter starts this test's queued runs only (the database is shared).
-      STARTER_WORKSPACE_IDS: t.workspaceId,
-      OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
-      DATABASE_URL: h.app.config.databaseUrl,
-    },
-    stdio: ['ignore', 'pipe', 'inherit'],
+const startChildWorker = (): Promise<ChildProcess> =>
+  startWorkerProcess({
+    TEMPORAL_TASK_QUEUE: h.taskQueue,
+    // Its run starter starts this test's queued runs only (the database is shared).
+    STARTER_WORKSPACE_IDS: t.workspaceId,
+    OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
+    DATABASE_URL: h.app.config.databaseUrl,
   });
-  return new Promise((resolve, reject) => {
-    let out = '';
-    proc.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('started\n')) resolve(proc);
-    });
-    proc.once('exit', (code) => reject(new Error(`worker child exited with ${code} before starting`)));
-  });
-}
 
 describe('a worker killed -9 in the middle of an action', () => {
   it('the action is retried on a restarted worker within seconds and the run completes', async () => {
     child = await startChildWorker();
-    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
+    const url = `${server.url}/hook`;
     const automationId = await createAutomation(
       t.http,
       chainGraph({ triggerType: 'lead_created' }, [
@@ -97,7 +78,7 @@ describe('a worker killed -9 in the middle of an action', () => {
 
     await h.startWorker();
     const restartedAt = Date.now();
-    const done = await waitForExecution(h, executionId, ['completed', 'failed'], 30_000);
+    const done = await h.waitForExecution(executionId, ['completed', 'failed'], 30_000);
     const finishedAfter = Date.now() - restartedAt;
     expect(done.status).toBe('completed');
     // Without heartbeats the attempt would only time out after 2 minutes.
@@ -107,7 +88,7 @@ describe('a worker killed -9 in the middle of an action', () => {
     // Same idempotency key on both attempts: the receiver can tell it is a retry.
     expect(hits[1]!.key).toBeDefined();
     expect(hits[1]!.key).toBe(hits[0]!.key);
-    const steps = await stepsOf(h, executionId);
+    const steps = await h.stepsOf(executionId);
     expect(steps.map((s) => [s.nodeId, s.status])).toEqual([
       ['trigger', 'completed'],
       ['n1', 'completed'],

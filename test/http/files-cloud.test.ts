@@ -1,6 +1,7 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import { expectError } from '../support/expect';
 
 /** A small Microsoft Graph (OneDrive) stand-in: OAuth refresh, drive, children, search, recent, items, create. */
 interface FakeItem {
@@ -159,8 +160,7 @@ describe('cloud storage and integrations without configuration', () => {
       });
     }
     const one = await tenant.http.get('/api/v1/files/cloud/browse?provider=google_drive');
-    expect(one.status).toBe(503);
-    expect(one.body.error).toMatch(/GOOGLE_DRIVE_CLIENT_ID, GOOGLE_DRIVE_CLIENT_SECRET, GOOGLE_DRIVE_REFRESH_TOKEN/);
+    expectError(one, 503, /GOOGLE_DRIVE_CLIENT_ID, GOOGLE_DRIVE_CLIENT_SECRET, GOOGLE_DRIVE_REFRESH_TOKEN/);
     expect(one.body.error).not.toMatch(/ONEDRIVE/);
 
     const integrations = await tenant.http.get('/api/v1/integrations');
@@ -350,8 +350,7 @@ describe('OneDrive through Microsoft Graph', () => {
       const tenant = await limited.tenant();
       expect((await tenant.http.get('/api/v1/files/cloud/accounts')).body.total).toBe(0);
       const res = await tenant.http.get('/api/v1/files/cloud/browse?provider=onedrive');
-      expect(res.status).toBe(503);
-      expect(res.body.error).toMatch(/ONEDRIVE_WORKSPACE_IDS/);
+      expectError(res, 503, /ONEDRIVE_WORKSPACE_IDS/);
     } finally {
       await limited.close();
     }

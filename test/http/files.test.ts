@@ -6,6 +6,7 @@ import path from 'node:path';
 import { UrlSigner } from '../../domain/files/signed-token';
 import { startTestApp, type Tenant, type TestApp } from '../support/app';
 import { PNG_BYTES, uploadFile } from '../support/files';
+import { expectError } from '../support/expect';
 
 const LIMIT = 1000;
 let app: TestApp;
@@ -115,8 +116,7 @@ describe('uploads', () => {
 
   it('refuses what is not one multipart file (400, never 500)', async () => {
     const json = await t.http.post('/api/v1/files', { name: 'x' });
-    expect(json.status).toBe(400);
-    expect(json.body.error).toMatch(/multipart\/form-data/);
+    expectError(json, 400, /multipart\/form-data/);
     const noFile = new FormData();
     noFile.append('folderId', '');
     const res = await fetch(`${app.baseUrl}/api/v1/files`, {
@@ -132,8 +132,7 @@ describe('uploads', () => {
     });
     expect(broken.status).toBe(400);
     const badFolder = await uploadFile(t.http, 'x', { fields: { folderId: 'nope' } });
-    expect(badFolder.status).toBe(400);
-    expect(badFolder.body.error).toMatch(/^folderId: /);
+    expectError(badFolder, 400, /^folderId: /);
     const missingFolder = await uploadFile(t.http, 'x', { fields: { folderId: '0123456789abcdef01234567' } });
     expect(missingFolder.status).toBe(400);
     expect(stagingEntries()).toEqual([]);
@@ -320,8 +319,7 @@ describe('folders', () => {
     ).toEqual(['loose.txt']);
 
     const blocked = await tenant.http.delete(`/api/v1/folders/${docs.body.data._id}`);
-    expect(blocked.status).toBe(409);
-    expect(blocked.body.error).toMatch(/not empty/);
+    expectError(blocked, 409, /not empty/);
     expect((await tenant.http.delete(`/api/v1/folders/${sub.body.data._id}`)).status).toBe(200);
     await tenant.http.delete(`/api/v1/files/${inside.body.data._id}`);
     expect((await tenant.http.delete(`/api/v1/folders/${docs.body.data._id}`)).body).toEqual({ ok: true });

@@ -1,6 +1,8 @@
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
+import { withTestApp } from '../support/suites';
 import { eventsFor } from '../support/outbox';
 import { makeUser, type TestUser } from '../support/users';
+import { expectError } from '../support/expect';
 
 let app: TestApp;
 let t: Tenant;
@@ -10,15 +12,13 @@ let carol: TestUser; // admin
 let dave: TestUser; // member, not named anywhere
 const GROUP = '0123456789abcdef0123abcd';
 
+withTestApp((s) => ({ app, t } = s));
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await app.tenant();
   alice = await makeUser(app, t.workspaceId, 'member');
   bob = await makeUser(app, t.workspaceId, 'member');
   carol = await makeUser(app, t.workspaceId, 'admin');
   dave = await makeUser(app, t.workspaceId, 'member');
 });
-afterAll(() => app.close());
 
 const create = (http: Tenant['http'], body: Record<string, unknown> = {}) =>
   http.post('/api/v1/filter-presets', { name: 'Hot deals', area: 'deals', ...body });
@@ -94,9 +94,7 @@ describe('filter presets CRUD', () => {
     ['101 group ids', { visibility: 'group', groupIds: Array.from({ length: 101 }, () => GROUP) }, /at most 100/],
   ];
   it.each(bad)('400 for %s', async (_label, override, message) => {
-    const res = await create(alice.http, override);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
+    expectError(await create(alice.http, override), 400, message);
   });
 
   it("accepts json of exactly 32 KB; another workspace's user is not a valid userId", async () => {

@@ -1,13 +1,11 @@
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
+import { withTestApp } from '../support/suites';
 import { eventsFor } from '../support/outbox';
+import { expectError, expectRejectedCreate } from '../support/expect';
 
 let app: TestApp;
 let t: Tenant;
-beforeAll(async () => {
-  app = await startTestApp();
-  t = await app.tenant();
-});
-afterAll(() => app.close());
+withTestApp((s) => ({ app, t } = s));
 
 const UNKNOWN = '0123456789abcdef01234567';
 const makeFlow = async (tenant: Tenant, body: Record<string, unknown> = {}) => {
@@ -93,9 +91,7 @@ describe('flows CRUD', () => {
     const other = await app.tenant();
     const foreign = await makeFlow(other);
     for (const id of [UNKNOWN, 'nope', foreign._id]) {
-      const res = await t.http.get(`/api/v1/flows/${id}`);
-      expect(res.status).toBe(404);
-      expect(res.body.error).toMatch(/flow not found/);
+      expectError(await t.http.get(`/api/v1/flows/${id}`), 404, /flow not found/);
     }
   });
 
@@ -123,17 +119,14 @@ describe('flows CRUD', () => {
   it('unsetting the default directly is 409 (set it on another flow instead)', async () => {
     const fresh = await app.tenant();
     const flow = await makeFlow(fresh);
-    const res = await fresh.http.put(`/api/v1/flows/${flow._id}`, { isDefault: false });
-    expect(res.status).toBe(409);
-    expect(res.body.error).toMatch(/default flow/);
+    expectError(await fresh.http.put(`/api/v1/flows/${flow._id}`, { isDefault: false }), 409, /default flow/);
   });
 
   it('DELETE removes a flow and its stages; the last flow cannot go; the default passes to the oldest other', async () => {
     const fresh = await app.tenant();
     const a = await makeFlow(fresh, { title: 'A' });
     const lonely = await fresh.http.delete(`/api/v1/flows/${a._id}`);
-    expect(lonely.status).toBe(409);
-    expect(lonely.body.error).toMatch(/at least one flow/);
+    expectError(lonely, 409, /at least one flow/);
     const b = await makeFlow(fresh, { title: 'B' });
     await makeFlow(fresh, { title: 'C' });
     const del = await fresh.http.delete(`/api/v1/flows/${a._id}`);
@@ -166,11 +159,7 @@ describe('flows CRUD', () => {
     ['stages not an array', { title: 'a', stages: 'A,B' }, /stages/],
   ];
   it.each(badFlows)('POST /flows: 400 for %s, nothing written', async (_label, body, message) => {
-    const before = await countFlows(t.workspaceId);
-    const res = await t.http.post('/api/v1/flows', body);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
-    expect(await countFlows(t.workspaceId)).toBe(before);
+    await expectRejectedCreate(t.http, '/api/v1/flows', body, message, () => countFlows(t.workspaceId));
   });
 
   it('accepts the boundaries: title of 200, 50 stages, probability 0 and 100', async () => {
@@ -181,9 +170,11 @@ describe('flows CRUD', () => {
     });
     expect(res.status).toBe(201);
     expect(res.body.data.stages).toHaveLength(50);
-    const more = await t.http.post(`/api/v1/flows/${res.body.data._id}/stages`, { title: '51st' });
-    expect(more.status).toBe(400);
-    expect(more.body.error).toMatch(/at most 50 stages/);
+    expectError(
+      await t.http.post(`/api/v1/flows/${res.body.data._id}/stages`, { title: '51st' }),
+      400,
+      /at most 50 stages/,
+    );
   });
 
   it.each(['limit=101', 'limit=0', 'page=0'])('GET /flows: 400 for ?%s', async (qs) => {
@@ -254,8 +245,7 @@ describe('stages', () => {
       await t.http.request('DELETE', `/api/v1/flows/${flow._id}/stages`),
       await t.http.request('DELETE', `/api/v1/flows/${flow._id}/stages?id=abc`),
     ]) {
-      expect(res.status).toBe(400);
-      expect(res.body.error).toMatch(/id/);
+      expectError(res, 400, /id/);
     }
     expect((await t.http.get(`/api/v1/flows/${other._id}`)).body.data.stages[0].title).toBe('A');
   });
@@ -270,8 +260,7 @@ describe('stages', () => {
   it.each(badStages)('POST /flows/:id/stages: 400 for %s', async (_label, body, message) => {
     const flow = await makeFlow(t);
     const res = await t.http.post(`/api/v1/flows/${flow._id}/stages`, body);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
+    expectError(res, 400, message);
     expect((await t.http.get(`/api/v1/flows/${flow._id}`)).body.data.stages).toHaveLength(3);
   });
 
@@ -287,18 +276,15 @@ describe('stages', () => {
     });
     expect(deal.status).toBe(201);
     const delStage = await fresh.http.request('DELETE', `/api/v1/flows/${flow._id}/stages?id=${stage.id}`);
-    expect(delStage.status).toBe(409);
-    expect(delStage.body.error).toMatch(/stage "B" has 1 deal\(s\)/);
+    expectError(delStage, 409, /stage "B" has 1 deal\(s\)/);
     const retype = await fresh.http.put(`/api/v1/flows/${flow._id}/stages`, { id: stage.id, type: 'won' });
-    expect(retype.status).toBe(409);
-    expect(retype.body.error).toMatch(/type/);
+    expectError(retype, 409, /type/);
     // Renaming is fine while deals sit in the stage.
     expect((await fresh.http.put(`/api/v1/flows/${flow._id}/stages`, { id: stage.id, title: 'Renamed' })).status).toBe(
       200,
     );
     const delFlow = await fresh.http.delete(`/api/v1/flows/${flow._id}`);
-    expect(delFlow.status).toBe(409);
-    expect(delFlow.body.error).toMatch(/flow has 1 deal\(s\)/);
+    expectError(delFlow, 409, /flow has 1 deal\(s\)/);
     expect((await fresh.http.get(`/api/v1/flows/${flow._id}`)).body.data.stages).toHaveLength(3);
     // Once the deal is gone, both deletes pass.
     await fresh.http.delete(`/api/v1/deals/${deal.body.data._id}`);

@@ -3,7 +3,9 @@ jest.setTimeout(180_000);
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import type { RouteDef } from '../../api/http/registry';
 import { MAX_INPUT_DEPTH } from '../../api/http/input-guard';
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
+import { withTestApp } from '../support/suites';
+import { expectError } from '../support/expect';
 
 // Walks the live route list: every route, present and future, gets the hostile inputs.
 
@@ -13,11 +15,7 @@ const label = (r: RouteDef): string => `${r.method} ${r.path}`;
 
 let app: TestApp;
 let t: Tenant;
-beforeAll(async () => {
-  app = await startTestApp();
-  t = await app.tenant();
-});
-afterAll(() => app.close());
+withTestApp((s) => ({ app, t } = s));
 
 interface Probe {
   name: string;
@@ -130,8 +128,7 @@ describe('every body format, including the raw-body routes', () => {
   it('PUT /users/:id with a NUL is refused and the user is unchanged', async () => {
     const before = (await t.http.get(`/api/v1/users/${t.userId}`)).body.data;
     const res = await t.http.put(`/api/v1/users/${t.userId}`, { firstName: 'Ada\u0000', lastName: '\ud800' });
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(/^body\.firstName: contains a NUL character/);
+    expectError(res, 400, /^body\.firstName: contains a NUL character/);
     expect((await t.http.get(`/api/v1/users/${t.userId}`)).body.data).toEqual(before);
   });
 

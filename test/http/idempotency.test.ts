@@ -2,16 +2,13 @@ import http from 'node:http';
 import { Client as PgClient } from 'pg';
 import { pruneIdempotencyKeys } from '../../domain/idempotency/idempotency.service';
 import { newId } from '../../domain/ids';
-import { startTestApp, type HttpResult, type Tenant, type TestApp } from '../support/app';
+import type { HttpResult, Tenant, TestApp } from '../support/app';
+import { withTestApp } from '../support/suites';
 import { waitFor } from '../support/automation-engine';
 
 let app: TestApp;
 let t: Tenant;
-beforeAll(async () => {
-  app = await startTestApp();
-  t = await app.tenant('Idempotency');
-});
-afterAll(() => app.close());
+withTestApp((s) => ({ app, t } = s), { tenant: 'Idempotency' });
 
 const key = (): string => `key-${newId()}`;
 const companiesNamed = async (tenant: Tenant, name: string): Promise<number> =>

@@ -7,6 +7,7 @@ import { resolveImageInput, type ResolveImageOptions } from '../../domain/images
 import type { SafeFetch, SafeFetchResponse } from '../../domain/net/safe-fetch';
 import { forkForWorkspace } from '../../domain/orm/tenant';
 import { startTestApp, type TestApp } from '../support/app';
+import { domainErrorOf } from '../support/expect';
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46]);
@@ -38,17 +39,6 @@ async function tenantCtx(): Promise<Ctx> {
 /** The image URL handed back, fetched through the running app (the configured base URL may differ). */
 async function getImage(url: string): Promise<Response> {
   return fetch(app.baseUrl + new URL(url).pathname);
-}
-
-async function domainError(promise: Promise<unknown>): Promise<DomainError> {
-  const err = await promise.then(
-    () => {
-      throw new Error('expected a DomainError');
-    },
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(DomainError);
-  return err as DomainError;
 }
 
 beforeAll(async () => {
@@ -102,7 +92,9 @@ describe('data URL images', () => {
     expect(res.status).toBe(200);
     expect(Buffer.from(await res.arrayBuffer()).equals(exact)).toBe(true);
 
-    const err = await domainError(resolveImageInput(ctx, dataUrl('image/png', unique(PNG, MAX_IMAGE_BYTES + 1)), opts));
+    const err = await domainErrorOf(
+      resolveImageInput(ctx, dataUrl('image/png', unique(PNG, MAX_IMAGE_BYTES + 1)), opts),
+    );
     expect(err.code).toBe('too_large');
     expect(STATUS_BY_CODE[err.code]).toBe(413);
     expect(err.message).toMatch(/2 MB limit/);
@@ -129,7 +121,7 @@ describe('data URL images', () => {
   it('keeps one of the workspace own image URLs as is, refuses another workspace image URL', async () => {
     const mine = await resolveImageInput(ctx, dataUrl('image/gif', unique(GIF)), opts);
     expect(await resolveImageInput(ctx, mine!, opts)).toBe(mine);
-    const err = await domainError(resolveImageInput(otherCtx, mine!, opts));
+    const err = await domainErrorOf(resolveImageInput(otherCtx, mine!, opts));
     expect(err.code).toBe('validation');
   });
 
@@ -147,7 +139,7 @@ describe('data URL images', () => {
     ['https to localhost', 'https://localhost/logo.png', /refusing to fetch .*loopback/],
     ['https to the metadata address', 'https://169.254.169.254/latest', /refusing to fetch .*link-local/],
   ])('refuses %s as validation', async (_name, value, message) => {
-    const err = await domainError(resolveImageInput(ctx, value, opts));
+    const err = await domainErrorOf(resolveImageInput(ctx, value, opts));
     expect(err.code).toBe('validation');
     expect(err.message).toMatch(message);
   });
@@ -201,7 +193,7 @@ describe('https re-hosting (injected fetch)', () => {
     ],
     ['a body over 2 MB', { body: unique(PNG, MAX_IMAGE_BYTES + 1) }, 'too_large', /2 MB limit/],
   ] as const)('refuses %s', async (_name, partial, code, message) => {
-    const err = await domainError(
+    const err = await domainErrorOf(
       resolveImageInput(ctx, 'https://cdn.example.com/x.png', {
         ...opts,
         fetchImpl: answer(partial as Partial<SafeFetchResponse>),
@@ -215,7 +207,7 @@ describe('https re-hosting (injected fetch)', () => {
     const fetchImpl: SafeFetch = async () => {
       throw new DomainError('too_large', 'response from https://cdn.example.com is larger than the 2097152-byte limit');
     };
-    const err = await domainError(resolveImageInput(ctx, 'https://cdn.example.com/x.png', { ...opts, fetchImpl }));
+    const err = await domainErrorOf(resolveImageInput(ctx, 'https://cdn.example.com/x.png', { ...opts, fetchImpl }));
     expect(err.code).toBe('too_large');
     expect(err.message).toMatch(/2 MB limit/);
   });
@@ -224,7 +216,7 @@ describe('https re-hosting (injected fetch)', () => {
     const fetchImpl: SafeFetch = async () => {
       throw new DomainError('upstream_failed', 'could not fetch https://cdn.example.com: ECONNRESET');
     };
-    const err = await domainError(resolveImageInput(ctx, 'https://cdn.example.com/x.png', { ...opts, fetchImpl }));
+    const err = await domainErrorOf(resolveImageInput(ctx, 'https://cdn.example.com/x.png', { ...opts, fetchImpl }));
     expect(err.code).toBe('upstream_failed');
   });
 });

@@ -1,14 +1,12 @@
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
+import { withTestApp } from '../support/suites';
 import { makeCompany, makeLead, makePerson } from '../support/factories';
 import { eventsFor } from '../support/outbox';
+import { expectError, expectRejectedCreate } from '../support/expect';
 
 let app: TestApp;
 let t: Tenant;
-beforeAll(async () => {
-  app = await startTestApp();
-  t = await app.tenant();
-});
-afterAll(() => app.close());
+withTestApp((s) => ({ app, t } = s));
 
 const total = async (tenant: Tenant, resource: string): Promise<number> =>
   (await tenant.http.get(`/api/v1/${resource}?limit=1`)).body.total;
@@ -215,9 +213,7 @@ describe('POST /api/v1/import/validate', () => {
     ['missing entityType', { rows: [{}] }, /entityType/],
     ['rows missing', { entityType: 'company' }, /rows/],
   ])('400 for %s', async (_label, body, message) => {
-    const res = await t.http.post('/api/v1/import/validate', body);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
+    expectError(await t.http.post('/api/v1/import/validate', body), 400, message);
   });
 });
 
@@ -232,11 +228,7 @@ describe('limits, access and history', () => {
       /dedupe: must be one of skip, update, none/,
     ],
   ])('400 for %s, nothing written', async (_label, body, message) => {
-    const before = await total(t, 'companies');
-    const res = await t.http.post('/api/v1/import/companies', body);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
-    expect(await total(t, 'companies')).toBe(before);
+    await expectRejectedCreate(t.http, '/api/v1/import/companies', body, message, () => total(t, 'companies'));
   });
 
   it('accepts 5000 rows; history stores the first 100 errors, newest run first, paginated', async () => {
@@ -276,8 +268,7 @@ describe('limits, access and history', () => {
     ] as const) {
       expect((await writer.request(method, path, body)).status).toBe(403);
       const denied = await member.request(method, path, body);
-      expect(denied.status).toBe(403);
-      expect(denied.body.error).toMatch(/admin or owner|owner or admin/);
+      expectError(denied, 403, /admin or owner|owner or admin/);
       expect((await admin.request(method, path, body)).status).toBe(200);
     }
   });

@@ -1,14 +1,12 @@
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
+import { withTestApp } from '../support/suites';
 import { makeCompany, makePerson } from '../support/factories';
 import { eventsFor } from '../support/outbox';
+import { expectError } from '../support/expect';
 
 let app: TestApp;
 let t: Tenant;
-beforeAll(async () => {
-  app = await startTestApp();
-  t = await app.tenant();
-});
-afterAll(() => app.close());
+withTestApp((s) => ({ app, t } = s));
 
 const form = (body: string) => ({ raw: body, headers: { 'content-type': 'application/x-www-form-urlencoded' } });
 const totals = async (tenant: Tenant) => {
@@ -298,8 +296,7 @@ describe('atomicity and bad input', () => {
       dealTitle: 'x',
       dealStageId: '0123456789abcdef01234567',
     });
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(/^dealStageId: /);
+    expectError(res, 400, /^dealStageId: /);
     expect(await totals(mine)).toEqual(before);
   });
 
@@ -309,8 +306,7 @@ describe('atomicity and bad input', () => {
       companyName: 'Atomic Co',
       dealFlowId: '0123456789abcdef01234567',
     });
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(/^dealFlowId: /);
+    expectError(res, 400, /^dealFlowId: /);
     expect(await totals(mine)).toEqual({ companies: 0, people: 0, leads: 0, deals: 0 });
   });
 
@@ -337,8 +333,7 @@ describe('atomicity and bad input', () => {
   });
   it.each(bad)('400 for %s, nothing written', async (_label, body, message) => {
     const res = await clean.http.post('/api/v1/inbound', body);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
+    expectError(res, 400, message);
     expect(await totals(clean)).toEqual({ companies: 0, people: 0, leads: 0, deals: 0 });
   });
 
@@ -347,8 +342,7 @@ describe('atomicity and bad input', () => {
       raw: '--x\r\n',
       headers: { 'content-type': 'multipart/form-data; boundary=x' },
     });
-    expect(multipart.status).toBe(400);
-    expect(multipart.body.error).toMatch(/unsupported content type/);
+    expectError(multipart, 400, /unsupported content type/);
     const text = await t.http.post('/api/v1/inbound', undefined, {
       raw: 'hello',
       headers: { 'content-type': 'text/plain' },
@@ -441,8 +435,7 @@ describe('POST /api/v1/webhooks/connector', () => {
   ])('400 for %s, nothing written', async (_label, body, message) => {
     const before = await totals(t);
     const res = await t.http.post('/api/v1/webhooks/connector', body);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
+    expectError(res, 400, message);
     expect(await totals(t)).toEqual(before);
   });
 });

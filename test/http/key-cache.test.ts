@@ -130,16 +130,14 @@ describe('API-key cache with NOTIFY invalidation, on every API process', () => {
 
 describe('the key cache fails closed', () => {
   const actor = { keyId: 'k', workspaceId: 'w' } as Authenticated;
+  const keyCacheOn = (connectionString: string) =>
+    createKeyCache<Authenticated>({ connectionString, log: createLogger('silent', 'test'), ttlMs: 60_000 });
 
   it('answers nothing while its LISTEN connection is down, and again after it is back', async () => {
     const url = new URL(a.config.databaseUrl);
     const proxy = await startTcpProxy({ host: url.hostname, port: Number(url.port || 5432) });
     url.port = String(proxy.port);
-    const cache = createKeyCache<Authenticated>({
-      connectionString: url.toString(),
-      log: createLogger('silent', 'test'),
-      ttlMs: 60_000,
-    });
+    const cache = keyCacheOn(url.toString());
     try {
       await cache.start();
       cache.set('h', actor, cache.generation);
@@ -177,11 +175,7 @@ describe('the key cache fails closed', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     url.port = String((server.address() as net.AddressInfo).port);
-    const cache = createKeyCache<Authenticated>({
-      connectionString: url.toString(),
-      log: createLogger('silent', 'test'),
-      ttlMs: 60_000,
-    });
+    const cache = keyCacheOn(url.toString());
     try {
       await cache.start();
       cache.set('h', actor, cache.generation);
@@ -199,11 +193,7 @@ describe('the key cache fails closed', () => {
   });
 
   it('a lookup that raced an invalidation is not stored', async () => {
-    const cache = createKeyCache<Authenticated>({
-      connectionString: a.config.databaseUrl,
-      log: createLogger('silent', 'test'),
-      ttlMs: 60_000,
-    });
+    const cache = keyCacheOn(a.config.databaseUrl);
     try {
       await cache.start();
       const seen = cache.generation;

@@ -3,19 +3,20 @@ import { MAX_ROUTING_RULES } from '../../domain/leads/lead-routing.service';
 import { forkForWorkspace } from '../../domain/orm/tenant';
 import { createRecord } from '../../domain/shared/records';
 import { createUser } from '../../domain/workspaces/workspaces.service';
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
+import { withTestApp } from '../support/suites';
 import { makeLead, unique } from '../support/factories';
 import { eventsFor } from '../support/outbox';
+import { expectError, expectRejectedCreate } from '../support/expect';
+import { workspaceCtx } from '../support/automations';
 
 let app: TestApp;
 let t: Tenant;
 let users: string[];
+withTestApp((s) => ({ app, t } = s));
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await app.tenant();
   users = await addUsers(t, 3);
 });
-afterAll(() => app.close());
 
 const RULES = '/api/v1/lead-routing/rules';
 
@@ -87,8 +88,7 @@ describe('routing rules CRUD', () => {
     const body = { name: `Unique ${unique()}`, assignment: { type: 'user', userId: t.userId } };
     const first = (await t.http.post(RULES, body)).body.data;
     const dup = await t.http.post(RULES, body);
-    expect(dup.status).toBe(409);
-    expect(dup.body.error).toMatch(/already exists/);
+    expectError(dup, 409, /already exists/);
     const other = (await t.http.post(RULES, { ...body, name: `Other ${unique()}` })).body.data;
     expect((await t.http.put(`${RULES}/${other._id}`, { name: body.name })).status).toBe(409);
 
@@ -192,11 +192,7 @@ describe('routing rules CRUD', () => {
     ],
   ];
   it.each(bad)('400 for %s, nothing written', async (_label, body, message) => {
-    const before = (await t.http.get(RULES)).body.total;
-    const res = await t.http.post(RULES, body());
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
-    expect((await t.http.get(RULES)).body.total).toBe(before);
+    await expectRejectedCreate(t.http, RULES, body(), message, async () => (await t.http.get(RULES)).body.total);
   });
 
   it('accepts 20 conditions and 50 round-robin users at the boundary', async () => {
@@ -214,10 +210,7 @@ describe('routing rules CRUD', () => {
 
 it('a workspace holds at most 100 routing rules (the 101st is 409)', async () => {
   const mine = await app.tenant();
-  const ctx = {
-    em: forkForWorkspace(app.runtime.deps.orm.em, mine.workspaceId),
-    actor: { workspaceId: mine.workspaceId, userId: mine.userId, role: 'owner' as const, scopes: [] },
-  };
+  const ctx = await workspaceCtx(app, mine.http);
   for (let i = 0; i < MAX_ROUTING_RULES - 1; i++)
     ctx.em.persist(
       createRecord(ctx, LeadRoutingRule, {
@@ -229,9 +222,7 @@ it('a workspace holds at most 100 routing rules (the 101st is 409)', async () =>
   await ctx.em.flush();
   const body = () => ({ name: `Route ${unique()}`, assignment: { type: 'user', userId: mine.userId } });
   expect((await mine.http.post(RULES, body())).status).toBe(201);
-  const over = await mine.http.post(RULES, body());
-  expect(over.status).toBe(409);
-  expect(over.body.error).toMatch(/at most 100 lead routing rules/);
+  expectError(await mine.http.post(RULES, body()), 409, /at most 100 lead routing rules/);
 });
 
 describe('routing on lead creation', () => {

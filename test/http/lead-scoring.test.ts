@@ -7,17 +7,16 @@ import { forkForWorkspace } from '../../domain/orm/tenant';
 import { createRecord } from '../../domain/shared/records';
 import { createOutboxDispatcher, type OutboxDispatcher } from '../../domain/outbox/dispatcher';
 import { buildSubscribers } from '../../domain/outbox/subscribers';
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
+import { withTestApp } from '../support/suites';
 import { makeLead, makePerson, unique } from '../support/factories';
 import { eventsFor } from '../support/outbox';
+import { expectError, expectRejectedCreate } from '../support/expect';
+import { workspaceCtx } from '../support/automations';
 
 let app: TestApp;
 let t: Tenant;
-beforeAll(async () => {
-  app = await startTestApp();
-  t = await app.tenant();
-});
-afterAll(() => app.close());
+withTestApp((s) => ({ app, t } = s));
 
 const RULES = '/api/v1/lead-scoring/rules';
 const rule = (http: Tenant['http'], body: Record<string, unknown>) =>
@@ -41,7 +40,7 @@ async function waitFor<T>(
 describe('scoring rules CRUD', () => {
   it('creates with defaults, lists sorted by sortOrder then creation, reads, updates partially and deletes', async () => {
     const mine = await app.tenant();
-    const a = await rule(mine.http, {
+    const hasEmail = {
       name: 'Has e-mail',
       description: 'reachable',
       field: 'hasEmail',
@@ -49,18 +48,10 @@ describe('scoring rules CRUD', () => {
       value: true,
       points: 10,
       sortOrder: 5,
-    });
+    };
+    const a = await rule(mine.http, hasEmail);
     expect(a.status).toBe(201);
-    expect(a.body.data).toMatchObject({
-      name: 'Has e-mail',
-      description: 'reachable',
-      field: 'hasEmail',
-      condition: 'equals',
-      value: true,
-      points: 10,
-      isActive: true,
-      sortOrder: 5,
-    });
+    expect(a.body.data).toMatchObject({ ...hasEmail, isActive: true });
     const b = (
       await rule(mine.http, { name: 'No phone', field: 'hasPhone', condition: 'equals', value: false, points: -5 })
     ).body.data;
@@ -88,8 +79,7 @@ describe('scoring rules CRUD', () => {
     const toExists = await mine.http.put(`${RULES}/${a.body.data._id}`, { field: 'source', condition: 'exists' });
     expect(toExists.body.data).toMatchObject({ field: 'source', condition: 'exists', value: null });
     const toIn = await mine.http.put(`${RULES}/${a.body.data._id}`, { condition: 'in' });
-    expect(toIn.status).toBe(400);
-    expect(toIn.body.error).toMatch(/value: must be a non-empty array for in/);
+    expectError(toIn, 400, /value: must be a non-empty array for in/);
     expect(
       (await mine.http.put(`${RULES}/${a.body.data._id}`, { condition: 'in', value: ['web', 'ads'] })).body.data.value,
     ).toEqual(['web', 'ads']);
@@ -126,8 +116,7 @@ describe('scoring rules CRUD', () => {
       value: true,
       points: 1,
     });
-    expect(dup.status).toBe(409);
-    expect(dup.body.error).toMatch(/"Unique" already exists/);
+    expectError(dup, 409, /"Unique" already exists/);
     const other = (
       await rule(mine.http, { name: 'Other', field: 'hasPhone', condition: 'equals', value: true, points: 1 })
     ).body.data;
@@ -149,8 +138,7 @@ describe('scoring rules CRUD', () => {
       await member.delete(`${RULES}/${id}`),
     ];
     for (const res of writes) {
-      expect(res.status).toBe(403);
-      expect(res.body.error).toMatch(/owner or admin role/);
+      expectError(res, 403, /owner or admin role/);
     }
     const adminReader = await app.key(t.workspaceId, ['read'], 'admin');
     expect(
@@ -221,19 +209,12 @@ describe('scoring rules CRUD', () => {
     ['isActive as string', { ...valid, isActive: 'yes' }, /isActive/],
   ];
   it.each(bad)('400 for %s, nothing written', async (_label, body, message) => {
-    const before = (await t.http.get(RULES)).body.total;
-    const res = await t.http.post(RULES, body);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
-    expect((await t.http.get(RULES)).body.total).toBe(before);
+    await expectRejectedCreate(t.http, RULES, body, message, async () => (await t.http.get(RULES)).body.total);
   });
 
   it('a workspace holds at most 200 scoring rules (the 201st is 409)', async () => {
     const mine = await app.tenant();
-    const ctx = {
-      em: forkForWorkspace(app.runtime.deps.orm.em, mine.workspaceId),
-      actor: { workspaceId: mine.workspaceId, userId: mine.userId, role: 'owner' as const, scopes: [] },
-    };
+    const ctx = await workspaceCtx(app, mine.http);
     for (let i = 0; i < MAX_SCORING_RULES - 1; i++)
       ctx.em.persist(
         createRecord(ctx, LeadScoringRule, {
@@ -249,8 +230,7 @@ describe('scoring rules CRUD', () => {
       201,
     );
     const over = await rule(mine.http, { field: 'hasEmail', condition: 'equals', value: true, points: 1 });
-    expect(over.status).toBe(409);
-    expect(over.body.error).toMatch(/at most 200 lead scoring rules/);
+    expectError(over, 409, /at most 200 lead scoring rules/);
     const all = await mine.http.get(`${RULES}?limit=200`);
     expect(all.body).toMatchObject({ page: 1, limit: 200, total: 200 });
     expect(all.body.data).toHaveLength(200);

@@ -3,17 +3,15 @@ import { CustomFieldDefinition } from '../../domain/custom-fields/custom-field-d
 import { Deal } from '../../domain/deals/deal.entity';
 import { forkForWorkspace } from '../../domain/orm/tenant';
 import { createRecord } from '../../domain/shared/records';
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
+import { withTestApp } from '../support/suites';
 import { makeCompany, makeLead, makePerson } from '../support/factories';
 import { eventsFor } from '../support/outbox';
+import { expectError, expectRejectedCreate } from '../support/expect';
 
 let app: TestApp;
 let t: Tenant;
-beforeAll(async () => {
-  app = await startTestApp();
-  t = await app.tenant();
-});
-afterAll(() => app.close());
+withTestApp((s) => ({ app, t } = s));
 
 const countLeads = async (tenant = t): Promise<number> => (await tenant.http.get('/api/v1/leads?limit=1')).body.total;
 const ctxOf = (tenant: Tenant) => ({
@@ -131,11 +129,7 @@ describe('POST /api/v1/leads', () => {
     ['body is an array', [{ title: 'a' }], /body/],
   ];
   it.each(bad)('400 for %s, nothing written', async (_label, body, message) => {
-    const before = await countLeads();
-    const res = await t.http.post('/api/v1/leads', body);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
-    expect(await countLeads()).toBe(before);
+    await expectRejectedCreate(t.http, '/api/v1/leads', body, message, countLeads);
   });
 
   it('accepts strings exactly at their limit', async () => {
@@ -183,14 +177,12 @@ describe('POST /api/v1/leads', () => {
     );
     await ctx.em.flush();
     const wrong = await makeLead(mine.http, { customFields: { seats: 'many' } });
-    expect(wrong.status).toBe(400);
-    expect(wrong.body.error).toMatch(/customFields\.seats: must be a number/);
+    expectError(wrong, 400, /customFields\.seats: must be a number/);
     expect((await makeLead(mine.http, { customFields: { tier: 'silver' } })).body.error).toMatch(/customFields\.tier/);
     const ok = await makeLead(mine.http, { customFields: { seats: 10, tier: 'gold', free: 'form' } });
     expect(ok.status).toBe(201);
     const put = await mine.http.put(`/api/v1/leads/${ok.body.data._id}`, { customFields: { seats: true } });
-    expect(put.status).toBe(400);
-    expect(put.body.error).toMatch(/customFields\.seats/);
+    expectError(put, 400, /customFields\.seats/);
     expect((await mine.http.get(`/api/v1/leads/${ok.body.data._id}`)).body.data.customFields).toEqual({
       seats: 10,
       tier: 'gold',
@@ -225,9 +217,7 @@ describe('GET /api/v1/leads/:id', () => {
     expect(Object.keys(slim.body.data).sort()).toEqual(['_id', 'score', 'title']);
     expect((await t.http.get(`/api/v1/leads/${id}?fields=title,secret`)).status).toBe(400);
     for (const other of ['0123456789abcdef01234567', 'not-an-id', `${id}x`]) {
-      const res = await t.http.get(`/api/v1/leads/${other}`);
-      expect(res.status).toBe(404);
-      expect(res.body.error).toMatch(/lead not found/);
+      expectError(await t.http.get(`/api/v1/leads/${other}`), 404, /lead not found/);
     }
   });
 });
@@ -295,9 +285,7 @@ describe('GET /api/v1/leads', () => {
     ['ownerId=abc', /ownerId/],
   ];
   it.each(badQueries)('400 for ?%s', async (qs, message) => {
-    const res = await t.http.get(`/api/v1/leads?${qs}`);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
+    expectError(await t.http.get(`/api/v1/leads?${qs}`), 400, message);
   });
 
   it('accepts limit=500 (the leads maximum)', async () => {

@@ -1,18 +1,15 @@
 // Walks every route of the registry: slower as the API grows, so a generous per-test budget.
 jest.setTimeout(180_000);
 import type { RouteDef } from '../../api/http/registry';
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
+import { withTestApp } from '../support/suites';
 
 // Walks the live route list: every GET route without path parameters whose data is an array is a
 // list, and every list answers { data, page, limit, total } (spec: Conventions) and pages.
 
 let app: TestApp;
 let t: Tenant;
-beforeAll(async () => {
-  app = await startTestApp();
-  t = await app.tenant();
-});
-afterAll(() => app.close());
+withTestApp((s) => ({ app, t } = s));
 
 const label = (r: RouteDef): string => `${r.method} ${r.path}`;
 /** Lists that also answer `view` (spec: deals, activities). */

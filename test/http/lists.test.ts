@@ -1,17 +1,15 @@
 import { Company } from '../../domain/companies/company.entity';
 import { newId } from '../../domain/ids';
 import { forkForWorkspace } from '../../domain/orm/tenant';
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
+import { withTestApp } from '../support/suites';
 import { makeCompany, makePerson } from '../support/factories';
 import { eventsFor } from '../support/outbox';
+import { expectError } from '../support/expect';
 
 let app: TestApp;
 let t: Tenant;
-beforeAll(async () => {
-  app = await startTestApp();
-  t = await app.tenant();
-});
-afterAll(() => app.close());
+withTestApp((s) => ({ app, t } = s));
 
 const MISSING = '0123456789abcdef01234567';
 const makeList = (http: Tenant['http'], body: Record<string, unknown> = {}) =>
@@ -47,8 +45,7 @@ describe('lists CRUD', () => {
     });
     expect(updated.body.data).toMatchObject({ name: 'Renamed', description: null, entityType: 'lead' });
     const changeType = await mine.http.put(`/api/v1/lists/${list._id}`, { entityType: 'deal' });
-    expect(changeType.status).toBe(400);
-    expect(changeType.body.error).toMatch(/entityType.*cannot be changed/);
+    expectError(changeType, 400, /entityType.*cannot be changed/);
 
     expect((await mine.http.delete(`/api/v1/lists/${list._id}`)).body).toEqual({ ok: true });
     expect((await mine.http.get(`/api/v1/lists/${list._id}`)).status).toBe(404);
@@ -68,9 +65,7 @@ describe('lists CRUD', () => {
     ['description over 2000', { description: 'x'.repeat(2001) }, /description/],
   ];
   it.each(bad)('400 for %s', async (_label, override, message) => {
-    const res = await makeList(t.http, override);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
+    expectError(await makeList(t.http, override), 400, message);
   });
 
   it('accepts a 200-character name; 404 for unknown and malformed ids; bad paging 400', async () => {
@@ -132,8 +127,7 @@ describe('list items', () => {
     const res = await t.http.post(`/api/v1/lists/${list._id}/items`, {
       entityIds: [company._id, person._id, foreign._id, MISSING],
     });
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(/no company with id/);
+    expectError(res, 400, /no company with id/);
     expect(res.body.details.missing).toEqual([person._id, foreign._id, MISSING]);
     expect((await t.http.get(`/api/v1/lists/${list._id}/items`)).body.total).toBe(0);
   });
@@ -190,9 +184,11 @@ describe('list items', () => {
     await em.flush();
     const res = await t.http.post(`/api/v1/lists/${list._id}/items`, { entityIds: ids });
     expect(res.body.data).toEqual({ added: 500, alreadyPresent: 0 });
-    const over = await t.http.post(`/api/v1/lists/${list._id}/items`, { entityIds: [...ids, MISSING] });
-    expect(over.status).toBe(400);
-    expect(over.body.error).toMatch(/at most 500/);
+    expectError(
+      await t.http.post(`/api/v1/lists/${list._id}/items`, { entityIds: [...ids, MISSING] }),
+      400,
+      /at most 500/,
+    );
   });
 
   const bad: [string, unknown][] = [
@@ -204,11 +200,8 @@ describe('list items', () => {
   it.each(bad)('400 for %s on add and remove', async (_label, body) => {
     const list = (await makeList(t.http)).body.data;
     const add = await t.http.post(`/api/v1/lists/${list._id}/items`, body);
-    expect(add.status).toBe(400);
-    expect(add.body.error).toMatch(/entityIds/);
-    const remove = await removeItems(t.http, list._id, body);
-    expect(remove.status).toBe(400);
-    expect(remove.body.error).toMatch(/entityIds/);
+    expectError(add, 400, /entityIds/);
+    expectError(await removeItems(t.http, list._id, body), 400, /entityIds/);
   });
 
   it('remove: malformed ?entityId= is 400; a malformed JSON body is 400', async () => {
@@ -218,7 +211,6 @@ describe('list items', () => {
       raw: '{"entityIds": [',
       headers: { 'content-type': 'application/json' },
     });
-    expect(raw.status).toBe(400);
-    expect(raw.body.error).toMatch(/malformed JSON/);
+    expectError(raw, 400, /malformed JSON/);
   });
 });

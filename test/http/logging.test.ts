@@ -13,7 +13,8 @@ import { createLogger } from '../../domain/logger';
 import { createWorkspace } from '../../domain/workspaces/workspaces.service';
 import { HttpClient } from '../support/app';
 
-it('writes one structured JSON line per request with the request id, and never the key', async () => {
+/** A stream that keeps each line written to it (the JSON log lines). */
+function capture(): { lines: string[]; sink: Writable } {
   const lines: string[] = [];
   const sink = new Writable({
     write(chunk, _enc, cb) {
@@ -21,6 +22,11 @@ it('writes one structured JSON line per request with the request id, and never t
       cb();
     },
   });
+  return { lines, sink };
+}
+
+it('writes one structured JSON line per request with the request id, and never the key', async () => {
+  const { lines, sink } = capture();
   const runtime = await buildApi(loadConfig(), createLogger('info', 'api', sink));
   const server = runtime.app.listen(0, '127.0.0.1');
   await new Promise((r) => server.once('listening', r));
@@ -48,13 +54,7 @@ it('writes one structured JSON line per request with the request id, and never t
 
 describe('failed SQL in the logs', () => {
   it('the API log names the SQLSTATE and table of a failed write, never its values; the Postgres log has none either', async () => {
-    const lines: string[] = [];
-    const sink = new Writable({
-      write(chunk, _enc, cb) {
-        lines.push(...String(chunk).split('\n').filter(Boolean));
-        cb();
-      },
-    });
+    const { lines, sink } = capture();
     const runtime = await buildApi(loadConfig(), createLogger('info', 'api', sink));
     const email = `leak-${Date.now()}@example.test`;
     const phone = `+45 ${String(Date.now()).slice(-8)}`;

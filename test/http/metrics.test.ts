@@ -1,4 +1,5 @@
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
+import { withTestApp } from '../support/suites';
 import { makeUser, type TestUser } from '../support/users';
 
 let app: TestApp;
@@ -6,16 +7,14 @@ let t: Tenant;
 let seller: TestUser;
 const today = () => new Intl.DateTimeFormat('en-CA', { timeZone: 'Europe/Copenhagen' }).format(new Date());
 
+withTestApp((s) => ({ app, t } = s));
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await app.tenant();
   seller = await makeUser(app, t.workspaceId, 'member', { firstName: 'Sal', email: 'sal@acme.test' });
   for (const body of [{ value: 100 }, { value: 250, ownerId: seller.userId }, { value: 50, status: 'won' }]) {
     expect((await t.http.post('/api/v1/deals', { title: 'D', ...body })).status).toBe(201);
   }
   for (const source of ['web', 'web', 'fair']) await t.http.post('/api/v1/leads', { title: 'L', source });
 });
-afterAll(() => app.close());
 
 describe('GET /api/v1/metrics (catalog)', () => {
   it('lists entries with the spec fields, filters by category, pages', async () => {

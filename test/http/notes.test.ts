@@ -1,16 +1,17 @@
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
+import { withTestApp } from '../support/suites';
 import { factories, makeCompany } from '../support/factories';
 import { eventsFor } from '../support/outbox';
+import { unknownParentCases } from '../support/references';
+import { expectError, expectRejectedCreate } from '../support/expect';
 
 let app: TestApp;
 let t: Tenant;
 let companyId: string;
+withTestApp((s) => ({ app, t } = s));
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await app.tenant();
   companyId = (await makeCompany(t.http)).body.data._id;
 });
-afterAll(() => app.close());
 
 const MISSING = '0123456789abcdef01234567';
 const countNotes = async (): Promise<number> => (await t.http.get('/api/v1/notes?limit=1')).body.total;
@@ -82,29 +83,12 @@ describe('POST /api/v1/notes', () => {
       () => ({ content: 'x', company: companyId, personRef: MISSING }),
       /exactly one parent is allowed/,
     ],
-    ['unknown company', () => ({ content: 'x', company: MISSING }), /company: no company with id/],
-    ['unknown person', () => ({ content: 'x', personRef: MISSING }), /personRef: no person with id/],
-    ['unknown lead', () => ({ content: 'x', leadRef: MISSING }), /leadRef: no lead with id/],
-    ['unknown deal', () => ({ content: 'x', dealRef: MISSING }), /dealRef: no deal with id/],
-    [
-      'customObjectRecord without slug',
-      () => ({ content: 'x', customObjectRecord: MISSING }),
-      /customObjectSlug: is required/,
-    ],
-    [
-      'customObjectRecord (none exist yet)',
-      () => ({ content: 'x', customObjectRecord: MISSING, customObjectSlug: 'assets' }),
-      /customObjectRecord: no custom object record/,
-    ],
+    ...unknownParentCases({ content: 'x' }, 'assets'),
     ['project is not a note reference', () => ({ content: 'x', project: MISSING }), /exactly one parent is required/],
     ['content not a string', () => ({ content: 5, company: companyId }), /content/],
   ];
   it.each(bad)('400 for %s, nothing written', async (_label, body, message) => {
-    const before = await countNotes();
-    const res = await t.http.post('/api/v1/notes', body());
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
-    expect(await countNotes()).toBe(before);
+    await expectRejectedCreate(t.http, '/api/v1/notes', body(), message, countNotes);
   });
 
   it('a record of another workspace is unknown (400)', async () => {
@@ -143,8 +127,7 @@ describe('PUT and DELETE /api/v1/notes/:id', () => {
     const note = (await t.http.post('/api/v1/notes', { content: 'stable', company: companyId })).body.data;
     const activity = (await t.http.get(`/api/v1/activities/${note.activityId}`)).body.data;
     const res = await t.http.put(`/api/v1/notes/${note._id}`, body);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
+    expectError(res, 400, message);
     expect((await t.http.get(`/api/v1/notes/${note._id}`)).body.data).toEqual(note);
     expect((await t.http.get(`/api/v1/activities/${note.activityId}`)).body.data).toEqual(activity);
   });
@@ -199,9 +182,7 @@ describe('GET /api/v1/notes', () => {
     ['company=nope', /company/],
     ['dateTo=x', /dateTo/],
   ])('400 for ?%s (strict list)', async (qs, message) => {
-    const res = await t.http.get(`/api/v1/notes?${qs}`);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
+    expectError(await t.http.get(`/api/v1/notes?${qs}`), 400, message);
   });
 
   it('accepts limit=100', async () => {

@@ -1,27 +1,12 @@
-import {
-  action,
-  chainGraph,
-  createAutomation,
-  executionsOf,
-  startEngineHarness,
-  waitFor,
-  waitForExecution,
-  type EngineHarness,
-} from '../support/automation-engine';
+import { action, chainGraph, createAutomation, waitFor, type EngineHarness } from '../support/automation-engine';
+import { withEngine } from '../support/engine-suite';
 import type { Tenant } from '../support/app';
 
 // Automations see offers: sending one emits offer_sent, which starts an automation with that
 // trigger; its context carries the offer and the linked company.
 let h: EngineHarness;
 let t: Tenant;
-beforeAll(async () => {
-  h = await startEngineHarness();
-  await h.startWorker();
-  t = await h.app.tenant('Offer automations');
-}, 60_000);
-afterAll(async () => {
-  await h?.close();
-});
+withEngine('Offer automations', (s) => ({ h, t } = s));
 jest.setTimeout(60_000);
 
 it('offer_sent starts an automation whose context holds the offer and its company', async () => {
@@ -48,14 +33,14 @@ it('offer_sent starts an automation whose context holds the offer and its compan
   await d.drainOnce();
   const [execution] = await waitFor(
     async () => {
-      const runs = await executionsOf(h, id);
+      const runs = await h.executionsOf(id);
       return runs.length ? runs : null;
     },
     20_000,
     'the automation run',
   );
   expect(execution).toMatchObject({ triggerType: 'offer_sent', entityType: 'offer', entityId: offer._id });
-  const done = await waitForExecution(h, execution!._id);
+  const done = await h.waitForExecution(execution!._id);
   expect(done.context).toMatchObject({
     offer: { _id: offer._id, offerNumber: sent.offerNumber },
     company: { name: 'Automated ApS' },

@@ -1,9 +1,10 @@
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
-import { connectAccount } from '../support/email';
-import { makeCompany, makePerson } from '../support/factories';
+import type { Tenant, TestApp } from '../support/app';
+import { makePerson } from '../support/factories';
 import { uniquePhone } from '../support/sms';
 import { json, startHttp, type LocalHttp } from '../unit/messaging/local-http';
-import { startSmtp, type LocalSmtp } from '../unit/messaging/local-smtp';
+import type { LocalSmtp } from '../unit/messaging/local-smtp';
+import { expectError } from '../support/expect';
+import { withMailbox } from '../support/mail-suite';
 
 // Offer templates, products, catalog, the offers report, and offers sent by e-mail and SMS
 // through the messaging layer (a real local SMTP server and HTTP SMS gateway).
@@ -14,24 +15,19 @@ let gateway: LocalHttp;
 let accountId: string;
 
 beforeAll(async () => {
-  smtp = await startSmtp({ user: 'mailer', password: 's3cret-smtp' });
   gateway = await startHttp();
   gateway.respond(json(200, { id: 'gw-1', status: 'queued' }));
-  app = await startTestApp({
+});
+withMailbox('Offer catalog', (s) => ({ app, t, smtp, accountId } = s), {
+  env: () => ({
     SMS_GATEWAY_URL: `${gateway.url}/sms`,
     SMS_GATEWAY_TOKEN: 'gw-token',
     SMS_DEFAULT_FROM: 'Acme',
     SMS_DEFAULT_COUNTRY_CODE: '45',
     OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
-  });
-  t = await app.tenant('Offer catalog');
-  accountId = String((await connectAccount(app, t.workspaceId, smtp.port)).account._id);
+  }),
 });
-afterAll(async () => {
-  await app?.close();
-  await smtp?.close();
-  await gateway?.close();
-});
+afterAll(() => gateway?.close());
 
 type Row = Record<string, unknown>;
 const ids = (body: { data: Row[] }) => body.data.map((r) => r._id);
@@ -95,9 +91,7 @@ describe('offer templates', () => {
       /at most 1 MB/,
     ],
   ])('400 for %s', async (_case, body, message) => {
-    const res = await t.http.post('/api/v1/offer-templates', body);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
+    expectError(await t.http.post('/api/v1/offer-templates', body), 400, message);
   });
 });
 
@@ -145,8 +139,7 @@ describe('products and catalog', () => {
       'Solar package',
     ]);
     const bad = await t.http.post('/api/v1/catalog', { name: 'x', productId: '0123456789abcdef01234567' });
-    expect(bad.status).toBe(400);
-    expect(bad.body.error).toMatch(/productId: no product/);
+    expectError(bad, 400, /productId: no product/);
     expect(
       (await t.http.post('/api/v1/catalog', { name: 'x', imageUrl: 'http://insecure.example/x.png' })).status,
     ).toBe(400);
@@ -198,8 +191,7 @@ describe('offers by e-mail and SMS', () => {
     const offer = (await t.http.post('/api/v1/offers', { title: 'No one', lineItems: [{ name: 'x', unitPrice: 1 }] }))
       .body.data;
     const none = await t.http.post(`/api/v1/offers/${offer._id}/send-email`, { senderAccountId: accountId });
-    expect(none.status).toBe(400);
-    expect(none.body.error).toMatch(/emailTo/);
+    expectError(none, 400, /emailTo/);
     const foreign = await (await app.tenant('Other mailbox')).http.post('/api/v1/offers', { title: 'x' });
     expect(foreign.status).toBe(201);
     const badAccount = await t.http.post(`/api/v1/offers/${offer._id}/send-email`, {
@@ -233,9 +225,7 @@ describe('offers by e-mail and SMS', () => {
     expect(gateway.requests[0]!.body).toContain(`/public/offers/${res.body.data.offer.publicId}`);
     const lonely = (await t.http.post('/api/v1/offers', { title: 'x', lineItems: [{ name: 'x', unitPrice: 1 }] })).body
       .data;
-    const none = await t.http.post(`/api/v1/offers/${lonely._id}/send-sms`, {});
-    expect(none.status).toBe(400);
-    expect(none.body.error).toMatch(/phoneTo/);
+    expectError(await t.http.post(`/api/v1/offers/${lonely._id}/send-sms`, {}), 400, /phoneTo/);
   });
 });
 

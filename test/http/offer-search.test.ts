@@ -1,34 +1,13 @@
-import { createLogger } from '../../domain/logger';
-import type { OutboxDispatcher } from '../../domain/outbox/dispatcher';
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
-import {
-  deleteIndexes,
-  searchUntil,
-  testMeili,
-  titles,
-  startSearchIndexing,
-  uniqueIndexPrefix,
-} from '../support/search';
+import type { Tenant } from '../support/app';
+import { searchUntil, titles, uniqueIndexPrefix } from '../support/search';
+import { withSearchIndexing } from '../support/search-suite';
 
 // Offers are a search type: writes reach Meilisearch through the outbox like the other types.
 const PREFIX = uniqueIndexPrefix('offers');
-const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'offer-search-test');
-const meili = testMeili();
-let app: TestApp;
 let a: Tenant;
 let b: Tenant;
-let dispatcher: OutboxDispatcher;
 
-beforeAll(async () => {
-  app = await startTestApp({ MEILI_INDEX_PREFIX: PREFIX });
-  [a, b] = await Promise.all([app.tenant('Offer search A'), app.tenant('Offer search B')]);
-  dispatcher = await startSearchIndexing(app, [a.workspaceId, b.workspaceId], log);
-});
-afterAll(async () => {
-  await dispatcher?.stop();
-  await app?.close();
-  await deleteIndexes(meili, PREFIX);
-});
+withSearchIndexing(PREFIX, ['Offer search A', 'Offer search B'], (s) => ({ a, b } = s));
 jest.setTimeout(90_000);
 
 it("finds offers by title, number and company name, only in the caller's workspace", async () => {

@@ -1,4 +1,5 @@
-import { startTestApp, type HttpClient, type Tenant, type TestApp } from '../support/app';
+import type { HttpClient, Tenant, TestApp } from '../support/app';
+import { withTwoTenants } from '../support/two-tenants';
 import { makeUser } from '../support/users';
 import { unique } from '../support/factories';
 
@@ -7,13 +8,11 @@ let t: Tenant;
 let other: Tenant;
 let member: HttpClient;
 let readOnly: HttpClient;
+withTwoTenants((s) => ({ app, t, other } = s));
 beforeAll(async () => {
-  app = await startTestApp();
-  [t, other] = await Promise.all([app.tenant(), app.tenant()]);
   member = (await makeUser(app, t.workspaceId, 'member')).http;
   readOnly = await app.key(t.workspaceId, ['read'], 'owner');
 });
-afterAll(() => app.close());
 
 const BASE = '/api/v1/offer-types';
 const painting = (extra: Record<string, unknown> = {}) => ({

@@ -1,12 +1,12 @@
-import { createLogger } from '../../domain/logger';
-import { createOutboxDispatcher, type OutboxDispatcher } from '../../domain/outbox/dispatcher';
-import { createWebhookSubscriber } from '../../domain/webhooks/subscriber';
+import type { OutboxDispatcher } from '../../domain/outbox/dispatcher';
 import { previewKey, previewToken } from '../../domain/offers/offer-public.service';
 import { parseSecretsKey } from '../../domain/shared/secret-box';
 import { HttpClient, startTestApp, type Tenant, type TestApp } from '../support/app';
+import { webhookDispatcher } from '../support/webhook-dispatcher';
 import { makeCompany, makePerson } from '../support/factories';
 import { eventsFor } from '../support/outbox';
 import { startReceiver, type Receiver } from '../support/webhooks';
+import { expectError } from '../support/expect';
 
 let app: TestApp;
 let t: Tenant;
@@ -18,21 +18,7 @@ beforeAll(async () => {
   app = await startTestApp({ OUTBOUND_ALLOW_HOSTS: '127.0.0.1' });
   [t, other] = await Promise.all([app.tenant('Offers'), app.tenant('Offers other')]);
   receiver = await startReceiver();
-  const log = createLogger('silent', 'offers-test');
-  dispatcher = createOutboxDispatcher({
-    pgConnectionString: app.config.databaseUrl,
-    workspaceIds: [t.workspaceId],
-    log,
-    backoff: () => 0,
-    subscribers: [
-      createWebhookSubscriber({
-        orm: app.runtime.deps.orm,
-        config: app.config,
-        log,
-        retries: { startRetry: async () => 'started' },
-      }),
-    ],
-  });
+  dispatcher = webhookDispatcher(app, [t.workspaceId]);
 });
 afterAll(async () => {
   await dispatcher?.stop();
@@ -119,9 +105,7 @@ describe('offer totals', () => {
     ['an unknown template', { title: 'x', templateId: '0123456789abcdef01234567' }, /templateId: no offer template/],
     ['an unknown offer type', { title: 'x', offerTypeId: '0123456789abcdef01234567' }, /offerTypeId: no offer type/],
   ])('400 for %s', async (_case, body, message) => {
-    const res = await t.http.post('/api/v1/offers', body);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
+    expectError(await t.http.post('/api/v1/offers', body), 400, message);
   });
 
   it('500 lines are accepted', async () => {
@@ -145,8 +129,7 @@ describe('lifecycle', () => {
       await t.http.delete(`/api/v1/offers/${offer._id}`),
       await t.http.post(`/api/v1/offers/${offer._id}/send`),
     ]) {
-      expect(res.status).toBe(409);
-      expect(res.body.error).toMatch(/sent/);
+      expectError(res, 409, /sent/);
     }
     expect((await t.http.post(`/api/v1/offers/${offer._id}/cancel`)).body.data.status).toBe('cancelled');
     expect((await t.http.post(`/api/v1/offers/${offer._id}/cancel`)).status).toBe(409);
@@ -159,9 +142,7 @@ describe('lifecycle', () => {
 
   it('send needs a line item', async () => {
     const empty = await draft({ lineItems: [] });
-    const res = await t.http.post(`/api/v1/offers/${empty._id}/send`);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(/line item/);
+    expectError(await t.http.post(`/api/v1/offers/${empty._id}/send`), 400, /line item/);
   });
 
   it('send freezes a snapshot, numbers the offer, gives a publicId and is readable by publicId', async () => {
@@ -291,9 +272,7 @@ describe('offer settings', () => {
     ],
     ['a currency of 4 letters', { defaults: { currency: 'DKKK' } }, /currency/],
   ])('400 for %s', async (_case, body, message) => {
-    const res = await t.http.patch('/api/v1/workspace/offer-settings', body);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
+    expectError(await t.http.patch('/api/v1/workspace/offer-settings', body), 400, message);
   });
 });
 
@@ -342,8 +321,7 @@ describe('public link', () => {
     const offer = await sent({ personRef: person });
     const path = publicPath(offer.publicId);
     const noName = await app.anonymous.post(`${path}/accept`, {});
-    expect(noName.status).toBe(400);
-    expect(noName.body.error).toMatch(/name/);
+    expectError(noName, 400, /name/);
     const accepted = await app.anonymous.post(
       `${path}/accept`,
       { name: 'Ann Buyer', comment: 'Go' },
@@ -403,8 +381,7 @@ describe('public link', () => {
     const expired = await sent({ validUntil: '2020-01-01' });
     expect(expired.status).toBe('expired');
     const late = await app.anonymous.post(`${publicPath(expired.publicId)}/accept`, { name: 'Late' });
-    expect(late.status).toBe(409);
-    expect(late.body.error).toMatch(/expired/);
+    expectError(late, 409, /expired/);
     expect((await t.http.get('/api/v1/offers?status=expired&limit=100')).body.data.map((o: any) => o._id)).toContain(
       expired._id,
     );

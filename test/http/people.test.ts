@@ -1,14 +1,12 @@
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
+import { withTestApp } from '../support/suites';
 import { makeCompany, makePerson } from '../support/factories';
 import { eventsFor } from '../support/outbox';
+import { expectError } from '../support/expect';
 
 let app: TestApp;
 let t: Tenant;
-beforeAll(async () => {
-  app = await startTestApp();
-  t = await app.tenant();
-});
-afterAll(() => app.close());
+withTestApp((s) => ({ app, t } = s));
 
 describe('people', () => {
   it('creates a person with e-mails, phones, company and custom fields; links the company', async () => {
@@ -60,9 +58,7 @@ describe('people', () => {
     ],
   ];
   it.each(bad)('400 for %s', async (_label, body, message) => {
-    const res = await t.http.post('/api/v1/people', body);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
+    expectError(await t.http.post('/api/v1/people', body), 400, message);
   });
 
   it('updates partially, merges custom fields, searches by name and e-mail, filters by companyId', async () => {
@@ -123,9 +119,7 @@ describe('people', () => {
 
   it('list limits: 500 accepted, 501 refused', async () => {
     expect((await t.http.get('/api/v1/people?limit=500')).status).toBe(200);
-    const res = await t.http.get('/api/v1/people?limit=501');
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(/at most 500/);
+    expectError(await t.http.get('/api/v1/people?limit=501'), 400, /at most 500/);
   });
 
   it('deletes a person: 200 { ok: true }, then 404; the company link is gone', async () => {

@@ -1,6 +1,7 @@
 import { startTestApp, type Tenant, type TestApp } from '../support/app';
 import { factories, makeCompany } from '../support/factories';
 import { eventsFor } from '../support/outbox';
+import { expectError } from '../support/expect';
 
 let app: TestApp;
 let t: Tenant;
@@ -77,9 +78,7 @@ describe('project templates', () => {
     ['portalSettings not an object', { portalSettings: [1] }, 'portalSettings'],
     ['isDefault not boolean', { isDefault: 'yes' }, 'isDefault'],
   ])('400 for %s', async (_name, body, field) => {
-    const res = await t.http.post('/api/v1/project-templates', { ...TEMPLATE, ...body });
-    expect(res.status).toBe(400);
-    expect(res.body.error).toContain(field);
+    expectError(await t.http.post('/api/v1/project-templates', { ...TEMPLATE, ...body }), 400, field);
   });
 
   it('a read-only key cannot create templates (projects create permission)', async () => {
@@ -256,8 +255,7 @@ describe('POST /projects/from-template', () => {
     const tpl = await newTemplate({ taskTemplates: [{ title: 'Fine' }, { title: 'Bad', stage: 999 }] });
     const before = (await t.http.get('/api/v1/projects?limit=1')).body.total as number;
     const res = await t.http.post('/api/v1/projects/from-template', { templateId: tpl._id });
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(/stage/);
+    expectError(res, 400, /stage/);
     expect((await t.http.get('/api/v1/projects?limit=1')).body.total).toBe(before);
   });
 });

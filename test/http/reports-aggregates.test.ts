@@ -1,6 +1,7 @@
 // The single-scan report and metric aggregates and the trigram-prefiltered record search give the
 // same answers as the straightforward queries they replaced (kept here as the reference).
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
+import { withTestApp } from '../support/suites';
 import { makeUser, type TestUser } from '../support/users';
 
 let app: TestApp;
@@ -13,9 +14,8 @@ const sql = (query: string, params: unknown[] = []): Promise<Row[]> =>
   app.runtime.deps.orm.em.fork().execute(query, params, 'all');
 const round2 = (v: number): number => Math.round(v * 100) / 100;
 
+withTestApp((s) => ({ app, t } = s));
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await app.tenant();
   seller = await makeUser(app, t.workspaceId, 'member', {
     firstName: 'Sal',
     lastName: 'Seller',
@@ -80,7 +80,6 @@ beforeAll(async () => {
     ]);
   }
 });
-afterAll(() => app.close());
 
 /**
  * The pipeline report as two statements (stages joined with deals; deals by status), as it was before the single scan.

@@ -1,5 +1,7 @@
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
+import { withTestApp } from '../support/suites';
 import { makeUser, type TestUser } from '../support/users';
+import { expectError } from '../support/expect';
 
 let app: TestApp;
 let t: Tenant;
@@ -7,9 +9,8 @@ let seller: TestUser;
 let flowId: string;
 let stages: Record<string, string>;
 
+withTestApp((s) => ({ app, t } = s));
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await app.tenant();
   seller = await makeUser(app, t.workspaceId, 'member', {
     firstName: 'Sal',
     lastName: 'Seller',
@@ -48,7 +49,6 @@ beforeAll(async () => {
   await seller.http.post('/api/v1/activities', { type: 'call', summary: 'Called again' });
   await seller.http.post('/api/v1/activities', { type: 'meeting', summary: 'Met' });
 });
-afterAll(() => app.close());
 
 describe('GET /api/v1/reports/pipeline', () => {
   it('gives count, value and weighted value per stage with stageId and stageName, and totals by status', async () => {
@@ -87,9 +87,7 @@ describe('GET /api/v1/reports/pipeline', () => {
       { path: 'ownerId', error: 'no user with id 0123456789abcdef01234567 in this workspace' },
     ]);
     for (const q of ['flowId=x', 'ownerId=1', 'dateFrom=yesterday', 'dateTo=2026-13-45']) {
-      const bad = await t.http.get(`/api/v1/reports/pipeline?${q}`);
-      expect(bad.status).toBe(400);
-      expect(typeof bad.body.error).toBe('string');
+      expectError(await t.http.get(`/api/v1/reports/pipeline?${q}`), 400);
     }
   });
 

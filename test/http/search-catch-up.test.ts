@@ -3,11 +3,15 @@
  * writes made meanwhile: search must say `degraded: true` (answering from Postgres) until it has.
  */
 import { createLogger } from '../../domain/logger';
-import { createOutboxDispatcher } from '../../domain/outbox/dispatcher';
-import { buildSubscribers } from '../../domain/outbox/subscribers';
-import { createSearchIndexSubscriber } from '../../search/index-subscriber';
 import { startTestApp, type TestApp } from '../support/app';
-import { deleteIndexes, searchUntil, testMeili, titles, uniqueIndexPrefix } from '../support/search';
+import {
+  deleteIndexes,
+  searchUntil,
+  testMeili,
+  titles,
+  uniqueIndexPrefix,
+  searchIndexDispatcher,
+} from '../support/search';
 
 const DEAD_MEILI = 'http://127.0.0.1:9';
 const PREFIX = uniqueIndexPrefix('catchup');
@@ -26,23 +30,11 @@ afterAll(async () => {
   await deleteIndexes(meili, PREFIX);
 });
 
-const subscribersFor = (config: TestApp['config']) =>
-  buildSubscribers(
-    { orm: app.runtime.deps.orm, config, log, searchIndex: createSearchIndexSubscriber },
-    { without: ['automations', 'contract-envelopes', 'webhooks', 'sequences'] },
-  );
-
 describe('search after Meilisearch comes back', () => {
   it('answers degraded (from Postgres, complete) until the backlog is indexed, then from Meilisearch again', async () => {
     const ws = await app.tenant('Catch up');
     const bystander = await app.tenant('Catch up bystander');
-    const live = createOutboxDispatcher({
-      pgConnectionString: app.config.databaseUrl,
-      workspaceIds: [ws.workspaceId, bystander.workspaceId],
-      subscribers: subscribersFor(app.config),
-      log,
-      pollIntervalMs: 100,
-    });
+    const live = searchIndexDispatcher(app, [ws.workspaceId, bystander.workspaceId], log, { pollIntervalMs: 100 });
     await live.start();
     try {
       await ws.http.post('/api/v1/companies', { name: 'Alpha Quartz' });
@@ -56,12 +48,9 @@ describe('search after Meilisearch comes back', () => {
     // Meilisearch down: a write's search event fails and is parked for its retry (outbox_delivery).
     const bravo = await ws.http.post('/api/v1/companies', { name: 'Bravo Quartz' });
     expect(bravo.status).toBe(201);
-    const down = createOutboxDispatcher({
-      pgConnectionString: app.config.databaseUrl,
-      workspaceIds: [ws.workspaceId],
-      subscribers: subscribersFor({ ...app.config, meiliUrl: DEAD_MEILI }),
-      log,
-      backoff: () => 300,
+    const down = searchIndexDispatcher(app, [ws.workspaceId], log, {
+      config: { ...app.config, meiliUrl: DEAD_MEILI },
+      backoffMs: 300,
     });
     expect(await down.drainOnce()).toMatchObject({ claimed: 1, processed: 0, failed: 1, parked: 1 });
     await down.stop();
@@ -82,13 +71,7 @@ describe('search after Meilisearch comes back', () => {
     expect(titles(other.body, 'company')).toEqual(['Bystander Quartz']);
 
     // The dispatcher delivers the backlog: answers come from Meilisearch again, complete.
-    const back = createOutboxDispatcher({
-      pgConnectionString: app.config.databaseUrl,
-      workspaceIds: [ws.workspaceId],
-      subscribers: subscribersFor(app.config),
-      log,
-      pollIntervalMs: 100,
-    });
+    const back = searchIndexDispatcher(app, [ws.workspaceId], log, { pollIntervalMs: 100 });
     await back.start();
     try {
       const caughtUp = await searchUntil(

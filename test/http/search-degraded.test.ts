@@ -1,11 +1,15 @@
 import { Pool } from 'pg';
 import { createLogger } from '../../domain/logger';
-import { createOutboxDispatcher } from '../../domain/outbox/dispatcher';
-import { buildSubscribers } from '../../domain/outbox/subscribers';
-import { createSearchIndexSubscriber } from '../../search/index-subscriber';
 import { SEARCH_TYPES } from '../../search/registry';
 import { HttpClient, startTestApp, type Tenant, type TestApp } from '../support/app';
-import { deleteIndexes, searchUntil, testMeili, titles, uniqueIndexPrefix } from '../support/search';
+import {
+  deleteIndexes,
+  searchUntil,
+  testMeili,
+  titles,
+  uniqueIndexPrefix,
+  searchIndexDispatcher,
+} from '../support/search';
 
 // Meilisearch "stopped" = an app and a subscriber pointed at a port where nothing listens.
 const DEAD_MEILI = 'http://127.0.0.1:9';
@@ -119,17 +123,9 @@ describe('indexing while Meilisearch is down', () => {
     const res = await ws.http.post('/api/v1/companies', { name: 'Phoenix Recovered' });
     expect(res.status).toBe(201);
 
-    const subscribersFor = (config: typeof app.config) =>
-      buildSubscribers(
-        { orm: app.runtime.deps.orm, config, log, searchIndex: createSearchIndexSubscriber },
-        { without: ['automations', 'contract-envelopes', 'webhooks', 'sequences'] },
-      );
-    const down = createOutboxDispatcher({
-      pgConnectionString: app.config.databaseUrl,
-      workspaceIds: [ws.workspaceId],
-      subscribers: subscribersFor({ ...app.config, meiliUrl: DEAD_MEILI }),
-      log,
-      backoff: () => 300,
+    const down = searchIndexDispatcher(app, [ws.workspaceId], log, {
+      config: { ...app.config, meiliUrl: DEAD_MEILI },
+      backoffMs: 300,
     });
     const first = await down.drainOnce();
     await down.stop();
@@ -151,13 +147,7 @@ describe('indexing while Meilisearch is down', () => {
     });
 
     // Meilisearch "restarted": a dispatcher reaching it picks the event up once its backoff passed.
-    const back = createOutboxDispatcher({
-      pgConnectionString: app.config.databaseUrl,
-      workspaceIds: [ws.workspaceId],
-      subscribers: subscribersFor(app.config),
-      log,
-      pollIntervalMs: 100,
-    });
+    const back = searchIndexDispatcher(app, [ws.workspaceId], log, { pollIntervalMs: 100 });
     await back.start();
     try {
       const found = await searchUntil(ws.http, 'q=phoenix', (body) =>

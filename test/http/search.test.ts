@@ -1,41 +1,20 @@
 import { createLogger } from '../../domain/logger';
-import { createOutboxDispatcher, type OutboxDispatcher } from '../../domain/outbox/dispatcher';
-import { buildSubscribers } from '../../domain/outbox/subscribers';
-import { createSearchIndexSubscriber } from '../../search/index-subscriber';
 import { SEARCH_TYPES } from '../../search/registry';
-import { HttpClient, startTestApp, type Tenant, type TestApp } from '../support/app';
-import {
-  deleteIndexes,
-  searchUntil,
-  testMeili,
-  titles,
-  startSearchIndexing,
-  uniqueIndexPrefix,
-} from '../support/search';
+import { HttpClient, type Tenant, type TestApp } from '../support/app';
+import { searchUntil, titles, uniqueIndexPrefix, searchIndexDispatcher } from '../support/search';
+import { withSearchIndexing } from '../support/search-suite';
+import { expectError } from '../support/expect';
 
 // Writes go through the API; a dispatcher running buildSubscribers (limited to this file's
 // workspaces) carries them to Meilisearch under a per-run index prefix.
 const PREFIX = uniqueIndexPrefix('search');
 const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'search-test');
-const meili = testMeili();
 let app: TestApp;
 let dead: TestApp;
 let a: Tenant;
 let b: Tenant;
-let dispatcher: OutboxDispatcher;
 
-beforeAll(async () => {
-  app = await startTestApp({ MEILI_INDEX_PREFIX: PREFIX });
-  dead = await startTestApp({ MEILI_INDEX_PREFIX: PREFIX, MEILI_URL: 'http://127.0.0.1:9' });
-  [a, b] = await Promise.all([app.tenant('Search A'), app.tenant('Search B')]);
-  dispatcher = await startSearchIndexing(app, [a.workspaceId, b.workspaceId], log);
-});
-
-afterAll(async () => {
-  await dispatcher?.stop();
-  await Promise.all([app?.close(), dead?.close()]);
-  await deleteIndexes(meili, PREFIX);
-});
+withSearchIndexing(PREFIX, ['Search A', 'Search B'], (s) => ({ app, dead, a, b } = s), { dead: true });
 
 // Meilisearch on a busy shared machine can take seconds per write: poll generously.
 jest.setTimeout(90_000);
@@ -183,9 +162,7 @@ describe('GET /api/v1/search: input rules', () => {
     ['limit 0', q('acme', '&limit=0'), /limit must be at least 1/],
     ['limit not a number', q('acme', '&limit=ten'), /limit must be a number/],
   ])('400 for %s', async (_case, query, message) => {
-    const res = await a.http.get(`/api/v1/search?${query}`);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
+    expectError(await a.http.get(`/api/v1/search?${query}`), 400, message);
   });
 
   it.each([
@@ -198,16 +175,7 @@ describe('GET /api/v1/search: input rules', () => {
 
   it('limit: default 10, at most 50 hits per type, total counts all matches', async () => {
     const t = await app.tenant('Search limits');
-    const d = createOutboxDispatcher({
-      pgConnectionString: app.config.databaseUrl,
-      workspaceIds: [t.workspaceId],
-      subscribers: buildSubscribers(
-        { orm: app.runtime.deps.orm, config: app.config, log, searchIndex: createSearchIndexSubscriber },
-        { without: ['automations', 'contract-envelopes', 'webhooks', 'sequences'] },
-      ),
-      log,
-      pollIntervalMs: 100,
-    });
+    const d = searchIndexDispatcher(app, [t.workspaceId], log, { pollIntervalMs: 100 });
     await d.start();
     try {
       for (let i = 0; i < 51; i += 17)

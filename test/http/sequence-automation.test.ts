@@ -4,8 +4,6 @@
  * add_to_sequence, sequence events as automation triggers, and a send whose attempt dies after
  * the hand-over to SMTP (exactly one e-mail).
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { CalendarEvent } from '../../domain/calendar/calendar-event.entity';
 import { Lead } from '../../domain/leads/lead.entity';
 import { createMessagingDeps, type MessagingDeps } from '../../domain/messaging/factory';
@@ -22,14 +20,14 @@ import {
   waitFor,
   type EngineHarness,
 } from '../support/automation-engine';
+import { startAiStub, type AiStub } from '../support/ai-stub';
 import { createSequence, emailNode, line, waitNode } from '../support/sequences';
 import { startSmtp, type LocalSmtp } from '../unit/messaging/local-smtp';
 
 let h: EngineHarness;
 let t: Tenant;
 let smtp: LocalSmtp;
-let ai: http.Server;
-const prompts: string[] = [];
+let ai: AiStub;
 /** The next answers of the AI stub (JSON for json_schema requests). */
 let aiAnswer: (prompt: string, json: boolean) => string = () => 'ok';
 /** Set by a test: the next e-mail is handed to SMTP, then its attempt never returns. */
@@ -37,26 +35,10 @@ let hangAfterSend = false;
 let releaseHung: () => void = () => undefined;
 
 beforeAll(async () => {
-  ai = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c) => (body += c));
-    req.on('end', () => {
-      const parsed = JSON.parse(body) as { messages: { content: string }[]; response_format?: unknown };
-      const prompt = parsed.messages.map((m) => m.content).join('\n');
-      prompts.push(prompt);
-      res.setHeader('content-type', 'application/json');
-      res.end(
-        JSON.stringify({
-          model: 'stub-1',
-          choices: [{ message: { content: aiAnswer(prompt, !!parsed.response_format) }, finish_reason: 'stop' }],
-        }),
-      );
-    });
-  });
-  await new Promise<void>((r) => ai.listen(0, '127.0.0.1', () => r()));
+  ai = await startAiStub((prompt, json) => aiAnswer(prompt, json));
   smtp = await startSmtp();
   h = await startEngineHarness({
-    AI_BASE_URL: `http://127.0.0.1:${(ai.address() as AddressInfo).port}/v1`,
+    AI_BASE_URL: ai.baseUrl,
     AI_API_KEY: 'k',
     AI_MODEL: 'stub-1',
     SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
@@ -86,7 +68,7 @@ afterAll(async () => {
   releaseHung();
   await h?.close();
   await smtp?.close();
-  await new Promise((r) => ai?.close(r));
+  await ai?.close();
 });
 
 const em = () => forkForWorkspace(h.app.runtime.deps.orm.em, t.workspaceId);

@@ -14,10 +14,11 @@ import { workspaceCtx } from '../support/automations';
 import { signUnsubscribeToken, unsubscribeKey, verifyUnsubscribeToken } from '../../domain/sequences/unsubscribe';
 import { forkForWorkspace } from '../../domain/orm/tenant';
 import type { Tenant } from '../support/app';
-import { startEngineHarness, waitFor, type EngineHarness } from '../support/automation-engine';
+import { waitFor, type EngineHarness } from '../support/automation-engine';
 import { connectAccount } from '../support/email';
 import { createSequence, line, waitNode } from '../support/sequences';
 import { startSmtp, type LocalSmtp } from '../unit/messaging/local-smtp';
+import { withEngine } from '../support/engine-suite';
 
 let h: EngineHarness;
 let t: Tenant;
@@ -25,20 +26,19 @@ let smtp: LocalSmtp;
 let mailbox: { id: string; address: string };
 beforeAll(async () => {
   smtp = await startSmtp({ user: 'mailer', password: 's3cret-smtp' });
-  h = await startEngineHarness({
+});
+withEngine('Sequence messaging', (s) => ({ h, t } = s), {
+  env: () => ({
     SMTP_URL: `smtp://mailer:s3cret-smtp@127.0.0.1:${smtp.port}`,
     MAIL_FROM: 'Fallback <fallback@example.test>',
     SEQUENCE_WAIT_SCALE: '0.001',
-  });
-  await h.startWorker();
-  t = await h.app.tenant('Sequence messaging');
+  }),
+});
+beforeAll(async () => {
   const account = (await connectAccount(h.app, t.workspaceId, smtp.port)).account;
   mailbox = { id: String(account._id), address: String(account.emailAddress) };
-}, 60_000);
-afterAll(async () => {
-  await h?.close();
-  await smtp?.close();
 });
+afterAll(() => smtp?.close());
 
 let n = 0;
 const uniqueMail = () => `ada${++n}-${Date.now().toString(36)}@example.test`;
@@ -187,6 +187,26 @@ it('unsubscribe tokens are HMACs of workspace and enrollment under a key from CR
   expect(unsubscribeKey({ secretsKey: undefined })).toBeNull();
 });
 
+/** The engine's deps for the reconciler and the enroll path: the harness's ORM and workflow port. */
+const reconcileDeps = () => ({
+  orm: h.app.runtime.deps.orm,
+  log: createLogger('silent', 'test'),
+  workflows: createSequenceWorkflowPort(h.client, h.taskQueue),
+  waitScale: 0.001,
+});
+/** One reconciler pass over this file's workspace (with its default grace period unless `graceMs` is given). */
+const reconcile = (graceMs?: number) =>
+  reconcileEnrollments(reconcileDeps(), {
+    workspaceIds: [t.workspaceId],
+    ...(graceMs === undefined ? {} : { graceMs }),
+  });
+const parkedOnWait = (enrollmentId: string) =>
+  waitFor(
+    async () => (await enrollment(enrollmentId))?.currentNodeId === 's2',
+    20_000,
+    'the enrollment to park on its wait',
+  );
+
 /** A sequence `send_email → wait 30 days` and a person with a fresh address, for the reconciler's orphan cases. */
 async function orphanCase(subject: string) {
   const seqId = await createSequence(
@@ -234,59 +254,31 @@ it('an enrollment committed without a started workflow (the enrolling process di
   });
   row.workflowId = enrollmentWorkflowId(t.workspaceId, row._id);
   await ctx.em.flush();
-  const deps = {
-    orm: h.app.runtime.deps.orm,
-    log: createLogger('silent', 'test'),
-    workflows: createSequenceWorkflowPort(h.client, h.taskQueue),
-    waitScale: 0.001,
-  };
   // Within the grace period an enroll call may still be starting it: left alone.
-  expect(await reconcileEnrollments(deps, { workspaceIds: [t.workspaceId] })).toEqual({ started: 0, checked: 0 });
-  expect(await reconcileEnrollments(deps, { workspaceIds: [t.workspaceId], graceMs: 0 })).toEqual({
-    started: 1,
-    checked: 1,
-  });
+  expect(await reconcile()).toEqual({ started: 0, checked: 0 });
+  expect(await reconcile(0)).toEqual({ started: 1, checked: 1 });
   const mail = await waitFor(
     async () => smtp.received.find((m) => m.to.includes(address)),
     20_000,
     'the orphan enrollment e-mail',
   );
   expect(mail.headers.subject).toBe('Orphan Ada');
-  await waitFor(
-    async () => (await enrollment(row._id))?.currentNodeId === 's2',
-    20_000,
-    'the enrollment to park on its wait',
-  );
-  expect(await reconcileEnrollments(deps, { workspaceIds: [t.workspaceId], graceMs: 0 })).toEqual({
-    started: 0,
-    checked: 0,
-  });
+  await parkedOnWait(row._id);
+  expect(await reconcile(0)).toEqual({ started: 0, checked: 0 });
   expect(smtp.received.filter((m) => m.to.includes(address))).toHaveLength(1);
 }, 40_000);
 
 it('a row the enroll path committed is queued for the starter, not an orphan of the reconciler: it runs once', async () => {
   const { seqId, address, p } = await orphanCase('Orphan two');
-  const port = createSequenceWorkflowPort(h.client, h.taskQueue);
-  const deps = { orm: h.app.runtime.deps.orm, log: createLogger('silent', 'test'), waitScale: 0.001, workflows: port };
   const ctx = await workspaceCtx(h.app, t.http);
   // The enroll path commits its rows (with their start step) queued and starts nothing itself.
-  const [r] = await enrollEntities(ctx, deps, seqId, 'People', [p._id]);
+  const [r] = await enrollEntities(ctx, reconcileDeps(), seqId, 'People', [p._id]);
   expect(r).toMatchObject({ success: true, action: 'enrolled' });
-  expect(await reconcileEnrollments(deps, { workspaceIds: [t.workspaceId], graceMs: 0 })).toEqual({
-    started: 0,
-    checked: 0,
-  });
+  expect(await reconcile(0)).toEqual({ started: 0, checked: 0 });
   // The worker's starter starts it.
   await waitFor(async () => smtp.received.find((m) => m.to.includes(address)), 20_000, 'the enrollment e-mail');
-  await waitFor(
-    async () => (await enrollment(r!.enrollmentId!))?.currentNodeId === 's2',
-    20_000,
-    'the enrollment to park on its wait',
-  );
-  expect(await reconcileEnrollments(deps, { workspaceIds: [t.workspaceId], graceMs: 0 })).toEqual({
-    started: 0,
-    checked: 0,
-  });
+  await parkedOnWait(r!.enrollmentId!);
+  expect(await reconcile(0)).toEqual({ started: 0, checked: 0 });
   expect(smtp.received.filter((m) => m.to.includes(address))).toHaveLength(1);
 }, 40_000);
 

@@ -1,16 +1,20 @@
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
+import { withTestApp } from '../support/suites';
 import { workspaceCtx } from '../support/automations';
 import { createSequence, emailNode, insertEnrollment, line, waitNode } from '../support/sequences';
+import { expectError } from '../support/expect';
 
 let app: TestApp;
 let t: Tenant;
-beforeAll(async () => {
-  app = await startTestApp();
-  t = await app.tenant('Sequences');
-});
-afterAll(() => app.close());
+withTestApp((s) => ({ app, t } = s), { tenant: 'Sequences' });
 
 const post = (body: Record<string, unknown>) => t.http.post('/api/v1/sequences', { name: 'Outreach', ...body });
+/** Creating a sequence with `body` is refused: 400, with `error` for `path` among the details. */
+const refuses = async (body: Record<string, unknown>, path: string, error: string) => {
+  const res = await post(body);
+  expect(res.status).toBe(400);
+  expect(res.body.details).toEqual(expect.arrayContaining([{ path, error }]));
+};
 
 /** Every node type with valid data (spec field names). */
 const everyNode = () =>
@@ -263,11 +267,7 @@ describe('POST /sequences', () => {
       'nodes.1.type',
       'must be one of start, send_email, send_sms, wait, create_task, create_recall, update_field, condition, ai_condition, ai_analyzer, set_access, stop',
     ],
-  ])('%s → 400 naming the path', async (_case, body, path, error) => {
-    const res = await post(body);
-    expect(res.status).toBe(400);
-    expect(res.body.details).toEqual(expect.arrayContaining([{ path, error }]));
-  });
+  ])('%s → 400 naming the path', (_case, body, path, error) => refuses(body, path, error));
 
   it.each([
     [
@@ -309,11 +309,7 @@ describe('POST /sequences', () => {
       'edges[2]',
       'node "s1" already has an outgoing edge (sequences are linear; branch with a condition node)',
     ],
-  ])('%s → 400', async (_case, body, path, error) => {
-    const res = await post(body);
-    expect(res.status).toBe(400);
-    expect(res.body.details).toEqual(expect.arrayContaining([{ path, error }]));
-  });
+  ])('%s → 400', (_case, body, path, error) => refuses(body, path, error));
 
   it.each([
     [
@@ -329,11 +325,7 @@ describe('POST /sequences', () => {
     ],
     [{ allowedEntityTypes: ['Lead', 'Ticket'] }, 'allowedEntityTypes.1', 'must be one of Lead, People, Deal, Company'],
     [{ allowedEntityTypes: [] }, 'allowedEntityTypes', 'must not be empty'],
-  ])('settings %j → 400', async (body, path, error) => {
-    const res = await post(body);
-    expect(res.status).toBe(400);
-    expect(res.body.details).toEqual(expect.arrayContaining([{ path, error }]));
-  });
+  ])('settings %j → 400', (body, path, error) => refuses(body, path, error));
 
   it('limits: 200 nodes and 20 triggers are accepted, one more is 400; name ≤ 200 characters', async () => {
     const many = (n: number) => ({
@@ -442,8 +434,7 @@ describe('PUT, toggle, duplicate, list, delete', () => {
     const ctx = await workspaceCtx(app, t.http);
     const running = await insertEnrollment(ctx, id, { status: 'paused' });
     const refused = await t.http.delete(`/api/v1/sequences/${id}`);
-    expect(refused.status).toBe(409);
-    expect(refused.body.error).toContain('1 active or paused enrollment');
+    expectError(refused, 409, '1 active or paused enrollment');
     await ctx.em.nativeUpdate('SequenceEnrollment', { _id: running._id }, { status: 'exited' });
     expect((await t.http.delete(`/api/v1/sequences/${id}`)).body).toEqual({ data: { deleted: true } });
     expect((await t.http.get(`/api/v1/sequences/${id}`)).status).toBe(404);
@@ -481,8 +472,7 @@ describe('enrolling: checks at the boundary (no workflow reached)', () => {
     const id = await createSequence(t.http, { ...line([emailNode()]), allowedEntityTypes: ['People'] });
     const ids = (n: number) => Array.from({ length: n }, (_, i) => (0x100000000000 + i).toString(16).padStart(24, 'a'));
     const notAllowed = await t.http.post(`/api/v1/sequences/${id}/enroll`, { entityType: 'Lead', entityIds: ids(2) });
-    expect(notAllowed.status).toBe(400);
-    expect(notAllowed.body.error).toContain('this sequence accepts People');
+    expectError(notAllowed, 400, 'this sequence accepts People');
     const max = await t.http.post(`/api/v1/sequences/${id}/enroll`, { entityType: 'People', entityIds: ids(500) });
     expect(max.status).toBe(201);
     expect(max.body.data).toMatchObject({ enrolled: 0, failed: 500 });

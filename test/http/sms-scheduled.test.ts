@@ -1,8 +1,9 @@
 import { ScheduledSms } from '../../domain/messaging/sms-message.entity';
 import type { Tenant } from '../support/app';
-import { startEngineHarness, waitFor, type EngineHarness } from '../support/automation-engine';
+import { waitFor, type EngineHarness } from '../support/automation-engine';
 import { uniquePhone } from '../support/sms';
 import { json, startHttp, type LocalHttp } from '../unit/messaging/local-http';
+import { withEngine } from '../support/engine-suite';
 
 // Scheduled SMS end to end: the API, an in-process worker on this file's task queue, a local gateway.
 let h: EngineHarness;
@@ -11,18 +12,11 @@ let t: Tenant;
 beforeAll(async () => {
   gateway = await startHttp();
   gateway.respond(json(200, { id: 'gw-scheduled', status: 'queued' }));
-  h = await startEngineHarness({
-    SMS_GATEWAY_URL: `${gateway.url}/sms`,
-    SMS_GATEWAY_TOKEN: 'tok',
-    SMS_DEFAULT_FROM: 'Acme',
-  });
-  await h.startWorker();
-  t = await h.app.tenant('Scheduled SMS');
-}, 60_000);
-afterAll(async () => {
-  await h?.close();
-  await gateway?.close();
 });
+withEngine('Scheduled SMS', (s) => ({ h, t } = s), {
+  env: () => ({ SMS_GATEWAY_URL: `${gateway.url}/sms`, SMS_GATEWAY_TOKEN: 'tok', SMS_DEFAULT_FROM: 'Acme' }),
+});
+afterAll(() => gateway?.close());
 
 const rowOf = (id: string) => h.app.runtime.deps.orm.em.fork().findOne(ScheduledSms, { _id: id }, { filters: false });
 const sentTo = (to: string) => gateway.requests.filter((r) => JSON.parse(r.body).to === to);

@@ -7,6 +7,7 @@ import { startTestApp, type Tenant, type TestApp } from '../support/app';
 import { eventsFor } from '../support/outbox';
 import { uniquePhone } from '../support/sms';
 import { json, startHttp, type LocalHttp } from '../unit/messaging/local-http';
+import { expectError } from '../support/expect';
 
 // The SMS API against the real app, Postgres and Temporal, with a local HTTP gateway.
 let app: TestApp;
@@ -163,8 +164,7 @@ describe('POST /sms', () => {
     [{ to: '+4512345678', message: 'x', personId: '0123456789abcdef01234567' }, 'personId'],
   ])('400 for %j (%s), nothing sent', async (body, field) => {
     const res = await t.http.post('/api/v1/sms', body);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toContain(field);
+    expectError(res, 400, field);
     expect(gateway.requests).toHaveLength(0);
   });
 
@@ -176,8 +176,7 @@ describe('POST /sms', () => {
     gateway.respond(json(422, { error: 'invalid destination' }));
     const to = uniquePhone();
     const res = await t.http.post('/api/v1/sms', { to, message: 'refused' });
-    expect(res.status).toBe(502);
-    expect(res.body.error).toContain('invalid destination');
+    expectError(res, 502, 'invalid destination');
     const list = await t.http.get(`/api/v1/sms?phoneNumber=${encodeURIComponent(to)}`);
     expect(list.body.data).toEqual([
       expect.objectContaining({ status: 'failed', error: expect.stringContaining('invalid destination') }),
@@ -283,9 +282,7 @@ describe('GET /sms (strict list) and GET|PUT /sms/:id', () => {
     'view=everything',
     'sortBy=createdAt',
   ])('400 for ?%s', async (q) => {
-    const res = await u.http.get(`/api/v1/sms?${q}`);
-    expect(res.status).toBe(400);
-    expect(typeof res.body.error).toBe('string');
+    expectError(await u.http.get(`/api/v1/sms?${q}`), 400);
   });
 
   it('limit=100 is accepted', async () => {
@@ -332,9 +329,7 @@ describe('gateway webhook', () => {
     const secret = await webhookSecret(u.http);
     expect(secret).toMatch(/^smswh_/);
     for (const wrong of [undefined, '', 'smswh_wrong', secret.slice(0, -1), `${secret}x`]) {
-      const res = await hook(u.workspaceId, body, wrong);
-      expect(res.status).toBe(401);
-      expect(typeof res.body.error).toBe('string');
+      expectError(await hook(u.workspaceId, body, wrong), 401);
     }
     expect(await rows(u.workspaceId)).toEqual([]);
     expect((await hook('0123456789abcdef01234567', body, secret)).status).toBe(404);
@@ -590,8 +585,7 @@ describe('POST /sms/bulk', () => {
   it('501 recipients is 400 and sends nothing', async () => {
     const recipients = Array.from({ length: 501 }, () => '+4512345678');
     const res = await t.http.post('/api/v1/sms/bulk', { message: 'x', recipients });
-    expect(res.status).toBe(400);
-    expect(res.body.error).toContain('at most 500');
+    expectError(res, 400, 'at most 500');
     expect(gateway.requests).toHaveLength(0);
   });
 
@@ -630,8 +624,7 @@ describe('POST /sms/bulk', () => {
     [{ message: 'x', recipients: [42] }, 'recipients'],
   ])('400 for %j', async (body, field) => {
     const res = await t.http.post('/api/v1/sms/bulk', body);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toContain(field);
+    expectError(res, 400, field);
     expect(gateway.requests).toHaveLength(0);
   });
 });
@@ -671,8 +664,7 @@ describe('scheduled SMS (API side; the timer is tested in sms-scheduled.test.ts)
     expect(cancel.body.data).toMatchObject({ _id: s._id, status: 'cancelled', cancelledAt: expect.any(String) });
     // The workflow's cancellation with a worker polling is checked in sms-scheduled.test.ts.
     const again = await u.http.delete(`/api/v1/sms/scheduled/${s._id}`);
-    expect(again.status).toBe(409);
-    expect(again.body.error).toContain('already cancelled');
+    expectError(again, 409, 'already cancelled');
     expect((await u.http.delete('/api/v1/sms/scheduled/0123456789abcdef01234567')).status).toBe(404);
     expect((await u.http.delete('/api/v1/sms/scheduled/nope')).status).toBe(404);
     expect(gateway.requests).toHaveLength(0);
@@ -687,9 +679,7 @@ describe('scheduled SMS (API side; the timer is tested in sms-scheduled.test.ts)
     [{ to: '+4512345678', message: 'x', sendAt: new Date(Date.now() + 366 * 86_400_000).toISOString() }, '365 days'],
     [{ to: 'abc', message: 'x', sendAt: new Date(Date.now() + 60_000).toISOString() }, 'to'],
   ])('400 for %j', async (body, text) => {
-    const res = await t.http.post('/api/v1/sms/schedule', body);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toContain(text);
+    expectError(await t.http.post('/api/v1/sms/schedule', body), 400, text);
   });
 
   it('364 days ahead is accepted', async () => {

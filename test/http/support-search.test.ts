@@ -1,35 +1,14 @@
-import { createLogger } from '../../domain/logger';
-import type { OutboxDispatcher } from '../../domain/outbox/dispatcher';
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant } from '../support/app';
 import { makeCompany } from '../support/factories';
-import {
-  deleteIndexes,
-  searchUntil,
-  testMeili,
-  titles,
-  startSearchIndexing,
-  uniqueIndexPrefix,
-} from '../support/search';
+import { searchUntil, titles, uniqueIndexPrefix } from '../support/search';
+import { withSearchIndexing } from '../support/search-suite';
 
 // Tickets reach Meilisearch through the outbox, like every searchable type (per-run index prefix).
 const PREFIX = uniqueIndexPrefix('supsearch');
-const log = createLogger(process.env.TEST_LOG_LEVEL ?? 'silent', 'support-search-test');
-const meili = testMeili();
-let app: TestApp;
 let a: Tenant;
 let b: Tenant;
-let dispatcher: OutboxDispatcher;
 
-beforeAll(async () => {
-  app = await startTestApp({ MEILI_INDEX_PREFIX: PREFIX });
-  [a, b] = await Promise.all([app.tenant('Support search A'), app.tenant('Support search B')]);
-  dispatcher = await startSearchIndexing(app, [a.workspaceId, b.workspaceId], log);
-});
-afterAll(async () => {
-  await dispatcher?.stop();
-  await app?.close();
-  await deleteIndexes(meili, PREFIX);
-});
+withSearchIndexing(PREFIX, ['Support search A', 'Support search B'], (s) => ({ a, b } = s));
 jest.setTimeout(90_000);
 
 it('a ticket is found by title, customer and company through types=support-ticket; updates and deletes follow; tenants stay apart', async () => {

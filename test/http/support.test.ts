@@ -2,10 +2,11 @@ import { createLogger } from '../../domain/logger';
 import { createOutboxDispatcher, type OutboxDispatcher } from '../../domain/outbox/dispatcher';
 import { buildSubscribers } from '../../domain/outbox/subscribers';
 import { startTestApp, type Tenant, type TestApp } from '../support/app';
-import { connectAccount } from '../support/email';
+import { connectAccount, rawMail } from '../support/email';
 import { makeCompany, makePerson } from '../support/factories';
 import { eventsFor } from '../support/outbox';
 import { startSmtp, type LocalSmtp } from '../unit/messaging/local-smtp';
+import { expectError } from '../support/expect';
 
 jest.setTimeout(60_000);
 
@@ -70,23 +71,8 @@ async function until<T>(fn: () => Promise<T | null | undefined | false>, what: s
   }
 }
 
-let n = 0;
 const mime = (headers: Record<string, string>, body = 'Still broken, please help.') =>
-  [
-    ...Object.entries({
-      From: 'Ann <ann@example.com>',
-      To: mailboxAddress,
-      Subject: 'Help',
-      'Message-ID': `<cust-${Date.now()}-${++n}@example.com>`,
-      Date: new Date().toUTCString(),
-      'MIME-Version': '1.0',
-      'Content-Type': 'text/plain; charset=utf-8',
-      ...headers,
-    }).map(([k, v]) => `${k}: ${v}`),
-    '',
-    body,
-    '',
-  ].join('\r\n');
+  rawMail({ From: 'Ann <ann@example.com>', To: mailboxAddress, Subject: 'Help', ...headers }, body);
 const deliver = (raw: string, account = accountId, key = secret) =>
   app.anonymous.post(`/api/webhooks/email/inbound/${account}`, undefined, {
     headers: { 'x-webhook-secret': key, 'content-type': 'message/rfc822' },
@@ -212,8 +198,7 @@ describe('support tickets CRUD', () => {
   ])('400 for %s', async (_name, body, field) => {
     const before = await countTickets();
     const res = await t.http.post('/api/v1/support-tickets', body);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toContain(field);
+    expectError(res, 400, field);
     expect(await countTickets()).toBe(before);
   });
 

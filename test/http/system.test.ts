@@ -1,4 +1,5 @@
 import { startTestApp, type TestApp } from '../support/app';
+import { expectError } from '../support/expect';
 
 let app: TestApp;
 beforeAll(async () => {
@@ -24,8 +25,7 @@ describe('health and readiness', () => {
     const broken = await startTestApp({ MEILI_URL: 'http://127.0.0.1:9', TEMPORAL_ADDRESS: '127.0.0.1:9' });
     try {
       const res = await broken.anonymous.get('/readyz');
-      expect(res.status).toBe(503);
-      expect(res.body.error).toMatch(/temporal/);
+      expectError(res, 503, /temporal/);
       expect(res.body.error).toMatch(/meilisearch/);
       expect(res.body.checks.postgres).toBe('ok');
     } finally {
@@ -43,8 +43,6 @@ describe('health and readiness', () => {
 
 describe('conventions', () => {
   it('unknown route is 404 with { error }', async () => {
-    const res = await app.anonymous.get('/api/v1/no-such-thing');
-    expect(res.status).toBe(404);
-    expect(typeof res.body.error).toBe('string');
+    expectError(await app.anonymous.get('/api/v1/no-such-thing'), 404);
   });
 });

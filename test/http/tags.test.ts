@@ -1,17 +1,15 @@
 import { Company } from '../../domain/companies/company.entity';
 import { newId } from '../../domain/ids';
 import { forkForWorkspace } from '../../domain/orm/tenant';
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
+import { withTestApp } from '../support/suites';
 import { makeCompany, makePerson } from '../support/factories';
 import { eventsFor } from '../support/outbox';
+import { expectError } from '../support/expect';
 
 let app: TestApp;
 let t: Tenant;
-beforeAll(async () => {
-  app = await startTestApp();
-  t = await app.tenant();
-});
-afterAll(() => app.close());
+withTestApp((s) => ({ app, t } = s));
 
 const bulk = (http: Tenant['http'], body: Record<string, unknown>) => http.post('/api/v1/tags/bulk', body);
 const MISSING = '0123456789abcdef01234567';
@@ -70,15 +68,11 @@ describe('GET /api/v1/tags', () => {
   });
 
   it.each(['limit=501', 'limit=0', 'page=0', 'page=x'])('400 for %s', async (q) => {
-    const res = await t.http.get(`/api/v1/tags?${q}`);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(/limit|page/);
+    expectError(await t.http.get(`/api/v1/tags?${q}`), 400, /limit|page/);
   });
 
   it.each(['invoice', 'Company', ''])('400 for entityType=%s', async (entityType) => {
-    const res = await t.http.get(`/api/v1/tags?entityType=${entityType}`);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(/entityType/);
+    expectError(await t.http.get(`/api/v1/tags?entityType=${entityType}`), 400, /entityType/);
   });
 });
 
@@ -157,8 +151,7 @@ describe('POST /api/v1/tags/bulk', () => {
       entityIds: [mine._id, MISSING, foreign._id, person._id],
       add: ['y'],
     });
-    expect(res.status).toBe(400);
-    expect(res.body.error).toContain(MISSING);
+    expectError(res, 400, MISSING);
     expect(res.body.error).toContain(foreign._id);
     expect(res.body.error).toContain(person._id);
     expect(res.body.error).not.toContain(mine._id);
@@ -191,8 +184,7 @@ describe('POST /api/v1/tags/bulk', () => {
     const full = (await makeCompany(t.http, { tags: Array.from({ length: 99 }, (_, i) => `t${i}`) })).body.data;
     expect((await bulk(t.http, { entityType: 'company', entityIds: [full._id], add: ['t100'] })).status).toBe(200);
     const res = await bulk(t.http, { entityType: 'company', entityIds: [full._id], add: ['t101'] });
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(/at most 100 tags/);
+    expectError(res, 400, /at most 100 tags/);
     expect((await t.http.get(`/api/v1/companies/${full._id}`)).body.data.tags).toHaveLength(100);
   });
 
@@ -215,9 +207,7 @@ describe('POST /api/v1/tags/bulk', () => {
     ['add not an array', { entityType: 'company', entityIds: [id], add: 'a' }, /add/],
   ];
   it.each(bad)('400 for %s', async (_label, body, message) => {
-    const res = await t.http.post('/api/v1/tags/bulk', body);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
+    expectError(await t.http.post('/api/v1/tags/bulk', body), 400, message);
   });
 
   it('needs the write scope', async () => {

@@ -1,18 +1,19 @@
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
+import { withTestApp } from '../support/suites';
 import { factories, makeCompany } from '../support/factories';
 import { eventsFor } from '../support/outbox';
+import { unknownParentCases } from '../support/references';
+import { expectError, expectRejectedCreate } from '../support/expect';
 
 let app: TestApp;
 let t: Tenant;
 let other: Tenant;
 let companyId: string;
+withTestApp((s) => ({ app, t } = s));
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await app.tenant();
   other = await app.tenant();
   companyId = (await makeCompany(t.http)).body.data._id;
 });
-afterAll(() => app.close());
 
 const MISSING = '0123456789abcdef01234567';
 const countTasks = async (): Promise<number> => (await t.http.get('/api/v1/tasks?limit=1')).body.total;
@@ -116,21 +117,8 @@ describe('POST /api/v1/tasks', () => {
       () => ({ title: 'x', companyRef: companyId }),
       /exactly one parent is required/,
     ],
-    ['unknown company', () => ({ title: 'x', company: MISSING }), /company: no company with id/],
-    ['unknown person', () => ({ title: 'x', personRef: MISSING }), /personRef: no person with id/],
-    ['unknown lead', () => ({ title: 'x', leadRef: MISSING }), /leadRef: no lead with id/],
-    ['unknown deal', () => ({ title: 'x', dealRef: MISSING }), /dealRef: no deal with id/],
+    ...unknownParentCases({ title: 'x' }, 'machines'),
     ['project (none exist yet)', () => ({ title: 'x', project: MISSING }), /project: no project with id/],
-    [
-      'customObjectRecord without slug',
-      () => ({ title: 'x', customObjectRecord: MISSING }),
-      /customObjectSlug: is required/,
-    ],
-    [
-      'customObjectRecord with slug (none exist yet)',
-      () => ({ title: 'x', customObjectRecord: MISSING, customObjectSlug: 'machines' }),
-      /customObjectRecord: no custom object record with id/,
-    ],
     ['malformed parent id', () => ({ title: 'x', company: 'nope' }), /company/],
     ['missing title', () => ({ company: companyId }), /title/],
     ['title over 500', () => ({ title: 'x'.repeat(501), company: companyId }), /title.*500/],
@@ -171,18 +159,16 @@ describe('POST /api/v1/tasks', () => {
     ],
   ];
   it.each(bad)('400 for %s, nothing written', async (_label, body, message) => {
-    const before = await countTasks();
-    const res = await t.http.post('/api/v1/tasks', body());
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
-    expect(await countTasks()).toBe(before);
+    await expectRejectedCreate(t.http, '/api/v1/tasks', body(), message, countTasks);
   });
 
   it('a parent of another workspace is unknown (400)', async () => {
     const foreign = await factories.company!(other.http);
-    const res = await t.http.post('/api/v1/tasks', { title: 'x', company: foreign });
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(/company: no company with id/);
+    expectError(
+      await t.http.post('/api/v1/tasks', { title: 'x', company: foreign }),
+      400,
+      /company: no company with id/,
+    );
   });
 
   it('accepts the boundaries: 500-char title, 50 assignees, 100 tags', async () => {
@@ -207,8 +193,7 @@ describe('POST /api/v1/tasks', () => {
     expect(def.status).toBe(201);
     const company = (await makeCompany(mine.http)).body.data._id;
     const wrong = await mine.http.post('/api/v1/tasks', { title: 'x', company, customFields: { effort: 'lots' } });
-    expect(wrong.status).toBe(400);
-    expect(wrong.body.error).toMatch(/customFields.effort: must be a number/);
+    expectError(wrong, 400, /customFields.effort: must be a number/);
     const right = await mine.http.post('/api/v1/tasks', {
       title: 'x',
       company,
@@ -281,8 +266,7 @@ describe('PUT /api/v1/tasks/:id (States table)', () => {
   ])('400 for %s, task unchanged', async (_label, body, message) => {
     const task = (await newTask()).body.data;
     const res = await t.http.put(`/api/v1/tasks/${task._id}`, typeof body === 'function' ? body() : body);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
+    expectError(res, 400, message);
     expect((await t.http.get(`/api/v1/tasks/${task._id}`)).body.data).toEqual(task);
   });
 });
@@ -331,9 +315,7 @@ describe('GET/DELETE /api/v1/tasks', () => {
     ['ownerId=me', /ownerId/],
     ['dateFrom=soon', /dateFrom/],
   ])('400 for ?%s', async (qs, message) => {
-    const res = await t.http.get(`/api/v1/tasks?${qs}`);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
+    expectError(await t.http.get(`/api/v1/tasks?${qs}`), 400, message);
   });
 
   it('accepts limit=100; ignores unknown parameters (tasks are not a strict list)', async () => {

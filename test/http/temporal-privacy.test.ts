@@ -3,23 +3,16 @@
  * memo, summaries) even once the payloads are decoded; every payload encrypted at rest; readable
  * summaries per run and per step; the codec server that decodes them for the Web UI and the CLI.
  */
-import http from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { temporal } from '@temporalio/proto';
 import { SECRET_REF } from '../../domain/automations/secrets';
 import { automationExecutionKind } from '../../domain/workflow-kinds';
 import { AesGcmPayloadCodec, ENCRYPTED_ENCODING, parsePayloadKeys } from '../../temporal/codec';
 import { startTestApp, type Tenant } from '../support/app';
-import {
-  action,
-  chainGraph,
-  createAutomation,
-  startEngineHarness,
-  stepsOf,
-  waitForExecution,
-  type EngineHarness,
-} from '../support/automation-engine';
+import { action, chainGraph, createAutomation, type EngineHarness } from '../support/automation-engine';
+import { withEngine } from '../support/engine-suite';
+import { json, startHttp, type LocalHttp } from '../unit/messaging/local-http';
+import { expectError } from '../support/expect';
 
 const HOOK_SECRET = 'hook-secret-Zq81xYw7Pk';
 const BEARER = 'tok-Ab12Cd34Ef56Gh78Ij90';
@@ -28,33 +21,24 @@ const EMAIL = 'ada.lovelace@example.com';
 
 let h: EngineHarness;
 let t: Tenant;
-let server: http.Server;
+let server: LocalHttp;
 let target: string;
 const received: { authorization?: string; apiKey?: string; body: string }[] = [];
 
+withEngine('Privacy', (s) => ({ h, t } = s));
 beforeAll(async () => {
-  h = await startEngineHarness();
-  await h.startWorker();
-  t = await h.app.tenant('Privacy');
-  server = http.createServer((req, res) => {
-    let body = '';
-    req.on('data', (c: Buffer) => (body += c.toString()));
-    req.on('end', () => {
-      received.push({
-        authorization: req.headers.authorization,
-        apiKey: req.headers['x-api-key'] as string | undefined,
-        body,
-      });
-      res.writeHead(200, { 'content-type': 'application/json' }).end('{"ok":true}');
+  server = await startHttp();
+  server.respond((req, res) => {
+    received.push({
+      authorization: req.headers.authorization,
+      apiKey: req.headers['x-api-key'] as string | undefined,
+      body: req.body,
     });
+    json(200, '{"ok":true}')(req, res);
   });
-  await new Promise<void>((r) => server.listen(0, '127.0.0.1', r));
-  target = `http://127.0.0.1:${(server.address() as AddressInfo).port}/hook`;
-}, 60_000);
-afterAll(async () => {
-  await new Promise((r) => server?.close(r));
-  await h?.close();
+  target = `${server.url}/hook`;
 });
+afterAll(() => server?.close());
 
 const codec = () => new AesGcmPayloadCodec(parsePayloadKeys(h.app.config.temporalCodec.payloadKeys!));
 type JsonPayload = { metadata?: Record<string, string>; data?: string };
@@ -133,7 +117,7 @@ describe('Temporal histories', () => {
       }),
     });
     executionId = await fireWebhook(id, { order: { id: 'A-17' }, leadId: lead._id });
-    const done = await waitForExecution(h, executionId);
+    const done = await h.waitForExecution(executionId);
     expect(done.status).toBe('completed');
     workflowId = done.workflowId;
   }, 60_000);
@@ -253,7 +237,7 @@ describe('credential headers are write-only', () => {
 
     const before = received.length;
     const executionId = await fireWebhook(id, { order: { id: 'B-2' } });
-    expect((await waitForExecution(h, executionId)).status).toBe('completed');
+    expect((await h.waitForExecution(executionId)).status).toBe('completed');
     expect(received.slice(before).find((r) => r.body.includes('B-2'))).toMatchObject({
       authorization: `Bearer ${BEARER}`,
       apiKey: API_KEY,
@@ -266,7 +250,7 @@ describe('credential headers are write-only', () => {
     });
     expect(JSON.stringify(detail)).not.toContain(BEARER);
     expect(JSON.stringify(detail)).not.toContain(API_KEY);
-    const stored = await stepsOf(h, executionId);
+    const stored = await h.stepsOf(executionId);
     expect(JSON.stringify(stored.map((s) => s.input))).not.toContain(BEARER);
     expect(
       (stored.find((s) => s.nodeId === 'call_crm')!.input as { headers: Record<string, string> }).headers.Authorization,
@@ -302,7 +286,7 @@ describe('credential headers are write-only', () => {
         : n,
     );
     expect((await t.http.put(`/api/v1/automations/${id}`, { nodes: edited })).status).toBe(200);
-    expect((await waitForExecution(h, executionId, undefined, 20_000)).status).toBe('completed');
+    expect((await h.waitForExecution(executionId, undefined, 20_000)).status).toBe('completed');
     expect(received.find((r) => r.body.includes('C-3'))?.authorization).toBe(`Bearer ${BEARER}`);
   });
 });
@@ -331,7 +315,7 @@ describe('codec server', () => {
   it('decodes a real history payload (what the Web UI asks for)', async () => {
     const id = await createAutomation(t.http, httpGraph({ triggerType: 'webhook', config: { secret: HOOK_SECRET } }));
     const executionId = await fireWebhook(id, { order: { id: 'D-4' } });
-    const row = await waitForExecution(h, executionId);
+    const row = await h.waitForExecution(executionId);
     const history = await historyJson(row.workflowId);
     const input = (history.events[0]!.workflowExecutionStartedEventAttributes as { input: { payloads: JsonPayload[] } })
       .input.payloads[0]!;
@@ -358,8 +342,7 @@ describe('codec server', () => {
       { payloads: [plainPayload] },
       { headers: headers as Record<string, string> },
     );
-    expect(res.status).toBe(401);
-    expect(typeof res.body.error).toBe('string');
+    expectError(res, 401);
   });
 
   it.each([
@@ -387,8 +370,7 @@ describe('codec server', () => {
       headers: { authorization: `Bearer ${token()}`, 'content-type': 'application/json' },
       raw: (req as { raw?: string }).raw,
     });
-    expect(res.status).toBe(400);
-    expect(typeof res.body.error).toBe('string');
+    expectError(res, 400);
   });
 
   it('answers CORS preflights for the Web UI origin only (X-Namespace and Authorization allowed)', async () => {

@@ -1,15 +1,16 @@
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import type { Tenant, TestApp } from '../support/app';
+import { withTestApp } from '../support/suites';
 import { eventsFor } from '../support/outbox';
 import { makeUser, type TestUser } from '../support/users';
+import { expectError } from '../support/expect';
 
 let app: TestApp;
 let t: Tenant;
 let member: TestUser;
 let other: TestUser;
 let admin: TestUser;
+withTestApp((s) => ({ app, t } = s));
 beforeAll(async () => {
-  app = await startTestApp();
-  t = await app.tenant();
   member = await makeUser(app, t.workspaceId, 'member', {
     firstName: 'Mia',
     lastName: 'Hansen',
@@ -18,7 +19,6 @@ beforeAll(async () => {
   other = await makeUser(app, t.workspaceId, 'member', { firstName: 'Ole', lastName: 'Berg', email: 'ole@acme.test' });
   admin = await makeUser(app, t.workspaceId, 'admin', { firstName: 'Ada', email: 'ada@acme.test' });
 });
-afterAll(() => app.close());
 
 describe('GET /api/v1/users', () => {
   it("lists the workspace's users by name with paging and search on name and e-mail", async () => {
@@ -97,8 +97,7 @@ describe('PUT /api/v1/users/:id', () => {
 
   it('a member may not update another user (403); owners and admins may', async () => {
     const denied = await member.http.put(`/api/v1/users/${other.userId}`, { firstName: 'Hacked' });
-    expect(denied.status).toBe(403);
-    expect(denied.body.error).toMatch(/only update their own/);
+    expectError(denied, 403, /only update their own/);
     expect((await member.http.get(`/api/v1/users/${other.userId}`)).body.data.firstName).toBe('Ole');
     expect((await admin.http.put(`/api/v1/users/${other.userId}`, { phone: '+45 99' })).body.data.phone).toBe('+45 99');
     expect((await t.http.put(`/api/v1/users/${other.userId}`, { lastName: 'Bergh' })).body.data.lastName).toBe('Bergh');
@@ -120,8 +119,7 @@ describe('PUT /api/v1/users/:id', () => {
   it.each(bad)('400 for %s, user unchanged', async (_label, body, message) => {
     const before = (await t.http.get(`/api/v1/users/${admin.userId}`)).body.data;
     const res = await admin.http.put(`/api/v1/users/${admin.userId}`, body);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
+    expectError(res, 400, message);
     expect((await t.http.get(`/api/v1/users/${admin.userId}`)).body.data).toEqual(before);
   });
 

@@ -2,13 +2,13 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { createWebhookRetryPort } from '../../activities/webhook-client';
-import { createLogger } from '../../domain/logger';
-import { createOutboxDispatcher, type OutboxDispatcher } from '../../domain/outbox/dispatcher';
+import type { OutboxDispatcher } from '../../domain/outbox/dispatcher';
 import { webhookDeliveryWorkflowId } from '../../domain/webhooks/ports';
-import { createWebhookSubscriber } from '../../domain/webhooks/subscriber';
 import type { Tenant } from '../support/app';
-import { startEngineHarness, waitFor, type EngineHarness } from '../support/automation-engine';
+import { webhookDispatcher } from '../support/webhook-dispatcher';
+import { waitFor, type EngineHarness } from '../support/automation-engine';
 import { startReceiver, type Receiver } from '../support/webhooks';
+import { withEngine } from '../support/engine-suite';
 
 // Retries of failing deliveries through the real retry workflow on Temporal (schedule shortened to seconds).
 let h: EngineHarness;
@@ -18,17 +18,14 @@ const dispatchers: OutboxDispatcher[] = [];
 const children: ChildProcess[] = [];
 const ENV = { WEBHOOK_RETRY_SCHEDULE: '1s,1s,1s', WEBHOOK_RETRY_JITTER: '0', WEBHOOK_DISABLE_AFTER: '2' };
 
+withEngine('Webhook retries', (s) => ({ h, t } = s), { env: ENV });
 beforeAll(async () => {
-  h = await startEngineHarness(ENV);
-  await h.startWorker();
-  t = await h.app.tenant('Webhook retries');
   receiver = await startReceiver();
-}, 60_000);
+});
 afterAll(async () => {
   for (const c of children) if (c.exitCode === null) c.kill('SIGKILL');
   await Promise.all(dispatchers.map((d) => d.stop()));
   await receiver?.close();
-  await h?.close();
 });
 
 /**
@@ -39,21 +36,11 @@ async function startDispatcher(schedule?: number[]): Promise<void> {
   const config = schedule
     ? { ...h.app.config, webhooks: { ...h.app.config.webhooks, retryScheduleMs: schedule } }
     : h.app.config;
-  const log = createLogger('silent', 'webhook-retries-test');
-  const d = createOutboxDispatcher({
-    pgConnectionString: config.databaseUrl,
-    workspaceIds: [t.workspaceId],
-    log,
+  const d = webhookDispatcher(h.app, [t.workspaceId], {
+    config,
+    retries: createWebhookRetryPort(h.client, h.taskQueue),
     pollIntervalMs: 100,
-    backoff: () => 100,
-    subscribers: [
-      createWebhookSubscriber({
-        orm: h.app.runtime.deps.orm,
-        config,
-        log,
-        retries: createWebhookRetryPort(h.client, h.taskQueue),
-      }),
-    ],
+    backoffMs: 100,
   });
   dispatchers.push(d);
   await d.start();

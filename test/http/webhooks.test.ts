@@ -1,10 +1,10 @@
-import { createLogger } from '../../domain/logger';
-import { createOutboxDispatcher, type OutboxDispatcher } from '../../domain/outbox/dispatcher';
+import type { OutboxDispatcher } from '../../domain/outbox/dispatcher';
 import { WEBHOOK_EVENT_TYPES } from '../../domain/webhooks/event-types';
 import type { WebhookRetryInput } from '../../domain/webhooks/webhook-delivery.messages';
-import { createWebhookSubscriber } from '../../domain/webhooks/subscriber';
 import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import { webhookDispatcher } from '../support/webhook-dispatcher';
 import { startReceiver, verifyWith, type Receiver } from '../support/webhooks';
+import { expectError } from '../support/expect';
 
 // First attempts, the API and signing; retries through Temporal are in webhook-retries.test.ts.
 let app: TestApp;
@@ -18,22 +18,10 @@ beforeAll(async () => {
   app = await startTestApp({ OUTBOUND_ALLOW_HOSTS: '127.0.0.1', SECRETS_ENCRYPTION_KEY: KEY });
   t = await app.tenant('Webhooks');
   receiver = await startReceiver();
-  const log = createLogger('silent', 'webhooks-test');
-  dispatcher = createOutboxDispatcher({
-    pgConnectionString: app.config.databaseUrl,
-    workspaceIds: [t.workspaceId],
-    log,
-    backoff: () => 0,
-    // Only failing first attempts reach the retry port; this file checks that it is asked (the engine is tested with
-    // Temporal).
-    subscribers: [
-      createWebhookSubscriber({
-        orm: app.runtime.deps.orm,
-        config: app.config,
-        log,
-        retries: { startRetry: async (input) => (retriesStarted.push(input), 'started') },
-      }),
-    ],
+  // Only failing first attempts reach the retry port; this file checks that it is asked (the engine is tested with
+  // Temporal).
+  dispatcher = webhookDispatcher(app, [t.workspaceId], {
+    retries: { startRetry: async (input) => (retriesStarted.push(input), 'started') },
   });
 });
 afterAll(async () => {
@@ -102,9 +90,7 @@ describe('validation', () => {
     ['active as a string', { active: 'yes' }, /active/],
   ];
   it.each(bad)('POST 400 for %s', async (_label, override, message) => {
-    const res = await create(t.http, override);
-    expect(res.status).toBe(400);
-    expect(res.body.error).toMatch(message);
+    expectError(await create(t.http, override), 400, message);
   });
 
   it('accepts the limits: a 2048-character url, 100 event types (deduplicated), a 200-character name; "*" stands alone', async () => {
@@ -310,20 +296,9 @@ describe('deliveries from the outbox', () => {
 
   it('the guarded client refuses a private target that is not allow-listed (checked on every delivery)', async () => {
     const { id } = await subscribe();
-    const log = createLogger('silent', 'webhooks-test');
-    const strict = createOutboxDispatcher({
-      pgConnectionString: app.config.databaseUrl,
-      workspaceIds: [t.workspaceId],
-      log,
-      backoff: () => 0,
-      subscribers: [
-        createWebhookSubscriber({
-          orm: app.runtime.deps.orm,
-          config: { ...app.config, outboundAllowHosts: [] },
-          log,
-          retries: { startRetry: async (input) => (retriesStarted.push(input), 'started') },
-        }),
-      ],
+    const strict = webhookDispatcher(app, [t.workspaceId], {
+      config: { ...app.config, outboundAllowHosts: [] },
+      retries: { startRetry: async (input) => (retriesStarted.push(input), 'started') },
     });
     await t.http.post('/api/v1/companies', { name: 'Private Target' });
     await strict.drainOnce();

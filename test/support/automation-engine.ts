@@ -48,6 +48,12 @@ export interface EngineHarness {
   messaging?: import('../../domain/messaging/factory').MessagingDeps;
   /** A dispatcher with the app's subscribers (automations included) for these workspaces. */
   dispatcher(workspaceIds: string[]): OutboxDispatcher;
+  /** The execution row (any workspace) once it has one of `statuses` (by default: finished). */
+  waitForExecution(executionId: string, statuses?: string[], timeoutMs?: number): Promise<AutomationExecution>;
+  /** The steps of a run (any workspace), in the order they started. */
+  stepsOf(executionId: string): Promise<AutomationStep[]>;
+  /** The runs of an automation (any workspace), in the order they started. */
+  executionsOf(automationId: string): Promise<AutomationExecution[]>;
   close(): Promise<void>;
 }
 
@@ -90,6 +96,9 @@ export async function startEngineHarness(env: Record<string, string> = {}): Prom
     client,
     workflows,
     engine,
+    waitForExecution: (executionId, statuses, timeoutMs) => waitForExecution(app, executionId, statuses, timeoutMs),
+    stepsOf: (executionId) => stepsOf(app, executionId),
+    executionsOf: (automationId) => executionsOf(app, automationId),
     async startWorker() {
       bundle ??= await bundleWorkflowCode({
         workflowsPath: WORKFLOWS_PATH,
@@ -263,16 +272,15 @@ export async function waitFor<T>(
   }
 }
 
-/** The execution row (any workspace) once it has one of `statuses`. */
-export async function waitForExecution(
-  h: EngineHarness,
+async function waitForExecution(
+  app: TestApp,
   executionId: string,
   statuses: string[] = ['completed', 'failed', 'cancelled'],
   timeoutMs = 15_000,
 ): Promise<AutomationExecution> {
   return waitFor(
     async () => {
-      const e = await h.app.runtime.deps.orm.em
+      const e = await app.runtime.deps.orm.em
         .fork()
         .findOne(AutomationExecution, { _id: executionId }, { filters: false });
       return e && statuses.includes(e.status) ? e : null;
@@ -282,14 +290,14 @@ export async function waitForExecution(
   );
 }
 
-export async function stepsOf(h: EngineHarness, executionId: string): Promise<AutomationStep[]> {
-  return h.app.runtime.deps.orm.em
+async function stepsOf(app: TestApp, executionId: string): Promise<AutomationStep[]> {
+  return app.runtime.deps.orm.em
     .fork()
     .find(AutomationStep, { executionId }, { filters: false, orderBy: { startedAt: 'asc', _id: 'asc' } });
 }
 
-export async function executionsOf(h: EngineHarness, automationId: string): Promise<AutomationExecution[]> {
-  return h.app.runtime.deps.orm.em
+async function executionsOf(app: TestApp, automationId: string): Promise<AutomationExecution[]> {
+  return app.runtime.deps.orm.em
     .fork()
     .find(AutomationExecution, { automationId }, { filters: false, orderBy: { startedAt: 'asc', _id: 'asc' } });
 }

@@ -1,4 +1,4 @@
-import type { TestApp, Tenant } from './app';
+import type { HttpClient, TestApp, Tenant } from './app';
 import { CustomFieldDefinition, type CustomFieldType } from '../../domain/custom-fields/custom-field-definition.entity';
 import { Lead } from '../../domain/leads/lead.entity';
 import { User } from '../../domain/workspaces/user.entity';
@@ -44,4 +44,24 @@ export async function countDeals(app: TestApp, workspaceId: string): Promise<num
     .getConnection()
     .execute<{ n: string }[]>('select count(*) as n from deal where workspace_id = ?', [workspaceId]);
   return Number(rows[0]!.n);
+}
+
+/** A deal flow as the API answers it (the parts the deal tests read). */
+export interface FlowView {
+  _id: string;
+  stages: { id: string; title: string; type?: string }[];
+}
+
+/** The id of the stage titled `title` in `flow`. */
+export const stageId = (flow: FlowView, title: string): string => flow.stages.find((s) => s.title === title)!.id;
+
+/** The workspace's default flow (the first listed) and a second flow, created with `title` and `stages`. */
+export async function defaultFlowAnd(
+  http: HttpClient,
+  title: string,
+  stages: Record<string, unknown>[],
+): Promise<[FlowView, FlowView]> {
+  const pipeline = (await http.get('/api/v1/flows')).body.data[0] as FlowView;
+  const other = (await http.post('/api/v1/flows', { title, stages })).body.data as FlowView;
+  return [pipeline, other];
 }

@@ -93,3 +93,25 @@ export async function insertEmailBulk(app: TestApp, http: HttpClient): Promise<s
   await ctx.em.flush();
   return bulk._id;
 }
+
+let mailCount = 0;
+
+/**
+ * A raw RFC 822 message as a mail server hands it over: a fresh Message-ID, the current Date, plain
+ * UTF-8 text by default, then `headers` (From, To, Subject, … and overrides of these), a blank line and
+ * `body`.
+ */
+export function rawMail(headers: Record<string, string>, body: string): string {
+  return [
+    ...Object.entries({
+      'Message-ID': `<mail-${Date.now()}-${++mailCount}@example.com>`,
+      Date: new Date().toUTCString(),
+      'MIME-Version': '1.0',
+      'Content-Type': 'text/plain; charset=utf-8',
+      ...headers,
+    }).map(([k, v]) => `${k}: ${v}`),
+    '',
+    body,
+    '',
+  ].join('\r\n');
+}

@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import type { MeiliSearch } from 'meilisearch';
+import type { AppConfig } from '../../domain/config';
 import type { Logger } from '../../domain/logger';
 import { createOutboxDispatcher, type OutboxDispatcher } from '../../domain/outbox/dispatcher';
 import { buildSubscribers } from '../../domain/outbox/subscribers';
@@ -15,25 +16,37 @@ export const testMeili = (): MeiliSearch =>
   createMeiliClient(process.env.MEILI_URL as string, process.env.MEILI_MASTER_KEY || undefined);
 
 /**
- * A started outbox dispatcher with only the search-index subscriber, for the given workspaces: writes
- * reach Meilisearch the way the worker sends them. Stop it in afterAll.
+ * An outbox dispatcher with only the search-index subscriber, for the given workspaces (not started):
+ * writes reach Meilisearch the way the worker sends them. `config` replaces the app's (e.g. a Meilisearch
+ * that is down); without `backoffMs` a failed delivery waits the standard retry schedule.
  */
+export function searchIndexDispatcher(
+  app: TestApp,
+  workspaceIds: string[],
+  log: Logger,
+  options: { config?: AppConfig; pollIntervalMs?: number; backoffMs?: number } = {},
+): OutboxDispatcher {
+  const { config = app.config, pollIntervalMs, backoffMs } = options;
+  return createOutboxDispatcher({
+    pgConnectionString: app.config.databaseUrl,
+    workspaceIds,
+    subscribers: buildSubscribers(
+      { orm: app.runtime.deps.orm, config, log, searchIndex: createSearchIndexSubscriber },
+      { without: ['automations', 'contract-envelopes', 'webhooks', 'sequences'] },
+    ),
+    log,
+    pollIntervalMs,
+    ...(backoffMs === undefined ? {} : { backoff: () => backoffMs }),
+  });
+}
+
+/** A started search-index dispatcher (polling every 100 ms, retrying after 100 ms). Stop it in afterAll. */
 export async function startSearchIndexing(
   app: TestApp,
   workspaceIds: string[],
   log: Logger,
 ): Promise<OutboxDispatcher> {
-  const dispatcher = createOutboxDispatcher({
-    pgConnectionString: app.config.databaseUrl,
-    workspaceIds,
-    subscribers: buildSubscribers(
-      { orm: app.runtime.deps.orm, config: app.config, log, searchIndex: createSearchIndexSubscriber },
-      { without: ['automations', 'contract-envelopes', 'webhooks', 'sequences'] },
-    ),
-    log,
-    pollIntervalMs: 100,
-    backoff: () => 100,
-  });
+  const dispatcher = searchIndexDispatcher(app, workspaceIds, log, { pollIntervalMs: 100, backoffMs: 100 });
   await dispatcher.start();
   return dispatcher;
 }

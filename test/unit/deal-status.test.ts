@@ -6,23 +6,17 @@ const earlier = new Date('2026-01-01T00:00:00Z');
 const open: StatusState = { status: 'open', wonDate: null, lostDate: null };
 const won: StatusState = { status: 'won', wonDate: earlier, lostDate: null };
 const lost: StatusState = { status: 'lost', wonDate: null, lostDate: earlier };
+const wonNow: StatusState = { status: 'won', wonDate: now, lostDate: null };
+const lostNow: StatusState = { status: 'lost', wonDate: null, lostDate: now };
 
 describe('nextStatus', () => {
   it.each([
-    [
-      'open deal, status won → won today',
-      { current: open, currentStageType: 'open', status: 'won' },
-      { status: 'won', wonDate: now, lostDate: null },
-    ],
-    [
-      'open deal, status lost → lost today',
-      { current: open, currentStageType: 'open', status: 'lost' },
-      { status: 'lost', wonDate: null, lostDate: now },
-    ],
+    ['open deal, status won → won today', { current: open, currentStageType: 'open', status: 'won' }, wonNow],
+    ['open deal, status lost → lost today', { current: open, currentStageType: 'open', status: 'lost' }, lostNow],
     [
       'won deal, status lost → lost, wonDate cleared',
       { current: won, currentStageType: 'open', status: 'lost' },
-      { status: 'lost', wonDate: null, lostDate: now },
+      lostNow,
     ],
     [
       'won deal, status open → reopened, dates cleared',
@@ -36,16 +30,8 @@ describe('nextStatus', () => {
       { current: open, currentStageType: 'open', status: 'won', wonDate: earlier },
       { status: 'won', wonDate: earlier, lostDate: null },
     ],
-    [
-      'move into a won stage → won',
-      { current: open, currentStageType: 'open', nextStageType: 'won' },
-      { status: 'won', wonDate: now, lostDate: null },
-    ],
-    [
-      'move into a lost stage → lost',
-      { current: won, currentStageType: 'won', nextStageType: 'lost' },
-      { status: 'lost', wonDate: null, lostDate: now },
-    ],
+    ['move into a won stage → won', { current: open, currentStageType: 'open', nextStageType: 'won' }, wonNow],
+    ['move into a lost stage → lost', { current: won, currentStageType: 'won', nextStageType: 'lost' }, lostNow],
     [
       'move from a won stage to an open stage → reopened',
       { current: won, currentStageType: 'won', nextStageType: 'open' },
@@ -59,17 +45,13 @@ describe('nextStatus', () => {
     [
       'move to an open stage and mark lost in one call → lost',
       { current: open, currentStageType: 'open', nextStageType: 'open', status: 'lost' },
-      { status: 'lost', wonDate: null, lostDate: now },
+      lostNow,
     ],
-    [
-      'new deal in a won stage → won',
-      { current: open, currentStageType: null, nextStageType: 'won' },
-      { status: 'won', wonDate: now, lostDate: null },
-    ],
+    ['new deal in a won stage → won', { current: open, currentStageType: null, nextStageType: 'won' }, wonNow],
     [
       'new deal created lost in an open stage',
       { current: open, currentStageType: null, nextStageType: 'open', status: 'lost' },
-      { status: 'lost', wonDate: null, lostDate: now },
+      lostNow,
     ],
     ['status equal to the won stage it sits in', { current: won, currentStageType: 'won', status: 'won' }, won],
   ] as const)('%s', (_label, input, expected) => {

@@ -11,9 +11,10 @@ import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { Booking } from '../booking.entity';
 import type { Tenant } from '../../../test/support/app';
-import { startEngineHarness, waitFor, type EngineHarness } from '../../../test/support/automation-engine';
+import { waitFor, type EngineHarness } from '../../../test/support/automation-engine';
 import { book, createConfig, freshDay } from './support';
 import { startSmtp, type LocalSmtp } from '../../../test/unit/messaging/local-smtp';
+import { withEngine } from '../../../test/support/engine-suite';
 
 const RECORD = process.env.RECORD_BOOKING_FIXTURE === '1';
 let h: EngineHarness;
@@ -22,21 +23,21 @@ let smtp: LocalSmtp;
 let ownerEmail: string;
 beforeAll(async () => {
   smtp = await startSmtp();
-  h = await startEngineHarness({
+});
+withEngine('Booking approval', (s) => ({ h, t } = s), {
+  env: () => ({
     SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
     MAIL_FROM: 'Acme Bookings <bookings@acme.test>',
     BOOKING_TIME_SCALE: '0.001',
     ...(RECORD ? { TEMPORAL_PAYLOAD_KEYS: '' } : {}),
-  });
-  await h.startWorker();
-  t = await h.app.tenant('Booking approval');
+  }),
+  timeoutMs: 120_000,
+});
+beforeAll(async () => {
   ownerEmail = (await t.http.get('/api/v1/whoami')).body.data.user.email;
   await h.dispatcher([t.workspaceId]).start();
-}, 120_000);
-afterAll(async () => {
-  await h?.close();
-  await smtp?.close();
-}, 60_000);
+});
+afterAll(() => smtp?.close());
 
 const row = (id: string) => h.app.runtime.deps.orm.em.fork().findOne(Booking, { _id: id }, { filters: false });
 // Bodies are quoted-printable: undo the soft line breaks before looking for ids in them.

@@ -18,7 +18,6 @@ import {
   action,
   chainGraph,
   createAutomation,
-  executionsOf,
   startEngineHarness,
   waitFor,
   type EngineHarness,
@@ -154,7 +153,7 @@ async function outage(automationId: string): Promise<void> {
   }
   const runs = await waitFor(
     async () => {
-      const all = await executionsOf(h, automationId);
+      const all = await h.executionsOf(automationId);
       return all.length === 3 ? all : null;
     },
     20_000,

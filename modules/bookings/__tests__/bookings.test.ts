@@ -7,10 +7,11 @@ import { Booking } from '../booking.entity';
 import { CalendarEvent } from '../../../domain/calendar/calendar-event.entity';
 import { OutboxEvent } from '../../../domain/outbox/outbox-event.entity';
 import type { Tenant } from '../../../test/support/app';
-import { startEngineHarness, waitFor, type EngineHarness } from '../../../test/support/automation-engine';
+import { waitFor, type EngineHarness } from '../../../test/support/automation-engine';
 import { book, createConfig, freshDay, ownerId } from './support';
 import { assertCatalogued } from '../../../test/support/outbox';
 import { startSmtp, type LocalSmtp } from '../../../test/unit/messaging/local-smtp';
+import { withEngine } from '../../../test/support/engine-suite';
 
 let h: EngineHarness;
 let t: Tenant;
@@ -18,19 +19,16 @@ let other: Tenant;
 let smtp: LocalSmtp;
 beforeAll(async () => {
   smtp = await startSmtp();
-  h = await startEngineHarness({
-    SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
-    MAIL_FROM: 'Acme Bookings <bookings@acme.test>',
-  });
-  await h.startWorker();
-  t = await h.app.tenant('Bookings');
+});
+withEngine('Bookings', (s) => ({ h, t } = s), {
+  env: () => ({ SMTP_URL: `smtp://127.0.0.1:${smtp.port}`, MAIL_FROM: 'Acme Bookings <bookings@acme.test>' }),
+  timeoutMs: 120_000,
+});
+beforeAll(async () => {
   other = await h.app.tenant('Bookings other');
   await h.dispatcher([t.workspaceId]).start();
-}, 120_000);
-afterAll(async () => {
-  await h?.close();
-  await smtp?.close();
-}, 60_000);
+});
+afterAll(() => smtp?.close());
 
 const em = () => h.app.runtime.deps.orm.em.fork();
 const row = (id: string) => em().findOne(Booking, { _id: id }, { filters: false });

@@ -2,8 +2,7 @@
  * A worker killed -9 between two signatures: the database holds both signatures, the workflow
  * is told by a signal that waits on the server, and a new worker completes the envelope once.
  */
-import { spawn, type ChildProcess } from 'node:child_process';
-import path from 'node:path';
+import type { ChildProcess } from 'node:child_process';
 import { Contract, ContractDocument } from '../contract.entity';
 import { OutboxEvent } from '../../../domain/outbox/outbox-event.entity';
 import { contractEnvelopeKind } from '../contract-envelope.kind';
@@ -12,6 +11,7 @@ import { startEngineHarness, waitFor, type EngineHarness } from '../../../test/s
 import { createContract, linksFor } from './support';
 import { startSmtp, type LocalSmtp } from '../../../test/unit/messaging/local-smtp';
 import { createMessagingDeps } from '../../../domain/messaging/factory';
+import { startWorkerProcess } from '../../../test/support/worker-process';
 
 let h: EngineHarness;
 let smtp: LocalSmtp;
@@ -35,31 +35,14 @@ afterAll(async () => {
   await smtp?.close();
 }, 90_000);
 
-function startChildWorker(): Promise<ChildProcess> {
-  const proc = spawn(
-    process.execPath,
-    ['--import', 'tsx', path.join(__dirname, '../../../test/support/worker-child.ts')],
-    {
-      env: {
-        ...process.env,
-        ...mailEnv(),
-        TEMPORAL_TASK_QUEUE: h.taskQueue,
-        DATABASE_URL: h.app.config.databaseUrl,
-        // The child starts the envelope workflow of the contract sent below (its starter).
-        STARTER_WORKSPACE_IDS: t.workspaceId,
-      },
-      stdio: ['ignore', 'pipe', 'inherit'],
-    },
-  );
-  return new Promise((resolve, reject) => {
-    let out = '';
-    proc.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      if (out.includes('started\n')) resolve(proc);
-    });
-    proc.once('exit', (code) => reject(new Error(`worker child exited with ${code} before starting`)));
+const startChildWorker = (): Promise<ChildProcess> =>
+  startWorkerProcess({
+    ...mailEnv(),
+    TEMPORAL_TASK_QUEUE: h.taskQueue,
+    DATABASE_URL: h.app.config.databaseUrl,
+    // The child starts the envelope workflow of the contract sent below (its starter).
+    STARTER_WORKSPACE_IDS: t.workspaceId,
   });
-}
 
 it('completes once after the worker is killed between the first and the second signature', async () => {
   child = await startChildWorker();

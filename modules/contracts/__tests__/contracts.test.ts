@@ -12,15 +12,14 @@ import { forkForWorkspace } from '../../../domain/orm/tenant';
 import { OutboxEvent } from '../../../domain/outbox/outbox-event.entity';
 import { contractEnvelopeKind } from '../contract-envelope.kind';
 import { HttpClient, type Tenant } from '../../../test/support/app';
+import { webhookDispatcher } from '../../../test/support/webhook-dispatcher';
 import { startEngineHarness, waitFor, type EngineHarness } from '../../../test/support/automation-engine';
 import { createContract, linksFor, signerEmail } from './support';
 import { assertCatalogued } from '../../../test/support/outbox';
 import { startSmtp, type LocalSmtp } from '../../../test/unit/messaging/local-smtp';
 import { createMessagingDeps } from '../../../domain/messaging/factory';
-import { createOutboxDispatcher } from '../../../domain/outbox/dispatcher';
-import { createLogger } from '../../../domain/logger';
-import { createWebhookSubscriber } from '../../../domain/webhooks/subscriber';
 import { startReceiver } from '../../../test/support/webhooks';
+import { expectError } from '../../../test/support/expect';
 
 let h: EngineHarness;
 let smtp: LocalSmtp;
@@ -186,8 +185,7 @@ describe('create, read, list', () => {
     ],
   ])('400 for %s', async (_label, body, pathName) => {
     const res = await t.http.post('/api/v1/contracts', body);
-    expect(res.status).toBe(400);
-    expect(typeof res.body.error).toBe('string');
+    expectError(res, 400);
     if (pathName !== 'body') expect(res.body.details.map((d: any) => d.path)).toContain(pathName);
   });
 
@@ -327,8 +325,7 @@ describe('the signing envelope', () => {
       { tokenHash: early.hash },
     );
     const wrong = await sign(early.token);
-    expect(wrong.status).toBe(409);
-    expect(wrong.body.error).toMatch(/turn/);
+    expectError(wrong, 409, /turn/);
     expect(
       (await pub.get(`/public/contracts/sign/${early.token}`, { headers: { accept: 'application/json' } })).body.data
         .signer.canSign,
@@ -460,22 +457,7 @@ describe('the signing envelope', () => {
     });
     expect(sub.status).toBe(201);
     receiver.secrets = [sub.body.data.secret];
-    const log = createLogger('silent', 'contracts-webhooks');
-    const dispatcher = createOutboxDispatcher({
-      pgConnectionString: h.app.config.databaseUrl,
-      workspaceIds: [w.workspaceId],
-      log,
-      backoff: () => 0,
-      pollIntervalMs: 100,
-      subscribers: [
-        createWebhookSubscriber({
-          orm: h.app.runtime.deps.orm,
-          config: h.app.config,
-          log,
-          retries: { startRetry: async () => 'started' },
-        }),
-      ],
-    });
+    const dispatcher = webhookDispatcher(h.app, [w.workspaceId], { pollIntervalMs: 100 });
     await dispatcher.start();
     try {
       const { id, signers } = await createContract(w.http, { mode: 'parallel' });

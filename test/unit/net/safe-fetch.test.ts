@@ -1,8 +1,8 @@
 import http from 'node:http';
 import tls from 'node:tls';
 import type { AddressInfo } from 'node:net';
-import { DomainError } from '../../../domain/errors';
 import { safeFetch, type SafeFetchOptions } from '../../../domain/net/safe-fetch';
+import { domainErrorOf } from '../../support/expect';
 
 let server: http.Server;
 let port: number;
@@ -72,17 +72,6 @@ afterAll(async () => {
 
 const local: SafeFetchOptions = { allowHosts: ['127.0.0.1'] };
 
-async function failure(promise: Promise<unknown>): Promise<DomainError> {
-  const err = await promise.then(
-    () => {
-      throw new Error('expected the fetch to fail');
-    },
-    (e: unknown) => e,
-  );
-  expect(err).toBeInstanceOf(DomainError);
-  return err as DomainError;
-}
-
 describe('refused targets (no allow-list)', () => {
   it.each([
     ['http://127.0.0.1:PORT/ok', /127\.0\.0\.1 is a loopback address/],
@@ -98,7 +87,7 @@ describe('refused targets (no allow-list)', () => {
     ['http://0.0.0.0:PORT/ok', /unspecified/],
   ])('%s', async (template, reason) => {
     const before = hits['/ok'] ?? 0;
-    const err = await failure(safeFetch(template.replace('PORT', String(port))));
+    const err = await domainErrorOf(safeFetch(template.replace('PORT', String(port))));
     expect(err.code).toBe('validation');
     expect(err.message).toMatch(/^refusing to fetch /);
     expect(err.message).toMatch(reason);
@@ -110,20 +99,20 @@ describe('refused targets (no allow-list)', () => {
       { address: '93.184.216.34', family: 4 },
       { address: '10.1.2.3', family: 4 },
     ]);
-    const err = await failure(safeFetch('https://mixed.example/x', { resolve }));
+    const err = await domainErrorOf(safeFetch('https://mixed.example/x', { resolve }));
     expect(err.code).toBe('validation');
     expect(err.message).toMatch(/mixed\.example resolves to a private address/);
   });
 
   it('refuses a host resolving to an IPv4-mapped private IPv6 address', async () => {
-    const err = await failure(
+    const err = await domainErrorOf(
       safeFetch('https://mapped.example/', { resolve: async () => [{ address: '::ffff:192.168.0.10', family: 6 }] }),
     );
     expect(err.message).toMatch(/private \(IPv4-mapped\)/);
   });
 
   it('an allow-list entry for another host does not help', async () => {
-    const err = await failure(safeFetch(`${base}/ok`, { allowHosts: ['10.0.0.1', 'example.com'] }));
+    const err = await domainErrorOf(safeFetch(`${base}/ok`, { allowHosts: ['10.0.0.1', 'example.com'] }));
     expect(err.code).toBe('validation');
   });
 });
@@ -137,20 +126,22 @@ describe('bad URLs and protocols', () => {
     ['javascript:alert(1)', /javascript:/],
     ['gopher://example.com/', /gopher:/],
   ])('%j is a validation error', async (url, message) => {
-    const err = await failure(safeFetch(url));
+    const err = await domainErrorOf(safeFetch(url));
     expect(err.code).toBe('validation');
     expect(err.message).toMatch(message);
   });
 
   it('https-only callers refuse http', async () => {
-    const err = await failure(safeFetch(`${base}/ok`, { ...local, allowedProtocols: ['https'] }));
+    const err = await domainErrorOf(safeFetch(`${base}/ok`, { ...local, allowedProtocols: ['https'] }));
     expect(err.code).toBe('validation');
     expect(err.message).toMatch(/only https allowed/);
   });
 
   it('a host that does not resolve is a validation error', async () => {
     const notFound = Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' });
-    const err = await failure(safeFetch('https://nope.invalid/', { resolve: async () => Promise.reject(notFound) }));
+    const err = await domainErrorOf(
+      safeFetch('https://nope.invalid/', { resolve: async () => Promise.reject(notFound) }),
+    );
     expect(err.code).toBe('validation');
     expect(err.message).toMatch(/does not resolve/);
   });
@@ -221,14 +212,14 @@ describe('bounds', () => {
   });
 
   it.each(['/big', '/big-chunked'])('refuses %s above maxBytes with too_large', async (path) => {
-    const err = await failure(safeFetch(`${base}${path}`, { ...local, maxBytes: 999 }));
+    const err = await domainErrorOf(safeFetch(`${base}${path}`, { ...local, maxBytes: 999 }));
     expect(err.code).toBe('too_large');
     expect(err.message).toMatch(/999-byte limit/);
   });
 
   it('times out when the server never answers', async () => {
     const started = Date.now();
-    const err = await failure(safeFetch(`${base}/hang`, { ...local, timeoutMs: 200 }));
+    const err = await domainErrorOf(safeFetch(`${base}/hang`, { ...local, timeoutMs: 200 }));
     expect(err.code).toBe('upstream_failed');
     expect(err.message).toMatch(/within 200 ms/);
     expect(Date.now() - started).toBeLessThan(2000);
@@ -236,13 +227,13 @@ describe('bounds', () => {
 
   it('bounds the whole exchange, not just the wait for headers', async () => {
     const started = Date.now();
-    const err = await failure(safeFetch(`${base}/drip`, { ...local, timeoutMs: 300 }));
+    const err = await domainErrorOf(safeFetch(`${base}/drip`, { ...local, timeoutMs: 300 }));
     expect(err.code).toBe('upstream_failed');
     expect(Date.now() - started).toBeLessThan(2000);
   });
 
   it('bounds a DNS lookup that hangs', async () => {
-    const err = await failure(
+    const err = await domainErrorOf(
       safeFetch('https://slow-dns.test/', { timeoutMs: 150, resolve: () => new Promise(() => undefined) }),
     );
     expect(err.code).toBe('upstream_failed');
@@ -253,7 +244,7 @@ describe('bounds', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const closedPort = (closed.address() as AddressInfo).port;
     await new Promise((resolve) => closed.close(resolve));
-    const err = await failure(safeFetch(`http://127.0.0.1:${closedPort}/`, local));
+    const err = await domainErrorOf(safeFetch(`http://127.0.0.1:${closedPort}/`, local));
     expect(err.code).toBe('upstream_failed');
     expect(err.message).toMatch(/ECONNREFUSED/);
   });
@@ -297,7 +288,7 @@ hTUAQXq/6cM=
     const tlsPort = (tlsServer.address() as AddressInfo).port;
     try {
       const resolve = jest.fn(async () => [{ address: '127.0.0.1', family: 4 }]);
-      const err = await failure(
+      const err = await domainErrorOf(
         safeFetch(`https://images.test:${tlsPort}/a.png`, {
           allowHosts: ['images.test'],
           resolve,

@@ -116,73 +116,22 @@ describe('operators', () => {
     ).toBe(expected);
   });
 
-  it('all needs every condition, any at least one; groups nest', () => {
-    const rule = (when: unknown) => ({ name: 'probe', when, then: [{ type: 'warn', message: 'hit' }] });
-    const f = { a: 1, b: 2 };
-    expect(
-      fired(
-        run({
-          fields: f,
-          rules: [
-            rule({
-              all: [
-                { subject: 'field.a', operator: 'eq', value: 1 },
-                { subject: 'field.b', operator: 'eq', value: 3 },
-              ],
-            }),
-          ],
-        }),
-      ),
-    ).toBe(false);
-    expect(
-      fired(
-        run({
-          fields: f,
-          rules: [
-            rule({
-              any: [
-                { subject: 'field.a', operator: 'eq', value: 9 },
-                { subject: 'field.b', operator: 'eq', value: 2 },
-              ],
-            }),
-          ],
-        }),
-      ),
-    ).toBe(true);
-    expect(
-      fired(
-        run({
-          fields: f,
-          rules: [
-            rule({
-              all: [
-                { subject: 'field.a', operator: 'eq', value: 1 },
-                {
-                  any: [
-                    { subject: 'field.b', operator: 'eq', value: 5 },
-                    { subject: 'field.b', operator: 'lt', value: 3 },
-                  ],
-                },
-              ],
-            }),
-          ],
-        }),
-      ),
-    ).toBe(true);
-    expect(
-      fired(
-        run({
-          fields: f,
-          rules: [
-            rule({
-              all: [{ subject: 'field.a', operator: 'eq', value: 1 }],
-              any: [{ subject: 'field.b', operator: 'eq', value: 5 }],
-            }),
-          ],
-        }),
-      ),
-    ).toBe(false);
-  });
+  // Fields a = 1, b = 2; the rule warns when its condition holds.
+  const firesWith = (when: unknown) =>
+    fired(run({ fields: { a: 1, b: 2 }, rules: [{ name: 'probe', when, then: [{ type: 'warn', message: 'hit' }] }] }));
+  const field = (name: string, operator: string, value: number) => ({ subject: `field.${name}`, operator, value });
+  it.each<[string, unknown, boolean]>([
+    ['all with one condition false', { all: [field('a', 'eq', 1), field('b', 'eq', 3)] }, false],
+    ['any with one condition true', { any: [field('a', 'eq', 9), field('b', 'eq', 2)] }, true],
+    [
+      'an any group nested in all',
+      { all: [field('a', 'eq', 1), { any: [field('b', 'eq', 5), field('b', 'lt', 3)] }] },
+      true,
+    ],
+    ['all and any side by side, the any false', { all: [field('a', 'eq', 1)], any: [field('b', 'eq', 5)] }, false],
+  ])('all needs every condition, any at least one; groups nest: %s', (_name, when, expected) =>
+    expect(firesWith(when)).toBe(expected),
+  );
 });
 
 describe('actions', () => {
