@@ -66,6 +66,8 @@ function summarise(file: string, top: number, sinceS: number): void {
   show('self time by function:', byFn);
 }
 
+// A reader that stops early (`| head`) is not an error.
+process.stdout.on('error', () => process.exit(0));
 const args = process.argv.slice(2);
 const opt = (name: string, fallback: number): number => {
   const i = args.indexOf(name);
