@@ -5,10 +5,15 @@ import { eventsFor } from '../support/outbox';
 let app: TestApp;
 let t: Tenant;
 let companyId: string;
+/** Records of t: the structural rules (one reference, a slug with a record) are checked after the references exist. */
+const real: Record<'person' | 'deal' | 'record', string> = { person: '', deal: '', record: '' };
 beforeAll(async () => {
   app = await startTestApp();
   t = await app.tenant();
   companyId = (await makeCompany(t.http)).body.data._id;
+  real.person = await factories.person!(t.http);
+  real.deal = await factories.deal!(t.http);
+  real.record = await factories['custom-object-record']!(t.http);
 });
 afterAll(() => app.close());
 
@@ -79,7 +84,7 @@ describe('POST /api/v1/notes', () => {
     ],
     [
       'two references',
-      () => ({ content: 'x', company: companyId, personRef: MISSING }),
+      () => ({ content: 'x', company: companyId, personRef: real.person }),
       /exactly one parent is allowed/,
     ],
     ['unknown company', () => ({ content: 'x', company: MISSING }), /company: no company with id/],
@@ -88,7 +93,7 @@ describe('POST /api/v1/notes', () => {
     ['unknown deal', () => ({ content: 'x', dealRef: MISSING }), /dealRef: no deal with id/],
     [
       'customObjectRecord without slug',
-      () => ({ content: 'x', customObjectRecord: MISSING }),
+      () => ({ content: 'x', customObjectRecord: real.record }),
       /customObjectSlug: is required/,
     ],
     [
@@ -136,13 +141,13 @@ describe('PUT and DELETE /api/v1/notes/:id', () => {
 
   it.each([
     ['clearing the only reference', { company: null }, /exactly one parent is required/],
-    ['two references', { personRef: MISSING, dealRef: MISSING }, /exactly one parent is allowed/],
+    ['two references', () => ({ personRef: real.person, dealRef: real.deal }), /exactly one parent is allowed/],
     ['unknown reference', { leadRef: MISSING }, /leadRef: no lead/],
     ['blank content', { content: '' }, /content/],
   ])('400 for %s; note and activity unchanged', async (_label, body, message) => {
     const note = (await t.http.post('/api/v1/notes', { content: 'stable', company: companyId })).body.data;
     const activity = (await t.http.get(`/api/v1/activities/${note.activityId}`)).body.data;
-    const res = await t.http.put(`/api/v1/notes/${note._id}`, body);
+    const res = await t.http.put(`/api/v1/notes/${note._id}`, typeof body === 'function' ? body() : body);
     expect(res.status).toBe(400);
     expect(res.body.error).toMatch(message);
     expect((await t.http.get(`/api/v1/notes/${note._id}`)).body.data).toEqual(note);

@@ -6,11 +6,16 @@ let app: TestApp;
 let t: Tenant;
 let other: Tenant;
 let companyId: string;
+/** Records of t: the structural rules (one parent, a slug with a record) are checked after the references exist. */
+const real: Record<'person' | 'lead' | 'record', string> = { person: '', lead: '', record: '' };
 beforeAll(async () => {
   app = await startTestApp();
   t = await app.tenant();
   other = await app.tenant();
   companyId = (await makeCompany(t.http)).body.data._id;
+  real.person = await factories.person!(t.http);
+  real.lead = await factories.lead!(t.http);
+  real.record = await factories['custom-object-record']!(t.http);
 });
 afterAll(() => app.close());
 
@@ -110,7 +115,11 @@ describe('POST /api/v1/tasks', () => {
     ],
     ['status cancelled', () => ({ title: 'x', company: companyId, status: 'cancelled' }), /status/],
     ['no parent', () => ({ title: 'x' }), /exactly one parent is required/],
-    ['two parents', () => ({ title: 'x', company: companyId, personRef: MISSING }), /exactly one parent is allowed/],
+    [
+      'two parents',
+      () => ({ title: 'x', company: companyId, personRef: real.person }),
+      /exactly one parent is allowed/,
+    ],
     [
       'companyRef is not the field name',
       () => ({ title: 'x', companyRef: companyId }),
@@ -123,7 +132,7 @@ describe('POST /api/v1/tasks', () => {
     ['project (none exist yet)', () => ({ title: 'x', project: MISSING }), /project: no project with id/],
     [
       'customObjectRecord without slug',
-      () => ({ title: 'x', customObjectRecord: MISSING }),
+      () => ({ title: 'x', customObjectRecord: real.record }),
       /customObjectSlug: is required/,
     ],
     [
@@ -151,7 +160,7 @@ describe('POST /api/v1/tasks', () => {
     [
       'assignee of another workspace',
       () => ({ title: 'x', company: companyId, assignees: [other.userId] }),
-      /assignees: no user with id/,
+      /assignees\[0\]: no user with id/,
     ],
     [
       'owner of another workspace',
@@ -273,7 +282,7 @@ describe('PUT /api/v1/tasks/:id (States table)', () => {
 
   it.each([
     ['clearing the only parent', { company: null }, /exactly one parent is required/],
-    ['two parents', { personRef: MISSING, leadRef: MISSING }, /exactly one parent is allowed/],
+    ['two parents', () => ({ personRef: real.person, leadRef: real.lead }), /exactly one parent is allowed/],
     ['unknown new parent', { leadRef: MISSING }, /leadRef: no lead with id/],
     ['owner of another workspace', () => ({ owner: other.userId }), /owner: no user/],
     ['empty title', { title: '' }, /title/],
