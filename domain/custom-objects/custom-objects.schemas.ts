@@ -2,7 +2,6 @@ import { z } from 'zod';
 import { FIELD_TYPES, MAX_JSON_BYTES, RESERVED_SLUGS } from './field-types';
 import { rollupBody } from './rollup';
 import { RECORD_TYPES } from '../shared/record-types';
-import { ref } from '../references/refs';
 
 export const MAX_FAVORITE_FIELDS = 5;
 export const MAX_FIELDS_PER_OBJECT = 200;
@@ -145,7 +144,7 @@ export const recordBody = z
 
 export const bulkBody = z.object({
   ids: z
-    .array(ref('custom-object-record', z.string().regex(/^[0-9a-f]{24}$/, 'each id must be a 24-character hex id')))
+    .array(z.string().regex(/^[0-9a-f]{24}$/, 'each id must be a 24-character hex id'))
     .min(1, 'ids must not be empty')
     .max(MAX_BULK_IDS, `at most ${MAX_BULK_IDS} ids`),
   patch: z.record(z.string().max(200), z.unknown()),

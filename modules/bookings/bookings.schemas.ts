@@ -118,11 +118,11 @@ const localDate = z
   .refine(isLocalDate, { message: "must be a date YYYY-MM-DD (a local date in the config's time zone)" });
 
 export const availableSlotsQuery = z.object({
-  configId: ref('booking-config', requiredId),
+  configId: requiredId,
   startDate: localDate,
   endDate: localDate,
   meetingTypeId: z.string().max(100).optional(),
-  agentId: ref('user', objectId).optional(),
+  agentId: objectId.optional(),
 });
 
 /** ISO 8601 instant with a time and an offset (or Z): a slot start is never a bare local time. */

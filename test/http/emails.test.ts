@@ -157,7 +157,7 @@ describe('POST /emails', () => {
     ['bad address', { to: 'not-an-address' }, /to/],
     ['unknown account', { accountId: '0123456789abcdef01234567' }, /accountId/],
     ['malformed account', { accountId: 'nope' }, /accountId/],
-    ['unknown link', { linkPersonId: '0123456789abcdef01234567' }, /personId/],
+    ['unknown link', { linkPersonId: '0123456789abcdef01234567' }, /linkPersonId: no person with id/],
     ['bad replyToMessageId', { replyToMessageId: 'nothing here' }, /replyToMessageId/],
     ['trackOpens not boolean', { trackOpens: 'yes' }, /trackOpens/],
   ])('refuses %s with 400', async (_name, over, message) => {

@@ -9,8 +9,13 @@ let app: TestApp;
 let t: Tenant;
 let companyId: string;
 withTestApp((s) => ({ app, t } = s));
+/** Records of t: the structural rules (one reference, a slug with a record) are checked after the references exist. */
+const real: Record<'person' | 'deal' | 'record', string> = { person: '', deal: '', record: '' };
 beforeAll(async () => {
   companyId = (await makeCompany(t.http)).body.data._id;
+  real.person = await factories.person!(t.http);
+  real.deal = await factories.deal!(t.http);
+  real.record = await factories['custom-object-record']!(t.http);
 });
 
 const MISSING = '0123456789abcdef01234567';
@@ -80,10 +85,10 @@ describe('POST /api/v1/notes', () => {
     ],
     [
       'two references',
-      () => ({ content: 'x', company: companyId, personRef: MISSING }),
+      () => ({ content: 'x', company: companyId, personRef: real.person }),
       /exactly one parent is allowed/,
     ],
-    ...unknownParentCases({ content: 'x' }, 'assets'),
+    ...unknownParentCases({ content: 'x' }, 'assets', () => real.record),
     ['project is not a note reference', () => ({ content: 'x', project: MISSING }), /exactly one parent is required/],
     ['content not a string', () => ({ content: 5, company: companyId }), /content/],
   ];
@@ -120,13 +125,13 @@ describe('PUT and DELETE /api/v1/notes/:id', () => {
 
   it.each([
     ['clearing the only reference', { company: null }, /exactly one parent is required/],
-    ['two references', { personRef: MISSING, dealRef: MISSING }, /exactly one parent is allowed/],
+    ['two references', () => ({ personRef: real.person, dealRef: real.deal }), /exactly one parent is allowed/],
     ['unknown reference', { leadRef: MISSING }, /leadRef: no lead/],
     ['blank content', { content: '' }, /content/],
   ])('400 for %s; note and activity unchanged', async (_label, body, message) => {
     const note = (await t.http.post('/api/v1/notes', { content: 'stable', company: companyId })).body.data;
     const activity = (await t.http.get(`/api/v1/activities/${note.activityId}`)).body.data;
-    const res = await t.http.put(`/api/v1/notes/${note._id}`, body);
+    const res = await t.http.put(`/api/v1/notes/${note._id}`, typeof body === 'function' ? body() : body);
     expectError(res, 400, message);
     expect((await t.http.get(`/api/v1/notes/${note._id}`)).body.data).toEqual(note);
     expect((await t.http.get(`/api/v1/activities/${note.activityId}`)).body.data).toEqual(activity);

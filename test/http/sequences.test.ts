@@ -48,7 +48,7 @@ const everyNode = () =>
       type: 'ai_analyzer',
       data: { prompt: 'Classify {{lead.title}}', schema: { type: 'object', properties: { tier: { type: 'string' } } } },
     },
-    { type: 'set_access', data: { accessState: { owner: '0123456789abcdef01234567' } } },
+    { type: 'set_access', data: { accessState: { owner: t.userId } } },
     { type: 'stop' },
   ]);
 
@@ -95,6 +95,8 @@ describe('POST /sequences', () => {
   });
 
   it('accepts every node type with its fields, defaults and aliases (settings on node.data)', async () => {
+    // A sequence_event trigger names a sequence of this workspace (checked when saved).
+    const source = (await post({ name: 'Source' })).body.data._id as string;
     const res = await post({
       ...everyNode(),
       sendSettings: { businessHoursOnly: true, timezone: 'America/New_York' },
@@ -102,7 +104,7 @@ describe('POST /sequences', () => {
       triggers: [
         { type: 'field_change', entityType: 'Lead', field: 'status', value: 'qualified' },
         { type: 'entity_created', entityType: 'People' },
-        { type: 'sequence_event', sourceSequenceId: '0123456789abcdef01234567', event: 'sequence_completed' },
+        { type: 'sequence_event', sourceSequenceId: source, event: 'sequence_completed' },
       ],
     });
     expect(res.status).toBe(201);

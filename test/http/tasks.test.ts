@@ -10,9 +10,14 @@ let t: Tenant;
 let other: Tenant;
 let companyId: string;
 withTestApp((s) => ({ app, t } = s));
+/** Records of t: the structural rules (one parent, a slug with a record) are checked after the references exist. */
+const real: Record<'person' | 'lead' | 'record', string> = { person: '', lead: '', record: '' };
 beforeAll(async () => {
   other = await app.tenant();
   companyId = (await makeCompany(t.http)).body.data._id;
+  real.person = await factories.person!(t.http);
+  real.lead = await factories.lead!(t.http);
+  real.record = await factories['custom-object-record']!(t.http);
 });
 
 const MISSING = '0123456789abcdef01234567';
@@ -111,13 +116,17 @@ describe('POST /api/v1/tasks', () => {
     ],
     ['status cancelled', () => ({ title: 'x', company: companyId, status: 'cancelled' }), /status/],
     ['no parent', () => ({ title: 'x' }), /exactly one parent is required/],
-    ['two parents', () => ({ title: 'x', company: companyId, personRef: MISSING }), /exactly one parent is allowed/],
+    [
+      'two parents',
+      () => ({ title: 'x', company: companyId, personRef: real.person }),
+      /exactly one parent is allowed/,
+    ],
     [
       'companyRef is not the field name',
       () => ({ title: 'x', companyRef: companyId }),
       /exactly one parent is required/,
     ],
-    ...unknownParentCases({ title: 'x' }, 'machines'),
+    ...unknownParentCases({ title: 'x' }, 'machines', () => real.record),
     ['project (none exist yet)', () => ({ title: 'x', project: MISSING }), /project: no project with id/],
     ['malformed parent id', () => ({ title: 'x', company: 'nope' }), /company/],
     ['missing title', () => ({ company: companyId }), /title/],
@@ -139,7 +148,7 @@ describe('POST /api/v1/tasks', () => {
     [
       'assignee of another workspace',
       () => ({ title: 'x', company: companyId, assignees: [other.userId] }),
-      /assignees: no user with id/,
+      /assignees\[0\]: no user with id/,
     ],
     [
       'owner of another workspace',
@@ -258,7 +267,7 @@ describe('PUT /api/v1/tasks/:id (States table)', () => {
 
   it.each([
     ['clearing the only parent', { company: null }, /exactly one parent is required/],
-    ['two parents', { personRef: MISSING, leadRef: MISSING }, /exactly one parent is allowed/],
+    ['two parents', () => ({ personRef: real.person, leadRef: real.lead }), /exactly one parent is allowed/],
     ['unknown new parent', { leadRef: MISSING }, /leadRef: no lead with id/],
     ['owner of another workspace', () => ({ owner: other.userId }), /owner: no user/],
     ['empty title', { title: '' }, /title/],

@@ -51,9 +51,13 @@ export const NOT_REFERENCES: Readonly<Record<string, string>> = {
   // each id in the workspace and answers 400/404 or reports it per id; an unknown id is never stored.
   'body:entityId': 'polymorphic (entityType names the kind), checked by the service',
   'body:entityIds[]': 'polymorphic bulk target, resolved per id by the service (unknown ids reported, not stored)',
+  'body:ids[]': 'custom object bulk patch targets: unknown ids are answered in notFound, nothing is stored for them',
   // Not records of this API, or keys inside the record's own lists.
   'query:driveId': "a cloud provider's drive id",
   'query:meetingTypeId': "a meeting type key of the booking config's own list",
+  'GET /api/v1/bookings/available-slots query:configId':
+    'the booking config whose slots are read (unknown: 404, like a path id)',
+  'GET /api/v1/bookings/available-slots query:agentId': "narrows the config's own agents (an unknown one has no slots)",
   'body:meetingTypeId': "a meeting type key of the booking config's own list",
   'body:fieldId': "an input field key of the offer type's own requiredInputFields",
   'body:productId': "pricing rules: a product key of the calculation's own product list (free text)",

@@ -11,6 +11,8 @@ export const MISSING_ID = '0123456789abcdef01234567';
 export const unknownParentCases = (
   body: Record<string, unknown>,
   slug: string,
+  /** A record of the caller's workspace: references are checked before the slug rule, so a missing id fails first. */
+  realRecord: () => string,
 ): [string, () => Record<string, unknown>, RegExp][] => [
   ['unknown company', () => ({ ...body, company: MISSING_ID }), /company: no company with id/],
   ['unknown person', () => ({ ...body, personRef: MISSING_ID }), /personRef: no person with id/],
@@ -18,7 +20,7 @@ export const unknownParentCases = (
   ['unknown deal', () => ({ ...body, dealRef: MISSING_ID }), /dealRef: no deal with id/],
   [
     'customObjectRecord without slug',
-    () => ({ ...body, customObjectRecord: MISSING_ID }),
+    () => ({ ...body, customObjectRecord: realRecord() }),
     /customObjectSlug: is required/,
   ],
   [
