@@ -25,15 +25,11 @@ import { ormConfig } from '../domain/orm/config';
 import { WORKFLOWS_PATH, workflowBundlerOptions } from '../temporal/bundle-options';
 import { cachedWorkflowBundle, defaultBundleCacheDir } from '../temporal/bundle-cache';
 import { createOutboxDispatcher, WORKER_PARALLEL_BATCHES } from '../domain/outbox/dispatcher';
-import { pruneProcessedOutboxEvents } from '../domain/outbox/housekeeping';
-import { pruneIdempotencyKeys } from '../domain/idempotency/idempotency.service';
 import { buildSubscribers, type Subscriber } from '../domain/outbox/subscribers';
-import { pruneRateLimitWindows } from '../domain/workspaces/rate-limit.service';
+import { startHousekeeping } from '../domain/housekeeping';
 import { createSearchIndexSubscriber } from '../search/index-subscriber';
 import { reconcileEnrollments } from '../domain/sequences/reconcile';
 
-const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
-const OUTBOX_RETENTION_DAYS = 7;
 const SHUTDOWN_TIMEOUT_MS = 30_000;
 const ENROLLMENT_RECONCILE_MS = 60_000;
 
@@ -165,33 +161,6 @@ export async function workflowBundle(log: Logger): Promise<{ codePath: string; h
   });
   log.info({ ms: Date.now() - started, cached: bundle.hit, key: bundle.key }, 'workflow bundle ready');
   return bundle;
-}
-
-/** Hourly cleanup; several worker replicas may run it at once (the deletes are idempotent). */
-function startHousekeeping(orm: MikroORM, log: Logger): { stop(): Promise<void> } {
-  let current: Promise<void> | null = null;
-  const run = (): void => {
-    if (current) return;
-    current = (async () => {
-      const em = orm.em.fork();
-      const rateLimitWindows = await pruneRateLimitWindows(em);
-      const outboxEvents = await pruneProcessedOutboxEvents(em, OUTBOX_RETENTION_DAYS);
-      const idempotencyKeys = await pruneIdempotencyKeys(em);
-      log.info({ rateLimitWindows, outboxEvents, idempotencyKeys }, 'housekeeping done');
-    })()
-      .catch((err: unknown) => log.error({ err }, 'housekeeping failed'))
-      .finally(() => {
-        current = null;
-      });
-  };
-  run();
-  const timer = setInterval(run, HOUSEKEEPING_INTERVAL_MS);
-  return {
-    async stop() {
-      clearInterval(timer);
-      await current;
-    },
-  };
 }
 
 /**

@@ -1,5 +1,6 @@
 import type { RouteFactory } from '../../api/app';
 import * as contracts from './contracts.service';
+import { sendContract, voidContract, type SendDeps } from './contract-send.service';
 import { contractStatusTransitions } from './contracts.rules';
 import { envelopes } from '../../api/http/crud';
 import { created, ok, paged, route } from '../../api/http/registry';
@@ -16,7 +17,7 @@ const transitions = [contractStatusTransitions];
 export const contractsRoutes: RouteFactory = (deps) => {
   const workflows = deps.workflows;
   const log = deps.log.child({ component: 'contracts' });
-  const sendDeps: contracts.SendDeps = {
+  const sendDeps: SendDeps = {
     transport: deps.messaging.transport,
     gateway: deps.messaging.gateway,
     eid: deps.eid,
@@ -73,7 +74,7 @@ export const contractsRoutes: RouteFactory = (deps) => {
       errors: [502],
       summary:
         'Send a draft: starts the signing envelope workflow contract-envelope:<workspaceId>:<contractId>. Sequential mode invites one signer at a time, parallel all at once; reminders every reminderIntervalHours; deadlineAt passing expires it. Emits contract.sent. 409 unless draft; 503 not_configured for eid without EID_PROVIDER_URL or a channel without SMTP/SMS gateway.',
-      handler: async ({ ctx, params, body }) => ok(await contracts.sendContract(ctx, params.id, body, sendDeps)),
+      handler: async ({ ctx, params, body }) => ok(await sendContract(ctx, params.id, body, sendDeps)),
     }),
     route({
       method: 'POST',
@@ -87,8 +88,7 @@ export const contractsRoutes: RouteFactory = (deps) => {
       response: envelopes.data(contractView),
       summary:
         'Void a sent contract (reason, notifySigners): signer links stop working at once, the envelope ends, contract.voided is emitted. 409 unless sent.',
-      handler: async ({ ctx, params, body }) =>
-        ok(await contracts.voidContract(ctx, params.id, body, { workflows, log })),
+      handler: async ({ ctx, params, body }) => ok(await voidContract(ctx, params.id, body, { workflows, log })),
     }),
     route({
       method: 'GET',

@@ -11,7 +11,7 @@ import { forkForWorkspace } from '../../domain/orm/tenant';
 import { emit } from '../../domain/outbox/emit';
 import type { WorkflowPort } from '../../domain/workflow-port';
 import { Contract, ContractDocument, ContractSigner } from './contract.entity';
-import { notifyEnvelope } from './contracts.service';
+import { notifyEnvelope } from './contract-send.service';
 import { documentContent } from './document';
 import type { DeclineResultView, SignerDocumentView, SignResultView } from './contracts.views';
 import { hashToken, isTokenShape } from './tokens';

@@ -13,7 +13,8 @@ import type { Automation } from '../automation.entity';
 import { automationExecutionKind } from '../../workflow-kinds';
 import type { EngineDeps } from './ports';
 import { queuedRuns, START_QUEUE_CHANNEL } from '../../intake/queue-signal';
-import { createRoots, rowContext, type StartRequest, type StartResult } from './start';
+import { createRoots, rowContext } from './rows';
+import type { StartRequest, StartResult } from './start-types';
 import { submitGuarded } from './intake-batch';
 
 /** Queued runs per workspace before 429 (domain/intake/admission.ts). */
