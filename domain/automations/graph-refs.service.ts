@@ -4,6 +4,12 @@ import { ACTION_CONFIG_SCHEMAS } from './action-config.schemas';
 import type { ActionType, TriggerType } from './definition.schemas';
 import { TRIGGER_CONFIG_SCHEMAS, lookupDataSchema } from './node-data.schemas';
 import { isPlainObject } from './zod-kit';
+import { z } from 'zod';
+import { ref } from '../references/refs';
+
+/** `assignTo` of create_task and create_recall: a keyword, else a user id (checked like any reference). */
+const ASSIGN_TO_KEYWORDS = new Set(['owner', 'creator', 'placeholder']);
+const assignToUser = z.object({ assignTo: ref('user', z.string()) });
 
 interface NodeLike {
   id: string;
@@ -22,7 +28,11 @@ export function automationNodeParts(nodes: readonly NodeLike[]): NodePart[] {
     }
     if (node.type === 'action') {
       const schema = ACTION_CONFIG_SCHEMAS[data.actionType as ActionType];
-      return schema ? [{ nodeId: node.id, base: `${base}.config`, schema, value: data.config }] : [];
+      const parts: NodePart[] = schema ? [{ nodeId: node.id, base: `${base}.config`, schema, value: data.config }] : [];
+      const assignTo = isPlainObject(data.config) ? data.config.assignTo : undefined;
+      if (typeof assignTo === 'string' && !ASSIGN_TO_KEYWORDS.has(assignTo.trim()))
+        parts.push({ nodeId: node.id, base: `${base}.config`, schema: assignToUser, value: data.config });
+      return parts;
     }
     if (node.type === 'lookup') return [{ nodeId: node.id, base, schema: lookupDataSchema, value: data }];
     return [];

@@ -170,6 +170,8 @@ describe('automation graphs', () => {
       'senderAccountId',
       'mailbox',
     ],
+    // assignTo is a keyword (owner, creator, placeholder) or a user id, checked like any reference.
+    ['create_task', { title: 'Call', assignTo: await recordOf('user', a) }, 'assignTo', 'user'],
   ];
 
   it("naming another workspace's sequence, list, template or mailbox is refused on create and update, with the node named", async () => {
@@ -226,6 +228,14 @@ describe('automation graphs', () => {
       400,
       expect.objectContaining({ nodeId: 'action_1', field: 'listId' }),
     ]);
+  });
+
+  it('a create_task assigned by keyword or to a user of the workspace is accepted', async () => {
+    const own = await recordOf('user', b);
+    for (const assignTo of ['owner', 'creator', own])
+      expect(
+        (await b.http.post('/api/v1/automations', withAction('create_task', { title: 'Call', assignTo }))).status,
+      ).toBe(201);
   });
 
   it('placeholders are left to run time', async () => {
