@@ -44,6 +44,15 @@ export function createContractChecker(routes: readonly RouteDef[]) {
   addFormats(ajv);
   ajv.addSchema({ ...doc.components.schemas.Error, $id: 'crm:Error' });
   const cache = new Map<string, Map<number, Documented>>();
+  // One compiled validator per distinct schema: many routes answer the same view (a booking's POST, reschedule, cancel
+  // and GET), and compiling is the expensive part (hundreds of ms for a large view on a busy machine).
+  const compiled = new Map<string, ValidateFunction>();
+  const compile = (schema: JsonSchema): ValidateFunction => {
+    const key = JSON.stringify(schema);
+    let validate = compiled.get(key);
+    if (!validate) compiled.set(key, (validate = ajv.compile(schema)));
+    return validate;
+  };
 
   const resolve = (res: JsonSchema): JsonSchema => {
     const ref = res.$ref;
@@ -64,7 +73,7 @@ export function createContractChecker(routes: readonly RouteDef[]) {
       let validate: ValidateFunction | undefined;
       if (json) {
         const schema = json.$ref === '#/components/schemas/Error' ? { $ref: 'crm:Error' } : json;
-        validate = ajv.compile(schema);
+        validate = compile(schema);
       }
       const headers = new Set(Object.keys((res.headers ?? {}) as object).map((h) => h.toLowerCase()));
       out.set(Number(status), { media, validate, headers });

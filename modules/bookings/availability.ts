@@ -176,15 +176,6 @@ export async function freeAgentsFor(
   const rules = rulesOf(config, meetingType);
   const agents = opts.agentIds ? config.agents.filter((a) => opts.agentIds!.includes(a.userId)) : config.agents;
   const iso = start.toISOString();
-  const onGrid = computeSlots({ rules, agents, loads: new Map(), startDate: localDate, endDate: localDate, now }).some(
-    (s) => s.start === iso,
-  );
-  if (!onGrid) {
-    throw validation(
-      `${opts.field}: ${iso} is not a bookable slot start of this config (outside the agents' availability, off the ${config.slotIntervalMinutes}-minute grid, or within the minimum notice of ${config.minimumNoticeMinutes} minutes)`,
-      [{ path: opts.field, error: 'not a slot start' }],
-    );
-  }
   const loads = await loadAgentLoads(
     em,
     workspaceId,
@@ -193,10 +184,34 @@ export async function freeAgentsFor(
     loadRange(config, localDate, localDate),
     opts.excludeBookingId,
   );
-  const slot = computeSlots({ rules, agents, loads, startDate: localDate, endDate: localDate, now }).find(
-    (s) => s.start === iso,
-  );
-  if (!slot) throw slotTaken();
+  const slot = computeSlots({
+    rules,
+    agents,
+    loads,
+    startDate: localDate,
+    endDate: localDate,
+    now,
+    onlyStart: start.getTime(),
+  }).find((s) => s.start === iso);
+  if (!slot) {
+    // Not free: 400 when it is no slot of the config at all (the grid without any booking), else taken (409).
+    const onGrid = computeSlots({
+      rules,
+      agents,
+      loads: new Map(),
+      startDate: localDate,
+      endDate: localDate,
+      now,
+      onlyStart: start.getTime(),
+    }).some((s) => s.start === iso);
+    if (!onGrid) {
+      throw validation(
+        `${opts.field}: ${iso} is not a bookable slot start of this config (outside the agents' availability, off the ${config.slotIntervalMinutes}-minute grid, or within the minimum notice of ${config.minimumNoticeMinutes} minutes)`,
+        [{ path: opts.field, error: 'not a slot start' }],
+      );
+    }
+    throw slotTaken();
+  }
   return { agentIds: slot.agentIds, perDay: (id) => loads.get(id)?.perDay.get(localDate) ?? 0, localDate };
 }
 

@@ -64,6 +64,8 @@ export interface SlotQuery {
   now: Date;
   /** Only these agents (selectedAgentId). */
   onlyAgentIds?: readonly string[];
+  /** Only the slot starting at this instant (a booking's check of its one requested start). */
+  onlyStart?: number;
 }
 
 const MINUTE = 60_000;
@@ -244,7 +246,7 @@ export function computeSlots(q: SlotQuery): Slot[] {
       const merged = busy.get(agent.userId)!;
       for (const w of windowsOn(date, agent.weeklyAvailability, at)) {
         for (let s = w.start; s + duration <= w.end; s += step) {
-          if (s < earliest) continue;
+          if (s < earliest || (q.onlyStart !== undefined && s !== q.onlyStart)) continue;
           const hold = holdOf(s, rules.durationMinutes, rules.bufferBeforeMinutes, rules.bufferAfterMinutes);
           if (overlapsAny(merged, hold.start, hold.end)) continue;
           const list = byStart.get(s);

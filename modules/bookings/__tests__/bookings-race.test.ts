@@ -16,11 +16,11 @@ let h: EngineHarness;
 let t: Tenant;
 let burners: ChildProcess[] = [];
 /**
- * The bound per request: issue 24's 2 s; CRM_TEST_BOOKING_RACE_MS sets another. Under CI (the whole suite on
- * 2 cores, jest's other worker and the burner beside it) 3 s: a CI run gave every request of one round
- * ~2.3 s (all alike: the machine, not a lock wait), where alone the slowest is ~0.8 s. Not yet explained.
+ * The bound per request: issue 24's 2 s, also under CI (the whole suite on 2 cores, jest's other worker and the
+ * burner beside it); CRM_TEST_BOOKING_RACE_MS sets another. An earlier CI run saw ~3.3 s: the first race paid the
+ * contract check's validator compiles and the first error stack's source maps (now paid by an untimed warm-up race).
  */
-const MAX_MS = Number(process.env.CRM_TEST_BOOKING_RACE_MS ?? (process.env.CI ? 3000 : 2000));
+const MAX_MS = Number(process.env.CRM_TEST_BOOKING_RACE_MS ?? 2000);
 
 beforeAll(async () => {
   h = await startEngineHarness();
@@ -48,34 +48,49 @@ describe('concurrent writes of one slot under load', () => {
     const approving = await createConfig(t.http, { requiresApproval: true, approvalDeadlineHours: 24 });
     const ctx = await workspaceCtx(h.app, t.http);
     const em = () => h.app.runtime.deps.orm.em.fork();
-    // A running API's connection pool is warm: open the connections 20 concurrent requests need before measuring
-    // (a cold pool opens them during the first round, each a Postgres backend start on a loaded machine).
+
+    /** One race on a fresh day: 20 POSTs for one slot, a reschedule into it, a cancel and an approval beside it. */
+    const race = async (round: number) => {
+      const day = freshDay();
+      const slot = `${day}T13:00:00.000Z`;
+      const moving = (await book(t.http, confirmed._id, `${day}T09:00:00Z`)).body.data;
+      const leaving = (await book(t.http, confirmed._id, `${day}T12:00:00Z`)).body.data;
+      const waiting = (await book(t.http, approving._id, `${day}T14:00:00Z`)).body.data;
+      expect([moving.status, leaving.status, waiting.status]).toEqual(['confirmed', 'confirmed', 'pending']);
+      const cpu = process.cpuUsage();
+      const [posts, reschedule, cancel, approve] = await Promise.all([
+        Promise.all(
+          Array.from({ length: 20 }, (_, i) =>
+            timed(() =>
+              book(t.http, confirmed._id, slot, {
+                attendeeInfo: { name: `Racer ${round}-${i}`, email: `racer${round}-${i}-${Date.now()}@example.test` },
+              }),
+            ),
+          ),
+        ),
+        timed(() => t.http.post(`/api/v1/bookings/${moving._id}/reschedule`, { newSlotStart: slot })),
+        timed(() => t.http.post(`/api/v1/bookings/${leaving._id}/cancel`, { reason: 'race' })),
+        timed(() => decideBooking(ctx, { bookingId: waiting._id, decision: 'approve', userId: ctx.actor.userId })),
+      ]);
+      const used = process.cpuUsage(cpu);
+      return { slot, posts, reschedule, cancel, approve, cpuMs: Math.round((used.user + used.system) / 1000) };
+    };
+
+    // A running API is warm: its connection pool is open, its code compiled, and (in tests) the contract check has
+    // compiled the validators of these routes and the error paths have loaded their source maps. One untimed race
+    // pays those first-use costs, which a long-running API pays once, not per burst.
     await Promise.all(Array.from({ length: 20 }, () => t.http.get('/api/v1/bookings?limit=1')));
+    await race(-1);
     burners = burnCpu(1);
     try {
       for (let round = 0; round < 3; round++) {
-        const day = freshDay();
-        const slot = `${day}T13:00:00.000Z`;
-        const moving = (await book(t.http, confirmed._id, `${day}T09:00:00Z`)).body.data;
-        const leaving = (await book(t.http, confirmed._id, `${day}T12:00:00Z`)).body.data;
-        const waiting = (await book(t.http, approving._id, `${day}T14:00:00Z`)).body.data;
-        expect([moving.status, leaving.status, waiting.status]).toEqual(['confirmed', 'confirmed', 'pending']);
+        const { slot, posts, reschedule, cancel, approve, cpuMs } = await race(round);
 
-        const [posts, reschedule, cancel, approve] = await Promise.all([
-          Promise.all(
-            Array.from({ length: 20 }, (_, i) =>
-              timed(() =>
-                book(t.http, confirmed._id, slot, {
-                  attendeeInfo: { name: `Racer ${round}-${i}`, email: `racer${round}-${i}-${Date.now()}@example.test` },
-                }),
-              ),
-            ),
-          ),
-          timed(() => t.http.post(`/api/v1/bookings/${moving._id}/reschedule`, { newSlotStart: slot })),
-          timed(() => t.http.post(`/api/v1/bookings/${leaving._id}/cancel`, { reason: 'race' })),
-          timed(() => decideBooking(ctx, { bookingId: waiting._id, decision: 'approve', userId: ctx.actor.userId })),
-        ]);
-
+        process.stdout.write(
+          `[booking race] round ${round}: slowest POST ${Math.max(...posts.map((p) => p.ms))} ms, reschedule ` +
+            `${reschedule.res.status} in ${reschedule.ms} ms, cancel ${cancel.ms} ms, approve ${approve.ms} ms; ` +
+            `this process's CPU ${cpuMs} ms\n`,
+        );
         const answers = [...posts, reschedule, cancel].map(({ ms, res }) => ({
           ms,
           status: res.status,
@@ -103,10 +118,6 @@ describe('concurrent writes of one slot under load', () => {
           { filters: false },
         );
         expect(holders).toHaveLength(1);
-        process.stdout.write(
-          `[booking race] round ${round}: slowest POST ${Math.max(...posts.map((p) => p.ms))} ms, reschedule ` +
-            `${reschedule.res.status} in ${reschedule.ms} ms, cancel ${cancel.ms} ms, approve ${approve.ms} ms\n`,
-        );
       }
     } finally {
       for (const b of burners) b.kill('SIGKILL');

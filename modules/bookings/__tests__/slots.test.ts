@@ -227,6 +227,24 @@ describe('rules', () => {
     expect(list.map((s) => `${s.localDate} ${s.localTime}`)).toEqual(expected);
   });
 
+  it('onlyStart computes just the slot at that instant: the same slot as the full day, or none off the grid', () => {
+    const day = '2026-06-10';
+    const full = slots({ agents: [agent(A), agent(B)], startDate: day });
+    const wanted = full[3]!;
+    const one = (at: number) =>
+      computeSlots({
+        rules: rules(),
+        agents: [agent(A), agent(B)],
+        loads: new Map(),
+        startDate: day,
+        endDate: day,
+        now: NOW,
+        onlyStart: at,
+      });
+    expect(one(ms(wanted.start))).toEqual([wanted]);
+    expect(one(ms(wanted.start) + 60_000)).toEqual([]);
+  });
+
   it('merges agents: a slot lists every free agent in config order', () => {
     const loads = new Map([
       [A, load({ holds: [{ start: ms('2026-02-02T08:00:00Z'), end: ms('2026-02-02T08:30:00Z') }] })],
