@@ -38,6 +38,9 @@ export const DEV_SERVER_DYNAMIC_CONFIG: Readonly<Record<string, string | number 
   'matching.numTaskqueueWritePartitions': 1,
   'system.enableActivityEagerExecution': true,
   'system.enableEagerWorkflowStart': true,
+  // Task queue fairness (server 1.29, sqlite tasks_v2): queued tasks of different fairness keys (our workspaces, see
+  // temporal/workflow-client.ts fairShare) are dispatched in turns instead of first in, first out.
+  'matching.enableFairness': true,
 };
 
 /** Arguments of `temporal server start-dev` (exported for tests and docs). */

@@ -19,6 +19,7 @@ import {
   type UpdateDefinition,
   type Workflow,
 } from '@temporalio/client';
+import type { Priority } from '@temporalio/common';
 import { DomainError } from '../domain/errors';
 import type { SearchAttributes } from '../domain/workflow-kinds';
 import { isRpcUnavailable } from '../domain/shared/unavailable';
@@ -141,6 +142,15 @@ function updateError(err: unknown): unknown {
   return err;
 }
 
+/**
+ * Every workflow of a workspace carries the workspace as its Temporal fairness key (its activities and child
+ * workflows inherit it): on a server with task queue fairness on (`matching.enableFairness`, which the dev server of
+ * `npm start` and `npm test` sets, infra/temporal.ts), the matching service dispatches the queued tasks of different
+ * workspaces in turns, so one workspace's backlog does not hold back another's runs. Without it the key is ignored
+ * (plain FIFO). docs/automations.md "Fair sharing between workspaces".
+ */
+export const fairShare = (workspaceId: string): Priority => ({ fairnessKey: workspaceId });
+
 export function createWorkflowPort(client: Client, taskQueue: string, opts: WorkflowPortOptions = {}): WorkflowPort {
   const within = <R>(fn: () => Promise<R>): Promise<R> =>
     opts.deadlineMs ? raceDeadline(client, Date.now() + opts.deadlineMs, fn) : fn();
@@ -162,6 +172,7 @@ export function createWorkflowPort(client: Client, taskQueue: string, opts: Work
             staticSummary: kind.summary(meta),
             ...(details ? { staticDetails: details } : {}),
             ...(opts.eagerStart ? { requestEagerStart: true } : {}),
+            priority: fairShare(workspaceId),
           }),
         );
         return 'started';

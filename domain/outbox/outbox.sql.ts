@@ -1,37 +1,76 @@
 import type { EventName } from './catalog';
 import type { OutboxEventRecord } from './subscriber';
 
+/** Workspaces one claim serves at most (a wider backlog is served in turns, see FAIR_WORKSPACES_SQL). */
+export const CLAIM_WORKSPACES = 8;
+
+/**
+ * The workspaces with unprocessed events that one claim serves: up to CLAIM_WORKSPACES, in workspace id order from
+ * just after the cursor $4 (the last one the previous claim served), wrapping around, so that with more workspaces
+ * in the backlog than that each gets its turn. Each step is one probe of outbox_event_pending_workspace_index (a
+ * skip scan), so the cost grows with the number of workspaces, not with the backlog.
+ */
+function fairWorkspacesSql(filterWorkspaces: boolean): string {
+  const scope = filterWorkspaces ? 'and e.workspace_id = any($5::text[])' : '';
+  const next = (bound: string) => `(select e.workspace_id from outbox_event e
+        where e.processed_at is null ${scope} and ${bound} order by e.workspace_id limit 1)`;
+  return `
+    after(w, n) as (
+      select ${next('e.workspace_id > $4')}, 1
+      union all
+      select ${next('e.workspace_id > after.w')}, n + 1 from after where after.w is not null and n < ${CLAIM_WORKSPACES}
+    ),
+    wrapped(w, n) as (
+      select ${next('e.workspace_id <= $4')}, 1
+      union all
+      select ${next('e.workspace_id > wrapped.w and e.workspace_id <= $4')}, n + 1
+        from wrapped where wrapped.w is not null and n < ${CLAIM_WORKSPACES}
+    ),
+    ws as (
+      select w from (select w, n from after where w is not null union all select w, 1000 + n from wrapped where w is not null) x
+      order by n limit ${CLAIM_WORKSPACES}
+    )`;
+}
+
 /**
  * The claim, one statement in its own transaction. An event is claimable when it is due, not
  * leased (or its lease expired after a crash), and no earlier event of the same record is still
  * unprocessed, so a record's events go out one at a time in id order and a failing event holds
  * back only its own record. SKIP LOCKED lets concurrent dispatchers claim disjoint rows; the
  * lease (locked_by/locked_until) keeps them disjoint after the claim commits.
+ * Fair between workspaces: the batch takes each served workspace's oldest claimable events in turns (the first of
+ * each, then the second of each, …), so one workspace's burst of thousands of events does not delay another
+ * workspace's next event by more than one batch; a workspace alone still fills whole batches.
  * The order check is a scalar subquery with LIMIT 1, not NOT EXISTS: an anti-join may be planned
  * as a scan of every unprocessed row per candidate when the statistics predate a burst (no
  * unprocessed rows when last analysed), O(backlog²); the subquery always probes
  * outbox_event_pending_record_index for one record.
  * `queued_for` names the subscribers that still have an earlier delivery of this record parked
  * (outbox_delivery, pending): the event queues behind it for them instead of being handed over.
- * Params: $1 dispatcher id, $2 lease ms, $3 batch size, [$4 workspace ids].
+ * Params: $1 dispatcher id, $2 lease ms, $3 batch size, $4 workspace cursor ('' at first), [$5 workspace ids].
  */
 export function claimSql(filterWorkspaces: boolean): string {
   return `
-    with claimable as (
-      select o.id from outbox_event o
-      where o.processed_at is null
-        and o.available_at <= now()
-        and (o.locked_until is null or o.locked_until <= now())
-        ${filterWorkspaces ? 'and o.workspace_id = any($4::text[])' : ''}
-        and (
-          select e2.id from outbox_event e2
-          where e2.processed_at is null and e2.workspace_id = o.workspace_id
-            and e2.entity_type = o.entity_type and e2.entity_id = o.entity_id and e2.id < o.id
-          limit 1) is null
-      order by o.id
-      limit $3
-      for update skip locked
-    )
+    with recursive ${fairWorkspacesSql(filterWorkspaces)},
+    candidates as (
+      select c.id, row_number() over (partition by ws.w order by c.id) as turn
+      from ws cross join lateral (
+        select o.id from outbox_event o
+        where o.workspace_id = ws.w
+          and o.processed_at is null
+          and o.available_at <= now()
+          and (o.locked_until is null or o.locked_until <= now())
+          and (
+            select e2.id from outbox_event e2
+            where e2.processed_at is null and e2.workspace_id = o.workspace_id
+              and e2.entity_type = o.entity_type and e2.entity_id = o.entity_id and e2.id < o.id
+            limit 1) is null
+        order by o.id
+        limit $3
+        for update of o skip locked
+      ) c
+    ),
+    claimable as (select id from candidates order by turn, id limit $3)
     update outbox_event u
     set locked_by = $1, locked_until = now() + $2::double precision * interval '1 millisecond', attempts = u.attempts + 1
     from claimable where u.id = claimable.id

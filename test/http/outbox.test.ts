@@ -15,6 +15,7 @@ import {
   type OutboxDispatcherOptions,
 } from '../../domain/outbox/dispatcher';
 import { PermanentFailure, type OutboxEventRecord, type Subscriber } from '../../domain/outbox/subscriber';
+import { CLAIM_WORKSPACES } from '../../domain/outbox/outbox.sql';
 import { emitUndeclared, type UndeclaredEvent } from '../support/outbox';
 
 // Other test files share this database: every test uses its own workspace ids and its
@@ -471,6 +472,8 @@ describe('outbox: order per record', () => {
     expect(mail.delivered).toEqual([]);
     // Only e1 was attempted for 'mail' (again and again); e2 and e3 wait behind it, never handed over.
     await waitFor(() => mail.calls.length >= 2, 5000, 'a retry of the parked delivery');
+    // e3's outcome (queued behind e1 for 'mail') is recorded after its batch's hooks delivery: wait for it.
+    await waitFor(async () => (await parkedRows(ws)).length === 3, 5000, 'e2 and e3 to queue behind e1');
     expect(new Set(mail.calls.map((e) => e.type))).toEqual(new Set(['e1']));
     const parked = await parkedRows(ws);
     expect(parked.map((p) => [p.type, p.status])).toEqual([
@@ -548,6 +551,60 @@ describe('outbox: order per record', () => {
     for (const entityId of records) expect(perRecord.get(entityId)).toEqual(Array.from({ length: 25 }, (_, i) => i));
     const all = await rows(ws);
     expect(all.every((r) => r.attempts === 1 && r.delivered_to.length === 1)).toBe(true);
+  });
+});
+
+/** Many events of one workspace, one per record, in one transaction. */
+async function emitMany(workspaceId: string, n: number, type = 'burst'): Promise<void> {
+  const em = forkForWorkspace(orm.em, workspaceId);
+  for (let i = 0; i < n; i++)
+    emitUndeclared(ctxFor(em, workspaceId), { type, entityType: 'company', payload: {}, entityId: newId() });
+  await em.flush();
+}
+
+/** A batch subscriber that records each batch it gets (the claims, in order). */
+function batchRecorder(name: string) {
+  const batches: OutboxEventRecord[][] = [];
+  const subscriber: Subscriber = {
+    name,
+    async handleBatch(events) {
+      batches.push([...events]);
+      return new Map();
+    },
+  };
+  return { subscriber, batches };
+}
+
+describe('outbox: fair between workspaces', () => {
+  it("one workspace's burst does not hold back another's later event: the first batch takes both in turns", async () => {
+    const [a, b] = [newId(), newId()];
+    await emitMany(a, 120, 'a');
+    await emitMany(b, 1, 'b');
+    const sub = batchRecorder('fair');
+    await dispatcher([a, b], [sub.subscriber], { batchSize: 20 }).drainOnce();
+    const first = sub.batches[0]!;
+    expect(first).toHaveLength(20);
+    expect(first.filter((e) => e.workspaceId === b).map((e) => e.type)).toEqual(['b']);
+    expect(sub.batches.flat()).toHaveLength(121);
+  });
+
+  it('a workspace alone fills whole batches', async () => {
+    const a = newId();
+    await emitMany(a, 50, 'a');
+    const sub = batchRecorder('alone');
+    await dispatcher([a], [sub.subscriber], { batchSize: 20 }).drainOnce();
+    expect(sub.batches.map((x) => x.length)).toEqual([20, 20, 10]);
+  });
+
+  it(`more workspaces with a backlog than one claim serves (${CLAIM_WORKSPACES}) are served in turns`, async () => {
+    const many = Array.from({ length: CLAIM_WORKSPACES + 2 }, () => newId());
+    for (const w of many) await emitMany(w, 3);
+    const sub = batchRecorder('turns');
+    await dispatcher(many, [sub.subscriber], { batchSize: CLAIM_WORKSPACES }).drainOnce();
+    const served = (i: number) => new Set(sub.batches[i]!.map((e) => e.workspaceId));
+    expect(served(0).size).toBe(CLAIM_WORKSPACES);
+    expect(new Set([...served(0), ...served(1)])).toEqual(new Set(many));
+    expect(sub.batches.flat()).toHaveLength(3 * many.length);
   });
 });
 
