@@ -75,6 +75,8 @@ export interface WorkflowPortOptions {
    * confirmed in time is recorded by its signal instead (see `command`).
    */
   deadlineMs?: number;
+  /** Starts carry the workspace as fairness key (default true, see fairShare); false: plain FIFO (bench baselines). */
+  fairShare?: boolean;
 }
 
 /** Options of the port the API answers through: every engine call bounded by ENGINE_DEADLINE_MS. */
@@ -172,7 +174,7 @@ export function createWorkflowPort(client: Client, taskQueue: string, opts: Work
             staticSummary: kind.summary(meta),
             ...(details ? { staticDetails: details } : {}),
             ...(opts.eagerStart ? { requestEagerStart: true } : {}),
-            priority: fairShare(workspaceId),
+            ...(opts.fairShare === false ? {} : { priority: fairShare(workspaceId) }),
           }),
         );
         return 'started';

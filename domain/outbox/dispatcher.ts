@@ -124,7 +124,7 @@ export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDis
     claimedSeq = wakeSeq;
     const params: unknown[] = [id, leaseMs, batchSize, workspaceCursor];
     if (workspaceFilter) params.push(workspaceFilter);
-    const res = await pool.query<OutboxRow>(claimSql(Boolean(workspaceFilter)), params);
+    const res = await pool.query<OutboxRow>(claimSql(Boolean(workspaceFilter), opts.fairShare !== false), params);
     // The next claim serves the workspaces after the last one this claim served (in turns when more have a backlog).
     let last = '';
     for (const r of res.rows) if (r.workspace_id > last) last = r.workspace_id;

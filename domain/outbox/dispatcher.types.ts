@@ -33,6 +33,11 @@ export interface OutboxDispatcherOptions {
    * events but not a full batch: the first event after a quiet spell and a backlog go at once.
    */
   claimIntervalMs?: number;
+  /**
+   * Claims serve the workspaces with a backlog in turns (default true, outbox.sql.ts claimSql); false claims first in,
+   * first out across workspaces, as before fair sharing (bench:fairness measures its baseline so).
+   */
+  fairShare?: boolean;
   /** Fallback poll when no NOTIFY arrives (default 2 s). */
   pollIntervalMs?: number;
   /** How long a claim is exclusive; renewed every third of it while delivering (default 30 s). */

@@ -1,7 +1,7 @@
 import type { EventName } from './catalog';
 import type { OutboxEventRecord } from './subscriber';
 
-/** Workspaces one claim serves at most (a wider backlog is served in turns, see FAIR_WORKSPACES_SQL). */
+/** Workspaces one claim serves at most (a wider backlog is served in turns, see fairWorkspacesSql). */
 export const CLAIM_WORKSPACES = 8;
 
 /**
@@ -49,7 +49,8 @@ function fairWorkspacesSql(filterWorkspaces: boolean): string {
  * (outbox_delivery, pending): the event queues behind it for them instead of being handed over.
  * Params: $1 dispatcher id, $2 lease ms, $3 batch size, $4 workspace cursor ('' at first), [$5 workspace ids].
  */
-export function claimSql(filterWorkspaces: boolean): string {
+export function claimSql(filterWorkspaces: boolean, fair = true): string {
+  if (!fair) return fifoClaimSql(filterWorkspaces);
   return `
     with recursive ${fairWorkspacesSql(filterWorkspaces)},
     candidates as (
@@ -71,7 +72,33 @@ export function claimSql(filterWorkspaces: boolean): string {
       ) c
     ),
     claimable as (select id from candidates order by turn, id limit $3)
-    update outbox_event u
+    ${CLAIM_UPDATE}`;
+}
+
+/** The claim without fair sharing: the oldest claimable events of any workspace ($4 unused). */
+function fifoClaimSql(filterWorkspaces: boolean): string {
+  return `
+    with claimable as (
+      select o.id from outbox_event o
+      where o.processed_at is null
+        and o.available_at <= now()
+        and (o.locked_until is null or o.locked_until <= now())
+        ${filterWorkspaces ? 'and o.workspace_id = any($5::text[])' : ''}
+        and $4::text is not null
+        and (
+          select e2.id from outbox_event e2
+          where e2.processed_at is null and e2.workspace_id = o.workspace_id
+            and e2.entity_type = o.entity_type and e2.entity_id = o.entity_id and e2.id < o.id
+          limit 1) is null
+      order by o.id
+      limit $3
+      for update skip locked
+    )
+    ${CLAIM_UPDATE}`;
+}
+
+/** The lease of the claimed rows and what a delivery needs of them. */
+const CLAIM_UPDATE = `update outbox_event u
     set locked_by = $1, locked_until = now() + $2::double precision * interval '1 millisecond', attempts = u.attempts + 1
     from claimable where u.id = claimable.id
     returning u.id, u.event_id, u.workspace_id, u.type, u.entity_type, u.entity_id, u.actor_user_id,
@@ -79,7 +106,6 @@ export function claimSql(filterWorkspaces: boolean): string {
       (select array_agg(distinct d.subscriber) from outbox_delivery d
         where d.status = 'pending' and d.workspace_id = u.workspace_id
           and d.entity_type = u.entity_type and d.entity_id = u.entity_id) as queued_for`;
-}
 
 /** Renews the lease of events being delivered. Params: $1 dispatcher, $2 lease ms, $3 ids. */
 export const RENEW_EVENTS_SQL = `

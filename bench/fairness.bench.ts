@@ -1,0 +1,229 @@
+// `npm run bench:fairness`: one workspace's burst must not delay another workspace's runs (issue 27, part 3).
+//
+// Two workspaces on one stack (one in-process worker with the real workflows and activities, one outbox dispatcher
+// with the real subscribers, wired as in the worker process), each with the same active automation (record_created
+// lead → ACTIONS create_note actions). Workspace A creates BURST leads at once (in BATCHES transactions); workspace B
+// creates one lead every B_INTERVAL_MS. Measured from the rows (lead commit → the execution's first action step):
+//  1. idle: B alone, B_IDLE events → b_idle_p95_ms;
+//  2. burst, fair sharing on (the product's default: the outbox claim serves workspaces in turns, every workflow
+//     carries its workspace as Temporal fairness key): A's burst with B's trickle beside it → b_burst_p95_ms, and A's
+//     throughput a_exec_per_s (first commit → last completion);
+//  3. baseline, fair sharing off (first in, first out, as before issue 27; the same server): the same burst →
+//     a_base_per_s and B's p95 then, for comparison.
+// Targets: b_burst_p95_ms ≤ 2 × b_idle_p95_ms (ratio ≤ 2) and a_exec_per_s ≥ 0.9 × a_base_per_s.
+//
+// Uses DATABASE_URL / TEMPORAL_ADDRESS / MEILI_URL when all set; otherwise starts its own stack (ports
+// CRM_BENCH_PG_PORT 54379, CRM_BENCH_MEILI_PORT 7779, CRM_BENCH_TEMPORAL_PORT 7279, CRM_BENCH_TEMPORAL_UI_PORT 8279)
+// under .data/bench-fairness and stops it. Options: BENCH_BURST (default 2000), BENCH_B_IDLE (default 20).
+// Last line: RESULT b_idle_p95_ms=… b_burst_p95_ms=… ratio=… a_exec_per_s=… a_base_per_s=… a_ratio=…
+import { MikroORM } from '@mikro-orm/postgresql';
+import { Connection } from '@temporalio/client';
+import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
+import { loadavg } from 'node:os';
+import pg from 'pg';
+import { createActivities } from '../activities';
+import { SCOPES, type Actor } from '../domain/context';
+import { loadConfig } from '../domain/config';
+import { newId } from '../domain/ids';
+import { createLogger } from '../domain/logger';
+import { ormConfig } from '../domain/orm/config';
+import { runMigrations } from '../domain/orm/migrate';
+import { forkForWorkspace } from '../domain/orm/tenant';
+import { createOutboxDispatcher, type OutboxDispatcher } from '../domain/outbox/dispatcher';
+import { buildSubscribers } from '../domain/outbox/subscribers';
+import { createWorkspace } from '../domain/workspaces/workspaces.service';
+import type { RunningStack } from '../infra/stack';
+import { createSearchIndexSubscriber } from '../search/index-subscriber';
+import { WORKFLOWS_PATH } from '../temporal/bundle-options';
+import { createTemporalClient } from '../temporal/client';
+import { crmDataConverter } from '../temporal/codec';
+import { createWorkflowPort } from '../temporal/workflow-client';
+import {
+  createBenchAutomation,
+  createLeads,
+  createLeadsPaced,
+  engineLatencies,
+  executionCounts,
+} from './automation-runs';
+import { benchLog, runBench } from './bench-stack';
+import { figures, poller, sleep } from './stats';
+
+const BURST = Math.max(200, Number(process.env.BENCH_BURST ?? 2000));
+const B_IDLE = Math.max(10, Number(process.env.BENCH_B_IDLE ?? 20));
+const B_INTERVAL_MS = 500;
+const ACTIONS = 2;
+const BATCHES = 5;
+const CONCURRENCY = 8;
+const TIMEOUT_MS = 600_000;
+const log = benchLog;
+const until = poller(TIMEOUT_MS, 200);
+
+interface Side {
+  workspaceId: string;
+  actor: Actor;
+  automationId: string;
+}
+
+async function run(stack: RunningStack | undefined): Promise<string[]> {
+  const env: NodeJS.ProcessEnv = {
+    ...process.env,
+    ...(stack ? Object.fromEntries(Object.entries(stack.env).filter(([, v]) => v)) : {}),
+  };
+  const taskQueue = `bench-fairness-${newId()}`;
+  const config = loadConfig({ ...env, TEMPORAL_TASK_QUEUE: taskQueue, LOG_LEVEL: 'silent' });
+  if (stack?.started.includes('postgres')) await runMigrations(config.databaseUrl);
+  const appLog = createLogger(process.env.BENCH_LOG_LEVEL ?? 'error', 'bench-fairness');
+  Runtime.install({ logger: new DefaultLogger('WARN'), shutdownSignals: [] });
+
+  const pool = new pg.Pool({ connectionString: config.databaseUrl, max: 8 });
+  const orm = await MikroORM.init(ormConfig(config.databaseUrl));
+  const client = createTemporalClient(await Connection.connect({ address: config.temporalAddress }), config);
+  const native = await NativeConnection.connect({ address: config.temporalAddress });
+  const localClient = createTemporalClient(native, config);
+  const fairPort = createWorkflowPort(localClient, taskQueue, { eagerStart: true });
+  const fifoPort = createWorkflowPort(localClient, taskQueue, { eagerStart: true, fairShare: false });
+  let fair = true;
+  // Activities start child runs and sequences through this port: it follows the phase's mode.
+  const workflows = new Proxy(fairPort, { get: (_t, key) => Reflect.get(fair ? fairPort : fifoPort, key) });
+  let worker: Worker | undefined;
+  let workerDone: Promise<void> | undefined;
+  let dispatcher: OutboxDispatcher | undefined;
+  const sides: Side[] = [];
+  const out: string[] = [];
+  try {
+    log('bundling workflows and starting the worker…');
+    worker = await Worker.create({
+      connection: native,
+      namespace: config.temporalNamespace,
+      taskQueue,
+      workflowsPath: WORKFLOWS_PATH,
+      activities: createActivities({ orm, config, log: appLog, workflows }),
+      dataConverter: crmDataConverter(config.temporalCodec.payloadKeys),
+    });
+    workerDone = worker.run();
+
+    for (const name of ['A (burst)', 'B (trickle)']) {
+      const ws = await createWorkspace(orm.em.fork(), { name: `Fairness benchmark ${name}` });
+      const actor = { workspaceId: ws.workspaceId, userId: ws.userId, role: 'owner' as const, scopes: [...SCOPES] };
+      const automationId = await createBenchAutomation(
+        { em: forkForWorkspace(orm.em, ws.workspaceId), actor },
+        ACTIONS,
+      );
+      sides.push({ workspaceId: ws.workspaceId, actor, automationId });
+    }
+    const [a, b] = sides as [Side, Side];
+    const startDispatcher = async (fairShare: boolean): Promise<void> => {
+      await dispatcher?.stop();
+      fair = fairShare;
+      dispatcher = createOutboxDispatcher({
+        pgConnectionString: config.databaseUrl,
+        workspaceIds: [a.workspaceId, b.workspaceId],
+        log: appLog,
+        concurrency: CONCURRENCY,
+        fairShare,
+        subscribers: buildSubscribers(
+          {
+            orm,
+            config,
+            log: appLog,
+            workflows: fairShare ? fairPort : fifoPort,
+            searchIndex: createSearchIndexSubscriber,
+          },
+          { without: ['webhooks', 'sequences'] },
+        ),
+      });
+      await dispatcher.start();
+    };
+    const done = { a: 0, b: 0 };
+    const completed = async (side: Side, key: 'a' | 'b', n: number): Promise<void> => {
+      done[key] += n;
+      await until(`${done[key]} completed runs of ${key.toUpperCase()}`, async () => {
+        const c = await executionCounts(pool, side.automationId);
+        if (c.failed) throw new Error(`${c.failed} runs of ${key.toUpperCase()} failed`);
+        return c.completed >= done[key];
+      });
+    };
+
+    /** A's burst with B's trickle beside it: A's throughput and B's first-action latencies. */
+    const burst = async (label: string) => {
+      log(`${label}: A commits ${BURST} leads in ${BATCHES} transactions, B one lead every ${B_INTERVAL_MS} ms…`);
+      let aDone = false;
+      const bCommitted = new Map<string, number>();
+      const trickle = (async () => {
+        for (let i = 0; !aDone; i++) {
+          const at = Date.now();
+          for (const [id, t] of await createLeadsPaced(orm, { actor: b.actor }, 1, 0)) bCommitted.set(id, t);
+          await sleep(Math.max(0, B_INTERVAL_MS - (Date.now() - at)));
+        }
+      })();
+      const aCommitted = await createLeads(orm, { actor: a.actor }, BURST, BATCHES);
+      await completed(a, 'a', BURST);
+      aDone = true;
+      await trickle;
+      await completed(b, 'b', bCommitted.size);
+      const aRuns = await engineLatencies(pool, a.automationId, aCommitted);
+      const bRuns = await engineLatencies(pool, b.automationId, bCommitted);
+      const aFig = figures(aRuns.starts, aRuns.ends);
+      log(
+        `${label}: A ${aFig.perS.toFixed(1)} runs/s (${aFig.wallMs} ms); B ${bCommitted.size} events, first action ` +
+          `p50 ${bRuns.firstActionP50} ms, p95 ${bRuns.firstActionP95} ms (load ${loadavg()[0]!.toFixed(1)})`,
+      );
+      return { aPerS: aFig.perS, bP50: bRuns.firstActionP50, bP95: bRuns.firstActionP95, bCount: bCommitted.size };
+    };
+
+    await startDispatcher(true);
+    log('warm-up: 5 leads in each workspace…');
+    await createLeads(orm, { actor: a.actor }, 5, 1);
+    await createLeads(orm, { actor: b.actor }, 5, 1);
+    await completed(a, 'a', 5);
+    await completed(b, 'b', 5);
+
+    log(`idle: B alone, ${B_IDLE} leads one every ${B_INTERVAL_MS} ms…`);
+    const idleCommitted = await createLeadsPaced(orm, { actor: b.actor }, B_IDLE, B_INTERVAL_MS);
+    await completed(b, 'b', B_IDLE);
+    const idle = await engineLatencies(pool, b.automationId, idleCommitted);
+    log(`idle: B first action p50 ${idle.firstActionP50} ms, p95 ${idle.firstActionP95} ms`);
+
+    const fairRun = await burst('fair sharing on');
+    await sleep(2000);
+    await startDispatcher(false);
+    const fifoRun = await burst('baseline, fair sharing off');
+    await dispatcher?.stop();
+    dispatcher = undefined;
+
+    const ratio = fairRun.bP95 / Math.max(1, idle.firstActionP95);
+    const aRatio = fairRun.aPerS / fifoRun.aPerS;
+    const met = (ok: boolean): string => (ok ? 'met' : 'NOT met');
+    out.push(
+      `B idle: ${B_IDLE} events, event → first action p50 ${idle.firstActionP50} ms, p95 ${idle.firstActionP95} ms`,
+      `fair sharing on:  A ${fairRun.aPerS.toFixed(1)} runs/s; B ${fairRun.bCount} events during the burst, p50 ${fairRun.bP50} ms, p95 ${fairRun.bP95} ms`,
+      `fair sharing off: A ${fifoRun.aPerS.toFixed(1)} runs/s; B ${fifoRun.bCount} events during the burst, p50 ${fifoRun.bP50} ms, p95 ${fifoRun.bP95} ms`,
+      `B's p95 during A's burst / idle = ${ratio.toFixed(2)} (target ≤ 2): ${met(ratio <= 2)}`,
+      `A's throughput with fair sharing / without = ${aRatio.toFixed(2)} (target ≥ 0.9): ${met(aRatio >= 0.9)}`,
+      `RESULT b_idle_p95_ms=${Math.round(idle.firstActionP95)} b_burst_p95_ms=${Math.round(fairRun.bP95)} ratio=${ratio.toFixed(2)} a_exec_per_s=${fairRun.aPerS.toFixed(1)} a_base_per_s=${fifoRun.aPerS.toFixed(1)} a_ratio=${aRatio.toFixed(2)}`,
+    );
+  } finally {
+    log('stopping and cleaning up…');
+    await dispatcher?.stop().catch(() => undefined);
+    if (worker?.getState() === 'RUNNING') worker.shutdown();
+    await workerDone?.catch(() => undefined);
+    await native.close().catch(() => undefined);
+    await client.connection.close().catch(() => undefined);
+    for (const s of sides) await cleanup(pool, s.workspaceId).catch((err: unknown) => log(`cleanup: ${String(err)}`));
+    await pool.end();
+    await orm.close(true);
+  }
+  return out;
+}
+
+/** Removes every row of a bench workspace, so a shared database is left as it was. */
+async function cleanup(pool: pg.Pool, workspaceId: string): Promise<void> {
+  const tables = await pool.query<{ table_name: string }>(
+    `select table_name from information_schema.columns where column_name = 'workspace_id' and table_schema = current_schema()`,
+  );
+  for (const { table_name } of tables.rows)
+    await pool.query(`delete from "${table_name}" where workspace_id = $1`, [workspaceId]);
+  await pool.query('delete from workspace where id = $1', [workspaceId]);
+}
+
+runBench('fairness', { postgres: 54379, meilisearch: 7779, temporal: 7279, temporalUi: 8279 }, run);
