@@ -110,7 +110,7 @@ export const automationRunsRoutes: RouteFactory = (deps) => {
       resources: { executionId: 'automation-execution' },
       successStatus: 202,
       summary:
-        'Retry a failed execution as a new one (retryOf names the original; the original lists it in retries and keeps its history). from failed_step (default): the steps the original completed are not run again (their effects stay once), the failed node and those after it run again; from start: every node runs again. definition original (default): the graph the run started with; current: the automation\'s graph now (409 when the failed node is not in it, or it cannot run). 409 invalid_state unless the execution failed, or when a run cap leaves no room. Answers 202 { data: { executionId, workflowId, status: queued, retryOf, from, definition, reusedSteps, existing } }: the workflow starts moments later. Idempotent with Idempotency-Key; 429 with Retry-After when too many runs of the workspace wait to start.',
+        "Retry a failed execution as a new one (retryOf names the original; the original lists it in retries and keeps its history). from failed_step (default): the steps the original completed are not run again (their effects stay once), the failed node and those after it run again; from start: every node runs again. definition original (default): the graph the run started with; current: the automation's graph now (409 when the failed node is not in it, or it cannot run). 409 invalid_state unless the execution failed, or when a run cap leaves no room. Answers 202 { data: { executionId, workflowId, status: queued, retryOf, from, definition, reusedSteps, existing } }: the workflow starts moments later. Idempotent with Idempotency-Key; 429 with Retry-After when too many runs of the workspace wait to start.",
       response: envelopes.data(retriedRunView),
       errors: [429],
       handler: async ({ ctx, params, body, koa }) => {
@@ -129,7 +129,7 @@ export const automationRunsRoutes: RouteFactory = (deps) => {
       resources,
       successStatus: 202,
       summary:
-        'Retry the automation\'s failed executions started in [since, until) that have no retry yet, oldest first, up to limit (1-1000, default 100), each as POST /automations/executions/:executionId/retry does (same from and definition). Answers 202 { data: { count, executionIds, skipped } }: the runs are recorded queued and start moments later; skipped lists those a run cap or the current graph refused, with why. Idempotent with Idempotency-Key.',
+        "Retry the automation's failed executions started in [since, until) that have no retry yet, oldest first, up to limit (1-1000, default 100), each as POST /automations/executions/:executionId/retry does (same from and definition). Answers 202 { data: { count, executionIds, skipped } }: the runs are recorded queued and start moments later; skipped lists those a run cap or the current graph refused, with why. Idempotent with Idempotency-Key.",
       response: envelopes.data(bulkRetryView),
       errors: [429],
       handler: async ({ ctx, params, body }) => {

@@ -39,7 +39,9 @@ export const retryParams = z.object({ executionId: objectId });
 export const retryBody = z.object(retryHow);
 
 export const MAX_BULK_RETRY = 1000;
-const instant = z.iso.datetime({ offset: true, message: 'must be an ISO 8601 date-time' }).transform((s) => new Date(s));
+const instant = z.iso
+  .datetime({ offset: true, message: 'must be an ISO 8601 date-time' })
+  .transform((s) => new Date(s));
 export const bulkRetryBody = z
   .object({
     status: z

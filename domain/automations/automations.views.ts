@@ -155,7 +155,7 @@ export const retriedRunView = startedRunView.extend({
   retryOf: idView.describe('the failed execution this run retries'),
   from: z.enum(['failed_step', 'start']),
   definition: z.enum(['original', 'current']),
-  reusedSteps: z.number().int().describe("steps of the original carried over as completed (not run again)"),
+  reusedSteps: z.number().int().describe('steps of the original carried over as completed (not run again)'),
   existing: z.boolean().describe('true when a repeated request (same Idempotency-Key) found the retry it recorded'),
 });
 export const bulkRetryView = z.object({

@@ -196,11 +196,7 @@ export async function getEnrollment(ctx: Ctx, id: string): Promise<SequenceEnrol
 export async function readEnrollment(ctx: Ctx, id: string): Promise<EnrollmentDetailView> {
   const e = await getEnrollment(ctx, id);
   const steps = await ctx.em.find(SequenceStep, { enrollmentId: id }, { orderBy: { startedAt: 'asc', _id: 'asc' } });
-  const retries = await ctx.em.find(
-    SequenceEnrollment,
-    { retryOf: id },
-    { fields: ['_id'], orderBy: { _id: 'asc' } },
-  );
+  const retries = await ctx.em.find(SequenceEnrollment, { retryOf: id }, { fields: ['_id'], orderBy: { _id: 'asc' } });
   return { ...serializeEnrollment(e), retries: retries.map((r) => r._id), steps: steps.map(serializeStep) };
 }
 

@@ -131,7 +131,9 @@ export const enrollmentView = z.object({
   enrolledAt: dateTimeView,
   finishedAt: dateTimeView.nullable(),
   error: z.string().nullable(),
-  retryOf: idView.nullable().describe('the failed enrollment this one retries (POST …/enrollments/:enrollmentId/retry)'),
+  retryOf: idView
+    .nullable()
+    .describe('the failed enrollment this one retries (POST …/enrollments/:enrollmentId/retry)'),
   createdAt: recordViewFields.createdAt,
   updatedAt: recordViewFields.updatedAt,
 });

@@ -49,7 +49,10 @@ interface Scenario {
 /** An automation whose run fails at n2 (the receiver answers 500), after n1 made its note. */
 async function failedRun(path: string): Promise<Scenario> {
   failing.add(path);
-  const automationId = await createAutomation(t.http, { ...graph(path), executionSettings: { failureBehavior: 'stop' } });
+  const automationId = await createAutomation(t.http, {
+    ...graph(path),
+    executionSettings: { failureBehavior: 'stop' },
+  });
   const lead = (await t.http.post('/api/v1/leads', { title: `Lead ${path}` })).body.data;
   const executionId = await failOnce(automationId, lead._id);
   return { automationId, leadId: lead._id, executionId, path };

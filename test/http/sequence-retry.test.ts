@@ -1,8 +1,10 @@
 /**
  * Retrying a failed sequence enrollment (domain/sequences/retry.ts): a new enrollment begins at the failed step;
- * the step before it (a task) is not made again, the failed SMS is sent once more.
+ * the step before it (a task) is not made again, the failed SMS is sent once more. The SMS step fails because its
+ * template was deleted (a permanent error: it fails at once); the test restores the template row before retrying.
  */
 import { CalendarEvent } from '../../domain/calendar/calendar-event.entity';
+import { SmsTemplate } from '../../domain/messaging/sms-message.entity';
 import { forkForWorkspace } from '../../domain/orm/tenant';
 import { SequenceEnrollment } from '../../domain/sequences/sequence.entity';
 import { newId } from '../../domain/ids';
@@ -15,14 +17,11 @@ let h: EngineHarness;
 let t: Tenant;
 let other: Tenant;
 let gateway: LocalHttp;
-/** While true the SMS gateway refuses (400: a permanent error, the step fails at once). */
-let refuse = true;
 const sent: string[] = [];
 
 beforeAll(async () => {
   gateway = await startHttp();
   gateway.respond((req, res) => {
-    if (refuse) return json(400, { error: 'number blocked' })(req, res);
     sent.push(JSON.parse(req.body || '{}').message as string);
     return json(200, { id: `sms-${sent.length}`, status: 'sent' })(req, res);
   });
@@ -44,41 +43,67 @@ afterAll(async () => {
 });
 
 const row = (id: string) =>
-  forkForWorkspace(h.app.runtime.deps.orm.em, t.workspaceId).findOne(SequenceEnrollment, { _id: id }, { refresh: true });
+  forkForWorkspace(h.app.runtime.deps.orm.em, t.workspaceId).findOne(
+    SequenceEnrollment,
+    { _id: id },
+    { refresh: true },
+  );
 const untilStatus = (id: string, statuses: string[]) =>
-  waitFor(async () => {
-    const r = await row(id);
-    return r && statuses.includes(r.status) ? r : null;
-  }, 30_000, `enrollment ${id} to be ${statuses.join('/')}`);
+  waitFor(
+    async () => {
+      const r = await row(id);
+      return r && statuses.includes(r.status) ? r : null;
+    },
+    30_000,
+    `enrollment ${id} to be ${statuses.join('/')}`,
+  );
 const tasksTitled = async (title: string) =>
   (await forkForWorkspace(h.app.runtime.deps.orm.em, t.workspaceId).find(CalendarEvent, { title })).length;
 
 describe('retry a failed enrollment', () => {
   it('begins at the failed step: the task before it is not made again, the SMS goes out once', async () => {
     const title = `Task ${newId()}`;
+    const tpl = await t.http.post('/api/v1/sms-templates', { name: `Tpl ${newId()}`, message: 'Hello again' });
+    expect(tpl.status).toBe(201);
+    const templateId = tpl.body.data._id as string;
     const seqId = await createSequence(
       t.http,
       line([
         { type: 'create_task', data: { taskTitle: title } },
-        { type: 'send_sms', data: { message: 'Hello again', phoneField: 'mobile' } },
+        { type: 'send_sms', data: { smsMode: 'template', templateId, phoneField: 'mobile' } },
         { type: 'stop' },
       ]),
     );
+    expect((await t.http.delete(`/api/v1/sms-templates/${templateId}`)).status).toBe(200);
     const person = (
       await t.http.post('/api/v1/people', {
         firstName: 'Ada',
         phones: [{ phone: `+45 ${20000000 + Math.floor(Math.random() * 9_000_000)}`, label: 'mobile' }],
       })
     ).body.data;
-    const enrolled = await t.http.post(`/api/v1/sequences/${seqId}/enroll`, { entityType: 'People', entityId: person._id });
+    const enrolled = await t.http.post(`/api/v1/sequences/${seqId}/enroll`, {
+      entityType: 'People',
+      entityId: person._id,
+    });
     expect(enrolled.status).toBe(201);
     const id = enrolled.body.data.enrollmentId as string;
     const failed = await untilStatus(id, ['exited', 'completed']);
     expect(failed).toMatchObject({ status: 'exited', exitReason: 'error' });
+    expect(failed.error).toContain('s2: ');
     expect(await tasksTitled(title)).toBe(1);
+    expect(sent).toEqual([]);
 
-    // Not failed: 409. Unknown or another workspace's: 404.
-    refuse = false;
+    // The template is back (same id, as the enrollment's snapshot names it).
+    const em = forkForWorkspace(h.app.runtime.deps.orm.em, t.workspaceId);
+    em.create(SmsTemplate, {
+      _id: templateId,
+      workspaceId: t.workspaceId,
+      name: `Restored ${newId()}`,
+      message: 'Hello again',
+      category: null,
+      createdBy: null,
+    });
+    await em.flush();
     const res = await t.http.post(`/api/v1/sequences/enrollments/${id}/retry`, undefined, {
       headers: { 'Idempotency-Key': `seq-retry-${id}` },
     });

@@ -82,8 +82,7 @@ function plan(
     graph = currentGraph(automation);
     version = automation.version;
     const check = validateAutomationGraph(graph.nodes, graph.edges);
-    if (!check.ok)
-      return { refused: `the automation's current graph cannot run: ${formatGraphErrors(check.errors)}` };
+    if (!check.ok) return { refused: `the automation's current graph cannot run: ${formatGraphErrors(check.errors)}` };
     const failed = steps.find((s) => s.status === 'failed');
     if (opts.from === 'failed_step' && failed && !graph.nodes.some((n) => n.id === failed.nodeId))
       return {
@@ -245,11 +244,13 @@ export async function retryExecution(
         return resultOf(again, { retry: retry?.retry ?? { ...opts, of: executionId, recorded: {} }, carried }, true);
       }
       const p = plan(original, steps, automation, opts);
-      if ('refused' in p)
-        throw new DomainError(original.status === 'failed' ? 'conflict' : 'invalid_state', p.refused);
+      if ('refused' in p) throw new DomainError(original.status === 'failed' ? 'conflict' : 'invalid_state', p.refused);
       const now = new Date();
       if (!original.isTest && (await capRoom(em, automation, now, 1)) < 1)
-        throw new DomainError('invalid_state', `retry skipped: ${capReached(automation, await windowCounts(em, automation, now), 0)}`);
+        throw new DomainError(
+          'invalid_state',
+          `retry skipped: ${capReached(automation, await windowCounts(em, automation, now), 0)}`,
+        );
       const row = record(em, p, triggerKey, now);
       await em.flush();
       await notifyQueued(em);
@@ -314,7 +315,11 @@ export async function retryExecutions(
       const result: BulkRetryResult = { count: 0, executionIds: [], skipped: [] };
       if (!ids.length) return result;
       const idList = ids.map((r) => r.id);
-      const originals = await em.find(AutomationExecution, { _id: { $in: idList } }, { orderBy: { startedAt: 'asc', _id: 'asc' } });
+      const originals = await em.find(
+        AutomationExecution,
+        { _id: { $in: idList } },
+        { orderBy: { startedAt: 'asc', _id: 'asc' } },
+      );
       const steps = await stepsOf(em, idList);
       const plans: Plan[] = [];
       for (const o of originals) {
@@ -325,7 +330,8 @@ export async function retryExecutions(
       const now = new Date();
       const real = plans.filter((p) => !p.original.isTest).length;
       let room = real ? await capRoom(em, automation, now, real) : 0;
-      const reason = room < real ? `retry skipped: ${capReached(automation, await windowCounts(em, automation, now), room)}` : '';
+      const reason =
+        room < real ? `retry skipped: ${capReached(automation, await windowCounts(em, automation, now), room)}` : '';
       const admittedPlans: Plan[] = [];
       for (const p of plans) {
         if (p.original.isTest) admittedPlans.push(p);
