@@ -47,11 +47,12 @@ interface Scenario {
 }
 
 /** An automation whose run fails at n2 (the receiver answers 500), after n1 made its note. */
-async function failedRun(path: string): Promise<Scenario> {
+async function failedRun(path: string, extra: Record<string, unknown> = {}): Promise<Scenario> {
   failing.add(path);
   const automationId = await createAutomation(t.http, {
     ...graph(path),
     executionSettings: { failureBehavior: 'stop' },
+    ...extra,
   });
   const lead = (await t.http.post('/api/v1/leads', { title: `Lead ${path}` })).body.data;
   const executionId = await failOnce(automationId, lead._id);
@@ -209,6 +210,23 @@ describe('retry one failed execution', () => {
     expect(foreign.status).toBe(404);
     const unknown = await t.http.post(`/api/v1/automations/executions/${newId()}/retry`, {});
     expect(unknown.status).toBe(404);
+  }, 60_000);
+});
+
+describe('run caps', () => {
+  it('a retry is a run: a per-window cap that leaves no room refuses it (409; bulk: skipped with the reason)', async () => {
+    const s = await failedRun('/capped', { rateLimits: { maxRunsPerHour: 1 } });
+    const res = await retry(s, {});
+    expect(res.status).toBe(409);
+    expect(res.body.error).toMatch(/retry skipped: maxRunsPerHour reached/);
+    const bulk = await t.http.post(`/api/v1/automations/${s.automationId}/executions/retry`, {});
+    expect(bulk.status).toBe(202);
+    expect(bulk.body.data).toEqual({
+      count: 0,
+      executionIds: [],
+      skipped: [{ executionId: s.executionId, reason: expect.stringMatching(/maxRunsPerHour reached/) }],
+    });
+    expect(calls.get('/capped')).toHaveLength(1);
   }, 60_000);
 });
 
