@@ -32,6 +32,9 @@ import {
 
 type Activities = ReturnType<typeof createActivities>;
 
+/** Node types the workflow decides itself (no activity): a retry's `resume` skips them when recorded. */
+const WORKFLOW_DECIDED: ReadonlySet<string> = new Set(['trigger', 'condition', 'delay']);
+
 /**
  * Step log and status writes: short, idempotent writes to our own database, so they run as local
  * activities (in the worker that runs the workflow task: no task queue round trip, one marker in
@@ -154,6 +157,10 @@ export async function automationExecutionWorkflow(input: ExecutionWorkflowInput)
   const runNode = async (node: GraphNode): Promise<NodeOutcome> => {
     const startedAt = iso();
     const data = node.data ?? {};
+    // A retry from the failed step: a node decided in the workflow that the retried run completed keeps its
+    // recorded branch (its step row was copied to this run); only retries carry `resume`, so replays are unchanged.
+    const recorded = input.resume && WORKFLOW_DECIDED.has(node.type) ? input.resume[node.id] : undefined;
+    if (recorded !== undefined) return { handle: recorded };
     switch (node.type) {
       case 'trigger':
         steps.push({

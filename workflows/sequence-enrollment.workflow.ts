@@ -276,7 +276,9 @@ export async function sequenceEnrollmentWorkflow(input: EnrollmentWorkflowInput)
     return target?.type === 'wait' ? { nodeId: target.id, waitMs: waitMsOf(target) } : null;
   };
 
-  let node: WorkflowNode | null = input.nodes.find((n) => n.type === 'start') ?? null;
+  // A retry begins at the node its failed enrollment failed at (input.resumeAt); every other run at the start.
+  let node: WorkflowNode | null =
+    (input.resumeAt ? byId.get(input.resumeAt) : undefined) ?? input.nodes.find((n) => n.type === 'start') ?? null;
   while (node) {
     if (exit || (isPaused() && !(await whilePaused()))) break;
     current = node.id;

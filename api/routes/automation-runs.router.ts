@@ -1,19 +1,31 @@
 import type { RouteFactory } from '../app';
 import { executionStatusTransitions } from '../../domain/automations/automations.rules';
 import { cancelExecution } from '../../domain/automations/engine/cancel';
+import { retryExecution, retryExecutions } from '../../domain/automations/engine/retry';
+import { requestKeyOf } from '../http/idempotency';
 import { startFromWebhook, testAutomation, triggerManually } from '../../domain/automations/engine/manual';
 import type { EngineDeps } from '../../domain/automations/engine/ports';
 import { validation } from '../../domain/errors';
 import { envelopes, publicRoute } from '../http/crud';
 import { ok, route } from '../http/registry';
 import {
+  bulkRetryView,
   cancelledRunView,
+  retriedRunView,
   startedRunView,
   startedTestRunView,
   webhookStartView,
 } from '../../domain/automations/automations.views';
 import { idParams } from '../../domain/shared/schemas';
-import { cancelParams, testBody, triggerBody, webhookParams } from '../../domain/automations/automation-runs.schemas';
+import {
+  bulkRetryBody,
+  cancelParams,
+  retryBody,
+  retryParams,
+  testBody,
+  triggerBody,
+  webhookParams,
+} from '../../domain/automations/automation-runs.schemas';
 
 const section = 'Automations';
 const write = { scopes: ['write'] } as const;
@@ -87,6 +99,43 @@ export const automationRunsRoutes: RouteFactory = (deps) => {
         'Cancel a running execution and its fan-out children (status cancelled); 409 when it is not running. 503 unavailable (Retry-After) when the workflow engine does not confirm within ENGINE_DEADLINE_MS: details.recorded is false, the run goes on and its status stays running; retry later.',
       response: envelopes.data(cancelledRunView),
       handler: async ({ ctx, params }) => ok(await cancelExecution(engine, ctx.actor.workspaceId, params.executionId)),
+    }),
+    route({
+      method: 'POST',
+      path: '/api/v1/automations/executions/:executionId/retry',
+      section,
+      access: write,
+      params: retryParams,
+      body: retryBody,
+      resources: { executionId: 'automation-execution' },
+      successStatus: 202,
+      summary:
+        "Retry a failed execution as a new one (retryOf names the original; the original lists it in retries and keeps its history). from failed_step (default): the steps the original completed are not run again (their effects stay once), the failed node and those after it run again; from start: every node runs again. definition original (default): the graph the run started with; current: the automation's graph now (409 when the failed node is not in it, or it cannot run). 409 invalid_state unless the execution failed, or when a run cap leaves no room. Answers 202 { data: { executionId, workflowId, status: queued, retryOf, from, definition, reusedSteps, existing } }: the workflow starts moments later. Idempotent with Idempotency-Key; 429 with Retry-After when too many runs of the workspace wait to start.",
+      response: envelopes.data(retriedRunView),
+      errors: [429],
+      handler: async ({ ctx, params, body, koa }) => {
+        const ws = ctx.actor.workspaceId;
+        const r = await retryExecution(engine, ws, params.executionId, body, requestKeyOf(koa, ws));
+        return { status: 202, body: { data: r } };
+      },
+    }),
+    route({
+      method: 'POST',
+      path: '/api/v1/automations/:id/executions/retry',
+      section,
+      access: write,
+      params: idParams,
+      body: bulkRetryBody,
+      resources,
+      successStatus: 202,
+      summary:
+        "Retry the automation's failed executions started in [since, until) that have no retry yet, oldest first, up to limit (1-1000, default 100), each as POST /automations/executions/:executionId/retry does (same from and definition). Answers 202 { data: { count, executionIds, skipped } }: the runs are recorded queued and start moments later; skipped lists those a run cap or the current graph refused, with why. Idempotent with Idempotency-Key.",
+      response: envelopes.data(bulkRetryView),
+      errors: [429],
+      handler: async ({ ctx, params, body }) => {
+        const r = await retryExecutions(engine, ctx.actor.workspaceId, params.id, body);
+        return { status: 202, body: { data: r } };
+      },
     }),
     publicRoute({
       method: 'POST',

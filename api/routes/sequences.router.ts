@@ -5,6 +5,7 @@ import { DomainError } from '../../domain/errors';
 import { enrollEligibility, enrollEntities } from '../../domain/sequences/enroll.service';
 import type { SequenceEngineDeps } from '../../domain/sequences/ports';
 import { enrollmentAdmission } from '../../domain/sequences/start-queue';
+import { retryEnrollment } from '../../domain/sequences/retry';
 import {
   listEnrollments,
   pauseEnrollment,
@@ -31,6 +32,7 @@ import {
   sequenceView,
   unenrolledView,
   unsubscribedView,
+  retriedEnrollmentView,
 } from '../../domain/sequences/sequences.views';
 import { idParams } from '../../domain/shared/schemas';
 import {
@@ -128,6 +130,31 @@ export const sequencesRoutes: RouteFactory = (deps) => {
       response: envelopes.data(unenrolledView),
       handler: async ({ ctx, params, koa }) =>
         ok(await unenrollEnrollment(ctx, engine, params.enrollmentId, engineCommandId(koa, ctx.actor.workspaceId))),
+    }),
+    route({
+      method: 'POST',
+      path: '/api/v1/sequences/enrollments/:enrollmentId/retry',
+      section,
+      access: write,
+      params: enrollmentParams,
+      resources: enrollment,
+      successStatus: 202,
+      summary:
+        'Retry an enrollment that failed (exited with exitReason error) from its failed step: a new enrollment of the same entity (retryOf names the failed one, which keeps its status and steps and lists it in retries) begins at the failed node with the snapshot the failed one had, so the steps before it are not run again. 409 invalid_state unless the enrollment failed; 409 conflict while the entity has another active or paused enrollment of the sequence (exclusive modes) or a retry of it still runs. Answers 202 { data: { enrollmentId, workflowId, status: active, retryOf, resumeAt, existing } }: its workflow starts moments later. Idempotent with Idempotency-Key; 429 with Retry-After while too many enrollments of the workspace wait to start.',
+      response: envelopes.data(retriedEnrollmentView),
+      errors: [429],
+      handler: async ({ ctx, params, koa }) => {
+        const ws = ctx.actor.workspaceId;
+        await enrollmentAdmission.admit(deps.orm, ws, deps.config.intakeMaxQueuedPerWorkspace, 1);
+        let queued = false;
+        try {
+          const data = await retryEnrollment(ctx, params.enrollmentId, requestKeyOf(koa, ws));
+          queued = !data.existing;
+          return { status: 202, body: { data } };
+        } finally {
+          if (!queued) enrollmentAdmission.release(ws, 1);
+        }
+      },
     }),
     route({
       method: 'GET',

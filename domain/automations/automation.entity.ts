@@ -69,6 +69,10 @@ export const AutomationExecution = defineEntity({
     { properties: ['workspaceId', 'automationId', 'status', 'startedAt'] },
     { properties: ['workspaceId', 'status'] },
     { properties: ['parentExecutionId'] },
+    {
+      name: 'automation_execution_retry_of_index',
+      expression: `create index "automation_execution_retry_of_index" on "automation_execution" ("retry_of") where "retry_of" is not null`,
+    },
   ],
   properties: {
     ...tenantProps,
@@ -94,6 +98,8 @@ export const AutomationExecution = defineEntity({
     startLeaseUntil: p.datetime().nullable(),
     /** False while the automation's totalRuns does not include this run yet (the starter adds it). */
     runCounted: p.boolean().default(true),
+    /** The failed execution this run retries (POST /automations/executions/:id/retry, engine/retry.ts). */
+    retryOf: p.string().length(24).nullable(),
   },
 });
 export type AutomationExecution = InferEntity<typeof AutomationExecution>;

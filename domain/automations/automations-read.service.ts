@@ -78,7 +78,10 @@ export async function getAutomationStats(ctx: Ctx): Promise<AutomationStats> {
 }
 
 /** An execution without its graph snapshot and context (list rows stay small). */
-export function serializeExecutionSummary(e: Omit<AutomationExecution, 'graph' | 'context'>): ExecutionSummaryView {
+export function serializeExecutionSummary(
+  e: Omit<AutomationExecution, 'graph' | 'context'>,
+  retries: readonly string[] = [],
+): ExecutionSummaryView {
   return {
     _id: e._id,
     automationId: e.automationId,
@@ -90,6 +93,8 @@ export function serializeExecutionSummary(e: Omit<AutomationExecution, 'graph' |
     entityId: e.entityId ?? null,
     isTest: e.isTest,
     parentExecutionId: e.parentExecutionId ?? null,
+    retryOf: e.retryOf ?? null,
+    retries: [...retries],
     workflowId: e.workflowId,
     startedAt: e.startedAt.toISOString(),
     finishedAt: iso(e.finishedAt),
@@ -120,6 +125,19 @@ export interface ExecutionListQuery extends PageRequest {
   status?: ExecutionStatus;
 }
 
+/** The retries of these executions (engine/retry.ts), oldest first, by the execution they retry. */
+async function retriesOf(ctx: Ctx, ids: readonly string[]): Promise<Map<string, string[]>> {
+  const by = new Map<string, string[]>();
+  if (!ids.length) return by;
+  const rows = await ctx.em.find(
+    AutomationExecution,
+    { retryOf: { $in: [...ids] } },
+    { fields: ['_id', 'retryOf'], orderBy: { _id: 'asc' } },
+  );
+  for (const r of rows) by.set(r.retryOf!, [...(by.get(r.retryOf!) ?? []), r._id]);
+  return by;
+}
+
 /** Newest run first. */
 export async function listExecutions(ctx: Ctx, automationId: string, query: ExecutionListQuery) {
   await getAutomation(ctx, automationId);
@@ -130,7 +148,11 @@ export async function listExecutions(ctx: Ctx, automationId: string, query: Exec
     orderBy: { startedAt: 'desc', _id: 'desc' },
     exclude: ['graph', 'context'],
   });
-  return { items: items.map(serializeExecutionSummary), total };
+  const retries = await retriesOf(
+    ctx,
+    items.map((e) => e._id),
+  );
+  return { items: items.map((e) => serializeExecutionSummary(e, retries.get(e._id))), total };
 }
 
 /** One run: summary, trigger context, the graph snapshot it ran with, and its step log in run order. */
@@ -138,8 +160,9 @@ export async function getExecution(ctx: Ctx, executionId: string): Promise<Execu
   const e = await ctx.em.findOne(AutomationExecution, { _id: executionId });
   if (!e) throw notFound('automation execution');
   const steps = await ctx.em.find(AutomationStep, { executionId }, { orderBy: { startedAt: 'asc', _id: 'asc' } });
+  const retries = await retriesOf(ctx, [executionId]);
   return {
-    ...serializeExecutionSummary(e),
+    ...serializeExecutionSummary(e, retries.get(executionId)),
     context: e.context,
     graph: { ...e.graph, nodes: maskNodeSecrets(e.graph.nodes) },
     steps: steps.map(serializeStep),

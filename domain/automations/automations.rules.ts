@@ -21,6 +21,7 @@ export const executionStatusTransitions = defineTransitions<ExecutionStatus>({
   notes: [
     'queued: the run is recorded (API starts answer 202 then) and its workflow starts moments later; it stays queued while the engine is unavailable and starts once it is back.',
     'A finished parent whose fan-out children still run can be cancelled: that cancels the children (the parent keeps its status).',
+    'failed is final too: a retry (POST /automations/executions/:executionId/retry) is a new execution naming it in retryOf.',
   ],
 });
 

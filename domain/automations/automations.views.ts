@@ -100,6 +100,8 @@ export const executionSummaryView = z.object({
   entityId: z.string().nullable(),
   isTest: z.boolean(),
   parentExecutionId: idView.nullable().describe('the fan-out parent run'),
+  retryOf: idView.nullable().describe('the failed execution this run retries (POST …/executions/:executionId/retry)'),
+  retries: z.array(idView).describe('the executions that retry this one, oldest first'),
   workflowId: z.string(),
   startedAt: dateTimeView,
   finishedAt: dateTimeView.nullable(),
@@ -148,3 +150,18 @@ export const webhookStartView = z.object({
   reason: z.string().optional().describe('why it was skipped (run caps)'),
 });
 export type WebhookStartView = z.infer<typeof webhookStartView>;
+
+export const retriedRunView = startedRunView.extend({
+  retryOf: idView.describe('the failed execution this run retries'),
+  from: z.enum(['failed_step', 'start']),
+  definition: z.enum(['original', 'current']),
+  reusedSteps: z.number().int().describe('steps of the original carried over as completed (not run again)'),
+  existing: z.boolean().describe('true when a repeated request (same Idempotency-Key) found the retry it recorded'),
+});
+export const bulkRetryView = z.object({
+  count: z.number().int().describe('executions retried (each a new queued execution)'),
+  executionIds: z.array(idView).describe('the new executions, in the order of the runs they retry (oldest first)'),
+  skipped: z
+    .array(z.object({ executionId: idView, reason: z.string() }))
+    .describe('failed executions not retried, with why (a run cap, a failed node missing from the current graph)'),
+});

@@ -113,6 +113,7 @@ export async function startEnrollmentWorkflow(
     retryMaxAttempts: exec.retryMaxAttempts,
     retryIntervalMinutes: exec.retryIntervalMinutes,
     ...(row.startRecorded ? { startRecorded: true } : {}),
+    ...(snapshot.resumeAt ? { resumeAt: snapshot.resumeAt } : {}),
     localSteps: true,
     ...(deps.waitScale && deps.waitScale !== 1 ? { waitScale: deps.waitScale } : {}),
     ...(deps.stepTimeoutMs ? { stepTimeoutMs: deps.stepTimeoutMs } : {}),
@@ -164,6 +165,7 @@ export function serializeEnrollment(e: SequenceEnrollment): EnrollmentView {
     enrolledAt: e.enrolledAt.toISOString(),
     finishedAt: iso(e.finishedAt),
     error: e.error ?? null,
+    retryOf: e.retryOf ?? null,
     createdAt: e.createdAt.toISOString(),
     updatedAt: e.updatedAt.toISOString(),
   };
@@ -194,7 +196,8 @@ export async function getEnrollment(ctx: Ctx, id: string): Promise<SequenceEnrol
 export async function readEnrollment(ctx: Ctx, id: string): Promise<EnrollmentDetailView> {
   const e = await getEnrollment(ctx, id);
   const steps = await ctx.em.find(SequenceStep, { enrollmentId: id }, { orderBy: { startedAt: 'asc', _id: 'asc' } });
-  return { ...serializeEnrollment(e), steps: steps.map(serializeStep) };
+  const retries = await ctx.em.find(SequenceEnrollment, { retryOf: id }, { fields: ['_id'], orderBy: { _id: 'asc' } });
+  return { ...serializeEnrollment(e), retries: retries.map((r) => r._id), steps: steps.map(serializeStep) };
 }
 
 export async function listEnrollments(

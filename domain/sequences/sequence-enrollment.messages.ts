@@ -39,6 +39,8 @@ export interface EnrollmentWorkflowInput {
    * evicted and replayed when a bulk enrollment outruns the steps.
    */
   localSteps?: boolean;
+  /** A retry of a failed enrollment (retry.ts): the failed node the walk begins at instead of the start node. */
+  resumeAt?: string;
 }
 
 /** Every API command carries its id (same Idempotency-Key, same id): applied once, update or signal. */

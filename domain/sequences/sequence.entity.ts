@@ -30,6 +30,8 @@ export interface EnrollmentSnapshot {
   nodes: { id: string; type: string; data: Record<string, unknown> }[];
   edges: { source: string; target: string; sourceHandle: string | null }[];
   settings: SequenceSettings;
+  /** A retry (retry.ts): the failed node its walk begins at instead of the start node. */
+  resumeAt?: string;
 }
 
 /** Records the enrollment is about, for exit matching and message links. */
@@ -52,6 +54,10 @@ export const SequenceEnrollment = defineEntity({
     { properties: ['workspaceId', 'sequenceId', 'status'] },
     { properties: ['workspaceId', 'entityId'] },
     { properties: ['workspaceId', 'personId'] },
+    {
+      name: 'sequence_enrollment_retry_of_index',
+      expression: `create index "sequence_enrollment_retry_of_index" on "sequence_enrollment" ("retry_of") where "retry_of" is not null`,
+    },
   ],
   uniques: [
     {
@@ -91,6 +97,8 @@ export const SequenceEnrollment = defineEntity({
     startLeaseUntil: p.datetime().nullable(),
     /** The API request (derived from its Idempotency-Key) that made the row: its retry answers this row. */
     requestKey: p.string().length(64).nullable(),
+    /** The failed enrollment this one retries (retry.ts), from its failed step. */
+    retryOf: p.string().length(24).nullable(),
   },
 });
 export type SequenceEnrollment = InferEntity<typeof SequenceEnrollment>;

@@ -131,6 +131,9 @@ export const enrollmentView = z.object({
   enrolledAt: dateTimeView,
   finishedAt: dateTimeView.nullable(),
   error: z.string().nullable(),
+  retryOf: idView
+    .nullable()
+    .describe('the failed enrollment this one retries (POST …/enrollments/:enrollmentId/retry)'),
   createdAt: recordViewFields.createdAt,
   updatedAt: recordViewFields.updatedAt,
 });
@@ -153,6 +156,7 @@ export const enrollmentStepView = z.object({
 export type EnrollmentStepView = z.infer<typeof enrollmentStepView>;
 
 export const enrollmentDetailView = enrollmentView.extend({
+  retries: z.array(idView).describe('the enrollments that retry this one, oldest first'),
   steps: z.array(enrollmentStepView).describe('step history, oldest first'),
 });
 export type EnrollmentDetailView = z.infer<typeof enrollmentDetailView>;
@@ -230,3 +234,12 @@ export const pausedView = z.object({ paused: z.literal(true) });
 export const resumedView = z.object({ resumed: z.literal(true) });
 export const unenrolledView = z.object({ unenrolled: z.literal(true) });
 export const unsubscribedView = z.object({ unsubscribed: z.literal(true), exited: int });
+
+export const retriedEnrollmentView = z.object({
+  enrollmentId: idView.describe('the new enrollment'),
+  workflowId: z.string(),
+  status: z.literal('active'),
+  retryOf: idView.describe('the failed enrollment it retries'),
+  resumeAt: z.string().describe('the node the new enrollment begins at (the failed step)'),
+  existing: z.boolean().describe('true when a repeated request (same Idempotency-Key) found the retry it recorded'),
+});

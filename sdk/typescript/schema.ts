@@ -2054,8 +2054,49 @@ export interface paths {
          *
          *     - queued: the run is recorded (API starts answer 202 then) and its workflow starts moments later; it stays queued while the engine is unavailable and starts once it is back.
          *     - A finished parent whose fan-out children still run can be cancelled: that cancels the children (the parent keeps its status).
+         *     - failed is final too: a retry (POST /automations/executions/:executionId/retry) is a new execution naming it in retryOf.
          */
         post: operations["postApiV1AutomationsExecutionsByExecutionIdCancel"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/automations/executions/{executionId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry a failed execution as a new one (retryOf names the original; the original lists it in retries and keeps its history). from failed_step (default): the steps the original completed are not run again (their effects stay once), the failed node and those after it run again; from start: every node runs again. definition original (default): the graph the run started with; current: the automation's graph now (409 when the failed node is not in it, or it cannot run). 409 invalid_state unless the execution failed, or when a run cap leaves no room. Answers 202 { data: { executionId, workflowId, status: queued, retryOf, from, definition, reusedSteps, existing } }: the workflow starts moments later. Idempotent with Idempotency-Key; 429 with Retry-After when too many runs of the workspace wait to start.
+         * @description Scopes: write. Roles: owner, admin, member.
+         */
+        post: operations["postApiV1AutomationsExecutionsByExecutionIdRetry"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/automations/{id}/executions/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry the automation's failed executions started in [since, until) that have no retry yet, oldest first, up to limit (1-1000, default 100), each as POST /automations/executions/:executionId/retry does (same from and definition). Answers 202 { data: { count, executionIds, skipped } }: the runs are recorded queued and start moments later; skipped lists those a run cap or the current graph refused, with why. Idempotent with Idempotency-Key.
+         * @description Scopes: write. Roles: owner, admin, member.
+         */
+        post: operations["postApiV1AutomationsByIdExecutionsRetry"];
         delete?: never;
         options?: never;
         head?: never;
@@ -2156,6 +2197,26 @@ export interface paths {
          * @description Scopes: write. Roles: owner, admin, member.
          */
         post: operations["postApiV1SequencesEnrollmentsByEnrollmentIdUnenroll"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/sequences/enrollments/{enrollmentId}/retry": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Retry an enrollment that failed (exited with exitReason error) from its failed step: a new enrollment of the same entity (retryOf names the failed one, which keeps its status and steps and lists it in retries) begins at the failed node with the snapshot the failed one had, so the steps before it are not run again. 409 invalid_state unless the enrollment failed; 409 conflict while the entity has another active or paused enrollment of the sequence (exclusive modes) or a retry of it still runs. Answers 202 { data: { enrollmentId, workflowId, status: active, retryOf, resumeAt, existing } }: its workflow starts moments later. Idempotent with Idempotency-Key; 429 with Retry-After while too many enrollments of the workspace wait to start.
+         * @description Scopes: write. Roles: owner, admin, member.
+         */
+        post: operations["postApiV1SequencesEnrollmentsByEnrollmentIdRetry"];
         delete?: never;
         options?: never;
         head?: never;
@@ -18957,6 +19018,10 @@ export interface operations {
                             isTest: boolean;
                             /** @description the fan-out parent run */
                             parentExecutionId: string | null;
+                            /** @description the failed execution this run retries (POST …/executions/:executionId/retry) */
+                            retryOf: string | null;
+                            /** @description the executions that retry this one, oldest first */
+                            retries: string[];
                             workflowId: string;
                             /**
                              * Format: date-time
@@ -19530,6 +19595,10 @@ export interface operations {
                             isTest: boolean;
                             /** @description the fan-out parent run */
                             parentExecutionId: string | null;
+                            /** @description the failed execution this run retries (POST …/executions/:executionId/retry) */
+                            retryOf: string | null;
+                            /** @description the executions that retry this one, oldest first */
+                            retries: string[];
                             workflowId: string;
                             /**
                              * Format: date-time
@@ -19734,6 +19803,177 @@ export interface operations {
             503: components["responses"]["Error503"];
         };
     };
+    postApiV1AutomationsExecutionsByExecutionIdRetry: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first response is stored for 24 h and replayed (header Idempotent-Replayed: true) for the same request; see conventions.idempotency */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description automation-execution id */
+                executionId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @description failed_step: completed steps are not redone; start: every step runs again
+                     * @default failed_step
+                     * @enum {string}
+                     */
+                    from?: "failed_step" | "start";
+                    /**
+                     * @description original: the graph the run started with; current: the automation's graph now
+                     * @default original
+                     * @enum {string}
+                     */
+                    definition?: "original" | "current";
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: the work goes on in the background */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
+                    "X-RateLimit-Remaining-Minute": components["headers"]["X-RateLimit-Remaining-Minute"];
+                    "X-RateLimit-Limit-Day": components["headers"]["X-RateLimit-Limit-Day"];
+                    "X-RateLimit-Remaining-Day": components["headers"]["X-RateLimit-Remaining-Day"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            executionId: string;
+                            workflowId: string;
+                            /** @enum {string} */
+                            status: "queued" | "running" | "completed" | "failed" | "cancelled";
+                            /** @description the failed execution this run retries */
+                            retryOf: string;
+                            /** @enum {string} */
+                            from: "failed_step" | "start";
+                            /** @enum {string} */
+                            definition: "original" | "current";
+                            /** @description steps of the original carried over as completed (not run again) */
+                            reusedSteps: number;
+                            /** @description true when a repeated request (same Idempotency-Key) found the retry it recorded */
+                            existing: boolean;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postApiV1AutomationsByIdExecutionsRetry: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first response is stored for 24 h and replayed (header Idempotent-Replayed: true) for the same request; see conventions.idempotency */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description automation id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    /**
+                     * @default failed
+                     * @constant
+                     */
+                    status?: "failed";
+                    /**
+                     * Format: date-time
+                     * @description executions started at or after this time
+                     */
+                    since?: string;
+                    /**
+                     * Format: date-time
+                     * @description executions started before this time
+                     */
+                    until?: string;
+                    /**
+                     * @description how many executions to retry at most (1-1000, default 100), oldest first
+                     * @default 100
+                     */
+                    limit?: number;
+                    /**
+                     * @description failed_step: completed steps are not redone; start: every step runs again
+                     * @default failed_step
+                     * @enum {string}
+                     */
+                    from?: "failed_step" | "start";
+                    /**
+                     * @description original: the graph the run started with; current: the automation's graph now
+                     * @default original
+                     * @enum {string}
+                     */
+                    definition?: "original" | "current";
+                };
+            };
+        };
+        responses: {
+            /** @description Accepted: the work goes on in the background */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
+                    "X-RateLimit-Remaining-Minute": components["headers"]["X-RateLimit-Remaining-Minute"];
+                    "X-RateLimit-Limit-Day": components["headers"]["X-RateLimit-Limit-Day"];
+                    "X-RateLimit-Remaining-Day": components["headers"]["X-RateLimit-Remaining-Day"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description executions retried (each a new queued execution) */
+                            count: number;
+                            /** @description the new executions, in the order of the runs they retry (oldest first) */
+                            executionIds: string[];
+                            /** @description failed executions not retried, with why (a run cap, a failed node missing from the current graph) */
+                            skipped: {
+                                /** @description 24-hex object id */
+                                executionId: string;
+                                reason: string;
+                            }[];
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
     postApiWebhooksAutomationByAutomationId: {
         parameters: {
             query?: never;
@@ -19832,6 +20072,8 @@ export interface operations {
                             enrolledAt: string;
                             finishedAt: string | null;
                             error: string | null;
+                            /** @description the failed enrollment this one retries (POST …/enrollments/:enrollmentId/retry) */
+                            retryOf: string | null;
                             /**
                              * Format: date-time
                              * @description ISO 8601 date-time (UTC)
@@ -19842,6 +20084,8 @@ export interface operations {
                              * @description ISO 8601 date-time (UTC)
                              */
                             updatedAt: string;
+                            /** @description the enrollments that retry this one, oldest first */
+                            retries: string[];
                             /** @description step history, oldest first */
                             steps: {
                                 nodeId: string;
@@ -20018,6 +20262,67 @@ export interface operations {
                         data: {
                             /** @constant */
                             unenrolled: true;
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postApiV1SequencesEnrollmentsByEnrollmentIdRetry: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first response is stored for 24 h and replayed (header Idempotent-Replayed: true) for the same request; see conventions.idempotency */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description sequence-enrollment id */
+                enrollmentId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Accepted: the work goes on in the background */
+            202: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
+                    "X-RateLimit-Remaining-Minute": components["headers"]["X-RateLimit-Remaining-Minute"];
+                    "X-RateLimit-Limit-Day": components["headers"]["X-RateLimit-Limit-Day"];
+                    "X-RateLimit-Remaining-Day": components["headers"]["X-RateLimit-Remaining-Day"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description the new enrollment */
+                            enrollmentId: string;
+                            workflowId: string;
+                            /** @constant */
+                            status: "active";
+                            /** @description the failed enrollment it retries */
+                            retryOf: string;
+                            /** @description the node the new enrollment begins at (the failed step) */
+                            resumeAt: string;
+                            /** @description true when a repeated request (same Idempotency-Key) found the retry it recorded */
+                            existing: boolean;
                         };
                     };
                 };
@@ -21377,6 +21682,8 @@ export interface operations {
                             enrolledAt: string;
                             finishedAt: string | null;
                             error: string | null;
+                            /** @description the failed enrollment this one retries (POST …/enrollments/:enrollmentId/retry) */
+                            retryOf: string | null;
                             /**
                              * Format: date-time
                              * @description ISO 8601 date-time (UTC)

@@ -92,6 +92,8 @@ describe('executions', () => {
       entityId: '0123456789abcdef01234567',
       isTest: true,
       parentExecutionId: null,
+      retryOf: null,
+      retries: [],
       workflowId: `automation-execution:${t.workspaceId}:${ids.recent}`,
       startedAt: expect.any(String),
       finishedAt: null,

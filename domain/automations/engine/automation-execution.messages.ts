@@ -30,4 +30,11 @@ export interface ExecutionWorkflowInput {
    * version; cheaper than `patched()`, which also upserts a search attribute on every run.
    */
   engineVersion?: number;
+  /**
+   * A retry from the failed step (engine/retry.ts): the nodes the retried run completed, with the branch each
+   * took. Trigger, condition and delay nodes listed here are not decided again (no second wait; the recorded
+   * branch is taken); listed action, lookup and ai nodes still call their activity, which finds the step row
+   * copied from the retried run and returns its stored output without acting. Absent for every other run.
+   */
+  resume?: Record<string, string | null>;
 }

@@ -21,6 +21,10 @@ import { submitGuarded } from './intake-batch';
 const runAdmission = queuedAdmission({ table: 'automation_execution', queued: `status = 'queued'`, what: 'runs' });
 const admit = (deps: EngineDeps, workspaceId: string): Promise<void> =>
   runAdmission.admit(deps.orm, workspaceId, deps.intakeMaxQueued);
+/** Admits `n` queued runs of other API starts (retries, engine/retry.ts) or throws 429; `release` gives back. */
+export const admitRuns = (deps: EngineDeps, workspaceId: string, n: number): Promise<void> =>
+  runAdmission.admit(deps.orm, workspaceId, deps.intakeMaxQueued, n);
+export const releaseRuns = (workspaceId: string, n: number): void => runAdmission.release(workspaceId, n);
 
 const EXECUTION_COLUMNS = `id, workspace_id, created_at, updated_at, automation_id, automation_name,
     automation_version, graph, status, trigger_type, trigger_key, entity_type, entity_id, context, is_test,

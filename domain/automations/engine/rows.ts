@@ -21,14 +21,14 @@ const WINDOWS = [
   { cap: 'maxRunsPerDay', ms: 86_400_000, label: 'day' },
   { cap: 'maxRunsPerWeek', ms: 7 * 86_400_000, label: 'week' },
 ] as const;
-type CapKey = (typeof WINDOWS)[number]['cap'];
+export type CapKey = (typeof WINDOWS)[number]['cap'];
 
 /**
  * Runs counted against each cap's window: real (not test) top-level executions, read through the
  * (workspace, automation, status, startedAt) index; `limit cap` bounds the scan. The automation
  * row lock held by the caller makes count-then-insert race-free.
  */
-async function windowCounts(em: EntityManager, automation: Automation, now: Date): Promise<Map<CapKey, number>> {
+export async function windowCounts(em: EntityManager, automation: Automation, now: Date): Promise<Map<CapKey, number>> {
   const counts = new Map<CapKey, number>();
   for (const w of WINDOWS) {
     const cap = automation.rateLimits?.[w.cap] ?? 0;
@@ -44,7 +44,7 @@ async function windowCounts(em: EntityManager, automation: Automation, now: Date
 }
 
 /** The first cap that `extra` more runs (started in this batch) would exceed, as a skip reason. */
-function capReached(automation: Automation, counts: Map<CapKey, number>, extra: number): string | null {
+export function capReached(automation: Automation, counts: Map<CapKey, number>, extra: number): string | null {
   for (const w of WINDOWS) {
     const cap = automation.rateLimits?.[w.cap] ?? 0;
     const n = (counts.get(w.cap) ?? 0) + extra;

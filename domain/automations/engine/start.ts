@@ -14,6 +14,7 @@ import type { EngineDeps } from './ports';
 import type { ExecutionWorkflowInput } from './automation-execution.messages';
 import { ENGINE_VERSION, type StartPoint } from './types';
 import { workspaceInfo } from './workspace';
+import { resumeOf } from './retry-context';
 import { createRoots, createChild, view, type Created } from './rows';
 import type { StartRequest, StartResult } from './start-types';
 
@@ -55,6 +56,7 @@ export async function startWorkflowFor(
     chain: [...(Array.isArray(system.automationChain) ? (system.automationChain as string[]) : []), row.automationId],
     startAt: (system.startAt as StartPoint | undefined) ?? null,
     engineVersion: ENGINE_VERSION,
+    ...resumeOf(system),
     ...(deps.retryIntervalMs ? { retryIntervalMs: deps.retryIntervalMs } : {}),
   };
   await startForRow(
