@@ -12,9 +12,7 @@ export class Migration20261127000500_recipient_time_mailbox_caps extends Migrati
   override async up(): Promise<void> {
     this.addSql(`alter table "person" add column "time_zone" varchar(64) null;`);
     this.addSql(`alter table "lead" add column "time_zone" varchar(64) null;`);
-    this.addSql(
-      `alter table "email_account" add column "max_per_hour" int null, add column "max_per_day" int null;`,
-    );
+    this.addSql(`alter table "email_account" add column "max_per_hour" int null, add column "max_per_day" int null;`);
     this.addSql(`alter table "sequence_enrollment" add column "wait_reason" varchar(20) null;`);
     this.addSql(
       `create table "email_send_quota" ("workspace_id" varchar(24) not null, "account_id" varchar(24) not null, "period" varchar(4) not null, "window_start" timestamptz not null, "count" int not null, constraint "email_send_quota_pkey" primary key ("workspace_id", "account_id", "period", "window_start"));`,

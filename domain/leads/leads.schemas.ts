@@ -114,7 +114,10 @@ export const leadView = z.object({
   ownerId: idView.nullable(),
   createdAt: dateTimeView,
   updatedAt: dateTimeView,
-  timeZone: z.string().nullable().describe("IANA time zone of the lead's contact; sequence sends follow its local time"),
+  timeZone: z
+    .string()
+    .nullable()
+    .describe("IANA time zone of the lead's contact; sequence sends follow its local time"),
 });
 export type LeadView = z.infer<typeof leadView>;
 
