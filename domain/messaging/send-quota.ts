@@ -92,3 +92,19 @@ export async function mailboxQuotaUsed(
     day: rows.find((r) => r.period === 'day')?.count ?? 0,
   };
 }
+
+/**
+ * Gives back the unit takeMailboxQuota took for a message that was then not claimed after all (bulk sends take
+ * their unit just before the claim statement they share with other senders: bulk-send.ts).
+ */
+export async function releaseMailboxQuota(em: EntityManager, workspaceId: string, caps: MailboxCaps): Promise<void> {
+  const periods = PERIODS.filter((p) => p.cap(caps) !== null).map((p) => p.period);
+  if (!periods.length) return;
+  await executeLean(
+    em,
+    `update email_send_quota set count = count - 1 where workspace_id = ? and account_id = ?
+       and period in (${periods.map(() => '?').join(', ')})
+       and window_start = date_trunc(period, now() at time zone 'UTC') at time zone 'UTC' and count > 0`,
+    [workspaceId, caps.accountId, ...periods],
+  );
+}

@@ -311,6 +311,42 @@ describe('mailbox caps', () => {
   }, 240_000);
 });
 
+describe('mailbox caps and bulk sends', () => {
+  it('a bulk send over maxPerHour sends up to the cap (sequence and single sends count too) and waits on a workflow timer for the next hour', async () => {
+    const msToHour = 3_600_000 - (Date.now() % 3_600_000);
+    if (msToHour < 90_000) await new Promise((r) => setTimeout(r, msToHour + 1000));
+    const account = (await connectAccount(h.app, t.workspaceId, smtp.port, { maxPerHour: 4 })).account;
+    const accountId = String(account._id);
+    // One unit taken by a single send first: the bulk send gets the other three.
+    const single = await t.http.post('/api/v1/emails', { accountId, to: [uniqueMail()], subject: 'One', text: 'x' });
+    expect(single.status).toBe(201);
+    const recipients = [0, 1, 2, 3, 4].map(() => uniqueMail());
+    const res = await t.http.post('/api/v1/emails/bulk', {
+      accountId,
+      subject: 'Bulk',
+      bodyHtml: '<p>x</p>',
+      recipients,
+    });
+    expect(res.status).toBe(201);
+    const queueId = res.body.data.queueId as string;
+    const workflowId = `email-bulk:${t.workspaceId}:${queueId}`;
+    const timer = await waitFor(
+      async () => {
+        const history = await h.client.workflow.getHandle(workflowId).fetchHistory();
+        return history.events?.find((e) => e.timerStartedEventAttributes) ? history : undefined;
+      },
+      30_000,
+      'the bulk run to wait on a timer',
+    );
+    expect(timer).toBeDefined();
+    expect(recipients.filter((a) => mailsTo(a).length === 1)).toHaveLength(3);
+    const progress = (await t.http.get(`/api/v1/emails/bulk/${queueId}`)).body.data;
+    expect(progress).toMatchObject({ status: 'sending', summary: { sent: 3, pending: 2 } });
+    expect((await mailboxQuotaUsed(em(), t.workspaceId, accountId)).hour).toBe(4);
+    await h.client.workflow.getHandle(workflowId).terminate('test: the next hour is far');
+  }, 90_000);
+});
+
 describe('the wait read from the workflow', () => {
   it('with no worker to answer, GET answers within the short deadline from the stored row (source stored)', async () => {
     const seqId = await createSequence(t.http, {
