@@ -312,7 +312,7 @@ describe('mailbox caps', () => {
 });
 
 describe('mailbox caps and bulk sends', () => {
-  it('a bulk send over maxPerHour sends up to the cap (sequence and single sends count too) and waits on a workflow timer for the next hour', async () => {
+  it('a bulk send over maxPerHour sends up to the cap (a single send of the mailbox counts too) and waits on a workflow timer for the next hour', async () => {
     const msToHour = 3_600_000 - (Date.now() % 3_600_000);
     if (msToHour < 90_000) await new Promise((r) => setTimeout(r, msToHour + 1000));
     const account = (await connectAccount(h.app, t.workspaceId, smtp.port, { maxPerHour: 4 })).account;
