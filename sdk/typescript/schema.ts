@@ -2090,7 +2090,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One enrollment with its status, current step, next action time and step history.
+         * One enrollment with its status, current step, next action time and wait reason, step history, and for a running enrollment what it waits for and until when (`wait`, asked from its workflow with a short deadline; `source: stored` when no worker answered in time).
          * @description Scopes: read. Roles: owner, admin, member.
          */
         get: operations["getApiV1SequencesEnrollmentsByEnrollmentId"];
@@ -7369,6 +7369,8 @@ export interface operations {
                             updatedAt: string;
                             /** @description professional-network profile URL (canonical form) */
                             profileUrl: string | null;
+                            /** @description IANA time zone; sequence sends follow its local time */
+                            timeZone: string | null;
                         }[];
                         page: number;
                         limit: number;
@@ -7811,6 +7813,8 @@ export interface operations {
                             updatedAt: string;
                             /** @description professional-network profile URL (canonical form) */
                             profileUrl: string | null;
+                            /** @description IANA time zone; sequence sends follow its local time */
+                            timeZone: string | null;
                         } | null;
                         matched: boolean;
                         matchedOn: "profile" | null;
@@ -7907,6 +7911,8 @@ export interface operations {
                             updatedAt: string;
                             /** @description professional-network profile URL (canonical form) */
                             profileUrl: string | null;
+                            /** @description IANA time zone; sequence sends follow its local time */
+                            timeZone: string | null;
                         } | {
                             /** @description 24-hex object id */
                             _id: string;
@@ -7947,6 +7953,8 @@ export interface operations {
                             updatedAt?: string;
                             /** @description professional-network profile URL (canonical form) */
                             profileUrl?: string | null;
+                            /** @description IANA time zone; sequence sends follow its local time */
+                            timeZone?: string | null;
                         })[];
                         page: number;
                         limit: number;
@@ -8004,6 +8012,8 @@ export interface operations {
                     avatar?: string;
                     /** @description professional-network profile URL; stored in canonical form (https, no www or locale sub-domain, no query) */
                     profileUrl?: string | null;
+                    /** @description IANA time zone of the contact (e.g. America/New_York); sequence sends follow its local time */
+                    timeZone?: string | null;
                 };
             };
         };
@@ -8065,6 +8075,8 @@ export interface operations {
                                 updatedAt: string;
                                 /** @description professional-network profile URL (canonical form) */
                                 profileUrl: string | null;
+                                /** @description IANA time zone; sequence sends follow its local time */
+                                timeZone: string | null;
                             } | null;
                             proposed: {
                                 /** @description 24-hex object id */
@@ -8106,6 +8118,8 @@ export interface operations {
                                 updatedAt: string;
                                 /** @description professional-network profile URL (canonical form) */
                                 profileUrl: string | null;
+                                /** @description IANA time zone; sequence sends follow its local time */
+                                timeZone: string | null;
                             };
                             /** @description field → { from, to } */
                             diff: {
@@ -8171,6 +8185,8 @@ export interface operations {
                             updatedAt: string;
                             /** @description professional-network profile URL (canonical form) */
                             profileUrl: string | null;
+                            /** @description IANA time zone; sequence sends follow its local time */
+                            timeZone: string | null;
                         };
                     };
                 };
@@ -8255,6 +8271,8 @@ export interface operations {
                             updatedAt: string;
                             /** @description professional-network profile URL (canonical form) */
                             profileUrl: string | null;
+                            /** @description IANA time zone; sequence sends follow its local time */
+                            timeZone: string | null;
                         } | {
                             /** @description 24-hex object id */
                             _id: string;
@@ -8295,6 +8313,8 @@ export interface operations {
                             updatedAt?: string;
                             /** @description professional-network profile URL (canonical form) */
                             profileUrl?: string | null;
+                            /** @description IANA time zone; sequence sends follow its local time */
+                            timeZone?: string | null;
                         };
                     };
                 };
@@ -8349,6 +8369,8 @@ export interface operations {
                     avatar?: string;
                     /** @description professional-network profile URL; stored in canonical form (https, no www or locale sub-domain, no query) */
                     profileUrl?: string | null;
+                    /** @description IANA time zone of the contact (e.g. America/New_York); sequence sends follow its local time */
+                    timeZone?: string | null;
                 };
             };
         };
@@ -8405,6 +8427,8 @@ export interface operations {
                             updatedAt: string;
                             /** @description professional-network profile URL (canonical form) */
                             profileUrl: string | null;
+                            /** @description IANA time zone; sequence sends follow its local time */
+                            timeZone: string | null;
                         };
                     } | {
                         data: {
@@ -8451,6 +8475,8 @@ export interface operations {
                                 updatedAt: string;
                                 /** @description professional-network profile URL (canonical form) */
                                 profileUrl: string | null;
+                                /** @description IANA time zone; sequence sends follow its local time */
+                                timeZone: string | null;
                             } | null;
                             proposed: {
                                 /** @description 24-hex object id */
@@ -8492,6 +8518,8 @@ export interface operations {
                                 updatedAt: string;
                                 /** @description professional-network profile URL (canonical form) */
                                 profileUrl: string | null;
+                                /** @description IANA time zone; sequence sends follow its local time */
+                                timeZone: string | null;
                             };
                             /** @description field → { from, to } */
                             diff: {
@@ -8991,6 +9019,8 @@ export interface operations {
                              * @description ISO 8601 date-time (UTC)
                              */
                             updatedAt: string;
+                            /** @description IANA time zone of the lead's contact; sequence sends follow its local time */
+                            timeZone: string | null;
                         } | {
                             /** @description 24-hex object id */
                             _id: string;
@@ -9032,6 +9062,8 @@ export interface operations {
                              * @description ISO 8601 date-time (UTC)
                              */
                             updatedAt?: string;
+                            /** @description IANA time zone of the lead's contact; sequence sends follow its local time */
+                            timeZone?: string | null;
                         })[];
                         page: number;
                         limit: number;
@@ -9086,6 +9118,8 @@ export interface operations {
                     tags?: string[];
                     /** @description user id of this workspace; on create, when omitted, lead routing rules (else the caller) decide */
                     ownerId?: string | null;
+                    /** @description IANA time zone of the contact (e.g. America/New_York); sequence sends follow its local time */
+                    timeZone?: string | null;
                 };
             };
         };
@@ -9148,6 +9182,8 @@ export interface operations {
                                  * @description ISO 8601 date-time (UTC)
                                  */
                                 updatedAt: string;
+                                /** @description IANA time zone of the lead's contact; sequence sends follow its local time */
+                                timeZone: string | null;
                             } | null;
                             proposed: {
                                 /** @description 24-hex object id */
@@ -9190,6 +9226,8 @@ export interface operations {
                                  * @description ISO 8601 date-time (UTC)
                                  */
                                 updatedAt: string;
+                                /** @description IANA time zone of the lead's contact; sequence sends follow its local time */
+                                timeZone: string | null;
                             };
                             /** @description field → { from, to } */
                             diff: {
@@ -9256,6 +9294,8 @@ export interface operations {
                              * @description ISO 8601 date-time (UTC)
                              */
                             updatedAt: string;
+                            /** @description IANA time zone of the lead's contact; sequence sends follow its local time */
+                            timeZone: string | null;
                         };
                     };
                 };
@@ -9340,6 +9380,8 @@ export interface operations {
                              * @description ISO 8601 date-time (UTC)
                              */
                             updatedAt: string;
+                            /** @description IANA time zone of the lead's contact; sequence sends follow its local time */
+                            timeZone: string | null;
                         } | {
                             /** @description 24-hex object id */
                             _id: string;
@@ -9381,6 +9423,8 @@ export interface operations {
                              * @description ISO 8601 date-time (UTC)
                              */
                             updatedAt?: string;
+                            /** @description IANA time zone of the lead's contact; sequence sends follow its local time */
+                            timeZone?: string | null;
                         };
                     };
                 };
@@ -9432,6 +9476,8 @@ export interface operations {
                     tags?: string[];
                     /** @description user id of this workspace; on create, when omitted, lead routing rules (else the caller) decide */
                     ownerId?: string | null;
+                    /** @description IANA time zone of the contact (e.g. America/New_York); sequence sends follow its local time */
+                    timeZone?: string | null;
                 };
             };
         };
@@ -9489,6 +9535,8 @@ export interface operations {
                              * @description ISO 8601 date-time (UTC)
                              */
                             updatedAt: string;
+                            /** @description IANA time zone of the lead's contact; sequence sends follow its local time */
+                            timeZone: string | null;
                         };
                     } | {
                         data: {
@@ -9536,6 +9584,8 @@ export interface operations {
                                  * @description ISO 8601 date-time (UTC)
                                  */
                                 updatedAt: string;
+                                /** @description IANA time zone of the lead's contact; sequence sends follow its local time */
+                                timeZone: string | null;
                             } | null;
                             proposed: {
                                 /** @description 24-hex object id */
@@ -9578,6 +9628,8 @@ export interface operations {
                                  * @description ISO 8601 date-time (UTC)
                                  */
                                 updatedAt: string;
+                                /** @description IANA time zone of the lead's contact; sequence sends follow its local time */
+                                timeZone: string | null;
                             };
                             /** @description field → { from, to } */
                             diff: {
@@ -15236,6 +15288,7 @@ export interface operations {
                             createdAt?: unknown;
                             updatedAt?: unknown;
                             profileUrl?: unknown;
+                            timeZone?: unknown;
                         }[];
                         /** @description rows matching the filters (all pages) */
                         total: number;
@@ -15356,6 +15409,7 @@ export interface operations {
                             ownerId?: unknown;
                             createdAt?: unknown;
                             updatedAt?: unknown;
+                            timeZone?: unknown;
                         }[];
                         /** @description rows matching the filters (all pages) */
                         total: number;
@@ -15588,6 +15642,7 @@ export interface operations {
                             createdAt?: unknown;
                             updatedAt?: unknown;
                             profileUrl?: unknown;
+                            timeZone?: unknown;
                         } | {
                             /** @description 24-hex object id */
                             _id: string;
@@ -15607,6 +15662,7 @@ export interface operations {
                             ownerId?: unknown;
                             createdAt?: unknown;
                             updatedAt?: unknown;
+                            timeZone?: unknown;
                         } | {
                             /** @description 24-hex object id */
                             _id: string;
@@ -19821,6 +19877,8 @@ export interface operations {
                             source: string;
                             currentNodeId: string | null;
                             nextActionAt: string | null;
+                            /** @description why the run waits until nextActionAt: send_window (business hours, weekends, SMS quiet hours in the contact's zone), mailbox_cap (maxPerHour/maxPerDay of the sender mailbox), email_interval (emailIntervalSeconds), paused; null for a wait step or nothing to wait for */
+                            waitReason: ("send_window" | "mailbox_cap" | "email_interval" | "paused") | null;
                             pausedUntil: string | null;
                             /** @description the sequence version the enrollment runs with */
                             sequenceVersion: number | null;
@@ -19863,7 +19921,25 @@ export interface operations {
                                 openedAt: string | null;
                                 clickedAt: string | null;
                                 repliedAt: string | null;
+                                /** @description a waiting send step: why it has not gone out yet */
+                                waitReason: ("send_window" | "mailbox_cap" | "email_interval" | "paused") | null;
+                                /** @description a waiting step: when it goes on */
+                                nextActionAt: string | null;
                             }[];
+                            /** @description null once the enrollment has ended */
+                            wait: {
+                                /**
+                                 * @description workflow: answered by the running workflow (its wait query); stored: the workflow did not answer within the short deadline (no worker), so this is the stored row
+                                 * @enum {string}
+                                 */
+                                source: "workflow" | "stored";
+                                /** @description what the run waits for; null while it works on a step */
+                                waitingFor: ("send_window" | "mailbox_cap" | "email_interval" | "paused" | "wait_step") | null;
+                                waitReason: ("send_window" | "mailbox_cap" | "email_interval" | "paused") | null;
+                                /** @description until when */
+                                nextActionAt: string | null;
+                                nodeId: string | null;
+                            } | null;
                         };
                     };
                 };
@@ -21366,6 +21442,8 @@ export interface operations {
                             source: string;
                             currentNodeId: string | null;
                             nextActionAt: string | null;
+                            /** @description why the run waits until nextActionAt: send_window (business hours, weekends, SMS quiet hours in the contact's zone), mailbox_cap (maxPerHour/maxPerDay of the sender mailbox), email_interval (emailIntervalSeconds), paused; null for a wait step or nothing to wait for */
+                            waitReason: ("send_window" | "mailbox_cap" | "email_interval" | "paused") | null;
                             pausedUntil: string | null;
                             /** @description the sequence version the enrollment runs with */
                             sequenceVersion: number | null;
@@ -21587,6 +21665,10 @@ export interface operations {
                             status: "untested" | "ok" | "failing";
                             lastTestedAt: string | null;
                             lastError: string | null;
+                            /** @description at most this many e-mails per calendar hour (UTC) from this mailbox, every sender together; null = no cap */
+                            maxPerHour: number | null;
+                            /** @description at most this many e-mails per calendar day (UTC); null = no cap */
+                            maxPerDay: number | null;
                             canSend: boolean;
                             /** @description IMAP is configured */
                             canReceive: boolean;
@@ -42725,6 +42807,8 @@ export interface operations {
                                 updatedAt: string;
                                 /** @description professional-network profile URL (canonical form) */
                                 profileUrl: string | null;
+                                /** @description IANA time zone; sequence sends follow its local time */
+                                timeZone: string | null;
                             };
                         };
                     };
