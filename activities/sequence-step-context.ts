@@ -19,7 +19,7 @@ export const KIND: Record<string, string> = { Lead: 'lead', People: 'person', De
 export const PLACEHOLDERS = { namespaces: SEQUENCE_NAMESPACES, topLevelNames: SEQUENCE_TOP_LEVEL_NAMES } as const;
 
 export class StepError extends DomainError {}
-/** The step's send slot (emailIntervalSeconds) or the mailbox's cap window is `waitMs` away (runs without deferrals). */
+/** The mailbox's send slot (emailIntervalSeconds) or cap window is `waitMs` away (runs without deferrals). */
 export class DeferredStep extends Error {
   constructor(readonly waitMs: number) {
     super(`send slot in ${waitMs} ms`);

@@ -1,7 +1,7 @@
 /**
  * IANA time zone names (America/New_York, Europe/Copenhagen, UTC) as record fields: validated by
- * the runtime's zone database and stored as given, the case fixed (america/new_york → America/New_York). Offsets (+05:00) and unknown
- * names are refused (400).
+ * the runtime's zone database and stored as given, the case fixed (america/new_york → America/New_York).
+ * Offsets (+05:00) and unknown names are refused (400).
  */
 import { z } from 'zod';
 
