@@ -4,6 +4,9 @@
  * and its step, and the enrollment read asking the workflow what it waits for (with the stored row as fallback when
  * no worker answers). Real services: in-process workers on one task queue, a local SMTP server.
  */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { setEmailAccountCaps } from '../../domain/email/email-accounts.service';
 import { mailboxQuotaUsed } from '../../domain/messaging/send-quota';
 import { forkForWorkspace } from '../../domain/orm/tenant';
@@ -26,9 +29,18 @@ withEngine('Sequence recipient time', (s) => ({ h, t } = s), {
     SMTP_URL: `smtp://mailer:s3cret-smtp@127.0.0.1:${smtp.port}`,
     MAIL_FROM: 'Fallback <fallback@example.test>',
     SEQUENCE_WAIT_SCALE: '0.001',
+    // Plain payloads, so the histories recorded here (RECORD_FIXTURES=1) replay under any key.
+    TEMPORAL_PAYLOAD_KEYS: '',
   }),
 });
 afterAll(() => smtp?.close());
+
+/** With RECORD_FIXTURES=1: the run's history as a replay fixture (domain/workflow-kinds.ts replayFixtures). */
+async function recordFixture(workflowId: string, name: string): Promise<void> {
+  if (!process.env.RECORD_FIXTURES) return;
+  const history = JSON.parse(historyToJSON(await h.client.workflow.getHandle(workflowId).fetchHistory()));
+  writeFileSync(path.join(__dirname, '../fixtures', name), JSON.stringify(history, null, 2));
+}
 
 let n = 0;
 const uniqueMail = () => `rt${++n}-${Date.now().toString(36)}@example.test`;
@@ -196,6 +208,18 @@ describe("sends in the contact's time zone", () => {
     expect(other).toMatchObject({ status: 'active', waitReason: 'send_window' });
     expect(wall(other!.nextActionAt!.getTime(), 'Asia/Tokyo').hhmm).toBe(start);
     expect(mailsTo(leadInTokyo.address)).toHaveLength(0);
+    // The run that waited for its window (patch sequence-recipient-time: a deferred step, a timer, the send).
+    const done = await waitFor(
+      async () => {
+        const row = await enrollment(inNewYork.enrollmentId);
+        return row?.status === 'completed' ? row : undefined;
+      },
+      20_000,
+      'the enrollment to complete',
+    );
+    expect(done.waitReason).toBeNull();
+    await h.client.workflow.getHandle(done.workflowId).result();
+    await recordFixture(done.workflowId, 'sequence-enrollment-recipient-time.history.json');
     expect((await t.http.post(`/api/v1/sequences/enrollments/${leadInTokyo.enrollmentId}/unenroll`, {})).status).toBe(
       200,
     );
@@ -344,6 +368,7 @@ describe('mailbox caps and bulk sends', () => {
     expect(progress).toMatchObject({ status: 'sending', summary: { sent: 3, pending: 2 } });
     expect((await mailboxQuotaUsed(em(), t.workspaceId, accountId)).hour).toBe(4);
     await h.client.workflow.getHandle(workflowId).terminate('test: the next hour is far');
+    await recordFixture(workflowId, 'email-bulk-mailbox-cap.history.json');
   }, 90_000);
 });
 
