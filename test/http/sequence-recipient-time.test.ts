@@ -268,6 +268,36 @@ describe('mailbox caps', () => {
     expect(await mailboxQuotaUsed(em(), t.workspaceId, String(account._id))).toMatchObject({ hour: 2 });
   });
 
+  it('exact under concurrency: 25 simultaneous sends on maxPerHour 7 give 7 sent and 18 refused; a refusal takes no unit of the other period', async () => {
+    const msToHour = 3_600_000 - (Date.now() % 3_600_000);
+    if (msToHour < 60_000) await new Promise((r) => setTimeout(r, msToHour + 1000));
+    const account = (await connectAccount(h.app, t.workspaceId, smtp.port, { maxPerHour: 7, maxPerDay: 100 })).account;
+    const accountId = String(account._id);
+    const k = `conc-${Date.now()}`;
+    const answers = await Promise.all(
+      Array.from({ length: 25 }, (_, i) =>
+        t.http.post(
+          '/api/v1/emails',
+          { accountId, to: [uniqueMail()], subject: `Burst ${i}`, text: 'x' },
+          { headers: { 'Idempotency-Key': `${k}-${i}` } },
+        ),
+      ),
+    );
+    expect(answers.filter((a) => a.status === 201)).toHaveLength(7);
+    expect(answers.filter((a) => a.status === 429)).toHaveLength(18);
+    // The day counts the 7 sent, not the 18 refused by the hour (their transactions rolled back).
+    expect(await mailboxQuotaUsed(em(), t.workspaceId, accountId)).toEqual({ hour: 7, day: 7 });
+
+    // maxPerDay alone: the cap is the last accepted send, one more is refused.
+    const daily = String((await connectAccount(h.app, t.workspaceId, smtp.port, { maxPerDay: 3 })).account._id);
+    const sendDaily = () =>
+      t.http.post('/api/v1/emails', { accountId: daily, to: [uniqueMail()], subject: 'Daily', text: 'x' });
+    for (let i = 0; i < 3; i++) expect((await sendDaily()).status).toBe(201);
+    const over = await sendDaily();
+    expect(over.status).toBe(429);
+    expect(over.body.details).toMatchObject({ period: 'day', cap: 3 });
+  }, 60_000);
+
   it('maxPerHour 10 with 30 due sequence steps across two workers: exactly 10 sent, 20 wait for the next hour (mailbox_cap)', async () => {
     // Not across an hour boundary (the cap is per calendar hour).
     const msToHour = 3_600_000 - (Date.now() % 3_600_000);
