@@ -48,19 +48,30 @@ export function createEmailBulkActivities(opts: EmailBulkActivityOptions) {
      * Sends the next batch; throws (so Temporal retries with backoff) while recipients wait for an unreachable mail
      * server.
      */
-    async emailBulkSendBatch(input: { workspaceId: string; queueId: string }): Promise<BatchResult> {
+    async emailBulkSendBatch(input: {
+      workspaceId: string;
+      queueId: string;
+      /** The run waits for a mailbox cap's window itself (BatchResult.deferredUntil): no retry for that. */
+      capWaits?: boolean;
+    }): Promise<BatchResult> {
       const m = messaging();
       if (!m) throw new Error('messaging is not available in this worker');
       const res = await withProgressHeartbeats((heartbeat) =>
-        processBulkBatch(opts.orm.em, input, {
-          email: { transport: m.transport, accounts: m.accounts, tracking: m.tracking },
-          throttle,
-          settings,
-          heartbeat,
-        }),
+        processBulkBatch(
+          opts.orm.em,
+          { workspaceId: input.workspaceId, queueId: input.queueId },
+          {
+            email: { transport: m.transport, accounts: m.accounts, tracking: m.tracking },
+            throttle,
+            settings,
+            heartbeat,
+          },
+        ),
       );
       opts.log.info({ workspaceId: input.workspaceId, queueId: input.queueId, ...res }, 'bulk e-mail batch');
-      if (res.retryLater)
+      // Held back only by the mailbox's cap: the run sleeps until its window ends (runs that can: capWaits).
+      const onlyCapped = res.deferredUntil && input.capWaits;
+      if (res.retryLater && !onlyCapped)
         throw new Error(`${res.retryLater} recipient(s) could not be handed to the mail server yet; retrying`);
       return res;
     },

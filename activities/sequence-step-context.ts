@@ -13,12 +13,13 @@ import type { MessageLinks } from '../domain/messaging/outbound.service';
 import { Person } from '../domain/people/person.entity';
 import type { SequenceEnrollment } from '../domain/sequences/sequence.entity';
 import type { StepHistoryRow } from '../domain/sequences/step-rows';
+import { canonicalTimeZone } from '../domain/shared/time-zone';
 
 export const KIND: Record<string, string> = { Lead: 'lead', People: 'person', Deal: 'deal', Company: 'company' };
 export const PLACEHOLDERS = { namespaces: SEQUENCE_NAMESPACES, topLevelNames: SEQUENCE_TOP_LEVEL_NAMES } as const;
 
 export class StepError extends DomainError {}
-/** The step's send slot (emailIntervalSeconds) is `waitMs` away. */
+/** The mailbox's send slot (emailIntervalSeconds) or cap window is `waitMs` away (runs without deferrals). */
 export class DeferredStep extends Error {
   constructor(readonly waitMs: number) {
     super(`send slot in ${waitMs} ms`);
@@ -117,6 +118,18 @@ export function linksIn(links: MessageLinks, context: Record<string, unknown>): 
     loaded('person', links.personId) &&
     loaded('company', links.companyId)
   );
+}
+
+/**
+ * The recipient's own IANA time zone, when the records have one: a lead enrollment's lead first, then the contact
+ * person. Null: the sequence's sendSettings.timezone applies.
+ */
+export function recipientZone(e: SequenceEnrollment, context: Record<string, unknown>): string | null {
+  const zoneOf = (ns: string): string | null => {
+    const v = (context[ns] as { timeZone?: unknown } | undefined)?.timeZone;
+    return typeof v === 'string' && v ? canonicalTimeZone(v) : null;
+  };
+  return (e.entityType === 'Lead' ? zoneOf('lead') : null) ?? zoneOf('contact') ?? zoneOf('person');
 }
 
 export const addressOf = (mailbox: string): string => /<([^>]+)>/.exec(mailbox)?.[1] ?? mailbox;

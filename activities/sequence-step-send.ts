@@ -10,8 +10,10 @@ import { recipientsFor, type Selection } from '../domain/sequences/recipients';
 import { sendKey, sendSequenceEmail, sendSequenceSms, type SendOutcome } from '../domain/sequences/send';
 import { reserveSendSlot } from '../domain/sequences/send-interval';
 import type { SequenceEnrollment } from '../domain/sequences/sequence.entity';
-import { findStep, upsertStep } from '../domain/sequences/step-rows';
-import type { StepActivityInput, StepActivityResult } from '../domain/sequences/types';
+import { nextSendTime } from '../domain/sequences/send-window';
+import { findStep, mirrorWithoutStatus, upsertStep } from '../domain/sequences/step-rows';
+import type { SendWaitReason, StepActivityInput, StepActivityResult } from '../domain/sequences/types';
+import { MailboxCapReached } from '../domain/messaging/send-quota';
 import { unsubscribeUrl } from '../domain/sequences/unsubscribe';
 import { renderAiBlocks } from './sequence-step-ai';
 import {
@@ -19,6 +21,7 @@ import {
   DeferredStep,
   linksIn,
   PLACEHOLDERS,
+  recipientZone,
   requireMessaging,
   sendConditionHolds,
   type StepDeps,
@@ -31,6 +34,8 @@ export async function sendStep(
   e: SequenceEnrollment,
   node: StepActivityInput['node'],
   context: Record<string, unknown>,
+  /** StepActivityInput.deferrals: a send that may not go out yet answers `deferred` (the run waits on a timer). */
+  deferrals = false,
 ): Promise<StepActivityResult> {
   const d = node.data;
   const tz = e.snapshot.settings.sendSettings.timezone;
@@ -57,6 +62,31 @@ export async function sendStep(
   );
   if ('skip' in recipients) return skipped(recipients.skip);
   const settings = e.snapshot.settings;
+  /** Not yet: the step row waits with why and until when, so does the enrollment; the run sleeps until then. */
+  const defer = async (
+    waitReason: SendWaitReason,
+    at: number,
+    extra: Record<string, unknown> = {},
+  ): Promise<StepActivityResult> => {
+    const nextActionAt = new Date(at).toISOString();
+    const output = { ...extra, waitReason, nextActionAt };
+    await upsertStep(em, e, node.id, node.type, { status: 'waiting', output });
+    await mirrorWithoutStatus(em, {
+      workspaceId: e.workspaceId,
+      enrollmentId: e._id,
+      currentNodeId: node.id,
+      nextActionAt,
+      waitReason,
+    });
+    return { status: 'deferred', waitReason, nextActionAt, waitLeftMs: Math.max(0, at - Date.now()), output };
+  };
+  if (deferrals) {
+    // Business hours, weekends and SMS quiet hours in the recipient's own zone when the records have one.
+    const zone = recipientZone(e, context) ?? settings.sendSettings.timezone;
+    const now = Date.now();
+    const at = nextSendTime(now, { ...settings.sendSettings, timezone: zone }, channel, d.ignoreBusinessHours === true);
+    if (at - now > 1000) return defer('send_window', at, { timeZone: zone });
+  }
   const owner = (context.owner ?? null) as Record<string, unknown> | null;
   const sendDeps = { messaging: requireMessaging(deps), staleClaimMs: deps.staleClaimMs };
   const links = { ...e.links };
@@ -103,6 +133,7 @@ export async function sendStep(
         : undefined;
     // emailIntervalSeconds: one slot per send and mailbox, reserved once per step (kept on the step row).
     const interval = settings.sendSettings.emailIntervalSeconds ?? 0;
+    let slotAt: string | undefined;
     if (interval > 0) {
       const prior = await findStep(em, e.workspaceId, e._id, node.id);
       const kept = typeof prior?.output?.slotAt === 'string' ? new Date(prior.output.slotAt) : null;
@@ -112,30 +143,45 @@ export async function sendStep(
           status: 'waiting',
           output: { slotAt: slot.toISOString(), reason: 'emailIntervalSeconds' },
         });
+      slotAt = slot.toISOString();
       const wait = slot.getTime() - Date.now();
-      if (wait > 500) throw new DeferredStep(wait);
+      if (wait > 500) {
+        if (deferrals) return defer('email_interval', slot.getTime(), { slotAt });
+        throw new DeferredStep(wait);
+      }
     }
     // Tracking as the sequence's settings say, where tracking links can be signed (CRM_SECRETS_KEY).
     const track = (sendDeps.messaging.tracking && settings.trackingSettings) || {
       trackOpens: false,
       trackClicks: false,
     };
-    sent = [
-      await sendSequenceEmail(ctx, sendDeps, {
-        to: recipients.to,
-        subject: subject.replace(/[\r\n]+/g, ' '),
-        html: html || undefined,
-        text: 'text' in content ? content.text : undefined,
-        from,
-        accountId,
-        replyTo: senderType === 'owner' ? ownerEmail : undefined,
-        trackOpens: track.trackOpens,
-        trackClicks: track.trackClicks,
-        links,
-        linksRead: linksIn(links, context),
-        key: sendKey(e._id, node.id),
-      }),
-    ];
+    const send = sendSequenceEmail(ctx, sendDeps, {
+      to: recipients.to,
+      subject: subject.replace(/[\r\n]+/g, ' '),
+      html: html || undefined,
+      text: 'text' in content ? content.text : undefined,
+      from,
+      accountId,
+      replyTo: senderType === 'owner' ? ownerEmail : undefined,
+      trackOpens: track.trackOpens,
+      trackClicks: track.trackClicks,
+      links,
+      linksRead: linksIn(links, context),
+      key: sendKey(e._id, node.id),
+    });
+    try {
+      sent = [await send];
+    } catch (err) {
+      // The mailbox's maxPerHour / maxPerDay is reached (send-quota.ts): the send waits for the next window.
+      if (!(err instanceof MailboxCapReached)) throw err;
+      if (!deferrals) throw new DeferredStep(Math.max(1000, err.retryAt.getTime() - Date.now()));
+      return defer('mailbox_cap', err.retryAt.getTime(), {
+        ...(slotAt ? { slotAt } : {}),
+        accountId: err.accountId,
+        period: err.period,
+        cap: err.cap,
+      });
+    }
   } else {
     // An SMS template (smsMode template or a templateId) is read and rendered now, like an e-mail template.
     const templateId = typeof d.templateId === 'string' && d.templateId.trim() ? d.templateId.trim() : null;

@@ -182,7 +182,12 @@ export function createSequenceActivities(opts: SequenceActivityOptions) {
           if (input.nextActionAt !== undefined)
             e.nextActionAt = input.nextActionAt ? new Date(input.nextActionAt) : null;
           if (input.pausedUntil !== undefined) e.pausedUntil = input.pausedUntil ? new Date(input.pausedUntil) : null;
+          if (input.waitReason !== undefined || input.nextActionAt !== undefined)
+            e.waitReason = input.waitReason ?? null;
           if (input.status && input.status !== e.status) {
+            // A pause is a wait reason of its own; a resume without one given has none left.
+            if (input.waitReason === undefined && (input.status === 'paused' || e.status === 'paused'))
+              e.waitReason = input.status === 'paused' ? 'paused' : null;
             e.status = input.status;
             e.lastCommandId = input.commandId ?? null;
             if (input.status === 'completed' || input.status === 'exited') {
@@ -191,6 +196,7 @@ export function createSequenceActivities(opts: SequenceActivityOptions) {
               e.error = input.error ?? null;
               e.nextActionAt = null;
               e.pausedUntil = null;
+              e.waitReason = null;
             }
             if (input.event) {
               const actor = automationActor(e.workspaceId, await automationActorId(tem, e.enrolledBy));
@@ -221,7 +227,7 @@ export function createSequenceActivities(opts: SequenceActivityOptions) {
     async sequenceRunStep(input: StepActivityInput): Promise<StepActivityResult> {
       const result = await runStep(input);
       const then = input.then;
-      if (!then || result.exit || result.status === 'failed') return result;
+      if (!then || result.exit || result.status === 'failed' || result.status === 'deferred') return result;
       // The wait that follows starts now: recorded here instead of by a bookkeeping round trip of the run.
       // An enrollment that ended meanwhile gets no wait (the run then leaves without one).
       const until = new Date(Date.now() + then.waitMs).toISOString();
@@ -266,7 +272,7 @@ export function createSequenceActivities(opts: SequenceActivityOptions) {
       switch (node.type) {
         case 'send_email':
         case 'send_sms':
-          return await sendStep(deps, em, ctx, e, node, context);
+          return await sendStep(deps, em, ctx, e, node, context, input.deferrals === true);
         case 'create_task':
         case 'create_recall':
         case 'update_field':
@@ -293,7 +299,7 @@ export function createSequenceActivities(opts: SequenceActivityOptions) {
       // Not a failure: the mailbox's next send slot is later; Temporal retries the step then.
       if (err instanceof DeferredStep)
         throw ApplicationFailure.create({
-          message: `deferred ${err.waitMs} ms by emailIntervalSeconds`,
+          message: `deferred ${err.waitMs} ms (the mailbox's send interval or cap)`,
           type: 'SequenceStepDeferred',
           nextRetryDelay: err.waitMs,
         });

@@ -218,11 +218,13 @@ export const sequenceEnrollmentKind = defineWorkflowKind<SequenceEnrollmentMeta,
   workflowType: 'sequenceEnrollmentWorkflow',
   // Before and after the bookkeeping folds (input.startRecorded, StepActivityInput.then): mirrors as local-activity
   // markers, then none until the first timer. Then steps as local activities (STEP_AS_LOCAL_ACTIVITY_PATCH): e-mail,
-  // wait, e-mail, completed.
+  // wait, e-mail, completed. Then sends that decide their own time (patch sequence-recipient-time): an e-mail
+  // deferred to the contact's business hours, a timer, the send.
   replayFixtures: [
     'sequence-enrollment.history.json',
     'sequence-enrollment-folded-bookkeeping.history.json',
     'sequence-enrollment-local-steps.history.json',
+    'sequence-enrollment-recipient-time.history.json',
   ],
   searchAttributes: (m) => ({
     CrmWorkspaceId: m.workspaceId,
@@ -260,7 +262,8 @@ export interface EmailBulkMeta {
 export const emailBulkKind = defineWorkflowKind<EmailBulkMeta, EmailBulkWorkflowInput>({
   kind: 'email-bulk',
   workflowType: 'emailBulkWorkflow',
-  replayFixtures: ['email-bulk.history.json'],
+  // Then (patch bulk-mailbox-cap) a batch held back by the mailbox's cap and the timer until its window.
+  replayFixtures: ['email-bulk.history.json', 'email-bulk-mailbox-cap.history.json'],
   searchAttributes: (m) => ({ CrmWorkspaceId: m.workspaceId }),
   memo: (m) => ({ workspaceId: m.workspaceId, queueId: m.queueId, accountId: m.accountId, recipients: m.recipients }),
   summary: (m) =>

@@ -3,7 +3,7 @@
  * is ids only; a batch that dies mid-send is retried and replays what already went out (every
  * recipient's send is keyed), so no recipient gets two copies, and sends what was never handed over.
  */
-import { ActivityFailure, proxyActivities } from '@temporalio/workflow';
+import { ActivityFailure, patched, proxyActivities, sleep } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
 import type { EmailBulkWorkflowInput } from '../domain/email/email-bulk.messages';
 
@@ -26,12 +26,16 @@ export async function emailBulkWorkflow(
   input: EmailBulkWorkflowInput,
 ): Promise<{ status: string; summary: Record<string, number> }> {
   const ids = { workspaceId: input.workspaceId, queueId: input.queueId };
+  // Runs started with this patch wait on a durable timer when the mailbox's cap (maxPerHour / maxPerDay) holds
+  // recipients back (BatchResult.deferredUntil); older histories replay their batches without it.
+  const capWaits = patched('bulk-mailbox-cap');
   try {
     for (;;) {
-      const batch = await emailBulkSendBatch(ids);
+      const batch = await emailBulkSendBatch(capWaits ? { ...ids, capWaits: true } : ids);
       // The last batch completed the send (runs recorded before that answer without `finished` and go on below).
       if (batch.finished) return batch.finished;
       if (batch.remaining === 0) break;
+      if (capWaits && batch.deferredUntil) await sleep(Math.max(1, Date.parse(batch.deferredUntil) - Date.now()));
     }
   } catch (err) {
     const cause = err instanceof ActivityFailure && err.cause ? err.cause.message : String(err);

@@ -12,6 +12,7 @@ import {
   ApplicationFailure,
   allHandlersFinished,
   condition,
+  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
@@ -24,13 +25,21 @@ import {
   resumeUpdate,
   stateQuery,
   unenrollUpdate,
+  waitQuery,
   type CommandArgs,
   type EnrollmentState,
+  type EnrollmentWait,
   type EnrollmentWorkflowInput,
   type PauseArgs,
 } from '../domain/sequences/sequence-enrollment.messages';
 import { nextSendTime } from '../domain/sequences/send-window';
-import type { ExitReason, MirrorInput, StepActivityResult, WorkflowNode } from '../domain/sequences/types';
+import type {
+  ExitReason,
+  MirrorInput,
+  SendWaitReason,
+  StepActivityResult,
+  WorkflowNode,
+} from '../domain/sequences/types';
 
 type Activities = ReturnType<typeof createActivities>;
 
@@ -65,6 +74,10 @@ const invalidState = (message: string): never => {
 };
 
 export async function sequenceEnrollmentWorkflow(input: EnrollmentWorkflowInput): Promise<EnrollmentState> {
+  // Runs started with this patch let the send step decide when it may go out (the recipient's zone, the mailbox's
+  // caps and interval) and wait here on a durable timer (StepActivityInput.deferrals); older histories replay the
+  // send-window check with the sequence's zone and interval retries.
+  const recipientTime = patched('sequence-recipient-time');
   const scale = input.waitScale ?? 1;
   const settings =
     input.failureBehavior === 'retry'
@@ -120,6 +133,11 @@ export async function sequenceEnrollmentWorkflow(input: EnrollmentWorkflowInput)
     return { step };
   };
 
+  /** A send the step deferred (recipientTime): why and until when (ISO, the step's own instant). */
+  let deferral: { reason: SendWaitReason; until: string } | null = null;
+  /** A wait step or (older runs) a send held for the sequence's send window: its deadline, for waitQuery. */
+  let sleeping: { kind: 'wait_step' | 'send_window'; until: number } | null = null;
+
   /** The step recorded as waiting that the run is in now: a wait, or a send held for its send window. */
   let waitingIn: OpenStep | null = null;
   /** A run that ends (exit, unenroll) in a wait closes it as skipped instead of leaving it waiting. */
@@ -155,6 +173,30 @@ export async function sequenceEnrollmentWorkflow(input: EnrollmentWorkflowInput)
     exitReason: exit?.reason ?? null,
   }));
 
+  setHandler(waitQuery, (): EnrollmentWait => {
+    const at = { status: finished ?? status, nodeId: current };
+    if (finished || exit) return { ...at, waitingFor: null, waitReason: null, nextActionAt: null };
+    if (status === 'paused')
+      return {
+        ...at,
+        waitingFor: 'paused',
+        waitReason: 'paused',
+        nextActionAt: pausedUntil === null ? null : iso(pausedUntil),
+      };
+    if (deferral)
+      return { ...at, waitingFor: deferral.reason, waitReason: deferral.reason, nextActionAt: deferral.until };
+    if (sleeping)
+      return {
+        ...at,
+        waitingFor: sleeping.kind,
+        waitReason: sleeping.kind === 'send_window' ? 'send_window' : null,
+        nextActionAt: iso(sleeping.until),
+      };
+    return { ...at, waitingFor: null, waitReason: null, nextActionAt: null };
+  });
+  /** A resumed run still holding a deferred send shows that reason again (the pause replaced it). */
+  const stillDeferred = (): { waitReason?: SendWaitReason } => (deferral ? { waitReason: deferral.reason } : {});
+
   const pauseValidator = (args: PauseArgs): void => {
     if (seen(args)) return;
     if (finished || exit || status !== 'active')
@@ -186,7 +228,7 @@ export async function sequenceEnrollmentWorkflow(input: EnrollmentWorkflowInput)
     const command = mark(args);
     status = 'active';
     pausedUntil = null;
-    await mirror({ status: 'active', event: 'sequence_resumed', pausedUntil: null, ...command });
+    await mirror({ status: 'active', event: 'sequence_resumed', pausedUntil: null, ...command, ...stillDeferred() });
     return { resumed: true as const };
   };
   const unenrollValidator = (args?: CommandArgs): void => {
@@ -239,7 +281,7 @@ export async function sequenceEnrollmentWorkflow(input: EnrollmentWorkflowInput)
       if (left <= 0) {
         status = 'active';
         pausedUntil = null;
-        await mirror({ status: 'active', event: 'sequence_resumed', pausedUntil: null });
+        await mirror({ status: 'active', event: 'sequence_resumed', pausedUntil: null, ...stillDeferred() });
         break;
       }
       await condition(() => exit !== null || status !== 'paused', left);
@@ -301,7 +343,9 @@ export async function sequenceEnrollmentWorkflow(input: EnrollmentWorkflowInput)
       if (!recorded)
         await mirror({ currentNodeId: node.id, nextActionAt: iso(until), step: stepOf(waiting, 'waiting') });
       waitingIn = waiting;
+      sleeping = { kind: 'wait_step', until };
       if (!(await sleepUntil(recorded?.wakeAt ?? until))) break;
+      sleeping = null;
       waitingIn = null;
       await mirror({
         nextActionAt: null,
@@ -314,7 +358,8 @@ export async function sequenceEnrollmentWorkflow(input: EnrollmentWorkflowInput)
       });
       result = { status: 'completed' };
     } else {
-      if (node.type === 'send_email' || node.type === 'send_sms') {
+      const isSend = node.type === 'send_email' || node.type === 'send_sms';
+      if (isSend && !recipientTime) {
         const at = nextSendTime(
           Date.now(),
           input.sendSettings,
@@ -329,15 +374,40 @@ export async function sequenceEnrollmentWorkflow(input: EnrollmentWorkflowInput)
           };
           await mirror({ currentNodeId: node.id, nextActionAt: iso(at), step: stepOf(waiting, 'waiting') });
           waitingIn = waiting;
+          sleeping = { kind: 'send_window', until: at };
           if (!(await sleepUntil(at))) break;
+          sleeping = null;
           waitingIn = null;
         }
       }
+      /** An exit or unenroll arrived while a deferred send waited: the run ends (the step closes as skipped). */
+      let endedWaiting = false;
       try {
         const then = waitAfter(node);
         // input.localSteps: a local activity (types.ts); runs started before that keep their remote activities.
         const step = input.localSteps ? localActs : acts;
-        result = await step.sequenceRunStep({ ...ids, node, ...(then ? { then } : {}) });
+        const args = {
+          ...ids,
+          node,
+          ...(then ? { then } : {}),
+          ...(isSend && recipientTime ? { deferrals: true } : {}),
+        };
+        result = await step.sequenceRunStep(args);
+        // Not yet (the recipient's send window, the mailbox's cap or interval): the step recorded why and until when;
+        // the run sleeps on a durable timer (a pause holds it, an exit ends it) and runs the step again.
+        while (result.status === 'deferred') {
+          const until = result.nextActionAt ?? iso(Date.now());
+          deferral = { reason: result.waitReason ?? 'send_window', until };
+          waitingIn = { nodeId: node.id, nodeType: node.type, output: result.output ?? {} };
+          if (!(await sleepUntil(Date.now() + (result.waitLeftMs ?? Math.max(0, Date.parse(until) - Date.now()))))) {
+            deferral = null;
+            endedWaiting = true;
+            break;
+          }
+          deferral = null;
+          waitingIn = null;
+          result = await step.sequenceRunStep(args);
+        }
         if (then && result.waitUntil)
           parked = {
             nodeId: then.nodeId,
@@ -354,6 +424,7 @@ export async function sequenceEnrollmentWorkflow(input: EnrollmentWorkflowInput)
           break;
         }
       }
+      if (endedWaiting) break;
     }
     if (result.exit) {
       exit ??= { reason: result.exit, event: 'sequence_exited' };

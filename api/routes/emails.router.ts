@@ -72,8 +72,9 @@ export const emailsRoutes: RouteFactory = (deps) => [
     description:
       'Links (linkPersonId, linkCompanyId, linkDealId) put it on those timelines; replyToMessageId (an e-mail id or Message-ID) threads it. An `Idempotency-Key` header (or idempotencyKey) sends at most once.',
     response: envelopes.data(sentEmailView),
-    // 502: the mail server refused, or the outcome is unknown (never sent again automatically).
-    errors: [502],
+    // 502: the mail server refused, or the outcome is unknown (never sent again automatically). 429: the mailbox's
+    // maxPerHour / maxPerDay is reached (Retry-After: when the window ends).
+    errors: [429, 502],
     handler: async ({ ctx, body, koa }) => {
       const idempotencyKey = body.idempotencyKey ?? (koa.get('idempotency-key') || undefined);
       return created(

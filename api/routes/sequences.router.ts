@@ -3,13 +3,13 @@ import type { RouteFactory } from '../app';
 import { engineCommandId, requestKeyOf } from '../http/idempotency';
 import { DomainError } from '../../domain/errors';
 import { enrollEligibility, enrollEntities } from '../../domain/sequences/enroll.service';
+import { readEnrollmentWithWait } from '../../domain/sequences/enrollment-wait';
 import type { SequenceEngineDeps } from '../../domain/sequences/ports';
 import { enrollmentAdmission } from '../../domain/sequences/start-queue';
 import { retryEnrollment } from '../../domain/sequences/retry';
 import {
   listEnrollments,
   pauseEnrollment,
-  readEnrollment,
   resumeEnrollment,
   sequenceStats,
   unenrollEnrollment,
@@ -79,9 +79,11 @@ export const sequencesRoutes: RouteFactory = (deps) => {
       access: read,
       params: enrollmentParams,
       resources: enrollment,
-      summary: 'One enrollment with its status, current step, next action time and step history.',
+      summary:
+        'One enrollment with its status, current step, next action time and wait reason, step history, and for a running enrollment what it waits for and until when (`wait`, asked from its workflow with a short deadline; `source: stored` when no worker answered in time).',
       response: envelopes.data(enrollmentDetailView),
-      handler: async ({ ctx, params }) => ok(await readEnrollment(ctx, params.enrollmentId)),
+      handler: async ({ ctx, params }) =>
+        ok(await readEnrollmentWithWait(ctx, deps.sequenceWorkflows, params.enrollmentId)),
     }),
     route({
       method: 'POST',

@@ -29,6 +29,24 @@ function bool(raw: string | undefined, what: string): boolean | undefined {
   if (raw === 'false' || raw === '0') return false;
   throw validation(`--${what} must be true or false`);
 }
+/** A cap flag: a whole number, or `none` to lift it (checked again by the service: 1..1,000,000). */
+function cap(raw: string | undefined, what: string): number | null | undefined {
+  if (raw === undefined) return undefined;
+  if (raw === 'none') return null;
+  const n = Number(raw);
+  if (!/^\d+$/.test(raw) || !Number.isInteger(n)) throw validation(`--${what} must be a whole number or none`);
+  return n;
+}
+const capFlags: Flag[] = [
+  {
+    name: 'max-per-hour',
+    value: '<n>|none',
+    required: false,
+    description: 'at most n e-mails per calendar hour (UTC) from this mailbox, every sender together',
+  },
+  { name: 'max-per-day', value: '<n>|none', required: false, description: 'at most n e-mails per calendar day (UTC)' },
+];
+
 /** A password flag names an environment variable, so the secret never appears in shell history or `ps`. */
 function secret(env: NodeJS.ProcessEnv, name: string | undefined, what: string): string | undefined {
   if (name === undefined) return undefined;
@@ -78,6 +96,7 @@ export const emailAccountCommands: CommandSpec[] = [
         required: false,
         description: 'comma-separated user ids who may use it (default: shared with every user)',
       },
+      ...capFlags,
     ],
     prepare(v) {
       const workspaceId = parseId(v.workspace as string, 'workspace');
@@ -90,6 +109,8 @@ export const emailAccountCommands: CommandSpec[] = [
       const smtpSecure = bool(v['smtp-secure'], 'smtp-secure');
       const imapPort = port(v['imap-port'], 'imap-port');
       const imapSecure = bool(v['imap-secure'], 'imap-secure') ?? (imapPort === undefined || imapPort === 993);
+      const maxPerHour = cap(v['max-per-hour'], 'max-per-hour');
+      const maxPerDay = cap(v['max-per-day'], 'max-per-day');
       return async (em, io) => {
         const input: EmailAccountInput = {
           workspaceId,
@@ -115,6 +136,8 @@ export const emailAccountCommands: CommandSpec[] = [
               }
             : {}),
           userIds,
+          maxPerHour,
+          maxPerDay,
         };
         // Loaded on use: the mail libraries are not needed by the other commands.
         const { addEmailAccount } = await import('../../domain/email/email-accounts.service');
@@ -150,6 +173,26 @@ export const emailAccountCommands: CommandSpec[] = [
             line('SMTP', result.smtp),
             line('IMAP', result.imap),
           ].join('\n'),
+        };
+      };
+    },
+  },
+  {
+    name: 'email-account limits',
+    summary:
+      'Set the sending caps of a mailbox (max per hour / per day, every sender together; none lifts a cap); sends over a cap wait (sequences, bulk) or get 429',
+    flags: [workspace, id, ...capFlags],
+    prepare(v) {
+      const workspaceId = parseId(v.workspace as string, 'workspace');
+      const accountId = parseId(v.id as string, 'e-mail account');
+      const maxPerHour = cap(v['max-per-hour'], 'max-per-hour');
+      const maxPerDay = cap(v['max-per-day'], 'max-per-day');
+      return async (em) => {
+        const { setEmailAccountCaps } = await import('../../domain/email/email-accounts.service');
+        const account = await setEmailAccountCaps(em, workspaceId, accountId, { maxPerHour, maxPerDay });
+        return {
+          result: { ...account },
+          human: `E-mail account ${accountId}: max ${account.maxPerHour ?? 'unlimited'} per hour, ${account.maxPerDay ?? 'unlimited'} per day.`,
         };
       };
     },

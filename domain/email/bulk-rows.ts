@@ -23,7 +23,12 @@ const json = (v: unknown): string => JSON.stringify(v);
 export type BulkOutcome =
   | DecidedRecipient
   /** Not sent now, nothing lost: the mail server was unreachable or a previous attempt is still in flight. */
-  | { recipientId: string; status: 'retry' };
+  | {
+      recipientId: string;
+      status: 'retry';
+      /** The mailbox's cap (maxPerHour / maxPerDay) is reached: the send goes on when its window ends. */
+      retryAt?: Date;
+    };
 
 export interface BulkMessage {
   /** The recipient row. */

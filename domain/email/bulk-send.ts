@@ -15,6 +15,13 @@ import { newId } from '../ids';
 import { formatMailbox } from '../messaging/addresses';
 import { validateEmail, type EmailDeps, type ValidEmail } from '../messaging/email.service';
 import { OutboundMessage } from '../messaging/outbound-message.entity';
+import {
+  hasCaps,
+  MailboxCapReached,
+  releaseMailboxQuota,
+  takeMailboxQuota,
+  type MailboxCaps,
+} from '../messaging/send-quota';
 import { DEFAULT_STALE_CLAIM_MS, outboundClaimRow } from '../messaging/outbound.service';
 import { executeAsOne, executeLean, insertRowsSql } from '../orm/lean';
 import { groupCommit } from '../shared/group-commit';
@@ -99,6 +106,29 @@ export async function sendBulkMessages(
   const { em } = ctx;
   const ws = ctx.actor.workspaceId;
   const account = await accountForSend(ctx, input.accountId, { asUser: false });
+  // The mailbox's maxPerHour / maxPerDay (send-quota.ts), counted with every other sender's sends.
+  const caps: MailboxCaps = {
+    accountId: account._id,
+    maxPerHour: account.maxPerHour ?? null,
+    maxPerDay: account.maxPerDay ?? null,
+  };
+  const capped = hasCaps(caps);
+  /** Set once the cap is reached: no sender claims more; the rest waits for the window (retryAt). */
+  let capReached: MailboxCapReached | undefined;
+  /**
+   * One unit of the cap for a fresh message, in its own short transaction right before the claim statement (which
+   * several senders share); given back when the message is not claimed after all. False: the cap is reached.
+   */
+  const takeUnit = async (): Promise<boolean> => {
+    try {
+      await em.fork().transactional((tem) => takeMailboxQuota(tem, ws, caps));
+      return true;
+    } catch (err) {
+      if (!(err instanceof MailboxCapReached)) throw err;
+      capReached ??= err;
+      return false;
+    }
+  };
   if (!deps.email.accounts)
     throw new DomainError('not_configured', 'sending from connected e-mail accounts is not available in this process');
   const { transport, from } = deps.email.accounts.forAccount(account);
@@ -316,8 +346,15 @@ export async function sendBulkMessages(
     let last: SendResult | undefined;
     try {
       for (;;) {
-        const w = failure === undefined && next < work.length ? work[next++]! : undefined;
+        const w = failure === undefined && !capReached && next < work.length ? work[next++]! : undefined;
         if (!w) break;
+        const unit = capped && !('id' in w);
+        if (unit && !(await takeUnit())) {
+          // Not claimed: it and the rest of the batch stay pending until the cap's window ends.
+          if (last) await step({ result: last });
+          last = undefined;
+          break;
+        }
         // A paced send waits for its turn here: the last outcome is recorded meanwhile, not held back by the wait.
         if (last && deps.throttle.paced) {
           const done = step({ result: last });
@@ -328,6 +365,7 @@ export async function sendBulkMessages(
         const r = await step({ result: last, next: w });
         last = undefined;
         deps.heartbeat?.(progress);
+        if (unit && !(r && !(r instanceof LeaseLost))) await releaseMailboxQuota(em.fork(), ws, caps);
         if (r instanceof LeaseLost) throw r;
         if (!r) continue;
         last = await handOver(r);
@@ -361,5 +399,12 @@ export async function sendBulkMessages(
   };
   await Promise.all(Array.from({ length: Math.max(1, Math.min(deps.concurrency, work.length)) }, sender));
   if (failure !== undefined) throw failure;
-  return input.items.map((i) => outcomes.get(i.recipientId) ?? { recipientId: i.recipientId, status: 'retry' });
+  return input.items.map(
+    (i) =>
+      outcomes.get(i.recipientId) ?? {
+        recipientId: i.recipientId,
+        status: 'retry',
+        ...(capReached ? { retryAt: capReached.retryAt } : {}),
+      },
+  );
 }

@@ -37,6 +37,9 @@ export const EmailAccount = defineEntity({
     /** IMAP polling position: UIDVALIDITY and the highest UID already imported. */
     imapUidValidity: p.string().length(40).nullable(),
     imapLastUid: p.integer().nullable(),
+    /** Sending caps of the mailbox (every sender: sequences, bulk, single sends); null = none. */
+    maxPerHour: p.integer().nullable(),
+    maxPerDay: p.integer().nullable(),
   },
 });
 export type EmailAccount = InferEntity<typeof EmailAccount>;

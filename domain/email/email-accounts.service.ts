@@ -6,6 +6,7 @@ import { newId } from '../ids';
 import { parseMailbox } from '../messaging/addresses';
 import { forkForWorkspace } from '../orm/tenant';
 import { plainOf } from '../shared/views';
+import { MAX_MAILBOX_CAP } from '../messaging/send-quota';
 import { openSecret, sealSecret } from '../shared/secret-box';
 import { User } from '../workspaces/user.entity';
 import { EmailAccount } from './email-account.entity';
@@ -21,6 +22,33 @@ export interface EmailAccountInput {
   imap?: { host: string; port?: number; secure?: boolean; user?: string; password?: string };
   /** Users who may see and send from it; none given = shared with every user of the workspace. */
   userIds?: string[];
+  /** Sending caps shared by every sender (sequences, bulk, single sends); absent or null = none. */
+  maxPerHour?: number | null;
+  maxPerDay?: number | null;
+}
+
+export interface EmailAccountCaps {
+  maxPerHour?: number | null;
+  maxPerDay?: number | null;
+}
+
+/** maxPerHour / maxPerDay: whole numbers 1..MAX_MAILBOX_CAP, or null (no cap). */
+export function checkCaps(caps: EmailAccountCaps): { maxPerHour: number | null; maxPerDay: number | null } {
+  const one = (v: number | null | undefined, what: string): number | null => {
+    if (v === undefined || v === null) return null;
+    if (!Number.isInteger(v) || v < 1 || v > MAX_MAILBOX_CAP)
+      throw validation(`${what} must be a whole number from 1 to ${MAX_MAILBOX_CAP} (or null for no cap)`, [
+        { path: what, error: `must be 1-${MAX_MAILBOX_CAP}` },
+      ]);
+    return v;
+  };
+  const maxPerHour = one(caps.maxPerHour, 'maxPerHour');
+  const maxPerDay = one(caps.maxPerDay, 'maxPerDay');
+  if (maxPerHour !== null && maxPerDay !== null && maxPerHour > maxPerDay)
+    throw validation('maxPerHour must not be greater than maxPerDay', [
+      { path: 'maxPerHour', error: 'greater than maxPerDay' },
+    ]);
+  return { maxPerHour, maxPerDay };
 }
 
 export interface AccountSecrets {
@@ -38,6 +66,8 @@ const PUBLIC_FIELDS = [
   'status',
   'lastTestedAt',
   'lastError',
+  'maxPerHour',
+  'maxPerDay',
   'createdAt',
   'updatedAt',
 ] as const;
@@ -97,6 +127,7 @@ export async function addEmailAccount(
   if ('error' in address || address.mailbox.name)
     throw validation(`email "${input.emailAddress}" ${'error' in address ? address.error : 'must be a bare address'}`);
   const smtp = checkServer('SMTP', input.smtp, { secure: 465, plain: 587 });
+  const caps = checkCaps(input);
   const imap = input.imap ? checkServer('IMAP', input.imap, { secure: 993, plain: 143 }) : null;
   const userIds = [...new Set(input.userIds ?? [])];
   if (userIds.length) {
@@ -139,6 +170,8 @@ export async function addEmailAccount(
     lastError: null,
     imapUidValidity: null,
     imapLastUid: null,
+    maxPerHour: caps.maxPerHour,
+    maxPerDay: caps.maxPerDay,
   });
   await em.flush();
   return { account: serializeEmailAccount(account), inboundSecret };
@@ -153,6 +186,25 @@ export async function findAccountForOperator(
   const account = await em.findOne(EmailAccount, { _id: id });
   if (!account) throw notFound('e-mail account');
   return { em, account };
+}
+
+/** Operator: sets (or with null lifts) the mailbox's sending caps; the next send counts against them. */
+export async function setEmailAccountCaps(
+  rootEm: EntityManager,
+  workspaceId: string,
+  id: string,
+  input: EmailAccountCaps,
+): Promise<EmailAccountView> {
+  const { em, account } = await findAccountForOperator(rootEm, workspaceId, id);
+  const caps = checkCaps({
+    maxPerHour: input.maxPerHour === undefined ? account.maxPerHour : input.maxPerHour,
+    maxPerDay: input.maxPerDay === undefined ? account.maxPerDay : input.maxPerDay,
+  });
+  account.maxPerHour = caps.maxPerHour;
+  account.maxPerDay = caps.maxPerDay;
+  account.updatedAt = new Date();
+  await em.flush();
+  return serializeEmailAccount(account);
 }
 
 export async function removeEmailAccount(

@@ -145,7 +145,13 @@ export async function createBulkEmail(
     const done = await finishBulk(rootEm, {
       workspaceId: ctx.actor.workspaceId,
       queueId: bulk._id,
-      ...(batch.remaining ? { error: 'not sent: the mail server was unavailable; send it again' } : {}),
+      ...(batch.remaining
+        ? {
+            error: batch.deferredUntil
+              ? `not sent: the mailbox's cap (maxPerHour / maxPerDay) is reached until ${batch.deferredUntil}; send it again then`
+              : 'not sent: the mail server was unavailable; send it again',
+          }
+        : {}),
     });
     const rows = await ctx.em.find(
       EmailBulkRecipient,
@@ -198,6 +204,11 @@ export interface BatchResult {
   failed: number;
   unknown: number;
   retryLater: number;
+  /**
+   * The mailbox's cap (maxPerHour / maxPerDay) held recipients back: the send goes on then (ISO). The workflow
+   * waits for it on a timer (capWaits) instead of retrying the activity.
+   */
+  deferredUntil?: string;
   remaining: number;
   /** The batch that left nothing pending also completed the send (finishBulk): the workflow ends with this. */
   finished?: { status: string; summary: BulkSummary };
@@ -318,8 +329,11 @@ export async function processBulkBatch(
   );
   const decided = outcomes.filter((o) => o.status !== 'retry');
   for (const o of outcomes) {
-    if (o.status === 'retry') result.retryLater++;
-    else result[o.status]++;
+    if (o.status === 'retry') {
+      result.retryLater++;
+      if (o.retryAt && (!result.deferredUntil || o.retryAt.toISOString() > result.deferredUntil))
+        result.deferredUntil = o.retryAt.toISOString();
+    } else result[o.status]++;
   }
   // The pipeline recorded the recipients it sent; this records the rest (replays, earlier attempts' open claims,
   // messages that do not render) in one statement, the same values again for the others.

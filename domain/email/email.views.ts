@@ -21,6 +21,14 @@ export const emailAccountView = z.object({
   status: z.enum(['untested', 'ok', 'failing']),
   lastTestedAt: dateTimeView.nullable(),
   lastError: z.string().nullable(),
+  maxPerHour: z
+    .number()
+    .int()
+    .nullable()
+    .describe(
+      'at most this many e-mails per calendar hour (UTC) from this mailbox, every sender together; null = no cap',
+    ),
+  maxPerDay: z.number().int().nullable().describe('at most this many e-mails per calendar day (UTC); null = no cap'),
   canSend: z.boolean(),
   canReceive: z.boolean().describe('IMAP is configured'),
   smtp: serverView,

@@ -36,6 +36,8 @@ export const Lead = defineEntity({
     customFields: p.json<Record<string, unknown>>().defaultRaw(`'{}'`),
     tags: p.array().default([]),
     ownerId: p.string().length(24).nullable(),
+    /** IANA time zone of the lead's contact: sequence sends follow its local time. */
+    timeZone: p.string().length(64).nullable(),
   },
 });
 export type Lead = InferEntity<typeof Lead>;

@@ -3,6 +3,7 @@ import { fieldsQuery, listQuery } from '../shared/list-query';
 import { clearableEmail, clearableText, mapCustomFields, objectId, requiredText, tagsField } from '../shared/schemas';
 import { customFieldsView, dateTimeView, idView } from '../shared/views';
 import { ref } from '../references/refs';
+import { timeZoneField } from '../shared/time-zone';
 
 export const LEAD_FIELDS = [
   '_id',
@@ -22,6 +23,7 @@ export const LEAD_FIELDS = [
   'ownerId',
   'createdAt',
   'updatedAt',
+  'timeZone',
 ] as const;
 export const LEAD_SUMMARY_FIELDS = [
   'title',
@@ -57,6 +59,7 @@ const leadFields = {
   ownerId: z
     .union([ref('user', objectId), z.null()])
     .describe('user id of this workspace; on create, when omitted, lead routing rules (else the caller) decide'),
+  timeZone: timeZoneField,
 };
 
 // score and scoreBreakdown are not listed: the server computes them and ignores client values.
@@ -111,6 +114,10 @@ export const leadView = z.object({
   ownerId: idView.nullable(),
   createdAt: dateTimeView,
   updatedAt: dateTimeView,
+  timeZone: z
+    .string()
+    .nullable()
+    .describe("IANA time zone of the lead's contact; sequence sends follow its local time"),
 });
 export type LeadView = z.infer<typeof leadView>;
 

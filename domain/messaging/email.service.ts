@@ -16,6 +16,7 @@ import {
   type AlsoStatement,
 } from './outbound.service';
 import type { EmailTransport, Mailbox } from './ports';
+import type { MailboxCaps } from './send-quota';
 import type { AccountTransports } from '../email/account-transports';
 import { addTracking, type TrackingConfig } from '../email/tracking';
 import { accountForSend } from '../email/email-accounts.service';
@@ -196,11 +197,13 @@ async function prepare(
   transport: EmailTransport;
   defaultFrom?: string;
   accountId: string | null;
+  caps: MailboxCaps | null;
   thread: ThreadPlacement | null;
 }> {
   let transport = deps.transport;
   let defaultFrom = deps.transport.defaultFrom;
   let accountId: string | null = null;
+  let caps: MailboxCaps | null = null;
   if (input.accountId !== undefined) {
     const account = await accountForSend(ctx, input.accountId, { asUser: input.accountAccess === 'user' });
     if (!deps.accounts)
@@ -212,12 +215,13 @@ async function prepare(
     transport = resolved.transport;
     defaultFrom = formatMailbox(resolved.from);
     accountId = account._id;
+    caps = { accountId, maxPerHour: account.maxPerHour ?? null, maxPerDay: account.maxPerDay ?? null };
     input = { ...input, from: undefined };
   } else {
     transport.assertConfigured?.();
   }
   const thread = input.replyToMessageId !== undefined ? await threadOfReply(ctx, input.replyToMessageId) : null;
-  return { transport, defaultFrom, accountId, thread };
+  return { transport, defaultFrom, accountId, caps, thread };
 }
 
 /**
@@ -265,6 +269,8 @@ export async function sendEmail(ctx: Ctx, input: SendEmailInput, deps: EmailDeps
         description: truncate(mail.text?.trim() || htmlToText(mail.html ?? ''), MAX_TIMELINE_TEXT),
         metadata,
       },
+      // The mailbox's maxPerHour / maxPerDay (send-quota.ts): taken with the claim, 429 rate_limited when full.
+      ...(prepared.caps ? { quota: prepared.caps } : {}),
       onClaim: (claimed) => [
         outboundEmailRow(ctx, {
           id: claimed.outboundId,

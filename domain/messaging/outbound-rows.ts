@@ -4,6 +4,7 @@ import { serializeActivity } from '../timeline/timeline.service';
 import type { FullRow } from '../orm/lean';
 import { outboxRow } from '../outbox/emit';
 import type { OutboundChannel, OutboundMessage } from './outbound-message.entity';
+import type { MailboxCaps } from './send-quota';
 
 // The rows of an outbound claim (shared by the single claim and bulk e-mail): the outbound row, its timeline
 // row and the activity_created event, as plain rows for insertRowsSql.
@@ -27,6 +28,8 @@ export interface OutboundDraft {
   activity: { summary: string; description: string | null; metadata: Record<string, unknown> };
   /** Rows that belong to the claim (e.g. the e-mail record), written in the claim's statement. */
   onClaim?: (claim: { outboundId: string; activityId: string; at: Date }) => ClaimRow[];
+  /** The sending mailbox's caps (send-quota.ts): a fresh claim takes one unit in its transaction. */
+  quota?: MailboxCaps;
 }
 
 function mainRecord(links: MessageLinks): { entityType: string | null; entityId: string | null } {

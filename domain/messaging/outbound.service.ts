@@ -9,6 +9,7 @@ import { inTransaction } from '../shared/tx';
 import { DeliveryError } from './delivery-error';
 import { OutboundMessage, type OutboundChannel, type OutboundStatus } from './outbound-message.entity';
 import { claimRows, type ClaimRow, type MessageLinks, type OutboundDraft } from './outbound-rows';
+import { hasCaps, takeMailboxQuota } from './send-quota';
 
 export {
   activityCreatedRow,
@@ -92,12 +93,21 @@ async function insertClaim(ctx: Ctx, draft: OutboundDraft): Promise<OutboundRow 
   const rest = rows.map(
     (r, i) => `w${i} as (${insertRowsSql(r.table, [r.row], params)} where exists (select 1 from claimed))`,
   );
-  const res = await executeLean<{ n: number }>(
-    ctx.em,
-    `with claimed as (${claim}), ${rest.join(', ')} select count(*)::int as n from claimed`,
-    params,
-  );
-  if (!res[0]?.n) return null;
+  const sql = `with claimed as (${claim}), ${rest.join(', ')} select count(*)::int as n from claimed`;
+  const quota = draft.quota;
+  if (hasCaps(quota)) {
+    // A capped mailbox: the claim and its quota units commit together, or neither (MailboxCapReached).
+    const taken = await inTransaction(ctx, async () => {
+      const res = await executeLean<{ n: number }>(ctx.em, sql, params);
+      if (!res[0]?.n) return false;
+      await takeMailboxQuota(ctx.em, ctx.actor.workspaceId, quota);
+      return true;
+    });
+    if (!taken) return null;
+  } else {
+    const res = await executeLean<{ n: number }>(ctx.em, sql, params);
+    if (!res[0]?.n) return null;
+  }
   return {
     _id: ids.outboundId,
     activityId: ids.activityId,

@@ -5,6 +5,7 @@ import { clearableText, imageField, nameValueCustomFields, objectId, requiredTex
 import { dateTimeView, idView } from '../shared/views';
 import { nameValueView } from '../companies/companies.schemas';
 import { ref } from '../references/refs';
+import { timeZoneField } from '../shared/time-zone';
 
 export const PERSON_FIELDS = [
   '_id',
@@ -21,6 +22,7 @@ export const PERSON_FIELDS = [
   'createdAt',
   'updatedAt',
   'profileUrl',
+  'timeZone',
 ] as const;
 export const PERSON_SUMMARY_FIELDS = [
   'firstName',
@@ -61,6 +63,7 @@ const personFields = {
   tags: tagsField,
   avatar: imageField,
   profileUrl: profileUrlField,
+  timeZone: timeZoneField,
 };
 
 export const createPersonBody = z
@@ -100,6 +103,7 @@ export const personView = z.object({
   createdAt: dateTimeView,
   updatedAt: dateTimeView,
   profileUrl: z.string().nullable().describe('professional-network profile URL (canonical form)'),
+  timeZone: z.string().nullable().describe('IANA time zone; sequence sends follow its local time'),
 });
 export type PersonView = z.infer<typeof personView>;
 

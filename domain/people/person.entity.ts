@@ -33,6 +33,8 @@ export const Person = defineEntity({
     ownerId: p.string().length(24).nullable(),
     /** Professional-network profile, canonical (domain/lookups/normalize.ts): the lookup key. */
     profileUrl: p.string().length(2048).nullable(),
+    /** IANA time zone of the contact (e.g. America/New_York): sequence sends follow its local time. */
+    timeZone: p.string().length(64).nullable(),
   },
 });
 export type Person = InferEntity<typeof Person>;

@@ -12,6 +12,8 @@ import {
   pauseUpdate,
   resumeUpdate,
   unenrollUpdate,
+  waitQuery,
+  type EnrollmentWait,
   type PauseArgs,
 } from './sequence-enrollment.messages';
 import type { ExitReason } from './types';
@@ -30,6 +32,11 @@ export interface SequenceWorkflowPort {
   unenroll(workflowId: string, commandId: string): Promise<UpdateOutcome>;
   /** Asks a running enrollment to exit; false when it is not running. */
   exit(workflowId: string, reason: ExitReason): Promise<boolean>;
+  /**
+   * What the run waits for and until when (its waitQuery); null when there is no such run or it has no such query.
+   * Needs a worker: the caller bounds it (enrollment-wait.ts).
+   */
+  wait(workflowId: string): Promise<EnrollmentWait | null>;
 }
 
 /** The enrollment workflow's updates and signals (sequence-enrollment.messages.ts) on the generic port. */
@@ -71,6 +78,15 @@ export function sequenceWorkflowPort(engine: WorkflowPort): SequenceWorkflowPort
         }),
       ),
     exit: (workflowId, reason) => engine.signal(workflowId, exitSignal, { reason }),
+    wait: async (workflowId) => {
+      try {
+        return await engine.query(workflowId, waitQuery);
+      } catch (err) {
+        // No such run, or (validation) a run of a build without the query.
+        if (err instanceof DomainError && (err.code === 'not_found' || err.code === 'validation')) return null;
+        throw err;
+      }
+    },
   };
 }
 

@@ -12,8 +12,10 @@ import {
   ENROLLMENT_STATUSES,
   SequenceEnrollment,
   SequenceStep,
+  WAIT_REASONS,
   type EnrollmentSnapshot,
   type EnrollmentStatus,
+  type WaitReason,
 } from './sequence.entity';
 import type { EnrollmentWorkflowInput } from './sequence-enrollment.messages';
 import type { WorkflowNode } from './types';
@@ -159,6 +161,7 @@ export function serializeEnrollment(e: SequenceEnrollment): EnrollmentView {
     source: e.source,
     currentNodeId: e.currentNodeId ?? null,
     nextActionAt: iso(e.nextActionAt),
+    waitReason: e.waitReason ?? null,
     pausedUntil: iso(e.pausedUntil),
     sequenceVersion: e.snapshot?.version ?? null,
     workflowId: e.workflowId,
@@ -184,7 +187,20 @@ const serializeStep = (s: SequenceStep): EnrollmentStepView => ({
   openedAt: s.openedAt?.toISOString() ?? null,
   clickedAt: s.clickedAt?.toISOString() ?? null,
   repliedAt: s.repliedAt?.toISOString() ?? null,
+  ...stepWait(s),
 });
+
+/** A waiting step's reason and time, as its row's output recorded them (a deferred send, a wait step). */
+function stepWait(s: SequenceStep): Pick<EnrollmentStepView, 'waitReason' | 'nextActionAt'> {
+  if (s.status !== 'waiting') return { waitReason: null, nextActionAt: null };
+  const o = s.output ?? {};
+  const reason = typeof o.waitReason === 'string' ? o.waitReason : null;
+  const at = typeof o.nextActionAt === 'string' ? o.nextActionAt : typeof o.until === 'string' ? o.until : null;
+  return {
+    waitReason: (WAIT_REASONS as readonly string[]).includes(reason ?? '') ? (reason as WaitReason) : null,
+    nextActionAt: at,
+  };
+}
 
 export async function getEnrollment(ctx: Ctx, id: string): Promise<SequenceEnrollment> {
   const e = await ctx.em.findOne(SequenceEnrollment, { _id: id });
@@ -197,7 +213,26 @@ export async function readEnrollment(ctx: Ctx, id: string): Promise<EnrollmentDe
   const e = await getEnrollment(ctx, id);
   const steps = await ctx.em.find(SequenceStep, { enrollmentId: id }, { orderBy: { startedAt: 'asc', _id: 'asc' } });
   const retries = await ctx.em.find(SequenceEnrollment, { retryOf: id }, { fields: ['_id'], orderBy: { _id: 'asc' } });
-  return { ...serializeEnrollment(e), retries: retries.map((r) => r._id), steps: steps.map(serializeStep) };
+  return {
+    ...serializeEnrollment(e),
+    retries: retries.map((r) => r._id),
+    steps: steps.map(serializeStep),
+    wait: storedWait(e),
+  };
+}
+
+/** What a running enrollment waits for by its stored row (enrollment-wait.ts asks the workflow first). */
+export function storedWait(e: SequenceEnrollment): EnrollmentDetailView['wait'] {
+  if (e.status !== 'active' && e.status !== 'paused') return null;
+  const reason = e.status === 'paused' ? 'paused' : (e.waitReason ?? null);
+  return {
+    source: 'stored',
+    waitingFor: reason ?? (e.nextActionAt ? 'wait_step' : null),
+    waitReason: reason,
+    nextActionAt:
+      e.status === 'paused' ? (e.pausedUntil?.toISOString() ?? null) : (e.nextActionAt?.toISOString() ?? null),
+    nodeId: e.currentNodeId ?? null,
+  };
 }
 
 export async function listEnrollments(

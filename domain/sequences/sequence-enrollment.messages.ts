@@ -6,7 +6,7 @@
  */
 import { defineQuery, defineSignal, defineUpdate } from '@temporalio/workflow';
 import type { SendWindowSettings } from './send-window';
-import type { ExitReason, WorkflowEdge, WorkflowNode } from './types';
+import type { ExitReason, SendWaitReason, WorkflowEdge, WorkflowNode } from './types';
 
 /** One serializable input: ids plus the snapshot the enrollment started with. */
 export interface EnrollmentWorkflowInput {
@@ -67,6 +67,22 @@ export interface EnrollmentState {
   exitReason: ExitReason | null;
 }
 
+/**
+ * What a run waits for right now and until when (waitQuery), read from its own state: a deferred send (its reason:
+ * the recipient's send window, the mailbox's cap or send interval), a pause, a wait step; nothing while it works or
+ * once it ended.
+ */
+export interface EnrollmentWait {
+  status: 'active' | 'paused' | 'completed' | 'exited';
+  /** The node the run is at. */
+  nodeId: string | null;
+  waitingFor: SendWaitReason | 'paused' | 'wait_step' | null;
+  /** The enrollment's waitReason (a wait step has none). */
+  waitReason: SendWaitReason | 'paused' | null;
+  /** Until when (ISO); null while paused without an end, working, or ended. */
+  nextActionAt: string | null;
+}
+
 /** Updates with validators: the API caller gets an answer (409 when the enrollment's state refuses it). */
 export const pauseUpdate = defineUpdate<{ paused: true }, [PauseArgs]>('pause');
 export const resumeUpdate = defineUpdate<{ resumed: true }, [CommandArgs?]>('resume');
@@ -76,3 +92,5 @@ export const commandSignal = defineSignal<[CommandSignalArgs]>('command');
 /** An exit condition met (reply, meeting booked, unsubscribe, restart, …). */
 export const exitSignal = defineSignal<[{ reason: ExitReason }]>('exit');
 export const stateQuery = defineQuery<EnrollmentState>('state');
+/** What the run waits for and until when (GET /sequences/enrollments/:id asks it with a short deadline). */
+export const waitQuery = defineQuery<EnrollmentWait>('wait');

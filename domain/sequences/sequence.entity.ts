@@ -22,6 +22,9 @@ export const Sequence = defineEntity({
 export type Sequence = InferEntity<typeof Sequence>;
 
 export type EnrollmentStatus = 'active' | 'paused' | 'completed' | 'exited' | 'switched';
+/** Why a running enrollment waits until its nextActionAt. */
+export const WAIT_REASONS = ['send_window', 'mailbox_cap', 'email_interval', 'paused'] as const;
+export type WaitReason = (typeof WAIT_REASONS)[number];
 export const ENROLLMENT_STATUSES: readonly EnrollmentStatus[] = ['active', 'paused', 'completed', 'exited', 'switched'];
 
 /** What a running enrollment works from: the normalised graph and settings at enrollment time. */
@@ -81,6 +84,8 @@ export const SequenceEnrollment = defineEntity({
     currentNodeId: p.string().length(100).nullable(),
     nextActionAt: p.datetime().nullable(),
     pausedUntil: p.datetime().nullable(),
+    /** Why the run waits until nextActionAt (send_window, mailbox_cap, email_interval, paused); null otherwise. */
+    waitReason: p.string().length(20).$type<WaitReason>().nullable(),
     /** The API command (pause, resume, unenroll) that last changed the status: its retry gets the outcome. */
     lastCommandId: p.string().length(64).nullable(),
     snapshot: p.json<EnrollmentSnapshot>(),

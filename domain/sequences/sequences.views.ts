@@ -3,6 +3,7 @@ import { FAILURE_BEHAVIORS } from '../automations/definition.schemas';
 import { dateTimeView, idView, openObjectView, recordViewFields } from '../shared/views';
 import { DUPLICATE_MODES, ENTITY_TYPES, SEQUENCE_EVENTS } from './definition.schemas';
 import { SEQUENCE_NODE_TYPES } from './nodes.schemas';
+import { WAIT_REASONS } from './sequence.entity';
 
 // Response views of sequences, their enrollments and stats (request bodies: definition.schemas.ts).
 
@@ -125,6 +126,12 @@ export const enrollmentView = z.object({
   source: z.string().describe('how it was enrolled (manual, api, trigger, …)'),
   currentNodeId: z.string().nullable(),
   nextActionAt: dateTimeView.nullable(),
+  waitReason: z
+    .enum(WAIT_REASONS)
+    .nullable()
+    .describe(
+      "why the run waits until nextActionAt: send_window (business hours, weekends, SMS quiet hours in the contact's zone), mailbox_cap (maxPerHour/maxPerDay of the sender mailbox), email_interval (emailIntervalSeconds), paused; null for a wait step or nothing to wait for",
+    ),
   pausedUntil: dateTimeView.nullable(),
   sequenceVersion: int.nullable().describe('the sequence version the enrollment runs with'),
   workflowId: z.string(),
@@ -152,12 +159,33 @@ export const enrollmentStepView = z.object({
   openedAt: dateTimeView.nullable(),
   clickedAt: dateTimeView.nullable(),
   repliedAt: dateTimeView.nullable(),
+  waitReason: z.enum(WAIT_REASONS).nullable().describe('a waiting send step: why it has not gone out yet'),
+  nextActionAt: dateTimeView.nullable().describe('a waiting step: when it goes on'),
 });
 export type EnrollmentStepView = z.infer<typeof enrollmentStepView>;
+
+export const enrollmentWaitView = z
+  .object({
+    source: z
+      .enum(['workflow', 'stored'])
+      .describe(
+        'workflow: answered by the running workflow (its wait query); stored: the workflow did not answer within the short deadline (no worker), so this is the stored row',
+      ),
+    waitingFor: z
+      .enum([...WAIT_REASONS, 'wait_step'])
+      .nullable()
+      .describe('what the run waits for; null while it works on a step'),
+    waitReason: z.enum(WAIT_REASONS).nullable(),
+    nextActionAt: dateTimeView.nullable().describe('until when'),
+    nodeId: z.string().nullable(),
+  })
+  .describe('a running enrollment: what it waits for and until when');
+export type EnrollmentWaitView = z.infer<typeof enrollmentWaitView>;
 
 export const enrollmentDetailView = enrollmentView.extend({
   retries: z.array(idView).describe('the enrollments that retry this one, oldest first'),
   steps: z.array(enrollmentStepView).describe('step history, oldest first'),
+  wait: enrollmentWaitView.nullable().describe('null once the enrollment has ended'),
 });
 export type EnrollmentDetailView = z.infer<typeof enrollmentDetailView>;
 

@@ -206,7 +206,7 @@ export async function beginStep(
       text:
         `with e as (select * from sequence_enrollment where workspace_id = $1 and id = $2),` +
         ` s as (select status, output, handle from sequence_step where workspace_id = $3 and enrollment_id = $4` +
-        ` and node_id = $5), u as (update sequence_enrollment set current_node_id = $6, next_action_at = null,` +
+        ` and node_id = $5), u as (update sequence_enrollment set current_node_id = $6, next_action_at = null, wait_reason = null,` +
         ` updated_at = $7 where workspace_id = $8 and id = $9 and status in ('active', 'paused')` +
         ` and not exists (select 1 from s where s.status in ('completed', 'skipped')))` +
         ` select ${select}, s.status as "stepStatus", s.output as "stepOutput", s.handle as "stepHandle",` +
@@ -289,6 +289,11 @@ export async function mirrorWithoutStatus(
   if (input.nextActionAt !== undefined) {
     set.push(`next_action_at = ${param(input.nextActionAt ? new Date(input.nextActionAt) : null, '::timestamptz')}`);
     shape.push('n');
+  }
+  // A new next action time comes with its reason, or clears the last one (MirrorInput.waitReason).
+  if (input.waitReason !== undefined || input.nextActionAt !== undefined) {
+    set.push(`wait_reason = ${param(input.waitReason ?? null)}`);
+    shape.push('w');
   }
   if (input.pausedUntil !== undefined) {
     set.push(`paused_until = ${param(input.pausedUntil ? new Date(input.pausedUntil) : null, '::timestamptz')}`);

@@ -36,9 +36,24 @@ export interface StepActivityInput {
    * which the run then sleeps until without a bookkeeping round trip of its own.
    */
   then?: { nodeId: string; waitMs: number };
+  /**
+   * The run waits for a deferred send itself (runs started with the `sequence-recipient-time` patch): a send step
+   * that may not go out yet (the recipient's send window, the mailbox's cap or send interval) answers
+   * `status: 'deferred'` with the reason and the instant, records its step row waiting, and the run sleeps on a
+   * durable timer until then and runs the step again. Absent (older runs): the run checks the send window with the
+   * sequence's zone, and an interval deferral is an activity retry.
+   */
+  deferrals?: boolean;
 }
+
+/** Why a send step waits (the enrollment's and the step's waitReason). */
+export type SendWaitReason = 'send_window' | 'mailbox_cap' | 'email_interval';
+
 export interface StepActivityResult {
-  status: 'completed' | 'skipped' | 'failed';
+  status: 'completed' | 'skipped' | 'failed' | 'deferred';
+  /** status deferred: why, and until when (ISO) the send waits. */
+  waitReason?: SendWaitReason;
+  nextActionAt?: string;
   handle?: 'true' | 'false' | null;
   /** An ai_condition decided to leave the sequence. */
   exit?: ExitReason;
@@ -63,6 +78,11 @@ export interface MirrorInput {
   event?: 'sequence_completed' | 'sequence_exited' | 'sequence_paused' | 'sequence_resumed' | 'sequence_unenrolled';
   currentNodeId?: string | null;
   nextActionAt?: string | null;
+  /**
+   * Why the run waits until nextActionAt (send_window, mailbox_cap, email_interval, paused). A mirror that sets
+   * nextActionAt without it clears the reason (a wait step, or nothing to wait for).
+   */
+  waitReason?: 'send_window' | 'mailbox_cap' | 'email_interval' | 'paused' | null;
   pausedUntil?: string | null;
   error?: string | null;
   /** The API command that caused this status change (pause, resume, unenroll). */

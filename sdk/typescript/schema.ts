@@ -2131,7 +2131,7 @@ export interface paths {
             cookie?: never;
         };
         /**
-         * One enrollment with its status, current step, next action time and step history.
+         * One enrollment with its status, current step, next action time and wait reason, step history, and for a running enrollment what it waits for and until when (`wait`, asked from its workflow with a short deadline; `source: stored` when no worker answered in time).
          * @description Scopes: read. Roles: owner, admin, member.
          */
         get: operations["getApiV1SequencesEnrollmentsByEnrollmentId"];
@@ -7430,6 +7430,8 @@ export interface operations {
                             updatedAt: string;
                             /** @description professional-network profile URL (canonical form) */
                             profileUrl: string | null;
+                            /** @description IANA time zone; sequence sends follow its local time */
+                            timeZone: string | null;
                         }[];
                         page: number;
                         limit: number;
@@ -7872,6 +7874,8 @@ export interface operations {
                             updatedAt: string;
                             /** @description professional-network profile URL (canonical form) */
                             profileUrl: string | null;
+                            /** @description IANA time zone; sequence sends follow its local time */
+                            timeZone: string | null;
                         } | null;
                         matched: boolean;
                         matchedOn: "profile" | null;
@@ -7968,6 +7972,8 @@ export interface operations {
                             updatedAt: string;
                             /** @description professional-network profile URL (canonical form) */
                             profileUrl: string | null;
+                            /** @description IANA time zone; sequence sends follow its local time */
+                            timeZone: string | null;
                         } | {
                             /** @description 24-hex object id */
                             _id: string;
@@ -8008,6 +8014,8 @@ export interface operations {
                             updatedAt?: string;
                             /** @description professional-network profile URL (canonical form) */
                             profileUrl?: string | null;
+                            /** @description IANA time zone; sequence sends follow its local time */
+                            timeZone?: string | null;
                         })[];
                         page: number;
                         limit: number;
@@ -8065,6 +8073,8 @@ export interface operations {
                     avatar?: string;
                     /** @description professional-network profile URL; stored in canonical form (https, no www or locale sub-domain, no query) */
                     profileUrl?: string | null;
+                    /** @description IANA time zone of the contact (e.g. America/New_York); sequence sends follow its local time */
+                    timeZone?: string | null;
                 };
             };
         };
@@ -8126,6 +8136,8 @@ export interface operations {
                                 updatedAt: string;
                                 /** @description professional-network profile URL (canonical form) */
                                 profileUrl: string | null;
+                                /** @description IANA time zone; sequence sends follow its local time */
+                                timeZone: string | null;
                             } | null;
                             proposed: {
                                 /** @description 24-hex object id */
@@ -8167,6 +8179,8 @@ export interface operations {
                                 updatedAt: string;
                                 /** @description professional-network profile URL (canonical form) */
                                 profileUrl: string | null;
+                                /** @description IANA time zone; sequence sends follow its local time */
+                                timeZone: string | null;
                             };
                             /** @description field → { from, to } */
                             diff: {
@@ -8232,6 +8246,8 @@ export interface operations {
                             updatedAt: string;
                             /** @description professional-network profile URL (canonical form) */
                             profileUrl: string | null;
+                            /** @description IANA time zone; sequence sends follow its local time */
+                            timeZone: string | null;
                         };
                     };
                 };
@@ -8316,6 +8332,8 @@ export interface operations {
                             updatedAt: string;
                             /** @description professional-network profile URL (canonical form) */
                             profileUrl: string | null;
+                            /** @description IANA time zone; sequence sends follow its local time */
+                            timeZone: string | null;
                         } | {
                             /** @description 24-hex object id */
                             _id: string;
@@ -8356,6 +8374,8 @@ export interface operations {
                             updatedAt?: string;
                             /** @description professional-network profile URL (canonical form) */
                             profileUrl?: string | null;
+                            /** @description IANA time zone; sequence sends follow its local time */
+                            timeZone?: string | null;
                         };
                     };
                 };
@@ -8410,6 +8430,8 @@ export interface operations {
                     avatar?: string;
                     /** @description professional-network profile URL; stored in canonical form (https, no www or locale sub-domain, no query) */
                     profileUrl?: string | null;
+                    /** @description IANA time zone of the contact (e.g. America/New_York); sequence sends follow its local time */
+                    timeZone?: string | null;
                 };
             };
         };
@@ -8466,6 +8488,8 @@ export interface operations {
                             updatedAt: string;
                             /** @description professional-network profile URL (canonical form) */
                             profileUrl: string | null;
+                            /** @description IANA time zone; sequence sends follow its local time */
+                            timeZone: string | null;
                         };
                     } | {
                         data: {
@@ -8512,6 +8536,8 @@ export interface operations {
                                 updatedAt: string;
                                 /** @description professional-network profile URL (canonical form) */
                                 profileUrl: string | null;
+                                /** @description IANA time zone; sequence sends follow its local time */
+                                timeZone: string | null;
                             } | null;
                             proposed: {
                                 /** @description 24-hex object id */
@@ -8553,6 +8579,8 @@ export interface operations {
                                 updatedAt: string;
                                 /** @description professional-network profile URL (canonical form) */
                                 profileUrl: string | null;
+                                /** @description IANA time zone; sequence sends follow its local time */
+                                timeZone: string | null;
                             };
                             /** @description field → { from, to } */
                             diff: {
@@ -9052,6 +9080,8 @@ export interface operations {
                              * @description ISO 8601 date-time (UTC)
                              */
                             updatedAt: string;
+                            /** @description IANA time zone of the lead's contact; sequence sends follow its local time */
+                            timeZone: string | null;
                         } | {
                             /** @description 24-hex object id */
                             _id: string;
@@ -9093,6 +9123,8 @@ export interface operations {
                              * @description ISO 8601 date-time (UTC)
                              */
                             updatedAt?: string;
+                            /** @description IANA time zone of the lead's contact; sequence sends follow its local time */
+                            timeZone?: string | null;
                         })[];
                         page: number;
                         limit: number;
@@ -9147,6 +9179,8 @@ export interface operations {
                     tags?: string[];
                     /** @description user id of this workspace; on create, when omitted, lead routing rules (else the caller) decide */
                     ownerId?: string | null;
+                    /** @description IANA time zone of the contact (e.g. America/New_York); sequence sends follow its local time */
+                    timeZone?: string | null;
                 };
             };
         };
@@ -9209,6 +9243,8 @@ export interface operations {
                                  * @description ISO 8601 date-time (UTC)
                                  */
                                 updatedAt: string;
+                                /** @description IANA time zone of the lead's contact; sequence sends follow its local time */
+                                timeZone: string | null;
                             } | null;
                             proposed: {
                                 /** @description 24-hex object id */
@@ -9251,6 +9287,8 @@ export interface operations {
                                  * @description ISO 8601 date-time (UTC)
                                  */
                                 updatedAt: string;
+                                /** @description IANA time zone of the lead's contact; sequence sends follow its local time */
+                                timeZone: string | null;
                             };
                             /** @description field → { from, to } */
                             diff: {
@@ -9317,6 +9355,8 @@ export interface operations {
                              * @description ISO 8601 date-time (UTC)
                              */
                             updatedAt: string;
+                            /** @description IANA time zone of the lead's contact; sequence sends follow its local time */
+                            timeZone: string | null;
                         };
                     };
                 };
@@ -9401,6 +9441,8 @@ export interface operations {
                              * @description ISO 8601 date-time (UTC)
                              */
                             updatedAt: string;
+                            /** @description IANA time zone of the lead's contact; sequence sends follow its local time */
+                            timeZone: string | null;
                         } | {
                             /** @description 24-hex object id */
                             _id: string;
@@ -9442,6 +9484,8 @@ export interface operations {
                              * @description ISO 8601 date-time (UTC)
                              */
                             updatedAt?: string;
+                            /** @description IANA time zone of the lead's contact; sequence sends follow its local time */
+                            timeZone?: string | null;
                         };
                     };
                 };
@@ -9493,6 +9537,8 @@ export interface operations {
                     tags?: string[];
                     /** @description user id of this workspace; on create, when omitted, lead routing rules (else the caller) decide */
                     ownerId?: string | null;
+                    /** @description IANA time zone of the contact (e.g. America/New_York); sequence sends follow its local time */
+                    timeZone?: string | null;
                 };
             };
         };
@@ -9550,6 +9596,8 @@ export interface operations {
                              * @description ISO 8601 date-time (UTC)
                              */
                             updatedAt: string;
+                            /** @description IANA time zone of the lead's contact; sequence sends follow its local time */
+                            timeZone: string | null;
                         };
                     } | {
                         data: {
@@ -9597,6 +9645,8 @@ export interface operations {
                                  * @description ISO 8601 date-time (UTC)
                                  */
                                 updatedAt: string;
+                                /** @description IANA time zone of the lead's contact; sequence sends follow its local time */
+                                timeZone: string | null;
                             } | null;
                             proposed: {
                                 /** @description 24-hex object id */
@@ -9639,6 +9689,8 @@ export interface operations {
                                  * @description ISO 8601 date-time (UTC)
                                  */
                                 updatedAt: string;
+                                /** @description IANA time zone of the lead's contact; sequence sends follow its local time */
+                                timeZone: string | null;
                             };
                             /** @description field → { from, to } */
                             diff: {
@@ -15297,6 +15349,7 @@ export interface operations {
                             createdAt?: unknown;
                             updatedAt?: unknown;
                             profileUrl?: unknown;
+                            timeZone?: unknown;
                         }[];
                         /** @description rows matching the filters (all pages) */
                         total: number;
@@ -15417,6 +15470,7 @@ export interface operations {
                             ownerId?: unknown;
                             createdAt?: unknown;
                             updatedAt?: unknown;
+                            timeZone?: unknown;
                         }[];
                         /** @description rows matching the filters (all pages) */
                         total: number;
@@ -15649,6 +15703,7 @@ export interface operations {
                             createdAt?: unknown;
                             updatedAt?: unknown;
                             profileUrl?: unknown;
+                            timeZone?: unknown;
                         } | {
                             /** @description 24-hex object id */
                             _id: string;
@@ -15668,6 +15723,7 @@ export interface operations {
                             ownerId?: unknown;
                             createdAt?: unknown;
                             updatedAt?: unknown;
+                            timeZone?: unknown;
                         } | {
                             /** @description 24-hex object id */
                             _id: string;
@@ -20061,6 +20117,8 @@ export interface operations {
                             source: string;
                             currentNodeId: string | null;
                             nextActionAt: string | null;
+                            /** @description why the run waits until nextActionAt: send_window (business hours, weekends, SMS quiet hours in the contact's zone), mailbox_cap (maxPerHour/maxPerDay of the sender mailbox), email_interval (emailIntervalSeconds), paused; null for a wait step or nothing to wait for */
+                            waitReason: ("send_window" | "mailbox_cap" | "email_interval" | "paused") | null;
                             pausedUntil: string | null;
                             /** @description the sequence version the enrollment runs with */
                             sequenceVersion: number | null;
@@ -20107,7 +20165,25 @@ export interface operations {
                                 openedAt: string | null;
                                 clickedAt: string | null;
                                 repliedAt: string | null;
+                                /** @description a waiting send step: why it has not gone out yet */
+                                waitReason: ("send_window" | "mailbox_cap" | "email_interval" | "paused") | null;
+                                /** @description a waiting step: when it goes on */
+                                nextActionAt: string | null;
                             }[];
+                            /** @description null once the enrollment has ended */
+                            wait: {
+                                /**
+                                 * @description workflow: answered by the running workflow (its wait query); stored: the workflow did not answer within the short deadline (no worker), so this is the stored row
+                                 * @enum {string}
+                                 */
+                                source: "workflow" | "stored";
+                                /** @description what the run waits for; null while it works on a step */
+                                waitingFor: ("send_window" | "mailbox_cap" | "email_interval" | "paused" | "wait_step") | null;
+                                waitReason: ("send_window" | "mailbox_cap" | "email_interval" | "paused") | null;
+                                /** @description until when */
+                                nextActionAt: string | null;
+                                nodeId: string | null;
+                            } | null;
                         };
                     };
                 };
@@ -21671,6 +21747,8 @@ export interface operations {
                             source: string;
                             currentNodeId: string | null;
                             nextActionAt: string | null;
+                            /** @description why the run waits until nextActionAt: send_window (business hours, weekends, SMS quiet hours in the contact's zone), mailbox_cap (maxPerHour/maxPerDay of the sender mailbox), email_interval (emailIntervalSeconds), paused; null for a wait step or nothing to wait for */
+                            waitReason: ("send_window" | "mailbox_cap" | "email_interval" | "paused") | null;
                             pausedUntil: string | null;
                             /** @description the sequence version the enrollment runs with */
                             sequenceVersion: number | null;
@@ -21894,6 +21972,10 @@ export interface operations {
                             status: "untested" | "ok" | "failing";
                             lastTestedAt: string | null;
                             lastError: string | null;
+                            /** @description at most this many e-mails per calendar hour (UTC) from this mailbox, every sender together; null = no cap */
+                            maxPerHour: number | null;
+                            /** @description at most this many e-mails per calendar day (UTC); null = no cap */
+                            maxPerDay: number | null;
                             canSend: boolean;
                             /** @description IMAP is configured */
                             canReceive: boolean;
@@ -43032,6 +43114,8 @@ export interface operations {
                                 updatedAt: string;
                                 /** @description professional-network profile URL (canonical form) */
                                 profileUrl: string | null;
+                                /** @description IANA time zone; sequence sends follow its local time */
+                                timeZone: string | null;
                             };
                         };
                     };

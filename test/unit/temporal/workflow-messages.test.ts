@@ -60,6 +60,7 @@ describe('workflow messages', () => {
       commandSignal: 'signal command',
       exitSignal: 'signal exit',
       stateQuery: 'query state',
+      waitQuery: 'query wait',
     });
     expect(descriptors(bookingMessages)).toEqual({
       approveUpdate: 'update approve',
