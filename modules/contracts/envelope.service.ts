@@ -16,7 +16,7 @@ import type { EnvelopeStep } from './contract-envelope.messages';
 import { renderSignedPdf } from './pdf';
 import { newSignerToken } from './tokens';
 import { newId } from '../../domain/ids';
-import { dueForInvitation, type AttemptInfo } from './invitations';
+import { dueForInvitation, resendDue, type AttemptInfo } from './invitations';
 export type { AttemptInfo } from './invitations';
 import { recordInvitationFailures, type InvitationFailure } from './invitation-failures';
 
@@ -62,7 +62,13 @@ export async function advanceEnvelope(deps: EnvelopeDeps, ids: EnvelopeIds): Pro
       { _id: { $in: fresh }, invitationStatus: null },
       { invitationStatus: 'queued' },
     );
-  return { status: 'sent', invite: due.map((s) => s._id) };
+  // A resend asked by the API (POST …/resend) and not sent yet: the invitation goes out again (inviteSigners).
+  const resend = signers.filter((s) => resendDue(s) && !due.includes(s)).map((s) => s._id);
+  return {
+    status: 'sent',
+    invite: [...due.map((s) => s._id), ...resend],
+    deadlineAt: c.deadlineAt?.toISOString() ?? null,
+  };
 }
 
 /** sent → accepted once: the PDF and the event are committed in one transaction; a repeat finds it done. */
@@ -213,7 +219,9 @@ export async function inviteSigners(
   let invited = 0;
   const failures: InvitationFailure[] = [];
   const sent = new Set<string>();
-  for (const s of state.signers.filter((x) => input.signerIds.includes(x._id) && x.invitedAt === null)) {
+  const due = (x: ContractSigner) => input.signerIds.includes(x._id) && (x.invitedAt === null || resendDue(x));
+  for (const s of state.signers.filter(due)) {
+    const resend = s.invitedAt !== null;
     try {
       await sendWithNewLink(deps, em, state.c, s, inviteMessage(state.c));
     } catch (err) {
@@ -221,19 +229,17 @@ export async function inviteSigners(
       continue;
     }
     const now = new Date();
-    await em.nativeUpdate(
-      ContractSigner,
-      { _id: s._id, invitedAt: null },
-      {
-        invitedAt: now,
-        lastNotifiedAt: now,
-        invitationStatus: 'sent',
-        invitationError: null,
-        invitationNextAttemptAt: null,
-        invitationAttempts: s.invitationAttempts + 1,
-        updatedAt: now,
-      },
-    );
+    const delivered = {
+      lastNotifiedAt: now,
+      invitationStatus: 'sent' as const,
+      invitationError: null,
+      invitationNextAttemptAt: null,
+      invitationAttempts: s.invitationAttempts + 1,
+      updatedAt: now,
+    };
+    // A resend keeps the first invitation's time; a first invitation is recorded once.
+    if (resend) await em.nativeUpdate(ContractSigner, { _id: s._id }, delivered);
+    else await em.nativeUpdate(ContractSigner, { _id: s._id, invitedAt: null }, { ...delivered, invitedAt: now });
     await em.nativeUpdate(ContractSigner, { _id: s._id, status: 'pending' }, { status: 'invited', updatedAt: now });
     sent.add(s._id);
     invited++;
