@@ -5,6 +5,9 @@
  * minutes per signer (429 with Retry-After, checked at the boundary); an extension moves the
  * workflow's deadline timer (not expired at the old time, expired at the new one).
  */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
+import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { Contract, ContractSigner } from '../contract.entity';
 import { OutboxEvent } from '../../../domain/outbox/outbox-event.entity';
 import { forkForWorkspace } from '../../../domain/orm/tenant';
@@ -27,6 +30,8 @@ let h: EngineHarness;
 let smtp: LocalSmtp;
 let t: Tenant;
 let pub: HttpClient;
+/** RECORD_CONTRACT_FIXTURE=1 writes the extension's history (plain payloads) as a replay fixture. */
+const RECORD = process.env.RECORD_CONTRACT_FIXTURE === '1';
 
 beforeAll(async () => {
   smtp = await startSmtp();
@@ -34,6 +39,7 @@ beforeAll(async () => {
     SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
     MAIL_FROM: 'CRM <crm@example.test>',
     SECRETS_ENCRYPTION_KEY: 'test-encryption-key-for-webhook-secrets',
+    ...(RECORD ? { TEMPORAL_PAYLOAD_KEYS: '' } : {}),
   });
   h.messaging = createMessagingDeps(h.app.config);
   await h.startWorker();
@@ -294,17 +300,25 @@ describe('resend an invitation', () => {
 
 describe('extend the deadline', () => {
   it('moves the workflow deadline timer: not expired at the old time, expired at the new one', async () => {
-    const oldDeadline = Date.now() + 4000;
+    // Room for a cold worker to start the workflow before the old deadline.
+    const oldDeadline = Date.now() + 12_000;
     const { id, signers } = await createContract(t.http, {
       mode: 'parallel',
       deadlineAt: new Date(oldDeadline).toISOString(),
     });
     await send(id);
-    const [a] = await waitLinks(signers[0]!.email);
     const handle = h.client.workflow.getHandle(contractEnvelopeKind.workflowId(t.workspaceId, id));
-    const newDeadline = new Date(oldDeadline + 5000);
+    // The workflow runs with the old deadline first.
+    await waitFor(
+      async () =>
+        (await handle.query(envelopeDeadlineQuery).catch(() => null))?.deadlineAt ===
+        new Date(oldDeadline).toISOString(),
+      10_000,
+      'the workflow running with the old deadline',
+    );
+    const newDeadline = new Date(oldDeadline + 4000);
     const res = await extend(id, { expiresAt: newDeadline.toISOString() });
-    expect(res.status).toBe(200);
+    expect([res.status, res.body.error]).toEqual([200, undefined]);
     expect(res.body.data.deadlineAt).toBe(newDeadline.toISOString());
     expect(res.body.data.status).toBe('sent');
     await waitFor(
@@ -313,6 +327,7 @@ describe('extend the deadline', () => {
       "the workflow's deadline moved",
     );
 
+    const [a] = await waitLinks(signers[0]!.email);
     // Past the old deadline: still sent, the link still works.
     await new Promise((r) => setTimeout(r, Math.max(0, oldDeadline + 1500 - Date.now())));
     expect((await contractRow(id))!.status).toBe('sent');
@@ -336,7 +351,14 @@ describe('extend the deadline', () => {
     expect(webhookTypeOf('contract_extended')).toBe('contract.extended');
     // Expired: nothing to extend any more.
     expectError(await extend(id, { expiresAt: new Date(Date.now() + 86_400_000).toISOString() }), 409);
-  }, 40_000);
+    if (RECORD) {
+      await waitFor(async () => (await handle.describe()).status.name !== 'RUNNING', 15_000, 'the workflow to close');
+      writeFileSync(
+        path.join(__dirname, '../../../test/fixtures/contract-envelope-extended.history.json'),
+        JSON.stringify(JSON.parse(historyToJSON(await handle.fetchHistory())), null, 2),
+      );
+    }
+  }, 60_000);
 
   it('400 for a past, earlier, too far or malformed expiresAt; 409 unless sent with a deadline', async () => {
     const deadline = new Date(Date.now() + 3 * 86_400_000);
