@@ -120,7 +120,7 @@ export const ContractSigner = defineEntity({
     invitationNextAttemptAt: p.datetime().nullable(),
     /** The last resend asked by POST …/signers/:signerId/resend (at most one per 10 minutes); the workflow sends it. */
     resendRequestedAt: p.datetime().nullable(),
-    /** The last correction of name, e-mail or phone by PATCH …/signers/:signerId (the old link stopped working then). */
+    /** The last correction of name, e-mail or phone (PATCH …/signers/:signerId); the old link stopped working then. */
     correctedAt: p.datetime().nullable(),
   },
 });

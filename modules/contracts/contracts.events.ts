@@ -25,7 +25,7 @@ export const contractEvents = defineEvents({
     nextAttemptAt: z.string().nullable(),
     noneDelivered: z.boolean().describe('no invitation of this contract has been delivered'),
   }),
-  /** A signer's name, e-mail or phone corrected after sending (before they opened the link): the old link stopped working. */
+  /** A signer's name, e-mail or phone corrected after sending (before they opened it): the old link stopped working. */
   contract_signer_corrected: signer.extend({
     fields: z.array(z.enum(['name', 'email', 'phone'])).describe('the fields that changed'),
     reinvited: z.boolean().describe('a new invitation is queued (the signer had been due one)'),

@@ -17,7 +17,14 @@ import { contractEnvelopeKind } from '../contract-envelope.kind';
 import { envelopeDeadlineQuery } from '../contract-envelope.messages';
 import { checkExtension, MAX_EXTEND_DAYS, RESEND_INTERVAL_MS, resendInvitation } from '../envelope-changes.service';
 import { HttpClient, type Tenant } from '../../../test/support/app';
-import { startEngineHarness, waitFor, type EngineHarness } from '../../../test/support/automation-engine';
+import {
+  action,
+  chainGraph,
+  createAutomation,
+  startEngineHarness,
+  waitFor,
+  type EngineHarness,
+} from '../../../test/support/automation-engine';
 import { createContract, linksFor, signerEmail } from './support';
 import { assertCatalogued } from '../../../test/support/outbox';
 import { startSmtp, type LocalSmtp } from '../../../test/unit/messaging/local-smtp';
@@ -396,5 +403,45 @@ describe('extend the deadline', () => {
     expect(() => checkExtension(new Date(max.getTime() + 1), current, now)).toThrow(/at most 365 days/);
     expect(() => checkExtension(new Date(current.getTime() + 1), current, now)).not.toThrow();
     expect(() => checkExtension(current, current, now)).toThrow(/later than/);
+  });
+});
+
+describe('automations', () => {
+  it('each change starts the automations with its trigger (contract_signer_corrected, contract_invitation_resent, contract_extended)', async () => {
+    const d = h.dispatcher([t.workspaceId]);
+    try {
+      const triggers = ['contract_signer_corrected', 'contract_invitation_resent', 'contract_extended'] as const;
+      const automations = new Map<string, string>();
+      for (const triggerType of triggers)
+        automations.set(
+          triggerType,
+          await createAutomation(
+            t.http,
+            chainGraph({ triggerType }, [action('create_activity', { description: 'Changed', activityType: 'note' })]),
+          ),
+        );
+      await d.drainOnce();
+      const deadline = new Date(Date.now() + 86_400_000);
+      const { id, signers } = await createContract(t.http, { mode: 'parallel', deadlineAt: deadline.toISOString() });
+      await send(id);
+      await waitInvited(id, signers[0]!._id);
+      expect((await patchSigner(id, signers[1]!._id, { name: 'Bo Fixed' })).status).toBe(200);
+      expect((await resend(id, signers[0]!._id)).status).toBe(200);
+      const later = new Date(deadline.getTime() + 86_400_000).toISOString();
+      expect((await extend(id, { expiresAt: later })).status).toBe(200);
+      await d.drainOnce();
+      for (const triggerType of triggers) {
+        // Changes of this file's earlier contracts start runs too: this contract's run is the one looked for.
+        const run = await waitFor(
+          async () => (await h.executionsOf(automations.get(triggerType)!)).find((r) => r.entityId === id) ?? null,
+          20_000,
+          `the ${triggerType} automation run`,
+        );
+        expect(run).toMatchObject({ triggerType, entityType: 'contract', entityId: id });
+      }
+      await t.http.post(`/api/v1/contracts/${id}/void`, {});
+    } finally {
+      await d.stop();
+    }
   });
 });
