@@ -155,9 +155,13 @@ interface Message {
   linkPath?: string;
 }
 
+/** The signer row as it was read: a correction since (PATCH …/signers/:signerId) sets a new correctedAt. */
+const asRead = (s: ContractSigner) => ({ _id: s._id, correctedAt: s.correctedAt ?? null });
+
 /**
  * Rotates the signer's link (a new token; the old one stops working) and sends it by the
- * contract's channels. The token lives only in this function and the message.
+ * contract's channels. The token lives only in this function and the message. False (nothing sent)
+ * when the signer was corrected since it was read: the message would go to the old address.
  */
 async function sendWithNewLink(
   deps: EnvelopeDeps,
@@ -165,10 +169,15 @@ async function sendWithNewLink(
   c: Contract,
   s: ContractSigner,
   msg: Message,
-): Promise<void> {
+): Promise<boolean> {
   const { token, hash } = newSignerToken();
   const now = new Date();
-  await em.nativeUpdate(ContractSigner, { _id: s._id }, { tokenHash: hash, tokenIssuedAt: now, updatedAt: now });
+  const current = await em.nativeUpdate(ContractSigner, asRead(s), {
+    tokenHash: hash,
+    tokenIssuedAt: now,
+    updatedAt: now,
+  });
+  if (!current) return false;
   const link = linkOf(deps, token, msg.linkPath);
   const channels = c.channels ?? { email: true, sms: false };
   if (channels.email) {
@@ -193,6 +202,7 @@ async function sendWithNewLink(
         'contract envelope: SMS skipped (invalid number or no sender)',
       );
   }
+  return true;
 }
 
 const inviteMessage = (c: Contract): Message => ({
@@ -223,7 +233,8 @@ export async function inviteSigners(
   for (const s of state.signers.filter(due)) {
     const resend = s.invitedAt !== null;
     try {
-      await sendWithNewLink(deps, em, state.c, s, inviteMessage(state.c));
+      // Corrected meanwhile: the correction queued a new invitation to the new address (the next re-read).
+      if (!(await sendWithNewLink(deps, em, state.c, s, inviteMessage(state.c)))) continue;
     } catch (err) {
       failures.push({ signer: s, error: err });
       continue;
@@ -237,9 +248,12 @@ export async function inviteSigners(
       invitationAttempts: s.invitationAttempts + 1,
       updatedAt: now,
     };
-    // A resend keeps the first invitation's time; a first invitation is recorded once.
-    if (resend) await em.nativeUpdate(ContractSigner, { _id: s._id }, delivered);
-    else await em.nativeUpdate(ContractSigner, { _id: s._id, invitedAt: null }, { ...delivered, invitedAt: now });
+    // A resend keeps the first invitation's time; a first invitation is recorded once. A correction
+    // committed while this was sending cleared the link and queued a new invitation: it stays so.
+    const moved = resend
+      ? await em.nativeUpdate(ContractSigner, asRead(s), delivered)
+      : await em.nativeUpdate(ContractSigner, { ...asRead(s), invitedAt: null }, { ...delivered, invitedAt: now });
+    if (!moved) continue;
     await em.nativeUpdate(ContractSigner, { _id: s._id, status: 'pending' }, { status: 'invited', updatedAt: now });
     sent.add(s._id);
     invited++;
@@ -272,7 +286,8 @@ export async function remindSigners(
     if (s.role !== 'signer' || !s.invitedAt || s.status === 'signed' || s.status === 'declined') continue;
     if (s.lastNotifiedAt && s.lastNotifiedAt.getTime() > cutoff) continue;
     const base = inviteMessage(state.c);
-    await sendWithNewLink(deps, em, state.c, s, { ...base, subject: `Reminder: please sign ${state.c.title}` });
+    const subject = `Reminder: please sign ${state.c.title}`;
+    if (!(await sendWithNewLink(deps, em, state.c, s, { ...base, subject }))) continue;
     const now = new Date();
     await em.nativeUpdate(
       ContractSigner,

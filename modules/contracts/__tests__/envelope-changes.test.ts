@@ -16,6 +16,8 @@ import { DomainError } from '../../../domain/errors';
 import { contractEnvelopeKind } from '../contract-envelope.kind';
 import { envelopeDeadlineQuery } from '../contract-envelope.messages';
 import { checkExtension, MAX_EXTEND_DAYS, RESEND_INTERVAL_MS, resendInvitation } from '../envelope-changes.service';
+import { inviteSigners } from '../envelope.service';
+import type { EmailTransport } from '../../../domain/messaging/ports';
 import { HttpClient, type Tenant } from '../../../test/support/app';
 import {
   action,
@@ -181,6 +183,50 @@ describe('correct a signer after sending', () => {
     expect((await view(a!)).status).toBe(200);
     await t.http.post(`/api/v1/contracts/${id}/void`, {});
     expectError(await patchSigner(id, signers[0]!._id, { name: 'Voided' }), 409);
+  });
+
+  it('a correction committed while the invitation to the old address is being sent wins: that link is dead, the signer stays queued', async () => {
+    const { id, signers } = await createContract(t.http, {
+      mode: 'parallel',
+      signers: [{ name: 'Ann', email: signerEmail('ann') }],
+    });
+    const signerId = signers[0]!._id;
+    // Sent without a workflow (this test drives the activity itself): the invitation is due, queued.
+    const wem = forkForWorkspace(h.app.runtime.deps.orm.em, t.workspaceId);
+    await wem.nativeUpdate(Contract, { _id: id }, { status: 'sent', channels: { email: true, sms: false } });
+    await wem.nativeUpdate(ContractSigner, { _id: signerId }, { invitationStatus: 'queued' });
+    const fixed = signerEmail('ann-fixed');
+    const real = h.messaging!.transport;
+    // The correction lands while the message to the old address is on its way.
+    const racing: EmailTransport = {
+      defaultFrom: real.defaultFrom,
+      send: async (message) => {
+        expect((await patchSigner(id, signerId, { email: fixed })).status).toBe(200);
+        return real.send(message);
+      },
+    };
+    const deps = {
+      orm: h.app.runtime.deps.orm,
+      transport: racing,
+      gateway: h.messaging!.gateway,
+      publicBaseUrl: h.app.config.publicBaseUrl,
+      log: h.app.runtime.deps.log,
+    };
+    expect(await inviteSigners(deps, { workspaceId: t.workspaceId, contractId: id, signerIds: [signerId] })).toEqual({
+      invited: 0,
+    });
+    const [stale] = await waitLinks(signers[0]!.email);
+    expect((await view(stale!)).status).toBe(404);
+    const row = (await signerRow(signerId))!;
+    expect(row).toMatchObject({ email: fixed, invitedAt: null, status: 'pending', invitationStatus: 'queued' });
+    expect(row.tokenHash).toBeNull();
+    // The next run (the workflow's re-read after the correction's signal) invites the new address.
+    const normal = { ...deps, transport: real };
+    expect(await inviteSigners(normal, { workspaceId: t.workspaceId, contractId: id, signerIds: [signerId] })).toEqual({
+      invited: 1,
+    });
+    const [fresh] = await waitLinks(fixed);
+    expect((await view(fresh!)).status).toBe(200);
   });
 
   it.each([
