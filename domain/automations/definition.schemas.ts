@@ -53,6 +53,10 @@ export const TRIGGER_TYPES = [
   'contract_viewed',
   'contract_signed',
   'contract_declined',
+  // Issue 28: changes to a sent envelope.
+  'contract_signer_corrected',
+  'contract_invitation_resent',
+  'contract_extended',
   'booking_created',
   'booking_cancelled',
   'booking_rescheduled',

@@ -48,11 +48,24 @@ export const TRIGGER_NAMESPACES: Record<TriggerType, readonly string[]> = (() =>
     ['offer', 'deal', 'company', 'owner'],
   );
   set(
-    ['contract_sent', 'contract_completed', 'contract_expired', 'contract_voided', 'contract_period_ending'],
+    [
+      'contract_sent',
+      'contract_completed',
+      'contract_expired',
+      'contract_voided',
+      'contract_period_ending',
+      'contract_extended',
+    ],
     ['contract', 'offer', 'deal', 'company', 'owner'],
   );
   set(
-    ['contract_viewed', 'contract_signed', 'contract_declined'],
+    [
+      'contract_viewed',
+      'contract_signed',
+      'contract_declined',
+      'contract_signer_corrected',
+      'contract_invitation_resent',
+    ],
     ['contract', 'offer', 'deal', 'company', 'owner', 'signer'],
   );
   set(

@@ -21,7 +21,8 @@ export interface ContractEnvelopeMeta {
 export const contractEnvelopeKind = defineWorkflowKind<ContractEnvelopeMeta, ContractEnvelopeInput>({
   kind: 'contract-envelope',
   workflowType: 'contractEnvelopeWorkflow',
-  replayFixtures: ['contract-envelope.history.json'],
+  // The second one is an extension (issue 28): a patch marker and the timer moved by the database's deadline.
+  replayFixtures: ['contract-envelope.history.json', 'contract-envelope-extended.history.json'],
   searchAttributes: (m) => ({ CrmWorkspaceId: m.workspaceId, CrmEntityType: 'contract', CrmEntityId: m.contractId }),
   memo: (m) => ({ workspaceId: m.workspaceId, contractId: m.contractId, mode: m.mode, signers: m.signers }),
   summary: (m) =>

@@ -7,13 +7,14 @@
 import {
   condition,
   continueAsNew,
+  patched,
   proxyActivities,
   proxyLocalActivities,
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
 import type { createActivities } from '../../activities';
-import { envelopeChangedSignal, type ContractEnvelopeInput } from './contract-envelope.messages';
+import { envelopeChangedSignal, envelopeDeadlineQuery, type ContractEnvelopeInput } from './contract-envelope.messages';
 
 type Activities = ReturnType<typeof createActivities>;
 
@@ -35,6 +36,11 @@ const { inviteSigners, remindSigners, closeEnvelope } = proxyActivities<Activiti
 
 /** Re-read the database at least this often, so a lost signal (API could not reach Temporal) only delays. */
 const MAX_IDLE_MS = 6 * 3_600_000;
+/**
+ * Issue 28: the deadline timer follows the database's deadlineAt (POST /contracts/:id/extend moves it),
+ * read by every advanceEnvelope. Histories recorded before have no marker and keep the input's deadline.
+ */
+const DEADLINE_FROM_DB = 'contract-envelope-deadline-from-db';
 
 export async function contractEnvelopeWorkflow(input: ContractEnvelopeInput): Promise<{ status: string }> {
   let changed = false;
@@ -42,7 +48,10 @@ export async function contractEnvelopeWorkflow(input: ContractEnvelopeInput): Pr
     changed = true;
   });
   const ids = { workspaceId: input.workspaceId, contractId: input.contractId };
-  const deadline = input.deadlineAt ? Date.parse(input.deadlineAt) : null;
+  let deadline = input.deadlineAt ? Date.parse(input.deadlineAt) : null;
+  setHandler(envelopeDeadlineQuery, () => ({
+    deadlineAt: deadline === null ? null : new Date(deadline).toISOString(),
+  }));
   let nextReminder = input.reminderIntervalMs ? Date.now() + input.reminderIntervalMs : null;
 
   for (;;) {
@@ -52,6 +61,9 @@ export async function contractEnvelopeWorkflow(input: ContractEnvelopeInput): Pr
       if (step.status !== 'missing' && step.status !== 'draft') await closeEnvelope({ ...ids, status: step.status });
       return { status: step.status };
     }
+    // Results recorded before issue 28 carry no deadlineAt: those histories never reach patched().
+    if (step.deadlineAt !== undefined && patched(DEADLINE_FROM_DB))
+      deadline = step.deadlineAt ? Date.parse(step.deadlineAt) : null;
     if (step.invite.length) await inviteSigners({ ...ids, signerIds: step.invite });
     if (changed) continue;
 

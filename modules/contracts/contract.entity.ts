@@ -118,6 +118,10 @@ export const ContractSigner = defineEntity({
     invitationAttempts: p.integer().default(0),
     /** When the next attempt is due (retrying). */
     invitationNextAttemptAt: p.datetime().nullable(),
+    /** The last resend asked by POST …/signers/:signerId/resend (at most one per 10 minutes); the workflow sends it. */
+    resendRequestedAt: p.datetime().nullable(),
+    /** The last correction of name, e-mail or phone (PATCH …/signers/:signerId); the old link stopped working then. */
+    correctedAt: p.datetime().nullable(),
   },
 });
 export type ContractSigner = InferEntity<typeof ContractSigner>;

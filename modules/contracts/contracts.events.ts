@@ -25,4 +25,15 @@ export const contractEvents = defineEvents({
     nextAttemptAt: z.string().nullable(),
     noneDelivered: z.boolean().describe('no invitation of this contract has been delivered'),
   }),
+  /** A signer's name, e-mail or phone corrected after sending (before they opened it): the old link stopped working. */
+  contract_signer_corrected: signer.extend({
+    fields: z.array(z.enum(['name', 'email', 'phone'])).describe('the fields that changed'),
+    reinvited: z.boolean().describe('a new invitation is queued (the signer had been due one)'),
+    correctedAt: z.string(),
+    documentSha256: z.string().nullable().describe('the document hash after the correction (it covers the signers)'),
+  }),
+  /** A resend of a signer's invitation was asked for (the envelope workflow sends a fresh link). */
+  contract_invitation_resent: signer.extend({ requestedAt: z.string() }),
+  /** The expiry of a sent envelope moved later (the workflow's deadline timer moves with it). */
+  contract_extended: contract.extend({ previousDeadlineAt: z.string().nullable(), deadlineAt: z.string() }),
 });

@@ -5,13 +5,23 @@ import { contractStatusTransitions } from './contracts.rules';
 import { envelopes } from '../../api/http/crud';
 import { created, ok, paged, route } from '../../api/http/registry';
 import { idParams } from '../../domain/shared/schemas';
-import { createContractBody, listContractsQuery, sendContractBody, voidContractBody } from './contracts.schemas';
+import {
+  correctSignerBody,
+  createContractBody,
+  extendContractBody,
+  listContractsQuery,
+  sendContractBody,
+  signerParams,
+  voidContractBody,
+} from './contracts.schemas';
+import { correctSigner, extendContract, resendInvitation } from './envelope-changes.service';
 import { contractAuditTrailView, contractView } from './contracts.views';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;
 const section = 'Contracts';
 const resources = { id: 'contract' };
+const signerResources = { id: 'contract', signerId: 'contract-signer' };
 const transitions = [contractStatusTransitions];
 
 export const contractsRoutes: RouteFactory = (deps) => {
@@ -89,6 +99,46 @@ export const contractsRoutes: RouteFactory = (deps) => {
       summary:
         'Void a sent contract (reason, notifySigners): signer links stop working at once, the envelope ends, contract.voided is emitted. 409 unless sent.',
       handler: async ({ ctx, params, body }) => ok(await voidContract(ctx, params.id, body, { workflows, log })),
+    }),
+    route({
+      method: 'PATCH',
+      path: '/api/v1/contracts/:id/signers/:signerId',
+      section,
+      access: write,
+      params: signerParams,
+      body: correctSignerBody,
+      resources: signerResources,
+      response: envelopes.data(contractView),
+      summary:
+        'Correct a signer of a sent contract (name, email, phone) before that signer opened the link, signed or declined: the link sent before stops working at once and, when the signer had been due an invitation, the envelope workflow sends a new one (invitation.status queued, then sent). The document hash is recomputed (it names the signers). Emits contract.signer_corrected. 409 invalid_state once the signer opened or signed, or unless the contract is sent.',
+      handler: async ({ ctx, params, body }) =>
+        ok(await correctSigner(ctx, params.id, params.signerId, body, { workflows, log })),
+    }),
+    route({
+      method: 'POST',
+      path: '/api/v1/contracts/:id/signers/:signerId/resend',
+      section,
+      access: write,
+      params: signerParams,
+      resources: signerResources,
+      response: envelopes.data(contractView),
+      summary:
+        "Resend an invited signer's invitation with a fresh link (the envelope workflow sends it; the previous link stops working then). At most once per 10 minutes per signer: 429 rate_limited with Retry-After before that. Emits contract.invitation_resent. 409 invalid_state unless the contract is sent and the signer was invited and has not signed or declined.",
+      handler: async ({ ctx, params }) =>
+        ok(await resendInvitation(ctx, params.id, params.signerId, { workflows, log })),
+    }),
+    route({
+      method: 'POST',
+      path: '/api/v1/contracts/:id/extend',
+      section,
+      access: write,
+      params: idParams,
+      body: extendContractBody,
+      resources,
+      response: envelopes.data(contractView),
+      summary:
+        'Extend the deadline of a sent contract: expiresAt becomes deadlineAt (in the future, later than the current deadline, at most 365 days from now; else 400) and the envelope workflow moves its deadline timer. Emits contract.extended. 409 invalid_state unless sent with a deadline that has not passed.',
+      handler: async ({ ctx, params, body }) => ok(await extendContract(ctx, params.id, body, { workflows, log })),
     }),
     route({
       method: 'GET',

@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { CONTRACT_STATUSES, SIGNATURE_LEVELS, SIGNER_ROLES, SIGNING_MODES } from './contract.entity';
 import { MAX_SIGNERS } from './contracts.service';
 import { pageParams } from '../../domain/shared/list-query';
-import { requiredText } from '../../domain/shared/schemas';
+import { objectId, requiredText } from '../../domain/shared/schemas';
 import { isoDate, refField } from '../../domain/shared/record-fields';
 import { ref } from '../../domain/references/refs';
 
@@ -131,3 +131,21 @@ export const signBody = z.strictObject({
     .describe('data:image/png;base64 URL of a drawn signature, at most 2 MB'),
 });
 export const declineBody = z.strictObject({ reason: optText(2000) });
+
+// Issue 28. Like the other :id actions, these bodies strip unknown keys (another workspace's id is a 404).
+export const signerParams = z.object({ id: objectId, signerId: objectId });
+export const correctSignerBody = z
+  .object({
+    name: signerInput.shape.name.optional(),
+    email: signerInput.shape.email.optional(),
+    phone: signerInput.shape.phone.describe('null removes the phone'),
+  })
+  .refine((b) => b.name !== undefined || b.email !== undefined || b.phone !== undefined, {
+    message: 'at least one of name, email and phone is required',
+    path: ['name'],
+  });
+export const extendContractBody = z.object({
+  expiresAt: isoDate.describe(
+    'the new deadline (deadlineAt): in the future, later than the current one, at most 365 days from now',
+  ),
+});

@@ -59,6 +59,8 @@ const SIGNER_FIELDS = [
   'declinedAt',
   'declineReason',
   'remindersSent',
+  'correctedAt',
+  'resendRequestedAt',
 ] as const;
 const CONTRACT_FIELDS = [
   '_id',
@@ -297,6 +299,7 @@ export async function auditTrail(ctx: Ctx, id: string): Promise<ContractAuditTra
         'ip',
         'userAgent',
         'remindersSent',
+        'correctedAt',
       ]),
       order: s.position,
     })),

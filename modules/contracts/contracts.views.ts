@@ -44,6 +44,12 @@ export const contractSignerView = z.object({
   declinedAt: dateTimeView.nullable(),
   declineReason: z.string().nullable(),
   remindersSent: z.number().int(),
+  correctedAt: dateTimeView
+    .nullable()
+    .describe('when name, e-mail or phone was last corrected after sending (the link sent before stopped working)'),
+  resendRequestedAt: dateTimeView
+    .nullable()
+    .describe('the last resend asked for (POST …/resend; at most one per 10 minutes)'),
   order: z.number().int().describe('position in the signing order'),
   invitation: z
     .object({
@@ -132,6 +138,7 @@ export const contractAuditTrailView = z.object({
       ip: z.string().nullable(),
       userAgent: z.string().nullable(),
       remindersSent: z.number().int(),
+      correctedAt: dateTimeView.nullable().describe('last correction after sending (null: never corrected)'),
       order: z.number().int(),
     }),
   ),

@@ -1,11 +1,11 @@
 /**
- * The durable wake-up of envelope workflows. A signature, a decline or a void is committed with its
- * event; the API signals the envelope workflow right after (the fast path), but that signal is lost when
- * the engine is down at that moment. This outbox subscriber signals again from the event: a failure parks
- * the delivery and the outbox retries it (released as soon as a sibling delivery works, recovery.ts), so
- * the workflow re-reads the contract within seconds of the engine's return instead of at its periodic
- * re-read (hours). A second signal only costs one re-read; a finished or not yet started workflow needs
- * none (it reads the contract when it starts).
+ * The durable wake-up of envelope workflows. A signature, a decline, a void, a signer correction, a resend
+ * or an extension is committed with its event; the API signals the envelope workflow right after (the fast
+ * path), but that signal is lost when the engine is down at that moment. This outbox subscriber signals
+ * again from the event: a failure parks the delivery and the outbox retries it (released as soon as a
+ * sibling delivery works, recovery.ts), so the workflow re-reads the contract within seconds of the
+ * engine's return instead of at its periodic re-read (hours). A second signal only costs one re-read; a
+ * finished or not yet started workflow needs none (it reads the contract when it starts).
  */
 import type { WorkflowPort } from '../../domain/automations/engine/ports';
 import { eventNames } from '../../domain/outbox/event-names';
@@ -13,7 +13,15 @@ import type { OutboxEventRecord, Subscriber } from '../../domain/outbox/subscrib
 import { contractEnvelopeKind } from './contract-envelope.kind';
 import { envelopeChangedSignal } from './contract-envelope.messages';
 
-export const ENVELOPE_WAKE_EVENTS = eventNames('contract_signed', 'contract_declined', 'contract_voided');
+export const ENVELOPE_WAKE_EVENTS = eventNames(
+  'contract_signed',
+  'contract_declined',
+  'contract_voided',
+  // Issue 28: a corrected signer is invited again, a resend is sent, an extended deadline moves the timer.
+  'contract_signer_corrected',
+  'contract_invitation_resent',
+  'contract_extended',
+);
 
 export function envelopeWakeSubscriber(deps: { workflows: WorkflowPort }): Subscriber {
   return {

@@ -16,7 +16,7 @@ import type { EnvelopeStep } from './contract-envelope.messages';
 import { renderSignedPdf } from './pdf';
 import { newSignerToken } from './tokens';
 import { newId } from '../../domain/ids';
-import { dueForInvitation, type AttemptInfo } from './invitations';
+import { dueForInvitation, resendDue, type AttemptInfo } from './invitations';
 export type { AttemptInfo } from './invitations';
 import { recordInvitationFailures, type InvitationFailure } from './invitation-failures';
 
@@ -62,7 +62,13 @@ export async function advanceEnvelope(deps: EnvelopeDeps, ids: EnvelopeIds): Pro
       { _id: { $in: fresh }, invitationStatus: null },
       { invitationStatus: 'queued' },
     );
-  return { status: 'sent', invite: due.map((s) => s._id) };
+  // A resend asked by the API (POST …/resend) and not sent yet: the invitation goes out again (inviteSigners).
+  const resend = signers.filter((s) => resendDue(s) && !due.includes(s)).map((s) => s._id);
+  return {
+    status: 'sent',
+    invite: [...due.map((s) => s._id), ...resend],
+    deadlineAt: c.deadlineAt?.toISOString() ?? null,
+  };
 }
 
 /** sent → accepted once: the PDF and the event are committed in one transaction; a repeat finds it done. */
@@ -149,9 +155,13 @@ interface Message {
   linkPath?: string;
 }
 
+/** The signer row as it was read: a correction since (PATCH …/signers/:signerId) sets a new correctedAt. */
+const asRead = (s: ContractSigner) => ({ _id: s._id, correctedAt: s.correctedAt ?? null });
+
 /**
  * Rotates the signer's link (a new token; the old one stops working) and sends it by the
- * contract's channels. The token lives only in this function and the message.
+ * contract's channels. The token lives only in this function and the message. False (nothing sent)
+ * when the signer was corrected since it was read: the message would go to the old address.
  */
 async function sendWithNewLink(
   deps: EnvelopeDeps,
@@ -159,10 +169,15 @@ async function sendWithNewLink(
   c: Contract,
   s: ContractSigner,
   msg: Message,
-): Promise<void> {
+): Promise<boolean> {
   const { token, hash } = newSignerToken();
   const now = new Date();
-  await em.nativeUpdate(ContractSigner, { _id: s._id }, { tokenHash: hash, tokenIssuedAt: now, updatedAt: now });
+  const current = await em.nativeUpdate(ContractSigner, asRead(s), {
+    tokenHash: hash,
+    tokenIssuedAt: now,
+    updatedAt: now,
+  });
+  if (!current) return false;
   const link = linkOf(deps, token, msg.linkPath);
   const channels = c.channels ?? { email: true, sms: false };
   if (channels.email) {
@@ -187,6 +202,7 @@ async function sendWithNewLink(
         'contract envelope: SMS skipped (invalid number or no sender)',
       );
   }
+  return true;
 }
 
 const inviteMessage = (c: Contract): Message => ({
@@ -213,27 +229,31 @@ export async function inviteSigners(
   let invited = 0;
   const failures: InvitationFailure[] = [];
   const sent = new Set<string>();
-  for (const s of state.signers.filter((x) => input.signerIds.includes(x._id) && x.invitedAt === null)) {
+  const due = (x: ContractSigner) => input.signerIds.includes(x._id) && (x.invitedAt === null || resendDue(x));
+  for (const s of state.signers.filter(due)) {
+    const resend = s.invitedAt !== null;
     try {
-      await sendWithNewLink(deps, em, state.c, s, inviteMessage(state.c));
+      // Corrected meanwhile: the correction queued a new invitation to the new address (the next re-read).
+      if (!(await sendWithNewLink(deps, em, state.c, s, inviteMessage(state.c)))) continue;
     } catch (err) {
       failures.push({ signer: s, error: err });
       continue;
     }
     const now = new Date();
-    await em.nativeUpdate(
-      ContractSigner,
-      { _id: s._id, invitedAt: null },
-      {
-        invitedAt: now,
-        lastNotifiedAt: now,
-        invitationStatus: 'sent',
-        invitationError: null,
-        invitationNextAttemptAt: null,
-        invitationAttempts: s.invitationAttempts + 1,
-        updatedAt: now,
-      },
-    );
+    const delivered = {
+      lastNotifiedAt: now,
+      invitationStatus: 'sent' as const,
+      invitationError: null,
+      invitationNextAttemptAt: null,
+      invitationAttempts: s.invitationAttempts + 1,
+      updatedAt: now,
+    };
+    // A resend keeps the first invitation's time; a first invitation is recorded once. A correction
+    // committed while this was sending cleared the link and queued a new invitation: it stays so.
+    const moved = resend
+      ? await em.nativeUpdate(ContractSigner, asRead(s), delivered)
+      : await em.nativeUpdate(ContractSigner, { ...asRead(s), invitedAt: null }, { ...delivered, invitedAt: now });
+    if (!moved) continue;
     await em.nativeUpdate(ContractSigner, { _id: s._id, status: 'pending' }, { status: 'invited', updatedAt: now });
     sent.add(s._id);
     invited++;
@@ -266,7 +286,8 @@ export async function remindSigners(
     if (s.role !== 'signer' || !s.invitedAt || s.status === 'signed' || s.status === 'declined') continue;
     if (s.lastNotifiedAt && s.lastNotifiedAt.getTime() > cutoff) continue;
     const base = inviteMessage(state.c);
-    await sendWithNewLink(deps, em, state.c, s, { ...base, subject: `Reminder: please sign ${state.c.title}` });
+    const subject = `Reminder: please sign ${state.c.title}`;
+    if (!(await sendWithNewLink(deps, em, state.c, s, { ...base, subject }))) continue;
     const now = new Date();
     await em.nativeUpdate(
       ContractSigner,

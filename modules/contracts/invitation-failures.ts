@@ -40,9 +40,10 @@ export async function recordInvitationFailures(
   await em.transactional(async (tx) => {
     for (const { signer: s, error } of failures) {
       const reason = reasonOf(error);
+      // A first invitation not delivered meanwhile, or a resend (issue 28) still queued or retrying.
       await tx.nativeUpdate(
         ContractSigner,
-        { _id: s._id, invitedAt: null },
+        { _id: s._id, $or: [{ invitedAt: null }, { invitationStatus: { $in: ['queued', 'retrying'] } }] },
         {
           invitationStatus: status,
           invitationError: reason,

@@ -54,6 +54,16 @@ export function dueForInvitation<S extends SignerLike>(mode: SigningMode, signer
         .filter(notInvited);
 }
 
+/**
+ * A resend asked by the API (POST …/signers/:signerId/resend) that has not gone out yet: the signer was
+ * invited, has not signed or declined, and nothing was sent to them since the request (a reminder counts).
+ */
+export function resendDue(s: SignerLike & { resendRequestedAt?: Date | null; lastNotifiedAt?: Date | null }): boolean {
+  if (s.role !== 'signer' || !s.invitedAt || s.status === 'signed' || s.status === 'declined') return false;
+  if (!s.resendRequestedAt) return false;
+  return !s.lastNotifiedAt || s.resendRequestedAt.getTime() > s.lastNotifiedAt.getTime();
+}
+
 /** A signer invited before delivery was tracked counts as sent. */
 export const invitationStatusOf = (s: SignerLike): InvitationStatus | null =>
   s.invitationStatus ?? (s.invitedAt ? 'sent' : null);

@@ -78,10 +78,16 @@ export async function viewAsSigner(orm: MikroORM, token: string): Promise<Signer
   const all = await em.find(ContractSigner, { contractId: contract._id }, { orderBy: { position: 'asc' } });
   if (signer.role === 'signer' && !signer.viewedAt) {
     const now = new Date();
-    await em.nativeUpdate(ContractSigner, { _id: signer._id, viewedAt: null }, { viewedAt: now, updatedAt: now });
+    // Only through the current link: a correction that cleared it meanwhile wins (the view is not recorded).
+    const hash = hashToken(token);
     await em.nativeUpdate(
       ContractSigner,
-      { _id: signer._id, status: { $in: ['pending', 'invited'] } },
+      { _id: signer._id, viewedAt: null, tokenHash: hash },
+      { viewedAt: now, updatedAt: now },
+    );
+    await em.nativeUpdate(
+      ContractSigner,
+      { _id: signer._id, tokenHash: hash, status: { $in: ['pending', 'invited'] } },
       { status: 'viewed', updatedAt: now },
     );
     signer.viewedAt = now;
@@ -158,6 +164,8 @@ export async function signAsSigner(
     const { c, all } = await lockedState(em, found.contract._id);
     const signer = all.find((s) => s._id === found.signer._id)!;
     if (signer.status === 'signed') return { signer, replayed: true, contract: c, wake: false };
+    // The link was replaced meanwhile (a correction, a resend or a reminder under the contract lock).
+    if (signer.tokenHash !== hashToken(token)) throw notFound('signing link');
     assertOpen(c);
     if (signer.status === 'declined') throw new DomainError('invalid_state', 'you have declined this contract');
     if (!turnOf(c, signer, all))
@@ -212,6 +220,7 @@ export async function declineAsSigner(
     const { c, all } = await lockedState(em, found.contract._id);
     const signer = all.find((s) => s._id === found.signer._id)!;
     if (signer.status === 'declined') return { signer, contract: c, replayed: true };
+    if (signer.tokenHash !== hashToken(token)) throw notFound('signing link');
     assertOpen(c);
     if (signer.status === 'signed') throw new DomainError('invalid_state', 'you have already signed this contract');
     const now = new Date();

@@ -3610,7 +3610,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe a URL (https; http only for OUTBOUND_ALLOW_HOSTS) to event types ("*" for all). The answer carries the whole secret (whsec_…), the only time it is shown.
-         * @description Standard Webhooks: headers webhook-id (msg_<deliveryId>, the same on every attempt), webhook-timestamp, webhook-signature (v1,<base64 HMAC-SHA256>; two, space-separated, during a secret rotation); body { type, timestamp, data }. Retries: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (±10% jitter); 410 disables the subscription, as do 5 deliveries in a row that failed every attempt. Event types: `company.created` (outbox `company_created`), `company.updated` (outbox `company_updated`), `company.deleted` (outbox `company_deleted`), `person.created` (outbox `person_created`), `person.updated` (outbox `person_updated`), `person.deleted` (outbox `person_deleted`), `lead.created` (outbox `lead_created`), `lead.updated` (outbox `lead_updated`), `lead.deleted` (outbox `lead_deleted`), `deal.created` (outbox `deal_created`), `deal.updated` (outbox `deal_updated`), `deal.deleted` (outbox `deal_deleted`), `deal.stage_changed` (outbox `deal_stage_changed`), `deal.won` (outbox `deal_won`), `deal.lost` (outbox `deal_lost`), `task.created` (outbox `task_created`), `task.updated` (outbox `task_updated`), `task.deleted` (outbox `task_deleted`), `task.completed` (outbox `task_completed`), `note.created` (outbox `note_created`), `note.updated` (outbox `note_updated`), `note.deleted` (outbox `note_deleted`), `call.created` (outbox `call_created`), `call.updated` (outbox `call_updated`), `call.deleted` (outbox `call_deleted`), `call.completed` (outbox `call_completed`), `call.answered` (outbox `call_answered`), `calendar_event.created` (outbox `event_created`), `calendar_event.updated` (outbox `event_updated`), `calendar_event.deleted` (outbox `event_deleted`), `tag.added` (outbox `tag_added`), `tag.removed` (outbox `tag_removed`), `email.sent` (outbox `email_sent`), `email.received` (outbox `email_received`), `email.opened` (outbox `email_opened`), `email.clicked` (outbox `email_clicked`), `email.replied` (outbox `email_replied`), `email.bounced` (outbox `email_bounced`), `sms.sent` (outbox `sms_sent`), `sms.received` (outbox `sms_received`), `sms.replied` (outbox `sms_replied`), `sequence.enrolled` (outbox `sequence_enrolled`), `sequence.completed` (outbox `sequence_completed`), `sequence.exited` (outbox `sequence_exited`), `sequence.paused` (outbox `sequence_paused`), `sequence.resumed` (outbox `sequence_resumed`), `sequence.unenrolled` (outbox `sequence_unenrolled`), `offer.sent` (outbox `offer_sent`), `contract.sent` (outbox `contract_sent`), `contract.signed` (outbox `contract_signed`), `contract.completed` (outbox `contract_completed`), `contract.declined` (outbox `contract_declined`), `contract.expired` (outbox `contract_expired`), `contract.voided` (outbox `contract_voided`), `contract.invitation_failed` (outbox `contract_invitation_failed`), `booking.created` (outbox `booking_created`), `booking.cancelled` (outbox `booking_cancelled`), `booking.rescheduled` (outbox `booking_rescheduled`), `booking.approved` (outbox `booking_approved`), `booking.rejected` (outbox `booking_rejected`), `offer.accepted` (outbox `offer_accepted`), `offer.declined` (outbox `offer_rejected`); plus webhook.test (POST …/test only).
+         * @description Standard Webhooks: headers webhook-id (msg_<deliveryId>, the same on every attempt), webhook-timestamp, webhook-signature (v1,<base64 HMAC-SHA256>; two, space-separated, during a secret rotation); body { type, timestamp, data }. Retries: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (±10% jitter); 410 disables the subscription, as do 5 deliveries in a row that failed every attempt. Event types: `company.created` (outbox `company_created`), `company.updated` (outbox `company_updated`), `company.deleted` (outbox `company_deleted`), `person.created` (outbox `person_created`), `person.updated` (outbox `person_updated`), `person.deleted` (outbox `person_deleted`), `lead.created` (outbox `lead_created`), `lead.updated` (outbox `lead_updated`), `lead.deleted` (outbox `lead_deleted`), `deal.created` (outbox `deal_created`), `deal.updated` (outbox `deal_updated`), `deal.deleted` (outbox `deal_deleted`), `deal.stage_changed` (outbox `deal_stage_changed`), `deal.won` (outbox `deal_won`), `deal.lost` (outbox `deal_lost`), `task.created` (outbox `task_created`), `task.updated` (outbox `task_updated`), `task.deleted` (outbox `task_deleted`), `task.completed` (outbox `task_completed`), `note.created` (outbox `note_created`), `note.updated` (outbox `note_updated`), `note.deleted` (outbox `note_deleted`), `call.created` (outbox `call_created`), `call.updated` (outbox `call_updated`), `call.deleted` (outbox `call_deleted`), `call.completed` (outbox `call_completed`), `call.answered` (outbox `call_answered`), `calendar_event.created` (outbox `event_created`), `calendar_event.updated` (outbox `event_updated`), `calendar_event.deleted` (outbox `event_deleted`), `tag.added` (outbox `tag_added`), `tag.removed` (outbox `tag_removed`), `email.sent` (outbox `email_sent`), `email.received` (outbox `email_received`), `email.opened` (outbox `email_opened`), `email.clicked` (outbox `email_clicked`), `email.replied` (outbox `email_replied`), `email.bounced` (outbox `email_bounced`), `sms.sent` (outbox `sms_sent`), `sms.received` (outbox `sms_received`), `sms.replied` (outbox `sms_replied`), `sequence.enrolled` (outbox `sequence_enrolled`), `sequence.completed` (outbox `sequence_completed`), `sequence.exited` (outbox `sequence_exited`), `sequence.paused` (outbox `sequence_paused`), `sequence.resumed` (outbox `sequence_resumed`), `sequence.unenrolled` (outbox `sequence_unenrolled`), `offer.sent` (outbox `offer_sent`), `contract.sent` (outbox `contract_sent`), `contract.signed` (outbox `contract_signed`), `contract.completed` (outbox `contract_completed`), `contract.declined` (outbox `contract_declined`), `contract.expired` (outbox `contract_expired`), `contract.voided` (outbox `contract_voided`), `contract.invitation_failed` (outbox `contract_invitation_failed`), `contract.signer_corrected` (outbox `contract_signer_corrected`), `contract.invitation_resent` (outbox `contract_invitation_resent`), `contract.extended` (outbox `contract_extended`), `booking.created` (outbox `booking_created`), `booking.cancelled` (outbox `booking_cancelled`), `booking.rescheduled` (outbox `booking_rescheduled`), `booking.approved` (outbox `booking_approved`), `booking.rejected` (outbox `booking_rejected`), `offer.accepted` (outbox `offer_accepted`), `offer.declined` (outbox `offer_rejected`); plus webhook.test (POST …/test only).
          *
          *     Scopes: webhooks. Roles: owner, admin, member.
          */
@@ -6088,6 +6088,66 @@ export interface paths {
          *     - Signer links work only while the contract is sent (the final-copy link serves the signed PDF once accepted).
          */
         post: operations["postApiV1ContractsByIdVoid"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/contracts/{id}/signers/{signerId}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        /**
+         * Correct a signer of a sent contract (name, email, phone) before that signer opened the link, signed or declined: the link sent before stops working at once and, when the signer had been due an invitation, the envelope workflow sends a new one (invitation.status queued, then sent). The document hash is recomputed (it names the signers). Emits contract.signer_corrected. 409 invalid_state once the signer opened or signed, or unless the contract is sent.
+         * @description Scopes: write. Roles: owner, admin, member.
+         */
+        patch: operations["patchApiV1ContractsByIdSignersBySignerId"];
+        trace?: never;
+    };
+    "/api/v1/contracts/{id}/signers/{signerId}/resend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Resend an invited signer's invitation with a fresh link (the envelope workflow sends it; the previous link stops working then). At most once per 10 minutes per signer: 429 rate_limited with Retry-After before that. Emits contract.invitation_resent. 409 invalid_state unless the contract is sent and the signer was invited and has not signed or declined.
+         * @description Scopes: write. Roles: owner, admin, member.
+         */
+        post: operations["postApiV1ContractsByIdSignersBySignerIdResend"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/contracts/{id}/extend": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Extend the deadline of a sent contract: expiresAt becomes deadlineAt (in the future, later than the current deadline, at most 365 days from now; else 400) and the envelope workflow moves its deadline timer. Emits contract.extended. 409 invalid_state unless sent with a deadline that has not passed.
+         * @description Scopes: write. Roles: owner, admin, member.
+         */
+        post: operations["postApiV1ContractsByIdExtend"];
         delete?: never;
         options?: never;
         head?: never;
@@ -28423,7 +28483,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url: string;
-                    events: ("*" | "booking.approved" | "booking.cancelled" | "booking.created" | "booking.rejected" | "booking.rescheduled" | "calendar_event.created" | "calendar_event.deleted" | "calendar_event.updated" | "call.answered" | "call.completed" | "call.created" | "call.deleted" | "call.updated" | "company.created" | "company.deleted" | "company.updated" | "contract.completed" | "contract.declined" | "contract.expired" | "contract.invitation_failed" | "contract.sent" | "contract.signed" | "contract.voided" | "deal.created" | "deal.deleted" | "deal.lost" | "deal.stage_changed" | "deal.updated" | "deal.won" | "email.bounced" | "email.clicked" | "email.opened" | "email.received" | "email.replied" | "email.sent" | "lead.created" | "lead.deleted" | "lead.updated" | "note.created" | "note.deleted" | "note.updated" | "offer.accepted" | "offer.declined" | "offer.sent" | "person.created" | "person.deleted" | "person.updated" | "sequence.completed" | "sequence.enrolled" | "sequence.exited" | "sequence.paused" | "sequence.resumed" | "sequence.unenrolled" | "sms.received" | "sms.replied" | "sms.sent" | "tag.added" | "tag.removed" | "task.completed" | "task.created" | "task.deleted" | "task.updated")[];
+                    events: ("*" | "booking.approved" | "booking.cancelled" | "booking.created" | "booking.rejected" | "booking.rescheduled" | "calendar_event.created" | "calendar_event.deleted" | "calendar_event.updated" | "call.answered" | "call.completed" | "call.created" | "call.deleted" | "call.updated" | "company.created" | "company.deleted" | "company.updated" | "contract.completed" | "contract.declined" | "contract.expired" | "contract.extended" | "contract.invitation_failed" | "contract.invitation_resent" | "contract.sent" | "contract.signed" | "contract.signer_corrected" | "contract.voided" | "deal.created" | "deal.deleted" | "deal.lost" | "deal.stage_changed" | "deal.updated" | "deal.won" | "email.bounced" | "email.clicked" | "email.opened" | "email.received" | "email.replied" | "email.sent" | "lead.created" | "lead.deleted" | "lead.updated" | "note.created" | "note.deleted" | "note.updated" | "offer.accepted" | "offer.declined" | "offer.sent" | "person.created" | "person.deleted" | "person.updated" | "sequence.completed" | "sequence.enrolled" | "sequence.exited" | "sequence.paused" | "sequence.resumed" | "sequence.unenrolled" | "sms.received" | "sms.replied" | "sms.sent" | "tag.added" | "tag.removed" | "task.completed" | "task.created" | "task.deleted" | "task.updated")[];
                     name?: string | null;
                     active?: boolean;
                 };
@@ -28571,7 +28631,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url?: string;
-                    events?: ("*" | "booking.approved" | "booking.cancelled" | "booking.created" | "booking.rejected" | "booking.rescheduled" | "calendar_event.created" | "calendar_event.deleted" | "calendar_event.updated" | "call.answered" | "call.completed" | "call.created" | "call.deleted" | "call.updated" | "company.created" | "company.deleted" | "company.updated" | "contract.completed" | "contract.declined" | "contract.expired" | "contract.invitation_failed" | "contract.sent" | "contract.signed" | "contract.voided" | "deal.created" | "deal.deleted" | "deal.lost" | "deal.stage_changed" | "deal.updated" | "deal.won" | "email.bounced" | "email.clicked" | "email.opened" | "email.received" | "email.replied" | "email.sent" | "lead.created" | "lead.deleted" | "lead.updated" | "note.created" | "note.deleted" | "note.updated" | "offer.accepted" | "offer.declined" | "offer.sent" | "person.created" | "person.deleted" | "person.updated" | "sequence.completed" | "sequence.enrolled" | "sequence.exited" | "sequence.paused" | "sequence.resumed" | "sequence.unenrolled" | "sms.received" | "sms.replied" | "sms.sent" | "tag.added" | "tag.removed" | "task.completed" | "task.created" | "task.deleted" | "task.updated")[];
+                    events?: ("*" | "booking.approved" | "booking.cancelled" | "booking.created" | "booking.rejected" | "booking.rescheduled" | "calendar_event.created" | "calendar_event.deleted" | "calendar_event.updated" | "call.answered" | "call.completed" | "call.created" | "call.deleted" | "call.updated" | "company.created" | "company.deleted" | "company.updated" | "contract.completed" | "contract.declined" | "contract.expired" | "contract.extended" | "contract.invitation_failed" | "contract.invitation_resent" | "contract.sent" | "contract.signed" | "contract.signer_corrected" | "contract.voided" | "deal.created" | "deal.deleted" | "deal.lost" | "deal.stage_changed" | "deal.updated" | "deal.won" | "email.bounced" | "email.clicked" | "email.opened" | "email.received" | "email.replied" | "email.sent" | "lead.created" | "lead.deleted" | "lead.updated" | "note.created" | "note.deleted" | "note.updated" | "offer.accepted" | "offer.declined" | "offer.sent" | "person.created" | "person.deleted" | "person.updated" | "sequence.completed" | "sequence.enrolled" | "sequence.exited" | "sequence.paused" | "sequence.resumed" | "sequence.unenrolled" | "sms.received" | "sms.replied" | "sms.sent" | "tag.added" | "tag.removed" | "task.completed" | "task.created" | "task.deleted" | "task.updated")[];
                     name?: string | null;
                     active?: boolean;
                 };
@@ -43605,6 +43665,10 @@ export interface operations {
                                 declinedAt: string | null;
                                 declineReason: string | null;
                                 remindersSent: number;
+                                /** @description when name, e-mail or phone was last corrected after sending (the link sent before stopped working) */
+                                correctedAt: string | null;
+                                /** @description the last resend asked for (POST …/resend; at most one per 10 minutes) */
+                                resendRequestedAt: string | null;
                                 /** @description position in the signing order */
                                 order: number;
                                 /** @description delivery of the signer's invitation */
@@ -43816,6 +43880,10 @@ export interface operations {
                                 declinedAt: string | null;
                                 declineReason: string | null;
                                 remindersSent: number;
+                                /** @description when name, e-mail or phone was last corrected after sending (the link sent before stopped working) */
+                                correctedAt: string | null;
+                                /** @description the last resend asked for (POST …/resend; at most one per 10 minutes) */
+                                resendRequestedAt: string | null;
                                 /** @description position in the signing order */
                                 order: number;
                                 /** @description delivery of the signer's invitation */
@@ -43970,6 +44038,10 @@ export interface operations {
                                 declinedAt: string | null;
                                 declineReason: string | null;
                                 remindersSent: number;
+                                /** @description when name, e-mail or phone was last corrected after sending (the link sent before stopped working) */
+                                correctedAt: string | null;
+                                /** @description the last resend asked for (POST …/resend; at most one per 10 minutes) */
+                                resendRequestedAt: string | null;
                                 /** @description position in the signing order */
                                 order: number;
                                 /** @description delivery of the signer's invitation */
@@ -44138,6 +44210,10 @@ export interface operations {
                                 declinedAt: string | null;
                                 declineReason: string | null;
                                 remindersSent: number;
+                                /** @description when name, e-mail or phone was last corrected after sending (the link sent before stopped working) */
+                                correctedAt: string | null;
+                                /** @description the last resend asked for (POST …/resend; at most one per 10 minutes) */
+                                resendRequestedAt: string | null;
                                 /** @description position in the signing order */
                                 order: number;
                                 /** @description delivery of the signer's invitation */
@@ -44305,6 +44381,516 @@ export interface operations {
                                 declinedAt: string | null;
                                 declineReason: string | null;
                                 remindersSent: number;
+                                /** @description when name, e-mail or phone was last corrected after sending (the link sent before stopped working) */
+                                correctedAt: string | null;
+                                /** @description the last resend asked for (POST …/resend; at most one per 10 minutes) */
+                                resendRequestedAt: string | null;
+                                /** @description position in the signing order */
+                                order: number;
+                                /** @description delivery of the signer's invitation */
+                                invitation: {
+                                    /** @description queued (due, not sent yet), sent, retrying (the last attempt failed), failed (retries used up); null until due */
+                                    status: ("queued" | "sent" | "retrying" | "failed") | null;
+                                    /** @description why the last attempt failed (retrying, failed) */
+                                    lastError: string | null;
+                                    attempts: number;
+                                    /** @description when the next attempt is due (retrying) */
+                                    nextAttemptAt: string | null;
+                                };
+                            }[];
+                            progress: {
+                                signed: number;
+                                required: number;
+                            };
+                            /** @description the signers' invitation deliveries */
+                            invitations: {
+                                queued: number;
+                                sent: number;
+                                retrying: number;
+                                failed: number;
+                                /** @description true when invitations were attempted and none could be delivered */
+                                noneDelivered: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    patchApiV1ContractsByIdSignersBySignerId: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                /** @description contract id */
+                id: string;
+                /** @description contract-signer id */
+                signerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": {
+                    name?: string;
+                    /** Format: email */
+                    email?: string;
+                    /** @description null removes the phone */
+                    phone?: string | null;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
+                    "X-RateLimit-Remaining-Minute": components["headers"]["X-RateLimit-Remaining-Minute"];
+                    "X-RateLimit-Limit-Day": components["headers"]["X-RateLimit-Limit-Day"];
+                    "X-RateLimit-Remaining-Day": components["headers"]["X-RateLimit-Remaining-Day"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @constant */
+                            kind: "contract";
+                            title: string;
+                            templateId: string | null;
+                            companyRef: string | null;
+                            personRef: string | null;
+                            dealRef: string | null;
+                            sourceOfferId: string | null;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "accepted" | "declined" | "expired" | "voided";
+                            /** @enum {string} */
+                            mode: "sequential" | "parallel";
+                            /** @enum {string} */
+                            signatureLevel: "standard" | "eid";
+                            deadlineAt: string | null;
+                            /** @description set at send */
+                            channels: {
+                                email: boolean;
+                                sms: boolean;
+                            } | null;
+                            message: string | null;
+                            /** @description SHA-256 of the document content, fixed at send */
+                            documentSha256: string | null;
+                            workflowId: string | null;
+                            sentAt: string | null;
+                            completedAt: string | null;
+                            declinedAt: string | null;
+                            expiredAt: string | null;
+                            voidedAt: string | null;
+                            voidReason: string | null;
+                            /** @description why the envelope did not start, or why invitations could not be delivered (says when none could) */
+                            lastError: string | null;
+                            /** @description 24-hex object id */
+                            createdBy: string;
+                            /** @description { startDate, endDate } of the agreement */
+                            contract: {
+                                startDate: string | null;
+                                endDate: string | null;
+                            } | null;
+                            lineItems: {
+                                id: string;
+                                name: string | null;
+                                description: string | null;
+                                quantity: number;
+                                unit: string | null;
+                                /** @description major units */
+                                unitPrice: number;
+                                /** @description percent */
+                                vatRate: number;
+                                subtotal: number;
+                                vatAmount: number;
+                                total: number;
+                            }[];
+                            subtotal: number;
+                            vatAmount: number;
+                            total: number;
+                            reminderIntervalHours: number | null;
+                            signers: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                name: string;
+                                email: string;
+                                phone: string | null;
+                                title: string | null;
+                                /** @enum {string} */
+                                role: "signer" | "cc";
+                                /** @enum {string} */
+                                status: "pending" | "invited" | "viewed" | "signed" | "declined";
+                                invitedAt: string | null;
+                                viewedAt: string | null;
+                                signedAt: string | null;
+                                declinedAt: string | null;
+                                declineReason: string | null;
+                                remindersSent: number;
+                                /** @description when name, e-mail or phone was last corrected after sending (the link sent before stopped working) */
+                                correctedAt: string | null;
+                                /** @description the last resend asked for (POST …/resend; at most one per 10 minutes) */
+                                resendRequestedAt: string | null;
+                                /** @description position in the signing order */
+                                order: number;
+                                /** @description delivery of the signer's invitation */
+                                invitation: {
+                                    /** @description queued (due, not sent yet), sent, retrying (the last attempt failed), failed (retries used up); null until due */
+                                    status: ("queued" | "sent" | "retrying" | "failed") | null;
+                                    /** @description why the last attempt failed (retrying, failed) */
+                                    lastError: string | null;
+                                    attempts: number;
+                                    /** @description when the next attempt is due (retrying) */
+                                    nextAttemptAt: string | null;
+                                };
+                            }[];
+                            progress: {
+                                signed: number;
+                                required: number;
+                            };
+                            /** @description the signers' invitation deliveries */
+                            invitations: {
+                                queued: number;
+                                sent: number;
+                                retrying: number;
+                                failed: number;
+                                /** @description true when invitations were attempted and none could be delivered */
+                                noneDelivered: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postApiV1ContractsByIdSignersBySignerIdResend: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first response is stored for 24 h and replayed (header Idempotent-Replayed: true) for the same request; see conventions.idempotency */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description contract id */
+                id: string;
+                /** @description contract-signer id */
+                signerId: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": unknown;
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
+                    "X-RateLimit-Remaining-Minute": components["headers"]["X-RateLimit-Remaining-Minute"];
+                    "X-RateLimit-Limit-Day": components["headers"]["X-RateLimit-Limit-Day"];
+                    "X-RateLimit-Remaining-Day": components["headers"]["X-RateLimit-Remaining-Day"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @constant */
+                            kind: "contract";
+                            title: string;
+                            templateId: string | null;
+                            companyRef: string | null;
+                            personRef: string | null;
+                            dealRef: string | null;
+                            sourceOfferId: string | null;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "accepted" | "declined" | "expired" | "voided";
+                            /** @enum {string} */
+                            mode: "sequential" | "parallel";
+                            /** @enum {string} */
+                            signatureLevel: "standard" | "eid";
+                            deadlineAt: string | null;
+                            /** @description set at send */
+                            channels: {
+                                email: boolean;
+                                sms: boolean;
+                            } | null;
+                            message: string | null;
+                            /** @description SHA-256 of the document content, fixed at send */
+                            documentSha256: string | null;
+                            workflowId: string | null;
+                            sentAt: string | null;
+                            completedAt: string | null;
+                            declinedAt: string | null;
+                            expiredAt: string | null;
+                            voidedAt: string | null;
+                            voidReason: string | null;
+                            /** @description why the envelope did not start, or why invitations could not be delivered (says when none could) */
+                            lastError: string | null;
+                            /** @description 24-hex object id */
+                            createdBy: string;
+                            /** @description { startDate, endDate } of the agreement */
+                            contract: {
+                                startDate: string | null;
+                                endDate: string | null;
+                            } | null;
+                            lineItems: {
+                                id: string;
+                                name: string | null;
+                                description: string | null;
+                                quantity: number;
+                                unit: string | null;
+                                /** @description major units */
+                                unitPrice: number;
+                                /** @description percent */
+                                vatRate: number;
+                                subtotal: number;
+                                vatAmount: number;
+                                total: number;
+                            }[];
+                            subtotal: number;
+                            vatAmount: number;
+                            total: number;
+                            reminderIntervalHours: number | null;
+                            signers: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                name: string;
+                                email: string;
+                                phone: string | null;
+                                title: string | null;
+                                /** @enum {string} */
+                                role: "signer" | "cc";
+                                /** @enum {string} */
+                                status: "pending" | "invited" | "viewed" | "signed" | "declined";
+                                invitedAt: string | null;
+                                viewedAt: string | null;
+                                signedAt: string | null;
+                                declinedAt: string | null;
+                                declineReason: string | null;
+                                remindersSent: number;
+                                /** @description when name, e-mail or phone was last corrected after sending (the link sent before stopped working) */
+                                correctedAt: string | null;
+                                /** @description the last resend asked for (POST …/resend; at most one per 10 minutes) */
+                                resendRequestedAt: string | null;
+                                /** @description position in the signing order */
+                                order: number;
+                                /** @description delivery of the signer's invitation */
+                                invitation: {
+                                    /** @description queued (due, not sent yet), sent, retrying (the last attempt failed), failed (retries used up); null until due */
+                                    status: ("queued" | "sent" | "retrying" | "failed") | null;
+                                    /** @description why the last attempt failed (retrying, failed) */
+                                    lastError: string | null;
+                                    attempts: number;
+                                    /** @description when the next attempt is due (retrying) */
+                                    nextAttemptAt: string | null;
+                                };
+                            }[];
+                            progress: {
+                                signed: number;
+                                required: number;
+                            };
+                            /** @description the signers' invitation deliveries */
+                            invitations: {
+                                queued: number;
+                                sent: number;
+                                retrying: number;
+                                failed: number;
+                                /** @description true when invitations were attempted and none could be delivered */
+                                noneDelivered: boolean;
+                            };
+                        };
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
+            422: components["responses"]["Error422"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postApiV1ContractsByIdExtend: {
+        parameters: {
+            query?: never;
+            header?: {
+                /** @description Makes a retry safe: the first response is stored for 24 h and replayed (header Idempotent-Replayed: true) for the same request; see conventions.idempotency */
+                "Idempotency-Key"?: string;
+            };
+            path: {
+                /** @description contract id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    /** @description the new deadline (deadlineAt): in the future, later than the current one, at most 365 days from now */
+                    expiresAt: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
+                    "X-RateLimit-Remaining-Minute": components["headers"]["X-RateLimit-Remaining-Minute"];
+                    "X-RateLimit-Limit-Day": components["headers"]["X-RateLimit-Limit-Day"];
+                    "X-RateLimit-Remaining-Day": components["headers"]["X-RateLimit-Remaining-Day"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Idempotent-Replayed": components["headers"]["Idempotent-Replayed"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /** @description 24-hex object id */
+                            _id: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            createdAt: string;
+                            /**
+                             * Format: date-time
+                             * @description ISO 8601 date-time (UTC)
+                             */
+                            updatedAt: string;
+                            /** @constant */
+                            kind: "contract";
+                            title: string;
+                            templateId: string | null;
+                            companyRef: string | null;
+                            personRef: string | null;
+                            dealRef: string | null;
+                            sourceOfferId: string | null;
+                            /** @enum {string} */
+                            status: "draft" | "sent" | "accepted" | "declined" | "expired" | "voided";
+                            /** @enum {string} */
+                            mode: "sequential" | "parallel";
+                            /** @enum {string} */
+                            signatureLevel: "standard" | "eid";
+                            deadlineAt: string | null;
+                            /** @description set at send */
+                            channels: {
+                                email: boolean;
+                                sms: boolean;
+                            } | null;
+                            message: string | null;
+                            /** @description SHA-256 of the document content, fixed at send */
+                            documentSha256: string | null;
+                            workflowId: string | null;
+                            sentAt: string | null;
+                            completedAt: string | null;
+                            declinedAt: string | null;
+                            expiredAt: string | null;
+                            voidedAt: string | null;
+                            voidReason: string | null;
+                            /** @description why the envelope did not start, or why invitations could not be delivered (says when none could) */
+                            lastError: string | null;
+                            /** @description 24-hex object id */
+                            createdBy: string;
+                            /** @description { startDate, endDate } of the agreement */
+                            contract: {
+                                startDate: string | null;
+                                endDate: string | null;
+                            } | null;
+                            lineItems: {
+                                id: string;
+                                name: string | null;
+                                description: string | null;
+                                quantity: number;
+                                unit: string | null;
+                                /** @description major units */
+                                unitPrice: number;
+                                /** @description percent */
+                                vatRate: number;
+                                subtotal: number;
+                                vatAmount: number;
+                                total: number;
+                            }[];
+                            subtotal: number;
+                            vatAmount: number;
+                            total: number;
+                            reminderIntervalHours: number | null;
+                            signers: {
+                                /** @description 24-hex object id */
+                                _id: string;
+                                name: string;
+                                email: string;
+                                phone: string | null;
+                                title: string | null;
+                                /** @enum {string} */
+                                role: "signer" | "cc";
+                                /** @enum {string} */
+                                status: "pending" | "invited" | "viewed" | "signed" | "declined";
+                                invitedAt: string | null;
+                                viewedAt: string | null;
+                                signedAt: string | null;
+                                declinedAt: string | null;
+                                declineReason: string | null;
+                                remindersSent: number;
+                                /** @description when name, e-mail or phone was last corrected after sending (the link sent before stopped working) */
+                                correctedAt: string | null;
+                                /** @description the last resend asked for (POST …/resend; at most one per 10 minutes) */
+                                resendRequestedAt: string | null;
                                 /** @description position in the signing order */
                                 order: number;
                                 /** @description delivery of the signer's invitation */
@@ -44436,6 +45022,8 @@ export interface operations {
                                 ip: string | null;
                                 userAgent: string | null;
                                 remindersSent: number;
+                                /** @description last correction after sending (null: never corrected) */
+                                correctedAt: string | null;
                                 order: number;
                             }[];
                         };

@@ -4,6 +4,7 @@ import { isPublic } from '../../api/http/registry';
 import { resourceOf } from '../../domain/resources';
 import { startTestApp, type Tenant, type TestApp } from '../support/app';
 import { factories, ISOLATION_OBJECT_SLUG, projectCommentTask } from '../support/factories';
+import { contractOfSigner } from '../../modules/contracts/__tests__/factories';
 
 /**
  * Walks the route registry: every route with an :id-like parameter is called with workspace B's
@@ -32,6 +33,7 @@ const SAMPLE_BODY = {
   hours: 1,
   inputs: {},
   newSlotStart: '2031-01-01T10:00:00Z',
+  expiresAt: '2031-01-01T10:00:00Z',
 };
 /** Custom object field and bulk-record bodies need their own required keys (a `type` would break other routes). */
 const bodyFor = (path: string) =>
@@ -63,6 +65,8 @@ const COLLECTIONS: Record<string, string | ((id: string) => string)> = {
   'custom-object-field': () => `custom-objects/${ISOLATION_OBJECT_SLUG}`,
   'project-task': 'projects/tasks',
   'project-comment': (id) => `projects/tasks/${projectCommentTask.get(id)}/comments`,
+  // A signer is read through its contract.
+  'contract-signer': (id) => `contracts/${contractOfSigner.get(id)}`,
   'catalog-item': 'catalog',
   // GET /files/:id signs a fresh download URL on every read; folders have no GET of their own.
   file: () => 'files?limit=100',

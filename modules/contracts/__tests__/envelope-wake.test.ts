@@ -32,9 +32,16 @@ function port(signal: WorkflowPort['signal']): { port: { workflows: WorkflowPort
 }
 
 describe('contract-envelope-wake subscriber (the durable twin of the API signal)', () => {
-  it('takes signatures, declines and voids of contracts, nothing else', () => {
+  it('takes signatures, declines, voids, signer corrections, resends and extensions of contracts, nothing else', () => {
     const s = envelopeWakeSubscriber(port(async () => true).port);
-    for (const type of ['contract_signed', 'contract_declined', 'contract_voided'] as const)
+    for (const type of [
+      'contract_signed',
+      'contract_declined',
+      'contract_voided',
+      'contract_signer_corrected',
+      'contract_invitation_resent',
+      'contract_extended',
+    ] as const)
       expect(s.handles!(event(type))).toBe(true);
     for (const type of ['contract_sent', 'contract_completed', 'contract_expired'] as const)
       expect(s.handles!(event(type))).toBe(false);

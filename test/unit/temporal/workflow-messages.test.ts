@@ -68,7 +68,10 @@ describe('workflow messages', () => {
       decideSignal: 'signal decide',
       closedSignal: 'signal bookingClosed',
     });
-    expect(descriptors(contractMessages)).toEqual({ envelopeChangedSignal: 'signal envelopeChanged' });
+    expect(descriptors(contractMessages)).toEqual({
+      envelopeChangedSignal: 'signal envelopeChanged',
+      envelopeDeadlineQuery: 'query envelopeDeadline',
+    });
   });
 
   it('every signal and update of a replay fixture is declared by its kind', () => {
