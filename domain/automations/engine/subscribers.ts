@@ -85,13 +85,15 @@ async function startForWorkspace(
     const subject = subjectOf(event);
     const skip = (automationId: string, triggerType: string, s: Pick<SkipRecord, 'reason' | 'message' | 'details'>) =>
       skips.push({ workspaceId, automationId, triggerType, triggerKey: event.eventId, ...subject, ...s });
+    // A non-match is a skip only where the trigger type can take this event (the batch's query is wider).
+    const relevant = new Set(candidateTriggerTypes(event.type, event.entityType));
     for (const a of candidates) {
       const trigger = a.nodes.find((n) => n.type === 'trigger');
       if (!trigger) continue;
       const triggerType = String(trigger.data.triggerType ?? a.triggerType);
       const ref = { triggerType, config: trigger.data.config as Record<string, unknown> | undefined };
       if (!matchesTrigger(ref, crmEvent)) {
-        skip(a._id, triggerType, explainTriggerMismatch(ref, crmEvent));
+        if (relevant.has(triggerType)) skip(a._id, triggerType, explainTriggerMismatch(ref, crmEvent));
       } else if (tooDeep || chain.includes(a._id)) {
         // Loop guard: an automation never reacts to events its own run (or a run it caused) wrote.
         skip(a._id, triggerType, {
