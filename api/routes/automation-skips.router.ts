@@ -1,6 +1,6 @@
 import type { RouteFactory } from '../app';
 import { listSkips } from '../../domain/automations/automation-skips.service';
-import { listSkipsQuery, skipView } from '../../domain/automations/automation-skips.schemas';
+import { listSkipsQuery, skipView } from '../../domain/automations/engine/skips.schemas';
 import { SKIP_RETENTION_DAYS } from '../../domain/automations/engine/skips';
 import { idParams } from '../../domain/shared/schemas';
 import { envelopes } from '../http/crud';

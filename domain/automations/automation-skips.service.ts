@@ -3,7 +3,7 @@ import type { Ctx } from '../context';
 import { normalizeEntity } from './triggers';
 import { getAutomation } from './automations.service';
 import { AutomationSkip } from './engine/skip.entity';
-import type { ListSkipsQuery, SkipView } from './automation-skips.schemas';
+import type { ListSkipsQuery, SkipView } from './engine/skips.schemas';
 
 const serialize = (s: AutomationSkip): SkipView => ({
   _id: s._id,
