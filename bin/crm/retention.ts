@@ -1,4 +1,4 @@
-/** `crm workspace retention`: how long a workspace's finished runs are kept (issue 27, domain/workspaces/run-retention.ts). */
+/** `crm workspace retention`: how long a workspace's finished runs are kept (domain/workspaces/run-retention.ts). */
 import { validation } from '../../domain/errors';
 import { parseId } from '../../domain/workspaces/operator.service';
 import {

@@ -67,7 +67,7 @@ it('the execution detail and the Web UI summary name each condition node, its br
 
   const detail = await t.http.get(`/api/v1/automations/executions/${done._id}`);
   expect(detail.status).toBe(200);
-  const steps = detail.body.data.steps as { nodeId: string; handle: string | null; output: any }[];
+  const steps = detail.body.data.steps as { nodeId: string; handle: string | null; output: { reason?: string } }[];
   const big = steps.find((s) => s.nodeId === 'big')!;
   expect(big.handle).toBe('false');
   expect(big.output.reason).toBe(
