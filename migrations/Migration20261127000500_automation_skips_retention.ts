@@ -5,7 +5,7 @@ import { Migration } from '@mikro-orm/migrations';
  * (reason code and the values that decided it, bounded), listed by GET /automations/:id/skips and
  * pruned after 14 days by id (ids are time-ordered). `workspace.run_retention_days`: how long finished
  * executions, their step logs and finished enrollments with their steps are kept (default 30); the
- * finished-at indexes let the worker's housekeeping find them in small batches.
+ * (workspace, finished-at) indexes let the worker's housekeeping find them in small batches.
  */
 export class Migration20261127000500_automation_skips_retention extends Migration {
   override async up(): Promise<void> {
@@ -31,10 +31,10 @@ export class Migration20261127000500_automation_skips_retention extends Migratio
     );
     this.addSql(`alter table "workspace" add column "run_retention_days" int not null default 30;`);
     this.addSql(
-      `create index "automation_execution_finished_index" on "automation_execution" ("finished_at") where "finished_at" is not null;`,
+      `create index "automation_execution_finished_index" on "automation_execution" ("workspace_id", "finished_at") where "finished_at" is not null;`,
     );
     this.addSql(
-      `create index "sequence_enrollment_finished_index" on "sequence_enrollment" ("finished_at") where "finished_at" is not null;`,
+      `create index "sequence_enrollment_finished_index" on "sequence_enrollment" ("workspace_id", "finished_at") where "finished_at" is not null;`,
     );
   }
 

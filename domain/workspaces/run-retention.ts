@@ -15,10 +15,11 @@ export const DEFAULT_RUN_RETENTION_DAYS = 30;
 export const MIN_RUN_RETENTION_DAYS = 1;
 export const MAX_RUN_RETENTION_DAYS = 3650;
 
+// One workspace at a time, its cutoff a parameter: the (workspace_id, finished_at) index finds exactly the
+// rows past it, whatever the other workspaces keep.
 const EXECUTIONS = `with doomed as (
-  select e.id, e.workspace_id from automation_execution e join workspace w on w.id = e.workspace_id
-   where e.finished_at < now() - interval '${MIN_RUN_RETENTION_DAYS} day'
-     and e.finished_at < now() - make_interval(days => w.run_retention_days)
+  select e.id, e.workspace_id from automation_execution e
+   where e.workspace_id = ? and e.finished_at < ?
      and e.status in ('completed', 'failed', 'cancelled')
      and (e.parent_execution_id is null or not exists (
        select 1 from automation_execution p where p.id = e.parent_execution_id and p.status in ('queued', 'running')))
@@ -29,9 +30,8 @@ runs as (delete from automation_execution e using doomed d where e.id = d.id ret
 select (select count(*) from runs)::int as rows, (select count(*) from steps)::int as steps`;
 
 const ENROLLMENTS = `with doomed as (
-  select n.id, n.workspace_id from sequence_enrollment n join workspace w on w.id = n.workspace_id
-   where n.finished_at < now() - interval '${MIN_RUN_RETENTION_DAYS} day'
-     and n.finished_at < now() - make_interval(days => w.run_retention_days)
+  select n.id, n.workspace_id from sequence_enrollment n
+   where n.workspace_id = ? and n.finished_at < ?
      and n.status in ('completed', 'exited', 'switched')
    order by n.finished_at limit ?
    for update of n skip locked),
@@ -49,12 +49,15 @@ export interface PrunedRuns {
 async function pruneInBatches(
   em: EntityManager,
   sql: string,
+  scope: { workspaceId: string; cutoff: Date },
   batch: number,
   maxBatches: number,
 ): Promise<{ rows: number; steps: number }> {
   const total = { rows: 0, steps: 0 };
   for (let i = 0; i < maxBatches; i++) {
-    const [res] = await em.getConnection().execute<{ rows: number; steps: number }[]>(sql, [batch]);
+    const [res] = await em
+      .getConnection()
+      .execute<{ rows: number; steps: number }[]>(sql, [scope.workspaceId, scope.cutoff, batch]);
     total.rows += res?.rows ?? 0;
     total.steps += res?.steps ?? 0;
     if ((res?.rows ?? 0) < batch) break;
@@ -64,7 +67,7 @@ async function pruneInBatches(
 
 /**
  * One housekeeping pass over every workspace: batches of `batch` runs (each batch one statement),
- * at most `maxBatches` per kind so a large backlog is worked off over several passes.
+ * at most `maxBatches` per workspace and kind, so a large backlog is worked off over several passes.
  */
 export async function pruneFinishedRuns(
   em: EntityManager,
@@ -72,14 +75,21 @@ export async function pruneFinishedRuns(
 ): Promise<PrunedRuns> {
   const batch = Math.max(1, Math.floor(opts.batch ?? 500));
   const maxBatches = Math.max(1, Math.floor(opts.maxBatches ?? 200));
-  const runs = await pruneInBatches(em, EXECUTIONS, batch, maxBatches);
-  const enrollments = await pruneInBatches(em, ENROLLMENTS, batch, maxBatches);
-  return {
-    executions: runs.rows,
-    executionSteps: runs.steps,
-    enrollments: enrollments.rows,
-    enrollmentSteps: enrollments.steps,
-  };
+  const out: PrunedRuns = { executions: 0, executionSteps: 0, enrollments: 0, enrollmentSteps: 0 };
+  const workspaces = await em
+    .getConnection()
+    .execute<{ id: string; days: number }[]>(`select id, run_retention_days as days from workspace order by id`);
+  for (const w of workspaces) {
+    const days = Math.max(MIN_RUN_RETENTION_DAYS, w.days ?? DEFAULT_RUN_RETENTION_DAYS);
+    const scope = { workspaceId: w.id, cutoff: new Date(Date.now() - days * 86_400_000) };
+    const runs = await pruneInBatches(em, EXECUTIONS, scope, batch, maxBatches);
+    const enrollments = await pruneInBatches(em, ENROLLMENTS, scope, batch, maxBatches);
+    out.executions += runs.rows;
+    out.executionSteps += runs.steps;
+    out.enrollments += enrollments.rows;
+    out.enrollmentSteps += enrollments.steps;
+  }
+  return out;
 }
 
 /** Operator setting (`crm workspace retention`): days finished runs of the workspace are kept. */
