@@ -117,7 +117,7 @@ export default defineConfig(
               // message descriptors, workflow-safe by their own rule below). A regex: gitignore-style
               // groups cannot re-include files below an excluded folder.
               regex:
-                '(^|/)domain(/(?!automations/(topology|conditions|workflow-ids|engine/walk|engine/types)$|shared/wait-duration$|workflow-kinds$|sequences/send-window$|[\\w/-]+\\.messages$).*)?$',
+                '(^|/)domain(/(?!automations/(topology|conditions|condition-explain|workflow-ids|engine/walk|engine/types)$|shared/wait-duration$|workflow-kinds$|sequences/send-window$|[\\w/-]+\\.messages$).*)?$',
               message: workflowSandboxMessage,
               allowTypeImports: true,
             },

@@ -1,9 +1,12 @@
-// The worker's hourly cleanup (bin/worker.ts): rate-limit windows, processed outbox events, idempotency keys.
+// The worker's hourly cleanup (bin/worker.ts): rate-limit windows, processed outbox events, idempotency keys,
+// automation skips (14 days) and finished runs past their workspace's retention (issue 27).
 import type { MikroORM } from '@mikro-orm/postgresql';
+import { pruneSkips } from './automations/engine/skips';
 import { pruneIdempotencyKeys } from './idempotency/idempotency.service';
 import type { Logger } from './logger';
 import { pruneProcessedOutboxEvents } from './outbox/housekeeping';
 import { pruneRateLimitWindows } from './workspaces/rate-limit.service';
+import { pruneFinishedRuns } from './workspaces/run-retention';
 
 const HOUSEKEEPING_INTERVAL_MS = 60 * 60_000;
 const OUTBOX_RETENTION_DAYS = 7;
@@ -18,7 +21,9 @@ export function startHousekeeping(orm: MikroORM, log: Logger): { stop(): Promise
       const rateLimitWindows = await pruneRateLimitWindows(em);
       const outboxEvents = await pruneProcessedOutboxEvents(em, OUTBOX_RETENTION_DAYS);
       const idempotencyKeys = await pruneIdempotencyKeys(em);
-      log.info({ rateLimitWindows, outboxEvents, idempotencyKeys }, 'housekeeping done');
+      const automationSkips = await pruneSkips(em);
+      const runs = await pruneFinishedRuns(em);
+      log.info({ rateLimitWindows, outboxEvents, idempotencyKeys, automationSkips, ...runs }, 'housekeeping done');
     })()
       .catch((err: unknown) => log.error({ err }, 'housekeeping failed'))
       .finally(() => {

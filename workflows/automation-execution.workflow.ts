@@ -12,12 +12,14 @@ import {
   isCancellation,
   proxyActivities,
   proxyLocalActivities,
+  setCurrentDetails,
   sleep,
   type ActivityOptions,
 } from '@temporalio/workflow';
 import type { createActivities } from '../activities';
 import type { ExecutionSettings } from '../domain/automations/automation.entity';
 import { explainConditions, type Condition } from '../domain/automations/conditions';
+import { conditionDetails, explainBranch } from '../domain/automations/condition-explain';
 import { topology, type GraphNode, type NodeOutcome } from '../domain/automations/topology';
 import { delayMsOf, failureMessage, mergeContext, nodeSummary, walkFrom } from '../domain/automations/engine/walk';
 import type { ExecutionWorkflowInput } from '../domain/automations/engine/automation-execution.messages';
@@ -103,6 +105,8 @@ export async function automationExecutionWorkflow(input: ExecutionWorkflowInput)
   const lookups = proxyActivities<Activities>(lookupOptions);
   const topo = topology(input.graph);
   const steps: WorkflowStep[] = [];
+  /** One line per condition node decided, for the Web UI (issue 27). */
+  const decided: string[] = [];
   let context: Context = input.context;
   let failed: { nodeId: string; error: string } | null = null;
   const iso = (): string => new Date(Date.now()).toISOString();
@@ -187,9 +191,13 @@ export async function automationExecutionWorkflow(input: ExecutionWorkflowInput)
             startedAt,
             endedAt: iso(),
             input: { logic, conditions: data.conditions },
-            output: { result, checks },
+            output: { result, checks, reason: explainBranch(checks, logic, result) },
             handle,
           });
+          // The Web UI's "current details" (workflow metadata query; no command, replays unchanged): no record values.
+          const label = typeof data.label === 'string' && data.label ? ` (${data.label.slice(0, 60)})` : '';
+          decided.push(`\`${node.id}\`${label} → ${explainBranch(checks, logic, result, { values: false })}`);
+          setCurrentDetails(conditionDetails(decided));
           return { handle };
         } catch (err) {
           return nodeFailed(node, failureMessage(err), startedAt, false);

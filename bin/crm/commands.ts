@@ -12,6 +12,7 @@ import type { CommandSpec, Flag } from './command-spec';
 import { searchReindexCommand } from './search';
 import { emailAccountCommands } from './email-accounts';
 import { outboxCommands } from './outbox';
+import { retentionCommand } from './retention';
 
 export type { CommandOutput, CommandSpec, Flag, Runner, RunnerIo } from './command-spec';
 
@@ -64,6 +65,7 @@ export const COMMANDS: readonly CommandSpec[] = [
   },
   statusCommand('suspend', 'suspended', 'Suspend a workspace: its API keys stop authenticating (403)'),
   statusCommand('resume', 'active', 'Reactivate a suspended workspace'),
+  retentionCommand,
   {
     name: 'key create',
     summary: 'Create an API key for a workspace (attached to its first owner user)',

@@ -2,6 +2,7 @@
 import { defineModule } from '../module';
 import type * as automationsRouter from '../../api/routes/automations.router';
 import type * as automationRunsRouter from '../../api/routes/automation-runs.router';
+import type * as automationSkipsRouter from '../../api/routes/automation-skips.router';
 import type * as automationActivities from '../../activities/automation.activities';
 import type { ActivityDeps } from '../../activities/deps';
 import { portedSubscriberGroup } from '../outbox/subscriber-groups';
@@ -17,6 +18,7 @@ export const automationsModule = defineModule({
   routes: () => [
     (require('../../api/routes/automations.router') as typeof automationsRouter).automationsRoutes,
     (require('../../api/routes/automation-runs.router') as typeof automationRunsRouter).automationRunsRoutes,
+    (require('../../api/routes/automation-skips.router') as typeof automationSkipsRouter).automationSkipsRoutes,
   ],
   workflows: [automationExecutionKind, automationScheduleTickKind],
   activities: (deps: ActivityDeps) =>

@@ -1,12 +1,13 @@
 import { defineResource, loadById } from '../shared/resource';
 import { Automation, AutomationExecution, AutomationStep } from './automation.entity';
 import { AutomationLookupSnapshot } from './engine/lookup-snapshot.entity';
+import { AutomationSkip } from './engine/skip.entity';
 // Executions and steps are the mirror of Temporal runs (read under /automations/executions/:executionId).
 export const automationResource = defineResource<Automation>({
   kind: 'automation',
   collection: 'automations',
   getPath: '/api/v1/automations/:id',
   entity: Automation,
-  ownedEntities: [AutomationExecution, AutomationStep, AutomationLookupSnapshot],
+  ownedEntities: [AutomationExecution, AutomationStep, AutomationLookupSnapshot, AutomationSkip],
   load: loadById(Automation, 'automation'),
 });

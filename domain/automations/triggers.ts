@@ -135,7 +135,7 @@ export function normalizeEntity(name: unknown): RecordEntity | null {
 }
 
 /** The entity a `<entity>_<suffix>` event is about (the type's prefix wins over entityType). */
-function entityOf(event: CrmEvent, suffix: string): RecordEntity | null {
+export function entityOf(event: CrmEvent, suffix: string): RecordEntity | null {
   if (event.type.endsWith(suffix)) {
     const fromType = normalizeEntity(event.type.slice(0, -suffix.length));
     if (fromType) return fromType;
@@ -181,7 +181,7 @@ const idFilter = (wanted: unknown, actual: string): boolean => {
 };
 
 /** Entity types from a config value: an array or a single string; empty or `all` → null (any). */
-function entityList(v: unknown): RecordEntity[] | null {
+export function entityList(v: unknown): RecordEntity[] | null {
   const raw = Array.isArray(v) ? v : typeof v === 'string' && v.trim() ? v.split(',') : [];
   const names = raw.map((x) => (typeof x === 'string' ? x.trim().toLowerCase() : ''));
   if (names.length === 0 || names.includes('all')) return null;

@@ -14,6 +14,8 @@ export const Workspace = defineEntity({
     status: p.string().length(20).$type<WorkspaceStatus>().default('active'),
     plan: p.string().length(20).$type<WorkspacePlan>().default('trial'),
     timezone: p.string().length(64).default('Europe/Copenhagen'),
+    /** Days finished runs (executions, step logs, enrollments, their steps) are kept (workspaces/run-retention.ts). */
+    runRetentionDays: p.integer().default(30),
   },
 });
 export type Workspace = InferEntity<typeof Workspace>;

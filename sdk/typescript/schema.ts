@@ -2123,6 +2123,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/api/v1/automations/{id}/skips": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * Trigger evaluations of this automation that started no run, newest first, optionally for one record (entityType, entityId) or one reason: conditions_false (the trigger's filters did not match), entity_type_mismatch, inactive, run_cap (maxRunsPer… or maxTotalRuns), rate_limited (webhook calls), duplicate (a repeated trigger key), workspace_suspended, loop_guard (the event came from this automation's own run). Each with the values that decided it. Kept 14 days.
+         * @description Scopes: read. Roles: owner, admin, member.
+         */
+        get: operations["getApiV1AutomationsByIdSkips"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/api/v1/sequences/enrollments/{enrollmentId}": {
         parameters: {
             query?: never;
@@ -20129,6 +20149,70 @@ export interface operations {
             409: components["responses"]["Error409"];
             413: components["responses"]["Error413"];
             415: components["responses"]["Error415"];
+            429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getApiV1AutomationsByIdSkips: {
+        parameters: {
+            query?: {
+                page?: number;
+                limit?: number;
+                /** @description lead, person, company, deal, … */
+                entityType?: string;
+                entityId?: string;
+                reason?: "conditions_false" | "entity_type_mismatch" | "inactive" | "run_cap" | "rate_limited" | "duplicate" | "workspace_suspended" | "loop_guard";
+            };
+            header?: never;
+            path: {
+                /** @description automation id */
+                id: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description Success */
+            200: {
+                headers: {
+                    "X-RateLimit-Limit-Minute": components["headers"]["X-RateLimit-Limit-Minute"];
+                    "X-RateLimit-Remaining-Minute": components["headers"]["X-RateLimit-Remaining-Minute"];
+                    "X-RateLimit-Limit-Day": components["headers"]["X-RateLimit-Limit-Day"];
+                    "X-RateLimit-Remaining-Day": components["headers"]["X-RateLimit-Remaining-Day"];
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            _id: string;
+                            automationId: string;
+                            /** @description when the trigger was evaluated (ISO 8601) */
+                            createdAt: string;
+                            triggerType: string;
+                            /** @description outbox event id, wh:<delivery key>, api:<id> */
+                            triggerKey: string | null;
+                            entityType: string | null;
+                            entityId: string | null;
+                            /** @enum {string} */
+                            reason: "conditions_false" | "entity_type_mismatch" | "inactive" | "run_cap" | "rate_limited" | "duplicate" | "workspace_suspended" | "loop_guard";
+                            message: string;
+                            /** @description the values that decided it (bounded to 4,000 characters, secrets never included) */
+                            details: {
+                                [key: string]: unknown;
+                            };
+                        }[];
+                        page: number;
+                        limit: number;
+                        total: number;
+                    };
+                };
+            };
+            400: components["responses"]["Error400"];
+            401: components["responses"]["Error401"];
+            403: components["responses"]["Error403"];
+            404: components["responses"]["Error404"];
             429: components["responses"]["Error429"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];

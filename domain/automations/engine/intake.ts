@@ -16,6 +16,7 @@ import { queuedRuns, START_QUEUE_CHANNEL } from '../../intake/queue-signal';
 import { createRoots, rowContext } from './rows';
 import type { StartRequest, StartResult } from './start-types';
 import { submitGuarded } from './intake-batch';
+import { recordSkip } from './skips';
 
 /** Queued runs per workspace before 429 (domain/intake/admission.ts). */
 const runAdmission = queuedAdmission({ table: 'automation_execution', queued: `status = 'queued'`, what: 'runs' });
@@ -58,6 +59,16 @@ export interface WebhookGuard {
 }
 
 export type GuardedResult = { status: 'stale' } | { status: 'rate_limited'; retryAfter: number } | StartResult;
+
+/** The start's identity on a skip row (issue 27). */
+export const skipFields = (automation: Pick<AutomationSnapshot, '_id'>, req: StartRequest) => ({
+  workspaceId: req.workspaceId,
+  automationId: automation._id,
+  triggerType: req.triggerType,
+  triggerKey: req.triggerKey,
+  entityType: req.entityType ?? null,
+  entityId: req.entityId ?? null,
+});
 
 /** True when the automation has run caps: its starts take the locked path (createRoots). */
 export const hasRunCaps = (automation: AutomationSnapshot): boolean => {
@@ -114,7 +125,14 @@ async function recorded(
   if (!inserted) {
     // A repeated trigger key queued nothing: its admission goes back (the cap counts queued runs).
     runAdmission.release(req.workspaceId);
-    return existingRun(deps, req.workspaceId, automation._id, req.triggerKey);
+    const existing = await existingRun(deps, req.workspaceId, automation._id, req.triggerKey);
+    await recordSkip(deps.orm, {
+      ...skipFields(automation, req),
+      reason: 'duplicate',
+      message: 'this trigger key already recorded a run',
+      details: { executionId: existing.execution._id, status: existing.execution.status },
+    });
+    return existing;
   }
   queuedRuns.emit('queued', req.workspaceId);
   const workflowId = automationExecutionKind.workflowId(req.workspaceId, id);
@@ -164,6 +182,13 @@ export async function enqueueGuarded(
   const state = rateLimitState({ minute: row.minute, day: row.day }, guard.limits, now);
   if (state.retryAfter !== undefined) {
     runAdmission.release(req.workspaceId);
+    await recordSkip(deps.orm, {
+      ...skipFields(automation, req),
+      at: now,
+      reason: 'rate_limited',
+      message: 'too many webhook calls for this automation',
+      details: { callsThisMinute: row.minute, callsToday: row.day, ...guard.limits, retryAfter: state.retryAfter },
+    });
     return { status: 'rate_limited', retryAfter: state.retryAfter };
   }
   return recorded(deps, automation, req, id, row.inserted);

@@ -17,6 +17,7 @@ import { isPlainObject } from '../zod-kit';
 import { loadEntityContext, systemNamespace } from './context';
 import type { EngineDeps } from './ports';
 import { enqueueExecution, enqueueGuarded, hasRunCaps, type AutomationSnapshot } from './intake';
+import { recordSkip } from './skips';
 import type { StartedExecution, StartRequest, StartResult } from './start';
 import type { Context } from './types';
 
@@ -293,7 +294,22 @@ async function webhookAttempt(
   let res: StartResult;
   if (hasRunCaps(automation) || attempt > 0) {
     // The locked path (run caps), or a second attempt after a stale cache entry: as before the cache.
-    await countCall();
+    await countCall().catch(async (err: unknown) => {
+      // An authenticated call over the limit is a skip of this automation (issue 27).
+      if (err instanceof DomainError && err.code === 'rate_limited')
+        await recordSkip(deps.orm, {
+          workspaceId,
+          automationId: automation._id,
+          triggerType: 'webhook',
+          triggerKey: `wh:${key}`,
+          entityType: kind ?? null,
+          entityId,
+          reason: 'rate_limited',
+          message: 'too many webhook calls for this automation',
+          details: { ...req.limits, retryAfter: Number(err.headers?.['Retry-After']) || null },
+        });
+      throw err;
+    });
     res = await enqueueExecution(deps, automation, await start());
   } else {
     const guarded = await enqueueGuarded(

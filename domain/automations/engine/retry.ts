@@ -249,7 +249,7 @@ export async function retryExecution(
       if (!original.isTest && (await capRoom(em, automation, now, 1)) < 1)
         throw new DomainError(
           'invalid_state',
-          `retry skipped: ${capReached(automation, await windowCounts(em, automation, now), 0)}`,
+          `retry skipped: ${capReached(automation, await windowCounts(em, automation, now), 0)?.message ?? 'no room'}`,
         );
       const row = record(em, p, triggerKey, now);
       await em.flush();
@@ -331,7 +331,9 @@ export async function retryExecutions(
       const real = plans.filter((p) => !p.original.isTest).length;
       let room = real ? await capRoom(em, automation, now, real) : 0;
       const reason =
-        room < real ? `retry skipped: ${capReached(automation, await windowCounts(em, automation, now), room)}` : '';
+        room < real
+          ? `retry skipped: ${capReached(automation, await windowCounts(em, automation, now), room)?.message ?? 'no room'}`
+          : '';
       const admittedPlans: Plan[] = [];
       for (const p of plans) {
         if (p.original.isTest) admittedPlans.push(p);

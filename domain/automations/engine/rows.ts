@@ -15,6 +15,7 @@ import { notifyQueued } from '../../intake/queue-signal';
 import { type Context, type GraphSnapshot } from './types';
 import { automationActor, automationActorId } from './workspace';
 import type { StartRequest, StartedExecution } from './start-types';
+import { insertSkips, type SkipRecord } from './skips';
 
 const WINDOWS = [
   { cap: 'maxRunsPerHour', ms: 3_600_000, label: 'hour' },
@@ -43,15 +44,42 @@ export async function windowCounts(em: EntityManager, automation: Automation, no
   return counts;
 }
 
-/** The first cap that `extra` more runs (started in this batch) would exceed, as a skip reason. */
-export function capReached(automation: Automation, counts: Map<CapKey, number>, extra: number): string | null {
+/** The first cap that `extra` more runs (started in this batch) would exceed: the skip reason and its values. */
+export function capReached(
+  automation: Automation,
+  counts: Map<CapKey, number>,
+  extra: number,
+): { message: string; details: Record<string, unknown> } | null {
   for (const w of WINDOWS) {
     const cap = automation.rateLimits?.[w.cap] ?? 0;
     const n = (counts.get(w.cap) ?? 0) + extra;
-    if (cap && n >= cap) return `${w.cap} reached (${n} runs in the last ${w.label})`;
+    if (cap && n >= cap)
+      return {
+        message: `${w.cap} reached (${n} runs in the last ${w.label})`,
+        details: { cap: w.cap, limit: cap, runs: n },
+      };
   }
   return null;
 }
+
+const skipOf = (
+  req: StartRequest,
+  now: Date,
+  reason: SkipRecord['reason'],
+  message: string,
+  details: Record<string, unknown>,
+): SkipRecord => ({
+  workspaceId: req.workspaceId,
+  automationId: req.automationId,
+  triggerType: req.triggerType,
+  triggerKey: req.triggerKey,
+  entityType: req.entityType ?? null,
+  entityId: req.entityId ?? null,
+  reason,
+  message,
+  details,
+  at: now,
+});
 
 export const view = (e: AutomationExecution): StartedExecution => ({
   _id: e._id,
@@ -95,22 +123,46 @@ export async function createRoots(
       executionSettings: automation.executionSettings,
     };
     const out: (Created | { skipped: string })[] = [];
+    // Recorded in this transaction, in one statement (issue 27: why a run did not start).
+    const skips: SkipRecord[] = [];
+    let deactivatedHere = false;
     for (const req of reqs) {
       const now = req.now ?? batchNow;
       const existing = byKey.get(req.triggerKey);
       if (existing) {
+        skips.push(
+          skipOf(req, now, 'duplicate', 'this trigger key already recorded a run', {
+            executionId: existing._id,
+            status: existing.status,
+          }),
+        );
         out.push({ execution: existing, automationName: automation.name, actorUserId, existing: true });
         continue;
       }
       if (!req.isTest) {
-        const reason = automation.isActive ? capReached(automation, counts, counted) : 'automation is inactive';
-        if (reason) {
-          if (automation.isActive) {
-            automation.skippedRuns += 1;
-            automation.lastSkipReason = reason.slice(0, 300);
-            automation.lastSkippedAt = now;
-          }
-          out.push({ skipped: reason });
+        const cap = automation.isActive ? capReached(automation, counts, counted) : null;
+        if (!automation.isActive) {
+          skips.push(
+            deactivatedHere
+              ? skipOf(req, now, 'run_cap', automation.deactivatedReason ?? 'maxTotalRuns reached', {
+                  cap: 'maxTotalRuns',
+                  limit: automation.rateLimits?.maxTotalRuns ?? null,
+                  runs: automation.totalRuns,
+                })
+              : skipOf(req, now, 'inactive', 'automation is inactive', {
+                  isActive: false,
+                  deactivatedReason: automation.deactivatedReason ?? null,
+                }),
+          );
+          out.push({ skipped: 'automation is inactive' });
+          continue;
+        }
+        if (cap) {
+          automation.skippedRuns += 1;
+          automation.lastSkipReason = cap.message.slice(0, 300);
+          automation.lastSkippedAt = now;
+          skips.push(skipOf(req, now, 'run_cap', cap.message, cap.details));
+          out.push({ skipped: cap.message });
           continue;
         }
         counted += 1;
@@ -118,6 +170,7 @@ export async function createRoots(
         const max = automation.rateLimits?.maxTotalRuns ?? 0;
         if (max > 0 && automation.totalRuns >= max) {
           automation.isActive = false;
+          deactivatedHere = true;
           automation.deactivatedReason = `maxTotalRuns reached (${automation.totalRuns} runs)`;
           // The schedule subscriber removes a scheduled automation's Temporal Schedule on this event.
           emit(
@@ -145,6 +198,7 @@ export async function createRoots(
       out.push({ execution, automationName: automation.name, actorUserId, existing: false });
     }
     await em.flush();
+    await insertSkips(em, skips);
     if (opts.queued && out.some((o) => 'execution' in o && !o.existing)) await notifyQueued(em);
     await em.commit();
     return out;

@@ -9,10 +9,13 @@ import type { OutboxEventRecord, Subscriber } from '../../outbox/subscriber';
 import { Automation } from '../automation.entity';
 import type { TriggerType } from '../definition.schemas';
 import { candidateTriggerTypes, matchesTrigger, normalizeEntity, TRIGGER_NAMESPACES } from '../triggers';
+import { explainTriggerMismatch } from '../trigger-explain';
+import { Workspace } from '../../workspaces/workspace.entity';
 import { loadTriggerContext } from './context';
 import { chainOf, MAX_CHAIN } from './origin';
 import type { EngineDeps } from './ports';
 import { syncSchedule } from './schedules';
+import { recordSkip, type SkipRecord } from './skips';
 import { startExecutions, type StartRequest } from './start';
 import type { Context } from './types';
 
@@ -63,29 +66,57 @@ async function startForWorkspace(
     { fields: ['_id', 'nodes', 'triggerType'] },
   );
   if (!candidates.length) return;
+  const workspace = await em.findOne(Workspace, { _id: workspaceId }, { fields: ['status'] });
+  const suspended = workspace?.status === 'suspended';
 
   const planned: PlannedStart[] = [];
+  const skips: SkipRecord[] = [];
   for (const event of events) {
-    // Loop guard: an automation never reacts to events its own run (or a run it caused) wrote.
     const chain = chainOf(event.payload);
-    if (chain.length >= MAX_CHAIN) {
+    const tooDeep = chain.length >= MAX_CHAIN;
+    if (tooDeep)
       deps.log.warn({ eventId: event.eventId, chain }, 'automation chain too deep: event starts no automation');
-      continue;
-    }
     const crmEvent = {
       type: event.type,
       entityType: event.entityType,
       entityId: event.entityId,
       payload: event.payload,
     };
+    const subject = subjectOf(event);
+    const skip = (automationId: string, triggerType: string, s: Pick<SkipRecord, 'reason' | 'message' | 'details'>) =>
+      skips.push({ workspaceId, automationId, triggerType, triggerKey: event.eventId, ...subject, ...s });
+    // A non-match is a skip only where the trigger type can take this event (the batch's query is wider).
+    const relevant = new Set(candidateTriggerTypes(event.type, event.entityType));
     for (const a of candidates) {
       const trigger = a.nodes.find((n) => n.type === 'trigger');
-      if (!trigger || chain.includes(a._id)) continue;
+      if (!trigger) continue;
       const triggerType = String(trigger.data.triggerType ?? a.triggerType);
-      if (matchesTrigger({ triggerType, config: trigger.data.config as Record<string, unknown> | undefined }, crmEvent))
-        planned.push({ event, automationId: a._id, triggerType, chain });
+      const ref = { triggerType, config: trigger.data.config as Record<string, unknown> | undefined };
+      if (!matchesTrigger(ref, crmEvent)) {
+        if (relevant.has(triggerType)) skip(a._id, triggerType, explainTriggerMismatch(ref, crmEvent));
+      } else if (tooDeep || chain.includes(a._id)) {
+        // Loop guard: an automation never reacts to events its own run (or a run it caused) wrote.
+        skip(a._id, triggerType, {
+          reason: 'loop_guard',
+          message: tooDeep
+            ? `the event was written by a chain of ${chain.length} automation runs (at most ${MAX_CHAIN - 1})`
+            : 'the event was written by a run of this automation (or a run it caused)',
+          details: { eventType: event.type, chain },
+        });
+      } else if (suspended) {
+        skip(a._id, triggerType, {
+          reason: 'workspace_suspended',
+          message: 'the workspace is suspended: its automations start no runs',
+          details: { eventType: event.type, workspaceStatus: 'suspended' },
+        });
+      } else planned.push({ event, automationId: a._id, triggerType, chain });
     }
   }
+  // Batched with the skips of other batches; a failure to record is logged, it never holds back starts.
+  if (skips.length)
+    await Promise.all(skips.map((s) => recordSkip(deps.orm, s))).catch((err: unknown) =>
+      deps.log.warn({ err, workspaceId }, 'automation skips not recorded'),
+    );
   if (!planned.length) return;
 
   // One context per event and namespace set (several automations on one event share it).
