@@ -69,6 +69,7 @@ export async function bookingApprovalWorkflow(input: BookingApprovalInput): Prom
         notes: args.notes,
         reason: args.reason,
         ...(args.commandId ? { commandId: args.commandId } : {}),
+        ...(args.via ? { via: args.via } : {}),
       });
       if (!result.decided) {
         outcome = result.status;
