@@ -5,6 +5,8 @@
  * (stays pending, deadline restarted, approvers and attendee told, a race for the new slot has one winner).
  * BOOKING_TIME_SCALE=0.001: one hour of deadline is 3.6 s.
  */
+import { writeFileSync } from 'node:fs';
+import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { Booking } from '../booking.entity';
 import { OutboxEvent } from '../../../domain/outbox/outbox-event.entity';
@@ -17,6 +19,8 @@ import { forkForWorkspace } from '../../../domain/orm/tenant';
 import { approvalDeadlineFrom } from '../approval.service';
 import { getBooking, rescheduleBooking } from '../bookings.service';
 
+/** RECORD_BOOKING_FIXTURE=1 rewrites test/fixtures/booking-approval-reminder-offsets.history.json (plain payloads). */
+const RECORD = process.env.RECORD_BOOKING_FIXTURE === '1';
 let h: EngineHarness;
 let t: Tenant;
 let smtp: LocalSmtp;
@@ -30,6 +34,7 @@ withEngine('Booking approval links', (s) => ({ h, t } = s), {
     SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
     MAIL_FROM: 'Acme Bookings <bookings@acme.test>',
     BOOKING_TIME_SCALE: '0.001',
+    ...(RECORD ? { TEMPORAL_PAYLOAD_KEYS: '' } : {}),
   }),
   timeoutMs: 120_000,
 });
@@ -221,8 +226,8 @@ it('bad input and bad links: 400 for a malformed body, 404 for a malformed or fo
 }, 60_000);
 
 it('rescheduling a pending booking keeps it pending, restarts the deadline, tells both sides and supersedes old links', async () => {
-  // Deadline 2 h = 7.2 s.
-  const { config, day, booking } = await pending({ approvalDeadlineHours: 2 });
+  // Deadline 2 h = 7.2 s; a reminder 1 h before it (the first one never falls due: the reschedule comes first).
+  const { config, day, booking } = await pending({ approvalDeadlineHours: 2, approvalReminderHours: [1] });
   const oldLink = await firstLink(booking._id);
   await new Promise((r) => setTimeout(r, 2500));
   const res = await t.http.post(`/api/v1/bookings/${booking._id}/reschedule`, { newSlotStart: `${day}T12:00:00Z` });
@@ -256,6 +261,14 @@ it('rescheduling a pending booking keeps it pending, restarts the deadline, tell
   expect(decided.status).toBe(200);
   expect((await row(booking._id))!.status).toBe('approved');
   expect(await h.client.workflow.getHandle(booking.approvalWorkflowId).result()).toBe('approved');
+  // One reminder, of the restarted deadline.
+  expect((await row(booking._id))!.approvalNotices.sort()).toEqual(['0:request', '1:reminder:1']);
+  const history = await h.client.workflow.getHandle(booking.approvalWorkflowId).fetchHistory();
+  if (RECORD)
+    writeFileSync(
+      path.join(__dirname, '../../../test/fixtures/booking-approval-reminder-offsets.history.json'),
+      `${JSON.stringify(JSON.parse(historyToJSON(history)), null, 2)}\n`,
+    );
 }, 60_000);
 
 it('a reschedule whose signal never reached the run: the run finds the later deadline on the row and waits', async () => {

@@ -65,6 +65,7 @@ describe('workflow messages', () => {
       approveUpdate: 'update approve',
       rejectUpdate: 'update reject',
       decideSignal: 'signal decide',
+      deadlineMovedSignal: 'signal deadlineMoved',
       closedSignal: 'signal bookingClosed',
     });
     expect(descriptors(contractMessages)).toEqual({ envelopeChangedSignal: 'signal envelopeChanged' });
