@@ -54,7 +54,7 @@ async function killChild(): Promise<void> {
 }
 /** Polls every 10 ms until the booking's notices include `key` (the kill should land right after the commit). */
 async function untilNotice(id: string, key: string): Promise<void> {
-  const deadline = Date.now() + 30_000;
+  const deadline = Date.now() + 90_000;
   while (!(await row(id))?.approvalNotices.includes(key)) {
     if (Date.now() > deadline) throw new Error(`timed out waiting for notice ${key}`);
     await new Promise((r) => setTimeout(r, 10));
@@ -63,25 +63,26 @@ async function untilNotice(id: string, key: string): Promise<void> {
 
 it('each reminder is queued and e-mailed once although the worker is killed -9 right after queueing it', async () => {
   const owner = (await t.http.get('/api/v1/whoami')).body.data.user.email as string;
-  // Deadline 6 h = 21.6 s; reminders 4 h and 2 h before it: 7.2 s and 14.4 s after the request.
+  // Deadline 24 h = 86.4 s; reminders 20 h and 4 h before it: 14.4 s and 72 s after the request (room for a worker
+  // process to start, which bundles the workflow code, between them).
   const config = await createConfig(t.http, {
     requiresApproval: true,
-    approvalDeadlineHours: 6,
-    approvalReminderHours: [4, 2],
+    approvalDeadlineHours: 24,
+    approvalReminderHours: [20, 4],
   });
   child = await startChild();
   const res = await book(t.http, config._id, `${freshDay()}T10:00:00Z`);
   expect(res.status).toBe(201);
   const id = res.body.data._id as string;
 
-  await untilNotice(id, '0:reminder:4');
+  await untilNotice(id, '0:reminder:20');
   await killChild();
   child = await startChild();
-  await untilNotice(id, '0:reminder:2');
+  await untilNotice(id, '0:reminder:4');
   await killChild();
   await h.startWorker();
 
-  await waitFor(async () => ((await row(id))?.status === 'rejected' ? true : null), 90_000, 'the deadline');
+  await waitFor(async () => ((await row(id))?.status === 'rejected' ? true : null), 120_000, 'the deadline');
   const events = await em().find(
     OutboxEvent,
     { entityId: id, type: { $in: ['booking_approval_reminder', 'booking_approval_requested'] } },
@@ -89,8 +90,8 @@ it('each reminder is queued and e-mailed once although the worker is killed -9 r
   );
   expect(events.map((e) => [e.type, (e.payload as { reminderHours?: number }).reminderHours])).toEqual([
     ['booking_approval_requested', undefined],
+    ['booking_approval_reminder', 20],
     ['booking_approval_reminder', 4],
-    ['booking_approval_reminder', 2],
   ]);
   const reminders = () =>
     smtp.received.filter(
@@ -107,10 +108,10 @@ it('each reminder is queued and e-mailed once although the worker is killed -9 r
     bookingId: id,
     generation: 0,
     kind: 'reminder',
-    reminderHours: 2,
+    reminderHours: 4,
   });
   expect(again).toEqual({ queued: false });
-}, 150_000);
+}, 240_000);
 
 it('a retried notice of a pending booking is queued once', async () => {
   const config = await createConfig(t.http, { requiresApproval: true, approvalDeadlineHours: 24 });
