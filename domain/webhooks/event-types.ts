@@ -74,6 +74,8 @@ export const OUTBOX_TO_WEBHOOK: Readonly<Record<string, string>> = {
   booking_rescheduled: 'booking.rescheduled',
   booking_approved: 'booking.approved',
   booking_rejected: 'booking.rejected',
+  booking_approval_requested: 'booking.approval_requested',
+  booking_approval_reminder: 'booking.approval_reminder',
   offer_accepted: 'offer.accepted',
   offer_rejected: 'offer.declined',
 } satisfies Partial<Record<WebhookSource, string>>;

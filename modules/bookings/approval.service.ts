@@ -20,6 +20,7 @@ import type { DecideActivityInput, DecisionResult } from './approval-types';
 import {
   approveUpdate,
   closedSignal,
+  deadlineMovedSignal,
   decideSignal,
   rejectUpdate,
   type BookingApprovalInput,
@@ -39,6 +40,19 @@ export async function decideBooking(
   return inTransaction(ctx, async () => {
     const now = new Date();
     let booking = await ctx.em.findOne(Booking, { _id: input.bookingId }, { refresh: true });
+    // A reschedule restarted the deadline and the run missed the signal: the row's later deadline stands.
+    if (
+      input.timeout &&
+      input.deadlineAt &&
+      booking?.status === 'pending' &&
+      booking.approvalDeadlineAt &&
+      booking.approvalDeadlineAt.getTime() > Date.parse(input.deadlineAt)
+    )
+      return {
+        decided: false,
+        status: 'pending',
+        movedTo: { deadlineAt: booking.approvalDeadlineAt.toISOString(), generation: booking.rescheduleCount },
+      };
     let changed = 0;
     // The agent's lock before the row, as every write of a hold takes them (availability.ts lockAgents); conditional on
     // the agent too, so a reschedule to another agent in between is met by locking that one.
@@ -81,6 +95,7 @@ export async function decideBooking(
       entityId: booking._id,
       payload: bookingEventPayload(booking, {
         decidedBy: input.timeout ? 'deadline' : 'user',
+        ...(input.timeout ? {} : { via: input.via ?? 'api' }),
         ...(input.notes ? { notes: input.notes } : {}),
         ...(input.reason ? { reason: input.reason } : {}),
       }),
@@ -100,16 +115,20 @@ export interface ApprovalDeps {
   timeScale: number;
 }
 
+/** The approval deadline of a booking that became pending (or was rescheduled) at `from`. */
+export const approvalDeadlineFrom = (config: BookingConfig, from: Date, timeScale: number): Date =>
+  new Date(from.getTime() + config.approvalDeadlineHours * HOUR * timeScale);
+
 export function approvalInput(booking: Booking, config: BookingConfig, timeScale: number): BookingApprovalInput {
-  const created = booking.createdAt.getTime();
-  const deadline = created + config.approvalDeadlineHours * HOUR * timeScale;
   return {
     workspaceId: booking.workspaceId,
     bookingId: booking._id,
-    deadlineAt: new Date(deadline).toISOString(),
-    reminderEveryMs: config.approvalReminderHours
-      ? Math.max(1000, Math.round(config.approvalReminderHours * HOUR * timeScale))
-      : null,
+    deadlineAt: approvalDeadlineFrom(config, booking.createdAt, timeScale).toISOString(),
+    // Runs before the reminder offsets read an interval; they are given none.
+    reminderEveryMs: null,
+    reminderHours: config.approvalReminderHours ?? [],
+    hourMs: Math.round(HOUR * timeScale),
+    generation: booking.rescheduleCount,
     onTimeout: config.onApprovalTimeout,
   };
 }
@@ -163,6 +182,15 @@ export function bookingSideDeps(deps: ApprovalDeps): BookingSideDeps {
         },
       );
     },
+    approvalDeadlineFrom: (config, from) => approvalDeadlineFrom(config, from, deps.timeScale),
+    async moveApproval(workflowId, move) {
+      // Lost (engine down): the run finds the later deadline on the row when its own one falls due.
+      await deps.workflows
+        .signal(workflowId, deadlineMovedSignal, move)
+        .catch((err: unknown) =>
+          deps.log.warn({ err, workflowId }, 'booking approval: deadline signal failed; the run reads the row'),
+        );
+    },
     async closeApproval(workflowId) {
       await deps.workflows
         .signal(workflowId, closedSignal)
@@ -186,7 +214,7 @@ export async function decideThroughWorkflow(
   ctx: Ctx,
   id: string,
   decision: 'approve' | 'reject',
-  args: { notes?: string; reason?: string; commandId: string },
+  args: { notes?: string; reason?: string; commandId: string; via?: 'email_link' },
   deps: ApprovalDeps,
 ): Promise<Booking> {
   const booking = await getBooking(ctx, id);
@@ -203,6 +231,7 @@ export async function decideThroughWorkflow(
     commandId: args.commandId,
     ...(args.notes !== undefined ? { notes: args.notes } : {}),
     ...(args.reason !== undefined ? { reason: args.reason } : {}),
+    ...(args.via ? { via: args.via } : {}),
   };
   let result: DecisionResult;
   try {

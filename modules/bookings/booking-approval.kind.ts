@@ -22,7 +22,8 @@ export interface BookingApprovalMeta {
 export const bookingApprovalKind = defineWorkflowKind<BookingApprovalMeta, BookingApprovalInput>({
   kind: 'booking-approval',
   workflowType: 'bookingApprovalWorkflow',
-  replayFixtures: ['booking-approval.history.json'],
+  // Before and after the approval-reminder-offsets patch (reminders at offsets, the deadlineMoved signal).
+  replayFixtures: ['booking-approval.history.json', 'booking-approval-reminder-offsets.history.json'],
   searchAttributes: (m) => ({ CrmWorkspaceId: m.workspaceId, CrmEntityType: 'booking', CrmEntityId: m.bookingId }),
   memo: (m) => ({
     workspaceId: m.workspaceId,

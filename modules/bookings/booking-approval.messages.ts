@@ -12,8 +12,14 @@ export interface BookingApprovalInput {
   bookingId: string;
   /** ISO time after which nobody can decide any more and onTimeout applies. */
   deadlineAt: string;
-  /** Interval between reminders to the approvers (ms); null: no reminders. */
+  /** Interval between reminders to the approvers (ms); null: no reminders. Runs before reminder offsets only. */
   reminderEveryMs: number | null;
+  /** Hours before the deadline at which the approvers are reminded (each once per deadline). */
+  reminderHours?: number[];
+  /** The length of one of those hours in ms (scaled in tests by BOOKING_TIME_SCALE). */
+  hourMs?: number;
+  /** The booking's rescheduleCount at start; a reschedule moves the deadline with a higher one. */
+  generation?: number;
   onTimeout: 'reject' | 'approve';
 }
 
@@ -29,5 +35,11 @@ export const approveUpdate = defineUpdate<DecisionResult, [DecisionArgs]>('appro
 export const rejectUpdate = defineUpdate<DecisionResult, [DecisionArgs]>('reject');
 /** Sent when the update is not confirmed in time (no worker): durable at once; the first of the two decides. */
 export const decideSignal = defineSignal<[DecideSignalArgs]>('decide');
+/** A reschedule of the pending booking restarted its approval deadline (ISO) for that generation. */
+export interface DeadlineMove {
+  deadlineAt: string;
+  generation: number;
+}
+export const deadlineMovedSignal = defineSignal<[DeadlineMove]>('deadlineMoved');
 /** The booking left pending outside the workflow (cancelled): the run ends. */
 export const closedSignal = defineSignal('bookingClosed');

@@ -138,11 +138,22 @@ async function checkRefs(ctx: Ctx, input: BookingConfigInput): Promise<void> {
   if (input.approvers) await assertUsers(ctx, input.approvers, 'approvers');
 }
 
+/** A reminder is sent before the deadline and after the request: each offset below approvalDeadlineHours (400). */
+function checkReminders(deadlineHours: number, reminders: number[] | null | undefined): void {
+  const late = (reminders ?? []).filter((h) => h >= deadlineHours);
+  if (late.length)
+    throw validation(
+      `approvalReminderHours: each offset must be less than approvalDeadlineHours (${deadlineHours}); ${late.join(', ')} is not`,
+      late.map((h) => ({ path: 'approvalReminderHours', error: `${h} is not below approvalDeadlineHours` })),
+    );
+}
+
 export async function createConfig(
   ctx: Ctx,
   input: BookingConfigInput & { name: string; timeZone: string },
 ): Promise<BookingConfigView> {
   await checkRefs(ctx, input);
+  checkReminders(input.approvalDeadlineHours ?? defaults().approvalDeadlineHours, input.approvalReminderHours);
   const config = createRecord(ctx, BookingConfig, {
     ...defaults(),
     agents: [],
@@ -162,6 +173,10 @@ export async function createConfig(
 export async function updateConfig(ctx: Ctx, id: string, input: BookingConfigInput): Promise<BookingConfigView> {
   const config = await getConfig(ctx, id);
   await checkRefs(ctx, input);
+  checkReminders(
+    input.approvalDeadlineHours ?? config.approvalDeadlineHours,
+    input.approvalReminderHours !== undefined ? input.approvalReminderHours : config.approvalReminderHours,
+  );
   const changes = applyPatch(config, pickDefined<BookingConfig>(input as Record<string, unknown>, WRITABLE));
   if (Object.keys(changes).length) {
     config.updatedAt = new Date();

@@ -40,7 +40,8 @@ export const BookingConfig = defineEntity({
     slotIntervalMinutes: p.integer().default(30),
     requiresApproval: p.boolean().default(false),
     approvalDeadlineHours: p.integer().default(24),
-    approvalReminderHours: p.integer().nullable(),
+    /** Hours before the approval deadline at which approvers are reminded (latest first); null: none. */
+    approvalReminderHours: p.json<number[]>().nullable(),
     onApprovalTimeout: p.string().length(10).$type<ApprovalTimeoutOutcome>().default('reject'),
     /** User ids notified to approve; empty = the workspace's owners and admins. */
     approvers: p.json<string[]>().defaultRaw(`'[]'`),
@@ -112,6 +113,8 @@ export const Booking = defineEntity({
     cancelledBy: p.string().length(20).$type<'user' | 'attendee'>().nullable(),
     cancelReason: p.text().nullable(),
     rescheduleCount: p.integer().default(0),
+    /** Approver notices queued (`<rescheduleCount>:request`, `<rescheduleCount>:reminder:<hours>`): each once. */
+    approvalNotices: p.json<string[]>().defaultRaw(`'[]'`),
     rescheduleHistory: p.json<RescheduleEntry[]>().defaultRaw(`'[]'`),
     createdBy: p.string().length(24).nullable(),
   },

@@ -1,9 +1,11 @@
 /** Activities of the booking approval workflow; ids in, rows loaded here, idempotent per booking + notice. */
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { DecideActivityInput, DecisionResult } from './approval-types';
+import type { ApproverNoticeInput, DecideActivityInput, DecisionResult } from './approval-types';
 import { activityCtx, decideBooking } from './approval.service';
+import { mailApprovers, queueApproverNotice } from './approver-notices';
 import { Booking } from './booking.entity';
-import { lazyMessaging, notifyApprovers, type ApproverNotice } from './notifications';
+import { decisionLinkKey } from './decision-links';
+import { lazyMessaging } from './notifications';
 import type { AppConfig } from '../../domain/config';
 import type { Logger } from '../../domain/logger';
 import type { MessagingDeps } from '../../domain/messaging/factory';
@@ -48,16 +50,33 @@ export function createBookingActivities(opts: BookingActivityOptions) {
       );
       return result;
     },
-    async notifyBookingApprovers(
-      input: { workspaceId: string; bookingId: string } & ApproverNotice,
-    ): Promise<{ sent: boolean; reason?: string }> {
+    /** Runs before the approval-reminder-offsets patch: the notice is sent from the activity itself. */
+    async notifyBookingApprovers(input: {
+      workspaceId: string;
+      bookingId: string;
+      kind: 'request' | 'reminder';
+      n: number;
+    }): Promise<{ sent: boolean; reason?: string }> {
       const ctx = activityCtx(opts.orm, input.workspaceId, await actorOf(input.workspaceId, input.bookingId, ''));
-      return notifyApprovers(
+      return mailApprovers(
         ctx,
         input.bookingId,
-        { kind: input.kind, n: input.n },
-        { messaging: messaging(), publicBaseUrl: opts.config.publicBaseUrl, log: opts.log },
+        { key: `${input.kind}:${input.n}`, kind: input.kind },
+        {
+          messaging: messaging(),
+          publicBaseUrl: opts.config.publicBaseUrl,
+          linkKey: decisionLinkKey(opts.config),
+          log: opts.log,
+        },
       );
+    },
+    /** An approver notice as an outbox event, at most once per booking, generation and notice (approver-notices.ts). */
+    async queueApproverNotice(input: ApproverNoticeInput): Promise<{ queued: boolean }> {
+      const ctx = activityCtx(opts.orm, input.workspaceId, await actorOf(input.workspaceId, input.bookingId, ''));
+      const { workspaceId: _w, ...notice } = input;
+      const result = await queueApproverNotice(ctx, notice);
+      opts.log.info({ workspaceId: input.workspaceId, ...notice, ...result }, 'approver notice');
+      return result;
     },
   };
 }

@@ -9,12 +9,14 @@ const booking = z.object({
 });
 const decided = booking.extend({
   decidedBy: z.enum(['deadline', 'user']),
+  /** How a user decided: the API, or the one-click link of an approver e-mail. */
+  via: z.enum(['api', 'email_link']).optional(),
   notes: z.string().optional(),
   reason: z.string().optional(),
 });
 const config = z.object({ bookingConfig: recordView });
 
-/** Bookings (created, approved or rejected, cancelled, rescheduled) and booking configs. */
+/** Bookings (created, approval requested/reminded, approved or rejected, cancelled, rescheduled) and configs. */
 export const bookingEvents = defineEvents({
   booking_created: booking.extend({ source: z.enum(['api', 'public']) }),
   booking_approved: decided,
@@ -24,6 +26,18 @@ export const bookingEvents = defineEvents({
     previous: z.object({ startDateTime: z.string(), endDateTime: z.string(), agentId: z.string().nullable() }),
     rescheduledBy: z.enum(['user', 'attendee']),
     reason: z.string().nullable(),
+  }),
+  /** The approvers are asked (the booking became pending, or a reschedule restarted its deadline). */
+  booking_approval_requested: booking.extend({
+    approvalDeadlineAt: z.string(),
+    reason: z.enum(['created', 'rescheduled']),
+    generation: z.number().int(),
+  }),
+  /** A reminder to the approvers, `reminderHours` before the approval deadline. */
+  booking_approval_reminder: booking.extend({
+    approvalDeadlineAt: z.string(),
+    reminderHours: z.number().int(),
+    generation: z.number().int(),
   }),
   booking_config_created: config,
   booking_config_updated: config.extend({ changes: changedKeys }),

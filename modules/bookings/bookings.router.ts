@@ -250,11 +250,16 @@ export const bookingsRoutes: RouteFactory = (deps) => {
       handler: async ({ ctx, params, body }) =>
         ok(
           bookings.serializeBooking(
-            await bookings.rescheduleBooking(ctx, await bookings.getBooking(ctx, params.id), {
-              newSlotStart: body.newSlotStart,
-              reason: body.reason,
-              by: 'user',
-            }),
+            await bookings.rescheduleBooking(
+              ctx,
+              await bookings.getBooking(ctx, params.id),
+              {
+                newSlotStart: body.newSlotStart,
+                reason: body.reason,
+                by: 'user',
+              },
+              side,
+            ),
           ),
         ),
     }),

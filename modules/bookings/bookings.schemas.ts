@@ -18,6 +18,9 @@ const clearable = (max: number) =>
     .max(max, `must be at most ${max} characters`)
     .nullable()
     .transform((v) => (v === '' || v === null ? null : v));
+/** Reminders to approvers per booking (hours before the approval deadline). */
+export const MAX_APPROVAL_REMINDERS = 5;
+
 const int = (min: number, max: number) =>
   z
     .number({ message: 'must be a number' })
@@ -98,7 +101,13 @@ export const bookingConfigFields = {
   slotIntervalMinutes: int(5, 24 * 60),
   requiresApproval: z.boolean({ message: 'must be a boolean' }),
   approvalDeadlineHours: int(1, 24 * 30),
-  approvalReminderHours: int(1, 24 * 30).nullable(),
+  approvalReminderHours: z
+    .array(int(1, 24 * 30 - 1), { message: 'must be a list of hours before the approval deadline, e.g. [24, 2]' })
+    .max(MAX_APPROVAL_REMINDERS, `at most ${MAX_APPROVAL_REMINDERS} reminders`)
+    .refine((list) => new Set(list).size === list.length, { message: 'each offset may appear only once' })
+    .nullable()
+    // Stored latest-first (the order they fall due); an empty list is no reminders, like null.
+    .transform((list) => (list?.length ? [...list].sort((a, b) => b - a) : null)),
   onApprovalTimeout: z.enum(APPROVAL_TIMEOUT_OUTCOMES, {
     message: `must be one of ${APPROVAL_TIMEOUT_OUTCOMES.join(', ')}`,
   }),
@@ -231,4 +240,14 @@ export const configPageQuery = z.object(pageParams(100));
 export const publicSlotsQuery = z.object({
   startDate: z.string({ message: 'is required (YYYY-MM-DD)' }),
   endDate: z.string({ message: 'is required (YYYY-MM-DD)' }),
+});
+
+/** A one-click decision link (decision-links.ts): shape only; the signature is checked by the service. */
+export const decisionTokenParams = z.object({
+  token: z.string().regex(/^[0-9a-f]{72}\.\d{1,6}\.\d{1,12}\.[A-Za-z0-9_-]{43}$/, 'not a decision link'),
+});
+export const linkDecisionBody = z.object({
+  decision: z.enum(['approve', 'reject'], { message: 'must be approve or reject' }),
+  notes: z.string().trim().max(5000, 'must be at most 5000 characters').optional(),
+  reason: z.string().trim().max(5000, 'must be at most 5000 characters').optional(),
 });

@@ -18,6 +18,7 @@ import { getConfig } from './booking-configs.service';
 import { bookingTransitions } from './bookings.rules';
 import type { BookingView } from './bookings.views';
 import { holdOf, rankAgents } from './slots';
+import type { DeadlineMove } from './booking-approval.messages';
 
 export const BOOKING_FIELDS = [
   '_id',
@@ -72,6 +73,10 @@ export interface BookingSideDeps {
   startApproval(ctx: Ctx, booking: Booking, config: BookingConfig): Promise<void>;
   /** Tells a running approval workflow the booking left pending outside it (cancel). */
   closeApproval(workflowId: string): Promise<void>;
+  /** The approval deadline of a pending booking (re)started at `from`. */
+  approvalDeadlineFrom(config: BookingConfig, from: Date): Date;
+  /** Tells a running approval workflow a reschedule restarted the deadline (after commit). */
+  moveApproval(workflowId: string, move: DeadlineMove): Promise<void>;
 }
 
 /** By `_id` or by `publicId` (spec: GET /bookings/:id). */
@@ -181,11 +186,16 @@ export async function cancelBooking(
   return booking;
 }
 
-/** Moves the hold to a new start under the same checks as create (same agent if free, else another free one). */
+/**
+ * Moves the hold to a new start under the same checks as create (same agent if free, else another free one). A
+ * pending booking stays pending: its approval deadline restarts from now (the run is signalled after commit) and
+ * the approvers are asked again (booking_approval_requested, in the same transaction).
+ */
 export async function rescheduleBooking(
   ctx: Ctx,
   booking: Booking,
   input: { newSlotStart: Date; reason?: string } & ActorKind,
+  side: Pick<BookingSideDeps, 'approvalDeadlineFrom' | 'moveApproval'>,
   opts: { now?: Date } = {},
 ): Promise<Booking> {
   if (!HOLDING_STATUSES.includes(booking.status)) {
@@ -229,10 +239,12 @@ export async function rescheduleBooking(
         const hold = holdOf(start.getTime(), mt.durationMinutes, config.bufferBeforeMinutes, config.bufferAfterMinutes);
         const end = new Date(start.getTime() + mt.durationMinutes * 60_000);
         const now = new Date();
+        const pending = booking.status === 'pending';
         const changed = await ctx.em.nativeUpdate(
           Booking,
           { _id: booking._id, status: booking.status, startDateTime: previous.start, agentId: previous.agentId },
           {
+            ...(pending ? { approvalDeadlineAt: side.approvalDeadlineFrom(config, now) } : {}),
             startDateTime: start,
             endDateTime: end,
             holdStart: new Date(hold.start),
@@ -277,7 +289,23 @@ export async function rescheduleBooking(
             reason: input.reason ?? null,
           }),
         });
+        if (pending && booking.approvalDeadlineAt)
+          emit(ctx, {
+            type: 'booking_approval_requested',
+            entityType: 'booking',
+            entityId: booking._id,
+            payload: bookingEventPayload(booking, {
+              approvalDeadlineAt: booking.approvalDeadlineAt.toISOString(),
+              reason: 'rescheduled' as const,
+              generation: booking.rescheduleCount,
+            }),
+          });
       });
+      if (booking.status === 'pending' && booking.approvalWorkflowId && booking.approvalDeadlineAt)
+        await side.moveApproval(booking.approvalWorkflowId, {
+          deadlineAt: booking.approvalDeadlineAt.toISOString(),
+          generation: booking.rescheduleCount,
+        });
       return booking;
     } catch (err) {
       if (!isHoldConflict(err) && !(err instanceof DomainError && err.code === 'conflict')) throw err;

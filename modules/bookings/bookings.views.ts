@@ -36,7 +36,10 @@ export const bookingConfigView = z.object({
   slotIntervalMinutes: z.number().int(),
   requiresApproval: z.boolean(),
   approvalDeadlineHours: z.number().int(),
-  approvalReminderHours: z.number().int().nullable(),
+  approvalReminderHours: z
+    .array(z.number().int())
+    .nullable()
+    .describe('hours before the approval deadline at which approvers are reminded, latest first; null: none'),
   onApprovalTimeout: z.enum(APPROVAL_TIMEOUT_OUTCOMES),
   approvers: z.array(idView).describe('user ids; empty: the owners and admins'),
   createPerson: z.boolean(),
@@ -134,3 +137,28 @@ export const publicSlotsView = z.object({
   slots: z.array(z.object(slotTimes)),
 });
 export type PublicSlotsView = z.infer<typeof publicSlotsView>;
+
+export const DECISION_LINK_STATES = ['open', 'used', 'decided', 'expired', 'superseded', 'not_approver'] as const;
+export type DecisionLinkState = (typeof DECISION_LINK_STATES)[number];
+
+/** An approver's one-click decision link: the booking and what the link can still do. */
+export const bookingDecisionView = z.object({
+  state: z
+    .enum(DECISION_LINK_STATES)
+    .describe(
+      'open: can decide; used: this link decided; decided: decided or cancelled otherwise; expired: the deadline passed; superseded: a reschedule sent a newer link; not_approver',
+    ),
+  canDecide: z.boolean(),
+  booking: z.object({
+    status: z.enum(BOOKING_STATUSES),
+    startDateTime: dateTimeView,
+    endDateTime: dateTimeView,
+    timeZone: z.string(),
+    meetingTypeName: z.string().nullable(),
+    bookingPage: z.string().describe("the booking config's name"),
+    attendee: z.object({ name: z.string(), email: z.string(), notes: z.string().nullable() }),
+    approvalDeadlineAt: dateTimeView.nullable(),
+    decidedAt: dateTimeView.nullable(),
+  }),
+});
+export type BookingDecisionView = z.infer<typeof bookingDecisionView>;

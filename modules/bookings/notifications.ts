@@ -10,20 +10,22 @@
  * operators see it (GET /admin/outbox/deliveries, `crm outbox list`).
  */
 import ical, { ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
-import { DateTime } from 'luxon';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { AppConfig } from '../../domain/config';
 import type { Ctx } from '../../domain/context';
 import { DomainError } from '../../domain/errors';
 import type { Logger } from '../../domain/logger';
-import { sendEmail, type EmailDeps } from '../../domain/messaging/email.service';
+import { sendEmail } from '../../domain/messaging/email.service';
 import { createMessagingDeps, type MessagingDeps } from '../../domain/messaging/factory';
 import { forkForWorkspace } from '../../domain/orm/tenant';
 import { eventNames } from '../../domain/outbox/event-names';
 import { PermanentFailure, type OutboxEventRecord, type Subscriber } from '../../domain/outbox/subscriber';
-import { User } from '../../domain/workspaces/user.entity';
 import { Booking, BookingConfig } from './booking.entity';
+import { mailApprovers } from './approver-notices';
+import { decisionLinkKey } from './decision-links';
+import { emailDeps, notConfigured, when } from './mail-parts';
 
+const APPROVER_EVENTS = eventNames('booking_approval_requested', 'booking_approval_reminder');
 const ATTENDEE_EVENTS = eventNames(
   'booking_created',
   'booking_approved',
@@ -34,12 +36,6 @@ const ATTENDEE_EVENTS = eventNames(
 
 export const publicBookingUrl = (baseUrl: string, publicId: string): string =>
   `${baseUrl.replace(/\/+$/, '')}/api/v1/public/bookings/${publicId}`;
-
-function when(b: Booking): string {
-  const start = DateTime.fromJSDate(b.startDateTime, { zone: b.timeZone });
-  const end = DateTime.fromJSDate(b.endDateTime, { zone: b.timeZone });
-  return `${start.toFormat('cccc d LLLL yyyy, HH:mm')}-${end.toFormat('HH:mm')} (${b.timeZone})`;
-}
 
 /** The iCalendar part: one UID per booking, SEQUENCE = reschedules (+1 for a cancellation). */
 export function bookingInvite(
@@ -137,8 +133,6 @@ function organizerOf(messaging: MessagingDeps): { email: string; name: string } 
   return m ? { email: m[2]!, name: (m[1] ?? '').trim() || m[2]! } : { email: from, name: from };
 }
 
-const notConfigured = (err: unknown): boolean => err instanceof DomainError && err.code === 'not_configured';
-
 export interface NotificationDeps {
   orm: MikroORM;
   config: AppConfig;
@@ -151,20 +145,39 @@ export function lazyMessaging(deps: NotificationDeps): () => MessagingDeps {
   return () => (messaging ??= createMessagingDeps(deps.config));
 }
 
-const emailDeps = (m: MessagingDeps): EmailDeps => ({
-  transport: m.transport,
-  accounts: m.accounts,
-  tracking: m.tracking,
-});
-
-/** The outbox subscriber that e-mails attendees; idempotent on the event id (the send's key). */
+/**
+ * The outbox subscriber that e-mails attendees (idempotent on the event id, the send's key) and approvers (the
+ * approval workflow's queued notices and a pending booking's reschedule: approver-notices.ts).
+ */
 export function bookingNotificationSubscriber(deps: NotificationDeps): Subscriber {
   const messaging = lazyMessaging(deps);
+  const linkKey = decisionLinkKey(deps.config);
+  const approverNotice = async (em: Ctx['em'], event: OutboxEventRecord): Promise<void> => {
+    const p = event.payload as { generation?: number; reminderHours?: number; reason?: string };
+    const generation = p.generation ?? 0;
+    const kind =
+      event.type === 'booking_approval_reminder' ? 'reminder' : p.reason === 'rescheduled' ? 'rescheduled' : 'request';
+    const key = kind === 'reminder' ? `${generation}:reminder:${p.reminderHours}` : `${generation}:request`;
+    const ctx: Ctx = {
+      em,
+      actor: { workspaceId: event.workspaceId, userId: event.actorUserId ?? '', role: 'owner', scopes: [] },
+    };
+    const result = await mailApprovers(
+      ctx,
+      event.entityId,
+      { key, kind, generation },
+      { messaging: messaging(), publicBaseUrl: deps.config.publicBaseUrl, linkKey, log: deps.log },
+    );
+    if (!result.sent && result.reason !== 'not_configured')
+      deps.log.info({ bookingId: event.entityId, notice: key, reason: result.reason }, 'approver notice not sent');
+  };
   return {
     name: 'booking-notifications',
-    handles: (e) => e.entityType === 'booking' && ATTENDEE_EVENTS.includes(e.type),
+    handles: (e) =>
+      e.entityType === 'booking' && (ATTENDEE_EVENTS.includes(e.type) || APPROVER_EVENTS.includes(e.type)),
     async handle(event: OutboxEventRecord) {
       const em = forkForWorkspace(deps.orm.em, event.workspaceId);
+      if (APPROVER_EVENTS.includes(event.type)) return approverNotice(em, event);
       const booking = await em.findOne(Booking, { _id: event.entityId });
       if (!booking) return;
       const config = await em.findOne(BookingConfig, { _id: booking.configId });
@@ -228,72 +241,4 @@ export function bookingNotificationSubscriber(deps: NotificationDeps): Subscribe
       }
     },
   };
-}
-
-/** Approvers: the config's, else the workspace's owners and admins. */
-async function approverAddresses(ctx: Ctx, config: BookingConfig): Promise<string[]> {
-  const users = config.approvers.length
-    ? await ctx.em.find(User, { _id: { $in: config.approvers } }, { fields: ['email'] })
-    : await ctx.em.find(User, { role: { $in: ['owner', 'admin'] } }, { fields: ['email'], limit: 50 });
-  return [...new Set(users.map((u) => u.email))];
-}
-
-export interface ApproverNotice {
-  kind: 'request' | 'reminder';
-  n: number;
-}
-
-/**
- * One e-mail to all approvers per notice (key booking:<id>:approval:<kind>:<n>); skipped once the booking is not
- * pending.
- */
-export async function notifyApprovers(
-  ctx: Ctx,
-  bookingId: string,
-  notice: ApproverNotice,
-  deps: { messaging: MessagingDeps; publicBaseUrl: string; log: Logger },
-): Promise<{ sent: boolean; reason?: string }> {
-  const booking = await ctx.em.findOne(Booking, { _id: bookingId });
-  if (!booking || booking.status !== 'pending') return { sent: false, reason: booking ? booking.status : 'missing' };
-  const config = await ctx.em.findOne(BookingConfig, { _id: booking.configId });
-  if (!config) return { sent: false, reason: 'config missing' };
-  const to = await approverAddresses(ctx, config);
-  if (!to.length) return { sent: false, reason: 'no approvers' };
-  const api = `${deps.publicBaseUrl.replace(/\/+$/, '')}/api/v1/bookings/${booking._id}`;
-  const deadline = booking.approvalDeadlineAt
-    ? DateTime.fromJSDate(booking.approvalDeadlineAt, { zone: booking.timeZone }).toFormat('d LLLL yyyy, HH:mm')
-    : 'the deadline';
-  const subject = `${notice.kind === 'reminder' ? 'Reminder: ' : ''}Booking awaiting approval: ${booking.attendeeInfo.name}, ${when(booking)}`;
-  const text = [
-    `${booking.attendeeInfo.name} <${booking.attendeeInfo.email}> requested ${booking.meetingTypeName ?? 'a meeting'} (${config.name}) on ${when(booking)}.`,
-    booking.attendeeInfo.notes ? `Notes: ${booking.attendeeInfo.notes}` : '',
-    `Approve: POST ${api}/approve  ·  Reject: POST ${api}/reject`,
-    `Without a decision by ${deadline} (${booking.timeZone}) the booking is ${config.onApprovalTimeout === 'approve' ? 'approved' : 'rejected'} automatically.`,
-  ]
-    .filter(Boolean)
-    .join('\n\n');
-  try {
-    await sendEmail(
-      ctx,
-      {
-        to,
-        subject,
-        text,
-        source: 'api',
-        sourceRef: booking._id,
-        idempotencyKey: `booking:${booking._id}:approval:${notice.kind}:${notice.n}`,
-        links: booking.personId ? { personId: booking.personId } : {},
-      },
-      emailDeps(deps.messaging),
-    );
-    return { sent: true };
-  } catch (err) {
-    if (notConfigured(err)) {
-      deps.log.warn({ bookingId }, 'booking approval e-mail skipped: e-mail is not configured');
-      return { sent: false, reason: 'not_configured' };
-    }
-    // A refused address is not worth retrying; transport failures are.
-    if (err instanceof DomainError && err.code === 'validation') return { sent: false, reason: err.message };
-    throw err;
-  }
 }

@@ -125,10 +125,11 @@ export async function publicReschedule(
   orm: MikroORM,
   publicId: string,
   newSlotStart: Date,
+  side: BookingSideDeps,
   now = new Date(),
 ): Promise<PublicBookingView> {
   const l = await load(orm, publicId);
   assertSelfService(l, now);
-  await rescheduleBooking(l.ctx, l.booking, { newSlotStart, by: 'attendee' }, { now });
+  await rescheduleBooking(l.ctx, l.booking, { newSlotStart, by: 'attendee' }, side, { now });
   return publicView(orm, publicId, now);
 }

@@ -3630,7 +3630,7 @@ export interface paths {
         put?: never;
         /**
          * Subscribe a URL (https; http only for OUTBOUND_ALLOW_HOSTS) to event types ("*" for all). The answer carries the whole secret (whsec_…), the only time it is shown.
-         * @description Standard Webhooks: headers webhook-id (msg_<deliveryId>, the same on every attempt), webhook-timestamp, webhook-signature (v1,<base64 HMAC-SHA256>; two, space-separated, during a secret rotation); body { type, timestamp, data }. Retries: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (±10% jitter); 410 disables the subscription, as do 5 deliveries in a row that failed every attempt. Event types: `company.created` (outbox `company_created`), `company.updated` (outbox `company_updated`), `company.deleted` (outbox `company_deleted`), `person.created` (outbox `person_created`), `person.updated` (outbox `person_updated`), `person.deleted` (outbox `person_deleted`), `lead.created` (outbox `lead_created`), `lead.updated` (outbox `lead_updated`), `lead.deleted` (outbox `lead_deleted`), `deal.created` (outbox `deal_created`), `deal.updated` (outbox `deal_updated`), `deal.deleted` (outbox `deal_deleted`), `deal.stage_changed` (outbox `deal_stage_changed`), `deal.won` (outbox `deal_won`), `deal.lost` (outbox `deal_lost`), `task.created` (outbox `task_created`), `task.updated` (outbox `task_updated`), `task.deleted` (outbox `task_deleted`), `task.completed` (outbox `task_completed`), `note.created` (outbox `note_created`), `note.updated` (outbox `note_updated`), `note.deleted` (outbox `note_deleted`), `call.created` (outbox `call_created`), `call.updated` (outbox `call_updated`), `call.deleted` (outbox `call_deleted`), `call.completed` (outbox `call_completed`), `call.answered` (outbox `call_answered`), `calendar_event.created` (outbox `event_created`), `calendar_event.updated` (outbox `event_updated`), `calendar_event.deleted` (outbox `event_deleted`), `tag.added` (outbox `tag_added`), `tag.removed` (outbox `tag_removed`), `email.sent` (outbox `email_sent`), `email.received` (outbox `email_received`), `email.opened` (outbox `email_opened`), `email.clicked` (outbox `email_clicked`), `email.replied` (outbox `email_replied`), `email.bounced` (outbox `email_bounced`), `sms.sent` (outbox `sms_sent`), `sms.received` (outbox `sms_received`), `sms.replied` (outbox `sms_replied`), `sequence.enrolled` (outbox `sequence_enrolled`), `sequence.completed` (outbox `sequence_completed`), `sequence.exited` (outbox `sequence_exited`), `sequence.paused` (outbox `sequence_paused`), `sequence.resumed` (outbox `sequence_resumed`), `sequence.unenrolled` (outbox `sequence_unenrolled`), `offer.sent` (outbox `offer_sent`), `contract.sent` (outbox `contract_sent`), `contract.signed` (outbox `contract_signed`), `contract.completed` (outbox `contract_completed`), `contract.declined` (outbox `contract_declined`), `contract.expired` (outbox `contract_expired`), `contract.voided` (outbox `contract_voided`), `contract.invitation_failed` (outbox `contract_invitation_failed`), `contract.signer_corrected` (outbox `contract_signer_corrected`), `contract.invitation_resent` (outbox `contract_invitation_resent`), `contract.extended` (outbox `contract_extended`), `booking.created` (outbox `booking_created`), `booking.cancelled` (outbox `booking_cancelled`), `booking.rescheduled` (outbox `booking_rescheduled`), `booking.approved` (outbox `booking_approved`), `booking.rejected` (outbox `booking_rejected`), `offer.accepted` (outbox `offer_accepted`), `offer.declined` (outbox `offer_rejected`); plus webhook.test (POST …/test only).
+         * @description Standard Webhooks: headers webhook-id (msg_<deliveryId>, the same on every attempt), webhook-timestamp, webhook-signature (v1,<base64 HMAC-SHA256>; two, space-separated, during a secret rotation); body { type, timestamp, data }. Retries: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h (±10% jitter); 410 disables the subscription, as do 5 deliveries in a row that failed every attempt. Event types: `company.created` (outbox `company_created`), `company.updated` (outbox `company_updated`), `company.deleted` (outbox `company_deleted`), `person.created` (outbox `person_created`), `person.updated` (outbox `person_updated`), `person.deleted` (outbox `person_deleted`), `lead.created` (outbox `lead_created`), `lead.updated` (outbox `lead_updated`), `lead.deleted` (outbox `lead_deleted`), `deal.created` (outbox `deal_created`), `deal.updated` (outbox `deal_updated`), `deal.deleted` (outbox `deal_deleted`), `deal.stage_changed` (outbox `deal_stage_changed`), `deal.won` (outbox `deal_won`), `deal.lost` (outbox `deal_lost`), `task.created` (outbox `task_created`), `task.updated` (outbox `task_updated`), `task.deleted` (outbox `task_deleted`), `task.completed` (outbox `task_completed`), `note.created` (outbox `note_created`), `note.updated` (outbox `note_updated`), `note.deleted` (outbox `note_deleted`), `call.created` (outbox `call_created`), `call.updated` (outbox `call_updated`), `call.deleted` (outbox `call_deleted`), `call.completed` (outbox `call_completed`), `call.answered` (outbox `call_answered`), `calendar_event.created` (outbox `event_created`), `calendar_event.updated` (outbox `event_updated`), `calendar_event.deleted` (outbox `event_deleted`), `tag.added` (outbox `tag_added`), `tag.removed` (outbox `tag_removed`), `email.sent` (outbox `email_sent`), `email.received` (outbox `email_received`), `email.opened` (outbox `email_opened`), `email.clicked` (outbox `email_clicked`), `email.replied` (outbox `email_replied`), `email.bounced` (outbox `email_bounced`), `sms.sent` (outbox `sms_sent`), `sms.received` (outbox `sms_received`), `sms.replied` (outbox `sms_replied`), `sequence.enrolled` (outbox `sequence_enrolled`), `sequence.completed` (outbox `sequence_completed`), `sequence.exited` (outbox `sequence_exited`), `sequence.paused` (outbox `sequence_paused`), `sequence.resumed` (outbox `sequence_resumed`), `sequence.unenrolled` (outbox `sequence_unenrolled`), `offer.sent` (outbox `offer_sent`), `contract.sent` (outbox `contract_sent`), `contract.signed` (outbox `contract_signed`), `contract.completed` (outbox `contract_completed`), `contract.declined` (outbox `contract_declined`), `contract.expired` (outbox `contract_expired`), `contract.voided` (outbox `contract_voided`), `contract.invitation_failed` (outbox `contract_invitation_failed`), `contract.signer_corrected` (outbox `contract_signer_corrected`), `contract.invitation_resent` (outbox `contract_invitation_resent`), `contract.extended` (outbox `contract_extended`), `booking.created` (outbox `booking_created`), `booking.cancelled` (outbox `booking_cancelled`), `booking.rescheduled` (outbox `booking_rescheduled`), `booking.approved` (outbox `booking_approved`), `booking.rejected` (outbox `booking_rejected`), `booking.approval_requested` (outbox `booking_approval_requested`), `booking.approval_reminder` (outbox `booking_approval_reminder`), `offer.accepted` (outbox `offer_accepted`), `offer.declined` (outbox `offer_rejected`); plus webhook.test (POST …/test only).
          *
          *     Scopes: webhooks. Roles: owner, admin, member.
          */
@@ -5184,6 +5184,30 @@ export interface paths {
          *     - a pending booking nobody decides on before approvalDeadlineHours becomes rejected or approved per the config (onApprovalTimeout)
          */
         post: operations["postApiV1BookingsByIdReschedule"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/api/v1/public/booking-decisions/{token}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * An approver's one-click link (from the approval e-mails): the booking with approve and reject buttons. Never decides (mail scanners prefetch links). JSON: 410 when the link was used, expired (the approval deadline passed) or superseded by a reschedule's newer link; 409 when the booking was decided or cancelled otherwise; 403 when the user is no longer an approver; 404 unknown or forged link. The HTML page says the same with status 200.
+         * @description No authentication (opened by approvers from their e-mail, without an API key: the signed link (HMAC, expiring at the approval deadline) is the capability).
+         */
+        get: operations["getApiV1PublicBookingDecisionsByToken"];
+        put?: never;
+        /**
+         * Decide with the link: { decision: approve|reject, notes?, reason? } (JSON or the page's form). The link's SHA-256 is the Temporal update id, so a double click or a retry decides once (both answer the one outcome). Errors as for GET (410 used/expired/superseded, 409 decided otherwise); a form post answers 303 back to the page.
+         * @description No authentication (opened by approvers from their e-mail, without an API key: the signed link (HMAC, expiring at the approval deadline) is the capability).
+         */
+        post: operations["postApiV1PublicBookingDecisionsByToken"];
         delete?: never;
         options?: never;
         head?: never;
@@ -28567,7 +28591,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url: string;
-                    events: ("*" | "booking.approved" | "booking.cancelled" | "booking.created" | "booking.rejected" | "booking.rescheduled" | "calendar_event.created" | "calendar_event.deleted" | "calendar_event.updated" | "call.answered" | "call.completed" | "call.created" | "call.deleted" | "call.updated" | "company.created" | "company.deleted" | "company.updated" | "contract.completed" | "contract.declined" | "contract.expired" | "contract.extended" | "contract.invitation_failed" | "contract.invitation_resent" | "contract.sent" | "contract.signed" | "contract.signer_corrected" | "contract.voided" | "deal.created" | "deal.deleted" | "deal.lost" | "deal.stage_changed" | "deal.updated" | "deal.won" | "email.bounced" | "email.clicked" | "email.opened" | "email.received" | "email.replied" | "email.sent" | "lead.created" | "lead.deleted" | "lead.updated" | "note.created" | "note.deleted" | "note.updated" | "offer.accepted" | "offer.declined" | "offer.sent" | "person.created" | "person.deleted" | "person.updated" | "sequence.completed" | "sequence.enrolled" | "sequence.exited" | "sequence.paused" | "sequence.resumed" | "sequence.unenrolled" | "sms.received" | "sms.replied" | "sms.sent" | "tag.added" | "tag.removed" | "task.completed" | "task.created" | "task.deleted" | "task.updated")[];
+                    events: ("*" | "booking.approval_reminder" | "booking.approval_requested" | "booking.approved" | "booking.cancelled" | "booking.created" | "booking.rejected" | "booking.rescheduled" | "calendar_event.created" | "calendar_event.deleted" | "calendar_event.updated" | "call.answered" | "call.completed" | "call.created" | "call.deleted" | "call.updated" | "company.created" | "company.deleted" | "company.updated" | "contract.completed" | "contract.declined" | "contract.expired" | "contract.extended" | "contract.invitation_failed" | "contract.invitation_resent" | "contract.sent" | "contract.signed" | "contract.signer_corrected" | "contract.voided" | "deal.created" | "deal.deleted" | "deal.lost" | "deal.stage_changed" | "deal.updated" | "deal.won" | "email.bounced" | "email.clicked" | "email.opened" | "email.received" | "email.replied" | "email.sent" | "lead.created" | "lead.deleted" | "lead.updated" | "note.created" | "note.deleted" | "note.updated" | "offer.accepted" | "offer.declined" | "offer.sent" | "person.created" | "person.deleted" | "person.updated" | "sequence.completed" | "sequence.enrolled" | "sequence.exited" | "sequence.paused" | "sequence.resumed" | "sequence.unenrolled" | "sms.received" | "sms.replied" | "sms.sent" | "tag.added" | "tag.removed" | "task.completed" | "task.created" | "task.deleted" | "task.updated")[];
                     name?: string | null;
                     active?: boolean;
                 };
@@ -28715,7 +28739,7 @@ export interface operations {
             content: {
                 "application/json": {
                     url?: string;
-                    events?: ("*" | "booking.approved" | "booking.cancelled" | "booking.created" | "booking.rejected" | "booking.rescheduled" | "calendar_event.created" | "calendar_event.deleted" | "calendar_event.updated" | "call.answered" | "call.completed" | "call.created" | "call.deleted" | "call.updated" | "company.created" | "company.deleted" | "company.updated" | "contract.completed" | "contract.declined" | "contract.expired" | "contract.extended" | "contract.invitation_failed" | "contract.invitation_resent" | "contract.sent" | "contract.signed" | "contract.signer_corrected" | "contract.voided" | "deal.created" | "deal.deleted" | "deal.lost" | "deal.stage_changed" | "deal.updated" | "deal.won" | "email.bounced" | "email.clicked" | "email.opened" | "email.received" | "email.replied" | "email.sent" | "lead.created" | "lead.deleted" | "lead.updated" | "note.created" | "note.deleted" | "note.updated" | "offer.accepted" | "offer.declined" | "offer.sent" | "person.created" | "person.deleted" | "person.updated" | "sequence.completed" | "sequence.enrolled" | "sequence.exited" | "sequence.paused" | "sequence.resumed" | "sequence.unenrolled" | "sms.received" | "sms.replied" | "sms.sent" | "tag.added" | "tag.removed" | "task.completed" | "task.created" | "task.deleted" | "task.updated")[];
+                    events?: ("*" | "booking.approval_reminder" | "booking.approval_requested" | "booking.approved" | "booking.cancelled" | "booking.created" | "booking.rejected" | "booking.rescheduled" | "calendar_event.created" | "calendar_event.deleted" | "calendar_event.updated" | "call.answered" | "call.completed" | "call.created" | "call.deleted" | "call.updated" | "company.created" | "company.deleted" | "company.updated" | "contract.completed" | "contract.declined" | "contract.expired" | "contract.extended" | "contract.invitation_failed" | "contract.invitation_resent" | "contract.sent" | "contract.signed" | "contract.signer_corrected" | "contract.voided" | "deal.created" | "deal.deleted" | "deal.lost" | "deal.stage_changed" | "deal.updated" | "deal.won" | "email.bounced" | "email.clicked" | "email.opened" | "email.received" | "email.replied" | "email.sent" | "lead.created" | "lead.deleted" | "lead.updated" | "note.created" | "note.deleted" | "note.updated" | "offer.accepted" | "offer.declined" | "offer.sent" | "person.created" | "person.deleted" | "person.updated" | "sequence.completed" | "sequence.enrolled" | "sequence.exited" | "sequence.paused" | "sequence.resumed" | "sequence.unenrolled" | "sms.received" | "sms.replied" | "sms.sent" | "tag.added" | "tag.removed" | "task.completed" | "task.created" | "task.deleted" | "task.updated")[];
                     name?: string | null;
                     active?: boolean;
                 };
@@ -38180,7 +38204,8 @@ export interface operations {
                             slotIntervalMinutes: number;
                             requiresApproval: boolean;
                             approvalDeadlineHours: number;
-                            approvalReminderHours: number | null;
+                            /** @description hours before the approval deadline at which approvers are reminded, latest first; null: none */
+                            approvalReminderHours: number[] | null;
                             /** @enum {string} */
                             onApprovalTimeout: "reject" | "approve";
                             /** @description user ids; empty: the owners and admins */
@@ -38269,7 +38294,7 @@ export interface operations {
                     slotIntervalMinutes?: number;
                     requiresApproval?: boolean;
                     approvalDeadlineHours?: number;
-                    approvalReminderHours?: number | null;
+                    approvalReminderHours?: number[] | null;
                     /** @enum {string} */
                     onApprovalTimeout?: "reject" | "approve";
                     approvers?: string[];
@@ -38374,7 +38399,8 @@ export interface operations {
                             slotIntervalMinutes: number;
                             requiresApproval: boolean;
                             approvalDeadlineHours: number;
-                            approvalReminderHours: number | null;
+                            /** @description hours before the approval deadline at which approvers are reminded, latest first; null: none */
+                            approvalReminderHours: number[] | null;
                             /** @enum {string} */
                             onApprovalTimeout: "reject" | "approve";
                             /** @description user ids; empty: the owners and admins */
@@ -38506,7 +38532,8 @@ export interface operations {
                             slotIntervalMinutes: number;
                             requiresApproval: boolean;
                             approvalDeadlineHours: number;
-                            approvalReminderHours: number | null;
+                            /** @description hours before the approval deadline at which approvers are reminded, latest first; null: none */
+                            approvalReminderHours: number[] | null;
                             /** @enum {string} */
                             onApprovalTimeout: "reject" | "approve";
                             /** @description user ids; empty: the owners and admins */
@@ -38592,7 +38619,7 @@ export interface operations {
                     slotIntervalMinutes?: number;
                     requiresApproval?: boolean;
                     approvalDeadlineHours?: number;
-                    approvalReminderHours?: number | null;
+                    approvalReminderHours?: number[] | null;
                     /** @enum {string} */
                     onApprovalTimeout?: "reject" | "approve";
                     approvers?: string[];
@@ -38696,7 +38723,8 @@ export interface operations {
                             slotIntervalMinutes: number;
                             requiresApproval: boolean;
                             approvalDeadlineHours: number;
-                            approvalReminderHours: number | null;
+                            /** @description hours before the approval deadline at which approvers are reminded, latest first; null: none */
+                            approvalReminderHours: number[] | null;
                             /** @enum {string} */
                             onApprovalTimeout: "reject" | "approve";
                             /** @description user ids; empty: the owners and admins */
@@ -39757,6 +39785,151 @@ export interface operations {
             415: components["responses"]["Error415"];
             422: components["responses"]["Error422"];
             429: components["responses"]["Error429"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    getApiV1PublicBookingDecisionsByToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description JSON (Accept: application/json) for a link that can decide; a browser gets the HTML page in every state */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description open: can decide; used: this link decided; decided: decided or cancelled otherwise; expired: the deadline passed; superseded: a reschedule sent a newer link; not_approver
+                             * @enum {string}
+                             */
+                            state: "open" | "used" | "decided" | "expired" | "superseded" | "not_approver";
+                            canDecide: boolean;
+                            booking: {
+                                /** @enum {string} */
+                                status: "pending" | "approved" | "confirmed" | "rejected" | "cancelled";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                startDateTime: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                endDateTime: string;
+                                timeZone: string;
+                                meetingTypeName: string | null;
+                                /** @description the booking config's name */
+                                bookingPage: string;
+                                attendee: {
+                                    name: string;
+                                    email: string;
+                                    notes: string | null;
+                                };
+                                approvalDeadlineAt: string | null;
+                                decidedAt: string | null;
+                            };
+                        };
+                    };
+                    "text/html": string;
+                };
+            };
+            400: components["responses"]["Error400"];
+            404: components["responses"]["Error404"];
+            410: components["responses"]["Error410"];
+            500: components["responses"]["Error500"];
+            503: components["responses"]["Error503"];
+        };
+    };
+    postApiV1PublicBookingDecisionsByToken: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                token: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: {
+            content: {
+                "application/json": unknown;
+                "application/x-www-form-urlencoded": unknown;
+                "text/plain": unknown;
+            };
+        };
+        responses: {
+            /** @description a JSON post: the decided booking (state used) */
+            200: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    "Cache-Control": components["headers"]["Cache-Control"];
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        data: {
+                            /**
+                             * @description open: can decide; used: this link decided; decided: decided or cancelled otherwise; expired: the deadline passed; superseded: a reschedule sent a newer link; not_approver
+                             * @enum {string}
+                             */
+                            state: "open" | "used" | "decided" | "expired" | "superseded" | "not_approver";
+                            canDecide: boolean;
+                            booking: {
+                                /** @enum {string} */
+                                status: "pending" | "approved" | "confirmed" | "rejected" | "cancelled";
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                startDateTime: string;
+                                /**
+                                 * Format: date-time
+                                 * @description ISO 8601 date-time (UTC)
+                                 */
+                                endDateTime: string;
+                                timeZone: string;
+                                meetingTypeName: string | null;
+                                /** @description the booking config's name */
+                                bookingPage: string;
+                                attendee: {
+                                    name: string;
+                                    email: string;
+                                    notes: string | null;
+                                };
+                                approvalDeadlineAt: string | null;
+                                decidedAt: string | null;
+                            };
+                        };
+                    };
+                };
+            };
+            /** @description a form post: back to the page, which shows the outcome */
+            303: {
+                headers: {
+                    "X-Request-Id": components["headers"]["X-Request-Id"];
+                    Location: components["headers"]["Location"];
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            400: components["responses"]["Error400"];
+            404: components["responses"]["Error404"];
+            409: components["responses"]["Error409"];
+            410: components["responses"]["Error410"];
+            413: components["responses"]["Error413"];
+            415: components["responses"]["Error415"];
             500: components["responses"]["Error500"];
             503: components["responses"]["Error503"];
         };

@@ -36,6 +36,9 @@ const ALLOWED_PUBLIC = [
   'GET /api/v1/public/bookings/:publicId/available-slots',
   'POST /api/v1/public/bookings/:publicId/cancel',
   'POST /api/v1/public/bookings/:publicId/reschedule',
+  // Booking approvers from their e-mail: the signed, expiring link is the capability (GET never decides).
+  'GET /api/v1/public/booking-decisions/:token',
+  'POST /api/v1/public/booking-decisions/:token',
 ];
 
 const SAMPLE_ID = '0123456789abcdef01234567';

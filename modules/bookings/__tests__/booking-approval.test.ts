@@ -145,8 +145,8 @@ it('cancel of a pending booking frees the slot and ends the run; approving it af
 }, 40_000);
 
 it('reminders on a durable timer until someone decides', async () => {
-  // Deadline 3 h = 10.8 s, reminder every hour = 3.6 s.
-  const { booking } = await pending({}, { approvalDeadlineHours: 3, approvalReminderHours: 1 });
+  // Deadline 3 h = 10.8 s, reminders 2 h and 1 h before it (3.6 s and 7.2 s after the request).
+  const { booking } = await pending({}, { approvalDeadlineHours: 3, approvalReminderHours: [2, 1] });
   await waitFor(
     async () =>
       mailsTo(ownerEmail).some((m) => m.raw.includes(booking._id) && m.headers.subject?.startsWith('Reminder:')),

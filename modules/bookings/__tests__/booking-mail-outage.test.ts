@@ -141,8 +141,9 @@ async function outage(automationId: string): Promise<void> {
     bookings.push({ _id: res.body.data._id, email: res.body.data.attendeeInfo.email });
   }
   const ids = bookings.map((b) => b._id);
-  // The "request received" e-mails fail and are parked.
-  await waitFor(async () => ((await parked(ids)).length === 3 ? true : null), 15_000, 'three parked e-mails');
+  // The "request received" e-mails fail and are parked; the approvers' request (an outbox event of the same booking
+  // since the approval-reminder-offsets patch) queues behind each.
+  await waitFor(async () => ((await parked(ids)).length === 6 ? true : null), 15_000, 'six parked e-mails');
 
   for (const b of bookings) {
     const approved = await t.http.post(`/api/v1/bookings/${b._id}/approve`, {});
@@ -184,8 +185,10 @@ async function outage(automationId: string): Promise<void> {
     );
   }
   const held = await parked(ids);
-  // Per booking: the request-received e-mail (failing, retried) and the approval queued behind it.
-  expect(held).toHaveLength(6);
+  // Per booking: the request-received e-mail (failing, retried), the approvers' request and the approval queued
+  // behind it.
+  expect(held).toHaveLength(9);
+  expect(held.filter((p) => p.type === 'booking_approval_requested').every((p) => p.attempts === 0)).toBe(true);
   expect(held.every((p) => p.status === 'pending')).toBe(true);
   expect(held.filter((p) => p.type === 'booking_created').every((p) => p.attempts >= 2 && p.last_error)).toBe(true);
   expect(held.filter((p) => p.type === 'booking_approved').every((p) => p.attempts === 0)).toBe(true);

@@ -66,6 +66,7 @@ describe('workflow messages', () => {
       approveUpdate: 'update approve',
       rejectUpdate: 'update reject',
       decideSignal: 'signal decide',
+      deadlineMovedSignal: 'signal deadlineMoved',
       closedSignal: 'signal bookingClosed',
     });
     expect(descriptors(contractMessages)).toEqual({
