@@ -44,6 +44,7 @@ import {
   createLeadsPaced,
   engineLatencies,
   executionCounts,
+  latencyLegs,
 } from './automation-runs';
 import { benchLog, runBench } from './bench-stack';
 import { figures, poller, sleep } from './stats';
@@ -164,6 +165,7 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
       const aRuns = await engineLatencies(pool, a.automationId, aCommitted);
       const bRuns = await engineLatencies(pool, b.automationId, bCommitted);
       const aFig = figures(aRuns.starts, aRuns.ends);
+      log(`${label}: B's legs, median ms: ${await latencyLegs(pool, b.automationId, bCommitted)}`);
       log(
         `${label}: A ${aFig.perS.toFixed(1)} runs/s (${aFig.wallMs} ms); B ${bCommitted.size} events, first action ` +
           `p50 ${bRuns.firstActionP50} ms, p95 ${bRuns.firstActionP95} ms (load ${loadavg()[0]!.toFixed(1)})`,
@@ -187,7 +189,11 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     const fairRun = await burst('fair sharing on');
     await sleep(2000);
     await startDispatcher(false);
-    const fifoRun = await burst('baseline, fair sharing off');
+    // BENCH_SKIP_BASELINE=1 (diagnosis only): no baseline burst; the RESULT line then has no a_base_per_s figure.
+    const fifoRun =
+      process.env.BENCH_SKIP_BASELINE === '1'
+        ? { aPerS: Number.NaN, bP50: Number.NaN, bP95: Number.NaN, bCount: 0 }
+        : await burst('baseline, fair sharing off');
     await dispatcher?.stop();
     dispatcher = undefined;
 

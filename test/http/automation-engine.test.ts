@@ -66,6 +66,8 @@ describe('starts from CRM writes (outbox → automations subscriber)', () => {
       CrmEntityId: [lead._id],
     });
     expect(await desc.memo).toMatchObject({ automationName: expect.any(String), workspaceId: tenant.workspaceId });
+    // Its workspace is its Temporal fairness key (docs/automations.md "Fair sharing between workspaces").
+    expect(desc.raw.workflowExecutionInfo?.priority?.fairnessKey).toBe(tenant.workspaceId);
 
     // A re-delivered event (same event id) starts nothing new.
     await h.app.runtime.deps.orm.em
