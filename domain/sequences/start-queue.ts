@@ -6,6 +6,7 @@
  * unsubscribe, a restart) ends the row itself (exit-queued.ts); a pause answers 409 with Retry-After (runs.ts).
  */
 import { queuedAdmission } from '../intake/admission';
+import { fairPickSql, nextCursor } from '../intake/fair-pick';
 import type { StartQueue } from '../intake/starter';
 import type { SequenceEngineDeps } from './ports';
 import { startEnrollmentWorkflow, startRowOf, type EnrollmentDbRow } from './runs';
@@ -20,23 +21,30 @@ export const enrollmentAdmission = queuedAdmission({
 
 type ClaimedEnrollment = EnrollmentDbRow & { workflow_id: string };
 
-const claimSql = (scoped: boolean): string => `with c as (
-    select id from sequence_enrollment
-     where start_queued and status = 'active' and (start_lease_until is null or start_lease_until < now())
-       ${scoped ? 'and workspace_id in (?)' : ''}
-     order by id limit ? for update skip locked)
-  update sequence_enrollment e set start_lease_until = now() + make_interval(secs => ?) from c where e.id = c.id
+/** Claim (in turns per workspace, intake/fair-pick.ts) and lease. Bindings: the pick's, then the lease seconds. */
+const claimSql = (pick: string): string => `${pick}
+  update sequence_enrollment e set start_lease_until = now() + make_interval(secs => ?) from picked c where e.id = c.id
   returning e.id, e.workspace_id, e.sequence_id, e.sequence_name, e.entity_type, e.entity_id, e.snapshot, e.workflow_id`;
 
 export function enrollmentStartQueue(deps: SequenceEngineDeps): StartQueue<ClaimedEnrollment> {
   const conn = () => deps.orm.em.getConnection();
+  let cursor = '';
   return {
     name: 'enrollment',
-    claim: (scope, limit, leaseS) =>
-      conn().execute<ClaimedEnrollment[]>(
-        claimSql(Boolean(scope)),
-        scope ? [[...scope], limit, leaseS] : [limit, leaseS],
-      ),
+    async claim(scope, limit, leaseS) {
+      const pick = fairPickSql({
+        table: 'sequence_enrollment',
+        queued: 't.start_queued',
+        claimable:
+          "t.start_queued and t.status = 'active' and (t.start_lease_until is null or t.start_lease_until < now())",
+        scope,
+        cursor,
+        limit,
+      });
+      const rows = await conn().execute<ClaimedEnrollment[]>(claimSql(pick.sql), [...pick.params, leaseS]);
+      cursor = nextCursor(cursor, rows);
+      return rows;
+    },
     starter: () => ({
       async start(r) {
         const row = startRowOf(r);

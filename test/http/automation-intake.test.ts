@@ -13,6 +13,8 @@ import {
   type EngineHarness,
 } from '../support/automation-engine';
 import type { Tenant } from '../support/app';
+import { automationRunQueue } from '../../domain/automations/engine/starter';
+import type { EngineDeps } from '../../domain/automations/engine/ports';
 
 const CAP = 3;
 let h: EngineHarness;
@@ -150,5 +152,35 @@ describe('durable intake', () => {
     const rows = await h.executionsOf(id);
     expect(rows.map((r) => r._id).sort()).toEqual(accepted.map((a) => a.body.data.executionId as string).sort());
     expect(rows.every((r) => r.status === 'queued')).toBe(true);
+  }, 60_000);
+
+  it("the starter serves workspaces in turns: one workspace's queue does not hold back another's next run", async () => {
+    const queueRuns = async (name: string, n: number) => {
+      const tenant = await h.app.tenant(name);
+      const id = await createAutomation(
+        tenant.http,
+        chainGraph({ triggerType: 'webhook', config: { secret: 'fair-secret' } }, [
+          action('create_note', { noteContent: 'fair' }),
+        ]),
+      );
+      for (let i = 0; i < n; i++) {
+        const res = await h.app.anonymous.post(
+          `/api/webhooks/automation/${id}`,
+          { i },
+          { headers: { 'x-webhook-secret': 'fair-secret' } },
+        );
+        expect(res.status).toBe(202);
+      }
+      return tenant.workspaceId;
+    };
+    // A's runs are all older than B's: first in, first out would claim A's first two.
+    const a = await queueRuns('Fair A', CAP);
+    const b = await queueRuns('Fair B', 1);
+    const queue = automationRunQueue(h.app.runtime.deps as unknown as EngineDeps);
+    const first = await queue.claim([a, b], 2, 0);
+    expect(first.map((r) => r.workspace_id).sort()).toEqual([a, b].sort());
+    // A lease of 0 s leaves them claimable again: the next claims take A's others (B has none left to take turns).
+    const rest = await queue.claim([a, b], 10, 60);
+    expect(rest.map((r) => r.workspace_id).sort()).toEqual([a, a, a, b].sort());
   }, 60_000);
 });

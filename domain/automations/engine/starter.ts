@@ -4,6 +4,7 @@
  * to date), started with their deterministic workflow ids, then they say `running`.
  */
 import { forkForWorkspace } from '../../orm/tenant';
+import { fairPickSql, nextCursor } from '../../intake/fair-pick';
 import { createStarter, type RunStarter, type RunStarterOptions, type StartQueue } from '../../intake/starter';
 import type { GraphSnapshot } from './types';
 import type { EngineDeps } from './ports';
@@ -27,12 +28,12 @@ interface ClaimedRow {
   created_by: string | null;
 }
 
-/** One statement: claim, lease, and add the claimed runs not yet counted to their automation's totalRuns. */
-const claimSql = (scoped: boolean): string => `with c as (
-    select id, run_counted from automation_execution
-     where status = 'queued' and (start_lease_until is null or start_lease_until < now())
-       ${scoped ? 'and workspace_id in (?)' : ''}
-     order by id limit ? for update skip locked),
+/**
+ * One statement: claim (in turns per workspace, intake/fair-pick.ts), lease, and add the claimed runs not yet counted
+ * to their automation's totalRuns. Bindings: the pick's, then the lease seconds.
+ */
+const claimSql = (pick: string): string => `${pick},
+  c as (select e.id, e.run_counted from automation_execution e where e.id in (select id from picked)),
   u as (
     update automation_execution e set start_lease_until = now() + make_interval(secs => ?), run_counted = true
       from c where e.id = c.id
@@ -47,10 +48,22 @@ const claimSql = (scoped: boolean): string => `with c as (
 /** Queued automation executions. */
 export function automationRunQueue(deps: EngineDeps): StartQueue<ClaimedRow> {
   const conn = () => deps.orm.em.getConnection();
+  let cursor = '';
   return {
     name: 'run',
-    claim: (scope, limit, leaseS) =>
-      conn().execute<ClaimedRow[]>(claimSql(Boolean(scope)), scope ? [[...scope], limit, leaseS] : [limit, leaseS]),
+    async claim(scope, limit, leaseS) {
+      const pick = fairPickSql({
+        table: 'automation_execution',
+        queued: "t.status = 'queued'",
+        claimable: "t.status = 'queued' and (t.start_lease_until is null or t.start_lease_until < now())",
+        scope,
+        cursor,
+        limit,
+      });
+      const rows = await conn().execute<ClaimedRow[]>(claimSql(pick.sql), [...pick.params, leaseS]);
+      cursor = nextCursor(cursor, rows);
+      return rows;
+    },
     starter() {
       const actors = new Map<string, Promise<string>>();
       const zones = new Map<string, Promise<string>>();

@@ -8,7 +8,7 @@ import { Migration } from '@mikro-orm/migrations';
  * - `wait_reason` on enrollments: why the run is waiting (send_window, mailbox_cap, email_interval,
  *   paused), next to `next_action_at`.
  */
-export class Migration20261127000500_recipient_time_mailbox_caps extends Migration {
+export class Migration20261127000600_recipient_time_mailbox_caps extends Migration {
   override async up(): Promise<void> {
     this.addSql(`alter table "person" add column "time_zone" varchar(64) null;`);
     this.addSql(`alter table "lead" add column "time_zone" varchar(64) null;`);
