@@ -1,7 +1,7 @@
 // `npm run bench:fairness`: one workspace's burst must not delay another workspace's runs (issue 27, part 3).
 //
 // Two workspaces on one stack (one in-process worker with the real workflows and activities, one outbox dispatcher
-// with the real subscribers, wired as in the worker process), each with the same active automation (record_created
+// with the real subscribers, wired and tuned as in the worker process), each with the same active automation (record_created
 // lead → ACTIONS create_note actions). Workspace A creates BURST leads at once (in BATCHES transactions); workspace B
 // creates one lead every B_INTERVAL_MS. Measured from the rows (lead commit → the execution's first action step):
 //  1. idle: B alone, B_IDLE events → b_idle_p95_ms;
@@ -29,7 +29,7 @@ import { createLogger } from '../domain/logger';
 import { ormConfig } from '../domain/orm/config';
 import { runMigrations } from '../domain/orm/migrate';
 import { forkForWorkspace } from '../domain/orm/tenant';
-import { createOutboxDispatcher, type OutboxDispatcher } from '../domain/outbox/dispatcher';
+import { createOutboxDispatcher, WORKER_PARALLEL_BATCHES, type OutboxDispatcher } from '../domain/outbox/dispatcher';
 import { buildSubscribers } from '../domain/outbox/subscribers';
 import { createWorkspace } from '../domain/workspaces/workspaces.service';
 import type { RunningStack } from '../infra/stack';
@@ -100,6 +100,11 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
       workflowsPath: WORKFLOWS_PATH,
       activities: createActivities({ orm, config, log: appLog, workflows }),
       dataConverter: crmDataConverter(config.temporalCodec.payloadKeys),
+      // As the worker process sets them (bin/worker.ts startTemporalWorker).
+      maxCachedWorkflows: config.temporalMaxCachedWorkflows,
+      stickyQueueScheduleToStartTimeout: config.temporalStickyTimeoutMs,
+      maxConcurrentActivityTaskExecutions: config.temporalMaxConcurrentActivities,
+      maxConcurrentLocalActivityExecutions: config.temporalMaxConcurrentActivities,
     });
     workerDone = worker.run();
 
@@ -121,6 +126,8 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
         workspaceIds: [a.workspaceId, b.workspaceId],
         log: appLog,
         concurrency: CONCURRENCY,
+        // As the worker process runs it (bin/worker.ts).
+        parallelBatches: WORKER_PARALLEL_BATCHES,
         fairShare,
         subscribers: buildSubscribers(
           {

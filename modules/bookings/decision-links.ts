@@ -38,10 +38,14 @@ const sign = (key: Buffer, parts: string[]): string =>
     .update(['booking-decision', ...parts].join('\n'))
     .digest('base64url');
 
+/**
+ * The expiry is written in whole seconds, rounded down: a link never outlives the deadline it announces (a booking the
+ * deadline decided answers "expired", not "decided", however soon after the deadline it is opened).
+ */
 export function signDecisionLink(key: Buffer, link: DecisionLink): string {
   const head = `${link.workspaceId}${link.bookingId}${link.approverId}`;
   const gen = String(link.generation);
-  const exp = String(Math.ceil(link.expiresAt.getTime() / 1000));
+  const exp = String(Math.floor(link.expiresAt.getTime() / 1000));
   return `${head}.${gen}.${exp}.${sign(key, [link.workspaceId, link.bookingId, link.approverId, gen, exp])}`;
 }
 
