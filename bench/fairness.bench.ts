@@ -1,9 +1,10 @@
 // `npm run bench:fairness`: one workspace's burst must not delay another workspace's runs (issue 27, part 3).
 //
 // Two workspaces on one stack (one in-process worker with the real workflows and activities, one outbox dispatcher
-// with the real subscribers, wired and tuned as in the worker process), each with the same active automation (record_created
-// lead → ACTIONS create_note actions). Workspace A creates BURST leads at once (in BATCHES transactions); workspace B
-// creates one lead every B_INTERVAL_MS. Measured from the rows (lead commit → the execution's first action step):
+// with the real subscribers, wired and tuned as in the worker process), each with the same active automation
+// (record_created lead → ACTIONS create_note actions). Workspace A creates BURST leads at once (in BATCHES
+// transactions); workspace B creates one lead every B_INTERVAL_MS. Measured from the rows (lead commit → the
+// execution's first action step):
 //  1. idle: B alone, B_IDLE events → b_idle_p95_ms;
 //  2. burst, fair sharing on (the product's default: the outbox claim serves workspaces in turns, every workflow
 //     carries its workspace as Temporal fairness key): A's burst with B's trickle beside it → b_burst_p95_ms, and A's

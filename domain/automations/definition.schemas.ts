@@ -62,6 +62,9 @@ export const TRIGGER_TYPES = [
   'booking_rescheduled',
   'booking_approved',
   'booking_rejected',
+  // Issue 28: the approver's request and reminders of a pending booking.
+  'booking_approval_requested',
+  'booking_approval_reminder',
   'calculator_submission',
   'calculator_submission_processed',
   'reply_intent_detected',

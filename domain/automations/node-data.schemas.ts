@@ -87,6 +87,8 @@ export const TRIGGER_CONFIG_SCHEMAS: Partial<Record<TriggerType, z.ZodType>> = {
   booking_created: zObject({ bookingConfigId: ref('booking-config', optId()) }),
   booking_cancelled: zObject({ bookingConfigId: ref('booking-config', optId()) }),
   booking_rescheduled: zObject({ bookingConfigId: ref('booking-config', optId()) }),
+  booking_approval_requested: zObject({ bookingConfigId: ref('booking-config', optId()) }),
+  booking_approval_reminder: zObject({ bookingConfigId: ref('booking-config', optId()) }),
   calculator_submission: zObject({ calculatorTemplateId: ref('calculator-template', optId()) }),
   custom_object_created: zObject({ customObjectId: ref('custom-object', optId()) }),
   custom_object_updated: zObject({ customObjectId: ref('custom-object', optId()) }),

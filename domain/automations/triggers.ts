@@ -69,7 +69,15 @@ export const TRIGGER_NAMESPACES: Record<TriggerType, readonly string[]> = (() =>
     ['contract', 'offer', 'deal', 'company', 'owner', 'signer'],
   );
   set(
-    ['booking_created', 'booking_cancelled', 'booking_rescheduled', 'booking_approved', 'booking_rejected'],
+    [
+      'booking_created',
+      'booking_cancelled',
+      'booking_rescheduled',
+      'booking_approved',
+      'booking_rejected',
+      'booking_approval_requested',
+      'booking_approval_reminder',
+    ],
     ['booking', 'person'],
   );
   set(['calculator_submission', 'calculator_submission_processed'], ['calculator', 'lead']);
@@ -250,6 +258,8 @@ export function matchesTrigger(trigger: TriggerRef, event: CrmEvent): boolean {
     case 'booking_created':
     case 'booking_cancelled':
     case 'booking_rescheduled':
+    case 'booking_approval_requested':
+    case 'booking_approval_reminder':
       return idFilter(
         config.bookingConfigId,
         pick(p, ['booking', 'bookingConfigId'], ['booking', 'configId'], ['bookingConfigId']),

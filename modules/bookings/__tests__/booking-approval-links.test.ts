@@ -11,7 +11,13 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { Booking } from '../booking.entity';
 import { OutboxEvent } from '../../../domain/outbox/outbox-event.entity';
 import { HttpClient, type Tenant } from '../../../test/support/app';
-import { waitFor, type EngineHarness } from '../../../test/support/automation-engine';
+import {
+  action,
+  chainGraph,
+  createAutomation,
+  waitFor,
+  type EngineHarness,
+} from '../../../test/support/automation-engine';
 import { book, createConfig, freshDay, ownerId } from './support';
 import { startSmtp, type LocalSmtp } from '../../../test/unit/messaging/local-smtp';
 import { withEngine } from '../../../test/support/engine-suite';
@@ -135,6 +141,45 @@ it('reminders at each offset before the deadline, once each, as outbox events an
     'two reminder e-mails',
   );
   expect(approverMails(booking._id)).toHaveLength(3);
+}, 60_000);
+
+it('the request and each reminder start the automations with their triggers (booking_approval_requested, booking_approval_reminder), filtered by config', async () => {
+  const c = await createConfig(t.http, {
+    requiresApproval: true,
+    approvalDeadlineHours: 3,
+    approvalReminderHours: [2],
+  });
+  const other = await createConfig(t.http, { requiresApproval: true, approvalDeadlineHours: 3 });
+  const automations = new Map<string, string>();
+  for (const triggerType of ['booking_approval_requested', 'booking_approval_reminder'])
+    automations.set(
+      triggerType,
+      await createAutomation(
+        t.http,
+        chainGraph({ triggerType, config: { bookingConfigId: c._id } }, [
+          action('create_activity', { description: 'Approval notice', activityType: 'note' }),
+        ]),
+      ),
+    );
+  const mine = await book(t.http, c._id, `${freshDay()}T10:00:00Z`);
+  const theirs = await book(t.http, other._id, `${freshDay()}T11:00:00Z`);
+  expect([mine.status, theirs.status]).toEqual([201, 201]);
+  for (const [triggerType, id] of automations) {
+    const run = await waitFor(
+      async () => (await h.executionsOf(id)).find((r) => r.entityId === mine.body.data._id) ?? null,
+      30_000,
+      `the ${triggerType} run`,
+    );
+    expect(run).toMatchObject({ triggerType, entityType: 'booking' });
+  }
+  // The other config's booking started none of them, once its request went through the outbox.
+  await waitFor(
+    async () => ((await eventsOf(theirs.body.data._id, 'booking_approval_requested'))[0]?.processedAt ? 1 : null),
+    20_000,
+    "the other booking's request to be dispatched",
+  );
+  for (const id of automations.values())
+    expect((await h.executionsOf(id)).filter((r) => r.entityId === theirs.body.data._id)).toEqual([]);
 }, 60_000);
 
 it('a double-clicked link decides once; GET never decides; the used link then says so; the token stays out of the history', async () => {

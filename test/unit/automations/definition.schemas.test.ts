@@ -19,8 +19,9 @@ const issues = (schema: typeof automationCreateBody | typeof automationUpdateBod
 describe('vocabularies', () => {
   it('lists every trigger, action, lookup entity and operator of the spec', () => {
     // The spec's 65 triggers plus the six sequence enrollment events (sequence_enrolled, …) and the three
-    // envelope changes of issue 28 (contract_signer_corrected, contract_invitation_resent, contract_extended).
-    expect(TRIGGER_TYPES).toHaveLength(74);
+    // envelope changes of issue 28 (contract_signer_corrected, contract_invitation_resent, contract_extended) and its
+    // approval notices (booking_approval_requested, booking_approval_reminder).
+    expect(TRIGGER_TYPES).toHaveLength(76);
     expect(new Set(TRIGGER_TYPES).size).toBe(TRIGGER_TYPES.length);
     expect(ACTION_TYPES).toHaveLength(26);
     expect(LOOKUP_ENTITY_TYPES).toHaveLength(11);
