@@ -29,9 +29,21 @@ const webhook = (secret: string) =>
 const runsOf = (automationId: string) =>
   app.runtime.deps.orm.em.fork().find(AutomationExecution, { automationId }, { filters: false });
 
-/** Counts the group-commit statements sent while `fn` runs. */
+/**
+ * Counts the group-commit statements sent while `fn` runs. The first one is held 300 ms, as a busy database would
+ * hold it: calls that arrive meanwhile must then share the next statements (on a loaded machine the calls may
+ * otherwise arrive one by one, each after the previous statement finished, and the count proves nothing).
+ */
 async function countingBatches<T>(fn: () => Promise<T>): Promise<{ result: T; batches: number }> {
-  const spy = jest.spyOn(lean, 'leanQuery');
+  const original = lean.leanQuery;
+  let held = false;
+  const spy = jest.spyOn(lean, 'leanQuery').mockImplementation(async (...args: Parameters<typeof lean.leanQuery>) => {
+    if (args[3] === 'intake_guarded_batch' && !held) {
+      held = true;
+      await new Promise((r) => setTimeout(r, 300));
+    }
+    return original(...args);
+  });
   try {
     const result = await fn();
     const batches = spy.mock.calls.filter(([, , , name]) => name === 'intake_guarded_batch').length;
