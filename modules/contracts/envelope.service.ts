@@ -18,7 +18,7 @@ import { newSignerToken } from './tokens';
 import { newId } from '../../domain/ids';
 import { dueForInvitation, resendDue, type AttemptInfo } from './invitations';
 export type { AttemptInfo } from './invitations';
-import { recordInvitationFailures, type InvitationFailure } from './invitation-failures';
+import { recordInvitationFailures, refreshInvitationError, type InvitationFailure } from './invitation-failures';
 
 export interface EnvelopeDeps {
   orm: MikroORM;
@@ -266,7 +266,8 @@ export async function inviteSigners(
     );
     throw failures[0]!.error;
   }
-  if (state.c.lastError) await em.nativeUpdate(Contract, { _id: state.c._id }, { lastError: null });
+  // From the committed rows, not the state read at the start: an earlier attempt may have finished meanwhile.
+  if (invited || state.c.lastError) await em.transactional((tx) => refreshInvitationError(tx, state.c));
   deps.log.info({ contractId: input.contractId, invited }, 'contract envelope: invitations sent');
   return { invited };
 }

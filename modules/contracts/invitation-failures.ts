@@ -1,4 +1,4 @@
-import type { EntityManager } from '@mikro-orm/postgresql';
+import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
 import { emit } from '../../domain/outbox/emit';
 import { Contract, ContractSigner, type InvitationStatus } from './contract.entity';
 import { invitationSummary, nextAttemptAt, type AttemptInfo } from './invitations';
@@ -11,10 +11,42 @@ export interface InvitationFailure {
 const reasonOf = (err: unknown): string => (err instanceof Error ? err.message : String(err)).slice(0, 1000);
 
 /**
+ * The contract's lastError as its signers' committed rows say (issue 29): null when no invitation is
+ * retrying or failed, else why. Derived from the rows, under a lock of the contract row, so an attempt
+ * that finishes late (its failure recorded after a later attempt delivered) cannot leave a stale error.
+ */
+export async function refreshInvitationError(tx: EntityManager, c: Contract): Promise<void> {
+  await tx.findOne(Contract, { _id: c._id }, { lockMode: LockMode.PESSIMISTIC_WRITE, fields: ['_id'] });
+  const rows = await tx.find(ContractSigner, { contractId: c._id }, { orderBy: { position: 'asc' }, refresh: true });
+  const summary = invitationSummary(rows);
+  const failing = rows.filter((s) => s.invitationStatus === 'retrying' || s.invitationStatus === 'failed');
+  let lastError: string | null = null;
+  if (failing.length) {
+    const first = failing[0]!;
+    const reason = first.invitationError ?? 'unknown error';
+    const next = failing
+      .map((s) => s.invitationNextAttemptAt?.getTime())
+      .filter((t): t is number => t !== undefined)
+      .sort((a, b) => a - b)[0];
+    lastError = summary.noneDelivered
+      ? `no invitation could be delivered (${summary.retrying} retrying, ${summary.failed} failed${next !== undefined ? `; next attempt at ${new Date(next).toISOString()}` : ''}): ${reason}`
+      : `invitation to signer ${first._id} could not be sent: ${reason}`;
+  }
+  // Clearing writes only when there is an error to clear.
+  const already = lastError === null ? { lastError: { $ne: null } } : {};
+  await tx.nativeUpdate(
+    Contract,
+    { _id: c._id, ...already },
+    { lastError: lastError?.slice(0, 2000) ?? null, updatedAt: new Date() },
+  );
+}
+
+/**
  * Records failed invitations in one transaction: each signer's delivery (`retrying` with the next
  * attempt, or `failed` when Temporal will not try again), the contract's lastError (saying when no
  * invitation got out at all), and a `contract_invitation_failed` event when a signer's delivery
- * state changes (first failure, retries used up), not on every retry.
+ * state changes (first failure, retries used up), not on every retry. A signer delivered meanwhile (by a
+ * later attempt) keeps `sent`: its row is not moved, and no event says otherwise.
  */
 export async function recordInvitationFailures(
   em: EntityManager,
@@ -33,15 +65,11 @@ export async function recordInvitationFailures(
     invitationStatus: failedIds.has(s._id) ? status : sentNow.has(s._id) ? ('sent' as const) : s.invitationStatus,
   }));
   const summary = invitationSummary(after);
-  const firstReason = reasonOf(failures[0]!.error);
-  const lastError = summary.noneDelivered
-    ? `no invitation could be delivered (${summary.retrying} retrying, ${summary.failed} failed${next ? `; next attempt at ${next.toISOString()}` : ''}): ${firstReason}`
-    : `invitation to signer ${failures[0]!.signer._id} could not be sent: ${firstReason}`;
   await em.transactional(async (tx) => {
     for (const { signer: s, error } of failures) {
       const reason = reasonOf(error);
       // A first invitation not delivered meanwhile, or a resend (issue 28) still queued or retrying.
-      await tx.nativeUpdate(
+      const moved = await tx.nativeUpdate(
         ContractSigner,
         { _id: s._id, $or: [{ invitedAt: null }, { invitationStatus: { $in: ['queued', 'retrying'] } }] },
         {
@@ -52,7 +80,7 @@ export async function recordInvitationFailures(
           updatedAt: now,
         },
       );
-      if (s.invitationStatus === status) continue;
+      if (!moved || s.invitationStatus === status) continue;
       emit(
         { em: tx, actor: { workspaceId: c.workspaceId, userId: c.createdBy, role: 'owner', scopes: [] } },
         {
@@ -73,6 +101,6 @@ export async function recordInvitationFailures(
         },
       );
     }
-    await tx.nativeUpdate(Contract, { _id: c._id }, { lastError: lastError.slice(0, 2000), updatedAt: now });
+    await refreshInvitationError(tx, c);
   });
 }

@@ -5,6 +5,9 @@
  * once mail is back the retry delivers and the signers show `sent`.
  */
 import { OutboxEvent } from '../../../domain/outbox/outbox-event.entity';
+import { forkForWorkspace } from '../../../domain/orm/tenant';
+import { Contract, ContractSigner } from '../contract.entity';
+import { recordInvitationFailures } from '../invitation-failures';
 import { createMessagingDeps } from '../../../domain/messaging/factory';
 import type { Tenant } from '../../../test/support/app';
 import { startEngineHarness, waitFor, type EngineHarness } from '../../../test/support/automation-engine';
@@ -98,5 +101,26 @@ it('mail down: each signer shows its invitation retrying with the error and the 
   }
   expect(delivered.invitations).toMatchObject({ sent: 2, retrying: 0, failed: 0, noneDelivered: false });
   expect(delivered.lastError).toBeNull();
+  expect((await events(id)).filter((e) => e.type === 'contract_invitation_failed')).toHaveLength(2);
+
+  // An attempt that read the envelope while mail was down and records its failure only now (after a later
+  // attempt delivered): the signers stay sent, the contract's lastError stays null, no event says otherwise.
+  const em = forkForWorkspace(h.app.runtime.deps.orm.em, t.workspaceId);
+  const c = await em.findOneOrFail(Contract, { _id: id });
+  const stale = (await em.find(ContractSigner, { contractId: id })).map((s) =>
+    Object.assign(Object.create(Object.getPrototypeOf(s)), s, {
+      invitedAt: null,
+      invitationStatus: 'retrying',
+      invitationAttempts: 1,
+    }),
+  );
+  const refused = stale.map((s) => ({ signer: s, error: new Error('connect ECONNREFUSED') }));
+  await recordInvitationFailures(em, { c, signers: stale }, refused, new Set(), {
+    attempt: 2,
+    firstScheduledMs: Date.now(),
+  });
+  const after = await contractOf(id);
+  expect(after.lastError).toBeNull();
+  expect(after.signers.map((s: any) => s.invitation.status)).toEqual(['sent', 'sent']);
   expect((await events(id)).filter((e) => e.type === 'contract_invitation_failed')).toHaveLength(2);
 });
