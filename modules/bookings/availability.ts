@@ -275,11 +275,31 @@ export async function tryLockAgent(em: EntityManager, workspaceId: string, agent
 }
 
 /**
+ * Whether no transaction writes the agent's holds now: a probe outside any transaction (the lock, when free, is taken
+ * and let go within the one statement), so a busy agent costs one round trip, not a transaction.
+ */
+export const agentIdle = tryLockAgent;
+
+/**
  * Returns once the transaction that writes the agent's holds now has ended (a shared lock, taken and let go in one
  * statement outside any transaction): every request that waits so wakes at once, not one after the other.
  */
 export async function waitForAgent(em: EntityManager, workspaceId: string, agentId: string): Promise<void> {
   await em.execute(`select pg_advisory_xact_lock_shared(?::bigint)`, [agentLockKey(workspaceId, agentId).toString()]);
+}
+
+/** Whether a holding booking of the agent overlaps `hold` (what the exclusion constraint would refuse). */
+export async function holdTaken(
+  em: EntityManager,
+  workspaceId: string,
+  agentId: string,
+  hold: Interval,
+): Promise<boolean> {
+  const rows = await em.execute<{ taken: boolean }[]>(
+    `select exists(select 1 from booking where workspace_id = ? and agent_id = ? and status in (${HOLDING_SQL}) and tstzrange(hold_start, hold_end, '[)') && tstzrange(?, ?, '[)')) as taken`,
+    [workspaceId, agentId, new Date(hold.start), new Date(hold.end)],
+  );
+  return rows[0]?.taken === true;
 }
 
 /** Counts the agent's holding bookings of a local day; exact under concurrency when called under lockAgents. */

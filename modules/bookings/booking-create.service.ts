@@ -17,8 +17,10 @@ import { createRecord } from '../../domain/shared/records';
 import { inTransaction } from '../../domain/shared/tx';
 import { raw } from '@mikro-orm/core';
 import {
+  agentIdle,
   freeAgentsFor,
   dayCount,
+  holdTaken,
   isHoldConflict,
   lockAgents,
   meetingTypeOf,
@@ -91,12 +93,10 @@ export interface CreateOptions {
   now?: Date;
 }
 
-/** Rounds of createBooking that wait for a busy agent instead of queueing for it. */
-const BUSY_ROUNDS = 3;
-
 /**
- * One attempt for one agent, in one transaction: a hold conflict rolls back the CRM records too. Null (nothing
- * written) when another transaction writes the agent's holds now, unless `wait`.
+ * One attempt for one agent, in one transaction under the agent's lock: a hold conflict rolls back the CRM records
+ * too. A hold already taken (by a writer that held the lock before) is a 409 before anything is built. Unless `queue`,
+ * null (nothing written) when another transaction holds the lock now: the caller waits for it with the others.
  */
 async function insertFor(
   ctx: Ctx,
@@ -105,18 +105,19 @@ async function insertFor(
   input: CreateBookingInput,
   agentId: string,
   localDate: string,
-  opts: CreateOptions & { wait: boolean },
+  opts: CreateOptions & { queue: boolean },
 ): Promise<Booking | null> {
+  const start = input.slotStart;
+  const hold = holdOf(start.getTime(), mt.durationMinutes, config.bufferBeforeMinutes, config.bufferAfterMinutes);
   return inTransaction(ctx, async () => {
-    if (opts.wait) await lockAgents(ctx.em, ctx.actor.workspaceId, [agentId]);
+    if (opts.queue) await lockAgents(ctx.em, ctx.actor.workspaceId, [agentId]);
     else if (!(await tryLockAgent(ctx.em, ctx.actor.workspaceId, agentId))) return null;
+    if (await holdTaken(ctx.em, ctx.actor.workspaceId, agentId, hold)) throw slotTaken();
     if (
       config.maxPerDay != null &&
       (await dayCount(ctx.em, ctx.actor.workspaceId, agentId, config.timeZone, localDate)) >= config.maxPerDay
     )
       throw slotTaken();
-    const start = input.slotStart;
-    const hold = holdOf(start.getTime(), mt.durationMinutes, config.bufferBeforeMinutes, config.bufferAfterMinutes);
     const status: BookingStatus = config.requiresApproval ? 'pending' : 'confirmed';
     const booking = createRecord(ctx, Booking, {
       publicId: randomBytes(24).toString('base64url'),
@@ -219,45 +220,57 @@ export async function createBooking(
       { path: 'selectedAgentId', error: 'not an agent of the config' },
     ]);
   }
-  const freeNow = () =>
-    freeAgentsFor(
-      ctx.em,
-      ctx.actor.workspaceId,
-      config,
-      mt,
-      input.slotStart,
-      { agentIds: input.selectedAgentId ? [input.selectedAgentId] : undefined, field: 'slotStart' },
-      opts.now,
-    );
-  let free = await freeNow();
-  for (let round = 1; ; round++) {
-    // The first rounds do not queue for an agent another request is writing: they wait until it is done, all together,
-    // and look again (the usual answer: the slot is gone, 409). The last round queues, so nobody starves.
-    const wait = round >= BUSY_ROUNDS;
-    let busy: string | undefined;
-    for (const agentId of rankAgents(free.agentIds, free.perDay)) {
-      let booking: Booking | null;
+  const free = await freeAgentsFor(
+    ctx.em,
+    ctx.actor.workspaceId,
+    config,
+    mt,
+    input.slotStart,
+    { agentIds: input.selectedAgentId ? [input.selectedAgentId] : undefined, field: 'slotStart' },
+    opts.now,
+  );
+  const hold = holdOf(
+    input.slotStart.getTime(),
+    mt.durationMinutes,
+    config.bufferBeforeMinutes,
+    config.bufferAfterMinutes,
+  );
+  const ws = ctx.actor.workspaceId;
+  // Another request writes the agent's holds now (in a race for one slot: the winner). Nobody queues behind it: all
+  // wait for its commit together, then one overlap query says whether it took this hold (the usual answer: 409).
+  const waitAndLook = async (agentId: string): Promise<boolean> => {
+    await waitForAgent(ctx.em, ws, agentId);
+    return !(await holdTaken(ctx.em, ws, agentId, hold));
+  };
+  /** The booking with this agent, or null when the agent's hold is taken. */
+  const bookAgent = async (agentId: string): Promise<Booking | null> => {
+    // The probe is one statement outside any transaction; after a wait the request queues (nobody starves).
+    let queue = !(await agentIdle(ctx.em, ws, agentId));
+    if (queue && !(await waitAndLook(agentId))) return null;
+    for (;;) {
       try {
         // A deadlock victim (none expected: every write of a hold takes the agent's lock first) runs again.
-        booking = await retryOnDeadlock(
-          () => insertFor(ctx, config, mt, input, agentId, free.localDate, { ...opts, wait }),
+        const booking = await retryOnDeadlock(
+          () => insertFor(ctx, config, mt, input, agentId, free.localDate, { ...opts, queue }),
           () => ctx.em.clear(),
         );
+        if (booking) return booking;
       } catch (err) {
-        // Another request took this agent's slot between the check and the insert: try the next free agent.
+        // Another request took this agent's slot between the check and the insert (or its day is full).
         if (!isHoldConflict(err) && !(err instanceof DomainError && err.code === 'conflict')) throw err;
         ctx.em.clear();
-        continue;
+        return null;
       }
-      if (!booking) {
-        busy ??= agentId;
-        continue;
-      }
-      if (booking.status === 'pending') await deps.startApproval(ctx, booking, config);
-      return booking;
+      // Busy since the probe: wait as above, then queue.
+      if (!(await waitAndLook(agentId))) return null;
+      queue = true;
     }
-    if (!busy) throw slotTaken();
-    await waitForAgent(ctx.em, ctx.actor.workspaceId, busy);
-    free = await freeNow();
+  };
+  for (const agentId of rankAgents(free.agentIds, free.perDay)) {
+    const booking = await bookAgent(agentId);
+    if (!booking) continue;
+    if (booking.status === 'pending') await deps.startApproval(ctx, booking, config);
+    return booking;
   }
+  throw slotTaken();
 }

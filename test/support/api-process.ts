@@ -1,0 +1,73 @@
+// The test app's API in a child process (support/api-child.ts): the same app and config as startTestApp, on its own
+// event loop, so a test's client (and whatever else the test process runs) does not slow the API it measures.
+import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import path from 'node:path';
+import { HttpClient } from './app';
+
+export interface ApiProcess {
+  baseUrl: string;
+  pid: number;
+  /** A client of the child API with the given key. */
+  client(apiKey?: string): HttpClient;
+  /** CPU time (user + system) the child used so far, in ms (from /proc; 0 where there is none). */
+  cpuMs(): number;
+  stop(): Promise<void>;
+}
+
+/**
+ * Starts the child with `env` on top of startTestApp's; resolves once it listens, rejects if it exits before.
+ * CRM_TEST_API_CHILD_NODE_ARGS passes node flags to it (`--cpu-prof --cpu-prof-dir=/tmp/prof` profiles the API).
+ */
+export function startApiProcess(env: Record<string, string> = {}): Promise<ApiProcess> {
+  const nodeArgs = (process.env.CRM_TEST_API_CHILD_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
+  const child = path.join(__dirname, 'api-child.ts');
+  const proc: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', child], {
+    env: { ...process.env, API_CHILD_ENV: JSON.stringify(env) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
+  // Never outlive the test process (a timed-out beforeAll never gets the handle to stop it).
+  const orphaned = (): void => void proc.kill('SIGKILL');
+  process.once('exit', orphaned);
+  void exited.then(() => process.off('exit', orphaned));
+  return new Promise((resolve, reject) => {
+    let out = '';
+    const onExit = (code: number | null) => reject(new Error(`API child exited with ${code} before listening`));
+    proc.once('exit', onExit);
+    proc.stdout!.on('data', (chunk: Buffer) => {
+      out += chunk.toString();
+      const m = /listening (\S+)\n/.exec(out);
+      if (!m) return;
+      proc.off('exit', onExit);
+      proc.stdout!.removeAllListeners('data');
+      proc.stdout!.resume();
+      const baseUrl = m[1]!;
+      resolve({
+        baseUrl,
+        pid: proc.pid!,
+        client: (apiKey) => new HttpClient(baseUrl, apiKey),
+        cpuMs: () => procCpuMs(proc.pid!),
+        async stop() {
+          if (proc.exitCode === null && proc.signalCode === null) {
+            proc.kill('SIGTERM');
+            const killer = setTimeout(() => proc.kill('SIGKILL'), 8000);
+            await exited;
+            clearTimeout(killer);
+          }
+        },
+      });
+    });
+  });
+}
+
+/** utime + stime of a process (Linux /proc/<pid>/stat, in clock ticks of 10 ms). */
+function procCpuMs(pid: number): number {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return 0;
+  }
+}
