@@ -25,7 +25,7 @@ import { exportsModule } from './exports/exports.module';
 import { searchModule } from '../search/search.module';
 import { timelineModule } from './timeline/timeline.module';
 import { tasksModule } from './tasks/tasks.module';
-import { notesModule } from './notes/notes.module';
+import { notesModule } from '../modules/notes/notes.module';
 import { callsModule } from './calls/calls.module';
 import { calendarModule } from './calendar/calendar.module';
 import { crmConnectModule } from './crm-connect/crm-connect.module';

@@ -15,7 +15,7 @@ import { leadResource } from './leads/leads.resource';
 import { dealResource } from './deals/deals.resource';
 import { activityResource } from './timeline/activities.resource';
 import { taskResource } from './tasks/tasks.resource';
-import { noteResource } from './notes/notes.resource';
+import { noteResource } from '../modules/notes/notes.resource';
 import { callResource } from './calls/calls.resource';
 import { eventResource } from './calendar/calendar.resource';
 import { smsResource } from './messaging/sms.resource';

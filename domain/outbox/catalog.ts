@@ -22,7 +22,7 @@ import { importEvents } from '../imports/imports.events';
 import { leadEvents } from '../leads/leads.events';
 import { listEvents } from '../lists/lists.events';
 import { messagingEvents } from '../messaging/messaging.events';
-import { noteEvents } from '../notes/notes.events';
+import { noteEvents } from '../../modules/notes/notes.events';
 import { offerEvents } from '../offers/offers.events';
 import { personEvents } from '../people/people.events';
 import { presetEvents } from '../presets/presets.events';

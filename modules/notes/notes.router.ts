@@ -1,16 +1,10 @@
 import { z } from 'zod';
-import type { RouteFactory } from '../app';
-import * as notes from '../../domain/notes/notes.service';
-import { acknowledged, created, ok, paged, route } from '../http/registry';
+import type { RouteFactory } from '../../api/app';
+import * as notes from './notes.service';
+import { acknowledged, created, ok, paged, route } from '../../api/http/registry';
 import { idParams } from '../../domain/shared/schemas';
-import {
-  createNoteBody,
-  listNotesQuery,
-  noteSummaryView,
-  noteView,
-  updateNoteBody,
-} from '../../domain/notes/notes.schemas';
-import { envelopes } from '../http/crud';
+import { createNoteBody, listNotesQuery, noteSummaryView, noteView, updateNoteBody } from './notes.schemas';
+import { envelopes } from '../../api/http/crud';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;

@@ -1,22 +1,22 @@
-import type { Ctx } from '../context';
-import { notFound } from '../errors';
-import { emit } from '../outbox/emit';
+import type { Ctx } from '../../domain/context';
+import { notFound } from '../../domain/errors';
+import { emit } from '../../domain/outbox/emit';
 import {
   createLinkedActivity,
   removeLinkedActivities,
   syncLinkedActivity,
   type LinkedActivity,
-} from '../timeline/linked';
-import { NOTE_PARENT_FIELDS } from '../timeline/parents';
-import { resolveParentRef } from '../timeline/parent-refs';
-import { linkColumns } from '../timeline/references';
-import { applyPatch, deleteWithEvent } from '../shared/changes';
-import { dateWhere, findPage, likePattern, type DateFilterInput, type PageRequest } from '../shared/listing';
-import { createRecord } from '../shared/records';
-import { inTransaction } from '../shared/tx';
+} from '../../domain/timeline/linked';
+import { NOTE_PARENT_FIELDS } from '../../domain/timeline/parents';
+import { resolveParentRef } from '../../domain/timeline/parent-refs';
+import { linkColumns } from '../../domain/timeline/references';
+import { applyPatch, deleteWithEvent } from '../../domain/shared/changes';
+import { dateWhere, findPage, likePattern, type DateFilterInput, type PageRequest } from '../../domain/shared/listing';
+import { createRecord } from '../../domain/shared/records';
+import { inTransaction } from '../../domain/shared/tx';
 import { Note } from './note.entity';
 import type { NoteInput, NoteSummaryView, NoteView } from './notes.schemas';
-import { plainOf } from '../shared/views';
+import { plainOf } from '../../domain/shared/views';
 
 export const NOTE_FIELDS = [
   '_id',

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { listQuery } from '../shared/list-query';
-import { objectId } from '../shared/schemas';
-import { customObjectSlug, refField } from '../shared/record-fields';
-import { idView, recordViewFields } from '../shared/views';
-import { ref } from '../references/refs';
+import { listQuery } from '../../domain/shared/list-query';
+import { objectId } from '../../domain/shared/schemas';
+import { customObjectSlug, refField } from '../../domain/shared/record-fields';
+import { idView, recordViewFields } from '../../domain/shared/views';
+import { ref } from '../../domain/references/refs';
 
 export const MAX_NOTE_CHARS = 50_000;
 
