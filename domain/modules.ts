@@ -26,7 +26,7 @@ import { searchModule } from '../search/search.module';
 import { timelineModule } from './timeline/timeline.module';
 import { tasksModule } from './tasks/tasks.module';
 import { notesModule } from '../modules/notes/notes.module';
-import { callsModule } from './calls/calls.module';
+import { callsModule } from '../modules/calls/calls.module';
 import { calendarModule } from './calendar/calendar.module';
 import { crmConnectModule } from './crm-connect/crm-connect.module';
 import { imagesModule } from './images/images.module';

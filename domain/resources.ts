@@ -16,7 +16,7 @@ import { dealResource } from './deals/deals.resource';
 import { activityResource } from './timeline/activities.resource';
 import { taskResource } from './tasks/tasks.resource';
 import { noteResource } from '../modules/notes/notes.resource';
-import { callResource } from './calls/calls.resource';
+import { callResource } from '../modules/calls/calls.resource';
 import { eventResource } from './calendar/calendar.resource';
 import { smsResource } from './messaging/sms.resource';
 import { customObjectRecordResource } from './custom-objects/custom-objects.resource';

@@ -9,7 +9,7 @@ import { agentEvents } from '../agents/agents.events';
 import { automationEvents } from '../automations/automations.events';
 import { bookingEvents } from '../../modules/bookings/bookings.events';
 import { calendarEvents } from '../calendar/calendar.events';
-import { callEvents } from '../calls/calls.events';
+import { callEvents } from '../../modules/calls/calls.events';
 import { companyEvents } from '../companies/companies.events';
 import { contractEvents } from '../../modules/contracts/contracts.events';
 import { customFieldEvents } from '../custom-fields/custom-fields.events';

@@ -1,11 +1,11 @@
-import type { RouteFactory } from '../app';
-import * as calls from '../../domain/calls/calls.service';
-import { serializeCall } from '../../domain/calls/call-view';
-import { listCalls } from '../../domain/calls/calls.query';
-import { acknowledged, created, ok, paged, route } from '../http/registry';
+import type { RouteFactory } from '../../api/app';
+import * as calls from './calls.service';
+import { serializeCall } from './call-view';
+import { listCalls } from './calls.query';
+import { acknowledged, created, ok, paged, route } from '../../api/http/registry';
 import { idParams } from '../../domain/shared/schemas';
-import { callView, createCallBody, listCallsQuery, updateCallBody } from '../../domain/calls/calls.schemas';
-import { envelopes } from '../http/crud';
+import { callView, createCallBody, listCallsQuery, updateCallBody } from './calls.schemas';
+import { envelopes } from '../../api/http/crud';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;

@@ -1,5 +1,5 @@
-import { defineResource } from '../shared/resource';
-import { linkedRecordLoader } from '../automations/engine/record-view';
+import { defineResource } from '../../domain/shared/resource';
+import { linkedRecordLoader } from '../../domain/automations/engine/record-view';
 import { getCall } from './calls.service';
 import { serializeCall } from './call-view';
 import { Call } from './call.entity';

@@ -1,11 +1,11 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
-import { defineModule } from '../module';
-import type * as callsRouter from '../../api/routes/calls.router';
+import { defineModule } from '../../domain/module';
+import type * as callsRouter from './calls.router';
 import { callResource } from './calls.resource';
 
 export const callsModule = defineModule({
   name: 'calls',
   resources: [callResource],
   // Loaded when the API mounts them (the worker never loads the HTTP layer).
-  routes: () => [(require('../../api/routes/calls.router') as typeof callsRouter).callsRoutes],
+  routes: () => [(require('./calls.router') as typeof callsRouter).callsRoutes],
 });
