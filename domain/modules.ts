@@ -14,7 +14,7 @@ import { companiesModule } from './companies/companies.module';
 import { peopleModule } from './people/people.module';
 import { leadsModule } from './leads/leads.module';
 import { customFieldsModule } from './custom-fields/custom-fields.module';
-import { tagsModule } from './tags/tags.module';
+import { tagsModule } from '../modules/tags/tags.module';
 import { listsModule } from './lists/lists.module';
 import { presetsModule } from './presets/presets.module';
 import { usersModule } from './users/users.module';

@@ -30,7 +30,7 @@ import { pricingEvents } from '../pricing/pricing.events';
 import { projectEvents } from '../projects/projects.events';
 import { sequenceEvents } from '../sequences/sequences.events';
 import { supportEvents } from '../support/support.events';
-import { tagEvents } from '../tags/tags.events';
+import { tagEvents } from '../../modules/tags/tags.events';
 import { taskEvents } from '../tasks/tasks.events';
 import { timelineEvents } from '../timeline/timeline.events';
 import { userEvents } from '../users/users.events';

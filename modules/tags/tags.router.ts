@@ -1,14 +1,8 @@
-import type { RouteFactory } from '../app';
-import { bulkTags, listTags } from '../../domain/tags/tags.service';
-import { ok, paged, route } from '../http/registry';
-import {
-  bulkTagsBody,
-  bulkTagsResultView,
-  listTagsQuery,
-  MAX_TAGS_PAGE,
-  tagCountView,
-} from '../../domain/tags/tags.schemas';
-import { envelopes } from '../http/crud';
+import type { RouteFactory } from '../../api/app';
+import { bulkTags, listTags } from './tags.service';
+import { ok, paged, route } from '../../api/http/registry';
+import { bulkTagsBody, bulkTagsResultView, listTagsQuery, MAX_TAGS_PAGE, tagCountView } from './tags.schemas';
+import { envelopes } from '../../api/http/crud';
 
 const section = 'Tags';
 

@@ -1,10 +1,10 @@
-import type { Ctx } from '../context';
-import { validation } from '../errors';
-import type { EventPayload } from '../outbox/catalog';
-import { emit } from '../outbox/emit';
-import { recordSystemActivity } from '../timeline/timeline.service';
-import { emitTagChanges, normalizeTags } from '../shared/changes';
-import type { Lead } from '../leads/lead.entity';
+import type { Ctx } from '../../domain/context';
+import { validation } from '../../domain/errors';
+import type { EventPayload } from '../../domain/outbox/catalog';
+import { emit } from '../../domain/outbox/emit';
+import { recordSystemActivity } from '../../domain/timeline/timeline.service';
+import { emitTagChanges, normalizeTags } from '../../domain/shared/changes';
+import type { Lead } from '../../domain/leads/lead.entity';
 import {
   loadRecords,
   RECORD_KINDS,
@@ -12,8 +12,8 @@ import {
   rescoreChangedLeads,
   tableOf,
   type RecordType,
-} from '../shared/record-kinds';
-import { inTransaction } from '../shared/tx';
+} from '../../domain/shared/record-kinds';
+import { inTransaction } from '../../domain/shared/tx';
 import type { BulkTagsResultView, TagCountView } from './tags.schemas';
 
 type UpdatedPayload = EventPayload<`${RecordType}_updated`>;
