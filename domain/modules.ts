@@ -35,7 +35,7 @@ import { sequencesModule } from './sequences/sequences.module';
 import { emailModule } from './email/email.module';
 import { messagingModule } from './messaging/messaging.module';
 import { reportsModule } from './reports/reports.module';
-import { agentsModule } from './agents/agents.module';
+import { agentsModule } from '../modules/agents/agents.module';
 import { metricsModule } from './metrics/metrics.module';
 import { customObjectsModule } from './custom-objects/custom-objects.module';
 import { webhooksModule } from './webhooks/webhooks.module';

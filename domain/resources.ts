@@ -25,7 +25,7 @@ import { offerResource } from './offers/offers.resource';
 import { contractResource } from '../modules/contracts/contracts.resource';
 import { bookingResource } from '../modules/bookings/bookings.resource';
 import { supportTicketResource } from './support/support.resource';
-import { agentResource } from './agents/agents.resource';
+import { agentResource } from '../modules/agents/agents.resource';
 import { automationResource } from './automations/automations.resource';
 import { sequenceResource } from './sequences/sequences.resource';
 import { emailResource } from './email/email.resource';

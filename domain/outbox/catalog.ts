@@ -5,7 +5,7 @@
  * subscriptions are checked against them (test/unit/outbox/event-catalog.test.ts). docs/events.md.
  */
 import type { z } from 'zod';
-import { agentEvents } from '../agents/agents.events';
+import { agentEvents } from '../../modules/agents/agents.events';
 import { automationEvents } from '../automations/automations.events';
 import { bookingEvents } from '../../modules/bookings/bookings.events';
 import { calendarEvents } from '../calendar/calendar.events';

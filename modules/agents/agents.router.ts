@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import type { RouteFactory } from '../app';
-import * as agents from '../../domain/agents/agents.service';
-import { agentBody, agentPatchBody, agentView } from '../../domain/agents/agents.schemas';
+import type { RouteFactory } from '../../api/app';
+import * as agents from './agents.service';
+import { agentBody, agentPatchBody, agentView } from './agents.schemas';
 import { boolParam, pageParams } from '../../domain/shared/list-query';
-import { crudRoutes, envelopes } from '../http/crud';
-import { ok, route } from '../http/registry';
+import { crudRoutes, envelopes } from '../../api/http/crud';
+import { ok, route } from '../../api/http/registry';
 import { idParams } from '../../domain/shared/schemas';
 
 const read = { scopes: ['read'] } as const;

@@ -1,10 +1,10 @@
-import type { Ctx } from '../context';
-import { notFound } from '../errors';
-import { emit } from '../outbox/emit';
-import { deleteWithEvent, updateWithEvent } from '../shared/changes';
-import { findPage, type PageRequest } from '../shared/listing';
-import { plainOf } from '../shared/views';
-import { createRecord } from '../shared/records';
+import type { Ctx } from '../../domain/context';
+import { notFound } from '../../domain/errors';
+import { emit } from '../../domain/outbox/emit';
+import { deleteWithEvent, updateWithEvent } from '../../domain/shared/changes';
+import { findPage, type PageRequest } from '../../domain/shared/listing';
+import { plainOf } from '../../domain/shared/views';
+import { createRecord } from '../../domain/shared/records';
 import { Agent } from './agent.entity';
 import {
   DEFAULT_PERMISSIONS,
