@@ -40,7 +40,7 @@ import { metricsModule } from './metrics/metrics.module';
 import { customObjectsModule } from './custom-objects/custom-objects.module';
 import { webhooksModule } from './webhooks/webhooks.module';
 import { outboxModule } from './outbox/outbox.module';
-import { projectsModule } from './projects/projects.module';
+import { projectsModule } from '../modules/projects/projects.module';
 import { offersModule } from './offers/offers.module';
 import { pricingModule } from './pricing/pricing.module';
 import { bookingsModule } from '../modules/bookings/bookings.module';

@@ -20,7 +20,7 @@ import { callResource } from '../modules/calls/calls.resource';
 import { eventResource } from './calendar/calendar.resource';
 import { smsResource } from './messaging/sms.resource';
 import { customObjectRecordResource } from './custom-objects/custom-objects.resource';
-import { projectResource } from './projects/projects.resource';
+import { projectResource } from '../modules/projects/projects.resource';
 import { offerResource } from './offers/offers.resource';
 import { contractResource } from '../modules/contracts/contracts.resource';
 import { bookingResource } from '../modules/bookings/bookings.resource';

@@ -27,7 +27,7 @@ import { offerEvents } from '../offers/offers.events';
 import { personEvents } from '../people/people.events';
 import { presetEvents } from '../presets/presets.events';
 import { pricingEvents } from '../pricing/pricing.events';
-import { projectEvents } from '../projects/projects.events';
+import { projectEvents } from '../../modules/projects/projects.events';
 import { sequenceEvents } from '../sequences/sequences.events';
 import { supportEvents } from '../support/support.events';
 import { tagEvents } from '../../modules/tags/tags.events';

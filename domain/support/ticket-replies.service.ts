@@ -8,7 +8,7 @@ import { findPage, type PageRequest } from '../shared/listing';
 import { plainOf } from '../shared/views';
 import { createRecord } from '../shared/records';
 import { inTransaction } from '../shared/tx';
-import { entryHours } from '../projects/project-rules';
+import { entryHours } from '../../modules/projects';
 import { SupportTicketMessage, SupportTimeEntry, type MessageVisibility, type SupportTicket } from './support.entity';
 import { ensureSupportFlow } from './support-flow.service';
 import { ticketRef } from './support.rules';

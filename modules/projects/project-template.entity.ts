@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps } from '../orm/base';
-import type { TaskPriority } from '../tasks/task.entity';
+import { p, tenantProps } from '../../domain/orm/base';
+import type { TaskPriority } from '../../domain/tasks/task.entity';
 import type { TemplateProjectData } from './project-templates.schemas';
 
 export interface TaskTemplate {

@@ -1,9 +1,9 @@
-import type { RouteFactory } from '../app';
-import * as projects from '../../domain/projects/projects.service';
-import * as projectTasks from '../../domain/projects/project-tasks.service';
-import { createTimeEntry, listTimeEntries } from '../../domain/projects/time-entries.service';
-import { acknowledged, created, ok, paged, route } from '../http/registry';
-import { crudRoutes, envelopes } from '../http/crud';
+import type { RouteFactory } from '../../api/app';
+import * as projects from './projects.service';
+import * as projectTasks from './project-tasks.service';
+import { createTimeEntry, listTimeEntries } from './time-entries.service';
+import { acknowledged, created, ok, paged, route } from '../../api/http/registry';
+import { crudRoutes, envelopes } from '../../api/http/crud';
 import { idParams } from '../../domain/shared/schemas';
 import {
   commentParams,
@@ -24,7 +24,7 @@ import {
   updateCommentBody,
   updateProjectBody,
   updateProjectTaskBody,
-} from '../../domain/projects/projects.schemas';
+} from './projects.schemas';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;

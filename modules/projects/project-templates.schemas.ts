@@ -1,12 +1,12 @@
 import { z } from 'zod';
-import { TASK_PRIORITIES } from '../tasks/task.entity';
-import { boolParam, pageParams } from '../shared/list-query';
-import { clearableText, objectId, requiredText } from '../shared/schemas';
+import { TASK_PRIORITIES } from '../../domain/tasks/task.entity';
+import { boolParam, pageParams } from '../../domain/shared/list-query';
+import { clearableText, objectId, requiredText } from '../../domain/shared/schemas';
 import { createProjectBody, projectTaskView, projectView } from './projects.schemas';
 import { PROJECT_PRIORITIES, PROJECT_STATUSES } from './project.entity';
-import { customFieldsView, idView, openObjectView, recordViewFields } from '../shared/views';
-import { refField } from '../shared/record-fields';
-import { ref } from '../references/refs';
+import { customFieldsView, idView, openObjectView, recordViewFields } from '../../domain/shared/views';
+import { refField } from '../../domain/shared/record-fields';
+import { ref } from '../../domain/references/refs';
 
 const taskTemplate = z.object({
   title: requiredText(300),

@@ -1,14 +1,9 @@
-import type { RouteFactory } from '../app';
-import * as cards from '../../domain/projects/clip-cards.service';
-import { acknowledged, created, ok, paged, route } from '../http/registry';
-import { envelopes } from '../http/crud';
+import type { RouteFactory } from '../../api/app';
+import * as cards from './clip-cards.service';
+import { acknowledged, created, ok, paged, route } from '../../api/http/registry';
+import { envelopes } from '../../api/http/crud';
 import { idParams } from '../../domain/shared/schemas';
-import {
-  clipCardView,
-  createClipCardBody,
-  listClipCardsQuery,
-  updateClipCardBody,
-} from '../../domain/projects/clip-cards.schemas';
+import { clipCardView, createClipCardBody, listClipCardsQuery, updateClipCardBody } from './clip-cards.schemas';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;

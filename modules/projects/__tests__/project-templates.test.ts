@@ -1,7 +1,7 @@
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
-import { factories, makeCompany } from '../support/factories';
-import { eventsFor } from '../support/outbox';
-import { expectError } from '../support/expect';
+import { startTestApp, type Tenant, type TestApp } from '../../../test/support/app';
+import { factories, makeCompany } from '../../../test/support/factories';
+import { eventsFor } from '../../../test/support/outbox';
+import { expectError } from '../../../test/support/expect';
 
 let app: TestApp;
 let t: Tenant;

@@ -1,13 +1,13 @@
 import { z } from 'zod';
 import { COMMENT_VISIBILITIES, PROJECT_PRIORITIES, PROJECT_STATUSES } from './project.entity';
 import { MAX_COMMENT_CHARS } from './project-rules';
-import { pageParams } from '../shared/list-query';
-import { clearableText, objectId, requiredText, tagsField } from '../shared/schemas';
-import { createTaskBody } from '../tasks/tasks.schemas';
-import { customFieldMap, isoDate, refField, userId } from '../shared/record-fields';
-import { TASK_PRIORITIES, TASK_STATUSES } from '../tasks/task.entity';
-import { customFieldsView, dateTimeView, idView, openObjectView, recordViewFields } from '../shared/views';
-import { ref } from '../references/refs';
+import { pageParams } from '../../domain/shared/list-query';
+import { clearableText, objectId, requiredText, tagsField } from '../../domain/shared/schemas';
+import { createTaskBody } from '../../domain/tasks/tasks.schemas';
+import { customFieldMap, isoDate, refField, userId } from '../../domain/shared/record-fields';
+import { TASK_PRIORITIES, TASK_STATUSES } from '../../domain/tasks/task.entity';
+import { customFieldsView, dateTimeView, idView, openObjectView, recordViewFields } from '../../domain/shared/views';
+import { ref } from '../../domain/references/refs';
 
 const status = z.enum(PROJECT_STATUSES, { message: `must be one of ${PROJECT_STATUSES.join(', ')}` });
 const priority = z.enum(PROJECT_PRIORITIES, { message: `must be one of ${PROJECT_PRIORITIES.join(', ')}` });

@@ -1,7 +1,7 @@
-import type { RouteFactory } from '../app';
-import * as templates from '../../domain/projects/project-templates.service';
-import { created, ok, paged, route } from '../http/registry';
-import { envelopes } from '../http/crud';
+import type { RouteFactory } from '../../api/app';
+import * as templates from './project-templates.service';
+import { created, ok, paged, route } from '../../api/http/registry';
+import { envelopes } from '../../api/http/crud';
 import { idParams } from '../../domain/shared/schemas';
 import {
   createTemplateBody,
@@ -10,7 +10,7 @@ import {
   projectFromTemplateView,
   projectTemplateView,
   updateTemplateBody,
-} from '../../domain/projects/project-templates.schemas';
+} from './project-templates.schemas';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;
