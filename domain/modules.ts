@@ -44,7 +44,7 @@ import { projectsModule } from '../modules/projects/projects.module';
 import { offersModule } from './offers/offers.module';
 import { pricingModule } from './pricing/pricing.module';
 import { bookingsModule } from '../modules/bookings/bookings.module';
-import { supportModule } from './support/support.module';
+import { supportModule } from '../modules/support/support.module';
 import { filesModule } from './files/files.module';
 import { lookupsModule } from './lookups/lookups.module';
 import { extensionModule } from './extension/extension.module';

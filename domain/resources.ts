@@ -24,7 +24,7 @@ import { projectResource } from '../modules/projects/projects.resource';
 import { offerResource } from './offers/offers.resource';
 import { contractResource } from '../modules/contracts/contracts.resource';
 import { bookingResource } from '../modules/bookings/bookings.resource';
-import { supportTicketResource } from './support/support.resource';
+import { supportTicketResource } from '../modules/support/support.resource';
 import { agentResource } from '../modules/agents/agents.resource';
 import { automationResource } from './automations/automations.resource';
 import { sequenceResource } from './sequences/sequences.resource';

@@ -29,7 +29,7 @@ import { presetEvents } from '../presets/presets.events';
 import { pricingEvents } from '../pricing/pricing.events';
 import { projectEvents } from '../../modules/projects/projects.events';
 import { sequenceEvents } from '../sequences/sequences.events';
-import { supportEvents } from '../support/support.events';
+import { supportEvents } from '../../modules/support/support.events';
 import { tagEvents } from '../../modules/tags/tags.events';
 import { taskEvents } from '../tasks/tasks.events';
 import { timelineEvents } from '../timeline/timeline.events';

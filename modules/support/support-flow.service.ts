@@ -1,11 +1,11 @@
-import type { Ctx } from '../context';
-import { validation } from '../errors';
-import { EmailAccount } from '../email/email-account.entity';
-import { newId } from '../ids';
-import { emit } from '../outbox/emit';
-import { plainOf } from '../shared/views';
+import type { Ctx } from '../../domain/context';
+import { validation } from '../../domain/errors';
+import { EmailAccount } from '../../domain/email/email-account.entity';
+import { newId } from '../../domain/ids';
+import { emit } from '../../domain/outbox/emit';
+import { plainOf } from '../../domain/shared/views';
 import type { SupportFlowView } from './support.schemas';
-import { inTransaction } from '../shared/tx';
+import { inTransaction } from '../../domain/shared/tx';
 import { SupportFlow } from './support.entity';
 import { DEFAULT_SUPPORT_CATEGORIES, DEFAULT_SUPPORT_STAGES, FALLBACK_CATEGORY } from './support.rules';
 

@@ -1,18 +1,13 @@
 import { z } from 'zod';
-import type { RouteFactory } from '../app';
-import * as tickets from '../../domain/support/tickets.service';
-import { ensureSupportFlow, serializeSupportFlow, updateSupportFlow } from '../../domain/support/support-flow.service';
-import { listSupportCustomers, supportCustomerDetail } from '../../domain/support/support-customers.service';
-import {
-  createTicketTimeEntry,
-  listMessages,
-  listTicketTimeEntries,
-  replyToTicket,
-} from '../../domain/support/ticket-replies.service';
-import { FALLBACK_CATEGORY, ticketStatusTransitions } from '../../domain/support/support.rules';
+import type { RouteFactory } from '../../api/app';
+import * as tickets from './tickets.service';
+import { ensureSupportFlow, serializeSupportFlow, updateSupportFlow } from './support-flow.service';
+import { listSupportCustomers, supportCustomerDetail } from './support-customers.service';
+import { createTicketTimeEntry, listMessages, listTicketTimeEntries, replyToTicket } from './ticket-replies.service';
+import { FALLBACK_CATEGORY, ticketStatusTransitions } from './support.rules';
 import { validation } from '../../domain/errors';
-import { created, ok, paged, route } from '../http/registry';
-import { crudRoutes, envelopes } from '../http/crud';
+import { created, ok, paged, route } from '../../api/http/registry';
+import { crudRoutes, envelopes } from '../../api/http/crud';
 import { idParams } from '../../domain/shared/schemas';
 import {
   createTicketBody,
@@ -35,7 +30,7 @@ import {
   ticketTimeBody,
   ticketTimeQuery,
   updateTicketBody,
-} from '../../domain/support/support.schemas';
+} from './support.schemas';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;

@@ -1,7 +1,7 @@
-import type { Tenant } from '../support/app';
-import { makeCompany } from '../support/factories';
-import { searchUntil, titles, uniqueIndexPrefix } from '../support/search';
-import { withSearchIndexing } from '../support/search-suite';
+import type { Tenant } from '../../../test/support/app';
+import { makeCompany } from '../../../test/support/factories';
+import { searchUntil, titles, uniqueIndexPrefix } from '../../../test/support/search';
+import { withSearchIndexing } from '../../../test/support/search-suite';
 
 // Tickets reach Meilisearch through the outbox, like every searchable type (per-run index prefix).
 const PREFIX = uniqueIndexPrefix('supsearch');

@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
-import { defineModule } from '../module';
-import type * as supportRouter from '../../api/routes/support.router';
-import { subscriberGroup } from '../outbox/subscriber-groups';
+import { defineModule } from '../../domain/module';
+import type * as supportRouter from './support.router';
+import { subscriberGroup } from '../../domain/outbox/subscriber-groups';
 import { SUPPORT_INBOUND_SUBSCRIBER, supportInboundSubscriber } from './support-inbound';
 import { supportTicketResource } from './support.resource';
 
@@ -10,6 +10,6 @@ export const supportModule = defineModule({
   name: 'support',
   resources: [supportTicketResource],
   // Loaded when the API mounts them (the worker never loads the HTTP layer).
-  routes: () => [(require('../../api/routes/support.router') as typeof supportRouter).supportRoutes],
+  routes: () => [(require('./support.router') as typeof supportRouter).supportRoutes],
   subscribers: [subscriberGroup([SUPPORT_INBOUND_SUBSCRIBER], (deps) => [supportInboundSubscriber(deps)])],
 });

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps } from '../orm/base';
+import { p, tenantProps } from '../../domain/orm/base';
 import type { SupportStage, TicketPriority, TicketStatus } from './support.rules';
 
 /**

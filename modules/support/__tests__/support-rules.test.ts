@@ -7,7 +7,7 @@ import {
   ticketRef,
   ticketStatusTransitions,
   type TicketStatus,
-} from '../../../domain/support/support.rules';
+} from '../support.rules';
 import { matchesTrigger } from '../../../domain/automations/triggers';
 
 describe('support ticket status transitions', () => {

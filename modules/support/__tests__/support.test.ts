@@ -1,12 +1,12 @@
-import { createLogger } from '../../domain/logger';
-import { createOutboxDispatcher, type OutboxDispatcher } from '../../domain/outbox/dispatcher';
-import { buildSubscribers } from '../../domain/outbox/subscribers';
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
-import { connectAccount, rawMail } from '../support/email';
-import { makeCompany, makePerson } from '../support/factories';
-import { eventsFor } from '../support/outbox';
-import { startSmtp, type LocalSmtp } from '../unit/messaging/local-smtp';
-import { expectError } from '../support/expect';
+import { createLogger } from '../../../domain/logger';
+import { createOutboxDispatcher, type OutboxDispatcher } from '../../../domain/outbox/dispatcher';
+import { buildSubscribers } from '../../../domain/outbox/subscribers';
+import { startTestApp, type Tenant, type TestApp } from '../../../test/support/app';
+import { connectAccount, rawMail } from '../../../test/support/email';
+import { makeCompany, makePerson } from '../../../test/support/factories';
+import { eventsFor } from '../../../test/support/outbox';
+import { startSmtp, type LocalSmtp } from '../../../test/unit/messaging/local-smtp';
+import { expectError } from '../../../test/support/expect';
 
 jest.setTimeout(60_000);
 

@@ -1,11 +1,11 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/postgresql';
-import type { Ctx } from '../context';
-import { Email } from '../email/email.entity';
-import { inboundCtx } from '../email/inbound.service';
-import { parseMailbox } from '../messaging/addresses';
-import { htmlToText } from '../messaging/html-text';
-import type { Subscriber, SubscriberDeps } from '../outbox/subscriber';
-import { inTransaction } from '../shared/tx';
+import type { Ctx } from '../../domain/context';
+import { Email } from '../../domain/email/email.entity';
+import { inboundCtx } from '../../domain/email/inbound.service';
+import { parseMailbox } from '../../domain/messaging/addresses';
+import { htmlToText } from '../../domain/messaging/html-text';
+import type { Subscriber, SubscriberDeps } from '../../domain/outbox/subscriber';
+import { inTransaction } from '../../domain/shared/tx';
 import { SupportFlow, SupportTicket, SupportTicketMessage } from './support.entity';
 import { ticketNumberInSubject } from './support.rules';
 import { addCustomerMessage } from './ticket-replies.service';

@@ -1,8 +1,8 @@
-import type { Ctx } from '../context';
-import { notFound } from '../errors';
-import { isId } from '../ids';
-import { likePattern, type PageRequest } from '../shared/listing';
-import { Person } from '../people/person.entity';
+import type { Ctx } from '../../domain/context';
+import { notFound } from '../../domain/errors';
+import { isId } from '../../domain/ids';
+import { likePattern, type PageRequest } from '../../domain/shared/listing';
+import { Person } from '../../domain/people/person.entity';
 import { SupportTicket } from './support.entity';
 import { serializeTicket } from './tickets.service';
 import type { SupportCustomerDetailView, SupportCustomerView } from './support.schemas';
