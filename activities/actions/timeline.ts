@@ -5,7 +5,7 @@
 import { createActivity } from '../../domain/timeline/entries.service';
 import { createEvent } from '../../domain/calendar/calendar-events.service';
 import { CalendarEvent, type EventType } from '../../domain/calendar/calendar-event.entity';
-import { createNote } from '../../domain/notes/notes.service';
+import { createNote } from '../../modules/notes';
 import { User } from '../../domain/workspaces/user.entity';
 import { parseDateInput, zonedParts, zonedToInstant } from '../../domain/automations/time';
 import type { Context } from '../../domain/automations/engine/types';

@@ -4,7 +4,7 @@ import { logConnectorCall } from '../../domain/crm-connect/connector-calls.servi
 import { created, ok, route } from '../http/registry';
 import { envelopes } from '../http/crud';
 import { lookupResultView } from '../../domain/crm-connect/crm-connect.views';
-import { callView } from '../../domain/calls/calls.schemas';
+import { callView } from '../../modules/calls';
 import { connectorCallBody, lookupQuery } from '../../domain/crm-connect/crm-connect.schemas';
 
 const section = 'CRM connect';

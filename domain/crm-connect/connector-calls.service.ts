@@ -1,9 +1,14 @@
 import type { Ctx } from '../context';
 import { Person } from '../people/person.entity';
-import { Call, type CallDirection, type CallStatus } from '../calls/call.entity';
-import { serializeCall } from '../calls/call-view';
-import type { CallInput, CallView } from '../calls/calls.schemas';
-import { createCall } from '../calls/calls.service';
+import {
+  Call,
+  createCall,
+  serializeCall,
+  type CallDirection,
+  type CallInput,
+  type CallStatus,
+  type CallView,
+} from '../../modules/calls';
 import { firstPhoneMatch } from './lookup.service';
 
 export interface ConnectorCallInput {

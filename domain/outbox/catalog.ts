@@ -5,11 +5,11 @@
  * subscriptions are checked against them (test/unit/outbox/event-catalog.test.ts). docs/events.md.
  */
 import type { z } from 'zod';
-import { agentEvents } from '../agents/agents.events';
+import { agentEvents } from '../../modules/agents/agents.events';
 import { automationEvents } from '../automations/automations.events';
 import { bookingEvents } from '../../modules/bookings/bookings.events';
 import { calendarEvents } from '../calendar/calendar.events';
-import { callEvents } from '../calls/calls.events';
+import { callEvents } from '../../modules/calls/calls.events';
 import { companyEvents } from '../companies/companies.events';
 import { contractEvents } from '../../modules/contracts/contracts.events';
 import { customFieldEvents } from '../custom-fields/custom-fields.events';
@@ -22,15 +22,15 @@ import { importEvents } from '../imports/imports.events';
 import { leadEvents } from '../leads/leads.events';
 import { listEvents } from '../lists/lists.events';
 import { messagingEvents } from '../messaging/messaging.events';
-import { noteEvents } from '../notes/notes.events';
+import { noteEvents } from '../../modules/notes/notes.events';
 import { offerEvents } from '../offers/offers.events';
 import { personEvents } from '../people/people.events';
 import { presetEvents } from '../presets/presets.events';
 import { pricingEvents } from '../pricing/pricing.events';
-import { projectEvents } from '../projects/projects.events';
+import { projectEvents } from '../../modules/projects/projects.events';
 import { sequenceEvents } from '../sequences/sequences.events';
-import { supportEvents } from '../support/support.events';
-import { tagEvents } from '../tags/tags.events';
+import { supportEvents } from '../../modules/support/support.events';
+import { tagEvents } from '../../modules/tags/tags.events';
 import { taskEvents } from '../tasks/tasks.events';
 import { timelineEvents } from '../timeline/timeline.events';
 import { userEvents } from '../users/users.events';

@@ -1,7 +1,7 @@
 import type { Ctx } from '../context';
 import { notFound, validation } from '../errors';
 import { emit } from '../outbox/emit';
-import { Note } from '../notes/note.entity';
+import { Note } from '../../modules/notes';
 import { dateWhere, findPage, likePattern, type PageRequest } from '../shared/listing';
 import { createRecord } from '../shared/records';
 import { Activity } from './activity.entity';

@@ -6,7 +6,7 @@ import { CustomObjectRecord } from '../custom-objects/custom-object.entity';
 import { Deal } from '../deals/deal.entity';
 import { Lead } from '../leads/lead.entity';
 import { Person } from '../people/person.entity';
-import { Project } from '../projects/project.entity';
+import { Project } from '../../modules/projects';
 import { User } from '../workspaces/user.entity';
 
 /** Kinds of records that activities, tasks, notes, calls and events may point at. */

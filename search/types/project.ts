@@ -1,4 +1,4 @@
-import { Project } from '../../domain/projects/project.entity';
+import { Project } from '../../modules/projects';
 import { defineSearchType, joinParts } from './definition';
 
 export const projectSearch = defineSearchType<Project>({

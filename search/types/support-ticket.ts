@@ -1,4 +1,4 @@
-import { SupportTicket } from '../../domain/support/support.entity';
+import { SupportTicket } from '../../modules/support';
 import { defineSearchType, joinParts } from './definition';
 
 export const supportTicketSearch = defineSearchType<SupportTicket>({

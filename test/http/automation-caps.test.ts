@@ -1,5 +1,5 @@
 import { Lead } from '../../domain/leads/lead.entity';
-import { Note } from '../../domain/notes/note.entity';
+import { Note } from '../../modules/notes/note.entity';
 import { forkForWorkspace } from '../../domain/orm/tenant';
 import { createRecord } from '../../domain/shared/records';
 import { SCOPES } from '../../domain/context';

@@ -1,4 +1,4 @@
-import { Note } from '../../domain/notes/note.entity';
+import { Note } from '../../modules/notes/note.entity';
 import { forkForWorkspace } from '../../domain/orm/tenant';
 import type { Tenant } from '../support/app';
 import { action, chainGraph, createAutomation, waitFor, type EngineHarness } from '../support/automation-engine';

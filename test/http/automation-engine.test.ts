@@ -1,6 +1,6 @@
 import { SCOPES } from '../../domain/context';
 import { createLead } from '../../domain/leads/leads.service';
-import { Note } from '../../domain/notes/note.entity';
+import { Note } from '../../modules/notes/note.entity';
 import { startExecution } from '../../domain/automations/engine/start';
 import { executionWorkflowId } from '../../domain/automations/workflow-ids';
 import { forkForWorkspace } from '../../domain/orm/tenant';

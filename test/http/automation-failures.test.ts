@@ -1,4 +1,4 @@
-import { Note } from '../../domain/notes/note.entity';
+import { Note } from '../../modules/notes/note.entity';
 import { forkForWorkspace } from '../../domain/orm/tenant';
 import { startExecution } from '../../domain/automations/engine/start';
 import { newId } from '../../domain/ids';

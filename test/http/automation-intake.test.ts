@@ -3,7 +3,7 @@
  * that lives with the worker starts it. Runs accepted while no worker runs start exactly once when
  * it returns; a workspace with too many queued runs is answered 429 with Retry-After.
  */
-import { Note } from '../../domain/notes/note.entity';
+import { Note } from '../../modules/notes/note.entity';
 import { forkForWorkspace } from '../../domain/orm/tenant';
 import {
   action,

@@ -4,7 +4,7 @@
  * once: the completed step before it is not redone and the step after it runs once.
  */
 import type { ChildProcess } from 'node:child_process';
-import { Note } from '../../domain/notes/note.entity';
+import { Note } from '../../modules/notes/note.entity';
 import { forkForWorkspace } from '../../domain/orm/tenant';
 import { startExecution } from '../../domain/automations/engine/start';
 import { newId } from '../../domain/ids';

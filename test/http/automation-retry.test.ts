@@ -2,7 +2,7 @@
  * Retrying failed executions (domain/automations/engine/retry.ts): from the failed step or the start, on the
  * original or the current graph; the failed step's effect happens once more, completed steps' effects do not.
  */
-import { Note } from '../../domain/notes/note.entity';
+import { Note } from '../../modules/notes/note.entity';
 import { forkForWorkspace } from '../../domain/orm/tenant';
 import { startExecution } from '../../domain/automations/engine/start';
 import { newId } from '../../domain/ids';

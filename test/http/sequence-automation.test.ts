@@ -8,7 +8,7 @@ import { CalendarEvent } from '../../domain/calendar/calendar-event.entity';
 import { Lead } from '../../domain/leads/lead.entity';
 import { createMessagingDeps, type MessagingDeps } from '../../domain/messaging/factory';
 import type { EmailMessage } from '../../domain/messaging/ports';
-import { Note } from '../../domain/notes/note.entity';
+import { Note } from '../../modules/notes/note.entity';
 import { forkForWorkspace } from '../../domain/orm/tenant';
 import { Sequence, SequenceEnrollment, SequenceStep } from '../../domain/sequences/sequence.entity';
 import type { Tenant } from '../support/app';

@@ -87,9 +87,10 @@ describe('modules', () => {
       expect(ROUTE_FACTORIES.length).toBe(modules.flatMap((m) => m.routes()).length);
     });
 
-    it('every route an exported route factory of api/routes defines is mounted', () => {
+    it('every route an exported route factory of api/routes or modules/ defines is mounted', () => {
       const mounted = new Set(allRoutes(appDeps).map(routeKey));
-      const factories = exportsOf('api/routes', '.router.ts').flatMap(({ file, exports }) =>
+      const routers = ['api/routes', 'modules'].flatMap((d) => exportsOf(d, '.router.ts'));
+      const factories = routers.flatMap(({ file, exports }) =>
         Object.entries(exports)
           // docsRoutes(getRoutes) documents the others: allRoutes adds it after the modules' routes.
           .filter(([name, value]) => name.endsWith('Routes') && name !== 'docsRoutes' && typeof value === 'function')
@@ -257,10 +258,10 @@ describe('modules', () => {
       ).map((f: string) => path.relative(ROOT, f));
     const worker = loaded('./bin/worker.ts');
     expect(worker).toContain('domain/modules.ts');
-    expect(worker.filter((f) => f.startsWith('api/'))).toEqual([]);
+    expect(worker.filter((f) => f.startsWith('api/') || f.endsWith('.router.ts'))).toEqual([]);
     const api = loaded('./api/bootstrap.ts');
     expect(api).toContain('modules/bookings/bookings.router.ts');
-    expect(api.filter((f) => f.startsWith('activities/'))).toEqual([]);
+    expect(api.filter((f) => f.startsWith('activities/') || f.endsWith('.activities.ts'))).toEqual([]);
   }, 60_000);
 
   it('no two modules declare an event of the same name', () => {

@@ -1,9 +1,0 @@
-import { defineResource, loadById } from '../shared/resource';
-import { Agent } from './agent.entity';
-export const agentResource = defineResource<Agent>({
-  kind: 'agent',
-  collection: 'agents',
-  getPath: '/api/v1/agents/:id',
-  entity: Agent,
-  load: loadById(Agent, 'agent'),
-});

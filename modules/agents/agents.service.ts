@@ -1,0 +1,109 @@
+import type { Ctx } from '../../domain/context';
+import { notFound } from '../../domain/errors';
+import { emit } from '../../domain/outbox/emit';
+import { deleteWithEvent, updateWithEvent } from '../../domain/shared/changes';
+import { findPage, type PageRequest } from '../../domain/shared/listing';
+import { plainOf } from '../../domain/shared/views';
+import { createRecord } from '../../domain/shared/records';
+import { Agent } from './agent.entity';
+import {
+  DEFAULT_PERMISSIONS,
+  type AgentBody,
+  type AgentPatch,
+  type AgentPermissions,
+  type AgentView,
+} from './agents.schemas';
+
+const FIELDS = [
+  '_id',
+  'name',
+  'description',
+  'goal',
+  'systemPrompt',
+  'icon',
+  'modelTier',
+  'enabled',
+  'permissions',
+  'createdBy',
+  'createdAt',
+  'updatedAt',
+] as const;
+export const serializeAgent = (a: Agent): AgentView => plainOf(a, FIELDS);
+
+const withDefaults = (
+  p: Partial<AgentPermissions> | undefined,
+  base: AgentPermissions = DEFAULT_PERMISSIONS,
+): AgentPermissions => ({
+  ...base,
+  ...Object.fromEntries(Object.entries(p ?? {}).filter(([, v]) => v !== undefined)),
+});
+
+/** Every field of a POST/PUT body, omitted ones at their defaults (PUT replaces). */
+const fullFields = (input: AgentBody) => ({
+  name: input.name,
+  description: input.description ?? null,
+  goal: input.goal ?? null,
+  systemPrompt: input.systemPrompt ?? null,
+  icon: input.icon ?? null,
+  modelTier: input.modelTier ?? 'balanced',
+  enabled: input.enabled ?? true,
+  permissions: withDefaults(input.permissions),
+});
+
+export async function getAgent(ctx: Ctx, id: string): Promise<Agent> {
+  const agent = await ctx.em.findOne(Agent, { _id: id });
+  if (!agent) throw notFound('agent');
+  return agent;
+}
+
+export async function listAgents(ctx: Ctx, query: PageRequest & { enabled?: boolean }) {
+  const where = query.enabled === undefined ? {} : { enabled: query.enabled };
+  const { items, total } = await findPage(ctx.em, Agent, where, query, { createdAt: 'desc' });
+  return { items: items.map(serializeAgent), total };
+}
+
+export async function createAgent(ctx: Ctx, input: AgentBody) {
+  const agent = createRecord(ctx, Agent, { ...fullFields(input), createdBy: ctx.actor.userId });
+  emit(ctx, {
+    type: 'agent_created',
+    entityType: 'agent',
+    entityId: agent._id,
+    payload: { agent: serializeAgent(agent) },
+  });
+  await ctx.em.flush();
+  return serializeAgent(agent);
+}
+
+async function change(ctx: Ctx, agent: Agent, patch: Record<string, unknown>) {
+  await updateWithEvent(ctx, agent, patch as never, {
+    type: 'agent_updated',
+    entityType: 'agent',
+    payload: (changes) => ({ agent: serializeAgent(agent), changes }),
+  });
+  return serializeAgent(agent);
+}
+
+/** PUT: a full replacement; omitted optional fields return to their defaults. */
+export async function replaceAgent(ctx: Ctx, id: string, input: AgentBody) {
+  const agent = await getAgent(ctx, id);
+  return change(ctx, agent, fullFields(input));
+}
+
+/** PATCH: only the given fields; `permissions` merges key by key. */
+export async function patchAgent(ctx: Ctx, id: string, input: AgentPatch) {
+  const agent = await getAgent(ctx, id);
+  const { permissions, ...rest } = input;
+  return change(ctx, agent, {
+    ...rest,
+    ...(permissions ? { permissions: withDefaults(permissions, agent.permissions) } : {}),
+  });
+}
+
+export async function deleteAgent(ctx: Ctx, id: string): Promise<void> {
+  const agent = await getAgent(ctx, id);
+  await deleteWithEvent(ctx, agent, {
+    type: 'agent_deleted',
+    entityType: 'agent',
+    payload: { agent: serializeAgent(agent) },
+  });
+}

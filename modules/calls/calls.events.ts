@@ -1,0 +1,14 @@
+import { z } from 'zod';
+import { defineEvents, fieldChanges, recordView } from '../../domain/outbox/define-events';
+
+const call = z.object({ call: recordView });
+
+/** Call events; a call reaching `completed` or `answered` also emits that status's event. */
+export const callEvents = defineEvents({
+  call_created: call,
+  call_updated: call.extend({ changes: fieldChanges }),
+  call_deleted: call,
+  call_completed: call,
+  call_answered: call,
+});
+export type CallEventName = keyof typeof callEvents;

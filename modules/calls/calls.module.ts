@@ -1,0 +1,11 @@
+/* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
+import { defineModule } from '../../domain/module';
+import type * as callsRouter from './calls.router';
+import { callResource } from './calls.resource';
+
+export const callsModule = defineModule({
+  name: 'calls',
+  resources: [callResource],
+  // Loaded when the API mounts them (the worker never loads the HTTP layer).
+  routes: () => [(require('./calls.router') as typeof callsRouter).callsRoutes],
+});

@@ -1,0 +1,40 @@
+import type { Ctx } from '../../domain/context';
+import { dateWhere, findPage, likePattern, type PageRequest } from '../../domain/shared/listing';
+import { Call, type CallDirection, type CallStatus } from './call.entity';
+import { LIST_CONVERSATION_TURNS, serializeCall } from './call-view';
+
+export interface CallListQuery extends PageRequest {
+  direction?: CallDirection;
+  status?: CallStatus;
+  companyId?: string;
+  personId?: string;
+  leadId?: string;
+  dealId?: string;
+  ownerId?: string;
+  q?: string;
+  updatedSince?: Date;
+  /** dateFrom/dateTo filter startedAt. */
+  dateFrom?: Date;
+  dateTo?: Date;
+}
+
+export async function listCalls(ctx: Ctx, query: CallListQuery) {
+  const where: Record<string, unknown> = {};
+  for (const key of ['direction', 'status', 'companyId', 'personId', 'leadId', 'dealId', 'ownerId'] as const)
+    if (query[key]) where[key] = query[key];
+  const range = dateWhere({ dateFrom: query.dateFrom, dateTo: query.dateTo }).createdAt;
+  if (range) where.startedAt = range;
+  if (query.updatedSince) where.updatedAt = { $gte: query.updatedSince };
+  if (query.q) {
+    const like = likePattern(query.q);
+    where.$or = [
+      { subject: { $ilike: like } },
+      { phone: { $ilike: like } },
+      { notes: { $ilike: like } },
+      { outcome: { $ilike: like } },
+    ];
+  }
+  const order: Record<string, 'asc' | 'desc'> = query.updatedSince ? { updatedAt: 'asc' } : { startedAt: 'desc' };
+  const { items, total } = await findPage(ctx.em, Call, where, query, order);
+  return { items: items.map((c) => serializeCall(c, { maxTurns: LIST_CONVERSATION_TURNS })), total };
+}

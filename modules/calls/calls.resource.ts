@@ -1,0 +1,20 @@
+import { defineResource } from '../../domain/shared/resource';
+import { linkedRecordLoader } from '../../domain/automations/engine/record-view';
+import { getCall } from './calls.service';
+import { serializeCall } from './call-view';
+import { Call } from './call.entity';
+
+export const callResource = defineResource<Call>({
+  kind: 'call',
+  collection: 'calls',
+  getPath: '/api/v1/calls/:id',
+  entity: Call,
+  load: getCall,
+  view: (c) => serializeCall(c),
+  parents: { companyId: 'company', personId: 'person', leadId: 'lead', dealId: 'deal', ownerId: 'user' },
+  automation: {
+    entityType: 'call',
+    namespace: 'call',
+    load: linkedRecordLoader(Call, 'call'),
+  },
+});

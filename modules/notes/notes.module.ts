@@ -1,0 +1,11 @@
+/* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
+import { defineModule } from '../../domain/module';
+import type * as notesRouter from './notes.router';
+import { noteResource } from './notes.resource';
+
+export const notesModule = defineModule({
+  name: 'notes',
+  resources: [noteResource],
+  // Loaded when the API mounts them (the worker never loads the HTTP layer).
+  routes: () => [(require('./notes.router') as typeof notesRouter).notesRoutes],
+});

@@ -1,0 +1,10 @@
+import { z } from 'zod';
+import { defineEvents } from '../../domain/outbox/define-events';
+
+const tagChange = z.object({ entityType: z.string(), entityId: z.string(), tag: z.string() });
+
+/** One per tag that appeared on or disappeared from a record (emitTagChanges). */
+export const tagEvents = defineEvents({
+  tag_added: tagChange,
+  tag_removed: tagChange,
+});

@@ -1,0 +1,9 @@
+/* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
+import { defineModule } from '../../domain/module';
+import type * as tagsRouter from './tags.router';
+
+export const tagsModule = defineModule({
+  name: 'tags',
+  // Loaded when the API mounts them (the worker never loads the HTTP layer).
+  routes: () => [(require('./tags.router') as typeof tagsRouter).tagsRoutes],
+});
