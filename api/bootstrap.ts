@@ -6,6 +6,7 @@ import type { AppConfig } from '../domain/config';
 import { createLogger, type Logger } from '../domain/logger';
 import { createMessagingDeps } from '../domain/messaging/factory';
 import { ormConfig } from '../domain/orm/config';
+import { attachLeanPool } from '../domain/orm/lean';
 import { createKeyCache } from '../domain/workspaces/key-cache';
 import type { Authenticated } from '../domain/workspaces/authenticate';
 import { createMeiliClient, meiliHealthy } from '../search/meili';
@@ -40,6 +41,10 @@ export async function buildApi(
   log: Logger = createLogger(config.logLevel, 'api'),
 ): Promise<ApiRuntime> {
   const orm = await MikroORM.init(ormConfig(config.databaseUrl));
+  const closeLeanPool = attachLeanPool(orm.em, {
+    max: config.dbLeanPoolMax,
+    onError: (err) => log.warn({ err: err.message }, 'lean pool: an idle connection failed'),
+  });
   // Probe-only connection: no retry interceptor, so a down server fails the probe fast and cleanly.
   const temporal = Connection.lazy({ address: config.temporalAddress, connectTimeout: 2000, interceptors: [] });
   const meili = createMeiliClient(config.meiliUrl, config.meiliMasterKey);
@@ -92,7 +97,13 @@ export async function buildApi(
     async close() {
       deps.messaging.close();
       await settleAbandonedCalls();
-      await Promise.allSettled([keyCache.stop(), orm.close(true), temporal.close(), client.connection.close()]);
+      await Promise.allSettled([
+        keyCache.stop(),
+        closeLeanPool(),
+        orm.close(true),
+        temporal.close(),
+        client.connection.close(),
+      ]);
     },
   };
 }

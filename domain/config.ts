@@ -46,6 +46,11 @@ export interface AppConfig {
   authFailuresPerMinute: number;
   /** How long an API process reuses a key lookup (KEY_CACHE_TTL_MS, default 10 s; 0 = off); emptied by NOTIFY. */
   keyCacheTtlMs: number;
+  /**
+   * Connections of the API's lean pool (DB_LEAN_POOL_MAX, default 5; 0 = none): the key count and lean reads of every
+   * request, next to the ORM's DB_POOL_MAX (domain/orm/lean.ts attachLeanPool).
+   */
+  dbLeanPoolMax: number;
   bodyLimitBytes: number;
   /**
    * Test runs (CRM_CONTRACT_CHECK=1, set by `npm test`): every answer is checked against the
@@ -191,6 +196,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     intakeMaxQueuedPerWorkspace: Math.max(1, intEnv(env, 'INTAKE_MAX_QUEUED_PER_WORKSPACE', 10_000)),
     authFailuresPerMinute: intEnv(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 30),
     keyCacheTtlMs: intEnv(env, 'KEY_CACHE_TTL_MS', 10_000),
+    dbLeanPoolMax: Math.max(0, intEnv(env, 'DB_LEAN_POOL_MAX', 5)),
     bodyLimitBytes: intEnv(env, 'BODY_LIMIT_BYTES', 4 * 1024 * 1024),
     contractCheck:
       env.CRM_CONTRACT_CHECK === '1' ? { violationsFile: env.CRM_CONTRACT_VIOLATIONS || undefined } : undefined,

@@ -7,7 +7,8 @@
  *   that are still not delivered to the search subscriber (failed while Meilisearch was away, now
  *   waiting for their retry). Events not tried yet are ordinary indexing latency, not a fault;
  * - Meilisearch: a write to our indexes accepted longer ago than the grace is still enqueued or
- *   processing (checked at most once a second per process: the queue is shared by every workspace).
+ *   processing (checked at most once a second per process: the queue is shared by every workspace;
+ *   while a check is renewed, searches take the previous answer if it is under 5 s old).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { MeiliSearch } from 'meilisearch';
@@ -18,6 +19,9 @@ import { affectsSearch } from './sync';
 
 export const INDEX_LAG_GRACE_MS = 2000;
 const MEILI_CHECK_CACHE_MS = 1000;
+/** Longest a Meilisearch check answers searches while the next one is under way. */
+const MEILI_CHECK_MAX_STALE_MS = 5000;
+const INDEX_UIDS = (prefix: string): string[] => INDEXED_TYPES.map((type) => indexUid(prefix, type));
 /** Undelivered events looked at per check (the oldest first). */
 const OUTBOX_SAMPLE = 100;
 
@@ -28,27 +32,46 @@ export interface IndexFreshness {
 
 export function createIndexFreshness(opts: { client: MeiliSearch; prefix: string; graceMs?: number }): IndexFreshness {
   const graceMs = opts.graceMs ?? INDEX_LAG_GRACE_MS;
-  const indexUids = INDEXED_TYPES.map((type) => indexUid(opts.prefix, type));
-  let meiliChecked: { at: number; pending: Promise<boolean> } | null = null;
+  const indexUids = INDEX_UIDS(opts.prefix);
+  // The last answer and when its check was sent; the check under way, if any.
+  let known: { at: number; behind: boolean } | null = null;
+  let checking: Promise<boolean> | null = null;
 
+  const check = (now: number): Promise<boolean> => {
+    if (checking) return checking;
+    const pending = opts.client.tasks
+      .getTasks({
+        statuses: ['enqueued', 'processing'],
+        indexUids,
+        beforeEnqueuedAt: new Date(now - graceMs).toISOString(),
+        limit: 1,
+      })
+      .then((res) => res.results.length > 0);
+    checking = pending;
+    // A failed check is not kept: the next search asks again (and waits for it if nothing recent is known).
+    const settle = (): void => {
+      if (checking === pending) checking = null;
+    };
+    pending.then((behind) => {
+      settle();
+      if (!known || known.at <= now) known = { at: now, behind };
+    }, settle);
+    return pending;
+  };
+
+  // Searches wait for the check only when no answer is recent enough: a search arriving while a check
+  // older than a second is being renewed takes the last answer (Meilisearch's task list can take tens
+  // of ms to answer under load; every search that waited for it was the slow tail of the route).
   const meiliQueueBehind = (): Promise<boolean> => {
     const now = Date.now();
-    if (!meiliChecked || now - meiliChecked.at >= MEILI_CHECK_CACHE_MS) {
-      const pending = opts.client.tasks
-        .getTasks({
-          statuses: ['enqueued', 'processing'],
-          indexUids,
-          beforeEnqueuedAt: new Date(now - graceMs).toISOString(),
-          limit: 1,
-        })
-        .then((res) => res.results.length > 0);
-      meiliChecked = { at: now, pending };
-      // A failed check is not cached: the next search asks again.
-      pending.catch(() => {
-        if (meiliChecked?.pending === pending) meiliChecked = null;
-      });
+    const age = known ? now - known.at : Infinity;
+    if (age < MEILI_CHECK_CACHE_MS) return Promise.resolve(known!.behind);
+    const pending = check(now);
+    if (age < MEILI_CHECK_MAX_STALE_MS) {
+      pending.catch(() => undefined);
+      return Promise.resolve(known!.behind);
     }
-    return meiliChecked.pending;
+    return pending;
   };
 
   const outboxBehind = async (em: EntityManager, workspaceId: string): Promise<boolean> => {

@@ -29,6 +29,7 @@ const UNAVAILABLE_MESSAGES = [
   /connection terminated/i,
   /unable to acquire a connection/i,
   /timeout acquiring a connection/i,
+  /timeout exceeded when trying to connect/i, // pg-pool (the API's lean pool)
   /client has encountered a connection error/i,
   /connection (?:is )?(?:closed|ended)/i,
   /server closed the connection unexpectedly/i,

@@ -61,12 +61,11 @@ function touchLastUsed(em: EntityManager, keyId: string, nowMs = Date.now()): vo
     for (const [id, at] of lastUsedWritten) if (nowMs - at >= LAST_USED_EVERY_MS) lastUsedWritten.delete(id);
   }
   lastUsedWritten.set(keyId, nowMs);
-  em.getConnection()
-    .execute(
-      `update api_key set last_used_at = now() where id = ? and (last_used_at is null or last_used_at < now() - interval '1 minute')`,
-      [keyId],
-    )
-    .catch(() => lastUsedWritten.delete(keyId));
+  leanQuery(
+    em,
+    `update api_key set last_used_at = now() where id = $1 and (last_used_at is null or last_used_at < now() - interval '1 minute')`,
+    [keyId],
+  ).catch(() => lastUsedWritten.delete(keyId));
 }
 
 /** 401 for a missing or unknown key; 403 for a revoked key or a suspended workspace. Counts nothing. */

@@ -4,7 +4,7 @@ import type { Tenant, TestApp } from '../support/app';
 import { withTwoTenants } from '../support/two-tenants';
 import { makeCompany } from '../support/factories';
 import { Company } from '../../domain/companies/company.entity';
-import { boundWorkspaceId, findRowById, findPageRows, leanQuery } from '../../domain/orm/lean';
+import { boundWorkspaceId, findRowById, findPageRows, leanPoolOf, leanQuery } from '../../domain/orm/lean';
 import { lazyWorkspaceCtx, leanScopeOf } from '../../domain/orm/tenant';
 
 let app: TestApp;
@@ -55,5 +55,26 @@ describe('lazyWorkspaceCtx', () => {
     const copy = { ...lazyFor(t) };
     expect(leanScopeOf(copy)).toBeUndefined();
     expect(boundWorkspaceId(copy.em)).toBe(t.workspaceId);
+  });
+
+  it("a request's key count and lean read use the API's lean pool, never a checkout of the ORM's pool", async () => {
+    const id = (await makeCompany(t.http)).body.data._id as string;
+    const em = app.runtime.deps.orm.em;
+    const pool = leanPoolOf(em)!;
+    expect(pool).toBeDefined();
+    const knexClient = em.getConnection().getKnex().client as { acquireConnection: () => Promise<unknown> };
+    const checkouts = jest.spyOn(knexClient, 'acquireConnection');
+    const leanStatements = jest.spyOn(pool, 'query');
+    try {
+      for (const path of [`/api/v1/companies/${id}`, '/api/v1/companies?page=1&limit=5', '/api/v1/whoami']) {
+        expect((await t.http.get(path)).status).toBe(200);
+      }
+      expect(checkouts).not.toHaveBeenCalled();
+      expect(leanStatements.mock.calls.length).toBeGreaterThanOrEqual(6); // a count and a read per request
+      expect(pool.totalCount).toBeLessThanOrEqual(app.config.dbLeanPoolMax);
+    } finally {
+      checkouts.mockRestore();
+      leanStatements.mockRestore();
+    }
   });
 });

@@ -60,4 +60,39 @@ describe('index freshness (is the index behind for a workspace?)', () => {
     expect(s.taskQueries).toHaveLength(1);
     expect(s.sqlCalls).toHaveLength(2);
   });
+
+  it('renews a check older than a second while searches take the last answer; waits once that is 5 s old', async () => {
+    let clock = 1_000_000;
+    const now = jest.spyOn(Date, 'now').mockImplementation(() => clock);
+    try {
+      const answers: ((pending: number) => void)[] = [];
+      const s = stubs({});
+      (s.client.tasks as { getTasks: unknown }).getTasks = () =>
+        new Promise((resolve) => answers.push((n) => resolve({ results: Array.from({ length: n }) })));
+      const freshness = createIndexFreshness({ client: s.client, prefix: 'p_' });
+      const first = freshness.behind(s.em, 'w1');
+      await new Promise(setImmediate);
+      answers.shift()!(1); // nothing known yet: the first search waits for the check
+      expect(await first).toMatch(/Meilisearch has not applied/);
+
+      clock += 1500; // renewed; meanwhile the last answer holds
+      expect(await freshness.behind(s.em, 'w1')).toMatch(/Meilisearch has not applied/);
+      expect(answers).toHaveLength(1);
+      expect(await freshness.behind(s.em, 'w1')).toMatch(/Meilisearch has not applied/);
+      expect(answers).toHaveLength(1); // one renewal at a time
+      answers.shift()!(0);
+      await new Promise(setImmediate);
+      expect(await freshness.behind(s.em, 'w1')).toBeNull();
+
+      clock += 6000; // the last answer is too old to use: this search waits for the check
+      let settled = false;
+      const late = freshness.behind(s.em, 'w1').then((r) => ((settled = true), r));
+      await new Promise(setImmediate);
+      expect(settled).toBe(false);
+      answers.shift()!(1);
+      expect(await late).toMatch(/Meilisearch has not applied/);
+    } finally {
+      now.mockRestore();
+    }
+  });
 });
