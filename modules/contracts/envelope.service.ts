@@ -250,11 +250,18 @@ export async function inviteSigners(
     };
     // A resend keeps the first invitation's time; a first invitation is recorded once. A correction
     // committed while this was sending cleared the link and queued a new invitation: it stays so.
-    const moved = resend
-      ? await em.nativeUpdate(ContractSigner, asRead(s), delivered)
-      : await em.nativeUpdate(ContractSigner, { ...asRead(s), invitedAt: null }, { ...delivered, invitedAt: now });
+    // The signer's row and the contract's lastError change together: a reader never sees every invitation
+    // sent beside the error of an earlier attempt.
+    const moved = await em.transactional(async (tx) => {
+      const n = resend
+        ? await tx.nativeUpdate(ContractSigner, asRead(s), delivered)
+        : await tx.nativeUpdate(ContractSigner, { ...asRead(s), invitedAt: null }, { ...delivered, invitedAt: now });
+      if (!n) return 0;
+      await tx.nativeUpdate(ContractSigner, { _id: s._id, status: 'pending' }, { status: 'invited', updatedAt: now });
+      await refreshInvitationError(tx, state.c);
+      return n;
+    });
     if (!moved) continue;
-    await em.nativeUpdate(ContractSigner, { _id: s._id, status: 'pending' }, { status: 'invited', updatedAt: now });
     sent.add(s._id);
     invited++;
   }
@@ -266,8 +273,8 @@ export async function inviteSigners(
     );
     throw failures[0]!.error;
   }
-  // From the committed rows, not the state read at the start: an earlier attempt may have finished meanwhile.
-  if (invited || state.c.lastError) await em.transactional((tx) => refreshInvitationError(tx, state.c));
+  // Nothing was delivered now, yet an error may be left (every due signer was delivered by an earlier attempt).
+  if (!invited && state.c.lastError) await em.transactional((tx) => refreshInvitationError(tx, state.c));
   deps.log.info({ contractId: input.contractId, invited }, 'contract envelope: invitations sent');
   return { invited };
 }
