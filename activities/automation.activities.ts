@@ -13,6 +13,7 @@ import type { EngineDeps } from '../domain/automations/engine/ports';
 import { startExecution } from '../domain/automations/engine/start';
 import { finishExecutionWithSteps } from '../domain/automations/engine/finish';
 import { writeWorkflowSteps } from '../domain/automations/engine/steps';
+import { queuedRuns } from '../domain/intake/queue-signal';
 import type {
   FinishExecutionInput,
   NodeActivityInput,
@@ -139,10 +140,13 @@ export function createAutomationActivities(opts: AutomationActivityOptions) {
     },
 
     async finishExecution(input: FinishExecutionInput): Promise<boolean> {
-      return finishExecutionWithSteps(forkForWorkspace(deps.orm.em, input.workspaceId), {
+      const changed = await finishExecutionWithSteps(forkForWorkspace(deps.orm.em, input.workspaceId), {
         ...input,
         error: input.error ?? null,
       });
+      // Room under the workspace's cap on runs in flight: the starter of this process starts its next queued run.
+      if (changed && deps.config.automationMaxInFlightPerWorkspace > 0) queuedRuns.emit('queued', input.workspaceId);
+      return changed;
     },
 
     /** A schedule tick: starts the run through the caps (dedupe key: the tick time). */

@@ -6,7 +6,8 @@
 // transactions); workspace B creates one lead every B_INTERVAL_MS. Measured from the rows (lead commit → the
 // execution's first action step):
 //  1. idle: B alone, B_IDLE events → b_idle_p95_ms;
-//  2. burst, fair sharing on (the product's default: the outbox claim serves workspaces in turns, every workflow
+//  2. burst, fair sharing on (the product's default: the outbox claim serves workspaces in turns, each workspace has
+//     at most AUTOMATION_MAX_IN_FLIGHT_PER_WORKSPACE runs in flight and queues the rest for the starter, every workflow
 //     carries its workspace as Temporal fairness key): A's burst with B's trickle beside it → b_burst_p95_ms, and A's
 //     throughput a_exec_per_s (first commit → last completion);
 //  3. baseline, fair sharing off (first in, first out, as before issue 27; the same server): the same burst →
@@ -23,6 +24,7 @@ import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/wo
 import { loadavg } from 'node:os';
 import pg from 'pg';
 import { createActivities } from '../activities';
+import { createRunStarter, type RunStarter } from '../domain/automations/engine/starter';
 import { SCOPES, type Actor } from '../domain/context';
 import { loadConfig } from '../domain/config';
 import { newId } from '../domain/ids';
@@ -90,6 +92,7 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
   let worker: Worker | undefined;
   let workerDone: Promise<void> | undefined;
   let dispatcher: OutboxDispatcher | undefined;
+  let starter: RunStarter | undefined;
   const sides: Side[] = [];
   const out: string[] = [];
   try {
@@ -106,6 +109,7 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
       stickyQueueScheduleToStartTimeout: config.temporalStickyTimeoutMs,
       maxConcurrentActivityTaskExecutions: config.temporalMaxConcurrentActivities,
       maxConcurrentLocalActivityExecutions: config.temporalMaxConcurrentActivities,
+      maxConcurrentWorkflowTaskExecutions: config.temporalMaxConcurrentWorkflowTasks,
     });
     workerDone = worker.run();
 
@@ -121,7 +125,21 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
     const [a, b] = sides as [Side, Side];
     const startDispatcher = async (fairShare: boolean): Promise<void> => {
       await dispatcher?.stop();
+      await starter?.stop();
       fair = fairShare;
+      // As the worker process runs it: the starter of queued runs, with the cap on runs in flight when fair.
+      starter = createRunStarter(
+        {
+          orm,
+          log: appLog,
+          workflows,
+          inFlight: fairShare
+            ? { cap: config.automationMaxInFlightPerWorkspace, windowS: config.automationInFlightWindowS }
+            : undefined,
+        },
+        { connectionString: config.databaseUrl, workspaceIds: () => [a.workspaceId, b.workspaceId] },
+      );
+      await starter.start();
       dispatcher = createOutboxDispatcher({
         pgConnectionString: config.databaseUrl,
         workspaceIds: [a.workspaceId, b.workspaceId],
@@ -137,6 +155,7 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
             log: appLog,
             workflows: fairShare ? fairPort : fifoPort,
             searchIndex: createSearchIndexSubscriber,
+            runStarter: fairShare,
           },
           { without: ['webhooks', 'sequences'] },
         ),
@@ -204,6 +223,8 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
         : await burst('baseline, fair sharing off');
     await dispatcher?.stop();
     dispatcher = undefined;
+    await starter?.stop();
+    starter = undefined;
 
     const ratio = fairRun.bP95 / Math.max(1, idle.firstActionP95);
     const aRatio = fairRun.aPerS / fifoRun.aPerS;
@@ -219,6 +240,7 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
   } finally {
     log('stopping and cleaning up…');
     await dispatcher?.stop().catch(() => undefined);
+    await starter?.stop().catch(() => undefined);
     if (worker?.getState() === 'RUNNING') worker.shutdown();
     await workerDone?.catch(() => undefined);
     await native.close().catch(() => undefined);

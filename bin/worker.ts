@@ -103,6 +103,7 @@ export async function startTemporalWorker(opts: {
     stickyQueueScheduleToStartTimeout: opts.config.temporalStickyTimeoutMs,
     maxConcurrentActivityTaskExecutions: opts.config.temporalMaxConcurrentActivities,
     maxConcurrentLocalActivityExecutions: opts.config.temporalMaxConcurrentActivities,
+    maxConcurrentWorkflowTaskExecutions: opts.config.temporalMaxConcurrentWorkflowTasks,
   });
   const running = worker.run().finally(() => connection.close().catch(() => undefined));
   opts.log.info(
@@ -240,6 +241,8 @@ async function main(): Promise<void> {
     // Every ported subscriber gets its port here; a missing one is a start-up error, not a feature quietly off.
     subscribers = buildSubscribers({
       ...deps,
+      // The run starter below starts what the automation subscriber queues beyond a workspace's cap in flight.
+      runStarter: true,
       searchIndex: createSearchIndexSubscriber,
       webhookRetries: createWebhookRetryPort(temporalClient, config.temporalTaskQueue),
     });
@@ -282,7 +285,12 @@ async function main(): Promise<void> {
   // Runs the API recorded as queued (webhooks, trigger, test), queued enrollments and sent contracts:
   // started in batches, woken by NOTIFY.
   const starter = createRunStarter(
-    { orm, log, workflows: deps.workflows },
+    {
+      orm,
+      log,
+      workflows: deps.workflows,
+      inFlight: { cap: config.automationMaxInFlightPerWorkspace, windowS: config.automationInFlightWindowS },
+    },
     {
       connectionString: config.databaseUrl,
       queues: [

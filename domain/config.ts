@@ -38,9 +38,22 @@ export interface AppConfig {
    * while holding their memory, which V8 keeps after the burst (README "Worker memory").
    */
   temporalMaxConcurrentActivities: number;
+  /**
+   * Workflow tasks one worker runs at once (TEMPORAL_MAX_CONCURRENT_WORKFLOW_TASKS, default 40 as the SDK's). Tasks
+   * beyond the worker's slots wait in the server's task queue, where fairness keys share them between workspaces.
+   */
+  temporalMaxConcurrentWorkflowTasks: number;
   rateLimitPerMinute: number;
   /** Back-pressure of the durable intake: queued (not yet started) runs per workspace before 429. */
   intakeMaxQueuedPerWorkspace: number;
+  /**
+   * Fair sharing of the automation engine between workspaces (AUTOMATION_MAX_IN_FLIGHT_PER_WORKSPACE, default 16;
+   * 0 = no cap): runs of one workspace started within the last automationInFlightWindowS and not finished. Record
+   * events beyond it queue their runs (status `queued`) for the worker's starter, which starts them as runs finish.
+   */
+  automationMaxInFlightPerWorkspace: number;
+  /** AUTOMATION_IN_FLIGHT_WINDOW_S (default 60): a run started longer ago (a long delay, slow step) stops counting. */
+  automationInFlightWindowS: number;
   rateLimitPerDay: number;
   /** Failed authentications (invalid key) per client address and minute, per API process; 0 = off. */
   authFailuresPerMinute: number;
@@ -191,9 +204,12 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     temporalMaxCachedWorkflows: intEnv(env, 'TEMPORAL_MAX_CACHED_WORKFLOWS', 200),
     temporalStickyTimeoutMs: Math.max(200, intEnv(env, 'TEMPORAL_STICKY_TIMEOUT_MS', 2000)),
     temporalMaxConcurrentActivities: Math.max(1, intEnv(env, 'TEMPORAL_MAX_CONCURRENT_ACTIVITIES', 32)),
+    temporalMaxConcurrentWorkflowTasks: Math.max(2, intEnv(env, 'TEMPORAL_MAX_CONCURRENT_WORKFLOW_TASKS', 40)),
     rateLimitPerMinute: intEnv(env, 'RATE_LIMIT_PER_MINUTE', 120),
     rateLimitPerDay: intEnv(env, 'RATE_LIMIT_PER_DAY', 50_000),
     intakeMaxQueuedPerWorkspace: Math.max(1, intEnv(env, 'INTAKE_MAX_QUEUED_PER_WORKSPACE', 10_000)),
+    automationMaxInFlightPerWorkspace: Math.max(0, intEnv(env, 'AUTOMATION_MAX_IN_FLIGHT_PER_WORKSPACE', 16)),
+    automationInFlightWindowS: Math.max(1, intEnv(env, 'AUTOMATION_IN_FLIGHT_WINDOW_S', 60)),
     authFailuresPerMinute: intEnv(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 30),
     keyCacheTtlMs: intEnv(env, 'KEY_CACHE_TTL_MS', 10_000),
     dbLeanPoolMax: Math.max(0, intEnv(env, 'DB_LEAN_POOL_MAX', 5)),

@@ -43,7 +43,14 @@ export const automationsModule = defineModule({
     }),
   subscribers: [
     portedSubscriberGroup('automations', 'workflows', ['automations', 'automation-schedules'], (deps, workflows) =>
-      automationSubscribers({ orm: deps.orm, log: deps.log.child({ component: 'automations' }), workflows }),
+      automationSubscribers({
+        orm: deps.orm,
+        log: deps.log.child({ component: 'automations' }),
+        workflows,
+        inFlight: deps.runStarter
+          ? { cap: deps.config.automationMaxInFlightPerWorkspace, windowS: deps.config.automationInFlightWindowS }
+          : undefined,
+      }),
     ),
   ],
 });

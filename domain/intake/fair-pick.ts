@@ -23,6 +23,11 @@ export interface FairPickOptions {
   /** The workspace the previous claim served last ('' at first). */
   cursor: string;
   limit: number;
+  /**
+   * At most this many rows of workspace `ws` (an SQL expression of the caller, a constant, never input): its free
+   * room under a cap on starts in flight (automations/engine/in-flight.ts); unlimited when unset.
+   */
+  room?: (ws: string) => string;
 }
 
 /**
@@ -66,7 +71,7 @@ export function fairPickSql(o: FairPickOptions): { sql: string; params: unknown[
         select p.id, row_number() over (partition by ws.w order by p.id) as turn
         from ws cross join lateral (
           select t.id from ${o.table} t where t.workspace_id = ws.w and ${o.claimable}
-          order by t.id limit ? for update skip locked) p
+          order by t.id limit ${o.room ? `least(?, ${o.room('ws.w')})` : '?'} for update skip locked) p
       ) c
       order by c.turn, c.id limit ?)`;
   return { sql, params };

@@ -90,4 +90,10 @@ export interface SubscriberDeps {
    * by name).
    */
   searchIndex?: (deps: Pick<SubscriberDeps, 'orm' | 'config' | 'log'>) => Subscriber;
+  /**
+   * A run starter runs beside this dispatcher (the worker, automations/engine/starter.ts): the `automations`
+   * subscriber then caps each workspace's runs in flight (config automationMaxInFlightPerWorkspace) and queues the
+   * rest for it. Without a starter every run starts at once (a queued one would never start).
+   */
+  runStarter?: boolean;
 }

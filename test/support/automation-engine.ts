@@ -76,7 +76,22 @@ export async function startEngineHarness(env: Record<string, string> = {}): Prom
   }
   const client = createTemporalClient(await Connection.connect({ address: app.config.temporalAddress }), app.config);
   const workflows = createWorkflowPort(client, taskQueue);
-  const engine: EngineDeps = { orm: app.runtime.deps.orm, log, workflows };
+  // With AUTOMATION_MAX_IN_FLIGHT_PER_WORKSPACE given, as in the worker process: the subscriber caps each workspace's
+  // runs in flight and queues the rest, the harness worker's starter starts them into the room (in-flight.ts).
+  const capped = 'AUTOMATION_MAX_IN_FLIGHT_PER_WORKSPACE' in env;
+  const engine: EngineDeps = {
+    orm: app.runtime.deps.orm,
+    log,
+    workflows,
+    ...(capped
+      ? {
+          inFlight: {
+            cap: app.config.automationMaxInFlightPerWorkspace,
+            windowS: app.config.automationInFlightWindowS,
+          },
+        }
+      : {}),
+  };
   let bundle: WorkflowBundleWithSourceMap | null = null;
   const workers = new Set<{
     worker: Worker;
@@ -168,6 +183,7 @@ export async function startEngineHarness(env: Record<string, string> = {}): Prom
             workflows,
             sequenceWorkflows: createSequenceWorkflowPort(client, taskQueue),
             searchIndex: createSearchIndexSubscriber,
+            runStarter: capped,
           },
           { without: ['webhooks'] },
         ),

@@ -13,6 +13,11 @@ export interface EngineDeps {
   workflows: WorkflowPort;
   /** API starts: queued runs per workspace before the intake answers 429 (config INTAKE_MAX_QUEUED_PER_WORKSPACE). */
   intakeMaxQueued?: number;
+  /**
+   * The per-workspace cap on runs in flight (engine/in-flight.ts), set only where a starter runs beside the outbox
+   * subscriber (the worker): without one, runs the cap would queue would never start.
+   */
+  inFlight?: import('./in-flight').InFlightLimit;
   /** Tests only: replaces retryIntervalMinutes (whose minimum is one minute). */
   retryIntervalMs?: number;
 }

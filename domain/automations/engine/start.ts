@@ -9,6 +9,7 @@ import { mapLimited } from '../../shared/concurrency';
 import { AutomationExecution } from '../automation.entity';
 import { automationExecutionKind } from '../../workflow-kinds';
 import { startForRow } from '../../workflow-port';
+import { queuedRuns } from '../../intake/queue-signal';
 import { redactNodeSecrets } from '../secrets';
 import type { EngineDeps } from './ports';
 import type { ExecutionWorkflowInput } from './automation-execution.messages';
@@ -146,12 +147,14 @@ const LAUNCH_CONCURRENCY = 32;
  * Root starts of an outbox batch, all in one workspace: one transaction per automation (one lock,
  * one dedupe query, one cap count for all its starts), then the workflow starts in parallel. The
  * outcomes are in request order; an error fails only its own request (it is retried with its
- * event, and the deterministic triggerKey makes the retry pick up the same row).
+ * event, and the deterministic triggerKey makes the retry pick up the same row). Beyond `room` (the workspace's free
+ * room under its cap on runs in flight, engine/in-flight.ts) the runs are recorded as `queued` for the starter.
  */
 export async function startExecutions(
   deps: EngineDeps,
   workspaceId: string,
   reqs: readonly StartRequest[],
+  opts: { room?: number } = {},
 ): Promise<StartOutcome[]> {
   const outcomes: StartOutcome[] = new Array(reqs.length);
   if (reqs.length === 0) return outcomes;
@@ -159,31 +162,42 @@ export async function startExecutions(
     throw new Error('startExecutions takes root starts of one workspace');
   const em = forkForWorkspace(deps.orm.em, workspaceId);
   const { timezone } = await workspaceInfo(em, workspaceId);
-  const byAutomation = new Map<string, number[]>();
+  // The first `room` requests start now; the rest are recorded as queued for the starter (engine/in-flight.ts).
+  const room = opts.room ?? Number.POSITIVE_INFINITY;
+  const groups = new Map<string, { automationId: string; queued: boolean; indexes: number[] }>();
   reqs.forEach((r, i) => {
-    const indexes = byAutomation.get(r.automationId) ?? [];
-    indexes.push(i);
-    byAutomation.set(r.automationId, indexes);
+    const queued = i >= room;
+    const key = `${r.automationId}|${queued}`;
+    const group = groups.get(key) ?? { automationId: r.automationId, queued, indexes: [] };
+    group.indexes.push(i);
+    groups.set(key, group);
   });
   const toLaunch: { index: number; created: Created }[] = [];
   const now = new Date();
-  for (const [automationId, indexes] of byAutomation) {
+  let queuedAny = false;
+  for (const { automationId, queued, indexes } of groups.values()) {
     try {
       const created = await createRoots(
         em.fork(),
         automationId,
         indexes.map((i) => reqs[i]!),
         now,
+        { queued },
       );
       created.forEach((c, k) => {
         const index = indexes[k]!;
         if ('skipped' in c) outcomes[index] = skippedResult(deps, reqs[index]!, c.skipped);
-        else toLaunch.push({ index, created: c });
+        else if (queued && !c.existing) {
+          queuedAny = true;
+          outcomes[index] = { status: 'started', execution: view(c.execution) };
+        } else toLaunch.push({ index, created: c });
       });
     } catch (error) {
       for (const i of indexes) outcomes[i] = { status: 'error', error };
     }
   }
+  // A starter in this process hears it at once (the queuing transaction also sent a NOTIFY for the others).
+  if (queuedAny) queuedRuns.emit('queued', workspaceId);
   await mapLimited(toLaunch, LAUNCH_CONCURRENCY, async ({ index, created }) => {
     try {
       outcomes[index] = await launch(deps, em, reqs[index]!, created, timezone);

@@ -9,6 +9,7 @@ import { createStarter, type RunStarter, type RunStarterOptions, type StartQueue
 import type { GraphSnapshot } from './types';
 import type { EngineDeps } from './ports';
 import { startWorkflowFor, type StartableRow } from './start';
+import { roomSql } from './in-flight';
 import { automationActorId, workspaceInfo } from './workspace';
 
 export type { RunStarter, RunStarterOptions } from '../../intake/starter';
@@ -59,6 +60,8 @@ export function automationRunQueue(deps: EngineDeps): StartQueue<ClaimedRow> {
         scope,
         cursor,
         limit,
+        // Only into each workspace's free room under its cap on runs in flight (in-flight.ts).
+        ...(deps.inFlight?.cap ? { room: (ws: string) => roomSql(ws, deps.inFlight!) } : {}),
       });
       const rows = await conn().execute<ClaimedRow[]>(claimSql(pick.sql), [...pick.params, leaseS]);
       cursor = nextCursor(cursor, rows);

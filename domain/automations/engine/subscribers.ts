@@ -17,6 +17,7 @@ import type { EngineDeps } from './ports';
 import { syncSchedule } from './schedules';
 import { recordSkip, type SkipRecord } from './skips';
 import { startExecutions, type StartRequest } from './start';
+import { startRoom } from './in-flight';
 import type { Context } from './types';
 
 /** Events about automations themselves never trigger automations. */
@@ -149,10 +150,12 @@ async function startForWorkspace(
   const ready = planned
     .map((p, i) => ({ p, req: reqs[i] }))
     .filter((x): x is { p: PlannedStart; req: StartRequest } => x.req !== null && !failures.has(x.p.event.id));
+  const room = await startRoom(em, workspaceId, deps.inFlight);
   const outcomes = await startExecutions(
     deps,
     workspaceId,
     ready.map((x) => x.req),
+    { room },
   );
   outcomes.forEach((o, i) => {
     if (o.status === 'error' && !failures.has(ready[i]!.p.event.id)) failures.set(ready[i]!.p.event.id, o.error);
