@@ -103,7 +103,11 @@ describe('concurrent writes of one slot under load', () => {
         process.stdout.write(
           `[booking race] round ${round}: slowest POST ${Math.max(...posts.map((p) => p.ms))} ms, reschedule ` +
             `${reschedule.res.status} in ${reschedule.ms} ms, cancel ${cancel.ms} ms, approve ${approve.ms} ms; ` +
-            `CPU: test process ${cpuMs} ms${apiCpuMs === null ? ' (API in it)' : `, API process ${apiCpuMs} ms`}\n`,
+            `CPU: test process ${cpuMs} ms${apiCpuMs === null ? ' (API in it)' : `, API process ${apiCpuMs} ms`}; ` +
+            `POSTs (ms, sorted): ${posts
+              .map((p) => p.ms)
+              .sort((x, y) => x - y)
+              .join(' ')}\n`,
         );
         const answers = [...posts, reschedule, cancel].map(({ ms, res }) => ({
           ms,
