@@ -8,6 +8,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { decideBooking } from '../approval.service';
+import { agentLockKey } from '../availability';
 import { Booking } from '../booking.entity';
 import type { HttpClient, Tenant } from '../../../test/support/app';
 import { startApiProcess, type ApiProcess } from '../../../test/support/api-process';
@@ -143,4 +144,59 @@ describe('concurrent writes of one slot under load', () => {
       burners = [];
     }
   }, 120_000);
+});
+
+describe('an approval whose booking a reschedule moved to another agent meanwhile', () => {
+  it('holds one agent lock at a time: no deadlock with a writer that holds the new agent and waits for the old', async () => {
+    const approving = await createConfig(t.http, { requiresApproval: true, approvalDeadlineHours: 24 });
+    const pending = (await book(t.http, approving._id, `${freshDay()}T10:00:00Z`)).body.data;
+    expect(pending.status).toBe('pending');
+    const ctx = await workspaceCtx(h.app, t.http);
+    const knex = h.app.runtime.deps.orm.em.getConnection().getKnex();
+    const from = pending.agentId as string;
+    const to = 'f'.repeat(24);
+    const key = (agentId: string) => agentLockKey(t.workspaceId, agentId);
+    const lock = (trx: typeof knex, agentId: string) =>
+      trx.raw('select pg_advisory_xact_lock(?::bigint)', [key(agentId).toString()]);
+    /** Resolves once a transaction waits for the agent's lock (pg_locks: a bigint key is classid, objid). */
+    const someoneWaitsFor = async (agentId: string): Promise<void> => {
+      const k = BigInt.asUintN(64, key(agentId));
+      const [hi, lo] = [Number(k >> BigInt(32)), Number(k & BigInt(0xffffffff))];
+      for (const until = Date.now() + 10_000; Date.now() < until; await new Promise((r) => setTimeout(r, 20))) {
+        const { rows } = (await knex.raw(
+          `select count(*)::int as n from pg_locks where locktype = 'advisory' and classid = ?::bigint::oid
+            and objid = ?::bigint::oid and objsubid = 1 and not granted`,
+          [hi, lo],
+        )) as { rows: { n: number }[] };
+        if (rows[0]!.n > 0) return;
+      }
+      throw new Error(`nobody waits for the lock of ${agentId}`);
+    };
+    // x holds the booking's agent, so the decision reads the booking and then waits for that lock; x then moves the
+    // booking to another agent (as a reschedule does) while y holds that one. Once x commits, the decision finds the
+    // row moved; y then asks for the first agent's lock. A decision that kept the first lock while waiting for the
+    // second would deadlock with y here (one of them fails with 40P01 after deadlock_timeout).
+    const x = await knex.transaction();
+    const y = await knex.transaction();
+    try {
+      await lock(x, from);
+      const decision = decideBooking(ctx, { bookingId: pending._id, decision: 'approve', userId: ctx.actor.userId });
+      await someoneWaitsFor(from);
+      await lock(y, to);
+      await x.raw('update booking set agent_id = ? where id = ?', [to, pending._id]);
+      await x.commit();
+      await someoneWaitsFor(to);
+      await lock(y, from);
+      await y.commit();
+      expect(await decision).toEqual({ decided: true, status: 'approved' });
+    } finally {
+      if (!x.isCompleted()) await x.rollback();
+      if (!y.isCompleted()) await y.rollback();
+    }
+    const [row] = (await knex.raw('select status, agent_id from booking where id = ?', [pending._id])).rows as {
+      status: string;
+      agent_id: string;
+    }[];
+    expect(row).toEqual({ status: 'approved', agent_id: to });
+  }, 60_000);
 });
