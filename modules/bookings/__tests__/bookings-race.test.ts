@@ -4,7 +4,8 @@
  * cancellation on the same agent's day. Every write of a hold takes the agent's lock before any row
  * (availability.ts lockAgents), so nothing deadlocks: one holder, every other request a 409 within 2 s, never a 500.
  * The API runs in a process of its own, as in production, so the test's 23 clients do not share its event loop
- * (CRM_TEST_BOOKING_RACE_IN_PROCESS=1 uses the harness's in-process API instead, for comparison).
+ * (CRM_TEST_BOOKING_RACE_IN_PROCESS=1 uses the harness's in-process API instead, for comparison). Then an approval
+ * whose booking moves to another agent meanwhile, beside a writer holding that agent: no deadlock.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { decideBooking } from '../approval.service';
