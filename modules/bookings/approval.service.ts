@@ -31,11 +31,31 @@ import { bookingEventPayload, getBooking, type BookingSideDeps } from './booking
 
 const HOUR = 3_600_000;
 
-/** The one place a pending booking is decided (activity of the workflow, or the API when no run exists). */
+/** decideOnce's answer when a reschedule moved the booking to another agent between its read and its lock. */
+const AGENT_MOVED = Symbol('agent moved');
+
+/**
+ * The one place a pending booking is decided (activity of the workflow, or the API when no run exists). One agent's
+ * lock per transaction: when a reschedule moved the booking to another agent between the read and the lock, nothing
+ * is written, the transaction ends (its lock with it) and the next one locks that agent (at most 3 tries). Waiting
+ * for the second agent's lock while holding the first's could deadlock with a reschedule, which takes both in
+ * lockAgents' order.
+ */
 export async function decideBooking(
   ctx: Ctx,
   input: Omit<DecideActivityInput, 'workspaceId'>,
 ): Promise<DecisionResult> {
+  for (let tries = 1; ; tries++) {
+    const result = await decideOnce(ctx, input, tries < 3);
+    if (result !== AGENT_MOVED) return result;
+  }
+}
+
+async function decideOnce(
+  ctx: Ctx,
+  input: Omit<DecideActivityInput, 'workspaceId'>,
+  mayRetry: boolean,
+): Promise<DecisionResult | typeof AGENT_MOVED> {
   const to = input.decision === 'approve' ? 'approved' : 'rejected';
   return inTransaction(ctx, async () => {
     const now = new Date();
@@ -55,12 +75,13 @@ export async function decideBooking(
       };
     let changed = 0;
     // The agent's lock before the row, as every write of a hold takes them (availability.ts lockAgents); conditional on
-    // the agent too, so a reschedule to another agent in between is met by locking that one.
-    for (let tries = 0; booking?.status === 'pending' && !changed && tries < 3; tries++) {
-      await lockAgents(ctx.em, ctx.actor.workspaceId, [booking.agentId]);
+    // the agent too, so a reschedule to another agent in between is met by locking that one (in a new transaction).
+    if (booking?.status === 'pending') {
+      const agentId = booking.agentId;
+      await lockAgents(ctx.em, ctx.actor.workspaceId, [agentId]);
       changed = await ctx.em.nativeUpdate(
         Booking,
-        { _id: input.bookingId, status: 'pending', agentId: booking.agentId },
+        { _id: input.bookingId, status: 'pending', agentId },
         {
           status: to,
           decidedAt: now,
@@ -73,6 +94,7 @@ export async function decideBooking(
         },
       );
       booking = await ctx.em.findOne(Booking, { _id: input.bookingId }, { refresh: true });
+      if (!changed && mayRetry && booking?.status === 'pending' && booking.agentId !== agentId) return AGENT_MOVED;
     }
     if (!booking) return { decided: false, status: 'missing' };
     if (!changed) return { decided: false, status: booking.status };

@@ -1,12 +1,15 @@
 /**
  * The I/O half of slot computation: loads the agents' holds, booking counts per local day and
- * calendar events for a range (two indexed queries, scoped by workspace), then hands them to the
- * pure functions of slots.ts. Also the slot checks of create and reschedule.
+ * calendar events for a range (one indexed statement, scoped by workspace; for a booking, in the
+ * statement that reads its config too), then hands them to the pure functions of slots.ts. Also the
+ * slot checks of create and reschedule, and the agents' locks, all as plain statements on the pg pool
+ * (or the transaction's connection) without the ORM.
  */
-import type { EntityManager } from '@mikro-orm/postgresql';
+import type { EntityName } from '@mikro-orm/core';
 import { createHash } from 'node:crypto';
 import { DomainError, validation } from '../../domain/errors';
-import { HOLDING_STATUSES, type BookingConfig, type MeetingType } from './booking.entity';
+import { boundWorkspaceId, leanColumns, leanQuery, readRow, type LeanSource } from '../../domain/orm/lean';
+import { BookingConfig, HOLDING_STATUSES, type MeetingType } from './booking.entity';
 import { MAX_SLOT_RANGE_DAYS } from './bookings.schemas';
 import {
   computeSlots,
@@ -22,6 +25,17 @@ import {
 
 const DAY_MS = 86_400_000;
 const HOLDING_SQL = HOLDING_STATUSES.map((s) => `'${s}'`).join(', ');
+
+/**
+ * A statement of this file, prepared per connection under `name` (parsed and planned once), its `?` placeholders
+ * numbered for leanQuery: the pool's connection outside a transaction, the transaction's inside one.
+ */
+function statement(name: string, sql: string): { name: string; text: string } {
+  let n = 0;
+  return { name: `booking_${name}`, text: sql.replace(/\?/g, () => `$${++n}`) };
+}
+const run = <R>(source: LeanSource, s: { name: string; text: string }, values: unknown[]): Promise<R[]> =>
+  leanQuery<R>(source, s.text, values, s.name);
 
 export function meetingTypeOf(config: BookingConfig, meetingTypeId: string | undefined | null): MeetingType {
   if (meetingTypeId === undefined || meetingTypeId === null) {
@@ -50,53 +64,141 @@ export function rulesOf(config: BookingConfig, meetingType: MeetingType): SlotRu
   };
 }
 
+/** Epoch milliseconds of a timestamptz column (a JSON number: no date parsing per row). */
+const epochMs = (col: string): string => `floor(extract(epoch from ${col}) * 1000)::bigint`;
+
+/**
+ * The agents' load as one JSON array, read over `p` (a row of `ws`, `agents` text[], `f`, `t` and `ex`, a booking id
+ * or null): `[0, agent, holdStart, holdEnd, start]` per holding booking whose hold overlaps [f, t), `[1, agent, start,
+ * end, allDay]` per calendar event that does (zero-length events block nothing; an all-day event without an end blocks
+ * 24 hours from its start); the booking `ex` and its own event are left out. Times in epoch ms.
+ */
+const LOADS_SQL = `(select coalesce(json_agg(u.r), '[]'::json) as loads from (
+    select json_build_array(0, b.agent_id, ${epochMs('b.hold_start')}, ${epochMs('b.hold_end')}, ${epochMs('b.start_date_time')}) as r
+      from booking b where b.workspace_id = p.ws and b.agent_id = any(p.agents) and b.status in (${HOLDING_SQL})
+      and tstzrange(b.hold_start, b.hold_end, '[)') && tstzrange(p.f, p.t, '[)') and b.id is distinct from p.ex
+    union all
+    select json_build_array(1, e.owner_id, ${epochMs('e.start')}, ${epochMs('e."end"')}, e.all_day)
+      from calendar_event e where e.workspace_id = p.ws and e.owner_id = any(p.agents) and e.start < p.t
+      and greatest(e."end", e.start + case when e.all_day then interval '1 day' else interval '0' end) > p.f
+      and not exists (select 1 from booking x where x.id = p.ex and x.workspace_id = e.workspace_id and x.calendar_event_id = e.id)
+  ) u)`;
+
+const LOADS = statement(
+  'loads',
+  `select l.loads from (select ?::text as ws, array(select jsonb_array_elements_text(?::jsonb)) as agents,
+    ?::timestamptz as f, ?::timestamptz as t, ?::text as ex) p cross join lateral ${LOADS_SQL} l`,
+);
+
+type LoadRow =
+  | [kind: 0, agentId: string, holdStart: number, holdEnd: number, start: number]
+  | [kind: 1, agentId: string, start: number, end: number | null, allDay: boolean];
+
+/** LOADS_SQL's rows per agent, only those overlapping `range` (the statement may have read a wider one). */
+function readLoads(
+  zone: string,
+  agentIds: readonly string[],
+  range: Interval,
+  rows: LoadRow[],
+): Map<string, AgentLoad> {
+  const loads = new Map<string, { holds: Interval[]; events: Interval[]; perDay: Map<string, number> }>(
+    agentIds.map((id) => [id, { holds: [], events: [], perDay: new Map() }]),
+  );
+  const clock = localClock(zone);
+  for (const row of rows) {
+    const load = loads.get(row[1]);
+    if (!load) continue;
+    if (row[0] === 0) {
+      const [, , start, end, at] = row;
+      if (start >= end || start >= range.end || end <= range.start) continue;
+      load.holds.push({ start, end });
+      const day = clock.date(at);
+      load.perDay.set(day, (load.perDay.get(day) ?? 0) + 1);
+    } else {
+      const [, , start, end, allDay] = row;
+      if (start >= range.end || Math.max(end ?? -Infinity, start + (allDay ? DAY_MS : 0)) <= range.start) continue;
+      load.events.push({ start, end: allDay ? Math.max(end ?? 0, start + DAY_MS) : (end ?? 0) });
+    }
+  }
+  return loads;
+}
+
 /**
  * Holds and calendar events of the agents overlapping `range`, and their holding bookings per
  * local day. Holds of every config count (an agent is one person); `excludeBookingId` leaves out
  * the booking being rescheduled.
  */
 export async function loadAgentLoads(
-  em: EntityManager,
+  source: LeanSource,
   workspaceId: string,
   zone: string,
   agentIds: readonly string[],
   range: Interval,
   excludeBookingId?: string,
 ): Promise<Map<string, AgentLoad>> {
-  const loads = new Map<string, { holds: Interval[]; events: Interval[]; perDay: Map<string, number> }>(
-    agentIds.map((id) => [id, { holds: [], events: [], perDay: new Map() }]),
-  );
-  if (!agentIds.length) return loads;
-  const marks = agentIds.map(() => '?').join(', ');
-  const from = new Date(range.start);
-  const to = new Date(range.end);
-  const bookings = await em.execute<{ agent_id: string; hold_start: Date; hold_end: Date; start_date_time: Date }[]>(
-    `select agent_id, hold_start, hold_end, start_date_time from booking
-      where workspace_id = ? and agent_id in (${marks}) and status in (${HOLDING_SQL}) and tstzrange(hold_start, hold_end, '[)') && tstzrange(?, ?, '[)')${excludeBookingId ? ' and id <> ?' : ''}`,
-    [workspaceId, ...agentIds, from, to, ...(excludeBookingId ? [excludeBookingId] : [])],
-  );
-  const clock = localClock(zone);
-  for (const b of bookings) {
-    const load = loads.get(b.agent_id)!;
-    load.holds.push({ start: new Date(b.hold_start).getTime(), end: new Date(b.hold_end).getTime() });
-    const day = clock.date(new Date(b.start_date_time).getTime());
-    load.perDay.set(day, (load.perDay.get(day) ?? 0) + 1);
+  if (!agentIds.length) return new Map();
+  const [row] = await run<{ loads: LoadRow[] }>(source, LOADS, [
+    workspaceId,
+    JSON.stringify(agentIds),
+    new Date(range.start),
+    new Date(range.end),
+    excludeBookingId ?? null,
+  ]);
+  return readLoads(zone, agentIds, range, row?.loads ?? []);
+}
+
+type ColumnsRead = Pick<ReturnType<typeof leanColumns>, 'dates' | 'converted'>;
+let targetStatement: ({ name: string; text: string } & ColumnsRead) | null = null;
+
+/**
+ * A booking's config and the load of its agents (or of `agentId` alone) around `start`, in one statement: null when
+ * the workspace has no such config. The statement reads the holds and events of three days (plus the buffers) each
+ * side of `start`, a superset of loadRange's around its local date in any zone, and keeps those of that range.
+ */
+export async function loadBookingTarget(
+  source: LeanSource,
+  configId: string,
+  start: Date,
+  agentId?: string,
+): Promise<{ config: BookingConfig; loads: Map<string, AgentLoad>; localDate: string } | null> {
+  if (!targetStatement) {
+    const cols = leanColumns(source, BookingConfig as EntityName<object>, 't');
+    targetStatement = {
+      ...statement(
+        'target',
+        `select c.*, l.loads as "agentLoads"
+        from (select ${cols.select} from booking_config t where t.id = ? and t.workspace_id = ?) c
+        cross join lateral (select c."workspaceId" as ws,
+          array(select a->>'userId' from jsonb_array_elements(c."agents") a where ?::text is null or a->>'userId' = ?::text) as agents,
+          ?::timestamptz - make_interval(mins => c."bufferBeforeMinutes") - interval '3 days' as f,
+          ?::timestamptz + make_interval(mins => c."bufferAfterMinutes") + interval '3 days' as t,
+          null::text as ex) p
+        cross join lateral ${LOADS_SQL} l`,
+      ),
+      dates: cols.dates,
+      converted: cols.converted,
+    };
   }
-  // Zero-length events block nothing; an all-day event without an end blocks 24 hours from its start.
-  const events = await em.execute<{ owner_id: string; start: Date; end: Date; all_day: boolean }[]>(
-    `select owner_id, start, "end", all_day from calendar_event e where workspace_id = ? and owner_id in (${marks}) and start < ? and greatest("end", start + case when all_day then interval '1 day' else interval '0' end) > ?${
-      excludeBookingId
-        ? ' and not exists (select 1 from booking b where b.id = ? and b.workspace_id = e.workspace_id and b.calendar_event_id = e.id)'
-        : ''
-    }`,
-    [workspaceId, ...agentIds, to, from, ...(excludeBookingId ? [excludeBookingId] : [])],
-  );
-  for (const e of events) {
-    const start = new Date(e.start).getTime();
-    const end = new Date(e.end).getTime();
-    loads.get(e.owner_id)!.events.push({ start, end: e.all_day ? Math.max(end, start + DAY_MS) : end });
-  }
-  return loads;
+  const ws = boundWorkspaceId(source);
+  const [row] = await run<Record<string, unknown>>(source, targetStatement, [
+    configId,
+    ws,
+    agentId ?? null,
+    agentId ?? null,
+    start,
+    start,
+  ]);
+  if (!row) return null;
+  const loads = row.agentLoads as LoadRow[];
+  delete row.agentLoads;
+  const config = readRow<BookingConfig>(source, row, targetStatement);
+  const localDate = localDateOf(start, config.timeZone);
+  const agentIds = config.agents.map((a) => a.userId).filter((id) => agentId === undefined || id === agentId);
+  return {
+    config,
+    loads: readLoads(config.timeZone, agentIds, loadRange(config, localDate, localDate), loads),
+    localDate,
+  };
 }
 
 /** The range whose holds can touch a slot of these local dates: the dates plus the buffers around them. */
@@ -127,7 +229,7 @@ export function assertRange(startDate: string, endDate: string): void {
 }
 
 export async function availableSlots(
-  em: EntityManager,
+  source: LeanSource,
   workspaceId: string,
   config: BookingConfig,
   req: SlotsRequest,
@@ -141,7 +243,7 @@ export async function availableSlots(
       { path: 'agentId', error: 'not an agent of the config' },
     ]);
   const loads = await loadAgentLoads(
-    em,
+    source,
     workspaceId,
     config.timeZone,
     agents.map((a) => a.userId),
@@ -159,31 +261,52 @@ export async function availableSlots(
   return { meetingType, slots };
 }
 
+/** The free agents of a start, best first (freeAgentsFor, freeAgentsAt). */
+export interface FreeAgents {
+  agentIds: string[];
+  perDay: (agentId: string) => number;
+  localDate: string;
+}
+
 /**
  * Checks a requested start: 400 when it is no slot of the config at all (outside availability,
  * off the slot grid, too soon), 409 when it is one but taken. Returns the free agents, best first.
  */
 export async function freeAgentsFor(
-  em: EntityManager,
+  source: LeanSource,
   workspaceId: string,
   config: BookingConfig,
   meetingType: MeetingType,
   start: Date,
   opts: { agentIds?: string[]; excludeBookingId?: string; field: string },
   now = new Date(),
-): Promise<{ agentIds: string[]; perDay: (agentId: string) => number; localDate: string }> {
+): Promise<FreeAgents> {
   const localDate = localDateOf(start, config.timeZone);
-  const rules = rulesOf(config, meetingType);
   const agents = opts.agentIds ? config.agents.filter((a) => opts.agentIds!.includes(a.userId)) : config.agents;
-  const iso = start.toISOString();
   const loads = await loadAgentLoads(
-    em,
+    source,
     workspaceId,
     config.timeZone,
     agents.map((a) => a.userId),
     loadRange(config, localDate, localDate),
     opts.excludeBookingId,
   );
+  return freeAgentsAt(config, meetingType, start, loads, { ...opts, localDate }, now);
+}
+
+/** freeAgentsFor on loads already read (loadBookingTarget's), for the start's `localDate` in the config's zone. */
+export function freeAgentsAt(
+  config: BookingConfig,
+  meetingType: MeetingType,
+  start: Date,
+  loads: ReadonlyMap<string, AgentLoad>,
+  opts: { agentIds?: string[]; field: string; localDate: string },
+  now = new Date(),
+): FreeAgents {
+  const { localDate } = opts;
+  const rules = rulesOf(config, meetingType);
+  const agents = opts.agentIds ? config.agents.filter((a) => opts.agentIds!.includes(a.userId)) : config.agents;
+  const iso = start.toISOString();
   const slot = computeSlots({
     rules,
     agents,
@@ -220,28 +343,6 @@ export const slotTaken = (): DomainError =>
     code: 'slot_unavailable',
   });
 
-/**
- * Postgres deadlock_detected. Concurrent inserts of conflicting rows under an exclusion constraint
- * can deadlock in the constraint check (each waits for the other's uncommitted row); Postgres then
- * rolls one transaction back, and running it again meets the survivor's row as a plain conflict.
- */
-export function isDeadlock(err: unknown): boolean {
-  const e = err as { code?: string; message?: string } | null;
-  return !!e && (e.code === '40P01' || /deadlock detected/i.test(e.message ?? ''));
-}
-
-/** Runs `attempt` again (up to `tries` times in all) when its transaction was a deadlock victim. */
-export async function retryOnDeadlock<T>(attempt: () => Promise<T>, beforeRetry: () => void, tries = 3): Promise<T> {
-  for (let n = 1; ; n++) {
-    try {
-      return await attempt();
-    } catch (err) {
-      if (!isDeadlock(err) || n >= tries) throw err;
-      beforeRetry();
-    }
-  }
-}
-
 /** Postgres exclusion_violation of the booking hold constraint. */
 export function isHoldConflict(err: unknown): boolean {
   const e = err as { code?: string; constraint?: string; message?: string } | null;
@@ -253,30 +354,41 @@ export function agentLockKey(workspaceId: string, agentId: string): bigint {
   return createHash('sha256').update(`booking-agent:${workspaceId}:${agentId}`).digest().readBigInt64BE(0);
 }
 
+const LOCK = statement('lock', `select pg_advisory_xact_lock(?::bigint)`);
+const TRY_LOCK = statement('try_lock', `select pg_try_advisory_xact_lock(?::bigint) as got`);
+const WAIT = statement('wait', `select pg_advisory_xact_lock_shared(?::bigint)`);
+const HOLD_TAKEN = statement(
+  'hold_taken',
+  `select exists(select 1 from booking where workspace_id = ? and agent_id = ? and status in (${HOLDING_SQL}) and tstzrange(hold_start, hold_end, '[)') && tstzrange(?, ?, '[)')) as taken`,
+);
+const DAY_COUNT = statement(
+  'day_count',
+  `select count(*)::int as n from booking where workspace_id = ? and agent_id = ? and status in (${HOLDING_SQL}) and start_date_time >= ? and start_date_time < ? and id is distinct from ?`,
+);
+
 /**
  * Makes every write of the holds of `agentIds` (insert, approve, reschedule, cancel) take turns until commit:
  * transaction-scoped advisory locks, always taken before any booking row and in one order (by key). Without them two
  * concurrent writes of overlapping holds wait on each other's uncommitted row in the exclusion constraint check and
  * deadlock (more often under load); with them, the second meets the first's committed hold as a plain conflict (409).
+ * Runs in the caller's transaction (`source`: its entity manager).
  */
-export async function lockAgents(em: EntityManager, workspaceId: string, agentIds: readonly string[]): Promise<void> {
+export async function lockAgents(source: LeanSource, workspaceId: string, agentIds: readonly string[]): Promise<void> {
   const keys = [...new Set(agentIds.map((id) => agentLockKey(workspaceId, id)))].sort((x, y) =>
     x < y ? -1 : x > y ? 1 : 0,
   );
-  for (const key of keys) await em.execute(`select pg_advisory_xact_lock(?::bigint)`, [key.toString()]);
+  for (const key of keys) await run(source, LOCK, [key.toString()]);
 }
 
 /** lockAgents for one agent without waiting: false when another transaction writes that agent's holds now. */
-export async function tryLockAgent(em: EntityManager, workspaceId: string, agentId: string): Promise<boolean> {
-  const rows = await em.execute<{ got: boolean }[]>(`select pg_try_advisory_xact_lock(?::bigint) as got`, [
-    agentLockKey(workspaceId, agentId).toString(),
-  ]);
+export async function tryLockAgent(source: LeanSource, workspaceId: string, agentId: string): Promise<boolean> {
+  const rows = await run<{ got: boolean }>(source, TRY_LOCK, [agentLockKey(workspaceId, agentId).toString()]);
   return rows[0]?.got === true;
 }
 
 /**
  * Whether no transaction writes the agent's holds now: a probe outside any transaction (the lock, when free, is taken
- * and let go within the one statement), so a busy agent costs one round trip, not a transaction.
+ * and let go within the one statement), so a busy agent costs one statement on the pool, not a transaction.
  */
 export const agentIdle = tryLockAgent;
 
@@ -284,27 +396,29 @@ export const agentIdle = tryLockAgent;
  * Returns once the transaction that writes the agent's holds now has ended (a shared lock, taken and let go in one
  * statement outside any transaction): every request that waits so wakes at once, not one after the other.
  */
-export async function waitForAgent(em: EntityManager, workspaceId: string, agentId: string): Promise<void> {
-  await em.execute(`select pg_advisory_xact_lock_shared(?::bigint)`, [agentLockKey(workspaceId, agentId).toString()]);
+export async function waitForAgent(source: LeanSource, workspaceId: string, agentId: string): Promise<void> {
+  await run(source, WAIT, [agentLockKey(workspaceId, agentId).toString()]);
 }
 
 /** Whether a holding booking of the agent overlaps `hold` (what the exclusion constraint would refuse). */
 export async function holdTaken(
-  em: EntityManager,
+  source: LeanSource,
   workspaceId: string,
   agentId: string,
   hold: Interval,
 ): Promise<boolean> {
-  const rows = await em.execute<{ taken: boolean }[]>(
-    `select exists(select 1 from booking where workspace_id = ? and agent_id = ? and status in (${HOLDING_SQL}) and tstzrange(hold_start, hold_end, '[)') && tstzrange(?, ?, '[)')) as taken`,
-    [workspaceId, agentId, new Date(hold.start), new Date(hold.end)],
-  );
+  const rows = await run<{ taken: boolean }>(source, HOLD_TAKEN, [
+    workspaceId,
+    agentId,
+    new Date(hold.start),
+    new Date(hold.end),
+  ]);
   return rows[0]?.taken === true;
 }
 
 /** Counts the agent's holding bookings of a local day; exact under concurrency when called under lockAgents. */
 export async function dayCount(
-  em: EntityManager,
+  source: LeanSource,
   workspaceId: string,
   agentId: string,
   zone: string,
@@ -312,9 +426,12 @@ export async function dayCount(
   excludeBookingId?: string,
 ): Promise<number> {
   const r = localRange(localDate, localDate, zone);
-  const rows = await em.execute<{ n: string }[]>(
-    `select count(*) as n from booking where workspace_id = ? and agent_id = ? and status in (${HOLDING_SQL}) and start_date_time >= ? and start_date_time < ?${excludeBookingId ? ' and id <> ?' : ''}`,
-    [workspaceId, agentId, new Date(r.start), new Date(r.end), ...(excludeBookingId ? [excludeBookingId] : [])],
-  );
-  return Number(rows[0]?.n ?? 0);
+  const rows = await run<{ n: number }>(source, DAY_COUNT, [
+    workspaceId,
+    agentId,
+    new Date(r.start),
+    new Date(r.end),
+    excludeBookingId ?? null,
+  ]);
+  return rows[0]?.n ?? 0;
 }

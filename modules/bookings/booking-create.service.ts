@@ -2,6 +2,8 @@
  * Creating a booking: the slot check, the atomic hold (one transaction per agent tried, the agent's advisory lock
  * first, see availability.ts lockAgents), the CRM records (person, lead, calendar event), the events, and the approval
  * workflow's start for a booking that needs one. Split from bookings.service.ts (list, get, cancel, reschedule).
+ * A request that loses a race for its slot never uses the ORM: its config and the agents' load are one statement,
+ * the probe, the wait and the overlap check one statement each on the pool (availability.ts).
  */
 import { randomBytes } from 'node:crypto';
 import type { Ctx } from '../../domain/context';
@@ -18,18 +20,18 @@ import { inTransaction } from '../../domain/shared/tx';
 import { raw } from '@mikro-orm/core';
 import {
   agentIdle,
-  freeAgentsFor,
   dayCount,
+  freeAgentsAt,
   holdTaken,
   isHoldConflict,
+  loadBookingTarget,
   lockAgents,
   meetingTypeOf,
-  retryOnDeadlock,
   slotTaken,
   tryLockAgent,
   waitForAgent,
 } from './availability';
-import { Booking, BookingConfig, type BookingStatus, type MeetingType } from './booking.entity';
+import { Booking, type BookingConfig, type BookingStatus, type MeetingType } from './booking.entity';
 import type { CreateBookingInput } from './bookings.schemas';
 import { holdOf, rankAgents } from './slots';
 import { bookingEventPayload, type BookingSideDeps } from './bookings.service';
@@ -204,11 +206,14 @@ export async function createBooking(
   deps: BookingSideDeps,
   opts: CreateOptions,
 ): Promise<Booking> {
-  const config = await ctx.em.findOne(BookingConfig, { _id: input.configId });
-  if (!config)
-    throw validation(`configId: no booking config with id ${input.configId}`, [
-      { path: 'configId', error: 'unknown booking config' },
-    ]);
+  const ws = ctx.actor.workspaceId;
+  // The config and its agents' load in one statement (the route declares no reference check for configId: this is it).
+  const target = await loadBookingTarget(ctx, input.configId, input.slotStart, input.selectedAgentId);
+  if (!target) {
+    const error = `no booking config with id ${input.configId} in this workspace`;
+    throw validation(`configId: ${error}`, [{ path: 'configId', error }]);
+  }
+  const { config, loads, localDate } = target;
   if (!config.agents.length)
     throw new DomainError(
       'invalid_state',
@@ -220,13 +225,12 @@ export async function createBooking(
       { path: 'selectedAgentId', error: 'not an agent of the config' },
     ]);
   }
-  const free = await freeAgentsFor(
-    ctx.em,
-    ctx.actor.workspaceId,
+  const free = freeAgentsAt(
     config,
     mt,
     input.slotStart,
-    { agentIds: input.selectedAgentId ? [input.selectedAgentId] : undefined, field: 'slotStart' },
+    loads,
+    { agentIds: input.selectedAgentId ? [input.selectedAgentId] : undefined, field: 'slotStart', localDate },
     opts.now,
   );
   const hold = holdOf(
@@ -235,25 +239,21 @@ export async function createBooking(
     config.bufferBeforeMinutes,
     config.bufferAfterMinutes,
   );
-  const ws = ctx.actor.workspaceId;
   // Another request writes the agent's holds now (in a race for one slot: the winner). Nobody queues behind it: all
   // wait for its commit together, then one overlap query says whether it took this hold (the usual answer: 409).
   const waitAndLook = async (agentId: string): Promise<boolean> => {
-    await waitForAgent(ctx.em, ws, agentId);
-    return !(await holdTaken(ctx.em, ws, agentId, hold));
+    await waitForAgent(ctx, ws, agentId);
+    return !(await holdTaken(ctx, ws, agentId, hold));
   };
   /** The booking with this agent, or null when the agent's hold is taken. */
   const bookAgent = async (agentId: string): Promise<Booking | null> => {
     // The probe is one statement outside any transaction; after a wait the request queues (nobody starves).
-    let queue = !(await agentIdle(ctx.em, ws, agentId));
+    let queue = !(await agentIdle(ctx, ws, agentId));
     if (queue && !(await waitAndLook(agentId))) return null;
     for (;;) {
       try {
-        // A deadlock victim (none expected: every write of a hold takes the agent's lock first) runs again.
-        const booking = await retryOnDeadlock(
-          () => insertFor(ctx, config, mt, input, agentId, free.localDate, { ...opts, queue }),
-          () => ctx.em.clear(),
-        );
+        // No deadlock to retry: every write of a hold takes the agent's lock first (availability.ts lockAgents).
+        const booking = await insertFor(ctx, config, mt, input, agentId, free.localDate, { ...opts, queue });
         if (booking) return booking;
       } catch (err) {
         // Another request took this agent's slot between the check and the insert (or its day is full).

@@ -163,7 +163,8 @@ const attendeeSchema = z.object(
 export const MAX_INVITED = 20;
 
 export const createBookingBody = z.object({
-  configId: ref('booking-config', requiredId),
+  // Checked by createBooking in the statement that reads the config (availability.ts loadBookingTarget).
+  configId: requiredId,
   slotStart: instant,
   attendeeInfo: attendeeSchema,
   meetingTypeId: z.string().max(100).optional(),

@@ -1,9 +1,8 @@
 // The test app's API in a child process (support/api-child.ts): the same app and config as startTestApp, on its own
 // event loop, so a test's client (and whatever else the test process runs) does not slow the API it measures.
-import { spawn, type ChildProcess } from 'node:child_process';
 import { readFileSync } from 'node:fs';
-import path from 'node:path';
 import { HttpClient } from './app';
+import { spawnTsxChild } from './tsx-child';
 
 export interface ApiProcess {
   baseUrl: string;
@@ -19,46 +18,27 @@ export interface ApiProcess {
  * Starts the child with `env` on top of startTestApp's; resolves once it listens, rejects if it exits before.
  * CRM_TEST_API_CHILD_NODE_ARGS passes node flags to it (`--cpu-prof --cpu-prof-dir=/tmp/prof` profiles the API).
  */
-export function startApiProcess(env: Record<string, string> = {}): Promise<ApiProcess> {
-  const nodeArgs = (process.env.CRM_TEST_API_CHILD_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
-  const child = path.join(__dirname, 'api-child.ts');
-  const proc: ChildProcess = spawn(process.execPath, [...nodeArgs, '--import', 'tsx', child], {
-    env: { ...process.env, API_CHILD_ENV: JSON.stringify(env) },
-    stdio: ['ignore', 'pipe', 'inherit'],
+export async function startApiProcess(env: Record<string, string> = {}): Promise<ApiProcess> {
+  const { proc, ready, exited } = await spawnTsxChild('api-child.ts', {
+    env: { API_CHILD_ENV: JSON.stringify(env) },
+    ready: /listening (\S+)\n/,
+    nodeArgs: (process.env.CRM_TEST_API_CHILD_NODE_ARGS ?? '').split(/\s+/).filter(Boolean),
   });
-  const exited = new Promise<void>((resolve) => proc.once('exit', () => resolve()));
-  // Never outlive the test process (a timed-out beforeAll never gets the handle to stop it).
-  const orphaned = (): void => void proc.kill('SIGKILL');
-  process.once('exit', orphaned);
-  void exited.then(() => process.off('exit', orphaned));
-  return new Promise((resolve, reject) => {
-    let out = '';
-    const onExit = (code: number | null) => reject(new Error(`API child exited with ${code} before listening`));
-    proc.once('exit', onExit);
-    proc.stdout!.on('data', (chunk: Buffer) => {
-      out += chunk.toString();
-      const m = /listening (\S+)\n/.exec(out);
-      if (!m) return;
-      proc.off('exit', onExit);
-      proc.stdout!.removeAllListeners('data');
-      proc.stdout!.resume();
-      const baseUrl = m[1]!;
-      resolve({
-        baseUrl,
-        pid: proc.pid!,
-        client: (apiKey) => new HttpClient(baseUrl, apiKey),
-        cpuMs: () => procCpuMs(proc.pid!),
-        async stop() {
-          if (proc.exitCode === null && proc.signalCode === null) {
-            proc.kill('SIGTERM');
-            const killer = setTimeout(() => proc.kill('SIGKILL'), 8000);
-            await exited;
-            clearTimeout(killer);
-          }
-        },
-      });
-    });
-  });
+  const baseUrl = ready[1]!;
+  return {
+    baseUrl,
+    pid: proc.pid!,
+    client: (apiKey) => new HttpClient(baseUrl, apiKey),
+    cpuMs: () => procCpuMs(proc.pid!),
+    async stop() {
+      if (proc.exitCode === null && proc.signalCode === null) {
+        proc.kill('SIGTERM');
+        const killer = setTimeout(() => proc.kill('SIGKILL'), 8000);
+        await exited;
+        clearTimeout(killer);
+      }
+    },
+  };
 }
 
 /** utime + stime of a process (Linux /proc/<pid>/stat, in clock ticks of 10 ms). */

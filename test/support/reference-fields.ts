@@ -58,6 +58,8 @@ export const NOT_REFERENCES: Readonly<Record<string, string>> = {
   'GET /api/v1/bookings/available-slots query:configId':
     'the booking config whose slots are read (unknown: 404, like a path id)',
   'GET /api/v1/bookings/available-slots query:agentId': "narrows the config's own agents (an unknown one has no slots)",
+  'POST /api/v1/bookings body:configId':
+    "checked by the service in the one statement that reads the config and its agents' load (unknown: 400 naming it)",
   'body:meetingTypeId': "a meeting type key of the booking config's own list",
   'body:fieldId': "an input field key of the offer type's own requiredInputFields",
   'body:productId': "pricing rules: a product key of the calculation's own product list (free text)",

@@ -4,10 +4,12 @@
  * cancellation on the same agent's day. Every write of a hold takes the agent's lock before any row
  * (availability.ts lockAgents), so nothing deadlocks: one holder, every other request a 409 within 2 s, never a 500.
  * The API runs in a process of its own, as in production, so the test's 23 clients do not share its event loop
- * (CRM_TEST_BOOKING_RACE_IN_PROCESS=1 uses the harness's in-process API instead, for comparison).
+ * (CRM_TEST_BOOKING_RACE_IN_PROCESS=1 uses the harness's in-process API instead, for comparison). Then an approval
+ * whose booking moves to another agent meanwhile, beside a writer holding that agent: no deadlock.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { decideBooking } from '../approval.service';
+import { agentLockKey } from '../availability';
 import { Booking } from '../booking.entity';
 import type { HttpClient, Tenant } from '../../../test/support/app';
 import { startApiProcess, type ApiProcess } from '../../../test/support/api-process';
@@ -22,11 +24,12 @@ let api: ApiProcess | undefined;
 let http: HttpClient;
 let burners: ChildProcess[] = [];
 /**
- * The bound per request: issue 24's 2 s; under CI (the whole suite on 2 cores beside the burner) 3 s until the
- * CI rounds show 2 s holds there (CRM_TEST_BOOKING_RACE_MS sets another). The first race's one-time costs
- * (validator compiles, source maps) are paid by an untimed warm-up race.
+ * The bound per request: issue 24's 2 s, in every environment (CI runs the whole suite on 2 cores beside the burner;
+ * its slowest answers were 1.1 and 1.5 s before a losing request stopped using the ORM). CRM_TEST_BOOKING_RACE_MS
+ * sets another (only to see every round's figures). The first race's one-time costs (validator compiles, source
+ * maps, prepared statements) are paid by an untimed warm-up race.
  */
-const MAX_MS = Number(process.env.CRM_TEST_BOOKING_RACE_MS ?? (process.env.CI ? 3000 : 2000));
+const MAX_MS = Number(process.env.CRM_TEST_BOOKING_RACE_MS ?? 2000);
 const IN_PROCESS = process.env.CRM_TEST_BOOKING_RACE_IN_PROCESS === '1';
 
 beforeAll(async () => {
@@ -103,7 +106,11 @@ describe('concurrent writes of one slot under load', () => {
         process.stdout.write(
           `[booking race] round ${round}: slowest POST ${Math.max(...posts.map((p) => p.ms))} ms, reschedule ` +
             `${reschedule.res.status} in ${reschedule.ms} ms, cancel ${cancel.ms} ms, approve ${approve.ms} ms; ` +
-            `CPU: test process ${cpuMs} ms${apiCpuMs === null ? ' (API in it)' : `, API process ${apiCpuMs} ms`}\n`,
+            `CPU: test process ${cpuMs} ms${apiCpuMs === null ? ' (API in it)' : `, API process ${apiCpuMs} ms`}; ` +
+            `POSTs (ms, sorted): ${posts
+              .map((p) => p.ms)
+              .sort((x, y) => x - y)
+              .join(' ')}\n`,
         );
         const answers = [...posts, reschedule, cancel].map(({ ms, res }) => ({
           ms,
@@ -138,4 +145,59 @@ describe('concurrent writes of one slot under load', () => {
       burners = [];
     }
   }, 120_000);
+});
+
+describe('an approval whose booking a reschedule moved to another agent meanwhile', () => {
+  it('holds one agent lock at a time: no deadlock with a writer that holds the new agent and waits for the old', async () => {
+    const approving = await createConfig(t.http, { requiresApproval: true, approvalDeadlineHours: 24 });
+    const pending = (await book(t.http, approving._id, `${freshDay()}T10:00:00Z`)).body.data;
+    expect(pending.status).toBe('pending');
+    const ctx = await workspaceCtx(h.app, t.http);
+    const knex = h.app.runtime.deps.orm.em.getConnection().getKnex();
+    const from = pending.agentId as string;
+    const to = 'f'.repeat(24);
+    const key = (agentId: string) => agentLockKey(t.workspaceId, agentId);
+    const lock = (trx: typeof knex, agentId: string) =>
+      trx.raw('select pg_advisory_xact_lock(?::bigint)', [key(agentId).toString()]);
+    /** Resolves once a transaction waits for the agent's lock (pg_locks: a bigint key is classid, objid). */
+    const someoneWaitsFor = async (agentId: string): Promise<void> => {
+      const k = BigInt.asUintN(64, key(agentId));
+      const [hi, lo] = [Number(k >> BigInt(32)), Number(k & BigInt(0xffffffff))];
+      for (const until = Date.now() + 10_000; Date.now() < until; await new Promise((r) => setTimeout(r, 20))) {
+        const { rows } = (await knex.raw(
+          `select count(*)::int as n from pg_locks where locktype = 'advisory' and classid = ?::bigint::oid
+            and objid = ?::bigint::oid and objsubid = 1 and not granted`,
+          [hi, lo],
+        )) as { rows: { n: number }[] };
+        if (rows[0]!.n > 0) return;
+      }
+      throw new Error(`nobody waits for the lock of ${agentId}`);
+    };
+    // x holds the booking's agent, so the decision reads the booking and then waits for that lock; x then moves the
+    // booking to another agent (as a reschedule does) while y holds that one. Once x commits, the decision finds the
+    // row moved; y then asks for the first agent's lock. A decision that kept the first lock while waiting for the
+    // second would deadlock with y here (one of them fails with 40P01 after deadlock_timeout).
+    const x = await knex.transaction();
+    const y = await knex.transaction();
+    try {
+      await lock(x, from);
+      const decision = decideBooking(ctx, { bookingId: pending._id, decision: 'approve', userId: ctx.actor.userId });
+      await someoneWaitsFor(from);
+      await lock(y, to);
+      await x.raw('update booking set agent_id = ? where id = ?', [to, pending._id]);
+      await x.commit();
+      await someoneWaitsFor(to);
+      await lock(y, from);
+      await y.commit();
+      expect(await decision).toEqual({ decided: true, status: 'approved' });
+    } finally {
+      if (!x.isCompleted()) await x.rollback();
+      if (!y.isCompleted()) await y.rollback();
+    }
+    const [row] = (await knex.raw('select status, agent_id from booking where id = ?', [pending._id])).rows as {
+      status: string;
+      agent_id: string;
+    }[];
+    expect(row).toEqual({ status: 'approved', agent_id: to });
+  }, 60_000);
 });

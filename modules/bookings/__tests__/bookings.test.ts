@@ -215,6 +215,11 @@ describe('POST /bookings', () => {
       expect([field, res.status]).toEqual([field, 400]);
       expect(res.body.error).toContain(field.split('.')[0]);
     }
+    // Another workspace's config is none of this one (the statement that reads it is scoped): 400, nothing written.
+    const foreign = await other.http.post('/api/v1/bookings', ok);
+    expect(foreign.status).toBe(400);
+    expect(foreign.body.error).toBe(`configId: no booking config with id ${c._id} in this workspace`);
+    expect(await em().count(Booking, { workspaceId: other.workspaceId }, { filters: false })).toBe(0);
   });
 
   it('confirms: person found or created, calendar event, booking_created, confirmation e-mail with an iCalendar REQUEST', async () => {
