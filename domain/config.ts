@@ -47,7 +47,7 @@ export interface AppConfig {
   /** Back-pressure of the durable intake: queued (not yet started) runs per workspace before 429. */
   intakeMaxQueuedPerWorkspace: number;
   /**
-   * Fair sharing of the automation engine between workspaces (AUTOMATION_MAX_IN_FLIGHT_PER_WORKSPACE, default 16;
+   * Fair sharing of the automation engine between workspaces (AUTOMATION_MAX_IN_FLIGHT_PER_WORKSPACE, default 8;
    * 0 = no cap): runs of one workspace started within the last automationInFlightWindowS and not finished. Record
    * events beyond it queue their runs (status `queued`) for the worker's starter, which starts them as runs finish.
    */
@@ -208,7 +208,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     rateLimitPerMinute: intEnv(env, 'RATE_LIMIT_PER_MINUTE', 120),
     rateLimitPerDay: intEnv(env, 'RATE_LIMIT_PER_DAY', 50_000),
     intakeMaxQueuedPerWorkspace: Math.max(1, intEnv(env, 'INTAKE_MAX_QUEUED_PER_WORKSPACE', 10_000)),
-    automationMaxInFlightPerWorkspace: Math.max(0, intEnv(env, 'AUTOMATION_MAX_IN_FLIGHT_PER_WORKSPACE', 16)),
+    automationMaxInFlightPerWorkspace: Math.max(0, intEnv(env, 'AUTOMATION_MAX_IN_FLIGHT_PER_WORKSPACE', 8)),
     automationInFlightWindowS: Math.max(1, intEnv(env, 'AUTOMATION_IN_FLIGHT_WINDOW_S', 60)),
     authFailuresPerMinute: intEnv(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 30),
     keyCacheTtlMs: intEnv(env, 'KEY_CACHE_TTL_MS', 10_000),
