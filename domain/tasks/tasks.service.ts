@@ -14,7 +14,7 @@ import { getTaskFlow } from './task-flow.service';
 import { resolveStageStatus } from './task-rules';
 import { Task } from './task.entity';
 import type { TaskInput, TaskView } from './tasks.schemas';
-import { findRowById } from '../orm/lean';
+import { findRowById } from '../orm/lean-rows';
 
 export const TASK_FIELDS = [
   '_id',

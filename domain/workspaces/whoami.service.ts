@@ -1,6 +1,7 @@
 import type { Ctx } from '../context';
 import { notFound } from '../errors';
-import { boundWorkspaceId, leanQuery } from '../orm/lean';
+import { leanQuery } from '../orm/lean';
+import { boundWorkspaceId } from '../orm/lean-rows';
 import type { WhoamiView } from './workspaces.views';
 
 interface WhoamiRow {
