@@ -2,7 +2,7 @@ import type { Ctx } from '../context';
 import { notFound } from '../errors';
 import { emit } from '../outbox/emit';
 import { recordSystemActivity } from '../timeline/timeline.service';
-import { TASK_PARENT_FIELDS } from '../timeline/parents';
+import { PARENT_ENTITY_TYPES, TASK_PARENT_FIELDS } from '../timeline/parents';
 import { resolveParentRef } from '../timeline/parent-refs';
 import { assertUsers, linkColumns } from '../timeline/references';
 import { assertCustomFieldValues } from '../custom-fields/validate-values';
@@ -54,14 +54,7 @@ export const TASK_SUMMARY_FIELDS = [
 
 type ParentField = keyof typeof TASK_PARENT_FIELDS;
 const PARENT_FIELDS = Object.keys(TASK_PARENT_FIELDS) as ParentField[];
-const ENTITY_TYPE: Record<ParentField, string> = {
-  project: 'project',
-  customObjectRecord: 'custom_object_record',
-  company: 'company',
-  personRef: 'person',
-  leadRef: 'lead',
-  dealRef: 'deal',
-};
+const ENTITY_TYPE: Record<ParentField, string> = PARENT_ENTITY_TYPES;
 
 export const serializeTask = (t: Task): TaskView => plainOf(t, TASK_FIELDS);
 

@@ -19,6 +19,16 @@ export const NOTE_PARENT_FIELDS = {
   customObjectRecord: 'customObjectRecord',
 } as const satisfies Record<string, RefKind>;
 
+/** The outbox and timeline entity type of the record a parent field names. */
+export const PARENT_ENTITY_TYPES = {
+  project: 'project',
+  customObjectRecord: 'custom_object_record',
+  company: 'company',
+  personRef: 'person',
+  leadRef: 'lead',
+  dealRef: 'deal',
+} as const satisfies Record<keyof typeof TASK_PARENT_FIELDS | keyof typeof NOTE_PARENT_FIELDS, string>;
+
 export type ParentValues<K extends string> = Record<K, string | null>;
 
 /**

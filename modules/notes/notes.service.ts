@@ -7,7 +7,7 @@ import {
   syncLinkedActivity,
   type LinkedActivity,
 } from '../../domain/timeline/linked';
-import { NOTE_PARENT_FIELDS } from '../../domain/timeline/parents';
+import { NOTE_PARENT_FIELDS, PARENT_ENTITY_TYPES } from '../../domain/timeline/parents';
 import { resolveParentRef } from '../../domain/timeline/parent-refs';
 import { linkColumns } from '../../domain/timeline/references';
 import { applyPatch, deleteWithEvent } from '../../domain/shared/changes';
@@ -45,13 +45,7 @@ const NOTE_SUMMARY_FIELDS = [
 
 type RefField = keyof typeof NOTE_PARENT_FIELDS;
 const REF_FIELDS = Object.keys(NOTE_PARENT_FIELDS) as RefField[];
-const ENTITY_TYPE: Record<RefField, string> = {
-  company: 'company',
-  personRef: 'person',
-  leadRef: 'lead',
-  dealRef: 'deal',
-  customObjectRecord: 'custom_object_record',
-};
+const ENTITY_TYPE: Record<RefField, string> = PARENT_ENTITY_TYPES;
 
 /** Plain-text excerpt of HTML content, for the timeline summary and `view=summary`. */
 export function excerpt(content: string, max = 200): string {
