@@ -2,7 +2,7 @@ import type { Ctx } from '../context';
 import { notFound } from '../errors';
 import { emit } from '../outbox/emit';
 import { recordSystemActivity } from '../timeline/timeline.service';
-import { PARENT_ENTITY_TYPES, TASK_PARENT_FIELDS } from '../timeline/parents';
+import { parentEntityType, TASK_PARENT_FIELDS } from '../timeline/parents';
 import { resolveParentRef } from '../timeline/parent-refs';
 import { assertUsers, linkColumns } from '../timeline/references';
 import { assertCustomFieldValues } from '../custom-fields/validate-values';
@@ -54,7 +54,6 @@ export const TASK_SUMMARY_FIELDS = [
 
 type ParentField = keyof typeof TASK_PARENT_FIELDS;
 const PARENT_FIELDS = Object.keys(TASK_PARENT_FIELDS) as ParentField[];
-const ENTITY_TYPE: Record<ParentField, string> = PARENT_ENTITY_TYPES;
 
 export const serializeTask = (t: Task): TaskView => plainOf(t, TASK_FIELDS);
 
@@ -80,7 +79,11 @@ function feedRow(ctx: Ctx, task: Task, type: 'task_created' | 'task_completed'):
   const summary = type === 'task_created' ? `Task ${task.title} created` : `Task ${task.title} completed`;
   recordSystemActivity(
     ctx,
-    { ...linkColumns(TASK_PARENT_FIELDS[field], parentId), entityType: ENTITY_TYPE[field], entityId: parentId },
+    {
+      ...linkColumns(TASK_PARENT_FIELDS[field], parentId),
+      entityType: parentEntityType(TASK_PARENT_FIELDS[field]),
+      entityId: parentId,
+    },
     type,
     summary,
     { taskId: task._id, status: task.status },

@@ -19,15 +19,8 @@ export const NOTE_PARENT_FIELDS = {
   customObjectRecord: 'customObjectRecord',
 } as const satisfies Record<string, RefKind>;
 
-/** The outbox and timeline entity type of the record a parent field names. */
-export const PARENT_ENTITY_TYPES = {
-  project: 'project',
-  customObjectRecord: 'custom_object_record',
-  company: 'company',
-  personRef: 'person',
-  leadRef: 'lead',
-  dealRef: 'deal',
-} as const satisfies Record<keyof typeof TASK_PARENT_FIELDS | keyof typeof NOTE_PARENT_FIELDS, string>;
+/** The outbox and timeline entity type of a parent's kind: the kind in snake case (`custom_object_record`). */
+export const parentEntityType = (kind: RefKind): string => kind.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
 
 export type ParentValues<K extends string> = Record<K, string | null>;
 
