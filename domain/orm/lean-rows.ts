@@ -1,7 +1,15 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { BigIntType, type EntityName, type EntityProperty } from '@mikro-orm/core';
-import { leanQuery, preparedName, resolve, type LeanSource } from './lean';
-import { TENANT_FILTER, type TenantFilterArgs } from './tenant';
+import type { EntityName, EntityProperty } from '@mikro-orm/core';
+import {
+  boundWorkspaceId,
+  isColumn,
+  leanColumns,
+  leanQuery,
+  preparedName,
+  readRow,
+  resolve,
+  type LeanSource,
+} from './lean';
 
 // Tenant rows read lean (see lean.ts): by primary key or a unique property, or one page of a table, as plain
 // objects under the entity's property names, converted as the ORM would convert them.
@@ -17,68 +25,6 @@ interface ByIdStatement {
   children?: { as: string; dates: string[]; converted: EntityProperty[] };
 }
 const byIdStatements = new Map<string, ByIdStatement>();
-
-const isColumn = (prop: EntityProperty): boolean =>
-  prop.kind === 'scalar' && prop.persist !== false && !prop.lazy && !prop.formula && prop.fieldNames?.length === 1;
-// Column types pg returns as the ORM would (timestamptz: as text, converted like the ORM converts it).
-const PLAIN_COLUMN =
-  /^(varchar(\(\d+\))?|text|int|integer|smallint|boolean|double precision|jsonb|text\[\]|timestamptz)$/;
-// bigint comes back as text (pg's default for int8) and goes through the property's own ORM type.
-const isBigInt = (prop: EntityProperty): boolean =>
-  prop.columnTypes?.[0] === 'bigint' && prop.customType instanceof BigIntType;
-
-/**
- * The select list of an entity's plain columns under its property names (`"col" as "prop"`, each
- * prefixed with `alias.` when given), the properties to read back as Dates (see readDates) and the
- * bigint properties to convert (see readRow). `datesAsText` casts timestamps to text (for rows read
- * through JSON, so they parse exactly as a top-level column does).
- */
-export function leanColumns(
-  source: LeanSource,
-  entity: EntityName<object>,
-  alias?: string,
-  opts: { datesAsText?: boolean } = {},
-): { select: string; dates: string[]; converted: EntityProperty[] } {
-  const meta = resolve(source).em.getMetadata().get(entity);
-  const columns = (Object.values(meta.properties) as EntityProperty[]).filter(isColumn);
-  for (const prop of columns) {
-    const type = prop.columnTypes?.[0] ?? '';
-    if (!PLAIN_COLUMN.test(type) && !isBigInt(prop))
-      throw new Error(`${meta.className}.${prop.name}: column type ${type} not lean-readable`);
-  }
-  const prefix = alias ? `${alias}.` : '';
-  const isDate = (prop: EntityProperty): boolean => prop.columnTypes[0] === 'timestamptz';
-  return {
-    select: columns
-      .map((prop) => {
-        const cast = (isDate(prop) && opts.datesAsText) || isBigInt(prop) ? '::text' : '';
-        return `${prefix}"${prop.fieldNames[0]}"${cast} as "${prop.name}"`;
-      })
-      .join(', '),
-    dates: columns.filter(isDate).map((prop) => prop.name),
-    converted: columns.filter(isBigInt),
-  };
-}
-
-/** Turns the timestamp columns of a lean row (text with the ORM's pg types) into Dates, as the ORM does. */
-export function readDates<T extends object>(source: LeanSource, row: Record<string, unknown>, dates: string[]): T {
-  const platform = resolve(source).em.getPlatform();
-  for (const prop of dates) if (row[prop] != null) row[prop] = platform.parseDate(row[prop] as string);
-  return row as T;
-}
-
-/** readDates plus the bigint columns, each converted by its property's ORM type exactly as a findOne would. */
-export function readRow<T extends object>(
-  source: LeanSource,
-  row: Record<string, unknown>,
-  cols: { dates: string[]; converted?: EntityProperty[] },
-): T {
-  const { em } = resolve(source);
-  const platform = em.getPlatform();
-  for (const prop of cols.converted ?? [])
-    if (row[prop.name] != null) row[prop.name] = prop.customType!.convertToJSValue(row[prop.name], platform);
-  return readDates<T>(em, row, cols.dates);
-}
 
 /** A child collection read with its parent (findRowById's `children`): rows whose `foreignKey` is the parent's id. */
 export interface LeanChildren {
@@ -136,18 +82,6 @@ function byIdStatement(
   };
   byIdStatements.set(key, statement);
   return statement;
-}
-
-/**
- * The workspace bound to the EM's tenant filter (forkForWorkspace), or lent by a request Ctx (its
- * actor's, which its fork is bound to); throws for an EM without one (fail closed).
- */
-export function boundWorkspaceId(source: LeanSource): string {
-  const { em, workspaceId: lent } = resolve(source);
-  if (lent) return lent;
-  const workspaceId = (em.getFilterParams(TENANT_FILTER) as TenantFilterArgs | undefined)?.workspaceId;
-  if (!workspaceId) throw new Error('tenant filter: no workspace bound to this entity manager');
-  return workspaceId;
 }
 
 /**

@@ -9,8 +9,7 @@
 import type { EntityName } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { newId } from '../ids';
-import { leanQuery } from '../orm/lean';
-import { leanColumns, readDates } from '../orm/lean-rows';
+import { leanColumns, leanQuery, readDates } from '../orm/lean';
 import { SequenceEnrollment, type SequenceStepStatus } from './sequence.entity';
 import type { MirrorInput } from './types';
 

@@ -1,7 +1,6 @@
 import type { Ctx } from '../context';
 import { notFound } from '../errors';
-import { leanQuery } from '../orm/lean';
-import { boundWorkspaceId } from '../orm/lean-rows';
+import { boundWorkspaceId, leanQuery } from '../orm/lean';
 import type { WhoamiView } from './workspaces.views';
 
 interface WhoamiRow {
