@@ -12,8 +12,8 @@ import { pageParams } from '../../domain/shared/list-query';
 import { envelopes } from '../http/crud';
 import { ok, paged, route } from '../http/registry';
 import { idParams, objectId } from '../../domain/shared/schemas';
+import { read } from '../http/access';
 
-const read = { scopes: ['read'] } as const;
 const section = 'Calculators';
 const resources = { id: 'calculator-template' };
 const listQuery = z.object(pageParams(100));

@@ -25,9 +25,8 @@ import { companyLookupView } from '../../domain/lookups/lookups.views';
 import { personView } from '../../domain/people/people.schemas';
 import { dealView } from '../../domain/deals/deals.schemas';
 import { crudRoutes, envelopes } from '../http/crud';
+import { read, write } from '../http/access';
 
-const read = { scopes: ['read'] } as const;
-const write = { scopes: ['write'] } as const;
 const section = 'Companies';
 const resources = { id: 'company' };
 const parent = { base: '/api/v1/companies', section, kind: 'company', load: companies.getCompany };

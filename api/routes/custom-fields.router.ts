@@ -15,10 +15,9 @@ import {
   searchBody,
   updateDefinitionBody,
 } from '../../domain/custom-fields/custom-fields.schemas';
+import { admin, read } from '../http/access';
 
-const read = { scopes: ['read'] } as const;
 // Definitions are the workspace's schema: changing them is an owner/admin task.
-const admin = { scopes: ['write'], roles: ['owner', 'admin'] } as const;
 const section = 'Custom fields';
 
 export const customFieldsRoutes: RouteFactory = () => [

@@ -40,11 +40,9 @@ import { DEFAULT_EXPORT_ROWS, MAX_EXPORT_ROWS } from '../../domain/exports/expor
 import { customObjectImporter } from '../../domain/imports/importers';
 import { customObjectImportBody } from '../../domain/imports/import.schemas';
 import { customObjectExportBody, customObjectExportQuery } from '../../domain/exports/export.schemas';
+import { admin, read, write } from '../http/access';
 
 const section = 'Custom objects';
-const read = { scopes: ['read'] } as const;
-const write = { scopes: ['write'] } as const;
-const admin = { scopes: ['write'], roles: ['owner', 'admin'] } as const;
 const onObject = { slug: 'custom-object' };
 const onField = { slug: 'custom-object', fieldSlug: 'custom-object-field' };
 const onRecord = { slug: 'custom-object', id: 'custom-object-record' };

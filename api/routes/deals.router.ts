@@ -18,9 +18,8 @@ import {
   updateDealBody,
 } from '../../domain/deals/deals.schemas';
 import { crudRoutes, envelopes } from '../http/crud';
+import { read, write } from '../http/access';
 
-const read = { scopes: ['read'] } as const;
-const write = { scopes: ['write'] } as const;
 const section = 'Deals';
 const resources = { id: 'deal' };
 const parent = { base: '/api/v1/deals', section, kind: 'deal', load: deals.getDeal };

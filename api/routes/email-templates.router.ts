@@ -11,10 +11,8 @@ import {
   updateEmailSignatureBody,
   updateEmailTemplateBody,
 } from '../../domain/email/email-templates.schemas';
+import { admin, read, write } from '../http/access';
 
-const read = { scopes: ['read'] } as const;
-const write = { scopes: ['write'] } as const;
-const admin = { scopes: ['write'], roles: ['owner', 'admin'] } as const;
 const section = 'E-mail templates and signatures';
 const placeholders =
   'Placeholders {{contact.*}} (and person, company, deal, lead, owner) with {{x | default:"fallback"}} are rendered at send time.';

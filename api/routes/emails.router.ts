@@ -18,9 +18,8 @@ import {
   sentEmailView,
 } from '../../domain/email/email.views';
 import { envelopes } from '../http/crud';
+import { read, write } from '../http/access';
 
-const read = { scopes: ['read'] } as const;
-const write = { scopes: ['write'] } as const;
 const section = 'E-mail';
 const accessNote =
   'only e-mails of mailboxes the caller can use (GET /email-accounts); those sent by the fallback sender only to owners and admins';

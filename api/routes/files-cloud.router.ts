@@ -13,9 +13,8 @@ import {
   cloudLinkBody,
   fileView,
 } from '../../domain/files/files.schemas';
+import { read, write } from '../http/access';
 
-const read = { scopes: ['read'] } as const;
-const write = { scopes: ['write'] } as const;
 const section = 'Files';
 const notConfigured =
   'A provider that is not set up answers 503 { error, code: "not_configured" } naming the variables to set (ONEDRIVE_*, GOOGLE_DRIVE_*); a provider that fails or refuses the stored token answers 502 upstream_failed.';

@@ -25,9 +25,8 @@ import {
   listFoldersQuery,
   signedUploadView,
 } from '../../domain/files/files.schemas';
+import { read, write } from '../http/access';
 
-const read = { scopes: ['read'] } as const;
-const write = { scopes: ['write'] } as const;
 const section = 'Files';
 
 export function fileDeps(deps: AppDeps): files.FileDeps {

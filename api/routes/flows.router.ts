@@ -13,9 +13,8 @@ import {
   updateFlowBody,
   updateStageBody,
 } from '../../domain/deals/flows.schemas';
+import { read, write } from '../http/access';
 
-const read = { scopes: ['read'] } as const;
-const write = { scopes: ['write'] } as const;
 const section = 'Flows (pipelines)';
 const resources = { id: 'flow' };
 

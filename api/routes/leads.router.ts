@@ -13,9 +13,8 @@ import {
   updateLeadBody,
 } from '../../domain/leads/leads.schemas';
 import { crudRoutes, envelopes } from '../http/crud';
+import { read, write } from '../http/access';
 
-const read = { scopes: ['read'] } as const;
-const write = { scopes: ['write'] } as const;
 const section = 'Leads';
 const parent = { base: '/api/v1/leads', section, kind: 'lead', load: leads.getLead };
 

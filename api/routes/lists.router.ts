@@ -17,9 +17,8 @@ import {
   removeItemsQuery,
   updateListBody,
 } from '../../domain/lists/lists.schemas';
+import { read, write } from '../http/access';
 
-const read = { scopes: ['read'] } as const;
-const write = { scopes: ['write'] } as const;
 const section = 'Lists';
 const resources = { id: 'list' };
 

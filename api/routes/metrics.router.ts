@@ -15,9 +15,9 @@ import {
 } from '../../domain/metrics/metrics.schemas';
 import { envelopes } from '../http/crud';
 import { ok, paged, route, type Reply } from '../http/registry';
+import { read } from '../http/access';
 
 const section = 'Metrics';
-const read = { scopes: ['read'] } as const;
 
 const csv = (results: Record<string, unknown>[]): Reply => ({
   status: 200,

@@ -17,10 +17,8 @@ import {
   updateProductBody,
 } from '../../domain/offers/offer-catalog.schemas';
 import { offerTemplateSummaryView, offerTemplateView } from '../../domain/offers/offers.views';
+import { admin, read, write } from '../http/access';
 
-const read = { scopes: ['read'] } as const;
-const write = { scopes: ['write'] } as const;
-const admin = { scopes: ['write'], roles: ['owner', 'admin'] } as const;
 const section = 'Offers';
 const resources = { id: 'offer-template' };
 

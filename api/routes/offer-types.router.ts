@@ -21,9 +21,8 @@ import { boolParam, pageParams } from '../../domain/shared/list-query';
 import { envelopes } from '../http/crud';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
 import { idParams } from '../../domain/shared/schemas';
+import { admin, read } from '../http/access';
 
-const read = { scopes: ['read'] } as const;
-const admin = { scopes: ['write'], roles: ['owner', 'admin'] } as const;
 const section = 'Offer types (pricing rules)';
 const resources = { id: 'offer-type' };
 const listQuery = z.object({ ...pageParams(100), includeInactive: boolParam.optional() });

@@ -23,10 +23,8 @@ import {
   offerSettingsView,
   offerSmsResultView,
 } from '../../domain/offers/offers.views';
+import { admin, read, write } from '../http/access';
 
-const read = { scopes: ['read'] } as const;
-const write = { scopes: ['write'] } as const;
-const admin = { scopes: ['write'], roles: ['owner', 'admin'] } as const;
 const section = 'Offers';
 const resources = { id: 'offer' };
 const transitions = [offerStatusTransitions];

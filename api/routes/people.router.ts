@@ -20,9 +20,8 @@ import { personLookupView } from '../../domain/lookups/lookups.views';
 import { companyView } from '../../domain/companies/companies.schemas';
 import { dealView } from '../../domain/deals/deals.schemas';
 import { crudRoutes, envelopes } from '../http/crud';
+import { read, write } from '../http/access';
 
-const read = { scopes: ['read'] } as const;
-const write = { scopes: ['write'] } as const;
 const section = 'People';
 const parent = { base: '/api/v1/people', section, kind: 'person', load: people.getPerson };
 // An avatar given as a URL is fetched: a failing image host is a 502.

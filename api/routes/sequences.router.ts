@@ -47,9 +47,8 @@ import {
   sequenceUpdateBody,
   tokenParams,
 } from '../../domain/sequences/sequences.schemas';
+import { read, write } from '../http/access';
 
-const read = { scopes: ['read'] } as const;
-const write = { scopes: ['write'] } as const;
 const section = 'Sequences';
 const resources = { id: 'sequence' };
 const enrollment = { enrollmentId: 'sequence-enrollment' };

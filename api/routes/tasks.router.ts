@@ -16,9 +16,8 @@ import {
   updateTaskBody,
 } from '../../domain/tasks/tasks.schemas';
 import { envelopes } from '../http/crud';
+import { read, write } from '../http/access';
 
-const read = { scopes: ['read'] } as const;
-const write = { scopes: ['write'] } as const;
 const section = 'Tasks';
 const resources = { id: 'task' };
 

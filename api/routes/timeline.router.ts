@@ -12,9 +12,8 @@ import {
   listActivitiesQuery,
 } from '../../domain/timeline/timeline.schemas';
 import { envelopes } from '../http/crud';
+import { read, write } from '../http/access';
 
-const read = { scopes: ['read'] } as const;
-const write = { scopes: ['write'] } as const;
 const section = 'Activities';
 
 export const timelineEntryRoutes: RouteFactory = () => [

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps } from '../orm/base';
+import { p, tenantProps, workspaceIndexes } from '../orm/base';
 
 export const ATTENDEE_STATUSES = ['needs_action', 'accepted', 'declined', 'tentative'] as const;
 export type AttendeeStatus = (typeof ATTENDEE_STATUSES)[number];
@@ -16,11 +16,7 @@ export type EventType = (typeof EVENT_TYPES)[number];
 export const CalendarEvent = defineEntity({
   name: 'CalendarEvent',
   tableName: 'calendar_event',
-  indexes: [
-    { properties: ['workspaceId', 'start'] },
-    { properties: ['workspaceId', 'ownerId', 'start'] },
-    { properties: ['workspaceId', 'icalUid'] },
-  ],
+  indexes: workspaceIndexes('start', ['ownerId', 'start'], 'icalUid'),
   properties: {
     ...tenantProps,
     title: p.string().length(500),

@@ -1,8 +1,7 @@
 import type { Ctx } from '../context';
 import { notFound, validation } from '../errors';
-import { emit } from '../outbox/emit';
 import { assertRecordLinks } from '../timeline/references';
-import { deleteWithEvent, updateWithEvent, type Changes } from '../shared/changes';
+import { type Changes, deleteWithEvent, emitCreate, updateWithEvent } from '../shared/changes';
 import { dateWhere, findPage, type PageRequest } from '../shared/listing';
 import { plainOf } from '../shared/views';
 import { createRecord, pickDefined } from '../shared/records';
@@ -67,13 +66,11 @@ export async function createEvent(
     ownerId: ctx.actor.userId,
     ...pick(input),
   } as CalendarEvent);
-  emit(ctx, {
+  await emitCreate(ctx, event, {
     type: 'event_created',
     entityType: 'event',
-    entityId: event._id,
     payload: { event: serializeEvent(event) },
   });
-  await ctx.em.flush();
   return serializeEvent(event);
 }
 

@@ -12,7 +12,7 @@ import { dateWhere, findPage, likePattern, type DateFilterInput, type PageReques
 import { plainOf } from '../shared/views';
 import { previewOf, type PreviewResult } from '../shared/preview';
 import { inTransaction } from '../shared/tx';
-import { findPageRows, findRowById } from '../orm/lean';
+import { findPageRows, findRowById } from '../orm/lean-rows';
 import { Company } from './company.entity';
 import { COMPANY_FIELDS, type CompanyInput, type CompanyView } from './companies.schemas';
 

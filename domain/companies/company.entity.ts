@@ -1,16 +1,11 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import type { NameValue } from '../shared/custom-fields';
-import { p, tenantProps } from '../orm/base';
+import { p, tenantProps, workspaceIndexes } from '../orm/base';
 
 export const Company = defineEntity({
   name: 'Company',
   tableName: 'company',
-  indexes: [
-    { properties: ['workspaceId', 'updatedAt'] },
-    { properties: ['workspaceId', 'createdAt'] },
-    { properties: ['workspaceId', 'cvr'] },
-    { properties: ['workspaceId', 'profileUrl'] },
-  ],
+  indexes: workspaceIndexes('updatedAt', 'createdAt', 'cvr', 'profileUrl'),
   properties: {
     ...tenantProps,
     name: p.string().length(300),

@@ -1,7 +1,6 @@
 import type { Ctx } from '../context';
 import { conflict, DomainError, notFound, validation } from '../errors';
-import { emit } from '../outbox/emit';
-import { deleteWithEvent, updateWithEvent } from '../shared/changes';
+import { deleteWithEvent, emitCreate, updateWithEvent } from '../shared/changes';
 import { findPage, type PageRequest } from '../shared/listing';
 import { plainOf } from '../shared/views';
 import { createRecord } from '../shared/records';
@@ -78,13 +77,11 @@ export async function createDefinition(
     order: input.order ?? 0,
     showInCreateDialog: input.showInCreateDialog ?? true,
   });
-  emit(ctx, {
+  await emitCreate(ctx, def, {
     type: 'custom_field_created',
     entityType: 'custom_field',
-    entityId: def._id,
     payload: { customField: serializeDefinition(def) },
   });
-  await ctx.em.flush();
   return serializeDefinition(def);
 }
 

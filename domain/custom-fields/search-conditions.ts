@@ -1,18 +1,9 @@
 import { likePattern } from '../shared/listing';
+import { COMPARISON_OPERATORS, type Scalar } from '../shared/operators';
 
 /** Operators of POST /custom-fields/search; every filter of a search must match (AND). */
-export const SEARCH_OPERATORS = [
-  'equals',
-  'not_equals',
-  'contains',
-  'greater_than',
-  'less_than',
-  'exists',
-  'not_exists',
-  'in',
-] as const;
+export const SEARCH_OPERATORS = COMPARISON_OPERATORS;
 export type SearchOperator = (typeof SEARCH_OPERATORS)[number];
-export type Scalar = string | number | boolean;
 
 export interface SearchFilter {
   key: string;

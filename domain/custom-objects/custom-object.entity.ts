@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps } from '../orm/base';
+import { p, tenantProps, workspaceIndexes } from '../orm/base';
 import type { FieldOption, FieldType, RollupSpec } from './field-types';
 import type { RecordType } from '../shared/record-types';
 
@@ -60,7 +60,7 @@ export const CustomObjectRecord = defineEntity({
   name: 'CustomObjectRecord',
   tableName: 'custom_object_record',
   uniques: [{ properties: ['objectId', 'recordNumber'] }],
-  indexes: [{ properties: ['workspaceId', 'objectId', 'createdAt'] }],
+  indexes: workspaceIndexes(['objectId', 'createdAt']),
   properties: {
     ...tenantProps,
     objectId: p.string().length(24),

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps } from '../orm/base';
+import { p, tenantProps, workspaceIndexes } from '../orm/base';
 
 export type DealStatus = 'open' | 'won' | 'lost';
 export type DealPriority = 'low' | 'medium' | 'high';
@@ -7,15 +7,15 @@ export type DealPriority = 'low' | 'medium' | 'high';
 export const Deal = defineEntity({
   name: 'Deal',
   tableName: 'deal',
-  indexes: [
-    { properties: ['workspaceId', 'company'] },
-    { properties: ['workspaceId', 'personRef'] },
-    { properties: ['workspaceId', 'updatedAt'] },
-    { properties: ['workspaceId', 'createdAt'] },
-    { properties: ['workspaceId', 'flowId', 'stageId'] },
-    { properties: ['workspaceId', 'stageId'] },
-    { properties: ['workspaceId', 'ownerId'] },
-  ],
+  indexes: workspaceIndexes(
+    'company',
+    'personRef',
+    'updatedAt',
+    'createdAt',
+    ['flowId', 'stageId'],
+    'stageId',
+    'ownerId',
+  ),
   properties: {
     ...tenantProps,
     title: p.string().length(500),

@@ -20,7 +20,7 @@ import { FlowStage } from './flow.entity';
 import { resolvePlacement, type Placement } from './placement';
 import { stageRef, type StageRef } from './flows.service';
 import { DEAL_FIELDS, type DealInput, type DealView } from './deals.schemas';
-import { findRowById } from '../orm/lean';
+import { findRowById } from '../orm/lean-rows';
 
 export const serializeDeal = (d: Deal): DealView => plainOf(d, DEAL_FIELDS);
 

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps } from '../orm/base';
+import { p, tenantProps, workspaceIndexes } from '../orm/base';
 
 export type StageType = 'open' | 'won' | 'lost';
 export const STAGE_TYPES: readonly StageType[] = ['open', 'won', 'lost'];
@@ -30,7 +30,7 @@ export type Flow = InferEntity<typeof Flow>;
 export const FlowStage = defineEntity({
   name: 'FlowStage',
   tableName: 'flow_stage',
-  indexes: [{ properties: ['workspaceId', 'flowId', 'order'] }],
+  indexes: workspaceIndexes(['flowId', 'order']),
   properties: {
     ...tenantProps,
     flowId: p.string().length(24),

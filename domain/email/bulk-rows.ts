@@ -41,6 +41,16 @@ export interface BulkMessage {
   links: { personId?: string; companyId?: string };
 }
 
+/**
+ * One recipient as the pipeline gets it: id and key now, the message rendered only when a sender
+ * takes it, so rendering overlaps the sends before it.
+ */
+export interface BulkItem {
+  recipientId: string;
+  key: string;
+  render(): BulkMessage;
+}
+
 export interface Claimed {
   msg: BulkMessage;
   mail: ValidEmail;

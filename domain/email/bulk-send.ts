@@ -14,7 +14,6 @@ import { DomainError } from '../errors';
 import { newId } from '../ids';
 import { formatMailbox } from '../messaging/addresses';
 import { validateEmail, type EmailDeps, type ValidEmail } from '../messaging/email.service';
-import { OutboundMessage } from '../messaging/outbound-message.entity';
 import {
   hasCaps,
   MailboxCapReached,
@@ -23,34 +22,24 @@ import {
   type MailboxCaps,
 } from '../messaging/send-quota';
 import { DEFAULT_STALE_CLAIM_MS, outboundClaimRow } from '../messaging/outbound.service';
-import { executeAsOne, executeLean, insertRowsSql } from '../orm/lean';
+import { executeLean, insertRowsSql } from '../orm/lean';
 import { groupCommit } from '../shared/group-commit';
 import {
   outcomePartsSql,
-  outcomeRowsSql,
   recipientsSql,
+  type BulkItem,
   type BulkMessage,
   type BulkOutcome,
   type Claimed,
-  type Outcome,
   type SendResult,
 } from './bulk-rows';
 import type { SendThrottle } from './bulk-throttle';
 import { accountForSend } from './email-accounts.service';
 import { addTracking } from './tracking';
+import { resumeClaims } from './bulk-resume';
 
 export { insertRowsSql, recipientsSql };
-export type { BulkMessage, BulkOutcome };
-
-/**
- * One recipient as the pipeline gets it: id and key now, the message rendered only when a sender
- * takes it, so rendering overlaps the sends before it.
- */
-export interface BulkItem {
-  recipientId: string;
-  key: string;
-  render(): BulkMessage;
-}
+export type { BulkItem, BulkMessage, BulkOutcome };
 
 /**
  * The send's lease (email_bulk.lease) as the caller took it: claims commit only while it is still
@@ -170,75 +159,15 @@ export async function sendBulkMessages(
       return undefined;
     }
   };
-  // Claims a previous attempt left: sent ones replay, failed ones go again, the rest is decided below.
-  const existing = new Map(
-    (input.items.length && !input.firstStart
-      ? await em.find(OutboundMessage, { idempotencyKey: { $in: input.items.map((i) => i.key) } })
-      : []
-    ).map((o) => [o.idempotencyKey!, o]),
-  );
-  // Holding the lease, every open claim is abandoned: the attempt that made it can claim nothing more.
-  const staleBefore = input.lease ? Infinity : Date.now() - (deps.email.staleClaimMs ?? DEFAULT_STALE_CLAIM_MS);
-  const retried: Claimed[] = [];
-  const fresh: BulkItem[] = [];
-  const abandoned: { item: BulkItem; claim: OutboundMessage }[] = [];
-  const claimedOf = (v: { msg: BulkMessage; mail: ValidEmail }, o: OutboundMessage): Claimed => ({
-    ...v,
-    id: o._id,
-    activityId: o.activityId,
-    messageId: `<${o._id}@${domain}>`,
-    at: o.createdAt,
+  // Claims a previous attempt left: sent ones replay, failed ones go again, abandoned ones become unknown.
+  const { retried, fresh } = await resumeClaims(ctx, input, {
+    staleClaimMs: deps.email.staleClaimMs ?? DEFAULT_STALE_CLAIM_MS,
+    domain,
+    sendOf,
+    render,
+    prepare,
+    decide,
   });
-  for (const item of input.items) {
-    const o = existing.get(item.key);
-    if (!o) fresh.push(item);
-    else if (o.status === 'sent')
-      decide({ recipientId: item.recipientId, status: 'sent', emailId: o._id, sentAt: o.sentAt ?? o.updatedAt });
-    else if (o.status === 'unknown' || (o.status === 'queued' && o.claimedAt.getTime() < staleBefore)) {
-      abandoned.push({ item, claim: o });
-      decide({
-        recipientId: item.recipientId,
-        status: 'unknown',
-        emailId: o._id,
-        error:
-          'a previous attempt stopped after the message may have been handed to the mail server; it is not sent again',
-      });
-    } else if (o.status === 'queued') decide({ recipientId: item.recipientId, status: 'retry' });
-    else {
-      const v = prepare(item);
-      if (v) retried.push(claimedOf(v, o));
-    }
-  }
-
-  // Only after a crash, in one statement: abandoned claims become unknown and get their e-mail and timeline rows (the
-  // outcome that would have written them never came). Failed ones go again when a sender claims them.
-  if (abandoned.length) {
-    const now = new Date();
-    const note = 'the attempt stopped before its outcome was recorded';
-    const ids = abandoned.map((a) => a.claim._id);
-    const params: unknown[] = [note, now, ws, ...ids];
-    const ctes: [string, string][] = [
-      [
-        'u',
-        `update outbound_message set status = 'unknown', error = ?, updated_at = ? where workspace_id = ? and id in (${ids.map(() => '?').join(',')}) and status = 'queued'`,
-      ],
-    ];
-    const rows: { c: Claimed; o: Outcome }[] = [];
-    for (const { item, claim: o } of abandoned) {
-      let v: { msg: BulkMessage; mail: ValidEmail };
-      try {
-        v = render(item);
-      } catch (err) {
-        // The message no longer renders (deterministic, so it did when claimed; its data changed since): the claim
-        // stays unknown without rows.
-        if (err instanceof DomainError) continue;
-        throw err;
-      }
-      rows.push({ c: claimedOf(v, o), o: { status: 'unknown', pid: null, result: null, error: note } });
-    }
-    if (rows.length) ctes.push(...outcomeRowsSql(ctx, rows, sendOf, { at: now, onlyQueued: true }, params));
-    await executeAsOne(em, ctes, params);
-  }
 
   /** The lease check of a claim statement: the send's row, share-locked, while the lease is still this attempt's. */
   const fence = (params: unknown[]): { cte: string; cond: string } => {

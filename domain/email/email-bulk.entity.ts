@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps } from '../orm/base';
+import { p, tenantProps, workspaceIndexes } from '../orm/base';
 
 /** queued (workflow started or about to), sending, completed (every recipient decided), failed (could not run). */
 export type EmailBulkStatus = 'queued' | 'sending' | 'completed' | 'failed';
@@ -11,7 +11,7 @@ export type EmailBulkStatus = 'queued' | 'sending' | 'completed' | 'failed';
 export const EmailBulk = defineEntity({
   name: 'EmailBulk',
   tableName: 'email_bulk',
-  indexes: [{ properties: ['workspaceId', 'createdAt'] }],
+  indexes: workspaceIndexes('createdAt'),
   properties: {
     ...tenantProps,
     accountId: p.string().length(24),
@@ -40,7 +40,7 @@ export const EmailBulkRecipient = defineEntity({
   name: 'EmailBulkRecipient',
   tableName: 'email_bulk_recipient',
   uniques: [{ properties: ['bulkId', 'index'] }],
-  indexes: [{ properties: ['workspaceId', 'bulkId', 'status'] }],
+  indexes: workspaceIndexes(['bulkId', 'status']),
   properties: {
     ...tenantProps,
     bulkId: p.string().length(24),

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps } from '../orm/base';
+import { p, tenantProps, workspaceIndexes } from '../orm/base';
 
 export const EMAIL_TEMPLATE_CATEGORIES = [
   'marketing',
@@ -16,7 +16,7 @@ export type EmailTemplateCategory = (typeof EMAIL_TEMPLATE_CATEGORIES)[number];
 export const EmailTemplate = defineEntity({
   name: 'EmailTemplate',
   tableName: 'email_template',
-  indexes: [{ properties: ['workspaceId', 'createdAt'] }],
+  indexes: workspaceIndexes('createdAt'),
   properties: {
     ...tenantProps,
     name: p.string().length(200),
@@ -39,7 +39,7 @@ export type EmailTemplate = InferEntity<typeof EmailTemplate>;
 export const EmailSignature = defineEntity({
   name: 'EmailSignature',
   tableName: 'email_signature',
-  indexes: [{ properties: ['workspaceId', 'createdAt'] }],
+  indexes: workspaceIndexes('createdAt'),
   properties: {
     ...tenantProps,
     name: p.string().length(200),

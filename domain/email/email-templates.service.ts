@@ -1,6 +1,6 @@
 import type { Ctx } from '../context';
 import { notFound } from '../errors';
-import { deleteWithEvent } from '../shared/changes';
+import { deleteWithEvent, emitCreate } from '../shared/changes';
 import { emit } from '../outbox/emit';
 import { findPage, likePattern, type PageRequest } from '../shared/listing';
 import { plainOf } from '../shared/views';
@@ -93,13 +93,11 @@ export async function createEmailTemplate(
     createdBy: ctx.actor.userId,
   });
   compile(t);
-  emit(ctx, {
+  await emitCreate(ctx, t, {
     type: 'email_template_created',
     entityType: 'email_template',
-    entityId: t._id,
     payload: { emailTemplate: serializeEmailTemplate(t, 'summary') },
   });
-  await ctx.em.flush();
   return serializeEmailTemplate(t);
 }
 

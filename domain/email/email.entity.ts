@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps } from '../orm/base';
+import { p, tenantProps, workspaceIndexes } from '../orm/base';
 
 export type EmailDirection = 'outbound' | 'inbound';
 /** queued/sent/failed/unknown mirror the outbound claim; received and bounced are inbound states. */
@@ -13,13 +13,7 @@ export type EmailStatus = 'queued' | 'sent' | 'failed' | 'unknown' | 'received' 
 export const Email = defineEntity({
   name: 'Email',
   tableName: 'email',
-  indexes: [
-    { properties: ['workspaceId', 'createdAt'] },
-    { properties: ['workspaceId', 'threadId'] },
-    { properties: ['workspaceId', 'messageId'] },
-    { properties: ['workspaceId', 'personId'] },
-    { properties: ['workspaceId', 'accountId'] },
-  ],
+  indexes: workspaceIndexes('createdAt', 'threadId', 'messageId', 'personId', 'accountId'),
   uniques: [
     // A received message is stored once per mailbox (Message-ID), even when two deliveries race.
     {

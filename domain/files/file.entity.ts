@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps } from '../orm/base';
+import { p, tenantProps, workspaceIndexes } from '../orm/base';
 import type { CloudProviderId } from './cloud/cloud-provider';
 import type { LinkEntityType } from './file-links';
 
@@ -22,7 +22,7 @@ export interface CloudRef {
 export const StoredFile = defineEntity({
   name: 'StoredFile',
   tableName: 'file',
-  indexes: [{ properties: ['workspaceId', 'createdAt'] }, { properties: ['workspaceId', 'folderId'] }],
+  indexes: workspaceIndexes('createdAt', 'folderId'),
   properties: {
     ...tenantProps,
     name: p.string().length(255),
@@ -43,7 +43,7 @@ export type StoredFile = InferEntity<typeof StoredFile>;
 export const FileLink = defineEntity({
   name: 'FileLink',
   tableName: 'file_link',
-  indexes: [{ properties: ['workspaceId', 'entityType', 'entityId'] }],
+  indexes: workspaceIndexes(['entityType', 'entityId']),
   uniques: [{ properties: ['workspaceId', 'fileId', 'entityType', 'entityId'] }],
   properties: {
     ...tenantProps,
@@ -58,7 +58,7 @@ export type FileLink = InferEntity<typeof FileLink>;
 export const Folder = defineEntity({
   name: 'Folder',
   tableName: 'folder',
-  indexes: [{ properties: ['workspaceId', 'parentId'] }],
+  indexes: workspaceIndexes('parentId'),
   properties: {
     ...tenantProps,
     name: p.string().length(255),

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps } from '../orm/base';
+import { p, tenantProps, workspaceIndexes } from '../orm/base';
 import { RECORD_TYPES } from '../shared/record-types';
 
 export const IMPORT_ENTITY_TYPES = RECORD_TYPES;
@@ -20,7 +20,7 @@ export interface RowError {
 export const ImportRun = defineEntity({
   name: 'ImportRun',
   tableName: 'import_run',
-  indexes: [{ properties: ['workspaceId', 'startedAt'] }],
+  indexes: workspaceIndexes('startedAt'),
   properties: {
     ...tenantProps,
     entityType: p.string().length(20).$type<ImportRunEntityType>(),

@@ -2,21 +2,11 @@
  * Pure lead conditions shared by scoring and routing rules: which fields exist, which operators
  * fit each field, how a rule's value is checked, and how a condition is evaluated. No I/O.
  */
+import { COMPARISON_OPERATORS, type Scalar } from '../shared/operators';
 
-export const CONDITION_OPERATORS = [
-  'equals',
-  'not_equals',
-  'contains',
-  'greater_than',
-  'less_than',
-  'exists',
-  'not_exists',
-  'in',
-  'not_in',
-] as const;
+export const CONDITION_OPERATORS = [...COMPARISON_OPERATORS, 'not_in'] as const;
 export type ConditionOperator = (typeof CONDITION_OPERATORS)[number];
 
-export type Scalar = string | number | boolean;
 export type ConditionValue = Scalar | Scalar[] | null;
 
 export interface Condition {

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps } from '../orm/base';
+import { p, tenantProps, workspaceIndexes } from '../orm/base';
 import type { Condition } from './conditions';
 
 export type RoutingAssignment = { type: 'user'; userId: string } | { type: 'round_robin'; userIds: string[] };
@@ -8,7 +8,7 @@ export const LeadRoutingRule = defineEntity({
   name: 'LeadRoutingRule',
   tableName: 'lead_routing_rule',
   uniques: [{ properties: ['workspaceId', 'name'] }],
-  indexes: [{ properties: ['workspaceId', 'sortOrder'] }],
+  indexes: workspaceIndexes('sortOrder'),
   properties: {
     ...tenantProps,
     name: p.string().length(200),

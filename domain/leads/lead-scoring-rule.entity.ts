@@ -1,12 +1,12 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps } from '../orm/base';
+import { p, tenantProps, workspaceIndexes } from '../orm/base';
 import type { ConditionOperator, ConditionValue } from './conditions';
 
 export const LeadScoringRule = defineEntity({
   name: 'LeadScoringRule',
   tableName: 'lead_scoring_rule',
   uniques: [{ properties: ['workspaceId', 'name'] }],
-  indexes: [{ properties: ['workspaceId', 'sortOrder'] }],
+  indexes: workspaceIndexes('sortOrder'),
   properties: {
     ...tenantProps,
     name: p.string().length(200),

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps } from '../orm/base';
+import { p, tenantProps, workspaceIndexes } from '../orm/base';
 
 /** One matched scoring rule, kept on the lead so clients can explain its score. */
 export interface ScoreBreakdownEntry {
@@ -13,13 +13,7 @@ export interface ScoreBreakdownEntry {
 export const Lead = defineEntity({
   name: 'Lead',
   tableName: 'lead',
-  indexes: [
-    { properties: ['workspaceId', 'updatedAt'] },
-    { properties: ['workspaceId', 'createdAt'] },
-    { properties: ['workspaceId', 'status'] },
-    { properties: ['workspaceId', 'personRef'] },
-    { properties: ['workspaceId', 'companyRef'] },
-  ],
+  indexes: workspaceIndexes('updatedAt', 'createdAt', 'status', 'personRef', 'companyRef'),
   properties: {
     ...tenantProps,
     title: p.string().length(500),

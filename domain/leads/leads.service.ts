@@ -17,7 +17,7 @@ import { computeScore, subjectFor } from './lead-scoring.service';
 import { scoreChanged } from './scoring';
 import { routeOwner } from './lead-routing.service';
 import { LEAD_FIELDS, type LeadInput, type LeadView } from './leads.schemas';
-import { findRowById } from '../orm/lean';
+import { findRowById } from '../orm/lean-rows';
 
 export const serializeLead = (l: Lead): LeadView => plainOf(l, LEAD_FIELDS);
 

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps } from '../orm/base';
+import { p, tenantProps, workspaceIndexes } from '../orm/base';
 import { RECORD_TYPES } from '../shared/record-types';
 
 export const LIST_ENTITY_TYPES = RECORD_TYPES;
@@ -9,7 +9,7 @@ export type ListEntityType = (typeof LIST_ENTITY_TYPES)[number];
 export const List = defineEntity({
   name: 'List',
   tableName: 'list',
-  indexes: [{ properties: ['workspaceId', 'entityType'] }],
+  indexes: workspaceIndexes('entityType'),
   properties: {
     ...tenantProps,
     name: p.string().length(200),
@@ -24,7 +24,7 @@ export const ListItem = defineEntity({
   name: 'ListItem',
   tableName: 'list_item',
   uniques: [{ properties: ['workspaceId', 'listId', 'entityId'] }],
-  indexes: [{ properties: ['workspaceId', 'listId', 'addedAt'] }, { properties: ['workspaceId', 'entityId'] }],
+  indexes: workspaceIndexes(['listId', 'addedAt'], 'entityId'),
   properties: {
     ...tenantProps,
     listId: p.string().length(24),

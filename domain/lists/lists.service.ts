@@ -1,7 +1,7 @@
 import type { Ctx } from '../context';
 import { notFound, validation } from '../errors';
 import { emit } from '../outbox/emit';
-import { deleteWithEvent, updateWithEvent } from '../shared/changes';
+import { deleteWithEvent, emitCreate, updateWithEvent } from '../shared/changes';
 import { findPage, likePattern, toPlain, type PageRequest } from '../shared/listing';
 import { createRecord } from '../shared/records';
 import { loadRecords, RECORD_KINDS, tableOf } from '../shared/record-kinds';
@@ -61,13 +61,11 @@ export async function createList(
     description: input.description ?? null,
     ownerId: ctx.actor.userId,
   });
-  emit(ctx, {
+  await emitCreate(ctx, list, {
     type: 'list_created',
     entityType: 'list',
-    entityId: list._id,
     payload: { list: toPlain(list, LIST_FIELDS) },
   });
-  await ctx.em.flush();
   return serializeList(list, 0);
 }
 

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps } from '../orm/base';
+import { p, tenantProps, workspaceIndexes } from '../orm/base';
 
 export type OutboundChannel = 'email' | 'sms';
 /**
@@ -17,7 +17,7 @@ export const OutboundMessage = defineEntity({
   name: 'OutboundMessage',
   tableName: 'outbound_message',
   uniques: [{ properties: ['workspaceId', 'idempotencyKey'] }],
-  indexes: [{ properties: ['workspaceId', 'createdAt'] }],
+  indexes: workspaceIndexes('createdAt'),
   properties: {
     ...tenantProps,
     channel: p.string().length(10).$type<OutboundChannel>(),

@@ -19,7 +19,7 @@ import type { MessageLinks } from './outbound.service';
 import { SmsMessage, SmsWorkspaceSettings, type SmsStatus } from './sms-message.entity';
 import { phoneWhere, resolveContact, serializeSms } from './sms-messages.service';
 import type { SmsWebhookResultView } from './sms.views';
-import { counterpartyOf } from './sms-phone';
+import { counterpartyOf, smsThreadColumns } from './sms-phone';
 
 /**
  * The gateway's webhook (POST /api/webhooks/sms/:workspaceId): inbound messages and delivery
@@ -176,12 +176,7 @@ async function receiveInbound(ctx: Ctx, body: z.infer<typeof inboundBody>): Prom
         providerMessageId,
         unread: true,
         starred: false,
-        phoneNumber: counterparty.phoneNumber,
-        phoneTail: counterparty.phoneTail,
-        personId: links.personId ?? null,
-        companyId: links.companyId ?? null,
-        leadId: links.leadId ?? null,
-        dealId: links.dealId ?? null,
+        ...smsThreadColumns(counterparty, links),
         source: 'gateway',
         sourceRef: null,
         activityId: null,

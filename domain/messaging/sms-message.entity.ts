@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps } from '../orm/base';
+import { p, tenantProps, workspaceIndexes } from '../orm/base';
 
 export type SmsDirection = 'inbound' | 'outbound';
 /**
@@ -17,13 +17,13 @@ export const SMS_STATUSES: readonly SmsStatus[] = ['queued', 'sent', 'delivered'
 export const SmsMessage = defineEntity({
   name: 'SmsMessage',
   tableName: 'sms_message',
-  indexes: [
-    { properties: ['workspaceId', 'createdAt'] },
-    { properties: ['workspaceId', 'phoneNumber', 'createdAt'] },
-    { properties: ['workspaceId', 'phoneTail'] },
-    { properties: ['workspaceId', 'personId', 'createdAt'] },
-    { properties: ['workspaceId', 'providerMessageId'] },
-  ],
+  indexes: workspaceIndexes(
+    'createdAt',
+    ['phoneNumber', 'createdAt'],
+    'phoneTail',
+    ['personId', 'createdAt'],
+    'providerMessageId',
+  ),
   properties: {
     ...tenantProps,
     direction: p.string().length(10).$type<SmsDirection>(),
@@ -70,7 +70,7 @@ export const SCHEDULED_SMS_STATUSES: readonly ScheduledSmsStatus[] = [
 export const ScheduledSms = defineEntity({
   name: 'ScheduledSms',
   tableName: 'sms_scheduled',
-  indexes: [{ properties: ['workspaceId', 'sendAt'] }, { properties: ['workspaceId', 'status', 'sendAt'] }],
+  indexes: workspaceIndexes('sendAt', ['status', 'sendAt']),
   properties: {
     ...tenantProps,
     to: p.string().length(40),

@@ -1,4 +1,5 @@
 import { normalizePhone, tailDigits, type NormalizedPhone } from '../crm-connect/phone';
+import type { MessageLinks } from './outbound-rows';
 
 /**
  * The counterparty number of an SMS, kept in the crm-connect form (optional "+" and digits) so
@@ -19,3 +20,13 @@ export function counterpartyOf(raw: string): Counterparty | null {
     normalized,
   };
 }
+
+/** The columns of an SMS row that place it: its thread (the counterparty number) and the records it is linked to. */
+export const smsThreadColumns = (counterparty: Counterparty, links: MessageLinks) => ({
+  phoneNumber: counterparty.phoneNumber,
+  phoneTail: counterparty.phoneTail,
+  personId: links.personId ?? null,
+  companyId: links.companyId ?? null,
+  leadId: links.leadId ?? null,
+  dealId: links.dealId ?? null,
+});

@@ -20,7 +20,7 @@ import {
 import type { SmsGateway } from './ports';
 import { SMS_NOT_CONFIGURED } from './settings';
 import { SmsMessage } from './sms-message.entity';
-import { counterpartyOf } from './sms-phone';
+import { counterpartyOf, smsThreadColumns } from './sms-phone';
 
 /** Ten concatenated segments; gateways split longer texts themselves. Counted in characters (code points). */
 export const MAX_SMS_LENGTH = 1600;
@@ -157,12 +157,7 @@ export async function sendSms(ctx: Ctx, input: SendSmsInput, deps: SmsDeps): Pro
             providerMessageId: null,
             unread: false,
             starred: false,
-            phoneNumber: counterparty.phoneNumber,
-            phoneTail: counterparty.phoneTail,
-            personId: links.personId ?? null,
-            companyId: links.companyId ?? null,
-            leadId: links.leadId ?? null,
-            dealId: links.dealId ?? null,
+            ...smsThreadColumns(counterparty, links),
             source: sms.source,
             sourceRef,
             activityId,

@@ -15,6 +15,7 @@ import { getOfferSettings } from './offer-settings.service';
 import { getOffer, publicOfferUrl, sendOffer, serializeOffer, type OfferLinks } from './offers.service';
 import type { OfferEmailResultView, OfferSmsResultView } from './offers.views';
 import { effectiveStatus, offerCanGoOut } from './offers.rules';
+import { offerContact } from './offer-snapshot';
 
 /**
  * Offers go out through the one messaging layer: the e-mail (or SMS) is recorded on the linked
@@ -27,15 +28,7 @@ const str = (v: unknown): string | undefined => (typeof v === 'string' && v.trim
 async function recipientContext(ctx: Ctx, offer: Offer) {
   const person = offer.personRef ? await ctx.em.findOne(Person, { _id: offer.personRef }) : null;
   const company = offer.companyRef ? await ctx.em.findOne(Company, { _id: offer.companyRef }) : null;
-  const contact = person
-    ? {
-        firstName: person.firstName,
-        lastName: person.lastName,
-        title: person.title,
-        email: person.emails[0]?.email ?? null,
-        phone: person.phones[0]?.phone ?? null,
-      }
-    : null;
+  const contact = person ? offerContact(person) : null;
   return {
     person,
     contact,

@@ -9,6 +9,15 @@ import { Offer, OfferTemplate } from './offer.entity';
 
 // The records an offer links to, and the snapshot a sent offer freezes for its recipient.
 
+/** The person an offer is for as its snapshot and its messages show them: name, title, first e-mail and phone. */
+export const offerContact = (person: Person) => ({
+  firstName: person.firstName,
+  lastName: person.lastName,
+  title: person.title,
+  email: person.emails[0]?.email ?? null,
+  phone: person.phones[0]?.phone ?? null,
+});
+
 export async function related(ctx: Ctx, offer: Offer) {
   const [company, person, deal, template] = await Promise.all([
     offer.companyRef ? ctx.em.findOne(Company, { _id: offer.companyRef }) : null,
@@ -28,15 +37,7 @@ export async function buildSnapshot(
   const { company, person, template } = await related(ctx, offer);
   const digits = minorDigits(offer.currency);
   const pick = <T extends object>(row: T | null, keys: (keyof T & string)[]) => (row ? toPlain(row, keys) : null);
-  const personView = person
-    ? {
-        firstName: person.firstName,
-        lastName: person.lastName,
-        title: person.title,
-        email: person.emails[0]?.email ?? null,
-        phone: person.phones[0]?.phone ?? null,
-      }
-    : null;
+  const personView = person ? offerContact(person) : null;
   return {
     offerNumber: offer.offerNumber,
     title: offer.title,

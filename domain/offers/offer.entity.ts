@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps } from '../orm/base';
+import { p, tenantProps, workspaceIndexes } from '../orm/base';
 import type { StoredLine } from './offer-lines';
 
 export const OFFER_STATUSES = ['draft', 'sent', 'accepted', 'declined', 'cancelled', 'expired'] as const;
@@ -21,12 +21,7 @@ export interface OfferResponse {
 export const Offer = defineEntity({
   name: 'Offer',
   tableName: 'offers',
-  indexes: [
-    { properties: ['workspaceId', 'createdAt'] },
-    { properties: ['workspaceId', 'status'] },
-    { properties: ['workspaceId', 'companyRef'] },
-    { properties: ['workspaceId', 'dealRef'] },
-  ],
+  indexes: workspaceIndexes('createdAt', 'status', 'companyRef', 'dealRef'),
   properties: {
     ...tenantProps,
     kind: p.string().length(20).default('offer'),
@@ -75,7 +70,7 @@ export type OfferSettings = InferEntity<typeof OfferSettings>;
 export const OfferTemplate = defineEntity({
   name: 'OfferTemplate',
   tableName: 'offer_template',
-  indexes: [{ properties: ['workspaceId', 'createdAt'] }],
+  indexes: workspaceIndexes('createdAt'),
   properties: {
     ...tenantProps,
     name: p.string().length(200),
@@ -104,7 +99,7 @@ export type ProductVariant = { [key: string]: unknown; name: string; unitPrice?:
 export const OfferProduct = defineEntity({
   name: 'OfferProduct',
   tableName: 'offer_product',
-  indexes: [{ properties: ['workspaceId', 'createdAt'] }, { properties: ['workspaceId', 'category'] }],
+  indexes: workspaceIndexes('createdAt', 'category'),
   properties: {
     ...tenantProps,
     name: p.string().length(300),
@@ -127,7 +122,7 @@ export type OfferProduct = InferEntity<typeof OfferProduct>;
 export const CatalogItem = defineEntity({
   name: 'CatalogItem',
   tableName: 'catalog_item',
-  indexes: [{ properties: ['workspaceId', 'sortOrder'] }, { properties: ['workspaceId', 'category'] }],
+  indexes: workspaceIndexes('sortOrder', 'category'),
   properties: {
     ...tenantProps,
     name: p.string().length(300),

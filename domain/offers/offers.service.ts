@@ -18,7 +18,7 @@ import { buildSnapshot, related } from './offer-snapshot';
 import { effectiveStatus, offerCanMove, offerStatusTransitions, todayUtc } from './offers.rules';
 import type { OfferInput, OfferView } from './offers.schemas';
 import { plainOf } from '../shared/views';
-import { findRowById } from '../orm/lean';
+import { findRowById } from '../orm/lean-rows';
 
 /** Where public links point: `${publicBaseUrl}/public/offers/<publicId>`. */
 export interface OfferLinks {

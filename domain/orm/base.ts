@@ -29,3 +29,14 @@ export const tenantProps = {
 };
 
 export { p };
+
+/**
+ * Indexes that lead with the workspace (every tenant query filters by it), one per entry: a property name, or several
+ * for a compound index. `workspaceIndexes('createdAt', ['flowId', 'stageId'])` is
+ * `[{ properties: ['workspaceId', 'createdAt'] }, { properties: ['workspaceId', 'flowId', 'stageId'] }]`; the
+ * entity still checks each name against its properties.
+ */
+export const workspaceIndexes = <const K extends string>(
+  ...entries: (K | K[])[]
+): { properties: ('workspaceId' | K)[] }[] =>
+  entries.map((entry) => ({ properties: ['workspaceId', ...(Array.isArray(entry) ? entry : [entry])] }));

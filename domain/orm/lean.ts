@@ -6,7 +6,8 @@ import { leanScopeOf, TENANT_FILTER, type TenantFilterArgs } from './tenant';
 
 // The hot read path (GET /…/:id, the key lookup of every request) without MikroORM's query building,
 // identity map and hydration: one parameterised statement on a pooled pg client. Everything else
-// (writes, transactions, lists) keeps going through the ORM.
+// (writes, transactions, lists) keeps going through the ORM. This file: the pools, the statements, reading rows back
+// as the ORM would and the set-based writes; lean-rows.ts: tenant rows by id or by page (findRowById, findPageRows).
 
 interface PgClient {
   query(config: { text: string; values: unknown[]; name?: string; rowMode?: 'array' }): Promise<{ rows: unknown[] }>;
@@ -24,7 +25,7 @@ interface KnexClient {
 export type LeanSource = EntityManager | { em: EntityManager; actor: { workspaceId: string } };
 
 /** The EM to use and, for a lent scope, the workspace (else the EM's bound one, see boundWorkspaceId). */
-function resolve(source: LeanSource): { em: EntityManager; workspaceId?: string } {
+export function resolve(source: LeanSource): { em: EntityManager; workspaceId?: string } {
   if (!('actor' in source)) return { em: source };
   return leanScopeOf(source) ?? { em: source.em };
 }
@@ -142,19 +143,8 @@ export async function streamTextRows(
   }
 }
 
-interface ByIdStatement {
-  text: string;
-  name: string;
-  /** Properties read as text that the ORM turns into Dates (its pg types leave timestamps as text). */
-  dates: string[];
-  /** bigint properties, converted by their ORM type (BigIntType: number, string or bigint by its mode). */
-  converted?: EntityProperty[];
-  /** A child collection read in the same statement (json_agg), with how to convert its rows. */
-  children?: { as: string; dates: string[]; converted: EntityProperty[] };
-}
-const byIdStatements = new Map<string, ByIdStatement>();
-
-const isColumn = (prop: EntityProperty): boolean =>
+/** A plain (single-column, persisted, eager) scalar property: what the lean reads select. */
+export const isColumn = (prop: EntityProperty): boolean =>
   prop.kind === 'scalar' && prop.persist !== false && !prop.lazy && !prop.formula && prop.fieldNames?.length === 1;
 // Column types pg returns as the ORM would (timestamptz: as text, converted like the ORM converts it).
 const PLAIN_COLUMN =
@@ -216,64 +206,6 @@ export function readRow<T extends object>(
   return readDates<T>(em, row, cols.dates);
 }
 
-/** A child collection read with its parent (findRowById's `children`): rows whose `foreignKey` is the parent's id. */
-export interface LeanChildren {
-  /** The property of the returned row holding the children (an array, [] when none). */
-  as: string;
-  entity: EntityName<object>;
-  /** Property of the child naming the parent's primary key. */
-  foreignKey: string;
-  /** Property of the child to order by (ascending). */
-  orderBy: string;
-}
-
-function byIdStatement(
-  em: EntityManager,
-  entity: EntityName<object>,
-  by?: string,
-  where: string[] = [],
-  children?: LeanChildren,
-): ByIdStatement {
-  const meta = em.getMetadata().get(entity);
-  const childMeta = children ? em.getMetadata().get(children.entity) : undefined;
-  const key = [meta.className, by ?? '', where.join(','), childMeta?.className ?? '', children?.as ?? ''].join(':');
-  const cached = byIdStatements.get(key);
-  if (cached) return cached;
-  const props = Object.values(meta.properties) as EntityProperty[];
-  if (!props.some((prop) => prop.name === 'workspaceId')) throw new Error(`${meta.className} is not a tenant entity`);
-  const field = (m: typeof meta, name: string): string => {
-    const prop = m.properties[name as keyof typeof m.properties] as EntityProperty | undefined;
-    if (!prop || !isColumn(prop)) throw new Error(`${m.className}.${name}: not a column`);
-    return prop.fieldNames[0]!;
-  };
-  const pk = field(meta, meta.primaryKeys[0] as string);
-  const { select, dates, converted } = leanColumns(em, entity, 't');
-  let childSelect = '';
-  let childCols: ByIdStatement['children'];
-  if (children && childMeta) {
-    if (!Object.values(childMeta.properties).some((prop) => (prop as EntityProperty).name === 'workspaceId'))
-      throw new Error(`${childMeta.className} is not a tenant entity`);
-    const cols = leanColumns(em, children.entity, 'c0', { datesAsText: true });
-    // The children's workspace is in their WHERE too: fail closed even for a child row pointing across workspaces.
-    childSelect = `, (select coalesce(json_agg(c order by c."${children.orderBy}"), '[]'::json) from (select ${cols.select}
-        from "${childMeta.tableName}" c0 where c0."${field(childMeta, children.foreignKey)}" = t."${pk}"
-        and c0."workspace_id" = $2) c) as "${children.as}"`;
-    field(childMeta, children.orderBy);
-    childCols = { as: children.as, dates: cols.dates, converted: cols.converted };
-  }
-  const extra = where.map((prop, i) => ` and t."${field(meta, prop)}" = $${i + 3}`).join('');
-  const text = `select ${select}${childSelect} from "${meta.tableName}" t where t."${by ? field(meta, by) : pk}" = $1 and t."workspace_id" = $2${extra}`;
-  const statement = {
-    text,
-    name: by || where.length || children ? preparedName(text) : `lean_by_id_${meta.tableName}`,
-    dates,
-    converted,
-    children: childCols,
-  };
-  byIdStatements.set(key, statement);
-  return statement;
-}
-
 /**
  * The workspace bound to the EM's tenant filter (forkForWorkspace), or lent by a request Ctx (its
  * actor's, which its fork is bound to); throws for an EM without one (fail closed).
@@ -284,86 +216,6 @@ export function boundWorkspaceId(source: LeanSource): string {
   const workspaceId = (em.getFilterParams(TENANT_FILTER) as TenantFilterArgs | undefined)?.workspaceId;
   if (!workspaceId) throw new Error('tenant filter: no workspace bound to this entity manager');
   return workspaceId;
-}
-
-/**
- * One tenant row by primary key (or by the unique property `by`), its columns under the entity's
- * property names (what the serializers read), or null. Fails closed like the tenant filter: the
- * workspace bound to the EM is always in the WHERE clause, and an EM without one throws. Only for
- * plain columns (strings, numbers, dates, jsonb, arrays), which pg returns as the ORM would, and
- * bigint ones, converted by their ORM type; not a managed entity. `where` adds equality conditions
- * on other properties; `children` reads a child collection in the same statement.
- */
-export async function findRowById<T extends object>(
-  source: LeanSource,
-  entity: EntityName<T>,
-  id: string,
-  opts: { by?: string; where?: Record<string, string>; children?: LeanChildren } = {},
-): Promise<T | null> {
-  const workspaceId = boundWorkspaceId(source);
-  const { em } = resolve(source);
-  const where = Object.entries(opts.where ?? {});
-  const statement = byIdStatement(
-    em,
-    entity as EntityName<object>,
-    opts.by,
-    where.map(([prop]) => prop),
-    opts.children,
-  );
-  const values = [id, workspaceId, ...where.map(([, value]) => value)];
-  const row = (await leanQuery<Record<string, unknown>>(source, statement.text, values, statement.name))[0];
-  if (!row) return null;
-  const children = statement.children;
-  if (children)
-    row[children.as] = (row[children.as] as Record<string, unknown>[]).map((child) => readRow(em, child, children));
-  return readRow<T>(em, row, statement);
-}
-
-const pageStatements = new Map<string, ByIdStatement>();
-
-/**
- * One page of a tenant table ordered by a timestamp property then the primary key (both in `dir`),
- * with the workspace's total, in one prepared statement: the rows as findRowById reads them. Fails
- * closed like findRowById. For the unfiltered lists only; filtered ones keep the ORM's findAndCount.
- */
-export async function findPageRows<T extends object>(
-  source: LeanSource,
-  entity: EntityName<T>,
-  order: { prop: 'createdAt' | 'updatedAt'; dir: 'asc' | 'desc' },
-  page: { page: number; limit: number },
-): Promise<{ items: T[]; total: number }> {
-  const workspaceId = boundWorkspaceId(source);
-  const { em } = resolve(source);
-  const meta = em.getMetadata().get(entity as EntityName<object>);
-  const key = `${meta.className}:${order.prop}:${order.dir}`;
-  let statement = pageStatements.get(key);
-  if (!statement) {
-    byIdStatement(em, entity as EntityName<object>); // the same checks: a tenant entity, plain columns only
-    const field = (name: string): string =>
-      (meta.properties[name as keyof typeof meta.properties] as EntityProperty).fieldNames[0]!;
-    const { select, dates, converted } = leanColumns(em, entity as EntityName<object>);
-    const dir = order.dir === 'asc' ? 'asc' : 'desc';
-    const table = `"${meta.tableName}"`;
-    statement = {
-      // The count comes back even for a page past the end (one row, its columns null).
-      text: `select t.lean_total, p.* from (select count(*)::int as lean_total from ${table} where "workspace_id" = $1) t
-        left join lateral (select ${select} from ${table} where "workspace_id" = $1
-          order by "${field(order.prop)}" ${dir}, "${field(meta.primaryKeys[0] as string)}" ${dir} limit $2 offset $3) p on true`,
-      name: `lean_page_${meta.tableName}_${field(order.prop)}_${dir}`,
-      dates,
-      converted,
-    };
-    pageStatements.set(key, statement);
-  }
-  const rows = await leanQuery<Record<string, unknown>>(
-    source,
-    statement.text,
-    [workspaceId, page.limit, (page.page - 1) * page.limit],
-    statement.name,
-  );
-  const total = (rows[0]?.lean_total as number | undefined) ?? 0;
-  if (rows.length === 1 && rows[0]![meta.primaryKeys[0] as string] == null) return { items: [], total };
-  return { items: rows.map((row) => readRow<T>(em, row, statement)), total };
 }
 
 const column = (key: string): string => (key === '_id' ? 'id' : key.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`));
@@ -422,7 +274,7 @@ const preparedNames = new Map<string, string>();
  * The name of a statement prepared per connection (parsed and planned once): one per distinct text, so a statement
  * run often in a few shapes (a hot write path) is planned once per shape and connection.
  */
-function preparedName(text: string): string {
+export function preparedName(text: string): string {
   let name = preparedNames.get(text);
   if (!name) {
     if (preparedNames.size >= 1000) preparedNames.clear();

@@ -18,7 +18,7 @@ import { previewOf, type PreviewResult } from '../shared/preview';
 import { inTransaction } from '../shared/tx';
 import { CompanyPerson, Person } from './person.entity';
 import { PERSON_FIELDS, type PersonInput, type PersonView } from './people.schemas';
-import { findRowById } from '../orm/lean';
+import { findRowById } from '../orm/lean-rows';
 
 export const serializePerson = (p: Person): PersonView => plainOf(p, PERSON_FIELDS);
 

@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import type { NameValue } from '../shared/custom-fields';
-import { p, tenantProps } from '../orm/base';
+import { p, tenantProps, workspaceIndexes } from '../orm/base';
 
 export interface PersonEmail {
   email: string;
@@ -14,11 +14,7 @@ export interface PersonPhone {
 export const Person = defineEntity({
   name: 'Person',
   tableName: 'person',
-  indexes: [
-    { properties: ['workspaceId', 'updatedAt'] },
-    { properties: ['workspaceId', 'companyId'] },
-    { properties: ['workspaceId', 'profileUrl'] },
-  ],
+  indexes: workspaceIndexes('updatedAt', 'companyId', 'profileUrl'),
   properties: {
     ...tenantProps,
     firstName: p.string().length(200),
@@ -44,7 +40,7 @@ export const CompanyPerson = defineEntity({
   name: 'CompanyPerson',
   tableName: 'company_person',
   uniques: [{ properties: ['workspaceId', 'companyId', 'personId'] }],
-  indexes: [{ properties: ['workspaceId', 'personId'] }],
+  indexes: workspaceIndexes('personId'),
   properties: {
     ...tenantProps,
     companyId: p.string().length(24),

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps } from '../orm/base';
+import { p, tenantProps, workspaceIndexes } from '../orm/base';
 import type { Visibility } from './sharing';
 
 export type FilterMode = 'and' | 'or';
@@ -8,7 +8,7 @@ export type FilterMode = 'and' | 'or';
 export const FilterPreset = defineEntity({
   name: 'FilterPreset',
   tableName: 'filter_preset',
-  indexes: [{ properties: ['workspaceId', 'area'] }],
+  indexes: workspaceIndexes('area'),
   properties: {
     ...tenantProps,
     name: p.string().length(200),

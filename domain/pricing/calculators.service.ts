@@ -1,6 +1,5 @@
 import type { Ctx } from '../context';
 import { forbidden, notFound, validation } from '../errors';
-import { emit } from '../outbox/emit';
 import { findPage, type PageRequest } from '../shared/listing';
 import { plainOf } from '../shared/views';
 import type {
@@ -15,6 +14,7 @@ import { fromMinor } from '../shared/money';
 import { CalculatorSubmission, OfferType } from './offer-type.entity';
 import type { CalculateInput } from './offer-types.schemas';
 import { runEvaluation } from './offer-types.service';
+import { emitCreate } from '../shared/changes';
 
 // Calculator templates are the workspace's active offer types seen from the calculator side (same
 // id): their input fields are the calculator's inputs, their pricing rules its formula. They are
@@ -107,13 +107,11 @@ export async function calculate(ctx: Ctx, id: string, input: CalculateInput): Pr
     blocked: data.blocked,
     createdBy: ctx.actor.userId,
   });
-  emit(ctx, {
+  await emitCreate(ctx, submission, {
     type: 'calculator_submission_created',
     entityType: 'calculator_submission',
-    entityId: submission._id,
     payload: { submission: { _id: submission._id, templateId: type._id, offerId: submission.offerId } },
   });
-  await ctx.em.flush();
   return { templateId: type._id, submissionId: submission._id, ...data };
 }
 

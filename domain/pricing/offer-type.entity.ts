@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps } from '../orm/base';
+import { p, tenantProps, workspaceIndexes } from '../orm/base';
 import type { InputField, PricingRules } from './pricing.schemas';
 
 /**
@@ -9,7 +9,7 @@ import type { InputField, PricingRules } from './pricing.schemas';
 export const OfferType = defineEntity({
   name: 'OfferType',
   tableName: 'offer_type',
-  indexes: [{ properties: ['workspaceId', 'createdAt'] }],
+  indexes: workspaceIndexes('createdAt'),
   uniques: [{ properties: ['workspaceId', 'slug'] }],
   properties: {
     ...tenantProps,
@@ -33,11 +33,7 @@ export type OfferType = InferEntity<typeof OfferType>;
 export const CalculatorSubmission = defineEntity({
   name: 'CalculatorSubmission',
   tableName: 'calculator_submission',
-  indexes: [
-    { properties: ['workspaceId', 'createdAt'] },
-    { properties: ['workspaceId', 'templateId', 'createdAt'] },
-    { properties: ['workspaceId', 'offerId'] },
-  ],
+  indexes: workspaceIndexes('createdAt', ['templateId', 'createdAt'], 'offerId'),
   properties: {
     ...tenantProps,
     templateId: p.string().length(24),

@@ -1,12 +1,12 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps } from '../orm/base';
+import { p, tenantProps, workspaceIndexes } from '../orm/base';
 import type { SequenceEdge, SequenceNode, SequenceSettings } from './definition.schemas';
 
 /** A sequence definition; `version` grows on every graph/settings change (enrollments keep their snapshot). */
 export const Sequence = defineEntity({
   name: 'Sequence',
   tableName: 'sequence',
-  indexes: [{ properties: ['workspaceId', 'isActive'] }],
+  indexes: workspaceIndexes('isActive'),
   properties: {
     ...tenantProps,
     name: p.string().length(200),
@@ -115,7 +115,7 @@ export const SequenceStep = defineEntity({
   name: 'SequenceStep',
   tableName: 'sequence_step',
   uniques: [{ properties: ['enrollmentId', 'nodeId'] }],
-  indexes: [{ properties: ['workspaceId', 'sequenceId', 'nodeId'] }, { properties: ['workspaceId', 'enrollmentId'] }],
+  indexes: workspaceIndexes(['sequenceId', 'nodeId'], 'enrollmentId'),
   properties: {
     ...tenantProps,
     enrollmentId: p.string().length(24),

@@ -25,7 +25,7 @@ import { ENROLLMENT_STATUSES, Sequence, SequenceEnrollment, type EnrollmentStatu
 import type { ValidationIssue } from '../automations/zod-kit';
 import { EmailTemplate } from '../email/email-template.entity';
 import { isId } from '../ids';
-import { boundWorkspaceId, findRowById, leanColumns, leanQuery, readRow } from '../orm/lean';
+import { boundWorkspaceId, leanColumns, leanQuery, readRow } from '../orm/lean';
 import { SmsTemplate } from '../messaging/sms-message.entity';
 import { sequenceRefIssues } from './graph-refs.service';
 

@@ -63,6 +63,21 @@ export async function emitUpdate<N extends EventType>(
   return true;
 }
 
+/**
+ * The create tail after `createRecord`: emits the new record's event (`entityId` defaults to its id), then flushes
+ * unless told not to (inside inTransaction, whose end flushes).
+ */
+export async function emitCreate<N extends EventType>(
+  ctx: Ctx,
+  target: { _id: string },
+  event: RecordEvent<N, PayloadFor<N>>,
+  opts: Pick<WriteOptions, 'flush'> = {},
+): Promise<void> {
+  const { entityId = target._id, ...rest } = event;
+  emit<N>(ctx, { ...rest, entityId });
+  if (opts.flush !== false) await ctx.em.flush();
+}
+
 /** applyPatch, then the update tail (`emitUpdate`). Returns the changes, null when nothing changed. */
 export async function updateWithEvent<T extends Tracked, N extends EventType>(
   ctx: Ctx,

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps } from '../orm/base';
+import { p, tenantProps, workspaceIndexes } from '../orm/base';
 
 export const TASK_STATUSES = ['to_do', 'in_progress', 'blocked', 'done'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];
@@ -10,13 +10,7 @@ export type TaskPriority = (typeof TASK_PRIORITIES)[number];
 export const Task = defineEntity({
   name: 'Task',
   tableName: 'task',
-  indexes: [
-    { properties: ['workspaceId', 'updatedAt'] },
-    { properties: ['workspaceId', 'owner'] },
-    { properties: ['workspaceId', 'status'] },
-    { properties: ['workspaceId', 'project'] },
-    { properties: ['workspaceId', 'deadline'] },
-  ],
+  indexes: workspaceIndexes('updatedAt', 'owner', 'status', 'project', 'deadline'),
   properties: {
     ...tenantProps,
     title: p.string().length(500),

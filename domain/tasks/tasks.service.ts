@@ -2,7 +2,7 @@ import type { Ctx } from '../context';
 import { notFound } from '../errors';
 import { emit } from '../outbox/emit';
 import { recordSystemActivity } from '../timeline/timeline.service';
-import { TASK_PARENT_FIELDS } from '../timeline/parents';
+import { parentEntityType, TASK_PARENT_FIELDS } from '../timeline/parents';
 import { resolveParentRef } from '../timeline/parent-refs';
 import { assertUsers, linkColumns } from '../timeline/references';
 import { assertCustomFieldValues } from '../custom-fields/validate-values';
@@ -14,7 +14,7 @@ import { getTaskFlow } from './task-flow.service';
 import { resolveStageStatus } from './task-rules';
 import { Task } from './task.entity';
 import type { TaskInput, TaskView } from './tasks.schemas';
-import { findRowById } from '../orm/lean';
+import { findRowById } from '../orm/lean-rows';
 
 export const TASK_FIELDS = [
   '_id',
@@ -54,14 +54,6 @@ export const TASK_SUMMARY_FIELDS = [
 
 type ParentField = keyof typeof TASK_PARENT_FIELDS;
 const PARENT_FIELDS = Object.keys(TASK_PARENT_FIELDS) as ParentField[];
-const ENTITY_TYPE: Record<ParentField, string> = {
-  project: 'project',
-  customObjectRecord: 'custom_object_record',
-  company: 'company',
-  personRef: 'person',
-  leadRef: 'lead',
-  dealRef: 'deal',
-};
 
 export const serializeTask = (t: Task): TaskView => plainOf(t, TASK_FIELDS);
 
@@ -87,7 +79,11 @@ function feedRow(ctx: Ctx, task: Task, type: 'task_created' | 'task_completed'):
   const summary = type === 'task_created' ? `Task ${task.title} created` : `Task ${task.title} completed`;
   recordSystemActivity(
     ctx,
-    { ...linkColumns(TASK_PARENT_FIELDS[field], parentId), entityType: ENTITY_TYPE[field], entityId: parentId },
+    {
+      ...linkColumns(TASK_PARENT_FIELDS[field], parentId),
+      entityType: parentEntityType(TASK_PARENT_FIELDS[field]),
+      entityId: parentId,
+    },
     type,
     summary,
     { taskId: task._id, status: task.status },

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps } from '../orm/base';
+import { p, tenantProps, workspaceIndexes } from '../orm/base';
 
 // One timeline row. `system` rows (record created, field changes, task created/completed) are
 // record history: they appear in activity feeds; `/activities` lists only non-system rows.
@@ -7,16 +7,16 @@ import { p, tenantProps } from '../orm/base';
 export const Activity = defineEntity({
   name: 'Activity',
   tableName: 'activity',
-  indexes: [
-    { properties: ['workspaceId', 'companyId', 'date'] },
-    { properties: ['workspaceId', 'personId', 'date'] },
-    { properties: ['workspaceId', 'dealId', 'date'] },
-    { properties: ['workspaceId', 'leadId', 'date'] },
-    { properties: ['workspaceId', 'entityType', 'entityId', 'date'] },
-    { properties: ['workspaceId', 'system', 'date'] },
-    { properties: ['workspaceId', 'noteRef'] },
-    { properties: ['workspaceId', 'callRef'] },
-  ],
+  indexes: workspaceIndexes(
+    ['companyId', 'date'],
+    ['personId', 'date'],
+    ['dealId', 'date'],
+    ['leadId', 'date'],
+    ['entityType', 'entityId', 'date'],
+    ['system', 'date'],
+    'noteRef',
+    'callRef',
+  ),
   properties: {
     ...tenantProps,
     type: p.string().length(60),

@@ -19,6 +19,9 @@ export const NOTE_PARENT_FIELDS = {
   customObjectRecord: 'customObjectRecord',
 } as const satisfies Record<string, RefKind>;
 
+/** The outbox and timeline entity type of a parent's kind: the kind in snake case (`custom_object_record`). */
+export const parentEntityType = (kind: RefKind): string => kind.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+
 export type ParentValues<K extends string> = Record<K, string | null>;
 
 /**

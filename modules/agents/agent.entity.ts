@@ -1,12 +1,12 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps } from '../../domain/orm/base';
+import { p, tenantProps, workspaceIndexes } from '../../domain/orm/base';
 import type { AgentPermissions, ModelTier } from './agents.schemas';
 
 /** An AI agent configuration; agents have no schedule of their own and are started by automation actions. */
 export const Agent = defineEntity({
   name: 'Agent',
   tableName: 'agent',
-  indexes: [{ properties: ['workspaceId', 'createdAt'] }],
+  indexes: workspaceIndexes('createdAt'),
   properties: {
     ...tenantProps,
     name: p.string().length(200),

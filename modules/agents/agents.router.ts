@@ -6,9 +6,8 @@ import { boolParam, pageParams } from '../../domain/shared/list-query';
 import { crudRoutes, envelopes } from '../../api/http/crud';
 import { ok, route } from '../../api/http/registry';
 import { idParams } from '../../domain/shared/schemas';
+import { read, write } from '../../api/http/access';
 
-const read = { scopes: ['read'] } as const;
-const write = { scopes: ['write'] } as const;
 const section = 'Agents';
 const resources = { id: 'agent' };
 const listQuery = z.object({ ...pageParams(100), enabled: boolParam.optional() });

@@ -1,7 +1,6 @@
 import type { Ctx } from '../../domain/context';
 import { notFound } from '../../domain/errors';
-import { emit } from '../../domain/outbox/emit';
-import { deleteWithEvent, updateWithEvent } from '../../domain/shared/changes';
+import { deleteWithEvent, emitCreate, updateWithEvent } from '../../domain/shared/changes';
 import { findPage, type PageRequest } from '../../domain/shared/listing';
 import { plainOf } from '../../domain/shared/views';
 import { createRecord } from '../../domain/shared/records';
@@ -64,13 +63,11 @@ export async function listAgents(ctx: Ctx, query: PageRequest & { enabled?: bool
 
 export async function createAgent(ctx: Ctx, input: AgentBody) {
   const agent = createRecord(ctx, Agent, { ...fullFields(input), createdBy: ctx.actor.userId });
-  emit(ctx, {
+  await emitCreate(ctx, agent, {
     type: 'agent_created',
     entityType: 'agent',
-    entityId: agent._id,
     payload: { agent: serializeAgent(agent) },
   });
-  await ctx.em.flush();
   return serializeAgent(agent);
 }
 

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps } from '../../domain/orm/base';
+import { p, tenantProps, workspaceIndexes } from '../../domain/orm/base';
 
 export const CALL_DIRECTIONS = ['inbound', 'outbound'] as const;
 export type CallDirection = (typeof CALL_DIRECTIONS)[number];
@@ -31,14 +31,7 @@ export const Call = defineEntity({
   name: 'Call',
   tableName: 'call',
   uniques: [{ properties: ['workspaceId', 'externalId'] }],
-  indexes: [
-    { properties: ['workspaceId', 'startedAt'] },
-    { properties: ['workspaceId', 'updatedAt'] },
-    { properties: ['workspaceId', 'personId'] },
-    { properties: ['workspaceId', 'companyId'] },
-    { properties: ['workspaceId', 'leadId'] },
-    { properties: ['workspaceId', 'dealId'] },
-  ],
+  indexes: workspaceIndexes('startedAt', 'updatedAt', 'personId', 'companyId', 'leadId', 'dealId'),
   properties: {
     ...tenantProps,
     subject: p.string().length(300).nullable(),

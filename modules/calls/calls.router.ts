@@ -6,9 +6,8 @@ import { acknowledged, created, ok, paged, route } from '../../api/http/registry
 import { idParams } from '../../domain/shared/schemas';
 import { callView, createCallBody, listCallsQuery, updateCallBody } from './calls.schemas';
 import { envelopes } from '../../api/http/crud';
+import { read, write } from '../../api/http/access';
 
-const read = { scopes: ['read'] } as const;
-const write = { scopes: ['write'] } as const;
 const section = 'Calls';
 const resources = { id: 'call' };
 

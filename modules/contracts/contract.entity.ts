@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps } from '../../domain/orm/base';
+import { p, tenantProps, workspaceIndexes } from '../../domain/orm/base';
 
 export const CONTRACT_STATUSES = ['draft', 'sent', 'accepted', 'declined', 'expired', 'voided'] as const;
 export type ContractStatus = (typeof CONTRACT_STATUSES)[number];
@@ -40,7 +40,7 @@ export interface ContractChannels {
 export const Contract = defineEntity({
   name: 'Contract',
   tableName: 'contracts',
-  indexes: [{ properties: ['workspaceId', 'createdAt'] }, { properties: ['workspaceId', 'status'] }],
+  indexes: workspaceIndexes('createdAt', 'status'),
   properties: {
     ...tenantProps,
     title: p.string().length(300),
@@ -84,7 +84,7 @@ export type Contract = InferEntity<typeof Contract>;
 export const ContractSigner = defineEntity({
   name: 'ContractSigner',
   tableName: 'contract_signers',
-  indexes: [{ properties: ['workspaceId', 'contractId', 'position'] }],
+  indexes: workspaceIndexes(['contractId', 'position']),
   properties: {
     ...tenantProps,
     contractId: p.string().length(24),

@@ -16,9 +16,8 @@ import {
 } from './contracts.schemas';
 import { correctSigner, extendContract, resendInvitation } from './envelope-changes.service';
 import { contractAuditTrailView, contractView } from './contracts.views';
+import { read, write } from '../../api/http/access';
 
-const read = { scopes: ['read'] } as const;
-const write = { scopes: ['write'] } as const;
 const section = 'Contracts';
 const resources = { id: 'contract' };
 const signerResources = { id: 'contract', signerId: 'contract-signer' };

@@ -18,7 +18,7 @@ import { fromMinor, lineView, priceLines, type LineInput } from './money';
 import { invitationStatusOf, invitationSummary } from './invitations';
 import type { ContractAuditTrailView, ContractView } from './contracts.views';
 import type { EntityName } from '@mikro-orm/core';
-import { findRowById } from '../../domain/orm/lean';
+import { findRowById } from '../../domain/orm/lean-rows';
 
 export const MAX_SIGNERS = 20;
 export const DEFAULT_REMINDER_HOURS = 72;

@@ -1,17 +1,11 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps } from '../../domain/orm/base';
+import { p, tenantProps, workspaceIndexes } from '../../domain/orm/base';
 
 // Exactly one reference column is set; activityId is the note's own timeline row.
 export const Note = defineEntity({
   name: 'Note',
   tableName: 'note',
-  indexes: [
-    { properties: ['workspaceId', 'updatedAt'] },
-    { properties: ['workspaceId', 'company'] },
-    { properties: ['workspaceId', 'personRef'] },
-    { properties: ['workspaceId', 'leadRef'] },
-    { properties: ['workspaceId', 'dealRef'] },
-  ],
+  indexes: workspaceIndexes('updatedAt', 'company', 'personRef', 'leadRef', 'dealRef'),
   properties: {
     ...tenantProps,
     content: p.text(),

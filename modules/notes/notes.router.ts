@@ -5,9 +5,8 @@ import { acknowledged, created, ok, paged, route } from '../../api/http/registry
 import { idParams } from '../../domain/shared/schemas';
 import { createNoteBody, listNotesQuery, noteSummaryView, noteView, updateNoteBody } from './notes.schemas';
 import { envelopes } from '../../api/http/crud';
+import { read, write } from '../../api/http/access';
 
-const read = { scopes: ['read'] } as const;
-const write = { scopes: ['write'] } as const;
 const section = 'Notes';
 const resources = { id: 'note' };
 

@@ -7,7 +7,7 @@ import {
   syncLinkedActivity,
   type LinkedActivity,
 } from '../../domain/timeline/linked';
-import { NOTE_PARENT_FIELDS } from '../../domain/timeline/parents';
+import { NOTE_PARENT_FIELDS, parentEntityType } from '../../domain/timeline/parents';
 import { resolveParentRef } from '../../domain/timeline/parent-refs';
 import { linkColumns } from '../../domain/timeline/references';
 import { applyPatch, deleteWithEvent } from '../../domain/shared/changes';
@@ -45,13 +45,6 @@ const NOTE_SUMMARY_FIELDS = [
 
 type RefField = keyof typeof NOTE_PARENT_FIELDS;
 const REF_FIELDS = Object.keys(NOTE_PARENT_FIELDS) as RefField[];
-const ENTITY_TYPE: Record<RefField, string> = {
-  company: 'company',
-  personRef: 'person',
-  leadRef: 'lead',
-  dealRef: 'deal',
-  customObjectRecord: 'custom_object_record',
-};
 
 /** Plain-text excerpt of HTML content, for the timeline summary and `view=summary`. */
 export function excerpt(content: string, max = 200): string {
@@ -89,7 +82,7 @@ function timelineRow(note: Note): LinkedActivity {
     summary: excerpt(note.content) || 'Note',
     description: note.content,
     ...linkColumns(NOTE_PARENT_FIELDS[field], id),
-    entityType: ENTITY_TYPE[field],
+    entityType: parentEntityType(NOTE_PARENT_FIELDS[field]),
     entityId: id,
     date: note.createdAt,
     metadata: { noteId: note._id },

@@ -4,9 +4,8 @@ import { acknowledged, created, ok, paged, route } from '../../api/http/registry
 import { envelopes } from '../../api/http/crud';
 import { idParams } from '../../domain/shared/schemas';
 import { clipCardView, createClipCardBody, listClipCardsQuery, updateClipCardBody } from './clip-cards.schemas';
+import { read, write } from '../../api/http/access';
 
-const read = { scopes: ['read'] } as const;
-const write = { scopes: ['write'] } as const;
 const section = 'Clip cards';
 const resources = { id: 'clip-card' };
 

@@ -1,9 +1,8 @@
 import { raw } from '@mikro-orm/core';
 import type { Ctx } from '../../domain/context';
 import { notFound, validation } from '../../domain/errors';
-import { emit } from '../../domain/outbox/emit';
 import { assertRefs } from '../../domain/timeline/references';
-import { deleteWithEvent, updateWithEvent } from '../../domain/shared/changes';
+import { deleteWithEvent, emitCreate, updateWithEvent } from '../../domain/shared/changes';
 import { findPage, type PageRequest } from '../../domain/shared/listing';
 import { plainOf } from '../../domain/shared/views';
 import { createRecord } from '../../domain/shared/records';
@@ -73,13 +72,11 @@ export async function createClipCard(
     ...scalars(input),
     cancelledAt: null,
   } as ClipCard);
-  emit(ctx, {
+  await emitCreate(ctx, card, {
     type: 'clip_card_created',
     entityType: 'clip_card',
-    entityId: card._id,
     payload: { clipCard: serializeClipCard(card) },
   });
-  await ctx.em.flush();
   return serializeClipCard(card);
 }
 

@@ -1,7 +1,7 @@
 import type { Ctx } from '../../domain/context';
 import { notFound } from '../../domain/errors';
 import { emit } from '../../domain/outbox/emit';
-import { applyPatch, updateWithEvent } from '../../domain/shared/changes';
+import { applyPatch, emitCreate, updateWithEvent } from '../../domain/shared/changes';
 import { findPage, type PageRequest } from '../../domain/shared/listing';
 import { plainOf } from '../../domain/shared/views';
 import { createRecord } from '../../domain/shared/records';
@@ -136,13 +136,11 @@ export async function createComment(ctx: Ctx, taskId: string, input: CommentInpu
     ...vis,
     authorId: ctx.actor.userId,
   } as ProjectComment);
-  emit(ctx, {
+  await emitCreate(ctx, comment, {
     type: 'project_comment_created',
     entityType: 'project_comment',
-    entityId: comment._id,
     payload: { comment: serializeComment(comment) },
   });
-  await ctx.em.flush();
   return serializeComment(comment);
 }
 

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps } from '../../domain/orm/base';
+import { p, tenantProps, workspaceIndexes } from '../../domain/orm/base';
 import type { TaskPriority } from '../../domain/tasks/task.entity';
 import type { TemplateProjectData } from './project-templates.schemas';
 
@@ -19,7 +19,7 @@ export interface MilestoneTemplate {
 export const ProjectTemplate = defineEntity({
   name: 'ProjectTemplate',
   tableName: 'project_template',
-  indexes: [{ properties: ['workspaceId', 'isActive', 'name'] }],
+  indexes: workspaceIndexes(['isActive', 'name']),
   properties: {
     ...tenantProps,
     name: p.string().length(300),

@@ -11,9 +11,8 @@ import {
   projectTemplateView,
   updateTemplateBody,
 } from './project-templates.schemas';
+import { read, write } from '../../api/http/access';
 
-const read = { scopes: ['read'] } as const;
-const write = { scopes: ['write'] } as const;
 const section = 'Projects';
 const resources = { id: 'project-template' };
 

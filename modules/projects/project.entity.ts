@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps } from '../../domain/orm/base';
+import { p, tenantProps, workspaceIndexes } from '../../domain/orm/base';
 
 export const PROJECT_STATUSES = ['planning', 'active', 'on_hold', 'completed', 'cancelled'] as const;
 export type ProjectStatus = (typeof PROJECT_STATUSES)[number];
@@ -16,11 +16,7 @@ export interface ProjectBudget {
 export const Project = defineEntity({
   name: 'Project',
   tableName: 'project',
-  indexes: [
-    { properties: ['workspaceId', 'createdAt'] },
-    { properties: ['workspaceId', 'status'] },
-    { properties: ['workspaceId', 'company'] },
-  ],
+  indexes: workspaceIndexes('createdAt', 'status', 'company'),
   properties: {
     ...tenantProps,
     title: p.string().length(300),
@@ -72,7 +68,7 @@ export type CommentVisibility = (typeof COMMENT_VISIBILITIES)[number];
 export const ProjectComment = defineEntity({
   name: 'ProjectComment',
   tableName: 'project_comment',
-  indexes: [{ properties: ['workspaceId', 'taskId', 'createdAt'] }],
+  indexes: workspaceIndexes(['taskId', 'createdAt']),
   properties: {
     ...tenantProps,
     projectId: p.string().length(24),
@@ -88,7 +84,7 @@ export type ProjectComment = InferEntity<typeof ProjectComment>;
 export const TimeEntry = defineEntity({
   name: 'TimeEntry',
   tableName: 'project_time_entry',
-  indexes: [{ properties: ['workspaceId', 'projectId', 'date'] }],
+  indexes: workspaceIndexes(['projectId', 'date']),
   properties: {
     ...tenantProps,
     projectId: p.string().length(24),
@@ -111,7 +107,7 @@ export type ClipCardStatus = (typeof CLIP_CARD_STATUSES)[number];
 export const ClipCard = defineEntity({
   name: 'ClipCard',
   tableName: 'clip_card',
-  indexes: [{ properties: ['workspaceId', 'projectId', 'createdAt'] }],
+  indexes: workspaceIndexes(['projectId', 'createdAt']),
   properties: {
     ...tenantProps,
     projectId: p.string().length(24),

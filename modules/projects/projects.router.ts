@@ -25,9 +25,8 @@ import {
   updateProjectBody,
   updateProjectTaskBody,
 } from './projects.schemas';
+import { read, write } from '../../api/http/access';
 
-const read = { scopes: ['read'] } as const;
-const write = { scopes: ['write'] } as const;
 const section = 'Projects';
 const resources = { id: 'project' };
 const taskResources = { taskId: 'project-task' };

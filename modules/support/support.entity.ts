@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps } from '../../domain/orm/base';
+import { p, tenantProps, workspaceIndexes } from '../../domain/orm/base';
 import type { SupportStage, TicketPriority, TicketStatus } from './support.rules';
 
 /**
@@ -29,12 +29,7 @@ export const SupportTicket = defineEntity({
   name: 'SupportTicket',
   tableName: 'support_ticket',
   uniques: [{ properties: ['workspaceId', 'ticketNumber'] }],
-  indexes: [
-    { properties: ['workspaceId', 'createdAt'] },
-    { properties: ['workspaceId', 'status'] },
-    { properties: ['workspaceId', 'personRef'] },
-    { properties: ['workspaceId', 'customerEmail'] },
-  ],
+  indexes: workspaceIndexes('createdAt', 'status', 'personRef', 'customerEmail'),
   properties: {
     ...tenantProps,
     ticketNumber: p.integer(),
@@ -76,7 +71,7 @@ export type MessageType = (typeof MESSAGE_TYPES)[number];
 export const SupportTicketMessage = defineEntity({
   name: 'SupportTicketMessage',
   tableName: 'support_ticket_message',
-  indexes: [{ properties: ['workspaceId', 'ticketId', 'createdAt'] }, { properties: ['workspaceId', 'messageId'] }],
+  indexes: workspaceIndexes(['ticketId', 'createdAt'], 'messageId'),
   uniques: [
     {
       name: 'support_ticket_message_email_unique',
@@ -102,7 +97,7 @@ export type SupportTicketMessage = InferEntity<typeof SupportTicketMessage>;
 export const SupportTimeEntry = defineEntity({
   name: 'SupportTimeEntry',
   tableName: 'support_time_entry',
-  indexes: [{ properties: ['workspaceId', 'ticketId', 'date'] }],
+  indexes: workspaceIndexes(['ticketId', 'date']),
   properties: {
     ...tenantProps,
     ticketId: p.string().length(24),

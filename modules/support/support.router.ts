@@ -31,10 +31,8 @@ import {
   ticketTimeQuery,
   updateTicketBody,
 } from './support.schemas';
+import { admin, read, write } from '../../api/http/access';
 
-const read = { scopes: ['read'] } as const;
-const write = { scopes: ['write'] } as const;
-const admin = { scopes: ['write'], roles: ['owner', 'admin'] } as const;
 const section = 'Support';
 const resources = { id: 'support-ticket' };
 

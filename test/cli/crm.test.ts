@@ -8,7 +8,8 @@ import { forkForWorkspace } from '../../domain/orm/tenant';
 import { ApiKey } from '../../domain/workspaces/api-key.entity';
 import { authenticateKey } from '../../domain/workspaces/authenticate';
 import { User } from '../../domain/workspaces/user.entity';
-import { devStackDatabaseUrl, runCli } from '../../bin/crm/main';
+import { devStackDatabaseUrl } from '../../bin/crm/main';
+import { runCrm } from '../support/cli';
 import { domainErrorOf } from '../support/expect';
 
 // Each spawn costs about a second of CPU (tsx + MikroORM): the main paths and each exit code are
@@ -72,10 +73,8 @@ function crm(args: string[], env: Record<string, string | undefined> = {}): Prom
 
 /** In-process run of the same entry point, with captured output. */
 async function crmInProcess(args: string[], env: NodeJS.ProcessEnv = process.env): Promise<CliResult> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, { stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), env });
-  return { code, stdout, stderr, json: lastJsonLine(stdout) };
+  const res = await runCrm(args, env);
+  return { ...res, json: lastJsonLine(res.stdout) };
 }
 
 type Runner = (args: string[]) => Promise<CliResult>;

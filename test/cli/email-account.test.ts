@@ -1,5 +1,5 @@
 import { MikroORM } from '@mikro-orm/postgresql';
-import { runCli } from '../../bin/crm/main';
+import { runCrm } from '../support/cli';
 import { ormConfig } from '../../domain/orm/config';
 import { createWorkspace } from '../../domain/workspaces/workspaces.service';
 import { startSmtp, type LocalSmtp } from '../unit/messaging/local-smtp';
@@ -19,19 +19,9 @@ afterAll(async () => {
 });
 
 async function crm(args: string[], env: Record<string, string> = {}) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli([...args, '--json'], {
-    stdout: (t) => {
-      stdout += t;
-    },
-    stderr: (t) => {
-      stderr += t;
-    },
-    env: { ...process.env, ...env },
-  });
-  const lines = stdout.trim().split('\n');
-  return { code, json: JSON.parse(lines[lines.length - 1]!), stdout, stderr };
+  const res = await runCrm([...args, '--json'], { ...process.env, ...env });
+  const lines = res.stdout.trim().split('\n');
+  return { ...res, json: JSON.parse(lines[lines.length - 1]!) };
 }
 
 const add = (address: string, passwordVar = 'MAIL_PW') =>

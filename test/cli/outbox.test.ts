@@ -1,7 +1,6 @@
-import { MikroORM } from '@mikro-orm/postgresql';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { runCrm as crm, runCrmJson as json, withTestOrm } from '../support/cli';
 import { newId } from '../../domain/ids';
-import { ormConfig } from '../../domain/orm/config';
-import { runCli } from '../../bin/crm/main';
 import { createLogger } from '../../domain/logger';
 import { createOutboxDispatcher } from '../../domain/outbox/dispatcher';
 import type { OutboxEventRecord } from '../../domain/outbox/subscriber';
@@ -9,26 +8,7 @@ import { insertParkedDelivery } from '../support/outbox';
 
 // In-process runs of the operator CLI (the same code bin/crm.ts runs) against the test database.
 let orm: MikroORM;
-beforeAll(async () => {
-  orm = await MikroORM.init(ormConfig(process.env.DATABASE_URL as string, { logger: () => undefined }));
-});
-afterAll(() => orm.close(true));
-
-async function crm(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, {
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
-    env: process.env,
-  });
-  return { code, stdout, stderr };
-}
-const json = async (args: string[]) => {
-  const res = await crm([...args, '--json']);
-  if (res.code !== 0) throw new Error(`crm ${args.join(' ')} exited ${res.code}: ${res.stderr}`);
-  return JSON.parse(res.stdout.trim());
-};
+withTestOrm((o) => (orm = o));
 
 it('outbox list shows failing side effects per subscriber with their last error; retry and drop act on one', async () => {
   const ws = newId();

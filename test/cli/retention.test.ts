@@ -3,36 +3,16 @@
  * pruned after their workspace's retention (`crm workspace retention`, default 30 days), in batches
  * that skip rows being written; running executions and active enrollments are never pruned.
  */
-import { MikroORM } from '@mikro-orm/postgresql';
-import { runCli } from '../../bin/crm/main';
+import type { MikroORM } from '@mikro-orm/postgresql';
+import { runCrm as crm, runCrmJson as json, withTestOrm } from '../support/cli';
 import { AutomationExecution, AutomationStep } from '../../domain/automations/automation.entity';
 import { newId } from '../../domain/ids';
-import { ormConfig } from '../../domain/orm/config';
 import { forkForWorkspace } from '../../domain/orm/tenant';
 import { SequenceEnrollment, SequenceStep } from '../../domain/sequences/sequence.entity';
 import { pruneFinishedRuns } from '../../domain/workspaces/run-retention';
 
 let orm: MikroORM;
-beforeAll(async () => {
-  orm = await MikroORM.init(ormConfig(process.env.DATABASE_URL as string, { logger: () => undefined }));
-});
-afterAll(() => orm.close(true));
-
-async function crm(args: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(args, {
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
-    env: process.env,
-  });
-  return { code, stdout, stderr };
-}
-const json = async (args: string[]) => {
-  const res = await crm([...args, '--json']);
-  if (res.code !== 0) throw new Error(`crm ${args.join(' ')} exited ${res.code}: ${res.stderr}${res.stdout}`);
-  return JSON.parse(res.stdout.trim());
-};
+withTestOrm((o) => (orm = o));
 
 const daysAgo = (d: number): Date => new Date(Date.now() - d * 86_400_000);
 

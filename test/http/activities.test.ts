@@ -2,7 +2,7 @@ import type { Tenant, TestApp } from '../support/app';
 import { withTestApp } from '../support/suites';
 import { factories, makeCompany } from '../support/factories';
 import { eventsFor } from '../support/outbox';
-import { expectError, expectRejectedCreate } from '../support/expect';
+import { expectCreated, expectError, expectRejectedCreate } from '../support/expect';
 
 let app: TestApp;
 let t: Tenant;
@@ -33,9 +33,7 @@ describe('POST /api/v1/activities', () => {
       date: '2030-03-01T09:30:00Z',
       metadata: { room: 'A', attendees: 3 },
     });
-    expect(res.status).toBe(201);
-    const a = res.body.data;
-    expect(a).toMatchObject({
+    const a = expectCreated(res, {
       type: 'meeting',
       summary: 'Kick-off',
       title: 'Kick-off',

@@ -3,7 +3,7 @@ import { withTestApp } from '../support/suites';
 import { automationBody, validGraph, workspaceCtx } from '../support/automations';
 import { eventsFor } from '../support/outbox';
 import { Automation } from '../../domain/automations/automation.entity';
-import { expectError } from '../support/expect';
+import { expectCreated, expectError } from '../support/expect';
 
 let app: TestApp;
 let t: Tenant;
@@ -56,9 +56,7 @@ const branch = (node: Record<string, unknown>, handle: string | null) =>
 describe('POST /api/v1/automations', () => {
   it('creates an inactive automation with defaults, stats and version 1, and emits automation_changed', async () => {
     const res = await create({ isActive: true, version: 9, totalRuns: 4, workspaceId: '0123456789abcdef01234567' });
-    expect(res.status).toBe(201);
-    const a = res.body.data;
-    expect(a).toMatchObject({
+    const a = expectCreated(res, {
       name: 'Welcome note',
       description: 'Notes every new lead',
       isActive: false,

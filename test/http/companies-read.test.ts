@@ -5,7 +5,8 @@ import { ownerReadCtx, withTwoTenants } from '../support/two-tenants';
 import { makeCompany } from '../support/factories';
 import { getCompany, serializeCompany } from '../../domain/companies/companies.service';
 import { Company } from '../../domain/companies/company.entity';
-import { findRowById, leanQuery } from '../../domain/orm/lean';
+import { leanQuery } from '../../domain/orm/lean';
+import { findRowById } from '../../domain/orm/lean-rows';
 
 let app: TestApp;
 let t: Tenant;

@@ -2,7 +2,7 @@ import type { Tenant, TestApp } from '../support/app';
 import { withTestApp } from '../support/suites';
 import { eventsFor } from '../support/outbox';
 import { makeUser, type TestUser } from '../support/users';
-import { expectError } from '../support/expect';
+import { expectCreated, expectError } from '../support/expect';
 
 let app: TestApp;
 let t: Tenant;
@@ -27,9 +27,7 @@ describe('dashboard layouts', () => {
       visibleComponents: ['pipeline', 'tasks'],
       chartWidgets: [{ type: 'bar', metric: 'deals.won' }],
     });
-    expect(res.status).toBe(201);
-    const layout = res.body.data;
-    expect(layout).toMatchObject({
+    const layout = expectCreated(res, {
       name: 'Sales board',
       visibility: 'private',
       ownerId: alice.userId,

@@ -1,7 +1,7 @@
 import type { Tenant, TestApp } from '../support/app';
 import { withTestApp } from '../support/suites';
 import { renderEmailParts } from '../../domain/email/template-render';
-import { expectError } from '../support/expect';
+import { expectCreated, expectError } from '../support/expect';
 
 let app: TestApp;
 let t: Tenant;
@@ -17,9 +17,7 @@ describe('/email-templates', () => {
       layoutSettings: { width: 'fixed', align: 'center', containerWidth: 640, backgroundColor: '#f0f0f0' },
       tags: ['onboarding'],
     });
-    expect(res.status).toBe(201);
-    const tpl = res.body.data;
-    expect(tpl).toMatchObject({
+    const tpl = expectCreated(res, {
       name: 'Welcome',
       category: 'other',
       tags: ['onboarding'],

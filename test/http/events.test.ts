@@ -2,7 +2,7 @@ import type { Tenant, TestApp } from '../support/app';
 import { withTestApp } from '../support/suites';
 import { factories } from '../support/factories';
 import { eventsFor } from '../support/outbox';
-import { expectError, expectRejectedCreate } from '../support/expect';
+import { expectCreated, expectError, expectRejectedCreate } from '../support/expect';
 
 let app: TestApp;
 let t: Tenant;
@@ -34,9 +34,7 @@ describe('POST /api/v1/events', () => {
       leadId: lead,
       dealId: deal,
     });
-    expect(res.status).toBe(201);
-    const ev = res.body.data;
-    expect(ev).toMatchObject({
+    const ev = expectCreated(res, {
       title: 'Demo',
       description: 'Product demo',
       type: 'meeting',

@@ -2,7 +2,7 @@ import type { Tenant, TestApp } from '../support/app';
 import { withTestApp } from '../support/suites';
 import { eventsFor } from '../support/outbox';
 import { makeUser, type TestUser } from '../support/users';
-import { expectError } from '../support/expect';
+import { expectCreated, expectError } from '../support/expect';
 
 let app: TestApp;
 let t: Tenant;
@@ -31,9 +31,7 @@ describe('filter presets CRUD', () => {
       filterMode: 'or',
       sorting: [{ id: 'value', desc: true }],
     });
-    expect(res.status).toBe(201);
-    const preset = res.body.data;
-    expect(preset).toMatchObject({
+    const preset = expectCreated(res, {
       name: 'Hot deals',
       area: 'deals',
       filterMode: 'or',

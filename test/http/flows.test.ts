@@ -1,7 +1,7 @@
 import type { Tenant, TestApp } from '../support/app';
 import { withTestApp } from '../support/suites';
 import { eventsFor } from '../support/outbox';
-import { expectError, expectRejectedCreate } from '../support/expect';
+import { expectCreated, expectError, expectRejectedCreate } from '../support/expect';
 
 let app: TestApp;
 let t: Tenant;
@@ -70,9 +70,7 @@ describe('flows CRUD', () => {
         { title: 'Dropped', type: 'lost' },
       ],
     });
-    expect(res.status).toBe(201);
-    const flow = res.body.data;
-    expect(flow).toMatchObject({ title: 'Partners', description: 'Channel deals' });
+    const flow = expectCreated(res, { title: 'Partners', description: 'Channel deals' });
     expect(flow.stages.map((s: any) => [s.title, s.order, s.type, s.probability])).toEqual([
       ['Intro', 1, 'open', 10],
       ['Deal', 10, 'open', null],

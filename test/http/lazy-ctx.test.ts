@@ -4,7 +4,8 @@ import type { Tenant, TestApp } from '../support/app';
 import { withTwoTenants } from '../support/two-tenants';
 import { makeCompany } from '../support/factories';
 import { Company } from '../../domain/companies/company.entity';
-import { boundWorkspaceId, findRowById, findPageRows, leanPoolOf, leanQuery } from '../../domain/orm/lean';
+import { boundWorkspaceId, leanPoolOf, leanQuery } from '../../domain/orm/lean';
+import { findRowById, findPageRows } from '../../domain/orm/lean-rows';
 import { lazyWorkspaceCtx, leanScopeOf } from '../../domain/orm/tenant';
 
 let app: TestApp;

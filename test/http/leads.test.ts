@@ -7,7 +7,7 @@ import type { Tenant, TestApp } from '../support/app';
 import { withTestApp } from '../support/suites';
 import { makeCompany, makeLead, makePerson } from '../support/factories';
 import { eventsFor } from '../support/outbox';
-import { expectError, expectRejectedCreate } from '../support/expect';
+import { expectCreated, expectError, expectRejectedCreate } from '../support/expect';
 
 let app: TestApp;
 let t: Tenant;
@@ -52,9 +52,7 @@ describe('POST /api/v1/leads', () => {
       customFields: { budget: 'big', drop: null },
       tags: ['hot', 'hot', 'q3'],
     });
-    expect(res.status).toBe(201);
-    const lead = res.body.data;
-    expect(lead).toMatchObject({
+    const lead = expectCreated(res, {
       title: 'Website enquiry',
       email: 'lead@example.test',
       phone: '+45 1234',

@@ -13,7 +13,7 @@ import { getOffer, serializeOffer } from '../../domain/offers/offers.service';
 import { getContractView } from '../../modules/contracts/contracts.service';
 import { Contract } from '../../modules/contracts/contract.entity';
 import { Offer } from '../../domain/offers/offer.entity';
-import { findRowById } from '../../domain/orm/lean';
+import { findRowById } from '../../domain/orm/lean-rows';
 
 let app: TestApp;
 let t: Tenant;

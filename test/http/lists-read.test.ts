@@ -8,7 +8,7 @@ import { serializeCompany } from '../../domain/companies/companies.service';
 import { Company } from '../../domain/companies/company.entity';
 import { serializeDeal } from '../../domain/deals/deals.service';
 import { Deal } from '../../domain/deals/deal.entity';
-import { findPageRows } from '../../domain/orm/lean';
+import { findPageRows } from '../../domain/orm/lean-rows';
 import { forkForWorkspace } from '../../domain/orm/tenant';
 
 let app: TestApp;

@@ -5,7 +5,7 @@ import type { Tenant, TestApp } from '../support/app';
 import { withTestApp } from '../support/suites';
 import { makeCompany, makePerson } from '../support/factories';
 import { eventsFor } from '../support/outbox';
-import { expectError } from '../support/expect';
+import { expectCreated, expectError } from '../support/expect';
 
 let app: TestApp;
 let t: Tenant;
@@ -21,9 +21,7 @@ describe('lists CRUD', () => {
   it('creates, gets, lists with itemCount, updates, deletes; emits list events', async () => {
     const mine = await app.tenant();
     const res = await makeList(mine.http, { name: ' Fair leads ', entityType: 'lead', description: 'From the fair' });
-    expect(res.status).toBe(201);
-    const list = res.body.data;
-    expect(list).toMatchObject({
+    const list = expectCreated(res, {
       name: 'Fair leads',
       entityType: 'lead',
       description: 'From the fair',

@@ -2,7 +2,7 @@ import type { Tenant, TestApp } from '../support/app';
 import { withTestApp } from '../support/suites';
 import { makeCompany, makePerson } from '../support/factories';
 import { eventsFor } from '../support/outbox';
-import { expectError } from '../support/expect';
+import { expectCreated, expectError } from '../support/expect';
 
 let app: TestApp;
 let t: Tenant;
@@ -21,9 +21,7 @@ describe('people', () => {
       customFields: { shoeSize: 38 },
       tags: ['speaker'],
     });
-    expect(res.status).toBe(201);
-    const p = res.body.data;
-    expect(p).toMatchObject({
+    const p = expectCreated(res, {
       firstName: 'Grace',
       lastName: 'Hopper',
       title: 'CTO',

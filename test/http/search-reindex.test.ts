@@ -1,7 +1,7 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { newId } from '../../domain/ids';
-import { runCli } from '../../bin/crm/main';
+import { runCrm } from '../support/cli';
 import { createMeiliClient } from '../../search/meili';
 import { reindex, type ReindexOptions } from '../../search/reindex';
 import { startTestApp, type Tenant, type TestApp } from '../support/app';
@@ -108,16 +108,7 @@ describe('search reindex', () => {
 
 describe('crm search reindex (CLI)', () => {
   const env = (): NodeJS.ProcessEnv => ({ ...process.env, MEILI_INDEX_PREFIX: PREFIX });
-  const cli = async (args: string[]) => {
-    let stdout = '';
-    let stderr = '';
-    const code = await runCli(args, {
-      stdout: (t) => void (stdout += t),
-      stderr: (t) => void (stderr += t),
-      env: env(),
-    });
-    return { code, stdout, stderr };
-  };
+  const cli = (args: string[]) => runCrm(args, env());
 
   it('runs as a process: progress on stderr, the JSON result on the last stdout line', async () => {
     const res = await new Promise<{ code: number; stdout: string; stderr: string }>((resolve) => {

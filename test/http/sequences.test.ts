@@ -2,7 +2,7 @@ import type { Tenant, TestApp } from '../support/app';
 import { withTestApp } from '../support/suites';
 import { workspaceCtx } from '../support/automations';
 import { createSequence, emailNode, insertEnrollment, line, waitNode } from '../support/sequences';
-import { expectError } from '../support/expect';
+import { expectCreated, expectError } from '../support/expect';
 
 let app: TestApp;
 let t: Tenant;
@@ -55,9 +55,7 @@ const everyNode = () =>
 describe('POST /sequences', () => {
   it('creates an inactive sequence with one start node and the spec defaults', async () => {
     const res = await post({ description: 'First touch' });
-    expect(res.status).toBe(201);
-    const s = res.body.data;
-    expect(s).toMatchObject({
+    const s = expectCreated(res, {
       name: 'Outreach',
       description: 'First touch',
       isActive: false,

@@ -7,7 +7,7 @@ import { startTestApp, type Tenant, type TestApp } from '../support/app';
 import { eventsFor } from '../support/outbox';
 import { uniquePhone } from '../support/sms';
 import { json, startHttp, type LocalHttp } from '../unit/messaging/local-http';
-import { expectError } from '../support/expect';
+import { expectCreated, expectError } from '../support/expect';
 
 // The SMS API against the real app, Postgres and Temporal, with a local HTTP gateway.
 let app: TestApp;
@@ -97,9 +97,7 @@ describe('POST /sms', () => {
   it('sends through the gateway, stores one SMS linked to the contact of the number, emits sms_sent', async () => {
     const p = await person();
     const res = await t.http.post('/api/v1/sms', { to: national(p.phone), message: 'Hej Ann' });
-    expect(res.status).toBe(201);
-    const sms = res.body.data;
-    expect(sms).toMatchObject({
+    const sms = expectCreated(res, {
       direction: 'outbound',
       to: p.phone,
       from: 'Acme',
@@ -701,9 +699,11 @@ describe('GET /sms-templates (admin writes beyond the spec)', () => {
       message: 'Hi {{contact.firstName}}, see you at {{time}}',
       category: 'booking',
     });
-    expect(created.status).toBe(201);
-    const tpl = created.body.data;
-    expect(tpl).toMatchObject({ name: 'Reminder', category: 'booking', placeholders: ['contact.firstName', 'time'] });
+    const tpl = expectCreated(created, {
+      name: 'Reminder',
+      category: 'booking',
+      placeholders: ['contact.firstName', 'time'],
+    });
     expect((await u.http.post('/api/v1/sms-templates', { name: 'Reminder', message: 'dup' })).status).toBe(409);
     for (const body of [
       { message: 'x' },

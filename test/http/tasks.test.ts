@@ -3,7 +3,7 @@ import { withTestApp } from '../support/suites';
 import { factories, makeCompany } from '../support/factories';
 import { eventsFor } from '../support/outbox';
 import { unknownParentCases } from '../support/references';
-import { expectError, expectRejectedCreate } from '../support/expect';
+import { expectCreated, expectError, expectRejectedCreate } from '../support/expect';
 
 let app: TestApp;
 let t: Tenant;
@@ -54,9 +54,7 @@ describe('POST /api/v1/tasks', () => {
       estimatedHours: 2.5,
       taskValue: 0,
     });
-    expect(res.status).toBe(201);
-    const task = res.body.data;
-    expect(task).toMatchObject({
+    const task = expectCreated(res, {
       title: 'Call back',
       status: 'to_do',
       stage: 1,

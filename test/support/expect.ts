@@ -37,3 +37,10 @@ export async function domainErrorOf(promise: Promise<unknown>): Promise<DomainEr
   expect(err).toBeInstanceOf(DomainError);
   return err as DomainError;
 }
+
+/** `res` is a 201 whose `data` matches `expected` (toMatchObject); returns that data (the created record). */
+export function expectCreated(res: HttpResult, expected: Record<string, unknown>): HttpResult['body'] {
+  expect(res.status).toBe(201);
+  expect(res.body.data).toMatchObject(expected);
+  return res.body.data;
+}

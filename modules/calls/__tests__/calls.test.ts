@@ -2,7 +2,7 @@ import type { Tenant, TestApp } from '../../../test/support/app';
 import { withTestApp } from '../../../test/support/suites';
 import { factories, makeCompany, makePerson } from '../../../test/support/factories';
 import { eventsFor } from '../../../test/support/outbox';
-import { expectRejectedCreate } from '../../../test/support/expect';
+import { expectCreated, expectRejectedCreate } from '../../../test/support/expect';
 
 let app: TestApp;
 let t: Tenant;
@@ -39,9 +39,7 @@ describe('POST /api/v1/calls', () => {
       conversation: turns(2),
       recordingUrl: RECORDING,
     });
-    expect(res.status).toBe(201);
-    const call = res.body.data;
-    expect(call).toMatchObject({
+    const call = expectCreated(res, {
       phone: '+45 12 34 56 78',
       subject: 'Renewal',
       direction: 'inbound',

@@ -4,15 +4,13 @@
  * contract says no invitation could be delivered and a `contract_invitation_failed` event is out;
  * once mail is back the retry delivers and the signers show `sent`.
  */
-import { OutboxEvent } from '../../../domain/outbox/outbox-event.entity';
 import { forkForWorkspace } from '../../../domain/orm/tenant';
 import { Contract, ContractSigner } from '../contract.entity';
 import { recordInvitationFailures } from '../invitation-failures';
 import { createMessagingDeps } from '../../../domain/messaging/factory';
 import type { Tenant } from '../../../test/support/app';
 import { startEngineHarness, waitFor, type EngineHarness } from '../../../test/support/automation-engine';
-import { createContract, linksFor } from './support';
-import { assertCatalogued } from '../../../test/support/outbox';
+import { contractEvents, createContract, linksFor } from './support';
 import { startTcpProxy, type TcpProxy } from '../../../test/support/tcp-proxy';
 import { startSmtp, type LocalSmtp } from '../../../test/unit/messaging/local-smtp';
 
@@ -42,13 +40,7 @@ afterAll(async () => {
 }, 60_000);
 
 const contractOf = async (id: string) => (await t.http.get(`/api/v1/contracts/${id}`)).body.data;
-const events = async (id: string) => {
-  const rows = await h.app.runtime.deps.orm.em
-    .fork()
-    .find(OutboxEvent, { entityType: 'contract', entityId: id }, { orderBy: { id: 'asc' } });
-  assertCatalogued(rows);
-  return rows;
-};
+const events = (id: string) => contractEvents(h, id);
 
 it('mail down: each signer shows its invitation retrying with the error and the next attempt; mail back: sent', async () => {
   await proxy.down();

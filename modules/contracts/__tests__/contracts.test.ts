@@ -9,15 +9,12 @@ import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { Contract, ContractSigner } from '../contract.entity';
 import { newSignerToken } from '../tokens';
 import { forkForWorkspace } from '../../../domain/orm/tenant';
-import { OutboxEvent } from '../../../domain/outbox/outbox-event.entity';
 import { contractEnvelopeKind } from '../contract-envelope.kind';
 import { HttpClient, type Tenant } from '../../../test/support/app';
 import { webhookDispatcher } from '../../../test/support/webhook-dispatcher';
-import { startEngineHarness, waitFor, type EngineHarness } from '../../../test/support/automation-engine';
-import { createContract, linksFor, signerEmail } from './support';
-import { assertCatalogued } from '../../../test/support/outbox';
-import { startSmtp, type LocalSmtp } from '../../../test/unit/messaging/local-smtp';
-import { createMessagingDeps } from '../../../domain/messaging/factory';
+import { waitFor, type EngineHarness } from '../../../test/support/automation-engine';
+import { contractEvents, createContract, linksFor, signerEmail, withContractStack } from './support';
+import type { LocalSmtp } from '../../../test/unit/messaging/local-smtp';
 import { startReceiver } from '../../../test/support/webhooks';
 import { expectError } from '../../../test/support/expect';
 
@@ -27,35 +24,14 @@ let t: Tenant;
 let pub: HttpClient;
 const RECORD = process.env.RECORD_CONTRACT_FIXTURE === '1';
 
-beforeAll(async () => {
-  smtp = await startSmtp();
-  h = await startEngineHarness({
-    SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
-    MAIL_FROM: 'CRM <crm@example.test>',
-    CONTRACT_REMINDER_INTERVAL_MS: '1500',
-    SECRETS_ENCRYPTION_KEY: 'test-encryption-key-for-webhook-secrets',
-    ...(RECORD ? { TEMPORAL_PAYLOAD_KEYS: '' } : {}),
-  });
-  // The worker's SMTP pool is closed here, so the local SMTP server can stop.
-  h.messaging = createMessagingDeps(h.app.config);
-  await h.startWorker();
-  t = await h.app.tenant('Contracts');
-  pub = new HttpClient(h.app.baseUrl);
-}, 90_000);
-afterAll(async () => {
-  await h?.close();
-  h?.messaging?.close();
-  await smtp?.close();
-}, 90_000);
+withContractStack((s) => ({ h, smtp, t, pub } = s), {
+  tenant: 'Contracts',
+  env: { CONTRACT_REMINDER_INTERVAL_MS: '1500', ...(RECORD ? { TEMPORAL_PAYLOAD_KEYS: '' } : {}) },
+});
 
 const em = () => h.app.runtime.deps.orm.em.fork();
 const contractRow = (id: string) => em().findOne(Contract, { _id: id }, { filters: false });
-/** The contract's outbox events, each checked against the event catalog. */
-const events = async (id: string) => {
-  const rows = await em().find(OutboxEvent, { entityType: 'contract', entityId: id }, { orderBy: { id: 'asc' } });
-  assertCatalogued(rows);
-  return rows;
-};
+const events = (id: string) => contractEvents(h, id);
 const statusOf = async (id: string) => (await t.http.get(`/api/v1/contracts/${id}`)).body.data;
 const waitStatus = (id: string, status: string, ms = 20_000) =>
   waitFor(async () => ((await contractRow(id))?.status === status ? statusOf(id) : null), ms, `contract ${status}`);

@@ -9,7 +9,6 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { Contract, ContractSigner } from '../contract.entity';
-import { OutboxEvent } from '../../../domain/outbox/outbox-event.entity';
 import { forkForWorkspace } from '../../../domain/orm/tenant';
 import type { Ctx } from '../../../domain/context';
 import { DomainError } from '../../../domain/errors';
@@ -23,14 +22,11 @@ import {
   action,
   chainGraph,
   createAutomation,
-  startEngineHarness,
   waitFor,
   type EngineHarness,
 } from '../../../test/support/automation-engine';
-import { createContract, linksFor, signerEmail } from './support';
-import { assertCatalogued } from '../../../test/support/outbox';
-import { startSmtp, type LocalSmtp } from '../../../test/unit/messaging/local-smtp';
-import { createMessagingDeps } from '../../../domain/messaging/factory';
+import { contractEvents, createContract, linksFor, signerEmail, withContractStack } from './support';
+import type { LocalSmtp } from '../../../test/unit/messaging/local-smtp';
 import { expectError } from '../../../test/support/expect';
 import { webhookTypeOf } from '../../../domain/webhooks/event-types';
 
@@ -42,33 +38,15 @@ let pub: HttpClient;
 /** RECORD_CONTRACT_FIXTURE=1 writes the extension's history (plain payloads) as a replay fixture. */
 const RECORD = process.env.RECORD_CONTRACT_FIXTURE === '1';
 
-beforeAll(async () => {
-  smtp = await startSmtp();
-  h = await startEngineHarness({
-    SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
-    MAIL_FROM: 'CRM <crm@example.test>',
-    SECRETS_ENCRYPTION_KEY: 'test-encryption-key-for-webhook-secrets',
-    ...(RECORD ? { TEMPORAL_PAYLOAD_KEYS: '' } : {}),
-  });
-  h.messaging = createMessagingDeps(h.app.config);
-  await h.startWorker();
-  t = await h.app.tenant('Contract changes');
-  pub = new HttpClient(h.app.baseUrl);
-}, 90_000);
-afterAll(async () => {
-  await h?.close();
-  h?.messaging?.close();
-  await smtp?.close();
-}, 90_000);
+withContractStack((s) => ({ h, smtp, t, pub } = s), {
+  tenant: 'Contract changes',
+  env: RECORD ? { TEMPORAL_PAYLOAD_KEYS: '' } : {},
+});
 
 const em = () => h.app.runtime.deps.orm.em.fork();
 const contractRow = (id: string) => em().findOne(Contract, { _id: id }, { filters: false });
 const signerRow = (id: string) => em().findOne(ContractSigner, { _id: id }, { filters: false });
-const events = async (id: string) => {
-  const rows = await em().find(OutboxEvent, { entityType: 'contract', entityId: id }, { orderBy: { id: 'asc' } });
-  assertCatalogued(rows);
-  return rows;
-};
+const events = (id: string) => contractEvents(h, id);
 const statusOf = async (id: string) => (await t.http.get(`/api/v1/contracts/${id}`)).body.data;
 const waitLinks = (email: string, n = 1) =>
   waitFor(

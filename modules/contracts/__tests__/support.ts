@@ -1,7 +1,62 @@
 import { simpleParser } from 'mailparser';
-import type { HttpClient } from '../../../test/support/app';
-import type { LocalSmtp } from '../../../test/unit/messaging/local-smtp';
+import { createMessagingDeps } from '../../../domain/messaging/factory';
+import { OutboxEvent } from '../../../domain/outbox/outbox-event.entity';
+import { HttpClient, type Tenant } from '../../../test/support/app';
+import { startEngineHarness, type EngineHarness } from '../../../test/support/automation-engine';
+import { assertCatalogued } from '../../../test/support/outbox';
+import { startSmtp, type LocalSmtp } from '../../../test/unit/messaging/local-smtp';
 import { unique } from '../../../test/support/unique';
+
+/** What a contract suite runs against (withContractStack). */
+export interface ContractStack {
+  h: EngineHarness;
+  smtp: LocalSmtp;
+  t: Tenant;
+  /** An anonymous client for the public signing pages. */
+  pub: HttpClient;
+}
+
+/**
+ * The set-up the contract suites share: a local SMTP server, the engine harness mailing through it (with `env` over
+ * the mail settings and the webhook secret key) and its worker, and one tenant, handed to `set` before the file's
+ * tests; all closed after them.
+ */
+export function withContractStack(
+  set: (s: ContractStack) => void,
+  opts: { tenant: string; env?: Record<string, string> },
+): void {
+  let stack: Partial<ContractStack> = {};
+  beforeAll(async () => {
+    const smtp = await startSmtp();
+    stack = { smtp };
+    const h = await startEngineHarness({
+      SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
+      MAIL_FROM: 'CRM <crm@example.test>',
+      SECRETS_ENCRYPTION_KEY: 'test-encryption-key-for-webhook-secrets',
+      ...opts.env,
+    });
+    stack.h = h;
+    // The worker's SMTP pool is closed with the harness, so the local SMTP server can stop.
+    h.messaging = createMessagingDeps(h.app.config);
+    await h.startWorker();
+    stack.t = await h.app.tenant(opts.tenant);
+    stack.pub = new HttpClient(h.app.baseUrl);
+    set(stack as ContractStack);
+  }, 90_000);
+  afterAll(async () => {
+    await stack.h?.close();
+    stack.h?.messaging?.close();
+    await stack.smtp?.close();
+  }, 90_000);
+}
+
+/** A contract's outbox events (oldest first), each checked against the event catalog. */
+export async function contractEvents(h: EngineHarness, id: string): Promise<OutboxEvent[]> {
+  const em = h.app.runtime.deps.orm.em.fork();
+  const rows = await em.find(OutboxEvent, { entityType: 'contract', entityId: id }, { orderBy: { id: 'asc' } });
+  assertCatalogued(rows);
+  return rows;
+}
 
 /** Tokens from the signing links e-mailed to `email` (oldest first), read from the local SMTP server. */
 export async function linksFor(smtp: LocalSmtp, email: string, path = ''): Promise<string[]> {

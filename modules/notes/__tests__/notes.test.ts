@@ -3,7 +3,7 @@ import { withTestApp } from '../../../test/support/suites';
 import { factories, makeCompany } from '../../../test/support/factories';
 import { eventsFor } from '../../../test/support/outbox';
 import { unknownParentCases } from '../../../test/support/references';
-import { expectError, expectRejectedCreate } from '../../../test/support/expect';
+import { expectCreated, expectError, expectRejectedCreate } from '../../../test/support/expect';
 
 let app: TestApp;
 let t: Tenant;
@@ -28,9 +28,7 @@ describe('POST /api/v1/notes', () => {
       content: '<p>Met <b>Ada</b> at the fair</p>',
       company: companyId,
     });
-    expect(res.status).toBe(201);
-    const note = res.body.data;
-    expect(note).toMatchObject({
+    const note = expectCreated(res, {
       content: '<p>Met <b>Ada</b> at the fair</p>',
       company: companyId,
       personRef: null,

@@ -1,7 +1,7 @@
 import { startTestApp, type Tenant, type TestApp } from '../../../test/support/app';
 import { factories, makeCompany } from '../../../test/support/factories';
 import { eventsFor } from '../../../test/support/outbox';
-import { expectError } from '../../../test/support/expect';
+import { expectCreated, expectError } from '../../../test/support/expect';
 
 let app: TestApp;
 let t: Tenant;
@@ -172,9 +172,7 @@ describe('POST /projects/from-template', () => {
         ],
       },
     });
-    expect(res.status).toBe(201);
-    const p = res.body.data;
-    expect(p).toMatchObject({
+    const p = expectCreated(res, {
       title: 'Shop for Acme',
       description: 'From the template',
       priority: 'high',
