@@ -2,7 +2,7 @@ import { createTransport } from 'nodemailer';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { parseSecretsKey } from '../shared/secret-box';
 import type { EmailTransport, Mailbox } from '../messaging/ports';
-import { createSmtpTransport, smtpDeliveryError, type SmtpTransportOptions } from '../messaging/smtp-transport';
+import { createSmtpTransport, smtpDeliveryError, type SmtpTransportOptions } from '../../adapters/smtp/smtp-transport';
 import type { EmailAccount } from './email-account.entity';
 import { accountSecrets, findAccountForOperator } from './email-accounts.service';
 

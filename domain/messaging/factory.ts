@@ -7,7 +7,7 @@ import type { SafeFetch } from '../net/safe-fetch';
 import { createHttpSmsGateway } from './http-sms-gateway';
 import type { EmailTransport, SmsGateway } from './ports';
 import { smsSettings, smtpSettings } from './settings';
-import { createSmtpTransport } from './smtp-transport';
+import { createSmtpTransport } from '../../adapters/smtp/smtp-transport';
 
 export interface MessagingDeps {
   transport: EmailTransport;

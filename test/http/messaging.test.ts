@@ -8,7 +8,7 @@ import { createMessagingDeps } from '../../domain/messaging/factory';
 import { createHttpSmsGateway } from '../../domain/messaging/http-sms-gateway';
 import { OutboundMessage } from '../../domain/messaging/outbound-message.entity';
 import { sendSms, type SendSmsInput } from '../../domain/messaging/sms.service';
-import { createSmtpTransport } from '../../domain/messaging/smtp-transport';
+import { createSmtpTransport } from '../../adapters/smtp/smtp-transport';
 import { loadConfig } from '../../domain/config';
 import { ormConfig } from '../../domain/orm/config';
 import { forkForWorkspace } from '../../domain/orm/tenant';
