@@ -6,7 +6,7 @@ import type { Ctx } from '../context';
 import { DomainError, validation } from '../errors';
 import { newId } from '../ids';
 import type { FileDeps } from './files.service';
-import type { LocalFileStorage } from './local-storage';
+import type { LocalFileStorage } from '../../adapters/storage/local-storage';
 import { tooLarge } from './receive-upload';
 import { CAPTURE_TYPES, type PresignInput } from './captures.schemas';
 import { sniffContentType } from './sniff';

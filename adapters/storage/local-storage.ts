@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { FileStorage, LocalObject, SignedUpload, SignedUrl } from './storage';
-import type { UrlSigner } from './signed-token';
+import type { FileStorage, LocalObject, SignedUpload, SignedUrl } from '../../domain/files/storage';
+import type { UrlSigner } from '../../domain/files/signed-token';
 
 const KEY_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]*(\/[A-Za-z0-9][A-Za-z0-9_.-]*)*$/;
 
