@@ -5,7 +5,7 @@ import type { Ctx } from '../../domain/context';
 import { DeliveryError } from '../../domain/messaging/delivery-error';
 import { sendEmail, type EmailDeps, type SendEmailInput } from '../../domain/messaging/email.service';
 import { createMessagingDeps } from '../../domain/messaging/factory';
-import { createHttpSmsGateway } from '../../domain/messaging/http-sms-gateway';
+import { createHttpSmsGateway } from '../../adapters/sms/http-sms-gateway';
 import { OutboundMessage } from '../../domain/messaging/outbound-message.entity';
 import { sendSms, type SendSmsInput } from '../../domain/messaging/sms.service';
 import { createSmtpTransport } from '../../adapters/smtp/smtp-transport';
