@@ -46,7 +46,7 @@ module.exports = {
           '^domain/messaging/factory\\.ts$',
           // smsGatewayFromConfig: the SMS gateway alone, for the API (no SMTP pool).
           '^domain/messaging/sms-gateway\\.ts$',
-          // createAccountTransports: one pooled SMTP transport per connected mailbox, built from its row.
+          // createAccountTransports (one pooled SMTP transport per mailbox row) and testEmailAccount (its probes).
           '^domain/email/account-transports\\.ts$',
           // fileStorageFor / localStorageFor: the S3 or local store FILE_STORAGE selects.
           '^domain/files/storage-factory\\.ts$',
