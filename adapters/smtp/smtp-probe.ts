@@ -6,8 +6,8 @@ export interface SmtpProbeLogin {
   port: number;
   secure: boolean;
   /** No user: the server is tried without AUTH. */
-  user: string | null;
-  password: string | undefined;
+  user?: string | null;
+  password?: string;
 }
 
 /** One SMTP login (connect, TLS, AUTH when a user is set) that sends nothing: ok, or why not. */

@@ -50,4 +50,6 @@ export interface LocalUploadTarget extends FileStorage {
   readonly signer: UrlSigner;
   /** A folder on the same file system as the objects (a staged upload is renamed into place). */
   stagingDir(): string;
+  /** The local driver moves the staged file into place and needs neither its size nor its type. */
+  put(key: string, source: { path: string }): Promise<void>;
 }
