@@ -19,6 +19,50 @@ module.exports = {
       to: { path: '^(api|activities|workflows|search|temporal)/' },
     },
     {
+      name: 'adapters-below-the-engines',
+      severity: 'error',
+      comment:
+        'adapters/ implement ports by talking to an outside system (SMTP, IMAP, S3, cloud drives, AI, SMS, registry, webhooks): they import the port types and shared helpers of domain/, never api/, activities/, workflows/, temporal/, search/, bin/ or a module folder.',
+      from: { path: '^adapters/' },
+      to: { path: '^(api|activities|workflows|temporal|search|bin|modules)/' },
+    },
+    {
+      name: 'adapters-not-services',
+      severity: 'error',
+      comment:
+        'An adapter knows its port, not the features behind it: no domain service or entity (take what it needs as a parameter).',
+      from: { path: '^adapters/' },
+      to: { path: '^domain/.+\\.(service|entity)\\.ts$' },
+    },
+    {
+      name: 'features-not-adapters',
+      severity: 'error',
+      comment:
+        'Feature code depends on ports, not on their implementations: only the factories that choose an adapter from the configuration import adapters/ (the composition roots api/bootstrap.ts and bin/ may too).',
+      from: {
+        path: '^(domain|modules)/',
+        pathNot: [
+          // createMessagingDeps: the SMTP transport and the SMS gateway AppConfig configures.
+          '^domain/messaging/factory\\.ts$',
+          // smsGatewayFromConfig: the SMS gateway alone, for the API (no SMTP pool).
+          '^domain/messaging/sms-gateway\\.ts$',
+          // createAccountTransports (one pooled SMTP transport per mailbox row) and testEmailAccount (its probes).
+          '^domain/email/account-transports\\.ts$',
+          // fileStorageFor / localStorageFor: the S3 or local store FILE_STORAGE selects.
+          '^domain/files/storage-factory\\.ts$',
+          // providerFor: the OneDrive or Google Drive provider, built once per config.
+          '^domain/files/cloud/cloud\\.service\\.ts$',
+          // createAiProvider: the OpenAI-compatible provider AI_* configures.
+          '^domain/ai/factory\\.ts$',
+          // Not factories: the outbox subscriber and the retry attempt call the HTTP sender directly (no sender
+          // port is injected yet; their deps take only the fetch it uses). Listed so that no other file joins them.
+          '^domain/webhooks/(subscriber|attempts)\\.ts$',
+          '^modules/[a-z-]+/__tests__/',
+        ],
+      },
+      to: { path: '^adapters/' },
+    },
+    {
       name: 'core-not-modules',
       severity: 'error',
       comment:

@@ -99,6 +99,7 @@ export default defineConfig(
               group: [
                 '**/activities',
                 '**/activities/**',
+                '**/adapters/**',
                 '**/api',
                 '**/api/**',
                 '**/search',
@@ -128,6 +129,26 @@ export default defineConfig(
               regex: '(^|/)modules/[\\w-]+/(?![\\w-]+\\.(messages|workflow)$)|^\\./(?![\\w-]+\\.(messages|workflow)$)',
               message: workflowSandboxMessage,
               allowTypeImports: true,
+            },
+          ],
+        },
+      ],
+    },
+  },
+
+  {
+    // adapters/ implement domain ports with outside systems; like domain/, no Koa and no Temporal (those adapters
+    // live in api/ and temporal/).
+    files: ['adapters/**/*.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          patterns: [
+            {
+              group: ['koa', 'koa-*', '@koa/*', '@temporalio/*'],
+              message:
+                'adapters/ never import Koa or @temporalio/*: they implement a domain port for one outside system.',
             },
           ],
         },

@@ -13,7 +13,7 @@ import { createMeiliClient, meiliHealthy } from '../search/meili';
 import { createTemporalClient } from '../temporal/client';
 import { createSequenceWorkflowPort } from '../temporal/sequence-client';
 import { createSmsScheduler } from '../temporal/sms-client';
-import { createHttpRegistry } from '../domain/lookups/registry';
+import { createHttpRegistry } from '../adapters/registry/cvr-registry';
 import { eidProviderFromConfig } from '../modules/contracts';
 import { createCustomObjectSearch } from '../search/custom-objects';
 import { createIndexFreshness } from '../search/freshness';

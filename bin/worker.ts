@@ -365,7 +365,7 @@ async function main(): Promise<void> {
       if (polling) return;
       polling = true;
       // Loaded on the first pass: imapflow is not needed to poll Temporal.
-      Promise.all([import('../domain/email/imap-poll'), import('../domain/email/imap-source')])
+      Promise.all([import('../domain/email/imap-poll'), import('../adapters/imap/imap-source')])
         .then(([{ pollAllImapAccounts }, { imapflowSource }]) =>
           pollAllImapAccounts(orm.em, config.secretsKey, imapflowSource, log.child({ component: 'imap' })),
         )

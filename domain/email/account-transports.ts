@@ -1,8 +1,8 @@
-import { createTransport } from 'nodemailer';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { parseSecretsKey } from '../shared/secret-box';
 import type { EmailTransport, Mailbox } from '../messaging/ports';
-import { createSmtpTransport, smtpDeliveryError, type SmtpTransportOptions } from '../messaging/smtp-transport';
+import { probeSmtp } from '../../adapters/smtp/smtp-probe';
+import { createSmtpTransport, type SmtpTransportOptions } from '../../adapters/smtp/smtp-transport';
 import type { EmailAccount } from './email-account.entity';
 import { accountSecrets, findAccountForOperator } from './email-accounts.service';
 
@@ -68,60 +68,30 @@ export async function testEmailAccount(
 ): Promise<{ id: string; status: string } & ProbeResult> {
   const { em, account } = await findAccountForOperator(rootEm, workspaceId, id);
   const secrets = accountSecrets(account, parseSecretsKey(secretsKey));
-  const smtp = await (async () => {
-    const t = createTransport({
-      host: account.smtpHost,
-      port: account.smtpPort,
-      secure: account.smtpSecure,
-      connectionTimeout: 10_000,
-      greetingTimeout: 10_000,
-      socketTimeout: 15_000,
-      ...(account.smtpUser ? { auth: { user: account.smtpUser, pass: secrets.smtpPassword ?? '' } } : {}),
-    });
-    try {
-      await t.verify();
-      return { ok: true };
-    } catch (err) {
-      return { ok: false, error: smtpDeliveryError(err, `${account.smtpHost}:${account.smtpPort}`).message };
-    } finally {
-      t.close();
-    }
-  })();
-  const imap = account.imapHost ? await probeImap(account, secrets.imapPassword) : null;
+  const smtp = await probeSmtp({
+    host: account.smtpHost,
+    port: account.smtpPort,
+    secure: account.smtpSecure,
+    user: account.smtpUser,
+    password: secrets.smtpPassword,
+  });
+  let imap: ProbeResult['imap'] = null;
+  if (account.imapHost) {
+    // Loaded on use: imapflow is not needed for the worker to start polling (bench:worker-start).
+    const { probeImap } = await import('../../adapters/imap/imap-probe');
+    const login = {
+      host: account.imapHost,
+      port: account.imapPort ?? 993,
+      secure: account.imapSecure,
+      user: account.imapUser ?? account.emailAddress,
+      password: secrets.imapPassword ?? '',
+    };
+    imap = await probeImap(login, `${account.imapHost}:${account.imapPort}`);
+  }
   const ok = smtp.ok && (imap?.ok ?? true);
   account.status = ok ? 'ok' : 'failing';
   account.lastTestedAt = new Date();
   account.lastError = ok ? null : [smtp.error, imap?.error].filter(Boolean).join('; ');
   await em.flush();
   return { id, status: account.status, smtp, imap };
-}
-
-async function probeImap(
-  account: EmailAccount,
-  password: string | undefined,
-): Promise<{ ok: boolean; error?: string }> {
-  // Loaded on use: imapflow is not needed for the worker to start polling (bench:worker-start).
-  const { ImapFlow } = await import('imapflow');
-  const client = new ImapFlow({
-    host: account.imapHost!,
-    port: account.imapPort ?? 993,
-    secure: account.imapSecure,
-    logger: false,
-    auth: { user: account.imapUser ?? account.emailAddress, pass: password ?? '' },
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 15_000,
-  });
-  client.on('error', () => undefined);
-  try {
-    await client.connect();
-    await client.logout();
-    return { ok: true };
-  } catch (err) {
-    client.close();
-    return {
-      ok: false,
-      error: `IMAP ${account.imapHost}:${account.imapPort}: ${err instanceof Error ? err.message : String(err)}`,
-    };
-  }
 }

@@ -12,7 +12,7 @@ import { EmailAccount } from './email-account.entity';
 import { accountSecrets } from './email-accounts.service';
 import { inboundCtx, receiveRawEmail } from './inbound.service';
 
-/** What the poller needs from an IMAP server (adapter: imap-source.ts with imapflow; tests: a fake). */
+/** What the poller needs from an IMAP server (adapter: adapters/imap/imap-source.ts; tests: a fake). */
 export interface ImapSource {
   /** Opens INBOX: its UIDVALIDITY. */
   open(): Promise<{ uidValidity: string }>;

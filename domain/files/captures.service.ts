@@ -6,7 +6,7 @@ import type { Ctx } from '../context';
 import { DomainError, validation } from '../errors';
 import { newId } from '../ids';
 import type { FileDeps } from './files.service';
-import type { LocalFileStorage } from './local-storage';
+import type { LocalUploadTarget } from './storage';
 import { tooLarge } from './receive-upload';
 import { CAPTURE_TYPES, type PresignInput } from './captures.schemas';
 import { sniffContentType } from './sniff';
@@ -48,7 +48,7 @@ export async function presignCaptures(ctx: Ctx, deps: FileDeps, input: PresignIn
  * must be that type (declared and sniffed) and within the limit. Staged, then renamed into place.
  */
 export async function receiveSignedUpload(
-  storage: LocalFileStorage,
+  storage: LocalUploadTarget,
   maxBytes: number,
   token: string,
   request: { contentType: string; stream: Readable },

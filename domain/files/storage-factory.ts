@@ -1,6 +1,6 @@
 import type { AppConfig } from '../config';
-import { LocalFileStorage } from './local-storage';
-import { S3FileStorage } from './s3-storage';
+import { LocalFileStorage } from '../../adapters/storage/local-storage';
+import { S3FileStorage } from '../../adapters/storage/s3-storage';
 import { UrlSigner } from './signed-token';
 import type { FileStorage } from './storage';
 

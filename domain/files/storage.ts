@@ -1,4 +1,5 @@
 import type { Readable } from 'node:stream';
+import type { UrlSigner } from './signed-token';
 
 /** A signed URL and when it stops working. */
 export interface SignedUrl {
@@ -42,4 +43,13 @@ export interface FileStorage {
 export interface LocalObject {
   stream: Readable;
   size: number;
+}
+
+/** What receiving a local signed upload needs from the local driver (adapters/storage/local-storage.ts). */
+export interface LocalUploadTarget extends FileStorage {
+  readonly signer: UrlSigner;
+  /** A folder on the same file system as the objects (a staged upload is renamed into place). */
+  stagingDir(): string;
+  /** The local driver moves the staged file into place and needs neither its size nor its type. */
+  put(key: string, source: { path: string }): Promise<void>;
 }

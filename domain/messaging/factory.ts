@@ -4,10 +4,10 @@ import { trackingKey, type TrackingConfig } from '../email/tracking';
 import { parseSecretsKey } from '../shared/secret-box';
 import { DomainError } from '../errors';
 import type { SafeFetch } from '../net/safe-fetch';
-import { createHttpSmsGateway } from './http-sms-gateway';
+import { createHttpSmsGateway } from '../../adapters/sms/http-sms-gateway';
 import type { EmailTransport, SmsGateway } from './ports';
 import { smsSettings, smtpSettings } from './settings';
-import { createSmtpTransport } from './smtp-transport';
+import { createSmtpTransport } from '../../adapters/smtp/smtp-transport';
 
 export interface MessagingDeps {
   transport: EmailTransport;

@@ -1,4 +1,4 @@
-/** The ports the messaging services send through; adapters: smtp-transport.ts, http-sms-gateway.ts. */
+/** The ports the messaging services send through; adapters: adapters/smtp/, adapters/sms/. */
 
 export interface Mailbox {
   address: string;

@@ -1,7 +1,7 @@
 import type { AppConfig } from '../config';
 import type { SafeFetch } from '../net/safe-fetch';
 import { unconfiguredGateway } from './factory';
-import { createHttpSmsGateway } from './http-sms-gateway';
+import { createHttpSmsGateway } from '../../adapters/sms/http-sms-gateway';
 import type { SmsGateway } from './ports';
 import { smsSettings } from './settings';
 

@@ -3,7 +3,8 @@ import type { AppConfig } from '../config';
 import type { SafeFetch } from '../net/safe-fetch';
 import { webhookIdOf } from './ports';
 import { openSecret } from './secrets';
-import { sendWebhook, type AttemptResult } from './sender';
+import { sendWebhook } from '../../adapters/webhooks/http-sender';
+import type { AttemptResult } from './sender';
 import type { WebhookDelivery, WebhookSubscription } from './webhook.entity';
 
 /**

@@ -9,7 +9,8 @@ import { createLimiter, mapLimited } from '../shared/concurrency';
 import { recordOnSubscription, recordSuccesses, signingSecrets } from './attempts';
 import { subscribedTo, webhookTypeOf } from './event-types';
 import type { WebhookRetryPort } from './ports';
-import { sendWebhook, type AttemptResult } from './sender';
+import { sendWebhook } from '../../adapters/webhooks/http-sender';
+import type { AttemptResult } from './sender';
 import { webhookIdOf } from './ports';
 
 export interface WebhookSubscriberDeps {

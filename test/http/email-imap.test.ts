@@ -1,7 +1,7 @@
 /**
  * IMAP polling against a fake server (ImapSource): what the poller asks for, what it stores, and
  * that UID position plus Message-ID dedupe make every pass idempotent. The imapflow adapter itself
- * (domain/email/imap-source.ts) is not exercised here: no IMAP server can be installed on this machine.
+ * (adapters/imap/imap-source.ts) is not exercised here: no IMAP server can be installed on this machine.
  */
 import { EmailAccount } from '../../domain/email/email-account.entity';
 import { pollAllImapAccounts, pollImapAccount, type ImapLogin, type ImapSource } from '../../domain/email/imap-poll';

@@ -18,8 +18,8 @@ import {
   type CreateKind,
 } from './cloud-provider';
 import { CLOUD_ENV_VARS, type OAuthProviderEnv } from './cloud-settings';
-import { GoogleDriveProvider } from './google-drive';
-import { OneDriveProvider } from './onedrive';
+import { GoogleDriveProvider } from '../../../adapters/storage/cloud/google-drive';
+import { OneDriveProvider } from '../../../adapters/storage/cloud/onedrive';
 
 export const PROVIDER_LABELS: Record<CloudProviderId, string> = {
   onedrive: 'Microsoft OneDrive',

@@ -1,6 +1,6 @@
 import { loadConfig } from '../../../domain/config';
 import { createAiProvider } from '../../../domain/ai/factory';
-import { createOpenAiCompatibleProvider } from '../../../domain/ai/openai-compatible';
+import { createOpenAiCompatibleProvider } from '../../../adapters/ai/openai-compatible';
 import { json, startHttp, type LocalHttp } from '../messaging/local-http';
 
 let api: LocalHttp;

@@ -5,7 +5,7 @@ import {
   normalizeHandle,
   normalizeProfileUrl,
 } from '../../../domain/lookups/normalize';
-import { parseRegistryAnswer } from '../../../domain/lookups/registry';
+import { parseRegistryAnswer } from '../../../adapters/registry/cvr-registry';
 
 describe('normalizeDomain', () => {
   it.each([

@@ -1,5 +1,5 @@
 import { DeliveryError } from '../../../domain/messaging/delivery-error';
-import { createHttpSmsGateway } from '../../../domain/messaging/http-sms-gateway';
+import { createHttpSmsGateway } from '../../../adapters/sms/http-sms-gateway';
 import { json, startHttp, type LocalHttp } from './local-http';
 
 let server: LocalHttp;

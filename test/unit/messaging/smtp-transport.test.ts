@@ -1,7 +1,7 @@
 import { DeliveryError } from '../../../domain/messaging/delivery-error';
 import type { EmailMessage } from '../../../domain/messaging/ports';
 import type { SmtpSettings } from '../../../domain/messaging/settings';
-import { createSmtpTransport } from '../../../domain/messaging/smtp-transport';
+import { createSmtpTransport } from '../../../adapters/smtp/smtp-transport';
 import { closedPort, startDroppingSmtp, startSmtp, type LocalSmtp } from './local-smtp';
 
 const from = { address: 'crm@sender.example', name: 'Acme CRM' };

@@ -1,7 +1,13 @@
-import { validation } from '../../errors';
-import type { SafeFetch } from '../../net/safe-fetch';
-import type { BrowseQuery, CloudAccount, CloudItem, CloudStorageProvider, CreateKind } from './cloud-provider';
-import type { CloudEnv } from './cloud-settings';
+import { validation } from '../../../domain/errors';
+import type { SafeFetch } from '../../../domain/net/safe-fetch';
+import type {
+  BrowseQuery,
+  CloudAccount,
+  CloudItem,
+  CloudStorageProvider,
+  CreateKind,
+} from '../../../domain/files/cloud/cloud-provider';
+import type { CloudEnv } from '../../../domain/files/cloud/cloud-settings';
 import { OAuthJsonClient } from './oauth-client';
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- provider JSON, every field read defensively

@@ -1,8 +1,8 @@
 import { createTransport } from 'nodemailer';
-import { DomainError } from '../errors';
-import { DeliveryError } from './delivery-error';
-import type { EmailMessage, EmailSendResult, EmailTransport, Mailbox } from './ports';
-import type { SmtpSettings } from './settings';
+import { DomainError } from '../../domain/errors';
+import { DeliveryError } from '../../domain/messaging/delivery-error';
+import type { EmailMessage, EmailSendResult, EmailTransport, Mailbox } from '../../domain/messaging/ports';
+import type { SmtpSettings } from '../../domain/messaging/settings';
 
 /** Nodemailer's error fields this adapter reads (see nodemailer's NodemailerError). */
 interface SmtpError extends NodeJS.ErrnoException {

@@ -1,13 +1,13 @@
-import { DomainError } from '../errors';
-import { safeFetch as defaultFetch, type SafeFetch } from '../net/safe-fetch';
+import { DomainError } from '../../domain/errors';
+import { safeFetch as defaultFetch, type SafeFetch } from '../../domain/net/safe-fetch';
 import {
   validateAiRequest,
   type AiCompletion,
   type AiCompletionRequest,
   type AiProvider,
   type AiUsage,
-} from './ai-provider';
-import { parseJsonOutput, toStrictSchema } from './json-output';
+} from '../../domain/ai/ai-provider';
+import { parseJsonOutput, toStrictSchema } from '../../domain/ai/json-output';
 
 /**
  * OpenAI-compatible chat completions: POST `${baseUrl}/chat/completions` with a bearer key.

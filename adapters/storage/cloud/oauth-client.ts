@@ -1,5 +1,5 @@
-import { DomainError } from '../../errors';
-import type { SafeFetch } from '../../net/safe-fetch';
+import { DomainError } from '../../../domain/errors';
+import type { SafeFetch } from '../../../domain/net/safe-fetch';
 
 /** JSON over the guarded client with a bearer token refreshed from a long-lived refresh token. */
 export class OAuthJsonClient {

@@ -9,9 +9,9 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { DomainError } from '../errors';
-import type { S3Env } from './settings';
-import type { FileStorage, SignedUpload, SignedUrl } from './storage';
+import { DomainError } from '../../domain/errors';
+import type { S3Env } from '../../domain/files/settings';
+import type { FileStorage, SignedUpload, SignedUrl } from '../../domain/files/storage';
 
 /** RFC 6266 attachment header with an ASCII fallback and the UTF-8 name. */
 export function contentDisposition(filename: string): string {

@@ -1,6 +1,6 @@
-/** The imapflow adapter of ImapSource (imap-poll.ts): INBOX, UID ranges, raw message sources. */
+/** The imapflow adapter of ImapSource (domain/email/imap-poll.ts): INBOX, UID ranges, raw message sources. */
 import { ImapFlow } from 'imapflow';
-import type { ImapLogin, ImapSource } from './imap-poll';
+import type { ImapLogin, ImapSource } from '../../domain/email/imap-poll';
 
 export function imapflowSource(login: ImapLogin): ImapSource {
   const client = new ImapFlow({

@@ -1,8 +1,8 @@
-import { DomainError } from '../errors';
-import { safeFetch as defaultFetch, type SafeFetch } from '../net/safe-fetch';
-import { DeliveryError } from './delivery-error';
-import type { SmsGateway, SmsMessage, SmsSendResult } from './ports';
-import type { SmsSettings } from './settings';
+import { DomainError } from '../../domain/errors';
+import { safeFetch as defaultFetch, type SafeFetch } from '../../domain/net/safe-fetch';
+import { DeliveryError } from '../../domain/messaging/delivery-error';
+import type { SmsGateway, SmsMessage, SmsSendResult } from '../../domain/messaging/ports';
+import type { SmsSettings } from '../../domain/messaging/settings';
 
 /**
  * Generic HTTP SMS gateway. Contract (README "SMS gateway"):

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { FileStorage, LocalObject, SignedUpload, SignedUrl } from './storage';
-import type { UrlSigner } from './signed-token';
+import type { LocalObject, LocalUploadTarget, SignedUpload, SignedUrl } from '../../domain/files/storage';
+import type { UrlSigner } from '../../domain/files/signed-token';
 
 const KEY_RE = /^[A-Za-z0-9][A-Za-z0-9_.-]*(\/[A-Za-z0-9][A-Za-z0-9_.-]*)*$/;
 
@@ -13,7 +13,7 @@ export const LOCAL_UPLOAD_PATH = '/api/files/upload';
  * Objects as files under `<dir>/objects/<key>`, written by rename from `<dir>/.staging`, so a
  * reader never sees half a file. Download and upload URLs point at the API with an HMAC token.
  */
-export class LocalFileStorage implements FileStorage {
+export class LocalFileStorage implements LocalUploadTarget {
   readonly driver = 'local' as const;
 
   constructor(
