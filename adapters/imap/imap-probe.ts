@@ -1,19 +1,9 @@
-import { ImapFlow } from 'imapflow';
 import type { ImapLogin } from '../../domain/email/imap-poll';
+import { imapClient } from './imap-source';
 
 /** One IMAP login and logout: ok, or the error prefixed with `IMAP <label>:`. */
 export async function probeImap(login: ImapLogin, label: string): Promise<{ ok: boolean; error?: string }> {
-  const client = new ImapFlow({
-    host: login.host,
-    port: login.port,
-    secure: login.secure,
-    logger: false,
-    auth: { user: login.user, pass: login.password },
-    connectionTimeout: 10_000,
-    greetingTimeout: 10_000,
-    socketTimeout: 15_000,
-  });
-  client.on('error', () => undefined);
+  const client = imapClient(login, 15_000);
   try {
     await client.connect();
     await client.logout();

@@ -2,7 +2,8 @@
 import { ImapFlow } from 'imapflow';
 import type { ImapLogin, ImapSource } from '../../domain/email/imap-poll';
 
-export function imapflowSource(login: ImapLogin): ImapSource {
+/** An imapflow client for `login` (quiet, bounded timeouts; errors surface through the awaited calls). */
+export function imapClient(login: ImapLogin, socketTimeoutMs: number): ImapFlow {
   const client = new ImapFlow({
     host: login.host,
     port: login.port,
@@ -11,9 +12,14 @@ export function imapflowSource(login: ImapLogin): ImapSource {
     auth: { user: login.user, pass: login.password },
     connectionTimeout: 10_000,
     greetingTimeout: 10_000,
-    socketTimeout: 60_000,
+    socketTimeout: socketTimeoutMs,
   });
   client.on('error', () => undefined);
+  return client;
+}
+
+export function imapflowSource(login: ImapLogin): ImapSource {
+  const client = imapClient(login, 60_000);
   return {
     async open() {
       await client.connect();
