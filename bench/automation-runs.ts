@@ -152,3 +152,33 @@ export async function latencyLegs(
   }
   return [...legs].map(([k, v]) => `${k} ${percentile(v, 50)}`).join(', ');
 }
+
+/**
+ * B's event → first action over time (diagnosis of a tail): per `bucketMs` after `origin` (when A's burst began),
+ * the count, median and worst of the runs whose event committed then.
+ */
+export async function latencyOverTime(
+  pool: pg.Pool,
+  automationId: string,
+  committed: Map<string, number>,
+  origin: number,
+  bucketMs = 10_000,
+): Promise<string> {
+  const { rows } = await pool.query<{ entity_id: string; first_action: Date | null }>(
+    `select e.entity_id,
+            (select min(s.started_at) from automation_step s where s.execution_id = e.id and s.node_type = 'action') as first_action
+     from automation_execution e where e.automation_id = $1 and e.entity_id = any($2)`,
+    [automationId, [...committed.keys()]],
+  );
+  const buckets = new Map<number, number[]>();
+  for (const r of rows) {
+    if (!r.first_action) continue;
+    const at = committed.get(r.entity_id)!;
+    const k = Math.floor((at - origin) / bucketMs);
+    buckets.set(k, [...(buckets.get(k) ?? []), r.first_action.getTime() - at]);
+  }
+  return [...buckets]
+    .sort(([a], [b]) => a - b)
+    .map(([k, v]) => `${(k * bucketMs) / 1000}s: n=${v.length} p50=${percentile(v, 50)} max=${Math.max(...v)}`)
+    .join('; ');
+}

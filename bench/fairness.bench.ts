@@ -48,6 +48,7 @@ import {
   engineLatencies,
   executionCounts,
   latencyLegs,
+  latencyOverTime,
 } from './automation-runs';
 import { benchLog, runBench } from './bench-stack';
 import { figures, poller, sleep } from './stats';
@@ -184,6 +185,7 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
           await sleep(Math.max(0, B_INTERVAL_MS - (Date.now() - at)));
         }
       })();
+      const burstAt = Date.now();
       const aCommitted = await createLeads(orm, { actor: a.actor }, BURST, BATCHES);
       await completed(a, 'a', BURST);
       aDone = true;
@@ -193,6 +195,7 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
       const bRuns = await engineLatencies(pool, b.automationId, bCommitted);
       const aFig = figures(aRuns.starts, aRuns.ends);
       log(`${label}: B's legs, median ms: ${await latencyLegs(pool, b.automationId, bCommitted)}`);
+      log(`${label}: B's first action over time: ${await latencyOverTime(pool, b.automationId, bCommitted, burstAt)}`);
       log(
         `${label}: A ${aFig.perS.toFixed(1)} runs/s (${aFig.wallMs} ms); B ${bCommitted.size} events, first action ` +
           `p50 ${bRuns.firstActionP50} ms, p95 ${bRuns.firstActionP95} ms (load ${loadavg()[0]!.toFixed(1)})`,
