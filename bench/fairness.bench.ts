@@ -25,6 +25,7 @@ import { loadavg } from 'node:os';
 import pg from 'pg';
 import { createActivities } from '../activities';
 import { createRunStarter, type RunStarter } from '../domain/automations/engine/starter';
+import { inFlightLimit } from '../domain/automations/engine/in-flight';
 import { SCOPES, type Actor } from '../domain/context';
 import { loadConfig } from '../domain/config';
 import { newId } from '../domain/ids';
@@ -134,9 +135,7 @@ async function run(stack: RunningStack | undefined): Promise<string[]> {
           orm,
           log: appLog,
           workflows,
-          inFlight: fairShare
-            ? { cap: config.automationMaxInFlightPerWorkspace, windowS: config.automationInFlightWindowS }
-            : undefined,
+          inFlight: fairShare ? inFlightLimit(config) : undefined,
         },
         { connectionString: config.databaseUrl, workspaceIds: () => [a.workspaceId, b.workspaceId] },
       );

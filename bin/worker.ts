@@ -14,6 +14,7 @@ import { createSequenceWorkflowPort } from '../temporal/sequence-client';
 import { WORKFLOW_KINDS } from '../domain/modules';
 import { reconcileSchedules } from '../domain/automations/engine/schedules';
 import { createRunStarter } from '../domain/automations/engine/starter';
+import { inFlightLimit } from '../domain/automations/engine/in-flight';
 import type { SequenceEngineDeps } from '../domain/sequences/ports';
 import { enrollmentStartQueue } from '../domain/sequences/start-queue';
 import { contractStartQueue } from '../modules/contracts';
@@ -289,7 +290,7 @@ async function main(): Promise<void> {
       orm,
       log,
       workflows: deps.workflows,
-      inFlight: { cap: config.automationMaxInFlightPerWorkspace, windowS: config.automationInFlightWindowS },
+      inFlight: inFlightLimit(config),
     },
     {
       connectionString: config.databaseUrl,

@@ -9,6 +9,7 @@ import { portedSubscriberGroup } from '../outbox/subscriber-groups';
 import { automationExecutionKind, automationScheduleTickKind } from '../workflow-kinds';
 import { automationResource } from './automations.resource';
 import { automationSubscribers } from './engine/subscribers';
+import { inFlightLimit } from './engine/in-flight';
 
 /** Automations: definitions, runs (one workflow per execution), schedules and their trigger subscribers. */
 export const automationsModule = defineModule({
@@ -47,9 +48,7 @@ export const automationsModule = defineModule({
         orm: deps.orm,
         log: deps.log.child({ component: 'automations' }),
         workflows,
-        inFlight: deps.runStarter
-          ? { cap: deps.config.automationMaxInFlightPerWorkspace, windowS: deps.config.automationInFlightWindowS }
-          : undefined,
+        inFlight: deps.runStarter ? inFlightLimit(deps.config) : undefined,
       }),
     ),
   ],

@@ -23,6 +23,7 @@ import { newId } from '../../domain/ids';
 import { createLogger } from '../../domain/logger';
 import { createOutboxDispatcher, type OutboxDispatcher } from '../../domain/outbox/dispatcher';
 import { createRunStarter, type RunStarter } from '../../domain/automations/engine/starter';
+import { inFlightLimit } from '../../domain/automations/engine/in-flight';
 import { queuedRuns } from '../../domain/intake/queue-signal';
 import { enrollmentStartQueue } from '../../domain/sequences/start-queue';
 import { contractStartQueue } from '../../modules/contracts/start-queue';
@@ -83,14 +84,7 @@ export async function startEngineHarness(env: Record<string, string> = {}): Prom
     orm: app.runtime.deps.orm,
     log,
     workflows,
-    ...(capped
-      ? {
-          inFlight: {
-            cap: app.config.automationMaxInFlightPerWorkspace,
-            windowS: app.config.automationInFlightWindowS,
-          },
-        }
-      : {}),
+    ...(capped ? { inFlight: inFlightLimit(app.config) } : {}),
   };
   let bundle: WorkflowBundleWithSourceMap | null = null;
   const workers = new Set<{

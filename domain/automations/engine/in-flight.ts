@@ -5,10 +5,11 @@
  * finishes, or until `windowS` after its start (a run parked on a long delay, or stuck in a slow step, stops
  * counting), and while the starter holds its start lease. Record events beyond the cap record their runs as `queued`
  * (outbox subscriber, subscribers.ts); the starter (starter.ts) starts a workspace's queued runs only into its free
- * room, woken when a run finishes (finish.ts), and serves the workspaces in turns (intake/fair-pick.ts).
- * docs/automations.md "Fair sharing between workspaces".
+ * room, woken when a run finishes (the finishExecution activity), and serves the workspaces in turns
+ * (intake/fair-pick.ts). docs/automations.md "Fair sharing between workspaces".
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
+import type { AppConfig } from '../../config';
 
 export interface InFlightLimit {
   /** Runs in flight per workspace (config AUTOMATION_MAX_IN_FLIGHT_PER_WORKSPACE); 0: no cap. */
@@ -16,6 +17,11 @@ export interface InFlightLimit {
   /** Seconds after its start a running run stops counting (config AUTOMATION_IN_FLIGHT_WINDOW_S). */
   windowS: number;
 }
+
+/** The configured limit (AUTOMATION_MAX_IN_FLIGHT_PER_WORKSPACE, AUTOMATION_IN_FLIGHT_WINDOW_S). */
+export const inFlightLimit = (
+  config: Pick<AppConfig, 'automationMaxInFlightPerWorkspace' | 'automationInFlightWindowS'>,
+): InFlightLimit => ({ cap: config.automationMaxInFlightPerWorkspace, windowS: config.automationInFlightWindowS });
 
 /**
  * The rows of workspace `ws` (an SQL expression) that take room, in terms of alias `r`; `withBacklog` counts every

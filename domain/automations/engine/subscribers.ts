@@ -150,6 +150,7 @@ async function startForWorkspace(
   const ready = planned
     .map((p, i) => ({ p, req: reqs[i] }))
     .filter((x): x is { p: PlannedStart; req: StartRequest } => x.req !== null && !failures.has(x.p.event.id));
+  if (!ready.length) return;
   const room = await startRoom(em, workspaceId, deps.inFlight);
   const outcomes = await startExecutions(
     deps,
