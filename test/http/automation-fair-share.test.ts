@@ -38,9 +38,10 @@ async function leadsAt(tenant: Tenant, n: number): Promise<string[]> {
 describe('runs in flight per workspace', () => {
   it(`a burst of 6 runs in one workspace: at most ${CAP} in flight, the rest queued and started as runs finish; another workspace's run starts at once`, async () => {
     const b = await h.app.tenant('Fair share B');
-    // A 1.5 s delay keeps each run in flight long enough to watch.
+    // A 4 s delay keeps each run in flight long enough to watch: longer than an outbox drain under load, so no run of
+    // the first wave finishes (and lets the starter start a queued one) before the snapshot below.
     const graph = chainGraph({ triggerType: 'record_created', config: { entityTypes: ['lead'] } }, [
-      { type: 'delay', data: { delayMinutes: 1.5 / 60 } },
+      { type: 'delay', data: { delayMinutes: 4 / 60 } },
       action('create_note', { noteContent: 'Hi {{lead.title}}' }),
     ]);
     const automationA = await createAutomation(t.http, graph);
@@ -67,13 +68,13 @@ describe('runs in flight per workspace', () => {
         maxRunning = Math.max(maxRunning, runs.filter((e) => e.status === 'running').length);
         return runs.every((e) => e.status === 'completed') ? runs : null;
       },
-      30_000,
+      45_000,
       "A's six runs to complete",
     );
     expect(done).toHaveLength(6);
     expect(maxRunning).toBeLessThanOrEqual(CAP);
     expect((await h.waitForExecution(runB!._id)).status).toBe('completed');
-  }, 60_000);
+  }, 90_000);
 
   it('a finished run wakes the starter of its process (the next queued run starts without waiting for a poll)', async () => {
     const woken: string[] = [];
