@@ -15,7 +15,7 @@ import { peopleModule } from './people/people.module';
 import { leadsModule } from './leads/leads.module';
 import { customFieldsModule } from './custom-fields/custom-fields.module';
 import { tagsModule } from '../modules/tags/tags.module';
-import { listsModule } from './lists/lists.module';
+import { listsModule } from '../modules/lists/lists.module';
 import { presetsModule } from './presets/presets.module';
 import { usersModule } from '../modules/users/users.module';
 import { dealsModule } from './deals/deals.module';

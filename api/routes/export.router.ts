@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { RouteFactory } from '../app';
 import { EXPORT_PATHS, MAX_EXPORT_ROWS } from '../../domain/exports/export-specs';
 import { exportRecords } from '../../domain/exports/export.service';
-import { getList } from '../../domain/lists/lists.service';
+import { getList } from '../../modules/lists';
 import { RECORD_TYPES, type RecordType } from '../../domain/shared/record-kinds';
 import { route, type Reply } from '../http/registry';
 import {

@@ -20,7 +20,7 @@ import { extensionEvents } from '../extension/extension.events';
 import { fileEvents } from '../files/files.events';
 import { importEvents } from '../imports/imports.events';
 import { leadEvents } from '../leads/leads.events';
-import { listEvents } from '../lists/lists.events';
+import { listEvents } from '../../modules/lists/lists.events';
 import { messagingEvents } from '../messaging/messaging.events';
 import { noteEvents } from '../../modules/notes/notes.events';
 import { offerEvents } from '../offers/offers.events';
