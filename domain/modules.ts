@@ -13,7 +13,7 @@ import { workspacesModule } from './workspaces/workspaces.module';
 import { companiesModule } from './companies/companies.module';
 import { peopleModule } from './people/people.module';
 import { leadsModule } from './leads/leads.module';
-import { customFieldsModule } from './custom-fields/custom-fields.module';
+import { customFieldsModule } from '../modules/custom-fields/custom-fields.module';
 import { tagsModule } from '../modules/tags/tags.module';
 import { listsModule } from '../modules/lists/lists.module';
 import { presetsModule } from '../modules/presets/presets.module';

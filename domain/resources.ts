@@ -31,7 +31,7 @@ import { sequenceResource } from './sequences/sequences.resource';
 import { emailResource } from './email/email.resource';
 import { webhookSubscriptionResource } from './webhooks/webhooks.resource';
 import { userResource } from './workspaces/workspaces.resource';
-import { customFieldResource } from './custom-fields/custom-fields.resource';
+import { customFieldResource } from '../modules/custom-fields/custom-fields.resource';
 import { listResource } from '../modules/lists/lists.resource';
 import { dashboardLayoutResource, filterPresetResource } from '../modules/presets/presets.resource';
 import { offerTypeResource } from './pricing/pricing.resource';

@@ -5,7 +5,7 @@ import { recordSystemActivity } from '../timeline/timeline.service';
 import { parentEntityType, TASK_PARENT_FIELDS } from '../timeline/parents';
 import { resolveParentRef } from '../timeline/parent-refs';
 import { assertUsers, linkColumns } from '../timeline/references';
-import { assertCustomFieldValues } from '../custom-fields/validate-values';
+import { assertCustomFieldValues } from '../../modules/custom-fields';
 import { applyPatch, deleteWithEvent, emitTagChanges, emitUpdate, normalizeTags } from '../shared/changes';
 import { mergeObject } from '../shared/custom-fields';
 import { plainOf } from '../shared/views';

@@ -1,6 +1,6 @@
-import type { Ctx } from '../context';
-import type { PageRequest } from '../shared/listing';
-import { loadRecords, RECORD_KINDS, tableOf, type RecordType } from '../shared/record-kinds';
+import type { Ctx } from '../../domain/context';
+import type { PageRequest } from '../../domain/shared/listing';
+import { loadRecords, RECORD_KINDS, tableOf, type RecordType } from '../../domain/shared/record-kinds';
 import { filterCondition, type SearchFilter } from './search-conditions';
 
 export interface CustomFieldSearch extends PageRequest {

@@ -1,9 +1,9 @@
-import type { RouteFactory } from '../app';
-import * as defs from '../../domain/custom-fields/custom-fields.service';
-import { searchByCustomFields } from '../../domain/custom-fields/custom-field-search.service';
-import { CUSTOM_FIELD_ENTITY_TYPES } from '../../domain/custom-fields/custom-field-definition.entity';
-import { ok, paged, route } from '../http/registry';
-import { crudRoutes, envelopes } from '../http/crud';
+import type { RouteFactory } from '../../api/app';
+import * as defs from './custom-fields.service';
+import { searchByCustomFields } from './custom-field-search.service';
+import { CUSTOM_FIELD_ENTITY_TYPES } from './custom-field-definition.entity';
+import { ok, paged, route } from '../../api/http/registry';
+import { crudRoutes, envelopes } from '../../api/http/crud';
 import { searchDescription } from './custom-fields.search-doc';
 import {
   createDefinitionBody,
@@ -14,8 +14,8 @@ import {
   projectDefinitionsQuery,
   searchBody,
   updateDefinitionBody,
-} from '../../domain/custom-fields/custom-fields.schemas';
-import { admin, read } from '../http/access';
+} from './custom-fields.schemas';
+import { admin, read } from '../../api/http/access';
 
 // Definitions are the workspace's schema: changing them is an owner/admin task.
 const section = 'Custom fields';

@@ -1,9 +1,6 @@
-import { SEARCH_OPERATORS } from '../../domain/custom-fields/search-conditions';
+import { SEARCH_OPERATORS } from './search-conditions';
 import { RECORD_TYPES } from '../../domain/shared/record-kinds';
-import {
-  MAX_SEARCH_FILTERS,
-  type CustomFieldSearchDescriptionView,
-} from '../../domain/custom-fields/custom-fields.schemas';
+import { MAX_SEARCH_FILTERS, type CustomFieldSearchDescriptionView } from './custom-fields.schemas';
 
 const OPERATOR_DOC: Record<(typeof SEARCH_OPERATORS)[number], string> = {
   equals: 'value (string, number or boolean) equals the stored value exactly (case-sensitive, "5" ≠ 5)',

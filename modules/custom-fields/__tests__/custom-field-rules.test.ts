@@ -1,10 +1,5 @@
-import { CUSTOM_FIELD_KEY_RE, definitionProblem } from '../../domain/custom-fields/definition-rules';
-import {
-  filterCondition,
-  filterValueProblem,
-  SEARCH_OPERATORS,
-  type SearchFilter,
-} from '../../domain/custom-fields/search-conditions';
+import { CUSTOM_FIELD_KEY_RE, definitionProblem } from '../definition-rules';
+import { filterCondition, filterValueProblem, SEARCH_OPERATORS, type SearchFilter } from '../search-conditions';
 
 describe('custom field definition rules', () => {
   it.each([

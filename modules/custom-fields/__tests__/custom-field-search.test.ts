@@ -1,6 +1,6 @@
-import type { Tenant, TestApp } from '../support/app';
-import { withTestApp } from '../support/suites';
-import { expectError } from '../support/expect';
+import type { Tenant, TestApp } from '../../../test/support/app';
+import { withTestApp } from '../../../test/support/suites';
+import { expectError } from '../../../test/support/expect';
 
 let app: TestApp;
 let t: Tenant;

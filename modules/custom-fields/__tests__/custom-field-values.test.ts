@@ -1,6 +1,6 @@
-import type { Tenant } from '../support/app';
-import { withTestApp } from '../support/suites';
-import { expectError } from '../support/expect';
+import type { Tenant } from '../../../test/support/app';
+import { withTestApp } from '../../../test/support/suites';
+import { expectError } from '../../../test/support/expect';
 
 // Record writes are validated against the workspace's definitions (companies, people, leads, deals).
 let t: Tenant;
