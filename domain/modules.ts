@@ -34,7 +34,7 @@ import { automationsModule } from './automations/automations.module';
 import { sequencesModule } from './sequences/sequences.module';
 import { emailModule } from './email/email.module';
 import { messagingModule } from './messaging/messaging.module';
-import { reportsModule } from './reports/reports.module';
+import { reportsModule } from '../modules/reports/reports.module';
 import { agentsModule } from '../modules/agents/agents.module';
 import { metricsModule } from './metrics/metrics.module';
 import { customObjectsModule } from './custom-objects/custom-objects.module';
