@@ -17,7 +17,7 @@ import { customFieldsModule } from './custom-fields/custom-fields.module';
 import { tagsModule } from '../modules/tags/tags.module';
 import { listsModule } from './lists/lists.module';
 import { presetsModule } from './presets/presets.module';
-import { usersModule } from './users/users.module';
+import { usersModule } from '../modules/users/users.module';
 import { dealsModule } from './deals/deals.module';
 import { inboundModule } from './inbound/inbound.module';
 import { importsModule } from './imports/imports.module';

@@ -33,7 +33,7 @@ import { supportEvents } from '../../modules/support/support.events';
 import { tagEvents } from '../../modules/tags/tags.events';
 import { taskEvents } from '../tasks/tasks.events';
 import { timelineEvents } from '../timeline/timeline.events';
-import { userEvents } from '../users/users.events';
+import { userEvents } from '../../modules/users/users.events';
 
 /** Each feature's catalog under its folder name (a name declared twice fails the catalog test). */
 export const FEATURE_EVENTS = {

@@ -1,9 +1,9 @@
-import type { RouteFactory } from '../app';
-import * as users from '../../domain/users/users.service';
-import { ok, paged, route } from '../http/registry';
+import type { RouteFactory } from '../../api/app';
+import * as users from './users.service';
+import { ok, paged, route } from '../../api/http/registry';
 import { idParams } from '../../domain/shared/schemas';
-import { listUsersQuery, updateUserBody, userView } from '../../domain/users/users.schemas';
-import { envelopes } from '../http/crud';
+import { listUsersQuery, updateUserBody, userView } from './users.schemas';
+import { envelopes } from '../../api/http/crud';
 
 const section = 'Users';
 const resources = { id: 'user' };

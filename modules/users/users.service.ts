@@ -1,10 +1,10 @@
 import { raw } from '@mikro-orm/core';
-import type { Ctx } from '../context';
-import { forbidden, notFound } from '../errors';
-import { updateWithEvent } from '../shared/changes';
-import { findPage, likePattern, type PageRequest } from '../shared/listing';
-import { plainOf } from '../shared/views';
-import { User } from '../workspaces/user.entity';
+import type { Ctx } from '../../domain/context';
+import { forbidden, notFound } from '../../domain/errors';
+import { updateWithEvent } from '../../domain/shared/changes';
+import { findPage, likePattern, type PageRequest } from '../../domain/shared/listing';
+import { plainOf } from '../../domain/shared/views';
+import { User } from '../../domain/workspaces/user.entity';
 import type { UserInput, UserView } from './users.schemas';
 
 const FIELDS = [

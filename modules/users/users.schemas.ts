@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { pageParams } from '../shared/list-query';
-import { clearableText, requiredText } from '../shared/schemas';
-import { dateTimeView, idView } from '../shared/views';
+import { pageParams } from '../../domain/shared/list-query';
+import { clearableText, requiredText } from '../../domain/shared/schemas';
+import { dateTimeView, idView } from '../../domain/shared/views';
 
 export const listUsersQuery = z.object({
   ...pageParams(100),
