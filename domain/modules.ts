@@ -24,7 +24,7 @@ import { importsModule } from './imports/imports.module';
 import { exportsModule } from './exports/exports.module';
 import { searchModule } from '../search/search.module';
 import { timelineModule } from './timeline/timeline.module';
-import { tasksModule } from './tasks/tasks.module';
+import { tasksModule } from '../modules/tasks/tasks.module';
 import { notesModule } from '../modules/notes/notes.module';
 import { callsModule } from '../modules/calls/calls.module';
 import { calendarModule } from '../modules/calendar/calendar.module';

@@ -31,7 +31,7 @@ import { projectEvents } from '../../modules/projects/projects.events';
 import { sequenceEvents } from '../sequences/sequences.events';
 import { supportEvents } from '../../modules/support/support.events';
 import { tagEvents } from '../../modules/tags/tags.events';
-import { taskEvents } from '../tasks/tasks.events';
+import { taskEvents } from '../../modules/tasks/tasks.events';
 import { timelineEvents } from '../timeline/timeline.events';
 import { userEvents } from '../../modules/users/users.events';
 

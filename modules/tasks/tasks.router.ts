@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import type { RouteFactory } from '../app';
-import * as tasks from '../../domain/tasks/tasks.service';
-import { TASK_SUMMARY_FIELDS } from '../../domain/tasks/tasks.service';
-import { listTasks } from '../../domain/tasks/tasks.query';
-import { readTaskFlow } from '../../domain/tasks/task-flow.service';
+import type { RouteFactory } from '../../api/app';
+import * as tasks from './tasks.service';
+import { TASK_SUMMARY_FIELDS } from './tasks.service';
+import { listTasks } from './tasks.query';
+import { readTaskFlow } from './task-flow.service';
 import { project } from '../../domain/shared/list-query';
-import { acknowledged, created, ok, paged, route } from '../http/registry';
+import { acknowledged, created, ok, paged, route } from '../../api/http/registry';
 import { idParams } from '../../domain/shared/schemas';
 import {
   createTaskBody,
@@ -14,9 +14,9 @@ import {
   taskSummaryView,
   taskView,
   updateTaskBody,
-} from '../../domain/tasks/tasks.schemas';
-import { envelopes } from '../http/crud';
-import { read, write } from '../http/access';
+} from './tasks.schemas';
+import { envelopes } from '../../api/http/crud';
+import { read, write } from '../../api/http/access';
 
 const section = 'Tasks';
 const resources = { id: 'task' };

@@ -1,4 +1,4 @@
-import { validation } from '../errors';
+import { validation } from '../../domain/errors';
 import type { TaskStage } from './task-flow.entity';
 import type { TaskStatus } from './task.entity';
 

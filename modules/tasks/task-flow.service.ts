@@ -1,5 +1,5 @@
-import type { Ctx } from '../context';
-import { newId } from '../ids';
+import type { Ctx } from '../../domain/context';
+import { newId } from '../../domain/ids';
 import { TaskFlow } from './task-flow.entity';
 import { DEFAULT_TASK_FLOW, type TaskFlowShape } from './task-rules';
 import type { TaskFlowView } from './tasks.schemas';

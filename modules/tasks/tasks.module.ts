@@ -1,11 +1,11 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
-import { defineModule } from '../module';
-import type * as tasksRouter from '../../api/routes/tasks.router';
+import { defineModule } from '../../domain/module';
+import type * as tasksRouter from './tasks.router';
 import { taskResource } from './tasks.resource';
 
 export const tasksModule = defineModule({
   name: 'tasks',
   resources: [taskResource],
   // Loaded when the API mounts them (the worker never loads the HTTP layer).
-  routes: () => [(require('../../api/routes/tasks.router') as typeof tasksRouter).tasksRoutes],
+  routes: () => [(require('./tasks.router') as typeof tasksRouter).tasksRoutes],
 });

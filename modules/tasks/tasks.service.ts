@@ -1,20 +1,20 @@
-import type { Ctx } from '../context';
-import { notFound } from '../errors';
-import { emit } from '../outbox/emit';
-import { recordSystemActivity } from '../timeline/timeline.service';
-import { parentEntityType, TASK_PARENT_FIELDS } from '../timeline/parents';
-import { resolveParentRef } from '../timeline/parent-refs';
-import { assertUsers, linkColumns } from '../timeline/references';
-import { assertCustomFieldValues } from '../custom-fields/validate-values';
-import { applyPatch, deleteWithEvent, emitTagChanges, emitUpdate, normalizeTags } from '../shared/changes';
-import { mergeObject } from '../shared/custom-fields';
-import { plainOf } from '../shared/views';
-import { createRecord } from '../shared/records';
+import type { Ctx } from '../../domain/context';
+import { notFound } from '../../domain/errors';
+import { emit } from '../../domain/outbox/emit';
+import { recordSystemActivity } from '../../domain/timeline/timeline.service';
+import { parentEntityType, TASK_PARENT_FIELDS } from '../../domain/timeline/parents';
+import { resolveParentRef } from '../../domain/timeline/parent-refs';
+import { assertUsers, linkColumns } from '../../domain/timeline/references';
+import { assertCustomFieldValues } from '../../domain/custom-fields/validate-values';
+import { applyPatch, deleteWithEvent, emitTagChanges, emitUpdate, normalizeTags } from '../../domain/shared/changes';
+import { mergeObject } from '../../domain/shared/custom-fields';
+import { plainOf } from '../../domain/shared/views';
+import { createRecord } from '../../domain/shared/records';
 import { getTaskFlow } from './task-flow.service';
 import { resolveStageStatus } from './task-rules';
 import { Task } from './task.entity';
 import type { TaskInput, TaskView } from './tasks.schemas';
-import { findRowById } from '../orm/lean-rows';
+import { findRowById } from '../../domain/orm/lean-rows';
 
 export const TASK_FIELDS = [
   '_id',

@@ -1,12 +1,6 @@
-import { DomainError } from '../../domain/errors';
-import { resolveParent, TASK_PARENT_FIELDS } from '../../domain/timeline/parents';
-import {
-  DEFAULT_TASK_FLOW,
-  resolveStageStatus,
-  stageOfStatus,
-  statusOfStage,
-  type TaskFlowShape,
-} from '../../domain/tasks/task-rules';
+import { DomainError } from '../../../domain/errors';
+import { resolveParent, TASK_PARENT_FIELDS } from '../../../domain/timeline/parents';
+import { DEFAULT_TASK_FLOW, resolveStageStatus, stageOfStatus, statusOfStage, type TaskFlowShape } from '../task-rules';
 
 const flow = DEFAULT_TASK_FLOW;
 
