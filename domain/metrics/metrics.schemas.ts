@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isTimeZone } from '../reports/history-days';
+import { isTimeZone } from '../../modules/reports';
 import { COMPARE_TO, GRANULARITIES } from './buckets';
 import { METRIC_FORMATS } from './catalog';
 import { dateTimeView } from '../shared/views';

@@ -1,5 +1,5 @@
-import type { Ctx } from '../context';
-import { DomainError, notFound } from '../errors';
+import type { Ctx } from '../../domain/context';
+import { DomainError, notFound } from '../../domain/errors';
 import { createdRange, num, period, round2, rows, workspaceTimeZone, type Row } from './report-sql';
 import { daysBetween, localDay, MAX_HISTORY_DAYS } from './history-days';
 import type { HistoryReportQuery, HistoryStat, PipelineReportQuery, ReportRangeQuery } from './reports.schemas';
@@ -10,8 +10,8 @@ import type {
   OrganizationReportView,
   PipelineReportView,
 } from './reports.views';
-import type { StageType } from '../deals/flow.entity';
-import type { OfferStatus } from '../offers/offer.entity';
+import type { StageType } from '../../domain/deals/flow.entity';
+import type { OfferStatus } from '../../domain/offers/offer.entity';
 
 // Read-only SQL aggregates. Raw SQL bypasses the tenant filter, so every statement names the
 // workspace explicitly (first parameter) — never rely on the caller for it.

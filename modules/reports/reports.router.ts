@@ -1,14 +1,9 @@
-import type { RouteFactory } from '../app';
-import * as reports from '../../domain/reports/reports.service';
-import {
-  historyReportQuery,
-  pipelineReportQuery,
-  reportRangeQuery,
-  userReportParams,
-} from '../../domain/reports/reports.schemas';
-import { supportReport } from '../../domain/reports/support-report';
-import { envelopes } from '../http/crud';
-import { ok, route } from '../http/registry';
+import type { RouteFactory } from '../../api/app';
+import * as reports from './reports.service';
+import { historyReportQuery, pipelineReportQuery, reportRangeQuery, userReportParams } from './reports.schemas';
+import { supportReport } from './support-report';
+import { envelopes } from '../../api/http/crud';
+import { ok, route } from '../../api/http/registry';
 import {
   historyReportView,
   leadsReportView,
@@ -18,7 +13,7 @@ import {
   supportReportView,
   userReportView,
   usersReportView,
-} from '../../domain/reports/reports.views';
+} from './reports.views';
 
 const access = { scopes: ['read'] } as const;
 const section = 'Reports';

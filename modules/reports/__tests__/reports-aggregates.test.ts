@@ -1,8 +1,8 @@
 // The single-scan report and metric aggregates and the trigram-prefiltered record search give the
 // same answers as the straightforward queries they replaced (kept here as the reference).
-import type { Tenant, TestApp } from '../support/app';
-import { withTestApp } from '../support/suites';
-import { makeUser, type TestUser } from '../support/users';
+import type { Tenant, TestApp } from '../../../test/support/app';
+import { withTestApp } from '../../../test/support/suites';
+import { makeUser, type TestUser } from '../../../test/support/users';
 
 let app: TestApp;
 let t: Tenant;

@@ -1,5 +1,5 @@
-import type { Ctx } from '../context';
-import { Workspace } from '../workspaces/workspace.entity';
+import type { Ctx } from '../../domain/context';
+import { Workspace } from '../../domain/workspaces/workspace.entity';
 import type { Bound } from './reports.schemas';
 
 // Read-only SQL aggregates. Raw SQL bypasses the tenant filter, so every statement names the

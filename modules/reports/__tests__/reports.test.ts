@@ -1,7 +1,7 @@
-import type { Tenant, TestApp } from '../support/app';
-import { withTestApp } from '../support/suites';
-import { makeUser, type TestUser } from '../support/users';
-import { expectError } from '../support/expect';
+import type { Tenant, TestApp } from '../../../test/support/app';
+import { withTestApp } from '../../../test/support/suites';
+import { makeUser, type TestUser } from '../../../test/support/users';
+import { expectError } from '../../../test/support/expect';
 
 let app: TestApp;
 let t: Tenant;

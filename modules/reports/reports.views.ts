@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { ROLES } from '../context';
-import { STAGE_TYPES } from '../deals/flow.entity';
-import { OFFER_STATUSES } from '../offers/offer.entity';
-import { dateTimeView, dateView, idView } from '../shared/views';
+import { ROLES } from '../../domain/context';
+import { STAGE_TYPES } from '../../domain/deals/flow.entity';
+import { OFFER_STATUSES } from '../../domain/offers/offer.entity';
+import { dateTimeView, dateView, idView } from '../../domain/shared/views';
 import { HISTORY_STATS } from './reports.schemas';
 
 // Views of the report answers (read-only aggregates; every figure is computed, none is stored).

@@ -1,6 +1,6 @@
-import type { Ctx } from '../context';
-import { notFound } from '../errors';
-import { User } from '../workspaces/user.entity';
+import type { Ctx } from '../../domain/context';
+import { notFound } from '../../domain/errors';
+import { User } from '../../domain/workspaces/user.entity';
 import { createdRange, num, period, round2, rows, workspaceTimeZone } from './report-sql';
 import type { ReportRangeQuery } from './reports.schemas';
 import type { UserReportView, UsersReportView } from './reports.views';

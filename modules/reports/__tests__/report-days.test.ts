@@ -1,4 +1,4 @@
-import { daysBetween, isTimeZone, localDay } from '../../domain/reports/history-days';
+import { daysBetween, isTimeZone, localDay } from '../history-days';
 
 describe('report day helpers', () => {
   it.each([
