@@ -19,7 +19,7 @@ import { listsModule } from './lists/lists.module';
 import { presetsModule } from './presets/presets.module';
 import { usersModule } from '../modules/users/users.module';
 import { dealsModule } from './deals/deals.module';
-import { inboundModule } from './inbound/inbound.module';
+import { inboundModule } from '../modules/inbound/inbound.module';
 import { importsModule } from './imports/imports.module';
 import { exportsModule } from './exports/exports.module';
 import { searchModule } from '../search/search.module';

@@ -1,13 +1,13 @@
 import type { z } from 'zod';
-import type { RouteFactory } from '../app';
+import type { RouteFactory } from '../../api/app';
 import type { Context } from 'koa';
 import { DomainError } from '../../domain/errors';
-import { processInbound, type InboundInput } from '../../domain/inbound/inbound.service';
-import { FREE_MAIL_DOMAINS } from '../../domain/inbound/values';
-import { fieldRows, toJsonSchema } from '../docs/schema';
+import { processInbound, type InboundInput } from './inbound.service';
+import { FREE_MAIL_DOMAINS } from './values';
+import { fieldRows, toJsonSchema } from '../../api/docs/schema';
 import { formatZodError } from '../../domain/shared/schemas';
-import { created, ok, route } from '../http/registry';
-import { normalizeInbound, type KeyTable } from '../../domain/inbound/payload';
+import { created, ok, route } from '../../api/http/registry';
+import { normalizeInbound, type KeyTable } from './payload';
 import {
   CONNECTOR_KEYS,
   connectorBody,
@@ -16,8 +16,8 @@ import {
   inboundDescriptionView,
   inboundResultView,
   type InboundDescriptionView,
-} from '../../domain/inbound/inbound.schemas';
-import { envelopes } from '../http/crud';
+} from './inbound.schemas';
+import { envelopes } from '../../api/http/crud';
 
 const access = { scopes: ['inbound'] } as const;
 const section = 'Inbound';

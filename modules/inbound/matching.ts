@@ -1,6 +1,6 @@
-import type { Ctx } from '../context';
-import { Company } from '../companies/company.entity';
-import { Person } from '../people/person.entity';
+import type { Ctx } from '../../domain/context';
+import { Company } from '../../domain/companies/company.entity';
+import { Person } from '../../domain/people/person.entity';
 import { companyDomainOf } from './values';
 
 export type CompanyMatchRule = 'cvr' | 'domain' | 'name';

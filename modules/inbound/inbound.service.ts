@@ -1,14 +1,14 @@
-import type { Ctx } from '../context';
-import { DomainError, validation } from '../errors';
-import { createCompany, updateCompany, type ImageResolver } from '../companies/companies.service';
-import type { CompanyInput } from '../companies/companies.schemas';
-import type { Company } from '../companies/company.entity';
-import { createPerson, linkPerson, updatePerson } from '../people/people.service';
-import type { PersonInput } from '../people/people.schemas';
-import type { Person } from '../people/person.entity';
-import { createLead } from '../leads/leads.service';
-import { createDeal } from '../deals/deals.service';
-import { inTransaction } from '../shared/tx';
+import type { Ctx } from '../../domain/context';
+import { DomainError, validation } from '../../domain/errors';
+import { createCompany, updateCompany, type ImageResolver } from '../../domain/companies/companies.service';
+import type { CompanyInput } from '../../domain/companies/companies.schemas';
+import type { Company } from '../../domain/companies/company.entity';
+import { createPerson, linkPerson, updatePerson } from '../../domain/people/people.service';
+import type { PersonInput } from '../../domain/people/people.schemas';
+import type { Person } from '../../domain/people/person.entity';
+import { createLead } from '../../domain/leads/leads.service';
+import { createDeal } from '../../domain/deals/deals.service';
+import { inTransaction } from '../../domain/shared/tx';
 import { matchCompany, matchPersonByEmail } from './matching';
 import type { InboundRefView, InboundResultView } from './inbound.schemas';
 

@@ -1,7 +1,7 @@
-import { companyDomainOf, emailDomain, parseDecimal, splitTags, websiteDomain } from '../../domain/inbound/values';
-import { cvrCompatible } from '../../domain/inbound/matching';
-import { normalizeInbound, normalizeName } from '../../domain/inbound/payload';
-import { CONNECTOR_KEYS, inboundBody, INBOUND_KEYS } from '../../domain/inbound/inbound.schemas';
+import { companyDomainOf, emailDomain, parseDecimal, splitTags, websiteDomain } from '../values';
+import { cvrCompatible } from '../matching';
+import { normalizeInbound, normalizeName } from '../payload';
+import { CONNECTOR_KEYS, inboundBody, INBOUND_KEYS } from '../inbound.schemas';
 
 describe('parseDecimal', () => {
   it.each([
