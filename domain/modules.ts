@@ -27,7 +27,7 @@ import { timelineModule } from './timeline/timeline.module';
 import { tasksModule } from './tasks/tasks.module';
 import { notesModule } from '../modules/notes/notes.module';
 import { callsModule } from '../modules/calls/calls.module';
-import { calendarModule } from './calendar/calendar.module';
+import { calendarModule } from '../modules/calendar/calendar.module';
 import { crmConnectModule } from './crm-connect/crm-connect.module';
 import { imagesModule } from './images/images.module';
 import { automationsModule } from './automations/automations.module';

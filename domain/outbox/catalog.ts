@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import { agentEvents } from '../../modules/agents/agents.events';
 import { automationEvents } from '../automations/automations.events';
 import { bookingEvents } from '../../modules/bookings/bookings.events';
-import { calendarEvents } from '../calendar/calendar.events';
+import { calendarEvents } from '../../modules/calendar/calendar.events';
 import { callEvents } from '../../modules/calls/calls.events';
 import { companyEvents } from '../companies/companies.events';
 import { contractEvents } from '../../modules/contracts/contracts.events';

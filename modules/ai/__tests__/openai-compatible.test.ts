@@ -1,7 +1,7 @@
 import { loadConfig } from '../../../domain/config';
-import { createAiProvider } from '../../../domain/ai/factory';
+import { createAiProvider } from '../factory';
 import { createOpenAiCompatibleProvider } from '../../../adapters/ai/openai-compatible';
-import { json, startHttp, type LocalHttp } from '../messaging/local-http';
+import { json, startHttp, type LocalHttp } from '../../../test/unit/messaging/local-http';
 
 let api: LocalHttp;
 beforeAll(async () => {

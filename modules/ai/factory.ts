@@ -1,7 +1,7 @@
-import type { AppConfig } from '../config';
-import { DomainError } from '../errors';
-import type { SafeFetch } from '../net/safe-fetch';
-import type { AiProvider } from './ai-provider';
+import type { AppConfig } from '../../domain/config';
+import { DomainError } from '../../domain/errors';
+import type { SafeFetch } from '../../domain/net/safe-fetch';
+import type { AiProvider } from './ai-provider.port';
 import { createOpenAiCompatibleProvider, type AiSettings } from '../../adapters/ai/openai-compatible';
 
 export const AI_NOT_CONFIGURED = 'AI is not configured: set AI_BASE_URL, AI_API_KEY and AI_MODEL';

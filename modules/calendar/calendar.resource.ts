@@ -1,5 +1,5 @@
-import { defineResource } from '../shared/resource';
-import { linkedRecordLoader } from '../automations/engine/record-view';
+import { defineResource } from '../../domain/shared/resource';
+import { linkedRecordLoader } from '../../domain/automations/engine/record-view';
 import { getEvent, serializeEvent } from './calendar-events.service';
 import { CalendarEvent } from './calendar-event.entity';
 

@@ -1,12 +1,7 @@
-import type { RouteFactory } from '../app';
-import * as events from '../../domain/calendar/calendar-events.service';
-import { crudRoutes } from '../http/crud';
-import {
-  calendarEventView,
-  createEventBody,
-  listEventsQuery,
-  updateEventBody,
-} from '../../domain/calendar/calendar-events.schemas';
+import type { RouteFactory } from '../../api/app';
+import * as events from './calendar-events.service';
+import { crudRoutes } from '../../api/http/crud';
+import { calendarEventView, createEventBody, listEventsQuery, updateEventBody } from './calendar-events.schemas';
 
 export const calendarEventsRoutes: RouteFactory = () =>
   crudRoutes({

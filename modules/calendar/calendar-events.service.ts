@@ -1,10 +1,10 @@
-import type { Ctx } from '../context';
-import { notFound, validation } from '../errors';
-import { assertRecordLinks } from '../timeline/references';
-import { type Changes, deleteWithEvent, emitCreate, updateWithEvent } from '../shared/changes';
-import { dateWhere, findPage, type PageRequest } from '../shared/listing';
-import { plainOf } from '../shared/views';
-import { createRecord, pickDefined } from '../shared/records';
+import type { Ctx } from '../../domain/context';
+import { notFound, validation } from '../../domain/errors';
+import { assertRecordLinks } from '../../domain/timeline/references';
+import { type Changes, deleteWithEvent, emitCreate, updateWithEvent } from '../../domain/shared/changes';
+import { dateWhere, findPage, type PageRequest } from '../../domain/shared/listing';
+import { plainOf } from '../../domain/shared/views';
+import { createRecord, pickDefined } from '../../domain/shared/records';
 import { CalendarEvent } from './calendar-event.entity';
 import type { CalendarEventView, EventInput } from './calendar-events.schemas';
 

@@ -1,4 +1,4 @@
-import { parseJsonOutput, toStrictSchema, topLevelProblems } from '../../../domain/ai/json-output';
+import { parseJsonOutput, toStrictSchema, topLevelProblems } from '../../../adapters/ai/json-output';
 
 describe('toStrictSchema', () => {
   it('closes objects, requires every property and makes the optional ones nullable (nested too)', () => {
