@@ -21,7 +21,7 @@ import { usersModule } from './users/users.module';
 import { dealsModule } from './deals/deals.module';
 import { inboundModule } from './inbound/inbound.module';
 import { importsModule } from './imports/imports.module';
-import { exportsModule } from './exports/exports.module';
+import { exportsModule } from '../modules/exports/exports.module';
 import { searchModule } from '../search/search.module';
 import { timelineModule } from './timeline/timeline.module';
 import { tasksModule } from './tasks/tasks.module';
