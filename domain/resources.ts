@@ -1,7 +1,7 @@
 /**
  * Every resource kind, declared once in its module's `<module>.resource.ts`. The lists that used
  * to restate kinds derive from this one: tenant entities (orm/entities.ts), record kinds
- * (shared/record-kinds.ts), export specs (exports/export-specs.ts), the automation context loader
+ * (shared/record-kinds.ts), export specs (modules/exports/export-specs.ts), the automation context loader
  * (automations/engine/context.ts) and lookup node (automations/engine/lookup.ts), and the search
  * registry's check (search/registry.ts). test/unit/resources.test.ts fails when a kind is
  * half-registered. Adding a kind = one manifest file + one line here + its name in its module's `resources`

@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { DEFAULT_EXPORT_ROWS, EXPORT_SPECS, MAX_EXPORT_ROWS, type ExportSpec } from './export-specs';
-import type { RecordType } from '../shared/record-kinds';
-import { isoDateParam } from '../shared/list-query';
-import { objectId } from '../shared/schemas';
-import { idView } from '../shared/views';
+import type { RecordType } from '../../domain/shared/record-kinds';
+import { isoDateParam } from '../../domain/shared/list-query';
+import { objectId } from '../../domain/shared/schemas';
+import { idView } from '../../domain/shared/views';
 
 // Paging may come in the body or the query string (?limit=10000): numeric strings count as numbers.
 const int = (schema: z.ZodNumber) =>

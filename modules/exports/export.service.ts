@@ -1,10 +1,10 @@
 import { Readable } from 'node:stream';
 import type { Knex } from '@mikro-orm/knex';
-import type { Ctx } from '../context';
-import { validation } from '../errors';
-import { streamTextRows } from '../orm/lean';
-import { dateWhere } from '../shared/listing';
-import { RECORD_KINDS, type RecordType } from '../shared/record-kinds';
+import type { Ctx } from '../../domain/context';
+import { validation } from '../../domain/errors';
+import { streamTextRows } from '../../domain/orm/lean';
+import { dateWhere } from '../../domain/shared/listing';
+import { RECORD_KINDS, type RecordType } from '../../domain/shared/record-kinds';
 import { DEFAULT_EXPORT_ROWS, EXPORT_SPECS } from './export-specs';
 
 export type FilterValue = string | number | boolean | null | (string | number)[];

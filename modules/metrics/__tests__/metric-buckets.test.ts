@@ -1,4 +1,4 @@
-import { bucketLabels, compareWindow, resolveWindow, truncateDay, zonedInstant } from '../../domain/metrics/buckets';
+import { bucketLabels, compareWindow, resolveWindow, truncateDay, zonedInstant } from '../buckets';
 
 const CPH = 'Europe/Copenhagen';
 

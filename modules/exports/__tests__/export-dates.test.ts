@@ -1,6 +1,6 @@
 // The export writes timestamps from Postgres' plain timestamp text (rearranged in Node) and falls back to
 // to_char outside years 1-9999: every value must come out as to_json(to_char(…)) wrote it before.
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
+import { startTestApp, type Tenant, type TestApp } from '../../../test/support/app';
 
 let app: TestApp;
 let t: Tenant;

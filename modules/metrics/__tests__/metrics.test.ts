@@ -1,6 +1,6 @@
-import type { Tenant, TestApp } from '../support/app';
-import { withTestApp } from '../support/suites';
-import { makeUser, type TestUser } from '../support/users';
+import type { Tenant, TestApp } from '../../../test/support/app';
+import { withTestApp } from '../../../test/support/suites';
+import { makeUser, type TestUser } from '../../../test/support/users';
 
 let app: TestApp;
 let t: Tenant;

@@ -1,6 +1,6 @@
-import { RESOURCES } from '../resources';
-import type { ExportSupport } from '../shared/resource';
-import { RECORD_TYPES, type RecordType } from '../shared/record-kinds';
+import { RESOURCES } from '../../domain/resources';
+import type { ExportSupport } from '../../domain/shared/resource';
+import { RECORD_TYPES, type RecordType } from '../../domain/shared/record-kinds';
 
 /** What an export of one record type may select, sort by and filter on (stored fields, API names). */
 export interface ExportSpec extends ExportSupport {

@@ -1,18 +1,12 @@
 import type { Readable } from 'node:stream';
 import { z } from 'zod';
-import type { RouteFactory } from '../app';
-import { EXPORT_PATHS, MAX_EXPORT_ROWS } from '../../domain/exports/export-specs';
-import { exportRecords } from '../../domain/exports/export.service';
+import type { RouteFactory } from '../../api/app';
+import { EXPORT_PATHS, MAX_EXPORT_ROWS } from './export-specs';
+import { exportRecords } from './export.service';
 import { getList } from '../../domain/lists/lists.service';
 import { RECORD_TYPES, type RecordType } from '../../domain/shared/record-kinds';
-import { route, type Reply } from '../http/registry';
-import {
-  EXPORT_PARAMS,
-  EXPORT_ROW_VIEWS,
-  exportPageView,
-  exportQuery,
-  listExportParams,
-} from '../../domain/exports/export.schemas';
+import { route, type Reply } from '../../api/http/registry';
+import { EXPORT_PARAMS, EXPORT_ROW_VIEWS, exportPageView, exportQuery, listExportParams } from './export.schemas';
 
 // Spec: export needs the export scope (read does not cover it) and the admin or owner role; POST only.
 const access = { scopes: ['export'], roles: ['owner', 'admin'] } as const;

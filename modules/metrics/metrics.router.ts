@@ -1,6 +1,6 @@
 import { stringify } from 'csv-stringify/sync';
-import type { RouteFactory } from '../app';
-import * as metrics from '../../domain/metrics/metrics.service';
+import type { RouteFactory } from '../../api/app';
+import * as metrics from './metrics.service';
 import {
   catalogQuery,
   MAX_BATCH_QUERIES,
@@ -12,10 +12,10 @@ import {
   metricPointsResultView,
   metricQuery,
   metricResultView,
-} from '../../domain/metrics/metrics.schemas';
-import { envelopes } from '../http/crud';
-import { ok, paged, route, type Reply } from '../http/registry';
-import { read } from '../http/access';
+} from './metrics.schemas';
+import { envelopes } from '../../api/http/crud';
+import { ok, paged, route, type Reply } from '../../api/http/registry';
+import { read } from '../../api/http/access';
 
 const section = 'Metrics';
 

@@ -1,7 +1,7 @@
-import type { Tenant, TestApp } from '../support/app';
-import { withTestApp } from '../support/suites';
-import { makeCompany, makeLead, makePerson } from '../support/factories';
-import { expectError } from '../support/expect';
+import type { Tenant, TestApp } from '../../../test/support/app';
+import { withTestApp } from '../../../test/support/suites';
+import { makeCompany, makeLead, makePerson } from '../../../test/support/factories';
+import { expectError } from '../../../test/support/expect';
 
 let app: TestApp;
 let t: Tenant;

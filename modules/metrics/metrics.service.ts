@@ -1,5 +1,5 @@
-import type { Ctx } from '../context';
-import { DomainError } from '../errors';
+import type { Ctx } from '../../domain/context';
+import { DomainError } from '../../domain/errors';
 import {
   addDays,
   bucketLabels,
@@ -14,7 +14,7 @@ import { BUILT_IN_METRICS, catalogEntry, EXTERNAL_PREFIX, type DimensionDef, typ
 import type { MetricCatalogEntryView, MetricErrorEntryView, MetricResultView } from './metrics.schemas';
 import { MetricSeries } from './metric-series.entity';
 import type { Aggregated } from './metric-csv';
-import { localDay } from '../../modules/reports';
+import { localDay } from '../reports';
 
 // Metric reads are SQL aggregates; raw SQL bypasses the tenant filter, so each statement binds the
 // workspace explicitly. Metric keys and dimensions only ever select from the catalog's own SQL.
