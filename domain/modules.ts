@@ -16,7 +16,7 @@ import { leadsModule } from './leads/leads.module';
 import { customFieldsModule } from './custom-fields/custom-fields.module';
 import { tagsModule } from '../modules/tags/tags.module';
 import { listsModule } from '../modules/lists/lists.module';
-import { presetsModule } from './presets/presets.module';
+import { presetsModule } from '../modules/presets/presets.module';
 import { usersModule } from '../modules/users/users.module';
 import { dealsModule } from './deals/deals.module';
 import { inboundModule } from './inbound/inbound.module';

@@ -25,7 +25,7 @@ import { messagingEvents } from '../messaging/messaging.events';
 import { noteEvents } from '../../modules/notes/notes.events';
 import { offerEvents } from '../offers/offers.events';
 import { personEvents } from '../people/people.events';
-import { presetEvents } from '../presets/presets.events';
+import { presetEvents } from '../../modules/presets/presets.events';
 import { pricingEvents } from '../pricing/pricing.events';
 import { projectEvents } from '../../modules/projects/projects.events';
 import { sequenceEvents } from '../sequences/sequences.events';
