@@ -20,7 +20,7 @@ import { presetsModule } from './presets/presets.module';
 import { usersModule } from './users/users.module';
 import { dealsModule } from './deals/deals.module';
 import { inboundModule } from './inbound/inbound.module';
-import { importsModule } from './imports/imports.module';
+import { importsModule } from '../modules/imports/imports.module';
 import { exportsModule } from '../modules/exports/exports.module';
 import { searchModule } from '../search/search.module';
 import { timelineModule } from './timeline/timeline.module';

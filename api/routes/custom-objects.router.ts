@@ -35,15 +35,13 @@ import { pageParams } from '../../domain/shared/list-query';
 import { acknowledged, created, ok, paged, route } from '../http/registry';
 import { z } from 'zod';
 import { searchQuery } from './search.schemas';
-import { MAX_IMPORT_ROWS, runImport } from '../../domain/imports/import.service';
+import { customObjectImportBody, customObjectImporter, MAX_IMPORT_ROWS, runImport } from '../../modules/imports';
 import {
   customObjectExportBody,
   customObjectExportQuery,
   DEFAULT_EXPORT_ROWS,
   MAX_EXPORT_ROWS,
 } from '../../modules/exports';
-import { customObjectImporter } from '../../domain/imports/importers';
-import { customObjectImportBody } from '../../domain/imports/import.schemas';
 import { admin, read, write } from '../http/access';
 
 const section = 'Custom objects';

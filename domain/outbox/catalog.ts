@@ -18,7 +18,7 @@ import { dealEvents } from '../deals/deals.events';
 import { emailEvents } from '../email/email.events';
 import { extensionEvents } from '../extension/extension.events';
 import { fileEvents } from '../files/files.events';
-import { importEvents } from '../imports/imports.events';
+import { importEvents } from '../../modules/imports/imports.events';
 import { leadEvents } from '../leads/leads.events';
 import { listEvents } from '../lists/lists.events';
 import { messagingEvents } from '../messaging/messaging.events';

@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { IMPORT_ENTITY_TYPES, type ImportEntityType } from './import-run.entity';
 import { MAX_IMPORT_ROWS, type ParsedRow } from './import.limits';
-import { formatZodError } from '../shared/schemas';
-import { dateTimeView, idView } from '../shared/views';
-import { createCompanyBody } from '../companies/companies.schemas';
-import { createDealBody } from '../deals/deals.schemas';
-import { createLeadBody } from '../leads/leads.schemas';
-import { createPersonBody } from '../people/people.schemas';
+import { formatZodError } from '../../domain/shared/schemas';
+import { dateTimeView, idView } from '../../domain/shared/views';
+import { createCompanyBody } from '../../domain/companies/companies.schemas';
+import { createDealBody } from '../../domain/deals/deals.schemas';
+import { createLeadBody } from '../../domain/leads/leads.schemas';
+import { createPersonBody } from '../../domain/people/people.schemas';
 
 /** Rows are validated one by one with the create endpoints' own schemas. */
 export const ROW_SCHEMAS: Record<ImportEntityType, z.ZodType> = {

@@ -1,25 +1,12 @@
-import type { RouteFactory } from '../app';
-import { IMPORT_ENTITY_TYPES, type ImportEntityType } from '../../domain/imports/import-run.entity';
-import { listImportRuns, runImport } from '../../domain/imports/import.service';
-import {
-  companyImporter,
-  dealImporter,
-  leadImporter,
-  personImporter,
-  type Importer,
-} from '../../domain/imports/importers';
-import { imageResolver } from '../http/images';
-import { ok, paged, route } from '../http/registry';
+import type { RouteFactory } from '../../api/app';
+import { IMPORT_ENTITY_TYPES, type ImportEntityType } from './import-run.entity';
+import { listImportRuns, runImport } from './import.service';
+import { companyImporter, dealImporter, leadImporter, personImporter, type Importer } from './importers';
+import { imageResolver } from '../../api/http/images';
+import { ok, paged, route } from '../../api/http/registry';
 import { pageQuery } from '../../domain/shared/schemas';
-import {
-  IMPORT_PATHS,
-  importBody,
-  importReportView,
-  importRunView,
-  rowParser,
-  validateBody,
-} from '../../domain/imports/import.schemas';
-import { envelopes } from '../http/crud';
+import { IMPORT_PATHS, importBody, importReportView, importRunView, rowParser, validateBody } from './import.schemas';
+import { envelopes } from '../../api/http/crud';
 
 // Spec: import needs the import scope (write does not cover it) and the admin or owner role.
 const access = { scopes: ['import'], roles: ['owner', 'admin'] } as const;

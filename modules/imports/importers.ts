@@ -1,14 +1,14 @@
-import type { Ctx } from '../context';
-import { createCompany, updateCompany, type ImageResolver } from '../companies/companies.service';
-import type { CompanyInput } from '../companies/companies.schemas';
-import { createDeal, updateDeal } from '../deals/deals.service';
-import type { DealInput } from '../deals/deals.schemas';
-import { matchCompany, matchPersonByEmail } from '../inbound/matching';
-import { createLead, updateLead } from '../leads/leads.service';
-import type { LeadInput } from '../leads/leads.schemas';
-import { createPerson, updatePerson } from '../people/people.service';
-import type { PersonInput } from '../people/people.schemas';
-import { createRecordOf, previewRecordOf } from '../custom-objects/records.service';
+import type { Ctx } from '../../domain/context';
+import { createCompany, updateCompany, type ImageResolver } from '../../domain/companies/companies.service';
+import type { CompanyInput } from '../../domain/companies/companies.schemas';
+import { createDeal, updateDeal } from '../../domain/deals/deals.service';
+import type { DealInput } from '../../domain/deals/deals.schemas';
+import { matchCompany, matchPersonByEmail } from '../../domain/inbound/matching';
+import { createLead, updateLead } from '../../domain/leads/leads.service';
+import type { LeadInput } from '../../domain/leads/leads.schemas';
+import { createPerson, updatePerson } from '../../domain/people/people.service';
+import type { PersonInput } from '../../domain/people/people.schemas';
+import { createRecordOf, previewRecordOf } from '../../domain/custom-objects/records.service';
 import type { ImportRunEntityType } from './import-run.entity';
 
 /**
