@@ -14,7 +14,7 @@ import { personResource } from './people/people.resource';
 import { leadResource } from './leads/leads.resource';
 import { dealResource } from './deals/deals.resource';
 import { activityResource } from './timeline/activities.resource';
-import { taskResource } from './tasks/tasks.resource';
+import { taskResource } from '../modules/tasks/tasks.resource';
 import { noteResource } from '../modules/notes/notes.resource';
 import { callResource } from '../modules/calls/calls.resource';
 import { eventResource } from '../modules/calendar/calendar.resource';

@@ -31,9 +31,9 @@ import { projectEvents } from '../../modules/projects/projects.events';
 import { sequenceEvents } from '../sequences/sequences.events';
 import { supportEvents } from '../../modules/support/support.events';
 import { tagEvents } from '../../modules/tags/tags.events';
-import { taskEvents } from '../tasks/tasks.events';
+import { taskEvents } from '../../modules/tasks/tasks.events';
 import { timelineEvents } from '../timeline/timeline.events';
-import { userEvents } from '../users/users.events';
+import { userEvents } from '../../modules/users/users.events';
 
 /** Each feature's catalog under its folder name (a name declared twice fails the catalog test). */
 export const FEATURE_EVENTS = {

@@ -3,7 +3,7 @@ import { createCompany, updateCompany, type ImageResolver } from '../../domain/c
 import type { CompanyInput } from '../../domain/companies/companies.schemas';
 import { createDeal, updateDeal } from '../../domain/deals/deals.service';
 import type { DealInput } from '../../domain/deals/deals.schemas';
-import { matchCompany, matchPersonByEmail } from '../../domain/inbound/matching';
+import { matchCompany, matchPersonByEmail } from '../inbound';
 import { createLead, updateLead } from '../../domain/leads/leads.service';
 import type { LeadInput } from '../../domain/leads/leads.schemas';
 import { createPerson, updatePerson } from '../../domain/people/people.service';
