@@ -37,7 +37,7 @@ import { messagingModule } from './messaging/messaging.module';
 import { reportsModule } from '../modules/reports/reports.module';
 import { agentsModule } from '../modules/agents/agents.module';
 import { metricsModule } from '../modules/metrics/metrics.module';
-import { customObjectsModule } from './custom-objects/custom-objects.module';
+import { customObjectsModule } from '../modules/custom-objects/custom-objects.module';
 import { webhooksModule } from './webhooks/webhooks.module';
 import { outboxModule } from './outbox/outbox.module';
 import { projectsModule } from '../modules/projects/projects.module';

@@ -13,7 +13,7 @@ import { callEvents } from '../../modules/calls/calls.events';
 import { companyEvents } from '../companies/companies.events';
 import { contractEvents } from '../../modules/contracts/contracts.events';
 import { customFieldEvents } from '../custom-fields/custom-fields.events';
-import { customObjectEvents } from '../custom-objects/custom-objects.events';
+import { customObjectEvents } from '../../modules/custom-objects/custom-objects.events';
 import { dealEvents } from '../deals/deals.events';
 import { emailEvents } from '../email/email.events';
 import { extensionEvents } from '../extension/extension.events';

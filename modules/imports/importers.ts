@@ -8,7 +8,7 @@ import { createLead, updateLead } from '../../domain/leads/leads.service';
 import type { LeadInput } from '../../domain/leads/leads.schemas';
 import { createPerson, updatePerson } from '../../domain/people/people.service';
 import type { PersonInput } from '../../domain/people/people.schemas';
-import { createRecordOf, previewRecordOf } from '../../domain/custom-objects/records.service';
+import { createRecordOf, previewRecordOf } from '../custom-objects';
 import type { ImportRunEntityType } from './import-run.entity';
 
 /**

@@ -1,9 +1,9 @@
-import type { Ctx } from '../context';
-import { conflict, notFound, validation } from '../errors';
-import { emit } from '../outbox/emit';
-import { applyPatch } from '../shared/changes';
-import { createRecord } from '../shared/records';
-import { inTransaction } from '../shared/tx';
+import type { Ctx } from '../../domain/context';
+import { conflict, notFound, validation } from '../../domain/errors';
+import { emit } from '../../domain/outbox/emit';
+import { applyPatch } from '../../domain/shared/changes';
+import { createRecord } from '../../domain/shared/records';
+import { inTransaction } from '../../domain/shared/tx';
 import { CustomObject, CustomObjectField } from './custom-object.entity';
 import type { CreateFieldInput, UpdateFieldInput } from './custom-objects.schemas';
 import { MAX_FIELDS_PER_OBJECT } from './custom-objects.schemas';

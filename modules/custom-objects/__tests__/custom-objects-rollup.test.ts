@@ -1,6 +1,6 @@
-import type { Tenant, TestApp } from '../support/app';
-import { withTestApp } from '../support/suites';
-import { eventsFor } from '../support/outbox';
+import type { Tenant, TestApp } from '../../../test/support/app';
+import { withTestApp } from '../../../test/support/suites';
+import { eventsFor } from '../../../test/support/outbox';
 
 let app: TestApp;
 let t: Tenant;

@@ -1,7 +1,7 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps, workspaceIndexes } from '../orm/base';
+import { p, tenantProps, workspaceIndexes } from '../../domain/orm/base';
 import type { FieldOption, FieldType, RollupSpec } from './field-types';
-import type { RecordType } from '../shared/record-types';
+import type { RecordType } from '../../domain/shared/record-types';
 
 /** A workspace-defined object type; `slug` addresses it in URLs and is unique per workspace. */
 export const CustomObject = defineEntity({
@@ -50,7 +50,7 @@ export const CustomObjectField = defineEntity({
     order: p.integer().default(0),
     /** Formula fields: the arithmetic expression over number/currency field slugs. */
     expression: p.text().nullable(),
-    /** Rollup fields: what is aggregated (domain/custom-objects/rollup.ts). */
+    /** Rollup fields: what is aggregated (rollup.ts). */
     rollup: p.json<RollupSpec>().nullable(),
   },
 });

@@ -1,4 +1,4 @@
-import { evaluateFormula, FormulaError, formulaReferences, parseFormula } from '../../domain/custom-objects/formula';
+import { evaluateFormula, FormulaError, formulaReferences, parseFormula } from '../formula';
 
 const calc = (src: string, values: Record<string, unknown> = {}) => evaluateFormula(parseFormula(src), values);
 

@@ -1,8 +1,8 @@
-import { equals } from '../../search/meili';
-import { reindex } from '../../search/reindex';
-import { HttpClient, type Tenant, type TestApp } from '../support/app';
-import { testMeili, uniqueIndexPrefix } from '../support/search';
-import { withSearchIndexing } from '../support/search-suite';
+import { equals } from '../../../search/meili';
+import { reindex } from '../../../search/reindex';
+import { HttpClient, type Tenant, type TestApp } from '../../../test/support/app';
+import { testMeili, uniqueIndexPrefix } from '../../../test/support/search';
+import { withSearchIndexing } from '../../../test/support/search-suite';
 
 // Records written through the API reach Meilisearch through the outbox (a dispatcher limited to this
 // file's workspaces, under a per-run index prefix).

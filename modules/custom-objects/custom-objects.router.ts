@@ -1,7 +1,7 @@
-import type { RouteFactory } from '../app';
-import * as objects from '../../domain/custom-objects/custom-objects.service';
-import * as objectFields from '../../domain/custom-objects/custom-object-fields.service';
-import * as records from '../../domain/custom-objects/records.service';
+import type { RouteFactory } from '../../api/app';
+import * as objects from './custom-objects.service';
+import * as objectFields from './custom-object-fields.service';
+import * as records from './records.service';
 import {
   bulkBody,
   createFieldBody,
@@ -14,7 +14,7 @@ import {
   recordParams,
   updateFieldBody,
   updateObjectBody,
-} from '../../domain/custom-objects/custom-objects.schemas';
+} from './custom-objects.schemas';
 import {
   bulkUpdateResultView,
   customObjectDeletedView,
@@ -27,22 +27,17 @@ import {
   recordExportPageView,
   recordListExtras,
   relatedRecordView,
-} from '../../domain/custom-objects/custom-objects.views';
+} from './custom-objects.views';
 import { activityView } from '../../domain/timeline/timeline.schemas';
-import { envelopes } from '../http/crud';
-import { imageResolver } from '../http/images';
+import { envelopes } from '../../api/http/crud';
+import { imageResolver } from '../../api/http/images';
 import { pageParams } from '../../domain/shared/list-query';
-import { acknowledged, created, ok, paged, route } from '../http/registry';
+import { acknowledged, created, ok, paged, route } from '../../api/http/registry';
 import { z } from 'zod';
-import { searchQuery } from './search.schemas';
-import { customObjectImportBody, customObjectImporter, MAX_IMPORT_ROWS, runImport } from '../../modules/imports';
-import {
-  customObjectExportBody,
-  customObjectExportQuery,
-  DEFAULT_EXPORT_ROWS,
-  MAX_EXPORT_ROWS,
-} from '../../modules/exports';
-import { admin, read, write } from '../http/access';
+import { searchQuery } from '../../api/routes/search.schemas';
+import { customObjectImportBody, customObjectImporter, MAX_IMPORT_ROWS, runImport } from '../imports';
+import { customObjectExportBody, customObjectExportQuery, DEFAULT_EXPORT_ROWS, MAX_EXPORT_ROWS } from '../exports';
+import { admin, read, write } from '../../api/http/access';
 
 const section = 'Custom objects';
 const onObject = { slug: 'custom-object' };

@@ -1,10 +1,10 @@
-import type { Ctx } from '../context';
-import { recordSystemActivity } from '../timeline/timeline.service';
-import { Company } from '../companies/company.entity';
-import type { ImageResolver } from '../companies/companies.service';
-import { conflict, DomainError, notFound, validation } from '../errors';
-import { emit } from '../outbox/emit';
-import { createRecord } from '../shared/records';
+import type { Ctx } from '../../domain/context';
+import { recordSystemActivity } from '../../domain/timeline/timeline.service';
+import { Company } from '../../domain/companies/company.entity';
+import type { ImageResolver } from '../../domain/companies/companies.service';
+import { conflict, DomainError, notFound, validation } from '../../domain/errors';
+import { emit } from '../../domain/outbox/emit';
+import { createRecord } from '../../domain/shared/records';
 import { CustomObject, CustomObjectField, CustomObjectRecord } from './custom-object.entity';
 import type { BulkUpdateResultView } from './custom-objects.views';
 import { getObject } from './custom-objects.service';

@@ -1,5 +1,5 @@
-import type { Tenant } from '../support/app';
-import { withTestApp } from '../support/suites';
+import type { Tenant } from '../../../test/support/app';
+import { withTestApp } from '../../../test/support/suites';
 
 let t: Tenant;
 const base = '/api/v1/custom-objects';

@@ -1,10 +1,10 @@
-import type { Ctx } from '../context';
-import { conflict, notFound, validation } from '../errors';
-import { emit } from '../outbox/emit';
-import { updateWithEvent } from '../shared/changes';
-import { findPage, type PageRequest } from '../shared/listing';
-import { plainOf } from '../shared/views';
-import { createRecord } from '../shared/records';
+import type { Ctx } from '../../domain/context';
+import { conflict, notFound, validation } from '../../domain/errors';
+import { emit } from '../../domain/outbox/emit';
+import { updateWithEvent } from '../../domain/shared/changes';
+import { findPage, type PageRequest } from '../../domain/shared/listing';
+import { plainOf } from '../../domain/shared/views';
+import { createRecord } from '../../domain/shared/records';
 import { CustomObject, CustomObjectField, CustomObjectRecord } from './custom-object.entity';
 import type { CreateObjectInput, UpdateObjectInput } from './custom-objects.schemas';
 import type { CustomObjectDetailView, CustomObjectFieldView, CustomObjectView } from './custom-objects.views';

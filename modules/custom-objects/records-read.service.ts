@@ -1,9 +1,9 @@
-import type { Ctx } from '../context';
-import { Activity } from '../timeline/activity.entity';
-import { serializeActivity } from '../timeline/timeline.service';
-import type { Company } from '../companies/company.entity';
-import { validation } from '../errors';
-import { dateWhere, findPage, likePattern, type PageRequest } from '../shared/listing';
+import type { Ctx } from '../../domain/context';
+import { Activity } from '../../domain/timeline/activity.entity';
+import { serializeActivity } from '../../domain/timeline/timeline.service';
+import type { Company } from '../../domain/companies/company.entity';
+import { validation } from '../../domain/errors';
+import { dateWhere, findPage, likePattern, type PageRequest } from '../../domain/shared/listing';
 import { CustomObject, CustomObjectRecord } from './custom-object.entity';
 import type { ListRecordsQuery } from './custom-objects.schemas';
 import type { CustomObjectRecordView, RecordExportPageView, RelatedRecordView } from './custom-objects.views';

@@ -1,6 +1,6 @@
-import type { Tenant, TestApp } from '../support/app';
-import { withTestApp } from '../support/suites';
-import { makeCompany } from '../support/factories';
+import type { Tenant, TestApp } from '../../../test/support/app';
+import { withTestApp } from '../../../test/support/suites';
+import { makeCompany } from '../../../test/support/factories';
 
 let app: TestApp;
 let t: Tenant;

@@ -1,9 +1,9 @@
-import type { Ctx } from '../context';
-import { Company } from '../companies/company.entity';
-import { Deal } from '../deals/deal.entity';
-import { notFound } from '../errors';
-import { Lead } from '../leads/lead.entity';
-import { Person } from '../people/person.entity';
+import type { Ctx } from '../../domain/context';
+import { Company } from '../../domain/companies/company.entity';
+import { Deal } from '../../domain/deals/deal.entity';
+import { notFound } from '../../domain/errors';
+import { Lead } from '../../domain/leads/lead.entity';
+import { Person } from '../../domain/people/person.entity';
 import { CustomObject, CustomObjectField, CustomObjectRecord } from './custom-object.entity';
 import type { CustomObjectRecordView } from './custom-objects.views';
 import { fieldsOf, getObject } from './custom-objects.service';

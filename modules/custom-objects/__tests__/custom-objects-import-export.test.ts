@@ -1,5 +1,5 @@
-import type { Tenant, TestApp } from '../support/app';
-import { withTestApp } from '../support/suites';
+import type { Tenant, TestApp } from '../../../test/support/app';
+import { withTestApp } from '../../../test/support/suites';
 
 let app: TestApp;
 let t: Tenant;
