@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Pool } from 'pg';
-import { STANDARD_RETRY_SCHEDULE_MS } from '../webhooks/settings';
+import { STANDARD_RETRY_SCHEDULE_MS } from '../../modules/webhooks';
 import { scheduleBackoff } from './backoff';
 import { createParkedRunner, parkRows, RECORD_WITH_PARKED_SQL, type ParkRow } from './deliveries';
 import type { DrainResult, OutboxDispatcher, OutboxDispatcherOptions } from './dispatcher.types';
