@@ -138,23 +138,19 @@ describe('retry workflow', () => {
 
 describe('worker killed mid-retry', () => {
   function spawnWorker(): { child: ChildProcess; ready: Promise<void> } {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', path.join(__dirname, 'webhook-worker-child.ts')],
-      {
-        cwd: path.join(__dirname, '../../..'),
-        env: {
-          ...process.env,
-          ...ENV,
-          DATABASE_URL: h.app.config.databaseUrl,
-          TEMPORAL_ADDRESS: h.app.config.temporalAddress,
-          TEMPORAL_NAMESPACE: h.app.config.temporalNamespace,
-          TEMPORAL_TASK_QUEUE: h.taskQueue,
-          OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
-        },
-        stdio: ['ignore', 'pipe', 'inherit'],
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'webhook-worker-child.ts')], {
+      cwd: path.join(__dirname, '../../..'),
+      env: {
+        ...process.env,
+        ...ENV,
+        DATABASE_URL: h.app.config.databaseUrl,
+        TEMPORAL_ADDRESS: h.app.config.temporalAddress,
+        TEMPORAL_NAMESPACE: h.app.config.temporalNamespace,
+        TEMPORAL_TASK_QUEUE: h.taskQueue,
+        OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
       },
-    );
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     children.push(child);
     const ready = new Promise<void>((resolve, reject) => {
       createInterface({ input: child.stdout! }).on('line', (l) => l === 'ready' && resolve());
