@@ -19,7 +19,7 @@ import type { SequenceEngineDeps } from '../domain/sequences/ports';
 import { enrollmentStartQueue } from '../domain/sequences/start-queue';
 import { contractStartQueue } from '../modules/contracts';
 import { loadConfig, type AppConfig } from '../domain/config';
-import { createAiProvider } from '../domain/ai/factory';
+import { createAiProvider } from '../modules/ai';
 import { createMessagingDeps, type MessagingDeps } from '../domain/messaging/factory';
 import { createLogger, type Logger } from '../domain/logger';
 import { ormConfig } from '../domain/orm/config';

@@ -1,7 +1,7 @@
 /**
  * Every resource kind, declared once in its module's `<module>.resource.ts`. The lists that used
  * to restate kinds derive from this one: tenant entities (orm/entities.ts), record kinds
- * (shared/record-kinds.ts), export specs (exports/export-specs.ts), the automation context loader
+ * (shared/record-kinds.ts), export specs (modules/exports/export-specs.ts), the automation context loader
  * (automations/engine/context.ts) and lookup node (automations/engine/lookup.ts), and the search
  * registry's check (search/registry.ts). test/unit/resources.test.ts fails when a kind is
  * half-registered. Adding a kind = one manifest file + one line here + its name in its module's `resources`
@@ -14,10 +14,10 @@ import { personResource } from './people/people.resource';
 import { leadResource } from './leads/leads.resource';
 import { dealResource } from './deals/deals.resource';
 import { activityResource } from './timeline/activities.resource';
-import { taskResource } from './tasks/tasks.resource';
+import { taskResource } from '../modules/tasks/tasks.resource';
 import { noteResource } from '../modules/notes/notes.resource';
 import { callResource } from '../modules/calls/calls.resource';
-import { eventResource } from './calendar/calendar.resource';
+import { eventResource } from '../modules/calendar/calendar.resource';
 import { smsResource } from './messaging/sms.resource';
 import { customObjectRecordResource } from './custom-objects/custom-objects.resource';
 import { projectResource } from '../modules/projects/projects.resource';

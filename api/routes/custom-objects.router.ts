@@ -36,10 +36,14 @@ import { acknowledged, created, ok, paged, route } from '../http/registry';
 import { z } from 'zod';
 import { searchQuery } from './search.schemas';
 import { MAX_IMPORT_ROWS, runImport } from '../../domain/imports/import.service';
-import { DEFAULT_EXPORT_ROWS, MAX_EXPORT_ROWS } from '../../domain/exports/export-specs';
+import {
+  customObjectExportBody,
+  customObjectExportQuery,
+  DEFAULT_EXPORT_ROWS,
+  MAX_EXPORT_ROWS,
+} from '../../modules/exports';
 import { customObjectImporter } from '../../domain/imports/importers';
 import { customObjectImportBody } from '../../domain/imports/import.schemas';
-import { customObjectExportBody, customObjectExportQuery } from '../../domain/exports/export.schemas';
 import { admin, read, write } from '../http/access';
 
 const section = 'Custom objects';

@@ -3,7 +3,7 @@ import { createCompany, updateCompany, type ImageResolver } from '../companies/c
 import type { CompanyInput } from '../companies/companies.schemas';
 import { createDeal, updateDeal } from '../deals/deals.service';
 import type { DealInput } from '../deals/deals.schemas';
-import { matchCompany, matchPersonByEmail } from '../inbound/matching';
+import { matchCompany, matchPersonByEmail } from '../../modules/inbound';
 import { createLead, updateLead } from '../leads/leads.service';
 import type { LeadInput } from '../leads/leads.schemas';
 import { createPerson, updatePerson } from '../people/people.service';

@@ -1,4 +1,4 @@
-import { MetricSeries } from '../metrics/metric-series.entity';
+import { MetricSeries } from '../../modules/metrics';
 import { IdempotencyKey } from '../idempotency/idempotency-key.entity';
 import { Image } from '../images/image.entity';
 import { ImportRun } from '../imports/import-run.entity';

@@ -8,7 +8,7 @@ import type { z } from 'zod';
 import { agentEvents } from '../../modules/agents/agents.events';
 import { automationEvents } from '../automations/automations.events';
 import { bookingEvents } from '../../modules/bookings/bookings.events';
-import { calendarEvents } from '../calendar/calendar.events';
+import { calendarEvents } from '../../modules/calendar/calendar.events';
 import { callEvents } from '../../modules/calls/calls.events';
 import { companyEvents } from '../companies/companies.events';
 import { contractEvents } from '../../modules/contracts/contracts.events';
@@ -31,9 +31,9 @@ import { projectEvents } from '../../modules/projects/projects.events';
 import { sequenceEvents } from '../sequences/sequences.events';
 import { supportEvents } from '../../modules/support/support.events';
 import { tagEvents } from '../../modules/tags/tags.events';
-import { taskEvents } from '../tasks/tasks.events';
+import { taskEvents } from '../../modules/tasks/tasks.events';
 import { timelineEvents } from '../timeline/timeline.events';
-import { userEvents } from '../users/users.events';
+import { userEvents } from '../../modules/users/users.events';
 
 /** Each feature's catalog under its folder name (a name declared twice fails the catalog test). */
 export const FEATURE_EVENTS = {

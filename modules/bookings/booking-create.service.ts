@@ -7,8 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Ctx } from '../../domain/context';
-import { CalendarEvent } from '../../domain/calendar/calendar-event.entity';
-import { serializeEvent } from '../../domain/calendar/calendar-events.service';
+import { CalendarEvent, serializeEvent } from '../calendar';
 import { DomainError, validation } from '../../domain/errors';
 import { createLead } from '../../domain/leads/leads.service';
 import { emit } from '../../domain/outbox/emit';

@@ -4,8 +4,7 @@
  * exactly one commits, the others fail with 23P01 and answer 409. Approval decisions live in approval.service.ts.
  */
 import type { Ctx } from '../../domain/context';
-import { CalendarEvent } from '../../domain/calendar/calendar-event.entity';
-import { serializeEvent } from '../../domain/calendar/calendar-events.service';
+import { CalendarEvent, serializeEvent } from '../calendar';
 import { DomainError, notFound, validation } from '../../domain/errors';
 import { emit } from '../../domain/outbox/emit';
 import { findPage, type PageRequest } from '../../domain/shared/listing';

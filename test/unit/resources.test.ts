@@ -16,7 +16,7 @@ import { allEntities, globalEntities, tenantEntities } from '../../domain/orm/en
 import { RESOURCE_ENTITIES, RESOURCES, resourceOf } from '../../domain/resources';
 import type { ResourceEntity } from '../../domain/shared/resource';
 import { RECORD_KINDS, RECORD_TYPES } from '../../domain/shared/record-kinds';
-import { EXPORT_PATHS, EXPORT_SPECS } from '../../domain/exports/export-specs';
+import { EXPORT_PATHS, EXPORT_SPECS } from '../../modules/exports/export-specs';
 import { contextLoaders, loadEntityContext } from '../../domain/automations/engine/context';
 import { lookupEntityInfo, lookupEntityTypes } from '../../domain/automations/engine/lookup';
 import { LOOKUP_ENTITY_TYPES } from '../../domain/automations/definition.schemas';
