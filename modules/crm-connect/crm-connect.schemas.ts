@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { requiredText } from '../shared/schemas';
-import { isoDate } from '../shared/record-fields';
-import { callStatus, direction, duration, externalId } from '../../modules/calls';
+import { requiredText } from '../../domain/shared/schemas';
+import { isoDate } from '../../domain/shared/record-fields';
+import { callStatus, direction, duration, externalId } from '../calls';
 
 /** Exactly one of phone or email (checked by the domain, which also normalises the phone). */
 export const lookupQuery = z.object({

@@ -1,11 +1,11 @@
-import type { RouteFactory } from '../app';
-import { lookup } from '../../domain/crm-connect/lookup.service';
-import { logConnectorCall } from '../../domain/crm-connect/connector-calls.service';
-import { created, ok, route } from '../http/registry';
-import { envelopes } from '../http/crud';
-import { lookupResultView } from '../../domain/crm-connect/crm-connect.views';
-import { callView } from '../../modules/calls';
-import { connectorCallBody, lookupQuery } from '../../domain/crm-connect/crm-connect.schemas';
+import type { RouteFactory } from '../../api/app';
+import { lookup } from './lookup.service';
+import { logConnectorCall } from './connector-calls.service';
+import { created, ok, route } from '../../api/http/registry';
+import { envelopes } from '../../api/http/crud';
+import { lookupResultView } from './crm-connect.views';
+import { callView } from '../calls';
+import { connectorCallBody, lookupQuery } from './crm-connect.schemas';
 
 const section = 'CRM connect';
 

@@ -1,4 +1,4 @@
-import { matchesPhone, normalizePhone, phonesMatch } from '../../domain/crm-connect/phone';
+import { matchesPhone, normalizePhone, phonesMatch } from '../phone';
 
 describe('normalizePhone', () => {
   it.each([

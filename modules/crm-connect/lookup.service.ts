@@ -1,10 +1,10 @@
 import { raw } from '@mikro-orm/core';
-import type { Ctx } from '../context';
-import { validation } from '../errors';
-import { Company } from '../companies/company.entity';
-import { Lead } from '../leads/lead.entity';
-import { Person } from '../people/person.entity';
-import { likePattern } from '../shared/listing';
+import type { Ctx } from '../../domain/context';
+import { validation } from '../../domain/errors';
+import { Company } from '../../domain/companies/company.entity';
+import { Lead } from '../../domain/leads/lead.entity';
+import { Person } from '../../domain/people/person.entity';
+import { likePattern } from '../../domain/shared/listing';
 import { matchesPhone, normalizePhone, tailDigits, type NormalizedPhone } from './phone';
 import type { LookupResultView } from './crm-connect.views';
 

@@ -1,5 +1,5 @@
-import type { Ctx } from '../context';
-import { Person } from '../people/person.entity';
+import type { Ctx } from '../../domain/context';
+import { Person } from '../../domain/people/person.entity';
 import {
   Call,
   createCall,
@@ -8,7 +8,7 @@ import {
   type CallInput,
   type CallStatus,
   type CallView,
-} from '../../modules/calls';
+} from '../calls';
 import { firstPhoneMatch } from './lookup.service';
 
 export interface ConnectorCallInput {
