@@ -42,7 +42,7 @@ import { webhooksModule } from './webhooks/webhooks.module';
 import { outboxModule } from './outbox/outbox.module';
 import { projectsModule } from '../modules/projects/projects.module';
 import { offersModule } from './offers/offers.module';
-import { pricingModule } from './pricing/pricing.module';
+import { pricingModule } from '../modules/pricing/pricing.module';
 import { bookingsModule } from '../modules/bookings/bookings.module';
 import { supportModule } from '../modules/support/support.module';
 import { filesModule } from './files/files.module';

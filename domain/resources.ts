@@ -34,7 +34,7 @@ import { userResource } from './workspaces/workspaces.resource';
 import { customFieldResource } from './custom-fields/custom-fields.resource';
 import { listResource } from './lists/lists.resource';
 import { dashboardLayoutResource, filterPresetResource } from './presets/presets.resource';
-import { offerTypeResource } from './pricing/pricing.resource';
+import { offerTypeResource } from '../modules/pricing/pricing.resource';
 import { fileResource } from './files/files.resource';
 
 // One line per kind (add lines, do not reorder: record kinds and export specs keep this order).

@@ -9,7 +9,7 @@ import { deleteWithEvent, updateWithEvent } from '../shared/changes';
 import { findPage, likePattern, type PageRequest } from '../shared/listing';
 import { createRecord } from '../shared/records';
 import { inTransaction } from '../shared/tx';
-import { OfferType } from '../pricing/offer-type.entity';
+import { OfferType } from '../../modules/pricing';
 import { DEFAULT_CURRENCY, fromMinor, minorDigits } from '../shared/money';
 import { computeLines, lineView, MoneyError, type LineInput } from './offer-lines';
 import { Offer, OfferTemplate, type OfferStatus } from './offer.entity';

@@ -26,7 +26,7 @@ import { noteEvents } from '../../modules/notes/notes.events';
 import { offerEvents } from '../offers/offers.events';
 import { personEvents } from '../people/people.events';
 import { presetEvents } from '../presets/presets.events';
-import { pricingEvents } from '../pricing/pricing.events';
+import { pricingEvents } from '../../modules/pricing/pricing.events';
 import { projectEvents } from '../../modules/projects/projects.events';
 import { sequenceEvents } from '../sequences/sequences.events';
 import { supportEvents } from '../../modules/support/support.events';

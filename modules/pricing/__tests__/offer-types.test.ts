@@ -1,7 +1,7 @@
-import type { HttpClient, Tenant, TestApp } from '../support/app';
-import { withTwoTenants } from '../support/two-tenants';
-import { makeUser } from '../support/users';
-import { unique } from '../support/factories';
+import type { HttpClient, Tenant, TestApp } from '../../../test/support/app';
+import { withTwoTenants } from '../../../test/support/two-tenants';
+import { makeUser } from '../../../test/support/users';
+import { unique } from '../../../test/support/factories';
 
 let app: TestApp;
 let t: Tenant;

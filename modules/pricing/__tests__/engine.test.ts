@@ -1,8 +1,8 @@
-import { evaluatePricing, type Evaluation } from '../../../domain/pricing/engine';
-import { compileExpression } from '../../../domain/pricing/expressions';
-import { inputFieldsSchema, pricingRulesSchema, type RuleInput } from '../../../domain/pricing/pricing.schemas';
-import { RULE_TEMPLATES } from '../../../domain/pricing/rule-templates';
-import { normalizePricing, validateOfferType } from '../../../domain/pricing/validate';
+import { evaluatePricing, type Evaluation } from '../engine';
+import { compileExpression } from '../expressions';
+import { inputFieldsSchema, pricingRulesSchema, type RuleInput } from '../pricing.schemas';
+import { RULE_TEMPLATES } from '../rule-templates';
+import { normalizePricing, validateOfferType } from '../validate';
 import {
   AmountRangeError,
   fromMinor,

@@ -1,18 +1,18 @@
 import { z } from 'zod';
-import type { RouteFactory } from '../app';
-import * as calculators from '../../domain/pricing/calculators.service';
-import { calculateBody } from '../../domain/pricing/offer-types.schemas';
+import type { RouteFactory } from '../../api/app';
+import * as calculators from './calculators.service';
+import { calculateBody } from './offer-types.schemas';
 import {
   calculationView,
   calculatorSubmissionView,
   calculatorTemplateSummaryView,
   calculatorTemplateView,
-} from '../../domain/pricing/pricing.views';
+} from './pricing.views';
 import { pageParams } from '../../domain/shared/list-query';
-import { envelopes } from '../http/crud';
-import { ok, paged, route } from '../http/registry';
+import { envelopes } from '../../api/http/crud';
+import { ok, paged, route } from '../../api/http/registry';
 import { idParams, objectId } from '../../domain/shared/schemas';
-import { read } from '../http/access';
+import { read } from '../../api/http/access';
 
 const section = 'Calculators';
 const resources = { id: 'calculator-template' };

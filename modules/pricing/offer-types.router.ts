@@ -1,12 +1,7 @@
 import { z } from 'zod';
-import type { RouteFactory } from '../app';
-import * as offerTypes from '../../domain/pricing/offer-types.service';
-import {
-  createOfferTypeBody,
-  patchOfferTypeBody,
-  simulateBody,
-  validateOfferTypeBody,
-} from '../../domain/pricing/offer-types.schemas';
+import type { RouteFactory } from '../../api/app';
+import * as offerTypes from './offer-types.service';
+import { createOfferTypeBody, patchOfferTypeBody, simulateBody, validateOfferTypeBody } from './offer-types.schemas';
 import {
   offerTypeValidationView,
   offerTypeView,
@@ -14,14 +9,14 @@ import {
   ruleTemplatesView,
   simulationView,
   type RuleTemplatesView,
-} from '../../domain/pricing/pricing.views';
-import { ruleReference } from '../../domain/pricing/rule-reference';
-import { INDUSTRIES, ruleTemplates } from '../../domain/pricing/rule-templates';
+} from './pricing.views';
+import { ruleReference } from './rule-reference';
+import { INDUSTRIES, ruleTemplates } from './rule-templates';
 import { boolParam, pageParams } from '../../domain/shared/list-query';
-import { envelopes } from '../http/crud';
-import { acknowledged, created, ok, paged, route } from '../http/registry';
+import { envelopes } from '../../api/http/crud';
+import { acknowledged, created, ok, paged, route } from '../../api/http/registry';
 import { idParams } from '../../domain/shared/schemas';
-import { admin, read } from '../http/access';
+import { admin, read } from '../../api/http/access';
 
 const section = 'Offer types (pricing rules)';
 const resources = { id: 'offer-type' };

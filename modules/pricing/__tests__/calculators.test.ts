@@ -1,6 +1,6 @@
-import type { Tenant, TestApp } from '../support/app';
-import { withTwoTenants } from '../support/two-tenants';
-import { factories, unique } from '../support/factories';
+import type { Tenant, TestApp } from '../../../test/support/app';
+import { withTwoTenants } from '../../../test/support/two-tenants';
+import { factories, unique } from '../../../test/support/factories';
 
 let app: TestApp;
 let t: Tenant;

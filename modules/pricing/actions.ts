@@ -1,6 +1,15 @@
 import { compileExpression, evaluateCompiled, type Scalar } from './expressions';
 import { baseMinor, type OfferAdjustment, type TraceEffect, type WorkLine } from './lines';
-import { clean, fromMinor, percentScaled, qtyNumber, qtyOf, roundDiv, QTY_SCALE, toMinor } from '../shared/money';
+import {
+  clean,
+  fromMinor,
+  percentScaled,
+  qtyNumber,
+  qtyOf,
+  roundDiv,
+  QTY_SCALE,
+  toMinor,
+} from '../../domain/shared/money';
 import type { Action, Product, Rule, Target } from './pricing.schemas';
 
 // What each pricing-rule action does to the evaluation (engine.ts runs the rules; this applies one action).

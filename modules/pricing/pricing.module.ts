@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
-import { defineModule } from '../module';
-import type * as offerTypesRouter from '../../api/routes/offer-types.router';
-import type * as calculatorsRouter from '../../api/routes/calculators.router';
+import { defineModule } from '../../domain/module';
+import type * as offerTypesRouter from './offer-types.router';
+import type * as calculatorsRouter from './calculators.router';
 import { offerTypeResource } from './pricing.resource';
 
 /** Offer types and price calculators. */
@@ -10,7 +10,7 @@ export const pricingModule = defineModule({
   resources: [offerTypeResource],
   // Loaded when the API mounts them (the worker never loads the HTTP layer).
   routes: () => [
-    (require('../../api/routes/offer-types.router') as typeof offerTypesRouter).offerTypesRoutes,
-    (require('../../api/routes/calculators.router') as typeof calculatorsRouter).calculatorsRoutes,
+    (require('./offer-types.router') as typeof offerTypesRouter).offerTypesRoutes,
+    (require('./calculators.router') as typeof calculatorsRouter).calculatorsRoutes,
   ],
 });

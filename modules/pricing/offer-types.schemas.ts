@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ref } from '../references/refs';
+import { ref } from '../../domain/references/refs';
 import {
   customerSchema,
   fieldValuesSchema,
