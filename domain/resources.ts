@@ -32,8 +32,8 @@ import { emailResource } from './email/email.resource';
 import { webhookSubscriptionResource } from './webhooks/webhooks.resource';
 import { userResource } from './workspaces/workspaces.resource';
 import { customFieldResource } from './custom-fields/custom-fields.resource';
-import { listResource } from './lists/lists.resource';
-import { dashboardLayoutResource, filterPresetResource } from './presets/presets.resource';
+import { listResource } from '../modules/lists/lists.resource';
+import { dashboardLayoutResource, filterPresetResource } from '../modules/presets/presets.resource';
 import { offerTypeResource } from '../modules/pricing/pricing.resource';
 import { fileResource } from './files/files.resource';
 

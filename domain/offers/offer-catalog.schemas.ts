@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { pageParams } from '../shared/list-query';
 import { clearableText, requiredText } from '../shared/schemas';
-import { recordView } from '../presets/sharing.schemas';
+import { recordView } from '../../modules/presets';
 import { refField } from '../shared/record-fields';
 import { openObjectView } from '../shared/views';
 import { jsonObject, num, OFFER_JSON_MAX_BYTES, priceField, vatRateField } from './offers.schemas';

@@ -4,7 +4,7 @@ import { MAX_LINE_ITEMS, MAX_QUANTITY, MAX_UNIT_PRICE } from './offer-lines';
 import { pageParams } from '../shared/list-query';
 import { clearableText, objectId, requiredText } from '../shared/schemas';
 import { ref } from '../references/refs';
-import { recordView } from '../presets/sharing.schemas';
+import { recordView } from '../../modules/presets';
 import { refField } from '../shared/record-fields';
 import { dateTimeView, openObjectView } from '../shared/views';
 import { offerLineView } from './offer-line.views';

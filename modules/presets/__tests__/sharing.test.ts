@@ -1,4 +1,4 @@
-import { canChange, canSee, type Shared } from '../../domain/presets/sharing';
+import { canChange, canSee, type Shared } from '../sharing';
 
 const OWNER = 'aaaaaaaaaaaaaaaaaaaaaaaa';
 const NAMED = 'bbbbbbbbbbbbbbbbbbbbbbbb';

@@ -1,7 +1,7 @@
-import type { Actor } from '../context';
-import type { Ctx } from '../context';
-import { forbidden, notFound, validation } from '../errors';
-import { User } from '../workspaces/user.entity';
+import type { Actor } from '../../domain/context';
+import type { Ctx } from '../../domain/context';
+import { forbidden, notFound, validation } from '../../domain/errors';
+import { User } from '../../domain/workspaces/user.entity';
 
 /** Who sees a shared item (filter presets, dashboard layouts). */
 export const VISIBILITIES = ['workspace', 'private', 'group', 'user'] as const;

@@ -1,10 +1,10 @@
 import type { z } from 'zod';
-import type { RouteFactory } from '../app';
-import * as lists from '../../domain/lists/lists.service';
+import type { RouteFactory } from '../../api/app';
+import * as lists from './lists.service';
 import { DomainError } from '../../domain/errors';
 import { formatZodError } from '../../domain/shared/schemas';
-import { ok, paged, route } from '../http/registry';
-import { crudRoutes, envelopes } from '../http/crud';
+import { ok, paged, route } from '../../api/http/registry';
+import { crudRoutes, envelopes } from '../../api/http/crud';
 import { idParams, pageQuery } from '../../domain/shared/schemas';
 import {
   createListBody,
@@ -16,8 +16,8 @@ import {
   listView,
   removeItemsQuery,
   updateListBody,
-} from '../../domain/lists/lists.schemas';
-import { read, write } from '../http/access';
+} from './lists.schemas';
+import { read, write } from '../../api/http/access';
 
 const section = 'Lists';
 const resources = { id: 'list' };

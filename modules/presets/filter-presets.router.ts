@@ -1,12 +1,12 @@
-import type { RouteFactory } from '../app';
-import * as presets from '../../domain/presets/filter-presets.service';
-import { crudRoutes } from '../http/crud';
+import type { RouteFactory } from '../../api/app';
+import * as presets from './filter-presets.service';
+import { crudRoutes } from '../../api/http/crud';
 import {
   createFilterPresetBody,
   filterPresetView,
   listFilterPresetsQuery,
   updateFilterPresetBody,
-} from '../../domain/presets/filter-presets.schemas';
+} from './filter-presets.schemas';
 
 const visibilityNote =
   'workspace: everyone; private: the owner; user: the owner and userIds; group: the owner only until user groups exist';

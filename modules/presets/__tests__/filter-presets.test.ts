@@ -1,8 +1,8 @@
-import type { Tenant, TestApp } from '../support/app';
-import { withTestApp } from '../support/suites';
-import { eventsFor } from '../support/outbox';
-import { makeUser, type TestUser } from '../support/users';
-import { expectCreated, expectError } from '../support/expect';
+import type { Tenant, TestApp } from '../../../test/support/app';
+import { withTestApp } from '../../../test/support/suites';
+import { eventsFor } from '../../../test/support/outbox';
+import { makeUser, type TestUser } from '../../../test/support/users';
+import { expectCreated, expectError } from '../../../test/support/expect';
 
 let app: TestApp;
 let t: Tenant;

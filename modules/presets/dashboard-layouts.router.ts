@@ -1,12 +1,12 @@
-import type { RouteFactory } from '../app';
-import * as layouts from '../../domain/presets/dashboard-layouts.service';
-import { crudRoutes } from '../http/crud';
+import type { RouteFactory } from '../../api/app';
+import * as layouts from './dashboard-layouts.service';
+import { crudRoutes } from '../../api/http/crud';
 import { pageQuery } from '../../domain/shared/schemas';
 import {
   createDashboardLayoutBody,
   dashboardLayoutView,
   updateDashboardLayoutBody,
-} from '../../domain/presets/dashboard-layouts.schemas';
+} from './dashboard-layouts.schemas';
 
 export const dashboardLayoutsRoutes: RouteFactory = () =>
   crudRoutes({

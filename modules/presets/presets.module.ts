@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
-import { defineModule } from '../module';
-import type * as filterPresetsRouter from '../../api/routes/filter-presets.router';
-import type * as dashboardLayoutsRouter from '../../api/routes/dashboard-layouts.router';
+import { defineModule } from '../../domain/module';
+import type * as filterPresetsRouter from './filter-presets.router';
+import type * as dashboardLayoutsRouter from './dashboard-layouts.router';
 import { dashboardLayoutResource, filterPresetResource } from './presets.resource';
 
 /** Filter presets and dashboard layouts. */
@@ -10,7 +10,7 @@ export const presetsModule = defineModule({
   resources: [filterPresetResource, dashboardLayoutResource],
   // Loaded when the API mounts them (the worker never loads the HTTP layer).
   routes: () => [
-    (require('../../api/routes/filter-presets.router') as typeof filterPresetsRouter).filterPresetsRoutes,
-    (require('../../api/routes/dashboard-layouts.router') as typeof dashboardLayoutsRouter).dashboardLayoutsRoutes,
+    (require('./filter-presets.router') as typeof filterPresetsRouter).filterPresetsRoutes,
+    (require('./dashboard-layouts.router') as typeof dashboardLayoutsRouter).dashboardLayoutsRoutes,
   ],
 });

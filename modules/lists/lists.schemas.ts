@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { LIST_ENTITY_TYPES } from './list.entity';
-import { pageParams } from '../shared/list-query';
-import { clearableText, objectId, requiredText } from '../shared/schemas';
-import { dateTimeView, idView } from '../shared/views';
+import { pageParams } from '../../domain/shared/list-query';
+import { clearableText, objectId, requiredText } from '../../domain/shared/schemas';
+import { dateTimeView, idView } from '../../domain/shared/views';
 
 const entityType = z.enum(LIST_ENTITY_TYPES, { message: `must be one of: ${LIST_ENTITY_TYPES.join(', ')}` });
 export const MAX_LIST_ITEM_IDS = 500;

@@ -1,11 +1,11 @@
-import { Company } from '../../domain/companies/company.entity';
-import { newId } from '../../domain/ids';
-import { forkForWorkspace } from '../../domain/orm/tenant';
-import type { Tenant, TestApp } from '../support/app';
-import { withTestApp } from '../support/suites';
-import { makeCompany, makePerson } from '../support/factories';
-import { eventsFor } from '../support/outbox';
-import { expectCreated, expectError } from '../support/expect';
+import { Company } from '../../../domain/companies/company.entity';
+import { newId } from '../../../domain/ids';
+import { forkForWorkspace } from '../../../domain/orm/tenant';
+import type { Tenant, TestApp } from '../../../test/support/app';
+import { withTestApp } from '../../../test/support/suites';
+import { makeCompany, makePerson } from '../../../test/support/factories';
+import { eventsFor } from '../../../test/support/outbox';
+import { expectCreated, expectError } from '../../../test/support/expect';
 
 let app: TestApp;
 let t: Tenant;

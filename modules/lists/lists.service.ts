@@ -1,14 +1,14 @@
-import type { Ctx } from '../context';
-import { notFound, validation } from '../errors';
-import { emit } from '../outbox/emit';
-import { deleteWithEvent, emitCreate, updateWithEvent } from '../shared/changes';
-import { findPage, likePattern, toPlain, type PageRequest } from '../shared/listing';
-import { createRecord } from '../shared/records';
-import { loadRecords, RECORD_KINDS, tableOf } from '../shared/record-kinds';
-import { inTransaction } from '../shared/tx';
+import type { Ctx } from '../../domain/context';
+import { notFound, validation } from '../../domain/errors';
+import { emit } from '../../domain/outbox/emit';
+import { deleteWithEvent, emitCreate, updateWithEvent } from '../../domain/shared/changes';
+import { findPage, likePattern, toPlain, type PageRequest } from '../../domain/shared/listing';
+import { createRecord } from '../../domain/shared/records';
+import { loadRecords, RECORD_KINDS, tableOf } from '../../domain/shared/record-kinds';
+import { inTransaction } from '../../domain/shared/tx';
 import { List, ListItem, type ListEntityType } from './list.entity';
 import type { ListInput, ListItemView, ListView } from './lists.schemas';
-import { plainOf } from '../shared/views';
+import { plainOf } from '../../domain/shared/views';
 
 const LIST_FIELDS = ['_id', 'name', 'entityType', 'description', 'ownerId', 'createdAt', 'updatedAt'] as const;
 
