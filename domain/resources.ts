@@ -21,7 +21,7 @@ import { eventResource } from '../modules/calendar/calendar.resource';
 import { smsResource } from './messaging/sms.resource';
 import { customObjectRecordResource } from '../modules/custom-objects/custom-objects.resource';
 import { projectResource } from '../modules/projects/projects.resource';
-import { offerResource } from './offers/offers.resource';
+import { offerResource } from '../modules/offers/offers.resource';
 import { contractResource } from '../modules/contracts/contracts.resource';
 import { bookingResource } from '../modules/bookings/bookings.resource';
 import { supportTicketResource } from '../modules/support/support.resource';

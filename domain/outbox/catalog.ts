@@ -23,7 +23,7 @@ import { leadEvents } from '../leads/leads.events';
 import { listEvents } from '../../modules/lists/lists.events';
 import { messagingEvents } from '../messaging/messaging.events';
 import { noteEvents } from '../../modules/notes/notes.events';
-import { offerEvents } from '../offers/offers.events';
+import { offerEvents } from '../../modules/offers/offers.events';
 import { personEvents } from '../people/people.events';
 import { presetEvents } from '../../modules/presets/presets.events';
 import { pricingEvents } from '../../modules/pricing/pricing.events';

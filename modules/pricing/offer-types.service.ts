@@ -12,7 +12,6 @@ import { isId } from '../../domain/ids';
 import { evaluatePricing, type EvaluateInput } from './engine';
 import { AmountRangeError } from '../../domain/shared/money';
 import { OfferType } from './offer-type.entity';
-import { OfferTemplate } from '../../domain/offers/offer.entity';
 import type { CreateOfferTypeInput, PatchOfferTypeInput, SimulateInput } from './offer-types.schemas';
 import type { InputField, PricingRules, PricingRulesInput } from './pricing.schemas';
 import { normalizePricing, summarizeRule, validateOfferType, type ValidationReport } from './validate';
@@ -270,9 +269,13 @@ export async function simulate(ctx: Ctx, input: SimulateInput): Promise<Simulati
   return result;
 }
 
-/** `defaultTemplateId` must name an offer template of the workspace (tenant-filtered count). */
+/**
+ * `defaultTemplateId` must name an offer template of the workspace (tenant-filtered count). The template is the
+ * offers module's entity, named by its ORM name: offers build on offer types (offers import pricing), so pricing
+ * holds only this data reference, not an import of offers.
+ */
 async function assertTemplateExists(ctx: Ctx, id: string | null | undefined): Promise<void> {
-  if (id && !(await ctx.em.count(OfferTemplate, { _id: id }))) {
+  if (id && !(await ctx.em.count<{ _id: string }>('OfferTemplate', { _id: id }))) {
     throw validation(`defaultTemplateId: no offer template with id ${id}`, [
       { path: 'defaultTemplateId', error: `no offer template with id ${id}` },
     ]);

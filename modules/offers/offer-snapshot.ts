@@ -1,9 +1,9 @@
-import type { Ctx } from '../context';
-import { Company } from '../companies/company.entity';
-import { Deal } from '../deals/deal.entity';
-import { Person } from '../people/person.entity';
-import { toPlain } from '../shared/listing';
-import { fromMinor, minorDigits } from '../shared/money';
+import type { Ctx } from '../../domain/context';
+import { Company } from '../../domain/companies/company.entity';
+import { Deal } from '../../domain/deals/deal.entity';
+import { Person } from '../../domain/people/person.entity';
+import { toPlain } from '../../domain/shared/listing';
+import { fromMinor, minorDigits } from '../../domain/shared/money';
 import { lineView } from './offer-lines';
 import { Offer, OfferTemplate } from './offer.entity';
 

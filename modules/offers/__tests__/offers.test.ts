@@ -1,12 +1,12 @@
-import type { OutboxDispatcher } from '../../domain/outbox/dispatcher';
-import { previewKey, previewToken } from '../../domain/offers/offer-public.service';
-import { parseSecretsKey } from '../../domain/shared/secret-box';
-import { HttpClient, startTestApp, type Tenant, type TestApp } from '../support/app';
-import { webhookDispatcher } from '../support/webhook-dispatcher';
-import { makeCompany, makePerson } from '../support/factories';
-import { eventsFor } from '../support/outbox';
-import { startReceiver, type Receiver } from '../support/webhooks';
-import { expectError } from '../support/expect';
+import type { OutboxDispatcher } from '../../../domain/outbox/dispatcher';
+import { previewKey, previewToken } from '../offer-public.service';
+import { parseSecretsKey } from '../../../domain/shared/secret-box';
+import { HttpClient, startTestApp, type Tenant, type TestApp } from '../../../test/support/app';
+import { webhookDispatcher } from '../../../test/support/webhook-dispatcher';
+import { makeCompany, makePerson } from '../../../test/support/factories';
+import { eventsFor } from '../../../test/support/outbox';
+import { startReceiver, type Receiver } from '../../../test/support/webhooks';
+import { expectError } from '../../../test/support/expect';
 
 let app: TestApp;
 let t: Tenant;

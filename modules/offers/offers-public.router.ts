@@ -1,21 +1,15 @@
 import type { Context } from 'koa';
 import type { z } from 'zod';
-import type { RouteFactory } from '../app';
+import type { RouteFactory } from '../../api/app';
 import { DomainError } from '../../domain/errors';
-import { renderOfferHtml } from '../../domain/offers/offer-html';
-import {
-  previewKey,
-  previewOffer,
-  respondToOffer,
-  viewPublicOffer,
-  type PublicOffer,
-} from '../../domain/offers/offer-public.service';
+import { renderOfferHtml } from './offer-html';
+import { previewKey, previewOffer, respondToOffer, viewPublicOffer, type PublicOffer } from './offer-public.service';
 import { parseSecretsKey } from '../../domain/shared/secret-box';
 import { formatZodError } from '../../domain/shared/schemas';
-import { envelopes, publicRoute } from '../http/crud';
-import { type Reply, type ResponseSpec } from '../http/registry';
-import { acceptBody, declineBody, previewTokenParams, publicIdParams } from '../../domain/offers/offers.schemas';
-import { publicOfferView } from '../../domain/offers/offers.views';
+import { envelopes, publicRoute } from '../../api/http/crud';
+import { type Reply, type ResponseSpec } from '../../api/http/registry';
+import { acceptBody, declineBody, previewTokenParams, publicIdParams } from './offers.schemas';
+import { publicOfferView } from './offers.views';
 
 const section = 'Offers';
 const REASON =

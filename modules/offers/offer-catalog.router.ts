@@ -1,8 +1,8 @@
-import type { RouteFactory } from '../app';
-import * as templates from '../../domain/offers/offer-templates.service';
-import * as products from '../../domain/offers/products.service';
-import { crudRoutes, envelopes } from '../http/crud';
-import { created, route } from '../http/registry';
+import type { RouteFactory } from '../../api/app';
+import * as templates from './offer-templates.service';
+import * as products from './products.service';
+import { crudRoutes, envelopes } from '../../api/http/crud';
+import { created, route } from '../../api/http/registry';
 import { idParams } from '../../domain/shared/schemas';
 import {
   catalogView,
@@ -15,9 +15,9 @@ import {
   updateCatalogBody,
   updateOfferTemplateBody,
   updateProductBody,
-} from '../../domain/offers/offer-catalog.schemas';
-import { offerTemplateSummaryView, offerTemplateView } from '../../domain/offers/offers.views';
-import { admin, read, write } from '../http/access';
+} from './offer-catalog.schemas';
+import { offerTemplateSummaryView, offerTemplateView } from './offers.views';
+import { admin, read, write } from '../../api/http/access';
 
 const section = 'Offers';
 const resources = { id: 'offer-template' };

@@ -1,10 +1,10 @@
-import type { Tenant, TestApp } from '../support/app';
-import { makePerson } from '../support/factories';
-import { uniquePhone } from '../support/sms';
-import { json, startHttp, type LocalHttp } from '../unit/messaging/local-http';
-import type { LocalSmtp } from '../unit/messaging/local-smtp';
-import { expectError } from '../support/expect';
-import { withMailbox } from '../support/mail-suite';
+import type { Tenant, TestApp } from '../../../test/support/app';
+import { makePerson } from '../../../test/support/factories';
+import { uniquePhone } from '../../../test/support/sms';
+import { json, startHttp, type LocalHttp } from '../../../test/unit/messaging/local-http';
+import type { LocalSmtp } from '../../../test/unit/messaging/local-smtp';
+import { expectError } from '../../../test/support/expect';
+import { withMailbox } from '../../../test/support/mail-suite';
 
 // Offer templates, products, catalog, the offers report, and offers sent by e-mail and SMS
 // through the messaging layer (a real local SMTP server and HTTP SMS gateway).

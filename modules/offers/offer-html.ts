@@ -1,4 +1,4 @@
-import { escapeHtml } from '../automations/format';
+import { escapeHtml } from '../../domain/automations/format';
 import type { PublicOffer } from './offer-public.service';
 
 /**

@@ -1,12 +1,12 @@
-import type { RouteFactory } from '../app';
-import * as offers from '../../domain/offers/offers.service';
-import { emailOffer, smsOffer } from '../../domain/offers/offer-messaging.service';
-import { offerPreviewLink, previewKey } from '../../domain/offers/offer-public.service';
-import { getOfferSettings, updateOfferSettings } from '../../domain/offers/offer-settings.service';
-import { offerStatusTransitions } from '../../domain/offers/offers.rules';
+import type { RouteFactory } from '../../api/app';
+import * as offers from './offers.service';
+import { emailOffer, smsOffer } from './offer-messaging.service';
+import { offerPreviewLink, previewKey } from './offer-public.service';
+import { getOfferSettings, updateOfferSettings } from './offer-settings.service';
+import { offerStatusTransitions } from './offers.rules';
 import { parseSecretsKey } from '../../domain/shared/secret-box';
-import { envelopes } from '../http/crud';
-import { acknowledged, created, ok, paged, route } from '../http/registry';
+import { envelopes } from '../../api/http/crud';
+import { acknowledged, created, ok, paged, route } from '../../api/http/registry';
 import {
   createOfferBody,
   listOffersQuery,
@@ -16,14 +16,9 @@ import {
   sendEmailBody,
   sendSmsBody,
   updateOfferBody,
-} from '../../domain/offers/offers.schemas';
-import {
-  offerEmailResultView,
-  offerPreviewLinkView,
-  offerSettingsView,
-  offerSmsResultView,
-} from '../../domain/offers/offers.views';
-import { admin, read, write } from '../http/access';
+} from './offers.schemas';
+import { offerEmailResultView, offerPreviewLinkView, offerSettingsView, offerSmsResultView } from './offers.views';
+import { admin, read, write } from '../../api/http/access';
 
 const section = 'Offers';
 const resources = { id: 'offer' };

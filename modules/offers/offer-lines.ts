@@ -1,5 +1,12 @@
-import { newId } from '../ids';
-import { fromMinor, LINE_DECIMALS, minorDigits, RATE_DECIMALS, roundDiv, toScaledExact } from '../shared/money';
+import { newId } from '../../domain/ids';
+import {
+  fromMinor,
+  LINE_DECIMALS,
+  minorDigits,
+  RATE_DECIMALS,
+  roundDiv,
+  toScaledExact,
+} from '../../domain/shared/money';
 import type { OfferLineView } from './offer-line.views';
 
 /**

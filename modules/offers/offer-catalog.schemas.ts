@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { pageParams } from '../shared/list-query';
-import { clearableText, requiredText } from '../shared/schemas';
-import { recordView } from '../../modules/presets';
-import { refField } from '../shared/record-fields';
-import { openObjectView } from '../shared/views';
+import { pageParams } from '../../domain/shared/list-query';
+import { clearableText, requiredText } from '../../domain/shared/schemas';
+import { recordView } from '../presets';
+import { refField } from '../../domain/shared/record-fields';
+import { openObjectView } from '../../domain/shared/views';
 import { jsonObject, num, OFFER_JSON_MAX_BYTES, priceField, vatRateField } from './offers.schemas';
-import { ref } from '../references/refs';
+import { ref } from '../../domain/references/refs';
 
 // Offer templates, products and catalog entries: request bodies and views.
 

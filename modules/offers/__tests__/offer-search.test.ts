@@ -1,6 +1,6 @@
-import type { Tenant } from '../support/app';
-import { searchUntil, titles, uniqueIndexPrefix } from '../support/search';
-import { withSearchIndexing } from '../support/search-suite';
+import type { Tenant } from '../../../test/support/app';
+import { searchUntil, titles, uniqueIndexPrefix } from '../../../test/support/search';
+import { withSearchIndexing } from '../../../test/support/search-suite';
 
 // Offers are a search type: writes reach Meilisearch through the outbox like the other types.
 const PREFIX = uniqueIndexPrefix('offers');

@@ -1,6 +1,12 @@
-import { action, chainGraph, createAutomation, waitFor, type EngineHarness } from '../support/automation-engine';
-import { withEngine } from '../support/engine-suite';
-import type { Tenant } from '../support/app';
+import {
+  action,
+  chainGraph,
+  createAutomation,
+  waitFor,
+  type EngineHarness,
+} from '../../../test/support/automation-engine';
+import { withEngine } from '../../../test/support/engine-suite';
+import type { Tenant } from '../../../test/support/app';
 
 // Automations see offers: sending one emits offer_sent, which starts an automation with that
 // trigger; its context carries the offer and the linked company.

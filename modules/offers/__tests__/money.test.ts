@@ -1,13 +1,8 @@
-import { computeLines, MoneyError } from '../../../domain/offers/offer-lines';
+import { computeLines, MoneyError } from '../offer-lines';
 import { roundDiv, toScaledExact } from '../../../domain/shared/money';
-import type { OfferStatus } from '../../../domain/offers/offer.entity';
-import {
-  effectiveStatus,
-  offerCanGoOut,
-  offerCanMove,
-  offerStatusTransitions,
-} from '../../../domain/offers/offers.rules';
-import { mergeSettings } from '../../../domain/offers/offer-settings.service';
+import type { OfferStatus } from '../offer.entity';
+import { effectiveStatus, offerCanGoOut, offerCanMove, offerStatusTransitions } from '../offers.rules';
+import { mergeSettings } from '../offer-settings.service';
 
 describe('offer money', () => {
   it.each([

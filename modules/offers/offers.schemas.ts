@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { OFFER_STATUSES } from './offer.entity';
 import { MAX_LINE_ITEMS, MAX_QUANTITY, MAX_UNIT_PRICE } from './offer-lines';
-import { pageParams } from '../shared/list-query';
-import { clearableText, objectId, requiredText } from '../shared/schemas';
-import { ref } from '../references/refs';
-import { recordView } from '../../modules/presets';
-import { refField } from '../shared/record-fields';
-import { dateTimeView, openObjectView } from '../shared/views';
+import { pageParams } from '../../domain/shared/list-query';
+import { clearableText, objectId, requiredText } from '../../domain/shared/schemas';
+import { ref } from '../../domain/references/refs';
+import { recordView } from '../presets';
+import { refField } from '../../domain/shared/record-fields';
+import { dateTimeView, openObjectView } from '../../domain/shared/views';
 import { offerLineView } from './offer-line.views';
 
 export const OFFER_JSON_MAX_BYTES = 64 * 1024;

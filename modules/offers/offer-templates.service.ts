@@ -1,11 +1,11 @@
-import type { Ctx } from '../context';
-import { notFound } from '../errors';
-import { emit } from '../outbox/emit';
-import { deleteWithEvent, updateWithEvent, type Changes } from '../shared/changes';
-import { findPage, type PageRequest } from '../shared/listing';
-import { plainOf } from '../shared/views';
-import { createRecord } from '../shared/records';
-import { inTransaction } from '../shared/tx';
+import type { Ctx } from '../../domain/context';
+import { notFound } from '../../domain/errors';
+import { emit } from '../../domain/outbox/emit';
+import { deleteWithEvent, updateWithEvent, type Changes } from '../../domain/shared/changes';
+import { findPage, type PageRequest } from '../../domain/shared/listing';
+import { plainOf } from '../../domain/shared/views';
+import { createRecord } from '../../domain/shared/records';
+import { inTransaction } from '../../domain/shared/tx';
 import { OfferTemplate } from './offer.entity';
 import type { OfferTemplateSummaryView, OfferTemplateView } from './offers.views';
 

@@ -1,24 +1,24 @@
 import { randomBytes } from 'node:crypto';
-import type { Ctx } from '../context';
-import { DomainError, notFound, validation } from '../errors';
-import { isId } from '../ids';
-import { assertRefs } from '../timeline/references';
-import { recordSystemActivity } from '../timeline/timeline.service';
-import { emit } from '../outbox/emit';
-import { deleteWithEvent, updateWithEvent } from '../shared/changes';
-import { findPage, likePattern, type PageRequest } from '../shared/listing';
-import { createRecord } from '../shared/records';
-import { inTransaction } from '../shared/tx';
-import { OfferType } from '../../modules/pricing';
-import { DEFAULT_CURRENCY, fromMinor, minorDigits } from '../shared/money';
+import type { Ctx } from '../../domain/context';
+import { DomainError, notFound, validation } from '../../domain/errors';
+import { isId } from '../../domain/ids';
+import { assertRefs } from '../../domain/timeline/references';
+import { recordSystemActivity } from '../../domain/timeline/timeline.service';
+import { emit } from '../../domain/outbox/emit';
+import { deleteWithEvent, updateWithEvent } from '../../domain/shared/changes';
+import { findPage, likePattern, type PageRequest } from '../../domain/shared/listing';
+import { createRecord } from '../../domain/shared/records';
+import { inTransaction } from '../../domain/shared/tx';
+import { OfferType } from '../pricing';
+import { DEFAULT_CURRENCY, fromMinor, minorDigits } from '../../domain/shared/money';
 import { computeLines, lineView, MoneyError, type LineInput } from './offer-lines';
 import { Offer, OfferTemplate, type OfferStatus } from './offer.entity';
 import { getOfferSettings, takeOfferNumber } from './offer-settings.service';
 import { buildSnapshot, related } from './offer-snapshot';
 import { effectiveStatus, offerCanMove, offerStatusTransitions, todayUtc } from './offers.rules';
 import type { OfferInput, OfferView } from './offers.schemas';
-import { plainOf } from '../shared/views';
-import { findRowById } from '../orm/lean-rows';
+import { plainOf } from '../../domain/shared/views';
+import { findRowById } from '../../domain/orm/lean-rows';
 
 /** Where public links point: `${publicBaseUrl}/public/offers/<publicId>`. */
 export interface OfferLinks {
