@@ -38,7 +38,7 @@ import { reportsModule } from '../modules/reports/reports.module';
 import { agentsModule } from '../modules/agents/agents.module';
 import { metricsModule } from '../modules/metrics/metrics.module';
 import { customObjectsModule } from '../modules/custom-objects/custom-objects.module';
-import { webhooksModule } from './webhooks/webhooks.module';
+import { webhooksModule } from '../modules/webhooks/webhooks.module';
 import { outboxModule } from './outbox/outbox.module';
 import { projectsModule } from '../modules/projects/projects.module';
 import { offersModule } from '../modules/offers/offers.module';

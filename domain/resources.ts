@@ -29,7 +29,7 @@ import { agentResource } from '../modules/agents/agents.resource';
 import { automationResource } from './automations/automations.resource';
 import { sequenceResource } from './sequences/sequences.resource';
 import { emailResource } from './email/email.resource';
-import { webhookSubscriptionResource } from './webhooks/webhooks.resource';
+import { webhookSubscriptionResource } from '../modules/webhooks/webhooks.resource';
 import { userResource } from './workspaces/workspaces.resource';
 import { customFieldResource } from './custom-fields/custom-fields.resource';
 import { listResource } from '../modules/lists/lists.resource';

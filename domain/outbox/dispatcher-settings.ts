@@ -4,7 +4,7 @@ import { randomBytes } from 'node:crypto';
 import { hostname } from 'node:os';
 import { Pool } from 'pg';
 import type { Logger } from '../logger';
-import { STANDARD_RETRY_SCHEDULE_MS } from '../webhooks/settings';
+import { STANDARD_RETRY_SCHEDULE_MS } from '../../modules/webhooks';
 import { scheduleBackoff } from './backoff';
 import type { OutboxDispatcherOptions } from './dispatcher.types';
 import type { Subscriber } from './subscriber';

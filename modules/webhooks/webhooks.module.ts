@@ -1,10 +1,10 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
-import { defineModule } from '../module';
-import type * as webhooksRouter from '../../api/routes/webhooks.router';
-import type * as webhooksActivities from '../../activities/webhooks.activities';
+import { defineModule } from '../../domain/module';
+import type * as webhooksRouter from './webhooks.router';
+import type * as webhooksActivities from './webhooks.activities';
 import type { ActivityDeps } from '../../activities/deps';
-import { portedSubscriberGroup } from '../outbox/subscriber-groups';
-import { webhookDeliveryKind } from '../workflow-kinds';
+import { portedSubscriberGroup } from '../../domain/outbox/subscriber-groups';
+import { webhookDeliveryKind } from './webhook-delivery.kind';
 import { webhookEnv } from './settings';
 import { createWebhookSubscriber } from './subscriber';
 import { webhookSubscriptionResource } from './webhooks.resource';
@@ -14,11 +14,11 @@ export const webhooksModule = defineModule({
   name: 'webhooks',
   resources: [webhookSubscriptionResource],
   // Loaded when the API mounts them (the worker never loads the HTTP layer).
-  routes: () => [(require('../../api/routes/webhooks.router') as typeof webhooksRouter).webhooksRoutes],
+  routes: () => [(require('./webhooks.router') as typeof webhooksRouter).webhooksRoutes],
   workflows: [webhookDeliveryKind],
   activities: (deps: ActivityDeps) =>
     // Loaded when the worker builds them (the API never loads activity code).
-    (require('../../activities/webhooks.activities') as typeof webhooksActivities).createWebhookActivities({
+    (require('./webhooks.activities') as typeof webhooksActivities).createWebhookActivities({
       orm: deps.orm,
       config: deps.config,
       log: deps.log.child({ component: 'webhooks' }),

@@ -1,5 +1,5 @@
 /**
- * The webhook delivery retry workflow's contract (workflows/webhook-delivery.workflow.ts): its input;
+ * The webhook delivery retry workflow's contract (webhook-delivery.workflow.ts): its input;
  * it has no signals, updates or queries. Workflow-safe: types only.
  */
 

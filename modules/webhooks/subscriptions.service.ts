@@ -1,11 +1,11 @@
 import { isIP } from 'node:net';
-import type { AppConfig } from '../config';
-import type { Ctx } from '../context';
-import { notFound, validation } from '../errors';
-import { isHostAllowed, nonPublicReason, normalizeHost } from '../net/address-policy';
-import { findPage, type PageRequest } from '../shared/listing';
-import { plainOf } from '../shared/views';
-import { createRecord } from '../shared/records';
+import type { AppConfig } from '../../domain/config';
+import type { Ctx } from '../../domain/context';
+import { notFound, validation } from '../../domain/errors';
+import { isHostAllowed, nonPublicReason, normalizeHost } from '../../domain/net/address-policy';
+import { findPage, type PageRequest } from '../../domain/shared/listing';
+import { plainOf } from '../../domain/shared/views';
+import { createRecord } from '../../domain/shared/records';
 import { ALL_EVENTS } from './event-types';
 import { generateSecret, maskWebhookSecret, openSecret, sealSecret } from './secrets';
 import { WebhookDelivery, WebhookSubscription } from './webhook.entity';

@@ -4,8 +4,8 @@
  * Workflow id `webhook-delivery:<workspaceId>:<deliveryId>`; the input holds ids and delays only.
  */
 import { proxyActivities, sleep } from '@temporalio/workflow';
-import type { createActivities } from '../activities';
-import type { WebhookRetryInput } from '../domain/webhooks/webhook-delivery.messages';
+import type { createActivities } from '../../activities';
+import type { WebhookRetryInput } from './webhook-delivery.messages';
 
 const { attemptWebhookDelivery } = proxyActivities<ReturnType<typeof createActivities>>({
   // One POST is bounded to 10 s; the rest is two small queries.

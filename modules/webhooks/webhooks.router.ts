@@ -1,9 +1,9 @@
-import type { RouteFactory } from '../app';
-import * as deliveries from '../../domain/webhooks/deliveries.service';
-import { eventTypesDoc } from '../../domain/webhooks/event-types';
-import * as subs from '../../domain/webhooks/subscriptions.service';
-import { envelopes } from '../http/crud';
-import { acknowledged, created, ok, paged, route } from '../http/registry';
+import type { RouteFactory } from '../../api/app';
+import * as deliveries from './deliveries.service';
+import { eventTypesDoc } from './event-types';
+import * as subs from './subscriptions.service';
+import { envelopes } from '../../api/http/crud';
+import { acknowledged, created, ok, paged, route } from '../../api/http/registry';
 import { idParams } from '../../domain/shared/schemas';
 import {
   createSubscriptionBody,
@@ -13,7 +13,7 @@ import {
   updateSubscriptionBody,
   webhookDeliveryView,
   webhookSubscriptionView,
-} from '../../domain/webhooks/webhooks.schemas';
+} from './webhooks.schemas';
 
 const access = { scopes: ['webhooks'] } as const;
 const section = 'Webhooks';

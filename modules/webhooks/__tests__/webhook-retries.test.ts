@@ -1,14 +1,14 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
-import { createWebhookRetryPort } from '../../activities/webhook-client';
-import type { OutboxDispatcher } from '../../domain/outbox/dispatcher';
-import { webhookDeliveryWorkflowId } from '../../domain/webhooks/ports';
-import type { Tenant } from '../support/app';
-import { webhookDispatcher } from '../support/webhook-dispatcher';
-import { waitFor, type EngineHarness } from '../support/automation-engine';
-import { startReceiver, type Receiver } from '../support/webhooks';
-import { withEngine } from '../support/engine-suite';
+import { createWebhookRetryPort } from '../webhook-client';
+import type { OutboxDispatcher } from '../../../domain/outbox/dispatcher';
+import { webhookDeliveryWorkflowId } from '../ports';
+import type { Tenant } from '../../../test/support/app';
+import { webhookDispatcher } from '../../../test/support/webhook-dispatcher';
+import { waitFor, type EngineHarness } from '../../../test/support/automation-engine';
+import { startReceiver, type Receiver } from '../../../test/support/webhooks';
+import { withEngine } from '../../../test/support/engine-suite';
 
 // Retries of failing deliveries through the real retry workflow on Temporal (schedule shortened to seconds).
 let h: EngineHarness;
@@ -138,23 +138,19 @@ describe('retry workflow', () => {
 
 describe('worker killed mid-retry', () => {
   function spawnWorker(): { child: ChildProcess; ready: Promise<void> } {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', path.join(__dirname, '../support/webhook-worker-child.ts')],
-      {
-        cwd: path.join(__dirname, '../..'),
-        env: {
-          ...process.env,
-          ...ENV,
-          DATABASE_URL: h.app.config.databaseUrl,
-          TEMPORAL_ADDRESS: h.app.config.temporalAddress,
-          TEMPORAL_NAMESPACE: h.app.config.temporalNamespace,
-          TEMPORAL_TASK_QUEUE: h.taskQueue,
-          OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
-        },
-        stdio: ['ignore', 'pipe', 'inherit'],
+    const child = spawn(process.execPath, ['--import', 'tsx', path.join(__dirname, 'webhook-worker-child.ts')], {
+      cwd: path.join(__dirname, '../../..'),
+      env: {
+        ...process.env,
+        ...ENV,
+        DATABASE_URL: h.app.config.databaseUrl,
+        TEMPORAL_ADDRESS: h.app.config.temporalAddress,
+        TEMPORAL_NAMESPACE: h.app.config.temporalNamespace,
+        TEMPORAL_TASK_QUEUE: h.taskQueue,
+        OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
       },
-    );
+      stdio: ['ignore', 'pipe', 'inherit'],
+    });
     children.push(child);
     const ready = new Promise<void>((resolve, reject) => {
       createInterface({ input: child.stdout! }).on('line', (l) => l === 'ready' && resolve());

@@ -1,8 +1,8 @@
-import type { Ctx } from '../context';
-import { DomainError, notFound } from '../errors';
-import { findPage, type PageRequest } from '../shared/listing';
-import { plainOf } from '../shared/views';
-import { createRecord } from '../shared/records';
+import type { Ctx } from '../../domain/context';
+import { DomainError, notFound } from '../../domain/errors';
+import { findPage, type PageRequest } from '../../domain/shared/listing';
+import { plainOf } from '../../domain/shared/views';
+import { createRecord } from '../../domain/shared/records';
 import { applyResult, attempt, recordOnSubscription, type AttemptDeps } from './attempts';
 import { TEST_EVENT_TYPE } from './event-types';
 import { webhookIdOf } from './ports';

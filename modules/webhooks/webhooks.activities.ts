@@ -1,10 +1,10 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { AppConfig } from '../domain/config';
-import type { Logger } from '../domain/logger';
-import type { SafeFetch } from '../domain/net/safe-fetch';
-import { forkForWorkspace } from '../domain/orm/tenant';
-import { applyResult, attempt, recordOnSubscription } from '../domain/webhooks/attempts';
-import { WebhookDelivery, WebhookSubscription } from '../domain/webhooks/webhook.entity';
+import type { AppConfig } from '../../domain/config';
+import type { Logger } from '../../domain/logger';
+import type { SafeFetch } from '../../domain/net/safe-fetch';
+import { forkForWorkspace } from '../../domain/orm/tenant';
+import { applyResult, attempt, recordOnSubscription } from './attempts';
+import { WebhookDelivery, WebhookSubscription } from './webhook.entity';
 
 export interface WebhookActivityDeps {
   orm: MikroORM;

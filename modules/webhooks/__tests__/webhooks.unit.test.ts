@@ -1,7 +1,7 @@
-import { OUTBOX_TO_WEBHOOK, subscribedTo, webhookTypeOf } from '../../../domain/webhooks/event-types';
-import { generateSecret, maskWebhookSecret, openSecret, sealSecret } from '../../../domain/webhooks/secrets';
-import { STANDARD_RETRY_SCHEDULE_MS, parseSchedule, webhookEnv } from '../../../domain/webhooks/settings';
-import { webhookBody } from '../../../domain/webhooks/subscriber';
+import { OUTBOX_TO_WEBHOOK, subscribedTo, webhookTypeOf } from '../event-types';
+import { generateSecret, maskWebhookSecret, openSecret, sealSecret } from '../secrets';
+import { STANDARD_RETRY_SCHEDULE_MS, parseSchedule, webhookEnv } from '../settings';
+import { webhookBody } from '../subscriber';
 
 describe('retry schedule setting', () => {
   it('defaults to the Standard Webhooks schedule: 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h', () => {

@@ -1,10 +1,10 @@
-import type { OutboxDispatcher } from '../../domain/outbox/dispatcher';
-import { WEBHOOK_EVENT_TYPES } from '../../domain/webhooks/event-types';
-import type { WebhookRetryInput } from '../../domain/webhooks/webhook-delivery.messages';
-import { startTestApp, type Tenant, type TestApp } from '../support/app';
-import { webhookDispatcher } from '../support/webhook-dispatcher';
-import { startReceiver, verifyWith, type Receiver } from '../support/webhooks';
-import { expectError } from '../support/expect';
+import type { OutboxDispatcher } from '../../../domain/outbox/dispatcher';
+import { WEBHOOK_EVENT_TYPES } from '../event-types';
+import type { WebhookRetryInput } from '../webhook-delivery.messages';
+import { startTestApp, type Tenant, type TestApp } from '../../../test/support/app';
+import { webhookDispatcher } from '../../../test/support/webhook-dispatcher';
+import { startReceiver, verifyWith, type Receiver } from '../../../test/support/webhooks';
+import { expectError } from '../../../test/support/expect';
 
 // First attempts, the API and signing; retries through Temporal are in webhook-retries.test.ts.
 let app: TestApp;

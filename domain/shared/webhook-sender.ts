@@ -1,7 +1,10 @@
 import { Webhook } from 'standardwebhooks';
 import type { SafeFetch } from '../net/safe-fetch';
 
-/** Signing and the attempt types of webhook delivery; the HTTP sender is adapters/webhooks/http-sender.ts. */
+/**
+ * Signing and the attempt types of webhook delivery (modules/webhooks); the HTTP sender is
+ * adapters/webhooks/http-sender.ts. Here, below both, so that the adapter imports no module folder.
+ */
 
 /** What one attempt produced; `gone` (410) disables the subscription. */
 export interface AttemptResult {

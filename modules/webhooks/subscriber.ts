@@ -1,16 +1,16 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { AppConfig } from '../config';
-import { newId } from '../ids';
-import { executeLean } from '../orm/lean';
-import type { Logger } from '../logger';
-import type { BatchFailures, OutboxEventRecord, Subscriber } from '../outbox/subscriber';
-import type { SafeFetch } from '../net/safe-fetch';
-import { createLimiter, mapLimited } from '../shared/concurrency';
+import type { AppConfig } from '../../domain/config';
+import { newId } from '../../domain/ids';
+import { executeLean } from '../../domain/orm/lean';
+import type { Logger } from '../../domain/logger';
+import type { BatchFailures, OutboxEventRecord, Subscriber } from '../../domain/outbox/subscriber';
+import type { SafeFetch } from '../../domain/net/safe-fetch';
+import { createLimiter, mapLimited } from '../../domain/shared/concurrency';
 import { recordOnSubscription, recordSuccesses, signingSecrets } from './attempts';
 import { subscribedTo, webhookTypeOf } from './event-types';
 import type { WebhookRetryPort } from './ports';
 import { sendWebhook } from '../../adapters/webhooks/http-sender';
-import type { AttemptResult } from './sender';
+import type { AttemptResult } from '../../domain/shared/webhook-sender';
 import { webhookIdOf } from './ports';
 
 export interface WebhookSubscriberDeps {

@@ -1,8 +1,8 @@
-/** The Temporal adapter of the webhook retry port (domain/webhooks/ports.ts). */
+/** The Temporal adapter of the webhook retry port (ports.ts). */
 import type { Client } from '@temporalio/client';
-import type { WebhookRetryPort } from '../domain/webhooks/ports';
-import { webhookDeliveryKind } from '../domain/workflow-kinds';
-import { createWorkflowPort } from '../temporal/workflow-client';
+import type { WebhookRetryPort } from './ports';
+import { webhookDeliveryKind } from './webhook-delivery.kind';
+import { createWorkflowPort } from '../../temporal/workflow-client';
 
 export function createWebhookRetryPort(client: Client, taskQueue: string): WebhookRetryPort {
   const port = createWorkflowPort(client, taskQueue);

@@ -1,8 +1,8 @@
 /**
  * The retry engine of webhook deliveries as a port (domain/ never imports Temporal); the Temporal
- * adapter is activities/webhook-client.ts. Inputs carry ids and delays only, never secrets or bodies.
+ * adapter is webhook-client.ts. Inputs carry ids and delays only, never secrets or bodies.
  */
-import { webhookDeliveryKind } from '../workflow-kinds';
+import { webhookDeliveryKind } from './webhook-delivery.kind';
 import type { WebhookRetryInput } from './webhook-delivery.messages';
 
 export interface WebhookRetryPort {
