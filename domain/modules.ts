@@ -41,8 +41,8 @@ import { customObjectsModule } from '../modules/custom-objects/custom-objects.mo
 import { webhooksModule } from '../modules/webhooks/webhooks.module';
 import { outboxModule } from './outbox/outbox.module';
 import { projectsModule } from '../modules/projects/projects.module';
-import { offersModule } from './offers/offers.module';
-import { pricingModule } from './pricing/pricing.module';
+import { offersModule } from '../modules/offers/offers.module';
+import { pricingModule } from '../modules/pricing/pricing.module';
 import { bookingsModule } from '../modules/bookings/bookings.module';
 import { supportModule } from '../modules/support/support.module';
 import { filesModule } from './files/files.module';

@@ -21,7 +21,7 @@ import { eventResource } from '../modules/calendar/calendar.resource';
 import { smsResource } from './messaging/sms.resource';
 import { customObjectRecordResource } from '../modules/custom-objects/custom-objects.resource';
 import { projectResource } from '../modules/projects/projects.resource';
-import { offerResource } from './offers/offers.resource';
+import { offerResource } from '../modules/offers/offers.resource';
 import { contractResource } from '../modules/contracts/contracts.resource';
 import { bookingResource } from '../modules/bookings/bookings.resource';
 import { supportTicketResource } from '../modules/support/support.resource';
@@ -34,7 +34,7 @@ import { userResource } from './workspaces/workspaces.resource';
 import { customFieldResource } from './custom-fields/custom-fields.resource';
 import { listResource } from '../modules/lists/lists.resource';
 import { dashboardLayoutResource, filterPresetResource } from '../modules/presets/presets.resource';
-import { offerTypeResource } from './pricing/pricing.resource';
+import { offerTypeResource } from '../modules/pricing/pricing.resource';
 import { fileResource } from './files/files.resource';
 
 // One line per kind (add lines, do not reorder: record kinds and export specs keep this order).
