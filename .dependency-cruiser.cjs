@@ -22,9 +22,23 @@ module.exports = {
       name: 'adapters-below-the-engines',
       severity: 'error',
       comment:
-        'adapters/ implement ports by talking to an outside system (SMTP, IMAP, S3, cloud drives, AI, SMS, registry, webhooks): they import the port types and shared helpers of domain/, never api/, activities/, workflows/, temporal/, search/, bin/ or a module folder.',
+        "adapters/ implement ports by talking to an outside system (SMTP, IMAP, S3, cloud drives, AI, SMS, registry, webhooks): they import the port types and shared helpers of domain/ or a module folder's port declaration (`*.port.ts`), never api/, activities/, workflows/, temporal/, search/, bin/ or the rest of a module folder.",
       from: { path: '^adapters/' },
-      to: { path: '^(api|activities|workflows|temporal|search|bin|modules)/' },
+      to: {
+        path: '^(api|activities|workflows|temporal|search|bin|modules)/',
+        pathNot: '^modules/[a-z-]+/[a-z-]+\\.port\\.ts$',
+      },
+    },
+    {
+      name: 'ports-are-declarations',
+      severity: 'error',
+      comment:
+        "A module's port declaration (`*.port.ts`: the interface an adapter implements, its settings and errors) is what adapters/ may import from a module folder, so it imports only the core (domain/) and other port declarations: no service, entity, router or adapter of the module.",
+      from: { path: '^modules/[a-z-]+/[a-z-]+\\.port\\.ts$' },
+      to: {
+        path: '^(api|activities|workflows|temporal|search|bin|adapters|modules)/',
+        pathNot: '^modules/[a-z-]+/[a-z-]+\\.port\\.ts$',
+      },
     },
     {
       name: 'adapters-not-services',
@@ -53,10 +67,10 @@ module.exports = {
           // providerFor: the OneDrive or Google Drive provider, built once per config.
           '^domain/files/cloud/cloud\\.service\\.ts$',
           // createAiProvider: the OpenAI-compatible provider AI_* configures.
-          '^domain/ai/factory\\.ts$',
+          '^modules/ai/factory\\.ts$',
           // Not factories: the outbox subscriber and the retry attempt call the HTTP sender directly (no sender
           // port is injected yet; their deps take only the fetch it uses). Listed so that no other file joins them.
-          '^domain/webhooks/(subscriber|attempts)\\.ts$',
+          '^modules/webhooks/(subscriber|attempts)\\.ts$',
           '^modules/[a-z-]+/__tests__/',
         ],
       },

@@ -5,8 +5,7 @@
  */
 import { lazy } from './lazy';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { AiProvider } from '../domain/ai/ai-provider';
-import { createAiProvider } from '../domain/ai/factory';
+import { createAiProvider, type AiProvider } from '../modules/ai';
 import { systemNamespace } from '../domain/automations/engine/context';
 import { nodeDataWithSecrets } from '../domain/automations/engine/secret-refs';
 import type { EngineDeps } from '../domain/automations/engine/ports';

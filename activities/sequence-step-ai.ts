@@ -1,6 +1,6 @@
 // The AI parts of sequence steps: `{{ai:<id>}}` blocks in a message, and the ai_condition / ai_analyzer steps.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AiProvider } from '../domain/ai/ai-provider';
+import type { AiProvider } from '../modules/ai';
 import { renderTemplate } from '../domain/automations/placeholders';
 import type { SequenceEnrollment } from '../domain/sequences/sequence.entity';
 import { upsertStep } from '../domain/sequences/step-rows';

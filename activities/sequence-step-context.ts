@@ -1,7 +1,7 @@
 // What the steps of a sequence enrollment share: the placeholder context of its records, the step errors, the
 // dependencies a step may need (each built on first use) and the send condition.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AiProvider } from '../domain/ai/ai-provider';
+import type { AiProvider } from '../modules/ai';
 import { checkCondition } from '../domain/automations/conditions';
 import { contactView, loadEntityContext } from '../domain/automations/engine/context';
 import { SEQUENCE_NAMESPACES, SEQUENCE_TOP_LEVEL_NAMES } from '../domain/automations/placeholders';

@@ -3,7 +3,7 @@
  * module).
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { AiProvider } from '../../domain/ai/ai-provider';
+import type { AiProvider } from '../../modules/ai';
 import type { EngineDeps } from '../../domain/automations/engine/ports';
 import type { AppConfig } from '../../domain/config';
 import type { Logger } from '../../domain/logger';

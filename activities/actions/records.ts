@@ -23,8 +23,12 @@ import { emit } from '../../domain/outbox/emit';
 import { createPerson, getPerson, serializePerson, updatePerson } from '../../domain/people/people.service';
 import { applyPatch } from '../../domain/shared/changes';
 import { issuesOf } from '../../domain/automations/zod-kit';
-import { findObjectByIdOrSlug, loadRecordForAutomation } from '../../domain/custom-objects/automation-view';
-import { createRecordOf, updateRecordOf } from '../../domain/custom-objects/records.service';
+import {
+  createRecordOf,
+  findObjectByIdOrSlug,
+  loadRecordForAutomation,
+  updateRecordOf,
+} from '../../modules/custom-objects';
 import {
   fail,
   recordIdOf,

@@ -3,8 +3,7 @@
  * event, per the spec) and create_recall (a call-back event). All go through the domain services.
  */
 import { createActivity } from '../../domain/timeline/entries.service';
-import { createEvent } from '../../domain/calendar/calendar-events.service';
-import { CalendarEvent, type EventType } from '../../domain/calendar/calendar-event.entity';
+import { createEvent, CalendarEvent, type EventType } from '../../modules/calendar';
 import { createNote } from '../../modules/notes';
 import { User } from '../../domain/workspaces/user.entity';
 import { parseDateInput, zonedParts, zonedToInstant } from '../../domain/automations/time';

@@ -6,8 +6,8 @@ import {
   type AiCompletionRequest,
   type AiProvider,
   type AiUsage,
-} from '../../domain/ai/ai-provider';
-import { parseJsonOutput, toStrictSchema } from '../../domain/ai/json-output';
+} from '../../modules/ai/ai-provider.port';
+import { parseJsonOutput, toStrictSchema } from './json-output';
 
 /**
  * OpenAI-compatible chat completions: POST `${baseUrl}/chat/completions` with a bearer key.

@@ -1,7 +1,6 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import type { Ctx } from '../context';
-import { firstPhoneMatch, type LookupMatch } from '../crm-connect/lookup.service';
-import { MATCH_TAIL_DIGITS, type NormalizedPhone } from '../crm-connect/phone';
+import { firstPhoneMatch, type LookupMatch, MATCH_TAIL_DIGITS, type NormalizedPhone } from '../../modules/crm-connect';
 import { notFound } from '../errors';
 import { dateWhere, findPage, type DateFilterInput, type PageRequest } from '../shared/listing';
 import { plainOf } from '../shared/views';

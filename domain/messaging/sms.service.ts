@@ -1,5 +1,5 @@
 import type { Ctx } from '../context';
-import { firstPhoneMatch } from '../crm-connect/lookup.service';
+import { firstPhoneMatch } from '../../modules/crm-connect';
 import { DomainError, validation } from '../errors';
 import { Person } from '../people/person.entity';
 import { inTransaction } from '../shared/tx';

@@ -7,8 +7,7 @@
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../domain/context';
-import { CalendarEvent } from '../../domain/calendar/calendar-event.entity';
-import { serializeEvent } from '../../domain/calendar/calendar-events.service';
+import { CalendarEvent, serializeEvent } from '../calendar';
 import { DomainError } from '../../domain/errors';
 import type { Logger } from '../../domain/logger';
 import { forkForWorkspace } from '../../domain/orm/tenant';
@@ -25,7 +24,7 @@ import {
   rejectUpdate,
   type BookingApprovalInput,
 } from './booking-approval.messages';
-import { lockAgents } from './availability';
+import { lockAgents } from './agent-locks';
 import { Booking, BookingConfig } from './booking.entity';
 import { bookingEventPayload, getBooking, type BookingSideDeps } from './bookings.service';
 

@@ -7,8 +7,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Ctx } from '../../domain/context';
-import { CalendarEvent } from '../../domain/calendar/calendar-event.entity';
-import { serializeEvent } from '../../domain/calendar/calendar-events.service';
+import { CalendarEvent, serializeEvent } from '../calendar';
 import { DomainError, validation } from '../../domain/errors';
 import { createLead } from '../../domain/leads/leads.service';
 import { emit } from '../../domain/outbox/emit';
@@ -18,19 +17,8 @@ import { likePattern } from '../../domain/shared/listing';
 import { createRecord } from '../../domain/shared/records';
 import { inTransaction } from '../../domain/shared/tx';
 import { raw } from '@mikro-orm/core';
-import {
-  agentIdle,
-  dayCount,
-  freeAgentsAt,
-  holdTaken,
-  isHoldConflict,
-  loadBookingTarget,
-  lockAgents,
-  meetingTypeOf,
-  slotTaken,
-  tryLockAgent,
-  waitForAgent,
-} from './availability';
+import { agentIdle, dayCount, holdTaken, isHoldConflict, lockAgents, tryLockAgent, waitForAgent } from './agent-locks';
+import { freeAgentsAt, loadBookingTarget, meetingTypeOf, slotTaken } from './availability';
 import { Booking, type BookingConfig, type BookingStatus, type MeetingType } from './booking.entity';
 import type { CreateBookingInput } from './bookings.schemas';
 import { holdOf, rankAgents } from './slots';

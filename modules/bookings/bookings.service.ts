@@ -4,15 +4,15 @@
  * exactly one commits, the others fail with 23P01 and answer 409. Approval decisions live in approval.service.ts.
  */
 import type { Ctx } from '../../domain/context';
-import { CalendarEvent } from '../../domain/calendar/calendar-event.entity';
-import { serializeEvent } from '../../domain/calendar/calendar-events.service';
+import { CalendarEvent, serializeEvent } from '../calendar';
 import { DomainError, notFound, validation } from '../../domain/errors';
 import { emit } from '../../domain/outbox/emit';
 import { findPage, type PageRequest } from '../../domain/shared/listing';
 import { plainOf } from '../../domain/shared/views';
 import { inTransaction } from '../../domain/shared/tx';
 import { isId } from '../../domain/ids';
-import { freeAgentsFor, dayCount, isHoldConflict, lockAgents, meetingTypeOf, slotTaken } from './availability';
+import { dayCount, isHoldConflict, lockAgents } from './agent-locks';
+import { freeAgentsFor, meetingTypeOf, slotTaken } from './availability';
 import { Booking, BookingConfig, HOLDING_STATUSES, type BookingStatus } from './booking.entity';
 import { getConfig } from './booking-configs.service';
 import { bookingTransitions } from './bookings.rules';

@@ -1,4 +1,4 @@
-import { CalendarEvent } from '../../domain/calendar/calendar-event.entity';
+import { CalendarEvent } from '../../modules/calendar/calendar-event.entity';
 import { forkForWorkspace } from '../../domain/orm/tenant';
 import { createUser } from '../../domain/workspaces/workspaces.service';
 import type { Tenant } from '../support/app';

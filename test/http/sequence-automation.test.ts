@@ -4,7 +4,7 @@
  * add_to_sequence, sequence events as automation triggers, and a send whose attempt dies after
  * the hand-over to SMTP (exactly one e-mail).
  */
-import { CalendarEvent } from '../../domain/calendar/calendar-event.entity';
+import { CalendarEvent } from '../../modules/calendar/calendar-event.entity';
 import { Lead } from '../../domain/leads/lead.entity';
 import { createMessagingDeps, type MessagingDeps } from '../../domain/messaging/factory';
 import type { EmailMessage } from '../../domain/messaging/ports';

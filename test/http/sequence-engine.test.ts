@@ -3,7 +3,7 @@
  * SMTP server and SMS gateway, and a dispatcher for exit events. Waits run at 1/1000 of their
  * length (SEQUENCE_WAIT_SCALE, honoured only under CRM_TEST): one hour of wait is 3.6 s.
  */
-import { CalendarEvent } from '../../domain/calendar/calendar-event.entity';
+import { CalendarEvent } from '../../modules/calendar/calendar-event.entity';
 import { Lead } from '../../domain/leads/lead.entity';
 import { forkForWorkspace } from '../../domain/orm/tenant';
 import { OutboxEvent } from '../../domain/outbox/outbox-event.entity';

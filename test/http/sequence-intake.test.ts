@@ -9,7 +9,7 @@ import { Lead } from '../../domain/leads/lead.entity';
 import { forkForWorkspace } from '../../domain/orm/tenant';
 import { createRecord } from '../../domain/shared/records';
 import { SequenceEnrollment, SequenceStep } from '../../domain/sequences/sequence.entity';
-import { CalendarEvent } from '../../domain/calendar/calendar-event.entity';
+import { CalendarEvent } from '../../modules/calendar/calendar-event.entity';
 import type { Tenant } from '../support/app';
 import { startEngineHarness, waitFor, type EngineHarness } from '../support/automation-engine';
 import { workspaceCtx } from '../support/automations';

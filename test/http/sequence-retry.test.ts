@@ -3,7 +3,7 @@
  * the step before it (a task) is not made again, the failed SMS is sent once more. The SMS step fails because its
  * template was deleted (a permanent error: it fails at once); the test restores the template row before retrying.
  */
-import { CalendarEvent } from '../../domain/calendar/calendar-event.entity';
+import { CalendarEvent } from '../../modules/calendar/calendar-event.entity';
 import { SmsTemplate } from '../../domain/messaging/sms-message.entity';
 import { forkForWorkspace } from '../../domain/orm/tenant';
 import { SequenceEnrollment } from '../../domain/sequences/sequence.entity';

@@ -4,7 +4,7 @@
  * e-mails with iCalendar parts (local SMTP, outbox dispatcher), tenancy and 400s.
  */
 import { Booking } from '../booking.entity';
-import { CalendarEvent } from '../../../domain/calendar/calendar-event.entity';
+import { CalendarEvent } from '../../calendar/calendar-event.entity';
 import { OutboxEvent } from '../../../domain/outbox/outbox-event.entity';
 import type { Tenant } from '../../../test/support/app';
 import { waitFor, type EngineHarness } from '../../../test/support/automation-engine';

@@ -1,0 +1,11 @@
+/* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
+import { defineModule } from '../../domain/module';
+import type * as calendarEventsRouter from './calendar-events.router';
+import { eventResource } from './calendar.resource';
+
+export const calendarModule = defineModule({
+  name: 'calendar',
+  resources: [eventResource],
+  // Loaded when the API mounts them (the worker never loads the HTTP layer).
+  routes: () => [(require('./calendar-events.router') as typeof calendarEventsRouter).calendarEventsRoutes],
+});

@@ -1,0 +1,20 @@
+import { defineResource } from '../../domain/shared/resource';
+import { linkedRecordLoader } from '../../domain/automations/engine/record-view';
+import { getEvent, serializeEvent } from './calendar-events.service';
+import { CalendarEvent } from './calendar-event.entity';
+
+export const eventResource = defineResource<CalendarEvent>({
+  kind: 'event',
+  collection: 'events',
+  getPath: '/api/v1/events/:id',
+  entity: CalendarEvent,
+  load: getEvent,
+  view: serializeEvent,
+  parents: { companyId: 'company', personId: 'person', leadId: 'lead', dealId: 'deal', ownerId: 'user' },
+  automation: {
+    entityType: 'event',
+    namespace: 'event',
+    lookup: 'Event',
+    load: linkedRecordLoader(CalendarEvent, 'event'),
+  },
+});

@@ -1,0 +1,6 @@
+/**
+ * The inbound module's public surface: what code outside modules/inbound may import (dependency-cruiser
+ * `module-public-surface`). Declaration files (`*.module.ts`) are read by the registries directly; tests and
+ * benches may reach inside.
+ */
+export { matchCompany, matchPersonByEmail } from './matching';
