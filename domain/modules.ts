@@ -47,7 +47,7 @@ import { bookingsModule } from '../modules/bookings/bookings.module';
 import { supportModule } from '../modules/support/support.module';
 import { filesModule } from './files/files.module';
 import { lookupsModule } from './lookups/lookups.module';
-import { extensionModule } from './extension/extension.module';
+import { extensionModule } from '../modules/extension/extension.module';
 import { contractsModule } from '../modules/contracts/contracts.module';
 import type { WorkflowKind } from './workflow-kinds';
 

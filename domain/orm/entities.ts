@@ -6,7 +6,7 @@ import { OutboxEvent } from '../outbox/outbox-event.entity';
 import { ApiKey } from '../workspaces/api-key.entity';
 import { RateLimitWindow } from '../workspaces/rate-limit-window.entity';
 import { Workspace } from '../workspaces/workspace.entity';
-import { ExtensionContribution, ExtensionObservation } from '../extension/extension.entity';
+import { ExtensionContribution, ExtensionObservation } from '../../modules/extension';
 import { RESOURCE_ENTITIES } from '../resources';
 
 /**

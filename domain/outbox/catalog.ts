@@ -16,7 +16,7 @@ import { customFieldEvents } from '../../modules/custom-fields/custom-fields.eve
 import { customObjectEvents } from '../../modules/custom-objects/custom-objects.events';
 import { dealEvents } from '../deals/deals.events';
 import { emailEvents } from '../email/email.events';
-import { extensionEvents } from '../extension/extension.events';
+import { extensionEvents } from '../../modules/extension/extension.events';
 import { fileEvents } from '../files/files.events';
 import { importEvents } from '../../modules/imports/imports.events';
 import { leadEvents } from '../leads/leads.events';

@@ -1,21 +1,10 @@
-import type { RouteFactory } from '../app';
-import {
-  addObservations,
-  getContribution,
-  knownDomains,
-  networkLookup,
-  setContribution,
-} from '../../domain/extension/extension.service';
-import { contributionBody, networkQuery, observationsBody } from '../../domain/extension/extension.schemas';
+import type { RouteFactory } from '../../api/app';
+import { addObservations, getContribution, knownDomains, networkLookup, setContribution } from './extension.service';
+import { contributionBody, networkQuery, observationsBody } from './extension.schemas';
 import { pageParams } from '../../domain/shared/list-query';
-import { ok, paged, route } from '../http/registry';
-import { envelopes } from '../http/crud';
-import {
-  contributionView,
-  knownDomainView,
-  networkProfileView,
-  observationsResultView,
-} from '../../domain/extension/extension.views';
+import { ok, paged, route } from '../../api/http/registry';
+import { envelopes } from '../../api/http/crud';
+import { contributionView, knownDomainView, networkProfileView, observationsResultView } from './extension.views';
 import { z } from 'zod';
 
 const section = 'Browser extension';

@@ -1,10 +1,10 @@
-import type { RouteFactory } from '../app';
+import type { RouteFactory } from '../../api/app';
 import { presignCapturesBody } from '../../domain/files/captures.schemas';
 import { presignCaptures } from '../../domain/files/captures.service';
-import { ok, route } from '../http/registry';
-import { envelopes } from '../http/crud';
-import { captureUploadsView } from '../../domain/extension/extension.views';
-import { fileDeps } from './files.router';
+import { ok, route } from '../../api/http/registry';
+import { envelopes } from '../../api/http/crud';
+import { captureUploadsView } from './extension.views';
+import { fileDeps } from '../../api/routes/files.router';
 
 export const extensionCapturesRoutes: RouteFactory = (deps) => [
   route({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { normalizeDomain, normalizeHandle, normalizeProfileUrl } from '../lookups/normalize';
+import { normalizeDomain, normalizeHandle, normalizeProfileUrl } from '../../domain/lookups/normalize';
 
 export const MAX_OBSERVATIONS = 500;
 

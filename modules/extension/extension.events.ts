@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvents } from '../outbox/define-events';
+import { defineEvents } from '../../domain/outbox/define-events';
 
 /** The workspace switched its browser-extension contribution on or off (entity `workspace`). */
 export const extensionEvents = defineEvents({

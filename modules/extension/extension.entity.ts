@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps } from '../orm/base';
+import { p, tenantProps } from '../../domain/orm/base';
 
 /**
  * Whether the workspace shares what its browser extension observes with the contributor network (one row per
