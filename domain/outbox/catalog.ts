@@ -21,7 +21,7 @@ import { fileEvents } from '../files/files.events';
 import { importEvents } from '../imports/imports.events';
 import { leadEvents } from '../leads/leads.events';
 import { listEvents } from '../lists/lists.events';
-import { messagingEvents } from '../messaging/messaging.events';
+import { messagingEvents } from '../../modules/messaging/messaging.events';
 import { noteEvents } from '../../modules/notes/notes.events';
 import { offerEvents } from '../offers/offers.events';
 import { personEvents } from '../people/people.events';
