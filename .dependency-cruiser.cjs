@@ -70,7 +70,7 @@ module.exports = {
           '^modules/ai/factory\\.ts$',
           // Not factories: the outbox subscriber and the retry attempt call the HTTP sender directly (no sender
           // port is injected yet; their deps take only the fetch it uses). Listed so that no other file joins them.
-          '^domain/webhooks/(subscriber|attempts)\\.ts$',
+          '^modules/webhooks/(subscriber|attempts)\\.ts$',
           '^modules/[a-z-]+/__tests__/',
         ],
       },

@@ -6,7 +6,7 @@ import { runInNewContext } from 'node:vm';
 import { MikroORM } from '@mikro-orm/postgresql';
 import type { DefaultLogger, LogEntry, NativeConnection } from '@temporalio/worker';
 import { createActivities, type ActivityDeps } from '../activities';
-import { createWebhookRetryPort } from '../activities/webhook-client';
+import { createWebhookRetryPort } from '../modules/webhooks';
 import { createTemporalClient } from '../temporal/client';
 import { crmDataConverter } from '../temporal/codec';
 import { createWorkflowPort } from '../temporal/workflow-client';

@@ -1,7 +1,7 @@
 /**
  * Every resource kind, declared once in its module's `<module>.resource.ts`. The lists that used
  * to restate kinds derive from this one: tenant entities (orm/entities.ts), record kinds
- * (shared/record-kinds.ts), export specs (exports/export-specs.ts), the automation context loader
+ * (shared/record-kinds.ts), export specs (modules/exports/export-specs.ts), the automation context loader
  * (automations/engine/context.ts) and lookup node (automations/engine/lookup.ts), and the search
  * registry's check (search/registry.ts). test/unit/resources.test.ts fails when a kind is
  * half-registered. Adding a kind = one manifest file + one line here + its name in its module's `resources`
@@ -14,14 +14,14 @@ import { personResource } from './people/people.resource';
 import { leadResource } from './leads/leads.resource';
 import { dealResource } from './deals/deals.resource';
 import { activityResource } from './timeline/activities.resource';
-import { taskResource } from './tasks/tasks.resource';
+import { taskResource } from '../modules/tasks/tasks.resource';
 import { noteResource } from '../modules/notes/notes.resource';
 import { callResource } from '../modules/calls/calls.resource';
 import { eventResource } from '../modules/calendar/calendar.resource';
 import { smsResource } from '../modules/messaging/sms.resource';
-import { customObjectRecordResource } from './custom-objects/custom-objects.resource';
+import { customObjectRecordResource } from '../modules/custom-objects/custom-objects.resource';
 import { projectResource } from '../modules/projects/projects.resource';
-import { offerResource } from './offers/offers.resource';
+import { offerResource } from '../modules/offers/offers.resource';
 import { contractResource } from '../modules/contracts/contracts.resource';
 import { bookingResource } from '../modules/bookings/bookings.resource';
 import { supportTicketResource } from '../modules/support/support.resource';
@@ -29,12 +29,12 @@ import { agentResource } from '../modules/agents/agents.resource';
 import { automationResource } from './automations/automations.resource';
 import { sequenceResource } from './sequences/sequences.resource';
 import { emailResource } from './email/email.resource';
-import { webhookSubscriptionResource } from './webhooks/webhooks.resource';
+import { webhookSubscriptionResource } from '../modules/webhooks/webhooks.resource';
 import { userResource } from './workspaces/workspaces.resource';
 import { customFieldResource } from './custom-fields/custom-fields.resource';
-import { listResource } from './lists/lists.resource';
-import { dashboardLayoutResource, filterPresetResource } from './presets/presets.resource';
-import { offerTypeResource } from './pricing/pricing.resource';
+import { listResource } from '../modules/lists/lists.resource';
+import { dashboardLayoutResource, filterPresetResource } from '../modules/presets/presets.resource';
+import { offerTypeResource } from '../modules/pricing/pricing.resource';
 import { fileResource } from './files/files.resource';
 
 // One line per kind (add lines, do not reorder: record kinds and export specs keep this order).

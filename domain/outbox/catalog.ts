@@ -13,27 +13,27 @@ import { callEvents } from '../../modules/calls/calls.events';
 import { companyEvents } from '../companies/companies.events';
 import { contractEvents } from '../../modules/contracts/contracts.events';
 import { customFieldEvents } from '../custom-fields/custom-fields.events';
-import { customObjectEvents } from '../custom-objects/custom-objects.events';
+import { customObjectEvents } from '../../modules/custom-objects/custom-objects.events';
 import { dealEvents } from '../deals/deals.events';
 import { emailEvents } from '../email/email.events';
 import { extensionEvents } from '../extension/extension.events';
 import { fileEvents } from '../files/files.events';
-import { importEvents } from '../imports/imports.events';
+import { importEvents } from '../../modules/imports/imports.events';
 import { leadEvents } from '../leads/leads.events';
-import { listEvents } from '../lists/lists.events';
+import { listEvents } from '../../modules/lists/lists.events';
 import { messagingEvents } from '../../modules/messaging/messaging.events';
 import { noteEvents } from '../../modules/notes/notes.events';
-import { offerEvents } from '../offers/offers.events';
+import { offerEvents } from '../../modules/offers/offers.events';
 import { personEvents } from '../people/people.events';
-import { presetEvents } from '../presets/presets.events';
-import { pricingEvents } from '../pricing/pricing.events';
+import { presetEvents } from '../../modules/presets/presets.events';
+import { pricingEvents } from '../../modules/pricing/pricing.events';
 import { projectEvents } from '../../modules/projects/projects.events';
 import { sequenceEvents } from '../sequences/sequences.events';
 import { supportEvents } from '../../modules/support/support.events';
 import { tagEvents } from '../../modules/tags/tags.events';
-import { taskEvents } from '../tasks/tasks.events';
+import { taskEvents } from '../../modules/tasks/tasks.events';
 import { timelineEvents } from '../timeline/timeline.events';
-import { userEvents } from '../users/users.events';
+import { userEvents } from '../../modules/users/users.events';
 
 /** Each feature's catalog under its folder name (a name declared twice fails the catalog test). */
 export const FEATURE_EVENTS = {

@@ -1,7 +1,6 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import type { Ctx } from '../../domain/context';
-import { firstPhoneMatch, type LookupMatch } from '../../domain/crm-connect/lookup.service';
-import { MATCH_TAIL_DIGITS, type NormalizedPhone } from '../../domain/crm-connect/phone';
+import { firstPhoneMatch, type LookupMatch, MATCH_TAIL_DIGITS, type NormalizedPhone } from '../crm-connect';
 import { notFound } from '../../domain/errors';
 import { dateWhere, findPage, type DateFilterInput, type PageRequest } from '../../domain/shared/listing';
 import { plainOf } from '../../domain/shared/views';

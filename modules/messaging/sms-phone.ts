@@ -1,4 +1,4 @@
-import { normalizePhone, tailDigits, type NormalizedPhone } from '../../domain/crm-connect/phone';
+import { normalizePhone, tailDigits, type NormalizedPhone } from '../crm-connect';
 import type { MessageLinks } from './outbound-rows';
 
 /**

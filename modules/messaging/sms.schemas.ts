@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { normalizePhone } from '../../domain/crm-connect/phone';
+import { normalizePhone } from '../crm-connect';
 import { MAX_BULK_RECIPIENTS } from './sms-bulk.service';
 import { SCHEDULED_SMS_STATUSES } from './sms-message.entity';
 import { MAX_SMS_LENGTH } from './sms.service';

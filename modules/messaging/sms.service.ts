@@ -1,5 +1,5 @@
 import type { Ctx } from '../../domain/context';
-import { firstPhoneMatch } from '../../domain/crm-connect/lookup.service';
+import { firstPhoneMatch } from '../crm-connect';
 import { DomainError, validation } from '../../domain/errors';
 import { Person } from '../../domain/people/person.entity';
 import { inTransaction } from '../../domain/shared/tx';

@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
 import { p, tenantProps, workspaceIndexes } from '../../domain/orm/base';
-import type { TaskPriority } from '../../domain/tasks/task.entity';
+import type { TaskPriority } from '../tasks';
 import type { TemplateProjectData } from './project-templates.schemas';
 
 export interface TaskTemplate {

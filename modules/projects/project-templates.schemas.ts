@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { TASK_PRIORITIES } from '../../domain/tasks/task.entity';
+import { TASK_PRIORITIES } from '../tasks';
 import { boolParam, pageParams } from '../../domain/shared/list-query';
 import { clearableText, objectId, requiredText } from '../../domain/shared/schemas';
 import { createProjectBody, projectTaskView, projectView } from './projects.schemas';

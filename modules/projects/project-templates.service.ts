@@ -6,19 +6,18 @@ import { updateWithEvent, type Changes } from '../../domain/shared/changes';
 import { plainOf } from '../../domain/shared/views';
 import { createRecord } from '../../domain/shared/records';
 import { inTransaction } from '../../domain/shared/tx';
-import type { TaskPriority } from '../../domain/tasks/task.entity';
+import type { TaskPriority } from '../tasks';
 import { Project, type ProjectLine, type ProjectMilestone } from './project.entity';
 import { ProjectTemplate, type MilestoneTemplate } from './project-template.entity';
 import { createProjectTask } from './project-tasks.service';
 import { createProject, serializeProject } from './projects.service';
-import type { ProjectInput } from './projects.schemas';
+import type { ProjectInput, ProjectTaskView } from './projects.schemas';
 import type {
   FromTemplateInput,
   ProjectFromTemplateView,
   ProjectTemplateView,
   TemplateInput,
 } from './project-templates.schemas';
-import type { ProjectTaskView } from './projects.schemas';
 
 const FIELDS = [
   '_id',

@@ -3,9 +3,8 @@ import { COMMENT_VISIBILITIES, PROJECT_PRIORITIES, PROJECT_STATUSES } from './pr
 import { MAX_COMMENT_CHARS } from './project-rules';
 import { pageParams } from '../../domain/shared/list-query';
 import { clearableText, objectId, requiredText, tagsField } from '../../domain/shared/schemas';
-import { createTaskBody } from '../../domain/tasks/tasks.schemas';
+import { createTaskBody, TASK_PRIORITIES, TASK_STATUSES } from '../tasks';
 import { customFieldMap, isoDate, refField, userId } from '../../domain/shared/record-fields';
-import { TASK_PRIORITIES, TASK_STATUSES } from '../../domain/tasks/task.entity';
 import { customFieldsView, dateTimeView, idView, openObjectView, recordViewFields } from '../../domain/shared/views';
 import { ref } from '../../domain/references/refs';
 

@@ -5,7 +5,7 @@ import { findPage, type PageRequest } from '../../domain/shared/listing';
 import { plainOf } from '../../domain/shared/views';
 import { createRecord } from '../../domain/shared/records';
 import { inTransaction } from '../../domain/shared/tx';
-import { Task } from '../../domain/tasks/task.entity';
+import { Task } from '../tasks';
 import { TimeEntry } from './project.entity';
 import { assertTimeEntryWords, entryHours } from './project-rules';
 import { getProject } from './projects.service';

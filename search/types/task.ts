@@ -1,4 +1,4 @@
-import { Task } from '../../domain/tasks/task.entity';
+import { Task } from '../../modules/tasks';
 import { defineSearchType, joinParts } from './definition';
 
 export const taskSearch = defineSearchType<Task>({

@@ -16,7 +16,7 @@ import { allEntities, globalEntities, tenantEntities } from '../../domain/orm/en
 import { RESOURCE_ENTITIES, RESOURCES, resourceOf } from '../../domain/resources';
 import type { ResourceEntity } from '../../domain/shared/resource';
 import { RECORD_KINDS, RECORD_TYPES } from '../../domain/shared/record-kinds';
-import { EXPORT_PATHS, EXPORT_SPECS } from '../../domain/exports/export-specs';
+import { EXPORT_PATHS, EXPORT_SPECS } from '../../modules/exports/export-specs';
 import { contextLoaders, loadEntityContext } from '../../domain/automations/engine/context';
 import { lookupEntityInfo, lookupEntityTypes } from '../../domain/automations/engine/lookup';
 import { LOOKUP_ENTITY_TYPES } from '../../domain/automations/definition.schemas';
@@ -24,9 +24,9 @@ import { normalizeEntity, TRIGGER_NAMESPACES } from '../../domain/automations/tr
 import { NOTE_PARENT_FIELDS, TASK_PARENT_FIELDS } from '../../domain/timeline/parents';
 import { ACTIVITY_ENTITY_TYPES } from '../../domain/timeline/timeline.schemas';
 import { linkColumns, type RefKind } from '../../domain/timeline/references';
-import { LIST_ENTITY_TYPES } from '../../domain/lists/list.entity';
-import { IMPORT_ENTITY_TYPES } from '../../domain/imports/import-run.entity';
-import { createFieldBody } from '../../domain/custom-objects/custom-objects.schemas';
+import { LIST_ENTITY_TYPES } from '../../modules/lists/list.entity';
+import { IMPORT_ENTITY_TYPES } from '../../modules/imports/import-run.entity';
+import { createFieldBody } from '../../modules/custom-objects/custom-objects.schemas';
 import { ALL_SEARCH_DEFINITIONS, SEARCH_DEFINITIONS } from '../../search/registry';
 import { factories } from '../support/factories';
 

@@ -28,7 +28,7 @@ import {
 import { contractEvents, createContract, linksFor, signerEmail, withContractStack } from './support';
 import type { LocalSmtp } from '../../../test/unit/messaging/local-smtp';
 import { expectError } from '../../../test/support/expect';
-import { webhookTypeOf } from '../../../domain/webhooks/event-types';
+import { webhookTypeOf } from '../../webhooks/event-types';
 
 jest.setTimeout(60_000);
 let h: EngineHarness;

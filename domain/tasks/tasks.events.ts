@@ -1,9 +1,0 @@
-import { z } from 'zod';
-import { defineEvents, fieldChanges, recordView } from '../outbox/define-events';
-
-/** Task events (the tasks service and project tasks). */
-export const taskEvents = defineEvents({
-  task_created: z.object({ task: recordView }),
-  task_updated: z.object({ task: recordView, changes: fieldChanges }),
-  task_deleted: z.object({ task: recordView }),
-});

@@ -1,6 +1,0 @@
-import { z } from 'zod';
-import { defineEvents, fieldChanges, recordView } from '../outbox/define-events';
-
-export const userEvents = defineEvents({
-  user_updated: z.object({ user: recordView, changes: fieldChanges }),
-});

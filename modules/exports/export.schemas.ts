@@ -1,0 +1,179 @@
+import { z } from 'zod';
+import { DEFAULT_EXPORT_ROWS, EXPORT_SPECS, MAX_EXPORT_ROWS, type ExportSpec } from './export-specs';
+import type { RecordType } from '../../domain/shared/record-kinds';
+import { isoDateParam } from '../../domain/shared/list-query';
+import { objectId } from '../../domain/shared/schemas';
+import { idView } from '../../domain/shared/views';
+
+// Paging may come in the body or the query string (?limit=10000): numeric strings count as numbers.
+const int = (schema: z.ZodNumber) =>
+  z.preprocess((v) => (typeof v === 'string' && /^\s*-?\d+\s*$/.test(v) ? Number(v) : v), schema);
+
+const filterValue = z.union(
+  [
+    z.string().max(500),
+    z.number(),
+    z.boolean(),
+    z.null(),
+    z
+      .array(z.union([z.string().max(500), z.number()]))
+      .min(1)
+      .max(1000),
+  ],
+  { message: 'must be a string, number, boolean, null or a non-empty array of strings/numbers' },
+);
+
+function fieldList(allowed: readonly string[]) {
+  return z
+    .union([z.string(), z.array(z.string())], {
+      message: 'must be an array of field names or a comma-separated string',
+    })
+    .transform((v) => (typeof v === 'string' ? v.split(',') : v).map((f) => f.trim()).filter(Boolean))
+    .superRefine((list, ctx) => {
+      const unknown = list.filter((f) => !allowed.includes(f));
+      if (unknown.length)
+        ctx.addIssue({
+          code: 'custom',
+          message: `unknown field(s) ${unknown.join(', ')}; allowed: ${allowed.join(', ')}`,
+        });
+    });
+}
+
+/** Export parameters of one record type; every key is optional (defaults are applied by the service). */
+export function exportParams(spec: ExportSpec) {
+  return z
+    .object({
+      limit: int(
+        z
+          .number({ message: 'must be a number' })
+          .int('must be an integer')
+          .min(1, 'must be at least 1')
+          .max(MAX_EXPORT_ROWS, `must be at most ${MAX_EXPORT_ROWS}`),
+      )
+        .optional()
+        .describe(`rows per request, default ${DEFAULT_EXPORT_ROWS}, max ${MAX_EXPORT_ROWS}`),
+      page: int(z.number({ message: 'must be a number' }).int('must be an integer').min(1, 'must be at least 1'))
+        .optional()
+        .describe('1-based page (offset paging)'),
+      skip: int(z.number({ message: 'must be a number' }).int('must be an integer').min(0, 'must be at least 0'))
+        .optional()
+        .describe('rows to skip (offset paging; instead of page)'),
+      cursor: objectId
+        .optional()
+        .describe(
+          '_id of the last row of the previous page: continues after it in the same sort order (keyset paging; not with page/skip)',
+        ),
+      sortBy: z
+        .enum(spec.sortable as [string, ...string[]], { message: `must be one of ${spec.sortable.join(', ')}` })
+        .optional()
+        .describe('default _id (creation order); ties broken by _id'),
+      sortOrder: z
+        .enum(['asc', 'desc'], { message: 'must be asc or desc' })
+        .optional()
+        .describe('default asc; null values sort last'),
+      fields: fieldList(spec.fields)
+        .optional()
+        .describe('stored fields to return (array or comma list); _id is always included'),
+      dateFrom: isoDateParam.optional().describe('createdAt from (inclusive)'),
+      dateTo: isoDateParam.optional().describe('createdAt to (inclusive; a bare date means the whole day)'),
+      filters: z
+        .strictObject(Object.fromEntries(spec.filters.map((f) => [f, filterValue.optional()])), {
+          error: (issue) =>
+            issue.code === 'unrecognized_keys'
+              ? `unknown filter(s) ${issue.keys.join(', ')}; allowed: ${spec.filters.join(', ')}`
+              : 'must be an object',
+        })
+        .optional()
+        .describe(
+          `equality filters on ${spec.filters.join(', ')}; a list matches any of its values, null matches empty; tags: has all the given tags`,
+        ),
+    })
+    .superRefine((v, ctx) => {
+      if (v.cursor && (v.page !== undefined || v.skip !== undefined))
+        ctx.addIssue({ code: 'custom', path: ['cursor'], message: 'cannot be combined with page or skip' });
+      if (v.page !== undefined && v.skip !== undefined)
+        ctx.addIssue({ code: 'custom', path: ['skip'], message: 'send either page or skip' });
+    });
+}
+
+export const EXPORT_PARAMS = Object.fromEntries(
+  Object.entries(EXPORT_SPECS).map(([type, spec]) => [type, exportParams(spec)]),
+) as Record<RecordType, ReturnType<typeof exportParams>>;
+
+/** The query string may carry the scalar parameters (not filters); the body wins on conflicts. */
+export const exportQuery = z.object({
+  limit: z.string().optional(),
+  page: z.string().optional(),
+  skip: z.string().optional(),
+  cursor: z.string().optional(),
+  sortBy: z.string().optional(),
+  sortOrder: z.string().optional(),
+  fields: z.string().optional(),
+  dateFrom: z.string().optional(),
+  dateTo: z.string().optional(),
+});
+
+export const listExportParams = z.object({ listId: objectId });
+
+/** POST /export/custom-objects/:slug: paging in the body or the query string (numeric strings count as numbers). */
+export const customObjectExportBody = z
+  .object({
+    limit: int(
+      z
+        .number({ message: 'must be a number' })
+        .int('must be an integer')
+        .min(1, 'must be at least 1')
+        .max(MAX_EXPORT_ROWS, `must be at most ${MAX_EXPORT_ROWS}`),
+    )
+      .default(DEFAULT_EXPORT_ROWS)
+      .describe(`rows per request, default ${DEFAULT_EXPORT_ROWS}, max ${MAX_EXPORT_ROWS}`),
+    page: int(z.number({ message: 'must be a number' }).int('must be an integer').min(1, 'must be at least 1'))
+      .optional()
+      .describe('1-based page (offset paging)'),
+    cursor: objectId.optional().describe('_id of the last row of the previous page (keyset paging; not with page)'),
+    from: isoDateParam.optional().describe('createdAt from (inclusive); alias dateFrom'),
+    to: isoDateParam.optional().describe('createdAt to (inclusive; a bare date means the whole day); alias dateTo'),
+    dateFrom: isoDateParam.optional(),
+    dateTo: isoDateParam.optional(),
+  })
+  .superRefine((v, ctx) => {
+    if (v.cursor && v.page !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['cursor'], message: 'cannot be combined with page' });
+  });
+export const customObjectExportQuery = z.object({
+  limit: z.string().optional(),
+  page: z.string().optional(),
+  cursor: z.string().optional(),
+  from: z.string().optional(),
+  to: z.string().optional(),
+});
+
+/**
+ * One exported row of a record type: `_id` and the selected stored fields (all of the spec's
+ * fields unless `fields` narrows them), named as GET /<type>/:id names them, dates as ISO strings.
+ */
+export function exportRowView(spec: ExportSpec) {
+  return z
+    .object({
+      _id: idView,
+      ...Object.fromEntries(spec.fields.filter((f) => f !== '_id').map((f) => [f, z.unknown().optional()])),
+    })
+    .describe(`a ${spec.type} row: _id and the selected fields (${spec.fields.join(', ')})`);
+}
+
+/** The answer of an export: one page of rows with offset (page/skip) or keyset (cursor) paging. */
+export function exportPageView(row: z.ZodType) {
+  return z.object({
+    data: z.array(row),
+    total: z.number().int().min(0).describe('rows matching the filters (all pages)'),
+    limit: z.number().int().min(1),
+    hasMore: z.boolean(),
+    nextCursor: idView.nullable().describe('_id of the last row when hasMore (send it as cursor)'),
+    page: z.number().int().min(1).optional().describe('offset paging by page (absent with cursor or skip)'),
+    skip: z.number().int().min(0).optional().describe('offset paging by skip (absent with cursor or page)'),
+  });
+}
+
+export const EXPORT_ROW_VIEWS = Object.fromEntries(
+  Object.entries(EXPORT_SPECS).map(([type, spec]) => [type, exportRowView(spec)]),
+) as Record<RecordType, ReturnType<typeof exportRowView>>;

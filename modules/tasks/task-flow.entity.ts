@@ -1,0 +1,24 @@
+import { defineEntity, type InferEntity } from '@mikro-orm/core';
+import { p, tenantProps } from '../../domain/orm/base';
+import type { TaskStatus } from './task.entity';
+
+/** A task-flow stage; `status` is the task status a task in this stage has. */
+export interface TaskStage {
+  id: number;
+  title: string;
+  order: number;
+  status: TaskStatus;
+}
+
+// One per workspace, created lazily with the default stages on first use.
+export const TaskFlow = defineEntity({
+  name: 'TaskFlow',
+  tableName: 'task_flow',
+  uniques: [{ properties: ['workspaceId'] }],
+  properties: {
+    ...tenantProps,
+    stages: p.json<TaskStage[]>(),
+    completedStageId: p.integer(),
+  },
+});
+export type TaskFlow = InferEntity<typeof TaskFlow>;

@@ -1,0 +1,11 @@
+/* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
+import { defineModule } from '../../domain/module';
+import type * as tasksRouter from './tasks.router';
+import { taskResource } from './tasks.resource';
+
+export const tasksModule = defineModule({
+  name: 'tasks',
+  resources: [taskResource],
+  // Loaded when the API mounts them (the worker never loads the HTTP layer).
+  routes: () => [(require('./tasks.router') as typeof tasksRouter).tasksRoutes],
+});

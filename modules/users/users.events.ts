@@ -1,0 +1,6 @@
+import { z } from 'zod';
+import { defineEvents, fieldChanges, recordView } from '../../domain/outbox/define-events';
+
+export const userEvents = defineEvents({
+  user_updated: z.object({ user: recordView, changes: fieldChanges }),
+});

@@ -1,0 +1,12 @@
+/* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
+import { defineModule } from '../../domain/module';
+import type * as usersRouter from './users.router';
+import { userResource } from '../../domain/workspaces/workspaces.resource';
+
+/** Users of a workspace (the user manifest and entity live in domain/workspaces/). */
+export const usersModule = defineModule({
+  name: 'users',
+  resources: [userResource],
+  // Loaded when the API mounts them (the worker never loads the HTTP layer).
+  routes: () => [(require('./users.router') as typeof usersRouter).usersRoutes],
+});

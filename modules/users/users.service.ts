@@ -1,0 +1,60 @@
+import { raw } from '@mikro-orm/core';
+import type { Ctx } from '../../domain/context';
+import { forbidden, notFound } from '../../domain/errors';
+import { updateWithEvent } from '../../domain/shared/changes';
+import { findPage, likePattern, type PageRequest } from '../../domain/shared/listing';
+import { plainOf } from '../../domain/shared/views';
+import { User } from '../../domain/workspaces/user.entity';
+import type { UserInput, UserView } from './users.schemas';
+
+const FIELDS = [
+  '_id',
+  'email',
+  'firstName',
+  'lastName',
+  'phone',
+  'defaultUserPhone',
+  'role',
+  'createdAt',
+  'updatedAt',
+] as const;
+
+export const serializeUser = (u: User): UserView => ({
+  ...plainOf(u, FIELDS),
+  name: [u.firstName, u.lastName].filter(Boolean).join(' '),
+});
+
+export async function getUser(ctx: Ctx, id: string): Promise<User> {
+  const user = await ctx.em.findOne(User, { _id: id });
+  if (!user) throw notFound('user');
+  return user;
+}
+
+/** Users of the workspace sorted by name; `search` matches first/last/full name and e-mail. */
+export async function listUsers(ctx: Ctx, query: PageRequest & { search?: string }) {
+  const where: Record<string, unknown> = {};
+  if (query.search) {
+    const like = likePattern(query.search);
+    where.$or = [
+      { email: { $ilike: like } },
+      { [raw((alias) => `concat_ws(' ', ${alias}.first_name, ${alias}.last_name)`)]: { $ilike: like } },
+    ];
+  }
+  const { items, total } = await findPage(ctx.em, User, where, query, { firstName: 'asc', lastName: 'asc' } as never);
+  return { items: items.map(serializeUser), total };
+}
+
+/** Members may update only their own user; owners and admins any user of the workspace. */
+export async function updateUser(ctx: Ctx, id: string, input: UserInput): Promise<UserView> {
+  const user = await getUser(ctx, id);
+  if (user._id !== ctx.actor.userId && ctx.actor.role === 'member')
+    throw forbidden('a member may only update their own user');
+  const { firstName, lastName, phone, defaultUserPhone } = input;
+  await updateWithEvent(
+    ctx,
+    user,
+    { firstName, lastName, phone, defaultUserPhone },
+    { type: 'user_updated', entityType: 'user', payload: (changes) => ({ user: serializeUser(user), changes }) },
+  );
+  return serializeUser(user);
+}
