@@ -33,7 +33,7 @@ import { imagesModule } from './images/images.module';
 import { automationsModule } from './automations/automations.module';
 import { sequencesModule } from './sequences/sequences.module';
 import { emailModule } from './email/email.module';
-import { messagingModule } from './messaging/messaging.module';
+import { messagingModule } from '../modules/messaging/messaging.module';
 import { reportsModule } from '../modules/reports/reports.module';
 import { agentsModule } from '../modules/agents/agents.module';
 import { metricsModule } from '../modules/metrics/metrics.module';

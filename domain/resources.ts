@@ -18,7 +18,7 @@ import { taskResource } from '../modules/tasks/tasks.resource';
 import { noteResource } from '../modules/notes/notes.resource';
 import { callResource } from '../modules/calls/calls.resource';
 import { eventResource } from '../modules/calendar/calendar.resource';
-import { smsResource } from './messaging/sms.resource';
+import { smsResource } from '../modules/messaging/sms.resource';
 import { customObjectRecordResource } from '../modules/custom-objects/custom-objects.resource';
 import { projectResource } from '../modules/projects/projects.resource';
 import { offerResource } from '../modules/offers/offers.resource';

@@ -21,7 +21,7 @@ import { fileEvents } from '../files/files.events';
 import { importEvents } from '../../modules/imports/imports.events';
 import { leadEvents } from '../leads/leads.events';
 import { listEvents } from '../../modules/lists/lists.events';
-import { messagingEvents } from '../messaging/messaging.events';
+import { messagingEvents } from '../../modules/messaging/messaging.events';
 import { noteEvents } from '../../modules/notes/notes.events';
 import { offerEvents } from '../../modules/offers/offers.events';
 import { personEvents } from '../people/people.events';

@@ -15,7 +15,7 @@ import {
 } from '../../../domain/workflow-kinds';
 import { WORKFLOW_KINDS } from '../../../domain/modules';
 import { webhookDeliveryKind } from '../../../modules/webhooks/webhook-delivery.kind';
-import { scheduledSmsWorkflowId } from '../../../domain/messaging/sms-workflow-ids';
+import { scheduledSmsWorkflowId } from '../../../modules/messaging/sms-workflow-ids';
 import { enrollmentWorkflowId, parseEnrollmentWorkflowId } from '../../../domain/sequences/workflow-ids';
 import { webhookDeliveryWorkflowId } from '../../../modules/webhooks/ports';
 import { CRM_SEARCH_ATTRIBUTES } from '../../../infra/search-attributes';
