@@ -29,7 +29,7 @@ import { notesModule } from '../modules/notes/notes.module';
 import { callsModule } from '../modules/calls/calls.module';
 import { calendarModule } from '../modules/calendar/calendar.module';
 import { crmConnectModule } from '../modules/crm-connect/crm-connect.module';
-import { imagesModule } from './images/images.module';
+import { imagesModule } from '../modules/images/images.module';
 import { automationsModule } from './automations/automations.module';
 import { sequencesModule } from './sequences/sequences.module';
 import { emailModule } from './email/email.module';

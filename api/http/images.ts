@@ -1,6 +1,6 @@
 import type { AppConfig } from '../../domain/config';
 import type { ImageResolver } from '../../domain/companies/companies.service';
-import { resolveImageInput } from '../../domain/images/images.service';
+import { resolveImageInput } from '../../modules/images';
 
 /** Image fields re-host through the workspace image store with this deployment's public URL and allow-list. */
 export function imageResolver(config: AppConfig): ImageResolver {

@@ -3,7 +3,7 @@ import type { Ctx } from '../context';
 import { DomainError } from '../errors';
 import type { ImageResolver } from '../companies/companies.service';
 import { getPerson, serializePerson, updatePerson } from '../people/people.service';
-import { MAX_IMAGE_BYTES, assertMagic, imageTypeOf } from '../images/image-bytes';
+import { MAX_IMAGE_BYTES, assertMagic, imageTypeOf } from '../../modules/images';
 import { safeFetch as defaultFetch, type SafeFetch } from '../net/safe-fetch';
 import type { AvatarResultView } from './lookups.views';
 

@@ -1,6 +1,6 @@
 import { MetricSeries } from '../../modules/metrics';
 import { IdempotencyKey } from '../idempotency/idempotency-key.entity';
-import { Image } from '../images/image.entity';
+import { Image } from '../../modules/images';
 import { ImportRun } from '../../modules/imports';
 import { OutboxEvent } from '../outbox/outbox-event.entity';
 import { ApiKey } from '../workspaces/api-key.entity';

@@ -1,13 +1,13 @@
-import { STATUS_BY_CODE } from '../../api/http/errors';
-import { SCOPES, type Ctx } from '../../domain/context';
-import { DomainError } from '../../domain/errors';
-import { Image } from '../../domain/images/image.entity';
-import { MAX_IMAGE_BYTES } from '../../domain/images/image-bytes';
-import { resolveImageInput, type ResolveImageOptions } from '../../domain/images/images.service';
-import type { SafeFetch, SafeFetchResponse } from '../../domain/net/safe-fetch';
-import { forkForWorkspace } from '../../domain/orm/tenant';
-import { startTestApp, type TestApp } from '../support/app';
-import { domainErrorOf } from '../support/expect';
+import { STATUS_BY_CODE } from '../../../api/http/errors';
+import { SCOPES, type Ctx } from '../../../domain/context';
+import { DomainError } from '../../../domain/errors';
+import { Image } from '../image.entity';
+import { MAX_IMAGE_BYTES } from '../image-bytes';
+import { resolveImageInput, type ResolveImageOptions } from '../images.service';
+import type { SafeFetch, SafeFetchResponse } from '../../../domain/net/safe-fetch';
+import { forkForWorkspace } from '../../../domain/orm/tenant';
+import { startTestApp, type TestApp } from '../../../test/support/app';
+import { domainErrorOf } from '../../../test/support/expect';
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13, 0x49, 0x48, 0x44, 0x52]);
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16, 0x4a, 0x46, 0x49, 0x46]);

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import type { RouteFactory } from '../app';
-import { publicRoute } from '../http/crud';
-import { IMAGE_TYPES } from '../../domain/images/image-bytes';
-import { getPublicImage } from '../../domain/images/images.service';
+import type { RouteFactory } from '../../api/app';
+import { publicRoute } from '../../api/http/crud';
+import { IMAGE_TYPES } from './image-bytes';
+import { getPublicImage } from './images.service';
 
 export const imagesRoutes: RouteFactory = (deps) => [
   publicRoute({

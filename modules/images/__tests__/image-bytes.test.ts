@@ -1,5 +1,5 @@
 import { DomainError } from '../../../domain/errors';
-import { MAX_IMAGE_BYTES, decodeImageDataUrl, imageTypeOf, sniffImageType } from '../../../domain/images/image-bytes';
+import { MAX_IMAGE_BYTES, decodeImageDataUrl, imageTypeOf, sniffImageType } from '../image-bytes';
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
 const JPEG = Buffer.from([0xff, 0xd8, 0xff, 0xe0, 0, 16]);
