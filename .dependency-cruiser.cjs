@@ -57,9 +57,9 @@ module.exports = {
         path: '^(domain|modules)/',
         pathNot: [
           // createMessagingDeps: the SMTP transport and the SMS gateway AppConfig configures.
-          '^domain/messaging/factory\\.ts$',
+          '^domain/email/messaging-deps\\.ts$',
           // smsGatewayFromConfig: the SMS gateway alone, for the API (no SMTP pool).
-          '^domain/messaging/sms-gateway\\.ts$',
+          '^modules/messaging/sms-gateway\\.ts$',
           // createAccountTransports (one pooled SMTP transport per mailbox row) and testEmailAccount (its probes).
           '^domain/email/account-transports\\.ts$',
           // fileStorageFor / localStorageFor: the S3 or local store FILE_STORAGE selects.
@@ -70,7 +70,7 @@ module.exports = {
           '^modules/ai/factory\\.ts$',
           // Not factories: the outbox subscriber and the retry attempt call the HTTP sender directly (no sender
           // port is injected yet; their deps take only the fetch it uses). Listed so that no other file joins them.
-          '^domain/webhooks/(subscriber|attempts)\\.ts$',
+          '^modules/webhooks/(subscriber|attempts)\\.ts$',
           '^modules/[a-z-]+/__tests__/',
         ],
       },

@@ -5,7 +5,7 @@ import { renderTemplate } from '../domain/automations/placeholders';
 import type { Ctx } from '../domain/context';
 import { renderStoredTemplate } from '../domain/email/template-render';
 import { NO_TRACK } from '../domain/email/tracking';
-import { renderStoredSmsTemplate } from '../domain/messaging/sms-templates.service';
+import { MailboxCapReached, renderStoredSmsTemplate } from '../modules/messaging';
 import { recipientsFor, type Selection } from '../domain/sequences/recipients';
 import { sendKey, sendSequenceEmail, sendSequenceSms, type SendOutcome } from '../domain/sequences/send';
 import { reserveSendSlot } from '../domain/sequences/send-interval';
@@ -13,7 +13,6 @@ import type { SequenceEnrollment } from '../domain/sequences/sequence.entity';
 import { nextSendTime } from '../domain/sequences/send-window';
 import { findStep, mirrorWithoutStatus, upsertStep } from '../domain/sequences/step-rows';
 import type { SendWaitReason, StepActivityInput, StepActivityResult } from '../domain/sequences/types';
-import { MailboxCapReached } from '../domain/messaging/send-quota';
 import { unsubscribeUrl } from '../domain/sequences/unsubscribe';
 import { renderAiBlocks } from './sequence-step-ai';
 import {

@@ -1,6 +1,6 @@
 // Feature sections: each is its module's `settings` (domain/<m>/<m>.module.ts); test/unit/modules.test.ts checks that
 // loadConfig reads every module's section with its loader.
-import { webhookEnv, type WebhookEnv } from './webhooks/settings';
+import { webhookEnv, type WebhookEnv } from '../modules/webhooks';
 import { fileEnv, type FileEnv } from './files/settings';
 import { lookupEnv, type LookupEnv } from './lookups/settings';
 
@@ -75,7 +75,7 @@ export interface AppConfig {
   logLevel: string;
   /** Hosts (or IPs) outbound HTTP may reach even when they resolve to private addresses. */
   outboundAllowHosts: string[];
-  /** Outgoing e-mail (SMTP_*, MAIL_FROM); checked when the transport is built (domain/messaging/settings.ts). */
+  /** Outgoing e-mail (SMTP_*, MAIL_FROM); checked when the transport is built (modules/messaging/settings.ts). */
   mail: MailEnv;
   /** SMS gateway (SMS_*); checked when the gateway is built. */
   sms: SmsEnv;
@@ -98,7 +98,7 @@ export interface AppConfig {
   bookingTimeScale: number;
   /** CRM_SECRETS_KEY: AES-256-GCM key of credentials stored at rest (domain/shared/secret-box.ts). */
   secretsKey?: string;
-  /** Outbound webhooks (WEBHOOK_*, SECRETS_ENCRYPTION_KEY): domain/webhooks/settings.ts. */
+  /** Outbound webhooks (WEBHOOK_*, SECRETS_ENCRYPTION_KEY): modules/webhooks/settings.ts. */
   webhooks: WebhookEnv;
   /** Temporal payload encryption and codec server (TEMPORAL_PAYLOAD_KEYS, TEMPORAL_CODEC_*); see temporal/codec.ts. */
   temporalCodec: TemporalCodecEnv;

@@ -16,9 +16,8 @@ import type { ExecutionWorkflowInput } from './automations/engine/automation-exe
 import type { AutomationScheduleTickInput } from './automations/engine/automation-schedule.messages';
 import { EXECUTION_WORKFLOW_PREFIX, SCHEDULE_TICK_PREFIX } from './automations/workflow-ids';
 import type { EmailBulkWorkflowInput } from './email/email-bulk.messages';
-import type { ScheduledSmsWorkflowInput } from './messaging/sms-scheduled.messages';
+import type { ScheduledSmsWorkflowInput } from '../modules/messaging/sms-scheduled.messages';
 import type { EnrollmentWorkflowInput } from './sequences/sequence-enrollment.messages';
-import type { WebhookRetryInput } from './webhooks/webhook-delivery.messages';
 
 /**
  * Search attributes registered on the server (infra/search-attributes.ts): ids and enum-like values, never personal
@@ -164,7 +163,7 @@ export const automationScheduleTickKind = defineWorkflowKind<AutomationScheduleM
     `Schedule tick · Automation ${quoteName(m.automationName)}${m.description ? ` · ${m.description}` : ''}`,
 });
 
-// ---- messaging and webhooks ------------------------------------------------------------------
+// ---- messaging -------------------------------------------------------------------------------
 
 export interface ScheduledSmsMeta {
   workspaceId: string;
@@ -181,23 +180,6 @@ export const scheduledSmsKind = defineWorkflowKind<ScheduledSmsMeta, ScheduledSm
   searchAttributes: (m) => ({ CrmWorkspaceId: m.workspaceId }),
   memo: (m) => ({ workspaceId: m.workspaceId, scheduledId: m.scheduledId, sendAt: m.sendAt }),
   summary: (m) => `Scheduled SMS ${m.scheduledId} · at ${m.sendAt}`,
-});
-
-export interface WebhookDeliveryMeta {
-  workspaceId: string;
-  deliveryId: string;
-  /** Attempts left after the failed first one. */
-  retries: number;
-}
-
-/** The durable retries of one failing webhook delivery (timers between attempts; ids only, no body or secret). */
-export const webhookDeliveryKind = defineWorkflowKind<WebhookDeliveryMeta, WebhookRetryInput>({
-  kind: 'webhook-delivery',
-  workflowType: 'webhookDeliveryWorkflow',
-  replayFixtures: ['webhook-delivery.history.json'],
-  searchAttributes: (m) => ({ CrmWorkspaceId: m.workspaceId }),
-  memo: (m) => ({ workspaceId: m.workspaceId, deliveryId: m.deliveryId, retries: m.retries }),
-  summary: (m) => `Webhook delivery ${m.deliveryId} · ${m.retries} ${m.retries === 1 ? 'retry' : 'retries'} left`,
 });
 
 // ---- sequences -------------------------------------------------------------------------------

@@ -6,7 +6,7 @@ import type { Ctx } from '../context';
 import { lookup } from '../../modules/crm-connect';
 import { DomainError, notFound } from '../errors';
 import { isId, newId } from '../ids';
-import { truncate, htmlToText } from '../messaging/html-text';
+import { htmlToText, truncate } from '../shared/html-text';
 import { forkForWorkspace } from '../orm/tenant';
 import { emit } from '../outbox/emit';
 import { Person } from '../people/person.entity';

@@ -1,7 +1,7 @@
 import { MetricSeries } from '../../modules/metrics';
 import { IdempotencyKey } from '../idempotency/idempotency-key.entity';
 import { Image } from '../../modules/images';
-import { ImportRun } from '../imports/import-run.entity';
+import { ImportRun } from '../../modules/imports';
 import { OutboxEvent } from '../outbox/outbox-event.entity';
 import { ApiKey } from '../workspaces/api-key.entity';
 import { RateLimitWindow } from '../workspaces/rate-limit-window.entity';

@@ -3,9 +3,9 @@ import type { WorkflowPort } from '../automations/engine/ports';
 import type { AppConfig } from '../config';
 import type { EventName } from './catalog';
 import type { Logger } from '../logger';
-import type { MessagingDeps } from '../messaging/factory';
+import type { MessagingDeps } from '../email/messaging-deps';
 import type { SequenceWorkflowPort } from '../sequences/ports';
-import type { WebhookRetryPort } from '../webhooks/ports';
+import type { WebhookRetryPort } from '../../modules/webhooks';
 
 /** An outbox row as subscribers see it (read with raw SQL by the dispatcher, not an ORM entity). */
 export interface OutboxEventRecord {

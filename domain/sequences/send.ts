@@ -5,10 +5,9 @@
  */
 import type { Ctx } from '../context';
 import { DomainError } from '../errors';
-import { sendEmail } from '../messaging/email.service';
-import type { MessagingDeps } from '../messaging/factory';
-import type { MessageLinks } from '../messaging/outbound.service';
-import { sendSms } from '../messaging/sms.service';
+import { sendEmail } from '../email/email.service';
+import type { MessagingDeps } from '../email/messaging-deps';
+import { sendSms, type MessageLinks } from '../../modules/messaging';
 
 export interface SequenceSendDeps {
   messaging: MessagingDeps;

@@ -26,7 +26,7 @@ import type { ValidationIssue } from '../automations/zod-kit';
 import { EmailTemplate } from '../email/email-template.entity';
 import { isId } from '../ids';
 import { boundWorkspaceId, leanColumns, leanQuery, readRow } from '../orm/lean';
-import { SmsTemplate } from '../messaging/sms-message.entity';
+import { SmsTemplate } from '../../modules/messaging';
 import { sequenceRefIssues } from './graph-refs.service';
 
 /** Stored settings may predate a key: defaults fill what is missing. */

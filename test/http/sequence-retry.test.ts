@@ -4,7 +4,7 @@
  * template was deleted (a permanent error: it fails at once); the test restores the template row before retrying.
  */
 import { CalendarEvent } from '../../modules/calendar/calendar-event.entity';
-import { SmsTemplate } from '../../domain/messaging/sms-message.entity';
+import { SmsTemplate } from '../../modules/messaging/sms-message.entity';
 import { forkForWorkspace } from '../../domain/orm/tenant';
 import { SequenceEnrollment } from '../../domain/sequences/sequence.entity';
 import { newId } from '../../domain/ids';

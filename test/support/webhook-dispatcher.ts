@@ -2,7 +2,7 @@
 import type { AppConfig } from '../../domain/config';
 import { createLogger } from '../../domain/logger';
 import { createOutboxDispatcher, type OutboxDispatcher } from '../../domain/outbox/dispatcher';
-import { createWebhookSubscriber, type WebhookSubscriberDeps } from '../../domain/webhooks/subscriber';
+import { createWebhookSubscriber, type WebhookSubscriberDeps } from '../../modules/webhooks/subscriber';
 import type { TestApp } from './app';
 
 /**

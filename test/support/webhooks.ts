@@ -5,7 +5,7 @@ import { Webhook } from 'standardwebhooks';
 import type { Ctx } from '../../domain/context';
 import { newId } from '../../domain/ids';
 import { createRecord } from '../../domain/shared/records';
-import { WebhookDelivery } from '../../domain/webhooks/webhook.entity';
+import { WebhookDelivery } from '../../modules/webhooks/webhook.entity';
 
 export interface Received {
   headers: IncomingHttpHeaders;

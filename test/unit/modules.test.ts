@@ -21,7 +21,7 @@ import { RESOURCES } from '../../domain/resources';
 import type { SequenceWorkflowPort } from '../../domain/sequences/ports';
 import type { SubscriberGroup } from '../../domain/outbox/subscriber-groups';
 import type { ResourceManifest } from '../../domain/shared/resource';
-import type { WebhookRetryPort } from '../../domain/webhooks/ports';
+import type { WebhookRetryPort } from '../../modules/webhooks/ports';
 import * as workflowKinds from '../../domain/workflow-kinds';
 
 const ROOT = path.join(__dirname, '../..');

@@ -10,7 +10,7 @@ import { Pool } from 'pg';
 import { createLogger } from '../../../domain/logger';
 import { createOutboxDispatcher, type OutboxDispatcher } from '../../../domain/outbox/dispatcher';
 import { buildSubscribers } from '../../../domain/outbox/subscribers';
-import { STANDARD_RETRY_SCHEDULE_MS } from '../../../domain/webhooks/settings';
+import { STANDARD_RETRY_SCHEDULE_MS } from '../../webhooks/settings';
 import { createSearchIndexSubscriber } from '../../../search/index-subscriber';
 import { createSequenceWorkflowPort } from '../../../temporal/sequence-client';
 import type { Tenant } from '../../../test/support/app';

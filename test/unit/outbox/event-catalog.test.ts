@@ -12,7 +12,7 @@ import { emit, outboxRow } from '../../../domain/outbox/emit';
 import { SEQUENCE_EVENTS } from '../../../domain/sequences/definition.schemas';
 import { SEQUENCE_EXIT_EVENTS, UNEMITTED_EXIT_EVENTS } from '../../../domain/sequences/exit-subscriber';
 import { sequenceEvents } from '../../../domain/sequences/sequences.events';
-import { OUTBOX_TO_WEBHOOK, UNEMITTED_WEBHOOK_SOURCES } from '../../../domain/webhooks/event-types';
+import { OUTBOX_TO_WEBHOOK, UNEMITTED_WEBHOOK_SOURCES } from '../../../modules/webhooks/event-types';
 import { SEARCH_DEFINITIONS } from '../../../search/registry';
 
 const undeclared = (names: readonly string[]): string[] => names.filter((n) => !isEventName(n));

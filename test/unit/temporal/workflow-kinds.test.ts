@@ -12,12 +12,12 @@ import {
   defineWorkflowKind,
   scheduledSmsKind,
   sequenceEnrollmentKind,
-  webhookDeliveryKind,
 } from '../../../domain/workflow-kinds';
 import { WORKFLOW_KINDS } from '../../../domain/modules';
-import { scheduledSmsWorkflowId } from '../../../domain/messaging/sms-workflow-ids';
+import { webhookDeliveryKind } from '../../../modules/webhooks/webhook-delivery.kind';
+import { scheduledSmsWorkflowId } from '../../../modules/messaging/sms-workflow-ids';
 import { enrollmentWorkflowId, parseEnrollmentWorkflowId } from '../../../domain/sequences/workflow-ids';
-import { webhookDeliveryWorkflowId } from '../../../domain/webhooks/ports';
+import { webhookDeliveryWorkflowId } from '../../../modules/webhooks/ports';
 import { CRM_SEARCH_ATTRIBUTES } from '../../../infra/search-attributes';
 import { WORKFLOWS_PATH } from '../../../temporal/bundle-options';
 

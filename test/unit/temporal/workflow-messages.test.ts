@@ -19,18 +19,18 @@ import {
   emailBulkKind,
   scheduledSmsKind,
   sequenceEnrollmentKind,
-  webhookDeliveryKind,
   type InputOf,
 } from '../../../domain/workflow-kinds';
 import { WORKFLOW_KINDS } from '../../../domain/modules';
+import { webhookDeliveryKind } from '../../../modules/webhooks/webhook-delivery.kind';
 import { bookingApprovalKind } from '../../../modules/bookings/booking-approval.kind';
 import { contractEnvelopeKind } from '../../../modules/contracts/contract-envelope.kind';
 import { startForRow, type WorkflowPort } from '../../../domain/workflow-port';
 /** The bundle's workflow functions, by type (the bundle entry is generated: temporal/bundle-options.ts). */
 type Workflows = typeof import('../../../workflows/automation-execution.workflow') &
   typeof import('../../../workflows/automation-schedule.workflow') &
-  typeof import('../../../workflows/sms-scheduled.workflow') &
-  typeof import('../../../workflows/webhook-delivery.workflow') &
+  typeof import('../../../modules/messaging/sms-scheduled.workflow') &
+  typeof import('../../../modules/webhooks/webhook-delivery.workflow') &
   typeof import('../../../workflows/sequence-enrollment.workflow') &
   typeof import('../../../workflows/email-bulk.workflow') &
   typeof import('../../../modules/bookings/booking-approval.workflow') &
