@@ -1,5 +1,5 @@
 import type { Ctx } from '../context';
-import { Company } from '../companies/company.entity';
+import { Company } from '../../modules/companies';
 import { validation } from '../errors';
 import { parseMailbox } from '../messaging/addresses';
 import { MAX_EMAIL_BODY_BYTES, MAX_SUBJECT } from '../messaging/email.service';
