@@ -11,7 +11,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { buildApi } from '../api/bootstrap';
 import { loadConfig } from '../domain/config';
-import { createCompany } from '../domain/companies/companies.service';
+import { createCompany } from '../modules/companies/companies.service';
 import { newId } from '../domain/ids';
 import { createLogger } from '../domain/logger';
 import { createOutboxDispatcher } from '../domain/outbox/dispatcher';

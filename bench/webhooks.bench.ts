@@ -28,7 +28,7 @@ import pg from 'pg';
 import { Webhook } from 'standardwebhooks';
 import { createWorkflowPort } from '../temporal/workflow-client';
 import { createWebhookRetryPort } from '../modules/webhooks/webhook-client';
-import { createCompany } from '../domain/companies/companies.service';
+import { createCompany } from '../modules/companies/companies.service';
 import { loadConfig } from '../domain/config';
 import { SCOPES, type Ctx } from '../domain/context';
 import { newId } from '../domain/ids';

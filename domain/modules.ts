@@ -10,7 +10,7 @@
  * on first use), so the core (domain services, manifests, config) never imports it.
  */
 import { workspacesModule } from './workspaces/workspaces.module';
-import { companiesModule } from './companies/companies.module';
+import { companiesModule } from '../modules/companies/companies.module';
 import { peopleModule } from './people/people.module';
 import { leadsModule } from './leads/leads.module';
 import { customFieldsModule } from '../modules/custom-fields/custom-fields.module';

@@ -9,7 +9,7 @@
  * MODULES (the module files import routers, which import the core): test/unit/modules.test.ts keeps the two equal.
  */
 import type { ResourceEntity, ResourceManifest } from './shared/resource';
-import { companyResource } from './companies/companies.resource';
+import { companyResource } from '../modules/companies/companies.resource';
 import { personResource } from './people/people.resource';
 import { leadResource } from './leads/leads.resource';
 import { dealResource } from './deals/deals.resource';

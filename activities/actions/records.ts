@@ -4,18 +4,19 @@
  * schemas as the REST bodies and written through the domain services, so their events fire.
  */
 import type { z } from 'zod';
-import { createCompanyBody, updateCompanyBody } from '../../domain/companies/companies.schemas';
 import { createDealBody, updateDealBody } from '../../domain/deals/deals.schemas';
 import { createLeadBody, updateLeadBody } from '../../domain/leads/leads.schemas';
 import { createPersonBody, updatePersonBody } from '../../domain/people/people.schemas';
 import { assertUsers } from '../../domain/timeline/references';
 import {
   createCompany,
+  createCompanyBody,
   getCompany,
   serializeCompany,
   updateCompany,
+  updateCompanyBody,
   type ImageResolver,
-} from '../../domain/companies/companies.service';
+} from '../../modules/companies';
 import { createDeal, moveDeal, updateDeal } from '../../domain/deals/deals.service';
 import { createLead, updateLead } from '../../domain/leads/leads.service';
 import { addToList, getList, removeFromList } from '../../modules/lists';

@@ -1,5 +1,5 @@
 import type { AppConfig } from '../../domain/config';
-import type { ImageResolver } from '../../domain/companies/companies.service';
+import type { ImageResolver } from '../../modules/companies';
 import { resolveImageInput } from '../../modules/images';
 
 /** Image fields re-host through the workspace image store with this deployment's public URL and allow-list. */

@@ -17,7 +17,7 @@ import {
   updatePersonBody,
 } from '../../domain/people/people.schemas';
 import { personLookupView } from '../../domain/lookups/lookups.views';
-import { companyView } from '../../domain/companies/companies.schemas';
+import { companyView } from '../../modules/companies';
 import { dealView } from '../../domain/deals/deals.schemas';
 import { crudRoutes, envelopes } from '../http/crud';
 import { read, write } from '../http/access';

@@ -3,7 +3,7 @@ import type { Ctx } from '../context';
 import { conflict, notFound, validation } from '../errors';
 import { emit } from '../outbox/emit';
 import { recordSystemActivity } from '../timeline/timeline.service';
-import { Company } from '../companies/company.entity';
+import { Company } from '../../modules/companies';
 import { assertCustomFieldValues } from '../../modules/custom-fields';
 import { Lead } from '../leads/lead.entity';
 import { Person } from '../people/person.entity';

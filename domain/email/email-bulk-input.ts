@@ -1,5 +1,5 @@
 import type { Ctx } from '../context';
-import { Company } from '../companies/company.entity';
+import { Company } from '../../modules/companies';
 import { validation } from '../errors';
 import { parseMailbox } from '../../modules/messaging';
 import { MAX_EMAIL_BODY_BYTES, MAX_SUBJECT } from './email.service';

@@ -8,7 +8,7 @@
 import type { EntityName } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { contactView, plainRecord } from '../automations/engine/context';
-import { Company } from '../companies/company.entity';
+import { Company } from '../../modules/companies';
 import type { Ctx } from '../context';
 import { DomainError } from '../errors';
 import { type EmailDeps } from './email.service';

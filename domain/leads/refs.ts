@@ -1,6 +1,6 @@
 import type { Ctx } from '../context';
 import { validation } from '../errors';
-import { Company } from '../companies/company.entity';
+import { Company } from '../../modules/companies';
 import { Person } from '../people/person.entity';
 import { User } from '../workspaces/user.entity';
 

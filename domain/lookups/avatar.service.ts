@@ -1,7 +1,7 @@
 import { createHash } from 'node:crypto';
 import type { Ctx } from '../context';
 import { DomainError } from '../errors';
-import type { ImageResolver } from '../companies/companies.service';
+import type { ImageResolver } from '../../modules/companies';
 import { getPerson, serializePerson, updatePerson } from '../people/people.service';
 import { MAX_IMAGE_BYTES, assertMagic, imageTypeOf } from '../../modules/images';
 import { safeFetch as defaultFetch, type SafeFetch } from '../net/safe-fetch';

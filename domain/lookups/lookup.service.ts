@@ -1,7 +1,6 @@
 import { raw } from '@mikro-orm/core';
 import type { Ctx } from '../context';
-import { Company } from '../companies/company.entity';
-import { serializeCompany } from '../companies/companies.service';
+import { Company, serializeCompany } from '../../modules/companies';
 import { Person } from '../people/person.entity';
 import { serializePerson } from '../people/people.service';
 import type { NormalizedProfile } from './normalize';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { companyView } from '../companies/companies.schemas';
+import { companyView } from '../../modules/companies';
 import { personView } from '../people/people.schemas';
 import { idView } from '../shared/views';
 

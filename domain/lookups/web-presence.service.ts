@@ -1,6 +1,6 @@
 import type { Ctx } from '../context';
 import { DomainError } from '../errors';
-import { getCompany, updateCompany, serializeCompany, type ImageResolver } from '../companies/companies.service';
+import { getCompany, updateCompany, serializeCompany, type ImageResolver } from '../../modules/companies';
 import { CompanyPerson, Person } from '../people/person.entity';
 import { emailDomain, isCompanyDomain } from './normalize';
 import type { CompanyRegistry, RegistryCompany } from './registry';

@@ -10,7 +10,7 @@ import { automationEvents } from '../automations/automations.events';
 import { bookingEvents } from '../../modules/bookings/bookings.events';
 import { calendarEvents } from '../../modules/calendar/calendar.events';
 import { callEvents } from '../../modules/calls/calls.events';
-import { companyEvents } from '../companies/companies.events';
+import { companyEvents } from '../../modules/companies/companies.events';
 import { contractEvents } from '../../modules/contracts/contracts.events';
 import { customFieldEvents } from '../../modules/custom-fields/custom-fields.events';
 import { customObjectEvents } from '../../modules/custom-objects/custom-objects.events';

@@ -2,13 +2,15 @@ import { defineResource } from '../shared/resource';
 import { byId, contactView } from '../automations/engine/record-view';
 import { getPerson, serializePerson } from './people.service';
 import { PERSON_FIELDS, PERSON_SUMMARY_FIELDS } from './people.schemas';
-import { Person } from './person.entity';
+import { CompanyPerson, Person } from './person.entity';
 
 export const personResource = defineResource<Person>({
   kind: 'person',
   collection: 'people',
   getPath: '/api/v1/people/:id',
   entity: Person,
+  // The company ↔ person links (linkPerson, unlinkPerson): people owns them; companies does not import people.
+  ownedEntities: [CompanyPerson],
   load: getPerson,
   view: serializePerson,
   parents: { companyId: 'company', ownerId: 'user' },

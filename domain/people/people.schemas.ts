@@ -3,7 +3,7 @@ import { profileUrlField } from '../lookups/lookups.schemas';
 import { fieldsQuery, listQuery } from '../shared/list-query';
 import { clearableText, imageField, nameValueCustomFields, objectId, requiredText, tagsField } from '../shared/schemas';
 import { dateTimeView, idView } from '../shared/views';
-import { nameValueView } from '../companies/companies.schemas';
+import { nameValueView } from '../../modules/companies';
 import { ref } from '../references/refs';
 import { timeZoneField } from '../shared/time-zone';
 

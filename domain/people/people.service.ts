@@ -4,9 +4,13 @@ import { createRecord } from '../shared/records';
 import { notFound, validation } from '../errors';
 import { emit } from '../outbox/emit';
 import { recordSystemActivity } from '../timeline/timeline.service';
-import { Company } from '../companies/company.entity';
-import { serializeCompany, type ImageResolver } from '../companies/companies.service';
-import type { LinkResultView, UnlinkResultView } from '../companies/companies.schemas';
+import {
+  Company,
+  serializeCompany,
+  type ImageResolver,
+  type LinkResultView,
+  type UnlinkResultView,
+} from '../../modules/companies';
 import { Deal } from '../deals/deal.entity';
 import { applyPatch, deleteWithEvent, emitTagChanges, emitUpdate, normalizeTags } from '../shared/changes';
 import { asRecord, mergeNameValues, toNameValueArray } from '../shared/custom-fields';
@@ -250,6 +254,13 @@ export async function unlinkPerson(ctx: Ctx, companyId: string, personId: string
   );
   await ctx.em.flush();
   return { unlinked: true };
+}
+
+/** A deleted company's people links (deleteCompany's unlinkPeople): its link rows, and its people's primary company. */
+export async function unlinkCompanyPeople(ctx: Ctx, companyId: string): Promise<void> {
+  const ws = ctx.actor.workspaceId;
+  await ctx.em.nativeDelete(CompanyPerson, { workspaceId: ws, companyId });
+  await ctx.em.nativeUpdate(Person, { workspaceId: ws, companyId }, { companyId: null });
 }
 
 export async function listDealsFor(ctx: Ctx, where: { company?: string; personRef?: string }, page: PageRequest) {

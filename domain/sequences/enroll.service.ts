@@ -5,7 +5,7 @@
  * the call answers after its commit and the worker's starter starts the workflows right after.
  */
 import type { Ctx } from '../context';
-import { Company } from '../companies/company.entity';
+import { Company } from '../../modules/companies';
 import { Deal } from '../deals/deal.entity';
 import { DomainError, notFound, validation } from '../errors';
 import { newId } from '../ids';

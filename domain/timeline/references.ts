@@ -1,16 +1,16 @@
 import type { EntityName } from '@mikro-orm/core';
 import type { Ctx } from '../context';
 import { validation } from '../errors';
-import { Company } from '../companies/company.entity';
+import { Company } from '../../modules/companies';
 import { customObjectRecordResource } from '../../modules/custom-objects/custom-objects.resource';
 import { Deal } from '../deals/deal.entity';
 import { Lead } from '../leads/lead.entity';
 import { Person } from '../people/person.entity';
 import { Project } from '../../modules/projects';
 import { User } from '../workspaces/user.entity';
+import type { RefKind } from './ref-kind';
 
-/** Kinds of records that activities, tasks, notes, calls and events may point at. */
-export type RefKind = 'company' | 'person' | 'lead' | 'deal' | 'project' | 'customObjectRecord';
+export type { RefKind } from './ref-kind';
 
 const LABEL: Record<RefKind, string> = {
   company: 'company',

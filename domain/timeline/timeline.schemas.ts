@@ -3,7 +3,7 @@ import { listQuery } from '../shared/list-query';
 import { clearableText, objectId } from '../shared/schemas';
 import { isoDate, metadataField, refField, userId } from '../shared/record-fields';
 import { RECORD_TYPES } from '../shared/record-types';
-import type { RefKind } from './references';
+import type { RefKind } from './ref-kind';
 import { dateTimeView, idView, openObjectView } from '../shared/views';
 import { ref } from '../references/refs';
 

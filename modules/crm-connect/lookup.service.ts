@@ -1,7 +1,7 @@
 import { raw } from '@mikro-orm/core';
 import type { Ctx } from '../../domain/context';
 import { validation } from '../../domain/errors';
-import { Company } from '../../domain/companies/company.entity';
+import { Company } from '../companies';
 import { Lead } from '../../domain/leads/lead.entity';
 import { Person } from '../../domain/people/person.entity';
 import { likePattern } from '../../domain/shared/listing';

@@ -1,5 +1,5 @@
 import type { Ctx } from '../../domain/context';
-import { Company } from '../../domain/companies/company.entity';
+import { Company } from '../companies';
 import { Deal } from '../../domain/deals/deal.entity';
 import { notFound } from '../../domain/errors';
 import { Lead } from '../../domain/leads/lead.entity';

@@ -1,7 +1,7 @@
 import type { Ctx } from '../../domain/context';
 import { Activity } from '../../domain/timeline/activity.entity';
 import { serializeActivity } from '../../domain/timeline/timeline.service';
-import type { Company } from '../../domain/companies/company.entity';
+import type { Company } from '../companies';
 import { validation } from '../../domain/errors';
 import { dateWhere, findPage, likePattern, type PageRequest } from '../../domain/shared/listing';
 import { CustomObject, CustomObjectRecord } from './custom-object.entity';

@@ -1,7 +1,6 @@
 import type { Ctx } from '../../domain/context';
 import { recordSystemActivity } from '../../domain/timeline/timeline.service';
-import { Company } from '../../domain/companies/company.entity';
-import type { ImageResolver } from '../../domain/companies/companies.service';
+import { Company, type ImageResolver } from '../companies';
 import { conflict, DomainError, notFound, validation } from '../../domain/errors';
 import { emit } from '../../domain/outbox/emit';
 import { createRecord } from '../../domain/shared/records';

@@ -3,7 +3,7 @@ import { IMPORT_ENTITY_TYPES, type ImportEntityType } from './import-run.entity'
 import { MAX_IMPORT_ROWS, type ParsedRow } from './import.limits';
 import { formatZodError } from '../../domain/shared/schemas';
 import { dateTimeView, idView } from '../../domain/shared/views';
-import { createCompanyBody } from '../../domain/companies/companies.schemas';
+import { createCompanyBody } from '../companies';
 import { createDealBody } from '../../domain/deals/deals.schemas';
 import { createLeadBody } from '../../domain/leads/leads.schemas';
 import { createPersonBody } from '../../domain/people/people.schemas';

@@ -1,6 +1,5 @@
 import type { Ctx } from '../../domain/context';
-import { createCompany, updateCompany, type ImageResolver } from '../../domain/companies/companies.service';
-import type { CompanyInput } from '../../domain/companies/companies.schemas';
+import { createCompany, updateCompany, type CompanyInput, type ImageResolver } from '../companies';
 import { createDeal, updateDeal } from '../../domain/deals/deals.service';
 import type { DealInput } from '../../domain/deals/deals.schemas';
 import { matchCompany, matchPersonByEmail } from '../inbound';

@@ -1,8 +1,6 @@
 import type { Ctx } from '../../domain/context';
 import { DomainError, validation } from '../../domain/errors';
-import { createCompany, updateCompany, type ImageResolver } from '../../domain/companies/companies.service';
-import type { CompanyInput } from '../../domain/companies/companies.schemas';
-import type { Company } from '../../domain/companies/company.entity';
+import { createCompany, updateCompany, type Company, type CompanyInput, type ImageResolver } from '../companies';
 import { createPerson, linkPerson, updatePerson } from '../../domain/people/people.service';
 import type { PersonInput } from '../../domain/people/people.schemas';
 import type { Person } from '../../domain/people/person.entity';

@@ -1,5 +1,5 @@
 import type { Ctx } from '../../domain/context';
-import { Company } from '../../domain/companies/company.entity';
+import { Company } from '../companies';
 import { Person } from '../../domain/people/person.entity';
 import { companyDomainOf } from './values';
 

@@ -1,7 +1,7 @@
 import type { Ctx } from '../../domain/context';
 import { DomainError, validation } from '../../domain/errors';
 import { renderTemplate } from '../../domain/automations/placeholders';
-import { Company } from '../../domain/companies/company.entity';
+import { Company } from '../companies';
 import { accountForSend } from '../../domain/email/email-accounts.service';
 import { renderEmailParts, renderStoredTemplate } from '../../domain/email/template-render';
 import { sendEmail, type EmailDeps } from '../../domain/email/email.service';

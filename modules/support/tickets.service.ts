@@ -2,7 +2,7 @@ import type { FilterQuery } from '@mikro-orm/core';
 import type { Ctx } from '../../domain/context';
 import { notFound, validation } from '../../domain/errors';
 import { assertRefs, assertUsers } from '../../domain/timeline/references';
-import { Company } from '../../domain/companies/company.entity';
+import { Company } from '../companies';
 import { Person } from '../../domain/people/person.entity';
 import { emit } from '../../domain/outbox/emit';
 import { applyPatch, deleteWithEvent, emitTagChanges, normalizeTags, type Changes } from '../../domain/shared/changes';

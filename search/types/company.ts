@@ -1,4 +1,4 @@
-import { Company } from '../../domain/companies/company.entity';
+import { Company } from '../../modules/companies';
 import { defineSearchType, joinParts } from './definition';
 
 export const companySearch = defineSearchType<Company>({

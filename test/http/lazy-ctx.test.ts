@@ -3,7 +3,7 @@
 import type { Tenant, TestApp } from '../support/app';
 import { withTwoTenants } from '../support/two-tenants';
 import { makeCompany } from '../support/factories';
-import { Company } from '../../domain/companies/company.entity';
+import { Company } from '../../modules/companies/company.entity';
 import { boundWorkspaceId, leanPoolOf, leanQuery } from '../../domain/orm/lean';
 import { findRowById, findPageRows } from '../../domain/orm/lean-rows';
 import { lazyWorkspaceCtx, leanScopeOf } from '../../domain/orm/tenant';

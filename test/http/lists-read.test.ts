@@ -4,8 +4,8 @@
 import type { Tenant, TestApp } from '../support/app';
 import { withTwoTenants } from '../support/two-tenants';
 import { factories } from '../support/factories';
-import { serializeCompany } from '../../domain/companies/companies.service';
-import { Company } from '../../domain/companies/company.entity';
+import { serializeCompany } from '../../modules/companies/companies.service';
+import { Company } from '../../modules/companies/company.entity';
 import { serializeDeal } from '../../domain/deals/deals.service';
 import { Deal } from '../../domain/deals/deal.entity';
 import { findPageRows } from '../../domain/orm/lean-rows';

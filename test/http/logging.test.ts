@@ -5,7 +5,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp } from '../../api/app';
 import { buildApi } from '../../api/bootstrap';
 import { ok, route } from '../../api/http/registry';
-import { Company } from '../../domain/companies/company.entity';
+import { Company } from '../../modules/companies/company.entity';
 import { createRecord } from '../../domain/shared/records';
 import { resolveStackConfig } from '../../infra/stack';
 import { loadConfig } from '../../domain/config';

@@ -3,7 +3,7 @@ import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import { Pool } from 'pg';
-import { Company } from '../../domain/companies/company.entity';
+import { Company } from '../../modules/companies/company.entity';
 import type { Ctx } from '../../domain/context';
 import { newId } from '../../domain/ids';
 import { createLogger } from '../../domain/logger';

@@ -3,7 +3,7 @@
  * event, …) from Postgres into the execution context. Values are plain JSON (dates as ISO text).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { Company } from '../../companies/company.entity';
+import { Company } from '../../../modules/companies';
 import { Deal } from '../../deals/deal.entity';
 import { Lead } from '../../leads/lead.entity';
 import { Person } from '../../people/person.entity';

@@ -1,4 +1,4 @@
-import { Company } from '../../../domain/companies/company.entity';
+import { Company } from '../../companies/company.entity';
 import { newId } from '../../../domain/ids';
 import { forkForWorkspace } from '../../../domain/orm/tenant';
 import type { Tenant, TestApp } from '../../../test/support/app';

@@ -1,18 +1,17 @@
-import type { Ctx } from '../context';
-import { createRecord } from '../shared/records';
-import { notFound } from '../errors';
-import { emit } from '../outbox/emit';
-import { recordSystemActivity } from '../timeline/timeline.service';
-import { Deal } from '../deals/deal.entity';
-import { CompanyPerson, Person } from '../people/person.entity';
-import { applyPatch, deleteWithEvent, emitTagChanges, emitUpdate, normalizeTags } from '../shared/changes';
-import { asRecord, mergeNameValues, toNameValueArray } from '../shared/custom-fields';
-import { assertCustomFieldValues } from '../../modules/custom-fields';
-import { dateWhere, findPage, likePattern, type DateFilterInput, type PageRequest } from '../shared/listing';
-import { plainOf } from '../shared/views';
-import { previewOf, type PreviewResult } from '../shared/preview';
-import { inTransaction } from '../shared/tx';
-import { findPageRows, findRowById } from '../orm/lean-rows';
+import type { Ctx } from '../../domain/context';
+import { createRecord } from '../../domain/shared/records';
+import { notFound } from '../../domain/errors';
+import { emit } from '../../domain/outbox/emit';
+import { recordSystemActivity } from '../../domain/timeline/timeline.service';
+import { Deal } from '../../domain/deals/deal.entity';
+import { applyPatch, deleteWithEvent, emitTagChanges, emitUpdate, normalizeTags } from '../../domain/shared/changes';
+import { asRecord, mergeNameValues, toNameValueArray } from '../../domain/shared/custom-fields';
+import { assertCustomFieldValues } from '../custom-fields';
+import { dateWhere, findPage, likePattern, type DateFilterInput, type PageRequest } from '../../domain/shared/listing';
+import { plainOf } from '../../domain/shared/views';
+import { previewOf, type PreviewResult } from '../../domain/shared/preview';
+import { inTransaction } from '../../domain/shared/tx';
+import { findPageRows, findRowById } from '../../domain/orm/lean-rows';
 import { Company } from './company.entity';
 import { COMPANY_FIELDS, type CompanyInput, type CompanyView } from './companies.schemas';
 
@@ -128,13 +127,18 @@ export async function updateCompany(
   return serializeCompany(company);
 }
 
-/** Deleting a company unlinks its people and deals; their own records stay. */
-export async function deleteCompany(ctx: Ctx, id: string): Promise<void> {
+/** Removes a company's links to people in the deleting transaction (the people module's unlinkCompanyPeople). */
+export type UnlinkCompanyPeople = (ctx: Ctx, companyId: string) => Promise<void>;
+
+/**
+ * Deleting a company unlinks its people and deals; their own records stay. People depend on companies, so the
+ * caller passes the people module's unlink (companies imports nothing of people: no import cycle).
+ */
+export async function deleteCompany(ctx: Ctx, id: string, unlinkPeople: UnlinkCompanyPeople): Promise<void> {
   const company = await getCompany(ctx, id);
   const ws = ctx.actor.workspaceId;
   await inTransaction(ctx, async () => {
-    await ctx.em.nativeDelete(CompanyPerson, { workspaceId: ws, companyId: id });
-    await ctx.em.nativeUpdate(Person, { workspaceId: ws, companyId: id }, { companyId: null });
+    await unlinkPeople(ctx, id);
     await ctx.em.nativeUpdate(Deal, { workspaceId: ws, company: id }, { company: null });
     await deleteWithEvent(
       ctx,

@@ -1,16 +1,14 @@
-import { defineResource } from '../shared/resource';
-import { byId, plainRecord } from '../automations/engine/record-view';
+import { defineResource } from '../../domain/shared/resource';
+import { byId, plainRecord } from '../../domain/automations/engine/record-view';
 import { getCompany, serializeCompany } from './companies.service';
 import { COMPANY_FIELDS, COMPANY_SUMMARY_FIELDS } from './companies.schemas';
 import { Company } from './company.entity';
-import { CompanyPerson } from '../people/person.entity';
 
 export const companyResource = defineResource<Company>({
   kind: 'company',
   collection: 'companies',
   getPath: '/api/v1/companies/:id',
   entity: Company,
-  ownedEntities: [CompanyPerson],
   load: getCompany,
   view: serializeCompany,
   parents: { ownerId: 'user' },

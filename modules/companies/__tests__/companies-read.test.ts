@@ -1,12 +1,12 @@
 // GET /api/v1/companies/:id reads its row without the ORM (domain/orm/lean.ts): the answer must be
 // exactly what the ORM-loaded entity serializes to, and the workspace must always be in the SQL.
-import type { Tenant, TestApp } from '../support/app';
-import { ownerReadCtx, withTwoTenants } from '../support/two-tenants';
-import { makeCompany } from '../support/factories';
-import { getCompany, serializeCompany } from '../../domain/companies/companies.service';
-import { Company } from '../../domain/companies/company.entity';
-import { leanQuery } from '../../domain/orm/lean';
-import { findRowById } from '../../domain/orm/lean-rows';
+import type { Tenant, TestApp } from '../../../test/support/app';
+import { ownerReadCtx, withTwoTenants } from '../../../test/support/two-tenants';
+import { makeCompany } from '../../../test/support/factories';
+import { getCompany, serializeCompany } from '../companies.service';
+import { Company } from '../company.entity';
+import { leanQuery } from '../../../domain/orm/lean';
+import { findRowById } from '../../../domain/orm/lean-rows';
 
 let app: TestApp;
 let t: Tenant;

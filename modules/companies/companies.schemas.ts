@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { profileUrlField } from '../lookups/lookups.schemas';
-import { fieldsQuery, listQuery } from '../shared/list-query';
+import { profileUrlField } from '../../domain/lookups/lookups.schemas';
+import { fieldsQuery, listQuery } from '../../domain/shared/list-query';
 import {
   clearableEmail,
   clearableText,
@@ -9,9 +9,9 @@ import {
   objectId,
   requiredText,
   tagsField,
-} from '../shared/schemas';
-import { dateTimeView, idView } from '../shared/views';
-import { ref } from '../references/refs';
+} from '../../domain/shared/schemas';
+import { dateTimeView, idView } from '../../domain/shared/views';
+import { ref } from '../../domain/references/refs';
 
 export const COMPANY_FIELDS = [
   '_id',

@@ -1,11 +1,11 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
-import { defineModule } from '../module';
-import type * as companiesRouter from '../../api/routes/companies.router';
+import { defineModule } from '../../domain/module';
+import type * as companiesRouter from './companies.router';
 import { companyResource } from './companies.resource';
 
 export const companiesModule = defineModule({
   name: 'companies',
   resources: [companyResource],
   // Loaded when the API mounts them (the worker never loads the HTTP layer).
-  routes: () => [(require('../../api/routes/companies.router') as typeof companiesRouter).companiesRoutes],
+  routes: () => [(require('./companies.router') as typeof companiesRouter).companiesRoutes],
 });

@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import type { NameValue } from '../shared/custom-fields';
-import { p, tenantProps, workspaceIndexes } from '../orm/base';
+import type { NameValue } from '../../domain/shared/custom-fields';
+import { p, tenantProps, workspaceIndexes } from '../../domain/orm/base';
 
 export const Company = defineEntity({
   name: 'Company',

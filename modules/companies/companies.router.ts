@@ -1,13 +1,19 @@
 import { z } from 'zod';
-import type { RouteFactory } from '../app';
-import * as companies from '../../domain/companies/companies.service';
-import { COMPANY_SUMMARY_FIELDS } from '../../domain/companies/companies.schemas';
-import { linkPerson, listCompanyPeople, listDealsFor, unlinkPerson } from '../../domain/people/people.service';
-import { imageResolver } from '../http/images';
+import type { RouteFactory } from '../../api/app';
+import * as companies from './companies.service';
+import { COMPANY_SUMMARY_FIELDS } from './companies.schemas';
+import {
+  linkPerson,
+  listCompanyPeople,
+  listDealsFor,
+  unlinkCompanyPeople,
+  unlinkPerson,
+} from '../../domain/people/people.service';
+import { imageResolver } from '../../api/http/images';
 import { project } from '../../domain/shared/list-query';
-import { ok, route } from '../http/registry';
+import { ok, route } from '../../api/http/registry';
 import { idParams } from '../../domain/shared/schemas';
-import { childListRoute, timelineRoutes } from './sub-lists';
+import { childListRoute, timelineRoutes } from '../../api/routes/sub-lists';
 import { companyLookupQuery } from '../../domain/lookups/lookups.schemas';
 import { lookupCompany } from '../../domain/lookups/lookup.service';
 import {
@@ -20,12 +26,12 @@ import {
   personLinkBody,
   unlinkResultView,
   updateCompanyBody,
-} from '../../domain/companies/companies.schemas';
+} from './companies.schemas';
 import { companyLookupView } from '../../domain/lookups/lookups.views';
 import { personView } from '../../domain/people/people.schemas';
 import { dealView } from '../../domain/deals/deals.schemas';
-import { crudRoutes, envelopes } from '../http/crud';
-import { read, write } from '../http/access';
+import { crudRoutes, envelopes } from '../../api/http/crud';
+import { read, write } from '../../api/http/access';
 
 const section = 'Companies';
 const resources = { id: 'company' };
@@ -67,7 +73,7 @@ export const companiesRoutes: RouteFactory = (deps) => {
           project(await companies.readCompany(ctx, id), query as z.infer<typeof getCompanyQuery>),
         update: (ctx, id, body, { preview }) => companies.updateCompany(ctx, id, body, { preview, images }),
         remove: async (ctx, id) => {
-          await companies.deleteCompany(ctx, id);
+          await companies.deleteCompany(ctx, id, unlinkCompanyPeople);
         },
       },
       summaries: {

@@ -1,0 +1,24 @@
+/**
+ * The companies module's public surface: what code outside modules/companies may import (dependency-cruiser
+ * `module-public-surface`). Declaration files (`*.module.ts`, `*.resource.ts`, `*.events.ts`) are read by the
+ * registries directly; tests and benches may reach inside. Companies imports nothing of people (people link to
+ * companies): deleteCompany takes the people module's unlink as a parameter.
+ */
+export { Company } from './company.entity';
+export {
+  companyView,
+  createCompanyBody,
+  nameValueView,
+  updateCompanyBody,
+  type CompanyInput,
+  type LinkResultView,
+  type UnlinkResultView,
+} from './companies.schemas';
+export {
+  createCompany,
+  getCompany,
+  serializeCompany,
+  updateCompany,
+  type ImageResolver,
+  type UnlinkCompanyPeople,
+} from './companies.service';
