@@ -57,9 +57,9 @@ module.exports = {
         path: '^(domain|modules)/',
         pathNot: [
           // createMessagingDeps: the SMTP transport and the SMS gateway AppConfig configures.
-          '^domain/messaging/factory\\.ts$',
+          '^domain/email/messaging-deps\\.ts$',
           // smsGatewayFromConfig: the SMS gateway alone, for the API (no SMTP pool).
-          '^domain/messaging/sms-gateway\\.ts$',
+          '^modules/messaging/sms-gateway\\.ts$',
           // createAccountTransports (one pooled SMTP transport per mailbox row) and testEmailAccount (its probes).
           '^domain/email/account-transports\\.ts$',
           // fileStorageFor / localStorageFor: the S3 or local store FILE_STORAGE selects.

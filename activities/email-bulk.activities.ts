@@ -6,7 +6,7 @@ import type { Logger } from '../domain/logger';
 import type { BulkProgress } from '../domain/email/bulk-send';
 import { createSendThrottle } from '../domain/email/bulk-throttle';
 import { finishBulk, processBulkBatch, type BatchResult } from '../domain/email/email-bulk.service';
-import { createMessagingDeps, type MessagingDeps } from '../domain/messaging/factory';
+import { createMessagingDeps, type MessagingDeps } from '../domain/email/messaging-deps';
 import { lazy } from './lazy';
 
 export interface EmailBulkActivityOptions {

@@ -19,7 +19,7 @@ import { enrollmentStartQueue, reconcileEnrollments, type SequenceEngineDeps } f
 import { contractStartQueue } from '../modules/contracts';
 import { loadConfig, type AppConfig } from '../domain/config';
 import { createAiProvider } from '../modules/ai';
-import { createMessagingDeps, type MessagingDeps } from '../domain/messaging/factory';
+import { createMessagingDeps, type MessagingDeps } from '../domain/email/messaging-deps';
 import { createLogger, type Logger } from '../domain/logger';
 import { ormConfig } from '../domain/orm/config';
 import { WORKFLOWS_PATH, workflowBundlerOptions } from '../temporal/bundle-options';

@@ -75,7 +75,7 @@ export interface AppConfig {
   logLevel: string;
   /** Hosts (or IPs) outbound HTTP may reach even when they resolve to private addresses. */
   outboundAllowHosts: string[];
-  /** Outgoing e-mail (SMTP_*, MAIL_FROM); checked when the transport is built (domain/messaging/settings.ts). */
+  /** Outgoing e-mail (SMTP_*, MAIL_FROM); checked when the transport is built (modules/messaging/settings.ts). */
   mail: MailEnv;
   /** SMS gateway (SMS_*); checked when the gateway is built. */
   sms: SmsEnv;

@@ -18,10 +18,10 @@ import { taskResource } from '../modules/tasks/tasks.resource';
 import { noteResource } from '../modules/notes/notes.resource';
 import { callResource } from '../modules/calls/calls.resource';
 import { eventResource } from '../modules/calendar/calendar.resource';
-import { smsResource } from './messaging/sms.resource';
-import { customObjectRecordResource } from './custom-objects/custom-objects.resource';
+import { smsResource } from '../modules/messaging/sms.resource';
+import { customObjectRecordResource } from '../modules/custom-objects/custom-objects.resource';
 import { projectResource } from '../modules/projects/projects.resource';
-import { offerResource } from './offers/offers.resource';
+import { offerResource } from '../modules/offers/offers.resource';
 import { contractResource } from '../modules/contracts/contracts.resource';
 import { bookingResource } from '../modules/bookings/bookings.resource';
 import { supportTicketResource } from '../modules/support/support.resource';
@@ -31,10 +31,10 @@ import { sequenceResource } from '../modules/sequences/sequences.resource';
 import { emailResource } from './email/email.resource';
 import { webhookSubscriptionResource } from '../modules/webhooks/webhooks.resource';
 import { userResource } from './workspaces/workspaces.resource';
-import { customFieldResource } from './custom-fields/custom-fields.resource';
-import { listResource } from './lists/lists.resource';
-import { dashboardLayoutResource, filterPresetResource } from './presets/presets.resource';
-import { offerTypeResource } from './pricing/pricing.resource';
+import { customFieldResource } from '../modules/custom-fields/custom-fields.resource';
+import { listResource } from '../modules/lists/lists.resource';
+import { dashboardLayoutResource, filterPresetResource } from '../modules/presets/presets.resource';
+import { offerTypeResource } from '../modules/pricing/pricing.resource';
 import { fileResource } from './files/files.resource';
 
 // One line per kind (add lines, do not reorder: record kinds and export specs keep this order).

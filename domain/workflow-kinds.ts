@@ -16,7 +16,7 @@ import type { ExecutionWorkflowInput } from './automations/engine/automation-exe
 import type { AutomationScheduleTickInput } from './automations/engine/automation-schedule.messages';
 import { EXECUTION_WORKFLOW_PREFIX, SCHEDULE_TICK_PREFIX } from './automations/workflow-ids';
 import type { EmailBulkWorkflowInput } from './email/email-bulk.messages';
-import type { ScheduledSmsWorkflowInput } from './messaging/sms-scheduled.messages';
+import type { ScheduledSmsWorkflowInput } from '../modules/messaging/sms-scheduled.messages';
 
 /**
  * Search attributes registered on the server (infra/search-attributes.ts): ids and enum-like values, never personal

@@ -4,7 +4,7 @@ import {
   MeiliSearchRequestTimeOutError,
   type MeiliSearch,
 } from 'meilisearch';
-import { CustomObject, CustomObjectField, CustomObjectRecord } from '../domain/custom-objects/custom-object.entity';
+import { CustomObject, CustomObjectField, CustomObjectRecord } from '../modules/custom-objects';
 import type { Ctx } from '../domain/context';
 import type { Logger } from '../domain/logger';
 import { likePattern } from '../domain/shared/listing';

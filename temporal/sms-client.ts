@@ -1,6 +1,6 @@
-/** The Temporal adapter of SmsSchedulerPort (domain/messaging/sms-workflow-ids.ts): used by the API. */
+/** The Temporal adapter of SmsSchedulerPort (modules/messaging/sms-workflow-ids.ts): used by the API. */
 import type { Client } from '@temporalio/client';
-import type { SmsSchedulerPort } from '../domain/messaging/sms-workflow-ids';
+import type { SmsSchedulerPort } from '../modules/messaging';
 import { scheduledSmsKind } from '../domain/workflow-kinds';
 import { createWorkflowPort } from './workflow-client';
 

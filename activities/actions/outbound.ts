@@ -4,9 +4,9 @@
  * sends each idempotency key at most once).
  */
 import { DomainError } from '../../domain/errors';
-import { sendEmail } from '../../domain/messaging/email.service';
+import { sendEmail } from '../../domain/email/email.service';
 import { renderStoredTemplate } from '../../domain/email/template-render';
-import { sendSms } from '../../domain/messaging/sms.service';
+import { sendSms } from '../../modules/messaging';
 import { safeFetch } from '../../domain/net/safe-fetch';
 import { getPath, splitPath } from '../../domain/automations/path';
 import { emailRecipients, messageLinks, phoneOf } from './recipients';

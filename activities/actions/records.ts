@@ -18,13 +18,17 @@ import {
 } from '../../domain/companies/companies.service';
 import { createDeal, moveDeal, updateDeal } from '../../domain/deals/deals.service';
 import { createLead, updateLead } from '../../domain/leads/leads.service';
-import { addToList, getList, removeFromList } from '../../domain/lists/lists.service';
+import { addToList, getList, removeFromList } from '../../modules/lists';
 import { emit } from '../../domain/outbox/emit';
 import { createPerson, getPerson, serializePerson, updatePerson } from '../../domain/people/people.service';
 import { applyPatch } from '../../domain/shared/changes';
 import { issuesOf } from '../../domain/automations/zod-kit';
-import { findObjectByIdOrSlug, loadRecordForAutomation } from '../../domain/custom-objects/automation-view';
-import { createRecordOf, updateRecordOf } from '../../domain/custom-objects/records.service';
+import {
+  createRecordOf,
+  findObjectByIdOrSlug,
+  loadRecordForAutomation,
+  updateRecordOf,
+} from '../../modules/custom-objects';
 import {
   fail,
   recordIdOf,

@@ -1,8 +1,8 @@
 import { DomainError } from '../../domain/errors';
 import { safeFetch as defaultFetch, type SafeFetch } from '../../domain/net/safe-fetch';
-import { DeliveryError } from '../../domain/messaging/delivery-error';
-import type { SmsGateway, SmsMessage, SmsSendResult } from '../../domain/messaging/ports';
-import type { SmsSettings } from '../../domain/messaging/settings';
+import { DeliveryError } from '../../modules/messaging/delivery-error.port';
+import type { SmsGateway, SmsMessage, SmsSendResult } from '../../modules/messaging/messaging.port';
+import type { SmsSettings } from '../../modules/messaging/messaging.port';
 
 /**
  * Generic HTTP SMS gateway. Contract (README "SMS gateway"):

@@ -1,8 +1,8 @@
 import { createTransport } from 'nodemailer';
 import { DomainError } from '../../domain/errors';
-import { DeliveryError } from '../../domain/messaging/delivery-error';
-import type { EmailMessage, EmailSendResult, EmailTransport, Mailbox } from '../../domain/messaging/ports';
-import type { SmtpSettings } from '../../domain/messaging/settings';
+import { DeliveryError } from '../../modules/messaging/delivery-error.port';
+import type { EmailMessage, EmailSendResult, EmailTransport, Mailbox } from '../../modules/messaging/messaging.port';
+import type { SmtpSettings } from '../../modules/messaging/messaging.port';
 
 /** Nodemailer's error fields this adapter reads (see nodemailer's NodemailerError). */
 interface SmtpError extends NodeJS.ErrnoException {

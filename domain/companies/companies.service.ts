@@ -7,7 +7,7 @@ import { Deal } from '../deals/deal.entity';
 import { CompanyPerson, Person } from '../people/person.entity';
 import { applyPatch, deleteWithEvent, emitTagChanges, emitUpdate, normalizeTags } from '../shared/changes';
 import { asRecord, mergeNameValues, toNameValueArray } from '../shared/custom-fields';
-import { assertCustomFieldValues } from '../custom-fields/validate-values';
+import { assertCustomFieldValues } from '../../modules/custom-fields';
 import { dateWhere, findPage, likePattern, type DateFilterInput, type PageRequest } from '../shared/listing';
 import { plainOf } from '../shared/views';
 import { previewOf, type PreviewResult } from '../shared/preview';

@@ -4,7 +4,7 @@ import { conflict, notFound, validation } from '../errors';
 import { emit } from '../outbox/emit';
 import { recordSystemActivity } from '../timeline/timeline.service';
 import { Company } from '../companies/company.entity';
-import { assertCustomFieldValues } from '../custom-fields/validate-values';
+import { assertCustomFieldValues } from '../../modules/custom-fields';
 import { Lead } from '../leads/lead.entity';
 import { Person } from '../people/person.entity';
 import { User } from '../workspaces/user.entity';

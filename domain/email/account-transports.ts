@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { parseSecretsKey } from '../shared/secret-box';
-import type { EmailTransport, Mailbox } from '../messaging/ports';
+import type { EmailTransport, Mailbox } from '../../modules/messaging';
 import { probeSmtp } from '../../adapters/smtp/smtp-probe';
 import { createSmtpTransport, type SmtpTransportOptions } from '../../adapters/smtp/smtp-transport';
 import type { EmailAccount } from './email-account.entity';

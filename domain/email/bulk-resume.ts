@@ -5,8 +5,8 @@
  */
 import type { Ctx } from '../context';
 import { DomainError } from '../errors';
-import type { ValidEmail } from '../messaging/email.service';
-import { OutboundMessage } from '../messaging/outbound-message.entity';
+import type { ValidEmail } from './email.service';
+import { OutboundMessage } from '../../modules/messaging';
 import { executeAsOne } from '../orm/lean';
 import {
   outcomeRowsSql,

@@ -3,12 +3,15 @@
  * row and the timeline row as they stand then, written once (not written `queued` and updated).
  */
 import type { Ctx } from '../context';
-import { formatMailbox } from '../messaging/addresses';
-import { MAX_TIMELINE_TEXT, type ValidEmail } from '../messaging/email.service';
-import { htmlToText, truncate } from '../messaging/html-text';
-import { activityCreatedRow, claimActivityRow } from '../messaging/outbound.service';
-import type { EmailSendResult } from '../messaging/ports';
-import { DeliveryError } from '../messaging/delivery-error';
+import {
+  DeliveryError,
+  activityCreatedRow,
+  claimActivityRow,
+  formatMailbox,
+  type EmailSendResult,
+} from '../../modules/messaging';
+import { htmlToText, truncate } from '../shared/html-text';
+import { MAX_TIMELINE_TEXT, type ValidEmail } from './email.service';
 import { insertRowsSql } from '../orm/lean';
 import { outboxRow } from '../outbox/emit';
 import { outboundEmailRow } from './email-records';

@@ -12,16 +12,17 @@
 import type { Ctx } from '../context';
 import { DomainError } from '../errors';
 import { newId } from '../ids';
-import { formatMailbox } from '../messaging/addresses';
-import { validateEmail, type EmailDeps, type ValidEmail } from '../messaging/email.service';
 import {
-  hasCaps,
+  DEFAULT_STALE_CLAIM_MS,
   MailboxCapReached,
+  formatMailbox,
+  hasCaps,
+  outboundClaimRow,
   releaseMailboxQuota,
   takeMailboxQuota,
   type MailboxCaps,
-} from '../messaging/send-quota';
-import { DEFAULT_STALE_CLAIM_MS, outboundClaimRow } from '../messaging/outbound.service';
+} from '../../modules/messaging';
+import { validateEmail, type EmailDeps, type ValidEmail } from './email.service';
 import { executeLean, insertRowsSql } from '../orm/lean';
 import { groupCommit } from '../shared/group-commit';
 import {

@@ -1,7 +1,7 @@
 import ical, { ICalAttendeeStatus, ICalCalendarMethod } from 'ical-generator';
 import type { Ctx } from '../context';
 import { DomainError, notFound, validation } from '../errors';
-import { sendEmail, type EmailDeps } from '../messaging/email.service';
+import { sendEmail, type EmailDeps } from './email.service';
 import { Email } from './email.entity';
 import { EmailAccount } from './email-account.entity';
 import { getEmail } from './emails.service';

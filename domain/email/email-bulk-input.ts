@@ -1,8 +1,8 @@
 import type { Ctx } from '../context';
 import { Company } from '../companies/company.entity';
 import { validation } from '../errors';
-import { parseMailbox } from '../messaging/addresses';
-import { MAX_EMAIL_BODY_BYTES, MAX_SUBJECT } from '../messaging/email.service';
+import { parseMailbox } from '../../modules/messaging';
+import { MAX_EMAIL_BODY_BYTES, MAX_SUBJECT } from './email.service';
 import { Person } from '../people/person.entity';
 
 // A bulk e-mail request and its checks: addresses, duplicates, sizes, the immediate limit, linked records.

@@ -11,7 +11,7 @@ import { contactView, plainRecord } from '../automations/engine/context';
 import { Company } from '../companies/company.entity';
 import type { Ctx } from '../context';
 import { DomainError } from '../errors';
-import { type EmailDeps } from '../messaging/email.service';
+import { type EmailDeps } from './email.service';
 import { executeLean, leanColumns, leanQuery, readDates } from '../orm/lean';
 import { forkForWorkspace } from '../orm/tenant';
 import { Person } from '../people/person.entity';

@@ -1,9 +1,7 @@
 import type { Ctx } from '../context';
 import { validation } from '../errors';
 import { isId } from '../ids';
-import { formatMailbox } from '../messaging/addresses';
-import type { ClaimRow, MessageLinks } from '../messaging/outbound.service';
-import type { Mailbox } from '../messaging/ports';
+import { formatMailbox, type ClaimRow, type Mailbox, type MessageLinks } from '../../modules/messaging';
 import { leanQuery, type FullRow } from '../orm/lean';
 import { plainOf } from '../shared/views';
 import type { EmailSummaryView, EmailView } from './email.views';

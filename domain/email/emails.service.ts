@@ -1,7 +1,7 @@
 import type { FilterQuery } from '@mikro-orm/core';
 import type { Ctx } from '../context';
 import { notFound } from '../errors';
-import { sendEmail, type EmailDeps } from '../messaging/email.service';
+import { sendEmail, type EmailDeps } from './email.service';
 import { dateWhere, findPage, likePattern, type DateFilterInput, type PageRequest } from '../shared/listing';
 import { Email } from './email.entity';
 import { visibleAccountIds } from './email-accounts.service';

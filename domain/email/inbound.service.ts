@@ -3,10 +3,10 @@ import { UniqueConstraintViolationException, type EntityManager } from '@mikro-o
 import { Activity } from '../timeline/activity.entity';
 import { serializeActivity } from '../timeline/timeline.service';
 import type { Ctx } from '../context';
-import { lookup } from '../crm-connect/lookup.service';
+import { lookup } from '../../modules/crm-connect';
 import { DomainError, notFound } from '../errors';
 import { isId, newId } from '../ids';
-import { truncate, htmlToText } from '../messaging/html-text';
+import { htmlToText, truncate } from '../shared/html-text';
 import { forkForWorkspace } from '../orm/tenant';
 import { emit } from '../outbox/emit';
 import { Person } from '../people/person.entity';

@@ -10,7 +10,7 @@ import type { LocalUploadTarget } from './storage';
 import { tooLarge } from './receive-upload';
 import { CAPTURE_TYPES, type PresignInput } from './captures.schemas';
 import { sniffContentType } from './sniff';
-import type { CaptureUploadsView } from '../extension/extension.views';
+import type { CaptureUploadsView } from '../../modules/extension';
 
 /**
  * Signed PUT URLs for extension captures, one object key each under `captures/<workspaceId>/`.

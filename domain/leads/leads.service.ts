@@ -5,7 +5,7 @@ import { recordSystemActivity } from '../timeline/timeline.service';
 import { Deal } from '../deals/deal.entity';
 import { applyPatch, deleteWithEvent, emitTagChanges, emitUpdate, normalizeTags } from '../shared/changes';
 import { mergeObject } from '../shared/custom-fields';
-import { assertCustomFieldValues } from '../custom-fields/validate-values';
+import { assertCustomFieldValues } from '../../modules/custom-fields';
 import { dateWhere, findPage, likePattern, type DateFilterInput, type PageRequest } from '../shared/listing';
 import { plainOf } from '../shared/views';
 import { previewOf, type PreviewResult } from '../shared/preview';

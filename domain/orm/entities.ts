@@ -1,12 +1,12 @@
 import { MetricSeries } from '../../modules/metrics';
 import { IdempotencyKey } from '../idempotency/idempotency-key.entity';
 import { Image } from '../images/image.entity';
-import { ImportRun } from '../imports/import-run.entity';
+import { ImportRun } from '../../modules/imports';
 import { OutboxEvent } from '../outbox/outbox-event.entity';
 import { ApiKey } from '../workspaces/api-key.entity';
 import { RateLimitWindow } from '../workspaces/rate-limit-window.entity';
 import { Workspace } from '../workspaces/workspace.entity';
-import { ExtensionContribution, ExtensionObservation } from '../extension/extension.entity';
+import { ExtensionContribution, ExtensionObservation } from '../../modules/extension';
 import { RESOURCE_ENTITIES } from '../resources';
 
 /**

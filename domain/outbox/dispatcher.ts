@@ -1,9 +1,5 @@
-import { randomBytes } from 'node:crypto';
-import { hostname } from 'node:os';
-import { Pool } from 'pg';
-import { STANDARD_RETRY_SCHEDULE_MS } from '../../modules/webhooks';
-import { scheduleBackoff } from './backoff';
 import { createParkedRunner, parkRows, RECORD_WITH_PARKED_SQL, type ParkRow } from './deliveries';
+import { checkedSubscribers, dispatcherPool, dispatcherSettings } from './dispatcher-settings';
 import type { DrainResult, OutboxDispatcher, OutboxDispatcherOptions } from './dispatcher.types';
 import { batchMarks, errorMessage, failOutcome, handOver, keepLeased, type BatchMarks, type Outcome } from './handover';
 import { createOutboxListener, PARKED_DUE_PAYLOAD, type OutboxListener } from './listener';
@@ -30,41 +26,12 @@ export const WORKER_PARALLEL_BATCHES = 2;
  * (workspace, entity type, entity id). See `outbox.sql.ts` for the claim and its invariants.
  */
 export function createOutboxDispatcher(opts: OutboxDispatcherOptions): OutboxDispatcher {
-  const batchSize = opts.batchSize ?? 100;
-  const concurrency = Math.max(1, opts.concurrency ?? 8);
-  const parallelBatches = Math.max(1, opts.parallelBatches ?? 1);
-  const pollIntervalMs = opts.pollIntervalMs ?? 2000;
-  const slowBatchMs = opts.slowBatchMs ?? 50;
-  const claimIntervalMs = Math.max(0, opts.claimIntervalMs ?? 100);
-  const leaseMs = opts.leaseMs ?? 30_000;
-  const backoff = opts.backoff ?? scheduleBackoff(STANDARD_RETRY_SCHEDULE_MS, 0.2);
-  const maxAttempts = opts.maxAttempts ?? (opts.backoff ? undefined : STANDARD_RETRY_SCHEDULE_MS.length + 1);
-  const subscribers = [...opts.subscribers];
-  const id = (opts.dispatcherId ?? `${hostname().slice(0, 60)}:${process.pid}:${randomBytes(3).toString('hex')}`).slice(
-    0,
-    100,
-  );
+  const settings = dispatcherSettings(opts);
+  const { batchSize, concurrency, parallelBatches, pollIntervalMs, slowBatchMs, claimIntervalMs } = settings;
+  const { leaseMs, backoff, maxAttempts, id, workspaceFilter } = settings;
+  const subscribers = checkedSubscribers(opts.subscribers);
   const log = opts.log.child({ dispatcherId: id });
-  const workspaceFilter = opts.workspaceIds ? [...opts.workspaceIds] : null;
-
-  const names = new Set<string>();
-  for (const s of subscribers) {
-    if (!s.name || names.has(s.name))
-      throw new Error(`outbox subscriber names must be unique and non-empty: "${s.name}"`);
-    names.add(s.name);
-    if (!s.handle && !s.handleBatch) throw new Error(`outbox subscriber "${s.name}" needs handle or handleBatch`);
-  }
-
-  const pool = new Pool({
-    connectionString: opts.pgConnectionString,
-    max: Math.min(concurrency, 4) + 1,
-    application_name: 'crm-outbox-dispatcher',
-    keepAlive: true,
-    // The fair claim's estimate (a lateral per workspace, the batch size a parameter) can pass jit_above_cost:
-    // compiling it would cost more (tens of ms) than running it (~1 ms).
-    options: '-c jit=off',
-  });
-  pool.on('error', (err) => log.warn({ err: err.message }, 'outbox pool connection error'));
+  const pool = dispatcherPool(opts.pgConnectionString, concurrency, log);
   /** Retries parked deliveries (deliveries.ts): at their due time, after a poll, or at once when a queue moved. */
   const parked = createParkedRunner({
     pool,

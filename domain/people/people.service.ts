@@ -10,7 +10,7 @@ import type { LinkResultView, UnlinkResultView } from '../companies/companies.sc
 import { Deal } from '../deals/deal.entity';
 import { applyPatch, deleteWithEvent, emitTagChanges, emitUpdate, normalizeTags } from '../shared/changes';
 import { asRecord, mergeNameValues, toNameValueArray } from '../shared/custom-fields';
-import { assertCustomFieldValues } from '../custom-fields/validate-values';
+import { assertCustomFieldValues } from '../../modules/custom-fields';
 import { dateWhere, findPage, likePattern, type DateFilterInput, type PageRequest } from '../shared/listing';
 import { plainOf } from '../shared/views';
 import { serializeDeal } from '../deals/deals.service';

@@ -2,7 +2,7 @@ import type { EntityName } from '@mikro-orm/core';
 import type { Ctx } from '../context';
 import { validation } from '../errors';
 import { Company } from '../companies/company.entity';
-import { CustomObjectRecord } from '../custom-objects/custom-object.entity';
+import { customObjectRecordResource } from '../../modules/custom-objects/custom-objects.resource';
 import { Deal } from '../deals/deal.entity';
 import { Lead } from '../leads/lead.entity';
 import { Person } from '../people/person.entity';
@@ -29,7 +29,8 @@ const ENTITY: Partial<Record<RefKind, EntityName<object>>> = {
   lead: Lead as EntityName<object>,
   deal: Deal as EntityName<object>,
   project: Project as EntityName<object>,
-  customObjectRecord: CustomObjectRecord as EntityName<object>,
+  // The manifest's entity: the module's index would import its services, which import the timeline (a cycle).
+  customObjectRecord: customObjectRecordResource.entity as EntityName<object>,
 };
 
 export interface RefCheck {

@@ -24,7 +24,7 @@ import {
   rejectUpdate,
   type BookingApprovalInput,
 } from './booking-approval.messages';
-import { lockAgents } from './availability';
+import { lockAgents } from './agent-locks';
 import { Booking, BookingConfig } from './booking.entity';
 import { bookingEventPayload, getBooking, type BookingSideDeps } from './bookings.service';
 

@@ -17,19 +17,8 @@ import { likePattern } from '../../domain/shared/listing';
 import { createRecord } from '../../domain/shared/records';
 import { inTransaction } from '../../domain/shared/tx';
 import { raw } from '@mikro-orm/core';
-import {
-  agentIdle,
-  dayCount,
-  freeAgentsAt,
-  holdTaken,
-  isHoldConflict,
-  loadBookingTarget,
-  lockAgents,
-  meetingTypeOf,
-  slotTaken,
-  tryLockAgent,
-  waitForAgent,
-} from './availability';
+import { agentIdle, dayCount, holdTaken, isHoldConflict, lockAgents, tryLockAgent, waitForAgent } from './agent-locks';
+import { freeAgentsAt, loadBookingTarget, meetingTypeOf, slotTaken } from './availability';
 import { Booking, type BookingConfig, type BookingStatus, type MeetingType } from './booking.entity';
 import type { CreateBookingInput } from './bookings.schemas';
 import { holdOf, rankAgents } from './slots';

@@ -5,7 +5,7 @@
 import type { Ctx } from '../../domain/context';
 import { DomainError, validation } from '../../domain/errors';
 import type { Logger } from '../../domain/logger';
-import type { EmailTransport, SmsGateway } from '../../domain/messaging/ports';
+import type { EmailTransport, SmsGateway } from '../messaging';
 import { emit } from '../../domain/outbox/emit';
 import { inTransaction } from '../../domain/shared/tx';
 import { contractEnvelopeKind } from './contract-envelope.kind';

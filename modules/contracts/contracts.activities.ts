@@ -13,7 +13,7 @@ import {
 } from './envelope.service';
 import { Context } from '@temporalio/activity';
 import type { Logger } from '../../domain/logger';
-import { createMessagingDeps, type MessagingDeps } from '../../domain/messaging/factory';
+import { createMessagingDeps, type MessagingDeps } from '../../domain/email/messaging-deps';
 
 /** Temporal's attempt counter, so a signer's row can say when the next attempt comes (1 outside an activity). */
 function attemptInfo(): AttemptInfo {

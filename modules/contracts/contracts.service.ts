@@ -1,6 +1,6 @@
 import type { Ctx } from '../../domain/context';
 import { assertRefs } from '../../domain/timeline/references';
-import { Offer, OfferTemplate } from '../../domain/offers/offer.entity';
+import { Offer, OfferTemplate } from '../offers';
 import { notFound, validation } from '../../domain/errors';
 import { findPage, type PageRequest } from '../../domain/shared/listing';
 import { plainOf } from '../../domain/shared/views';

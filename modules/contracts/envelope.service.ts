@@ -6,9 +6,13 @@
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../domain/context';
 import type { Logger } from '../../domain/logger';
-import { parseMailbox } from '../../domain/messaging/addresses';
-import type { EmailTransport, SmsGateway } from '../../domain/messaging/ports';
-import { normalizePhoneNumber, normalizeSmsSender } from '../../domain/messaging/addresses';
+import {
+  normalizePhoneNumber,
+  normalizeSmsSender,
+  parseMailbox,
+  type EmailTransport,
+  type SmsGateway,
+} from '../messaging';
 import { forkForWorkspace } from '../../domain/orm/tenant';
 import { emit } from '../../domain/outbox/emit';
 import { Contract, ContractDocument, ContractSigner } from './contract.entity';

@@ -3,7 +3,7 @@ import { z } from 'zod';
 import type { RouteFactory } from '../../api/app';
 import { EXPORT_PATHS, MAX_EXPORT_ROWS } from './export-specs';
 import { exportRecords } from './export.service';
-import { getList } from '../../domain/lists/lists.service';
+import { getList } from '../lists';
 import { RECORD_TYPES, type RecordType } from '../../domain/shared/record-kinds';
 import { route, type Reply } from '../../api/http/registry';
 import { EXPORT_PARAMS, EXPORT_ROW_VIEWS, exportPageView, exportQuery, listExportParams } from './export.schemas';

@@ -2,7 +2,7 @@ import type { Ctx } from '../../domain/context';
 import { notFound, validation } from '../../domain/errors';
 import { emit } from '../../domain/outbox/emit';
 import { assertRefs, assertUsers } from '../../domain/timeline/references';
-import { assertCustomFieldValues } from '../../domain/custom-fields/validate-values';
+import { assertCustomFieldValues } from '../custom-fields';
 import { applyPatch, deleteWithEvent, emitTagChanges, emitUpdate, normalizeTags } from '../../domain/shared/changes';
 import { mergeObject } from '../../domain/shared/custom-fields';
 import { findPage, likePattern, type PageRequest } from '../../domain/shared/listing';

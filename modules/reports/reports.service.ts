@@ -11,7 +11,7 @@ import type {
   PipelineReportView,
 } from './reports.views';
 import type { StageType } from '../../domain/deals/flow.entity';
-import type { OfferStatus } from '../../domain/offers/offer.entity';
+import type { OfferStatus } from '../offers';
 
 // Read-only SQL aggregates. Raw SQL bypasses the tenant filter, so every statement names the
 // workspace explicitly (first parameter) — never rely on the caller for it.

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { ROLES } from '../../domain/context';
 import { STAGE_TYPES } from '../../domain/deals/flow.entity';
-import { OFFER_STATUSES } from '../../domain/offers/offer.entity';
+import { OFFER_STATUSES } from '../offers';
 import { dateTimeView, dateView, idView } from '../../domain/shared/views';
 import { HISTORY_STATS } from './reports.schemas';
 

@@ -5,10 +5,9 @@
  */
 import type { Ctx } from '../../domain/context';
 import { DomainError } from '../../domain/errors';
-import { sendEmail } from '../../domain/messaging/email.service';
-import type { MessagingDeps } from '../../domain/messaging/factory';
-import type { MessageLinks } from '../../domain/messaging/outbound.service';
-import { sendSms } from '../../domain/messaging/sms.service';
+import { sendEmail } from '../../domain/email/email.service';
+import type { MessagingDeps } from '../../domain/email/messaging-deps';
+import { sendSms, type MessageLinks } from '../messaging';
 
 export interface SequenceSendDeps {
   messaging: MessagingDeps;

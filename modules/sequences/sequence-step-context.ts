@@ -8,8 +8,8 @@ import { SEQUENCE_NAMESPACES, SEQUENCE_TOP_LEVEL_NAMES } from '../../domain/auto
 import { zonedParts } from '../../domain/shared/zoned-time.pure';
 import type { AppConfig } from '../../domain/config';
 import { DomainError } from '../../domain/errors';
-import type { MessagingDeps } from '../../domain/messaging/factory';
-import type { MessageLinks } from '../../domain/messaging/outbound.service';
+import type { MessagingDeps } from '../../domain/email/messaging-deps';
+import type { MessageLinks } from '../messaging';
 import { Person } from '../../domain/people/person.entity';
 import type { SequenceEnrollment } from './sequence.entity';
 import type { StepHistoryRow } from './step-rows';

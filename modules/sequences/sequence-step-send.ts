@@ -5,7 +5,7 @@ import { renderTemplate } from '../../domain/automations/placeholders';
 import type { Ctx } from '../../domain/context';
 import { renderStoredTemplate } from '../../domain/email/template-render';
 import { NO_TRACK } from '../../domain/email/tracking';
-import { renderStoredSmsTemplate } from '../../domain/messaging/sms-templates.service';
+import { MailboxCapReached, renderStoredSmsTemplate } from '../messaging';
 import { recipientsFor, type Selection } from './recipients';
 import { sendKey, sendSequenceEmail, sendSequenceSms, type SendOutcome } from './send';
 import { reserveSendSlot } from './send-interval';
@@ -13,7 +13,6 @@ import type { SequenceEnrollment } from './sequence.entity';
 import { nextSendTime } from './send-window.pure';
 import { findStep, mirrorWithoutStatus, upsertStep } from './step-rows';
 import type { SendWaitReason, StepActivityInput, StepActivityResult } from './types';
-import { MailboxCapReached } from '../../domain/messaging/send-quota';
 import { unsubscribeUrl } from './unsubscribe';
 import { renderAiBlocks } from './sequence-step-ai';
 import {

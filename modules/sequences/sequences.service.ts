@@ -26,7 +26,7 @@ import type { ValidationIssue } from '../../domain/automations/zod-kit';
 import { EmailTemplate } from '../../domain/email/email-template.entity';
 import { isId } from '../../domain/ids';
 import { boundWorkspaceId, leanColumns, leanQuery, readRow } from '../../domain/orm/lean';
-import { SmsTemplate } from '../../domain/messaging/sms-message.entity';
+import { SmsTemplate } from '../messaging';
 import { sequenceRefIssues } from './graph-refs.service';
 
 /** Stored settings may predate a key: defaults fill what is missing. */

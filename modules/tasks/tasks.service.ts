@@ -5,7 +5,7 @@ import { recordSystemActivity } from '../../domain/timeline/timeline.service';
 import { parentEntityType, TASK_PARENT_FIELDS } from '../../domain/timeline/parents';
 import { resolveParentRef } from '../../domain/timeline/parent-refs';
 import { assertUsers, linkColumns } from '../../domain/timeline/references';
-import { assertCustomFieldValues } from '../../domain/custom-fields/validate-values';
+import { assertCustomFieldValues } from '../custom-fields';
 import { applyPatch, deleteWithEvent, emitTagChanges, emitUpdate, normalizeTags } from '../../domain/shared/changes';
 import { mergeObject } from '../../domain/shared/custom-fields';
 import { plainOf } from '../../domain/shared/views';

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { CustomObject, CustomObjectField, CustomObjectRecord } from '../../domain/custom-objects/custom-object.entity';
+import { CustomObject, CustomObjectField, CustomObjectRecord } from '../../modules/custom-objects';
 import { defineSearchType } from './definition';
 
 /** Field types indexed when an object names no `searchableFields`. */

@@ -1,4 +1,4 @@
-import { Offer } from '../../domain/offers/offer.entity';
+import { Offer } from '../../modules/offers';
 import { defineSearchType, joinParts } from './definition';
 
 export const offerSearch = defineSearchType<Offer>({

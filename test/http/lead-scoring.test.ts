@@ -1,4 +1,4 @@
-import { CustomFieldDefinition } from '../../domain/custom-fields/custom-field-definition.entity';
+import { CustomFieldDefinition } from '../../modules/custom-fields/custom-field-definition.entity';
 import { LeadScoringRule } from '../../domain/leads/lead-scoring-rule.entity';
 import { MAX_SCORING_RULES } from '../../domain/leads/lead-scoring.service';
 import { rescoreLeads } from '../../domain/leads/rescore';

@@ -1,5 +1,5 @@
 import { Activity } from '../../domain/timeline/activity.entity';
-import { CustomFieldDefinition } from '../../domain/custom-fields/custom-field-definition.entity';
+import { CustomFieldDefinition } from '../../modules/custom-fields/custom-field-definition.entity';
 import { Deal } from '../../domain/deals/deal.entity';
 import { forkForWorkspace } from '../../domain/orm/tenant';
 import { createRecord } from '../../domain/shared/records';

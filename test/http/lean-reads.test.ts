@@ -9,10 +9,10 @@ import { getPerson, serializePerson } from '../../domain/people/people.service';
 import { getLead, serializeLead } from '../../domain/leads/leads.service';
 import { getDeal, serializeDeal } from '../../domain/deals/deals.service';
 import { getTask, serializeTask } from '../../modules/tasks/tasks.service';
-import { getOffer, serializeOffer } from '../../domain/offers/offers.service';
+import { getOffer, serializeOffer } from '../../modules/offers/offers.service';
 import { getContractView } from '../../modules/contracts/contracts.service';
 import { Contract } from '../../modules/contracts/contract.entity';
-import { Offer } from '../../domain/offers/offer.entity';
+import { Offer } from '../../modules/offers/offer.entity';
 import { findRowById } from '../../domain/orm/lean-rows';
 
 let app: TestApp;

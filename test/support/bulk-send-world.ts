@@ -8,7 +8,7 @@ import { createSendThrottle } from '../../domain/email/bulk-throttle';
 import { EmailBulk } from '../../domain/email/email-bulk.entity';
 import { addEmailAccount } from '../../domain/email/email-accounts.service';
 import { newId } from '../../domain/ids';
-import type { EmailTransport } from '../../domain/messaging/ports';
+import type { EmailTransport } from '../../modules/messaging/messaging.port';
 import { forkForWorkspace } from '../../domain/orm/tenant';
 import { createWorkspace } from '../../domain/workspaces/workspaces.service';
 import { unique } from './factories';

@@ -1,5 +1,8 @@
 import type { HttpClient, TestApp, Tenant } from './app';
-import { CustomFieldDefinition, type CustomFieldType } from '../../domain/custom-fields/custom-field-definition.entity';
+import {
+  CustomFieldDefinition,
+  type CustomFieldType,
+} from '../../modules/custom-fields/custom-field-definition.entity';
 import { Lead } from '../../domain/leads/lead.entity';
 import { User } from '../../domain/workspaces/user.entity';
 import { newId } from '../../domain/ids';

@@ -1,7 +1,7 @@
 import type { Ctx } from '../../domain/context';
-import { ScheduledSms, SmsMessage } from '../../domain/messaging/sms-message.entity';
-import { counterpartyOf } from '../../domain/messaging/sms-phone';
-import { scheduledSmsWorkflowId } from '../../domain/messaging/sms-workflow-ids';
+import { ScheduledSms, SmsMessage } from '../../modules/messaging/sms-message.entity';
+import { counterpartyOf } from '../../modules/messaging/sms-phone';
+import { scheduledSmsWorkflowId } from '../../modules/messaging/sms-workflow-ids';
 import { createRecord } from '../../domain/shared/records';
 
 let seq = 0;

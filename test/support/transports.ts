@@ -1,5 +1,5 @@
-import type { DeliveryError } from '../../domain/messaging/delivery-error';
-import type { EmailMessage, EmailSendResult, EmailTransport } from '../../domain/messaging/ports';
+import type { DeliveryError } from '../../modules/messaging/delivery-error.port';
+import type { EmailMessage, EmailSendResult, EmailTransport } from '../../modules/messaging/messaging.port';
 
 /** A transport whose behaviour each test scripts (step n answers the n-th hand-over, the last one repeats). */
 export function scripted(

@@ -24,9 +24,9 @@ import { normalizeEntity, TRIGGER_NAMESPACES } from '../../domain/automations/tr
 import { NOTE_PARENT_FIELDS, TASK_PARENT_FIELDS } from '../../domain/timeline/parents';
 import { ACTIVITY_ENTITY_TYPES } from '../../domain/timeline/timeline.schemas';
 import { linkColumns, type RefKind } from '../../domain/timeline/references';
-import { LIST_ENTITY_TYPES } from '../../domain/lists/list.entity';
-import { IMPORT_ENTITY_TYPES } from '../../domain/imports/import-run.entity';
-import { createFieldBody } from '../../domain/custom-objects/custom-objects.schemas';
+import { LIST_ENTITY_TYPES } from '../../modules/lists/list.entity';
+import { IMPORT_ENTITY_TYPES } from '../../modules/imports/import-run.entity';
+import { createFieldBody } from '../../modules/custom-objects/custom-objects.schemas';
 import { ALL_SEARCH_DEFINITIONS, SEARCH_DEFINITIONS } from '../../search/registry';
 import { factories } from '../support/factories';
 

@@ -13,8 +13,8 @@ import { getPath, splitPath } from '../path';
 import { resolveValue } from '../placeholders';
 import { plainRecord } from './record-view';
 import { RESOURCES } from '../../resources';
-import { automationRecordView, findObjectByIdOrSlug } from '../../custom-objects/automation-view';
-import type { CustomObject, CustomObjectRecord } from '../../custom-objects/custom-object.entity';
+import { automationRecordView, findObjectByIdOrSlug } from '../../../modules/custom-objects';
+import type { CustomObject, CustomObjectRecord } from '../../../modules/custom-objects';
 
 /** Candidate rows read when a filter must run in memory. */
 export const MAX_SCAN = 5000;

@@ -9,7 +9,7 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { decideBooking } from '../approval.service';
-import { agentLockKey } from '../availability';
+import { agentLockKey } from '../agent-locks';
 import { Booking } from '../booking.entity';
 import type { HttpClient, Tenant } from '../../../test/support/app';
 import { startApiProcess, type ApiProcess } from '../../../test/support/api-process';

@@ -6,8 +6,8 @@
  */
 import { CalendarEvent } from '../../calendar/calendar-event.entity';
 import { Lead } from '../../../domain/leads/lead.entity';
-import { createMessagingDeps, type MessagingDeps } from '../../../domain/messaging/factory';
-import type { EmailMessage } from '../../../domain/messaging/ports';
+import { createMessagingDeps, type MessagingDeps } from '../../../domain/email/messaging-deps';
+import type { EmailMessage } from '../../messaging/messaging.port';
 import { Note } from '../../notes/note.entity';
 import { forkForWorkspace } from '../../../domain/orm/tenant';
 import { Sequence, SequenceEnrollment, SequenceStep } from '../sequence.entity';

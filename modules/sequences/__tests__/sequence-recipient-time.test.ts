@@ -8,7 +8,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { setEmailAccountCaps } from '../../../domain/email/email-accounts.service';
-import { mailboxQuotaUsed } from '../../../domain/messaging/send-quota';
+import { mailboxQuotaUsed } from '../../messaging/send-quota';
 import { forkForWorkspace } from '../../../domain/orm/tenant';
 import { SequenceEnrollment } from '../sequence.entity';
 import type { Tenant } from '../../../test/support/app';

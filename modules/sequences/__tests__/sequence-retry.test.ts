@@ -4,7 +4,7 @@
  * template was deleted (a permanent error: it fails at once); the test restores the template row before retrying.
  */
 import { CalendarEvent } from '../../calendar/calendar-event.entity';
-import { SmsTemplate } from '../../../domain/messaging/sms-message.entity';
+import { SmsTemplate } from '../../messaging/sms-message.entity';
 import { forkForWorkspace } from '../../../domain/orm/tenant';
 import { SequenceEnrollment } from '../sequence.entity';
 import { newId } from '../../../domain/ids';

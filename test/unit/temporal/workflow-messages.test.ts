@@ -29,7 +29,7 @@ import { startForRow, type WorkflowPort } from '../../../domain/workflow-port';
 /** The bundle's workflow functions, by type (the bundle entry is generated: temporal/bundle-options.ts). */
 type Workflows = typeof import('../../../workflows/automation-execution.workflow') &
   typeof import('../../../workflows/automation-schedule.workflow') &
-  typeof import('../../../workflows/sms-scheduled.workflow') &
+  typeof import('../../../modules/messaging/sms-scheduled.workflow') &
   typeof import('../../../modules/webhooks/webhook-delivery.workflow') &
   typeof import('../../../modules/sequences/sequence-enrollment.workflow') &
   typeof import('../../../workflows/email-bulk.workflow') &

@@ -1,7 +1,0 @@
-import { z } from 'zod';
-import { defineEvents } from '../outbox/define-events';
-
-/** The workspace switched its browser-extension contribution on or off (entity `workspace`). */
-export const extensionEvents = defineEvents({
-  extension_contribution_changed: z.object({ enabled: z.boolean() }),
-});

@@ -1,9 +1,0 @@
-/* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
-import { defineModule } from '../module';
-import type * as importRouter from '../../api/routes/import.router';
-
-export const importsModule = defineModule({
-  name: 'imports',
-  // Loaded when the API mounts them (the worker never loads the HTTP layer).
-  routes: () => [(require('../../api/routes/import.router') as typeof importRouter).importRoutes],
-});

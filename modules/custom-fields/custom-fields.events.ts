@@ -1,0 +1,11 @@
+import { z } from 'zod';
+import { defineEvents, fieldChanges, recordView } from '../../domain/outbox/define-events';
+
+const field = z.object({ customField: recordView });
+
+/** Custom field definitions. */
+export const customFieldEvents = defineEvents({
+  custom_field_created: field,
+  custom_field_updated: field.extend({ changes: fieldChanges }),
+  custom_field_deleted: field,
+});

@@ -1,0 +1,11 @@
+/* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
+import { defineModule } from '../../domain/module';
+import type * as customObjectsRouter from './custom-objects.router';
+import { customObjectRecordResource } from './custom-objects.resource';
+
+export const customObjectsModule = defineModule({
+  name: 'custom-objects',
+  resources: [customObjectRecordResource],
+  // Loaded when the API mounts them (the worker never loads the HTTP layer).
+  routes: () => [(require('./custom-objects.router') as typeof customObjectsRouter).customObjectsRoutes],
+});

@@ -1,0 +1,14 @@
+/* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
+import { defineModule } from '../../domain/module';
+import type * as extensionRouter from './extension.router';
+import type * as extensionCapturesRouter from './extension-captures.router';
+
+/** The browser extension and its captures. */
+export const extensionModule = defineModule({
+  name: 'extension',
+  // Loaded when the API mounts them (the worker never loads the HTTP layer).
+  routes: () => [
+    (require('./extension.router') as typeof extensionRouter).extensionRoutes,
+    (require('./extension-captures.router') as typeof extensionCapturesRouter).extensionCapturesRoutes,
+  ],
+});

@@ -1,0 +1,15 @@
+import { z } from 'zod';
+import { defineEvents } from '../../domain/outbox/define-events';
+
+/** A CSV import finished (entity `import`): its counts. */
+export const importEvents = defineEvents({
+  import_completed: z.object({
+    importId: z.string(),
+    entityType: z.string(),
+    total: z.number(),
+    created: z.number(),
+    updated: z.number(),
+    skipped: z.number(),
+    failed: z.number(),
+  }),
+});

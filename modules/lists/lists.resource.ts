@@ -1,0 +1,10 @@
+import { defineResource, loadById } from '../../domain/shared/resource';
+import { List, ListItem } from './list.entity';
+export const listResource = defineResource<List>({
+  kind: 'list',
+  collection: 'lists',
+  getPath: '/api/v1/lists/:id',
+  entity: List,
+  ownedEntities: [ListItem],
+  load: loadById(List, 'list'),
+});

@@ -1,0 +1,105 @@
+import type { z } from 'zod';
+import type { RouteFactory } from '../../api/app';
+import * as lists from './lists.service';
+import { DomainError } from '../../domain/errors';
+import { formatZodError } from '../../domain/shared/schemas';
+import { ok, paged, route } from '../../api/http/registry';
+import { crudRoutes, envelopes } from '../../api/http/crud';
+import { idParams, pageQuery } from '../../domain/shared/schemas';
+import {
+  createListBody,
+  listItemsAddedView,
+  listItemsBody,
+  listItemsRemovedView,
+  listItemView,
+  listListsQuery,
+  listView,
+  removeItemsQuery,
+  updateListBody,
+} from './lists.schemas';
+import { read, write } from '../../api/http/access';
+
+const section = 'Lists';
+const resources = { id: 'list' };
+
+// Item bodies are checked after the list is loaded, so another workspace's list id answers 404, not 400.
+function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.infer<T> {
+  const parsed = schema.safeParse(body ?? {});
+  if (!parsed.success) {
+    const { message, details } = formatZodError(parsed.error, 'body');
+    throw new DomainError('validation', message, details);
+  }
+  return parsed.data;
+}
+
+export const listsRoutes: RouteFactory = () => [
+  ...crudRoutes({
+    base: '/api/v1/lists',
+    section,
+    kind: 'list',
+    access: { read, write },
+    schemas: { list: listListsQuery, create: createListBody, update: updateListBody, view: listView },
+    service: {
+      list: lists.listLists,
+      create: (ctx, body) => lists.createList(ctx, body),
+      get: lists.getListView,
+      update: (ctx, id, body) => lists.updateList(ctx, id, body),
+      remove: lists.deleteList,
+    },
+    summaries: {
+      list: 'Lists, newest first, each with itemCount; filter by entityType or name (q).',
+      create: 'Create a list of company, person, lead or deal records.',
+      get: 'One list with itemCount.',
+      update: 'Update name and description (partial); the entity type cannot change.',
+      remove: 'Delete a list and its items (the records stay).',
+    },
+  }),
+  route({
+    method: 'GET',
+    path: '/api/v1/lists/:id/items',
+    section,
+    access: read,
+    params: idParams,
+    query: pageQuery(),
+    resources,
+    summary: 'Items, most recently added first: { entityId, entityType, addedAt, addedBy, entity: <record summary> }.',
+    response: envelopes.list(listItemView),
+    handler: async ({ ctx, params, query }) => {
+      const { items, total } = await lists.listItems(ctx, params.id, query);
+      return paged(items, { ...query, total });
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/api/v1/lists/:id/items',
+    section,
+    access: write,
+    params: idParams,
+    body: listItemsBody.partial(),
+    resources,
+    summary:
+      "Add records ({ entityIds }, 1-500) of the list's type; all must exist, else 400 and nothing is added. Re-adding is a no-op: answers { added, alreadyPresent }.",
+    response: envelopes.data(listItemsAddedView),
+    handler: async ({ ctx, params, koa }) => {
+      await lists.getList(ctx, params.id);
+      const body = parseBody(listItemsBody, koa.request.body);
+      return ok(await lists.addToList(ctx, params.id, body.entityIds));
+    },
+  }),
+  route({
+    method: 'DELETE',
+    path: '/api/v1/lists/:id/items',
+    section,
+    access: write,
+    params: idParams,
+    query: removeItemsQuery,
+    resources,
+    summary: 'Remove records ({ entityIds } in the body, or ?entityId=); answers { removed, notPresent }.',
+    response: envelopes.data(listItemsRemovedView),
+    handler: async ({ ctx, params, query, koa }) => {
+      await lists.getList(ctx, params.id);
+      const body = parseBody(listItemsBody, query.entityId ? { entityIds: [query.entityId] } : koa.request.body);
+      return ok(await lists.removeFromList(ctx, params.id, body.entityIds));
+    },
+  }),
+];

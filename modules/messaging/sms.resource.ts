@@ -1,0 +1,28 @@
+import { defineResource } from '../../domain/shared/resource';
+import { byId } from '../../domain/automations/engine/record-view';
+import { getSms } from './sms-messages.service';
+import { ScheduledSms, SmsMessage, SmsTemplate, SmsWorkspaceSettings } from './sms-message.entity';
+import { OutboundMessage } from './outbound-message.entity';
+
+export const smsResource = defineResource<SmsMessage>({
+  kind: 'sms',
+  collection: 'sms',
+  getPath: '/api/v1/sms/:id',
+  entity: SmsMessage,
+  ownedEntities: [ScheduledSms, SmsTemplate, SmsWorkspaceSettings, OutboundMessage],
+  load: (ctx, id) => getSms(ctx, id),
+  parents: { personId: 'person', companyId: 'company', leadId: 'lead', dealId: 'deal' },
+  automation: {
+    // sms_received/sms_replied: the message plus the contact it was linked to, so a reply can use contact.*.
+    entityType: 'sms',
+    namespace: 'sms',
+    load: async (em, id) => {
+      const sms = await byId(em, SmsMessage, id);
+      if (!sms) return null;
+      return {
+        namespaces: { sms: { _id: sms._id, direction: sms.direction, from: sms.from, to: sms.to, body: sms.body } },
+        links: { leadId: sms.leadId, dealId: sms.dealId, personId: sms.personId, companyId: sms.companyId },
+      };
+    },
+  },
+});

@@ -1,0 +1,111 @@
+import type { RouteFactory } from '../../api/app';
+import * as templates from './offer-templates.service';
+import * as products from './products.service';
+import { crudRoutes, envelopes } from '../../api/http/crud';
+import { created, route } from '../../api/http/registry';
+import { idParams } from '../../domain/shared/schemas';
+import {
+  catalogView,
+  createCatalogBody,
+  createOfferTemplateBody,
+  createProductBody,
+  listProductsQuery,
+  listTemplatesQuery,
+  productView,
+  updateCatalogBody,
+  updateOfferTemplateBody,
+  updateProductBody,
+} from './offer-catalog.schemas';
+import { offerTemplateSummaryView, offerTemplateView } from './offers.views';
+import { admin, read, write } from '../../api/http/access';
+
+const section = 'Offers';
+const resources = { id: 'offer-template' };
+
+export const offerCatalogRoutes: RouteFactory = () => [
+  ...crudRoutes({
+    base: '/api/v1/offer-templates',
+    section,
+    kind: 'offer-template',
+    access: { read, write: admin },
+    schemas: {
+      list: listTemplatesQuery,
+      create: createOfferTemplateBody,
+      update: updateOfferTemplateBody,
+      view: offerTemplateView,
+    },
+    service: {
+      list: templates.listOfferTemplates,
+      create: (ctx, body) => templates.createOfferTemplate(ctx, body),
+      get: async (ctx, id) => templates.serializeOfferTemplate(await templates.getOfferTemplate(ctx, id)),
+      update: (ctx, id, body) => templates.updateOfferTemplate(ctx, id, body),
+      remove: templates.deleteOfferTemplate,
+    },
+    updateMethod: 'PATCH',
+    routes: { list: { response: envelopes.list(offerTemplateSummaryView) } },
+    summaries: {
+      list: 'Offer templates as summaries (no pages or elements; pageCount instead), newest first; inactive ones only with includeInactive=true.',
+      create:
+        'Create an offer template (owner/admin): name required; pages (≤ 100), headerElements, footerElements, branding, defaultTerms, defaultPaymentTerms, defaultValidity (days), isDefault (one per workspace), isActive; at most 1 MB.',
+      get: 'One offer template with its pages and elements.',
+      update: 'Update an offer template (owner/admin; given fields replace, arrays whole).',
+      remove: 'Delete an offer template (owner/admin); offers keep their sent snapshots.',
+    },
+  }),
+  route({
+    method: 'POST',
+    path: '/api/v1/offer-templates/:id/duplicate',
+    section,
+    access: admin,
+    params: idParams,
+    resources,
+    successStatus: 201,
+    response: envelopes.data(offerTemplateView),
+    summary: 'Copy a template as "<name> (copy)" (never the default); answers the copy.',
+    handler: async ({ ctx, params }) => created(await templates.duplicateOfferTemplate(ctx, params.id)),
+  }),
+  ...crudRoutes({
+    base: '/api/v1/products',
+    section,
+    kind: 'product',
+    access: { read, write },
+    schemas: { list: listProductsQuery, create: createProductBody, update: updateProductBody, view: productView },
+    service: {
+      list: products.listProducts,
+      create: (ctx, body) => products.createProduct(ctx, body),
+      get: async (ctx, id) => products.serializeProduct(await products.getProduct(ctx, id)),
+      update: (ctx, id, body) => products.updateProduct(ctx, id, body),
+      remove: products.deleteProduct,
+    },
+    summaries: {
+      list: 'Products, newest first; filters q (name, sku, description), category, isActive.',
+      create:
+        'Create a product: name required; unitPrice (major units, ≤ 6 decimals), unit, vatRate, pricingType fixed|advanced, tieredPricing [{ minQuantity, maxQuantity?, unitPrice }], conditionalRules, variants [{ name, unitPrice?, sku? }], category, isActive.',
+      get: 'One product.',
+      update: 'Update a product (partial; arrays replace).',
+      remove: 'Delete a product; catalog items that sold it stay, unlinked.',
+    },
+  }),
+  ...crudRoutes({
+    base: '/api/v1/catalog',
+    section,
+    kind: 'catalog-item',
+    access: { read, write },
+    schemas: { list: listProductsQuery, create: createCatalogBody, update: updateCatalogBody, view: catalogView },
+    service: {
+      list: products.listCatalog,
+      create: (ctx, body) => products.createCatalogItem(ctx, body),
+      get: async (ctx, id) => products.serializeCatalogItem(await products.getCatalogItem(ctx, id)),
+      update: (ctx, id, body) => products.updateCatalogItem(ctx, id, body),
+      remove: products.deleteCatalogItem,
+    },
+    summaries: {
+      list: 'Catalog (price list) entries by sortOrder; filters q, category, isActive.',
+      create:
+        'Create a catalog item: name required; description, category, productId (an existing product), sku, unitPrice, unit, vatRate, imageUrl (https), sortOrder, isActive.',
+      get: 'One catalog item.',
+      update: 'Update a catalog item (partial).',
+      remove: 'Delete a catalog item.',
+    },
+  }),
+];

@@ -1,0 +1,33 @@
+import type { RouteFactory } from '../../api/app';
+import * as layouts from './dashboard-layouts.service';
+import { crudRoutes } from '../../api/http/crud';
+import { pageQuery } from '../../domain/shared/schemas';
+import { createDashboardLayoutBody, dashboardLayoutView, updateDashboardLayoutBody } from './dashboard-layouts.schemas';
+
+export const dashboardLayoutsRoutes: RouteFactory = () =>
+  crudRoutes({
+    base: '/api/v1/dashboard-layouts',
+    section: 'Dashboard layouts',
+    kind: 'dashboard-layout',
+    access: { read: { scopes: ['read'] }, write: { scopes: ['write'] } },
+    schemas: {
+      list: pageQuery(),
+      create: createDashboardLayoutBody,
+      update: updateDashboardLayoutBody,
+      view: dashboardLayoutView,
+    },
+    service: {
+      list: layouts.listDashboardLayouts,
+      create: (ctx, body) => layouts.createDashboardLayout(ctx, body),
+      get: async (ctx, id) => layouts.serializeDashboardLayout(await layouts.getDashboardLayout(ctx, id)),
+      update: (ctx, id, body) => layouts.updateDashboardLayout(ctx, id, body),
+      remove: layouts.deleteDashboardLayout,
+    },
+    summaries: {
+      list: 'Layouts the caller may see (same visibility rules as filter presets), newest first.',
+      create: 'Create a layout owned by the caller (visibility defaults to private).',
+      get: 'One layout; a layout the caller may not see is 404.',
+      update: 'Update a layout (partial); only its owner or an owner/admin may (403 otherwise).',
+      remove: 'Delete a layout; only its owner or an owner/admin may (403 otherwise).',
+    },
+  });

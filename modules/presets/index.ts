@@ -1,0 +1,6 @@
+/**
+ * The presets module's public surface: what code outside modules/presets may import (dependency-cruiser
+ * `module-public-surface`). Declaration files (`*.module.ts`, `*.resource.ts`, `*.events.ts`) are read by the
+ * registries directly; tests and benches may reach inside.
+ */
+export { recordView } from './sharing.schemas';

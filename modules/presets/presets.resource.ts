@@ -1,0 +1,19 @@
+import { defineResource, loadById } from '../../domain/shared/resource';
+import { DashboardLayout } from './dashboard-layout.entity';
+import { FilterPreset } from './filter-preset.entity';
+
+export const filterPresetResource = defineResource<FilterPreset>({
+  kind: 'filter-preset',
+  collection: 'filter-presets',
+  getPath: '/api/v1/filter-presets/:id',
+  entity: FilterPreset,
+  load: loadById(FilterPreset, 'filter preset'),
+});
+
+export const dashboardLayoutResource = defineResource<DashboardLayout>({
+  kind: 'dashboard-layout',
+  collection: 'dashboard-layouts',
+  getPath: '/api/v1/dashboard-layouts/:id',
+  entity: DashboardLayout,
+  load: loadById(DashboardLayout, 'dashboard layout'),
+});
