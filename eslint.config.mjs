@@ -32,6 +32,66 @@ const builtinPaths = builtinModules
   .filter((name) => !name.startsWith('_') && !name.startsWith('node:'))
   .map((name) => ({ name, message: workflowSandboxMessage, allowTypeImports: true }));
 
+/** The imports workflow code may not make by value (the workflow sandbox rule below). */
+const workflowSandboxPatterns = [
+  { group: ['node:*'], message: workflowSandboxMessage, allowTypeImports: true },
+  {
+    group: [
+      '@temporalio/client',
+      '@temporalio/worker',
+      '@temporalio/activity',
+      '@temporalio/testing',
+      '@mikro-orm/*',
+      'pg',
+      'pg-*',
+      'koa',
+      'koa-*',
+      '@koa/*',
+      'meilisearch',
+      'pino',
+      'pino-*',
+    ],
+    message: workflowSandboxMessage,
+    allowTypeImports: true,
+  },
+  {
+    // Other layers do I/O; their types are fine (`import type { createActivities } …`).
+    group: [
+      '**/activities',
+      '**/activities/**',
+      '**/adapters/**',
+      '**/api',
+      '**/api/**',
+      '**/search',
+      '**/search/**',
+      '**/temporal',
+      '**/temporal/**',
+      '**/infra/**',
+      '!**/infra/search-attributes',
+    ],
+    message: workflowSandboxMessage,
+    allowTypeImports: true,
+  },
+  {
+    // domain/ does I/O, except the pure, deterministic automation helpers the execution
+    // workflow runs on, the workflow registry, every `*.messages.ts` (a kind's input and
+    // message descriptors, workflow-safe by their own rule below) and every `*.pure.ts` (under this
+    // rule). A regex: gitignore-style groups cannot re-include files below an excluded folder.
+    regex:
+      '(^|/)domain(/(?!automations/(topology|conditions|condition-explain|workflow-ids|engine/walk|engine/types)$|shared/wait-duration$|workflow-kinds$|[\\w/-]+\\.(messages|pure)$).*)?$',
+    message: workflowSandboxMessage,
+    allowTypeImports: true,
+  },
+  {
+    // A module folder (modules/<m>/) holds services, routers and activities beside its workflow: from
+    // workflow code, only `*.messages.ts` (workflow-safe by their own rule), `*.workflow.ts` and `*.pure.ts`
+    // files (pure helpers, under this rule too) by value, the rest as types.
+    regex: '(^|/)modules/[\\w-]+/(?![\\w-]+\\.(messages|workflow|pure)$)|^\\./(?![\\w-]+\\.(messages|workflow|pure)$)',
+    message: workflowSandboxMessage,
+    allowTypeImports: true,
+  },
+];
+
 export default defineConfig(
   globalIgnores(['node_modules/', '.tools/', '.data/', 'dist/', 'coverage/', 'sdk/typescript/schema.ts']),
 
@@ -66,71 +126,15 @@ export default defineConfig(
   },
 
   {
-    // Workflow code: workflows/ and every module's `*.workflow.ts`.
-    files: ['workflows/**/*.ts', 'modules/**/*.workflow.ts'],
+    // Workflow code: workflows/ and every module's `*.workflow.ts`; and every `*.pure.ts` (a deterministic helper that
+    // workflow code imports by value), so that the suffix stays honest.
+    files: ['workflows/**/*.ts', 'modules/**/*.workflow.ts', '**/*.pure.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
         {
           paths: builtinPaths,
-          patterns: [
-            { group: ['node:*'], message: workflowSandboxMessage, allowTypeImports: true },
-            {
-              group: [
-                '@temporalio/client',
-                '@temporalio/worker',
-                '@temporalio/activity',
-                '@temporalio/testing',
-                '@mikro-orm/*',
-                'pg',
-                'pg-*',
-                'koa',
-                'koa-*',
-                '@koa/*',
-                'meilisearch',
-                'pino',
-                'pino-*',
-              ],
-              message: workflowSandboxMessage,
-              allowTypeImports: true,
-            },
-            {
-              // Other layers do I/O; their types are fine (`import type { createActivities } …`).
-              group: [
-                '**/activities',
-                '**/activities/**',
-                '**/adapters/**',
-                '**/api',
-                '**/api/**',
-                '**/search',
-                '**/search/**',
-                '**/temporal',
-                '**/temporal/**',
-                '**/infra/**',
-                '!**/infra/search-attributes',
-              ],
-              message: workflowSandboxMessage,
-              allowTypeImports: true,
-            },
-            {
-              // domain/ does I/O, except the pure, deterministic automation helpers the execution
-              // workflow runs on, the workflow registry and every `*.messages.ts` (a kind's input and
-              // message descriptors, workflow-safe by their own rule below). A regex: gitignore-style
-              // groups cannot re-include files below an excluded folder.
-              regex:
-                '(^|/)domain(/(?!automations/(topology|conditions|condition-explain|workflow-ids|engine/walk|engine/types)$|shared/wait-duration$|workflow-kinds$|sequences/send-window$|[\\w/-]+\\.messages$).*)?$',
-              message: workflowSandboxMessage,
-              allowTypeImports: true,
-            },
-            {
-              // A module folder (modules/<m>/) holds services, routers and activities beside its workflow: from
-              // workflow code, only `*.messages.ts` (workflow-safe by their own rule) and `*.workflow.ts` files by
-              // value, the rest as types.
-              regex: '(^|/)modules/[\\w-]+/(?![\\w-]+\\.(messages|workflow)$)|^\\./(?![\\w-]+\\.(messages|workflow)$)',
-              message: workflowSandboxMessage,
-              allowTypeImports: true,
-            },
-          ],
+          patterns: workflowSandboxPatterns,
         },
       ],
     },
@@ -158,6 +162,8 @@ export default defineConfig(
 
   {
     files: ['domain/**/*.ts'],
+    // A `*.pure.ts` in domain/ is under the (stricter) workflow sandbox rule above instead.
+    ignores: ['domain/**/*.pure.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',
@@ -179,6 +185,28 @@ export default defineConfig(
               group: ['@temporalio/workflow'],
               message:
                 'domain/ imports @temporalio/workflow for types only; define signals, updates and queries in a `<kind>.messages.ts`.',
+              allowTypeImports: true,
+            },
+          ],
+        },
+      ],
+    },
+  },
+
+  {
+    // A `*.pure.ts` in domain/: the workflow sandbox rule, and its relative imports by value are other `*.pure.ts`
+    // or `*.messages.ts` files only (the domain/ regex above sees no sibling such as '../config').
+    files: ['domain/**/*.pure.ts'],
+    rules: {
+      '@typescript-eslint/no-restricted-imports': [
+        'error',
+        {
+          paths: builtinPaths,
+          patterns: [
+            ...workflowSandboxPatterns,
+            {
+              regex: '^\\.\\.?/(?!.*\\.(messages|pure)$)',
+              message: workflowSandboxMessage,
               allowTypeImports: true,
             },
           ],

@@ -26,7 +26,7 @@ import { DomainError } from '../domain/errors';
 import type { Logger } from '../domain/logger';
 import { createMessagingDeps, type MessagingDeps } from '../domain/email/messaging-deps';
 import { forkForWorkspace } from '../domain/orm/tenant';
-import type { SequenceEngineDeps } from '../domain/sequences/ports';
+import type { SequenceEngineDeps } from '../modules/sequences';
 import { handlerFor, resolveActionConfig } from './actions';
 import type { AutomationActivityDeps } from './actions/deps';
 import { aiContext, parseAi, performAi, type AiConfig } from './actions/ai';

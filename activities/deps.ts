@@ -4,7 +4,7 @@ import type { WorkflowPort } from '../domain/automations/engine/ports';
 import type { AppConfig } from '../domain/config';
 import type { Logger } from '../domain/logger';
 import type { MessagingDeps } from '../domain/email/messaging-deps';
-import type { SequenceWorkflowPort } from '../domain/sequences/ports';
+import type { SequenceWorkflowPort } from '../modules/sequences';
 
 /**
  * Dependencies every module's activities receive (each activity call forks its own EM from `orm`). The worker's

@@ -8,7 +8,7 @@ import { newId } from '../domain/ids';
 import type { Logger } from '../domain/logger';
 import type { MessagingDeps } from '../domain/email/messaging-deps';
 import type { WorkflowPort } from '../domain/automations/engine/ports';
-import type { SequenceWorkflowPort } from '../domain/sequences/ports';
+import type { SequenceWorkflowPort } from '../modules/sequences';
 import type { SmsSchedulerPort } from '../modules/messaging';
 import type { CompanyRegistry } from '../domain/lookups/registry';
 import type { EidProvider } from '../modules/contracts';

@@ -15,8 +15,7 @@ import { WORKFLOW_KINDS } from '../domain/modules';
 import { reconcileSchedules } from '../domain/automations/engine/schedules';
 import { createRunStarter } from '../domain/automations/engine/starter';
 import { inFlightLimit } from '../domain/automations/engine/in-flight';
-import type { SequenceEngineDeps } from '../domain/sequences/ports';
-import { enrollmentStartQueue } from '../domain/sequences/start-queue';
+import { enrollmentStartQueue, reconcileEnrollments, type SequenceEngineDeps } from '../modules/sequences';
 import { contractStartQueue } from '../modules/contracts';
 import { loadConfig, type AppConfig } from '../domain/config';
 import { createAiProvider } from '../modules/ai';
@@ -29,7 +28,6 @@ import { createOutboxDispatcher, WORKER_PARALLEL_BATCHES } from '../domain/outbo
 import { buildSubscribers, type Subscriber } from '../domain/outbox/subscribers';
 import { startHousekeeping } from '../domain/housekeeping';
 import { createSearchIndexSubscriber } from '../search/index-subscriber';
-import { reconcileEnrollments } from '../domain/sequences/reconcile';
 
 const SHUTDOWN_TIMEOUT_MS = 30_000;
 const ENROLLMENT_RECONCILE_MS = 60_000;

@@ -27,7 +27,7 @@ import { bookingResource } from '../modules/bookings/bookings.resource';
 import { supportTicketResource } from '../modules/support/support.resource';
 import { agentResource } from '../modules/agents/agents.resource';
 import { automationResource } from './automations/automations.resource';
-import { sequenceResource } from './sequences/sequences.resource';
+import { sequenceResource } from '../modules/sequences/sequences.resource';
 import { emailResource } from './email/email.resource';
 import { webhookSubscriptionResource } from '../modules/webhooks/webhooks.resource';
 import { userResource } from './workspaces/workspaces.resource';

@@ -8,7 +8,7 @@ import type { EngineDeps } from '../../domain/automations/engine/ports';
 import type { AppConfig } from '../../domain/config';
 import type { Logger } from '../../domain/logger';
 import type { MessagingDeps } from '../../domain/email/messaging-deps';
-import type { SequenceEngineDeps } from '../../domain/sequences/ports';
+import type { SequenceEngineDeps } from '../../modules/sequences';
 
 export interface AutomationActivityDeps {
   orm: MikroORM;

@@ -4,8 +4,7 @@
  * already enrolled is skipped (reason already_enrolled); with it, the running enrollment restarts.
  */
 import { isId } from '../../domain/ids';
-import { enrollEntities } from '../../domain/sequences/enroll.service';
-import type { EnrollEntityType } from '../../domain/sequences/definition.schemas';
+import { enrollEntities, type EnrollEntityType } from '../../modules/sequences';
 import { fail, recordIdOf, requireTrigger, type ActionHandler, type RecordKind } from './types';
 
 const TYPE_OF_KIND: Record<RecordKind, EnrollEntityType> = {

@@ -28,7 +28,7 @@ import { personEvents } from '../people/people.events';
 import { presetEvents } from '../../modules/presets/presets.events';
 import { pricingEvents } from '../../modules/pricing/pricing.events';
 import { projectEvents } from '../../modules/projects/projects.events';
-import { sequenceEvents } from '../sequences/sequences.events';
+import { sequenceEvents } from '../../modules/sequences/sequences.events';
 import { supportEvents } from '../../modules/support/support.events';
 import { tagEvents } from '../../modules/tags/tags.events';
 import { taskEvents } from '../../modules/tasks/tasks.events';

@@ -4,7 +4,7 @@ import type { AppConfig } from '../config';
 import type { EventName } from './catalog';
 import type { Logger } from '../logger';
 import type { MessagingDeps } from '../email/messaging-deps';
-import type { SequenceWorkflowPort } from '../sequences/ports';
+import type { SequenceWorkflowPort } from '../../modules/sequences';
 import type { WebhookRetryPort } from '../../modules/webhooks';
 
 /** An outbox row as subscribers see it (read with raw SQL by the dispatcher, not an ORM entity). */

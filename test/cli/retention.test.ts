@@ -8,7 +8,7 @@ import { runCrm as crm, runCrmJson as json, withTestOrm } from '../support/cli';
 import { AutomationExecution, AutomationStep } from '../../domain/automations/automation.entity';
 import { newId } from '../../domain/ids';
 import { forkForWorkspace } from '../../domain/orm/tenant';
-import { SequenceEnrollment, SequenceStep } from '../../domain/sequences/sequence.entity';
+import { SequenceEnrollment, SequenceStep } from '../../modules/sequences/sequence.entity';
 import { pruneFinishedRuns } from '../../domain/workspaces/run-retention';
 
 let orm: MikroORM;

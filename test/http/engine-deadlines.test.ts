@@ -7,7 +7,7 @@
  */
 import { OutboxEvent } from '../../domain/outbox/outbox-event.entity';
 import { Booking } from '../../modules/bookings/booking.entity';
-import { SequenceEnrollment } from '../../domain/sequences/sequence.entity';
+import { SequenceEnrollment } from '../../modules/sequences/sequence.entity';
 import type { Tenant } from '../support/app';
 import { waitFor, type EngineHarness } from '../support/automation-engine';
 import { book, createConfig, freshDay } from '../../modules/bookings/__tests__/support';

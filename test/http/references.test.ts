@@ -7,7 +7,7 @@
  */
 jest.setTimeout(240_000);
 import { Automation } from '../../domain/automations/automation.entity';
-import { Sequence } from '../../domain/sequences/sequence.entity';
+import { Sequence } from '../../modules/sequences/sequence.entity';
 import { forkForWorkspace } from '../../domain/orm/tenant';
 import type { RefKind } from '../../domain/references/ref-kinds';
 import { startTestApp, type Tenant, type TestApp } from '../support/app';

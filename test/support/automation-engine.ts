@@ -25,7 +25,7 @@ import { createOutboxDispatcher, type OutboxDispatcher } from '../../domain/outb
 import { createRunStarter, type RunStarter } from '../../domain/automations/engine/starter';
 import { inFlightLimit } from '../../domain/automations/engine/in-flight';
 import { queuedRuns } from '../../domain/intake/queue-signal';
-import { enrollmentStartQueue } from '../../domain/sequences/start-queue';
+import { enrollmentStartQueue } from '../../modules/sequences/start-queue';
 import { contractStartQueue } from '../../modules/contracts/start-queue';
 import { buildSubscribers } from '../../domain/outbox/subscribers';
 import { startTestApp, type HttpClient, type TestApp } from './app';

@@ -1,8 +1,8 @@
 import { randomBytes } from 'node:crypto';
 import type { Ctx } from '../../domain/context';
 import { createRecord } from '../../domain/shared/records';
-import { SequenceEnrollment, type EnrollmentStatus } from '../../domain/sequences/sequence.entity';
-import { DEFAULT_SETTINGS } from '../../domain/sequences/definition.schemas';
+import { SequenceEnrollment, type EnrollmentStatus } from '../../modules/sequences/sequence.entity';
+import { DEFAULT_SETTINGS } from '../../modules/sequences/definition.schemas';
 import type { HttpClient } from './app';
 
 export interface SeqNode {

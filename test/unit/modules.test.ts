@@ -18,7 +18,7 @@ import { MODULES, WORKFLOW_KINDS } from '../../domain/modules';
 import { buildSubscribers, PORTED_SUBSCRIBERS } from '../../domain/outbox/subscribers';
 import type { SubscriberDeps } from '../../domain/outbox/subscriber';
 import { RESOURCES } from '../../domain/resources';
-import type { SequenceWorkflowPort } from '../../domain/sequences/ports';
+import type { SequenceWorkflowPort } from '../../modules/sequences/ports';
 import type { SubscriberGroup } from '../../domain/outbox/subscriber-groups';
 import type { ResourceManifest } from '../../domain/shared/resource';
 import type { WebhookRetryPort } from '../../modules/webhooks/ports';

@@ -5,7 +5,7 @@ import { registryRoutes } from '../../api/docs/registry-document';
 import { collectRefs, declaredFields, ref, refKindOf } from '../../domain/references/refs';
 import { REF_KINDS } from '../../domain/references/ref-kinds';
 import { automationNodeParts } from '../../domain/automations/graph-refs.service';
-import { sequenceParts } from '../../domain/sequences/graph-refs.service';
+import { sequenceParts } from '../../modules/sequences/graph-refs.service';
 import { INVITE_RETRY, dueForInvitation, invitationSummary, nextAttemptAt } from '../../modules/contracts/invitations';
 import { declaredRefs, idFieldAudit, NOT_REFERENCES } from '../support/reference-fields';
 

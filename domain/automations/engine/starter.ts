@@ -132,7 +132,7 @@ export function automationRunQueue(deps: EngineDeps): StartQueue<ClaimedRow> {
 
 /**
  * The starter with the automation runs' queue and any `queues` besides (the worker adds the
- * sequence enrollments' one, domain/sequences/start-queue.ts).
+ * sequence enrollments' one, modules/sequences/start-queue.ts).
  */
 export function createRunStarter(
   deps: EngineDeps,

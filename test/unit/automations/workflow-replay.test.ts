@@ -80,7 +80,9 @@ it("the worker's bundle cache key (temporal/bundle-cache.ts) hashes every projec
   const bundled = [...new Set(bundle.code.match(/"\.\/[^"\s]+\.[cm]?[jt]s"/g) ?? [])]
     .map((id) => (JSON.parse(id) as string).slice(2))
     .filter((id) => !id.startsWith('node_modules/'));
-  expect(bundled).toEqual(expect.arrayContaining(['.data/workflow-entry/index.ts', 'domain/sequences/send-window.ts']));
+  expect(bundled).toEqual(
+    expect.arrayContaining(['.data/workflow-entry/index.ts', 'modules/sequences/send-window.pure.ts']),
+  );
   const hashed = workflowSourceFiles(WORKFLOWS_PATH).map((f) => path.relative(root, f));
   expect(hashed).toEqual(expect.arrayContaining(bundled));
 });

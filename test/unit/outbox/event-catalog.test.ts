@@ -9,9 +9,9 @@ import { NON_EVENT_TRIGGERS, TRIGGER_TYPES, UNEMITTED_TRIGGERS } from '../../../
 import type { Ctx } from '../../../domain/context';
 import { EVENT_CATALOG, EVENT_NAMES, FEATURE_EVENTS, isEventName } from '../../../domain/outbox/catalog';
 import { emit, outboxRow } from '../../../domain/outbox/emit';
-import { SEQUENCE_EVENTS } from '../../../domain/sequences/definition.schemas';
-import { SEQUENCE_EXIT_EVENTS, UNEMITTED_EXIT_EVENTS } from '../../../domain/sequences/exit-subscriber';
-import { sequenceEvents } from '../../../domain/sequences/sequences.events';
+import { SEQUENCE_EVENTS } from '../../../modules/sequences/definition.schemas';
+import { SEQUENCE_EXIT_EVENTS, UNEMITTED_EXIT_EVENTS } from '../../../modules/sequences/exit-subscriber';
+import { sequenceEvents } from '../../../modules/sequences/sequences.events';
 import { OUTBOX_TO_WEBHOOK, UNEMITTED_WEBHOOK_SOURCES } from '../../../modules/webhooks/event-types';
 import { SEARCH_DEFINITIONS } from '../../../search/registry';
 

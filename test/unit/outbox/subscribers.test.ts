@@ -4,7 +4,7 @@ import { loadConfig } from '../../../domain/config';
 import { createLogger } from '../../../domain/logger';
 import { buildSubscribers, PORTED_SUBSCRIBERS, type PortedSubscriber } from '../../../domain/outbox/subscribers';
 import type { SubscriberDeps } from '../../../domain/outbox/subscriber';
-import type { SequenceWorkflowPort } from '../../../domain/sequences/ports';
+import type { SequenceWorkflowPort } from '../../../modules/sequences/ports';
 import type { WebhookRetryPort } from '../../../modules/webhooks/ports';
 
 // Constructing subscribers touches none of their dependencies, so stand-ins are enough here.

@@ -171,12 +171,13 @@ it('the real workflows entry reaches every workflow file and the domain helpers 
     expect.arrayContaining([
       '.data/workflow-entry/index.ts',
       'modules/bookings/booking-approval.workflow.ts',
-      'workflows/sequence-enrollment.workflow.ts',
-      'domain/sequences/send-window.ts',
+      'modules/sequences/sequence-enrollment.workflow.ts',
+      'modules/sequences/send-window.pure.ts',
+      'modules/sequences/sequence-enrollment-walk.pure.ts',
       // The message descriptors (defineSignal/defineUpdate values) the workflows register.
       'modules/bookings/booking-approval.messages.ts',
       'modules/contracts/contract-envelope.messages.ts',
-      'domain/sequences/sequence-enrollment.messages.ts',
+      'modules/sequences/sequence-enrollment.messages.ts',
     ]),
   );
   expect(files.every((f) => !f.startsWith('node_modules'))).toBe(true);

@@ -10,7 +10,7 @@ import { WORKFLOW_PRELOAD_MODULES, WORKFLOWS_PATH } from '../../../temporal/bund
 const ROOT = path.join(__dirname, '../../..');
 /** Bounded caches of pure results (same answer for the same key in every run). */
 const ALLOWED_CACHES = new Set([
-  'domain/automations/time.ts:formatters',
+  'domain/shared/zoned-time.pure.ts:formatters',
   'domain/automations/conditions.ts:regexCache',
 ]);
 

@@ -11,12 +11,12 @@ import {
   automationScheduleTickKind,
   defineWorkflowKind,
   scheduledSmsKind,
-  sequenceEnrollmentKind,
 } from '../../../domain/workflow-kinds';
 import { WORKFLOW_KINDS } from '../../../domain/modules';
+import { sequenceEnrollmentKind } from '../../../modules/sequences/sequence-enrollment.kind';
 import { webhookDeliveryKind } from '../../../modules/webhooks/webhook-delivery.kind';
 import { scheduledSmsWorkflowId } from '../../../modules/messaging/sms-workflow-ids';
-import { enrollmentWorkflowId, parseEnrollmentWorkflowId } from '../../../domain/sequences/workflow-ids';
+import { enrollmentWorkflowId, parseEnrollmentWorkflowId } from '../../../modules/sequences/workflow-ids';
 import { webhookDeliveryWorkflowId } from '../../../modules/webhooks/ports';
 import { CRM_SEARCH_ATTRIBUTES } from '../../../infra/search-attributes';
 import { WORKFLOWS_PATH } from '../../../temporal/bundle-options';

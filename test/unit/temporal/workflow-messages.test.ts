@@ -8,20 +8,20 @@
  */
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
-import type { ExitReason } from '../../../domain/sequences/types';
+import type { ExitReason } from '../../../modules/sequences/types';
 import type { DecisionResult } from '../../../modules/bookings/approval-types';
 import * as bookingMessages from '../../../modules/bookings/booking-approval.messages';
 import * as contractMessages from '../../../modules/contracts/contract-envelope.messages';
-import * as sequenceMessages from '../../../domain/sequences/sequence-enrollment.messages';
+import * as sequenceMessages from '../../../modules/sequences/sequence-enrollment.messages';
 import {
   automationExecutionKind,
   automationScheduleTickKind,
   emailBulkKind,
   scheduledSmsKind,
-  sequenceEnrollmentKind,
   type InputOf,
 } from '../../../domain/workflow-kinds';
 import { WORKFLOW_KINDS } from '../../../domain/modules';
+import { sequenceEnrollmentKind } from '../../../modules/sequences/sequence-enrollment.kind';
 import { webhookDeliveryKind } from '../../../modules/webhooks/webhook-delivery.kind';
 import { bookingApprovalKind } from '../../../modules/bookings/booking-approval.kind';
 import { contractEnvelopeKind } from '../../../modules/contracts/contract-envelope.kind';
@@ -31,7 +31,7 @@ type Workflows = typeof import('../../../workflows/automation-execution.workflow
   typeof import('../../../workflows/automation-schedule.workflow') &
   typeof import('../../../modules/messaging/sms-scheduled.workflow') &
   typeof import('../../../modules/webhooks/webhook-delivery.workflow') &
-  typeof import('../../../workflows/sequence-enrollment.workflow') &
+  typeof import('../../../modules/sequences/sequence-enrollment.workflow') &
   typeof import('../../../workflows/email-bulk.workflow') &
   typeof import('../../../modules/bookings/booking-approval.workflow') &
   typeof import('../../../modules/contracts/contract-envelope.workflow');

@@ -1,0 +1,25 @@
+import { z } from 'zod';
+import { defineEvents } from '../../domain/outbox/define-events';
+
+/** enrollmentEventPayload: the enrollment's identity and status (the enrolled record's namespaces load from it). */
+const enrollment = z.object({
+  enrollment: z.object({
+    _id: z.string(),
+    sequenceId: z.string(),
+    entityType: z.string(),
+    entityId: z.string(),
+    status: z.string(),
+    exitReason: z.string().optional(),
+  }),
+});
+
+/** Enrollment events (entity `sequence_enrollment`): from the service, the workflow's activity and exits. */
+export const sequenceEvents = defineEvents({
+  sequence_enrolled: enrollment,
+  sequence_completed: enrollment,
+  sequence_exited: enrollment,
+  sequence_paused: enrollment,
+  sequence_resumed: enrollment,
+  sequence_unenrolled: enrollment,
+});
+export type SequenceEventName = keyof typeof sequenceEvents;

@@ -1,0 +1,46 @@
+/* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
+import { defineModule } from '../../domain/module';
+import type * as sequencesRouter from './sequences.router';
+import type * as sequenceActivities from './sequence.activities';
+import type { ActivityDeps } from '../../activities/deps';
+import { portedSubscriberGroup } from '../../domain/outbox/subscriber-groups';
+import { sequenceEnrollmentKind } from './sequence-enrollment.kind';
+import { sequenceAutoEnrollSubscriber } from './auto-enroll';
+import { sequenceExitSubscriber } from './exit-subscriber';
+import { sequenceResource } from './sequences.resource';
+
+/** Sequences: enrollments (one workflow each), their steps, exit conditions and auto-enrollment. */
+export const sequencesModule = defineModule({
+  name: 'sequences',
+  resources: [sequenceResource],
+  // Loaded when the API mounts them (the worker never loads the HTTP layer).
+  routes: () => [(require('./sequences.router') as typeof sequencesRouter).sequencesRoutes],
+  workflows: [sequenceEnrollmentKind],
+  activities: (deps: ActivityDeps) =>
+    // Loaded when the worker builds them (the API never loads activity code).
+    (require('./sequence.activities') as typeof sequenceActivities).createSequenceActivities({
+      orm: deps.orm,
+      config: deps.config,
+      log: deps.log.child({ component: 'sequences' }),
+      messaging: deps.messaging,
+      ai: deps.ai,
+      staleClaimMs: deps.staleClaimMs,
+    }),
+  subscribers: [
+    portedSubscriberGroup(
+      'sequences',
+      'sequenceWorkflows',
+      ['sequence-exits', 'sequence-auto-enroll'],
+      (deps, workflows) => {
+        const engine = {
+          orm: deps.orm,
+          log: deps.log.child({ component: 'sequences' }),
+          workflows,
+          waitScale: deps.config.sequenceWaitScale,
+          stepTimeoutMs: deps.config.sequenceStepTimeoutMs,
+        };
+        return [sequenceExitSubscriber(engine), sequenceAutoEnrollSubscriber(engine)];
+      },
+    ),
+  ],
+});

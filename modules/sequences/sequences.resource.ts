@@ -1,0 +1,10 @@
+import { defineResource, loadById } from '../../domain/shared/resource';
+import { Sequence, SequenceEnrollment, SequenceOptOut, SequenceStep } from './sequence.entity';
+export const sequenceResource = defineResource<Sequence>({
+  kind: 'sequence',
+  collection: 'sequences',
+  getPath: '/api/v1/sequences/:id',
+  entity: Sequence,
+  ownedEntities: [SequenceEnrollment, SequenceStep, SequenceOptOut],
+  load: loadById(Sequence, 'sequence'),
+});
