@@ -8,7 +8,7 @@ import { SEQUENCE_NAMESPACES, SEQUENCE_TOP_LEVEL_NAMES } from '../domain/automat
 import { zonedParts } from '../domain/automations/time';
 import type { AppConfig } from '../domain/config';
 import { DomainError } from '../domain/errors';
-import type { MessagingDeps } from '../domain/email/messaging-deps';
+import type { MessagingDeps } from '../modules/email';
 import type { MessageLinks } from '../modules/messaging';
 import { Person } from '../domain/people/person.entity';
 import type { SequenceEnrollment } from '../domain/sequences/sequence.entity';

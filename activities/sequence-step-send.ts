@@ -3,8 +3,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { renderTemplate } from '../domain/automations/placeholders';
 import type { Ctx } from '../domain/context';
-import { renderStoredTemplate } from '../domain/email/template-render';
-import { NO_TRACK } from '../domain/email/tracking';
+import { NO_TRACK, renderStoredTemplate } from '../modules/email';
 import { MailboxCapReached, renderStoredSmsTemplate } from '../modules/messaging';
 import { recipientsFor, type Selection } from '../domain/sequences/recipients';
 import { sendKey, sendSequenceEmail, sendSequenceSms, type SendOutcome } from '../domain/sequences/send';

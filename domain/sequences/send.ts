@@ -5,8 +5,7 @@
  */
 import type { Ctx } from '../context';
 import { DomainError } from '../errors';
-import { sendEmail } from '../email/email.service';
-import type { MessagingDeps } from '../email/messaging-deps';
+import { sendEmail, type MessagingDeps } from '../../modules/email';
 import { sendSms, type MessageLinks } from '../../modules/messaging';
 
 export interface SequenceSendDeps {

@@ -23,7 +23,7 @@ import {
 } from './definition.schemas';
 import { ENROLLMENT_STATUSES, Sequence, SequenceEnrollment, type EnrollmentStatus } from './sequence.entity';
 import type { ValidationIssue } from '../automations/zod-kit';
-import { EmailTemplate } from '../email/email-template.entity';
+import { EmailTemplate } from '../../modules/email';
 import { isId } from '../ids';
 import { boundWorkspaceId, leanColumns, leanQuery, readRow } from '../orm/lean';
 import { SmsTemplate } from '../../modules/messaging';

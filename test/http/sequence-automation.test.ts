@@ -6,7 +6,7 @@
  */
 import { CalendarEvent } from '../../modules/calendar/calendar-event.entity';
 import { Lead } from '../../domain/leads/lead.entity';
-import { createMessagingDeps, type MessagingDeps } from '../../domain/email/messaging-deps';
+import { createMessagingDeps, type MessagingDeps } from '../../modules/email/messaging-deps';
 import type { EmailMessage } from '../../modules/messaging/messaging.port';
 import { Note } from '../../modules/notes/note.entity';
 import { forkForWorkspace } from '../../domain/orm/tenant';

@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
-import { setEmailAccountCaps } from '../../domain/email/email-accounts.service';
+import { setEmailAccountCaps } from '../../modules/email/email-accounts.service';
 import { mailboxQuotaUsed } from '../../modules/messaging/send-quota';
 import { forkForWorkspace } from '../../domain/orm/tenant';
 import { SequenceEnrollment } from '../../domain/sequences/sequence.entity';
