@@ -57,11 +57,11 @@ module.exports = {
         path: '^(domain|modules)/',
         pathNot: [
           // createMessagingDeps: the SMTP transport and the SMS gateway AppConfig configures.
-          '^domain/email/messaging-deps\\.ts$',
+          '^modules/email/messaging-deps\\.ts$',
           // smsGatewayFromConfig: the SMS gateway alone, for the API (no SMTP pool).
           '^modules/messaging/sms-gateway\\.ts$',
           // createAccountTransports (one pooled SMTP transport per mailbox row) and testEmailAccount (its probes).
-          '^domain/email/account-transports\\.ts$',
+          '^modules/email/account-transports\\.ts$',
           // fileStorageFor / localStorageFor: the S3 or local store FILE_STORAGE selects.
           '^domain/files/storage-factory\\.ts$',
           // providerFor: the OneDrive or Google Drive provider, built once per config.

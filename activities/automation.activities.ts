@@ -24,7 +24,7 @@ import { automationScheduleId } from '../domain/automations/workflow-ids';
 import type { AppConfig } from '../domain/config';
 import { DomainError } from '../domain/errors';
 import type { Logger } from '../domain/logger';
-import { createMessagingDeps, type MessagingDeps } from '../domain/email/messaging-deps';
+import { createMessagingDeps, type MessagingDeps } from '../modules/email';
 import { forkForWorkspace } from '../domain/orm/tenant';
 import type { SequenceEngineDeps } from '../modules/sequences';
 import { handlerFor, resolveActionConfig } from './actions';

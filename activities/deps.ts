@@ -3,7 +3,7 @@ import type { AiProvider } from '../modules/ai';
 import type { WorkflowPort } from '../domain/automations/engine/ports';
 import type { AppConfig } from '../domain/config';
 import type { Logger } from '../domain/logger';
-import type { MessagingDeps } from '../domain/email/messaging-deps';
+import type { MessagingDeps } from '../modules/email';
 import type { SequenceWorkflowPort } from '../modules/sequences';
 
 /**
@@ -16,7 +16,7 @@ export interface ActivityDeps {
   log: Logger;
   /** Temporal behind the engine port (temporal/workflow-client.ts): fan-out children, schedule ticks. */
   workflows: WorkflowPort;
-  /** Default: built from config on first use (see domain/email/messaging-deps.ts, modules/ai/factory.ts). */
+  /** Default: built from config on first use (see modules/email/messaging-deps.ts, modules/ai/factory.ts). */
   messaging?: MessagingDeps;
   ai?: AiProvider;
   /** Tests only: replaces retryIntervalMinutes for runs started by activities. */

@@ -6,7 +6,7 @@ import type { AppConfig } from '../domain/config';
 import { DomainError } from '../domain/errors';
 import { newId } from '../domain/ids';
 import type { Logger } from '../domain/logger';
-import type { MessagingDeps } from '../domain/email/messaging-deps';
+import type { MessagingDeps } from '../modules/email';
 import type { WorkflowPort } from '../domain/automations/engine/ports';
 import type { SequenceWorkflowPort } from '../modules/sequences';
 import type { SmsSchedulerPort } from '../modules/messaging';

@@ -4,7 +4,7 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { Connection } from '@temporalio/client';
 import type { AppConfig } from '../domain/config';
 import { createLogger, type Logger } from '../domain/logger';
-import { createMessagingDeps } from '../domain/email/messaging-deps';
+import { createMessagingDeps } from '../modules/email';
 import { ormConfig } from '../domain/orm/config';
 import { attachLeanPool } from '../domain/orm/lean';
 import { createKeyCache } from '../domain/workspaces/key-cache';

@@ -19,7 +19,7 @@ import { enrollmentStartQueue, reconcileEnrollments, type SequenceEngineDeps } f
 import { contractStartQueue } from '../modules/contracts';
 import { loadConfig, type AppConfig } from '../domain/config';
 import { createAiProvider } from '../modules/ai';
-import { createMessagingDeps, type MessagingDeps } from '../domain/email/messaging-deps';
+import { createMessagingDeps, type MessagingDeps } from '../modules/email';
 import { createLogger, type Logger } from '../domain/logger';
 import { ormConfig } from '../domain/orm/config';
 import { WORKFLOWS_PATH, workflowBundlerOptions } from '../temporal/bundle-options';
@@ -364,7 +364,7 @@ async function main(): Promise<void> {
       if (polling) return;
       polling = true;
       // Loaded on the first pass: imapflow is not needed to poll Temporal.
-      Promise.all([import('../domain/email/imap-poll'), import('../adapters/imap/imap-source')])
+      Promise.all([import('../modules/email'), import('../adapters/imap/imap-source')])
         .then(([{ pollAllImapAccounts }, { imapflowSource }]) =>
           pollAllImapAccounts(orm.em, config.secretsKey, imapflowSource, log.child({ component: 'imap' })),
         )

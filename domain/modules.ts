@@ -32,7 +32,7 @@ import { crmConnectModule } from '../modules/crm-connect/crm-connect.module';
 import { imagesModule } from '../modules/images/images.module';
 import { automationsModule } from './automations/automations.module';
 import { sequencesModule } from '../modules/sequences/sequences.module';
-import { emailModule } from './email/email.module';
+import { emailModule } from '../modules/email/email.module';
 import { messagingModule } from '../modules/messaging/messaging.module';
 import { reportsModule } from '../modules/reports/reports.module';
 import { agentsModule } from '../modules/agents/agents.module';

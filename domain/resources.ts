@@ -28,7 +28,7 @@ import { supportTicketResource } from '../modules/support/support.resource';
 import { agentResource } from '../modules/agents/agents.resource';
 import { automationResource } from './automations/automations.resource';
 import { sequenceResource } from '../modules/sequences/sequences.resource';
-import { emailResource } from './email/email.resource';
+import { emailResource } from '../modules/email/email.resource';
 import { webhookSubscriptionResource } from '../modules/webhooks/webhooks.resource';
 import { userResource } from './workspaces/workspaces.resource';
 import { customFieldResource } from '../modules/custom-fields/custom-fields.resource';

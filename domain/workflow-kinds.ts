@@ -15,7 +15,7 @@
 import type { ExecutionWorkflowInput } from './automations/engine/automation-execution.messages';
 import type { AutomationScheduleTickInput } from './automations/engine/automation-schedule.messages';
 import { EXECUTION_WORKFLOW_PREFIX, SCHEDULE_TICK_PREFIX } from './automations/workflow-ids';
-import type { EmailBulkWorkflowInput } from './email/email-bulk.messages';
+import type { EmailBulkWorkflowInput } from '../modules/email/email-bulk.messages';
 import type { ScheduledSmsWorkflowInput } from '../modules/messaging/sms-scheduled.messages';
 
 /**

@@ -7,7 +7,7 @@ import type { AiProvider } from '../../modules/ai';
 import type { EngineDeps } from '../../domain/automations/engine/ports';
 import type { AppConfig } from '../../domain/config';
 import type { Logger } from '../../domain/logger';
-import type { MessagingDeps } from '../../domain/email/messaging-deps';
+import type { MessagingDeps } from '../../modules/email';
 import type { SequenceEngineDeps } from '../../modules/sequences';
 
 export interface AutomationActivityDeps {

@@ -4,8 +4,7 @@
  * sends each idempotency key at most once).
  */
 import { DomainError } from '../../domain/errors';
-import { sendEmail } from '../../domain/email/email.service';
-import { renderStoredTemplate } from '../../domain/email/template-render';
+import { renderStoredTemplate, sendEmail } from '../../modules/email';
 import { sendSms } from '../../modules/messaging';
 import { safeFetch } from '../../domain/net/safe-fetch';
 import { getPath, splitPath } from '../../domain/automations/path';

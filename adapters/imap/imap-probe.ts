@@ -1,4 +1,4 @@
-import type { ImapLogin } from '../../domain/email/imap-poll';
+import type { ImapLogin } from '../../modules/email/imap.port';
 import { imapClient } from './imap-source';
 
 /** One IMAP login and logout: ok, or the error prefixed with `IMAP <label>:`. */

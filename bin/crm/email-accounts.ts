@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import type { EmailAccountInput } from '../../domain/email/email-accounts.service';
+import type { EmailAccountInput } from '../../modules/email';
 import { validation } from '../../domain/errors';
 import { parseSecretsKey } from '../../domain/shared/secret-box';
 import { parseId } from '../../domain/workspaces/operator.service';
@@ -140,7 +140,7 @@ export const emailAccountCommands: CommandSpec[] = [
           maxPerDay,
         };
         // Loaded on use: the mail libraries are not needed by the other commands.
-        const { addEmailAccount } = await import('../../domain/email/email-accounts.service');
+        const { addEmailAccount } = await import('../../modules/email');
         const { account, inboundSecret } = await addEmailAccount(em, input, parseSecretsKey(secretsKeyFromEnv(io.env)));
         return {
           result: { ...account, inboundSecret },
@@ -162,7 +162,7 @@ export const emailAccountCommands: CommandSpec[] = [
       const workspaceId = parseId(v.workspace as string, 'workspace');
       const accountId = parseId(v.id as string, 'e-mail account');
       return async (em, io) => {
-        const { testEmailAccount } = await import('../../domain/email/account-transports');
+        const { testEmailAccount } = await import('../../modules/email');
         const result = await testEmailAccount(em, workspaceId, accountId, secretsKeyFromEnv(io.env));
         const line = (name: string, r: { ok: boolean; error?: string } | null) =>
           r ? `${name}: ${r.ok ? 'ok' : `failed (${r.error})`}` : `${name}: not configured`;
@@ -188,7 +188,7 @@ export const emailAccountCommands: CommandSpec[] = [
       const maxPerHour = cap(v['max-per-hour'], 'max-per-hour');
       const maxPerDay = cap(v['max-per-day'], 'max-per-day');
       return async (em) => {
-        const { setEmailAccountCaps } = await import('../../domain/email/email-accounts.service');
+        const { setEmailAccountCaps } = await import('../../modules/email');
         const account = await setEmailAccountCaps(em, workspaceId, accountId, { maxPerHour, maxPerDay });
         return {
           result: { ...account },
@@ -205,7 +205,7 @@ export const emailAccountCommands: CommandSpec[] = [
       const workspaceId = parseId(v.workspace as string, 'workspace');
       const accountId = parseId(v.id as string, 'e-mail account');
       return async (em) => {
-        const { removeEmailAccount } = await import('../../domain/email/email-accounts.service');
+        const { removeEmailAccount } = await import('../../modules/email');
         const result = await removeEmailAccount(em, workspaceId, accountId);
         return { result: { ...result }, human: `E-mail account ${accountId} removed.` };
       };

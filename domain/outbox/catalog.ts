@@ -15,7 +15,7 @@ import { contractEvents } from '../../modules/contracts/contracts.events';
 import { customFieldEvents } from '../../modules/custom-fields/custom-fields.events';
 import { customObjectEvents } from '../../modules/custom-objects/custom-objects.events';
 import { dealEvents } from '../deals/deals.events';
-import { emailEvents } from '../email/email.events';
+import { emailEvents } from '../../modules/email/email.events';
 import { extensionEvents } from '../../modules/extension/extension.events';
 import { fileEvents } from '../files/files.events';
 import { importEvents } from '../../modules/imports/imports.events';

@@ -3,7 +3,7 @@ import type { WorkflowPort } from '../automations/engine/ports';
 import type { AppConfig } from '../config';
 import type { EventName } from './catalog';
 import type { Logger } from '../logger';
-import type { MessagingDeps } from '../email/messaging-deps';
+import type { MessagingDeps } from '../../modules/email';
 import type { SequenceWorkflowPort } from '../../modules/sequences';
 import type { WebhookRetryPort } from '../../modules/webhooks';
 

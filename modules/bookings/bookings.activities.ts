@@ -8,7 +8,7 @@ import { decisionLinkKey } from './decision-links';
 import { lazyMessaging } from './notifications';
 import type { AppConfig } from '../../domain/config';
 import type { Logger } from '../../domain/logger';
-import type { MessagingDeps } from '../../domain/email/messaging-deps';
+import type { MessagingDeps } from '../email';
 import { forkForWorkspace } from '../../domain/orm/tenant';
 
 export interface BookingActivityOptions {

@@ -1,8 +1,7 @@
 /** Small helpers shared by the attendee and approver e-mails of bookings. */
 import { DateTime } from 'luxon';
 import { DomainError } from '../../domain/errors';
-import type { EmailDeps } from '../../domain/email/email.service';
-import type { MessagingDeps } from '../../domain/email/messaging-deps';
+import type { EmailDeps, MessagingDeps } from '../email';
 import type { Booking } from './booking.entity';
 
 /** The meeting's local date and times in the booking's zone. */

@@ -13,7 +13,7 @@ import {
 } from './envelope.service';
 import { Context } from '@temporalio/activity';
 import type { Logger } from '../../domain/logger';
-import { createMessagingDeps, type MessagingDeps } from '../../domain/email/messaging-deps';
+import { createMessagingDeps, type MessagingDeps } from '../email';
 
 /** Temporal's attempt counter, so a signer's row can say when the next attempt comes (1 outside an activity). */
 function attemptInfo(): AttemptInfo {

@@ -4,7 +4,7 @@ import type { Ctx } from '../../domain/context';
 import { DomainError, notFound, validation } from '../../domain/errors';
 import { isId } from '../../domain/ids';
 import { recordSystemActivity } from '../../domain/timeline/timeline.service';
-import { inboundCtx } from '../../domain/email/inbound.service';
+import { inboundCtx } from '../email';
 import { emit } from '../../domain/outbox/emit';
 import { inTransaction } from '../../domain/shared/tx';
 import { Offer, type OfferResponse } from './offer.entity';

@@ -5,8 +5,7 @@
  */
 import type { Ctx } from '../../domain/context';
 import { DomainError } from '../../domain/errors';
-import { sendEmail } from '../../domain/email/email.service';
-import type { MessagingDeps } from '../../domain/email/messaging-deps';
+import { sendEmail, type MessagingDeps } from '../email';
 import { sendSms, type MessageLinks } from '../messaging';
 
 export interface SequenceSendDeps {

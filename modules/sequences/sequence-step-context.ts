@@ -8,7 +8,7 @@ import { SEQUENCE_NAMESPACES, SEQUENCE_TOP_LEVEL_NAMES } from '../../domain/auto
 import { zonedParts } from '../../domain/shared/zoned-time.pure';
 import type { AppConfig } from '../../domain/config';
 import { DomainError } from '../../domain/errors';
-import type { MessagingDeps } from '../../domain/email/messaging-deps';
+import type { MessagingDeps } from '../email';
 import type { MessageLinks } from '../messaging';
 import { Person } from '../../domain/people/person.entity';
 import type { SequenceEnrollment } from './sequence.entity';

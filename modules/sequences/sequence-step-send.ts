@@ -3,8 +3,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { renderTemplate } from '../../domain/automations/placeholders';
 import type { Ctx } from '../../domain/context';
-import { renderStoredTemplate } from '../../domain/email/template-render';
-import { NO_TRACK } from '../../domain/email/tracking';
+import { NO_TRACK, renderStoredTemplate } from '../email';
 import { MailboxCapReached, renderStoredSmsTemplate } from '../messaging';
 import { recipientsFor, type Selection } from './recipients';
 import { sendKey, sendSequenceEmail, sendSequenceSms, type SendOutcome } from './send';

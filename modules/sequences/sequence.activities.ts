@@ -16,7 +16,7 @@ import type { AppConfig } from '../../domain/config';
 import type { Ctx } from '../../domain/context';
 import { DomainError } from '../../domain/errors';
 import type { Logger } from '../../domain/logger';
-import { createMessagingDeps, type MessagingDeps } from '../../domain/email/messaging-deps';
+import { createMessagingDeps, type MessagingDeps } from '../email';
 import { forkForWorkspace } from '../../domain/orm/tenant';
 import { emit } from '../../domain/outbox/emit';
 import { enrollmentEventPayload } from './runs';

@@ -23,7 +23,7 @@ import {
 } from './definition.schemas';
 import { ENROLLMENT_STATUSES, Sequence, SequenceEnrollment, type EnrollmentStatus } from './sequence.entity';
 import type { ValidationIssue } from '../../domain/automations/zod-kit';
-import { EmailTemplate } from '../../domain/email/email-template.entity';
+import { EmailTemplate } from '../email';
 import { isId } from '../../domain/ids';
 import { boundWorkspaceId, leanColumns, leanQuery, readRow } from '../../domain/orm/lean';
 import { SmsTemplate } from '../messaging';

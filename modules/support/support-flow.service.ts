@@ -1,6 +1,6 @@
 import type { Ctx } from '../../domain/context';
 import { validation } from '../../domain/errors';
-import { EmailAccount } from '../../domain/email/email-account.entity';
+import { EmailAccount } from '../email';
 import { newId } from '../../domain/ids';
 import { emit } from '../../domain/outbox/emit';
 import { plainOf } from '../../domain/shared/views';

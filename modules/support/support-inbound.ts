@@ -1,7 +1,6 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../domain/context';
-import { Email } from '../../domain/email/email.entity';
-import { inboundCtx } from '../../domain/email/inbound.service';
+import { Email, inboundCtx } from '../email';
 import { parseMailbox } from '../messaging';
 import { htmlToText } from '../../domain/shared/html-text';
 import type { Subscriber, SubscriberDeps } from '../../domain/outbox/subscriber';

@@ -2,7 +2,7 @@ import type { Ctx } from '../../domain/context';
 import { validation } from '../../domain/errors';
 import { newId } from '../../domain/ids';
 import { htmlToText } from '../../domain/shared/html-text';
-import { sendEmail, type EmailDeps } from '../../domain/email/email.service';
+import { sendEmail, type EmailDeps } from '../email';
 import { emit } from '../../domain/outbox/emit';
 import { findPage, type PageRequest } from '../../domain/shared/listing';
 import { plainOf } from '../../domain/shared/views';

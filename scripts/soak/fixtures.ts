@@ -1,7 +1,7 @@
 // What the soak sets up before the faults start: a workspace and mailbox (as the operator CLI would), then
 // through the API a webhook subscription, two automations, a sequence with a wait and a booking page.
 import { MikroORM } from '@mikro-orm/postgresql';
-import { addEmailAccount } from '../../domain/email/email-accounts.service';
+import { addEmailAccount } from '../../modules/email/email-accounts.service';
 import { ormConfig } from '../../domain/orm/config';
 import { parseSecretsKey } from '../../domain/shared/secret-box';
 import { createWorkspace } from '../../domain/workspaces/workspaces.service';

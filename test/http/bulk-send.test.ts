@@ -1,7 +1,7 @@
 import { MikroORM } from '@mikro-orm/postgresql';
-import { LeaseLost, type BulkOutcome } from '../../domain/email/bulk-send';
-import { outboundEmailRow } from '../../domain/email/email-records';
-import { Email } from '../../domain/email/email.entity';
+import { LeaseLost, type BulkOutcome } from '../../modules/email/bulk-send';
+import { outboundEmailRow } from '../../modules/email/email-records';
+import { Email } from '../../modules/email/email.entity';
 import { DeliveryError } from '../../modules/messaging/delivery-error.port';
 import { claimRows } from '../../modules/messaging/outbound.service';
 import { OutboundMessage } from '../../modules/messaging/outbound-message.entity';

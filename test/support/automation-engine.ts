@@ -46,7 +46,7 @@ export interface EngineHarness {
   startWorker(): Promise<Worker>;
   stopWorker(worker?: Worker): Promise<void>;
   /** Replaces the messaging deps the worker's activities send with (tests that interpose on the transport). */
-  messaging?: import('../../domain/email/messaging-deps').MessagingDeps;
+  messaging?: import('../../modules/email/messaging-deps').MessagingDeps;
   /** A dispatcher with the app's subscribers (automations included) for these workspaces. */
   dispatcher(workspaceIds: string[]): OutboxDispatcher;
   /** The execution row (any workspace) once it has one of `statuses` (by default: finished). */

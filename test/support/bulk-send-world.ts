@@ -3,10 +3,10 @@
 import { randomBytes } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { Ctx } from '../../domain/context';
-import { sendBulkMessages, type BulkItem, type BulkLease, type BulkOutcome } from '../../domain/email/bulk-send';
-import { createSendThrottle } from '../../domain/email/bulk-throttle';
-import { EmailBulk } from '../../domain/email/email-bulk.entity';
-import { addEmailAccount } from '../../domain/email/email-accounts.service';
+import { sendBulkMessages, type BulkItem, type BulkLease, type BulkOutcome } from '../../modules/email/bulk-send';
+import { createSendThrottle } from '../../modules/email/bulk-throttle';
+import { EmailBulk } from '../../modules/email/email-bulk.entity';
+import { addEmailAccount } from '../../modules/email/email-accounts.service';
 import { newId } from '../../domain/ids';
 import type { EmailTransport } from '../../modules/messaging/messaging.port';
 import { forkForWorkspace } from '../../domain/orm/tenant';

@@ -1,7 +1,7 @@
-import { addEmailAccount, type EmailAccountInput } from '../../domain/email/email-accounts.service';
-import { outboundEmailRow } from '../../domain/email/email-records';
+import { addEmailAccount, type EmailAccountInput } from '../../modules/email/email-accounts.service';
+import { outboundEmailRow } from '../../modules/email/email-records';
 import { insertRowsSql } from '../../domain/orm/lean';
-import { EmailBulk, EmailBulkRecipient } from '../../domain/email/email-bulk.entity';
+import { EmailBulk, EmailBulkRecipient } from '../../modules/email/email-bulk.entity';
 import { createRecord } from '../../domain/shared/records';
 import { newId } from '../../domain/ids';
 import { parseSecretsKey } from '../../domain/shared/secret-box';

@@ -12,7 +12,7 @@ import { startEngineHarness, waitFor, type EngineHarness } from '../../../test/s
 import { activitiesOf } from '../../../test/support/engine-suite';
 import { startWorkerProcess } from '../../../test/support/worker-process';
 import { startSmtp, type LocalSmtp } from '../../../test/unit/messaging/local-smtp';
-import { createMessagingDeps } from '../../../domain/email/messaging-deps';
+import { createMessagingDeps } from '../../email/messaging-deps';
 import { book, createConfig, freshDay } from './support';
 
 let h: EngineHarness;

@@ -7,7 +7,7 @@
 import { forkForWorkspace } from '../../../domain/orm/tenant';
 import { Contract, ContractSigner } from '../contract.entity';
 import { recordInvitationFailures } from '../invitation-failures';
-import { createMessagingDeps } from '../../../domain/email/messaging-deps';
+import { createMessagingDeps } from '../../email/messaging-deps';
 import type { Tenant } from '../../../test/support/app';
 import { startEngineHarness, waitFor, type EngineHarness } from '../../../test/support/automation-engine';
 import { contractEvents, createContract, linksFor } from './support';

@@ -10,7 +10,7 @@ import { HttpClient, type Tenant } from '../../../test/support/app';
 import { startEngineHarness, waitFor, type EngineHarness } from '../../../test/support/automation-engine';
 import { createContract, linksFor } from './support';
 import { startSmtp, type LocalSmtp } from '../../../test/unit/messaging/local-smtp';
-import { createMessagingDeps } from '../../../domain/email/messaging-deps';
+import { createMessagingDeps } from '../../email/messaging-deps';
 import { startWorkerProcess } from '../../../test/support/worker-process';
 
 let h: EngineHarness;

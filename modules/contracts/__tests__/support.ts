@@ -1,5 +1,5 @@
 import { simpleParser } from 'mailparser';
-import { createMessagingDeps } from '../../../domain/email/messaging-deps';
+import { createMessagingDeps } from '../../email/messaging-deps';
 import { OutboxEvent } from '../../../domain/outbox/outbox-event.entity';
 import { HttpClient, type Tenant } from '../../../test/support/app';
 import { startEngineHarness, type EngineHarness } from '../../../test/support/automation-engine';

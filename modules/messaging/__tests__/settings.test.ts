@@ -1,5 +1,5 @@
 import { loadConfig } from '../../../domain/config';
-import { createMessagingDeps } from '../../../domain/email/messaging-deps';
+import { createMessagingDeps } from '../../email/messaging-deps';
 import { smsSettings, smtpSettings } from '../settings';
 
 const base = { DATABASE_URL: 'postgres://x@127.0.0.1/x' };

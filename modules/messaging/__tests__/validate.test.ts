@@ -1,4 +1,4 @@
-import { MAX_EMAIL_BODY_BYTES, validateEmail, type SendEmailInput } from '../../../domain/email/email.service';
+import { MAX_EMAIL_BODY_BYTES, validateEmail, type SendEmailInput } from '../../email/email.service';
 import { validateSms, type SendSmsInput } from '../sms.service';
 
 const email = (over: Partial<SendEmailInput> = {}): SendEmailInput => ({

@@ -6,7 +6,7 @@
  */
 import { CalendarEvent } from '../../calendar/calendar-event.entity';
 import { Lead } from '../../../domain/leads/lead.entity';
-import { createMessagingDeps, type MessagingDeps } from '../../../domain/email/messaging-deps';
+import { createMessagingDeps, type MessagingDeps } from '../../email/messaging-deps';
 import type { EmailMessage } from '../../messaging/messaging.port';
 import { Note } from '../../notes/note.entity';
 import { forkForWorkspace } from '../../../domain/orm/tenant';

@@ -7,7 +7,7 @@
 import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
-import { setEmailAccountCaps } from '../../../domain/email/email-accounts.service';
+import { setEmailAccountCaps } from '../../email/email-accounts.service';
 import { mailboxQuotaUsed } from '../../messaging/send-quota';
 import { forkForWorkspace } from '../../../domain/orm/tenant';
 import { SequenceEnrollment } from '../sequence.entity';

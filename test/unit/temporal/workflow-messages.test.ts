@@ -32,7 +32,7 @@ type Workflows = typeof import('../../../workflows/automation-execution.workflow
   typeof import('../../../modules/messaging/sms-scheduled.workflow') &
   typeof import('../../../modules/webhooks/webhook-delivery.workflow') &
   typeof import('../../../modules/sequences/sequence-enrollment.workflow') &
-  typeof import('../../../workflows/email-bulk.workflow') &
+  typeof import('../../../modules/email/email-bulk.workflow') &
   typeof import('../../../modules/bookings/booking-approval.workflow') &
   typeof import('../../../modules/contracts/contract-envelope.workflow');
 

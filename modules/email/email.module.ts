@@ -1,0 +1,34 @@
+/* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
+import { defineModule } from '../../domain/module';
+import type * as emailsRouter from './emails.router';
+import type * as emailTemplatesRouter from './email-templates.router';
+import type * as emailInboundRouter from './email-inbound.router';
+import type * as emailTrackingRouter from './email-tracking.router';
+import type * as emailBulkRouter from './email-bulk.router';
+import type * as emailBulkActivities from './email-bulk.activities';
+import type { ActivityDeps } from '../../activities/deps';
+import { emailBulkKind } from '../../domain/workflow-kinds';
+import { emailResource } from './email.resource';
+
+/** E-mail: mailboxes, messages, templates, inbound mail, tracking and bulk sends (one workflow per send). */
+export const emailModule = defineModule({
+  name: 'email',
+  resources: [emailResource],
+  // Loaded when the API mounts them (the worker never loads the HTTP layer).
+  routes: () => [
+    (require('./emails.router') as typeof emailsRouter).emailsRoutes,
+    (require('./email-templates.router') as typeof emailTemplatesRouter).emailTemplatesRoutes,
+    (require('./email-inbound.router') as typeof emailInboundRouter).emailInboundRoutes,
+    (require('./email-tracking.router') as typeof emailTrackingRouter).emailTrackingRoutes,
+    (require('./email-bulk.router') as typeof emailBulkRouter).emailBulkRoutes,
+  ],
+  workflows: [emailBulkKind],
+  activities: (deps: ActivityDeps) =>
+    // Loaded when the worker builds them (the API never loads activity code).
+    (require('./email-bulk.activities') as typeof emailBulkActivities).createEmailBulkActivities({
+      orm: deps.orm,
+      config: deps.config,
+      log: deps.log.child({ component: 'email-bulk' }),
+      messaging: deps.messaging,
+    }),
+});
