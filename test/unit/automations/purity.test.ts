@@ -18,6 +18,8 @@ const PURE_SHARED = [
   '../shared/transitions',
   '../shared/record-types',
   '../references/refs',
+  // Time zone arithmetic shared with sequences (a `*.pure.ts`: eslint holds it to the workflow sandbox's imports).
+  '../shared/zoned-time.pure',
 ];
 
 describe('domain/automations purity', () => {
