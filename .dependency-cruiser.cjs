@@ -2,6 +2,33 @@
 module.exports = {
   forbidden: [
     {
+      name: 'platform-imports-no-module',
+      severity: 'error',
+      comment:
+        'platform/ (orm, outbox, HTTP kit, Temporal adapter, config, logger, shared helpers) is what every module uses: it imports no feature (modules/, the features still in domain/), no composition (app/, api/ outside platform/http) and no engine code. The files listed in pathNot still do; each is a known edge to remove (issue 25).',
+      from: {
+        path: '^platform/',
+        pathNot: [
+          // Registries: the union of every module's declarations (events, resource manifests, entities, workflow
+          // kinds, settings sections), which the modules import back for their types (a typed emit() needs the
+          // event union). Next: derive them from MODULES in app/ and type emit() per module.
+          '^platform/(outbox/catalog|resources|orm/entities|workflow-kinds|config)\\.ts$',
+          // SubscriberDeps names the ports of the features' subscribers (automations, sequences, e-mail, webhooks).
+          '^platform/outbox/subscriber\\.ts$',
+          // The API key check and rate limit are the workspaces module's; the image upload helper of the HTTP kit
+          // serves the images module: they belong in those modules.
+          '^platform/http/(auth|images)\\.ts$',
+          // Record kinds and fields: the list of record types with their entities, scoring and timeline hooks.
+          '^platform/shared/record-(kinds|fields)\\.ts$',
+          // Temporal client adapters of the sequences and SMS ports: they belong in those modules.
+          '^platform/temporal/(sequence|sms)-client\\.ts$',
+          // The workflow port names the automation schedule's types.
+          '^platform/workflow-port\\.ts$',
+        ],
+      },
+      to: { path: '^(modules|app|api|activities|workflows|search|adapters)/|^domain/[a-z-]+/' },
+    },
+    {
       name: 'no-circular',
       severity: 'error',
       comment: 'Import cycles couple modules that should be independent and make load order matter.',
@@ -15,8 +42,11 @@ module.exports = {
         'domain/ depends on nothing above it: no api/, activities/, workflows/, search/ or temporal/ imports (put ports in domain/).',
       // Module declarations (domain/<feature>/<feature>.module.ts, domain/modules.ts) are the exception: they name the
       // feature's routers and activities (issue 25: defineModule). Nothing in the core imports them.
-      from: { path: '^domain/', pathNot: '^domain/(modules|[a-z-]+/[a-z-]+\\.module)\\.ts$' },
-      to: { path: '^(api|activities|workflows|search|temporal)/' },
+      from: {
+        path: '^(domain|platform)/',
+        pathNot: ['^domain/[a-z-]+/[a-z-]+\\.module\\.ts$', '^platform/(http|temporal)/'],
+      },
+      to: { path: '^(api|activities|workflows|search|app|platform/(http|temporal))/' },
     },
     {
       name: 'adapters-below-the-engines',
@@ -25,7 +55,7 @@ module.exports = {
         "adapters/ implement ports by talking to an outside system (SMTP, IMAP, S3, cloud drives, AI, SMS, registry, webhooks): they import the port types and shared helpers of domain/ or a module folder's port declaration (`*.port.ts`), never api/, activities/, workflows/, temporal/, search/, bin/ or the rest of a module folder.",
       from: { path: '^adapters/' },
       to: {
-        path: '^(api|activities|workflows|temporal|search|bin|modules)/',
+        path: '^(api|activities|workflows|platform/(http|temporal)|app|search|bin|modules)/',
         pathNot: '^modules/[a-z-]+/[a-z-]+\\.port\\.ts$',
       },
     },
@@ -36,7 +66,7 @@ module.exports = {
         "A module's port declaration (`*.port.ts`: the interface an adapter implements, its settings and errors) is what adapters/ may import from a module folder, so it imports only the core (domain/) and other port declarations: no service, entity, router or adapter of the module.",
       from: { path: '^modules/[a-z-]+/[a-z-]+\\.port\\.ts$' },
       to: {
-        path: '^(api|activities|workflows|temporal|search|bin|adapters|modules)/',
+        path: '^(api|activities|workflows|platform/(http|temporal)|app|search|bin|adapters|modules)/',
         pathNot: '^modules/[a-z-]+/[a-z-]+\\.port\\.ts$',
       },
     },
@@ -84,16 +114,16 @@ module.exports = {
       from: {
         path: '^(domain|modules)/',
         pathNot:
-          '^(domain/(modules|module|outbox/subscribers)|(domain|modules)/[a-z-]+/[a-z-]+\\.module)\\.ts$|^modules/[a-z-]+/__tests__/',
+          '^(app/(modules|subscribers)|platform/module|(domain|modules)/[a-z-]+/[a-z-]+\\.module)\\.ts$|^modules/[a-z-]+/__tests__/',
       },
-      to: { path: '^(domain/modules|(domain|modules)/[a-z-]+/[a-z-]+\\.module|search/search\\.module)\\.ts$' },
+      to: { path: '^(app/modules|(domain|modules)/[a-z-]+/[a-z-]+\\.module|search/search\\.module)\\.ts$' },
     },
     {
       name: 'module-public-surface',
       severity: 'error',
       comment:
         'Outside its folder, a module under modules/ is imported through its index.ts (its public surface) or a declaration file the registries read by suffix (*.module, *.resource, *.events, *.kind, *.messages, *.workflow). Tests and benches may reach inside.',
-      from: { path: '^(api|domain|activities|workflows|search|temporal|bin|infra|scripts)/' },
+      from: { path: '^(api|app|domain|platform|activities|workflows|search|bin|infra|scripts)/' },
       to: {
         path: '^modules/([a-z-]+)/',
         pathNot: ['^modules/([a-z-]+)/(index|[a-z-]+\\.(module|resource|events|kind|messages|workflow))\\.ts$'],
@@ -119,13 +149,13 @@ module.exports = {
       comment:
         'Workflow code runs in the sandbox: it never imports the Temporal client adapters of temporal/ (clients, codec, workflow port adapter).',
       from: { path: '^(workflows/|modules/[a-z-]+/[a-z-]+\\.workflow\\.ts$)' },
-      to: { path: '^temporal/' },
+      to: { path: '^platform/temporal/' },
     },
     {
       name: 'api-not-activities',
       severity: 'error',
       comment: 'The API talks to domain services and the Temporal client, never to activity implementations.',
-      from: { path: '^api/' },
+      from: { path: '^(api|platform/http)/' },
       to: { path: '^activities/' },
     },
     {

@@ -78,7 +78,7 @@ const workflowSandboxPatterns = [
     // message descriptors, workflow-safe by their own rule below) and every `*.pure.ts` (under this
     // rule). A regex: gitignore-style groups cannot re-include files below an excluded folder.
     regex:
-      '(^|/)domain(/(?!automations/(topology|conditions|condition-explain|workflow-ids|engine/walk|engine/types)$|shared/wait-duration$|workflow-kinds$|[\\w/-]+\\.(messages|pure)$).*)?$',
+      '(^|/)(domain|platform|app)(/(?!automations/(topology|conditions|condition-explain|workflow-ids|engine/walk|engine/types)$|shared/wait-duration$|workflow-kinds$|[\\w/-]+\\.(messages|pure)$).*)?$',
     message: workflowSandboxMessage,
     allowTypeImports: true,
   },
@@ -161,9 +161,10 @@ export default defineConfig(
   },
 
   {
-    files: ['domain/**/*.ts'],
-    // A `*.pure.ts` in domain/ is under the (stricter) workflow sandbox rule above instead.
-    ignores: ['domain/**/*.pure.ts'],
+    files: ['domain/**/*.ts', 'platform/**/*.ts'],
+    // platform/http is the Koa kit and platform/temporal the Temporal client adapters: the rest of platform/ is
+    // held to the same rule as domain/. A `*.pure.ts` is under the (stricter) workflow sandbox rule above instead.
+    ignores: ['platform/http/**', 'platform/temporal/**', '**/*.pure.ts'],
     rules: {
       '@typescript-eslint/no-restricted-imports': [
         'error',

@@ -21,11 +21,11 @@ import type {
   ScheduledStartInput,
 } from '../domain/automations/engine/types';
 import { automationScheduleId } from '../domain/automations/workflow-ids';
-import type { AppConfig } from '../domain/config';
-import { DomainError } from '../domain/errors';
-import type { Logger } from '../domain/logger';
+import type { AppConfig } from '../platform/config';
+import { DomainError } from '../platform/errors';
+import type { Logger } from '../platform/logger';
 import { createMessagingDeps, type MessagingDeps } from '../modules/email';
-import { forkForWorkspace } from '../domain/orm/tenant';
+import { forkForWorkspace } from '../platform/orm/tenant';
 import type { SequenceEngineDeps } from '../modules/sequences';
 import { handlerFor, resolveActionConfig } from './actions';
 import type { AutomationActivityDeps } from './actions/deps';

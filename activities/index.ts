@@ -1,4 +1,4 @@
-import { MODULES } from '../domain/modules';
+import { MODULES } from '../app/modules';
 import type { ActivityDeps } from './deps';
 
 export type { ActivityDeps } from './deps';

@@ -1,25 +1,25 @@
-import { apiPortOptions, createWorkflowPort, settleAbandonedCalls } from '../temporal/workflow-client';
+import { apiPortOptions, createWorkflowPort, settleAbandonedCalls } from '../platform/temporal/workflow-client';
 import type Koa from 'koa';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Connection } from '@temporalio/client';
-import type { AppConfig } from '../domain/config';
-import { createLogger, type Logger } from '../domain/logger';
+import type { AppConfig } from '../platform/config';
+import { createLogger, type Logger } from '../platform/logger';
 import { createMessagingDeps } from '../modules/email';
-import { ormConfig } from '../domain/orm/config';
-import { attachLeanPool } from '../domain/orm/lean';
+import { ormConfig } from '../platform/orm/config';
+import { attachLeanPool } from '../platform/orm/lean';
 import { createKeyCache } from '../domain/workspaces/key-cache';
 import type { Authenticated } from '../domain/workspaces/authenticate';
 import { createMeiliClient, meiliHealthy } from '../search/meili';
-import { createTemporalClient } from '../temporal/client';
-import { createSequenceWorkflowPort } from '../temporal/sequence-client';
-import { createSmsScheduler } from '../temporal/sms-client';
+import { createTemporalClient } from '../platform/temporal/client';
+import { createSequenceWorkflowPort } from '../platform/temporal/sequence-client';
+import { createSmsScheduler } from '../platform/temporal/sms-client';
 import { createHttpRegistry } from '../adapters/registry/cvr-registry';
 import { eidProviderFromConfig } from '../modules/contracts';
 import { createCustomObjectSearch } from '../search/custom-objects';
 import { createIndexFreshness } from '../search/freshness';
 import { createSearchService } from '../search/search.service';
 import { createApp, type AppDeps } from './app';
-import type { RouteDef } from './http/registry';
+import type { RouteDef } from '../platform/http/registry';
 import { allRoutes } from './routes';
 
 export interface ApiRuntime {

@@ -4,9 +4,9 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import type pg from 'pg';
 import { createAutomation, toggleAutomation } from '../domain/automations/automations.service';
 import { automationCreateBody } from '../domain/automations/definition.schemas';
-import type { Ctx } from '../domain/context';
+import type { Ctx } from '../platform/context';
 import { createLead } from '../domain/leads/leads.service';
-import { forkForWorkspace } from '../domain/orm/tenant';
+import { forkForWorkspace } from '../platform/orm/tenant';
 import { paced, percentile, type Latencies } from './stats';
 
 /** A record_created (lead) automation with `actionCount` create_note actions in a chain, activated. */

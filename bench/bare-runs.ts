@@ -2,7 +2,7 @@
 // an execution runs activities, started and timed the same way as the engine's runs.
 import type { Client } from '@temporalio/client';
 import type pg from 'pg';
-import { newId } from '../domain/ids';
+import { newId } from '../platform/ids';
 import type { bareWorkflow } from './bare.workflow';
 import { figures, paced, percentile, type Figures, type Latencies } from './stats';
 

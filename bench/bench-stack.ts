@@ -3,7 +3,7 @@
 // the bench's lines so that its RESULT line is the last line of the output.
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
 import path from 'node:path';
-import { runMigrations } from '../domain/orm/migrate';
+import { runMigrations } from '../platform/orm/migrate';
 import { devDataDir } from '../infra/paths';
 import { startStack, type RunningStack } from '../infra/stack';
 

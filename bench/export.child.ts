@@ -4,8 +4,8 @@ import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { buildApi } from '../api/bootstrap';
-import { loadConfig } from '../domain/config';
-import { createLogger } from '../domain/logger';
+import { loadConfig } from '../platform/config';
+import { createLogger } from '../platform/logger';
 
 export type ChildMessage =
   | { type: 'ready'; port: number }

@@ -26,22 +26,22 @@ import pg from 'pg';
 import { createActivities } from '../activities';
 import { createRunStarter, type RunStarter } from '../domain/automations/engine/starter';
 import { inFlightLimit } from '../domain/automations/engine/in-flight';
-import { SCOPES, type Actor } from '../domain/context';
-import { loadConfig } from '../domain/config';
-import { newId } from '../domain/ids';
-import { createLogger } from '../domain/logger';
-import { ormConfig } from '../domain/orm/config';
-import { runMigrations } from '../domain/orm/migrate';
-import { forkForWorkspace } from '../domain/orm/tenant';
-import { createOutboxDispatcher, WORKER_PARALLEL_BATCHES, type OutboxDispatcher } from '../domain/outbox/dispatcher';
-import { buildSubscribers } from '../domain/outbox/subscribers';
+import { SCOPES, type Actor } from '../platform/context';
+import { loadConfig } from '../platform/config';
+import { newId } from '../platform/ids';
+import { createLogger } from '../platform/logger';
+import { ormConfig } from '../platform/orm/config';
+import { runMigrations } from '../platform/orm/migrate';
+import { forkForWorkspace } from '../platform/orm/tenant';
+import { createOutboxDispatcher, WORKER_PARALLEL_BATCHES, type OutboxDispatcher } from '../platform/outbox/dispatcher';
+import { buildSubscribers } from '../app/subscribers';
 import { createWorkspace } from '../domain/workspaces/workspaces.service';
 import type { RunningStack } from '../infra/stack';
 import { createSearchIndexSubscriber } from '../search/index-subscriber';
-import { WORKFLOWS_PATH } from '../temporal/bundle-options';
-import { createTemporalClient } from '../temporal/client';
-import { crmDataConverter } from '../temporal/codec';
-import { createWorkflowPort } from '../temporal/workflow-client';
+import { WORKFLOWS_PATH } from '../platform/temporal/bundle-options';
+import { createTemporalClient } from '../platform/temporal/client';
+import { crmDataConverter } from '../platform/temporal/codec';
+import { createWorkflowPort } from '../platform/temporal/workflow-client';
 import {
   createBenchAutomation,
   createLeads,

@@ -66,8 +66,8 @@ async function api(): Promise<void> {
   installRecorder();
   // Imported after the recorder is installed (it patches pg's Client and fetch).
   const { buildApi } = await import('../api/bootstrap');
-  const { loadConfig } = await import('../domain/config');
-  const { batchedDestination, createLogger } = await import('../domain/logger');
+  const { loadConfig } = await import('../platform/config');
+  const { batchedDestination, createLogger } = await import('../platform/logger');
   // Limits high enough that the run never sees a 429; counting still happens on every request.
   const config = loadConfig({ ...process.env, RATE_LIMIT_PER_MINUTE: '100000000', RATE_LIMIT_PER_DAY: '1000000000' });
   // The production log line per request is part of the cost: info level, the API's destination (bin/api.ts)

@@ -13,10 +13,10 @@ import type { Server } from 'node:http';
 import { MikroORM } from '@mikro-orm/postgresql';
 import pg from 'pg';
 import { buildApi } from '../api/bootstrap';
-import { loadConfig } from '../domain/config';
-import { newId } from '../domain/ids';
-import { createLogger } from '../domain/logger';
-import { ormConfig } from '../domain/orm/config';
+import { loadConfig } from '../platform/config';
+import { newId } from '../platform/ids';
+import { createLogger } from '../platform/logger';
+import { ormConfig } from '../platform/orm/config';
 import { createWorkspace } from '../domain/workspaces/workspaces.service';
 import { percentile } from './stats';
 

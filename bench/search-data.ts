@@ -1,5 +1,5 @@
 import type { Pool } from 'pg';
-import { newId } from '../domain/ids';
+import { newId } from '../platform/ids';
 
 // Realistic-looking Nordic CRM data, generated deterministically (same seed, same rows).
 

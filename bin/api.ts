@@ -1,6 +1,6 @@
 import { buildApi } from '../api/bootstrap';
-import { loadConfig } from '../domain/config';
-import { batchedDestination, createLogger } from '../domain/logger';
+import { loadConfig } from '../platform/config';
+import { batchedDestination, createLogger } from '../platform/logger';
 
 async function main(): Promise<void> {
   const config = loadConfig();

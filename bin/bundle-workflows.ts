@@ -4,7 +4,7 @@
 // the long-running worker; a prebuilt file can be given with TEMPORAL_WORKFLOW_BUNDLE instead.
 import { writeFileSync } from 'node:fs';
 import { bundleWorkflowCode, DefaultLogger } from '@temporalio/worker';
-import { WORKFLOWS_PATH, workflowBundlerOptions } from '../temporal/bundle-options';
+import { WORKFLOWS_PATH, workflowBundlerOptions } from '../platform/temporal/bundle-options';
 
 export async function bundleWorkflowsTo(out: string): Promise<number> {
   const { code } = await bundleWorkflowCode({

@@ -1,5 +1,5 @@
 import { MikroORM } from '@mikro-orm/postgresql';
-import { migratorOrmConfig } from '../domain/orm/config';
+import { migratorOrmConfig } from '../platform/orm/config';
 
 // Developer tool: diff the entities against a database migrated to head and write a migration.
 // Usage: DATABASE_URL=... npx tsx bin/make-migration.ts <name>

@@ -1,4 +1,4 @@
-import { runMigrations } from '../domain/orm/migrate';
+import { runMigrations } from '../platform/orm/migrate';
 
 async function main(): Promise<void> {
   const url = process.env.DATABASE_URL;

@@ -5,9 +5,9 @@ import {
   type MeiliSearch,
 } from 'meilisearch';
 import { CustomObject, CustomObjectField, CustomObjectRecord } from '../modules/custom-objects';
-import type { Ctx } from '../domain/context';
-import type { Logger } from '../domain/logger';
-import { likePattern } from '../domain/shared/listing';
+import type { Ctx } from '../platform/context';
+import type { Logger } from '../platform/logger';
+import { likePattern } from '../platform/shared/listing';
 import type { IndexFreshness } from './freshness';
 import { equals } from './meili';
 import { workspaceFilter } from './query';

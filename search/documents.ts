@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { forkForWorkspace } from '../domain/orm/tenant';
+import { forkForWorkspace } from '../platform/orm/tenant';
 import { definitionOf } from './registry';
 import type { AnyDefinition, IndexedRow, ReferenceNames, SearchDocument } from './types/definition';
 

@@ -1,6 +1,6 @@
 import { raw } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { likePattern } from '../domain/shared/listing';
+import { likePattern } from '../platform/shared/listing';
 import { buildDocuments } from './documents';
 import type { SearchHit, SearchRequest, SearchResults, TypeResults } from './query';
 import { definitionOf } from './registry';

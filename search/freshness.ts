@@ -12,7 +12,7 @@
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { MeiliSearch } from 'meilisearch';
-import type { EventName } from '../domain/outbox/catalog';
+import type { EventName } from '../platform/outbox/catalog';
 import { SEARCH_SUBSCRIBER_NAME } from './index-subscriber';
 import { indexUid, INDEXED_TYPES } from './registry';
 import { affectsSearch } from './sync';

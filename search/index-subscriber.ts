@@ -1,7 +1,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { AppConfig } from '../domain/config';
-import type { Logger } from '../domain/logger';
-import type { OutboxEventRecord, Subscriber } from '../domain/outbox/subscriber';
+import type { AppConfig } from '../platform/config';
+import type { Logger } from '../platform/logger';
+import type { OutboxEventRecord, Subscriber } from '../platform/outbox/subscriber';
 import { createMeiliClient } from './meili';
 import { ensureIndexes } from './settings';
 import { affectsSearch, assertTasksSucceeded, syncEvents } from './sync';

@@ -1,5 +1,5 @@
 import type { MeiliSearch, MultiSearchQuery } from 'meilisearch';
-import { isId } from '../domain/ids';
+import { isId } from '../platform/ids';
 import { equals } from './meili';
 import { definitionOf, indexUid } from './registry';
 import { markedToHtml, POST, PRE } from './snippet';

@@ -1,4 +1,4 @@
-import { RESOURCES } from '../domain/resources';
+import { RESOURCES } from '../platform/resources';
 import type { AnyDefinition } from './types/definition';
 import { companySearch } from './types/company';
 import { dealSearch } from './types/deal';

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { MeiliSearch } from 'meilisearch';
-import { notFound } from '../domain/errors';
-import { forkForWorkspace } from '../domain/orm/tenant';
-import { toClaimed, type OutboxRow } from '../domain/outbox/outbox.sql';
+import { notFound } from '../platform/errors';
+import { forkForWorkspace } from '../platform/orm/tenant';
+import { toClaimed, type OutboxRow } from '../platform/outbox/outbox.sql';
 import { Workspace } from '../domain/workspaces/workspace.entity';
 import { documentChunks } from './documents';
 import { workspaceFilter } from './query';

@@ -1,6 +1,6 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
-import { defineModule } from '../domain/module';
-import { portedSubscriberGroup } from '../domain/outbox/subscriber-groups';
+import { defineModule } from '../platform/module';
+import { portedSubscriberGroup } from '../platform/outbox/subscriber-groups';
 import type * as searchRouter from '../api/routes/search.router';
 
 /**

@@ -4,8 +4,8 @@ import {
   MeiliSearchRequestTimeOutError,
   type MeiliSearch,
 } from 'meilisearch';
-import type { Ctx } from '../domain/context';
-import type { Logger } from '../domain/logger';
+import type { Ctx } from '../platform/context';
+import type { Logger } from '../platform/logger';
 import { searchPostgres } from './fallback';
 import type { IndexFreshness } from './freshness';
 import { searchIndexes, type SearchResults } from './query';

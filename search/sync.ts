@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { MeiliSearch } from 'meilisearch';
-import { forkForWorkspace } from '../domain/orm/tenant';
-import type { OutboxEventRecord } from '../domain/outbox/subscriber';
+import { forkForWorkspace } from '../platform/orm/tenant';
+import type { OutboxEventRecord } from '../platform/outbox/subscriber';
 import { loadDocuments, referencingIds } from './documents';
 import { equals, isMeiliApiError } from './meili';
 import { workspaceFilter } from './query';

@@ -5,8 +5,8 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { AiProvider } from '../../modules/ai';
 import type { EngineDeps } from '../../domain/automations/engine/ports';
-import type { AppConfig } from '../../domain/config';
-import type { Logger } from '../../domain/logger';
+import type { AppConfig } from '../../platform/config';
+import type { Logger } from '../../platform/logger';
 import type { MessagingDeps } from '../../modules/email';
 import type { SequenceEngineDeps } from '../../modules/sequences';
 

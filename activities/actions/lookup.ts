@@ -4,7 +4,7 @@
  * execution per match, started from this activity in bounded batches (not as Temporal child
  * workflows), so the parent completes and no pending-children limit applies.
  */
-import { mapLimited } from '../../domain/shared/concurrency';
+import { mapLimited } from '../../platform/shared/concurrency';
 import { cancellationSignal, CancelledFailure, heartbeat } from '@temporalio/activity';
 import { AutomationExecution } from '../../domain/automations/automation.entity';
 import { loadEntityContext } from '../../domain/automations/engine/context';
@@ -20,8 +20,8 @@ import type { Context } from '../../domain/automations/engine/types';
 import { FANOUT_CAP, workspaceInfo } from '../../domain/automations/engine/workspace';
 import { lookupDataSchema, slugify } from '../../domain/automations/node-data.schemas';
 import { issuesOf } from '../../domain/automations/zod-kit';
-import { newId } from '../../domain/ids';
-import { forkForWorkspace } from '../../domain/orm/tenant';
+import { newId } from '../../platform/ids';
+import { forkForWorkspace } from '../../platform/orm/tenant';
 import type { ActionEnv, ActionResult } from './types';
 import { fail } from './types';
 

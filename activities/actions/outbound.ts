@@ -3,10 +3,10 @@
  * send_email and send_sms through the messaging module (which records them on the timeline and
  * sends each idempotency key at most once).
  */
-import { DomainError } from '../../domain/errors';
+import { DomainError } from '../../platform/errors';
 import { renderStoredTemplate, sendEmail } from '../../modules/email';
 import { sendSms } from '../../modules/messaging';
-import { safeFetch } from '../../domain/net/safe-fetch';
+import { safeFetch } from '../../platform/net/safe-fetch';
 import { getPath, splitPath } from '../../domain/automations/path';
 import { emailRecipients, messageLinks, phoneOf } from './recipients';
 import { fail, type ActionEnv, type ActionHandler, type ActionResult } from './types';

@@ -20,9 +20,9 @@ import {
 import { createDeal, moveDeal, updateDeal } from '../../domain/deals/deals.service';
 import { createLead, updateLead } from '../../domain/leads/leads.service';
 import { addToList, getList, removeFromList } from '../../modules/lists';
-import { emit } from '../../domain/outbox/emit';
+import { emit } from '../../platform/outbox/emit';
 import { createPerson, getPerson, serializePerson, updatePerson } from '../../domain/people/people.service';
-import { applyPatch } from '../../domain/shared/changes';
+import { applyPatch } from '../../platform/shared/changes';
 import { issuesOf } from '../../domain/automations/zod-kit';
 import {
   createRecordOf,

@@ -3,7 +3,7 @@
  * context) through the same enrollment service as the API. Without forceRestart an entity that is
  * already enrolled is skipped (reason already_enrolled); with it, the running enrollment restarts.
  */
-import { isId } from '../../domain/ids';
+import { isId } from '../../platform/ids';
 import { enrollEntities, type EnrollEntityType } from '../../modules/sequences';
 import { fail, recordIdOf, requireTrigger, type ActionHandler, type RecordKind } from './types';
 

@@ -20,9 +20,9 @@ import {
   type NodeActivityResult,
 } from '../../domain/automations/engine/types';
 import { automationActor } from '../../domain/automations/engine/workspace';
-import { DomainError } from '../../domain/errors';
-import { isDependencyUnavailable } from '../../domain/shared/unavailable';
-import { forkForWorkspace } from '../../domain/orm/tenant';
+import { DomainError } from '../../platform/errors';
+import { isDependencyUnavailable } from '../../platform/shared/unavailable';
+import { forkForWorkspace } from '../../platform/orm/tenant';
 import type { AutomationActivityDeps } from './deps';
 import type { ActionEnv, ActionResult } from './types';
 

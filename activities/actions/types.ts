@@ -4,11 +4,11 @@
  * placeholders resolved and the spec's defaults filled in.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Ctx } from '../../domain/context';
-import { DomainError } from '../../domain/errors';
+import type { Ctx } from '../../platform/context';
+import { DomainError } from '../../platform/errors';
 import type { StepStatus } from '../../domain/automations/automation.entity';
 import type { Context, NodeActivityInput } from '../../domain/automations/engine/types';
-import type { RecordType } from '../../domain/shared/record-types';
+import type { RecordType } from '../../platform/shared/record-types';
 import type { AutomationActivityDeps } from './deps';
 
 export interface ActionEnv {

@@ -1,4 +1,4 @@
-import { DomainError } from '../../domain/errors';
+import { DomainError } from '../../platform/errors';
 
 /**
  * Model output in json_schema mode: parsed (a ```json fence some compatible servers add is

@@ -1,5 +1,5 @@
-import { DomainError } from '../../domain/errors';
-import { safeFetch as defaultFetch, type SafeFetch } from '../../domain/net/safe-fetch';
+import { DomainError } from '../../platform/errors';
+import { safeFetch as defaultFetch, type SafeFetch } from '../../platform/net/safe-fetch';
 import {
   validateAiRequest,
   type AiCompletion,

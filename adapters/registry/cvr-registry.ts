@@ -1,5 +1,5 @@
-import { DomainError } from '../../domain/errors';
-import { safeFetch as defaultFetch, type SafeFetch } from '../../domain/net/safe-fetch';
+import { DomainError } from '../../platform/errors';
+import { safeFetch as defaultFetch, type SafeFetch } from '../../platform/net/safe-fetch';
 import { normalizeDomain, normalizeProfileUrl } from '../../domain/lookups/normalize';
 import type { CompanyRegistry, RegistryCompany } from '../../domain/lookups/registry';
 import { REGISTRY_NOT_CONFIGURED, type LookupEnv } from '../../domain/lookups/settings';

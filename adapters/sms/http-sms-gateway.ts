@@ -1,5 +1,5 @@
-import { DomainError } from '../../domain/errors';
-import { safeFetch as defaultFetch, type SafeFetch } from '../../domain/net/safe-fetch';
+import { DomainError } from '../../platform/errors';
+import { safeFetch as defaultFetch, type SafeFetch } from '../../platform/net/safe-fetch';
 import { DeliveryError } from '../../modules/messaging/delivery-error.port';
 import type { SmsGateway, SmsMessage, SmsSendResult } from '../../modules/messaging/messaging.port';
 import type { SmsSettings } from '../../modules/messaging/messaging.port';

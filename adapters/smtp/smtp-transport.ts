@@ -1,5 +1,5 @@
 import { createTransport } from 'nodemailer';
-import { DomainError } from '../../domain/errors';
+import { DomainError } from '../../platform/errors';
 import { DeliveryError } from '../../modules/messaging/delivery-error.port';
 import type { EmailMessage, EmailSendResult, EmailTransport, Mailbox } from '../../modules/messaging/messaging.port';
 import type { SmtpSettings } from '../../modules/messaging/messaging.port';

@@ -9,7 +9,7 @@ import {
   S3ServiceException,
 } from '@aws-sdk/client-s3';
 import { getSignedUrl } from '@aws-sdk/s3-request-presigner';
-import { DomainError } from '../../domain/errors';
+import { DomainError } from '../../platform/errors';
 import type { S3Env } from '../../domain/files/settings';
 import type { FileStorage, SignedUpload, SignedUrl } from '../../domain/files/storage';
 

@@ -1,6 +1,6 @@
-import { DomainError } from '../../domain/errors';
-import { safeFetch } from '../../domain/net/safe-fetch';
-import { signedHeaders, type AttemptResult, type SendRequest } from '../../domain/shared/webhook-sender';
+import { DomainError } from '../../platform/errors';
+import { safeFetch } from '../../platform/net/safe-fetch';
+import { signedHeaders, type AttemptResult, type SendRequest } from '../../platform/shared/webhook-sender';
 
 /**
  * One POST through the guarded client (no private targets unless allow-listed, no redirects, bounded time). Never

@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import type { Context, Next } from 'koa';
 import { Ajv2020, type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
-import type { RouteDef } from '../http/registry';
+import type { RouteDef } from '../../platform/http/registry';
 import { openApiDocument } from './openapi';
 import { openApiPath, type JsonSchema } from './schema';
 

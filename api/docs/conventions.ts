@@ -1,5 +1,5 @@
-import { ROLES, SCOPES } from '../../domain/context';
-import { MAX_INPUT_DEPTH } from '../http/input-guard';
+import { ROLES, SCOPES } from '../../platform/context';
+import { MAX_INPUT_DEPTH } from '../../platform/http/input-guard';
 
 export const API_TITLE = 'CRM Workspace API';
 export const API_VERSION = '1.0';

@@ -1,8 +1,8 @@
-import type { RouteDef } from '../http/registry';
+import type { RouteDef } from '../../platform/http/registry';
 import { referenceHeader, type DocsLimits } from './conventions';
 import { endpointDoc, groupSections, slug, type EndpointDoc, type Section } from './reference';
 import { fieldRows, type JsonSchema } from './schema';
-import type { TransitionsDoc } from '../../domain/shared/transitions';
+import type { TransitionsDoc } from '../../platform/shared/transitions';
 
 const cell = (text: string): string => text.replace(/\|/g, '\\|').replace(/\r?\n/g, ' ');
 

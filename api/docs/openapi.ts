@@ -1,4 +1,4 @@
-import { RESPONSE_HEADERS, type RouteDef } from '../http/registry';
+import { RESPONSE_HEADERS, type RouteDef } from '../../platform/http/registry';
 import {
   API_TITLE,
   API_VERSION,

@@ -1,5 +1,5 @@
-import { ROLES } from '../../domain/context';
-import { transitionsDoc, type TransitionsDoc } from '../../domain/shared/transitions';
+import { ROLES } from '../../platform/context';
+import { transitionsDoc, type TransitionsDoc } from '../../platform/shared/transitions';
 import {
   errorStatuses,
   isEmptyResponse,
@@ -10,7 +10,7 @@ import {
   type Method,
   type ResponseSpec,
   type RouteDef,
-} from '../http/registry';
+} from '../../platform/http/registry';
 import { BASE_PATH, referenceHeader, type DocsLimits } from './conventions';
 import { paramsJsonSchema, toJsonSchema, type JsonSchema } from './schema';
 

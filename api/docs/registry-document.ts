@@ -1,7 +1,7 @@
 import { allRoutes } from '../routes';
-import type { RouteDef } from '../http/registry';
-import { loadConfig } from '../../domain/config';
-import { createLogger } from '../../domain/logger';
+import type { RouteDef } from '../../platform/http/registry';
+import { loadConfig } from '../../platform/config';
+import { createLogger } from '../../platform/logger';
 import { openApiDocument } from './openapi';
 import type { JsonSchema } from './schema';
 

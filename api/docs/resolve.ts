@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { DomainError } from '../../domain/errors';
-import type { RouteDef } from '../http/registry';
+import { DomainError } from '../../platform/errors';
+import type { RouteDef } from '../../platform/http/registry';
 import type { DocsLimits } from './conventions';
 import { markdownReference } from './markdown';
 import { openApiDocument } from './openapi';

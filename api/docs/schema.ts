@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import type { RouteDef } from '../http/registry';
+import type { RouteDef } from '../../platform/http/registry';
 
 export type JsonSchema = { [key: string]: unknown };
 

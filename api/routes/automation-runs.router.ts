@@ -2,12 +2,12 @@ import type { RouteFactory } from '../app';
 import { executionStatusTransitions } from '../../domain/automations/automations.rules';
 import { cancelExecution } from '../../domain/automations/engine/cancel';
 import { retryExecution, retryExecutions } from '../../domain/automations/engine/retry';
-import { requestKeyOf } from '../http/idempotency';
+import { requestKeyOf } from '../../platform/http/idempotency';
 import { startFromWebhook, testAutomation, triggerManually } from '../../domain/automations/engine/manual';
 import type { EngineDeps } from '../../domain/automations/engine/ports';
-import { validation } from '../../domain/errors';
-import { envelopes, publicRoute } from '../http/crud';
-import { ok, route } from '../http/registry';
+import { validation } from '../../platform/errors';
+import { envelopes, publicRoute } from '../../platform/http/crud';
+import { ok, route } from '../../platform/http/registry';
 import {
   bulkRetryView,
   cancelledRunView,
@@ -16,7 +16,7 @@ import {
   startedTestRunView,
   webhookStartView,
 } from '../../domain/automations/automations.views';
-import { idParams } from '../../domain/shared/schemas';
+import { idParams } from '../../platform/shared/schemas';
 import {
   bulkRetryBody,
   cancelParams,

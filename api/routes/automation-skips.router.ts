@@ -2,9 +2,9 @@ import type { RouteFactory } from '../app';
 import { listSkips } from '../../domain/automations/automation-skips.service';
 import { listSkipsQuery, skipView } from '../../domain/automations/engine/skips.schemas';
 import { SKIP_RETENTION_DAYS } from '../../domain/automations/engine/skips';
-import { idParams } from '../../domain/shared/schemas';
-import { envelopes } from '../http/crud';
-import { paged, route } from '../http/registry';
+import { idParams } from '../../platform/shared/schemas';
+import { envelopes } from '../../platform/http/crud';
+import { paged, route } from '../../platform/http/registry';
 
 /** Why an automation did not run (issue 27). */
 export const automationSkipsRoutes: RouteFactory = () => [

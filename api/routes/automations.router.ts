@@ -2,8 +2,8 @@ import type { RouteFactory } from '../app';
 import * as automations from '../../domain/automations/automations.service';
 import * as reads from '../../domain/automations/automations-read.service';
 import type { ValidationIssue } from '../../domain/automations/zod-kit';
-import { envelopes } from '../http/crud';
-import { ok, paged, route, type Reply } from '../http/registry';
+import { envelopes } from '../../platform/http/crud';
+import { ok, paged, route, type Reply } from '../../platform/http/registry';
 import {
   automationStatsView,
   automationToggleView,
@@ -13,7 +13,7 @@ import {
   executionView,
   savedAutomationView,
 } from '../../domain/automations/automations.views';
-import { idParams } from '../../domain/shared/schemas';
+import { idParams } from '../../platform/shared/schemas';
 import {
   automationCreateBody,
   automationUpdateBody,

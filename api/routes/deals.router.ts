@@ -4,9 +4,9 @@ import * as deals from '../../domain/deals/deals.service';
 import { DEAL_SUMMARY_FIELDS } from '../../domain/deals/deals.schemas';
 import { listDeals } from '../../domain/deals/deals-list';
 import { dealStatusTransitions } from '../../domain/deals/deals.rules';
-import { project } from '../../domain/shared/list-query';
-import { ok, route } from '../http/registry';
-import { idParams } from '../../domain/shared/schemas';
+import { project } from '../../platform/shared/list-query';
+import { ok, route } from '../../platform/http/registry';
+import { idParams } from '../../platform/shared/schemas';
 import { timelineRoutes } from './sub-lists';
 import {
   createDealBody,
@@ -17,8 +17,8 @@ import {
   moveDealBody,
   updateDealBody,
 } from '../../domain/deals/deals.schemas';
-import { crudRoutes, envelopes } from '../http/crud';
-import { read, write } from '../http/access';
+import { crudRoutes, envelopes } from '../../platform/http/crud';
+import { read, write } from '../../platform/http/access';
 
 const section = 'Deals';
 const resources = { id: 'deal' };

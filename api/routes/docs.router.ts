@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { RouteFactory } from '../app';
-import { publicRoute } from '../http/crud';
-import type { RouteDef } from '../http/registry';
-import { openObjectView } from '../../domain/shared/views';
+import { publicRoute } from '../../platform/http/crud';
+import type { RouteDef } from '../../platform/http/registry';
+import { openObjectView } from '../../platform/shared/views';
 import { markdownReference } from '../docs/markdown';
 import { docsQuery, resolveDocs, type DocsOutput } from '../docs/resolve';
 

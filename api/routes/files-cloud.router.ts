@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { RouteFactory } from '../app';
 import * as cloud from '../../domain/files/cloud/cloud.service';
-import { created, paged, route } from '../http/registry';
-import { envelopes } from '../http/crud';
+import { created, paged, route } from '../../platform/http/registry';
+import { envelopes } from '../../platform/http/crud';
 import {
   cloudAccountView,
   cloudAccountsQuery,
@@ -13,7 +13,7 @@ import {
   cloudLinkBody,
   fileView,
 } from '../../domain/files/files.schemas';
-import { read, write } from '../http/access';
+import { read, write } from '../../platform/http/access';
 
 const section = 'Files';
 const notConfigured =

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { AppDeps, RouteFactory } from '../app';
-import type { Ctx } from '../../domain/context';
+import type { Ctx } from '../../platform/context';
 import * as files from '../../domain/files/files.service';
 import * as folders from '../../domain/files/folders.service';
 import { contentDisposition } from '../../adapters/storage/s3-storage';
@@ -9,11 +9,11 @@ import { LOCAL_DOWNLOAD_PATH, LOCAL_UPLOAD_PATH } from '../../adapters/storage/l
 import { receiveSignedUpload } from '../../domain/files/captures.service';
 import type { StagedUpload } from '../../domain/files/receive-upload';
 import { fileStorageFor, localStorageFor } from '../../domain/files/storage-factory';
-import { DomainError } from '../../domain/errors';
-import { formatZodError } from '../../domain/shared/schemas';
-import { acknowledged, created, ok, paged, route, type Reply } from '../http/registry';
-import { envelopes, publicRoute } from '../http/crud';
-import { idParams } from '../../domain/shared/schemas';
+import { DomainError } from '../../platform/errors';
+import { formatZodError } from '../../platform/shared/schemas';
+import { acknowledged, created, ok, paged, route, type Reply } from '../../platform/http/registry';
+import { envelopes, publicRoute } from '../../platform/http/crud';
+import { idParams } from '../../platform/shared/schemas';
 import { cloudFileRoutes } from './files-cloud.router';
 import {
   createFolderBody,
@@ -25,7 +25,7 @@ import {
   listFoldersQuery,
   signedUploadView,
 } from '../../domain/files/files.schemas';
-import { read, write } from '../http/access';
+import { read, write } from '../../platform/http/access';
 
 const section = 'Files';
 

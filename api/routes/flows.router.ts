@@ -1,9 +1,9 @@
 import type { RouteFactory } from '../app';
 import * as flows from '../../domain/deals/flows.service';
 import { createStage, deleteStage, updateStage } from '../../domain/deals/flow-stages.service';
-import { acknowledged, created, ok, paged, route } from '../http/registry';
-import { envelopes } from '../http/crud';
-import { idParams, pageQuery } from '../../domain/shared/schemas';
+import { acknowledged, created, ok, paged, route } from '../../platform/http/registry';
+import { envelopes } from '../../platform/http/crud';
+import { idParams, pageQuery } from '../../platform/shared/schemas';
 import {
   createFlowBody,
   createStageBody,
@@ -13,7 +13,7 @@ import {
   updateFlowBody,
   updateStageBody,
 } from '../../domain/deals/flows.schemas';
-import { read, write } from '../http/access';
+import { read, write } from '../../platform/http/access';
 
 const section = 'Flows (pipelines)';
 const resources = { id: 'flow' };

@@ -1,6 +1,6 @@
 import type { AppDeps, RouteFactory } from '../app';
-import type { RouteDef } from '../http/registry';
-import { MODULES } from '../../domain/modules';
+import type { RouteDef } from '../../platform/http/registry';
+import { MODULES } from '../../app/modules';
 import { docsRoutes } from './docs.router';
 
 /** Every module's route factories, in MODULES order (domain/modules.ts). */

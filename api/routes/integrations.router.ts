@@ -1,7 +1,7 @@
 import type { RouteFactory } from '../app';
 import { listIntegrations, syncIntegration } from '../../domain/files/cloud/integrations.service';
-import { ok, paged, route } from '../http/registry';
-import { envelopes } from '../http/crud';
+import { ok, paged, route } from '../../platform/http/registry';
+import { envelopes } from '../../platform/http/crud';
 import { integrationSyncResultView, integrationView } from '../../domain/files/cloud/integrations.views';
 import { CLOUD_PROVIDERS } from '../../domain/files/cloud/cloud-provider';
 import { integrationsQuery, syncBody } from '../../domain/files/files.schemas';

@@ -1,7 +1,7 @@
 import type { RouteFactory } from '../app';
 import * as routing from '../../domain/leads/lead-routing.service';
-import { crudRoutes } from '../http/crud';
-import { pageQuery } from '../../domain/shared/schemas';
+import { crudRoutes } from '../../platform/http/crud';
+import { pageQuery } from '../../platform/shared/schemas';
 import { createRoutingRuleBody, routingRuleView, updateRoutingRuleBody } from '../../domain/leads/lead-routing.schemas';
 
 export const leadRoutingRoutes: RouteFactory = () =>

@@ -1,7 +1,7 @@
 import type { RouteFactory } from '../app';
 import * as scoring from '../../domain/leads/lead-scoring.service';
-import { crudRoutes } from '../http/crud';
-import { pageQuery } from '../../domain/shared/schemas';
+import { crudRoutes } from '../../platform/http/crud';
+import { pageQuery } from '../../platform/shared/schemas';
 import { createScoringRuleBody, scoringRuleView, updateScoringRuleBody } from '../../domain/leads/lead-scoring.schemas';
 
 export const leadScoringRoutes: RouteFactory = () =>

@@ -2,7 +2,7 @@ import type { z } from 'zod';
 import type { RouteFactory } from '../app';
 import * as leads from '../../domain/leads/leads.service';
 import { LEAD_SUMMARY_FIELDS } from '../../domain/leads/leads.schemas';
-import { project } from '../../domain/shared/list-query';
+import { project } from '../../platform/shared/list-query';
 import { timelineRoutes } from './sub-lists';
 import {
   createLeadBody,
@@ -12,8 +12,8 @@ import {
   listLeadsQuery,
   updateLeadBody,
 } from '../../domain/leads/leads.schemas';
-import { crudRoutes, envelopes } from '../http/crud';
-import { read, write } from '../http/access';
+import { crudRoutes, envelopes } from '../../platform/http/crud';
+import { read, write } from '../../platform/http/access';
 
 const section = 'Leads';
 const parent = { base: '/api/v1/leads', section, kind: 'lead', load: leads.getLead };

@@ -2,12 +2,12 @@ import type { RouteFactory } from '../app';
 import { findAvatar } from '../../domain/lookups/avatar.service';
 import { cvrMatchQuery } from '../../domain/lookups/lookups.schemas';
 import { avatarResultView, registryMatchView, webPresenceView } from '../../domain/lookups/lookups.views';
-import { envelopes } from '../http/crud';
+import { envelopes } from '../../platform/http/crud';
 import { matchRegistry } from '../../domain/lookups/registry-match.service';
 import { findWebPresence } from '../../domain/lookups/web-presence.service';
-import { imageResolver } from '../http/images';
-import { ok, route } from '../http/registry';
-import { idParams } from '../../domain/shared/schemas';
+import { imageResolver } from '../../platform/http/images';
+import { ok, route } from '../../platform/http/registry';
+import { idParams } from '../../platform/shared/schemas';
 
 const section = 'Registry lookups';
 

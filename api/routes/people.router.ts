@@ -2,9 +2,9 @@ import { z } from 'zod';
 import type { RouteFactory } from '../app';
 import * as people from '../../domain/people/people.service';
 import { PERSON_SUMMARY_FIELDS } from '../../domain/people/people.schemas';
-import { imageResolver } from '../http/images';
-import { project } from '../../domain/shared/list-query';
-import { route } from '../http/registry';
+import { imageResolver } from '../../platform/http/images';
+import { project } from '../../platform/shared/list-query';
+import { route } from '../../platform/http/registry';
 import { childListRoute, timelineRoutes } from './sub-lists';
 import { personLookupQuery } from '../../domain/lookups/lookups.schemas';
 import { lookupPerson } from '../../domain/lookups/lookup.service';
@@ -19,8 +19,8 @@ import {
 import { personLookupView } from '../../domain/lookups/lookups.views';
 import { companyView } from '../../modules/companies';
 import { dealView } from '../../domain/deals/deals.schemas';
-import { crudRoutes, envelopes } from '../http/crud';
-import { read, write } from '../http/access';
+import { crudRoutes, envelopes } from '../../platform/http/crud';
+import { read, write } from '../../platform/http/access';
 
 const section = 'People';
 const parent = { base: '/api/v1/people', section, kind: 'person', load: people.getPerson };

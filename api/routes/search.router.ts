@@ -1,7 +1,7 @@
 import type { RouteFactory } from '../app';
 import { SEARCH_TYPES } from '../../search/registry';
-import { ok, route } from '../http/registry';
-import { envelopes } from '../http/crud';
+import { ok, route } from '../../platform/http/registry';
+import { envelopes } from '../../platform/http/crud';
 import { searchQuery, searchResultsView, type SearchResultsView } from './search.schemas';
 
 const DESCRIPTION = [

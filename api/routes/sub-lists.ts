@@ -1,11 +1,11 @@
 import type { z } from 'zod';
-import type { Ctx } from '../../domain/context';
+import type { Ctx } from '../../platform/context';
 import { listTimeline, type TimelineLink } from '../../domain/timeline/timeline.service';
 import { activityView } from '../../domain/timeline/timeline.schemas';
-import type { PageRequest } from '../../domain/shared/listing';
-import { envelopes } from '../http/crud';
-import { paged, route, type RouteDef } from '../http/registry';
-import { idParams, pageQuery } from '../../domain/shared/schemas';
+import type { PageRequest } from '../../platform/shared/listing';
+import { envelopes } from '../../platform/http/crud';
+import { paged, route, type RouteDef } from '../../platform/http/registry';
+import { idParams, pageQuery } from '../../platform/shared/schemas';
 
 interface ParentSpec {
   /** e.g. /api/v1/companies */

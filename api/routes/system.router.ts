@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import type { RouteFactory } from '../app';
-import { DomainError } from '../../domain/errors';
-import { UNAVAILABLE_RETRY_AFTER_S } from '../../domain/shared/unavailable';
+import { DomainError } from '../../platform/errors';
+import { UNAVAILABLE_RETRY_AFTER_S } from '../../platform/shared/unavailable';
 import { whoamiView } from '../../domain/workspaces/workspaces.views';
-import { envelopes, publicRoute } from '../http/crud';
-import { ok, route } from '../http/registry';
+import { envelopes, publicRoute } from '../../platform/http/crud';
+import { ok, route } from '../../platform/http/registry';
 import { getWhoami } from '../../domain/workspaces/whoami.service';
 
 const PROBE_TIMEOUT_MS = 2000;

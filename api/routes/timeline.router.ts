@@ -2,17 +2,17 @@ import { z } from 'zod';
 import type { RouteFactory } from '../app';
 import * as activities from '../../domain/timeline/entries.service';
 import { ACTIVITY_SUMMARY_FIELDS } from '../../domain/timeline/entries.service';
-import { project } from '../../domain/shared/list-query';
-import { created, ok, paged, route } from '../http/registry';
-import { idParams } from '../../domain/shared/schemas';
+import { project } from '../../platform/shared/list-query';
+import { created, ok, paged, route } from '../../platform/http/registry';
+import { idParams } from '../../platform/shared/schemas';
 import {
   activityReadView,
   activityView,
   createActivityBody,
   listActivitiesQuery,
 } from '../../domain/timeline/timeline.schemas';
-import { envelopes } from '../http/crud';
-import { read, write } from '../http/access';
+import { envelopes } from '../../platform/http/crud';
+import { read, write } from '../../platform/http/access';
 
 const section = 'Activities';
 

@@ -1,5 +1,5 @@
 import { parseArgs } from 'node:util';
-import { ROLES, SCOPES } from '../../domain/context';
+import { ROLES, SCOPES } from '../../platform/context';
 import { COMMANDS, type CommandSpec } from './commands';
 
 /** Bad command line (unknown command or flag, missing flag): exit code 2. */

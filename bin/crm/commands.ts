@@ -1,4 +1,4 @@
-import { ROLES, SCOPES } from '../../domain/context';
+import { ROLES, SCOPES } from '../../platform/context';
 import { createApiKey } from '../../domain/workspaces/api-keys.service';
 import {
   createOperatorUser,

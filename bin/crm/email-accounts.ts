@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import type { EmailAccountInput } from '../../modules/email';
-import { validation } from '../../domain/errors';
-import { parseSecretsKey } from '../../domain/shared/secret-box';
+import { validation } from '../../platform/errors';
+import { parseSecretsKey } from '../../platform/shared/secret-box';
 import { parseId } from '../../domain/workspaces/operator.service';
 import { dataDirFor } from '../../infra/paths';
 import type { CommandSpec, Flag } from './command-spec';

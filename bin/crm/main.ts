@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { DomainError } from '../../domain/errors';
+import { DomainError } from '../../platform/errors';
 import { CliUsageError, parseCommandLine, usage } from './args';
 import type { CommandOutput, Runner } from './commands';
 import { redactUrl } from './redact';

@@ -1,7 +1,7 @@
 /** `crm outbox list|retry|drop`: parked outbox deliveries (failed side effects) across workspaces. */
-import { validation } from '../../domain/errors';
-import { DELIVERY_STATES, listOutboxDeliveriesQuery } from '../../domain/outbox/admin.schemas';
-import { dropDelivery, listDeliveries, retryDelivery, serializeDelivery } from '../../domain/outbox/admin.service';
+import { validation } from '../../platform/errors';
+import { DELIVERY_STATES, listOutboxDeliveriesQuery } from '../../platform/outbox/admin.schemas';
+import { dropDelivery, listDeliveries, retryDelivery, serializeDelivery } from '../../platform/outbox/admin.service';
 import { parseId } from '../../domain/workspaces/operator.service';
 import type { CommandSpec, Flag } from './command-spec';
 

@@ -1,5 +1,5 @@
 /** `crm workspace retention`: how long a workspace's finished runs are kept (domain/workspaces/run-retention.ts). */
-import { validation } from '../../domain/errors';
+import { validation } from '../../platform/errors';
 import { parseId } from '../../domain/workspaces/operator.service';
 import {
   DEFAULT_RUN_RETENTION_DAYS,

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { indexPrefixEnv } from '../../domain/config';
-import { validation } from '../../domain/errors';
+import { indexPrefixEnv } from '../../platform/config';
+import { validation } from '../../platform/errors';
 import { parseId } from '../../domain/workspaces/operator.service';
 import { dataDirFor } from '../../infra/paths';
 import { createMeiliClient } from '../../search/meili';

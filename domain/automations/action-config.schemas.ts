@@ -18,8 +18,8 @@ import {
   zRequiredText,
   zString,
 } from './zod-kit';
-import type { RecordType } from '../shared/record-types';
-import { ref } from '../references/refs';
+import type { RecordType } from '../../platform/shared/record-types';
+import { ref } from '../../platform/references/refs';
 
 const optText = (max: number) => zString().max(max, `must be at most ${max} characters`).optional();
 const reqText = zRequiredText;

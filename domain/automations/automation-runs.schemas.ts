@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { objectId } from '../shared/schemas';
+import { objectId } from '../../platform/shared/schemas';
 
 const MAX_CONTEXT_BYTES = 256 * 1024;
 const contextObject = z

@@ -1,5 +1,5 @@
 /** Reading the skip log of one automation (issue 27), newest first. */
-import type { Ctx } from '../context';
+import type { Ctx } from '../../platform/context';
 import { normalizeEntity } from './triggers';
 import { getAutomation } from './automations.service';
 import { AutomationSkip } from './engine/skip.entity';

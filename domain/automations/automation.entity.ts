@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps } from '../orm/base';
+import { p, tenantProps } from '../../platform/orm/base';
 
 export interface GraphNode {
   id: string;

@@ -3,9 +3,9 @@
  * run with its step log). Postgres holds what the API shows; no read touches Temporal.
  */
 import { maskConfigSecrets, maskNodeSecrets } from './secrets';
-import type { Ctx } from '../context';
-import { notFound } from '../errors';
-import { findPage, type PageRequest } from '../shared/listing';
+import type { Ctx } from '../../platform/context';
+import { notFound } from '../../platform/errors';
+import { findPage, type PageRequest } from '../../platform/shared/listing';
 import { Automation, AutomationExecution, AutomationStep, type ExecutionStatus } from './automation.entity';
 import { getAutomation, serializeAutomation } from './automations.service';
 import type { ExecutionSummaryView, ExecutionView, StepView } from './automations.views';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvents, recordView } from '../outbox/define-events';
+import { defineEvents, recordView } from '../../platform/outbox/define-events';
 
 /**
  * An automation was created, updated, toggled, duplicated (with `sourceAutomationId`), deleted,

@@ -1,12 +1,12 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
-import { defineModule } from '../module';
+import { defineModule } from '../../platform/module';
 import type * as automationsRouter from '../../api/routes/automations.router';
 import type * as automationRunsRouter from '../../api/routes/automation-runs.router';
 import type * as automationSkipsRouter from '../../api/routes/automation-skips.router';
 import type * as automationActivities from '../../activities/automation.activities';
 import type { ActivityDeps } from '../../activities/deps';
-import { portedSubscriberGroup } from '../outbox/subscriber-groups';
-import { automationExecutionKind, automationScheduleTickKind } from '../workflow-kinds';
+import { portedSubscriberGroup } from '../../platform/outbox/subscriber-groups';
+import { automationExecutionKind, automationScheduleTickKind } from '../../platform/workflow-kinds';
 import { automationResource } from './automations.resource';
 import { automationSubscribers } from './engine/subscribers';
 import { inFlightLimit } from './engine/in-flight';

@@ -1,4 +1,4 @@
-import { defineResource, loadById } from '../shared/resource';
+import { defineResource, loadById } from '../../platform/shared/resource';
 import { Automation, AutomationExecution, AutomationStep } from './automation.entity';
 import { AutomationLookupSnapshot } from './engine/lookup-snapshot.entity';
 import { AutomationSkip } from './engine/skip.entity';

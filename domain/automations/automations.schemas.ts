@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { EXECUTION_STATUSES } from './automations-read.service';
 import { automationCreateBody, automationUpdateBody } from './definition.schemas';
-import { pageParams } from '../shared/list-query';
-import { objectId } from '../shared/schemas';
+import { pageParams } from '../../platform/shared/list-query';
+import { objectId } from '../../platform/shared/schemas';
 
 /** The definition bodies live beside the graph validator (domain/automations/definition.schemas.ts). */
 export { automationCreateBody, automationUpdateBody };

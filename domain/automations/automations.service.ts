@@ -5,12 +5,12 @@
  */
 import { maskNodeSecrets, restoreMaskedSecrets } from './secrets';
 import { LockMode } from '@mikro-orm/core';
-import type { Ctx } from '../context';
-import { DomainError, notFound } from '../errors';
-import { emit } from '../outbox/emit';
-import { applyPatch } from '../shared/changes';
-import { createRecord } from '../shared/records';
-import { inTransaction } from '../shared/tx';
+import type { Ctx } from '../../platform/context';
+import { DomainError, notFound } from '../../platform/errors';
+import { emit } from '../../platform/outbox/emit';
+import { applyPatch } from '../../platform/shared/changes';
+import { createRecord } from '../../platform/shared/records';
+import { inTransaction } from '../../platform/shared/tx';
 import { Automation, AutomationExecution, type GraphEdge, type GraphNode } from './automation.entity';
 import {
   DEFAULT_EXECUTION_SETTINGS,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FAILURE_BEHAVIORS } from './definition.schemas';
-import { dateTimeView, idView, openObjectView, recordViewFields } from '../shared/views';
+import { dateTimeView, idView, openObjectView, recordViewFields } from '../../platform/shared/views';
 
 // Response views of automations and their executions (the API's answers; request bodies live in
 // definition.schemas.ts and automations.schemas.ts).

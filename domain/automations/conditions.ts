@@ -6,7 +6,7 @@ import type { ConditionDataType, ConditionOperator } from './definition.schemas'
 import { stringify, toNumber } from './format';
 import { resolveValue, type PlaceholderOptions } from './placeholders';
 import { compileSafeRegex, parseRegexValue, type SafeRegex } from './safe-regex';
-import { dayOfInput, parseDateInput } from '../shared/zoned-time.pure';
+import { dayOfInput, parseDateInput } from '../../platform/shared/zoned-time.pure';
 
 export interface Condition {
   id?: string;

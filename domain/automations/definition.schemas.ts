@@ -4,8 +4,8 @@
  * a graph (one trigger, handles, per-type config) is checked by `validateAutomationGraph`.
  */
 import { z } from 'zod';
-import type { EventName } from '../outbox/catalog';
-import { WAIT_FORMS_DOC } from '../shared/wait-duration';
+import type { EventName } from '../../platform/outbox/catalog';
+import { WAIT_FORMS_DOC } from '../../platform/shared/wait-duration';
 import { NON_EVENT_TRIGGERS, UNEMITTED_TRIGGERS } from './trigger-sources';
 import { zArray, zEnum, zInt, zNumber, zObject, zRequiredText, zStrictObject, zString, zJsonObject } from './zod-kit';
 

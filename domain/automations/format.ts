@@ -2,7 +2,7 @@
  * Value formatting for placeholders, always with explicit locale, currency and time zone (never
  * the host's defaults), so a template renders the same on every worker.
  */
-import { parseDateInput, zonedParts } from '../shared/zoned-time.pure';
+import { parseDateInput, zonedParts } from '../../platform/shared/zoned-time.pure';
 
 export interface FormatOptions {
   /** BCP 47 locale for numbers and currency; default da-DK. */

@@ -1,11 +1,11 @@
-import type { Ctx } from '../context';
-import { assertGraphRefs, type NodePart } from '../references/graph';
+import type { Ctx } from '../../platform/context';
+import { assertGraphRefs, type NodePart } from '../../platform/references/graph';
 import { ACTION_CONFIG_SCHEMAS } from './action-config.schemas';
 import type { ActionType, TriggerType } from './definition.schemas';
 import { TRIGGER_CONFIG_SCHEMAS, lookupDataSchema } from './node-data.schemas';
 import { isPlainObject } from './zod-kit';
 import { z } from 'zod';
-import { ref } from '../references/refs';
+import { ref } from '../../platform/references/refs';
 
 /** `assignTo` of create_task and create_recall: a keyword, else a user id (checked like any reference). */
 const ASSIGN_TO_KEYWORDS = new Set(['owner', 'creator', 'placeholder']);

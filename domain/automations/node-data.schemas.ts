@@ -19,9 +19,9 @@ import {
 import { AUTOMATION_NAMESPACES, parsePlaceholder, pathProblem } from './placeholders';
 import { compileSafeRegex, parseRegexValue } from './safe-regex';
 import { parseScheduleConfig } from './schedule';
-import { parseDateInput } from '../shared/zoned-time.pure';
-import { MAX_WAIT_MINUTES, WAIT_FORMS_DOC, WAIT_UNITS, waitDurationOf } from '../shared/wait-duration';
-import { ref } from '../references/refs';
+import { parseDateInput } from '../../platform/shared/zoned-time.pure';
+import { MAX_WAIT_MINUTES, WAIT_FORMS_DOC, WAIT_UNITS, waitDurationOf } from '../../platform/shared/wait-duration';
+import { ref } from '../../platform/references/refs';
 import {
   hasPlaceholder,
   isPlainObject,

@@ -1,4 +1,4 @@
-import { validation } from '../errors';
+import { validation } from '../../platform/errors';
 import type { DealStatus } from './deal.entity';
 import { dealStatusTransitions } from './deals.rules';
 import type { StageType } from './flow.entity';

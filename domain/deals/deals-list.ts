@@ -1,7 +1,7 @@
 import { raw, type QueryOrderKeys } from '@mikro-orm/core';
-import type { Ctx } from '../context';
-import { dateWhere, likePattern, type DateFilterInput, type PageRequest } from '../shared/listing';
-import { findPageRows } from '../orm/lean-rows';
+import type { Ctx } from '../../platform/context';
+import { dateWhere, likePattern, type DateFilterInput, type PageRequest } from '../../platform/shared/listing';
+import { findPageRows } from '../../platform/orm/lean-rows';
 import { Deal, type DealStatus } from './deal.entity';
 import { DEAL_SORT_FIELDS } from './deals.schemas';
 import { serializeDeal } from './deals.service';

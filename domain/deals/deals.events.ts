@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvents, fieldChanges, recordView } from '../outbox/define-events';
+import { defineEvents, fieldChanges, recordView } from '../../platform/outbox/define-events';
 
 /** A stage as flows list it: `id` (not `_id`), title, order, type, probability. */
 const flowStage = z.object({ flowId: z.string(), stage: z.looseObject({ id: z.string() }) });

@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
-import { defineModule } from '../module';
+import { defineModule } from '../../platform/module';
 import type * as dealsRouter from '../../api/routes/deals.router';
 import type * as flowsRouter from '../../api/routes/flows.router';
 import { dealResource } from './deals.resource';

@@ -1,4 +1,4 @@
-import { defineResource } from '../shared/resource';
+import { defineResource } from '../../platform/shared/resource';
 import { byId, dealView } from '../automations/engine/record-view';
 import { getDeal, serializeDeal } from './deals.service';
 import { DEAL_FIELDS, DEAL_SUMMARY_FIELDS } from './deals.schemas';

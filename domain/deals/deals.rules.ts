@@ -1,4 +1,4 @@
-import { defineTransitions } from '../shared/transitions';
+import { defineTransitions } from '../../platform/shared/transitions';
 import type { DealStatus } from './deal.entity';
 
 /**

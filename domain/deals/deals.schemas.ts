@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { fieldsQuery, isoDateParam, listQuery } from '../shared/list-query';
-import { nameValueCustomFields, objectId, requiredText, tagsField } from '../shared/schemas';
-import { customFieldsView, dateTimeView, idView } from '../shared/views';
-import { ref } from '../references/refs';
+import { fieldsQuery, isoDateParam, listQuery } from '../../platform/shared/list-query';
+import { nameValueCustomFields, objectId, requiredText, tagsField } from '../../platform/shared/schemas';
+import { customFieldsView, dateTimeView, idView } from '../../platform/shared/views';
+import { ref } from '../../platform/references/refs';
 
 export const DEAL_FIELDS = [
   '_id',

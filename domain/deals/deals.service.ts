@@ -1,26 +1,32 @@
 import { LockMode } from '@mikro-orm/core';
-import type { Ctx } from '../context';
-import { conflict, notFound, validation } from '../errors';
-import { emit } from '../outbox/emit';
+import type { Ctx } from '../../platform/context';
+import { conflict, notFound, validation } from '../../platform/errors';
+import { emit } from '../../platform/outbox/emit';
 import { recordSystemActivity } from '../timeline/timeline.service';
 import { Company } from '../../modules/companies';
 import { assertCustomFieldValues } from '../../modules/custom-fields';
 import { Lead } from '../leads/lead.entity';
 import { Person } from '../people/person.entity';
 import { User } from '../workspaces/user.entity';
-import { applyPatch, deleteWithEvent, emitTagChanges, normalizeTags, type Changes } from '../shared/changes';
-import { asRecord, mergeObject } from '../shared/custom-fields';
-import { plainOf } from '../shared/views';
-import { previewOf, type PreviewResult } from '../shared/preview';
-import { createRecord } from '../shared/records';
-import { inTransaction } from '../shared/tx';
+import {
+  applyPatch,
+  deleteWithEvent,
+  emitTagChanges,
+  normalizeTags,
+  type Changes,
+} from '../../platform/shared/changes';
+import { asRecord, mergeObject } from '../../platform/shared/custom-fields';
+import { plainOf } from '../../platform/shared/views';
+import { previewOf, type PreviewResult } from '../../platform/shared/preview';
+import { createRecord } from '../../platform/shared/records';
+import { inTransaction } from '../../platform/shared/tx';
 import { Deal } from './deal.entity';
 import { nextStatus } from './deal-status';
 import { FlowStage } from './flow.entity';
 import { resolvePlacement, type Placement } from './placement';
 import { stageRef, type StageRef } from './flows.service';
 import { DEAL_FIELDS, type DealInput, type DealView } from './deals.schemas';
-import { findRowById } from '../orm/lean-rows';
+import { findRowById } from '../../platform/orm/lean-rows';
 
 export const serializeDeal = (d: Deal): DealView => plainOf(d, DEAL_FIELDS);
 

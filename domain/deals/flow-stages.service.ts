@@ -1,10 +1,10 @@
 import { LockMode } from '@mikro-orm/core';
-import type { Ctx } from '../context';
-import { conflict, notFound, validation } from '../errors';
-import { emit } from '../outbox/emit';
-import { deleteWithEvent, updateWithEvent } from '../shared/changes';
-import { createRecord } from '../shared/records';
-import { inTransaction } from '../shared/tx';
+import type { Ctx } from '../../platform/context';
+import { conflict, notFound, validation } from '../../platform/errors';
+import { emit } from '../../platform/outbox/emit';
+import { deleteWithEvent, updateWithEvent } from '../../platform/shared/changes';
+import { createRecord } from '../../platform/shared/records';
+import { inTransaction } from '../../platform/shared/tx';
 import { Deal } from './deal.entity';
 import { FlowStage, type StageType } from './flow.entity';
 import { MAX_STAGES_PER_FLOW, type FlowStageView, type StageInput } from './flows.schemas';

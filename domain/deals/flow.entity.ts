@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps, workspaceIndexes } from '../orm/base';
+import { p, tenantProps, workspaceIndexes } from '../../platform/orm/base';
 
 export type StageType = 'open' | 'won' | 'lost';
 export const STAGE_TYPES: readonly StageType[] = ['open', 'won', 'lost'];

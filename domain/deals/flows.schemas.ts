@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { STAGE_TYPES } from './flow.entity';
-import { clearableText, objectId, requiredText } from '../shared/schemas';
-import { dateTimeView, idView } from '../shared/views';
+import { clearableText, objectId, requiredText } from '../../platform/shared/schemas';
+import { dateTimeView, idView } from '../../platform/shared/views';
 
 export const MAX_STAGES_PER_FLOW = 50;
 

@@ -1,5 +1,5 @@
-import type { Ctx } from '../context';
-import { validation } from '../errors';
+import type { Ctx } from '../../platform/context';
+import { validation } from '../../platform/errors';
 import type { Deal } from './deal.entity';
 import { firstStage } from './deal-status';
 import { Flow, FlowStage } from './flow.entity';

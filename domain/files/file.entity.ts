@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps, workspaceIndexes } from '../orm/base';
+import { p, tenantProps, workspaceIndexes } from '../../platform/orm/base';
 import type { CloudProviderId } from './cloud/cloud-provider';
 import type { LinkEntityType } from './file-links';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvents, openObject } from '../outbox/define-events';
+import { defineEvents, openObject } from '../../platform/outbox/define-events';
 
 const link = z.object({ file: openObject, entityType: z.string(), entityId: z.string() });
 

@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
-import { defineModule } from '../module';
+import { defineModule } from '../../platform/module';
 import type * as filesRouter from '../../api/routes/files.router';
 import type * as integrationsRouter from '../../api/routes/integrations.router';
 import { fileResource } from './files.resource';

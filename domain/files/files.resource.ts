@@ -1,4 +1,4 @@
-import { defineResource, loadById } from '../shared/resource';
+import { defineResource, loadById } from '../../platform/shared/resource';
 import { FileLink, Folder, IntegrationSync, StoredFile } from './file.entity';
 export const fileResource = defineResource<StoredFile>({
   kind: 'file',

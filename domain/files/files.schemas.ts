@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { LINK_ENTITY_TYPES } from './file-links';
-import { pageParams } from '../shared/list-query';
-import { objectId } from '../shared/schemas';
-import { dateTimeView, idView, recordViewFields } from '../shared/views';
+import { pageParams } from '../../platform/shared/list-query';
+import { objectId } from '../../platform/shared/schemas';
+import { dateTimeView, idView, recordViewFields } from '../../platform/shared/views';
 import { FILE_SOURCES } from './file.entity';
 import { CLOUD_PROVIDERS } from './cloud/cloud-provider';
-import { ref } from '../references/refs';
+import { ref } from '../../platform/references/refs';
 
 const ENTITY_TYPES = Object.keys(LINK_ENTITY_TYPES) as [
   keyof typeof LINK_ENTITY_TYPES,

@@ -1,12 +1,12 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import type { Ctx } from '../context';
-import { conflict, notFound, validation } from '../errors';
-import { deleteWithEvent } from '../shared/changes';
-import { emit } from '../outbox/emit';
-import { findPage, type PageRequest } from '../shared/listing';
-import { plainOf } from '../shared/views';
+import type { Ctx } from '../../platform/context';
+import { conflict, notFound, validation } from '../../platform/errors';
+import { deleteWithEvent } from '../../platform/shared/changes';
+import { emit } from '../../platform/outbox/emit';
+import { findPage, type PageRequest } from '../../platform/shared/listing';
+import { plainOf } from '../../platform/shared/views';
 import type { FolderView } from './files.schemas';
-import { createRecord } from '../shared/records';
+import { createRecord } from '../../platform/shared/records';
 import { Folder, StoredFile } from './file.entity';
 import { sanitizeFilename } from './sniff';
 

@@ -4,7 +4,7 @@ import type { IncomingHttpHeaders } from 'node:http';
 import path from 'node:path';
 import type { Readable } from 'node:stream';
 import busboy from 'busboy';
-import { DomainError, validation } from '../errors';
+import { DomainError, validation } from '../../platform/errors';
 import { SNIFF_BYTES } from './sniff';
 
 /** One received file, staged on disk, with what the checks need. */

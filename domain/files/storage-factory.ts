@@ -1,4 +1,4 @@
-import type { AppConfig } from '../config';
+import type { AppConfig } from '../../platform/config';
 import { LocalFileStorage } from '../../adapters/storage/local-storage';
 import { S3FileStorage } from '../../adapters/storage/s3-storage';
 import { UrlSigner } from './signed-token';

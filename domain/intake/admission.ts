@@ -6,7 +6,7 @@
  * is admitted while fewer than `cap` wait (so one call may overshoot the cap by at most n - 1).
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { DomainError } from '../errors';
+import { DomainError } from '../../platform/errors';
 
 export const DEFAULT_MAX_QUEUED = 10_000;
 /** How long one API process trusts its count of a workspace's queued starts (plus what it queued since). */

@@ -6,10 +6,10 @@
  * Woken by NOTIFY on commit (eager); a slow poll is only the fallback. A starter that dies leaves
  * its claims to expire and be taken over: nothing lost, nothing started twice.
  */
-import type { Logger } from '../logger';
-import { createOutboxListener, type OutboxListener } from '../outbox/listener';
-import { mapLimited } from '../shared/concurrency';
-import { isRpcUnavailable } from '../shared/unavailable';
+import type { Logger } from '../../platform/logger';
+import { createOutboxListener, type OutboxListener } from '../../platform/outbox/listener';
+import { mapLimited } from '../../platform/shared/concurrency';
+import { isRpcUnavailable } from '../../platform/shared/unavailable';
 import { queuedRuns, START_QUEUE_CHANNEL } from './queue-signal';
 
 const BATCH = 200;

@@ -2,7 +2,7 @@
  * Pure lead conditions shared by scoring and routing rules: which fields exist, which operators
  * fit each field, how a rule's value is checked, and how a condition is evaluated. No I/O.
  */
-import { COMPARISON_OPERATORS, type Scalar } from '../shared/operators';
+import { COMPARISON_OPERATORS, type Scalar } from '../../platform/shared/operators';
 
 export const CONDITION_OPERATORS = [...COMPARISON_OPERATORS, 'not_in'] as const;
 export type ConditionOperator = (typeof CONDITION_OPERATORS)[number];

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { clearableText, objectId, requiredText } from '../shared/schemas';
+import { clearableText, objectId, requiredText } from '../../platform/shared/schemas';
 import { CONDITION_OPERATORS } from './conditions';
 import { conditionField, conditionOperator, conditionValue, ruleRecordView, sortOrder } from './lead-scoring.schemas';
-import { ref } from '../references/refs';
+import { ref } from '../../platform/references/refs';
 
 export const MAX_ROUTING_CONDITIONS = 20;
 export const MAX_ROUND_ROBIN_USERS = 50;

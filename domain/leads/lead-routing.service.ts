@@ -1,9 +1,9 @@
-import type { Ctx } from '../context';
-import { conflict, DomainError, notFound, validation } from '../errors';
-import { emit } from '../outbox/emit';
-import { applyPatch } from '../shared/changes';
-import { plainOf } from '../shared/views';
-import { createRecord } from '../shared/records';
+import type { Ctx } from '../../platform/context';
+import { conflict, DomainError, notFound, validation } from '../../platform/errors';
+import { emit } from '../../platform/outbox/emit';
+import { applyPatch } from '../../platform/shared/changes';
+import { plainOf } from '../../platform/shared/views';
+import { createRecord } from '../../platform/shared/records';
 import { conditionError, matchesAll, ROUTING_EXTRA_FIELDS, type Condition, type Subject } from './conditions';
 import { LeadRoutingRule, type RoutingAssignment } from './lead-routing-rule.entity';
 import { assertUsers, existingUsers } from './refs';

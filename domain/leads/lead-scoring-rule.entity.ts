@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps, workspaceIndexes } from '../orm/base';
+import { p, tenantProps, workspaceIndexes } from '../../platform/orm/base';
 import type { ConditionOperator, ConditionValue } from './conditions';
 
 export const LeadScoringRule = defineEntity({

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { CONDITION_OPERATORS } from './conditions';
-import { clearableText, requiredText } from '../shared/schemas';
+import { clearableText, requiredText } from '../../platform/shared/schemas';
 
 export const MAX_RULE_POINTS = 100;
 export const MAX_SORT_ORDER = 1_000_000;

@@ -1,11 +1,11 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Ctx } from '../context';
-import { conflict, DomainError, notFound, validation } from '../errors';
-import { emit } from '../outbox/emit';
+import type { Ctx } from '../../platform/context';
+import { conflict, DomainError, notFound, validation } from '../../platform/errors';
+import { emit } from '../../platform/outbox/emit';
 import { Person } from '../people/person.entity';
-import { applyPatch } from '../shared/changes';
-import { plainOf } from '../shared/views';
-import { createRecord } from '../shared/records';
+import { applyPatch } from '../../platform/shared/changes';
+import { plainOf } from '../../platform/shared/views';
+import { createRecord } from '../../platform/shared/records';
 import { conditionError, type ConditionOperator, type ContactFacts, type LeadFacts, type Subject } from './conditions';
 import { LeadScoringRule } from './lead-scoring-rule.entity';
 import { scoreLead, type ScoreResult } from './scoring';

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps, workspaceIndexes } from '../orm/base';
+import { p, tenantProps, workspaceIndexes } from '../../platform/orm/base';
 
 /** One matched scoring rule, kept on the lead so clients can explain its score. */
 export interface ScoreBreakdownEntry {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvents, fieldChanges, openObject, recordView } from '../outbox/define-events';
+import { defineEvents, fieldChanges, openObject, recordView } from '../../platform/outbox/define-events';
 
 const rulesChanged = z.object({ action: z.enum(['created', 'updated', 'deleted']), rule: openObject });
 

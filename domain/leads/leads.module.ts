@@ -1,9 +1,9 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
-import { defineModule } from '../module';
+import { defineModule } from '../../platform/module';
 import type * as leadsRouter from '../../api/routes/leads.router';
 import type * as leadScoringRouter from '../../api/routes/lead-scoring.router';
 import type * as leadRoutingRouter from '../../api/routes/lead-routing.router';
-import { subscriberGroup } from '../outbox/subscriber-groups';
+import { subscriberGroup } from '../../platform/outbox/subscriber-groups';
 import { leadResource } from './leads.resource';
 import { leadContactSyncSubscriber, leadRescoreSubscriber } from './rescore';
 

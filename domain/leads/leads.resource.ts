@@ -1,4 +1,4 @@
-import { defineResource } from '../shared/resource';
+import { defineResource } from '../../platform/shared/resource';
 import { byId, plainRecord } from '../automations/engine/record-view';
 import { getLead, serializeLead } from './leads.service';
 import { LEAD_FIELDS, LEAD_SUMMARY_FIELDS } from './leads.schemas';

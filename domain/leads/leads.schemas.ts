@@ -1,9 +1,16 @@
 import { z } from 'zod';
-import { fieldsQuery, listQuery } from '../shared/list-query';
-import { clearableEmail, clearableText, mapCustomFields, objectId, requiredText, tagsField } from '../shared/schemas';
-import { customFieldsView, dateTimeView, idView } from '../shared/views';
-import { ref } from '../references/refs';
-import { timeZoneField } from '../shared/time-zone';
+import { fieldsQuery, listQuery } from '../../platform/shared/list-query';
+import {
+  clearableEmail,
+  clearableText,
+  mapCustomFields,
+  objectId,
+  requiredText,
+  tagsField,
+} from '../../platform/shared/schemas';
+import { customFieldsView, dateTimeView, idView } from '../../platform/shared/views';
+import { ref } from '../../platform/references/refs';
+import { timeZoneField } from '../../platform/shared/time-zone';
 
 export const LEAD_FIELDS = [
   '_id',

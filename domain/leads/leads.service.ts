@@ -1,23 +1,29 @@
-import type { Ctx } from '../context';
-import { notFound } from '../errors';
-import { emit } from '../outbox/emit';
+import type { Ctx } from '../../platform/context';
+import { notFound } from '../../platform/errors';
+import { emit } from '../../platform/outbox/emit';
 import { recordSystemActivity } from '../timeline/timeline.service';
 import { Deal } from '../deals/deal.entity';
-import { applyPatch, deleteWithEvent, emitTagChanges, emitUpdate, normalizeTags } from '../shared/changes';
-import { mergeObject } from '../shared/custom-fields';
+import { applyPatch, deleteWithEvent, emitTagChanges, emitUpdate, normalizeTags } from '../../platform/shared/changes';
+import { mergeObject } from '../../platform/shared/custom-fields';
 import { assertCustomFieldValues } from '../../modules/custom-fields';
-import { dateWhere, findPage, likePattern, type DateFilterInput, type PageRequest } from '../shared/listing';
-import { plainOf } from '../shared/views';
-import { previewOf, type PreviewResult } from '../shared/preview';
-import { createRecord } from '../shared/records';
-import { inTransaction } from '../shared/tx';
+import {
+  dateWhere,
+  findPage,
+  likePattern,
+  type DateFilterInput,
+  type PageRequest,
+} from '../../platform/shared/listing';
+import { plainOf } from '../../platform/shared/views';
+import { previewOf, type PreviewResult } from '../../platform/shared/preview';
+import { createRecord } from '../../platform/shared/records';
+import { inTransaction } from '../../platform/shared/tx';
 import { Lead } from './lead.entity';
 import { assertCompanyRef, assertPersonRef, assertUsers } from './refs';
 import { computeScore, subjectFor } from './lead-scoring.service';
 import { scoreChanged } from './scoring';
 import { routeOwner } from './lead-routing.service';
 import { LEAD_FIELDS, type LeadInput, type LeadView } from './leads.schemas';
-import { findRowById } from '../orm/lean-rows';
+import { findRowById } from '../../platform/orm/lean-rows';
 
 export const serializeLead = (l: Lead): LeadView => plainOf(l, LEAD_FIELDS);
 

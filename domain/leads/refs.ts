@@ -1,5 +1,5 @@
-import type { Ctx } from '../context';
-import { validation } from '../errors';
+import type { Ctx } from '../../platform/context';
+import { validation } from '../../platform/errors';
 import { Company } from '../../modules/companies';
 import { Person } from '../people/person.entity';
 import { User } from '../workspaces/user.entity';

@@ -1,5 +1,5 @@
 import { raw } from '@mikro-orm/core';
-import type { Ctx } from '../context';
+import type { Ctx } from '../../platform/context';
 import { Company, serializeCompany } from '../../modules/companies';
 import { Person } from '../people/person.entity';
 import { serializePerson } from '../people/people.service';

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { companyView } from '../../modules/companies';
 import { personView } from '../people/people.schemas';
-import { idView } from '../shared/views';
+import { idView } from '../../platform/shared/views';
 
 // Apart from lookups.schemas.ts: the record views import profileUrlField from there.
 

@@ -1,4 +1,4 @@
-import type { Ctx } from '../context';
+import type { Ctx } from '../../platform/context';
 import { emailDomain } from './normalize';
 import type { NormalizedProfile } from './normalize';
 import { findCompanyByKeys } from './lookup.service';

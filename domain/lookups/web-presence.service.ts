@@ -1,5 +1,5 @@
-import type { Ctx } from '../context';
-import { DomainError } from '../errors';
+import type { Ctx } from '../../platform/context';
+import { DomainError } from '../../platform/errors';
 import { getCompany, updateCompany, serializeCompany, type ImageResolver } from '../../modules/companies';
 import { CompanyPerson, Person } from '../people/person.entity';
 import { emailDomain, isCompanyDomain } from './normalize';

@@ -1,4 +1,4 @@
-import { defineResource } from '../shared/resource';
+import { defineResource } from '../../platform/shared/resource';
 import { byId, contactView } from '../automations/engine/record-view';
 import { getPerson, serializePerson } from './people.service';
 import { PERSON_FIELDS, PERSON_SUMMARY_FIELDS } from './people.schemas';

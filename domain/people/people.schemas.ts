@@ -1,11 +1,18 @@
 import { z } from 'zod';
 import { profileUrlField } from '../lookups/lookups.schemas';
-import { fieldsQuery, listQuery } from '../shared/list-query';
-import { clearableText, imageField, nameValueCustomFields, objectId, requiredText, tagsField } from '../shared/schemas';
-import { dateTimeView, idView } from '../shared/views';
+import { fieldsQuery, listQuery } from '../../platform/shared/list-query';
+import {
+  clearableText,
+  imageField,
+  nameValueCustomFields,
+  objectId,
+  requiredText,
+  tagsField,
+} from '../../platform/shared/schemas';
+import { dateTimeView, idView } from '../../platform/shared/views';
 import { nameValueView } from '../../modules/companies';
-import { ref } from '../references/refs';
-import { timeZoneField } from '../shared/time-zone';
+import { ref } from '../../platform/references/refs';
+import { timeZoneField } from '../../platform/shared/time-zone';
 
 export const PERSON_FIELDS = [
   '_id',

@@ -1,8 +1,8 @@
 import { raw } from '@mikro-orm/core';
-import type { Ctx } from '../context';
-import { createRecord } from '../shared/records';
-import { notFound, validation } from '../errors';
-import { emit } from '../outbox/emit';
+import type { Ctx } from '../../platform/context';
+import { createRecord } from '../../platform/shared/records';
+import { notFound, validation } from '../../platform/errors';
+import { emit } from '../../platform/outbox/emit';
 import { recordSystemActivity } from '../timeline/timeline.service';
 import {
   Company,
@@ -12,17 +12,23 @@ import {
   type UnlinkResultView,
 } from '../../modules/companies';
 import { Deal } from '../deals/deal.entity';
-import { applyPatch, deleteWithEvent, emitTagChanges, emitUpdate, normalizeTags } from '../shared/changes';
-import { asRecord, mergeNameValues, toNameValueArray } from '../shared/custom-fields';
+import { applyPatch, deleteWithEvent, emitTagChanges, emitUpdate, normalizeTags } from '../../platform/shared/changes';
+import { asRecord, mergeNameValues, toNameValueArray } from '../../platform/shared/custom-fields';
 import { assertCustomFieldValues } from '../../modules/custom-fields';
-import { dateWhere, findPage, likePattern, type DateFilterInput, type PageRequest } from '../shared/listing';
-import { plainOf } from '../shared/views';
+import {
+  dateWhere,
+  findPage,
+  likePattern,
+  type DateFilterInput,
+  type PageRequest,
+} from '../../platform/shared/listing';
+import { plainOf } from '../../platform/shared/views';
 import { serializeDeal } from '../deals/deals.service';
-import { previewOf, type PreviewResult } from '../shared/preview';
-import { inTransaction } from '../shared/tx';
+import { previewOf, type PreviewResult } from '../../platform/shared/preview';
+import { inTransaction } from '../../platform/shared/tx';
 import { CompanyPerson, Person } from './person.entity';
 import { PERSON_FIELDS, type PersonInput, type PersonView } from './people.schemas';
-import { findRowById } from '../orm/lean-rows';
+import { findRowById } from '../../platform/orm/lean-rows';
 
 export const serializePerson = (p: Person): PersonView => plainOf(p, PERSON_FIELDS);
 

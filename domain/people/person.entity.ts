@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import type { NameValue } from '../shared/custom-fields';
-import { p, tenantProps, workspaceIndexes } from '../orm/base';
+import type { NameValue } from '../../platform/shared/custom-fields';
+import { p, tenantProps, workspaceIndexes } from '../../platform/orm/base';
 
 export interface PersonEmail {
   email: string;

@@ -1,4 +1,4 @@
-import { defineResource, loadById } from '../shared/resource';
+import { defineResource, loadById } from '../../platform/shared/resource';
 import { Activity } from './activity.entity';
 import { serializeActivity } from './timeline.service';
 

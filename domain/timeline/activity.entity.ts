@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps, workspaceIndexes } from '../orm/base';
+import { p, tenantProps, workspaceIndexes } from '../../platform/orm/base';
 
 // One timeline row. `system` rows (record created, field changes, task created/completed) are
 // record history: they appear in activity feeds; `/activities` lists only non-system rows.

@@ -1,9 +1,9 @@
-import type { Ctx } from '../context';
-import { notFound, validation } from '../errors';
-import { emit } from '../outbox/emit';
+import type { Ctx } from '../../platform/context';
+import { notFound, validation } from '../../platform/errors';
+import { emit } from '../../platform/outbox/emit';
 import { Note } from '../../modules/notes';
-import { dateWhere, findPage, likePattern, type PageRequest } from '../shared/listing';
-import { createRecord } from '../shared/records';
+import { dateWhere, findPage, likePattern, type PageRequest } from '../../platform/shared/listing';
+import { createRecord } from '../../platform/shared/records';
 import { Activity } from './activity.entity';
 import { assertRefs, assertUsers, linkColumns } from './references';
 import { serializeActivity } from './timeline.service';

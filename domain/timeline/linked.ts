@@ -1,5 +1,5 @@
-import type { Ctx } from '../context';
-import { createRecord } from '../shared/records';
+import type { Ctx } from '../../platform/context';
+import { createRecord } from '../../platform/shared/records';
 import { Activity } from './activity.entity';
 
 /** The activity row that mirrors a note or a call on the timeline. */

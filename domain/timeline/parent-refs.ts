@@ -1,5 +1,5 @@
-import type { Ctx } from '../context';
-import { validation } from '../errors';
+import type { Ctx } from '../../platform/context';
+import { validation } from '../../platform/errors';
 import { resolveParent, type ParentValues } from './parents';
 import { assertRefs, type RefKind } from './references';
 

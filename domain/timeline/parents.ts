@@ -1,4 +1,4 @@
-import { validation } from '../errors';
+import { validation } from '../../platform/errors';
 import type { RefKind } from './references';
 
 /** Parent fields of tasks and notes (body name → kind of record it points at). */

@@ -1,6 +1,6 @@
 import type { EntityName } from '@mikro-orm/core';
-import type { Ctx } from '../context';
-import { validation } from '../errors';
+import type { Ctx } from '../../platform/context';
+import { validation } from '../../platform/errors';
 import { Company } from '../../modules/companies';
 import { customObjectRecordResource } from '../../modules/custom-objects/custom-objects.resource';
 import { Deal } from '../deals/deal.entity';

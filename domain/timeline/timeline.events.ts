@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvents, recordView } from '../outbox/define-events';
+import { defineEvents, recordView } from '../../platform/outbox/define-events';
 
 /** A timeline entry (activity) written by hand, by inbound mail or SMS, or by an outbound claim. */
 export const timelineEvents = defineEvents({

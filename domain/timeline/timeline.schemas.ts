@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { listQuery } from '../shared/list-query';
-import { clearableText, objectId } from '../shared/schemas';
-import { isoDate, metadataField, refField, userId } from '../shared/record-fields';
-import { RECORD_TYPES } from '../shared/record-types';
+import { listQuery } from '../../platform/shared/list-query';
+import { clearableText, objectId } from '../../platform/shared/schemas';
+import { isoDate, metadataField, refField, userId } from '../../platform/shared/record-fields';
+import { RECORD_TYPES } from '../../platform/shared/record-types';
 import type { RefKind } from './ref-kind';
-import { dateTimeView, idView, openObjectView } from '../shared/views';
-import { ref } from '../references/refs';
+import { dateTimeView, idView, openObjectView } from '../../platform/shared/views';
+import { ref } from '../../platform/references/refs';
 
 /** entityType values a timeline entry may name with entityId. */
 export const ACTIVITY_ENTITY_TYPES = RECORD_TYPES satisfies readonly RefKind[];

@@ -1,8 +1,8 @@
-import type { Ctx } from '../context';
-import { createRecord } from '../shared/records';
+import type { Ctx } from '../../platform/context';
+import { createRecord } from '../../platform/shared/records';
 import { Activity } from './activity.entity';
-import { findPage, type PageRequest } from '../shared/listing';
-import { plainOf } from '../shared/views';
+import { findPage, type PageRequest } from '../../platform/shared/listing';
+import { plainOf } from '../../platform/shared/views';
 import type { ActivityView } from './timeline.schemas';
 
 export type TimelineLink = Partial<Pick<Activity, 'companyId' | 'personId' | 'dealId' | 'leadId'>> & {

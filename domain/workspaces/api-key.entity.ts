@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import type { Role, Scope } from '../context';
-import { idProps, p, timestampProps } from '../orm/base';
+import type { Role, Scope } from '../../platform/context';
+import { idProps, p, timestampProps } from '../../platform/orm/base';
 
 // Looked up by hash before the workspace is known, so it is not under the tenant filter;
 // every read of it outside authentication filters by workspaceId explicitly.

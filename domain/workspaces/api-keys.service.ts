@@ -1,7 +1,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DomainError, notFound, validation } from '../errors';
-import { ROLES, SCOPES, type Role, type Scope } from '../context';
+import { DomainError, notFound, validation } from '../../platform/errors';
+import { ROLES, SCOPES, type Role, type Scope } from '../../platform/context';
 import { ApiKey } from './api-key.entity';
 import { User } from './user.entity';
 import { Workspace } from './workspace.entity';

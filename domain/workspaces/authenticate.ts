@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Actor, Role, Scope } from '../context';
-import { DomainError } from '../errors';
-import { leanQuery } from '../orm/lean';
+import type { Actor, Role, Scope } from '../../platform/context';
+import { DomainError } from '../../platform/errors';
+import { leanQuery } from '../../platform/orm/lean';
 import { hashKey, KEY_PREFIX } from './api-keys.service';
 import type { KeyCache } from './key-cache';
 import { rateLimitState, rateWindows, type RateLimitState } from './rate-limit.service';

@@ -1,5 +1,5 @@
 import { Client } from 'pg';
-import type { Logger } from '../logger';
+import type { Logger } from '../../platform/logger';
 
 /** Sent by the triggers on api_key and workspace (migration ..._api_key_notify) when a key's grant changes. */
 export const KEY_CHANGED_CHANNEL = 'crm_api_key_changed';

@@ -1,8 +1,8 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Role, Scope } from '../context';
-import { validation } from '../errors';
-import { isId } from '../ids';
-import { forkForWorkspace } from '../orm/tenant';
+import type { Role, Scope } from '../../platform/context';
+import { validation } from '../../platform/errors';
+import { isId } from '../../platform/ids';
+import { forkForWorkspace } from '../../platform/orm/tenant';
 import { parseRole, parseScopes, revokeApiKey } from './api-keys.service';
 import { createUser } from './workspaces.service';
 

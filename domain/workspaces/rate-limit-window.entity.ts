@@ -1,5 +1,5 @@
 import { defineEntity } from '@mikro-orm/core';
-import { p } from '../orm/base';
+import { p } from '../../platform/orm/base';
 
 // Declared so schema diffs know the table; rate-limit.service.ts reads and writes it with one
 // upsert statement per request.

@@ -8,7 +8,7 @@
  * never deleted, however old.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { notFound, validation } from '../errors';
+import { notFound, validation } from '../../platform/errors';
 import { Workspace } from './workspace.entity';
 
 export const DEFAULT_RUN_RETENTION_DAYS = 30;

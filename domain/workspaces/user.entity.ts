@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import type { Role } from '../context';
-import { p, tenantProps } from '../orm/base';
+import type { Role } from '../../platform/context';
+import { p, tenantProps } from '../../platform/orm/base';
 
 export const User = defineEntity({
   name: 'User',

@@ -1,6 +1,6 @@
-import type { Ctx } from '../context';
-import { notFound } from '../errors';
-import { boundWorkspaceId, leanQuery } from '../orm/lean';
+import type { Ctx } from '../../platform/context';
+import { notFound } from '../../platform/errors';
+import { boundWorkspaceId, leanQuery } from '../../platform/orm/lean';
 import type { WhoamiView } from './workspaces.views';
 
 interface WhoamiRow {

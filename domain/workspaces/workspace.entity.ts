@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { idProps, p, timestampProps } from '../orm/base';
+import { idProps, p, timestampProps } from '../../platform/orm/base';
 
 export type WorkspaceStatus = 'active' | 'suspended';
 export type WorkspacePlan = 'trial' | 'free' | 'basic' | 'starter' | 'pro' | 'enterprise';

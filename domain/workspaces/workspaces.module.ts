@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
-import { defineModule } from '../module';
+import { defineModule } from '../../platform/module';
 import type * as systemRouter from '../../api/routes/system.router';
 
 /** The workspace itself: health, readiness and the caller (system routes). */

@@ -1,4 +1,4 @@
-import { defineResource, loadById } from '../shared/resource';
+import { defineResource, loadById } from '../../platform/shared/resource';
 import { User } from './user.entity';
 // Workspaces, API keys and rate-limit windows are global rows (domain/orm/entities.ts); users belong to one workspace.
 export const userResource = defineResource<User>({

@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { SCOPES, type Role } from '../context';
-import { conflict, notFound, validation } from '../errors';
-import { forkForWorkspace } from '../orm/tenant';
+import { SCOPES, type Role } from '../../platform/context';
+import { conflict, notFound, validation } from '../../platform/errors';
+import { forkForWorkspace } from '../../platform/orm/tenant';
 import { createApiKey } from './api-keys.service';
 import { User } from './user.entity';
 import { Workspace, type WorkspaceStatus } from './workspace.entity';

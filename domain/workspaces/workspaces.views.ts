@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idView } from '../shared/views';
+import { idView } from '../../platform/shared/views';
 
 /** Response views of the session routes (GET /whoami). */
 

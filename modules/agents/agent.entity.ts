@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps, workspaceIndexes } from '../../domain/orm/base';
+import { p, tenantProps, workspaceIndexes } from '../../platform/orm/base';
 import type { AgentPermissions, ModelTier } from './agents.schemas';
 
 /** An AI agent configuration; agents have no schedule of their own and are started by automation actions. */

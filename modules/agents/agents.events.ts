@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvents, fieldChanges, recordView } from '../../domain/outbox/define-events';
+import { defineEvents, fieldChanges, recordView } from '../../platform/outbox/define-events';
 
 /** AI agents (the configuration records, not the agent_* automation triggers, which nothing emits yet). */
 export const agentEvents = defineEvents({

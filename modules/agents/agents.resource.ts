@@ -1,4 +1,4 @@
-import { defineResource, loadById } from '../../domain/shared/resource';
+import { defineResource, loadById } from '../../platform/shared/resource';
 import { Agent } from './agent.entity';
 export const agentResource = defineResource<Agent>({
   kind: 'agent',

@@ -2,11 +2,11 @@ import { z } from 'zod';
 import type { RouteFactory } from '../../api/app';
 import * as agents from './agents.service';
 import { agentBody, agentPatchBody, agentView } from './agents.schemas';
-import { boolParam, pageParams } from '../../domain/shared/list-query';
-import { crudRoutes, envelopes } from '../../api/http/crud';
-import { ok, route } from '../../api/http/registry';
-import { idParams } from '../../domain/shared/schemas';
-import { read, write } from '../../api/http/access';
+import { boolParam, pageParams } from '../../platform/shared/list-query';
+import { crudRoutes, envelopes } from '../../platform/http/crud';
+import { ok, route } from '../../platform/http/registry';
+import { idParams } from '../../platform/shared/schemas';
+import { read, write } from '../../platform/http/access';
 
 const section = 'Agents';
 const resources = { id: 'agent' };

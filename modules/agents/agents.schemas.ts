@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idView, recordViewFields } from '../../domain/shared/views';
+import { idView, recordViewFields } from '../../platform/shared/views';
 
 export const MODEL_TIERS = ['fast', 'balanced', 'thorough'] as const;
 export type ModelTier = (typeof MODEL_TIERS)[number];

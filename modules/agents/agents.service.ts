@@ -1,9 +1,9 @@
-import type { Ctx } from '../../domain/context';
-import { notFound } from '../../domain/errors';
-import { deleteWithEvent, emitCreate, updateWithEvent } from '../../domain/shared/changes';
-import { findPage, type PageRequest } from '../../domain/shared/listing';
-import { plainOf } from '../../domain/shared/views';
-import { createRecord } from '../../domain/shared/records';
+import type { Ctx } from '../../platform/context';
+import { notFound } from '../../platform/errors';
+import { deleteWithEvent, emitCreate, updateWithEvent } from '../../platform/shared/changes';
+import { findPage, type PageRequest } from '../../platform/shared/listing';
+import { plainOf } from '../../platform/shared/views';
+import { createRecord } from '../../platform/shared/records';
 import { Agent } from './agent.entity';
 import {
   DEFAULT_PERMISSIONS,

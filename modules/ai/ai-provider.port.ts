@@ -1,4 +1,4 @@
-import { validation } from '../../domain/errors';
+import { validation } from '../../platform/errors';
 
 /** The port the automation ai node (and sequence ai_analyzer) completes prompts through. */
 

@@ -1,6 +1,6 @@
-import type { AppConfig } from '../../domain/config';
-import { DomainError } from '../../domain/errors';
-import type { SafeFetch } from '../../domain/net/safe-fetch';
+import type { AppConfig } from '../../platform/config';
+import { DomainError } from '../../platform/errors';
+import type { SafeFetch } from '../../platform/net/safe-fetch';
 import type { AiProvider } from './ai-provider.port';
 import { createOpenAiCompatibleProvider, type AiSettings } from '../../adapters/ai/openai-compatible';
 

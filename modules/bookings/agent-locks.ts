@@ -3,7 +3,7 @@
  * transaction's connection) without the ORM. availability.ts shares `statement` and `run`.
  */
 import { createHash } from 'node:crypto';
-import { leanQuery, type LeanSource } from '../../domain/orm/lean';
+import { leanQuery, type LeanSource } from '../../platform/orm/lean';
 import { HOLDING_STATUSES } from './booking.entity';
 import { localRange, type Interval } from './slots';
 

@@ -6,15 +6,15 @@
  * (pending → approved/rejected) here, so Postgres stays the source of truth whoever decides.
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Ctx } from '../../domain/context';
+import type { Ctx } from '../../platform/context';
 import { CalendarEvent, serializeEvent } from '../calendar';
-import { DomainError } from '../../domain/errors';
-import type { Logger } from '../../domain/logger';
-import { forkForWorkspace } from '../../domain/orm/tenant';
-import { emit } from '../../domain/outbox/emit';
-import { inTransaction } from '../../domain/shared/tx';
+import { DomainError } from '../../platform/errors';
+import type { Logger } from '../../platform/logger';
+import { forkForWorkspace } from '../../platform/orm/tenant';
+import { emit } from '../../platform/outbox/emit';
+import { inTransaction } from '../../platform/shared/tx';
 import { bookingApprovalKind } from './booking-approval.kind';
-import { startForRow, type WorkflowPort } from '../../domain/workflow-port';
+import { startForRow, type WorkflowPort } from '../../platform/workflow-port';
 import type { DecideActivityInput, DecisionResult } from './approval-types';
 import {
   approveUpdate,

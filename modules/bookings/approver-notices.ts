@@ -7,12 +7,12 @@
  * one-click link (decision-links.ts) when CRM_SECRETS_KEY is set.
  */
 import { DateTime } from 'luxon';
-import type { Ctx } from '../../domain/context';
-import { DomainError } from '../../domain/errors';
-import type { Logger } from '../../domain/logger';
+import type { Ctx } from '../../platform/context';
+import { DomainError } from '../../platform/errors';
+import type { Logger } from '../../platform/logger';
 import { sendEmail, type MessagingDeps } from '../email';
-import { emit } from '../../domain/outbox/emit';
-import { inTransaction } from '../../domain/shared/tx';
+import { emit } from '../../platform/outbox/emit';
+import { inTransaction } from '../../platform/shared/tx';
 import { User } from '../../domain/workspaces/user.entity';
 import type { ApproverNoticeInput } from './approval-types';
 import { Booking, BookingConfig } from './booking.entity';

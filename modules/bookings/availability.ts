@@ -6,8 +6,8 @@
  * without the ORM; the agents' locks and hold checks are in agent-locks.ts.
  */
 import type { EntityName } from '@mikro-orm/core';
-import { DomainError, validation } from '../../domain/errors';
-import { boundWorkspaceId, leanColumns, readRow, type LeanSource } from '../../domain/orm/lean';
+import { DomainError, validation } from '../../platform/errors';
+import { boundWorkspaceId, leanColumns, readRow, type LeanSource } from '../../platform/orm/lean';
 import { HOLDING_SQL, run, statement } from './agent-locks';
 import { BookingConfig, type MeetingType } from './booking.entity';
 import { MAX_SLOT_RANGE_DAYS } from './bookings.schemas';

@@ -3,7 +3,7 @@
  * and named by the module's `workflows` (bookings.module.ts): adding a module with a workflow edits no shared
  * registry.
  */
-import { defineWorkflowKind, quoteName } from '../../domain/workflow-kinds';
+import { defineWorkflowKind, quoteName } from '../../platform/workflow-kinds';
 import type { BookingApprovalInput } from './booking-approval.messages';
 
 export interface BookingApprovalMeta {

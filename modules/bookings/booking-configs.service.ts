@@ -1,11 +1,11 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import type { Ctx } from '../../domain/context';
-import { notFound, validation } from '../../domain/errors';
-import { emit } from '../../domain/outbox/emit';
-import { applyPatch } from '../../domain/shared/changes';
-import { findPage, type PageRequest } from '../../domain/shared/listing';
-import { plainOf } from '../../domain/shared/views';
-import { createRecord, pickDefined } from '../../domain/shared/records';
+import type { Ctx } from '../../platform/context';
+import { notFound, validation } from '../../platform/errors';
+import { emit } from '../../platform/outbox/emit';
+import { applyPatch } from '../../platform/shared/changes';
+import { findPage, type PageRequest } from '../../platform/shared/listing';
+import { plainOf } from '../../platform/shared/views';
+import { createRecord, pickDefined } from '../../platform/shared/records';
 import { User } from '../../domain/workspaces/user.entity';
 import { BookingConfig, type BookingAgent, type MeetingType } from './booking.entity';
 import type { BookingConfigInput } from './bookings.schemas';

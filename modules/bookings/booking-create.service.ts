@@ -6,16 +6,16 @@
  * the probe, the wait and the overlap check one statement each on the pool (availability.ts).
  */
 import { randomBytes } from 'node:crypto';
-import type { Ctx } from '../../domain/context';
+import type { Ctx } from '../../platform/context';
 import { CalendarEvent, serializeEvent } from '../calendar';
-import { DomainError, validation } from '../../domain/errors';
+import { DomainError, validation } from '../../platform/errors';
 import { createLead } from '../../domain/leads/leads.service';
-import { emit } from '../../domain/outbox/emit';
+import { emit } from '../../platform/outbox/emit';
 import { createPerson } from '../../domain/people/people.service';
 import { Person } from '../../domain/people/person.entity';
-import { likePattern } from '../../domain/shared/listing';
-import { createRecord } from '../../domain/shared/records';
-import { inTransaction } from '../../domain/shared/tx';
+import { likePattern } from '../../platform/shared/listing';
+import { createRecord } from '../../platform/shared/records';
+import { inTransaction } from '../../platform/shared/tx';
 import { raw } from '@mikro-orm/core';
 import { agentIdle, dayCount, holdTaken, isHoldConflict, lockAgents, tryLockAgent, waitForAgent } from './agent-locks';
 import { freeAgentsAt, loadBookingTarget, meetingTypeOf, slotTaken } from './availability';

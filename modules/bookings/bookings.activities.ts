@@ -6,10 +6,10 @@ import { mailApprovers, queueApproverNotice } from './approver-notices';
 import { Booking } from './booking.entity';
 import { decisionLinkKey } from './decision-links';
 import { lazyMessaging } from './notifications';
-import type { AppConfig } from '../../domain/config';
-import type { Logger } from '../../domain/logger';
+import type { AppConfig } from '../../platform/config';
+import type { Logger } from '../../platform/logger';
 import type { MessagingDeps } from '../email';
-import { forkForWorkspace } from '../../domain/orm/tenant';
+import { forkForWorkspace } from '../../platform/orm/tenant';
 
 export interface BookingActivityOptions {
   orm: MikroORM;

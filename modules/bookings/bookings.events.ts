@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { changedKeys, defineEvents, recordLinks, recordView } from '../../domain/outbox/define-events';
+import { changedKeys, defineEvents, recordLinks, recordView } from '../../platform/outbox/define-events';
 
 /** bookingEventPayload: the booking (with `bookingConfigId`), the attendee, the records it links. */
 const booking = z.object({

@@ -1,10 +1,10 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
-import { defineModule } from '../../domain/module';
+import { defineModule } from '../../platform/module';
 import type * as bookingsRouter from './bookings.router';
 import type * as publicBookingsRouter from './public-bookings.router';
 import type * as bookingsActivities from './bookings.activities';
 import type { ActivityDeps } from '../../activities/deps';
-import { subscriberGroup } from '../../domain/outbox/subscriber-groups';
+import { subscriberGroup } from '../../platform/outbox/subscriber-groups';
 import { bookingApprovalKind } from './booking-approval.kind';
 import { bookingResource } from './bookings.resource';
 import { bookingNotificationSubscriber } from './notifications';

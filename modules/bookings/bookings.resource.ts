@@ -1,4 +1,4 @@
-import { defineResource } from '../../domain/shared/resource';
+import { defineResource } from '../../platform/shared/resource';
 import { getBooking, serializeBooking } from './bookings.service';
 import { Booking, BookingConfig } from './booking.entity';
 

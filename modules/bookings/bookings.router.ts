@@ -18,13 +18,13 @@ import {
   rescheduleBody,
   updateBookingConfigBody,
 } from './bookings.schemas';
-import { engineCommandId } from '../../api/http/idempotency';
-import { created, ok, paged, route } from '../../api/http/registry';
-import { envelopes } from '../../api/http/crud';
+import { engineCommandId } from '../../platform/http/idempotency';
+import { created, ok, paged, route } from '../../platform/http/registry';
+import { envelopes } from '../../platform/http/crud';
 import { availableSlotsView, bookingConfigView, bookingView, type AvailableSlotsView } from './bookings.views';
 import { BOOKING_VIEWS } from './bookings.schemas';
 import { z } from 'zod';
-import { idParams } from '../../domain/shared/schemas';
+import { idParams } from '../../platform/shared/schemas';
 
 const read = { scopes: ['read'] } as const;
 const write = { scopes: ['write'] } as const;

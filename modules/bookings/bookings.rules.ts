@@ -1,4 +1,4 @@
-import { defineTransitions } from '../../domain/shared/transitions';
+import { defineTransitions } from '../../platform/shared/transitions';
 import { BOOKING_STATUSES } from './booking.entity';
 
 /**

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { isId } from '../../domain/ids';
-import { isoDateParam, pageParams } from '../../domain/shared/list-query';
+import { isId } from '../../platform/ids';
+import { isoDateParam, pageParams } from '../../platform/shared/list-query';
 import { APPROVAL_TIMEOUT_OUTCOMES, BOOKING_STATUSES, WEEKDAYS } from './booking.entity';
 import { isLocalDate, isLocalTime, isValidTimeZone, minutesOf } from './slots';
-import { ref } from '../../domain/references/refs';
+import { ref } from '../../platform/references/refs';
 
 const objectId = z.string().refine(isId, { message: 'must be a 24-character hex id' });
 const requiredId = z

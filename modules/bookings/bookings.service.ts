@@ -3,14 +3,14 @@
  * exclusion constraint on the agent's time range (migration ..._bookings): of concurrent inserts for one slot
  * exactly one commits, the others fail with 23P01 and answer 409. Approval decisions live in approval.service.ts.
  */
-import type { Ctx } from '../../domain/context';
+import type { Ctx } from '../../platform/context';
 import { CalendarEvent, serializeEvent } from '../calendar';
-import { DomainError, notFound, validation } from '../../domain/errors';
-import { emit } from '../../domain/outbox/emit';
-import { findPage, type PageRequest } from '../../domain/shared/listing';
-import { plainOf } from '../../domain/shared/views';
-import { inTransaction } from '../../domain/shared/tx';
-import { isId } from '../../domain/ids';
+import { DomainError, notFound, validation } from '../../platform/errors';
+import { emit } from '../../platform/outbox/emit';
+import { findPage, type PageRequest } from '../../platform/shared/listing';
+import { plainOf } from '../../platform/shared/views';
+import { inTransaction } from '../../platform/shared/tx';
+import { isId } from '../../platform/ids';
 import { dayCount, isHoldConflict, lockAgents } from './agent-locks';
 import { freeAgentsFor, meetingTypeOf, slotTaken } from './availability';
 import { Booking, BookingConfig, HOLDING_STATUSES, type BookingStatus } from './booking.entity';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { customFieldsView, dateTimeView, dateView, idView, recordViewFields } from '../../domain/shared/views';
+import { customFieldsView, dateTimeView, dateView, idView, recordViewFields } from '../../platform/shared/views';
 import { APPROVAL_TIMEOUT_OUTCOMES, BOOKING_STATUSES, WEEKDAYS } from './booking.entity';
 
 /** Response views of the booking routes (configs, bookings, slots and the attendee's public side). */

@@ -8,9 +8,9 @@
  * workflow history, and two clicks of one link are one update (decided once).
  */
 import { createHash, createHmac, timingSafeEqual } from 'node:crypto';
-import type { AppConfig } from '../../domain/config';
-import { isId } from '../../domain/ids';
-import { parseSecretsKey } from '../../domain/shared/secret-box';
+import type { AppConfig } from '../../platform/config';
+import { isId } from '../../platform/ids';
+import { parseSecretsKey } from '../../platform/shared/secret-box';
 
 export const DECISION_LINK_PATH = '/api/v1/public/booking-decisions';
 export const DECISION_LINKS_NOT_CONFIGURED =

@@ -1,6 +1,6 @@
 /** Small helpers shared by the attendee and approver e-mails of bookings. */
 import { DateTime } from 'luxon';
-import { DomainError } from '../../domain/errors';
+import { DomainError } from '../../platform/errors';
 import type { EmailDeps, MessagingDeps } from '../email';
 import type { Booking } from './booking.entity';
 

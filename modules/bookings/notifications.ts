@@ -11,14 +11,14 @@
  */
 import ical, { ICalCalendarMethod, ICalEventStatus } from 'ical-generator';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { AppConfig } from '../../domain/config';
-import type { Ctx } from '../../domain/context';
-import { DomainError } from '../../domain/errors';
-import type { Logger } from '../../domain/logger';
+import type { AppConfig } from '../../platform/config';
+import type { Ctx } from '../../platform/context';
+import { DomainError } from '../../platform/errors';
+import type { Logger } from '../../platform/logger';
 import { createMessagingDeps, sendEmail, type MessagingDeps } from '../email';
-import { forkForWorkspace } from '../../domain/orm/tenant';
-import { eventNames } from '../../domain/outbox/event-names';
-import { PermanentFailure, type OutboxEventRecord, type Subscriber } from '../../domain/outbox/subscriber';
+import { forkForWorkspace } from '../../platform/orm/tenant';
+import { eventNames } from '../../platform/outbox/event-names';
+import { PermanentFailure, type OutboxEventRecord, type Subscriber } from '../../platform/outbox/subscriber';
 import { Booking, BookingConfig } from './booking.entity';
 import { mailApprovers } from './approver-notices';
 import { decisionLinkKey } from './decision-links';

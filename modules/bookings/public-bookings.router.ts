@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
 import type { RouteFactory } from '../../api/app';
-import { DomainError } from '../../domain/errors';
-import { formatZodError } from '../../domain/shared/schemas';
+import { DomainError } from '../../platform/errors';
+import { formatZodError } from '../../platform/shared/schemas';
 import { bookingSideDeps, type ApprovalDeps } from './approval.service';
 import {
   cancelBody,
@@ -15,8 +15,8 @@ import { DECISION_LINK_PATH } from './decision-links';
 import { DECISION_PAGE_HEADERS, renderDecisionPage } from './decision-page';
 import { publicCancel, publicReschedule, publicSlots, publicView } from './public.service';
 import { decideByLink, viewDecision } from './public-decisions.service';
-import { ok, type Reply } from '../../api/http/registry';
-import { envelopes, publicRoute } from '../../api/http/crud';
+import { ok, type Reply } from '../../platform/http/registry';
+import { envelopes, publicRoute } from '../../platform/http/crud';
 import { bookingDecisionView, publicBookingView, publicSlotsView } from './bookings.views';
 
 const section = 'Bookings';

@@ -6,10 +6,10 @@
  * booking decided or cancelled otherwise 409 `decided`; an approver who is no longer one 403.
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { AppConfig } from '../../domain/config';
-import type { Ctx } from '../../domain/context';
-import { DomainError, notFound } from '../../domain/errors';
-import { forkForWorkspace } from '../../domain/orm/tenant';
+import type { AppConfig } from '../../platform/config';
+import type { Ctx } from '../../platform/context';
+import { DomainError, notFound } from '../../platform/errors';
+import { forkForWorkspace } from '../../platform/orm/tenant';
 import { User } from '../../domain/workspaces/user.entity';
 import { decideThroughWorkflow, type ApprovalDeps } from './approval.service';
 import { Booking, BookingConfig } from './booking.entity';

@@ -5,9 +5,9 @@
  * start must be at least minimumNoticeMinutes away.
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Ctx } from '../../domain/context';
-import { DomainError, notFound, validation } from '../../domain/errors';
-import { forkForWorkspace } from '../../domain/orm/tenant';
+import type { Ctx } from '../../platform/context';
+import { DomainError, notFound, validation } from '../../platform/errors';
+import { forkForWorkspace } from '../../platform/orm/tenant';
 import { User } from '../../domain/workspaces/user.entity';
 import { availableSlots } from './availability';
 import { Booking, BookingConfig, HOLDING_STATUSES } from './booking.entity';

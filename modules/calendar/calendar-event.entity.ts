@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps, workspaceIndexes } from '../../domain/orm/base';
+import { p, tenantProps, workspaceIndexes } from '../../platform/orm/base';
 
 export const ATTENDEE_STATUSES = ['needs_action', 'accepted', 'declined', 'tentative'] as const;
 export type AttendeeStatus = (typeof ATTENDEE_STATUSES)[number];

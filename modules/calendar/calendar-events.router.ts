@@ -1,6 +1,6 @@
 import type { RouteFactory } from '../../api/app';
 import * as events from './calendar-events.service';
-import { crudRoutes } from '../../api/http/crud';
+import { crudRoutes } from '../../platform/http/crud';
 import { calendarEventView, createEventBody, listEventsQuery, updateEventBody } from './calendar-events.schemas';
 
 export const calendarEventsRoutes: RouteFactory = () =>

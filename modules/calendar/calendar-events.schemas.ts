@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { ATTENDEE_STATUSES, EVENT_TYPES } from './calendar-event.entity';
-import { isoDateParam, pageParams } from '../../domain/shared/list-query';
-import { clearableText, objectId, requiredText } from '../../domain/shared/schemas';
-import { isoDate, refField, userId } from '../../domain/shared/record-fields';
-import { dateTimeView, idView } from '../../domain/shared/views';
-import { ref } from '../../domain/references/refs';
+import { isoDateParam, pageParams } from '../../platform/shared/list-query';
+import { clearableText, objectId, requiredText } from '../../platform/shared/schemas';
+import { isoDate, refField, userId } from '../../platform/shared/record-fields';
+import { dateTimeView, idView } from '../../platform/shared/views';
+import { ref } from '../../platform/references/refs';
 
 export const MAX_ATTENDEES = 100;
 export const MAX_REMINDER_MINUTES = 40_320;

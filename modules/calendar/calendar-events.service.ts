@@ -1,10 +1,10 @@
-import type { Ctx } from '../../domain/context';
-import { notFound, validation } from '../../domain/errors';
+import type { Ctx } from '../../platform/context';
+import { notFound, validation } from '../../platform/errors';
 import { assertRecordLinks } from '../../domain/timeline/references';
-import { type Changes, deleteWithEvent, emitCreate, updateWithEvent } from '../../domain/shared/changes';
-import { dateWhere, findPage, type PageRequest } from '../../domain/shared/listing';
-import { plainOf } from '../../domain/shared/views';
-import { createRecord, pickDefined } from '../../domain/shared/records';
+import { type Changes, deleteWithEvent, emitCreate, updateWithEvent } from '../../platform/shared/changes';
+import { dateWhere, findPage, type PageRequest } from '../../platform/shared/listing';
+import { plainOf } from '../../platform/shared/views';
+import { createRecord, pickDefined } from '../../platform/shared/records';
 import { CalendarEvent } from './calendar-event.entity';
 import type { CalendarEventView, EventInput } from './calendar-events.schemas';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvents, fieldChanges, recordView } from '../../domain/outbox/define-events';
+import { defineEvents, fieldChanges, recordView } from '../../platform/outbox/define-events';
 
 /** Calendar events (entity `event`): the calendar service, bookings and calendar invites. */
 export const calendarEvents = defineEvents({

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps, workspaceIndexes } from '../../domain/orm/base';
+import { p, tenantProps, workspaceIndexes } from '../../platform/orm/base';
 
 export const CALL_DIRECTIONS = ['inbound', 'outbound'] as const;
 export type CallDirection = (typeof CALL_DIRECTIONS)[number];

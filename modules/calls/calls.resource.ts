@@ -1,4 +1,4 @@
-import { defineResource } from '../../domain/shared/resource';
+import { defineResource } from '../../platform/shared/resource';
 import { linkedRecordLoader } from '../../domain/automations/engine/record-view';
 import { getCall } from './calls.service';
 import { serializeCall } from './call-view';

@@ -2,11 +2,11 @@ import type { RouteFactory } from '../../api/app';
 import * as calls from './calls.service';
 import { serializeCall } from './call-view';
 import { listCalls } from './calls.query';
-import { acknowledged, created, ok, paged, route } from '../../api/http/registry';
-import { idParams } from '../../domain/shared/schemas';
+import { acknowledged, created, ok, paged, route } from '../../platform/http/registry';
+import { idParams } from '../../platform/shared/schemas';
 import { callView, createCallBody, listCallsQuery, updateCallBody } from './calls.schemas';
-import { envelopes } from '../../api/http/crud';
-import { read, write } from '../../api/http/access';
+import { envelopes } from '../../platform/http/crud';
+import { read, write } from '../../platform/http/access';
 
 const section = 'Calls';
 const resources = { id: 'call' };

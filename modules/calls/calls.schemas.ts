@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { CALL_DIRECTIONS, CALL_STATUSES, TRANSCRIPT_STATUSES } from './call.entity';
-import { listQuery } from '../../domain/shared/list-query';
-import { clearableText, objectId, requiredText } from '../../domain/shared/schemas';
-import { isoDate, refField, userId } from '../../domain/shared/record-fields';
-import { dateTimeView, idView } from '../../domain/shared/views';
-import { ref } from '../../domain/references/refs';
+import { listQuery } from '../../platform/shared/list-query';
+import { clearableText, objectId, requiredText } from '../../platform/shared/schemas';
+import { isoDate, refField, userId } from '../../platform/shared/record-fields';
+import { dateTimeView, idView } from '../../platform/shared/views';
+import { ref } from '../../platform/references/refs';
 
 export const MAX_CONVERSATION_TURNS = 2000;
 export const MAX_TURN_CHARS = 5000;

@@ -1,12 +1,12 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import type { Ctx } from '../../domain/context';
-import { notFound } from '../../domain/errors';
-import { emit } from '../../domain/outbox/emit';
+import type { Ctx } from '../../platform/context';
+import { notFound } from '../../platform/errors';
+import { emit } from '../../platform/outbox/emit';
 import { createLinkedActivity, removeLinkedActivities, syncLinkedActivity } from '../../domain/timeline/linked';
 import { assertRecordLinks } from '../../domain/timeline/references';
-import { applyPatch, type Changes } from '../../domain/shared/changes';
-import { createRecord, pickDefined } from '../../domain/shared/records';
-import { inTransaction } from '../../domain/shared/tx';
+import { applyPatch, type Changes } from '../../platform/shared/changes';
+import { createRecord, pickDefined } from '../../platform/shared/records';
+import { inTransaction } from '../../platform/shared/tx';
 import { Call, type CallStatus } from './call.entity';
 import { callTimelineRow, serializeCall } from './call-view';
 import type { CallInput, CallView } from './calls.schemas';

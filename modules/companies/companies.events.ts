@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvents, fieldChanges, recordView } from '../../domain/outbox/define-events';
+import { defineEvents, fieldChanges, recordView } from '../../platform/outbox/define-events';
 
 /** Company events (the companies service, tag bulk edits, the assign_user action). */
 export const companyEvents = defineEvents({

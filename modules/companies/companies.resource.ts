@@ -1,4 +1,4 @@
-import { defineResource } from '../../domain/shared/resource';
+import { defineResource } from '../../platform/shared/resource';
 import { byId, plainRecord } from '../../domain/automations/engine/record-view';
 import { getCompany, serializeCompany } from './companies.service';
 import { COMPANY_FIELDS, COMPANY_SUMMARY_FIELDS } from './companies.schemas';

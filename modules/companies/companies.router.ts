@@ -9,10 +9,10 @@ import {
   unlinkCompanyPeople,
   unlinkPerson,
 } from '../../domain/people/people.service';
-import { imageResolver } from '../../api/http/images';
-import { project } from '../../domain/shared/list-query';
-import { ok, route } from '../../api/http/registry';
-import { idParams } from '../../domain/shared/schemas';
+import { imageResolver } from '../../platform/http/images';
+import { project } from '../../platform/shared/list-query';
+import { ok, route } from '../../platform/http/registry';
+import { idParams } from '../../platform/shared/schemas';
 import { childListRoute, timelineRoutes } from '../../api/routes/sub-lists';
 import { companyLookupQuery } from '../../domain/lookups/lookups.schemas';
 import { lookupCompany } from '../../domain/lookups/lookup.service';
@@ -30,8 +30,8 @@ import {
 import { companyLookupView } from '../../domain/lookups/lookups.views';
 import { personView } from '../../domain/people/people.schemas';
 import { dealView } from '../../domain/deals/deals.schemas';
-import { crudRoutes, envelopes } from '../../api/http/crud';
-import { read, write } from '../../api/http/access';
+import { crudRoutes, envelopes } from '../../platform/http/crud';
+import { read, write } from '../../platform/http/access';
 
 const section = 'Companies';
 const resources = { id: 'company' };

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { profileUrlField } from '../../domain/lookups/lookups.schemas';
-import { fieldsQuery, listQuery } from '../../domain/shared/list-query';
+import { fieldsQuery, listQuery } from '../../platform/shared/list-query';
 import {
   clearableEmail,
   clearableText,
@@ -9,9 +9,9 @@ import {
   objectId,
   requiredText,
   tagsField,
-} from '../../domain/shared/schemas';
-import { dateTimeView, idView } from '../../domain/shared/views';
-import { ref } from '../../domain/references/refs';
+} from '../../platform/shared/schemas';
+import { dateTimeView, idView } from '../../platform/shared/views';
+import { ref } from '../../platform/references/refs';
 
 export const COMPANY_FIELDS = [
   '_id',

@@ -1,17 +1,23 @@
-import type { Ctx } from '../../domain/context';
-import { createRecord } from '../../domain/shared/records';
-import { notFound } from '../../domain/errors';
-import { emit } from '../../domain/outbox/emit';
+import type { Ctx } from '../../platform/context';
+import { createRecord } from '../../platform/shared/records';
+import { notFound } from '../../platform/errors';
+import { emit } from '../../platform/outbox/emit';
 import { recordSystemActivity } from '../../domain/timeline/timeline.service';
 import { Deal } from '../../domain/deals/deal.entity';
-import { applyPatch, deleteWithEvent, emitTagChanges, emitUpdate, normalizeTags } from '../../domain/shared/changes';
-import { asRecord, mergeNameValues, toNameValueArray } from '../../domain/shared/custom-fields';
+import { applyPatch, deleteWithEvent, emitTagChanges, emitUpdate, normalizeTags } from '../../platform/shared/changes';
+import { asRecord, mergeNameValues, toNameValueArray } from '../../platform/shared/custom-fields';
 import { assertCustomFieldValues } from '../custom-fields';
-import { dateWhere, findPage, likePattern, type DateFilterInput, type PageRequest } from '../../domain/shared/listing';
-import { plainOf } from '../../domain/shared/views';
-import { previewOf, type PreviewResult } from '../../domain/shared/preview';
-import { inTransaction } from '../../domain/shared/tx';
-import { findPageRows, findRowById } from '../../domain/orm/lean-rows';
+import {
+  dateWhere,
+  findPage,
+  likePattern,
+  type DateFilterInput,
+  type PageRequest,
+} from '../../platform/shared/listing';
+import { plainOf } from '../../platform/shared/views';
+import { previewOf, type PreviewResult } from '../../platform/shared/preview';
+import { inTransaction } from '../../platform/shared/tx';
+import { findPageRows, findRowById } from '../../platform/orm/lean-rows';
 import { Company } from './company.entity';
 import { COMPANY_FIELDS, type CompanyInput, type CompanyView } from './companies.schemas';
 

@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import type { NameValue } from '../../domain/shared/custom-fields';
-import { p, tenantProps, workspaceIndexes } from '../../domain/orm/base';
+import type { NameValue } from '../../platform/shared/custom-fields';
+import { p, tenantProps, workspaceIndexes } from '../../platform/orm/base';
 
 export const Company = defineEntity({
   name: 'Company',

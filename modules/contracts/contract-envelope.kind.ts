@@ -3,7 +3,7 @@
  * and named by the module's `workflows` (contracts.module.ts): adding a module with a workflow edits no shared
  * registry.
  */
-import { defineWorkflowKind } from '../../domain/workflow-kinds';
+import { defineWorkflowKind } from '../../platform/workflow-kinds';
 import type { ContractEnvelopeInput } from './contract-envelope.messages';
 
 export interface ContractEnvelopeMeta {

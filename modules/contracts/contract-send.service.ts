@@ -2,14 +2,14 @@
  * Sending, voiding and waking a contract's envelope (split from contracts.service.ts: create, read, list, documents).
  * Send is durable intake (start-queue.ts starts the workflow); void and notify signal the running envelope.
  */
-import type { Ctx } from '../../domain/context';
-import { DomainError, validation } from '../../domain/errors';
-import type { Logger } from '../../domain/logger';
+import type { Ctx } from '../../platform/context';
+import { DomainError, validation } from '../../platform/errors';
+import type { Logger } from '../../platform/logger';
 import type { EmailTransport, SmsGateway } from '../messaging';
-import { emit } from '../../domain/outbox/emit';
-import { inTransaction } from '../../domain/shared/tx';
+import { emit } from '../../platform/outbox/emit';
+import { inTransaction } from '../../platform/shared/tx';
 import { contractEnvelopeKind } from './contract-envelope.kind';
-import type { WorkflowPort } from '../../domain/workflow-port';
+import type { WorkflowPort } from '../../platform/workflow-port';
 import { notifyQueued, queuedRuns } from '../../domain/intake/queue-signal';
 import { Contract, ContractSigner } from './contract.entity';
 import { contractStatusTransitions } from './contracts.rules';

@@ -2,8 +2,8 @@ import type { Context } from 'koa';
 import type { RouteFactory } from '../../api/app';
 import { renderDocumentHtml } from './document';
 import { declineAsSigner, signAsSigner, signedPdfForRecipient, viewAsSigner } from './signing.service';
-import { envelopes, publicRoute } from '../../api/http/crud';
-import { ok } from '../../api/http/registry';
+import { envelopes, publicRoute } from '../../platform/http/crud';
+import { ok } from '../../platform/http/registry';
 import { declineBody, signBody, tokenParams } from './contracts.schemas';
 import { declineResultView, signerDocumentView, signResultView } from './contracts.views';
 

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps, workspaceIndexes } from '../../domain/orm/base';
+import { p, tenantProps, workspaceIndexes } from '../../platform/orm/base';
 
 export const CONTRACT_STATUSES = ['draft', 'sent', 'accepted', 'declined', 'expired', 'voided'] as const;
 export type ContractStatus = (typeof CONTRACT_STATUSES)[number];

@@ -1,6 +1,6 @@
 /** Activities of the contract envelope workflow: ids in, ids and statuses out (no tokens, addresses or documents). */
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { AppConfig } from '../../domain/config';
+import type { AppConfig } from '../../platform/config';
 import {
   advanceEnvelope,
   closeEnvelope,
@@ -12,7 +12,7 @@ import {
   type EnvelopeIds,
 } from './envelope.service';
 import { Context } from '@temporalio/activity';
-import type { Logger } from '../../domain/logger';
+import type { Logger } from '../../platform/logger';
 import { createMessagingDeps, type MessagingDeps } from '../email';
 
 /** Temporal's attempt counter, so a signer's row can say when the next attempt comes (1 outside an activity). */

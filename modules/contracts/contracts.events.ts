@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvents } from '../../domain/outbox/define-events';
+import { defineEvents } from '../../platform/outbox/define-events';
 
 const contract = z.object({ contractId: z.string(), title: z.string() });
 const signer = contract.extend({ signerId: z.string(), signerName: z.string() });

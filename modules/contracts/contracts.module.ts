@@ -1,11 +1,11 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
-import { defineModule } from '../../domain/module';
+import { defineModule } from '../../platform/module';
 import type * as contractsRouter from './contracts.router';
 import type * as contractSigningRouter from './contract-signing.router';
 import type * as contractsActivities from './contracts.activities';
 import type { ActivityDeps } from '../../activities/deps';
 import { contractEnvelopeKind } from './contract-envelope.kind';
-import { portedSubscriberGroup } from '../../domain/outbox/subscriber-groups';
+import { portedSubscriberGroup } from '../../platform/outbox/subscriber-groups';
 import { contractResource } from './contracts.resource';
 import { envelopeWakeSubscriber } from './envelope-wake';
 

@@ -1,4 +1,4 @@
-import { defineResource } from '../../domain/shared/resource';
+import { defineResource } from '../../platform/shared/resource';
 import { getContract } from './contracts.service';
 import { Contract, ContractDocument, ContractSigner } from './contract.entity';
 

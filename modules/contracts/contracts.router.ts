@@ -2,9 +2,9 @@ import type { RouteFactory } from '../../api/app';
 import * as contracts from './contracts.service';
 import { sendContract, voidContract, type SendDeps } from './contract-send.service';
 import { contractStatusTransitions } from './contracts.rules';
-import { envelopes } from '../../api/http/crud';
-import { created, ok, paged, route } from '../../api/http/registry';
-import { idParams } from '../../domain/shared/schemas';
+import { envelopes } from '../../platform/http/crud';
+import { created, ok, paged, route } from '../../platform/http/registry';
+import { idParams } from '../../platform/shared/schemas';
 import {
   correctSignerBody,
   createContractBody,
@@ -16,7 +16,7 @@ import {
 } from './contracts.schemas';
 import { correctSigner, extendContract, resendInvitation } from './envelope-changes.service';
 import { contractAuditTrailView, contractView } from './contracts.views';
-import { read, write } from '../../api/http/access';
+import { read, write } from '../../platform/http/access';
 
 const section = 'Contracts';
 const resources = { id: 'contract' };

@@ -1,4 +1,4 @@
-import { defineTransitions } from '../../domain/shared/transitions';
+import { defineTransitions } from '../../platform/shared/transitions';
 import type { ContractStatus } from './contract.entity';
 
 /** Contract (envelope) status: draft → sent by POST /send; the envelope workflow and the signers decide the rest. */

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { CONTRACT_STATUSES, SIGNATURE_LEVELS, SIGNER_ROLES, SIGNING_MODES } from './contract.entity';
 import { MAX_SIGNERS } from './contracts.service';
-import { pageParams } from '../../domain/shared/list-query';
-import { objectId, requiredText } from '../../domain/shared/schemas';
-import { isoDate, refField } from '../../domain/shared/record-fields';
-import { ref } from '../../domain/references/refs';
+import { pageParams } from '../../platform/shared/list-query';
+import { objectId, requiredText } from '../../platform/shared/schemas';
+import { isoDate, refField } from '../../platform/shared/record-fields';
+import { ref } from '../../platform/references/refs';
 
 const enumOf = <T extends readonly [string, ...string[]]>(values: T) =>
   z.enum(values, { message: `must be one of ${values.join(', ')}` });

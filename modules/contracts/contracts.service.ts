@@ -1,10 +1,10 @@
-import type { Ctx } from '../../domain/context';
+import type { Ctx } from '../../platform/context';
 import { assertRefs } from '../../domain/timeline/references';
 import { Offer, OfferTemplate } from '../offers';
-import { notFound, validation } from '../../domain/errors';
-import { findPage, type PageRequest } from '../../domain/shared/listing';
-import { plainOf } from '../../domain/shared/views';
-import { createRecord } from '../../domain/shared/records';
+import { notFound, validation } from '../../platform/errors';
+import { findPage, type PageRequest } from '../../platform/shared/listing';
+import { plainOf } from '../../platform/shared/views';
+import { createRecord } from '../../platform/shared/records';
 import {
   Contract,
   ContractDocument,
@@ -18,7 +18,7 @@ import { fromMinor, lineView, priceLines, type LineInput } from './money';
 import { invitationStatusOf, invitationSummary } from './invitations';
 import type { ContractAuditTrailView, ContractView } from './contracts.views';
 import type { EntityName } from '@mikro-orm/core';
-import { findRowById } from '../../domain/orm/lean-rows';
+import { findRowById } from '../../platform/orm/lean-rows';
 
 export const MAX_SIGNERS = 20;
 export const DEFAULT_REMINDER_HOURS = 72;

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateTimeView, idView, recordViewFields } from '../../domain/shared/views';
+import { dateTimeView, idView, recordViewFields } from '../../platform/shared/views';
 import {
   CONTRACT_STATUSES,
   INVITATION_STATUSES,

@@ -1,4 +1,4 @@
-import { DomainError } from '../../domain/errors';
+import { DomainError } from '../../platform/errors';
 
 /** The env var that names the national e-ID signing provider (e.g. a MitID/BankID broker). */
 export const EID_PROVIDER_ENV = 'EID_PROVIDER_URL';

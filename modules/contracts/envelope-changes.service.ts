@@ -5,12 +5,12 @@
  * signer with a fresh link, sends the resend, and moves its deadline timer to the new deadlineAt. The
  * outbox subscriber `contract-envelope-wake` signals again from the event while the engine is down.
  */
-import type { Ctx } from '../../domain/context';
-import { DomainError, notFound, validation } from '../../domain/errors';
-import type { Logger } from '../../domain/logger';
-import { emit } from '../../domain/outbox/emit';
-import { inTransaction } from '../../domain/shared/tx';
-import type { WorkflowPort } from '../../domain/workflow-port';
+import type { Ctx } from '../../platform/context';
+import { DomainError, notFound, validation } from '../../platform/errors';
+import type { Logger } from '../../platform/logger';
+import { emit } from '../../platform/outbox/emit';
+import { inTransaction } from '../../platform/shared/tx';
+import type { WorkflowPort } from '../../platform/workflow-port';
 import { Contract, ContractSigner } from './contract.entity';
 import { notifyEnvelope } from './contract-send.service';
 import { getContract, getContractView } from './contracts.service';

@@ -8,8 +8,8 @@
  * finished or not yet started workflow needs none (it reads the contract when it starts).
  */
 import type { WorkflowPort } from '../../domain/automations/engine/ports';
-import { eventNames } from '../../domain/outbox/event-names';
-import type { OutboxEventRecord, Subscriber } from '../../domain/outbox/subscriber';
+import { eventNames } from '../../platform/outbox/event-names';
+import type { OutboxEventRecord, Subscriber } from '../../platform/outbox/subscriber';
 import { contractEnvelopeKind } from './contract-envelope.kind';
 import { envelopeChangedSignal } from './contract-envelope.messages';
 

@@ -4,8 +4,8 @@
  * committed. Links are created here, at send time, and exist only inside the message sent.
  */
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import type { Ctx } from '../../domain/context';
-import type { Logger } from '../../domain/logger';
+import type { Ctx } from '../../platform/context';
+import type { Logger } from '../../platform/logger';
 import {
   normalizePhoneNumber,
   normalizeSmsSender,
@@ -13,13 +13,13 @@ import {
   type EmailTransport,
   type SmsGateway,
 } from '../messaging';
-import { forkForWorkspace } from '../../domain/orm/tenant';
-import { emit } from '../../domain/outbox/emit';
+import { forkForWorkspace } from '../../platform/orm/tenant';
+import { emit } from '../../platform/outbox/emit';
 import { Contract, ContractDocument, ContractSigner } from './contract.entity';
 import type { EnvelopeStep } from './contract-envelope.messages';
 import { renderSignedPdf } from './pdf';
 import { newSignerToken } from './tokens';
-import { newId } from '../../domain/ids';
+import { newId } from '../../platform/ids';
 import { dueForInvitation, resendDue, type AttemptInfo } from './invitations';
 export type { AttemptInfo } from './invitations';
 import { recordInvitationFailures, refreshInvitationError, type InvitationFailure } from './invitation-failures';

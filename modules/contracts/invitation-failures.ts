@@ -1,5 +1,5 @@
 import { LockMode, type EntityManager } from '@mikro-orm/postgresql';
-import { emit } from '../../domain/outbox/emit';
+import { emit } from '../../platform/outbox/emit';
 import { Contract, ContractSigner, type InvitationStatus } from './contract.entity';
 import { invitationSummary, nextAttemptAt, type AttemptInfo } from './invitations';
 

@@ -1,5 +1,5 @@
-import { newId } from '../../domain/ids';
-import { validation } from '../../domain/errors';
+import { newId } from '../../platform/ids';
+import { validation } from '../../platform/errors';
 import {
   AmountRangeError,
   DEFAULT_VAT_RATE,
@@ -11,7 +11,7 @@ import {
   safe,
   toMinor,
   toScaled,
-} from '../../domain/shared/money';
+} from '../../platform/shared/money';
 import type { ContractLine } from './contract.entity';
 
 /** A line as written by the API caller (decimal amounts). */

@@ -4,12 +4,12 @@
  * serves the signed PDF once accepted). A signature is committed first, then the workflow is told.
  */
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import type { Ctx } from '../../domain/context';
-import { DomainError, notFound, validation } from '../../domain/errors';
-import type { Logger } from '../../domain/logger';
-import { forkForWorkspace } from '../../domain/orm/tenant';
-import { emit } from '../../domain/outbox/emit';
-import type { WorkflowPort } from '../../domain/workflow-port';
+import type { Ctx } from '../../platform/context';
+import { DomainError, notFound, validation } from '../../platform/errors';
+import type { Logger } from '../../platform/logger';
+import { forkForWorkspace } from '../../platform/orm/tenant';
+import { emit } from '../../platform/outbox/emit';
+import type { WorkflowPort } from '../../platform/workflow-port';
 import { Contract, ContractDocument, ContractSigner } from './contract.entity';
 import { notifyEnvelope } from './contract-send.service';
 import { documentContent } from './document';

@@ -6,9 +6,9 @@
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { StartQueue } from '../../domain/intake/starter';
-import type { Logger } from '../../domain/logger';
+import type { Logger } from '../../platform/logger';
 import { contractEnvelopeKind } from './contract-envelope.kind';
-import type { WorkflowPort } from '../../domain/workflow-port';
+import type { WorkflowPort } from '../../platform/workflow-port';
 import type { ContractEnvelopeInput } from './contract-envelope.messages';
 
 interface ClaimedContract {

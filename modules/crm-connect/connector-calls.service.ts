@@ -1,4 +1,4 @@
-import type { Ctx } from '../../domain/context';
+import type { Ctx } from '../../platform/context';
 import { Person } from '../../domain/people/person.entity';
 import {
   Call,

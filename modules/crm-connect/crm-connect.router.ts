@@ -1,8 +1,8 @@
 import type { RouteFactory } from '../../api/app';
 import { lookup } from './lookup.service';
 import { logConnectorCall } from './connector-calls.service';
-import { created, ok, route } from '../../api/http/registry';
-import { envelopes } from '../../api/http/crud';
+import { created, ok, route } from '../../platform/http/registry';
+import { envelopes } from '../../platform/http/crud';
 import { lookupResultView } from './crm-connect.views';
 import { callView } from '../calls';
 import { connectorCallBody, lookupQuery } from './crm-connect.schemas';

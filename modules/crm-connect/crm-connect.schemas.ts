@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { requiredText } from '../../domain/shared/schemas';
-import { isoDate } from '../../domain/shared/record-fields';
+import { requiredText } from '../../platform/shared/schemas';
+import { isoDate } from '../../platform/shared/record-fields';
 import { callStatus, direction, duration, externalId } from '../calls';
 
 /** Exactly one of phone or email (checked by the domain, which also normalises the phone). */

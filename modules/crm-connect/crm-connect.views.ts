@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idView } from '../../domain/shared/views';
+import { idView } from '../../platform/shared/views';
 
 /** Response views of the crm-connect routes (phone/e-mail lookup, connector calls). */
 

@@ -1,10 +1,10 @@
 import { raw } from '@mikro-orm/core';
-import type { Ctx } from '../../domain/context';
-import { validation } from '../../domain/errors';
+import type { Ctx } from '../../platform/context';
+import { validation } from '../../platform/errors';
 import { Company } from '../companies';
 import { Lead } from '../../domain/leads/lead.entity';
 import { Person } from '../../domain/people/person.entity';
-import { likePattern } from '../../domain/shared/listing';
+import { likePattern } from '../../platform/shared/listing';
 import { matchesPhone, normalizePhone, tailDigits, type NormalizedPhone } from './phone';
 import type { LookupResultView } from './crm-connect.views';
 

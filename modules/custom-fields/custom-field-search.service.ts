@@ -1,6 +1,6 @@
-import type { Ctx } from '../../domain/context';
-import type { PageRequest } from '../../domain/shared/listing';
-import { loadRecords, RECORD_KINDS, tableOf, type RecordType } from '../../domain/shared/record-kinds';
+import type { Ctx } from '../../platform/context';
+import type { PageRequest } from '../../platform/shared/listing';
+import { loadRecords, RECORD_KINDS, tableOf, type RecordType } from '../../platform/shared/record-kinds';
 import { filterCondition, type SearchFilter } from './search-conditions';
 
 export interface CustomFieldSearch extends PageRequest {

@@ -1,4 +1,4 @@
-import { defineResource, loadById } from '../../domain/shared/resource';
+import { defineResource, loadById } from '../../platform/shared/resource';
 import { CustomFieldDefinition } from './custom-field-definition.entity';
 export const customFieldResource = defineResource<CustomFieldDefinition>({
   kind: 'custom-field',

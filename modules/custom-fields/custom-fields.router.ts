@@ -2,8 +2,8 @@ import type { RouteFactory } from '../../api/app';
 import * as defs from './custom-fields.service';
 import { searchByCustomFields } from './custom-field-search.service';
 import { CUSTOM_FIELD_ENTITY_TYPES } from './custom-field-definition.entity';
-import { ok, paged, route } from '../../api/http/registry';
-import { crudRoutes, envelopes } from '../../api/http/crud';
+import { ok, paged, route } from '../../platform/http/registry';
+import { crudRoutes, envelopes } from '../../platform/http/crud';
 import { searchDescription } from './custom-fields.search-doc';
 import {
   createDefinitionBody,
@@ -15,7 +15,7 @@ import {
   searchBody,
   updateDefinitionBody,
 } from './custom-fields.schemas';
-import { admin, read } from '../../api/http/access';
+import { admin, read } from '../../platform/http/access';
 
 // Definitions are the workspace's schema: changing them is an owner/admin task.
 const section = 'Custom fields';

@@ -2,10 +2,10 @@ import { z } from 'zod';
 import { CUSTOM_FIELD_ENTITY_TYPES, CUSTOM_FIELD_TYPES } from './custom-field-definition.entity';
 import { CUSTOM_FIELD_KEY_RE, MAX_OPTIONS } from './definition-rules';
 import { filterValueProblem, SEARCH_OPERATORS } from './search-conditions';
-import { RECORD_TYPES } from '../../domain/shared/record-kinds';
-import { boolParam, pageParams } from '../../domain/shared/list-query';
-import { clearableText, requiredText } from '../../domain/shared/schemas';
-import { dateTimeView, idView, openObjectView } from '../../domain/shared/views';
+import { RECORD_TYPES } from '../../platform/shared/record-kinds';
+import { boolParam, pageParams } from '../../platform/shared/list-query';
+import { clearableText, requiredText } from '../../platform/shared/schemas';
+import { dateTimeView, idView, openObjectView } from '../../platform/shared/views';
 
 const entityType = z.enum(CUSTOM_FIELD_ENTITY_TYPES, {
   message: `must be one of: ${CUSTOM_FIELD_ENTITY_TYPES.join(', ')}`,

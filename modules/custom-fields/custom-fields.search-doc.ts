@@ -1,5 +1,5 @@
 import { SEARCH_OPERATORS } from './search-conditions';
-import { RECORD_TYPES } from '../../domain/shared/record-kinds';
+import { RECORD_TYPES } from '../../platform/shared/record-kinds';
 import { MAX_SEARCH_FILTERS, type CustomFieldSearchDescriptionView } from './custom-fields.schemas';
 
 const OPERATOR_DOC: Record<(typeof SEARCH_OPERATORS)[number], string> = {

@@ -1,10 +1,10 @@
-import type { Ctx } from '../../domain/context';
-import { conflict, DomainError, notFound, validation } from '../../domain/errors';
-import { deleteWithEvent, emitCreate, updateWithEvent } from '../../domain/shared/changes';
-import { findPage, type PageRequest } from '../../domain/shared/listing';
-import { plainOf } from '../../domain/shared/views';
-import { createRecord } from '../../domain/shared/records';
-import { RECORD_KINDS, tableOf, type RecordType } from '../../domain/shared/record-kinds';
+import type { Ctx } from '../../platform/context';
+import { conflict, DomainError, notFound, validation } from '../../platform/errors';
+import { deleteWithEvent, emitCreate, updateWithEvent } from '../../platform/shared/changes';
+import { findPage, type PageRequest } from '../../platform/shared/listing';
+import { plainOf } from '../../platform/shared/views';
+import { createRecord } from '../../platform/shared/records';
+import { RECORD_KINDS, tableOf, type RecordType } from '../../platform/shared/record-kinds';
 import {
   CustomFieldDefinition,
   type CustomFieldEntityType,

@@ -1,5 +1,5 @@
-import { likePattern } from '../../domain/shared/listing';
-import { COMPARISON_OPERATORS, type Scalar } from '../../domain/shared/operators';
+import { likePattern } from '../../platform/shared/listing';
+import { COMPARISON_OPERATORS, type Scalar } from '../../platform/shared/operators';
 
 /** Operators of POST /custom-fields/search; every filter of a search must match (AND). */
 export const SEARCH_OPERATORS = COMPARISON_OPERATORS;

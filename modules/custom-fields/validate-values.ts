@@ -1,5 +1,5 @@
-import type { Ctx } from '../../domain/context';
-import { validation } from '../../domain/errors';
+import type { Ctx } from '../../platform/context';
+import { validation } from '../../platform/errors';
 import { CustomFieldDefinition, type CustomFieldEntityType } from './custom-field-definition.entity';
 
 const EMAIL_RE = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;

@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { CustomObject, CustomObjectField, CustomObjectRecord } from './custom-object.entity';
-import type { RecordType } from '../../domain/shared/record-types';
+import type { RecordType } from '../../platform/shared/record-types';
 
 const OBJECT_ID = /^[0-9a-f]{24}$/;
 

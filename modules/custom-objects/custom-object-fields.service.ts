@@ -1,9 +1,9 @@
-import type { Ctx } from '../../domain/context';
-import { conflict, notFound, validation } from '../../domain/errors';
-import { emit } from '../../domain/outbox/emit';
-import { applyPatch } from '../../domain/shared/changes';
-import { createRecord } from '../../domain/shared/records';
-import { inTransaction } from '../../domain/shared/tx';
+import type { Ctx } from '../../platform/context';
+import { conflict, notFound, validation } from '../../platform/errors';
+import { emit } from '../../platform/outbox/emit';
+import { applyPatch } from '../../platform/shared/changes';
+import { createRecord } from '../../platform/shared/records';
+import { inTransaction } from '../../platform/shared/tx';
 import { CustomObject, CustomObjectField } from './custom-object.entity';
 import type { CreateFieldInput, UpdateFieldInput } from './custom-objects.schemas';
 import { MAX_FIELDS_PER_OBJECT } from './custom-objects.schemas';

@@ -1,7 +1,7 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps, workspaceIndexes } from '../../domain/orm/base';
+import { p, tenantProps, workspaceIndexes } from '../../platform/orm/base';
 import type { FieldOption, FieldType, RollupSpec } from './field-types';
-import type { RecordType } from '../../domain/shared/record-types';
+import type { RecordType } from '../../platform/shared/record-types';
 
 /** A workspace-defined object type; `slug` addresses it in URLs and is unique per workspace. */
 export const CustomObject = defineEntity({

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvents, fieldChanges, openObject, recordView } from '../../domain/outbox/define-events';
+import { defineEvents, fieldChanges, openObject, recordView } from '../../platform/outbox/define-events';
 
 const definition = z.object({ customObject: recordView });
 const record = z.object({ customObjectId: z.string(), customObjectSlug: z.string(), record: recordView });

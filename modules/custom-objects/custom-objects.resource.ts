@@ -1,4 +1,4 @@
-import { defineResource } from '../../domain/shared/resource';
+import { defineResource } from '../../platform/shared/resource';
 import { loadRecordForAutomation } from './automation-view';
 import { CustomObject, CustomObjectField, CustomObjectRecord } from './custom-object.entity';
 

@@ -29,15 +29,15 @@ import {
   relatedRecordView,
 } from './custom-objects.views';
 import { activityView } from '../../domain/timeline/timeline.schemas';
-import { envelopes } from '../../api/http/crud';
-import { imageResolver } from '../../api/http/images';
-import { pageParams } from '../../domain/shared/list-query';
-import { acknowledged, created, ok, paged, route } from '../../api/http/registry';
+import { envelopes } from '../../platform/http/crud';
+import { imageResolver } from '../../platform/http/images';
+import { pageParams } from '../../platform/shared/list-query';
+import { acknowledged, created, ok, paged, route } from '../../platform/http/registry';
 import { z } from 'zod';
 import { searchQuery } from '../../api/routes/search.schemas';
 import { customObjectImportBody, customObjectImporter, MAX_IMPORT_ROWS, runImport } from '../imports';
 import { customObjectExportBody, customObjectExportQuery, DEFAULT_EXPORT_ROWS, MAX_EXPORT_ROWS } from '../exports';
-import { admin, read, write } from '../../api/http/access';
+import { admin, read, write } from '../../platform/http/access';
 
 const section = 'Custom objects';
 const onObject = { slug: 'custom-object' };

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { FIELD_TYPES, MAX_JSON_BYTES, RESERVED_SLUGS } from './field-types';
 import { rollupBody } from './rollup';
-import { RECORD_TYPES } from '../../domain/shared/record-types';
+import { RECORD_TYPES } from '../../platform/shared/record-types';
 
 export const MAX_FAVORITE_FIELDS = 5;
 export const MAX_FIELDS_PER_OBJECT = 200;

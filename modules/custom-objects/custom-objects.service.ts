@@ -1,10 +1,10 @@
-import type { Ctx } from '../../domain/context';
-import { conflict, notFound, validation } from '../../domain/errors';
-import { emit } from '../../domain/outbox/emit';
-import { updateWithEvent } from '../../domain/shared/changes';
-import { findPage, type PageRequest } from '../../domain/shared/listing';
-import { plainOf } from '../../domain/shared/views';
-import { createRecord } from '../../domain/shared/records';
+import type { Ctx } from '../../platform/context';
+import { conflict, notFound, validation } from '../../platform/errors';
+import { emit } from '../../platform/outbox/emit';
+import { updateWithEvent } from '../../platform/shared/changes';
+import { findPage, type PageRequest } from '../../platform/shared/listing';
+import { plainOf } from '../../platform/shared/views';
+import { createRecord } from '../../platform/shared/records';
 import { CustomObject, CustomObjectField, CustomObjectRecord } from './custom-object.entity';
 import type { CreateObjectInput, UpdateObjectInput } from './custom-objects.schemas';
 import type { CustomObjectDetailView, CustomObjectFieldView, CustomObjectView } from './custom-objects.views';

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { dateTimeView, idView, recordViewFields } from '../../domain/shared/views';
-import { RECORD_TYPES } from '../../domain/shared/record-types';
+import { dateTimeView, idView, recordViewFields } from '../../platform/shared/views';
+import { RECORD_TYPES } from '../../platform/shared/record-types';
 import { FIELD_TYPES, ROLLUP_AGGREGATES } from './field-types';
 
 /**

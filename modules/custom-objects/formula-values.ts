@@ -1,5 +1,5 @@
-import type { Ctx } from '../../domain/context';
-import { validation } from '../../domain/errors';
+import type { Ctx } from '../../platform/context';
+import { validation } from '../../platform/errors';
 import type { CustomObjectField } from './custom-object.entity';
 import { evaluateFormula, FormulaError, formulaReferences, parseFormula } from './formula';
 

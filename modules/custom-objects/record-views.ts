@@ -1,7 +1,7 @@
-import type { Ctx } from '../../domain/context';
+import type { Ctx } from '../../platform/context';
 import { Company } from '../companies';
 import { Deal } from '../../domain/deals/deal.entity';
-import { notFound } from '../../domain/errors';
+import { notFound } from '../../platform/errors';
 import { Lead } from '../../domain/leads/lead.entity';
 import { Person } from '../../domain/people/person.entity';
 import { CustomObject, CustomObjectField, CustomObjectRecord } from './custom-object.entity';

@@ -1,9 +1,9 @@
-import type { Ctx } from '../../domain/context';
+import type { Ctx } from '../../platform/context';
 import { Activity } from '../../domain/timeline/activity.entity';
 import { serializeActivity } from '../../domain/timeline/timeline.service';
 import type { Company } from '../companies';
-import { validation } from '../../domain/errors';
-import { dateWhere, findPage, likePattern, type PageRequest } from '../../domain/shared/listing';
+import { validation } from '../../platform/errors';
+import { dateWhere, findPage, likePattern, type PageRequest } from '../../platform/shared/listing';
 import { CustomObject, CustomObjectRecord } from './custom-object.entity';
 import type { ListRecordsQuery } from './custom-objects.schemas';
 import type { CustomObjectRecordView, RecordExportPageView, RelatedRecordView } from './custom-objects.views';

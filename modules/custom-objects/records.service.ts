@@ -1,9 +1,9 @@
-import type { Ctx } from '../../domain/context';
+import type { Ctx } from '../../platform/context';
 import { recordSystemActivity } from '../../domain/timeline/timeline.service';
 import { Company, type ImageResolver } from '../companies';
-import { conflict, DomainError, notFound, validation } from '../../domain/errors';
-import { emit } from '../../domain/outbox/emit';
-import { createRecord } from '../../domain/shared/records';
+import { conflict, DomainError, notFound, validation } from '../../platform/errors';
+import { emit } from '../../platform/outbox/emit';
+import { createRecord } from '../../platform/shared/records';
 import { CustomObject, CustomObjectField, CustomObjectRecord } from './custom-object.entity';
 import type { BulkUpdateResultView } from './custom-objects.views';
 import { getObject } from './custom-objects.service';

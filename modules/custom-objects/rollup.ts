@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import type { Ctx } from '../../domain/context';
-import { validation } from '../../domain/errors';
-import { emit } from '../../domain/outbox/emit';
+import type { Ctx } from '../../platform/context';
+import { validation } from '../../platform/errors';
+import { emit } from '../../platform/outbox/emit';
 import { CustomObject, CustomObjectField, CustomObjectRecord } from './custom-object.entity';
 import { ROLLUP_AGGREGATES, type RollupSpec } from './field-types';
 

@@ -1,5 +1,5 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { parseSecretsKey } from '../../domain/shared/secret-box';
+import { parseSecretsKey } from '../../platform/shared/secret-box';
 import type { EmailTransport, Mailbox } from '../messaging';
 import { probeSmtp } from '../../adapters/smtp/smtp-probe';
 import { createSmtpTransport, type SmtpTransportOptions } from '../../adapters/smtp/smtp-transport';

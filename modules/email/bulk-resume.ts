@@ -3,11 +3,11 @@
  * again, open ones are `unknown` (at once when the caller holds the send's lease, which fences every earlier attempt
  * off; else once older than the stale window) and get their e-mail and timeline rows.
  */
-import type { Ctx } from '../../domain/context';
-import { DomainError } from '../../domain/errors';
+import type { Ctx } from '../../platform/context';
+import { DomainError } from '../../platform/errors';
 import type { ValidEmail } from './email.service';
 import { OutboundMessage } from '../messaging';
-import { executeAsOne } from '../../domain/orm/lean';
+import { executeAsOne } from '../../platform/orm/lean';
 import {
   outcomeRowsSql,
   type BulkItem,

@@ -2,12 +2,12 @@
  * The rows a bulk send's recipient leaves behind with its outcome (email/bulk-send.ts): the e-mail
  * row and the timeline row as they stand then, written once (not written `queued` and updated).
  */
-import type { Ctx } from '../../domain/context';
+import type { Ctx } from '../../platform/context';
 import { DeliveryError, activityCreatedRow, claimActivityRow, formatMailbox, type EmailSendResult } from '../messaging';
-import { htmlToText, truncate } from '../../domain/shared/html-text';
+import { htmlToText, truncate } from '../../platform/shared/html-text';
 import { MAX_TIMELINE_TEXT, type ValidEmail } from './email.service';
-import { insertRowsSql } from '../../domain/orm/lean';
-import { outboxRow } from '../../domain/outbox/emit';
+import { insertRowsSql } from '../../platform/orm/lean';
+import { outboxRow } from '../../platform/outbox/emit';
 import { outboundEmailRow } from './email-records';
 
 /** A recipient's decided outcome, as its row records it. */

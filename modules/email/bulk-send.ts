@@ -9,9 +9,9 @@
  * A rerun finds the claims: sent ones are replayed, failed ones go again, open ones are `unknown`
  * (at once when the caller holds the send's lease, which fences every earlier attempt off).
  */
-import type { Ctx } from '../../domain/context';
-import { DomainError } from '../../domain/errors';
-import { newId } from '../../domain/ids';
+import type { Ctx } from '../../platform/context';
+import { DomainError } from '../../platform/errors';
+import { newId } from '../../platform/ids';
 import {
   DEFAULT_STALE_CLAIM_MS,
   MailboxCapReached,
@@ -23,8 +23,8 @@ import {
   type MailboxCaps,
 } from '../messaging';
 import { validateEmail, type EmailDeps, type ValidEmail } from './email.service';
-import { executeLean, insertRowsSql } from '../../domain/orm/lean';
-import { groupCommit } from '../../domain/shared/group-commit';
+import { executeLean, insertRowsSql } from '../../platform/orm/lean';
+import { groupCommit } from '../../platform/shared/group-commit';
 import {
   outcomePartsSql,
   recipientsSql,

@@ -1,6 +1,6 @@
 import ical, { ICalAttendeeStatus, ICalCalendarMethod } from 'ical-generator';
-import type { Ctx } from '../../domain/context';
-import { DomainError, notFound, validation } from '../../domain/errors';
+import type { Ctx } from '../../platform/context';
+import { DomainError, notFound, validation } from '../../platform/errors';
 import { sendEmail, type EmailDeps } from './email.service';
 import { Email } from './email.entity';
 import { EmailAccount } from './email-account.entity';
@@ -8,9 +8,9 @@ import { getEmail } from './emails.service';
 import { serializeEmail } from './email-records';
 import type { CalendarInviteView, RsvpResultView } from './email.views';
 import { CalendarEvent, type Attendee, type AttendeeStatus, serializeEvent } from '../calendar';
-import { emit } from '../../domain/outbox/emit';
-import { createRecord } from '../../domain/shared/records';
-import { inTransaction } from '../../domain/shared/tx';
+import { emit } from '../../platform/outbox/emit';
+import { createRecord } from '../../platform/shared/records';
+import { inTransaction } from '../../platform/shared/tx';
 
 /** The invite (text/calendar part) of a received e-mail, read with a small RFC 5545 property reader. */
 export interface Invite {

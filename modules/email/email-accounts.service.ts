@@ -1,12 +1,12 @@
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Ctx } from '../../domain/context';
-import { DomainError, notFound, validation } from '../../domain/errors';
-import { newId } from '../../domain/ids';
+import type { Ctx } from '../../platform/context';
+import { DomainError, notFound, validation } from '../../platform/errors';
+import { newId } from '../../platform/ids';
 import { MAX_MAILBOX_CAP, parseMailbox } from '../messaging';
-import { forkForWorkspace } from '../../domain/orm/tenant';
-import { plainOf } from '../../domain/shared/views';
-import { openSecret, sealSecret } from '../../domain/shared/secret-box';
+import { forkForWorkspace } from '../../platform/orm/tenant';
+import { plainOf } from '../../platform/shared/views';
+import { openSecret, sealSecret } from '../../platform/shared/secret-box';
 import { User } from '../../domain/workspaces/user.entity';
 import { EmailAccount } from './email-account.entity';
 import type { EmailAccountView } from './email.views';

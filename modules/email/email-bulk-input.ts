@@ -1,6 +1,6 @@
-import type { Ctx } from '../../domain/context';
+import type { Ctx } from '../../platform/context';
 import { Company } from '../companies';
-import { validation } from '../../domain/errors';
+import { validation } from '../../platform/errors';
 import { parseMailbox } from '../messaging';
 import { MAX_EMAIL_BODY_BYTES, MAX_SUBJECT } from './email.service';
 import { Person } from '../../domain/people/person.entity';

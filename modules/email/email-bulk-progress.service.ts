@@ -1,7 +1,7 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Ctx } from '../../domain/context';
-import { notFound } from '../../domain/errors';
-import { forkForWorkspace } from '../../domain/orm/tenant';
+import type { Ctx } from '../../platform/context';
+import { notFound } from '../../platform/errors';
+import { forkForWorkspace } from '../../platform/orm/tenant';
 import { EmailBulk, EmailBulkRecipient, type BulkRecipientStatus } from './email-bulk.entity';
 import type { BulkProgressView, BulkRecipientView } from './email.views';
 

@@ -1,8 +1,8 @@
 /** Activities of the bulk e-mail workflow: ids in, the rows hold subject, bodies and addresses. */
 import { Context } from '@temporalio/activity';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { AppConfig } from '../../domain/config';
-import type { Logger } from '../../domain/logger';
+import type { AppConfig } from '../../platform/config';
+import type { Logger } from '../../platform/logger';
 import type { BulkProgress } from './bulk-send';
 import { createSendThrottle } from './bulk-throttle';
 import { finishBulk, processBulkBatch, type BatchResult } from './email-bulk.service';

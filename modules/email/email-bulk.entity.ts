@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps, workspaceIndexes } from '../../domain/orm/base';
+import { p, tenantProps, workspaceIndexes } from '../../platform/orm/base';
 
 /** queued (workflow started or about to), sending, completed (every recipient decided), failed (could not run). */
 export type EmailBulkStatus = 'queued' | 'sending' | 'completed' | 'failed';

@@ -7,8 +7,8 @@ import {
   MAX_BULK_EMAIL_RECIPIENTS,
   MAX_IMMEDIATE_RECIPIENTS,
 } from './email-bulk.service';
-import { created, route } from '../../api/http/registry';
-import { envelopes } from '../../api/http/crud';
+import { created, route } from '../../platform/http/registry';
+import { envelopes } from '../../platform/http/crud';
 import { bulkEmailCreatedView, bulkProgressView } from './email.views';
 
 const section = 'E-mail';

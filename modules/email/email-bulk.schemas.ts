@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { MAX_BULK_EMAIL_RECIPIENTS } from './email-bulk.service';
-import { ref } from '../../domain/references/refs';
+import { ref } from '../../platform/references/refs';
 
 const id = z
   .string()

@@ -9,17 +9,17 @@ import type { EntityName } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { contactView, plainRecord } from '../../domain/automations/engine/context';
 import { Company } from '../companies';
-import type { Ctx } from '../../domain/context';
-import { DomainError } from '../../domain/errors';
+import type { Ctx } from '../../platform/context';
+import { DomainError } from '../../platform/errors';
 import { type EmailDeps } from './email.service';
-import { executeLean, leanColumns, leanQuery, readDates } from '../../domain/orm/lean';
-import { forkForWorkspace } from '../../domain/orm/tenant';
+import { executeLean, leanColumns, leanQuery, readDates } from '../../platform/orm/lean';
+import { forkForWorkspace } from '../../platform/orm/tenant';
 import { Person } from '../../domain/people/person.entity';
-import { createRecord } from '../../domain/shared/records';
-import { inTransaction } from '../../domain/shared/tx';
-import { emailBulkKind } from '../../domain/workflow-kinds';
-import { startForRow, type WorkflowPort } from '../../domain/workflow-port';
-import type { Logger } from '../../domain/logger';
+import { createRecord } from '../../platform/shared/records';
+import { inTransaction } from '../../platform/shared/tx';
+import { emailBulkKind } from '../../platform/workflow-kinds';
+import { startForRow, type WorkflowPort } from '../../platform/workflow-port';
+import type { Logger } from '../../platform/logger';
 import type { SendThrottle } from './bulk-throttle';
 import { accountForSend } from './email-accounts.service';
 import { EmailBulk, EmailBulkRecipient } from './email-bulk.entity';
@@ -33,7 +33,7 @@ import {
   type BulkMessage,
   type BulkProgress,
 } from './bulk-send';
-import { newId } from '../../domain/ids';
+import { newId } from '../../platform/ids';
 import { finishBulk, serializeRecipient, type BulkSummary } from './email-bulk-progress.service';
 import { checkBulkInput, checkRecipientLinks, MAX_IMMEDIATE_RECIPIENTS, type BulkEmailInput } from './email-bulk-input';
 

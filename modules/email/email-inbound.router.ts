@@ -1,9 +1,9 @@
 import type { Context } from 'koa';
 import { z } from 'zod';
 import type { RouteFactory } from '../../api/app';
-import { DomainError } from '../../domain/errors';
+import { DomainError } from '../../platform/errors';
 import { authenticateInbound, receiveRawEmail } from './inbound.service';
-import { envelopes, publicRoute } from '../../api/http/crud';
+import { envelopes, publicRoute } from '../../platform/http/crud';
 import { inboundEmailResultView } from './email.views';
 
 const params = z.object({ accountId: z.string() });

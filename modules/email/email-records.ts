@@ -1,9 +1,9 @@
-import type { Ctx } from '../../domain/context';
-import { validation } from '../../domain/errors';
-import { isId } from '../../domain/ids';
+import type { Ctx } from '../../platform/context';
+import { validation } from '../../platform/errors';
+import { isId } from '../../platform/ids';
 import { formatMailbox, type ClaimRow, type Mailbox, type MessageLinks } from '../messaging';
-import { leanQuery, type FullRow } from '../../domain/orm/lean';
-import { plainOf } from '../../domain/shared/views';
+import { leanQuery, type FullRow } from '../../platform/orm/lean';
+import { plainOf } from '../../platform/shared/views';
 import type { EmailSummaryView, EmailView } from './email.views';
 import { Email, type EmailStatus } from './email.entity';
 

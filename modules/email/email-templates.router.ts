@@ -1,7 +1,7 @@
 import type { RouteFactory } from '../../api/app';
 import * as templates from './email-templates.service';
 import { z } from 'zod';
-import { crudRoutes, envelopes } from '../../api/http/crud';
+import { crudRoutes, envelopes } from '../../platform/http/crud';
 import { emailSignatureView, emailTemplateSummaryView, emailTemplateView } from './email.views';
 import {
   createEmailSignatureBody,
@@ -11,7 +11,7 @@ import {
   updateEmailSignatureBody,
   updateEmailTemplateBody,
 } from './email-templates.schemas';
-import { admin, read, write } from '../../api/http/access';
+import { admin, read, write } from '../../platform/http/access';
 
 const section = 'E-mail templates and signatures';
 const placeholders =

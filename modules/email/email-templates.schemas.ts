@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { EMAIL_TEMPLATE_CATEGORIES } from './email-template.entity';
-import { listQuery, pageParams } from '../../domain/shared/list-query';
-import { requiredText, tagsField } from '../../domain/shared/schemas';
+import { listQuery, pageParams } from '../../platform/shared/list-query';
+import { requiredText, tagsField } from '../../platform/shared/schemas';
 
 const MAX_HTML = 1024 * 1024;
 const html = (max = MAX_HTML) => z.string().max(max, `must be at most ${max} characters`);

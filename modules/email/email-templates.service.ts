@@ -1,11 +1,11 @@
-import type { Ctx } from '../../domain/context';
-import { notFound } from '../../domain/errors';
-import { deleteWithEvent, emitCreate } from '../../domain/shared/changes';
-import { emit } from '../../domain/outbox/emit';
-import { findPage, likePattern, type PageRequest } from '../../domain/shared/listing';
-import { plainOf } from '../../domain/shared/views';
+import type { Ctx } from '../../platform/context';
+import { notFound } from '../../platform/errors';
+import { deleteWithEvent, emitCreate } from '../../platform/shared/changes';
+import { emit } from '../../platform/outbox/emit';
+import { findPage, likePattern, type PageRequest } from '../../platform/shared/listing';
+import { plainOf } from '../../platform/shared/views';
 import type { EmailSignatureView, EmailTemplateSummaryView, EmailTemplateView } from './email.views';
-import { createRecord } from '../../domain/shared/records';
+import { createRecord } from '../../platform/shared/records';
 import { EmailSignature, EmailTemplate } from './email-template.entity';
 import { compileTemplateHtml, type LayoutSettings } from './template-compile';
 import type { EmailTemplateInput } from './email-templates.schemas';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { RouteFactory } from '../../api/app';
-import { DomainError } from '../../domain/errors';
+import { DomainError } from '../../platform/errors';
 import { trackClick, trackOpen } from './tracking';
-import { publicRoute } from '../../api/http/crud';
+import { publicRoute } from '../../platform/http/crud';
 
 const PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
 const tokenParams = z.object({ token: z.string().max(200) });

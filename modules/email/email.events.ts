@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvents, recordLinks, recordView } from '../../domain/outbox/define-events';
+import { defineEvents, recordLinks, recordView } from '../../platform/outbox/define-events';
 
 /** emailEventPayload: the message, the records it is linked to, and who sent it (sequence, api, …). */
 const email = z.object({

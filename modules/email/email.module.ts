@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
-import { defineModule } from '../../domain/module';
+import { defineModule } from '../../platform/module';
 import type * as emailsRouter from './emails.router';
 import type * as emailTemplatesRouter from './email-templates.router';
 import type * as emailInboundRouter from './email-inbound.router';
@@ -7,7 +7,7 @@ import type * as emailTrackingRouter from './email-tracking.router';
 import type * as emailBulkRouter from './email-bulk.router';
 import type * as emailBulkActivities from './email-bulk.activities';
 import type { ActivityDeps } from '../../activities/deps';
-import { emailBulkKind } from '../../domain/workflow-kinds';
+import { emailBulkKind } from '../../platform/workflow-kinds';
 import { emailResource } from './email.resource';
 
 /** E-mail: mailboxes, messages, templates, inbound mail, tracking and bulk sends (one workflow per send). */

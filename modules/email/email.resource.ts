@@ -1,4 +1,4 @@
-import { defineResource, loadById } from '../../domain/shared/resource';
+import { defineResource, loadById } from '../../platform/shared/resource';
 import { Email } from './email.entity';
 import { EmailAccount } from './email-account.entity';
 import { EmailSignature, EmailTemplate } from './email-template.entity';

@@ -1,5 +1,5 @@
-import type { Ctx } from '../../domain/context';
-import { DomainError, validation } from '../../domain/errors';
+import type { Ctx } from '../../platform/context';
+import { DomainError, validation } from '../../platform/errors';
 import {
   EMAIL_NOT_CONFIGURED,
   MESSAGE_SOURCES,
@@ -19,7 +19,7 @@ import {
   type MessageSource,
   type OutboundRow,
 } from '../messaging';
-import { htmlToText, truncate } from '../../domain/shared/html-text';
+import { htmlToText, truncate } from '../../platform/shared/html-text';
 import type { AccountTransports } from './account-transports';
 import { addTracking, type TrackingConfig } from './tracking';
 import { accountForSend } from './email-accounts.service';

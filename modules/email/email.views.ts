@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateTimeView, idView, openObjectView, recordViewFields } from '../../domain/shared/views';
+import { dateTimeView, idView, openObjectView, recordViewFields } from '../../platform/shared/views';
 import { EMAIL_TEMPLATE_CATEGORIES } from './email-template.entity';
 
 /** Response views of e-mail, e-mail accounts, templates, signatures and bulk sends (spec: Email, SMS, webhooks). */

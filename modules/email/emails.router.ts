@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { pageParams } from '../../domain/shared/list-query';
+import { pageParams } from '../../platform/shared/list-query';
 import type { RouteFactory } from '../../api/app';
 import { listEmailAccounts } from './email-accounts.service';
 import { serializeEmail } from './email-records';
 import * as emails from './emails.service';
-import { created, ok, paged, route } from '../../api/http/registry';
-import { idParams } from '../../domain/shared/schemas';
+import { created, ok, paged, route } from '../../platform/http/registry';
+import { idParams } from '../../platform/shared/schemas';
 import { listEmailsQuery, rsvpBody, sendEmailBody, threadParams } from './emails.schemas';
 import { getCalendarInvite, rsvpCalendarInvite } from './calendar-invite';
 import {
@@ -17,8 +17,8 @@ import {
   rsvpResultView,
   sentEmailView,
 } from './email.views';
-import { envelopes } from '../../api/http/crud';
-import { read, write } from '../../api/http/access';
+import { envelopes } from '../../platform/http/crud';
+import { read, write } from '../../platform/http/access';
 
 const section = 'E-mail';
 const accessNote =

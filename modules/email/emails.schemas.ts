@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { listQuery } from '../../domain/shared/list-query';
-import { objectId } from '../../domain/shared/schemas';
-import { ref } from '../../domain/references/refs';
+import { listQuery } from '../../platform/shared/list-query';
+import { objectId } from '../../platform/shared/schemas';
+import { ref } from '../../platform/references/refs';
 
 const address = z.string().max(600, 'must be at most 600 characters');
 const addressList = z

@@ -1,8 +1,14 @@
 import type { FilterQuery } from '@mikro-orm/core';
-import type { Ctx } from '../../domain/context';
-import { notFound } from '../../domain/errors';
+import type { Ctx } from '../../platform/context';
+import { notFound } from '../../platform/errors';
 import { sendEmail, type EmailDeps } from './email.service';
-import { dateWhere, findPage, likePattern, type DateFilterInput, type PageRequest } from '../../domain/shared/listing';
+import {
+  dateWhere,
+  findPage,
+  likePattern,
+  type DateFilterInput,
+  type PageRequest,
+} from '../../platform/shared/listing';
 import { Email } from './email.entity';
 import { visibleAccountIds } from './email-accounts.service';
 import { serializeEmail } from './email-records';

@@ -6,8 +6,8 @@
  * start (Message-ID dedupe keeps that idempotent).
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { forkForWorkspace } from '../../domain/orm/tenant';
-import { parseSecretsKey } from '../../domain/shared/secret-box';
+import { forkForWorkspace } from '../../platform/orm/tenant';
+import { parseSecretsKey } from '../../platform/shared/secret-box';
 import { EmailAccount } from './email-account.entity';
 import { accountSecrets } from './email-accounts.service';
 import { inboundCtx, receiveRawEmail } from './inbound.service';

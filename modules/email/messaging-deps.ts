@@ -1,9 +1,9 @@
-import type { AppConfig } from '../../domain/config';
+import type { AppConfig } from '../../platform/config';
 import { createAccountTransports, type AccountTransports } from './account-transports';
 import { trackingKey, type TrackingConfig } from './tracking';
-import { parseSecretsKey } from '../../domain/shared/secret-box';
-import { DomainError } from '../../domain/errors';
-import type { SafeFetch } from '../../domain/net/safe-fetch';
+import { parseSecretsKey } from '../../platform/shared/secret-box';
+import { DomainError } from '../../platform/errors';
+import type { SafeFetch } from '../../platform/net/safe-fetch';
 import { smsGatewayFromConfig, smtpSettings, type EmailTransport, type SmsGateway } from '../messaging';
 import { createSmtpTransport } from '../../adapters/smtp/smtp-transport';
 

@@ -1,6 +1,6 @@
-import type { Ctx } from '../../domain/context';
-import { validation } from '../../domain/errors';
-import { isId } from '../../domain/ids';
+import type { Ctx } from '../../platform/context';
+import { validation } from '../../platform/errors';
+import { isId } from '../../platform/ids';
 import { renderTemplate, type PlaceholderOptions } from '../../domain/automations/placeholders';
 import { EmailTemplate } from './email-template.entity';
 

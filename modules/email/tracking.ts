@@ -1,8 +1,8 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { isId } from '../../domain/ids';
-import { emit } from '../../domain/outbox/emit';
-import { inTransaction } from '../../domain/shared/tx';
+import { isId } from '../../platform/ids';
+import { emit } from '../../platform/outbox/emit';
+import { inTransaction } from '../../platform/shared/tx';
 import { Email } from './email.entity';
 import { emailEventPayload } from './email-records';
 import { inboundCtx } from './inbound.service';

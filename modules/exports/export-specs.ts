@@ -1,6 +1,6 @@
-import { RESOURCES } from '../../domain/resources';
-import type { ExportSupport } from '../../domain/shared/resource';
-import { RECORD_TYPES, type RecordType } from '../../domain/shared/record-kinds';
+import { RESOURCES } from '../../platform/resources';
+import type { ExportSupport } from '../../platform/shared/resource';
+import { RECORD_TYPES, type RecordType } from '../../platform/shared/record-kinds';
 
 /** What an export of one record type may select, sort by and filter on (stored fields, API names). */
 export interface ExportSpec extends ExportSupport {

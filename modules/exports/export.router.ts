@@ -4,8 +4,8 @@ import type { RouteFactory } from '../../api/app';
 import { EXPORT_PATHS, MAX_EXPORT_ROWS } from './export-specs';
 import { exportRecords } from './export.service';
 import { getList } from '../lists';
-import { RECORD_TYPES, type RecordType } from '../../domain/shared/record-kinds';
-import { route, type Reply } from '../../api/http/registry';
+import { RECORD_TYPES, type RecordType } from '../../platform/shared/record-kinds';
+import { route, type Reply } from '../../platform/http/registry';
 import { EXPORT_PARAMS, EXPORT_ROW_VIEWS, exportPageView, exportQuery, listExportParams } from './export.schemas';
 
 // Spec: export needs the export scope (read does not cover it) and the admin or owner role; POST only.

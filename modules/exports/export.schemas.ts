@@ -1,9 +1,9 @@
 import { z } from 'zod';
 import { DEFAULT_EXPORT_ROWS, EXPORT_SPECS, MAX_EXPORT_ROWS, type ExportSpec } from './export-specs';
-import type { RecordType } from '../../domain/shared/record-kinds';
-import { isoDateParam } from '../../domain/shared/list-query';
-import { objectId } from '../../domain/shared/schemas';
-import { idView } from '../../domain/shared/views';
+import type { RecordType } from '../../platform/shared/record-kinds';
+import { isoDateParam } from '../../platform/shared/list-query';
+import { objectId } from '../../platform/shared/schemas';
+import { idView } from '../../platform/shared/views';
 
 // Paging may come in the body or the query string (?limit=10000): numeric strings count as numbers.
 const int = (schema: z.ZodNumber) =>

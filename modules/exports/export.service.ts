@@ -1,10 +1,10 @@
 import { Readable } from 'node:stream';
 import type { Knex } from '@mikro-orm/knex';
-import type { Ctx } from '../../domain/context';
-import { validation } from '../../domain/errors';
-import { streamTextRows } from '../../domain/orm/lean';
-import { dateWhere } from '../../domain/shared/listing';
-import { RECORD_KINDS, type RecordType } from '../../domain/shared/record-kinds';
+import type { Ctx } from '../../platform/context';
+import { validation } from '../../platform/errors';
+import { streamTextRows } from '../../platform/orm/lean';
+import { dateWhere } from '../../platform/shared/listing';
+import { RECORD_KINDS, type RecordType } from '../../platform/shared/record-kinds';
 import { DEFAULT_EXPORT_ROWS, EXPORT_SPECS } from './export-specs';
 
 export type FilterValue = string | number | boolean | null | (string | number)[];

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvents } from '../../domain/outbox/define-events';
+import { defineEvents } from '../../platform/outbox/define-events';
 
 /** The workspace switched its browser-extension contribution on or off (entity `workspace`). */
 export const extensionEvents = defineEvents({

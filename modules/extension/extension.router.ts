@@ -1,9 +1,9 @@
 import type { RouteFactory } from '../../api/app';
 import { addObservations, getContribution, knownDomains, networkLookup, setContribution } from './extension.service';
 import { contributionBody, networkQuery, observationsBody } from './extension.schemas';
-import { pageParams } from '../../domain/shared/list-query';
-import { ok, paged, route } from '../../api/http/registry';
-import { envelopes } from '../../api/http/crud';
+import { pageParams } from '../../platform/shared/list-query';
+import { ok, paged, route } from '../../platform/http/registry';
+import { envelopes } from '../../platform/http/crud';
 import { contributionView, knownDomainView, networkProfileView, observationsResultView } from './extension.views';
 import { z } from 'zod';
 

@@ -1,10 +1,10 @@
-import type { Ctx } from '../../domain/context';
-import { forbidden } from '../../domain/errors';
-import { emit } from '../../domain/outbox/emit';
-import { newId } from '../../domain/ids';
+import type { Ctx } from '../../platform/context';
+import { forbidden } from '../../platform/errors';
+import { emit } from '../../platform/outbox/emit';
+import { newId } from '../../platform/ids';
 import { FREE_MAIL_DOMAINS } from '../../domain/lookups/normalize';
 import { WEBSITE_DOMAIN_SQL } from '../../domain/lookups/lookup.service';
-import type { PageRequest } from '../../domain/shared/listing';
+import type { PageRequest } from '../../platform/shared/listing';
 import { ExtensionContribution, ExtensionObservation } from './extension.entity';
 import type { ObservationInput } from './extension.schemas';
 import type { ContributionView, KnownDomainView, NetworkProfileView, ObservationsResultView } from './extension.views';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateTimeView, idView } from '../../domain/shared/views';
+import { dateTimeView, idView } from '../../platform/shared/views';
 
 /** Response views of the browser extension routes (contribution, observations, network, domains, captures). */
 

@@ -1,4 +1,4 @@
-import { DomainError, validation } from '../../domain/errors';
+import { DomainError, validation } from '../../platform/errors';
 
 /** Spec limit for an inline image (data URL) and for a re-hosted one: 2 MB of decoded bytes. */
 export const MAX_IMAGE_BYTES = 2 * 1024 * 1024;

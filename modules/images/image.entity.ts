@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps } from '../../domain/orm/base';
+import { p, tenantProps } from '../../platform/orm/base';
 
 // Served publicly by its random token (image tags cannot send credentials); the token, not
 // the time-ordered _id, is what makes the URL unguessable.

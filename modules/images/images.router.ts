@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import type { RouteFactory } from '../../api/app';
-import { publicRoute } from '../../api/http/crud';
+import { publicRoute } from '../../platform/http/crud';
 import { IMAGE_TYPES } from './image-bytes';
 import { getPublicImage } from './images.service';
 

@@ -1,8 +1,8 @@
 import { createHash, randomBytes } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Ctx } from '../../domain/context';
-import { DomainError, notFound, validation } from '../../domain/errors';
-import { safeFetch, type SafeFetch } from '../../domain/net/safe-fetch';
+import type { Ctx } from '../../platform/context';
+import { DomainError, notFound, validation } from '../../platform/errors';
+import { safeFetch, type SafeFetch } from '../../platform/net/safe-fetch';
 import { Image } from './image.entity';
 import { MAX_IMAGE_BYTES, assertMagic, decodeImageDataUrl, imageTypeOf, tooLarge, type ImageType } from './image-bytes';
 

@@ -1,6 +1,6 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps, workspaceIndexes } from '../../domain/orm/base';
-import { RECORD_TYPES } from '../../domain/shared/record-types';
+import { p, tenantProps, workspaceIndexes } from '../../platform/orm/base';
+import { RECORD_TYPES } from '../../platform/shared/record-types';
 
 export const IMPORT_ENTITY_TYPES = RECORD_TYPES;
 export type ImportEntityType = (typeof IMPORT_ENTITY_TYPES)[number];

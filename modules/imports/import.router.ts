@@ -2,11 +2,11 @@ import type { RouteFactory } from '../../api/app';
 import { IMPORT_ENTITY_TYPES, type ImportEntityType } from './import-run.entity';
 import { listImportRuns, runImport } from './import.service';
 import { companyImporter, dealImporter, leadImporter, personImporter, type Importer } from './importers';
-import { imageResolver } from '../../api/http/images';
-import { ok, paged, route } from '../../api/http/registry';
-import { pageQuery } from '../../domain/shared/schemas';
+import { imageResolver } from '../../platform/http/images';
+import { ok, paged, route } from '../../platform/http/registry';
+import { pageQuery } from '../../platform/shared/schemas';
 import { IMPORT_PATHS, importBody, importReportView, importRunView, rowParser, validateBody } from './import.schemas';
-import { envelopes } from '../../api/http/crud';
+import { envelopes } from '../../platform/http/crud';
 
 // Spec: import needs the import scope (write does not cover it) and the admin or owner role.
 const access = { scopes: ['import'], roles: ['owner', 'admin'] } as const;

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { IMPORT_ENTITY_TYPES, type ImportEntityType } from './import-run.entity';
 import { MAX_IMPORT_ROWS, type ParsedRow } from './import.limits';
-import { formatZodError } from '../../domain/shared/schemas';
-import { dateTimeView, idView } from '../../domain/shared/views';
+import { formatZodError } from '../../platform/shared/schemas';
+import { dateTimeView, idView } from '../../platform/shared/views';
 import { createCompanyBody } from '../companies';
 import { createDealBody } from '../../domain/deals/deals.schemas';
 import { createLeadBody } from '../../domain/leads/leads.schemas';

@@ -1,4 +1,4 @@
-import type { Ctx } from '../../domain/context';
+import type { Ctx } from '../../platform/context';
 import { createCompany, updateCompany, type CompanyInput, type ImageResolver } from '../companies';
 import { createDeal, updateDeal } from '../../domain/deals/deals.service';
 import type { DealInput } from '../../domain/deals/deals.schemas';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvents } from '../../domain/outbox/define-events';
+import { defineEvents } from '../../platform/outbox/define-events';
 
 /** A CSV import finished (entity `import`): its counts. */
 export const importEvents = defineEvents({

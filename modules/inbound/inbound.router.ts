@@ -1,12 +1,12 @@
 import type { z } from 'zod';
 import type { RouteFactory } from '../../api/app';
 import type { Context } from 'koa';
-import { DomainError } from '../../domain/errors';
+import { DomainError } from '../../platform/errors';
 import { processInbound, type InboundInput } from './inbound.service';
 import { FREE_MAIL_DOMAINS } from './values';
 import { fieldRows, toJsonSchema } from '../../api/docs/schema';
-import { formatZodError } from '../../domain/shared/schemas';
-import { created, ok, route } from '../../api/http/registry';
+import { formatZodError } from '../../platform/shared/schemas';
+import { created, ok, route } from '../../platform/http/registry';
 import { normalizeInbound, type KeyTable } from './payload';
 import {
   CONNECTOR_KEYS,
@@ -17,7 +17,7 @@ import {
   inboundResultView,
   type InboundDescriptionView,
 } from './inbound.schemas';
-import { envelopes } from '../../api/http/crud';
+import { envelopes } from '../../platform/http/crud';
 
 const access = { scopes: ['inbound'] } as const;
 const section = 'Inbound';

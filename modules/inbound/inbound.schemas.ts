@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { parseDecimal, splitTags } from './values';
-import { MAX_CUSTOM_FIELDS, MAX_TAGS, objectId } from '../../domain/shared/schemas';
+import { MAX_CUSTOM_FIELDS, MAX_TAGS, objectId } from '../../platform/shared/schemas';
 import type { KeyTable } from './payload';
-import { idView, openObjectView } from '../../domain/shared/views';
+import { idView, openObjectView } from '../../platform/shared/views';
 import { MAX_LEAD_NOTES, MAX_LEAD_VALUE } from '../../domain/leads/leads.schemas';
-import { ref } from '../../domain/references/refs';
+import { ref } from '../../platform/references/refs';
 
 // Form posts send "" for blank inputs: empty and whitespace-only values count as "not given".
 const text = (max: number) =>

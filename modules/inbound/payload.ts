@@ -1,4 +1,4 @@
-import { DomainError } from '../../domain/errors';
+import { DomainError } from '../../platform/errors';
 
 /**
  * Turns the three accepted body formats into one flat object of canonical keys (pure):

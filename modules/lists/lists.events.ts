@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvents, fieldChanges, openObject } from '../../domain/outbox/define-events';
+import { defineEvents, fieldChanges, openObject } from '../../platform/outbox/define-events';
 
 const item = z.object({ listId: z.string(), listName: z.string(), entityType: z.string(), entityId: z.string() });
 

@@ -1,4 +1,4 @@
-import { defineResource, loadById } from '../../domain/shared/resource';
+import { defineResource, loadById } from '../../platform/shared/resource';
 import { List, ListItem } from './list.entity';
 export const listResource = defineResource<List>({
   kind: 'list',

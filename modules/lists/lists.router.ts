@@ -1,11 +1,11 @@
 import type { z } from 'zod';
 import type { RouteFactory } from '../../api/app';
 import * as lists from './lists.service';
-import { DomainError } from '../../domain/errors';
-import { formatZodError } from '../../domain/shared/schemas';
-import { ok, paged, route } from '../../api/http/registry';
-import { crudRoutes, envelopes } from '../../api/http/crud';
-import { idParams, pageQuery } from '../../domain/shared/schemas';
+import { DomainError } from '../../platform/errors';
+import { formatZodError } from '../../platform/shared/schemas';
+import { ok, paged, route } from '../../platform/http/registry';
+import { crudRoutes, envelopes } from '../../platform/http/crud';
+import { idParams, pageQuery } from '../../platform/shared/schemas';
 import {
   createListBody,
   listItemsAddedView,
@@ -17,7 +17,7 @@ import {
   removeItemsQuery,
   updateListBody,
 } from './lists.schemas';
-import { read, write } from '../../api/http/access';
+import { read, write } from '../../platform/http/access';
 
 const section = 'Lists';
 const resources = { id: 'list' };

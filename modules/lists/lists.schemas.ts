@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { LIST_ENTITY_TYPES } from './list.entity';
-import { pageParams } from '../../domain/shared/list-query';
-import { clearableText, objectId, requiredText } from '../../domain/shared/schemas';
-import { dateTimeView, idView } from '../../domain/shared/views';
+import { pageParams } from '../../platform/shared/list-query';
+import { clearableText, objectId, requiredText } from '../../platform/shared/schemas';
+import { dateTimeView, idView } from '../../platform/shared/views';
 
 const entityType = z.enum(LIST_ENTITY_TYPES, { message: `must be one of: ${LIST_ENTITY_TYPES.join(', ')}` });
 export const MAX_LIST_ITEM_IDS = 500;

@@ -1,14 +1,14 @@
-import type { Ctx } from '../../domain/context';
-import { notFound, validation } from '../../domain/errors';
-import { emit } from '../../domain/outbox/emit';
-import { deleteWithEvent, emitCreate, updateWithEvent } from '../../domain/shared/changes';
-import { findPage, likePattern, toPlain, type PageRequest } from '../../domain/shared/listing';
-import { createRecord } from '../../domain/shared/records';
-import { loadRecords, RECORD_KINDS, tableOf } from '../../domain/shared/record-kinds';
-import { inTransaction } from '../../domain/shared/tx';
+import type { Ctx } from '../../platform/context';
+import { notFound, validation } from '../../platform/errors';
+import { emit } from '../../platform/outbox/emit';
+import { deleteWithEvent, emitCreate, updateWithEvent } from '../../platform/shared/changes';
+import { findPage, likePattern, toPlain, type PageRequest } from '../../platform/shared/listing';
+import { createRecord } from '../../platform/shared/records';
+import { loadRecords, RECORD_KINDS, tableOf } from '../../platform/shared/record-kinds';
+import { inTransaction } from '../../platform/shared/tx';
 import { List, ListItem, type ListEntityType } from './list.entity';
 import type { ListInput, ListItemView, ListView } from './lists.schemas';
-import { plainOf } from '../../domain/shared/views';
+import { plainOf } from '../../platform/shared/views';
 
 const LIST_FIELDS = ['_id', 'name', 'entityType', 'description', 'ownerId', 'createdAt', 'updatedAt'] as const;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvents, recordLinks, recordView } from '../../domain/outbox/define-events';
+import { defineEvents, recordLinks, recordView } from '../../platform/outbox/define-events';
 
 const sms = z.object({ sms: recordView, links: recordLinks });
 

@@ -1,10 +1,10 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
-import { defineModule } from '../../domain/module';
+import { defineModule } from '../../platform/module';
 import type * as smsRouter from './sms.router';
 import type * as smsTemplatesRouter from './sms-templates.router';
 import type * as smsActivities from './sms.activities';
 import type { ActivityDeps } from '../../activities/deps';
-import { scheduledSmsKind } from '../../domain/workflow-kinds';
+import { scheduledSmsKind } from '../../platform/workflow-kinds';
 import { smsResource } from './sms.resource';
 
 /** SMS: messages, templates, the gateway webhook and scheduled sends (one timer workflow each). */

@@ -1,8 +1,8 @@
-import type { Ctx } from '../../domain/context';
+import type { Ctx } from '../../platform/context';
 import type { Activity } from '../../domain/timeline/activity.entity';
 import { serializeActivity } from '../../domain/timeline/timeline.service';
-import type { FullRow } from '../../domain/orm/lean';
-import { outboxRow } from '../../domain/outbox/emit';
+import type { FullRow } from '../../platform/orm/lean';
+import { outboxRow } from '../../platform/outbox/emit';
 import type { OutboundChannel, OutboundMessage } from './outbound-message.entity';
 import type { MailboxCaps } from './send-quota';
 

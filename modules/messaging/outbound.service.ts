@@ -1,11 +1,11 @@
-import type { Ctx } from '../../domain/context';
+import type { Ctx } from '../../platform/context';
 import { assertRefs } from '../../domain/timeline/references';
-import { DomainError } from '../../domain/errors';
-import { newId } from '../../domain/ids';
-import { executeLean, insertRowsSql, leanQuery, type FullRow } from '../../domain/orm/lean';
-import type { EventPayload } from '../../domain/outbox/catalog';
-import { outboxRow } from '../../domain/outbox/emit';
-import { inTransaction } from '../../domain/shared/tx';
+import { DomainError } from '../../platform/errors';
+import { newId } from '../../platform/ids';
+import { executeLean, insertRowsSql, leanQuery, type FullRow } from '../../platform/orm/lean';
+import type { EventPayload } from '../../platform/outbox/catalog';
+import { outboxRow } from '../../platform/outbox/emit';
+import { inTransaction } from '../../platform/shared/tx';
 import { DeliveryError } from './delivery-error.port';
 import { OutboundMessage, type OutboundChannel, type OutboundStatus } from './outbound-message.entity';
 import { claimRows, type ClaimRow, type MessageLinks, type OutboundDraft } from './outbound-rows';

@@ -9,8 +9,8 @@
  * exact under any concurrency; nothing is counted in a process.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DomainError } from '../../domain/errors';
-import { executeLean } from '../../domain/orm/lean';
+import { DomainError } from '../../platform/errors';
+import { executeLean } from '../../platform/orm/lean';
 
 export interface MailboxCaps {
   accountId: string;

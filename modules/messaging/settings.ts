@@ -1,4 +1,4 @@
-import type { MailEnv, SmsEnv } from '../../domain/config';
+import type { MailEnv, SmsEnv } from '../../platform/config';
 import { parseMailbox, normalizeSmsSender } from './addresses';
 import type { SmsSettings, SmtpSettings } from './messaging.port';
 

@@ -1,7 +1,7 @@
-import type { Ctx } from '../../domain/context';
-import { DomainError } from '../../domain/errors';
-import { newId } from '../../domain/ids';
-import { mapLimited } from '../../domain/shared/concurrency';
+import type { Ctx } from '../../platform/context';
+import { DomainError } from '../../platform/errors';
+import { newId } from '../../platform/ids';
+import { mapLimited } from '../../platform/shared/concurrency';
 import type { MessageLinks } from './outbound.service';
 import type { SmsGateway } from './messaging.port';
 import { fillPlaceholders } from './sms-placeholders';

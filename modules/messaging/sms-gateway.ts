@@ -1,6 +1,6 @@
-import type { AppConfig } from '../../domain/config';
-import type { SafeFetch } from '../../domain/net/safe-fetch';
-import { DomainError } from '../../domain/errors';
+import type { AppConfig } from '../../platform/config';
+import type { SafeFetch } from '../../platform/net/safe-fetch';
+import { DomainError } from '../../platform/errors';
 import { createHttpSmsGateway } from '../../adapters/sms/http-sms-gateway';
 import type { SmsGateway } from './messaging.port';
 import { smsSettings } from './settings';

@@ -1,9 +1,9 @@
 import type { FilterQuery } from '@mikro-orm/core';
-import type { Ctx } from '../../domain/context';
+import type { Ctx } from '../../platform/context';
 import { firstPhoneMatch, type LookupMatch, MATCH_TAIL_DIGITS, type NormalizedPhone } from '../crm-connect';
-import { notFound } from '../../domain/errors';
-import { dateWhere, findPage, type DateFilterInput, type PageRequest } from '../../domain/shared/listing';
-import { plainOf } from '../../domain/shared/views';
+import { notFound } from '../../platform/errors';
+import { dateWhere, findPage, type DateFilterInput, type PageRequest } from '../../platform/shared/listing';
+import { plainOf } from '../../platform/shared/views';
 import type { SmsSummaryView, SmsThreadRowView, SmsThreadView, SmsView } from './sms.views';
 import { SmsMessage, type SmsDirection } from './sms-message.entity';
 import { counterpartyOf } from './sms-phone';

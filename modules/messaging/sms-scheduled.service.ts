@@ -1,11 +1,11 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Ctx } from '../../domain/context';
-import { DomainError, notFound, validation } from '../../domain/errors';
-import type { Logger } from '../../domain/logger';
-import { forkForWorkspace } from '../../domain/orm/tenant';
-import { createRecord } from '../../domain/shared/records';
-import { findPage, type PageRequest } from '../../domain/shared/listing';
-import { plainOf } from '../../domain/shared/views';
+import type { Ctx } from '../../platform/context';
+import { DomainError, notFound, validation } from '../../platform/errors';
+import type { Logger } from '../../platform/logger';
+import { forkForWorkspace } from '../../platform/orm/tenant';
+import { createRecord } from '../../platform/shared/records';
+import { findPage, type PageRequest } from '../../platform/shared/listing';
+import { plainOf } from '../../platform/shared/views';
 import type { ScheduledSmsView } from './sms.views';
 import { DeliveryError } from './delivery-error.port';
 import { checkLinks, type MessageLinks } from './outbound.service';

@@ -1,6 +1,6 @@
 import type { RouteFactory } from '../../api/app';
 import * as templates from './sms-templates.service';
-import { crudRoutes } from '../../api/http/crud';
+import { crudRoutes } from '../../platform/http/crud';
 import { createTemplateBody, templateListQuery, updateTemplateBody } from './sms.schemas';
 import { smsTemplateView } from './sms.views';
 

@@ -1,11 +1,11 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/core';
-import type { Ctx } from '../../domain/context';
-import { conflict, notFound, validation } from '../../domain/errors';
-import { isId } from '../../domain/ids';
+import type { Ctx } from '../../platform/context';
+import { conflict, notFound, validation } from '../../platform/errors';
+import { isId } from '../../platform/ids';
 import { renderTemplate, type PlaceholderOptions } from '../../domain/automations/placeholders';
-import { createRecord } from '../../domain/shared/records';
-import { findPage, type PageRequest } from '../../domain/shared/listing';
-import { plainOf } from '../../domain/shared/views';
+import { createRecord } from '../../platform/shared/records';
+import { findPage, type PageRequest } from '../../platform/shared/listing';
+import { plainOf } from '../../platform/shared/views';
 import type { SmsTemplateView } from './sms.views';
 import { SmsTemplate } from './sms-message.entity';
 import { placeholdersOf } from './sms-placeholders';

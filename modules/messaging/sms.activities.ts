@@ -1,7 +1,7 @@
 /** Activities of the scheduled SMS workflow; each takes ids only and loads the message itself. */
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { AppConfig } from '../../domain/config';
-import type { Logger } from '../../domain/logger';
+import type { AppConfig } from '../../platform/config';
+import type { Logger } from '../../platform/logger';
 import type { SmsGateway } from './messaging.port';
 import { smsGatewayFromConfig } from './sms-gateway';
 import { markScheduledFailed, sendScheduledSms, type ScheduledSendResult } from './sms-scheduled.service';

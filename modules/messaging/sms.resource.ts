@@ -1,4 +1,4 @@
-import { defineResource } from '../../domain/shared/resource';
+import { defineResource } from '../../platform/shared/resource';
 import { byId } from '../../domain/automations/engine/record-view';
 import { getSms } from './sms-messages.service';
 import { ScheduledSms, SmsMessage, SmsTemplate, SmsWorkspaceSettings } from './sms-message.entity';

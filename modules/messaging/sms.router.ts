@@ -1,13 +1,13 @@
 import type { RouteFactory } from '../../api/app';
-import { validation } from '../../domain/errors';
+import { validation } from '../../platform/errors';
 import { sendBulkSms } from './sms-bulk.service';
 import { receiveSmsWebhook, rotateWebhookSecret, webhookSecretStatus } from './sms-inbound.service';
 import * as messages from './sms-messages.service';
 import { cancelScheduled, getScheduled, listScheduled, scheduleSms, serializeScheduled } from './sms-scheduled.service';
 import { sendSms } from './sms.service';
-import { forkForWorkspace } from '../../domain/orm/tenant';
-import { created, ok, paged, route } from '../../api/http/registry';
-import { envelopes, publicRoute } from '../../api/http/crud';
+import { forkForWorkspace } from '../../platform/orm/tenant';
+import { created, ok, paged, route } from '../../platform/http/registry';
+import { envelopes, publicRoute } from '../../platform/http/crud';
 import {
   scheduledSmsView,
   smsBulkResultView,
@@ -20,7 +20,7 @@ import {
   smsWebhookResultView,
   smsWebhookSecretView,
 } from './sms.views';
-import { idParams } from '../../domain/shared/schemas';
+import { idParams } from '../../platform/shared/schemas';
 import { z } from 'zod';
 import {
   bulkSmsBody,

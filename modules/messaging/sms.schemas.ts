@@ -3,9 +3,9 @@ import { normalizePhone } from '../crm-connect';
 import { MAX_BULK_RECIPIENTS } from './sms-bulk.service';
 import { SCHEDULED_SMS_STATUSES } from './sms-message.entity';
 import { MAX_SMS_LENGTH } from './sms.service';
-import { boolParam, isoDateParam, listQuery, pageParams } from '../../domain/shared/list-query';
-import { objectId } from '../../domain/shared/schemas';
-import { ref } from '../../domain/references/refs';
+import { boolParam, isoDateParam, listQuery, pageParams } from '../../platform/shared/list-query';
+import { objectId } from '../../platform/shared/schemas';
+import { ref } from '../../platform/references/refs';
 
 const messageText = z
   .string()

@@ -1,9 +1,9 @@
-import type { Ctx } from '../../domain/context';
+import type { Ctx } from '../../platform/context';
 import { firstPhoneMatch } from '../crm-connect';
-import { DomainError, validation } from '../../domain/errors';
+import { DomainError, validation } from '../../platform/errors';
 import { Person } from '../../domain/people/person.entity';
-import { inTransaction } from '../../domain/shared/tx';
-import type { FullRow } from '../../domain/orm/lean';
+import { inTransaction } from '../../platform/shared/tx';
+import type { FullRow } from '../../platform/orm/lean';
 import { normalizePhoneNumber, normalizeSmsSender } from './addresses';
 import {
   checkIdempotencyKey,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateTimeView, idView, recordViewFields } from '../../domain/shared/views';
+import { dateTimeView, idView, recordViewFields } from '../../platform/shared/views';
 
 /** Response views of SMS, threads, scheduled SMS, SMS templates and the gateway webhook (spec: Email, SMS). */
 

@@ -1,4 +1,4 @@
-import type { Ctx } from '../../domain/context';
+import type { Ctx } from '../../platform/context';
 import { EXTERNAL_PREFIX, type MetricFormat } from './catalog';
 import type { MetricPointsBody, MetricPointsResultView } from './metrics.schemas';
 import { MetricSeries } from './metric-series.entity';

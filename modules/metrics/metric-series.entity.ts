@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps } from '../../domain/orm/base';
+import { p, tenantProps } from '../../platform/orm/base';
 import type { MetricFormat } from './catalog';
 
 /** An external metric series pushed through POST /metrics/points (`external:<seriesKey>` in the catalog). */

@@ -13,9 +13,9 @@ import {
   metricQuery,
   metricResultView,
 } from './metrics.schemas';
-import { envelopes } from '../../api/http/crud';
-import { ok, paged, route, type Reply } from '../../api/http/registry';
-import { read } from '../../api/http/access';
+import { envelopes } from '../../platform/http/crud';
+import { ok, paged, route, type Reply } from '../../platform/http/registry';
+import { read } from '../../platform/http/access';
 
 const section = 'Metrics';
 

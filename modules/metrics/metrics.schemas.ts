@@ -2,7 +2,7 @@ import { z } from 'zod';
 import { isTimeZone } from '../reports';
 import { COMPARE_TO, GRANULARITIES } from './buckets';
 import { METRIC_FORMATS } from './catalog';
-import { dateTimeView } from '../../domain/shared/views';
+import { dateTimeView } from '../../platform/shared/views';
 
 const DATE_OR_DATETIME = /^\d{4}-\d{2}-\d{2}([T ][\d:.]+(Z|[+-]\d{2}:?\d{2})?)?$/;
 const bound = (name: string) =>

@@ -1,5 +1,5 @@
-import type { Ctx } from '../../domain/context';
-import { DomainError } from '../../domain/errors';
+import type { Ctx } from '../../platform/context';
+import { DomainError } from '../../platform/errors';
 import {
   addDays,
   bucketLabels,

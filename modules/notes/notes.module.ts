@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
-import { defineModule } from '../../domain/module';
+import { defineModule } from '../../platform/module';
 import type * as notesRouter from './notes.router';
 import { noteResource } from './notes.resource';
 

@@ -1,4 +1,4 @@
-import { defineResource } from '../../domain/shared/resource';
+import { defineResource } from '../../platform/shared/resource';
 import { getNote, serializeNote } from './notes.service';
 import { Note } from './note.entity';
 

@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import type { RouteFactory } from '../../api/app';
 import * as notes from './notes.service';
-import { acknowledged, created, ok, paged, route } from '../../api/http/registry';
-import { idParams } from '../../domain/shared/schemas';
+import { acknowledged, created, ok, paged, route } from '../../platform/http/registry';
+import { idParams } from '../../platform/shared/schemas';
 import { createNoteBody, listNotesQuery, noteSummaryView, noteView, updateNoteBody } from './notes.schemas';
-import { envelopes } from '../../api/http/crud';
-import { read, write } from '../../api/http/access';
+import { envelopes } from '../../platform/http/crud';
+import { read, write } from '../../platform/http/access';
 
 const section = 'Notes';
 const resources = { id: 'note' };

@@ -1,9 +1,9 @@
 import { z } from 'zod';
-import { listQuery } from '../../domain/shared/list-query';
-import { objectId } from '../../domain/shared/schemas';
-import { customObjectSlug, refField } from '../../domain/shared/record-fields';
-import { idView, recordViewFields } from '../../domain/shared/views';
-import { ref } from '../../domain/references/refs';
+import { listQuery } from '../../platform/shared/list-query';
+import { objectId } from '../../platform/shared/schemas';
+import { customObjectSlug, refField } from '../../platform/shared/record-fields';
+import { idView, recordViewFields } from '../../platform/shared/views';
+import { ref } from '../../platform/references/refs';
 
 export const MAX_NOTE_CHARS = 50_000;
 

@@ -1,6 +1,6 @@
-import type { Ctx } from '../../domain/context';
-import { notFound } from '../../domain/errors';
-import { emit } from '../../domain/outbox/emit';
+import type { Ctx } from '../../platform/context';
+import { notFound } from '../../platform/errors';
+import { emit } from '../../platform/outbox/emit';
 import {
   createLinkedActivity,
   removeLinkedActivities,
@@ -10,13 +10,19 @@ import {
 import { NOTE_PARENT_FIELDS, parentEntityType } from '../../domain/timeline/parents';
 import { resolveParentRef } from '../../domain/timeline/parent-refs';
 import { linkColumns } from '../../domain/timeline/references';
-import { applyPatch, deleteWithEvent } from '../../domain/shared/changes';
-import { dateWhere, findPage, likePattern, type DateFilterInput, type PageRequest } from '../../domain/shared/listing';
-import { createRecord } from '../../domain/shared/records';
-import { inTransaction } from '../../domain/shared/tx';
+import { applyPatch, deleteWithEvent } from '../../platform/shared/changes';
+import {
+  dateWhere,
+  findPage,
+  likePattern,
+  type DateFilterInput,
+  type PageRequest,
+} from '../../platform/shared/listing';
+import { createRecord } from '../../platform/shared/records';
+import { inTransaction } from '../../platform/shared/tx';
 import { Note } from './note.entity';
 import type { NoteInput, NoteSummaryView, NoteView } from './notes.schemas';
-import { plainOf } from '../../domain/shared/views';
+import { plainOf } from '../../platform/shared/views';
 
 export const NOTE_FIELDS = [
   '_id',

@@ -1,9 +1,9 @@
 import type { RouteFactory } from '../../api/app';
 import * as templates from './offer-templates.service';
 import * as products from './products.service';
-import { crudRoutes, envelopes } from '../../api/http/crud';
-import { created, route } from '../../api/http/registry';
-import { idParams } from '../../domain/shared/schemas';
+import { crudRoutes, envelopes } from '../../platform/http/crud';
+import { created, route } from '../../platform/http/registry';
+import { idParams } from '../../platform/shared/schemas';
 import {
   catalogView,
   createCatalogBody,
@@ -17,7 +17,7 @@ import {
   updateProductBody,
 } from './offer-catalog.schemas';
 import { offerTemplateSummaryView, offerTemplateView } from './offers.views';
-import { admin, read, write } from '../../api/http/access';
+import { admin, read, write } from '../../platform/http/access';
 
 const section = 'Offers';
 const resources = { id: 'offer-template' };

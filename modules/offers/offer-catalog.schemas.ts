@@ -1,11 +1,11 @@
 import { z } from 'zod';
-import { pageParams } from '../../domain/shared/list-query';
-import { clearableText, requiredText } from '../../domain/shared/schemas';
+import { pageParams } from '../../platform/shared/list-query';
+import { clearableText, requiredText } from '../../platform/shared/schemas';
 import { recordView } from '../presets';
-import { refField } from '../../domain/shared/record-fields';
-import { openObjectView } from '../../domain/shared/views';
+import { refField } from '../../platform/shared/record-fields';
+import { openObjectView } from '../../platform/shared/views';
 import { jsonObject, num, OFFER_JSON_MAX_BYTES, priceField, vatRateField } from './offers.schemas';
-import { ref } from '../../domain/references/refs';
+import { ref } from '../../platform/references/refs';
 
 // Offer templates, products and catalog entries: request bodies and views.
 

@@ -1,4 +1,4 @@
-import { newId } from '../../domain/ids';
+import { newId } from '../../platform/ids';
 import {
   fromMinor,
   LINE_DECIMALS,
@@ -6,7 +6,7 @@ import {
   RATE_DECIMALS,
   roundDiv,
   toScaledExact,
-} from '../../domain/shared/money';
+} from '../../platform/shared/money';
 import type { OfferLineView } from './offer-line.views';
 
 /**

@@ -1,12 +1,12 @@
-import type { Ctx } from '../../domain/context';
-import { DomainError, validation } from '../../domain/errors';
+import type { Ctx } from '../../platform/context';
+import { DomainError, validation } from '../../platform/errors';
 import { renderTemplate } from '../../domain/automations/placeholders';
 import { Company } from '../companies';
 import { accountForSend, renderEmailParts, renderStoredTemplate, sendEmail, type EmailDeps } from '../email';
 import { sendSms, type SmsGateway } from '../messaging';
 import { Person } from '../../domain/people/person.entity';
-import { toPlain } from '../../domain/shared/listing';
-import { fromMinor, minorDigits } from '../../domain/shared/money';
+import { toPlain } from '../../platform/shared/listing';
+import { fromMinor, minorDigits } from '../../platform/shared/money';
 import type { Offer } from './offer.entity';
 import { getOfferSettings } from './offer-settings.service';
 import { getOffer, publicOfferUrl, sendOffer, serializeOffer, type OfferLinks } from './offers.service';

@@ -1,12 +1,12 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Ctx } from '../../domain/context';
-import { DomainError, notFound, validation } from '../../domain/errors';
-import { isId } from '../../domain/ids';
+import type { Ctx } from '../../platform/context';
+import { DomainError, notFound, validation } from '../../platform/errors';
+import { isId } from '../../platform/ids';
 import { recordSystemActivity } from '../../domain/timeline/timeline.service';
 import { inboundCtx } from '../email';
-import { emit } from '../../domain/outbox/emit';
-import { inTransaction } from '../../domain/shared/tx';
+import { emit } from '../../platform/outbox/emit';
+import { inTransaction } from '../../platform/shared/tx';
 import { Offer, type OfferResponse } from './offer.entity';
 import { getOfferSettings } from './offer-settings.service';
 import { buildSnapshot } from './offer-snapshot';

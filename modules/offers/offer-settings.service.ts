@@ -1,9 +1,9 @@
 import { LockMode } from '@mikro-orm/core';
-import type { Ctx } from '../../domain/context';
-import { newId } from '../../domain/ids';
-import { emit } from '../../domain/outbox/emit';
-import { DEFAULT_CURRENCY, DEFAULT_VAT_RATE } from '../../domain/shared/money';
-import { inTransaction } from '../../domain/shared/tx';
+import type { Ctx } from '../../platform/context';
+import { newId } from '../../platform/ids';
+import { emit } from '../../platform/outbox/emit';
+import { DEFAULT_CURRENCY, DEFAULT_VAT_RATE } from '../../platform/shared/money';
+import { inTransaction } from '../../platform/shared/tx';
 import { OfferSettings } from './offer.entity';
 import type { OfferSettingsView } from './offers.views';
 

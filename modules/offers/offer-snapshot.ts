@@ -1,9 +1,9 @@
-import type { Ctx } from '../../domain/context';
+import type { Ctx } from '../../platform/context';
 import { Company } from '../companies';
 import { Deal } from '../../domain/deals/deal.entity';
 import { Person } from '../../domain/people/person.entity';
-import { toPlain } from '../../domain/shared/listing';
-import { fromMinor, minorDigits } from '../../domain/shared/money';
+import { toPlain } from '../../platform/shared/listing';
+import { fromMinor, minorDigits } from '../../platform/shared/money';
 import { lineView } from './offer-lines';
 import { Offer, OfferTemplate } from './offer.entity';
 

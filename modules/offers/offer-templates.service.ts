@@ -1,11 +1,11 @@
-import type { Ctx } from '../../domain/context';
-import { notFound } from '../../domain/errors';
-import { emit } from '../../domain/outbox/emit';
-import { deleteWithEvent, updateWithEvent, type Changes } from '../../domain/shared/changes';
-import { findPage, type PageRequest } from '../../domain/shared/listing';
-import { plainOf } from '../../domain/shared/views';
-import { createRecord } from '../../domain/shared/records';
-import { inTransaction } from '../../domain/shared/tx';
+import type { Ctx } from '../../platform/context';
+import { notFound } from '../../platform/errors';
+import { emit } from '../../platform/outbox/emit';
+import { deleteWithEvent, updateWithEvent, type Changes } from '../../platform/shared/changes';
+import { findPage, type PageRequest } from '../../platform/shared/listing';
+import { plainOf } from '../../platform/shared/views';
+import { createRecord } from '../../platform/shared/records';
+import { inTransaction } from '../../platform/shared/tx';
 import { OfferTemplate } from './offer.entity';
 import type { OfferTemplateSummaryView, OfferTemplateView } from './offers.views';
 

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps, workspaceIndexes } from '../../domain/orm/base';
+import { p, tenantProps, workspaceIndexes } from '../../platform/orm/base';
 import type { StoredLine } from './offer-lines';
 
 export const OFFER_STATUSES = ['draft', 'sent', 'accepted', 'declined', 'cancelled', 'expired'] as const;

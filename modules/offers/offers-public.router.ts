@@ -1,13 +1,13 @@
 import type { Context } from 'koa';
 import type { z } from 'zod';
 import type { RouteFactory } from '../../api/app';
-import { DomainError } from '../../domain/errors';
+import { DomainError } from '../../platform/errors';
 import { renderOfferHtml } from './offer-html';
 import { previewKey, previewOffer, respondToOffer, viewPublicOffer, type PublicOffer } from './offer-public.service';
-import { parseSecretsKey } from '../../domain/shared/secret-box';
-import { formatZodError } from '../../domain/shared/schemas';
-import { envelopes, publicRoute } from '../../api/http/crud';
-import { type Reply, type ResponseSpec } from '../../api/http/registry';
+import { parseSecretsKey } from '../../platform/shared/secret-box';
+import { formatZodError } from '../../platform/shared/schemas';
+import { envelopes, publicRoute } from '../../platform/http/crud';
+import { type Reply, type ResponseSpec } from '../../platform/http/registry';
 import { acceptBody, declineBody, previewTokenParams, publicIdParams } from './offers.schemas';
 import { publicOfferView } from './offers.views';
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { changedKeys, defineEvents, fieldChanges, openObject, recordView } from '../../domain/outbox/define-events';
+import { changedKeys, defineEvents, fieldChanges, openObject, recordView } from '../../platform/outbox/define-events';
 
 const offer = z.object({ offer: openObject });
 /** offerEventPayload: the offer plus the deal and company namespaces automations read. */

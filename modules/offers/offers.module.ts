@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
-import { defineModule } from '../../domain/module';
+import { defineModule } from '../../platform/module';
 import type * as offersRouter from './offers.router';
 import type * as offersPublicRouter from './offers-public.router';
 import type * as offerCatalogRouter from './offer-catalog.router';

@@ -1,4 +1,4 @@
-import { defineResource } from '../../domain/shared/resource';
+import { defineResource } from '../../platform/shared/resource';
 import { getOffer } from './offers.service';
 import { CatalogItem, Offer, OfferProduct, OfferSettings, OfferTemplate } from './offer.entity';
 

@@ -4,9 +4,9 @@ import { emailOffer, smsOffer } from './offer-messaging.service';
 import { offerPreviewLink, previewKey } from './offer-public.service';
 import { getOfferSettings, updateOfferSettings } from './offer-settings.service';
 import { offerStatusTransitions } from './offers.rules';
-import { parseSecretsKey } from '../../domain/shared/secret-box';
-import { envelopes } from '../../api/http/crud';
-import { acknowledged, created, ok, paged, route } from '../../api/http/registry';
+import { parseSecretsKey } from '../../platform/shared/secret-box';
+import { envelopes } from '../../platform/http/crud';
+import { acknowledged, created, ok, paged, route } from '../../platform/http/registry';
 import {
   createOfferBody,
   listOffersQuery,
@@ -18,7 +18,7 @@ import {
   updateOfferBody,
 } from './offers.schemas';
 import { offerEmailResultView, offerPreviewLinkView, offerSettingsView, offerSmsResultView } from './offers.views';
-import { admin, read, write } from '../../api/http/access';
+import { admin, read, write } from '../../platform/http/access';
 
 const section = 'Offers';
 const resources = { id: 'offer' };

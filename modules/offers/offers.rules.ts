@@ -1,4 +1,4 @@
-import { defineTransitions } from '../../domain/shared/transitions';
+import { defineTransitions } from '../../platform/shared/transitions';
 import type { OfferStatus } from './offer.entity';
 
 /** Offer status: only drafts change content; the recipient answers a sent offer once. */

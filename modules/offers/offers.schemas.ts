@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { OFFER_STATUSES } from './offer.entity';
 import { MAX_LINE_ITEMS, MAX_QUANTITY, MAX_UNIT_PRICE } from './offer-lines';
-import { pageParams } from '../../domain/shared/list-query';
-import { clearableText, objectId, requiredText } from '../../domain/shared/schemas';
-import { ref } from '../../domain/references/refs';
+import { pageParams } from '../../platform/shared/list-query';
+import { clearableText, objectId, requiredText } from '../../platform/shared/schemas';
+import { ref } from '../../platform/references/refs';
 import { recordView } from '../presets';
-import { refField } from '../../domain/shared/record-fields';
-import { dateTimeView, openObjectView } from '../../domain/shared/views';
+import { refField } from '../../platform/shared/record-fields';
+import { dateTimeView, openObjectView } from '../../platform/shared/views';
 import { offerLineView } from './offer-line.views';
 
 export const OFFER_JSON_MAX_BYTES = 64 * 1024;

@@ -1,24 +1,24 @@
 import { randomBytes } from 'node:crypto';
-import type { Ctx } from '../../domain/context';
-import { DomainError, notFound, validation } from '../../domain/errors';
-import { isId } from '../../domain/ids';
+import type { Ctx } from '../../platform/context';
+import { DomainError, notFound, validation } from '../../platform/errors';
+import { isId } from '../../platform/ids';
 import { assertRefs } from '../../domain/timeline/references';
 import { recordSystemActivity } from '../../domain/timeline/timeline.service';
-import { emit } from '../../domain/outbox/emit';
-import { deleteWithEvent, updateWithEvent } from '../../domain/shared/changes';
-import { findPage, likePattern, type PageRequest } from '../../domain/shared/listing';
-import { createRecord } from '../../domain/shared/records';
-import { inTransaction } from '../../domain/shared/tx';
+import { emit } from '../../platform/outbox/emit';
+import { deleteWithEvent, updateWithEvent } from '../../platform/shared/changes';
+import { findPage, likePattern, type PageRequest } from '../../platform/shared/listing';
+import { createRecord } from '../../platform/shared/records';
+import { inTransaction } from '../../platform/shared/tx';
 import { OfferType } from '../pricing';
-import { DEFAULT_CURRENCY, fromMinor, minorDigits } from '../../domain/shared/money';
+import { DEFAULT_CURRENCY, fromMinor, minorDigits } from '../../platform/shared/money';
 import { computeLines, lineView, MoneyError, type LineInput } from './offer-lines';
 import { Offer, OfferTemplate, type OfferStatus } from './offer.entity';
 import { getOfferSettings, takeOfferNumber } from './offer-settings.service';
 import { buildSnapshot, related } from './offer-snapshot';
 import { effectiveStatus, offerCanMove, offerStatusTransitions, todayUtc } from './offers.rules';
 import type { OfferInput, OfferView } from './offers.schemas';
-import { plainOf } from '../../domain/shared/views';
-import { findRowById } from '../../domain/orm/lean-rows';
+import { plainOf } from '../../platform/shared/views';
+import { findRowById } from '../../platform/orm/lean-rows';
 
 /** Where public links point: `${publicBaseUrl}/public/offers/<publicId>`. */
 export interface OfferLinks {

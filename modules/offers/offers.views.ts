@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateTimeView, idView, openObjectView, recordViewFields } from '../../domain/shared/views';
+import { dateTimeView, idView, openObjectView, recordViewFields } from '../../platform/shared/views';
 import { OFFER_STATUSES } from './offer.entity';
 import { offerView } from './offers.schemas';
 

@@ -1,10 +1,10 @@
-import type { Ctx } from '../../domain/context';
-import { notFound, validation } from '../../domain/errors';
-import { emit } from '../../domain/outbox/emit';
-import { deleteWithEvent, updateWithEvent } from '../../domain/shared/changes';
-import { findPage, likePattern, type PageRequest } from '../../domain/shared/listing';
-import { plainOf } from '../../domain/shared/views';
-import { createRecord } from '../../domain/shared/records';
+import type { Ctx } from '../../platform/context';
+import { notFound, validation } from '../../platform/errors';
+import { emit } from '../../platform/outbox/emit';
+import { deleteWithEvent, updateWithEvent } from '../../platform/shared/changes';
+import { findPage, likePattern, type PageRequest } from '../../platform/shared/listing';
+import { plainOf } from '../../platform/shared/views';
+import { createRecord } from '../../platform/shared/records';
 import { CatalogItem, OfferProduct } from './offer.entity';
 import type { CatalogInput, CatalogView, ProductInput, ProductView } from './offer-catalog.schemas';
 

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps } from '../../domain/orm/base';
+import { p, tenantProps } from '../../platform/orm/base';
 import type { Visibility } from './sharing';
 
 /** A saved dashboard arrangement (grid layout, visible components, chart widgets), shared like filter presets. */

@@ -1,7 +1,7 @@
 import type { RouteFactory } from '../../api/app';
 import * as layouts from './dashboard-layouts.service';
-import { crudRoutes } from '../../api/http/crud';
-import { pageQuery } from '../../domain/shared/schemas';
+import { crudRoutes } from '../../platform/http/crud';
+import { pageQuery } from '../../platform/shared/schemas';
 import { createDashboardLayoutBody, dashboardLayoutView, updateDashboardLayoutBody } from './dashboard-layouts.schemas';
 
 export const dashboardLayoutsRoutes: RouteFactory = () =>

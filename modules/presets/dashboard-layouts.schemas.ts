@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { requiredText } from '../../domain/shared/schemas';
+import { requiredText } from '../../platform/shared/schemas';
 import { boundedJson, recordView, sharingFields, sharingView } from './sharing.schemas';
 
 export const LAYOUT_JSON_MAX_BYTES = 64 * 1024;

@@ -1,5 +1,5 @@
-import type { Ctx } from '../../domain/context';
-import type { PageRequest } from '../../domain/shared/listing';
+import type { Ctx } from '../../platform/context';
+import type { PageRequest } from '../../platform/shared/listing';
 import { DashboardLayout } from './dashboard-layout.entity';
 import type { DashboardLayoutInput } from './dashboard-layouts.schemas';
 import { sharedItemService } from './shared-items';

@@ -1,6 +1,6 @@
 import type { RouteFactory } from '../../api/app';
 import * as presets from './filter-presets.service';
-import { crudRoutes } from '../../api/http/crud';
+import { crudRoutes } from '../../platform/http/crud';
 import {
   createFilterPresetBody,
   filterPresetView,

@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { pageParams } from '../../domain/shared/list-query';
-import { clearableText, requiredText } from '../../domain/shared/schemas';
+import { pageParams } from '../../platform/shared/list-query';
+import { clearableText, requiredText } from '../../platform/shared/schemas';
 import { boundedJson, recordView, sharingFields, sharingView } from './sharing.schemas';
 
 export const PRESET_JSON_MAX_BYTES = 32 * 1024;

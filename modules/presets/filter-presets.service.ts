@@ -1,5 +1,5 @@
-import type { Ctx } from '../../domain/context';
-import type { PageRequest } from '../../domain/shared/listing';
+import type { Ctx } from '../../platform/context';
+import type { PageRequest } from '../../platform/shared/listing';
 import { FilterPreset } from './filter-preset.entity';
 import type { FilterPresetInput } from './filter-presets.schemas';
 import { sharedItemService } from './shared-items';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvents, fieldChanges, openObject } from '../../domain/outbox/define-events';
+import { defineEvents, fieldChanges, openObject } from '../../platform/outbox/define-events';
 
 const layout = z.object({ dashboardLayout: openObject });
 const preset = z.object({ filterPreset: openObject });

@@ -1,4 +1,4 @@
-import { defineResource, loadById } from '../../domain/shared/resource';
+import { defineResource, loadById } from '../../platform/shared/resource';
 import { DashboardLayout } from './dashboard-layout.entity';
 import { FilterPreset } from './filter-preset.entity';
 

@@ -1,8 +1,8 @@
 import type { EntityName, FilterQuery } from '@mikro-orm/core';
-import type { Ctx } from '../../domain/context';
-import { deleteWithEvent, emitCreate, updateWithEvent, type PayloadFor } from '../../domain/shared/changes';
-import { findPage, toPlain, type PageRequest } from '../../domain/shared/listing';
-import { createRecord } from '../../domain/shared/records';
+import type { Ctx } from '../../platform/context';
+import { deleteWithEvent, emitCreate, updateWithEvent, type PayloadFor } from '../../platform/shared/changes';
+import { findPage, toPlain, type PageRequest } from '../../platform/shared/listing';
+import { createRecord } from '../../platform/shared/records';
 import { loadVisible, newSharing, sharingPatch, visibleWhere, type Shared } from './sharing';
 
 /** The kinds of shared items (their outbox entity type; events `<kind>_created`, `_updated`, `_deleted`). */

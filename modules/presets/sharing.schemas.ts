@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import { VISIBILITIES } from './sharing';
-import { objectId } from '../../domain/shared/schemas';
-import { ref } from '../../domain/references/refs';
+import { objectId } from '../../platform/shared/schemas';
+import { ref } from '../../platform/references/refs';
 
 /** Sharing fields of filter presets and dashboard layouts. */
 export const sharingFields = {

@@ -1,6 +1,6 @@
-import type { Actor } from '../../domain/context';
-import type { Ctx } from '../../domain/context';
-import { forbidden, notFound, validation } from '../../domain/errors';
+import type { Actor } from '../../platform/context';
+import type { Ctx } from '../../platform/context';
+import { forbidden, notFound, validation } from '../../platform/errors';
 import { User } from '../../domain/workspaces/user.entity';
 
 /** Who sees a shared item (filter presets, dashboard layouts). */

@@ -9,7 +9,7 @@ import {
   roundDiv,
   QTY_SCALE,
   toMinor,
-} from '../../domain/shared/money';
+} from '../../platform/shared/money';
 import type { Action, Product, Rule, Target } from './pricing.schemas';
 
 // What each pricing-rule action does to the evaluation (engine.ts runs the rules; this applies one action).

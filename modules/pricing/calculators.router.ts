@@ -8,11 +8,11 @@ import {
   calculatorTemplateSummaryView,
   calculatorTemplateView,
 } from './pricing.views';
-import { pageParams } from '../../domain/shared/list-query';
-import { envelopes } from '../../api/http/crud';
-import { ok, paged, route } from '../../api/http/registry';
-import { idParams, objectId } from '../../domain/shared/schemas';
-import { read } from '../../api/http/access';
+import { pageParams } from '../../platform/shared/list-query';
+import { envelopes } from '../../platform/http/crud';
+import { ok, paged, route } from '../../platform/http/registry';
+import { idParams, objectId } from '../../platform/shared/schemas';
+import { read } from '../../platform/http/access';
 
 const section = 'Calculators';
 const resources = { id: 'calculator-template' };

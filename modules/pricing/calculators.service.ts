@@ -1,20 +1,20 @@
-import type { Ctx } from '../../domain/context';
-import { forbidden, notFound, validation } from '../../domain/errors';
-import { findPage, type PageRequest } from '../../domain/shared/listing';
-import { plainOf } from '../../domain/shared/views';
+import type { Ctx } from '../../platform/context';
+import { forbidden, notFound, validation } from '../../platform/errors';
+import { findPage, type PageRequest } from '../../platform/shared/listing';
+import { plainOf } from '../../platform/shared/views';
 import type {
   CalculationView,
   CalculatorSubmissionView,
   CalculatorTemplateSummaryView,
   CalculatorTemplateView,
 } from './pricing.views';
-import { createRecord } from '../../domain/shared/records';
-import { isId } from '../../domain/ids';
-import { fromMinor } from '../../domain/shared/money';
+import { createRecord } from '../../platform/shared/records';
+import { isId } from '../../platform/ids';
+import { fromMinor } from '../../platform/shared/money';
 import { CalculatorSubmission, OfferType } from './offer-type.entity';
 import type { CalculateInput } from './offer-types.schemas';
 import { runEvaluation } from './offer-types.service';
-import { emitCreate } from '../../domain/shared/changes';
+import { emitCreate } from '../../platform/shared/changes';
 
 // Calculator templates are the workspace's active offer types seen from the calculator side (same
 // id): their input fields are the calculator's inputs, their pricing rules its formula. They are

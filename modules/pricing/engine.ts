@@ -9,7 +9,7 @@ import {
   type TraceEffect,
   type WorkLine,
 } from './lines';
-import { clean, fromMinor, qtyNumber, qtyOf, toMinor } from '../../domain/shared/money';
+import { clean, fromMinor, qtyNumber, qtyOf, toMinor } from '../../platform/shared/money';
 import {
   PHASES,
   type Action,

@@ -1,6 +1,6 @@
 import { toNumber } from './conditions';
 import { compileExpression, evaluateCompiled, type CompiledExpression, type Scalar } from './expressions';
-import { clean } from '../../domain/shared/money';
+import { clean } from '../../platform/shared/money';
 import type { InputField } from './pricing.schemas';
 
 // Input field values: coerced to their declared type (numbers from numeric strings, checkboxes from

@@ -10,7 +10,7 @@ import {
   timesQuantity,
   toMinor,
   toScaled,
-} from '../../domain/shared/money';
+} from '../../platform/shared/money';
 import type { Action, ConditionGroup, Product, VatDisplayMode } from './pricing.schemas';
 
 export interface TraceEffect {

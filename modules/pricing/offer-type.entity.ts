@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps, workspaceIndexes } from '../../domain/orm/base';
+import { p, tenantProps, workspaceIndexes } from '../../platform/orm/base';
 import type { InputField, PricingRules } from './pricing.schemas';
 
 /**

@@ -12,11 +12,11 @@ import {
 } from './pricing.views';
 import { ruleReference } from './rule-reference';
 import { INDUSTRIES, ruleTemplates } from './rule-templates';
-import { boolParam, pageParams } from '../../domain/shared/list-query';
-import { envelopes } from '../../api/http/crud';
-import { acknowledged, created, ok, paged, route } from '../../api/http/registry';
-import { idParams } from '../../domain/shared/schemas';
-import { admin, read } from '../../api/http/access';
+import { boolParam, pageParams } from '../../platform/shared/list-query';
+import { envelopes } from '../../platform/http/crud';
+import { acknowledged, created, ok, paged, route } from '../../platform/http/registry';
+import { idParams } from '../../platform/shared/schemas';
+import { admin, read } from '../../platform/http/access';
 
 const section = 'Offer types (pricing rules)';
 const resources = { id: 'offer-type' };

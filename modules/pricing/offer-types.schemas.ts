@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { ref } from '../../domain/references/refs';
+import { ref } from '../../platform/references/refs';
 import {
   customerSchema,
   fieldValuesSchema,

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { changedKeys, defineEvents } from '../../domain/outbox/define-events';
+import { changedKeys, defineEvents } from '../../platform/outbox/define-events';
 
 const offerType = z.object({ offerType: z.object({ _id: z.string(), name: z.string(), slug: z.string() }) });
 

@@ -1,4 +1,4 @@
-import { defineResource, loadById } from '../../domain/shared/resource';
+import { defineResource, loadById } from '../../platform/shared/resource';
 import { CalculatorSubmission, OfferType } from './offer-type.entity';
 export const offerTypeResource = defineResource<OfferType>({
   kind: 'offer-type',

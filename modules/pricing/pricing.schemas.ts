@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { DEFAULT_CURRENCY, DEFAULT_VAT_RATE } from '../../domain/shared/money';
+import { DEFAULT_CURRENCY, DEFAULT_VAT_RATE } from '../../platform/shared/money';
 import { MAX_EXPRESSION_LENGTH } from './expressions';
 
 // The pricing-rule vocabulary as zod schemas: offer-type input fields, rules (when → then), pricing

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { idView, openObjectView, recordViewFields } from '../../domain/shared/views';
+import { idView, openObjectView, recordViewFields } from '../../platform/shared/views';
 import { ACTION_TYPES, FIELD_TYPES, OPERATORS, PHASES, VAT_DISPLAY_MODES } from './pricing.schemas';
 import { INDUSTRIES } from './rule-templates';
 

@@ -1,10 +1,10 @@
 import type { RouteFactory } from '../../api/app';
 import * as cards from './clip-cards.service';
-import { acknowledged, created, ok, paged, route } from '../../api/http/registry';
-import { envelopes } from '../../api/http/crud';
-import { idParams } from '../../domain/shared/schemas';
+import { acknowledged, created, ok, paged, route } from '../../platform/http/registry';
+import { envelopes } from '../../platform/http/crud';
+import { idParams } from '../../platform/shared/schemas';
 import { clipCardView, createClipCardBody, listClipCardsQuery, updateClipCardBody } from './clip-cards.schemas';
-import { read, write } from '../../api/http/access';
+import { read, write } from '../../platform/http/access';
 
 const section = 'Clip cards';
 const resources = { id: 'clip-card' };

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { CLIP_CARD_STATUSES } from './project.entity';
-import { pageParams } from '../../domain/shared/list-query';
-import { clearableText, objectId } from '../../domain/shared/schemas';
-import { isoDate } from '../../domain/shared/record-fields';
-import { dateTimeView, idView, recordViewFields } from '../../domain/shared/views';
-import { ref } from '../../domain/references/refs';
+import { pageParams } from '../../platform/shared/list-query';
+import { clearableText, objectId } from '../../platform/shared/schemas';
+import { isoDate } from '../../platform/shared/record-fields';
+import { dateTimeView, idView, recordViewFields } from '../../platform/shared/views';
+import { ref } from '../../platform/references/refs';
 
 const hours = z
   .number({ message: 'must be a number' })

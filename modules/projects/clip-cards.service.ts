@@ -1,11 +1,11 @@
 import { raw } from '@mikro-orm/core';
-import type { Ctx } from '../../domain/context';
-import { notFound, validation } from '../../domain/errors';
+import type { Ctx } from '../../platform/context';
+import { notFound, validation } from '../../platform/errors';
 import { assertRefs } from '../../domain/timeline/references';
-import { deleteWithEvent, emitCreate, updateWithEvent } from '../../domain/shared/changes';
-import { findPage, type PageRequest } from '../../domain/shared/listing';
-import { plainOf } from '../../domain/shared/views';
-import { createRecord } from '../../domain/shared/records';
+import { deleteWithEvent, emitCreate, updateWithEvent } from '../../platform/shared/changes';
+import { findPage, type PageRequest } from '../../platform/shared/listing';
+import { plainOf } from '../../platform/shared/views';
+import { createRecord } from '../../platform/shared/records';
 import { ClipCard, type ClipCardStatus } from './project.entity';
 import { clipCardRemaining, clipCardStatus } from './project-rules';
 import type { ClipCardInput, ClipCardView } from './clip-cards.schemas';

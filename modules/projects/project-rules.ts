@@ -1,5 +1,5 @@
-import { validation } from '../../domain/errors';
-import { htmlToText } from '../../domain/shared/html-text';
+import { validation } from '../../platform/errors';
+import { htmlToText } from '../../platform/shared/html-text';
 import type { ClipCardStatus, CommentVisibility } from './project.entity';
 
 /** The project stage flow (spec: fields of the project flow are not shown): one fixed flow per workspace. */

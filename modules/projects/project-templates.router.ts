@@ -1,8 +1,8 @@
 import type { RouteFactory } from '../../api/app';
 import * as templates from './project-templates.service';
-import { created, ok, paged, route } from '../../api/http/registry';
-import { envelopes } from '../../api/http/crud';
-import { idParams } from '../../domain/shared/schemas';
+import { created, ok, paged, route } from '../../platform/http/registry';
+import { envelopes } from '../../platform/http/crud';
+import { idParams } from '../../platform/shared/schemas';
 import {
   createTemplateBody,
   fromTemplateBody,
@@ -11,7 +11,7 @@ import {
   projectTemplateView,
   updateTemplateBody,
 } from './project-templates.schemas';
-import { read, write } from '../../api/http/access';
+import { read, write } from '../../platform/http/access';
 
 const section = 'Projects';
 const resources = { id: 'project-template' };

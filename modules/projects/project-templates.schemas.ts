@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { TASK_PRIORITIES } from '../tasks';
-import { boolParam, pageParams } from '../../domain/shared/list-query';
-import { clearableText, objectId, requiredText } from '../../domain/shared/schemas';
+import { boolParam, pageParams } from '../../platform/shared/list-query';
+import { clearableText, objectId, requiredText } from '../../platform/shared/schemas';
 import { createProjectBody, projectTaskView, projectView } from './projects.schemas';
 import { PROJECT_PRIORITIES, PROJECT_STATUSES } from './project.entity';
-import { customFieldsView, idView, openObjectView, recordViewFields } from '../../domain/shared/views';
-import { refField } from '../../domain/shared/record-fields';
-import { ref } from '../../domain/references/refs';
+import { customFieldsView, idView, openObjectView, recordViewFields } from '../../platform/shared/views';
+import { refField } from '../../platform/shared/record-fields';
+import { ref } from '../../platform/references/refs';
 
 const taskTemplate = z.object({
   title: requiredText(300),

@@ -1,11 +1,11 @@
-import type { Ctx } from '../../domain/context';
+import type { Ctx } from '../../platform/context';
 import { assertRefs } from '../../domain/timeline/references';
-import { notFound } from '../../domain/errors';
-import { emit } from '../../domain/outbox/emit';
-import { updateWithEvent, type Changes } from '../../domain/shared/changes';
-import { plainOf } from '../../domain/shared/views';
-import { createRecord } from '../../domain/shared/records';
-import { inTransaction } from '../../domain/shared/tx';
+import { notFound } from '../../platform/errors';
+import { emit } from '../../platform/outbox/emit';
+import { updateWithEvent, type Changes } from '../../platform/shared/changes';
+import { plainOf } from '../../platform/shared/views';
+import { createRecord } from '../../platform/shared/records';
+import { inTransaction } from '../../platform/shared/tx';
 import type { TaskPriority } from '../tasks';
 import { Project, type ProjectLine, type ProjectMilestone } from './project.entity';
 import { ProjectTemplate, type MilestoneTemplate } from './project-template.entity';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { changedKeys, defineEvents, fieldChanges, recordView } from '../../domain/outbox/define-events';
+import { changedKeys, defineEvents, fieldChanges, recordView } from '../../platform/outbox/define-events';
 
 const project = z.object({ project: recordView });
 const template = z.object({ template: recordView });

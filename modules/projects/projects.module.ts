@@ -1,5 +1,5 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
-import { defineModule } from '../../domain/module';
+import { defineModule } from '../../platform/module';
 import type * as projectsRouter from './projects.router';
 import type * as clipCardsRouter from './clip-cards.router';
 import type * as projectTemplatesRouter from './project-templates.router';

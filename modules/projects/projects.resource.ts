@@ -1,4 +1,4 @@
-import { defineResource } from '../../domain/shared/resource';
+import { defineResource } from '../../platform/shared/resource';
 import { getProject, serializeProject } from './projects.service';
 import { ClipCard, Project, ProjectComment, TimeEntry } from './project.entity';
 import { ProjectTemplate } from './project-template.entity';

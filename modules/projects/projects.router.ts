@@ -2,9 +2,9 @@ import type { RouteFactory } from '../../api/app';
 import * as projects from './projects.service';
 import * as projectTasks from './project-tasks.service';
 import { createTimeEntry, listTimeEntries } from './time-entries.service';
-import { acknowledged, created, ok, paged, route } from '../../api/http/registry';
-import { crudRoutes, envelopes } from '../../api/http/crud';
-import { idParams } from '../../domain/shared/schemas';
+import { acknowledged, created, ok, paged, route } from '../../platform/http/registry';
+import { crudRoutes, envelopes } from '../../platform/http/crud';
+import { idParams } from '../../platform/shared/schemas';
 import {
   commentParams,
   createCommentBody,
@@ -25,7 +25,7 @@ import {
   updateProjectBody,
   updateProjectTaskBody,
 } from './projects.schemas';
-import { read, write } from '../../api/http/access';
+import { read, write } from '../../platform/http/access';
 
 const section = 'Projects';
 const resources = { id: 'project' };

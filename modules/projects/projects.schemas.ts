@@ -1,12 +1,12 @@
 import { z } from 'zod';
 import { COMMENT_VISIBILITIES, PROJECT_PRIORITIES, PROJECT_STATUSES } from './project.entity';
 import { MAX_COMMENT_CHARS } from './project-rules';
-import { pageParams } from '../../domain/shared/list-query';
-import { clearableText, objectId, requiredText, tagsField } from '../../domain/shared/schemas';
+import { pageParams } from '../../platform/shared/list-query';
+import { clearableText, objectId, requiredText, tagsField } from '../../platform/shared/schemas';
 import { createTaskBody, TASK_PRIORITIES, TASK_STATUSES } from '../tasks';
-import { customFieldMap, isoDate, refField, userId } from '../../domain/shared/record-fields';
-import { customFieldsView, dateTimeView, idView, openObjectView, recordViewFields } from '../../domain/shared/views';
-import { ref } from '../../domain/references/refs';
+import { customFieldMap, isoDate, refField, userId } from '../../platform/shared/record-fields';
+import { customFieldsView, dateTimeView, idView, openObjectView, recordViewFields } from '../../platform/shared/views';
+import { ref } from '../../platform/references/refs';
 
 const status = z.enum(PROJECT_STATUSES, { message: `must be one of ${PROJECT_STATUSES.join(', ')}` });
 const priority = z.enum(PROJECT_PRIORITIES, { message: `must be one of ${PROJECT_PRIORITIES.join(', ')}` });

@@ -1,10 +1,10 @@
-import type { Ctx } from '../../domain/context';
-import { validation } from '../../domain/errors';
-import { emit } from '../../domain/outbox/emit';
-import { findPage, type PageRequest } from '../../domain/shared/listing';
-import { plainOf } from '../../domain/shared/views';
-import { createRecord } from '../../domain/shared/records';
-import { inTransaction } from '../../domain/shared/tx';
+import type { Ctx } from '../../platform/context';
+import { validation } from '../../platform/errors';
+import { emit } from '../../platform/outbox/emit';
+import { findPage, type PageRequest } from '../../platform/shared/listing';
+import { plainOf } from '../../platform/shared/views';
+import { createRecord } from '../../platform/shared/records';
+import { inTransaction } from '../../platform/shared/tx';
 import { Task } from '../tasks';
 import { TimeEntry } from './project.entity';
 import { assertTimeEntryWords, entryHours } from './project-rules';

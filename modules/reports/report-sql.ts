@@ -1,4 +1,4 @@
-import type { Ctx } from '../../domain/context';
+import type { Ctx } from '../../platform/context';
 import { Workspace } from '../../domain/workspaces/workspace.entity';
 import type { Bound } from './reports.schemas';
 

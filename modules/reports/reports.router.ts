@@ -2,8 +2,8 @@ import type { RouteFactory } from '../../api/app';
 import * as reports from './reports.service';
 import { historyReportQuery, pipelineReportQuery, reportRangeQuery, userReportParams } from './reports.schemas';
 import { supportReport } from './support-report';
-import { envelopes } from '../../api/http/crud';
-import { ok, route } from '../../api/http/registry';
+import { envelopes } from '../../platform/http/crud';
+import { ok, route } from '../../platform/http/registry';
 import {
   historyReportView,
   leadsReportView,

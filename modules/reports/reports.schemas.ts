@@ -1,6 +1,6 @@
 import { z } from 'zod';
-import { isId } from '../../domain/ids';
-import { ref } from '../../domain/references/refs';
+import { isId } from '../../platform/ids';
+import { ref } from '../../platform/references/refs';
 
 // Query schemas of /reports/*. A bare date (YYYY-MM-DD) as an upper bound means that whole day.
 

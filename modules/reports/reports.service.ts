@@ -1,5 +1,5 @@
-import type { Ctx } from '../../domain/context';
-import { DomainError, notFound } from '../../domain/errors';
+import type { Ctx } from '../../platform/context';
+import { DomainError, notFound } from '../../platform/errors';
 import { createdRange, num, period, round2, rows, workspaceTimeZone, type Row } from './report-sql';
 import { daysBetween, localDay, MAX_HISTORY_DAYS } from './history-days';
 import type { HistoryReportQuery, HistoryStat, PipelineReportQuery, ReportRangeQuery } from './reports.schemas';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
-import { ROLES } from '../../domain/context';
+import { ROLES } from '../../platform/context';
 import { STAGE_TYPES } from '../../domain/deals/flow.entity';
 import { OFFER_STATUSES } from '../offers';
-import { dateTimeView, dateView, idView } from '../../domain/shared/views';
+import { dateTimeView, dateView, idView } from '../../platform/shared/views';
 import { HISTORY_STATS } from './reports.schemas';
 
 // Views of the report answers (read-only aggregates; every figure is computed, none is stored).

@@ -1,4 +1,4 @@
-import type { Ctx } from '../../domain/context';
+import type { Ctx } from '../../platform/context';
 import type { ReportRangeQuery } from './reports.schemas';
 import type { SupportReportView } from './reports.views';
 import { createdRange, period, rows, workspaceTimeZone } from './report-sql';

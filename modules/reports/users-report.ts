@@ -1,5 +1,5 @@
-import type { Ctx } from '../../domain/context';
-import { notFound } from '../../domain/errors';
+import type { Ctx } from '../../platform/context';
+import { notFound } from '../../platform/errors';
 import { User } from '../../domain/workspaces/user.entity';
 import { createdRange, num, period, round2, rows, workspaceTimeZone } from './report-sql';
 import type { ReportRangeQuery } from './reports.schemas';

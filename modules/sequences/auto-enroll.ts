@@ -7,10 +7,10 @@
 import { raw } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { automationActor, automationActorId } from '../../domain/automations/engine/workspace';
-import type { Logger } from '../../domain/logger';
-import { forkForWorkspace } from '../../domain/orm/tenant';
-import { eventNames } from '../../domain/outbox/event-names';
-import type { OutboxEventRecord, Subscriber } from '../../domain/outbox/subscriber';
+import type { Logger } from '../../platform/logger';
+import { forkForWorkspace } from '../../platform/orm/tenant';
+import { eventNames } from '../../platform/outbox/event-names';
+import type { OutboxEventRecord, Subscriber } from '../../platform/outbox/subscriber';
 import { SEQUENCE_EVENTS, type EnrollEntityType, type SequenceTrigger } from './definition.schemas';
 import { enrollEntities } from './enroll.service';
 import type { SequenceEngineDeps } from './ports';

@@ -34,7 +34,7 @@ import {
   type SequenceNodeType,
 } from './nodes.schemas';
 import { HHMM_RE } from './send-window.pure';
-import { ref } from '../../domain/references/refs';
+import { ref } from '../../platform/references/refs';
 
 export const ENTITY_TYPES = ['Lead', 'People', 'Deal', 'Company'] as const;
 export type EnrollEntityType = (typeof ENTITY_TYPES)[number];

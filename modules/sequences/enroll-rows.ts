@@ -5,7 +5,7 @@
  * (`request_key`, unique per entity), is not inserted: `on conflict do nothing`, never read-then-write.
  */
 import { randomBytes } from 'node:crypto';
-import type { Ctx } from '../../domain/context';
+import type { Ctx } from '../../platform/context';
 import { notifyQueued } from '../../domain/intake/queue-signal';
 import type { EnrollmentStartRow } from './runs';
 import type { EnrollmentLinks, EnrollmentSnapshot, Sequence } from './sequence.entity';

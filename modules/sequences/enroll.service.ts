@@ -4,17 +4,17 @@
  * `on conflict do nothing`, never read-then-write), queued for their workflows (start-queue.ts):
  * the call answers after its commit and the worker's starter starts the workflows right after.
  */
-import type { Ctx } from '../../domain/context';
+import type { Ctx } from '../../platform/context';
 import { Company } from '../companies';
 import { Deal } from '../../domain/deals/deal.entity';
-import { DomainError, notFound, validation } from '../../domain/errors';
-import { newId } from '../../domain/ids';
+import { DomainError, notFound, validation } from '../../platform/errors';
+import { newId } from '../../platform/ids';
 import { Lead } from '../../domain/leads/lead.entity';
-import { emit } from '../../domain/outbox/emit';
+import { emit } from '../../platform/outbox/emit';
 import { Person } from '../../domain/people/person.entity';
 import { queuedRuns } from '../../domain/intake/queue-signal';
-import { mapLimited } from '../../domain/shared/concurrency';
-import { inTransaction } from '../../domain/shared/tx';
+import { mapLimited } from '../../platform/shared/concurrency';
+import { inTransaction } from '../../platform/shared/tx';
 import type { EnrollEntityType } from './definition.schemas';
 import { normalizeNodeData, type SequenceNodeType } from './nodes.schemas';
 import type { SequenceEngineDeps } from './ports';

@@ -4,7 +4,7 @@
  * deadline. A query needs a worker: when none answers in time (worker down, engine slow) the answer
  * is the stored row (enrollment.waitReason / nextActionAt / pausedUntil), marked `source: 'stored'`.
  */
-import type { Ctx } from '../../domain/context';
+import type { Ctx } from '../../platform/context';
 import type { SequenceWorkflowPort } from './ports';
 import { readEnrollment } from './runs';
 import type { EnrollmentDetailView } from './sequences.views';

@@ -6,7 +6,7 @@
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { automationActor, automationActorId } from '../../domain/automations/engine/workspace';
-import { emit } from '../../domain/outbox/emit';
+import { emit } from '../../platform/outbox/emit';
 import { SequenceEnrollment } from './sequence.entity';
 import type { ExitReason } from './types';
 

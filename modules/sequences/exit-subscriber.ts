@@ -7,11 +7,11 @@
  */
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { FlowStage } from '../../domain/deals/flow.entity';
-import type { Logger } from '../../domain/logger';
-import { forkForWorkspace } from '../../domain/orm/tenant';
-import { eventNames } from '../../domain/outbox/event-names';
-import type { OutboxEventRecord, Subscriber } from '../../domain/outbox/subscriber';
-import { mapLimited } from '../../domain/shared/concurrency';
+import type { Logger } from '../../platform/logger';
+import { forkForWorkspace } from '../../platform/orm/tenant';
+import { eventNames } from '../../platform/outbox/event-names';
+import type { OutboxEventRecord, Subscriber } from '../../platform/outbox/subscriber';
+import { mapLimited } from '../../platform/shared/concurrency';
 import type { SequenceWorkflowPort } from './ports';
 import { SequenceEnrollment } from './sequence.entity';
 import { exitQueued } from './exit-queued';

@@ -1,5 +1,5 @@
-import type { Ctx } from '../../domain/context';
-import { graphRefIssues, type GraphRefIssue, type NodePart } from '../../domain/references/graph';
+import type { Ctx } from '../../platform/context';
+import { graphRefIssues, type GraphRefIssue, type NodePart } from '../../platform/references/graph';
 import { triggerSchema, type SequenceNode, type SequenceTrigger } from './definition.schemas';
 import { NODE_DATA_SCHEMAS } from './nodes.schemas';
 

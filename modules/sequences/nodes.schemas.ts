@@ -27,7 +27,7 @@ import {
   issuesOf,
 } from '../../domain/automations/zod-kit';
 import { HHMM_RE } from './send-window.pure';
-import { ref } from '../../domain/references/refs';
+import { ref } from '../../platform/references/refs';
 import { normalizeWait } from './wait';
 
 export const SEQUENCE_NODE_TYPES = [

@@ -4,8 +4,8 @@
  * other kind, so start options, deadlines and failure mapping exist once (temporal/workflow-client.ts);
  * this file only turns the generic update/signal answers into the outcomes the sequence API needs.
  */
-import { DomainError } from '../../domain/errors';
-import type { WorkflowPort } from '../../domain/workflow-port';
+import { DomainError } from '../../platform/errors';
+import type { WorkflowPort } from '../../platform/workflow-port';
 import {
   commandSignal,
   exitSignal,
@@ -92,7 +92,7 @@ export function sequenceWorkflowPort(engine: WorkflowPort): SequenceWorkflowPort
 
 export interface SequenceEngineDeps {
   orm: import('@mikro-orm/postgresql').MikroORM;
-  log: import('../../domain/logger').Logger;
+  log: import('../../platform/logger').Logger;
   workflows: SequenceWorkflowPort;
   /** Tests only: see EnrollmentWorkflowInput.waitScale. */
   waitScale?: number;

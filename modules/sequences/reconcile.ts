@@ -9,7 +9,7 @@
  * idempotent (same workflow id).
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Logger } from '../../domain/logger';
+import type { Logger } from '../../platform/logger';
 import type { SequenceEngineDeps } from './ports';
 import { startEnrollmentWorkflow, startRowOf, type EnrollmentDbRow } from './runs';
 

@@ -8,12 +8,12 @@
  * sequence as it was enrolled) is kept.
  */
 import { randomBytes } from 'node:crypto';
-import type { Ctx } from '../../domain/context';
-import { DomainError, notFound } from '../../domain/errors';
-import { newId } from '../../domain/ids';
+import type { Ctx } from '../../platform/context';
+import { DomainError, notFound } from '../../platform/errors';
+import { newId } from '../../platform/ids';
 import { notifyQueued, queuedRuns } from '../../domain/intake/queue-signal';
-import { emit } from '../../domain/outbox/emit';
-import { inTransaction } from '../../domain/shared/tx';
+import { emit } from '../../platform/outbox/emit';
+import { inTransaction } from '../../platform/shared/tx';
 import { enrollmentEventPayload } from './exit-queued';
 import { SequenceEnrollment, SequenceStep } from './sequence.entity';
 import { enrollmentWorkflowId } from './workflow-ids';

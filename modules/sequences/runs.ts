@@ -4,8 +4,8 @@
  */
 import type { EnrollmentDetailView, EnrollmentStepView, EnrollmentView, SequenceStatsView } from './sequences.views';
 import type { EnrollEntityType } from './definition.schemas';
-import type { Ctx } from '../../domain/context';
-import { DomainError, notFound, validation } from '../../domain/errors';
+import type { Ctx } from '../../platform/context';
+import { DomainError, notFound, validation } from '../../platform/errors';
 import type { SequenceEngineDeps, UpdateOutcome } from './ports';
 import { getSequence } from './sequences.service';
 import {
@@ -20,8 +20,8 @@ import {
 import type { EnrollmentWorkflowInput } from './sequence-enrollment.messages';
 import type { WorkflowNode } from './types';
 import { sequenceEnrollmentKind, type SequenceEnrollmentMeta } from './sequence-enrollment.kind';
-import { startForRow } from '../../domain/workflow-port';
-import { forkForWorkspace } from '../../domain/orm/tenant';
+import { startForRow } from '../../platform/workflow-port';
+import { forkForWorkspace } from '../../platform/orm/tenant';
 import { exitQueued } from './exit-queued';
 import { enrollmentWorkflowId } from './workflow-ids';
 

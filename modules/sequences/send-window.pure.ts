@@ -3,7 +3,7 @@
  * quiet hours. Pure and clock-free (the instant is an argument), DST-correct through Intl, so the
  * workflow calls it deterministically with its own time.
  */
-import { zonedParts, zonedToInstant, type ZonedParts } from '../../domain/shared/zoned-time.pure';
+import { zonedParts, zonedToInstant, type ZonedParts } from '../../platform/shared/zoned-time.pure';
 
 export interface SendWindowSettings {
   businessHoursOnly: boolean;

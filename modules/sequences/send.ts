@@ -3,8 +3,8 @@
  * and tracking land). Every send carries the key `seq:<enrollmentId>:<nodeId>[:<n>]` and source
  * `sequence`, so a retried step never hands a message to the provider twice.
  */
-import type { Ctx } from '../../domain/context';
-import { DomainError } from '../../domain/errors';
+import type { Ctx } from '../../platform/context';
+import { DomainError } from '../../platform/errors';
 import { sendEmail, type MessagingDeps } from '../email';
 import { sendSms, type MessageLinks } from '../messaging';
 

@@ -2,7 +2,7 @@
  * The sequence enrollment workflow kind (domain/workflow-kinds.ts `defineWorkflowKind`), declared in its module and
  * named by the module's `workflows` (sequences.module.ts).
  */
-import { defineWorkflowKind, quoteName } from '../../domain/workflow-kinds';
+import { defineWorkflowKind, quoteName } from '../../platform/workflow-kinds';
 import type { EnrollmentWorkflowInput } from './sequence-enrollment.messages';
 
 export interface SequenceEnrollmentMeta {

@@ -2,7 +2,7 @@
 // link), the mailbox's send slot, and the send under the step's key.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import { renderTemplate } from '../../domain/automations/placeholders';
-import type { Ctx } from '../../domain/context';
+import type { Ctx } from '../../platform/context';
 import { NO_TRACK, renderStoredTemplate } from '../email';
 import { MailboxCapReached, renderStoredSmsTemplate } from '../messaging';
 import { recipientsFor, type Selection } from './recipients';

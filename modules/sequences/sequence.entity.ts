@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps, workspaceIndexes } from '../../domain/orm/base';
+import { p, tenantProps, workspaceIndexes } from '../../platform/orm/base';
 import type { SequenceEdge, SequenceNode, SequenceSettings } from './definition.schemas';
 
 /** A sequence definition; `version` grows on every graph/settings change (enrollments keep their snapshot). */

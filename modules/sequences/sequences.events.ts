@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvents } from '../../domain/outbox/define-events';
+import { defineEvents } from '../../platform/outbox/define-events';
 
 /** enrollmentEventPayload: the enrollment's identity and status (the enrolled record's namespaces load from it). */
 const enrollment = z.object({

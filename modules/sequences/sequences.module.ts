@@ -1,9 +1,9 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
-import { defineModule } from '../../domain/module';
+import { defineModule } from '../../platform/module';
 import type * as sequencesRouter from './sequences.router';
 import type * as sequenceActivities from './sequence.activities';
 import type { ActivityDeps } from '../../activities/deps';
-import { portedSubscriberGroup } from '../../domain/outbox/subscriber-groups';
+import { portedSubscriberGroup } from '../../platform/outbox/subscriber-groups';
 import { sequenceEnrollmentKind } from './sequence-enrollment.kind';
 import { sequenceAutoEnrollSubscriber } from './auto-enroll';
 import { sequenceExitSubscriber } from './exit-subscriber';

@@ -1,4 +1,4 @@
-import { defineResource, loadById } from '../../domain/shared/resource';
+import { defineResource, loadById } from '../../platform/shared/resource';
 import { Sequence, SequenceEnrollment, SequenceOptOut, SequenceStep } from './sequence.entity';
 export const sequenceResource = defineResource<Sequence>({
   kind: 'sequence',

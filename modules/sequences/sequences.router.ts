@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { RouteFactory } from '../../api/app';
-import { engineCommandId, requestKeyOf } from '../../api/http/idempotency';
-import { DomainError } from '../../domain/errors';
+import { engineCommandId, requestKeyOf } from '../../platform/http/idempotency';
+import { DomainError } from '../../platform/errors';
 import { enrollEligibility, enrollEntities } from './enroll.service';
 import { readEnrollmentWithWait } from './enrollment-wait';
 import type { SequenceEngineDeps } from './ports';
@@ -10,8 +10,8 @@ import { retryEnrollment } from './retry';
 import { listEnrollments, pauseEnrollment, resumeEnrollment, sequenceStats, unenrollEnrollment } from './runs';
 import * as sequences from './sequences.service';
 import { unsubscribe, unsubscribeKey, UNSUBSCRIBE_PATH } from './unsubscribe';
-import { envelopes, publicRoute } from '../../api/http/crud';
-import { ok, paged, route } from '../../api/http/registry';
+import { envelopes, publicRoute } from '../../platform/http/crud';
+import { ok, paged, route } from '../../platform/http/registry';
 import {
   eligibilityView,
   enrolledManyView,
@@ -28,7 +28,7 @@ import {
   unsubscribedView,
   retriedEnrollmentView,
 } from './sequences.views';
-import { idParams } from '../../domain/shared/schemas';
+import { idParams } from '../../platform/shared/schemas';
 import {
   eligibilityQuery,
   enrollBody,
@@ -41,7 +41,7 @@ import {
   sequenceUpdateBody,
   tokenParams,
 } from './sequences.schemas';
-import { read, write } from '../../api/http/access';
+import { read, write } from '../../platform/http/access';
 
 const section = 'Sequences';
 const resources = { id: 'sequence' };

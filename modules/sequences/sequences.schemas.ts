@@ -1,10 +1,10 @@
 import { z } from 'zod';
-import { DomainError } from '../../domain/errors';
+import { DomainError } from '../../platform/errors';
 import { ENTITY_TYPES, sequenceCreateBody, sequenceUpdateBody } from './definition.schemas';
 import { MAX_BULK_ENROLL } from './enroll.service';
 import { ENROLLMENT_STATUSES, type EnrollmentStatus } from './sequence.entity';
-import { pageParams } from '../../domain/shared/list-query';
-import { objectId } from '../../domain/shared/schemas';
+import { pageParams } from '../../platform/shared/list-query';
+import { objectId } from '../../platform/shared/schemas';
 
 /** The definition bodies live beside the graph validator (definition.schemas.ts). */
 export { sequenceCreateBody, sequenceUpdateBody };

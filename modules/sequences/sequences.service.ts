@@ -5,10 +5,10 @@
  */
 import type { SequenceView } from './sequences.views';
 import { LockMode, type EntityName, type EntityProperty } from '@mikro-orm/core';
-import type { Ctx } from '../../domain/context';
-import { DomainError, notFound } from '../../domain/errors';
-import { createRecord } from '../../domain/shared/records';
-import { inTransaction } from '../../domain/shared/tx';
+import type { Ctx } from '../../platform/context';
+import { DomainError, notFound } from '../../platform/errors';
+import { createRecord } from '../../platform/shared/records';
+import { inTransaction } from '../../platform/shared/tx';
 import {
   DEFAULT_SETTINGS,
   DEFAULT_START_NODE,
@@ -24,8 +24,8 @@ import {
 import { ENROLLMENT_STATUSES, Sequence, SequenceEnrollment, type EnrollmentStatus } from './sequence.entity';
 import type { ValidationIssue } from '../../domain/automations/zod-kit';
 import { EmailTemplate } from '../email';
-import { isId } from '../../domain/ids';
-import { boundWorkspaceId, leanColumns, leanQuery, readRow } from '../../domain/orm/lean';
+import { isId } from '../../platform/ids';
+import { boundWorkspaceId, leanColumns, leanQuery, readRow } from '../../platform/orm/lean';
 import { SmsTemplate } from '../messaging';
 import { sequenceRefIssues } from './graph-refs.service';
 

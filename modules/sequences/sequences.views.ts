@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { FAILURE_BEHAVIORS } from '../../domain/automations/definition.schemas';
-import { dateTimeView, idView, openObjectView, recordViewFields } from '../../domain/shared/views';
+import { dateTimeView, idView, openObjectView, recordViewFields } from '../../platform/shared/views';
 import { DUPLICATE_MODES, ENTITY_TYPES, SEQUENCE_EVENTS } from './definition.schemas';
 import { SEQUENCE_NODE_TYPES } from './nodes.schemas';
 import { WAIT_REASONS } from './sequence.entity';

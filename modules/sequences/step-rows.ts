@@ -8,8 +8,8 @@
  */
 import type { EntityName } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { newId } from '../../domain/ids';
-import { leanColumns, leanQuery, readDates } from '../../domain/orm/lean';
+import { newId } from '../../platform/ids';
+import { leanColumns, leanQuery, readDates } from '../../platform/orm/lean';
 import { SequenceEnrollment, type SequenceStepStatus } from './sequence.entity';
 import type { MirrorInput } from './types';
 

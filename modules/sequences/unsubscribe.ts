@@ -7,11 +7,11 @@
  */
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { AppConfig } from '../../domain/config';
-import { DomainError, notFound } from '../../domain/errors';
-import { forkForWorkspace } from '../../domain/orm/tenant';
-import { mapLimited } from '../../domain/shared/concurrency';
-import { parseSecretsKey } from '../../domain/shared/secret-box';
+import type { AppConfig } from '../../platform/config';
+import { DomainError, notFound } from '../../platform/errors';
+import { forkForWorkspace } from '../../platform/orm/tenant';
+import { mapLimited } from '../../platform/shared/concurrency';
+import { parseSecretsKey } from '../../platform/shared/secret-box';
 import type { SequenceWorkflowPort } from './ports';
 import { SequenceEnrollment } from './sequence.entity';
 import { exitQueued } from './exit-queued';

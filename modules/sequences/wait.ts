@@ -13,7 +13,7 @@ import {
   waitDurationOf,
   WAIT_UNITS,
   type WaitUnit,
-} from '../../domain/shared/wait-duration';
+} from '../../platform/shared/wait-duration';
 
 export { WAIT_UNITS, type WaitUnit };
 /** A year bounds a forgotten enrollment. */

@@ -1,7 +1,7 @@
-import type { Ctx } from '../../domain/context';
-import { notFound } from '../../domain/errors';
-import { isId } from '../../domain/ids';
-import { likePattern, type PageRequest } from '../../domain/shared/listing';
+import type { Ctx } from '../../platform/context';
+import { notFound } from '../../platform/errors';
+import { isId } from '../../platform/ids';
+import { likePattern, type PageRequest } from '../../platform/shared/listing';
 import { Person } from '../../domain/people/person.entity';
 import { SupportTicket } from './support.entity';
 import { serializeTicket } from './tickets.service';

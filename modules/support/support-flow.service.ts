@@ -1,11 +1,11 @@
-import type { Ctx } from '../../domain/context';
-import { validation } from '../../domain/errors';
+import type { Ctx } from '../../platform/context';
+import { validation } from '../../platform/errors';
 import { EmailAccount } from '../email';
-import { newId } from '../../domain/ids';
-import { emit } from '../../domain/outbox/emit';
-import { plainOf } from '../../domain/shared/views';
+import { newId } from '../../platform/ids';
+import { emit } from '../../platform/outbox/emit';
+import { plainOf } from '../../platform/shared/views';
 import type { SupportFlowView } from './support.schemas';
-import { inTransaction } from '../../domain/shared/tx';
+import { inTransaction } from '../../platform/shared/tx';
 import { SupportFlow } from './support.entity';
 import { DEFAULT_SUPPORT_CATEGORIES, DEFAULT_SUPPORT_STAGES, FALLBACK_CATEGORY } from './support.rules';
 

@@ -1,10 +1,10 @@
 import { UniqueConstraintViolationException } from '@mikro-orm/postgresql';
-import type { Ctx } from '../../domain/context';
+import type { Ctx } from '../../platform/context';
 import { Email, inboundCtx } from '../email';
 import { parseMailbox } from '../messaging';
-import { htmlToText } from '../../domain/shared/html-text';
-import type { Subscriber, SubscriberDeps } from '../../domain/outbox/subscriber';
-import { inTransaction } from '../../domain/shared/tx';
+import { htmlToText } from '../../platform/shared/html-text';
+import type { Subscriber, SubscriberDeps } from '../../platform/outbox/subscriber';
+import { inTransaction } from '../../platform/shared/tx';
 import { SupportFlow, SupportTicket, SupportTicketMessage } from './support.entity';
 import { ticketNumberInSubject } from './support.rules';
 import { addCustomerMessage } from './ticket-replies.service';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvents, fieldChanges, recordView } from '../../domain/outbox/define-events';
+import { defineEvents, fieldChanges, recordView } from '../../platform/outbox/define-events';
 
 /** ticketEventPayload: the ticket plus the person, company and owner namespaces automations read. */
 const ticket = z.object({

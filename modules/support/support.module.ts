@@ -1,7 +1,7 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
-import { defineModule } from '../../domain/module';
+import { defineModule } from '../../platform/module';
 import type * as supportRouter from './support.router';
-import { subscriberGroup } from '../../domain/outbox/subscriber-groups';
+import { subscriberGroup } from '../../platform/outbox/subscriber-groups';
 import { SUPPORT_INBOUND_SUBSCRIBER, supportInboundSubscriber } from './support-inbound';
 import { supportTicketResource } from './support.resource';
 

@@ -1,4 +1,4 @@
-import { defineResource } from '../../domain/shared/resource';
+import { defineResource } from '../../platform/shared/resource';
 import { getTicket, serializeTicket } from './tickets.service';
 import { SupportFlow, SupportTicket, SupportTicketMessage, SupportTimeEntry } from './support.entity';
 

@@ -5,10 +5,10 @@ import { ensureSupportFlow, serializeSupportFlow, updateSupportFlow } from './su
 import { listSupportCustomers, supportCustomerDetail } from './support-customers.service';
 import { createTicketTimeEntry, listMessages, listTicketTimeEntries, replyToTicket } from './ticket-replies.service';
 import { FALLBACK_CATEGORY, ticketStatusTransitions } from './support.rules';
-import { validation } from '../../domain/errors';
-import { created, ok, paged, route } from '../../api/http/registry';
-import { crudRoutes, envelopes } from '../../api/http/crud';
-import { idParams } from '../../domain/shared/schemas';
+import { validation } from '../../platform/errors';
+import { created, ok, paged, route } from '../../platform/http/registry';
+import { crudRoutes, envelopes } from '../../platform/http/crud';
+import { idParams } from '../../platform/shared/schemas';
 import {
   createTicketBody,
   customerDetailQuery,
@@ -31,7 +31,7 @@ import {
   ticketTimeQuery,
   updateTicketBody,
 } from './support.schemas';
-import { admin, read, write } from '../../api/http/access';
+import { admin, read, write } from '../../platform/http/access';
 
 const section = 'Support';
 const resources = { id: 'support-ticket' };

@@ -1,5 +1,5 @@
-import { validation } from '../../domain/errors';
-import { defineTransitions } from '../../domain/shared/transitions';
+import { validation } from '../../platform/errors';
+import { defineTransitions } from '../../platform/shared/transitions';
 
 export const TICKET_STATUSES = ['open', 'pending', 'on_hold', 'resolved', 'closed'] as const;
 export type TicketStatus = (typeof TICKET_STATUSES)[number];

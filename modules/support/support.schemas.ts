@@ -1,11 +1,11 @@
 import { z } from 'zod';
 import { MESSAGE_DIRECTIONS, MESSAGE_TYPES, MESSAGE_VISIBILITIES, TICKET_SOURCES } from './support.entity';
 import { TICKET_PRIORITIES, TICKET_STATUSES } from './support.rules';
-import { pageParams } from '../../domain/shared/list-query';
-import { clearableEmail, clearableText, objectId, requiredText, tagsField } from '../../domain/shared/schemas';
-import { customFieldMap, isoDate, refField, userId } from '../../domain/shared/record-fields';
-import { customFieldsView, dateTimeView, idView, recordViewFields } from '../../domain/shared/views';
-import { ref } from '../../domain/references/refs';
+import { pageParams } from '../../platform/shared/list-query';
+import { clearableEmail, clearableText, objectId, requiredText, tagsField } from '../../platform/shared/schemas';
+import { customFieldMap, isoDate, refField, userId } from '../../platform/shared/record-fields';
+import { customFieldsView, dateTimeView, idView, recordViewFields } from '../../platform/shared/views';
+import { ref } from '../../platform/references/refs';
 
 export const REPLY_TYPES = ['reply', 'note'] as const;
 export type ReplyType = (typeof REPLY_TYPES)[number];

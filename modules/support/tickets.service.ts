@@ -1,17 +1,23 @@
 import type { FilterQuery } from '@mikro-orm/core';
-import type { Ctx } from '../../domain/context';
-import { notFound, validation } from '../../domain/errors';
+import type { Ctx } from '../../platform/context';
+import { notFound, validation } from '../../platform/errors';
 import { assertRefs, assertUsers } from '../../domain/timeline/references';
 import { Company } from '../companies';
 import { Person } from '../../domain/people/person.entity';
-import { emit } from '../../domain/outbox/emit';
-import { applyPatch, deleteWithEvent, emitTagChanges, normalizeTags, type Changes } from '../../domain/shared/changes';
-import { mergeObject } from '../../domain/shared/custom-fields';
-import { findPage, likePattern, type PageRequest } from '../../domain/shared/listing';
-import { plainOf } from '../../domain/shared/views';
-import { previewOf, type PreviewResult } from '../../domain/shared/preview';
-import { createRecord } from '../../domain/shared/records';
-import { inTransaction } from '../../domain/shared/tx';
+import { emit } from '../../platform/outbox/emit';
+import {
+  applyPatch,
+  deleteWithEvent,
+  emitTagChanges,
+  normalizeTags,
+  type Changes,
+} from '../../platform/shared/changes';
+import { mergeObject } from '../../platform/shared/custom-fields';
+import { findPage, likePattern, type PageRequest } from '../../platform/shared/listing';
+import { plainOf } from '../../platform/shared/views';
+import { previewOf, type PreviewResult } from '../../platform/shared/preview';
+import { createRecord } from '../../platform/shared/records';
+import { inTransaction } from '../../platform/shared/tx';
 import { SupportTicket, SupportTicketMessage, SupportTimeEntry } from './support.entity';
 import { ensureSupportFlow, nextTicketNumber } from './support-flow.service';
 import {

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { defineEvents } from '../../domain/outbox/define-events';
+import { defineEvents } from '../../platform/outbox/define-events';
 
 const tagChange = z.object({ entityType: z.string(), entityId: z.string(), tag: z.string() });
 

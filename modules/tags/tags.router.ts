@@ -1,8 +1,8 @@
 import type { RouteFactory } from '../../api/app';
 import { bulkTags, listTags } from './tags.service';
-import { ok, paged, route } from '../../api/http/registry';
+import { ok, paged, route } from '../../platform/http/registry';
 import { bulkTagsBody, bulkTagsResultView, listTagsQuery, MAX_TAGS_PAGE, tagCountView } from './tags.schemas';
-import { envelopes } from '../../api/http/crud';
+import { envelopes } from '../../platform/http/crud';
 
 const section = 'Tags';
 

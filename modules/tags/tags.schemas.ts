@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { RECORD_TYPES } from '../../domain/shared/record-kinds';
-import { pageParams } from '../../domain/shared/list-query';
-import { objectId, tagsField } from '../../domain/shared/schemas';
+import { RECORD_TYPES } from '../../platform/shared/record-kinds';
+import { pageParams } from '../../platform/shared/list-query';
+import { objectId, tagsField } from '../../platform/shared/schemas';
 
 const entityType = z.enum(RECORD_TYPES, { message: `must be one of: ${RECORD_TYPES.join(', ')}` });
 export const MAX_BULK_IDS = 500;

@@ -1,9 +1,9 @@
-import type { Ctx } from '../../domain/context';
-import { validation } from '../../domain/errors';
-import type { EventPayload } from '../../domain/outbox/catalog';
-import { emit } from '../../domain/outbox/emit';
+import type { Ctx } from '../../platform/context';
+import { validation } from '../../platform/errors';
+import type { EventPayload } from '../../platform/outbox/catalog';
+import { emit } from '../../platform/outbox/emit';
 import { recordSystemActivity } from '../../domain/timeline/timeline.service';
-import { emitTagChanges, normalizeTags } from '../../domain/shared/changes';
+import { emitTagChanges, normalizeTags } from '../../platform/shared/changes';
 import type { Lead } from '../../domain/leads/lead.entity';
 import {
   loadRecords,
@@ -12,8 +12,8 @@ import {
   rescoreChangedLeads,
   tableOf,
   type RecordType,
-} from '../../domain/shared/record-kinds';
-import { inTransaction } from '../../domain/shared/tx';
+} from '../../platform/shared/record-kinds';
+import { inTransaction } from '../../platform/shared/tx';
 import type { BulkTagsResultView, TagCountView } from './tags.schemas';
 
 type UpdatedPayload = EventPayload<`${RecordType}_updated`>;

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps } from '../../domain/orm/base';
+import { p, tenantProps } from '../../platform/orm/base';
 import type { TaskStatus } from './task.entity';
 
 /** A task-flow stage; `status` is the task status a task in this stage has. */

@@ -1,5 +1,5 @@
-import type { Ctx } from '../../domain/context';
-import { newId } from '../../domain/ids';
+import type { Ctx } from '../../platform/context';
+import { newId } from '../../platform/ids';
 import { TaskFlow } from './task-flow.entity';
 import { DEFAULT_TASK_FLOW, type TaskFlowShape } from './task-rules';
 import type { TaskFlowView } from './tasks.schemas';

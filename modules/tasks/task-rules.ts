@@ -1,4 +1,4 @@
-import { validation } from '../../domain/errors';
+import { validation } from '../../platform/errors';
 import type { TaskStage } from './task-flow.entity';
 import type { TaskStatus } from './task.entity';
 

@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps, workspaceIndexes } from '../../domain/orm/base';
+import { p, tenantProps, workspaceIndexes } from '../../platform/orm/base';
 
 export const TASK_STATUSES = ['to_do', 'in_progress', 'blocked', 'done'] as const;
 export type TaskStatus = (typeof TASK_STATUSES)[number];

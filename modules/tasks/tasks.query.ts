@@ -1,5 +1,5 @@
-import type { Ctx } from '../../domain/context';
-import { dateWhere, findPage, likePattern, type PageRequest } from '../../domain/shared/listing';
+import type { Ctx } from '../../platform/context';
+import { dateWhere, findPage, likePattern, type PageRequest } from '../../platform/shared/listing';
 import { Task, type TaskPriority, type TaskStatus } from './task.entity';
 import { serializeTask } from './tasks.service';
 

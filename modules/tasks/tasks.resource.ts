@@ -1,4 +1,4 @@
-import { defineResource } from '../../domain/shared/resource';
+import { defineResource } from '../../platform/shared/resource';
 import { getTask, serializeTask } from './tasks.service';
 import { Task } from './task.entity';
 import { TaskFlow } from './task-flow.entity';

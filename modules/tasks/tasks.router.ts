@@ -4,9 +4,9 @@ import * as tasks from './tasks.service';
 import { TASK_SUMMARY_FIELDS } from './tasks.service';
 import { listTasks } from './tasks.query';
 import { readTaskFlow } from './task-flow.service';
-import { project } from '../../domain/shared/list-query';
-import { acknowledged, created, ok, paged, route } from '../../api/http/registry';
-import { idParams } from '../../domain/shared/schemas';
+import { project } from '../../platform/shared/list-query';
+import { acknowledged, created, ok, paged, route } from '../../platform/http/registry';
+import { idParams } from '../../platform/shared/schemas';
 import {
   createTaskBody,
   listTasksQuery,
@@ -15,8 +15,8 @@ import {
   taskView,
   updateTaskBody,
 } from './tasks.schemas';
-import { envelopes } from '../../api/http/crud';
-import { read, write } from '../../api/http/access';
+import { envelopes } from '../../platform/http/crud';
+import { read, write } from '../../platform/http/access';
 
 const section = 'Tasks';
 const resources = { id: 'task' };

@@ -1,10 +1,10 @@
 import { z } from 'zod';
 import { TASK_PRIORITIES, TASK_STATUSES } from './task.entity';
-import { listQuery } from '../../domain/shared/list-query';
-import { clearableText, objectId, requiredText, tagsField } from '../../domain/shared/schemas';
-import { customFieldMap, customObjectSlug, isoDate, refField, userId } from '../../domain/shared/record-fields';
-import { customFieldsView, dateTimeView, idView, recordViewFields } from '../../domain/shared/views';
-import { ref } from '../../domain/references/refs';
+import { listQuery } from '../../platform/shared/list-query';
+import { clearableText, objectId, requiredText, tagsField } from '../../platform/shared/schemas';
+import { customFieldMap, customObjectSlug, isoDate, refField, userId } from '../../platform/shared/record-fields';
+import { customFieldsView, dateTimeView, idView, recordViewFields } from '../../platform/shared/views';
+import { ref } from '../../platform/references/refs';
 
 export const MAX_ASSIGNEES = 50;
 

@@ -1,20 +1,20 @@
-import type { Ctx } from '../../domain/context';
-import { notFound } from '../../domain/errors';
-import { emit } from '../../domain/outbox/emit';
+import type { Ctx } from '../../platform/context';
+import { notFound } from '../../platform/errors';
+import { emit } from '../../platform/outbox/emit';
 import { recordSystemActivity } from '../../domain/timeline/timeline.service';
 import { parentEntityType, TASK_PARENT_FIELDS } from '../../domain/timeline/parents';
 import { resolveParentRef } from '../../domain/timeline/parent-refs';
 import { assertUsers, linkColumns } from '../../domain/timeline/references';
 import { assertCustomFieldValues } from '../custom-fields';
-import { applyPatch, deleteWithEvent, emitTagChanges, emitUpdate, normalizeTags } from '../../domain/shared/changes';
-import { mergeObject } from '../../domain/shared/custom-fields';
-import { plainOf } from '../../domain/shared/views';
-import { createRecord } from '../../domain/shared/records';
+import { applyPatch, deleteWithEvent, emitTagChanges, emitUpdate, normalizeTags } from '../../platform/shared/changes';
+import { mergeObject } from '../../platform/shared/custom-fields';
+import { plainOf } from '../../platform/shared/views';
+import { createRecord } from '../../platform/shared/records';
 import { getTaskFlow } from './task-flow.service';
 import { resolveStageStatus } from './task-rules';
 import { Task } from './task.entity';
 import type { TaskInput, TaskView } from './tasks.schemas';
-import { findRowById } from '../../domain/orm/lean-rows';
+import { findRowById } from '../../platform/orm/lean-rows';
 
 export const TASK_FIELDS = [
   '_id',

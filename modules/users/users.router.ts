@@ -1,9 +1,9 @@
 import type { RouteFactory } from '../../api/app';
 import * as users from './users.service';
-import { ok, paged, route } from '../../api/http/registry';
-import { idParams } from '../../domain/shared/schemas';
+import { ok, paged, route } from '../../platform/http/registry';
+import { idParams } from '../../platform/shared/schemas';
 import { listUsersQuery, updateUserBody, userView } from './users.schemas';
-import { envelopes } from '../../api/http/crud';
+import { envelopes } from '../../platform/http/crud';
 
 const section = 'Users';
 const resources = { id: 'user' };

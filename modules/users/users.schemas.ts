@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { pageParams } from '../../domain/shared/list-query';
-import { clearableText, requiredText } from '../../domain/shared/schemas';
-import { dateTimeView, idView } from '../../domain/shared/views';
+import { pageParams } from '../../platform/shared/list-query';
+import { clearableText, requiredText } from '../../platform/shared/schemas';
+import { dateTimeView, idView } from '../../platform/shared/views';
 
 export const listUsersQuery = z.object({
   ...pageParams(100),

@@ -1,9 +1,9 @@
 import { raw } from '@mikro-orm/core';
-import type { Ctx } from '../../domain/context';
-import { forbidden, notFound } from '../../domain/errors';
-import { updateWithEvent } from '../../domain/shared/changes';
-import { findPage, likePattern, type PageRequest } from '../../domain/shared/listing';
-import { plainOf } from '../../domain/shared/views';
+import type { Ctx } from '../../platform/context';
+import { forbidden, notFound } from '../../platform/errors';
+import { updateWithEvent } from '../../platform/shared/changes';
+import { findPage, likePattern, type PageRequest } from '../../platform/shared/listing';
+import { plainOf } from '../../platform/shared/views';
 import { User } from '../../domain/workspaces/user.entity';
 import type { UserInput, UserView } from './users.schemas';
 

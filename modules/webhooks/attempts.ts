@@ -1,10 +1,10 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AppConfig } from '../../domain/config';
-import type { SafeFetch } from '../../domain/net/safe-fetch';
+import type { AppConfig } from '../../platform/config';
+import type { SafeFetch } from '../../platform/net/safe-fetch';
 import { webhookIdOf } from './ports';
 import { openSecret } from './secrets';
 import { sendWebhook } from '../../adapters/webhooks/http-sender';
-import type { AttemptResult } from '../../domain/shared/webhook-sender';
+import type { AttemptResult } from '../../platform/shared/webhook-sender';
 import type { WebhookDelivery, WebhookSubscription } from './webhook.entity';
 
 /**

@@ -1,8 +1,8 @@
-import type { Ctx } from '../../domain/context';
-import { DomainError, notFound } from '../../domain/errors';
-import { findPage, type PageRequest } from '../../domain/shared/listing';
-import { plainOf } from '../../domain/shared/views';
-import { createRecord } from '../../domain/shared/records';
+import type { Ctx } from '../../platform/context';
+import { DomainError, notFound } from '../../platform/errors';
+import { findPage, type PageRequest } from '../../platform/shared/listing';
+import { plainOf } from '../../platform/shared/views';
+import { createRecord } from '../../platform/shared/records';
 import { applyResult, attempt, recordOnSubscription, type AttemptDeps } from './attempts';
 import { TEST_EVENT_TYPE } from './event-types';
 import { webhookIdOf } from './ports';

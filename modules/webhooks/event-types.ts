@@ -4,7 +4,7 @@
  * (offers, contracts, bookings) are subscribable now and flow once those features emit them.
  * Every mapped name is a declared event (catalog.ts) or listed in UNEMITTED_WEBHOOK_SOURCES.
  */
-import type { EventName } from '../../domain/outbox/catalog';
+import type { EventName } from '../../platform/outbox/catalog';
 
 /**
  * Mapped names that no code emits (no declared event): their webhook types can be subscribed to

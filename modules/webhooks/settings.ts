@@ -1,4 +1,5 @@
 /** Webhook settings from the environment (read once by domain/config.ts; listed in the README). */
+import { STANDARD_RETRY_SCHEDULE_MS } from '../../platform/outbox/backoff';
 
 export interface WebhookEnv {
   /** Delays before the 2nd, 3rd, … attempt (WEBHOOK_RETRY_SCHEDULE); default the Standard Webhooks schedule. */
@@ -18,8 +19,8 @@ export interface WebhookEnv {
   encryptionKey?: string;
 }
 
-/** 5 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h: https://www.standardwebhooks.com (retry schedule). */
-export const STANDARD_RETRY_SCHEDULE_MS = [5_000, 300_000, 1_800_000, 7_200_000, 18_000_000, 36_000_000, 36_000_000];
+/** The outbox's retry schedule (Standard Webhooks) is webhooks' default too. */
+export { STANDARD_RETRY_SCHEDULE_MS };
 
 const UNITS: Record<string, number> = { ms: 1, s: 1000, m: 60_000, h: 3_600_000 };
 

@@ -1,16 +1,16 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { AppConfig } from '../../domain/config';
-import { newId } from '../../domain/ids';
-import { executeLean } from '../../domain/orm/lean';
-import type { Logger } from '../../domain/logger';
-import type { BatchFailures, OutboxEventRecord, Subscriber } from '../../domain/outbox/subscriber';
-import type { SafeFetch } from '../../domain/net/safe-fetch';
-import { createLimiter, mapLimited } from '../../domain/shared/concurrency';
+import type { AppConfig } from '../../platform/config';
+import { newId } from '../../platform/ids';
+import { executeLean } from '../../platform/orm/lean';
+import type { Logger } from '../../platform/logger';
+import type { BatchFailures, OutboxEventRecord, Subscriber } from '../../platform/outbox/subscriber';
+import type { SafeFetch } from '../../platform/net/safe-fetch';
+import { createLimiter, mapLimited } from '../../platform/shared/concurrency';
 import { recordOnSubscription, recordSuccesses, signingSecrets } from './attempts';
 import { subscribedTo, webhookTypeOf } from './event-types';
 import type { WebhookRetryPort } from './ports';
 import { sendWebhook } from '../../adapters/webhooks/http-sender';
-import type { AttemptResult } from '../../domain/shared/webhook-sender';
+import type { AttemptResult } from '../../platform/shared/webhook-sender';
 import { webhookIdOf } from './ports';
 
 export interface WebhookSubscriberDeps {

@@ -1,11 +1,11 @@
 import { isIP } from 'node:net';
-import type { AppConfig } from '../../domain/config';
-import type { Ctx } from '../../domain/context';
-import { notFound, validation } from '../../domain/errors';
-import { isHostAllowed, nonPublicReason, normalizeHost } from '../../domain/net/address-policy';
-import { findPage, type PageRequest } from '../../domain/shared/listing';
-import { plainOf } from '../../domain/shared/views';
-import { createRecord } from '../../domain/shared/records';
+import type { AppConfig } from '../../platform/config';
+import type { Ctx } from '../../platform/context';
+import { notFound, validation } from '../../platform/errors';
+import { isHostAllowed, nonPublicReason, normalizeHost } from '../../platform/net/address-policy';
+import { findPage, type PageRequest } from '../../platform/shared/listing';
+import { plainOf } from '../../platform/shared/views';
+import { createRecord } from '../../platform/shared/records';
 import { ALL_EVENTS } from './event-types';
 import { generateSecret, maskWebhookSecret, openSecret, sealSecret } from './secrets';
 import { WebhookDelivery, WebhookSubscription } from './webhook.entity';

@@ -2,7 +2,7 @@
 import type { Client } from '@temporalio/client';
 import type { WebhookRetryPort } from './ports';
 import { webhookDeliveryKind } from './webhook-delivery.kind';
-import { createWorkflowPort } from '../../temporal/workflow-client';
+import { createWorkflowPort } from '../../platform/temporal/workflow-client';
 
 export function createWebhookRetryPort(client: Client, taskQueue: string): WebhookRetryPort {
   const port = createWorkflowPort(client, taskQueue);

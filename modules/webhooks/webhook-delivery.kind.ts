@@ -2,7 +2,7 @@
  * The webhook delivery workflow kind (domain/workflow-kinds.ts `defineWorkflowKind`), declared in its module and
  * named by the module's `workflows` (webhooks.module.ts).
  */
-import { defineWorkflowKind } from '../../domain/workflow-kinds';
+import { defineWorkflowKind } from '../../platform/workflow-kinds';
 import type { WebhookRetryInput } from './webhook-delivery.messages';
 
 export interface WebhookDeliveryMeta {

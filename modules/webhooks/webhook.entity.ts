@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps } from '../../domain/orm/base';
+import { p, tenantProps } from '../../platform/orm/base';
 
 /** An outbound webhook endpoint of a workspace. Secrets are sealed (secrets.ts), never returned. */
 export const WebhookSubscription = defineEntity({

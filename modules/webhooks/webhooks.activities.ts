@@ -1,8 +1,8 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { AppConfig } from '../../domain/config';
-import type { Logger } from '../../domain/logger';
-import type { SafeFetch } from '../../domain/net/safe-fetch';
-import { forkForWorkspace } from '../../domain/orm/tenant';
+import type { AppConfig } from '../../platform/config';
+import type { Logger } from '../../platform/logger';
+import type { SafeFetch } from '../../platform/net/safe-fetch';
+import { forkForWorkspace } from '../../platform/orm/tenant';
 import { applyResult, attempt, recordOnSubscription } from './attempts';
 import { WebhookDelivery, WebhookSubscription } from './webhook.entity';
 

@@ -1,9 +1,9 @@
 /* eslint-disable @typescript-eslint/no-require-imports -- routes and activities load on first use (domain/module.ts) */
-import { defineModule } from '../../domain/module';
+import { defineModule } from '../../platform/module';
 import type * as webhooksRouter from './webhooks.router';
 import type * as webhooksActivities from './webhooks.activities';
 import type { ActivityDeps } from '../../activities/deps';
-import { portedSubscriberGroup } from '../../domain/outbox/subscriber-groups';
+import { portedSubscriberGroup } from '../../platform/outbox/subscriber-groups';
 import { webhookDeliveryKind } from './webhook-delivery.kind';
 import { webhookEnv } from './settings';
 import { createWebhookSubscriber } from './subscriber';

@@ -1,4 +1,4 @@
-import { defineResource, loadById } from '../../domain/shared/resource';
+import { defineResource, loadById } from '../../platform/shared/resource';
 import { WebhookDelivery, WebhookSubscription } from './webhook.entity';
 export const webhookSubscriptionResource = defineResource<WebhookSubscription>({
   kind: 'webhook-subscription',

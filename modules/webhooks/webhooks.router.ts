@@ -2,9 +2,9 @@ import type { RouteFactory } from '../../api/app';
 import * as deliveries from './deliveries.service';
 import { eventTypesDoc } from './event-types';
 import * as subs from './subscriptions.service';
-import { envelopes } from '../../api/http/crud';
-import { acknowledged, created, ok, paged, route } from '../../api/http/registry';
-import { idParams } from '../../domain/shared/schemas';
+import { envelopes } from '../../platform/http/crud';
+import { acknowledged, created, ok, paged, route } from '../../platform/http/registry';
+import { idParams } from '../../platform/shared/schemas';
 import {
   createSubscriptionBody,
   deliveryParams,

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import { ALL_EVENTS, WEBHOOK_EVENT_TYPES } from './event-types';
-import { boolParam, pageParams } from '../../domain/shared/list-query';
-import { clearableText, objectId } from '../../domain/shared/schemas';
-import { dateTimeView, idView, recordViewFields } from '../../domain/shared/views';
+import { boolParam, pageParams } from '../../platform/shared/list-query';
+import { clearableText, objectId } from '../../platform/shared/schemas';
+import { dateTimeView, idView, recordViewFields } from '../../platform/shared/views';
 
 export const MAX_EVENTS = 100;
 

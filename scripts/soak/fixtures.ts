@@ -2,8 +2,8 @@
 // through the API a webhook subscription, two automations, a sequence with a wait and a booking page.
 import { MikroORM } from '@mikro-orm/postgresql';
 import { addEmailAccount } from '../../modules/email/email-accounts.service';
-import { ormConfig } from '../../domain/orm/config';
-import { parseSecretsKey } from '../../domain/shared/secret-box';
+import { ormConfig } from '../../platform/orm/config';
+import { parseSecretsKey } from '../../platform/shared/secret-box';
 import { createWorkspace } from '../../domain/workspaces/workspaces.service';
 import type { Fixtures, SoakClient } from './driver';
 

@@ -1,10 +1,10 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { MikroORM } from '@mikro-orm/postgresql';
-import { SCOPES } from '../../domain/context';
-import { newId } from '../../domain/ids';
-import { ormConfig } from '../../domain/orm/config';
-import { forkForWorkspace } from '../../domain/orm/tenant';
+import { SCOPES } from '../../platform/context';
+import { newId } from '../../platform/ids';
+import { ormConfig } from '../../platform/orm/config';
+import { forkForWorkspace } from '../../platform/orm/tenant';
 import { ApiKey } from '../../domain/workspaces/api-key.entity';
 import { authenticateKey } from '../../domain/workspaces/authenticate';
 import { User } from '../../domain/workspaces/user.entity';

@@ -1,9 +1,9 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { runCrm as crm, runCrmJson as json, withTestOrm } from '../support/cli';
-import { newId } from '../../domain/ids';
-import { createLogger } from '../../domain/logger';
-import { createOutboxDispatcher } from '../../domain/outbox/dispatcher';
-import type { OutboxEventRecord } from '../../domain/outbox/subscriber';
+import { newId } from '../../platform/ids';
+import { createLogger } from '../../platform/logger';
+import { createOutboxDispatcher } from '../../platform/outbox/dispatcher';
+import type { OutboxEventRecord } from '../../platform/outbox/subscriber';
 import { insertParkedDelivery } from '../support/outbox';
 
 // In-process runs of the operator CLI (the same code bin/crm.ts runs) against the test database.

@@ -6,8 +6,8 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { runCrm as crm, runCrmJson as json, withTestOrm } from '../support/cli';
 import { AutomationExecution, AutomationStep } from '../../domain/automations/automation.entity';
-import { newId } from '../../domain/ids';
-import { forkForWorkspace } from '../../domain/orm/tenant';
+import { newId } from '../../platform/ids';
+import { forkForWorkspace } from '../../platform/orm/tenant';
 import { SequenceEnrollment, SequenceStep } from '../../modules/sequences/sequence.entity';
 import { pruneFinishedRuns } from '../../domain/workspaces/run-retention';
 

@@ -1,7 +1,7 @@
 import { z } from 'zod';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../api/app';
-import { ok, route } from '../../api/http/registry';
+import { ok, route } from '../../platform/http/registry';
 import { revokeApiKey } from '../../domain/workspaces/api-keys.service';
 import { setWorkspaceStatus } from '../../domain/workspaces/workspaces.service';
 import { HttpClient, startTestApp, type Tenant, type TestApp } from '../support/app';

@@ -1,5 +1,5 @@
 import { CalendarEvent } from '../../modules/calendar/calendar-event.entity';
-import { forkForWorkspace } from '../../domain/orm/tenant';
+import { forkForWorkspace } from '../../platform/orm/tenant';
 import { createUser } from '../../domain/workspaces/workspaces.service';
 import type { Tenant } from '../support/app';
 import { startSmtp, type LocalSmtp } from '../unit/messaging/local-smtp';

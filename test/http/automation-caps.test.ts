@@ -1,10 +1,10 @@
 import { Lead } from '../../domain/leads/lead.entity';
 import { Note } from '../../modules/notes/note.entity';
-import { forkForWorkspace } from '../../domain/orm/tenant';
-import { createRecord } from '../../domain/shared/records';
-import { SCOPES } from '../../domain/context';
+import { forkForWorkspace } from '../../platform/orm/tenant';
+import { createRecord } from '../../platform/shared/records';
+import { SCOPES } from '../../platform/context';
 import { startExecution, type StartResult } from '../../domain/automations/engine/start';
-import { newId } from '../../domain/ids';
+import { newId } from '../../platform/ids';
 import type { Tenant } from '../support/app';
 import { action, chainGraph, createAutomation, waitFor, type EngineHarness } from '../support/automation-engine';
 import { withEngine } from '../support/engine-suite';

@@ -1,5 +1,5 @@
 import { Note } from '../../modules/notes/note.entity';
-import { forkForWorkspace } from '../../domain/orm/tenant';
+import { forkForWorkspace } from '../../platform/orm/tenant';
 import type { Tenant } from '../support/app';
 import { action, chainGraph, createAutomation, waitFor, type EngineHarness } from '../support/automation-engine';
 import { withEngine } from '../support/engine-suite';

@@ -1,9 +1,9 @@
-import { SCOPES } from '../../domain/context';
+import { SCOPES } from '../../platform/context';
 import { createLead } from '../../domain/leads/leads.service';
 import { Note } from '../../modules/notes/note.entity';
 import { startExecution } from '../../domain/automations/engine/start';
 import { executionWorkflowId } from '../../domain/automations/workflow-ids';
-import { forkForWorkspace } from '../../domain/orm/tenant';
+import { forkForWorkspace } from '../../platform/orm/tenant';
 import type { Tenant } from '../support/app';
 import { eventsFor } from '../support/outbox';
 import { action, chainGraph, createAutomation, waitFor, type EngineHarness } from '../support/automation-engine';

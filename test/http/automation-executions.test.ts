@@ -2,7 +2,7 @@ import { startTestApp, type Tenant, type TestApp } from '../support/app';
 import { automationBody, insertExecution, insertStep, workspaceCtx } from '../support/automations';
 import { eventsFor } from '../support/outbox';
 import { AutomationExecution } from '../../domain/automations/automation.entity';
-import type { Ctx } from '../../domain/context';
+import type { Ctx } from '../../platform/context';
 import { expectError } from '../support/expect';
 
 let app: TestApp;

@@ -1,10 +1,10 @@
 // Fair sharing between workspaces (issue 27, part 3): a cap on each workspace's automation runs in flight
 // (domain/automations/engine/in-flight.ts). The harness mirrors the worker process here: the outbox subscriber queues
 // the runs beyond the cap, the worker's starter starts them into the room as runs finish.
-import { SCOPES } from '../../domain/context';
+import { SCOPES } from '../../platform/context';
 import { queuedRuns } from '../../domain/intake/queue-signal';
 import { createLead } from '../../domain/leads/leads.service';
-import { forkForWorkspace } from '../../domain/orm/tenant';
+import { forkForWorkspace } from '../../platform/orm/tenant';
 import type { Tenant } from '../support/app';
 import { action, chainGraph, createAutomation, waitFor, type EngineHarness } from '../support/automation-engine';
 import { activitiesOf, withEngine } from '../support/engine-suite';

@@ -4,7 +4,7 @@
  * limit stays exact in arrival order, and re-deliveries with one Idempotency-Key record one run.
  * No worker runs here: the runs stay queued.
  */
-import * as lean from '../../domain/orm/lean';
+import * as lean from '../../platform/orm/lean';
 import { AutomationExecution } from '../../domain/automations/automation.entity';
 import { action, chainGraph, createAutomation } from '../support/automation-engine';
 import { startTestApp, type TestApp, type Tenant } from '../support/app';

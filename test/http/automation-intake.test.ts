@@ -4,7 +4,7 @@
  * it returns; a workspace with too many queued runs is answered 429 with Retry-After.
  */
 import { Note } from '../../modules/notes/note.entity';
-import { forkForWorkspace } from '../../domain/orm/tenant';
+import { forkForWorkspace } from '../../platform/orm/tenant';
 import {
   action,
   chainGraph,

@@ -5,9 +5,9 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { Note } from '../../modules/notes/note.entity';
-import { forkForWorkspace } from '../../domain/orm/tenant';
+import { forkForWorkspace } from '../../platform/orm/tenant';
 import { startExecution } from '../../domain/automations/engine/start';
-import { newId } from '../../domain/ids';
+import { newId } from '../../platform/ids';
 import type { Tenant } from '../support/app';
 import {
   action,

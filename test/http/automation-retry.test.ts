@@ -3,9 +3,9 @@
  * original or the current graph; the failed step's effect happens once more, completed steps' effects do not.
  */
 import { Note } from '../../modules/notes/note.entity';
-import { forkForWorkspace } from '../../domain/orm/tenant';
+import { forkForWorkspace } from '../../platform/orm/tenant';
 import { startExecution } from '../../domain/automations/engine/start';
-import { newId } from '../../domain/ids';
+import { newId } from '../../platform/ids';
 import type { Tenant } from '../support/app';
 import { action, chainGraph, createAutomation, type EngineHarness } from '../support/automation-engine';
 import { withEngine } from '../support/engine-suite';

@@ -2,11 +2,11 @@
  * Issue 27 part 2: every evaluation of an active automation's trigger that starts no run is recorded
  * (reason and the values that decided it) and listed by GET /api/v1/automations/:id/skips.
  */
-import { SCOPES } from '../../domain/context';
-import { DomainError } from '../../domain/errors';
-import { newId } from '../../domain/ids';
+import { SCOPES } from '../../platform/context';
+import { DomainError } from '../../platform/errors';
+import { newId } from '../../platform/ids';
 import { createLead } from '../../domain/leads/leads.service';
-import { forkForWorkspace } from '../../domain/orm/tenant';
+import { forkForWorkspace } from '../../platform/orm/tenant';
 import { startFromWebhook } from '../../domain/automations/engine/manual';
 import { startExecution, startExecutions, type StartRequest } from '../../domain/automations/engine/start';
 import { pruneSkips } from '../../domain/automations/engine/skips';

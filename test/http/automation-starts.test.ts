@@ -2,7 +2,7 @@ import { EntityManager } from '@mikro-orm/core';
 import { ScheduleNotFoundError } from '@temporalio/client';
 import { Automation } from '../../domain/automations/automation.entity';
 import { Note } from '../../modules/notes/note.entity';
-import { forkForWorkspace } from '../../domain/orm/tenant';
+import { forkForWorkspace } from '../../platform/orm/tenant';
 import { automationScheduleId } from '../../domain/automations/workflow-ids';
 import { secretMatches } from '../../domain/automations/engine/manual';
 import { reconcileSchedules } from '../../domain/automations/engine/schedules';

@@ -1,5 +1,5 @@
 import type { z } from 'zod';
-import { jsonSchemaOf, successResponses, type RouteDef } from '../../api/http/registry';
+import { jsonSchemaOf, successResponses, type RouteDef } from '../../platform/http/registry';
 import { toJsonSchema } from '../../api/docs/schema';
 import type { Tenant, TestApp } from '../support/app';
 import { withTwoTenants } from '../support/two-tenants';

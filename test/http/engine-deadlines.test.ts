@@ -5,7 +5,7 @@
  * Idempotency-Key then answers the outcome. The worker is this file's in-process one, stopped and
  * started again; the Temporal server keeps running (a Temporal outage: faults-temporal.test.ts).
  */
-import { OutboxEvent } from '../../domain/outbox/outbox-event.entity';
+import { OutboxEvent } from '../../platform/outbox/outbox-event.entity';
 import { Booking } from '../../modules/bookings/booking.entity';
 import { SequenceEnrollment } from '../../modules/sequences/sequence.entity';
 import type { Tenant } from '../support/app';

@@ -4,16 +4,16 @@
  * and brings back; the shared dev server keeps running.
  */
 import { Connection } from '@temporalio/client';
-import { createTemporalClient } from '../../temporal/client';
+import { createTemporalClient } from '../../platform/temporal/client';
 import { AutomationExecution } from '../../domain/automations/automation.entity';
-import { newId } from '../../domain/ids';
-import { forkForWorkspace } from '../../domain/orm/tenant';
+import { newId } from '../../platform/ids';
+import { forkForWorkspace } from '../../platform/orm/tenant';
 import { createRunStarter } from '../../domain/automations/engine/starter';
 import { Contract } from '../../modules/contracts/contract.entity';
 import { contractStartQueue } from '../../modules/contracts/start-queue';
-import { OutboxEvent } from '../../domain/outbox/outbox-event.entity';
-import { createLogger } from '../../domain/logger';
-import { createWorkflowPort } from '../../temporal/workflow-client';
+import { OutboxEvent } from '../../platform/outbox/outbox-event.entity';
+import { createLogger } from '../../platform/logger';
+import { createWorkflowPort } from '../../platform/temporal/workflow-client';
 import { waitFor } from '../support/automation-engine';
 import { startTestApp, type Tenant, type TestApp } from '../support/app';
 import { book, createConfig, freshDay } from '../../modules/bookings/__tests__/support';

@@ -1,8 +1,8 @@
 // Walks every route of the registry: slower as the API grows, so a generous per-test budget.
 jest.setTimeout(180_000);
 import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
-import type { RouteDef } from '../../api/http/registry';
-import { MAX_INPUT_DEPTH } from '../../api/http/input-guard';
+import type { RouteDef } from '../../platform/http/registry';
+import { MAX_INPUT_DEPTH } from '../../platform/http/input-guard';
 import type { Tenant, TestApp } from '../support/app';
 import { withTestApp } from '../support/suites';
 import { expectError } from '../support/expect';

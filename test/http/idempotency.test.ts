@@ -1,7 +1,7 @@
 import http from 'node:http';
 import { Client as PgClient } from 'pg';
-import { pruneIdempotencyKeys } from '../../domain/idempotency/idempotency.service';
-import { newId } from '../../domain/ids';
+import { pruneIdempotencyKeys } from '../../platform/idempotency/idempotency.service';
+import { newId } from '../../platform/ids';
 import type { HttpResult, Tenant, TestApp } from '../support/app';
 import { withTestApp } from '../support/suites';
 import { waitFor } from '../support/automation-engine';

@@ -3,7 +3,7 @@ import pg from 'pg';
 import { hashKey } from '../../domain/workspaces/api-keys.service';
 import type { Authenticated } from '../../domain/workspaces/authenticate';
 import { createKeyCache } from '../../domain/workspaces/key-cache';
-import { createLogger } from '../../domain/logger';
+import { createLogger } from '../../platform/logger';
 import { HttpClient, startTestApp, type TestApp } from '../support/app';
 import { startTcpProxy } from '../support/tcp-proxy';
 

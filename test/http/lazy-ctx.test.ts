@@ -4,9 +4,9 @@ import type { Tenant, TestApp } from '../support/app';
 import { withTwoTenants } from '../support/two-tenants';
 import { makeCompany } from '../support/factories';
 import { Company } from '../../modules/companies/company.entity';
-import { boundWorkspaceId, leanPoolOf, leanQuery } from '../../domain/orm/lean';
-import { findRowById, findPageRows } from '../../domain/orm/lean-rows';
-import { lazyWorkspaceCtx, leanScopeOf } from '../../domain/orm/tenant';
+import { boundWorkspaceId, leanPoolOf, leanQuery } from '../../platform/orm/lean';
+import { findRowById, findPageRows } from '../../platform/orm/lean-rows';
+import { lazyWorkspaceCtx, leanScopeOf } from '../../platform/orm/tenant';
 
 let app: TestApp;
 let t: Tenant;

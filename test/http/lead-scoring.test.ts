@@ -2,11 +2,11 @@ import { CustomFieldDefinition } from '../../modules/custom-fields/custom-field-
 import { LeadScoringRule } from '../../domain/leads/lead-scoring-rule.entity';
 import { MAX_SCORING_RULES } from '../../domain/leads/lead-scoring.service';
 import { rescoreLeads } from '../../domain/leads/rescore';
-import { createLogger } from '../../domain/logger';
-import { forkForWorkspace } from '../../domain/orm/tenant';
-import { createRecord } from '../../domain/shared/records';
-import { createOutboxDispatcher, type OutboxDispatcher } from '../../domain/outbox/dispatcher';
-import { buildSubscribers } from '../../domain/outbox/subscribers';
+import { createLogger } from '../../platform/logger';
+import { forkForWorkspace } from '../../platform/orm/tenant';
+import { createRecord } from '../../platform/shared/records';
+import { createOutboxDispatcher, type OutboxDispatcher } from '../../platform/outbox/dispatcher';
+import { buildSubscribers } from '../../app/subscribers';
 import type { Tenant, TestApp } from '../support/app';
 import { withTestApp } from '../support/suites';
 import { makeLead, makePerson, unique } from '../support/factories';

@@ -1,8 +1,8 @@
 import { Activity } from '../../domain/timeline/activity.entity';
 import { CustomFieldDefinition } from '../../modules/custom-fields/custom-field-definition.entity';
 import { Deal } from '../../domain/deals/deal.entity';
-import { forkForWorkspace } from '../../domain/orm/tenant';
-import { createRecord } from '../../domain/shared/records';
+import { forkForWorkspace } from '../../platform/orm/tenant';
+import { createRecord } from '../../platform/shared/records';
 import type { Tenant, TestApp } from '../support/app';
 import { withTestApp } from '../support/suites';
 import { makeCompany, makeLead, makePerson } from '../support/factories';

@@ -13,7 +13,7 @@ import { getOffer, serializeOffer } from '../../modules/offers/offers.service';
 import { getContractView } from '../../modules/contracts/contracts.service';
 import { Contract } from '../../modules/contracts/contract.entity';
 import { Offer } from '../../modules/offers/offer.entity';
-import { findRowById } from '../../domain/orm/lean-rows';
+import { findRowById } from '../../platform/orm/lean-rows';
 
 let app: TestApp;
 let t: Tenant;

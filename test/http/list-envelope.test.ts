@@ -1,6 +1,6 @@
 // Walks every route of the registry: slower as the API grows, so a generous per-test budget.
 jest.setTimeout(180_000);
-import type { RouteDef } from '../../api/http/registry';
+import type { RouteDef } from '../../platform/http/registry';
 import type { Tenant, TestApp } from '../support/app';
 import { withTestApp } from '../support/suites';
 

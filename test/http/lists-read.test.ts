@@ -8,8 +8,8 @@ import { serializeCompany } from '../../modules/companies/companies.service';
 import { Company } from '../../modules/companies/company.entity';
 import { serializeDeal } from '../../domain/deals/deals.service';
 import { Deal } from '../../domain/deals/deal.entity';
-import { findPageRows } from '../../domain/orm/lean-rows';
-import { forkForWorkspace } from '../../domain/orm/tenant';
+import { findPageRows } from '../../platform/orm/lean-rows';
+import { forkForWorkspace } from '../../platform/orm/tenant';
 
 let app: TestApp;
 let t: Tenant;

@@ -4,12 +4,12 @@ import { Writable } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { createApp } from '../../api/app';
 import { buildApi } from '../../api/bootstrap';
-import { ok, route } from '../../api/http/registry';
+import { ok, route } from '../../platform/http/registry';
 import { Company } from '../../modules/companies/company.entity';
-import { createRecord } from '../../domain/shared/records';
+import { createRecord } from '../../platform/shared/records';
 import { resolveStackConfig } from '../../infra/stack';
-import { loadConfig } from '../../domain/config';
-import { createLogger } from '../../domain/logger';
+import { loadConfig } from '../../platform/config';
+import { createLogger } from '../../platform/logger';
 import { createWorkspace } from '../../domain/workspaces/workspaces.service';
 import { HttpClient } from '../support/app';
 

@@ -1,6 +1,6 @@
-import { createLogger } from '../../domain/logger';
-import { createOutboxDispatcher, type OutboxDispatcher } from '../../domain/outbox/dispatcher';
-import type { OutboxEventRecord, Subscriber } from '../../domain/outbox/subscriber';
+import { createLogger } from '../../platform/logger';
+import { createOutboxDispatcher, type OutboxDispatcher } from '../../platform/outbox/dispatcher';
+import type { OutboxEventRecord, Subscriber } from '../../platform/outbox/subscriber';
 import { startTestApp, type Tenant, type TestApp } from '../support/app';
 import { insertParkedDelivery } from '../support/outbox';
 

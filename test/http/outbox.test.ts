@@ -4,18 +4,18 @@ import { createInterface } from 'node:readline';
 import { MikroORM, type EntityManager } from '@mikro-orm/postgresql';
 import { Pool } from 'pg';
 import { Company } from '../../modules/companies/company.entity';
-import type { Ctx } from '../../domain/context';
-import { newId } from '../../domain/ids';
-import { createLogger } from '../../domain/logger';
-import { ormConfig } from '../../domain/orm/config';
-import { forkForWorkspace } from '../../domain/orm/tenant';
+import type { Ctx } from '../../platform/context';
+import { newId } from '../../platform/ids';
+import { createLogger } from '../../platform/logger';
+import { ormConfig } from '../../platform/orm/config';
+import { forkForWorkspace } from '../../platform/orm/tenant';
 import {
   createOutboxDispatcher,
   type OutboxDispatcher,
   type OutboxDispatcherOptions,
-} from '../../domain/outbox/dispatcher';
-import { PermanentFailure, type OutboxEventRecord, type Subscriber } from '../../domain/outbox/subscriber';
-import { CLAIM_WORKSPACES } from '../../domain/outbox/outbox.sql';
+} from '../../platform/outbox/dispatcher';
+import { PermanentFailure, type OutboxEventRecord, type Subscriber } from '../../platform/outbox/subscriber';
+import { CLAIM_WORKSPACES } from '../../platform/outbox/outbox.sql';
 import { emitUndeclared, type UndeclaredEvent } from '../support/outbox';
 
 // Other test files share this database: every test uses its own workspace ids and its

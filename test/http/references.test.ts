@@ -8,8 +8,8 @@
 jest.setTimeout(240_000);
 import { Automation } from '../../domain/automations/automation.entity';
 import { Sequence } from '../../modules/sequences/sequence.entity';
-import { forkForWorkspace } from '../../domain/orm/tenant';
-import type { RefKind } from '../../domain/references/ref-kinds';
+import { forkForWorkspace } from '../../platform/orm/tenant';
+import type { RefKind } from '../../platform/references/ref-kinds';
 import { startTestApp, type Tenant, type TestApp } from '../support/app';
 import { automationBody } from '../support/automations';
 import { connectAccount } from '../support/email';

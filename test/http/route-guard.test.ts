@@ -1,7 +1,7 @@
 // Walks every route of the registry: slower as the API grows, so a generous per-test budget.
 jest.setTimeout(180_000);
-import { ROLES, SCOPES } from '../../domain/context';
-import type { RouteDef } from '../../api/http/registry';
+import { ROLES, SCOPES } from '../../platform/context';
+import type { RouteDef } from '../../platform/http/registry';
 import { startTestApp, type TestApp } from '../support/app';
 
 // Walks the live route list, so routes added later are covered without touching this file.

@@ -1,8 +1,8 @@
 // End to end through the generated TypeScript SDK only (sdk/typescript), type-checked with the
 // repository's strict tsconfig: the scenario of test/support/sdk-scenario.ts against the real app.
 import { createCrmClient } from '../../sdk/typescript';
-import { createLogger } from '../../domain/logger';
-import type { OutboxDispatcher } from '../../domain/outbox/dispatcher';
+import { createLogger } from '../../platform/logger';
+import type { OutboxDispatcher } from '../../platform/outbox/dispatcher';
 import { startTestApp, type Tenant, type TestApp } from '../support/app';
 import { runSdkScenario } from '../support/sdk-scenario';
 import { deleteIndexes, startSearchIndexing, testMeili, uniqueIndexPrefix } from '../support/search';

@@ -2,7 +2,7 @@
  * Right after a Meilisearch outage the index answers again before it has caught up with the
  * writes made meanwhile: search must say `degraded: true` (answering from Postgres) until it has.
  */
-import { createLogger } from '../../domain/logger';
+import { createLogger } from '../../platform/logger';
 import { startTestApp, type TestApp } from '../support/app';
 import {
   deleteIndexes,

@@ -1,5 +1,5 @@
 import { Pool } from 'pg';
-import { createLogger } from '../../domain/logger';
+import { createLogger } from '../../platform/logger';
 import { SEARCH_TYPES } from '../../search/registry';
 import { HttpClient, startTestApp, type Tenant, type TestApp } from '../support/app';
 import {

@@ -1,6 +1,6 @@
 import { execFile } from 'node:child_process';
 import path from 'node:path';
-import { newId } from '../../domain/ids';
+import { newId } from '../../platform/ids';
 import { runCrm } from '../support/cli';
 import { createMeiliClient } from '../../search/meili';
 import { reindex, type ReindexOptions } from '../../search/reindex';

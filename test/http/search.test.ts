@@ -1,4 +1,4 @@
-import { createLogger } from '../../domain/logger';
+import { createLogger } from '../../platform/logger';
 import { SEARCH_TYPES } from '../../search/registry';
 import { HttpClient, type Tenant, type TestApp } from '../support/app';
 import { searchUntil, titles, uniqueIndexPrefix, searchIndexDispatcher } from '../support/search';

@@ -6,8 +6,8 @@
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { temporal } from '@temporalio/proto';
 import { SECRET_REF } from '../../domain/automations/secrets';
-import { automationExecutionKind } from '../../domain/workflow-kinds';
-import { AesGcmPayloadCodec, ENCRYPTED_ENCODING, parsePayloadKeys } from '../../temporal/codec';
+import { automationExecutionKind } from '../../platform/workflow-kinds';
+import { AesGcmPayloadCodec, ENCRYPTED_ENCODING, parsePayloadKeys } from '../../platform/temporal/codec';
 import { startTestApp, type Tenant } from '../support/app';
 import { action, chainGraph, createAutomation, type EngineHarness } from '../support/automation-engine';
 import { withEngine } from '../support/engine-suite';

@@ -6,7 +6,7 @@ import { ownerReadCtx, withTwoTenants } from '../support/two-tenants';
 import { getWhoami } from '../../domain/workspaces/whoami.service';
 import { User } from '../../domain/workspaces/user.entity';
 import { Workspace } from '../../domain/workspaces/workspace.entity';
-import { forkForWorkspace } from '../../domain/orm/tenant';
+import { forkForWorkspace } from '../../platform/orm/tenant';
 
 let app: TestApp;
 let t: Tenant;

@@ -1,11 +1,11 @@
 import type { AddressInfo } from 'node:net';
 import type { Server } from 'node:http';
 import { buildApi, type ApiRuntime } from '../../api/bootstrap';
-import { loadConfig, type AppConfig } from '../../domain/config';
-import { createLogger } from '../../domain/logger';
+import { loadConfig, type AppConfig } from '../../platform/config';
+import { createLogger } from '../../platform/logger';
 import { createWorkspace } from '../../domain/workspaces/workspaces.service';
 import { createApiKey } from '../../domain/workspaces/api-keys.service';
-import type { Role, Scope } from '../../domain/context';
+import type { Role, Scope } from '../../platform/context';
 
 export interface HttpResult<T = any> {
   status: number;

@@ -13,24 +13,24 @@ import {
   type WorkflowBundleWithSourceMap,
 } from '@temporalio/worker';
 import { createActivities } from '../../activities';
-import { createTemporalClient } from '../../temporal/client';
-import { crmDataConverter } from '../../temporal/codec';
-import { createWorkflowPort } from '../../temporal/workflow-client';
-import { createSequenceWorkflowPort } from '../../temporal/sequence-client';
+import { createTemporalClient } from '../../platform/temporal/client';
+import { crmDataConverter } from '../../platform/temporal/codec';
+import { createWorkflowPort } from '../../platform/temporal/workflow-client';
+import { createSequenceWorkflowPort } from '../../platform/temporal/sequence-client';
 import { AutomationExecution, AutomationStep } from '../../domain/automations/automation.entity';
 import type { EngineDeps, WorkflowPort } from '../../domain/automations/engine/ports';
-import { newId } from '../../domain/ids';
-import { createLogger } from '../../domain/logger';
-import { createOutboxDispatcher, type OutboxDispatcher } from '../../domain/outbox/dispatcher';
+import { newId } from '../../platform/ids';
+import { createLogger } from '../../platform/logger';
+import { createOutboxDispatcher, type OutboxDispatcher } from '../../platform/outbox/dispatcher';
 import { createRunStarter, type RunStarter } from '../../domain/automations/engine/starter';
 import { inFlightLimit } from '../../domain/automations/engine/in-flight';
 import { queuedRuns } from '../../domain/intake/queue-signal';
 import { enrollmentStartQueue } from '../../modules/sequences/start-queue';
 import { contractStartQueue } from '../../modules/contracts/start-queue';
-import { buildSubscribers } from '../../domain/outbox/subscribers';
+import { buildSubscribers } from '../../app/subscribers';
 import { startTestApp, type HttpClient, type TestApp } from './app';
 import { createSearchIndexSubscriber } from '../../search/index-subscriber';
-import { WORKFLOWS_PATH } from '../../temporal/bundle-options';
+import { WORKFLOWS_PATH } from '../../platform/temporal/bundle-options';
 
 let runtimeInstalled = false;
 

@@ -5,9 +5,9 @@ import {
   type GraphEdge,
   type GraphNode,
 } from '../../domain/automations/automation.entity';
-import { SCOPES, type Ctx } from '../../domain/context';
-import { forkForWorkspace } from '../../domain/orm/tenant';
-import { createRecord } from '../../domain/shared/records';
+import { SCOPES, type Ctx } from '../../platform/context';
+import { forkForWorkspace } from '../../platform/orm/tenant';
+import { createRecord } from '../../platform/shared/records';
 import type { HttpClient, TestApp } from './app';
 
 /** A valid graph: record_created trigger → create_note. */

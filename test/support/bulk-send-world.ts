@@ -2,14 +2,14 @@
 // and a send through a given transport; and a transport that holds every message until released.
 import { randomBytes } from 'node:crypto';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { Ctx } from '../../domain/context';
+import type { Ctx } from '../../platform/context';
 import { sendBulkMessages, type BulkItem, type BulkLease, type BulkOutcome } from '../../modules/email/bulk-send';
 import { createSendThrottle } from '../../modules/email/bulk-throttle';
 import { EmailBulk } from '../../modules/email/email-bulk.entity';
 import { addEmailAccount } from '../../modules/email/email-accounts.service';
-import { newId } from '../../domain/ids';
+import { newId } from '../../platform/ids';
 import type { EmailTransport } from '../../modules/messaging/messaging.port';
-import { forkForWorkspace } from '../../domain/orm/tenant';
+import { forkForWorkspace } from '../../platform/orm/tenant';
 import { createWorkspace } from '../../domain/workspaces/workspaces.service';
 import { unique } from './factories';
 import { ok, scripted } from './transports';

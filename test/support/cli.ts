@@ -2,7 +2,7 @@
 // database, with their output captured.
 import { MikroORM } from '@mikro-orm/postgresql';
 import { runCli } from '../../bin/crm/main';
-import { ormConfig } from '../../domain/orm/config';
+import { ormConfig } from '../../platform/orm/config';
 
 export interface CliRun {
   code: number;

@@ -5,7 +5,7 @@ import {
 } from '../../modules/custom-fields/custom-field-definition.entity';
 import { Lead } from '../../domain/leads/lead.entity';
 import { User } from '../../domain/workspaces/user.entity';
-import { newId } from '../../domain/ids';
+import { newId } from '../../platform/ids';
 
 /** Rows other slices own, written straight to the database so deal tests do not depend on their routes. */
 async function insert(app: TestApp, entity: unknown, data: Record<string, unknown>): Promise<string> {

@@ -1,10 +1,10 @@
 import { addEmailAccount, type EmailAccountInput } from '../../modules/email/email-accounts.service';
 import { outboundEmailRow } from '../../modules/email/email-records';
-import { insertRowsSql } from '../../domain/orm/lean';
+import { insertRowsSql } from '../../platform/orm/lean';
 import { EmailBulk, EmailBulkRecipient } from '../../modules/email/email-bulk.entity';
-import { createRecord } from '../../domain/shared/records';
-import { newId } from '../../domain/ids';
-import { parseSecretsKey } from '../../domain/shared/secret-box';
+import { createRecord } from '../../platform/shared/records';
+import { newId } from '../../platform/ids';
+import { parseSecretsKey } from '../../platform/shared/secret-box';
 import type { HttpClient, TestApp } from './app';
 import { workspaceCtx } from './automations';
 import { unique } from './unique';

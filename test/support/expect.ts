@@ -1,5 +1,5 @@
 // Shared assertions on API answers and on refused calls.
-import { DomainError } from '../../domain/errors';
+import { DomainError } from '../../platform/errors';
 import type { HttpResult } from './app';
 
 /**

@@ -1,5 +1,5 @@
-import { createLogger } from '../../domain/logger';
-import { createOutboxDispatcher } from '../../domain/outbox/dispatcher';
+import { createLogger } from '../../platform/logger';
+import { createOutboxDispatcher } from '../../platform/outbox/dispatcher';
 
 // Child process for the outbox crash test: delivers to "first", then hangs inside "second" until
 // the test SIGKILLs it. Each step is announced on stdout as one line.

@@ -1,9 +1,9 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { z } from 'zod';
-import type { Ctx } from '../../domain/context';
-import { newId } from '../../domain/ids';
-import { EVENT_CATALOG, isEventName } from '../../domain/outbox/catalog';
-import { emit, type DomainEventInput } from '../../domain/outbox/emit';
+import type { Ctx } from '../../platform/context';
+import { newId } from '../../platform/ids';
+import { EVENT_CATALOG, isEventName } from '../../platform/outbox/catalog';
+import { emit, type DomainEventInput } from '../../platform/outbox/emit';
 
 export interface StoredEvent {
   type: string;

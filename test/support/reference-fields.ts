@@ -1,7 +1,7 @@
 import type { z } from 'zod';
-import { isPublic, type RouteDef } from '../../api/http/registry';
-import { declaredFields } from '../../domain/references/refs';
-import type { RefKind } from '../../domain/references/ref-kinds';
+import { isPublic, type RouteDef } from '../../platform/http/registry';
+import { declaredFields } from '../../platform/references/refs';
+import type { RefKind } from '../../platform/references/ref-kinds';
 
 /**
  * A body or query field named like an id: `…Id`, `…Ids`, `…Ref`, `…Refs`, owner, assignee(s),

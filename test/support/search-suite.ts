@@ -1,7 +1,7 @@
 // The set-up of the search test files: writes reach Meilisearch through the outbox, under an index
 // prefix of the file's own (the Meilisearch server is shared).
-import { createLogger } from '../../domain/logger';
-import type { OutboxDispatcher } from '../../domain/outbox/dispatcher';
+import { createLogger } from '../../platform/logger';
+import type { OutboxDispatcher } from '../../platform/outbox/dispatcher';
 import { startTestApp, type Tenant, type TestApp } from './app';
 import { deleteIndexes, startSearchIndexing, testMeili } from './search';
 

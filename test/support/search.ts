@@ -1,9 +1,9 @@
 import { randomBytes } from 'node:crypto';
 import type { MeiliSearch } from 'meilisearch';
-import type { AppConfig } from '../../domain/config';
-import type { Logger } from '../../domain/logger';
-import { createOutboxDispatcher, type OutboxDispatcher } from '../../domain/outbox/dispatcher';
-import { buildSubscribers } from '../../domain/outbox/subscribers';
+import type { AppConfig } from '../../platform/config';
+import type { Logger } from '../../platform/logger';
+import { createOutboxDispatcher, type OutboxDispatcher } from '../../platform/outbox/dispatcher';
+import { buildSubscribers } from '../../app/subscribers';
 import { createSearchIndexSubscriber } from '../../search/index-subscriber';
 import { createMeiliClient } from '../../search/meili';
 import type { HttpClient, TestApp } from './app';

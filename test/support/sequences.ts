@@ -1,6 +1,6 @@
 import { randomBytes } from 'node:crypto';
-import type { Ctx } from '../../domain/context';
-import { createRecord } from '../../domain/shared/records';
+import type { Ctx } from '../../platform/context';
+import { createRecord } from '../../platform/shared/records';
 import { SequenceEnrollment, type EnrollmentStatus } from '../../modules/sequences/sequence.entity';
 import { DEFAULT_SETTINGS } from '../../modules/sequences/definition.schemas';
 import type { HttpClient } from './app';

@@ -1,8 +1,8 @@
-import type { Ctx } from '../../domain/context';
+import type { Ctx } from '../../platform/context';
 import { ScheduledSms, SmsMessage } from '../../modules/messaging/sms-message.entity';
 import { counterpartyOf } from '../../modules/messaging/sms-phone';
 import { scheduledSmsWorkflowId } from '../../modules/messaging/sms-workflow-ids';
-import { createRecord } from '../../domain/shared/records';
+import { createRecord } from '../../platform/shared/records';
 
 let seq = 0;
 /** A Danish mobile number no other test uses (E.164). */

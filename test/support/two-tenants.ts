@@ -1,7 +1,7 @@
 // The set-up of the lean-read tests: one app, two workspaces (the second to prove isolation), and an
 // owner's read context for either.
-import type { Actor, Ctx } from '../../domain/context';
-import { forkForWorkspace } from '../../domain/orm/tenant';
+import type { Actor, Ctx } from '../../platform/context';
+import { forkForWorkspace } from '../../platform/orm/tenant';
 import { startTestApp, type Tenant, type TestApp } from './app';
 
 export interface TwoTenants {

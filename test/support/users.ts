@@ -1,5 +1,5 @@
-import type { Role, Scope } from '../../domain/context';
-import { forkForWorkspace } from '../../domain/orm/tenant';
+import type { Role, Scope } from '../../platform/context';
+import { forkForWorkspace } from '../../platform/orm/tenant';
 import { createApiKey } from '../../domain/workspaces/api-keys.service';
 import { createUser } from '../../domain/workspaces/workspaces.service';
 import { HttpClient, type TestApp } from './app';

@@ -1,7 +1,7 @@
 // An outbox dispatcher that runs only the webhook subscriber, for the files that check deliveries.
-import type { AppConfig } from '../../domain/config';
-import { createLogger } from '../../domain/logger';
-import { createOutboxDispatcher, type OutboxDispatcher } from '../../domain/outbox/dispatcher';
+import type { AppConfig } from '../../platform/config';
+import { createLogger } from '../../platform/logger';
+import { createOutboxDispatcher, type OutboxDispatcher } from '../../platform/outbox/dispatcher';
 import { createWebhookSubscriber, type WebhookSubscriberDeps } from '../../modules/webhooks/subscriber';
 import type { TestApp } from './app';
 

@@ -2,9 +2,9 @@
 import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Webhook } from 'standardwebhooks';
-import type { Ctx } from '../../domain/context';
-import { newId } from '../../domain/ids';
-import { createRecord } from '../../domain/shared/records';
+import type { Ctx } from '../../platform/context';
+import { newId } from '../../platform/ids';
+import { createRecord } from '../../platform/shared/records';
 import { WebhookDelivery } from '../../modules/webhooks/webhook.entity';
 
 export interface Received {

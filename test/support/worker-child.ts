@@ -1,14 +1,14 @@
-import { createTemporalClient } from '../../temporal/client';
+import { createTemporalClient } from '../../platform/temporal/client';
 import { MikroORM } from '@mikro-orm/postgresql';
 import { createActivities } from '../../activities';
-import { createWorkflowPort } from '../../temporal/workflow-client';
+import { createWorkflowPort } from '../../platform/temporal/workflow-client';
 import { connectTemporal, startTemporalWorker } from '../../bin/worker';
 import { createRunStarter } from '../../domain/automations/engine/starter';
 import { contractStartQueue } from '../../modules/contracts/start-queue';
-import { loadConfig } from '../../domain/config';
-import { createLogger } from '../../domain/logger';
-import { ormConfig } from '../../domain/orm/config';
-import { WORKFLOWS_PATH } from '../../temporal/bundle-options';
+import { loadConfig } from '../../platform/config';
+import { createLogger } from '../../platform/logger';
+import { ormConfig } from '../../platform/orm/config';
+import { WORKFLOWS_PATH } from '../../platform/temporal/bundle-options';
 
 // Child process for the worker crash test: the production Temporal worker (bin/worker.ts) on the
 // test's task queue, without the outbox dispatcher (other test files' events are not its business);

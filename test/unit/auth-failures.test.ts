@@ -1,4 +1,4 @@
-import { createAuthFailureLimiter } from '../../api/http/auth-failures';
+import { createAuthFailureLimiter } from '../../platform/http/auth-failures';
 
 describe('failed-authentication limiter (per address, one-minute windows)', () => {
   it('blocks at the limit until the window ends, per address', () => {

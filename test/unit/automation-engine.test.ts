@@ -3,7 +3,7 @@ import { resolveActionConfig } from '../../activities/actions';
 import { emailRecipients, messageLinks, phoneOf } from '../../activities/actions/recipients';
 import { toFailure } from '../../activities/actions/step-runner';
 import { PermanentActionError, triggerRecord } from '../../activities/actions/types';
-import { DomainError } from '../../domain/errors';
+import { DomainError } from '../../platform/errors';
 import { topology } from '../../domain/automations/topology';
 import { delayMsOf, failureMessage, mergeContext, walkFrom } from '../../domain/automations/engine/walk';
 import { FAILURE_TYPES } from '../../domain/automations/engine/types';

@@ -1,8 +1,8 @@
 import { z } from 'zod';
 import type { Context } from 'koa';
 import { createContractChecker } from '../../api/docs/contract-check';
-import { envelopes } from '../../api/http/crud';
-import { route, type RouteDef } from '../../api/http/registry';
+import { envelopes } from '../../platform/http/crud';
+import { route, type RouteDef } from '../../platform/http/registry';
 
 const widget = z.object({ _id: z.string(), name: z.string(), size: z.number().nullable() });
 

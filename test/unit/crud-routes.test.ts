@@ -1,7 +1,7 @@
 import { z } from 'zod';
-import { crudRoutes } from '../../api/http/crud';
-import { jsonSchemaOf, successResponses, type HandlerInput, type RouteDef } from '../../api/http/registry';
-import type { Ctx } from '../../domain/context';
+import { crudRoutes } from '../../platform/http/crud';
+import { jsonSchemaOf, successResponses, type HandlerInput, type RouteDef } from '../../platform/http/registry';
+import type { Ctx } from '../../platform/context';
 
 // The builder's wiring without a database: which routes, which envelopes, preview answers 200.
 const view = z.object({ _id: z.string(), name: z.string() });

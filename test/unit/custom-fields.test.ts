@@ -1,6 +1,6 @@
-import { mergeNameValues, mergeObject, toNameValueArray } from '../../domain/shared/custom-fields';
-import { diffRecords } from '../../domain/shared/preview';
-import { isId, newId } from '../../domain/ids';
+import { mergeNameValues, mergeObject, toNameValueArray } from '../../platform/shared/custom-fields';
+import { diffRecords } from '../../platform/shared/preview';
+import { isId, newId } from '../../platform/ids';
 
 describe('custom fields', () => {
   it('converts an object map on create and drops null values and duplicate names', () => {

@@ -5,9 +5,9 @@ import { Socket } from 'node:net';
 import Koa, { type Context, type Middleware } from 'koa';
 import Router from '@koa/router';
 import { allRoutes } from '../../api/routes';
-import { dispatchBySegments, groupKey, type Mounted } from '../../api/http/dispatch';
-import { loadConfig } from '../../domain/config';
-import { createLogger } from '../../domain/logger';
+import { dispatchBySegments, groupKey, type Mounted } from '../../platform/http/dispatch';
+import { loadConfig } from '../../platform/config';
+import { createLogger } from '../../platform/logger';
 
 /** The route registry as the app builds it (construction touches no database or Temporal). */
 function routePaths(): { method: Mounted['method']; path: string }[] {

@@ -1,13 +1,13 @@
 import { z } from 'zod';
-import { STATUS_BY_CODE } from '../../api/http/errors';
-import { route, type RouteDef } from '../../api/http/registry';
+import { STATUS_BY_CODE } from '../../platform/http/errors';
+import { route, type RouteDef } from '../../platform/http/registry';
 import { ERROR_TABLE, referenceHeader } from '../../api/docs/conventions';
 import { markdownReference } from '../../api/docs/markdown';
 import { openApiDocument } from '../../api/docs/openapi';
 import { endpointDoc, findSection, groupSections, matchesSubsection } from '../../api/docs/reference';
 import { docsQuery, resolveDocs } from '../../api/docs/resolve';
 import { fieldRows, openApiPath, paramsJsonSchema, toJsonSchema, typeLabel } from '../../api/docs/schema';
-import { DomainError } from '../../domain/errors';
+import { DomainError } from '../../platform/errors';
 
 const handler = async () => ({ status: 200, body: {} });
 const idParams = z.object({ id: z.string().regex(/^[0-9a-f]{24}$/) });

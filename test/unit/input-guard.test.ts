@@ -1,7 +1,7 @@
 import type { Context } from 'koa';
-import { bodyParseError, findInputProblem, inputGuard, MAX_INPUT_DEPTH } from '../../api/http/input-guard';
-import { DomainError } from '../../domain/errors';
-import { createLogger, serializeError, withoutStatement } from '../../domain/logger';
+import { bodyParseError, findInputProblem, inputGuard, MAX_INPUT_DEPTH } from '../../platform/http/input-guard';
+import { DomainError } from '../../platform/errors';
+import { createLogger, serializeError, withoutStatement } from '../../platform/logger';
 
 const nest = (levels: number, leaf: unknown = 1): unknown => {
   let v: unknown = leaf;

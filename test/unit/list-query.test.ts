@@ -1,4 +1,4 @@
-import { listQuery, project } from '../../domain/shared/list-query';
+import { listQuery, project } from '../../platform/shared/list-query';
 
 describe('listQuery', () => {
   const strict = listQuery({ strict: true, fields: ['name', 'city'] });

@@ -1,10 +1,10 @@
 import { markdownReference } from '../../api/docs/markdown';
 import { openApiDocument } from '../../api/docs/openapi';
 import { docsQuery, resolveDocs } from '../../api/docs/resolve';
-import { route } from '../../api/http/registry';
+import { route } from '../../platform/http/registry';
 import { dealStatusTransitions } from '../../domain/deals/deals.rules';
-import { DomainError } from '../../domain/errors';
-import { defineTransitions, transitionsDoc } from '../../domain/shared/transitions';
+import { DomainError } from '../../platform/errors';
+import { defineTransitions, transitionsDoc } from '../../platform/shared/transitions';
 
 type Run = 'running' | 'completed' | 'failed' | 'cancelled';
 const run = defineTransitions<Run>({

@@ -1,4 +1,4 @@
-import { SEQUENCE_WAIT_DEFAULTS, waitDurationOf } from '../../domain/shared/wait-duration';
+import { SEQUENCE_WAIT_DEFAULTS, waitDurationOf } from '../../platform/shared/wait-duration';
 import { delayMsOf } from '../../domain/automations/engine/walk';
 import { delayDataSchema } from '../../domain/automations/node-data.schemas';
 

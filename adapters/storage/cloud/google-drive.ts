@@ -1,5 +1,5 @@
-import { validation } from '../../../domain/errors';
-import type { SafeFetch } from '../../../domain/net/safe-fetch';
+import { validation } from '../../../platform/errors';
+import type { SafeFetch } from '../../../platform/net/safe-fetch';
 import type {
   BrowseQuery,
   CloudAccount,

@@ -1,5 +1,5 @@
-import { DomainError } from '../../../domain/errors';
-import type { SafeFetch } from '../../../domain/net/safe-fetch';
+import { DomainError } from '../../../platform/errors';
+import type { SafeFetch } from '../../../platform/net/safe-fetch';
 
 /** JSON over the guarded client with a bearer token refreshed from a long-lived refresh token. */
 export class OAuthJsonClient {

@@ -5,10 +5,10 @@
  * A parent that already completed (lookup `all` lets it finish at once) can still be cancelled
  * while children of it run: that cancels the children.
  */
-import { DomainError, notFound } from '../../errors';
-import { engineCommandUnavailable } from '../../workflow-port';
-import { forkForWorkspace } from '../../orm/tenant';
-import { mapLimited } from '../../shared/concurrency';
+import { DomainError, notFound } from '../../../platform/errors';
+import { engineCommandUnavailable } from '../../../platform/workflow-port';
+import { forkForWorkspace } from '../../../platform/orm/tenant';
+import { mapLimited } from '../../../platform/shared/concurrency';
 import { AutomationExecution } from '../automation.entity';
 import { executionStatusTransitions } from '../automations.rules';
 import type { EngineDeps } from './ports';

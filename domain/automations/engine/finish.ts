@@ -5,8 +5,8 @@
  * insert per step, the update and commit). Steps naming one node twice take the step-by-step path.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { newId } from '../../ids';
-import { executeLean } from '../../orm/lean';
+import { newId } from '../../../platform/ids';
+import { executeLean } from '../../../platform/orm/lean';
 import type { ExecutionStatus } from '../automation.entity';
 import { finishExecutionRow, writeWorkflowSteps } from './steps';
 import type { WorkflowStep } from './types';

@@ -9,7 +9,7 @@
  * (intake/fair-pick.ts). docs/automations.md "Fair sharing between workspaces".
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { AppConfig } from '../../config';
+import type { AppConfig } from '../../../platform/config';
 
 export interface InFlightLimit {
   /** Runs in flight per workspace (config AUTOMATION_MAX_IN_FLIGHT_PER_WORKSPACE); 0: no cap. */

@@ -8,7 +8,7 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { groupCommit } from '../../intake/group-commit';
 import { START_QUEUE_CHANNEL } from '../../intake/queue-signal';
-import { leanQuery } from '../../orm/lean';
+import { leanQuery } from '../../../platform/orm/lean';
 import { rateWindows } from '../../workspaces/rate-limit.service';
 
 /** One call of the batch: the run's row and what its automation was checked against. */

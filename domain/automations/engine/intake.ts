@@ -5,12 +5,12 @@
  * the worker is down starts once they are back (its workflow id is deterministic: no double start).
  */
 import { queuedAdmission } from '../../intake/admission';
-import { newId } from '../../ids';
-import { leanQuery } from '../../orm/lean';
-import { forkForWorkspace } from '../../orm/tenant';
+import { newId } from '../../../platform/ids';
+import { leanQuery } from '../../../platform/orm/lean';
+import { forkForWorkspace } from '../../../platform/orm/tenant';
 import { rateLimitState } from '../../workspaces/rate-limit.service';
 import type { Automation } from '../automation.entity';
-import { automationExecutionKind } from '../../workflow-kinds';
+import { automationExecutionKind } from '../../../platform/workflow-kinds';
 import type { EngineDeps } from './ports';
 import { queuedRuns, START_QUEUE_CHANNEL } from '../../intake/queue-signal';
 import { createRoots, rowContext } from './rows';

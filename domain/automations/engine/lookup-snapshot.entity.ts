@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps } from '../../orm/base';
+import { p, tenantProps } from '../../../platform/orm/base';
 
 /** Lookup changeDetection: the watched values of a record as one lookup node last saw them. */
 export const AutomationLookupSnapshot = defineEntity({

@@ -5,14 +5,14 @@
  * with condition nodes on what "equals" or "contains" means.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DomainError } from '../../errors';
-import { likePattern } from '../../shared/listing';
+import { DomainError } from '../../../platform/errors';
+import { likePattern } from '../../../platform/shared/listing';
 import { applyOperator } from '../conditions';
 import type { ConditionOperator } from '../definition.schemas';
 import { getPath, splitPath } from '../path';
 import { resolveValue } from '../placeholders';
 import { plainRecord } from './record-view';
-import { RESOURCES } from '../../resources';
+import { RESOURCES } from '../../../platform/resources';
 import { automationRecordView, findObjectByIdOrSlug } from '../../../modules/custom-objects';
 import type { CustomObject, CustomObjectRecord } from '../../../modules/custom-objects';
 

@@ -5,9 +5,9 @@
  */
 import type { WebhookStartView } from '../automations.views';
 import { createHash, timingSafeEqual } from 'node:crypto';
-import { DomainError, notFound, validation } from '../../errors';
-import { isId, newId } from '../../ids';
-import { forkForWorkspace } from '../../orm/tenant';
+import { DomainError, notFound, validation } from '../../../platform/errors';
+import { isId, newId } from '../../../platform/ids';
+import { forkForWorkspace } from '../../../platform/orm/tenant';
 import { consumeRateLimit } from '../../workspaces/rate-limit.service';
 import { Automation } from '../automation.entity';
 import { formatGraphErrors, validateAutomationGraph } from '../graph';

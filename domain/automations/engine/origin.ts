@@ -7,9 +7,9 @@
  */
 import type { EventSubscriber, FlushEventArgs } from '@mikro-orm/core';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { TENANT_FILTER } from '../../orm/tenant';
-import type { OutboxPayloadStamp } from '../../outbox/emit';
-import { OutboxEvent } from '../../outbox/outbox-event.entity';
+import { TENANT_FILTER } from '../../../platform/orm/tenant';
+import type { OutboxPayloadStamp } from '../../../platform/outbox/emit';
+import { OutboxEvent } from '../../../platform/outbox/outbox-event.entity';
 
 export interface EventOrigin {
   automationId: string;

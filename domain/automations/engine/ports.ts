@@ -2,14 +2,14 @@
  * What the engine needs from the workflow engine: the generic WorkflowPort of domain/workflow-port.ts
  * (domain/ never imports Temporal, house rule 2; the adapter is temporal/workflow-client.ts).
  */
-import type { WorkflowPort } from '../../workflow-port';
+import type { WorkflowPort } from '../../../platform/workflow-port';
 
-export type { WorkflowPort } from '../../workflow-port';
+export type { WorkflowPort } from '../../../platform/workflow-port';
 
 /** What every engine entry point receives (API, outbox subscribers, activities). */
 export interface EngineDeps {
   orm: import('@mikro-orm/postgresql').MikroORM;
-  log: import('../../logger').Logger;
+  log: import('../../../platform/logger').Logger;
   workflows: WorkflowPort;
   /** API starts: queued runs per workspace before the intake answers 429 (config INTAKE_MAX_QUEUED_PER_WORKSPACE). */
   intakeMaxQueued?: number;

@@ -18,11 +18,11 @@
  */
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DomainError, notFound } from '../../errors';
-import { newId } from '../../ids';
-import { forkForWorkspace } from '../../orm/tenant';
+import { DomainError, notFound } from '../../../platform/errors';
+import { newId } from '../../../platform/ids';
+import { forkForWorkspace } from '../../../platform/orm/tenant';
 import { notifyQueued, queuedRuns } from '../../intake/queue-signal';
-import { automationExecutionKind } from '../../workflow-kinds';
+import { automationExecutionKind } from '../../../platform/workflow-kinds';
 import { Automation, AutomationExecution, AutomationStep } from '../automation.entity';
 import { formatGraphErrors, validateAutomationGraph } from '../graph';
 import type { EngineDeps } from './ports';

@@ -5,12 +5,12 @@
  */
 import { LockMode, UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { notFound } from '../../errors';
-import { newId } from '../../ids';
-import { forkForWorkspace } from '../../orm/tenant';
-import { emit } from '../../outbox/emit';
+import { notFound } from '../../../platform/errors';
+import { newId } from '../../../platform/ids';
+import { forkForWorkspace } from '../../../platform/orm/tenant';
+import { emit } from '../../../platform/outbox/emit';
 import { Automation, AutomationExecution, type ExecutionStatus } from '../automation.entity';
-import { automationExecutionKind } from '../../workflow-kinds';
+import { automationExecutionKind } from '../../../platform/workflow-kinds';
 import { notifyQueued } from '../../intake/queue-signal';
 import { type Context, type GraphSnapshot } from './types';
 import { automationActor, automationActorId } from './workspace';

@@ -4,10 +4,10 @@
  * toggled, duplicated, deleted, deactivated). Reads the current row, so the outcome is the same
  * however often or late an event arrives.
  */
-import { forkForWorkspace } from '../../orm/tenant';
+import { forkForWorkspace } from '../../../platform/orm/tenant';
 import { Automation } from '../automation.entity';
 import { scheduleSpecFor } from '../schedule';
-import { automationScheduleTickKind } from '../../workflow-kinds';
+import { automationScheduleTickKind } from '../../../platform/workflow-kinds';
 import { automationScheduleId, parseAutomationScheduleId, SCHEDULE_ID_PREFIX } from '../workflow-ids';
 import type { EngineDeps } from './ports';
 import { workspaceInfo } from './workspace';

@@ -4,7 +4,7 @@
  * i.e. the version the run started with, not the automation's current one.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { DomainError } from '../../errors';
+import { DomainError } from '../../../platform/errors';
 import { AutomationExecution } from '../automation.entity';
 import { hasSecretRefs } from '../secrets';
 

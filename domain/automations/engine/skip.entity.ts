@@ -1,5 +1,5 @@
 import { defineEntity, type InferEntity } from '@mikro-orm/core';
-import { p, tenantProps } from '../../orm/base';
+import { p, tenantProps } from '../../../platform/orm/base';
 
 /** Why a trigger evaluation of an automation started no run (issue 27): listed by GET /automations/:id/skips. */
 export const SKIP_REASONS = [

@@ -1,6 +1,6 @@
 /** GET /automations/:id/skips (issue 27): the query and the view of one skip. */
 import { z } from 'zod';
-import { pageParams } from '../../shared/list-query';
+import { pageParams } from '../../../platform/shared/list-query';
 import { SKIP_REASONS } from './skip.entity';
 
 export const listSkipsQuery = z.strictObject({

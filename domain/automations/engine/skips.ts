@@ -5,9 +5,9 @@
  * burst of skips is a few multi-row inserts, never one round trip per call.
  */
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
-import { newId } from '../../ids';
+import { newId } from '../../../platform/ids';
 import { groupCommit } from '../../intake/group-commit';
-import { leanQuery } from '../../orm/lean';
+import { leanQuery } from '../../../platform/orm/lean';
 import type { SkipReason } from './skip.entity';
 
 export interface SkipRecord {

@@ -4,11 +4,11 @@
  * idempotent on (automationId, triggerKey), so a retried start never runs twice.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { forkForWorkspace } from '../../orm/tenant';
-import { mapLimited } from '../../shared/concurrency';
+import { forkForWorkspace } from '../../../platform/orm/tenant';
+import { mapLimited } from '../../../platform/shared/concurrency';
 import { AutomationExecution } from '../automation.entity';
-import { automationExecutionKind } from '../../workflow-kinds';
-import { startForRow } from '../../workflow-port';
+import { automationExecutionKind } from '../../../platform/workflow-kinds';
+import { startForRow } from '../../../platform/workflow-port';
 import { queuedRuns } from '../../intake/queue-signal';
 import { redactNodeSecrets } from '../secrets';
 import type { EngineDeps } from './ports';

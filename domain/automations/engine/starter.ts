@@ -3,7 +3,7 @@
  * claimed in one statement (FOR UPDATE SKIP LOCKED, a lease, the automation's totalRuns brought up
  * to date), started with their deterministic workflow ids, then they say `running`.
  */
-import { forkForWorkspace } from '../../orm/tenant';
+import { forkForWorkspace } from '../../../platform/orm/tenant';
 import { fairPickSql, nextCursor } from '../../intake/fair-pick';
 import { createStarter, type RunStarter, type RunStarterOptions, type StartQueue } from '../../intake/starter';
 import type { GraphSnapshot } from './types';

@@ -4,7 +4,7 @@
  * retried or replayed step finds `completed` and returns the stored output instead of acting again.
  */
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { newId } from '../../ids';
+import { newId } from '../../../platform/ids';
 import { AutomationExecution, AutomationStep, type ExecutionStatus, type StepStatus } from '../automation.entity';
 import type { WorkflowStep } from './types';
 

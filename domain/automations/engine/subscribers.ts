@@ -3,9 +3,9 @@
  * automation of its workspace whose trigger matches, exactly once (triggerKey = event id).
  * `automation-schedules`: keeps Temporal Schedules in step with scheduled automations.
  */
-import { forkForWorkspace } from '../../orm/tenant';
-import { mapLimited } from '../../shared/concurrency';
-import type { OutboxEventRecord, Subscriber } from '../../outbox/subscriber';
+import { forkForWorkspace } from '../../../platform/orm/tenant';
+import { mapLimited } from '../../../platform/shared/concurrency';
+import type { OutboxEventRecord, Subscriber } from '../../../platform/outbox/subscriber';
 import { Automation } from '../automation.entity';
 import type { TriggerType } from '../definition.schemas';
 import { candidateTriggerTypes, matchesTrigger, normalizeEntity, TRIGGER_NAMESPACES } from '../triggers';

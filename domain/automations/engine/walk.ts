@@ -3,7 +3,7 @@
  * start point for fan-out children, delay lengths, and context merging.
  */
 import { outgoingEdges, type GraphNode, type NodeOutcome, type Topology } from '../topology';
-import { waitDurationOf } from '../../shared/wait-duration';
+import { waitDurationOf } from '../../../platform/shared/wait-duration';
 import type { Context, StartPoint } from './types';
 
 /**

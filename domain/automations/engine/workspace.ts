@@ -1,6 +1,6 @@
 import type { EntityManager } from '@mikro-orm/postgresql';
-import type { Actor } from '../../context';
-import { SCOPES } from '../../context';
+import type { Actor } from '../../../platform/context';
+import { SCOPES } from '../../../platform/context';
 import { User } from '../../workspaces/user.entity';
 import { Workspace, type WorkspacePlan } from '../../workspaces/workspace.entity';
 

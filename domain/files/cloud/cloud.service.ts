@@ -1,9 +1,9 @@
-import type { AppConfig } from '../../config';
-import type { Ctx } from '../../context';
-import { DomainError, validation } from '../../errors';
-import { safeFetch } from '../../net/safe-fetch';
-import { emit } from '../../outbox/emit';
-import { createRecord } from '../../shared/records';
+import type { AppConfig } from '../../../platform/config';
+import type { Ctx } from '../../../platform/context';
+import { DomainError, validation } from '../../../platform/errors';
+import { safeFetch } from '../../../platform/net/safe-fetch';
+import { emit } from '../../../platform/outbox/emit';
+import { createRecord } from '../../../platform/shared/records';
 import { StoredFile } from '../file.entity';
 import { assertRefs } from '../../timeline/references';
 import { assertFolder, LINK_ENTITY_TYPES, linkFile, serializeFile, type LinkEntityType } from '../files.service';

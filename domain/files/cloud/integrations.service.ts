@@ -1,8 +1,8 @@
-import type { AppConfig } from '../../config';
-import type { Ctx } from '../../context';
-import { DomainError, notFound } from '../../errors';
-import { emit } from '../../outbox/emit';
-import { createRecord } from '../../shared/records';
+import type { AppConfig } from '../../../platform/config';
+import type { Ctx } from '../../../platform/context';
+import { DomainError, notFound } from '../../../platform/errors';
+import { emit } from '../../../platform/outbox/emit';
+import { createRecord } from '../../../platform/shared/records';
 import { IntegrationSync, StoredFile } from '../file.entity';
 import { CLOUD_PROVIDERS, type CloudProviderId } from './cloud-provider';
 import type { IntegrationSyncResultView, IntegrationSyncView, IntegrationView } from './integrations.views';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { dateTimeView } from '../../shared/views';
+import { dateTimeView } from '../../../platform/shared/views';
 import { CLOUD_PROVIDERS } from './cloud-provider';
 
 /** Response views of GET /integrations and POST /integrations/:provider/sync. */

@@ -1,4 +1,4 @@
-import { loadConfig } from '../../../domain/config';
+import { loadConfig } from '../../../platform/config';
 import { createAiProvider } from '../factory';
 import { createOpenAiCompatibleProvider } from '../../../adapters/ai/openai-compatible';
 import { json, startHttp, type LocalHttp } from '../../../test/unit/messaging/local-http';

@@ -9,7 +9,7 @@ import { writeFileSync } from 'node:fs';
 import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { Booking } from '../booking.entity';
-import { OutboxEvent } from '../../../domain/outbox/outbox-event.entity';
+import { OutboxEvent } from '../../../platform/outbox/outbox-event.entity';
 import { HttpClient, type Tenant } from '../../../test/support/app';
 import {
   action,
@@ -21,7 +21,7 @@ import {
 import { book, createConfig, freshDay, ownerId } from './support';
 import { startSmtp, type LocalSmtp } from '../../../test/unit/messaging/local-smtp';
 import { withEngine } from '../../../test/support/engine-suite';
-import { forkForWorkspace } from '../../../domain/orm/tenant';
+import { forkForWorkspace } from '../../../platform/orm/tenant';
 import { approvalDeadlineFrom } from '../approval.service';
 import { getBooking, rescheduleBooking } from '../bookings.service';
 

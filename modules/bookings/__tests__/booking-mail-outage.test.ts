@@ -7,12 +7,12 @@
  * retry from the admin endpoint sends it.
  */
 import { Pool } from 'pg';
-import { createLogger } from '../../../domain/logger';
-import { createOutboxDispatcher, type OutboxDispatcher } from '../../../domain/outbox/dispatcher';
-import { buildSubscribers } from '../../../domain/outbox/subscribers';
+import { createLogger } from '../../../platform/logger';
+import { createOutboxDispatcher, type OutboxDispatcher } from '../../../platform/outbox/dispatcher';
+import { buildSubscribers } from '../../../app/subscribers';
 import { STANDARD_RETRY_SCHEDULE_MS } from '../../webhooks/settings';
 import { createSearchIndexSubscriber } from '../../../search/index-subscriber';
-import { createSequenceWorkflowPort } from '../../../temporal/sequence-client';
+import { createSequenceWorkflowPort } from '../../../platform/temporal/sequence-client';
 import type { Tenant } from '../../../test/support/app';
 import {
   action,

@@ -6,7 +6,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { Booking } from '../booking.entity';
-import { OutboxEvent } from '../../../domain/outbox/outbox-event.entity';
+import { OutboxEvent } from '../../../platform/outbox/outbox-event.entity';
 import type { Tenant } from '../../../test/support/app';
 import { startEngineHarness, waitFor, type EngineHarness } from '../../../test/support/automation-engine';
 import { activitiesOf } from '../../../test/support/engine-suite';

@@ -5,7 +5,7 @@
  */
 import { Booking } from '../booking.entity';
 import { CalendarEvent } from '../../calendar/calendar-event.entity';
-import { OutboxEvent } from '../../../domain/outbox/outbox-event.entity';
+import { OutboxEvent } from '../../../platform/outbox/outbox-event.entity';
 import type { Tenant } from '../../../test/support/app';
 import { waitFor, type EngineHarness } from '../../../test/support/automation-engine';
 import { book, createConfig, freshDay, ownerId } from './support';

@@ -5,8 +5,8 @@ import { ownerReadCtx, withTwoTenants } from '../../../test/support/two-tenants'
 import { makeCompany } from '../../../test/support/factories';
 import { getCompany, serializeCompany } from '../companies.service';
 import { Company } from '../company.entity';
-import { leanQuery } from '../../../domain/orm/lean';
-import { findRowById } from '../../../domain/orm/lean-rows';
+import { leanQuery } from '../../../platform/orm/lean';
+import { findRowById } from '../../../platform/orm/lean-rows';
 
 let app: TestApp;
 let t: Tenant;

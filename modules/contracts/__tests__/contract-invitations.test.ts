@@ -4,7 +4,7 @@
  * contract says no invitation could be delivered and a `contract_invitation_failed` event is out;
  * once mail is back the retry delivers and the signers show `sent`.
  */
-import { forkForWorkspace } from '../../../domain/orm/tenant';
+import { forkForWorkspace } from '../../../platform/orm/tenant';
 import { Contract, ContractSigner } from '../contract.entity';
 import { recordInvitationFailures } from '../invitation-failures';
 import { createMessagingDeps } from '../../email/messaging-deps';

@@ -4,7 +4,7 @@
  */
 import type { ChildProcess } from 'node:child_process';
 import { Contract, ContractDocument } from '../contract.entity';
-import { OutboxEvent } from '../../../domain/outbox/outbox-event.entity';
+import { OutboxEvent } from '../../../platform/outbox/outbox-event.entity';
 import { contractEnvelopeKind } from '../contract-envelope.kind';
 import { HttpClient, type Tenant } from '../../../test/support/app';
 import { startEngineHarness, waitFor, type EngineHarness } from '../../../test/support/automation-engine';

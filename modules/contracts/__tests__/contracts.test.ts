@@ -8,7 +8,7 @@ import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { Contract, ContractSigner } from '../contract.entity';
 import { newSignerToken } from '../tokens';
-import { forkForWorkspace } from '../../../domain/orm/tenant';
+import { forkForWorkspace } from '../../../platform/orm/tenant';
 import { contractEnvelopeKind } from '../contract-envelope.kind';
 import { HttpClient, type Tenant } from '../../../test/support/app';
 import { webhookDispatcher } from '../../../test/support/webhook-dispatcher';
@@ -464,7 +464,7 @@ describe('the signing envelope', () => {
 
 /** Every payload of a history decoded to text (through the codec when payloads are encrypted). */
 async function decodeAll(history: unknown): Promise<string> {
-  const { crmDataConverter } = await import('../../../temporal/codec');
+  const { crmDataConverter } = await import('../../../platform/temporal/codec');
   const conv = crmDataConverter(h.app.config.temporalCodec.payloadKeys);
   const out: string[] = [];
   const walk = async (node: unknown): Promise<void> => {

@@ -1,8 +1,8 @@
 import type { WorkflowPort } from '../../../domain/automations/engine/ports';
 import { envelopeWakeSubscriber } from '../envelope-wake';
 import { envelopeChangedSignal } from '../contract-envelope.messages';
-import type { EventName } from '../../../domain/outbox/catalog';
-import type { OutboxEventRecord } from '../../../domain/outbox/subscriber';
+import type { EventName } from '../../../platform/outbox/catalog';
+import type { OutboxEventRecord } from '../../../platform/outbox/subscriber';
 import { contractEnvelopeKind } from '../contract-envelope.kind';
 
 const WS = '6b08efbeb5978cbca84069d1';

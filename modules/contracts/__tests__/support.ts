@@ -1,6 +1,6 @@
 import { simpleParser } from 'mailparser';
 import { createMessagingDeps } from '../../email/messaging-deps';
-import { OutboxEvent } from '../../../domain/outbox/outbox-event.entity';
+import { OutboxEvent } from '../../../platform/outbox/outbox-event.entity';
 import { HttpClient, type Tenant } from '../../../test/support/app';
 import { startEngineHarness, type EngineHarness } from '../../../test/support/automation-engine';
 import { assertCatalogued } from '../../../test/support/outbox';

@@ -1,6 +1,6 @@
 import { simpleParser } from 'mailparser';
 import { EmailAccount } from '../email-account.entity';
-import { forkForWorkspace } from '../../../domain/orm/tenant';
+import { forkForWorkspace } from '../../../platform/orm/tenant';
 import type { Tenant } from '../../../test/support/app';
 import { connectAccount } from '../../../test/support/email';
 import { eventsFor } from '../../../test/support/outbox';

@@ -1,6 +1,6 @@
 import { Email } from '../email.entity';
 import { EmailAccount } from '../email-account.entity';
-import { forkForWorkspace } from '../../../domain/orm/tenant';
+import { forkForWorkspace } from '../../../platform/orm/tenant';
 import type { Tenant, TestApp } from '../../../test/support/app';
 import { connectAccount } from '../../../test/support/email';
 import { makePerson } from '../../../test/support/factories';

@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { openSecret, parseSecretsKey, sealSecret } from '../../../domain/shared/secret-box';
+import { openSecret, parseSecretsKey, sealSecret } from '../../../platform/shared/secret-box';
 import { addTracking, clickUrl, trackingKey } from '../tracking';
 
 const key = randomBytes(32);

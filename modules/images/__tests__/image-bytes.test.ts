@@ -1,4 +1,4 @@
-import { DomainError } from '../../../domain/errors';
+import { DomainError } from '../../../platform/errors';
 import { MAX_IMAGE_BYTES, decodeImageDataUrl, imageTypeOf, sniffImageType } from '../image-bytes';
 
 const PNG = Buffer.from([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);

@@ -1,11 +1,11 @@
-import { STATUS_BY_CODE } from '../../../api/http/errors';
-import { SCOPES, type Ctx } from '../../../domain/context';
-import { DomainError } from '../../../domain/errors';
+import { STATUS_BY_CODE } from '../../../platform/http/errors';
+import { SCOPES, type Ctx } from '../../../platform/context';
+import { DomainError } from '../../../platform/errors';
 import { Image } from '../image.entity';
 import { MAX_IMAGE_BYTES } from '../image-bytes';
 import { resolveImageInput, type ResolveImageOptions } from '../images.service';
-import type { SafeFetch, SafeFetchResponse } from '../../../domain/net/safe-fetch';
-import { forkForWorkspace } from '../../../domain/orm/tenant';
+import type { SafeFetch, SafeFetchResponse } from '../../../platform/net/safe-fetch';
+import { forkForWorkspace } from '../../../platform/orm/tenant';
 import { startTestApp, type TestApp } from '../../../test/support/app';
 import { domainErrorOf } from '../../../test/support/expect';
 

@@ -1,6 +1,6 @@
 import { Company } from '../../companies/company.entity';
-import { newId } from '../../../domain/ids';
-import { forkForWorkspace } from '../../../domain/orm/tenant';
+import { newId } from '../../../platform/ids';
+import { forkForWorkspace } from '../../../platform/orm/tenant';
 import type { Tenant, TestApp } from '../../../test/support/app';
 import { withTestApp } from '../../../test/support/suites';
 import { makeCompany, makePerson } from '../../../test/support/factories';

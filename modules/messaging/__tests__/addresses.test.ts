@@ -1,5 +1,5 @@
 import { emailProblem, normalizePhoneNumber, normalizeSmsSender, parseMailbox } from '../addresses';
-import { htmlToText } from '../../../domain/shared/html-text';
+import { htmlToText } from '../../../platform/shared/html-text';
 
 describe('e-mail addresses', () => {
   it.each([

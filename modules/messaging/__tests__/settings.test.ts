@@ -1,4 +1,4 @@
-import { loadConfig } from '../../../domain/config';
+import { loadConfig } from '../../../platform/config';
 import { createMessagingDeps } from '../../email/messaging-deps';
 import { smsSettings, smtpSettings } from '../settings';
 

@@ -1,8 +1,8 @@
 import { loadEntityContext } from '../../../domain/automations/engine/context';
 import { OutboundMessage } from '../outbound-message.entity';
 import { SmsMessage } from '../sms-message.entity';
-import { forkForWorkspace } from '../../../domain/orm/tenant';
-import { isPublic } from '../../../api/http/registry';
+import { forkForWorkspace } from '../../../platform/orm/tenant';
+import { isPublic } from '../../../platform/http/registry';
 import { startTestApp, type Tenant, type TestApp } from '../../../test/support/app';
 import { eventsFor } from '../../../test/support/outbox';
 import { uniquePhone } from '../../../test/support/sms';

@@ -1,5 +1,5 @@
 import { computeLines, MoneyError } from '../offer-lines';
-import { roundDiv, toScaledExact } from '../../../domain/shared/money';
+import { roundDiv, toScaledExact } from '../../../platform/shared/money';
 import type { OfferStatus } from '../offer.entity';
 import { effectiveStatus, offerCanGoOut, offerCanMove, offerStatusTransitions } from '../offers.rules';
 import { mergeSettings } from '../offer-settings.service';

@@ -1,6 +1,6 @@
-import type { OutboxDispatcher } from '../../../domain/outbox/dispatcher';
+import type { OutboxDispatcher } from '../../../platform/outbox/dispatcher';
 import { previewKey, previewToken } from '../offer-public.service';
-import { parseSecretsKey } from '../../../domain/shared/secret-box';
+import { parseSecretsKey } from '../../../platform/shared/secret-box';
 import { HttpClient, startTestApp, type Tenant, type TestApp } from '../../../test/support/app';
 import { webhookDispatcher } from '../../../test/support/webhook-dispatcher';
 import { makeCompany, makePerson } from '../../../test/support/factories';

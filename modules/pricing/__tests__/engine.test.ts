@@ -11,7 +11,7 @@ import {
   toMinor,
   timesQuantity,
   qtyOf,
-} from '../../../domain/shared/money';
+} from '../../../platform/shared/money';
 
 interface Setup {
   rules?: unknown[];

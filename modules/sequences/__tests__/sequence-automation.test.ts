@@ -9,7 +9,7 @@ import { Lead } from '../../../domain/leads/lead.entity';
 import { createMessagingDeps, type MessagingDeps } from '../../email/messaging-deps';
 import type { EmailMessage } from '../../messaging/messaging.port';
 import { Note } from '../../notes/note.entity';
-import { forkForWorkspace } from '../../../domain/orm/tenant';
+import { forkForWorkspace } from '../../../platform/orm/tenant';
 import { Sequence, SequenceEnrollment, SequenceStep } from '../sequence.entity';
 import type { Tenant } from '../../../test/support/app';
 import {

@@ -5,8 +5,8 @@
  */
 import { CalendarEvent } from '../../calendar/calendar-event.entity';
 import { Lead } from '../../../domain/leads/lead.entity';
-import { forkForWorkspace } from '../../../domain/orm/tenant';
-import { OutboxEvent } from '../../../domain/outbox/outbox-event.entity';
+import { forkForWorkspace } from '../../../platform/orm/tenant';
+import { OutboxEvent } from '../../../platform/outbox/outbox-event.entity';
 import { SequenceEnrollment, SequenceStep } from '../sequence.entity';
 import type { Tenant } from '../../../test/support/app';
 import { startEngineHarness, waitFor, type EngineHarness } from '../../../test/support/automation-engine';

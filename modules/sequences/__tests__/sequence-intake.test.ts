@@ -6,8 +6,8 @@
  * with too many enrollments waiting to start is answered 429 with Retry-After.
  */
 import { Lead } from '../../../domain/leads/lead.entity';
-import { forkForWorkspace } from '../../../domain/orm/tenant';
-import { createRecord } from '../../../domain/shared/records';
+import { forkForWorkspace } from '../../../platform/orm/tenant';
+import { createRecord } from '../../../platform/shared/records';
 import { SequenceEnrollment, SequenceStep } from '../sequence.entity';
 import { CalendarEvent } from '../../calendar/calendar-event.entity';
 import type { Tenant } from '../../../test/support/app';

@@ -3,16 +3,16 @@
  * sender mailbox (senderAccountId), tracking as the sequence's settings say, and the signed
  * unsubscribe link. Real services: an in-process worker, a local SMTP server.
  */
-import { createLogger } from '../../../domain/logger';
+import { createLogger } from '../../../platform/logger';
 import { enrollEntities, snapshotOf } from '../enroll.service';
 import { reconcileEnrollments } from '../reconcile';
 import { Sequence, SequenceEnrollment } from '../sequence.entity';
 import { enrollmentWorkflowId } from '../workflow-ids';
-import { createRecord } from '../../../domain/shared/records';
-import { createSequenceWorkflowPort } from '../../../temporal/sequence-client';
+import { createRecord } from '../../../platform/shared/records';
+import { createSequenceWorkflowPort } from '../../../platform/temporal/sequence-client';
 import { workspaceCtx } from '../../../test/support/automations';
 import { signUnsubscribeToken, unsubscribeKey, verifyUnsubscribeToken } from '../unsubscribe';
-import { forkForWorkspace } from '../../../domain/orm/tenant';
+import { forkForWorkspace } from '../../../platform/orm/tenant';
 import type { Tenant } from '../../../test/support/app';
 import { waitFor, type EngineHarness } from '../../../test/support/automation-engine';
 import { connectAccount } from '../../../test/support/email';

@@ -9,7 +9,7 @@ import path from 'node:path';
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { setEmailAccountCaps } from '../../email/email-accounts.service';
 import { mailboxQuotaUsed } from '../../messaging/send-quota';
-import { forkForWorkspace } from '../../../domain/orm/tenant';
+import { forkForWorkspace } from '../../../platform/orm/tenant';
 import { SequenceEnrollment } from '../sequence.entity';
 import type { Tenant } from '../../../test/support/app';
 import { waitFor, type EngineHarness } from '../../../test/support/automation-engine';

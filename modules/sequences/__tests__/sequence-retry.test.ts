@@ -5,9 +5,9 @@
  */
 import { CalendarEvent } from '../../calendar/calendar-event.entity';
 import { SmsTemplate } from '../../messaging/sms-message.entity';
-import { forkForWorkspace } from '../../../domain/orm/tenant';
+import { forkForWorkspace } from '../../../platform/orm/tenant';
 import { SequenceEnrollment } from '../sequence.entity';
-import { newId } from '../../../domain/ids';
+import { newId } from '../../../platform/ids';
 import type { Tenant } from '../../../test/support/app';
 import { startEngineHarness, waitFor, type EngineHarness } from '../../../test/support/automation-engine';
 import { createSequence, line } from '../../../test/support/sequences';

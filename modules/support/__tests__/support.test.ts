@@ -1,6 +1,6 @@
-import { createLogger } from '../../../domain/logger';
-import { createOutboxDispatcher, type OutboxDispatcher } from '../../../domain/outbox/dispatcher';
-import { buildSubscribers } from '../../../domain/outbox/subscribers';
+import { createLogger } from '../../../platform/logger';
+import { createOutboxDispatcher, type OutboxDispatcher } from '../../../platform/outbox/dispatcher';
+import { buildSubscribers } from '../../../app/subscribers';
 import { startTestApp, type Tenant, type TestApp } from '../../../test/support/app';
 import { connectAccount, rawMail } from '../../../test/support/email';
 import { makeCompany, makePerson } from '../../../test/support/factories';

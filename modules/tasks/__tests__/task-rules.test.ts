@@ -1,4 +1,4 @@
-import { DomainError } from '../../../domain/errors';
+import { DomainError } from '../../../platform/errors';
 import { resolveParent, TASK_PARENT_FIELDS } from '../../../domain/timeline/parents';
 import { DEFAULT_TASK_FLOW, resolveStageStatus, stageOfStatus, statusOfStage, type TaskFlowShape } from '../task-rules';
 

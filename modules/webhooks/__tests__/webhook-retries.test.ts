@@ -2,7 +2,7 @@ import { spawn, type ChildProcess } from 'node:child_process';
 import path from 'node:path';
 import { createInterface } from 'node:readline';
 import { createWebhookRetryPort } from '../webhook-client';
-import type { OutboxDispatcher } from '../../../domain/outbox/dispatcher';
+import type { OutboxDispatcher } from '../../../platform/outbox/dispatcher';
 import { webhookDeliveryWorkflowId } from '../ports';
 import type { Tenant } from '../../../test/support/app';
 import { webhookDispatcher } from '../../../test/support/webhook-dispatcher';

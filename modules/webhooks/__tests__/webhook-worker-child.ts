@@ -4,13 +4,13 @@ import { MikroORM } from '@mikro-orm/postgresql';
 import { Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
 import { createActivities } from '../../../activities';
-import { createWorkflowPort } from '../../../temporal/workflow-client';
-import { createTemporalClient } from '../../../temporal/client';
-import { crmDataConverter } from '../../../temporal/codec';
-import { loadConfig } from '../../../domain/config';
-import { createLogger } from '../../../domain/logger';
-import { ormConfig } from '../../../domain/orm/config';
-import { WORKFLOWS_PATH } from '../../../temporal/bundle-options';
+import { createWorkflowPort } from '../../../platform/temporal/workflow-client';
+import { createTemporalClient } from '../../../platform/temporal/client';
+import { crmDataConverter } from '../../../platform/temporal/codec';
+import { loadConfig } from '../../../platform/config';
+import { createLogger } from '../../../platform/logger';
+import { ormConfig } from '../../../platform/orm/config';
+import { WORKFLOWS_PATH } from '../../../platform/temporal/bundle-options';
 
 async function main(): Promise<void> {
   const config = loadConfig();

@@ -1,4 +1,4 @@
-import type { OutboxDispatcher } from '../../../domain/outbox/dispatcher';
+import type { OutboxDispatcher } from '../../../platform/outbox/dispatcher';
 import { WEBHOOK_EVENT_TYPES } from '../event-types';
 import type { WebhookRetryInput } from '../webhook-delivery.messages';
 import { startTestApp, type Tenant, type TestApp } from '../../../test/support/app';

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { workflowFiles } from '../../../temporal/bundle-options';
+import { workflowFiles } from '../../../platform/temporal/bundle-options';
 
 // The rule modules also run inside Temporal workflow code: only zod and each other, no clock, no
 // randomness. Entities, services and the resource manifest beside them (database side) and the REST request schemas of
@@ -14,12 +14,12 @@ const files = readdirSync(dir).filter(
   (f) => f.endsWith('.ts') && !/\.(entity|service|resource|module|events)\.ts$/.test(f) && !API_SIDE.has(f),
 );
 const PURE_SHARED = [
-  '../shared/wait-duration',
-  '../shared/transitions',
-  '../shared/record-types',
-  '../references/refs',
+  '../../platform/shared/wait-duration',
+  '../../platform/shared/transitions',
+  '../../platform/shared/record-types',
+  '../../platform/references/refs',
   // Time zone arithmetic shared with sequences (a `*.pure.ts`: eslint holds it to the workflow sandbox's imports).
-  '../shared/zoned-time.pure',
+  '../../platform/shared/zoned-time.pure',
 ];
 
 describe('domain/automations purity', () => {
@@ -40,19 +40,22 @@ describe('domain/automations purity', () => {
   });
 
   it('the shared wait normaliser imports nothing and reads no clock (it runs inside the workflow)', () => {
-    const src = readFileSync(join(dir, '../shared/wait-duration.ts'), 'utf8');
+    const src = readFileSync(join(dir, '../../platform/shared/wait-duration.ts'), 'utf8');
     expect(src).not.toMatch(/^import /m);
     expect(src).not.toMatch(/Date\.now\(|new Date\(\)|Math\.random|process\.|require\(|performance\.now/);
   });
 
   it('the reference marker imports only zod (values) and reads no clock', () => {
-    const src = readFileSync(join(dir, '../references/refs.ts'), 'utf8').replace(/^import type [^;]+;$/gm, '');
+    const src = readFileSync(join(dir, '../../platform/references/refs.ts'), 'utf8').replace(
+      /^import type [^;]+;$/gm,
+      '',
+    );
     for (const m of src.matchAll(/(?:from|import)\s+'([^']+)'/g)) expect(m[1]).toBe('zod');
     expect(src).not.toMatch(/Date\.now\(|new Date\(\)|Math\.random|process\.|require\(|performance\.now/);
   });
 
   it('the record types import nothing and read no clock', () => {
-    const src = readFileSync(join(dir, '../shared/record-types.ts'), 'utf8');
+    const src = readFileSync(join(dir, '../../platform/shared/record-types.ts'), 'utf8');
     expect(src).not.toMatch(/^import /m);
     expect(src).not.toMatch(/Date\.now\(|new Date\(\)|Math\.random|process\.|require\(|performance\.now/);
   });
@@ -65,7 +68,7 @@ describe('domain/automations purity', () => {
   });
 
   it('the transition tables import only the domain errors and read no clock', () => {
-    const src = readFileSync(join(dir, '../shared/transitions.ts'), 'utf8');
+    const src = readFileSync(join(dir, '../../platform/shared/transitions.ts'), 'utf8');
     for (const m of src.matchAll(/(?:from|import)\s+'([^']+)'/g)) expect(m[1]).toBe('../errors');
     expect(src).not.toMatch(/Date\.now\(|new Date\(\)|Math\.random|process\.|require\(|performance\.now/);
   });

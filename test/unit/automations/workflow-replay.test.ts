@@ -20,10 +20,10 @@ import {
   Worker,
   type WorkflowBundleWithSourceMap,
 } from '@temporalio/worker';
-import { WORKFLOW_KINDS } from '../../../domain/modules';
-import { crmDataConverter } from '../../../temporal/codec';
-import { WORKFLOWS_PATH, workflowBundlerOptions } from '../../../temporal/bundle-options';
-import { workflowSourceFiles } from '../../../temporal/bundle-cache';
+import { WORKFLOW_KINDS } from '../../../app/modules';
+import { crmDataConverter } from '../../../platform/temporal/codec';
+import { WORKFLOWS_PATH, workflowBundlerOptions } from '../../../platform/temporal/bundle-options';
+import { workflowSourceFiles } from '../../../platform/temporal/bundle-cache';
 
 /** The CLI's JSON; runReplayHistory converts it (historyFromJSON) itself. */
 const fixture = (name: string): unknown =>

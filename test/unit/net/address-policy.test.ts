@@ -4,7 +4,7 @@ import {
   isPublicAddress,
   nonPublicReason,
   parseIp,
-} from '../../../domain/net/address-policy';
+} from '../../../platform/net/address-policy';
 
 describe('nonPublicReason', () => {
   it.each([

@@ -1,7 +1,7 @@
 import http from 'node:http';
 import tls from 'node:tls';
 import type { AddressInfo } from 'node:net';
-import { safeFetch, type SafeFetchOptions } from '../../../domain/net/safe-fetch';
+import { safeFetch, type SafeFetchOptions } from '../../../platform/net/safe-fetch';
 import { domainErrorOf } from '../../support/expect';
 
 let server: http.Server;

@@ -1,4 +1,4 @@
-import { exponentialBackoff } from '../../../domain/outbox/backoff';
+import { exponentialBackoff } from '../../../platform/outbox/backoff';
 
 describe('exponentialBackoff', () => {
   const backoff = exponentialBackoff({ initialMs: 1000, maxMs: 300_000 });

@@ -6,9 +6,9 @@
  */
 import type { z } from 'zod';
 import { NON_EVENT_TRIGGERS, TRIGGER_TYPES, UNEMITTED_TRIGGERS } from '../../../domain/automations/definition.schemas';
-import type { Ctx } from '../../../domain/context';
-import { EVENT_CATALOG, EVENT_NAMES, FEATURE_EVENTS, isEventName } from '../../../domain/outbox/catalog';
-import { emit, outboxRow } from '../../../domain/outbox/emit';
+import type { Ctx } from '../../../platform/context';
+import { EVENT_CATALOG, EVENT_NAMES, FEATURE_EVENTS, isEventName } from '../../../platform/outbox/catalog';
+import { emit, outboxRow } from '../../../platform/outbox/emit';
 import { SEQUENCE_EVENTS } from '../../../modules/sequences/definition.schemas';
 import { SEQUENCE_EXIT_EVENTS, UNEMITTED_EXIT_EVENTS } from '../../../modules/sequences/exit-subscriber';
 import { sequenceEvents } from '../../../modules/sequences/sequences.events';

@@ -1,9 +1,9 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type { WorkflowPort } from '../../../domain/automations/engine/ports';
-import { loadConfig } from '../../../domain/config';
-import { createLogger } from '../../../domain/logger';
-import { buildSubscribers, PORTED_SUBSCRIBERS, type PortedSubscriber } from '../../../domain/outbox/subscribers';
-import type { SubscriberDeps } from '../../../domain/outbox/subscriber';
+import { loadConfig } from '../../../platform/config';
+import { createLogger } from '../../../platform/logger';
+import { buildSubscribers, PORTED_SUBSCRIBERS, type PortedSubscriber } from '../../../app/subscribers';
+import type { SubscriberDeps } from '../../../platform/outbox/subscriber';
 import type { SequenceWorkflowPort } from '../../../modules/sequences/ports';
 import type { WebhookRetryPort } from '../../../modules/webhooks/ports';
 

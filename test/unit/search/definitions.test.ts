@@ -1,5 +1,5 @@
-import { tenantEntities } from '../../../domain/orm/entities';
-import type { EventName } from '../../../domain/outbox/catalog';
+import { tenantEntities } from '../../../platform/orm/entities';
+import type { EventName } from '../../../platform/outbox/catalog';
 import {
   definitionOf,
   dependentsOf,

@@ -1,5 +1,5 @@
-import type { Ctx } from '../../../domain/context';
-import { deleteWithEvent, emitUpdate, updateWithEvent, type Changes } from '../../../domain/shared/changes';
+import type { Ctx } from '../../../platform/context';
+import { deleteWithEvent, emitUpdate, updateWithEvent, type Changes } from '../../../platform/shared/changes';
 
 // domain/shared/changes.ts: the update and delete tails every record service shares (event, stamp, flush).
 interface Row {

@@ -1,4 +1,4 @@
-import { createLimiter, mapLimited } from '../../../domain/shared/concurrency';
+import { createLimiter, mapLimited } from '../../../platform/shared/concurrency';
 
 const tick = (): Promise<void> => new Promise((r) => setImmediate(r));
 

@@ -1,4 +1,4 @@
-import { groupCommit } from '../../../domain/shared/group-commit';
+import { groupCommit } from '../../../platform/shared/group-commit';
 
 // domain/shared/group-commit.ts: callers' items go out in groups, at most `inFlight` writes at a time.
 function recorder(inFlight?: number) {

@@ -1,5 +1,5 @@
 import { ConnectionException, UniqueConstraintViolationException } from '@mikro-orm/core';
-import { isDependencyUnavailable, isRpcUnavailable } from '../../../domain/shared/unavailable';
+import { isDependencyUnavailable, isRpcUnavailable } from '../../../platform/shared/unavailable';
 
 const withCode = (code: string | number, message = 'boom'): Error => Object.assign(new Error(message), { code });
 

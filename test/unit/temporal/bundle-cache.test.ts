@@ -15,8 +15,8 @@ import {
 } from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { WORKFLOWS_PATH } from '../../../temporal/bundle-options';
-import { cachedWorkflowBundle, workflowSourceFiles } from '../../../temporal/bundle-cache';
+import { WORKFLOWS_PATH } from '../../../platform/temporal/bundle-options';
+import { cachedWorkflowBundle, workflowSourceFiles } from '../../../platform/temporal/bundle-cache';
 
 let dir: string;
 beforeEach(() => {

@@ -7,7 +7,7 @@ import {
   KEY_ID_METADATA,
   parsePayloadKeys,
   PayloadKeyError,
-} from '../../../temporal/codec';
+} from '../../../platform/temporal/codec';
 
 const key = (id: string) => `${id}:${randomBytes(32).toString('base64')}`;
 const str = (b: Uint8Array | null | undefined) => Buffer.from(b ?? new Uint8Array()).toString('utf8');

@@ -5,12 +5,12 @@
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 import ts from 'typescript';
-import { WORKFLOW_PRELOAD_MODULES, WORKFLOWS_PATH } from '../../../temporal/bundle-options';
+import { WORKFLOW_PRELOAD_MODULES, WORKFLOWS_PATH } from '../../../platform/temporal/bundle-options';
 
 const ROOT = path.join(__dirname, '../../..');
 /** Bounded caches of pure results (same answer for the same key in every run). */
 const ALLOWED_CACHES = new Set([
-  'domain/shared/zoned-time.pure.ts:formatters',
+  'platform/shared/zoned-time.pure.ts:formatters',
   'domain/automations/conditions.ts:regexCache',
 ]);
 

@@ -26,8 +26,8 @@ it('compiles bin/worker.ts into one file that loads with plain node and keeps ev
 
   const code = readFileSync(first.file, 'utf8');
   // temporal/bundle-options.ts: WORKFLOWS_PATH is computed from its own directory, not the build's.
-  expect(code).toContain(`= ${JSON.stringify(path.join(repoRoot, 'temporal'))};`);
-  expect(code).toContain(`= ${JSON.stringify(path.join(repoRoot, 'domain/orm'))};`);
+  expect(code).toContain(`= ${JSON.stringify(path.join(repoRoot, 'platform/temporal'))};`);
+  expect(code).toContain(`= ${JSON.stringify(path.join(repoRoot, 'platform/orm'))};`);
   expect(code).not.toMatch(/require\.resolve\(["']\.\.?\//);
 
   // Loaded as a module (main() runs only as the entry): every import resolves, no module-level error.

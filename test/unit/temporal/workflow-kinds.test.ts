@@ -11,15 +11,15 @@ import {
   automationScheduleTickKind,
   defineWorkflowKind,
   scheduledSmsKind,
-} from '../../../domain/workflow-kinds';
-import { WORKFLOW_KINDS } from '../../../domain/modules';
+} from '../../../platform/workflow-kinds';
+import { WORKFLOW_KINDS } from '../../../app/modules';
 import { sequenceEnrollmentKind } from '../../../modules/sequences/sequence-enrollment.kind';
 import { webhookDeliveryKind } from '../../../modules/webhooks/webhook-delivery.kind';
 import { scheduledSmsWorkflowId } from '../../../modules/messaging/sms-workflow-ids';
 import { enrollmentWorkflowId, parseEnrollmentWorkflowId } from '../../../modules/sequences/workflow-ids';
 import { webhookDeliveryWorkflowId } from '../../../modules/webhooks/ports';
 import { CRM_SEARCH_ATTRIBUTES } from '../../../infra/search-attributes';
-import { WORKFLOWS_PATH } from '../../../temporal/bundle-options';
+import { WORKFLOWS_PATH } from '../../../platform/temporal/bundle-options';
 
 // The generated bundle entry (every *.workflow.ts of workflows/ and modules/<m>/).
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -69,12 +69,12 @@ describe('workflow registry', () => {
   );
 
   it('is pure: imports only the automation id helpers, and the input types of the kinds; no clock, randomness or environment', () => {
-    const src = readFileSync(path.join(__dirname, '../../../domain/workflow-kinds.ts'), 'utf8');
+    const src = readFileSync(path.join(__dirname, '../../../platform/workflow-kinds.ts'), 'utf8');
     const imports = [...src.matchAll(/^import (type )?[^']*'([^']+)'/gm)].map((m) => ({
       type: Boolean(m[1]),
       from: m[2],
     }));
-    expect(imports.filter((i) => !i.type).map((i) => i.from)).toEqual(['./automations/workflow-ids']);
+    expect(imports.filter((i) => !i.type).map((i) => i.from)).toEqual(['../domain/automations/workflow-ids']);
     const typeSources = imports.filter((i) => i.type).map((i) => i.from);
     for (const from of typeSources) expect(from).toMatch(/\.messages$/);
     expect(src).not.toMatch(/Date\.now\(|new Date\(\)|Math\.random|process\.|require\(/);

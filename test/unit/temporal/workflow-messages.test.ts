@@ -19,13 +19,13 @@ import {
   emailBulkKind,
   scheduledSmsKind,
   type InputOf,
-} from '../../../domain/workflow-kinds';
-import { WORKFLOW_KINDS } from '../../../domain/modules';
+} from '../../../platform/workflow-kinds';
+import { WORKFLOW_KINDS } from '../../../app/modules';
 import { sequenceEnrollmentKind } from '../../../modules/sequences/sequence-enrollment.kind';
 import { webhookDeliveryKind } from '../../../modules/webhooks/webhook-delivery.kind';
 import { bookingApprovalKind } from '../../../modules/bookings/booking-approval.kind';
 import { contractEnvelopeKind } from '../../../modules/contracts/contract-envelope.kind';
-import { startForRow, type WorkflowPort } from '../../../domain/workflow-port';
+import { startForRow, type WorkflowPort } from '../../../platform/workflow-port';
 /** The bundle's workflow functions, by type (the bundle entry is generated: temporal/bundle-options.ts). */
 type Workflows = typeof import('../../../workflows/automation-execution.workflow') &
   typeof import('../../../workflows/automation-schedule.workflow') &

@@ -1,0 +1,274 @@
+// Feature sections: each is its module's `settings` (domain/<m>/<m>.module.ts); test/unit/modules.test.ts checks that
+// loadConfig reads every module's section with its loader.
+import { webhookEnv, type WebhookEnv } from '../modules/webhooks';
+import { fileEnv, type FileEnv } from '../domain/files/settings';
+import { lookupEnv, type LookupEnv } from '../domain/lookups/settings';
+
+/** Process configuration from the environment, read once; every variable is listed in the README. */
+export interface AppConfig {
+  port: number;
+  publicBaseUrl: string;
+  databaseUrl: string;
+  meiliUrl: string;
+  meiliMasterKey: string | undefined;
+  /** Prefix of every Meilisearch index uid (`<prefix><type>`): lets deployments and test runs share a server. */
+  meiliIndexPrefix: string;
+  temporalAddress: string;
+  temporalNamespace: string;
+  temporalTaskQueue: string;
+  /**
+   * How long an API call waits on the workflow engine (start, update, signal, query) before it
+   * answers 503 `unavailable` (ENGINE_DEADLINE_MS, default 3000, at least 500).
+   */
+  engineDeadlineMs: number;
+  /**
+   * Workflow runs kept in the worker's cache (TEMPORAL_MAX_CACHED_WORKFLOWS, default 200, ~0.4 MB of RSS each): bounds
+   * memory with many parked enrollments (README "Worker memory").
+   */
+  temporalMaxCachedWorkflows: number;
+  /**
+   * How long a workflow task waits on the sticky queue of the worker that has the run cached before any worker may
+   * take it (TEMPORAL_STICKY_TIMEOUT_MS, default 1000; the SDK's is 10 s). When that worker died, every timer of its
+   * cached runs fires this much late (plus a replay): the soak measured 10 s with the SDK's, 2.07–2.26 s with 2000.
+   * A busy live worker that misses it costs a replay only.
+   */
+  temporalStickyTimeoutMs: number;
+  /**
+   * Activities (and local activities) one worker runs at once (TEMPORAL_MAX_CONCURRENT_ACTIVITIES,
+   * default 32; the SDK's is 100): beyond a few times the DB pool they only wait for a connection
+   * while holding their memory, which V8 keeps after the burst (README "Worker memory").
+   */
+  temporalMaxConcurrentActivities: number;
+  /**
+   * Workflow tasks one worker runs at once (TEMPORAL_MAX_CONCURRENT_WORKFLOW_TASKS, default 40 as the SDK's). Tasks
+   * beyond the worker's slots wait in the server's task queue, where fairness keys share them between workspaces.
+   */
+  temporalMaxConcurrentWorkflowTasks: number;
+  rateLimitPerMinute: number;
+  /** Back-pressure of the durable intake: queued (not yet started) runs per workspace before 429. */
+  intakeMaxQueuedPerWorkspace: number;
+  /**
+   * Fair sharing of the automation engine between workspaces (AUTOMATION_MAX_IN_FLIGHT_PER_WORKSPACE, default 8;
+   * 0 = no cap): runs of one workspace started within the last automationInFlightWindowS and not finished. Record
+   * events beyond it queue their runs (status `queued`) for the worker's starter, which starts them as runs finish.
+   */
+  automationMaxInFlightPerWorkspace: number;
+  /** AUTOMATION_IN_FLIGHT_WINDOW_S (default 60): a run started longer ago (a long delay, slow step) stops counting. */
+  automationInFlightWindowS: number;
+  rateLimitPerDay: number;
+  /** Failed authentications (invalid key) per client address and minute, per API process; 0 = off. */
+  authFailuresPerMinute: number;
+  /** How long an API process reuses a key lookup (KEY_CACHE_TTL_MS, default 10 s; 0 = off); emptied by NOTIFY. */
+  keyCacheTtlMs: number;
+  /**
+   * Connections of the API's lean pool (DB_LEAN_POOL_MAX, default 5; 0 = none): the key count and lean reads of every
+   * request, next to the ORM's DB_POOL_MAX (domain/orm/lean.ts attachLeanPool).
+   */
+  dbLeanPoolMax: number;
+  bodyLimitBytes: number;
+  /**
+   * Test runs (CRM_CONTRACT_CHECK=1, set by `npm test`): every answer is checked against the
+   * documented response of its route and status; a mismatch becomes a 500 and a line in
+   * CRM_CONTRACT_VIOLATIONS (the test command fails on it).
+   */
+  contractCheck?: { violationsFile?: string };
+  logLevel: string;
+  /** Hosts (or IPs) outbound HTTP may reach even when they resolve to private addresses. */
+  outboundAllowHosts: string[];
+  /** Outgoing e-mail (SMTP_*, MAIL_FROM); checked when the transport is built (modules/messaging/settings.ts). */
+  mail: MailEnv;
+  /** SMS gateway (SMS_*); checked when the gateway is built. */
+  sms: SmsEnv;
+  /** OpenAI-compatible chat completions (AI_*); checked when the provider is built. */
+  ai: AiEnv;
+  /**
+   * Test runs only (CRM_TEST=1 with SEQUENCE_WAIT_SCALE): sequence waits and pauses last this fraction; 1 everywhere
+   * else.
+   */
+  sequenceWaitScale: number;
+  /**
+   * Test runs only (CRM_TEST=1 with SEQUENCE_STEP_TIMEOUT_MS): how long one step attempt may take before it is retried;
+   * absent = 2 minutes.
+   */
+  sequenceStepTimeoutMs?: number;
+  /**
+   * Test runs only (CRM_TEST=1 with BOOKING_TIME_SCALE): booking approval deadlines and reminders last this fraction; 1
+   * everywhere else.
+   */
+  bookingTimeScale: number;
+  /** CRM_SECRETS_KEY: AES-256-GCM key of credentials stored at rest (domain/shared/secret-box.ts). */
+  secretsKey?: string;
+  /** Outbound webhooks (WEBHOOK_*, SECRETS_ENCRYPTION_KEY): modules/webhooks/settings.ts. */
+  webhooks: WebhookEnv;
+  /** Temporal payload encryption and codec server (TEMPORAL_PAYLOAD_KEYS, TEMPORAL_CODEC_*); see temporal/codec.ts. */
+  temporalCodec: TemporalCodecEnv;
+  /** File storage (FILE_STORAGE, FILE_*, S3_*): domain/files/settings.ts. */
+  files: FileEnv;
+  /** Company registry and public avatar lookups (CVR_API_*, AVATAR_LOOKUP_URL): domain/lookups/settings.ts. */
+  lookups: LookupEnv;
+  /**
+   * Bulk e-mail (EMAIL_BULK_*): sends per second per mailbox and process (0 = unpaced), sends in flight per batch,
+   * recipients per activity.
+   */
+  emailBulk: { perAccountPerSecond: number; concurrency: number; batchSize: number };
+  /**
+   * EID_PROVIDER_URL: national e-ID signing provider for contracts with signatureLevel eid (modules/contracts/eid.ts).
+   */
+  eidProviderUrl?: string;
+  /** Test runs only (CRM_TEST=1 with CONTRACT_REMINDER_INTERVAL_MS): replaces the contract reminder interval. */
+  contractReminderIntervalMs?: number;
+  /** Seconds between IMAP polls of the connected mailboxes in each worker (IMAP_POLL_SECONDS, default 60; 0 = off). */
+  imapPollSeconds: number;
+}
+
+/** Raw codec settings; the keys are parsed (and refused when malformed) where the codec is built. */
+export interface TemporalCodecEnv {
+  /** `kid1:base64key,kid2:base64key`: the last encrypts, all decrypt. Unset: payloads are plain JSON. */
+  payloadKeys?: string;
+  /** Bearer token of the codec server (`/codec/decode`, `/codec/encode`). Unset: the codec server answers 503. */
+  authToken?: string;
+  /**
+   * Browser origins allowed to call the codec server (the Temporal Web UI): TEMPORAL_CODEC_CORS_ORIGINS, else
+   * TEMPORAL_UI_URL.
+   */
+  corsOrigins: string[];
+}
+
+/** Raw mail settings: SMTP_URL, or SMTP_HOST/SMTP_PORT/SMTP_USER/SMTP_PASSWORD/SMTP_SECURE; MAIL_FROM. */
+export interface MailEnv {
+  smtpUrl?: string;
+  smtpHost?: string;
+  smtpPort?: number;
+  smtpUser?: string;
+  smtpPassword?: string;
+  smtpSecure?: boolean;
+  from?: string;
+}
+
+/** Raw SMS settings: SMS_GATEWAY_URL, SMS_GATEWAY_TOKEN, SMS_DEFAULT_FROM, SMS_DEFAULT_COUNTRY_CODE. */
+export interface SmsEnv {
+  gatewayUrl?: string;
+  gatewayToken?: string;
+  defaultFrom?: string;
+  defaultCountryCode?: string;
+}
+
+/** Raw AI settings: AI_BASE_URL, AI_API_KEY, AI_MODEL, AI_TIMEOUT_MS (default 60 s). */
+export interface AiEnv {
+  baseUrl?: string;
+  apiKey?: string;
+  model?: string;
+  timeoutMs: number;
+}
+
+function intEnv(env: NodeJS.ProcessEnv, name: string, fallback: number): number {
+  const raw = env[name];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0) throw new Error(`${name} must be a non-negative integer, got "${raw}"`);
+  return value;
+}
+
+/** MEILI_INDEX_PREFIX (default crm_), validated: it becomes part of every index uid. */
+export function indexPrefixEnv(env: NodeJS.ProcessEnv): string {
+  const prefix = env.MEILI_INDEX_PREFIX ?? 'crm_';
+  if (!/^[A-Za-z0-9_-]{0,100}$/.test(prefix))
+    throw new Error(`MEILI_INDEX_PREFIX may only contain letters, digits, _ and -, got "${prefix}"`);
+  return prefix;
+}
+
+const optEnv = (env: NodeJS.ProcessEnv, name: string): string | undefined => env[name]?.trim() || undefined;
+
+function boolEnv(env: NodeJS.ProcessEnv, name: string): boolean | undefined {
+  const raw = optEnv(env, name)?.toLowerCase();
+  if (raw === undefined) return undefined;
+  if (['true', '1', 'yes'].includes(raw)) return true;
+  if (['false', '0', 'no'].includes(raw)) return false;
+  throw new Error(`${name} must be true or false, got "${env[name]}"`);
+}
+
+export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
+  const port = intEnv(env, 'PORT', 3000);
+  const databaseUrl = env.DATABASE_URL;
+  if (!databaseUrl) throw new Error('DATABASE_URL is not set (npm start provides it; see README "Environment")');
+  return {
+    port,
+    publicBaseUrl: (env.PUBLIC_BASE_URL ?? `http://127.0.0.1:${port}`).replace(/\/+$/, ''),
+    databaseUrl,
+    meiliUrl: env.MEILI_URL ?? 'http://127.0.0.1:7700',
+    meiliMasterKey: env.MEILI_MASTER_KEY || undefined,
+    meiliIndexPrefix: indexPrefixEnv(env),
+    temporalAddress: env.TEMPORAL_ADDRESS ?? '127.0.0.1:7233',
+    temporalNamespace: env.TEMPORAL_NAMESPACE ?? 'default',
+    temporalTaskQueue: env.TEMPORAL_TASK_QUEUE ?? 'crm',
+    engineDeadlineMs: Math.max(500, intEnv(env, 'ENGINE_DEADLINE_MS', 3000)),
+    temporalMaxCachedWorkflows: intEnv(env, 'TEMPORAL_MAX_CACHED_WORKFLOWS', 200),
+    temporalStickyTimeoutMs: Math.max(200, intEnv(env, 'TEMPORAL_STICKY_TIMEOUT_MS', 1000)),
+    temporalMaxConcurrentActivities: Math.max(1, intEnv(env, 'TEMPORAL_MAX_CONCURRENT_ACTIVITIES', 32)),
+    temporalMaxConcurrentWorkflowTasks: Math.max(2, intEnv(env, 'TEMPORAL_MAX_CONCURRENT_WORKFLOW_TASKS', 40)),
+    rateLimitPerMinute: intEnv(env, 'RATE_LIMIT_PER_MINUTE', 120),
+    rateLimitPerDay: intEnv(env, 'RATE_LIMIT_PER_DAY', 50_000),
+    intakeMaxQueuedPerWorkspace: Math.max(1, intEnv(env, 'INTAKE_MAX_QUEUED_PER_WORKSPACE', 10_000)),
+    automationMaxInFlightPerWorkspace: Math.max(0, intEnv(env, 'AUTOMATION_MAX_IN_FLIGHT_PER_WORKSPACE', 8)),
+    automationInFlightWindowS: Math.max(1, intEnv(env, 'AUTOMATION_IN_FLIGHT_WINDOW_S', 60)),
+    authFailuresPerMinute: intEnv(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 30),
+    keyCacheTtlMs: intEnv(env, 'KEY_CACHE_TTL_MS', 10_000),
+    dbLeanPoolMax: Math.max(0, intEnv(env, 'DB_LEAN_POOL_MAX', 5)),
+    bodyLimitBytes: intEnv(env, 'BODY_LIMIT_BYTES', 4 * 1024 * 1024),
+    contractCheck:
+      env.CRM_CONTRACT_CHECK === '1' ? { violationsFile: env.CRM_CONTRACT_VIOLATIONS || undefined } : undefined,
+    logLevel: env.LOG_LEVEL ?? (env.CRM_TEST ? 'warn' : 'info'),
+    outboundAllowHosts: (env.OUTBOUND_ALLOW_HOSTS ?? '')
+      .split(',')
+      .map((h) => h.trim().toLowerCase())
+      .filter(Boolean),
+    mail: {
+      smtpUrl: optEnv(env, 'SMTP_URL'),
+      smtpHost: optEnv(env, 'SMTP_HOST'),
+      smtpPort: env.SMTP_PORT?.trim() ? intEnv(env, 'SMTP_PORT', 0) : undefined,
+      smtpUser: optEnv(env, 'SMTP_USER'),
+      smtpPassword: env.SMTP_PASSWORD || undefined,
+      smtpSecure: boolEnv(env, 'SMTP_SECURE'),
+      from: optEnv(env, 'MAIL_FROM'),
+    },
+    sms: {
+      gatewayUrl: optEnv(env, 'SMS_GATEWAY_URL'),
+      gatewayToken: optEnv(env, 'SMS_GATEWAY_TOKEN'),
+      defaultFrom: optEnv(env, 'SMS_DEFAULT_FROM'),
+      defaultCountryCode: optEnv(env, 'SMS_DEFAULT_COUNTRY_CODE'),
+    },
+    ai: {
+      baseUrl: optEnv(env, 'AI_BASE_URL'),
+      apiKey: optEnv(env, 'AI_API_KEY'),
+      model: optEnv(env, 'AI_MODEL'),
+      timeoutMs: intEnv(env, 'AI_TIMEOUT_MS', 60_000),
+    },
+    sequenceWaitScale: env.CRM_TEST && Number(env.SEQUENCE_WAIT_SCALE) > 0 ? Number(env.SEQUENCE_WAIT_SCALE) : 1,
+    sequenceStepTimeoutMs:
+      env.CRM_TEST && Number(env.SEQUENCE_STEP_TIMEOUT_MS) > 0 ? Number(env.SEQUENCE_STEP_TIMEOUT_MS) : undefined,
+    bookingTimeScale: env.CRM_TEST && Number(env.BOOKING_TIME_SCALE) > 0 ? Number(env.BOOKING_TIME_SCALE) : 1,
+    secretsKey: optEnv(env, 'CRM_SECRETS_KEY'),
+    webhooks: webhookEnv(env),
+    temporalCodec: {
+      payloadKeys: optEnv(env, 'TEMPORAL_PAYLOAD_KEYS'),
+      authToken: optEnv(env, 'TEMPORAL_CODEC_AUTH_TOKEN'),
+      corsOrigins: (optEnv(env, 'TEMPORAL_CODEC_CORS_ORIGINS') ?? optEnv(env, 'TEMPORAL_UI_URL') ?? '')
+        .split(',')
+        .map((o) => o.trim().replace(/\/+$/, ''))
+        .filter(Boolean),
+    },
+    files: fileEnv(env),
+    lookups: lookupEnv(env),
+    emailBulk: {
+      perAccountPerSecond: intEnv(env, 'EMAIL_BULK_PER_ACCOUNT_PER_SECOND', 20),
+      concurrency: Math.max(1, intEnv(env, 'EMAIL_BULK_CONCURRENCY', 30)),
+      batchSize: Math.max(1, intEnv(env, 'EMAIL_BULK_BATCH_SIZE', 500)),
+    },
+    eidProviderUrl: optEnv(env, 'EID_PROVIDER_URL'),
+    contractReminderIntervalMs:
+      env.CRM_TEST && Number(env.CONTRACT_REMINDER_INTERVAL_MS) > 0
+        ? Number(env.CONTRACT_REMINDER_INTERVAL_MS)
+        : undefined,
+    imapPollSeconds: intEnv(env, 'IMAP_POLL_SECONDS', 60),
+  };
+}
