@@ -1,12 +1,19 @@
-// Issue 25: no source file over 400 lines outside tests and migrations (split by concern instead). The generated
-// SDK schema (scripts/generate-sdk.ts writes it from the OpenAPI document) is not written by hand and is left out.
+// Issue 25: no source file over 400 lines outside tests and migrations (split by concern instead). Generated files
+// are not written by hand and are left out: the SDK schema (scripts/generate-sdk.ts writes it from the OpenAPI
+// document) and the module-level cycle edges (`scripts/module-graph.ts --write-known` writes them).
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import path from 'node:path';
 
 const MAX_LINES = 400;
 const root = path.resolve(__dirname, '../..');
-const EXEMPT = [/^test\//, /\/__tests__\//, /^migrations\//, /^sdk\/typescript\/schema\.ts$/];
+const EXEMPT = [
+  /^test\//,
+  /\/__tests__\//,
+  /^migrations\//,
+  /^sdk\/typescript\/schema\.ts$/,
+  /^scripts\/module-cycle-edges\.ts$/,
+];
 
 it(`has no source file over ${MAX_LINES} lines outside tests, migrations and generated code`, () => {
   const files = execFileSync('git', ['ls-files', '--cached', '--others', '--exclude-standard', '*.ts', '*.mts'], {
