@@ -19,7 +19,7 @@ const isCi = /^(1|true|yes)$/i.test(process.env.CI ?? '');
 const skipChecks = process.env.CRM_TEST_SKIP_CHECKS === '1';
 const startup = new AbortController();
 let interrupted: { signal: NodeJS.Signals; code: number } | undefined;
-let current: ChildProcess | undefined;
+const running = new Set<ChildProcess>();
 /** Exit code to use once a signal arrived (a function: TS would narrow a plain read to never). */
 const interruptedCode = (): number | undefined => interrupted?.code;
 
@@ -36,27 +36,39 @@ for (const [signal, code] of [
     log(`${signal} received: stopping…`);
     startup.abort();
     // A terminal Ctrl-C reached the foreground child already; a SIGTERM sent to us alone did not.
-    if (signal === 'SIGTERM') current?.kill(signal);
+    if (signal === 'SIGTERM') for (const child of running) child.kill(signal);
   });
 }
 
-/** Runs a node script in the foreground (our process group, so Ctrl-C reaches it); resolves its exit code. */
+/**
+ * Runs a node script in the foreground (our process group, so Ctrl-C reaches it); resolves its exit code and, with
+ * `capture`, what it printed (stdout and stderr together), so that checks running side by side never interleave.
+ */
 function runNode(
   script: string,
   args: string[],
   env: NodeJS.ProcessEnv = process.env,
   nodeArgs: readonly string[] = [],
-): Promise<number> {
+  capture = false,
+): Promise<{ code: number; output: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [...nodeArgs, script, ...args], { cwd: repoRoot, env, stdio: 'inherit' });
-    current = child;
-    child.once('error', (error) => {
-      log(`could not run ${script}: ${error.message}`);
-      resolve(1);
+    const child = spawn(process.execPath, [...nodeArgs, script, ...args], {
+      cwd: repoRoot,
+      env,
+      stdio: capture ? ['ignore', 'pipe', 'pipe'] : 'inherit',
     });
-    child.once('exit', (code, signal) => {
-      current = undefined;
-      resolve(code ?? (signal ? 128 + (os.constants.signals[signal] ?? 0) : 1));
+    running.add(child);
+    let output = '';
+    const collect = (chunk: Buffer): void => void (output += chunk.toString());
+    child.stdout?.on('data', collect);
+    child.stderr?.on('data', collect);
+    child.once('error', (error) => {
+      running.delete(child);
+      resolve({ code: 1, output: `${output}could not run ${script}: ${error.message}\n` });
+    });
+    child.once('close', (code, signal) => {
+      running.delete(child);
+      resolve({ code: code ?? (signal ? 128 + (os.constants.signals[signal] ?? 0) : 1), output });
     });
   });
 }
@@ -65,6 +77,7 @@ const bin = (relative: string): string => path.join(repoRoot, 'node_modules', re
 
 async function runChecks(): Promise<boolean> {
   let ok = true;
+  const queue: { name: string; script: string; args: readonly string[] }[] = [];
   for (const [name, script, args] of [
     ['tsc --noEmit', bin('typescript/bin/tsc'), ['--noEmit', '-p', 'tsconfig.json']],
     ['eslint .', bin('eslint/bin/eslint.js'), ['.']],
@@ -93,14 +106,21 @@ async function runChecks(): Promise<boolean> {
       ],
     ],
   ] as const) {
-    if (interrupted) return false;
-    const started = Date.now();
-    log(`${name}…`);
-    const code = await runNode(script, [...args]);
-    log(`${name}: ${code === 0 ? 'ok' : `failed (exit ${code})`} in ${formatSeconds(Date.now() - started)}`);
-    ok &&= code === 0;
+    queue.push({ name, script, args });
   }
-  return ok;
+  // Two at a time (each is mostly one core), each one's output printed whole when it ends.
+  const next = async (): Promise<void> => {
+    for (let check = queue.shift(); check && !interrupted; check = queue.shift()) {
+      const started = Date.now();
+      log(`${check.name}…`);
+      const { code, output } = await runNode(check.script, [...check.args], process.env, [], true);
+      if (output.trim()) process.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
+      log(`${check.name}: ${code === 0 ? 'ok' : `failed (exit ${code})`} in ${formatSeconds(Date.now() - started)}`);
+      ok &&= code === 0;
+    }
+  };
+  await Promise.all([next(), next()]);
+  return ok && !interrupted;
 }
 
 /** Each run starts from an empty data folder, so results never depend on a previous run. */
@@ -171,7 +191,7 @@ async function runJest(stack: RunningStack, dataDir: string): Promise<number> {
   };
   log(`jest ${jestArgs.join(' ')}`.trim());
   const jestNodeArgs = (process.env.CRM_TEST_JEST_NODE_ARGS ?? '').split(/\s+/).filter(Boolean);
-  let code = await runNode(bin('jest/bin/jest.js'), args, env, jestNodeArgs);
+  let { code } = await runNode(bin('jest/bin/jest.js'), args, env, jestNodeArgs);
   const violations = readViolations(violationsFile);
   if (violations.length) {
     log(`${violations.length} answer(s) did not match the documented contract:`);
@@ -198,26 +218,39 @@ async function runJest(stack: RunningStack, dataDir: string): Promise<number> {
 
 async function main(): Promise<number> {
   const startedAt = Date.now();
-  if (skipChecks) log('CRM_TEST_SKIP_CHECKS=1: skipping tsc, eslint, prettier and depcruise');
-  else if (!(await runChecks())) return interruptedCode() ?? 1;
-  let early = interruptedCode();
-  if (early !== undefined) return early;
-
   ensureDockerCompose(log);
   const config = resolveStackConfig({ profile: 'test' });
   resetTestDataDir(config.dataDir);
 
+  // The checks and the stack's start-up (services, migrations) run side by side; failed checks stop the start-up.
+  if (skipChecks) log('CRM_TEST_SKIP_CHECKS=1: skipping tsc, eslint, prettier and depcruise');
+  const checks = (skipChecks ? Promise.resolve(true) : runChecks()).then((ok) => {
+    if (!ok) startup.abort();
+    return ok;
+  });
   let stack: RunningStack | undefined;
   try {
-    stack = await startStack({ profile: 'test', handleSignals: false, signal: startup.signal });
-    const env: NodeJS.ProcessEnv = { ...process.env, ...stack.env, CRM_TEST: '1' };
-    await runMigrations(env, log, startup.signal);
-    early = interruptedCode();
+    const ready = (async () => {
+      stack = await startStack({ profile: 'test', handleSignals: false, signal: startup.signal });
+      await runMigrations({ ...process.env, ...stack.env, CRM_TEST: '1' }, log, startup.signal);
+      return stack;
+    })();
+    // Both settle before anything is decided, so a failing check is reported whole even when the start-up failed.
+    const [checksOk, started] = await Promise.all([
+      checks,
+      ready.then(
+        (s) => ({ s }),
+        (error: unknown) => ({ error }),
+      ),
+    ]);
+    const early = interruptedCode();
     if (early !== undefined) return early;
-    const code = await runJest(stack, config.dataDir);
+    if (!checksOk) return 1;
+    if ('error' in started) throw started.error;
+    const code = await runJest(started.s, config.dataDir);
     return interruptedCode() ?? code;
   } catch (error) {
-    early = interruptedCode();
+    const early = interruptedCode();
     if (early !== undefined) return early;
     throw error;
   } finally {

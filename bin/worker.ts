@@ -21,6 +21,7 @@ import { loadConfig, type AppConfig } from '../platform/config';
 import { createAiProvider } from '../modules/ai';
 import { createMessagingDeps, type MessagingDeps } from '../modules/email';
 import { createLogger, type Logger } from '../platform/logger';
+import { lowerProcessPriority } from '../platform/process-priority';
 import { ormConfig } from '../platform/orm/config';
 import { WORKFLOWS_PATH, workflowBundlerOptions } from '../platform/temporal/bundle-options';
 import { cachedWorkflowBundle, defaultBundleCacheDir } from '../platform/temporal/bundle-cache';
@@ -195,7 +196,10 @@ async function abortStart(orm: MikroORM | undefined, connection: NativeConnectio
 async function main(): Promise<void> {
   mark('imported');
   const config = loadConfig();
+  // Before the native bridge and the pools start their threads: they inherit the lower priority.
+  const niced = lowerProcessPriority(config.workerNice);
   const log = createLogger(config.logLevel, 'worker');
+  if (niced) log.info({ nice: config.workerNice, threads: niced }, 'worker CPU priority lowered (WORKER_NICE)');
   const temporalLog = log.child({ component: 'temporal' });
   // The steps before polling that wait on I/O run at once: the ORM (first DB connection), the native
   // bridge's connection to Temporal and the workflow bundle (cache lookup; a build on a miss).

@@ -65,6 +65,12 @@ export interface AppConfig {
    * request, next to the ORM's DB_POOL_MAX (domain/orm/lean.ts attachLeanPool).
    */
   dbLeanPoolMax: number;
+  /**
+   * Worker only (WORKER_NICE, default 10, 0-19; 0 = unchanged): the worker process lowers its CPU priority so that,
+   * on a machine it shares with the API, answering requests comes before running the engine's backlog ("accept at
+   * wire speed, run at engine speed"). Alone on its machine it changes nothing.
+   */
+  workerNice: number;
   bodyLimitBytes: number;
   /**
    * Test runs (CRM_CONTRACT_CHECK=1, set by `npm test`): every answer is checked against the
@@ -214,6 +220,7 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): AppConfig {
     authFailuresPerMinute: intEnv(env, 'AUTH_FAILURE_LIMIT_PER_MINUTE', 30),
     keyCacheTtlMs: intEnv(env, 'KEY_CACHE_TTL_MS', 10_000),
     dbLeanPoolMax: Math.max(0, intEnv(env, 'DB_LEAN_POOL_MAX', 5)),
+    workerNice: Math.min(19, Math.max(0, intEnv(env, 'WORKER_NICE', 10))),
     bodyLimitBytes: intEnv(env, 'BODY_LIMIT_BYTES', 4 * 1024 * 1024),
     contractCheck:
       env.CRM_CONTRACT_CHECK === '1' ? { violationsFile: env.CRM_CONTRACT_VIOLATIONS || undefined } : undefined,

@@ -2,7 +2,7 @@
  * Approval reminders survive worker crashes: the worker (a process of its own) is killed -9 the moment a reminder
  * is queued (its activity committed; Temporal may not have heard of it), another worker takes over, and each
  * reminder is still queued once and e-mailed once per approver. The retry of a queued notice (what Temporal does
- * after such a crash) queues nothing. BOOKING_TIME_SCALE=0.001: one hour is 3.6 s.
+ * after such a crash) queues nothing. BOOKING_TIME_SCALE=0.0005: one hour is 1.8 s.
  */
 import type { ChildProcess } from 'node:child_process';
 import { Booking } from '../booking.entity';
@@ -22,7 +22,7 @@ let child: ChildProcess | null = null;
 const mailEnv = () => ({
   SMTP_URL: `smtp://127.0.0.1:${smtp.port}`,
   MAIL_FROM: 'CRM <crm@example.test>',
-  BOOKING_TIME_SCALE: '0.001',
+  BOOKING_TIME_SCALE: '0.0005',
 });
 
 beforeAll(async () => {
@@ -63,7 +63,7 @@ async function untilNotice(id: string, key: string): Promise<void> {
 
 it('each reminder is queued and e-mailed once although the worker is killed -9 right after queueing it', async () => {
   const owner = (await t.http.get('/api/v1/whoami')).body.data.user.email as string;
-  // Deadline 24 h = 86.4 s; reminders 20 h and 4 h before it: 14.4 s and 72 s after the request (room for a worker
+  // Deadline 24 h = 43.2 s; reminders 20 h and 4 h before it: 7.2 s and 36 s after the request (room for a worker
   // process to start, which bundles the workflow code, between them).
   const config = await createConfig(t.http, {
     requiresApproval: true,
