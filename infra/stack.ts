@@ -131,6 +131,20 @@ export interface RunningStack {
 
 const SERVICE_NAMES: readonly ServiceName[] = ['postgres', 'meilisearch', 'temporal'];
 
+/**
+ * The embedded Temporal server's CPU priority (TEMPORAL_NICE, 0-19): 10 under `npm start`, where it shares the
+ * machine with the API (requests first, the engine on the CPU left over, like the worker's WORKER_NICE); 0 for the
+ * test profile, where the suites wait on it.
+ */
+export function temporalNice(env: NodeJS.ProcessEnv, profile: StackProfile): number {
+  const raw = envValue(env, 'TEMPORAL_NICE');
+  if (raw === undefined) return profile === 'dev' ? 10 : 0;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < 0 || value > 19)
+    throw new Error(`TEMPORAL_NICE must be an integer from 0 to 19, got "${raw}"`);
+  return value;
+}
+
 function envValue(env: NodeJS.ProcessEnv, name: string): string | undefined {
   const value = env[name]?.trim();
   return value ? value : undefined;
@@ -326,6 +340,7 @@ export async function startStack(options: StartStackOptions = {}): Promise<Runni
         portEnvVar: config.portEnv.temporal,
         uiPortEnvVar: config.portEnv.temporalUi,
         namespace: envValue(env, 'TEMPORAL_NAMESPACE') ?? 'default',
+        nice: temporalNice(env, config.profile),
         // npm start serves the codec from the API (api/http/codec-server.ts); test APIs use random ports.
         codecEndpoint:
           config.profile === 'dev' && codec.TEMPORAL_CODEC_AUTH_TOKEN

@@ -16,6 +16,8 @@ export interface TemporalDevServerConfig {
   namespace: string;
   portEnvVar: string;
   uiPortEnvVar: string;
+  /** CPU priority (nice, 0-19) the server runs at, every thread (`nice -n`); 0 or none: unchanged. */
+  nice?: number;
   /** Codec server the Web UI decodes payloads with (`--ui-codec-endpoint`), e.g. the API's /codec/<token>. */
   codecEndpoint?: string;
 }
@@ -42,6 +44,9 @@ export const DEV_SERVER_DYNAMIC_CONFIG: Readonly<Record<string, string | number 
   // temporal/workflow-client.ts fairShare) are dispatched in turns instead of first in, first out.
   'matching.enableFairness': true,
 };
+
+/** coreutils' nice(1), on every Debian machine. */
+const NICE_BIN = '/usr/bin/nice';
 
 /** Arguments of `temporal server start-dev` (exported for tests and docs). */
 export function temporalDevServerArgs(config: TemporalDevServerConfig): string[] {
@@ -120,10 +125,12 @@ export async function startTemporalDevServer(
   throwIfAborted(ctx.signal, 'temporal');
   const cliReady = Date.now();
 
+  // `nice` execs the server in its own process (same pid), so every thread it starts runs at that priority.
+  const niced = config.nice && fs.existsSync(NICE_BIN) ? config.nice : 0;
   const child = spawnManaged({
     name: 'temporal',
-    command: cli,
-    args: temporalDevServerArgs(config),
+    command: niced ? NICE_BIN : cli,
+    args: niced ? ['-n', String(niced), cli, ...temporalDevServerArgs(config)] : temporalDevServerArgs(config),
     cwd: config.dataDir,
     env: temporalEnv(),
     logFile,

@@ -6,7 +6,7 @@ import type { RunningMeilisearch } from '../../infra/meilisearch';
 import { repoRoot } from '../../infra/paths';
 import type { RunningPostgres } from '../../infra/postgres';
 import { CRM_SEARCH_ATTRIBUTE_NAMES, searchAttributeCliArgs } from '../../infra/search-attributes';
-import { planStack, resolveStackConfig, startStack, type ServiceLaunchers } from '../../infra/stack';
+import { planStack, resolveStackConfig, startStack, temporalNice, type ServiceLaunchers } from '../../infra/stack';
 import { temporalDevServerArgs, type RunningTemporal } from '../../infra/temporal';
 
 const quiet = (): void => undefined;
@@ -201,6 +201,28 @@ describe('startStack', () => {
     });
     await given.stop();
     expect(given.env).toMatchObject({ TEMPORAL_PAYLOAD_KEYS: 'mine:abc', TEMPORAL_CODEC_AUTH_TOKEN: 'tok' });
+  });
+
+  it('runs the embedded Temporal server at TEMPORAL_NICE: 10 for npm start, 0 for the test profile', async () => {
+    const seen: (number | undefined)[] = [];
+    const launchers = fakeLaunchers([]);
+    const temporal = launchers.temporal;
+    launchers.temporal = (ctx, config) => {
+      seen.push(config.nice);
+      return temporal(ctx, config);
+    };
+    for (const [profile, env] of [
+      ['dev', {}],
+      ['test', {}],
+      ['test', { TEMPORAL_NICE: '7' }],
+      ['dev', { TEMPORAL_NICE: '0' }],
+    ] as const) {
+      const stack = await startStack({ profile, env, dataDir, handleSignals: false, log: quiet, launchers });
+      await stack.stop();
+    }
+    expect(seen).toEqual([10, 0, 7, 0]);
+    expect(() => temporalNice({ TEMPORAL_NICE: '20' }, 'dev')).toThrow(/TEMPORAL_NICE must be an integer from 0 to 19/);
+    expect(() => temporalNice({ TEMPORAL_NICE: 'high' }, 'test')).toThrow(/got "high"/);
   });
 
   it('refuses a second stack on the same data folder', async () => {
