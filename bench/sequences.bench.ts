@@ -85,7 +85,9 @@ async function startWorkerProcess(env: NodeJS.ProcessEnv): Promise<ChildProcess>
       path.join(__dirname, '../bin/worker.ts'),
     ],
     {
-      env: workerProcessEnv({ ...env, LOG_LEVEL: 'info' }),
+      // At the bench's own CPU priority (WORKER_NICE 0 unless set), as the bare side runs: this bench compares the
+      // engine with bare workflows, not the intake.
+      env: workerProcessEnv({ WORKER_NICE: '0', ...env, LOG_LEVEL: 'info' }),
       stdio: ['ignore', 'pipe', 'inherit'],
     },
   );
