@@ -77,8 +77,8 @@ const bin = (relative: string): string => path.join(repoRoot, 'node_modules', re
 
 async function runChecks(): Promise<boolean> {
   let ok = true;
-  const queue: { name: string; script: string; args: readonly string[] }[] = [];
-  for (const [name, script, args] of [
+  // [name, script, args], taken in order by two lanes.
+  const queue: [string, string, string[]][] = [
     ['tsc --noEmit', bin('typescript/bin/tsc'), ['--noEmit', '-p', 'tsconfig.json']],
     ['eslint .', bin('eslint/bin/eslint.js'), ['.']],
     // Formatting (.prettierrc: printWidth 120); `npm run format` fixes what this reports.
@@ -105,17 +105,16 @@ async function runChecks(): Promise<boolean> {
         'bench',
       ],
     ],
-  ] as const) {
-    queue.push({ name, script, args });
-  }
+  ];
   // Two at a time (each is mostly one core), each one's output printed whole when it ends.
   const next = async (): Promise<void> => {
     for (let check = queue.shift(); check && !interrupted; check = queue.shift()) {
+      const [name, script, args] = check;
       const started = Date.now();
-      log(`${check.name}…`);
-      const { code, output } = await runNode(check.script, [...check.args], process.env, [], true);
+      log(`${name}…`);
+      const { code, output } = await runNode(script, args, process.env, [], true);
       if (output.trim()) process.stdout.write(output.endsWith('\n') ? output : `${output}\n`);
-      log(`${check.name}: ${code === 0 ? 'ok' : `failed (exit ${code})`} in ${formatSeconds(Date.now() - started)}`);
+      log(`${name}: ${code === 0 ? 'ok' : `failed (exit ${code})`} in ${formatSeconds(Date.now() - started)}`);
       ok &&= code === 0;
     }
   };

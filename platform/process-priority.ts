@@ -6,7 +6,8 @@ import os from 'node:os';
  * thread, and `os.setPriority(pid)` alone would reach only the main thread, not V8's, libuv's or the
  * Temporal bridge's threads already running. Threads started later inherit it from the thread that starts
  * them. Never raises a priority (that needs privileges) and never throws: a thread that exits meanwhile,
- * or a platform without /proc, just keeps its priority. Returns how many threads now run at `nice`.
+ * or a platform without /proc, just keeps its priority. Returns how many threads now run at `nice` or
+ * lower (a thread already below it is counted and left as it is).
  */
 export function lowerProcessPriority(nice: number): number {
   if (nice <= 0) return 0;
