@@ -18,12 +18,14 @@ module.exports = {
           // The API key check and rate limit are the workspaces module's; the image upload helper of the HTTP kit
           // serves the images module: they belong in those modules.
           '^platform/http/(auth|images)\\.ts$',
-          // Record kinds and fields: the list of record types with their entities, scoring and timeline hooks.
-          '^platform/shared/record-(kinds|fields)\\.ts$',
+          // Record kinds, fields and views: the list of record types with their entities, scoring and timeline hooks, and
+          // the views of them that automation contexts and resource manifests share.
+          '^platform/shared/record-(kinds|fields|view)\\.ts$',
           // Temporal client adapters of the sequences and SMS ports: they belong in those modules.
           '^platform/temporal/(sequence|sms)-client\\.ts$',
-          // The workflow port names the automation schedule's types.
-          '^platform/workflow-port\\.ts$',
+          // ActivityDeps names the ports the modules' activities receive (automations, sequences, e-mail, AI), as
+          // SubscriberDeps does for the subscribers.
+          '^platform/activity-deps\\.ts$',
         ],
       },
       to: { path: '^(modules|app|api|activities|workflows|search|adapters)/|^domain/[a-z-]+/' },
@@ -122,11 +124,13 @@ module.exports = {
       name: 'module-public-surface',
       severity: 'error',
       comment:
-        'Outside its folder, a module under modules/ is imported through its index.ts (its public surface) or a declaration file the registries read by suffix (*.module, *.resource, *.events, *.kind, *.messages, *.workflow). Tests and benches may reach inside.',
-      from: { path: '^(api|app|domain|platform|activities|workflows|search|bin|infra|scripts)/' },
+        'Outside its folder, a module under modules/ is imported through its index.ts (its public surface; a module whose users it also uses splits it into index.<part>.ts files, so that one part does not close an import cycle through the rest), a declaration file the registries read by suffix (*.module, *.resource, *.events, *.kind, *.messages, *.workflow) or a pure helper (*.pure, deterministic and import-free by the sandbox rule). Tests and benches may reach inside.',
+      from: { path: '^(api|app|domain|platform|search|bin|infra|scripts)/' },
       to: {
         path: '^modules/([a-z-]+)/',
-        pathNot: ['^modules/([a-z-]+)/(index|[a-z-]+\\.(module|resource|events|kind|messages|workflow))\\.ts$'],
+        pathNot: [
+          '^modules/([a-z-]+)/(index|index\\.[a-z]+|[a-z-]+\\.(module|resource|events|kind|messages|workflow|pure))\\.ts$',
+        ],
       },
     },
     {
@@ -139,7 +143,7 @@ module.exports = {
         path: '^modules/',
         pathNot: [
           '^modules/$1/',
-          '^modules/[a-z-]+/(index|[a-z-]+\\.(module|resource|events|kind|messages|workflow))\\.ts$',
+          '^modules/[a-z-]+/(index|index\\.[a-z]+|[a-z-]+\\.(module|resource|events|kind|messages|workflow|pure))\\.ts$',
         ],
       },
     },
@@ -148,7 +152,7 @@ module.exports = {
       severity: 'error',
       comment:
         'Workflow code runs in the sandbox: it never imports the Temporal client adapters of temporal/ (clients, codec, workflow port adapter).',
-      from: { path: '^(workflows/|modules/[a-z-]+/[a-z-]+\\.workflow\\.ts$)' },
+      from: { path: '^modules/[a-z-]+/[a-z-]+\\.workflow\\.ts$' },
       to: { path: '^platform/temporal/' },
     },
     {
@@ -156,15 +160,15 @@ module.exports = {
       severity: 'error',
       comment: 'The API talks to domain services and the Temporal client, never to activity implementations.',
       from: { path: '^(api|platform/http)/' },
-      to: { path: '^activities/' },
+      to: { path: '^app/activities\\.ts$|\\.activities\\.ts$|^modules/automations/actions/' },
     },
     {
       name: 'activities-not-api',
       severity: 'error',
       comment:
-        'Temporal activities call domain services; request schemas and HTTP helpers live in domain/ (schemas) or api/ (HTTP only), never imported here.',
-      from: { path: '^activities/' },
-      to: { path: '^api/' },
+        'Temporal activities (`*.activities.ts`, the automation actions) call services; request schemas live beside them, routers and HTTP helpers (api/, `*.router.ts`) are never imported here.',
+      from: { path: '\\.activities\\.ts$|^modules/automations/actions/' },
+      to: { path: '^api/|\\.router\\.ts$' },
     },
   ],
   options: {

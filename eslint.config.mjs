@@ -73,12 +73,10 @@ const workflowSandboxPatterns = [
     allowTypeImports: true,
   },
   {
-    // domain/ does I/O, except the pure, deterministic automation helpers the execution
-    // workflow runs on, the workflow registry, every `*.messages.ts` (a kind's input and
+    // domain/ does I/O, except the workflow registry, every `*.messages.ts` (a kind's input and
     // message descriptors, workflow-safe by their own rule below) and every `*.pure.ts` (under this
     // rule). A regex: gitignore-style groups cannot re-include files below an excluded folder.
-    regex:
-      '(^|/)(domain|platform|app)(/(?!automations/(topology|conditions|condition-explain|workflow-ids|engine/walk|engine/types)$|shared/wait-duration$|workflow-kinds$|[\\w/-]+\\.(messages|pure)$).*)?$',
+    regex: '(^|/)(domain|platform|app)(/(?!shared/wait-duration$|workflow-kinds$|[\\w/-]+\\.(messages|pure)$).*)?$',
     message: workflowSandboxMessage,
     allowTypeImports: true,
   },
@@ -86,7 +84,8 @@ const workflowSandboxPatterns = [
     // A module folder (modules/<m>/) holds services, routers and activities beside its workflow: from
     // workflow code, only `*.messages.ts` (workflow-safe by their own rule), `*.workflow.ts` and `*.pure.ts`
     // files (pure helpers, under this rule too) by value, the rest as types.
-    regex: '(^|/)modules/[\\w-]+/(?![\\w-]+\\.(messages|workflow|pure)$)|^\\./(?![\\w-]+\\.(messages|workflow|pure)$)',
+    regex:
+      '(^|/)modules/[\\w-]+/(?![\\w/-]+\\.(messages|workflow|pure)$)|^\\./(?![\\w/-]+\\.(messages|workflow|pure)$)',
     message: workflowSandboxMessage,
     allowTypeImports: true,
   },

@@ -7,7 +7,7 @@ import { DomainError } from '../platform/errors';
 import { newId } from '../platform/ids';
 import type { Logger } from '../platform/logger';
 import type { MessagingDeps } from '../modules/email';
-import type { WorkflowPort } from '../domain/automations/engine/ports';
+import type { WorkflowPort } from '../platform/workflow-port';
 import type { SequenceWorkflowPort } from '../modules/sequences';
 import type { SmsSchedulerPort } from '../modules/messaging';
 import type { CompanyRegistry } from '../domain/lookups/registry';

@@ -1,7 +1,7 @@
 // The worker's hourly cleanup (bin/worker.ts): rate-limit windows, processed outbox events, idempotency keys,
 // automation skips (14 days) and finished runs past their workspace's retention (issue 27).
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { pruneSkips } from '../domain/automations/engine/skips';
+import { pruneSkips } from '../modules/automations';
 import { pruneIdempotencyKeys } from '../platform/idempotency/idempotency.service';
 import type { Logger } from '../platform/logger';
 import { pruneProcessedOutboxEvents } from '../platform/outbox/housekeeping';

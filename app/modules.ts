@@ -30,7 +30,7 @@ import { callsModule } from '../modules/calls/calls.module';
 import { calendarModule } from '../modules/calendar/calendar.module';
 import { crmConnectModule } from '../modules/crm-connect/crm-connect.module';
 import { imagesModule } from '../modules/images/images.module';
-import { automationsModule } from '../domain/automations/automations.module';
+import { automationsModule } from '../modules/automations/automations.module';
 import { sequencesModule } from '../modules/sequences/sequences.module';
 import { emailModule } from '../modules/email/email.module';
 import { messagingModule } from '../modules/messaging/messaging.module';

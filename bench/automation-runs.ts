@@ -2,8 +2,8 @@
 // figures read back from the executions' rows (commit time, step start, finished_at).
 import type { MikroORM } from '@mikro-orm/postgresql';
 import type pg from 'pg';
-import { createAutomation, toggleAutomation } from '../domain/automations/automations.service';
-import { automationCreateBody } from '../domain/automations/definition.schemas';
+import { createAutomation, toggleAutomation } from '../modules/automations/automations.service';
+import { automationCreateBody } from '../modules/automations/definition.schemas';
 import type { Ctx } from '../platform/context';
 import { createLead } from '../domain/leads/leads.service';
 import { forkForWorkspace } from '../platform/orm/tenant';

@@ -31,7 +31,7 @@ import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/wo
 import { loadavg } from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
-import { createActivities } from '../activities';
+import { createActivities } from '../app/activities';
 import { createTemporalClient } from '../platform/temporal/client';
 import { crmDataConverter } from '../platform/temporal/codec';
 import { createWorkflowPort } from '../platform/temporal/workflow-client';

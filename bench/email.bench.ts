@@ -26,7 +26,7 @@ import type { Server } from 'node:http';
 import path from 'node:path';
 import { createTransport } from 'nodemailer';
 import { buildApi } from '../api/bootstrap';
-import { createActivities } from '../activities';
+import { createActivities } from '../app/activities';
 import { connectTemporal, startTemporalWorker } from '../bin/worker';
 import { loadConfig } from '../platform/config';
 import { EmailBulk } from '../modules/email/email-bulk.entity';

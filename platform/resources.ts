@@ -26,7 +26,7 @@ import { contractResource } from '../modules/contracts/contracts.resource';
 import { bookingResource } from '../modules/bookings/bookings.resource';
 import { supportTicketResource } from '../modules/support/support.resource';
 import { agentResource } from '../modules/agents/agents.resource';
-import { automationResource } from '../domain/automations/automations.resource';
+import { automationResource } from '../modules/automations/automations.resource';
 import { sequenceResource } from '../modules/sequences/sequences.resource';
 import { emailResource } from '../modules/email/email.resource';
 import { webhookSubscriptionResource } from '../modules/webhooks/webhooks.resource';

@@ -12,9 +12,9 @@
  * `workflows` (WORKFLOW_KINDS in domain/modules.ts derives from the modules) and has a replay fixture;
  * test/unit/temporal/workflow-kinds.test.ts fails until the workflow is exported and the fixture exists.
  */
-import type { ExecutionWorkflowInput } from '../domain/automations/engine/automation-execution.messages';
-import type { AutomationScheduleTickInput } from '../domain/automations/engine/automation-schedule.messages';
-import { EXECUTION_WORKFLOW_PREFIX, SCHEDULE_TICK_PREFIX } from '../domain/automations/workflow-ids';
+import type { ExecutionWorkflowInput } from '../modules/automations/automation-execution.messages';
+import type { AutomationScheduleTickInput } from '../modules/automations/automation-schedule.messages';
+import { EXECUTION_WORKFLOW_PREFIX, SCHEDULE_TICK_PREFIX } from '../modules/automations/automation-ids.pure';
 import type { EmailBulkWorkflowInput } from '../modules/email/email-bulk.messages';
 import type { ScheduledSmsWorkflowInput } from '../modules/messaging/sms-scheduled.messages';
 

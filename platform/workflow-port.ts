@@ -7,7 +7,6 @@
  * idempotently, map a refused start" step (startForRow).
  */
 import type { defineUpdate, QueryDefinition, SignalDefinition } from '@temporalio/workflow';
-import type { ScheduleSpecData } from '../domain/automations/schedule';
 import { DomainError } from './errors';
 import { isRpcUnavailable } from './shared/unavailable';
 import type { Logger } from './logger';
@@ -15,6 +14,27 @@ import type { SearchAttributes, WorkflowKind } from './workflow-kinds';
 
 /** What `defineUpdate<R, Args>(name)` returns (@temporalio/workflow exports no name for that type). */
 export type UpdateDefinition<R, Args extends unknown[]> = ReturnType<typeof defineUpdate<R, Args>>;
+
+/** Temporal's weekday names (its TypeScript SDK's), Sunday first as in cron. */
+export type DayOfWeekName = 'SUNDAY' | 'MONDAY' | 'TUESDAY' | 'WEDNESDAY' | 'THURSDAY' | 'FRIDAY' | 'SATURDAY';
+
+/** A calendar entry of a schedule spec (structurally the SDK's; modules/automations/schedule.ts builds them). */
+export interface CalendarEntry {
+  minute: number;
+  /** '*' for hourly: Temporal's default hour is 0, not every hour. */
+  hour: number | '*';
+  dayOfWeek?: DayOfWeekName;
+  dayOfMonth?: number;
+  comment: string;
+}
+
+/** Assignable to `ScheduleSpec` of @temporalio/client. */
+export interface ScheduleSpecData {
+  /** An ms-style duration such as '15m' (Temporal's `Duration`). */
+  intervals?: { every: `${number}m` }[];
+  calendars?: CalendarEntry[];
+  timezone?: string;
+}
 
 export interface WorkflowStartRequest<Meta, Input> {
   kind: WorkflowKind<Meta, Input>;

@@ -3,44 +3,17 @@
 // fails on an edge that closes a cycle and is not listed here, and on a listed edge that no longer does: the list
 // only shrinks. Breaking one: move the shared type or helper down, pass a port, or react to an outbox event.
 export const KNOWN_CYCLE_EDGES: Record<string, string> = {
-  'activities → ai':
-    'activities/actions/deps.ts → modules/ai/index.ts; activities/automation.activities.ts → modules/ai/index.ts; +1 more',
-  'activities → app': 'activities/index.ts → app/modules.ts',
-  'activities → automations':
-    'activities/actions/ai.ts → domain/automations/engine/types.ts; activities/actions/ai.ts → domain/automations/node-data.schemas.ts; +38 more',
-  'activities → calendar': 'activities/actions/timeline.ts → modules/calendar/index.ts',
-  'activities → companies': 'activities/actions/records.ts → modules/companies/index.ts',
-  'activities → custom-objects': 'activities/actions/records.ts → modules/custom-objects/index.ts',
-  'activities → deals':
-    'activities/actions/records.ts → domain/deals/deals.schemas.ts; activities/actions/records.ts → domain/deals/deals.service.ts',
-  'activities → email':
-    'activities/actions/deps.ts → modules/email/index.ts; activities/actions/outbound.ts → modules/email/index.ts; +2 more',
-  'activities → intake': 'activities/automation.activities.ts → domain/intake/queue-signal.ts',
-  'activities → leads':
-    'activities/actions/records.ts → domain/leads/leads.schemas.ts; activities/actions/records.ts → domain/leads/leads.service.ts',
-  'activities → lists': 'activities/actions/records.ts → modules/lists/index.ts',
-  'activities → messaging': 'activities/actions/outbound.ts → modules/messaging/index.ts',
-  'activities → notes': 'activities/actions/timeline.ts → modules/notes/index.ts',
-  'activities → people':
-    'activities/actions/records.ts → domain/people/people.schemas.ts; activities/actions/records.ts → domain/people/people.service.ts',
-  'activities → platform':
-    'activities/actions/types.ts → platform/context.ts; activities/actions/types.ts → platform/errors.ts; +21 more',
-  'activities → sequences':
-    'activities/actions/deps.ts → modules/sequences/index.ts; activities/actions/sequence.ts → modules/sequences/index.ts; +2 more',
-  'activities → timeline':
-    'activities/actions/records.ts → domain/timeline/references.ts; activities/actions/timeline.ts → domain/timeline/entries.service.ts',
-  'activities → workspaces': 'activities/actions/timeline.ts → domain/workspaces/user.entity.ts',
   'adapters → ai': 'adapters/ai/openai-compatible.ts → modules/ai/ai-provider.port.ts',
   'adapters → email':
     'adapters/imap/imap-probe.ts → modules/email/imap.port.ts; adapters/imap/imap-source.ts → modules/email/imap.port.ts',
   'adapters → files':
-    'adapters/storage/local-storage.ts → domain/files/signed-token.ts; adapters/storage/local-storage.ts → domain/files/storage.ts; +6 more',
+    'adapters/storage/cloud/google-drive.ts → domain/files/cloud/cloud-provider.ts; adapters/storage/cloud/google-drive.ts → domain/files/cloud/cloud-settings.ts; +6 more',
   'adapters → lookups':
     'adapters/registry/cvr-registry.ts → domain/lookups/normalize.ts; adapters/registry/cvr-registry.ts → domain/lookups/registry.ts; +1 more',
   'adapters → messaging':
-    'adapters/smtp/smtp-transport.ts → modules/messaging/delivery-error.port.ts; adapters/smtp/smtp-transport.ts → modules/messaging/messaging.port.ts; +2 more',
+    'adapters/sms/http-sms-gateway.ts → modules/messaging/delivery-error.port.ts; adapters/sms/http-sms-gateway.ts → modules/messaging/messaging.port.ts; +2 more',
   'adapters → platform':
-    'adapters/ai/openai-compatible.ts → platform/errors.ts; adapters/ai/openai-compatible.ts → platform/net/safe-fetch.ts; +16 more',
+    'adapters/ai/json-output.ts → platform/errors.ts; adapters/ai/openai-compatible.ts → platform/errors.ts; +16 more',
   'agents → api': 'modules/agents/agents.router.ts → api/app.ts',
   'agents → platform':
     'modules/agents/agents.events.ts → platform/outbox/define-events.ts; modules/agents/agents.resource.ts → platform/shared/resource.ts; +14 more',
@@ -48,10 +21,8 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'ai → platform':
     'modules/ai/ai-provider.port.ts → platform/errors.ts; modules/ai/factory.ts → platform/config.ts; +2 more',
   'api → adapters':
-    'api/routes/files.router.ts → adapters/storage/local-storage.ts; api/routes/files.router.ts → adapters/storage/s3-storage.ts; +1 more',
+    'api/bootstrap.ts → adapters/registry/cvr-registry.ts; api/routes/files.router.ts → adapters/storage/local-storage.ts; +1 more',
   'api → app': 'api/routes/index.ts → app/modules.ts',
-  'api → automations':
-    'api/routes/automation-runs.router.ts → domain/automations/automation-runs.schemas.ts; api/routes/automation-runs.router.ts → domain/automations/automations.rules.ts; +14 more',
   'api → companies': 'api/routes/people.router.ts → modules/companies/index.ts',
   'api → contracts': 'api/app.ts → modules/contracts/index.ts; api/bootstrap.ts → modules/contracts/index.ts',
   'api → deals':
@@ -66,17 +37,16 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'api → messaging': 'api/app.ts → modules/messaging/index.ts',
   'api → people':
     'api/routes/people.router.ts → domain/people/people.schemas.ts; api/routes/people.router.ts → domain/people/people.service.ts',
-  'api → platform':
-    'api/routes/automation-runs.router.ts → platform/errors.ts; api/routes/automation-runs.router.ts → platform/http/crud.ts; +105 more',
+  'api → platform': 'api/app.ts → platform/config.ts; api/app.ts → platform/errors.ts; +95 more',
   'api → search': 'api/app.ts → search/custom-objects.ts; api/app.ts → search/search.service.ts; +6 more',
   'api → sequences': 'api/app.ts → modules/sequences/index.ts',
   'api → timeline':
     'api/routes/sub-lists.ts → domain/timeline/timeline.schemas.ts; api/routes/sub-lists.ts → domain/timeline/timeline.service.ts; +2 more',
   'api → workspaces':
-    'api/app.ts → domain/workspaces/authenticate.ts; api/routes/system.router.ts → domain/workspaces/whoami.service.ts; +3 more',
+    'api/app.ts → domain/workspaces/authenticate.ts; api/bootstrap.ts → domain/workspaces/authenticate.ts; +3 more',
   'app → agents': 'app/modules.ts → modules/agents/agents.module.ts',
   'app → automations':
-    'app/modules.ts → domain/automations/automations.module.ts; app/housekeeping.ts → domain/automations/engine/skips.ts',
+    'app/modules.ts → modules/automations/automations.module.ts; app/housekeeping.ts → modules/automations/index.ts',
   'app → bookings': 'app/modules.ts → modules/bookings/bookings.module.ts',
   'app → calendar': 'app/modules.ts → modules/calendar/calendar.module.ts',
   'app → calls': 'app/modules.ts → modules/calls/calls.module.ts',
@@ -103,7 +73,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'app → outbox': 'app/modules.ts → modules/outbox/outbox.module.ts',
   'app → people': 'app/modules.ts → domain/people/people.module.ts',
   'app → platform':
-    'app/modules.ts → platform/workflow-kinds.ts; app/housekeeping.ts → platform/idempotency/idempotency.service.ts; +4 more',
+    'app/modules.ts → platform/workflow-kinds.ts; app/activities.ts → platform/activity-deps.ts; +5 more',
   'app → presets': 'app/modules.ts → modules/presets/presets.module.ts',
   'app → pricing': 'app/modules.ts → modules/pricing/pricing.module.ts',
   'app → projects': 'app/modules.ts → modules/projects/projects.module.ts',
@@ -118,28 +88,39 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'app → webhooks': 'app/modules.ts → modules/webhooks/webhooks.module.ts',
   'app → workspaces':
     'app/modules.ts → domain/workspaces/workspaces.module.ts; app/housekeeping.ts → domain/workspaces/rate-limit.service.ts; +1 more',
-  'automations → activities':
-    'domain/automations/automations.module.ts → activities/automation.activities.ts; domain/automations/automations.module.ts → activities/automation.activities.ts; +1 more',
+  'automations → ai':
+    'modules/automations/automation.activities.ts → modules/ai/index.ts; modules/automations/actions/deps.ts → modules/ai/index.ts',
   'automations → api':
-    'domain/automations/automations.module.ts → api/routes/automation-runs.router.ts; domain/automations/automations.module.ts → api/routes/automation-runs.router.ts; +4 more',
-  'automations → companies': 'domain/automations/engine/context.ts → modules/companies/index.ts',
+    'modules/automations/automation-runs.router.ts → api/app.ts; modules/automations/automation-skips.router.ts → api/app.ts; +1 more',
+  'automations → app':
+    'modules/automations/automation-execution.workflow.ts → app/activities.ts; modules/automations/automation-schedule.workflow.ts → app/activities.ts',
+  'automations → calendar': 'modules/automations/actions/timeline.ts → modules/calendar/index.ts',
+  'automations → companies':
+    'modules/automations/engine/context.ts → modules/companies/index.ts; modules/automations/actions/records.ts → modules/companies/index.ts',
   'automations → custom-objects':
-    'domain/automations/engine/lookup.ts → modules/custom-objects/index.ts; domain/automations/engine/lookup.ts → modules/custom-objects/index.ts',
+    'modules/automations/actions/records.ts → modules/custom-objects/index.ts; modules/automations/engine/lookup.ts → modules/custom-objects/index.ts; +1 more',
   'automations → deals':
-    'domain/automations/engine/record-view.ts → domain/deals/deal.entity.ts; domain/automations/engine/record-view.ts → domain/deals/flow.entity.ts; +1 more',
-  'automations → intake':
-    'domain/automations/engine/start.ts → domain/intake/queue-signal.ts; domain/automations/engine/rows.ts → domain/intake/queue-signal.ts; +9 more',
-  'automations → leads': 'domain/automations/engine/context.ts → domain/leads/lead.entity.ts',
+    'modules/automations/engine/context.ts → domain/deals/deal.entity.ts; modules/automations/actions/records.ts → domain/deals/deals.schemas.ts; +1 more',
+  'automations → email':
+    'modules/automations/automation.activities.ts → modules/email/index.ts; modules/automations/actions/outbound.ts → modules/email/index.ts; +1 more',
+  'automations → leads':
+    'modules/automations/engine/context.ts → domain/leads/lead.entity.ts; modules/automations/actions/records.ts → domain/leads/leads.schemas.ts; +1 more',
+  'automations → lists': 'modules/automations/actions/records.ts → modules/lists/index.ts',
+  'automations → messaging': 'modules/automations/actions/outbound.ts → modules/messaging/index.ts',
+  'automations → notes': 'modules/automations/actions/timeline.ts → modules/notes/index.ts',
   'automations → people':
-    'domain/automations/engine/record-view.ts → domain/people/person.entity.ts; domain/automations/engine/context.ts → domain/people/person.entity.ts',
+    'modules/automations/engine/context.ts → domain/people/person.entity.ts; modules/automations/actions/records.ts → domain/people/people.schemas.ts; +1 more',
   'automations → platform':
-    'domain/automations/automation.entity.ts → platform/orm/base.ts; domain/automations/node-data.schemas.ts → platform/references/refs.ts; +85 more',
+    'modules/automations/automation.entity.ts → platform/orm/base.ts; modules/automations/automations.events.ts → platform/outbox/define-events.ts; +159 more',
+  'automations → sequences':
+    'modules/automations/automation.activities.ts → modules/sequences/index.ts; modules/automations/actions/deps.ts → modules/sequences/index.ts; +1 more',
+  'automations → timeline':
+    'modules/automations/actions/records.ts → domain/timeline/references.ts; modules/automations/actions/timeline.ts → domain/timeline/entries.service.ts',
   'automations → workspaces':
-    'domain/automations/engine/workspace.ts → domain/workspaces/user.entity.ts; domain/automations/engine/workspace.ts → domain/workspaces/workspace.entity.ts; +6 more',
-  'bookings → activities':
-    'modules/bookings/bookings.module.ts → activities/deps.ts; modules/bookings/booking-approval.workflow.ts → activities/index.ts',
+    'modules/automations/engine/workspace.ts → domain/workspaces/user.entity.ts; modules/automations/engine/workspace.ts → domain/workspaces/workspace.entity.ts; +6 more',
   'bookings → api':
     'modules/bookings/bookings.router.ts → api/app.ts; modules/bookings/public-bookings.router.ts → api/app.ts',
+  'bookings → app': 'modules/bookings/booking-approval.workflow.ts → app/activities.ts',
   'bookings → calendar':
     'modules/bookings/bookings.service.ts → modules/calendar/index.ts; modules/bookings/approval.service.ts → modules/calendar/index.ts; +1 more',
   'bookings → email':
@@ -148,23 +129,20 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'bookings → people':
     'modules/bookings/booking-create.service.ts → domain/people/people.service.ts; modules/bookings/booking-create.service.ts → domain/people/person.entity.ts',
   'bookings → platform':
-    'modules/bookings/bookings.events.ts → platform/outbox/define-events.ts; modules/bookings/bookings.resource.ts → platform/shared/resource.ts; +73 more',
+    'modules/bookings/bookings.events.ts → platform/outbox/define-events.ts; modules/bookings/bookings.resource.ts → platform/shared/resource.ts; +74 more',
   'bookings → workspaces':
     'modules/bookings/booking-configs.service.ts → domain/workspaces/user.entity.ts; modules/bookings/approver-notices.ts → domain/workspaces/user.entity.ts; +2 more',
   'calendar → api': 'modules/calendar/calendar-events.router.ts → api/app.ts',
-  'calendar → automations': 'modules/calendar/calendar.resource.ts → domain/automations/engine/record-view.ts',
   'calendar → platform':
-    'modules/calendar/calendar.events.ts → platform/outbox/define-events.ts; modules/calendar/calendar-event.entity.ts → platform/orm/base.ts; +14 more',
+    'modules/calendar/calendar.events.ts → platform/outbox/define-events.ts; modules/calendar/calendar-event.entity.ts → platform/orm/base.ts; +15 more',
   'calendar → timeline': 'modules/calendar/calendar-events.service.ts → domain/timeline/references.ts',
   'calls → api': 'modules/calls/calls.router.ts → api/app.ts',
-  'calls → automations': 'modules/calls/calls.resource.ts → domain/automations/engine/record-view.ts',
   'calls → platform':
-    'modules/calls/calls.events.ts → platform/outbox/define-events.ts; modules/calls/calls.resource.ts → platform/shared/resource.ts; +19 more',
+    'modules/calls/calls.events.ts → platform/outbox/define-events.ts; modules/calls/calls.resource.ts → platform/shared/record-view.ts; +20 more',
   'calls → timeline':
     'modules/calls/call-view.ts → domain/timeline/linked.ts; modules/calls/calls.service.ts → domain/timeline/linked.ts; +1 more',
   'companies → api':
     'modules/companies/companies.router.ts → api/app.ts; modules/companies/companies.router.ts → api/routes/sub-lists.ts',
-  'companies → automations': 'modules/companies/companies.resource.ts → domain/automations/engine/record-view.ts',
   'companies → custom-fields': 'modules/companies/companies.service.ts → modules/custom-fields/index.ts',
   'companies → deals':
     'modules/companies/companies.service.ts → domain/deals/deal.entity.ts; modules/companies/companies.router.ts → domain/deals/deals.schemas.ts',
@@ -173,21 +151,17 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'companies → people':
     'modules/companies/companies.router.ts → domain/people/people.schemas.ts; modules/companies/companies.router.ts → domain/people/people.service.ts',
   'companies → platform':
-    'modules/companies/companies.events.ts → platform/outbox/define-events.ts; modules/companies/companies.schemas.ts → platform/references/refs.ts; +24 more',
+    'modules/companies/companies.schemas.ts → platform/references/refs.ts; modules/companies/companies.schemas.ts → platform/shared/list-query.ts; +25 more',
   'companies → timeline': 'modules/companies/companies.service.ts → domain/timeline/timeline.service.ts',
-  'contracts → activities':
-    'modules/contracts/contracts.module.ts → activities/deps.ts; modules/contracts/contract-envelope.workflow.ts → activities/index.ts',
   'contracts → api':
     'modules/contracts/contract-signing.router.ts → api/app.ts; modules/contracts/contracts.router.ts → api/app.ts',
-  'contracts → automations': 'modules/contracts/envelope-wake.ts → domain/automations/engine/ports.ts',
+  'contracts → app': 'modules/contracts/contract-envelope.workflow.ts → app/activities.ts',
   'contracts → email': 'modules/contracts/contracts.activities.ts → modules/email/index.ts',
-  'contracts → intake':
-    'modules/contracts/start-queue.ts → domain/intake/starter.ts; modules/contracts/contract-send.service.ts → domain/intake/queue-signal.ts',
   'contracts → messaging':
     'modules/contracts/contract-send.service.ts → modules/messaging/index.ts; modules/contracts/envelope.service.ts → modules/messaging/index.ts',
   'contracts → offers': 'modules/contracts/contracts.service.ts → modules/offers/index.ts',
   'contracts → platform':
-    'modules/contracts/contracts.events.ts → platform/outbox/define-events.ts; modules/contracts/contracts.resource.ts → platform/shared/resource.ts; +56 more',
+    'modules/contracts/eid.ts → platform/errors.ts; modules/contracts/start-queue.ts → platform/intake/starter.ts; +60 more',
   'contracts → timeline': 'modules/contracts/contracts.service.ts → domain/timeline/references.ts',
   'crm-connect → api': 'modules/crm-connect/crm-connect.router.ts → api/app.ts',
   'crm-connect → calls':
@@ -216,23 +190,20 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/custom-objects/records.service.ts → domain/timeline/timeline.service.ts; modules/custom-objects/records-read.service.ts → domain/timeline/activity.entity.ts; +2 more',
   'deals → api':
     'domain/deals/deals.module.ts → api/routes/deals.router.ts; domain/deals/deals.module.ts → api/routes/deals.router.ts; +2 more',
-  'deals → automations': 'domain/deals/deals.resource.ts → domain/automations/engine/record-view.ts',
   'deals → companies': 'domain/deals/deals.service.ts → modules/companies/index.ts',
   'deals → custom-fields': 'domain/deals/deals.service.ts → modules/custom-fields/index.ts',
   'deals → leads': 'domain/deals/deals.service.ts → domain/leads/lead.entity.ts',
   'deals → people': 'domain/deals/deals.service.ts → domain/people/person.entity.ts',
   'deals → platform':
-    'domain/deals/deals.events.ts → platform/outbox/define-events.ts; domain/deals/deal.entity.ts → platform/orm/base.ts; +41 more',
+    'domain/deals/deal.entity.ts → platform/orm/base.ts; domain/deals/deals.events.ts → platform/outbox/define-events.ts; +42 more',
   'deals → timeline': 'domain/deals/deals.service.ts → domain/timeline/timeline.service.ts',
   'deals → workspaces': 'domain/deals/deals.service.ts → domain/workspaces/user.entity.ts',
-  'email → activities':
-    'modules/email/email.module.ts → activities/deps.ts; modules/email/email-bulk.activities.ts → activities/lazy.ts; +1 more',
   'email → adapters':
     'modules/email/account-transports.ts → adapters/imap/imap-probe.ts; modules/email/account-transports.ts → adapters/smtp/smtp-probe.ts; +2 more',
   'email → api':
     'modules/email/email-bulk.router.ts → api/app.ts; modules/email/email-inbound.router.ts → api/app.ts; +3 more',
-  'email → automations':
-    'modules/email/template-render.ts → domain/automations/placeholders.ts; modules/email/email-bulk.service.ts → domain/automations/engine/context.ts; +1 more',
+  'email → app': 'modules/email/email-bulk.workflow.ts → app/activities.ts',
+  'email → automations': 'modules/email/email-bulk.service.ts → modules/automations/index.ts',
   'email → calendar': 'modules/email/calendar-invite.ts → modules/calendar/index.ts',
   'email → companies':
     'modules/email/email-bulk.service.ts → modules/companies/index.ts; modules/email/email-bulk-input.ts → modules/companies/index.ts',
@@ -242,7 +213,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'email → people':
     'modules/email/inbound.service.ts → domain/people/person.entity.ts; modules/email/email-bulk.service.ts → domain/people/person.entity.ts; +1 more',
   'email → platform':
-    'modules/email/email.events.ts → platform/outbox/define-events.ts; modules/email/account-transports.ts → platform/shared/secret-box.ts; +105 more',
+    'modules/email/account-transports.ts → platform/shared/secret-box.ts; modules/email/email.events.ts → platform/outbox/define-events.ts; +109 more',
   'email → timeline':
     'modules/email/inbound.service.ts → domain/timeline/activity.entity.ts; modules/email/inbound.service.ts → domain/timeline/timeline.service.ts',
   'email → workspaces':
@@ -295,23 +266,20 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/inbound/matching.ts → domain/people/person.entity.ts; modules/inbound/inbound.service.ts → domain/people/people.schemas.ts; +2 more',
   'inbound → platform':
     'modules/inbound/matching.ts → platform/context.ts; modules/inbound/inbound.module.ts → platform/module.ts; +11 more',
-  'intake → platform':
-    'domain/intake/admission.ts → platform/errors.ts; domain/intake/starter.ts → platform/logger.ts; +3 more',
   'leads → api':
     'domain/leads/leads.module.ts → api/routes/lead-routing.router.ts; domain/leads/leads.module.ts → api/routes/lead-routing.router.ts; +4 more',
-  'leads → automations': 'domain/leads/leads.resource.ts → domain/automations/engine/record-view.ts',
   'leads → companies': 'domain/leads/refs.ts → modules/companies/index.ts',
   'leads → custom-fields': 'domain/leads/leads.service.ts → modules/custom-fields/index.ts',
   'leads → deals': 'domain/leads/leads.service.ts → domain/deals/deal.entity.ts',
   'leads → people':
     'domain/leads/refs.ts → domain/people/person.entity.ts; domain/leads/lead-scoring.service.ts → domain/people/person.entity.ts; +1 more',
   'leads → platform':
-    'domain/leads/leads.events.ts → platform/outbox/define-events.ts; domain/leads/lead.entity.ts → platform/orm/base.ts; +42 more',
+    'domain/leads/leads.events.ts → platform/outbox/define-events.ts; domain/leads/lead.entity.ts → platform/orm/base.ts; +43 more',
   'leads → timeline': 'domain/leads/leads.service.ts → domain/timeline/timeline.service.ts',
   'leads → workspaces': 'domain/leads/refs.ts → domain/workspaces/user.entity.ts',
   'lists → api': 'modules/lists/lists.router.ts → api/app.ts',
   'lists → platform':
-    'modules/lists/lists.events.ts → platform/outbox/define-events.ts; modules/lists/lists.service.ts → platform/context.ts; +20 more',
+    'modules/lists/lists.events.ts → platform/outbox/define-events.ts; modules/lists/lists.resource.ts → platform/shared/resource.ts; +20 more',
   'lookups → api':
     'domain/lookups/lookups.module.ts → api/routes/lookups.router.ts; domain/lookups/lookups.module.ts → api/routes/lookups.router.ts',
   'lookups → companies':
@@ -321,26 +289,24 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'domain/lookups/avatar.service.ts → domain/people/people.service.ts; domain/lookups/lookups.views.ts → domain/people/people.schemas.ts; +3 more',
   'lookups → platform':
     'domain/lookups/lookups.module.ts → platform/module.ts; domain/lookups/avatar.service.ts → platform/context.ts; +7 more',
-  'messaging → activities':
-    'modules/messaging/messaging.module.ts → activities/deps.ts; modules/messaging/sms-scheduled.workflow.ts → activities/index.ts',
   'messaging → adapters': 'modules/messaging/sms-gateway.ts → adapters/sms/http-sms-gateway.ts',
   'messaging → api':
     'modules/messaging/sms-templates.router.ts → api/app.ts; modules/messaging/sms.router.ts → api/app.ts',
-  'messaging → automations':
-    'modules/messaging/sms-templates.service.ts → domain/automations/placeholders.ts; modules/messaging/sms.resource.ts → domain/automations/engine/record-view.ts; +1 more',
+  'messaging → app': 'modules/messaging/sms-scheduled.workflow.ts → app/activities.ts',
+  'messaging → automations': 'modules/messaging/sms-inbound.service.ts → modules/automations/index.ts',
   'messaging → crm-connect':
     'modules/messaging/sms.service.ts → modules/crm-connect/index.ts; modules/messaging/sms-phone.ts → modules/crm-connect/index.ts; +2 more',
   'messaging → people':
     'modules/messaging/sms.service.ts → domain/people/person.entity.ts; modules/messaging/sms-inbound.service.ts → domain/people/person.entity.ts',
   'messaging → platform':
-    'modules/messaging/messaging.events.ts → platform/outbox/define-events.ts; modules/messaging/delivery-error.port.ts → platform/errors.ts; +66 more',
+    'modules/messaging/delivery-error.port.ts → platform/errors.ts; modules/messaging/outbound-message.entity.ts → platform/orm/base.ts; +69 more',
   'messaging → timeline':
     'modules/messaging/outbound.service.ts → domain/timeline/references.ts; modules/messaging/outbound-rows.ts → domain/timeline/activity.entity.ts; +3 more',
   'messaging → workspaces':
     'modules/messaging/sms-inbound.service.ts → domain/workspaces/user.entity.ts; modules/messaging/sms-inbound.service.ts → domain/workspaces/workspace.entity.ts',
   'metrics → api': 'modules/metrics/metrics.router.ts → api/app.ts',
   'metrics → platform':
-    'modules/metrics/metrics.module.ts → platform/module.ts; modules/metrics/metrics.router.ts → platform/http/access.ts; +7 more',
+    'modules/metrics/metric-series.entity.ts → platform/orm/base.ts; modules/metrics/metrics.module.ts → platform/module.ts; +7 more',
   'metrics → reports':
     'modules/metrics/metrics.schemas.ts → modules/reports/index.ts; modules/metrics/metrics.service.ts → modules/reports/index.ts',
   'notes → api': 'modules/notes/notes.router.ts → api/app.ts',
@@ -350,8 +316,6 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/notes/notes.service.ts → domain/timeline/linked.ts; modules/notes/notes.service.ts → domain/timeline/parent-refs.ts; +2 more',
   'offers → api':
     'modules/offers/offer-catalog.router.ts → api/app.ts; modules/offers/offers-public.router.ts → api/app.ts; +1 more',
-  'offers → automations':
-    'modules/offers/offer-html.ts → domain/automations/format.ts; modules/offers/offer-messaging.service.ts → domain/automations/placeholders.ts',
   'offers → companies':
     'modules/offers/offer-snapshot.ts → modules/companies/index.ts; modules/offers/offer-messaging.service.ts → modules/companies/index.ts',
   'offers → deals': 'modules/offers/offer-snapshot.ts → domain/deals/deal.entity.ts',
@@ -361,7 +325,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'offers → people':
     'modules/offers/offer-snapshot.ts → domain/people/person.entity.ts; modules/offers/offer-messaging.service.ts → domain/people/person.entity.ts',
   'offers → platform':
-    'modules/offers/offers.events.ts → platform/outbox/define-events.ts; modules/offers/offer.entity.ts → platform/orm/base.ts; +72 more',
+    'modules/offers/offers.events.ts → platform/outbox/define-events.ts; modules/offers/offer.entity.ts → platform/orm/base.ts; +74 more',
   'offers → presets':
     'modules/offers/offers.schemas.ts → modules/presets/index.ts; modules/offers/offer-catalog.schemas.ts → modules/presets/index.ts',
   'offers → pricing': 'modules/offers/offers.service.ts → modules/pricing/index.ts',
@@ -372,7 +336,6 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/outbox/outbox.module.ts → platform/module.ts; modules/outbox/outbox-admin.router.ts → platform/http/crud.ts; +4 more',
   'people → api':
     'domain/people/people.module.ts → api/routes/people.router.ts; domain/people/people.module.ts → api/routes/people.router.ts',
-  'people → automations': 'domain/people/people.resource.ts → domain/automations/engine/record-view.ts',
   'people → companies':
     'domain/people/people.schemas.ts → modules/companies/index.ts; domain/people/people.service.ts → modules/companies/index.ts',
   'people → custom-fields': 'domain/people/people.service.ts → modules/custom-fields/index.ts',
@@ -380,12 +343,13 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'domain/people/people.service.ts → domain/deals/deal.entity.ts; domain/people/people.service.ts → domain/deals/deals.service.ts',
   'people → lookups': 'domain/people/people.schemas.ts → domain/lookups/lookups.schemas.ts',
   'people → platform':
-    'domain/people/people.events.ts → platform/outbox/define-events.ts; domain/people/person.entity.ts → platform/orm/base.ts; +19 more',
+    'domain/people/people.events.ts → platform/outbox/define-events.ts; domain/people/person.entity.ts → platform/orm/base.ts; +20 more',
   'people → timeline': 'domain/people/people.service.ts → domain/timeline/timeline.service.ts',
   'platform → agents':
     'platform/outbox/catalog.ts → modules/agents/agents.events.ts; platform/resources.ts → modules/agents/agents.resource.ts',
+  'platform → ai': 'platform/activity-deps.ts → modules/ai/index.ts',
   'platform → automations':
-    'platform/outbox/catalog.ts → domain/automations/automations.events.ts; platform/workflow-port.ts → domain/automations/schedule.ts; +5 more',
+    'platform/workflow-kinds.ts → modules/automations/automation-execution.messages.ts; platform/workflow-kinds.ts → modules/automations/automation-ids.pure.ts; +3 more',
   'platform → bookings':
     'platform/outbox/catalog.ts → modules/bookings/bookings.events.ts; platform/resources.ts → modules/bookings/bookings.resource.ts',
   'platform → calendar':
@@ -401,31 +365,31 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'platform → custom-objects':
     'platform/outbox/catalog.ts → modules/custom-objects/custom-objects.events.ts; platform/resources.ts → modules/custom-objects/custom-objects.resource.ts',
   'platform → deals':
-    'platform/outbox/catalog.ts → domain/deals/deals.events.ts; platform/resources.ts → domain/deals/deals.resource.ts',
+    'platform/outbox/catalog.ts → domain/deals/deals.events.ts; platform/resources.ts → domain/deals/deals.resource.ts; +2 more',
   'platform → email':
-    'platform/outbox/catalog.ts → modules/email/email.events.ts; platform/workflow-kinds.ts → modules/email/email-bulk.messages.ts; +2 more',
+    'platform/workflow-kinds.ts → modules/email/email-bulk.messages.ts; platform/outbox/catalog.ts → modules/email/email.events.ts; +3 more',
   'platform → extension':
     'platform/outbox/catalog.ts → modules/extension/extension.events.ts; platform/orm/entities.ts → modules/extension/index.ts',
   'platform → files':
     'platform/outbox/catalog.ts → domain/files/files.events.ts; platform/config.ts → domain/files/settings.ts; +1 more',
   'platform → images':
-    'platform/http/images.ts → modules/images/index.ts; platform/orm/entities.ts → modules/images/index.ts',
+    'platform/orm/entities.ts → modules/images/index.ts; platform/http/images.ts → modules/images/index.ts',
   'platform → imports':
     'platform/outbox/catalog.ts → modules/imports/imports.events.ts; platform/orm/entities.ts → modules/imports/index.ts',
   'platform → leads':
-    'platform/outbox/catalog.ts → domain/leads/leads.events.ts; platform/shared/record-kinds.ts → domain/leads/lead-scoring.service.ts; +3 more',
+    'platform/outbox/catalog.ts → domain/leads/leads.events.ts; platform/resources.ts → domain/leads/leads.resource.ts; +3 more',
   'platform → lists':
     'platform/outbox/catalog.ts → modules/lists/lists.events.ts; platform/resources.ts → modules/lists/lists.resource.ts',
   'platform → lookups': 'platform/config.ts → domain/lookups/settings.ts',
   'platform → messaging':
-    'platform/outbox/catalog.ts → modules/messaging/messaging.events.ts; platform/workflow-kinds.ts → modules/messaging/sms-scheduled.messages.ts; +2 more',
+    'platform/workflow-kinds.ts → modules/messaging/sms-scheduled.messages.ts; platform/outbox/catalog.ts → modules/messaging/messaging.events.ts; +2 more',
   'platform → metrics': 'platform/orm/entities.ts → modules/metrics/index.ts',
   'platform → notes':
     'platform/outbox/catalog.ts → modules/notes/notes.events.ts; platform/resources.ts → modules/notes/notes.resource.ts',
   'platform → offers':
     'platform/outbox/catalog.ts → modules/offers/offers.events.ts; platform/resources.ts → modules/offers/offers.resource.ts',
   'platform → people':
-    'platform/outbox/catalog.ts → domain/people/people.events.ts; platform/shared/record-kinds.ts → domain/people/person.entity.ts; +1 more',
+    'platform/outbox/catalog.ts → domain/people/people.events.ts; platform/resources.ts → domain/people/people.resource.ts; +2 more',
   'platform → presets':
     'platform/outbox/catalog.ts → modules/presets/presets.events.ts; platform/resources.ts → modules/presets/presets.resource.ts',
   'platform → pricing':
@@ -433,19 +397,19 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'platform → projects':
     'platform/outbox/catalog.ts → modules/projects/projects.events.ts; platform/resources.ts → modules/projects/projects.resource.ts',
   'platform → sequences':
-    'platform/outbox/catalog.ts → modules/sequences/sequences.events.ts; platform/resources.ts → modules/sequences/sequences.resource.ts; +2 more',
+    'platform/outbox/catalog.ts → modules/sequences/sequences.events.ts; platform/outbox/subscriber.ts → modules/sequences/index.ts; +3 more',
   'platform → support':
     'platform/outbox/catalog.ts → modules/support/support.events.ts; platform/resources.ts → modules/support/support.resource.ts',
   'platform → tags': 'platform/outbox/catalog.ts → modules/tags/tags.events.ts',
   'platform → tasks':
     'platform/outbox/catalog.ts → modules/tasks/tasks.events.ts; platform/resources.ts → modules/tasks/tasks.resource.ts',
   'platform → timeline':
-    'platform/outbox/catalog.ts → domain/timeline/timeline.events.ts; platform/shared/record-kinds.ts → domain/timeline/timeline.service.ts; +1 more',
+    'platform/outbox/catalog.ts → domain/timeline/timeline.events.ts; platform/resources.ts → domain/timeline/activities.resource.ts; +1 more',
   'platform → users': 'platform/outbox/catalog.ts → modules/users/users.events.ts',
   'platform → webhooks':
-    'platform/config.ts → modules/webhooks/index.ts; platform/resources.ts → modules/webhooks/webhooks.resource.ts; +1 more',
+    'platform/config.ts → modules/webhooks/index.ts; platform/outbox/subscriber.ts → modules/webhooks/index.ts; +1 more',
   'platform → workspaces':
-    'platform/resources.ts → domain/workspaces/workspaces.resource.ts; platform/http/auth.ts → domain/workspaces/authenticate.ts; +4 more',
+    'platform/http/auth.ts → domain/workspaces/authenticate.ts; platform/http/auth.ts → domain/workspaces/rate-limit.service.ts; +5 more',
   'presets → api':
     'modules/presets/dashboard-layouts.router.ts → api/app.ts; modules/presets/filter-presets.router.ts → api/app.ts',
   'presets → platform':
@@ -488,27 +452,24 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'search → support': 'search/types/support-ticket.ts → modules/support/index.ts',
   'search → tasks': 'search/types/task.ts → modules/tasks/index.ts',
   'search → workspaces': 'search/reindex.ts → domain/workspaces/workspace.entity.ts',
-  'sequences → activities':
-    'modules/sequences/sequences.module.ts → activities/deps.ts; modules/sequences/sequence.activities.ts → activities/actions/records.ts; +4 more',
   'sequences → ai':
     'modules/sequences/sequence.activities.ts → modules/ai/index.ts; modules/sequences/sequence-step-ai.ts → modules/ai/index.ts; +1 more',
   'sequences → api': 'modules/sequences/sequences.router.ts → api/app.ts',
+  'sequences → app': 'modules/sequences/sequence-enrollment.workflow.ts → app/activities.ts',
   'sequences → automations':
-    'modules/sequences/definition.schemas.ts → domain/automations/definition.schemas.ts; modules/sequences/definition.schemas.ts → domain/automations/zod-kit.ts; +16 more',
+    'modules/sequences/definition.schemas.ts → modules/automations/index.schemas.ts; modules/sequences/nodes.schemas.ts → modules/automations/index.schemas.ts; +9 more',
   'sequences → companies': 'modules/sequences/enroll.service.ts → modules/companies/index.ts',
   'sequences → deals':
     'modules/sequences/enroll.service.ts → domain/deals/deal.entity.ts; modules/sequences/exit-subscriber.ts → domain/deals/flow.entity.ts',
   'sequences → email':
     'modules/sequences/sequences.service.ts → modules/email/index.ts; modules/sequences/sequence.activities.ts → modules/email/index.ts; +3 more',
-  'sequences → intake':
-    'modules/sequences/enroll.service.ts → domain/intake/queue-signal.ts; modules/sequences/enroll-rows.ts → domain/intake/queue-signal.ts; +4 more',
   'sequences → leads': 'modules/sequences/enroll.service.ts → domain/leads/lead.entity.ts',
   'sequences → messaging':
     'modules/sequences/sequences.service.ts → modules/messaging/index.ts; modules/sequences/send.ts → modules/messaging/index.ts; +2 more',
   'sequences → people':
     'modules/sequences/enroll.service.ts → domain/people/person.entity.ts; modules/sequences/sequence-step-context.ts → domain/people/person.entity.ts; +1 more',
   'sequences → platform':
-    'modules/sequences/sequences.events.ts → platform/outbox/define-events.ts; modules/sequences/definition.schemas.ts → platform/references/refs.ts; +77 more',
+    'modules/sequences/sequences.events.ts → platform/outbox/define-events.ts; modules/sequences/definition.schemas.ts → platform/references/refs.ts; +93 more',
   'support → api': 'modules/support/support.router.ts → api/app.ts',
   'support → companies': 'modules/support/tickets.service.ts → modules/companies/index.ts',
   'support → email':
@@ -540,7 +501,7 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
   'timeline → notes': 'domain/timeline/entries.service.ts → modules/notes/index.ts',
   'timeline → people': 'domain/timeline/references.ts → domain/people/person.entity.ts',
   'timeline → platform':
-    'domain/timeline/timeline.events.ts → platform/outbox/define-events.ts; domain/timeline/references.ts → platform/context.ts; +24 more',
+    'domain/timeline/references.ts → platform/context.ts; domain/timeline/references.ts → platform/errors.ts; +24 more',
   'timeline → projects': 'domain/timeline/references.ts → modules/projects/index.ts',
   'timeline → workspaces': 'domain/timeline/references.ts → domain/workspaces/user.entity.ts',
   'users → api': 'modules/users/users.router.ts → api/app.ts',
@@ -548,15 +509,14 @@ export const KNOWN_CYCLE_EDGES: Record<string, string> = {
     'modules/users/users.events.ts → platform/outbox/define-events.ts; modules/users/users.module.ts → platform/module.ts; +11 more',
   'users → workspaces':
     'modules/users/users.module.ts → domain/workspaces/workspaces.resource.ts; modules/users/users.service.ts → domain/workspaces/user.entity.ts',
-  'webhooks → activities':
-    'modules/webhooks/webhooks.module.ts → activities/deps.ts; modules/webhooks/webhook-delivery.workflow.ts → activities/index.ts',
   'webhooks → adapters':
     'modules/webhooks/subscriber.ts → adapters/webhooks/http-sender.ts; modules/webhooks/attempts.ts → adapters/webhooks/http-sender.ts',
   'webhooks → api': 'modules/webhooks/webhooks.router.ts → api/app.ts',
+  'webhooks → app': 'modules/webhooks/webhook-delivery.workflow.ts → app/activities.ts',
   'webhooks → platform':
-    'modules/webhooks/webhook-delivery.kind.ts → platform/workflow-kinds.ts; modules/webhooks/settings.ts → platform/outbox/backoff.ts; +39 more',
+    'modules/webhooks/webhook-delivery.kind.ts → platform/workflow-kinds.ts; modules/webhooks/settings.ts → platform/outbox/backoff.ts; +40 more',
   'workspaces → api':
     'domain/workspaces/workspaces.module.ts → api/routes/system.router.ts; domain/workspaces/workspaces.module.ts → api/routes/system.router.ts',
   'workspaces → platform':
-    'domain/workspaces/user.entity.ts → platform/context.ts; domain/workspaces/user.entity.ts → platform/orm/base.ts; +24 more',
+    'domain/workspaces/authenticate.ts → platform/context.ts; domain/workspaces/authenticate.ts → platform/errors.ts; +24 more',
 };

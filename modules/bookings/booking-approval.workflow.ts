@@ -19,7 +19,7 @@ import {
   proxyActivities,
   setHandler,
 } from '@temporalio/workflow';
-import type { createActivities } from '../../activities';
+import type { createActivities } from '../../app/activities';
 import type { DecisionArgs, DecisionResult } from './approval-types';
 import {
   approveUpdate,

@@ -3,7 +3,7 @@ import { defineModule } from '../../platform/module';
 import type * as bookingsRouter from './bookings.router';
 import type * as publicBookingsRouter from './public-bookings.router';
 import type * as bookingsActivities from './bookings.activities';
-import type { ActivityDeps } from '../../activities/deps';
+import type { ActivityDeps } from '../../platform/activity-deps';
 import { subscriberGroup } from '../../platform/outbox/subscriber-groups';
 import { bookingApprovalKind } from './booking-approval.kind';
 import { bookingResource } from './bookings.resource';

@@ -1,5 +1,5 @@
 import { defineResource } from '../../platform/shared/resource';
-import { linkedRecordLoader } from '../../domain/automations/engine/record-view';
+import { linkedRecordLoader } from '../../platform/shared/record-view';
 import { getEvent, serializeEvent } from './calendar-events.service';
 import { CalendarEvent } from './calendar-event.entity';
 

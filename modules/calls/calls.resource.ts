@@ -1,5 +1,5 @@
 import { defineResource } from '../../platform/shared/resource';
-import { linkedRecordLoader } from '../../domain/automations/engine/record-view';
+import { linkedRecordLoader } from '../../platform/shared/record-view';
 import { getCall } from './calls.service';
 import { serializeCall } from './call-view';
 import { Call } from './call.entity';

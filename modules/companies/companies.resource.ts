@@ -1,5 +1,5 @@
 import { defineResource } from '../../platform/shared/resource';
-import { byId, plainRecord } from '../../domain/automations/engine/record-view';
+import { byId, plainRecord } from '../../platform/shared/record-view';
 import { getCompany, serializeCompany } from './companies.service';
 import { COMPANY_FIELDS, COMPANY_SUMMARY_FIELDS } from './companies.schemas';
 import { Company } from './company.entity';

@@ -13,7 +13,7 @@ import {
   setHandler,
   workflowInfo,
 } from '@temporalio/workflow';
-import type { createActivities } from '../../activities';
+import type { createActivities } from '../../app/activities';
 import { envelopeChangedSignal, envelopeDeadlineQuery, type ContractEnvelopeInput } from './contract-envelope.messages';
 
 type Activities = ReturnType<typeof createActivities>;

@@ -10,7 +10,7 @@ import { emit } from '../../platform/outbox/emit';
 import { inTransaction } from '../../platform/shared/tx';
 import { contractEnvelopeKind } from './contract-envelope.kind';
 import type { WorkflowPort } from '../../platform/workflow-port';
-import { notifyQueued, queuedRuns } from '../../domain/intake/queue-signal';
+import { notifyQueued, queuedRuns } from '../../platform/intake/queue-signal';
 import { Contract, ContractSigner } from './contract.entity';
 import { contractStatusTransitions } from './contracts.rules';
 import { documentSha256 } from './document';

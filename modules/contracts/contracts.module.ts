@@ -3,7 +3,7 @@ import { defineModule } from '../../platform/module';
 import type * as contractsRouter from './contracts.router';
 import type * as contractSigningRouter from './contract-signing.router';
 import type * as contractsActivities from './contracts.activities';
-import type { ActivityDeps } from '../../activities/deps';
+import type { ActivityDeps } from '../../platform/activity-deps';
 import { contractEnvelopeKind } from './contract-envelope.kind';
 import { portedSubscriberGroup } from '../../platform/outbox/subscriber-groups';
 import { contractResource } from './contracts.resource';

@@ -7,7 +7,7 @@
  * engine's return instead of at its periodic re-read (hours). A second signal only costs one re-read; a
  * finished or not yet started workflow needs none (it reads the contract when it starts).
  */
-import type { WorkflowPort } from '../../domain/automations/engine/ports';
+import type { WorkflowPort } from '../../platform/workflow-port';
 import { eventNames } from '../../platform/outbox/event-names';
 import type { OutboxEventRecord, Subscriber } from '../../platform/outbox/subscriber';
 import { contractEnvelopeKind } from './contract-envelope.kind';

@@ -1,11 +1,11 @@
 /**
  * Durable start of contract envelopes. Sending commits the contract `sent` with `start_queued` (and a
- * NOTIFY) and answers; the worker's starter (domain/intake/starter.ts) claims such rows with this queue,
+ * NOTIFY) and answers; the worker's starter (platform/intake/starter.ts) claims such rows with this queue,
  * starts their envelope workflows (deterministic ids: a repeat is `already_started`) and clears the flag.
  * A contract voided before its workflow started is not started (nobody was invited; void clears the flag).
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { StartQueue } from '../../domain/intake/starter';
+import type { StartQueue } from '../../platform/intake/starter';
 import type { Logger } from '../../platform/logger';
 import { contractEnvelopeKind } from './contract-envelope.kind';
 import type { WorkflowPort } from '../../platform/workflow-port';

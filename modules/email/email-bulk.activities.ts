@@ -7,7 +7,7 @@ import type { BulkProgress } from './bulk-send';
 import { createSendThrottle } from './bulk-throttle';
 import { finishBulk, processBulkBatch, type BatchResult } from './email-bulk.service';
 import { createMessagingDeps, type MessagingDeps } from './messaging-deps';
-import { lazy } from '../../activities/lazy';
+import { lazy } from '../../platform/shared/lazy';
 
 export interface EmailBulkActivityOptions {
   orm: MikroORM;

@@ -4,7 +4,7 @@
  * recipient's send is keyed), so no recipient gets two copies, and sends what was never handed over.
  */
 import { ActivityFailure, patched, proxyActivities, sleep } from '@temporalio/workflow';
-import type { createActivities } from '../../activities';
+import type { createActivities } from '../../app/activities';
 import type { EmailBulkWorkflowInput } from './email-bulk.messages';
 
 type Activities = ReturnType<typeof createActivities>;

@@ -6,7 +6,7 @@ import type * as emailInboundRouter from './email-inbound.router';
 import type * as emailTrackingRouter from './email-tracking.router';
 import type * as emailBulkRouter from './email-bulk.router';
 import type * as emailBulkActivities from './email-bulk.activities';
-import type { ActivityDeps } from '../../activities/deps';
+import type { ActivityDeps } from '../../platform/activity-deps';
 import { emailBulkKind } from '../../platform/workflow-kinds';
 import { emailResource } from './email.resource';
 

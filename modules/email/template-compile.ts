@@ -1,4 +1,4 @@
-import { escapeHtml } from '../../domain/automations/format';
+import { escapeHtml } from '../../platform/shared/format.pure';
 
 /**
  * The full HTML document of a template, built from bodyHtml + bodyCss + layoutSettings (pure).

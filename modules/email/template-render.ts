@@ -1,7 +1,7 @@
 import type { Ctx } from '../../platform/context';
 import { validation } from '../../platform/errors';
 import { isId } from '../../platform/ids';
-import { renderTemplate, type PlaceholderOptions } from '../../domain/automations/placeholders';
+import { renderTemplate, type PlaceholderOptions } from '../../platform/shared/placeholders.pure';
 import { EmailTemplate } from './email-template.entity';
 
 export interface RenderedEmail {

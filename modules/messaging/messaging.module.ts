@@ -3,7 +3,7 @@ import { defineModule } from '../../platform/module';
 import type * as smsRouter from './sms.router';
 import type * as smsTemplatesRouter from './sms-templates.router';
 import type * as smsActivities from './sms.activities';
-import type { ActivityDeps } from '../../activities/deps';
+import type { ActivityDeps } from '../../platform/activity-deps';
 import { scheduledSmsKind } from '../../platform/workflow-kinds';
 import { smsResource } from './sms.resource';
 

@@ -4,7 +4,7 @@ import type { MikroORM } from '@mikro-orm/postgresql';
 import { z } from 'zod';
 import { Activity } from '../../domain/timeline/activity.entity';
 import { serializeActivity } from '../../domain/timeline/timeline.service';
-import { secretMatches } from '../../domain/automations/engine/manual';
+import { secretMatches } from '../automations';
 import type { Ctx } from '../../platform/context';
 import { DomainError, notFound, validation } from '../../platform/errors';
 import { isId } from '../../platform/ids';

@@ -4,7 +4,7 @@
  * workflow during the timer ends it; the API marks the row cancelled in the same request.
  */
 import { ActivityFailure, isCancellation, proxyActivities, sleep } from '@temporalio/workflow';
-import type { createActivities } from '../../activities';
+import type { createActivities } from '../../app/activities';
 import type { ScheduledSmsWorkflowInput } from './sms-scheduled.messages';
 
 type Activities = ReturnType<typeof createActivities>;

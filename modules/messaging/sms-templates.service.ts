@@ -2,7 +2,7 @@ import { UniqueConstraintViolationException } from '@mikro-orm/core';
 import type { Ctx } from '../../platform/context';
 import { conflict, notFound, validation } from '../../platform/errors';
 import { isId } from '../../platform/ids';
-import { renderTemplate, type PlaceholderOptions } from '../../domain/automations/placeholders';
+import { renderTemplate, type PlaceholderOptions } from '../../platform/shared/placeholders.pure';
 import { createRecord } from '../../platform/shared/records';
 import { findPage, type PageRequest } from '../../platform/shared/listing';
 import { plainOf } from '../../platform/shared/views';

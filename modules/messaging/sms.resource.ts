@@ -1,5 +1,5 @@
 import { defineResource } from '../../platform/shared/resource';
-import { byId } from '../../domain/automations/engine/record-view';
+import { byId } from '../../platform/shared/record-view';
 import { getSms } from './sms-messages.service';
 import { ScheduledSms, SmsMessage, SmsTemplate, SmsWorkspaceSettings } from './sms-message.entity';
 import { OutboundMessage } from './outbound-message.entity';

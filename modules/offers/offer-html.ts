@@ -1,4 +1,4 @@
-import { escapeHtml } from '../../domain/automations/format';
+import { escapeHtml } from '../../platform/shared/format.pure';
 import type { PublicOffer } from './offer-public.service';
 
 /**

@@ -1,6 +1,6 @@
 import type { Ctx } from '../../platform/context';
 import { DomainError, validation } from '../../platform/errors';
-import { renderTemplate } from '../../domain/automations/placeholders';
+import { renderTemplate } from '../../platform/shared/placeholders.pure';
 import { Company } from '../companies';
 import { accountForSend, renderEmailParts, renderStoredTemplate, sendEmail, type EmailDeps } from '../email';
 import { sendSms, type SmsGateway } from '../messaging';

@@ -6,7 +6,7 @@
  */
 import { raw } from '@mikro-orm/core';
 import type { MikroORM } from '@mikro-orm/postgresql';
-import { automationActor, automationActorId } from '../../domain/automations/engine/workspace';
+import { automationActor, automationActorId } from '../automations/index.actor';
 import type { Logger } from '../../platform/logger';
 import { forkForWorkspace } from '../../platform/orm/tenant';
 import { eventNames } from '../../platform/outbox/event-names';

@@ -10,7 +10,7 @@ import {
   executionSettingsSchema,
   NODE_ID_RE,
   DEFAULT_EXECUTION_SETTINGS,
-} from '../../domain/automations/definition.schemas';
+} from '../automations/index.schemas';
 import type { SequenceEventName } from './sequences.events';
 import {
   isPlainObject,
@@ -25,7 +25,7 @@ import {
   zStrictObject,
   zString,
   type ValidationIssue,
-} from '../../domain/automations/zod-kit';
+} from '../../platform/shared/zod-kit';
 import {
   ACTION_NODE_TYPES,
   BRANCHING_NODE_TYPES,

@@ -6,7 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import type { Ctx } from '../../platform/context';
-import { notifyQueued } from '../../domain/intake/queue-signal';
+import { notifyQueued } from '../../platform/intake/queue-signal';
 import type { EnrollmentStartRow } from './runs';
 import type { EnrollmentLinks, EnrollmentSnapshot, Sequence } from './sequence.entity';
 import { recordStartSteps } from './step-rows';

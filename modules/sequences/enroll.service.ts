@@ -12,7 +12,7 @@ import { newId } from '../../platform/ids';
 import { Lead } from '../../domain/leads/lead.entity';
 import { emit } from '../../platform/outbox/emit';
 import { Person } from '../../domain/people/person.entity';
-import { queuedRuns } from '../../domain/intake/queue-signal';
+import { queuedRuns } from '../../platform/intake/queue-signal';
 import { mapLimited } from '../../platform/shared/concurrency';
 import { inTransaction } from '../../platform/shared/tx';
 import type { EnrollEntityType } from './definition.schemas';

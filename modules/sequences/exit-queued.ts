@@ -5,7 +5,7 @@
  */
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { automationActor, automationActorId } from '../../domain/automations/engine/workspace';
+import { automationActor, automationActorId } from '../automations/index.actor';
 import { emit } from '../../platform/outbox/emit';
 import { SequenceEnrollment } from './sequence.entity';
 import type { ExitReason } from './types';

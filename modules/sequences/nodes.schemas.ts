@@ -4,14 +4,14 @@
  * enrollment works from (its snapshot); the stored definition keeps what the client sent.
  */
 import { z } from 'zod';
-import { aiSchemaOf, conditionValueProblem } from '../../domain/automations/node-data.schemas';
-import { CONDITION_OPERATORS } from '../../domain/automations/definition.schemas';
+import { aiSchemaOf, conditionValueProblem } from '../automations/index.schemas';
+import { CONDITION_OPERATORS } from '../automations/index.schemas';
 import {
   SEQUENCE_NAMESPACES,
   SEQUENCE_TOP_LEVEL_NAMES,
   parsePlaceholder,
   pathProblem,
-} from '../../domain/automations/placeholders';
+} from '../../platform/shared/placeholders.pure';
 import {
   isPlainObject,
   zArray,
@@ -25,7 +25,7 @@ import {
   zString,
   type ValidationIssue,
   issuesOf,
-} from '../../domain/automations/zod-kit';
+} from '../../platform/shared/zod-kit';
 import { HHMM_RE } from './send-window.pure';
 import { ref } from '../../platform/references/refs';
 import { normalizeWait } from './wait';

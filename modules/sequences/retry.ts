@@ -11,7 +11,7 @@ import { randomBytes } from 'node:crypto';
 import type { Ctx } from '../../platform/context';
 import { DomainError, notFound } from '../../platform/errors';
 import { newId } from '../../platform/ids';
-import { notifyQueued, queuedRuns } from '../../domain/intake/queue-signal';
+import { notifyQueued, queuedRuns } from '../../platform/intake/queue-signal';
 import { emit } from '../../platform/outbox/emit';
 import { inTransaction } from '../../platform/shared/tx';
 import { enrollmentEventPayload } from './exit-queued';

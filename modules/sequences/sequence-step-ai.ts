@@ -1,7 +1,7 @@
 // The AI parts of sequence steps: `{{ai:<id>}}` blocks in a message, and the ai_condition / ai_analyzer steps.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AiProvider } from '../ai';
-import { renderTemplate } from '../../domain/automations/placeholders';
+import { renderTemplate } from '../../platform/shared/placeholders.pure';
 import type { SequenceEnrollment } from './sequence.entity';
 import { upsertStep } from './step-rows';
 import type { StepActivityInput, StepActivityResult } from './types';

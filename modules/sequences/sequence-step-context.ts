@@ -2,9 +2,9 @@
 // dependencies a step may need (each built on first use) and the send condition.
 import type { EntityManager } from '@mikro-orm/postgresql';
 import type { AiProvider } from '../ai';
-import { checkCondition } from '../../domain/automations/conditions';
-import { contactView, loadEntityContext } from '../../domain/automations/engine/context';
-import { SEQUENCE_NAMESPACES, SEQUENCE_TOP_LEVEL_NAMES } from '../../domain/automations/placeholders';
+import { checkCondition } from '../automations/conditions.pure';
+import { contactView, loadEntityContext } from '../automations/index.steps';
+import { SEQUENCE_NAMESPACES, SEQUENCE_TOP_LEVEL_NAMES } from '../../platform/shared/placeholders.pure';
 import { zonedParts } from '../../platform/shared/zoned-time.pure';
 import type { AppConfig } from '../../platform/config';
 import { DomainError } from '../../platform/errors';

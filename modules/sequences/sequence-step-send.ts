@@ -1,7 +1,7 @@
 // The send steps of a sequence (send_email, send_sms): recipients, content (templates, AI blocks, the unsubscribe
 // link), the mailbox's send slot, and the send under the step's key.
 import type { EntityManager } from '@mikro-orm/postgresql';
-import { renderTemplate } from '../../domain/automations/placeholders';
+import { renderTemplate } from '../../platform/shared/placeholders.pure';
 import type { Ctx } from '../../platform/context';
 import { NO_TRACK, renderStoredTemplate } from '../email';
 import { MailboxCapReached, renderStoredSmsTemplate } from '../messaging';

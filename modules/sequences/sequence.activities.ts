@@ -4,14 +4,14 @@
  * `sequenceRunStep` (one node's effect). Each step is idempotent on enrollment + node: CRM effects
  * commit together with their step row, sends go out under the key `seq:<enrollmentId>:<nodeId>`.
  */
-import { lazy } from '../../activities/lazy';
+import { lazy } from '../../platform/shared/lazy';
 import { LockMode } from '@mikro-orm/core';
 import type { EntityManager, MikroORM } from '@mikro-orm/postgresql';
 import { ApplicationFailure } from '@temporalio/activity';
 import { createAiProvider, type AiProvider } from '../ai';
-import { checkCondition } from '../../domain/automations/conditions';
-import { automationActor, automationActorId } from '../../domain/automations/engine/workspace';
-import { resolveValue } from '../../domain/automations/placeholders';
+import { checkCondition } from '../automations/conditions.pure';
+import { automationActor, automationActorId } from '../automations/index.actor';
+import { resolveValue } from '../../platform/shared/placeholders.pure';
 import type { AppConfig } from '../../platform/config';
 import type { Ctx } from '../../platform/context';
 import { DomainError } from '../../platform/errors';
@@ -24,9 +24,9 @@ import { sendKey } from './send';
 import { SequenceEnrollment } from './sequence.entity';
 import { findStep, beginStep, mirrorWithoutStatus, upsertStep } from './step-rows';
 import { SEQUENCE_FAILURE_TYPES, type MirrorInput, type StepActivityInput, type StepActivityResult } from './types';
-import { createRecallAction, createTaskAction } from '../../activities/actions/timeline';
-import { setAccessAction, updateRecordAction } from '../../activities/actions/records';
-import type { ActionEnv, ActionHandler } from '../../activities/actions/types';
+import { createRecallAction, createTaskAction } from '../automations/index.steps';
+import { setAccessAction, updateRecordAction } from '../automations/index.steps';
+import type { ActionEnv, ActionHandler } from '../automations/index.steps';
 import { aiStep } from './sequence-step-ai';
 import { buildContext, DeferredStep, KIND, PLACEHOLDERS, stepFail, type StepDeps } from './sequence-step-context';
 import { sendStep } from './sequence-step-send';

@@ -2,7 +2,7 @@
 import { defineModule } from '../../platform/module';
 import type * as sequencesRouter from './sequences.router';
 import type * as sequenceActivities from './sequence.activities';
-import type { ActivityDeps } from '../../activities/deps';
+import type { ActivityDeps } from '../../platform/activity-deps';
 import { portedSubscriberGroup } from '../../platform/outbox/subscriber-groups';
 import { sequenceEnrollmentKind } from './sequence-enrollment.kind';
 import { sequenceAutoEnrollSubscriber } from './auto-enroll';

@@ -22,7 +22,7 @@ import {
   type SequenceTrigger,
 } from './definition.schemas';
 import { ENROLLMENT_STATUSES, Sequence, SequenceEnrollment, type EnrollmentStatus } from './sequence.entity';
-import type { ValidationIssue } from '../../domain/automations/zod-kit';
+import type { ValidationIssue } from '../../platform/shared/zod-kit';
 import { EmailTemplate } from '../email';
 import { isId } from '../../platform/ids';
 import { boundWorkspaceId, leanColumns, leanQuery, readRow } from '../../platform/orm/lean';

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { FAILURE_BEHAVIORS } from '../../domain/automations/definition.schemas';
+import { FAILURE_BEHAVIORS } from '../automations/index.schemas';
 import { dateTimeView, idView, openObjectView, recordViewFields } from '../../platform/shared/views';
 import { DUPLICATE_MODES, ENTITY_TYPES, SEQUENCE_EVENTS } from './definition.schemas';
 import { SEQUENCE_NODE_TYPES } from './nodes.schemas';

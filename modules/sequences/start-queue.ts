@@ -1,13 +1,13 @@
 /**
  * Durable intake of enrollments. An enroll call commits its rows `active` with `start_queued` (and a
- * NOTIFY) and answers; the starter of the worker (domain/intake/starter.ts) claims them with this
+ * NOTIFY) and answers; the starter of the worker (platform/intake/starter.ts) claims them with this
  * queue, starts their workflows (deterministic ids: a repeat is `already_started`) and clears the
  * flag. Until then the enrollment is `active` with no workflow: an exit (unenroll, an exit condition,
  * unsubscribe, a restart) ends the row itself (exit-queued.ts); a pause answers 409 with Retry-After (runs.ts).
  */
-import { queuedAdmission } from '../../domain/intake/admission';
-import { fairPickSql, nextCursor } from '../../domain/intake/fair-pick';
-import type { StartQueue } from '../../domain/intake/starter';
+import { queuedAdmission } from '../../platform/intake/admission';
+import { fairPickSql, nextCursor } from '../../platform/intake/fair-pick';
+import type { StartQueue } from '../../platform/intake/starter';
 import type { SequenceEngineDeps } from './ports';
 import { startEnrollmentWorkflow, startRowOf, type EnrollmentDbRow } from './runs';
 import type { ExitReason } from './types';

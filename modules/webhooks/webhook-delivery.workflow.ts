@@ -4,7 +4,7 @@
  * Workflow id `webhook-delivery:<workspaceId>:<deliveryId>`; the input holds ids and delays only.
  */
 import { proxyActivities, sleep } from '@temporalio/workflow';
-import type { createActivities } from '../../activities';
+import type { createActivities } from '../../app/activities';
 import type { WebhookRetryInput } from './webhook-delivery.messages';
 
 const { attemptWebhookDelivery } = proxyActivities<ReturnType<typeof createActivities>>({

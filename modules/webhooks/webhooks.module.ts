@@ -2,7 +2,7 @@
 import { defineModule } from '../../platform/module';
 import type * as webhooksRouter from './webhooks.router';
 import type * as webhooksActivities from './webhooks.activities';
-import type { ActivityDeps } from '../../activities/deps';
+import type { ActivityDeps } from '../../platform/activity-deps';
 import { portedSubscriberGroup } from '../../platform/outbox/subscriber-groups';
 import { webhookDeliveryKind } from './webhook-delivery.kind';
 import { webhookEnv } from './settings';

@@ -6,7 +6,7 @@
  */
 import type { z } from 'zod';
 import { agentEvents } from '../../modules/agents/agents.events';
-import { automationEvents } from '../../domain/automations/automations.events';
+import { automationEvents } from '../../modules/automations/automations.events';
 import { bookingEvents } from '../../modules/bookings/bookings.events';
 import { calendarEvents } from '../../modules/calendar/calendar.events';
 import { callEvents } from '../../modules/calls/calls.events';

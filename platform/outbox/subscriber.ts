@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { WorkflowPort } from '../../domain/automations/engine/ports';
+import type { WorkflowPort } from '../workflow-port';
 import type { AppConfig } from '../config';
 import type { EventName } from './catalog';
 import type { Logger } from '../logger';

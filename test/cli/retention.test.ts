@@ -5,7 +5,7 @@
  */
 import type { MikroORM } from '@mikro-orm/postgresql';
 import { runCrm as crm, runCrmJson as json, withTestOrm } from '../support/cli';
-import { AutomationExecution, AutomationStep } from '../../domain/automations/automation.entity';
+import { AutomationExecution, AutomationStep } from '../../modules/automations/automation.entity';
 import { newId } from '../../platform/ids';
 import { forkForWorkspace } from '../../platform/orm/tenant';
 import { SequenceEnrollment, SequenceStep } from '../../modules/sequences/sequence.entity';

@@ -5,10 +5,10 @@
  */
 import { Connection } from '@temporalio/client';
 import { createTemporalClient } from '../../platform/temporal/client';
-import { AutomationExecution } from '../../domain/automations/automation.entity';
+import { AutomationExecution } from '../../modules/automations/automation.entity';
 import { newId } from '../../platform/ids';
 import { forkForWorkspace } from '../../platform/orm/tenant';
-import { createRunStarter } from '../../domain/automations/engine/starter';
+import { createRunStarter } from '../../modules/automations/engine/starter';
 import { Contract } from '../../modules/contracts/contract.entity';
 import { contractStartQueue } from '../../modules/contracts/start-queue';
 import { OutboxEvent } from '../../platform/outbox/outbox-event.entity';

@@ -6,7 +6,7 @@
  * automation and sequence graphs checked at save and at activation.
  */
 jest.setTimeout(240_000);
-import { Automation } from '../../domain/automations/automation.entity';
+import { Automation } from '../../modules/automations/automation.entity';
 import { Sequence } from '../../modules/sequences/sequence.entity';
 import { forkForWorkspace } from '../../platform/orm/tenant';
 import type { RefKind } from '../../platform/references/ref-kinds';

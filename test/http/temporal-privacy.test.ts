@@ -5,7 +5,7 @@
  */
 import { historyToJSON } from '@temporalio/common/lib/proto-utils';
 import { temporal } from '@temporalio/proto';
-import { SECRET_REF } from '../../domain/automations/secrets';
+import { SECRET_REF } from '../../modules/automations/secrets';
 import { automationExecutionKind } from '../../platform/workflow-kinds';
 import { AesGcmPayloadCodec, ENCRYPTED_ENCODING, parsePayloadKeys } from '../../platform/temporal/codec';
 import { startTestApp, type Tenant } from '../support/app';

@@ -12,19 +12,19 @@ import {
   DefaultLogger,
   type WorkflowBundleWithSourceMap,
 } from '@temporalio/worker';
-import { createActivities } from '../../activities';
+import { createActivities } from '../../app/activities';
 import { createTemporalClient } from '../../platform/temporal/client';
 import { crmDataConverter } from '../../platform/temporal/codec';
 import { createWorkflowPort } from '../../platform/temporal/workflow-client';
 import { createSequenceWorkflowPort } from '../../platform/temporal/sequence-client';
-import { AutomationExecution, AutomationStep } from '../../domain/automations/automation.entity';
-import type { EngineDeps, WorkflowPort } from '../../domain/automations/engine/ports';
+import { AutomationExecution, AutomationStep } from '../../modules/automations/automation.entity';
+import type { EngineDeps, WorkflowPort } from '../../modules/automations/engine/ports';
 import { newId } from '../../platform/ids';
 import { createLogger } from '../../platform/logger';
 import { createOutboxDispatcher, type OutboxDispatcher } from '../../platform/outbox/dispatcher';
-import { createRunStarter, type RunStarter } from '../../domain/automations/engine/starter';
-import { inFlightLimit } from '../../domain/automations/engine/in-flight';
-import { queuedRuns } from '../../domain/intake/queue-signal';
+import { createRunStarter, type RunStarter } from '../../modules/automations/engine/starter';
+import { inFlightLimit } from '../../modules/automations/engine/in-flight';
+import { queuedRuns } from '../../platform/intake/queue-signal';
 import { enrollmentStartQueue } from '../../modules/sequences/start-queue';
 import { contractStartQueue } from '../../modules/contracts/start-queue';
 import { buildSubscribers } from '../../app/subscribers';

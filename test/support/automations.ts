@@ -4,7 +4,7 @@ import {
   type ExecutionStatus,
   type GraphEdge,
   type GraphNode,
-} from '../../domain/automations/automation.entity';
+} from '../../modules/automations/automation.entity';
 import { SCOPES, type Ctx } from '../../platform/context';
 import { forkForWorkspace } from '../../platform/orm/tenant';
 import { createRecord } from '../../platform/shared/records';

@@ -35,7 +35,7 @@ export function withEngine(
  * retried or replayed attempt).
  */
 export async function activitiesOf(h: EngineHarness) {
-  const { createActivities } = await import('../../activities');
+  const { createActivities } = await import('../../app/activities');
   return createActivities({
     orm: h.app.runtime.deps.orm,
     config: h.app.config,

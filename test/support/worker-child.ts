@@ -1,9 +1,9 @@
 import { createTemporalClient } from '../../platform/temporal/client';
 import { MikroORM } from '@mikro-orm/postgresql';
-import { createActivities } from '../../activities';
+import { createActivities } from '../../app/activities';
 import { createWorkflowPort } from '../../platform/temporal/workflow-client';
 import { connectTemporal, startTemporalWorker } from '../../bin/worker';
-import { createRunStarter } from '../../domain/automations/engine/starter';
+import { createRunStarter } from '../../modules/automations/engine/starter';
 import { contractStartQueue } from '../../modules/contracts/start-queue';
 import { loadConfig } from '../../platform/config';
 import { createLogger } from '../../platform/logger';

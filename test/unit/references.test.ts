@@ -4,7 +4,7 @@ import { z } from 'zod';
 import { registryRoutes } from '../../api/docs/registry-document';
 import { collectRefs, declaredFields, ref, refKindOf } from '../../platform/references/refs';
 import { REF_KINDS } from '../../platform/references/ref-kinds';
-import { automationNodeParts } from '../../domain/automations/graph-refs.service';
+import { automationNodeParts } from '../../modules/automations/graph-refs.service';
 import { sequenceParts } from '../../modules/sequences/graph-refs.service';
 import { INVITE_RETRY, dueForInvitation, invitationSummary, nextAttemptAt } from '../../modules/contracts/invitations';
 import { declaredRefs, idFieldAudit, NOT_REFERENCES } from '../support/reference-fields';

@@ -17,10 +17,10 @@ import { RESOURCE_ENTITIES, RESOURCES, resourceOf } from '../../platform/resourc
 import type { ResourceEntity } from '../../platform/shared/resource';
 import { RECORD_KINDS, RECORD_TYPES } from '../../platform/shared/record-kinds';
 import { EXPORT_PATHS, EXPORT_SPECS } from '../../modules/exports/export-specs';
-import { contextLoaders, loadEntityContext } from '../../domain/automations/engine/context';
-import { lookupEntityInfo, lookupEntityTypes } from '../../domain/automations/engine/lookup';
-import { LOOKUP_ENTITY_TYPES } from '../../domain/automations/definition.schemas';
-import { normalizeEntity, TRIGGER_NAMESPACES } from '../../domain/automations/triggers';
+import { contextLoaders, loadEntityContext } from '../../modules/automations/engine/context';
+import { lookupEntityInfo, lookupEntityTypes } from '../../modules/automations/engine/lookup';
+import { LOOKUP_ENTITY_TYPES } from '../../modules/automations/definition.schemas';
+import { normalizeEntity, TRIGGER_NAMESPACES } from '../../modules/automations/triggers';
 import { NOTE_PARENT_FIELDS, TASK_PARENT_FIELDS } from '../../domain/timeline/parents';
 import { ACTIVITY_ENTITY_TYPES } from '../../domain/timeline/timeline.schemas';
 import { linkColumns, type RefKind } from '../../domain/timeline/references';

@@ -126,8 +126,8 @@ describe('transition tables in the docs', () => {
 
 describe('execution status table', () => {
   it('matches the statuses the API lists, and only queued and running are left by the SQL guards', async () => {
-    const { executionStatusTransitions, FINISHABLE_FROM } = await import('../../domain/automations/automations.rules');
-    const { EXECUTION_STATUSES } = await import('../../domain/automations/automations-read.service');
+    const { executionStatusTransitions, FINISHABLE_FROM } = await import('../../modules/automations/automations.rules');
+    const { EXECUTION_STATUSES } = await import('../../modules/automations/automations-read.service');
     expect([...executionStatusTransitions.states].sort()).toEqual([...EXECUTION_STATUSES].sort());
     expect(FINISHABLE_FROM).toEqual(['queued', 'running']);
     expect(executionStatusTransitions.terminal()).toEqual(['completed', 'failed', 'cancelled']);

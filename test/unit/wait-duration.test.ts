@@ -1,6 +1,6 @@
 import { SEQUENCE_WAIT_DEFAULTS, waitDurationOf } from '../../platform/shared/wait-duration';
-import { delayMsOf } from '../../domain/automations/engine/walk';
-import { delayDataSchema } from '../../domain/automations/node-data.schemas';
+import { delayMsOf } from '../../modules/automations/engine/walk.pure';
+import { delayDataSchema } from '../../modules/automations/node-data.schemas';
 
 const MIN = 60_000;
 const HOUR = 60 * MIN;

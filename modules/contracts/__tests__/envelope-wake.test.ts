@@ -1,4 +1,4 @@
-import type { WorkflowPort } from '../../../domain/automations/engine/ports';
+import type { WorkflowPort } from '../../../platform/workflow-port';
 import { envelopeWakeSubscriber } from '../envelope-wake';
 import { envelopeChangedSignal } from '../contract-envelope.messages';
 import type { EventName } from '../../../platform/outbox/catalog';

@@ -1,4 +1,4 @@
-import { loadEntityContext } from '../../../domain/automations/engine/context';
+import { loadEntityContext } from '../../automations/engine/context';
 import { OutboundMessage } from '../outbound-message.entity';
 import { SmsMessage } from '../sms-message.entity';
 import { forkForWorkspace } from '../../../platform/orm/tenant';

@@ -8,7 +8,7 @@ import {
   ticketStatusTransitions,
   type TicketStatus,
 } from '../support.rules';
-import { matchesTrigger } from '../../../domain/automations/triggers';
+import { matchesTrigger } from '../../automations/triggers';
 
 describe('support ticket status transitions', () => {
   it.each([

@@ -3,7 +3,7 @@
 import { MikroORM } from '@mikro-orm/postgresql';
 import { Connection } from '@temporalio/client';
 import { DefaultLogger, NativeConnection, Runtime, Worker } from '@temporalio/worker';
-import { createActivities } from '../../../activities';
+import { createActivities } from '../../../app/activities';
 import { createWorkflowPort } from '../../../platform/temporal/workflow-client';
 import { createTemporalClient } from '../../../platform/temporal/client';
 import { crmDataConverter } from '../../../platform/temporal/codec';

@@ -5,7 +5,7 @@
  * the type-level cases at the bottom fail tsc if `emit()` ever accepts an undeclared name again.
  */
 import type { z } from 'zod';
-import { NON_EVENT_TRIGGERS, TRIGGER_TYPES, UNEMITTED_TRIGGERS } from '../../../domain/automations/definition.schemas';
+import { NON_EVENT_TRIGGERS, TRIGGER_TYPES, UNEMITTED_TRIGGERS } from '../../../modules/automations/definition.schemas';
 import type { Ctx } from '../../../platform/context';
 import { EVENT_CATALOG, EVENT_NAMES, FEATURE_EVENTS, isEventName } from '../../../platform/outbox/catalog';
 import { emit, outboxRow } from '../../../platform/outbox/emit';

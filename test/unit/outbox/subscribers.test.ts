@@ -1,5 +1,5 @@
 import type { MikroORM } from '@mikro-orm/postgresql';
-import type { WorkflowPort } from '../../../domain/automations/engine/ports';
+import type { WorkflowPort } from '../../../modules/automations/engine/ports';
 import { loadConfig } from '../../../platform/config';
 import { createLogger } from '../../../platform/logger';
 import { buildSubscribers, PORTED_SUBSCRIBERS, type PortedSubscriber } from '../../../app/subscribers';

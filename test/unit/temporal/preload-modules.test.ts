@@ -11,7 +11,7 @@ const ROOT = path.join(__dirname, '../../..');
 /** Bounded caches of pure results (same answer for the same key in every run). */
 const ALLOWED_CACHES = new Set([
   'platform/shared/zoned-time.pure.ts:formatters',
-  'domain/automations/conditions.ts:regexCache',
+  'modules/automations/conditions.pure.ts:regexCache',
 ]);
 
 function resolveLocal(from: string, spec: string): string | null {

@@ -74,7 +74,7 @@ describe('workflow registry', () => {
       type: Boolean(m[1]),
       from: m[2],
     }));
-    expect(imports.filter((i) => !i.type).map((i) => i.from)).toEqual(['../domain/automations/workflow-ids']);
+    expect(imports.filter((i) => !i.type).map((i) => i.from)).toEqual(['../modules/automations/automation-ids.pure']);
     const typeSources = imports.filter((i) => i.type).map((i) => i.from);
     for (const from of typeSources) expect(from).toMatch(/\.messages$/);
     expect(src).not.toMatch(/Date\.now\(|new Date\(\)|Math\.random|process\.|require\(/);

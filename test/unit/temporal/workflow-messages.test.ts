@@ -27,8 +27,8 @@ import { bookingApprovalKind } from '../../../modules/bookings/booking-approval.
 import { contractEnvelopeKind } from '../../../modules/contracts/contract-envelope.kind';
 import { startForRow, type WorkflowPort } from '../../../platform/workflow-port';
 /** The bundle's workflow functions, by type (the bundle entry is generated: temporal/bundle-options.ts). */
-type Workflows = typeof import('../../../workflows/automation-execution.workflow') &
-  typeof import('../../../workflows/automation-schedule.workflow') &
+type Workflows = typeof import('../../../modules/automations/automation-execution.workflow') &
+  typeof import('../../../modules/automations/automation-schedule.workflow') &
   typeof import('../../../modules/messaging/sms-scheduled.workflow') &
   typeof import('../../../modules/webhooks/webhook-delivery.workflow') &
   typeof import('../../../modules/sequences/sequence-enrollment.workflow') &

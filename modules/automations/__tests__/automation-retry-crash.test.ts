@@ -1,0 +1,106 @@
+/**
+ * A retried run survives its worker: the child-process worker running the retry (from the failed step) is
+ * SIGKILLed while the failed node's action waits on a slow local server; a restarted worker completes the run,
+ * once: the completed step before it is not redone and the step after it runs once.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { Note } from '../../notes/note.entity';
+import { forkForWorkspace } from '../../../platform/orm/tenant';
+import { startExecution } from '../engine/start';
+import { newId } from '../../../platform/ids';
+import type { Tenant } from '../../../test/support/app';
+import {
+  action,
+  chainGraph,
+  createAutomation,
+  startEngineHarness,
+  waitFor,
+  type EngineHarness,
+} from '../../../test/support/automation-engine';
+import { startWorkerProcess } from '../../../test/support/worker-process';
+import { json, startHttp, type LocalHttp } from '../../../test/unit/messaging/local-http';
+
+let h: EngineHarness;
+let t: Tenant;
+let server: LocalHttp;
+let child: ChildProcess | null = null;
+const hits: { at: number; key: string | undefined }[] = [];
+
+beforeAll(async () => {
+  h = await startEngineHarness();
+  await h.startWorker();
+  t = await h.app.tenant('Retry crash');
+  // 1st call (the original run) fails; 2nd (the retry) hangs while its worker is killed; later ones answer.
+  server = await startHttp();
+  server.respond((req, res) => {
+    hits.push({ at: Date.now(), key: req.headers['idempotency-key'] as string | undefined });
+    if (hits.length === 1) json(500, { error: 'down' })(req, res);
+    else if (hits.length > 2) json(200, { ok: true })(req, res);
+  });
+}, 120_000);
+
+afterAll(async () => {
+  child?.kill('SIGKILL');
+  await server?.close();
+  await h?.close();
+});
+
+describe('a worker killed -9 during a retried run', () => {
+  it('a restarted worker completes the retry once; the completed steps are not redone', async () => {
+    const automationId = await createAutomation(t.http, {
+      ...chainGraph({ triggerType: 'lead_created' }, [
+        action('create_note', { noteContent: 'before' }),
+        action('http_request', { method: 'POST', url: `${server.url}/hook`, body: { hello: 'world' } }),
+        action('create_note', { noteContent: 'after {{httpResponse.status}}' }),
+      ]),
+      executionSettings: { failureBehavior: 'stop' },
+    });
+    const lead = (await t.http.post('/api/v1/leads', { title: 'Crash' })).body.data;
+    const res = await startExecution(h.engine, {
+      workspaceId: t.workspaceId,
+      automationId,
+      triggerType: 'lead_created',
+      triggerKey: `t-${newId()}`,
+      entityType: 'lead',
+      entityId: lead._id,
+      context: { lead: { _id: lead._id, title: 'Crash' }, system: { entityType: 'lead', entityId: lead._id } },
+    });
+    if (res.status === 'skipped') throw new Error(res.reason);
+    expect((await h.waitForExecution(res.execution._id, undefined, 20_000)).status).toBe('failed');
+
+    // The retry runs on a worker of its own process, which dies in the middle of the failed node's call.
+    await h.stopWorker();
+    child = await startWorkerProcess({
+      TEMPORAL_TASK_QUEUE: h.taskQueue,
+      STARTER_WORKSPACE_IDS: t.workspaceId,
+      OUTBOUND_ALLOW_HOSTS: '127.0.0.1',
+      DATABASE_URL: h.app.config.databaseUrl,
+    });
+    const retry = await t.http.post(`/api/v1/automations/executions/${res.execution._id}/retry`, {});
+    expect(retry.status).toBe(202);
+    const retryId = retry.body.data.executionId as string;
+    await waitFor(async () => hits.length === 2, 30_000, 'the retried action to call the slow server');
+    const dead = new Promise((r) => child!.once('exit', r));
+    child.kill('SIGKILL');
+    await dead;
+    child = null;
+
+    await h.startWorker();
+    const done = await h.waitForExecution(retryId, ['completed', 'failed'], 45_000);
+    expect(done.status).toBe('completed');
+    expect(done.retryOf).toBe(res.execution._id);
+    // The lost attempt is retried with the retry's own key (the receiver can tell); the original had another.
+    expect(hits).toHaveLength(3);
+    expect(hits[2]!.key).toBe(`${retryId}:n2`);
+    expect(hits[1]!.key).toBe(hits[2]!.key);
+    expect(hits[0]!.key).toBe(`${res.execution._id}:n2`);
+    const notes = await forkForWorkspace(h.app.runtime.deps.orm.em, t.workspaceId).find(Note, { leadRef: lead._id });
+    expect(notes.map((n) => n.content).sort()).toEqual(['after 200', 'before']);
+    expect((await h.stepsOf(retryId)).map((s) => [s.nodeId, s.status])).toEqual([
+      ['trigger', 'completed'],
+      ['n1', 'completed'],
+      ['n2', 'completed'],
+      ['n3', 'completed'],
+    ]);
+  }, 150_000);
+});
