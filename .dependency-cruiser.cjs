@@ -41,23 +41,23 @@ module.exports = {
       name: 'domain-is-the-core',
       severity: 'error',
       comment:
-        'domain/ depends on nothing above it: no api/, activities/, workflows/, search/ or temporal/ imports (put ports in domain/).',
+        'domain/ and platform/ depend on nothing above them: no api/, app/, search/ or Temporal adapter imports (put ports in platform/).',
       // Module declarations (domain/<feature>/<feature>.module.ts, domain/modules.ts) are the exception: they name the
       // feature's routers and activities (issue 25: defineModule). Nothing in the core imports them.
       from: {
         path: '^(domain|platform)/',
         pathNot: ['^domain/[a-z-]+/[a-z-]+\\.module\\.ts$', '^platform/(http|temporal)/'],
       },
-      to: { path: '^(api|activities|workflows|search|app|platform/(http|temporal))/' },
+      to: { path: '^(api|search|app|platform/(http|temporal))/' },
     },
     {
       name: 'adapters-below-the-engines',
       severity: 'error',
       comment:
-        "adapters/ implement ports by talking to an outside system (SMTP, IMAP, S3, cloud drives, AI, SMS, registry, webhooks): they import the port types and shared helpers of domain/ or a module folder's port declaration (`*.port.ts`), never api/, activities/, workflows/, temporal/, search/, bin/ or the rest of a module folder.",
+        "adapters/ implement ports by talking to an outside system (SMTP, IMAP, S3, cloud drives, AI, SMS, registry, webhooks): they import the port types and shared helpers of domain/ or a module folder's port declaration (`*.port.ts`), never api/, app/, platform/temporal/, search/, bin/ or the rest of a module folder.",
       from: { path: '^adapters/' },
       to: {
-        path: '^(api|activities|workflows|platform/(http|temporal)|app|search|bin|modules)/',
+        path: '^(api|platform/(http|temporal)|app|search|bin|modules)/',
         pathNot: '^modules/[a-z-]+/[a-z-]+\\.port\\.ts$',
       },
     },
@@ -68,7 +68,7 @@ module.exports = {
         "A module's port declaration (`*.port.ts`: the interface an adapter implements, its settings and errors) is what adapters/ may import from a module folder, so it imports only the core (domain/) and other port declarations: no service, entity, router or adapter of the module.",
       from: { path: '^modules/[a-z-]+/[a-z-]+\\.port\\.ts$' },
       to: {
-        path: '^(api|activities|workflows|platform/(http|temporal)|app|search|bin|adapters|modules)/',
+        path: '^(api|platform/(http|temporal)|app|search|bin|adapters|modules)/',
         pathNot: '^modules/[a-z-]+/[a-z-]+\\.port\\.ts$',
       },
     },
